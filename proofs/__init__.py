@@ -1,0 +1,1 @@
+"""Statements: the proof language and the proof library (SymPy only, never numpy)."""

@@ -1,0 +1,1 @@
+"""Judgement: the trusted kernel, certificate search, instance checks, reports and the CLI."""
