@@ -1,0 +1,237 @@
+"""Counterexample search: concrete rational scalars and coordinate vectors, then shrinking.
+
+Vectors are realised as coordinates in dimension 1, 2, 3 (in that order, so the first hit has
+the smallest dimension). Candidate points are screened in bulk with numpy floats — on the grid
+of small dyadic values this is exact arithmetic anyway — and every survivor is re-checked with
+Fractions before it counts. A found counterexample is shrunk (fewer dimensions, zeros, smaller
+numerators and denominators) while it still refutes; the kernel re-checks the final one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from time import perf_counter
+
+import numpy as np
+
+from proofs.terms import gram_pair
+from verify.certificate import Counterexample
+from verify.search.polynomials import Context, fraction
+
+GRID = ((0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2), (-1, 2), (3, 1), (-3, 1))
+SMALL_GRID = GRID[:5]
+GRID_POINTS = 1 << 17
+RANDOM_POINTS = 1 << 16
+TOLERANCE = 1e-9
+SEED = 20240611
+CHECKED_PER_BATCH = 16
+
+
+def cost(value: Fraction) -> float:
+    """How complicated a value looks; shrinking only ever lowers the total."""
+    return abs(value.numerator) + value.denominator - 1 + (0.25 if value < 0 else 0.0)
+
+
+def simpler_values(value: Fraction) -> Iterator[Fraction]:
+    """Candidates to replace `value`, simplest first, all strictly simpler than `value`."""
+    value = Fraction(value)
+    seen: set[Fraction] = set()
+    pool = [Fraction(n, d) for n, d in GRID]
+    pool += [Fraction(round(value)), Fraction(int(value)), -value, value / 2]
+    pool += [value.limit_denominator(d) for d in (1, 2, 3, 4, 8)]
+    for candidate in sorted(pool, key=cost):
+        if candidate not in seen and cost(candidate) < cost(value):
+            seen.add(candidate)
+            yield candidate
+
+
+@dataclass(frozen=True)
+class _Poly:
+    """A fact's polynomial as a term list, evaluable in floats (bulk) and Fractions (exact)."""
+
+    terms: tuple[tuple[Fraction, tuple[int, ...]], ...]
+    kind: str
+
+    def floats(self, gens: dict[int, np.ndarray], size: int) -> np.ndarray:
+        total = np.zeros(size)
+        for coeff, exponents in self.terms:
+            term = np.full(size, float(coeff))
+            for i, e in enumerate(exponents):
+                if e:
+                    term = term * gens[i] ** e
+            total += term
+        return total
+
+    def exact(self, gens: dict[int, Fraction]) -> Fraction:
+        total = Fraction(0)
+        for coeff, exponents in self.terms:
+            term = coeff
+            for i, e in enumerate(exponents):
+                if e:
+                    term *= gens[i] ** e
+            total += term
+        return total
+
+
+def _screen(kind: str, value: np.ndarray) -> np.ndarray:
+    """Where `value (kind) 0` looks true in floats: `>=` is lenient, `>` and `==` are strict.
+
+    Leniency errs towards candidates (each is re-checked exactly); strictness keeps boundary
+    points such as `g = 0` for `g > 0` from crowding out the real candidates.
+    """
+    if kind == "==":
+        return np.abs(value) <= TOLERANCE
+    return value > TOLERANCE if kind == ">" else value >= -TOLERANCE
+
+
+def _holds(kind: str, value: Fraction) -> bool:
+    return value > 0 if kind == ">" else value >= 0 if kind == ">=" else value == 0
+
+
+class CounterexampleSearch:
+    """Searches and shrinks counterexamples for one judgement (deterministic: fixed seeds)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        kinds = [h.kind for h in ctx.judgement.hypotheses]
+        polys = [*ctx.hyps, ctx.gap]
+        self.facts = [
+            _Poly(tuple((fraction(c), m) for m, c in p.items()), kind)
+            for p, kind in zip(polys, [*kinds, ctx.judgement.claim.kind], strict=True)
+        ]
+        used = {i for p in polys for m in p for i, e in enumerate(m) if e}
+        self.gens = {i: gram_pair(ctx.symbols[i]) or ctx.symbols[i].name for i in sorted(used)}
+        self.scalars = ctx.scalars
+        self.vectors = ctx.vectors
+
+    # -- exact side -------------------------------------------------------------------------
+
+    def refutes(self, cex: Counterexample) -> bool:
+        """Exactly: every hypothesis holds and the claim fails."""
+        values: dict[int, Fraction] = {}
+        for i, name in self.gens.items():
+            if isinstance(name, str):
+                values[i] = cex.scalars[name]
+            else:
+                a, b = (cex.vectors[v] for v in name)
+                values[i] = sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+        *hyps, claim = self.facts
+        return all(_holds(h.kind, h.exact(values)) for h in hyps) and not _holds(
+            claim.kind, claim.exact(values)
+        )
+
+    def shrink(self, cex: Counterexample) -> Counterexample:
+        """Greedy shrinking: drop dimensions, then simplify one value at a time, to a fixpoint."""
+        improved = True
+        while improved:
+            improved = False
+            dimension = len(next(iter(cex.vectors.values()), ()))
+            for k in range(dimension if dimension > 1 else 0):
+                smaller = Counterexample(
+                    dict(cex.scalars),
+                    {v: c[:k] + c[k + 1 :] for v, c in cex.vectors.items()},
+                )
+                if self.refutes(smaller):
+                    cex, improved = smaller, True
+                    break
+            for slot, value in list(_slots(cex)):
+                for candidate in simpler_values(value):
+                    changed = _replace(cex, slot, candidate)
+                    if self.refutes(changed):
+                        cex, improved = changed, True
+                        break
+        return cex
+
+    # -- bulk screening ---------------------------------------------------------------------
+
+    def search(self, deadline: float, *, quick: bool = False) -> Counterexample | None:
+        """A shrunk counterexample, or None when none was found before `deadline`."""
+        rng = np.random.default_rng(SEED)
+        for dimension in (1,) if quick else (1, 2, 3):
+            for num, den in self._batches(dimension, rng, quick):
+                if perf_counter() > deadline:
+                    return None
+                found = self._screen(num, den, dimension)
+                if found is not None:
+                    return self.shrink(found)
+        return None
+
+    def _batches(
+        self, dimension: int, rng: np.random.Generator, quick: bool
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        n = len(self.scalars) + dimension * len(self.vectors)
+        grids = (SMALL_GRID,) if quick else (SMALL_GRID, GRID)
+        for grid in grids:
+            values = np.array(grid).T
+            if len(grid) ** n <= GRID_POINTS:
+                index = np.indices((len(grid),) * n).reshape(n, -1)
+            else:
+                index = rng.integers(0, len(grid), size=(n, GRID_POINTS >> (2 if quick else 0)))
+            yield values[0][index], values[1][index]
+        if not quick:
+            yield (
+                rng.integers(-6, 7, size=(n, RANDOM_POINTS)),
+                rng.integers(1, 5, size=(n, RANDOM_POINTS)),
+            )
+
+    def _screen(self, num: np.ndarray, den: np.ndarray, dimension: int) -> Counterexample | None:
+        size = num.shape[1]
+        x = num / den
+        gens: dict[int, np.ndarray] = {}
+        for i, name in self.gens.items():
+            if isinstance(name, str):
+                gens[i] = x[self.scalars.index(name)]
+            else:
+                a, b = (self._coordinates(x, v, dimension) for v in name)
+                gens[i] = sum((a[k] * b[k] for k in range(dimension)), np.zeros(size))
+        mask = np.ones(size, dtype=bool)
+        *hyps, claim = self.facts
+        for fact in hyps:
+            mask &= _screen(fact.kind, fact.floats(gens, size))
+        mask &= ~_screen(claim.kind, claim.floats(gens, size))
+        candidates = np.flatnonzero(mask)
+        if candidates.size == 0:
+            return None
+        costs = (np.abs(num) + den - 1 + 0.25 * (num < 0)).sum(axis=0)[candidates]
+        for point in candidates[np.argsort(costs, kind="stable")][:CHECKED_PER_BATCH]:
+            cex = self._point(num[:, point], den[:, point], dimension)
+            if self.refutes(cex):
+                return cex
+        return None
+
+    def _coordinates(self, x: np.ndarray, vector: str, dimension: int) -> np.ndarray:
+        start = len(self.scalars) + self.vectors.index(vector) * dimension
+        return x[start : start + dimension]
+
+    def _point(self, num: np.ndarray, den: np.ndarray, dimension: int) -> Counterexample:
+        values = [Fraction(int(n), int(d)) for n, d in zip(num, den, strict=True)]
+        s = len(self.scalars)
+        return Counterexample(
+            dict(zip(self.scalars, values[:s], strict=True)),
+            {
+                v: tuple(values[s + j * dimension : s + (j + 1) * dimension])
+                for j, v in enumerate(self.vectors)
+            },
+        )
+
+
+Slot = tuple[str, str, int]
+
+
+def _slots(cex: Counterexample) -> Iterator[tuple[Slot, Fraction]]:
+    for name, value in cex.scalars.items():
+        yield ("scalar", name, 0), value
+    for name, coords in cex.vectors.items():
+        for k, value in enumerate(coords):
+            yield ("vector", name, k), value
+
+
+def _replace(cex: Counterexample, slot: Slot, value: Fraction) -> Counterexample:
+    where, name, k = slot
+    if where == "scalar":
+        return Counterexample({**cex.scalars, name: value}, dict(cex.vectors))
+    coords = list(cex.vectors[name])
+    coords[k] = value
+    return Counterexample(dict(cex.scalars), {**cex.vectors, name: tuple(coords)})

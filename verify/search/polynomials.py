@@ -1,0 +1,151 @@
+"""The polynomial ring of one judgement, in which the search builds and compares candidates.
+
+Everything is expanded once into `sympy.polys.rings` elements over QQ (dicts from exponent
+tuples to exact rationals), so building hundreds of LP columns costs microseconds each and the
+exact re-solve after the LP works on the same dictionaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from itertools import combinations_with_replacement
+
+import sympy
+from sympy import QQ
+from sympy.polys.rings import PolyElement, ring
+
+from proofs.judgement import Judgement
+from proofs.terms import Vec, gram, gram_pair
+from verify.certificate import GramMinor, NormSquare, Product, Sos, Square
+
+Hint = sympy.Expr | Vec
+
+
+def degree(poly: PolyElement) -> int:
+    """Total degree; 0 for the zero polynomial."""
+    return max((sum(monomial) for monomial in poly), default=0)
+
+
+def fraction(value: object) -> Fraction:
+    """A ring coefficient (or float-free number) as a `Fraction`."""
+    return Fraction(int(value.numerator), int(value.denominator))  # type: ignore[attr-defined]
+
+
+def rational(value: Fraction) -> sympy.Rational:
+    """A `Fraction` as a SymPy rational."""
+    return sympy.Rational(value.numerator, value.denominator)
+
+
+class Context:
+    """The ring of a judgement (scalars, every Gram symbol of its vectors, hint symbols)."""
+
+    def __init__(self, judgement: Judgement, hints: Sequence[Hint] = ()) -> None:
+        self.judgement = judgement
+        self.scalar_hints = tuple(h for h in hints if not isinstance(h, Vec))
+        self.vector_hints = tuple(h for h in hints if isinstance(h, Vec))
+        vectors = set(judgement.vectors)
+        scalars = set(judgement.scalars)
+        found: set[sympy.Symbol] = set(judgement.symbols())
+        for hint in self.scalar_hints:
+            found |= hint.free_symbols
+        for vec in self.vector_hints:
+            vectors |= set(vec)
+            for coeff in vec.values():
+                found |= coeff.free_symbols
+        for symbol in found:
+            pair = gram_pair(symbol)
+            vectors |= set(pair) if pair else set()
+            scalars |= set() if pair else {symbol.name}
+        self.vectors = tuple(sorted(vectors))
+        self.scalars = tuple(sorted(scalars))
+        grams = {gram(a, b) for a, b in combinations_with_replacement(self.vectors, 2)}
+        symbols = [sympy.Symbol(name) for name in self.scalars] + sorted(grams, key=str)
+        self.ring, *self.gens = ring(symbols, QQ)
+        self.symbols: tuple[sympy.Symbol, ...] = tuple(symbols)
+        self.used = tuple(  # generators occurring in the judgement or its hints
+            i for i, s in enumerate(symbols) if s in found
+        )
+        self._monomials: dict[int, list[PolyElement]] = {}
+        self._polys: dict[sympy.Expr, PolyElement] = {}
+        self.hyps = tuple(self.poly(h.expr) for h in judgement.hypotheses)
+        self.gap = self.poly(judgement.claim.expr)
+
+    def poly(self, expr: sympy.Expr) -> PolyElement:
+        """`expr` expanded in the ring (memoised: vector coefficients repeat a lot)."""
+        if expr not in self._polys:
+            self._polys[expr] = self.ring.from_expr(sympy.sympify(expr))
+        return self._polys[expr]
+
+    def expr(self, poly: PolyElement) -> sympy.Expr:
+        """A ring element back as a SymPy expression (for certificates)."""
+        return poly.as_expr(*self.symbols)
+
+    def indices(self, kind: str) -> tuple[int, ...]:
+        """Indices of the hypotheses of one kind (`>=`, `>` or `==`)."""
+        return tuple(i for i, h in enumerate(self.judgement.hypotheses) if h.kind == kind)
+
+    def vec_dot(self, a: Vec, b: Vec) -> PolyElement:
+        """`dot(a, b)` in the ring, expanded bilinearly like `proofs.terms.dot`."""
+        total = self.ring.zero
+        for name_a, coeff_a in a.items():
+            for name_b, coeff_b in b.items():
+                symbol = self.gens[self.symbols.index(gram(name_a, name_b))]
+                total += self.poly(coeff_a) * self.poly(coeff_b) * symbol
+        return total
+
+    def gram_det(self, vectors: Sequence[Vec]) -> PolyElement:
+        """Determinant of the Gram matrix of `vectors` (Laplace expansion; n <= 3 here)."""
+        matrix = [[self.vec_dot(a, b) for b in vectors] for a in vectors]
+        return _det(matrix, self.ring.one)
+
+    def sos(self, item: Sos) -> PolyElement:
+        """The expansion of one sum-of-squares item, as the kernel will compute it."""
+        if isinstance(item, Square):
+            base = self.poly(item.poly) ** 2
+        elif isinstance(item, NormSquare):
+            base = self.vec_dot(item.vector, item.vector)
+        elif isinstance(item, GramMinor):
+            base = self.gram_det(item.vectors)
+        else:  # pragma: no cover - Sos is a closed union
+            raise TypeError(f"unknown square {item!r}")
+        return base * QQ(item.weight.numerator, item.weight.denominator)
+
+    def product(self, product: Product) -> PolyElement:
+        """The expansion of one certificate product, coefficient included."""
+        value = self.hyp_product(product.hyps)
+        if product.sigma:
+            value *= sum((self.sos(s) for s in product.sigma), self.ring.zero)
+        return value * QQ(product.coeff.numerator, product.coeff.denominator)
+
+    def hyp_product(self, hyps: Iterable[int]) -> PolyElement:
+        """`prod(hypotheses[i])` in the ring."""
+        value = self.ring.one
+        for i in hyps:
+            value *= self.hyps[i]
+        return value
+
+    def monomials(self, max_degree: int) -> list[PolyElement]:
+        """Monomials in the generators used by the judgement, of degree <= `max_degree`."""
+        if max_degree not in self._monomials:
+            width = len(self.gens)
+            out = []
+            for d in range(max_degree + 1):
+                for combo in combinations_with_replacement(self.used, d):
+                    exponents = [0] * width
+                    for i in combo:
+                        exponents[i] += 1
+                    out.append(self.ring.term_new(tuple(exponents), QQ(1)))
+            self._monomials[max_degree] = out
+        return self._monomials[max_degree]
+
+
+def _det(matrix: list[list[PolyElement]], one: PolyElement) -> PolyElement:
+    if not matrix:
+        return one
+    total = one * 0
+    for j, entry in enumerate(matrix[0]):
+        minor = [row[:j] + row[j + 1 :] for row in matrix[1:]]
+        sign = 1 if j % 2 == 0 else -1
+        total += sign * entry * _det(minor, one)
+    return total

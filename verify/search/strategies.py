@@ -1,0 +1,160 @@
+"""Certificate search strategies, cheapest first; each yields exact candidate certificates.
+
+Every candidate is exact (rationalised) but still untrusted: the prover hands each one to the
+kernel and keeps looking if it is rejected. A strategy stops when its deadline has passed.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from fractions import Fraction
+from time import perf_counter
+from typing import ClassVar
+
+from sympy.polys.rings import PolyElement
+
+from verify.certificate import Certificate, Product
+from verify.search.columns import Term
+from verify.search.equalities import equality_certificate, equality_multiples
+from verify.search.lp import solve_lp
+from verify.search.polynomials import Context, degree
+from verify.search.products import hypothesis_products, multipliers
+from verify.search.rationalize import certificate_from_point
+from verify.search.sos import (
+    dsos_squares,
+    gram_minors,
+    hint_squares,
+    ldlt_squares,
+    norm_squares,
+    weighted,
+)
+
+
+class Strategy(ABC):
+    """A named way of producing candidate certificates for one judgement."""
+
+    name: ClassVar[str] = "strategy"
+
+    def applies(self, ctx: Context) -> bool:
+        """Whether the strategy can say anything about this claim kind."""
+        return ctx.judgement.claim.kind != "=="
+
+    @abstractmethod
+    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
+        """Exact (but unchecked) certificates, best first, until `deadline`."""
+
+
+class EqualityClaim(Strategy):
+    """`gap == sum q_j e_j`: an exact linear solve; the only certificate shape for `==`."""
+
+    name = "equality multipliers"
+
+    def applies(self, ctx: Context) -> bool:
+        return ctx.judgement.claim.kind == "=="
+
+    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
+        bound = max([degree(ctx.gap), *(degree(h) for h in ctx.hyps)])
+        for extra in (0, 1):
+            if perf_counter() > deadline:
+                return
+            certificate = equality_certificate(ctx, bound + extra)
+            if certificate is not None:
+                yield certificate
+                return
+
+
+class LpStrategy(Strategy):
+    """Columns handed to the matching LP, for `m * gap` with each candidate multiplier `m`.
+
+    The degree bound on all columns is the target's degree, raised (up to `max_bound`) to
+    `factors` times the largest hypothesis degree so that products of hypotheses fit.
+    """
+
+    factors: ClassVar[int] = 1
+    max_bound: ClassVar[int] = 4  # beyond the target's own degree; keeps the LP small
+
+    @abstractmethod
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        """The nonnegative columns for `target`, each of degree <= `bound`."""
+
+    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
+        strict = ctx.judgement.claim.kind == ">"
+        for multiplier in multipliers(ctx):
+            if perf_counter() > deadline:
+                return
+            target = ctx.hyp_product(multiplier) * ctx.gap
+            reach = max((self.factors * degree(h) for h in ctx.hyps), default=0)
+            bound = max(degree(target), min(reach, self.max_bound))
+            terms = self.columns(ctx, target, bound)
+            multiples = equality_multiples(ctx, bound)
+            point = solve_lp(
+                target, terms, multiples, strict=strict, time_limit=deadline - perf_counter()
+            )
+            if point is None:
+                continue
+            found = certificate_from_point(
+                ctx, target, terms, multiples, point, multiplier, strict
+            )
+            if found is not None:
+                yield found
+
+
+class LinearCombination(LpStrategy):
+    """Nonnegative combinations of the hypotheses themselves (Lean's `linarith`)."""
+
+    name = "linear combination"
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        return hypothesis_products(ctx, 1, bound)
+
+
+class HypothesisProducts(LpStrategy):
+    """Products of up to three hypotheses, Gram minors, norm squares, hints (`nlinarith`)."""
+
+    name = "hypothesis products"
+    factors = 2
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        return [
+            *hypothesis_products(ctx, 3, bound),
+            *gram_minors(ctx, bound),
+            *norm_squares(ctx, bound),
+            *hint_squares(ctx, bound),
+        ]
+
+
+class WeightedSquares(HypothesisProducts):
+    """Adds DSOS squares of the target's monomials and hypotheses times squares."""
+
+    name = "weighted squares"
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        base = super().columns(ctx, target, bound)
+        dsos = dsos_squares(ctx, target)
+        squares = [t for t in base if t.sigma] + dsos
+        factors = hypothesis_products(ctx, 1, bound)
+        return [*base, *dsos, *weighted(squares, factors, bound)]
+
+
+class ExactSos(Strategy):
+    """The gap as a sum of weighted squares by exact LDL^T (no LP, no hypotheses)."""
+
+    name = "exact sum of squares"
+
+    def applies(self, ctx: Context) -> bool:
+        return ctx.judgement.claim.kind == ">="
+
+    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
+        squares = ldlt_squares(ctx, ctx.gap)
+        if squares:
+            yield Certificate(products=(Product(Fraction(1), (), squares),))
+
+
+STRATEGIES: tuple[Strategy, ...] = (
+    EqualityClaim(),
+    LinearCombination(),
+    ExactSos(),
+    HypothesisProducts(),
+    WeightedSquares(),
+)

@@ -1,0 +1,31 @@
+"""The outcome of deciding one step: proved, refuted or unknown, with its evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from verify.certificate import Certificate, Counterexample
+
+Status = Literal["proved", "refuted", "unknown"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """`proved` carries a kernel-checked certificate, `refuted` a kernel-checked counterexample.
+
+    `message` says what decided the step, or for `unknown` what was tried; `seconds` is the
+    wall-clock time spent deciding it.
+    """
+
+    status: Status
+    certificate: Certificate | None
+    counterexample: Counterexample | None
+    message: str
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if (self.status == "proved") != (self.certificate is not None):
+            raise ValueError("a proved verdict needs a certificate, and only it has one")
+        if (self.status == "refuted") != (self.counterexample is not None):
+            raise ValueError("a refuted verdict needs a counterexample, and only it has one")
