@@ -1,0 +1,95 @@
+"""Campaign throughput: exact inequality instances checked per second, and a full campaign.
+
+Prints measured figures only (no asserts on time). Run: `python benchmarks/campaign.py`.
+(1) vectorised evaluation of the canonical steps on ~10^6 prepared int64 rows;
+(2) a full canonical campaign over the sources generated, tight and adversary (seeds printed);
+(3) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from verify.campaign import (
+    SMALL,
+    Runner,
+    adversary,
+    canonical_checks,
+    engine_runner,
+    evaluate_only,
+    generated,
+    run_campaign,
+    tight,
+    wrong_norm_growth,
+)
+from verify.numeric import CompiledJudgement, InstanceBatch, Shrinker
+from verify.vocabulary import rows
+
+
+def _runner() -> tuple[Runner, str]:
+    try:
+        import perceptron.online  # noqa: F401
+    except ImportError:
+        sys.path.insert(0, "tests")
+        from test_numeric_campaign import reference_run
+
+        return reference_run, "reference loop (engine not installed)"
+    return engine_runner, "perceptron.online.run_online"
+
+
+def prepared_batches(runner: Runner, target_rows: int) -> dict[str, InstanceBatch]:
+    """Rows of small planted runs, repeated up to `target_rows` per binding (all int64)."""
+    parts: dict[str, list[InstanceBatch]] = {"update": [], "state": []}
+    for scenario in generated(seed=1, count=400):
+        run = runner(scenario)
+        for binding, bucket in parts.items():
+            if binding == "update" and not run.updates:
+                continue
+            batch = rows(run, binding, scenario.origin)
+            if batch.magnitude() < SMALL:
+                bucket.append(batch)
+    out = {}
+    for binding, bucket in parts.items():
+        once = InstanceBatch.concat(bucket)
+        copies = max(1, target_rows // len(once))
+        out[binding] = InstanceBatch.concat([once] * copies)
+    return out
+
+
+def main() -> None:
+    runner, runner_name = _runner()
+    print(f"runner: {runner_name}")
+    checks = canonical_checks()
+    batches = prepared_batches(runner, 1_000_000)
+    assert all(c.num.dtype == np.int64 for b in batches.values() for c in b.scalars.values())
+    instances, seconds = evaluate_only(checks, batches)
+    print(f"(1) vectorised: {instances} exact instances of {len(checks)} steps in "
+          f"{seconds:.3f} s = {instances / seconds:,.0f} instances/s")
+
+    sources = {"generated": generated(seed=20_000, count=3500),
+               "tight": tight(seed=30_000, count=2600),
+               "adversary": adversary(seed=40_000, bounds=range(1, 31), sweeps=23)}
+    print("(2) full canonical campaign, seeds: generated 20000.., tight 30000.., "
+          "adversary 40000..")
+    result = run_campaign(checks, sources, runner=runner)
+    for line in result.lines():
+        print("   ", line)
+    print(f"    {result.instances} instances, {result.runs} runs; total {result.total_seconds:.2f}"
+          f" s, of which evaluation {result.evaluation_seconds:.2f} s "
+          f"({result.rate:,.0f} instances/s incl. batching)")
+
+    wrong = wrong_norm_growth()
+    t0 = time.perf_counter()
+    refuted = run_campaign([wrong], {"tight": tight(seed=8, count=20)}, runner=runner)
+    verdict = refuted.verdicts[(wrong.name, "tight")]
+    shrunk = Shrinker(CompiledJudgement.compile(wrong.judgement)).shrink(verdict.counterexample)
+    elapsed = time.perf_counter() - t0
+    print(f"(3) wrong step '{wrong.name}': {verdict.status}, {verdict.violations} violations; "
+          f"shrunk to {shrunk} in {elapsed:.3f} s")
+
+
+if __name__ == "__main__":
+    main()

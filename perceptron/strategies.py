@@ -1,0 +1,104 @@
+"""Separable data with a planted rational separator: hypothesis strategies and a seeded mirror.
+
+One generator, `planted`, is written against a single primitive `draw(lo, hi) -> int`, so the
+same distribution is available two ways without duplicated logic:
+
+- `separable_data()` — a hypothesis strategy (hypothesis shrinks the integer draws), exported
+  for users' own tests;
+- `seeded_separable(seed)` — the same generator driven by `random.Random(seed)`, which
+  campaigns use so that they run (and reproduce from a printed seed) without hypothesis,
+  a test-only dependency. hypothesis is imported lazily, only by the strategies.
+
+The distribution aims at the corners of the theory: dimensions 1..8, ties (examples orthogonal
+to each other, so `y<w,x> = 0` happens beyond `w = 0`), duplicated examples, fractions, and
+extreme magnitudes (up to 10^12, beyond int64 once squared and summed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from perceptron.dataset import Dataset, Vector
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+Draw = Callable[[int, int], int]
+#: Largest |numerator| per magnitude regime: small, moderate, large, extreme.
+MAGNITUDES = (3, 100, 10**6, 10**12)
+MAX_DIM = 8
+MAX_N = 12
+
+
+@dataclass(frozen=True)
+class Planted:
+    """Strictly separable data and a rational `u` with `y_i <u, x_i> > 0` for every i."""
+
+    data: Dataset
+    u: Vector
+
+
+def _inner(a: Vector, b: Vector) -> Fraction:
+    return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
+
+
+def _vector(draw: Draw, dim: int, bound: int, den: int) -> Vector:
+    return tuple(Fraction(draw(-bound, bound), draw(1, den)) for _ in range(dim))
+
+
+def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N) -> Planted:
+    """Draw a planted separator u, then examples labelled by `sign <u, x>` (0 dropped)."""
+    dim = draw(1, max_dim)
+    u = _vector(draw, dim, 3, 1)
+    if not any(u):
+        u = (Fraction(1), *u[1:])
+    bound = MAGNITUDES[draw(0, len(MAGNITUDES) - 1)]
+    den = (1, 1, 2, 7)[draw(0, 3)]
+    X: list[Vector] = []
+    for _ in range(draw(1, max_n)):
+        kind = draw(0, 5)
+        if kind == 0 and X:  # a duplicate
+            X.append(X[draw(0, len(X) - 1)])
+        elif kind == 1:  # an axis example: orthogonal to the other axes, ties y<w,x> = 0
+            axis = draw(0, dim - 1)
+            X.append(tuple(Fraction(draw(1, bound)) if k == axis else Fraction(0)
+                           for k in range(dim)))
+        else:
+            X.append(_vector(draw, dim, bound, den))
+    kept = [x for x in X if _inner(u, x) != 0]
+    if not kept:
+        kept = [u]
+    labels = tuple(1 if _inner(u, x) > 0 else -1 for x in kept)
+    return Planted(Dataset(tuple(kept), labels, "planted"), u)
+
+
+def seeded_separable(seed: int, **limits: int) -> Planted:
+    """The `planted` distribution driven by `random.Random(seed)` (reproducible from seed)."""
+    rng = random.Random(seed)
+    planted_data = planted(rng.randint, **limits)
+    return Planted(Dataset(planted_data.data.X, planted_data.data.y, f"planted(seed={seed})"),
+                   planted_data.u)
+
+
+def separable_data(*, max_dim: int = MAX_DIM, max_n: int = MAX_N) -> SearchStrategy[Planted]:
+    """A hypothesis strategy for `Planted` data (shrinks towards small, low-dimensional data)."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def build(draw: Callable[..., int]) -> Planted:
+        return planted(lambda lo, hi: draw(st.integers(lo, hi)), max_dim=max_dim, max_n=max_n)
+
+    return build()
+
+
+def labelled_vectors(dim: int, *, bound: int = 10) -> SearchStrategy[tuple[Vector, int]]:
+    """One integer example with a label, for steps about a single update."""
+    from hypothesis import strategies as st
+
+    coords = st.lists(st.integers(-bound, bound), min_size=dim, max_size=dim)
+    return st.tuples(coords.map(lambda c: tuple(Fraction(v) for v in c)),
+                     st.sampled_from((-1, 1)))

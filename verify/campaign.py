@@ -1,0 +1,265 @@
+"""Campaigns: check proof steps exactly on every update of many adversarial runs.
+
+A campaign takes checks (a judgement with its binding, `verify.vocabulary`) and sources of
+scenarios (a dataset in a fixed order, a reference separator u, and the origin that reproduces
+it), runs the perceptron on each scenario, binds every update (or state) of the run to the
+judgement's names, and evaluates all rows exactly and vectorised (`verify.numeric`). Verdicts
+are aggregated per check and source, with the time spent evaluating, so the throughput in
+exact instances per second is measured, not guessed.
+
+Sources (each named in the report, each seeded, the seed printed in every origin):
+`generated` (planted separable data, `perceptron.strategies`), `tight` (orthonormal families,
+`perceptron.tight`), `adversary` (`perceptron.adversary`), `orders` (most-mistakes orders,
+`perceptron.orders`) and `real` (iris, sonar's first epochs, the Coq benchmark sets).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from perceptron.adversary import OnlineAdversary
+from perceptron.dataset import Dataset, Vector
+from perceptron.orders import MistakeCounter, most_mistakes
+from perceptron.strategies import seeded_separable
+from perceptron.tight import orthonormal
+from proofs.judgement import Fact, Judgement
+from proofs.terms import Vec, dot, norm2, scalar
+from verify.numeric import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
+from verify.vocabulary import Binding, OnlineRun, rows
+
+#: Magnitude under which a run's rows are grouped with others for int64 evaluation.
+SMALL = 2**20
+
+
+@dataclass(frozen=True)
+class Check:
+    """A judgement to check numerically, and which rows of a run bind its names."""
+
+    name: str
+    judgement: Judgement
+    binding: Binding
+
+
+def canonical_checks() -> tuple[Check, ...]:
+    """The Block–Novikoff steps in squared form (no square root anywhere)."""
+    w, x, w_next, u = (Vec.named(n) for n in ("w", "x", "w_next", "u"))
+    y, t, R2, gamma_u = (scalar(n) for n in ("y", "t", "R2", "gamma_u"))
+    step = w + x.scaled(y)
+    update_facts = (Fact(y**2 - 1, "=="), Fact(-y * dot(w, x), ">="),
+                    Fact(R2 - norm2(x), ">="))
+    norm_bound = Fact(t * R2 - norm2(w), ">=")
+    lower_bound = Fact(dot(w, u) - t * gamma_u, ">=")
+    return (
+        Check("norm-growth", Judgement(update_facts, Fact(norm2(w) + R2 - norm2(step), ">="),
+                                       ("w", "x"), ("y", "R2")), "update"),
+        Check("update-rule", Judgement((), Fact(norm2(w_next - step), "=="),
+                                       ("w", "w_next", "x"), ("y",)), "update"),
+        Check("norm-invariant", Judgement((Fact(t, ">="),), norm_bound, ("w",), ("t", "R2")),
+              "state"),
+        Check("lower-bound", Judgement((Fact(t, ">="),), lower_bound, ("w", "u"),
+                                       ("t", "gamma_u")), "state"),
+        Check("final-bound", Judgement(
+            (Fact(t, ">="), Fact(R2, ">="), Fact(gamma_u, ">"), norm_bound, lower_bound),
+            Fact(R2 * norm2(u) - t * gamma_u**2, ">="), ("w", "u"), ("t", "R2", "gamma_u")),
+            "state"),
+    )
+
+
+def wrong_norm_growth() -> Check:
+    """The norm-growth step without its R2 term: false, for testing refutation."""
+    w, x = Vec.named("w"), Vec.named("x")
+    y, R2 = scalar("y"), scalar("R2")
+    hyps = (Fact(y**2 - 1, "=="), Fact(-y * dot(w, x), ">="), Fact(R2 - norm2(x), ">="))
+    claim = Fact(norm2(w) - norm2(w + x.scaled(y)), ">=")
+    return Check("norm-growth-without-R2", Judgement(hyps, claim, ("w", "x"), ("y", "R2")),
+                 "update")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One run to make: data in this order, a reference u, and where it came from."""
+
+    data: Dataset
+    u: Vector
+    origin: Origin
+    max_epochs: int = 1000
+
+
+#: Runs the perceptron on a scenario and returns its updates in vocabulary form.
+Runner = Callable[[Scenario], OnlineRun]
+
+
+def engine_runner(scenario: Scenario) -> OnlineRun:
+    """The exact engine (`perceptron.online.run_online`) with default conventions."""
+    from perceptron.online import run_online
+
+    from verify.vocabulary import run_from_engine
+
+    result = run_online(scenario.data, max_epochs=scenario.max_epochs, keep_trace=True)
+    return run_from_engine(result, scenario.data, scenario.u)
+
+
+def engine_mistake_counter() -> MistakeCounter:
+    """Mistakes of the default engine run (for order search)."""
+    from perceptron.orders import engine_mistakes
+
+    return engine_mistakes
+
+
+# ---- sources -------------------------------------------------------------------------------
+
+
+def generated(seed: int, count: int) -> Iterator[Scenario]:
+    """Planted separable data, scenario i drawn from seed `seed + i`."""
+    for i in range(count):
+        planted = seeded_separable(seed + i)
+        yield Scenario(planted.data, planted.u, Origin("generated", seed + i, planted.data.name))
+
+
+def tight(seed: int, count: int) -> Iterator[Scenario]:
+    """Orthonormal families with random labels, sizes 1..8, scales and rational rotations."""
+    rng = random.Random(seed)
+    for i in range(count):
+        n = rng.randint(1, 8)
+        labels = [rng.choice((-1, 1)) for _ in range(n)]
+        scale = Fraction(rng.randint(1, 9), rng.choice((1, 1, 2, 3)))
+        dim = n + rng.randint(0, 2)
+        rotation = rng.randrange(10**6) if rng.random() < 0.5 else None
+        family = orthonormal(labels, scale=scale, dim=dim, rotation_seed=rotation)
+        yield Scenario(family.data, family.u, Origin("tight", seed + i, family.data.name))
+
+
+#: (R2, gamma) families of the adversary: the bound R2/gamma^2 is b for each b.
+ADVERSARY_SHAPES: tuple[Callable[[int], tuple[Fraction, Fraction]], ...] = (
+    lambda b: (Fraction(b), Fraction(1)),
+    lambda b: (Fraction(b, 4), Fraction(1, 2)),
+    lambda b: (Fraction(9 * b), Fraction(3)),
+    lambda b: (Fraction(4 * b, 9), Fraction(2, 3)),
+)
+
+
+def adversary(seed: int, bounds: Sequence[int] = tuple(range(1, 51)),
+              sweeps: int = len(ADVERSARY_SHAPES)) -> Iterator[Scenario]:
+    """The online adversary for every bound value b, sweeping the shapes (labels seeded)."""
+    for k in range(sweeps):
+        shape = ADVERSARY_SHAPES[k % len(ADVERSARY_SHAPES)]
+        for b in bounds:
+            R2, gamma = shape(b)
+            run_seed = seed + 1000 * k + b
+            played = OnlineAdversary(R2, gamma, seed=run_seed).play()
+            yield Scenario(played.data, played.u,
+                           Origin("adversary", run_seed, played.data.name))
+
+
+def orders(seed: int, count: int, counter: MistakeCounter | None = None) -> Iterator[Scenario]:
+    """For small planted datasets, the order found with the most mistakes."""
+    count_mistakes = counter or engine_mistake_counter()
+    for i in range(count):
+        planted = seeded_separable(seed + i, max_n=6, max_dim=3)
+        found = most_mistakes(planted.data, mistakes=count_mistakes, seed=seed + i)
+        yield Scenario(planted.data.subset(found.order), planted.u,
+                       Origin("orders", seed + i, planted.data.name, found.order))
+
+
+# ---- running -------------------------------------------------------------------------------
+
+
+@dataclass
+class CampaignResult:
+    """Verdicts per (check, source), instance counts and timings."""
+
+    verdicts: dict[tuple[str, str], NumericVerdict] = field(default_factory=dict)
+    runs: dict[str, int] = field(default_factory=dict)
+    evaluation_seconds: float = 0.0
+    total_seconds: float = 0.0
+
+    @property
+    def instances(self) -> int:
+        """Instances checked, summed over checks."""
+        return sum(v.instances for v in self.verdicts.values())
+
+    @property
+    def rate(self) -> float:
+        """Exact instances checked per second of evaluation (for reporting only)."""
+        return self.instances / self.evaluation_seconds if self.evaluation_seconds else 0.0
+
+    def record(self, check: str, source: str, verdict: NumericVerdict) -> None:
+        """Merge a verdict into the (check, source) total."""
+        key = (check, source)
+        self.verdicts[key] = self.verdicts.get(key, NumericVerdict.empty()).merge(verdict)
+
+    def lines(self) -> list[str]:
+        """One printable line per (check, source)."""
+        out = []
+        for (check, source), v in sorted(self.verdicts.items()):
+            slack = "-" if v.min_slack is None else str(v.min_slack)
+            out.append(f"{check:<24} {source:<10} {v.status:<9} instances={v.instances:<8} "
+                       f"vacuous={v.vacuous:<6} violations={v.violations:<4} "
+                       f"min_slack={slack}")
+        return out
+
+
+def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]], *,
+                 runner: Runner = engine_runner, batch_rows: int = 20_000) -> CampaignResult:
+    """Run every scenario of every source once, and check every check on its rows."""
+    start = time.perf_counter()
+    result = CampaignResult()
+    compiled = [(c, CompiledJudgement.compile(c.judgement)) for c in checks]
+    bindings = sorted({c.binding for c in checks})
+    for source, scenarios in sources.items():
+        pending: dict[Binding, list[InstanceBatch]] = {b: [] for b in bindings}
+        pending_rows = 0
+        result.runs.setdefault(source, 0)
+
+        for scenario in scenarios:
+            run = runner(scenario)
+            result.runs[source] += 1
+            for binding in bindings:
+                if binding == "update" and not run.updates:
+                    continue
+                batch = rows(run, binding, scenario.origin)
+                pending[binding].append(batch)
+                pending_rows += len(batch)
+            if pending_rows >= batch_rows:
+                _flush(pending, compiled, source, result)
+                pending_rows = 0
+        _flush(pending, compiled, source, result)
+    result.total_seconds = time.perf_counter() - start
+    return result
+
+
+def _flush(pending: dict[Binding, list[InstanceBatch]],
+           compiled: Sequence[tuple[Check, CompiledJudgement]], source: str,
+           result: CampaignResult) -> None:
+    """Check the accumulated rows of each binding in one batch, and clear them."""
+    t0 = time.perf_counter()
+    for binding, parts in pending.items():
+        # Rows of small magnitude stay in int64 together; the rest must not drag them out.
+        small = [p for p in parts if p.magnitude() < SMALL]
+        large = [p for p in parts if p.magnitude() >= SMALL]
+        for group in (small, large):
+            if not group:
+                continue
+            batch = InstanceBatch.concat(group)
+            for check, judgement in compiled:
+                if check.binding == binding:
+                    result.record(check.name, source, judgement.check(batch))
+        parts.clear()
+    result.evaluation_seconds += time.perf_counter() - t0
+
+
+def evaluate_only(checks: Sequence[Check], batches: Mapping[Binding, InstanceBatch]
+                  ) -> tuple[int, float]:
+    """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
+    compiled = [(c, CompiledJudgement.compile(c.judgement)) for c in checks]
+    t0 = time.perf_counter()
+    instances = 0
+    for check, judgement in compiled:
+        instances += judgement.check(batches[check.binding]).instances
+    return instances, time.perf_counter() - t0
+
+
