@@ -8,12 +8,18 @@ import sys
 from collections.abc import Sequence
 
 from perceptron.errors import DataError
+from proofs.errors import ProofFileError
 
 #: Subcommand modules under verify/commands, in the order `--help` lists them.
-COMMANDS: tuple[str, ...] = ("run",)
+COMMANDS: tuple[str, ...] = ("run", "check", "bound")
 
 #: Errors that mean "bad input": reported in one line, exit code 2.
-USER_ERRORS: tuple[type[BaseException], ...] = (DataError, OSError, UnicodeDecodeError)
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    DataError,
+    ProofFileError,
+    OSError,
+    UnicodeDecodeError,
+)
 
 
 class UsageError(ValueError):

@@ -1,0 +1,224 @@
+"""Proof files (DESIGN.md §5): TOML read with `tomllib`, every expression parsed without eval.
+
+The file is read with a hard size cap, decoded strictly as UTF-8, and every key and type is
+checked before any expression is parsed; unknown keys are errors, so a misspelt `uses` never
+silently weakens a step. Everything wrong is reported as one `ProofFileError` naming the
+file, the step and the problem. Extensions beyond §5 (all optional):
+
+    split = { on = "dot(w, u)", zero = true }      # cases on the sign of a polynomial
+    [step.induction]                               # the claim is the invariant P(t, w)
+    variable = "t"
+    base = { w = "w0" }                            # P(0, w0)
+    step = { w = "w + y*x" }                       # P(t, w) |- P(t + 1, w + y*x)
+    given = ["y*dot(w, x) <= 0"]                   # facts about one iteration
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from proofs.errors import ProofFileError
+from proofs.expressions import ExpressionError, Names, Relation, parse_relation, parse_scalar
+from proofs.expressions import parse_vector as parse_vector_expression
+from proofs.step import (
+    MAX_HINTS,
+    MAX_HYPOTHESES,
+    MAX_STEPS,
+    STEP_ID,
+    CaseSplit,
+    Direct,
+    Hint,
+    Induction,
+    Proof,
+    Rule,
+    Step,
+    declare,
+)
+from proofs.terms import Vec
+
+MAX_BYTES = 256 * 1024
+MAX_TEXT = 10_000  # title, source, note
+TOP_KEYS = ("title", "vectors", "scalars", "step")
+STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction")
+SPLIT_KEYS = ("on", "zero")
+INDUCTION_KEYS = ("variable", "base", "step", "given")
+T = TypeVar("T")
+
+
+def load_proof(path: str | os.PathLike[str]) -> Proof:
+    """The proof in the file at `path`; raises ProofFileError (or OSError) on bad input."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_BYTES + 1)
+    return parse_proof(data, os.fspath(path))
+
+
+def parse_proof(data: bytes, file: str) -> Proof:
+    """The proof in `data`, the contents of `file` (named in every error)."""
+    try:
+        return _proof(_document(data))
+    except ProofFileError as exc:
+        raise exc.located(file) from None
+
+
+def _document(data: bytes) -> dict[str, Any]:
+    if len(data) > MAX_BYTES:
+        raise ProofFileError(f"file is larger than {MAX_BYTES // 1024} KiB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ProofFileError(f"not UTF-8 text (invalid byte at offset {exc.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProofFileError(f"invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ProofFileError("invalid TOML: nested too deeply") from None
+
+
+def _proof(document: dict[str, Any]) -> Proof:
+    _known_keys(document, TOP_KEYS, "top level")
+    title = _text(document, "title", required=True)
+    vectors = _strings(document, "vectors", limit=None)
+    scalars = _strings(document, "scalars", limit=None)
+    names = declare(vectors, scalars)
+    tables = document.get("step")
+    if tables is None:
+        raise ProofFileError("no [[step]] tables")
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ProofFileError("'step' must be an array of tables ([[step]])")
+    if len(tables) > MAX_STEPS:
+        raise ProofFileError(f"{len(tables)} steps, more than {MAX_STEPS}")
+    steps = tuple(_step(table, index, names) for index, table in enumerate(tables))
+    return Proof(title, tuple(vectors), tuple(scalars), steps)
+
+
+def _step(table: dict[str, Any], index: int, names: Names) -> Step:
+    step_id = table.get("id")
+    label = step_id if isinstance(step_id, str) and STEP_ID.fullmatch(step_id) else f"#{index + 1}"
+    try:
+        _known_keys(table, STEP_KEYS, "a step")
+        if not isinstance(step_id, str) or not STEP_ID.fullmatch(step_id):
+            raise ProofFileError(f"id {step_id!r} must be a string matching [a-z0-9-]+")
+        given = _strings(table, "given", limit=MAX_HYPOTHESES)
+        claim = _text(table, "claim", required=True)
+        hints = _strings(table, "hints", limit=MAX_HINTS)
+        return Step(
+            id=step_id,
+            hypotheses=tuple(
+                _relation(text, names, f"given[{k}]") for k, text in enumerate(given)
+            ),
+            claim=_relation(claim, names, "claim"),
+            uses=tuple(_strings(table, "uses", limit=MAX_STEPS)),
+            hints=tuple(_hint(text, names, f"hints[{k}]") for k, text in enumerate(hints)),
+            source=_text(table, "source"),
+            note=_text(table, "note"),
+            rule=_rule(table, names),
+        )
+    except ProofFileError as exc:
+        raise ProofFileError(exc.problem, step=label) from None
+
+
+def _rule(table: dict[str, Any], names: Names) -> Rule:
+    if "split" in table and "induction" in table:
+        raise ProofFileError("a step takes 'split' or 'induction', not both")
+    if "split" in table:
+        split = _table(table, "split")
+        _known_keys(split, SPLIT_KEYS, "split")
+        on = _text(split, "on", required=True)
+        zero = split.get("zero", True)
+        if not isinstance(zero, bool):
+            raise ProofFileError("split.zero must be true or false")
+        return CaseSplit(_parsed(parse_scalar, on, names, "split.on"), on, zero)
+    if "induction" in table:
+        induction = _table(table, "induction")
+        _known_keys(induction, INDUCTION_KEYS, "induction")
+        given = _strings(induction, "given", limit=MAX_HYPOTHESES)
+        return Induction(
+            variable=_text(induction, "variable", required=True),
+            base=_substitution(induction, "base", names),
+            step=_substitution(induction, "step", names),
+            hypotheses=tuple(
+                _relation(text, names, f"induction.given[{k}]") for k, text in enumerate(given)
+            ),
+        )
+    return Direct()
+
+
+def _substitution(table: dict[str, Any], key: str, names: Names) -> dict[str, Vec]:
+    mapping = _table(table, key)
+    out: dict[str, Vec] = {}
+    for name, text in mapping.items():
+        if name not in names.vectors:
+            raise ProofFileError(f"induction.{key}: {name!r} is not a declared vector")
+        if not isinstance(text, str):
+            raise ProofFileError(f"induction.{key}.{name} must be a string")
+        out[name] = _parsed(parse_vector_expression, text, names, f"induction.{key}.{name}")
+    return out
+
+
+def _relation(text: str, names: Names, where: str) -> Relation:
+    return _parsed(parse_relation, text, names, where)
+
+
+def _hint(text: str, names: Names, where: str) -> Hint:
+    """A scalar polynomial or, failing that, a vector expression."""
+    try:
+        return parse_scalar(text, names)
+    except ExpressionError as scalar_error:
+        try:
+            return parse_vector_expression(text, names)
+        except ExpressionError:
+            raise ProofFileError(f"{where}: {scalar_error}") from None
+
+
+def _parsed(parse: Callable[[str, Names], T], text: str, names: Names, where: str) -> T:
+    try:
+        return parse(text, names)
+    except ExpressionError as exc:
+        raise ProofFileError(f"{where}: {exc}") from None
+
+
+def _known_keys(table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise ProofFileError(
+                f"unknown key {key!r} in {where} (expected one of: {', '.join(allowed)})"
+            )
+
+
+def _table(table: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = table.get(key)
+    if not isinstance(value, dict):
+        raise ProofFileError(f"{key!r} must be a table")
+    return value
+
+
+def _text(table: Mapping[str, Any], key: str, *, required: bool = False) -> str:
+    value = table.get(key)
+    if value is None:
+        if required:
+            raise ProofFileError(f"missing {key!r}")
+        return ""
+    if not isinstance(value, str):
+        raise ProofFileError(f"{key!r} must be a string, not {_kind(value)}")
+    if len(value) > MAX_TEXT:
+        raise ProofFileError(f"{key!r} is longer than {MAX_TEXT} characters")
+    return value
+
+
+def _strings(table: Mapping[str, Any], key: str, *, limit: int | None) -> list[str]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ProofFileError(f"{key!r} must be a list of strings")
+    if limit is not None and len(value) > limit:
+        raise ProofFileError(f"{key!r} has {len(value)} entries, more than {limit}")
+    return value
+
+
+def _kind(value: object) -> str:
+    return {bool: "a boolean", int: "an integer", float: "a number", list: "a list"}.get(
+        type(value), "a table" if isinstance(value, dict) else type(value).__name__
+    )

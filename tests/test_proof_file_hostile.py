@@ -1,0 +1,133 @@
+"""Hostile proof files are rejected before any evaluation, quickly, and never executed.
+
+One table of hostile inputs; every entry must raise `ProofFileError` (one line naming the
+file) in under a second, and none may touch the sentinel file its payload tries to create.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from time import perf_counter
+
+import pytest
+
+from proofs.errors import ProofFileError
+from proofs.proof_file import parse_proof
+
+HEADER = 'title = "T"\nvectors = ["w", "x"]\nscalars = ["y", "R"]\n'
+
+
+def claim(text: str, *, given: str = "") -> bytes:
+    """A one-step file whose claim (and optionally first hypothesis) is `text`."""
+    hypotheses = f"given = [{given!r}]\n".replace("'", '"') if given else ""
+    return (HEADER + f'[[step]]\nid = "s"\n{hypotheses}claim = """{text}"""\n').encode()
+
+
+#: (name, file contents, expected fragment of the message); `SENTINEL` is replaced by a path.
+HOSTILE: list[tuple[str, bytes, str]] = [
+    ("import", claim("__import__('os').system('touch SENTINEL') >= 0"), "only dot"),
+    ("open", claim("len(open('SENTINEL', 'w').write('x')) >= 0"), "only dot"),
+    ("exec", claim("exec('open(\"SENTINEL\", \"w\")') >= 0"), "only dot"),
+    ("eval-call", claim("eval('1') >= 0"), "only dot"),
+    ("other-call", claim("exp(y) >= 0"), "only dot"),
+    ("attribute", claim("y.real >= 0"), "Attribute is not allowed"),
+    ("dunder-attribute", claim("dot.__globals__ >= 0"), "Attribute is not allowed"),
+    ("method-call", claim("(1).__class__.__bases__[0].__subclasses__() >= 0"), "only dot"),
+    ("dunder-chain", claim("(1).__class__.__bases__ >= 0"), "Attribute is not allowed"),
+    ("lambda", claim("(lambda: 1)() >= 0"), "only dot"),
+    ("bare-lambda", claim("(lambda q: q) >= 0"), "Lambda is not allowed"),
+    ("list-comprehension", claim("[q for q in R] >= 0"), "ListComp is not allowed"),
+    ("generator", claim("sum(q for q in R) >= 0"), "only dot"),
+    ("set-comprehension", claim("{q for q in R} >= 0"), "SetComp is not allowed"),
+    ("walrus", claim("(q := 1) >= 0"), "NamedExpr is not allowed"),
+    ("subscript", claim("y[0] >= 0"), "Subscript is not allowed"),
+    ("string", claim("'a' >= 0"), "only integer and decimal"),
+    ("f-string", claim("f'{y}' >= 0"), "JoinedStr is not allowed"),
+    ("boolean", claim("True >= 0"), "only integer and decimal"),
+    ("conditional", claim("(y if R else 1) >= 0"), "IfExp is not allowed"),
+    ("huge-exponent", claim("y**100000 >= 0"), "exponent must be between"),
+    ("tower", claim("y**(10**10) >= 0"), "exponent must be a literal"),
+    ("symbolic-exponent", claim("y**y >= 0"), "exponent must be a literal"),
+    ("negative-exponent", claim("y**-1 >= 0"), "exponent must be a literal"),
+    ("fractional-exponent", claim("y**0.5 >= 0"), "exponent must be a literal"),
+    ("expansion-bomb", claim("(y + R + y*R + 1)**16 * (y - R + 2)**16 >= 0"), "degree exceeds"),
+    ("term-bomb", claim("(dot(w, w) + dot(w, x) + dot(x, x) + y + R + y*R + 1 + y*y)**16 >= 0"),
+     "expands to more than"),
+    ("long-expression", claim(" + ".join(["y"] * 2000) + " >= 0"), "characters exceeds"),
+    ("many-nodes", claim("+".join(["y*R"] * 150) + " >= 0"), "syntax nodes"),
+    ("nested-parentheses", claim("(" * 900 + "y" + ")" * 900 + " >= 0"), "not a valid"),
+    ("huge-literal", claim("1" * 500 + " >= 0"), "plain integer or decimal"),
+    ("hex-literal", claim("0x10 >= 0"), "plain integer or decimal"),
+    ("chained", claim("0 <= y <= 1"), "chains comparisons"),
+    ("no-relation", claim("y + 1"), "not a relation"),
+    ("not-equal", claim("y != 1"), "relation must be one of"),
+    ("vector-outside-dot", claim("w >= 0"), "outside dot"),
+    ("vector-product", claim("dot(w*x, w) >= 0"), "vector times vector"),
+    ("scalar-in-dot", claim("dot(y, w) >= 0"), "expected a linear combination"),
+    ("undeclared", claim("z >= 0"), "undeclared name 'z'"),
+    ("undeclared-builtins", claim("__builtins__ >= 0"), "undeclared name"),
+    ("undeclared-in-given", claim("y >= 0", given="os >= 0"), "given[0]: undeclared"),
+    ("statement", claim("import os"), "not a valid expression"),
+    ("duplicate-ids", (HEADER + '[[step]]\nid = "a"\nclaim = "y >= 0"\n' * 2).encode(),
+     "id is used by an earlier step"),
+    ("uses-later", (HEADER + '[[step]]\nid = "a"\nclaim = "y >= 0"\nuses = ["b"]\n'
+                    '[[step]]\nid = "b"\nclaim = "y >= 0"\n').encode(), "a later step"),
+    ("binary-garbage", bytes(range(256)) * 16, "not UTF-8"),
+    ("nul-bytes", HEADER.encode() + b'[[step]]\nid = "a"\x00\n', "invalid TOML"),
+    ("non-utf8", b'title = "\xff\xfe caf\xe9"\n', "not UTF-8 text (invalid byte at offset 9)"),
+    ("ten-megabytes", b"#" * 10_000_000, "larger than 256 KiB"),
+    ("nested-arrays", b"title = " + b"[" * 100_000, "invalid TOML"),
+    ("nested-tables", b"title = " + b"{a = " * 50_000, "invalid TOML"),
+    ("not-toml", b"title: proof\n- step", "invalid TOML"),
+    ("reserved-name", b'title = "T"\nscalars = ["dot"]\n[[step]]\nid = "a"\nclaim = "1 >= 0"\n',
+     "reserved"),
+    ("too-many-hints",
+     claim("y >= 0").replace(b"claim", b"hints = [" + b'"y", ' * 21 + b"]\nclaim"),
+     "more than 20"),
+]
+
+
+@pytest.fixture
+def sentinel(tmp_path: Path) -> Path:
+    return tmp_path / "executed"
+
+
+@pytest.mark.parametrize(("name", "data", "problem"), HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_file_is_rejected_fast_and_never_run(
+    name: str, data: bytes, problem: str, sentinel: Path
+) -> None:
+    data = data.replace(b"SENTINEL", str(sentinel).encode())
+    start = perf_counter()
+    with pytest.raises(ProofFileError) as caught:
+        parse_proof(data, "hostile.toml")
+    elapsed = perf_counter() - start
+    assert problem in str(caught.value), str(caught.value)
+    assert str(caught.value).startswith("hostile.toml: ")
+    assert "\n" not in str(caught.value)
+    assert not sentinel.exists(), f"{name} was executed"
+    assert elapsed < 1.0, f"{name} took {elapsed:.2f}s"
+
+
+def test_cli_rejects_hostile_files_in_one_line_with_exit_2(tmp_path: Path) -> None:
+    """Through the real entry point: exit 2, one stderr line, no traceback, nothing run."""
+    sentinel = tmp_path / "executed"
+    cases = {
+        "garbage.toml": bytes(range(256)) * 16,
+        "huge.toml": b"#" * 10_000_000,
+        "import.toml": claim(f"__import__('os').system('touch {sentinel}') >= 0"),
+    }
+    for filename, data in cases.items():
+        path = tmp_path / filename
+        path.write_bytes(data)
+        done = subprocess.run(
+            [sys.executable, "-m", "verify", "check", str(path)],
+            capture_output=True, text=True, timeout=60,
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stdout == ""
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"novikoff: error: {path}: "), lines
+        assert "Traceback" not in done.stderr
+    assert not sentinel.exists()

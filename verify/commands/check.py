@@ -1,0 +1,93 @@
+"""`novikoff check FILE [--json] [--time-limit S]`: check a proof file (DESIGN.md §5).
+
+Exit 0 when every step is proved, 1 when any is refuted or unknown; bad input is a
+`ProofFileError`, which the CLI prints as one line with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from proofs.proof_file import load_proof
+from proofs.step import Step
+from verify import serialize
+from verify.proof_checker import ProofReport, StepReport, check_proof
+
+MAX_TIME_LIMIT = 3600.0
+
+
+def register(subparsers: Any) -> None:
+    """Add the `check` subcommand."""
+    parser = subparsers.add_parser(
+        "check",
+        help="check every step of a proof file",
+        description="Prove or refute every step of a TOML proof file (DESIGN.md §5). "
+        "Exit 0 when all steps are proved, 1 when any is refuted or unknown, 2 on bad input.",
+    )
+    parser.add_argument("file", metavar="FILE", help="the proof file (TOML)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--time-limit",
+        type=seconds,
+        default=5.0,
+        metavar="S",
+        help="seconds allowed per step (default 5); on expiry the step is unknown",
+    )
+    parser.set_defaults(handler=run)
+
+
+def seconds(text: str) -> float:
+    """A positive, finite time limit in seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_TIME_LIMIT):
+        raise argparse.ArgumentTypeError(f"time limit must be in (0, {MAX_TIME_LIMIT:g}]")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load, check, report; the exit code says whether everything was proved."""
+    proof = load_proof(args.file)
+    progress = _show_progress if sys.stderr.isatty() else None
+    report = check_proof(proof, time_limit=args.time_limit, progress=progress)
+    if progress is not None:
+        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    if args.json:
+        print(json.dumps(serialize.report(report), indent=2))
+    else:
+        print(human(report))
+    return 0 if report.status == "proved" else 1
+
+
+def human(report: ProofReport) -> str:
+    """One line per step (status, time, message), then a summary line."""
+    width = max(len(s.step.id) for s in report.steps)
+    lines = [_line(s, width) for s in report.steps]
+    counts = {k: sum(s.status == k for s in report.steps) for k in ("proved", "refuted", "unknown")}
+    tally = ", ".join(f"{n} {k}" for k, n in counts.items())
+    lines.append(f"{report.title}: {report.status} ({tally}; {report.seconds:.2f}s)")
+    return "\n".join(lines)
+
+
+def _line(step: StepReport, width: int) -> str:
+    message = step.message
+    if step.counterexample is not None:
+        message += f" at {_point(step)}"
+    return f"{step.status:<8} {step.step.id:<{width}} {step.seconds:7.2f}s  {message}"
+
+
+def _point(step: StepReport) -> str:
+    cex = serialize.counterexample(step.counterexample) if step.counterexample else {}
+    scalars = [f"{name} = {value}" for name, value in cex.get("scalars", {}).items()]
+    vectors = [f"{name} = ({', '.join(v)})" for name, v in cex.get("vectors", {}).items()]
+    return ", ".join(scalars + vectors)
+
+
+def _show_progress(index: int, total: int, step: Step) -> None:
+    print(f"\r\x1b[K[{index + 1}/{total}] {step.id}", end="", file=sys.stderr, flush=True)
