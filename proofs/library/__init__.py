@@ -1,0 +1,43 @@
+"""The built-in proof library: proof ids and their TOML files (DESIGN.md §5, §6).
+
+Every built-in proof is an ordinary proof file, so `novikoff check` and the audit read it the
+way they read a user's. `PROOFS` maps each id to its file; `load_builtin(id)` parses one.
+The canonical proofs come first; each variant of the online proof is a proof of its own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from proofs.proof_file import load_proof
+from proofs.step import Proof
+
+HERE = Path(__file__).resolve().parent
+
+CANONICAL: tuple[str, ...] = ("canonical-online", "canonical-batch")
+"""The proofs the audit requires to be verified (exit 0 only when both are)."""
+
+VARIANTS: tuple[str, ...] = (
+    "canonical-online-w0",
+    "canonical-online-eta",
+    "canonical-online-bias",
+    "canonical-online-normalised",
+    "canonical-online-kernel",
+)
+"""Variants of the online proof: nonzero w0, learning rate, bias, normalised data, kernel."""
+
+PROOFS: dict[str, Path] = {name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS)}
+"""Built-in proof id -> proof file."""
+
+
+def load_builtin(proof_id: str) -> Proof:
+    """The built-in proof `proof_id`, parsed by the proof-file loader.
+
+    Raises KeyError naming the known ids for an unknown one.
+    """
+    try:
+        path = PROOFS[proof_id]
+    except KeyError:
+        known = ", ".join(sorted(PROOFS))
+        raise KeyError(f"no built-in proof {proof_id!r} (known: {known})") from None
+    return load_proof(path)
