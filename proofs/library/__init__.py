@@ -26,7 +26,19 @@ VARIANTS: tuple[str, ...] = (
 )
 """Variants of the online proof: nonzero w0, learning rate, bias, normalised data, kernel."""
 
-PROOFS: dict[str, Path] = {name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS)}
+SOURCES: tuple[str, ...] = (
+    "chan-batch",
+    "joeyonng-online",
+    "ng-cs229",
+    "telgarsky-online",
+    "virtue-online",
+)
+"""The five source documents' proofs, encoded as written (findings are reported, not fixed)."""
+
+PROOFS: dict[str, Path] = {
+    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS)},
+    **{name: HERE / "seeds" / f"{name}.toml" for name in SOURCES},
+}
 """Built-in proof id -> proof file."""
 
 
