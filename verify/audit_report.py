@@ -1,0 +1,120 @@
+"""Renderings of an audit: the JSON contract of DESIGN.md §6 and a terminal summary.
+
+Nothing time-dependent goes into the JSON, so two audits with the same seed and budget give
+identical reports.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from verify import serialize
+from verify.audit import Audit, ProofAudit, StepAudit, as_counterexample
+from verify.numeric import NumericVerdict
+
+Json = dict[str, Any]
+
+
+def to_json(audit: Audit) -> Json:
+    """`{"proofs": [...], "summary": {...}}` as in DESIGN.md §6."""
+    proofs = [_proof(p) for p in audit.proofs]
+    return {"proofs": proofs, "summary": _summary(audit)}
+
+
+def _proof(audit: ProofAudit) -> Json:
+    return {
+        "id": audit.id,
+        "title": audit.proof.title,
+        "source": audit.source,
+        "status": audit.status,
+        "steps": [_step(s) for s in audit.steps],
+    }
+
+
+def _step(audit: StepAudit) -> Json:
+    symbolic = serialize.step(audit.symbolic)
+    return {
+        "id": audit.step.id,
+        "statement": audit.step.statement,
+        "source": audit.step.source,
+        "note": audit.step.note,
+        "symbolic": {
+            "status": symbolic["status"],
+            "certificate": symbolic["certificate"],
+            "counterexample": symbolic["counterexample"],
+            "message": symbolic["message"],
+        },
+        "numeric": _numeric(audit.numeric),
+    }
+
+
+def _numeric(verdict: NumericVerdict | None) -> Json:
+    if verdict is None:
+        return {"status": "not-run", "instances": 0, "violations": 0, "min_slack": None,
+                "counterexample": None, "reason": "names outside the run vocabulary"}
+    cex = verdict.counterexample
+    where = None if cex is None or cex.provenance is None else cex.provenance
+    return {
+        "status": verdict.status,
+        "instances": verdict.instances,
+        "vacuous": verdict.vacuous,
+        "violations": verdict.violations,
+        "min_slack": None if verdict.min_slack is None else serialize.number(verdict.min_slack),
+        "counterexample": None if cex is None else {
+            **serialize.counterexample(as_counterexample(cex)),
+            "origin": None if where is None else {
+                "source": where.origin.source, "seed": where.origin.seed,
+                "dataset": where.origin.dataset,
+                "order": None if where.origin.order is None else list(where.origin.order),
+                "iteration": where.iteration,
+            },
+        },
+    }
+
+
+def _summary(audit: Audit) -> Json:
+    steps = [s for p in audit.proofs for s in p.steps]
+    symbolic = {k: sum(s.symbolic.status == k for s in steps)
+                for k in ("proved", "refuted", "unknown")}
+    numeric = [s.numeric for s in steps if s.numeric is not None]
+    return {
+        "seed": audit.seed,
+        "budget": audit.budget,
+        "proofs": {p.id: p.status for p in audit.proofs},
+        "steps": len(steps),
+        "symbolic": symbolic,
+        "numeric": {
+            "checked_steps": len(numeric),
+            "instances": sum(v.instances for v in numeric),
+            "violations": sum(v.violations for v in numeric),
+        },
+        "findings": [f"{p.id}/{s.step.id}" for p in audit.proofs for s in p.steps if s.finding],
+        "passed": audit.passed(),
+    }
+
+
+def to_text(audit: Audit) -> str:
+    """A summary table, one row per proof, then the findings with their messages."""
+    header = (f"{'proof':<28} {'status':<13} {'proved':>6} {'refuted':>7} {'unknown':>7} "
+              f"{'numeric':>7} {'instances':>10} {'violations':>10}")
+    lines = [header, "-" * len(header)]
+    for p in audit.proofs:
+        counts = [sum(s.symbolic.status == k for s in p.steps)
+                  for k in ("proved", "refuted", "unknown")]
+        numeric = [s.numeric for s in p.steps if s.numeric is not None]
+        lines.append(
+            f"{p.id:<28} {p.status:<13} {counts[0]:>6} {counts[1]:>7} {counts[2]:>7} "
+            f"{len(numeric):>7} {sum(v.instances for v in numeric):>10} "
+            f"{sum(v.violations for v in numeric):>10}"
+        )
+    findings = [(p, s) for p in audit.proofs for s in p.steps if s.finding]
+    if findings:
+        lines += ["", "findings:"]
+        for p, s in findings:
+            lines.append(f"  {p.id}/{s.step.id}: {s.step.statement}")
+            lines.append(f"    symbolic {s.symbolic.status}: {s.symbolic.message}")
+    unknown = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.status == "unknown"]
+    if unknown:
+        lines += ["", "unknown (neither proved nor refuted within the limits):"]
+        lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
+    return "\n".join(lines)
