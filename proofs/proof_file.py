@@ -11,6 +11,11 @@ file, the step and the problem. Extensions beyond §5 (all optional):
     base = { w = "w0" }                            # P(0, w0)
     step = { w = "w + y*x" }                       # P(t, w) |- P(t + 1, w + y*x)
     given = ["y*dot(w, x) <= 0"]                   # facts about one iteration
+
+    source = "where the proof comes from"          # top level
+    [numeric]                                      # the names denote run quantities
+    run = "online"                                 # (verify.vocabulary), so the audit
+    names = { th = "w", k = "t" }                  # checks steps on runs; renames optional
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from proofs.errors import ProofFileError
 from proofs.expressions import ExpressionError, Names, Relation, parse_relation, parse_scalar
 from proofs.expressions import parse_vector as parse_vector_expression
 from proofs.step import (
+    IDENTIFIER,
     MAX_HINTS,
     MAX_HYPOTHESES,
     MAX_STEPS,
@@ -34,6 +40,7 @@ from proofs.step import (
     Induction,
     Proof,
     Rule,
+    RunBinding,
     Step,
     declare,
 )
@@ -41,7 +48,9 @@ from proofs.terms import Vec
 
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
-TOP_KEYS = ("title", "vectors", "scalars", "step")
+TOP_KEYS = ("title", "source", "vectors", "scalars", "numeric", "step")
+NUMERIC_KEYS = ("run", "names")
+RUNS = ("online",)
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction")
 SPLIT_KEYS = ("on", "zero")
 INDUCTION_KEYS = ("variable", "base", "step", "given")
@@ -92,7 +101,23 @@ def _proof(document: dict[str, Any]) -> Proof:
     if len(tables) > MAX_STEPS:
         raise ProofFileError(f"{len(tables)} steps, more than {MAX_STEPS}")
     steps = tuple(_step(table, index, names) for index, table in enumerate(tables))
-    return Proof(title, tuple(vectors), tuple(scalars), steps)
+    numeric = _numeric(document) if "numeric" in document else None
+    source = _text(document, "source")
+    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric)
+
+
+def _numeric(document: Mapping[str, Any]) -> RunBinding:
+    table = _table(document, "numeric")
+    _known_keys(table, NUMERIC_KEYS, "numeric")
+    run = _text(table, "run", required=True)
+    if run not in RUNS:
+        raise ProofFileError(f"numeric.run must be one of: {', '.join(RUNS)}")
+    names = table.get("names", {})
+    if not isinstance(names, dict) or not all(
+        isinstance(v, str) and IDENTIFIER.fullmatch(v) for v in names.values()
+    ):
+        raise ProofFileError("numeric.names must map names to identifiers")
+    return RunBinding(run, dict(names))
 
 
 def _step(table: dict[str, Any], index: int, names: Names) -> Step:

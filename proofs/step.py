@@ -224,6 +224,23 @@ class Step:
 
 
 @dataclass(frozen=True)
+class RunBinding:
+    """Declares that the proof's names denote quantities of a run (`verify.vocabulary`).
+
+    Only then are its steps checked on runs: a name means a run quantity by declaration,
+    never by coincidence of spelling. `names` renames the proof's own notation (e.g.
+    `th` -> `w`); names not renamed are taken as they are.
+    """
+
+    run: str
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def rename(self, name: str) -> str:
+        """The vocabulary name of the proof name `name`."""
+        return self.names.get(name, name)
+
+
+@dataclass(frozen=True)
 class Proof:
     """A titled, ordered list of steps over declared vectors and scalars.
 
@@ -235,9 +252,15 @@ class Proof:
     vectors: tuple[str, ...]
     scalars: tuple[str, ...]
     steps: tuple[Step, ...]
+    source: str = ""
+    numeric: RunBinding | None = None
 
     def __post_init__(self) -> None:
         names = declare(self.vectors, self.scalars)
+        if self.numeric is not None:
+            for name in self.numeric.names:
+                if name not in names.vectors and name not in names.scalars:
+                    raise ProofFileError(f"numeric.names renames undeclared name {name!r}")
         if not self.steps:
             raise ProofFileError("a proof needs at least one step")
         if len(self.steps) > MAX_STEPS:

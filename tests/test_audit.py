@@ -101,3 +101,43 @@ def test_cli_json_for_one_proof():
     report = json.loads(done.stdout)
     assert [p["id"] for p in report["proofs"]] == ["canonical-online"]
     assert report["proofs"][0]["status"] == "verified"
+
+
+def _proof_text(numeric: str) -> bytes:
+    return (
+        'title = "t"\nvectors = ["th", "x"]\nscalars = ["y", "k", "R2"]\n' + numeric +
+        '\n[[step]]\nid = "growth"\ngiven = ["y**2 == 1", "y*dot(th, x) <= 0", '
+        '"dot(x, x) <= R2"]\nclaim = "norm2(th + y*x) <= norm2(th) + R2"\n'
+    ).encode()
+
+
+def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
+    from proofs.proof_file import parse_proof
+    from verify.audit import statement
+
+    proof = parse_proof(_proof_text('[numeric]\nrun = "online"\nnames = { th = "w" }'), "p")
+    judgement = statement(proof, proof.steps[0])
+    assert binding_of(judgement) == "update"
+    assert {s.name for s in judgement.symbols()} == {"y", "R2", "<w,x>", "<x,x>"}
+
+
+@pytest.mark.parametrize(
+    ("numeric", "problem"),
+    [
+        ('[numeric]\nrun = "batch"', "numeric.run must be one of"),
+        ('[numeric]\nrun = "online"\nnames = { z = "w" }', "undeclared name 'z'"),
+        ('[numeric]\nrun = "online"\nnames = { th = "not an identifier" }', "identifiers"),
+        ('[numeric]\nrun = "online"\nfoo = 1', "unknown key 'foo'"),
+    ],
+)
+def test_bad_numeric_declarations_are_rejected(numeric: str, problem: str):
+    from proofs.errors import ProofFileError
+    from proofs.proof_file import parse_proof
+
+    with pytest.raises(ProofFileError, match=problem):
+        parse_proof(_proof_text(numeric), "p")
+
+
+def test_undeclared_proofs_are_not_checked_on_runs(audit: Audit):
+    normalised = next(p for p in audit.proofs if p.id == "canonical-online-normalised")
+    assert all(s.numeric is None for s in normalised.steps)

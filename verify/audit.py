@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from proofs.division import admit
-from proofs.judgement import Judgement
+from proofs.judgement import Fact, Judgement
 from proofs.library import CANONICAL, PROOFS, load_builtin
 from proofs.normal_form import fact_of
 from proofs.step import Proof, Step
-from proofs.terms import gram_pair
+from proofs.terms import gram, gram_pair, scalar
 from verify import campaign, kernel
 from verify.campaign import Check, Scenario
 from verify.certificate import Counterexample
@@ -109,13 +109,21 @@ class Audit:
 
 
 def statement(proof: Proof, step: Step) -> Judgement:
-    """The step's statement as one judgement, divisions cleared (what a run can test)."""
+    """The step's statement as one judgement, divisions cleared, in the run vocabulary."""
     admission = admit(proof.hypotheses(step), step.claim, proof.names)
+    binding = proof.numeric
+    rename = binding.rename if binding is not None else (lambda name: name)
+    symbols = {
+        symbol: gram(*map(rename, pair)) if (pair := gram_pair(symbol)) else scalar(
+            rename(symbol.name))
+        for relation in (*admission.hypotheses, admission.claim)
+        for symbol in (relation.lhs - relation.rhs).free_symbols
+    }
     return Judgement(
-        tuple(fact_of(h) for h in admission.hypotheses),
-        fact_of(admission.claim),
-        vectors=proof.vectors,
-        scalars=proof.scalars,
+        tuple(Fact(f.expr.xreplace(symbols), f.kind) for f in map(fact_of, admission.hypotheses)),
+        Fact(fact_of(admission.claim).expr.xreplace(symbols), fact_of(admission.claim).kind),
+        vectors=tuple(map(rename, proof.vectors)),
+        scalars=tuple(map(rename, proof.scalars)),
     )
 
 
@@ -139,13 +147,20 @@ def run_audit(
     time_limit: float = 10.0,
     progress: Progress | None = None,
 ) -> Audit:
-    """Audit the proofs `ids` (all built-in proofs by default)."""
+    """Audit the proofs `ids` (all built-in proofs by default).
+
+    Only proofs that declare `[numeric] run = "online"` are checked on runs: the declaration
+    says their names are run quantities and their standing assumptions (update rule,
+    `R2` the largest squared norm, ...) hold on every run of the default perceptron.
+    """
     say = progress or (lambda _message: None)
     chosen = list(ids) if ids else list(PROOFS)
     proofs = {proof_id: load_builtin(proof_id) for proof_id in chosen}
 
     checks: list[Check] = []
     for proof_id, proof in proofs.items():
+        if proof.numeric is None:
+            continue
         for step in proof.steps:
             judgement = statement(proof, step)
             binding = binding_of(judgement)
@@ -187,6 +202,8 @@ def as_counterexample(instance: Instance) -> Counterexample:
 
 
 def _source(proof: Proof) -> str:
-    """Where the proof comes from: the distinct sources its steps cite, first one first."""
+    """Where the proof comes from: its own `source`, else the files its steps cite."""
+    if proof.source:
+        return proof.source
     cited = dict.fromkeys(s.source.split(",")[0].split(";")[0].strip() for s in proof.steps)
     return "; ".join(c for c in cited if c)

@@ -51,7 +51,8 @@ def _step(audit: StepAudit) -> Json:
 def _numeric(verdict: NumericVerdict | None) -> Json:
     if verdict is None:
         return {"status": "not-run", "instances": 0, "violations": 0, "min_slack": None,
-                "counterexample": None, "reason": "names outside the run vocabulary"}
+                "counterexample": None,
+                "reason": "the proof does not bind its names to a run, or not this step's"}
     cex = verdict.counterexample
     where = None if cex is None or cex.provenance is None else cex.provenance
     return {

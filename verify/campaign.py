@@ -96,7 +96,6 @@ Runner = Callable[[Scenario], OnlineRun]
 def engine_runner(scenario: Scenario) -> OnlineRun:
     """The exact engine (`perceptron.online.run_online`) with default conventions."""
     from perceptron.online import run_online
-
     from verify.vocabulary import run_from_engine
 
     result = run_online(scenario.data, max_epochs=scenario.max_epochs, keep_trace=True)
