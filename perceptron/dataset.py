@@ -36,7 +36,7 @@ class Dataset:
                 raise DataError(
                     f"example {i} has {len(x)} features, expected {width}", source=self.name
                 )
-            if not all(type(v) is Fraction for v in x):
+            if set(map(type, x)) - {Fraction}:
                 raise DataError(f"example {i} is not made of exact Fractions", source=self.name)
         for i, label in enumerate(self.y):
             if label not in (-1, 1):
