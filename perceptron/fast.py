@@ -114,7 +114,7 @@ def integer_arrays(X: np.ndarray, y: np.ndarray, *, bias: bool = False) -> Integ
     if y.shape != (X.shape[0],) or not (np.abs(y) == 1).all():
         raise DataError("y must hold one label -1 or +1 per example")
     huge = X.dtype == object or (X.dtype.kind == "u" and int(X.max()) >= 2**63)
-    rows = X.astype(object) if huge else X.astype(np.int64)
+    rows = X.astype(object) if huge else np.asarray(X, dtype=np.int64)
     if bias:
         rows = np.hstack([rows, np.ones((rows.shape[0], 1), dtype=rows.dtype)])
     return IntegerForm(rows, 1, y.astype(np.int64), max(_max_abs(rows), 1 if bias else 0), bias)
@@ -205,7 +205,7 @@ def _max_abs(a: np.ndarray) -> int:
         return 0
     if a.dtype == object:
         return max(abs(v) for v in a.flat)
-    return int(np.abs(a.astype(object) if a.min() == -(2**63) else a).max())
+    return max(int(a.max()), -int(a.min()))  # exact, even for -2**63
 
 
 def separates_integer(form: IntegerForm, W: Sequence[int]) -> bool:

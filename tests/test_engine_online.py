@@ -293,3 +293,31 @@ def test_hostile_denominators_are_refused() -> None:
     data = Dataset(tuple((v,) for v in big), (1,) * len(big))
     with pytest.raises(DataError, match="common denominator"):
         run_online(data)
+
+
+@given(datasets(), st.booleans(), st.integers(1, 10))
+def test_integer_arrays_path_is_the_same_run(data: Dataset, bias: bool, epochs: int) -> None:
+    import numpy as np
+
+    from perceptron.online import run_arrays
+
+    X = np.array([[int(v) for v in x] for x in data.X], dtype=np.int64)
+    y = np.array(data.y, dtype=np.int64)
+    ours = run_arrays(X, y, Conventions(bias=bias), max_epochs=epochs)
+    reference = run_online(data, Conventions(bias=bias), max_epochs=epochs, keep_trace=False)
+    assert (ours.mistakes, ours.epochs, ours.converged, ours.w, ours.separating) == (
+        reference.mistakes, reference.epochs, reference.converged, reference.w,
+        reference.separating)
+
+
+def test_integer_arrays_are_validated() -> None:
+    import numpy as np
+
+    from perceptron.online import run_arrays
+
+    with pytest.raises(DataError, match="integers"):
+        run_arrays(np.array([[0.5]]), np.array([1]))
+    with pytest.raises(DataError, match="label"):
+        run_arrays(np.array([[1]]), np.array([0]))
+    big = run_arrays(np.array([[2**64], [-1]], dtype=object), np.array([1, -1]))
+    assert big.arithmetic == ("object",) and big.converged
