@@ -46,7 +46,7 @@ def exact(value: object) -> Fraction:
     numpy scalar, Decimal or numeric string. Booleans, NaN and infinities are rejected."""
     if isinstance(value, Fraction):
         return value
-    if isinstance(value, bool) or (hasattr(value, "dtype") and getattr(value, "dtype").kind == "b"):
+    if isinstance(value, bool) or (hasattr(value, "dtype") and value.dtype.kind == "b"):
         raise DataError(f"boolean {value!r} is not a number")
     if isinstance(value, numbers.Integral):
         return Fraction(int(value))
