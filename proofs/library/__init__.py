@@ -8,9 +8,10 @@ The canonical proofs come first; each variant of the online proof is a proof of 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from proofs.proof_file import load_proof
-from proofs.step import Proof
+if TYPE_CHECKING:  # the registry is read by command-line parsers: no SymPy until a proof loads
+    from proofs.step import Proof
 
 HERE = Path(__file__).resolve().parent
 
@@ -47,6 +48,8 @@ def load_builtin(proof_id: str) -> Proof:
 
     Raises KeyError naming the known ids for an unknown one.
     """
+    from proofs.proof_file import load_proof
+
     try:
         path = PROOFS[proof_id]
     except KeyError:

@@ -10,12 +10,11 @@ import argparse
 import json
 import math
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from proofs.proof_file import load_proof
-from proofs.step import Step
-from verify import serialize
-from verify.proof_checker import ProofReport, StepReport, check_proof
+if TYPE_CHECKING:  # SymPy and SciPy load only when a proof is checked: `novikoff run` starts fast
+    from proofs.step import Step
+    from verify.proof_checker import ProofReport, StepReport
 
 MAX_TIME_LIMIT = 3600.0
 
@@ -53,6 +52,10 @@ def seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Load, check, report; the exit code says whether everything was proved."""
+    from proofs.proof_file import load_proof
+    from verify import serialize
+    from verify.proof_checker import check_proof
+
     proof = load_proof(args.file)
     progress = _show_progress if sys.stderr.isatty() else None
     report = check_proof(proof, time_limit=args.time_limit, progress=progress)
@@ -83,6 +86,8 @@ def _line(step: StepReport, width: int) -> str:
 
 
 def _point(step: StepReport) -> str:
+    from verify import serialize
+
     cex = serialize.counterexample(step.counterexample) if step.counterexample else {}
     scalars = [f"{name} = {value}" for name, value in cex.get("scalars", {}).items()]
     vectors = [f"{name} = ({', '.join(v)})" for name, v in cex.get("vectors", {}).items()]
