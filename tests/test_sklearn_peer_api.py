@@ -1,0 +1,106 @@
+"""scikit-learn's `Perceptron` through the public API: the exact perceptron, where floats are.
+
+On the tight families and the adversary's sequences (handed over as integers, so float64 is
+exact there, which the report decides a priori), scikit-learn's `coef_` is the exact
+engine's `w`, its mistakes are the engine's and never exceed the bound: on both families
+the bound is met exactly. A broken implementation is caught with a clear message.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+from math import floor
+
+import numpy as np
+import pytest
+
+from perceptron.conventions import Conventions
+from verify import check_implementation, sklearn_fit
+
+pytest.importorskip("sklearn")
+
+
+@pytest.fixture(scope="module")
+def report():  # type: ignore[no-untyped-def]
+    return check_implementation(sklearn_fit(), sources=("tight", "adversary"), count=8)
+
+
+def test_sklearn_coef_is_the_exact_engines_w(report) -> None:  # type: ignore[no-untyped-def]
+    report.raise_for_violations()
+    assert len(report.outcomes) == 8 + 8 * 4
+    for outcome in report.outcomes:
+        assert outcome.float_exact, outcome.where
+        assert outcome.identical and outcome.w == outcome.engine.w, outcome.where
+        assert outcome.first_iterate_difference is None
+        assert outcome.theory is not None and outcome.theory.ok
+    assert report.max_deviation == 0
+
+
+def test_sklearn_mistakes_never_exceed_the_bound_and_meet_it(report) -> None:  # type: ignore[no-untyped-def]
+    for outcome in report.outcomes:
+        assert outcome.bound is not None and outcome.mistakes is not None
+        assert outcome.mistakes == outcome.engine.mistakes <= outcome.bound
+        # tight families: n mistakes for a bound of n; the adversary: floor(R^2/gamma^2)
+        assert outcome.mistakes == floor(outcome.bound), outcome.where
+
+
+def test_sklearn_with_a_bias_and_another_learning_rate() -> None:
+    biased = check_implementation(sklearn_fit(fit_intercept=True), sources=("tight",),
+                                  count=4, conventions=Conventions(bias=True))
+    biased.raise_for_violations()
+    assert all(o.identical for o in biased.outcomes)
+    half = check_implementation(sklearn_fit(eta0=0.5, iterates=False), sources=("adversary",),
+                                count=4, conventions=Conventions(eta=F(1, 2)))
+    half.raise_for_violations()
+    assert all(o.identical for o in half.outcomes)
+
+
+def test_sklearn_under_the_wrong_conventions_is_caught() -> None:
+    strict = check_implementation(sklearn_fit(iterates=False), sources=("tight",), count=2,
+                                  conventions=Conventions(rule="lt"))
+    assert not strict.ok  # scikit-learn updates on ties: it is not the strict-rule perceptron
+
+
+class SkipsTies:
+    """A perceptron that does not update when `y <w, x> == 0`."""
+
+    __name__ = "perceptron skipping ties"
+
+    def __call__(self, X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        w = np.zeros(X.shape[1])
+        for _ in range(epochs):
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x) < 0:
+                    w = w + label * x
+        return w
+
+
+def doubled_steps(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[np.ndarray, int]:
+    """A perceptron whose update is `2 y x` while eta = 1 is claimed."""
+    w, mistakes = np.zeros(X.shape[1]), 0
+    for _ in range(epochs):
+        for x, label in zip(X, y, strict=True):
+            if label * (w @ x) <= 0:
+                w, mistakes = w + 2 * label * x, mistakes + 1
+    return w, mistakes
+
+
+def test_an_implementation_skipping_ties_is_caught_with_a_clear_message() -> None:
+    broken = check_implementation(SkipsTies(), sources=("tight", "adversary"), count=4)
+    assert not broken.ok
+    with pytest.raises(AssertionError, match=(
+            r"^perceptron skipping ties is not the perceptron it claims to be \(update on "
+            r"y\*<w,x> <= 0.*\): 20 of 20 scenarios fail; simplest: .*\n"
+            r"  - final w differs from the exact perceptron's \(max deviation \d+\): "
+            r"implementation \(0[,)].*, exact \(")):
+        broken.raise_for_violations()
+
+
+def test_an_implementation_doubling_its_steps_is_caught() -> None:
+    broken = check_implementation(doubled_steps, sources=("adversary",), count=4)
+    first = broken.first_failure
+    assert first is not None
+    assert first.mistakes == first.engine.mistakes  # the mistakes alone would not show it
+    with pytest.raises(AssertionError, match=r"doubled_steps is not the perceptron .*\n"
+                                             r"  - final w differs from the exact perceptron"):
+        broken.raise_for_violations()
