@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
+from perceptron.adversary import OnlineAdversary
 from perceptron.dataset import Dataset
+from perceptron.tight import orthonormal as tight_orthonormal
 
 
 @dataclass(frozen=True)
@@ -31,12 +32,24 @@ def slides_10_607() -> Dataset:
 def orthonormal(n: int = 4, labels: tuple[int, ...] | None = None) -> Dataset:
     """`e_1, ..., e_n` with labels (default alternating +1, -1): every example is orthogonal
     to every update before it, so the rule `y <w, x> <= 0` makes exactly n mistakes and
-    `< 0` none (from w0 = 0)."""
+    `< 0` none (from w0 = 0). The tight family of `perceptron.tight`: R^2/gamma^2 = n."""
     labels = labels or tuple(1 if i % 2 == 0 else -1 for i in range(n))
     if len(labels) != n:
         raise ValueError(f"{len(labels)} labels for {n} vectors")
-    X = [tuple(Fraction(int(i == j)) for j in range(n)) for i in range(n)]
-    return Dataset(tuple(X), tuple(labels), name=f"orthonormal-{n}")
+    family = tight_orthonormal(labels)
+    return Dataset(family.data.X, family.data.y, name=f"orthonormal-{n}")
+
+
+#: R^2 / gamma^2 of the built-in adversary example.
+ADVERSARY_BOUND = 10
+
+
+def adversary(bound: int = ADVERSARY_BOUND, seed: int = 0) -> Dataset:
+    """The online adversary's sequence for `R^2 = bound`, `gamma = 1` (labels from `seed`):
+    every example lies on the learner's decision boundary, so the perceptron errs on all
+    `bound` of them, meeting `<w_t, u> = t gamma` and `||w_t||^2 = t R^2` with equality."""
+    played = OnlineAdversary(bound, 1, seed=seed).play()
+    return Dataset(played.data.X, played.data.y, name=f"adversary-{bound}")
 
 
 def note_003() -> Dataset:
@@ -59,8 +72,12 @@ EXAMPLES: dict[str, Example] = {
         Example("10-607", "CMU 10-607 perceptron slides, worked example (seed 004)",
                 "iterates (0,0), (1,-2), (2,-1), (3,1); converges in the second epoch",
                 slides_10_607),
-        Example("orthonormal", "e_1..e_4 with alternating labels",
-                "exactly n = 4 mistakes under y<w,x> <= 0, none under < 0", orthonormal),
+        Example("orthonormal", "e_1..e_4 with alternating labels (tight family)",
+                "exactly n = 4 = R^2/gamma^2 mistakes under y<w,x> <= 0, none under < 0",
+                orthonormal),
+        Example("adversary", f"the online adversary for R^2/gamma^2 = {ADVERSARY_BOUND}",
+                f"exactly {ADVERSARY_BOUND} mistakes: the Novikoff bound met with equality",
+                adversary),
         Example("note-003", "Telgarsky's lecture 9 note (seed 003)",
                 "x_i y_i = (1,0) for all i gives w_i = (1,0) for i >= 1", note_003),
         Example("xor", "XOR: the classic non-separable set",

@@ -11,7 +11,7 @@ from perceptron.errors import DataError
 from proofs.errors import ProofFileError
 
 #: Subcommand modules under verify/commands, in the order `--help` lists them.
-COMMANDS: tuple[str, ...] = ("audit", "run", "check", "bound")
+COMMANDS: tuple[str, ...] = ("audit", "run", "check", "bound", "explain")
 
 #: Errors that mean "bad input": reported in one line, exit code 2.
 USER_ERRORS: tuple[type[BaseException], ...] = (

@@ -1,11 +1,13 @@
-"""`novikoff run [DATA] [--bias] [--rule le|lt|mistake] [--epochs N] [--eta Q] [--json]`.
+"""`novikoff run [DATA] [--bias] [--rule le|lt|mistake] [--epochs N] [--eta Q] [--json]
+[--example NAME] [--plot FILE]`.
 
 Runs the exact online perceptron (cyclic epochs) on a data file (`perceptron.loaders.load`) or
 on a built-in example (`--example NAME`, default the 10-607 worked example when DATA is
 omitted), and prints the mistakes, epochs, whether it converged and why it stopped, the exact
 final iterate, and whether that iterate separates the data (checked exactly). Exit 0 after a
 run (converged or not), 2 on bad input. Progress (epochs done) goes to stderr when stderr is a
-terminal.
+terminal. `--plot FILE.png|.svg` also draws the two inequalities of the Novikoff proof along
+the run and the mistakes against the bound (`verify.plot`, matplotlib loaded only then).
 """
 
 from __future__ import annotations
@@ -55,6 +57,10 @@ def register(subparsers: Any) -> None:
                         help="CSV/.npy label column: an index (negative from the end) or a "
                         "header name (default: the last column)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="also draw FILE (.png or .svg): <w_t,u> against t*gamma, "
+                        "||w_t||^2 against t*R^2, and the mistakes against R^2/gamma^2 "
+                        "(u the certified max-margin separator; needs separable data)")
     parser.set_defaults(handler=run)
 
 
@@ -125,16 +131,21 @@ def run(args: argparse.Namespace) -> int:
     """Handler of `novikoff run`."""
     from perceptron.online import run_online
 
+    target = _plot_target(args.plot)
     data, bias = _data(args)
     conventions = Conventions(rule=args.rule, sign_zero=int(args.sign_zero), bias=bias,
                               eta=args.eta)
     progress = _Progress() if sys.stderr.isatty() else None
     try:
-        result = run_online(data, conventions, max_epochs=args.epochs, keep_trace=False,
-                            progress=progress)
+        result = run_online(data, conventions, max_epochs=args.epochs,
+                            keep_trace=target is not None, progress=progress)
     finally:
         if progress is not None:
             progress.done()
+    if target is not None:
+        from verify.plot import bound_series, draw
+
+        draw(bound_series(data, result), target)
     if args.json:
         print(json.dumps(result.as_dict()))
         return 0
@@ -147,4 +158,19 @@ def run(args: argparse.Namespace) -> int:
     print("separates: " + ("yes (every y<w,x> > 0, checked exactly)" if result.separating
                            else "no (some y<w,x> <= 0, checked exactly)"))
     print(f"w: ({w})" + (" (bias last)" if bias else ""))
+    if target is not None:
+        print(f"plot: {target}")
     return 0
+
+
+def _plot_target(path: str | None) -> str | None:
+    """The plot file, checked before the run (bad extension or unwritable: exit 2)."""
+    if path is None:
+        return None
+    from verify.plot import check_target
+
+    try:
+        check_target(path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return path
