@@ -6,6 +6,7 @@ identical reports.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from verify import serialize
@@ -89,29 +90,62 @@ def _summary(audit: Audit) -> Json:
             "instances": sum(v.instances for v in numeric),
             "violations": sum(v.violations for v in numeric),
         },
-        "findings": [f"{p.id}/{s.step.id}" for p in audit.proofs for s in p.steps if s.finding],
+        "findings": [f"{p.id}/{s.step.id}" for p, s in findings(audit)],
         "passed": audit.passed(),
     }
 
 
-def to_text(audit: Audit) -> str:
-    """A summary table, one row per proof, then the findings with their messages."""
+@dataclass(frozen=True)
+class ProofCounts:
+    """One proof's row of the summary table (shared by every rendering)."""
+
+    proved: int
+    refuted: int
+    unknown: int
+    numeric: int
+    instances: int
+    violations: int
+
+    @classmethod
+    def of(cls, audit: ProofAudit) -> ProofCounts:
+        """Steps per symbolic status; numerically checked steps, instances, violations."""
+        symbolic = [sum(s.symbolic.status == k for s in audit.steps)
+                    for k in ("proved", "refuted", "unknown")]
+        numeric = [s.numeric for s in audit.steps if s.numeric is not None]
+        return cls(*symbolic, len(numeric), sum(v.instances for v in numeric),
+                   sum(v.violations for v in numeric))
+
+
+COLUMNS = ("proved", "refuted", "unknown", "numeric", "instances", "violations")
+"""The counted columns of the summary table, in order (`ProofCounts` fields)."""
+
+
+def findings(audit: Audit) -> list[tuple[ProofAudit, StepAudit]]:
+    """Every refuted or numerically violated step, in report order."""
+    return [(p, s) for p in audit.proofs for s in p.steps if s.finding]
+
+
+def summary_table(audit: Audit) -> str:
+    """One row per proof: status and `COLUMNS`."""
     header = (f"{'proof':<28} {'status':<13} {'proved':>6} {'refuted':>7} {'unknown':>7} "
               f"{'numeric':>7} {'instances':>10} {'violations':>10}")
     lines = [header, "-" * len(header)]
     for p in audit.proofs:
-        counts = [sum(s.symbolic.status == k for s in p.steps)
-                  for k in ("proved", "refuted", "unknown")]
-        numeric = [s.numeric for s in p.steps if s.numeric is not None]
+        c = ProofCounts.of(p)
         lines.append(
-            f"{p.id:<28} {p.status:<13} {counts[0]:>6} {counts[1]:>7} {counts[2]:>7} "
-            f"{len(numeric):>7} {sum(v.instances for v in numeric):>10} "
-            f"{sum(v.violations for v in numeric):>10}"
+            f"{p.id:<28} {p.status:<13} {c.proved:>6} {c.refuted:>7} {c.unknown:>7} "
+            f"{c.numeric:>7} {c.instances:>10} {c.violations:>10}"
         )
-    findings = [(p, s) for p in audit.proofs for s in p.steps if s.finding]
-    if findings:
+    return "\n".join(lines)
+
+
+def to_text(audit: Audit) -> str:
+    """The summary table, then the findings with their messages."""
+    lines = [summary_table(audit)]
+    found = findings(audit)
+    if found:
         lines += ["", "findings:"]
-        for p, s in findings:
+        for p, s in found:
             lines.append(f"  {p.id}/{s.step.id}: {s.step.statement}")
             lines.append(f"    symbolic {s.symbolic.status}: {s.symbolic.message}")
     unknown = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.status == "unknown"]

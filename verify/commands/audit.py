@@ -1,22 +1,53 @@
 """`novikoff audit`: every built-in proof, symbolically and numerically (DESIGN.md §6).
 
 Exit 0 when both canonical proofs are verified, 1 otherwise; findings in the source proofs
-are reported, not failures, unless `--strict`.
+are reported, not failures, unless `--strict`. On a terminal, a progress bar is drawn on
+stderr; otherwise stderr gets only the final time line.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
+import shutil
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from proofs.library import PROOFS
-from verify.audit import BUDGETS, run_audit
-from verify.audit_report import to_json, to_text
+from verify.budgets import BUDGETS
 from verify.cli import UsageError
 from verify.commands.check import seconds
+
+if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
+    from verify.audit import Audit
+
+REPORTS: tuple[str, ...] = ("markdown", "html", "latex")
+"""Report file options; each names its renderer module in `verify.render`."""
+
+
+def renderer(name: str) -> Callable[[Audit], str]:
+    """The render function of report format `name`."""
+    return importlib.import_module(f"verify.render.{name}").render
+
+
+#: Proofs and campaign sources are independent, and the report does not depend on N.
+DEFAULT_JOBS = min(os.cpu_count() or 1, 8)
+
+
+def jobs(text: str) -> int:
+    """A positive number of worker processes."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes") from None
+    if not 1 <= value <= 256:
+        raise argparse.ArgumentTypeError("jobs must be between 1 and 256")
+    return value
 
 
 def register(subparsers: Any) -> None:
@@ -30,38 +61,78 @@ def register(subparsers: Any) -> None:
         "canonical proofs are verified; --strict also fails on findings in any proof.",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--markdown", type=Path, metavar="FILE",
+                        help="also write the report as Markdown to FILE")
+    parser.add_argument("--html", type=Path, metavar="FILE",
+                        help="also write a self-contained HTML page (formulas in MathML, "
+                        "no scripts, nothing fetched when viewed) to FILE")
+    parser.add_argument("--latex", type=Path, metavar="FILE",
+                        help="also write a standalone LaTeX document to FILE")
     parser.add_argument("--only", action="append", metavar="ID",
                         help=f"audit only this proof (repeatable): {', '.join(PROOFS)}")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default)")
+    parser.add_argument("--jobs", type=jobs, default=DEFAULT_JOBS, metavar="N",
+                        help="check proofs and campaign sources in N processes; the report "
+                        f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
     parser.add_argument("--strict", action="store_true", help="fail on any finding")
     parser.add_argument("--time-limit", type=seconds, default=10.0, metavar="S",
                         help="seconds allowed per step (default 10)")
     parser.set_defaults(handler=run)
 
 
+class ProgressBar:
+    """A one-line bar redrawn in place on a terminal: `[####----] 42% 107/255 message`."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        width = shutil.get_terminal_size((100, 24)).columns
+        fraction = done / total if total else 1.0
+        cells = 24
+        filled = round(cells * fraction)
+        bar = f"[{'#' * filled}{'-' * (cells - filled)}] {fraction:4.0%} {done}/{total} "
+        line = (bar + message)[: max(width - 1, len(bar))]
+        self.stream.write(f"\r\x1b[K{line}")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        """Erase the bar."""
+        self.stream.write("\r\x1b[K")
+        self.stream.flush()
+
+
 def run(args: argparse.Namespace) -> int:
-    """Audit, print, and return the exit code."""
+    """Audit, print, write the requested report files, and return the exit code."""
     unknown = [p for p in args.only or () if p not in PROOFS]
     if unknown:
         raise UsageError(f"unknown proof id {unknown[0]!r} (known: {', '.join(PROOFS)})")
-    tty = sys.stderr.isatty()
+    from verify.audit import run_audit
+    from verify.audit_report import summary_table, to_json, to_text
 
-    def progress(message: str) -> None:
-        if tty:
-            print(f"\r\x1b[K{message[:100]}", end="", file=sys.stderr, flush=True)
+    outputs = {name: getattr(args, name) for name in REPORTS if getattr(args, name)}
+    for path in outputs.values():
+        folder = path.parent if str(path.parent) else Path()
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise UsageError(f"{path}: cannot write there (no such writable directory)")
+    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
 
     start = time.perf_counter()
     audit = run_audit(args.only, seed=args.seed, budget=args.budget,
-                      time_limit=args.time_limit, progress=progress)
-    if tty:
-        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+                      time_limit=args.time_limit, progress=bar, jobs=args.jobs)
+    if bar is not None:
+        bar.clear()
+    for name, path in outputs.items():
+        path.write_text(renderer(name)(audit), encoding="utf-8")
     if args.json:
         print(json.dumps(to_json(audit), indent=2))
+        if bar is not None:
+            print(summary_table(audit), file=sys.stderr)
     else:
         print(to_text(audit))
     passed = audit.passed(strict=args.strict)
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
-          f"(seed {args.seed}, budget {args.budget})", file=sys.stderr)
+          f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs})", file=sys.stderr)
     return 0 if passed else 1

@@ -1,0 +1,161 @@
+"""What every rendering shows, as plain text: the report paired with the audit, evidence
+written out line by line, and the findings a reader should look at first.
+
+Renderers escape these strings for their format; nothing here is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from dataclasses import dataclass
+from typing import Any
+
+from proofs.terms import gram_pair
+from verify import serialize
+from verify.audit import Audit, ProofAudit, StepAudit
+from verify.audit_report import findings, to_json
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StepView:
+    """A step of the audit with its entry in the JSON report."""
+
+    audit: StepAudit
+    report: Json
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The scalar and vector names the step's statement mentions."""
+        step = self.audit.step
+        symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols
+                                for r in (*step.hypotheses, step.claim)))
+        return frozenset(n for s in symbols for n in gram_pair(s) or (s.name,))
+
+    @property
+    def judgements(self) -> list[Json]:
+        """Each judgement the step needed, with its hypotheses, claim and evidence."""
+        goals: list[Json] = serialize.step(self.audit.symbolic)["judgements"]
+        return goals
+
+
+@dataclass(frozen=True)
+class ProofView:
+    """A proof of the audit with its entry in the JSON report, and its steps."""
+
+    audit: ProofAudit
+    report: Json
+    steps: tuple[StepView, ...]
+
+    def step(self, step_id: str) -> StepView | None:
+        """The step `step_id`, if the proof has one."""
+        return next((s for s in self.steps if s.audit.step.id == step_id), None)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A refuted or violated step, and the proof's corrected step (`<id>-corrected`) if any."""
+
+    proof: ProofView
+    step: StepView
+    corrected: StepView | None
+
+
+@dataclass(frozen=True)
+class AuditView:
+    """The JSON report, every proof paired with its entry, and the findings."""
+
+    report: Json
+    proofs: tuple[ProofView, ...]
+    findings: tuple[Finding, ...]
+
+    @classmethod
+    def of(cls, audit: Audit) -> AuditView:
+        """Pair `audit` with `to_json(audit)`; findings as `verify.audit_report.findings`."""
+        report = to_json(audit)
+        proofs = {
+            p.id: ProofView(p, entry, tuple(
+                StepView(s, e) for s, e in zip(p.steps, entry["steps"], strict=True)))
+            for p, entry in zip(audit.proofs, report["proofs"], strict=True)
+        }
+        found = []
+        for proof_audit, step_audit in findings(audit):
+            proof = proofs[proof_audit.id]
+            step = proof.step(step_audit.step.id)
+            if step is not None:
+                found.append(Finding(proof, step, proof.step(f"{step.audit.step.id}-corrected")))
+        return cls(report, tuple(proofs.values()), tuple(found))
+
+
+def symbolic_line(step: Json) -> str:
+    """`proved: <message>` and the like."""
+    symbolic = step["symbolic"]
+    return f"{symbolic['status']}: {symbolic['message']}"
+
+
+def numeric_line(step: Json) -> str:
+    """How the statement fared on runs, in words."""
+    numeric = step["numeric"]
+    if numeric["status"] == "not-run":
+        return "not run: " + numeric.get("reason", "no run instance bound its names")
+    line = f"{numeric['status']} on {numeric['instances']} run instances"
+    if numeric["violations"]:
+        line += f", {numeric['violations']} violations"
+    if numeric.get("vacuous"):
+        line += f" ({numeric['vacuous']} vacuous: hypotheses false)"
+    if numeric["min_slack"] is not None:
+        line += f", least slack {numeric['min_slack']}"
+    return line
+
+
+def counterexample_lines(counterexample: Json, names: Set[str] | None = None) -> list[str]:
+    """`name = value` per scalar then per vector (only `names`, when given), and where a run
+    instance came from."""
+    scalars = counterexample["scalars"].items()
+    vectors = counterexample["vectors"].items()
+    lines = [f"{n} = {value}" for n, value in scalars if names is None or n in names]
+    lines += [f"{n} = ({', '.join(value)})" for n, value in vectors
+              if names is None or n in names]
+    origin = counterexample.get("origin")
+    if origin is not None:
+        order = "" if origin["order"] is None else f", order {origin['order']}"
+        lines.append(f"from the {origin['source']} run {origin['dataset']} (seed "
+                     f"{origin['seed']}{order}), iteration {origin['iteration']}")
+    return lines
+
+
+def _sos(term: Json) -> str:
+    if term["kind"] == "square":
+        return f"{term['weight']}*({term['poly']})**2"
+    if term["kind"] == "norm2":
+        return f"{term['weight']}*norm2({term['vector']})"
+    return f"{term['weight']}*det Gram({', '.join(term['vectors'])})"
+
+
+def certificate_lines(certificate: Json) -> list[str]:
+    """`m * claim == sum of products + sum of multiples of equalities`, one term a line."""
+    multiplier = " * ".join(f"h{i}" for i in certificate["multiplier"]) or "1"
+    lines = [f"({multiplier}) * claim =="]
+    for term in certificate["products"]:
+        factors = [term["coeff"], *(f"h{i}" for i in term["hyps"])]
+        if term["sigma"]:
+            factors.append(f"[{' + '.join(map(_sos, term['sigma']))}]")
+        lines.append("  + " + " * ".join(factors))
+    lines += [f"  + ({q['q']}) * h{q['hyp']}" for q in certificate["linear"]]
+    return lines
+
+
+def judgement_lines(judgement: Json) -> list[str]:
+    """A judgement's numbered hypotheses, claim, and its certificate or counterexample."""
+    lines = [f"judgement {judgement['label']}: {judgement['status']}"]
+    lines += [f"  h{i}: {fact}" for i, fact in enumerate(judgement["hypotheses"])]
+    lines.append(f"  claim: {judgement['claim']}")
+    if judgement["certificate"] is not None:
+        lines += ["  " + line for line in certificate_lines(judgement["certificate"])]
+    if judgement["counterexample"] is not None:
+        lines += ["  counterexample: " + "; ".join(counterexample_lines(
+            judgement["counterexample"]))]
+    if judgement["status"] == "unknown":
+        lines.append(f"  {judgement['message']}")
+    return lines
