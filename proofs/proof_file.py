@@ -14,7 +14,7 @@ file, the step and the problem. Extensions beyond §5 (all optional):
 
     source = "where the proof comes from"          # top level
     [numeric]                                      # the names denote run quantities
-    run = "online"                                 # (verify.vocabulary), so the audit
+    run = "online"                                 # or "batch" (verify.vocabulary): the audit
     names = { th = "w", k = "t" }                  # checks steps on runs; renames optional
 """
 
@@ -50,7 +50,7 @@ MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "numeric", "step")
 NUMERIC_KEYS = ("run", "names")
-RUNS = ("online",)
+RUNS = ("online", "batch")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction")
 SPLIT_KEYS = ("on", "zero")
 INDUCTION_KEYS = ("variable", "base", "step", "given")

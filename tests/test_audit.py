@@ -117,14 +117,14 @@ def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
 
     proof = parse_proof(_proof_text('[numeric]\nrun = "online"\nnames = { th = "w" }'), "p")
     judgement = statement(proof, proof.steps[0])
-    assert binding_of(judgement) == "update"
+    assert binding_of(judgement) == "example"  # every state against every example
     assert {s.name for s in judgement.symbols()} == {"y", "R2", "<w,x>", "<x,x>"}
 
 
 @pytest.mark.parametrize(
     ("numeric", "problem"),
     [
-        ('[numeric]\nrun = "batch"', "numeric.run must be one of"),
+        ('[numeric]\nrun = "kernel"', "numeric.run must be one of"),
         ('[numeric]\nrun = "online"\nnames = { z = "w" }', "undeclared name 'z'"),
         ('[numeric]\nrun = "online"\nnames = { th = "not an identifier" }', "identifiers"),
         ('[numeric]\nrun = "online"\nfoo = 1', "unknown key 'foo'"),

@@ -124,3 +124,33 @@ def test_planted_data_is_strictly_separated_and_steps_hold(planted: Planted) -> 
         if check.name == "final-bound" and verdict.min_slack is not None:
             target(-float(verdict.min_slack / (1 + abs(verdict.min_slack))),
                    label="final-bound slack (reported only)")
+
+
+def test_state_example_rows_bind_loss_terms_partial_sums_and_gradients() -> None:
+    data = Dataset.of([[1, 0], [0, 1], [-1, 2]], [1, -1, 1])
+    run = OnlineRun(data, (Fraction(2), Fraction(-1)),
+                    (Update((Fraction(0), Fraction(0)), data.X[0], 1,
+                            (Fraction(1), Fraction(0))),))
+    batch = rows(run, "example", Origin("hand"))
+    assert len(batch) == 6  # 2 states x 3 examples
+    # state w_1 = (1, 0), example 2 (x = (-1, 2), y = 1): y<w,x> = -1, a strict mistake
+    row = batch.instance(5)
+    assert row.scalars["m"] == row.scalars["m_set"] == 1
+    # before it, example 0 (y<w,x> = 1) and example 1 (y<w,x> = 0, in the non-strict set)
+    assert row.scalars["m_sum"] == 0 and row.scalars["Gb"] == 1
+    assert row.vectors["G"] == (0, 1)  # -y x of example 1 only
+    # t = 1 in dimension 2: direction e_1, h = 1; J_at = -y <w + h d, x_1> = 1 * <(1, 1), (0, 1)>
+    assert row.vectors["d"] == (0, 1) and row.scalars["h"] == 1 and row.scalars["J_at"] == 1
+
+
+def test_real_source_runs_hold_and_name_their_datasets() -> None:
+    from verify.campaign import BENCH_DATA, REAL_SETS, real
+
+    if not BENCH_DATA.is_dir():
+        pytest.skip(f"benchmark data not at {BENCH_DATA}")
+    iris = [s for s in REAL_SETS if s.file == "iris_data_set"]
+    scenarios = list(real(seed=3, orders_per_set=2, sets=iris))
+    assert [s.origin.seed for s in scenarios] == [None, 4]
+    assert all(s.data.X[0][0] == 1 and margin(s.data, s.u) > 0 for s in scenarios)
+    result = run_campaign(canonical_checks(), {"real": scenarios})
+    assert all(v.status == "held" for v in result.verdicts.values())

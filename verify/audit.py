@@ -10,6 +10,7 @@ numeric violation is turned into a kernel counterexample and re-checked before i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,44 +21,16 @@ from proofs.normal_form import fact_of
 from proofs.step import Proof, Step
 from proofs.terms import gram, gram_pair, scalar
 from verify import campaign, kernel
+from verify.budgets import BUDGETS
 from verify.campaign import Check, Scenario
 from verify.certificate import Counterexample
 from verify.numeric import Instance, NumericVerdict
 from verify.proof_checker import StepReport, check_step
-from verify.vocabulary import ONLINE_STATE_NAMES, ONLINE_UPDATE_NAMES, Binding
+from verify.vocabulary import Binding, binding_for
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
-Progress = Callable[[str], None]
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Campaign sizes: how many runs each adversarial source contributes."""
-
-    generated: int
-    tight: int
-    adversary_bounds: int
-    orders: int
-
-    def sources(self, seed: int) -> dict[str, Iterable[Scenario]]:
-        """The seeded sources of this budget (the seed is printed in every origin)."""
-        sources: dict[str, Iterable[Scenario]] = {
-            "generated": campaign.generated(seed, self.generated),
-            "tight": campaign.tight(seed, self.tight),
-            "adversary": campaign.adversary(
-                seed, tuple(range(1, self.adversary_bounds + 1)), sweeps=1
-            ),
-        }
-        if self.orders:
-            sources["orders"] = campaign.orders(seed, self.orders)
-        return sources
-
-
-BUDGETS: dict[str, Budget] = {
-    "small": Budget(generated=20, tight=20, adversary_bounds=10, orders=0),
-    "default": Budget(generated=150, tight=150, adversary_bounds=50, orders=5),
-    "large": Budget(generated=1500, tight=1500, adversary_bounds=50, orders=50),
-}
+Progress = Callable[[int, int, str], None]
+"""Called as `progress(done, total, message)`; units are proof steps and campaign sources."""
 
 
 @dataclass(frozen=True)
@@ -127,16 +100,12 @@ def statement(proof: Proof, step: Step) -> Judgement:
     )
 
 
-def binding_of(judgement: Judgement) -> Binding | None:
-    """State rows when every name is a state quantity, update rows when an update one."""
+def binding_of(judgement: Judgement, run: str = "online") -> Binding | None:
+    """The first row set of `run` binding every name used (`verify.vocabulary.BINDINGS`)."""
     names: set[str] = set()
     for symbol in judgement.symbols():
         names.update(gram_pair(symbol) or (symbol.name,))
-    if names <= set(ONLINE_STATE_NAMES):
-        return "state"
-    if names <= set(ONLINE_UPDATE_NAMES):
-        return "update"
-    return None
+    return binding_for(names, run)
 
 
 def run_audit(
@@ -146,14 +115,18 @@ def run_audit(
     budget: str = "default",
     time_limit: float = 10.0,
     progress: Progress | None = None,
+    jobs: int = 1,
 ) -> Audit:
     """Audit the proofs `ids` (all built-in proofs by default).
 
-    Only proofs that declare `[numeric] run = "online"` are checked on runs: the declaration
-    says their names are run quantities and their standing assumptions (update rule,
-    `R2` the largest squared norm, ...) hold on every run of the default perceptron.
+    Only proofs that declare `[numeric] run = "online"` (or `"batch"`) are checked on runs:
+    the declaration says their names are run quantities and their standing assumptions
+    (update rule, `R2` the largest squared norm, ...) hold on every run of the default
+    perceptron (or of the batch perceptron with the oracle-optimal step).
+    With `jobs` > 1 the proofs, and the campaign's sources, are checked in that many
+    processes: they are independent and gathered in input order, so the report is the same.
     """
-    say = progress or (lambda _message: None)
+    say = progress or (lambda _done, _total, _message: None)
     chosen = list(ids) if ids else list(PROOFS)
     proofs = {proof_id: load_builtin(proof_id) for proof_id in chosen}
 
@@ -163,31 +136,130 @@ def run_audit(
             continue
         for step in proof.steps:
             judgement = statement(proof, step)
-            binding = binding_of(judgement)
+            binding = binding_of(judgement, proof.numeric.run)
             if binding is not None:
                 checks.append(Check(f"{proof_id}/{step.id}", judgement, binding))
-    say(f"numeric: {len(checks)} statements on the {budget} campaign, seed {seed}")
-    numeric = _numeric(checks, BUDGETS[budget].sources(seed)) if checks else {}
+    sources = tuple(BUDGETS[budget].sources(seed)) if checks else ()
+    plan = _Plan(proofs, tuple(checks), sources, budget, seed, time_limit)
+    verdicts, reports = _serially(plan, say) if jobs <= 1 else _in_parallel(plan, say, jobs)
+    say(plan.total, plan.total, "done")
+    numeric = _merged(checks, verdicts)
 
     audits = []
     for proof_id, proof in proofs.items():
-        reports: dict[str, StepReport] = {}
-        steps = []
-        for index, step in enumerate(proof.steps, 1):
-            say(f"symbolic: {proof_id} {index}/{len(proof.steps)} {step.id}")
-            reports[step.id] = check_step(proof, step, time_limit=time_limit, earlier=reports)
-            steps.append(StepAudit(step, reports[step.id], numeric.get(f"{proof_id}/{step.id}")))
-        audits.append(ProofAudit(proof_id, proof, _source(proof), tuple(steps)))
+        steps = tuple(
+            StepAudit(step, report, numeric.get(f"{proof_id}/{step.id}"))
+            for step, report in zip(proof.steps, reports[proof_id], strict=True)
+        )
+        audits.append(ProofAudit(proof_id, proof, _source(proof), steps))
     return Audit(tuple(audits), seed, budget)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The independent units of an audit: each proof's steps, each campaign source."""
+
+    proofs: Mapping[str, Proof]
+    checks: tuple[Check, ...]
+    sources: tuple[str, ...]
+    budget: str
+    seed: int
+    time_limit: float
+
+    @property
+    def total(self) -> int:
+        """Progress units: one per step and one per source."""
+        return len(self.sources) + sum(len(p.steps) for p in self.proofs.values())
+
+
+Verdicts = dict[tuple[str, str], NumericVerdict]
+Reports = dict[str, tuple[StepReport, ...]]
+
+
+def _serially(plan: _Plan, say: Progress) -> tuple[Verdicts, Reports]:
+    """Every unit in this process, reporting progress step by step."""
+    verdicts: Verdicts = {}
+    for done, source in enumerate(plan.sources):
+        say(done, plan.total, f"numeric: {len(plan.checks)} statements on {source} runs")
+        verdicts.update(_campaign(plan.checks, plan.budget, plan.seed, source))
+    done = len(plan.sources)
+    reports: Reports = {}
+    for proof_id, proof in plan.proofs.items():
+        def before(checked: int, step: Step, proof_id: str = proof_id, start: int = done) -> None:
+            say(start + checked, plan.total, f"symbolic: {proof_id} {step.id}")
+
+        reports[proof_id] = _symbolic(proof, plan.time_limit, before)
+        done += len(proof.steps)
+    return verdicts, reports
+
+
+def _in_parallel(plan: _Plan, say: Progress, jobs: int) -> tuple[Verdicts, Reports]:
+    """Every unit in a pool of `jobs` processes, reporting progress as each finishes."""
+    verdicts: Verdicts = {}
+    reports: Reports = {}
+    proofs = plan.proofs
+    workers = min(jobs, len(plan.sources) + len(proofs))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        campaigns = {
+            pool.submit(_campaign, plan.checks, plan.budget, plan.seed, source): source
+            for source in plan.sources
+        }
+        # Longest proofs first, so that no worker starts a long proof last.
+        symbolic = {
+            pool.submit(_symbolic_builtin, proof_id, plan.time_limit): proof_id
+            for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))
+        }
+        say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks on {workers} processes")
+        done = 0
+        for task in as_completed([*campaigns, *symbolic]):
+            if task in symbolic:
+                name = symbolic[task]
+                reports[name] = task.result()
+                done += len(proofs[name].steps)
+            else:
+                name = campaigns[task]
+                verdicts.update(task.result())
+                done += 1
+            say(done, plan.total, f"done: {name}")
+    return verdicts, reports
+
+
+def _symbolic(
+    proof: Proof, time_limit: float, before: Callable[[int, Step], None] | None = None
+) -> tuple[StepReport, ...]:
+    """Every step of `proof` checked in order (later steps may use earlier reports)."""
+    reports: dict[str, StepReport] = {}
+    for index, step in enumerate(proof.steps):
+        if before is not None:
+            before(index, step)
+        reports[step.id] = check_step(proof, step, time_limit=time_limit, earlier=reports)
+    return tuple(reports.values())
+
+
+def _symbolic_builtin(proof_id: str, time_limit: float) -> tuple[StepReport, ...]:
+    """`_symbolic` of a built-in proof, loaded where it runs (a worker process)."""
+    return _symbolic(load_builtin(proof_id), time_limit)
+
+
+def _campaign(checks: Sequence[Check], budget: str, seed: int, source: str) -> Verdicts:
+    """The verdicts per (check, source) of one seeded source (its scenarios built here)."""
+    scenarios = BUDGETS[budget].sources(seed)[source]
+    return campaign.run_campaign(checks, {source: scenarios}).verdicts
 
 
 def _numeric(
     checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]]
 ) -> dict[str, NumericVerdict]:
     """Merged verdict per check over all sources; violations re-checked by the kernel."""
-    result = campaign.run_campaign(checks, sources)
+    return _merged(checks, campaign.run_campaign(checks, sources).verdicts)
+
+
+def _merged(
+    checks: Sequence[Check], verdicts: Mapping[tuple[str, str], NumericVerdict]
+) -> dict[str, NumericVerdict]:
+    """One verdict per check, sources merged in name order; violations kernel-checked."""
     merged: dict[str, NumericVerdict] = {}
-    for (name, _source_name), verdict in sorted(result.verdicts.items()):
+    for (name, _source_name), verdict in sorted(verdicts.items()):
         merged[name] = merged.get(name, NumericVerdict.empty()).merge(verdict)
     judgements = {c.name: c.judgement for c in checks}
     for name, verdict in merged.items():

@@ -10,16 +10,23 @@ exact instances per second is measured, not guessed.
 Sources (each named in the report, each seeded, the seed printed in every origin):
 `generated` (planted separable data, `perceptron.strategies`), `tight` (orthonormal families,
 `perceptron.tight`), `adversary` (`perceptron.adversary`), `orders` (most-mistakes orders,
-`perceptron.orders`) and `real` (iris, sonar's first epochs, the Coq benchmark sets).
+`perceptron.orders`) and `real` (iris setosa-vs-rest, sonar's first epochs, small Coq
+benchmark sets, each with a bias coordinate 1 prepended and an exact separator as u).
+
+Every scenario is run online (`runner`) when a check binds online rows, and as a batch run
+with the oracle-optimal step (`batch_runner`, from three starts, `batch_starts`) when a check
+binds batch rows.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from pathlib import Path
 
 from perceptron.adversary import OnlineAdversary
 from perceptron.dataset import Dataset, Vector
@@ -29,7 +36,14 @@ from perceptron.tight import orthonormal
 from proofs.judgement import Fact, Judgement
 from proofs.terms import Vec, dot, norm2, scalar
 from verify.numeric import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
-from verify.vocabulary import Binding, OnlineRun, rows
+from verify.vocabulary import (
+    BATCH_BINDINGS,
+    BatchRun,
+    Binding,
+    OnlineRun,
+    batch_run_from_engine,
+    rows,
+)
 
 #: Magnitude under which a run's rows are grouped with others for int64 evaluation.
 SMALL = 2**20
@@ -55,7 +69,7 @@ def canonical_checks() -> tuple[Check, ...]:
     lower_bound = Fact(dot(w, u) - t * gamma_u, ">=")
     return (
         Check("norm-growth", Judgement(update_facts, Fact(norm2(w) + R2 - norm2(step), ">="),
-                                       ("w", "x"), ("y", "R2")), "update"),
+                                       ("w", "x"), ("y", "R2")), "example"),
         Check("update-rule", Judgement((), Fact(norm2(w_next - step), "=="),
                                        ("w", "w_next", "x"), ("y",)), "update"),
         Check("norm-invariant", Judgement((Fact(t, ">="),), norm_bound, ("w",), ("t", "R2")),
@@ -87,10 +101,13 @@ class Scenario:
     u: Vector
     origin: Origin
     max_epochs: int = 1000
+    max_iterations: int = 40
 
 
 #: Runs the perceptron on a scenario and returns its updates in vocabulary form.
 Runner = Callable[[Scenario], OnlineRun]
+#: Runs the batch perceptron on a scenario (possibly from several starts).
+BatchRunner = Callable[[Scenario], tuple[BatchRun, ...]]
 
 
 def engine_runner(scenario: Scenario) -> OnlineRun:
@@ -100,6 +117,26 @@ def engine_runner(scenario: Scenario) -> OnlineRun:
 
     result = run_online(scenario.data, max_epochs=scenario.max_epochs, keep_trace=True)
     return run_from_engine(result, scenario.data, scenario.u)
+
+
+def batch_starts(scenario: Scenario) -> tuple[Vector, ...]:
+    """theta0 = 0 (the theorem's start), -u (opposite the separator) and a seeded integer
+    vector in [-9, 9]^d (seed: the scenario's, so its origin reproduces it)."""
+    rng = random.Random(scenario.origin.seed or 0)
+    return (tuple(Fraction(0) for _ in scenario.u), tuple(-v for v in scenario.u),
+            tuple(Fraction(rng.randint(-9, 9)) for _ in scenario.u))
+
+
+def engine_batch_runner(scenario: Scenario) -> tuple[BatchRun, ...]:
+    """`perceptron.batch.run_batch` with the oracle-optimal step for theta* = u, per start."""
+    from perceptron.batch import run_batch
+
+    return tuple(
+        batch_run_from_engine(
+            run_batch(scenario.data, step="optimal", theta_star=scenario.u, w0=start,
+                      max_iterations=scenario.max_iterations),
+            scenario.data, scenario.u, start)
+        for start in batch_starts(scenario))
 
 
 def engine_mistake_counter() -> MistakeCounter:
@@ -164,6 +201,65 @@ def orders(seed: int, count: int, counter: MistakeCounter | None = None) -> Iter
                        Origin("orders", seed + i, planted.data.name, found.order))
 
 
+#: The benchmark sets (bench-data/README.md); `NOVIKOFF_BENCH_DATA` overrides the place.
+BENCH_DATA = Path(os.environ.get("NOVIKOFF_BENCH_DATA", "/work/shared/bench-data/coqperceptron"))
+
+
+@dataclass(frozen=True)
+class RealSet:
+    """A real dataset: its file, how to relabel it, and the online run's epoch cap."""
+
+    file: str
+    name: str
+    max_epochs: int = 1000
+    max_iterations: int = 40
+
+
+#: iris: the file labels setosa +1 and the rest -1. Sonar: its first epochs only.
+REAL_SETS = (
+    RealSet("iris_data_set", "iris setosa-vs-rest"),
+    RealSet("rocks_and_mines", "sonar (first 3 epochs)", max_epochs=3, max_iterations=20),
+    RealSet("vec50_1.dat", "coq vec50_1"),
+    RealSet("feat100_1.dat", "coq feat100_1"),
+)
+
+
+def with_bias(data: Dataset, name: str) -> Dataset:
+    """The examples with a constant 1 prepended, as the benchmark runs them."""
+    return Dataset(tuple((Fraction(1), *x) for x in data.X), data.y, name)
+
+
+def real(seed: int, orders_per_set: int, sets: Sequence[RealSet] = REAL_SETS,
+         directory: Path = BENCH_DATA) -> Iterator[Scenario]:
+    """Real data, bias prepended, u an exact separator (`perceptron.separability`).
+
+    Per set, the file order and then `orders_per_set - 1` orders shuffled with seeds
+    `seed + 1, ...`. A set whose file is missing is skipped (the report counts runs).
+    """
+    from perceptron.loaders import load
+    from perceptron.separability import separability
+
+    for spec in sets:
+        path = directory / spec.file
+        if not path.is_file():
+            continue
+        data = with_bias(load(path), spec.name)
+        found = separability(data)
+        if not found.separable:
+            continue
+        for k in range(orders_per_set):
+            order = None if k == 0 else _shuffled(data.n, seed + k)
+            yield Scenario(data if order is None else data.subset(order), found.w,
+                           Origin("real", seed + k if order else None, spec.name, order),
+                           spec.max_epochs, spec.max_iterations)
+
+
+def _shuffled(n: int, seed: int) -> tuple[int, ...]:
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    return tuple(order)
+
+
 # ---- running -------------------------------------------------------------------------------
 
 
@@ -203,26 +299,36 @@ class CampaignResult:
 
 
 def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]], *,
-                 runner: Runner = engine_runner, batch_rows: int = 20_000) -> CampaignResult:
+                 runner: Runner = engine_runner, batch_runner: BatchRunner = engine_batch_runner,
+                 batch_rows: int = 20_000) -> CampaignResult:
     """Run every scenario of every source once, and check every check on its rows."""
     start = time.perf_counter()
     result = CampaignResult()
     compiled = [(c, CompiledJudgement.compile(c.judgement)) for c in checks]
-    bindings = sorted({c.binding for c in checks})
+    names: dict[Binding, set[str]] = {}
+    for check, judgement in compiled:
+        names.setdefault(check.binding, set()).update(judgement.names)
+    online = sorted(b for b in names if b not in BATCH_BINDINGS)
+    batch = sorted(b for b in names if b in BATCH_BINDINGS)
     for source, scenarios in sources.items():
-        pending: dict[Binding, list[InstanceBatch]] = {b: [] for b in bindings}
+        pending: dict[Binding, list[InstanceBatch]] = {b: [] for b in names}
         pending_rows = 0
         result.runs.setdefault(source, 0)
 
         for scenario in scenarios:
-            run = runner(scenario)
+            runs: list[tuple[OnlineRun | BatchRun, Sequence[Binding]]] = []
+            if online:
+                runs.append((runner(scenario), online))
+            if batch:
+                runs.extend((run, batch) for run in batch_runner(scenario))
             result.runs[source] += 1
-            for binding in bindings:
-                if binding == "update" and not run.updates:
-                    continue
-                batch = rows(run, binding, scenario.origin)
-                pending[binding].append(batch)
-                pending_rows += len(batch)
+            for run, bindings in runs:
+                origin = _origin(scenario.origin, run)
+                for binding in bindings:
+                    part = rows(run, binding, origin, names[binding])
+                    if len(part):
+                        pending[binding].append(part)
+                        pending_rows += len(part)
             if pending_rows >= batch_rows:
                 _flush(pending, compiled, source, result)
                 pending_rows = 0
@@ -231,18 +337,29 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
     return result
 
 
+def _origin(origin: Origin, run: OnlineRun | BatchRun) -> Origin:
+    """A batch run's origin names its start, since one scenario makes several batch runs."""
+    if not isinstance(run, BatchRun):
+        return origin
+    start = ("0" if not any(run.theta0) else "-u" if run.theta0 == tuple(-v for v in run.theta_star)
+             else "(" + ", ".join(map(str, run.theta0)) + ")")  # the seeded start, in full
+    return replace(origin, dataset=f"{origin.dataset} [batch, theta0 = {start}]")
+
+
 def _flush(pending: dict[Binding, list[InstanceBatch]],
            compiled: Sequence[tuple[Check, CompiledJudgement]], source: str,
            result: CampaignResult) -> None:
-    """Check the accumulated rows of each binding in one batch, and clear them."""
+    """Check the accumulated rows of each binding, and clear them.
+
+    Rows of small magnitude are checked together in int64. Larger runs are checked one by one:
+    concatenated, their columns would share the lcm of all their denominators, and numerators
+    of thousands of digits would make every row slow.
+    """
     t0 = time.perf_counter()
     for binding, parts in pending.items():
-        # Rows of small magnitude stay in int64 together; the rest must not drag them out.
         small = [p for p in parts if p.magnitude() < SMALL]
-        large = [p for p in parts if p.magnitude() >= SMALL]
-        for group in (small, large):
-            if not group:
-                continue
+        groups = [[p] for p in parts if p.magnitude() >= SMALL]
+        for group in ([small] if small else []) + groups:
             batch = InstanceBatch.concat(group)
             for check, judgement in compiled:
                 if check.binding == binding:

@@ -1,31 +1,84 @@
 """The vocabulary: which quantity of a run each name of a proof step denotes.
 
-Online runs (one row per update; the row of update number t+1):
+A proof declares `[numeric] run = "online"` or `run = "batch"`; each kind of run offers row
+sets (bindings), tried in the order listed, and a step is checked on the first row set that
+binds every name it uses (`binding_for`).
+
+Online runs (`run = "online"`), the default perceptron (w_0 = 0, eta = 1, update on
+y<w,x> <= 0, cyclic epochs):
 
 ==========  ==========================================================================
-`w`         the iterate before the update, `w_t`
-`w_next`    the iterate after it, `w_{t+1} = w_t + eta y x`
-`x`, `y`    the example and its label (`y` in {-1, +1})
-`t`         the number of updates before this one
+`w`         the iterate `w_t` (before the update, on update rows)
+`t`         the number of updates before `w`
 `eta`       the learning rate
 `R2`        `max_i ||x_i||^2` over the dataset (squared: no square root)
-`u`         the reference separator (planted, tight-family, adversary's `e_1`, or a
-            separator found by a converged run)
+`u`         the reference separator (planted, tight-family, adversary's `e_1`, or an exact
+            separator of a real dataset)
 `gamma_u`   `min_i y_i <u, x_i>`: the margin of the *unnormalised* u, so that
             `||w_t|| ||u|| >= <w_t, u> >= t gamma_u` needs no square root
 `w0`        the initial iterate
+`x`, `y`    the example and its label (`y` in {-1, +1})
+`w_next`    the iterate after the update, `w_{t+1} = w_t + eta y x` (update rows only)
 ==========  ==========================================================================
 
-State rows (one per t = 0..T, the last being the final iterate) bind `w` to `w_t`, `t`,
-`eta`, `R2`, `u`, `gamma_u`, `w0`: invariants such as `t R2 - <w,w> >= 0` and the final bound
-`t gamma_u^2 <= R2 <u,u>` are checked on every state, the end of the run included.
+Row sets of an online run, in order of preference:
+
+- `state`: one row per `w_t`, t = 0..T (the final iterate included): invariants such as
+  `t R2 - <w,w> >= 0` and the final bound `t gamma_u^2 <= R2 <u,u>`.
+- `example`: one row per (state `w_t`, example j), every example of the dataset in order, so
+  both signs of `y<w,x>` and the boundary occur. It contains every update event (the update
+  at state t is the row (t, j) of its example), so a step needing only `w, x, y` is checked
+  here rather than on update rows. Loss and gradient quantities at state `w`, with
+  `M(w) = {j : y_j <w, x_j> <= 0}` (the update rule's non-strict set; the strict set gives
+  the same numbers, its extra boundary terms being 0):
+
+  ===========  =====================================================================
+  `m`          `max(-y<w,x>, 0)`, by comparison of exact rationals
+  `m_set`      the term of the set loss: `-y<w,x>` if j is in M(w), else 0
+  `m_sum`      `sum` of `m` over the examples before j (0 at j = 0)
+  `m_set_sum`  `sum` of `m_set` over the examples before j
+  `d`, `db`    a direction, fixed per state: the unit vector `e_q`, `db = 0`, for
+               `q = t mod (dim + 1) < dim`, else `d = 0`, `db = 1` (the bias direction)
+  `h`          the step along it, `(t + 1)/2` (non-integer for even t, so h != h^2)
+  `b`          the bias of the iterate: 0 (runs through the origin)
+  `J`          the fixed-set loss at w over the members of M(w) before j:
+               `-sum y_i (<w, x_i> + b)` (equal to `m_set_sum`, b being 0)
+  `J_at`       the same sum evaluated at the moved point:
+               `-sum y_i (<w + h d, x_i> + b + h db)`, computed from `w + h d` itself
+  `G`, `Gb`    the partial gradient over those members: `-sum y_i x_i`, `-sum y_i`
+  ===========  =====================================================================
+- `update`: one row per update (needed only for `w_next`).
+
+Batch runs (`run = "batch"`): `perceptron.batch.run_batch` with the oracle-optimal step for
+`theta_star` = the scenario's reference u, from three starts per scenario
+(`verify.campaign.batch_starts`): `theta0 = 0`, `-u` and a seeded integer vector:
+
+==============  =======================================================================
+`theta`         the iterate theta_k
+`k`             the number of iterations done before theta_k
+`theta0`        the initial iterate
+`theta_star`    the reference separator u
+`gamma`         `min_j y_j <theta_star, x_j>`
+`R2`            `max_j ||x_j||^2`
+`theta_next`    `theta_{k+1} = theta_k + alpha_k xbar_k`
+`xbar`          `xbar_k = sum_{j in M_k} y_j x_j`, M_k = {j : y_j <theta_k, x_j> <= 0}
+`alpha`         `alpha_k = <theta_star, xbar_k> / ||xbar_k||^2`
+`mk`            `|M_k|`
+`e`             `1 - alpha_k`: the perturbation from alpha_k to the unit step
+`s`, `i`        `s` = the sum of `y x` over the first `i` members of M_k (in index order)
+`x`, `y`        the member number `i + 1` of M_k and its label
+==============  =======================================================================
+
+Row sets: `batch-state` (one per theta_k, k = 0..K, the last with M_K empty when the run
+converged), `batch-iteration` (one per iteration with M_k non-empty), `batch-member` (one
+per member of each M_k).
 
 Every value is an exact rational; columns are built once per run (DESIGN.md §3).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -34,16 +87,55 @@ import numpy as np
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry import functional_margins, radius2
-from verify.numeric import Column, InstanceBatch, Origin, VectorColumn
+from verify.numeric import (
+    INT64_LIMIT,
+    Column,
+    InstanceBatch,
+    IntArray,
+    Origin,
+    VectorColumn,
+    _as_object,
+    _max_abs,
+    gram_column,
+)
 
-Binding = Literal["update", "state"]
-ONLINE_UPDATE_NAMES = ("w", "w_next", "x", "y", "t", "eta", "R2", "u", "gamma_u", "w0")
+Binding = Literal["state", "example", "update", "batch-state", "batch-iteration", "batch-member"]
 ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "u", "gamma_u", "w0")
+ONLINE_EXAMPLE_NAMES = (*ONLINE_STATE_NAMES, "x", "y", "m", "m_set", "m_sum", "m_set_sum",
+                        "d", "db", "h", "b", "J", "J_at", "G", "Gb")
+ONLINE_UPDATE_NAMES = ("w", "w_next", "x", "y", "t", "eta", "R2", "u", "gamma_u", "w0")
+BATCH_STATE_NAMES = ("theta", "k", "theta0", "theta_star", "gamma", "R2")
+BATCH_ITERATION_NAMES = (*BATCH_STATE_NAMES, "theta_next", "xbar", "alpha", "mk", "e")
+BATCH_MEMBER_NAMES = (*BATCH_ITERATION_NAMES, "s", "i", "x", "y")
+
+#: The names each row set binds.
+NAMES: dict[Binding, tuple[str, ...]] = {
+    "state": ONLINE_STATE_NAMES, "example": ONLINE_EXAMPLE_NAMES, "update": ONLINE_UPDATE_NAMES,
+    "batch-state": BATCH_STATE_NAMES, "batch-iteration": BATCH_ITERATION_NAMES,
+    "batch-member": BATCH_MEMBER_NAMES,
+}
+#: The row sets of each kind of run (`[numeric] run = ...`), in order of preference.
+BINDINGS: dict[str, tuple[Binding, ...]] = {
+    "online": ("state", "example", "update"),
+    "batch": ("batch-state", "batch-iteration", "batch-member"),
+}
+BATCH_BINDINGS = frozenset(BINDINGS["batch"])
+
+
+def binding_for(names: Collection[str], run: str = "online") -> Binding | None:
+    """The first row set of `run` that binds every name (None: some name is no quantity)."""
+    for binding in BINDINGS[run]:
+        if set(names) <= set(NAMES[binding]):
+            return binding
+    return None
 
 
 def margin(data: Dataset, u: Sequence[Fraction]) -> Fraction:
     """`gamma_u = min_i y_i <u, x_i>` (positive exactly when u strictly separates)."""
     return min(functional_margins(data, list(u)))
+
+
+# ---- runs ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -94,10 +186,71 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineRun:
     return OnlineRun(data, u, updates, eta, tuple(w0) if w0 is not None else None)
 
 
+@dataclass(frozen=True)
+class Iteration:
+    """One batch iteration: `theta_next = theta + alpha * xbar` over the members of M_k."""
+
+    theta: Vector
+    members: tuple[int, ...]
+    xbar: Vector
+    alpha: Fraction
+    theta_next: Vector
+
+
+@dataclass(frozen=True)
+class BatchRun:
+    """What the vocabulary needs of a batch run: data, theta*, start and iterations."""
+
+    data: Dataset
+    theta_star: Vector
+    theta0: Vector
+    iterations: tuple[Iteration, ...]
+
+    @property
+    def states(self) -> tuple[Vector, ...]:
+        """`theta_0, ..., theta_K`."""
+        return (self.theta0, *(it.theta_next for it in self.iterations))
+
+
+def batch_run_from_engine(result: object, data: Dataset, theta_star: Vector,
+                          theta0: Vector) -> BatchRun:
+    """Adapt a `perceptron.batch.run_batch(..., keep_trace=True)` result (no bias).
+
+    The trace records M_k and alpha_k; xbar_k is summed here in integers (the examples over
+    one common denominator) and the iterates rebuilt exactly, the last checked against the
+    engine's final iterate, so the rows cannot drift from the run.
+    """
+    trace = result.trace  # type: ignore[attr-defined]
+    X = VectorColumn.of(data.X, data.d)
+    theta = tuple(theta0)
+    iterations = []
+    for members, alpha in zip(trace.sets, trace.alphas, strict=True):
+        signed = _member_terms(data, X, members)
+        xbar = tuple(Fraction(int(v), X.den) for v in signed.sum(axis=0))
+        after = tuple(a + alpha * b for a, b in zip(theta, xbar, strict=True))
+        iterations.append(Iteration(theta, tuple(members), xbar, alpha, after))
+        theta = after
+    if theta != tuple(result.w):  # type: ignore[attr-defined]
+        raise RuntimeError(f"batch replay ends at {theta}, the engine at {result.w}")  # type: ignore[attr-defined]
+    return BatchRun(data, theta_star, tuple(theta0), tuple(iterations))
+
+
+def _member_terms(data: Dataset, X: VectorColumn, members: Sequence[int]) -> IntArray:
+    """The numerators of `y_j x_j` for the members, one row each, in a dtype whose sums
+    over all of them are exact."""
+    picked = X.num[list(members)]
+    signs = np.array([data.y[j] for j in members], dtype=np.int64)
+    return _exact(picked, len(members) * _max_abs(picked)) * signs[:, None]
+
+
+# ---- rows ----------------------------------------------------------------------------------
+
+
 def _batch(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin: Origin,
-           n: int) -> InstanceBatch:
+           iteration: IntArray) -> InstanceBatch:
+    n = len(iteration)
     return InstanceBatch(scalars, vectors, (origin,), np.zeros(n, dtype=np.int64),
-                         np.arange(n, dtype=np.int64))
+                         np.asarray(iteration, dtype=np.int64))
 
 
 def _constants(run: OnlineRun, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
@@ -117,7 +270,7 @@ def update_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
     vectors["w"] = VectorColumn.of([up.w for up in run.updates])
     vectors["w_next"] = VectorColumn.of([up.w_next for up in run.updates])
     vectors["x"] = VectorColumn.of([up.x for up in run.updates])
-    return _batch(scalars, vectors, origin, n)
+    return _batch(scalars, vectors, origin, np.arange(n))
 
 
 def state_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
@@ -127,9 +280,151 @@ def state_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
     scalars, vectors = _constants(run, n)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
     vectors["w"] = VectorColumn.of(states)
-    return _batch(scalars, vectors, origin, n)
+    return _batch(scalars, vectors, origin, np.arange(n))
 
 
-def rows(run: OnlineRun, binding: Binding, origin: Origin) -> InstanceBatch:
-    """The batch of `binding` rows of a run."""
-    return update_rows(run, origin) if binding == "update" else state_rows(run, origin)
+def _exact(array: IntArray, bound: int) -> IntArray:
+    """`array` in a dtype whose arithmetic up to magnitude `bound` is exact."""
+    return array if bound <= INT64_LIMIT and array.dtype != object else _as_object(array)
+
+
+def _prefix(values: IntArray, states: int, per_state: int) -> IntArray:
+    """Exclusive prefix sums within each state's block of `per_state` rows (row-major)."""
+    shaped = values.reshape(states, per_state, *values.shape[1:])
+    shaped = _exact(shaped, per_state * _max_abs(shaped))
+    total = np.cumsum(shaped, axis=1) - shaped
+    return total.reshape(values.shape)
+
+
+def _scaled(array: IntArray, factor: int) -> IntArray:
+    """`array * factor`, exactly."""
+    return _exact(array, max(_max_abs(array), 1) * abs(factor)) * factor
+
+
+def _plus(a: IntArray, b: IntArray) -> IntArray:
+    """`a + b`, exactly."""
+    bound = _max_abs(a) + _max_abs(b)
+    return _exact(a, bound) + _exact(b, bound)
+
+
+def example_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
+    """One row per (state `w_t`, example j): loss terms, partial sums and gradients."""
+    data, states = run.data, run.states
+    per_state, dim, count = data.n, data.d, len(states)
+    t = np.repeat(np.arange(count, dtype=np.int64), per_state)
+    j = np.tile(np.arange(per_state, dtype=np.int64), count)
+    y = np.array(data.y, dtype=np.int64)[j]
+    X, W = VectorColumn.of(data.X, dim), VectorColumn.of(states, dim)
+    x_rows = X.take(j)
+    g = gram_column(W.take(t), x_rows)
+    yg = g.num * y  # |y| = 1: no growth
+    member = yg <= 0
+    m_set = np.where(member, -yg, 0)
+    loss = np.where(-yg > 0, -yg, 0)
+    # per state: direction e_q (db = 0) for q = t mod (dim + 1) < dim, else db = 1; h = (t+1)/2
+    q = np.arange(count) % (dim + 1)
+    axis = np.flatnonzero(q < dim)
+    directions = np.zeros((count, dim), dtype=np.int64)
+    directions[axis, q[axis]] = 1
+    db = (q == dim).astype(np.int64)
+    # the moved point w + h d = (2 W + (t + 1) den_W d) / (2 den_W), built coordinate-wise
+    steps = _scaled(np.arange(1, count + 1, dtype=np.int64), W.den)
+    moved = _plus(_scaled(W.num, 2), _exact(directions, 1) * steps[:, None])
+    at = gram_column(VectorColumn(moved, 2 * W.den).take(t), x_rows)  # <w + h d, x_j>
+    # -y (<w + h d, x> + b + h db) with b = 0, over 2 * at.den: h db = (t + 1) db / 2
+    at_term = _plus(_scaled(at.num, 2), _scaled((t + 1) * db[t], at.den)) * -y
+    signed = np.where(member, -y, 0)
+    gradient = _exact(X.num[j], per_state * _max_abs(X.num)) * signed[:, None]
+    set_sum = Column(_prefix(m_set, count, per_state), g.den)
+    scalars = {
+        "t": Column(t), "y": Column(y), "m": Column(loss, g.den), "m_set": Column(m_set, g.den),
+        "m_sum": Column(_prefix(loss, count, per_state), g.den), "m_set_sum": set_sum,
+        "J": set_sum,  # b = 0: the fixed-set loss at w is the sum of the set terms
+        "J_at": Column(_prefix(np.where(member, at_term, 0), count, per_state), 2 * at.den),
+        "Gb": Column(_prefix(signed, count, per_state)),
+        "h": Column(t + 1, 2), "db": Column(db[t]), "b": Column(np.zeros(len(t), dtype=np.int64)),
+    }
+    vectors = {"w": W.take(t), "x": x_rows, "d": VectorColumn(directions).take(t),
+               "G": VectorColumn(_prefix(gradient, count, per_state), X.den)}
+    constant_scalars, constant_vectors = _constants(run, len(t))
+    return _batch({**constant_scalars, **scalars}, {**constant_vectors, **vectors}, origin, t)
+
+
+def _batch_constants(run: BatchRun, n: int) -> tuple[dict[str, Column],
+                                                      dict[str, VectorColumn]]:
+    scalars = {"R2": Column.constant(radius2(run.data), n),
+               "gamma": Column.constant(margin(run.data, run.theta_star), n)}
+    vectors = {"theta_star": VectorColumn.constant(run.theta_star, n),
+               "theta0": VectorColumn.constant(run.theta0, n)}
+    return scalars, vectors
+
+
+def batch_state_rows(run: BatchRun, origin: Origin) -> InstanceBatch:
+    """One row per iterate theta_k, k = 0..K."""
+    states = run.states
+    scalars, vectors = _batch_constants(run, len(states))
+    scalars["k"] = Column(np.arange(len(states), dtype=np.int64))
+    vectors["theta"] = VectorColumn.of(states)
+    return _batch(scalars, vectors, origin, np.arange(len(states)))
+
+
+def _iteration_columns(run: BatchRun) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+    """The quantities of every iteration, one row each."""
+    its = run.iterations
+    scalars, vectors = _batch_constants(run, len(its))
+    scalars["k"] = Column(np.arange(len(its), dtype=np.int64))
+    scalars["alpha"] = Column.of([it.alpha for it in its])
+    scalars["e"] = Column.of([1 - it.alpha for it in its])
+    scalars["mk"] = Column(np.array([len(it.members) for it in its], dtype=np.int64))
+    vectors["theta"] = VectorColumn.of([it.theta for it in its])
+    vectors["theta_next"] = VectorColumn.of([it.theta_next for it in its])
+    vectors["xbar"] = VectorColumn.of([it.xbar for it in its])
+    return scalars, vectors
+
+
+def batch_iteration_rows(run: BatchRun, origin: Origin) -> InstanceBatch:
+    """One row per iteration (M_k non-empty)."""
+    scalars, vectors = _iteration_columns(run)
+    return _batch(scalars, vectors, origin, np.arange(len(run.iterations)))
+
+
+def batch_member_rows(run: BatchRun, origin: Origin) -> InstanceBatch:
+    """One row per member of each M_k: the partial sum before it, and the member itself."""
+    sizes = np.array([len(it.members) for it in run.iterations], dtype=np.int64)
+    which = np.repeat(np.arange(len(sizes)), sizes)
+    members = [j for it in run.iterations for j in it.members]
+    X = VectorColumn.of(run.data.X, run.data.d)
+    terms = _member_terms(run.data, X, members)
+    terms = _exact(terms, len(members) * _max_abs(terms))
+    before = np.cumsum(terms, axis=0) - terms  # over all members so far, all iterations
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    partial = before - before[starts][which] if members else before  # this M_k's only
+    scalars, vectors = _iteration_columns(run)
+    index = np.arange(len(which))
+    scalars = {name: column.take(which) for name, column in scalars.items()}
+    vectors = {name: column.take(which) for name, column in vectors.items()}
+    scalars["i"] = Column(index - starts[which])
+    scalars["y"] = Column(np.array([run.data.y[j] for j in members], dtype=np.int64))
+    vectors["s"] = VectorColumn(partial, X.den)
+    vectors["x"] = X.take(np.array(members, dtype=np.int64))
+    return _batch(scalars, vectors, origin, which)
+
+
+_ONLINE_ROWS = {"state": state_rows, "example": example_rows, "update": update_rows}
+_BATCH_ROWS = {"batch-state": batch_state_rows, "batch-iteration": batch_iteration_rows,
+               "batch-member": batch_member_rows}
+
+
+def rows(run: OnlineRun | BatchRun, binding: Binding, origin: Origin,
+         names: Collection[str] | None = None) -> InstanceBatch:
+    """The batch of `binding` rows of a run (possibly empty), restricted to `names`."""
+    builders: dict[str, Callable[..., InstanceBatch]] = (
+        _BATCH_ROWS if isinstance(run, BatchRun) else _ONLINE_ROWS)  # type: ignore[assignment]
+    if binding not in builders:
+        raise ValueError(f"{type(run).__name__} has no {binding!r} rows")
+    batch = builders[binding](run, origin)
+    if names is not None:
+        keep = set(names)
+        batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}
+        batch.vectors = {n: c for n, c in batch.vectors.items() if n in keep}
+    return batch
