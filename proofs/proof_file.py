@@ -16,6 +16,7 @@ file, the step and the problem. Extensions beyond §5 (all optional):
     [numeric]                                      # the names denote run quantities
     run = "online"                                 # or "batch" (verify.vocabulary): the audit
     names = { th = "w", k = "t" }                  # checks steps on runs; renames optional
+    algorithm = "virtue-online"                    # optional: the source algorithm run
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from proofs.terms import Vec
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "numeric", "step")
-NUMERIC_KEYS = ("run", "names")
+NUMERIC_KEYS = ("run", "names", "algorithm")
 RUNS = ("online", "batch")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction")
 SPLIT_KEYS = ("on", "zero")
@@ -117,7 +118,10 @@ def _numeric(document: Mapping[str, Any]) -> RunBinding:
         isinstance(v, str) and IDENTIFIER.fullmatch(v) for v in names.values()
     ):
         raise ProofFileError("numeric.names must map names to identifiers")
-    return RunBinding(run, dict(names))
+    algorithm = _text(table, "algorithm") or None
+    if algorithm is not None and not STEP_ID.fullmatch(algorithm):
+        raise ProofFileError("numeric.algorithm must be a source algorithm id")
+    return RunBinding(run, dict(names), algorithm)
 
 
 def _step(table: dict[str, Any], index: int, names: Names) -> Step:

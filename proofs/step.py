@@ -229,11 +229,14 @@ class RunBinding:
 
     Only then are its steps checked on runs: a name means a run quantity by declaration,
     never by coincidence of spelling. `names` renames the proof's own notation (e.g.
-    `th` -> `w`); names not renamed are taken as they are.
+    `th` -> `w`); names not renamed are taken as they are. `algorithm` names the source
+    algorithm (`perceptron.source_algorithms`) whose rule, sign(0), initialisation and bias
+    the runs use, so a source's claims are tested on its own iterates (None: the default).
     """
 
     run: str
     names: Mapping[str, str] = field(default_factory=dict)
+    algorithm: str | None = None
 
     def rename(self, name: str) -> str:
         """The vocabulary name of the proof name `name`."""

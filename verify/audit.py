@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Literal
 
+from perceptron.source_algorithms import SOURCE_ALGORITHMS
 from proofs.division import admit
 from proofs.judgement import Fact, Judgement
 from proofs.library import CANONICAL, PROOFS, load_builtin
@@ -122,7 +123,8 @@ def run_audit(
     Only proofs that declare `[numeric] run = "online"` (or `"batch"`) are checked on runs:
     the declaration says their names are run quantities and their standing assumptions
     (update rule, `R2` the largest squared norm, ...) hold on every run of the default
-    perceptron (or of the batch perceptron with the oracle-optimal step).
+    perceptron (or of the batch perceptron with the oracle-optimal step), or of the source
+    algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its own iterates).
     With `jobs` > 1 the proofs, and the campaign's sources, are checked in that many
     processes: they are independent and gathered in input order, so the report is the same.
     """
@@ -134,11 +136,15 @@ def run_audit(
     for proof_id, proof in proofs.items():
         if proof.numeric is None:
             continue
+        algorithm = proof.numeric.algorithm
+        if algorithm is not None and algorithm not in SOURCE_ALGORITHMS:
+            raise ValueError(f"{proof_id}: numeric.algorithm {algorithm!r} is no source "
+                             f"algorithm (known: {', '.join(SOURCE_ALGORITHMS)})")
         for step in proof.steps:
             judgement = statement(proof, step)
             binding = binding_of(judgement, proof.numeric.run)
             if binding is not None:
-                checks.append(Check(f"{proof_id}/{step.id}", judgement, binding))
+                checks.append(Check(f"{proof_id}/{step.id}", judgement, binding, algorithm))
     sources = tuple(BUDGETS[budget].sources(seed)) if checks else ()
     plan = _Plan(proofs, tuple(checks), sources, budget, seed, time_limit)
     verdicts, reports = _serially(plan, say) if jobs <= 1 else _in_parallel(plan, say, jobs)

@@ -15,7 +15,9 @@ benchmark sets, each with a bias coordinate 1 prepended and an exact separator a
 
 Every scenario is run online (`runner`) when a check binds online rows, and as a batch run
 with the oracle-optimal step (`batch_runner`, from three starts, `batch_starts`) when a check
-binds batch rows.
+binds batch rows. Checks are grouped by the algorithm they name (`Check.algorithm`, a
+`perceptron.source_algorithms` id, None for the default perceptron): each group's rows come
+from runs of its own algorithm only, so runs of different algorithms are never mixed.
 """
 
 from __future__ import annotations
@@ -27,10 +29,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
+from typing import Never
 
 from perceptron.adversary import OnlineAdversary
+from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.orders import MistakeCounter, most_mistakes
+from perceptron.source_algorithms import SOURCE_ALGORITHMS, SourceAlgorithm
 from perceptron.strategies import seeded_separable
 from perceptron.tight import orthonormal
 from proofs.judgement import Fact, Judgement
@@ -51,11 +56,13 @@ SMALL = 2**20
 
 @dataclass(frozen=True)
 class Check:
-    """A judgement to check numerically, and which rows of a run bind its names."""
+    """A judgement to check numerically, which rows bind its names, and of which algorithm's
+    runs (a `SOURCE_ALGORITHMS` id; None: the default perceptron)."""
 
     name: str
     judgement: Judgement
     binding: Binding
+    algorithm: str | None = None
 
 
 def canonical_checks() -> tuple[Check, ...]:
@@ -110,13 +117,29 @@ Runner = Callable[[Scenario], OnlineRun]
 BatchRunner = Callable[[Scenario], tuple[BatchRun, ...]]
 
 
-def engine_runner(scenario: Scenario) -> OnlineRun:
-    """The exact engine (`perceptron.online.run_online`) with default conventions."""
+def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineRun:
+    """The exact engine (`perceptron.online.run_online`), default conventions unless given."""
     from perceptron.online import run_online
     from verify.vocabulary import run_from_engine
 
-    result = run_online(scenario.data, max_epochs=scenario.max_epochs, keep_trace=True)
+    result = run_online(scenario.data, conventions, max_epochs=scenario.max_epochs,
+                        keep_trace=True)
     return run_from_engine(result, scenario.data, scenario.u)
+
+
+def as_source_runs(scenario: Scenario, algorithm: SourceAlgorithm) -> Scenario:
+    """The scenario as `algorithm` sees it: with its bias, every x augmented by a constant 1
+    and u by a 0 (same margins), so the run's x, w and u are the source's augmented ones."""
+    if not algorithm.bias:
+        return scenario
+    return replace(scenario, data=scenario.data.augmented(), u=(*scenario.u, Fraction(0)))
+
+
+def source_runner(algorithm_id: str) -> Runner:
+    """The online runner of a source's algorithm: its rule, sign(0), learning rate, bias."""
+    algorithm = SOURCE_ALGORITHMS[algorithm_id]
+    conventions = replace(algorithm.conventions(), bias=False)  # the bias is in the data
+    return lambda scenario: engine_runner(as_source_runs(scenario, algorithm), conventions)
 
 
 def batch_starts(scenario: Scenario) -> tuple[Vector, ...]:
@@ -127,16 +150,26 @@ def batch_starts(scenario: Scenario) -> tuple[Vector, ...]:
             tuple(Fraction(rng.randint(-9, 9)) for _ in scenario.u))
 
 
-def engine_batch_runner(scenario: Scenario) -> tuple[BatchRun, ...]:
-    """`perceptron.batch.run_batch` with the oracle-optimal step for theta* = u, per start."""
+def engine_batch_runner(scenario: Scenario, rule: str = "le") -> tuple[BatchRun, ...]:
+    """`perceptron.batch.run_batch` with the oracle-optimal step for theta* = u, per start,
+    updating over M_k = {j : y_j <theta_k, x_j> <= 0} (or `< 0` with `rule="lt"`)."""
     from perceptron.batch import run_batch
 
     return tuple(
         batch_run_from_engine(
-            run_batch(scenario.data, step="optimal", theta_star=scenario.u, w0=start,
+            run_batch(scenario.data, step="optimal", theta_star=scenario.u, w0=start, rule=rule,
                       max_iterations=scenario.max_iterations),
             scenario.data, scenario.u, start)
         for start in batch_starts(scenario))
+
+
+def source_batch_runner(algorithm_id: str) -> BatchRunner:
+    """The batch runner of a source's algorithm: its M_k rule and bias, the optimal step."""
+    algorithm = SOURCE_ALGORITHMS[algorithm_id]
+    if algorithm.mode != "batch" or algorithm.step != "optimal":
+        raise ValueError(f"{algorithm_id} is not a batch perceptron with the optimal step")
+    return lambda scenario: engine_batch_runner(as_source_runs(scenario, algorithm),
+                                                algorithm.rule)
 
 
 def engine_mistake_counter() -> MistakeCounter:
@@ -301,40 +334,89 @@ class CampaignResult:
 def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]], *,
                  runner: Runner = engine_runner, batch_runner: BatchRunner = engine_batch_runner,
                  batch_rows: int = 20_000) -> CampaignResult:
-    """Run every scenario of every source once, and check every check on its rows."""
+    """Run every scenario of every source once per algorithm, and check every check on the
+    rows of its own algorithm's runs (`runner`, `batch_runner`: the default algorithm's)."""
     start = time.perf_counter()
     result = CampaignResult()
-    compiled = [(c, CompiledJudgement.compile(c.judgement)) for c in checks]
-    names: dict[Binding, set[str]] = {}
-    for check, judgement in compiled:
-        names.setdefault(check.binding, set()).update(judgement.names)
-    online = sorted(b for b in names if b not in BATCH_BINDINGS)
-    batch = sorted(b for b in names if b in BATCH_BINDINGS)
+    groups: dict[str | None, _Group] = {}
+    for check in checks:
+        if check.algorithm not in groups:
+            groups[check.algorithm] = _Group.of(check.algorithm, runner, batch_runner)
+        groups[check.algorithm].add(check)
     for source, scenarios in sources.items():
-        pending: dict[Binding, list[InstanceBatch]] = {b: [] for b in names}
         pending_rows = 0
         result.runs.setdefault(source, 0)
-
         for scenario in scenarios:
-            runs: list[tuple[OnlineRun | BatchRun, Sequence[Binding]]] = []
-            if online:
-                runs.append((runner(scenario), online))
-            if batch:
-                runs.extend((run, batch) for run in batch_runner(scenario))
             result.runs[source] += 1
-            for run, bindings in runs:
-                origin = _origin(scenario.origin, run)
-                for binding in bindings:
-                    part = rows(run, binding, origin, names[binding])
-                    if len(part):
-                        pending[binding].append(part)
-                        pending_rows += len(part)
+            for group in groups.values():
+                pending_rows += group.collect(scenario)
             if pending_rows >= batch_rows:
-                _flush(pending, compiled, source, result)
+                for group in groups.values():
+                    group.flush(source, result)
                 pending_rows = 0
-        _flush(pending, compiled, source, result)
+        for group in groups.values():
+            group.flush(source, result)
     result.total_seconds = time.perf_counter() - start
     return result
+
+
+@dataclass
+class _Group:
+    """The checks of one algorithm, its runners, and the rows collected for them."""
+
+    runner: Runner
+    batch_runner: BatchRunner
+    compiled: list[tuple[Check, CompiledJudgement]] = field(default_factory=list)
+    names: dict[Binding, set[str]] = field(default_factory=dict)
+    pending: dict[Binding, list[InstanceBatch]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, algorithm: str | None, runner: Runner, batch_runner: BatchRunner) -> _Group:
+        """The group of `algorithm` (None: the given default runners)."""
+        if algorithm is None:
+            return cls(runner, batch_runner)
+        mode = SOURCE_ALGORITHMS[algorithm].mode
+        return cls(source_runner(algorithm) if mode == "online" else _no_runs(algorithm, "online"),
+                   source_batch_runner(algorithm) if mode == "batch"
+                   else _no_runs(algorithm, "batch"))
+
+    def add(self, check: Check) -> None:
+        """Compile `check` and note the names its binding must provide."""
+        judgement = CompiledJudgement.compile(check.judgement)
+        self.compiled.append((check, judgement))
+        self.names.setdefault(check.binding, set()).update(judgement.names)
+        self.pending.setdefault(check.binding, [])
+
+    def collect(self, scenario: Scenario) -> int:
+        """Run the scenario with this group's algorithm; keep its rows; return their count."""
+        online = sorted(b for b in self.names if b not in BATCH_BINDINGS)
+        batch = sorted(b for b in self.names if b in BATCH_BINDINGS)
+        runs: list[tuple[OnlineRun | BatchRun, Sequence[Binding]]] = []
+        if online:
+            runs.append((self.runner(scenario), online))
+        if batch:
+            runs.extend((run, batch) for run in self.batch_runner(scenario))
+        count = 0
+        for run, bindings in runs:
+            origin = _origin(scenario.origin, run)
+            for binding in bindings:
+                part = rows(run, binding, origin, self.names[binding])
+                if len(part):
+                    self.pending[binding].append(part)
+                    count += len(part)
+        return count
+
+    def flush(self, source: str, result: CampaignResult) -> None:
+        """Check the collected rows (`_flush`)."""
+        _flush(self.pending, self.compiled, source, result)
+
+
+def _no_runs(algorithm: str, kind: str) -> Callable[[Scenario], Never]:
+    """A runner for a run kind the algorithm does not have: binding to it is an error."""
+    def refuse(_scenario: Scenario) -> Never:
+        raise ValueError(f"{algorithm} is not a {kind} algorithm: its steps cannot bind {kind}"
+                         " rows")
+    return refuse
 
 
 def _origin(origin: Origin, run: OnlineRun | BatchRun) -> Origin:

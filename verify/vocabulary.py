@@ -5,13 +5,18 @@ sets (bindings), tried in the order listed, and a step is checked on the first r
 binds every name it uses (`binding_for`).
 
 Online runs (`run = "online"`), the default perceptron (w_0 = 0, eta = 1, update on
-y<w,x> <= 0, cyclic epochs):
+y<w,x> <= 0, cyclic epochs), or the source algorithm the proof names (`[numeric] algorithm`:
+its rule and sign(0); a source with a bias runs on the augmented examples [x; 1] with u
+extended by a 0, so `x`, `w`, `u` and `R2` are the augmented quantities):
 
 ==========  ==========================================================================
 `w`         the iterate `w_t` (before the update, on update rows)
 `t`         the number of updates before `w`
 `eta`       the learning rate
 `R2`        `max_i ||x_i||^2` over the dataset (squared: no square root)
+`R`         an exact radius bound, `||x_i|| <= R` for every i: `sqrt(R2)` when that is
+            rational, else the rational `ceil(sqrt(p q)) / q` for `R2 = p/q` (the sources'
+            `R`, `D` are such bounds; no float, no irrational)
 `u`         the reference separator (planted, tight-family, adversary's `e_1`, or an exact
             separator of a real dataset)
 `gamma_u`   `min_i y_i <u, x_i>`: the margin of the *unnormalised* u, so that
@@ -51,7 +56,9 @@ Row sets of an online run, in order of preference:
 
 Batch runs (`run = "batch"`): `perceptron.batch.run_batch` with the oracle-optimal step for
 `theta_star` = the scenario's reference u, from three starts per scenario
-(`verify.campaign.batch_starts`): `theta0 = 0`, `-u` and a seeded integer vector:
+(`verify.campaign.batch_starts`): `theta0 = 0`, `-u` and a seeded integer vector. A source
+algorithm (`[numeric] algorithm`) brings its own M_k rule (Chan's is strict, `< 0`) and bias
+(augmented examples, theta* extended by a 0):
 
 ==============  =======================================================================
 `theta`         the iterate theta_k
@@ -61,7 +68,8 @@ Batch runs (`run = "batch"`): `perceptron.batch.run_batch` with the oracle-optim
 `gamma`         `min_j y_j <theta_star, x_j>`
 `R2`            `max_j ||x_j||^2`
 `theta_next`    `theta_{k+1} = theta_k + alpha_k xbar_k`
-`xbar`          `xbar_k = sum_{j in M_k} y_j x_j`, M_k = {j : y_j <theta_k, x_j> <= 0}
+`xbar`          `xbar_k = sum_{j in M_k} y_j x_j`, M_k = {j : y_j <theta_k, x_j> <= 0} (or
+                the source's rule)
 `alpha`         `alpha_k = <theta_star, xbar_k> / ||xbar_k||^2`
 `mk`            `|M_k|`
 `e`             `1 - alpha_k`: the perturbation from alpha_k to the unit step
@@ -78,6 +86,7 @@ Every value is an exact rational; columns are built once per run (DESIGN.md §3)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -100,10 +109,10 @@ from verify.numeric import (
 )
 
 Binding = Literal["state", "example", "update", "batch-state", "batch-iteration", "batch-member"]
-ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "u", "gamma_u", "w0")
+ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "R", "u", "gamma_u", "w0")
 ONLINE_EXAMPLE_NAMES = (*ONLINE_STATE_NAMES, "x", "y", "m", "m_set", "m_sum", "m_set_sum",
                         "d", "db", "h", "b", "J", "J_at", "G", "Gb")
-ONLINE_UPDATE_NAMES = ("w", "w_next", "x", "y", "t", "eta", "R2", "u", "gamma_u", "w0")
+ONLINE_UPDATE_NAMES = ("w", "w_next", "x", "y", "t", "eta", "R2", "R", "u", "gamma_u", "w0")
 BATCH_STATE_NAMES = ("theta", "k", "theta0", "theta_star", "gamma", "R2")
 BATCH_ITERATION_NAMES = (*BATCH_STATE_NAMES, "theta_next", "xbar", "alpha", "mk", "e")
 BATCH_MEMBER_NAMES = (*BATCH_ITERATION_NAMES, "s", "i", "x", "y")
@@ -128,6 +137,14 @@ def binding_for(names: Collection[str], run: str = "online") -> Binding | None:
         if set(names) <= set(NAMES[binding]):
             return binding
     return None
+
+
+def radius_bound(R2: Fraction) -> Fraction:
+    """The least `c / q` with `(c / q)^2 >= R2 = p / q`: `sqrt(R2)` exactly when it is
+    rational (p, q coprime, so p q is a square just when both are), an upper bound else."""
+    p, q = R2.numerator, R2.denominator
+    root = math.isqrt(p * q)
+    return Fraction(root if root * root == p * q else root + 1, q)
 
 
 def margin(data: Dataset, u: Sequence[Fraction]) -> Fraction:
@@ -255,7 +272,9 @@ def _batch(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin:
 
 def _constants(run: OnlineRun, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
     """The quantities fixed for a whole run, as columns of n equal rows."""
-    scalars = {"eta": Column.constant(run.eta, n), "R2": Column.constant(radius2(run.data), n),
+    R2 = radius2(run.data)
+    scalars = {"eta": Column.constant(run.eta, n), "R2": Column.constant(R2, n),
+               "R": Column.constant(radius_bound(R2), n),
                "gamma_u": Column.constant(margin(run.data, run.u), n)}
     vectors = {"u": VectorColumn.constant(run.u, n), "w0": VectorColumn.constant(run.initial, n)}
     return scalars, vectors
