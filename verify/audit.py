@@ -2,9 +2,10 @@
 
 Symbolically a step is decided by the proof checker (certificate or counterexample, both
 re-checked by the kernel). Numerically its *statement* (hypotheses |- claim, divisions
-cleared) is evaluated exactly on every update or state of adversarial runs whenever all its
-names belong to the run vocabulary (`verify.vocabulary`); otherwise it is `not-run`. A
-numeric violation is turned into a kernel counterexample and re-checked before it is reported.
+cleared) is evaluated exactly on the rows of adversarial runs (`verify.vocabulary`) when its
+proof declares `[numeric]` (its names, renamed, denote run quantities of the declared
+algorithm) and every name of the step is bound; otherwise it is `not-run`. A numeric
+violation is turned into a kernel counterexample and re-checked before it is reported.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Literal
+
+import sympy
 
 from perceptron.source_algorithms import SOURCE_ALGORITHMS
 from proofs.division import admit
@@ -85,17 +88,18 @@ class Audit:
 def statement(proof: Proof, step: Step) -> Judgement:
     """The step's statement as one judgement, divisions cleared, in the run vocabulary."""
     admission = admit(proof.hypotheses(step), step.claim, proof.names)
-    binding = proof.numeric
-    rename = binding.rename if binding is not None else (lambda name: name)
-    symbols = {
-        symbol: gram(*map(rename, pair)) if (pair := gram_pair(symbol)) else scalar(
-            rename(symbol.name))
-        for relation in (*admission.hypotheses, admission.claim)
-        for symbol in (relation.lhs - relation.rhs).free_symbols
-    }
+    hypotheses = tuple(fact_of(h) for h in admission.hypotheses)
+    claim = fact_of(admission.claim)
+    rename = proof.numeric.rename if proof.numeric is not None else (lambda name: name)
+
+    def renamed(symbol: sympy.Symbol) -> sympy.Symbol:
+        pair = gram_pair(symbol)
+        return gram(*map(rename, pair)) if pair else scalar(rename(symbol.name))
+
+    symbols = {s: renamed(s) for fact in (*hypotheses, claim) for s in fact.expr.free_symbols}
     return Judgement(
-        tuple(Fact(f.expr.xreplace(symbols), f.kind) for f in map(fact_of, admission.hypotheses)),
-        Fact(fact_of(admission.claim).expr.xreplace(symbols), fact_of(admission.claim).kind),
+        tuple(Fact(f.expr.xreplace(symbols), f.kind) for f in hypotheses),
+        Fact(claim.expr.xreplace(symbols), claim.kind),
         vectors=tuple(map(rename, proof.vectors)),
         scalars=tuple(map(rename, proof.scalars)),
     )

@@ -148,6 +148,9 @@ def to_text(audit: Audit) -> str:
         for p, s in found:
             lines.append(f"  {p.id}/{s.step.id}: {s.step.statement}")
             lines.append(f"    symbolic {s.symbolic.status}: {s.symbolic.message}")
+            if s.numeric is not None and s.numeric.status == "violated":
+                lines.append(f"    numeric violated on {s.numeric.violations} of "
+                             f"{s.numeric.instances} run instances")
     unknown = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.status == "unknown"]
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
