@@ -215,7 +215,9 @@ def _counterexample(cex: Json, names: Set[str] | None = None) -> str:
 def _badges(report: Json) -> str:
     symbolic = report["symbolic"]["status"]
     numeric = report["numeric"]
-    runs = f" ({numeric['instances']})" if numeric["status"] != "not-run" else ""
+    runs = {"held": f" on {numeric['instances']} instances",
+            "violated": f" {numeric['violations']} of {numeric['instances']}"}.get(
+                numeric["status"], "")
     return (_badge(symbolic, f"symbolic: {symbolic}")
             + _badge(numeric["status"], f"numeric: {numeric['status']}{runs}"))
 
