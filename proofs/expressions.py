@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import sympy
 
-from proofs.terms import Vec, as_scalar, dot, norm2, scalar
+from proofs.terms import Vec, as_scalar, dot, gram, norm2, scalar
 
 MAX_CHARS = 2000
 MAX_NODES = 400
@@ -91,6 +91,10 @@ def _parse(text: str) -> ast.expr:
         raise ExpressionError(f"expected a string, got {type(text).__name__}")
     if len(text) > MAX_CHARS:
         raise ExpressionError(f"expression of {len(text)} characters exceeds {MAX_CHARS}")
+    if "#" in text or "\\" in text:
+        # Comments and line continuations are outside the grammar; they would also break the
+        # whitespace-normalised text the division rule re-reads for divisors such as `x/x`.
+        raise ExpressionError(f"{text!r}: comments and backslashes are not allowed")
     try:
         module = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -159,21 +163,28 @@ class _Walker:
         if isinstance(op, ast.Add | ast.Sub):
             if isinstance(left, Vec) != isinstance(right, Vec):
                 raise self.fail(node, "cannot add a vector and a scalar")
-            return left + right if isinstance(op, ast.Add) else left - right
+            total = left + right if isinstance(op, ast.Add) else left - right
+            if isinstance(total, Vec):
+                for coeff in total.values():
+                    self.bounded(node, coeff)
+                return total
+            return self.bounded(node, total)
         if isinstance(op, ast.Mult):
             if isinstance(left, Vec) and isinstance(right, Vec):
                 raise self.fail(node, "vector times vector: use dot(a, b)")
             if isinstance(left, Vec):
-                return left.scaled(right)
+                return self.scaled(node, left, right)
             if isinstance(right, Vec):
-                return right.scaled(left)
+                return self.scaled(node, right, left)
             return self.bounded(node, left * right)
         if isinstance(op, ast.Div):
             if isinstance(right, Vec):
                 raise self.fail(node, "division by a vector")
             if right == 0:
                 raise self.fail(node, "division by zero")
-            return left.scaled(1 / right) if isinstance(left, Vec) else left / right
+            if isinstance(left, Vec):
+                return self.scaled(node, left, 1 / right)
+            return self.bounded(node, left / right)
         if isinstance(op, ast.Pow):
             return self.power(node, left)
         raise self.fail(node, f"operator {type(op).__name__} is not allowed")
@@ -197,13 +208,28 @@ class _Walker:
             raise self.fail(node, f"expands to more than {MAX_TERMS} terms")
         return expr
 
+    def scaled(self, node: ast.AST, vector: Vec, factor: sympy.Expr) -> Vec:
+        """`factor * vector`, refused before expanding if a coefficient would explode."""
+        for coeff in vector.values():
+            self.bounded(node, sympy.Mul(factor, coeff))
+        return vector.scaled(factor)
+
     def call(self, node: ast.Call) -> Value:
         if not isinstance(node.func, ast.Name) or node.func.id not in _CALLS:
             raise self.fail(node, "only dot(a, b) and norm2(a) may be called")
         arity, function = _CALLS[node.func.id]
         if node.keywords or len(node.args) != arity:
             raise self.fail(node, f"{node.func.id} takes {arity} vector argument(s)")
-        return function(*(self.vector(arg) for arg in node.args))
+        vectors = [self.vector(arg) for arg in node.args]
+        first, second = vectors[0], vectors[-1]
+        # dot expands every coefficient product at once: bound that sum before expanding.
+        self.bounded(
+            node,
+            sympy.Add(
+                *(sympy.Mul(a, b, gram(m, n)) for m, a in first.items() for n, b in second.items())
+            ),
+        )
+        return function(*vectors)
 
     HANDLERS: ClassVar[dict[type[ast.expr], Callable[[_Walker, ast.expr], Value]]] = {
         ast.Constant: constant,

@@ -60,6 +60,8 @@ class Context:
         self.vectors = tuple(sorted(vectors))
         self.scalars = tuple(sorted(scalars))
         grams = {gram(a, b) for a, b in combinations_with_replacement(self.vectors, 2)}
+        # a Gram-named symbol spelt unsorted (`<b,a>`) is its own generator, as in the kernel
+        grams |= {symbol for symbol in found if gram_pair(symbol) is not None}
         symbols = [sympy.Symbol(name) for name in self.scalars] + sorted(grams, key=str)
         self.ring, *self.gens = ring(symbols, QQ)
         self.symbols: tuple[sympy.Symbol, ...] = tuple(symbols)
