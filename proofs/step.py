@@ -164,6 +164,10 @@ class Induction:
                     raise ProofFileError(f"induction substitution of {name!r}: undeclared vector")
                 for coefficient in vector.values():
                     _check_symbols(coefficient, names, f"the substitution of {name!r}")
+                    if denominators(coefficient):
+                        raise ProofFileError(
+                            f"induction substitution of {name!r} must be polynomial (no division)"
+                        )
         iterated = {self.variable, *self.base, *self.step}
         shown = ", ".join(sorted(iterated))
         for relation in hypotheses:
@@ -183,13 +187,25 @@ Rule = Direct | CaseSplit | Induction
 
 @dataclass(frozen=True)
 class Chain:
-    """Earlier steps' claims used as hypotheses of a later step (`uses`)."""
+    """Earlier steps' claims used as hypotheses of a later step (`uses`).
+
+    A used claim was proved only under the used step's hypotheses, so those come along with
+    it (transitively): the later step is then proved under all of them, never under fewer.
+    Importing the claim alone would let a step proved under `x <= -1` establish `x <= 0`
+    for every x.
+    """
 
     uses: tuple[str, ...]
 
     def hypotheses(self, earlier: Mapping[str, Step]) -> tuple[Relation, ...]:
-        """The claims of the used steps, in the order listed."""
-        return tuple(earlier[name].claim for name in self.uses)
+        """Each used step's own and inherited hypotheses, then its claim, without repeats."""
+        out: dict[Relation, None] = {}
+        for name in self.uses:
+            used = earlier[name]
+            out.update(dict.fromkeys(used.hypotheses))
+            out.update(dict.fromkeys(Chain(used.uses).hypotheses(earlier)))
+            out[used.claim] = None
+        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -217,10 +233,6 @@ class Step:
         if len(set(self.uses)) != len(self.uses):
             raise ProofFileError("uses lists a step more than once", step=self.id)
 
-    @property
-    def statement(self) -> str:
-        """`h1, h2 |- claim` as written."""
-        return f"{', '.join(h.text for h in self.hypotheses)} |- {self.claim.text}"
 
 
 @dataclass(frozen=True)
@@ -298,9 +310,20 @@ class Proof:
         raise KeyError(step_id)
 
     def hypotheses(self, step: Step) -> tuple[Relation, ...]:
-        """The step's own hypotheses followed by the claims it uses."""
+        """The step's own hypotheses, then what it uses (`Chain`), without repeats."""
         earlier = {s.id: s for s in self.steps}
-        return (*step.hypotheses, *Chain(step.uses).hypotheses(earlier))
+        own = dict.fromkeys(step.hypotheses)
+        return (*own, *(h for h in Chain(step.uses).hypotheses(earlier) if h not in own))
+
+    def inherited(self, step: Step) -> frozenset[Relation]:
+        """The hypotheses that come only through `uses`, not the used claims themselves."""
+        earlier = {s.id: s for s in self.steps}
+        claims = {earlier[name].claim for name in step.uses}
+        return frozenset(self.hypotheses(step)) - set(step.hypotheses) - claims
+
+    def statement(self, step: Step) -> str:
+        """`h1, h2 |- claim` as written, with the hypotheses inherited through `uses`."""
+        return f"{', '.join(h.text for h in self.hypotheses(step))} |- {step.claim.text}"
 
     def goals(self, step: Step) -> tuple[Goal, ...]:
         """The judgements that establish `step`: the rule's, then division side conditions."""

@@ -120,9 +120,11 @@ def test_chain_adds_used_claims_in_order() -> None:
     second = Step("b", (), rel("y >= 0"))
     third = Step("c", (rel("t >= 0"),), rel("t*y**2 >= t"), uses=("b", "a"))
     built = proof(first, second, third)
-    assert Chain(("b", "a")).hypotheses({"a": first, "b": second}) == (second.claim, first.claim)
+    # each used claim comes with the hypotheses it was proved under
+    expected = (second.claim, rel("y >= 1"), first.claim)
+    assert Chain(("b", "a")).hypotheses({"a": first, "b": second}) == expected
     (goal,) = built.goals(third)
-    assert goal.hypotheses == (rel("t >= 0"), second.claim, first.claim)
+    assert goal.hypotheses == (rel("t >= 0"), *expected)
     assert isinstance(third.rule, Direct)
 
 
@@ -153,7 +155,8 @@ def test_step_limits() -> None:
         Step("a", (), rel("y >= 0"), hints=(scalar("y"),) * 21)
     with pytest.raises(ProofFileError, match="more than once"):
         Step("a", (), rel("y >= 0"), uses=("b", "b"))
-    assert Step("a", (rel("y >= 0"),), rel("y >= 0")).statement == "y >= 0 |- y >= 0"
+    step = Step("a", (rel("y >= 0"),), rel("y >= 0"))
+    assert proof(step).statement(step) == "y >= 0 |- y >= 0"
 
 
 # -- division -----------------------------------------------------------------------------

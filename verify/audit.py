@@ -19,6 +19,7 @@ import sympy
 
 from perceptron.source_algorithms import SOURCE_ALGORITHMS
 from proofs.division import admit
+from proofs.expressions import Relation
 from proofs.judgement import Fact, Judgement
 from proofs.library import CANONICAL, PROOFS, load_builtin
 from proofs.normal_form import fact_of
@@ -42,8 +43,14 @@ class StepAudit:
     """One step: its symbolic report and its numeric verdict (None: names not bindable)."""
 
     step: Step
+    hypotheses: tuple[Relation, ...]  # its own, then those inherited through `uses`
     symbolic: StepReport
     numeric: NumericVerdict | None
+
+    @property
+    def statement(self) -> str:
+        """`h1, h2 |- claim`, every hypothesis the step is proved under."""
+        return f"{', '.join(h.text for h in self.hypotheses)} |- {self.step.claim.text}"
 
     @property
     def finding(self) -> bool:
@@ -158,7 +165,7 @@ def run_audit(
     audits = []
     for proof_id, proof in proofs.items():
         steps = tuple(
-            StepAudit(step, report, numeric.get(f"{proof_id}/{step.id}"))
+            StepAudit(step, proof.hypotheses(step), report, numeric.get(f"{proof_id}/{step.id}"))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps))

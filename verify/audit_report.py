@@ -36,7 +36,7 @@ def _step(audit: StepAudit) -> Json:
     symbolic = serialize.step(audit.symbolic)
     return {
         "id": audit.step.id,
-        "statement": audit.step.statement,
+        "statement": audit.statement,
         "source": audit.step.source,
         "note": audit.step.note,
         "symbolic": {
@@ -146,7 +146,7 @@ def to_text(audit: Audit) -> str:
     if found:
         lines += ["", "findings:"]
         for p, s in found:
-            lines.append(f"  {p.id}/{s.step.id}: {s.step.statement}")
+            lines.append(f"  {p.id}/{s.step.id}: {s.statement}")
             lines.append(f"    symbolic {s.symbolic.status}: {s.symbolic.message}")
             if s.numeric is not None and s.numeric.status == "violated":
                 lines.append(f"    numeric violated on {s.numeric.violations} of "

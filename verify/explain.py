@@ -295,7 +295,7 @@ def explain(located: Located, report: StepReport) -> str:
         lines.append(f"note: {step.note}")
     if step.uses:
         lines.append(f"uses the claims of: {', '.join(step.uses)}")
-    lines.append(f"statement: {step.statement}")
+    lines.append(f"statement: {located.proof.statement(step)}")
     several = len(report.goals) > 1
     for goal in report.goals:
         lines.append("")

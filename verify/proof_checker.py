@@ -10,7 +10,7 @@ search can make this report say proved or refuted without evidence that checks.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from time import perf_counter
 
 from proofs.judgement import Judgement
@@ -111,14 +111,43 @@ def check_step(
         if remaining <= 0:
             verdict = Verdict("unknown", None, None, f"time limit {time_limit:g}s reached", 0.0)
         else:
-            verdict = confirmed(
-                judgement, decide(judgement, hints=step.hints, time_limit=remaining)
-            )
+            verdict = _decide(proof, step, goal, judgement, remaining)
         reports.append(GoalReport(goal, judgement, verdict))
         if verdict.status == "refuted" and goal.decisive:
             break
     status, message = _combine(step, reports, earlier or {})
     return StepReport(step, status, message, perf_counter() - start, tuple(reports))
+
+
+def _decide(
+    proof: Proof, step: Step, goal: Goal, judgement: Judgement, time_limit: float
+) -> Verdict:
+    """Decide `judgement`, trying it first without the hypotheses inherited through `uses`.
+
+    Those only weaken the statement (they are there for soundness), but they enlarge the
+    search; a certificate from fewer hypotheses, re-indexed, is one for all of them. Only a
+    proof is taken from the smaller judgement: refuting it would not refute the step.
+    """
+    inherited = proof.inherited(step)
+    keep = tuple(i for i, h in enumerate(goal.hypotheses) if h not in inherited)
+    if len(keep) < len(goal.hypotheses):
+        start = perf_counter()
+        core = replace(judgement, hypotheses=tuple(judgement.hypotheses[i] for i in keep))
+        found = decide(core, hints=step.hints, time_limit=time_limit / 2)
+        if found.certificate is not None:
+            return confirmed(judgement, replace(found, certificate=reindexed(found.certificate,
+                                                                             keep)))
+        time_limit -= perf_counter() - start
+    return confirmed(judgement, decide(judgement, hints=step.hints, time_limit=time_limit))
+
+
+def reindexed(certificate: Certificate, keep: tuple[int, ...]) -> Certificate:
+    """`certificate` for hypotheses `keep[i]` of a larger judgement instead of `i`."""
+    return Certificate(
+        tuple(replace(p, hyps=tuple(keep[i] for i in p.hyps)) for p in certificate.products),
+        tuple((keep[j], q) for j, q in certificate.linear),
+        tuple(keep[i] for i in certificate.multiplier),
+    )
 
 
 def judgement_of(proof: Proof, goal: Goal) -> Judgement:

@@ -28,9 +28,8 @@ class StepView:
     @property
     def names(self) -> frozenset[str]:
         """The scalar and vector names the step's statement mentions."""
-        step = self.audit.step
-        symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols
-                                for r in (*step.hypotheses, step.claim)))
+        relations = (*self.audit.hypotheses, self.audit.step.claim)
+        symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols for r in relations))
         return frozenset(n for s in symbols for n in gram_pair(s) or (s.name,))
 
     @property

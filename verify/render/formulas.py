@@ -8,14 +8,16 @@ accepted; proof files cannot declare anything else.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sympy
 from sympy.printing.mathml import MathMLPresentationPrinter
 
 from proofs.expressions import Relation
-from proofs.step import Step
 from proofs.terms import gram_pair
+
+if TYPE_CHECKING:
+    from verify.audit import StepAudit
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 OPERATORS: dict[str, tuple[str, str]] = {
@@ -95,13 +97,14 @@ def relation_mathml(relation: Relation) -> str:
     return f"<mrow>{mathml(relation.lhs)}<mo>{op}</mo>{mathml(relation.rhs)}</mrow>"
 
 
-def statement_latex(step: Step) -> list[str]:
+def statement_latex(step: StepAudit) -> list[str]:
     """The step's hypotheses, then `\\vdash` and its claim: one math fragment each."""
-    return [*map(relation_latex, step.hypotheses), rf"\vdash {relation_latex(step.claim)}"]
+    claim = step.step.claim
+    return [*map(relation_latex, step.hypotheses), rf"\vdash {relation_latex(claim)}"]
 
 
-def statement_mathml(step: Step) -> tuple[list[str], str]:
+def statement_mathml(step: StepAudit) -> tuple[list[str], str]:
     """The step's hypotheses, one `<math>` element each, and `⊢ claim` as another."""
     given = [f"<math>{relation_mathml(h)}</math>" for h in step.hypotheses]
-    claim = f'<math><mo>&#x22A2;</mo><mspace width="0.4em"/>{relation_mathml(step.claim)}</math>'
-    return given, claim
+    claim = relation_mathml(step.step.claim)
+    return given, f'<math><mo>&#x22A2;</mo><mspace width="0.4em"/>{claim}</math>'

@@ -200,7 +200,7 @@ def _evidence(step: StepView) -> str:
 
 
 def _statement(step: StepView) -> str:
-    given, claim = formulas.statement_mathml(step.audit.step)
+    given, claim = formulas.statement_mathml(step.audit)
     hypotheses = "".join(f"<span>{h}</span>" for h in given)
     return (f'<div class="statement"><div class="given">{hypotheses}</div>'
             f'<div class="claim">{claim}</div></div>')

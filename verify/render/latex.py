@@ -121,7 +121,7 @@ def render(audit: Audit) -> str:
 
 
 def _statement(step: StepView) -> list[str]:
-    parts = formulas.statement_latex(step.audit.step)
+    parts = formulas.statement_latex(step.audit)
     given = ", \\quad ".join(f"${p}$" for p in parts[:-1])
     return [r"\begin{quote}", f"{given}\\\\" if given else "", f"${parts[-1]}$",
             r"\end{quote}"]

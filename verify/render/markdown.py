@@ -62,7 +62,7 @@ def render(audit: Audit) -> str:
 
 
 def _statement(step: StepView) -> list[str]:
-    parts = formulas.statement_latex(step.audit.step)
+    parts = formulas.statement_latex(step.audit)
     return [fenced(",\\quad ".join(parts[:-1]) + ("\\quad " if len(parts) > 1 else "")
                    + parts[-1], "math"), ""]
 
