@@ -36,6 +36,10 @@ class SourceAlgorithm:
     - `step`: `"constant"` with `eta`, or `"optimal"` (Chan's alpha_k = <θ*, x̄>/||x̄||^2,
       which needs the separator θ*).
     - `bias`: the source augments x with a constant 1 (the bias in θ).
+    - `normalised`: the source assumes ||x_i|| <= 1 (its bounds carry no radius), so its runs
+      are made on the data divided by a rational bound on max ||x_i||
+      (`verify.campaign.as_source_runs`); otherwise its steps would be tested outside their
+      standing assumption.
     - `reading`: the choice made where the text is ambiguous, in one sentence.
     """
 
@@ -48,6 +52,7 @@ class SourceAlgorithm:
     step: Step = "constant"
     eta: Fraction = Fraction(1)
     bias: bool = False
+    normalised: bool = False
     reading: str = ""
 
     def conventions(self) -> Conventions:
@@ -110,9 +115,11 @@ SOURCE_ALGORITHMS: dict[str, SourceAlgorithm] = {
         first_index=0,
         counts="examples",
         mode="online",
+        normalised=True,
         reading=(
             "w' = w + xy 1[<w, -xy> >= 0] (subgradient 1 at 0), w_0 = 0, w_i after example i; "
-            "predictions 2*1[<w,x> >= 0] - 1 (sign(0) = +1) are counted separately from updates."
+            "predictions 2*1[<w,x> >= 0] - 1 (sign(0) = +1) are counted separately from updates; "
+            "the lecture's standing assumption ||x_i|| <= 1 holds (the data are normalised)."
         ),
     ),
     "virtue-online": SourceAlgorithm(

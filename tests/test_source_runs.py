@@ -15,6 +15,7 @@ from fractions import Fraction
 import pytest
 
 from perceptron.dataset import Dataset
+from perceptron.geometry import radius2
 from perceptron.online import run_online
 from perceptron.source_algorithms import SOURCE_ALGORITHMS, SOURCE_VARIANTS
 from proofs.errors import ProofFileError
@@ -24,13 +25,14 @@ from proofs.terms import Vec, dot, scalar
 from verify.campaign import (
     Check,
     Scenario,
+    engine_runner,
     generated,
     run_campaign,
     source_batch_runner,
     source_runner,
 )
 from verify.numeric import Origin
-from verify.vocabulary import radius_bound
+from verify.vocabulary import margin, radius_bound
 
 
 def dataset(rows: list[tuple[tuple[int, ...], int]], name: str) -> Dataset:
@@ -86,8 +88,30 @@ def test_telgarsky_updates_on_a_correctly_predicted_tie() -> None:
     conventions = algorithm.conventions()
     assert conventions.predict(0) == 1 and conventions.updates(0, 1)
     run = source_runner("telgarsky-online")(scenario([((1, 0), 1), ((2, 0), 1)], (1, 0)))
-    assert run.states == ((Fraction(0), Fraction(0)), (Fraction(1), Fraction(0)))
+    # normalised by R = 2: the examples are (1/2, 0) and (1, 0)
+    assert run.states == ((Fraction(0), Fraction(0)), (Fraction(1, 2), Fraction(0)))
     assert algorithm.counts == "examples" and algorithm.engine_index(2) == 2
+
+
+def test_normalised_runs_are_in_the_unit_ball() -> None:
+    """A normalised source (Telgarsky assumes ||x_i|| <= 1) runs on the data divided by the
+    rational radius bound: every ||x||^2 <= 1 (R2 <= 1, R <= 1), the same updates as the
+    unscaled run, and gamma_u the margin of u on the scaled data."""
+    normalised = [a for a in SOURCE_ALGORITHMS if SOURCE_ALGORITHMS[a].normalised]
+    assert normalised == ["telgarsky-online"]
+    for algorithm in normalised:
+        for planted in generated(5, 20):
+            run = source_runner(algorithm)(planted)
+            assert all(sum(v * v for v in x) <= 1 for x in run.data.X)
+            assert radius_bound(radius2(run.data)) <= 1
+            assert all(sum(v * v for v in up.x) <= 1 for up in run.updates)
+            R = radius_bound(radius2(planted.data))
+            assert margin(run.data, run.u) == margin(planted.data, planted.u) / R
+            plain = engine_runner(planted, SOURCE_ALGORITHMS[algorithm].conventions())
+            assert [tuple(v / R for v in w) for w in plain.states] == list(run.states)
+    # irrational radius: ||(1, 1)|| = sqrt 2, divided by the rational bound R = ceil(sqrt 2) = 2
+    run = source_runner("telgarsky-online")(scenario([((1, 1), 1), ((-1, 0), -1)], (1, 1)))
+    assert run.data.X == ((Fraction(1, 2), Fraction(1, 2)), (Fraction(-1, 2), Fraction(0)))
 
 
 def test_joeyonng_runs_on_augmented_examples_from_w1_zero() -> None:

@@ -34,6 +34,7 @@ from typing import Never
 from perceptron.adversary import OnlineAdversary
 from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset, Vector
+from perceptron.geometry import radius2
 from perceptron.orders import MistakeCounter, most_mistakes
 from perceptron.source_algorithms import SOURCE_ALGORITHMS, SourceAlgorithm
 from perceptron.strategies import seeded_separable
@@ -47,6 +48,7 @@ from verify.vocabulary import (
     Binding,
     OnlineRun,
     batch_run_from_engine,
+    radius_bound,
     rows,
 )
 
@@ -129,10 +131,24 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
 
 def as_source_runs(scenario: Scenario, algorithm: SourceAlgorithm) -> Scenario:
     """The scenario as `algorithm` sees it: with its bias, every x augmented by a constant 1
-    and u by a 0 (same margins), so the run's x, w and u are the source's augmented ones."""
-    if not algorithm.bias:
-        return scenario
-    return replace(scenario, data=scenario.data.augmented(), u=(*scenario.u, Fraction(0)))
+    and u by a 0 (same margins), so the run's x, w and u are the source's augmented ones;
+    normalised, the (augmented) examples divided by the vocabulary's radius `R`, so every
+    ||x|| <= 1 as the source assumes. From w_0 = 0 the run is the original one rescaled (same
+    updates), and u stays: its margin `gamma_u`, like `R2`, is that of the run's own data."""
+    if algorithm.bias:
+        scenario = replace(scenario, data=scenario.data.augmented(), u=(*scenario.u, Fraction(0)))
+    if algorithm.normalised:
+        scenario = replace(scenario, data=normalised(scenario.data))
+    return scenario
+
+
+def normalised(data: Dataset) -> Dataset:
+    """`data` divided by `R` (`verify.vocabulary.radius_bound` of its R2, rational and at least
+    max ||x||), so max ||x|| <= 1 exactly; all-zero data are already within the unit ball."""
+    R = radius_bound(radius2(data))
+    if R == 0:
+        return data
+    return Dataset(tuple(tuple(v / R for v in x) for x in data.X), data.y, data.name)
 
 
 def source_runner(algorithm_id: str) -> Runner:
