@@ -79,17 +79,24 @@ class MaxMin:
         return lower == upper == self.gamma2
 
 
+class _HalfSquaredNorm:
+    """A formulation whose optimal value is `1/2 ||w*||^2 = 1/(2 gamma^2)` (None: +infinity)."""
+
+    value: Fraction | None
+
+    @property
+    def gamma2(self) -> Fraction:
+        """`gamma^2 = 1/(2 value)`; 0 when the value is infinite (not separable)."""
+        return Fraction(0) if self.value is None else 1 / (2 * self.value)
+
+
 @dataclass(frozen=True)
-class MinNorm:
+class MinNorm(_HalfSquaredNorm):
     """(2): value = min 1/2 ||w||^2 s.t. <w, z_i> >= 1, certified by w and multipliers a."""
 
     w: tuple[Fraction, ...] | None  # None: infeasible
     a: tuple[Fraction, ...]  # Lagrange multipliers; or, when infeasible, a Gordan certificate
     value: Fraction | None  # None: +infinity
-
-    @property
-    def gamma2(self) -> Fraction:
-        return Fraction(0) if self.value is None else 1 / (2 * self.value)
 
     def check(self, data: Dataset) -> bool:
         if not _valid_weights(data, self.a):
@@ -105,17 +112,13 @@ class MinNorm:
 
 
 @dataclass(frozen=True)
-class PenalisedSVM:
+class PenalisedSVM(_HalfSquaredNorm):
     """(3): value = min_w sup_C 1/2||w||^2 + C sum hinge_i(w), certified by w, a and finite C."""
 
     w: tuple[Fraction, ...] | None  # None: the value is +infinity
     a: tuple[Fraction, ...]
     c: Fraction | None  # a finite C at which the sup is already attained
     value: Fraction | None
-
-    @property
-    def gamma2(self) -> Fraction:
-        return Fraction(0) if self.value is None else 1 / (2 * self.value)
 
     def check(self, data: Dataset) -> bool:
         if not _valid_weights(data, self.a):
