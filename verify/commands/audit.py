@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from proofs.library import PROOFS
 from verify.budgets import BUDGETS
 from verify.cli import UsageError
+from verify.commands import whole_number
 from verify.commands.check import seconds
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
@@ -37,17 +38,6 @@ def renderer(name: str) -> Callable[[Audit], str]:
 
 #: Proofs and campaign sources are independent, and the report does not depend on N.
 DEFAULT_JOBS = min(os.cpu_count() or 1, 8)
-
-
-def jobs(text: str) -> int:
-    """A positive number of worker processes."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes") from None
-    if not 1 <= value <= 256:
-        raise argparse.ArgumentTypeError("jobs must be between 1 and 256")
-    return value
 
 
 def register(subparsers: Any) -> None:
@@ -73,7 +63,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default)")
-    parser.add_argument("--jobs", type=jobs, default=DEFAULT_JOBS, metavar="N",
+    parser.add_argument("--jobs", type=whole_number("processes", 1, 256),
+                        default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
                         f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
     parser.add_argument("--strict", action="store_true", help="fail on any finding")

@@ -24,6 +24,7 @@ from typing import Any
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.numbers import as_text
+from verify.commands import whole_number
 
 DEFAULT_EPOCHS = 1000
 MAX_EPOCHS = 10**9
@@ -44,22 +45,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bias", action="store_true",
                         help="learn a bias by augmentation (a constant 1 feature)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--epochs", type=_epochs, default=DEFAULT_EPOCHS, metavar="N",
+    parser.add_argument("--epochs", type=whole_number("epochs", 0, MAX_EPOCHS),
+                        default=DEFAULT_EPOCHS, metavar="N",
                         help=f"cap on the perceptron's passes over the data "
                         f"(default {DEFAULT_EPOCHS}; 0 skips the run)")
     parser.add_argument("--label-column", default=None, metavar="COL",
                         help="the label column of a table (default: the loader's choice)")
     parser.set_defaults(handler=run)
-
-
-def _epochs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of epochs") from None
-    if not 0 <= value <= MAX_EPOCHS:
-        raise argparse.ArgumentTypeError(f"epochs must be between 0 and {MAX_EPOCHS}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

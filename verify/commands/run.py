@@ -25,6 +25,7 @@ from perceptron.errors import DataError
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
 from perceptron.numbers import as_text, parse_exact
 from verify.cli import UsageError
+from verify.commands import whole_number
 
 
 def register(subparsers: Any) -> None:
@@ -49,7 +50,7 @@ def register(subparsers: Any) -> None:
                         "prediction sign(<w,x>) != y (mistake, see --sign-zero)")
     parser.add_argument("--sign-zero", choices=["+1", "0", "-1"], default="+1",
                         help="the prediction sign(0) (default +1)")
-    parser.add_argument("--epochs", type=_epochs, default=1000, metavar="N",
+    parser.add_argument("--epochs", type=whole_number("epochs", 1), default=1000, metavar="N",
                         help="epoch cap (default 1000)")
     parser.add_argument("--eta", type=_eta, default=Fraction(1), metavar="Q",
                         help="learning rate, an exact positive number such as 1, 1/2, 0.1")
@@ -62,16 +63,6 @@ def register(subparsers: Any) -> None:
                         "||w_t||^2 against t*R^2, and the mistakes against R^2/gamma^2 "
                         "(u the certified max-margin separator; needs separable data)")
     parser.set_defaults(handler=run)
-
-
-def _epochs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"the epoch cap must be at least 1, not {value}")
-    return value
 
 
 def _eta(text: str) -> Fraction:
