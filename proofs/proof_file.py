@@ -10,9 +10,11 @@ file, the step and the problem. Extensions beyond §5 (all optional):
     variable = "t"
     base = { w = "w0" }                            # P(0, w0)
     step = { w = "w + y*x" }                       # P(t, w) |- P(t + 1, w + y*x)
-    given = ["y*dot(w, x) <= 0"]                   # facts about one iteration
+    given = ["y*dot(w, x) <= 0"]                   # facts about one update
+    constants = ["u"]                              # one value for the whole run (x, y: fresh)
 
     source = "where the proof comes from"          # top level
+    naturals = ["t"]                               # scalars ranging over 0, 1, 2, ...
     [numeric]                                      # the names denote run quantities
     run = "online"                                 # or "batch" (verify.vocabulary): the audit
     names = { th = "w", k = "t" }                  # checks steps on runs; renames optional
@@ -31,6 +33,7 @@ from proofs.expressions import ExpressionError, Names, Relation, parse_relation,
 from proofs.expressions import parse_vector as parse_vector_expression
 from proofs.step import (
     IDENTIFIER,
+    MAX_NAMES,
     MAX_HINTS,
     MAX_HYPOTHESES,
     MAX_STEPS,
@@ -49,12 +52,12 @@ from proofs.terms import Vec
 
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
-TOP_KEYS = ("title", "source", "vectors", "scalars", "numeric", "step")
+TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "step")
 NUMERIC_KEYS = ("run", "names", "algorithm")
 RUNS = ("online", "batch")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction")
 SPLIT_KEYS = ("on", "zero")
-INDUCTION_KEYS = ("variable", "base", "step", "given")
+INDUCTION_KEYS = ("variable", "base", "step", "given", "constants")
 T = TypeVar("T")
 
 
@@ -104,7 +107,8 @@ def _proof(document: dict[str, Any]) -> Proof:
     steps = tuple(_step(table, index, names) for index, table in enumerate(tables))
     numeric = _numeric(document) if "numeric" in document else None
     source = _text(document, "source")
-    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric)
+    naturals = tuple(_strings(document, "naturals", limit=None))
+    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric, naturals)
 
 
 def _numeric(document: Mapping[str, Any]) -> RunBinding:
@@ -172,6 +176,7 @@ def _rule(table: dict[str, Any], names: Names) -> Rule:
             hypotheses=tuple(
                 _relation(text, names, f"induction.given[{k}]") for k, text in enumerate(given)
             ),
+            constants=tuple(_strings(induction, "constants", limit=MAX_NAMES)),
         )
     return Direct()
 

@@ -17,8 +17,8 @@ from typing import Literal
 import sympy
 
 from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
-from proofs.judgement import Judgement
-from proofs.normal_form import fact_of
+from verify.kernel import Judgement
+from verify.proof_checker import fact_of
 from proofs.terms import Vec
 
 Expected = Literal["proved", "refuted", "not-proved"]

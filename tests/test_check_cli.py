@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
-from proofs.judgement import Judgement
-from proofs.normal_form import fact_of
+from verify.kernel import Judgement
+from verify.proof_checker import fact_of
 from proofs.proof_file import load_proof
 from verify import kernel
-from verify.certificate import (
+from verify.kernel import (
     Certificate,
     Counterexample,
     GramMinor,

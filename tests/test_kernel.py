@@ -25,9 +25,9 @@ from test_kernel_cases import (
     step,
 )
 
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, gram, gram_determinant, scalar
-from verify.certificate import Certificate, Counterexample, GramMinor, NormSquare, Square
+from verify.kernel import Certificate, Counterexample, GramMinor, NormSquare, Square
 from verify.kernel import (
     KernelError,
     certificate_residual,

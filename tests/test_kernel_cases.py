@@ -14,9 +14,9 @@ from fractions import Fraction
 import sympy
 
 from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, gram_determinant
-from verify.certificate import (
+from verify.kernel import (
     Certificate,
     Counterexample,
     GramMinor,

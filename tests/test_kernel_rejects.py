@@ -32,9 +32,9 @@ from test_kernel_cases import (
     step,
 )
 
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, gram, scalar
-from verify.certificate import (
+from verify.kernel import (
     Certificate,
     Counterexample,
     GramMinor,

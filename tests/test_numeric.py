@@ -10,7 +10,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, dot, norm2, scalar
 from verify.campaign import canonical_checks, wrong_norm_growth
 from verify.numeric import (

@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 from cases import CASES, Case, hints_of, judgement_of
 
-from proofs.judgement import Fact, Judgement
-from verify.certificate import Certificate, Counterexample
+from verify.kernel import Fact, Judgement
+from verify.kernel import Certificate, Counterexample
 from verify.kernel import check_certificate, check_counterexample
 from verify.prover import decide
 from verify.search.counterexamples import CounterexampleSearch

@@ -10,9 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from proofs.expressions import ExpressionError, Names, parse_relation
-from proofs.judgement import Fact, Judgement
-from proofs.normal_form import fact_of
-from verify.certificate import Counterexample, Product
+from verify.kernel import Fact, Judgement
+from verify.proof_checker import fact_of
+from verify.kernel import Counterexample, Product
 from verify.kernel import check_certificate, check_counterexample
 from verify.prover import decide
 from verify.search.counterexamples import CounterexampleSearch, simpler_values

@@ -12,11 +12,11 @@ import sympy
 
 from proofs.errors import ProofFileError
 from proofs.expressions import ExpressionError, Names, parse_relation
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.proof_file import parse_proof
 from proofs.terms import Vec, gram
 from verify import kernel
-from verify.certificate import Certificate, Counterexample, NormSquare, Product, Square
+from verify.kernel import Certificate, Counterexample, NormSquare, Product, Square
 from verify.proof_checker import check_proof
 from verify.prover import decide
 

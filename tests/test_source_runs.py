@@ -19,7 +19,7 @@ from perceptron.geometry import radius2
 from perceptron.online import run_online
 from perceptron.source_algorithms import SOURCE_ALGORITHMS, SOURCE_VARIANTS
 from proofs.errors import ProofFileError
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.proof_file import parse_proof
 from proofs.terms import Vec, dot, scalar
 from verify.campaign import (

@@ -9,7 +9,7 @@ from proofs.expressions import Names, Relation, parse_relation
 from proofs.step import CaseSplit, Induction, Proof, Step
 from proofs.terms import Vec, scalar
 from verify import kernel
-from verify.certificate import Certificate, Counterexample, Product
+from verify.kernel import Certificate, Counterexample, Product
 from verify.proof_checker import check_proof, check_step, confirmed, judgement_of
 from verify.verdict import Verdict
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from verify.certificate import Certificate
+from verify.kernel import Certificate
 from verify.cli import main
 from verify.explain import (
     Located,

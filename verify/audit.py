@@ -18,19 +18,17 @@ from typing import Literal
 import sympy
 
 from perceptron.source_algorithms import SOURCE_ALGORITHMS
-from proofs.division import admit
 from proofs.expressions import Relation
-from proofs.judgement import Fact, Judgement
 from proofs.library import CANONICAL, PROOFS, load_builtin
-from proofs.normal_form import fact_of
 from proofs.step import Proof, Step
 from proofs.terms import gram, gram_pair, scalar
 from verify import campaign, kernel
 from verify.budgets import BUDGETS
 from verify.campaign import Check, Scenario
-from verify.certificate import Counterexample
+from verify.kernel import Counterexample, Fact, Judgement
+from verify.kernel.algebra import normal_form
 from verify.numeric import Instance, NumericVerdict
-from verify.proof_checker import StepReport, check_step
+from verify.proof_checker import StepReport, check_step, statements
 from verify.vocabulary import Binding, binding_for
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
@@ -43,14 +41,19 @@ class StepAudit:
     """One step: its symbolic report and its numeric verdict (None: names not bindable)."""
 
     step: Step
-    hypotheses: tuple[Relation, ...]  # its own, then those inherited through `uses`
     symbolic: StepReport
     numeric: NumericVerdict | None
 
     @property
+    def hypotheses(self) -> tuple[kernel.Rel | Relation, ...]:
+        """Every hypothesis of the kernel's statement (the step's own if it has none)."""
+        stated = self.symbolic.statement
+        return stated.hypotheses if stated is not None else self.step.hypotheses
+
+    @property
     def statement(self) -> str:
-        """`h1, h2 |- claim`, every hypothesis the step is proved under."""
-        return f"{', '.join(h.text for h in self.hypotheses)} |- {self.step.claim.text}"
+        """The full statement the kernel read: naturals, runs, inherited hypotheses."""
+        return self.symbolic.statement_text
 
     @property
     def finding(self) -> bool:
@@ -92,11 +95,13 @@ class Audit:
         return all(p.status == "verified" for p in required)
 
 
-def statement(proof: Proof, step: Step) -> Judgement:
-    """The step's statement as one judgement, divisions cleared, in the run vocabulary."""
-    admission = admit(proof.hypotheses(step), step.claim, proof.names)
-    hypotheses = tuple(fact_of(h) for h in admission.hypotheses)
-    claim = fact_of(admission.claim)
+def statement(proof: Proof, stated: kernel.Statement) -> Judgement:
+    """A step's statement as one judgement in the run vocabulary, divisions cleared (their
+    conditions become hypotheses: the statement says nothing where they fail)."""
+    forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
+    claim, conditions = forms.pop()
+    hypotheses = tuple(dict.fromkeys(
+        [f for fact, side in forms for f in (*side, fact)] + list(conditions)))
     rename = proof.numeric.rename if proof.numeric is not None else (lambda name: name)
 
     def renamed(symbol: sympy.Symbol) -> sympy.Symbol:
@@ -151,8 +156,11 @@ def run_audit(
         if algorithm is not None and algorithm not in SOURCE_ALGORITHMS:
             raise ValueError(f"{proof_id}: numeric.algorithm {algorithm!r} is no source "
                              f"algorithm (known: {', '.join(SOURCE_ALGORITHMS)})")
+        stated = statements(proof)
         for step in proof.steps:
-            judgement = statement(proof, step)
+            if (full := stated[step.id]) is None:
+                continue
+            judgement = statement(proof, full)
             binding = binding_of(judgement, proof.numeric.run)
             if binding is not None:
                 checks.append(Check(f"{proof_id}/{step.id}", judgement, binding, algorithm))
@@ -165,7 +173,7 @@ def run_audit(
     audits = []
     for proof_id, proof in proofs.items():
         steps = tuple(
-            StepAudit(step, proof.hypotheses(step), report, numeric.get(f"{proof_id}/{step.id}"))
+            StepAudit(step, report, numeric.get(f"{proof_id}/{step.id}"))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps))

@@ -18,11 +18,11 @@ from fractions import Fraction
 import sympy
 
 from proofs.expressions import Relation
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof, Step
 from proofs.terms import Vec, gram_pair
-from verify.certificate import (
+from verify.kernel import (
     Certificate,
     Counterexample,
     GramMinor,

@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 import sympy
 
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.terms import gram_pair
 
 #: int64 is used only when every intermediate magnitude is provably below this.

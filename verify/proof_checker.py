@@ -1,64 +1,88 @@
-"""Checking a whole proof: every step's judgements decided, re-checked by the kernel, combined.
+"""Checking a whole proof: each step read by the kernel, its obligations searched, combined.
 
-A step is proved only when every one of its judgements is (its rule's, and the side
-conditions of its divisions) and every step it uses is proved; it is refuted when a decisive
-judgement is refuted (its counterexample is one to the step itself); otherwise it is unknown.
-The prover already consults the kernel; the checker asks the kernel again, so no bug in the
-search can make this report say proved or refuted without evidence that checks.
+The proof language (`proofs`) holds what the user wrote; `sequent` hands each step to the
+kernel as a `kernel.Sequent`, the kernel states what it means and derives its obligations,
+the untrusted prover searches each one, and only the kernel turns the evidence into a
+`Theorem` (proved) or a `Refutation` (refuted). A step is unknown otherwise, and the message
+says what was missing. Nothing here can make a step proved or refuted by itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
 
-from proofs.judgement import Judgement
-from proofs.normal_form import fact_of
-from proofs.step import Goal, Proof, Step
+from proofs.division import divisors
+from proofs.errors import ProofFileError
+from proofs.expressions import ExpressionError, Relation
+from proofs.step import CaseSplit, Induction, Proof, Step
 from verify import kernel
-from verify.certificate import Certificate, Counterexample
+from verify.kernel import Certificate, Counterexample, Judgement, Obligation
+from verify.kernel.algebra import normal_form
 from verify.prover import decide
 from verify.verdict import Status, Verdict
 
 Progress = Callable[[int, int, Step], None]
 """Called as `progress(index, total, step)` before each step is checked."""
+VACUITY_SHARE = 0.2  # of a step's search effort, for looking for contradictory hypotheses
 
 
 @dataclass(frozen=True)
 class GoalReport:
-    """One judgement of a step and its verdict."""
+    """One obligation of a step and the search's verdict on it (kernel-checked)."""
 
-    goal: Goal
-    judgement: Judgement
+    goal: Obligation
     verdict: Verdict
+
+    @property
+    def judgement(self) -> Judgement:
+        """The polynomial judgement the kernel derived."""
+        return self.goal.judgement
 
 
 @dataclass(frozen=True)
 class StepReport:
-    """The combined outcome of one step."""
+    """The outcome of one step: a kernel Theorem, a kernel Refutation, or neither."""
 
     step: Step
-    status: Status
     message: str
     seconds: float
     goals: tuple[GoalReport, ...]
+    statement: kernel.Statement | None
+    theorem: kernel.Theorem | None = None
+    refutation: kernel.Refutation | None = None
+
+    @property
+    def status(self) -> Status:
+        """proved only with a Theorem, refuted only with a Refutation."""
+        if self.theorem is not None:
+            return "proved"
+        return "refuted" if self.refutation is not None else "unknown"
+
+    @property
+    def vacuous(self) -> bool:
+        """Proved because its hypotheses are contradictory (a kernel-checked certificate)."""
+        return self.theorem is not None and self.theorem.vacuous
+
+    @property
+    def statement_text(self) -> str:
+        """The full statement the kernel read (the step's own text if it could not)."""
+        if self.statement is not None:
+            return str(self.statement)
+        own = ", ".join(h.text for h in self.step.hypotheses)
+        return f"{own} |- {self.step.claim.text}"
 
     @property
     def certificates(self) -> tuple[Certificate, ...]:
         """The certificates of the proved judgements, in order."""
-        return tuple(
-            g.verdict.certificate for g in self.goals if g.verdict.certificate is not None
-        )
+        return tuple(g.verdict.certificate for g in self.goals
+                     if g.verdict.certificate is not None)
 
     @property
     def counterexample(self) -> Counterexample | None:
         """The counterexample that refutes the step, if it is refuted."""
-        for g in self.goals:
-            refutes = g.goal.decisive and g.verdict.counterexample is not None
-            if self.status == "refuted" and refutes:
-                return g.verdict.counterexample
-        return None
+        return self.refutation.counterexample if self.refutation is not None else None
 
 
 @dataclass(frozen=True)
@@ -82,10 +106,61 @@ class ProofReport:
         return sum(s.seconds for s in self.steps)
 
 
+def relation(proof: Proof, r: Relation) -> kernel.Rel:
+    """`r` for the kernel, with every quantity its source text divides by."""
+    return kernel.Rel(r.lhs, r.op, r.rhs, r.text, divisors(r, proof.names))
+
+
+def fact_of(r: Relation) -> kernel.Fact:
+    """The kernel's polynomial fact for a relation free of division (`gap (kind) 0`)."""
+    fact, conditions = normal_form(kernel.Rel(r.lhs, r.op, r.rhs, r.text), r.text)
+    if conditions:
+        raise ExpressionError(f"{r.text!r} divides; its conditions {conditions} need the "
+                              "division rule of a proof step")
+    return fact
+
+
+def sequent(proof: Proof, step: Step, uses: Sequence[kernel.Statement]) -> kernel.Sequent:
+    """The kernel's reading of `step`, given the statements of the steps it uses."""
+    rule: kernel.Direct | kernel.Cases | kernel.Induction = kernel.Direct()
+    if isinstance(step.rule, CaseSplit):
+        rule = kernel.Cases(step.rule.on, step.rule.zero_case, step.rule.text)
+    elif isinstance(step.rule, Induction):
+        rule = kernel.Induction(
+            step.rule.variable,
+            {name: dict(v.items()) for name, v in step.rule.base.items()},
+            {name: dict(v.items()) for name, v in step.rule.step.items()},
+            tuple(relation(proof, h) for h in step.rule.hypotheses),
+            frozenset(step.rule.constants),
+        )
+    return kernel.Sequent(
+        step.id, frozenset(proof.vectors), frozenset(proof.scalars),
+        tuple(relation(proof, h) for h in step.hypotheses), relation(proof, step.claim),
+        rule, tuple(uses), frozenset(proof.naturals),
+    )
+
+
+def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
+    """Every step's full statement, without deciding anything (None: a use was refused)."""
+    out: dict[str, kernel.Statement | None] = {}
+    for step in proof.steps:
+        used = [out[u] for u in step.uses]
+        try:
+            out[step.id] = None if None in used else kernel.statement(
+                sequent(proof, step, used))  # type: ignore[arg-type]
+        except kernel.UseError:
+            out[step.id] = None
+        except kernel.RuleError as error:
+            raise ProofFileError(str(error), step=step.id) from None
+    return out
+
+
 def check_proof(
     proof: Proof, *, time_limit: float = 5.0, progress: Progress | None = None
 ) -> ProofReport:
-    """Decide every step of `proof`, each within `time_limit` seconds."""
+    """Decide every step of `proof` in order; a step refused by the rules raises
+    ProofFileError (bad input) before anything is decided."""
+    statements(proof)
     done: dict[str, StepReport] = {}
     for index, step in enumerate(proof.steps):
         if progress is not None:
@@ -101,94 +176,82 @@ def check_step(
     time_limit: float = 5.0,
     earlier: dict[str, StepReport] | None = None,
 ) -> StepReport:
-    """Decide the judgements of one step and combine them; `earlier` holds used steps."""
+    """Decide one step; `earlier` holds the reports of the steps it uses."""
     start = perf_counter()
-    deadline = start + time_limit
+    earlier = earlier or {}
+    used = [earlier[u] for u in step.uses if u in earlier]
+    if len(used) < len(step.uses) or any(u.statement is None for u in used):
+        return StepReport(step, "uses a step whose statement could not be formed",
+                          perf_counter() - start, (), None)
+    try:
+        seq = sequent(proof, step, [u.statement for u in used])  # type: ignore[misc]
+        stated, needed = kernel.statement(seq), kernel.obligations(seq)
+    except kernel.UseError as error:
+        return StepReport(step, str(error), perf_counter() - start, (), None)
+    except kernel.RuleError as error:
+        raise ProofFileError(str(error), step=step.id) from None
     reports: list[GoalReport] = []
-    for goal in proof.goals(step):
-        judgement = judgement_of(proof, goal)
-        remaining = deadline - perf_counter()
-        if remaining <= 0:
-            verdict = Verdict("unknown", None, None, f"time limit {time_limit:g}s reached", 0.0)
-        else:
-            verdict = _decide(proof, step, goal, judgement, remaining)
-        reports.append(GoalReport(goal, judgement, verdict))
-        if verdict.status == "refuted" and goal.decisive:
-            break
-    status, message = _combine(step, reports, earlier or {})
-    return StepReport(step, status, message, perf_counter() - start, tuple(reports))
+    for goal in needed:
+        verdict = _decide(goal, step, time_limit)
+        reports.append(GoalReport(goal, verdict))
+        if verdict.counterexample is not None and goal.decisive:
+            try:
+                refutation = kernel.refute(seq, goal.label, verdict.counterexample)
+            except kernel.KernelError as error:
+                reports[-1] = GoalReport(goal, Verdict(
+                    "unknown", None, None, f"counterexample not one to the statement as "
+                    f"written: {error}", verdict.seconds))
+                break
+            message = _labelled(reports[-1], len(needed))
+            return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
+                              refutation=refutation)
+    return _conclude(step, seq, stated, reports, used, start, time_limit)
 
 
-def _decide(
-    proof: Proof, step: Step, goal: Goal, judgement: Judgement, time_limit: float
-) -> Verdict:
-    """Decide `judgement`, trying it first without the hypotheses inherited through `uses`.
+def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
+              reports: list[GoalReport], used: list[StepReport], start: float,
+              time_limit: float) -> StepReport:
+    """A Theorem when every obligation and every used step is proved, else unknown."""
+    unproved = [r for r in reports if r.verdict.status != "proved"]
+    if unproved or len(reports) < len(kernel.obligations(seq)):
+        message = "; ".join(_labelled(r, len(reports)) for r in unproved)
+        return StepReport(step, message, perf_counter() - start, tuple(reports), stated)
+    pending = [u.step.id for u in used if u.theorem is None]
+    if pending:
+        return StepReport(step, f"proved from unproved step(s) {', '.join(pending)}",
+                          perf_counter() - start, tuple(reports), stated)
+    contradiction = kernel.contradiction(seq)
+    vacuity = None
+    if contradiction.hypotheses:
+        found = decide(contradiction, time_limit=VACUITY_SHARE * time_limit)
+        vacuity = found.certificate
+    evidence = [(r.verdict.judgement or r.judgement, r.verdict.certificate) for r in reports]
+    theorem = kernel.conclude(seq, evidence,  # type: ignore[arg-type]
+                              [u.theorem for u in used], vacuity)  # type: ignore[misc]
+    message = reports[0].verdict.message if len(reports) == 1 else (
+        f"{len(reports)} judgements proved: " + ", ".join(r.goal.label for r in reports))
+    if theorem.vacuous:
+        message = "VACUOUS: the hypotheses are contradictory; " + message
+    return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
+                      theorem=theorem)
 
-    Those only weaken the statement (they are there for soundness), but they enlarge the
-    search; a certificate from fewer hypotheses, re-indexed, is one for all of them. Only a
-    proof is taken from the smaller judgement: refuting it would not refute the step.
+
+def _decide(goal: Obligation, step: Step, time_limit: float) -> Verdict:
+    """Search `goal`, first without the hypotheses inherited through `uses`.
+
+    Those only weaken the statement (they are there for soundness) but enlarge the search;
+    the kernel accepts a certificate from fewer hypotheses (weakening). Only a proof is
+    taken from the smaller judgement: refuting it would not refute the step.
     """
-    inherited = proof.inherited(step)
-    keep = tuple(i for i, h in enumerate(goal.hypotheses) if h not in inherited)
-    if len(keep) < len(goal.hypotheses):
-        start = perf_counter()
-        core = replace(judgement, hypotheses=tuple(judgement.hypotheses[i] for i in keep))
+    judgement = goal.judgement
+    keep = tuple(h for h, o in zip(judgement.hypotheses, goal.origins, strict=True)
+                 if o != "inherited")
+    if len(keep) < len(judgement.hypotheses):
+        core = replace(judgement, hypotheses=keep)
         found = decide(core, hints=step.hints, time_limit=time_limit / 2)
         if found.certificate is not None:
-            return confirmed(judgement, replace(found, certificate=reindexed(found.certificate,
-                                                                             keep)))
-        time_limit -= perf_counter() - start
-    return confirmed(judgement, decide(judgement, hints=step.hints, time_limit=time_limit))
-
-
-def reindexed(certificate: Certificate, keep: tuple[int, ...]) -> Certificate:
-    """`certificate` for hypotheses `keep[i]` of a larger judgement instead of `i`."""
-    return Certificate(
-        tuple(replace(p, hyps=tuple(keep[i] for i in p.hyps)) for p in certificate.products),
-        tuple((keep[j], q) for j, q in certificate.linear),
-        tuple(keep[i] for i in certificate.multiplier),
-    )
-
-
-def judgement_of(proof: Proof, goal: Goal) -> Judgement:
-    """The kernel's form of `goal`: facts `gap (kind) 0`."""
-    return Judgement(
-        tuple(fact_of(h) for h in goal.hypotheses),
-        fact_of(goal.claim),
-        vectors=proof.vectors,
-        scalars=proof.scalars,
-    )
-
-
-def confirmed(judgement: Judgement, verdict: Verdict) -> Verdict:
-    """`verdict` if the kernel accepts its evidence, else unknown saying what was rejected."""
-    try:
-        if verdict.certificate is not None:
-            kernel.check_certificate(judgement, verdict.certificate)
-        if verdict.counterexample is not None:
-            kernel.check_counterexample(judgement, verdict.counterexample)
-    except kernel.KernelError as error:
-        return Verdict("unknown", None, None, f"kernel rejected: {error}", verdict.seconds)
-    return verdict
-
-
-def _combine(
-    step: Step, reports: list[GoalReport], earlier: dict[str, StepReport]
-) -> tuple[Status, str]:
-    for report in reports:
-        if report.goal.decisive and report.verdict.status == "refuted":
-            return "refuted", _labelled(report, len(reports))
-    unproved = [r for r in reports if r.verdict.status != "proved"]
-    if unproved:
-        return "unknown", "; ".join(_labelled(r, len(reports)) for r in unproved)
-    pending = [n for n in step.uses if (used := earlier.get(n)) is None or used.status != "proved"]
-    if pending:
-        return "unknown", f"proved from unproved step(s) {', '.join(pending)}"
-    if len(reports) == 1:
-        return "proved", reports[0].verdict.message
-    return "proved", f"{len(reports)} judgements proved: " + ", ".join(
-        r.goal.label for r in reports
-    )
+            return replace(found, judgement=core)
+    return decide(judgement, hints=step.hints, time_limit=time_limit)
 
 
 def _labelled(report: GoalReport, count: int) -> str:

@@ -14,10 +14,10 @@ from time import perf_counter
 
 import sympy
 
-from proofs.judgement import Judgement
+from verify.kernel import Judgement
 from proofs.terms import Vec
 from verify import kernel
-from verify.certificate import Certificate, Counterexample
+from verify.kernel import Certificate, Counterexample
 from verify.search.counterexamples import CounterexampleSearch
 from verify.search.polynomials import Context
 from verify.search.strategies import STRATEGIES

@@ -13,9 +13,9 @@ from typing import Any
 
 import sympy
 
-from proofs.judgement import Fact, Judgement
+from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, gram_pair
-from verify.certificate import (
+from verify.kernel import (
     Certificate,
     Counterexample,
     GramMinor,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from verify.certificate import Certificate, Counterexample
+from verify.kernel import Certificate, Counterexample, Judgement
 
 Status = Literal["proved", "refuted", "unknown"]
 
@@ -15,7 +15,7 @@ class Verdict:
     """`proved` carries a kernel-checked certificate, `refuted` a kernel-checked counterexample.
 
     `message` says what decided the step, or for `unknown` what was tried; `seconds` is the
-    wall-clock time spent deciding it.
+    wall-clock time spent deciding it (reported, never deciding anything).
     """
 
     status: Status
@@ -23,6 +23,7 @@ class Verdict:
     counterexample: Counterexample | None
     message: str
     seconds: float
+    judgement: Judgement | None = None  # what the certificate proves, if fewer hypotheses
 
     def __post_init__(self) -> None:
         if (self.status == "proved") != (self.certificate is not None):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from sympy.polys.rings import PolyElement
 
-from verify.certificate import Sos
+from verify.kernel import Sos
 
 
 @dataclass(frozen=True)

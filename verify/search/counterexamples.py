@@ -17,7 +17,7 @@ from time import perf_counter
 import numpy as np
 
 from proofs.terms import gram_pair
-from verify.certificate import Counterexample
+from verify.kernel import Counterexample
 from verify.search.polynomials import Context, fraction
 
 GRID = ((0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2), (-1, 2), (3, 1), (-3, 1))

@@ -15,9 +15,9 @@ import sympy
 from sympy import QQ
 from sympy.polys.rings import PolyElement, ring
 
-from proofs.judgement import Judgement
+from verify.kernel import Judgement
 from proofs.terms import Vec, gram, gram_pair
-from verify.certificate import GramMinor, NormSquare, Product, Sos, Square
+from verify.kernel import GramMinor, NormSquare, Product, Sos, Square
 
 Hint = sympy.Expr | Vec
 

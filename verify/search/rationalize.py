@@ -16,7 +16,7 @@ from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 from sympy.polys.rings import PolyElement
 
-from verify.certificate import Certificate, Product
+from verify.kernel import Certificate, Product
 from verify.search.columns import Multiple, Term
 from verify.search.polynomials import Context, fraction
 

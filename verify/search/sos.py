@@ -20,7 +20,7 @@ from itertools import combinations, combinations_with_replacement
 from sympy.polys.rings import PolyElement
 
 from proofs.terms import Vec, scalar
-from verify.certificate import GramMinor, NormSquare, Sos, Square
+from verify.kernel import GramMinor, NormSquare, Sos, Square
 from verify.search.columns import Term
 from verify.search.polynomials import Context, degree, fraction
 

@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from sympy.polys.rings import PolyElement
 
-from verify.certificate import Certificate, Product
+from verify.kernel import Certificate, Product
 from verify.search.columns import Term
 from verify.search.equalities import equality_certificate, equality_multiples
 from verify.search.lp import solve_lp

@@ -1,0 +1,323 @@
+"""The kernel's structural rules (verify/kernel/rules.py): what each rule means, enforced.
+
+Each test builds `kernel.Sequent`s directly, so it tests the trusted rules and nothing of the
+frontend; tests/test_soundness_regressions.py drives the same rules through proof files.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify import kernel
+from verify.kernel import (
+    Cases,
+    Certificate,
+    Counterexample,
+    Direct,
+    Fact,
+    Induction,
+    Judgement,
+    KernelError,
+    Product,
+    Rel,
+    RuleError,
+    Sequent,
+    Square,
+    UseError,
+    gram,
+)
+from verify.kernel.algebra import evaluate, normal_form
+from verify.prover import decide
+
+t, y, R, g = (sympy.Symbol(n) for n in ("t", "y", "R", "g"))
+WW, WX, XX, WU, UX, UU = (gram(a, b) for a, b in
+                          (("w", "w"), ("w", "x"), ("x", "x"), ("w", "u"), ("u", "x"), ("u", "u")))
+VECTORS = frozenset({"w", "x", "u"})
+SCALARS = frozenset({"t", "y", "R", "g"})
+RATIONALS = st.fractions(min_value=-20, max_value=20, max_denominator=12)
+ZERO = sympy.Integer(0)
+
+
+def rel(lhs: sympy.Expr, op: str, rhs: sympy.Expr = ZERO, divisors: tuple = ()) -> Rel:
+    return Rel(sympy.sympify(lhs), op, sympy.sympify(rhs), f"{lhs} {op} {rhs}", divisors)
+
+
+def sequent(hyps: tuple[Rel, ...], claim: Rel, rule: object = None, **kw: object) -> Sequent:
+    return Sequent("s", VECTORS, SCALARS, hyps, claim, rule or Direct(), **kw)  # type: ignore[arg-type]
+
+
+def proved(seq: Sequent, used: tuple = ()) -> kernel.Theorem:
+    """Search every obligation (untrusted) and hand the evidence to the kernel."""
+    evidence = []
+    for ob in kernel.obligations(seq):
+        verdict = decide(ob.judgement, time_limit=20)
+        assert verdict.certificate is not None, (ob.label, verdict.message)
+        evidence.append((ob.judgement, verdict.certificate))
+    return kernel.conclude(seq, evidence, used)
+
+
+NORM_GROWTH = Induction(
+    "t", {"w": {}}, {"w": {"w": sympy.Integer(1), "x": y}},
+    (rel(y**2, "==", 1), rel(y * WX, "<=", 0), rel(XX, "<=", R**2)), frozenset({"R"}),
+)
+
+
+# -- case split -----------------------------------------------------------------------------
+
+
+@given(value=RATIONALS, zero=st.booleans())
+def test_cases_are_exhaustive_and_exclusive(value: Fraction, zero: bool) -> None:
+    seq = sequent((), rel(y**2, ">=", 0), Cases(y * R - 1, zero))
+    cases = [ob.written[0][-1] for ob in kernel.obligations(seq) if ob.written]
+    point = {"y": value, "R": Fraction(1)}
+    truth = [evaluate(c, "case", lambda s: point[s.name]) for c in cases]
+    assert sum(truth) == 1
+    assert [c.op for c in cases] == ([">", "==", "<"] if zero else [">=", "<"])
+
+
+def test_every_case_is_decisive_and_carries_the_hypotheses() -> None:
+    seq = sequent((rel(t, ">=", 0),), rel(y**2, ">=", 0), Cases(y, True, "y"))
+    obs = kernel.obligations(seq)
+    assert [o.label for o in obs] == ["case y > 0", "case y == 0", "case y < 0"]
+    assert all(o.decisive and o.judgement.hypotheses[0] == Fact(t, ">=") for o in obs)
+    with pytest.raises(RuleError, match="must not divide"):
+        kernel.obligations(sequent((), rel(y, ">=", 0), Cases(1 / y)))
+
+
+# -- induction over runs --------------------------------------------------------------------
+
+
+def test_induction_obligations_substitute_inside_gram_symbols_at_once() -> None:
+    seq = sequent((rel(R, ">=", 0),), rel(WW, "<=", t * R**2), NORM_GROWTH)
+    base, step = kernel.obligations(seq)
+    assert (base.label, base.decisive, step.label, step.decisive) == ("base", True, "step", False)
+    assert base.judgement.claim == Fact(ZERO, ">=")  # t*R**2 - 0 at t = 0, w = 0
+    moved = WW + 2 * y * WX + y**2 * XX
+    assert step.judgement.claim == Fact(sympy.expand((t + 1) * R**2 - moved), ">=")
+    assert Fact(t, ">=") in step.judgement.hypotheses  # t is natural
+    assert step.origins.count("update") == 3 and "invariant" in step.origins
+    theorem = proved(seq)
+    assert theorem.statement.naturals == {"t"} and "x, y fresh" in theorem.statement.run
+    assert "t in Nat" in str(theorem.statement) and "y**2 == 1" in str(theorem.statement)
+
+
+def test_substitution_is_simultaneous() -> None:
+    swap = Induction("t", {}, {"w": {"x": sympy.Integer(1)}, "x": {"w": sympy.Integer(1)}})
+    seq = sequent((), rel(WW + 2 * WX + t, ">=", 0), swap)
+    step = kernel.obligations(seq)[1]
+    assert step.judgement.claim.expr == sympy.expand(XX + 2 * WX + t + 1)
+
+
+@pytest.mark.parametrize(
+    ("claim", "hyps", "rule", "problem"),
+    [
+        # the capture of issue 12: the invariant mentions the example of the update
+        (rel(WX, "==", t * y * XX), (), Induction("t", {"w": {}}, {"w": {"w": 1, "x": y}},
+                                                   (rel(y * WX, "<=", 0),)), "mentions x, y"),
+        # only the label
+        (rel(y * t, ">=", 0), (), Induction("t", {"w": {}}, {"w": {"w": 1, "x": y}}),
+         "mentions y"),
+        # an outer hypothesis about the example, the iterate or the counter
+        (rel(WW, ">=", 0), (rel(XX, "<=", 1),), Induction("t", {"w": {}}, {"w": {"w": 1, "x": y}}),
+         "hypothesis `<x,x> <= 1` mentions x"),
+        (rel(WW, ">=", 0), (rel(t, ">=", 0),), Induction("t", {}, {}), "mentions t"),
+        (rel(WW, ">=", 0), (rel(WW, ">=", 0),), Induction("t", {"w": {}}, {}), "mentions w"),
+        # a base that mentions the counter, the iterate or a per-update name
+        (rel(WU, "==", t * UU), (), Induction("t", {"w": {"u": t}}, {"w": {"w": 1, "u": 1}},
+                                               constants=frozenset({"u"})), "base of w mentions t"),
+        (rel(WW, ">=", 0), (), Induction("t", {"w": {"x": 1}}, {"w": {"w": 1, "x": 1}}),
+         "base of w mentions x"),
+        (rel(WW, ">=", 0), (), Induction("t", {}, {"w": {"w": 1 / y}}), "must not divide"),
+        (rel(WW, ">=", 0), (), Induction("t", {}, {}, (rel(1 / y, ">=", 0),)), "must not divide"),
+        (rel(WW, ">=", 0), (), Induction("q", {}, {}), "'q' is not a declared scalar"),
+        (rel(WW, ">=", 0), (), Induction("t", {"z": {}}, {}), "undeclared vector"),
+    ],
+)
+def test_induction_refuses_what_its_semantics_cannot_read(
+    claim: Rel, hyps: tuple[Rel, ...], rule: Induction, problem: str
+) -> None:
+    with pytest.raises(RuleError, match=problem):
+        kernel.obligations(sequent(hyps, claim, rule))
+
+
+def test_declared_constants_are_not_per_update() -> None:
+    lower = Induction("t", {"w": {}}, {"w": {"w": 1, "x": y}}, (rel(y * UX, ">=", g),),
+                      frozenset({"u", "g"}))
+    theorem = proved(sequent((), rel(WU, ">=", t * g), lower))
+    assert "(x, y fresh at each update; g, u constant)" in theorem.statement.run
+
+
+def test_a_base_refutation_is_checked_at_t_zero() -> None:
+    seq = sequent((), rel(t, ">=", 1), Induction("t", {}, {}))
+    base = kernel.obligations(seq)[0]
+    verdict = decide(base.judgement, time_limit=5)
+    refutation = kernel.refute(seq, "base", verdict.counterexample)
+    assert refutation.label == "base"
+    with pytest.raises(KernelError, match="no decisive obligation 'step'"):
+        kernel.refute(seq, "step", verdict.counterexample)
+
+
+def test_a_division_in_the_invariant_is_cleared_after_substitution() -> None:
+    """Issue 12: `1/(2t - 1) >= -2` was refuted at t = 1 (its condition kept t free)."""
+    seq = sequent((), rel(1 / (2 * t - 1), ">=", -2), Induction("t", {}, {}))
+    base = kernel.obligations(seq)[0]
+    assert base.judgement.hypotheses == () and base.judgement.claim == Fact(sympy.Integer(1), ">=")
+
+
+# -- uses -----------------------------------------------------------------------------------
+
+
+def test_a_used_statement_is_imported_whole_and_needs_its_theorem() -> None:
+    first = sequent((rel(y, ">=", 1),), rel(y**2, ">=", 1))
+    theorem = proved(first)
+    second = sequent((rel(t, ">=", 0),), rel(t * y**2, ">=", t), uses=(theorem.statement,))
+    st_ = kernel.statement(second)
+    assert [h.text for h in st_.hypotheses] == ["t >= 0", "y >= 1", "y**2 >= 1"]
+    assert st_.origins == ("", "s", "s")
+    obs = kernel.obligations(second)
+    assert obs[0].origins == ("", "inherited", "claim")
+    verdict = decide(obs[0].judgement, time_limit=10)
+    evidence = [(obs[0].judgement, verdict.certificate)]
+    with pytest.raises(KernelError, match="needs its own Theorem"):
+        kernel.conclude(second, evidence, ())
+    assert kernel.conclude(second, evidence, (theorem,)).statement == st_
+
+
+def test_a_claim_proved_for_naturals_is_not_used_for_reals() -> None:
+    """Issue 19: `t*(t-1) >= 0` by induction holds for natural t only."""
+    a = proved(sequent((), rel(t * (t - 1), ">=", 0), Induction("t", {}, {})))
+    real = sequent((rel(t, ">=", 0), rel(t, "<=", 1)), rel(t**2, ">=", t), uses=(a.statement,))
+    with pytest.raises(UseError, match="natural t only"):
+        kernel.obligations(real)
+    natural = Sequent("b", VECTORS, SCALARS, real.hypotheses, real.claim, Direct(),
+                      (a.statement,), frozenset({"t"}))
+    assert kernel.statement(natural).naturals == {"t"}
+    c = Sequent("c", VECTORS, SCALARS, (), rel(t * (t - 1) * (t - 2), ">=", 0), Direct(),
+                (a.statement,), frozenset({"t"}))
+    obs = kernel.obligations(c)
+    half = Counterexample({"t": Fraction(3, 2)}, {})
+    kernel.check_counterexample(obs[0].judgement, half)  # a counterexample over the reals...
+    with pytest.raises(KernelError, match="not a natural number"):
+        kernel.refute(c, "main", half)  # ...but not to the statement, where t is natural
+    with pytest.raises(KernelError, match="t = -1 is not a natural number"):
+        kernel.refute(c, "main", Counterexample({"t": Fraction(-1)}, {}))
+
+
+# -- theorems and refutations are the kernel's alone ----------------------------------------
+
+
+def test_only_the_kernel_makes_theorems_and_they_are_immutable() -> None:
+    theorem = proved(sequent((), rel(y**2, ">=", 0)))
+    with pytest.raises(KernelError, match="only the kernel makes a Theorem"):
+        kernel.Theorem(object(), statement=theorem.statement, vacuous=False)
+    with pytest.raises(AttributeError, match="immutable"):
+        theorem.vacuous = True  # type: ignore[misc]
+
+
+def test_evidence_must_match_the_obligations() -> None:
+    seq = sequent((rel(y, ">=", 1),), rel(y, ">=", 0))
+    (ob,) = kernel.obligations(seq)
+    good = decide(ob.judgement, time_limit=5).certificate
+    with pytest.raises(KernelError, match="0 certificates for 1 obligations"):
+        kernel.conclude(seq, [], ())
+    other = Judgement(ob.judgement.hypotheses, Fact(y + 1, ">="))
+    with pytest.raises(KernelError, match="evidence is for another judgement"):
+        kernel.conclude(seq, [(other, good)], ())
+    extra = Judgement((*ob.judgement.hypotheses, Fact(-y, ">=")), ob.judgement.claim)
+    with pytest.raises(KernelError, match="evidence is for another judgement"):
+        kernel.conclude(seq, [(extra, good)], ())
+    weaker = Judgement((), Fact(y**2, ">="))
+    with pytest.raises(KernelError, match="evidence is for another judgement"):
+        kernel.conclude(seq, [(weaker, Certificate((Product(Fraction(1), (), (Square(
+            Fraction(1), y),)),)))], ())
+
+
+def test_vacuity_is_a_checked_certificate_of_contradiction() -> None:
+    seq = sequent((rel(y, ">", 1), rel(y, "<", 0)), rel(y, ">=", 1))
+    contradiction = kernel.contradiction(seq)
+    assert contradiction.claim == Fact(sympy.Integer(-1), ">=")
+    found = decide(contradiction, time_limit=5).certificate
+    (ob,) = kernel.obligations(seq)
+    cert = decide(ob.judgement, time_limit=5).certificate
+    assert kernel.conclude(seq, [(ob.judgement, cert)], (), found).vacuous
+    satisfiable = sequent((rel(y, ">", 1),), rel(y, ">=", 0))
+    (ob,) = kernel.obligations(satisfiable)
+    cert = decide(ob.judgement, time_limit=5).certificate
+    with pytest.raises(KernelError):
+        kernel.conclude(satisfiable, [(ob.judgement, cert)], (), cert)
+
+
+def test_an_update_that_cannot_happen_makes_the_induction_vacuous() -> None:
+    """Issue 12: an update fact `0 > 1` proves anything about t; it must say so."""
+    seq = sequent((), rel(t, "<=", 0), Induction("t", {}, {}, (rel(0, ">", 1),)))
+    contradiction = kernel.contradiction(seq)
+    found = decide(contradiction, time_limit=5).certificate
+    assert found is not None
+    evidence = [(o.judgement, decide(o.judgement, time_limit=5).certificate)
+                for o in kernel.obligations(seq)]
+    assert kernel.conclude(seq, evidence, (), found).vacuous
+
+
+# -- division --------------------------------------------------------------------------------
+
+
+@given(tv=RATIONALS, yv=RATIONALS, gv=RATIONALS)
+def test_normal_form_agrees_with_the_relation_where_its_conditions_hold(
+    tv: Fraction, yv: Fraction, gv: Fraction
+) -> None:
+    relation = rel(WX / (t * y) + sympy.Rational(1, 2), ">=", (y + 1) / y**2)
+    fact, conditions = normal_form(relation, "r")
+    point = {"t": tv, "y": yv, "<w,x>": gv}
+
+    def value(e: sympy.Expr) -> Fraction:
+        return Fraction(str(e.xreplace({s: sympy.Rational(str(point[s.name]))
+                                         for s in e.free_symbols})))
+
+    if all(value(c.expr) > 0 for c in conditions):
+        assert (value(fact.expr) >= 0) == evaluate(relation, "r", lambda s: point[s.name])
+
+
+def test_normal_form_conditions() -> None:
+    # the reduced denominator, once: (1 + 1/t)**2 has denominator t**2 (issue 13's traceback)
+    assert normal_form(rel((1 + 1 / t) ** 2, ">=", 0), "r")[1] == (Fact(t**2, ">"),)
+    # a division SymPy cancelled still needs its divisor positive (x/x is undefined at 0)
+    fact, conditions = normal_form(rel(y * t / t, "==", y, divisors=(t,)), "r")
+    assert fact == Fact(ZERO, "==") and conditions == (Fact(t, ">"),)
+    with pytest.raises(KernelError, match="division inside the divisor"):
+        normal_form(rel(1 / (1 + 1 / y), ">=", 0), "r")
+    with pytest.raises(KernelError, match="division by zero"):
+        evaluate(rel(1 / t, ">=", 0), "r", lambda s: Fraction(0))
+    with pytest.raises(KernelError, match="divides by t = 0"):
+        evaluate(rel(y, ">=", 0, divisors=(t,)), "r", lambda s: Fraction(0))
+    assert normal_form(rel(sympy.Integer(2), ">", 1), "r") == (Fact(sympy.Integer(1), ">"), ())
+
+
+def test_a_refutation_is_checked_against_the_statement_as_written() -> None:
+    seq = sequent((rel(t, ">", 0),), rel(1 / t, ">=", 1))
+    main = kernel.obligations(seq)[0]
+    assert main.origins == ("",)  # the condition t > 0 is the hypothesis itself: one fact
+    refutation = kernel.refute(seq, "main", Counterexample({"t": Fraction(2)}, {}))
+    assert refutation.counterexample.scalars == {"t": Fraction(2)}
+    with pytest.raises(KernelError, match="holds at the counterexample"):
+        kernel.refute(seq, "main", Counterexample({"t": Fraction(1, 2)}, {}))
+    with pytest.raises(KernelError, match="fails at the counterexample"):
+        kernel.refute(seq, "main", Counterexample({"t": Fraction(-1)}, {}))
+
+
+def test_sequents_are_validated() -> None:
+    with pytest.raises(KernelError, match="expected a Sequent"):
+        kernel.statement("s")  # type: ignore[arg-type]
+    with pytest.raises(RuleError, match="naturals must be declared scalars"):
+        kernel.statement(Sequent("s", VECTORS, SCALARS, (), rel(t, ">=", 0),
+                                 naturals=frozenset({"w"})))
+    with pytest.raises(KernelError, match="must be a Statement"):
+        kernel.statement(sequent((), rel(t, ">=", 0), uses=("a",)))  # type: ignore[arg-type]
+    with pytest.raises(KernelError, match="unknown rule"):
+        kernel.obligations(sequent((), rel(t, ">=", 0), rule="induction"))
+    with pytest.raises(KernelError, match="unknown relation"):
+        kernel.obligations(sequent((), Rel(t, "!=", ZERO, "t != 0")))

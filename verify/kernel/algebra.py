@@ -1,0 +1,217 @@
+"""Exact conversion and the normal form: what the kernel reads, as polynomials over QQ.
+
+Every input is re-validated here before it is looked at: numbers must be exactly `int` or
+`Fraction` (no bool, no float, no subclass whose comparisons could lie), expressions must be
+trees of SymPy's own core classes over plain symbols, and a small tree walk (`fold`) turns
+them into `PolyRing`/field elements or exact values. No `simplify`, `evalf` or solver.
+
+Normal form of a relation `lhs op rhs` (`gap (kind) 0`, `a <= b` read as `b - a >= 0`):
+`gap` is taken in the field QQ(symbols) as `N / Dd`. When `Dd` is not constant the relation is
+replaced by `N / lc(Dd) (kind) 0` together with the condition `Dd / lc(Dd) > 0`: wherever the
+condition holds, the two have the same truth value (multiplying by a positive quantity keeps
+the order). A quantity the statement divides by that does not divide `Dd` (cancelled, like
+`x` in `x/x`) gets the condition `q > 0` (stronger than the `q != 0` that defines the
+statement: divide by positive quantities, as DESIGN.md §2 says).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+from functools import lru_cache, reduce
+from operator import add, mul
+from typing import TypeVar
+
+import sympy
+from sympy.polys.domains import QQ
+from sympy.polys.fields import FracElement, field
+from sympy.polys.rings import PolyElement, PolyRing, ring
+
+from verify.kernel.data import KINDS, Fact, KernelError, Kind, Rel, gram, gram_pair
+
+MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
+T = TypeVar("T")
+ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is rhs - lhs)
+    "<=": (">=", True), "<": (">", True), ">=": (">=", False), ">": (">", False),
+    "==": ("==", False),
+}
+
+
+def rational(value: object, what: str, *, nonnegative: bool = False) -> Fraction:
+    """An exact `int` or `Fraction` (exact types: a subclass could lie in `<`)."""
+    if type(value) is int:
+        value = Fraction(value)
+    elif type(value) is not Fraction or not (
+        type(value.numerator) is int and type(value.denominator) is int and value.denominator > 0
+    ):
+        raise KernelError(f"{what} must be an int or Fraction, not {type(value).__name__}")
+    if nonnegative and value < 0:
+        raise KernelError(f"{what} is negative ({value}); only nonnegative multiples keep >= 0")
+    return value
+
+
+def items(value: object, what: str) -> tuple[object, ...]:
+    """A tuple or list, copied (certificate fields are sequences; anything else is malformed)."""
+    if type(value) not in (tuple, list):
+        raise KernelError(f"{what} must be a tuple, not {type(value).__name__}")
+    return tuple(value)  # type: ignore[arg-type]
+
+
+def text(value: object, what: str) -> str:
+    """An exact `str`."""
+    if type(value) is not str:
+        raise KernelError(f"{what} must be a str, not {type(value).__name__}")
+    return value
+
+
+def expr(value: object, what: str) -> sympy.Expr:
+    """A SymPy expression built from SymPy's core classes only, over plain symbols."""
+    if type(value) is int or type(value) is Fraction:
+        value = sympy.Rational(rational(value, what).numerator, value.denominator)  # type: ignore[union-attr]
+    if not isinstance(value, sympy.Expr):
+        raise KernelError(f"{what} must be a SymPy expression, not {type(value).__name__}")
+    for node in sympy.preorder_traversal(value):
+        if not type(node).__module__.startswith("sympy.core."):
+            raise KernelError(f"{what} is not a polynomial over QQ: {type(node).__name__} "
+                              "is not a SymPy core class")
+        if node.is_Symbol and (type(node) is not sympy.Symbol or node != sympy.Symbol(node.name)):
+            raise KernelError(f"{what}: {node!r} is not a plain symbol (no assumptions)")
+    return value
+
+
+def vector(value: object, what: str) -> tuple[tuple[str, sympy.Expr], ...]:
+    """An explicit vector: identifier names with exact coefficients, copied out."""
+    if not isinstance(value, Mapping):
+        raise KernelError(f"{what} must be a Vec (names to coefficients), "
+                          f"not {type(value).__name__}")
+    out = []
+    for name in sorted(value, key=str):
+        if type(name) is not str or gram_pair(sympy.Symbol(f"<{name},{name}>")) is None:
+            raise KernelError(f"{what}: vector name {name!r} is not an identifier")
+        out.append((name, expr(value[name], f"{what} coefficient of {name}")))
+    return tuple(out)
+
+
+def fold(
+    e: sympy.Expr,
+    what: str,
+    leaf: Callable[[sympy.Symbol], T],
+    const: Callable[[Fraction], T],
+    *,
+    divide: bool = False,
+) -> T:
+    """Evaluate `e` in a ring (or with `divide`, a field) given by its leaves.
+
+    Only `+`, `*`, literal integer powers (negative ones only with `divide`), rationals and
+    symbols are read; anything else (roots, functions, infinities, floats) is refused.
+    """
+    if e.is_Float:
+        raise KernelError(f"{what}: float {e} (the kernel takes exact rationals only)")
+    if e.is_Rational:
+        return const(Fraction(int(e.p), int(e.q)))
+    if e.is_Symbol:
+        return leaf(e)
+    if e.is_Add or e.is_Mul:
+        parts = [fold(arg, what, leaf, const, divide=divide) for arg in e.args]
+        return reduce(add if e.is_Add else mul, parts)
+    if e.is_Pow and e.exp.is_Integer and abs(int(e.exp)) <= MAX_EXPONENT:
+        n = int(e.exp)
+        if n == 0:
+            return const(Fraction(1))
+        if n > 0 or divide:
+            base = fold(e.base, what, leaf, const, divide=divide)
+            try:
+                return base**n  # type: ignore[operator,no-any-return]
+            except ZeroDivisionError:
+                raise KernelError(f"{what}: division by zero in `{e}`") from None
+    raise KernelError(f"{what} is not a polynomial over QQ: `{e}`")
+
+
+@lru_cache(maxsize=512)
+def polynomial_ring(
+    symbols: tuple[sympy.Symbol, ...],
+) -> tuple[PolyRing, dict[sympy.Symbol, PolyElement]]:
+    """QQ[symbols] and its generators (cached: rings are immutable)."""
+    R, *gens = ring(symbols, QQ) if symbols else (ring("_", QQ)[0],)
+    return R, dict(zip(symbols, gens, strict=True))
+
+
+def polynomial(e: sympy.Expr, what: str) -> sympy.Expr:
+    """`e` as an expanded polynomial expression (refusing division)."""
+    symbols = tuple(sorted(e.free_symbols, key=lambda s: s.name))
+    R, gens = polynomial_ring(symbols)
+    p: PolyElement = fold(e, what, gens.__getitem__, lambda f: R(QQ(f.numerator, f.denominator)))
+    return p.as_expr() if symbols else sympy.Rational(p.LC.numerator, p.LC.denominator)
+
+
+def reciprocal_bases(e: sympy.Expr, what: str) -> list[sympy.Expr]:
+    """The bases of negative powers in `e`; a division inside a divisor is refused."""
+    found: list[sympy.Expr] = []
+    for node in sympy.preorder_traversal(e):
+        if node.is_Pow and node.exp.is_Integer and node.exp < 0 and node.base.free_symbols:
+            if reciprocal_bases(node.base, what):
+                raise KernelError(f"{what}: division inside the divisor {node.base}")
+            found.append(node.base)
+    return found
+
+
+def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
+    """`relation` as a polynomial fact, and the conditions (`> 0` facts) under which it is."""
+    op = text(relation.op, f"{what} relation")
+    if op not in ORIENTATION:
+        raise KernelError(f"{what}: unknown relation {op!r}")
+    kind, flipped = ORIENTATION[op]
+    lhs, rhs = expr(relation.lhs, what), expr(relation.rhs, what)
+    gap = rhs - lhs if flipped else lhs - rhs
+    divisors = [expr(d, f"{what} divisor") for d in items(relation.divisors, f"{what} divisors")]
+    bases = [*reciprocal_bases(lhs, what), *reciprocal_bases(rhs, what), *divisors]
+    symbols = sorted(set().union(gap.free_symbols, *(b.free_symbols for b in bases)),
+                     key=lambda s: s.name)
+    if not symbols:
+        return Fact(polynomial(gap, what), kind), ()
+    F, *gens = field(symbols, QQ)
+    table = dict(zip(symbols, gens, strict=True))
+
+    def into(e: sympy.Expr) -> FracElement:
+        return fold(e, what, table.__getitem__, lambda f: F(QQ(f.numerator, f.denominator)),
+                    divide=True)
+
+    value = into(gap)
+    lc = value.denom.LC
+    conditions: dict[sympy.Expr, None] = {}
+    if not value.denom.is_ground:
+        conditions[(value.denom * QQ(1) / lc).as_expr()] = None
+    for base in bases:
+        b = into(base)
+        if not b.denom.is_ground:
+            raise KernelError(f"{what}: division inside the divisor {base}")
+        if value.denom.is_ground or value.denom.rem(b.numer) != 0:
+            conditions[b.numer.as_expr()] = None
+    cleared = (value.numer * (QQ(1) / lc)).as_expr()
+    return Fact(cleared, kind), tuple(Fact(c, ">") for c in conditions)
+
+
+def evaluate(relation: Rel, what: str, value: Callable[[sympy.Symbol], Fraction]) -> bool:
+    """Whether `relation` holds, as written, at a point; undefined there is an error."""
+    op = text(relation.op, f"{what} relation")
+    if op not in ORIENTATION:
+        raise KernelError(f"{what}: unknown relation {op!r}")
+    kind, flipped = ORIENTATION[op]
+    for divisor in items(relation.divisors, f"{what} divisors"):
+        if fold(expr(divisor, what), what, value, lambda f: f, divide=True) == 0:
+            raise KernelError(f"{what}: `{relation.text}` divides by {divisor} = 0 there")
+    sides = [fold(expr(s, what), what, value, lambda f: f, divide=True)
+             for s in (relation.lhs, relation.rhs)]
+    gap = sides[1] - sides[0] if flipped else sides[0] - sides[1]
+    return holds(kind, gap)
+
+
+def holds(kind: str, value: Fraction) -> bool:
+    """Whether `value (kind) 0`."""
+    assert kind in KINDS
+    return value > 0 if kind == ">" else value >= 0 if kind == ">=" else value == 0
+
+
+def dot(u: tuple[tuple[str, sympy.Expr], ...], v: tuple[tuple[str, sympy.Expr], ...]) -> sympy.Expr:
+    """The inner product of two explicit vectors, in Gram symbols (bilinear, symmetric)."""
+    return sympy.expand(sum((a * b * gram(m, n) for m, a in u for n, b in v), sympy.Integer(0)))

@@ -1,0 +1,266 @@
+"""Certificate and counterexample checks: the arithmetic core of the kernel.
+
+A certificate for `hypotheses |- claim (kind) 0` is accepted only when
+
+    m * claim  ==  sum_k a_k * prod(h_i for i in hyps_k) * sigma_k  +  sum_j q_j * e_j
+
+holds as an identity of polynomials over QQ in scalar and Gram symbols (DESIGN.md §2).
+
+Why that proves the claim: take any real point where the hypotheses hold, with every Gram
+symbol `<a,b>` realised as the inner product of real vectors. There each product term is >= 0
+(`a_k >= 0`; each `h_i >= 0`; `sigma_k` is a sum of `w * p**2`, `w * |v|**2` and
+`w * det Gram(v_1..v_n)` with `w >= 0`, all >= 0 in any real inner-product space), each `e_j`
+is 0 and `m`, a product of strictly positive hypotheses, is > 0; so `claim >= 0`.
+
+Decisions (each is what keeps the argument above valid):
+
+- Symbols: the ring has every symbol of the judgement *and* of the certificate. A certificate
+  may mention extra scalars or vectors; the identity must then hold identically in them too,
+  so it still holds after realising them arbitrarily (e.g. extra vectors as 0).
+- Symbols are plain `sympy.Symbol(name)`, so one name is one variable and a counterexample,
+  which assigns values by name, means the same thing. `<a,b>` *is* the inner product of a, b.
+- Gram facts (`|v|**2 >= 0`, `det Gram(v_1..v_n) >= 0` for n <= 3) are an axiom schema: the
+  kernel expands them itself from explicit vector expressions; the search never supplies
+  them as polynomials. Vector names must be identifiers so Gram names cannot collide.
+- `>` claims need one term that is *strictly* positive: coefficient > 0, only strict
+  hypotheses, empty sigma (all other terms are >= 0, so the sum is > 0).
+- `==` claims take no product terms (they would only give `>=`); the multiplier is allowed,
+  since `m > 0` and `m * claim == 0` give `claim == 0`.
+- Equality hypotheses appear only in `linear`, inequalities only in products, and only strict
+  ones in the multiplier (a merely nonnegative `m` could be 0 and prove anything).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import reduce
+from operator import add, mul
+
+import sympy
+from sympy.polys.domains import QQ
+from sympy.polys.rings import PolyElement
+
+from verify.kernel import algebra
+from verify.kernel.data import (
+    KINDS,
+    Certificate,
+    Counterexample,
+    Fact,
+    GramMinor,
+    Judgement,
+    KernelError,
+    NormSquare,
+    Product,
+    Square,
+    gram,
+    gram_pair,
+)
+
+MAX_GRAM = 3  # GramMinor sizes 1..MAX_GRAM
+Vector = tuple[tuple[str, sympy.Expr], ...]
+
+
+def facts(judgement: object) -> tuple[tuple[Fact, ...], Fact]:
+    """The hypotheses and claim of a well-formed judgement, re-validated."""
+    if type(judgement) is not Judgement:
+        raise KernelError(f"expected a Judgement, not {type(judgement).__name__}")
+    out = []
+    for n, fact in enumerate((*algebra.items(judgement.hypotheses, "hypotheses"),
+                              judgement.claim)):
+        if type(fact) is not Fact or type(fact.kind) is not str or fact.kind not in KINDS:
+            raise KernelError(f"malformed fact {fact!r}: expected Fact(expr, kind in {KINDS})")
+        what = "claim" if n == len(judgement.hypotheses) else f"hypothesis {n}"
+        out.append(Fact(algebra.expr(fact.expr, what), fact.kind))
+    return tuple(out[:-1]), out[-1]
+
+
+def _index(value: object, hyps: tuple[Fact, ...], kinds: tuple[str, ...], what: str) -> int:
+    """A hypothesis index in range whose kind is one of `kinds` (the role decides the kind)."""
+    if type(value) is not int:
+        raise KernelError(f"{what}: hypothesis index {value!r} is not an int")
+    if not 0 <= value < len(hyps):
+        raise KernelError(f"{what}: hypothesis index {value} out of range ({len(hyps)} given)")
+    if hyps[value].kind not in kinds:
+        raise KernelError(f"{what}: hypothesis {value} `{hyps[value]}` is not {' or '.join(map(repr, kinds))}")
+    return value
+
+
+class _Term:
+    """A validated product term: coefficient, hypothesis indices, squares and Gram minors."""
+
+    def __init__(self, k: int, product: object, hyps: tuple[Fact, ...]) -> None:
+        what = f"product {k}"
+        if type(product) is not Product:
+            raise KernelError(f"{what} must be a Product, not {type(product).__name__}")
+        self.coeff = algebra.rational(product.coeff, f"{what} coefficient", nonnegative=True)
+        self.hyps = [_index(i, hyps, (">=", ">"), what)
+                     for i in algebra.items(product.hyps, f"{what}.hyps")]
+        self.strict = self.coeff > 0 and all(hyps[i].kind == ">" for i in self.hyps)
+        self.squares: list[tuple[Fraction, sympy.Expr, str]] = []
+        self.minors: list[tuple[Fraction, list[Vector]]] = []  # NormSquare(v): GramMinor((v,))
+        for n, entry in enumerate(algebra.items(product.sigma, f"{what}.sigma")):
+            where = f"{what} sigma {n}"
+            if type(entry) not in (Square, NormSquare, GramMinor):
+                raise KernelError(f"{where}: {type(entry).__name__} is not a sigma entry")
+            weight = algebra.rational(entry.weight, f"{where} weight", nonnegative=True)
+            if type(entry) is Square:
+                what = f"{where} polynomial"
+                self.squares.append((weight, algebra.expr(entry.poly, what), what))
+                continue
+            vectors = (entry.vector,) if type(entry) is NormSquare else entry.vectors
+            vectors = algebra.items(vectors, f"{where} vectors")
+            if not 1 <= len(vectors) <= MAX_GRAM:
+                raise KernelError(f"{where}: GramMinor of {len(vectors)} vectors (1..3)")
+            self.minors.append(
+                (weight, [algebra.vector(v, f"{where} vector {i}") for i, v in enumerate(vectors)])
+            )
+        self.sigma_empty = not (self.squares or self.minors)
+
+    def expressions(self) -> list[sympy.Expr]:
+        """Every scalar expression inside this term."""
+        return [e for _, e, _ in self.squares] + [c for _, vs in self.minors for v in vs
+                                                  for _, c in v]
+
+    def names(self) -> set[str]:
+        """Every vector name inside this term."""
+        return {name for _, vs in self.minors for v in vs for name, _ in v}
+
+
+def _det(matrix: list[list[PolyElement]]) -> PolyElement:
+    """Determinant by cofactor expansion along the first row (n <= 3, exact)."""
+    if len(matrix) == 1:
+        return matrix[0][0]
+    return reduce(add, ((-1) ** j * matrix[0][j] * _det([r[:j] + r[j + 1:] for r in matrix[1:]])
+                        for j in range(len(matrix))))
+
+
+def _sides(judgement: object, certificate: object) -> tuple[PolyElement, PolyElement]:
+    """Validate everything, then return both sides of the identity as polynomials."""
+    hyps, claim = facts(judgement)
+    if type(certificate) is not Certificate:
+        raise KernelError(f"expected a Certificate, not {type(certificate).__name__}")
+    multiplier = [_index(i, hyps, (">",), f"multiplier {n}")
+                  for n, i in enumerate(algebra.items(certificate.multiplier, "multiplier"))]
+    terms = [_Term(k, p, hyps) for k, p in enumerate(algebra.items(certificate.products,
+                                                                   "products"))]
+    linear: list[tuple[int, sympy.Expr, str]] = []
+    for n, entry in enumerate(algebra.items(certificate.linear, "certificate.linear")):
+        if type(entry) not in (tuple, list) or len(entry) != 2:  # type: ignore[arg-type]
+            raise KernelError(f"linear {n} must be a pair (equality index, polynomial)")
+        what = f"linear {n} polynomial"
+        linear.append((_index(entry[0], hyps, ("==",), f"linear {n}"),  # type: ignore[index]
+                       algebra.expr(entry[1], what), what))  # type: ignore[index]
+    if claim.kind == "==" and terms:
+        raise KernelError("an equality claim takes no product terms (they only prove >= 0)")
+    if claim.kind == ">" and not any(t.strict and t.sigma_empty for t in terms):
+        raise KernelError("strict claim without a strictly positive term "
+                          "(coefficient > 0, only strict hypotheses, empty sigma)")
+
+    exprs = [f.expr for f in (*hyps, claim)] + [q for _, q, _ in linear]
+    names: set[str] = set()
+    for term in terms:
+        exprs += term.expressions()
+        names |= term.names()
+    symbols = set().union(*(e.free_symbols for e in exprs))
+    symbols |= {gram(a, b) for a in names for b in names}
+    R, gens = algebra.polynomial_ring(tuple(sorted(symbols, key=lambda s: s.name)))
+
+    def number(f: Fraction) -> PolyElement:
+        return R(QQ(f.numerator, f.denominator))
+
+    def poly(e: sympy.Expr, what: str = "certificate") -> PolyElement:
+        return algebra.fold(e, what, gens.__getitem__, number)
+
+    def dot(u: Vector, v: Vector) -> PolyElement:
+        return R.zero + sum(poly(cu) * poly(cv) * gens[gram(a, b)] for a, cu in u for b, cv in v)
+
+    hyp = [poly(h.expr, f"hypothesis {i}") for i, h in enumerate(hyps)]
+    lhs = reduce(mul, (hyp[i] for i in multiplier), R.one) * poly(claim.expr, "claim")
+    rhs = R.zero
+    for term in terms:
+        sigma = R.one if term.sigma_empty else R.zero
+        for weight, p, what in term.squares:
+            sigma += number(weight) * poly(p, what) ** 2
+        for weight, vs in term.minors:
+            sigma += number(weight) * _det([[dot(u, v) for v in vs] for u in vs])
+        rhs += number(term.coeff) * reduce(mul, (hyp[i] for i in term.hyps), R.one) * sigma
+    for i, q, what in linear:
+        rhs += poly(q, what) * hyp[i]
+    return lhs, rhs
+
+
+def check_certificate(judgement: Judgement, certificate: Certificate) -> None:
+    """Return None if `certificate` proves `judgement`; else raise KernelError saying why."""
+    lhs, rhs = _sides(judgement, certificate)
+    if lhs != rhs:
+        residual = str((lhs - rhs).as_expr())
+        residual = residual if len(residual) <= 200 else residual[:200] + "..."
+        raise KernelError(f"identity fails: m*claim - certificate = {residual}")
+
+
+def is_valid(judgement: Judgement, certificate: Certificate) -> bool:
+    """True exactly when `check_certificate` accepts."""
+    try:
+        check_certificate(judgement, certificate)
+    except KernelError:
+        return False
+    return True
+
+
+def certificate_residual(judgement: Judgement, certificate: Certificate) -> sympy.Expr:
+    """`m*claim - certificate` as an expression (0 iff the identity holds); for debugging."""
+    lhs, rhs = _sides(judgement, certificate)
+    return (lhs - rhs).as_expr()
+
+
+class Point:
+    """A validated counterexample: exact scalars and coordinate vectors of one dimension >= 1.
+
+    Gram symbols `<a,b>` are realised as dot products of the coordinate vectors, so the
+    point is a genuine real instance of every judgement over these names.
+    """
+
+    def __init__(self, cex: object) -> None:
+        if type(cex) is not Counterexample:
+            raise KernelError(f"expected a Counterexample, not {type(cex).__name__}")
+        if type(cex.scalars) is not dict or type(cex.vectors) is not dict:
+            raise KernelError("counterexample scalars and vectors must be dicts")
+        self.scalars = {algebra.text(n, "scalar name"): algebra.rational(v, f"scalar {n}")
+                        for n, v in cex.scalars.items()}
+        self.vectors = {
+            algebra.text(n, "vector name"): tuple(
+                algebra.rational(x, f"vector {n}[{i}]")
+                for i, x in enumerate(algebra.items(v, n)))
+            for n, v in cex.vectors.items()
+        }
+        dimensions = {len(v) for v in self.vectors.values()}
+        if len(dimensions) > 1 or 0 in dimensions:
+            raise KernelError(f"vectors must share one dimension >= 1, got {sorted(dimensions)}")
+
+    def value(self, symbol: sympy.Symbol) -> Fraction:
+        """The value of a scalar or Gram symbol at this point."""
+        pair = gram_pair(symbol)
+        if pair is None:
+            if symbol.name not in self.scalars:
+                raise KernelError(f"scalar {symbol.name} is not assigned")
+            return self.scalars[symbol.name]
+        for name in pair:
+            if name not in self.vectors:
+                raise KernelError(f"vector {name} (in {symbol.name}) is not assigned")
+        a, b = self.vectors[pair[0]], self.vectors[pair[1]]
+        return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+
+
+def check_counterexample(judgement: Judgement, cex: Counterexample) -> None:
+    """Return None if `cex` satisfies every hypothesis and violates the claim, exactly."""
+    hyps, claim = facts(judgement)
+    point = Point(cex)
+
+    def value(fact: Fact, what: str) -> Fraction:
+        return algebra.fold(fact.expr, what, point.value, lambda f: f)
+
+    for i, fact in enumerate(hyps):
+        if not algebra.holds(fact.kind, v := value(fact, f"hypothesis {i}")):
+            raise KernelError(f"hypothesis {i} `{fact}` fails at the counterexample (value {v})")
+    if algebra.holds(claim.kind, v := value(claim, "claim")):
+        raise KernelError(f"the claim `{claim}` holds at the counterexample (value {v})")

@@ -1,0 +1,427 @@
+"""Structural rules: what a step means, the obligations that establish it, and `Theorem`s.
+
+A step is a `Sequent`: declared names, hypotheses, a claim (relations as written, divisions
+kept), a rule, and the `Statement`s of the earlier steps it uses. `obligations` turns it into
+polynomial judgements; `conclude` re-derives them, checks one certificate per obligation, and
+only then constructs a `Theorem` (nothing else can: the constructor wants a private key).
+`refute` checks a counterexample against the statement *as written* and returns a
+`Refutation`. Semantics, one rule at a time (docs/proof-files.md says the same for users):
+
+- Every step: for all real values of the scalars, all vectors of any real inner-product
+  space, and natural values (0, 1, 2, ...) of the names in `naturals`: if the hypotheses
+  hold, so does the claim. Obligations are proved over the reals with `n >= 0` for each
+  natural n, which covers every natural value; a counterexample must give naturals natural
+  values. Certificates never use integrality, so a claim that needs it stays unknown.
+- Division: a relation is defined where everything it divides by is nonzero. Its normal form
+  (`algebra.normal_form`) is multiplied through by its denominator under the conditions
+  `D > 0` / `q > 0`, which are side obligations proved from the hypotheses free of
+  division; the main obligation then has the conditions and the cleared relations.
+- Direct: one obligation, hypotheses |- claim.
+- Cases on a polynomial p: p > 0, p == 0, p < 0 (or p >= 0, p < 0) are exhaustive over the
+  reals by trichotomy, so proving the claim under each proves it. Each case is decisive.
+- Uses: a used step's statement is imported whole: its hypotheses (transitively) and its
+  claim become hypotheses, so the step is proved under all of them, never fewer. A claim
+  proved for natural n may only be used where n is natural too (`UseError` otherwise), and
+  a step whose used steps are not proved is not proved (`conclude` wants their Theorems).
+- Induction over runs, on a natural variable t, iterated vectors W (the keys of `base` and
+  `step`), the update `W := step(t, W)` and the update facts U. A name the update reads
+  (in `step` or U) that is not iterated, not t and not in its `constants` is *per-update*: a
+  fresh value at every update (the example x_t, its label y_t). The theorem: for every run
+  W_0 = base, W_{s+1} = step(s, W_s) in which every update satisfies U (its per-update
+  names taking any values that do), and every natural t, the hypotheses H imply the
+  invariant P(t, W_t). Obligations: base `H |- P(0, base)` (t replaced by 0 everywhere;
+  decisive) and step `H, t >= 0, P(t, W), U |- P(t + 1, step(W))` (an inductive-step
+  counterexample need not be reachable, so it is not decisive). Soundness needs, and the
+  rule refuses otherwise (`RuleError`): P and H free of per-update names (they would be
+  read at one update and assumed at all); H free of t and W (they hold at every t); base
+  free of t, W and per-update names (the run starts before any update); no division in the
+  update. Substitution is simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
+- Vacuity: a Theorem is marked vacuous when a certificate shows the hypotheses (for an
+  induction: of its update step, i.e. no update can happen) contradictory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import sympy
+
+from verify.kernel import algebra
+from verify.kernel.certificates import Point, check_certificate, facts
+from verify.kernel.data import (
+    Certificate,
+    Counterexample,
+    Fact,
+    Judgement,
+    KernelError,
+    Rel,
+    gram_pair,
+    names_of,
+)
+
+
+class RuleError(KernelError):
+    """A step the rules cannot read: it is refused, not decided (bad input, exit 2)."""
+
+
+class UseError(KernelError):
+    """A used claim that does not hold where this step would use it; the step stays unknown."""
+
+
+@dataclass(frozen=True)
+class Direct:
+    """The step is its own judgement."""
+
+
+@dataclass(frozen=True)
+class Cases:
+    """Cases on the sign of the polynomial `on` (`zero`: a separate `on == 0` case)."""
+
+    on: sympy.Expr
+    zero: bool = True
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Induction:
+    """Induction over runs on the natural `variable` (see the module docstring)."""
+
+    variable: str
+    base: Mapping[str, Mapping[str, sympy.Expr]]
+    step: Mapping[str, Mapping[str, sympy.Expr]]
+    update: tuple[Rel, ...] = ()
+    constants: frozenset[str] = frozenset()
+
+
+Rule = Direct | Cases | Induction
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What a step asserts, every hypothesis included; `origins[i]` names the used step that
+    brought hypothesis i ('' for the step's own); `run` describes an induction's runs."""
+
+    step: str
+    hypotheses: tuple[Rel, ...]
+    origins: tuple[str, ...]
+    claim: Rel
+    naturals: frozenset[str]
+    run: str = ""
+
+    def __str__(self) -> str:
+        given = [f"{n} in Nat" for n in sorted(self.naturals)]
+        given += [h.text + (f" [{o}]" if o else "") for h, o in zip(self.hypotheses,
+                                                                      self.origins, strict=True)]
+        run = f"for every run {self.run}: " if self.run else ""
+        return f"{run}{', '.join(given)} |- {self.claim.text}"
+
+
+@dataclass(frozen=True)
+class Sequent:
+    """A step as the kernel reads it: names, relations as written, rule and used statements."""
+
+    step: str
+    vectors: frozenset[str]
+    scalars: frozenset[str]
+    hypotheses: tuple[Rel, ...]
+    claim: Rel
+    rule: Rule = field(default_factory=Direct)
+    uses: tuple[Statement, ...] = ()
+    naturals: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Obligation:
+    """One judgement a step needs. `decisive`: its counterexample refutes the step; `written`
+    are its hypotheses and claim as written (for `refute`); `origins` marks each hypothesis
+    of the judgement: '' own, 'natural', 'condition', 'claim' of a used step, or 'inherited'."""
+
+    label: str
+    judgement: Judgement
+    decisive: bool
+    origins: tuple[str, ...]
+    written: tuple[tuple[Rel, ...], Rel] | None = None
+
+
+_KEY = object()
+
+
+class _Made:
+    """A kernel-made value: immutable, and constructible only with the kernel's key."""
+
+    __slots__ = ()
+
+    def __init__(self, key: object, **values: object) -> None:
+        if key is not _KEY:
+            raise KernelError(f"only the kernel makes a {type(self).__name__}")
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a {type(self).__name__} is immutable")
+
+
+class Theorem(_Made):
+    """A proved statement (`vacuous`: its hypotheses were shown contradictory)."""
+
+    __slots__ = ("statement", "vacuous")
+    statement: Statement
+    vacuous: bool
+
+
+class Refutation(_Made):
+    """A counterexample re-checked against the statement as written (`label`: the case)."""
+
+    __slots__ = ("counterexample", "label", "statement")
+    statement: Statement
+    counterexample: Counterexample
+    label: str
+
+
+def _substitute(e: sympy.Expr, scalars: Mapping[sympy.Symbol, sympy.Expr],
+                vectors: Mapping[str, tuple[tuple[str, sympy.Expr], ...]]) -> sympy.Expr:
+    """`e` with scalars replaced and vectors replaced inside every Gram symbol, at once."""
+    mapping: dict[sympy.Basic, sympy.Expr] = {}
+    for s in e.free_symbols:
+        pair = gram_pair(s)
+        if pair is None and s in scalars:
+            mapping[s] = scalars[s]
+        elif pair is not None and (pair[0] in vectors or pair[1] in vectors):
+            a, b = (vectors.get(n, ((n, sympy.Integer(1)),)) for n in pair)
+            mapping[s] = algebra.dot(a, b)
+    return e.xreplace(mapping)
+
+
+def _mentions(relations: Sequence[Rel], names: set[str], what: str, why: str) -> None:
+    for r in relations:
+        found = sorted((names_of(r.lhs) | names_of(r.rhs)) & names)
+        if found:
+            raise RuleError(f"{what} `{r.text}` mentions {', '.join(found)}: {why}")
+
+
+def statement(sequent: Sequent) -> Statement:
+    """The full statement of `sequent` (validated): own hypotheses, then each used step's."""
+    if type(sequent) is not Sequent:
+        raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
+    if not sequent.naturals <= sequent.scalars:
+        raise RuleError("naturals must be declared scalars")
+    hyps = {r: "" for r in algebra.items(sequent.hypotheses, "hypotheses")}
+    naturals = set()
+    for used in algebra.items(sequent.uses, "uses"):
+        if type(used) is not Statement:
+            raise KernelError(f"a used step must be a Statement, not {type(used).__name__}")
+        if missing := sorted(used.naturals - sequent.naturals):
+            raise UseError(f"uses {used.step}, which holds for natural {', '.join(missing)} "
+                           f"only; declare naturals = {missing} to use it")
+        for r in (*used.hypotheses, used.claim):
+            hyps.setdefault(r, used.step)
+        naturals |= used.naturals
+    mentioned = set().union(*(names_of(r.lhs) | names_of(r.rhs) for r in (*hyps, sequent.claim)))
+    naturals |= sequent.naturals & mentioned
+    run = ""
+    if type(sequent.rule) is Induction:
+        naturals.add(sequent.rule.variable)
+        run = _run(sequent)
+    return Statement(sequent.step, tuple(hyps), tuple(hyps.values()), sequent.claim,
+                     frozenset(naturals), run)
+
+
+def _vectors(mapping: object, what: str, vectors: frozenset[str]) -> dict[str, tuple]:
+    if not isinstance(mapping, Mapping):
+        raise RuleError(f"{what} must map vector names to vectors")
+    out = {}
+    for name, vec in mapping.items():
+        terms = algebra.vector(vec, f"{what}[{name}]")
+        if name not in vectors or not {n for n, _ in terms} <= vectors:
+            raise RuleError(f"{what}: substitution of {name!r} names an undeclared vector")
+        if any(algebra.reciprocal_bases(c, what) for _, c in terms):
+            raise RuleError(f"{what}: the substitution of {name!r} must not divide")
+        out[name] = terms
+    return out
+
+
+def _run(sequent: Sequent) -> str:
+    """Validate an induction (module docstring) and describe its runs."""
+    rule: Induction = sequent.rule  # type: ignore[assignment]
+    t = algebra.text(rule.variable, "induction variable")
+    if t not in sequent.scalars:
+        raise RuleError(f"induction variable {t!r} is not a declared scalar")
+    base = _vectors(rule.base, "induction base", sequent.vectors)
+    step = _vectors(rule.step, "induction step", sequent.vectors)
+    update = algebra.items(rule.update, "induction update")
+    for r in update:
+        if any(algebra.reciprocal_bases(algebra.expr(s, r.text), r.text)
+               for s in (r.lhs, r.rhs)) or r.divisors:
+            raise RuleError(f"update fact `{r.text}` must not divide")
+    iterated = {*base, *step}
+    reads = {n for terms in step.values() for name, c in terms for n in names_of(c) | {name}}
+    reads |= set().union(*(names_of(r.lhs) | names_of(r.rhs) for r in update))
+    fresh = reads - iterated - {t} - rule.constants
+    per_update = "fresh at every update unless listed in the induction's constants"
+    _mentions((sequent.claim,), fresh, "the invariant", f"{per_update}")
+    outer = statement_hypotheses(sequent)
+    _mentions(outer, fresh | iterated | {t}, "hypothesis",
+              f"hypotheses hold at every update, so they may not mention the iteration "
+              f"({', '.join(sorted(iterated | {t}))}) or per-update names ({per_update})")
+    for name, terms in base.items():
+        bad = sorted(({n for _, c in terms for n in names_of(c)} | {n for n, _ in terms})
+                     & (fresh | iterated | {t}))
+        if bad:
+            raise RuleError(f"the base of {name} mentions {', '.join(bad)}: a run starts before "
+                            f"any update, from constants only")
+
+    def shown(mapping: dict[str, tuple]) -> str:
+        return ", ".join(f"{n} := {sum((c * sympy.Symbol(v) for v, c in terms), sympy.S(0))}"
+                         for n, terms in sorted(mapping.items()))
+
+    where = f" when {', '.join(r.text for r in update)}" if update else ""
+    kept = sorted(rule.constants & reads)
+    fresh_text = "; ".join([*([f"{', '.join(sorted(fresh))} fresh at each update"] if fresh else
+                              []), *([f"{', '.join(kept)} constant"] if kept else [])])
+    fresh_text = f" ({fresh_text})" if fresh_text else ""
+    return f"from {shown(base) or 'any start'}, {shown(step) or 'no change'} at each update" \
+           f"{where}{fresh_text}, counted by {t}"
+
+
+def statement_hypotheses(sequent: Sequent) -> tuple[Rel, ...]:
+    """The hypotheses of the full statement, without validating the rule."""
+    hyps = dict.fromkeys(sequent.hypotheses)
+    for used in sequent.uses:
+        hyps.update(dict.fromkeys((*used.hypotheses, used.claim)))
+    return tuple(hyps)
+
+
+def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[str],
+           naturals: frozenset[str], decisive: bool, sequent: Sequent) -> list[Obligation]:
+    """The obligation `written`, divisions cleared, and its side conditions (module doc)."""
+    hyps, claim = written
+    forms = [algebra.normal_form(r, f"`{r.text}`") for r in (*hyps, claim)]
+    mentioned = set().union(*(names_of(f.expr) for f, _ in forms))
+    nat = [(Fact(sympy.Symbol(n), ">="), "natural") for n in sorted(naturals & mentioned)]
+    given = list(zip(forms[:-1], origins, strict=True))
+    context = [*nat, *((f, o) for (f, c), o in given if not c)]
+    conditions = list(dict.fromkeys(c for _, cs in forms for c in cs))
+    divided = [(f, o) for (f, c), o in given if c]
+    unique: dict[Fact, str] = {}  # a fact given twice is one hypothesis (its first origin)
+    for f, o in (*context, *((c, "condition") for c in conditions), *divided):
+        unique.setdefault(f, o)
+    full = list(unique.items())
+
+    def judgement(given: list[tuple[Fact, str]], goal: Fact) -> Judgement:
+        return Judgement(tuple(f for f, _ in given), goal, tuple(sorted(sequent.vectors)),
+                         tuple(sorted(sequent.scalars)))
+
+    main = Obligation(label, judgement(full, forms[-1][0]), decisive,
+                      tuple(o for _, o in full), written)
+    side = [Obligation(f"{label}: {c.expr} > 0", judgement(context, c), False,
+                       tuple(o for _, o in context)) for c in conditions]
+    return [main, *side]
+
+
+def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
+    """The judgements that establish `sequent`, main ones first, then side conditions."""
+    st = statement(sequent)
+    hyps = st.hypotheses
+    origins = tuple("" if o == "" else ("claim" if h == _claim(sequent, o) else "inherited")
+                    for h, o in zip(hyps, st.origins, strict=True))
+    rule = sequent.rule
+    out: list[Obligation] = []
+    if type(rule) is Direct:
+        out += _admit("main", (hyps, st.claim), origins, st.naturals, True, sequent)
+    elif type(rule) is Cases:
+        on = algebra.expr(rule.on, "the split polynomial")
+        if algebra.reciprocal_bases(on, "the split polynomial"):
+            raise RuleError("the split polynomial must not divide")
+        shown = rule.text or str(on)
+        sides = _admit("cases", (hyps, st.claim), origins, st.naturals, True, sequent)[1:]
+        for op in (">", "==", "<") if rule.zero else (">=", "<"):  # side conditions: once
+            case = Rel(on, op, sympy.Integer(0), f"{shown} {op} 0")
+            out += _admit(f"case {case.text}", ((*hyps, case), st.claim), (*origins, "case"),
+                          st.naturals, True, sequent)[:1]
+        out += sides
+    elif type(rule) is Induction:
+        t = sympy.Symbol(rule.variable)
+        base = _vectors(rule.base, "induction base", sequent.vectors)
+        step = _vectors(rule.step, "induction step", sequent.vectors)
+
+        def at(r: Rel, scalars: dict, vectors: dict, shown: str) -> Rel:
+            sides = [_substitute(algebra.expr(s, r.text), scalars, vectors) for s in
+                     (r.lhs, r.rhs)]
+            divisors = tuple(_substitute(d, scalars, vectors) for d in r.divisors)
+            return Rel(sides[0], r.op, sides[1], f"{r.text} [{shown}]", divisors)
+
+        zero = at(st.claim, {t: sympy.Integer(0)}, base, f"{t} := 0")
+        out += _admit("base", (hyps, zero), origins, st.naturals, True, sequent)
+        after = at(st.claim, {t: t + 1}, step, f"{t} := {t} + 1, update")
+        given = (*hyps, Rel(t, ">=", sympy.Integer(0), f"{t} >= 0"), st.claim, *rule.update)
+        marks = (*origins, "natural", "invariant", *("update" for _ in rule.update))
+        out += _admit("step", (given, after), marks, st.naturals, False, sequent)
+    else:
+        raise KernelError(f"unknown rule {type(rule).__name__}")
+    return tuple(out)
+
+
+def _claim(sequent: Sequent, step: str) -> Rel | None:
+    return next((u.claim for u in sequent.uses if u.step == step), None)
+
+
+def contradiction(sequent: Sequent) -> Judgement:
+    """`hypotheses |- -1 >= 0` for the step's main context (an induction's update step)."""
+    last = [o for o in obligations(sequent) if ":" not in o.label][-1]
+    hyps = tuple(h for h, o in zip(last.judgement.hypotheses, last.origins, strict=True)
+                 if o != "case")  # the hypotheses every case shares
+    return Judgement(hyps, Fact(sympy.Integer(-1), ">="), last.judgement.vectors,
+                     last.judgement.scalars)
+
+
+def conclude(
+    sequent: Sequent,
+    evidence: Sequence[tuple[Judgement, Certificate]],
+    used: Sequence[Theorem],
+    vacuity: Certificate | None = None,
+) -> Theorem:
+    """The Theorem of `sequent`, if every obligation has checked evidence; else KernelError.
+
+    Evidence for an obligation may use a subset of its hypotheses (weakening: fewer
+    hypotheses prove a stronger judgement); its claim must be the obligation's.
+    """
+    st = statement(sequent)
+    wanted = obligations(sequent)
+    evidence = algebra.items(evidence, "evidence")  # type: ignore[assignment]
+    if len(evidence) != len(wanted):
+        raise KernelError(f"{len(evidence)} certificates for {len(wanted)} obligations")
+    for ob, entry in zip(wanted, evidence, strict=True):
+        judgement, certificate = algebra.items(entry, "evidence entry")  # type: ignore[misc]
+        hyps, claim = facts(judgement)
+        if claim != ob.judgement.claim or not set(hyps) <= set(ob.judgement.hypotheses):
+            raise KernelError(f"{ob.label}: the evidence is for another judgement")
+        check_certificate(judgement, certificate)  # type: ignore[arg-type]
+    used = algebra.items(used, "used theorems")  # type: ignore[assignment]
+    if len(used) != len(sequent.uses) or any(
+            type(th) is not Theorem or th.statement != s for th, s in zip(used, sequent.uses,
+                                                                          strict=False)):
+        raise KernelError("every used step needs its own Theorem")
+    if vacuity is not None:
+        check_certificate(contradiction(sequent), vacuity)
+    return Theorem(_KEY, statement=st, vacuous=vacuity is not None)
+
+
+def refute(sequent: Sequent, label: str, cex: Counterexample) -> Refutation:
+    """A Refutation, if `cex` violates the statement as written in the decisive `label`."""
+    st = statement(sequent)
+    found = [o for o in obligations(sequent) if o.label == label and o.decisive]
+    if not found:
+        raise KernelError(f"no decisive obligation {label!r}")
+    point = Point(cex)
+    for n in sorted(st.naturals):
+        value = point.value(sympy.Symbol(n))
+        if value.denominator != 1 or value < 0:
+            raise KernelError(f"{n} = {value} is not a natural number, and {n} is one")
+    hyps, claim = found[0].written  # type: ignore[misc]
+    for r in hyps:
+        if not algebra.evaluate(r, f"hypothesis `{r.text}`", point.value):
+            raise KernelError(f"hypothesis `{r.text}` fails at the counterexample")
+    if algebra.evaluate(claim, "the claim", point.value):
+        raise KernelError(f"the claim `{claim.text}` holds at the counterexample")
+    return Refutation(_KEY, statement=st, counterexample=cex, label=label)
