@@ -17,9 +17,9 @@ from typing import Literal
 import sympy
 
 from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
+from proofs.terms import Vec
 from verify.kernel import Judgement
 from verify.proof_checker import fact_of
-from proofs.terms import Vec
 
 Expected = Literal["proved", "refuted", "not-proved"]
 

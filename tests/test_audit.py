@@ -114,9 +114,10 @@ def _proof_text(numeric: str) -> bytes:
 def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
     from proofs.proof_file import parse_proof
     from verify.audit import statement
+    from verify.proof_checker import statements
 
     proof = parse_proof(_proof_text('[numeric]\nrun = "online"\nnames = { th = "w" }'), "p")
-    judgement = statement(proof, proof.steps[0])
+    judgement = statement(proof, statements(proof)[proof.steps[0].id])
     assert binding_of(judgement) == "example"  # every state against every example
     assert {s.name for s in judgement.symbols()} == {"y", "R2", "<w,x>", "<x,x>"}
 

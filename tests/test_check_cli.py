@@ -16,20 +16,20 @@ from typing import Any
 import pytest
 
 from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
-from verify.kernel import Judgement
-from verify.proof_checker import fact_of
 from proofs.proof_file import load_proof
 from verify import kernel
+from verify.cli import main
 from verify.kernel import (
     Certificate,
     Counterexample,
     GramMinor,
+    Judgement,
     NormSquare,
     Product,
     Sos,
     Square,
 )
-from verify.cli import main
+from verify.proof_checker import fact_of
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 STEP_KEYS = {"id", "status", "certificate", "counterexample", "message", "seconds"}

@@ -22,37 +22,41 @@ from test_kernel_cases import (
     TRIANGLE_SQUARED_CEX,
     Case,
     P,
+    is_valid,
     step,
 )
 
-from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, gram, gram_determinant, scalar
-from verify.kernel import Certificate, Counterexample, GramMinor, NormSquare, Square
 from verify.kernel import (
+    Certificate,
+    Counterexample,
+    Fact,
+    GramMinor,
+    Judgement,
     KernelError,
-    certificate_residual,
+    NormSquare,
+    Square,
     check_certificate,
     check_counterexample,
-    is_valid,
 )
 
 IDS = [case.id for case in CASES]
 
 
+
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_hand_written_certificate_is_accepted(case: Case) -> None:
     assert check_certificate(case.judgement, case.certificate) is None
-    assert is_valid(case.judgement, case.certificate)
-    assert certificate_residual(case.judgement, case.certificate) == 0
 
 
 def test_residual_names_what_is_missing() -> None:
     # Dropping the linear term leaves exactly -(-<x,x>)*(y**2 - 1) unexplained.
     wrong = replace(NORM_GROWTH_CERT, linear=())
-    residual = certificate_residual(NORM_GROWTH.judgement, wrong)
-    x_x, y = gram("x", "x"), scalar("y")
+    with pytest.raises(KernelError, match="identity fails") as caught:
+        check_certificate(NORM_GROWTH.judgement, wrong)
+    residual = sympy.sympify(str(caught.value).split(" = ", 1)[1].replace("<x,x>", "XX"))
+    x_x, y = sympy.Symbol("XX"), scalar("y")
     assert sympy.expand(residual - (-x_x * (y**2 - 1))) == 0
-    assert not is_valid(NORM_GROWTH.judgement, wrong)
 
 
 def test_extra_symbols_in_the_certificate_are_allowed_when_they_cancel() -> None:

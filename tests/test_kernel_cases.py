@@ -14,15 +14,18 @@ from fractions import Fraction
 import sympy
 
 from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
-from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, gram_determinant
 from verify.kernel import (
     Certificate,
     Counterexample,
+    Fact,
     GramMinor,
+    Judgement,
+    KernelError,
     NormSquare,
     Product,
     Square,
+    check_certificate,
 )
 
 HALF = Fraction(1, 2)
@@ -226,3 +229,12 @@ TRIANGLE_SQUARED = step([], "norm2(a + b) <= norm2(a) + norm2(b)", "a b")
 TRIANGLE_SQUARED_CEX = Counterexample(
     scalars={}, vectors={"a": (Fraction(1),), "b": (Fraction(1),)}
 )
+
+
+def is_valid(judgement: Judgement, certificate: Certificate) -> bool:
+    """Whether the kernel accepts `certificate` (tests of wrong certificates want a yes/no)."""
+    try:
+        check_certificate(judgement, certificate)
+    except KernelError:
+        return False
+    return True

@@ -29,20 +29,24 @@ from test_kernel_cases import (
     UNIT_IDENTITY,
     UNIT_IDENTITY_CERT,
     P,
+    is_valid,
     step,
 )
 
-from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, gram, scalar
 from verify.kernel import (
     Certificate,
     Counterexample,
+    Fact,
     GramMinor,
+    Judgement,
+    KernelError,
     NormSquare,
     Product,
     Square,
+    check_certificate,
+    check_counterexample,
 )
-from verify.kernel import KernelError, check_certificate, check_counterexample, is_valid
 
 ONE = Fraction(1)
 a, b, c, d = (Vec.named(n) for n in "abcd")

@@ -290,8 +290,11 @@ def test_normal_form_conditions() -> None:
     assert fact == Fact(ZERO, "==") and conditions == (Fact(t, ">"),)
     with pytest.raises(KernelError, match="division inside the divisor"):
         normal_form(rel(1 / (1 + 1 / y), ">=", 0), "r")
-    with pytest.raises(KernelError, match="division by zero"):
+    with pytest.raises(KernelError, match="divides by t = 0 there"):
         evaluate(rel(1 / t, ">=", 0), "r", lambda s: Fraction(0))
+    # a division cancelled between the sides still makes the statement undefined at 0
+    with pytest.raises(KernelError, match="divides by t = 0 there"):
+        evaluate(rel(1 / t + y, ">=", 1 / t), "r", lambda s: Fraction(0))
     with pytest.raises(KernelError, match="divides by t = 0"):
         evaluate(rel(y, ">=", 0, divisors=(t,)), "r", lambda s: Fraction(0))
     assert normal_form(rel(sympy.Integer(2), ">", 1), "r") == (Fact(sympy.Integer(1), ">"), ())
@@ -321,3 +324,47 @@ def test_sequents_are_validated() -> None:
         kernel.obligations(sequent((), rel(t, ">=", 0), rule="induction"))
     with pytest.raises(KernelError, match="unknown relation"):
         kernel.obligations(sequent((), Rel(t, "!=", ZERO, "t != 0")))
+
+
+# -- malformed input gets the kernel's own error (issue 12: lying numbers, Pow(0, 0)) --------
+
+
+class LyingInt(int):
+    """An int whose `<` lies: the old kernel tested `value < 0` before converting."""
+
+    def __lt__(self, other: object) -> bool:
+        return False
+
+
+class LyingFraction(Fraction):
+    def __lt__(self, other: object) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("weight", [LyingInt(-1), LyingFraction(-1), True, 0.5])
+def test_numbers_must_be_exactly_int_or_fraction(weight: object) -> None:
+    """A negative weight in disguise would prove `-1 >= 0` and `-x**2 - 1 >= 0`."""
+    for claim, sigma in ((sympy.Integer(-1), ()), (-(y**2) - 1, (Square(weight, y),))):
+        product = Product(Fraction(1), (), sigma) if sigma else Product(weight, (), ())
+        with pytest.raises(KernelError, match="must be an int or Fraction"):
+            kernel.check_certificate(Judgement((), Fact(claim, ">=")), Certificate((product,)))
+
+
+def test_a_zero_power_of_zero_is_one_and_a_zero_division_is_an_error() -> None:
+    zero_zero = sympy.Pow(0, 0, evaluate=False)
+    kernel.check_certificate(Judgement((), Fact(zero_zero, ">=")), Certificate((
+        Product(Fraction(1)),)))
+    inverse_zero = sympy.Pow(0, -1, evaluate=False)
+    with pytest.raises(KernelError, match="division by zero"):
+        evaluate(Rel(inverse_zero, ">=", ZERO, "1/0 >= 0"), "r", lambda s: Fraction(0))
+
+
+def test_malformed_sequents_get_kernel_errors() -> None:
+    with pytest.raises(KernelError, match="must be a str"):
+        normal_form(Rel(t, 1, ZERO, "t ? 0"), "r")  # type: ignore[arg-type]
+    with pytest.raises(KernelError, match="frozenset of names"):
+        kernel.statement(Sequent("s", {"w"}, SCALARS, (), rel(t, ">=", 0)))  # type: ignore[arg-type]
+    with pytest.raises(RuleError, match="must map vector names"):
+        kernel.obligations(sequent((), rel(WW, ">=", 0), Induction("t", ["w"], {})))  # type: ignore[arg-type]
+    assert str(Judgement((Fact(y, ">="),), Fact(y, ">="))) == "y >= 0 |- y >= 0"
+    assert str(rel(y, ">=", 0)) == "y >= 0"

@@ -10,9 +10,9 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, dot, norm2, scalar
 from verify.campaign import canonical_checks, wrong_norm_growth
+from verify.kernel import Fact, Judgement
 from verify.numeric import (
     Column,
     CompiledJudgement,

@@ -12,9 +12,14 @@ from fractions import Fraction
 import pytest
 from cases import CASES, Case, hints_of, judgement_of
 
-from verify.kernel import Fact, Judgement
-from verify.kernel import Certificate, Counterexample
-from verify.kernel import check_certificate, check_counterexample
+from verify.kernel import (
+    Certificate,
+    Counterexample,
+    Fact,
+    Judgement,
+    check_certificate,
+    check_counterexample,
+)
 from verify.prover import decide
 from verify.search.counterexamples import CounterexampleSearch
 from verify.search.polynomials import Context

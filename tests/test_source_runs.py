@@ -19,7 +19,6 @@ from perceptron.geometry import radius2
 from perceptron.online import run_online
 from perceptron.source_algorithms import SOURCE_ALGORITHMS, SOURCE_VARIANTS
 from proofs.errors import ProofFileError
-from verify.kernel import Fact, Judgement
 from proofs.proof_file import parse_proof
 from proofs.terms import Vec, dot, scalar
 from verify.campaign import (
@@ -31,6 +30,7 @@ from verify.campaign import (
     source_batch_runner,
     source_runner,
 )
+from verify.kernel import Fact, Judgement
 from verify.numeric import Origin
 from verify.vocabulary import margin, radius_bound
 

@@ -6,7 +6,6 @@ from fractions import Fraction
 
 import pytest
 
-from verify.kernel import Certificate
 from verify.cli import main
 from verify.explain import (
     Located,
@@ -20,6 +19,7 @@ from verify.explain import (
     number,
     polynomial,
 )
+from verify.kernel import Certificate
 
 
 @pytest.fixture(scope="module")
@@ -63,20 +63,23 @@ def test_proved_step_shows_every_hypothesis_and_coefficient(steps: list[Located]
     text = explain(located, report)
     assert located.step.source in text and located.step.note in text
     for goal in report.goals:
-        judgement = goal.judgement
+        judgement = goal.verdict.judgement or goal.judgement
         certificate = goal.verdict.certificate
         assert isinstance(certificate, Certificate)
         names = labels(judgement)
-        for name, relation, hypothesis in zip(names, goal.goal.hypotheses,
-                                              judgement.hypotheses, strict=True):
-            assert f"{name}: {relation.text}    i.e.  {fact(hypothesis)}" in text
+        origins = dict(zip(goal.judgement.hypotheses, goal.goal.origins, strict=True))
+        for name, hypothesis in zip(names, judgement.hypotheses, strict=True):
+            assert f"{name}: {fact(hypothesis)}    [{origins[hypothesis]}]" in text
+        assert f"claim: {goal.goal.written[1].text}    i.e.  {fact(judgement.claim)}" in text
         for term in certificate.products:
             bracketed = " * ".join(f"[{names[i]}: {fact(judgement.hypotheses[i])}]"
                                    for i in term.hyps)
             assert f"{number(term.coeff)} * {bracketed}" in text
         for j, q in certificate.linear:
             assert f"({polynomial(q)}) * [{names[j]}: {fact(judgement.hypotheses[j])}]" in text
-    # the induction step's certificate, as a person would write it
+    # the induction step's certificate, as a person would write it, and where each fact is from
+    assert "claim: norm2(w) <= t*R2 [t := t + 1, w := w + x*y]" in text
+    assert "h2: R2*t - ⟨w,w⟩ >= 0    [invariant]" in text
     assert "= 1 * [h2: R2*t - ⟨w,w⟩ >= 0]" in text
     assert "+ 2 * [h3: -y*⟨w,x⟩ >= 0]" in text
     assert "+ (-⟨x,x⟩) * [e1: y^2 - 1 = 0]" in text
@@ -91,9 +94,9 @@ def test_refuted_step_plugs_the_counterexample_into_everything(steps: list[Locat
     text = explain(located, report)
     k, gamma, n, R = (Fraction(cex.scalars[v]) for v in ("k", "gamma", "n", "R"))
     assert f"k = {number(k)}" in text and f"gamma = {number(gamma)}" in text
-    assert f"h1  k > 0:  {number(k)} > 0  holds" in text
-    assert f"h3  k*gamma <= n:  {number(k * gamma)} <= {number(n)}  holds" in text
-    assert f"h4  n**2 <= k*R**2:  {number(n * n)} <= {number(k * R * R)}  holds" in text
+    assert f"    k > 0:  {number(k)} > 0  holds" in text
+    assert f"    k*gamma <= n:  {number(k * gamma)} <= {number(n)}  holds" in text
+    assert f"    n**2 <= k*R**2:  {number(n * n)} <= {number(k * R * R)}  holds" in text
     assert k * gamma**2 > R**2
     assert f"k*gamma**2 <= R**2:  {number(k * gamma**2)} <= {number(R**2)}  FAILS" in text
     assert text.count("FAILS") == 1 and "w1a" not in text  # unused names are left out
@@ -102,7 +105,7 @@ def test_refuted_step_plugs_the_counterexample_into_everything(steps: list[Locat
 def test_refuted_vector_step_shows_gram_values(steps: list[Located]) -> None:
     located = locate("virtue-online/part2-radius-equality", steps)
     text = explain(located, check_with_uses(located, time_limit=10))
-    assert "⟨x,x⟩ = " in text and "FAILS" in text and "e1  y**2 == 1:  1 == 1  holds" in text
+    assert "⟨x,x⟩ = " in text and "FAILS" in text and "    y**2 == 1:  1 == 1  holds" in text
 
 
 def test_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:

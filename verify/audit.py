@@ -28,7 +28,7 @@ from verify.campaign import Check, Scenario
 from verify.kernel import Counterexample, Fact, Judgement
 from verify.kernel.algebra import normal_form
 from verify.numeric import Instance, NumericVerdict
-from verify.proof_checker import StepReport, check_step, statements
+from verify.proof_checker import StepReport, check_step, detached, replay, statements
 from verify.vocabulary import Binding, binding_for
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
@@ -239,7 +239,7 @@ def _in_parallel(plan: _Plan, say: Progress, jobs: int) -> tuple[Verdicts, Repor
         for task in as_completed([*campaigns, *symbolic]):
             if task in symbolic:
                 name = symbolic[task]
-                reports[name] = task.result()
+                reports[name] = replay(proofs[name], task.result())
                 done += len(proofs[name].steps)
             else:
                 name = campaigns[task]
@@ -262,8 +262,9 @@ def _symbolic(
 
 
 def _symbolic_builtin(proof_id: str, time_limit: float) -> tuple[StepReport, ...]:
-    """`_symbolic` of a built-in proof, loaded where it runs (a worker process)."""
-    return _symbolic(load_builtin(proof_id), time_limit)
+    """`_symbolic` of a built-in proof, loaded where it runs (a worker process), detached
+    from its kernel values (`replay` makes them again in the parent)."""
+    return tuple(map(detached, _symbolic(load_builtin(proof_id), time_limit)))
 
 
 def _campaign(checks: Sequence[Check], budget: str, seed: int, source: str) -> Verdicts:

@@ -18,14 +18,15 @@ from fractions import Fraction
 import sympy
 
 from proofs.expressions import Relation
-from verify.kernel import Fact, Judgement
 from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof, Step
 from proofs.terms import Vec, gram_pair
 from verify.kernel import (
     Certificate,
     Counterexample,
+    Fact,
     GramMinor,
+    Judgement,
     NormSquare,
     Product,
     Sos,
@@ -232,9 +233,10 @@ def plugged(relation: Relation, values: dict[sympy.Symbol, Fraction]) -> str:
 
 def counterexample_lines(report: GoalReport, cex: Counterexample) -> list[str]:
     """The counterexample's numbers, then every hypothesis and the claim evaluated at it."""
-    goal = report.goal
+    hypotheses, claim = report.goal.written or ((), None)
+    relations = (*hypotheses, *((claim,) if claim is not None else ()))
     symbols: set[sympy.Symbol] = set()
-    for relation in (*goal.hypotheses, goal.claim):
+    for relation in relations:
         symbols |= relation.lhs.free_symbols | relation.rhs.free_symbols
     values = _values(cex, symbols)
     used = {name for s in symbols for name in (gram_pair(s) or (s.name,))}
@@ -251,12 +253,12 @@ def counterexample_lines(report: GoalReport, cex: Counterexample) -> list[str]:
     if grams:
         lines.append("    so " + ", ".join(f"{polynomial(s)} = {number(values[s])}"
                                            for s in grams))
-    names = labels(report.judgement)
-    lines.append("  the hypotheses at these numbers:")
-    lines += [f"    {n}  {plugged(h, values)}"
-              for n, h in zip(names, goal.hypotheses, strict=True)]
-    lines.append("  the claim at these numbers:")
-    lines.append(f"    {plugged(goal.claim, values)}")
+    if claim is None:  # an obligation that is not the statement itself (a side condition)
+        return lines
+    lines.append("  the statement's hypotheses, as written, at these numbers:")
+    lines += [f"    {plugged(h, values)}" for h in hypotheses] or ["    (none)"]
+    lines.append("  the claim, as written, at these numbers:")
+    lines.append(f"    {plugged(claim, values)}")
     return lines
 
 
@@ -264,15 +266,18 @@ def counterexample_lines(report: GoalReport, cex: Counterexample) -> list[str]:
 
 
 def _goal_lines(report: GoalReport, several: bool) -> list[str]:
-    judgement, verdict = report.judgement, report.verdict
+    judgement, verdict = report.verdict.judgement or report.judgement, report.verdict
     lines = [f"judgement {report.goal.label}: {verdict.status}"] if several else []
-    lines.append("  hypotheses (as written, then as a polynomial compared with 0):")
+    lines.append("  hypotheses (each a polynomial compared with 0; where it comes from):")
     names = labels(judgement)
-    for n, relation, h in zip(names, report.goal.hypotheses, judgement.hypotheses, strict=True):
-        lines.append(f"    {n}: {relation.text}    i.e.  {fact(h)}")
+    origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
+    for n, h in zip(names, judgement.hypotheses, strict=True):
+        lines.append(f"    {n}: {fact(h)}" + (f"    [{origin[h]}]" if origin.get(h) else ""))
     if not names:
         lines.append("    (none)")
-    lines.append(f"  claim: {report.goal.claim.text}    i.e.  {fact(judgement.claim)}")
+    written = report.goal.written
+    shown = f"{written[1].text}    i.e.  " if written is not None else ""
+    lines.append(f"  claim: {shown}{fact(judgement.claim)}")
     if verdict.certificate is not None:
         lines.append("  certificate (an identity of polynomials, checked exactly by the kernel):")
         lines += certificate_lines(judgement, verdict.certificate)
@@ -295,7 +300,10 @@ def explain(located: Located, report: StepReport) -> str:
         lines.append(f"note: {step.note}")
     if step.uses:
         lines.append(f"uses the claims of: {', '.join(step.uses)}")
-    lines.append(f"statement: {located.proof.statement(step)}")
+    lines.append(f"statement: {report.statement_text}")
+    if report.vacuous:
+        lines.append("WARNING: vacuous — the hypotheses are contradictory (a kernel-checked "
+                     "certificate), so the claim holds for no instance at all")
     several = len(report.goals) > 1
     for goal in report.goals:
         lines.append("")

@@ -52,6 +52,7 @@ class StepReport:
     statement: kernel.Statement | None
     theorem: kernel.Theorem | None = None
     refutation: kernel.Refutation | None = None
+    vacuity: Certificate | None = None  # the evidence that the hypotheses are contradictory
 
     @property
     def status(self) -> Status:
@@ -226,14 +227,51 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
         found = decide(contradiction, time_limit=VACUITY_SHARE * time_limit)
         vacuity = found.certificate
     evidence = [(r.verdict.judgement or r.judgement, r.verdict.certificate) for r in reports]
-    theorem = kernel.conclude(seq, evidence,  # type: ignore[arg-type]
-                              [u.theorem for u in used], vacuity)  # type: ignore[misc]
+    try:
+        theorem = kernel.conclude(seq, evidence,  # type: ignore[arg-type]
+                                  [u.theorem for u in used], vacuity)  # type: ignore[misc]
+    except kernel.KernelError as error:  # the search handed over evidence that does not check
+        return StepReport(step, f"kernel rejected: {error}", perf_counter() - start,
+                          tuple(reports), stated)
     message = reports[0].verdict.message if len(reports) == 1 else (
         f"{len(reports)} judgements proved: " + ", ".join(r.goal.label for r in reports))
     if theorem.vacuous:
         message = "VACUOUS: the hypotheses are contradictory; " + message
     return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
-                      theorem=theorem)
+                      theorem=theorem, vacuity=vacuity)
+
+
+def detached(report: StepReport) -> StepReport:
+    """`report` without its kernel values, to cross a process boundary: a Theorem is never
+    pickled (unpickling could forge one); `replay` makes it again from the evidence."""
+    return replace(report, theorem=None, refutation=None)
+
+
+def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...]:
+    """Detached reports of `proof`'s steps with their Theorems and Refutations made again by
+    the kernel, here, from the evidence they carry (a worker's claims count for nothing)."""
+    done: dict[str, StepReport] = {}
+    for report in reports:
+        step, theorem, refutation = report.step, None, None
+        used = [done[u] for u in step.uses]
+        if report.statement is not None:
+            seq = sequent(proof, step, [u.statement for u in used])  # type: ignore[misc]
+            proved = [(g.verdict.judgement or g.judgement, g.verdict.certificate)
+                      for g in report.goals if g.verdict.certificate is not None]
+            refuting = [g for g in report.goals if g.goal.decisive
+                        and g.verdict.counterexample is not None]
+            theorems = [u.theorem for u in used]
+            try:
+                if len(proved) == len(report.goals) and None not in theorems:
+                    theorem = kernel.conclude(seq, proved, theorems,  # type: ignore[arg-type]
+                                              report.vacuity)
+                elif refuting:
+                    refutation = kernel.refute(seq, refuting[0].goal.label,
+                                               refuting[0].verdict.counterexample)  # type: ignore[arg-type]
+            except kernel.KernelError as error:
+                report = replace(report, message=f"kernel rejected on replay: {error}")
+        done[step.id] = replace(report, theorem=theorem, refutation=refutation)
+    return tuple(done.values())
 
 
 def _decide(goal: Obligation, step: Step, time_limit: float) -> Verdict:

@@ -13,12 +13,13 @@ from typing import Any
 
 import sympy
 
-from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, gram_pair
 from verify.kernel import (
     Certificate,
     Counterexample,
+    Fact,
     GramMinor,
+    Judgement,
     NormSquare,
     Product,
     Sos,
@@ -119,8 +120,10 @@ def verdict(value: Verdict) -> Json:
 
 
 def goal(value: GoalReport) -> Json:
-    """One judgement of a step, as decided."""
-    return {"label": value.goal.label, **judgement(value.judgement), **verdict(value.verdict)}
+    """One judgement of a step, as decided: the hypotheses its evidence uses (a certificate
+    may use fewer than the obligation has: weakening, which the kernel checked)."""
+    decided = value.verdict.judgement or value.judgement
+    return {"label": value.goal.label, **judgement(decided), **verdict(value.verdict)}
 
 
 def step(value: StepReport) -> Json:
@@ -128,6 +131,8 @@ def step(value: StepReport) -> Json:
 
     `certificate` is the certificate of a one-judgement step and the list of certificates
     (in `judgements` order) of a step with several; `judgements` details each one.
+    `statement` is the full statement the kernel read (inherited hypotheses, naturals, the
+    runs of an induction); `vacuous` is true when its hypotheses were proved contradictory.
     """
     certificates = [certificate(c) for c in value.certificates]
     refuting = value.counterexample
@@ -140,6 +145,8 @@ def step(value: StepReport) -> Json:
         "counterexample": None if refuting is None else counterexample(refuting),
         "message": value.message,
         "seconds": round(value.seconds, 6),
+        "statement": value.statement_text,
+        "vacuous": value.vacuous,
         "judgements": [goal(g) for g in value.goals],
     }
 

@@ -27,7 +27,7 @@ from sympy.polys.domains import QQ
 from sympy.polys.fields import FracElement, field
 from sympy.polys.rings import PolyElement, PolyRing, ring
 
-from verify.kernel.data import KINDS, Fact, KernelError, Kind, Rel, gram, gram_pair
+from verify.kernel.data import Fact, KernelError, Kind, Rel, gram, gram_pair
 
 MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
 T = TypeVar("T")
@@ -132,16 +132,8 @@ def polynomial_ring(
     symbols: tuple[sympy.Symbol, ...],
 ) -> tuple[PolyRing, dict[sympy.Symbol, PolyElement]]:
     """QQ[symbols] and its generators (cached: rings are immutable)."""
-    R, *gens = ring(symbols, QQ) if symbols else (ring("_", QQ)[0],)
+    R, *gens = ring(symbols, QQ)
     return R, dict(zip(symbols, gens, strict=True))
-
-
-def polynomial(e: sympy.Expr, what: str) -> sympy.Expr:
-    """`e` as an expanded polynomial expression (refusing division)."""
-    symbols = tuple(sorted(e.free_symbols, key=lambda s: s.name))
-    R, gens = polynomial_ring(symbols)
-    p: PolyElement = fold(e, what, gens.__getitem__, lambda f: R(QQ(f.numerator, f.denominator)))
-    return p.as_expr() if symbols else sympy.Rational(p.LC.numerator, p.LC.denominator)
 
 
 def reciprocal_bases(e: sympy.Expr, what: str) -> list[sympy.Expr]:
@@ -155,21 +147,27 @@ def reciprocal_bases(e: sympy.Expr, what: str) -> list[sympy.Expr]:
     return found
 
 
-def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
-    """`relation` as a polynomial fact, and the conditions (`> 0` facts) under which it is."""
+def _oriented(relation: Rel, what: str) -> tuple[Kind, sympy.Expr, sympy.Expr, list[sympy.Expr]]:
+    """`relation` as `pos - neg (kind) 0` (`a <= b` is `b - a >= 0`), and every quantity it
+    divides by: the bases of its negative powers (side by side: `lhs - rhs` could cancel one)
+    and the divisors of its text."""
     op = text(relation.op, f"{what} relation")
     if op not in ORIENTATION:
         raise KernelError(f"{what}: unknown relation {op!r}")
     kind, flipped = ORIENTATION[op]
     lhs, rhs = expr(relation.lhs, what), expr(relation.rhs, what)
-    gap = rhs - lhs if flipped else lhs - rhs
     divisors = [expr(d, f"{what} divisor") for d in items(relation.divisors, f"{what} divisors")]
-    bases = [*reciprocal_bases(lhs, what), *reciprocal_bases(rhs, what), *divisors]
+    divisors += [*reciprocal_bases(lhs, what), *reciprocal_bases(rhs, what)]
+    return kind, *((rhs, lhs) if flipped else (lhs, rhs)), divisors
+
+
+def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
+    """`relation` as a polynomial fact, and the conditions (`> 0` facts) under which it is."""
+    kind, pos, neg, bases = _oriented(relation, what)
+    gap = pos - neg
     symbols = sorted(set().union(gap.free_symbols, *(b.free_symbols for b in bases)),
                      key=lambda s: s.name)
-    if not symbols:
-        return Fact(polynomial(gap, what), kind), ()
-    F, *gens = field(symbols, QQ)
+    F, *gens = field(symbols, QQ) if symbols else (field("_", QQ)[0],)
     table = dict(zip(symbols, gens, strict=True))
 
     def into(e: sympy.Expr) -> FracElement:
@@ -178,37 +176,26 @@ def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
 
     value = into(gap)
     lc = value.denom.LC
-    conditions: dict[sympy.Expr, None] = {}
-    if not value.denom.is_ground:
-        conditions[(value.denom * QQ(1) / lc).as_expr()] = None
-    for base in bases:
-        b = into(base)
-        if not b.denom.is_ground:
-            raise KernelError(f"{what}: division inside the divisor {base}")
-        if value.denom.is_ground or value.denom.rem(b.numer) != 0:
-            conditions[b.numer.as_expr()] = None
-    cleared = (value.numer * (QQ(1) / lc)).as_expr()
-    return Fact(cleared, kind), tuple(Fact(c, ">") for c in conditions)
+    conditions = [] if value.denom.is_ground else [(value.denom * QQ(1) / lc).as_expr()]
+    for base in bases:  # reciprocal bases have no division inside (reciprocal_bases refuses)
+        if value.denom.is_ground or value.denom.rem(into(base).numer) != 0:
+            conditions.append(into(base).numer.as_expr())
+    return (Fact((value.numer * (QQ(1) / lc)).as_expr(), kind),
+            tuple(Fact(c, ">") for c in dict.fromkeys(conditions)))
 
 
 def evaluate(relation: Rel, what: str, value: Callable[[sympy.Symbol], Fraction]) -> bool:
     """Whether `relation` holds, as written, at a point; undefined there is an error."""
-    op = text(relation.op, f"{what} relation")
-    if op not in ORIENTATION:
-        raise KernelError(f"{what}: unknown relation {op!r}")
-    kind, flipped = ORIENTATION[op]
-    for divisor in items(relation.divisors, f"{what} divisors"):
-        if fold(expr(divisor, what), what, value, lambda f: f, divide=True) == 0:
+    kind, pos, neg, divisors = _oriented(relation, what)
+    for divisor in divisors:
+        if fold(divisor, what, value, lambda f: f, divide=True) == 0:
             raise KernelError(f"{what}: `{relation.text}` divides by {divisor} = 0 there")
-    sides = [fold(expr(s, what), what, value, lambda f: f, divide=True)
-             for s in (relation.lhs, relation.rhs)]
-    gap = sides[1] - sides[0] if flipped else sides[0] - sides[1]
-    return holds(kind, gap)
+    sides = [fold(e, what, value, lambda f: f, divide=True) for e in (pos, neg)]
+    return holds(kind, sides[0] - sides[1])
 
 
 def holds(kind: str, value: Fraction) -> bool:
-    """Whether `value (kind) 0`."""
-    assert kind in KINDS
+    """Whether `value (kind) 0` (`kind` already validated)."""
     return value > 0 if kind == ">" else value >= 0 if kind == ">=" else value == 0
 
 

@@ -81,7 +81,8 @@ def _index(value: object, hyps: tuple[Fact, ...], kinds: tuple[str, ...], what: 
     if not 0 <= value < len(hyps):
         raise KernelError(f"{what}: hypothesis index {value} out of range ({len(hyps)} given)")
     if hyps[value].kind not in kinds:
-        raise KernelError(f"{what}: hypothesis {value} `{hyps[value]}` is not {' or '.join(map(repr, kinds))}")
+        need = " or ".join(map(repr, kinds))
+        raise KernelError(f"{what}: hypothesis {value} `{hyps[value]}` is not {need}")
     return value
 
 
@@ -196,21 +197,6 @@ def check_certificate(judgement: Judgement, certificate: Certificate) -> None:
         residual = str((lhs - rhs).as_expr())
         residual = residual if len(residual) <= 200 else residual[:200] + "..."
         raise KernelError(f"identity fails: m*claim - certificate = {residual}")
-
-
-def is_valid(judgement: Judgement, certificate: Certificate) -> bool:
-    """True exactly when `check_certificate` accepts."""
-    try:
-        check_certificate(judgement, certificate)
-    except KernelError:
-        return False
-    return True
-
-
-def certificate_residual(judgement: Judgement, certificate: Certificate) -> sympy.Expr:
-    """`m*claim - certificate` as an expression (0 iff the identity holds); for debugging."""
-    lhs, rhs = _sides(judgement, certificate)
-    return (lhs - rhs).as_expr()
 
 
 class Point:

@@ -1,21 +1,15 @@
-"""The data the kernel reads: facts, judgements, certificates, counterexamples, Gram symbols.
+"""The data the kernel reads. Nothing here decides anything, and the kernel re-validates every
+field it reads (exact types, no subclasses): a value built elsewhere may be wrong, never lie.
 
-These classes only hold data; nothing here decides anything. The kernel re-validates every
-field it reads (exact types, no subclasses), so a value built by untrusted code can be wrong
-but never lie about what it is.
-
-A certificate for `hypotheses |- gap (kind) 0` asserts the polynomial identity
-
-    m * gap == sum_k a_k * prod(h_i for i in hyps_k) * sigma_k + sum_j q_j * e_j
-
-(DESIGN.md §2); `verify.kernel.certificates` alone decides whether it holds.
+A certificate for `hypotheses |- gap (kind) 0` asserts the identity of polynomials
+`m * gap == sum_k a_k * prod(h_i for i in hyps_k) * sigma_k + sum_j q_j * e_j` (DESIGN.md §2).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
@@ -32,8 +26,7 @@ class KernelError(ValueError):
 
 def gram(a: str, b: str) -> sympy.Symbol:
     """The Gram symbol `<a,b>` of two vector names; symmetric by sorting the pair."""
-    first, second = sorted((a, b))
-    return sympy.Symbol(f"<{first},{second}>")
+    return sympy.Symbol("<{},{}>".format(*sorted((a, b))))
 
 
 def gram_pair(symbol: sympy.Symbol) -> tuple[str, str] | None:
@@ -43,7 +36,7 @@ def gram_pair(symbol: sympy.Symbol) -> tuple[str, str] | None:
 
 
 def names_of(expr: sympy.Expr) -> set[str]:
-    """Every scalar name and vector name `expr` mentions (vectors through Gram symbols)."""
+    """Every scalar and vector name `expr` mentions (vectors through Gram symbols)."""
     return {n for s in expr.free_symbols for n in (gram_pair(s) or (s.name,))}
 
 
@@ -54,37 +47,45 @@ class Fact:
     expr: sympy.Expr
     kind: Kind
 
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown relation kind {self.kind!r}")
-
     def __str__(self) -> str:
         return f"{self.expr} {self.kind} 0"
 
 
 @dataclass(frozen=True)
 class Judgement:
-    """`hypotheses |- claim`, with the vector names whose Gram symbols may occur."""
+    """`hypotheses |- claim`, with the declared vector and scalar names."""
 
     hypotheses: tuple[Fact, ...]
     claim: Fact
     vectors: tuple[str, ...] = ()
-    scalars: tuple[str, ...] = field(default=())
+    scalars: tuple[str, ...] = ()
 
     def symbols(self) -> tuple[sympy.Symbol, ...]:
         """Every symbol occurring, in a deterministic order (scalars, then Gram symbols)."""
-        found: set[sympy.Symbol] = set()
-        for fact in (*self.hypotheses, self.claim):
-            found |= fact.expr.free_symbols
+        found = set().union(*(f.expr.free_symbols for f in (*self.hypotheses, self.claim)))
         return tuple(sorted(found, key=lambda s: (gram_pair(s) is not None, s.name)))
 
     def __str__(self) -> str:
-        given = ", ".join(str(h) for h in self.hypotheses)
-        return f"{given} |- {self.claim}"
+        return f"{', '.join(map(str, self.hypotheses))} |- {self.claim}"
 
 
-VectorTerms = Mapping[str, sympy.Expr]
-"""An explicit vector: a linear combination `sum coeff * name` (any mapping name -> coeff)."""
+@dataclass(frozen=True)
+class Rel:
+    """`lhs op rhs` as the user wrote it, divisions kept; `divisors`: every non-constant
+    quantity the source text divides by (SymPy cancels `x/x` on construction, but the
+    statement is still undefined at `x = 0`)."""
+
+    lhs: sympy.Expr
+    op: str
+    rhs: sympy.Expr
+    text: str
+    divisors: tuple[sympy.Expr, ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
+
+
+VectorTerms = Mapping[str, sympy.Expr]  # an explicit vector `sum coeff * name`
 
 
 @dataclass(frozen=True)
@@ -138,22 +139,3 @@ class Counterexample:
 
     scalars: dict[str, Fraction]
     vectors: dict[str, tuple[Fraction, ...]]
-
-
-@dataclass(frozen=True)
-class Rel:
-    """`lhs op rhs` as the user wrote it, divisions kept (`op` among `<= < >= > ==`).
-
-    `divisors` are the non-constant quantities the source text divides by, read by the
-    parser: SymPy cancels `x/x` on construction, and the kernel must still see that the
-    statement is undefined at `x = 0`.
-    """
-
-    lhs: sympy.Expr
-    op: str
-    rhs: sympy.Expr
-    text: str
-    divisors: tuple[sympy.Expr, ...] = ()
-
-    def __str__(self) -> str:
-        return self.text

@@ -94,9 +94,6 @@ class Induction:
     constants: frozenset[str] = frozenset()
 
 
-Rule = Direct | Cases | Induction
-
-
 @dataclass(frozen=True)
 class Statement:
     """What a step asserts, every hypothesis included; `origins[i]` names the used step that
@@ -110,9 +107,9 @@ class Statement:
     run: str = ""
 
     def __str__(self) -> str:
-        given = [f"{n} in Nat" for n in sorted(self.naturals)]
-        given += [h.text + (f" [{o}]" if o else "") for h, o in zip(self.hypotheses,
-                                                                      self.origins, strict=True)]
+        given = [f"{n} in Nat" for n in sorted(self.naturals)] + [
+            h.text + (f" [{o}]" if o else "") for h, o in zip(self.hypotheses, self.origins,
+                                                               strict=True)]
         run = f"for every run {self.run}: " if self.run else ""
         return f"{run}{', '.join(given)} |- {self.claim.text}"
 
@@ -126,16 +123,16 @@ class Sequent:
     scalars: frozenset[str]
     hypotheses: tuple[Rel, ...]
     claim: Rel
-    rule: Rule = field(default_factory=Direct)
+    rule: Direct | Cases | Induction = field(default_factory=Direct)
     uses: tuple[Statement, ...] = ()
     naturals: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
 class Obligation:
-    """One judgement a step needs. `decisive`: its counterexample refutes the step; `written`
-    are its hypotheses and claim as written (for `refute`); `origins` marks each hypothesis
-    of the judgement: '' own, 'natural', 'condition', 'claim' of a used step, or 'inherited'."""
+    """One judgement a step needs. `decisive`: its counterexample refutes the step; `written`:
+    its hypotheses and claim as written (None for a side condition); `origins[i]` says where
+    hypothesis i comes from ('' own, natural, condition, claim, inherited, case, ...)."""
 
     label: str
     judgement: Judgement
@@ -161,6 +158,10 @@ class _Made:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a {type(self).__name__} is immutable")
 
+    def __reduce__(self) -> object:
+        raise TypeError(f"a {type(self).__name__} does not cross processes (pickling could "
+                        "forge one): send the evidence and conclude again")
+
 
 class Theorem(_Made):
     """A proved statement (`vacuous`: its hypotheses were shown contradictory)."""
@@ -179,35 +180,105 @@ class Refutation(_Made):
     label: str
 
 
-def _substitute(e: sympy.Expr, scalars: Mapping[sympy.Symbol, sympy.Expr],
-                vectors: Mapping[str, tuple[tuple[str, sympy.Expr], ...]]) -> sympy.Expr:
-    """`e` with scalars replaced and vectors replaced inside every Gram symbol, at once."""
-    mapping: dict[sympy.Basic, sympy.Expr] = {}
-    for s in e.free_symbols:
-        pair = gram_pair(s)
-        if pair is None and s in scalars:
-            mapping[s] = scalars[s]
-        elif pair is not None and (pair[0] in vectors or pair[1] in vectors):
-            a, b = (vectors.get(n, ((n, sympy.Integer(1)),)) for n in pair)
-            mapping[s] = algebra.dot(a, b)
-    return e.xreplace(mapping)
+Vectors = dict[str, tuple[tuple[str, sympy.Expr], ...]]
+
+
+def _names(value: object, what: str) -> frozenset[str]:
+    if type(value) is not frozenset or not all(type(n) is str for n in value):
+        raise KernelError(f"{what} must be a frozenset of names")
+    return value
+
+
+def _vectors(mapping: object, what: str, vectors: frozenset[str]) -> Vectors:
+    """A vector substitution: declared names to explicit vectors free of division."""
+    if not isinstance(mapping, Mapping):
+        raise RuleError(f"{what} must map vector names to vectors")
+    out = {}
+    for name, vec in mapping.items():
+        out[name] = terms = algebra.vector(vec, f"{what} of {name}")
+        if name not in vectors or not {n for n, _ in terms} <= vectors:
+            raise RuleError(f"{what}: substitution of {name!r} names an undeclared vector")
+        if any(algebra.reciprocal_bases(c, what) for _, c in terms):
+            raise RuleError(f"{what}: the substitution of {name!r} must not divide")
+    return out
+
+
+def _shown(mapping: Vectors) -> str:
+    """`w := w + x*y, ...`."""
+    return ", ".join(f"{n} := {sum((c * sympy.Symbol(v) for v, c in terms), sympy.S(0))}"
+                     for n, terms in sorted(mapping.items()))
+
+
+def _substitute(r: Rel, scalars: dict[sympy.Symbol, sympy.Expr], vectors: Vectors,
+                shown: str) -> Rel:
+    """`r` with scalars replaced and vectors replaced inside every Gram symbol, at once."""
+    def sub(e: sympy.Expr) -> sympy.Expr:
+        mapping: dict[sympy.Basic, sympy.Expr] = {}
+        for s in e.free_symbols:
+            pair = gram_pair(s)
+            if pair is None and s in scalars:
+                mapping[s] = scalars[s]
+            elif pair is not None and (pair[0] in vectors or pair[1] in vectors):
+                a, b = (vectors.get(n, ((n, sympy.Integer(1)),)) for n in pair)
+                mapping[s] = algebra.dot(a, b)
+        return e.xreplace(mapping)
+
+    return Rel(sub(algebra.expr(r.lhs, r.text)), r.op, sub(algebra.expr(r.rhs, r.text)),
+               f"{r.text} [{shown}]", tuple(sub(d) for d in r.divisors))
 
 
 def _mentions(relations: Sequence[Rel], names: set[str], what: str, why: str) -> None:
     for r in relations:
-        found = sorted((names_of(r.lhs) | names_of(r.rhs)) & names)
-        if found:
+        if found := sorted((names_of(r.lhs) | names_of(r.rhs)) & names):
             raise RuleError(f"{what} `{r.text}` mentions {', '.join(found)}: {why}")
+
+
+def _run(sequent: Sequent, hyps: Sequence[Rel]) -> tuple[Vectors, Vectors, str]:
+    """An induction's base and update, validated against its semantics, and its runs shown."""
+    rule: Induction = sequent.rule  # type: ignore[assignment]
+    t = algebra.text(rule.variable, "induction variable")
+    if t not in sequent.scalars:
+        raise RuleError(f"induction variable {t!r} is not a declared scalar")
+    base = _vectors(rule.base, "induction base", sequent.vectors)
+    step = _vectors(rule.step, "induction step", sequent.vectors)
+    update = algebra.items(rule.update, "induction update")
+    constants = _names(rule.constants, "induction constants")
+    for r in update:
+        if r.divisors or any(algebra.reciprocal_bases(algebra.expr(e, r.text), r.text)
+                             for e in (r.lhs, r.rhs)):
+            raise RuleError(f"update fact `{r.text}` must not divide")
+    iterated = {*base, *step, t}
+    reads = {n for terms in step.values() for v, c in terms for n in names_of(c) | {v}}
+    reads |= set().union(*(names_of(r.lhs) | names_of(r.rhs) for r in update))
+    fresh = reads - iterated - constants
+    per_update = "fresh at every update unless listed in the induction's constants"
+    _mentions((sequent.claim,), fresh, "the invariant", per_update)
+    _mentions(hyps, fresh | iterated, "hypothesis", "hypotheses hold at every update, so they "
+              f"may not mention the iteration ({', '.join(sorted(iterated))}) or per-update "
+              f"names ({per_update})")
+    for name, terms in base.items():
+        if bad := sorted(({n for _, c in terms for n in names_of(c)} | {n for n, _ in terms})
+                         & (fresh | iterated)):
+            raise RuleError(f"the base of {name} mentions {', '.join(bad)}: a run starts "
+                            "before any update, from constants only")
+    notes = [f"{', '.join(sorted(fresh))} fresh at each update"] if fresh else []
+    notes += [f"{', '.join(sorted(constants & reads))} constant"] if constants & reads else []
+    run = (f"from {_shown(base) or 'any start'}, {_shown(step) or 'no change'} at each update"
+           + (f" when {', '.join(r.text for r in update)}" if update else "")
+           + (f" ({'; '.join(notes)})" if notes else "") + f", counted by {t}")
+    return base, step, run
 
 
 def statement(sequent: Sequent) -> Statement:
     """The full statement of `sequent` (validated): own hypotheses, then each used step's."""
     if type(sequent) is not Sequent:
         raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
-    if not sequent.naturals <= sequent.scalars:
+    scalars = _names(sequent.scalars, "scalars")
+    _names(sequent.vectors, "vectors")
+    if not _names(sequent.naturals, "naturals") <= scalars:
         raise RuleError("naturals must be declared scalars")
     hyps = {r: "" for r in algebra.items(sequent.hypotheses, "hypotheses")}
-    naturals = set()
+    naturals: set[str] = set()
     for used in algebra.items(sequent.uses, "uses"):
         if type(used) is not Statement:
             raise KernelError(f"a used step must be a Statement, not {type(used).__name__}")
@@ -222,172 +293,86 @@ def statement(sequent: Sequent) -> Statement:
     run = ""
     if type(sequent.rule) is Induction:
         naturals.add(sequent.rule.variable)
-        run = _run(sequent)
+        run = _run(sequent, tuple(hyps))[2]
     return Statement(sequent.step, tuple(hyps), tuple(hyps.values()), sequent.claim,
                      frozenset(naturals), run)
 
 
-def _vectors(mapping: object, what: str, vectors: frozenset[str]) -> dict[str, tuple]:
-    if not isinstance(mapping, Mapping):
-        raise RuleError(f"{what} must map vector names to vectors")
-    out = {}
-    for name, vec in mapping.items():
-        terms = algebra.vector(vec, f"{what}[{name}]")
-        if name not in vectors or not {n for n, _ in terms} <= vectors:
-            raise RuleError(f"{what}: substitution of {name!r} names an undeclared vector")
-        if any(algebra.reciprocal_bases(c, what) for _, c in terms):
-            raise RuleError(f"{what}: the substitution of {name!r} must not divide")
-        out[name] = terms
-    return out
-
-
-def _run(sequent: Sequent) -> str:
-    """Validate an induction (module docstring) and describe its runs."""
-    rule: Induction = sequent.rule  # type: ignore[assignment]
-    t = algebra.text(rule.variable, "induction variable")
-    if t not in sequent.scalars:
-        raise RuleError(f"induction variable {t!r} is not a declared scalar")
-    base = _vectors(rule.base, "induction base", sequent.vectors)
-    step = _vectors(rule.step, "induction step", sequent.vectors)
-    update = algebra.items(rule.update, "induction update")
-    for r in update:
-        if any(algebra.reciprocal_bases(algebra.expr(s, r.text), r.text)
-               for s in (r.lhs, r.rhs)) or r.divisors:
-            raise RuleError(f"update fact `{r.text}` must not divide")
-    iterated = {*base, *step}
-    reads = {n for terms in step.values() for name, c in terms for n in names_of(c) | {name}}
-    reads |= set().union(*(names_of(r.lhs) | names_of(r.rhs) for r in update))
-    fresh = reads - iterated - {t} - rule.constants
-    per_update = "fresh at every update unless listed in the induction's constants"
-    _mentions((sequent.claim,), fresh, "the invariant", f"{per_update}")
-    outer = statement_hypotheses(sequent)
-    _mentions(outer, fresh | iterated | {t}, "hypothesis",
-              f"hypotheses hold at every update, so they may not mention the iteration "
-              f"({', '.join(sorted(iterated | {t}))}) or per-update names ({per_update})")
-    for name, terms in base.items():
-        bad = sorted(({n for _, c in terms for n in names_of(c)} | {n for n, _ in terms})
-                     & (fresh | iterated | {t}))
-        if bad:
-            raise RuleError(f"the base of {name} mentions {', '.join(bad)}: a run starts before "
-                            f"any update, from constants only")
-
-    def shown(mapping: dict[str, tuple]) -> str:
-        return ", ".join(f"{n} := {sum((c * sympy.Symbol(v) for v, c in terms), sympy.S(0))}"
-                         for n, terms in sorted(mapping.items()))
-
-    where = f" when {', '.join(r.text for r in update)}" if update else ""
-    kept = sorted(rule.constants & reads)
-    fresh_text = "; ".join([*([f"{', '.join(sorted(fresh))} fresh at each update"] if fresh else
-                              []), *([f"{', '.join(kept)} constant"] if kept else [])])
-    fresh_text = f" ({fresh_text})" if fresh_text else ""
-    return f"from {shown(base) or 'any start'}, {shown(step) or 'no change'} at each update" \
-           f"{where}{fresh_text}, counted by {t}"
-
-
-def statement_hypotheses(sequent: Sequent) -> tuple[Rel, ...]:
-    """The hypotheses of the full statement, without validating the rule."""
-    hyps = dict.fromkeys(sequent.hypotheses)
-    for used in sequent.uses:
-        hyps.update(dict.fromkeys((*used.hypotheses, used.claim)))
-    return tuple(hyps)
-
-
 def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[str],
-           naturals: frozenset[str], decisive: bool, sequent: Sequent) -> list[Obligation]:
-    """The obligation `written`, divisions cleared, and its side conditions (module doc)."""
-    hyps, claim = written
-    forms = [algebra.normal_form(r, f"`{r.text}`") for r in (*hyps, claim)]
+           st: Statement, sequent: Sequent, decisive: bool = True) -> list[Obligation]:
+    """The obligation `written`, divisions cleared, then its side conditions (module doc)."""
+    forms = [algebra.normal_form(r, f"`{r.text}`") for r in (*written[0], written[1])]
     mentioned = set().union(*(names_of(f.expr) for f, _ in forms))
-    nat = [(Fact(sympy.Symbol(n), ">="), "natural") for n in sorted(naturals & mentioned)]
     given = list(zip(forms[:-1], origins, strict=True))
-    context = [*nat, *((f, o) for (f, c), o in given if not c)]
+    context = [(Fact(sympy.Symbol(n), ">="), "natural") for n in sorted(st.naturals & mentioned)]
+    context += [(f, o) for (f, c), o in given if not c]
     conditions = list(dict.fromkeys(c for _, cs in forms for c in cs))
-    divided = [(f, o) for (f, c), o in given if c]
     unique: dict[Fact, str] = {}  # a fact given twice is one hypothesis (its first origin)
-    for f, o in (*context, *((c, "condition") for c in conditions), *divided):
+    for f, o in (*context, *((c, "condition") for c in conditions),
+                 *((f, o) for (f, c), o in given if c)):
         unique.setdefault(f, o)
-    full = list(unique.items())
 
-    def judgement(given: list[tuple[Fact, str]], goal: Fact) -> Judgement:
-        return Judgement(tuple(f for f, _ in given), goal, tuple(sorted(sequent.vectors)),
-                         tuple(sorted(sequent.scalars)))
+    def obligation(label: str, given: Sequence[tuple[Fact, str]], goal: Fact,
+                   decisive: bool, written: tuple | None) -> Obligation:
+        judgement = Judgement(tuple(f for f, _ in given), goal, tuple(sorted(sequent.vectors)),
+                              tuple(sorted(sequent.scalars)))
+        return Obligation(label, judgement, decisive, tuple(o for _, o in given), written)
 
-    main = Obligation(label, judgement(full, forms[-1][0]), decisive,
-                      tuple(o for _, o in full), written)
-    side = [Obligation(f"{label}: {c.expr} > 0", judgement(context, c), False,
-                       tuple(o for _, o in context)) for c in conditions]
-    return [main, *side]
+    where = "" if label == "main" else f"{label}: "
+    return [obligation(label, list(unique.items()), forms[-1][0], decisive, written)] + [
+        obligation(f"{where}denominator {c.expr} > 0", context, c, False, None)
+        for c in conditions]
 
 
 def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     """The judgements that establish `sequent`, main ones first, then side conditions."""
     st = statement(sequent)
-    hyps = st.hypotheses
-    origins = tuple("" if o == "" else ("claim" if h == _claim(sequent, o) else "inherited")
-                    for h, o in zip(hyps, st.origins, strict=True))
-    rule = sequent.rule
-    out: list[Obligation] = []
+    hyps, rule = st.hypotheses, sequent.rule
+    claims = {u.step: u.claim for u in sequent.uses}
+    origins = ["" if not o else "claim" if h == claims[o] else "inherited"
+               for h, o in zip(hyps, st.origins, strict=True)]
     if type(rule) is Direct:
-        out += _admit("main", (hyps, st.claim), origins, st.naturals, True, sequent)
-    elif type(rule) is Cases:
+        return tuple(_admit("main", (hyps, st.claim), origins, st, sequent))
+    if type(rule) is Cases:
         on = algebra.expr(rule.on, "the split polynomial")
         if algebra.reciprocal_bases(on, "the split polynomial"):
             raise RuleError("the split polynomial must not divide")
-        shown = rule.text or str(on)
-        sides = _admit("cases", (hyps, st.claim), origins, st.naturals, True, sequent)[1:]
-        for op in (">", "==", "<") if rule.zero else (">=", "<"):  # side conditions: once
-            case = Rel(on, op, sympy.Integer(0), f"{shown} {op} 0")
-            out += _admit(f"case {case.text}", ((*hyps, case), st.claim), (*origins, "case"),
-                          st.naturals, True, sequent)[:1]
-        out += sides
-    elif type(rule) is Induction:
+        cases = [Rel(on, op, sympy.Integer(0), f"{rule.text or on} {op} 0")
+                 for op in ((">", "==", "<") if rule.zero else (">=", "<"))]
+        out = [_admit(f"case {c.text}", ((*hyps, c), st.claim), (*origins, "case"), st,
+                      sequent)[0] for c in cases]  # side conditions once, without the case:
+        return (*out, *_admit("cases", (hyps, st.claim), origins, st, sequent)[1:])
+    if type(rule) is Induction:
+        base, step, _ = _run(sequent, hyps)
         t = sympy.Symbol(rule.variable)
-        base = _vectors(rule.base, "induction base", sequent.vectors)
-        step = _vectors(rule.step, "induction step", sequent.vectors)
-
-        def at(r: Rel, scalars: dict, vectors: dict, shown: str) -> Rel:
-            sides = [_substitute(algebra.expr(s, r.text), scalars, vectors) for s in
-                     (r.lhs, r.rhs)]
-            divisors = tuple(_substitute(d, scalars, vectors) for d in r.divisors)
-            return Rel(sides[0], r.op, sides[1], f"{r.text} [{shown}]", divisors)
-
-        zero = at(st.claim, {t: sympy.Integer(0)}, base, f"{t} := 0")
-        out += _admit("base", (hyps, zero), origins, st.naturals, True, sequent)
-        after = at(st.claim, {t: t + 1}, step, f"{t} := {t} + 1, update")
+        zero = _substitute(st.claim, {t: sympy.Integer(0)}, base,
+                           ", ".join(filter(None, [f"{t} := 0", _shown(base)])))
+        after = _substitute(st.claim, {t: t + 1}, step,
+                            ", ".join(filter(None, [f"{t} := {t} + 1", _shown(step)])))
         given = (*hyps, Rel(t, ">=", sympy.Integer(0), f"{t} >= 0"), st.claim, *rule.update)
         marks = (*origins, "natural", "invariant", *("update" for _ in rule.update))
-        out += _admit("step", (given, after), marks, st.naturals, False, sequent)
-    else:
-        raise KernelError(f"unknown rule {type(rule).__name__}")
-    return tuple(out)
-
-
-def _claim(sequent: Sequent, step: str) -> Rel | None:
-    return next((u.claim for u in sequent.uses if u.step == step), None)
+        return (*_admit("base", (hyps, zero), origins, st, sequent),
+                *_admit("step", (given, after), marks, st, sequent, decisive=False))
+    raise KernelError(f"unknown rule {type(rule).__name__}")
 
 
 def contradiction(sequent: Sequent) -> Judgement:
     """`hypotheses |- -1 >= 0` for the step's main context (an induction's update step)."""
-    last = [o for o in obligations(sequent) if ":" not in o.label][-1]
+    last = [o for o in obligations(sequent) if o.written is not None][-1]
     hyps = tuple(h for h, o in zip(last.judgement.hypotheses, last.origins, strict=True)
                  if o != "case")  # the hypotheses every case shares
     return Judgement(hyps, Fact(sympy.Integer(-1), ">="), last.judgement.vectors,
                      last.judgement.scalars)
 
 
-def conclude(
-    sequent: Sequent,
-    evidence: Sequence[tuple[Judgement, Certificate]],
-    used: Sequence[Theorem],
-    vacuity: Certificate | None = None,
-) -> Theorem:
+def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]],
+             used: Sequence[Theorem], vacuity: Certificate | None = None) -> Theorem:
     """The Theorem of `sequent`, if every obligation has checked evidence; else KernelError.
 
     Evidence for an obligation may use a subset of its hypotheses (weakening: fewer
     hypotheses prove a stronger judgement); its claim must be the obligation's.
     """
-    st = statement(sequent)
-    wanted = obligations(sequent)
+    st, wanted = statement(sequent), obligations(sequent)
     evidence = algebra.items(evidence, "evidence")  # type: ignore[assignment]
     if len(evidence) != len(wanted):
         raise KernelError(f"{len(evidence)} certificates for {len(wanted)} obligations")
@@ -398,9 +383,8 @@ def conclude(
             raise KernelError(f"{ob.label}: the evidence is for another judgement")
         check_certificate(judgement, certificate)  # type: ignore[arg-type]
     used = algebra.items(used, "used theorems")  # type: ignore[assignment]
-    if len(used) != len(sequent.uses) or any(
-            type(th) is not Theorem or th.statement != s for th, s in zip(used, sequent.uses,
-                                                                          strict=False)):
+    if len(used) != len(sequent.uses) or any(type(th) is not Theorem or th.statement != s
+                                             for th, s in zip(used, sequent.uses, strict=False)):
         raise KernelError("every used step needs its own Theorem")
     if vacuity is not None:
         check_certificate(contradiction(sequent), vacuity)
@@ -415,8 +399,7 @@ def refute(sequent: Sequent, label: str, cex: Counterexample) -> Refutation:
         raise KernelError(f"no decisive obligation {label!r}")
     point = Point(cex)
     for n in sorted(st.naturals):
-        value = point.value(sympy.Symbol(n))
-        if value.denominator != 1 or value < 0:
+        if (value := point.value(sympy.Symbol(n))).denominator != 1 or value < 0:
             raise KernelError(f"{n} = {value} is not a natural number, and {n} is one")
     hyps, claim = found[0].written  # type: ignore[misc]
     for r in hyps:

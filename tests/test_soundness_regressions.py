@@ -1,0 +1,172 @@
+"""Proof files that once made `novikoff check` say something false, through the whole pipeline.
+
+Issue 12 (rules with a stated semantics) and issue 19 (a used induction brings its context):
+each file is checked end to end (parser, frontend, prover, kernel) and must never come out
+proved when false, nor refuted when true. tests/test_kernel_rules.py tests the same rules on
+the kernel alone.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from proofs.errors import ProofFileError
+from proofs.proof_file import parse_proof
+from verify.cli import main
+from verify.proof_checker import ProofReport, check_proof
+
+CAPTURE = """
+title = "Invariant that mentions the example of the update"
+vectors = ["{w}", "{x}"]
+scalars = ["{y}", "t"]
+
+[[step]]
+id = "capture"
+given = []
+claim = "{claim}"
+[step.induction]
+variable = "t"
+base = {{ {w} = "0*{w}" }}
+step = {{ {w} = "{w} + {y}*{x}" }}
+given = ["{y}**2 == 1", "{y}*dot({w}, {x}) <= 0"]
+
+[[step]]
+id = "at-most-one-update"
+given = ["{y}**2 == 1", "{y}*dot({w}, {x}) <= 0", "t >= 0", "norm2({x}) >= 1"]
+claim = "t <= 0"
+uses = ["capture"]
+"""
+
+NATURALS_19 = """
+title = "An induction claim used outside the naturals"
+scalars = ["t"]
+{naturals}
+[[step]]
+id = "a"
+claim = "t*(t-1) >= 0"
+[step.induction]
+variable = "t"
+base = {{}}
+step = {{}}
+{given}
+[[step]]
+id = "b"
+uses = ["a"]
+given = ["t >= 0", "t <= 1"]
+claim = "t**2 >= t"
+
+[[step]]
+id = "c"
+uses = ["a"]
+claim = "t*(t-1)*(t-2) >= 0"
+"""
+
+
+def check(text: str) -> ProofReport:
+    return check_proof(parse_proof(text.encode(), "regression.toml"), time_limit=10.0)
+
+
+def statuses(report: ProofReport) -> dict[str, str]:
+    return {s.step.id: s.status for s in report.steps}
+
+
+@pytest.mark.parametrize(
+    ("names", "claim", "fresh"),
+    [
+        ({"w": "w", "x": "x", "y": "y"}, "dot(w, x) == t*y*norm2(x)", "x, y"),
+        ({"w": "v", "x": "e", "y": "lab"}, "dot(v, e) == t*lab*norm2(e)", "e, lab"),
+        ({"w": "w", "x": "x", "y": "y"}, "y*t*t >= 0", "y"),  # only the label
+    ],
+    ids=["issue-12", "renamed", "label-only"],
+)
+def test_an_invariant_about_the_updated_example_is_refused(
+    names: dict[str, str], claim: str, fresh: str, capsys: pytest.CaptureFixture[str],
+    tmp_path: object,
+) -> None:
+    text = CAPTURE.format(claim=claim, **names)
+    with pytest.raises(ProofFileError, match=f"step capture: the invariant .* mentions {fresh}"):
+        check(text)
+    path = tmp_path / "capture.toml"  # type: ignore[operator]
+    path.write_text(text)
+    assert main(["check", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "capture" in err and "fresh" in err
+
+
+def test_declaring_the_example_constant_states_what_is_then_proved() -> None:
+    """With x, y declared constant, the invariant is true of runs that update on one example
+    only; the statement says so, and the consequence is then a true theorem about them."""
+    text = CAPTURE.format(claim="dot(w, x) == t*y*norm2(x)", w="w", x="x", y="y").replace(
+        'given = ["y**2 == 1", "y*dot(w, x) <= 0"]\n',
+        'given = ["y**2 == 1", "y*dot(w, x) <= 0"]\nconstants = ["x", "y"]\n',
+    ).replace('scalars = ["y", "t"]', 'scalars = ["y", "t"]\nnaturals = ["t"]')
+    report = check(text)
+    capture = report.steps[0]
+    assert capture.status == "proved"
+    assert "(x, y constant)" in capture.statement_text
+    # at-most-one-update is then a statement about those runs, with the invariant as hypothesis
+    assert "dot(w, x) == t*y*norm2(x) [capture]" in report.steps[1].statement_text
+
+
+def test_issue_19_a_claim_for_naturals_is_not_used_for_reals() -> None:
+    report = check(NATURALS_19.format(naturals="", given=""))
+    assert statuses(report) == {"a": "proved", "b": "unknown", "c": "unknown"}
+    assert all("natural t only" in s.message for s in report.steps[1:])
+
+
+def test_issue_19_with_t_natural_b_is_true_and_c_is_not_refuted() -> None:
+    report = check(NATURALS_19.format(naturals='naturals = ["t"]', given=""))
+    b, c = report.steps[1:]
+    # t in {0, 1}: t**2 >= t holds; the statement shown says t is natural
+    assert b.status == "proved" and b.statement_text.startswith("t in Nat")
+    # t*(t-1)*(t-2) >= 0 holds for every natural t; over the reals it fails at t = 3/2
+    assert c.status == "unknown" and "not a natural number" in c.message
+
+
+def test_issue_19_the_induction_context_is_shown_where_its_claim_is_used() -> None:
+    report = check(NATURALS_19.format(naturals='naturals = ["t"]', given='given = ["t <= 5"]'))
+    a, b, _ = report.steps
+    assert "when t <= 5" in a.statement_text
+    assert "t*(t-1) >= 0 [a]" in b.statement_text
+
+
+def test_json_carries_the_statement_and_vacuity(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "vacuous.toml"  # type: ignore[operator]
+    path.write_text('title = "v"\nscalars = ["t"]\nnaturals = ["t"]\n'
+                    '[[step]]\nid = "never"\nclaim = "t <= 0"\n'
+                    '[step.induction]\nvariable = "t"\nbase = {}\nstep = {}\n'
+                    'given = ["0 > 1"]\n'
+                    '[[step]]\nid = "plain"\ngiven = ["t >= 1"]\nclaim = "t >= 0"\n')
+    assert main(["check", str(path), "--json"]) == 0
+    steps = json.loads(capsys.readouterr().out)["steps"]
+    assert [s["vacuous"] for s in steps] == [True, False]
+    assert "when 0 > 1" in steps[0]["statement"]
+    assert main(["check", str(path)]) == 0
+    assert "VACUOUS" in capsys.readouterr().out
+
+
+def test_a_base_that_mentions_the_counter_is_refused() -> None:
+    text = ('title = "b"\nvectors = ["w", "u"]\nscalars = ["t"]\n[[step]]\nid = "b"\n'
+            'claim = "dot(w, u) == t*dot(u, u)"\n[step.induction]\nvariable = "t"\n'
+            'base = { w = "t*u" }\nstep = { w = "w + u" }\nconstants = ["u"]\n')
+    with pytest.raises(ProofFileError, match="base of w mentions t"):
+        check(text)
+
+
+def test_a_true_division_under_induction_is_not_refuted() -> None:
+    text = ('title = "d"\nscalars = ["t"]\nnaturals = ["t"]\n[[step]]\nid = "r"\n'
+            'claim = "1/(2*t - 1) >= -2"\n[step.induction]\nvariable = "t"\nbase = {}\n'
+            'step = {}\n')
+    (step,) = check(text).steps
+    assert step.status != "refuted"
+    assert step.goals[0].verdict.status == "proved"  # the base: 1/(0 - 1) >= -2
+
+
+def test_a_cancelled_division_is_not_proved_where_it_is_undefined() -> None:
+    text = ('title = "x"\nscalars = ["x", "y"]\n[[step]]\nid = "a"\ngiven = ["x == 0"]\n'
+            'claim = "y*x/x == y"\n')
+    assert check(text).steps[0].status == "unknown"
