@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
 
+import sympy
+
 from proofs.division import divisors
 from proofs.errors import ProofFileError
 from proofs.expressions import ExpressionError, Relation
@@ -63,8 +65,8 @@ class StepReport:
 
     @property
     def vacuous(self) -> bool:
-        """Proved because its hypotheses are contradictory (a kernel-checked certificate)."""
-        return self.theorem is not None and self.theorem.vacuous
+        """Proved, and its hypotheses are contradictory (`vacuity` passed the kernel)."""
+        return self.theorem is not None and self.vacuity is not None
 
     @property
     def statement_text(self) -> str:
@@ -221,24 +223,41 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     if pending:
         return StepReport(step, f"proved from unproved step(s) {', '.join(pending)}",
                           perf_counter() - start, tuple(reports), stated)
-    contradiction = kernel.contradiction(seq)
-    vacuity = None
-    if contradiction.hypotheses:
-        found = decide(contradiction, time_limit=VACUITY_SHARE * time_limit)
-        vacuity = found.certificate
     evidence = [(r.verdict.judgement or r.judgement, r.verdict.certificate) for r in reports]
     try:
         theorem = kernel.conclude(seq, evidence,  # type: ignore[arg-type]
-                                  [u.theorem for u in used], vacuity)  # type: ignore[misc]
+                                  [u.theorem for u in used])  # type: ignore[misc]
     except kernel.KernelError as error:  # the search handed over evidence that does not check
         return StepReport(step, f"kernel rejected: {error}", perf_counter() - start,
                           tuple(reports), stated)
+    vacuity = _vacuity([r.goal for r in reports], time_limit)
     message = reports[0].verdict.message if len(reports) == 1 else (
         f"{len(reports)} judgements proved: " + ", ".join(r.goal.label for r in reports))
-    if theorem.vacuous:
+    if vacuity is not None:
         message = "VACUOUS: the hypotheses are contradictory; " + message
     return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
                       theorem=theorem, vacuity=vacuity)
+
+
+def contradiction(goals: Sequence[Obligation]) -> Judgement:
+    """`hypotheses |- -1 >= 0` for the hypotheses every case of a step shares (for an
+    induction, those of its update step: if they contradict, no update can happen)."""
+    last = [g for g in goals if g.written is not None][-1]
+    hyps = tuple(h for h, o in zip(last.judgement.hypotheses, last.origins, strict=True)
+                 if o != "case")
+    return replace(last.judgement, hypotheses=hyps, claim=kernel.Fact(sympy.Integer(-1), ">="))
+
+
+def _vacuity(goals: Sequence[Obligation], time_limit: float) -> Certificate | None:
+    """A kernel-checked certificate that the step's hypotheses contradict, if one is found."""
+    judgement = contradiction(goals)
+    if not judgement.hypotheses:
+        return None
+    found = decide(judgement, time_limit=VACUITY_SHARE * time_limit).certificate
+    if found is None:
+        return None
+    kernel.check_certificate(judgement, found)
+    return found
 
 
 def detached(report: StepReport) -> StepReport:
@@ -263,8 +282,10 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
             theorems = [u.theorem for u in used]
             try:
                 if len(proved) == len(report.goals) and None not in theorems:
-                    theorem = kernel.conclude(seq, proved, theorems,  # type: ignore[arg-type]
-                                              report.vacuity)
+                    theorem = kernel.conclude(seq, proved, theorems)  # type: ignore[arg-type]
+                    if report.vacuity is not None:
+                        kernel.check_certificate(contradiction([g.goal for g in report.goals]),
+                                                 report.vacuity)
                 elif refuting:
                     refutation = kernel.refute(seq, refuting[0].goal.label,
                                                refuting[0].verdict.counterexample)  # type: ignore[arg-type]

@@ -5,29 +5,20 @@ A certificate for `hypotheses |- claim (kind) 0` is accepted only when
     m * claim  ==  sum_k a_k * prod(h_i for i in hyps_k) * sigma_k  +  sum_j q_j * e_j
 
 holds as an identity of polynomials over QQ in scalar and Gram symbols (DESIGN.md §2).
+Why that proves the claim: at any real point where the hypotheses hold, with each Gram symbol
+`<a,b>` realised as the inner product of real vectors, every product term is >= 0 (`a_k >= 0`,
+each `h_i >= 0`, and `sigma_k` sums `w * p**2`, `w * |v|**2` and `w * det Gram(v_1..v_n)`
+with `w >= 0`, all >= 0 in any real inner-product space), each `e_j` is 0 and `m`, a product
+of strictly positive hypotheses, is > 0; so `claim >= 0`. What keeps that argument valid:
 
-Why that proves the claim: take any real point where the hypotheses hold, with every Gram
-symbol `<a,b>` realised as the inner product of real vectors. There each product term is >= 0
-(`a_k >= 0`; each `h_i >= 0`; `sigma_k` is a sum of `w * p**2`, `w * |v|**2` and
-`w * det Gram(v_1..v_n)` with `w >= 0`, all >= 0 in any real inner-product space), each `e_j`
-is 0 and `m`, a product of strictly positive hypotheses, is > 0; so `claim >= 0`.
-
-Decisions (each is what keeps the argument above valid):
-
-- Symbols: the ring has every symbol of the judgement *and* of the certificate. A certificate
-  may mention extra scalars or vectors; the identity must then hold identically in them too,
-  so it still holds after realising them arbitrarily (e.g. extra vectors as 0).
-- Symbols are plain `sympy.Symbol(name)`, so one name is one variable and a counterexample,
-  which assigns values by name, means the same thing. `<a,b>` *is* the inner product of a, b.
-- Gram facts (`|v|**2 >= 0`, `det Gram(v_1..v_n) >= 0` for n <= 3) are an axiom schema: the
-  kernel expands them itself from explicit vector expressions; the search never supplies
-  them as polynomials. Vector names must be identifiers so Gram names cannot collide.
-- `>` claims need one term that is *strictly* positive: coefficient > 0, only strict
-  hypotheses, empty sigma (all other terms are >= 0, so the sum is > 0).
-- `==` claims take no product terms (they would only give `>=`); the multiplier is allowed,
-  since `m > 0` and `m * claim == 0` give `claim == 0`.
-- Equality hypotheses appear only in `linear`, inequalities only in products, and only strict
-  ones in the multiplier (a merely nonnegative `m` could be 0 and prove anything).
+- The ring has every symbol of the judgement and of the certificate: an identity that holds
+  in extra symbols holds after realising them arbitrarily. Symbols are plain, so one name is
+  one variable; `<a,b>` *is* the inner product of the identifier-named vectors a and b.
+- Gram facts are an axiom schema the kernel expands itself from explicit vectors (n <= 3).
+- `>` needs one strictly positive term (coefficient > 0, strict hypotheses only, no sigma);
+  `==` takes no product terms (they only give `>= 0`); equalities appear only in `linear`,
+  inequalities only in products, and only strict ones in the multiplier (a merely
+  nonnegative `m` could be 0 and prove anything).
 """
 
 from __future__ import annotations
@@ -56,6 +47,7 @@ from verify.kernel.data import (
     gram_pair,
 )
 
+__all__ = ["check_certificate", "check_counterexample"]
 MAX_GRAM = 3  # GramMinor sizes 1..MAX_GRAM
 Vector = tuple[tuple[str, sympy.Expr], ...]
 
@@ -88,7 +80,6 @@ def _index(value: object, hyps: tuple[Fact, ...], kinds: tuple[str, ...], what: 
 
 class _Term:
     """A validated product term: coefficient, hypothesis indices, squares and Gram minors."""
-
     def __init__(self, k: int, product: object, hyps: tuple[Fact, ...]) -> None:
         what = f"product {k}"
         if type(product) is not Product:
@@ -116,15 +107,6 @@ class _Term:
                 (weight, [algebra.vector(v, f"{where} vector {i}") for i, v in enumerate(vectors)])
             )
         self.sigma_empty = not (self.squares or self.minors)
-
-    def expressions(self) -> list[sympy.Expr]:
-        """Every scalar expression inside this term."""
-        return [e for _, e, _ in self.squares] + [c for _, vs in self.minors for v in vs
-                                                  for _, c in v]
-
-    def names(self) -> set[str]:
-        """Every vector name inside this term."""
-        return {name for _, vs in self.minors for v in vs for name, _ in v}
 
 
 def _det(matrix: list[list[PolyElement]]) -> PolyElement:
@@ -158,10 +140,10 @@ def _sides(judgement: object, certificate: object) -> tuple[PolyElement, PolyEle
                           "(coefficient > 0, only strict hypotheses, empty sigma)")
 
     exprs = [f.expr for f in (*hyps, claim)] + [q for _, q, _ in linear]
-    names: set[str] = set()
-    for term in terms:
-        exprs += term.expressions()
-        names |= term.names()
+    exprs += [e for term in terms for _, e, _ in term.squares]
+    vectors = [v for term in terms for _, vs in term.minors for v in vs]
+    exprs += [c for v in vectors for _, c in v]
+    names = {name for v in vectors for name, _ in v}
     symbols = set().union(*(e.free_symbols for e in exprs))
     symbols |= {gram(a, b) for a in names for b in names}
     R, gens = algebra.polynomial_ring(tuple(sorted(symbols, key=lambda s: s.name)))
@@ -200,12 +182,8 @@ def check_certificate(judgement: Judgement, certificate: Certificate) -> None:
 
 
 class Point:
-    """A validated counterexample: exact scalars and coordinate vectors of one dimension >= 1.
-
-    Gram symbols `<a,b>` are realised as dot products of the coordinate vectors, so the
-    point is a genuine real instance of every judgement over these names.
-    """
-
+    """A validated counterexample: exact scalars and coordinate vectors of one dimension >= 1,
+    whose dot products realise the Gram symbols (a genuine real instance)."""
     def __init__(self, cex: object) -> None:
         if type(cex) is not Counterexample:
             raise KernelError(f"expected a Counterexample, not {type(cex).__name__}")

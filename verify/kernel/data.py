@@ -15,6 +15,9 @@ from typing import Literal
 
 import sympy
 
+__all__ = ["KINDS", "Certificate", "Counterexample", "Fact", "GramMinor", "Judgement",
+           "KernelError", "Kind", "NormSquare", "Product", "Rel", "Sos", "Square", "gram",
+           "gram_pair"]
 Kind = Literal[">=", ">", "=="]
 KINDS: tuple[Kind, ...] = (">=", ">", "==")
 _GRAM = re.compile(r"^<([A-Za-z_][A-Za-z0-9_]*),([A-Za-z_][A-Za-z0-9_]*)>$")
@@ -43,7 +46,6 @@ def names_of(expr: sympy.Expr) -> set[str]:
 @dataclass(frozen=True)
 class Fact:
     """`expr (kind) 0` with `expr` a polynomial over QQ in scalars and Gram symbols."""
-
     expr: sympy.Expr
     kind: Kind
 
@@ -54,7 +56,6 @@ class Fact:
 @dataclass(frozen=True)
 class Judgement:
     """`hypotheses |- claim`, with the declared vector and scalar names."""
-
     hypotheses: tuple[Fact, ...]
     claim: Fact
     vectors: tuple[str, ...] = ()
@@ -65,16 +66,12 @@ class Judgement:
         found = set().union(*(f.expr.free_symbols for f in (*self.hypotheses, self.claim)))
         return tuple(sorted(found, key=lambda s: (gram_pair(s) is not None, s.name)))
 
-    def __str__(self) -> str:
-        return f"{', '.join(map(str, self.hypotheses))} |- {self.claim}"
-
 
 @dataclass(frozen=True)
 class Rel:
     """`lhs op rhs` as the user wrote it, divisions kept; `divisors`: every non-constant
     quantity the source text divides by (SymPy cancels `x/x` on construction, but the
     statement is still undefined at `x = 0`)."""
-
     lhs: sympy.Expr
     op: str
     rhs: sympy.Expr
@@ -91,7 +88,6 @@ VectorTerms = Mapping[str, sympy.Expr]  # an explicit vector `sum coeff * name`
 @dataclass(frozen=True)
 class Square:
     """`weight * poly**2` for a scalar polynomial `poly`."""
-
     weight: Fraction
     poly: sympy.Expr
 
@@ -99,7 +95,6 @@ class Square:
 @dataclass(frozen=True)
 class NormSquare:
     """`weight * dot(vector, vector)` for an explicit vector expression."""
-
     weight: Fraction
     vector: VectorTerms
 
@@ -107,7 +102,6 @@ class NormSquare:
 @dataclass(frozen=True)
 class GramMinor:
     """`weight * det(Gram(vectors))`: Cauchy–Schwarz and its higher-order relatives."""
-
     weight: Fraction
     vectors: tuple[VectorTerms, ...]
 
@@ -118,7 +112,6 @@ Sos = Square | NormSquare | GramMinor
 @dataclass(frozen=True)
 class Product:
     """`coeff * prod(hypotheses[i] for i in hyps) * sum(sigma)`; an empty sigma means 1."""
-
     coeff: Fraction
     hyps: tuple[int, ...] = ()
     sigma: tuple[Sos, ...] = ()
@@ -127,7 +120,6 @@ class Product:
 @dataclass(frozen=True)
 class Certificate:
     """A Positivstellensatz certificate; `multiplier` indexes strictly positive hypotheses."""
-
     products: tuple[Product, ...]
     linear: tuple[tuple[int, sympy.Expr], ...] = ()
     multiplier: tuple[int, ...] = ()
@@ -136,6 +128,5 @@ class Certificate:
 @dataclass(frozen=True)
 class Counterexample:
     """Rational scalars and rational coordinate vectors (one common dimension)."""
-
     scalars: dict[str, Fraction]
     vectors: dict[str, tuple[Fraction, ...]]

@@ -36,8 +36,6 @@ only then constructs a `Theorem` (nothing else can: the constructor wants a priv
   read at one update and assumed at all); H free of t and W (they hold at every t); base
   free of t, W and per-update names (the run starts before any update); no division in the
   update. Substitution is simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
-- Vacuity: a Theorem is marked vacuous when a certificate shows the hypotheses (for an
-  induction: of its update step, i.e. no update can happen) contradictory.
 """
 
 from __future__ import annotations
@@ -60,6 +58,9 @@ from verify.kernel.data import (
     names_of,
 )
 
+__all__ = ["Cases", "Direct", "Induction", "Obligation", "Refutation", "RuleError", "Sequent",
+           "Statement", "Theorem", "UseError", "conclude", "obligations", "refute", "statement"]
+
 
 class RuleError(KernelError):
     """A step the rules cannot read: it is refused, not decided (bad input, exit 2)."""
@@ -77,7 +78,6 @@ class Direct:
 @dataclass(frozen=True)
 class Cases:
     """Cases on the sign of the polynomial `on` (`zero`: a separate `on == 0` case)."""
-
     on: sympy.Expr
     zero: bool = True
     text: str = ""
@@ -86,7 +86,6 @@ class Cases:
 @dataclass(frozen=True)
 class Induction:
     """Induction over runs on the natural `variable` (see the module docstring)."""
-
     variable: str
     base: Mapping[str, Mapping[str, sympy.Expr]]
     step: Mapping[str, Mapping[str, sympy.Expr]]
@@ -98,7 +97,6 @@ class Induction:
 class Statement:
     """What a step asserts, every hypothesis included; `origins[i]` names the used step that
     brought hypothesis i ('' for the step's own); `run` describes an induction's runs."""
-
     step: str
     hypotheses: tuple[Rel, ...]
     origins: tuple[str, ...]
@@ -117,7 +115,6 @@ class Statement:
 @dataclass(frozen=True)
 class Sequent:
     """A step as the kernel reads it: names, relations as written, rule and used statements."""
-
     step: str
     vectors: frozenset[str]
     scalars: frozenset[str]
@@ -133,7 +130,6 @@ class Obligation:
     """One judgement a step needs. `decisive`: its counterexample refutes the step; `written`:
     its hypotheses and claim as written (None for a side condition); `origins[i]` says where
     hypothesis i comes from ('' own, natural, condition, claim, inherited, case, ...)."""
-
     label: str
     judgement: Judgement
     decisive: bool
@@ -146,7 +142,6 @@ _KEY = object()
 
 class _Made:
     """A kernel-made value: immutable, and constructible only with the kernel's key."""
-
     __slots__ = ()
 
     def __init__(self, key: object, **values: object) -> None:
@@ -164,16 +159,13 @@ class _Made:
 
 
 class Theorem(_Made):
-    """A proved statement (`vacuous`: its hypotheses were shown contradictory)."""
-
-    __slots__ = ("statement", "vacuous")
+    """A proved statement."""
+    __slots__ = ("statement",)
     statement: Statement
-    vacuous: bool
 
 
 class Refutation(_Made):
     """A counterexample re-checked against the statement as written (`label`: the case)."""
-
     __slots__ = ("counterexample", "label", "statement")
     statement: Statement
     counterexample: Counterexample
@@ -356,17 +348,8 @@ def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     raise KernelError(f"unknown rule {type(rule).__name__}")
 
 
-def contradiction(sequent: Sequent) -> Judgement:
-    """`hypotheses |- -1 >= 0` for the step's main context (an induction's update step)."""
-    last = [o for o in obligations(sequent) if o.written is not None][-1]
-    hyps = tuple(h for h, o in zip(last.judgement.hypotheses, last.origins, strict=True)
-                 if o != "case")  # the hypotheses every case shares
-    return Judgement(hyps, Fact(sympy.Integer(-1), ">="), last.judgement.vectors,
-                     last.judgement.scalars)
-
-
 def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]],
-             used: Sequence[Theorem], vacuity: Certificate | None = None) -> Theorem:
+             used: Sequence[Theorem]) -> Theorem:
     """The Theorem of `sequent`, if every obligation has checked evidence; else KernelError.
 
     Evidence for an obligation may use a subset of its hypotheses (weakening: fewer
@@ -386,9 +369,7 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]]
     if len(used) != len(sequent.uses) or any(type(th) is not Theorem or th.statement != s
                                              for th, s in zip(used, sequent.uses, strict=False)):
         raise KernelError("every used step needs its own Theorem")
-    if vacuity is not None:
-        check_certificate(contradiction(sequent), vacuity)
-    return Theorem(_KEY, statement=st, vacuous=vacuity is not None)
+    return Theorem(_KEY, statement=st)
 
 
 def refute(sequent: Sequent, label: str, cex: Counterexample) -> Refutation:
