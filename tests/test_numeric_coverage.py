@@ -14,11 +14,15 @@ import pytest
 from proofs.library import load_builtin
 from verify.audit import binding_of, statement
 from verify.campaign import Check, Scenario, adversary, generated, run_campaign, tight
+from verify.proof_checker import statements
 
 PROOFS = ("canonical-online", "canonical-batch")
 
 #: Steps whose names denote no run quantity (none: every step of both proofs binds).
-NOT_BINDABLE: frozenset[str] = frozenset()
+#: Steps whose names are not all run quantities. xbar-norm starts its sum from a constant first
+#: term (x0, y0): under the run semantics of induction its terms are distinct examples, which
+#: the batch rows do not name one by one.
+NOT_BINDABLE: frozenset[str] = frozenset({"canonical-batch/xbar-norm"})
 
 #: Polynomial identities: the statement normalises to `0 == 0`, so no quantity is evaluated.
 IDENTITIES = frozenset({
@@ -52,9 +56,10 @@ def canonical_checks() -> tuple[list[Check], set[str], set[str]]:
     for proof_id in PROOFS:
         proof = load_builtin(proof_id)
         assert proof.numeric is not None, proof_id
+        stated = statements(proof)
         for step in proof.steps:
             name = f"{proof_id}/{step.id}"
-            judgement = statement(proof, step)
+            judgement = statement(proof, stated[step.id])
             if not judgement.symbols():
                 identities.add(name)
             binding = binding_of(judgement, proof.numeric.run)

@@ -11,6 +11,7 @@ from proofs.errors import ProofFileError
 from proofs.proof_file import load_proof, parse_proof
 from proofs.step import CaseSplit, Direct, Induction
 from proofs.terms import Vec, gram, scalar
+from verify.proof_checker import check_proof
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HEADER = 'title = "T"\nvectors = ["w", "x"]\nscalars = ["y", "R"]\n'
@@ -66,7 +67,7 @@ def test_defaults_for_missing_optional_keys() -> None:
 
 def test_split_without_zero_case() -> None:
     proof = parse(HEADER + A + 'split = { on = "y", zero = false }\n')
-    assert [c.op for c in proof.steps[0].rule.cases()] == [">=", "<"]
+    assert proof.steps[0].rule.zero_case is False  # cases >= 0, < 0 (tests/test_kernel_rules.py)
 
 
 @pytest.mark.parametrize(
@@ -103,9 +104,6 @@ def test_split_without_zero_case() -> None:
         (D + IND + 'base = { w = "y" }, step = {} }\n', "a", "induction.base.w:"),
         (D + IND + "base = { w = 1 }, step = {} }\n", "a", "must be a string"),
         (D + IND + "base = {} }\n", "a", "'step' must be a table"),
-        (D + 'given = ["dot(w, x) >= 0"]\n' + IND + 'base = { w = "x" }, step = { w = "w" } }\n',
-         "a", "mentions the iteration"),
-        (D + IND + 'base = {}, step = {}, given = ["y/R >= 0"] }\n', "a", "must not divide"),
         (D + IND + "base = {}, step = {}, by = 1 }\n", "a", "unknown key 'by' in induction"),
     ],
 )
@@ -118,6 +116,20 @@ def test_bad_files_name_file_step_and_problem(body: str, step: str | None, probl
     where = "p.toml: " + (f"step {step}: " if step else "")
     assert str(error) == where + error.problem
     assert "\n" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (D + 'given = ["dot(w, x) >= 0"]\n' + IND + 'base = { w = "x" }, step = { w = "w" } }\n',
+         "may not mention the iteration"),
+        (D + IND + 'base = {}, step = {}, given = ["y/R >= 0"] }\n', "must not divide"),
+    ],
+)
+def test_rules_refuse_before_anything_is_decided(body: str, problem: str) -> None:
+    """What only the kernel's rules can see is refused as bad input too, naming the step."""
+    with pytest.raises(ProofFileError, match=f"step a: .*{problem}"):
+        check_proof(parse(HEADER + body))
 
 
 STEP = '[[step]]\nid = "a"\nclaim = "1 >= 0"\n'

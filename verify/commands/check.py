@@ -52,13 +52,17 @@ def seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Load, check, report; the exit code says whether everything was proved."""
+    from proofs.errors import ProofFileError
     from proofs.proof_file import load_proof
     from verify import serialize
     from verify.proof_checker import check_proof
 
     proof = load_proof(args.file)
     progress = _show_progress if sys.stderr.isatty() else None
-    report = check_proof(proof, time_limit=args.time_limit, progress=progress)
+    try:
+        report = check_proof(proof, time_limit=args.time_limit, progress=progress)
+    except ProofFileError as error:  # refused by the kernel's rules: bad input, named here
+        raise error.located(args.file) from None
     if progress is not None:
         print("\r\x1b[K", end="", file=sys.stderr, flush=True)
     if args.json:
