@@ -85,11 +85,11 @@ def test_proved_verdict_reports_how_and_time() -> None:
     assert 0 <= result.seconds < 5
 
 
-def test_no_time_means_unknown_saying_so() -> None:
+def test_guard_that_fires_means_unknown_saying_time_cap() -> None:
     case = next(c for c in CASES if c.id == "lower-bound")
-    result = decide(judgement_of(case), time_limit=0.0)
+    result = decide(judgement_of(case), guard=0.0)
     assert result.status == "unknown"
-    assert "time limit" in result.message
+    assert result.message.startswith("time cap")
 
 
 class _Bogus(Strategy):
@@ -100,14 +100,14 @@ class _Bogus(Strategy):
     def applies(self, ctx: Context) -> bool:
         return True
 
-    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
         yield Certificate(products=())
 
 
 def test_only_the_kernel_decides(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("verify.prover.STRATEGIES", (_Bogus(),))
     case = next(c for c in CASES if c.id == "irrational-only")
-    result = decide(judgement_of(case), time_limit=1.0)
+    result = decide(judgement_of(case))
     assert result.status == "unknown"
     assert "kernel rejected a candidate from bogus" in result.message
 
@@ -116,11 +116,11 @@ def test_wrong_counterexample_is_not_reported(monkeypatch: pytest.MonkeyPatch) -
     zero = Fraction(0)
     not_a_counterexample = Counterexample({"y": zero, "R": zero}, {"w": (zero,), "x": (zero,)})
     monkeypatch.setattr(
-        CounterexampleSearch, "search", lambda self, deadline, quick=False: not_a_counterexample
+        CounterexampleSearch, "search", lambda self, work, quick=False: not_a_counterexample
     )
     monkeypatch.setattr("verify.prover.STRATEGIES", ())
     case = next(c for c in CASES if c.id == "norm-growth-no-R")
-    result = decide(judgement_of(case), time_limit=1.0)
+    result = decide(judgement_of(case))
     assert result.status == "unknown"
     assert "kernel rejected a counterexample" in result.message
 

@@ -111,7 +111,7 @@ def test_sums_of_squares_are_proved(forms: list[list[int]], shift: int) -> None:
     """`sum l_i**2 + shift >= 0` for integer linear forms `l_i` in a, b, t."""
     gap = sum((sympy.expand((p * a + q * b + r * t) ** 2) for p, q, r in forms), shift)
     judgement = Judgement((), Fact(sympy.expand(gap), ">="), (), ("a", "b", "t"))
-    result = decide(judgement, time_limit=5.0)
+    result = decide(judgement)
     assert result.status == "proved", result.message
     check_certificate(judgement, result.certificate)
 
@@ -122,7 +122,7 @@ def test_negated_squares_are_refuted(form: list[int], shift: int) -> None:
     p, q, r = form
     judgement = Judgement((), Fact(sympy.expand(-((p * a + q * b + r * t) ** 2) - shift), ">="),
                           (), ("a", "b", "t"))
-    result = decide(judgement, time_limit=5.0)
+    result = decide(judgement)
     assert result.status == "refuted"
     check_counterexample(judgement, result.counterexample)
     assert set(result.counterexample.scalars.values()) == {0}

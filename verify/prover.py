@@ -1,10 +1,12 @@
 """`decide`: untrusted search plus the trusted kernel, giving a `Verdict` for one judgement.
 
-Order of work: a quick counterexample screen in dimension 1 (milliseconds, catches most
-false steps), then the certificate strategies cheapest first, then the full counterexample
-search. The clock is checked between strategies and LP rounds; whatever the search claims,
-only `kernel.check_certificate` makes a step proved and only `kernel.check_counterexample`
-makes it refuted.
+Order of work: a quick counterexample screen in dimension 1 (catches most false steps), then
+the certificate strategies cheapest first, then the full counterexample search. Every loop is
+bounded by a work budget (`verify.search.work.SearchBudget`), never by the clock, so the same
+judgement gets the same verdict on any machine under any load. The optional `guard` is a
+wall-clock cap against hostile input only: when it fires the verdict is unknown with a message
+starting `time cap`. Whatever the search claims, only `kernel.check_certificate` makes a step
+proved and only `kernel.check_counterexample` makes it refuted.
 """
 
 from __future__ import annotations
@@ -14,57 +16,88 @@ from time import perf_counter
 
 import sympy
 
-from verify.kernel import Judgement
 from proofs.terms import Vec
 from verify import kernel
-from verify.kernel import Certificate, Counterexample
+from verify.kernel import Certificate, Judgement
 from verify.search.counterexamples import CounterexampleSearch
 from verify.search.polynomials import Context
 from verify.search.strategies import STRATEGIES
+from verify.search.work import DEFAULT_BUDGET, Exhausted, SearchBudget, TimeCap, Work
 from verify.verdict import Verdict
-
-QUICK_SHARE = 0.1  # of the time limit, for the dimension-1 screen before the certificates
 
 
 def decide(
     judgement: Judgement,
     *,
     hints: Sequence[sympy.Expr | Vec] = (),
-    time_limit: float = 5.0,
+    budget: SearchBudget = DEFAULT_BUDGET,
+    guard: float | None = None,
+    time_limit: float | None = None,
 ) -> Verdict:
-    """Prove or refute `judgement` within `time_limit` seconds, or say what was tried."""
-    start = perf_counter()
-    deadline = start + time_limit
-    ctx = Context(judgement, hints)
-    counterexamples = CounterexampleSearch(ctx)
-    notes: list[str] = []
+    """Prove or refute `judgement` within `budget`, or say what was tried and what ran out.
 
-    def refuted(cex: Counterexample, how: str) -> Verdict | None:
+    `guard` (seconds) is a wall-clock cap against hostile input; None (the default) means none,
+    and then the clock is never read while deciding. `time_limit` is accepted only so that
+    callers written for the old clock-bounded search keep working: it is ignored, because a
+    verdict must not depend on the time it took (pass `guard` for a cap).
+    """
+    del time_limit  # compatibility only; see the docstring
+    start = perf_counter()
+    work = Work(budget, guard)
+    notes: list[str] = []
+    try:
+        verdict = _search(judgement, hints, work, notes, start)
+    except TimeCap as cap:
+        return Verdict("unknown", None, None, "; ".join([str(cap), *notes]), _since(start))
+    if verdict is not None:
+        return verdict
+    return Verdict("unknown", None, None, "; ".join([*notes, *work.notes]), _since(start))
+
+
+def _search(
+    judgement: Judgement,
+    hints: Sequence[sympy.Expr | Vec],
+    work: Work,
+    notes: list[str],
+    start: float,
+) -> Verdict | None:
+    """The proved or refuted verdict, or None with `notes` saying what was tried."""
+    ctx = Context(judgement, hints, work)
+    counterexamples = CounterexampleSearch(ctx)
+
+    def refuted(how: str, quick: bool) -> Verdict | None:
+        try:
+            cex = counterexamples.search(work, quick=quick)
+        except Exhausted as exhausted:
+            notes.append(f"counterexample search ({how}): {exhausted}")
+            return None
+        if cex is None:
+            return None
         try:
             kernel.check_counterexample(judgement, cex)
         except kernel.KernelError as error:
             notes.append(f"kernel rejected a counterexample ({how}): {error}")
             return None
-        return Verdict("refuted", None, cex, f"counterexample ({how})", perf_counter() - start)
+        return Verdict("refuted", None, cex, f"counterexample ({how})", _since(start))
 
-    quick = counterexamples.search(min(deadline, start + QUICK_SHARE * time_limit), quick=True)
-    if quick is not None and (verdict := refuted(quick, "dimension-1 screen")) is not None:
+    if (verdict := refuted("dimension-1 screen", quick=True)) is not None:
         return verdict
     for strategy in STRATEGIES:
-        if perf_counter() > deadline:
-            notes.append(f"time limit {time_limit:g}s reached before {strategy.name}")
-            break
         if not strategy.applies(ctx):
             continue
-        for certificate in strategy.candidates(ctx, deadline):
-            if (verdict := _proved(judgement, certificate, strategy.name, start, notes)):
-                return verdict
+        try:
+            for certificate in strategy.candidates(ctx):
+                if verdict := _proved(judgement, certificate, strategy.name, start, notes):
+                    return verdict
+        except Exhausted as exhausted:
+            # the budgets are shared, so the later (costlier) strategies would run out too
+            notes.append(f"{strategy.name}: {exhausted}")
+            break
         notes.append(f"{strategy.name}: no certificate")
-    found = counterexamples.search(deadline)
-    if found is not None and (verdict := refuted(found, "search in dimensions 1-3")) is not None:
+    if (verdict := refuted("search in dimensions 1-3", quick=False)) is not None:
         return verdict
     notes.append("no counterexample among small rationals in dimensions 1-3")
-    return Verdict("unknown", None, None, "; ".join(notes), perf_counter() - start)
+    return None
 
 
 def _proved(
@@ -76,4 +109,9 @@ def _proved(
     except kernel.KernelError as error:
         notes.append(f"kernel rejected a candidate from {how}: {error}")
         return None
-    return Verdict("proved", certificate, None, f"certificate by {how}", perf_counter() - start)
+    return Verdict("proved", certificate, None, f"certificate by {how}", _since(start))
+
+
+def _since(start: float) -> float:
+    """Seconds since `start`: reported in the verdict, never used to decide it."""
+    return perf_counter() - start

@@ -5,6 +5,9 @@ the smallest dimension). Candidate points are screened in bulk with numpy floats
 of small dyadic values this is exact arithmetic anyway — and every survivor is re-checked with
 Fractions before it counts. A found counterexample is shrunk (fewer dimensions, zeros, smaller
 numerators and denominators) while it still refutes; the kernel re-checks the final one.
+
+The screen is bounded by a count of points (`SearchBudget.points`), never by the clock: the
+batches come in a fixed order from a fixed seed, and the last one is cut to what is left.
 """
 
 from __future__ import annotations
@@ -12,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from time import perf_counter
 
 import numpy as np
 
 from proofs.terms import gram_pair
 from verify.kernel import Counterexample
 from verify.search.polynomials import Context, fraction
+from verify.search.work import Work
 
 GRID = ((0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2), (-1, 2), (3, 1), (-3, 1))
 SMALL_GRID = GRID[:5]
@@ -122,10 +125,15 @@ class CounterexampleSearch:
             claim.kind, claim.exact(values)
         )
 
-    def shrink(self, cex: Counterexample) -> Counterexample:
-        """Greedy shrinking: drop dimensions, then simplify one value at a time, to a fixpoint."""
+    def shrink(self, cex: Counterexample, work: Work | None = None) -> Counterexample:
+        """Greedy shrinking: drop dimensions, then simplify one value at a time, to a fixpoint.
+
+        Every step strictly lowers the total `cost`, so this ends; `work` only adds the guard.
+        """
         improved = True
         while improved:
+            if work is not None:
+                work.check_guard("shrinking a counterexample")
             improved = False
             dimension = len(next(iter(cex.vectors.values()), ()))
             for k in range(dimension if dimension > 1 else 0):
@@ -146,16 +154,19 @@ class CounterexampleSearch:
 
     # -- bulk screening ---------------------------------------------------------------------
 
-    def search(self, deadline: float, *, quick: bool = False) -> Counterexample | None:
-        """A shrunk counterexample, or None when none was found before `deadline`."""
+    def search(self, work: Work, *, quick: bool = False) -> Counterexample | None:
+        """A shrunk counterexample, or None when none was found among the points searched.
+
+        Each batch is charged to `work.points`; `Exhausted` is raised when none are left.
+        """
         rng = np.random.default_rng(SEED)
         for dimension in (1,) if quick else (1, 2, 3):
             for num, den in self._batches(dimension, rng, quick):
-                if perf_counter() > deadline:
-                    return None
-                found = self._screen(num, den, dimension)
+                work.check_guard("the counterexample search")
+                size = work.grant("points", num.shape[1])
+                found = self._screen(num[:, :size], den[:, :size], dimension)
                 if found is not None:
-                    return self.shrink(found)
+                    return self.shrink(found, work)
         return None
 
     def _batches(

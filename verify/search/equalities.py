@@ -8,23 +8,27 @@ system in the unknown coefficients of the `q_j`, solved exactly over QQ.
 from __future__ import annotations
 
 from verify.kernel import Certificate
-from verify.search.columns import Multiple
+from verify.search.columns import Multiple, charge
 from verify.search.polynomials import Context, degree
 from verify.search.rationalize import exact_solution, linear_part
 
 
 def equality_multiples(ctx: Context, max_degree: int) -> list[Multiple]:
     """`monomial * e_j` for each equality hypothesis and monomial keeping degree <= bound."""
-    out: list[Multiple] = []
-    for j in ctx.indices("=="):
-        equality = ctx.hyps[j]
-        room = max_degree - degree(equality)
-        if not equality or room < 0:
-            continue
-        out.extend(
-            Multiple(j, m, equality.mul_monom(m.LM)) for m in ctx.monomials(room)
-        )
-    return out
+    key = ("equality multiples", max_degree)
+    if key not in ctx.cache:
+        out: list[Multiple] = []
+        for j in ctx.indices("=="):
+            equality = ctx.hyps[j]
+            room = max_degree - degree(equality)
+            if not equality or room < 0:
+                continue
+            for m in ctx.monomials(room):
+                poly = equality.mul_monom(m.LM)
+                charge(ctx.work, poly)
+                out.append(Multiple(j, m, poly))
+        ctx.cache[key] = out
+    return ctx.cache[key]  # type: ignore[return-value]
 
 
 def equality_certificate(ctx: Context, max_degree: int) -> Certificate | None:

@@ -15,9 +15,9 @@ import sympy
 from sympy import QQ
 from sympy.polys.rings import PolyElement, ring
 
-from verify.kernel import Judgement
 from proofs.terms import Vec, gram, gram_pair
-from verify.kernel import GramMinor, NormSquare, Product, Sos, Square
+from verify.kernel import GramMinor, Judgement, NormSquare, Product, Sos, Square
+from verify.search.work import DEFAULT_BUDGET, Work
 
 Hint = sympy.Expr | Vec
 
@@ -40,8 +40,11 @@ def rational(value: Fraction) -> sympy.Rational:
 class Context:
     """The ring of a judgement (scalars, every Gram symbol of its vectors, hint symbols)."""
 
-    def __init__(self, judgement: Judgement, hints: Sequence[Hint] = ()) -> None:
+    def __init__(
+        self, judgement: Judgement, hints: Sequence[Hint] = (), work: Work | None = None
+    ) -> None:
         self.judgement = judgement
+        self.work = work if work is not None else Work(DEFAULT_BUDGET)
         self.scalar_hints = tuple(h for h in hints if not isinstance(h, Vec))
         self.vector_hints = tuple(h for h in hints if isinstance(h, Vec))
         vectors = set(judgement.vectors)
@@ -65,6 +68,16 @@ class Context:
         symbols = [sympy.Symbol(name) for name in self.scalars] + sorted(grams, key=str)
         self.ring, *self.gens = ring(symbols, QQ)
         self.symbols: tuple[sympy.Symbol, ...] = tuple(symbols)
+        # generators by symbol and by (sorted) vector pair: dict lookups, not `tuple.index`
+        # (which compared SymPy symbols one by one: millions of `__eq__` calls per proof)
+        self.index: dict[sympy.Symbol, int] = {s: i for i, s in enumerate(symbols)}
+        self._grams: dict[tuple[str, str], PolyElement] = {
+            (a, b): self.gens[self.index[gram(a, b)]]
+            for a, b in combinations_with_replacement(self.vectors, 2)
+        }
+        self._dots: dict[tuple[Vec, Vec], PolyElement] = {}
+        self._hyp_products: dict[tuple[int, ...], PolyElement] = {(): self.ring.one}
+        self.cache: dict[object, object] = {}  # columns reused across strategies and rounds
         self.used = tuple(  # generators occurring in the judgement or its hints
             i for i, s in enumerate(symbols) if s in found
         )
@@ -87,14 +100,22 @@ class Context:
         """Indices of the hypotheses of one kind (`>=`, `>` or `==`)."""
         return tuple(i for i, h in enumerate(self.judgement.hypotheses) if h.kind == kind)
 
+    def gram_gen(self, a: str, b: str) -> PolyElement:
+        """The generator of the Gram symbol `<a,b>` (symmetric)."""
+        return self._grams[(a, b) if a <= b else (b, a)]
+
     def vec_dot(self, a: Vec, b: Vec) -> PolyElement:
-        """`dot(a, b)` in the ring, expanded bilinearly like `proofs.terms.dot`."""
-        total = self.ring.zero
-        for name_a, coeff_a in a.items():
-            for name_b, coeff_b in b.items():
-                symbol = self.gens[self.symbols.index(gram(name_a, name_b))]
-                total += self.poly(coeff_a) * self.poly(coeff_b) * symbol
-        return total
+        """`dot(a, b)` in the ring, expanded bilinearly like `proofs.terms.dot` (memoised)."""
+        key = (a, b)
+        if key not in self._dots:
+            total = self.ring.zero
+            for name_a, coeff_a in a.items():
+                for name_b, coeff_b in b.items():
+                    total += self.poly(coeff_a) * self.poly(coeff_b) * self.gram_gen(
+                        name_a, name_b
+                    )
+            self._dots[key] = total
+        return self._dots[key]
 
     def gram_det(self, vectors: Sequence[Vec]) -> PolyElement:
         """Determinant of the Gram matrix of `vectors` (Laplace expansion; n <= 3 here)."""
@@ -121,11 +142,11 @@ class Context:
         return value * QQ(product.coeff.numerator, product.coeff.denominator)
 
     def hyp_product(self, hyps: Iterable[int]) -> PolyElement:
-        """`prod(hypotheses[i])` in the ring."""
-        value = self.ring.one
-        for i in hyps:
-            value *= self.hyps[i]
-        return value
+        """`prod(hypotheses[i])` in the ring (memoised by prefix: products share factors)."""
+        combo = tuple(hyps)
+        if combo not in self._hyp_products:
+            self._hyp_products[combo] = self.hyp_product(combo[:-1]) * self.hyps[combo[-1]]
+        return self._hyp_products[combo]
 
     def monomials(self, max_degree: int) -> list[PolyElement]:
         """Monomials in the generators used by the judgement, of degree <= `max_degree`."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from verify.search.columns import Term
+from verify.search.columns import Term, charge
 from verify.search.polynomials import Context, degree
 
 
@@ -25,14 +25,24 @@ def hypothesis_products(ctx: Context, max_factors: int, max_degree: int) -> list
     Products whose degree exceeds `max_degree` are left out: they could only cancel against
     other high-degree terms, which the LP rarely finds and which blow up its size.
     """
-    strict = set(ctx.indices(">"))
-    terms: list[Term] = []
-    for count in range(max_factors + 1):
-        for combo in combinations_with_replacement(inequality_indices(ctx), count):
-            poly = ctx.hyp_product(combo)
-            if poly and degree(poly) <= max_degree:
-                terms.append(Term(combo, (), poly, strict=all(i in strict for i in combo)))
-    return terms
+    key = ("hypothesis products", max_factors, max_degree)
+    if key not in ctx.cache:
+        strict = set(ctx.indices(">"))
+        degrees = [degree(h) if h else -1 for h in ctx.hyps]  # -1: the zero polynomial
+        terms: list[Term] = []
+        for count in range(max_factors + 1):
+            for combo in combinations_with_replacement(inequality_indices(ctx), count):
+                # a product's degree is the sum of its factors' (zero factor: zero product),
+                # so oversized products are never expanded
+                if any(degrees[i] < 0 for i in combo):
+                    continue
+                if sum(degrees[i] for i in combo) > max_degree:
+                    continue
+                poly = ctx.hyp_product(combo)
+                charge(ctx.work, poly)
+                terms.append(Term(combo, poly, strict=all(i in strict for i in combo)))
+        ctx.cache[key] = terms
+    return ctx.cache[key]  # type: ignore[return-value]
 
 
 def multipliers(ctx: Context, max_factors: int = 2) -> list[tuple[int, ...]]:

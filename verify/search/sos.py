@@ -13,31 +13,49 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
+from functools import partial
 from itertools import combinations, combinations_with_replacement
 
+import sympy
 from sympy.polys.rings import PolyElement
 
 from proofs.terms import Vec, scalar
 from verify.kernel import GramMinor, NormSquare, Sos, Square
-from verify.search.columns import Term
+from verify.search.columns import Term, charge
 from verify.search.polynomials import Context, degree, fraction
 
 ONE = Fraction(1)
 MAX_DSOS_BASIS = 32  # pairs grow quadratically; beyond this only the lowest degrees are paired
 
+Built = tuple[PolyElement, Callable[[], Sos]]
 
-def _terms(ctx: Context, items: Iterable[Sos], max_degree: int) -> list[Term]:
-    out: list[Term] = []
-    seen: set[tuple[tuple[tuple[int, ...], object], ...]] = set()
-    for item in items:
-        poly = ctx.sos(item)
-        key = tuple(sorted(poly.items()))
-        if poly and degree(poly) <= max_degree and key not in seen:
-            seen.add(key)
-            out.append(Term((), (item,), poly))
-    return out
+
+def _terms(ctx: Context, key: object, build: Callable[[], Iterable[Built]]) -> list[Term]:
+    """The distinct nonzero square terms from `build`, built once per context and charged.
+
+    Every strategy and every LP round asks for the same squares; they are expanded once.
+    """
+    if key not in ctx.cache:
+        out: list[Term] = []
+        seen: set[tuple[tuple[tuple[int, ...], object], ...]] = set()
+        for poly, square in build():
+            charge(ctx.work, poly)
+            item_key = tuple(sorted(poly.items()))
+            if poly and item_key not in seen:
+                seen.add(item_key)
+                out.append(Term((), poly, square=square))
+        ctx.cache[key] = out
+    return ctx.cache[key]  # type: ignore[return-value]
+
+
+def _upto(terms: list[Term], max_degree: int) -> list[Term]:
+    return [t for t in terms if t.degree <= max_degree]
+
+
+def _made(item: Sos) -> Callable[[], Sos]:
+    return lambda: item
 
 
 def vector_pool(ctx: Context) -> list[Vec]:
@@ -49,30 +67,55 @@ def vector_pool(ctx: Context) -> list[Vec]:
 
 def gram_minors(ctx: Context, max_degree: int) -> list[Term]:
     """Gram determinants of pairs and triples from the vector pool."""
-    pool = vector_pool(ctx)
-    items = [GramMinor(ONE, combo) for size in (2, 3) for combo in combinations(pool, size)]
-    return _terms(ctx, items, max_degree)
+
+    def build() -> Iterable[Built]:
+        pool = vector_pool(ctx)
+        for size in (2, 3):
+            for combo in combinations(pool, size):
+                yield ctx.gram_det(combo), _made(GramMinor(ONE, combo))
+
+    return _upto(_terms(ctx, "gram minors", build), max_degree)
+
+
+def _norm_square(a: str, b: str, coeff: int | sympy.Expr) -> NormSquare:
+    return NormSquare(ONE, Vec.named(a) + Vec.named(b).scaled(coeff))
 
 
 def norm_squares(ctx: Context, max_degree: int) -> list[Term]:
-    """`|v|^2` and `|v_i ± c v_j|^2` for vector names and coefficients `c` in 1 and scalars."""
-    names = [Vec.named(name) for name in ctx.vectors]
-    coefficients = [1, *(scalar(name) for name in ctx.scalars)]
-    items: list[Sos] = [NormSquare(ONE, v) for v in names]
-    for a, b in combinations(names, 2):
-        for c in coefficients:
-            for sign in (1, -1):
-                items.append(NormSquare(ONE, a + b.scaled(sign * c)))
-                if c != 1:
-                    items.append(NormSquare(ONE, b + a.scaled(sign * c)))
-    return _terms(ctx, items, max_degree)
+    """`|v|^2` and `|v_i ± c v_j|^2` for vector names and coefficients `c` in 1 and scalars.
+
+    Expanded straight in the ring, `|a + c b|^2 = <a,a> + 2c<a,b> + c^2<b,b>`, without
+    building the SymPy vector (only a square that ends up in a certificate is built).
+    """
+
+    def build() -> Iterable[Built]:
+        names = ctx.vectors
+        coefficients: list[tuple[int | sympy.Expr, PolyElement]] = [(1, ctx.ring.one)]
+        coefficients += [(scalar(n), ctx.gens[ctx.index[scalar(n)]]) for n in ctx.scalars]
+        for a in names:
+            yield ctx.gram_gen(a, a), _made(NormSquare(ONE, Vec.named(a)))
+        for a, b in combinations(names, 2):
+            aa, ab, bb = ctx.gram_gen(a, a), ctx.gram_gen(a, b), ctx.gram_gen(b, b)
+            for c, gen in coefficients:
+                for sign in (1, -1):
+                    cross = ab * gen * (2 * sign)
+                    yield aa + cross + bb * gen**2, partial(_norm_square, a, b, sign * c)
+                    if c != 1:
+                        yield bb + cross + aa * gen**2, partial(_norm_square, b, a, sign * c)
+
+    return _upto(_terms(ctx, "norm squares", build), max_degree)
 
 
 def hint_squares(ctx: Context, max_degree: int) -> list[Term]:
     """Squares of scalar hints and norm squares of vector hints."""
-    items: list[Sos] = [Square(ONE, h) for h in ctx.scalar_hints]
-    items.extend(NormSquare(ONE, v) for v in ctx.vector_hints)
-    return _terms(ctx, items, max_degree)
+
+    def build() -> Iterable[Built]:
+        for h in ctx.scalar_hints:
+            yield ctx.poly(h) ** 2, _made(Square(ONE, h))
+        for v in ctx.vector_hints:
+            yield ctx.vec_dot(v, v), _made(NormSquare(ONE, v))
+
+    return _upto(_terms(ctx, "hint squares", build), max_degree)
 
 
 def half_basis(ctx: Context, target: PolyElement) -> list[PolyElement]:
@@ -84,6 +127,7 @@ def half_basis(ctx: Context, target: PolyElement) -> list[PolyElement]:
     basis = []
     for d in range(1, half + 1):
         for combo in combinations_with_replacement(range(len(ctx.gens)), d):
+            ctx.work.charge("terms")  # one combination looked at
             if all(combo.count(i) <= top[i] for i in set(combo)):
                 term = ctx.ring.one
                 for i in combo:
@@ -92,25 +136,50 @@ def half_basis(ctx: Context, target: PolyElement) -> list[PolyElement]:
     return [ctx.ring.one, *basis]
 
 
+def _dsos_square(ctx: Context, a: PolyElement, b: PolyElement, sign: int) -> Square:
+    return Square(ONE, ctx.expr(a) + sign * ctx.expr(b))
+
+
 def dsos_squares(ctx: Context, target: PolyElement) -> list[Term]:
-    """`m_i**2` and `(m_i ± m_j)**2` over the half basis of `target`."""
-    basis = [ctx.expr(m) for m in half_basis(ctx, target)]
-    items: list[Sos] = [Square(ONE, m) for m in basis]
-    for a, b in combinations(basis[:MAX_DSOS_BASIS], 2):
-        items.extend((Square(ONE, a + b), Square(ONE, a - b)))
-    return _terms(ctx, items, degree(target))
+    """`m_i**2` and `(m_i ± m_j)**2` over the half basis of `target` (expanded in the ring)."""
+    basis = half_basis(ctx, target)
+
+    def build() -> Iterable[Built]:
+        for m in basis:
+            yield m**2, partial(lambda m: Square(ONE, ctx.expr(m)), m)
+        for a, b in combinations(basis[:MAX_DSOS_BASIS], 2):
+            square, cross = a**2 + b**2, 2 * a * b
+            yield square + cross, partial(_dsos_square, ctx, a, b, 1)
+            yield square - cross, partial(_dsos_square, ctx, a, b, -1)
+
+    key = ("dsos", tuple(next(iter(m.keys())) for m in basis))
+    return _upto(_terms(ctx, key, build), degree(target))
 
 
-def weighted(terms: Iterable[Term], factors: Iterable[Term], max_degree: int) -> list[Term]:
-    """Products `hypothesis product * square`, for certificates like `t * |w - u|^2`."""
+def weighted(
+    ctx: Context, terms: Iterable[Term], factors: Iterable[Term], max_degree: int
+) -> list[Term]:
+    """Products `hypothesis product * square`, for certificates like `t * |w - u|^2`.
+
+    The degree of a product is the sum of the degrees, so oversized products are never
+    expanded; each product is expanded once per context.
+    """
+    memo: dict[tuple[tuple[int, ...], int], tuple[Term, Term]] = ctx.cache.setdefault(
+        "weighted", {}
+    )  # type: ignore[assignment]
     out: list[Term] = []
     for factor in factors:
         if not factor.hyps:
             continue
         for term in terms:
-            poly = factor.poly * term.poly
-            if degree(poly) <= max_degree:
-                out.append(Term(factor.hyps, term.sigma, poly))
+            if factor.degree + term.degree > max_degree:
+                continue
+            key = (factor.hyps, id(term))
+            if key not in memo:  # the memo holds `term`, so its id is not reused
+                poly = factor.poly * term.poly
+                charge(ctx.work, poly)
+                memo[key] = (term, Term(factor.hyps, poly, square=term.square))
+            out.append(memo[key][1])
     return out
 
 
@@ -125,6 +194,7 @@ def ldlt_squares(ctx: Context, target: PolyElement) -> tuple[Square, ...] | None
     n = len(basis)
     if n == 0:
         return None
+    ctx.work.charge("terms", n * n)  # the Gram matrix's entries
     matrix = [[Fraction(0)] * n for _ in range(n)]
     pairs: dict[tuple[int, ...], list[tuple[int, int]]] = {}
     for i, j in combinations(range(n), 2):

@@ -1,7 +1,8 @@
 """Certificate search strategies, cheapest first; each yields exact candidate certificates.
 
 Every candidate is exact (rationalised) but still untrusted: the prover hands each one to the
-kernel and keeps looking if it is rejected. A strategy stops when its deadline has passed.
+kernel and keeps looking if it is rejected. A strategy's work is charged to `ctx.work`; when
+a budget runs out, `Exhausted` ends the search for certificates (never a clock).
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from fractions import Fraction
-from time import perf_counter
 from typing import ClassVar
 
 from sympy.polys.rings import PolyElement
@@ -41,8 +41,8 @@ class Strategy(ABC):
         return ctx.judgement.claim.kind != "=="
 
     @abstractmethod
-    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
-        """Exact (but unchecked) certificates, best first, until `deadline`."""
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
+        """Exact (but unchecked) certificates, best first, charging `ctx.work`."""
 
 
 class EqualityClaim(Strategy):
@@ -53,11 +53,9 @@ class EqualityClaim(Strategy):
     def applies(self, ctx: Context) -> bool:
         return ctx.judgement.claim.kind == "=="
 
-    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
         bound = max([degree(ctx.gap), *(degree(h) for h in ctx.hyps)])
         for extra in (0, 1):
-            if perf_counter() > deadline:
-                return
             certificate = equality_certificate(ctx, bound + extra)
             if certificate is not None:
                 yield certificate
@@ -78,19 +76,15 @@ class LpStrategy(Strategy):
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         """The nonnegative columns for `target`, each of degree <= `bound`."""
 
-    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
         strict = ctx.judgement.claim.kind == ">"
         for multiplier in multipliers(ctx):
-            if perf_counter() > deadline:
-                return
             target = ctx.hyp_product(multiplier) * ctx.gap
             reach = max((self.factors * degree(h) for h in ctx.hyps), default=0)
             bound = max(degree(target), min(reach, self.max_bound))
             terms = self.columns(ctx, target, bound)
             multiples = equality_multiples(ctx, bound)
-            point = solve_lp(
-                target, terms, multiples, strict=strict, time_limit=deadline - perf_counter()
-            )
+            point = solve_lp(target, terms, multiples, strict=strict, work=ctx.work)
             if point is None:
                 continue
             found = certificate_from_point(
@@ -132,9 +126,9 @@ class WeightedSquares(HypothesisProducts):
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         base = super().columns(ctx, target, bound)
         dsos = dsos_squares(ctx, target)
-        squares = [t for t in base if t.sigma] + dsos
+        squares = [t for t in base if t.square is not None] + dsos
         factors = hypothesis_products(ctx, 1, bound)
-        return [*base, *dsos, *weighted(squares, factors, bound)]
+        return [*base, *dsos, *weighted(ctx, squares, factors, bound)]
 
 
 class ExactSos(Strategy):
@@ -145,7 +139,7 @@ class ExactSos(Strategy):
     def applies(self, ctx: Context) -> bool:
         return ctx.judgement.claim.kind == ">="
 
-    def candidates(self, ctx: Context, deadline: float) -> Iterator[Certificate]:
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
         squares = ldlt_squares(ctx, ctx.gap)
         if squares:
             yield Certificate(products=(Product(Fraction(1), (), squares),))

@@ -1,0 +1,141 @@
+"""Work budgets: the search stops after so much work, never after so many seconds.
+
+A verdict must not depend on the machine's load (DESIGN.md §2, "Verdicts are deterministic").
+So every loop of the search is bounded by a count of the work it does, charged as it goes:
+
+* `candidates`: LP columns built (hypothesis products, squares, equality multiples);
+* `terms`: monomial terms of those columns, the cost of expanding them;
+* `lp_rows` x `lp_columns`: the size of one coefficient-matching LP (a larger one is skipped);
+* `lp_iterations`: HiGHS's simplex iteration limit for one LP (a deterministic count);
+* `points`: candidate points screened by the counterexample search.
+
+The same input charges the same work in the same order, so it runs out of budget at the same
+place on any machine. A wall-clock `guard` may be set on top, only as a defence against hostile
+input: when it fires the verdict says `time cap`, and a built-in proof never comes near it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from time import perf_counter
+from typing import ClassVar
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """How much work one `decide` may do, per kind (see the module docstring)."""
+
+    candidates: int
+    terms: int
+    lp_rows: int
+    lp_columns: int
+    lp_iterations: int
+    points: int
+
+    LABELS: ClassVar[dict[str, str]] = {
+        "candidates": "candidate",
+        "terms": "term",
+        "lp_rows": "LP row",
+        "lp_columns": "LP column",
+        "lp_iterations": "LP iteration",
+        "points": "point",
+    }
+
+    def __post_init__(self) -> None:
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"budget {field.name} must be a positive integer, not {value!r}")
+
+    def scaled(self, factor: float) -> SearchBudget:
+        """Every count times `factor` (rounded up, at least 1): what `--budget` scales."""
+        if not (isinstance(factor, int | float) and math.isfinite(factor) and factor > 0):
+            raise ValueError(f"budget factor must be a positive number, not {factor!r}")
+        return SearchBudget(
+            **{f.name: max(1, math.ceil(getattr(self, f.name) * factor)) for f in fields(self)}
+        )
+
+
+# The most any built-in step needs (measured over all 12 built-in proofs, 339 decisions):
+# 5 167 candidates, 25 631 terms, one LP of 2 199 rows x 4 895 columns, 14 simplex iterations,
+# 32 768 points. The default leaves room (the full counterexample search is 983 040 points),
+# so no built-in verdict is decided by the budget; tests/test_prover_budget.py keeps it so.
+DEFAULT_BUDGET = SearchBudget(
+    candidates=20_000,
+    terms=200_000,
+    lp_rows=5_000,
+    lp_columns=10_000,
+    lp_iterations=10_000,
+    points=1 << 20,
+)
+BUDGETS: dict[str, SearchBudget] = {
+    "small": DEFAULT_BUDGET.scaled(0.25),
+    "default": DEFAULT_BUDGET,
+    "large": DEFAULT_BUDGET.scaled(4),
+}
+
+
+class Exhausted(Exception):
+    """A budget ran out; the message names it, e.g. `candidate budget 20000 exhausted`."""
+
+
+class TimeCap(Exception):
+    """The wall-clock guard fired (hostile input, or a machine far too slow)."""
+
+
+class Work:
+    """The work charged so far by one `decide`, against its budget and optional guard."""
+
+    def __init__(self, budget: SearchBudget, guard: float | None = None) -> None:
+        self.budget = budget
+        self.guard = guard
+        self.used: dict[str, int] = {f.name: 0 for f in fields(budget)}
+        self.peak: dict[str, int] = dict(self.used)  # largest single LP, for the budget test
+        self.notes: list[str] = []
+        self._deadline = None if guard is None else perf_counter() + guard
+
+    def check_guard(self, during: str) -> None:
+        """Raise `TimeCap` if the guard is set and has passed; the clock is read only then."""
+        if self._deadline is not None and perf_counter() > self._deadline:
+            raise TimeCap(f"time cap {self.guard:g}s reached during {during}")
+
+    def charge(self, kind: str, amount: int = 1) -> None:
+        """Count `amount` units of `kind`; raise `Exhausted` once the budget is passed."""
+        self.used[kind] += amount
+        limit = getattr(self.budget, kind)
+        if self.used[kind] > limit:
+            raise Exhausted(f"{SearchBudget.LABELS[kind]} budget {limit} exhausted")
+        self.check_guard(f"the search ({SearchBudget.LABELS[kind]}s)")
+
+    def grant(self, kind: str, wanted: int) -> int:
+        """Up to `wanted` units of `kind` (fewer when the budget is nearly spent), charged."""
+        left = getattr(self.budget, kind) - self.used[kind]
+        if left <= 0:
+            raise Exhausted(f"{SearchBudget.LABELS[kind]} budget {getattr(self.budget, kind)} "
+                            "exhausted")
+        granted = min(wanted, left)
+        self.charge(kind, granted)
+        return granted
+
+    def fits_lp(self, rows: int, columns: int) -> bool:
+        """Whether one LP of this size is within budget (noting it when it is not)."""
+        self.peak["lp_rows"] = max(self.peak["lp_rows"], rows)
+        self.peak["lp_columns"] = max(self.peak["lp_columns"], columns)
+        if rows <= self.budget.lp_rows and columns <= self.budget.lp_columns:
+            return True
+        self.note(f"an LP of {rows} rows x {columns} columns is over the LP size budget "
+                  f"{self.budget.lp_rows} x {self.budget.lp_columns}")
+        return False
+
+    def lp_iterations_used(self, iterations: int, *, stopped: bool) -> None:
+        """Record one LP's iteration count; note when it stopped at the limit."""
+        self.used["lp_iterations"] += iterations
+        self.peak["lp_iterations"] = max(self.peak["lp_iterations"], iterations)
+        if stopped:
+            self.note(f"LP iteration budget {self.budget.lp_iterations} exhausted")
+
+    def note(self, message: str) -> None:
+        """A remark for the verdict's message (each said once)."""
+        if message not in self.notes:
+            self.notes.append(message)
