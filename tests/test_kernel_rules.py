@@ -57,7 +57,7 @@ def proved(seq: Sequent, used: tuple = ()) -> kernel.Theorem:
     """Search every obligation (untrusted) and hand the evidence to the kernel."""
     evidence = []
     for ob in kernel.obligations(seq):
-        verdict = decide(ob.judgement, time_limit=20)
+        verdict = decide(ob.judgement)
         assert verdict.certificate is not None, (ob.label, verdict.message)
         evidence.append((ob.judgement, verdict.certificate))
     return kernel.conclude(seq, evidence, used)
@@ -157,7 +157,7 @@ def test_declared_constants_are_not_per_update() -> None:
 def test_a_base_refutation_is_checked_at_t_zero() -> None:
     seq = sequent((), rel(t, ">=", 1), Induction("t", {}, {}))
     base = kernel.obligations(seq)[0]
-    verdict = decide(base.judgement, time_limit=5)
+    verdict = decide(base.judgement)
     refutation = kernel.refute(seq, "base", verdict.counterexample)
     assert refutation.label == "base"
     with pytest.raises(KernelError, match="no decisive obligation 'step'"):
@@ -183,7 +183,7 @@ def test_a_used_statement_is_imported_whole_and_needs_its_theorem() -> None:
     assert st_.origins == ("", "s", "s")
     obs = kernel.obligations(second)
     assert obs[0].origins == ("", "inherited", "claim")
-    verdict = decide(obs[0].judgement, time_limit=10)
+    verdict = decide(obs[0].judgement)
     evidence = [(obs[0].judgement, verdict.certificate)]
     with pytest.raises(KernelError, match="needs its own Theorem"):
         kernel.conclude(second, evidence, ())
@@ -226,7 +226,7 @@ def test_only_the_kernel_makes_theorems_and_they_are_immutable() -> None:
 def test_evidence_must_match_the_obligations() -> None:
     seq = sequent((rel(y, ">=", 1),), rel(y, ">=", 0))
     (ob,) = kernel.obligations(seq)
-    good = decide(ob.judgement, time_limit=5).certificate
+    good = decide(ob.judgement).certificate
     with pytest.raises(KernelError, match="0 certificates for 1 obligations"):
         kernel.conclude(seq, [], ())
     other = Judgement(ob.judgement.hypotheses, Fact(y + 1, ">="))
@@ -248,10 +248,10 @@ def test_vacuity_is_a_checked_certificate_of_contradiction() -> None:
     judgement = contradiction(kernel.obligations(seq))
     assert judgement.claim == Fact(sympy.Integer(-1), ">=")
     assert len(judgement.hypotheses) == 2  # the case hypothesis is not among them
-    found = decide(judgement, time_limit=5).certificate
+    found = decide(judgement).certificate
     kernel.check_certificate(judgement, found)
     satisfiable = contradiction(kernel.obligations(sequent((rel(y, ">", 1),), rel(y, ">=", 0))))
-    assert decide(satisfiable, time_limit=5).certificate is None
+    assert decide(satisfiable).certificate is None
 
 
 def test_an_update_that_cannot_happen_makes_the_induction_vacuous() -> None:
@@ -259,7 +259,7 @@ def test_an_update_that_cannot_happen_makes_the_induction_vacuous() -> None:
     seq = sequent((), rel(t, "<=", 0), Induction("t", {}, {}, (rel(0, ">", 1),)))
     judgement = contradiction(kernel.obligations(seq))
     assert Fact(sympy.Integer(-1), ">") in judgement.hypotheses  # the update fact 0 > 1
-    kernel.check_certificate(judgement, decide(judgement, time_limit=5).certificate)
+    kernel.check_certificate(judgement, decide(judgement).certificate)
 
 
 # -- division --------------------------------------------------------------------------------
@@ -297,6 +297,15 @@ def test_normal_form_conditions() -> None:
     with pytest.raises(KernelError, match="divides by t = 0"):
         evaluate(rel(y, ">=", 0, divisors=(t,)), "r", lambda s: Fraction(0))
     assert normal_form(rel(sympy.Integer(2), ">", 1), "r") == (Fact(sympy.Integer(1), ">"), ())
+    # one condition per divisor, with its multiplicity: 1/R**2 needs R**2 > 0, not R > 0
+    assert normal_form(rel(g / R**2, ">=", 1, divisors=(R**2,)), "r")[1] == (Fact(R**2, ">"),)
+    # a denominator left over after cancelling with the numerator gets its own condition
+    fact, conditions = normal_form(rel((y + 1) / (y**2 - 1), ">=", 0), "r")
+    assert fact == Fact(sympy.Integer(1), ">=") and set(conditions) == {
+        Fact(y - 1, ">"), Fact(y**2 - 1, ">")}
+    # a constant divisor: nothing to prove unless it is 0 (then nothing can be proved)
+    assert normal_form(rel(y, ">=", 0, divisors=(sympy.Integer(-1),)), "r")[1] == ()
+    assert normal_form(rel(y, ">=", 0, divisors=(ZERO,)), "r")[1] == (Fact(ZERO, ">"),)
 
 
 def test_a_refutation_is_checked_against_the_statement_as_written() -> None:

@@ -58,7 +58,7 @@ def test_locate_lists_ambiguity_and_close_matches(steps: list[Located]) -> None:
 
 def test_proved_step_shows_every_hypothesis_and_coefficient(steps: list[Located]) -> None:
     located = locate("canonical-online/norm-growth", steps)
-    report = check_with_uses(located, time_limit=10)
+    report = check_with_uses(located)
     assert report.status == "proved"
     text = explain(located, report)
     assert located.step.source in text and located.step.note in text
@@ -87,7 +87,7 @@ def test_proved_step_shows_every_hypothesis_and_coefficient(steps: list[Located]
 
 def test_refuted_step_plugs_the_counterexample_into_everything(steps: list[Located]) -> None:
     located = locate("virtue-online/part3-as-written", steps)
-    report = check_with_uses(located, time_limit=10)
+    report = check_with_uses(located)
     assert report.status == "refuted"
     cex = report.counterexample
     assert cex is not None
@@ -104,7 +104,7 @@ def test_refuted_step_plugs_the_counterexample_into_everything(steps: list[Locat
 
 def test_refuted_vector_step_shows_gram_values(steps: list[Located]) -> None:
     located = locate("virtue-online/part2-radius-equality", steps)
-    text = explain(located, check_with_uses(located, time_limit=10))
+    text = explain(located, check_with_uses(located))
     assert "⟨x,x⟩ = " in text and "FAILS" in text and "    y**2 == 1:  1 == 1  holds" in text
 
 

@@ -29,6 +29,7 @@ from verify.kernel import Counterexample, Fact, Judgement
 from verify.kernel.algebra import normal_form
 from verify.numeric import Instance, NumericVerdict
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
+from verify.search.work import BUDGETS as SEARCH_BUDGETS
 from verify.vocabulary import Binding, binding_for
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
@@ -130,7 +131,7 @@ def run_audit(
     *,
     seed: int = 0,
     budget: str = "default",
-    time_limit: float = 10.0,
+    guard: float | None = None,
     progress: Progress | None = None,
     jobs: int = 1,
 ) -> Audit:
@@ -165,7 +166,7 @@ def run_audit(
             if binding is not None:
                 checks.append(Check(f"{proof_id}/{step.id}", judgement, binding, algorithm))
     sources = tuple(BUDGETS[budget].sources(seed)) if checks else ()
-    plan = _Plan(proofs, tuple(checks), sources, budget, seed, time_limit)
+    plan = _Plan(proofs, tuple(checks), sources, budget, seed, guard)
     verdicts, reports = _serially(plan, say) if jobs <= 1 else _in_parallel(plan, say, jobs)
     say(plan.total, plan.total, "done")
     numeric = _merged(checks, verdicts)
@@ -189,7 +190,7 @@ class _Plan:
     sources: tuple[str, ...]
     budget: str
     seed: int
-    time_limit: float
+    guard: float | None
 
     @property
     def total(self) -> int:
@@ -213,7 +214,7 @@ def _serially(plan: _Plan, say: Progress) -> tuple[Verdicts, Reports]:
         def before(checked: int, step: Step, proof_id: str = proof_id, start: int = done) -> None:
             say(start + checked, plan.total, f"symbolic: {proof_id} {step.id}")
 
-        reports[proof_id] = _symbolic(proof, plan.time_limit, before)
+        reports[proof_id] = _symbolic(proof, plan.budget, plan.guard, before)
         done += len(proof.steps)
     return verdicts, reports
 
@@ -231,7 +232,7 @@ def _in_parallel(plan: _Plan, say: Progress, jobs: int) -> tuple[Verdicts, Repor
         }
         # Longest proofs first, so that no worker starts a long proof last.
         symbolic = {
-            pool.submit(_symbolic_builtin, proof_id, plan.time_limit): proof_id
+            pool.submit(_symbolic_builtin, proof_id, plan.budget, plan.guard): proof_id
             for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))
         }
         say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks on {workers} processes")
@@ -250,21 +251,23 @@ def _in_parallel(plan: _Plan, say: Progress, jobs: int) -> tuple[Verdicts, Repor
 
 
 def _symbolic(
-    proof: Proof, time_limit: float, before: Callable[[int, Step], None] | None = None
+    proof: Proof, budget: str, guard: float | None,
+    before: Callable[[int, Step], None] | None = None,
 ) -> tuple[StepReport, ...]:
     """Every step of `proof` checked in order (later steps may use earlier reports)."""
     reports: dict[str, StepReport] = {}
     for index, step in enumerate(proof.steps):
         if before is not None:
             before(index, step)
-        reports[step.id] = check_step(proof, step, time_limit=time_limit, earlier=reports)
+        reports[step.id] = check_step(proof, step, budget=SEARCH_BUDGETS[budget], guard=guard,
+                                      earlier=reports)
     return tuple(reports.values())
 
 
-def _symbolic_builtin(proof_id: str, time_limit: float) -> tuple[StepReport, ...]:
+def _symbolic_builtin(proof_id: str, budget: str, guard: float | None) -> tuple[StepReport, ...]:
     """`_symbolic` of a built-in proof, loaded where it runs (a worker process), detached
     from its kernel values (`replay` makes them again in the parent)."""
-    return tuple(map(detached, _symbolic(load_builtin(proof_id), time_limit)))
+    return tuple(map(detached, _symbolic(load_builtin(proof_id), budget, guard)))
 
 
 def _campaign(checks: Sequence[Check], budget: str, seed: int, source: str) -> Verdicts:

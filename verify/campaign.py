@@ -39,8 +39,8 @@ from perceptron.orders import MistakeCounter, most_mistakes
 from perceptron.source_algorithms import SOURCE_ALGORITHMS, SourceAlgorithm
 from perceptron.strategies import seeded_separable
 from perceptron.tight import orthonormal
-from verify.kernel import Fact, Judgement
 from proofs.terms import Vec, dot, norm2, scalar
+from verify.kernel import Fact, Judgement
 from verify.numeric import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
 from verify.vocabulary import (
     BATCH_BINDINGS,

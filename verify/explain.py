@@ -33,6 +33,7 @@ from verify.kernel import (
     Square,
 )
 from verify.proof_checker import GoalReport, StepReport, check_step
+from verify.search.work import DEFAULT_BUDGET, SearchBudget
 
 
 class UnknownStep(ValueError):
@@ -92,7 +93,8 @@ def locate(query: str, steps: list[Located] | None = None) -> Located:
     raise UnknownStep(f"no built-in step {query!r}; {hint}")
 
 
-def check_with_uses(located: Located, *, time_limit: float) -> StepReport:
+def check_with_uses(located: Located, *, budget: SearchBudget = DEFAULT_BUDGET,
+                    guard: float | None = None) -> StepReport:
     """Check the step after the steps it uses (transitively), so `uses` can be honoured."""
     done: dict[str, StepReport] = {}
     proof = located.proof
@@ -101,7 +103,7 @@ def check_with_uses(located: Located, *, time_limit: float) -> StepReport:
         if step.id not in done:
             for used in step.uses:
                 visit(proof.step(used))
-            done[step.id] = check_step(proof, step, time_limit=time_limit, earlier=done)
+            done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done)
         return done[step.id]
 
     return visit(located.step)

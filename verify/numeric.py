@@ -21,8 +21,8 @@ from typing import Literal
 import numpy as np
 import sympy
 
-from verify.kernel import Fact, Judgement
 from proofs.terms import gram_pair
+from verify.kernel import Fact, Judgement
 
 #: int64 is used only when every intermediate magnitude is provably below this.
 INT64_LIMIT = 2**63 - 1

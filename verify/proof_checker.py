@@ -23,11 +23,12 @@ from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation
 from verify.kernel.algebra import normal_form
 from verify.prover import decide
+from verify.search.work import DEFAULT_BUDGET, SearchBudget
 from verify.verdict import Status, Verdict
 
 Progress = Callable[[int, int, Step], None]
 """Called as `progress(index, total, step)` before each step is checked."""
-VACUITY_SHARE = 0.2  # of a step's search effort, for looking for contradictory hypotheses
+VACUITY_SHARE = 0.2  # of a step's search budget, for looking for contradictory hypotheses
 
 
 @dataclass(frozen=True)
@@ -159,16 +160,25 @@ def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
 
 
 def check_proof(
-    proof: Proof, *, time_limit: float = 5.0, progress: Progress | None = None
+    proof: Proof,
+    *,
+    budget: SearchBudget = DEFAULT_BUDGET,
+    guard: float | None = None,
+    progress: Progress | None = None,
 ) -> ProofReport:
     """Decide every step of `proof` in order; a step refused by the rules raises
-    ProofFileError (bad input) before anything is decided."""
+    ProofFileError (bad input) before anything is decided.
+
+    The search of each obligation is bounded by `budget` (work, never time), so verdicts are
+    the same on any machine under any load; `guard` is a wall-clock cap in seconds per
+    obligation against hostile input only (None: none), and a verdict it cuts short says
+    `time cap`."""
     statements(proof)
     done: dict[str, StepReport] = {}
     for index, step in enumerate(proof.steps):
         if progress is not None:
             progress(index, len(proof.steps), step)
-        done[step.id] = check_step(proof, step, time_limit=time_limit, earlier=done)
+        done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done)
     return ProofReport(proof.title, tuple(done.values()))
 
 
@@ -176,7 +186,8 @@ def check_step(
     proof: Proof,
     step: Step,
     *,
-    time_limit: float = 5.0,
+    budget: SearchBudget = DEFAULT_BUDGET,
+    guard: float | None = None,
     earlier: dict[str, StepReport] | None = None,
 ) -> StepReport:
     """Decide one step; `earlier` holds the reports of the steps it uses."""
@@ -189,13 +200,13 @@ def check_step(
     try:
         seq = sequent(proof, step, [u.statement for u in used])  # type: ignore[misc]
         stated, needed = kernel.statement(seq), kernel.obligations(seq)
-    except kernel.UseError as error:
-        return StepReport(step, str(error), perf_counter() - start, (), None)
     except kernel.RuleError as error:
         raise ProofFileError(str(error), step=step.id) from None
+    except kernel.KernelError as error:  # a used claim out of context, or 1/0 after a base
+        return StepReport(step, str(error), perf_counter() - start, (), None)
     reports: list[GoalReport] = []
     for goal in needed:
-        verdict = _decide(goal, step, time_limit)
+        verdict = _decide(goal, step, budget, guard)
         reports.append(GoalReport(goal, verdict))
         if verdict.counterexample is not None and goal.decisive:
             try:
@@ -208,12 +219,12 @@ def check_step(
             message = _labelled(reports[-1], len(needed))
             return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
                               refutation=refutation)
-    return _conclude(step, seq, stated, reports, used, start, time_limit)
+    return _conclude(step, seq, stated, reports, used, start, budget)
 
 
 def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
               reports: list[GoalReport], used: list[StepReport], start: float,
-              time_limit: float) -> StepReport:
+              budget: SearchBudget) -> StepReport:
     """A Theorem when every obligation and every used step is proved, else unknown."""
     unproved = [r for r in reports if r.verdict.status != "proved"]
     if unproved or len(reports) < len(kernel.obligations(seq)):
@@ -230,7 +241,7 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     except kernel.KernelError as error:  # the search handed over evidence that does not check
         return StepReport(step, f"kernel rejected: {error}", perf_counter() - start,
                           tuple(reports), stated)
-    vacuity = _vacuity([r.goal for r in reports], time_limit)
+    vacuity = _vacuity([r.goal for r in reports], budget)
     message = reports[0].verdict.message if len(reports) == 1 else (
         f"{len(reports)} judgements proved: " + ", ".join(r.goal.label for r in reports))
     if vacuity is not None:
@@ -248,12 +259,12 @@ def contradiction(goals: Sequence[Obligation]) -> Judgement:
     return replace(last.judgement, hypotheses=hyps, claim=kernel.Fact(sympy.Integer(-1), ">="))
 
 
-def _vacuity(goals: Sequence[Obligation], time_limit: float) -> Certificate | None:
+def _vacuity(goals: Sequence[Obligation], budget: SearchBudget) -> Certificate | None:
     """A kernel-checked certificate that the step's hypotheses contradict, if one is found."""
     judgement = contradiction(goals)
     if not judgement.hypotheses:
         return None
-    found = decide(judgement, time_limit=VACUITY_SHARE * time_limit).certificate
+    found = decide(judgement, budget=budget.scaled(VACUITY_SHARE)).certificate
     if found is None:
         return None
     kernel.check_certificate(judgement, found)
@@ -295,7 +306,7 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
     return tuple(done.values())
 
 
-def _decide(goal: Obligation, step: Step, time_limit: float) -> Verdict:
+def _decide(goal: Obligation, step: Step, budget: SearchBudget, guard: float | None) -> Verdict:
     """Search `goal`, first without the hypotheses inherited through `uses`.
 
     Those only weaken the statement (they are there for soundness) but enlarge the search;
@@ -307,10 +318,10 @@ def _decide(goal: Obligation, step: Step, time_limit: float) -> Verdict:
                  if o != "inherited")
     if len(keep) < len(judgement.hypotheses):
         core = replace(judgement, hypotheses=keep)
-        found = decide(core, hints=step.hints, time_limit=time_limit / 2)
+        found = decide(core, hints=step.hints, budget=budget.scaled(0.5), guard=guard)
         if found.certificate is not None:
             return replace(found, judgement=core)
-    return decide(judgement, hints=step.hints, time_limit=time_limit)
+    return decide(judgement, hints=step.hints, budget=budget, guard=guard)
 
 
 def _labelled(report: GoalReport, count: int) -> str:

@@ -62,14 +62,16 @@ def register(subparsers: Any) -> None:
                         help=f"audit only this proof (repeatable): {', '.join(PROOFS)}")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
-                        help="campaign sizes (default: default)")
+                        help="campaign sizes and the search's work budget per judgement "
+                        "(default: default); verdicts depend on it, never on the clock")
     parser.add_argument("--jobs", type=whole_number("processes", 1, 256),
                         default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
                         f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
     parser.add_argument("--strict", action="store_true", help="fail on any finding")
-    parser.add_argument("--time-limit", type=seconds, default=10.0, metavar="S",
-                        help="seconds allowed per step (default 10)")
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
+                        help="a wall-clock cap per judgement, as a guard only (default: none; "
+                        "a judgement it cuts short is unknown with 'time cap')")
     parser.set_defaults(handler=run)
 
 
@@ -112,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     audit = run_audit(args.only, seed=args.seed, budget=args.budget,
-                      time_limit=args.time_limit, progress=bar, jobs=args.jobs)
+                      guard=args.time_limit, progress=bar, jobs=args.jobs)
     if bar is not None:
         bar.clear()
     for name, path in outputs.items():

@@ -1,4 +1,4 @@
-"""`novikoff check FILE [--json] [--time-limit S]`: check a proof file (DESIGN.md §5).
+"""`novikoff check FILE [--json] [--budget B] [--time-limit S]`: check a proof file (DESIGN.md §5).
 
 Exit 0 when every step is proved, 1 when any is refuted or unknown; bad input is a
 `ProofFileError`, which the CLI prints as one line with exit code 2.
@@ -17,6 +17,14 @@ if TYPE_CHECKING:  # SymPy and SciPy load only when a proof is checked: `novikof
     from verify.proof_checker import ProofReport, StepReport
 
 MAX_TIME_LIMIT = 3600.0
+DEFAULT_GUARD = 60.0  # far above any built-in step at the default budget
+
+
+def budget_option(parser: argparse.ArgumentParser) -> None:
+    """`--budget small|default|large`: the search's work per judgement (never time)."""
+    parser.add_argument("--budget", choices=("small", "default", "large"), default="default",
+                        help="work allowed per judgement: candidates, LP size and iterations, "
+                        "search points (default: default); the same verdicts on any machine")
 
 
 def register(subparsers: Any) -> None:
@@ -29,12 +37,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="the proof file (TOML)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    budget_option(parser)
     parser.add_argument(
         "--time-limit",
         type=seconds,
-        default=5.0,
+        default=DEFAULT_GUARD,
         metavar="S",
-        help="seconds allowed per step (default 5); on expiry the step is unknown",
+        help=f"a wall-clock cap per judgement against hostile input (default {DEFAULT_GUARD:g}); "
+        "verdicts come from the work budget, and one the cap cuts short says 'time cap'",
     )
     parser.set_defaults(handler=run)
 
@@ -56,11 +66,13 @@ def run(args: argparse.Namespace) -> int:
     from proofs.proof_file import load_proof
     from verify import serialize
     from verify.proof_checker import check_proof
+    from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
     proof = load_proof(args.file)
     progress = _show_progress if sys.stderr.isatty() else None
     try:
-        report = check_proof(proof, time_limit=args.time_limit, progress=progress)
+        report = check_proof(proof, budget=SEARCH_BUDGETS[args.budget], guard=args.time_limit,
+                             progress=progress)
     except ProofFileError as error:  # refused by the kernel's rules: bad input, named here
         raise error.located(args.file) from None
     if progress is not None:

@@ -1,4 +1,4 @@
-"""`novikoff explain STEP_ID [--time-limit S]`: one built-in proof step, explained.
+"""`novikoff explain STEP_ID [--budget B] [--time-limit S]`: one built-in proof step, explained.
 
 Prints the step as written, its source and note, its hypotheses and claim, and its evidence:
 the certificate written out as a sum a person can follow, or the counterexample with its
@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 from verify.cli import UsageError
-from verify.commands.check import seconds
+from verify.commands.check import DEFAULT_GUARD, budget_option, seconds
 
 
 def register(subparsers: Any) -> None:
@@ -30,8 +30,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("step", metavar="STEP_ID",
                         help="PROOF/STEP (e.g. virtue-online/part3-as-written), or a bare STEP "
                         "when only one built-in proof has it")
-    parser.add_argument("--time-limit", type=seconds, default=10.0, metavar="S",
-                        help="seconds allowed per step checked (default 10)")
+    budget_option(parser)
+    parser.add_argument("--time-limit", type=seconds, default=DEFAULT_GUARD, metavar="S",
+                        help="a wall-clock cap per judgement against hostile input "
+                        f"(default {DEFAULT_GUARD:g}); verdicts come from the work budget")
     parser.set_defaults(handler=run)
 
 
@@ -43,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
         located = locate(args.step)
     except UnknownStep as exc:
         raise UsageError(str(exc)) from None
-    report = check_with_uses(located, time_limit=args.time_limit)
+    from verify.search.work import BUDGETS as SEARCH_BUDGETS
+
+    report = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget], guard=args.time_limit)
     print(explain(located, report))
     return 0 if report.status == "proved" else 1

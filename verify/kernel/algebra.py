@@ -6,12 +6,13 @@ trees of SymPy's own core classes over plain symbols, and a small tree walk (`fo
 them into `PolyRing`/field elements or exact values. No `simplify`, `evalf` or solver.
 
 Normal form of a relation `lhs op rhs` (`gap (kind) 0`, `a <= b` read as `b - a >= 0`):
-`gap` is taken in the field QQ(symbols) as `N / Dd`. When `Dd` is not constant the relation is
-replaced by `N / lc(Dd) (kind) 0` together with the condition `Dd / lc(Dd) > 0`: wherever the
-condition holds, the two have the same truth value (multiplying by a positive quantity keeps
-the order). A quantity the statement divides by that does not divide `Dd` (cancelled, like
-`x` in `x/x`) gets the condition `q > 0` (stronger than the `q != 0` that defines the
-statement: divide by positive quantities, as DESIGN.md §2 says).
+`gap` is taken in the field QQ(symbols) as `N / D`. When D is `c * prod(b_i**k_i)` for the
+quantities b_i the statement divides by, the relation becomes `N / c (kind) 0` (that is,
+`gap * prod(b_i**k_i)`) under the conditions `b_i**k_i > 0`; otherwise `N / lc(D) (kind) 0`
+under `D / lc(D) > 0`. Wherever the conditions hold the multiplier is positive, so the two
+have the same truth value. A divisor that does not divide D (cancelled, like `x` in `x/x`)
+gets the condition `x > 0`: stronger than the `x != 0` that defines the statement (divide by
+positive quantities, DESIGN.md §2).
 """
 
 from __future__ import annotations
@@ -175,13 +176,22 @@ def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
                     divide=True)
 
     value = into(gap)
-    lc = value.denom.LC
-    conditions = [] if value.denom.is_ground else [(value.denom * QQ(1) / lc).as_expr()]
-    for base in bases:  # reciprocal bases have no division inside (reciprocal_bases refuses)
-        if value.denom.is_ground or value.denom.rem(into(base).numer) != 0:
-            conditions.append(into(base).numer.as_expr())
-    return (Fact((value.numer * (QQ(1) / lc)).as_expr(), kind),
-            tuple(Fact(c, ">") for c in dict.fromkeys(conditions)))
+    rest, factors, conditions = value.denom, [], []
+    for base in dict.fromkeys(bases):  # reciprocal_bases refused a division inside a base
+        b, k = into(base).numer, 0
+        while not b.is_ground and (split := rest.div(b))[1] == 0:
+            rest, k = split[0], k + 1
+        if k:  # b divides D k times
+            factors.append(b**k)
+        elif (b == 0) if b.is_ground else value.denom.rem(b) != 0:  # 1/0, or cancelled: x/x
+            conditions.append(b)
+    if rest.is_ground:  # D = rest * prod(b**k): positive where every b**k is
+        conditions += factors
+        scale = rest.LC
+    else:  # D has a factor no divisor explains: its own condition
+        scale, conditions = value.denom.LC, [value.denom * (QQ(1) / value.denom.LC), *conditions]
+    return (Fact((value.numer * (QQ(1) / scale)).as_expr(), kind),
+            tuple(Fact(c.as_expr(), ">") for c in dict.fromkeys(conditions)))
 
 
 def evaluate(relation: Rel, what: str, value: Callable[[sympy.Symbol], Fraction]) -> bool:
