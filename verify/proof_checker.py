@@ -282,7 +282,7 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
     the kernel, here, from the evidence they carry (a worker's claims count for nothing)."""
     done: dict[str, StepReport] = {}
     for report in reports:
-        step, theorem, refutation = report.step, None, None
+        step, theorem, refutation = proof.step(report.step.id), None, None  # the proof's own
         used = [done[u] for u in step.uses]
         if report.statement is not None:
             seq = sequent(proof, step, [u.statement for u in used])  # type: ignore[misc]

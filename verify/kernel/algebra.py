@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache, reduce
+from math import comb, prod
 from operator import add, mul
 from typing import TypeVar
 
@@ -31,6 +32,7 @@ from sympy.polys.rings import PolyElement, PolyRing, ring
 from verify.kernel.data import Fact, KernelError, Kind, Rel, gram, gram_pair
 
 MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
+MAX_TERMS = 100_000  # nor may a power of a sum expand beyond this (hostile input)
 T = TypeVar("T")
 ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is rhs - lhs)
     "<=": (">=", True), "<": (">", True), ">=": (">=", False), ">": (">", False),
@@ -65,14 +67,20 @@ def text(value: object, what: str) -> str:
     return value
 
 
+_CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Float, sympy.Rational,
+         sympy.Integer, *(type(n) for n in (sympy.S.Zero, sympy.S.One, sympy.S.NegativeOne,
+                                            sympy.S.Half)))
+
+
 def expr(value: object, what: str) -> sympy.Expr:
-    """A SymPy expression built from SymPy's core classes only, over plain symbols."""
+    """A SymPy expression built from these exact classes only (a subclass could lie in
+    `__eq__` or in its flags), over plain symbols."""
     if type(value) is int or type(value) is Fraction:
         value = sympy.Rational(rational(value, what).numerator, value.denominator)  # type: ignore[union-attr]
     if not isinstance(value, sympy.Expr):
         raise KernelError(f"{what} must be a SymPy expression, not {type(value).__name__}")
     for node in sympy.preorder_traversal(value):
-        if not type(node).__module__.startswith("sympy.core."):
+        if type(node) not in _CORE:
             raise KernelError(f"{what} is not a polynomial over QQ: {type(node).__name__} "
                               "is not a SymPy core class")
         if node.is_Symbol and (type(node) is not sympy.Symbol or node != sympy.Symbol(node.name)):
@@ -114,6 +122,8 @@ def fold(
         return leaf(e)
     if e.is_Add or e.is_Mul:
         parts = [fold(arg, what, leaf, const, divide=divide) for arg in e.args]
+        if prod(_size(p, e.is_Add) for p in parts) > MAX_TERMS:  # hostile input: refuse first
+            raise KernelError(f"{what}: `{e}` would expand to more than {MAX_TERMS} terms")
         return reduce(add if e.is_Add else mul, parts)
     if e.is_Pow and e.exp.is_Integer and abs(int(e.exp)) <= MAX_EXPONENT:
         n = int(e.exp)
@@ -121,11 +131,21 @@ def fold(
             return const(Fraction(1))
         if n > 0 or divide:
             base = fold(e.base, what, leaf, const, divide=divide)
+            if comb(_size(base, False) + abs(n) - 1, abs(n)) > MAX_TERMS:
+                raise KernelError(f"{what}: `{e}` would expand to more than {MAX_TERMS} terms")
             try:
                 return base**n  # type: ignore[operator,no-any-return]
             except ZeroDivisionError:
                 raise KernelError(f"{what}: division by zero in `{e}`") from None
     raise KernelError(f"{what} is not a polynomial over QQ: `{e}`")
+
+
+def _size(value: object, adding: bool) -> int:
+    """A bound on the terms `value` brings to a product (or, `adding`, to a sum's common
+    denominator): products multiply term counts, sums of fractions their denominators."""
+    if isinstance(value, FracElement):
+        return len(value.denom) if adding else len(value.numer) * len(value.denom)
+    return 1 if adding or not isinstance(value, PolyElement) else max(len(value), 1)
 
 
 @lru_cache(maxsize=512)

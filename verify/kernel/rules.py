@@ -40,6 +40,7 @@ only then constructs a `Theorem` (nothing else can: the constructor wants a priv
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -138,6 +139,7 @@ class Obligation:
 
 
 _KEY = object()
+_MADE: weakref.WeakSet[_Made] = weakref.WeakSet()  # every value the kernel made, and only those
 
 
 class _Made:
@@ -149,6 +151,7 @@ class _Made:
             raise KernelError(f"only the kernel makes a {type(self).__name__}")
         for name, value in values.items():
             object.__setattr__(self, name, value)
+        _MADE.add(self)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a {type(self).__name__} is immutable")
@@ -160,19 +163,60 @@ class _Made:
 
 class Theorem(_Made):
     """A proved statement."""
-    __slots__ = ("statement",)
+    __slots__ = ("__weakref__", "statement")
     statement: Statement
 
 
 class Refutation(_Made):
     """A counterexample re-checked against the statement as written (`label`: the case)."""
-    __slots__ = ("counterexample", "label", "statement")
+    __slots__ = ("__weakref__", "counterexample", "label", "statement")
     statement: Statement
     counterexample: Counterexample
     label: str
 
 
 Vectors = dict[str, tuple[tuple[str, sympy.Expr], ...]]
+
+
+def _frozen(sequent: object) -> Sequent:
+    """`sequent` with every field read once into exact built-in types: a stateful mapping or
+    a lying subclass cannot show one thing to the statement and another to the check."""
+    if type(sequent) is not Sequent:
+        raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
+
+    def rels(value: object, what: str) -> tuple[Rel, ...]:
+        out = []
+        for r in algebra.items(value, what):
+            if type(r) is not Rel:
+                raise KernelError(f"{what}: expected a Rel, not {type(r).__name__}")
+            out.append(Rel(r.lhs, algebra.text(r.op, what), r.rhs, algebra.text(r.text, what),
+                           tuple(algebra.items(r.divisors, what))))
+        return tuple(out)
+
+    def vectors(value: object, what: str) -> dict[str, dict[str, sympy.Expr]]:
+        if not isinstance(value, Mapping):
+            raise RuleError(f"{what} must map vector names to vectors")
+        return {name: dict(algebra.vector(v, f"{what} of {name}"))
+                for name, v in list(value.items())}
+
+    rule = sequent.rule
+    if type(rule) is Induction:
+        rule = Induction(algebra.text(rule.variable, "induction variable"),
+                         vectors(rule.base, "induction base"), vectors(rule.step, "induction step"),
+                         rels(rule.update, "induction update"),
+                         _names(rule.constants, "induction constants"))
+    elif type(rule) is Cases:
+        rule = Cases(algebra.expr(rule.on, "the split polynomial"), rule.zero is True,
+                     algebra.text(rule.text, "the split text"))
+    elif type(rule) is not Direct:
+        raise KernelError(f"unknown rule {type(rule).__name__}")
+    uses = algebra.items(sequent.uses, "uses")
+    if any(type(u) is not Statement for u in uses):
+        raise KernelError("every used step must be a Statement")
+    return Sequent(algebra.text(sequent.step, "step"), _names(sequent.vectors, "vectors"),
+                   _names(sequent.scalars, "scalars"), rels(sequent.hypotheses, "hypotheses"),
+                   rels((sequent.claim,), "claim")[0], rule, uses,  # type: ignore[arg-type]
+                   _names(sequent.naturals, "naturals"))
 
 
 def _names(value: object, what: str) -> frozenset[str]:
@@ -219,9 +263,14 @@ def _substitute(r: Rel, scalars: dict[sympy.Symbol, sympy.Expr], vectors: Vector
                f"{r.text} [{shown}]", tuple(sub(d) for d in r.divisors))
 
 
+def _read(r: Rel) -> set[str]:
+    """Every name a relation reads, its divisors included (SymPy cancels `w/w` to 1)."""
+    return set().union(*map(names_of, (r.lhs, r.rhs, *r.divisors)))
+
+
 def _mentions(relations: Sequence[Rel], names: set[str], what: str, why: str) -> None:
     for r in relations:
-        if found := sorted((names_of(r.lhs) | names_of(r.rhs)) & names):
+        if found := sorted(_read(r) & names):
             raise RuleError(f"{what} `{r.text}` mentions {', '.join(found)}: {why}")
 
 
@@ -241,7 +290,7 @@ def _run(sequent: Sequent, hyps: Sequence[Rel]) -> tuple[Vectors, Vectors, str]:
             raise RuleError(f"update fact `{r.text}` must not divide")
     iterated = {*base, *step, t}
     reads = {n for terms in step.values() for v, c in terms for n in names_of(c) | {v}}
-    reads |= set().union(*(names_of(r.lhs) | names_of(r.rhs) for r in update))
+    reads |= set().union(*map(_read, update))
     fresh = reads - iterated - constants
     per_update = "fresh at every update unless listed in the induction's constants"
     _mentions((sequent.claim,), fresh, "the invariant", per_update)
@@ -263,24 +312,19 @@ def _run(sequent: Sequent, hyps: Sequence[Rel]) -> tuple[Vectors, Vectors, str]:
 
 def statement(sequent: Sequent) -> Statement:
     """The full statement of `sequent` (validated): own hypotheses, then each used step's."""
-    if type(sequent) is not Sequent:
-        raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
-    scalars = _names(sequent.scalars, "scalars")
-    _names(sequent.vectors, "vectors")
-    if not _names(sequent.naturals, "naturals") <= scalars:
+    sequent = _frozen(sequent)
+    if not sequent.naturals <= sequent.scalars:
         raise RuleError("naturals must be declared scalars")
-    hyps = {r: "" for r in algebra.items(sequent.hypotheses, "hypotheses")}
+    hyps = {r: "" for r in sequent.hypotheses}
     naturals: set[str] = set()
-    for used in algebra.items(sequent.uses, "uses"):
-        if type(used) is not Statement:
-            raise KernelError(f"a used step must be a Statement, not {type(used).__name__}")
+    for used in sequent.uses:
         if missing := sorted(used.naturals - sequent.naturals):
             raise UseError(f"uses {used.step}, which holds for natural {', '.join(missing)} "
                            f"only; declare naturals = {missing} to use it")
         for r in (*used.hypotheses, used.claim):
             hyps.setdefault(r, used.step)
         naturals |= used.naturals
-    mentioned = set().union(*(names_of(r.lhs) | names_of(r.rhs) for r in (*hyps, sequent.claim)))
+    mentioned = set().union(*map(_read, (*hyps, sequent.claim)))
     naturals |= sequent.naturals & mentioned
     run = ""
     if type(sequent.rule) is Induction:
@@ -294,7 +338,7 @@ def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[s
            st: Statement, sequent: Sequent, decisive: bool = True) -> list[Obligation]:
     """The obligation `written`, divisions cleared, then its side conditions (module doc)."""
     forms = [algebra.normal_form(r, f"`{r.text}`") for r in (*written[0], written[1])]
-    mentioned = set().union(*(names_of(f.expr) for f, _ in forms))
+    mentioned = set().union(*(names_of(f.expr) for fact, cs in forms for f in (fact, *cs)))
     given = list(zip(forms[:-1], origins, strict=True))
     context = [(Fact(sympy.Symbol(n), ">="), "natural") for n in sorted(st.naturals & mentioned)]
     context += [(f, o) for (f, c), o in given if not c]
@@ -318,6 +362,7 @@ def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[s
 
 def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     """The judgements that establish `sequent`, main ones first, then side conditions."""
+    sequent = _frozen(sequent)
     st = statement(sequent)
     hyps, rule = st.hypotheses, sequent.rule
     claims = {u.step: u.claim for u in sequent.uses}
@@ -334,18 +379,17 @@ def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
         out = [_admit(f"case {c.text}", ((*hyps, c), st.claim), (*origins, "case"), st,
                       sequent)[0] for c in cases]  # side conditions once, without the case:
         return (*out, *_admit("cases", (hyps, st.claim), origins, st, sequent)[1:])
-    if type(rule) is Induction:
-        base, step, _ = _run(sequent, hyps)
-        t = sympy.Symbol(rule.variable)
-        zero = _substitute(st.claim, {t: sympy.Integer(0)}, base,
-                           ", ".join(filter(None, [f"{t} := 0", _shown(base)])))
-        after = _substitute(st.claim, {t: t + 1}, step,
-                            ", ".join(filter(None, [f"{t} := {t} + 1", _shown(step)])))
-        given = (*hyps, Rel(t, ">=", sympy.Integer(0), f"{t} >= 0"), st.claim, *rule.update)
-        marks = (*origins, "natural", "invariant", *("update" for _ in rule.update))
-        return (*_admit("base", (hyps, zero), origins, st, sequent),
-                *_admit("step", (given, after), marks, st, sequent, decisive=False))
-    raise KernelError(f"unknown rule {type(rule).__name__}")
+    # an Induction: _frozen admits these three rules only
+    base, step, _ = _run(sequent, hyps)
+    t = sympy.Symbol(rule.variable)
+    zero = _substitute(st.claim, {t: sympy.Integer(0)}, base,
+                       ", ".join(filter(None, [f"{t} := 0", _shown(base)])))
+    after = _substitute(st.claim, {t: t + 1}, step,
+                        ", ".join(filter(None, [f"{t} := {t} + 1", _shown(step)])))
+    given = (*hyps, Rel(t, ">=", sympy.Integer(0), f"{t} >= 0"), st.claim, *rule.update)
+    marks = (*origins, "natural", "invariant", *("update" for _ in rule.update))
+    return (*_admit("base", (hyps, zero), origins, st, sequent),
+            *_admit("step", (given, after), marks, st, sequent, decisive=False))
 
 
 def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]],
@@ -355,6 +399,7 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]]
     Evidence for an obligation may use a subset of its hypotheses (weakening: fewer
     hypotheses prove a stronger judgement); its claim must be the obligation's.
     """
+    sequent = _frozen(sequent)
     st, wanted = statement(sequent), obligations(sequent)
     evidence = algebra.items(evidence, "evidence")  # type: ignore[assignment]
     if len(evidence) != len(wanted):
@@ -366,7 +411,7 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]]
             raise KernelError(f"{ob.label}: the evidence is for another judgement")
         check_certificate(judgement, certificate)  # type: ignore[arg-type]
     used = algebra.items(used, "used theorems")  # type: ignore[assignment]
-    if len(used) != len(sequent.uses) or any(type(th) is not Theorem or th.statement != s
+    if len(used) != len(sequent.uses) or any(th not in _MADE or th.statement != s
                                              for th, s in zip(used, sequent.uses, strict=False)):
         raise KernelError("every used step needs its own Theorem")
     return Theorem(_KEY, statement=st)
@@ -374,6 +419,7 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]]
 
 def refute(sequent: Sequent, label: str, cex: Counterexample) -> Refutation:
     """A Refutation, if `cex` violates the statement as written in the decisive `label`."""
+    sequent = _frozen(sequent)
     st = statement(sequent)
     found = [o for o in obligations(sequent) if o.label == label and o.decisive]
     if not found:
