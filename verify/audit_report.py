@@ -36,7 +36,7 @@ def _proof(audit: ProofAudit) -> Json:
 def source(audit: ProofAudit) -> str:
     """The proof's source: its own, else the documents its steps cite (`verify.citations`;
     `ProofAudit.source` cuts a citation at its first comma, even inside `<w,x>`)."""
-    return proof_source(audit.proof.source, (s.step.source for s in audit.proof.steps))
+    return proof_source(audit.proof.source, (s.step.source for s in audit.steps))
 
 
 def _step(audit: StepAudit) -> Json:
