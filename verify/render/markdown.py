@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 from verify.audit import Audit
+from verify.proof_checker import GoalReport
 from verify.render import evidence, formulas
 from verify.render.certificates import LATEX, Identity, premises
-from verify.proof_checker import GoalReport
 from verify.render.evidence import AuditView, Json, StepView
 from verify.render.templating import Raw, environment
 

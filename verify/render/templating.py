@@ -58,4 +58,4 @@ def environment(fmt: str, escape: Callable[[str], str] | None = None) -> jinja2.
         options["finalize"] = _finalize(escape)
     if fmt == "latex":
         options.update(LATEX_SYNTAX)
-    return jinja2.Environment(**options)  # noqa: S701 (HTML autoescapes; others finalize)
+    return jinja2.Environment(**options)
