@@ -91,17 +91,20 @@ def statement(step: StepView) -> Raw:
 
 
 def certificates(step: StepView) -> Raw:
-    """Each judgement of the step typeset: hypotheses by label, claim and, when proved, the
-    certificate's identity (`verify.render.certificates`), one `aligned` block each."""
+    """Each judgement of the step typeset: its hypotheses by label and its claim in one
+    paragraph, then, when proved, the certificate's identity (`verify.render.certificates`)
+    as an `align*` block."""
     blocks = []
     several = len(step.goals) > 1
     for goal in step.goals:
-        rows = premises(goal.judgement, LATEX)
-        if goal.verdict.certificate is not None:
-            rows += Identity(goal.judgement, goal.verdict.certificate).lines(LATEX)
-        title = (f"\\emph{{{escape(goal.goal.label)}: {goal.verdict.status}}}\n"
+        given = ", \\quad ".join(f"${row.replace('&', '')}$"
+                                 for row in premises(goal.judgement, LATEX))
+        title = (f"\\emph{{{escape(goal.goal.label)}: {goal.verdict.status}}}. "
                  if several else "")
-        blocks.append(title + "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}")
+        blocks.append(f"{title}{given}")
+        if goal.verdict.certificate is not None:
+            rows = Identity(goal.judgement, goal.verdict.certificate).lines(LATEX)
+            blocks.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}")
     return Raw("\n".join(blocks))
 
 
