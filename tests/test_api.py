@@ -81,10 +81,16 @@ def test_float_iterates_are_taken_exactly() -> None:
     data = Dataset.of([[1, 0], [0, "1/2"]], [1, -1])
     report = check_run(data, np.array([[0.0, 0.0], [1.0, 0.0], [1.0, -0.5]]))
     assert report.ok and report.updates == 2
-    # 0.1 is not 1/10: a float trace of a decimal dataset is caught
+    # issue 17: 0.1 is not 1/10, but it is 1/10 rounded to float64, so a float trace of a
+    # decimal dataset is legal; a float that is no rounding of the update is still caught
     decimal = Dataset.of([["0.1"]], [1])
-    bad = check_run(decimal, [[0.0], [0.1]])
-    assert bad.check("update-rule").status == "violated"
+    rounded = check_run(decimal, [[0.0], [0.1]])
+    assert rounded.check("update-rule").status == "held" and rounded.ok
+    assert rounded.check("norm-invariant").status == "held"
+    off = check_run(decimal, [[0.0], [np.nextafter(0.1, 1.0)]])
+    assert off.check("update-rule").status == "violated"
+    assert check_run(decimal, [[0], [F(1, 10) + F(1, 10**20)]]).check(
+        "update-rule").status == "violated"  # exact iterates get no rounding
 
 
 def test_a_doubled_update_is_caught_with_its_update_and_numbers() -> None:
@@ -184,3 +190,45 @@ def test_summary_lists_every_check() -> None:
     for name in STATEMENTS:
         assert name in text
     assert report.verdicts["norm-invariant"].status == "held"
+
+
+def test_a_run_left_with_a_tie_under_the_le_rule_is_not_finished() -> None:
+    # issue 17: an implementation that stops while y<w,x> = 0 remains (the `<` rule's stop)
+    data = Dataset.of([[1, 0], [0, 1], [-1, 0]], [1, 1, -1])
+    report = check_run(data, [[0, 0], [1, 0]])
+    converged = report.check("converged")
+    assert converged.status == "violated" and not report.ok
+    assert converged.first is not None and converged.first.iteration == 1
+    assert "example 1 (y = +1) has y<w_1, x> = 0" in converged.first.message
+    with pytest.raises(AssertionError, match="converged"):
+        report.raise_for_violations()
+    # the same prefix, declared unfinished, or finished under the strict rule, is fine
+    assert check_run(data, [[0, 0], [1, 0]], finished=False).ok
+    strict = check_run(data, [[0, 0], [1, 0]], conventions=Conventions(rule="lt"))
+    assert strict.check("converged").status == "held"
+    assert check_run(data, [[0, 0], [1, 0], [1, 1]]).check("converged").status == "held"
+
+
+def test_float_rounding_of_an_implementation_is_not_a_violation() -> None:
+    # issue 17: float64 sums of 0.1 and 0.2 round; the run is the perceptron's all the same
+    X = np.array([[0.1, 0.2], [0.3, -0.7], [-0.2, 0.1]])
+    y = np.array([1, -1, -1])
+    w, iterates = np.zeros(2), [np.zeros(2)]
+    for _ in range(50):
+        before = len(iterates)
+        for xi, yi in zip(X, y, strict=True):
+            if yi * np.dot(w, xi) <= 0:
+                w = w + yi * xi
+                iterates.append(w.copy())
+        if len(iterates) == before:
+            break
+    engine = run_online(Dataset.of(X.tolist(), y.tolist()), keep_trace=True)
+    assert engine.trace is not None
+    exact = list(engine.trace.iterates())
+    assert len(exact) == len(iterates)
+    # the float run did round (else this test would prove nothing)
+    assert any(tuple(F(v) for v in a) != b for a, b in zip(iterates, exact, strict=True))
+    report = check_run((X, y), iterates)
+    assert report.ok, report.summary()
+    assert report.updates == len(iterates) - 1
+    assert any("floats" in note for note in report.notes)

@@ -128,3 +128,34 @@ def test_w0_cannot_be_handed_to_fit() -> None:
         check_implementation(numpy_perceptron, conventions=Conventions(w0=(F(1),)))
     with pytest.raises(ValueError, match="unknown source"):
         check_implementation(numpy_perceptron, sources=("nonsense",))
+
+
+def test_a_failure_shows_the_data_of_the_failing_scenario_as_a_reproducer() -> None:
+    # issue 17: the failure named the scenario but not its data
+    def tie_skipper(X: np.ndarray, y: np.ndarray, e: int) -> tuple:
+        return numpy_perceptron(X, y, e, skip_ties=True)
+
+    report = check_implementation(tie_skipper, sources=("tight",), count=2)
+    first = report.simplest_failure
+    assert first is not None and first.X is not None and first.y is not None
+    with pytest.raises(AssertionError) as caught:
+        report.raise_for_violations()
+    message = str(caught.value)
+    assert "reproduce with exactly the data handed over" in message
+    assert first.reproducer() in "\n".join(line[4:] for line in message.splitlines())
+    # the reproducer rebuilds the very arrays handed over, and fails the same way
+    namespace: dict[str, object] = {"np": np, "fit": tie_skipper}
+    exec(first.reproducer().rsplit("\n", 1)[0], namespace)
+    assert np.array_equal(namespace["X"], first.X) and np.array_equal(namespace["y"], first.y)
+    _w, mistakes, _ = tie_skipper(first.X, first.y, first.epochs)
+    assert mistakes != first.engine.mistakes
+
+
+def test_a_large_scenario_reproducer_shows_rows_and_how_to_regenerate() -> None:
+    report = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e, skip_ties=True),
+                                  sources=("tight",), count=3)
+    first = report.first_failure
+    assert first is not None and first.X is not None
+    short = first.reproducer(limit=first.d)
+    assert "regenerate all with check_implementation(fit, sources=('tight',), seed=" in short
+    assert short.count("[") < first.reproducer().count("[")

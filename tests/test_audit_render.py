@@ -92,10 +92,45 @@ def test_html_is_self_contained_balanced_and_shows_every_finding(audit: Audit):
 
 def test_markdown_has_the_summary_findings_and_every_step(audit: Audit):
     text = markdown.render(audit)
-    assert "| proof | status | proved | refuted | unknown |" in text
+    lines = text.splitlines()
+    assert "| proof | verdict | proved | refuted | unknown | numeric | instances | violations |" \
+        in lines
     for proof in audit.proofs:
-        assert all(f"### `{s.step.id}`" in text for s in proof.steps)
+        assert all(f"#### {s.step.id}: symbolic " in text for s in proof.steps)
+        assert all(f"| {s.step.id} | " in text for s in proof.steps)  # the steps' table
     assert text.count("```math") >= sum(len(p.steps) for p in audit.proofs)
+    assert text.count("<details>") == text.count("</details>") == len(audit.proofs)
+
+
+def test_markdown_puts_every_verdict_before_any_detail(audit: Audit):
+    # issue 17: the verdicts were far down a 7 491-line document
+    lines = markdown.render(audit).splitlines()
+    first_detail = next(i for i, line in enumerate(lines) if line.startswith("```math"))
+    for proof in audit.proofs:
+        row = next(i for i, line in enumerate(lines) if line.startswith(f"| {proof.id} | "))
+        assert row < 60 and proof.status in lines[row]
+        for step in proof.steps:
+            row = next(i for i, line in enumerate(lines)
+                       if line.startswith(f"| {step.step.id} | "))
+            assert row < first_detail and step.symbolic.status in lines[row]
+    found = [s for p in audit.proofs for s in p.steps if s.finding]
+    assert found and all(any(line.startswith(f"| {p.id} / {s.step.id} | ") for line in
+                             lines[:first_detail]) for p in audit.proofs for s in p.steps
+                         if s.finding)
+
+
+def test_certificates_are_typeset_in_every_format(audit: Audit):
+    proved = sum(s.symbolic.status == "proved" for p in audit.proofs for s in p.steps)
+    text = markdown.render(audit)
+    assert text.count(r"\mathrm{claim} &=") >= proved
+    document = latex.render(audit)
+    assert document.count(r"\mathrm{claim} &=") >= proved
+    assert document.count(r"\begin{align*}") >= proved
+    assert r"\texttt{(1) * claim" not in document  # no raw ASCII certificates
+    page = html.render(audit)
+    assert page.count("<mtable>") >= proved and "<pre>" not in page
+    for rendered in (text, document, page):
+        assert "R_{2}" not in rendered and "<msub><mi>R</mi><mn>2</mn>" not in rendered
 
 
 def _latex_balanced(document: str) -> None:

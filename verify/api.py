@@ -67,6 +67,7 @@ STATEMENTS: dict[str, str] = {
     "norm-invariant": "||w_t||^2 <= t eta^2 R^2",
     "lower-bound": "<w_t, u> >= t eta gamma_u",
     "final-bound": "t gamma_u^2 <= R^2 ||u||^2 (the Novikoff bound on the updates)",
+    "converged": "the run is finished: no example triggers an update at the last iterate",
 }
 
 
@@ -178,7 +179,8 @@ class TheoryReport:
 
 def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
               u: Sequence[object] | None = None, conventions: Conventions | None = None,
-              indices: Sequence[int] | None = None) -> TheoryReport:
+              indices: Sequence[int] | None = None, finished: bool | None = None
+              ) -> TheoryReport:
     """Check a perceptron run against the theory, exactly, at every update and state.
 
     `run` is a `RunResult` with its trace, a trace, or the iterates `w_0, ..., w_T` (one per
@@ -188,9 +190,26 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     the certified maximum-margin separator of the data, when they are separable).
     `conventions` default to the run's own, else `Conventions()`; with a bias, `w` and `u`
     carry it last.
+
+    `finished` says the run claims to be complete, as a fitted perceptron's is: then the
+    `converged` check fails when an example still triggers an update at the last iterate
+    (a tie `y<w,x> = 0` left under the `<=` rule is such an example). By default a
+    `RunResult` claims what its `converged` says, a stream trace (one pass) does not, and a
+    trace or iterates do; pass `finished=False` for a prefix of a run. On data that are not
+    separable (and no `u`) a run need not end, so `converged` does not run.
+
+    Iterates given as floats are taken as their exact binary values, like float data: an
+    update is then legal when each coordinate is the exact `w_t + eta y x` or its rounding
+    to the iterate's float format (`fl(w + eta y x)` or `fl(w + fl(eta y x))`: one rounding
+    of an exact sum, as float arithmetic does), and the inequalities are checked on the
+    exact run those updates define (`w_0` plus the updates, exactly), so float rounding is
+    never reported as a violation of the theory.
     """
     dataset = _as_dataset(data)
-    conv, iterates, given = _resolve_run(run, conventions, indices)
+    if finished is None:
+        finished = (run.converged if isinstance(run, RunResult)
+                    else not isinstance(run, StreamTrace))
+    conv, iterates, given, formats = _resolve_run(run, conventions, indices)
     run_data = dataset.augmented() if conv.bias else dataset
     width = run_data.d
     for t, w in enumerate(iterates):
@@ -200,8 +219,8 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     if given is not None and len(given) != len(iterates) - 1:
         raise ValueError(f"{len(given)} example indices for {len(iterates) - 1} updates")
     reference = _reference(run_data, u, conv.bias)
-    steps = _Steps(run_data, conv, iterates, given)
-    return _Checker(run_data, conv, iterates, steps, reference).report(dataset.name)
+    steps = _Steps(run_data, conv, iterates, given, formats)
+    return _Checker(run_data, conv, iterates, steps, reference, finished).report(dataset.name)
 
 
 # ---- inputs --------------------------------------------------------------------------------
@@ -219,10 +238,38 @@ def _vector(values: Sequence[object]) -> Vector:
     return tuple(exact(v) for v in np.asarray(values, dtype=object).ravel().tolist())
 
 
+#: A float format an iterate was given in (None: exact numbers), as its numpy type.
+FloatFormat = type[np.floating] | None
+
+
+def _float_format(values: Sequence[object]) -> FloatFormat:
+    """The float type of an iterate's coordinates (the narrowest present, so a float32
+    coordinate is rounded as float32), or None when every coordinate is exact."""
+    found: FloatFormat = None
+    for v in np.asarray(values, dtype=object).ravel().tolist():
+        if isinstance(v, np.floating) and not isinstance(v, np.float64):
+            candidate: type[np.floating] = type(v)
+        elif isinstance(v, float):
+            candidate = np.float64
+        else:
+            continue
+        if found is None or np.finfo(candidate).bits < np.finfo(found).bits:
+            found = candidate
+    return found
+
+
+def _rounded(value: Fraction, fmt: type[np.floating]) -> Fraction:
+    """`value` rounded to nearest in `fmt` (float64 exactly: `Fraction.__float__` rounds
+    correctly; narrower formats via float64, whose double rounding can differ only on
+    ties of the narrower format)."""
+    return Fraction(float(fmt(float(value))))
+
+
 def _resolve_run(run: RunLike, conventions: Conventions | None,
                  indices: Sequence[int] | None
-                 ) -> tuple[Conventions, list[Vector], list[int] | None]:
-    """(conventions, iterates w_0..w_T, the example index of each update or None)."""
+                 ) -> tuple[Conventions, list[Vector], list[int] | None, list[FloatFormat]]:
+    """(conventions, iterates w_0..w_T, the example index of each update or None, the float
+    format of each iterate)."""
     own: Conventions | None = None
     if isinstance(run, RunResult):
         if run.trace is None:
@@ -231,7 +278,8 @@ def _resolve_run(run: RunLike, conventions: Conventions | None,
         own, run = run.conventions, run.trace
     if isinstance(run, Trace):
         conv = conventions or own or run.conventions
-        return conv, list(run.iterates()), run.indices.tolist()
+        exact_run = list(run.iterates())
+        return conv, exact_run, run.indices.tolist(), [None] * len(exact_run)
     if isinstance(run, StreamTrace):
         conv = conventions or own or DEFAULT
         records = list(run)
@@ -240,12 +288,15 @@ def _resolve_run(run: RunLike, conventions: Conventions | None,
         first = records[0].w_before
         if first is None or any(r.w_after is None for r in records):
             raise ValueError("the stream trace was made without iterates (keep_iterates)")
-        return conv, [first, *(r.w_after for r in records)], [r.index for r in records]
-    iterates = [_vector(w) for w in run]
+        iterates = [first, *(r.w_after for r in records)]
+        return conv, iterates, [r.index for r in records], [None] * len(iterates)
+    given = list(run)
+    iterates = [_vector(w) for w in given]
     if not iterates:
         raise ValueError("no iterates: a run has at least w_0")
     return (conventions or DEFAULT, iterates,
-            None if indices is None else [int(i) for i in indices])
+            None if indices is None else [int(i) for i in indices],
+            [_float_format(w) for w in given])
 
 
 def _reference(run_data: Dataset, u: Sequence[object] | None, bias: bool) -> Vector | None:
@@ -286,10 +337,11 @@ class _Steps:
     """
 
     def __init__(self, run_data: Dataset, conv: Conventions, iterates: Sequence[Vector],
-                 given: Sequence[int] | None) -> None:
+                 given: Sequence[int] | None, formats: Sequence[FloatFormat]) -> None:
         self.data = run_data
         self.conv = conv
         self.recorded = given is not None
+        self.formats = formats
         by_step: dict[Vector, list[int]] = {}
         for i, (x, y) in enumerate(zip(run_data.X, run_data.y, strict=True)):
             by_step.setdefault(tuple(conv.eta * y * v for v in x), []).append(i)
@@ -299,18 +351,33 @@ class _Steps:
         for k in range(1, len(iterates)):
             w, w_next = iterates[k - 1], iterates[k]
             step = tuple(b - a for a, b in zip(w, w_next, strict=True))
+            fmt = formats[k]
             if given is not None:
                 i = given[k - 1]
                 if not 0 <= i < run_data.n:
                     raise ValueError(f"update {k} names example {i}; there are {run_data.n}")
-                candidates = [i] if i in by_step.get(step, ()) else []
+                legal = (self._rounds_to(w, w_next, i, fmt) if fmt is not None
+                         else i in by_step.get(step, ()))
+                candidates = [i] if legal else []
             else:
-                candidates = by_step.get(step, [])
+                candidates = (by_step.get(step, []) if fmt is None else
+                              [i for i in range(run_data.n) if self._rounds_to(w, w_next, i, fmt)])
                 firing = [i for i in candidates if self._fires(w, i)]
                 i = (firing or candidates or [self._closest(w, step)])[0]
             self.index.append(i)
             self.matched.append(bool(candidates))
             self.margins.append(run_data.y[i] * dot(w, run_data.X[i]))
+
+    def _rounds_to(self, w: Vector, w_next: Vector, i: int, fmt: type[np.floating]) -> bool:
+        """Whether `w_next` (given in `fmt`) is `w + eta y x_i` exactly or rounded once per
+        operation, coordinate by coordinate (`check_run`'s docstring)."""
+        eta, y = self.conv.eta, self.data.y[i]
+        for a, b, v in zip(w, w_next, self.data.X[i], strict=True):
+            total = a + eta * y * v
+            if b not in (total, _rounded(total, fmt), _rounded(a + _rounded(eta * y * v, fmt),
+                                                                fmt)):
+                return False
+        return True
 
     def _fires(self, w: Vector, i: int) -> bool:
         y = self.data.y[i]
@@ -349,14 +416,31 @@ class _Checker:
     every violation in the run's own units."""
 
     def __init__(self, run_data: Dataset, conv: Conventions, iterates: list[Vector],
-                 steps: _Steps, u: Vector | None) -> None:
+                 steps: _Steps, u: Vector | None, finished: bool = True) -> None:
         self.data = run_data
         self.conv = conv
-        self.iterates = iterates
+        self.given = iterates
+        self.finished = finished
         self.steps = steps
+        self.iterates = self._exact_run(iterates)
         self.u = u
         self.R2 = radius2(run_data)
         self.origin = Origin("check_run", None, run_data.name)
+
+    def _exact_run(self, given: list[Vector]) -> list[Vector]:
+        """The run the updates define: where an iterate was given in floats and its step
+        is a legal update up to rounding, `w_{t-1} + eta y x` exactly; elsewhere the given
+        iterate (so a wrong step stays wrong)."""
+        out = [given[0]]
+        for k in range(1, len(given)):
+            if self.steps.formats[k] is None or not self.steps.matched[k - 1]:
+                out.append(given[k])
+                continue
+            i = self.steps.index[k - 1]
+            step = self.conv.eta * self.data.y[i]
+            out.append(tuple(a + step * v for a, v in zip(out[-1], self.data.X[i],
+                                                          strict=True)))
+        return out
 
     def report(self, name: str) -> TheoryReport:
         T = len(self.iterates) - 1
@@ -378,6 +462,10 @@ class _Checker:
         elif margin(self.data, self.u) <= 0:
             notes.append("u does not separate the data strictly (gamma_u <= 0): the final "
                          "bound does not apply")
+        if any(f is not None for f in self.steps.formats):
+            notes.append("iterates given as floats: each update is legal up to one rounding "
+                         "per operation, and the inequalities are checked on the exact run "
+                         "those updates define")
         outcomes = [self._initial(initial_ok), self._condition(T)]
         batches: dict[str, InstanceBatch] = {}
         for check, (binding, judgement) in _compiled().items():
@@ -398,6 +486,7 @@ class _Checker:
                 k = row + 1 if binding == "update" else row
                 first = Violation(check, k, self._explain(check, binding, k, instance))
             outcomes.append(CheckOutcome(check, statement, binding, verdict, first))
+        outcomes.append(self._converged())
         gamma = None if self.u is None else margin(self.data, self.u)
         return TheoryReport(name, self.conv, T, self.u, gamma, self.R2, tuple(outcomes),
                             tuple(notes))
@@ -422,7 +511,7 @@ class _Checker:
         if failures:
             row = failures[0]
             k = row + 1 if binding == "update" else row
-            w = self.iterates[k - 1 if binding == "update" else k]
+            w = self.given[k - 1 if binding == "update" else k]
             counterexample = Instance({}, {"w": w}, Provenance(self.origin, row))
             first = Violation(name, k, explain(k))
         status = "violated" if failures else "held"
@@ -432,8 +521,36 @@ class _Checker:
     def _initial(self, ok: bool) -> CheckOutcome:
         expected = self.conv.initial(self.data.d)
         return self._own("initial-iterate", "initial", [] if ok else [0], 1,
-                         lambda _k: f"w_0 = {_text(self.iterates[0])}, but the conventions "
+                         lambda _k: f"w_0 = {_text(self.given[0])}, but the conventions "
                                     f"start from {_text(expected)}")
+
+    def _converged(self) -> CheckOutcome:
+        """`converged`: at the last iterate as given (the implementation's own state), no
+        example triggers an update under the rule."""
+        name, T = "converged", len(self.given) - 1
+        skip = ("declared unfinished (finished=False)" if not self.finished
+                else "the data are not separable: the run need not end" if self.u is None
+                else "")
+        if skip:
+            return CheckOutcome(name, STATEMENTS[name], "final", NumericVerdict.empty(), None,
+                                skip)
+        w = self.given[-1]
+        firing = [i for i in range(self.data.n)
+                  if self.conv.updates(self.data.y[i] * dot(w, self.data.X[i]), self.data.y[i])]
+        first = counterexample = None
+        if firing:
+            i = firing[0]
+            value = self.data.y[i] * dot(w, self.data.X[i])
+            counterexample = Instance({}, {"w": w, "x": self.data.X[i]},
+                                      Provenance(self.origin, T))
+            first = Violation(name, T, (
+                f"the run is not finished: at w_{T}, example {i} (y = {self.data.y[i]:+d}) has "
+                f"y<w_{T}, x> = {as_text(value)}, which triggers an update under the rule "
+                f"{RULES[self.conv.rule]} ({len(firing)} such example"
+                f"{'' if len(firing) == 1 else 's'})"))
+        status = "violated" if firing else "held"
+        verdict = NumericVerdict(status, self.data.n, 0, len(firing), None, counterexample)
+        return CheckOutcome(name, STATEMENTS[name], "final", verdict, first)
 
     def _condition(self, T: int) -> CheckOutcome:
         failures = [k - 1 for k in range(1, T + 1) if not self.steps.fires(k)]
@@ -449,6 +566,7 @@ class _Checker:
         """The violated inequality of `check` at iteration k, with the run's numbers."""
         eta, R2, w = self.conv.eta, self.R2, self.iterates
         if check == "update-rule":
+            w = self.given
             i = self.steps.index[k - 1]
             step = tuple(b - a for a, b in zip(w[k - 1], w[k], strict=True))
             expected = tuple(eta * self.data.y[i] * v for v in self.data.X[i])

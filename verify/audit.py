@@ -22,7 +22,7 @@ from proofs.expressions import Relation
 from proofs.library import CANONICAL, PROOFS, load_builtin
 from proofs.step import Proof, Step
 from proofs.terms import gram, gram_pair, scalar
-from verify import campaign, kernel
+from verify import campaign, citations, kernel
 from verify.budgets import BUDGETS
 from verify.campaign import Check, Scenario
 from verify.kernel import Counterexample, Fact, Judgement
@@ -303,8 +303,5 @@ def as_counterexample(instance: Instance) -> Counterexample:
 
 
 def _source(proof: Proof) -> str:
-    """Where the proof comes from: its own `source`, else the files its steps cite."""
-    if proof.source:
-        return proof.source
-    cited = dict.fromkeys(s.source.split(",")[0].split(";")[0].strip() for s in proof.steps)
-    return "; ".join(c for c in cited if c)
+    """Where the proof comes from: its own `source`, else the works its steps cite."""
+    return citations.proof_source(proof.source, (s.source for s in proof.steps))

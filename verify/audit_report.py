@@ -11,6 +11,7 @@ from typing import Any
 
 from verify import serialize
 from verify.audit import Audit, ProofAudit, StepAudit, as_counterexample
+from verify.citations import proof_source
 from verify.numeric import NumericVerdict
 
 Json = dict[str, Any]
@@ -26,10 +27,16 @@ def _proof(audit: ProofAudit) -> Json:
     return {
         "id": audit.id,
         "title": audit.proof.title,
-        "source": audit.source,
+        "source": source(audit),
         "status": audit.status,
         "steps": [_step(s) for s in audit.steps],
     }
+
+
+def source(audit: ProofAudit) -> str:
+    """The proof's source: its own, else the documents its steps cite (`verify.citations`;
+    `ProofAudit.source` cuts a citation at its first comma, even inside `<w,x>`)."""
+    return proof_source(audit.proof.source, (s.step.source for s in audit.steps))
 
 
 def _step(audit: StepAudit) -> Json:

@@ -20,19 +20,10 @@ import sympy
 from proofs.expressions import Relation
 from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof, Step
-from proofs.terms import Vec, gram_pair
-from verify.kernel import (
-    Certificate,
-    Counterexample,
-    Fact,
-    GramMinor,
-    Judgement,
-    NormSquare,
-    Product,
-    Sos,
-    Square,
-)
+from proofs.terms import gram_pair
+from verify.kernel import Certificate, Counterexample, Judgement
 from verify.proof_checker import GoalReport, StepReport, check_step
+from verify.render.certificates import TEXT, Identity, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
 
 
@@ -109,74 +100,21 @@ def check_with_uses(located: Located, *, budget: SearchBudget = DEFAULT_BUDGET,
     return visit(located.step)
 
 
-# -- text of polynomials, facts, certificates --------------------------------------------------
+# -- text of polynomials, facts, certificates (the shared printer, in its text notation) ------
 
 
-def polynomial(expr: sympy.Expr) -> str:
-    """`expr` with Gram symbols shown as `⟨a,b⟩` and powers as `^`."""
-    renamed = {s: sympy.Symbol(f"⟨{pair[0]},{pair[1]}⟩")
-               for s in expr.free_symbols if (pair := gram_pair(s)) is not None}
-    return str(expr.xreplace(renamed)).replace("**", "^")
-
-
-def vector(value: Vec) -> str:
-    """A linear combination of vectors."""
-    return polynomial(sum((c * sympy.Symbol(n) for n, c in value.items()), sympy.Integer(0)))
+polynomial = TEXT.polynomial
+fact = TEXT.fact
 
 
 def number(value: Fraction | int) -> str:
     """An exact rational as `p` or `p/q`."""
-    return str(Fraction(value))
-
-
-def fact(value: Fact) -> str:
-    """`gap (kind) 0`, with `=` for equalities."""
-    return f"{polynomial(value.expr)} {'=' if value.kind == '==' else value.kind} 0"
-
-
-def labels(judgement: Judgement) -> list[str]:
-    """`h1, h2, ...` for inequality hypotheses and `e1, e2, ...` for equalities."""
-    counts = {"h": 0, "e": 0}
-    out = []
-    for hypothesis in judgement.hypotheses:
-        kind = "e" if hypothesis.kind == "==" else "h"
-        counts[kind] += 1
-        out.append(f"{kind}{counts[kind]}")
-    return out
-
-
-def sos(term: Sos) -> str:
-    """One nonnegative term: a weighted square, squared norm or Gram determinant."""
-    weight = "" if term.weight == 1 else f"{number(term.weight)} * "
-    if isinstance(term, Square):
-        return f"{weight}({polynomial(term.poly)})^2"
-    if isinstance(term, NormSquare):
-        return f"{weight}‖{vector(term.vector)}‖^2"
-    if isinstance(term, GramMinor):
-        return f"{weight}det Gram({', '.join(vector(v) for v in term.vectors)})"
-    raise TypeError(f"unknown sum-of-squares term {term!r}")
-
-
-def product(term: Product, bracketed: list[str]) -> str:
-    """`coeff * [h_i: ...] * ... * (sum of squares)`."""
-    parts = [number(term.coeff), *(bracketed[i] for i in term.hyps)]
-    if term.sigma:
-        parts.append("(" + " + ".join(sos(s) for s in term.sigma) + ")")
-    return " * ".join(parts)
+    return TEXT.number(Fraction(value))
 
 
 def certificate_lines(judgement: Judgement, value: Certificate) -> list[str]:
-    """The identity `m * (claim) = sum ...`, one summand per line."""
-    names = labels(judgement)
-    bracketed = [f"[{n}: {fact(h)}]" for n, h in zip(names, judgement.hypotheses, strict=True)]
-    left = " * ".join([*(bracketed[i] for i in value.multiplier),
-                       f"(claim: {polynomial(judgement.claim.expr)})"])
-    terms = [product(p, bracketed) for p in value.products]
-    terms += [f"({polynomial(q)}) * {bracketed[j]}" for j, q in value.linear]
-    lines = [f"  {left}"]
-    for k, term in enumerate(terms or ["0"]):
-        lines.append(f"    {'=' if k == 0 else '+'} {term}")
-    return lines
+    """The identity `m * (claim) = sum ...`, one summand per line (`Identity` in `TEXT`)."""
+    return Identity(judgement, value).lines(TEXT)
 
 
 def why(judgement: Judgement, value: Certificate) -> str:

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 #: The default sources, by their campaign names.
 SOURCES = ("tight", "adversary", "generated")
+#: Up to this many numbers, a failing scenario's data are printed whole in its reproducer.
+REPRODUCER_LIMIT = 400
 #: Float64 is exact for a scenario when `T eta^2 R^4 4^e` stays below this (see above).
 FLOAT_EXACT_LIMIT = 2**106
 
@@ -109,11 +111,30 @@ class ScenarioOutcome:
     theory: TheoryReport | None
     problems: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    X: np.ndarray | None = field(default=None, repr=False, compare=False)
+    y: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
         """No problem found."""
         return not self.problems
+
+    def reproducer(self, limit: int = REPRODUCER_LIMIT) -> str:
+        """Python that hands the implementation this scenario's data exactly as
+        `check_implementation` did (float64 written with `repr`, which round-trips), or,
+        past `limit` numbers, the first rows and how to regenerate the scenario."""
+        if self.X is None or self.y is None:
+            return f"# scenario {self.where}: data not kept"
+        rows = self.X.tolist()
+        shown = rows if self.X.size <= limit else rows[:max(1, limit // max(self.d, 1))]
+        body = ",\n     ".join("[" + ", ".join(map(repr, row)) + "]" for row in shown)
+        lines = [f"X = np.array([{body}])", f"y = np.array({self.y.tolist()!r})",
+                 f"fit(X, y, {self.epochs})"]
+        if len(shown) < len(rows):
+            lines[0] = (f"# the first {len(shown)} of {len(rows)} rows; regenerate all with "
+                        f"check_implementation(fit, sources=({self.source!r},), seed="
+                        f"{self.origin.seed})\n" + lines[0])
+        return "\n".join(lines)
 
     @property
     def identical(self) -> bool:
@@ -191,6 +212,8 @@ class ImplementationReport:
                  f"({self.conventions.describe()}): {len(self.failures)} of "
                  f"{len(self.outcomes)} scenarios fail; simplest: {first.where}"]
         lines.extend(f"  - {p}" for p in first.problems)
+        lines.append("  reproduce with exactly the data handed over:")
+        lines.extend(f"    {line}" for line in first.reproducer().splitlines())
         more = [o for o in self.failures if o is not first]
         if more:
             sources = ", ".join(sorted({o.source for o in more}))
@@ -344,7 +367,8 @@ def _compare(fit: Fit, source: str, scenario: Scenario, conventions: Conventions
         notes.extend(f"{f} (float64 may round here)" for f in found)
     return ScenarioOutcome(source, scenario.origin, handed.data.name, handed.data.n,
                            handed.data.d, epochs, exact_floats, bound, engine, w, mistakes,
-                           deviation, first_difference, theory, tuple(problems), tuple(notes))
+                           deviation, first_difference, theory, tuple(problems), tuple(notes),
+                           handed.X, handed.y)
 
 
 def _first_difference(iterates: Sequence[Vector], engine: RunResult) -> int | None:

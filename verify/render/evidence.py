@@ -1,5 +1,6 @@
-"""What every rendering shows, as plain text: the report paired with the audit, evidence
-written out line by line, and the findings a reader should look at first.
+"""What every rendering shows: the report paired with the audit (statuses and numbers from
+the JSON report, certificates as data from the audit's in-memory step reports), evidence
+lines in plain text, and the findings a reader should look at first.
 
 Renderers escape these strings for their format; nothing here is escaped.
 """
@@ -11,9 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from proofs.terms import gram_pair
-from verify import serialize
 from verify.audit import Audit, ProofAudit, StepAudit
-from verify.audit_report import findings, to_json
+from verify.audit_report import COLUMNS, ProofCounts, findings, to_json
+from verify.proof_checker import GoalReport
 
 Json = dict[str, Any]
 
@@ -33,10 +34,27 @@ class StepView:
         return frozenset(n for s in symbols for n in gram_pair(s) or (s.name,))
 
     @property
-    def judgements(self) -> list[Json]:
-        """Each judgement the step needed, with its hypotheses, claim and evidence."""
-        goals: list[Json] = serialize.step(self.audit.symbolic)["judgements"]
-        return goals
+    def goals(self) -> tuple[GoalReport, ...]:
+        """Each judgement the step needed, as decided (in-memory: certificates as data)."""
+        return self.audit.symbolic.goals
+
+    @property
+    def anchor(self) -> str:
+        """A fragment id for links: `proof--step` (both are `[a-z0-9-]+` in proof files)."""
+        return f"{self.report_proof}--{self.audit.step.id}"
+
+    @property
+    def report_proof(self) -> str:
+        """The id of the proof the step belongs to (from its report entry)."""
+        proof: str = self.report.get("proof", "")
+        return proof
+
+    @property
+    def kind(self) -> str:
+        """The step's headline status: `violated` on runs wins over the symbolic status."""
+        status: str = ("violated" if self.report["numeric"]["status"] == "violated"
+                       else self.report["symbolic"]["status"])
+        return status
 
 
 @dataclass(frozen=True)
@@ -46,6 +64,12 @@ class ProofView:
     audit: ProofAudit
     report: Json
     steps: tuple[StepView, ...]
+
+    @property
+    def counts(self) -> list[int]:
+        """The summary table's counted cells (`verify.audit_report.COLUMNS`)."""
+        counts = ProofCounts.of(self.audit)
+        return [getattr(counts, c) for c in COLUMNS]
 
     def step(self, step_id: str) -> StepView | None:
         """The step `step_id`, if the proof has one."""
@@ -75,7 +99,8 @@ class AuditView:
         report = to_json(audit)
         proofs = {
             p.id: ProofView(p, entry, tuple(
-                StepView(s, e) for s, e in zip(p.steps, entry["steps"], strict=True)))
+                StepView(s, {**e, "proof": p.id})
+                for s, e in zip(p.steps, entry["steps"], strict=True)))
             for p, entry in zip(audit.proofs, report["proofs"], strict=True)
         }
         found = []
@@ -121,40 +146,4 @@ def counterexample_lines(counterexample: Json, names: Set[str] | None = None) ->
         order = "" if origin["order"] is None else f", order {origin['order']}"
         lines.append(f"from the {origin['source']} run {origin['dataset']} (seed "
                      f"{origin['seed']}{order}), iteration {origin['iteration']}")
-    return lines
-
-
-def _sos(term: Json) -> str:
-    if term["kind"] == "square":
-        return f"{term['weight']}*({term['poly']})**2"
-    if term["kind"] == "norm2":
-        return f"{term['weight']}*norm2({term['vector']})"
-    return f"{term['weight']}*det Gram({', '.join(term['vectors'])})"
-
-
-def certificate_lines(certificate: Json) -> list[str]:
-    """`m * claim == sum of products + sum of multiples of equalities`, one term a line."""
-    multiplier = " * ".join(f"h{i}" for i in certificate["multiplier"]) or "1"
-    lines = [f"({multiplier}) * claim =="]
-    for term in certificate["products"]:
-        factors = [term["coeff"], *(f"h{i}" for i in term["hyps"])]
-        if term["sigma"]:
-            factors.append(f"[{' + '.join(map(_sos, term['sigma']))}]")
-        lines.append("  + " + " * ".join(factors))
-    lines += [f"  + ({q['q']}) * h{q['hyp']}" for q in certificate["linear"]]
-    return lines
-
-
-def judgement_lines(judgement: Json) -> list[str]:
-    """A judgement's numbered hypotheses, claim, and its certificate or counterexample."""
-    lines = [f"judgement {judgement['label']}: {judgement['status']}"]
-    lines += [f"  h{i}: {fact}" for i, fact in enumerate(judgement["hypotheses"])]
-    lines.append(f"  claim: {judgement['claim']}")
-    if judgement["certificate"] is not None:
-        lines += ["  " + line for line in certificate_lines(judgement["certificate"])]
-    if judgement["counterexample"] is not None:
-        lines += ["  counterexample: " + "; ".join(counterexample_lines(
-            judgement["counterexample"]))]
-    if judgement["status"] == "unknown":
-        lines.append(f"  {judgement['message']}")
     return lines

@@ -1,226 +1,62 @@
 """The audit as one self-contained HTML page: inline CSS, formulas in MathML, no scripts.
 
-The page needs nothing at view time (no network, no JavaScript): browsers render MathML
-natively. Every string from a proof file is HTML-escaped; formulas come from SymPy's
-printers over identifiers only (`formulas`).
+Verdicts first (proofs, findings, then every step in one table), details below with the
+evidence folded (`<details>`). The page needs nothing at view time (no network, no
+JavaScript): browsers render MathML natively. The layout is `templates/report.html.j2`,
+the style `templates/report.css`; Jinja2 autoescapes every string, and only fragments built
+here from SymPy's printers over identifiers (`formulas`, `certificates`) are marked safe.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
-from html import escape
+from importlib.resources import files
+
+from markupsafe import Markup
 
 from verify.audit import Audit
-from verify.audit_report import COLUMNS, ProofCounts
+from verify.audit_report import COLUMNS
 from verify.render import evidence, formulas
-from verify.render.evidence import AuditView, Finding, Json, ProofView, StepView
+from verify.render.certificates import MATHML, Identity, premises
+from verify.render.evidence import AuditView, Json, StepView
+from verify.render.templating import environment
 
-STYLE = """
-:root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --paper: #ffffff;
-  --soft: #f6f8fa; --good: #1a7f37; --bad: #cf222e; --warn: #9a6700; --off: #6e7781; }
-* { box-sizing: border-box; }
-body { margin: 0; background: var(--soft); color: var(--ink);
-  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif; }
-main { max-width: 1100px; margin: 0 auto; padding: 24px 32px 48px; background: var(--paper); }
-h1 { font-size: 1.8rem; margin: 0 0 .25rem; }
-h2 { font-size: 1.4rem; margin: 2.2rem 0 .6rem; padding-bottom: .3rem;
-  border-bottom: 1px solid var(--line); }
-h3 { font-size: 1.1rem; margin: 0; }
-p { margin: .35rem 0; }
-.meta, .source, .written { color: var(--muted); }
-.written code { font-size: .85rem; }
-code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
-pre { background: var(--soft); border: 1px solid var(--line); border-radius: 6px;
-  padding: .6rem .8rem; overflow-x: auto; font-size: .8rem; line-height: 1.35;
-  white-space: pre-wrap; word-break: break-word; }
-table { border-collapse: collapse; width: 100%; font-size: .92rem; }
-th, td { border-bottom: 1px solid var(--line); padding: .35rem .5rem; text-align: left; }
-th { background: var(--soft); font-weight: 600; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
-.badge { display: inline-block; padding: .05rem .55rem; border-radius: 999px;
-  font-size: .78rem; font-weight: 600; color: #fff; background: var(--off);
-  white-space: nowrap; vertical-align: middle; }
-.badge.proved, .badge.verified, .badge.held, .badge.passed { background: var(--good); }
-.badge.refuted, .badge.has-findings, .badge.violated, .badge.failed { background: var(--bad); }
-.badge.unknown, .badge.incomplete { background: var(--warn); }
-.badge.not-run { background: #fff; color: var(--off); border: 1px solid var(--line); }
-.step, .finding { border: 1px solid var(--line); border-left: 5px solid var(--good);
-  border-radius: 6px; padding: .7rem 1rem; margin: .8rem 0; }
-.step.refuted, .step.violated, .finding { border-left-color: var(--bad); }
-.step.unknown { border-left-color: var(--warn); }
-.finding { background: #fff8f8; }
-.finding .fix { border-top: 1px dashed var(--line); margin-top: .6rem; padding-top: .5rem; }
-.head { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
-.label { font-weight: 600; color: var(--muted); }
-.statement { margin: .5rem 0 .5rem 1rem; font-size: 1.2rem; }
-.statement .given { display: flex; flex-wrap: wrap; gap: .2rem 2rem; }
-.statement .claim { margin-top: .15rem; overflow-x: auto; overflow-y: hidden; }
-.statement math { math-style: normal; }
-details { margin: .4rem 0; }
-summary { cursor: pointer; color: #0969da; }
-ul.cex { list-style: none; padding: 0; margin: .3rem 0; display: flex; flex-wrap: wrap;
-  gap: .3rem .5rem; }
-ul.cex li { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: .85rem;
-  background: var(--soft); border: 1px solid var(--line); border-radius: 4px;
-  padding: .05rem .45rem; overflow-wrap: anywhere; }
-footer { margin-top: 2.5rem; color: var(--muted); font-size: .85rem; }
-"""
+
+def statement(step: StepView) -> Markup:
+    """The step's hypotheses, one `<math>` each, and `⊢ claim`."""
+    given, claim = formulas.statement_mathml(step.audit)
+    hypotheses = "".join(f"<span>{h}</span>" for h in given)
+    return Markup(f'<div class="statement"><div class="given">{hypotheses}</div>'
+                  f'<div class="claim">{claim}</div></div>')
+
+
+def certificates(step: StepView) -> Markup:
+    """Each judgement of the step: its hypotheses by label, its claim and, when proved, the
+    certificate's identity, as one MathML table (`verify.render.certificates`)."""
+    parts = []
+    several = len(step.goals) > 1
+    for goal in step.goals:
+        rows = premises(goal.judgement, MATHML)
+        if goal.verdict.certificate is not None:
+            rows += Identity(goal.judgement, goal.verdict.certificate).lines(MATHML)
+        title = (f'<p class="judgement">{Markup.escape(goal.goal.label)}: '
+                 f"{Markup.escape(goal.verdict.status)}</p>" if several else "")
+        parts.append(f'{title}<math display="block"><mtable>{"".join(rows)}</mtable></math>')
+    return Markup(f'<div class="cert">{"".join(parts)}</div>')
+
+
+def counterexample(cex: Json, names: object = None) -> Markup:
+    """`name = value` items, and where a run instance came from."""
+    shown = names if isinstance(names, frozenset) else None
+    items = "".join(f"<li>{Markup.escape(line)}</li>"
+                    for line in evidence.counterexample_lines(cex, shown))
+    return Markup(f'<ul class="cex">{items}</ul>')
 
 
 def render(audit: Audit) -> str:
-    """The whole page."""
+    """The whole page (`templates/report.html.j2`)."""
     view = AuditView.of(audit)
-    summary = view.report["summary"]
-    verdict = "passed" if summary["passed"] else "failed"
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>novikoff audit</title>",
-        f"<style>{STYLE}</style></head><body><main>",
-        "<h1>Audit of the perceptron convergence proofs</h1>",
-        f'<p class="meta">{_badge(verdict)} both canonical proofs verified: '
-        f"{'yes' if summary['passed'] else 'no'} · {summary['steps']} steps · seed "
-        f"{escape(str(summary['seed']))} · budget {escape(summary['budget'])}</p>",
-        "<p>Each step is decided <em>symbolically</em> (proved with a certificate, or refuted "
-        "with a counterexample, both re-checked by an exact kernel) and, when its names are "
-        "quantities of a perceptron run, checked <em>numerically</em> on every update of "
-        "adversarial runs, in exact rational arithmetic.</p>",
-        _summary(view),
-        _findings(view),
-        *(_proof(p) for p in view.proofs),
-        "<footer>Generated by <code>novikoff audit</code>. Every number is exact: rationals "
-        "are written p/q, polynomials in the proof-file syntax.</footer>",
-        "</main></body></html>",
-    ]
-    return "\n".join(parts) + "\n"
-
-
-def _badge(status: str, text: str | None = None) -> str:
-    return f'<span class="badge {escape(status)}">{escape(text or status)}</span>'
-
-
-def _summary(view: AuditView) -> str:
-    head = "".join(f'<th class="n">{c}</th>' for c in COLUMNS)
-    rows = []
-    for p in view.proofs:
-        counts = ProofCounts.of(p.audit)
-        cells = "".join(f'<td class="n">{getattr(counts, c)}</td>' for c in COLUMNS)
-        rows.append(f'<tr><td><a href="#proof-{escape(p.audit.id)}">{escape(p.audit.id)}</a>'
-                    f"</td><td>{_badge(p.audit.status)}</td>{cells}</tr>")
-    return (f'<h2 id="summary">Summary</h2><table><thead><tr><th>proof</th><th>status</th>'
-            f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            '<p class="meta">proved / refuted / unknown: steps by symbolic verdict; numeric: '
-            "steps checked on runs; instances and violations: over all runs.</p>")
-
-
-def _findings(view: AuditView) -> str:
-    if not view.findings:
-        return '<h2 id="findings">Findings</h2><p>None: every step holds.</p>'
-    return (f'<h2 id="findings">Findings ({len(view.findings)})</h2>'
-            "<p>Steps that are false as written: refuted by a counterexample, or violated "
-            "on an exact run.</p>" + "".join(_finding(f) for f in view.findings))
-
-
-def _finding(finding: Finding) -> str:
-    step = finding.step
-    report = step.report
-    symbolic, numeric = report["symbolic"], report["numeric"]
-    parts = [
-        f'<article class="finding"><div class="head"><h3>'
-        f'<a href="#{_anchor(finding.proof, step)}">{escape(finding.proof.audit.id)} / '
-        f"{escape(step.audit.step.id)}</a></h3>{_badges(report)}</div>",
-        _statement(step),
-        f'<p><span class="label">What is wrong:</span> symbolically '
-        f"{escape(evidence.symbolic_line(report))}</p>",
-    ]
-    if numeric["status"] != "not-run":
-        parts.append(f'<p><span class="label">On runs:</span> '
-                     f"{escape(evidence.numeric_line(report))}</p>")
-    if report["note"]:
-        parts.append(f'<p><span class="label">Note:</span> {escape(report["note"])}</p>')
-    if symbolic["counterexample"] is not None:
-        parts.append('<p class="label">Counterexample</p>'
-                     + _counterexample(symbolic["counterexample"], step.names))
-    if numeric["counterexample"] is not None:
-        parts.append('<p class="label">Violated on a run</p>'
-                     + _counterexample(numeric["counterexample"]))
-    if finding.corrected is not None:
-        fixed = finding.corrected
-        parts.append(
-            f'<div class="fix"><div class="head"><span class="label">Corrected step</span> '
-            f'<a href="#{_anchor(finding.proof, fixed)}">{escape(fixed.audit.step.id)}</a>'
-            f"{_badges(fixed.report)}</div>{_statement(fixed)}</div>")
-    parts.append("</article>")
-    return "".join(parts)
-
-
-def _proof(proof: ProofView) -> str:
-    audit = proof.audit
-    head = (f'<h2 id="proof-{escape(audit.id)}">{escape(audit.proof.title)}</h2>'
-            f'<p class="meta">{_badge(audit.status)} <code>{escape(audit.id)}</code> · '
-            f"source: {escape(audit.source or 'not given')}</p>")
-    return head + "".join(_step(proof, s) for s in proof.steps)
-
-
-def _step(proof: ProofView, step: StepView) -> str:
-    report = step.report
-    kind = "violated" if report["numeric"]["status"] == "violated" else (
-        report["symbolic"]["status"])
-    parts = [
-        f'<section class="step {escape(kind)}" id="{_anchor(proof, step)}">'
-        f'<div class="head"><h3>{escape(step.audit.step.id)}</h3>{_badges(report)}</div>',
-        _statement(step),
-        f'<p class="written">as written: <code>{escape(report["statement"])}</code></p>',
-    ]
-    if report["source"]:
-        parts.append(f'<p class="source">source: {escape(report["source"])}</p>')
-    if report["note"]:
-        parts.append(f"<p>{escape(report['note'])}</p>")
-    parts.append(_evidence(step))
-    parts.append("</section>")
-    return "".join(parts)
-
-
-def _evidence(step: StepView) -> str:
-    report = step.report
-    symbolic = report["symbolic"]
-    name = {"proved": "certificate", "refuted": "counterexample"}.get(symbolic["status"],
-                                                                      "what was tried")
-    lines = [line for j in step.judgements for line in evidence.judgement_lines(j)]
-    parts = [f"<details><summary>symbolic {escape(name)}: {escape(symbolic['message'])}"
-             f"</summary><pre>{escape(chr(10).join(lines))}</pre></details>"]
-    numeric = report["numeric"]
-    if numeric["status"] != "not-run":
-        cex = numeric["counterexample"]
-        body = "" if cex is None else _counterexample(cex)
-        parts.append(f"<details><summary>numeric: {escape(evidence.numeric_line(report))}"
-                     f"</summary>{body or '<p>No violation.</p>'}</details>")
-    return "".join(parts)
-
-
-def _statement(step: StepView) -> str:
-    given, claim = formulas.statement_mathml(step.audit)
-    hypotheses = "".join(f"<span>{h}</span>" for h in given)
-    return (f'<div class="statement"><div class="given">{hypotheses}</div>'
-            f'<div class="claim">{claim}</div></div>')
-
-
-def _counterexample(cex: Json, names: Set[str] | None = None) -> str:
-    items = "".join(f"<li>{escape(line)}</li>"
-                    for line in evidence.counterexample_lines(cex, names))
-    return f'<ul class="cex">{items}</ul>'
-
-
-def _badges(report: Json) -> str:
-    symbolic = report["symbolic"]["status"]
-    numeric = report["numeric"]
-    runs = {"held": f" on {numeric['instances']} instances",
-            "violated": f" {numeric['violations']} of {numeric['instances']}"}.get(
-                numeric["status"], "")
-    return (_badge(symbolic, f"symbolic: {symbolic}")
-            + _badge(numeric["status"], f"numeric: {numeric['status']}{runs}"))
-
-
-def _anchor(proof: ProofView, step: StepView) -> str:
-    return escape(f"{proof.audit.id}--{step.audit.step.id}")
+    style = files("verify.render").joinpath("templates/report.css").read_text("utf-8")
+    return environment("html").get_template("report.html.j2").render(
+        view=view, summary=view.report["summary"], columns=COLUMNS, style=Markup(style),
+        statement=statement, certificates=certificates, counterexample=counterexample,
+        symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line)

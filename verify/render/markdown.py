@@ -1,7 +1,11 @@
-"""The audit as Markdown (GitHub flavour): summary table, findings, every step.
+"""The audit as Markdown (GitHub flavour), verdicts first: the proofs' table, the findings'
+table and every step's verdicts come before any detail; statements, certificates and
+counterexamples follow, folded per proof (`<details>`).
 
-Formulas are LaTeX in ```math blocks; text from proof files is escaped so it can neither
-open HTML nor change the Markdown structure.
+The layout is the template `templates/report.md.j2`. Formulas and certificates are LaTeX in
+```math blocks (`verify.render.certificates`); text from proof files is escaped (every
+printed value, unless the renderer built it: `templating.Raw`) so it can neither open HTML
+nor change the Markdown structure.
 """
 
 from __future__ import annotations
@@ -9,18 +13,20 @@ from __future__ import annotations
 import re
 
 from verify.audit import Audit
-from verify.audit_report import COLUMNS, ProofCounts
+from verify.proof_checker import GoalReport
 from verify.render import evidence, formulas
-from verify.render.evidence import AuditView, Finding, ProofView, StepView
+from verify.render.certificates import LATEX, Identity, premises
+from verify.render.evidence import AuditView, Json, StepView
+from verify.render.templating import Raw, environment
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]|~$<>&])")
+_SPECIAL = re.compile(r"([\\`*_{}\[\]|~$<>&#])")
 SYMBOL = {"proved": "✅", "refuted": "❌", "unknown": "❔", "held": "✅", "violated": "❌",
-          "not-run": "–"}
+          "not-run": "–", "verified": "✅", "has-findings": "❌", "incomplete": "❔"}
 
 
 def escape(text: str) -> str:
     """`text` on one line, with the characters that could open HTML, math, links, emphasis,
-    code or table cells backslash-escaped (escaped text never starts a line)."""
+    code, headings or table cells backslash-escaped."""
     return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
@@ -31,86 +37,73 @@ def fenced(text: str, info: str = "") -> str:
     return f"{fence}{info}\n{text}\n{fence}"
 
 
-def render(audit: Audit) -> str:
-    """The whole document."""
-    view = AuditView.of(audit)
-    summary = view.report["summary"]
-    lines = [
-        "# Audit of the perceptron convergence proofs",
-        "",
-        f"**{'passed' if summary['passed'] else 'failed'}** (both canonical proofs verified: "
-        f"{'yes' if summary['passed'] else 'no'}) · {summary['steps']} steps · seed "
-        f"{summary['seed']} · budget {escape(summary['budget'])}",
-        "",
-        "## Summary",
-        "",
-        "| proof | status | " + " | ".join(COLUMNS) + " |",
-        "|---|---|" + "---:|" * len(COLUMNS),
-    ]
-    for p in view.proofs:
-        counts = ProofCounts.of(p.audit)
-        cells = " | ".join(str(getattr(counts, c)) for c in COLUMNS)
-        lines.append(f"| {escape(p.audit.id)} | {p.audit.status} | {cells} |")
-    lines += ["", f"## Findings ({len(view.findings)})", ""]
-    if not view.findings:
-        lines += ["None: every step holds.", ""]
-    for finding in view.findings:
-        lines += _finding(finding)
-    for proof in view.proofs:
-        lines += _proof(proof)
-    return "\n".join(lines).rstrip("\n") + "\n"
+def status(value: str) -> Raw:
+    """A status with its symbol: `✅ proved`."""
+    return Raw(f"{SYMBOL.get(value, '')} {escape(value)}".strip())
 
 
-def _statement(step: StepView) -> list[str]:
+def numeric_cell(report: Json) -> Raw:
+    """The numeric verdict in a table cell: status, and instances or violations."""
+    numeric = report["numeric"]
+    if numeric["status"] == "not-run":
+        return status("not-run")
+    count = (f"{numeric['violations']} of {numeric['instances']}"
+             if numeric["violations"] else f"{numeric['instances']}")
+    return Raw(f"{status(numeric['status'])} ({count})")
+
+
+def statement(step: StepView) -> Raw:
+    """The step as written: hypotheses, then ⊢ claim, in one ```math block."""
     parts = formulas.statement_latex(step.audit)
-    return [fenced(",\\quad ".join(parts[:-1]) + ("\\quad " if len(parts) > 1 else "")
-                   + parts[-1], "math"), ""]
+    given = ",\\quad ".join(parts[:-1])
+    return Raw(fenced(given + ("\\quad " if given else "") + parts[-1], "math"))
 
 
-def _badges(report: evidence.Json) -> str:
-    symbolic, numeric = report["symbolic"]["status"], report["numeric"]["status"]
-    return f"{SYMBOL[symbolic]} symbolic {symbolic} · {SYMBOL[numeric]} numeric {numeric}"
+def _judgement(goal: GoalReport, several: bool) -> str:
+    """One judgement as an `aligned` block on one line: its hypotheses by label, its claim,
+    then the certificate's identity (`verify.render.certificates`)."""
+    rows = [rf"&\text{{{goal.goal.label}: {goal.verdict.status}}}"] if several else []
+    rows += premises(goal.judgement, LATEX)
+    if goal.verdict.certificate is not None:
+        rows += Identity(goal.judgement, goal.verdict.certificate).lines(LATEX)
+    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
 
-def _finding(finding: Finding) -> list[str]:
-    step, report = finding.step, finding.step.report
-    lines = [f"### {escape(finding.proof.audit.id)} / {escape(step.audit.step.id)}", "",
-             *_statement(step),
-             f"- **What is wrong:** symbolically {escape(evidence.symbolic_line(report))}"]
-    if report["numeric"]["status"] != "not-run":
-        lines.append(f"- **On runs:** {escape(evidence.numeric_line(report))}")
-    if report["note"]:
-        lines.append(f"- **Note:** {escape(report['note'])}")
-    cex = report["symbolic"]["counterexample"]
-    if cex is not None:
-        shown = evidence.counterexample_lines(cex, step.names)
-        lines.append(f"- **Counterexample:** {escape('; '.join(shown))}")
-    if report["numeric"]["counterexample"] is not None:
-        shown = evidence.counterexample_lines(report["numeric"]["counterexample"])
-        lines.append(f"- **Violated on a run:** {escape('; '.join(shown))}")
-    lines.append("")
-    if finding.corrected is not None:
-        fixed = finding.corrected
-        lines += [f"Corrected step `{fixed.audit.step.id}` ({_badges(fixed.report)}):", "",
-                  *_statement(fixed)]
-    return lines
+def evidence_math(step: StepView) -> Raw:
+    """One ```math block: the statement as written, then one line per judgement the step
+    needed (hypotheses by label, claim, and the certificate when proved)."""
+    several = len(step.goals) > 1
+    parts = formulas.statement_latex(step.audit)
+    lines = [",\\quad ".join(parts[:-1]) + ("\\quad " if len(parts) > 1 else "") + parts[-1]]
+    lines += [_judgement(goal, several) for goal in step.goals]
+    body = " \\\\\n".join(lines)
+    return Raw(fenced(r"\begin{gathered}" + body + r"\end{gathered}", "math"))
 
 
-def _proof(proof: ProofView) -> list[str]:
-    audit = proof.audit
-    lines = [f"## {escape(audit.proof.title)}", "",
-             f"`{audit.id}` · **{audit.status}** · source: {escape(audit.source or 'not given')}",
-             ""]
-    for step in proof.steps:
-        report = step.report
-        lines += [f"### `{step.audit.step.id}` — {_badges(report)}", "", *_statement(step)]
-        if report["source"]:
-            lines.append(f"- source: {escape(report['source'])}")
-        if report["note"]:
-            lines.append(f"- note: {escape(report['note'])}")
-        lines.append(f"- numeric: {escape(evidence.numeric_line(report))}")
-        judgements = "\n".join(line for j in step.judgements
-                               for line in evidence.judgement_lines(j))
-        lines += ["", "<details><summary>evidence</summary>", "", fenced(judgements), "",
-                  "</details>", ""]
-    return lines
+def counterexample(cex: Json, names: object = None) -> str:
+    """`name = value; ...` and where a run instance came from (escaped when printed)."""
+    shown = names if isinstance(names, frozenset) else None
+    return "; ".join(evidence.counterexample_lines(cex, shown))
+
+
+def render(audit: Audit) -> str:
+    """The whole document (`templates/report.md.j2`)."""
+    env = environment("markdown", escape)
+    template = env.get_template("report.md.j2")
+    view = AuditView.of(audit)
+    steps = [s for p in view.proofs for s in p.steps]
+    text = template.render(
+        view=view, summary=view.report["summary"], columns=evidence_columns(),
+        status=status, numeric_cell=numeric_cell, statement=statement,
+        evidence_math=evidence_math, counterexample=counterexample,
+        symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
+        refuted=sum(s.report["symbolic"]["status"] == "refuted" for s in steps),
+    )
+    return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
+
+
+def evidence_columns() -> tuple[str, ...]:
+    """The counted columns of the proofs' table."""
+    from verify.audit_report import COLUMNS
+
+    return COLUMNS

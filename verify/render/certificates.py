@@ -1,0 +1,333 @@
+"""The one certificate printer: a certificate written out as the identity it asserts.
+
+A certificate for `h_1, ..., e_1, ... |- claim` asserts
+
+    (product of multiplier hypotheses) * claim  ==  sum of products  +  sum of q_j * e_j
+
+(DESIGN.md §2). Every output writes that identity the same way: the same labels for the
+hypotheses (`h1, h2, ...` for inequalities, `e1, e2, ...` for equalities), the same terms in
+the certificate's order, the same omissions (a weight of 1 is not written). Only the leaves
+differ between formats, so `Identity` composes and a `Notation` formats leaves: `TEXT` for
+the terminal and `novikoff explain` (hypotheses bracketed in place, `[h2: -y⟨w,x⟩ >= 0]`),
+`LATEX` for the LaTeX and Markdown reports and `MATHML` for the HTML page (hypotheses by
+label, listed above the identity).
+
+The JSON form of a certificate (`verify.serialize`) is data for programs, not a printing.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from html import escape
+
+import sympy
+
+from proofs.terms import Vec, gram_pair
+from verify.kernel import Certificate, Fact, GramMinor, Judgement, NormSquare, Product, Sos, Square
+from verify.render import formulas
+
+
+def labels(judgement: Judgement) -> list[str]:
+    """`h1, h2, ...` for inequality hypotheses and `e1, e2, ...` for equalities, in order."""
+    counts = {"h": 0, "e": 0}
+    out = []
+    for hypothesis in judgement.hypotheses:
+        kind = "e" if hypothesis.kind == "==" else "h"
+        counts[kind] += 1
+        out.append(f"{kind}{counts[kind]}")
+    return out
+
+
+class Notation(ABC):
+    """How one output format writes the leaves of an identity."""
+
+    @abstractmethod
+    def number(self, value: Fraction) -> str:
+        """An exact rational."""
+
+    @abstractmethod
+    def polynomial(self, expr: sympy.Expr) -> str:
+        """A polynomial in scalars and Gram symbols."""
+
+    @abstractmethod
+    def fact(self, value: Fact) -> str:
+        """`polynomial (kind) 0`."""
+
+    @abstractmethod
+    def hypothesis(self, label: str, value: Fact) -> str:
+        """A hypothesis as a factor of a term."""
+
+    @abstractmethod
+    def claim(self, value: Fact) -> str:
+        """The claim's polynomial as the last factor of the left side."""
+
+    @abstractmethod
+    def square(self, poly: str) -> str:
+        """`poly` squared."""
+
+    @abstractmethod
+    def norm2(self, vector: str) -> str:
+        """The squared norm of a vector expression."""
+
+    @abstractmethod
+    def gram_det(self, vectors: Sequence[str]) -> str:
+        """The Gram determinant of vector expressions."""
+
+    @abstractmethod
+    def times(self, factors: Sequence[str]) -> str:
+        """A product of already formatted factors."""
+
+    @abstractmethod
+    def group(self, terms: Sequence[str]) -> str:
+        """A parenthesised sum of already formatted terms."""
+
+    @abstractmethod
+    def identity(self, left: str, terms: Sequence[str]) -> list[str]:
+        """The identity `left = terms[0] + terms[1] + ...` laid out in lines."""
+
+    @abstractmethod
+    def premise(self, label: str, value: Fact) -> str:
+        """One line `label: fact` listing a hypothesis (label `claim` for the claim), in
+        the same layout as `identity`."""
+
+    def multiplier(self, q: sympy.Expr) -> str:
+        """The polynomial multiplier of an equality hypothesis: in parentheses, except a
+        single number or monomial (in the typeset notations)."""
+        if isinstance(q, sympy.Rational):
+            return self.number(Fraction(int(q.p), int(q.q)))
+        return self.group([self.polynomial(q)]) if isinstance(q, sympy.Add) else (
+            self.polynomial(q))
+
+    def vector(self, value: Vec) -> str:
+        """A linear combination of vectors (printed as a polynomial in their names)."""
+        return self.polynomial(sum((c * sympy.Symbol(n) for n, c in value.items()),
+                                   sympy.Integer(0)))
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A certificate of a judgement, ready to be written in any `Notation`."""
+
+    judgement: Judgement
+    certificate: Certificate
+
+    @property
+    def labels(self) -> list[str]:
+        """The hypotheses' labels (`labels`)."""
+        return labels(self.judgement)
+
+    def _hypothesis(self, index: int, notation: Notation) -> str:
+        return notation.hypothesis(self.labels[index], self.judgement.hypotheses[index])
+
+    def _sos(self, term: Sos, notation: Notation) -> str:
+        if isinstance(term, Square):
+            body = notation.square(notation.polynomial(term.poly))
+        elif isinstance(term, NormSquare):
+            body = notation.norm2(notation.vector(term.vector))
+        elif isinstance(term, GramMinor):
+            body = notation.gram_det([notation.vector(v) for v in term.vectors])
+        else:
+            raise TypeError(f"unknown sum-of-squares term {term!r}")
+        weight = Fraction(term.weight)
+        return body if weight == 1 else notation.times([notation.number(weight), body])
+
+    def _product(self, term: Product, notation: Notation) -> str:
+        factors = [notation.number(Fraction(term.coeff)),
+                   *(self._hypothesis(i, notation) for i in term.hyps)]
+        if term.sigma:
+            factors.append(notation.group([self._sos(s, notation) for s in term.sigma]))
+        return notation.times(factors)
+
+    def lines(self, notation: Notation) -> list[str]:
+        """The identity in `notation`: the left side, then one summand per line."""
+        left = notation.times([*(self._hypothesis(i, notation)
+                                 for i in self.certificate.multiplier),
+                               notation.claim(self.judgement.claim)])
+        terms = [self._product(p, notation) for p in self.certificate.products]
+        terms += [notation.times([notation.multiplier(q), self._hypothesis(j, notation)])
+                  for j, q in self.certificate.linear]
+        return notation.identity(left, terms or [notation.number(Fraction(0))])
+
+
+def premises(judgement: Judgement, notation: Notation) -> list[str]:
+    """The judgement's hypotheses by label, then its claim, one line each: what the labels
+    of an identity stand for."""
+    pairs = zip(labels(judgement), judgement.hypotheses, strict=True)
+    return [*(notation.premise(label, fact) for label, fact in pairs),
+            notation.premise("claim", judgement.claim)]
+
+
+# -- plain text ---------------------------------------------------------------------------------
+
+
+class Text(Notation):
+    """Plain text: ⟨a,b⟩ for Gram symbols, `^` for powers, hypotheses bracketed in place."""
+
+    def number(self, value: Fraction) -> str:
+        return str(value)
+
+    def polynomial(self, expr: sympy.Expr) -> str:
+        renamed = {s: sympy.Symbol(f"⟨{pair[0]},{pair[1]}⟩")
+                   for s in expr.free_symbols if (pair := gram_pair(s)) is not None}
+        return str(expr.xreplace(renamed)).replace("**", "^")
+
+    def fact(self, value: Fact) -> str:
+        return f"{self.polynomial(value.expr)} {'=' if value.kind == '==' else value.kind} 0"
+
+    def hypothesis(self, label: str, value: Fact) -> str:
+        return f"[{label}: {self.fact(value)}]"
+
+    def claim(self, value: Fact) -> str:
+        return f"(claim: {self.polynomial(value.expr)})"
+
+    def square(self, poly: str) -> str:
+        return f"({poly})^2"
+
+    def norm2(self, vector: str) -> str:
+        return f"‖{vector}‖^2"
+
+    def gram_det(self, vectors: Sequence[str]) -> str:
+        return f"det Gram({', '.join(vectors)})"
+
+    def times(self, factors: Sequence[str]) -> str:
+        return " * ".join(factors)
+
+    def group(self, terms: Sequence[str]) -> str:
+        return "(" + " + ".join(terms) + ")"
+
+    def multiplier(self, q: sympy.Expr) -> str:
+        """Always in parentheses, as `novikoff explain` has always written it."""
+        return self.group([self.polynomial(q)])
+
+    def identity(self, left: str, terms: Sequence[str]) -> list[str]:
+        return [f"  {left}", *(f"    {'=' if k == 0 else '+'} {t}" for k, t in enumerate(terms))]
+
+    def premise(self, label: str, value: Fact) -> str:
+        return f"  {label}: {self.fact(value)}"
+
+
+# -- LaTeX ----------------------------------------------------------------------------------------
+
+
+class Latex(Notation):
+    """LaTeX math (amsmath): hypotheses as `h_{1}`, the identity as `aligned` rows."""
+
+    def number(self, value: Fraction) -> str:
+        sign = "-" if value < 0 else ""
+        value = abs(value)
+        if value.denominator == 1:
+            return f"{sign}{value.numerator}"
+        return rf"{sign}\tfrac{{{value.numerator}}}{{{value.denominator}}}"
+
+    def polynomial(self, expr: sympy.Expr) -> str:
+        return formulas.latex(expr)
+
+    def fact(self, value: Fact) -> str:
+        return f"{self.polynomial(value.expr)} {formulas.OPERATORS[value.kind][0]} 0"
+
+    @staticmethod
+    def label(label: str) -> str:
+        """`h1` as `h_{1}`."""
+        return f"{label[0]}_{{{label[1:]}}}"
+
+    def hypothesis(self, label: str, value: Fact) -> str:
+        return self.label(label)
+
+    def claim(self, value: Fact) -> str:
+        return r"\mathrm{claim}"
+
+    def square(self, poly: str) -> str:
+        return rf"\left({poly}\right)^{{2}}"
+
+    def norm2(self, vector: str) -> str:
+        return rf"\left\| {vector} \right\|^{{2}}"
+
+    def gram_det(self, vectors: Sequence[str]) -> str:
+        return rf"\det \operatorname{{Gram}}\left({', '.join(vectors)}\right)"
+
+    def times(self, factors: Sequence[str]) -> str:
+        shown = [f for f in factors if f != "1"] if len(factors) > 1 else list(factors)
+        return r" \cdot ".join(shown or ["1"])
+
+    def group(self, terms: Sequence[str]) -> str:
+        return r"\left(" + " + ".join(terms) + r"\right)"
+
+    def identity(self, left: str, terms: Sequence[str]) -> list[str]:
+        rest = [rf"&\quad - {t[1:].lstrip()}" if t.startswith("-") else rf"&\quad + {t}"
+                for t in terms[1:]]
+        return [rf"{left} &= {terms[0]}", *rest]
+
+    def premise(self, label: str, value: Fact) -> str:
+        name = r"\mathrm{claim}" if label == "claim" else self.label(label)
+        return rf"{name} &\colon {self.fact(value)}"
+
+
+# -- MathML ---------------------------------------------------------------------------------------
+
+
+class MathML(Notation):
+    """Presentation MathML fragments: hypotheses as h₁, the identity as `mtable` rows."""
+
+    def number(self, value: Fraction) -> str:
+        sign = "<mo>&#x2212;</mo>" if value < 0 else ""
+        value = abs(value)
+        if value.denominator == 1:
+            return f"{sign}<mn>{value.numerator}</mn>"
+        return (f"{sign}<mfrac><mn>{value.numerator}</mn><mn>{value.denominator}</mn>"
+                "</mfrac>")
+
+    def polynomial(self, expr: sympy.Expr) -> str:
+        return formulas.mathml(expr)
+
+    def fact(self, value: Fact) -> str:
+        return (f"<mrow>{self.polynomial(value.expr)}"
+                f"<mo>{formulas.OPERATORS[value.kind][1]}</mo><mn>0</mn></mrow>")
+
+    @staticmethod
+    def label(label: str) -> str:
+        """`h1` as h₁."""
+        return f"<msub><mi>{escape(label[0])}</mi><mn>{escape(label[1:])}</mn></msub>"
+
+    def hypothesis(self, label: str, value: Fact) -> str:
+        return self.label(label)
+
+    def claim(self, value: Fact) -> str:
+        return '<mi mathvariant="normal">claim</mi>'
+
+    def square(self, poly: str) -> str:
+        return f"<msup><mrow><mo>(</mo>{poly}<mo>)</mo></mrow><mn>2</mn></msup>"
+
+    def norm2(self, vector: str) -> str:
+        return f"<msup><mrow><mo>&#x2016;</mo>{vector}<mo>&#x2016;</mo></mrow><mn>2</mn></msup>"
+
+    def gram_det(self, vectors: Sequence[str]) -> str:
+        inner = "<mo>,</mo>".join(vectors)
+        return ('<mrow><mi>det</mi><mo>&#x2061;</mo><mi mathvariant="normal">Gram</mi>'
+                f"<mo>(</mo>{inner}<mo>)</mo></mrow>")
+
+    def times(self, factors: Sequence[str]) -> str:
+        shown = [f for f in factors if f != "<mn>1</mn>"] if len(factors) > 1 else factors
+        return "<mrow>" + "<mo>&#x22C5;</mo>".join(shown or ["<mn>1</mn>"]) + "</mrow>"
+
+    def group(self, terms: Sequence[str]) -> str:
+        return "<mrow><mo>(</mo>" + "<mo>+</mo>".join(terms) + "<mo>)</mo></mrow>"
+
+    def identity(self, left: str, terms: Sequence[str]) -> list[str]:
+        rows = [f'<mtr><mtd columnalign="right">{left}</mtd>'
+                f'<mtd columnalign="left"><mo>=</mo>{terms[0]}</mtd></mtr>']
+        rows += [f'<mtr><mtd></mtd><mtd columnalign="left"><mo>+</mo>{t}</mtd></mtr>'
+                 for t in terms[1:]]
+        return rows
+
+    def premise(self, label: str, value: Fact) -> str:
+        name = self.claim(value) if label == "claim" else self.label(label)
+        return (f'<mtr><mtd columnalign="right">{name}</mtd>'
+                f'<mtd columnalign="left"><mo>:</mo>{self.fact(value)}</mtd></mtr>')
+
+
+TEXT = Text()
+LATEX = Latex()
+MATHML = MathML()
