@@ -15,31 +15,43 @@ rich is imported when something is drawn, not when a command module loads, so th
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from rich.console import Console
     from rich.progress import Progress
 
 #: Width given to rich when the output is not a terminal: wide enough that nothing wraps.
 UNWRAPPED = 1_000_000
 
 
-def console(stream: TextIO | None = None) -> Console:
-    """A rich console on `stream` (default: the current stdout), coloured only on a terminal.
+def render(renderable: object, stream: TextIO | None = None) -> str:
+    """`renderable` as the text to write on `stream` (default: the current stdout).
 
-    Markup and highlighting are off: the text printed is data (`[h2: ...]`, `1/3`), never
-    rich markup, and its colour never depends on what a regex takes for a number.
+    Coloured only when `stream` is a terminal (and NO_COLOR is unset); never wrapped off a
+    terminal; without the padding rich leaves at the end of lines. Markup and highlighting
+    are off: the text is data (`[h2: ...]`, `1/3`), never rich markup, and its colour never
+    depends on what a regex takes for a number. rich renders into a buffer and the caller
+    writes the text, so a closed pipe is an ordinary BrokenPipeError (`verify.cli`).
     """
     from rich.console import Console
 
     stream = sys.stdout if stream is None else stream
     tty = _isatty(stream)
-    return Console(file=stream, width=None if tty else UNWRAPPED, markup=False,
-                   highlight=False, emoji=False, soft_wrap=not tty)
+    width = None
+    if tty:
+        import shutil
+
+        width = shutil.get_terminal_size().columns
+    out = Console(file=io.StringIO(), force_terminal=tty, width=width or UNWRAPPED,
+                  markup=False, highlight=False, emoji=False,
+                  color_system="auto" if tty else None)
+    out.print(renderable)
+    text = out.file.getvalue()  # type: ignore[attr-defined]
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -53,13 +65,12 @@ def print_fields(rows: Sequence[tuple[str, str]], stream: TextIO | None = None) 
     """A key-value summary (`mistakes  3`): a two-column grid, keys bold on a terminal."""
     from rich.table import Table
 
-    out = console(stream)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(overflow="fold")
     for key, value in rows:
         grid.add_row(key, value)
-    _emit(out, grid)
+    _write(grid, stream)
 
 
 def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]],
@@ -68,7 +79,6 @@ def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]
     from rich.box import Box
     from rich.table import Table
 
-    out = console(stream)
     rule = Box("    \n    \n -  \n    \n    \n    \n    \n    \n", ascii=True)
     table = Table(title=title, title_justify="left", box=rule, padding=(0, 1, 0, 0),
                   show_edge=False, header_style="bold", title_style="bold")
@@ -76,25 +86,12 @@ def print_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[str]
         table.add_column(name, overflow="fold")
     for row in rows:
         table.add_row(*row)
-    _emit(out, table)
+    _write(table, stream)
 
 
-def _emit(out: Console, renderable: object) -> None:
-    """Print `renderable` without the padding rich leaves at the end of each line."""
-    with out.capture() as captured:
-        out.print(renderable)
-    text = "\n".join(line.rstrip() for line in captured.get().splitlines())
-    out.file.write(text + "\n")
-
-
-def style(text: str, colour: str, stream: TextIO | None = None) -> str:
-    """`text` in `colour` when `stream` (default stdout) is a colour terminal, else as is."""
-    out = console(stream)
-    if out.no_color or out.color_system is None:
-        return text
-    with out.capture() as captured:
-        out.print(text, style=colour, end="")
-    return captured.get()
+def _write(renderable: object, stream: TextIO | None) -> None:
+    stream = sys.stdout if stream is None else stream
+    stream.write(render(renderable, stream))
 
 
 class Bar:

@@ -1,7 +1,7 @@
 """`novikoff explain STEP_ID [--time-limit S]`: one proof step, explained.
 
-STEP_ID is `PROOF/STEP` or `PROOF STEP`, PROOF a built-in proof id or a proof file (`-` for
-stdin), or a bare STEP that only one built-in proof has.
+STEP_ID is `PROOF/STEP` or `PROOF STEP`, PROOF a built-in proof id or a proof file (`- STEP`
+reads it from stdin), or a bare STEP that only one built-in proof has.
 
 Prints the step as written, its source and note, its hypotheses and claim, and its evidence:
 the certificate written out as a sum a person can follow, or the counterexample with its
@@ -28,7 +28,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "explain",
         help="explain one proof step: its hypotheses and certificate, or its counterexample",
-        description="Check one step of a built-in proof and explain the result: the step as "
+        description="Check one step of a built-in proof or of a proof file and explain the "
+        "result: the step as "
         "written with its source and note, its hypotheses, and either its certificate written "
         "out as a sum (m * claim = coefficient * [hypothesis] * ... + squares) or its "
         "counterexample with the numbers plugged into every hypothesis and the claim. "
@@ -37,7 +38,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("step", metavar="STEP_ID",
                         help="PROOF/STEP (e.g. virtue-online/part3-as-written), or a bare STEP "
                         "when only one built-in proof has it; PROOF may be a proof file "
-                        "(my-proof.toml/STEP) or `-` for stdin (-/STEP)")
+                        "(my-proof.toml/STEP); or give PROOF and STEP apart (`- STEP` reads "
+                        "the proof from stdin)")
     parser.add_argument("in_step", nargs="?", metavar="STEP",
                         help="with a PROOF (id, file or -) as first argument: the step in it")
     parser.add_argument("--time-limit", type=seconds, default=10.0, metavar="S",
