@@ -88,7 +88,7 @@ def test_list_names_every_proof_and_example(capsys: pytest.CaptureFixture[str]) 
 def test_check_takes_a_builtin_id(capsys: pytest.CaptureFixture[str]) -> None:
     from proofs.library import load_builtin
 
-    code, out, err = cli(capsys, "check", "canonical-online-kernel", "--json")
+    code, out, _ = cli(capsys, "check", "canonical-online-kernel", "--json")
     report = json.loads(out)
     proof = load_builtin("canonical-online-kernel")
     assert report["title"] == proof.title
