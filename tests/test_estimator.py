@@ -162,6 +162,9 @@ def test_run_online_takes_dataframes_and_pairs() -> None:
     assert run_online((frame, labels)) == reference
     assert run_online([frame, labels.tolist()]).w == reference.w
     assert len(list(iterate_updates((frame, labels)))) == reference.mistakes
+    from verify import check_run
+
+    assert check_run((frame, labels), reference).ok
     with pytest.raises(TypeError, match=r"frame\.drop\(columns=LABEL\)"):
         run_online(frame)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not a ndarray"):
