@@ -264,3 +264,15 @@ def test_check_progress_only_on_a_terminal(capsys: pytest.CaptureFixture[str],
     code, out_tty, err = cli(capsys, "check", str(EXAMPLE_PROOF))
     assert code == 0 and "check" in err and err.endswith("\x1b[2K")
     assert re.sub(r"\d+\.\d+s", "", out_tty) == re.sub(r"\d+\.\d+s", "", out)
+
+
+def test_piped_tables_never_wrap_an_exact_number() -> None:
+    from verify.terminal import print_fields, print_table
+
+    long = "1" * 500 + "/" + "3" * 400
+    out = io.StringIO()
+    print_fields([("w", f"({long}, 1)"), ("mistakes", "3")], out)
+    print_table("t", ["a", "b"], [["x", long]], out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"w         ({long}, 1)" and lines[1] == "mistakes  3"
+    assert lines[-1] == f"x  {long}" and "\x1b" not in out.getvalue()

@@ -101,17 +101,20 @@ class Bar:
         self.progress = progress
         self.task = task
 
-    def update(self, done: int, total: int | None = None, message: str = "") -> None:
-        """Show `done` of `total` (None: unknown, a spinner and a count), and a message."""
-        self.progress.update(self.task, completed=done, total=total, message=message)
+    def update(self, done: int, total: int | None = None, message: str = "", *,
+               draw: bool = False) -> None:
+        """Show `done` of `total` (None: unknown, a count), and a message; `draw` redraws at
+        once (for few, long items, each worth seeing) instead of at the next refresh."""
+        self.progress.update(self.task, completed=done, total=total, message=message,
+                             refresh=draw)
 
     def steps(self, index: int, total: int, item: object) -> None:
         """Callback of `check_proof(progress=...)`: step `index` (0-based) of `total` starts."""
-        self.update(index, total, str(getattr(item, "id", item)))
+        self.update(index, total, str(getattr(item, "id", item)), draw=True)
 
     def jobs(self, done: int, total: int, message: str) -> None:
         """Callback of `run_audit(progress=...)`: `done` of `total` jobs, what runs now."""
-        self.update(done, total, message)
+        self.update(done, total, message, draw=True)
 
     def epochs(self, epoch: int, mistakes: int) -> None:
         """Callback of `run_online(progress=...)`: epochs done (no total: runs stop early)."""
