@@ -41,6 +41,7 @@ import io
 import json
 import os
 import re
+import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -54,6 +55,8 @@ from perceptron.numbers import MAX_TOKEN, as_text, exact, parse_exact
 #: File types `load` knows, by extension; anything else is sniffed from the contents.
 FORMATS = {".csv": "csv", ".tsv": "csv", ".json": "json", ".npy": "npy", ".npz": "npz",
            ".dat": "dat"}
+# LIBSVM / svmlight files: read by perceptron.svmlight (which builds on this module's rules).
+FORMATS.update(dict.fromkeys((".svm", ".svmlight", ".libsvm"), "svmlight"))
 
 _NONFINITE = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
 _BLANK = object()
@@ -62,14 +65,20 @@ _BLANK = object()
 def load(path: str | os.PathLike[str], *, label_column: int | str | None = None) -> Dataset:
     """Load a dataset, choosing the format by extension, else by sniffing the contents.
 
+    The path `-` reads standard input.
+
     Sniffing (deterministic): numpy's magic bytes -> `.npy`; a zip archive -> `.npz`; text
     whose first non-blank character is `{` -> JSON; text whose first two non-blank lines are
-    single non-negative integers and whose third is a single number -> `.dat`; else CSV.
+    single non-negative integers and whose third is a single number -> `.dat`; lines of
+    `label index:value ...` -> LIBSVM/svmlight (`perceptron.svmlight`); else CSV.
     """
     p = Path(path)
     source = str(path)
+    if source == "-":  # standard input (the command line's `-`): the format is sniffed
+        p, source, raw = Path(), "<stdin>", sys.stdin.buffer.read()
+    else:
+        raw = _read_bytes(p, source)
     kind = FORMATS.get(p.suffix.lower())
-    raw = _read_bytes(p, source)
     if not raw.strip():
         raise DataError("no examples: the file is empty", source=source)
     if kind is None:
@@ -88,6 +97,13 @@ def load(path: str | os.PathLike[str], *, label_column: int | str | None = None)
         if label_column is not None:
             raise DataError("label_column does not apply to .dat files", source=source)
         return parse_dat(text, source=source)
+    if kind == "svmlight":
+        from perceptron.svmlight import parse_svmlight
+
+        if label_column is not None:
+            raise DataError("label_column does not apply to svmlight files (the label comes "
+                            "first on each line)", source=source)
+        return parse_svmlight(text, source=source)
     delimiter = "\t" if p.suffix.lower() == ".tsv" else "," if p.suffix.lower() == ".csv" else None
     return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter)
 
@@ -125,7 +141,9 @@ def _sniff(raw: bytes) -> str:
     lines = [line.strip() for line in head.splitlines() if line.strip()][:3]
     if len(lines) == 3 and lines[0].isdigit() and lines[1].isdigit() and _is_number(lines[2]):
         return "dat"
-    return "csv"
+    from perceptron.svmlight import looks_like_svmlight
+
+    return "svmlight" if looks_like_svmlight(head) else "csv"
 
 
 def _is_number(text: str) -> bool:
@@ -216,6 +234,8 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
         rows = rows[1:]
         if not rows:
             raise DataError("no examples: only a header row", source=source, line=first_no)
+    if header is not None:
+        _refuse_index_column(header, rows, source, first_no)
     width = len(header) if header is not None else len(rows[0][1])
     label = _label_index(label_column, width, header, source, first_no)
     if width < 2:
@@ -238,6 +258,26 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
         y.append(labels.add(values.pop(label), no, label + 1))
         X.append(tuple(values))
     return Dataset(tuple(X), tuple(y), Path(source).name)
+
+
+_PANDAS_UNNAMED = re.compile(r"^(Unnamed: \d+)?$")
+
+
+def _refuse_index_column(header: list[str], rows: list[tuple[int, list[str]]], source: str,
+                         line: int) -> None:
+    """Refuse a pandas index written by `DataFrame.to_csv()`: a first column with an empty
+    (or `Unnamed: 0`) header whose cells are 0, 1, 2, ... in order.
+
+    Read as a feature it would silently change the data (and the margin, and the bound), and
+    there is no telling which columns the user meant: one line says what to do instead.
+    """
+    if len(header) < 3 or not _PANDAS_UNNAMED.match(header[0]):
+        return
+    if all(len(cells) > 0 and cells[0].strip() == str(i) for i, (_, cells) in enumerate(rows)):
+        raise DataError("the first column is an unnamed 0, 1, 2, ... index (as pandas' to_csv "
+                        "writes it), not a feature: save with to_csv(index=False), or name "
+                        "the column in the header to keep it", source=source, line=line,
+                        column=1)
 
 
 def _label_index(label_column: int | str | None, width: int, header: list[str] | None,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -34,6 +35,7 @@ from perceptron.fast import (
     integer_arrays,
     separates_integer,
 )
+from perceptron.inputs import as_dataset
 from perceptron.numbers import exact
 from perceptron.result import RunResult
 from perceptron.trace import IntegerReplay, StreamTrace, Trace, UpdateRecord, example_as_run
@@ -147,8 +149,9 @@ class OnlineRun(EpochDriver):
     """One online run over a dataset, driven epoch by epoch (see `EpochDriver`), with the
     final iterate and the exact separation check."""
 
-    def __init__(self, data: Dataset, conventions: Conventions = DEFAULT, *,
+    def __init__(self, data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAULT, *,
                  max_epochs: int = 1000, engine: str = "auto") -> None:
+        data = as_dataset(data, what="OnlineRun")
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(ENGINES)}")
         conventions.initial(data.d + conventions.bias)  # checks the length of w0
@@ -199,15 +202,19 @@ class OnlineRun(EpochDriver):
         return separates_integer(self.problem.form, self.integer_w())
 
 
-def run_online(data: Dataset, conventions: Conventions = DEFAULT, *,
+def run_online(data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAULT, *,
                max_epochs: int = 1000, keep_trace: bool = True, engine: str = "auto",
                progress: Progress | None = None) -> RunResult:
     """Cyclic epochs of the perceptron over `data` (see the module docstring).
+
+    `data`: a Dataset, or a pair `(X, y)` of array-likes (numpy, lists, pandas DataFrame and
+    Series: `perceptron.inputs`), taken exactly.
 
     `engine`: `"auto"`/`"primal"` (the integer engine of `perceptron.fast`), `"dual"` (its
     Gram form: faster when `d` is much larger than `n` and there are many epochs), or `"exact"`
     (the Fraction reference). All give identical results.
     """
+    data = as_dataset(data, what="run_online")
     run = OnlineRun(data, conventions, max_epochs=max_epochs, engine=engine)
     indices: list[np.ndarray] = []
     epochs: list[np.ndarray] = []
@@ -243,7 +250,7 @@ def run_arrays(X: np.ndarray, y: np.ndarray, conventions: Conventions = DEFAULT,
                      separates_integer(problem.form, W), tuple(engine.tiers_used))
 
 
-def iterate_updates(data: Dataset, conventions: Conventions = DEFAULT, *,
+def iterate_updates(data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAULT, *,
                     max_epochs: int = 1000, keep_iterates: bool = True,
                     engine: str = "auto") -> Iterator[UpdateRecord]:
     """The update records of `run_online(data, conventions, max_epochs=...)`, as they happen.
@@ -251,6 +258,7 @@ def iterate_updates(data: Dataset, conventions: Conventions = DEFAULT, *,
     Nothing is kept: memory is O(n + d) beyond the data whether or not iterates are produced
     (`keep_iterates=False` leaves `w_before`/`w_after` None and skips building them).
     """
+    data = as_dataset(data, what="iterate_updates")
     run = OnlineRun(data, conventions, max_epochs=max_epochs, engine=engine)
     replay = IntegerReplay(run.problem or Problem.build(data, conventions))
     bias = conventions.bias

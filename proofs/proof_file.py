@@ -33,9 +33,9 @@ from proofs.expressions import ExpressionError, Names, Relation, parse_relation,
 from proofs.expressions import parse_vector as parse_vector_expression
 from proofs.step import (
     IDENTIFIER,
-    MAX_NAMES,
     MAX_HINTS,
     MAX_HYPOTHESES,
+    MAX_NAMES,
     MAX_STEPS,
     STEP_ID,
     CaseSplit,

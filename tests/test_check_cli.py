@@ -181,4 +181,6 @@ def test_progress_only_on_a_terminal(
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     code, _, err = run(capsys, "--time-limit", "2", path)
     assert code == 1
-    assert "[1/2] parallelogram" in err and "[2/2] no-cross-term" in err
+    assert "0/2" in err and "parallelogram" in err  # each step is drawn as it starts ...
+    assert "1/2" in err and "no-cross-term" in err
+    assert err.endswith("\x1b[2K")  # ... and the bar is erased at the end

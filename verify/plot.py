@@ -120,7 +120,7 @@ def bound_series(data: Dataset, result: RunResult) -> BoundSeries:
     Raises DataError when the data (augmented, with a bias) are not separable: the theorem,
     and so the plot, needs a separator.
     """
-    from perceptron.max_margin import max_margin
+    from perceptron.max_margin import NotSeparableError, max_margin
 
     conventions = result.conventions
     if not isinstance(result.trace, Trace):
@@ -128,7 +128,14 @@ def bound_series(data: Dataset, result: RunResult) -> BoundSeries:
     if conventions.w0 is not None and any(conventions.w0):
         raise DataError("the plot shows the theorem for w0 = 0; this run starts elsewhere")
     seen = data.augmented() if conventions.bias else data
-    separator = max_margin(seen)  # NotSeparableError (a DataError) when there is none
+    try:
+        separator = max_margin(seen)
+    except NotSeparableError as exc:  # say which separators were looked for: the run's
+        what = "even with a bias" if conventions.bias else "through the origin (try --bias)"
+        why = f" ({exc.certificate.reason})" if exc.certificate.reason else ""
+        raise DataError(f"no plot: the data are not separable {what}{why}, and the plot "
+                        "shows the Novikoff bound, which needs a separator",
+                        source=data.name) from None
     u = separator.w
     iterates = list(result.trace.iterates())
     return BoundSeries(

@@ -7,7 +7,13 @@ shared by several subcommands live here, so a bad value reads the same everywher
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from proofs.step import Proof
 
 
 def whole_number(what: str, low: int, high: int | None = None) -> Callable[[str], int]:
@@ -26,3 +32,36 @@ def whole_number(what: str, low: int, high: int | None = None) -> Callable[[str]
         return value
 
     return parse
+
+
+def label_column(text: str) -> int | str:
+    """An argparse type for `--label-column`: an integer is a column index (negative from
+    the end), anything else a header name.
+
+    One parser for every command, so that `--label-column 0` means column 0 everywhere (it
+    once reached the loader of `novikoff bound` as the header name "0").
+    """
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+#: Name shown for standard input in messages and reports.
+STDIN = "<stdin>"
+
+
+def read_proof(name: str) -> tuple[str, Proof]:
+    """A proof named on the command line: `-` (stdin), a file, or a built-in proof id.
+
+    A file of that name wins over a built-in id, so a user's `canonical-online` file in the
+    current directory is never shadowed. Returns the name to show and the parsed proof.
+    """
+    from proofs.library import PROOFS, load_builtin
+    from proofs.proof_file import MAX_BYTES, load_proof, parse_proof
+
+    if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
+        return STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
+    if name in PROOFS and not Path(name).exists():
+        return name, load_builtin(name)
+    return name, load_proof(name)

@@ -2,7 +2,7 @@
 
 Exit 0 when both canonical proofs are verified, 1 otherwise; findings in the source proofs
 are reported, not failures, unless `--strict`. On a terminal, a progress bar is drawn on
-stderr; otherwise stderr gets only the final time line.
+stderr (`verify.terminal`); otherwise stderr gets only the final time line.
 """
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ import argparse
 import importlib
 import json
 import os
-import shutil
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from proofs.library import PROOFS
 from verify.budgets import BUDGETS
@@ -75,28 +74,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-class ProgressBar:
-    """A one-line bar redrawn in place on a terminal: `[####----] 42% 107/255 message`."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-
-    def __call__(self, done: int, total: int, message: str) -> None:
-        width = shutil.get_terminal_size((100, 24)).columns
-        fraction = done / total if total else 1.0
-        cells = 24
-        filled = round(cells * fraction)
-        bar = f"[{'#' * filled}{'-' * (cells - filled)}] {fraction:4.0%} {done}/{total} "
-        line = (bar + message)[: max(width - 1, len(bar))]
-        self.stream.write(f"\r\x1b[K{line}")
-        self.stream.flush()
-
-    def clear(self) -> None:
-        """Erase the bar."""
-        self.stream.write("\r\x1b[K")
-        self.stream.flush()
-
-
 def run(args: argparse.Namespace) -> int:
     """Audit, print, write the requested report files, and return the exit code."""
     unknown = [p for p in args.only or () if p not in PROOFS]
@@ -110,18 +87,18 @@ def run(args: argparse.Namespace) -> int:
         folder = path.parent if str(path.parent) else Path()
         if not folder.is_dir() or not os.access(folder, os.W_OK):
             raise UsageError(f"{path}: cannot write there (no such writable directory)")
-    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    from verify.terminal import callback, progress_bar
 
     start = time.perf_counter()
-    audit = run_audit(args.only, seed=args.seed, budget=args.budget,
-                      guard=args.time_limit, progress=bar, jobs=args.jobs)
-    if bar is not None:
-        bar.clear()
+    with progress_bar("audit") as bar:
+        audit = run_audit(args.only, seed=args.seed, budget=args.budget,
+                          guard=args.time_limit, progress=callback(bar, "jobs"),
+                          jobs=args.jobs)
     for name, path in outputs.items():
         path.write_text(renderer(name)(audit), encoding="utf-8")
     if args.json:
         print(json.dumps(to_json(audit), indent=2))
-        if bar is not None:
+        if bar is not None:  # a person is watching: the verdicts, beside the JSON on stdout
             print(summary_table(audit), file=sys.stderr)
     else:
         print(to_text(audit))

@@ -1,4 +1,4 @@
-"""`novikoff bound DATA [--bias] [--json] [--epochs N]`: the Novikoff bound, exactly, beside a run.
+"""`novikoff bound DATA|--example NAME [--bias] [--json] [--epochs N]`: the Novikoff bound.
 
 Prints R^2 = max ||x_i||^2, the certified maximum squared margin gamma^2, the bound
 R^2 / gamma^2, whether gamma is certified optimal (a KKT certificate checked exactly) or only
@@ -23,8 +23,9 @@ from typing import Any
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
+from perceptron.examples import EXAMPLES
 from perceptron.numbers import as_text
-from verify.commands import whole_number
+from verify.commands import label_column, whole_number
 
 DEFAULT_EPOCHS = 1000
 MAX_EPOCHS = 10**9
@@ -41,7 +42,10 @@ def register(subparsers: Any) -> None:
         "exactly, the Novikoff bound R^2/gamma^2, and the perceptron's mistakes on DATA. "
         "Exit 0 when separable, 1 when not separable (with a Gordan certificate), 2 on bad input.",
     )
-    parser.add_argument("data", metavar="DATA", help="the data file")
+    parser.add_argument("data", nargs="?", metavar="DATA", help="the data file (- for stdin)")
+    parser.add_argument("--example", metavar="NAME", choices=sorted(EXAMPLES),
+                        help="a built-in example instead of DATA (`novikoff list`): "
+                        + ", ".join(EXAMPLES) + "; it brings its bias convention")
     parser.add_argument("--bias", action="store_true",
                         help="learn a bias by augmentation (a constant 1 feature)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -49,24 +53,23 @@ def register(subparsers: Any) -> None:
                         default=DEFAULT_EPOCHS, metavar="N",
                         help=f"cap on the perceptron's passes over the data "
                         f"(default {DEFAULT_EPOCHS}; 0 skips the run)")
-    parser.add_argument("--label-column", default=None, metavar="COL",
-                        help="the label column of a table (default: the loader's choice)")
+    parser.add_argument("--label-column", default=None, metavar="COL", type=label_column,
+                        help="CSV/.npy label column: an index (negative from the end) or a "
+                        "header name (default: the last column)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Load, compute, report."""
-    from perceptron.loaders import load
+    from verify.commands.run import data_or_example
+    from verify.terminal import print_fields
 
-    if args.label_column is not None:
-        data = load(args.data, label_column=args.label_column)
-    else:
-        data = load(args.data)
-    report = bound_report(data, bias=args.bias, epochs=args.epochs)
+    data, bias = data_or_example(args)
+    report = bound_report(data, bias=bias, epochs=args.epochs)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
-        print(human(report))
+        print_fields(fields(report))
     if not report["separable"]:
         return 1
     return 0 if report["within_bound"] is not False else 1
@@ -182,43 +185,44 @@ def _num(text: str | None) -> str:
             f"{len(str(q.denominator))} digits; see --json)")
 
 
-def human(report: dict[str, Any]) -> str:
-    """The report for a person."""
-    lines = [
-        f"data: {report['data']} ({report['n']} examples, {report['d']} features, "
-        f"{report['positives']} positive)",
-        "bias: " + (
-            "by augmentation (a constant 1 appended; R^2 and gamma^2 are those of the "
-            "augmented data)" if report["bias"] else "none (separators through the origin)"),
-        f"R^2 = {_num(report['R2'])}",
+def fields(report: dict[str, Any]) -> list[tuple[str, str]]:
+    """The report for a person: (name, value) rows of a two-column summary."""
+    rows = [
+        ("data", f"{report['data']} ({report['n']} examples, {report['d']} features, "
+                 f"{report['positives']} positive)"),
+        ("bias", "by augmentation (a constant 1 appended; R^2 and gamma^2 are those of the "
+                 "augmented data)" if report["bias"] else "none (separators through the origin)"),
+        ("R^2", _num(report["R2"])),
     ]
     if report["separable"]:
         status = ("certified optimal (KKT conditions verified exactly, "
                   f"{report['support_vectors']} support vectors)"
                   if report["optimal"] else "a verified LOWER BOUND on the maximum (not certified "
                   "optimal), so the bound below is valid but may not be the tightest")
-        lines += [
-            "separable: yes",
-            f"gamma^2 = {_num(report['gamma2'])}",
-            f"  {status}",
-            f"bound R^2/gamma^2 = {_num(report['bound'])}",
+        rows += [
+            ("separable", "yes"),
+            ("gamma^2", _num(report["gamma2"])),
+            ("margin", status),
+            ("bound R^2/gamma^2", _num(report["bound"])),
         ]
         fb = report.get("free_bias")
         if fb is not None and fb.get("gamma2") is not None:
-            lines.append(f"for comparison, the SVM with an unregularised bias: gamma^2 = "
-                         f"{_num(fb['gamma2'])}" + ("" if fb.get("optimal") else " (lower bound)"))
+            rows.append(("free bias", "for comparison, the SVM with an unregularised bias: "
+                         f"gamma^2 = {_num(fb['gamma2'])}"
+                         + ("" if fb.get("optimal") else " (lower bound)")))
     else:
         used = sum(1 for v in report["certificate"]["lambda"] if v != "0")
         x = "(x_i, 1)" if report["bias"] else "x_i"
-        lines += [
-            "separable: no" + (" (not even with a bias)" if report["bias"] else ""),
-            f"  {report['reason']}",
-            f"  Gordan certificate, checked exactly: lambda >= 0, not all zero, "
-            f"sum_i lambda_i y_i {x} = 0 (lambda nonzero on {used} of {report['n']} examples)",
-            "gamma^2 = 0: no margin, no Novikoff bound",
+        rows += [
+            ("separable", "no" + (" (not even with a bias)" if report["bias"] else "")),
+            ("reason", report["reason"]),
+            ("certificate", f"Gordan, checked exactly: lambda >= 0, not all zero, "
+                            f"sum_i lambda_i y_i {x} = 0 (lambda nonzero on {used} of "
+                            f"{report['n']} examples)"),
+            ("gamma^2", "0: no margin, no Novikoff bound"),
         ]
     if report["mistakes"] is None:
-        lines.append(f"perceptron: {report['run']}")
+        rows.append(("perceptron", report["run"]))
     else:
         tail = ""
         if report["within_bound"] is True:
@@ -226,5 +230,6 @@ def human(report: dict[str, Any]) -> str:
         elif report["within_bound"] is False:
             tail = "; MORE THAN THE BOUND"
         epochs = f" in {report['epochs']} epochs" if report.get("epochs") is not None else ""
-        lines.append(f"perceptron: {report['mistakes']} mistakes{epochs}, {report['run']}{tail}")
-    return "\n".join(lines)
+        rows.append(("perceptron", f"{report['mistakes']} mistakes{epochs}, {report['run']}"
+                     f"{tail}"))
+    return rows

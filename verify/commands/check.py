@@ -9,11 +9,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # SymPy and SciPy load only when a proof is checked: `novikoff run` starts fast
-    from proofs.step import Step
     from verify.proof_checker import ProofReport, StepReport
 
 MAX_TIME_LIMIT = 3600.0
@@ -35,7 +33,9 @@ def register(subparsers: Any) -> None:
         description="Prove or refute every step of a TOML proof file (DESIGN.md §5). "
         "Exit 0 when all steps are proved, 1 when any is refuted or unknown, 2 on bad input.",
     )
-    parser.add_argument("file", metavar="FILE", help="the proof file (TOML)")
+    parser.add_argument("file", metavar="FILE",
+                        help="the proof file (TOML), `-` for stdin, or a built-in proof id "
+                        "(`novikoff list`)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     budget_option(parser)
     parser.add_argument(
@@ -63,20 +63,19 @@ def seconds(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     """Load, check, report; the exit code says whether everything was proved."""
     from proofs.errors import ProofFileError
-    from proofs.proof_file import load_proof
     from verify import serialize
+    from verify.commands import read_proof
     from verify.proof_checker import check_proof
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
+    from verify.terminal import callback, progress_bar
 
-    proof = load_proof(args.file)
-    progress = _show_progress if sys.stderr.isatty() else None
-    try:
-        report = check_proof(proof, budget=SEARCH_BUDGETS[args.budget], guard=args.time_limit,
-                             progress=progress)
-    except ProofFileError as error:  # refused by the kernel's rules: bad input, named here
-        raise error.located(args.file) from None
-    if progress is not None:
-        print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    _, proof = read_proof(args.file)
+    with progress_bar("check") as bar:
+        try:
+            report = check_proof(proof, budget=SEARCH_BUDGETS[args.budget],
+                                 guard=args.time_limit, progress=callback(bar, "steps"))
+        except ProofFileError as error:  # refused by the kernel's rules: bad input, named here
+            raise error.located(args.file) from None
     if args.json:
         print(json.dumps(serialize.report(report), indent=2))
     else:
@@ -108,7 +107,3 @@ def _point(step: StepReport) -> str:
     scalars = [f"{name} = {value}" for name, value in cex.get("scalars", {}).items()]
     vectors = [f"{name} = ({', '.join(v)})" for name, v in cex.get("vectors", {}).items()]
     return ", ".join(scalars + vectors)
-
-
-def _show_progress(index: int, total: int, step: Step) -> None:
-    print(f"\r\x1b[K[{index + 1}/{total}] {step.id}", end="", file=sys.stderr, flush=True)

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
 from fractions import Fraction
 from typing import Any
 
@@ -25,7 +23,7 @@ from perceptron.errors import DataError
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
 from perceptron.numbers import as_text, parse_exact
 from verify.cli import UsageError
-from verify.commands import whole_number
+from verify.commands import label_column, whole_number
 
 
 def register(subparsers: Any) -> None:
@@ -40,9 +38,11 @@ def register(subparsers: Any) -> None:
         "benchmark.",
     )
     parser.add_argument("data", nargs="?", metavar="DATA",
-                        help=f"the data file; without it, --example (default {DEFAULT_EXAMPLE})")
+                        help=f"the data file (- for stdin); without it, --example (default "
+                        f"{DEFAULT_EXAMPLE})")
     parser.add_argument("--example", metavar="NAME", choices=sorted(EXAMPLES),
-                        help="a built-in example: " + ", ".join(EXAMPLES))
+                        help="a built-in example (`novikoff list`): " + ", ".join(EXAMPLES)
+                        + "; it brings its bias convention")
     parser.add_argument("--bias", action="store_true",
                         help="learn a bias: append a constant 1 to every example (bias last)")
     parser.add_argument("--rule", choices=list(RULES), default="le",
@@ -54,7 +54,7 @@ def register(subparsers: Any) -> None:
                         help="epoch cap (default 1000)")
     parser.add_argument("--eta", type=_eta, default=Fraction(1), metavar="Q",
                         help="learning rate, an exact positive number such as 1, 1/2, 0.1")
-    parser.add_argument("--label-column", metavar="C",
+    parser.add_argument("--label-column", metavar="C", type=label_column,
                         help="CSV/.npy label column: an index (negative from the end) or a "
                         "header name (default: the last column)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -75,64 +75,36 @@ def _eta(text: str) -> Fraction:
     return value
 
 
-def _label_column(text: str | None) -> int | str | None:
-    if text is None:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def _data(args: argparse.Namespace) -> tuple[Dataset, bool]:
+def data_or_example(args: argparse.Namespace, default: str | None = None) -> tuple[Dataset, bool]:
+    """The data of `run` and `bound`: DATA (`-` for stdin) or `--example NAME`, with the bias
+    to use: `--bias`, or the example's own convention (XOR is meant with a bias)."""
     if args.data is not None and args.example is not None:
         raise UsageError("give DATA or --example, not both")
     if args.data is None:
         if args.label_column is not None:
             raise UsageError("--label-column needs a DATA file")
-        chosen = example(args.example or DEFAULT_EXAMPLE)
+        name = args.example or default
+        if name is None:
+            raise UsageError("give DATA (a file, or - for stdin) or --example NAME")
+        chosen = example(name)
         return chosen.build(), args.bias or chosen.bias
     from perceptron.loaders import load
 
-    return load(args.data, label_column=_label_column(args.label_column)), args.bias
-
-
-class _Progress:
-    """Epochs done, on one rewritten stderr line, at most a few times a second."""
-
-    def __init__(self) -> None:
-        self.last = 0.0
-        self.shown = False
-
-    def __call__(self, epoch: int, mistakes: int) -> None:
-        now = time.monotonic()
-        if now - self.last >= 0.2:
-            self.last = now
-            self.shown = True
-            sys.stderr.write(f"\rnovikoff run: epoch {epoch}, {mistakes} updates")
-            sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.shown:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+    return load(args.data, label_column=args.label_column), args.bias
 
 
 def run(args: argparse.Namespace) -> int:
     """Handler of `novikoff run`."""
     from perceptron.online import run_online
+    from verify.terminal import callback, print_fields, progress_bar
 
     target = _plot_target(args.plot)
-    data, bias = _data(args)
+    data, bias = data_or_example(args, DEFAULT_EXAMPLE)
     conventions = Conventions(rule=args.rule, sign_zero=int(args.sign_zero), bias=bias,
                               eta=args.eta)
-    progress = _Progress() if sys.stderr.isatty() else None
-    try:
+    with progress_bar("run") as bar:
         result = run_online(data, conventions, max_epochs=args.epochs,
-                            keep_trace=target is not None, progress=progress)
-    finally:
-        if progress is not None:
-            progress.done()
+                            keep_trace=target is not None, progress=callback(bar, "epochs"))
     if target is not None:
         from verify.plot import bound_series, draw
 
@@ -141,16 +113,19 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.as_dict()))
         return 0
     w = ", ".join(as_text(v) for v in result.w)
-    print(f"data: {data.name} ({data.n} examples, {data.d} features)")
-    print(f"conventions: {conventions.describe()}")
-    print(f"mistakes: {result.mistakes}")
-    print(f"epochs: {result.epochs}")
-    print(f"converged: {'yes' if result.converged else 'no'} ({result.reason})")
-    print("separates: " + ("yes (every y<w,x> > 0, checked exactly)" if result.separating
-                           else "no (some y<w,x> <= 0, checked exactly)"))
-    print(f"w: ({w})" + (" (bias last)" if bias else ""))
+    fields = [
+        ("data", f"{data.name} ({data.n} examples, {data.d} features)"),
+        ("conventions", conventions.describe()),
+        ("mistakes", str(result.mistakes)),
+        ("epochs", str(result.epochs)),
+        ("converged", f"{'yes' if result.converged else 'no'} ({result.reason})"),
+        ("separates", "yes (every y<w,x> > 0, checked exactly)" if result.separating
+         else "no (some y<w,x> <= 0, checked exactly)"),
+        ("w", f"({w})" + (" (bias last)" if bias else "")),
+    ]
     if target is not None:
-        print(f"plot: {target}")
+        fields.append(("plot", target))
+    print_fields(fields)
     return 0
 
 
