@@ -61,8 +61,9 @@ def register(subparsers: Any) -> None:
                         help=f"audit only this proof (repeatable): {', '.join(PROOFS)}")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
-                        help="campaign sizes and the search's work budget per judgement "
-                        "(default: default); verdicts depend on it, never on the clock")
+                        help="campaign sizes (default: default); the symbolic search always "
+                        "has the default work budget, so findings never depend on this or on "
+                        "the clock")
     parser.add_argument("--jobs", type=whole_number("processes", 1, 256),
                         default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
