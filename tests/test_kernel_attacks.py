@@ -1,8 +1,8 @@
-"""Red-team findings against the trusted kernel (verify/kernel/) and its frontend.
+"""Attacks on the kernel from an adversarial review, each a regression test now.
 
-Each test asserts the CORRECT behaviour, so each fails on the kernel it was written against
-(branch `redteam`, snapshot f787ebf). Proof-file findings first (anyone can trigger them with
-`novikoff check`), then findings that need Python-level access to the kernel API.
+Each test asserts the correct behaviour; each failed on the kernel it was written against
+(snapshot f787ebf) and passes since the fixes. Proof-file attacks first (anyone can run them
+with `novikoff check`), then attacks that need Python-level access to the kernel API.
 """
 
 from __future__ import annotations
