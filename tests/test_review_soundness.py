@@ -4,7 +4,6 @@ xfail(strict) until the proof library states its premises (see its reason)."""
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import pytest
@@ -78,12 +77,12 @@ def test_cancelled_division_still_needs_its_denominator() -> None:
         "dot((p+q+x+y+z+u+v+s)**6*a, (p+q+x+y+z+u+v+s)**6*a) >= 0",
     ],
 )
-def test_vector_coefficient_blowup_is_refused_fast(text: str) -> None:
+def test_vector_coefficient_blowup_is_refused_before_expanding(text: str) -> None:
+    """Refused by the size prediction (no timed assert: the refusal itself is the point; the
+    unbounded sympy.expand it replaces took minutes)."""
     names = Names(frozenset({"a"}), frozenset({"x", "y", "z", "u", "v", "s", "p", "q"}))
-    start = time.perf_counter()
     with pytest.raises(ExpressionError, match=r"expands to more than|degree exceeds"):
         parse_relation(text, names)
-    assert time.perf_counter() - start < 30  # was minutes (unbounded sympy.expand)
 
 
 def test_induction_given_mentioning_the_iterate_is_refused() -> None:
