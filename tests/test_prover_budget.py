@@ -21,6 +21,7 @@ from proofs.judgement import Fact, Judgement
 from verify.certificate import Certificate
 from verify.kernel import check_certificate
 from verify.prover import decide
+from verify.search import sos
 from verify.search.columns import Term
 from verify.search.lp import solve_lp
 from verify.search.polynomials import Context
@@ -216,3 +217,29 @@ def test_bad_scale_factor_is_refused(factor: object) -> None:
 def test_bad_budget_count_is_refused(value: object) -> None:
     with pytest.raises(ValueError, match="positive integer"):
         replace(DEFAULT_BUDGET, points=value)
+
+
+def test_shared_squares_charge_the_same_work_as_building_them() -> None:
+    """A judgement charged less because an earlier one built its squares would make verdicts
+    depend on the order of decisions; the shared lists replay their charges item by item."""
+    judgement = judgement_of(case("lower-bound"))
+    sos._SHARED.clear()
+    used = []
+    for _ in range(2):  # the first builds the shared lists, the second reuses them
+        ctx = Context(judgement)
+        columns = [*sos.norm_squares(ctx, 4), *sos.gram_minors(ctx, 4),
+                   *sos.dsos_squares(ctx, ctx.gap)]
+        used.append((dict(ctx.work.used), [t.poly for t in columns]))
+    assert used[0] == used[1]
+    assert used[0][0]["candidates"] > 0
+
+
+def test_squares_expand_as_the_kernel_does() -> None:
+    """The norm and DSOS squares are expanded as monomial dicts; their SymPy squares, built
+    only for a certificate, must expand to the same polynomial."""
+    ctx = Context(judgement_of(case("lower-bound")))
+    columns = [*sos.norm_squares(ctx, 4), *sos.dsos_squares(ctx, ctx.gap)]
+    assert len(columns) > 20
+    for term in columns:
+        (square,) = term.sigma
+        assert ctx.sos(square) == term.poly
