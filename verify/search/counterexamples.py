@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -161,31 +162,15 @@ class CounterexampleSearch:
         """
         rng = np.random.default_rng(SEED)
         for dimension in (1,) if quick else (1, 2, 3):
-            for num, den in self._batches(dimension, rng, quick):
+            n = len(self.scalars) + dimension * len(self.vectors)
+            batches = _quick_batches(n) if quick else _batches(n, rng, quick=False)
+            for num, den in batches:
                 work.check_guard("the counterexample search")
                 size = work.grant("points", num.shape[1])
                 found = self._screen(num[:, :size], den[:, :size], dimension)
                 if found is not None:
                     return self.shrink(found, work)
         return None
-
-    def _batches(
-        self, dimension: int, rng: np.random.Generator, quick: bool
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        n = len(self.scalars) + dimension * len(self.vectors)
-        grids = (SMALL_GRID,) if quick else (SMALL_GRID, GRID)
-        for grid in grids:
-            values = np.array(grid).T
-            if len(grid) ** n <= GRID_POINTS:
-                index = np.indices((len(grid),) * n).reshape(n, -1)
-            else:
-                index = rng.integers(0, len(grid), size=(n, GRID_POINTS >> (2 if quick else 0)))
-            yield values[0][index], values[1][index]
-        if not quick:
-            yield (
-                rng.integers(-6, 7, size=(n, RANDOM_POINTS)),
-                rng.integers(1, 5, size=(n, RANDOM_POINTS)),
-            )
 
     def _screen(self, num: np.ndarray, den: np.ndarray, dimension: int) -> Counterexample | None:
         size = num.shape[1]
@@ -226,6 +211,38 @@ class CounterexampleSearch:
                 for j, v in enumerate(self.vectors)
             },
         )
+
+
+def _batches(
+    n: int, rng: np.random.Generator, quick: bool
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Points in `n` coordinates as (numerators, denominators), one column per point."""
+    grids = (SMALL_GRID,) if quick else (SMALL_GRID, GRID)
+    for grid in grids:
+        values = np.array(grid).T
+        if len(grid) ** n <= GRID_POINTS:
+            index = np.indices((len(grid),) * n).reshape(n, -1)
+        else:
+            index = rng.integers(0, len(grid), size=(n, GRID_POINTS >> (2 if quick else 0)))
+        yield values[0][index], values[1][index]
+    if not quick:
+        yield (
+            rng.integers(-6, 7, size=(n, RANDOM_POINTS)),
+            rng.integers(1, 5, size=(n, RANDOM_POINTS)),
+        )
+
+
+@lru_cache(maxsize=32)
+def _quick_batches(n: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """The dimension-1 screen's points for `n` coordinates, built once per size (read-only).
+
+    They come from a fresh generator with the fixed seed, so every judgement with `n`
+    coordinates screens the same points, whether or not they were built for an earlier one.
+    """
+    out = tuple(_batches(n, np.random.default_rng(SEED), quick=True))
+    for num, den in out:
+        num.flags.writeable = den.flags.writeable = False
+    return out
 
 
 Slot = tuple[str, str, int]

@@ -39,6 +39,16 @@ def solve_lp(
     if strict and not any(t.strict for t in terms):
         return None
     columns = [t.poly for t in terms] + [m.poly for m in multiples] + [-target]
+    covered: set[tuple[int, ...]] = set()
+    for poly in columns[:-1]:
+        covered.update(poly)
+    n_terms, n_free = len(terms), len(multiples)
+    n = n_terms + n_free + 1
+    if not work.fits_lp(len(covered.union(target)), n):
+        return None
+    if not covered.issuperset(target):
+        return None  # a row `-c * coeff == 0` with c >= 1: infeasible, no solver needed
+    work.check_guard("an LP")
     index: dict[tuple[int, ...], int] = {}
     rows: list[int] = []
     cols: list[int] = []
@@ -48,11 +58,6 @@ def solve_lp(
             rows.append(index.setdefault(monomial, len(index)))
             cols.append(k)
             data.append(float(coeff))
-    n_terms, n_free = len(terms), len(multiples)
-    n = n_terms + n_free + 1
-    if not work.fits_lp(len(index), n):
-        return None
-    work.check_guard("an LP")
     a_eq = coo_matrix((data, (rows, cols)), shape=(len(index), n)).tocsr()
     cost = np.concatenate([np.ones(n_terms), np.zeros(n_free), [0.0]])
     bounds = [(0.0, None)] * n_terms + [(None, None)] * n_free + [(1.0, None)]

@@ -13,12 +13,14 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import partial
 from itertools import combinations, combinations_with_replacement
 
 import sympy
+from sympy import QQ
 from sympy.polys.rings import PolyElement
 
 from proofs.terms import Vec, scalar
@@ -30,24 +32,59 @@ ONE = Fraction(1)
 MAX_DSOS_BASIS = 32  # pairs grow quadratically; beyond this only the lowest degrees are paired
 
 Built = tuple[PolyElement, Callable[[], Sos]]
+Monomial = tuple[int, ...]
+SHARED_SIZE = 128  # contexts' square lists kept across judgements (a proof reuses its ring)
+_SHARED: OrderedDict[object, tuple[list[Term], list[int]]] = OrderedDict()
 
 
-def _terms(ctx: Context, key: object, build: Callable[[], Iterable[Built]]) -> list[Term]:
+def _terms(
+    ctx: Context, key: object, build: Callable[[], Iterable[Built]], *, shared: bool = False
+) -> list[Term]:
     """The distinct nonzero square terms from `build`, built once per context and charged.
 
-    Every strategy and every LP round asks for the same squares; they are expanded once.
+    Every strategy and every LP round asks for the same squares; they are expanded once. With
+    `shared`, the list depends only on the ring (`key` says what else), so the judgements of
+    one proof share it; each context is still charged the same work, item by item, as if it
+    had built the list itself, so a verdict never depends on what was decided before.
     """
-    if key not in ctx.cache:
+    if key in ctx.cache:
+        return ctx.cache[key]  # type: ignore[return-value]
+    full_key = (ctx.symbols, key)
+    entry = _SHARED.get(full_key) if shared else None
+    if entry is None:
         out: list[Term] = []
+        sizes: list[int] = []
         seen: set[tuple[tuple[tuple[int, ...], object], ...]] = set()
         for poly, square in build():
             charge(ctx.work, poly)
+            sizes.append(len(poly))
             item_key = tuple(sorted(poly.items()))
             if poly and item_key not in seen:
                 seen.add(item_key)
                 out.append(Term((), poly, square=square))
-        ctx.cache[key] = out
-    return ctx.cache[key]  # type: ignore[return-value]
+        entry = (out, sizes)
+        if shared:
+            _SHARED[full_key] = entry
+            if len(_SHARED) > SHARED_SIZE:
+                _SHARED.popitem(last=False)
+    else:
+        _SHARED.move_to_end(full_key)
+        for size in entry[1]:  # the same charges, in the same order, as building it
+            ctx.work.charge("candidates")
+            ctx.work.charge("terms", size)
+    ctx.cache[key] = entry[0]
+    return entry[0]
+
+
+def _exponent(monomial: PolyElement) -> Monomial:
+    """The exponent tuple of a ring monomial (a generator or a product of them)."""
+    (exponent,) = monomial.keys()
+    return exponent
+
+
+def _times(a: Monomial, b: Monomial) -> Monomial:
+    """The exponent tuple of a product of two monomials."""
+    return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 def _upto(terms: list[Term], max_degree: int) -> list[Term]:
@@ -74,7 +111,8 @@ def gram_minors(ctx: Context, max_degree: int) -> list[Term]:
             for combo in combinations(pool, size):
                 yield ctx.gram_det(combo), _made(GramMinor(ONE, combo))
 
-    return _upto(_terms(ctx, "gram minors", build), max_degree)
+    key = ("gram minors", tuple(vector_pool(ctx)))
+    return _upto(_terms(ctx, key, build, shared=True), max_degree)
 
 
 def _norm_square(a: str, b: str, coeff: int | sympy.Expr) -> NormSquare:
@@ -89,21 +127,26 @@ def norm_squares(ctx: Context, max_degree: int) -> list[Term]:
     """
 
     def build() -> Iterable[Built]:
-        names = ctx.vectors
-        coefficients: list[tuple[int | sympy.Expr, PolyElement]] = [(1, ctx.ring.one)]
-        coefficients += [(scalar(n), ctx.gens[ctx.index[scalar(n)]]) for n in ctx.scalars]
-        for a in names:
+        new, one, two = ctx.ring.zero.new, QQ(1), QQ(2)
+        coefficients: list[tuple[int | sympy.Expr, Monomial]] = [(1, (0,) * len(ctx.gens))]
+        coefficients += [(scalar(n), _exponent(ctx.gens[ctx.index[scalar(n)]]))
+                         for n in ctx.scalars]
+        for a in ctx.vectors:
             yield ctx.gram_gen(a, a), _made(NormSquare(ONE, Vec.named(a)))
-        for a, b in combinations(names, 2):
-            aa, ab, bb = ctx.gram_gen(a, a), ctx.gram_gen(a, b), ctx.gram_gen(b, b)
-            for c, gen in coefficients:
+        for a, b in combinations(ctx.vectors, 2):
+            aa, ab, bb = (_exponent(ctx.gram_gen(*pair)) for pair in ((a, a), (a, b), (b, b)))
+            for c, e in coefficients:
+                cross, c2 = _times(ab, e), _times(e, e)
                 for sign in (1, -1):
-                    cross = ab * gen * (2 * sign)
-                    yield aa + cross + bb * gen**2, partial(_norm_square, a, b, sign * c)
+                    # three distinct monomials: the ring's own expansion, without its arithmetic
+                    coeff = two if sign == 1 else -two
+                    yield (new({aa: one, cross: coeff, _times(bb, c2): one}),
+                           partial(_norm_square, a, b, sign * c))
                     if c != 1:
-                        yield bb + cross + aa * gen**2, partial(_norm_square, b, a, sign * c)
+                        yield (new({bb: one, cross: coeff, _times(aa, c2): one}),
+                               partial(_norm_square, b, a, sign * c))
 
-    return _upto(_terms(ctx, "norm squares", build), max_degree)
+    return _upto(_terms(ctx, "norm squares", build, shared=True), max_degree)
 
 
 def hint_squares(ctx: Context, max_degree: int) -> list[Term]:
@@ -136,24 +179,34 @@ def half_basis(ctx: Context, target: PolyElement) -> list[PolyElement]:
     return [ctx.ring.one, *basis]
 
 
-def _dsos_square(ctx: Context, a: PolyElement, b: PolyElement, sign: int) -> Square:
-    return Square(ONE, ctx.expr(a) + sign * ctx.expr(b))
+def _square_of(symbols: tuple[sympy.Symbol, ...], a: PolyElement, b: PolyElement | None,
+               sign: int) -> Square:
+    """`Square(1, a + sign*b)` as SymPy (b None: `a` alone), built when a certificate uses it."""
+    base = a.as_expr(*symbols)
+    return Square(ONE, base if b is None else base + sign * b.as_expr(*symbols))
 
 
 def dsos_squares(ctx: Context, target: PolyElement) -> list[Term]:
     """`m_i**2` and `(m_i ± m_j)**2` over the half basis of `target` (expanded in the ring)."""
     basis = half_basis(ctx, target)
+    exponents = [_exponent(m) for m in basis]
 
     def build() -> Iterable[Built]:
-        for m in basis:
-            yield m**2, partial(lambda m: Square(ONE, ctx.expr(m)), m)
-        for a, b in combinations(basis[:MAX_DSOS_BASIS], 2):
-            square, cross = a**2 + b**2, 2 * a * b
-            yield square + cross, partial(_dsos_square, ctx, a, b, 1)
-            yield square - cross, partial(_dsos_square, ctx, a, b, -1)
+        new, one, two = ctx.ring.zero.new, QQ(1), QQ(2)
+        for m, e in zip(basis, exponents, strict=True):
+            yield new({_times(e, e): one}), partial(_square_of, ctx.symbols, m, None, 1)
+        pairs = combinations(range(min(len(basis), MAX_DSOS_BASIS)), 2)
+        for i, j in pairs:
+            squares = {_times(exponents[i], exponents[i]): one,
+                       _times(exponents[j], exponents[j]): one}
+            cross = _times(exponents[i], exponents[j])
+            yield (new({**squares, cross: two}),
+                   partial(_square_of, ctx.symbols, basis[i], basis[j], 1))
+            yield (new({**squares, cross: -two}),
+                   partial(_square_of, ctx.symbols, basis[i], basis[j], -1))
 
-    key = ("dsos", tuple(next(iter(m.keys())) for m in basis))
-    return _upto(_terms(ctx, key, build), degree(target))
+    key = ("dsos", tuple(exponents))
+    return _upto(_terms(ctx, key, build, shared=True), degree(target))
 
 
 def weighted(

@@ -80,6 +80,7 @@ class LpStrategy(Strategy):
         strict = ctx.judgement.claim.kind == ">"
         for multiplier in multipliers(ctx):
             target = ctx.hyp_product(multiplier) * ctx.gap
+            ctx.work.charge("terms", len(target))  # one round: its target, then its LP
             reach = max((self.factors * degree(h) for h in ctx.hyps), default=0)
             bound = max(degree(target), min(reach, self.max_bound))
             terms = self.columns(ctx, target, bound)
