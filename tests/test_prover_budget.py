@@ -17,9 +17,7 @@ import sympy
 from cases import CASES, Case, hints_of, judgement_of
 from sympy.polys.rings import PolyElement
 
-from proofs.judgement import Fact, Judgement
-from verify.certificate import Certificate
-from verify.kernel import check_certificate
+from verify.kernel import Certificate, Fact, Judgement, check_certificate
 from verify.prover import decide
 from verify.search import sos
 from verify.search.columns import Term
