@@ -67,7 +67,7 @@ def text(value: object, what: str) -> str:
     return value
 
 
-_CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Float, sympy.Rational,
+_CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Dummy, sympy.Float, sympy.Rational,
          sympy.Integer, *(type(n) for n in (sympy.S.Zero, sympy.S.One, sympy.S.NegativeOne,
                                             sympy.S.Half)))
 
