@@ -49,6 +49,7 @@ import json
 import lzma
 import os
 import re
+import tokenize
 import zipfile
 import zlib
 from collections.abc import Sequence
@@ -277,11 +278,18 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
     else:
         reader = csv.reader([line for _, line in content], delimiter=delimiter,
                             skipinitialspace=True, strict=True)
+        rows = []
         try:
-            rows = list(zip((no for no, _ in content), reader, strict=True))
+            for cells in reader:
+                if reader.line_num != len(rows) + 1:  # a quoted cell ran over a line break
+                    no, line = content[len(rows)]
+                    raise DataError("malformed CSV: a quoted cell is not closed on its line",
+                                    source=source, line=no, column=line.find('"') + 1)
+                rows.append((content[len(rows)][0], cells))
         except csv.Error as exc:
+            # The row being read started on the line after the last complete row.
             raise DataError(f"malformed CSV: {exc}", source=source,
-                            line=content[reader.line_num - 1][0]) from None
+                            line=content[min(len(rows), len(content) - 1)][0]) from None
     header: list[str] | None = None
     first_no, first_cells = rows[0]
     if _is_header(first_cells):
@@ -570,6 +578,12 @@ def _load_numpy(raw: bytes, source: str, kind: str, label_column: int | str | No
     return Dataset(X, tuple(y), name)
 
 
+#: What numpy's header parser (tokenize, then ast.literal_eval) may raise on a mangled header.
+_HEADER_ERRORS: tuple[type[BaseException], ...] = (
+    ValueError, OSError, EOFError, SyntaxError, TypeError, KeyError, AttributeError,
+    RecursionError, MemoryError, tokenize.TokenError, zipfile.BadZipFile, zlib.error,
+    lzma.LZMAError)
+
 #: Longest string cell of a numpy array of strings, in bytes (a number is at most MAX_TOKEN
 #: characters of 4 bytes).
 _MAX_ITEMSIZE = 4 * MAX_TOKEN
@@ -589,8 +603,10 @@ def _npy_array(stream: io.BufferedIOBase | io.BytesIO | zipfile.ZipExtFile, sour
             shape, fortran, dtype = fmt.read_array_header_2_0(stream)
         else:
             raise ValueError(f"unsupported .npy format version {version}")
-    except (ValueError, OSError, EOFError, SyntaxError, TypeError, zipfile.BadZipFile) as exc:
+    except _HEADER_ERRORS as exc:
         raise DataError(f"{what}not a readable numpy file: {_short(exc)}", source=source) from None
+    if not all(isinstance(n, int) and n >= 0 for n in shape):
+        raise DataError(f"{what}not a readable numpy file: shape {shape!r}", source=source)
     if dtype.hasobject:
         raise DataError(f"{what}numpy object arrays are refused (loading them would unpickle code)",
                         source=source)

@@ -150,6 +150,8 @@ def approximate(q: Fraction, digits: int = 6) -> str:
     elif scaled < 1:
         scaled, exponent = scaled * 10, exponent - 1
     mantissa = f"{float(scaled):.{digits}g}"
+    if float(mantissa) >= 10:  # 9.9999... rounded up
+        mantissa, exponent = f"{float(scaled) / 10:.{digits}g}", exponent + 1
     sign = "-" if q < 0 else ""
     return f"{sign}{mantissa}e{exponent:+d}"
 
