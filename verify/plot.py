@@ -302,7 +302,9 @@ def draw(series: BoundSeries, path: str | Path) -> None:
     if far:
         ax3.set_xscale("log")
         ax3.set_yscale("log")
-        ax3.set_ylim(min(lower[0], upper[0]) * 0.5, max(upper[-1], lower[-1]) * 2)
+        # A margin far below R (gamma/R ~ 1e-400) draws (t eta gamma)^2 as 0: off log axes.
+        floor = min((v for v in (lower[0], upper[0]) if v > 0), default=1.0)
+        ax3.set_ylim(floor * 0.5, max(upper[-1], lower[-1], floor) * 2)
     else:
         ax3.set_ylim(0, max(upper[-1], max(norms)) * 1.15)
     ax3.set_xlim(start, end)
