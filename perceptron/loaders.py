@@ -50,6 +50,7 @@ import lzma
 import os
 import re
 import tokenize
+import warnings
 import zipfile
 import zlib
 from collections.abc import Sequence
@@ -62,7 +63,7 @@ import numpy as np
 
 from perceptron.dataset import Dataset, scaled_size
 from perceptron.errors import DataError
-from perceptron.numbers import MAX_TOKEN, as_text, digit_count, exact, parse_exact
+from perceptron.numbers import MAX_TOKEN, approximate, as_text, digit_count, exact, parse_exact
 
 #: File types `load` knows, by extension; anything else is sniffed from the contents.
 FORMATS = {".csv": "csv", ".tsv": "csv", ".json": "json", ".npy": "npy", ".npz": "npz",
@@ -246,7 +247,8 @@ class _Labels:
                     f"{where}); use either -1/+1 or 0/1", source=self.source, line=line,
                     column=column)
             return -1
-        raise DataError(f"label {as_text(value)} is not one of -1/+1 or 0/1", source=self.source,
+        shown = as_text(value) if len(as_text(value)) <= 40 else f"~{approximate(value)}"
+        raise DataError(f"label {shown} is not one of -1/+1 or 0/1", source=self.source,
                         line=line, column=column)
 
 
@@ -596,13 +598,15 @@ def _npy_array(stream: io.BufferedIOBase | io.BytesIO | zipfile.ZipExtFile, sour
     what = f"array {member!r}: " if member else ""
     fmt = np.lib.format
     try:
-        version = fmt.read_magic(stream)
-        if version == (1, 0):
-            shape, fortran, dtype = fmt.read_array_header_1_0(stream)
-        elif version == (2, 0):
-            shape, fortran, dtype = fmt.read_array_header_2_0(stream)
-        else:
-            raise ValueError(f"unsupported .npy format version {version}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy warns on Python 2 headers: one line only
+            version = fmt.read_magic(stream)
+            if version == (1, 0):
+                shape, fortran, dtype = fmt.read_array_header_1_0(stream)
+            elif version == (2, 0):
+                shape, fortran, dtype = fmt.read_array_header_2_0(stream)
+            else:
+                raise ValueError(f"unsupported .npy format version {version}")
     except _HEADER_ERRORS as exc:
         raise DataError(f"{what}not a readable numpy file: {_short(exc)}", source=source) from None
     if not all(isinstance(n, int) and n >= 0 for n in shape):
