@@ -13,6 +13,7 @@ import io
 import json
 import random
 import sys
+import warnings
 import zipfile
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -334,3 +335,19 @@ def test_approximate_never_overflows(q: Fraction) -> None:
         exact = Decimal(q.numerator) / Decimal(q.denominator)
         for shown in (approximate(q, 9), approximate_text(as_text(q), 9)):
             assert abs(Decimal(shown) - exact) <= abs(exact) * Decimal("1e-8"), shown
+
+
+def test_python2_style_npy_header_is_one_line(tmp_path: Path) -> None:
+    """Found by the fuzz campaign: a newline inside the header's padding makes numpy parse
+    it as a Python 2 header and print a UserWarning: three lines on stderr, not one."""
+    from fuzzing import NPY
+
+    end = 10 + int.from_bytes(NPY[8:10], "little")  # the header ends with its "\n"
+    path = tmp_path / "py2.npy"
+    path.write_bytes(NPY[:end - 8] + b"\n" + NPY[end - 8:])  # the "\n" pushed out of it
+    with warnings.catch_warnings(record=True) as caught:  # outside pytest: on stderr
+        warnings.simplefilter("always")
+        result = answer(["run", str(path)])
+    assert result.crash is None and result.code in (0, 2)
+    assert result.stderr.count("\n") == (1 if result.code == 2 else 0), result.stderr
+    assert [str(w.message) for w in caught] == []
