@@ -635,7 +635,7 @@ def _npz_arrays(raw: bytes, source: str, limits: Limits) -> tuple[np.ndarray, np
     """Arrays `X` and `y` of a `.npz` archive, each header checked before decompressing."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         raise DataError(f"not a readable .npz file: {_short(exc)}", source=source) from None
     with archive:
         names = [n.removesuffix(".npy") for n in archive.namelist()]

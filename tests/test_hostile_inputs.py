@@ -351,3 +351,25 @@ def test_python2_style_npy_header_is_one_line(tmp_path: Path) -> None:
     assert result.crash is None and result.code in (0, 2)
     assert result.stderr.count("\n") == (1 if result.code == 2 else 0), result.stderr
     assert [str(w.message) for w in caught] == []
+
+
+def test_npz_of_an_unknown_zip_version_is_one_line() -> None:
+    """Found by the fuzz campaign: `zipfile` raises NotImplementedError for a central
+    directory that needs zip version 14.8."""
+    from fuzzing import NPZ
+
+    data = bytearray(NPZ)
+    entry = data.index(b"PK\x01\x02")  # central directory: "version needed" at +6
+    data[entry + 6:entry + 8] = (148).to_bytes(2, "little")
+    with pytest.raises(DataError, match=r"not a readable \.npz file: zip file version 14\.8"):
+        load_bytes(bytes(data), ".npz")
+
+
+def load_bytes(data: bytes, suffix: str) -> Dataset:
+    """`load` of `data` written to a temporary file with this suffix."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"input{suffix}"
+        path.write_bytes(data)
+        return load(path)
