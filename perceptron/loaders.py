@@ -14,8 +14,9 @@ label in the LAST column unless `label_column` says otherwise (an index, negativ
 or a header name). The delimiter is `,` for `.csv`, a tab for `.tsv`, else the first of `,`,
 `;`, tab found in the first row, else runs of whitespace. Double quotes around a cell are
 allowed. Blank lines and lines starting with `#` are skipped. **Header rule:** the first row
-is a header exactly when at least one of its cells is non-empty and not a number; every later
-row must be all numbers.
+is a header exactly when at least one of its cells is non-empty and none looks like a number
+(starts with a digit, a sign, a point or `nan`/`inf`): `1/0,1` is a data row with an error,
+never a header dropped silently. Every later row must be all numbers.
 
 **JSON** (`.json`, or text starting with `{`): `{"X": [[...], ...], "y": [...]}`; numbers as
 JSON numbers (parsed from their decimal text, never through a binary float) or as strings such
