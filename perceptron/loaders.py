@@ -15,7 +15,7 @@ or a header name). The delimiter is `,` for `.csv`, a tab for `.tsv`, else the f
 `;`, tab found in the first row, else runs of whitespace. Double quotes around a cell are
 allowed. Blank lines and lines starting with `#` are skipped. **Header rule:** the first row
 is a header exactly when at least one of its cells is non-empty and none looks like a number
-(starts with a digit, a sign, a point or `nan`/`inf`): `1/0,1` is a data row with an error,
+(an optional sign, then a digit, `.` and a digit, or `nan`/`inf`): `1/0,1` is a data row with an error,
 never a header dropped silently. Every later row must be all numbers.
 
 **JSON** (`.json`, or text starting with `{`): `{"X": [[...], ...], "y": [...]}`; numbers as
