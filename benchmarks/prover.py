@@ -20,8 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from cases import CASES, hints_of, judgement_of
 
-from verify.kernel import Judgement
-from verify.kernel import check_certificate, check_counterexample
+from verify.kernel import Judgement, check_certificate, check_counterexample
 from verify.prover import decide
 from verify.verdict import Verdict
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import chain
 from math import lcm
 
 from perceptron.errors import DataError
@@ -81,3 +83,54 @@ class Dataset:
         """The examples at `indices`, in that order (orders are adversarial inputs too)."""
         return Dataset(tuple(self.X[i] for i in indices), tuple(self.y[i] for i in indices),
                        self.name)
+
+
+@dataclass(frozen=True)
+class ScaledSize:
+    """The size of the integer form of some rows (`Dataset.integer_rows`), predicted before
+    it is built: `scale_bits` of the common denominator and `total_bits` of all the scaled
+    integers. `exceeded` is set when the computation stopped early at the limit given."""
+
+    scale_bits: int
+    total_bits: int
+    exceeded: bool = False
+
+
+def scaled_size(X: Iterable[Iterable[Fraction]], limit: int | None = None) -> ScaledSize:
+    """Predict the bits of the integer form of `X` without building it.
+
+    Scaling by one common denominator is what makes runs fast, but a few cells with large
+    distinct denominators (`1/q` for 70 distinct 13 500-bit `q`) give a scale of a million
+    bits, and every small cell scaled to it becomes a million-bit integer: gigabytes from a
+    few hundred kilobytes. This counts `sum over cells of bits(numerator * scale /
+    denominator)` from the distinct values (each scaled integer has that many bits, give or
+    take one), stopping as soon as `limit` is passed. Linear in the cells plus one `lcm`
+    per distinct denominator.
+    """
+    cells = list(chain.from_iterable(X))
+    counts = Counter(map(id, cells))  # loaders share one Fraction per distinct cell
+    distinct = {id(v): v for v in cells}
+    # Cells whose denominator has at most 64 bits become integers of nearly the scale's size:
+    # a lower bound on the total that stops the `lcm`s (quadratic in the bits) early.
+    small = sum(count for key, count in counts.items()
+                if distinct[key] and distinct[key].denominator.bit_length() <= 64)
+    scale = 1
+    for key in counts:
+        q = distinct[key].denominator
+        if scale % q:
+            scale = lcm(scale, q)
+            floor = max(scale.bit_length(), small * (scale.bit_length() - 64))
+            if limit is not None and floor > limit:
+                return ScaledSize(scale.bit_length(), floor, True)
+    scale_bits = scale.bit_length()
+    total = 0
+    for key, count in counts.items():
+        v = distinct[key]
+        if v:
+            total += count * (abs(v.numerator).bit_length() + scale_bits
+                              - v.denominator.bit_length() + 1)
+        else:
+            total += count
+        if limit is not None and total > limit:
+            return ScaledSize(scale_bits, total, True)
+    return ScaledSize(scale_bits, total)

@@ -83,15 +83,25 @@ def scaled_rows(data: Dataset) -> tuple[int, list[list[int]]]:
 
 
 def float_rows(data: Dataset) -> np.ndarray:
-    """The features as a float array (untrusted uses only: warm starts, float LPs)."""
+    """The features as a float array, up to one positive common factor (untrusted uses only:
+    warm starts and float LPs, whose answers are direction-invariant and re-checked exactly).
+
+    The factor is 1 when every feature and the common denominator fit a float. Data such as
+    `1e308` (whose squares overflow) or `1e-400` (which underflows to 0) are scaled first:
+    the integer rows `s * x_i` are shifted so that the largest entry has about 500 bits,
+    which never overflows, not even in a squared norm.
+    """
     s, rows = scaled_rows(data)
-    try:
-        a = np.array(rows, dtype=np.float64)
-        if np.all(np.isfinite(a)) and s < 2**1000:
-            return a / float(s)
-    except OverflowError:
-        pass
-    return np.array([[float(v) for v in x] for x in data.X], dtype=np.float64)
+    top = max((abs(v).bit_length() for x in rows for v in x), default=0)
+    if top <= 500 and s.bit_length() <= 500:
+        return np.array(rows, dtype=np.float64) / float(s)
+    shift = max(top - 500, 0)
+    return np.array([[_shifted(v, shift) for v in x] for x in rows], dtype=np.float64)
+
+
+def _shifted(v: int, shift: int) -> float:
+    """`v / 2**shift` as a float (`v` has at most `shift + 500` bits, so it fits)."""
+    return float(v >> shift) if v >= 0 else -float(-v >> shift)
 
 
 def margin2(data: Dataset, w: Sequence[object], b: object = 0) -> Fraction:

@@ -14,8 +14,9 @@ label in the LAST column unless `label_column` says otherwise (an index, negativ
 or a header name). The delimiter is `,` for `.csv`, a tab for `.tsv`, else the first of `,`,
 `;`, tab found in the first row, else runs of whitespace. Double quotes around a cell are
 allowed. Blank lines and lines starting with `#` are skipped. **Header rule:** the first row
-is a header exactly when at least one of its cells is non-empty and not a number; every later
-row must be all numbers.
+is a header exactly when at least one of its cells is non-empty and none looks like a number
+(an optional sign, then a digit, `.` and a digit, or `nan`/`inf`): `1/0,1` is a data row
+with an error, never a header dropped silently. Every later row must be all numbers.
 
 **JSON** (`.json`, or text starting with `{`): `{"X": [[...], ...], "y": [...]}`; numbers as
 JSON numbers (parsed from their decimal text, never through a binary float) or as strings such
@@ -30,8 +31,15 @@ lines are single integers): the number of vectors, the number of features, then 
 integer. The benchmark prepends a constant 1 as a bias feature: that is the run's `bias`
 option (`Conventions(bias=True)`, bias last), not the loader's job.
 
-Hostile files: a number is at most `numbers.MAX_TOKEN` characters; declared counts are checked
-against the contents and never used to allocate anything before the values are read.
+**Hostile files** (`Limits`): a number is at most `numbers.MAX_TOKEN` characters; declared
+counts are checked against the contents and never used to allocate anything before the values
+are read; parsing is linear in the input. A file may hold at most `Limits.max_cells` numbers
+(numpy files: checked from the array headers, before anything is decompressed or converted),
+and the integer form the runs compute (every cell times the common denominator) may take at
+most `Limits.max_scaled_bits` bits, by default `SCALED_BITS_PER_BYTE` bits per byte of input
+(at least `MIN_SCALED_BITS`): a few cells `1/q` with large distinct `q` would otherwise turn
+every other cell into an integer of the size of their product. Each limit is refused in one
+line that names it and the option that raises it (`--max-cells`, `--max-scaled-bits`).
 """
 
 from __future__ import annotations
@@ -39,18 +47,25 @@ from __future__ import annotations
 import csv
 import io
 import json
+import lzma
 import os
 import re
 import sys
+import tokenize
+import warnings
+import zipfile
+import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from math import prod
 from pathlib import Path
 
 import numpy as np
 
-from perceptron.dataset import Dataset
+from perceptron.dataset import Dataset, scaled_size
 from perceptron.errors import DataError
-from perceptron.numbers import MAX_TOKEN, as_text, exact, parse_exact
+from perceptron.numbers import MAX_TOKEN, approximate, as_text, digit_count, exact, parse_exact
 
 #: File types `load` knows, by extension; anything else is sniffed from the contents.
 FORMATS = {".csv": "csv", ".tsv": "csv", ".json": "json", ".npy": "npy", ".npz": "npz",
@@ -59,10 +74,68 @@ FORMATS = {".csv": "csv", ".tsv": "csv", ".json": "json", ".npy": "npy", ".npz":
 FORMATS.update(dict.fromkeys((".svm", ".svmlight", ".libsvm"), "svmlight"))
 
 _NONFINITE = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
+#: A cell that looks like a number (even a malformed one such as `1/0` or `1.2.3`): a row with
+#: one is data, never a header.
+_NUMERIC_LOOKING = re.compile(r"^\s*\(?[+-]?(\d|\.\d|(nan|inf)\b)", re.IGNORECASE)
+#: A `.dat` count: ASCII digits only (`str.isdigit` also accepts `²`, which `int` refuses).
+_COUNT = re.compile(r"[0-9]+")
 _BLANK = object()
 
+#: Default cap on the numbers in one file (features and labels).
+MAX_CELLS = 5_000_000
+#: Default cap on the bits of the scaled integers, per byte of input ...
+SCALED_BITS_PER_BYTE = 64
+#: ... and never below this many bits (small files with a few large numbers stay readable).
+MIN_SCALED_BITS = 1 << 24
 
-def load(path: str | os.PathLike[str], *, label_column: int | str | None = None) -> Dataset:
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of the loaders, against hostile files (see the module docstring).
+
+    `max_scaled_bits=None` means `SCALED_BITS_PER_BYTE` bits per byte of the input, at least
+    `MIN_SCALED_BITS`.
+    """
+
+    max_cells: int = MAX_CELLS
+    max_scaled_bits: int | None = None
+
+    def scaled_bits(self, input_bytes: int) -> int:
+        """The cap on the bits of the scaled integers of an input of `input_bytes` bytes."""
+        if self.max_scaled_bits is not None:
+            return self.max_scaled_bits
+        return max(MIN_SCALED_BITS, SCALED_BITS_PER_BYTE * input_bytes)
+
+    def check_cells(self, cells: int, source: str) -> None:
+        """Refuse more than `max_cells` numbers, before they are converted."""
+        if cells > self.max_cells:
+            raise DataError(f"{_count(cells)} numbers, more than the limit of {self.max_cells} "
+                            "(raise it with --max-cells, or Limits(max_cells=...))",
+                            source=source)
+
+    def check_scaled(self, X: Sequence[Sequence[Fraction]], input_bytes: int,
+                     source: str) -> None:
+        """Refuse data whose integer form (cells times the common denominator) is too big."""
+        limit = self.scaled_bits(input_bytes)
+        size = scaled_size(X, limit)
+        if size.exceeded:
+            raise DataError(
+                f"the examples scaled to integers by their common denominator (of "
+                f"{size.scale_bits}+ bits) would take {size.total_bits}+ bits, more than the "
+                f"limit of {limit} (raise it with --max-scaled-bits, or "
+                "Limits(max_scaled_bits=...))", source=source)
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def _count(n: int) -> str:
+    """A count for a message: exact up to 40 digits, else its order of magnitude."""
+    return str(n) if n < 10**40 else f"about 10^{digit_count(n) - 1}"
+
+
+def load(path: str | os.PathLike[str], *, label_column: int | str | None = None,
+         limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a dataset, choosing the format by extension, else by sniffing the contents.
 
     The path `-` reads standard input.
@@ -87,16 +160,16 @@ def load(path: str | os.PathLike[str], *, label_column: int | str | None = None)
         if label_column is not None and kind == "npz":
             raise DataError("label_column does not apply to .npz files (arrays X and y)",
                             source=source)
-        return _load_numpy(raw, source, kind, label_column)
+        return _load_numpy(raw, source, kind, label_column, limits)
     text = _decode(raw, source)
     if kind == "json":
         if label_column is not None:
             raise DataError("label_column does not apply to JSON files", source=source)
-        return parse_json(text, source=source)
+        return parse_json(text, source=source, limits=limits)
     if kind == "dat":
         if label_column is not None:
             raise DataError("label_column does not apply to .dat files", source=source)
-        return parse_dat(text, source=source)
+        return parse_dat(text, source=source, limits=limits)
     if kind == "svmlight":
         from perceptron.svmlight import parse_svmlight
 
@@ -105,7 +178,8 @@ def load(path: str | os.PathLike[str], *, label_column: int | str | None = None)
                             "first on each line)", source=source)
         return parse_svmlight(text, source=source)
     delimiter = "\t" if p.suffix.lower() == ".tsv" else "," if p.suffix.lower() == ".csv" else None
-    return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter)
+    return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter,
+                     limits=limits)
 
 
 def _read_bytes(p: Path, source: str) -> bytes:
@@ -139,7 +213,8 @@ def _sniff(raw: bytes) -> str:
     if stripped.startswith("{"):
         return "json"
     lines = [line.strip() for line in head.splitlines() if line.strip()][:3]
-    if len(lines) == 3 and lines[0].isdigit() and lines[1].isdigit() and _is_number(lines[2]):
+    if (len(lines) == 3 and _COUNT.fullmatch(lines[0]) and _COUNT.fullmatch(lines[1])
+            and _is_number(lines[2])):
         return "dat"
     from perceptron.svmlight import looks_like_svmlight
 
@@ -191,7 +266,8 @@ class _Labels:
                     f"{where}); use either -1/+1 or 0/1", source=self.source, line=line,
                     column=column)
             return -1
-        raise DataError(f"label {as_text(value)} is not one of -1/+1 or 0/1", source=self.source,
+        shown = as_text(value) if len(as_text(value)) <= 40 else f"~{approximate(value)}"
+        raise DataError(f"label {shown} is not one of -1/+1 or 0/1", source=self.source,
                         line=line, column=column)
 
 
@@ -199,15 +275,16 @@ class _Labels:
 
 
 def load_csv(path: str | os.PathLike[str], *, label_column: int | str | None = None,
-             delimiter: str | None = None) -> Dataset:
+             delimiter: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a CSV file (see the module docstring for the rules)."""
     source = str(path)
     text = _decode(_read_bytes(Path(path), source), source)
-    return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter)
+    return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter,
+                     limits=limits)
 
 
 def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | None = None,
-              delimiter: str | None = None) -> Dataset:
+              delimiter: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Parse CSV text: one example per row, a label column (default: the last)."""
     lines = text.splitlines()
     content = [(no, line) for no, line in enumerate(lines, 1)
@@ -222,14 +299,21 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
     else:
         reader = csv.reader([line for _, line in content], delimiter=delimiter,
                             skipinitialspace=True, strict=True)
+        rows = []
         try:
-            rows = list(zip((no for no, _ in content), reader, strict=True))
+            for cells in reader:
+                if reader.line_num != len(rows) + 1:  # a quoted cell ran over a line break
+                    no, line = content[len(rows)]
+                    raise DataError("malformed CSV: a quoted cell is not closed on its line",
+                                    source=source, line=no, column=line.find('"') + 1)
+                rows.append((content[len(rows)][0], cells))
         except csv.Error as exc:
+            # The row being read started on the line after the last complete row.
             raise DataError(f"malformed CSV: {exc}", source=source,
-                            line=content[reader.line_num - 1][0]) from None
+                            line=content[min(len(rows), len(content) - 1)][0]) from None
     header: list[str] | None = None
     first_no, first_cells = rows[0]
-    if any(c.strip() and not _is_number(c) for c in first_cells):
+    if _is_header(first_cells):
         header = [c.strip() for c in first_cells]
         rows = rows[1:]
         if not rows:
@@ -237,6 +321,7 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
     if header is not None:
         _refuse_index_column(header, rows, source, first_no)
     width = len(header) if header is not None else len(rows[0][1])
+    limits.check_cells(len(rows) * width, source)
     label = _label_index(label_column, width, header, source, first_no)
     if width < 2:
         raise DataError(f"each row needs a label and at least one feature; found {width} "
@@ -257,6 +342,7 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
             values.append(v)
         y.append(labels.add(values.pop(label), no, label + 1))
         X.append(tuple(values))
+    limits.check_scaled(X, len(text), source)
     return Dataset(tuple(X), tuple(y), Path(source).name)
 
 
@@ -278,6 +364,13 @@ def _refuse_index_column(header: list[str], rows: list[tuple[int, list[str]]], s
                         "writes it), not a feature: save with to_csv(index=False), or name "
                         "the column in the header to keep it", source=source, line=line,
                         column=1)
+
+
+def _is_header(cells: Sequence[str]) -> bool:
+    """A header row has a non-empty cell and no cell that looks like a number: `1/0,1` is a
+    data row with an error in it, not a header to drop silently."""
+    return (any(c.strip() for c in cells)
+            and not any(_NUMERIC_LOOKING.match(c) for c in cells))
 
 
 def _label_index(label_column: int | str | None, width: int, header: list[str] | None,
@@ -314,13 +407,14 @@ def _json_int(text: str) -> int | _FloatText:
     return int(text)
 
 
-def load_json(path: str | os.PathLike[str]) -> Dataset:
+def load_json(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a JSON file `{"X": [[...]], "y": [...]}`."""
     source = str(path)
-    return parse_json(_decode(_read_bytes(Path(path), source), source), source=source)
+    return parse_json(_decode(_read_bytes(Path(path), source), source), source=source,
+                      limits=limits)
 
 
-def parse_json(text: str, *, source: str = "<json>") -> Dataset:
+def parse_json(text: str, *, source: str = "<json>", limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Parse JSON text `{"X": [[...]], "y": [...]}` exactly (see the module docstring)."""
     try:
         doc = json.loads(text, parse_float=_FloatText, parse_int=_json_int,
@@ -349,6 +443,8 @@ def parse_json(text: str, *, source: str = "<json>") -> Dataset:
         raise fail("no examples", ["X"])
     if len(X_raw) != len(y_raw):
         raise fail(f"{len(y_raw)} labels for {len(X_raw)} examples", ["y"])
+    first = X_raw[0]
+    limits.check_cells(len(X_raw) * ((len(first) if isinstance(first, list) else 1) + 1), source)
     width: int | None = None
     cache: dict[object, Fraction] = {}
     labels = _Labels(source)
@@ -388,6 +484,7 @@ def parse_json(text: str, *, source: str = "<json>") -> Dataset:
             if exc.line is not None:
                 raise
             raise fail(exc.problem, ["y", i]) from None
+    limits.check_scaled(X, len(text), source)
     return Dataset(tuple(X), tuple(y), Path(source).name)
 
 
@@ -502,20 +599,15 @@ def _array_cell(v: object, source: str, i: int, j: int) -> Fraction:
         raise DataError(exc.problem, source=source, line=i + 1, column=j + 1) from None
 
 
-def _load_numpy(raw: bytes, source: str, kind: str, label_column: int | str | None) -> Dataset:
+def _load_numpy(raw: bytes, source: str, kind: str, label_column: int | str | None,
+                limits: Limits) -> Dataset:
     name = Path(source).name
-    try:
-        loaded = np.load(io.BytesIO(raw), allow_pickle=False)
-    except (ValueError, OSError, EOFError) as exc:
-        raise DataError(f"not a readable numpy file: {exc}", source=source) from None
-    if isinstance(loaded, np.lib.npyio.NpzFile):
-        with loaded:
-            if "X" not in loaded.files or "y" not in loaded.files:
-                raise DataError(f"a .npz file needs arrays 'X' and 'y'; it has "
-                                f"{', '.join(loaded.files) or 'none'}", source=source)
-            data = from_arrays(loaded["X"], loaded["y"], name=source)
+    if kind == "npz":
+        X, y = _npz_arrays(raw, source, limits)
+        data = from_arrays(X, y, name=source)
+        limits.check_scaled(data.X, len(raw), source)
         return Dataset(data.X, data.y, name)
-    a = loaded
+    a = _npy_array(io.BytesIO(raw), source, limits, "")
     if a.ndim != 2 or a.shape[1] < 2 or a.shape[0] == 0:
         raise DataError(f"a .npy file must hold a 2-D array of examples with a label column and "
                         f"at least one feature, not shape {a.shape}", source=source)
@@ -525,19 +617,105 @@ def _load_numpy(raw: bytes, source: str, kind: str, label_column: int | str | No
     rows = _exact_matrix(a, source)
     y = _labels([row[label] for row in rows], source, label + 1)
     X = tuple(row[:label] + row[label + 1:] for row in rows)
+    limits.check_scaled(X, len(raw), source)
     return Dataset(X, tuple(y), name)
+
+
+#: What numpy's header parser (tokenize, then ast.literal_eval) may raise on a mangled header.
+_HEADER_ERRORS: tuple[type[BaseException], ...] = (
+    ValueError, OSError, EOFError, SyntaxError, TypeError, KeyError, AttributeError,
+    RecursionError, MemoryError, tokenize.TokenError, zipfile.BadZipFile, zlib.error,
+    lzma.LZMAError)
+
+#: Longest string cell of a numpy array of strings, in bytes (a number is at most MAX_TOKEN
+#: characters of 4 bytes).
+_MAX_ITEMSIZE = 4 * MAX_TOKEN
+
+
+def _npy_array(stream: io.BufferedIOBase | io.BytesIO | zipfile.ZipExtFile, source: str,
+               limits: Limits, member: str) -> np.ndarray:
+    """One array from `.npy` bytes, its shape and dtype read (and capped) from the header
+    before any data is read: a few kilobytes of compressed zeros may declare 10**8 cells."""
+    what = f"array {member!r}: " if member else ""
+    fmt = np.lib.format
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy warns on Python 2 headers: one line only
+            version = fmt.read_magic(stream)
+            if version == (1, 0):
+                shape, fortran, dtype = fmt.read_array_header_1_0(stream)
+            elif version == (2, 0):
+                shape, fortran, dtype = fmt.read_array_header_2_0(stream)
+            else:
+                raise ValueError(f"unsupported .npy format version {version}")
+    except _HEADER_ERRORS as exc:
+        raise DataError(f"{what}not a readable numpy file: {_short(exc)}", source=source) from None
+    if not all(isinstance(n, int) and n >= 0 for n in shape):
+        raise DataError(f"{what}not a readable numpy file: shape {shape!r}", source=source)
+    if dtype.hasobject:
+        raise DataError(f"{what}numpy object arrays are refused (loading them would unpickle code)",
+                        source=source)
+    if dtype.kind == "V" or dtype.fields is not None or dtype.subdtype is not None:
+        raise DataError(f"{what}arrays of dtype {dtype} are not numbers", source=source)
+    if dtype.itemsize > _MAX_ITEMSIZE:
+        raise DataError(f"{what}cells of {dtype.itemsize} bytes are too long for numbers",
+                        source=source)
+    limits.check_cells(prod(shape), source)
+    count = prod(shape)
+    data = stream.read(count * dtype.itemsize)
+    if len(data) != count * dtype.itemsize:
+        raise DataError(f"{what}truncated: the header declares shape {shape} of {dtype} "
+                        f"({count * dtype.itemsize} bytes), the file holds {len(data)}",
+                        source=source)
+    array = np.frombuffer(data, dtype=dtype, count=count)
+    order = "F" if fortran else "C"
+    return array.reshape(shape[::-1]).transpose() if order == "F" else array.reshape(shape)
+
+
+def _npz_arrays(raw: bytes, source: str, limits: Limits) -> tuple[np.ndarray, np.ndarray]:
+    """Arrays `X` and `y` of a `.npz` archive, each header checked before decompressing."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
+        raise DataError(f"not a readable .npz file: {_short(exc)}", source=source) from None
+    with archive:
+        names = [n.removesuffix(".npy") for n in archive.namelist()]
+        if "X" not in names or "y" not in names:
+            shown = ", ".join(sorted(names)[:10]) or "none"
+            raise DataError(f"a .npz file needs arrays 'X' and 'y'; it has {shown}",
+                            source=source)
+        arrays = []
+        for key in ("X", "y"):
+            member = key + ".npy" if key + ".npy" in archive.namelist() else key
+            try:
+                with archive.open(member) as stream:
+                    arrays.append(_npy_array(stream, source, limits, key))
+            except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError,
+                    RuntimeError, zlib.error, lzma.LZMAError) as exc:
+                if isinstance(exc, DataError):
+                    raise
+                raise DataError(f"array {key!r}: not readable: {_short(exc)}",
+                                source=source) from None
+    X, y = arrays
+    limits.check_cells(int(X.size) + int(y.size), source)
+    return X, y
+
+
+def _short(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 # ---- .dat (the Coq perceptron benchmark) ---------------------------------------------------
 
 
-def load_dat(path: str | os.PathLike[str]) -> Dataset:
+def load_dat(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a `.dat` file of the Coq perceptron benchmark (see the module docstring)."""
     source = str(path)
-    return parse_dat(_decode(_read_bytes(Path(path), source), source), source=source)
+    return parse_dat(_decode(_read_bytes(Path(path), source), source), source=source,
+                     limits=limits)
 
 
-def parse_dat(text: str, *, source: str = "<dat>") -> Dataset:
+def parse_dat(text: str, *, source: str = "<dat>", limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Parse `.dat` text: count, features, then label and features per vector, one per line."""
     if not text.strip():
         raise DataError("no examples: the file is empty", source=source)
@@ -559,13 +737,14 @@ def parse_dat(text: str, *, source: str = "<dat>") -> Dataset:
     if d == 0:
         raise DataError("the file declares 0 features", source=source, line=header[1][0])
     # One number per line. Real files repeat few distinct lines: parse each distinct line once,
-    # then map every line through the table (a C-level loop).
+    # in order of first appearance (so the first bad one is the file's first bad line), then
+    # map every line through the table (a C-level loop). Linear in the input.
     start = header[1][0] + 1
     body = lines[start - 1:]
+    limits.check_cells(len(body), source)
     table: dict[str, object] = {}
-    bad: list[tuple[int, DataError]] = []
     blank = False
-    for raw in set(body):
+    for raw in dict.fromkeys(body):
         stripped = raw.strip()
         if not stripped:
             table[raw] = _BLANK
@@ -574,10 +753,9 @@ def parse_dat(text: str, *, source: str = "<dat>") -> Dataset:
         try:
             table[raw] = _cell(stripped, source, None, None)
         except DataError as exc:
-            bad.append((body.index(raw) + start, exc))
-    if bad:
-        line, exc = min(bad, key=lambda item: item[0])
-        raise DataError(exc.problem, source=source, line=line, column=1)
+            column = len(raw) - len(raw.lstrip()) + 1
+            raise DataError(exc.problem, source=source, line=body.index(raw) + start,
+                            column=column) from None
     values: list[object] = list(map(table.__getitem__, body))
     line_of: list[int] | None = None
     if blank:
@@ -591,11 +769,12 @@ def parse_dat(text: str, *, source: str = "<dat>") -> Dataset:
     if len(values) < expected:
         have = len(values)
         raise DataError(
-            f"declares {n} vectors of {d} features ({expected} numbers with the labels) but "
+            f"declares {_count(n)} vectors of {_count(d)} features ({_count(expected)} numbers "
+            f"with the labels) but "
             f"holds {have}: vector {have // (d + 1) + 1} is incomplete", source=source,
             line=len(lines))
     if len(values) > expected:
-        raise DataError(f"extra value after the {n} declared vectors", source=source,
+        raise DataError(f"extra value after the {_count(n)} declared vectors", source=source,
                         line=line(expected))
     labels = _Labels(source)
     X: list[tuple[Fraction, ...]] = []
@@ -603,11 +782,12 @@ def parse_dat(text: str, *, source: str = "<dat>") -> Dataset:
     for k in range(0, expected, d + 1):
         y.append(labels.add(values[k], line(k), 1))  # type: ignore[arg-type]
         X.append(tuple(values[k + 1: k + 1 + d]))  # type: ignore[arg-type]
+    limits.check_scaled(X, len(text), source)
     return Dataset(tuple(X), tuple(y), Path(source).name)
 
 
 def _dat_count(line: int, text: str, what: str, source: str) -> int:
-    if not text.isdigit() or len(text) > MAX_TOKEN:
+    if not _COUNT.fullmatch(text) or len(text) > MAX_TOKEN:
         raise DataError(f"the {what} must be a non-negative integer, not {text[:40]!r}",
                         source=source, line=line, column=1)
     return int(text)

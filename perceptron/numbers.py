@@ -67,5 +67,126 @@ def exact(value: object) -> Fraction:
 
 
 def as_text(q: Fraction) -> str:
-    """The report form of an exact number: `"p/q"`, or `"p"` when integral."""
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    """The report form of an exact number: `"p/q"`, or `"p"` when integral.
+
+    Exact at any size: integers beyond Python's 4300-digit `str()` limit go through
+    `int_text`, so a report of huge data prints rather than raising `ValueError`.
+    """
+    if q.denominator == 1:
+        return int_text(q.numerator)
+    return f"{int_text(q.numerator)}/{int_text(q.denominator)}"
+
+
+#: Digits per leaf of `int_text`: below Python's default 4300-digit `str()` limit.
+_CHUNK = 1000
+
+
+def int_text(n: int) -> str:
+    """The decimal digits of `n`, exactly, whatever its size.
+
+    Python refuses `str(n)` beyond 4300 digits (a guard against its quadratic conversion);
+    this splits `n` by powers `10**(1000 * 2**k)` (divide and conquer, faster than `str()`
+    with the limit lifted) and converts leaves of at most 1000 digits, never touching the
+    process-wide limit.
+    """
+    if -(10**_CHUNK) < n < 10**_CHUNK:
+        return str(n)
+    if n < 0:
+        return "-" + int_text(-n)
+    powers = [10**_CHUNK]
+    while powers[-1].bit_length() * 2 <= n.bit_length() + 1:
+        powers.append(powers[-1] * powers[-1])
+
+    def digits(m: int, k: int, pad: bool) -> str:
+        if k < 0:
+            text = str(m)
+            return text.zfill(_CHUNK) if pad else text
+        high, low = divmod(m, powers[k])
+        if high == 0 and not pad:
+            return digits(low, k - 1, False)
+        return digits(high, k - 1, pad) + digits(low, k - 1, True)
+
+    return digits(n, len(powers) - 1, False)
+
+
+def digit_count(n: int) -> int:
+    """The number of decimal digits of `|n|` (1 for 0), exactly, in time linear in its size."""
+    n = abs(n)
+    if n < 10**_CHUNK:
+        return len(str(n))
+    # floor(log10 n) is floor(log10 2**(bits-1)) or one more.
+    low = int((n.bit_length() - 1) * 0.30102999566398120)
+    return low + 2 if n >= 10 ** (low + 1) else low + 1
+
+
+def log10_abs(q: Fraction) -> float:
+    """`log10(|q|)` for a nonzero exact number of any size (never overflows; display only)."""
+    if q == 0:
+        raise ValueError("log10 of 0")
+    return _log10_int(abs(q.numerator)) - _log10_int(q.denominator)
+
+
+def _log10_int(n: int) -> float:
+    shift = max(n.bit_length() - 64, 0)
+    return math.log10(n >> shift) + shift * 0.30102999566398120
+
+
+def approximate(q: Fraction, digits: int = 6) -> str:
+    """`q` to about `digits` significant digits (`"1.5e+5000"`), for reading only.
+
+    Never converts through `float(q)`, which overflows beyond 1e308 and underflows to 0
+    below 1e-324; exact reports keep `as_text`.
+    """
+    if q == 0:
+        return "0"
+    if abs(q.numerator) < 2**1000 and q.denominator < 2**1000:
+        value = q.numerator / q.denominator
+        if value != 0 and math.isfinite(value) and 1e-300 < abs(value) < 1e300:
+            return f"{value:.{digits}g}"
+    exponent = math.floor(log10_abs(q))
+    scaled = abs(q) * Fraction(10) ** -exponent  # in [1, 10), up to rounding of the estimate
+    if scaled >= 10:
+        scaled, exponent = scaled / 10, exponent + 1
+    elif scaled < 1:
+        scaled, exponent = scaled * 10, exponent - 1
+    mantissa = f"{float(scaled):.{digits}g}"
+    if float(mantissa) >= 10:  # 9.9999... rounded up
+        mantissa, exponent = f"{float(scaled) / 10:.{digits}g}", exponent + 1
+    sign = "-" if q < 0 else ""
+    return f"{sign}{mantissa}e{exponent:+d}"
+
+
+def approximate_text(text: str, digits: int = 9) -> str:
+    """`approximate` of an exact `"p/q"` or `"p"` text of any length, read from its leading
+    digits (linear time: no conversion of the whole text, which Python refuses beyond 4300
+    digits)."""
+    numerator, _, denominator = text.strip().partition("/")
+    sign = -1 if numerator.startswith("-") else 1
+    numerator = numerator.lstrip("+-")
+    denominator = denominator or "1"
+    keep = digits + 8
+
+    def lead(part: str) -> tuple[int, int]:
+        return int(part[:keep]), max(len(part) - keep, 0)
+
+    (p, p_shift), (q, q_shift) = lead(numerator), lead(denominator)
+    return approximate(sign * Fraction(p, q) * Fraction(10) ** (p_shift - q_shift), digits)
+
+
+def shown(q: Fraction, max_digits: int) -> str:
+    """`as_text(q)` when at most `max_digits` long, else `approximate(q)` with the digit
+    counts: a report for a person stays readable whatever the data (JSON keeps `as_text`)."""
+    if digit_count(q.numerator) + digit_count(q.denominator) <= max_digits:
+        return as_text(q)
+    size = (f"{digit_count(q.numerator)} digits" if q.denominator == 1 else
+            f"{digit_count(q.numerator)}/{digit_count(q.denominator)} digits")
+    return f"~{approximate(q, 9)} (exact: {size}; see --json)"
+
+
+def to_float(q: Fraction) -> float:
+    """`q` as the nearest float, saturating to +-inf beyond the float range and to 0 below it
+    (display and untrusted warm starts only: nothing decided by it)."""
+    try:
+        return q.numerator / q.denominator
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf

@@ -4,27 +4,44 @@ Strings are parsed by `ast.parse` and then walked against a whitelist: exact lit
 declared names, `+ - * /`, `**` with a small literal exponent, parentheses, and the vector
 functions `dot`/`norm2` whose arguments are linear combinations of vectors. Nothing is
 executed, and size limits are enforced before any algebra so hostile input fails fast.
+
+**Resource model.** SymPy's expansion costs about a millisecond per term (and every later
+stage, normal forms included, pays again per term), so the number of terms of every
+expansion is *predicted* before it is done (`expansion_size`: multinomial counts for powers of
+sums, products of the factors' counts, pairs of coefficients for `dot`) and refused above
+`MAX_TERMS` per expression. The expressions of one proof file share a `WorkBudget` of
+`MAX_FILE_TERMS` terms (carried by its `Names`, made once per file by `declare`): each parse is
+charged the terms it expands and the terms of its result, so no file of a few hundred bytes
+can ask for minutes of algebra.
+
+**Identifiers** are ASCII: Python's parser folds identifiers to NFKC, so `𝐱` and `ｘ` would
+silently read as `x` while reports print the text as written. Any non-ASCII character is
+refused, with its position.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
 from typing import ClassVar
 
 import sympy
 
-from proofs.terms import Vec, as_scalar, dot, gram, norm2, scalar
+from proofs.terms import Vec, as_scalar, dot, norm2, scalar
 
 MAX_CHARS = 2000
 MAX_NODES = 400
 MAX_EXPONENT = 16
 MAX_DEGREE = 32
-MAX_TERMS = 20_000
+MAX_TERMS = 1_000
+#: Terms of expansion all the expressions of one proof file may ask for together (the
+#: built-in library uses at most a few hundred per file).
+MAX_FILE_TERMS = 4_000
 MAX_LITERAL_DIGITS = 100
 RELATIONS: dict[type[ast.cmpop], str] = {
     ast.LtE: "<=", ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.Eq: "==",
@@ -36,12 +53,38 @@ class ExpressionError(ValueError):
     """An expression outside the grammar; the message says what and where."""
 
 
+class WorkBudget:
+    """The terms of expansion one proof file may still ask for (see the module docstring).
+
+    Mutable and shared by every parse with the same `Names`, so a file cannot escape the
+    cap by spreading its work over many expressions.
+    """
+
+    def __init__(self, limit: int = MAX_FILE_TERMS) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def charge(self, terms: int, text: str) -> None:
+        """Count `terms` more; refuse once the file's total passes the limit."""
+        self.used += terms
+        if self.used > self.limit:
+            raise ExpressionError(
+                f"{_clip(text)}: the file's expressions expand to more than {self.limit} terms "
+                "in all (the limit of a proof file; split the proof or simplify the expressions)"
+            )
+
+
 @dataclass(frozen=True)
 class Names:
-    """The declared names of a proof: every name used must be declared exactly once."""
+    """The declared names of a proof: every name used must be declared exactly once.
+
+    `budget` is the file's shared `WorkBudget` (not part of equality): a fresh one per
+    `Names`, i.e. per file loaded or per proof checked.
+    """
 
     vectors: frozenset[str]
     scalars: frozenset[str]
+    budget: WorkBudget = field(default_factory=WorkBudget, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -73,17 +116,33 @@ def parse_relation(text: str, names: Names) -> Relation:
     walker = _Walker(text, names)
     lhs = walker.scalar(tree.left)
     rhs = walker.scalar(tree.comparators[0])
+    gap = expansion_size(lhs)[1] + expansion_size(rhs)[1]
+    if gap > MAX_TERMS:
+        raise ExpressionError(f"{_clip(text)} expands to more than {MAX_TERMS} terms")
+    names.budget.charge(walker.work + gap, text)
     return Relation(lhs, op, rhs, " ".join(text.split()))
 
 
 def parse_scalar(text: str, names: Names) -> sympy.Expr:
     """Parse a scalar expression (e.g. a hint polynomial)."""
-    return _Walker(text, names).scalar(_parse(text))
+    walker = _Walker(text, names)
+    value = walker.scalar(_parse(text))
+    names.budget.charge(walker.work + expansion_size(value)[1], text)
+    return value
 
 
 def parse_vector(text: str, names: Names) -> Vec:
     """Parse a linear combination of vectors (e.g. a hint `w - t*u`)."""
-    return _Walker(text, names).vector(_parse(text))
+    walker = _Walker(text, names)
+    value = walker.vector(_parse(text))
+    names.budget.charge(walker.work + sum(expansion_size(c)[1] for c in value.values()), text)
+    return value
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    """`text` quoted for a one-line message, cut to `limit` characters."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
 
 
 def _parse(text: str) -> ast.expr:
@@ -91,6 +150,8 @@ def _parse(text: str) -> ast.expr:
         raise ExpressionError(f"expected a string, got {type(text).__name__}")
     if len(text) > MAX_CHARS:
         raise ExpressionError(f"expression of {len(text)} characters exceeds {MAX_CHARS}")
+    if not text.isascii():
+        return _refuse_non_ascii(text)
     if "#" in text or "\\" in text:
         # Comments and line continuations are outside the grammar; they would also break the
         # whitespace-normalised text the division rule re-reads for divisors such as `x/x`.
@@ -105,12 +166,25 @@ def _parse(text: str) -> ast.expr:
     return module.body
 
 
+def _refuse_non_ascii(text: str) -> ast.expr:
+    """One line naming the first non-ASCII character, its code point and its column."""
+    column, char = next((i, c) for i, c in enumerate(text) if not c.isascii())
+    name = unicodedata.name(char, "unnamed")
+    folded = unicodedata.normalize("NFKC", char)
+    hint = f", which Python would read as {folded!r}" if folded != char and folded.isascii() else ""
+    raise ExpressionError(
+        f"{_clip(text)}: non-ASCII character {char!r} (U+{ord(char):04X} {name}) at column "
+        f"{column + 1}{hint}; names and operators must be ASCII"
+    )
+
+
 class _Walker:
     """Builds SymPy scalars and `Vec`s from a whitelisted syntax tree; rejects all else."""
 
     def __init__(self, text: str, names: Names) -> None:
         self.text = text
         self.names = names
+        self.work = 0  # predicted terms of the expansions done so far (charged to the file)
 
     def fail(self, node: ast.AST, problem: str) -> ExpressionError:
         segment = ast.get_source_segment(self.text.strip(), node) or self.text
@@ -163,12 +237,13 @@ class _Walker:
         if isinstance(op, ast.Add | ast.Sub):
             if isinstance(left, Vec) != isinstance(right, Vec):
                 raise self.fail(node, "cannot add a vector and a scalar")
-            total = left + right if isinstance(op, ast.Add) else left - right
-            if isinstance(total, Vec):
-                for coeff in total.values():
-                    self.bounded(node, coeff)
-                return total
-            return self.bounded(node, total)
+            if isinstance(left, Vec) and isinstance(right, Vec):
+                # Vec expands every coefficient of the sum: bound them before it does.
+                for name in {*left, *right}:
+                    parts = [v[name] for v in (left, right) if name in v]
+                    self.expanded(node, sympy.Add(*parts))
+                return left + right if isinstance(op, ast.Add) else left - right
+            return self.bounded(node, left + right if isinstance(op, ast.Add) else left - right)
         if isinstance(op, ast.Mult):
             if isinstance(left, Vec) and isinstance(right, Vec):
                 raise self.fail(node, "vector times vector: use dot(a, b)")
@@ -201,17 +276,33 @@ class _Walker:
 
     def bounded(self, node: ast.AST, expr: sympy.Expr) -> sympy.Expr:
         """Refuse expressions whose expansion would explode, judged without expanding."""
-        degree, terms = _size(expr)
+        self.check(node, *expansion_size(expr))
+        return expr
+
+    def check(self, node: ast.AST, degree: int, terms: int) -> int:
+        """Refuse a predicted degree or number of terms over the caps; the terms otherwise."""
         if degree > MAX_DEGREE:
             raise self.fail(node, f"degree exceeds {MAX_DEGREE}")
         if terms > MAX_TERMS:
             raise self.fail(node, f"expands to more than {MAX_TERMS} terms")
-        return expr
+        return terms
+
+    def expanded(self, node: ast.AST, expr: sympy.Expr) -> None:
+        """Bound an expansion about to be done, and count it as work."""
+        self.work += self.check(node, *expansion_size(expr))
+        self.charge_early(node)
+
+    def charge_early(self, node: ast.AST) -> None:
+        """Refuse as soon as this expression alone would pass the file's remaining budget."""
+        budget = self.names.budget
+        if budget.used + self.work > budget.limit:
+            raise self.fail(node, f"the file's expressions expand to more than {budget.limit} "
+                            "terms in all (the limit of a proof file)")
 
     def scaled(self, node: ast.AST, vector: Vec, factor: sympy.Expr) -> Vec:
         """`factor * vector`, refused before expanding if a coefficient would explode."""
         for coeff in vector.values():
-            self.bounded(node, sympy.Mul(factor, coeff))
+            self.expanded(node, sympy.Mul(factor, coeff))
         return vector.scaled(factor)
 
     def call(self, node: ast.Call) -> Value:
@@ -222,13 +313,13 @@ class _Walker:
             raise self.fail(node, f"{node.func.id} takes {arity} vector argument(s)")
         vectors = [self.vector(arg) for arg in node.args]
         first, second = vectors[0], vectors[-1]
-        # dot expands every coefficient product at once: bound that sum before expanding.
-        self.bounded(
-            node,
-            sympy.Add(
-                *(sympy.Mul(a, b, gram(m, n)) for m, a in first.items() for n, b in second.items())
-            ),
-        )
+        # dot expands every coefficient product at once: bound that sum before expanding,
+        # from the coefficients' sizes (building the unexpanded sum would cost as much).
+        sizes = [[expansion_size(c) for c in v.values()] for v in (first, second)]
+        degree = max((da + db + 1 for da, _ in sizes[0] for db, _ in sizes[1]), default=0)
+        terms = sum(ta * tb for _, ta in sizes[0] for _, tb in sizes[1])
+        self.work += self.check(node, degree, terms)
+        self.charge_early(node)
         return function(*vectors)
 
     HANDLERS: ClassVar[dict[type[ast.expr], Callable[[_Walker, ast.expr], Value]]] = {
@@ -240,13 +331,17 @@ class _Walker:
     }
 
 
-def _size(expr: sympy.Expr) -> tuple[int, int]:
-    """Upper bounds on (total degree, number of terms) of the expansion of `expr`."""
+def expansion_size(expr: sympy.Expr) -> tuple[int, int]:
+    """Upper bounds on (total degree, number of terms) of the expansion of `expr`, predicted
+    from its tree without expanding (linear in the size of the tree): a sum adds its terms'
+    counts, a product multiplies them, `s**n` of a sum of `t` terms has at most
+    `comb(n + t - 1, t - 1)` (the monomials of degree `n` in `t` unknowns). Counts are
+    clipped just above `MAX_TERMS`, so huge predictions stay cheap to compute."""
     if expr.is_Atom:
         return (1 if expr.is_Symbol else 0), 1
-    parts = [_size(arg) for arg in expr.args]
+    parts = [expansion_size(arg) for arg in expr.args]
     if expr.is_Add:
-        return max(d for d, _ in parts), sum(t for _, t in parts)
+        return max(d for d, _ in parts), min(sum(t for _, t in parts), MAX_TERMS + 1)
     if expr.is_Mul:
         degree, terms = 0, 1
         for d, t in parts:

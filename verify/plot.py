@@ -26,12 +26,26 @@ from typing import Any
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from perceptron.geometry import dot, functional_margins, norm2, radius2
-from perceptron.numbers import as_text
+from perceptron.numbers import approximate, shown, to_float
 from perceptron.result import RunResult
 from perceptron.trace import Trace
 
 #: The image formats `draw` writes, by file extension.
 FORMATS: tuple[str, ...] = (".png", ".svg")
+#: The largest bound drawn where it is (larger ones are drawn here, labelled exactly).
+MAX_AXIS = 1e100
+#: Squared quantities within 2**+-UNIT_RANGE of 1 are drawn as they are.
+UNIT_RANGE = 200
+
+
+def _unit_exponent(scale: Fraction) -> int:
+    """An even `k` with `2**k` near `scale` when `scale` is far from 1, else 0."""
+    if scale == 0:
+        return 0
+    log2 = scale.numerator.bit_length() - scale.denominator.bit_length()
+    if abs(log2) <= UNIT_RANGE:
+        return 0
+    return 2 * (log2 // 2)
 
 
 @dataclass(frozen=True)
@@ -178,14 +192,14 @@ def _writable(target: Path) -> bool:
 
 def _shown(q: Fraction) -> str:
     """An exact number for a label: `p/q` when short, else a decimal approximation."""
-    text = as_text(q)
-    return text if len(text) <= 12 else f"{float(q):.6g}"
+    text = shown(q, 12)
+    return text if "~" not in text else approximate(q)
 
 
 def _equals(q: Fraction) -> str:
     """`= p/q`, or `≈ decimal` when the exact form is too long to read."""
-    text = as_text(q)
-    return f"= {text}" if len(text) <= 12 else f"≈ {float(q):.6g}"
+    text = shown(q, 12)
+    return f"= {text}" if "~" not in text else f"≈ {approximate(q)}"
 
 
 def _which(ts: tuple[int, ...], total: int, closest: tuple[int, Fraction] | None,
@@ -194,7 +208,8 @@ def _which(ts: tuple[int, ...], total: int, closest: tuple[int, Fraction] | None
         if closest is None:
             return "no update was made"
         t, ratio = closest
-        return f"strict at every update; closest at t = {t}:\n{what} {float(ratio):.3g} × bound"
+        ratio_text = approximate(ratio, 3)
+        return f"strict at every update; closest at t = {t}:\n{what} {ratio_text} × bound"
     if len(ts) == total:
         return f"equality at all {total} updates (tight)"
     listed = ", ".join(map(str, ts[:8])) + (", ..." if len(ts) > 8 else "")
@@ -209,10 +224,17 @@ def draw(series: BoundSeries, path: str | Path) -> None:
     import matplotlib.pyplot as plt
 
     T = series.mistakes
-    bound = float(series.bound)
-    gamma = math.sqrt(float(series.gamma2))
-    unit = math.sqrt(float(series.u_norm2))  # ||u||: normalises <w_t, u> for display only
-    eta, R2 = float(series.eta), float(series.R2)
+    exact_bound = series.bound
+    bound = min(to_float(exact_bound), MAX_AXIS)  # scale-invariant; clipped only to draw
+    # Lengths are drawn in units of 2**(k/2), squares in units of 2**k, with 2**k near
+    # eta^2 R^2: data at 1e308 or 1e-400 draw like data at 1 (no float overflows or
+    # underflows to 0); k = 0 for ordinary data, whose numbers are drawn as they are.
+    k = _unit_exponent(series.eta**2 * series.R2)
+    square_unit = Fraction(2) ** k
+    progress_slope = math.sqrt(to_float(series.eta**2 * series.gamma2 / square_unit))
+    norm_slope = to_float(series.eta**2 * series.R2 / square_unit)
+    in_units = f"   (in units of 2^{k // 2})" if k else ""
+    in_square_units = f"   (in units of 2^{k})" if k else ""
     # Panels 1-2 show the run (and the bound when it is near); panel 3 always reaches the bound,
     # on log-log axes when the bound dwarfs the run.
     far = bound > 3 * max(T, 1)
@@ -233,35 +255,37 @@ def draw(series: BoundSeries, path: str | Path) -> None:
         fontsize=14, fontweight="bold")
 
     # 1. progress along u
-    align = [float(a) / unit for a in series.alignment]
-    ax1.fill_between(line, [0.0, 0.0], [0.0, right * eta * gamma], **forbid,
+    align = [(1.0 if a >= 0 else -1.0)
+             * math.sqrt(to_float(a * a / (series.u_norm2 * square_unit)))
+             for a in series.alignment]
+    ax1.fill_between(line, [0.0, 0.0], [0.0, right * progress_slope], **forbid,
                      label="forbidden by the proof")
     ax1.plot(ts, align, color="tab:blue", **point, label="⟨w_t, u⟩  (this run)")
-    ax1.plot(line, [0.0, right * eta * gamma], color="tab:red", **dashed,
+    ax1.plot(line, [0.0, right * progress_slope], color="tab:red", **dashed,
              label="t·η·γ  (lower bound)")
     ax1.set_xlim(0, right)
-    ax1.set_ylim(0, max(max(align), right * eta * gamma) * 1.15)
+    ax1.set_ylim(0, max(max(align), right * progress_slope) * 1.15 or 1.0)
     ax1.set_title("① progress along u:  ⟨w_t, u⟩ ≥ t·η·γ")
-    ax1.set_ylabel("⟨w_t, u⟩   (u: max-margin separator, ‖u‖ = 1)")
+    ax1.set_ylabel("⟨w_t, u⟩   (u: max-margin separator, ‖u‖ = 1)" + in_units)
     notes = [(ax1, series.progress_holds(),
               _which(series.progress_tight(), T, series.progress_ratio(), "⟨w_t,u⟩ ="),
-              [*zip(ts, align, strict=True), *_sampled(line, [0.0, right * eta * gamma])])]
+              [*zip(ts, align, strict=True), *_sampled(line, [0.0, right * progress_slope])])]
 
     # 2. norm growth
-    norms = [float(n) for n in series.norms2]
-    top = max(max(norms), right * eta**2 * R2) * 1.05
-    ax2.fill_between(line, [0.0, right * eta**2 * R2], [top, top], **forbid,
+    norms = [to_float(n / square_unit) for n in series.norms2]
+    top = max(max(norms), right * norm_slope) * 1.05 or 1.0
+    ax2.fill_between(line, [0.0, right * norm_slope], [top, top], **forbid,
                      label="forbidden by the proof")
     ax2.plot(ts, norms, color="tab:green", **point, label="‖w_t‖²  (this run)")
-    ax2.plot(line, [0.0, right * eta**2 * R2], color="tab:red", **dashed,
+    ax2.plot(line, [0.0, right * norm_slope], color="tab:red", **dashed,
              label="t·η²·R²  (upper bound)")
     ax2.set_xlim(0, right)
     ax2.set_ylim(0, top)
     ax2.set_title("② norm growth:  ‖w_t‖² ≤ t·η²·R²")
-    ax2.set_ylabel("‖w_t‖²")
+    ax2.set_ylabel("‖w_t‖²" + in_square_units)
     notes.append((ax2, series.norm_holds(),
                   _which(series.norm_tight(), T, series.norm_ratio(), "‖w_t‖² ="),
-                  [*zip(ts, norms, strict=True), *_sampled(line, [0.0, right * eta**2 * R2])]))
+                  [*zip(ts, norms, strict=True), *_sampled(line, [0.0, right * norm_slope])]))
 
     # 3. the squeeze: (t eta gamma)^2 <= <w_t,u>^2 <= ||w_t||^2 <= t eta^2 R^2
     end = max(T, bound) * (1.6 if far else 1.08) + (0 if far else 0.5)
@@ -269,8 +293,8 @@ def draw(series: BoundSeries, path: str | Path) -> None:
     grid = [start + (end - start) * k / 400 for k in range(401)]
     if far:
         grid = [start * (end / start) ** (k / 400) for k in range(401)]
-    lower = [(t * eta * gamma) ** 2 for t in grid]
-    upper = [t * eta**2 * R2 for t in grid]
+    lower = [(t * progress_slope) ** 2 for t in grid]
+    upper = [t * norm_slope for t in grid]
     first = 1 if far else 0  # log axes: t >= 1
     squares = [a * a for a in align]
     ax3.axvspan(bound, end, **forbid, label="t > R²/γ²: ① and ② contradict")
@@ -285,15 +309,17 @@ def draw(series: BoundSeries, path: str | Path) -> None:
     if far:
         ax3.set_xscale("log")
         ax3.set_yscale("log")
-        ax3.set_ylim(min(lower[0], upper[0]) * 0.5, max(upper[-1], lower[-1]) * 2)
+        # A margin far below R (gamma/R ~ 1e-400) draws (t eta gamma)^2 as 0: off log axes.
+        floor = min((v for v in (lower[0], upper[0]) if v > 0), default=1.0)
+        ax3.set_ylim(floor * 0.5, max(upper[-1], lower[-1], floor) * 2)
     else:
         ax3.set_ylim(0, max(upper[-1], max(norms)) * 1.15)
     ax3.set_xlim(start, end)
-    _mark_top(ax3, T, series.bound)
+    _mark_top(ax3, T, exact_bound, bound)
     ax3.set_title("③ the squeeze:  (tηγ)² ≤ ⟨w_t,u⟩² ≤ ‖w_t‖² ≤ tη²R²\n"
                   "so every run stops by t = R²/γ², where the dashed curves cross")
-    ax3.set_ylabel("squared length")
-    gap = series.bound - T
+    ax3.set_ylabel("squared length" + in_square_units)
+    gap = exact_bound - T
     summary = ((f"{T} mistakes: the bound is met exactly" if gap == 0
                 else f"{T} mistakes, {_shown(gap)} below the bound") if series.within_bound()
                else f"{T} mistakes exceed the bound")
@@ -355,9 +381,10 @@ def _note(ax: Any, holds: bool, detail: str, points: list[tuple[float, float]]) 
         label.remove()
 
 
-def _mark_top(ax: Any, mistakes: int, bound: Fraction) -> None:
-    """Label the mistakes and the bound on a top axis, each label leaning away from the
-    other (mistakes <= bound), one label when they coincide."""
+def _mark_top(ax: Any, mistakes: int, bound: Fraction, at: float) -> None:
+    """Label the mistakes and the bound (drawn at `at`, clipped to `MAX_AXIS`) on a top axis,
+    each label leaning away from the other (mistakes <= bound), one label when they
+    coincide."""
     from matplotlib.ticker import NullLocator
 
     top = ax.secondary_xaxis("top")
@@ -366,8 +393,9 @@ def _mark_top(ax: Any, mistakes: int, bound: Fraction) -> None:
         top.set_xticks([mistakes], [f"mistakes = R²/γ² = {mistakes}"])
         top.get_xticklabels()[0].set_fontweight("bold")
         return
-    top.set_xticks([mistakes, float(bound)],
-                   [f"mistakes = {mistakes} ", f" bound R²/γ² {_equals(bound)}"])
+    clipped = " (off the chart)" if at < bound else ""
+    top.set_xticks([mistakes, at],
+                   [f"mistakes = {mistakes} ", f" bound R²/γ² {_equals(bound)}{clipped}"])
     ours, theirs = top.get_xticklabels()
     ours.set(ha="right", color="tab:purple")
     theirs.set(ha="left", fontweight="bold")

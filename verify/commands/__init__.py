@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from proofs.step import Proof
@@ -65,3 +65,25 @@ def read_proof(name: str) -> tuple[str, Proof]:
     if name in PROOFS and not Path(name).exists():
         return name, load_builtin(name)
     return name, load_proof(name)
+
+
+def add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """`--max-cells` and `--max-scaled-bits`: the loaders' limits against hostile data files
+    (`perceptron.loaders.Limits`), named by the error a file over them gets."""
+    from perceptron.loaders import MAX_CELLS, MIN_SCALED_BITS, SCALED_BITS_PER_BYTE
+
+    parser.add_argument("--max-cells", type=whole_number("cells", 1), default=MAX_CELLS,
+                        metavar="N", help=f"refuse data files with more than N numbers "
+                        f"(default {MAX_CELLS})")
+    parser.add_argument("--max-scaled-bits", type=whole_number("bits", 1), default=None,
+                        metavar="N", help="refuse data whose integer form (every number times "
+                        "the common denominator) would take more than N bits (default "
+                        f"{SCALED_BITS_PER_BYTE} per byte of the file, at least "
+                        f"{MIN_SCALED_BITS})")
+
+
+def limits(args: argparse.Namespace) -> Any:
+    """The `perceptron.loaders.Limits` of the parsed `--max-cells`/`--max-scaled-bits`."""
+    from perceptron.loaders import Limits
+
+    return Limits(max_cells=args.max_cells, max_scaled_bits=args.max_scaled_bits)

@@ -24,8 +24,8 @@ from typing import Any
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.examples import EXAMPLES
-from perceptron.numbers import as_text
-from verify.commands import label_column, whole_number
+from perceptron.numbers import approximate, approximate_text, as_text
+from verify.commands import add_limit_options, label_column, whole_number
 
 DEFAULT_EPOCHS = 1000
 MAX_EPOCHS = 10**9
@@ -56,6 +56,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--label-column", default=None, metavar="COL", type=label_column,
                         help="CSV/.npy label column: an index (negative from the end) or a "
                         "header name (default: the last column)")
+    add_limit_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -82,6 +83,7 @@ def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPO
 
     target = data.augmented() if bias else data
     r2 = radius2(target)
+    exact_bound: Fraction | None = None  # kept exact: the report's text may be too long to parse
     report: dict[str, Any] = {
         "data": data.name,
         "n": data.n,
@@ -109,10 +111,11 @@ def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPO
             raise RuntimeError("internal error: the maximum-margin certificate does not check")
         w = result.w[: data.d] if bias else result.w
         b = result.w[-1] if bias else result.b
+        exact_bound = r2 / result.gamma2
         report.update({
             "separable": True,
             "gamma2": as_text(result.gamma2),
-            "bound": as_text(r2 / result.gamma2),
+            "bound": as_text(exact_bound),
             "optimal": result.optimal,
             "support_vectors": len(result.support),
             "certificate": {
@@ -124,10 +127,9 @@ def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPO
         if bias:
             report["free_bias"] = _free_bias(data)
     report.update(_perceptron(data, bias, epochs))
-    bound = report["bound"]
     mistakes = report["mistakes"]
-    if bound is not None and mistakes is not None:
-        report["within_bound"] = Fraction(mistakes) <= Fraction(bound)
+    if exact_bound is not None and mistakes is not None:
+        report["within_bound"] = mistakes <= exact_bound
     else:
         report["within_bound"] = None
     return report
@@ -176,13 +178,18 @@ def _perceptron(data: Dataset, bias: bool, epochs: int) -> dict[str, Any]:
 
 
 def _num(text: str | None) -> str:
+    """A report number for a person: exact when short, else approximate (read from the text,
+    so numbers beyond float range or Python's 4300-digit `int()` limit show too)."""
     if text is None:
         return "infinite"
-    q = Fraction(text)
     if len(text) <= SHOW_DIGITS:
-        return text if q.denominator == 1 else f"{text} (~ {float(q):.6g})"
-    return (f"~ {float(q):.9g} (exact: a fraction of {len(str(q.numerator))}/"
-            f"{len(str(q.denominator))} digits; see --json)")
+        q = Fraction(text)
+        return text if q.denominator == 1 else f"{text} (~ {approximate(q)})"
+    numerator, _, denominator = text.partition("/")
+    digits = f"{len(numerator.lstrip('-'))}/{len(denominator)}" if denominator else \
+        f"{len(numerator.lstrip('-'))}"
+    kind = "a fraction" if denominator else "an integer"
+    return f"~ {approximate_text(text)} (exact: {kind} of {digits} digits; see --json)"
 
 
 def fields(report: dict[str, Any]) -> list[tuple[str, str]]:

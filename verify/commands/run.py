@@ -21,9 +21,12 @@ from perceptron.conventions import RULES, Conventions
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
-from perceptron.numbers import as_text, parse_exact
+from perceptron.numbers import parse_exact, shown
 from verify.cli import UsageError
-from verify.commands import label_column, whole_number
+from verify.commands import add_limit_options, label_column, limits, whole_number
+
+#: Exact numbers longer than this are shown approximately in the human report (JSON: exact).
+SHOW_DIGITS = 1000
 
 
 def register(subparsers: Any) -> None:
@@ -62,6 +65,7 @@ def register(subparsers: Any) -> None:
                         help="also draw FILE (.png or .svg): <w_t,u> against t*gamma, "
                         "||w_t||^2 against t*R^2, and the mistakes against R^2/gamma^2 "
                         "(u the certified max-margin separator; needs separable data)")
+    add_limit_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -90,7 +94,7 @@ def data_or_example(args: argparse.Namespace, default: str | None = None) -> tup
         return chosen.build(), args.bias or chosen.bias
     from perceptron.loaders import load
 
-    return load(args.data, label_column=args.label_column), args.bias
+    return load(args.data, label_column=args.label_column, limits=limits(args)), args.bias
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_dict()))
         return 0
-    w = ", ".join(as_text(v) for v in result.w)
+    w = ", ".join(shown(v, SHOW_DIGITS) for v in result.w)
     fields = [
         ("data", f"{data.name} ({data.n} examples, {data.d} features)"),
         ("conventions", conventions.describe()),
