@@ -222,10 +222,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5, help="runs per measurement")
     parser.add_argument("--tiny", action="store_true", help="toy sizes (a smoke run)")
     args = parser.parse_args(argv)
-    size = TINY if args.tiny else FULL
-    versus_scikit_learn(size, args.repeat)
-    sonar(size, max(1, min(args.repeat, 3)))
-    vec400(size, max(1, min(args.repeat, 3)))
+    size, repeat = (TINY, 1) if args.tiny else (FULL, args.repeat)
+    versus_scikit_learn(size, repeat)
+    sonar(size, max(1, min(repeat, 3)))
+    vec400(size, max(1, min(repeat, 3)))
 
 
 if __name__ == "__main__":
