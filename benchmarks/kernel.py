@@ -4,7 +4,7 @@ Prints, per case, the median wall time of `check_certificate` over many runs (af
 warm-up, which also fills the ring cache) and its ratio to the 5 ms budget of issue 3.
 A script that prints figures; it never asserts on time.
 
-    python benchmarks/kernel.py [--runs N]
+    python benchmarks/kernel.py [--runs N] [--tiny]
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -34,10 +35,12 @@ def median_ms(case: object, runs: int) -> float:
     return 1000 * statistics.median(samples)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200)
-    runs = parser.parse_args().runs
+    parser.add_argument("--tiny", action="store_true", help="two runs per case (a smoke run)")
+    args = parser.parse_args(argv)
+    runs = 2 if args.tiny else args.runs
     print(f"{'case':<18} {'cold ms':>8} {'median ms':>10} {'of 5 ms':>8}")
     worst = 0.0
     for case in CASES:

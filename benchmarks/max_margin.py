@@ -9,17 +9,18 @@ Then the perceptron's runs on sonar (with a bias by augmentation, and through th
 an epoch cap, against the exact bound R^2/gamma^2.
 A script that prints figures; it never asserts on time.
 
-    python benchmarks/max_margin.py [--runs N] [--perceptron-epochs N] [--skip-vec400]
+    python benchmarks/max_margin.py [--runs N] [--perceptron-epochs N] [--skip-vec400] [--tiny]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +29,11 @@ from perceptron.dataset import Dataset
 from perceptron.geometry import float_rows, radius2
 from perceptron.max_margin import max_margin
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "coqperceptron"
+#: `NOVIKOFF_BENCH_DATA`, else `shared/` beside the checkout, else the machine's shared folder.
+DATA_DIR = Path(os.environ.get("NOVIKOFF_BENCH_DATA") or next(
+    (p for p in (Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "coqperceptron",
+                 Path("/work/shared/bench-data/coqperceptron")) if p.is_dir()),
+    Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "coqperceptron"))
 SONAR_TARGET_S = 2.0
 
 
@@ -134,13 +139,17 @@ def bench_sonar_perceptron(epochs: int) -> None:
               f"({within}; {'certified optimal' if res.optimal else 'lower bound on gamma'})")
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="timed runs per measurement")
     parser.add_argument("--perceptron-epochs", type=int, default=300_000,
                         help="epoch cap of the sonar perceptron run (0 skips it)")
     parser.add_argument("--skip-vec400", action="store_true")
-    args = parser.parse_args()
+    parser.add_argument("--tiny", action="store_true",
+                        help="one run, sonar only, 50 perceptron epochs (a smoke run)")
+    args = parser.parse_args(argv)
+    if args.tiny:
+        args.runs, args.perceptron_epochs, args.skip_vec400 = 1, 50, True
     if not DATA_DIR.exists():
         sys.exit(f"benchmark data not found at {DATA_DIR}")
     bench_dataset("rocks_and_mines", args.runs)

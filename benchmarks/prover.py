@@ -4,7 +4,7 @@ Per case: the verdict, the wall time of `decide` (target < 0.5 s for true steps,
 refutations) and the median time of the kernel's own re-check of the evidence (target < 5 ms).
 A script that prints figures; it never asserts on time.
 
-    python benchmarks/prover.py [--runs N] [--time-limit S]
+    python benchmarks/prover.py [--runs N] [--time-limit S] [--tiny]
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import argparse
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -49,15 +49,20 @@ def _recheck(judgement: Judgement, verdict: Verdict) -> Callable[[], None]:
     return lambda: check_counterexample(judgement, counterexample)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=50, help="kernel re-checks per case")
     parser.add_argument("--time-limit", type=float, default=5.0)
-    args = parser.parse_args()
+    parser.add_argument("--tiny", action="store_true",
+                        help="the first three cases, two re-checks each (a smoke run)")
+    args = parser.parse_args(argv)
+    cases = CASES[:3] if args.tiny else CASES
+    if args.tiny:
+        args.runs = 2
     print(f"{'case':32} {'expected':10} {'verdict':8} {'decide s':>9} {'/budget':>8} "
           f"{'kernel ms':>10} {'/5ms':>6}")
     worst_prove = worst_refute = worst_kernel = 0.0
-    for case in CASES:
+    for case in cases:
         judgement = judgement_of(case)
         verdict = decide(judgement, hints=hints_of(case), time_limit=args.time_limit)
         budget = PROVE_BUDGET_S if verdict.status == "proved" else REFUTE_BUDGET_S

@@ -104,14 +104,16 @@ class OptimalStep(StepRule):
 
     def __init__(self, theta_star: Sequence[object]) -> None:
         self.theta = tuple(exact(v) for v in theta_star)
+        # theta* = T / D with integers: every alpha is then one Fraction, not d of them
+        self._T, self._D = integer_vector(self.theta)
 
     def alpha(self, k: int, xbar_int: Sequence[int], scale: int) -> Fraction | None:
         """`scale * <theta*, xbar_int> / ||xbar_int||^2` (None when xbar_k = 0)."""
         norm2 = sum(v * v for v in xbar_int)
         if norm2 == 0:
             return None
-        inner = sum(t * v for t, v in zip(self.theta, xbar_int, strict=True))
-        return scale * inner / norm2
+        inner = sum(t * v for t, v in zip(self._T, xbar_int, strict=True))
+        return Fraction(scale * inner, self._D * norm2)
 
     def describe(self) -> str:
         """`optimal alpha_k for theta* = (...)`."""

@@ -27,6 +27,10 @@ every coordinate below `sqrt(B2)`.
 - exact Python integers (numpy object arrays) beyond that.
 
 Tiers only move up during a run (a downgrade would be sound but would copy the data twice).
+The same bound certifies whole blocks of epochs: epoch `j` from here starts with
+`||W||^2 <= N2 + j n E^2 R2`, so `certified_epochs` says how many stay in the tier, and the
+compiled loop (`perceptron.compiled`, numba) runs that many epochs in one call, examples in
+their narrowest integer dtype, on exactly the tiers the epoch-by-epoch engine would choose.
 
 **Finding mistakes.** Within an epoch the margin of example `j` depends on every earlier update,
 so the loop is sequential in the mistakes but not in the examples: compute the exact margins of a
@@ -50,6 +54,7 @@ from math import gcd, lcm
 
 import numpy as np
 
+from perceptron import compiled as jit
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
@@ -279,6 +284,24 @@ def _rational_gcd(values: Sequence[Fraction]) -> Fraction:
     return Fraction(g, common)
 
 
+def certified_epochs(N2: int, growth: int, R2: int, tier: int) -> int | None:
+    """How many epochs, starting from `||W||^2 = N2`, stay in `tier` by Novikoff's bound.
+
+    Epoch `j` (0-based) starts with `||W||^2 <= N2 + j * growth` (`growth = n E^2 R2`, the
+    most one epoch can add) and keeps `||W||^2 <= B2_j = N2 + (j + 1) * growth` throughout;
+    the tier holds while `max(B2_j * R2, B2_j, R2)` is below its limit. So epochs
+    `0 .. m - 1` are certified for the largest such `m` (at least 1 when the current epoch
+    is; None when nothing bounds it: the object tier, or data that never move `W`).
+    """
+    if tier == 2 or growth == 0:
+        return None
+    limit = (FLOAT_LIMIT2, INT64_LIMIT2)[tier]
+    top = (limit - 1) // max(R2, 1)  # the largest B2 allowed (B2 * R2 < limit and B2 < limit)
+    epochs = (top - N2) // growth
+    assert epochs >= 1, 'the tier was chosen for this epoch'
+    return epochs
+
+
 def _tier_for(bound2: int) -> int:
     if bound2 < FLOAT_LIMIT2:
         return 0
@@ -325,11 +348,58 @@ def _max_abs_tiered(a: np.ndarray) -> int:
 # ---- engines -------------------------------------------------------------------------------
 
 
-class PrimalEngine:
-    """Cyclic epochs on `W`, with windows of exact margins (see the module docstring)."""
+@dataclass
+class CycleState:
+    """Brent's cycle detection on the states at the start of epochs: the saved state, the
+    epoch it was saved at, the current power of two and the distance travelled since."""
 
-    def __init__(self, problem: Problem, *, window: int | None = None) -> None:
+    saved: object
+    saved_epoch: int = 1
+    power: int = 1
+    lam: int = 0
+
+    def repeats(self, engine: object, epoch: int) -> int | None:
+        """The earlier epoch whose starting state the current state repeats, if found (the
+        compiled loop does exactly this, on the same fields)."""
+        if engine.same_state(self.saved):  # type: ignore[attr-defined]
+            return self.saved_epoch
+        self.lam += 1
+        if self.lam == self.power:
+            self.saved = engine.state()  # type: ignore[attr-defined]
+            self.saved_epoch = epoch
+            self.power *= 2
+            self.lam = 0
+        return None
+
+
+@dataclass(frozen=True)
+class Block:
+    """Consecutive epochs `first_epoch, ...`: the updates of each (`counts`), the positions
+    that updated in order (None when not recorded), and why the block ended: `ran` (as many
+    epochs as asked), `converged` (its last epoch made no update) or `cycled` (the state at
+    the start of the epoch after it repeats an earlier one: `CycleState.saved_epoch`)."""
+
+    first_epoch: int
+    counts: np.ndarray
+    indices: np.ndarray | None
+    status: str = "ran"
+
+
+BLOCK_STATUS = ("ran", "converged", "cycled")  # indexed by the compiled kernel's status
+
+
+class PrimalEngine:
+    """Cyclic epochs on `W`, with windows of exact margins (see the module docstring), or in
+    the compiled loop (`compiled=True`: `run_block`, on the machine-integer tiers; None: not
+    yet, the driver decides when, `perceptron.online.promote_now`).
+    """
+
+    def __init__(self, problem: Problem, *, window: int | None = None,
+                 compiled: bool | None = False) -> None:
         self.problem = problem
+        self.compiled = compiled
+        self._Zc: np.ndarray | None = None
+        self._qc: np.ndarray | None = None
         self.tier = -1
         self.tiers_used: list[str] = []
         self.W = np.array(problem.W0, dtype=object)
@@ -339,11 +409,15 @@ class PrimalEngine:
         self._steps: np.ndarray = problem.Z
         self._q = problem.uniform_q()
 
-    def _prepare(self) -> None:
+    def _prepare(self) -> int | None:
+        """Choose the tier for the epoch about to start; return how many epochs from here the
+        bound certifies in it (None: unbounded, exact Python integers or nothing moves)."""
         p = self.problem
         if self.tier == 2:
-            return  # exact Python integers already: nothing can overflow
-        B2 = _norm2(self.W) + p.n * p.E * p.E * p.R2
+            return None  # exact Python integers already: nothing can overflow
+        N2 = _norm2(self.W)
+        growth = p.n * p.E * p.E * p.R2  # the most ||W||^2 can grow in one epoch
+        B2 = N2 + growth
         tier = max(self.tier, _tier_for(max(B2 * p.R2, B2, p.R2)))
         if tier != self.tier:
             self.tier = tier
@@ -351,6 +425,7 @@ class PrimalEngine:
             self._Z = _as_tier(p.Z, tier)
             self.W = _as_tier(np.array(_ints(self.W), dtype=object), tier)
             self._steps = self._Z if p.E == 1 else self._Z * (p.E if tier < 2 else int(p.E))
+        return certified_epochs(N2, growth, p.R2, tier)
 
     def state(self) -> np.ndarray:
         """The state at the start of an epoch: the iterate `W` (a copy)."""
@@ -363,6 +438,38 @@ class PrimalEngine:
     def integer_w(self) -> list[int]:
         """The current `W` as Python ints."""
         return _ints(self.W)
+
+    def run_block(self, cycle: CycleState, first_epoch: int, epochs: int,
+                  record: bool) -> Block | None:
+        """Up to `epochs` epochs from `first_epoch` in the compiled loop
+        (`perceptron.compiled`), with the driver's cycle detection; None when this engine
+        does not run compiled (then the driver calls `run_epoch`).
+
+        The block is cut where the Novikoff bound stops certifying the tier, so every epoch
+        of it runs in the tier the epoch-by-epoch engine would choose.
+        """
+        if not self.compiled or not jit.AVAILABLE:
+            return None
+        certified = self._prepare()
+        if self.tier == 2:
+            return None
+        if certified is not None:
+            epochs = min(epochs, certified)
+        p = self.problem
+        if self._Zc is None:
+            self._Zc = jit.narrowest(p.Z, p.form.max_abs)
+            self._qc = np.ascontiguousarray(p.q, dtype=np.int64)
+        dtype = self.W.dtype.type
+        saved = np.ascontiguousarray(cycle.saved, dtype=self.W.dtype)
+        state = np.array([cycle.saved_epoch, cycle.power, cycle.lam], dtype=np.int64)
+        counts = np.zeros(epochs, dtype=np.int64)
+        indices = np.zeros(p.n * epochs if record else 0, dtype=np.int64)
+        done, status = jit.kernels()(self._Zc, self.W, dtype(p.E), self._qc, saved, state,
+                                          first_epoch, epochs, counts, indices, record)
+        cycle.saved, (cycle.saved_epoch, cycle.power, cycle.lam) = saved, state.tolist()
+        counts = counts[:done]
+        return Block(first_epoch, counts, indices[:int(counts.sum())] if record else None,
+                     BLOCK_STATUS[status])
 
     def run_epoch(self) -> list[int]:
         """One pass over the examples in order; returns the positions that updated."""

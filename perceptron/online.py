@@ -23,10 +23,13 @@ from typing import Any
 
 import numpy as np
 
+from perceptron import compiled
 from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from perceptron.fast import (
+    Block,
+    CycleState,
     DualEngine,
     PrimalEngine,
     Problem,
@@ -43,7 +46,7 @@ from perceptron.trace import IntegerReplay, StreamTrace, Trace, UpdateRecord, ex
 #: Called after every epoch with (epoch, total updates so far).
 Progress = Callable[[int, int], None]
 
-ENGINES = ("auto", "primal", "dual", "exact")
+ENGINES = ("auto", "compiled", "primal", "dual", "exact")
 
 
 class ExactEngine:
@@ -79,31 +82,31 @@ class ExactEngine:
         return updated
 
 
-class _Cycle:
-    """Brent's cycle detection on the states at the start of epochs."""
+#: Most multiply-adds per compiled block (a few tens of milliseconds: progress stays live).
+BLOCK_WORK = 1 << 25
+#: Most update positions one compiled block records (the buffer is n per epoch).
+BLOCK_RECORD = 1 << 21
+#: Promotion of `engine="auto"` to the compiled loop, by a deterministic estimate of the time
+#: the numpy loop has spent (in about nanoseconds: `n * d` per epoch and `MISTAKE_WORK` per
+#: update, measured on sonar and the hard workload of `benchmarks/engine.py`). Importing numba
+#: and loading the cached loop cost about a second: the run switches once it has spent about
+#: half that, so a short run never pays it and a long one at most doubles its first half second.
+MISTAKE_WORK = 20_000
+COMPILE_AFTER = 500_000_000
 
-    def __init__(self, engine: object, epoch: int) -> None:
-        self.saved = engine.state()  # type: ignore[attr-defined]
-        self.saved_epoch = epoch
-        self.power = 1
-        self.lam = 0
 
-    def repeats(self, engine: object, epoch: int) -> int | None:
-        """The earlier epoch whose starting state the current state repeats, if found."""
-        if engine.same_state(self.saved):  # type: ignore[attr-defined]
-            return self.saved_epoch
-        self.lam += 1
-        if self.lam == self.power:
-            self.saved = engine.state()  # type: ignore[attr-defined]
-            self.saved_epoch = epoch
-            self.power *= 2
-            self.lam = 0
-        return None
+def promote_now(engine: PrimalEngine, work: int) -> bool:
+    """Whether an `auto` engine switches to the compiled loop now: numba is installed and
+    imported already (nothing left to pay), or the numpy loop's `work` repays importing it."""
+    if not compiled.AVAILABLE:
+        return False
+    return compiled.loaded() or work >= COMPILE_AFTER
 
 
 class EpochDriver:
-    """Cyclic epochs of any engine (`run_epoch()`, `state()`, `same_state()`): iterate it for
-    `(epoch, updated positions)`; stops on an error-free epoch, the cap, or a repeated state.
+    """Cyclic epochs of any engine (`run_epoch()`, `state()`, `same_state()`, and optionally
+    `run_block()` for many epochs in one call): iterate it for `(epoch, updated positions)`,
+    or `blocks()` for arrays; stops on an error-free epoch, the cap, or a repeated state.
 
     After iteration: `converged`, `reason`, `epochs`, `mistakes`.
     """
@@ -121,28 +124,67 @@ class EpochDriver:
         self.mistakes = 0
 
     def __iter__(self) -> Iterator[tuple[int, list[int]]]:
-        cycle = _Cycle(self.engine, 1)
-        for epoch in range(1, self.max_epochs + 1):
-            if epoch > 1:
-                earlier = cycle.repeats(self.engine, epoch)
-                if earlier is not None:
-                    self.reason = (
-                        f"cycling: the {self.state_name} at the start of epoch {epoch} equals "
-                        f"the one at the start of epoch {earlier}, so the epochs repeat with "
-                        f"period {epoch - earlier} forever, each with updates: the run never "
-                        "converges")
-                    break
-            updated = self.engine.run_epoch()
-            self.epochs = epoch
-            self.mistakes += len(updated)
-            yield epoch, updated
-            if not updated:
+        for block in self.blocks(record=True):
+            assert block.indices is not None
+            ends = np.cumsum(block.counts).tolist()
+            positions = block.indices.tolist()
+            start = 0
+            for epoch, end in enumerate(ends, block.first_epoch):
+                yield epoch, positions[start:end]
+                start = end
+
+    def blocks(self, *, record: bool = True) -> Iterator[Block]:
+        """The run as blocks of consecutive epochs (one epoch each unless the engine runs
+        compiled); `record=False` leaves the positions that updated out."""
+        engine = self.engine
+        run_block = engine.run_block if isinstance(engine, PrimalEngine) else None
+        span = width = 1
+        if isinstance(engine, PrimalEngine):
+            width = max(engine.problem.n * engine.problem.d, 1)
+            span = max(1, BLOCK_WORK // width)
+            if record:
+                span = min(span, max(1, BLOCK_RECORD // engine.problem.n))
+        cycle = CycleState(engine.state())
+        epoch = 1
+        auto = isinstance(engine, PrimalEngine) and engine.compiled is None
+        work = 0
+        while epoch <= self.max_epochs:
+            block = None
+            if auto and promote_now(engine, work):  # type: ignore[arg-type]
+                engine.compiled, auto = True, False  # type: ignore[union-attr]
+            if run_block is not None:
+                block = run_block(cycle, epoch, min(span, self.max_epochs - epoch + 1), record)
+            if block is None:
+                block = self._one_epoch(cycle, epoch)
+                if auto:
+                    work += width + MISTAKE_WORK * int(block.counts.sum())
+            epoch += len(block.counts)
+            if len(block.counts):
+                self.epochs = epoch - 1
+                self.mistakes += int(block.counts.sum())
+                yield block
+            if block.status == "converged":
                 self.converged = True
-                self.reason = f"epoch {epoch} made no update"
-                break
-        else:
-            self.reason = (f"epoch cap {self.max_epochs} reached without an error-free epoch"
-                           if self.max_epochs else "epoch cap 0: no epoch was run")
+                self.reason = f"epoch {self.epochs} made no update"
+                return
+            if block.status == "cycled":
+                self.reason = (
+                    f"cycling: the {self.state_name} at the start of epoch {epoch} equals "
+                    f"the one at the start of epoch {cycle.saved_epoch}, so the epochs repeat "
+                    f"with period {epoch - cycle.saved_epoch} forever, each with updates: the "
+                    "run never converges")
+                return
+        self.reason = (f"epoch cap {self.max_epochs} reached without an error-free epoch"
+                       if self.max_epochs else "epoch cap 0: no epoch was run")
+
+    def _one_epoch(self, cycle: CycleState, epoch: int) -> Block:
+        """Epoch `epoch` by the engine's `run_epoch`, after the cycle check."""
+        none = np.zeros(0, dtype=np.int64)
+        if epoch > 1 and cycle.repeats(self.engine, epoch) is not None:
+            return Block(epoch, none, none, "cycled")
+        updated = self.engine.run_epoch()
+        return Block(epoch, np.array([len(updated)], dtype=np.int64),
+                     np.array(updated, dtype=np.int64), "ran" if updated else "converged")
 
 
 class OnlineRun(EpochDriver):
@@ -165,7 +207,8 @@ class OnlineRun(EpochDriver):
             if engine == "dual":
                 chosen = dual_from_primal(self.problem, self.problem.W0)
             else:
-                chosen = PrimalEngine(self.problem)
+                fast = {"compiled": True, "primal": False}.get(engine)  # auto: None
+                chosen = PrimalEngine(self.problem, compiled=fast)
         super().__init__(chosen, max_epochs,
                          state_name="margins" if engine == "dual" else "iterate")
 
@@ -210,20 +253,23 @@ def run_online(data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAU
     `data`: a Dataset, or a pair `(X, y)` of array-likes (numpy, lists, pandas DataFrame and
     Series: `perceptron.inputs`), taken exactly.
 
-    `engine`: `"auto"`/`"primal"` (the integer engine of `perceptron.fast`), `"dual"` (its
-    Gram form: faster when `d` is much larger than `n` and there are many epochs), or `"exact"`
-    (the Fraction reference). All give identical results.
+    `engine`: `"auto"` (the integer engine of `perceptron.fast`, switching to its compiled
+    loop when numba is installed and the run has gone on long enough to repay importing it,
+    `promote_now`), `"compiled"` (always compiled
+    on the machine-integer tiers, `perceptron.compiled`), `"primal"` (never compiled: numpy
+    windows), `"dual"` (its Gram form: faster when `d` is much larger than `n` and there are
+    many epochs), or `"exact"` (the Fraction reference). All give identical results.
     """
     data = as_dataset(data, what="run_online")
     run = OnlineRun(data, conventions, max_epochs=max_epochs, engine=engine)
     indices: list[np.ndarray] = []
     epochs: list[np.ndarray] = []
-    for epoch, updated in run:
-        if keep_trace and updated:
-            indices.append(np.array(updated, dtype=np.int64))
-            epochs.append(np.full(len(updated), epoch, dtype=np.int64))
-        if progress is not None:
-            progress(epoch, run.mistakes)
+    for block in run.blocks(record=keep_trace):
+        if keep_trace and block.indices is not None and len(block.indices):
+            indices.append(block.indices)
+            numbers = np.arange(block.first_epoch, block.first_epoch + len(block.counts))
+            epochs.append(np.repeat(numbers, block.counts))
+        _report(progress, block, run.mistakes)
     trace = None
     if keep_trace:
         trace = Trace(data, conventions,
@@ -233,21 +279,34 @@ def run_online(data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAU
                      trace, run.separating(), run.tiers)
 
 
+def _report(progress: Progress | None, block: Block, mistakes: int) -> None:
+    """`progress(epoch, updates so far)` after every epoch of a block (`mistakes`: the total
+    after the block)."""
+    if progress is None:
+        return
+    before = mistakes - int(block.counts.sum())
+    for epoch, total in enumerate(np.cumsum(block.counts).tolist(), block.first_epoch):
+        progress(epoch, before + total)
+
+
 def run_arrays(X: np.ndarray, y: np.ndarray, conventions: Conventions = DEFAULT, *,
-               max_epochs: int = 1000, progress: Progress | None = None) -> RunResult:
+               max_epochs: int = 1000, progress: Progress | None = None,
+               engine: str = "auto") -> RunResult:
     """`run_online` for data that are integer numpy arrays already (labels -1/+1): the same
     engine and result, without making a Fraction per entry first (no trace: there is no
-    Dataset to rebuild it from)."""
+    Dataset to rebuild it from). `engine`: `"auto"`, `"compiled"` or `"primal"`, as there."""
+    modes = {"auto": None, "compiled": True, "primal": False}
+    if engine not in modes:
+        raise ValueError(f"unknown engine {engine!r}; use one of {', '.join(modes)}")
     problem = Problem.of_form(integer_arrays(X, y, bias=conventions.bias), conventions)
-    engine = PrimalEngine(problem)
-    driver = EpochDriver(engine, max_epochs)
-    for epoch, _ in driver:
-        if progress is not None:
-            progress(epoch, driver.mistakes)
-    W = engine.integer_w()
+    engine_ = PrimalEngine(problem, compiled=modes[engine])
+    driver = EpochDriver(engine_, max_epochs)
+    for block in driver.blocks(record=False):
+        _report(progress, block, driver.mistakes)
+    W = engine_.integer_w()
     return RunResult(driver.mistakes, driver.epochs, driver.converged, driver.reason,
                      problem.to_rational(W), conventions, None,
-                     separates_integer(problem.form, W), tuple(engine.tiers_used))
+                     separates_integer(problem.form, W), tuple(engine_.tiers_used))
 
 
 def iterate_updates(data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAULT, *,

@@ -88,13 +88,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
 
 from perceptron.dataset import Dataset, Vector
+from perceptron.fast import Problem, exact_matvec, integer_vector
 from perceptron.geometry import functional_margins, radius2
 from verify.numeric import (
     INT64_LIMIT,
@@ -165,15 +167,111 @@ class Update:
     w_next: Vector
 
 
+def reduced(num: IntArray, den: int) -> VectorColumn:
+    """The rows `num / den` over their least common denominator, in int64 when every entry
+    fits: exactly the column `VectorColumn.of` makes of the same rationals (same numerators,
+    denominator and dtype), without a Fraction per entry."""
+    if num.size == 0:
+        g = den
+    elif num.dtype == object:
+        g = math.gcd(den, *num.ravel().tolist())
+    else:
+        g = math.gcd(den, int(np.gcd.reduce(num.ravel())))
+    if g > 1:
+        num = num // g
+        den //= g
+    if num.dtype == object and _max_abs(num) <= INT64_LIMIT:
+        num = num.astype(np.int64)
+    elif num.dtype != object and _max_abs(num) > INT64_LIMIT:
+        num = _as_object(num)
+    return VectorColumn(num, den)
+
+
+@dataclass(frozen=True)
+class IntegerRun:
+    """An online run as the engine holds it (`perceptron.fast`): `w_t = unit * W_t` with
+    integer `W_t = W_0 + E * sum of Z[i]` over the first t updates, `x_i = rows[i] / scale`.
+    Its columns are built from these integer arrays directly (`reduced`), never from
+    Fractions, and nothing is replayed: the iterates are one cumulative sum."""
+
+    problem: Problem
+    indices: IntArray
+
+    @cached_property
+    def iterates(self) -> IntArray:
+        """`W_0, ..., W_T` (T + 1 rows), exact: int64 when a bound allows, else object."""
+        p = self.problem
+        W0 = np.array([list(p.W0)], dtype=object)
+        top = max(_max_abs(W0), 0) + p.E * len(self.indices) * max(p.form.max_abs, 1)
+        steps = p.Z[self.indices]
+        if top <= INT64_LIMIT and steps.dtype != object:
+            W0, steps = W0.astype(np.int64), steps.astype(np.int64) * p.E
+        else:
+            steps = _as_object(steps) * p.E
+        return np.concatenate([W0, W0 + np.cumsum(steps, axis=0)])
+
+    def states(self, rows: slice = slice(None)) -> VectorColumn:
+        """The iterates (a slice of them) as exact rationals."""
+        unit = self.problem.unit
+        return reduced(_scaled(self.iterates[rows], unit.numerator), unit.denominator)
+
+    def examples(self, which: IntArray | None = None) -> VectorColumn:
+        """The examples (those at positions `which`) as exact rationals."""
+        form = self.problem.form
+        return reduced(form.rows if which is None else form.rows[which], form.scale)
+
+    def radius2(self) -> Fraction:
+        """`max ||x_i||^2`, from the integers."""
+        return Fraction(self.problem.form.radius2(), self.problem.form.scale ** 2)
+
+    def margin(self, u: Vector) -> Fraction:
+        """`min_i y_i <u, x_i>`, from the integers."""
+        form = self.problem.form
+        U, D = integer_vector(u)
+        margins = exact_matvec(form.rows, U, form.max_abs)
+        return Fraction(min(m * y for m, y in zip(margins, form.y.tolist(), strict=True)),
+                        D * form.scale)
+
+
+class _TraceUpdates(Sequence[Update]):
+    """The updates of an engine run's trace, made as Fractions only if someone reads them."""
+
+    def __init__(self, trace: object) -> None:
+        self.trace = trace
+        self._items: tuple[Update, ...] | None = None
+
+    def _all(self) -> tuple[Update, ...]:
+        if self._items is None:
+            self._items = tuple(Update(tuple(step.w_before), tuple(step.x), int(step.y),
+                                       tuple(step.w_after))
+                                for step in self.trace)  # type: ignore[attr-defined]
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self.trace)  # type: ignore[arg-type]
+
+    def __getitem__(self, k):  # type: ignore[override]
+        return self._all()[k]
+
+
 @dataclass(frozen=True)
 class OnlineRun:
-    """What the vocabulary needs of an online run: its data, reference u and updates."""
+    """What the vocabulary needs of an online run: its data, reference u and updates (and,
+    for a run of the engine, the same run as integer arrays, from which its rows are built)."""
 
     data: Dataset
     u: Vector
-    updates: tuple[Update, ...]
+    updates: Sequence[Update]
     eta: Fraction = Fraction(1)
     w0: Vector | None = None
+    integer: IntegerRun | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def constants(self) -> tuple[Fraction, Fraction]:
+        """`(R2, gamma_u)`, computed once per run."""
+        if self.integer is not None:
+            return self.integer.radius2(), self.integer.margin(self.u)
+        return radius2(self.data), margin(self.data, self.u)
 
     @property
     def initial(self) -> Vector:
@@ -195,12 +293,14 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineRun:
     learning rate and initial iterate recorded in the result's conventions.
     """
     trace = result.trace  # type: ignore[attr-defined]
-    updates = tuple(Update(tuple(step.w_before), tuple(step.x), int(step.y),
-                           tuple(step.w_after)) for step in trace)
     conventions = result.conventions  # type: ignore[attr-defined]
     eta = Fraction(getattr(conventions, "eta", 1))
     w0 = getattr(conventions, "w0", None)
-    return OnlineRun(data, u, updates, eta, tuple(w0) if w0 is not None else None)
+    integer = None
+    if not getattr(conventions, "bias", False) and trace.data is data:
+        integer = IntegerRun(trace.problem, trace.indices)
+    return OnlineRun(data, u, _TraceUpdates(trace), eta, tuple(w0) if w0 is not None else None,
+                     integer)
 
 
 @dataclass(frozen=True)
@@ -272,10 +372,10 @@ def _batch(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin:
 
 def _constants(run: OnlineRun, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
     """The quantities fixed for a whole run, as columns of n equal rows."""
-    R2 = radius2(run.data)
+    R2, gamma_u = run.constants
     scalars = {"eta": Column.constant(run.eta, n), "R2": Column.constant(R2, n),
                "R": Column.constant(radius_bound(R2), n),
-               "gamma_u": Column.constant(margin(run.data, run.u), n)}
+               "gamma_u": Column.constant(gamma_u, n)}
     vectors = {"u": VectorColumn.constant(run.u, n), "w0": VectorColumn.constant(run.initial, n)}
     return scalars, vectors
 
@@ -284,21 +384,28 @@ def update_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
     """One row per update, named as in the table above."""
     n = len(run.updates)
     scalars, vectors = _constants(run, n)
-    scalars["y"] = Column(np.array([up.y for up in run.updates], dtype=np.int64))
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
-    vectors["w"] = VectorColumn.of([up.w for up in run.updates])
-    vectors["w_next"] = VectorColumn.of([up.w_next for up in run.updates])
-    vectors["x"] = VectorColumn.of([up.x for up in run.updates])
+    if run.integer is not None and n:
+        which = run.integer.indices
+        scalars["y"] = Column(run.integer.problem.form.y[which])
+        vectors["w"] = run.integer.states(slice(0, n))
+        vectors["w_next"] = run.integer.states(slice(1, n + 1))
+        vectors["x"] = run.integer.examples(which)
+    else:
+        scalars["y"] = Column(np.array([up.y for up in run.updates], dtype=np.int64))
+        vectors["w"] = VectorColumn.of([up.w for up in run.updates])
+        vectors["w_next"] = VectorColumn.of([up.w_next for up in run.updates])
+        vectors["x"] = VectorColumn.of([up.x for up in run.updates])
     return _batch(scalars, vectors, origin, np.arange(n))
 
 
 def state_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
     """One row per state `w_t`, t = 0..T (the final iterate included)."""
-    states = run.states
-    n = len(states)
+    n = len(run.updates) + 1
     scalars, vectors = _constants(run, n)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
-    vectors["w"] = VectorColumn.of(states)
+    vectors["w"] = (run.integer.states() if run.integer is not None
+                    else VectorColumn.of(run.states))
     return _batch(scalars, vectors, origin, np.arange(n))
 
 
@@ -328,12 +435,15 @@ def _plus(a: IntArray, b: IntArray) -> IntArray:
 
 def example_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
     """One row per (state `w_t`, example j): loss terms, partial sums and gradients."""
-    data, states = run.data, run.states
-    per_state, dim, count = data.n, data.d, len(states)
+    data = run.data
+    per_state, dim, count = data.n, data.d, len(run.updates) + 1
     t = np.repeat(np.arange(count, dtype=np.int64), per_state)
     j = np.tile(np.arange(per_state, dtype=np.int64), count)
     y = np.array(data.y, dtype=np.int64)[j]
-    X, W = VectorColumn.of(data.X, dim), VectorColumn.of(states, dim)
+    if run.integer is not None:
+        X, W = run.integer.examples(), run.integer.states()
+    else:
+        X, W = VectorColumn.of(data.X, dim), VectorColumn.of(run.states, dim)
     x_rows = X.take(j)
     g = gram_column(W.take(t), x_rows)
     yg = g.num * y  # |y| = 1: no growth
