@@ -103,9 +103,6 @@ def test_the_file_budget_is_shared_by_all_its_expressions() -> None:
     parse_proof(text.replace(given, fewer).encode(), "fewer.toml")  # accepted
 
 
-@pytest.mark.xfail(strict=True, reason="proofs/division.py (lead's file): the power of a "
-                   "reciprocal is missed by denominators(), `clear` raises ExpressionError "
-                   "outside the step's error handling")
 def test_power_of_a_reciprocal_is_not_a_traceback(tmp_path: Path) -> None:
     """Row 3: claim `(1 + 1/x)**2 >= 0`."""
     path = tmp_path / "recip.toml"
