@@ -170,6 +170,7 @@ class _Script:
         self.hyps = dict(hyps)
         self.conditions = conditions
         self.facts: dict[Fact, str] = {}
+        self.nonzero: set[sympy.Expr] = set()
         self.lines: list[str] = []
         self.fresh = itertools.count()
         self.cleared = {clear(h): h for h in hyps if _divides(h, proof)}
@@ -214,22 +215,23 @@ class _Script:
         return out.text, out.proof
 
     def condition(self, d: sympy.Expr) -> str:
-        """The fact `0 < d` (proved by its side goal) and a hypothesis `base <> 0`."""
+        """The fact `0 < d` (from its side goal) and, once, a hypothesis `base <> 0`."""
         relation = Relation(d, ">", sympy.Integer(0), f"{d} > 0")
         fact = fact_of(relation)
-        if fact in self.facts:
-            return self.facts[fact]
-        obligation = self.conditions.get(relation)
-        if obligation is None:
-            raise Unsupported(f"no side condition proves {d} > 0")
-        label = self.replay(obligation)
-        base, power = (d.base, int(d.exp)) if d.is_Pow and d.exp.is_Integer else (d, 1)
-        nz = self.new("nz")
-        self.emit(
-            f"assert ({nz} : {expr(base)} <> 0) by "
-            f"(refine (nz_of_pow_pos {expr(base)} {power - 1} {expr(fact.expr)} _ {label}); "
-            "ring)."
-        )
+        label = self.facts.get(fact)
+        if label is None:
+            obligation = self.conditions.get(relation)
+            if obligation is None:
+                raise Unsupported(f"no side condition proves {d} > 0")
+            label = self.replay(obligation)
+        if d not in self.nonzero:
+            self.nonzero.add(d)
+            base, power = (d.base, int(d.exp)) if d.is_Pow and d.exp.is_Integer else (d, 1)
+            nz = self.new("nz")
+            self.emit(
+                f"assert ({nz} : {expr(base)} <> 0) by (refine (nz_of_pow_pos {expr(base)} "
+                f"{power - 1} {expr(fact.expr)} _ {label}); ring)."
+            )
         return label
 
     def fact(self, relation: Relation, fact: Fact) -> str:
@@ -492,13 +494,13 @@ class ProofExport:
             obligation = by_case.get(case)
             if obligation is None:
                 raise Unsupported(f"no certificate for case {case.text}")
-            saved = (dict(script.facts), dict(script.hyps), script.indent)
+            saved = (dict(script.facts), dict(script.hyps), set(script.nonzero), script.indent)
             script.hyps[case] = "case'"
             script.emit(f"- (* case {_comment(case.text)} *)")
             script.indent += "  "
             inner = script.replay(obligation)
             script.emit(f"exact {inner}.")
-            script.facts, script.hyps, script.indent = saved
+            script.facts, script.hyps, script.nonzero, script.indent = saved
         script.emit("}")
         script.facts[claim] = label
         return label
