@@ -27,6 +27,7 @@ from proofs.expressions import ExpressionError, Relation
 from proofs.judgement import Fact, Judgement
 from proofs.normal_form import fact_of
 from proofs.step import CaseSplit, Direct, Induction, Proof, Step
+from proofs.terms import Vec
 from verify.certificate import Certificate, GramMinor, NormSquare, Square
 from verify.coq import printer
 from verify.coq.printer import Written, expr, ident, name, number
@@ -444,6 +445,7 @@ class ProofExport:
                 texts.append(self.induction_lemma(
                     step, obligation, variables, hypotheses, derived, conditions))
             lemmas = tuple(f"{theorem}_{o.label}" for o in main)
+            texts.append(self.over_nat(step, variables, hypotheses))
             return Exported(step.id, theorem, header + "\n".join(texts), hypotheses=hypotheses,
                             variables=tuple(variables), induction=True, lemmas=lemmas)
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
@@ -547,6 +549,101 @@ class ProofExport:
         statement = self.statement(variables, hyps, f"{a} {op} {b}")
         return (f"Lemma {ident(step.id)}_{obligation.label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
+
+    def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Relation, ...]) -> str:
+        """The induction as a theorem over `nat`: iterates and per-update values as sequences.
+
+        Constants are the names the invariant or the step's hypotheses mention (they hold at
+        every iteration); the iterated vectors and every other name of the update are
+        sequences indexed by the number of updates `n'`, the induction variable is `INR n'`.
+        The base and step lemmas hold for all values, so each `n'` instantiates them.
+        """
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        t = rule.variable
+        iterated = set(rule.step) | set(rule.base)
+        constants = set()
+        for relation in (*hypotheses, step.claim):
+            constants |= printer.names_in(relation, self.proof.names)
+        constants -= iterated | {t}
+        sequences = [v for v in variables if v not in constants and v != t]
+        vectors = self.proof.names.vectors
+
+        def at(index: str) -> tuple[dict[str, str], dict[str, str]]:
+            scalars = {s: f"({name(s)} {index})" for s in sequences if s not in vectors}
+            scalars[t] = "0" if index == "0%nat" else f"(INR {index})"
+            vecs = {v: f"({name(v)} {index})" for v in sequences if v in vectors}
+            return scalars, vecs
+
+        def vector_at(v: Vec, zero_of: str, index: str) -> str:
+            scalars, vecs = at(index)
+            symbols = {sympy.Symbol(k): sympy.Symbol(val) for k, val in scalars.items()}
+            terms = [
+                vecs.get(n, name(n)) if c == 1
+                else f"(vscal {expr(c.xreplace(symbols))} {vecs.get(n, name(n))})"
+                for n, c in v.items()
+            ]
+            if not terms:
+                return f"(vscal 0 {vecs.get(zero_of, name(zero_of))})"
+            text = terms[-1]
+            for term in reversed(terms[:-1]):
+                text = f"(vadd {term} {text})"
+            return text
+
+        def written(relation: Relation, index: str) -> str:
+            scalars, vecs = at(index)
+            parts = Written(self.proof.names, scalars, vecs).relation(relation)
+            if parts is None:
+                raise Unsupported(f"{relation.text!r} has no source text to restate over nat")
+            return " ".join(parts)
+
+        n = "n'"
+        const_v = [name(v) for v in variables if v in constants and v in vectors]
+        const_s = [name(v) for v in variables if v in constants and v not in vectors]
+        seq_v = [name(v) for v in sequences if v in vectors]
+        seq_s = [name(v) for v in sequences if v not in vectors]
+        groups = [f"({' '.join(g)} : {ty})" for g, ty in (
+            (const_v, "V"), (const_s, "R"), (seq_v, "nat -> V"), (seq_s, "nat -> R")) if g]
+        hyps = [" ".join(Written(self.proof.names).relation(h) or ()) for h in hypotheses]
+        if any(not h for h in hyps):
+            raise Unsupported("a hypothesis has no source text to restate over nat")
+        base = [f"{name(v)} 0%nat = {vector_at(rule.base[v], v, '0%nat')}" for v in rule.base]
+        nxt = [f"(forall {n}, {name(v)} (S {n}) = {vector_at(rule.step[v], v, n)})"
+               for v in rule.step]
+        update = [f"(forall {n}, {written(h, n)})" for h in rule.hypotheses]
+        premises = [*hyps, *base, *nxt, *update]
+        body = "".join(f"{h} ->\n    " for h in premises)
+        statement = f"forall {' '.join(groups)},\n    {body}forall {n}, {written(step.claim, n)}"
+
+        def args(index: str, base_case: bool) -> str:
+            out = []
+            for v in variables:
+                if v == t:
+                    out.append("0" if base_case else f"(INR {index})")
+                elif v in sequences:
+                    out.append(f"({name(v)} {index})")
+                else:
+                    out.append(name(v))
+            return " ".join(out)
+
+        h_names = [f"hyp'{i}" for i in range(len(hyps))]
+        b_names = [f"base'{i}" for i in range(len(base))]
+        s_names = [f"next'{i}" for i in range(len(nxt))]
+        u_names = [f"upd'{i}" for i in range(len(update))]
+        intro = [*const_v, *const_s, *seq_v, *seq_s, *h_names, *b_names, *s_names, *u_names]
+        theorem = ident(step.id)
+        lines = [
+            f"Theorem {theorem} : {statement}.",
+            "Proof.",
+            f"  intros {' '.join(intro)} {n}. induction {n} as [| {n} IH].",
+            f"  - rewrite {', '.join(b_names)}." if b_names else "  -",
+            f"    exact ({theorem}_base {args('0%nat', True)} {' '.join(h_names)}).",
+            f"  - rewrite {', '.join(s_names)}; try rewrite S_INR." if s_names else "  - try rewrite S_INR.",
+            f"    exact ({theorem}_step {args(n, False)} {' '.join(h_names)} "
+            f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(f'({u} {n})' for u in u_names)}).",
+            "Qed.",
+        ]
+        return "\n".join(lines) + "\n"
 
 
 def export_proof(proof: Proof, reports: Iterable[object], title: str = "") -> list[Exported]:

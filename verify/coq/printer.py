@@ -27,7 +27,8 @@ RESERVED = frozenset(
     eq_refl pow2_ge_0 ip_pos gram2_nonneg gram3_nonneg int_nonneg int_pos rat_nonneg rat_pos
     add_pos_nonneg sum_ge sum_gt sum_eq ge_of_eq0 lin0 replay_ge replay_gt replay_eq fact_le
     fact_lt fact_ge fact_gt fact_eq claim_le claim_lt claim_ge claim_gt claim_eq
-    nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not""".split()
+    nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not nat INR
+    S_INR pos_INR Rle_ge IH""".split()
 )
 
 COQ_OP = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "="}
