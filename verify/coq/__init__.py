@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from proofs.step import Proof
-from verify.coq.build import ProofFile, Compiled, coqc, compile_project, module_name, write_project
-from verify.coq.export import export_proof
+if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import this module
+    from proofs.step import Proof
 
 NOT_RUN = "not run: coqc is not on PATH"
 
-__all__ = ["CoqRun", "export_and_check", "annotate", "lines", "NOT_RUN"]
+__all__ = ["NOT_RUN", "CoqRun", "add_option", "annotate", "export_and_check", "for_command",
+           "lines"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,9 @@ def export_and_check(
     A step's result is `checked`, `error: <coqc's message>`, `not exported: <why>` or
     `not run: ...` (no coqc, or `compile=False`).
     """
+    from verify.coq.build import ProofFile, compile_project, coqc, module_name, write_project
+    from verify.coq.export import export_proof
+
     files: list[ProofFile] = []
     ids: dict[str, str] = {}
     results: dict[tuple[str, str], str] = {}
@@ -60,7 +63,7 @@ def export_and_check(
     executable = coqc()
     if executable is None or not compile:
         return CoqRun(directory, results, None)
-    compiled: Compiled = compile_project(files, executable)
+    compiled = compile_project(files, executable)
     for (module, step_id), result in compiled.results.items():
         results[(ids[module], step_id)] = result
     if compiled.preamble != "checked":
@@ -85,3 +88,32 @@ def lines(run: CoqRun) -> list[str]:
     out.append(f"coq: {checked}/{len(run.results)} steps checked by coqc{took} "
                f"(project in {run.directory})")
     return out
+
+
+def add_option(parser: Any) -> None:
+    """The `--coq DIR` option of `novikoff check` and `novikoff audit`."""
+    parser.add_argument(
+        "--coq", type=Path, metavar="DIR", default=None,
+        help="also export every proved step to a Coq project in DIR and, when coqc is on "
+        "PATH, re-check it with coqc (a second, independent kernel)",
+    )
+
+
+def for_command(
+    directory: Path | None, proofs: Iterable[tuple[str, Proof, Sequence[object]]]
+) -> CoqRun | None:
+    """Run the export for a command when `--coq DIR` was given (None otherwise).
+
+    A DIR that exists and is not a directory, or cannot be created, is bad input.
+    """
+    if directory is None:
+        return None
+    from verify.cli import UsageError
+
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"--coq {directory}: not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"--coq {directory}: cannot create it ({error.strerror})") from None
+    return export_and_check(directory, proofs)

@@ -250,7 +250,7 @@ class _Script:
         if fact_of(clear(source)) != fact:
             raise Unsupported(f"hypothesis {relation.text!r} does not give its kernel fact")
         f, f_proof = self.clearing(source)
-        a, op, b = self.relation_text(source)
+        a, _op, b = self.relation_text(source)
         label = self.new("k")
         self.emit(
             f"assert ({label} : {_prop(fact)}) by (refine ({HYP_LEMMA[source.op]} _ _ {f} _ "
@@ -348,7 +348,7 @@ class _Script:
         if fact_of(clear(relation)) != fact:
             raise Unsupported(f"the claim {relation.text!r} is not its kernel fact")
         f, f_proof = self.clearing(relation)
-        a, op, b = self.relation_text(relation)
+        a, _op, b = self.relation_text(relation)
         self.emit(
             f"refine ({CLAIM_LEMMA[relation.op]} _ _ {f} _ {f_proof} _ {fact_label}); "
             f"{self.ip_norm()}; {_identity(a, b, f, _prop(fact))}."
@@ -638,7 +638,8 @@ class ProofExport:
             f"  intros {' '.join(intro)} {n}. induction {n} as [| {n} IH].",
             f"  - rewrite {', '.join(b_names)}." if b_names else "  -",
             f"    exact ({theorem}_base {args('0%nat', True)} {' '.join(h_names)}).",
-            f"  - rewrite {', '.join(s_names)}; try rewrite S_INR." if s_names else "  - try rewrite S_INR.",
+            f"  - rewrite {', '.join(s_names)}; try rewrite S_INR."
+            if s_names else "  - try rewrite S_INR.",
             f"    exact ({theorem}_step {args(n, False)} {' '.join(h_names)} "
             f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(f'({u} {n})' for u in u_names)}).",
             "Qed.",

@@ -23,7 +23,10 @@ Axiom ip_scal_l : forall r u w, ip (vscal r u) w = r * ip u w.
 Axiom ip_pos : forall v, 0 <= ip v v.
 
 Lemma ip_add_r : forall u v w, ip w (vadd u v) = ip w u + ip w v.
-Proof. intros u v w. rewrite (ip_sym w (vadd u v)), ip_add_l, (ip_sym u w), (ip_sym v w). reflexivity. Qed.
+Proof.
+  intros u v w. rewrite (ip_sym w (vadd u v)), ip_add_l, (ip_sym u w), (ip_sym v w).
+  reflexivity.
+Qed.
 
 Lemma ip_scal_r : forall r u w, ip w (vscal r u) = r * ip w u.
 Proof. intros r u w. rewrite (ip_sym w (vscal r u)), ip_scal_l, (ip_sym u w). reflexivity. Qed.
@@ -44,6 +47,9 @@ Proof.
   rewrite <- (Rmult_0_r p). apply Rmult_lt_compat_l; assumption.
 Qed.
 
+Lemma nonneg_eq : forall x y, x = y -> 0 <= x -> 0 <= y.
+Proof. intros x y E H. rewrite <- E. exact H. Qed.
+
 (** Cauchy-Schwarz when ip b b > 0: ip v v = bb * det2 a b for v = bb a - ab b. *)
 Lemma det2_core : forall a b, 0 < ip b b -> 0 <= det2 a b.
 Proof.
@@ -51,10 +57,7 @@ Proof.
   pose proof (ip_pos (vadd (vscal (ip b b) a) (vscal (- ip a b) b))) as H.
   ip_expand. unfold det2.
   apply (prod_pos_nonneg_r (ip b b)); [exact Hb |].
-  replace (ip b b * (ip a a * ip b b - ip a b * ip b a)) with
-    (ip (vadd (vscal (ip b b) a) (vscal (- ip a b) b)) (vadd (vscal (ip b b) a) (vscal (- ip a b) b)))
-    by (ip_expand; rewrite (ip_sym b a); ring).
-  exact H.
+  refine (nonneg_eq _ _ _ H). ip_expand. rewrite (ip_sym b a). ring.
 Qed.
 
 Lemma det2_sym : forall a b, det2 a b = det2 b a.
@@ -89,9 +92,6 @@ Qed.
 
 Lemma pow3_pos : forall x, 0 < x -> 0 < x * (x * x).
 Proof. intros x H. apply Rmult_lt_0_compat; [exact H | apply Rmult_lt_0_compat; exact H]. Qed.
-
-Lemma nonneg_eq : forall x y, x = y -> 0 <= x -> 0 <= y.
-Proof. intros x y E H. rewrite <- E. exact H. Qed.
 
 (** det3 when ip a a > 0: projecting b, c off a gives aa^3 * det3 a b c = det2 b' c' >= 0. *)
 Lemma det3_core : forall a b c, 0 < ip a a -> 0 <= det3 a b c.

@@ -20,16 +20,15 @@ from proofs.terms import Vec, gram_pair
 
 #: Coq keywords and every global name an exported proof refers to: a proof's own names are
 #: renamed `name'` when they would shadow one (a proof-file name never contains `'`).
-RESERVED = frozenset(
-    """_ as at cofix else end exists exists2 fix for forall fun if IF in let match mod
+_RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if IF in let match mod
     return then using where with Prop SProp Set Type R V Z S O ip vadd vscal det2 det3 IZR
     INR pow Rlt_0_1 Rlt_le Rmult_le_pos Rmult_lt_0_compat Rplus_le_le_0_compat Rle_refl
     eq_refl pow2_ge_0 ip_pos gram2_nonneg gram3_nonneg int_nonneg int_pos rat_nonneg rat_pos
     add_pos_nonneg sum_ge sum_gt sum_eq ge_of_eq0 lin0 replay_ge replay_gt replay_eq fact_le
     fact_lt fact_ge fact_gt fact_eq claim_le claim_lt claim_ge claim_gt claim_eq
-    nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not nat INR
-    S_INR pos_INR Rle_ge IH""".split()
-)
+    nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not nat
+    S_INR pos_INR Rle_ge IH"""
+RESERVED = frozenset(_RESERVED_TEXT.split())
 
 COQ_OP = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "="}
 
