@@ -33,8 +33,8 @@ FORBIDDEN = re.compile(r"\b(Admitted|admit|Axiom|Parameter|Hypothesis|Variable|C
 
 SMALL = b"""
 title = "small"
-vectors = ["w", "x"]
-scalars = ["a", "R", "fun"]
+vectors = ["w", "x", "u"]
+scalars = ["a", "R", "fun", "c", "g", "eta", "y", "t"]
 
 [[step]]
 id = "double"
@@ -57,13 +57,32 @@ id = "split"
 given = ["fun**2 == 1"]
 claim = "fun*fun >= 0"
 split = { on = "fun", zero = true }
+
+# regression: a divisor the parser cancels (c) still needs `c <> 0` for Coq's field
+[[step]]
+id = "cancel"
+given = ["c > 0", "g > 0"]
+claim = "(c*a/(c*g))**2 == (a/g)**2"
+
+# regression: a product coefficient in the update (eta*y) printed alike in lemma and theorem
+[[step]]
+id = "scaled-lower"
+given = ["eta > 0"]
+claim = "dot(w, x) >= eta*t*g"
+
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*u" }
+given = ["y*dot(u, x) >= g"]
 """
+STEPS = ["double", "cs", "chained", "split", "cancel", "scaled-lower"]
 
 
 def small() -> tuple[str, object, list[object]]:
     proof = parse_proof(SMALL, "small.toml")
     report = check_proof(proof, time_limit=60)
-    assert [s.status for s in report.steps] == ["proved"] * 4
+    assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
     return "small", proof, list(report.steps)
 
 
@@ -149,8 +168,9 @@ def test_theorems_rest_on_the_inner_product_axioms_only(
 @needs_coqc
 def test_a_changed_certificate_coefficient_is_rejected(tmp_path: Path) -> None:
     run = export_and_check(tmp_path, [small()])
-    assert run.for_proof("small") == dict.fromkeys(["double", "cs", "chained", "split"],
-                                                   "checked")
+    assert run.for_proof("small") == dict.fromkeys(STEPS, "checked")
+    assert theorems((tmp_path / "small.v").read_text()) == [
+        "step_" + s.replace("-", "_") for s in STEPS]
     path = tmp_path / "small.v"
     text = path.read_text()
     assert "(int_pos 2 eq_refl)" in text
@@ -206,8 +226,7 @@ def test_check_cli_json_has_a_coq_field_per_step(
                  str(tmp_path / "out")])
     data = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert {s["id"]: s["coq"] for s in data["steps"]} == dict.fromkeys(
-        ["double", "cs", "chained", "split"], "checked")
+    assert {s["id"]: s["coq"] for s in data["steps"]} == dict.fromkeys(STEPS, "checked")
     assert (tmp_path / "out" / "small.v").is_file()
 
 

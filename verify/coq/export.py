@@ -16,6 +16,7 @@ The checker's reports are read in one place only, `proved_step` (the adapter).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -576,18 +577,11 @@ class ProofExport:
             return scalars, vecs
 
         def vector_at(v: Vec, zero_of: str, index: str) -> str:
+            # the lemma's own printing, names then replaced: both sides stay syntactically equal
             scalars, vecs = at(index)
-            symbols = {sympy.Symbol(k): sympy.Symbol(val) for k, val in scalars.items()}
-            terms = [
-                vecs.get(n, name(n)) if c == 1
-                else f"(vscal {expr(c.xreplace(symbols))} {vecs.get(n, name(n))})"
-                for n, c in v.items()
-            ]
-            if not terms:
-                return f"(vscal 0 {vecs.get(zero_of, name(zero_of))})"
-            text = terms[-1]
-            for term in reversed(terms[:-1]):
-                text = f"(vadd {term} {text})"
+            text = printer.vector(v, zero_of)
+            for old, value in {**scalars, **vecs}.items():
+                text = re.sub(rf"(?<![\w']){re.escape(name(old))}(?![\w'])", value, text)
             return text
 
         def written(relation: Relation, index: str) -> str:

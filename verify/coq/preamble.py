@@ -257,11 +257,20 @@ Proof. intros x. destruct (Rtotal_order x 0) as [H | [H | H]]; auto. Qed.
 Lemma dichotomy : forall x, x >= 0 \/ x < 0.
 Proof. intros x. destruct (Rtotal_order x 0) as [H | [H | H]]; [right | left | left]; lra. Qed.
 
+Lemma nz_mul_l : forall x y, x * y <> 0 -> x <> 0.
+Proof. intros x y H E. apply H. rewrite E. ring. Qed.
+
+Lemma nz_mul_r : forall x y, x * y <> 0 -> y <> 0.
+Proof. intros x y H E. apply H. rewrite E. ring. Qed.
+
 (** The side conditions [field] leaves: each denominator is nonzero by a hypothesis. *)
 Ltac nz_solve :=
   repeat match goal with
   | |- _ /\ _ => split
   | H : ?x <> 0 |- ?x <> 0 => exact H
+  | H : 0 < ?x |- ?x <> 0 => exact (Rgt_not_eq x 0 H)
+  | H : ?x * _ <> 0 |- ?x <> 0 => exact (nz_mul_l _ _ H)
+  | H : _ * ?y <> 0 |- ?y <> 0 => exact (nz_mul_r _ _ H)
   | |- ?x * ?y <> 0 => apply Rmult_integral_contrapositive_currified
   | |- ?x ^ _ <> 0 => apply pow_nonzero
   | H : ?y <> 0 |- ?x <> 0 => replace x with y by ring; exact H
