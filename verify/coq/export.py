@@ -8,7 +8,8 @@ replayed as `m * claim = sum of terms` (identity by `ring`/`field`) with every t
 given by an explicit proof term (products of hypotheses, `pow2_ge_0`, the preamble's Gram
 lemmas); the claim as written is then recovered by one bridge lemma. Structural rules: a
 case split destructs the trichotomy (a disjunction) and replays each case; `uses` applies
-the used step's theorem; an induction exports its base and step obligations as lemmas.
+the used step's theorem; an induction is a theorem over `nat` (iterates and per-update values
+as sequences) proved from its base and step obligations, exported as lemmas.
 
 The checker's reports are read in one place only, `proved_step` (the adapter).
 """
