@@ -23,6 +23,7 @@ from verify.budgets import BUDGETS
 from verify.cli import UsageError
 from verify.commands import whole_number
 from verify.commands.check import seconds
+from verify.coq import add_option, annotate, for_command, lines
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
     from verify.audit import Audit
@@ -70,6 +71,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--strict", action="store_true", help="fail on any finding")
     parser.add_argument("--time-limit", type=seconds, default=10.0, metavar="S",
                         help="seconds allowed per step (default 10)")
+    add_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -117,12 +119,17 @@ def run(args: argparse.Namespace) -> int:
         bar.clear()
     for name, path in outputs.items():
         path.write_text(renderer(name)(audit), encoding="utf-8")
+    coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
+                                 for p in audit.proofs])
     if args.json:
-        print(json.dumps(to_json(audit), indent=2))
+        data = to_json(audit)
+        for proof in data["proofs"] if coq is not None else ():
+            annotate(proof["steps"], coq.for_proof(proof["id"]))
+        print(json.dumps(data, indent=2))
         if bar is not None:
             print(summary_table(audit), file=sys.stderr)
     else:
-        print(to_text(audit))
+        print(to_text(audit) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     passed = audit.passed(strict=args.strict)
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs})", file=sys.stderr)

@@ -10,7 +10,10 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from verify.coq import add_option, annotate, for_command, lines
 
 if TYPE_CHECKING:  # SymPy and SciPy load only when a proof is checked: `novikoff run` starts fast
     from proofs.step import Step
@@ -36,6 +39,7 @@ def register(subparsers: Any) -> None:
         metavar="S",
         help="seconds allowed per step (default 5); on expiry the step is unknown",
     )
+    add_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -61,10 +65,14 @@ def run(args: argparse.Namespace) -> int:
     report = check_proof(proof, time_limit=args.time_limit, progress=progress)
     if progress is not None:
         print("\r\x1b[K", end="", file=sys.stderr, flush=True)
+    coq = for_command(args.coq, [(Path(args.file).stem, proof, report.steps)])
     if args.json:
-        print(json.dumps(serialize.report(report), indent=2))
+        data = serialize.report(report)
+        if coq is not None:
+            annotate(data["steps"], coq.for_proof(Path(args.file).stem))
+        print(json.dumps(data, indent=2))
     else:
-        print(human(report))
+        print(human(report) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     return 0 if report.status == "proved" else 1
 
 
