@@ -1,10 +1,10 @@
 """The Coq export (issue 18): proved steps re-checked by coqc, a second, independent kernel.
 
 Tests that need coqc skip with the reason when it is not on PATH (CI installs Debian's
-`coq`). The canonical proofs are checked once per module (their certificates are found by
-our prover) and exported; every proved step must then compile, one theorem per step, with
-no axiom outside `InnerProduct.v` and no `Admitted`. A certificate altered by hand in the
-export must be rejected by coqc.
+`coq`). The canonical proofs and the small proof below are checked once per module (their
+certificates are found by our prover) and exported; every proved step must then compile, one
+theorem per step, with no axiom outside `InnerProduct.v` and no `Admitted`. A certificate
+altered by hand in the export must be rejected by coqc.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ SMALL = b"""
 title = "small"
 vectors = ["w", "x", "u"]
 scalars = ["a", "R", "fun", "c", "g", "eta", "y", "t"]
+naturals = ["t"]
 
 [[step]]
 id = "double"
@@ -72,14 +73,30 @@ claim = "dot(w, x) >= eta*t*g"
 
 [step.induction]
 variable = "t"
+constants = ["eta", "g", "x"]  # u, y: fresh at each update (sequences over nat in Coq)
 base = { w = "0*w" }
 step = { w = "w + eta*y*u" }
 given = ["y*dot(u, x) >= g"]
+
+# a natural is a `nat` in Coq: its `0 <= INR t` (pos_INR) is the only hypothesis here
+[[step]]
+id = "count"
+given = []
+claim = "t + 1 > 0"
+
+# uses a step with a natural: its theorem is applied to the `nat` before it becomes real
+[[step]]
+id = "count-twice"
+given = []
+claim = "2*t + 2 > 0"
+uses = ["count"]
 """
-STEPS = ["double", "cs", "chained", "split", "cancel", "scaled-lower"]
+STEPS = ["double", "cs", "chained", "split", "cancel", "scaled-lower", "count", "count-twice"]
 
 
+@pytest.fixture(scope="module")
 def small() -> tuple[str, object, list[object]]:
+    """The small proof, checked once for the module (every step proved)."""
     proof = parse_proof(SMALL, "small.toml")
     report = check_proof(proof, time_limit=60)
     assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
@@ -88,15 +105,29 @@ def small() -> tuple[str, object, list[object]]:
 
 @pytest.fixture(scope="module")
 def canonical(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    """Both canonical proofs checked by our prover and exported (compiled when coqc is)."""
+    """Both canonical proofs checked by our prover and exported; `built` compiles them
+    (coqc's per-step results are tested on the small proof, which costs less to compile)."""
     out = {}
     for proof_id in ("canonical-online", "canonical-batch"):
         proof = load_builtin(proof_id)
         report = check_proof(proof, time_limit=60)
         directory = tmp_path_factory.mktemp(proof_id)
-        out[proof_id] = (proof, report, export_and_check(directory, [(proof_id, proof,
-                                                                       report.steps)]))
+        out[proof_id] = (proof, report, export_and_check(
+            directory, [(proof_id, proof, report.steps)], compile=False))
     return out
+
+
+@pytest.fixture(scope="module")
+def built(canonical: dict[str, object]) -> dict[str, subprocess.CompletedProcess[str]]:
+    """`coq_makefile -f _CoqProject -o Makefile && make` on each canonical export, once."""
+    if COQC is None:
+        pytest.skip("coqc is not on PATH (install Debian's `coq`: apt-get install coq)")
+    return {
+        proof_id: subprocess.run(
+            "coq_makefile -f _CoqProject -o Makefile && make", shell=True,
+            cwd=run.directory, capture_output=True, text=True, check=False)
+        for proof_id, (_proof, _report, run) in canonical.items()  # type: ignore[misc]
+    }
 
 
 def theorems(text: str) -> list[str]:
@@ -106,20 +137,18 @@ def theorems(text: str) -> list[str]:
 @needs_coqc
 @pytest.mark.parametrize("proof_id", ["canonical-online", "canonical-batch"])
 def test_canonical_proofs_compile_one_theorem_per_proved_step(
-    canonical: dict[str, object], proof_id: str
+    canonical: dict[str, object], built: dict[str, subprocess.CompletedProcess[str]],
+    proof_id: str
 ) -> None:
     _proof, report, run = canonical[proof_id]  # type: ignore[misc]
     proved = [s.step.id for s in report.steps if s.status == "proved"]
     assert proved, "the prover proved nothing: nothing to re-check"
     results = run.for_proof(proof_id)
-    assert {s: results[s] for s in proved} == dict.fromkeys(proved, "checked")
+    assert {s: results[s] for s in proved} == dict.fromkeys(proved, NOT_RUN)  # all exported
     text = (run.directory / f"{proof_id.replace('-', '_')}.v").read_text()
     assert theorems(text) == ["step_" + s.replace("-", "_") for s in proved]
-    built = subprocess.run(
-        "coq_makefile -f _CoqProject -o Makefile && make",
-        shell=True, cwd=run.directory, capture_output=True, text=True, check=False,
-    )
-    assert built.returncode == 0, built.stdout + built.stderr
+    made = built[proof_id]  # the whole file compiles: every theorem in it is checked
+    assert made.returncode == 0, made.stdout + made.stderr
 
 
 @pytest.mark.parametrize("proof_id", ["canonical-online", "canonical-batch"])
@@ -140,22 +169,19 @@ def test_no_axiom_outside_the_preamble_and_nothing_admitted(
 
 @needs_coqc
 def test_theorems_rest_on_the_inner_product_axioms_only(
-    canonical: dict[str, object], tmp_path: Path
+    canonical: dict[str, object], built: dict[str, subprocess.CompletedProcess[str]],
+    tmp_path: Path
 ) -> None:
     """`Print Assumptions`: our axioms, then only the standard library's axioms of R."""
     run = canonical["canonical-batch"][2]  # type: ignore[index]
-    for path in run.directory.iterdir():
-        if path.is_file():
-            shutil.copy(path, tmp_path / path.name)
-    for name in ("InnerProduct.v", "canonical_batch.v"):
-        subprocess.run([COQC, "-R", ".", LOGICAL, name], cwd=tmp_path, check=True,
-                       capture_output=True)
+    assert built["canonical-batch"].returncode == 0  # its .vo files are read below
     (tmp_path / "Check.v").write_text(
         f"Require Import {LOGICAL}.canonical_batch.\n"
         "Print Assumptions step_iterations.\nPrint Assumptions step_xbar_nonzero.\n"
+        "Print Assumptions step_distance_decrease.\n"
     )
-    done = subprocess.run([COQC, "-R", ".", LOGICAL, "Check.v"], cwd=tmp_path,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run([COQC, "-R", str(run.directory), LOGICAL, "Check.v"],
+                          cwd=tmp_path, capture_output=True, text=True, check=True)
     listed = {line.split()[0] for line in done.stdout.splitlines()
               if line[:1].strip() and line != "Axioms:"}
     ours = {name.removeprefix("InnerProduct.") for name in listed
@@ -166,8 +192,10 @@ def test_theorems_rest_on_the_inner_product_axioms_only(
 
 
 @needs_coqc
-def test_a_changed_certificate_coefficient_is_rejected(tmp_path: Path) -> None:
-    run = export_and_check(tmp_path, [small()])
+def test_a_changed_certificate_coefficient_is_rejected(
+    small: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    run = export_and_check(tmp_path, [small])
     assert run.for_proof("small") == dict.fromkeys(STEPS, "checked")
     assert theorems((tmp_path / "small.v").read_text()) == [
         "step_" + s.replace("-", "_") for s in STEPS]
@@ -191,10 +219,11 @@ def test_a_changed_certificate_coefficient_is_rejected(tmp_path: Path) -> None:
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
 
 
-def test_export_is_deterministic_and_renames_coq_names(tmp_path: Path) -> None:
-    proof = small()
-    first = export_and_check(tmp_path / "a", [proof], compile=False)
-    second = export_and_check(tmp_path / "b", [proof], compile=False)
+def test_export_is_deterministic_and_renames_coq_names(
+    small: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    first = export_and_check(tmp_path / "a", [small], compile=False)
+    second = export_and_check(tmp_path / "b", [small], compile=False)
     names = sorted(p.name for p in first.directory.iterdir())
     assert names == ["InnerProduct.v", "_CoqProject", "small.v"]
     for name in names:
@@ -205,11 +234,26 @@ def test_export_is_deterministic_and_renames_coq_names(tmp_path: Path) -> None:
     assert set(first.results.values()) == {NOT_RUN}
 
 
+def test_naturals_are_nat_and_runs_have_per_update_sequences(
+    small: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    """The semantics of naturals and of induction over runs, as Coq statements."""
+    text = export_and_check(tmp_path, [small], compile=False).directory.joinpath(
+        "small.v").read_text()
+    # a natural ranges over nat (not over the nonnegative reals)
+    assert "Theorem step_count : forall (t : nat),\n    ((INR t) + 1) > 0." in text
+    # the run: x, eta, g are declared constants; u, y are read by the update, so fresh at
+    # every update (sequences); w is iterated; the counter is INR n'
+    assert ("Theorem step_scaled_lower : forall (x : V) (g eta : R) (w u : nat -> V) "
+            "(y : nat -> R),") in text
+    assert "forall n', (ip (w n') x) >= ((eta * (INR n')) * g)." in text
+
+
 def test_without_coqc_the_project_is_written_and_steps_say_not_run(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    small: tuple[str, object, list[object]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(shutil, "which", lambda _name: None)
-    run = export_and_check(tmp_path, [small()])
+    run = export_and_check(tmp_path, [small])
     assert run.seconds is None
     assert set(run.for_proof("small").values()) == {NOT_RUN}
     assert (tmp_path / "_CoqProject").read_text().splitlines() == [

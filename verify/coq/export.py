@@ -1,15 +1,20 @@
 """Proved steps as Coq theorems, proved by replaying our certificates (issue 18).
 
-Each proved step becomes one `Theorem` stated as written (scalars in `R`, vectors in `V`,
-`dot(a, b)` as `ip a b`, divisions as in the statement). Its proof replays the kernel's
-evidence, nothing else: each hypothesis is turned into its fact `p (kind) 0` by one bridge
-lemma and an identity (`ring`, or `field` where something divides); each certificate is
-replayed as `m * claim = sum of terms` (identity by `ring`/`field`) with every term's sign
-given by an explicit proof term (products of hypotheses, `pow2_ge_0`, the preamble's Gram
-lemmas); the claim as written is then recovered by one bridge lemma. Structural rules: a
-case split destructs the trichotomy (a disjunction) and replays each case; `uses` applies
-the used step's theorem; an induction is a theorem over `nat` (iterates and per-update values
-as sequences) proved from its base and step obligations, exported as lemmas.
+Each proved step becomes one `Theorem` stating the kernel's `Statement` as written (scalars in
+`R`, naturals in `nat` read through `INR`, vectors in `V`, `dot(a, b)` as `ip a b`, divisions
+as in the text), except that the claim of a used step whose theorem is exported is not
+assumed but obtained by applying that theorem. Its proof replays the kernel's evidence,
+nothing else: each hypothesis becomes its fact `p (kind) 0` by one bridge lemma and an
+identity (`ring`, or `field` where something divides; the reduced denominator `D` of the
+kernel's normal form is the clearing factor and its condition `D > 0` is replayed from the
+side obligation); each certificate is replayed as `m * claim = sum of terms` (identity by
+`ring`) with every term's sign given by an explicit proof term (products of hypotheses,
+`pow2_ge_0`, the preamble's Gram lemmas); the claim as written is recovered by one bridge
+lemma. A natural `t` is introduced as a `nat`, `0 <= INR t` is `pos_INR`, and the proof then
+works with the real `t := INR t`. Structural rules: a case split destructs the trichotomy (a
+disjunction) and replays each case; `uses` applies the used step's theorem; an induction over
+runs is a theorem over `nat` (iterated vectors and per-update names as sequences, constants
+as constants) proved from its base and step obligations, exported as lemmas over `R`.
 
 The checker's reports are read in one place only, `proved_step` (the adapter).
 """
@@ -18,21 +23,31 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import reduce
 
 import sympy
 
-from proofs.division import admit, clear, denominators, required
-from proofs.expressions import ExpressionError, Relation
-from proofs.judgement import Fact, Judgement
-from proofs.normal_form import fact_of
+from proofs.expressions import ExpressionError
 from proofs.step import CaseSplit, Direct, Induction, Proof, Step
-from proofs.terms import Vec
-from verify.certificate import Certificate, GramMinor, NormSquare, Square
 from verify.coq import printer
 from verify.coq.printer import Written, expr, ident, name, number
+from verify.kernel import (
+    Certificate,
+    Fact,
+    GramMinor,
+    Judgement,
+    KernelError,
+    NormSquare,
+    Obligation,
+    Rel,
+    Square,
+    Statement,
+    gram_pair,
+)
+from verify.kernel.algebra import normal_form, reciprocal_bases
 
 FACT_LEMMA = {">=": "replay_ge", ">": "replay_gt", "==": "replay_eq"}
 HYP_LEMMA = {"<=": "fact_le", "<": "fact_lt", ">=": "fact_ge", ">": "fact_gt", "==": "fact_eq"}
@@ -46,58 +61,60 @@ class Unsupported(ValueError):
 
 
 @dataclass(frozen=True)
-class Obligation:
-    """One judgement of a step, in relation form and in kernel form, with its certificate."""
+class Goal:
+    """One obligation of a step with its certificate; `judgement` is what the certificate
+    proves (the obligation's, or one with fewer hypotheses: weakening)."""
 
-    label: str
-    hypotheses: tuple[Relation, ...]
-    claim: Relation
+    obligation: Obligation
     judgement: Judgement
     certificate: Certificate
 
 
 @dataclass(frozen=True)
 class ProvedStep:
-    """A proved step and the certified judgements that establish it."""
+    """A step with a kernel Theorem, its full statement and the evidence for it."""
 
     step: Step
-    obligations: tuple[Obligation, ...]
+    statement: Statement
+    goals: tuple[Goal, ...]
 
 
 def proved_step(report: object) -> ProvedStep | None:
     """The adapter: a checker step report as a `ProvedStep`, or None if it is not proved.
 
-    The only code that reads `verify.proof_checker.StepReport` (its `step`, `status` and
-    `goals`, each with `goal`, `judgement`, `verdict.certificate`): re-point it here when the
-    kernel's `Theorem` values replace those reports.
+    The only code that reads `verify.proof_checker.StepReport` (its `step`, `theorem`,
+    `statement` and `goals`, each with `goal` and `verdict.certificate`/`verdict.judgement`).
+    Only a step with a kernel `Theorem` is exported.
     """
-    if getattr(report, "status", None) != "proved":
+    if getattr(report, "theorem", None) is None or getattr(report, "statement", None) is None:
         return None
-    obligations = []
+    goals = []
     for goal_report in report.goals:  # type: ignore[attr-defined]
-        certificate = goal_report.verdict.certificate
-        if certificate is None:
+        verdict = goal_report.verdict
+        if verdict.certificate is None:
             return None
-        goal = goal_report.goal
-        obligations.append(
-            Obligation(goal.label, goal.hypotheses, goal.claim, goal_report.judgement,
-                       certificate)
-        )
-    return ProvedStep(report.step, tuple(obligations))  # type: ignore[attr-defined]
+        goals.append(Goal(goal_report.goal, verdict.judgement or goal_report.goal.judgement,
+                          verdict.certificate))
+    return ProvedStep(report.step, report.statement, tuple(goals))  # type: ignore[attr-defined]
 
 
 @dataclass
 class Exported:
-    """One step in the Coq file: its theorem (None when not exported, with the reason)."""
+    """One step in the Coq file: its theorem (None when not exported, with the reason).
+
+    `variables` are the theorem's binders in order, `naturals` those bound as `nat`,
+    `hypotheses` its premises in order and `claim` its conclusion (kernel relations).
+    """
 
     step_id: str
     theorem: str | None
     text: str = ""
     reason: str = ""
-    hypotheses: tuple[Relation, ...] = ()
+    hypotheses: tuple[Rel, ...] = ()
     variables: tuple[str, ...] = ()
+    naturals: frozenset[str] = frozenset()
+    claim: Rel | None = None
     induction: bool = False
-    lemmas: tuple[str, ...] = field(default_factory=tuple)
 
 
 @dataclass
@@ -139,11 +156,8 @@ def _constant(value: Fraction) -> _Term:
     return _Term(number(value), proof, strict)
 
 
-def _fold(terms: Sequence[_Term], combine: object) -> _Term:
-    out = terms[-1]
-    for term in reversed(terms[:-1]):
-        out = combine(term, out)  # type: ignore[operator]
-    return out
+def _fold(terms: Sequence[_Term], combine: Callable[[_Term, _Term], _Term]) -> _Term:
+    return reduce(lambda rest, term: combine(term, rest), reversed(terms[:-1]), terms[-1])
 
 
 def _prop(fact: Fact) -> str:
@@ -158,15 +172,38 @@ def _identity(*texts: str) -> str:
     return "ring"
 
 
+def _gap(relation: Rel) -> sympy.Expr:
+    """The gap of the kernel's normal form: `rhs - lhs` for `<=`/`<`, else `lhs - rhs`."""
+    if relation.op in ("<=", "<"):
+        return relation.rhs - relation.lhs
+    return relation.lhs - relation.rhs
+
+
+def _divides(polynomial: sympy.Expr, divisor: sympy.Expr) -> sympy.Expr | None:
+    """`polynomial / divisor` when it is a polynomial (exact over QQ), else None."""
+    quotient = sympy.cancel(polynomial / divisor)
+    return sympy.expand(quotient) if sympy.fraction(quotient)[1].is_number else None
+
+
+def _nat_fact(natural: str) -> Fact:
+    """The kernel's fact `n >= 0` for a natural n."""
+    return Fact(sympy.Symbol(natural), ">=")
+
+
 class _Script:
-    """The proof script of one lemma: facts are derived once and named."""
+    """The proof script of one lemma: facts are derived once and named.
+
+    `hyps` names the relations in context (premises, applied theorems, the case at hand),
+    `conditions` the side obligations by their claim (`D > 0`), `facts` the facts already
+    derived (the naturals' `0 <= n` among them).
+    """
 
     def __init__(
         self,
         proof: Proof,
         vectors: Sequence[str],
-        hyps: dict[Relation, str],
-        conditions: dict[Relation, Obligation],
+        hyps: dict[Rel, str],
+        conditions: dict[Fact, Goal],
     ) -> None:
         self.proof = proof
         self.vectors = list(vectors)
@@ -176,8 +213,8 @@ class _Script:
         self.nonzero: set[sympy.Expr] = set()
         self.lines: list[str] = []
         self.fresh = itertools.count()
-        self.cleared = {clear(h): h for h in hyps if _divides(h, proof)}
         self.indent = "  "
+        self.forms: dict[Rel, tuple[Fact, tuple[Fact, ...]]] = {}
 
     # -- tactics ------------------------------------------------------------------------------
 
@@ -199,59 +236,68 @@ class _Script:
 
     # -- facts --------------------------------------------------------------------------------
 
-    def relation_text(self, relation: Relation) -> tuple[str, str, str]:
+    def form(self, relation: Rel) -> tuple[Fact, tuple[Fact, ...]]:
+        """The kernel's normal form of `relation` and its conditions (computed once)."""
+        if relation not in self.forms:
+            try:
+                self.forms[relation] = normal_form(relation, f"`{relation.text}`")
+            except KernelError as error:
+                raise Unsupported(str(error)) from None
+        return self.forms[relation]
+
+    def relation_text(self, relation: Rel) -> tuple[str, str, str]:
         """A relation as written (or from its SymPy form when it has no source text)."""
         written = Written(self.proof.names).relation(relation)
         if written is not None:
             return written
         return expr(relation.lhs), printer.COQ_OP[relation.op], expr(relation.rhs)
 
-    def clearing(self, relation: Relation) -> tuple[str, str]:
-        """The positive factor `f` that clears `relation`'s denominators, and its proof."""
-        found = denominators(sympy.Tuple(relation.lhs, relation.rhs))
-        for d in required(relation, self.proof.names):
-            self.condition(d)  # every divisor's `<> 0`, for field's side conditions
-        if not found:
+    def clearing(self, relation: Rel, fact: Fact) -> tuple[str, str]:
+        """The positive factor `f` with `f * gap == fact` (the reduced denominator of the
+        normal form, or 1) and its proof; every divisor's `<> 0` is derived for `field`."""
+        conditions = self.form(relation)[1]
+        labels = [(c, self.fact(c)) for c in conditions]
+        divisors = [*relation.divisors, *reciprocal_bases(relation.lhs, relation.text),
+                    *reciprocal_bases(relation.rhs, relation.text)]
+        for divisor in divisors:
+            self.nonzero_fact(divisor, labels)
+        gap = _gap(relation)
+        if sympy.cancel(gap - fact.expr) == 0:
             return "1", "Rlt_0_1"
-        terms = [_Term(expr(sympy.expand(d)), self.condition(d), True) for d in found]
-        out = _fold(terms, _times)
-        return out.text, out.proof
+        for condition, label in labels:
+            if sympy.cancel(condition.expr * gap - fact.expr) == 0:
+                return expr(condition.expr), label
+        raise Unsupported(f"no condition clears the denominator of {relation.text!r}")
 
-    def condition(self, d: sympy.Expr) -> str:
-        """The fact `0 < d` (from its side goal) and, once, a hypothesis `base <> 0`."""
-        relation = Relation(d, ">", sympy.Integer(0), f"{d} > 0")
-        fact = fact_of(relation)
-        label = self.facts.get(fact)
-        if label is None:
-            obligation = self.conditions.get(relation)
-            if obligation is None:
-                raise Unsupported(f"no side condition proves {d} > 0")
-            label = self.replay(obligation)
-        if d not in self.nonzero:
-            self.nonzero.add(d)
-            base, power = (d.base, int(d.exp)) if d.is_Pow and d.exp.is_Integer else (d, 1)
-            nz = self.new("nz")
-            self.emit(
-                f"assert ({nz} : {expr(base)} <> 0) by (refine (nz_of_pow_pos {expr(base)} "
-                f"{power - 1} {expr(fact.expr)} _ {label}); ring)."
-            )
-        return label
+    def nonzero_fact(self, divisor: sympy.Expr, labels: list[tuple[Fact, str]]) -> None:
+        """`d <> 0` for a divisor and each of its factors, from a condition `c > 0` that it
+        divides (`c = d * r`): what `field` asks for (`nz_solve` in the preamble)."""
+        if not divisor.free_symbols:
+            return
+        factors = [f for f, _ in sympy.factor_list(divisor)[1]]
+        for target in dict.fromkeys([sympy.expand(divisor), *factors]):
+            if target in self.nonzero or not target.free_symbols:
+                continue
+            found = next(((c, label, q) for c, label in labels
+                          if (q := _divides(c.expr, target)) is not None), None)
+            if found is None:
+                raise Unsupported(f"no condition shows {target} <> 0")
+            condition, label, quotient = found
+            self.nonzero.add(target)
+            self.emit(f"assert ({self.new('nz')} : {expr(target)} <> 0) by (refine "
+                      f"(nz_of_factor {expr(condition.expr)} {expr(target)} {expr(quotient)} "
+                      f"{label} _); ring).")
 
-    def fact(self, relation: Relation, fact: Fact) -> str:
-        """A name for `fact`, the kernel form of hypothesis `relation`, deriving it once."""
+    def fact(self, fact: Fact) -> str:
+        """A name for `fact`: derived from a relation in context, or a replayed condition."""
         if fact in self.facts:
             return self.facts[fact]
-        if relation in self.hyps:
-            source = relation
-        elif relation in self.cleared:
-            source = self.cleared[relation]
-        elif relation in self.conditions:
-            return self.replay(self.conditions[relation])
-        else:
-            raise Unsupported(f"hypothesis {relation.text!r} has no source in the statement")
-        if fact_of(clear(source)) != fact:
-            raise Unsupported(f"hypothesis {relation.text!r} does not give its kernel fact")
-        f, f_proof = self.clearing(source)
+        source = next((r for r in self.hyps if self.form(r)[0] == fact), None)
+        if source is None:
+            if fact in self.conditions:
+                return self.replay(self.conditions[fact])
+            raise Unsupported(f"the fact {fact} has no source in the statement")
+        f, f_proof = self.clearing(source, fact)
         a, _op, b = self.relation_text(source)
         label = self.new("k")
         self.emit(
@@ -266,14 +312,14 @@ class _Script:
 
     def sigma(self, entry: object) -> _Term:
         """One weighted square, squared norm or Gram determinant, with its sign."""
-        weight = _constant(Fraction(entry.weight))  # type: ignore[attr-defined]
+        if not isinstance(entry, Square | NormSquare | GramMinor):
+            raise Unsupported(f"unknown sigma entry {entry!r}")
+        weight = _constant(Fraction(entry.weight))
         if isinstance(entry, Square):
             p = expr(entry.poly)
             term = _Term(f"({p} ^ 2)", f"(pow2_ge_0 {p})", False)
         else:
             vectors = (entry.vector,) if isinstance(entry, NormSquare) else entry.vectors
-            if not isinstance(entry, NormSquare | GramMinor):
-                raise Unsupported(f"unknown sigma entry {entry!r}")
             if any(not v for v in vectors) or not self.vectors:
                 return _Term("0", "(Rle_refl 0)", False)  # a zero vector: the entry is 0
             vs = [printer.vector(v, self.vectors[0]) for v in vectors]
@@ -286,17 +332,15 @@ class _Script:
                 term = _Term(f"(det3 {args})", f"(gram3_nonneg {args})", False)
         return term if weight.text == "1" else _times(weight, term)
 
-    def replay(self, obligation: Obligation) -> str:
+    def replay(self, goal: Goal) -> str:
         """Replay one certificate; returns the name of the claim's fact."""
-        judgement, cert = obligation.judgement, obligation.certificate
+        judgement, cert = goal.judgement, goal.certificate
         if judgement.claim in self.facts:
             return self.facts[judgement.claim]
         facts = judgement.hypotheses
-        rels = obligation.hypotheses
 
         def hyp(i: int) -> _Term:
-            label = self.fact(rels[i], facts[i])
-            return _Term(expr(facts[i].expr), label, facts[i].kind == ">")
+            return _Term(expr(facts[i].expr), self.fact(facts[i]), facts[i].kind == ">")
 
         products: list[_Term] = []
         for product in cert.products:
@@ -312,7 +356,7 @@ class _Script:
         products.sort(key=lambda t: not t.strict)  # a strict term first: `0 < s + rest`
         linear = []
         for index, q in cert.linear:
-            label = self.fact(rels[index], facts[index])
+            label = self.fact(facts[index])
             text = f"({expr(q)} * {expr(facts[index].expr)})"
             linear.append((text, f"(lin0 {expr(q)} _ {label})"))
         kind = judgement.claim.kind
@@ -345,28 +389,30 @@ class _Script:
         self.facts[judgement.claim] = label
         return label
 
-    def conclude(self, relation: Relation, fact_label: str, fact: Fact) -> None:
-        """Finish the goal `relation` (as stated) from the fact `fact_label`."""
-        if fact_of(clear(relation)) != fact:
+    def conclude(self, relation: Rel, fact_label: str, fact: Fact,
+                 texts: tuple[str, str, str] | None = None) -> None:
+        """Finish the goal `relation` (as stated: `texts`) from the fact `fact_label`."""
+        if self.form(relation)[0] != fact:
             raise Unsupported(f"the claim {relation.text!r} is not its kernel fact")
-        f, f_proof = self.clearing(relation)
-        a, _op, b = self.relation_text(relation)
+        f, f_proof = self.clearing(relation, fact)
+        a, _op, b = texts or self.relation_text(relation)
         self.emit(
             f"refine ({CLAIM_LEMMA[relation.op]} _ _ {f} _ {f_proof} _ {fact_label}); "
             f"{self.ip_norm()}; {_identity(a, b, f, _prop(fact))}."
         )
 
 
-def _divides(relation: Relation, proof: Proof) -> bool:
-    try:
-        return bool(required(relation, proof.names))
-    except ExpressionError:
-        return True
-
-
 def _comment(text: str) -> str:
     """Text safe inside a Coq comment (no nested openers/closers, no string quotes)."""
     return text.replace("(*", "( *").replace("*)", "* )").replace('"', "'")
+
+
+def _substituted(text: str, mapping: dict[str, str]) -> str:
+    """`text` with whole Coq names replaced (one pass: replacements are not re-read)."""
+    if not mapping:
+        return text
+    pattern = "|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True))
+    return re.sub(rf"(?<![\w'])({pattern})(?![\w'])", lambda m: mapping[m.group(1)], text)
 
 
 class ProofExport:
@@ -376,22 +422,25 @@ class ProofExport:
         self.proof = proof
         self.done: dict[str, Exported] = {}
 
-    def variables(self, relations: Iterable[Relation], extra: Iterable[str] = ()) -> list[str]:
-        """The declared names used, vectors first, each group in declaration order."""
+    def variables(self, relations: Iterable[Rel], extra: Iterable[str] = (),
+                  naturals: frozenset[str] = frozenset()) -> list[str]:
+        """The declared names used: vectors, then naturals, then reals, in declaration order."""
         used = set(extra)
         for relation in relations:
             used |= printer.names_in(relation, self.proof.names)
-        return [n for n in (*self.proof.vectors, *self.proof.scalars) if n in used]
+        names = [n for n in (*self.proof.vectors, *self.proof.scalars) if n in used]
+        vectors = [n for n in names if n in self.proof.names.vectors]
+        return [*vectors, *(n for n in names if n in naturals),
+                *(n for n in names if n not in naturals and n not in vectors)]
 
-    def binder(self, variables: Sequence[str]) -> str:
+    def binder(self, variables: Sequence[str], naturals: frozenset[str] = frozenset()) -> str:
         vectors = [name(v) for v in variables if v in self.proof.names.vectors]
-        scalars = [name(s) for s in variables if s in self.proof.names.scalars]
-        groups = [f"({' '.join(g)} : {t})" for g, t in ((vectors, "V"), (scalars, "R")) if g]
+        nats = [name(s) for s in variables if s in naturals]
+        scalars = [name(s) for s in variables
+                   if s in self.proof.names.scalars and s not in naturals]
+        groups = [f"({' '.join(g)} : {t})" for g, t in
+                  ((vectors, "V"), (nats, "nat"), (scalars, "R")) if g]
         return f"forall {' '.join(groups)}," if groups else ""
-
-    def statement(self, variables: Sequence[str], hyps: Sequence[str], claim: str) -> str:
-        body = "".join(f"{h} ->\n    " for h in hyps)
-        return f"{self.binder(variables)}\n    {body}{claim}"
 
     def derivable(self, step: Step) -> list[str]:
         """Used steps (transitively, in proof order) whose claims come from their theorems."""
@@ -410,165 +459,209 @@ class ProofExport:
 
     def step(self, proved: ProvedStep) -> Exported:
         """Export one proved step (or record why it cannot be)."""
-        step = proved.step
         try:
             exported = self._step(proved)
-        except (Unsupported, ExpressionError) as error:
-            exported = Exported(step.id, None, reason=str(error))
-        self.done[step.id] = exported
+        except (Unsupported, ExpressionError, KernelError) as error:
+            exported = Exported(proved.step.id, None, reason=str(error))
+        self.done[proved.step.id] = exported
         return exported
 
     def _step(self, proved: ProvedStep) -> Exported:
-        step = proved.step
-        rule = step.rule
+        step, st = proved.step, proved.statement
         derived = self.derivable(step)
-        own = set(step.hypotheses)
-        derived_claims = {self.proof.step(s).claim for s in derived} - own
-        hypotheses = tuple(h for h in self.proof.hypotheses(step) if h not in derived_claims)
-        everything = (*self.proof.hypotheses(step), step.claim)
-        extra: set[str] = set()
-        if isinstance(rule, Induction):
-            for relation in rule.hypotheses:
-                extra |= printer.names_in(relation, self.proof.names)
-            for mapping in (rule.base, rule.step):
-                for vector, value in mapping.items():
-                    extra |= {vector, *value}
-                    for coeff in value.values():
-                        extra |= {s.name for s in coeff.free_symbols}
-            extra.add(rule.variable)
-        variables = self.variables(everything, extra)
-        conditions = {o.claim: o for o in proved.obligations if o.label.startswith("denominator")}
-        main = [o for o in proved.obligations if not o.label.startswith("denominator")]
+        own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
+        derived_claims = {self.done[s].claim for s in derived} - own
+        hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
+        main = [g for g in proved.goals if g.obligation.written is not None]
+        sides = [g for g in proved.goals if g.obligation.written is None]
         theorem = ident(step.id)
-        header = f"(* {_comment(step.id)}: {_comment(self.proof.statement(step))} *)\n"
-        if isinstance(rule, Induction):
-            texts = []
-            for obligation in main:
-                texts.append(self.induction_lemma(
-                    step, obligation, variables, hypotheses, derived, conditions))
-            lemmas = tuple(f"{theorem}_{o.label}" for o in main)
-            texts.append(self.over_nat(step, variables, hypotheses))
-            return Exported(step.id, theorem, header + "\n".join(texts), hypotheses=hypotheses,
-                            variables=tuple(variables), induction=True, lemmas=lemmas)
+        header = f"(* {_comment(step.id)}: {_comment(str(st))} *)\n"
+        if isinstance(step.rule, Induction):
+            return self.induction(proved, hypotheses, derived, derived_claims, main, sides,
+                                  header)
+        naturals = st.naturals
+        variables = self.variables((*st.hypotheses, st.claim), naturals=naturals)
+        intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
         script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
-                         names, conditions)
-        script.emit("intros " + " ".join([name(v) for v in variables] + list(names.values()))
-                    + ".")
-        self.apply_uses(script, derived, derived_claims)
-        claim_fact = main[0].judgement.claim
-        if isinstance(rule, Direct):
+                         names, {g.judgement.claim: g for g in sides})
+        script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
+                                         + list(names.values())) + ".")
+        self.apply_uses(script, derived, derived_claims, intros)
+        for natural, nat in intros.items():  # from here on, the real `t` is `INR t`
+            label = script.new("natge")
+            script.emit(f"pose proof (pos_INR {nat}) as {label}. "
+                        f"set ({name(natural)} := INR {nat}) in *. clearbody {name(natural)}.")
+            script.facts[_nat_fact(natural)] = label
+        if isinstance(step.rule, Direct):
+            if len(main) != 1:
+                raise Unsupported(f"{len(main)} main obligations for a direct step")
+            claim_fact = main[0].judgement.claim
             label = script.replay(main[0])
-        elif isinstance(rule, CaseSplit):
-            label = self.cases(script, rule, main)
+        elif isinstance(step.rule, CaseSplit):
+            claim_fact = main[0].judgement.claim
+            label = self.cases(script, step.rule, main)
         else:
-            raise Unsupported(f"rule {type(rule).__name__}")
-        script.conclude(step.claim, label, claim_fact)
-        hyps = [" ".join(script.relation_text(h)) for h in hypotheses]
-        statement = self.statement(variables, hyps, " ".join(script.relation_text(step.claim)))
-        text = (f"{header}Theorem {theorem} : {statement}.\nProof.\n"
-                + "\n".join(script.lines) + "\nQed.\n")
-        return Exported(step.id, theorem, text, hypotheses=hypotheses,
-                        variables=tuple(variables))
+            raise Unsupported(f"rule {type(step.rule).__name__}")
+        script.conclude(st.claim, label, claim_fact)
+        shown = Written(self.proof.names, {n: f"(INR {name(n)})" for n in intros})
 
-    def apply_uses(self, script: _Script, derived: list[str], claims: set[Relation]) -> None:
-        """`pose proof` of each used theorem, instantiated with this step's names."""
+        def text(relation: Rel) -> str:
+            parts = shown.relation(relation)
+            if parts is None:
+                raise Unsupported(f"{relation.text!r} has no source text to state")
+            return " ".join(parts)
+
+        body = "".join(f"{text(h)} ->\n    " for h in hypotheses)
+        statement = f"{self.binder(variables, naturals)}\n    {body}{text(st.claim)}"
+        out = (f"{header}Theorem {theorem} : {statement}.\nProof.\n"
+               + "\n".join(script.lines) + "\nQed.\n")
+        return Exported(step.id, theorem, out, hypotheses=hypotheses,
+                        variables=tuple(variables), naturals=naturals, claim=st.claim)
+
+    def apply_uses(self, script: _Script, derived: list[str], claims: set[Rel],
+                   intros: dict[str, str]) -> None:
+        """`pose proof` of each used theorem, instantiated with this step's names (a
+        natural by its `nat`, before it is replaced by the real `INR t`)."""
         for used_id in derived:
             used = self.done[used_id]
-            claim = self.proof.step(used_id).claim
+            claim = used.claim
             if claim not in claims or claim in script.hyps:
                 continue
-            args = [name(v) for v in used.variables] + [script.hyps[h] for h in used.hypotheses]
+            if any((v in used.naturals) != (v in intros) for v in used.variables):
+                raise Unsupported(f"{used_id} binds a name as a natural where this step "
+                                  "does not (or the reverse)")
+            missing = [h.text for h in used.hypotheses if h not in script.hyps]
+            if missing:
+                raise Unsupported(f"applying {used_id} needs {missing[0]!r}")
+            args = [intros.get(v, name(v)) for v in used.variables]
+            args += [script.hyps[h] for h in used.hypotheses]
             label = script.new("use")
             script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
-            script.hyps[claim] = label
+            script.hyps[claim] = label  # type: ignore[index]
 
-    def cases(self, script: _Script, rule: CaseSplit, goals: list[Obligation]) -> str:
+    def cases(self, script: _Script, rule: CaseSplit, goals: list[Goal]) -> str:
         """Destruct the trichotomy (or dichotomy) of the split polynomial; replay each case."""
         claim = goals[0].judgement.claim
-        cases = rule.cases()
+        cases = [g.obligation.written[0][-1] for g in goals]  # type: ignore[index]
+        ops = [c.op for c in cases]
+        if ops != ([">", "==", "<"] if rule.zero_case else [">=", "<"]):
+            raise Unsupported(f"cases {ops} are not the trichotomy (or dichotomy) in order")
         on = script.relation_text(cases[0])[0]
         lemma = "trichotomy" if rule.zero_case else "dichotomy"
         pattern = "[case' | [case' | case']]" if rule.zero_case else "[case' | case']"
         label = script.new("g")
         script.emit(f"assert ({label} : {_prop(claim)}).")
         script.emit(f"{{ destruct ({lemma} {on}) as {pattern}.")
-        by_case = {o.hypotheses[-1]: o for o in goals}
-        for case in cases:
-            obligation = by_case.get(case)
-            if obligation is None:
-                raise Unsupported(f"no certificate for case {case.text}")
+        for case, goal in zip(cases, goals, strict=True):
             saved = (dict(script.facts), dict(script.hyps), set(script.nonzero), script.indent)
             script.hyps[case] = "case'"
             script.emit(f"- (* case {_comment(case.text)} *)")
             script.indent += "  "
-            inner = script.replay(obligation)
+            inner = script.replay(goal)
             script.emit(f"exact {inner}.")
             script.facts, script.hyps, script.nonzero, script.indent = saved
         script.emit("}")
         script.facts[claim] = label
         return label
 
-    def induction_lemma(
-        self,
-        step: Step,
-        obligation: Obligation,
-        variables: list[str],
-        hypotheses: tuple[Relation, ...],
-        derived: list[str],
-        conditions: dict[Relation, Obligation],
-    ) -> str:
-        """The base or step obligation of an induction as a lemma of its own."""
+    # -- induction over runs ------------------------------------------------------------------
+
+    def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...], derived: list[str],
+                  derived_claims: set[Rel], main: list[Goal], sides: list[Goal],
+                  header: str) -> Exported:
+        """Base and step lemmas over `R`, then the theorem over `nat` (see `over_nat`)."""
+        step, st = proved.step, proved.statement
         rule = step.rule
         assert isinstance(rule, Induction)
-        at_base = obligation.label == "base"
-        admitted = admit(self.proof.hypotheses(step), step.claim, self.proof.names)
-        extra = [] if at_base else list(obligation.hypotheses[len(admitted.hypotheses):])
-        all_hyps = (*hypotheses, *extra)
-        names = {h: f"hyp'{i}" for i, h in enumerate(all_hyps)}
-        vectors = [v for v in variables if v in self.proof.names.vectors]
-        script = _Script(self.proof, vectors, names, conditions)
+        t = rule.variable
+        if sorted(st.naturals) != [t]:
+            raise Unsupported(f"naturals {sorted(st.naturals)} besides the induction "
+                              f"variable {t}: not exported yet")
+        labels = [g.obligation.label for g in main]
+        if labels != ["base", "step"]:
+            raise Unsupported(f"induction obligations {labels}, expected base and step")
+        base, after = main
+        count = len(st.hypotheses)
+        given = after.obligation.written[0]  # type: ignore[index]
+        if given[:count] != st.hypotheses or given[count + 1] != st.claim:
+            raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
+        natural, update = given[count], given[count + 2:]
+        extra = {t, *rule.base, *rule.step}
+        for mapping in (rule.base, rule.step):
+            for value in mapping.values():
+                extra |= set(value) | {s.name for c in value.values() for s in c.free_symbols}
+        variables = self.variables((*st.hypotheses, st.claim, *update), extra)
+        iterated = set(rule.base) | set(rule.step) | {t}
+        reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
+                 for n in gram_pair(s) or (s.name,)}
+        for value in rule.step.values():
+            reads |= set(value) | {s.name for c in value.values() for s in c.free_symbols}
+        sequences = [v for v in variables if v in iterated - {t}
+                     or (v in reads - iterated - set(rule.constants))]
+        texts = [
+            self.induction_lemma(proved, goal, variables, prefix, (*hypotheses, *more),
+                                 derived, derived_claims, sides)
+            for goal, prefix, more in ((base, "base", ()),
+                                       (after, "step", (natural, st.claim, *update)))
+        ]
+        texts.append(self.over_nat(step, variables, hypotheses, sequences, update, st.claim))
+        return Exported(step.id, ident(step.id), header + "\n".join(texts),
+                        hypotheses=hypotheses, variables=tuple(variables),
+                        naturals=st.naturals, claim=st.claim, induction=True)
+
+    def induction_lemma(
+        self,
+        proved: ProvedStep,
+        goal: Goal,
+        variables: list[str],
+        label: str,
+        premises: tuple[Rel, ...],
+        derived: list[str],
+        derived_claims: set[Rel],
+        sides: list[Goal],
+    ) -> str:
+        """The base or step obligation of an induction as a lemma over `R` of its own."""
+        step = proved.step
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        names = {h: f"hyp'{i}" for i, h in enumerate(premises)}
+        conditions = {g.judgement.claim: g for g in sides
+                      if g.obligation.label.startswith(f"{label}: ")}
+        script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
+                         names, conditions)
         script.emit("intros " + " ".join([name(v) for v in variables] + list(names.values()))
                     + ".")
-        own_claims = {self.proof.step(s).claim for s in derived} - set(step.hypotheses)
-        self.apply_uses(script, derived, own_claims)
-        label = script.replay(obligation)
-        claim = obligation.claim
-        written = None
-        if rule.substitute(step.claim, at_base=at_base) == claim:
-            mapping = rule.base if at_base else rule.step
-            t = rule.variable
-            scalars = {t: "0" if at_base else f"({name(t)} + 1)"}
-            vecs = {n: printer.vector(v, n) for n, v in mapping.items()}
-            written = Written(self.proof.names, scalars, vecs).relation(step.claim)
-        if written is None:
-            written = (expr(claim.lhs), printer.COQ_OP[claim.op], expr(claim.rhs))
-        a, op, b = written
-        lemma = CLAIM_LEMMA[claim.op]
-        script.emit(f"refine ({lemma} _ _ 1 _ Rlt_0_1 _ {label}); {script.ip_norm()}; "
-                    f"{_identity(a, b, _prop(obligation.judgement.claim))}.")
-        hyps = [" ".join(script.relation_text(h)) for h in all_hyps]
-        statement = self.statement(variables, hyps, f"{a} {op} {b}")
-        return (f"Lemma {ident(step.id)}_{obligation.label} : {statement}.\nProof.\n"
+        self.apply_uses(script, derived, derived_claims, {})
+        fact_label = script.replay(goal)
+        at_base = label == "base"
+        mapping = rule.base if at_base else rule.step
+        t = rule.variable
+        shown = Written(self.proof.names, {t: "0" if at_base else f"({name(t)} + 1)"},
+                        {n: printer.vector(v, n) for n, v in mapping.items()})
+        claim = shown.relation(proved.statement.claim)
+        if claim is None:
+            raise Unsupported("the invariant has no source text to substitute into")
+        written_claim = goal.obligation.written[1]  # type: ignore[index]
+        script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
+        hyps = [" ".join(script.relation_text(h)) for h in premises]
+        body = "".join(f"{h} ->\n    " for h in hyps)
+        statement = f"{self.binder(variables)}\n    {body}{' '.join(claim)}"
+        return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
 
-    def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Relation, ...]) -> str:
-        """The induction as a theorem over `nat`: iterates and per-update values as sequences.
+    def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
+                 sequences: list[str], update: Sequence[Rel], invariant: Rel) -> str:
+        """The induction as a theorem over `nat`, the kernel's semantics of a run.
 
-        Constants are the names the invariant or the step's hypotheses mention (they hold at
-        every iteration); the iterated vectors and every other name of the update are
-        sequences indexed by the number of updates `n'`, the induction variable is `INR n'`.
-        The base and step lemmas hold for all values, so each `n'` instantiates them.
+        The iterated vectors and the per-update names (read by the update, not iterated, not
+        the counter, not declared constant) are sequences indexed by the number of updates
+        `n'`; every other name is a constant of the run; the counter is `INR n'`. The base
+        and step lemmas hold for all values, so each `n'` instantiates them.
         """
         rule = step.rule
         assert isinstance(rule, Induction)
         t = rule.variable
-        iterated = set(rule.step) | set(rule.base)
-        constants = set()
-        for relation in (*hypotheses, step.claim):
-            constants |= printer.names_in(relation, self.proof.names)
-        constants -= iterated | {t}
-        sequences = [v for v in variables if v not in constants and v != t]
         vectors = self.proof.names.vectors
 
         def at(index: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -577,15 +670,13 @@ class ProofExport:
             vecs = {v: f"({name(v)} {index})" for v in sequences if v in vectors}
             return scalars, vecs
 
-        def vector_at(v: Vec, zero_of: str, index: str) -> str:
+        def vector_at(v: object, zero_of: str, index: str) -> str:
             # the lemma's own printing, names then replaced: both sides stay syntactically equal
             scalars, vecs = at(index)
-            text = printer.vector(v, zero_of)
-            for old, value in {**scalars, **vecs}.items():
-                text = re.sub(rf"(?<![\w']){re.escape(name(old))}(?![\w'])", value, text)
-            return text
+            mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
+            return _substituted(printer.vector(v, zero_of), mapping)  # type: ignore[arg-type]
 
-        def written(relation: Relation, index: str) -> str:
+        def written(relation: Rel, index: str) -> str:
             scalars, vecs = at(index)
             parts = Written(self.proof.names, scalars, vecs).relation(relation)
             if parts is None:
@@ -593,8 +684,9 @@ class ProofExport:
             return " ".join(parts)
 
         n = "n'"
-        const_v = [name(v) for v in variables if v in constants and v in vectors]
-        const_s = [name(v) for v in variables if v in constants and v not in vectors]
+        constants = [v for v in variables if v not in sequences and v != t]
+        const_v = [name(v) for v in constants if v in vectors]
+        const_s = [name(v) for v in constants if v not in vectors]
         seq_v = [name(v) for v in sequences if v in vectors]
         seq_s = [name(v) for v in sequences if v not in vectors]
         groups = [f"({' '.join(g)} : {ty})" for g, ty in (
@@ -605,10 +697,10 @@ class ProofExport:
         base = [f"{name(v)} 0%nat = {vector_at(rule.base[v], v, '0%nat')}" for v in rule.base]
         nxt = [f"(forall {n}, {name(v)} (S {n}) = {vector_at(rule.step[v], v, n)})"
                for v in rule.step]
-        update = [f"(forall {n}, {written(h, n)})" for h in rule.hypotheses]
-        premises = [*hyps, *base, *nxt, *update]
+        facts = [f"(forall {n}, {written(h, n)})" for h in update]
+        premises = [*hyps, *base, *nxt, *facts]
         body = "".join(f"{h} ->\n    " for h in premises)
-        statement = f"forall {' '.join(groups)},\n    {body}forall {n}, {written(step.claim, n)}"
+        statement = f"forall {' '.join(groups)},\n    {body}forall {n}, {written(invariant, n)}"
 
         def args(index: str, base_case: bool) -> str:
             out = []
@@ -624,7 +716,7 @@ class ProofExport:
         h_names = [f"hyp'{i}" for i in range(len(hyps))]
         b_names = [f"base'{i}" for i in range(len(base))]
         s_names = [f"next'{i}" for i in range(len(nxt))]
-        u_names = [f"upd'{i}" for i in range(len(update))]
+        u_names = [f"upd'{i}" for i in range(len(facts))]
         intro = [*const_v, *const_s, *seq_v, *seq_s, *h_names, *b_names, *s_names, *u_names]
         theorem = ident(step.id)
         lines = [
@@ -642,7 +734,7 @@ class ProofExport:
         return "\n".join(lines) + "\n"
 
 
-def export_proof(proof: Proof, reports: Iterable[object], title: str = "") -> list[Exported]:
+def export_proof(proof: Proof, reports: Iterable[object]) -> list[Exported]:
     """Every step of `proof`, in order: exported, or the reason it is not."""
     exporter = ProofExport(proof)
     out = []

@@ -250,6 +250,12 @@ Proof.
   rewrite <- E in H. exact (Rlt_irrefl 0 H).
 Qed.
 
+(** A factor of a positive quantity is nonzero: [0 < c] and [c = d * r] give [d <> 0]. *)
+Lemma nz_of_factor : forall c d r, 0 < c -> c = d * r -> d <> 0.
+Proof.
+  intros c d r H E Z. rewrite Z, Rmult_0_l in E. rewrite E in H. exact (Rlt_irrefl 0 H).
+Qed.
+
 (** Case splits: the cases are exhaustive by trichotomy of the reals. *)
 Lemma trichotomy : forall x, x > 0 \/ x = 0 \/ x < 0.
 Proof. intros x. destruct (Rtotal_order x 0) as [H | [H | H]]; auto. Qed.

@@ -15,15 +15,16 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.expressions import ExpressionError, Names, Relation, parse_relation
-from proofs.terms import Vec, gram_pair
+from proofs.expressions import ExpressionError, Names, parse_relation
+from verify.kernel import Rel, gram_pair
 
 #: Coq keywords and every global name an exported proof refers to: a proof's own names are
 #: renamed `name'` when they would shadow one (a proof-file name never contains `'`).
 _RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if IF in let match mod
     return then using where with Prop SProp Set Type R V Z S O ip vadd vscal det2 det3 IZR
     INR pow Rlt_0_1 Rlt_le Rmult_le_pos Rmult_lt_0_compat Rplus_le_le_0_compat Rle_refl
-    eq_refl pow2_ge_0 ip_pos gram2_nonneg gram3_nonneg int_nonneg int_pos rat_nonneg rat_pos
+    eq_refl pow2_ge_0 ip_pos nz_of_factor gram2_nonneg gram3_nonneg int_nonneg int_pos rat_nonneg
+    rat_pos
     add_pos_nonneg sum_ge sum_gt sum_eq ge_of_eq0 lin0 replay_ge replay_gt replay_eq fact_le
     fact_lt fact_ge fact_gt fact_eq claim_le claim_lt claim_ge claim_gt claim_eq
     nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not nat
@@ -84,7 +85,7 @@ def _reciprocal(factor: sympy.Expr) -> bool:
     return bool(factor.is_Pow and factor.exp.is_Integer and factor.exp < 0)
 
 
-def vector(v: Vec, zero_of: str) -> str:
+def vector(v: Mapping[str, sympy.Expr], zero_of: str) -> str:
     """A linear combination `vadd (vscal c a) ...`; the zero vector as `vscal 0 zero_of`."""
     terms = [
         name(n) if c == 1 else f"(vscal {expr(c)} {name(n)})" for n, c in v.items()
@@ -111,10 +112,12 @@ class Written:
         self.vectors = dict(vectors or {})
         self.text = ""
 
-    def relation(self, relation: Relation) -> tuple[str, str, str] | None:
-        """`(lhs, op, rhs)` printed from the text, or None when the text is not the source."""
+    def relation(self, relation: Rel) -> tuple[str, str, str] | None:
+        """`(lhs, op, rhs)` printed from the text, or None when the text is not the source
+        (a relation the kernel built, like an induction's substituted invariant)."""
         try:
-            if parse_relation(relation.text, self.names) != relation:
+            parsed = parse_relation(relation.text, self.names)
+            if (parsed.lhs, parsed.op, parsed.rhs) != (relation.lhs, relation.op, relation.rhs):
                 return None
         except ExpressionError:
             return None
@@ -169,7 +172,7 @@ class Written:
         raise ExpressionError(f"cannot print operator {type(op).__name__} for Coq")
 
 
-def names_in(relation: Relation, source: Names) -> set[str]:
+def names_in(relation: Rel, source: Names) -> set[str]:
     """Every declared name a relation mentions, in its SymPy form or its source text."""
     found: set[str] = set()
     for side in (relation.lhs, relation.rhs):
