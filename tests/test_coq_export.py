@@ -65,6 +65,13 @@ id = "cancel"
 given = ["c > 0", "g > 0"]
 claim = "(c*a/(c*g))**2 == (a/g)**2"
 
+# regression: a divisor with a constant factor (2*g divides D = g) makes the quotient in its
+# `<> 0` proof rational (1/2), which ring cannot verify (field does)
+[[step]]
+id = "half"
+given = ["g > 0"]
+claim = "a**2/(2*g) >= 0"
+
 # regression: a product coefficient in the update (eta*y) printed alike in lemma and theorem
 [[step]]
 id = "scaled-lower"
@@ -91,7 +98,8 @@ given = []
 claim = "2*t + 2 > 0"
 uses = ["count"]
 """
-STEPS = ["double", "cs", "chained", "split", "cancel", "scaled-lower", "count", "count-twice"]
+STEPS = ["double", "cs", "chained", "split", "cancel", "half", "scaled-lower", "count",
+         "count-twice"]
 
 
 @pytest.fixture(scope="module")

@@ -284,9 +284,9 @@ class _Script:
                 raise Unsupported(f"no condition shows {target} <> 0")
             condition, label, quotient = found
             self.nonzero.add(target)
-            self.emit(f"assert ({self.new('nz')} : {expr(target)} <> 0) by (refine "
-                      f"(nz_of_factor {expr(condition.expr)} {expr(target)} {expr(quotient)} "
-                      f"{label} _); ring).")
+            c, d, r = expr(condition.expr), expr(target), expr(quotient)
+            self.emit(f"assert ({self.new('nz')} : {d} <> 0) by (refine "
+                      f"(nz_of_factor {c} {d} {r} {label} _); {_identity(c, d, r)}).")
 
     def fact(self, fact: Fact) -> str:
         """A name for `fact`: derived from a relation in context, or a replayed condition."""
