@@ -22,6 +22,7 @@ from verify.budgets import BUDGETS
 from verify.cli import UsageError
 from verify.commands import whole_number
 from verify.commands.check import seconds
+from verify.coq import add_option, annotate, for_command, lines
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
     from verify.audit import Audit
@@ -72,6 +73,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                         help="a wall-clock cap per judgement, as a guard only (default: none; "
                         "a judgement it cuts short is unknown with 'time cap')")
+    add_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -97,12 +99,17 @@ def run(args: argparse.Namespace) -> int:
                           jobs=args.jobs)
     for name, path in outputs.items():
         path.write_text(renderer(name)(audit), encoding="utf-8")
+    coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
+                                 for p in audit.proofs])
     if args.json:
-        print(json.dumps(to_json(audit), indent=2))
-        if bar is not None:  # a person is watching: the verdicts, beside the JSON on stdout
+        data = to_json(audit)
+        for proof in data["proofs"] if coq is not None else ():
+            annotate(proof["steps"], coq.for_proof(proof["id"]))
+        print(json.dumps(data, indent=2))
+        if bar is not None:
             print(summary_table(audit), file=sys.stderr)
     else:
-        print(to_text(audit))
+        print(to_text(audit) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     passed = audit.passed(strict=args.strict)
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs})", file=sys.stderr)

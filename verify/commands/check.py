@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from verify.coq import add_option, annotate, for_command, lines
 
 if TYPE_CHECKING:  # SymPy and SciPy load only when a proof is checked: `novikoff run` starts fast
     from verify.proof_checker import ProofReport, StepReport
@@ -46,6 +49,7 @@ def register(subparsers: Any) -> None:
         help=f"a wall-clock cap per judgement against hostile input (default {DEFAULT_GUARD:g}); "
         "verdicts come from the work budget, and one the cap cuts short says 'time cap'",
     )
+    add_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -76,10 +80,14 @@ def run(args: argparse.Namespace) -> int:
                                  guard=args.time_limit, progress=callback(bar, "steps"))
         except ProofFileError as error:  # refused by the kernel's rules: bad input, named here
             raise error.located(args.file) from None
+    coq = for_command(args.coq, [(Path(args.file).stem, proof, report.steps)])
     if args.json:
-        print(json.dumps(serialize.report(report), indent=2))
+        data = serialize.report(report)
+        if coq is not None:
+            annotate(data["steps"], coq.for_proof(Path(args.file).stem))
+        print(json.dumps(data, indent=2))
     else:
-        print(human(report))
+        print(human(report) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     return 0 if report.status == "proved" else 1
 
 

@@ -1,0 +1,295 @@
+"""The Coq export (issue 18): proved steps re-checked by coqc, a second, independent kernel.
+
+Tests that need coqc skip with the reason when it is not on PATH (CI installs Debian's
+`coq`). The canonical proofs and the small proof below are checked once per module (their
+certificates are found by our prover) and exported; every proved step must then compile, one
+theorem per step, with no axiom outside `InnerProduct.v` and no `Admitted`. A certificate
+altered by hand in the export must be rejected by coqc.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from proofs.library import load_builtin
+from proofs.proof_file import parse_proof
+from verify.cli import main
+from verify.coq import NOT_RUN, export_and_check
+from verify.coq.build import LOGICAL
+from verify.proof_checker import check_proof
+
+COQC = shutil.which("coqc")
+needs_coqc = pytest.mark.skipif(
+    COQC is None, reason="coqc is not on PATH (install Debian's `coq`: apt-get install coq)"
+)
+AXIOMS = {"V", "vadd", "vscal", "ip", "ip_sym", "ip_add_l", "ip_scal_l", "ip_pos"}
+FORBIDDEN = re.compile(r"\b(Admitted|admit|Axiom|Parameter|Hypothesis|Variable|Conjecture)\b")
+
+SMALL = b"""
+title = "small"
+vectors = ["w", "x", "u"]
+scalars = ["a", "R", "fun", "c", "g", "eta", "y", "t"]
+naturals = ["t"]
+
+[[step]]
+id = "double"
+given = ["a >= 0"]
+claim = "2*a >= 0"
+
+[[step]]
+id = "cs"
+given = []
+claim = "dot(w, x)**2 <= norm2(w)*norm2(x)"
+
+[[step]]
+id = "chained"
+given = ["a >= 0", "R > 0"]
+claim = "2*a/R >= 0"
+uses = ["double"]
+
+[[step]]
+id = "split"
+given = ["fun**2 == 1"]
+claim = "fun*fun >= 0"
+split = { on = "fun", zero = true }
+
+# regression: a divisor the parser cancels (c) still needs `c <> 0` for Coq's field
+[[step]]
+id = "cancel"
+given = ["c > 0", "g > 0"]
+claim = "(c*a/(c*g))**2 == (a/g)**2"
+
+# regression: a divisor with a constant factor (2*g divides D = g) makes the quotient in its
+# `<> 0` proof rational (1/2), which ring cannot verify (field does)
+[[step]]
+id = "half"
+given = ["g > 0"]
+claim = "a**2/(2*g) >= 0"
+
+# regression: a product coefficient in the update (eta*y) printed alike in lemma and theorem
+[[step]]
+id = "scaled-lower"
+given = ["eta > 0"]
+claim = "dot(w, x) >= eta*t*g"
+
+[step.induction]
+variable = "t"
+constants = ["eta", "g", "x"]  # u, y: fresh at each update (sequences over nat in Coq)
+base = { w = "0*w" }
+step = { w = "w + eta*y*u" }
+given = ["y*dot(u, x) >= g"]
+
+# a natural is a `nat` in Coq: its `0 <= INR t` (pos_INR) is the only hypothesis here
+[[step]]
+id = "count"
+given = []
+claim = "t + 1 > 0"
+
+# uses a step with a natural: its theorem is applied to the `nat` before it becomes real
+[[step]]
+id = "count-twice"
+given = []
+claim = "2*t + 2 > 0"
+uses = ["count"]
+"""
+STEPS = ["double", "cs", "chained", "split", "cancel", "half", "scaled-lower", "count",
+         "count-twice"]
+
+
+@pytest.fixture(scope="module")
+def small() -> tuple[str, object, list[object]]:
+    """The small proof, checked once for the module (every step proved)."""
+    proof = parse_proof(SMALL, "small.toml")
+    report = check_proof(proof, time_limit=60)
+    assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
+    return "small", proof, list(report.steps)
+
+
+@pytest.fixture(scope="module")
+def canonical(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    """Both canonical proofs checked by our prover and exported; `built` compiles them
+    (coqc's per-step results are tested on the small proof, which costs less to compile)."""
+    out = {}
+    for proof_id in ("canonical-online", "canonical-batch"):
+        proof = load_builtin(proof_id)
+        report = check_proof(proof, time_limit=60)
+        directory = tmp_path_factory.mktemp(proof_id)
+        out[proof_id] = (proof, report, export_and_check(
+            directory, [(proof_id, proof, report.steps)], compile=False))
+    return out
+
+
+@pytest.fixture(scope="module")
+def built(canonical: dict[str, object]) -> dict[str, subprocess.CompletedProcess[str]]:
+    """`coq_makefile -f _CoqProject -o Makefile && make` on each canonical export, once."""
+    if COQC is None:
+        pytest.skip("coqc is not on PATH (install Debian's `coq`: apt-get install coq)")
+    return {
+        proof_id: subprocess.run(
+            "coq_makefile -f _CoqProject -o Makefile && make", shell=True,
+            cwd=run.directory, capture_output=True, text=True, check=False)
+        for proof_id, (_proof, _report, run) in canonical.items()  # type: ignore[misc]
+    }
+
+
+def theorems(text: str) -> list[str]:
+    return re.findall(r"^Theorem (\w+)", text, re.M)
+
+
+@needs_coqc
+@pytest.mark.parametrize("proof_id", ["canonical-online", "canonical-batch"])
+def test_canonical_proofs_compile_one_theorem_per_proved_step(
+    canonical: dict[str, object], built: dict[str, subprocess.CompletedProcess[str]],
+    proof_id: str
+) -> None:
+    _proof, report, run = canonical[proof_id]  # type: ignore[misc]
+    proved = [s.step.id for s in report.steps if s.status == "proved"]
+    assert proved, "the prover proved nothing: nothing to re-check"
+    results = run.for_proof(proof_id)
+    assert {s: results[s] for s in proved} == dict.fromkeys(proved, NOT_RUN)  # all exported
+    text = (run.directory / f"{proof_id.replace('-', '_')}.v").read_text()
+    assert theorems(text) == ["step_" + s.replace("-", "_") for s in proved]
+    made = built[proof_id]  # the whole file compiles: every theorem in it is checked
+    assert made.returncode == 0, made.stdout + made.stderr
+
+
+@pytest.mark.parametrize("proof_id", ["canonical-online", "canonical-batch"])
+def test_no_axiom_outside_the_preamble_and_nothing_admitted(
+    canonical: dict[str, object], proof_id: str
+) -> None:
+    run = canonical[proof_id][2]  # type: ignore[index]
+    for path in sorted(run.directory.glob("*.v")):
+        text = re.sub(r"\(\*.*?\*\)", "", path.read_text(), flags=re.S)  # comments aside
+        found = {m.group(1) for m in FORBIDDEN.finditer(text)}
+        if path.name == "InnerProduct.v":
+            assert found <= {"Axiom", "Parameter"}
+            declared = set(re.findall(r"^(?:Axiom|Parameter) (\w+)", text, re.M))
+            assert declared == AXIOMS
+        else:
+            assert not found, f"{path.name}: {found}"
+
+
+@needs_coqc
+def test_theorems_rest_on_the_inner_product_axioms_only(
+    canonical: dict[str, object], built: dict[str, subprocess.CompletedProcess[str]],
+    tmp_path: Path
+) -> None:
+    """`Print Assumptions`: our axioms, then only the standard library's axioms of R."""
+    run = canonical["canonical-batch"][2]  # type: ignore[index]
+    assert built["canonical-batch"].returncode == 0  # its .vo files are read below
+    (tmp_path / "Check.v").write_text(
+        f"Require Import {LOGICAL}.canonical_batch.\n"
+        "Print Assumptions step_iterations.\nPrint Assumptions step_xbar_nonzero.\n"
+        "Print Assumptions step_distance_decrease.\n"
+    )
+    done = subprocess.run([COQC, "-R", str(run.directory), LOGICAL, "Check.v"],
+                          cwd=tmp_path, capture_output=True, text=True, check=True)
+    listed = {line.split()[0] for line in done.stdout.splitlines()
+              if line[:1].strip() and line != "Axioms:"}
+    ours = {name.removeprefix("InnerProduct.") for name in listed
+            if name.startswith("InnerProduct.")}
+    assert ours == AXIOMS  # every axiom used, and nothing else of ours
+    stdlib = ("ClassicalDedekindReals.", "FunctionalExtensionality.")  # Coq's reals
+    assert all(name.startswith(("InnerProduct.", *stdlib)) for name in listed), listed
+
+
+@needs_coqc
+def test_a_changed_certificate_coefficient_is_rejected(
+    small: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    run = export_and_check(tmp_path, [small])
+    assert run.for_proof("small") == dict.fromkeys(STEPS, "checked")
+    assert theorems((tmp_path / "small.v").read_text()) == [
+        "step_" + s.replace("-", "_") for s in STEPS]
+    path = tmp_path / "small.v"
+    text = path.read_text()
+    assert "(int_pos 2 eq_refl)" in text
+    # the coefficient 2 of the product term becomes 3, in the term and in its sign proof
+    altered = text.replace("(int_pos 2 eq_refl)", "(int_pos 3 eq_refl)", 1)
+    head, _, tail = altered.partition("(int_pos 3 eq_refl)")
+    head = head[: head.rindex("(2 * ")] + "(3 * " + head[head.rindex("(2 * ") + 5:]
+    path.write_text(head + "(int_pos 3 eq_refl)" + tail)
+    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    rejected = subprocess.run([COQC, "-R", ".", LOGICAL, "small.v"], cwd=tmp_path,
+                              capture_output=True, text=True, check=False)
+    assert rejected.returncode != 0
+    assert "Error" in rejected.stdout + rejected.stderr
+    path.write_text(text)  # the export as written does compile
+    accepted = subprocess.run([COQC, "-R", ".", LOGICAL, "small.v"], cwd=tmp_path,
+                              capture_output=True, text=True, check=False)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+
+
+def test_export_is_deterministic_and_renames_coq_names(
+    small: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    first = export_and_check(tmp_path / "a", [small], compile=False)
+    second = export_and_check(tmp_path / "b", [small], compile=False)
+    names = sorted(p.name for p in first.directory.iterdir())
+    assert names == ["InnerProduct.v", "_CoqProject", "small.v"]
+    for name in names:
+        assert (first.directory / name).read_text() == (second.directory / name).read_text()
+    text = (first.directory / "small.v").read_text()
+    # `R` would shadow Coq's type R and `fun` is a keyword: both are renamed
+    assert "forall (a R' : R)," in text and "forall (fun' : R)," in text
+    assert set(first.results.values()) == {NOT_RUN}
+
+
+def test_naturals_are_nat_and_runs_have_per_update_sequences(
+    small: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    """The semantics of naturals and of induction over runs, as Coq statements."""
+    text = export_and_check(tmp_path, [small], compile=False).directory.joinpath(
+        "small.v").read_text()
+    # a natural ranges over nat (not over the nonnegative reals)
+    assert "Theorem step_count : forall (t : nat),\n    ((INR t) + 1) > 0." in text
+    # the run: x, eta, g are declared constants; u, y are read by the update, so fresh at
+    # every update (sequences); w is iterated; the counter is INR n'
+    assert ("Theorem step_scaled_lower : forall (x : V) (g eta : R) (w u : nat -> V) "
+            "(y : nat -> R),") in text
+    assert "forall n', (ip (w n') x) >= ((eta * (INR n')) * g)." in text
+
+
+def test_without_coqc_the_project_is_written_and_steps_say_not_run(
+    small: tuple[str, object, list[object]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    run = export_and_check(tmp_path, [small])
+    assert run.seconds is None
+    assert set(run.for_proof("small").values()) == {NOT_RUN}
+    assert (tmp_path / "_CoqProject").read_text().splitlines() == [
+        f"-R . {LOGICAL}", "InnerProduct.v", "small.v"]
+
+
+@needs_coqc
+def test_check_cli_json_has_a_coq_field_per_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "small.toml"
+    file.write_bytes(SMALL)
+    code = main(["check", str(file), "--json", "--time-limit", "60", "--coq",
+                 str(tmp_path / "out")])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert {s["id"]: s["coq"] for s in data["steps"]} == dict.fromkeys(STEPS, "checked")
+    assert (tmp_path / "out" / "small.v").is_file()
+
+
+def test_check_cli_refuses_a_coq_dir_that_is_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "small.toml"
+    file.write_bytes(SMALL)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    code = main(["check", str(file), "--coq", str(blocker)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "not a directory" in err

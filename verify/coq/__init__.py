@@ -1,0 +1,119 @@
+"""A second kernel: proved steps exported to Coq and re-checked by coqc (issue 18).
+
+`export_and_check(directory, proofs)` writes a Coq project (`_CoqProject`, the preamble
+`InnerProduct.v` holding every axiom, one `.v` per proof with one theorem per proved step)
+and, when `coqc` is on PATH, compiles it and reports per step `checked` or coqc's error.
+Nothing here decides a verdict of our own kernel: Coq is a second, independent judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import this module
+    from proofs.step import Proof
+
+NOT_RUN = "not run: coqc is not on PATH"
+
+__all__ = ["NOT_RUN", "CoqRun", "add_option", "annotate", "export_and_check", "for_command",
+           "lines"]
+
+
+@dataclass(frozen=True)
+class CoqRun:
+    """What the export wrote and what coqc said: `results[(proof id, step id)]`."""
+
+    directory: Path
+    results: dict[tuple[str, str], str]
+    seconds: float | None  # compile time, None when coqc did not run
+
+    def for_proof(self, proof_id: str) -> dict[str, str]:
+        """Step id -> result for one proof."""
+        return {s: r for (p, s), r in self.results.items() if p == proof_id}
+
+
+def export_and_check(
+    directory: Path, proofs: Iterable[tuple[str, Proof, Sequence[object]]], *,
+    compile: bool = True,
+) -> CoqRun:
+    """Export `(proof id, proof, step reports)` into `directory`; compile if coqc is found.
+
+    A step's result is `checked`, `error: <coqc's message>`, `not exported: <why>` or
+    `not run: ...` (no coqc, or `compile=False`).
+    """
+    from verify.coq.build import ProofFile, compile_project, coqc, module_name, write_project
+    from verify.coq.export import export_proof
+
+    files: list[ProofFile] = []
+    ids: dict[str, str] = {}
+    results: dict[tuple[str, str], str] = {}
+    for proof_id, proof, reports in proofs:
+        steps = export_proof(proof, reports)
+        module = module_name(proof_id)
+        ids[module] = proof_id
+        files.append(ProofFile(module, proof.title, tuple(steps)))
+        for step in steps:
+            results[(proof_id, step.step_id)] = (
+                NOT_RUN if step.theorem else f"not exported: {step.reason}"
+            )
+    write_project(directory, files)
+    executable = coqc()
+    if executable is None or not compile:
+        return CoqRun(directory, results, None)
+    compiled = compile_project(files, executable)
+    for (module, step_id), result in compiled.results.items():
+        results[(ids[module], step_id)] = result
+    if compiled.preamble != "checked":
+        for key, value in results.items():
+            if value == NOT_RUN:
+                results[key] = f"error: InnerProduct.v: {compiled.preamble}"
+    return CoqRun(directory, results, compiled.seconds)
+
+
+def annotate(steps: list[dict[str, Any]], results: dict[str, str]) -> None:
+    """Add a `coq` field to each JSON step (by its `id`)."""
+    for step in steps:
+        step["coq"] = results.get(step["id"], "not exported: unknown step")
+
+
+def lines(run: CoqRun) -> list[str]:
+    """Human report: one `coq: ...` line per step, then a summary."""
+    out = [f"coq {proof_id} {step_id}: {result}" for (proof_id, step_id), result
+           in run.results.items()]
+    checked = sum(r == "checked" for r in run.results.values())
+    took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
+    out.append(f"coq: {checked}/{len(run.results)} steps checked by coqc{took} "
+               f"(project in {run.directory})")
+    return out
+
+
+def add_option(parser: Any) -> None:
+    """The `--coq DIR` option of `novikoff check` and `novikoff audit`."""
+    parser.add_argument(
+        "--coq", type=Path, metavar="DIR", default=None,
+        help="also export every proved step to a Coq project in DIR and, when coqc is on "
+        "PATH, re-check it with coqc (a second, independent kernel)",
+    )
+
+
+def for_command(
+    directory: Path | None, proofs: Iterable[tuple[str, Proof, Sequence[object]]]
+) -> CoqRun | None:
+    """Run the export for a command when `--coq DIR` was given (None otherwise).
+
+    A DIR that exists and is not a directory, or cannot be created, is bad input.
+    """
+    if directory is None:
+        return None
+    from verify.cli import UsageError
+
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"--coq {directory}: not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"--coq {directory}: cannot create it ({error.strerror})") from None
+    return export_and_check(directory, proofs)

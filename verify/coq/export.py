@@ -1,0 +1,750 @@
+"""Proved steps as Coq theorems, proved by replaying our certificates (issue 18).
+
+Each proved step becomes one `Theorem` stating the kernel's `Statement` as written (scalars in
+`R`, naturals in `nat` read through `INR`, vectors in `V`, `dot(a, b)` as `ip a b`, divisions
+as in the text), except that the claim of a used step whose theorem is exported is not
+assumed but obtained by applying that theorem. Its proof replays the kernel's evidence,
+nothing else: each hypothesis becomes its fact `p (kind) 0` by one bridge lemma and an
+identity (`ring`, or `field` where something divides; the reduced denominator `D` of the
+kernel's normal form is the clearing factor and its condition `D > 0` is replayed from the
+side obligation); each certificate is replayed as `m * claim = sum of terms` (identity by
+`ring`) with every term's sign given by an explicit proof term (products of hypotheses,
+`pow2_ge_0`, the preamble's Gram lemmas); the claim as written is recovered by one bridge
+lemma. A natural `t` is introduced as a `nat`, `0 <= INR t` is `pos_INR`, and the proof then
+works with the real `t := INR t`. Structural rules: a case split destructs the trichotomy (a
+disjunction) and replays each case; `uses` applies the used step's theorem; an induction over
+runs is a theorem over `nat` (iterated vectors and per-update names as sequences, constants
+as constants) proved from its base and step obligations, exported as lemmas over `R`.
+
+The checker's reports are read in one place only, `proved_step` (the adapter).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+
+import sympy
+
+from proofs.expressions import ExpressionError
+from proofs.step import CaseSplit, Direct, Induction, Proof, Step
+from verify.coq import printer
+from verify.coq.printer import Written, expr, ident, name, number
+from verify.kernel import (
+    Certificate,
+    Fact,
+    GramMinor,
+    Judgement,
+    KernelError,
+    NormSquare,
+    Obligation,
+    Rel,
+    Square,
+    Statement,
+    gram_pair,
+)
+from verify.kernel.algebra import normal_form, reciprocal_bases
+
+FACT_LEMMA = {">=": "replay_ge", ">": "replay_gt", "==": "replay_eq"}
+HYP_LEMMA = {"<=": "fact_le", "<": "fact_lt", ">=": "fact_ge", ">": "fact_gt", "==": "fact_eq"}
+CLAIM_LEMMA = {
+    "<=": "claim_le", "<": "claim_lt", ">=": "claim_ge", ">": "claim_gt", "==": "claim_eq",
+}
+
+
+class Unsupported(ValueError):
+    """A proved step this exporter cannot state or replay; the message says what."""
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One obligation of a step with its certificate; `judgement` is what the certificate
+    proves (the obligation's, or one with fewer hypotheses: weakening)."""
+
+    obligation: Obligation
+    judgement: Judgement
+    certificate: Certificate
+
+
+@dataclass(frozen=True)
+class ProvedStep:
+    """A step with a kernel Theorem, its full statement and the evidence for it."""
+
+    step: Step
+    statement: Statement
+    goals: tuple[Goal, ...]
+
+
+def proved_step(report: object) -> ProvedStep | None:
+    """The adapter: a checker step report as a `ProvedStep`, or None if it is not proved.
+
+    The only code that reads `verify.proof_checker.StepReport` (its `step`, `theorem`,
+    `statement` and `goals`, each with `goal` and `verdict.certificate`/`verdict.judgement`).
+    Only a step with a kernel `Theorem` is exported.
+    """
+    if getattr(report, "theorem", None) is None or getattr(report, "statement", None) is None:
+        return None
+    goals = []
+    for goal_report in report.goals:  # type: ignore[attr-defined]
+        verdict = goal_report.verdict
+        if verdict.certificate is None:
+            return None
+        goals.append(Goal(goal_report.goal, verdict.judgement or goal_report.goal.judgement,
+                          verdict.certificate))
+    return ProvedStep(report.step, report.statement, tuple(goals))  # type: ignore[attr-defined]
+
+
+@dataclass
+class Exported:
+    """One step in the Coq file: its theorem (None when not exported, with the reason).
+
+    `variables` are the theorem's binders in order, `naturals` those bound as `nat`,
+    `hypotheses` its premises in order and `claim` its conclusion (kernel relations).
+    """
+
+    step_id: str
+    theorem: str | None
+    text: str = ""
+    reason: str = ""
+    hypotheses: tuple[Rel, ...] = ()
+    variables: tuple[str, ...] = ()
+    naturals: frozenset[str] = frozenset()
+    claim: Rel | None = None
+    induction: bool = False
+
+
+@dataclass
+class _Term:
+    """A Coq real-valued term with a proof of its sign (`0 <= t`, or `0 < t` when strict)."""
+
+    text: str
+    proof: str
+    strict: bool
+
+    def weak(self) -> str:
+        """A proof of `0 <= text`."""
+        return f"(Rlt_le _ _ {self.proof})" if self.strict else self.proof
+
+
+def _times(a: _Term, b: _Term) -> _Term:
+    if a.strict and b.strict:
+        return _Term(f"({a.text} * {b.text})", f"(Rmult_lt_0_compat _ _ {a.proof} {b.proof})",
+                     True)
+    return _Term(f"({a.text} * {b.text})", f"(Rmult_le_pos _ _ {a.weak()} {b.weak()})", False)
+
+
+def _plus(a: _Term, b: _Term) -> _Term:
+    if a.strict:
+        return _Term(f"({a.text} + {b.text})", f"(add_pos_nonneg _ _ {a.proof} {b.weak()})",
+                     True)
+    return _Term(f"({a.text} + {b.text})",
+                 f"(Rplus_le_le_0_compat _ _ {a.weak()} {b.weak()})", False)
+
+
+def _constant(value: Fraction) -> _Term:
+    """A nonnegative rational with a proof by computation on integers (`eq_refl`)."""
+    strict = value > 0
+    if value.denominator == 1:
+        lemma = "int_pos" if strict else "int_nonneg"
+        return _Term(number(value), f"({lemma} {value.numerator} eq_refl)", strict)
+    lemma = "rat_pos" if strict else "rat_nonneg"
+    proof = f"({lemma} {value.numerator} {value.denominator} eq_refl eq_refl)"
+    return _Term(number(value), proof, strict)
+
+
+def _fold(terms: Sequence[_Term], combine: Callable[[_Term, _Term], _Term]) -> _Term:
+    return reduce(lambda rest, term: combine(term, rest), reversed(terms[:-1]), terms[-1])
+
+
+def _prop(fact: Fact) -> str:
+    p = expr(fact.expr)
+    return {">=": f"0 <= {p}", ">": f"0 < {p}", "==": f"{p} = 0"}[fact.kind]
+
+
+def _identity(*texts: str) -> str:
+    """`ring`, or `field` (denominators discharged from hypotheses) where anything divides."""
+    if any("/" in t for t in texts):
+        return "field; nz_solve"
+    return "ring"
+
+
+def _gap(relation: Rel) -> sympy.Expr:
+    """The gap of the kernel's normal form: `rhs - lhs` for `<=`/`<`, else `lhs - rhs`."""
+    if relation.op in ("<=", "<"):
+        return relation.rhs - relation.lhs
+    return relation.lhs - relation.rhs
+
+
+def _divides(polynomial: sympy.Expr, divisor: sympy.Expr) -> sympy.Expr | None:
+    """`polynomial / divisor` when it is a polynomial (exact over QQ), else None."""
+    quotient = sympy.cancel(polynomial / divisor)
+    return sympy.expand(quotient) if sympy.fraction(quotient)[1].is_number else None
+
+
+def _nat_fact(natural: str) -> Fact:
+    """The kernel's fact `n >= 0` for a natural n."""
+    return Fact(sympy.Symbol(natural), ">=")
+
+
+class _Script:
+    """The proof script of one lemma: facts are derived once and named.
+
+    `hyps` names the relations in context (premises, applied theorems, the case at hand),
+    `conditions` the side obligations by their claim (`D > 0`), `facts` the facts already
+    derived (the naturals' `0 <= n` among them).
+    """
+
+    def __init__(
+        self,
+        proof: Proof,
+        vectors: Sequence[str],
+        hyps: dict[Rel, str],
+        conditions: dict[Fact, Goal],
+    ) -> None:
+        self.proof = proof
+        self.vectors = list(vectors)
+        self.hyps = dict(hyps)
+        self.conditions = conditions
+        self.facts: dict[Fact, str] = {}
+        self.nonzero: set[sympy.Expr] = set()
+        self.lines: list[str] = []
+        self.fresh = itertools.count()
+        self.indent = "  "
+        self.forms: dict[Rel, tuple[Fact, tuple[Fact, ...]]] = {}
+
+    # -- tactics ------------------------------------------------------------------------------
+
+    def ip_norm(self) -> str:
+        """Expand inner products bilinearly and order each Gram symbol's names."""
+        pairs = itertools.combinations(sorted(self.vectors), 2)
+        syms = "".join(f", ?(ip_sym {name(b)} {name(a)})" for a, b in pairs)
+        return "try unfold det2, det3; autorewrite with ip_db" + (
+            f"; rewrite {syms[2:]}" if syms else ""
+        )
+
+    def emit(self, line: str) -> None:
+        """One line of the script at the current depth."""
+        self.lines.append(self.indent + line)
+
+    def new(self, prefix: str) -> str:
+        """A fresh hypothesis name (with `'`: no proof-file name contains one)."""
+        return f"{prefix}'{next(self.fresh)}"
+
+    # -- facts --------------------------------------------------------------------------------
+
+    def form(self, relation: Rel) -> tuple[Fact, tuple[Fact, ...]]:
+        """The kernel's normal form of `relation` and its conditions (computed once)."""
+        if relation not in self.forms:
+            try:
+                self.forms[relation] = normal_form(relation, f"`{relation.text}`")
+            except KernelError as error:
+                raise Unsupported(str(error)) from None
+        return self.forms[relation]
+
+    def relation_text(self, relation: Rel) -> tuple[str, str, str]:
+        """A relation as written (or from its SymPy form when it has no source text)."""
+        written = Written(self.proof.names).relation(relation)
+        if written is not None:
+            return written
+        return expr(relation.lhs), printer.COQ_OP[relation.op], expr(relation.rhs)
+
+    def clearing(self, relation: Rel, fact: Fact) -> tuple[str, str]:
+        """The positive factor `f` with `f * gap == fact` (the reduced denominator of the
+        normal form, or 1) and its proof; every divisor's `<> 0` is derived for `field`."""
+        conditions = self.form(relation)[1]
+        labels = [(c, self.fact(c)) for c in conditions]
+        divisors = [*relation.divisors, *reciprocal_bases(relation.lhs, relation.text),
+                    *reciprocal_bases(relation.rhs, relation.text)]
+        for divisor in divisors:
+            self.nonzero_fact(divisor, labels)
+        gap = _gap(relation)
+        if sympy.cancel(gap - fact.expr) == 0:
+            return "1", "Rlt_0_1"
+        for condition, label in labels:
+            if sympy.cancel(condition.expr * gap - fact.expr) == 0:
+                return expr(condition.expr), label
+        raise Unsupported(f"no condition clears the denominator of {relation.text!r}")
+
+    def nonzero_fact(self, divisor: sympy.Expr, labels: list[tuple[Fact, str]]) -> None:
+        """`d <> 0` for a divisor and each of its factors, from a condition `c > 0` that it
+        divides (`c = d * r`): what `field` asks for (`nz_solve` in the preamble)."""
+        if not divisor.free_symbols:
+            return
+        factors = [f for f, _ in sympy.factor_list(divisor)[1]]
+        for target in dict.fromkeys([sympy.expand(divisor), *factors]):
+            if target in self.nonzero or not target.free_symbols:
+                continue
+            found = next(((c, label, q) for c, label in labels
+                          if (q := _divides(c.expr, target)) is not None), None)
+            if found is None:
+                raise Unsupported(f"no condition shows {target} <> 0")
+            condition, label, quotient = found
+            self.nonzero.add(target)
+            c, d, r = expr(condition.expr), expr(target), expr(quotient)
+            self.emit(f"assert ({self.new('nz')} : {d} <> 0) by (refine "
+                      f"(nz_of_factor {c} {d} {r} {label} _); {_identity(c, d, r)}).")
+
+    def fact(self, fact: Fact) -> str:
+        """A name for `fact`: derived from a relation in context, or a replayed condition."""
+        if fact in self.facts:
+            return self.facts[fact]
+        source = next((r for r in self.hyps if self.form(r)[0] == fact), None)
+        if source is None:
+            if fact in self.conditions:
+                return self.replay(self.conditions[fact])
+            raise Unsupported(f"the fact {fact} has no source in the statement")
+        f, f_proof = self.clearing(source, fact)
+        a, _op, b = self.relation_text(source)
+        label = self.new("k")
+        self.emit(
+            f"assert ({label} : {_prop(fact)}) by (refine ({HYP_LEMMA[source.op]} _ _ {f} _ "
+            f"{f_proof} _ {self.hyps[source]}); {self.ip_norm()}; "
+            f"{_identity(a, b, f, _prop(fact))})."
+        )
+        self.facts[fact] = label
+        return label
+
+    # -- certificates -------------------------------------------------------------------------
+
+    def sigma(self, entry: object) -> _Term:
+        """One weighted square, squared norm or Gram determinant, with its sign."""
+        if not isinstance(entry, Square | NormSquare | GramMinor):
+            raise Unsupported(f"unknown sigma entry {entry!r}")
+        weight = _constant(Fraction(entry.weight))
+        if isinstance(entry, Square):
+            p = expr(entry.poly)
+            term = _Term(f"({p} ^ 2)", f"(pow2_ge_0 {p})", False)
+        else:
+            vectors = (entry.vector,) if isinstance(entry, NormSquare) else entry.vectors
+            if any(not v for v in vectors) or not self.vectors:
+                return _Term("0", "(Rle_refl 0)", False)  # a zero vector: the entry is 0
+            vs = [printer.vector(v, self.vectors[0]) for v in vectors]
+            if len(vs) == 1:
+                term = _Term(f"(ip {vs[0]} {vs[0]})", f"(ip_pos {vs[0]})", False)
+            elif len(vs) == 2:
+                term = _Term(f"(det2 {vs[0]} {vs[1]})", f"(gram2_nonneg {vs[0]} {vs[1]})", False)
+            else:
+                args = " ".join(vs)
+                term = _Term(f"(det3 {args})", f"(gram3_nonneg {args})", False)
+        return term if weight.text == "1" else _times(weight, term)
+
+    def replay(self, goal: Goal) -> str:
+        """Replay one certificate; returns the name of the claim's fact."""
+        judgement, cert = goal.judgement, goal.certificate
+        if judgement.claim in self.facts:
+            return self.facts[judgement.claim]
+        facts = judgement.hypotheses
+
+        def hyp(i: int) -> _Term:
+            return _Term(expr(facts[i].expr), self.fact(facts[i]), facts[i].kind == ">")
+
+        products: list[_Term] = []
+        for product in cert.products:
+            factors = [hyp(i) for i in product.hyps]
+            coeff = Fraction(product.coeff)
+            if coeff != 1:
+                factors.insert(0, _constant(coeff))
+            if product.sigma:
+                factors.append(_fold([self.sigma(s) for s in product.sigma], _plus))
+            if not factors:
+                factors.append(_Term("1", "Rlt_0_1", True))
+            products.append(_fold(factors, _times))
+        products.sort(key=lambda t: not t.strict)  # a strict term first: `0 < s + rest`
+        linear = []
+        for index, q in cert.linear:
+            label = self.fact(facts[index])
+            text = f"({expr(q)} * {expr(facts[index].expr)})"
+            linear.append((text, f"(lin0 {expr(q)} _ {label})"))
+        kind = judgement.claim.kind
+        p = _fold(products, _plus) if products else None
+        lin = None
+        if linear:
+            lin = linear[-1]
+            for text, proof in reversed(linear[:-1]):
+                lin = (f"({text} + {lin[0]})", f"(sum_eq _ _ {proof} {lin[1]})")
+        if kind == "==":
+            s, s_proof = lin if lin else ("0", "(@eq_refl R 0)")
+        elif kind == ">":
+            if p is None or not p.strict:
+                raise Unsupported("strict claim without a strictly positive term")
+            s, s_proof = (p.text, p.proof) if lin is None else (
+                f"({p.text} + {lin[0]})", f"(sum_gt _ _ {p.proof} {lin[1]})")
+        elif p is not None:
+            s, s_proof = (p.text, p.weak()) if lin is None else (
+                f"({p.text} + {lin[0]})", f"(sum_ge _ _ {p.weak()} {lin[1]})")
+        else:
+            s, s_proof = (f"({lin[0]})", f"(ge_of_eq0 _ {lin[1]})") if lin else (
+                "0", "(Rle_refl 0)")
+        multiplier = [hyp(i) for i in cert.multiplier]
+        m = _fold(multiplier, _times) if multiplier else _Term("1", "Rlt_0_1", True)
+        c = expr(judgement.claim.expr)
+        label = self.new("g")
+        self.emit(f"assert ({label} : {_prop(judgement.claim)}).")
+        self.emit(f"{{ refine ({FACT_LEMMA[kind]} {m.text} {c} {s} {m.proof} _ {s_proof}).")
+        self.emit(f"  {self.ip_norm()}. {_identity(m.text, c, s)}. }}")
+        self.facts[judgement.claim] = label
+        return label
+
+    def conclude(self, relation: Rel, fact_label: str, fact: Fact,
+                 texts: tuple[str, str, str] | None = None) -> None:
+        """Finish the goal `relation` (as stated: `texts`) from the fact `fact_label`."""
+        if self.form(relation)[0] != fact:
+            raise Unsupported(f"the claim {relation.text!r} is not its kernel fact")
+        f, f_proof = self.clearing(relation, fact)
+        a, _op, b = texts or self.relation_text(relation)
+        self.emit(
+            f"refine ({CLAIM_LEMMA[relation.op]} _ _ {f} _ {f_proof} _ {fact_label}); "
+            f"{self.ip_norm()}; {_identity(a, b, f, _prop(fact))}."
+        )
+
+
+def _comment(text: str) -> str:
+    """Text safe inside a Coq comment (no nested openers/closers, no string quotes)."""
+    return text.replace("(*", "( *").replace("*)", "* )").replace('"', "'")
+
+
+def _substituted(text: str, mapping: dict[str, str]) -> str:
+    """`text` with whole Coq names replaced (one pass: replacements are not re-read)."""
+    if not mapping:
+        return text
+    pattern = "|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True))
+    return re.sub(rf"(?<![\w'])({pattern})(?![\w'])", lambda m: mapping[m.group(1)], text)
+
+
+class ProofExport:
+    """The Coq file of one proof: one theorem per exported step, in order."""
+
+    def __init__(self, proof: Proof) -> None:
+        self.proof = proof
+        self.done: dict[str, Exported] = {}
+
+    def variables(self, relations: Iterable[Rel], extra: Iterable[str] = (),
+                  naturals: frozenset[str] = frozenset()) -> list[str]:
+        """The declared names used: vectors, then naturals, then reals, in declaration order."""
+        used = set(extra)
+        for relation in relations:
+            used |= printer.names_in(relation, self.proof.names)
+        names = [n for n in (*self.proof.vectors, *self.proof.scalars) if n in used]
+        vectors = [n for n in names if n in self.proof.names.vectors]
+        return [*vectors, *(n for n in names if n in naturals),
+                *(n for n in names if n not in naturals and n not in vectors)]
+
+    def binder(self, variables: Sequence[str], naturals: frozenset[str] = frozenset()) -> str:
+        vectors = [name(v) for v in variables if v in self.proof.names.vectors]
+        nats = [name(s) for s in variables if s in naturals]
+        scalars = [name(s) for s in variables
+                   if s in self.proof.names.scalars and s not in naturals]
+        groups = [f"({' '.join(g)} : {t})" for g, t in
+                  ((vectors, "V"), (nats, "nat"), (scalars, "R")) if g]
+        return f"forall {' '.join(groups)}," if groups else ""
+
+    def derivable(self, step: Step) -> list[str]:
+        """Used steps (transitively, in proof order) whose claims come from their theorems."""
+        closure: set[str] = set()
+        stack = list(step.uses)
+        while stack:
+            used = stack.pop()
+            if used not in closure:
+                closure.add(used)
+                stack.extend(self.proof.step(used).uses)
+        order = [s.id for s in self.proof.steps if s.id in closure]
+        return [
+            s for s in order
+            if (e := self.done.get(s)) is not None and e.theorem and not e.induction
+        ]
+
+    def step(self, proved: ProvedStep) -> Exported:
+        """Export one proved step (or record why it cannot be)."""
+        try:
+            exported = self._step(proved)
+        except (Unsupported, ExpressionError, KernelError) as error:
+            exported = Exported(proved.step.id, None, reason=str(error))
+        self.done[proved.step.id] = exported
+        return exported
+
+    def _step(self, proved: ProvedStep) -> Exported:
+        step, st = proved.step, proved.statement
+        derived = self.derivable(step)
+        own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
+        derived_claims = {self.done[s].claim for s in derived} - own
+        hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
+        main = [g for g in proved.goals if g.obligation.written is not None]
+        sides = [g for g in proved.goals if g.obligation.written is None]
+        theorem = ident(step.id)
+        header = f"(* {_comment(step.id)}: {_comment(str(st))} *)\n"
+        if isinstance(step.rule, Induction):
+            return self.induction(proved, hypotheses, derived, derived_claims, main, sides,
+                                  header)
+        naturals = st.naturals
+        variables = self.variables((*st.hypotheses, st.claim), naturals=naturals)
+        intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
+        names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
+        script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
+                         names, {g.judgement.claim: g for g in sides})
+        script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
+                                         + list(names.values())) + ".")
+        self.apply_uses(script, derived, derived_claims, intros)
+        for natural, nat in intros.items():  # from here on, the real `t` is `INR t`
+            label = script.new("natge")
+            script.emit(f"pose proof (pos_INR {nat}) as {label}. "
+                        f"set ({name(natural)} := INR {nat}) in *. clearbody {name(natural)}.")
+            script.facts[_nat_fact(natural)] = label
+        if isinstance(step.rule, Direct):
+            if len(main) != 1:
+                raise Unsupported(f"{len(main)} main obligations for a direct step")
+            claim_fact = main[0].judgement.claim
+            label = script.replay(main[0])
+        elif isinstance(step.rule, CaseSplit):
+            claim_fact = main[0].judgement.claim
+            label = self.cases(script, step.rule, main)
+        else:
+            raise Unsupported(f"rule {type(step.rule).__name__}")
+        script.conclude(st.claim, label, claim_fact)
+        shown = Written(self.proof.names, {n: f"(INR {name(n)})" for n in intros})
+
+        def text(relation: Rel) -> str:
+            parts = shown.relation(relation)
+            if parts is None:
+                raise Unsupported(f"{relation.text!r} has no source text to state")
+            return " ".join(parts)
+
+        body = "".join(f"{text(h)} ->\n    " for h in hypotheses)
+        statement = f"{self.binder(variables, naturals)}\n    {body}{text(st.claim)}"
+        out = (f"{header}Theorem {theorem} : {statement}.\nProof.\n"
+               + "\n".join(script.lines) + "\nQed.\n")
+        return Exported(step.id, theorem, out, hypotheses=hypotheses,
+                        variables=tuple(variables), naturals=naturals, claim=st.claim)
+
+    def apply_uses(self, script: _Script, derived: list[str], claims: set[Rel],
+                   intros: dict[str, str]) -> None:
+        """`pose proof` of each used theorem, instantiated with this step's names (a
+        natural by its `nat`, before it is replaced by the real `INR t`)."""
+        for used_id in derived:
+            used = self.done[used_id]
+            claim = used.claim
+            if claim not in claims or claim in script.hyps:
+                continue
+            if any((v in used.naturals) != (v in intros) for v in used.variables):
+                raise Unsupported(f"{used_id} binds a name as a natural where this step "
+                                  "does not (or the reverse)")
+            missing = [h.text for h in used.hypotheses if h not in script.hyps]
+            if missing:
+                raise Unsupported(f"applying {used_id} needs {missing[0]!r}")
+            args = [intros.get(v, name(v)) for v in used.variables]
+            args += [script.hyps[h] for h in used.hypotheses]
+            label = script.new("use")
+            script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
+            script.hyps[claim] = label  # type: ignore[index]
+
+    def cases(self, script: _Script, rule: CaseSplit, goals: list[Goal]) -> str:
+        """Destruct the trichotomy (or dichotomy) of the split polynomial; replay each case."""
+        claim = goals[0].judgement.claim
+        cases = [g.obligation.written[0][-1] for g in goals]  # type: ignore[index]
+        ops = [c.op for c in cases]
+        if ops != ([">", "==", "<"] if rule.zero_case else [">=", "<"]):
+            raise Unsupported(f"cases {ops} are not the trichotomy (or dichotomy) in order")
+        on = script.relation_text(cases[0])[0]
+        lemma = "trichotomy" if rule.zero_case else "dichotomy"
+        pattern = "[case' | [case' | case']]" if rule.zero_case else "[case' | case']"
+        label = script.new("g")
+        script.emit(f"assert ({label} : {_prop(claim)}).")
+        script.emit(f"{{ destruct ({lemma} {on}) as {pattern}.")
+        for case, goal in zip(cases, goals, strict=True):
+            saved = (dict(script.facts), dict(script.hyps), set(script.nonzero), script.indent)
+            script.hyps[case] = "case'"
+            script.emit(f"- (* case {_comment(case.text)} *)")
+            script.indent += "  "
+            inner = script.replay(goal)
+            script.emit(f"exact {inner}.")
+            script.facts, script.hyps, script.nonzero, script.indent = saved
+        script.emit("}")
+        script.facts[claim] = label
+        return label
+
+    # -- induction over runs ------------------------------------------------------------------
+
+    def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...], derived: list[str],
+                  derived_claims: set[Rel], main: list[Goal], sides: list[Goal],
+                  header: str) -> Exported:
+        """Base and step lemmas over `R`, then the theorem over `nat` (see `over_nat`)."""
+        step, st = proved.step, proved.statement
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        t = rule.variable
+        if sorted(st.naturals) != [t]:
+            raise Unsupported(f"naturals {sorted(st.naturals)} besides the induction "
+                              f"variable {t}: not exported yet")
+        labels = [g.obligation.label for g in main]
+        if labels != ["base", "step"]:
+            raise Unsupported(f"induction obligations {labels}, expected base and step")
+        base, after = main
+        count = len(st.hypotheses)
+        given = after.obligation.written[0]  # type: ignore[index]
+        if given[:count] != st.hypotheses or given[count + 1] != st.claim:
+            raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
+        natural, update = given[count], given[count + 2:]
+        extra = {t, *rule.base, *rule.step}
+        for mapping in (rule.base, rule.step):
+            for value in mapping.values():
+                extra |= set(value) | {s.name for c in value.values() for s in c.free_symbols}
+        variables = self.variables((*st.hypotheses, st.claim, *update), extra)
+        iterated = set(rule.base) | set(rule.step) | {t}
+        reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
+                 for n in gram_pair(s) or (s.name,)}
+        for value in rule.step.values():
+            reads |= set(value) | {s.name for c in value.values() for s in c.free_symbols}
+        sequences = [v for v in variables if v in iterated - {t}
+                     or (v in reads - iterated - set(rule.constants))]
+        texts = [
+            self.induction_lemma(proved, goal, variables, prefix, (*hypotheses, *more),
+                                 derived, derived_claims, sides)
+            for goal, prefix, more in ((base, "base", ()),
+                                       (after, "step", (natural, st.claim, *update)))
+        ]
+        texts.append(self.over_nat(step, variables, hypotheses, sequences, update, st.claim))
+        return Exported(step.id, ident(step.id), header + "\n".join(texts),
+                        hypotheses=hypotheses, variables=tuple(variables),
+                        naturals=st.naturals, claim=st.claim, induction=True)
+
+    def induction_lemma(
+        self,
+        proved: ProvedStep,
+        goal: Goal,
+        variables: list[str],
+        label: str,
+        premises: tuple[Rel, ...],
+        derived: list[str],
+        derived_claims: set[Rel],
+        sides: list[Goal],
+    ) -> str:
+        """The base or step obligation of an induction as a lemma over `R` of its own."""
+        step = proved.step
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        names = {h: f"hyp'{i}" for i, h in enumerate(premises)}
+        conditions = {g.judgement.claim: g for g in sides
+                      if g.obligation.label.startswith(f"{label}: ")}
+        script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
+                         names, conditions)
+        script.emit("intros " + " ".join([name(v) for v in variables] + list(names.values()))
+                    + ".")
+        self.apply_uses(script, derived, derived_claims, {})
+        fact_label = script.replay(goal)
+        at_base = label == "base"
+        mapping = rule.base if at_base else rule.step
+        t = rule.variable
+        shown = Written(self.proof.names, {t: "0" if at_base else f"({name(t)} + 1)"},
+                        {n: printer.vector(v, n) for n, v in mapping.items()})
+        claim = shown.relation(proved.statement.claim)
+        if claim is None:
+            raise Unsupported("the invariant has no source text to substitute into")
+        written_claim = goal.obligation.written[1]  # type: ignore[index]
+        script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
+        hyps = [" ".join(script.relation_text(h)) for h in premises]
+        body = "".join(f"{h} ->\n    " for h in hyps)
+        statement = f"{self.binder(variables)}\n    {body}{' '.join(claim)}"
+        return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
+                + "\n".join(script.lines) + "\nQed.\n")
+
+    def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
+                 sequences: list[str], update: Sequence[Rel], invariant: Rel) -> str:
+        """The induction as a theorem over `nat`, the kernel's semantics of a run.
+
+        The iterated vectors and the per-update names (read by the update, not iterated, not
+        the counter, not declared constant) are sequences indexed by the number of updates
+        `n'`; every other name is a constant of the run; the counter is `INR n'`. The base
+        and step lemmas hold for all values, so each `n'` instantiates them.
+        """
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        t = rule.variable
+        vectors = self.proof.names.vectors
+
+        def at(index: str) -> tuple[dict[str, str], dict[str, str]]:
+            scalars = {s: f"({name(s)} {index})" for s in sequences if s not in vectors}
+            scalars[t] = "0" if index == "0%nat" else f"(INR {index})"
+            vecs = {v: f"({name(v)} {index})" for v in sequences if v in vectors}
+            return scalars, vecs
+
+        def vector_at(v: object, zero_of: str, index: str) -> str:
+            # the lemma's own printing, names then replaced: both sides stay syntactically equal
+            scalars, vecs = at(index)
+            mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
+            return _substituted(printer.vector(v, zero_of), mapping)  # type: ignore[arg-type]
+
+        def written(relation: Rel, index: str) -> str:
+            scalars, vecs = at(index)
+            parts = Written(self.proof.names, scalars, vecs).relation(relation)
+            if parts is None:
+                raise Unsupported(f"{relation.text!r} has no source text to restate over nat")
+            return " ".join(parts)
+
+        n = "n'"
+        constants = [v for v in variables if v not in sequences and v != t]
+        const_v = [name(v) for v in constants if v in vectors]
+        const_s = [name(v) for v in constants if v not in vectors]
+        seq_v = [name(v) for v in sequences if v in vectors]
+        seq_s = [name(v) for v in sequences if v not in vectors]
+        groups = [f"({' '.join(g)} : {ty})" for g, ty in (
+            (const_v, "V"), (const_s, "R"), (seq_v, "nat -> V"), (seq_s, "nat -> R")) if g]
+        hyps = [" ".join(Written(self.proof.names).relation(h) or ()) for h in hypotheses]
+        if any(not h for h in hyps):
+            raise Unsupported("a hypothesis has no source text to restate over nat")
+        base = [f"{name(v)} 0%nat = {vector_at(rule.base[v], v, '0%nat')}" for v in rule.base]
+        nxt = [f"(forall {n}, {name(v)} (S {n}) = {vector_at(rule.step[v], v, n)})"
+               for v in rule.step]
+        facts = [f"(forall {n}, {written(h, n)})" for h in update]
+        premises = [*hyps, *base, *nxt, *facts]
+        body = "".join(f"{h} ->\n    " for h in premises)
+        statement = f"forall {' '.join(groups)},\n    {body}forall {n}, {written(invariant, n)}"
+
+        def args(index: str, base_case: bool) -> str:
+            out = []
+            for v in variables:
+                if v == t:
+                    out.append("0" if base_case else f"(INR {index})")
+                elif v in sequences:
+                    out.append(f"({name(v)} {index})")
+                else:
+                    out.append(name(v))
+            return " ".join(out)
+
+        h_names = [f"hyp'{i}" for i in range(len(hyps))]
+        b_names = [f"base'{i}" for i in range(len(base))]
+        s_names = [f"next'{i}" for i in range(len(nxt))]
+        u_names = [f"upd'{i}" for i in range(len(facts))]
+        intro = [*const_v, *const_s, *seq_v, *seq_s, *h_names, *b_names, *s_names, *u_names]
+        theorem = ident(step.id)
+        lines = [
+            f"Theorem {theorem} : {statement}.",
+            "Proof.",
+            f"  intros {' '.join(intro)} {n}. induction {n} as [| {n} IH].",
+            f"  - rewrite {', '.join(b_names)}." if b_names else "  -",
+            f"    exact ({theorem}_base {args('0%nat', True)} {' '.join(h_names)}).",
+            f"  - rewrite {', '.join(s_names)}; try rewrite S_INR."
+            if s_names else "  - try rewrite S_INR.",
+            f"    exact ({theorem}_step {args(n, False)} {' '.join(h_names)} "
+            f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(f'({u} {n})' for u in u_names)}).",
+            "Qed.",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def export_proof(proof: Proof, reports: Iterable[object]) -> list[Exported]:
+    """Every step of `proof`, in order: exported, or the reason it is not."""
+    exporter = ProofExport(proof)
+    out = []
+    for report in reports:
+        proved = proved_step(report)
+        step = report.step  # type: ignore[attr-defined]
+        if proved is None:
+            exported = Exported(step.id, None, reason="not proved by our kernel")
+            exporter.done[step.id] = exported
+        else:
+            exported = exporter.step(proved)
+        out.append(exported)
+    return out

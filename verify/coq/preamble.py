@@ -1,0 +1,285 @@
+"""The Coq preamble `InnerProduct.v`: the only axioms of an export, and the replay lemmas.
+
+It axiomatises a real inner-product space over Coq's reals (a type `V`, `vadd`, `vscal` and a
+symmetric, bilinear, positive semi-definite `ip`) and *proves* from those axioms the Gram
+facts our kernel takes as an axiom schema (`ip v v >= 0`, 2x2 and 3x3 Gram determinants >= 0),
+so a step re-checked by coqc rests on nothing but these four axioms and Coq's standard real
+numbers. The rest are small lemmas the exported proofs apply: signs of products and sums,
+and the bridges between a statement as written and its facts `p (kind) 0`.
+"""
+
+PREAMBLE = r"""(** A real inner-product space, axiomatised: the only axioms of the export. *)
+Require Import Reals Lra.
+Open Scope R_scope.
+
+Parameter V : Type.
+Parameter vadd : V -> V -> V.
+Parameter vscal : R -> V -> V.
+Parameter ip : V -> V -> R.
+
+Axiom ip_sym : forall u v, ip u v = ip v u.
+Axiom ip_add_l : forall u v w, ip (vadd u v) w = ip u w + ip v w.
+Axiom ip_scal_l : forall r u w, ip (vscal r u) w = r * ip u w.
+Axiom ip_pos : forall v, 0 <= ip v v.
+
+Lemma ip_add_r : forall u v w, ip w (vadd u v) = ip w u + ip w v.
+Proof.
+  intros u v w. rewrite (ip_sym w (vadd u v)), ip_add_l, (ip_sym u w), (ip_sym v w).
+  reflexivity.
+Qed.
+
+Lemma ip_scal_r : forall r u w, ip w (vscal r u) = r * ip w u.
+Proof. intros r u w. rewrite (ip_sym w (vscal r u)), ip_scal_l, (ip_sym u w). reflexivity. Qed.
+
+Ltac ip_expand := repeat rewrite ?ip_add_l, ?ip_add_r, ?ip_scal_l, ?ip_scal_r.
+
+Definition det2 (a b : V) : R := ip a a * ip b b - ip a b * ip b a.
+
+Definition det3 (a b c : V) : R :=
+  ip a a * (ip b b * ip c c - ip b c * ip c b)
+  - ip a b * (ip b a * ip c c - ip b c * ip c a)
+  + ip a c * (ip b a * ip c b - ip b b * ip c a).
+
+Lemma prod_pos_nonneg_r : forall p d, 0 < p -> 0 <= p * d -> 0 <= d.
+Proof.
+  intros p d Hp H. destruct (Rle_or_lt 0 d) as [Hd | Hd]; [exact Hd |].
+  exfalso. apply (Rlt_irrefl 0). apply (Rle_lt_trans 0 (p * d) 0 H).
+  rewrite <- (Rmult_0_r p). apply Rmult_lt_compat_l; assumption.
+Qed.
+
+Lemma nonneg_eq : forall x y, x = y -> 0 <= x -> 0 <= y.
+Proof. intros x y E H. rewrite <- E. exact H. Qed.
+
+(** Cauchy-Schwarz when ip b b > 0: ip v v = bb * det2 a b for v = bb a - ab b. *)
+Lemma det2_core : forall a b, 0 < ip b b -> 0 <= det2 a b.
+Proof.
+  intros a b Hb.
+  pose proof (ip_pos (vadd (vscal (ip b b) a) (vscal (- ip a b) b))) as H.
+  ip_expand. unfold det2.
+  apply (prod_pos_nonneg_r (ip b b)); [exact Hb |].
+  refine (nonneg_eq _ _ _ H). ip_expand. rewrite (ip_sym b a). ring.
+Qed.
+
+Lemma det2_sym : forall a b, det2 a b = det2 b a.
+Proof. intros a b. unfold det2. rewrite (ip_sym b a). ring. Qed.
+
+Lemma square_nonpos_zero : forall x, 0 <= - (x * x) -> x = 0.
+Proof.
+  intros x H. destruct (Req_dec x 0) as [E | E]; [exact E |].
+  exfalso. pose proof (Rsqr_pos_lt x E) as P. unfold Rsqr in P.
+  apply (Rlt_irrefl 0). apply (Rlt_le_trans 0 (x * x)); [exact P |].
+  apply Ropp_le_cancel. rewrite Ropp_0. exact H.
+Qed.
+
+(** The 2x2 Gram determinant is nonnegative (Cauchy-Schwarz, squared). *)
+Lemma gram2_nonneg : forall a b, 0 <= det2 a b.
+Proof.
+  intros a b.
+  destruct (Rle_lt_or_eq_dec 0 (ip b b) (ip_pos b)) as [Hb | Hb]; [exact (det2_core a b Hb) |].
+  destruct (Rle_lt_or_eq_dec 0 (ip a a) (ip_pos a)) as [Ha | Ha].
+  { rewrite det2_sym. exact (det2_core b a Ha). }
+  (* ip a a = ip b b = 0: then ip a b = 0, from |a + b|^2 >= 0 and |a - b|^2 >= 0 *)
+  pose proof (ip_pos (vadd a b)) as Hp. pose proof (ip_pos (vadd a (vscal (-1) b))) as Hm.
+  repeat rewrite ?ip_add_l, ?ip_add_r, ?ip_scal_l, ?ip_scal_r in Hp.
+  repeat rewrite ?ip_add_l, ?ip_add_r, ?ip_scal_l, ?ip_scal_r in Hm.
+  rewrite (ip_sym b a) in Hp, Hm.
+  assert (E : ip a b = 0).
+  { apply Rle_antisym.
+    - apply (Rmult_le_reg_l 2); [lra |]. rewrite <- Ha, <- Hb in Hm. lra.
+    - apply (Rmult_le_reg_l 2); [lra |]. rewrite <- Ha, <- Hb in Hp. lra. }
+  unfold det2. rewrite (ip_sym b a), E, <- Ha. right. ring.
+Qed.
+
+Lemma pow3_pos : forall x, 0 < x -> 0 < x * (x * x).
+Proof. intros x H. apply Rmult_lt_0_compat; [exact H | apply Rmult_lt_0_compat; exact H]. Qed.
+
+(** det3 when ip a a > 0: projecting b, c off a gives aa^3 * det3 a b c = det2 b' c' >= 0. *)
+Lemma det3_core : forall a b c, 0 < ip a a -> 0 <= det3 a b c.
+Proof.
+  intros a b c Ha.
+  pose proof (gram2_nonneg (vadd (vscal (ip a a) b) (vscal (- ip a b) a))
+                           (vadd (vscal (ip a a) c) (vscal (- ip a c) a))) as H.
+  apply (prod_pos_nonneg_r (ip a a * (ip a a * ip a a))); [exact (pow3_pos _ Ha) |].
+  refine (nonneg_eq _ _ _ H). unfold det2, det3. ip_expand.
+  rewrite (ip_sym b a), (ip_sym c a), (ip_sym c b). ring.
+Qed.
+
+Lemma det3_swap12 : forall a b c, det3 a b c = det3 b a c.
+Proof. intros a b c. unfold det3. rewrite (ip_sym b a), (ip_sym c a), (ip_sym c b). ring. Qed.
+
+Lemma det3_swap13 : forall a b c, det3 a b c = det3 c b a.
+Proof. intros a b c. unfold det3. rewrite (ip_sym b a), (ip_sym c a), (ip_sym c b). ring. Qed.
+
+Lemma ip_zero_of_norms : forall a b, ip a a = 0 -> ip b b = 0 -> ip a b = 0.
+Proof.
+  intros a b Ha Hb. apply square_nonpos_zero.
+  pose proof (gram2_nonneg a b) as H. unfold det2 in H.
+  rewrite Ha, Hb, (ip_sym b a) in H. refine (nonneg_eq _ _ _ H). ring.
+Qed.
+
+(** The 3x3 Gram determinant is nonnegative. *)
+Lemma gram3_nonneg : forall a b c, 0 <= det3 a b c.
+Proof.
+  intros a b c.
+  destruct (Rle_lt_or_eq_dec 0 (ip a a) (ip_pos a)) as [Ha | Ha]; [exact (det3_core a b c Ha) |].
+  destruct (Rle_lt_or_eq_dec 0 (ip b b) (ip_pos b)) as [Hb | Hb].
+  { rewrite det3_swap12. exact (det3_core b a c Hb). }
+  destruct (Rle_lt_or_eq_dec 0 (ip c c) (ip_pos c)) as [Hc | Hc].
+  { rewrite det3_swap13. exact (det3_core c b a Hc). }
+  symmetry in Ha, Hb, Hc.
+  pose proof (ip_zero_of_norms a b Ha Hb) as Eab.
+  pose proof (ip_zero_of_norms a c Ha Hc) as Eac.
+  pose proof (ip_zero_of_norms b c Hb Hc) as Ebc.
+  unfold det3. rewrite (ip_sym b a), (ip_sym c a), (ip_sym c b), Eab, Eac, Ebc, Ha, Hb, Hc.
+  right. ring.
+Qed.
+
+(** * Replaying a certificate: sign lemmas and the bridges between a statement and its facts. *)
+
+#[export] Hint Rewrite ip_add_l ip_add_r ip_scal_l ip_scal_r : ip_db.
+
+Lemma int_nonneg : forall p : Z, (0 <=? p)%Z = true -> 0 <= IZR p.
+Proof. intros p H. apply IZR_le, Z.leb_le, H. Qed.
+
+Lemma int_pos : forall p : Z, (0 <? p)%Z = true -> 0 < IZR p.
+Proof. intros p H. apply IZR_lt, Z.ltb_lt, H. Qed.
+
+Lemma rat_nonneg : forall p q : Z, (0 <=? p)%Z = true -> (0 <? q)%Z = true -> 0 <= IZR p / IZR q.
+Proof.
+  intros p q Hp Hq. apply Rmult_le_pos; [exact (int_nonneg p Hp) |].
+  left. apply Rinv_0_lt_compat, (int_pos q Hq).
+Qed.
+
+Lemma rat_pos : forall p q : Z, (0 <? p)%Z = true -> (0 <? q)%Z = true -> 0 < IZR p / IZR q.
+Proof.
+  intros p q Hp Hq. apply Rmult_lt_0_compat; [exact (int_pos p Hp) |].
+  apply Rinv_0_lt_compat, (int_pos q Hq).
+Qed.
+
+Lemma add_pos_nonneg : forall a b, 0 < a -> 0 <= b -> 0 < a + b.
+Proof. intros a b Ha Hb. lra. Qed.
+
+Lemma sum_ge : forall a b, 0 <= a -> b = 0 -> 0 <= a + b.
+Proof. intros a b Ha Hb. rewrite Hb, Rplus_0_r. exact Ha. Qed.
+
+Lemma sum_gt : forall a b, 0 < a -> b = 0 -> 0 < a + b.
+Proof. intros a b Ha Hb. rewrite Hb, Rplus_0_r. exact Ha. Qed.
+
+Lemma sum_eq : forall a b, a = 0 -> b = 0 -> a + b = 0.
+Proof. intros a b Ha Hb. rewrite Ha, Hb. ring. Qed.
+
+Lemma ge_of_eq0 : forall a, a = 0 -> 0 <= a.
+Proof. intros a H. rewrite H. right. reflexivity. Qed.
+
+Lemma lin0 : forall q p, p = 0 -> q * p = 0.
+Proof. intros q p H. rewrite H. ring. Qed.
+
+Lemma replay_ge : forall m c s, 0 < m -> m * c = s -> 0 <= s -> 0 <= c.
+Proof.
+  intros m c s Hm E Hs. rewrite <- E in Hs.
+  exact (prod_pos_nonneg_r m c Hm Hs).
+Qed.
+
+Lemma replay_gt : forall m c s, 0 < m -> m * c = s -> 0 < s -> 0 < c.
+Proof.
+  intros m c s Hm E Hs. rewrite <- E in Hs.
+  destruct (Rle_or_lt c 0) as [Hc | Hc]; [| exact Hc].
+  exfalso. apply (Rlt_irrefl 0). apply (Rlt_le_trans 0 (m * c) 0 Hs).
+  rewrite <- (Rmult_0_r m). apply Rmult_le_compat_l; [left; exact Hm | exact Hc].
+Qed.
+
+Lemma replay_eq : forall m c s, 0 < m -> m * c = s -> s = 0 -> c = 0.
+Proof.
+  intros m c s Hm E Hs. rewrite Hs in E.
+  destruct (Rmult_integral m c E) as [H | H]; [| exact H].
+  exfalso. rewrite H in Hm. exact (Rlt_irrefl 0 Hm).
+Qed.
+
+(** From a hypothesis as written to its fact [p (kind) 0], [f > 0] clearing denominators. *)
+Lemma fact_le : forall a b f p, 0 < f -> f * (b - a) = p -> a <= b -> 0 <= p.
+Proof.
+  intros a b f p Hf E H. rewrite <- E. apply Rmult_le_pos; [left; exact Hf | lra].
+Qed.
+
+Lemma fact_lt : forall a b f p, 0 < f -> f * (b - a) = p -> a < b -> 0 < p.
+Proof. intros a b f p Hf E H. rewrite <- E. apply Rmult_lt_0_compat; [exact Hf | lra]. Qed.
+
+Lemma fact_ge : forall a b f p, 0 < f -> f * (a - b) = p -> a >= b -> 0 <= p.
+Proof.
+  intros a b f p Hf E H. rewrite <- E. apply Rmult_le_pos; [left; exact Hf | lra].
+Qed.
+
+Lemma fact_gt : forall a b f p, 0 < f -> f * (a - b) = p -> a > b -> 0 < p.
+Proof. intros a b f p Hf E H. rewrite <- E. apply Rmult_lt_0_compat; [exact Hf | lra]. Qed.
+
+Lemma fact_eq : forall a b f p, 0 < f -> f * (a - b) = p -> a = b -> p = 0.
+Proof. intros a b f p Hf E H. rewrite <- E, H. ring. Qed.
+
+(** From the claim's fact back to the claim as written. *)
+Lemma claim_le : forall a b f p, 0 < f -> f * (b - a) = p -> 0 <= p -> a <= b.
+Proof.
+  intros a b f p Hf E H. rewrite <- E in H.
+  pose proof (prod_pos_nonneg_r f (b - a) Hf H). lra.
+Qed.
+
+Lemma claim_lt : forall a b f p, 0 < f -> f * (b - a) = p -> 0 < p -> a < b.
+Proof.
+  intros a b f p Hf E H. pose proof (replay_gt f (b - a) p Hf E H). lra.
+Qed.
+
+Lemma claim_ge : forall a b f p, 0 < f -> f * (a - b) = p -> 0 <= p -> a >= b.
+Proof.
+  intros a b f p Hf E H. rewrite <- E in H.
+  pose proof (prod_pos_nonneg_r f (a - b) Hf H). lra.
+Qed.
+
+Lemma claim_gt : forall a b f p, 0 < f -> f * (a - b) = p -> 0 < p -> a > b.
+Proof.
+  intros a b f p Hf E H. pose proof (replay_gt f (a - b) p Hf E H). lra.
+Qed.
+
+Lemma claim_eq : forall a b f p, 0 < f -> f * (a - b) = p -> p = 0 -> a = b.
+Proof.
+  intros a b f p Hf E H. pose proof (replay_eq f (a - b) p Hf E H). lra.
+Qed.
+
+(** Denominators: [b^(n+1) = p > 0] gives [b <> 0]. *)
+Lemma nz_of_pow_pos : forall b n p, b ^ S n = p -> 0 < p -> b <> 0.
+Proof.
+  intros b n p E H Z. rewrite Z, pow_ne_zero in E by discriminate.
+  rewrite <- E in H. exact (Rlt_irrefl 0 H).
+Qed.
+
+(** A factor of a positive quantity is nonzero: [0 < c] and [c = d * r] give [d <> 0]. *)
+Lemma nz_of_factor : forall c d r, 0 < c -> c = d * r -> d <> 0.
+Proof.
+  intros c d r H E Z. rewrite Z, Rmult_0_l in E. rewrite E in H. exact (Rlt_irrefl 0 H).
+Qed.
+
+(** Case splits: the cases are exhaustive by trichotomy of the reals. *)
+Lemma trichotomy : forall x, x > 0 \/ x = 0 \/ x < 0.
+Proof. intros x. destruct (Rtotal_order x 0) as [H | [H | H]]; auto. Qed.
+
+Lemma dichotomy : forall x, x >= 0 \/ x < 0.
+Proof. intros x. destruct (Rtotal_order x 0) as [H | [H | H]]; [right | left | left]; lra. Qed.
+
+Lemma nz_mul_l : forall x y, x * y <> 0 -> x <> 0.
+Proof. intros x y H E. apply H. rewrite E. ring. Qed.
+
+Lemma nz_mul_r : forall x y, x * y <> 0 -> y <> 0.
+Proof. intros x y H E. apply H. rewrite E. ring. Qed.
+
+(** The side conditions [field] leaves: each denominator is nonzero by a hypothesis. *)
+Ltac nz_solve :=
+  repeat match goal with
+  | |- _ /\ _ => split
+  | H : ?x <> 0 |- ?x <> 0 => exact H
+  | H : 0 < ?x |- ?x <> 0 => exact (Rgt_not_eq x 0 H)
+  | H : ?x * _ <> 0 |- ?x <> 0 => exact (nz_mul_l _ _ H)
+  | H : _ * ?y <> 0 |- ?y <> 0 => exact (nz_mul_r _ _ H)
+  | |- ?x * ?y <> 0 => apply Rmult_integral_contrapositive_currified
+  | |- ?x ^ _ <> 0 => apply pow_nonzero
+  | H : ?y <> 0 |- ?x <> 0 => replace x with y by ring; exact H
+  | |- _ <> 0 => discrR
+  end.
+"""
