@@ -106,7 +106,7 @@ STEPS = ["double", "cs", "chained", "split", "cancel", "half", "scaled-lower", "
 def small() -> tuple[str, object, list[object]]:
     """The small proof, checked once for the module (every step proved)."""
     proof = parse_proof(SMALL, "small.toml")
-    report = check_proof(proof, time_limit=60)
+    report = check_proof(proof)
     assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
     return "small", proof, list(report.steps)
 
@@ -118,7 +118,7 @@ def canonical(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     out = {}
     for proof_id in ("canonical-online", "canonical-batch"):
         proof = load_builtin(proof_id)
-        report = check_proof(proof, time_limit=60)
+        report = check_proof(proof)
         directory = tmp_path_factory.mktemp(proof_id)
         out[proof_id] = (proof, report, export_and_check(
             directory, [(proof_id, proof, report.steps)], compile=False))

@@ -264,9 +264,14 @@ class _Script:
         gap = _gap(relation)
         if sympy.cancel(gap - fact.expr) == 0:
             return "1", "Rlt_0_1"
-        for condition, label in labels:
-            if sympy.cancel(condition.expr * gap - fact.expr) == 0:
-                return expr(condition.expr), label
+        for size in range(1, len(labels) + 1):  # one condition, or a product of several
+            for chosen in itertools.combinations(labels, size):  # (one per divisor: 1/R**2)
+                factor = sympy.Mul(*(c.expr for c, _ in chosen))
+                if sympy.cancel(factor * gap - fact.expr) == 0:
+                    proof = chosen[-1][1]
+                    for _, label in reversed(chosen[:-1]):
+                        proof = f"(Rmult_lt_0_compat _ _ {label} {proof})"
+                    return expr(factor), proof
         raise Unsupported(f"no condition clears the denominator of {relation.text!r}")
 
     def nonzero_fact(self, divisor: sympy.Expr, labels: list[tuple[Fact, str]]) -> None:
