@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from html import escape
 
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset, Vector
@@ -37,6 +38,12 @@ class RunResult:
     trace: Trace | StreamTrace | None = field(default=None, repr=False, compare=False)
     separating: bool | None = None
     arithmetic: tuple[str, ...] = ()
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the run's summary as a table, numbers exact."""
+        rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>"
+                       for k, v in self.as_dict().items() if not isinstance(v, list | dict))
+        return f"<table>{rows}</table>"
 
     def as_dict(self) -> dict[str, object]:
         """The JSON form of `novikoff run --json`: exact numbers as `"p/q"` text."""

@@ -21,3 +21,23 @@ def test_the_tutorial_runs_top_to_bottom(capsys) -> None:
         exec(compile("".join(cell["source"]), f"tutorial cell {number}", "exec"), namespace)
     out = capsys.readouterr().out
     assert "proved" in out and "refuted at" in out
+
+
+def test_results_steps_and_audits_display_in_jupyter() -> None:
+    """`_repr_html_`: a table per object, and text from a proof file is escaped."""
+    from perceptron.examples import example
+    from perceptron.online import run_online
+    from proofs.proof_file import parse_proof
+    from verify.audit import Audit, ProofAudit
+    from verify.proof_checker import check_proof
+
+    run = run_online(example("10-607").build())
+    assert "<th>mistakes</th><td>3</td>" in run._repr_html_()
+    text = ('title = "<b>t</b>"\nscalars = ["x"]\n[[step]]\nid = "a"\n'
+            'given = ["x >= 1"]\nclaim = "x > 0"\n')
+    report = check_proof(parse_proof(text.encode(), "t.toml"))
+    html = report._repr_html_()
+    assert "&lt;b&gt;t&lt;/b&gt;: proved" in html and "<b>" not in html
+    assert "x &gt;= 1 |- x &gt; 0" in report.steps[0]._repr_html_()
+    audit = Audit((ProofAudit("p", report, "", ()),), seed=0, budget="small")  # type: ignore[arg-type]
+    assert "<td>p</td><td>verified</td>" in audit._repr_html_()

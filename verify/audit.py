@@ -90,6 +90,14 @@ class Audit:
     seed: int
     budget: str
 
+    def _repr_html_(self) -> str:
+        """Jupyter: each proof's verdict and its findings."""
+        from verify.render.notebook import table
+
+        rows = [(p.id, p.status, ", ".join(s.step.id for s in p.steps if s.finding) or "-")
+                for p in self.proofs]
+        return table(("proof", "status", "findings"), rows, f"audit (seed {self.seed})")
+
     def passed(self, *, strict: bool = False) -> bool:
         """Both canonical proofs verified (and, with `strict`, every audited proof)."""
         required = [p for p in self.proofs if strict or p.id in CANONICAL]

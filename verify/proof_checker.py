@@ -77,6 +77,12 @@ class StepReport:
         own = ", ".join(h.text for h in self.step.hypotheses)
         return f"{own} |- {self.step.claim.text}"
 
+    def _repr_html_(self) -> str:
+        """Jupyter: the step as a one-row table."""
+        from verify.render.notebook import steps
+
+        return steps(self.step.id, [self])
+
     @property
     def certificates(self) -> tuple[Certificate, ...]:
         """The certificates of the proved judgements, in order."""
@@ -108,6 +114,12 @@ class ProofReport:
     def seconds(self) -> float:
         """Total time spent deciding."""
         return sum(s.seconds for s in self.steps)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: every step's verdict and full statement."""
+        from verify.render.notebook import steps
+
+        return steps(f"{self.title}: {self.status}", self.steps)
 
 
 def relation(proof: Proof, r: Relation) -> kernel.Rel:
