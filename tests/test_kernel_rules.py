@@ -376,3 +376,19 @@ def test_malformed_sequents_get_kernel_errors() -> None:
         kernel.obligations(sequent((), rel(WW, ">=", 0), Induction("t", ["w"], {})))  # type: ignore[arg-type]
     assert str(Fact(y, ">=")) == "y >= 0"
     assert str(rel(y, ">=", 0)) == "y >= 0"
+
+
+def test_expansions_past_the_term_cap_are_refused_before_they_are_done() -> None:
+    """Hostile input must not hang the normal form (red-team finding): a power of a sum and
+    a sum of fractions are measured before SymPy or the ring expands them."""
+    a, b, c, d = sympy.symbols("a b c d")
+    with pytest.raises(KernelError, match="would expand to more than"):
+        normal_form(rel((a + b + c + d + t + y + R + g) ** 40, ">=", 0), "r")
+    many = sum(1 / (a + k * b + c - d + t) ** 3 for k in range(1, 9))
+    with pytest.raises(KernelError, match="would expand to more than"):
+        normal_form(rel(many, ">=", 0), "r")
+
+
+def test_a_relation_must_be_a_rel() -> None:
+    with pytest.raises(KernelError, match="expected a Rel, not tuple"):
+        kernel.statement(sequent(((t, ">=", ZERO),), rel(t, ">=", 0)))  # type: ignore[arg-type]

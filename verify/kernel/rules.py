@@ -226,11 +226,10 @@ def _names(value: object, what: str) -> frozenset[str]:
 
 
 def _vectors(mapping: object, what: str, vectors: frozenset[str]) -> Vectors:
-    """A vector substitution: declared names to explicit vectors free of division."""
-    if not isinstance(mapping, Mapping):
-        raise RuleError(f"{what} must map vector names to vectors")
+    """A vector substitution (read by `_frozen` into a dict): declared names to explicit
+    vectors free of division."""
     out = {}
-    for name, vec in mapping.items():
+    for name, vec in mapping.items():  # type: ignore[attr-defined]
         out[name] = terms = algebra.vector(vec, f"{what} of {name}")
         if name not in vectors or not {n for n, _ in terms} <= vectors:
             raise RuleError(f"{what}: substitution of {name!r} names an undeclared vector")
