@@ -222,7 +222,7 @@ def _serially(plan: _Plan, say: Progress) -> tuple[Verdicts, Reports]:
         def before(checked: int, step: Step, proof_id: str = proof_id, start: int = done) -> None:
             say(start + checked, plan.total, f"symbolic: {proof_id} {step.id}")
 
-        reports[proof_id] = _symbolic(proof, plan.budget, plan.guard, before)
+        reports[proof_id] = _symbolic(proof, plan.guard, before)
         done += len(proof.steps)
     return verdicts, reports
 
@@ -240,7 +240,7 @@ def _in_parallel(plan: _Plan, say: Progress, jobs: int) -> tuple[Verdicts, Repor
         }
         # Longest proofs first, so that no worker starts a long proof last.
         symbolic = {
-            pool.submit(_symbolic_builtin, proof_id, plan.budget, plan.guard): proof_id
+            pool.submit(_symbolic_builtin, proof_id, plan.guard): proof_id
             for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))
         }
         say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks on {workers} processes")
@@ -259,8 +259,7 @@ def _in_parallel(plan: _Plan, say: Progress, jobs: int) -> tuple[Verdicts, Repor
 
 
 def _symbolic(
-    proof: Proof, budget: str, guard: float | None,
-    before: Callable[[int, Step], None] | None = None,
+    proof: Proof, guard: float | None, before: Callable[[int, Step], None] | None = None
 ) -> tuple[StepReport, ...]:
     """Every step of `proof` checked in order (later steps may use earlier reports)."""
     reports: dict[str, StepReport] = {}
@@ -273,10 +272,10 @@ def _symbolic(
     return tuple(reports.values())
 
 
-def _symbolic_builtin(proof_id: str, budget: str, guard: float | None) -> tuple[StepReport, ...]:
+def _symbolic_builtin(proof_id: str, guard: float | None) -> tuple[StepReport, ...]:
     """`_symbolic` of a built-in proof, loaded where it runs (a worker process), detached
     from its kernel values (`replay` makes them again in the parent)."""
-    return tuple(map(detached, _symbolic(load_builtin(proof_id), budget, guard)))
+    return tuple(map(detached, _symbolic(load_builtin(proof_id), guard)))
 
 
 def _campaign(checks: Sequence[Check], budget: str, seed: int, source: str) -> Verdicts:

@@ -231,15 +231,15 @@ def check_step(
             message = _labelled(reports[-1], len(needed))
             return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
                               refutation=refutation)
-    return _conclude(step, seq, stated, reports, used, start, budget)
+    return _conclude(step, seq, stated, reports, len(needed), used, start, budget)
 
 
 def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
-              reports: list[GoalReport], used: list[StepReport], start: float,
+              reports: list[GoalReport], needed: int, used: list[StepReport], start: float,
               budget: SearchBudget) -> StepReport:
     """A Theorem when every obligation and every used step is proved, else unknown."""
     unproved = [r for r in reports if r.verdict.status != "proved"]
-    if unproved or len(reports) < len(kernel.obligations(seq)):
+    if unproved or len(reports) < needed:
         message = "; ".join(_labelled(r, len(reports)) for r in unproved)
         return StepReport(step, message, perf_counter() - start, tuple(reports), stated)
     pending = [u.step.id for u in used if u.theorem is None]
