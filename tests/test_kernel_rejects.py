@@ -337,6 +337,13 @@ WRONG: tuple[Wrong, ...] = (
         "product 0 must be a Product",
     ),
     Wrong("sigma-entry-unknown", SX.judgement, with_sigma(x**2), "is not a sigma entry"),
+    Wrong(  # regression: a Square's label once leaked into the next entry's ("... polynomial
+        # sigma 1"), so the reason named a place that does not exist
+        "second-sigma-entry-named",
+        SX.judgement,
+        with_sigma(Square(ONE, x), Square(-ONE, x)),
+        "product 0 sigma 1 weight is negative",
+    ),
     Wrong("linear-not-a-pair", XY.judgement, Certificate((), ((0, 1, 2),)), "must be a pair"),  # type: ignore[arg-type]
 )
 

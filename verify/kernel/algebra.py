@@ -1,43 +1,94 @@
 """Exact conversion and the normal form: what the kernel reads, as polynomials over QQ.
 
-Every input is re-validated here before it is looked at: numbers must be exactly `int` or
-`Fraction` (no bool, no float, no subclass whose comparisons could lie), expressions must be
-trees of SymPy's own core classes over plain symbols, and a small tree walk (`fold`) turns
-them into `PolyRing`/field elements or exact values. No `simplify`, `evalf` or solver.
+Every input is re-validated before it is looked at: numbers must be exactly `int` or
+`Fraction` (no bool, no float, no subclass whose comparisons could lie), expressions trees of
+SymPy's own core classes over plain symbols with exact coefficients, and a small tree walk
+(`fold`) turns them into `PolyRing`/field elements or exact values. No `simplify`, `evalf` or
+solver: SymPy's automatic evaluation on construction only applies identities of QQ.
 
-Normal form of a relation `lhs op rhs` (`gap (kind) 0`, `a <= b` read as `b - a >= 0`):
-`gap` is taken in the field QQ(symbols) as `N / D`. When D is `c * prod(b_i**k_i)` for the
-quantities b_i the statement divides by, the relation becomes `N / c (kind) 0` (that is,
-`gap * prod(b_i**k_i)`) under the conditions `b_i**k_i > 0`; otherwise `N / lc(D) (kind) 0`
-under `D / lc(D) > 0`. Wherever the conditions hold the multiplier is positive, so the two
-have the same truth value. A divisor that does not divide D (cancelled, like `x` in `x/x`)
-gets the condition `x > 0`: stronger than the `x != 0` that defines the statement (divide by
-positive quantities, DESIGN.md §2).
+Normal form of `lhs op rhs` (`gap (kind) 0`, `a <= b` read as `b - a >= 0`): `gap` is taken
+in the field QQ(symbols) as `N / D`. When D is `c * prod(b_i**k_i)` for the quantities b_i the
+statement divides by, the relation becomes `N / c (kind) 0` (that is, `gap * prod(b_i**k_i)`)
+under the conditions `b_i**k_i > 0`; otherwise `N / lc(D) (kind) 0` under `D / lc(D) > 0`.
+Where the conditions hold the multiplier is positive, so both have the same truth value. A
+divisor that does not divide D (cancelled, like `x` in `x/x`) gets the condition `x > 0`:
+stronger than the `x != 0` that defines the statement (divide by positive quantities).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, reduce
 from math import comb, prod
 from operator import add, mul
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import sympy
 from sympy.polys.domains import QQ
 from sympy.polys.fields import FracElement, field
 from sympy.polys.rings import PolyElement, PolyRing, ring
 
-from verify.kernel.data import Fact, KernelError, Kind, Rel, gram, gram_pair
-
+__all__ = ["KINDS", "Fact", "KernelError", "Kind", "Rel", "gram", "gram_pair", "names_of"]
+Kind = Literal[">=", ">", "=="]
+KINDS: tuple[Kind, ...] = (">=", ">", "==")
+_GRAM = re.compile(r"^<([A-Za-z_][A-Za-z0-9_]*),([A-Za-z_][A-Za-z0-9_]*)>$")
 MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
 MAX_TERMS = 100_000  # nor may a power of a sum expand beyond this (hostile input)
 T = TypeVar("T")
 ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is rhs - lhs)
     "<=": (">=", True), "<": (">", True), ">=": (">=", False), ">": (">", False),
-    "==": ("==", False),
-}
+    "==": ("==", False)}
+_CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Dummy, sympy.Rational,
+         sympy.Integer, *(type(n) for n in (sympy.S.Zero, sympy.S.One, sympy.S.NegativeOne,
+                                            sympy.S.Half)))
+
+
+class KernelError(ValueError):
+    """Evidence or a statement the kernel does not accept; the message says exactly why."""
+
+
+def gram(a: str, b: str) -> sympy.Symbol:
+    """The Gram symbol `<a,b>` of two vector names; symmetric by sorting the pair."""
+    return sympy.Symbol("<{},{}>".format(*sorted((a, b))))
+
+
+def gram_pair(symbol: sympy.Symbol) -> tuple[str, str] | None:
+    """The vector names of a Gram symbol, or None for a scalar symbol."""
+    match = _GRAM.match(symbol.name)
+    return (match.group(1), match.group(2)) if match else None
+
+
+def names_of(expr: sympy.Expr) -> set[str]:
+    """Every scalar and vector name `expr` mentions (vectors through Gram symbols)."""
+    return {n for s in expr.free_symbols for n in (gram_pair(s) or (s.name,))}
+
+
+@dataclass(frozen=True)
+class Fact:
+    """`expr (kind) 0` with `expr` a polynomial over QQ in scalars and Gram symbols."""
+    expr: sympy.Expr
+    kind: Kind
+
+    def __str__(self) -> str:
+        return f"{self.expr} {self.kind} 0"
+
+
+@dataclass(frozen=True)
+class Rel:
+    """`lhs op rhs` as the user wrote it, divisions kept; `divisors`: every non-constant
+    quantity the source text divides by (SymPy cancels `x/x` on construction, but the
+    statement is still undefined at `x = 0`)."""
+    lhs: sympy.Expr
+    op: str
+    rhs: sympy.Expr
+    text: str
+    divisors: tuple[sympy.Expr, ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def rational(value: object, what: str, *, nonnegative: bool = False) -> Fraction:
@@ -51,6 +102,11 @@ def rational(value: object, what: str, *, nonnegative: bool = False) -> Fraction
     if nonnegative and value < 0:
         raise KernelError(f"{what} is negative ({value}); only nonnegative multiples keep >= 0")
     return value
+
+
+def number(value: Fraction) -> sympy.Rational:
+    """A validated rational as a SymPy number."""
+    return sympy.Rational(value.numerator, value.denominator)
 
 
 def items(value: object, what: str) -> tuple[object, ...]:
@@ -67,19 +123,16 @@ def text(value: object, what: str) -> str:
     return value
 
 
-_CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Dummy, sympy.Float, sympy.Rational,
-         sympy.Integer, *(type(n) for n in (sympy.S.Zero, sympy.S.One, sympy.S.NegativeOne,
-                                            sympy.S.Half)))
-
-
 def expr(value: object, what: str) -> sympy.Expr:
-    """A SymPy expression built from these exact classes only (a subclass could lie in
-    `__eq__` or in its flags), over plain symbols."""
+    """A SymPy expression built from the exact core classes only (a subclass could lie in
+    `__eq__` or in its flags, a float would round) over plain symbols."""
     if type(value) is int or type(value) is Fraction:
-        value = sympy.Rational(rational(value, what).numerator, value.denominator)  # type: ignore[union-attr]
+        value = number(rational(value, what))
     if not isinstance(value, sympy.Expr):
         raise KernelError(f"{what} must be a SymPy expression, not {type(value).__name__}")
     for node in sympy.preorder_traversal(value):
+        if node.is_Float:
+            raise KernelError(f"{what}: float {node} (the kernel takes exact rationals only)")
         if type(node) not in _CORE:
             raise KernelError(f"{what} is not a polynomial over QQ: {type(node).__name__} "
                               "is not a SymPy core class")
@@ -101,21 +154,18 @@ def vector(value: object, what: str) -> tuple[tuple[str, sympy.Expr], ...]:
     return tuple(out)
 
 
-def fold(
-    e: sympy.Expr,
-    what: str,
-    leaf: Callable[[sympy.Symbol], T],
-    const: Callable[[Fraction], T],
-    *,
-    divide: bool = False,
-) -> T:
-    """Evaluate `e` in a ring (or with `divide`, a field) given by its leaves.
+def dot(u: tuple[tuple[str, sympy.Expr], ...], v: tuple[tuple[str, sympy.Expr], ...]) -> sympy.Expr:
+    """The inner product of two explicit vectors, in Gram symbols (bilinear, symmetric)."""
+    return sympy.expand(sum((a * b * gram(m, n) for m, a in u for n, b in v), sympy.Integer(0)))
+
+
+def fold(e: sympy.Expr, what: str, leaf: Callable[[sympy.Symbol], T],
+         const: Callable[[Fraction], T], *, divide: bool = False) -> T:
+    """Evaluate a validated `e` in a ring (or with `divide`, a field) given by its leaves.
 
     Only `+`, `*`, literal integer powers (negative ones only with `divide`), rationals and
-    symbols are read; anything else (roots, functions, infinities, floats) is refused.
+    symbols are read; anything else (roots, functions, infinities) is refused.
     """
-    if e.is_Float:
-        raise KernelError(f"{what}: float {e} (the kernel takes exact rationals only)")
     if e.is_Rational:
         return const(Fraction(int(e.p), int(e.q)))
     if e.is_Symbol:
@@ -126,8 +176,7 @@ def fold(
             raise KernelError(f"{what}: `{e}` would expand to more than {MAX_TERMS} terms")
         return reduce(add if e.is_Add else mul, parts)
     if e.is_Pow and e.exp.is_Integer and abs(int(e.exp)) <= MAX_EXPONENT:
-        n = int(e.exp)
-        if n == 0:
+        if (n := int(e.exp)) == 0:
             return const(Fraction(1))
         if n > 0 or divide:
             base = fold(e.base, what, leaf, const, divide=divide)
@@ -149,9 +198,8 @@ def _size(value: object, adding: bool) -> int:
 
 
 @lru_cache(maxsize=512)
-def polynomial_ring(
-    symbols: tuple[sympy.Symbol, ...],
-) -> tuple[PolyRing, dict[sympy.Symbol, PolyElement]]:
+def polynomial_ring(symbols: tuple[sympy.Symbol, ...]) -> tuple[PolyRing,
+                                                                 dict[sympy.Symbol, PolyElement]]:
     """QQ[symbols] and its generators (cached: rings are immutable)."""
     R, *gens = ring(symbols, QQ)
     return R, dict(zip(symbols, gens, strict=True))
@@ -169,11 +217,9 @@ def reciprocal_bases(e: sympy.Expr, what: str) -> list[sympy.Expr]:
 
 
 def _oriented(relation: Rel, what: str) -> tuple[Kind, sympy.Expr, sympy.Expr, list[sympy.Expr]]:
-    """`relation` as `pos - neg (kind) 0` (`a <= b` is `b - a >= 0`), and every quantity it
-    divides by: the bases of its negative powers (side by side: `lhs - rhs` could cancel one)
-    and the divisors of its text."""
-    op = text(relation.op, f"{what} relation")
-    if op not in ORIENTATION:
+    """`relation` as `pos - neg (kind) 0`, and every quantity it divides by: the bases of its
+    negative powers (side by side: `lhs - rhs` could cancel one) and the divisors of its text."""
+    if (op := text(relation.op, f"{what} relation")) not in ORIENTATION:
         raise KernelError(f"{what}: unknown relation {op!r}")
     kind, flipped = ORIENTATION[op]
     lhs, rhs = expr(relation.lhs, what), expr(relation.rhs, what)
@@ -188,8 +234,8 @@ def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
     gap = pos - neg
     symbols = sorted(set().union(gap.free_symbols, *(b.free_symbols for b in bases)),
                      key=lambda s: s.name)
-    F, *gens = field(symbols, QQ) if symbols else (field("_", QQ)[0],)
-    table = dict(zip(symbols, gens, strict=True))
+    F, *gens = field(symbols or [sympy.Symbol("_")], QQ)
+    table = dict(zip(symbols, gens, strict=False))
 
     def into(e: sympy.Expr) -> FracElement:
         return fold(e, what, table.__getitem__, lambda f: F(QQ(f.numerator, f.denominator)),
@@ -227,8 +273,3 @@ def evaluate(relation: Rel, what: str, value: Callable[[sympy.Symbol], Fraction]
 def holds(kind: str, value: Fraction) -> bool:
     """Whether `value (kind) 0` (`kind` already validated)."""
     return value > 0 if kind == ">" else value >= 0 if kind == ">=" else value == 0
-
-
-def dot(u: tuple[tuple[str, sympy.Expr], ...], v: tuple[tuple[str, sympy.Expr], ...]) -> sympy.Expr:
-    """The inner product of two explicit vectors, in Gram symbols (bilinear, symmetric)."""
-    return sympy.expand(sum((a * b * gram(m, n) for m, a in u for n, b in v), sympy.Integer(0)))

@@ -23,6 +23,8 @@ of strictly positive hypotheses, is > 0; so `claim >= 0`. What keeps that argume
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 from operator import add, mul
@@ -32,23 +34,76 @@ from sympy.polys.domains import QQ
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import algebra
-from verify.kernel.data import (
-    KINDS,
-    Certificate,
-    Counterexample,
-    Fact,
-    GramMinor,
-    Judgement,
-    KernelError,
-    NormSquare,
-    Product,
-    Square,
-    gram,
-    gram_pair,
-)
+from verify.kernel.algebra import KINDS, Fact, KernelError, gram, gram_pair
 
-__all__ = ["check_certificate", "check_counterexample"]
+__all__ = ["Certificate", "Counterexample", "GramMinor", "Judgement", "NormSquare", "Product",
+           "Sos", "Square", "check_certificate", "check_counterexample"]
 MAX_GRAM = 3  # GramMinor sizes 1..MAX_GRAM
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """`hypotheses |- claim`, with the declared vector and scalar names."""
+    hypotheses: tuple[Fact, ...]
+    claim: Fact
+    vectors: tuple[str, ...] = ()
+    scalars: tuple[str, ...] = ()
+
+    def symbols(self) -> tuple[sympy.Symbol, ...]:
+        """Every symbol occurring, in a deterministic order (scalars, then Gram symbols)."""
+        found = set().union(*(f.expr.free_symbols for f in (*self.hypotheses, self.claim)))
+        return tuple(sorted(found, key=lambda s: (gram_pair(s) is not None, s.name)))
+
+
+VectorTerms = Mapping[str, sympy.Expr]  # an explicit vector `sum coeff * name`
+
+
+@dataclass(frozen=True)
+class Square:
+    """`weight * poly**2` for a scalar polynomial `poly`."""
+    weight: Fraction
+    poly: sympy.Expr
+
+
+@dataclass(frozen=True)
+class NormSquare:
+    """`weight * dot(vector, vector)` for an explicit vector expression."""
+    weight: Fraction
+    vector: VectorTerms
+
+
+@dataclass(frozen=True)
+class GramMinor:
+    """`weight * det(Gram(vectors))`: Cauchy–Schwarz and its higher-order relatives."""
+    weight: Fraction
+    vectors: tuple[VectorTerms, ...]
+
+
+Sos = Square | NormSquare | GramMinor
+
+
+@dataclass(frozen=True)
+class Product:
+    """`coeff * prod(hypotheses[i] for i in hyps) * sum(sigma)`; an empty sigma means 1."""
+    coeff: Fraction
+    hyps: tuple[int, ...] = ()
+    sigma: tuple[Sos, ...] = ()
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """`m * claim == sum(products) + sum(q_j * e_j for (j, q_j) in linear)` (DESIGN.md §2),
+    where `m` multiplies the strictly positive hypotheses indexed by `multiplier`."""
+    products: tuple[Product, ...]
+    linear: tuple[tuple[int, sympy.Expr], ...] = ()
+    multiplier: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """Rational scalars and rational coordinate vectors (one common dimension)."""
+    scalars: dict[str, Fraction]
+    vectors: dict[str, tuple[Fraction, ...]]
 Vector = tuple[tuple[str, sympy.Expr], ...]
 
 
@@ -96,16 +151,15 @@ class _Term:
                 raise KernelError(f"{where}: {type(entry).__name__} is not a sigma entry")
             weight = algebra.rational(entry.weight, f"{where} weight", nonnegative=True)
             if type(entry) is Square:
-                what = f"{where} polynomial"
-                self.squares.append((weight, algebra.expr(entry.poly, what), what))
+                poly = f"{where} polynomial"
+                self.squares.append((weight, algebra.expr(entry.poly, poly), poly))
                 continue
-            vectors = (entry.vector,) if type(entry) is NormSquare else entry.vectors
-            vectors = algebra.items(vectors, f"{where} vectors")
+            vectors = algebra.items((entry.vector,) if type(entry) is NormSquare
+                                    else entry.vectors, f"{where} vectors")
             if not 1 <= len(vectors) <= MAX_GRAM:
                 raise KernelError(f"{where}: GramMinor of {len(vectors)} vectors (1..3)")
-            self.minors.append(
-                (weight, [algebra.vector(v, f"{where} vector {i}") for i, v in enumerate(vectors)])
-            )
+            self.minors.append((weight, [algebra.vector(v, f"{where} vector {i}")
+                                         for i, v in enumerate(vectors)]))
         self.sigma_empty = not (self.squares or self.minors)
 
 

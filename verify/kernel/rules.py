@@ -1,41 +1,33 @@
-"""Structural rules: what a step means, the obligations that establish it, and `Theorem`s.
+"""Structural rules: what a step means, the obligations that establish it, and the only
+makers of `Theorem` and `Refutation` (their constructor wants a private key).
 
-A step is a `Sequent`: declared names, hypotheses, a claim (relations as written, divisions
-kept), a rule, and the `Statement`s of the earlier steps it uses. `obligations` turns it into
-polynomial judgements; `conclude` re-derives them, checks one certificate per obligation, and
-only then constructs a `Theorem` (nothing else can: the constructor wants a private key).
-`refute` checks a counterexample against the statement *as written* and returns a
-`Refutation`. Semantics, one rule at a time (docs/proof-files.md says the same for users):
+Semantics (docs/proof-files.md says the same for users). A `Sequent` asserts: for all real
+scalars, all vectors of any real inner-product space and natural values (0, 1, 2, ...) of
+`naturals`, the hypotheses imply the claim. Obligations are proved over the reals with
+`n >= 0` for each natural n, which covers every natural value (certificates never use
+integrality); a counterexample must give naturals natural values.
 
-- Every step: for all real values of the scalars, all vectors of any real inner-product
-  space, and natural values (0, 1, 2, ...) of the names in `naturals`: if the hypotheses
-  hold, so does the claim. Obligations are proved over the reals with `n >= 0` for each
-  natural n, which covers every natural value; a counterexample must give naturals natural
-  values. Certificates never use integrality, so a claim that needs it stays unknown.
-- Division: a relation is defined where everything it divides by is nonzero. Its normal form
-  (`algebra.normal_form`) is multiplied through by its denominator under the conditions
-  `D > 0` / `q > 0`, which are side obligations proved from the hypotheses free of
-  division; the main obligation then has the conditions and the cleared relations.
+- Division: a relation is defined where all it divides by is nonzero. `algebra.normal_form`
+  multiplies it through by its denominator under conditions `D > 0`, which are side
+  obligations proved from the hypotheses free of division and hypotheses of the main one.
 - Direct: one obligation, hypotheses |- claim.
 - Cases on a polynomial p: p > 0, p == 0, p < 0 (or p >= 0, p < 0) are exhaustive over the
-  reals by trichotomy, so proving the claim under each proves it. Each case is decisive.
-- Uses: a used step's statement is imported whole: its hypotheses (transitively) and its
-  claim become hypotheses, so the step is proved under all of them, never fewer. A claim
-  proved for natural n may only be used where n is natural too (`UseError` otherwise), and
-  a step whose used steps are not proved is not proved (`conclude` wants their Theorems).
-- Induction over runs, on a natural variable t, iterated vectors W (the keys of `base` and
-  `step`), the update `W := step(t, W)` and the update facts U. A name the update reads
-  (in `step` or U) that is not iterated, not t and not in its `constants` is *per-update*: a
-  fresh value at every update (the example x_t, its label y_t). The theorem: for every run
-  W_0 = base, W_{s+1} = step(s, W_s) in which every update satisfies U (its per-update
-  names taking any values that do), and every natural t, the hypotheses H imply the
-  invariant P(t, W_t). Obligations: base `H |- P(0, base)` (t replaced by 0 everywhere;
-  decisive) and step `H, t >= 0, P(t, W), U |- P(t + 1, step(W))` (an inductive-step
-  counterexample need not be reachable, so it is not decisive). Soundness needs, and the
-  rule refuses otherwise (`RuleError`): P and H free of per-update names (they would be
-  read at one update and assumed at all); H free of t and W (they hold at every t); base
-  free of t, W and per-update names (the run starts before any update); no division in the
-  update. Substitution is simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
+  reals by trichotomy, so proving the claim in each case proves it; each case is decisive.
+- Uses: a used step's statement is imported whole (its hypotheses, transitively, and its
+  claim become hypotheses), so a step is never proved under fewer hypotheses than it needs.
+  A claim proved for natural n is used only where n is natural (`UseError`), and `conclude`
+  wants a Theorem for every used statement.
+- Induction over runs on a natural t, iterated vectors W (the keys of `base` and `step`), the
+  update W := step(t, W) and update facts U. A name the update reads (in `step` or U) that is
+  not iterated, not t and not in `constants` is per-update: fresh at every update (the
+  example x_t, its label y_t). The theorem: for every run W_0 = base, W_{s+1} = step(s, W_s)
+  whose updates satisfy U, and every natural t, the hypotheses H imply P(t, W_t).
+  Obligations: base `H |- P(0, base)` (t replaced by 0 everywhere; decisive) and step
+  `H, t >= 0, P(t, W), U |- P(t + 1, step(W))` (not decisive: its counterexample need not be
+  reachable). Refused (`RuleError`) otherwise: per-update names in P or H (read at one
+  update, assumed at all); t or W in H (it holds at every t); t, W or per-update names in the
+  base (a run starts before any update); division in the update. Substitution is
+  simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
 """
 
 from __future__ import annotations
@@ -46,21 +38,13 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from verify.kernel import algebra
-from verify.kernel.certificates import Point, check_certificate, facts
-from verify.kernel.data import (
-    Certificate,
-    Counterexample,
-    Fact,
-    Judgement,
-    KernelError,
-    Rel,
-    gram_pair,
-    names_of,
-)
+from verify.kernel import algebra, certificates
+from verify.kernel.algebra import Fact, KernelError, Rel, gram_pair, names_of
+from verify.kernel.certificates import Judgement, Point, check_certificate, facts
 
 __all__ = ["Cases", "Direct", "Induction", "Obligation", "Refutation", "RuleError", "Sequent",
            "Statement", "Theorem", "UseError", "conclude", "obligations", "refute", "statement"]
+Vectors = dict[str, dict[str, sympy.Expr]]  # vector name -> explicit vector
 
 
 class RuleError(KernelError):
@@ -107,8 +91,8 @@ class Statement:
 
     def __str__(self) -> str:
         given = [f"{n} in Nat" for n in sorted(self.naturals)] + [
-            h.text + (f" [{o}]" if o else "") for h, o in zip(self.hypotheses, self.origins,
-                                                               strict=True)]
+            h.text + (f" [{o}]" if o else "")
+            for h, o in zip(self.hypotheses, self.origins, strict=True)]
         run = f"for every run {self.run}: " if self.run else ""
         return f"{run}{', '.join(given)} |- {self.claim.text}"
 
@@ -171,52 +155,8 @@ class Refutation(_Made):
     """A counterexample re-checked against the statement as written (`label`: the case)."""
     __slots__ = ("__weakref__", "counterexample", "label", "statement")
     statement: Statement
-    counterexample: Counterexample
+    counterexample: certificates.Counterexample
     label: str
-
-
-Vectors = dict[str, tuple[tuple[str, sympy.Expr], ...]]
-
-
-def _frozen(sequent: object) -> Sequent:
-    """`sequent` with every field read once into exact built-in types: a stateful mapping or
-    a lying subclass cannot show one thing to the statement and another to the check."""
-    if type(sequent) is not Sequent:
-        raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
-
-    def rels(value: object, what: str) -> tuple[Rel, ...]:
-        out = []
-        for r in algebra.items(value, what):
-            if type(r) is not Rel:
-                raise KernelError(f"{what}: expected a Rel, not {type(r).__name__}")
-            out.append(Rel(r.lhs, algebra.text(r.op, what), r.rhs, algebra.text(r.text, what),
-                           tuple(algebra.items(r.divisors, what))))
-        return tuple(out)
-
-    def vectors(value: object, what: str) -> dict[str, dict[str, sympy.Expr]]:
-        if not isinstance(value, Mapping):
-            raise RuleError(f"{what} must map vector names to vectors")
-        return {name: dict(algebra.vector(v, f"{what} of {name}"))
-                for name, v in list(value.items())}
-
-    rule = sequent.rule
-    if type(rule) is Induction:
-        rule = Induction(algebra.text(rule.variable, "induction variable"),
-                         vectors(rule.base, "induction base"), vectors(rule.step, "induction step"),
-                         rels(rule.update, "induction update"),
-                         _names(rule.constants, "induction constants"))
-    elif type(rule) is Cases:
-        rule = Cases(algebra.expr(rule.on, "the split polynomial"), rule.zero is True,
-                     algebra.text(rule.text, "the split text"))
-    elif type(rule) is not Direct:
-        raise KernelError(f"unknown rule {type(rule).__name__}")
-    uses = algebra.items(sequent.uses, "uses")
-    if any(type(u) is not Statement for u in uses):
-        raise KernelError("every used step must be a Statement")
-    return Sequent(algebra.text(sequent.step, "step"), _names(sequent.vectors, "vectors"),
-                   _names(sequent.scalars, "scalars"), rels(sequent.hypotheses, "hypotheses"),
-                   rels((sequent.claim,), "claim")[0], rule, uses,  # type: ignore[arg-type]
-                   _names(sequent.naturals, "naturals"))
 
 
 def _names(value: object, what: str) -> frozenset[str]:
@@ -225,22 +165,69 @@ def _names(value: object, what: str) -> frozenset[str]:
     return value
 
 
-def _vectors(mapping: object, what: str, vectors: frozenset[str]) -> Vectors:
-    """A vector substitution (read by `_frozen` into a dict): declared names to explicit
-    vectors free of division."""
+def _rels(value: object, what: str) -> tuple[Rel, ...]:
+    out = []
+    for r in algebra.items(value, what):
+        if type(r) is not Rel:
+            raise KernelError(f"{what}: expected a Rel, not {type(r).__name__}")
+        out.append(Rel(r.lhs, algebra.text(r.op, what), r.rhs, algebra.text(r.text, what),
+                       tuple(algebra.items(r.divisors, what))))
+    return tuple(out)
+
+
+def _vectors(value: object, what: str, declared: frozenset[str]) -> Vectors:
+    """A substitution: declared vector names to explicit vectors of declared names, free of
+    division (an update that divides would need conditions at every step of the run)."""
+    if not isinstance(value, Mapping):
+        raise RuleError(f"{what} must map vector names to vectors")
     out = {}
-    for name, vec in mapping.items():  # type: ignore[attr-defined]
-        out[name] = terms = algebra.vector(vec, f"{what} of {name}")
-        if name not in vectors or not {n for n, _ in terms} <= vectors:
+    for name, vec in list(value.items()):
+        out[name] = terms = dict(algebra.vector(vec, f"{what} of {name}"))
+        if name not in declared or not set(terms) <= declared:
             raise RuleError(f"{what}: substitution of {name!r} names an undeclared vector")
-        if any(algebra.reciprocal_bases(c, what) for _, c in terms):
+        if any(algebra.reciprocal_bases(c, what) for c in terms.values()):
             raise RuleError(f"{what}: the substitution of {name!r} must not divide")
     return out
 
 
+def _frozen(sequent: object) -> Sequent:
+    """`sequent` read once into exact built-in types and validated: a stateful mapping or a
+    lying subclass cannot show one thing to the statement and another to the check."""
+    if type(sequent) is not Sequent:
+        raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
+    vectors, scalars = _names(sequent.vectors, "vectors"), _names(sequent.scalars, "scalars")
+    if not _names(sequent.naturals, "naturals") <= scalars:
+        raise RuleError("naturals must be declared scalars")
+    rule = sequent.rule
+    if type(rule) is Induction:
+        if (t := algebra.text(rule.variable, "induction variable")) not in scalars:
+            raise RuleError(f"induction variable {t!r} is not a declared scalar")
+        rule = Induction(t, _vectors(rule.base, "induction base", vectors),
+                         _vectors(rule.step, "induction step", vectors),
+                         _rels(rule.update, "induction update"),
+                         _names(rule.constants, "induction constants"))
+        for r in rule.update:
+            if r.divisors or any(algebra.reciprocal_bases(algebra.expr(e, r.text), r.text)
+                                 for e in (r.lhs, r.rhs)):
+                raise RuleError(f"update fact `{r.text}` must not divide")
+    elif type(rule) is Cases:
+        rule = Cases(algebra.expr(rule.on, "the split polynomial"), rule.zero is True,
+                     algebra.text(rule.text, "the split text"))
+        if algebra.reciprocal_bases(rule.on, "the split polynomial"):
+            raise RuleError("the split polynomial must not divide")
+    elif type(rule) is not Direct:
+        raise KernelError(f"unknown rule {type(rule).__name__}")
+    uses = algebra.items(sequent.uses, "uses")
+    if any(type(u) is not Statement for u in uses):
+        raise KernelError("every used step must be a Statement")
+    return Sequent(algebra.text(sequent.step, "step"), vectors, scalars,
+                   _rels(sequent.hypotheses, "hypotheses"), _rels((sequent.claim,), "claim")[0],
+                   rule, uses, sequent.naturals)  # type: ignore[arg-type]
+
+
 def _shown(mapping: Vectors) -> str:
     """`w := w + x*y, ...`."""
-    return ", ".join(f"{n} := {sum((c * sympy.Symbol(v) for v, c in terms), sympy.S(0))}"
+    return ", ".join(f"{n} := {sum((c * sympy.Symbol(v) for v, c in terms.items()), sympy.S(0))}"
                      for n, terms in sorted(mapping.items()))
 
 
@@ -254,7 +241,7 @@ def _substitute(r: Rel, scalars: dict[sympy.Symbol, sympy.Expr], vectors: Vector
             if pair is None and s in scalars:
                 mapping[s] = scalars[s]
             elif pair is not None and (pair[0] in vectors or pair[1] in vectors):
-                a, b = (vectors.get(n, ((n, sympy.Integer(1)),)) for n in pair)
+                a, b = (tuple(vectors.get(n, {n: sympy.Integer(1)}).items()) for n in pair)
                 mapping[s] = algebra.dot(a, b)
         return e.xreplace(mapping)
 
@@ -273,47 +260,35 @@ def _mentions(relations: Sequence[Rel], names: set[str], what: str, why: str) ->
             raise RuleError(f"{what} `{r.text}` mentions {', '.join(found)}: {why}")
 
 
-def _run(sequent: Sequent, hyps: Sequence[Rel]) -> tuple[Vectors, Vectors, str]:
-    """An induction's base and update, validated against its semantics, and its runs shown."""
+def _run(sequent: Sequent, hyps: Sequence[Rel]) -> str:
+    """An induction's runs, described, once its names are checked against its semantics."""
     rule: Induction = sequent.rule  # type: ignore[assignment]
-    t = algebra.text(rule.variable, "induction variable")
-    if t not in sequent.scalars:
-        raise RuleError(f"induction variable {t!r} is not a declared scalar")
-    base = _vectors(rule.base, "induction base", sequent.vectors)
-    step = _vectors(rule.step, "induction step", sequent.vectors)
-    update = algebra.items(rule.update, "induction update")
-    constants = _names(rule.constants, "induction constants")
-    for r in update:
-        if r.divisors or any(algebra.reciprocal_bases(algebra.expr(e, r.text), r.text)
-                             for e in (r.lhs, r.rhs)):
-            raise RuleError(f"update fact `{r.text}` must not divide")
-    iterated = {*base, *step, t}
-    reads = {n for terms in step.values() for v, c in terms for n in names_of(c) | {v}}
-    reads |= set().union(*map(_read, update))
-    fresh = reads - iterated - constants
+    iterated = {*rule.base, *rule.step, rule.variable}
+    reads = {n for terms in rule.step.values() for v, c in terms.items() for n in names_of(c) | {v}}
+    reads |= set().union(*map(_read, rule.update))
+    fresh = reads - iterated - rule.constants
     per_update = "fresh at every update unless listed in the induction's constants"
     _mentions((sequent.claim,), fresh, "the invariant", per_update)
     _mentions(hyps, fresh | iterated, "hypothesis", "hypotheses hold at every update, so they "
               f"may not mention the iteration ({', '.join(sorted(iterated))}) or per-update "
               f"names ({per_update})")
-    for name, terms in base.items():
-        if bad := sorted(({n for _, c in terms for n in names_of(c)} | {n for n, _ in terms})
+    for name, terms in rule.base.items():  # type: ignore[attr-defined]
+        if bad := sorted(({n for c in terms.values() for n in names_of(c)} | set(terms))
                          & (fresh | iterated)):
             raise RuleError(f"the base of {name} mentions {', '.join(bad)}: a run starts "
                             "before any update, from constants only")
     notes = [f"{', '.join(sorted(fresh))} fresh at each update"] if fresh else []
-    notes += [f"{', '.join(sorted(constants & reads))} constant"] if constants & reads else []
-    run = (f"from {_shown(base) or 'any start'}, {_shown(step) or 'no change'} at each update"
-           + (f" when {', '.join(r.text for r in update)}" if update else "")
-           + (f" ({'; '.join(notes)})" if notes else "") + f", counted by {t}")
-    return base, step, run
+    notes += [f"{', '.join(sorted(rule.constants & reads))} constant"] * bool(
+        rule.constants & reads)
+    return (f"from {_shown(rule.base) or 'any start'}, "  # type: ignore[arg-type]
+            f"{_shown(rule.step) or 'no change'} at each update"  # type: ignore[arg-type]
+            + (f" when {', '.join(r.text for r in rule.update)}" if rule.update else "")
+            + (f" ({'; '.join(notes)})" if notes else "") + f", counted by {rule.variable}")
 
 
 def statement(sequent: Sequent) -> Statement:
     """The full statement of `sequent` (validated): own hypotheses, then each used step's."""
     sequent = _frozen(sequent)
-    if not sequent.naturals <= sequent.scalars:
-        raise RuleError("naturals must be declared scalars")
     hyps = {r: "" for r in sequent.hypotheses}
     naturals: set[str] = set()
     for used in sequent.uses:
@@ -323,12 +298,11 @@ def statement(sequent: Sequent) -> Statement:
         for r in (*used.hypotheses, used.claim):
             hyps.setdefault(r, used.step)
         naturals |= used.naturals
-    mentioned = set().union(*map(_read, (*hyps, sequent.claim)))
-    naturals |= sequent.naturals & mentioned
+    naturals |= sequent.naturals & set().union(*map(_read, (*hyps, sequent.claim)))
     run = ""
     if type(sequent.rule) is Induction:
         naturals.add(sequent.rule.variable)
-        run = _run(sequent, tuple(hyps))[2]
+        run = _run(sequent, tuple(hyps))
     return Statement(sequent.step, tuple(hyps), tuple(hyps.values()), sequent.claim,
                      frozenset(naturals), run)
 
@@ -370,28 +344,23 @@ def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     if type(rule) is Direct:
         return tuple(_admit("main", (hyps, st.claim), origins, st, sequent))
     if type(rule) is Cases:
-        on = algebra.expr(rule.on, "the split polynomial")
-        if algebra.reciprocal_bases(on, "the split polynomial"):
-            raise RuleError("the split polynomial must not divide")
-        cases = [Rel(on, op, sympy.Integer(0), f"{rule.text or on} {op} 0")
+        cases = [Rel(rule.on, op, sympy.Integer(0), f"{rule.text or rule.on} {op} 0")
                  for op in ((">", "==", "<") if rule.zero else (">=", "<"))]
         out = [_admit(f"case {c.text}", ((*hyps, c), st.claim), (*origins, "case"), st,
                       sequent)[0] for c in cases]  # side conditions once, without the case:
         return (*out, *_admit("cases", (hyps, st.claim), origins, st, sequent)[1:])
-    # an Induction: _frozen admits these three rules only
-    base, step, _ = _run(sequent, hyps)
-    t = sympy.Symbol(rule.variable)
-    zero = _substitute(st.claim, {t: sympy.Integer(0)}, base,
-                       ", ".join(filter(None, [f"{t} := 0", _shown(base)])))
-    after = _substitute(st.claim, {t: t + 1}, step,
-                        ", ".join(filter(None, [f"{t} := {t} + 1", _shown(step)])))
+    t = sympy.Symbol(rule.variable)  # an Induction: _frozen admits these three rules only
+    zero = _substitute(st.claim, {t: sympy.Integer(0)}, rule.base,  # type: ignore[arg-type]
+                       ", ".join(filter(None, [f"{t} := 0", _shown(rule.base)])))  # type: ignore[arg-type]
+    after = _substitute(st.claim, {t: t + 1}, rule.step,  # type: ignore[arg-type]
+                        ", ".join(filter(None, [f"{t} := {t} + 1", _shown(rule.step)])))  # type: ignore[arg-type]
     given = (*hyps, Rel(t, ">=", sympy.Integer(0), f"{t} >= 0"), st.claim, *rule.update)
     marks = (*origins, "natural", "invariant", *("update" for _ in rule.update))
     return (*_admit("base", (hyps, zero), origins, st, sequent),
             *_admit("step", (given, after), marks, st, sequent, decisive=False))
 
 
-def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]],
+def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.Certificate]],
              used: Sequence[Theorem]) -> Theorem:
     """The Theorem of `sequent`, if every obligation has checked evidence; else KernelError.
 
@@ -400,8 +369,7 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]]
     """
     sequent = _frozen(sequent)
     st, wanted = statement(sequent), obligations(sequent)
-    evidence = algebra.items(evidence, "evidence")  # type: ignore[assignment]
-    if len(evidence) != len(wanted):
+    if len(evidence := algebra.items(evidence, "evidence")) != len(wanted):  # type: ignore[assignment]
         raise KernelError(f"{len(evidence)} certificates for {len(wanted)} obligations")
     for ob, entry in zip(wanted, evidence, strict=True):
         judgement, certificate = algebra.items(entry, "evidence entry")  # type: ignore[misc]
@@ -416,12 +384,11 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, Certificate]]
     return Theorem(_KEY, statement=st)
 
 
-def refute(sequent: Sequent, label: str, cex: Counterexample) -> Refutation:
+def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Refutation:
     """A Refutation, if `cex` violates the statement as written in the decisive `label`."""
     sequent = _frozen(sequent)
     st = statement(sequent)
-    found = [o for o in obligations(sequent) if o.label == label and o.decisive]
-    if not found:
+    if not (found := [o for o in obligations(sequent) if o.label == label and o.decisive]):
         raise KernelError(f"no decisive obligation {label!r}")
     point = Point(cex)
     for n in sorted(st.naturals):
