@@ -241,6 +241,51 @@ def test_evidence_must_match_the_obligations() -> None:
             Fraction(1), y),)),)))], ())
 
 
+def refutation_form(ob: kernel.Obligation, negation: Fact) -> tuple[Judgement, Certificate]:
+    """Untrusted search for `0 > 0` from the obligation's hypotheses and `negation`."""
+    judgement = Judgement((*ob.judgement.hypotheses, negation), Fact(ZERO, ">"))
+    found = decide(judgement).certificate
+    assert found is not None
+    return judgement, found
+
+
+def test_refutation_form_evidence_takes_a_root() -> None:
+    """Issue 16: `a, n >= 0, n**2 <= a**2 |- n <= a` has no direct certificate (it would
+    divide by a + n), but its negation `n - a > 0` with the hypotheses proves `0 > 0`."""
+    seq = sequent((rel(y, ">=", 0), rel(R, ">=", 0), rel(R**2, "<=", y**2)), rel(R, "<=", y))
+    (ob,) = kernel.obligations(seq)
+    assert decide(ob.judgement).certificate is None
+    theorem = kernel.conclude(seq, [refutation_form(ob, Fact(R - y, ">"))], ())
+    assert theorem.statement.claim.text == "R <= y"
+    strict = sequent(seq.hypotheses, rel(R, "<", y + 1))  # negation of g > 0 is -g >= 0
+    (ob,) = kernel.obligations(strict)
+    kernel.conclude(strict, [refutation_form(ob, Fact(R - y - 1, ">="))], ())
+
+
+def test_refutation_form_needs_the_exact_negation() -> None:
+    """A contradiction from a stronger assumption than the negated claim proves nothing (here
+    `R - y > 1`, from which `0 > 0` follows although `R <= y` does not hold everywhere the
+    hypotheses do); an equality has no refutation form; a negation with the wrong strictness
+    is another judgement."""
+    seq = sequent((rel(R**2, "<=", y**2 + 1), rel(y, ">=", 0), rel(R, ">=", 0)),
+                  rel(R, "<=", y))
+    (ob,) = kernel.obligations(seq)
+    for negation in (Fact(R - y - 1, ">"), Fact(R - y, ">=")):
+        judgement = Judgement((*ob.judgement.hypotheses, negation), Fact(ZERO, ">"))
+        if (found := decide(judgement).certificate) is None:  # no certificate: forge one
+            found = Certificate((Product(Fraction(1), (len(judgement.hypotheses) - 1,)),))
+        with pytest.raises(KernelError, match="evidence is for another judgement"):
+            kernel.conclude(seq, [(judgement, found)], ())
+    assert decide(Judgement(ob.judgement.hypotheses, Fact(y - R, ">="))).status != "proved"
+    equal = sequent((rel(y, ">", 0), rel(y, "<", 0)), rel(R, "==", y))
+    (ob,) = kernel.obligations(equal)
+    judgement = Judgement((*ob.judgement.hypotheses, Fact(y - R, ">")), Fact(ZERO, ">"))
+    found = decide(judgement).certificate
+    kernel.check_certificate(judgement, found)  # it checks, but is not evidence for `==`
+    with pytest.raises(KernelError, match="evidence is for another judgement"):
+        kernel.conclude(equal, [(judgement, found)], ())
+
+
 def test_vacuity_is_a_checked_certificate_of_contradiction() -> None:
     """Vacuity is a warning found by the checker and checked by the kernel's certificate
     check: `hypotheses |- -1 >= 0` over the hypotheses the step's cases share."""

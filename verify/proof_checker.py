@@ -29,6 +29,7 @@ from verify.verdict import Status, Verdict
 Progress = Callable[[int, int, Step], None]
 """Called as `progress(index, total, step)` before each step is checked."""
 VACUITY_SHARE = 0.2  # of a step's search budget, for looking for contradictory hypotheses
+REFUTATION_SHARE = 0.5  # of its budget, for a goal left unknown: the negated claim against it
 
 
 @dataclass(frozen=True)
@@ -333,7 +334,19 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, guard: float | N
         found = decide(core, hints=step.hints, budget=budget.scaled(0.5), guard=guard)
         if found.certificate is not None:
             return replace(found, judgement=core)
-    return decide(judgement, hints=step.hints, budget=budget, guard=guard)
+    verdict = decide(judgement, hints=step.hints, budget=budget, guard=guard)
+    if verdict.status != "unknown" or judgement.claim.kind == "==":
+        return verdict
+    claim = judgement.claim  # refutation form: the negated claim contradicts the hypotheses
+    negated = kernel.Fact(-claim.expr, ">" if claim.kind == ">=" else ">=")
+    absurd = replace(judgement, hypotheses=(*judgement.hypotheses, negated),
+                     claim=kernel.Fact(sympy.Integer(0), ">"))
+    found = decide(absurd, hints=step.hints, budget=budget.scaled(REFUTATION_SHARE), guard=guard)
+    if found.certificate is None:
+        return replace(verdict, message=f"{verdict.message}; in refutation form (the negated "
+                       f"claim {negated} against the hypotheses): {found.message}")
+    return replace(found, judgement=absurd, message=f"{found.message}, in refutation form "
+                   f"(the hypotheses contradict the negated claim {negated})")
 
 
 def _labelled(report: GoalReport, count: int) -> str:

@@ -473,6 +473,9 @@ class ProofExport:
 
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
+        if any(g.judgement.claim != g.obligation.judgement.claim for g in proved.goals):
+            raise Unsupported("a certificate in refutation form (the negated claim "
+                              "contradicts the hypotheses) is not replayed in Coq yet")
         derived = self.derivable(step)
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = {self.done[s].claim for s in derived} - own

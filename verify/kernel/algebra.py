@@ -104,11 +104,6 @@ def rational(value: object, what: str, *, nonnegative: bool = False) -> Fraction
     return value
 
 
-def number(value: Fraction) -> sympy.Rational:
-    """A validated rational as a SymPy number."""
-    return sympy.Rational(value.numerator, value.denominator)
-
-
 def items(value: object, what: str) -> tuple[object, ...]:
     """A tuple or list, copied (certificate fields are sequences; anything else is malformed)."""
     if type(value) not in (tuple, list):
@@ -127,7 +122,7 @@ def expr(value: object, what: str) -> sympy.Expr:
     """A SymPy expression built from the exact core classes only (a subclass could lie in
     `__eq__` or in its flags, a float would round) over plain symbols."""
     if type(value) is int or type(value) is Fraction:
-        value = number(rational(value, what))
+        value = sympy.Rational((exact := rational(value, what)).numerator, exact.denominator)
     if not isinstance(value, sympy.Expr):
         raise KernelError(f"{what} must be a SymPy expression, not {type(value).__name__}")
     for node in sympy.preorder_traversal(value):

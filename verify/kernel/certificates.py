@@ -231,8 +231,8 @@ def check_certificate(judgement: Judgement, certificate: Certificate) -> None:
     lhs, rhs = _sides(judgement, certificate)
     if lhs != rhs:
         residual = str((lhs - rhs).as_expr())
-        residual = residual if len(residual) <= 200 else residual[:200] + "..."
-        raise KernelError(f"identity fails: m*claim - certificate = {residual}")
+        raise KernelError(f"identity fails: m*claim - certificate = {residual[:200]}"
+                          + "..." * (len(residual) > 200))
 
 
 class Point:

@@ -7,10 +7,9 @@ scalars, all vectors of any real inner-product space and natural values (0, 1, 2
 `n >= 0` for each natural n, which covers every natural value (certificates never use
 integrality); a counterexample must give naturals natural values.
 
-- Division: a relation is defined where all it divides by is nonzero. `algebra.normal_form`
-  multiplies it through by its denominator under conditions `D > 0`, which are side
-  obligations proved from the hypotheses free of division and hypotheses of the main one.
-- Direct: one obligation, hypotheses |- claim.
+- Division: a relation is defined where all it divides by is nonzero; `algebra.normal_form`
+  clears its denominator under conditions `D > 0`: side obligations (from the hypotheses free
+  of division) and hypotheses of the main one. Direct: one obligation, hypotheses |- claim.
 - Cases on a polynomial p: p > 0, p == 0, p < 0 (or p >= 0, p < 0) are exhaustive over the
   reals by trichotomy, so proving the claim in each case proves it; each case is decisive.
 - Uses: a used step's statement is imported whole (its hypotheses, transitively, and its
@@ -364,8 +363,10 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
              used: Sequence[Theorem]) -> Theorem:
     """The Theorem of `sequent`, if every obligation has checked evidence; else KernelError.
 
-    Evidence for an obligation may use a subset of its hypotheses (weakening: fewer
-    hypotheses prove a stronger judgement); its claim must be the obligation's.
+    Evidence for `H |- claim` proves it from a subset of H (fewer hypotheses prove a
+    stronger judgement), or, in refutation form, proves `0 > 0` from a subset of H and the
+    negated claim: no point then satisfies H and violates the claim (the negation of
+    `g >= 0` is `-g > 0`, of `g > 0` is `-g >= 0`; an equality has no such form).
     """
     sequent = _frozen(sequent)
     st, wanted = statement(sequent), obligations(sequent)
@@ -373,8 +374,11 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
         raise KernelError(f"{len(evidence)} certificates for {len(wanted)} obligations")
     for ob, entry in zip(wanted, evidence, strict=True):
         judgement, certificate = algebra.items(entry, "evidence entry")  # type: ignore[misc]
-        hyps, claim = facts(judgement)
-        if claim != ob.judgement.claim or not set(hyps) <= set(ob.judgement.hypotheses):
+        (hyps, claim), goal = facts(judgement), ob.judgement.claim
+        allowed = set(ob.judgement.hypotheses)
+        if claim == Fact(sympy.Integer(0), ">") and goal.kind != "==":  # refutation form
+            allowed.add(Fact(-goal.expr, ">" if goal.kind == ">=" else ">="))
+        if claim not in (goal, Fact(sympy.Integer(0), ">")) or not set(hyps) <= allowed:
             raise KernelError(f"{ob.label}: the evidence is for another judgement")
         check_certificate(judgement, certificate)  # type: ignore[arg-type]
     used = algebra.items(used, "used theorems")  # type: ignore[assignment]
