@@ -28,6 +28,7 @@ import tomllib
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from proofs.definitions import parse_definitions, with_definitions
 from proofs.errors import ProofFileError
 from proofs.expressions import ExpressionError, Names, Relation, parse_relation, parse_scalar
 from proofs.expressions import parse_vector as parse_vector_expression
@@ -52,7 +53,7 @@ from proofs.terms import Vec
 
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
-TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "step")
+TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step")
 NUMERIC_KEYS = ("run", "names", "algorithm")
 RUNS = ("online", "batch")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction")
@@ -104,7 +105,10 @@ def _proof(document: dict[str, Any]) -> Proof:
         raise ProofFileError("'step' must be an array of tables ([[step]])")
     if len(tables) > MAX_STEPS:
         raise ProofFileError(f"{len(tables)} steps, more than {MAX_STEPS}")
-    steps = tuple(_step(table, index, names) for index, table in enumerate(tables))
+    definitions = parse_definitions(_table(document, "define"), names) if "define" in document \
+        else ()
+    steps = tuple(with_definitions(_step(table, index, names), definitions)
+                  for index, table in enumerate(tables))
     numeric = _numeric(document) if "numeric" in document else None
     source = _text(document, "source")
     naturals = tuple(_strings(document, "naturals", limit=None))

@@ -1,0 +1,132 @@
+"""Defined names: `max`, `min`, `sqrt` and `norm` by their defining facts (issue 16).
+
+A proof file may define a declared scalar once, at the top level:
+
+    [define]
+    d = "max(0, gamma - y*dot(u, x))"    # d >= 0, d >= gamma - y<u, x>, d*(d - (...)) == 0
+    n = "norm(w)"                        # n >= 0, n**2 == <w, w>
+    r = "sqrt(T)"                        # r >= 0, r**2 == T
+
+Meaning: the name stands for that value. Every step whose hypotheses or claim mention it gets
+its defining facts as hypotheses (for an induction, a name its update facts mention gets them
+among the update facts), transitively through other defined names. The facts determine the
+value uniquely where it exists (max(a, b) is the m with m >= a, m >= b and (m - a)(m - b) = 0;
+the square root the r >= 0 with r**2 = e), so a step with the facts says exactly what it says
+with the function; where `sqrt(e)` is undefined (e < 0) no value satisfies them and the step
+says nothing there. Nothing is trusted here: the facts are ordinary hypotheses, shown in the
+statement the kernel checks, each tagged with its definition.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from proofs.errors import ProofFileError
+from proofs.expressions import ExpressionError, Names, Relation, parse_relation
+from proofs.step import Induction, Step
+
+#: function -> (number of arguments, defining facts of `n` in terms of the arguments' texts)
+FUNCTIONS = {
+    "max": (2, ("{n} >= {a}", "{n} >= {b}", "({n} - {a})*({n} - {b}) == 0")),
+    "min": (2, ("{n} <= {a}", "{n} <= {b}", "({n} - {a})*({n} - {b}) == 0")),
+    "sqrt": (1, ("{n} >= 0", "{n}**2 == {a}")),
+    "norm": (1, ("{n} >= 0", "{n}**2 == norm2({a})")),
+}
+MAX_DEFINITIONS = 64
+
+
+@dataclass(frozen=True)
+class Definition:
+    """`name := text`, given by its defining `facts`."""
+
+    name: str
+    text: str
+    facts: tuple[Relation, ...]
+
+
+def parse_definitions(table: Mapping[str, object], names: Names) -> tuple[Definition, ...]:
+    """The `[define]` table: declared scalars to `max(a, b)`, `min(a, b)`, `sqrt(e)`, `norm(v)`."""
+    if len(table) > MAX_DEFINITIONS:
+        raise ProofFileError(f"{len(table)} definitions, more than {MAX_DEFINITIONS}")
+    out: list[Definition] = []
+    for name, text in table.items():
+        if name not in names.scalars:
+            raise ProofFileError(f"define: {name!r} is not a declared scalar")
+        if not isinstance(text, str):
+            raise ProofFileError(f"define: {name} must be a string such as \"max(0, a)\"")
+        later = set(table) - {d.name for d in out}  # itself and the names defined after it
+        out.append(Definition(name, " ".join(text.split()), _facts(name, text, names, later)))
+    return tuple(out)
+
+
+def _facts(name: str, text: str, names: Names, later: set[str]) -> tuple[Relation, ...]:
+    """The defining facts of `name := text`, each parsed like any hypothesis; its arguments
+    may use names defined before it only (a cycle would define nothing)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        raise ProofFileError(f"define: {name} = {text!r} is not an expression") from None
+    function = tree.func.id if isinstance(tree, ast.Call) and isinstance(
+        tree.func, ast.Name) else None
+    if function not in FUNCTIONS or tree.keywords:  # type: ignore[union-attr]
+        raise ProofFileError(f"define: {name} = {text!r} must be one of "
+                             "max(a, b), min(a, b), sqrt(e), norm(v)")
+    arity, templates = FUNCTIONS[function]
+    if len(tree.args) != arity:  # type: ignore[union-attr]
+        raise ProofFileError(f"define: {function} takes {arity} argument(s)")
+    args = [_operand(text.strip(), arg) for arg in tree.args]  # type: ignore[union-attr]
+    if circular := sorted({n.id for arg in tree.args for n in ast.walk(arg)  # type: ignore[union-attr]
+                           if isinstance(n, ast.Name)} & later):
+        raise ProofFileError(f"define: {name} uses {', '.join(circular)}, defined at or after "
+                             "it (definitions may use earlier ones only)")
+    shown = f"{name} := {' '.join(text.split())}"
+    facts = []
+    for template in templates:
+        try:
+            relation = parse_relation(template.format(n=name, a=args[0], b=args[-1]), names)
+        except ExpressionError as error:
+            raise ProofFileError(f"define: {name}: {error}") from None
+        facts.append(replace(relation, text=f"{relation.text} [{shown}]"))
+    return tuple(facts)
+
+
+def _operand(text: str, node: ast.expr) -> str:
+    """The argument as written, parenthesised unless it is a name or a number."""
+    written = " ".join((ast.get_source_segment(text, node) or ast.unparse(node)).split())
+    return written if isinstance(node, ast.Name | ast.Constant) else f"({written})"
+
+
+def mentioned(relations: tuple[Relation, ...]) -> set[str]:
+    """Every name the relations mention, vectors included (through their Gram symbols)."""
+    out: set[str] = set()
+    for r in relations:
+        for symbol in r.lhs.free_symbols | r.rhs.free_symbols:
+            out |= set(symbol.name.strip("<>").split(","))
+    return out
+
+
+def defining(names: set[str], definitions: tuple[Definition, ...]) -> tuple[Relation, ...]:
+    """The defining facts of every defined name in `names`, transitively, in file order."""
+    wanted, grown = set(names), True
+    while grown:
+        extra = {n for d in definitions if d.name in wanted for n in mentioned(d.facts)}
+        grown = not extra <= wanted
+        wanted |= extra
+    return tuple(f for d in definitions if d.name in wanted for f in d.facts)
+
+
+def with_definitions(step: Step, definitions: tuple[Definition, ...]) -> Step:
+    """`step` with the defining facts of the defined names it mentions among its hypotheses
+    (and, for an induction, those its update facts mention among the update facts)."""
+    if not definitions:
+        return step
+    own = defining(mentioned((*step.hypotheses, step.claim)), definitions)
+    hypotheses = (*step.hypotheses, *(f for f in own if f not in step.hypotheses))
+    rule = step.rule
+    if isinstance(rule, Induction):
+        update = defining(mentioned(rule.hypotheses), definitions)
+        rule = replace(rule, hypotheses=(*rule.hypotheses,
+                                         *(f for f in update if f not in rule.hypotheses)))
+    return replace(step, hypotheses=hypotheses, rule=rule)

@@ -1,0 +1,120 @@
+"""Defined names (proofs/definitions.py, issue 16): max, min, sqrt and norm by their
+defining facts, which every step that mentions the name receives as hypotheses."""
+
+from __future__ import annotations
+
+import pytest
+
+from proofs.errors import ProofFileError
+from proofs.proof_file import parse_proof
+from verify.cli import main
+from verify.proof_checker import check_proof
+
+HEADER = """
+title = "definitions"
+vectors = ["w", "u", "x"]
+scalars = ["n", "gamma", "y", "d", "T", "r", "t", "m"]
+naturals = ["t"]
+"""
+
+DEFINED = HEADER + """
+[define]
+n = "norm(w)"
+d = "max(0, gamma - y*dot(u, x))"
+r = "sqrt(T)"
+m = "min(r, 1)"
+
+[[step]]
+id = "norm-above-projection"
+given = ["dot(u, u) == 1"]
+claim = "n >= dot(w, u)"
+
+[[step]]
+id = "hinge-covers-the-margin"
+given = []
+claim = "y*dot(u, x) + d >= gamma"
+
+[[step]]
+id = "root-monotone"
+given = ["T >= 1"]
+claim = "r >= 1"
+
+[[step]]
+id = "min-through-a-root"
+given = ["T >= 0"]
+claim = "m <= 1"
+
+[[step]]
+id = "a-root-is-not-below-its-square"
+given = ["T >= 0"]
+claim = "r <= T"
+
+[[step]]
+id = "unrelated"
+given = ["t >= 1"]
+claim = "t >= 0"
+"""
+
+
+def test_defined_names_prove_what_the_functions_mean() -> None:
+    proof = parse_proof(DEFINED.encode(), "defined.toml")
+    report = {s.step.id: s for s in check_proof(proof).steps}
+    for proved in ("norm-above-projection", "hinge-covers-the-margin", "root-monotone",
+                   "min-through-a-root"):
+        assert report[proved].status == "proved", (proved, report[proved].message)
+    refuted = report["a-root-is-not-below-its-square"]  # sqrt(1/4) = 1/2 > 1/4
+    assert refuted.status == "refuted"
+    # the statement the kernel checked carries every defining fact, tagged
+    shown = str(report["min-through-a-root"].statement)
+    assert "[m := min(r, 1)]" in shown and "[r := sqrt(T)]" in shown  # transitively
+    assert "[" not in str(report["unrelated"].statement).replace("t in Nat", "")
+
+
+def test_an_update_fact_gets_the_definitions_it_mentions() -> None:
+    text = HEADER + """
+[define]
+d = "max(0, gamma - y*dot(u, x))"
+
+[[step]]
+id = "hinge-sum"
+given = []
+claim = "dot(w, u) >= t*gamma"
+[step.induction]
+variable = "t"
+constants = ["u", "gamma"]
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) + d >= gamma", "d <= 0"]
+"""
+    step = parse_proof(text.encode(), "update.toml").steps[0]
+    assert not step.hypotheses  # the invariant does not mention d
+    assert any("[d := max(" in r.text for r in step.rule.hypotheses)  # type: ignore[union-attr]
+    assert check_proof(parse_proof(text.encode(), "update.toml")).steps[0].status == "proved"
+
+
+@pytest.mark.parametrize(
+    ("define", "problem"),
+    [
+        ('q = "max(0, 1)"', "'q' is not a declared scalar"),
+        ('n = "abs(T)"', "must be one of max(a, b), min(a, b), sqrt(e), norm(v)"),
+        ('n = "max(T)"', "max takes 2 argument(s)"),
+        ('n = "sqrt(T, T)"', "sqrt takes 1 argument(s)"),
+        ('n = "sqrt(n + 1)"', "n uses n, defined at or after it"),
+        ('n = "sqrt(r)"\nr = "sqrt(n)"', "n uses r, defined at or after it"),
+        ('n = "sqrt(z)"', "define: n:"),
+        ("n = 3", "must be a string"),
+        ('n = "sqrt(("', "is not an expression"),
+        ('n = "max(0, T, key=1)"', "must be one of"),
+    ],
+)
+def test_bad_definitions_are_one_line_errors(define: str, problem: str,
+                                             capsys: pytest.CaptureFixture[str],
+                                             tmp_path: object) -> None:
+    text = HEADER + f"[define]\n{define}\n\n[[step]]\nid = \"s\"\ngiven = []\nclaim = \"t >= t\"\n"
+    with pytest.raises(ProofFileError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+        parse_proof(text.encode(), "bad.toml")
+    path = tmp_path / "bad.toml"  # type: ignore[operator]
+    path.write_text(text)
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert problem in err and "\n" not in err and "Traceback" not in err
