@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from perceptron.adversary import OnlineAdversary, rational_squares, sum_of_squares
-from perceptron.geometry import dot, radius2
-from perceptron.tight import orthonormal, rational_rotation
-from verify.campaign import ADVERSARY_SHAPES
+from perceptron.generators.adversary import OnlineAdversary, rational_squares, sum_of_squares
+from perceptron.generators.tight import orthonormal, rational_rotation
+from perceptron.geometry.linear import dot, radius2
+from verify.numeric.campaign import ADVERSARY_SHAPES
 
 
 def test_sum_of_squares_uses_the_fewest_squares() -> None:

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from hypothesis import given
 
+from perceptron.algorithms.online import run_online, run_stream
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
-from perceptron.online import run_online, run_stream
-from perceptron.strategies import Planted, seeded_separable, separable_data
-from perceptron.tight import orthonormal
+from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
+from perceptron.generators.tight import orthonormal
 from verify import check_run
-from verify.api import STATEMENTS, TheoryReport
+from verify.testing.check_run import STATEMENTS, TheoryReport
 
 CONVENTIONS = (
     Conventions(),

@@ -10,9 +10,9 @@ import pytest
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from verify import Fitted, check_implementation
-from verify.campaign import Scenario
-from verify.implementations import as_fitted
-from verify.numeric import Origin
+from verify.numeric.campaign import Scenario
+from verify.numeric.instances import Origin
+from verify.testing.check_implementation import as_fitted
 
 
 def numpy_perceptron(X: np.ndarray, y: np.ndarray, epochs: int, *, eta: float = 1.0,

@@ -9,9 +9,10 @@ import sys
 import pytest
 
 from proofs.library import CANONICAL, PROOFS, SOURCES
-from verify import campaign, kernel
-from verify.audit import Audit, _numeric, as_counterexample, binding_of, run_audit
-from verify.audit_report import to_json, to_text
+from verify import kernel
+from verify.audit.job import Audit, _numeric, as_counterexample, binding_of, run_audit
+from verify.audit.report import to_json, to_text
+from verify.numeric import campaign
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +114,7 @@ def _proof_text(numeric: str) -> bytes:
 
 def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
     from proofs.proof_file import parse_proof
-    from verify.audit import statement
+    from verify.audit.job import statement
     from verify.proof_checker import statements
 
     proof = parse_proof(_proof_text('[numeric]\nrun = "online"\nnames = { th = "w" }'), "p")

@@ -6,10 +6,10 @@ import subprocess
 import sys
 from collections.abc import Iterable
 
-from verify import campaign
-from verify.audit import Verdicts, _merged, _numeric, run_audit
-from verify.audit_report import to_json
-from verify.campaign import Scenario
+from verify.audit.job import Verdicts, _merged, _numeric, run_audit
+from verify.audit.report import to_json
+from verify.numeric import campaign
+from verify.numeric.campaign import Scenario
 
 IDS = ["canonical-online", "virtue-online"]
 

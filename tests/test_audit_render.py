@@ -15,7 +15,7 @@ import pytest
 import sympy
 
 from proofs.terms import gram, scalar
-from verify.audit import Audit, run_audit
+from verify.audit.job import Audit, run_audit
 from verify.render import formulas, html, latex, markdown
 
 IDS = ["joeyonng-online", "canonical-online-w0"]

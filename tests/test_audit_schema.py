@@ -11,8 +11,8 @@ import jsonschema
 import pytest
 
 from verify import schema
-from verify.audit import run_audit
-from verify.audit_report import to_json
+from verify.audit.job import run_audit
+from verify.audit.report import to_json
 
 Report = dict[str, Any]
 

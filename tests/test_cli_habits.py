@@ -140,7 +140,7 @@ def test_explain_user_file_errors_are_one_line(capsys: pytest.CaptureFixture[str
 
 
 def test_explain_builtin_forms_still_work(capsys: pytest.CaptureFixture[str]) -> None:
-    from verify.explain import builtin_steps
+    from verify.render.text import builtin_steps
 
     located = builtin_steps()[0]
     code, out, _ = cli(capsys, "explain", located.proof_id, located.step.id)
@@ -267,7 +267,7 @@ def test_check_progress_only_on_a_terminal(capsys: pytest.CaptureFixture[str],
 
 
 def test_piped_tables_never_wrap_an_exact_number() -> None:
-    from verify.terminal import print_fields, print_table
+    from verify.cli.terminal import print_fields, print_table
 
     long = "1" * 500 + "/" + "3" * 400
     out = io.StringIO()

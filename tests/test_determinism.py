@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from proofs.proof_file import load_proof
-from verify import serialize
 from verify.proof_checker import check_proof
+from verify.render import json as serialize
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

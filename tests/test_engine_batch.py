@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from perceptron.batch import ConstantStep, OptimalStep, ScheduleStep, run_batch
+from perceptron.algorithms.batch import ConstantStep, OptimalStep, ScheduleStep, run_batch
 from perceptron.dataset import Dataset
 from perceptron.examples import slides_10_607
 from perceptron.result import separates

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from perceptron.algorithms.online import run_online
 from perceptron.conventions import Conventions
-from perceptron.loaders import load
-from perceptron.online import run_online
+from perceptron.io.loaders import load
 from perceptron.result import separates
 
 BENCH = Path(os.environ.get("NOVIKOFF_BENCH_DATA", Path(__file__).resolve().parents[2]

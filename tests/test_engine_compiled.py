@@ -1,5 +1,5 @@
-"""The compiled loop (`perceptron.compiled`): the same runs as the exact reference, on every
-tier, at the tier boundaries, in blocks of any size, and without numba."""
+"""The compiled loop (`perceptron.algorithms.compiled`): the same runs as the exact reference, on
+every tier, at the tier boundaries, in blocks of any size, and without numba."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from hypothesis import assume, given, note
 from hypothesis import strategies as st
 from test_engine_online import conventions_for, datasets, small_int, small_rational
 
-from perceptron import compiled, online
+from perceptron.algorithms import compiled, online
+from perceptron.algorithms.fast import FLOAT_LIMIT2, INT64_LIMIT2, certified_epochs
+from perceptron.algorithms.online import OnlineRun, run_arrays, run_online
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
-from perceptron.fast import FLOAT_LIMIT2, INT64_LIMIT2, certified_epochs
-from perceptron.online import OnlineRun, run_arrays, run_online
 
 pytestmark = pytest.mark.skipif(not compiled.AVAILABLE, reason="numba is not installed")
 

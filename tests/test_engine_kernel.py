@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from perceptron.algorithms.dual import LINEAR, PolynomialKernel, run_kernel
+from perceptron.algorithms.online import run_online
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from perceptron.examples import slides_10_607, xor
-from perceptron.kernel_perceptron import LINEAR, PolynomialKernel, run_kernel
-from perceptron.online import run_online
 
 F = Fraction
 

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
+from perceptron.algorithms.online import iterate_stream, iterate_updates, run_online, run_stream
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.examples import note_003, orthonormal, slides_10_607, xor
-from perceptron.online import iterate_stream, iterate_updates, run_online, run_stream
 from perceptron.result import separates
 
 F = Fraction
@@ -299,7 +299,7 @@ def test_hostile_denominators_are_refused() -> None:
 def test_integer_arrays_path_is_the_same_run(data: Dataset, bias: bool, epochs: int) -> None:
     import numpy as np
 
-    from perceptron.online import run_arrays
+    from perceptron.algorithms.online import run_arrays
 
     X = np.array([[int(v) for v in x] for x in data.X], dtype=np.int64)
     y = np.array(data.y, dtype=np.int64)
@@ -313,7 +313,7 @@ def test_integer_arrays_path_is_the_same_run(data: Dataset, bias: bool, epochs: 
 def test_integer_arrays_are_validated() -> None:
     import numpy as np
 
-    from perceptron.online import run_arrays
+    from perceptron.algorithms.online import run_arrays
 
     with pytest.raises(DataError, match="integers"):
         run_arrays(np.array([[0.5]]), np.array([1]))

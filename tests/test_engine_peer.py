@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perceptron.algorithms.online import run_online
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
-from perceptron.online import run_online
 
 sklearn_linear = pytest.importorskip("sklearn.linear_model")
 

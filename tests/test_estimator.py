@@ -22,10 +22,10 @@ from sklearn.linear_model import Perceptron
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from perceptron import ExactPerceptron
+from perceptron.algorithms.estimator import _float
+from perceptron.algorithms.online import iterate_updates, run_online
 from perceptron.conventions import Conventions
 from perceptron.errors import DataError
-from perceptron.estimator import _float
-from perceptron.online import iterate_updates, run_online
 
 F = Fraction
 XOR = (np.array([[0, 0], [1, 1], [0, 1], [1, 0]]), np.array(["a", "a", "b", "b"]))
@@ -177,7 +177,7 @@ def test_run_online_takes_dataframes_and_pairs() -> None:
 def test_perceptron_imports_without_scikit_learn() -> None:
     code = (
         "import sys; sys.modules['sklearn'] = None\n"
-        "import perceptron, perceptron.online, perceptron.loaders\n"
+        "import perceptron, perceptron.algorithms.online, perceptron.io.loaders\n"
         "try:\n    perceptron.ExactPerceptron\n"
         "except ImportError as e:\n    print(e)\n"
     )

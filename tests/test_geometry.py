@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from perceptron import max_margin as mm_module
-from perceptron import separability as sep_module
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
-from perceptron.formulations import three_formulations
-from perceptron.geometry import (
+from perceptron.geometry import max_margin as mm_module
+from perceptron.geometry import separability as sep_module
+from perceptron.geometry.formulations import three_formulations
+from perceptron.geometry.linear import (
     SingularSystem,
     _solve_fraction,
     _solve_padic,
@@ -24,8 +24,8 @@ from perceptron.geometry import (
     radius2,
     solve_integer_system,
 )
-from perceptron.max_margin import MaxMarginResult, NotSeparableError, exact_ldp, max_margin
-from perceptron.separability import Inseparable, Separable, separability
+from perceptron.geometry.max_margin import MaxMarginResult, NotSeparableError, exact_ldp, max_margin
+from perceptron.geometry.separability import Inseparable, Separable, separability
 
 F = Fraction
 DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "coqperceptron"
@@ -36,7 +36,7 @@ def bench(name: str) -> Dataset:
     path = DATA_DIR / name
     if not path.exists():
         pytest.skip(f"benchmark data not found at {path}")
-    from perceptron.loaders import load
+    from perceptron.io.loaders import load
 
     return load(str(path))
 
@@ -317,8 +317,8 @@ def test_iris_setosa_has_a_certified_optimal_margin(iris: Dataset, bias: bool) -
 
 @pytest.mark.parametrize("bias", [False, True])
 def test_iris_perceptron_mistakes_within_the_exact_bound(iris: Dataset, bias: bool) -> None:
+    from perceptron.algorithms.online import run_online
     from perceptron.conventions import Conventions
-    from perceptron.online import run_online
 
     bound = novikoff_bound(iris, bias=bias)
     target = iris.augmented() if bias else iris

@@ -26,9 +26,9 @@ from fuzzing import answer
 
 from perceptron.dataset import Dataset, scaled_size
 from perceptron.errors import DataError
-from perceptron.geometry import float_rows
-from perceptron.loaders import Limits, load, parse_csv, parse_dat
-from perceptron.max_margin import max_margin
+from perceptron.geometry.linear import float_rows
+from perceptron.geometry.max_margin import max_margin
+from perceptron.io.loaders import Limits, load, parse_csv, parse_dat
 from perceptron.numbers import approximate, approximate_text, as_text, digit_count, int_text
 from proofs.errors import ProofFileError
 from proofs.expressions import (

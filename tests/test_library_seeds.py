@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from perceptron.source_algorithms import SOURCE_ALGORITHMS, SOURCE_VARIANTS
+from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SOURCE_VARIANTS
 from proofs.proof_file import load_proof
 from verify import kernel
-from verify.audit import Audit, run_audit
+from verify.audit.job import Audit, run_audit
 from verify.proof_checker import ProofReport, StepReport, check_proof
 
 SEEDS = Path(__file__).resolve().parents[1] / "proofs" / "library" / "seeds"

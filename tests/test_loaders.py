@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from perceptron.errors import DataError
-from perceptron.loaders import from_arrays, load, parse_csv, parse_dat, parse_json
+from perceptron.io.loaders import from_arrays, load, parse_csv, parse_dat, parse_json
 from perceptron.numbers import MAX_TOKEN
 
 F = Fraction

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron.errors import DataError
-from perceptron.loaders import load, parse_csv
-from perceptron.svmlight import MAX_CELLS, looks_like_svmlight, parse_svmlight
+from perceptron.io.loaders import load, parse_csv
+from perceptron.io.svmlight import MAX_CELLS, looks_like_svmlight, parse_svmlight
 
 F = Fraction
 

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from proofs.terms import Vec, dot, norm2, scalar
-from verify.campaign import canonical_checks, wrong_norm_growth
 from verify.kernel import Fact, Judgement
-from verify.numeric import (
+from verify.numeric.campaign import canonical_checks, wrong_norm_growth
+from verify.numeric.instances import (
     Column,
     CompiledJudgement,
     CompiledPolynomial,

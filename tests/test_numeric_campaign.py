@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, target
 
 from perceptron.dataset import Dataset
-from perceptron.geometry import dot
-from perceptron.orders import most_mistakes
-from perceptron.strategies import Planted, seeded_separable, separable_data
-from verify.campaign import (
+from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
+from perceptron.generators.orders import most_mistakes
+from perceptron.geometry.linear import dot
+from verify.numeric.campaign import (
     Scenario,
     adversary,
     canonical_checks,
@@ -26,7 +26,7 @@ from verify.campaign import (
     tight,
     wrong_norm_growth,
 )
-from verify.numeric import CompiledJudgement, Origin, Shrinker
+from verify.numeric.instances import CompiledJudgement, Origin, Shrinker
 from verify.vocabulary import OnlineRun, Update, margin, rows
 
 
@@ -144,7 +144,7 @@ def test_state_example_rows_bind_loss_terms_partial_sums_and_gradients() -> None
 
 
 def test_real_source_runs_hold_and_name_their_datasets() -> None:
-    from verify.campaign import BENCH_DATA, REAL_SETS, real
+    from verify.numeric.campaign import BENCH_DATA, REAL_SETS, real
 
     if not BENCH_DATA.is_dir():
         pytest.skip(f"benchmark data not at {BENCH_DATA}")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from proofs.library import load_builtin
-from verify.audit import binding_of, statement
-from verify.campaign import Check, Scenario, adversary, generated, run_campaign, tight
+from verify.audit.job import binding_of, statement
+from verify.numeric.campaign import Check, Scenario, adversary, generated, run_campaign, tight
 from verify.proof_checker import statements
 
 PROOFS = ("canonical-online", "canonical-batch")

@@ -9,7 +9,7 @@ import sympy
 
 from proofs.library import PROOFS, load_builtin
 from proofs.terms import gram
-from verify.citations import cited, document, proof_source
+from verify.audit.citations import cited, document, proof_source
 from verify.render import formulas
 
 

@@ -1,7 +1,7 @@
 """Each seed source's algorithm, run in the engine, reproduces that source's own iterates.
 
 The audit checks a source's steps on runs of the source's algorithm (`[numeric] algorithm`,
-`verify.campaign.source_runner`): its rule at y<w,x> = 0, its sign(0), its bias and its
+`verify.numeric.campaign.source_runner`): its rule at y<w,x> = 0, its sign(0), its bias and its
 indexing. These tests pin that the runs are the source's: the 10-607 worked example, Ng's
 g(0) = +1 (no update on a positive tie), Telgarsky's update on a correctly predicted tie,
 joeyonng's augmented run, Chan's strict M_k (stuck at θ^(0) = 0), and that a campaign keeps
@@ -14,14 +14,15 @@ from fractions import Fraction
 
 import pytest
 
+from perceptron.algorithms.online import run_online
+from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SOURCE_VARIANTS
 from perceptron.dataset import Dataset
-from perceptron.geometry import radius2
-from perceptron.online import run_online
-from perceptron.source_algorithms import SOURCE_ALGORITHMS, SOURCE_VARIANTS
+from perceptron.geometry.linear import radius2
 from proofs.errors import ProofFileError
 from proofs.proof_file import parse_proof
 from proofs.terms import Vec, dot, scalar
-from verify.campaign import (
+from verify.kernel import Fact, Judgement
+from verify.numeric.campaign import (
     Check,
     Scenario,
     engine_runner,
@@ -30,8 +31,7 @@ from verify.campaign import (
     source_batch_runner,
     source_runner,
 )
-from verify.kernel import Fact, Judgement
-from verify.numeric import Origin
+from verify.numeric.instances import Origin
 from verify.vocabulary import margin, radius_bound
 
 

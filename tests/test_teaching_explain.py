@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from verify.cli import main
-from verify.explain import (
+from verify.kernel import Certificate
+from verify.render.text import (
     Located,
     UnknownStep,
     builtin_steps,
@@ -19,7 +20,6 @@ from verify.explain import (
     number,
     polynomial,
 )
-from verify.kernel import Certificate
 
 
 @pytest.fixture(scope="module")

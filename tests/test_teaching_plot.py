@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from perceptron.algorithms.online import run_online
 from perceptron.conventions import DEFAULT, Conventions
 from perceptron.errors import DataError
 from perceptron.examples import ADVERSARY_BOUND, EXAMPLES, adversary, orthonormal, xor
-from perceptron.online import run_online
-from perceptron.tight import orthonormal as tight_orthonormal
+from perceptron.generators.tight import orthonormal as tight_orthonormal
 from verify.cli import main
-from verify.plot import BoundSeries, bound_series, check_target, draw
+from verify.render.plot import BoundSeries, bound_series, check_target, draw
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -160,7 +160,7 @@ def test_run_help_explains_plot_and_examples(capsys: pytest.CaptureFixture[str])
 
 
 def test_matplotlib_is_loaded_only_when_drawing() -> None:
-    code = ("import sys, verify.cli, verify.plot; verify.cli.build_parser(); "
+    code = ("import sys, verify.cli, verify.render.plot; verify.cli.build_parser(); "
             "print(sorted(m for m in ('matplotlib', 'sympy', 'scipy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

@@ -25,10 +25,10 @@ def test_the_tutorial_runs_top_to_bottom(capsys) -> None:
 
 def test_results_steps_and_audits_display_in_jupyter() -> None:
     """`_repr_html_`: a table per object, and text from a proof file is escaped."""
+    from perceptron.algorithms.online import run_online
     from perceptron.examples import example
-    from perceptron.online import run_online
     from proofs.proof_file import parse_proof
-    from verify.audit import Audit, ProofAudit
+    from verify.audit.job import Audit, ProofAudit
     from verify.proof_checker import check_proof
 
     run = run_online(example("10-607").build())

@@ -54,9 +54,9 @@ Row sets of an online run, in order of preference:
   ===========  =====================================================================
 - `update`: one row per update (needed only for `w_next`).
 
-Batch runs (`run = "batch"`): `perceptron.batch.run_batch` with the oracle-optimal step for
-`theta_star` = the scenario's reference u, from three starts per scenario
-(`verify.campaign.batch_starts`): `theta0 = 0`, `-u` and a seeded integer vector. A source
+Batch runs (`run = "batch"`): `perceptron.algorithms.batch.run_batch` with the oracle-optimal step
+for `theta_star` = the scenario's reference u, from three starts per scenario
+(`verify.numeric.campaign.batch_starts`): `theta0 = 0`, `-u` and a seeded integer vector. A source
 algorithm (`[numeric] algorithm`) brings its own M_k rule (Chan's is strict, `< 0`) and bias
 (augmented examples, theta* extended by a 0):
 
@@ -95,10 +95,10 @@ from typing import Literal
 
 import numpy as np
 
+from perceptron.algorithms.fast import Problem, exact_matvec, integer_vector
 from perceptron.dataset import Dataset, Vector
-from perceptron.fast import Problem, exact_matvec, integer_vector
-from perceptron.geometry import functional_margins, radius2
-from verify.numeric import (
+from perceptron.geometry.linear import functional_margins, radius2
+from verify.numeric.instances import (
     INT64_LIMIT,
     Column,
     InstanceBatch,
@@ -189,7 +189,7 @@ def reduced(num: IntArray, den: int) -> VectorColumn:
 
 @dataclass(frozen=True)
 class IntegerRun:
-    """An online run as the engine holds it (`perceptron.fast`): `w_t = unit * W_t` with
+    """An online run as the engine holds it (`perceptron.algorithms.fast`): `w_t = unit * W_t` with
     integer `W_t = W_0 + E * sum of Z[i]` over the first t updates, `x_i = rows[i] / scale`.
     Its columns are built from these integer arrays directly (`reduced`), never from
     Fractions, and nothing is replayed: the iterates are one cumulative sum."""
@@ -287,7 +287,7 @@ class OnlineRun:
 
 
 def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineRun:
-    """Adapt a `perceptron.online.run_online(..., keep_trace=True)` result.
+    """Adapt a `perceptron.algorithms.online.run_online(..., keep_trace=True)` result.
 
     Reads the trace's iterate before/after, example and label of every update, and the
     learning rate and initial iterate recorded in the result's conventions.
@@ -331,7 +331,7 @@ class BatchRun:
 
 def batch_run_from_engine(result: object, data: Dataset, theta_star: Vector,
                           theta0: Vector) -> BatchRun:
-    """Adapt a `perceptron.batch.run_batch(..., keep_trace=True)` result (no bias).
+    """Adapt a `perceptron.algorithms.batch.run_batch(..., keep_trace=True)` result (no bias).
 
     The trace records M_k and alpha_k; xbar_k is summed here in integers (the examples over
     one common denominator) and the iterates rebuilt exactly, the last checked against the

@@ -12,7 +12,7 @@ the terminal and `novikoff explain` (hypotheses bracketed in place, `[h2: -y⟨w
 `LATEX` for the LaTeX and Markdown reports and `MATHML` for the HTML page (hypotheses by
 label, listed above the identity).
 
-The JSON form of a certificate (`verify.serialize`) is data for programs, not a printing.
+The JSON form of a certificate (`verify.render.json`) is data for programs, not a printing.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from proofs.terms import gram_pair
-from verify.audit import Audit, ProofAudit, StepAudit
-from verify.audit_report import COLUMNS, ProofCounts, findings, to_json
+from verify.audit.job import Audit, ProofAudit, StepAudit
+from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
 from verify.proof_checker import GoalReport
 
 Json = dict[str, Any]
@@ -67,7 +67,7 @@ class ProofView:
 
     @property
     def counts(self) -> list[int]:
-        """The summary table's counted cells (`verify.audit_report.COLUMNS`)."""
+        """The summary table's counted cells (`verify.audit.report.COLUMNS`)."""
         counts = ProofCounts.of(self.audit)
         return [getattr(counts, c) for c in COLUMNS]
 
@@ -95,7 +95,7 @@ class AuditView:
 
     @classmethod
     def of(cls, audit: Audit) -> AuditView:
-        """Pair `audit` with `to_json(audit)`; findings as `verify.audit_report.findings`."""
+        """Pair `audit` with `to_json(audit)`; findings as `verify.audit.report.findings`."""
         report = to_json(audit)
         proofs = {
             p.id: ProofView(p, entry, tuple(

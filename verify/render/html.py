@@ -13,8 +13,8 @@ from importlib.resources import files
 
 from markupsafe import Markup
 
-from verify.audit import Audit
-from verify.audit_report import COLUMNS
+from verify.audit.job import Audit
+from verify.audit.report import COLUMNS
 from verify.render import evidence, formulas
 from verify.render.certificates import MATHML, Identity, premises
 from verify.render.evidence import AuditView, Json, StepView

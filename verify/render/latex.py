@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from verify.audit import Audit
-from verify.audit_report import COLUMNS
+from verify.audit.job import Audit
+from verify.audit.report import COLUMNS
 from verify.render import evidence, formulas
 from verify.render.certificates import LATEX, Identity, premises
 from verify.render.evidence import AuditView, Json, StepView

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from verify.audit import Audit
+from verify.audit.job import Audit
 from verify.proof_checker import GoalReport
 from verify.render import evidence, formulas
 from verify.render.certificates import LATEX, Identity, premises
@@ -104,6 +104,6 @@ def render(audit: Audit) -> str:
 
 def evidence_columns() -> tuple[str, ...]:
     """The counted columns of the proofs' table."""
-    from verify.audit_report import COLUMNS
+    from verify.audit.report import COLUMNS
 
     return COLUMNS
