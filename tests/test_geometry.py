@@ -13,14 +13,14 @@ import pytest
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.geometry import max_margin as mm_module
-from perceptron.geometry import separability as sep_module
+from perceptron.geometry import separators as sep_module
+from perceptron.geometry.bound import novikoff_bound
 from perceptron.geometry.formulations import three_formulations
 from perceptron.geometry.linear import (
     SingularSystem,
     _solve_fraction,
     _solve_padic,
     margin2,
-    novikoff_bound,
     radius2,
     solve_integer_system,
 )

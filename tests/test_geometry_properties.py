@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
+from perceptron.geometry.bound import novikoff_bound
 from perceptron.geometry.formulations import three_formulations
-from perceptron.geometry.linear import functional_margins, margin2, novikoff_bound, radius2
+from perceptron.geometry.linear import functional_margins, margin2, radius2
 from perceptron.geometry.max_margin import NotSeparableError, exact_ldp, max_margin
 from perceptron.geometry.separability import Inseparable, Separable, separability
 

@@ -33,6 +33,7 @@ from fractions import Fraction
 from math import isqrt
 
 from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.bound import mistake_bound
 
 #: A sparse vector: coordinate index -> nonzero exact value (dimensions grow as play goes on).
 Sparse = dict[int, Fraction]
@@ -120,7 +121,7 @@ class AdversarialSequence:
     @property
     def bound(self) -> Fraction:
         """The Novikoff bound `R2 / gamma^2` (with `||u|| = 1`)."""
-        return self.R2 / self.gamma_u**2
+        return mistake_bound(self.R2, self.gamma_u**2)
 
 
 class OnlineAdversary:

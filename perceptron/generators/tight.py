@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.bound import mistake_bound, normalised_margin2
 
 Matrix = list[list[Fraction]]
 
@@ -41,12 +42,12 @@ class TightFamily:
     @property
     def gamma2(self) -> Fraction:
         """The squared normalised margin `gamma_u^2 / <u,u>` (`c^2 / n`)."""
-        return self.gamma_u**2 / self.u_norm2
+        return normalised_margin2(self.gamma_u, self.u_norm2)
 
     @property
     def bound(self) -> Fraction:
         """`R2 / gamma^2`: exactly the number of mistakes."""
-        return self.R2 / self.gamma2
+        return mistake_bound(self.R2, self.gamma2)
 
     @property
     def mistakes(self) -> int:

@@ -1,11 +1,10 @@
-"""Exact data geometry: radius, margins, the Novikoff bound, and exact integer linear algebra.
+"""Exact data geometry: radius, margins, and exact integer linear algebra.
 
 Everything here is exact: Fractions and Python integers. Floats never enter a result.
 
 - `radius2(data)`: R^2 = max_i ||x_i||^2, measured from the origin.
 - `margin2(data, w, b)`: the signed squared margin of the separator (w, b),
   sign(m) * m^2 / ||w||^2 with m = min_i y_i (<w, x_i> + b).
-- `novikoff_bound(data, bias=...)`: R^2 / gamma^2 with gamma the certified maximum margin.
 
 The second half is the exact linear algebra that the certificate searches use: a linear
 system over the integers is solved exactly by p-adic (Dixon) lifting with numpy doing the
@@ -36,7 +35,6 @@ __all__ = [
     "functional_margins",
     "margin2",
     "norm2",
-    "novikoff_bound",
     "radius2",
     "scaled_rows",
     "solve_integer_system",
@@ -137,25 +135,6 @@ def functional_margins(
     for x, yi in zip(rows, data.y, strict=True):
         out.append(Fraction(yi * (_idot(wn, x) * bd + bn), den * bd))
     return out
-
-
-def novikoff_bound(data: Dataset, *, bias: bool = False) -> Fraction | None:
-    """R^2 / gamma^2 for the perceptron on `data`, or None when the data are not separable.
-
-    With `bias=True` the perceptron runs on the augmented data (a constant 1 appended), and
-    the theorem applies there: R^2 and gamma^2 are those of `data.augmented()`, the bias being
-    one more coordinate of the separator. gamma^2 is the certified maximum margin when the
-    certificate verifies, otherwise a verified lower bound on it (so the bound is still valid,
-    only possibly not the tightest).
-    """
-    from perceptron.geometry.max_margin import NotSeparableError, max_margin
-
-    d = data.augmented() if bias else data
-    try:
-        result = max_margin(d)
-    except NotSeparableError:
-        return None
-    return radius2(d) / result.gamma2
 
 
 # ---------------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ from perceptron.geometry.linear import (
     scaled_rows,
     solve_integer_system,
 )
-from perceptron.geometry.separability import Inseparable, _obvious_gordan
+from perceptron.geometry.separators import Inseparable, _obvious_gordan, quick_separability
 
 __all__ = ["MaxMarginResult", "NotSeparableError", "exact_ldp", "max_margin"]
 
@@ -488,9 +488,8 @@ def _lower_bound(
             best = res
     if best is None:
         target = data.augmented() if problem.bias else data
-        from perceptron.geometry.separability import separability
-
-        sep = separability(target)
+        # `separability(target)`, spelled out: that module sits above this one.
+        sep = quick_separability(target) or exact_ldp(target, bias=False, max_steps=None)
         if isinstance(sep, Inseparable):
             raise NotSeparableError(sep, bias=problem.bias)
         w = sep.w[: data.d]

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
-from perceptron.io.loaders import _cell, _decode, _Labels, _read_bytes
+from perceptron.io.common import _cell, _decode, _Labels, _read_bytes
 
 #: Extensions read as svmlight without sniffing.
 EXTENSIONS = (".svm", ".svmlight", ".libsvm")

@@ -26,6 +26,7 @@ from typing import Any
 from perceptron.algorithms.trace import Trace
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
+from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import dot, functional_margins, norm2, radius2
 from perceptron.numbers import approximate, shown, to_float
 from perceptron.result import RunResult
@@ -76,12 +77,12 @@ class BoundSeries:
     @property
     def gamma2(self) -> Fraction:
         """The squared margin of the unit separator `u / ||u||`."""
-        return self.gamma_u**2 / self.u_norm2
+        return normalised_margin2(self.gamma_u, self.u_norm2)
 
     @property
     def bound(self) -> Fraction:
         """Novikoff's bound `R^2 / gamma^2` on the number of updates."""
-        return self.R2 / self.gamma2
+        return mistake_bound(self.R2, self.gamma2)
 
     def progress_floor(self, t: int) -> Fraction:
         """`t eta gamma_u`: the lower bound on `<w_t, u>` (unnormalised `u`)."""

@@ -30,6 +30,7 @@ from perceptron.algorithms.online import run_online
 from perceptron.algorithms.trace import Trace
 from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, exact
 from perceptron.result import RunResult
@@ -318,8 +319,8 @@ def _compare(fit: Fit, source: str, scenario: Scenario, conventions: Conventions
     epochs = engine.epochs if engine.converged else max_epochs
     comparable = engine.converged or engine.epochs == max_epochs
     exact_floats = _float_exact(run_data, conventions, engine.mistakes)
-    bound = (None if handed.u is None else
-             radius2(run_data) * norm2(handed.u) / margin(run_data, handed.u) ** 2)
+    bound = (None if handed.u is None else mistake_bound(
+        radius2(run_data), normalised_margin2(margin(run_data, handed.u), norm2(handed.u))))
 
     fitted = as_fitted(fit(handed.X.copy(), handed.y.copy(), epochs))
     defects: list[str] = []  # problems whatever the arithmetic

@@ -33,6 +33,7 @@ from perceptron.generators.hypothesis import (
     seeded_separable,
     separable_data,
 )
+from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import dot, norm2, radius2
 from perceptron.numbers import as_text, exact
 from perceptron.result import RunResult
@@ -146,7 +147,7 @@ class TheoryReport:
         (None without a strict separator)."""
         if self.u is None or self.gamma_u is None or self.gamma_u <= 0:
             return None
-        return self.R2 * norm2(self.u) / self.gamma_u**2
+        return mistake_bound(self.R2, normalised_margin2(self.gamma_u, norm2(self.u)))
 
     def check(self, name: str) -> CheckOutcome:
         """The outcome of the check called `name`."""
@@ -594,7 +595,7 @@ class _Checker:
         if check == "lower-bound":
             return (f"after {_updates(k)}: <w_{k}, u> = {as_text(dot(w[k], self.u))} < "
                     f"t eta gamma_u = {as_text(k * eta * gamma)}")
-        bound = R2 * norm2(self.u) / gamma**2
+        bound = mistake_bound(R2, normalised_margin2(gamma, norm2(self.u)))
         return (f"after {_updates(k)}: t gamma_u^2 = {as_text(k * gamma**2)} > R^2 ||u||^2 = "
                 f"{as_text(R2 * norm2(self.u))}: {_updates(k)} exceed the Novikoff bound "
                 f"R^2 ||u||^2 / gamma_u^2 = {as_text(bound)}")
