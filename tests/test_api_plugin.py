@@ -9,9 +9,9 @@ import pytest
 import scipy.optimize
 import scipy.sparse
 
-import verify.testing.check_run
+import verify.api
 
-assert scipy.optimize and scipy.sparse and verify.testing.check_run
+assert scipy.optimize and scipy.sparse and verify.api
 
 pytest_plugins = ["pytester"]
 

@@ -14,7 +14,7 @@ _API = ("check_run", "check_implementation", "sklearn_fit", "Fitted", "TheoryRep
 
 def __getattr__(name: str) -> Any:
     if name in _API:
-        return getattr(import_module("verify.testing.check_run"), name)
+        return getattr(import_module("verify.api"), name)
     raise AttributeError(f"module 'verify' has no attribute {name!r}")
 
 

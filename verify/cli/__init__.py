@@ -22,8 +22,10 @@ from collections.abc import Sequence
 
 from perceptron.errors import DataError
 from proofs.errors import ProofFileError
+from verify.cli.common import UsageError
 
-#: Subcommand modules under verify/cli, in the order `--help` lists them.
+#: Subcommand modules under verify/cli, in the order `--help` lists them. They are imported
+#: by name when the parser is built; none imports this module (shared helpers: `common`).
 COMMANDS: tuple[str, ...] = ("audit", "run", "check", "bound", "explain", "list")
 
 #: Errors that mean "bad input": reported in one line, exit code 2.
@@ -33,10 +35,6 @@ USER_ERRORS: tuple[type[BaseException], ...] = (
     OSError,
     UnicodeDecodeError,
 )
-
-
-class UsageError(ValueError):
-    """A bad combination of command-line arguments."""
 
 
 class _Parser(argparse.ArgumentParser):

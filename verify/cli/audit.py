@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from proofs.library import PROOFS
-from verify.cli import UsageError
 from verify.cli.check import seconds
-from verify.cli.common import whole_number
+from verify.cli.common import UsageError, whole_number
 from verify.coq import add_option, annotate, for_command, lines
 from verify.numeric.budgets import BUDGETS
 

@@ -1,7 +1,8 @@
-"""One module per `novikoff` subcommand; each exposes `register(subparsers)`.
+"""What the `novikoff` subcommands share: argument types, reading a proof, `UsageError`.
 
-A subcommand's handler takes the parsed arguments and returns the exit code. Argument types
-shared by several subcommands live here, so a bad value reads the same everywhere.
+Each subcommand is one module of `verify.cli` exposing `register(subparsers)`; a handler takes
+the parsed arguments and returns the exit code. Argument types shared by several subcommands
+live here, so a bad value reads the same everywhere.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from proofs.step import Proof
+
+
+class UsageError(ValueError):
+    """A bad combination of command-line arguments."""
 
 
 def whole_number(what: str, low: int, high: int | None = None) -> Callable[[str], int]:

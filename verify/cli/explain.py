@@ -16,8 +16,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from verify.cli import UsageError
 from verify.cli.check import DEFAULT_GUARD, budget_option, seconds
+from verify.cli.common import UsageError
 
 if TYPE_CHECKING:  # SymPy loads only when a step is explained
     from verify.render.text import Located

@@ -22,8 +22,7 @@ from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
 from perceptron.numbers import parse_exact, shown
-from verify.cli import UsageError
-from verify.cli.common import add_limit_options, label_column, limits, whole_number
+from verify.cli.common import UsageError, add_limit_options, label_column, limits, whole_number
 
 #: Exact numbers longer than this are shown approximately in the human report (JSON: exact).
 SHOW_DIGITS = 1000

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import floor
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -36,10 +36,8 @@ from perceptron.numbers import as_text, exact
 from perceptron.result import RunResult
 from verify.numeric.campaign import Scenario
 from verify.numeric.instances import Origin
+from verify.testing.check_run import TheoryReport, check_run
 from verify.vocabulary import margin
-
-if TYPE_CHECKING:
-    from verify.testing.check_run import TheoryReport
 
 #: The default sources, by their campaign names.
 SOURCES = ("tight", "adversary", "generated")
@@ -310,8 +308,6 @@ def _float_exact(run_data: Dataset, conventions: Conventions, updates: int) -> b
 
 def _compare(fit: Fit, source: str, scenario: Scenario, conventions: Conventions,
              max_epochs: int) -> ScenarioOutcome:
-    from verify.testing.check_run import check_run
-
     bias = conventions.bias
     handed = _Handover.of(scenario, bias)
     run_data = handed.data.augmented() if bias else handed.data

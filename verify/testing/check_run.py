@@ -1,4 +1,4 @@
-"""The public API for test suites: check a perceptron run, or a whole implementation, exactly.
+"""`check_run`: a perceptron run checked exactly, update by update (public API: `verify.api`).
 
 - `check_run(data, run)` takes a run (a `RunResult` or trace of `perceptron.algorithms.online`, or
   just the iterates `w_0, ..., w_T` some implementation produced, floats taken as their exact binary
@@ -6,8 +6,6 @@
   and that the Block–Novikoff inequalities hold. The inequalities are the judgements of
   `verify.numeric.campaign.canonical_checks()`, evaluated exactly by `verify.numeric.instances`:
   nothing is re-derived here, so the API checks exactly what the audit checks.
-- `check_implementation(fit)` (`verify.testing.check_implementation`) feeds a third-party perceptron
-  the adversarial sequences and compares it with the exact engine and the bound.
 - The hypothesis strategies of `perceptron.generators.hypothesis`, re-exported for users' own tests.
 
 Every report has `ok`, per-check verdicts, the first violation with its iteration, and
@@ -45,13 +43,6 @@ from verify.numeric.instances import (
     NumericVerdict,
     Origin,
     Provenance,
-)
-from verify.testing.check_implementation import (
-    Fitted,
-    ImplementationReport,
-    ScenarioOutcome,
-    check_implementation,
-    sklearn_fit,
 )
 from verify.vocabulary import OnlineRun, Update, margin, rows
 
@@ -602,8 +593,7 @@ class _Checker:
 
 
 __all__ = [
-    "STATEMENTS", "CheckOutcome", "Conventions", "Dataset", "Fitted", "ImplementationReport",
-    "Planted", "RunLike", "ScenarioOutcome", "TheoryReport", "Violation", "check_implementation",
-    "check_run", "labelled_vectors", "run_online", "seeded_separable", "separable_data",
-    "sklearn_fit",
+    "STATEMENTS", "CheckOutcome", "Conventions", "Dataset", "Planted", "RunLike", "TheoryReport",
+    "Violation", "check_run", "labelled_vectors", "run_online", "seeded_separable",
+    "separable_data",
 ]

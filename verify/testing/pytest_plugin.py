@@ -46,9 +46,9 @@ def _seed(config: pytest.Config) -> int:
 class PerceptronTheory:
     """What the fixture gives: assertive checks, and the data generators for own tests.
 
-    - `check_run(data, run, **options)`: `verify.testing.check_run.check_run`, failing the test on a
+    - `check_run(data, run, **options)`: `verify.api.check_run`, failing the test on a
       violation;
-    - `check_implementation(fit, **options)`: `verify.testing.check_run.check_implementation` with
+    - `check_implementation(fit, **options)`: `verify.api.check_implementation` with
       the session's seed, failing the test on a problem;
     - `separable_data()`, `labelled_vectors(dim)`: hypothesis strategies;
       `seeded_separable(seed)`: the same distribution without hypothesis;
@@ -57,7 +57,7 @@ class PerceptronTheory:
     """
 
     def __init__(self, seed: int) -> None:
-        from verify.testing import check_run as api
+        from verify import api
 
         self.seed = seed
         self._api = api
