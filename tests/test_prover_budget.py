@@ -20,8 +20,7 @@ from sympy.polys.rings import PolyElement
 from verify.kernel import Certificate, Fact, Judgement, check_certificate
 from verify.prover import decide
 from verify.search import sos
-from verify.search.columns import Term
-from verify.search.lp import solve_lp
+from verify.search.lp import Term, solve_lp
 from verify.search.polynomials import Context
 from verify.search.strategies import Strategy
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, Work

@@ -20,10 +20,11 @@ from verify.kernel import (
 )
 from verify.proof_checker import fact_of
 from verify.prover import decide
-from verify.search.counterexamples import CounterexampleSearch, simpler_values
+from verify.search.counterexamples import CounterexampleSearch
 from verify.search.polynomials import Context
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import exact_solution
+from verify.search.shrinking import simpler_values
 from verify.search.sos import ldlt_squares
 
 NAMES = Names(vectors=frozenset({"w", "x"}), scalars=frozenset({"a", "b", "t"}))

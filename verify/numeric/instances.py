@@ -23,6 +23,8 @@ import sympy
 
 from proofs.terms import gram_pair
 from verify.kernel import Fact, Judgement
+from verify.kernel.algebra import holds
+from verify.search.shrinking import GreedyShrinker
 
 #: int64 is used only when every intermediate magnitude is provably below this.
 INT64_LIMIT = 2**63 - 1
@@ -361,15 +363,6 @@ class CompiledPolynomial:
         return out
 
 
-def _holds(values: IntArray, kind: str) -> np.ndarray:
-    """Row-wise truth of `value (kind) 0` (the denominator is positive)."""
-    if kind == ">=":
-        return np.asarray(values >= 0, dtype=bool)
-    if kind == ">":
-        return np.asarray(values > 0, dtype=bool)
-    return np.asarray(values == 0, dtype=bool)
-
-
 @dataclass(frozen=True)
 class NumericVerdict:
     """The outcome of checking one judgement on instances.
@@ -432,7 +425,9 @@ class CompiledJudgement:
         mask = np.ones(len(batch), dtype=bool)
         for poly, kind in self.hypotheses:
             values, _ = poly.evaluate(batch)
-            mask &= _holds(values, kind)
+            # The kernel's `holds`, applied by numpy to every row at once (the denominator is
+            # positive; object arrays compare to objects, hence the cast).
+            mask &= np.asarray(holds(kind, values), dtype=bool)
         return mask
 
     def check(self, batch: InstanceBatch) -> NumericVerdict:
@@ -443,7 +438,7 @@ class CompiledJudgement:
         assumed = self.assumed(batch)
         values, den = self.claim.evaluate(batch)
         kind = self.judgement.claim.kind
-        failed = assumed & ~_holds(values, kind)
+        failed = assumed & ~np.asarray(holds(kind, values), dtype=bool)
         rows = np.flatnonzero(assumed)
         violations = int(failed.sum())
         counterexample = (batch.instance(int(np.flatnonzero(failed)[0]), self.names)
@@ -482,8 +477,8 @@ class Shrinker:
     entry in [-m, m]) — vectorised, so the first size holding a violation gives a minimal
     integer counterexample, chosen by smallest total magnitude, then fewest negative entries.
     When that finds nothing within its budget (a violation may need fractions or size), the
-    given counterexample is shrunk greedily: coordinates are dropped and entries moved towards
-    zero while it stays one.
+    given counterexample is shrunk greedily by the one shrinker of `verify.search.shrinking`:
+    coordinates are dropped and entries simplified while it stays one.
     """
 
     def __init__(self, judgement: CompiledJudgement, *, budget: int = 200_000,
@@ -535,46 +530,23 @@ class Shrinker:
                              np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64))
 
     def greedy(self, instance: Instance) -> Instance:
-        """Drop coordinates and move entries towards zero while a violation remains."""
-        current = instance
-        improved = True
-        while improved:
-            improved = False
-            for candidate in self._simpler(current):
-                if self.judgement.is_counterexample(candidate):
-                    current, improved = candidate, True
-                    break
-        return current
-
-    def _simpler(self, inst: Instance) -> Iterable[Instance]:
-        dim = max((len(v) for v in inst.vectors.values()), default=0)
-        for k in range(dim if dim > 1 else 0):
-            yield Instance(inst.scalars, {n: v[:k] + v[k + 1:] for n, v in inst.vectors.items()},
-                           inst.provenance)
-        for name, value in inst.scalars.items():
-            for smaller in _towards_zero(value):
-                yield Instance({**inst.scalars, name: smaller}, inst.vectors, inst.provenance)
-        for name, vec in inst.vectors.items():
-            for k, value in enumerate(vec):
-                for smaller in _towards_zero(value):
-                    yield Instance(inst.scalars,
-                                   {**inst.vectors, name: (*vec[:k], smaller, *vec[k + 1:])},
-                                   inst.provenance)
+        """Drop coordinates and simplify entries while a violation remains: the shared greedy
+        shrinker of `verify.search.shrinking`."""
+        return _Violating(self.judgement).shrink(instance)
 
 
-def _towards_zero(value: Fraction) -> Iterable[Fraction]:
-    """Strictly simpler rationals than `value`: 0, halves, integer parts, smaller numerators."""
-    if value == 0:
-        return
-    candidates = [Fraction(0), Fraction(int(value)), value / 2,
-                  Fraction(value.numerator - (1 if value > 0 else -1), value.denominator),
-                  Fraction(value.numerator, max(value.denominator // 2, 1))]
-    seen: set[Fraction] = set()
-    for c in candidates:
-        simpler = (abs(c.numerator), c.denominator) < (abs(value.numerator), value.denominator)
-        if c != value and c not in seen and simpler:
-            seen.add(c)
-            yield c
+class _Violating(GreedyShrinker[Instance]):
+    """Shrinks while the instance still violates the compiled judgement."""
+
+    def __init__(self, judgement: CompiledJudgement) -> None:
+        self.judgement = judgement
+
+    def fails(self, point: Instance) -> bool:
+        return self.judgement.is_counterexample(point)
+
+    def rebuild(self, point: Instance, scalars: dict[str, Fraction],
+                vectors: dict[str, tuple[Fraction, ...]]) -> Instance:
+        return Instance(scalars, vectors, point.provenance)
 
 
 def satisfying(facts: Sequence[Fact], batch: InstanceBatch) -> np.ndarray:

@@ -22,6 +22,7 @@ from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof, Step
 from proofs.terms import gram_pair
 from verify.kernel import Certificate, Counterexample, Judgement
+from verify.kernel.algebra import holds
 from verify.proof_checker import GoalReport, StepReport, check_step
 from verify.render.certificates import TEXT, Identity, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
@@ -157,9 +158,10 @@ def _evaluate(expr: sympy.Expr, values: dict[sympy.Symbol, Fraction]) -> Fractio
     return Fraction(int(result.p), int(result.q))
 
 
-def _holds(left: Fraction, op: str, right: Fraction) -> bool:
-    return {"<=": left <= right, "<": left < right, ">=": left >= right, ">": left > right,
-            "==": left == right}[op]
+#: `a op b` read as `sign * (a - b) (kind) 0`, the kernel's reading of a relation, so that
+#: whether it holds is decided by the kernel's one `holds`.
+_AS_GAP: dict[str, tuple[int, str]] = {"<=": (-1, ">="), "<": (-1, ">"), ">=": (1, ">="),
+                                       ">": (1, ">"), "==": (1, "==")}
 
 
 def plugged(relation: Relation, values: dict[sympy.Symbol, Fraction]) -> str:
@@ -167,7 +169,8 @@ def plugged(relation: Relation, values: dict[sympy.Symbol, Fraction]) -> str:
     left, right = _evaluate(relation.lhs, values), _evaluate(relation.rhs, values)
     if left is None or right is None:
         return f"{relation.text}:  undefined here (a denominator is 0)"
-    verdict = "holds" if _holds(left, relation.op, right) else "FAILS"
+    sign, kind = _AS_GAP[relation.op]
+    verdict = "holds" if holds(kind, sign * (left - right)) else "FAILS"
     return f"{relation.text}:  {number(left)} {relation.op} {number(right)}  {verdict}"
 
 
