@@ -17,8 +17,7 @@ from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
 from verify.render import evidence, formulas
 from verify.render.certificates import MATHML, Identity, premises
-from verify.render.evidence import AuditView, Json, StepView
-from verify.render.templating import environment
+from verify.render.evidence import AuditView, Json, StepView, environment
 
 
 def statement(step: StepView) -> Markup:

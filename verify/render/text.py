@@ -24,7 +24,7 @@ from proofs.terms import gram_pair
 from verify.kernel import Certificate, Counterexample, Judgement
 from verify.kernel.algebra import holds
 from verify.proof_checker import GoalReport, StepReport, check_step
-from verify.render.certificates import TEXT, Identity, labels
+from verify.render.certificates import TEXT, Identity, assignments, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
 
 
@@ -188,10 +188,9 @@ def counterexample_lines(report: GoalReport, cex: Counterexample) -> list[str]:
     lines = ["  counterexample (exact; re-checked by the kernel; names the step does not "
              "use are left out):"]
     if scalars:
-        lines.append("    " + ", ".join(f"{n} = {number(v)}" for n, v in scalars.items()))
+        lines.append("    " + ", ".join(assignments(scalars, {})))
     if vectors:
-        lines.append("    " + ", ".join(
-            f"{n} = ({', '.join(number(x) for x in v)})" for n, v in vectors.items()))
+        lines.append("    " + ", ".join(assignments({}, vectors)))
     grams = sorted((s for s in values if gram_pair(s) is not None), key=lambda s: s.name)
     if grams:
         lines.append("    so " + ", ".join(f"{polynomial(s)} = {number(values[s])}"
