@@ -27,10 +27,10 @@ from verify.numeric.campaign import (
     wrong_norm_growth,
 )
 from verify.numeric.instances import CompiledJudgement, Origin, Shrinker
-from verify.vocabulary import OnlineRun, Update, margin, rows
+from verify.vocabulary import OnlineUpdates, Update, margin, rows
 
 
-def reference_run(scenario: Scenario) -> OnlineRun:
+def reference_run(scenario: Scenario) -> OnlineUpdates:
     data = scenario.data
     w = tuple(Fraction(0) for _ in range(data.d))
     updates: list[Update] = []
@@ -43,7 +43,7 @@ def reference_run(scenario: Scenario) -> OnlineRun:
                 w, clean = after, False
         if clean:
             break
-    return OnlineRun(data, scenario.u, tuple(updates))
+    return OnlineUpdates(data, scenario.u, tuple(updates))
 
 
 def reference_mistakes(data: Dataset) -> int:
@@ -128,7 +128,7 @@ def test_planted_data_is_strictly_separated_and_steps_hold(planted: Planted) -> 
 
 def test_state_example_rows_bind_loss_terms_partial_sums_and_gradients() -> None:
     data = Dataset.of([[1, 0], [0, 1], [-1, 2]], [1, -1, 1])
-    run = OnlineRun(data, (Fraction(2), Fraction(-1)),
+    run = OnlineUpdates(data, (Fraction(2), Fraction(-1)),
                     (Update((Fraction(0), Fraction(0)), data.X[0], 1,
                             (Fraction(1), Fraction(0))),))
     batch = rows(run, "example", Origin("hand"))

@@ -255,9 +255,12 @@ class _TraceUpdates(Sequence[Update]):
 
 
 @dataclass(frozen=True)
-class OnlineRun:
+class OnlineUpdates:
     """What the vocabulary needs of an online run: its data, reference u and updates (and,
-    for a run of the engine, the same run as integer arrays, from which its rows are built)."""
+    for a run of the engine, the same run as integer arrays, from which its rows are built).
+
+    Not the run itself (that is `perceptron.algorithms.online.OnlineRun`, which drives the
+    epochs): the record of its updates that proof-step names are bound to."""
 
     data: Dataset
     u: Vector
@@ -286,7 +289,7 @@ class OnlineRun:
         return (*(up.w for up in self.updates), self.updates[-1].w_next)
 
 
-def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineRun:
+def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineUpdates:
     """Adapt a `perceptron.algorithms.online.run_online(..., keep_trace=True)` result.
 
     Reads the trace's iterate before/after, example and label of every update, and the
@@ -299,7 +302,7 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineRun:
     integer = None
     if not getattr(conventions, "bias", False) and trace.data is data:
         integer = IntegerRun(trace.problem, trace.indices)
-    return OnlineRun(data, u, _TraceUpdates(trace), eta, tuple(w0) if w0 is not None else None,
+    return OnlineUpdates(data, u, _TraceUpdates(trace), eta, tuple(w0) if w0 is not None else None,
                      integer)
 
 
@@ -370,7 +373,7 @@ def _batch(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin:
                          np.asarray(iteration, dtype=np.int64))
 
 
-def _constants(run: OnlineRun, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+def _constants(run: OnlineUpdates, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
     """The quantities fixed for a whole run, as columns of n equal rows."""
     R2, gamma_u = run.constants
     scalars = {"eta": Column.constant(run.eta, n), "R2": Column.constant(R2, n),
@@ -380,7 +383,7 @@ def _constants(run: OnlineRun, n: int) -> tuple[dict[str, Column], dict[str, Vec
     return scalars, vectors
 
 
-def update_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
+def update_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     """One row per update, named as in the table above."""
     n = len(run.updates)
     scalars, vectors = _constants(run, n)
@@ -399,7 +402,7 @@ def update_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
     return _batch(scalars, vectors, origin, np.arange(n))
 
 
-def state_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
+def state_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     """One row per state `w_t`, t = 0..T (the final iterate included)."""
     n = len(run.updates) + 1
     scalars, vectors = _constants(run, n)
@@ -433,7 +436,7 @@ def _plus(a: IntArray, b: IntArray) -> IntArray:
     return _exact(a, bound) + _exact(b, bound)
 
 
-def example_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
+def example_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     """One row per (state `w_t`, example j): loss terms, partial sums and gradients."""
     data = run.data
     per_state, dim, count = data.n, data.d, len(run.updates) + 1
@@ -544,7 +547,7 @@ _BATCH_ROWS = {"batch-state": batch_state_rows, "batch-iteration": batch_iterati
                "batch-member": batch_member_rows}
 
 
-def rows(run: OnlineRun | BatchRun, binding: Binding, origin: Origin,
+def rows(run: OnlineUpdates | BatchRun, binding: Binding, origin: Origin,
          names: Collection[str] | None = None) -> InstanceBatch:
     """The batch of `binding` rows of a run (possibly empty), restricted to `names`."""
     builders: dict[str, Callable[..., InstanceBatch]] = (

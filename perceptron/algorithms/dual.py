@@ -1,4 +1,7 @@
-"""The kernel perceptron in dual form, with an exact polynomial kernel `(c + <x, z>)^p`.
+"""The dual perceptron (the "kernel perceptron"), with an exact polynomial kernel `(c + <x, z>)^p`.
+
+Called the dual perceptron here because "kernel" in novikoff is the trusted proof kernel
+(`verify.kernel`); `K` below is still a kernel function in the machine-learning sense.
 
 The iterate is never formed: `f(x) = sum_i alpha_i y_i K(x_i, x)` with `alpha_i = eta * (number
 of updates on example i)`, and an update on example j adds `eta` to `alpha_j`. The run makes
@@ -64,7 +67,7 @@ LINEAR = PolynomialKernel()
 
 
 @dataclass(frozen=True)
-class KernelResult:
+class DualResult:
     """The outcome of a kernel run: dual coefficients `alpha` (one per example, bias-augmented
     examples when `conventions.bias`), and the updates as `(epoch, index)` arrays."""
 
@@ -126,9 +129,9 @@ def kernel_rows(data: Dataset, kernel: PolynomialKernel, bias: bool) -> np.ndarr
     return K * (yy if K.dtype != object else yy.astype(object))
 
 
-def run_kernel(data: Dataset, kernel: PolynomialKernel = LINEAR,
+def run_dual(data: Dataset, kernel: PolynomialKernel = LINEAR,
                conventions: Conventions = DEFAULT, *, max_epochs: int = 1000,
-               keep_trace: bool = True) -> KernelResult:
+               keep_trace: bool = True) -> DualResult:
     """The dual perceptron with `kernel` (see the module docstring). `conventions.w0` must be
     None (a dual run starts from f = 0)."""
     if conventions.w0 is not None and any(conventions.w0):
@@ -145,6 +148,11 @@ def run_kernel(data: Dataset, kernel: PolynomialKernel = LINEAR,
             epochs.extend([epoch] * len(updated))
     alpha = tuple(conventions.eta * int(c) for c in engine.counts.tolist())
     separating = bool(all(int(v) > 0 for v in engine.v.tolist()))
-    return KernelResult(driver.mistakes, driver.epochs, driver.converged, driver.reason, alpha,
+    return DualResult(driver.mistakes, driver.epochs, driver.converged, driver.reason, alpha,
                         kernel, conventions, data, tuple(indices), tuple(epochs), separating,
                         tuple(engine.tiers_used))
+
+
+#: The former names (`perceptron.kernel_perceptron.run_kernel`, `KernelResult`), kept for users.
+run_kernel = run_dual
+KernelResult = DualResult

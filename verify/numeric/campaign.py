@@ -47,7 +47,7 @@ from verify.vocabulary import (
     BATCH_BINDINGS,
     BatchRun,
     Binding,
-    OnlineRun,
+    OnlineUpdates,
     batch_run_from_engine,
     radius_bound,
     rows,
@@ -115,12 +115,12 @@ class Scenario:
 
 
 #: Runs the perceptron on a scenario and returns its updates in vocabulary form.
-Runner = Callable[[Scenario], OnlineRun]
+Runner = Callable[[Scenario], OnlineUpdates]
 #: Runs the batch perceptron on a scenario (possibly from several starts).
 BatchRunner = Callable[[Scenario], tuple[BatchRun, ...]]
 
 
-def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineRun:
+def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
     """The exact engine (`perceptron.algorithms.online.run_online`), default conventions unless
     given."""
     from perceptron.algorithms.online import run_online
@@ -409,7 +409,7 @@ class _Group:
         """Run the scenario with this group's algorithm; keep its rows; return their count."""
         online = sorted(b for b in self.names if b not in BATCH_BINDINGS)
         batch = sorted(b for b in self.names if b in BATCH_BINDINGS)
-        runs: list[tuple[OnlineRun | BatchRun, Sequence[Binding]]] = []
+        runs: list[tuple[OnlineUpdates | BatchRun, Sequence[Binding]]] = []
         if online:
             runs.append((self.runner(scenario), online))
         if batch:
@@ -437,7 +437,7 @@ def _no_runs(algorithm: str, kind: str) -> Callable[[Scenario], Never]:
     return refuse
 
 
-def _origin(origin: Origin, run: OnlineRun | BatchRun) -> Origin:
+def _origin(origin: Origin, run: OnlineUpdates | BatchRun) -> Origin:
     """A batch run's origin names its start, since one scenario makes several batch runs."""
     if not isinstance(run, BatchRun):
         return origin

@@ -44,7 +44,7 @@ from verify.numeric.instances import (
     Origin,
     Provenance,
 )
-from verify.vocabulary import OnlineRun, Update, margin, rows
+from verify.vocabulary import OnlineUpdates, Update, margin, rows
 
 #: What `check_run` accepts as a run.
 RunLike = RunResult | Trace | StreamTrace | Sequence[Sequence[object]] | np.ndarray
@@ -445,7 +445,7 @@ class _Checker:
         scaled = [tuple(v / eta for v in w) for w in self.iterates]
         updates = tuple(Update(scaled[k - 1], self.data.X[i], self.data.y[i], scaled[k])
                         for k, i in enumerate(self.steps.index, 1))
-        run = OnlineRun(self.data, self.u or zero, updates, Fraction(1), scaled[0])
+        run = OnlineUpdates(self.data, self.u or zero, updates, Fraction(1), scaled[0])
         initial_ok = self.iterates[0] == self.conv.initial(self.data.d)
         starts_at_zero = self.iterates[0] == zero
         notes = []

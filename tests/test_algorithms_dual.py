@@ -1,4 +1,4 @@
-"""The kernel perceptron in dual form: the linear kernel is the primal run, exactly."""
+"""The dual (kernel) perceptron: with the linear kernel it is the primal run, exactly."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from perceptron.algorithms.dual import LINEAR, PolynomialKernel, run_kernel
+from perceptron.algorithms.dual import LINEAR, PolynomialKernel, run_dual
 from perceptron.algorithms.online import run_online
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
@@ -37,7 +37,7 @@ def test_linear_kernel_dual_equals_primal(run: tuple[Dataset, Conventions], epoc
                                           ) -> None:
     data, conventions = run
     primal = run_online(data, conventions, max_epochs=epochs)
-    dual = run_kernel(data, LINEAR, conventions, max_epochs=epochs)
+    dual = run_dual(data, LINEAR, conventions, max_epochs=epochs)
     assert (dual.mistakes, dual.epochs, dual.converged, dual.separating) == (
         primal.mistakes, primal.epochs, primal.converged, primal.separating)
     assert primal.trace is not None
@@ -54,7 +54,7 @@ def test_linear_kernel_dual_equals_primal(run: tuple[Dataset, Conventions], epoc
 def test_polynomial_kernel_separates_xor() -> None:
     data = xor()
     assert not run_online(data, Conventions(bias=True)).converged
-    result = run_kernel(data, PolynomialKernel(F(1), 2), Conventions(bias=True))
+    result = run_dual(data, PolynomialKernel(F(1), 2), Conventions(bias=True))
     assert result.converged and result.separating
     assert all(y * result.decision(x) > 0 for x, y in zip(data.X, data.y, strict=True))
     with pytest.raises(ValueError, match="linear"):
@@ -73,11 +73,19 @@ def test_kernel_values_are_exact() -> None:
 
 def test_large_kernel_values_use_exact_integers() -> None:
     data = Dataset.of([(10**6, 1), (-(10**6), 3), (5, 10**6)], [1, -1, 1])
-    result = run_kernel(data, PolynomialKernel(F(7, 3), 5))
+    result = run_dual(data, PolynomialKernel(F(7, 3), 5))
     assert result.converged and "object" in result.arithmetic
     assert all(y * result.decision(x) > 0 for x, y in zip(data.X, data.y, strict=True))
 
 
 def test_kernel_rejects_a_nonzero_start() -> None:
     with pytest.raises(ValueError, match="w0"):
-        run_kernel(slides_10_607(), LINEAR, Conventions(w0=(1, 0)))
+        run_dual(slides_10_607(), LINEAR, Conventions(w0=(1, 0)))
+
+
+def test_the_former_names_of_the_dual_perceptron_still_work() -> None:
+    """`perceptron.kernel_perceptron.run_kernel` (the name before the move) is `run_dual`."""
+    from perceptron.algorithms import dual
+    from perceptron.kernel_perceptron import KernelResult, run_kernel
+
+    assert run_kernel is dual.run_dual and KernelResult is dual.DualResult
