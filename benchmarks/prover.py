@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from cases import CASES, hints_of, judgement_of
+from cases.steps import CASES, hints_of, judgement_of
 
 from verify.kernel import Judgement, check_certificate, check_counterexample
 from verify.prover import decide

@@ -2,7 +2,7 @@
 `list`, built-in ids and files wherever a proof is named, `-` for stdin, a quiet closed pipe,
 `bound --example`, one meaning for `--label-column`, and messages that name the convention.
 
-In process (`verify.cli.main`), like tests/test_engine_cli.py; one subprocess test checks the
+In process (`verify.cli.main`), like tests/test_cli_run.py; one subprocess test checks the
 closed pipe as a shell produces it.
 """
 

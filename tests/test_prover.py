@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
-from cases import CASES, Case, hints_of, judgement_of
+from cases.steps import CASES, Case, hints_of, judgement_of
 
 from verify.kernel import (
     Certificate,

@@ -511,8 +511,11 @@ class Shrinker:
             if (2 * magnitude + 1) ** width > self.budget:
                 continue
             values = np.arange(-magnitude, magnitude + 1, dtype=np.int64)
-            grid = np.stack(np.meshgrid(*([values] * width), indexing="ij"),
-                            axis=-1).reshape(-1, width)
+            if width == 0:  # nothing to vary (a claim that normalised to a constant): one row
+                grid = np.zeros((1, 0), dtype=np.int64)
+            else:
+                grid = np.stack(np.meshgrid(*([values] * width), indexing="ij"),
+                                axis=-1).reshape(-1, width)
             order = np.lexsort(((grid < 0).sum(axis=1), np.abs(grid).sum(axis=1)))
             batch = self._batch(grid[order], dim)
             verdict = self.judgement.check(batch)

@@ -1,8 +1,9 @@
-"""Hand-written kernel cases shared by the kernel tests and `benchmarks/kernel.py`.
+"""The shared table of kernel cases: true steps with hand-written certificates, looped over by
+the kernel tests and `benchmarks/kernel.py`.
 
 One table of true steps, each with a certificate written by hand; the algebra that makes the
 identity hold is in the comment above each entry. Judgements are written in the proof-file
-language (`proofs.expressions`) and normalised to `expr (kind) 0` facts here.
+language (`proofs.expressions`) and normalised to `expr (kind) 0` facts by `cases.judgement`.
 This module holds data only (no tests).
 """
 
@@ -13,7 +14,8 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
+from cases import judgement
+from proofs.expressions import Names, parse_scalar, parse_vector
 from proofs.terms import Vec, gram_determinant
 from verify.kernel import (
     Certificate,
@@ -47,25 +49,11 @@ class Step:
         return parse_vector(text, self.names)
 
 
-def fact(text: str, names: Names) -> Fact:
-    """`a <= b` becomes `b - a >= 0`, `a < b` becomes `b - a > 0`, and so on."""
-    r = parse_relation(text, names)
-    flip = r.op in ("<=", "<")
-    expr = sympy.expand(r.rhs - r.lhs if flip else r.lhs - r.rhs)
-    kind = {"<=": ">=", "<": ">", ">=": ">=", ">": ">", "==": "=="}[r.op]
-    return Fact(expr, kind)  # type: ignore[arg-type]
-
-
 def step(given: list[str], claim: str, vectors: str = "", scalars: str = "") -> Step:
     """A judgement `given |- claim` over the declared vectors and scalars."""
     names = Names(frozenset(vectors.split()), frozenset(scalars.split()))
-    judgement = Judgement(
-        tuple(fact(g, names) for g in given),
-        fact(claim, names),
-        tuple(sorted(names.vectors)),
-        tuple(sorted(names.scalars)),
-    )
-    return Step(names, judgement)
+    return Step(names, judgement(given, claim, names, sorted(names.vectors),
+                                 sorted(names.scalars)))
 
 
 def P(coeff: int | Fraction, hyps: tuple[int, ...] = (), sigma: tuple = ()) -> Product:

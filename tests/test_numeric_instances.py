@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy
+from cases.steps import CASES, Case, judgement_of
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -176,3 +177,11 @@ def test_int64_columns_from_large_rows_fall_back_to_object() -> None:
     assert col.num.dtype == object and col.value(0) == 2**70
     vec = VectorColumn.of([(Fraction(2**64),)])
     assert vec.num.dtype == object and vec.row(0) == (Fraction(2**64),)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.expected == "proved"], ids=lambda c: c.id)
+def test_no_true_step_of_the_case_table_fails_on_small_integer_instances(case: Case) -> None:
+    """The shared step table, numerically: a step the prover must prove has no counterexample
+    among the integer instances in [-2, 2] of dimension 1 and 2 (the exhaustive search)."""
+    compiled = CompiledJudgement.compile(judgement_of(case))
+    assert Shrinker(compiled, max_dim=2, max_magnitude=2, budget=50_000).search() is None

@@ -1,6 +1,7 @@
-"""THE shared table of proof steps with expected verdicts (pysmt `examples.py` style).
+"""The shared table of proof steps with expected verdicts (pysmt `examples.py` style).
 
-Every test and benchmark of the prover loops over `CASES`. A step is written in the
+The prover's tests, the search-budget tests, the numeric checks and `benchmarks/prover.py`
+loop over `CASES`. A step is written in the
 proof-file language (DESIGN.md §5). Expected verdicts:
 
 * `proved`: true, and the prover must find a certificate the kernel accepts;
@@ -16,10 +17,10 @@ from typing import Literal
 
 import sympy
 
-from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
+from cases import judgement
+from proofs.expressions import Names, parse_scalar, parse_vector
 from proofs.terms import Vec
 from verify.kernel import Judgement
-from verify.proof_checker import fact_of
 
 Expected = Literal["proved", "refuted", "not-proved"]
 
@@ -44,12 +45,7 @@ class Case:
 
 def judgement_of(case: Case) -> Judgement:
     """The judgement of a case: each relation normalised to `gap (kind) 0`."""
-    return Judgement(
-        hypotheses=tuple(fact_of(parse_relation(g, case.names)) for g in case.given),
-        claim=fact_of(parse_relation(case.claim, case.names)),
-        vectors=case.vectors,
-        scalars=case.scalars,
-    )
+    return judgement(case.given, case.claim, case.names, case.vectors, case.scalars)
 
 
 def hints_of(case: Case) -> tuple[sympy.Expr | Vec, ...]:

@@ -14,7 +14,7 @@ from dataclasses import fields, replace
 
 import pytest
 import sympy
-from cases import CASES, Case, hints_of, judgement_of
+from cases.steps import CASES, Case, hints_of, judgement_of
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Fact, Judgement, check_certificate

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, note
 from hypothesis import strategies as st
-from test_engine_online import conventions_for, datasets, small_int, small_rational
+from test_algorithms_online import conventions_for, datasets, small_int, small_rational
 
 from perceptron.algorithms import compiled, online
 from perceptron.algorithms.fast import FLOAT_LIMIT2, INT64_LIMIT2, certified_epochs
