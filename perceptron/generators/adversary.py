@@ -33,7 +33,8 @@ from fractions import Fraction
 from math import isqrt
 
 from perceptron.dataset import Dataset, Vector
-from perceptron.geometry.bound import mistake_bound
+from perceptron.geometry.bound import NovikoffBound
+from perceptron.geometry.linear import norm2
 
 #: A sparse vector: coordinate index -> nonzero exact value (dimensions grow as play goes on).
 Sparse = dict[int, Fraction]
@@ -100,7 +101,7 @@ def _dot(a: Sparse, b: Sparse) -> Fraction:
 
 
 @dataclass(frozen=True)
-class AdversarialSequence:
+class AdversarialSequence(NovikoffBound):
     """The examples an adversary played, in order, with the promises they keep.
 
     `u` is the reference separator `e_1`, `gamma_u = min y<u,x>` and `R2 = max ||x||^2`;
@@ -119,9 +120,9 @@ class AdversarialSequence:
         return self.data.n
 
     @property
-    def bound(self) -> Fraction:
-        """The Novikoff bound `R2 / gamma^2` (with `||u|| = 1`)."""
-        return mistake_bound(self.R2, self.gamma_u**2)
+    def u_norm2(self) -> Fraction:  # type: ignore[override]
+        """`<u, u>`: 1, as `u = e_1`."""
+        return norm2(self.u)
 
 
 class OnlineAdversary:

@@ -20,14 +20,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from perceptron.dataset import Dataset, Vector
-from perceptron.geometry.bound import mistake_bound, normalised_margin2
+from perceptron.geometry.bound import NovikoffBound
+from perceptron.geometry.linear import norm2
 
 Matrix = list[list[Fraction]]
 
 
 @dataclass(frozen=True)
-class TightFamily:
-    """A dataset with its reference separator and the exact quantities of the bound."""
+class TightFamily(NovikoffBound):
+    """A dataset with its reference separator and the exact quantities of the bound (the
+    bound `R2 / gamma^2`, with `gamma^2 = c^2 / n`, is exactly the number of mistakes)."""
 
     data: Dataset
     u: Vector
@@ -35,19 +37,9 @@ class TightFamily:
     R2: Fraction
 
     @property
-    def u_norm2(self) -> Fraction:
+    def u_norm2(self) -> Fraction:  # type: ignore[override]
         """`<u, u>`."""
-        return sum((v * v for v in self.u), Fraction(0))
-
-    @property
-    def gamma2(self) -> Fraction:
-        """The squared normalised margin `gamma_u^2 / <u,u>` (`c^2 / n`)."""
-        return normalised_margin2(self.gamma_u, self.u_norm2)
-
-    @property
-    def bound(self) -> Fraction:
-        """`R2 / gamma^2`: exactly the number of mistakes."""
-        return mistake_bound(self.R2, self.gamma2)
+        return norm2(self.u)
 
     @property
     def mistakes(self) -> int:

@@ -14,7 +14,7 @@ from perceptron.dataset import Dataset
 from perceptron.geometry.linear import radius2
 from perceptron.geometry.max_margin import NotSeparableError, max_margin
 
-__all__ = ["mistake_bound", "normalised_margin2", "novikoff_bound"]
+__all__ = ["NovikoffBound", "mistake_bound", "normalised_margin2", "novikoff_bound"]
 
 
 def normalised_margin2(gamma_u: Fraction, u_norm2: Fraction) -> Fraction:
@@ -25,6 +25,26 @@ def normalised_margin2(gamma_u: Fraction, u_norm2: Fraction) -> Fraction:
 def mistake_bound(R2: Fraction, gamma2: Fraction) -> Fraction:
     """`R^2 / gamma^2`, with `gamma^2` the squared margin of a unit separator."""
     return R2 / gamma2
+
+
+class NovikoffBound:
+    """`gamma2` and `bound` for a record that has `R2`, `gamma_u` and `u_norm2` (fields or
+    properties): the tight families, the adversary's sequences and the teaching plot's series
+    inherit them instead of each writing the formula again."""
+
+    R2: Fraction
+    gamma_u: Fraction
+    u_norm2: Fraction
+
+    @property
+    def gamma2(self) -> Fraction:
+        """The squared margin of the unit separator `u / ||u||`: `gamma_u^2 / <u, u>`."""
+        return normalised_margin2(self.gamma_u, self.u_norm2)
+
+    @property
+    def bound(self) -> Fraction:
+        """Novikoff's bound `R^2 / gamma^2` on the number of updates."""
+        return mistake_bound(self.R2, self.gamma2)
 
 
 def novikoff_bound(data: Dataset, *, bias: bool = False) -> Fraction | None:

@@ -78,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPOCHS) -> dict:
     """Everything `novikoff bound` reports, as a JSON-ready dict with exact `"p/q"` numbers."""
+    from perceptron.geometry.bound import mistake_bound
     from perceptron.geometry.linear import radius2
     from perceptron.geometry.max_margin import NotSeparableError, max_margin
 
@@ -111,7 +112,7 @@ def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPO
             raise RuntimeError("internal error: the maximum-margin certificate does not check")
         w = result.w[: data.d] if bias else result.w
         b = result.w[-1] if bias else result.b
-        exact_bound = r2 / result.gamma2
+        exact_bound = mistake_bound(r2, result.gamma2)
         report.update({
             "separable": True,
             "gamma2": as_text(result.gamma2),

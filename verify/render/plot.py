@@ -26,7 +26,7 @@ from typing import Any
 from perceptron.algorithms.trace import Trace
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
-from perceptron.geometry.bound import mistake_bound, normalised_margin2
+from perceptron.geometry.bound import NovikoffBound
 from perceptron.geometry.linear import dot, functional_margins, norm2, radius2
 from perceptron.numbers import approximate, shown, to_float
 from perceptron.result import RunResult
@@ -50,7 +50,7 @@ def _unit_exponent(scale: Fraction) -> int:
 
 
 @dataclass(frozen=True)
-class BoundSeries:
+class BoundSeries(NovikoffBound):
     """The exact quantities of the two Novikoff inequalities at `t = 0, 1, ..., T` updates.
 
     `u` is the reference separator (unnormalised), `gamma_u = min_i y_i <u, x_i>` its
@@ -73,16 +73,6 @@ class BoundSeries:
     def mistakes(self) -> int:
         """Updates made by the run."""
         return len(self.alignment) - 1
-
-    @property
-    def gamma2(self) -> Fraction:
-        """The squared margin of the unit separator `u / ||u||`."""
-        return normalised_margin2(self.gamma_u, self.u_norm2)
-
-    @property
-    def bound(self) -> Fraction:
-        """Novikoff's bound `R^2 / gamma^2` on the number of updates."""
-        return mistake_bound(self.R2, self.gamma2)
 
     def progress_floor(self, t: int) -> Fraction:
         """`t eta gamma_u`: the lower bound on `<w_t, u>` (unnormalised `u`)."""
