@@ -40,7 +40,7 @@ def _runner() -> tuple[Runner, str]:
     try:
         import perceptron.algorithms.online  # noqa: F401
     except ImportError:
-        sys.path.insert(0, "tests")
+        sys.path.insert(0, "tests/test_verify/numeric")
         from test_numeric_campaign import reference_run
 
         return reference_run, "reference loop (engine not installed)"

@@ -178,10 +178,12 @@ def test_no_import_cycles() -> None:
 MAX_MODULES = 10
 
 
-def test_no_package_folder_holds_more_than_ten_modules() -> None:
-    """One concept per folder: a folder that outgrows ten modules holds two concepts (its
-    `__init__.py` not counted: it is the folder's door, not a module of its own)."""
-    for package in PROJECT:
-        for folder in [ROOT / package, *(p.parent for p in (ROOT / package).rglob("__init__.py"))]:
+def test_no_folder_holds_more_than_ten_modules() -> None:
+    """One concept per folder: a folder that outgrows ten modules holds two concepts (an
+    `__init__.py` not counted: it is the folder's door, not a module of its own). The packages,
+    the tests (which mirror them) and the benchmarks alike."""
+    for top in (*PROJECT, "tests", "benchmarks"):
+        folders = {p.parent for p in (ROOT / top).rglob("*.py")}
+        for folder in sorted(folders):
             found = sorted(p.name for p in folder.glob("*.py") if p.name != "__init__.py")
             assert len(found) <= MAX_MODULES, f"{folder.relative_to(ROOT)}: {found}"

@@ -18,7 +18,7 @@ from proofs.proof_file import load_proof
 from verify.proof_checker import check_proof
 from verify.render import json as serialize
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def evidence(path: Path) -> list[tuple[str, str, object, object]]:

@@ -23,7 +23,7 @@ from verify import kernel
 from verify.audit.job import Audit, run_audit
 from verify.proof_checker import ProofReport, StepReport, check_proof
 
-SEEDS = Path(__file__).resolve().parents[1] / "proofs" / "library" / "seeds"
+SEEDS = Path(__file__).resolve().parents[2] / "proofs" / "library" / "seeds"
 PROOF_IDS = ("chan-batch", "joeyonng-online", "ng-cs229", "telgarsky-online", "virtue-online")
 
 #: (proof, step, symbolic verdict, numeric verdict on runs of the source's own algorithm,

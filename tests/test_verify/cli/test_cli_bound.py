@@ -11,7 +11,7 @@ import pytest
 
 from verify.cli import main
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "coqperceptron"
+DATA_DIR = Path(__file__).resolve().parents[4] / "shared" / "bench-data" / "coqperceptron"
 
 
 def bench(name: str) -> str:

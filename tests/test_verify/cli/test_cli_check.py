@@ -31,7 +31,7 @@ from verify.kernel import (
 )
 from verify.proof_checker import fact_of
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 STEP_KEYS = {"id", "status", "certificate", "counterexample", "message", "seconds"}
 
 

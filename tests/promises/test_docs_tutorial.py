@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "docs" / "tutorial.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "tutorial.ipynb"
 
 
 def test_the_tutorial_runs_top_to_bottom(capsys) -> None:

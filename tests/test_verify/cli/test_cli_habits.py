@@ -2,8 +2,8 @@
 `list`, built-in ids and files wherever a proof is named, `-` for stdin, a quiet closed pipe,
 `bound --example`, one meaning for `--label-column`, and messages that name the convention.
 
-In process (`verify.cli.main`), like tests/test_cli_run.py; one subprocess test checks the
-closed pipe as a shell produces it.
+In process (`verify.cli.main`), like test_cli_run.py; one subprocess test checks the closed
+pipe as a shell produces it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from perceptron.examples import EXAMPLES
 from proofs.library import PROOFS
 from verify.cli import COMMANDS, main, version
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE_PROOF = ROOT / "examples" / "norm-growth.toml"
 
 

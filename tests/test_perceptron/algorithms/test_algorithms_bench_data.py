@@ -18,7 +18,7 @@ from perceptron.conventions import Conventions
 from perceptron.io.loaders import load
 from perceptron.result import separates
 
-BENCH = Path(os.environ.get("NOVIKOFF_BENCH_DATA", Path(__file__).resolve().parents[2]
+BENCH = Path(os.environ.get("NOVIKOFF_BENCH_DATA", Path(__file__).resolve().parents[4]
                             / "shared" / "bench-data" / "coqperceptron"))
 FILES = sorted(p.name for p in BENCH.glob("*")
                if p.name.startswith(("vec", "feat", "Z")) and p.suffix == ".dat") \

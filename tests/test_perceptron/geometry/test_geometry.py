@@ -28,7 +28,7 @@ from perceptron.geometry.max_margin import MaxMarginResult, NotSeparableError, e
 from perceptron.geometry.separability import Inseparable, Separable, separability
 
 F = Fraction
-DATA_DIR = Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "coqperceptron"
+DATA_DIR = Path(__file__).resolve().parents[4] / "shared" / "bench-data" / "coqperceptron"
 
 
 def bench(name: str) -> Dataset:

@@ -13,7 +13,7 @@ from proofs.step import CaseSplit, Direct, Induction
 from proofs.terms import Vec, gram, scalar
 from verify.proof_checker import check_proof
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 HEADER = 'title = "T"\nvectors = ["w", "x"]\nscalars = ["y", "R"]\n'
 A = '[[step]]\nid = "a"\nclaim = "y >= 0"\n'
 D = '[[step]]\nid = "a"\nclaim = "dot(w, w) >= 0"\n'
