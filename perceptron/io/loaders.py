@@ -1,5 +1,9 @@
 """Loading labelled data exactly: CSV, JSON, numpy arrays and the Coq benchmark's `.dat` format.
 
+`load` picks a format by extension, else by sniffing the contents; each format is its own
+module of `perceptron.io` (`csv`, `json`, `npy`, `dat`, `svmlight`), on the shared rules of
+`common` (limits, cells, labels). The rules, for every format:
+
 Every number becomes an exact `Fraction` (`perceptron.numbers`): decimals are exact (`0.1` is
 1/10), a binary float (numpy arrays) is its exact binary value, NaN and infinities are refused.
 Every problem with a file is a `DataError` naming the file, and the line and column where one
