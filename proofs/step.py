@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from proofs.division import denominators, required
 from proofs.errors import ProofFileError
-from proofs.expressions import ExpressionError, Names, Relation
-from proofs.terms import Vec, gram_pair
+from proofs.language.division import denominators, required
+from proofs.language.expressions import ExpressionError, Names, Relation
+from proofs.language.terms import Vec, gram_pair
 
 MAX_STEPS = 200
 MAX_HYPOTHESES = 50

@@ -26,7 +26,7 @@ from cases.certificates import (
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from proofs.terms import Vec, gram, gram_determinant, scalar
+from proofs.language.terms import Vec, gram, gram_determinant, scalar
 from verify.kernel import (
     Certificate,
     Counterexample,

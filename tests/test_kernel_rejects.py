@@ -33,7 +33,7 @@ from cases.certificates import (
     step,
 )
 
-from proofs.terms import Vec, gram, scalar
+from proofs.language.terms import Vec, gram, scalar
 from verify.kernel import (
     Certificate,
     Counterexample,

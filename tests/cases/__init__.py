@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from proofs.expressions import Names, parse_relation
+from proofs.language.expressions import Names, parse_relation
 from verify.kernel import Fact, Judgement
 from verify.proof_checker import fact_of
 

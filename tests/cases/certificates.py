@@ -3,7 +3,8 @@ the kernel tests and `benchmarks/kernel.py`.
 
 One table of true steps, each with a certificate written by hand; the algebra that makes the
 identity hold is in the comment above each entry. Judgements are written in the proof-file
-language (`proofs.expressions`) and normalised to `expr (kind) 0` facts by `cases.judgement`.
+language (`proofs.language.expressions`) and normalised to `expr (kind) 0` facts by
+`cases.judgement`.
 This module holds data only (no tests).
 """
 
@@ -15,8 +16,8 @@ from fractions import Fraction
 import sympy
 
 from cases import judgement
-from proofs.expressions import Names, parse_scalar, parse_vector
-from proofs.terms import Vec, gram_determinant
+from proofs.language.expressions import Names, parse_scalar, parse_vector
+from proofs.language.terms import Vec, gram_determinant
 from verify.kernel import (
     Certificate,
     Counterexample,

@@ -18,8 +18,8 @@ from typing import Literal
 import sympy
 
 from cases import judgement
-from proofs.expressions import Names, parse_scalar, parse_vector
-from proofs.terms import Vec
+from proofs.language.expressions import Names, parse_scalar, parse_vector
+from proofs.language.terms import Vec
 from verify.kernel import Judgement
 
 Expected = Literal["proved", "refuted", "not-proved"]

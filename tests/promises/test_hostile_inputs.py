@@ -31,7 +31,7 @@ from perceptron.geometry.max_margin import max_margin
 from perceptron.io.loaders import Limits, load, parse_csv, parse_dat
 from perceptron.numbers import approximate, approximate_text, as_text, digit_count, int_text
 from proofs.errors import ProofFileError
-from proofs.expressions import (
+from proofs.language.expressions import (
     MAX_FILE_TERMS,
     MAX_TERMS,
     ExpressionError,

@@ -10,9 +10,9 @@ import pytest
 import sympy
 
 from proofs.errors import ProofFileError
-from proofs.expressions import ExpressionError, Names, parse_relation
+from proofs.language.expressions import ExpressionError, Names, parse_relation
+from proofs.language.terms import Vec, gram
 from proofs.proof_file import parse_proof
-from proofs.terms import Vec, gram
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Fact, Judgement, NormSquare, Product, Square
 from verify.kernel.algebra import MAX_EXPONENT

@@ -8,9 +8,9 @@ import pytest
 import sympy
 
 from proofs.errors import ProofFileError
+from proofs.language.terms import Vec, gram, scalar
 from proofs.proof_file import load_proof, parse_proof
 from proofs.step import CaseSplit, Direct, Induction
-from proofs.terms import Vec, gram, scalar
 from verify.proof_checker import check_proof
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

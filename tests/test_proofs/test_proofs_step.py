@@ -1,4 +1,4 @@
-"""The proof model (proofs/step.py, proofs/division.py): names, structure, what divides."""
+"""The proof model (proofs/step.py, proofs/language/division.py): names, structure, what divides."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import pytest
 import sympy
 from hypothesis import strategies as st
 
-from proofs.division import denominators, divisors, required
 from proofs.errors import ProofFileError
-from proofs.expressions import ExpressionError, Names, Relation, parse_relation
+from proofs.language.division import denominators, divisors, required
+from proofs.language.expressions import ExpressionError, Names, Relation, parse_relation
+from proofs.language.terms import Vec, gram, scalar
 from proofs.step import CaseSplit, Induction, Proof, Step
-from proofs.terms import Vec, gram, scalar
 
 VECTORS = ("w", "x")
 SCALARS = ("t", "y", "R", "eta")

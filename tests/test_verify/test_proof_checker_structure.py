@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
-from proofs.expressions import Names, Relation, parse_relation
+from proofs.language.expressions import Names, Relation, parse_relation
+from proofs.language.terms import Vec, scalar
 from proofs.step import CaseSplit, Induction, Proof, Step
-from proofs.terms import Vec, scalar
 from verify import kernel, proof_checker
 from verify.kernel import Certificate, Counterexample, Product
 from verify.proof_checker import check_proof, check_step

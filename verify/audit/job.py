@@ -18,10 +18,10 @@ from typing import Literal
 import sympy
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
-from proofs.expressions import Relation
+from proofs.language.expressions import Relation
+from proofs.language.terms import gram, gram_pair, scalar
 from proofs.library import CANONICAL, PROOFS, load_builtin
 from proofs.step import Proof, Step
-from proofs.terms import gram, gram_pair, scalar
 from verify import kernel
 from verify.audit import citations
 from verify.kernel import Counterexample, Fact, Judgement

@@ -40,7 +40,7 @@ from perceptron.generators.hypothesis import seeded_separable
 from perceptron.generators.orders import MistakeCounter, most_mistakes
 from perceptron.generators.tight import orthonormal
 from perceptron.geometry.linear import radius2
-from proofs.terms import Vec, dot, norm2, scalar
+from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
 from verify.vocabulary import (

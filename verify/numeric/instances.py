@@ -21,7 +21,7 @@ from typing import Literal
 import numpy as np
 import sympy
 
-from proofs.terms import gram_pair
+from proofs.language.terms import gram_pair
 from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import holds
 from verify.search.shrinking import GreedyShrinker

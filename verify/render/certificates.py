@@ -25,7 +25,7 @@ from html import escape
 
 import sympy
 
-from proofs.terms import Vec, gram_pair
+from proofs.language.terms import Vec, gram_pair
 from verify.kernel import Certificate, Fact, GramMinor, Judgement, NormSquare, Product, Sos, Square
 from verify.render import formulas
 

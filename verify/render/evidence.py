@@ -22,7 +22,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from proofs.terms import gram_pair
+from proofs.language.terms import gram_pair
 from verify.audit.job import Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
 from verify.proof_checker import GoalReport

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 import sympy
 from sympy.printing.mathml import MathMLPresentationPrinter
 
-from proofs.expressions import Relation
-from proofs.terms import gram_pair
+from proofs.language.expressions import Relation
+from proofs.language.terms import gram_pair
 
 if TYPE_CHECKING:
     from verify.audit.job import StepAudit

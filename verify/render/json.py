@@ -13,7 +13,7 @@ from typing import Any
 
 import sympy
 
-from proofs.terms import Vec, gram_pair
+from proofs.language.terms import Vec, gram_pair
 from verify.kernel import (
     Certificate,
     Counterexample,

@@ -17,10 +17,10 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.expressions import Relation
+from proofs.language.expressions import Relation
+from proofs.language.terms import gram_pair
 from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof, Step
-from proofs.terms import gram_pair
 from verify.kernel import Certificate, Counterexample, Judgement
 from verify.kernel.algebra import holds
 from verify.proof_checker import GoalReport, StepReport, check_step

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from proofs.terms import gram_pair
+from proofs.language.terms import gram_pair
 from verify.kernel import Counterexample
 from verify.kernel.algebra import holds
 from verify.search.polynomials import Context, fraction

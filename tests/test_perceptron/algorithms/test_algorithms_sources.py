@@ -19,8 +19,8 @@ from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SOURCE_VARIANTS
 from perceptron.dataset import Dataset
 from perceptron.geometry.linear import radius2
 from proofs.errors import ProofFileError
+from proofs.language.terms import Vec, dot, scalar
 from proofs.proof_file import parse_proof
-from proofs.terms import Vec, dot, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import (
     Check,

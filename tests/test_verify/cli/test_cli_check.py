@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from proofs.expressions import Names, parse_relation, parse_scalar, parse_vector
+from proofs.language.expressions import Names, parse_relation, parse_scalar, parse_vector
 from proofs.proof_file import load_proof
 from verify import kernel
 from verify.cli import main

@@ -11,7 +11,7 @@ from cases.steps import CASES, Case, judgement_of
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs.terms import Vec, dot, norm2, scalar
+from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import canonical_checks, wrong_norm_growth
 from verify.numeric.instances import (

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import sympy
 
-from proofs.terms import gram, scalar
+from proofs.language.terms import gram, scalar
 from verify.audit.job import Audit, run_audit
 from verify.render import formulas, html, latex, markdown
 

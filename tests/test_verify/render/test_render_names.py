@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 import sympy
 
+from proofs.language.terms import gram
 from proofs.library import PROOFS, load_builtin
-from proofs.terms import gram
 from verify.audit.citations import cited, document, proof_source
 from verify.render import formulas
 

@@ -9,7 +9,7 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from proofs.expressions import ExpressionError, Names, parse_relation
+from proofs.language.expressions import ExpressionError, Names, parse_relation
 from verify.kernel import (
     Counterexample,
     Fact,

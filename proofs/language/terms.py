@@ -1,9 +1,13 @@
-"""Scalars, abstract vectors and their inner products (part of the trusted base).
+"""Scalars, abstract vectors and their inner products.
 
 Vectors are dimension-free: a vector expression is a linear combination of vector names with
 polynomial scalar coefficients, and `dot` expands bilinearly and symmetrically into *Gram
 symbols* `<a,b>` (names sorted). After expansion every quantity is a polynomial over QQ in
-scalar symbols and Gram symbols, which is all the kernel ever sees.
+scalar symbols and Gram symbols, which is all the kernel ever sees. The kernel keeps its own
+`gram`/`gram_pair` (verify/kernel imports nothing of the project, and `proofs` never imports
+`verify`): the two spellings of a Gram symbol must agree. The kernel's tests build their
+judgements with the ones here and the kernel reads them with its own, so a disagreement fails
+them.
 """
 
 from __future__ import annotations

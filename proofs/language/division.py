@@ -13,7 +13,13 @@ import ast
 
 import sympy
 
-from proofs.expressions import ExpressionError, Names, Relation, parse_relation, parse_scalar
+from proofs.language.expressions import (
+    ExpressionError,
+    Names,
+    Relation,
+    parse_relation,
+    parse_scalar,
+)
 
 
 def denominators(expr: sympy.Basic) -> tuple[sympy.Expr, ...]:

@@ -32,7 +32,7 @@ from typing import ClassVar
 
 import sympy
 
-from proofs.terms import Vec, as_scalar, dot, norm2, scalar
+from proofs.language.terms import Vec, as_scalar, dot, norm2, scalar
 
 MAX_CHARS = 2000
 MAX_NODES = 400
