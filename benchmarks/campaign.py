@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from verify.campaign import (
+from verify.numeric.campaign import (
     SMALL,
     Runner,
     adversary,
@@ -32,19 +32,19 @@ from verify.campaign import (
     tight,
     wrong_norm_growth,
 )
-from verify.numeric import CompiledJudgement, InstanceBatch, Shrinker
+from verify.numeric.instances import CompiledJudgement, InstanceBatch, Shrinker
 from verify.vocabulary import Binding, rows
 
 
 def _runner() -> tuple[Runner, str]:
     try:
-        import perceptron.online  # noqa: F401
+        import perceptron.algorithms.online  # noqa: F401
     except ImportError:
-        sys.path.insert(0, "tests")
+        sys.path.insert(0, "tests/test_verify/numeric")
         from test_numeric_campaign import reference_run
 
         return reference_run, "reference loop (engine not installed)"
-    return engine_runner, "perceptron.online.run_online"
+    return engine_runner, "perceptron.algorithms.online.run_online"
 
 
 def prepared_batches(runner: Runner, target_rows: int, bindings: Sequence[Binding],

@@ -3,20 +3,20 @@ asserts nothing about time). Ours and the peer are timed interleaved (ours, peer
 so a change of machine load hits both.
 
 1. **scikit-learn, hard workload**: `Perceptron(shuffle=False, tol=None, penalty=None,
-   eta0=1, max_iter=20)` against `perceptron.online.run_arrays` on identical passes over the
-   same integer data: n = 20000 examples, d = 100 features uniform in [-9, 9], labels from a
-   planted integer separator (examples with <u, x> = 0 dropped, so mistakes go on in every
-   pass), 20 passes. Both produce the same weights, checked here exactly. Our time includes
-   setting up the integer form and the exact separation check. Target ratio <= 1 (0.5 stretch).
-2. **scikit-learn, sonar to convergence, whole processes**: a fresh Python process loads
-   `rocks_and_mines` and runs the exact perceptron with a bias to convergence (275 227 epochs),
-   against a fresh process that loads the same file with numpy and fits scikit-learn's
-   Perceptron (intercept) for the same number of epochs. Target ratio <= 1.5.
-3. **The exact C++ rational perceptron** of the Coq perceptron benchmark: a whole fresh Python
-   process that loads `vec400_1.dat` (400 x 1000 rationals), runs to convergence with the
-   benchmark's constant-1 bias feature and checks exactly that the result separates the data.
-   The C++ figure (11.4 s, Boost rationals on GMP, -O2) is the one measured on the maintainers'
-   2-core machine (`../shared/bench-data/README.md`), not re-measured here. Target >= 55x.
+   eta0=1, max_iter=20)` against `perceptron.algorithms.online.run_arrays` on identical passes over
+   the same integer data: n = 20000 examples, d = 100 features uniform in [-9, 9], labels from a
+   planted integer separator (examples with <u, x> = 0 dropped, so mistakes go on in every pass), 20
+   passes. Both produce the same weights, checked here exactly. Our time includes setting up the
+   integer form and the exact separation check. Target ratio <= 1 (0.5 stretch). 2. **scikit-learn,
+   sonar to convergence, whole processes**: a fresh Python process loads `rocks_and_mines` and runs
+   the exact perceptron with a bias to convergence (275 227 epochs), against a fresh process that
+   loads the same file with numpy and fits scikit-learn's Perceptron (intercept) for the same number
+   of epochs. Target ratio <= 1.5. 3. **The exact C++ rational perceptron** of the Coq perceptron
+   benchmark: a whole fresh Python process that loads `vec400_1.dat` (400 x 1000 rationals), runs to
+   convergence with the benchmark's constant-1 bias feature and checks exactly that the result
+   separates the data. The C++ figure (11.4 s, Boost rationals on GMP, -O2) is the one measured on
+   the maintainers' 2-core machine (`../shared/bench-data/README.md`), not re-measured here. Target
+   >= 55x.
 
 Usage: `python benchmarks/engine.py [--repeat N] [--tiny]`. Times are the best (min) and
 median of N runs. `--tiny` runs every workload at a toy size (the test suite's smoke run).
@@ -42,10 +42,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from perceptron.online import run_arrays  # noqa: E402
+from perceptron.algorithms.online import run_arrays  # noqa: E402
 
 #: The Coq benchmark's data: `NOVIKOFF_BENCH_DATA`, else `shared/` beside the checkout, else
-#: the machine's shared folder (as `verify.campaign.BENCH_DATA`).
+#: the machine's shared folder (as `verify.numeric.campaign.BENCH_DATA`).
 BENCH = Path(os.environ.get("NOVIKOFF_BENCH_DATA") or next(
     (p for p in (ROOT.parent / "shared" / "bench-data" / "coqperceptron",
                  Path("/work/shared/bench-data/coqperceptron")) if p.is_dir()),
@@ -55,8 +55,8 @@ CPP_EXACT_SECONDS = 11.4  # vec400_1.dat, exact C++ (bench-data README), maintai
 OURS = """
 import json, sys
 from perceptron.conventions import Conventions
-from perceptron.loaders import load
-from perceptron.online import run_online
+from perceptron.io.loaders import load
+from perceptron.algorithms.online import run_online
 from perceptron.result import separates
 data = load(sys.argv[1])
 result = run_online(data, Conventions(bias=True), max_epochs=int(sys.argv[2]), keep_trace=False)

@@ -1,4 +1,4 @@
-"""Time the trusted kernel on the hand-written certificates of `tests/test_kernel_cases.py`.
+"""Time the trusted kernel on the hand-written certificates of `tests/cases/certificates.py`.
 
 Prints, per case, the median wall time of `check_certificate` over many runs (after one
 warm-up, which also fills the ring cache) and its ratio to the 5 ms budget of issue 3.
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_kernel_cases import CASES
+from cases.certificates import CASES
 
 from verify.kernel import check_certificate
 from verify.kernel.algebra import polynomial_ring

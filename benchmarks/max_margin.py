@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from perceptron.dataset import Dataset
-from perceptron.geometry import float_rows, radius2
-from perceptron.max_margin import max_margin
+from perceptron.geometry.linear import float_rows, radius2
+from perceptron.geometry.max_margin import max_margin
 
 #: `NOVIKOFF_BENCH_DATA`, else `shared/` beside the checkout, else the machine's shared folder.
 DATA_DIR = Path(os.environ.get("NOVIKOFF_BENCH_DATA") or next(
@@ -86,7 +86,7 @@ def sklearn_svc(data: Dataset, bias: bool) -> float | None:
 
 
 def bench_dataset(name: str, runs: int) -> None:
-    from perceptron.loaders import load
+    from perceptron.io.loaders import load
 
     path = DATA_DIR / name
     start = time.perf_counter()
@@ -118,9 +118,9 @@ def bench_sonar_perceptron(epochs: int) -> None:
 
     With a bias it converges after 275,227 epochs and 2,729,231 mistakes (bound ~1.4e7);
     through the origin it needs far more epochs (bound ~1.35e9 mistakes)."""
+    from perceptron.algorithms.online import run_online
     from perceptron.conventions import Conventions
-    from perceptron.loaders import load
-    from perceptron.online import run_online
+    from perceptron.io.loaders import load
 
     data = load(str(DATA_DIR / "rocks_and_mines"))
     print()

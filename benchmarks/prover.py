@@ -1,4 +1,4 @@
-"""Time the prover on THE shared case table (`tests/cases.py`).
+"""Time the prover on THE shared case table (`tests/cases/steps.py`).
 
 Per case: the verdict, the wall time of `decide` (target < 0.5 s for true steps, < 2 s for
 refutations) and the median time of the kernel's own re-check of the evidence (target < 5 ms).
@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from cases import CASES, hints_of, judgement_of
+from cases.steps import CASES, hints_of, judgement_of
 
 from verify.kernel import Judgement, check_certificate, check_counterexample
 from verify.prover import decide

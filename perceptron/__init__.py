@@ -12,7 +12,7 @@ def __getattr__(name: str) -> Any:
     """`perceptron.ExactPerceptron`, loaded on first use: scikit-learn stays optional."""
     if name == "ExactPerceptron":
         try:
-            from perceptron.estimator import ExactPerceptron
+            from perceptron.algorithms.estimator import ExactPerceptron
         except ModuleNotFoundError as exc:
             if exc.name is None or not exc.name.startswith("sklearn"):
                 raise

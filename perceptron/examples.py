@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from perceptron.adversary import OnlineAdversary
 from perceptron.dataset import Dataset
-from perceptron.tight import orthonormal as tight_orthonormal
+from perceptron.generators.adversary import OnlineAdversary
+from perceptron.generators.tight import orthonormal as tight_orthonormal
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ def slides_10_607() -> Dataset:
 def orthonormal(n: int = 4, labels: tuple[int, ...] | None = None) -> Dataset:
     """`e_1, ..., e_n` with labels (default alternating +1, -1): every example is orthogonal
     to every update before it, so the rule `y <w, x> <= 0` makes exactly n mistakes and
-    `< 0` none (from w0 = 0). The tight family of `perceptron.tight`: R^2/gamma^2 = n."""
+    `< 0` none (from w0 = 0). The tight family of `perceptron.generators.tight`: R^2/gamma^2 = n."""
     labels = labels or tuple(1 if i % 2 == 0 else -1 for i in range(n))
     if len(labels) != n:
         raise ValueError(f"{len(labels)} labels for {n} vectors")

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from html import escape
 
+from perceptron.algorithms.trace import BatchTrace, StreamTrace, Trace
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.numbers import as_text, exact
-from perceptron.trace import BatchTrace, StreamTrace, Trace
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class RunResult:
     - `separating`: whether `w` strictly separates the data (`y <w, x> > 0` for every
       example), decided exactly; None when not checked (streams).
     - `arithmetic`: the arithmetic the engine used, in order (`float64` only ever as an exact
-      integer container, see `perceptron.fast`; `fraction` for the reference engine).
+      integer container, see `perceptron.algorithms.fast`; `fraction` for the reference engine).
     """
 
     mistakes: int
@@ -97,7 +97,7 @@ def separates(data: Dataset, w: Sequence[object], *, bias: bool | None = None) -
     `w` may have one more coordinate than the examples: it is then a bias (the run's
     augmentation with a constant 1, bias last). `bias=True/False` forces the reading.
     """
-    from perceptron.fast import integer_form, integer_vector, separates_integer
+    from perceptron.algorithms.fast import integer_form, integer_vector, separates_integer
 
     wv = tuple(exact(v) for v in w)
     if bias is None:

@@ -30,8 +30,15 @@ from typing import Any, TypeVar
 
 from proofs.definitions import parse_definitions, with_definitions
 from proofs.errors import ProofFileError
-from proofs.expressions import ExpressionError, Names, Relation, parse_relation, parse_scalar
-from proofs.expressions import parse_vector as parse_vector_expression
+from proofs.language.expressions import (
+    ExpressionError,
+    Names,
+    Relation,
+    parse_relation,
+    parse_scalar,
+)
+from proofs.language.expressions import parse_vector as parse_vector_expression
+from proofs.language.terms import Vec
 from proofs.step import (
     IDENTIFIER,
     MAX_HINTS,
@@ -49,7 +56,6 @@ from proofs.step import (
     Step,
     declare,
 )
-from proofs.terms import Vec
 
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note

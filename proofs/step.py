@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 
 import sympy
 
-from proofs.division import denominators, required
 from proofs.errors import ProofFileError
-from proofs.expressions import ExpressionError, Names, Relation
-from proofs.terms import Vec, gram_pair
+from proofs.language.division import denominators, required
+from proofs.language.expressions import ExpressionError, Names, Relation
+from proofs.language.terms import Vec, gram_pair
 
 MAX_STEPS = 200
 MAX_HYPOTHESES = 50
@@ -150,7 +150,7 @@ class RunBinding:
     Only then are its steps checked on runs: a name means a run quantity by declaration,
     never by coincidence of spelling. `names` renames the proof's own notation (e.g.
     `th` -> `w`); names not renamed are taken as they are. `algorithm` names the source
-    algorithm (`perceptron.source_algorithms`) whose rule, sign(0), initialisation and bias
+    algorithm (`perceptron.algorithms.sources`) whose rule, sign(0), initialisation and bias
     the runs use, so a source's claims are tested on its own iterates (None: the default).
     """
 

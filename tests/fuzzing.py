@@ -1,5 +1,6 @@
-"""Mutational fuzzing of the inputs strangers give `novikoff`: shared by `tests/test_fuzz.py`
-(hypothesis draws the mutations, bounded and derandomized) and `benchmarks/fuzz_campaign.py`
+"""Mutational fuzzing of the inputs strangers give `novikoff`: shared by
+`tests/promises/test_fuzz.py` (hypothesis draws the mutations, bounded and derandomized) and
+`benchmarks/fuzz_campaign.py`
 (a seeded `random.Random` draws them, 10**5 inputs and more).
 
 An input is a seed document (a small valid CSV, JSON, `.dat`, `.npy`, `.npz` or proof file)

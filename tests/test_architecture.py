@@ -86,3 +86,124 @@ def test_packages_point_one_way(package: str, forbidden: tuple[str, ...]) -> Non
     for path in modules(package):
         for name in imports(path):
             assert name.split(".")[0] not in forbidden, f"{path} imports {name}"
+
+
+# -- the import graph: no cycles, small folders --------------------------------------------------
+
+
+def module_name(path: Path) -> str:
+    """`verify/cli/__init__.py` -> `verify.cli`, `verify/cli/run.py` -> `verify.cli.run`."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every project module and the project modules it imports, at any depth of its code.
+
+    `from package import name` is an edge to `package.name` when that is a module (importing a
+    submodule does not read the package's own names) and to `package` otherwise. An import
+    inside a function counts like one at the top: a cycle is a cycle whenever it closes.
+    """
+    paths = {module_name(p): p for package in PROJECT for p in modules(package)}
+
+    def known(name: str) -> str | None:
+        while name and name not in paths:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                found |= {m for alias in node.names if (m := known(alias.name))}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                subs = {f"{node.module}.{a.name}" for a in node.names} & paths.keys()
+                found |= subs
+                if len(subs) < len(node.names) and (m := known(node.module)):
+                    found.add(m)
+        graph[name] = found - {name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each as a path
+    that closes on itself, so a failure names the modules in import order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(_closed_path(graph, set(component)))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def _closed_path(graph: dict[str, set[str]], component: set[str]) -> list[str]:
+    """A shortest cycle through the component's first module (breadth first)."""
+    start = min(component)
+    previous: dict[str, str] = {}
+    frontier = [start]
+    while frontier:
+        following = []
+        for v in frontier:
+            for w in sorted(graph[v] & component):
+                if w == start:
+                    path = [v]
+                    while path[-1] != start:
+                        path.append(previous[path[-1]])
+                    return [start, *reversed(path[:-1]), start]
+                if w not in previous:
+                    previous[w] = v
+                    following.append(w)
+        frontier = following
+    raise AssertionError(f"no cycle through {start}")  # pragma: no cover - Tarjan said so
+
+
+def test_the_cycle_finder_finds_and_names_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c", "a"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycles() -> None:
+    """Modules import in one direction: each layer reads only those below it."""
+    found = cycles(import_graph())
+    assert not found, "import cycles: " + "; ".join(" -> ".join(c) for c in found)
+
+
+MAX_MODULES = 10
+
+
+def test_no_folder_holds_more_than_ten_modules() -> None:
+    """One concept per folder: a folder that outgrows ten modules holds two concepts (an
+    `__init__.py` not counted: it is the folder's door, not a module of its own). The packages,
+    the tests (which mirror them) and the benchmarks alike."""
+    for top in (*PROJECT, "tests", "benchmarks"):
+        folders = {p.parent for p in (ROOT / top).rglob("*.py")}
+        for folder in sorted(folders):
+            found = sorted(p.name for p in folder.glob("*.py") if p.name != "__init__.py")
+            assert len(found) <= MAX_MODULES, f"{folder.relative_to(ROOT)}: {found}"

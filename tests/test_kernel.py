@@ -1,7 +1,7 @@
 """The trusted kernel accepts hand-written certificates of true steps and exact counterexamples.
 
 Deliberately wrong certificates are in `test_kernel_rejects.py`; the shared table of cases is
-`test_kernel_cases.py`.
+`tests/cases/certificates.py`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from hypothesis import assume, given
-from hypothesis import strategies as st
-from test_kernel_cases import (
+from cases.certificates import (
     CASES,
     HALF,
     NORM_GROWTH,
@@ -25,8 +23,10 @@ from test_kernel_cases import (
     is_valid,
     step,
 )
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
-from proofs.terms import Vec, gram, gram_determinant, scalar
+from proofs.language.terms import Vec, gram, gram_determinant, scalar
 from verify.kernel import (
     Certificate,
     Counterexample,

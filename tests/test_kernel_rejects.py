@@ -1,7 +1,7 @@
 """Deliberately wrong certificates and counterexamples: the kernel must reject each, saying why.
 
 Each row is one wrong input and the phrase its one-line reason must contain. Most rows take a
-valid hand-written certificate from `test_kernel_cases.py` and break exactly one thing.
+valid hand-written certificate from `tests/cases/certificates.py` and break exactly one thing.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from test_kernel_cases import (
+from cases.certificates import (
     CANCEL,
     CAUCHY_SCHWARZ,
     COMBINATION,
@@ -33,7 +33,7 @@ from test_kernel_cases import (
     step,
 )
 
-from proofs.terms import Vec, gram, scalar
+from proofs.language.terms import Vec, gram, scalar
 from verify.kernel import (
     Certificate,
     Counterexample,

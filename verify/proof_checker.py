@@ -15,9 +15,9 @@ from time import perf_counter
 
 import sympy
 
-from proofs.division import divisors
 from proofs.errors import ProofFileError
-from proofs.expressions import ExpressionError, Relation
+from proofs.language.division import divisors
+from proofs.language.expressions import ExpressionError, Relation
 from proofs.step import CaseSplit, Induction, Proof, Step
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation

@@ -16,7 +16,7 @@ from time import perf_counter
 
 import sympy
 
-from proofs.terms import Vec
+from proofs.language.terms import Vec
 from verify import kernel
 from verify.kernel import Certificate, Judgement
 from verify.search.counterexamples import CounterexampleSearch

@@ -54,9 +54,9 @@ Row sets of an online run, in order of preference:
   ===========  =====================================================================
 - `update`: one row per update (needed only for `w_next`).
 
-Batch runs (`run = "batch"`): `perceptron.batch.run_batch` with the oracle-optimal step for
-`theta_star` = the scenario's reference u, from three starts per scenario
-(`verify.campaign.batch_starts`): `theta0 = 0`, `-u` and a seeded integer vector. A source
+Batch runs (`run = "batch"`): `perceptron.algorithms.batch.run_batch` with the oracle-optimal step
+for `theta_star` = the scenario's reference u, from three starts per scenario
+(`verify.numeric.campaign.batch_starts`): `theta0 = 0`, `-u` and a seeded integer vector. A source
 algorithm (`[numeric] algorithm`) brings its own M_k rule (Chan's is strict, `< 0`) and bias
 (augmented examples, theta* extended by a 0):
 
@@ -95,10 +95,10 @@ from typing import Literal
 
 import numpy as np
 
+from perceptron.algorithms.fast import Problem, exact_matvec, integer_vector
 from perceptron.dataset import Dataset, Vector
-from perceptron.fast import Problem, exact_matvec, integer_vector
-from perceptron.geometry import functional_margins, radius2
-from verify.numeric import (
+from perceptron.geometry.linear import functional_margins, radius2
+from verify.numeric.instances import (
     INT64_LIMIT,
     Column,
     InstanceBatch,
@@ -189,7 +189,7 @@ def reduced(num: IntArray, den: int) -> VectorColumn:
 
 @dataclass(frozen=True)
 class IntegerRun:
-    """An online run as the engine holds it (`perceptron.fast`): `w_t = unit * W_t` with
+    """An online run as the engine holds it (`perceptron.algorithms.fast`): `w_t = unit * W_t` with
     integer `W_t = W_0 + E * sum of Z[i]` over the first t updates, `x_i = rows[i] / scale`.
     Its columns are built from these integer arrays directly (`reduced`), never from
     Fractions, and nothing is replayed: the iterates are one cumulative sum."""
@@ -255,9 +255,12 @@ class _TraceUpdates(Sequence[Update]):
 
 
 @dataclass(frozen=True)
-class OnlineRun:
+class OnlineUpdates:
     """What the vocabulary needs of an online run: its data, reference u and updates (and,
-    for a run of the engine, the same run as integer arrays, from which its rows are built)."""
+    for a run of the engine, the same run as integer arrays, from which its rows are built).
+
+    Not the run itself (that is `perceptron.algorithms.online.OnlineRun`, which drives the
+    epochs): the record of its updates that proof-step names are bound to."""
 
     data: Dataset
     u: Vector
@@ -286,8 +289,8 @@ class OnlineRun:
         return (*(up.w for up in self.updates), self.updates[-1].w_next)
 
 
-def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineRun:
-    """Adapt a `perceptron.online.run_online(..., keep_trace=True)` result.
+def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineUpdates:
+    """Adapt a `perceptron.algorithms.online.run_online(..., keep_trace=True)` result.
 
     Reads the trace's iterate before/after, example and label of every update, and the
     learning rate and initial iterate recorded in the result's conventions.
@@ -299,7 +302,7 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineRun:
     integer = None
     if not getattr(conventions, "bias", False) and trace.data is data:
         integer = IntegerRun(trace.problem, trace.indices)
-    return OnlineRun(data, u, _TraceUpdates(trace), eta, tuple(w0) if w0 is not None else None,
+    return OnlineUpdates(data, u, _TraceUpdates(trace), eta, tuple(w0) if w0 is not None else None,
                      integer)
 
 
@@ -331,7 +334,7 @@ class BatchRun:
 
 def batch_run_from_engine(result: object, data: Dataset, theta_star: Vector,
                           theta0: Vector) -> BatchRun:
-    """Adapt a `perceptron.batch.run_batch(..., keep_trace=True)` result (no bias).
+    """Adapt a `perceptron.algorithms.batch.run_batch(..., keep_trace=True)` result (no bias).
 
     The trace records M_k and alpha_k; xbar_k is summed here in integers (the examples over
     one common denominator) and the iterates rebuilt exactly, the last checked against the
@@ -370,7 +373,7 @@ def _batch(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin:
                          np.asarray(iteration, dtype=np.int64))
 
 
-def _constants(run: OnlineRun, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+def _constants(run: OnlineUpdates, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
     """The quantities fixed for a whole run, as columns of n equal rows."""
     R2, gamma_u = run.constants
     scalars = {"eta": Column.constant(run.eta, n), "R2": Column.constant(R2, n),
@@ -380,7 +383,7 @@ def _constants(run: OnlineRun, n: int) -> tuple[dict[str, Column], dict[str, Vec
     return scalars, vectors
 
 
-def update_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
+def update_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     """One row per update, named as in the table above."""
     n = len(run.updates)
     scalars, vectors = _constants(run, n)
@@ -399,7 +402,7 @@ def update_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
     return _batch(scalars, vectors, origin, np.arange(n))
 
 
-def state_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
+def state_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     """One row per state `w_t`, t = 0..T (the final iterate included)."""
     n = len(run.updates) + 1
     scalars, vectors = _constants(run, n)
@@ -433,7 +436,7 @@ def _plus(a: IntArray, b: IntArray) -> IntArray:
     return _exact(a, bound) + _exact(b, bound)
 
 
-def example_rows(run: OnlineRun, origin: Origin) -> InstanceBatch:
+def example_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     """One row per (state `w_t`, example j): loss terms, partial sums and gradients."""
     data = run.data
     per_state, dim, count = data.n, data.d, len(run.updates) + 1
@@ -544,7 +547,7 @@ _BATCH_ROWS = {"batch-state": batch_state_rows, "batch-iteration": batch_iterati
                "batch-member": batch_member_rows}
 
 
-def rows(run: OnlineRun | BatchRun, binding: Binding, origin: Origin,
+def rows(run: OnlineUpdates | BatchRun, binding: Binding, origin: Origin,
          names: Collection[str] | None = None) -> InstanceBatch:
     """The batch of `binding` rows of a run (possibly empty), restricted to `names`."""
     builders: dict[str, Callable[..., InstanceBatch]] = (

@@ -108,7 +108,7 @@ def for_command(
     """
     if directory is None:
         return None
-    from verify.cli import UsageError
+    from verify.cli.common import UsageError
 
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"--coq {directory}: not a directory")

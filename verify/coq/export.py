@@ -30,7 +30,7 @@ from functools import reduce
 
 import sympy
 
-from proofs.expressions import ExpressionError
+from proofs.language.expressions import ExpressionError
 from proofs.step import CaseSplit, Direct, Induction, Proof, Step
 from verify.coq import printer
 from verify.coq.printer import Written, expr, ident, name, number

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.expressions import ExpressionError, Names, parse_relation
+from proofs.language.expressions import ExpressionError, Names, parse_relation
 from verify.kernel import Rel, gram_pair
 
 #: Coq keywords and every global name an exported proof refers to: a proof's own names are

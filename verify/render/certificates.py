@@ -12,20 +12,20 @@ the terminal and `novikoff explain` (hypotheses bracketed in place, `[h2: -y⟨w
 `LATEX` for the LaTeX and Markdown reports and `MATHML` for the HTML page (hypotheses by
 label, listed above the identity).
 
-The JSON form of a certificate (`verify.serialize`) is data for programs, not a printing.
+The JSON form of a certificate (`verify.render.json`) is data for programs, not a printing.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 
 import sympy
 
-from proofs.terms import Vec, gram_pair
+from proofs.language.terms import Vec, gram_pair
 from verify.kernel import Certificate, Fact, GramMinor, Judgement, NormSquare, Product, Sos, Square
 from verify.render import formulas
 
@@ -158,6 +158,20 @@ def premises(judgement: Judgement, notation: Notation) -> list[str]:
     pairs = zip(labels(judgement), judgement.hypotheses, strict=True)
     return [*(notation.premise(label, fact) for label, fact in pairs),
             notation.premise("claim", judgement.claim)]
+
+
+def assignments(scalars: Mapping[str, object], vectors: Mapping[str, Sequence[object]],
+                names: Set[str] | None = None) -> list[str]:
+    """A counterexample's values: `name = value` per scalar, then `name = (x, y, ...)` per
+    vector, exact rationals as `p/q` (only `names`, when given). The terminal's `explain` and
+    the three documents print counterexamples with this, from objects or from their JSON."""
+    def exact(value: object) -> str:
+        return str(Fraction(value))  # type: ignore[arg-type]
+
+    lines = [f"{n} = {exact(v)}" for n, v in scalars.items() if names is None or n in names]
+    lines += [f"{n} = ({', '.join(exact(x) for x in v)})" for n, v in vectors.items()
+              if names is None or n in names]
+    return lines
 
 
 # -- plain text ---------------------------------------------------------------------------------

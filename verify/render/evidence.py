@@ -1,20 +1,32 @@
-"""What every rendering shows: the report paired with the audit (statuses and numbers from
-the JSON report, certificates as data from the audit's in-memory step reports), evidence
-lines in plain text, and the findings a reader should look at first.
+"""What the three document renderings (Markdown, HTML, LaTeX) share: the report paired with
+the audit (statuses and numbers from the JSON report, certificates as data from the audit's
+in-memory step reports), evidence lines in plain text, the findings a reader should look at
+first, and the Jinja2 environments the templates are rendered in.
 
 Renderers escape these strings for their format; nothing here is escaped.
+
+The templates live in `verify/render/templates/` (package data). Every value a template
+prints goes through the format's escape function (Jinja2's `finalize`, or its HTML autoescape)
+unless it is `Raw`: only fragments built by the renderers from identifiers and exact numbers
+(formulas, certificates) are `Raw`, never text from a proof file. So a template cannot forget
+to escape a stranger's title or note.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from proofs.terms import gram_pair
-from verify.audit import Audit, ProofAudit, StepAudit
-from verify.audit_report import COLUMNS, ProofCounts, findings, to_json
+import jinja2
+from markupsafe import Markup
+
+from proofs.language.terms import gram_pair
+from verify.audit.job import Audit, ProofAudit, StepAudit
+from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
 from verify.proof_checker import GoalReport
+from verify.render.certificates import assignments
 
 Json = dict[str, Any]
 
@@ -67,7 +79,7 @@ class ProofView:
 
     @property
     def counts(self) -> list[int]:
-        """The summary table's counted cells (`verify.audit_report.COLUMNS`)."""
+        """The summary table's counted cells (`verify.audit.report.COLUMNS`)."""
         counts = ProofCounts.of(self.audit)
         return [getattr(counts, c) for c in COLUMNS]
 
@@ -95,7 +107,7 @@ class AuditView:
 
     @classmethod
     def of(cls, audit: Audit) -> AuditView:
-        """Pair `audit` with `to_json(audit)`; findings as `verify.audit_report.findings`."""
+        """Pair `audit` with `to_json(audit)`; findings as `verify.audit.report.findings`."""
         report = to_json(audit)
         proofs = {
             p.id: ProofView(p, entry, tuple(
@@ -136,14 +148,57 @@ def numeric_line(step: Json) -> str:
 def counterexample_lines(counterexample: Json, names: Set[str] | None = None) -> list[str]:
     """`name = value` per scalar then per vector (only `names`, when given), and where a run
     instance came from."""
-    scalars = counterexample["scalars"].items()
-    vectors = counterexample["vectors"].items()
-    lines = [f"{n} = {value}" for n, value in scalars if names is None or n in names]
-    lines += [f"{n} = ({', '.join(value)})" for n, value in vectors
-              if names is None or n in names]
+    lines = assignments(counterexample["scalars"], counterexample["vectors"], names)
     origin = counterexample.get("origin")
     if origin is not None:
         order = "" if origin["order"] is None else f", order {origin['order']}"
         lines.append(f"from the {origin['source']} run {origin['dataset']} (seed "
                      f"{origin['seed']}{order}), iteration {origin['iteration']}")
     return lines
+
+
+# -- templating --------------------------------------------------------------------------------
+
+
+class Raw(str):
+    """Text already in the target format: printed as is."""
+
+    __slots__ = ()
+
+
+def _finalize(escape: Callable[[str], str]) -> Callable[[Any], str]:
+    def finalize(value: Any) -> str:
+        if isinstance(value, Raw | Markup):
+            return str(value)
+        return escape("" if value is None else str(value))
+    return finalize
+
+
+#: Delimiters that cannot clash with LaTeX's braces, percent signs and hashes.
+LATEX_SYNTAX: Mapping[str, str] = {
+    "block_start_string": "<%", "block_end_string": "%>",
+    "variable_start_string": "<<", "variable_end_string": ">>",
+    "comment_start_string": "<#", "comment_end_string": "#>",
+}
+
+
+@cache
+def environment(fmt: str, escape: Callable[[str], str] | None = None) -> jinja2.Environment:
+    """The environment of `fmt` (`html`, `markdown` or `latex`): HTML autoescapes; the
+    others escape every printed value with `escape` unless it is `Raw`."""
+    options: dict[str, Any] = {
+        "loader": jinja2.PackageLoader("verify.render", "templates"),
+        "undefined": jinja2.StrictUndefined,
+        "trim_blocks": True,
+        "lstrip_blocks": True,
+        "keep_trailing_newline": True,
+    }
+    if fmt == "html":
+        options["autoescape"] = True
+    else:
+        assert escape is not None, f"the {fmt} environment needs an escape function"
+        options["autoescape"] = False
+        options["finalize"] = _finalize(escape)
+    if fmt == "latex":
+        options.update(LATEX_SYNTAX)
+    return jinja2.Environment(**options)

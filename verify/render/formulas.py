@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 import sympy
 from sympy.printing.mathml import MathMLPresentationPrinter
 
-from proofs.expressions import Relation
-from proofs.terms import gram_pair
+from proofs.language.expressions import Relation
+from proofs.language.terms import gram_pair
 
 if TYPE_CHECKING:
-    from verify.audit import StepAudit
+    from verify.audit.job import StepAudit
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 OPERATORS: dict[str, tuple[str, str]] = {

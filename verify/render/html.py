@@ -13,12 +13,11 @@ from importlib.resources import files
 
 from markupsafe import Markup
 
-from verify.audit import Audit
-from verify.audit_report import COLUMNS
+from verify.audit.job import Audit
+from verify.audit.report import COLUMNS
 from verify.render import evidence, formulas
 from verify.render.certificates import MATHML, Identity, premises
-from verify.render.evidence import AuditView, Json, StepView
-from verify.render.templating import environment
+from verify.render.evidence import AuditView, Json, StepView, environment
 
 
 def statement(step: StepView) -> Markup:

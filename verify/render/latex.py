@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import unicodedata
 
-from verify.audit import Audit
-from verify.audit_report import COLUMNS
+from verify.audit.job import Audit
+from verify.audit.report import COLUMNS
 from verify.render import evidence, formulas
 from verify.render.certificates import LATEX, Identity, premises
-from verify.render.evidence import AuditView, Json, StepView
-from verify.render.templating import Raw, environment
+from verify.render.evidence import AuditView, Json, Raw, StepView, environment
 
 ASCII = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",

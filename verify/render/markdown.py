@@ -4,7 +4,7 @@ counterexamples follow, folded per proof (`<details>`).
 
 The layout is the template `templates/report.md.j2`. Formulas and certificates are LaTeX in
 ```math blocks (`verify.render.certificates`); text from proof files is escaped (every
-printed value, unless the renderer built it: `templating.Raw`) so it can neither open HTML
+printed value, unless the renderer built it: `evidence.Raw`) so it can neither open HTML
 nor change the Markdown structure.
 """
 
@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import re
 
-from verify.audit import Audit
+from verify.audit.job import Audit
 from verify.proof_checker import GoalReport
 from verify.render import evidence, formulas
 from verify.render.certificates import LATEX, Identity, premises
-from verify.render.evidence import AuditView, Json, StepView
-from verify.render.templating import Raw, environment
+from verify.render.evidence import AuditView, Json, Raw, StepView, environment
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]|~$<>&#])")
 SYMBOL = {"proved": "✅", "refuted": "❌", "unknown": "❔", "held": "✅", "violated": "❌",
@@ -104,6 +103,6 @@ def render(audit: Audit) -> str:
 
 def evidence_columns() -> tuple[str, ...]:
     """The counted columns of the proofs' table."""
-    from verify.audit_report import COLUMNS
+    from verify.audit.report import COLUMNS
 
     return COLUMNS

@@ -1,7 +1,7 @@
 """What Jupyter shows for a proof report or an audit: one small HTML table, verdicts first.
 
 `_repr_html_` methods of `verify.proof_checker.ProofReport`/`StepReport` and
-`verify.audit.Audit` call these; the full reports are `verify.render.html` and friends.
+`verify.audit.job.Audit` call these; the full reports are `verify.render.html` and friends.
 """
 
 from __future__ import annotations

@@ -19,36 +19,19 @@ from functools import lru_cache
 
 import numpy as np
 
-from proofs.terms import gram_pair
+from proofs.language.terms import gram_pair
 from verify.kernel import Counterexample
+from verify.kernel.algebra import holds
 from verify.search.polynomials import Context, fraction
+from verify.search.shrinking import GRID, GreedyShrinker
 from verify.search.work import Work
 
-GRID = ((0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2), (-1, 2), (3, 1), (-3, 1))
 SMALL_GRID = GRID[:5]
 GRID_POINTS = 1 << 17
 RANDOM_POINTS = 1 << 16
 TOLERANCE = 1e-9
 SEED = 20240611
 CHECKED_PER_BATCH = 16
-
-
-def cost(value: Fraction) -> float:
-    """How complicated a value looks; shrinking only ever lowers the total."""
-    return abs(value.numerator) + value.denominator - 1 + (0.25 if value < 0 else 0.0)
-
-
-def simpler_values(value: Fraction) -> Iterator[Fraction]:
-    """Candidates to replace `value`, simplest first, all strictly simpler than `value`."""
-    value = Fraction(value)
-    seen: set[Fraction] = set()
-    pool = [Fraction(n, d) for n, d in GRID]
-    pool += [Fraction(round(value)), Fraction(int(value)), -value, value / 2]
-    pool += [value.limit_denominator(d) for d in (1, 2, 3, 4, 8)]
-    for candidate in sorted(pool, key=cost):
-        if candidate not in seen and cost(candidate) < cost(value):
-            seen.add(candidate)
-            yield candidate
 
 
 @dataclass(frozen=True)
@@ -90,10 +73,6 @@ def _screen(kind: str, value: np.ndarray) -> np.ndarray:
     return value > TOLERANCE if kind == ">" else value >= -TOLERANCE
 
 
-def _holds(kind: str, value: Fraction) -> bool:
-    return value > 0 if kind == ">" else value >= 0 if kind == ">=" else value == 0
-
-
 class CounterexampleSearch:
     """Searches and shrinks counterexamples for one judgement (deterministic: fixed seeds)."""
 
@@ -122,36 +101,14 @@ class CounterexampleSearch:
                 a, b = (cex.vectors[v] for v in name)
                 values[i] = sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
         *hyps, claim = self.facts
-        return all(_holds(h.kind, h.exact(values)) for h in hyps) and not _holds(
+        return all(holds(h.kind, h.exact(values)) for h in hyps) and not holds(
             claim.kind, claim.exact(values)
         )
 
     def shrink(self, cex: Counterexample, work: Work | None = None) -> Counterexample:
-        """Greedy shrinking: drop dimensions, then simplify one value at a time, to a fixpoint.
-
-        Every step strictly lowers the total `cost`, so this ends; `work` only adds the guard.
-        """
-        improved = True
-        while improved:
-            if work is not None:
-                work.check_guard("shrinking a counterexample")
-            improved = False
-            dimension = len(next(iter(cex.vectors.values()), ()))
-            for k in range(dimension if dimension > 1 else 0):
-                smaller = Counterexample(
-                    dict(cex.scalars),
-                    {v: c[:k] + c[k + 1 :] for v, c in cex.vectors.items()},
-                )
-                if self.refutes(smaller):
-                    cex, improved = smaller, True
-                    break
-            for slot, value in list(_slots(cex)):
-                for candidate in simpler_values(value):
-                    changed = _replace(cex, slot, candidate)
-                    if self.refutes(changed):
-                        cex, improved = changed, True
-                        break
-        return cex
+        """The shared greedy shrinker (`verify.search.shrinking`), on counterexamples that
+        refute this judgement; `work` only adds the guard."""
+        return _Refuting(self, work).shrink(cex)
 
     # -- bulk screening ---------------------------------------------------------------------
 
@@ -245,21 +202,20 @@ def _quick_batches(n: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
     return out
 
 
-Slot = tuple[str, str, int]
+class _Refuting(GreedyShrinker[Counterexample]):
+    """Shrinks while the counterexample still refutes the search's judgement."""
 
+    def __init__(self, search: CounterexampleSearch, work: Work | None) -> None:
+        self.search = search
+        self.work = work
 
-def _slots(cex: Counterexample) -> Iterator[tuple[Slot, Fraction]]:
-    for name, value in cex.scalars.items():
-        yield ("scalar", name, 0), value
-    for name, coords in cex.vectors.items():
-        for k, value in enumerate(coords):
-            yield ("vector", name, k), value
+    def fails(self, point: Counterexample) -> bool:
+        return self.search.refutes(point)
 
+    def rebuild(self, point: Counterexample, scalars: dict[str, Fraction],
+                vectors: dict[str, tuple[Fraction, ...]]) -> Counterexample:
+        return Counterexample(scalars, vectors)
 
-def _replace(cex: Counterexample, slot: Slot, value: Fraction) -> Counterexample:
-    where, name, k = slot
-    if where == "scalar":
-        return Counterexample({**cex.scalars, name: value}, dict(cex.vectors))
-    coords = list(cex.vectors[name])
-    coords[k] = value
-    return Counterexample(dict(cex.scalars), {**cex.vectors, name: tuple(coords)})
+    def guard(self) -> None:
+        if self.work is not None:
+            self.work.check_guard("shrinking a counterexample")

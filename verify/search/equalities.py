@@ -8,7 +8,7 @@ system in the unknown coefficients of the `q_j`, solved exactly over QQ.
 from __future__ import annotations
 
 from verify.kernel import Certificate
-from verify.search.columns import Multiple, charge
+from verify.search.lp import Multiple, charge
 from verify.search.polynomials import Context, degree
 from verify.search.rationalize import exact_solution, linear_part
 

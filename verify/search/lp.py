@@ -1,9 +1,17 @@
-"""The coefficient-matching feasibility LP (untrusted, floating point, HiGHS).
+"""The LP of the certificate search: its two kinds of column, and the feasibility problem.
 
-Unknowns: a weight >= 0 per `Term`, a free value per `Multiple`, and a scale `c >= 1` on the
-target, so the system `sum w_k T_k + sum q_j M_j - c * target == 0` is homogeneous and any
-positive solution can be scaled; for strict claims the strict terms must add up to >= 1.
-Minimising the total weight favours sparse supports, which round to rationals more easily.
+A certificate is a combination of columns matching `m * gap` coefficient by coefficient:
+`Term`s enter with a weight >= 0 (they are nonnegative under the hypotheses), `Multiple`s of an
+equality hypothesis with any sign (they vanish under the hypotheses).
+
+Columns are built by the hundred and few end up in a certificate, so a term's square (a SymPy
+object for the certificate) is built only when asked for: the LP needs only `poly`.
+
+The coefficient-matching feasibility LP is untrusted (floating point, HiGHS). Unknowns: a
+weight >= 0 per `Term`, a free value per `Multiple`, and a scale `c >= 1` on the target, so
+the system `sum w_k T_k + sum q_j M_j - c * target == 0` is homogeneous and any positive
+solution can be scaled; for strict claims the strict terms must add up to >= 1. Minimising
+the total weight favours sparse supports, which round to rationals more easily.
 
 The solve is bounded by work, not time: an LP over the size budget is not attempted, and HiGHS
 runs its serial dual simplex under an iteration limit (`maxiter`) with no time limit, so the
@@ -12,15 +20,65 @@ same input gives the same point whatever the load.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix
 from sympy.polys.rings import PolyElement
 
-from verify.search.columns import Multiple, Term
+from verify.kernel import Sos
 from verify.search.work import Work
+
+# -- the columns -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Term:
+    """`prod(hypotheses[i] for i in hyps) * square`, nonnegative; `poly` is its expansion.
+
+    `square` builds the sum-of-squares factor (None: a bare hypothesis product). `strict` marks
+    a product of strict hypotheses without squares: the only kind of term that the kernel
+    accepts as the strictly positive part of a certificate for a strict claim.
+    """
+
+    hyps: tuple[int, ...]
+    poly: PolyElement
+    strict: bool = False
+    square: Callable[[], Sos] | None = None
+
+    @cached_property
+    def degree(self) -> int:
+        """Total degree of `poly` (0 for the zero polynomial)."""
+        return max((sum(monomial) for monomial in self.poly), default=0)
+
+    @cached_property
+    def sigma(self) -> tuple[Sos, ...]:
+        """The certificate's `sigma` for this term (built on first use)."""
+        return () if self.square is None else (self.square(),)
+
+
+@dataclass(frozen=True)
+class Multiple:
+    """`monomial * e_j` for the equality hypothesis `j`; enters with a free coefficient."""
+
+    equality: int
+    monomial: PolyElement
+    poly: PolyElement
+
+
+Column = Term | Multiple
+
+
+def charge(work: Work, poly: PolyElement) -> None:
+    """Charge one built column and its terms to the work budget."""
+    work.charge("candidates")
+    work.charge("terms", len(poly))
+
+
+# -- the LP -----------------------------------------------------------------------------------
 
 ITERATION_LIMIT = 1  # scipy's status for "iteration limit reached"
 

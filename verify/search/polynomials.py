@@ -15,7 +15,7 @@ import sympy
 from sympy import QQ
 from sympy.polys.rings import PolyElement, ring
 
-from proofs.terms import Vec, gram, gram_pair
+from proofs.language.terms import Vec, gram, gram_pair
 from verify.kernel import GramMinor, Judgement, NormSquare, Product, Sos, Square
 from verify.search.work import DEFAULT_BUDGET, Work
 
@@ -105,7 +105,8 @@ class Context:
         return self._grams[(a, b) if a <= b else (b, a)]
 
     def vec_dot(self, a: Vec, b: Vec) -> PolyElement:
-        """`dot(a, b)` in the ring, expanded bilinearly like `proofs.terms.dot` (memoised)."""
+        """`dot(a, b)` in the ring, expanded bilinearly like `proofs.language.terms.dot`
+        (memoised)."""
         key = (a, b)
         if key not in self._dots:
             total = self.ring.zero

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from verify.search.columns import Term, charge
+from verify.search.lp import Term, charge
 from verify.search.polynomials import Context, degree
 
 

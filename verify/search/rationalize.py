@@ -17,7 +17,7 @@ from sympy.polys.matrices import DomainMatrix
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
-from verify.search.columns import Multiple, Term
+from verify.search.lp import Multiple, Term
 from verify.search.polynomials import Context, fraction
 
 SUPPORT_TOLERANCE = 1e-7

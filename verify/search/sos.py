@@ -23,9 +23,9 @@ import sympy
 from sympy import QQ
 from sympy.polys.rings import PolyElement
 
-from proofs.terms import Vec, scalar
+from proofs.language.terms import Vec, scalar
 from verify.kernel import GramMinor, NormSquare, Sos, Square
-from verify.search.columns import Term, charge
+from verify.search.lp import Term, charge
 from verify.search.polynomials import Context, degree, fraction
 
 ONE = Fraction(1)

@@ -15,9 +15,8 @@ from typing import ClassVar
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
-from verify.search.columns import Term
 from verify.search.equalities import equality_certificate, equality_multiples
-from verify.search.lp import solve_lp
+from verify.search.lp import Term, solve_lp
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import certificate_from_point

@@ -61,7 +61,8 @@ class SearchBudget:
 # 5 167 candidates, 25 797 terms, one LP of 2 199 rows x 4 895 columns, 14 simplex iterations,
 # 32 768 points. The default leaves room (the full counterexample search is 983 040 points),
 # so no built-in verdict is decided by the budget (the library tests check every built-in proof
-# at the default budget; tests/test_prover_budget.py checks the margin on a table step).
+# at the default budget; tests/test_verify/search/test_search_work.py checks the margin on a
+# table step).
 DEFAULT_BUDGET = SearchBudget(
     candidates=20_000,
     terms=200_000,

@@ -1,0 +1,219 @@
+"""The batch perceptron: `w_{k+1} = w_k + alpha_k * xbar_k`, `xbar_k = sum_{j in M_k} y_j x_j`.
+
+`M_k` is the set of examples the iterate `w_k` gets wrong: `y_j <w_k, x_j> <= 0` (rule `"le"`)
+or `< 0` (rule `"lt"`, Chan's lecture). The run stops when `M_k` is empty (converged), at the
+iteration cap, or when it provably cannot converge: `xbar_k = 0` (or `alpha_k = 0`) leaves `w`
+unchanged forever, and with a step that depends on `w` only (constant or oracle-optimal) a
+repeated iterate means the run cycles (Brent's detection, as in `perceptron.algorithms.online`).
+
+Step rules, one small class each (`STEPS` maps their names):
+
+- `ConstantStep(alpha)`: the same positive `alpha_k = alpha` (`step=alpha` for short);
+- `ScheduleStep(alphas)`: `alpha_k` from a given sequence or a function of k (1-based);
+- `OptimalStep(theta_star)`: the oracle-optimal `alpha_k = <theta*, xbar_k> / ||xbar_k||^2`
+  for a reference separator `theta*` (`step="optimal", theta_star=...`), the step that
+  minimises `||w_{k+1} - theta*||^2` along `xbar_k`.
+
+Every iterate is exact: `w_k = W_k / D_k` with an integer vector and a positive integer,
+margins are decided on the integers of `perceptron.algorithms.fast` (the examples scaled to
+integers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from math import gcd
+
+from perceptron.algorithms.fast import exact_combination, exact_matvec, integer_form, integer_vector
+from perceptron.algorithms.trace import BatchTrace
+from perceptron.dataset import Dataset, Vector
+from perceptron.numbers import as_text, exact
+from perceptron.result import BatchResult
+
+_RULES = ("le", "lt")
+
+
+class StepRule:
+    """How `alpha_k` is chosen. `alpha` sees the iteration k (1-based) and `xbar_k` as integers
+    `xbar_int` with `xbar_k = xbar_int / scale`."""
+
+    name = "step"
+    deterministic = True  # alpha depends on w only (so a repeated iterate proves cycling)
+
+    def alpha(self, k: int, xbar_int: Sequence[int], scale: int) -> Fraction | None:
+        """The step of iteration k, or None when the rule has no step left."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        """One line for results."""
+        return self.name
+
+
+class ConstantStep(StepRule):
+    """`alpha_k = alpha` for every k."""
+
+    name = "constant"
+
+    def __init__(self, alpha: object) -> None:
+        self.value = exact(alpha)
+        if self.value <= 0:
+            raise ValueError(f"a constant step must be positive, not {as_text(self.value)}")
+
+    def alpha(self, k: int, xbar_int: Sequence[int], scale: int) -> Fraction:
+        """The constant."""
+        return self.value
+
+    def describe(self) -> str:
+        """`constant alpha = ...`."""
+        return f"constant alpha = {as_text(self.value)}"
+
+
+class ScheduleStep(StepRule):
+    """`alpha_k` from a sequence (k-th entry) or a function of k; positive values only."""
+
+    name = "schedule"
+    deterministic = False
+
+    def __init__(self, alphas: Sequence[object] | Callable[[int], object]) -> None:
+        self.source = alphas
+
+    def alpha(self, k: int, xbar_int: Sequence[int], scale: int) -> Fraction | None:
+        """The k-th value, None past the end of a finite schedule."""
+        if callable(self.source):
+            value = exact(self.source(k))
+        elif k <= len(self.source):
+            value = exact(self.source[k - 1])
+        else:
+            return None
+        if value <= 0:
+            raise ValueError(f"schedule step alpha_{k} = {as_text(value)} is not positive")
+        return value
+
+    def describe(self) -> str:
+        """`schedule (...)`."""
+        if callable(self.source):
+            return f"schedule {getattr(self.source, '__name__', 'function')}(k)"
+        shown = ", ".join(as_text(exact(a)) for a in list(self.source)[:5])
+        return f"schedule ({shown}{', ...' if len(self.source) > 5 else ''})"
+
+
+class OptimalStep(StepRule):
+    """The oracle-optimal `alpha_k = <theta*, xbar_k> / ||xbar_k||^2`."""
+
+    name = "optimal"
+
+    def __init__(self, theta_star: Sequence[object]) -> None:
+        self.theta = tuple(exact(v) for v in theta_star)
+        # theta* = T / D with integers: every alpha is then one Fraction, not d of them
+        self._T, self._D = integer_vector(self.theta)
+
+    def alpha(self, k: int, xbar_int: Sequence[int], scale: int) -> Fraction | None:
+        """`scale * <theta*, xbar_int> / ||xbar_int||^2` (None when xbar_k = 0)."""
+        norm2 = sum(v * v for v in xbar_int)
+        if norm2 == 0:
+            return None
+        inner = sum(t * v for t, v in zip(self._T, xbar_int, strict=True))
+        return Fraction(scale * inner, self._D * norm2)
+
+    def describe(self) -> str:
+        """`optimal alpha_k for theta* = (...)`."""
+        return "optimal alpha_k = <theta*, xbar_k>/||xbar_k||^2, theta* = (" + ", ".join(
+            as_text(v) for v in self.theta) + ")"
+
+
+#: Step rules by name (`step="optimal"` needs `theta_star`).
+STEPS: dict[str, type[StepRule]] = {"constant": ConstantStep, "schedule": ScheduleStep,
+                                    "optimal": OptimalStep}
+
+
+def _step_rule(step: object, theta_star: Sequence[object] | None) -> StepRule:
+    if isinstance(step, StepRule):
+        return step
+    if step == "optimal":
+        if theta_star is None:
+            raise ValueError("the optimal step needs theta_star, a reference separator")
+        return OptimalStep(theta_star)
+    if isinstance(step, str) and step in STEPS:
+        raise ValueError(f"step {step!r} needs its parameters: pass a {STEPS[step].__name__}")
+    if callable(step) or (isinstance(step, Sequence) and not isinstance(step, str)):
+        return ScheduleStep(step)  # type: ignore[arg-type]
+    return ConstantStep(step)
+
+
+def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | None = None,
+              rule: str = "le", max_iterations: int = 1000, w0: Sequence[object] | None = None,
+              bias: bool = False, keep_trace: bool = True) -> BatchResult:
+    """The batch perceptron on `data` (see the module docstring).
+
+    `step`: a positive number (constant alpha), a sequence or function of k (a schedule),
+    `"optimal"` (with `theta_star`), or a `StepRule`. `w0`: the initial iterate (None: zero);
+    with `bias` a constant 1 is appended to every example and `w0`, `theta_star` count it.
+    """
+    if rule not in _RULES:
+        raise ValueError(f"unknown rule {rule!r}; use 'le' or 'lt'")
+    if max_iterations < 0:
+        raise ValueError(f"max_iterations must be >= 0, not {max_iterations}")
+    chooser = _step_rule(step, theta_star)
+    form = integer_form(data, bias=bias)
+    d = form.d
+    if isinstance(chooser, OptimalStep) and len(chooser.theta) != d:
+        raise ValueError(f"theta_star has {len(chooser.theta)} coordinates, the run needs {d}")
+    start = tuple(exact(v) for v in w0) if w0 is not None else (Fraction(0),) * d
+    if len(start) != d:
+        raise ValueError(f"w0 has {len(start)} coordinates, the run needs {d}")
+    W, D = integer_vector(start)
+    y = form.y.tolist()
+    strict = rule == "lt"
+    sets: list[tuple[int, ...]] = []
+    alphas: list[Fraction] = []
+    saved, saved_k, power, lam = (tuple(W), D), 0, 1, 0
+    converged, reason, k = False, "", 0
+    while True:
+        margins = exact_matvec(form.rows, W, form.max_abs)
+        M = tuple(j for j, (m, yj) in enumerate(zip(margins, y, strict=True))
+                  if (m * yj < 0 if strict else m * yj <= 0))
+        if not M:
+            converged, reason = True, f"M_{k} is empty: w_{k} makes no mistake"
+            break
+        if k >= max_iterations:
+            reason = f"iteration cap {max_iterations} reached with |M_{k}| = {len(M)}"
+            break
+        coefficients = [0] * form.n
+        for j in M:
+            coefficients[j] = y[j]
+        xbar = exact_combination(coefficients, form.rows, form.max_abs)
+        if not any(xbar):
+            reason = (f"xbar_{k} = 0 with |M_{k}| = {len(M)}: no step can move w_{k}, "
+                      "the run never converges")
+            break
+        alpha = chooser.alpha(k + 1, xbar, form.scale)
+        if alpha is None:
+            reason = f"the step schedule has no alpha_{k + 1}"
+            break
+        if alpha == 0:
+            reason = (f"alpha_{k + 1} = 0: w_{k} would never change, the run never converges")
+            break
+        # w + alpha * xbar_int / s  with  w = W / D,  alpha = a / b
+        a, b, s = alpha.numerator, alpha.denominator, form.scale
+        W = [wi * b * s + D * a * xi for wi, xi in zip(W, xbar, strict=True)]
+        D = D * b * s
+        g = gcd(D, *W)
+        W, D = [wi // g for wi in W], D // g
+        k += 1
+        sets.append(M)
+        alphas.append(alpha)
+        if chooser.deterministic:
+            if (tuple(W), D) == saved:
+                reason = (f"cycling: w_{k} equals w_{saved_k}, so the iterations repeat "
+                          "forever: the run never converges")
+                break
+            lam += 1
+            if lam == power:
+                saved, saved_k, power, lam = (tuple(W), D), k, power * 2, 0
+    w: Vector = tuple(Fraction(wi, D) for wi in W)
+    margins = exact_matvec(form.rows, W, form.max_abs)
+    separating = all(m * yj > 0 for m, yj in zip(margins, y, strict=True))
+    trace = BatchTrace(data, bias, start, sets, alphas) if keep_trace else None
+    return BatchResult(k, converged, reason, w, rule, chooser.describe(), bias, trace,
+                       separating, tuple(alphas))

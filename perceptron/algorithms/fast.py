@@ -1,0 +1,595 @@
+"""The speed path: the perceptron on integers, in machine words while a bound proves it exact.
+
+**Scaling.** Rational examples are multiplied by one common denominator `s` (`IntegerForm`), so
+`X[i] = rows[i] / s` with integer `rows`. The iterate is kept as `w = unit * W` with an integer
+vector `W` and a positive rational `unit` chosen so that `w0 = unit * W0` and the update
+`w += eta * y * x` becomes `W += E * y * rows[i]` with a positive integer `E` (with `w0 = 0`:
+`unit = eta / s`, `E = 1`). Since `unit / s > 0`, `y <w, x>` and `y <W, rows[i]>` have the same
+sign: every decision is the decision of the rational run. Results go back to the original scale
+as exact `Fraction`s.
+
+**Arithmetic tiers, chosen before every epoch from a bound proved for the current state.**
+Write `Z[i] = y_i * rows[i]`, `R2 = max ||Z[i]||^2` and `N2 = ||W||^2` at the start of the epoch.
+An update only happens when `<W, Z[i]> <= 0`, so it gives
+`||W + E Z[i]||^2 = ||W||^2 + 2E <W, Z[i]> + E^2 ||Z[i]||^2 <= ||W||^2 + E^2 R2` (Novikoff's
+argument): during an epoch of at most `n` updates `||W||^2 <= N2 + n E^2 R2 =: B2`. Every partial
+sum of a dot product `<W, Z[j]>`, in any order, is at most `sum_k |W_k Z[j]_k| <= ||W|| ||Z[j]||`
+(Cauchy–Schwarz on absolute values), so every intermediate integer is below `sqrt(B2 * R2)` and
+every coordinate below `sqrt(B2)`.
+
+- `float64` when `B2 * R2 < 2**106` (and `B2, R2 < 2**106`): every value is an integer below
+  `2**53`, which float64 represents exactly, and IEEE-754 addition, multiplication and fused
+  multiply-add of such values are exact whenever the exact result is itself below `2**53` in
+  magnitude. So BLAS computes the *exact* integer margins, whatever its summation order; float64
+  is a container for exact integers here, never an approximation, and a comparison of two of
+  its values is a comparison of exact integers.
+- `int64` (numpy's integer matmul) when the same bound is below `2**126` (values below `2**63`).
+- exact Python integers (numpy object arrays) beyond that.
+
+Tiers only move up during a run (a downgrade would be sound but would copy the data twice).
+The same bound certifies whole blocks of epochs: epoch `j` from here starts with
+`||W||^2 <= N2 + j n E^2 R2`, so `certified_epochs` says how many stay in the tier, and the
+compiled loop (`perceptron.algorithms.compiled`, numba) runs that many epochs in one call, examples
+in their narrowest integer dtype, on exactly the tiers the epoch-by-epoch engine would choose.
+
+**Finding mistakes.** Within an epoch the margin of example `j` depends on every earlier update,
+so the loop is sequential in the mistakes but not in the examples: compute the exact margins of a
+window of the next `L` examples in one matrix-vector product, take the first one that triggers an
+update (`argmax` of a boolean mask), update `W`, and restart the window just after it; a window
+without mistakes is skipped whole and the next window is twice as long. For small `n` and many
+mistakes (many epochs, `d` much larger than `n`), `DualEngine` precomputes the signed Gram
+matrix once and updates all `n` margins with one row addition per mistake
+(`run_online(..., engine="dual")`; the kernel perceptron always runs this way).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+from itertools import chain
+from math import gcd, lcm
+
+import numpy as np
+
+from perceptron.algorithms import compiled as jit
+from perceptron.conventions import Conventions
+from perceptron.dataset import Dataset, Vector
+from perceptron.errors import DataError
+
+#: Squared limits: a tier is usable while (bound on every intermediate)**2 is below these.
+FLOAT_LIMIT2 = 2**106
+INT64_LIMIT2 = 2**126
+TIERS = ("float64", "int64", "object")
+
+#: Largest common denominator accepted (in bits): a guard against hostile data whose distinct
+#: denominators multiply out to numbers too large to compute with.
+MAX_SCALE_BITS = 1 << 20
+
+
+# ---- integer form of a dataset --------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class IntegerForm:
+    """`X[i] == rows[i] / scale` exactly; `rows` is int64 when every entry fits, else object.
+
+    With `bias`, a last column equal to `scale` (the constant feature 1) is appended.
+    """
+
+    rows: np.ndarray
+    scale: int
+    y: np.ndarray
+    max_abs: int
+    bias: bool
+
+    @property
+    def n(self) -> int:
+        """Number of examples."""
+        return int(self.rows.shape[0])
+
+    @property
+    def d(self) -> int:
+        """Number of columns (the bias column included)."""
+        return int(self.rows.shape[1])
+
+    def signed(self) -> np.ndarray:
+        """`Z[i] = y_i * rows[i]`, in the dtype of `rows`."""
+        if self.rows.dtype == object:
+            return self.rows * self.y.astype(object)[:, None]
+        return self.rows * self.y[:, None]
+
+    def radius2(self) -> int:
+        """`max_i ||rows[i]||^2`, exactly."""
+        if self.rows.dtype != object and self.max_abs**2 * max(self.d, 1) < 2**63:
+            return int(np.einsum("ij,ij->i", self.rows, self.rows).max())
+        return max(sum(v * v for v in row) for row in self.rows.tolist())
+
+
+def integer_arrays(X: np.ndarray, y: np.ndarray, *, bias: bool = False) -> IntegerForm:
+    """The integer form of integer arrays `X` (n, d) and labels `y` in {-1, +1} (scale 1)."""
+    X = np.asarray(X)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+        raise DataError(f"X must be a non-empty 2-D array, not of shape {X.shape}")
+    if X.dtype.kind not in "iu" and X.dtype != object:
+        raise DataError(f"X must hold integers (dtype {X.dtype}); load other data as a Dataset")
+    if y.shape != (X.shape[0],) or not (np.abs(y) == 1).all():
+        raise DataError("y must hold one label -1 or +1 per example")
+    huge = X.dtype == object or (X.dtype.kind == "u" and int(X.max()) >= 2**63)
+    rows = X.astype(object) if huge else np.asarray(X, dtype=np.int64)
+    if bias:
+        rows = np.hstack([rows, np.ones((rows.shape[0], 1), dtype=rows.dtype)])
+    return IntegerForm(rows, 1, y.astype(np.int64), max(_max_abs(rows), 1 if bias else 0), bias)
+
+
+_FORMS: dict[tuple[int, bool], tuple[weakref.ref, IntegerForm]] = {}
+
+
+def integer_form(data: Dataset, *, bias: bool = False) -> IntegerForm:
+    """The integer form of `data` (cached per dataset object while it lives)."""
+    key = (id(data), bias)
+    hit = _FORMS.get(key)
+    if hit is not None and hit[0]() is data:
+        return hit[1]
+    if bias:
+        base = integer_form(data)
+        column = np.full((base.n, 1), base.scale, dtype=base.rows.dtype)
+        if base.rows.dtype != object and base.scale >= 2**63:
+            column = column.astype(object)
+        rows = np.hstack([base.rows.astype(column.dtype), column])
+        form = IntegerForm(rows, base.scale, base.y, max(base.max_abs, base.scale), True)
+    else:
+        form = _integer_form(data)
+    _FORMS[key] = (weakref.ref(data, lambda _ref, key=key: _FORMS.pop(key, None)), form)
+    return form
+
+
+def _integer_form(data: Dataset) -> IntegerForm:
+    flat = list(chain.from_iterable(data.X))
+    # Loaders share one Fraction object per distinct value: convert each object once (ids are
+    # unique here, every object being alive in `data`).
+    ids = list(map(id, flat))
+    by_id = dict(zip(ids, flat, strict=True))
+    slot = {key: k for k, key in enumerate(by_id)}
+    distinct = list(by_id.values())
+    index = np.fromiter(map(slot.__getitem__, ids), dtype=np.int64, count=len(ids))
+    scale = 1
+    for q in {v.denominator for v in distinct}:
+        if scale % q:
+            scale = lcm(scale, q)
+            if scale.bit_length() > MAX_SCALE_BITS:
+                raise DataError(f"the examples' common denominator has more than "
+                                f"{MAX_SCALE_BITS} bits: exact arithmetic on these data is "
+                                "impractical", source=data.name)
+    ints = [v.numerator * (scale // v.denominator) for v in distinct]
+    top = max(map(abs, ints))
+    y = np.array(data.y, dtype=np.int64)
+    if top < 2**63:
+        rows = np.array(ints, dtype=np.int64)[index]
+    else:
+        table = np.empty(len(ints), dtype=object)
+        table[:] = ints
+        rows = table[index]
+    return IntegerForm(rows.reshape(data.n, data.d), scale, y, top, False)
+
+
+def integer_vector(w: Sequence[Fraction]) -> tuple[list[int], int]:
+    """`w == W / D` with integer `W` and positive integer `D` (the least common denominator)."""
+    D = lcm(*(v.denominator for v in w)) if w else 1
+    return [v.numerator * (D // v.denominator) for v in w], D
+
+
+def exact_matvec(rows: np.ndarray, vector: Sequence[int], max_abs: int | None = None) -> list[int]:
+    """`rows @ vector` exactly, as Python ints: int64 when a bound allows it, else object."""
+    top = max_abs if max_abs is not None else _max_abs(rows)
+    vec_l1 = sum(abs(int(v)) for v in vector)
+    if rows.dtype != object and top * vec_l1 < 2**63 and vec_l1 < 2**63:
+        return (rows @ np.array(vector, dtype=np.int64)).tolist()
+    obj = np.empty(len(vector), dtype=object)
+    obj[:] = [int(v) for v in vector]
+    return list(rows.astype(object) @ obj) if rows.size else [0] * rows.shape[0]
+
+
+def exact_combination(coefficients: Sequence[int], rows: np.ndarray,
+                      max_abs: int | None = None) -> list[int]:
+    """`coefficients @ rows` (a combination of the rows) exactly, as Python ints."""
+    top = max_abs if max_abs is not None else _max_abs(rows)
+    l1 = sum(abs(int(c)) for c in coefficients)
+    if rows.dtype != object and top * l1 < 2**63 and l1 < 2**63:
+        return (np.array(coefficients, dtype=np.int64) @ rows).tolist()
+    obj = np.empty(len(coefficients), dtype=object)
+    obj[:] = [int(c) for c in coefficients]
+    return list(obj @ rows.astype(object)) if rows.size else [0] * rows.shape[1]
+
+
+def _max_abs(a: np.ndarray) -> int:
+    if a.size == 0:
+        return 0
+    if a.dtype == object:
+        return max(abs(v) for v in a.flat)
+    return max(int(a.max()), -int(a.min()))  # exact, even for -2**63
+
+
+def separates_integer(form: IntegerForm, W: Sequence[int]) -> bool:
+    """Whether `y_i <W, rows[i]> > 0` for every i, decided on exact integers."""
+    margins = exact_matvec(form.rows, W, form.max_abs)
+    return all(m * yi > 0 for m, yi in zip(margins, form.y.tolist(), strict=True))
+
+
+# ---- the problem in integer form -------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """An online run in integer form: `W += E * Z[i]` whenever `<W, Z[i]> < q[i]`.
+
+    `q[i]` is 1 when a zero margin updates example i (so `< 1` means `<= 0`) and 0 otherwise;
+    `w = unit * W` in the original scale.
+    """
+
+    form: IntegerForm
+    Z: np.ndarray
+    q: np.ndarray
+    W0: tuple[int, ...]
+    E: int
+    unit: Fraction
+    R2: int
+
+    @classmethod
+    def build(cls, data: Dataset, conventions: Conventions) -> Problem:
+        """Scale `data` and `conventions` to integers (see the module docstring)."""
+        return cls.of_form(integer_form(data, bias=conventions.bias), conventions)
+
+    @classmethod
+    def of_form(cls, form: IntegerForm, conventions: Conventions) -> Problem:
+        """The run of `conventions` on examples already in integer form."""
+        w0 = conventions.initial(form.d)
+        step = conventions.eta / form.scale
+        unit = _rational_gcd([step, *(v for v in w0 if v)])
+        E = step / unit
+        assert E.denominator == 1
+        W0 = tuple(int(v / unit) for v in w0)
+        q = np.array([1 if conventions.updates_at_zero(y) else 0 for y in (1, -1)],
+                     dtype=np.int64)[(1 - form.y) // 2]
+        return cls(form, form.signed(), q, W0, int(E), unit, form.radius2())
+
+    @property
+    def n(self) -> int:
+        """Number of examples."""
+        return self.form.n
+
+    @property
+    def d(self) -> int:
+        """Number of coordinates of the iterate."""
+        return self.form.d
+
+    def uniform_q(self) -> int | None:
+        """The common threshold when every example has the same one."""
+        first = int(self.q[0])
+        return first if bool((self.q == first).all()) else None
+
+    def to_rational(self, W: Sequence[int]) -> Vector:
+        """`unit * W` as exact Fractions."""
+        p, r = self.unit.numerator, self.unit.denominator
+        return tuple(Fraction(p * int(v), r) for v in W)
+
+
+def _rational_gcd(values: Sequence[Fraction]) -> Fraction:
+    """The largest positive rational dividing every value into an integer."""
+    common = lcm(*(v.denominator for v in values))
+    g = reduce(gcd, (abs(v.numerator) * (common // v.denominator) for v in values), 0)
+    return Fraction(g, common)
+
+
+def certified_epochs(N2: int, growth: int, R2: int, tier: int) -> int | None:
+    """How many epochs, starting from `||W||^2 = N2`, stay in `tier` by Novikoff's bound.
+
+    Epoch `j` (0-based) starts with `||W||^2 <= N2 + j * growth` (`growth = n E^2 R2`, the
+    most one epoch can add) and keeps `||W||^2 <= B2_j = N2 + (j + 1) * growth` throughout;
+    the tier holds while `max(B2_j * R2, B2_j, R2)` is below its limit. So epochs
+    `0 .. m - 1` are certified for the largest such `m` (at least 1 when the current epoch
+    is; None when nothing bounds it: the object tier, or data that never move `W`).
+    """
+    if tier == 2 or growth == 0:
+        return None
+    limit = (FLOAT_LIMIT2, INT64_LIMIT2)[tier]
+    top = (limit - 1) // max(R2, 1)  # the largest B2 allowed (B2 * R2 < limit and B2 < limit)
+    epochs = (top - N2) // growth
+    assert epochs >= 1, 'the tier was chosen for this epoch'
+    return epochs
+
+
+def _tier_for(bound2: int) -> int:
+    if bound2 < FLOAT_LIMIT2:
+        return 0
+    return 1 if bound2 < INT64_LIMIT2 else 2
+
+
+def _as_tier(a: np.ndarray, tier: int) -> np.ndarray:
+    dtype = (np.float64, np.int64, object)[tier]
+    if a.dtype == dtype:
+        return a
+    if tier == 2:
+        if a.dtype == np.float64:
+            a = a.astype(np.int64)
+        return a.astype(object)
+    return np.ascontiguousarray(a.astype(dtype))
+
+
+def _ints(a: np.ndarray) -> list[int]:
+    """Exact Python ints of an array of any tier."""
+    if a.dtype == np.float64:
+        a = a.astype(np.int64)
+    return [int(v) for v in a.tolist()]
+
+
+def _norm2(a: np.ndarray) -> int:
+    """`sum(a_k**2)` exactly, in int64 when that provably cannot overflow."""
+    if a.dtype != object and a.size:
+        top = int(np.abs(a).max())  # exact: entries are integers below 2**63 in magnitude
+        if top * top * a.size < 2**63:
+            b = a.astype(np.int64)
+            return int((b * b).sum())
+    return sum(v * v for v in _ints(a))
+
+
+def _max_abs_tiered(a: np.ndarray) -> int:
+    """`max |a_k|` exactly for an array of any tier (float64 entries are exact integers)."""
+    if a.size == 0:
+        return 0
+    if a.dtype == object:
+        return max(abs(v) for v in a.tolist())
+    return int(np.abs(a).max())
+
+
+# ---- engines -------------------------------------------------------------------------------
+
+
+@dataclass
+class CycleState:
+    """Brent's cycle detection on the states at the start of epochs: the saved state, the
+    epoch it was saved at, the current power of two and the distance travelled since."""
+
+    saved: object
+    saved_epoch: int = 1
+    power: int = 1
+    lam: int = 0
+
+    def repeats(self, engine: object, epoch: int) -> int | None:
+        """The earlier epoch whose starting state the current state repeats, if found (the
+        compiled loop does exactly this, on the same fields)."""
+        if engine.same_state(self.saved):  # type: ignore[attr-defined]
+            return self.saved_epoch
+        self.lam += 1
+        if self.lam == self.power:
+            self.saved = engine.state()  # type: ignore[attr-defined]
+            self.saved_epoch = epoch
+            self.power *= 2
+            self.lam = 0
+        return None
+
+
+@dataclass(frozen=True)
+class Block:
+    """Consecutive epochs `first_epoch, ...`: the updates of each (`counts`), the positions
+    that updated in order (None when not recorded), and why the block ended: `ran` (as many
+    epochs as asked), `converged` (its last epoch made no update) or `cycled` (the state at
+    the start of the epoch after it repeats an earlier one: `CycleState.saved_epoch`)."""
+
+    first_epoch: int
+    counts: np.ndarray
+    indices: np.ndarray | None
+    status: str = "ran"
+
+
+BLOCK_STATUS = ("ran", "converged", "cycled")  # indexed by the compiled kernel's status
+
+
+class PrimalEngine:
+    """Cyclic epochs on `W`, with windows of exact margins (see the module docstring), or in
+    the compiled loop (`compiled=True`: `run_block`, on the machine-integer tiers; None: not
+    yet, the driver decides when, `perceptron.algorithms.online.promote_now`).
+    """
+
+    def __init__(self, problem: Problem, *, window: int | None = None,
+                 compiled: bool | None = False) -> None:
+        self.problem = problem
+        self.compiled = compiled
+        self._Zc: np.ndarray | None = None
+        self._qc: np.ndarray | None = None
+        self.tier = -1
+        self.tiers_used: list[str] = []
+        self.W = np.array(problem.W0, dtype=object)
+        d = max(problem.d, 1)
+        self.window = window or int(min(256, max(16, 6144 // d)))
+        self._Z: np.ndarray = problem.Z
+        self._steps: np.ndarray = problem.Z
+        self._q = problem.uniform_q()
+
+    def _prepare(self) -> int | None:
+        """Choose the tier for the epoch about to start; return how many epochs from here the
+        bound certifies in it (None: unbounded, exact Python integers or nothing moves)."""
+        p = self.problem
+        if self.tier == 2:
+            return None  # exact Python integers already: nothing can overflow
+        N2 = _norm2(self.W)
+        growth = p.n * p.E * p.E * p.R2  # the most ||W||^2 can grow in one epoch
+        B2 = N2 + growth
+        tier = max(self.tier, _tier_for(max(B2 * p.R2, B2, p.R2)))
+        if tier != self.tier:
+            self.tier = tier
+            self.tiers_used.append(TIERS[tier])
+            self._Z = _as_tier(p.Z, tier)
+            self.W = _as_tier(np.array(_ints(self.W), dtype=object), tier)
+            self._steps = self._Z if p.E == 1 else self._Z * (p.E if tier < 2 else int(p.E))
+        return certified_epochs(N2, growth, p.R2, tier)
+
+    def state(self) -> np.ndarray:
+        """The state at the start of an epoch: the iterate `W` (a copy)."""
+        return self.W.copy()
+
+    def same_state(self, saved: np.ndarray) -> bool:
+        """Whether the current state equals a saved one (exact integer comparison)."""
+        return bool(np.array_equal(self.W, saved))
+
+    def integer_w(self) -> list[int]:
+        """The current `W` as Python ints."""
+        return _ints(self.W)
+
+    def run_block(self, cycle: CycleState, first_epoch: int, epochs: int,
+                  record: bool) -> Block | None:
+        """Up to `epochs` epochs from `first_epoch` in the compiled loop
+        (`perceptron.algorithms.compiled`), with the driver's cycle detection; None when this engine
+        does not run compiled (then the driver calls `run_epoch`).
+
+        The block is cut where the Novikoff bound stops certifying the tier, so every epoch
+        of it runs in the tier the epoch-by-epoch engine would choose.
+        """
+        if not self.compiled or not jit.AVAILABLE:
+            return None
+        certified = self._prepare()
+        if self.tier == 2:
+            return None
+        if certified is not None:
+            epochs = min(epochs, certified)
+        p = self.problem
+        if self._Zc is None:
+            self._Zc = jit.narrowest(p.Z, p.form.max_abs)
+            self._qc = np.ascontiguousarray(p.q, dtype=np.int64)
+        dtype = self.W.dtype.type
+        saved = np.ascontiguousarray(cycle.saved, dtype=self.W.dtype)
+        state = np.array([cycle.saved_epoch, cycle.power, cycle.lam], dtype=np.int64)
+        counts = np.zeros(epochs, dtype=np.int64)
+        indices = np.zeros(p.n * epochs if record else 0, dtype=np.int64)
+        done, status = jit.kernels()(self._Zc, self.W, dtype(p.E), self._qc, saved, state,
+                                          first_epoch, epochs, counts, indices, record)
+        cycle.saved, (cycle.saved_epoch, cycle.power, cycle.lam) = saved, state.tolist()
+        counts = counts[:done]
+        return Block(first_epoch, counts, indices[:int(counts.sum())] if record else None,
+                     BLOCK_STATUS[status])
+
+    def run_epoch(self) -> list[int]:
+        """One pass over the examples in order; returns the positions that updated."""
+        self._prepare()
+        Z, W, steps, n = self._Z, self.W, self._steps, self.problem.n
+        uniform = self._q is not None
+        # the threshold in the tier's own type (a numpy scalar compares fastest)
+        if self.tier == 2:
+            q = self._q if uniform else self.problem.q.astype(object)
+        else:
+            dtype = (np.float64, np.int64)[self.tier]
+            q = dtype(self._q) if uniform else self.problem.q.astype(dtype)
+        L0 = self.window
+        L = L0
+        pos = 0
+        updated: list[int] = []
+        while pos < n:
+            end = pos + L
+            t = Z[pos:end].dot(W)
+            mask = t < q if uniform else t < q[pos:end]  # type: ignore[index]
+            k = int(mask.argmax())
+            if not mask[k]:
+                pos = end
+                L += L
+                continue
+            k += pos
+            W += steps[k]
+            updated.append(k)
+            pos = k + 1
+            L = L0
+        return updated
+
+
+class DualEngine:
+    """Cyclic epochs on the margins `v[j] = <W, Z[j]>` with a precomputed signed Gram matrix.
+
+    Per update `v += E * H[k]`, where `H[k][j] = <Z[k], Z[j]>` (any positive semi-definite
+    kernel works the same way: `kernel_perceptron` passes its own `H`). State: the margins,
+    which determine the whole future of the run.
+    """
+
+    def __init__(self, H: np.ndarray, q: np.ndarray, v0: Sequence[int], *, E: int = 1,
+                 h_max: int | None = None) -> None:
+        self.n = int(H.shape[0])
+        self._H = H
+        self.E = int(E)
+        self.h_max = h_max if h_max is not None else _max_abs(H)
+        self.q = q
+        uq = int(q[0]) if len(q) else 0
+        self._q = uq if bool((q == uq).all()) else None
+        self.v = np.array([int(v) for v in v0], dtype=object)
+        self.tier = -1
+        self.tiers_used: list[str] = []
+        self._rows: list[np.ndarray] = []
+        self.counts = np.zeros(self.n, dtype=np.int64)
+
+    def _prepare(self) -> None:
+        if self.tier == 2:
+            return
+        top = _max_abs_tiered(self.v) + self.n * self.E * self.h_max
+        tier = max(self.tier, 1 if top < 2**63 else 2)
+        if tier != self.tier:
+            self.tier = tier
+            self.tiers_used.append(TIERS[tier])
+            H = _as_tier(self._H, tier)
+            if self.E != 1:
+                H = H * self.E
+            self._rows = list(H)
+            self.v = _as_tier(np.array(_ints(self.v), dtype=object), tier)
+
+    def state(self) -> np.ndarray:
+        """The margins at the start of an epoch (a copy)."""
+        return self.v.copy()
+
+    def same_state(self, saved: np.ndarray) -> bool:
+        """Whether the margins equal saved ones."""
+        return bool(np.array_equal(self.v, saved))
+
+    def run_epoch(self) -> list[int]:
+        """One pass in order; returns the positions that updated."""
+        self._prepare()
+        v, rows, n = self.v, self._rows, self.n
+        q = self._q if self._q is not None else self.q
+        uniform = self._q is not None
+        pos = 0
+        updated: list[int] = []
+        while pos < n:
+            mask = v[pos:] < q if uniform else v[pos:] < q[pos:]
+            k = int(mask.argmax())
+            if not mask[k]:
+                break
+            k += pos
+            v += rows[k]
+            updated.append(k)
+            pos = k + 1
+        if updated:
+            self.counts += np.bincount(updated, minlength=n)
+        return updated
+
+
+def gram(rows: np.ndarray, max_abs: int) -> np.ndarray:
+    """`rows @ rows.T` exactly: float64 BLAS when every partial sum is below 2**53, int64 when
+    below 2**63, object (Python ints) otherwise. Returns int64 or object."""
+    bound = max_abs * max_abs * max(rows.shape[1], 1)
+    if rows.dtype != object and bound < 2**53:
+        f = rows.astype(np.float64)
+        return (f @ f.T).astype(np.int64)
+    if rows.dtype != object and bound < 2**63:
+        return rows @ rows.T
+    obj = rows.astype(object)
+    return obj @ obj.T
+
+
+def signed_gram(problem: Problem) -> np.ndarray:
+    """`H[i][j] = <Z[i], Z[j]>` exactly (int64 or object)."""
+    return gram(problem.Z, problem.form.max_abs)
+
+
+def dual_from_primal(problem: Problem, W: Sequence[int]) -> DualEngine:
+    """The Gram form of a primal run whose current iterate is `W`."""
+    H = signed_gram(problem)
+    v0 = exact_matvec(problem.Z, W, problem.form.max_abs)
+    return DualEngine(H, problem.q, v0, E=problem.E)

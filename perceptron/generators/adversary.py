@@ -1,0 +1,198 @@
+"""An online adversary that forces the perceptron into the most mistakes Novikoff allows.
+
+Fix the reference separator `u = e_1`, a rational margin `gamma > 0` and a rational radius
+bound `R2 > 0` (squared, so no square root is ever taken). Every example the adversary plays
+satisfies `||x||^2 == R2` and `y <u, x> == gamma` exactly, and lies exactly on the learner's
+decision boundary, `y <w, x> == 0`, which the default rule (`y<w,x> <= 0`) counts as a mistake.
+
+**Construction.** Write the learner's iterate as `w = a e_1 + w_perp`. The adversary plays
+`x = y z` with `z = gamma e_1 - (a gamma / ||w_perp||^2) w_perp + f`, where `f` lives on fresh
+coordinates (zero in `w`) and `||f||^2 = R2 - gamma^2 - a^2 gamma^2 / ||w_perp||^2`; when
+`w_perp = 0` it needs `a <= 0` and plays `z = gamma e_1 + f`. Then `<w, z> = 0`, `z_1 = gamma`,
+`||z||^2 = R2`. The squared norm `||f||^2` is a nonnegative rational `p/q`, and
+`p/q = (p q)/q^2`; by Lagrange's four-square theorem the integer `p q` is a sum of at most four
+squares, so `f` has at most four rational coordinates — everything stays exact.
+
+**Why it reaches floor(R2/gamma^2).** Against the perceptron (`w_0 = 0`, `w <- w + y x = w + z`)
+every round keeps `<w_t, u> = t gamma` and, since `<w_t, z> = 0`,
+`||w_t||^2 = ||w_{t-1}||^2 + R2 = t R2`; so `||w_perp||^2 = t R2 - t^2 gamma^2` and round
+`t + 1` needs `||f||^2 = R2 (R2 - (t+1) gamma^2) / (R2 - t gamma^2) >= 0`, i.e.
+`t + 1 <= R2 / gamma^2`. So rounds `1, ..., floor(R2/gamma^2)` all succeed (each a mistake).
+
+**Why no adversary can do more.** Any sequence with `||x||^2 <= R2` and `y<u,x> >= gamma ||u||`
+gives after `t` mistakes `t gamma ||u|| <= <w_t, u> <= ||w_t|| ||u||` and `||w_t||^2 <= t R2`
+(Block–Novikoff), hence `t^2 gamma^2 <= t R2` and `t <= R2/gamma^2`; `t` is an integer.
+The adversary's examples meet both inequalities with equality, which is what makes it tight.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from math import isqrt
+
+from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.bound import NovikoffBound
+from perceptron.geometry.linear import norm2
+
+#: A sparse vector: coordinate index -> nonzero exact value (dimensions grow as play goes on).
+Sparse = dict[int, Fraction]
+
+
+def _is_square(n: int) -> bool:
+    return n >= 0 and isqrt(n) ** 2 == n
+
+
+def _two_squares(n: int) -> tuple[int, int] | None:
+    """`(a, b)` with `a^2 + b^2 == n`, `a >= b >= 0`, or None."""
+    a = isqrt(n)
+    while 2 * a * a >= n:
+        rest = n - a * a
+        if _is_square(rest):
+            return a, isqrt(rest)
+        a -= 1
+    return None
+
+
+def _three_square_possible(n: int) -> bool:
+    """Legendre: n is a sum of three squares unless n = 4^k (8m + 7)."""
+    while n and n % 4 == 0:
+        n //= 4
+    return n % 8 != 7
+
+
+def sum_of_squares(n: int) -> tuple[int, ...]:
+    """Fewest positive integers (at most four, Lagrange) whose squares sum to `n >= 0`."""
+    if n < 0:
+        raise ValueError(f"{n} is negative")
+    if n == 0:
+        return ()
+    if _is_square(n):
+        return (isqrt(n),)
+    two = _two_squares(n)
+    if two is not None:
+        return tuple(v for v in two if v)
+    for squares in (3, 4):
+        if squares == 3 and not _three_square_possible(n):
+            continue
+        a = isqrt(n)
+        while a > 0:
+            rest = n - a * a
+            if squares == 3:
+                found = _two_squares(rest)
+                if found is not None:
+                    return tuple(v for v in (a, *found) if v)
+            elif _three_square_possible(rest):
+                return (a, *sum_of_squares(rest))
+            a -= 1
+    raise AssertionError("unreachable: Lagrange's four-square theorem")
+
+
+def rational_squares(q: Fraction) -> tuple[Fraction, ...]:
+    """At most four positive rationals whose squares sum to `q >= 0` (`q = (p r)/r^2`)."""
+    if q < 0:
+        raise ValueError(f"{q} is negative")
+    return tuple(Fraction(v, q.denominator) for v in sum_of_squares(q.numerator * q.denominator))
+
+
+def _dot(a: Sparse, b: Sparse) -> Fraction:
+    return sum((v * b[i] for i, v in a.items() if i in b), Fraction(0))
+
+
+@dataclass(frozen=True)
+class AdversarialSequence(NovikoffBound):
+    """The examples an adversary played, in order, with the promises they keep.
+
+    `u` is the reference separator `e_1`, `gamma_u = min y<u,x>` and `R2 = max ||x||^2`;
+    `iterates[t]` is the perceptron's `w_t`, predicted exactly by the adversary.
+    """
+
+    data: Dataset
+    u: Vector
+    gamma_u: Fraction
+    R2: Fraction
+    iterates: tuple[Vector, ...]
+
+    @property
+    def mistakes(self) -> int:
+        """Rounds played; each one a mistake of the perceptron."""
+        return self.data.n
+
+    @property
+    def u_norm2(self) -> Fraction:  # type: ignore[override]
+        """`<u, u>`: 1, as `u = e_1`."""
+        return norm2(self.u)
+
+
+class OnlineAdversary:
+    """Forces a mistake every round while `||x||^2 <= R2` and `y<e_1, x> >= gamma` hold.
+
+    `respond(w)` answers any learner; `play()` plays against the perceptron and records the
+    sequence. Labels are drawn from `random.Random(seed)` (or all +1 when `seed` is None); they
+    do not change the dynamics, since the perceptron's step `y x = z` does not depend on `y`.
+    """
+
+    def __init__(self, R2: Fraction | int, gamma: Fraction | int, *, seed: int | None = None
+                 ) -> None:
+        self.R2 = Fraction(R2)
+        self.gamma = Fraction(gamma)
+        if self.gamma <= 0 or self.gamma**2 > self.R2:
+            raise ValueError("need gamma > 0 and R2 >= gamma^2 (u = e_1 has ||u|| = 1)")
+        self.seed = seed
+        self._labels = random.Random(seed) if seed is not None else None
+
+    def respond(self, w: Sparse, dimension: int) -> tuple[Sparse, int] | None:
+        """An example `(x, y)` with `y<w,x> == 0`, or None when no allowed example errs.
+
+        `dimension` is the number of coordinates used so far; fresh ones are appended.
+        """
+        g2 = self.gamma**2
+        a = w.get(0, Fraction(0))
+        perp = {i: v for i, v in w.items() if i != 0 and v}
+        perp2 = _dot(perp, perp)
+        if perp2 == 0:
+            if a > 0:
+                return None
+            fresh2, pull = self.R2 - g2, Fraction(0)
+        else:
+            pull = a * self.gamma / perp2
+            fresh2 = self.R2 - g2 - pull * pull * perp2
+        if fresh2 < 0:
+            return None
+        z: Sparse = {0: self.gamma}
+        z.update({i: -pull * v for i, v in perp.items() if pull})
+        start = max(dimension, 1)
+        z.update({start + k: v for k, v in enumerate(rational_squares(fresh2))})
+        y = 1 if self._labels is None else self._labels.choice((-1, 1))
+        return {i: y * v for i, v in z.items()}, y
+
+    def play(self, max_rounds: int | None = None) -> AdversarialSequence:
+        """Play against the perceptron (w_0 = 0, eta = 1, rule `<=`) until no mistake is
+        possible (or `max_rounds`), and return the exact sequence with its iterates."""
+        w: Sparse = {}
+        dimension = 1
+        examples: list[Sparse] = []
+        labels: list[int] = []
+        iterates: list[Sparse] = [{}]
+        while max_rounds is None or len(examples) < max_rounds:
+            move = self.respond(w, dimension)
+            if move is None:
+                break
+            x, y = move
+            examples.append(x)
+            labels.append(y)
+            dimension = max(dimension, max(x) + 1)
+            w = {i: v for i in set(w) | set(x)
+                 if (v := w.get(i, Fraction(0)) + y * x.get(i, Fraction(0)))}
+            iterates.append(w)
+        if not examples:
+            raise ValueError("no example can be a mistake here (R2 < gamma^2)")
+
+        def dense(v: Sparse) -> Vector:
+            return tuple(v.get(i, Fraction(0)) for i in range(dimension))
+
+        data = Dataset(tuple(dense(x) for x in examples), tuple(labels),
+                       f"adversary(R2={self.R2},gamma={self.gamma},seed={self.seed})")
+        return AdversarialSequence(data, dense({0: Fraction(1)}), self.gamma, self.R2,
+                                   tuple(dense(v) for v in iterates))

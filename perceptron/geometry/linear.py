@@ -1,0 +1,374 @@
+"""Exact data geometry: radius, margins, and exact integer linear algebra.
+
+Everything here is exact: Fractions and Python integers. Floats never enter a result.
+
+- `radius2(data)`: R^2 = max_i ||x_i||^2, measured from the origin.
+- `margin2(data, w, b)`: the signed squared margin of the separator (w, b),
+  sign(m) * m^2 / ||w||^2 with m = min_i y_i (<w, x_i> + b).
+
+The second half is the exact linear algebra that the certificate searches use: a linear
+system over the integers is solved exactly by p-adic (Dixon) lifting with numpy doing the
+arithmetic modulo a prime and Python integers holding the lifted solution; small or
+awkward systems use Fraction elimination. A solver's answer is exact by construction, and
+every certificate built from one is checked exactly again by its own `check`.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import reduce
+from operator import mul
+
+import numpy as np
+
+from perceptron.dataset import Dataset
+from perceptron.errors import DataError
+
+__all__ = [
+    "SingularSystem",
+    "common_denominator",
+    "dot",
+    "float_rows",
+    "functional_margins",
+    "margin2",
+    "norm2",
+    "radius2",
+    "scaled_rows",
+    "solve_integer_system",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry
+# ---------------------------------------------------------------------------------------------
+
+
+def dot(u: Sequence[Fraction], v: Sequence[Fraction]) -> Fraction:
+    """The exact inner product of two equally long vectors."""
+    if len(u) != len(v):
+        raise ValueError(f"vectors of lengths {len(u)} and {len(v)}")
+    return _frac_dot(u, v)
+
+
+def norm2(v: Sequence[Fraction]) -> Fraction:
+    """The exact squared Euclidean norm."""
+    return _frac_dot(v, v)
+
+
+def radius2(data: Dataset) -> Fraction:
+    """R^2 = max_i ||x_i||^2, exactly (for a bias, pass `data.augmented()`)."""
+    s, rows = scaled_rows(data)
+    return Fraction(max(_idot(x, x) for x in rows), s * s)
+
+
+_SCALED: dict[int, tuple[weakref.ref[Dataset], int, list[list[int]]]] = {}
+
+
+def scaled_rows(data: Dataset) -> tuple[int, list[list[int]]]:
+    """`(s, rows)` with `rows[i] = s * x_i` integral: `data.scale()` and
+    `data.integer_rows()`, computed once per dataset object (do not mutate the rows)."""
+    key = id(data)
+    hit = _SCALED.get(key)
+    if hit is not None and hit[0]() is data:
+        return hit[1], hit[2]
+    s = data.scale()
+    rows = data.integer_rows()
+    _SCALED[key] = (weakref.ref(data, lambda _r, key=key: _SCALED.pop(key, None)), s, rows)
+    return s, rows
+
+
+def float_rows(data: Dataset) -> np.ndarray:
+    """The features as a float array, up to one positive common factor (untrusted uses only:
+    warm starts and float LPs, whose answers are direction-invariant and re-checked exactly).
+
+    The factor is 1 when every feature and the common denominator fit a float. Data such as
+    `1e308` (whose squares overflow) or `1e-400` (which underflows to 0) are scaled first:
+    the integer rows `s * x_i` are shifted so that the largest entry has about 500 bits,
+    which never overflows, not even in a squared norm.
+    """
+    s, rows = scaled_rows(data)
+    top = max((abs(v).bit_length() for x in rows for v in x), default=0)
+    if top <= 500 and s.bit_length() <= 500:
+        return np.array(rows, dtype=np.float64) / float(s)
+    shift = max(top - 500, 0)
+    return np.array([[_shifted(v, shift) for v in x] for x in rows], dtype=np.float64)
+
+
+def _shifted(v: int, shift: int) -> float:
+    """`v / 2**shift` as a float (`v` has at most `shift + 500` bits, so it fits)."""
+    return float(v >> shift) if v >= 0 else -float(-v >> shift)
+
+
+def margin2(data: Dataset, w: Sequence[object], b: object = 0) -> Fraction:
+    """The signed squared geometric margin of the separator (w, b) on `data`.
+
+    With m = min_i y_i (<w, x_i> + b), returns m^2 / ||w||^2 when m >= 0 and -m^2 / ||w||^2
+    when m < 0 (some example is strictly misclassified). `w` must not be zero.
+    """
+    from perceptron.numbers import exact
+
+    wv = tuple(exact(v) for v in w)
+    bv = exact(b)
+    if len(wv) != data.d:
+        raise DataError(f"separator has {len(wv)} coordinates, data has {data.d} features")
+    nw = norm2(wv)
+    if nw == 0:
+        raise DataError("the zero vector is not a separator: its margin is undefined")
+    m = min(functional_margins(data, wv, bv))
+    return (m * m / nw) if m >= 0 else -(m * m / nw)
+
+
+def functional_margins(
+    data: Dataset, w: Sequence[Fraction], b: Fraction = Fraction(0)
+) -> list[Fraction]:
+    """The exact values y_i (<w, x_i> + b), one per example, in integer arithmetic."""
+    wn, wd = common_denominator(w)
+    s, rows = scaled_rows(data)
+    # y_i (<w, x_i> + b) = y_i (<wn, xint_i> + b * wd * s) / (wd * s)
+    den = wd * s
+    bden = b * den
+    bn, bd = bden.numerator, bden.denominator
+    out = []
+    for x, yi in zip(rows, data.y, strict=True):
+        out.append(Fraction(yi * (_idot(wn, x) * bd + bn), den * bd))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact helpers over the integers
+# ---------------------------------------------------------------------------------------------
+
+
+def _idot(u: Sequence[int], v: Sequence[int]) -> int:
+    return sum(map(mul, u, v))
+
+
+def _frac_dot(u: Sequence[Fraction], v: Sequence[Fraction]) -> Fraction:
+    un, ud = common_denominator(u)
+    vn, vd = common_denominator(v)
+    return Fraction(_idot(un, vn), ud * vd)
+
+
+def common_denominator(v: Sequence[Fraction]) -> tuple[list[int], int]:
+    """(numerators, D) with v[i] == numerators[i] / D and D > 0 the least common denominator."""
+    if not v:
+        return [], 1
+    den = math.lcm(*(Fraction(q).denominator for q in v))
+    return [q.numerator * (den // q.denominator) for q in map(Fraction, v)], den
+
+
+def integer_gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:
+    """The exact Gram matrix <r_i, r_j> of integer rows (numpy int64 when it cannot overflow)."""
+    n = len(rows)
+    if n == 0:
+        return []
+    d = len(rows[0])
+    big = max((abs(v) for r in rows for v in r), default=0)
+    if d == 0:
+        return [[0] * n for _ in range(n)]
+    if big * big * d < 2**62:
+        a = np.array(rows, dtype=np.int64)
+        return (a @ a.T).tolist()
+    return [[_idot(rows[i], rows[j]) for j in range(n)] for i in range(n)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact linear systems over the integers
+# ---------------------------------------------------------------------------------------------
+
+
+class SingularSystem(ArithmeticError):
+    """The matrix is singular (or singular modulo every prime tried: caller must not assume)."""
+
+
+def _is_prime(m: int) -> bool:
+    if m < 2:
+        return False
+    if m % 2 == 0:
+        return m == 2
+    f = 3
+    while f * f <= m:
+        if m % f == 0:
+            return False
+        f += 2
+    return True
+
+
+def _primes_below(top: int, count: int) -> tuple[int, ...]:
+    out = []
+    m = top - 1
+    while len(out) < count:
+        if _is_prime(m):
+            out.append(m)
+        m -= 1
+    return tuple(out)
+
+
+#: Primes below 2^25: products of two residues fit in 50 bits, sums of 4096 of them in int64.
+_PRIMES = _primes_below(2**25, 4)
+_P_BITS = 25
+
+
+def solve_integer_system(
+    a: Sequence[Sequence[int]], b: Sequence[int]
+) -> tuple[list[int], int]:
+    """Solve A x = b exactly for square integer A: returns (numerators, D) with x = num / D.
+
+    Raises `SingularSystem` when A is singular. (With the modular method a matrix that is
+    singular modulo every prime tried is reported singular too; that never yields a wrong
+    solution, only a refusal, and it has probability about n / 2^25 per prime.)
+    """
+    n = len(a)
+    if any(len(r) != n for r in a) or len(b) != n:
+        raise ValueError("solve_integer_system needs a square system")
+    if n == 0:
+        return [], 1
+    big_a = max(abs(v) for r in a for v in r)
+    big_b = max(abs(v) for v in b)
+    if big_a == 0:
+        raise SingularSystem("zero matrix")
+    fast = n <= 4096 and big_a * n * (_PRIMES[0] + 1) < 2**62 and big_b < 2**62
+    if n <= 24 or not fast:
+        return _solve_fraction(a, b)
+    return _solve_padic(a, b)
+
+
+def _solve_fraction(a: Sequence[Sequence[int]], b: Sequence[int]) -> tuple[list[int], int]:
+    """Gauss–Jordan elimination in Fractions with the sparsest available pivot."""
+    n = len(a)
+    m = [[Fraction(v) for v in row] + [Fraction(bv)] for row, bv in zip(a, b, strict=True)]
+    for k in range(n):
+        piv = None
+        for r in range(k, n):
+            if m[r][k] != 0 and (piv is None or _size(m[r][k]) < _size(m[piv][k])):
+                piv = r
+        if piv is None:
+            raise SingularSystem(f"singular at column {k}")
+        m[k], m[piv] = m[piv], m[k]
+        pk = m[k]
+        inv = 1 / pk[k]
+        pk = m[k] = [v * inv for v in pk]
+        for r in range(n):
+            if r != k and m[r][k] != 0:
+                f = m[r][k]
+                row = m[r]
+                m[r] = [rv - f * pv for rv, pv in zip(row, pk, strict=True)]
+    return common_denominator([m[i][n] for i in range(n)])
+
+
+def _size(q: Fraction) -> int:
+    return q.numerator.bit_length() + q.denominator.bit_length()
+
+
+def _inverse_mod(a: np.ndarray, p: int) -> np.ndarray | None:
+    """A^-1 mod p by Gauss–Jordan on [A | I] in int64, or None if A is singular mod p."""
+    n = a.shape[0]
+    m = np.concatenate([a % p, np.eye(n, dtype=np.int64)], axis=1)
+    for k in range(n):
+        nz = np.flatnonzero(m[k:, k])
+        if nz.size == 0:
+            return None
+        r = k + int(nz[0])
+        if r != k:
+            m[[k, r]] = m[[r, k]]
+        inv = pow(int(m[k, k]), -1, p)
+        m[k, k:] = (m[k, k:] * inv) % p
+        col = m[:, k].copy()
+        col[k] = 0
+        rows = np.flatnonzero(col)
+        if rows.size:
+            m[rows, k:] = (m[rows, k:] - np.outer(col[rows], m[k, k:])) % p
+    return m[:, n:]
+
+
+def _log2_norm(v: Sequence[int]) -> float:
+    s = sum(x * x for x in v)
+    return 0.5 * math.log2(s) if s else float("-inf")
+
+
+def _solve_padic(a: Sequence[Sequence[int]], b: Sequence[int]) -> tuple[list[int], int]:
+    """Dixon's p-adic lifting: A^-1 mod p once, then one matrix–vector product per digit."""
+    n = len(a)
+    an = np.array(a, dtype=np.int64)
+    for p in _PRIMES:
+        c = _inverse_mod(an, p)
+        if c is not None:
+            break
+    else:
+        raise SingularSystem("singular modulo every prime tried")
+    # Hadamard: |det A| <= prod ||col_j||; Cramer numerators <= ||b|| prod_{l != j} ||col_l||.
+    cols = [_log2_norm([a[i][j] for i in range(n)]) for j in range(n)]
+    if any(c_ == float("-inf") for c_ in cols):
+        raise SingularSystem("zero column")
+    log_det = sum(cols)
+    log_b = _log2_norm(b)
+    log_num = log_det + max(log_b, 0.0) - min(cols) if log_b != float("-inf") else 0.0
+    if log_b == float("-inf"):
+        return [0] * n, 1
+    need_bits = log_det + log_num + 4 + 1e-9 * (log_det + log_num) + 8
+    k = max(1, math.ceil(need_bits / math.log2(p)))
+    r = np.array(b, dtype=np.int64)
+    digits = np.empty((k, n), dtype=np.int64)
+    for i in range(k):
+        x = (c @ (r % p)) % p
+        digits[i] = x
+        r = (r - an @ x) // p
+    # Combine the digits x = sum_i digits[i] * p^i by pairwise (divide and conquer) products.
+    level = [row for row in digits.tolist()]
+    step = p
+    while len(level) > 1:
+        nxt = []
+        for t in range(0, len(level) - 1, 2):
+            lo, hi = level[t], level[t + 1]
+            nxt.append([u + v * step for u, v in zip(lo, hi, strict=True)])
+        if len(level) % 2:
+            nxt.append(level[-1])
+        level = nxt
+        step = step * step
+    values = level[0]
+    modulus = p**k
+    num_bound = 2 ** math.ceil(log_num + 1)
+    den_bound = 2 ** math.ceil(log_det + 1)
+    half = modulus // 2
+    den = 1
+    nums: list[int] = []
+    for j, v in enumerate(values):
+        t = (v * den) % modulus
+        if t > half:
+            t -= modulus
+        if abs(t) <= num_bound:
+            nums.append(t)
+            continue
+        rec = _rational_reconstruction(t % modulus, modulus, num_bound, max(1, den_bound // den))
+        if rec is None:  # pragma: no cover - excluded by the Hadamard bound
+            raise SingularSystem("rational reconstruction failed")
+        num, extra = rec
+        den *= extra
+        nums = [q * extra for q in nums]
+        nums.append(num)
+        assert len(nums) == j + 1
+    g = reduce(math.gcd, nums, den)
+    if g > 1:
+        nums = [q // g for q in nums]
+        den //= g
+    return nums, den
+
+
+def _rational_reconstruction(
+    u: int, m: int, num_bound: int, den_bound: int
+) -> tuple[int, int] | None:
+    """The fraction n/d with n == d u (mod m), |n| <= num_bound, 0 < d <= den_bound."""
+    r0, r1 = m, u % m
+    t0, t1 = 0, 1
+    while r1 > num_bound:
+        q = r0 // r1
+        r0, r1 = r1, r0 - q * r1
+        t0, t1 = t1, t0 - q * t1
+    if t1 == 0 or abs(t1) > den_bound:
+        return None
+    if t1 < 0:
+        r1, t1 = -r1, -t1
+    return r1, t1

@@ -1,0 +1,166 @@
+"""What every loader shares: resource limits, reading and decoding a file, one number or
+label from a cell, each problem a `DataError` with its location (rules: `perceptron.io.loaders`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from perceptron.dataset import scaled_size
+from perceptron.errors import DataError
+from perceptron.numbers import approximate, as_text, digit_count, parse_exact
+
+_NONFINITE = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
+#: A cell that looks like a number (even a malformed one such as `1/0` or `1.2.3`): a row with
+#: one is data, never a header.
+_NUMERIC_LOOKING = re.compile(r"^\s*\(?[+-]?(\d|\.\d|(nan|inf)\b)", re.IGNORECASE)
+#: A `.dat` count: ASCII digits only (`str.isdigit` also accepts `²`, which `int` refuses).
+_COUNT = re.compile(r"[0-9]+")
+_BLANK = object()
+
+#: Default cap on the numbers in one file (features and labels).
+MAX_CELLS = 5_000_000
+#: Default cap on the bits of the scaled integers, per byte of input ...
+SCALED_BITS_PER_BYTE = 64
+#: ... and never below this many bits (small files with a few large numbers stay readable).
+MIN_SCALED_BITS = 1 << 24
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of the loaders, against hostile files (see the module docstring).
+
+    `max_scaled_bits=None` means `SCALED_BITS_PER_BYTE` bits per byte of the input, at least
+    `MIN_SCALED_BITS`.
+    """
+
+    max_cells: int = MAX_CELLS
+    max_scaled_bits: int | None = None
+
+    def scaled_bits(self, input_bytes: int) -> int:
+        """The cap on the bits of the scaled integers of an input of `input_bytes` bytes."""
+        if self.max_scaled_bits is not None:
+            return self.max_scaled_bits
+        return max(MIN_SCALED_BITS, SCALED_BITS_PER_BYTE * input_bytes)
+
+    def check_cells(self, cells: int, source: str) -> None:
+        """Refuse more than `max_cells` numbers, before they are converted."""
+        if cells > self.max_cells:
+            raise DataError(f"{_count(cells)} numbers, more than the limit of {self.max_cells} "
+                            "(raise it with --max-cells, or Limits(max_cells=...))",
+                            source=source)
+
+    def check_scaled(self, X: Sequence[Sequence[Fraction]], input_bytes: int,
+                     source: str) -> None:
+        """Refuse data whose integer form (cells times the common denominator) is too big."""
+        limit = self.scaled_bits(input_bytes)
+        size = scaled_size(X, limit)
+        if size.exceeded:
+            raise DataError(
+                f"the examples scaled to integers by their common denominator (of "
+                f"{size.scale_bits}+ bits) would take {size.total_bits}+ bits, more than the "
+                f"limit of {limit} (raise it with --max-scaled-bits, or "
+                "Limits(max_scaled_bits=...))", source=source)
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def _count(n: int) -> str:
+    """A count for a message: exact up to 40 digits, else its order of magnitude."""
+    return str(n) if n < 10**40 else f"about 10^{digit_count(n) - 1}"
+
+
+def _read_bytes(p: Path, source: str) -> bytes:
+    try:
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise DataError("no such file", source=source) from None
+    except IsADirectoryError:
+        raise DataError("is a directory, not a data file", source=source) from None
+    except OSError as exc:
+        raise DataError(f"cannot read: {exc.strerror or exc}", source=source) from None
+
+
+def _decode(raw: bytes, source: str) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        text = raw[: exc.start].decode("utf-8", errors="replace")
+        line = text.count("\n") + 1
+        column = len(text) - (text.rfind("\n") + 1) + 1
+        raise DataError("not UTF-8 text", source=source, line=line, column=column) from None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        parse_exact(text)
+    except DataError:
+        return False
+    return True
+
+
+def _cell(text: str, source: str, line: int | None, column: int | None) -> Fraction:
+    """One number from a file, with its location in any error."""
+    stripped = text.strip()
+    if not stripped:
+        raise DataError("empty cell", source=source, line=line, column=column)
+    if _NONFINITE.match(stripped):
+        raise DataError(f"{stripped!r} is not a finite number (NaN and infinities are refused)",
+                        source=source, line=line, column=column)
+    try:
+        return parse_exact(stripped)
+    except DataError as exc:
+        raise DataError(exc.problem, source=source, line=line, column=column) from None
+
+
+class _Labels:
+    """Labels {-1, +1} or {0, 1}, fixed by the first label that is not +1."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.kind: str | None = None
+        self.first: tuple[int | None, int | None] = (None, None)
+
+    def add(self, value: Fraction, line: int | None, column: int | None) -> int:
+        """The label as -1/+1, checking it belongs to the file's label set."""
+        if value == 1:
+            return 1
+        if value == -1 or value == 0:
+            kind = "-1/+1" if value == -1 else "0/1"
+            if self.kind is None:
+                self.kind, self.first = kind, (line, column)
+            elif kind != self.kind:
+                where = f"line {self.first[0]}" if self.first[0] is not None else "earlier"
+                raise DataError(
+                    f"label {value} but the labels are {self.kind} (set by the label at "
+                    f"{where}); use either -1/+1 or 0/1", source=self.source, line=line,
+                    column=column)
+            return -1
+        shown = as_text(value) if len(as_text(value)) <= 40 else f"~{approximate(value)}"
+        raise DataError(f"label {shown} is not one of -1/+1 or 0/1", source=self.source,
+                        line=line, column=column)
+
+
+def _labels(values: Sequence[Fraction], source: str, column: int | None = None) -> list[int]:
+    labels = _Labels(source)
+    return [labels.add(v, i + 1, column) for i, v in enumerate(values)]
+
+def _label_index(label_column: int | str | None, width: int, header: list[str] | None,
+                 source: str, line: int) -> int:
+    if label_column is None:
+        return width - 1
+    if isinstance(label_column, str):
+        if header is None or label_column not in header:
+            raise DataError(f"no column named {label_column!r}"
+                            + (" (the file has no header row)" if header is None else ""),
+                            source=source, line=line)
+        return header.index(label_column)
+    index = label_column + width if label_column < 0 else label_column
+    if not 0 <= index < width:
+        raise DataError(f"label column {label_column} is outside the {width} columns",
+                        source=source, line=line)
+    return index

@@ -1,0 +1,357 @@
+"""The expression language of proof files, parsed without eval.
+
+Strings are parsed by `ast.parse` and then walked against a whitelist: exact literals,
+declared names, `+ - * /`, `**` with a small literal exponent, parentheses, and the vector
+functions `dot`/`norm2` whose arguments are linear combinations of vectors. Nothing is
+executed, and size limits are enforced before any algebra so hostile input fails fast.
+
+**Resource model.** SymPy's expansion costs about a millisecond per term (and every later
+stage, normal forms included, pays again per term), so the number of terms of every
+expansion is *predicted* before it is done (`expansion_size`: multinomial counts for powers of
+sums, products of the factors' counts, pairs of coefficients for `dot`) and refused above
+`MAX_TERMS` per expression. The expressions of one proof file share a `WorkBudget` of
+`MAX_FILE_TERMS` terms (carried by its `Names`, made once per file by `declare`): each parse is
+charged the terms it expands and the terms of its result, so no file of a few hundred bytes
+can ask for minutes of algebra.
+
+**Identifiers** are ASCII: Python's parser folds identifiers to NFKC, so `𝐱` and `ｘ` would
+silently read as `x` while reports print the text as written. Any non-ASCII character is
+refused, with its position.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+from typing import ClassVar
+
+import sympy
+
+from proofs.language.terms import Vec, as_scalar, dot, norm2, scalar
+
+MAX_CHARS = 2000
+MAX_NODES = 400
+MAX_EXPONENT = 16
+MAX_DEGREE = 32
+MAX_TERMS = 1_000
+#: Terms of expansion all the expressions of one proof file may ask for together (the
+#: built-in library uses at most a few hundred per file).
+MAX_FILE_TERMS = 4_000
+MAX_LITERAL_DIGITS = 100
+RELATIONS: dict[type[ast.cmpop], str] = {
+    ast.LtE: "<=", ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.Eq: "==",
+}
+_LITERAL = re.compile(r"^(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$")
+
+
+class ExpressionError(ValueError):
+    """An expression outside the grammar; the message says what and where."""
+
+
+class WorkBudget:
+    """The terms of expansion one proof file may still ask for (see the module docstring).
+
+    Mutable and shared by every parse with the same `Names`, so a file cannot escape the
+    cap by spreading its work over many expressions.
+    """
+
+    def __init__(self, limit: int = MAX_FILE_TERMS) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def charge(self, terms: int, text: str) -> None:
+        """Count `terms` more; refuse once the file's total passes the limit."""
+        self.used += terms
+        if self.used > self.limit:
+            raise ExpressionError(
+                f"{_clip(text)}: the file's expressions expand to more than {self.limit} terms "
+                "in all (the limit of a proof file; split the proof or simplify the expressions)"
+            )
+
+
+@dataclass(frozen=True)
+class Names:
+    """The declared names of a proof: every name used must be declared exactly once.
+
+    `budget` is the file's shared `WorkBudget` (not part of equality): a fresh one per
+    `Names`, i.e. per file loaded or per proof checked.
+    """
+
+    vectors: frozenset[str]
+    scalars: frozenset[str]
+    budget: WorkBudget = field(default_factory=WorkBudget, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """`lhs op rhs` with `op` among `<= < >= > ==`, both sides scalar expressions."""
+
+    lhs: sympy.Expr
+    op: str
+    rhs: sympy.Expr
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Value = sympy.Expr | Vec
+
+
+def parse_relation(text: str, names: Names) -> Relation:
+    """Parse one relation `a <= b` (exactly one comparison)."""
+    tree = _parse(text)
+    if not isinstance(tree, ast.Compare):
+        raise ExpressionError(f"{text!r} is not a relation (expected one of <= < >= > ==)")
+    if len(tree.ops) != 1:
+        raise ExpressionError(f"{text!r} chains comparisons; write one relation per string")
+    op = RELATIONS.get(type(tree.ops[0]))
+    if op is None:
+        raise ExpressionError(f"{text!r}: relation must be one of <= < >= > ==")
+    walker = _Walker(text, names)
+    lhs = walker.scalar(tree.left)
+    rhs = walker.scalar(tree.comparators[0])
+    gap = expansion_size(lhs)[1] + expansion_size(rhs)[1]
+    if gap > MAX_TERMS:
+        raise ExpressionError(f"{_clip(text)} expands to more than {MAX_TERMS} terms")
+    names.budget.charge(walker.work + gap, text)
+    return Relation(lhs, op, rhs, " ".join(text.split()))
+
+
+def parse_scalar(text: str, names: Names) -> sympy.Expr:
+    """Parse a scalar expression (e.g. a hint polynomial)."""
+    walker = _Walker(text, names)
+    value = walker.scalar(_parse(text))
+    names.budget.charge(walker.work + expansion_size(value)[1], text)
+    return value
+
+
+def parse_vector(text: str, names: Names) -> Vec:
+    """Parse a linear combination of vectors (e.g. a hint `w - t*u`)."""
+    walker = _Walker(text, names)
+    value = walker.vector(_parse(text))
+    names.budget.charge(walker.work + sum(expansion_size(c)[1] for c in value.values()), text)
+    return value
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    """`text` quoted for a one-line message, cut to `limit` characters."""
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
+
+
+def _parse(text: str) -> ast.expr:
+    if not isinstance(text, str):
+        raise ExpressionError(f"expected a string, got {type(text).__name__}")
+    if len(text) > MAX_CHARS:
+        raise ExpressionError(f"expression of {len(text)} characters exceeds {MAX_CHARS}")
+    if not text.isascii():
+        return _refuse_non_ascii(text)
+    if "#" in text or "\\" in text:
+        # Comments and line continuations are outside the grammar; they would also break the
+        # whitespace-normalised text the division rule re-reads for divisors such as `x/x`.
+        raise ExpressionError(f"{text!r}: comments and backslashes are not allowed")
+    try:
+        module = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise ExpressionError(f"{text!r} is not a valid expression") from exc
+    nodes = sum(1 for _ in ast.walk(module))
+    if nodes > MAX_NODES:
+        raise ExpressionError(f"expression has {nodes} syntax nodes, more than {MAX_NODES}")
+    return module.body
+
+
+def _refuse_non_ascii(text: str) -> ast.expr:
+    """One line naming the first non-ASCII character, its code point and its column."""
+    column, char = next((i, c) for i, c in enumerate(text) if not c.isascii())
+    name = unicodedata.name(char, "unnamed")
+    folded = unicodedata.normalize("NFKC", char)
+    hint = f", which Python would read as {folded!r}" if folded != char and folded.isascii() else ""
+    raise ExpressionError(
+        f"{_clip(text)}: non-ASCII character {char!r} (U+{ord(char):04X} {name}) at column "
+        f"{column + 1}{hint}; names and operators must be ASCII"
+    )
+
+
+class _Walker:
+    """Builds SymPy scalars and `Vec`s from a whitelisted syntax tree; rejects all else."""
+
+    def __init__(self, text: str, names: Names) -> None:
+        self.text = text
+        self.names = names
+        self.work = 0  # predicted terms of the expansions done so far (charged to the file)
+
+    def fail(self, node: ast.AST, problem: str) -> ExpressionError:
+        segment = ast.get_source_segment(self.text.strip(), node) or self.text
+        return ExpressionError(f"{problem} in {segment!r}")
+
+    def scalar(self, node: ast.expr) -> sympy.Expr:
+        value = self.value(node)
+        if isinstance(value, Vec):
+            raise self.fail(node, "a vector is used outside dot()/norm2()")
+        return value
+
+    def vector(self, node: ast.expr) -> Vec:
+        value = self.value(node)
+        if not isinstance(value, Vec):
+            raise self.fail(node, "expected a linear combination of vectors")
+        return value
+
+    def value(self, node: ast.expr) -> Value:
+        handler = self.HANDLERS.get(type(node))
+        if handler is None:
+            raise self.fail(node, f"{type(node).__name__} is not allowed")
+        return handler(self, node)
+
+    def constant(self, node: ast.Constant) -> Value:
+        segment = ast.get_source_segment(self.text.strip(), node) or ""
+        if isinstance(node.value, bool) or not isinstance(node.value, int | float):
+            raise self.fail(node, "only integer and decimal literals are allowed")
+        if not _LITERAL.match(segment) or len(segment) > MAX_LITERAL_DIGITS:
+            raise self.fail(node, "literal must be a plain integer or decimal")
+        return as_scalar(Fraction(segment))
+
+    def name(self, node: ast.Name) -> Value:
+        if node.id in self.names.scalars:
+            return scalar(node.id)
+        if node.id in self.names.vectors:
+            return Vec.named(node.id)
+        raise self.fail(node, f"undeclared name {node.id!r}")
+
+    def unary(self, node: ast.UnaryOp) -> Value:
+        operand = self.value(node.operand)
+        if isinstance(node.op, ast.UAdd):
+            return operand
+        if isinstance(node.op, ast.USub):
+            return -operand
+        raise self.fail(node, "unary operator not allowed")
+
+    def binary(self, node: ast.BinOp) -> Value:
+        left, right = self.value(node.left), self.value(node.right)
+        op = node.op
+        if isinstance(op, ast.Add | ast.Sub):
+            if isinstance(left, Vec) != isinstance(right, Vec):
+                raise self.fail(node, "cannot add a vector and a scalar")
+            if isinstance(left, Vec) and isinstance(right, Vec):
+                # Vec expands every coefficient of the sum: bound them before it does.
+                for name in {*left, *right}:
+                    parts = [v[name] for v in (left, right) if name in v]
+                    self.expanded(node, sympy.Add(*parts))
+                return left + right if isinstance(op, ast.Add) else left - right
+            return self.bounded(node, left + right if isinstance(op, ast.Add) else left - right)
+        if isinstance(op, ast.Mult):
+            if isinstance(left, Vec) and isinstance(right, Vec):
+                raise self.fail(node, "vector times vector: use dot(a, b)")
+            if isinstance(left, Vec):
+                return self.scaled(node, left, right)
+            if isinstance(right, Vec):
+                return self.scaled(node, right, left)
+            return self.bounded(node, left * right)
+        if isinstance(op, ast.Div):
+            if isinstance(right, Vec):
+                raise self.fail(node, "division by a vector")
+            if right == 0:
+                raise self.fail(node, "division by zero")
+            if isinstance(left, Vec):
+                return self.scaled(node, left, 1 / right)
+            return self.bounded(node, left / right)
+        if isinstance(op, ast.Pow):
+            return self.power(node, left)
+        raise self.fail(node, f"operator {type(op).__name__} is not allowed")
+
+    def power(self, node: ast.BinOp, base: Value) -> Value:
+        if isinstance(base, Vec):
+            raise self.fail(node, "power of a vector: use norm2(a)")
+        exponent = node.right
+        if not (isinstance(exponent, ast.Constant) and type(exponent.value) is int):
+            raise self.fail(node, "exponent must be a literal non-negative integer")
+        if not 0 <= exponent.value <= MAX_EXPONENT:
+            raise self.fail(node, f"exponent must be between 0 and {MAX_EXPONENT}")
+        return self.bounded(node, base**exponent.value)
+
+    def bounded(self, node: ast.AST, expr: sympy.Expr) -> sympy.Expr:
+        """Refuse expressions whose expansion would explode, judged without expanding."""
+        self.check(node, *expansion_size(expr))
+        return expr
+
+    def check(self, node: ast.AST, degree: int, terms: int) -> int:
+        """Refuse a predicted degree or number of terms over the caps; the terms otherwise."""
+        if degree > MAX_DEGREE:
+            raise self.fail(node, f"degree exceeds {MAX_DEGREE}")
+        if terms > MAX_TERMS:
+            raise self.fail(node, f"expands to more than {MAX_TERMS} terms")
+        return terms
+
+    def expanded(self, node: ast.AST, expr: sympy.Expr) -> None:
+        """Bound an expansion about to be done, and count it as work."""
+        self.work += self.check(node, *expansion_size(expr))
+        self.charge_early(node)
+
+    def charge_early(self, node: ast.AST) -> None:
+        """Refuse as soon as this expression alone would pass the file's remaining budget."""
+        budget = self.names.budget
+        if budget.used + self.work > budget.limit:
+            raise self.fail(node, f"the file's expressions expand to more than {budget.limit} "
+                            "terms in all (the limit of a proof file)")
+
+    def scaled(self, node: ast.AST, vector: Vec, factor: sympy.Expr) -> Vec:
+        """`factor * vector`, refused before expanding if a coefficient would explode."""
+        for coeff in vector.values():
+            self.expanded(node, sympy.Mul(factor, coeff))
+        return vector.scaled(factor)
+
+    def call(self, node: ast.Call) -> Value:
+        if not isinstance(node.func, ast.Name) or node.func.id not in _CALLS:
+            raise self.fail(node, "only dot(a, b) and norm2(a) may be called")
+        arity, function = _CALLS[node.func.id]
+        if node.keywords or len(node.args) != arity:
+            raise self.fail(node, f"{node.func.id} takes {arity} vector argument(s)")
+        vectors = [self.vector(arg) for arg in node.args]
+        first, second = vectors[0], vectors[-1]
+        # dot expands every coefficient product at once: bound that sum before expanding,
+        # from the coefficients' sizes (building the unexpanded sum would cost as much).
+        sizes = [[expansion_size(c) for c in v.values()] for v in (first, second)]
+        degree = max((da + db + 1 for da, _ in sizes[0] for db, _ in sizes[1]), default=0)
+        terms = sum(ta * tb for _, ta in sizes[0] for _, tb in sizes[1])
+        self.work += self.check(node, degree, terms)
+        self.charge_early(node)
+        return function(*vectors)
+
+    HANDLERS: ClassVar[dict[type[ast.expr], Callable[[_Walker, ast.expr], Value]]] = {
+        ast.Constant: constant,
+        ast.Name: name,
+        ast.UnaryOp: unary,
+        ast.BinOp: binary,
+        ast.Call: call,
+    }
+
+
+def expansion_size(expr: sympy.Expr) -> tuple[int, int]:
+    """Upper bounds on (total degree, number of terms) of the expansion of `expr`, predicted
+    from its tree without expanding (linear in the size of the tree): a sum adds its terms'
+    counts, a product multiplies them, `s**n` of a sum of `t` terms has at most
+    `comb(n + t - 1, t - 1)` (the monomials of degree `n` in `t` unknowns). Counts are
+    clipped just above `MAX_TERMS`, so huge predictions stay cheap to compute."""
+    if expr.is_Atom:
+        return (1 if expr.is_Symbol else 0), 1
+    parts = [expansion_size(arg) for arg in expr.args]
+    if expr.is_Add:
+        return max(d for d, _ in parts), min(sum(t for _, t in parts), MAX_TERMS + 1)
+    if expr.is_Mul:
+        degree, terms = 0, 1
+        for d, t in parts:
+            degree, terms = degree + d, min(terms * t, MAX_TERMS + 1)
+        return degree, terms
+    if expr.is_Pow and expr.exp.is_Integer:
+        d, t = parts[0]
+        n = abs(int(expr.exp))
+        return d * n, min(comb(n + t - 1, t - 1), MAX_TERMS + 1)  # multinomial count
+    return MAX_DEGREE + 1, MAX_TERMS + 1
+
+
+_CALLS: dict[str, tuple[int, Callable[..., sympy.Expr]]] = {"dot": (2, dot), "norm2": (1, norm2)}

@@ -1,0 +1,391 @@
+"""The shared table of proof steps with expected verdicts (pysmt `examples.py` style).
+
+The prover's tests, the search-budget tests, the numeric checks and `benchmarks/prover.py`
+loop over `CASES`. A step is written in the
+proof-file language (DESIGN.md §5). Expected verdicts:
+
+* `proved`: true, and the prover must find a certificate the kernel accepts;
+* `refuted`: false with a small rational counterexample, which must be found and re-checked;
+* `not-proved`: false (or unprovable as stated) without an easy counterexample; the prover may
+  say refuted or unknown, never proved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import sympy
+
+from cases import judgement
+from proofs.language.expressions import Names, parse_scalar, parse_vector
+from proofs.language.terms import Vec
+from verify.kernel import Judgement
+
+Expected = Literal["proved", "refuted", "not-proved"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One step: declarations, hypotheses, claim, expected verdict, optional hints."""
+
+    id: str
+    vectors: tuple[str, ...]
+    scalars: tuple[str, ...]
+    given: tuple[str, ...]
+    claim: str
+    expected: Expected
+    hints: tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def names(self) -> Names:
+        return Names(vectors=frozenset(self.vectors), scalars=frozenset(self.scalars))
+
+
+def judgement_of(case: Case) -> Judgement:
+    """The judgement of a case: each relation normalised to `gap (kind) 0`."""
+    return judgement(case.given, case.claim, case.names, case.vectors, case.scalars)
+
+
+def hints_of(case: Case) -> tuple[sympy.Expr | Vec, ...]:
+    """The hints of a case: vector hints as `Vec`, the others as scalar expressions."""
+    out: list[sympy.Expr | Vec] = []
+    for text in case.hints:
+        try:
+            vector: Vec = parse_vector(text, case.names)
+        except ValueError:
+            out.append(parse_scalar(text, case.names))
+        else:
+            out.append(vector)
+    return tuple(out)
+
+
+NORM_GIVEN = ("y**2 == 1", "y*dot(w, x) <= 0", "dot(x, x) <= R**2")
+LOWER_GIVEN = ("dot(u, u) == 1", "dot(w, u) >= t*g", "t >= 0", "g > 0")
+COMBO_GIVEN = ("t > 0", "g > 0", "t**2*g**2 <= dot(w, w)", "dot(w, w) <= t*R**2")
+OPTIMAL = "dot(v, v)*dot(w + a*v, w + a*v) >= dot(v, v)*dot(w, w) - dot(w, v)**2"
+NORM_STEP_GIVEN = ("dot(w, w) <= t*R**2", "y*dot(w, x) <= 0", "y**2 == 1", "dot(x, x) <= R**2")
+LOWER_STEP_GIVEN = ("dot(w, u) >= t*g", "y*dot(x, u) >= g")
+BATCH = "norm2(th + a*xb - ts) == norm2(th - ts) + 2*a*dot(th - ts, xb) + a**2*norm2(xb)"
+MARGIN_GIVEN = ("g > 0", "y*dot(x, u) >= g", "dot(u, u) == 1", "y**2 == 1", "dot(x, x) <= R**2")
+GRAM3 = (
+    "dot(a, a)*dot(b, b)*dot(c, c) + 2*dot(a, b)*dot(b, c)*dot(a, c) - dot(a, a)*dot(b, c)**2"
+    " - dot(b, b)*dot(a, c)**2 - dot(c, c)*dot(a, b)**2 >= 0"
+)
+
+WX, WU, AB = ("w", "x"), ("u", "w"), ("a", "b")
+
+CASES: tuple[Case, ...] = (
+    # -- true steps ---------------------------------------------------------------------------
+    Case(
+        "norm-growth",
+        WX,
+        ("y", "R"),
+        NORM_GIVEN,
+        "dot(w + y*x, w + y*x) <= dot(w, w) + R**2",
+        "proved",
+    ),
+    Case("cauchy-schwarz", AB, (), (), "dot(a, b)**2 <= dot(a, a)*dot(b, b)", "proved"),
+    Case("lower-bound", WU, ("t", "g"), LOWER_GIVEN, "dot(w, w) >= t**2*g**2", "proved"),
+    Case(
+        "combination",
+        ("w",),
+        ("t", "g", "R"),
+        COMBO_GIVEN,
+        "t*g**2 <= R**2",
+        "proved",
+        note="needs the multiplier t",
+    ),
+    Case(
+        "optimal-step",
+        ("v", "w"),
+        ("a",),
+        (),
+        OPTIMAL,
+        "proved",
+        note="the square (a*<v,v> + <w,v>)**2",
+    ),
+    Case(
+        "unit-identity",
+        WU,
+        (),
+        ("dot(w, w) == 1", "dot(u, u) == 1"),
+        "1/2*norm2(w - u) == 1 - dot(w, u)",
+        "proved",
+    ),
+    Case(
+        "lower-bound-step",
+        ("w", "x", "u"),
+        ("y", "t", "g"),
+        LOWER_STEP_GIVEN,
+        "dot(w + y*x, u) >= (t + 1)*g",
+        "proved",
+    ),
+    Case(
+        "norm-step",
+        WX,
+        ("y", "t", "R"),
+        NORM_STEP_GIVEN,
+        "dot(w + y*x, w + y*x) <= (t + 1)*R**2",
+        "proved",
+    ),
+    Case(
+        "rate-norm-step",
+        WX,
+        ("y", "t", "R", "eta"),
+        (
+            "eta > 0",
+            "dot(w, w) <= t*eta**2*R**2",
+            "y*dot(w, x) <= 0",
+            "y**2 == 1",
+            "dot(x, x) <= R**2",
+        ),
+        "norm2(w + eta*y*x) <= (t + 1)*eta**2*R**2",
+        "proved",
+        note="learning rate eta",
+    ),
+    Case(
+        "rate-lower-bound-step",
+        ("w", "x", "u"),
+        ("y", "t", "g", "eta"),
+        ("eta > 0", "dot(w, u) >= t*eta*g", "y*dot(x, u) >= g"),
+        "dot(w + eta*y*x, u) >= (t + 1)*eta*g",
+        "proved",
+    ),
+    Case(
+        "w0-lower-bound-step",
+        ("w", "w0", "x", "u"),
+        ("y", "t", "g"),
+        ("dot(w, u) >= dot(w0, u) + t*g", "y*dot(x, u) >= g"),
+        "dot(w + y*x, u) >= dot(w0, u) + (t + 1)*g",
+        "proved",
+        note="nonzero initial w0",
+    ),
+    Case(
+        "w0-norm-step",
+        ("w", "w0", "x"),
+        ("y", "t", "R"),
+        ("dot(w, w) <= dot(w0, w0) + t*R**2", *NORM_STEP_GIVEN[1:]),
+        "norm2(w + y*x) <= dot(w0, w0) + (t + 1)*R**2",
+        "proved",
+    ),
+    Case("batch-expansion", ("th", "xb", "ts"), ("a",), (), BATCH, "proved"),
+    Case(
+        "strict-norm-growth",
+        WX,
+        ("y", "R"),
+        ("y**2 == 1", "y*dot(w, x) < 0", "dot(x, x) <= R**2"),
+        "norm2(w + y*x) < dot(w, w) + R**2",
+        "proved",
+        note="update rule y<w,x> < 0",
+    ),
+    Case(
+        "combination-without-g",
+        ("w",),
+        ("t", "g", "R"),
+        ("t > 0", "t**2*g**2 <= dot(w, w)", "dot(w, w) <= t*R**2"),
+        "t*g**2 <= R**2",
+        "proved",
+        note="g > 0 is not needed",
+    ),
+    Case("am-gm-vectors", AB, (), (), "dot(a, b) <= 1/2*(dot(a, a) + dot(b, b))", "proved"),
+    Case("am-gm-scalars", (), ("a", "b"), (), "a**2 + b**2 >= 2*a*b", "proved"),
+    Case("square-plus-one", (), ("s",), (), "s**2 + 1 > 0", "proved"),
+    Case(
+        "margin-below-radius",
+        ("x", "u"),
+        ("y", "g", "R"),
+        MARGIN_GIVEN,
+        "g**2 <= R**2",
+        "proved",
+        note="g <= y<x,u> <= |x| |u| <= R",
+    ),
+    Case("positive-step", ("v",), ("a",), ("a > 0", "dot(v, v) > 0"), "a*dot(v, v) > 0", "proved"),
+    Case("gram-3", ("a", "b", "c"), (), (), GRAM3, "proved"),
+    Case(
+        "parallelogram",
+        AB,
+        (),
+        (),
+        "norm2(a + b) + norm2(a - b) == 2*norm2(a) + 2*norm2(b)",
+        "proved",
+    ),
+    Case("triangle-squared", AB, (), (), "norm2(a + b) <= 2*norm2(a) + 2*norm2(b)", "proved"),
+    Case(
+        "lower-bound-hinted",
+        WU,
+        ("s",),
+        ("dot(u, u) == 1", "dot(w, u) >= s", "s >= 0"),
+        "dot(w, w) >= s**2",
+        "proved",
+        hints=("w - s*u",),
+    ),
+    # -- false steps --------------------------------------------------------------------------
+    Case(
+        "norm-growth-no-R",
+        WX,
+        ("y", "R"),
+        NORM_GIVEN,
+        "dot(w + y*x, w + y*x) <= dot(w, w)",
+        "refuted",
+        note="dropped R**2",
+    ),
+    Case(
+        "norm-growth-reversed",
+        WX,
+        ("y", "R"),
+        NORM_GIVEN,
+        "dot(w + y*x, w + y*x) >= dot(w, w) + R**2",
+        "refuted",
+    ),
+    Case(
+        "norm-growth-no-label",
+        WX,
+        ("y", "R"),
+        NORM_GIVEN[1:],
+        "dot(w + y*x, w + y*x) <= dot(w, w) + R**2",
+        "refuted",
+        note="missing y**2 == 1",
+    ),
+    Case(
+        "strict-norm-growth-weak",
+        WX,
+        ("y", "R"),
+        NORM_GIVEN,
+        "norm2(w + y*x) < dot(w, w) + R**2",
+        "refuted",
+        note="strict version of a tight bound",
+    ),
+    Case(
+        "cauchy-schwarz-reversed",
+        AB,
+        (),
+        (),
+        "dot(a, b)**2 >= dot(a, a)*dot(b, b)",
+        "refuted",
+        note="needs dimension 2",
+    ),
+    Case("cauchy-schwarz-strict", AB, (), (), "dot(a, b)**2 < dot(a, a)*dot(b, b)", "refuted"),
+    Case(
+        "lower-bound-no-g",
+        WU,
+        ("t", "g"),
+        LOWER_GIVEN[:3],
+        "dot(w, w) >= t**2*g**2",
+        "refuted",
+        note="missing g > 0",
+    ),
+    Case(
+        "lower-bound-no-t",
+        WU,
+        ("t", "g"),
+        (*LOWER_GIVEN[:2], LOWER_GIVEN[3]),
+        "dot(w, w) >= t**2*g**2",
+        "refuted",
+        note="missing t >= 0",
+    ),
+    Case(
+        "lower-bound-no-unit",
+        WU,
+        ("t", "g"),
+        LOWER_GIVEN[1:],
+        "dot(w, w) >= t**2*g**2",
+        "refuted",
+        note="missing dot(u, u) == 1",
+    ),
+    Case("combination-strict", ("w",), ("t", "g", "R"), COMBO_GIVEN, "t*g**2 < R**2", "refuted"),
+    Case("combination-reversed", ("w",), ("t", "g", "R"), COMBO_GIVEN, "t*g**2 >= R**2", "refuted"),
+    Case(
+        "optimal-step-dropped",
+        ("v", "w"),
+        ("a",),
+        (),
+        "dot(v, v)*dot(w + a*v, w + a*v) >= dot(v, v)*dot(w, w)",
+        "refuted",
+    ),
+    Case("optimal-step-strict", ("v", "w"), ("a",), (), OPTIMAL.replace(">=", ">"), "refuted"),
+    Case(
+        "unit-identity-wrong",
+        WU,
+        (),
+        ("dot(w, w) == 1", "dot(u, u) == 1"),
+        "1/2*norm2(w - u) == 2 - dot(w, u)",
+        "refuted",
+    ),
+    Case(
+        "unit-identity-one-unit",
+        WU,
+        (),
+        ("dot(w, w) == 1",),
+        "1/2*norm2(w - u) == 1 - dot(w, u)",
+        "refuted",
+        note="u not unit",
+    ),
+    Case("triangle-no-factor", AB, (), (), "norm2(a + b) <= norm2(a) + norm2(b)", "refuted"),
+    Case(
+        "norm-step-no-R",
+        WX,
+        ("y", "t", "R"),
+        NORM_STEP_GIVEN,
+        "dot(w + y*x, w + y*x) <= t*R**2",
+        "refuted",
+    ),
+    Case(
+        "lower-bound-step-too-strong",
+        ("w", "x", "u"),
+        ("y", "t", "g"),
+        (*LOWER_STEP_GIVEN, "g > 0"),
+        "dot(w + y*x, u) >= (t + 2)*g",
+        "refuted",
+    ),
+    Case(
+        "batch-expansion-sign",
+        ("th", "xb", "ts"),
+        ("a",),
+        (),
+        BATCH.replace("+ 2*a", "- 2*a"),
+        "refuted",
+    ),
+    Case(
+        "rate-norm-step-eta",
+        WX,
+        ("y", "t", "R", "eta"),
+        (
+            "eta > 0",
+            "dot(w, w) <= t*eta*R**2",
+            "y*dot(w, x) <= 0",
+            "y**2 == 1",
+            "dot(x, x) <= R**2",
+        ),
+        "norm2(w + eta*y*x) <= (t + 1)*eta*R**2",
+        "refuted",
+        note="eta instead of eta**2",
+    ),
+    Case(
+        "margin-no-unit",
+        ("x", "u"),
+        ("y", "g", "R"),
+        tuple(g for g in MARGIN_GIVEN if g != "dot(u, u) == 1"),
+        "g**2 <= R**2",
+        "refuted",
+    ),
+    Case(
+        "parallelogram-wrong",
+        AB,
+        (),
+        (),
+        "norm2(a + b) + norm2(a - b) == norm2(a) + norm2(b)",
+        "refuted",
+    ),
+    Case("positive-step-no-vector", ("v",), ("a",), ("a > 0",), "a*dot(v, v) > 0", "refuted"),
+    Case(
+        "irrational-only",
+        (),
+        ("s",),
+        ("s**2 == 2",),
+        "s >= 0",
+        "not-proved",
+        note="false at s = -sqrt(2), but no rational point satisfies the hypothesis",
+    ),
+)

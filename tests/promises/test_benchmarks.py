@@ -1,0 +1,44 @@
+"""Smoke runs of every benchmark at a toy size, so none can rot: each runs to the end and
+prints its summary line. Times are never asserted (the benchmarks print ratios to read)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def benchmark(name: str) -> ModuleType:
+    """Import `benchmarks/<name>.py` as a module (the folder is no package)."""
+    spec = importlib.util.spec_from_file_location(f"benchmark_{name}", BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("name", "summaries"), [
+    ("engine", ("identical weights, both loops and scikit-learn (exact comparison): yes",
+                "ratio engine/scikit-learn:")),
+    ("campaign", ("(ratio to the 10^6/s target:", "norm-growth-without-R2': violated")),
+    ("kernel", ("worst median",)),
+    ("prover", ("worst prove",)),
+    ("max_margin", ("sonar perceptron, bias:",)),
+])
+def test_benchmark_runs_at_a_tiny_size(name: str, summaries: tuple[str, ...],
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    if name in ("engine", "max_margin"):
+        pytest.importorskip("sklearn")
+    module = benchmark(name)
+    if name == "max_margin" and not module.DATA_DIR.is_dir():
+        pytest.skip(f"benchmark data not found at {module.DATA_DIR}")
+    module.main(["--tiny"])
+    out = capsys.readouterr().out
+    for summary in summaries:
+        assert summary in out, out

@@ -1,0 +1,134 @@
+"""The batch perceptron: M_k under both rules, the three step rules, exact iterates."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from perceptron.algorithms.batch import ConstantStep, OptimalStep, ScheduleStep, run_batch
+from perceptron.dataset import Dataset
+from perceptron.examples import slides_10_607
+from perceptron.result import separates
+
+F = Fraction
+
+
+def vec(*values: object) -> tuple[Fraction, ...]:
+    return tuple(F(v) for v in values)  # type: ignore[arg-type]
+
+
+def reference(data: Dataset, alphas: list[Fraction], rule: str, steps: int
+              ) -> list[tuple[tuple[int, ...], tuple[Fraction, ...]]]:
+    """The batch perceptron written out in Fractions: (M_k, w_{k+1}) per iteration."""
+    w = (F(0),) * data.d
+    out = []
+    for k in range(steps):
+        margins = [y * sum(a * b for a, b in zip(w, x, strict=True))
+                   for x, y in zip(data.X, data.y, strict=True)]
+        M = tuple(j for j, m in enumerate(margins) if (m < 0 if rule == "lt" else m <= 0))
+        if not M:
+            break
+        xbar = [sum((data.y[j] * data.X[j][i] for j in M), F(0)) for i in range(data.d)]
+        w = tuple(a + alphas[k] * b for a, b in zip(w, xbar, strict=True))
+        out.append((M, w))
+    return out
+
+
+def test_slides_example_constant_step() -> None:
+    data = slides_10_607()
+    result = run_batch(data, step=1)
+    expected = reference(data, [F(1)] * 50, "le", 50)
+    assert result.trace is not None
+    assert [(r.M, r.w_after) for r in result.trace] == expected
+    assert result.converged and result.separating and result.w == expected[-1][1]
+    assert result.iterations == len(expected)
+    first = result.trace[0]
+    assert first.M == (0, 1, 2, 3, 4, 5)  # w_0 = 0: every margin is 0
+    assert first.xbar == vec(6, 0)
+
+
+def test_strict_rule_never_leaves_zero() -> None:
+    """Under `< 0` the zero start makes no mistake: Chan's M_k is empty at once."""
+    result = run_batch(slides_10_607(), step=1, rule="lt")
+    assert (result.iterations, result.converged, result.w) == (0, True, vec(0, 0))
+    assert not result.separating
+
+
+@given(st.lists(st.tuples(st.integers(-4, 4), st.integers(-4, 4)), min_size=1, max_size=6),
+       st.lists(st.sampled_from([-1, 1]), min_size=6, max_size=6),
+       st.sampled_from([F(1), F(1, 3), F(5, 2)]), st.sampled_from(["le", "lt"]))
+def test_matches_the_written_out_algorithm(X: list[tuple[int, int]], labels: list[int],
+                                           alpha: Fraction, rule: str) -> None:
+    data = Dataset.of(X, labels[: len(X)])
+    result = run_batch(data, step=alpha, rule=rule, max_iterations=20)
+    expected = reference(data, [alpha] * 20, rule, 20)
+    assert result.trace is not None
+    got = [(r.M, r.w_after) for r in result.trace]
+    assert got == expected[: len(got)]
+    if result.converged:
+        assert got == expected
+    for record in result.trace:
+        assert record.xbar == tuple(
+            sum((data.y[j] * data.X[j][i] for j in record.M), F(0)) for i in range(data.d))
+        assert record.w_after == tuple(a + record.alpha * b
+                                       for a, b in zip(record.w_before, record.xbar, strict=True))
+
+
+def test_optimal_step_moves_closer_to_theta_star() -> None:
+    data = Dataset.of([(2, 1), (1, 3), (-1, -1), (-2, 1), ("1/2", "-1")], [1, 1, -1, -1, 1])
+    theta = vec(3, 1)
+    assert separates(data, theta)
+    result = run_batch(data, step="optimal", theta_star=theta, max_iterations=200)
+    assert result.converged and result.separating and result.trace is not None
+    previous = None
+    for record in result.trace:
+        xbar, w = record.xbar, record.w_before
+        alpha = sum(t * v for t, v in zip(theta, xbar, strict=True)) / sum(v * v for v in xbar)
+        assert record.alpha == alpha
+        dist = sum((a - t) ** 2 for a, t in zip(record.w_after, theta, strict=True))
+        before = sum((a - t) ** 2 for a, t in zip(w, theta, strict=True))
+        assert dist < before
+        if previous is not None:
+            assert before == previous
+        previous = dist
+    with pytest.raises(ValueError, match="theta_star"):
+        run_batch(data, step="optimal")
+
+
+def test_schedule_steps() -> None:
+    data = slides_10_607()
+    listed = run_batch(data, step=[1, F(1, 2), F(1, 3), F(1, 4)], max_iterations=10)
+    from_function = run_batch(data, step=lambda k: F(1, k), max_iterations=10)
+    assert listed.alphas == from_function.alphas[: len(listed.alphas)]
+    assert listed.w == from_function.w or "schedule" in listed.reason
+    short = run_batch(data, step=ScheduleStep([1]), max_iterations=10)
+    if not short.converged:
+        assert "schedule" in short.reason
+    with pytest.raises(ValueError, match="positive"):
+        run_batch(data, step=[0], max_iterations=3)
+
+
+def test_stuck_and_cycling_runs_stop_with_a_reason() -> None:
+    stuck = run_batch(Dataset.of([(1, 0), (-1, 0)], [1, 1]), step=1)
+    assert not stuck.converged and stuck.iterations == 0 and "xbar_0 = 0" in stuck.reason
+    cycling = run_batch(Dataset.of([(2,), (-1,), (2,), (3,)], [-1, -1, -1, -1]), step=1)
+    assert not cycling.converged and cycling.reason.startswith("cycling")
+    assert cycling.iterations < 1000
+
+
+def test_bias_w0_and_step_objects() -> None:
+    data = Dataset.of([(0,), (1,), (3,)], [-1, 1, 1])
+    result = run_batch(data, step=ConstantStep(F(1, 2)), bias=True, w0=(0, F(-1, 4)))
+    assert result.converged and result.separating and len(result.w) == 2
+    assert separates(data, result.w)
+    optimal = run_batch(data, step=OptimalStep((2, -1)), bias=True)
+    assert optimal.converged and optimal.separating
+    with pytest.raises(ValueError, match="coordinates"):
+        run_batch(data, step=1, w0=(1, 2, 3))
+    with pytest.raises(ValueError, match="positive"):
+        run_batch(data, step=-1)
+    with pytest.raises(ValueError, match="rule"):
+        run_batch(data, step=1, rule="leq")

@@ -1,0 +1,98 @@
+"""The online adversary and the tight families: the Novikoff bound is reached exactly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import floor
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from perceptron.generators.adversary import OnlineAdversary, rational_squares, sum_of_squares
+from perceptron.generators.tight import orthonormal, rational_rotation
+from perceptron.geometry.linear import dot, radius2
+from verify.numeric.campaign import ADVERSARY_SHAPES
+
+
+def test_sum_of_squares_uses_the_fewest_squares() -> None:
+    for n in range(0, 3000):
+        parts = sum_of_squares(n)
+        assert sum(p * p for p in parts) == n and all(p > 0 for p in parts)
+    assert len(sum_of_squares(7)) == 4 and len(sum_of_squares(6)) == 3
+    assert len(sum_of_squares(25)) == 1 and len(sum_of_squares(13)) == 2
+
+
+@given(st.fractions(min_value=0, max_value=10**6, max_denominator=10**4))
+def test_rational_squares_sum_exactly(q: Fraction) -> None:
+    parts = rational_squares(q)
+    assert len(parts) <= 4 and sum(p * p for p in parts) == q
+
+
+@pytest.mark.parametrize("shape", range(len(ADVERSARY_SHAPES)))
+def test_adversary_reaches_the_floor_for_every_bound_1_to_50(shape: int) -> None:
+    for b in range(1, 51):
+        R2, gamma = ADVERSARY_SHAPES[shape](b)
+        played = OnlineAdversary(R2, gamma, seed=b).play()
+        assert played.bound == b
+        assert played.mistakes == b
+
+
+def test_adversary_reaches_the_floor_of_a_fractional_bound() -> None:
+    for R2, gamma in ((Fraction(7, 2), 1), (Fraction(10), Fraction(3, 2)), (Fraction(50), 7)):
+        played = OnlineAdversary(R2, gamma, seed=1).play()
+        assert played.mistakes == floor(Fraction(R2) / Fraction(gamma) ** 2)
+
+
+@pytest.mark.parametrize("b", [1, 2, 5, 17])
+def test_adversary_keeps_its_promises_and_forces_every_mistake(b: int) -> None:
+    """Exactly: ||x||^2 = R2, y<u,x> = gamma, y<w_t,x> = 0 and w_{t+1} = w_t + y x."""
+    R2, gamma = Fraction(3 * b, 4), Fraction(1, 2)  # bound 3b
+    played = OnlineAdversary(R2, gamma, seed=b).play()
+    assert played.mistakes == 3 * b
+    assert radius2(played.data) == R2
+    for t, (x, y) in enumerate(zip(played.data.X, played.data.y, strict=True)):
+        w, w_next = played.iterates[t], played.iterates[t + 1]
+        assert dot(x, x) == R2
+        assert y * dot(played.u, x) == gamma
+        assert y * dot(w, x) == 0
+        assert w_next == tuple(a + y * c for a, c in zip(w, x, strict=True))
+
+
+def test_adversary_answers_any_learner_and_refuses_when_no_mistake_is_allowed() -> None:
+    adversary = OnlineAdversary(4, 1)
+    w = {0: Fraction(1), 1: Fraction(2), 3: Fraction(-1)}
+    move = adversary.respond(w, dimension=4)
+    assert move is not None
+    x, y = move
+    assert sum(v * w.get(i, 0) for i, v in x.items()) * y == 0
+    assert sum(v * v for v in x.values()) == 4 and y * x[0] == 1
+    assert adversary.respond({0: Fraction(1)}, dimension=1) is None  # w = u: never wrong
+
+
+def test_adversary_rejects_impossible_promises() -> None:
+    with pytest.raises(ValueError):
+        OnlineAdversary(1, 2)
+    with pytest.raises(ValueError):
+        OnlineAdversary(1, 0)
+
+
+def test_rational_rotation_is_exactly_orthogonal() -> None:
+    q = rational_rotation(5, seed=3)
+    for i in range(5):
+        for j in range(5):
+            assert dot(q[i], q[j]) == (1 if i == j else 0)
+    assert any(v.denominator > 1 for row in q for v in row)
+
+
+@pytest.mark.parametrize("rotation", [None, 11])
+def test_orthonormal_family_reports_gamma2_one_over_n(rotation: int | None) -> None:
+    labels = [1, -1, -1, 1, 1, -1, 1]
+    family = orthonormal(labels, dim=9, rotation_seed=rotation)
+    n = len(labels)
+    assert family.gamma2 == Fraction(1, n)
+    assert family.bound == n == family.mistakes
+    assert family.R2 == 1 == radius2(family.data)
+    assert min(y * dot(family.u, x) for x, y in zip(family.data.X, labels, strict=True)) == 1
+    scaled = orthonormal(labels, scale=Fraction(5, 3))
+    assert scaled.gamma2 == Fraction(25, 9 * n) and scaled.bound == n

@@ -1,0 +1,233 @@
+"""Loaders: exact numbers, label sets, header rule, sniffing, and located errors."""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from perceptron.errors import DataError
+from perceptron.io.loaders import from_arrays, load, parse_csv, parse_dat, parse_json
+from perceptron.numbers import MAX_TOKEN
+
+F = Fraction
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+def error(call, *args, **kwargs) -> DataError:  # type: ignore[no-untyped-def]
+    with pytest.raises(DataError) as info:
+        call(*args, **kwargs)
+    return info.value
+
+
+# ---- CSV ---------------------------------------------------------------------------------------
+
+
+def test_csv_label_last_decimals_exact(tmp_path: Path) -> None:
+    data = load(write(tmp_path, "d.csv", "0.1,1/3,1\n-2,3e-2,-1\n"))
+    assert data.X == ((F(1, 10), F(1, 3)), (F(-2), F(3, 100)))
+    assert data.y == (1, -1) and data.name == "d.csv"
+
+
+def test_csv_header_rule_and_label_column(tmp_path: Path) -> None:
+    text = "# a comment\nlabel, a, b\n\n0, 1, 2\n1, \"3\", 4\n"
+    data = load(write(tmp_path, "h.csv", text), label_column="label")
+    assert data.X == ((F(1), F(2)), (F(3), F(4))) and data.y == (-1, 1)
+    by_index = load(write(tmp_path, "i.csv", text), label_column=0)
+    assert (by_index.X, by_index.y) == (data.X, data.y)
+    first = parse_csv("1,2,3\n-1,5,6\n", label_column=-3)
+    assert first.y == (1, -1) and first.X == ((F(2), F(3)), (F(5), F(6)))
+    assert error(parse_csv, "a,b\n1,2\n", label_column="c").problem.startswith("no column")
+    assert "outside" in error(parse_csv, "1,2\n", label_column=5).problem
+
+
+def test_csv_delimiters(tmp_path: Path) -> None:
+    assert parse_csv("1 2 1\n3 4 -1\n").X == ((F(1), F(2)), (F(3), F(4)))
+    assert parse_csv("1;2;1\n3;4;0\n").y == (1, -1)
+    assert load(write(tmp_path, "t.tsv", "1\t2\t1\n")).X == ((F(1), F(2)),)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), [
+    ("1,2,1\n3,4\n", 2, 3, "ragged"),
+    ("1,2,1\n3,4,1,5\n", 2, 4, "ragged"),
+    ("1,2,1\n3,x,1\n", 2, 2, "not a number"),
+    ("1,2,1\n3,nan,1\n", 2, 2, "finite"),
+    ("1,2,1\n3,-inf,1\n", 2, 2, "finite"),
+    ("1,2,1\n3,4,2\n", 2, 3, "label 2"),
+    ("1,2,-1\n3,4,0\n", 2, 3, "label 0"),
+    ("1,2,0\n3,4,1/2\n", 2, 3, "label 1/2"),
+    ("1,,1\n", 1, 2, "empty cell"),
+])
+def test_csv_errors_name_file_line_column(tmp_path: Path, text: str, line: int, column: int,
+                                          words: str) -> None:
+    path = write(tmp_path, "bad.csv", text)
+    exc = error(load, path)
+    assert (exc.source, exc.line, exc.column) == (str(path), line, column)
+    assert words in exc.problem
+    assert str(exc).startswith(f"{path}:{line}:{column}: ")
+
+
+def test_csv_empty_header_only_and_single_column(tmp_path: Path) -> None:
+    assert "no examples" in error(load, write(tmp_path, "e.csv", "")).problem
+    assert "no examples" in error(load, write(tmp_path, "e2.csv", "\n\n# x\n")).problem
+    assert "only a header" in error(load, write(tmp_path, "h.csv", "a,b\n")).problem
+    assert "at least one feature" in error(parse_csv, "1\n-1\n").problem
+
+
+def test_token_length_is_bounded() -> None:
+    long = "1" * (MAX_TOKEN + 1)
+    exc = error(parse_csv, f"1,1\n{long},1\n")
+    assert exc.line == 2 and "too long" in exc.problem
+    assert parse_csv(f"{'1' * MAX_TOKEN},1\n").X[0][0] == int("1" * MAX_TOKEN)
+
+
+# ---- JSON --------------------------------------------------------------------------------------
+
+
+def test_json_numbers_exact(tmp_path: Path) -> None:
+    text = json.dumps({"X": [[0.1, "1/3"], [2, "-2 % 7"]], "y": [1, 0]})
+    data = load(write(tmp_path, "d.json", text))
+    assert data.X == ((F(1, 10), F(1, 3)), (F(2), F(-2, 7))) and data.y == (1, -1)
+    assert parse_json('{"X": [[1e-3, 2.50]], "y": [-1]}').X == ((F(1, 1000), F(5, 2)),)
+
+
+@pytest.mark.parametrize(("text", "line", "column", "words"), [
+    ('{"X": [[1, 2],\n  [NaN, 1]], "y": [1, 1]}', 2, 4, "finite"),
+    ('{"X": [[1, 2],\n  [1]], "y": [1, 1]}', 2, 3, "ragged"),
+    ('{"X": [[1, "x"]], "y": [1]}', 1, 12, "not a number"),
+    ('{"X": [[1, true]], "y": [1]}', 1, 12, "not a number"),
+    ('{"X": [[1, 2]],\n "y": [3]}', 2, 8, "label 3"),
+    ('{"X": [[1, 2]], "y": [1, 1]}', 1, 22, "2 labels for 1 examples"),
+    ('{"X": [[1, 2]], "y": [1]', 1, 25, "invalid JSON"),
+    ('{"X": [], "y": []}', 1, 7, "no examples"),
+    ('[1, 2]', 1, 1, "object"),
+])
+def test_json_errors_are_located(text: str, line: int, column: int, words: str) -> None:
+    exc = error(parse_json, text, source="f.json")
+    assert words in exc.problem, exc
+    assert (exc.line, exc.column) == (line, column), exc
+
+
+def test_json_missing_key_and_huge_integer() -> None:
+    assert "missing key 'y'" in error(parse_json, '{"X": [[1]]}').problem
+    exc = error(parse_json, '{"X": [[' + "9" * (MAX_TOKEN + 1) + ']], "y": [1]}')
+    assert "too long" in exc.problem and exc.line == 1
+
+
+# ---- numpy ---------------------------------------------------------------------------------------
+
+
+def test_arrays_floats_are_their_binary_values() -> None:
+    data = from_arrays(np.array([[0.1, 2.0], [-1.5, 3.0]]), np.array([1.0, 0.0]))
+    assert data.X[0][0] == F(0.1) != F(1, 10)
+    assert data.y == (1, -1)
+    ints = from_arrays([[1, 2]], [-1])
+    assert ints.X == ((F(1), F(2)),)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_arrays_refuse_nonfinite(bad: float) -> None:
+    exc = error(from_arrays, np.array([[1.0, 2.0], [3.0, bad]]), np.array([1, -1]))
+    assert (exc.line, exc.column) == (2, 2) and "finite" in exc.problem
+
+
+def test_arrays_shapes_and_dtypes() -> None:
+    assert "2-dimensional" in error(from_arrays, np.zeros(3), np.ones(3)).problem
+    assert "one label per example" in error(from_arrays, np.zeros((2, 2)), np.ones(3)).problem
+    assert "boolean" in error(from_arrays, np.zeros((2, 2), dtype=bool), [1, 1]).problem
+    assert "label 2" in error(from_arrays, np.zeros((2, 2)), [1, 2]).problem
+
+
+def test_npy_and_npz_files(tmp_path: Path) -> None:
+    path = tmp_path / "d.npy"
+    np.save(path, np.array([[1.0, 0.5, -1.0], [0.0, -1.0, 1.0]]))
+    data = load(path)
+    assert data.X == ((F(1), F(1, 2)), (F(0), F(-1))) and data.y == (-1, 1)
+    first = load(path, label_column=0)
+    assert first.X == ((F(1, 2), F(-1)), (F(-1), F(1))) and first.y == (1, -1)
+    z = tmp_path / "d.npz"
+    np.savez(z, X=np.array([[1, 2], [3, 4]]), y=np.array([0, 1]))
+    assert load(z).y == (-1, 1)
+    other = tmp_path / "o.npz"
+    np.savez(other, A=np.zeros(2))
+    assert "'X' and 'y'" in error(load, other).problem
+    nan = tmp_path / "nan.npy"
+    np.save(nan, np.array([[1.0, np.nan, 1.0]]))
+    exc = error(load, nan)
+    assert (exc.source, exc.line, exc.column) == (str(nan), 1, 2)
+    pickled = tmp_path / "p.npy"
+    np.save(pickled, np.array([[F(1), 1]], dtype=object), allow_pickle=True)
+    assert "numpy" in error(load, pickled).problem
+
+
+# ---- .dat ----------------------------------------------------------------------------------------
+
+DESCRIPTION_EXAMPLE = "3\n4\n1\n0\n-1/3\n14\n-3%7\n1\n1.3\n0\n1\n0\n0\n1\n2\n3/2\n4\n"
+
+
+def test_dat_format_of_the_benchmark(tmp_path: Path) -> None:
+    data = load(write(tmp_path, "x.dat", DESCRIPTION_EXAMPLE))
+    assert data.X == ((F(0), F(-1, 3), F(14), F(-3, 7)), (F(13, 10), F(0), F(1), F(0)),
+                      (F(1), F(2), F(3, 2), F(4)))
+    assert data.y == (1, 1, -1)
+    spaced = DESCRIPTION_EXAMPLE.replace("-3%7", "  -3 % 7 ").replace("\n1.3\n", "\n\n1.3\n")
+    assert parse_dat(spaced) == parse_dat(DESCRIPTION_EXAMPLE)
+
+
+@pytest.mark.parametrize(("text", "line", "words"), [
+    ("3\n4\n1\n0\n", 4, "incomplete"),
+    (DESCRIPTION_EXAMPLE + "5\n", 18, "extra value"),
+    (DESCRIPTION_EXAMPLE.replace("14\n", "x14\n"), 6, "not a number"),
+    (DESCRIPTION_EXAMPLE.replace("-3%7", "3/0"), 7, "zero denominator"),
+    (DESCRIPTION_EXAMPLE.replace("\n0\n0\n1\n2", "\n0\n2\n1\n2"), 13, "label 2"),
+    ("3.5\n4\n", 1, "integer"),
+    ("0\n4\n", 1, "no examples"),
+    ("2\n0\n1\n1\n", 2, "0 features"),
+    ("7\n", 1, "starts with"),
+    ("3\n4\n1\nnan\n", 4, "finite"),
+])
+def test_dat_errors_are_located(text: str, line: int, words: str) -> None:
+    exc = error(parse_dat, text, source="x.dat")
+    assert words in exc.problem and exc.line == line, exc
+
+
+def test_dat_huge_declared_counts_fail_fast() -> None:
+    start = time.perf_counter()
+    exc = error(parse_dat, f"{10**30}\n{10**30}\n1\n0.5\n")
+    assert "incomplete" in exc.problem
+    assert time.perf_counter() - start < 1
+
+
+# ---- load: sniffing and files --------------------------------------------------------------------
+
+
+def test_sniffing_without_extension(tmp_path: Path) -> None:
+    assert load(write(tmp_path, "a", DESCRIPTION_EXAMPLE)).n == 3
+    assert load(write(tmp_path, "b", '{"X": [[1]], "y": [1]}')).n == 1
+    assert load(write(tmp_path, "c", "1,2,1\n")).n == 1
+    np.save(tmp_path / "d.npy", np.ones((2, 3)))
+    (tmp_path / "d.npy").rename(tmp_path / "d")
+    assert load(tmp_path / "d").n == 2
+
+
+def test_file_problems(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.csv"
+    exc = error(load, missing)
+    assert exc.source == str(missing) and "no such file" in exc.problem
+    assert "directory" in error(load, tmp_path).problem
+    exc = error(load, write(tmp_path, "l.csv", b"1,2,1\n1,\xff,1\n"))
+    assert "UTF-8" in exc.problem and exc.line == 2
+    assert "does not apply" in error(load, write(tmp_path, "j.json", "{}"),
+                                     label_column=0).problem

@@ -1,0 +1,185 @@
+"""Loading proof files (DESIGN.md §5): valid files become `Proof`s, bad ones one clear error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sympy
+
+from proofs.errors import ProofFileError
+from proofs.language.terms import Vec, gram, scalar
+from proofs.proof_file import load_proof, parse_proof
+from proofs.step import CaseSplit, Direct, Induction
+from verify.proof_checker import check_proof
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+HEADER = 'title = "T"\nvectors = ["w", "x"]\nscalars = ["y", "R"]\n'
+A = '[[step]]\nid = "a"\nclaim = "y >= 0"\n'
+D = '[[step]]\nid = "a"\nclaim = "dot(w, w) >= 0"\n'
+B = '[[step]]\nid = "b"\nclaim = "1 >= 0"\n'
+IND = 'induction = { variable = "R", '
+
+
+def parse(text: str) -> object:
+    return parse_proof(text.encode(), "p.toml")
+
+
+def test_design_example_loads_exactly() -> None:
+    proof = load_proof(EXAMPLES / "norm-growth.toml")
+    assert proof.title == "Perceptron norm growth"
+    assert proof.vectors == ("w", "x") and proof.scalars == ("y", "R")
+    (step,) = proof.steps
+    assert step.id == "norm-growth"
+    assert [h.text for h in step.hypotheses] == [
+        "y**2 == 1", "y*dot(w, x) <= 0", "dot(x, x) <= R**2",
+    ]
+    w, x, y, r = gram("w", "w"), gram("w", "x"), scalar("y"), scalar("R")
+    assert sympy.expand(step.claim.lhs - (w + 2 * y * x + y**2 * gram("x", "x"))) == 0
+    assert sympy.expand(step.claim.rhs - (w + r**2)) == 0
+    assert step.hints == (gram("w", "w") - 2 * x + gram("x", "x"),)
+    assert isinstance(step.rule, Direct)
+
+
+def test_optional_keys_and_extensions() -> None:
+    proof = load_proof(EXAMPLES / "mistake-bound.toml")
+    rules = {s.id: s.rule for s in proof.steps}
+    induction = rules["norm-invariant"]
+    assert isinstance(induction, Induction)
+    assert induction.variable == "t"
+    assert induction.base == {"w": Vec()}
+    assert induction.step == {"w": Vec({"w": 1, "x": scalar("y")})}
+    assert induction.hypotheses[0].text == "y**2 == 1"
+    split = rules["mistake-bound"]
+    assert isinstance(split, CaseSplit) and split.on == scalar("t") and split.zero_case
+    assert proof.step("mistake-bound").uses == ("norm-invariant", "squared-lower-bound")
+    assert proof.step("squared-lower-bound").hints == (
+        Vec({"w": 1, "u": -gram("u", "w")}),
+    )
+
+
+def test_defaults_for_missing_optional_keys() -> None:
+    proof = parse('title = "T"\n[[step]]\nid = "a"\nclaim = "1 >= 0"\n')
+    assert proof.vectors == () and proof.scalars == ()
+    (step,) = proof.steps
+    assert (step.hypotheses, step.uses, step.hints, step.source, step.note) == ((), (), (), "", "")
+
+
+def test_split_without_zero_case() -> None:
+    proof = parse(HEADER + A + 'split = { on = "y", zero = false }\n')
+    assert proof.steps[0].rule.zero_case is False  # cases >= 0, < 0 (tests/test_kernel_rules.py)
+
+
+@pytest.mark.parametrize(
+    ("body", "step", "problem"),
+    [
+        (A + 'prove = "yes"\n', "a", "unknown key 'prove'"),
+        ("colour = 1\n" + A, None, "unknown key 'colour'"),
+        ('[[step]]\nid = "A b"\nclaim = "y >= 0"\n', "#1", "must be a string matching"),
+        ('[[step]]\nid = 3\nclaim = "y >= 0"\n', "#1", "must be a string matching"),
+        ('[[step]]\nclaim = "y >= 0"\n', "#1", "must be a string matching"),
+        ('[[step]]\nid = "a"\n', "a", "missing 'claim'"),
+        ('[[step]]\nid = "a"\nclaim = 1\n', "a", "'claim' must be a string"),
+        (A + 'given = "y >= 0"\n', "a", "list of strings"),
+        (A + "given = [1]\n", "a", "list of strings"),
+        (A + "source = []\n", "a", "must be a string"),
+        (A + A, "a", "id is used by an earlier step"),
+        (A + 'uses = ["b"]\n' + B, "a", "uses 'b', which is a later step"),
+        (A + 'uses = ["a"]\n', "a", "which is a later step (or itself)"),
+        (A + 'uses = ["zz"]\n', "a", "which is not a step"),
+        (B + A + 'uses = ["b", "b"]\n', "a", "more than once"),
+        ('[[step]]\nid = "a"\nclaim = "z >= 0"\n', "a", "claim: undeclared name 'z'"),
+        (A + 'given = ["y >= 0", "w >= 0"]\n', "a", "given[1]: a vector is used outside dot()"),
+        (A + 'hints = ["w + y"]\n', "a", "hints[0]: cannot add"),
+        (A + 'hints = ["1/y"]\n', "a", "must be a polynomial"),
+        ('[[step]]\nid = "a"\nclaim = "1/(1 + 1/y) >= 0"\n', "a", "division inside the denom"),
+        (A + 'split = "y"\n', "a", "'split' must be a table"),
+        (A + 'split = { on = "y", zero = 1 }\n', "a", "true or false"),
+        (A + 'split = { on = "w" }\n', "a", "split.on:"),
+        (A + 'split = { by = "y" }\n', "a", "unknown key 'by' in split"),
+        (A + 'split = { on = "1/y" }\n', "a", "must not divide"),
+        (A + 'split = { on = "y" }\n' + IND + "base = {}, step = {} }\n", "a", "not both"),
+        (D + 'induction = { variable = "q", base = {}, step = {} }\n', "a", "'q' is not a"),
+        (D + IND + 'base = { y = "w" }, step = {} }\n', "a", "'y' is not a declared vector"),
+        (D + IND + 'base = { w = "y" }, step = {} }\n', "a", "induction.base.w:"),
+        (D + IND + "base = { w = 1 }, step = {} }\n", "a", "must be a string"),
+        (D + IND + "base = {} }\n", "a", "'step' must be a table"),
+        (D + IND + "base = {}, step = {}, by = 1 }\n", "a", "unknown key 'by' in induction"),
+    ],
+)
+def test_bad_files_name_file_step_and_problem(body: str, step: str | None, problem: str) -> None:
+    with pytest.raises(ProofFileError) as caught:
+        parse(HEADER + body)
+    error = caught.value
+    assert (error.file, error.step) == ("p.toml", step)
+    assert problem in error.problem
+    where = "p.toml: " + (f"step {step}: " if step else "")
+    assert str(error) == where + error.problem
+    assert "\n" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("body", "problem"),
+    [
+        (D + 'given = ["dot(w, x) >= 0"]\n' + IND + 'base = { w = "x" }, step = { w = "w" } }\n',
+         "may not mention the iteration"),
+        (D + IND + 'base = {}, step = {}, given = ["y/R >= 0"] }\n', "must not divide"),
+    ],
+)
+def test_rules_refuse_before_anything_is_decided(body: str, problem: str) -> None:
+    """What only the kernel's rules can see is refused as bad input too, naming the step."""
+    with pytest.raises(ProofFileError, match=f"step a: .*{problem}"):
+        check_proof(parse(HEADER + body))
+
+
+STEP = '[[step]]\nid = "a"\nclaim = "1 >= 0"\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ('vectors = ["w"]\n' + STEP, "missing 'title'"),
+        ("title = 1\n" + STEP, "'title' must be a string"),
+        ('title = "T"\nvectors = "w"\n' + STEP, "'vectors' must be a list of strings"),
+        ('title = "T"\nvectors = ["w", "w"]\n' + STEP, "declared more than once"),
+        ('title = "T"\nvectors = ["w"]\nscalars = ["w"]\n' + STEP, "declared more than once"),
+        ('title = "T"\nscalars = ["dot"]\n' + STEP, "reserved"),
+        ('title = "T"\nscalars = ["norm2"]\n' + STEP, "reserved"),
+        ('title = "T"\nscalars = ["lambda"]\n' + STEP, "cannot be used"),
+        ('title = "T"\nscalars = ["2x"]\n' + STEP, "not an identifier"),
+        ('title = "T"\nscalars = ["a b"]\n' + STEP, "not an identifier"),
+        ('title = "T"\n', "no [[step]] tables"),
+        ('title = "T"\nstep = "a"\n', "array of tables"),
+        ('title = "T"\nstep = []\n', "at least one step"),
+    ],
+)
+def test_bad_headers(text: str, problem: str) -> None:
+    with pytest.raises(ProofFileError) as caught:
+        parse(text)
+    assert caught.value.step is None
+    assert problem in str(caught.value)
+
+
+def test_limits_on_steps_and_hypotheses() -> None:
+    many = "".join(f'[[step]]\nid = "s{k}"\nclaim = "1 >= 0"\n' for k in range(201))
+    with pytest.raises(ProofFileError, match="201 steps, more than 200"):
+        parse(HEADER + many)
+    given = ", ".join(['"y >= 0"'] * 51)
+    with pytest.raises(ProofFileError, match="51 entries, more than 50"):
+        parse(HEADER + f'[[step]]\nid = "a"\ngiven = [{given}]\nclaim = "y >= 0"\n')
+    fine = "".join(f'[[step]]\nid = "s{k}"\nclaim = "1 >= 0"\n' for k in range(200))
+    assert len(parse(HEADER + fine).steps) == 200
+
+
+def test_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "norm-growth.toml").read_bytes())
+    assert load_proof(path).title == "Perceptron norm growth"
+
+
+def test_error_names_the_path(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(HEADER + '[[step]]\nid = "a"\nclaim = "q >= 0"\n')
+    with pytest.raises(ProofFileError) as caught:
+        load_proof(path)
+    assert str(caught.value).startswith(f"{path}: step a: claim: undeclared name 'q'")

@@ -1,0 +1,145 @@
+"""The audit: every built-in proof judged, the report contract, determinism, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from proofs.library import CANONICAL, PROOFS, SOURCES
+from verify import kernel
+from verify.audit.job import Audit, _numeric, as_counterexample, binding_of, run_audit
+from verify.audit.report import to_json, to_text
+from verify.numeric import campaign
+
+
+@pytest.fixture(scope="module")
+def audit() -> Audit:
+    return run_audit(budget="small", seed=3)
+
+
+def test_every_builtin_proof_is_audited_and_the_canonical_ones_are_verified(audit: Audit):
+    assert [p.id for p in audit.proofs] == list(PROOFS)
+    status = {p.id: p.status for p in audit.proofs}
+    assert all(status[p] == "verified" for p in CANONICAL)
+    assert audit.passed()
+    assert not audit.passed(strict=True)  # the sources have findings
+
+
+def test_report_follows_the_contract(audit: Audit):
+    report = json.loads(json.dumps(to_json(audit)))
+    assert {p["id"] for p in report["proofs"]} >= set(SOURCES)
+    for proof in report["proofs"]:
+        assert {"id", "title", "source", "status", "steps"} <= proof.keys()
+        assert proof["status"] in ("verified", "has-findings", "incomplete")
+        for step in proof["steps"]:
+            assert {"id", "statement", "source", "symbolic", "numeric"} <= step.keys()
+            assert step["symbolic"]["status"] in ("proved", "refuted", "unknown", "n/a")
+            assert step["numeric"]["status"] in ("held", "violated", "not-run")
+            if step["symbolic"]["status"] == "proved":
+                assert step["symbolic"]["certificate"] is not None
+            if step["symbolic"]["status"] == "refuted":
+                assert step["symbolic"]["counterexample"] is not None
+    assert report["summary"]["passed"] is True
+
+
+def test_numeric_checks_run_on_the_canonical_steps_and_hold(audit: Audit):
+    online = next(p for p in audit.proofs if p.id == "canonical-online")
+    checked = [s for s in online.steps if s.numeric is not None]
+    assert len(checked) >= 10
+    assert all(s.numeric.status in ("held", "not-run") for s in checked)
+    assert sum(s.numeric.instances for s in checked) > 1000
+
+
+def test_findings_are_exactly_the_refuted_or_violated_steps(audit: Audit):
+    for proof in audit.proofs:
+        for step in proof.steps:
+            violated = step.numeric is not None and step.numeric.status == "violated"
+            assert step.finding == (step.symbolic.status == "refuted" or violated)
+        assert (proof.status == "has-findings") == any(s.finding for s in proof.steps)
+
+
+def test_two_runs_give_identical_reports():
+    first = to_json(run_audit(["canonical-online", "virtue-online"], budget="small", seed=1))
+    second = to_json(run_audit(["canonical-online", "virtue-online"], budget="small", seed=1))
+    assert first == second
+
+
+def test_a_numeric_violation_is_a_kernel_checked_counterexample():
+    wrong = campaign.wrong_norm_growth()
+    verdicts = _numeric([wrong], {"tight": campaign.tight(0, 5)})
+    verdict = verdicts[wrong.name]
+    assert verdict.status == "violated"
+    kernel.check_counterexample(wrong.judgement, as_counterexample(verdict.counterexample))
+
+
+def test_binding_follows_the_vocabulary():
+    for check in campaign.canonical_checks():
+        assert binding_of(check.judgement) == check.binding
+
+
+def test_text_summary_names_every_proof(audit: Audit):
+    text = to_text(audit)
+    assert all(proof_id in text for proof_id in PROOFS)
+    assert "findings:" in text
+
+
+@pytest.mark.parametrize("args", [["--only", "no-such-proof"], ["--budget", "huge"]])
+def test_bad_arguments_are_one_line_and_exit_2(args: list[str]):
+    done = subprocess.run([sys.executable, "-m", "verify", "audit", *args],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_cli_json_for_one_proof():
+    done = subprocess.run(
+        [sys.executable, "-m", "verify", "audit", "--only", "canonical-online", "--budget",
+         "small", "--json"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [p["id"] for p in report["proofs"]] == ["canonical-online"]
+    assert report["proofs"][0]["status"] == "verified"
+
+
+def _proof_text(numeric: str) -> bytes:
+    return (
+        'title = "t"\nvectors = ["th", "x"]\nscalars = ["y", "k", "R2"]\n' + numeric +
+        '\n[[step]]\nid = "growth"\ngiven = ["y**2 == 1", "y*dot(th, x) <= 0", '
+        '"dot(x, x) <= R2"]\nclaim = "norm2(th + y*x) <= norm2(th) + R2"\n'
+    ).encode()
+
+
+def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
+    from proofs.proof_file import parse_proof
+    from verify.audit.job import statement
+    from verify.proof_checker import statements
+
+    proof = parse_proof(_proof_text('[numeric]\nrun = "online"\nnames = { th = "w" }'), "p")
+    judgement = statement(proof, statements(proof)[proof.steps[0].id])
+    assert binding_of(judgement) == "example"  # every state against every example
+    assert {s.name for s in judgement.symbols()} == {"y", "R2", "<w,x>", "<x,x>"}
+
+
+@pytest.mark.parametrize(
+    ("numeric", "problem"),
+    [
+        ('[numeric]\nrun = "kernel"', "numeric.run must be one of"),
+        ('[numeric]\nrun = "online"\nnames = { z = "w" }', "undeclared name 'z'"),
+        ('[numeric]\nrun = "online"\nnames = { th = "not an identifier" }', "identifiers"),
+        ('[numeric]\nrun = "online"\nfoo = 1', "unknown key 'foo'"),
+    ],
+)
+def test_bad_numeric_declarations_are_rejected(numeric: str, problem: str):
+    from proofs.errors import ProofFileError
+    from proofs.proof_file import parse_proof
+
+    with pytest.raises(ProofFileError, match=problem):
+        parse_proof(_proof_text(numeric), "p")
+
+
+def test_undeclared_proofs_are_not_checked_on_runs(audit: Audit):
+    normalised = next(p for p in audit.proofs if p.id == "canonical-online-normalised")
+    assert all(s.numeric is None for s in normalised.steps)

@@ -1,0 +1,62 @@
+"""`--jobs`: the same report from one process or several."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterable
+
+from verify.audit.job import Verdicts, _merged, _numeric, run_audit
+from verify.audit.report import to_json
+from verify.numeric import campaign
+from verify.numeric.campaign import Scenario
+
+IDS = ["canonical-online", "virtue-online"]
+
+
+class Recorder:
+    """Collects progress calls."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int, str]] = []
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        self.calls.append((done, total, message))
+
+    def check(self) -> None:
+        done = [d for d, _, _ in self.calls]
+        totals = {t for _, t, _ in self.calls}
+        assert len(totals) == 1 and done == sorted(done) and done[-1] == totals.pop()
+
+
+def test_one_and_two_processes_give_the_same_report():
+    serial, parallel = Recorder(), Recorder()
+    one = to_json(run_audit(IDS, budget="small", seed=5, progress=serial, jobs=1))
+    two = to_json(run_audit(IDS, budget="small", seed=5, progress=parallel, jobs=2))
+    assert one == two
+    assert one["summary"]["numeric"]["instances"] > 0  # the campaign sources ran too
+    serial.check()
+    parallel.check()
+    assert serial.calls[-1][1] == parallel.calls[-1][1]
+
+
+def test_sources_checked_apart_merge_to_the_joint_verdicts():
+    checks = [*campaign.canonical_checks(), campaign.wrong_norm_growth()]
+
+    def sources() -> dict[str, Iterable[Scenario]]:
+        return {"tight": campaign.tight(1, 6), "adversary": campaign.adversary(1, (1, 2, 3)),
+                "generated": campaign.generated(1, 6)}
+
+    joint = _numeric(checks, sources())
+    apart: Verdicts = {}
+    for name, scenarios in sources().items():
+        apart.update(campaign.run_campaign(checks, {name: scenarios}).verdicts)
+    assert _merged(checks, apart) == joint
+    assert joint[campaign.wrong_norm_growth().name].status == "violated"
+
+
+def test_jobs_must_be_positive():
+    done = subprocess.run([sys.executable, "-m", "verify", "audit", "--jobs", "0"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "jobs" in done.stderr

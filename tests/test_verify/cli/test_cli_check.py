@@ -1,0 +1,186 @@
+"""`novikoff check` (DESIGN.md §5): exit codes, human and JSON output, evidence in the JSON.
+
+The JSON is re-read with nothing but the proof file's names and the expression parser, and
+every certificate and counterexample in it is re-checked by the kernel: what the report
+prints is enough to verify it independently.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from proofs.language.expressions import Names, parse_relation, parse_scalar, parse_vector
+from proofs.proof_file import load_proof
+from verify import kernel
+from verify.cli import main
+from verify.kernel import (
+    Certificate,
+    Counterexample,
+    GramMinor,
+    Judgement,
+    NormSquare,
+    Product,
+    Sos,
+    Square,
+)
+from verify.proof_checker import fact_of
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+STEP_KEYS = {"id", "status", "certificate", "counterexample", "message", "seconds"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(["check", *argv])
+    except SystemExit as exc:  # argparse rejects bad arguments by exiting
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def judgement(data: dict[str, Any], names: Names) -> Judgement:
+    facts = tuple(fact_of(parse_relation(text, names)) for text in data["hypotheses"])
+    return Judgement(facts, fact_of(parse_relation(data["claim"], names)))
+
+
+def sos(data: dict[str, Any], names: Names) -> Sos:
+    weight = Fraction(data["weight"])
+    if data["kind"] == "square":
+        return Square(weight, parse_scalar(data["poly"], names))
+    if data["kind"] == "norm2":
+        return NormSquare(weight, parse_vector(data["vector"], names))
+    assert data["kind"] == "gram-minor"
+    return GramMinor(weight, tuple(parse_vector(v, names) for v in data["vectors"]))
+
+
+def _sigma(product: dict[str, Any], names: Names) -> tuple[Sos, ...]:
+    return tuple(sos(term, names) for term in product["sigma"])
+
+
+def certificate(data: dict[str, Any], names: Names) -> Certificate:
+    return Certificate(
+        products=tuple(
+            Product(Fraction(p["coeff"]), tuple(p["hyps"]), _sigma(p, names))
+            for p in data["products"]
+        ),
+        linear=tuple((term["hyp"], parse_scalar(term["q"], names)) for term in data["linear"]),
+        multiplier=tuple(data["multiplier"]),
+    )
+
+
+def counterexample(data: dict[str, Any]) -> Counterexample:
+    return Counterexample(
+        scalars={name: Fraction(v) for name, v in data["scalars"].items()},
+        vectors={name: tuple(Fraction(x) for x in v) for name, v in data["vectors"].items()},
+    )
+
+
+def recheck(report: dict[str, Any], names: Names) -> None:
+    """Every proved step's certificates and every refutation pass the kernel, from JSON."""
+    for step in report["steps"]:
+        assert step.keys() >= STEP_KEYS
+        assert step["status"] in ("proved", "refuted", "unknown")
+        assert isinstance(step["seconds"], float) and step["seconds"] >= 0
+        parts = step["judgements"]
+        if step["status"] == "proved":
+            certs = step["certificate"] if len(parts) > 1 else [step["certificate"]]
+            assert len(certs) == len(parts)
+            for part, cert in zip(parts, certs, strict=True):
+                assert part["certificate"] == cert
+                kernel.check_certificate(judgement(part, names), certificate(cert, names))
+        else:
+            assert step["certificate"] is None
+        if step["status"] == "refuted":
+            refuting = [p for p in parts if p["counterexample"] == step["counterexample"]]
+            assert refuting and step["counterexample"] is not None
+            cex = counterexample(step["counterexample"])
+            kernel.check_counterexample(judgement(refuting[0], names), cex)
+        else:
+            assert step["counterexample"] is None
+
+
+@pytest.mark.parametrize(
+    ("example", "code", "statuses"),
+    [
+        ("norm-growth.toml", 0, {"norm-growth": "proved"}),
+        ("false-step.toml", 1, {"parallelogram": "proved", "no-cross-term": "refuted"}),
+        ("mistake-bound.toml", 0, {
+            "norm-invariant": "proved", "progress-invariant": "proved",
+            "squared-lower-bound": "proved", "mistake-bound": "proved",
+        }),
+    ],
+)
+def test_json_report_and_its_evidence(
+    capsys: pytest.CaptureFixture[str], example: str, code: int, statuses: dict[str, str]
+) -> None:
+    path = EXAMPLES / example
+    exit_code, out, err = run(capsys, "--json", str(path))
+    assert (exit_code, err) == (code, "")
+    report = json.loads(out)
+    assert set(report) == {"title", "status", "steps"}
+    assert report["title"] == load_proof(path).title
+    assert report["status"] == ("proved" if code == 0 else "refuted")
+    assert {s["id"]: s["status"] for s in report["steps"]} == statuses
+    recheck(report, load_proof(path).names)
+
+
+def test_human_output_one_line_per_step_then_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, str(EXAMPLES / "false-step.toml"))
+    assert code == 1
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert lines[0].split()[:2] == ["proved", "parallelogram"]
+    assert lines[1].split()[:2] == ["refuted", "no-cross-term"]
+    assert "counterexample" in lines[1] and " at a = (" in lines[1]
+    summary = "A true step and a false one: refuted (1 proved, 1 refuted, 0 unknown;"
+    assert lines[2].startswith(summary)
+
+
+def test_unknown_step_exits_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "cancel.toml"
+    path.write_text(
+        'title = "T"\nvectors = ["w", "x"]\n[[step]]\nid = "cancel"\n'
+        'claim = "dot(w, x)/dot(w, x) == 1"\n'
+    )
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    assert out.splitlines()[0].startswith("unknown  cancel")
+
+
+def test_bad_file_is_one_line_naming_file_and_step(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('title = "T"\nscalars = ["y"]\n[[step]]\nid = "s-1"\nclaim = "y.real >= 0"\n')
+    code, out, err = run(capsys, "--json", str(path))
+    assert (code, out) == (2, "")
+    problem = "claim: Attribute is not allowed in 'y.real'"
+    assert err == f"novikoff: error: {path}: step s-1: {problem}\n"
+
+
+@pytest.mark.parametrize("argv", [["missing.toml"], ["--time-limit", "0", "x.toml"],
+                                  ["--time-limit", "nan", "x.toml"], ["--time-limit", "a", "x"]])
+def test_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and err.startswith("novikoff: error: ")
+
+
+def test_progress_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = str(EXAMPLES / "false-step.toml")
+    run(capsys, path)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, _, err = run(capsys, "--time-limit", "2", path)
+    assert code == 1
+    assert "0/2" in err and "parallelogram" in err  # each step is drawn as it starts ...
+    assert "1/2" in err and "no-cross-term" in err
+    assert err.endswith("\x1b[2K")  # ... and the bar is erased at the end

@@ -1,0 +1,278 @@
+"""What a command-line user expects of `novikoff` (issue 17): --version, usage on a bare call,
+`list`, built-in ids and files wherever a proof is named, `-` for stdin, a quiet closed pipe,
+`bound --example`, one meaning for `--label-column`, and messages that name the convention.
+
+In process (`verify.cli.main`), like test_cli_run.py; one subprocess test checks the closed
+pipe as a shell produces it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from perceptron.examples import EXAMPLES
+from proofs.library import PROOFS
+from verify.cli import COMMANDS, main, version
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLE_PROOF = ROOT / "examples" / "norm-growth.toml"
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse's own exits (--version, --help, bad arguments)
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code: int, out: str, err: str) -> bool:
+    return code == 2 and out == "" and err.count("\n") == 1 and err.startswith("novikoff: error:")
+
+
+def fields(out: str) -> dict[str, str]:
+    """The rows of a key-value summary: the key, two or more spaces, the value."""
+    return dict(re.split(r" {2,}", line, maxsplit=1) for line in out.splitlines())
+
+
+def stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+# -- --version, bare call, list ----------------------------------------------------------------
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "--version")
+    assert code == 0 and out == f"novikoff {version()}\n" and err == ""
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*|unknown .*", version())
+
+
+def test_bare_call_prints_usage_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("usage: novikoff")
+    for name in COMMANDS:
+        assert re.search(rf"^\s+{name}\s", err, re.MULTILINE), name
+
+
+def test_list_names_every_proof_and_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "list")
+    assert code == 0 and err == "" and "\x1b" not in out
+    first_cells = {line.split()[0] for line in out.splitlines() if line.strip()}
+    assert set(PROOFS) <= first_cells and set(EXAMPLES) <= first_cells
+    assert all(line == line.rstrip() for line in out.splitlines())  # no padding left behind
+    code, out, _ = cli(capsys, "list", "--json")
+    listed = json.loads(out)
+    assert [p["id"] for p in listed["proofs"]] == list(PROOFS)
+    assert [e["name"] for e in listed["examples"]] == list(EXAMPLES)
+    by_name = {e["name"]: e for e in listed["examples"]}
+    assert by_name["xor"]["bias"] is True and by_name["10-607"]["bias"] is False
+    assert (by_name["10-607"]["n"], by_name["10-607"]["d"]) == (6, 2)
+    kinds = {p["id"]: p["kind"] for p in listed["proofs"]}
+    assert kinds["canonical-online"] == "canonical" and kinds["ng-cs229"] == "source"
+    assert all(p["steps"] > 0 for p in listed["proofs"])
+
+
+# -- a proof named by id, file or stdin --------------------------------------------------------
+
+
+def test_check_takes_a_builtin_id(capsys: pytest.CaptureFixture[str]) -> None:
+    from proofs.library import load_builtin
+
+    code, out, _ = cli(capsys, "check", "canonical-online-kernel", "--json")
+    report = json.loads(out)
+    proof = load_builtin("canonical-online-kernel")
+    assert report["title"] == proof.title
+    assert [s["id"] for s in report["steps"]] == [s.id for s in proof.steps]
+    assert code == (0 if report["status"] == "proved" else 1)
+
+
+def test_check_reads_stdin(capsys: pytest.CaptureFixture[str],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    stdin(monkeypatch, EXAMPLE_PROOF.read_bytes())
+    code, out, _ = cli(capsys, "check", "-", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["title"] == "Perceptron norm growth"
+    assert [s["status"] for s in report["steps"]] == ["proved"]
+    stdin(monkeypatch, b'title = "x"\n[[step]]\nid = "a"\nclaim = "y ** 2 >= "\n')
+    code, out, err = cli(capsys, "check", "-")
+    assert one_line_error(code, out, err) and "<stdin>" in err
+
+
+def test_a_file_wins_over_a_builtin_id(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "canonical-online").write_bytes(EXAMPLE_PROOF.read_bytes())
+    code, out, _ = cli(capsys, "check", "canonical-online", "--json")
+    assert code == 0 and json.loads(out)["title"] == "Perceptron norm growth"
+
+
+@pytest.mark.parametrize("form", ["slash", "two-arguments", "stdin"])
+def test_explain_takes_a_user_file(capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch, form: str) -> None:
+    argv = {"slash": [f"{EXAMPLE_PROOF}/norm-growth"],
+            "two-arguments": [str(EXAMPLE_PROOF), "norm-growth"],
+            "stdin": ["-", "norm-growth"]}[form]
+    if form == "stdin":
+        stdin(monkeypatch, EXAMPLE_PROOF.read_bytes())
+    code, out, err = cli(capsys, "explain", *argv)
+    assert code == 0 and err == ""
+    assert "norm-growth" in out and "proved" in out
+    assert "2 * [h1: -y*⟨w,x⟩ >= 0]" in out  # the certificate, written out
+
+
+def test_explain_user_file_errors_are_one_line(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    code, out, err = cli(capsys, "explain", f"{EXAMPLE_PROOF}/norm-grwoth")
+    assert one_line_error(code, out, err)
+    assert "no step 'norm-grwoth'" in err and "norm-growth" in err  # the close match
+    code, out, err = cli(capsys, "explain", f"{tmp_path}/missing.toml/step")
+    assert one_line_error(code, out, err) and "missing.toml" in err
+
+
+def test_explain_builtin_forms_still_work(capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.render.text import builtin_steps
+
+    located = builtin_steps()[0]
+    code, out, _ = cli(capsys, "explain", located.proof_id, located.step.id)
+    code2, out2, _ = cli(capsys, "explain", located.full_id)
+    assert (code, out) == (code2, out2) and located.step.id in out
+    code, out, err = cli(capsys, "explain", "no-such-proof/step")
+    assert one_line_error(code, out, err) and "no built-in proof" in err
+
+
+# -- data: stdin, --label-column, --example ----------------------------------------------------
+
+LABEL_FIRST = "y,a,b\n1,2,3\n-1,-2,-3\n1,0,1\n-1,1,-2\n"
+LABEL_LAST = "a,b,y\n2,3,1\n-2,-3,-1\n0,1,1\n1,-2,-1\n"
+
+
+@pytest.mark.parametrize("command", ["bound", "run"])
+def test_label_column_zero_is_the_first_column(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path, command: str) -> None:
+    """Regression: `bound --label-column 0` looked for a header named "0"."""
+    first, last = tmp_path / "first.csv", tmp_path / "last.csv"
+    first.write_text(LABEL_FIRST)
+    last.write_text(LABEL_LAST)
+    for argv in (["--label-column", "0"], ["--label-column", "-3"], ["--label-column", "y"]):
+        code, out, err = cli(capsys, command, str(first), *argv, "--json")
+        assert code == 0 and err == "", (argv, err)
+        code_last, out_last, _ = cli(capsys, command, str(last), "--json")
+        mine, theirs = json.loads(out), json.loads(out_last)
+        mine.pop("data", None)
+        theirs.pop("data", None)
+        assert mine == theirs and code == code_last
+    headless = tmp_path / "headless.csv"
+    headless.write_text("1,2,3\n-1,-2,-3\n")
+    code, out, _ = cli(capsys, command, str(headless), "--label-column", "0", "--json")
+    assert code == 0
+
+
+@pytest.mark.parametrize("command", ["bound", "run"])
+def test_data_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                         tmp_path: Path, command: str) -> None:
+    path = tmp_path / "d.csv"
+    path.write_text(LABEL_LAST)
+    _, from_file, _ = cli(capsys, command, str(path), "--json")
+    stdin(monkeypatch, LABEL_LAST.encode())
+    code, from_stdin, err = cli(capsys, command, "-", "--json")
+    assert code == 0 and err == ""
+    mine, theirs = json.loads(from_stdin), json.loads(from_file)
+    assert mine.pop("data", "<stdin>") == "<stdin>"
+    theirs.pop("data", None)
+    assert mine == theirs
+    stdin(monkeypatch, b"")
+    code, out, err = cli(capsys, command, "-")
+    assert one_line_error(code, out, err) and "<stdin>" in err and "empty" in err
+
+
+def test_bound_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "bound", "--example", "10-607", "--json")
+    report = json.loads(out)
+    assert code == 0 and (report["R2"], report["gamma2"], report["bound"]) == ("5", "1", "5")
+    assert report["mistakes"] == 3 and report["bias"] is False
+    code, out, _ = cli(capsys, "bound", "--example", "xor")
+    shown = fields(out)
+    assert code == 1 and shown["separable"] == "no (not even with a bias)"
+    assert shown["bias"].startswith("by augmentation")  # the example brings its bias
+    code, out, err = cli(capsys, "bound")
+    assert one_line_error(code, out, err) and "--example" in err
+    code, out, err = cli(capsys, "bound", "x.csv", "--example", "xor")
+    assert one_line_error(code, out, err)
+
+
+def test_xor_plot_names_the_bias(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Regression: the plot of XOR (run with its bias) said "not separable through the
+    origin"; the message names the separators that were looked for."""
+    code, out, err = cli(capsys, "run", "--example", "xor", "--plot", str(tmp_path / "x.png"))
+    assert one_line_error(code, out, err)
+    assert "not separable even with a bias" in err and "origin" not in err
+    data = tmp_path / "xor.csv"
+    data.write_text("0,0,-1\n1,1,-1\n0,1,1\n1,0,1\n")
+    code, out, err = cli(capsys, "run", str(data), "--plot", str(tmp_path / "y.png"))
+    assert one_line_error(code, out, err)
+    assert "not separable through the origin (try --bias)" in err
+
+
+# -- a closed pipe -----------------------------------------------------------------------------
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("argv", [["list"], ["list", "--json"], ["run", "--example", "xor"],
+                                  ["bound", "--example", "10-607"]])
+def test_closed_pipe_is_quiet(capsys: pytest.CaptureFixture[str],
+                              monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 0 and err == ""
+
+
+def test_closed_pipe_in_a_shell() -> None:
+    """`novikoff list --json | true`: the reader is gone before the first write (the child
+    is still importing); no message, exit 0."""
+    child = subprocess.Popen([sys.executable, "-m", "verify", "list", "--json"], cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    err = child.stderr.read()
+    assert child.wait(timeout=120) == 0
+    assert err == b""
+
+
+# -- terminal output ---------------------------------------------------------------------------
+
+
+def test_check_progress_only_on_a_terminal(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = cli(capsys, "check", str(EXAMPLE_PROOF))
+    assert code == 0 and err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out_tty, err = cli(capsys, "check", str(EXAMPLE_PROOF))
+    assert code == 0 and "check" in err and err.endswith("\x1b[2K")
+    assert re.sub(r"\d+\.\d+s", "", out_tty) == re.sub(r"\d+\.\d+s", "", out)
+
+
+def test_piped_tables_never_wrap_an_exact_number() -> None:
+    from verify.cli.terminal import print_fields, print_table
+
+    long = "1" * 500 + "/" + "3" * 400
+    out = io.StringIO()
+    print_fields([("w", f"({long}, 1)"), ("mistakes", "3")], out)
+    print_table("t", ["a", "b"], [["x", long]], out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"w         ({long}, 1)" and lines[1] == "mistakes  3"
+    assert lines[-1] == f"x  {long}" and "\x1b" not in out.getvalue()

@@ -1,0 +1,122 @@
+"""`novikoff run`: the default example, JSON, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["run", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def fields(out: str) -> dict[str, str]:
+    """The rows of a key-value summary: the key, two or more spaces, the value."""
+    return dict(re.split(r" {2,}", line, maxsplit=1) for line in out.splitlines())
+
+
+def test_default_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys)
+    assert code == 0 and err == ""  # no progress line: stderr is not a terminal
+    shown = fields(out)
+    assert (shown["mistakes"], shown["epochs"], shown["w"]) == ("3", "2", "(3, 1)")
+    assert shown["converged"].startswith("yes") and shown["separates"].startswith("yes")
+    assert "\x1b" not in out  # no colour off a terminal
+
+
+def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "--example", "orthonormal", "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert {"mistakes", "epochs", "converged", "separates", "w", "conventions"} <= set(doc)
+    assert (doc["mistakes"], doc["epochs"], doc["converged"], doc["separates"]) == (4, 2, True,
+                                                                                   True)
+    assert doc["w"] == ["1", "-1", "1", "-1"]
+    assert doc["conventions"]["rule"] == "le" and doc["conventions"]["eta"] == "1"
+    _, out, _ = run_cli(capsys, "--example", "orthonormal", "--rule", "lt", "--json")
+    assert json.loads(out)["mistakes"] == 0
+
+
+def test_options_reach_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "d.csv"
+    path.write_text("a,b,label\n1,1/3,1\n2,-1,0\n")
+    code, out, _ = run_cli(capsys, str(path), "--bias", "--eta", "1/2", "--epochs", "3",
+                           "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["conventions"]["bias"] and doc["conventions"]["eta"] == "1/2"
+    assert len(doc["w"]) == 3 and doc["converged"]
+    code, out, _ = run_cli(capsys, "--example", "xor")
+    shown = fields(out)
+    assert code == 0 and shown["converged"].startswith("no (cycling")
+    assert shown["separates"].startswith("no")
+    assert shown["conventions"].endswith("bias by augmentation")  # the example's convention
+
+
+@pytest.mark.parametrize(("name", "text", "words"), [
+    ("missing.csv", None, "no such file"),
+    ("ragged.csv", "1,2,1\n3,4\n", "ragged"),
+    ("nan.csv", "1,2,1\nnan,4,1\n", "finite"),
+    ("label.csv", "1,2,1\n3,4,5\n", "label 5"),
+    ("empty.csv", "", "no examples"),
+    ("empty.dat", "", "no examples"),
+    ("short.dat", "2\n2\n1\n0.5\n", "incomplete"),
+    ("nan.json", '{"X": [[NaN]], "y": [1]}', "finite"),
+])
+def test_bad_data_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         name: str, text: str | None, words: str) -> None:
+    path = tmp_path / name
+    if text is not None:
+        path.write_text(text)
+    code, out, err = run_cli(capsys, str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("novikoff: error: ")
+    assert str(path) in err and words in err
+
+
+@pytest.mark.parametrize("args", [
+    ["--eta", "0"], ["--eta", "x"], ["--epochs", "0"], ["--rule", "le0"],
+    ["--example", "nope"], ["data.csv", "--example", "xor"], ["--label-column", "2"],
+])
+def test_bad_arguments_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
+                                               args: list[str]) -> None:
+    try:
+        code = main(["run", *args])
+    except SystemExit as exc:  # argparse errors exit directly
+        code = int(exc.code or 0)
+    _, err = capsys.readouterr()
+    assert code == 2 and err.count("\n") == 1 and "error" in err
+
+
+def test_python_m_verify_run_end_to_end() -> None:
+    done = subprocess.run([sys.executable, "-m", "verify", "run", "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["w"] == ["3", "1"]
+    assert done.stderr == ""
+
+
+def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    code = main(["run", "--example", "xor"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "\x1b" not in out  # the bar never touches stdout
+    assert "epoch 2, 7 updates" in err  # the last state is drawn ...
+    assert err.endswith("\x1b[2K")  # ... then erased
+    assert "\x1b[3" in err  # in colour on a terminal
+    monkeypatch.setenv("NO_COLOR", "1")
+    main(["run", "--example", "xor"])
+    _, err = capsys.readouterr()
+    assert "epoch 2, 7 updates" in err and "\x1b[3" not in err  # NO_COLOR: no colour

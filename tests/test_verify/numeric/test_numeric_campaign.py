@@ -1,0 +1,156 @@
+"""Campaigns: the canonical steps hold exactly on every update of adversarial runs.
+
+The runs use a small exact reference loop (the default conventions: w_0 = 0, eta = 1, update
+on y<w,x> <= 0, cyclic epochs until an error-free one), kept here to cross-check the engine.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, target
+
+from perceptron.dataset import Dataset
+from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
+from perceptron.generators.orders import most_mistakes
+from perceptron.geometry.linear import dot
+from verify.numeric.campaign import (
+    Scenario,
+    adversary,
+    canonical_checks,
+    generated,
+    orders,
+    run_campaign,
+    tight,
+    wrong_norm_growth,
+)
+from verify.numeric.instances import CompiledJudgement, Origin, Shrinker
+from verify.vocabulary import OnlineUpdates, Update, margin, rows
+
+
+def reference_run(scenario: Scenario) -> OnlineUpdates:
+    data = scenario.data
+    w = tuple(Fraction(0) for _ in range(data.d))
+    updates: list[Update] = []
+    for _ in range(scenario.max_epochs):
+        clean = True
+        for x, y in zip(data.X, data.y, strict=True):
+            if y * dot(w, x) <= 0:
+                after = tuple(a + y * b for a, b in zip(w, x, strict=True))
+                updates.append(Update(w, x, y, after))
+                w, clean = after, False
+        if clean:
+            break
+    return OnlineUpdates(data, scenario.u, tuple(updates))
+
+
+def reference_mistakes(data: Dataset) -> int:
+    return len(reference_run(Scenario(data, data.X[0], Origin("count"))).updates)
+
+
+TIGHT_CHECKS = ("norm-growth", "lower-bound", "final-bound")
+
+
+@pytest.mark.slow
+def test_canonical_steps_hold_on_10000_instances_per_source_with_zero_slack() -> None:
+    result = run_campaign(canonical_checks(), {
+        "generated": generated(seed=20_000, count=3500),
+        "tight": tight(seed=30_000, count=2600),
+        "adversary": adversary(seed=40_000, bounds=range(1, 31), sweeps=23),
+    }, runner=reference_run)
+    for (name, source), verdict in result.verdicts.items():
+        assert verdict.status == "held", (name, source, verdict)
+        assert verdict.instances >= 10_000, (name, source, verdict.instances)
+        if name in TIGHT_CHECKS and source in ("tight", "adversary"):
+            assert verdict.min_slack == 0, (name, source, verdict.min_slack)
+
+
+def test_adversary_runs_make_exactly_the_promised_mistakes_over_all_epochs() -> None:
+    for scenario in adversary(seed=5, bounds=(1, 4, 9), sweeps=4):
+        run = reference_run(scenario)
+        assert len(run.updates) == scenario.data.n  # every round a mistake, then none
+
+
+def test_tight_runs_make_n_mistakes() -> None:
+    for scenario in tight(seed=6, count=40):
+        assert len(reference_run(scenario).updates) == scenario.data.n
+
+
+def test_wrong_step_is_violated_with_a_shrunk_counterexample_and_provenance() -> None:
+    wrong = wrong_norm_growth()
+    result = run_campaign([wrong], {"tight": tight(seed=8, count=20)}, runner=reference_run)
+    verdict = result.verdicts[(wrong.name, "tight")]
+    assert verdict.status == "violated" and verdict.violations == verdict.instances
+    found = verdict.counterexample
+    assert found is not None and found.provenance is not None
+    assert found.provenance.origin.source == "tight" and found.provenance.origin.seed == 8
+    compiled = CompiledJudgement.compile(wrong.judgement)
+    shrunk = Shrinker(compiled).shrink(found)
+    assert shrunk is not None and compiled.is_counterexample(shrunk)
+    assert shrunk.size == (1, 1, 1) and shrunk.size < found.size
+
+
+def test_order_search_finds_the_worst_order() -> None:
+    data = Dataset.of([[1, 0], [0, 1], [1, 1], [2, -1]], [1, 1, 1, 1])
+    best = most_mistakes(data, mistakes=reference_mistakes)
+    assert best.exhaustive and best.tried == 24
+    worst = max(reference_mistakes(data.subset(p)) for p in itertools.permutations(range(4)))
+    assert best.mistakes == worst
+    big = seeded_separable(3, max_dim=2)
+    data9 = Dataset((big.data.X * 9)[:9], (big.data.y * 9)[:9])
+    searched = most_mistakes(data9, mistakes=reference_mistakes, seed=4, budget=200)
+    assert not searched.exhaustive and sorted(searched.order) == list(range(9))
+    assert searched.mistakes >= reference_mistakes(data9)
+
+
+def test_order_source_runs_reproduce_their_recorded_order() -> None:
+    for scenario in orders(seed=9, count=5, counter=reference_mistakes):
+        assert scenario.origin.order is not None
+        assert scenario.origin.source == "orders"
+
+
+@given(separable_data())
+def test_planted_data_is_strictly_separated_and_steps_hold(planted: Planted) -> None:
+    gamma_u = margin(planted.data, planted.u)
+    assert gamma_u > 0
+    scenario = Scenario(planted.data, planted.u, Origin("hypothesis"))
+    run = reference_run(scenario)
+    for check in canonical_checks():
+        batch = rows(run, check.binding, scenario.origin)
+        verdict = CompiledJudgement.compile(check.judgement).check(batch)
+        assert verdict.status != "violated", (check.name, verdict.counterexample)
+        if check.name == "final-bound" and verdict.min_slack is not None:
+            target(-float(verdict.min_slack / (1 + abs(verdict.min_slack))),
+                   label="final-bound slack (reported only)")
+
+
+def test_state_example_rows_bind_loss_terms_partial_sums_and_gradients() -> None:
+    data = Dataset.of([[1, 0], [0, 1], [-1, 2]], [1, -1, 1])
+    run = OnlineUpdates(data, (Fraction(2), Fraction(-1)),
+                    (Update((Fraction(0), Fraction(0)), data.X[0], 1,
+                            (Fraction(1), Fraction(0))),))
+    batch = rows(run, "example", Origin("hand"))
+    assert len(batch) == 6  # 2 states x 3 examples
+    # state w_1 = (1, 0), example 2 (x = (-1, 2), y = 1): y<w,x> = -1, a strict mistake
+    row = batch.instance(5)
+    assert row.scalars["m"] == row.scalars["m_set"] == 1
+    # before it, example 0 (y<w,x> = 1) and example 1 (y<w,x> = 0, in the non-strict set)
+    assert row.scalars["m_sum"] == 0 and row.scalars["Gb"] == 1
+    assert row.vectors["G"] == (0, 1)  # -y x of example 1 only
+    # t = 1 in dimension 2: direction e_1, h = 1; J_at = -y <w + h d, x_1> = 1 * <(1, 1), (0, 1)>
+    assert row.vectors["d"] == (0, 1) and row.scalars["h"] == 1 and row.scalars["J_at"] == 1
+
+
+def test_real_source_runs_hold_and_name_their_datasets() -> None:
+    from verify.numeric.campaign import BENCH_DATA, REAL_SETS, real
+
+    if not BENCH_DATA.is_dir():
+        pytest.skip(f"benchmark data not at {BENCH_DATA}")
+    iris = [s for s in REAL_SETS if s.file == "iris_data_set"]
+    scenarios = list(real(seed=3, orders_per_set=2, sets=iris))
+    assert [s.origin.seed for s in scenarios] == [None, 4]
+    assert all(s.data.X[0][0] == 1 and margin(s.data, s.u) > 0 for s in scenarios)
+    result = run_campaign(canonical_checks(), {"real": scenarios})
+    assert all(v.status == "held" for v in result.verdicts.values())

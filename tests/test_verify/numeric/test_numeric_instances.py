@@ -1,0 +1,187 @@
+"""Exact numeric evaluation of judgements: values, verdicts, overflow guard, shrinking."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+from cases.steps import CASES, Case, judgement_of
+from hypothesis import given
+from hypothesis import strategies as st
+
+from proofs.language.terms import Vec, dot, norm2, scalar
+from verify.kernel import Fact, Judgement
+from verify.numeric.campaign import canonical_checks, wrong_norm_growth
+from verify.numeric.instances import (
+    Column,
+    CompiledJudgement,
+    CompiledPolynomial,
+    Instance,
+    InstanceBatch,
+    Origin,
+    Shrinker,
+    VectorColumn,
+    check,
+    gram_column,
+)
+
+W, X, U = Vec.named("w"), Vec.named("x"), Vec.named("u")
+Y, T, R2 = scalar("y"), scalar("t"), scalar("R2")
+
+rationals = st.fractions(min_value=-50, max_value=50, max_denominator=9)
+huge = st.integers(-(10**15), 10**15).map(Fraction)
+
+
+def batch_of(instances: list[Instance]) -> InstanceBatch:
+    return InstanceBatch.from_instances(instances, Origin("test", 7, "unit"))
+
+
+def exact_value(expr: sympy.Expr, inst: Instance) -> Fraction:
+    """The reference: substitute into the SymPy expression (Gram symbols as exact dots)."""
+    subs = {}
+    for s in expr.free_symbols:
+        name = s.name
+        if name.startswith("<"):
+            a, b = name[1:-1].split(",")
+            subs[s] = sympy.Rational(sum((p * q for p, q in zip(inst.vectors[a],
+                                                                 inst.vectors[b],
+                                                                 strict=True)),
+                                         Fraction(0)))
+        else:
+            subs[s] = sympy.Rational(inst.scalars[name])
+    value = sympy.Rational(expr.subs(subs))
+    return Fraction(int(value.p), int(value.q))
+
+
+EXPR = (norm2(W) + R2 - norm2(W + X.scaled(Y))) * T / 3 + Y**3 * dot(W, U) - sympy.Rational(5, 7)
+
+
+@pytest.mark.parametrize("values", [rationals, huge], ids=["rationals", "beyond-int64"])
+def test_compiled_polynomial_matches_exact_substitution(values: st.SearchStrategy) -> None:
+    @given(st.lists(st.tuples(values, values, values,
+                              st.lists(st.tuples(values, values, values), min_size=1,
+                                       max_size=4)), min_size=1, max_size=6))
+    def run(rows: list) -> None:
+        instances = [
+            Instance({"y": y, "t": t, "R2": r2},
+                     {"w": tuple(c[0] for c in cs), "x": tuple(c[1] for c in cs),
+                      "u": tuple(c[2] for c in cs)})
+            for y, t, r2, cs in rows
+        ]
+        dim = max(len(i.vectors["w"]) for i in instances)
+        instances = [Instance(i.scalars, {k: v + (Fraction(0),) * (dim - len(v))
+                                          for k, v in i.vectors.items()}) for i in instances]
+        num, den = CompiledPolynomial.compile(EXPR).evaluate(batch_of(instances))
+        for k, inst in enumerate(instances):
+            assert Fraction(int(num[k]), den) == exact_value(EXPR, inst)
+
+    run()
+
+
+def test_int64_is_used_only_under_a_bound() -> None:
+    small = batch_of([Instance({"t": Fraction(3)}, {"w": (Fraction(2), Fraction(-5))})])
+    num, _ = CompiledPolynomial.compile(T * norm2(W)).evaluate(small)
+    assert num.dtype == np.int64 and int(num[0]) == 87
+    big = 3 * 10**9  # squared and summed: 1.8e19 > 2^63
+    batch = batch_of([Instance({"t": Fraction(1)}, {"w": (Fraction(big), Fraction(big))})])
+    num, _ = CompiledPolynomial.compile(T * norm2(W)).evaluate(batch)
+    assert num.dtype == object and int(num[0]) == 2 * big * big
+
+
+def test_gram_column_is_exact_with_fractions_and_padding() -> None:
+    a = VectorColumn.of([(Fraction(1, 2), Fraction(1, 3)), (Fraction(2),)])
+    b = VectorColumn.of([(Fraction(4), Fraction(3)), (Fraction(1, 5), Fraction(7))])
+    g = gram_column(a, b)
+    assert [g.value(0), g.value(1)] == [Fraction(3), Fraction(2, 5)]
+
+
+def test_columns_concatenate_over_a_common_denominator() -> None:
+    one = batch_of([Instance({"t": Fraction(1, 2)}, {"w": (Fraction(1),)})])
+    two = batch_of([Instance({"t": Fraction(2, 3)}, {"w": (Fraction(1, 5), Fraction(1))})])
+    both = InstanceBatch.concat([one, two])
+    assert [both.scalars["t"].value(i) for i in range(2)] == [Fraction(1, 2), Fraction(2, 3)]
+    assert both.vectors["w"].row(0) == (Fraction(1), Fraction(0))
+    assert both.provenance(1).origin.dataset == "unit"
+
+
+def test_verdict_counts_vacuous_violations_and_exact_min_slack() -> None:
+    judgement = Judgement((Fact(T, ">="),), Fact(T - sympy.Rational(1, 3), ">="), (), ("t",))
+    values = [Fraction(-1), Fraction(1, 2), Fraction(1, 3), Fraction(0), Fraction(5)]
+    verdict = check(judgement, [batch_of([Instance({"t": v}, {}) for v in values])])
+    assert (verdict.status, verdict.instances, verdict.vacuous, verdict.violations) == (
+        "violated", 5, 1, 1)
+    assert verdict.min_slack == Fraction(-1, 3)
+    assert verdict.counterexample is not None
+    assert verdict.counterexample.scalars == {"t": Fraction(0)}
+    assert verdict.counterexample.provenance is not None
+    assert verdict.counterexample.provenance.iteration == 3
+
+
+def test_all_vacuous_is_not_run_and_equations_report_zero_slack() -> None:
+    vacuous = Judgement((Fact(T, ">"),), Fact(-T, ">="), (), ("t",))
+    zero = batch_of([Instance({"t": Fraction(0)}, {})])
+    assert check(vacuous, [zero]).status == "not-run"
+    equation = Judgement((), Fact(T * (T - 1), "=="), (), ("t",))
+    held = check(equation, [batch_of([Instance({"t": Fraction(v)}, {}) for v in (0, 1)])])
+    assert (held.status, held.min_slack) == ("held", 0)
+
+
+def test_strict_claims_fail_at_equality() -> None:
+    strict = Judgement((), Fact(norm2(W), ">"), ("w",), ())
+    verdict = check(strict, [batch_of([Instance({}, {"w": (Fraction(0), Fraction(0))})])])
+    assert verdict.status == "violated"
+
+
+def test_missing_binding_is_a_clear_error() -> None:
+    judgement = Judgement((), Fact(dot(W, U), ">="), ("w", "u"), ())
+    with pytest.raises(KeyError, match="no vector 'u'"):
+        check(judgement, [batch_of([Instance({}, {"w": (Fraction(1),)})])])
+
+
+def test_canonical_steps_never_fail_on_small_integer_instances() -> None:
+    """Exhaustive: every integer instance of size <= 1 in dimension 1..3, for the steps that
+    are theorems on their own (the invariants and the update rule are facts about runs)."""
+    for c in canonical_checks():
+        if c.name not in ("norm-growth", "final-bound"):
+            continue
+        assert Shrinker(CompiledJudgement.compile(c.judgement), max_magnitude=1).search() is None
+
+
+def test_wrong_step_shrinks_to_a_minimal_counterexample() -> None:
+    wrong = CompiledJudgement.compile(wrong_norm_growth().judgement)
+    found = Shrinker(wrong).shrink()
+    assert found is not None and wrong.is_counterexample(found)
+    # Minimal: dimension 1, entries in {0, 1}, w = 0 and x = y = R2 = 1 (a first update).
+    assert found.size == (1, 1, 1)
+    assert found.vectors == {"w": (Fraction(0),), "x": (Fraction(1),)}
+    assert found.scalars == {"R2": Fraction(1), "y": Fraction(1)}
+
+
+def test_greedy_shrinking_keeps_a_counterexample_and_simplifies_it() -> None:
+    """A violation that needs a fraction: the integer search cannot find it, greedy can."""
+    judgement = Judgement((Fact(T, ">"), Fact(1 - 2 * T, ">")), Fact(-T, ">="), (), ("t",))
+    compiled = CompiledJudgement.compile(judgement)
+    start = Instance({"t": Fraction(37, 97)}, {})
+    assert compiled.is_counterexample(start)
+    shrinker = Shrinker(compiled)
+    assert shrinker.search() is None
+    found = shrinker.shrink(start)
+    assert found is not None and compiled.is_counterexample(found)
+    assert found.size < start.size
+
+
+def test_int64_columns_from_large_rows_fall_back_to_object() -> None:
+    col = Column.of([2**70, 1])
+    assert col.num.dtype == object and col.value(0) == 2**70
+    vec = VectorColumn.of([(Fraction(2**64),)])
+    assert vec.num.dtype == object and vec.row(0) == (Fraction(2**64),)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.expected == "proved"], ids=lambda c: c.id)
+def test_no_true_step_of_the_case_table_fails_on_small_integer_instances(case: Case) -> None:
+    """The shared step table, numerically: a step the prover must prove has no counterexample
+    among the integer instances in [-2, 2] of dimension 1 and 2 (the exhaustive search)."""
+    compiled = CompiledJudgement.compile(judgement_of(case))
+    assert Shrinker(compiled, max_dim=2, max_magnitude=2, budget=50_000).search() is None

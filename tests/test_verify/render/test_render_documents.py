@@ -1,0 +1,209 @@
+"""Markdown, HTML and LaTeX renderings of an audit: content, determinism, escaping."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import sympy
+
+from proofs.language.terms import gram, scalar
+from verify.audit.job import Audit, run_audit
+from verify.render import formulas, html, latex, markdown
+
+IDS = ["joeyonng-online", "canonical-online-w0"]
+HOSTILE = ("<script>alert(1)</script> \\input{/etc/passwd} $x^2$ 50% & ``` | [a](javascript:x) "
+           "θ ≤ ‖w‖ \\end{document}")
+
+
+@pytest.fixture(scope="module")
+def audit() -> Audit:
+    return run_audit(IDS, budget="small", seed=4)
+
+
+@pytest.fixture(scope="module")
+def hostile(audit: Audit) -> Audit:
+    """The audit with a stranger's title, source and notes."""
+    proof = audit.proofs[0]
+    steps = tuple(dataclasses.replace(s, step=dataclasses.replace(s.step, note=HOSTILE,
+                                                                  source=HOSTILE))
+                  for s in proof.steps)
+    changed = dataclasses.replace(proof, proof=dataclasses.replace(proof.proof, title=HOSTILE),
+                                  source=HOSTILE, steps=steps)
+    return dataclasses.replace(audit, proofs=(changed, *audit.proofs[1:]))
+
+
+class _Balance(HTMLParser):
+    VOID = frozenset({"meta", "br", "hr", "img", "input", "link", "mspace"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open and self.open.pop() == tag, f"unbalanced </{tag}>"
+
+
+def test_gram_symbols_print_as_angle_brackets():
+    expr = scalar("y") * gram("x", "w") - scalar("gamma")
+    assert r"\left\langle w, x \right\rangle" in formulas.latex(expr)
+    element = ET.fromstring(f"<math>{formulas.mathml(expr)}</math>")
+    assert ["\u27e8", ",", "\u27e9"] == [e.text for e in element.iter("mo")][:3]
+    assert "<w,x>" not in formulas.mathml(expr)
+
+
+def test_formulas_refuse_names_that_are_not_identifiers():
+    with pytest.raises(ValueError, match="not an identifier"):
+        formulas.mathml(sympy.Symbol("<script>"))
+
+
+def test_html_is_self_contained_balanced_and_shows_every_finding(audit: Audit):
+    page = html.render(audit)
+    checker = _Balance()
+    checker.feed(page)
+    assert checker.open == []
+    assert "script" not in checker.tags and "link" not in checker.tags
+    assert not re.search(r"(src=|url\(|@import|https?://)", page)
+    for math in re.findall(r"<math.*?</math>", page, flags=re.S):
+        ET.fromstring(math)  # well-formed MathML
+    assert page.count("<math") > 50
+    assert 'class="finding"' in page and "Corrected step" in page
+    findings = [s for p in audit.proofs for s in p.steps if s.finding]
+    assert page.count('<article class="finding">') == len(findings)
+    assert "<details>" in page and "symbolic certificate" in page
+    assert "mistake-condition-strict-corrected" in page
+
+
+def test_markdown_has_the_summary_findings_and_every_step(audit: Audit):
+    text = markdown.render(audit)
+    lines = text.splitlines()
+    assert "| proof | verdict | proved | refuted | unknown | numeric | instances | violations |" \
+        in lines
+    for proof in audit.proofs:
+        assert all(f"#### {s.step.id}: symbolic " in text for s in proof.steps)
+        assert all(f"| {s.step.id} | " in text for s in proof.steps)  # the steps' table
+    assert text.count("```math") >= sum(len(p.steps) for p in audit.proofs)
+    assert text.count("<details>") == text.count("</details>") == len(audit.proofs)
+
+
+def test_markdown_puts_every_verdict_before_any_detail(audit: Audit):
+    # issue 17: the verdicts were far down a 7 491-line document
+    lines = markdown.render(audit).splitlines()
+    first_detail = next(i for i, line in enumerate(lines) if line.startswith("```math"))
+    for proof in audit.proofs:
+        row = next(i for i, line in enumerate(lines) if line.startswith(f"| {proof.id} | "))
+        assert row < 60 and proof.status in lines[row]
+        for step in proof.steps:
+            row = next(i for i, line in enumerate(lines)
+                       if line.startswith(f"| {step.step.id} | "))
+            assert row < first_detail and step.symbolic.status in lines[row]
+    found = [s for p in audit.proofs for s in p.steps if s.finding]
+    assert found and all(any(line.startswith(f"| {p.id} / {s.step.id} | ") for line in
+                             lines[:first_detail]) for p in audit.proofs for s in p.steps
+                         if s.finding)
+
+
+def test_certificates_are_typeset_in_every_format(audit: Audit):
+    proved = sum(s.symbolic.status == "proved" for p in audit.proofs for s in p.steps)
+    text = markdown.render(audit)
+    assert text.count(r"\mathrm{claim} &=") >= proved
+    document = latex.render(audit)
+    assert document.count(r"\mathrm{claim} &=") >= proved
+    assert document.count(r"\begin{align*}") >= proved
+    assert r"\texttt{(1) * claim" not in document  # no raw ASCII certificates
+    page = html.render(audit)
+    assert page.count("<mtable>") >= proved and "<pre>" not in page
+    for rendered in (text, document, page):
+        assert "R_{2}" not in rendered and "<msub><mi>R</mi><mn>2</mn>" not in rendered
+
+
+def _latex_balanced(document: str) -> None:
+    body = re.sub(r"\\[\\{}$%&#_]", "", document)  # escaped characters and \\ line breaks
+    depth = 0
+    for char in body:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        assert depth >= 0
+    assert depth == 0
+    assert body.count("$") % 2 == 0
+    environments = re.findall(r"\\(begin|end)\{([a-z*]+)\}", body)
+    stack: list[str] = []
+    for kind, name in environments:
+        if kind == "begin":
+            stack.append(name)
+        else:
+            assert stack.pop() == name
+    assert stack == []
+
+
+def test_latex_is_balanced_and_has_the_appendix(audit: Audit):
+    document = latex.render(audit)
+    _latex_balanced(document)
+    assert document.count(r"\end{document}") == 1
+    assert r"\appendix" in document and r"\section{Certificates and counterexamples}" in document
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex not installed")
+def test_latex_compiles(hostile: Audit, tmp_path: Path):
+    (tmp_path / "audit.tex").write_text(latex.render(hostile), encoding="utf-8")
+    done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                           "-no-shell-escape", "audit.tex"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert (tmp_path / "audit.pdf").stat().st_size > 10_000
+    assert "(/etc/passwd" not in (tmp_path / "audit.log").read_text(errors="replace")
+
+
+def test_hostile_text_is_neutralised_in_every_format(hostile: Audit):
+    page = html.render(hostile)
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    checker = _Balance()
+    checker.feed(page)
+    assert "script" not in checker.tags and checker.open == []
+
+    text = markdown.render(hostile)
+    assert "<script>" not in text and r"\<script\>" in text
+    assert "[a](" not in text and r"\[a\](javascript:x)" in text  # no link
+    assert "$x" not in text.replace(r"\$x", "")  # no math
+
+    document = latex.render(hostile)
+    _latex_balanced(document)
+    assert r"\input" not in document and r"\end{document}" not in document[:-20]
+    assert r"\textbackslash{}input\{/etc/passwd\}" in document
+    assert r"\$x\textasciicircum{}2\$ 50\% \&" in document
+    assert r"$\theta$ $\le$ $\|$w$\|$" in document
+
+
+def test_renderings_are_deterministic(audit: Audit):
+    again = run_audit(IDS, budget="small", seed=4)
+    for render in (html.render, markdown.render, latex.render):
+        assert render(again) == render(audit)
+
+
+def test_cli_writes_every_format_and_keeps_stderr_to_the_time_line(tmp_path: Path):
+    files = {fmt: tmp_path / f"audit.{ext}" for fmt, ext in
+             (("html", "html"), ("markdown", "md"), ("latex", "tex"))}
+    args = [arg for fmt, path in files.items() for arg in (f"--{fmt}", str(path))]
+    done = subprocess.run(
+        [sys.executable, "-m", "verify", "audit", "--only", "canonical-online-w0",
+         "--budget", "small", *args], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("audit passed in ")
+    assert "canonical-online-w0" in done.stdout
+    for path in files.values():
+        assert "canonical-online-w0" in path.read_text(encoding="utf-8")

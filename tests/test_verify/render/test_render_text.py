@@ -1,0 +1,143 @@
+"""`novikoff explain`: finding a step, certificates written as sums, counterexamples plugged in."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from verify.cli import main
+from verify.kernel import Certificate
+from verify.render.text import (
+    Located,
+    UnknownStep,
+    builtin_steps,
+    check_with_uses,
+    explain,
+    fact,
+    labels,
+    locate,
+    number,
+    polynomial,
+)
+
+
+@pytest.fixture(scope="module")
+def steps() -> list[Located]:
+    return builtin_steps()
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """`novikoff explain ARGS`: exit code (argparse's own exits included), stdout, stderr."""
+    try:
+        code = main(["explain", *args])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_locate_full_and_unique_bare_ids(steps: list[Located]) -> None:
+    full = locate("virtue-online/part3-as-written", steps)
+    assert (full.proof_id, full.step.id) == ("virtue-online", "part3-as-written")
+    assert locate("part3-as-written", steps) == full  # only virtue-online has it
+
+
+def test_locate_lists_ambiguity_and_close_matches(steps: list[Located]) -> None:
+    with pytest.raises(UnknownStep) as ambiguous:
+        locate("norm-growth", steps)
+    owners = [s.full_id for s in steps if s.step.id == "norm-growth"]
+    assert len(owners) > 1 and all(o in str(ambiguous.value) for o in owners)
+    with pytest.raises(UnknownStep, match=r"close matches: .*norm-growth"):
+        locate("nrom-growth", steps)
+    with pytest.raises(UnknownStep, match=r"no built-in proof 'virtue-onlin'.*virtue-online"):
+        locate("virtue-onlin/part3-as-written", steps)
+    with pytest.raises(UnknownStep, match=r"close matches: virtue-online/part3-as-written"):
+        locate("virtue-online/part3-as-writen", steps)
+
+
+def test_proved_step_shows_every_hypothesis_and_coefficient(steps: list[Located]) -> None:
+    located = locate("canonical-online/norm-growth", steps)
+    report = check_with_uses(located)
+    assert report.status == "proved"
+    text = explain(located, report)
+    assert located.step.source in text and located.step.note in text
+    for goal in report.goals:
+        judgement = goal.verdict.judgement or goal.judgement
+        certificate = goal.verdict.certificate
+        assert isinstance(certificate, Certificate)
+        names = labels(judgement)
+        origins = dict(zip(goal.judgement.hypotheses, goal.goal.origins, strict=True))
+        for name, hypothesis in zip(names, judgement.hypotheses, strict=True):
+            assert f"{name}: {fact(hypothesis)}    [{origins[hypothesis]}]" in text
+        assert f"claim: {goal.goal.written[1].text}    i.e.  {fact(judgement.claim)}" in text
+        for term in certificate.products:
+            bracketed = " * ".join(f"[{names[i]}: {fact(judgement.hypotheses[i])}]"
+                                   for i in term.hyps)
+            assert f"{number(term.coeff)} * {bracketed}" in text
+        for j, q in certificate.linear:
+            assert f"({polynomial(q)}) * [{names[j]}: {fact(judgement.hypotheses[j])}]" in text
+    # the induction step's certificate, as a person would write it, and where each fact is from
+    assert "claim: norm2(w) <= t*R2 [t := t + 1, w := w + x*y]" in text
+    assert "h2: R2*t - ⟨w,w⟩ >= 0    [invariant]" in text
+    assert "= 1 * [h2: R2*t - ⟨w,w⟩ >= 0]" in text
+    assert "+ 2 * [h3: -y*⟨w,x⟩ >= 0]" in text
+    assert "+ (-⟨x,x⟩) * [e1: y^2 - 1 = 0]" in text
+
+
+def test_refuted_step_plugs_the_counterexample_into_everything(steps: list[Located]) -> None:
+    located = locate("virtue-online/part3-as-written", steps)
+    report = check_with_uses(located)
+    assert report.status == "refuted"
+    cex = report.counterexample
+    assert cex is not None
+    text = explain(located, report)
+    k, gamma, n, R = (Fraction(cex.scalars[v]) for v in ("k", "gamma", "n", "R"))
+    assert f"k = {number(k)}" in text and f"gamma = {number(gamma)}" in text
+    assert f"    k > 0:  {number(k)} > 0  holds" in text
+    assert f"    k*gamma <= n:  {number(k * gamma)} <= {number(n)}  holds" in text
+    assert f"    n**2 <= k*R**2:  {number(n * n)} <= {number(k * R * R)}  holds" in text
+    assert k * gamma**2 > R**2
+    assert f"k*gamma**2 <= R**2:  {number(k * gamma**2)} <= {number(R**2)}  FAILS" in text
+    assert text.count("FAILS") == 1 and "w1a" not in text  # unused names are left out
+
+
+def test_refuted_vector_step_shows_gram_values(steps: list[Located]) -> None:
+    located = locate("virtue-online/part2-radius-equality", steps)
+    text = explain(located, check_with_uses(located))
+    assert "⟨x,x⟩ = " in text and "FAILS" in text and "    y**2 == 1:  1 == 1  holds" in text
+
+
+def test_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "canonical-online/norm-growth")
+    assert code == 0 and err == "" and "status: proved" in out
+    code, out, err = cli(capsys, "part3-as-written")
+    assert code == 1 and "status: refuted" in out and "FAILS" in out
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("nrom-growth", "close matches"),
+        ("norm-growth", "write PROOF/STEP"),
+        ("no/such-step", "no built-in proof 'no'"),
+        ("zzzzzz", "built-in proofs: canonical-online"),
+    ],
+)
+def test_cli_bad_ids_are_one_line_exit_2(capsys: pytest.CaptureFixture[str], query: str,
+                                         says: str) -> None:
+    code, out, err = cli(capsys, query)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("novikoff: error:") and says in err
+
+
+def test_help_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, "--help")
+    assert code == 0
+    assert "STEP_ID" in out and "PROOF/STEP" in out and "counterexample" in out
+    code, out, _ = (0, *capsys.readouterr())
+    try:
+        main(["--help"])
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    assert code == 0 and "explain" in capsys.readouterr().out

@@ -1,0 +1,151 @@
+"""Checking structured steps end to end: how judgements combine into a step's status."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from proofs.language.expressions import Names, Relation, parse_relation
+from proofs.language.terms import Vec, scalar
+from proofs.step import CaseSplit, Induction, Proof, Step
+from verify import kernel, proof_checker
+from verify.kernel import Certificate, Counterexample, Product
+from verify.proof_checker import check_proof, check_step
+from verify.verdict import Verdict
+
+VECTORS = ("w", "x", "u")
+SCALARS = ("t", "y", "R", "g")
+NAMES = Names(vectors=frozenset(VECTORS), scalars=frozenset(SCALARS))
+
+
+def rel(text: str) -> Relation:
+    return parse_relation(text, NAMES)
+
+
+def proof(*steps: Step) -> Proof:
+    return Proof("T", VECTORS, SCALARS, steps)
+
+
+def counted(report_steps: object) -> dict[str, str]:
+    return {s.step.id: s.status for s in report_steps}  # type: ignore[attr-defined]
+
+
+def assert_evidence_checks(built: Proof) -> dict[str, str]:
+    """Every proved judgement's certificate and every counterexample passes the kernel."""
+    report = check_proof(built)
+    for step_report in report.steps:
+        for g in step_report.goals:
+            judgement = g.verdict.judgement or g.judgement
+            if g.verdict.certificate is not None:
+                kernel.check_certificate(judgement, g.verdict.certificate)
+            if g.verdict.counterexample is not None:
+                kernel.check_counterexample(judgement, g.verdict.counterexample)
+    return counted(report.steps)
+
+
+def test_division_by_a_possibly_zero_quantity_is_never_proved() -> None:
+    step = Step("cancel", (), rel("dot(w, x)/dot(w, x) == 1"))
+    report = check_step(proof(step), step)
+    assert report.status == "unknown"
+    main, side = report.goals
+    assert main.verdict.status == "proved" and side.verdict.status == "refuted"
+    assert "denominator <w,x> > 0" in report.message
+
+
+def test_division_after_its_denominator_is_proved_positive() -> None:
+    step = Step("ratio", (rel("t > 0"), rel("dot(w, w) <= t*R")), rel("dot(w, w)/t <= R"))
+    report = check_step(proof(step), step)
+    assert report.status == "proved"
+    assert [g.goal.label for g in report.goals] == ["main", "denominator t > 0"]
+    assert len(report.certificates) == 2
+
+
+def test_false_division_claim_is_refuted_with_a_genuine_counterexample() -> None:
+    step = Step("ratio", (rel("t > 0"),), rel("dot(w, w)/t <= 1"))
+    built = proof(step)
+    report = check_step(built, step)
+    assert report.status == "refuted"
+    cex = report.counterexample
+    assert cex is not None and cex.scalars["t"] > 0  # satisfies the positivity it was cleared by
+    w = cex.vectors["w"]
+    assert sum(c * c for c in w) / cex.scalars["t"] > 1
+
+
+def test_case_split_proves_each_case_and_refutes_a_false_claim() -> None:
+    true = Step("abs", (rel("R >= y"), rel("R >= -y")), rel("R*y**2 >= y**3"),
+                rule=CaseSplit(scalar("y"), "y"))
+    false = Step("sign", (), rel("y >= 0"), rule=CaseSplit(scalar("y"), "y"))
+    report = check_proof(proof(true, false))
+    assert counted(report.steps) == {"abs": "proved", "sign": "refuted"}
+    labels = [g.goal.label for g in report.steps[0].goals]
+    assert labels == ["case y > 0", "case y == 0", "case y < 0"]
+    refuting = report.steps[1].goals[-1]
+    assert refuting.goal.label == "case y < 0" and report.steps[1].counterexample is not None
+
+
+UPDATE = {"w": Vec({"w": 1, "x": scalar("y")})}
+
+
+def test_induction_with_a_false_base_is_refuted() -> None:
+    step = Step("inv", (), rel("dot(w, w) >= 1"),
+                rule=Induction("t", {"w": Vec()}, UPDATE, (rel("y*dot(w, x) <= 0"),)))
+    report = check_step(proof(step), step)
+    assert report.status == "refuted"
+    assert report.goals[0].goal.label == "base"
+
+
+def test_induction_with_a_non_inductive_invariant_stays_unknown() -> None:
+    step = Step("inv", (), rel("dot(w, w) <= t"),
+                rule=Induction("t", {"w": Vec()}, UPDATE, ()))
+    report = check_step(proof(step), step)
+    assert report.status == "unknown"
+    assert [g.verdict.status for g in report.goals] == ["proved", "refuted"]
+    assert "step: invariant is not inductive" in report.message
+
+
+def test_step_using_an_unproved_step_is_not_proved() -> None:
+    false = Step("false", (), rel("dot(w, x) >= 0"))
+    user = Step("user", (), rel("dot(w, x) >= 0"), uses=("false",))
+    report = check_proof(proof(false, user))
+    assert counted(report.steps) == {"false": "refuted", "user": "unknown"}
+    assert report.steps[1].goals[0].verdict.status == "proved"
+    assert "unproved step(s) false" in report.steps[1].message
+    assert report.status == "refuted"
+
+
+def test_every_piece_of_evidence_passes_the_kernel() -> None:
+    steps = (
+        Step("cs", (), rel("dot(w, u)**2 <= dot(w, w)*dot(u, u)")),
+        Step("tri", (), rel("dot(w + x, w + x) <= dot(w, w) + dot(x, x)")),
+        Step("div", (rel("g > 0"), rel("t*g >= 1")), rel("t >= 1/g")),
+    )
+    assert assert_evidence_checks(proof(*steps)) == {
+        "cs": "proved", "tri": "refuted", "div": "proved",
+    }
+
+
+def test_checker_refuses_evidence_the_kernel_rejects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the search claims, only kernel-checked evidence decides a step."""
+    step = Step("s", (rel("y >= 0"),), rel("y >= 1"))
+    bogus = Certificate(products=(Product(Fraction(1), (0,)),))
+    monkeypatch.setattr(proof_checker, "decide", lambda j, **_: Verdict(
+        "proved", bogus, None, "trust me", 0.0))
+    report = check_step(proof(step), step)
+    assert report.status == "unknown" and report.message.startswith("kernel rejected")
+    wrong = Counterexample(scalars={"y": Fraction(2)}, vectors={})
+    monkeypatch.setattr(proof_checker, "decide", lambda j, **_: Verdict(
+        "refuted", None, wrong, "trust me", 0.0))
+    report = check_step(proof(step), step)
+    assert report.status == "unknown" and "holds at the counterexample" in report.message
+    good = Counterexample(scalars={"y": Fraction(1, 2)}, vectors={})
+    monkeypatch.setattr(proof_checker, "decide", lambda j, **_: Verdict(
+        "refuted", None, good, "ok", 0.0))
+    assert check_step(proof(step), step).status == "refuted"
+
+
+def test_a_time_cap_leaves_the_step_unknown_and_says_so() -> None:
+    step = Step("s", (), rel("dot(w, w) >= 0"))
+    report = check_step(proof(step), step, guard=1e-9)
+    assert report.status == "unknown" and "time cap" in report.message
+    assert report.certificates == ()

@@ -1,0 +1,56 @@
+"""Rows built from the engine's integer arrays are exactly the rows built from Fractions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from perceptron.conventions import Conventions
+from verify.numeric.campaign import adversary, engine_runner, generated, source_runner, tight
+from verify.numeric.instances import InstanceBatch, VectorColumn
+from verify.vocabulary import reduced, rows
+
+SCENARIOS = [*generated(seed=3, count=25), *tight(seed=5, count=15),
+             *adversary(seed=7, bounds=range(1, 6), sweeps=4)]
+
+
+def same(a: InstanceBatch, b: InstanceBatch) -> None:
+    """Identical columns: names, numerators (and their dtype), denominators."""
+    assert a.scalars.keys() == b.scalars.keys() and a.vectors.keys() == b.vectors.keys()
+    for name in a.scalars:
+        x, y = a.scalars[name], b.scalars[name]
+        assert x.den == y.den and x.num.dtype == y.num.dtype, name
+        assert x.num.tolist() == y.num.tolist(), name
+    for name in a.vectors:
+        u, v = a.vectors[name], b.vectors[name]
+        assert u.den == v.den and u.num.dtype == v.num.dtype, name
+        assert u.num.shape == v.num.shape and u.num.tolist() == v.num.tolist(), name
+    assert a.magnitude() == b.magnitude()
+
+
+@pytest.mark.parametrize("k", range(len(SCENARIOS)))
+def test_integer_rows_equal_fraction_rows(k: int) -> None:
+    scenario = SCENARIOS[k]
+    for runner in (engine_runner, source_runner("virtue-online"),
+                   lambda s: engine_runner(s, Conventions(eta=Fraction(2, 3),
+                                                          w0=tuple(-v for v in s.u)))):
+        run = runner(scenario)
+        assert run.integer is not None
+        slow = replace(run, integer=None)
+        for binding in ("state", "example", "update"):
+            same(rows(run, binding, scenario.origin), rows(slow, binding, scenario.origin))
+        assert run.constants == slow.constants
+
+
+def test_reduced_is_the_least_common_denominator() -> None:
+    values = [[Fraction(2, 6), Fraction(-4, 3)], [Fraction(0), Fraction(8, 9)]]
+    expected = VectorColumn.of(values)
+    got = reduced(np.array([[6, -24], [0, 16]], dtype=np.int64), 18)
+    assert (got.den, got.num.tolist(), got.num.dtype) == (
+        expected.den, expected.num.tolist(), expected.num.dtype)
+    huge = reduced(np.array([[2**68, 2**64]], dtype=object), 2**6)
+    assert (huge.den, huge.num.tolist(), huge.num.dtype) == (1, [[2**62, 2**58]], np.int64)
+    assert reduced(np.array([[2**64 + 1]], dtype=object), 2).num.dtype == object

@@ -1,0 +1,161 @@
+"""`verify.check_implementation`: a third-party perceptron against the exact engine."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from perceptron.conventions import Conventions
+from perceptron.dataset import Dataset
+from verify import Fitted, check_implementation
+from verify.numeric.campaign import Scenario
+from verify.numeric.instances import Origin
+from verify.testing.check_implementation import as_fitted
+
+
+def numpy_perceptron(X: np.ndarray, y: np.ndarray, epochs: int, *, eta: float = 1.0,
+                     skip_ties: bool = False, factor: float = 1.0, strict: bool = False
+                     ) -> tuple[np.ndarray, int, list[np.ndarray]]:
+    """A plain float64 perceptron (rule `<=`, or `<` when strict), optionally broken."""
+    w = np.zeros(X.shape[1])
+    iterates = [w.copy()]
+    for _ in range(epochs):
+        changed = False
+        for x, label in zip(X, y, strict=True):
+            m = label * (w @ x)
+            if m < 0 or (m == 0 and not (skip_ties or strict)):
+                w = w + factor * eta * label * x
+                iterates.append(w.copy())
+                changed = True
+        if not changed:
+            break
+    return w, len(iterates) - 1, iterates
+
+
+def test_a_correct_float_perceptron_is_identical_wherever_float64_is_exact() -> None:
+    report = check_implementation(numpy_perceptron, count=6)
+    report.raise_for_violations()
+    exact = [o for o in report.outcomes if o.float_exact]
+    assert {o.source for o in exact} == {"tight", "adversary", "generated"}
+    for o in exact:
+        assert o.identical and o.mistakes == o.engine.mistakes
+        assert o.first_iterate_difference is None and o.theory is not None and o.theory.ok
+        assert o.bound is not None and o.mistakes <= o.bound
+    assert "tight" in report.summary()
+
+
+def test_conventions_are_those_the_implementation_claims() -> None:
+    half = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e, eta=0.5),
+                                sources=("tight",), conventions=Conventions(eta=F(1, 2)))
+    assert half.ok
+    strict = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e, strict=True),
+                                  sources=("tight",), conventions=Conventions(rule="lt"))
+    assert strict.ok
+    # the strict-rule implementation claimed as the default `<=` rule: every tie is missed
+    wrong = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e, strict=True),
+                                 sources=("tight",), name="strict perceptron")
+    assert not wrong.ok
+
+
+def test_skipping_updates_at_ties_is_caught_with_a_clear_message() -> None:
+    report = check_implementation(
+        lambda X, y, e: numpy_perceptron(X, y, e, skip_ties=True), sources=("tight",),
+        count=3, name="tie-skipping perceptron")
+    assert not report.ok and len(report.failures) == 3
+    with pytest.raises(AssertionError) as caught:
+        report.raise_for_violations()
+    message = str(caught.value)
+    assert message.startswith("tie-skipping perceptron is not the perceptron it claims")
+    assert "final w differs from the exact perceptron's" in message
+    assert "made 0 mistakes; the exact perceptron makes" in message
+    assert "its iterates leave the exact perceptron's at w_1" in message
+
+
+def test_a_doubled_step_is_caught_even_though_the_mistakes_agree() -> None:
+    report = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e, factor=2.0),
+                                  sources=("adversary",), count=3)
+    first = report.first_failure
+    assert first is not None and first.mistakes == first.engine.mistakes  # scale invariant
+    assert first.max_deviation == max(abs(v) for v in first.engine.w)  # w is 2 w*
+    assert any("update-rule" in p for p in first.problems)
+
+
+def test_return_forms() -> None:
+    assert as_fitted(np.array([[1.0, 2.0]])).w.tolist() == [1.0, 2.0]
+    assert as_fitted([1.0, 2.0]).mistakes is None
+    fitted = as_fitted((np.array([1.0]), 3))
+    assert fitted.mistakes == 3 and fitted.iterates is None
+    assert as_fitted(Fitted([1], 1, [[0], [1]])).iterates == [[0], [1]]
+    with pytest.raises(ValueError, match="integer"):
+        as_fitted((np.array([1.0]), 2.5))
+    # weights only: compared, no mistakes to check
+    only_w = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e)[0],
+                                  sources=("tight",), count=2)
+    assert only_w.ok and all(o.mistakes is None for o in only_w.outcomes)
+
+
+def test_wrong_shapes_are_problems_whatever_the_arithmetic() -> None:
+    report = check_implementation(lambda X, y, e: np.zeros(X.shape[1] + 1),
+                                  sources=("tight",), count=1)
+    outcome = report.outcomes[0]
+    assert outcome.problems == (f"returned {outcome.d + 1} weights; the data need {outcome.d}",)
+
+
+def huge_scenario() -> Scenario:
+    """Integers beyond 2^53: float64 cannot even hold the data exactly."""
+    big = 2**60 + 1
+    data = Dataset.of([[big, 1], [1, big]], [1, -1], "huge")
+    return Scenario(data, (F(1), F(-1)), Origin("custom", 0, "huge"))
+
+
+def test_where_float64_may_round_differences_are_notes_not_problems() -> None:
+    def off_by_one(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        w, _, _ = numpy_perceptron(X, y, epochs)
+        return w + 1.0
+
+    report = check_implementation(off_by_one, sources={"custom": [huge_scenario()]})
+    outcome = report.outcomes[0]
+    assert not outcome.float_exact and report.ok
+    assert outcome.max_deviation == 1 and "float64 may round here" in outcome.notes[0]
+    # the engine ran on the exact binary values of the floats handed over, 2^60 not 2^60 + 1
+    assert outcome.engine.w == (F(2**60 - 1), F(1 - 2**60))
+
+
+def test_w0_cannot_be_handed_to_fit() -> None:
+    with pytest.raises(ValueError, match="w0"):
+        check_implementation(numpy_perceptron, conventions=Conventions(w0=(F(1),)))
+    with pytest.raises(ValueError, match="unknown source"):
+        check_implementation(numpy_perceptron, sources=("nonsense",))
+
+
+def test_a_failure_shows_the_data_of_the_failing_scenario_as_a_reproducer() -> None:
+    # issue 17: the failure named the scenario but not its data
+    def tie_skipper(X: np.ndarray, y: np.ndarray, e: int) -> tuple:
+        return numpy_perceptron(X, y, e, skip_ties=True)
+
+    report = check_implementation(tie_skipper, sources=("tight",), count=2)
+    first = report.simplest_failure
+    assert first is not None and first.X is not None and first.y is not None
+    with pytest.raises(AssertionError) as caught:
+        report.raise_for_violations()
+    message = str(caught.value)
+    assert "reproduce with exactly the data handed over" in message
+    assert first.reproducer() in "\n".join(line[4:] for line in message.splitlines())
+    # the reproducer rebuilds the very arrays handed over, and fails the same way
+    namespace: dict[str, object] = {"np": np, "fit": tie_skipper}
+    exec(first.reproducer().rsplit("\n", 1)[0], namespace)
+    assert np.array_equal(namespace["X"], first.X) and np.array_equal(namespace["y"], first.y)
+    _w, mistakes, _ = tie_skipper(first.X, first.y, first.epochs)
+    assert mistakes != first.engine.mistakes
+
+
+def test_a_large_scenario_reproducer_shows_rows_and_how_to_regenerate() -> None:
+    report = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e, skip_ties=True),
+                                  sources=("tight",), count=3)
+    first = report.first_failure
+    assert first is not None and first.X is not None
+    short = first.reproducer(limit=first.d)
+    assert "regenerate all with check_implementation(fit, sources=('tight',), seed=" in short
+    assert short.count("[") < first.reproducer().count("[")

@@ -1,0 +1,234 @@
+"""`verify.check_run`: exact theory checks of a run, from the engine or from bare iterates."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+from perceptron.algorithms.online import run_online, run_stream
+from perceptron.conventions import Conventions
+from perceptron.dataset import Dataset
+from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
+from perceptron.generators.tight import orthonormal
+from verify import check_run
+from verify.testing.check_run import STATEMENTS, TheoryReport
+
+CONVENTIONS = (
+    Conventions(),
+    Conventions(rule="lt"),
+    Conventions(rule="mistake", sign_zero=-1),
+    Conventions(eta=F(1, 3)),
+    Conventions(bias=True),
+)
+
+
+def perceptron_iterates(data: Dataset, *, factor: int = 1, skip_ties: bool = False,
+                        epochs: int = 50) -> list[np.ndarray]:
+    """A float perceptron (rule `<=`), optionally broken, returning its iterates."""
+    X = np.array(data.X, dtype=np.float64)
+    w = np.zeros(data.d)
+    out = [w.copy()]
+    for _ in range(epochs):
+        changed = False
+        for x, y in zip(X, data.y, strict=True):
+            m = y * (w @ x)
+            if m < 0 or (m == 0 and not skip_ties):
+                w = w + factor * y * x
+                out.append(w.copy())
+                changed = True
+        if not changed:
+            break
+    return out
+
+
+def test_every_check_holds_on_engine_runs_under_every_convention() -> None:
+    for conventions in CONVENTIONS:
+        for seed in range(6):
+            planted = seeded_separable(seed, max_dim=4, max_n=8)
+            result = run_online(planted.data, conventions, max_epochs=100)
+            report = check_run(planted.data, result)
+            assert report.ok, report.summary()
+            assert report.updates == result.mistakes
+            assert {c.name for c in report.checks} == set(STATEMENTS)
+            if result.mistakes:
+                assert report.check("update-rule").status == "held"
+                assert report.check("final-bound").status == "held"
+            # the same run as bare iterates, floats where exact, gives the same verdicts
+            iterates = list(result.trace.iterates())
+            again = check_run(planted.data, iterates, conventions=conventions)
+            assert [c.verdict for c in again.checks] == [c.verdict for c in report.checks]
+
+
+@given(separable_data(max_dim=4, max_n=8))
+def test_property_engine_runs_satisfy_the_theory(planted: Planted) -> None:
+    result = run_online(planted.data, max_epochs=200)
+    report = check_run(planted.data, result, u=planted.u)
+    report.raise_for_violations()
+    assert report.bound is not None and result.mistakes <= report.bound
+
+
+def test_the_default_separator_is_the_certified_maximum_margin_one() -> None:
+    family = orthonormal([1, -1, 1, -1, 1], scale=3)
+    report = check_run(family.data, run_online(family.data))
+    assert report.bound == 5 == report.updates  # tight: the bound is met
+    assert check_run(family.data, run_online(family.data), u=family.u).bound == 5
+
+
+def test_float_iterates_are_taken_exactly() -> None:
+    data = Dataset.of([[1, 0], [0, "1/2"]], [1, -1])
+    report = check_run(data, np.array([[0.0, 0.0], [1.0, 0.0], [1.0, -0.5]]))
+    assert report.ok and report.updates == 2
+    # issue 17: 0.1 is not 1/10, but it is 1/10 rounded to float64, so a float trace of a
+    # decimal dataset is legal; a float that is no rounding of the update is still caught
+    decimal = Dataset.of([["0.1"]], [1])
+    rounded = check_run(decimal, [[0.0], [0.1]])
+    assert rounded.check("update-rule").status == "held" and rounded.ok
+    assert rounded.check("norm-invariant").status == "held"
+    off = check_run(decimal, [[0.0], [np.nextafter(0.1, 1.0)]])
+    assert off.check("update-rule").status == "violated"
+    assert check_run(decimal, [[0], [F(1, 10) + F(1, 10**20)]]).check(
+        "update-rule").status == "violated"  # exact iterates get no rounding
+
+
+def test_a_doubled_update_is_caught_with_its_update_and_numbers() -> None:
+    family = orthonormal([1, -1, 1], scale=2)
+    report = check_run(family.data, perceptron_iterates(family.data, factor=2))
+    assert not report.ok
+    first = report.first_violation
+    assert first is not None and first.check == "update-rule" and first.iteration == 1
+    assert "w_1 - w_0 = (4, 0, 0) is eta y x for no example" in first.message
+    assert report.check("norm-invariant").first.message == (
+        "after 1 update: ||w_1||^2 = 16 > t eta^2 R^2 = 4")
+    with pytest.raises(AssertionError, match=r"breaks the theory .*update-rule.*update 1"):
+        report.raise_for_violations()
+
+
+def test_an_update_on_a_correctly_classified_example_is_illegal() -> None:
+    data = Dataset.of([[1, 0], [0, 1]], [1, 1])
+    # second step repeats example 0, which w_1 = e_1 already classifies: y<w,x> = 1 > 0
+    report = check_run(data, [[0, 0], [1, 0], [2, 0]])
+    condition = report.check("update-condition")
+    assert condition.status == "violated" and condition.first.iteration == 2
+    assert "y<w_1, x> = 1, which does not trigger an update" in condition.first.message
+    assert report.check("update-rule").status == "held"
+
+
+def test_the_strict_rule_makes_a_tie_update_illegal() -> None:
+    data = Dataset.of([[1, 0]], [1])
+    assert check_run(data, [[0, 0], [1, 0]]).ok
+    strict = check_run(data, [[0, 0], [1, 0]], conventions=Conventions(rule="lt"))
+    assert strict.check("update-condition").status == "violated"
+
+
+def test_recorded_indices_name_the_example_in_the_message() -> None:
+    data = Dataset.of([[1, 0], [0, 1]], [1, 1])
+    report = check_run(data, [[0, 0], [1, 0]], indices=[1])
+    assert report.check("update-rule").first.message == (
+        "update 1: w_1 - w_0 = (1, 0), but eta y x for example 1 is (0, 1)")
+
+
+def test_more_updates_than_the_bound_are_caught_where_the_invariants_break() -> None:
+    # illegal updates pile up on one example: 5 steps against a bound of 1. The final bound
+    # follows from the invariants, so the run is caught where they break, at update 2.
+    data = Dataset.of([[1]], [1])
+    report = check_run(data, [[k] for k in range(6)], u=[1])
+    assert report.bound == 1 and report.updates == 5
+    assert [(v.check, v.iteration) for v in report.violations] == [
+        ("update-condition", 2), ("norm-invariant", 2)]
+    assert report.check("norm-invariant").first.message == (
+        "after 2 updates: ||w_2||^2 = 4 > t eta^2 R^2 = 2")
+    final = report.check("final-bound")
+    assert final.status == "held" and final.verdict.vacuous == 4  # hypotheses fail there
+
+
+def test_initial_iterate_and_its_consequences() -> None:
+    data = Dataset.of([[1, 0]], [1])
+    report = check_run(data, [[0, 1], [1, 1]])
+    assert report.check("initial-iterate").status == "violated"
+    assert report.check("norm-invariant").status == "not-run"
+    assert any("w_0 is not 0" in note for note in report.notes)
+    w0 = Conventions(w0=(F(0), F(1)))
+    assert check_run(data, [[0, 1], [1, 1]], conventions=w0).ok
+
+
+def test_non_separable_data_run_without_the_margin_checks() -> None:
+    data = Dataset.of([[1], [1]], [1, -1])
+    result = run_online(data, max_epochs=5)
+    report = check_run(data, result)
+    assert report.ok and report.u is None and report.bound is None
+    assert report.check("final-bound").note == "no separator"
+
+
+def test_streams_and_traces_are_accepted() -> None:
+    planted = seeded_separable(11)
+    stream = run_stream(zip(planted.data.X, planted.data.y, strict=True))
+    assert check_run(planted.data, stream).ok
+    result = run_online(planted.data)
+    assert check_run(planted.data, result.trace).ok
+    assert check_run((np.array(planted.data.X, dtype=object), planted.data.y), result).ok
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    data = Dataset.of([[1, 0]], [1])
+    with pytest.raises(ValueError, match="no trace"):
+        check_run(data, run_online(data, keep_trace=False))
+    with pytest.raises(ValueError, match="iterate w_1 has 3 coordinates, the data need 2"):
+        check_run(data, [[0, 0], [1, 0, 0]])
+    with pytest.raises(ValueError, match="u has 3 coordinates"):
+        check_run(data, [[0, 0]], u=[1, 0, 0])
+    with pytest.raises(ValueError, match="1 example indices for 0 updates"):
+        check_run(data, [[0, 0]], indices=[0])
+
+
+def test_summary_lists_every_check() -> None:
+    family = orthonormal([1, 1])
+    report: TheoryReport = check_run(family.data, run_online(family.data))
+    text = report.summary()
+    for name in STATEMENTS:
+        assert name in text
+    assert report.verdicts["norm-invariant"].status == "held"
+
+
+def test_a_run_left_with_a_tie_under_the_le_rule_is_not_finished() -> None:
+    # issue 17: an implementation that stops while y<w,x> = 0 remains (the `<` rule's stop)
+    data = Dataset.of([[1, 0], [0, 1], [-1, 0]], [1, 1, -1])
+    report = check_run(data, [[0, 0], [1, 0]])
+    converged = report.check("converged")
+    assert converged.status == "violated" and not report.ok
+    assert converged.first is not None and converged.first.iteration == 1
+    assert "example 1 (y = +1) has y<w_1, x> = 0" in converged.first.message
+    with pytest.raises(AssertionError, match="converged"):
+        report.raise_for_violations()
+    # the same prefix, declared unfinished, or finished under the strict rule, is fine
+    assert check_run(data, [[0, 0], [1, 0]], finished=False).ok
+    strict = check_run(data, [[0, 0], [1, 0]], conventions=Conventions(rule="lt"))
+    assert strict.check("converged").status == "held"
+    assert check_run(data, [[0, 0], [1, 0], [1, 1]]).check("converged").status == "held"
+
+
+def test_float_rounding_of_an_implementation_is_not_a_violation() -> None:
+    # issue 17: float64 sums of 0.1 and 0.2 round; the run is the perceptron's all the same
+    X = np.array([[0.1, 0.2], [0.3, -0.7], [-0.2, 0.1]])
+    y = np.array([1, -1, -1])
+    w, iterates = np.zeros(2), [np.zeros(2)]
+    for _ in range(50):
+        before = len(iterates)
+        for xi, yi in zip(X, y, strict=True):
+            if yi * np.dot(w, xi) <= 0:
+                w = w + yi * xi
+                iterates.append(w.copy())
+        if len(iterates) == before:
+            break
+    engine = run_online(Dataset.of(X.tolist(), y.tolist()), keep_trace=True)
+    assert engine.trace is not None
+    exact = list(engine.trace.iterates())
+    assert len(exact) == len(iterates)
+    # the float run did round (else this test would prove nothing)
+    assert any(tuple(F(v) for v in a) != b for a, b in zip(iterates, exact, strict=True))
+    report = check_run((X, y), iterates)
+    assert report.ok, report.summary()
+    assert report.updates == len(iterates) - 1
+    assert any("floats" in note for note in report.notes)

@@ -1,0 +1,165 @@
+"""Renderings of an audit: the JSON contract of DESIGN.md §6 and a terminal summary.
+
+Nothing time-dependent goes into the JSON, so two audits with the same seed and budget give
+identical reports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from verify.audit.citations import proof_source
+from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
+from verify.numeric.instances import NumericVerdict
+from verify.render import json as serialize
+
+Json = dict[str, Any]
+
+
+def to_json(audit: Audit) -> Json:
+    """`{"proofs": [...], "summary": {...}}` as in DESIGN.md §6."""
+    proofs = [_proof(p) for p in audit.proofs]
+    return {"proofs": proofs, "summary": _summary(audit)}
+
+
+def _proof(audit: ProofAudit) -> Json:
+    return {
+        "id": audit.id,
+        "title": audit.proof.title,
+        "source": source(audit),
+        "status": audit.status,
+        "steps": [_step(s) for s in audit.steps],
+    }
+
+
+def source(audit: ProofAudit) -> str:
+    """The proof's source: its own, else the documents its steps cite (`verify.audit.citations`;
+    `ProofAudit.source` cuts a citation at its first comma, even inside `<w,x>`)."""
+    return proof_source(audit.proof.source, (s.step.source for s in audit.steps))
+
+
+def _step(audit: StepAudit) -> Json:
+    symbolic = serialize.step(audit.symbolic)
+    return {
+        "id": audit.step.id,
+        "statement": audit.statement,
+        "source": audit.step.source,
+        "note": audit.step.note,
+        "symbolic": {
+            "status": symbolic["status"],
+            "certificate": symbolic["certificate"],
+            "counterexample": symbolic["counterexample"],
+            "message": symbolic["message"],
+        },
+        "numeric": _numeric(audit.numeric),
+    }
+
+
+def _numeric(verdict: NumericVerdict | None) -> Json:
+    if verdict is None:
+        return {"status": "not-run", "instances": 0, "violations": 0, "min_slack": None,
+                "counterexample": None,
+                "reason": "the proof does not bind its names to a run, or not this step's"}
+    cex = verdict.counterexample
+    where = None if cex is None or cex.provenance is None else cex.provenance
+    return {
+        "status": verdict.status,
+        "instances": verdict.instances,
+        "vacuous": verdict.vacuous,
+        "violations": verdict.violations,
+        "min_slack": None if verdict.min_slack is None else serialize.number(verdict.min_slack),
+        "counterexample": None if cex is None else {
+            **serialize.counterexample(as_counterexample(cex)),
+            "origin": None if where is None else {
+                "source": where.origin.source, "seed": where.origin.seed,
+                "dataset": where.origin.dataset,
+                "order": None if where.origin.order is None else list(where.origin.order),
+                "iteration": where.iteration,
+            },
+        },
+    }
+
+
+def _summary(audit: Audit) -> Json:
+    steps = [s for p in audit.proofs for s in p.steps]
+    symbolic = {k: sum(s.symbolic.status == k for s in steps)
+                for k in ("proved", "refuted", "unknown")}
+    numeric = [s.numeric for s in steps if s.numeric is not None]
+    return {
+        "seed": audit.seed,
+        "budget": audit.budget,
+        "proofs": {p.id: p.status for p in audit.proofs},
+        "steps": len(steps),
+        "symbolic": symbolic,
+        "numeric": {
+            "checked_steps": len(numeric),
+            "instances": sum(v.instances for v in numeric),
+            "violations": sum(v.violations for v in numeric),
+        },
+        "findings": [f"{p.id}/{s.step.id}" for p, s in findings(audit)],
+        "passed": audit.passed(),
+    }
+
+
+@dataclass(frozen=True)
+class ProofCounts:
+    """One proof's row of the summary table (shared by every rendering)."""
+
+    proved: int
+    refuted: int
+    unknown: int
+    numeric: int
+    instances: int
+    violations: int
+
+    @classmethod
+    def of(cls, audit: ProofAudit) -> ProofCounts:
+        """Steps per symbolic status; numerically checked steps, instances, violations."""
+        symbolic = [sum(s.symbolic.status == k for s in audit.steps)
+                    for k in ("proved", "refuted", "unknown")]
+        numeric = [s.numeric for s in audit.steps if s.numeric is not None]
+        return cls(*symbolic, len(numeric), sum(v.instances for v in numeric),
+                   sum(v.violations for v in numeric))
+
+
+COLUMNS = ("proved", "refuted", "unknown", "numeric", "instances", "violations")
+"""The counted columns of the summary table, in order (`ProofCounts` fields)."""
+
+
+def findings(audit: Audit) -> list[tuple[ProofAudit, StepAudit]]:
+    """Every refuted or numerically violated step, in report order."""
+    return [(p, s) for p in audit.proofs for s in p.steps if s.finding]
+
+
+def summary_table(audit: Audit) -> str:
+    """One row per proof: status and `COLUMNS`."""
+    header = (f"{'proof':<28} {'status':<13} {'proved':>6} {'refuted':>7} {'unknown':>7} "
+              f"{'numeric':>7} {'instances':>10} {'violations':>10}")
+    lines = [header, "-" * len(header)]
+    for p in audit.proofs:
+        c = ProofCounts.of(p)
+        lines.append(
+            f"{p.id:<28} {p.status:<13} {c.proved:>6} {c.refuted:>7} {c.unknown:>7} "
+            f"{c.numeric:>7} {c.instances:>10} {c.violations:>10}"
+        )
+    return "\n".join(lines)
+
+
+def to_text(audit: Audit) -> str:
+    """The summary table, then the findings with their messages."""
+    lines = [summary_table(audit)]
+    found = findings(audit)
+    if found:
+        lines += ["", "findings:"]
+        for p, s in found:
+            lines.append(f"  {p.id}/{s.step.id}: {s.statement}")
+            lines.append(f"    symbolic {s.symbolic.status}: {s.symbolic.message}")
+            if s.numeric is not None and s.numeric.status == "violated":
+                lines.append(f"    numeric violated on {s.numeric.violations} of "
+                             f"{s.numeric.instances} run instances")
+    unknown = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.status == "unknown"]
+    if unknown:
+        lines += ["", "unknown (neither proved nor refuted within the limits):"]
+        lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
+    return "\n".join(lines)

@@ -1,0 +1,109 @@
+"""The `novikoff` command line: subcommands, and one-line errors with exit code 2.
+
+Habits a command-line user expects, kept here once for every subcommand:
+
+- `novikoff --version` prints the installed version;
+- a bare `novikoff` prints the usage and the list of commands on stderr and exits 2: no
+  command is a usage error like any other (a script that forgot its command fails loudly
+  instead of "succeeding" at nothing), and the message is the help a person wanted;
+- `-` in place of a file reads standard input (data files and proof files alike);
+- a closed pipe (`novikoff audit | head`) ends the command quietly with exit 0: the reader
+  has what it wanted, so there is no "Broken pipe" message and no traceback (the standard
+  handling: stdout is pointed at devnull so that the final flush cannot fail again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from perceptron.errors import DataError
+from proofs.errors import ProofFileError
+from verify.cli.common import UsageError
+
+#: Subcommand modules under verify/cli, in the order `--help` lists them. They are imported
+#: by name when the parser is built; none imports this module (shared helpers: `common`).
+COMMANDS: tuple[str, ...] = ("audit", "run", "check", "bound", "explain", "list")
+
+#: Errors that mean "bad input": reported in one line, exit code 2.
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    DataError,
+    ProofFileError,
+    OSError,
+    UnicodeDecodeError,
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, like every other bad input
+        self.exit(2, f"novikoff: error: {message}\n")
+
+
+def version() -> str:
+    """The installed version of novikoff (from the package metadata: one home, pyproject)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("novikoff")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed; see pyproject.toml)"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every registered subcommand."""
+    parser = _Parser(
+        prog="novikoff",
+        description="Prove and test the perceptron convergence theory, exactly.",
+        epilog="Run `novikoff COMMAND --help` for a command's options; `novikoff list` shows "
+        "the built-in proofs and examples. A FILE or DATA argument may be `-` for stdin.",
+    )
+    parser.add_argument("--version", action="version", version=f"novikoff {version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        importlib.import_module(f"verify.cli.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `novikoff` script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code = int(args.handler(args))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's final flush
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except (*USER_ERRORS, UsageError) as exc:
+        print(f"novikoff: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("novikoff: interrupted", file=sys.stderr)
+        return 130
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at devnull after its reader went away, so no later flush can fail."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (e.g. captured in tests)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename is not None:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return " ".join(str(exc).split()) or type(exc).__name__

@@ -1,0 +1,115 @@
+"""`novikoff audit`: every built-in proof, symbolically and numerically (DESIGN.md §6).
+
+Exit 0 when both canonical proofs are verified, 1 otherwise; findings in the source proofs
+are reported, not failures, unless `--strict`. On a terminal, a progress bar is drawn on
+stderr (`verify.cli.terminal`); otherwise stderr gets only the final time line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from proofs.library import PROOFS
+from verify.cli.check import seconds
+from verify.cli.common import UsageError, whole_number
+from verify.coq import add_option, annotate, for_command, lines
+from verify.numeric.budgets import BUDGETS
+
+if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
+    from verify.audit.job import Audit
+
+REPORTS: tuple[str, ...] = ("markdown", "html", "latex")
+"""Report file options; each names its renderer module in `verify.render`."""
+
+
+def renderer(name: str) -> Callable[[Audit], str]:
+    """The render function of report format `name`."""
+    return importlib.import_module(f"verify.render.{name}").render
+
+
+#: Proofs and campaign sources are independent, and the report does not depend on N.
+DEFAULT_JOBS = min(os.cpu_count() or 1, 8)
+
+
+def register(subparsers: Any) -> None:
+    """Add the `audit` subcommand."""
+    parser = subparsers.add_parser(
+        "audit",
+        help="audit every built-in proof, symbolically and on exact runs",
+        description="Prove or refute every step of the built-in proofs (the canonical "
+        "perceptron proofs, their variants and the five source documents) and check each "
+        "step's statement on exact runs over adversarial sequences. Exit 0 when both "
+        "canonical proofs are verified; --strict also fails on findings in any proof.",
+    )
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--markdown", type=Path, metavar="FILE",
+                        help="also write the report as Markdown to FILE")
+    parser.add_argument("--html", type=Path, metavar="FILE",
+                        help="also write a self-contained HTML page (formulas in MathML, "
+                        "no scripts, nothing fetched when viewed) to FILE")
+    parser.add_argument("--latex", type=Path, metavar="FILE",
+                        help="also write a standalone LaTeX document to FILE")
+    parser.add_argument("--only", action="append", metavar="ID",
+                        help=f"audit only this proof (repeatable): {', '.join(PROOFS)}")
+    parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
+    parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
+                        help="campaign sizes (default: default); the symbolic search always "
+                        "has the default work budget, so findings never depend on this or on "
+                        "the clock")
+    parser.add_argument("--jobs", type=whole_number("processes", 1, 256),
+                        default=DEFAULT_JOBS, metavar="N",
+                        help="check proofs and campaign sources in N processes; the report "
+                        f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
+    parser.add_argument("--strict", action="store_true", help="fail on any finding")
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
+                        help="a wall-clock cap per judgement, as a guard only (default: none; "
+                        "a judgement it cuts short is unknown with 'time cap')")
+    add_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Audit, print, write the requested report files, and return the exit code."""
+    unknown = [p for p in args.only or () if p not in PROOFS]
+    if unknown:
+        raise UsageError(f"unknown proof id {unknown[0]!r} (known: {', '.join(PROOFS)})")
+    from verify.audit.job import run_audit
+    from verify.audit.report import summary_table, to_json, to_text
+
+    outputs = {name: getattr(args, name) for name in REPORTS if getattr(args, name)}
+    for path in outputs.values():
+        folder = path.parent if str(path.parent) else Path()
+        if not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise UsageError(f"{path}: cannot write there (no such writable directory)")
+    from verify.cli.terminal import callback, progress_bar
+
+    start = time.perf_counter()
+    with progress_bar("audit") as bar:
+        audit = run_audit(args.only, seed=args.seed, budget=args.budget,
+                          guard=args.time_limit, progress=callback(bar, "jobs"),
+                          jobs=args.jobs)
+    for name, path in outputs.items():
+        path.write_text(renderer(name)(audit), encoding="utf-8")
+    coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
+                                 for p in audit.proofs])
+    if args.json:
+        data = to_json(audit)
+        for proof in data["proofs"] if coq is not None else ():
+            annotate(proof["steps"], coq.for_proof(proof["id"]))
+        print(json.dumps(data, indent=2))
+        if bar is not None:
+            print(summary_table(audit), file=sys.stderr)
+    else:
+        print(to_text(audit) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
+    passed = audit.passed(strict=args.strict)
+    print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
+          f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs})", file=sys.stderr)
+    return 0 if passed else 1

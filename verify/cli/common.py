@@ -1,0 +1,94 @@
+"""What the `novikoff` subcommands share: argument types, reading a proof, `UsageError`.
+
+Each subcommand is one module of `verify.cli` exposing `register(subparsers)`; a handler takes
+the parsed arguments and returns the exit code. Argument types shared by several subcommands
+live here, so a bad value reads the same everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from proofs.step import Proof
+
+
+class UsageError(ValueError):
+    """A bad combination of command-line arguments."""
+
+
+def whole_number(what: str, low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer count of `what` in `[low, high]`, else a one-line error."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a whole number of {what}"
+            ) from None
+        if value < low or (high is not None and value > high):
+            allowed = f"at least {low}" if high is None else f"between {low} and {high}"
+            raise argparse.ArgumentTypeError(f"{what} must be {allowed}, not {value}")
+        return value
+
+    return parse
+
+
+def label_column(text: str) -> int | str:
+    """An argparse type for `--label-column`: an integer is a column index (negative from
+    the end), anything else a header name.
+
+    One parser for every command, so that `--label-column 0` means column 0 everywhere (it
+    once reached the loader of `novikoff bound` as the header name "0").
+    """
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+#: Name shown for standard input in messages and reports.
+STDIN = "<stdin>"
+
+
+def read_proof(name: str) -> tuple[str, Proof]:
+    """A proof named on the command line: `-` (stdin), a file, or a built-in proof id.
+
+    A file of that name wins over a built-in id, so a user's `canonical-online` file in the
+    current directory is never shadowed. Returns the name to show and the parsed proof.
+    """
+    from proofs.library import PROOFS, load_builtin
+    from proofs.proof_file import MAX_BYTES, load_proof, parse_proof
+
+    if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
+        return STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
+    if name in PROOFS and not Path(name).exists():
+        return name, load_builtin(name)
+    return name, load_proof(name)
+
+
+def add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """`--max-cells` and `--max-scaled-bits`: the loaders' limits against hostile data files
+    (`perceptron.io.loaders.Limits`), named by the error a file over them gets."""
+    from perceptron.io.loaders import MAX_CELLS, MIN_SCALED_BITS, SCALED_BITS_PER_BYTE
+
+    parser.add_argument("--max-cells", type=whole_number("cells", 1), default=MAX_CELLS,
+                        metavar="N", help=f"refuse data files with more than N numbers "
+                        f"(default {MAX_CELLS})")
+    parser.add_argument("--max-scaled-bits", type=whole_number("bits", 1), default=None,
+                        metavar="N", help="refuse data whose integer form (every number times "
+                        "the common denominator) would take more than N bits (default "
+                        f"{SCALED_BITS_PER_BYTE} per byte of the file, at least "
+                        f"{MIN_SCALED_BITS})")
+
+
+def limits(args: argparse.Namespace) -> Any:
+    """The `perceptron.io.loaders.Limits` of the parsed `--max-cells`/`--max-scaled-bits`."""
+    from perceptron.io.loaders import Limits
+
+    return Limits(max_cells=args.max_cells, max_scaled_bits=args.max_scaled_bits)

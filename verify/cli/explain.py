@@ -1,0 +1,91 @@
+"""`novikoff explain STEP_ID [--budget B] [--time-limit S]`: one proof step, explained.
+
+STEP_ID is `PROOF/STEP` or `PROOF STEP`, PROOF a built-in proof id or a proof file (`- STEP`
+reads it from stdin), or a bare STEP that only one built-in proof has.
+
+Prints the step as written, its source and note, its hypotheses and claim, and its evidence:
+the certificate written out as a sum a person can follow, or the counterexample with its
+numbers plugged into every hypothesis and the claim (`verify.render.text`). Exit 0 when the step
+is proved, 1 when it is refuted or unknown, 2 for an unknown or ambiguous step id or a bad
+proof file (one line, with close matches).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from verify.cli.check import DEFAULT_GUARD, budget_option, seconds
+from verify.cli.common import UsageError
+
+if TYPE_CHECKING:  # SymPy loads only when a step is explained
+    from verify.render.text import Located
+
+
+def register(subparsers: Any) -> None:
+    """Add the `explain` subcommand."""
+    parser = subparsers.add_parser(
+        "explain",
+        help="explain one proof step: its hypotheses and certificate, or its counterexample",
+        description="Check one step of a built-in proof or of a proof file and explain the "
+        "result: the step as "
+        "written with its source and note, its hypotheses, and either its certificate written "
+        "out as a sum (m * claim = coefficient * [hypothesis] * ... + squares) or its "
+        "counterexample with the numbers plugged into every hypothesis and the claim. "
+        "Exit 0 proved, 1 refuted or unknown, 2 unknown step id.",
+    )
+    parser.add_argument("step", metavar="STEP_ID",
+                        help="PROOF/STEP (e.g. virtue-online/part3-as-written), or a bare STEP "
+                        "when only one built-in proof has it; PROOF may be a proof file "
+                        "(my-proof.toml/STEP); or give PROOF and STEP apart (`- STEP` reads "
+                        "the proof from stdin)")
+    parser.add_argument("in_step", nargs="?", metavar="STEP",
+                        help="with a PROOF (id, file or -) as first argument: the step in it")
+    budget_option(parser)
+    parser.add_argument("--time-limit", type=seconds, default=DEFAULT_GUARD, metavar="S",
+                        help="a wall-clock cap per judgement against hostile input "
+                        f"(default {DEFAULT_GUARD:g}); verdicts come from the work budget")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Find the step, check it (and the steps it uses), print the explanation."""
+    from verify.render.text import check_with_uses, explain
+    from verify.search.work import BUDGETS as SEARCH_BUDGETS
+
+    located = _locate(args.step, args.in_step)
+    report = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget], guard=args.time_limit)
+    print(explain(located, report))
+    return 0 if report.status == "proved" else 1
+
+
+def _locate(first: str, second: str | None) -> Located:
+    """The step named by the arguments: `PROOF STEP` or `PROOF/STEP` (or a bare STEP).
+
+    PROOF is a file when it is `-`, names an existing file, or ends in `.toml` (a missing
+    `.toml` file is then a one-line error), else a built-in proof id.
+    """
+    import difflib
+
+    from verify.cli.common import read_proof
+    from verify.render.text import Located, UnknownStep, locate
+
+    if second is not None:
+        proof_name, step_id = first, second
+    else:
+        proof_name, _, step_id = first.strip().rpartition("/")
+    is_file = proof_name == "-" or proof_name.endswith(".toml") or Path(proof_name).is_file()
+    try:
+        if not proof_name or not is_file:
+            return locate(f"{proof_name}/{step_id}" if proof_name else step_id)
+    except UnknownStep as exc:
+        raise UsageError(str(exc)) from None
+    shown, proof = read_proof(proof_name)
+    ids = [step.id for step in proof.steps]
+    if step_id not in ids:
+        close = difflib.get_close_matches(step_id, ids, n=3, cutoff=0.6)
+        hint = ", ".join(close or ids)
+        raise UsageError(f"no step {step_id!r} in {shown}; "
+                         f"{'close matches' if close else 'its steps'}: {hint}")
+    return Located(shown, proof, proof.step(step_id))

@@ -1,0 +1,145 @@
+"""`novikoff run [DATA] [--bias] [--rule le|lt|mistake] [--epochs N] [--eta Q] [--json]
+[--example NAME] [--plot FILE]`.
+
+Runs the exact online perceptron (cyclic epochs) on a data file (`perceptron.io.loaders.load`) or
+on a built-in example (`--example NAME`, default the 10-607 worked example when DATA is
+omitted), and prints the mistakes, epochs, whether it converged and why it stopped, the exact
+final iterate, and whether that iterate separates the data (checked exactly). Exit 0 after a
+run (converged or not), 2 on bad input. Progress (epochs done) goes to stderr when stderr is a
+terminal. `--plot FILE.png|.svg` also draws the two inequalities of the Novikoff proof along
+the run and the mistakes against the bound (`verify.render.plot`, matplotlib loaded only then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from fractions import Fraction
+from typing import Any
+
+from perceptron.conventions import RULES, Conventions
+from perceptron.dataset import Dataset
+from perceptron.errors import DataError
+from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
+from perceptron.numbers import parse_exact, shown
+from verify.cli.common import UsageError, add_limit_options, label_column, limits, whole_number
+
+#: Exact numbers longer than this are shown approximately in the human report (JSON: exact).
+SHOW_DIGITS = 1000
+
+
+def register(subparsers: Any) -> None:
+    """Add the `run` subcommand."""
+    parser = subparsers.add_parser(
+        "run",
+        help="run the exact perceptron on a data file or a built-in example",
+        description="Run the online perceptron in exact rational arithmetic: cyclic epochs "
+        "until an epoch makes no update, the epoch cap, or a repeated state (proof that it "
+        "never converges). Data: CSV (label column last, labels -1/+1 or 0/1), JSON "
+        '{"X": [[...]], "y": [...]}, .npy/.npz, or the .dat format of the Coq perceptron '
+        "benchmark.",
+    )
+    parser.add_argument("data", nargs="?", metavar="DATA",
+                        help=f"the data file (- for stdin); without it, --example (default "
+                        f"{DEFAULT_EXAMPLE})")
+    parser.add_argument("--example", metavar="NAME", choices=sorted(EXAMPLES),
+                        help="a built-in example (`novikoff list`): " + ", ".join(EXAMPLES)
+                        + "; it brings its bias convention")
+    parser.add_argument("--bias", action="store_true",
+                        help="learn a bias: append a constant 1 to every example (bias last)")
+    parser.add_argument("--rule", choices=list(RULES), default="le",
+                        help="update on y<w,x> <= 0 (le, default), < 0 (lt), or on a wrong "
+                        "prediction sign(<w,x>) != y (mistake, see --sign-zero)")
+    parser.add_argument("--sign-zero", choices=["+1", "0", "-1"], default="+1",
+                        help="the prediction sign(0) (default +1)")
+    parser.add_argument("--epochs", type=whole_number("epochs", 1), default=1000, metavar="N",
+                        help="epoch cap (default 1000)")
+    parser.add_argument("--eta", type=_eta, default=Fraction(1), metavar="Q",
+                        help="learning rate, an exact positive number such as 1, 1/2, 0.1")
+    parser.add_argument("--label-column", metavar="C", type=label_column,
+                        help="CSV/.npy label column: an index (negative from the end) or a "
+                        "header name (default: the last column)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="also draw FILE (.png or .svg): <w_t,u> against t*gamma, "
+                        "||w_t||^2 against t*R^2, and the mistakes against R^2/gamma^2 "
+                        "(u the certified max-margin separator; needs separable data)")
+    add_limit_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def _eta(text: str) -> Fraction:
+    try:
+        value = parse_exact(text)
+    except DataError as exc:
+        raise argparse.ArgumentTypeError(exc.problem) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"the learning rate must be positive, not {text}")
+    return value
+
+
+def data_or_example(args: argparse.Namespace, default: str | None = None) -> tuple[Dataset, bool]:
+    """The data of `run` and `bound`: DATA (`-` for stdin) or `--example NAME`, with the bias
+    to use: `--bias`, or the example's own convention (XOR is meant with a bias)."""
+    if args.data is not None and args.example is not None:
+        raise UsageError("give DATA or --example, not both")
+    if args.data is None:
+        if args.label_column is not None:
+            raise UsageError("--label-column needs a DATA file")
+        name = args.example or default
+        if name is None:
+            raise UsageError("give DATA (a file, or - for stdin) or --example NAME")
+        chosen = example(name)
+        return chosen.build(), args.bias or chosen.bias
+    from perceptron.io.loaders import load
+
+    return load(args.data, label_column=args.label_column, limits=limits(args)), args.bias
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handler of `novikoff run`."""
+    from perceptron.algorithms.online import run_online
+    from verify.cli.terminal import callback, print_fields, progress_bar
+
+    target = _plot_target(args.plot)
+    data, bias = data_or_example(args, DEFAULT_EXAMPLE)
+    conventions = Conventions(rule=args.rule, sign_zero=int(args.sign_zero), bias=bias,
+                              eta=args.eta)
+    with progress_bar("run") as bar:
+        result = run_online(data, conventions, max_epochs=args.epochs,
+                            keep_trace=target is not None, progress=callback(bar, "epochs"))
+    if target is not None:
+        from verify.render.plot import bound_series, draw
+
+        draw(bound_series(data, result), target)
+    if args.json:
+        print(json.dumps(result.as_dict()))
+        return 0
+    w = ", ".join(shown(v, SHOW_DIGITS) for v in result.w)
+    fields = [
+        ("data", f"{data.name} ({data.n} examples, {data.d} features)"),
+        ("conventions", conventions.describe()),
+        ("mistakes", str(result.mistakes)),
+        ("epochs", str(result.epochs)),
+        ("converged", f"{'yes' if result.converged else 'no'} ({result.reason})"),
+        ("separates", "yes (every y<w,x> > 0, checked exactly)" if result.separating
+         else "no (some y<w,x> <= 0, checked exactly)"),
+        ("w", f"({w})" + (" (bias last)" if bias else "")),
+    ]
+    if target is not None:
+        fields.append(("plot", target))
+    print_fields(fields)
+    return 0
+
+
+def _plot_target(path: str | None) -> str | None:
+    """The plot file, checked before the run (bad extension or unwritable: exit 2)."""
+    if path is None:
+        return None
+    from verify.render.plot import check_target
+
+    try:
+        check_target(path)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return path

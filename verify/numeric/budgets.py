@@ -1,0 +1,49 @@
+"""Campaign budgets: how many adversarial runs each source contributes to an audit.
+
+Kept apart from `verify.audit.job` so the command line can list the budgets without loading the
+machinery that runs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from verify.numeric.campaign import Scenario
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Campaign sizes: how many runs each adversarial source contributes."""
+
+    generated: int
+    tight: int
+    adversary_bounds: int
+    orders: int
+    real: int = 0  # orders per real dataset (file order first); 0: no real source
+
+    def sources(self, seed: int) -> dict[str, Iterable[Scenario]]:
+        """The seeded sources of this budget (the seed is printed in every origin)."""
+        from verify.numeric import campaign
+
+        sources: dict[str, Iterable[Scenario]] = {
+            "generated": campaign.generated(seed, self.generated),
+            "tight": campaign.tight(seed, self.tight),
+            "adversary": campaign.adversary(
+                seed, tuple(range(1, self.adversary_bounds + 1)), sweeps=1
+            ),
+        }
+        if self.orders:
+            sources["orders"] = campaign.orders(seed, self.orders)
+        if self.real:
+            sources["real"] = campaign.real(seed, self.real)
+        return sources
+
+
+BUDGETS: dict[str, Budget] = {
+    "small": Budget(generated=20, tight=20, adversary_bounds=10, orders=0),
+    "default": Budget(generated=150, tight=150, adversary_bounds=50, orders=5, real=1),
+    "large": Budget(generated=1500, tight=1500, adversary_bounds=50, orders=50, real=4),
+}

@@ -1,0 +1,481 @@
+"""Campaigns: check proof steps exactly on every update of many adversarial runs.
+
+A campaign takes checks (a judgement with its binding, `verify.vocabulary`) and sources of
+scenarios (a dataset in a fixed order, a reference separator u, and the origin that reproduces
+it), runs the perceptron on each scenario, binds every update (or state) of the run to the
+judgement's names, and evaluates all rows exactly and vectorised (`verify.numeric.instances`).
+Verdicts are aggregated per check and source, with the time spent evaluating, so the throughput in
+exact instances per second is measured, not guessed.
+
+Sources (each named in the report, each seeded, the seed printed in every origin):
+`generated` (planted separable data, `perceptron.generators.hypothesis`), `tight` (orthonormal
+families, `perceptron.generators.tight`), `adversary` (`perceptron.generators.adversary`), `orders`
+(most-mistakes orders, `perceptron.generators.orders`) and `real` (iris setosa-vs-rest, sonar's
+first epochs, small Coq benchmark sets, each with a bias coordinate 1 prepended and an exact
+separator as u).
+
+Every scenario is run online (`runner`) when a check binds online rows, and as a batch run
+with the oracle-optimal step (`batch_runner`, from three starts, `batch_starts`) when a check
+binds batch rows. Checks are grouped by the algorithm they name (`Check.algorithm`, a
+`perceptron.algorithms.sources` id, None for the default perceptron): each group's rows come
+from runs of its own algorithm only, so runs of different algorithms are never mixed.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Never
+
+from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SourceAlgorithm
+from perceptron.conventions import DEFAULT, Conventions
+from perceptron.dataset import Dataset, Vector
+from perceptron.generators.adversary import OnlineAdversary
+from perceptron.generators.hypothesis import seeded_separable
+from perceptron.generators.orders import MistakeCounter, most_mistakes
+from perceptron.generators.tight import orthonormal
+from perceptron.geometry.linear import radius2
+from proofs.language.terms import Vec, dot, norm2, scalar
+from verify.kernel import Fact, Judgement
+from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
+from verify.vocabulary import (
+    BATCH_BINDINGS,
+    BatchRun,
+    Binding,
+    OnlineUpdates,
+    batch_run_from_engine,
+    radius_bound,
+    rows,
+)
+
+#: Magnitude under which a run's rows are grouped with others for int64 evaluation.
+SMALL = 2**20
+
+
+@dataclass(frozen=True)
+class Check:
+    """A judgement to check numerically, which rows bind its names, and of which algorithm's
+    runs (a `SOURCE_ALGORITHMS` id; None: the default perceptron)."""
+
+    name: str
+    judgement: Judgement
+    binding: Binding
+    algorithm: str | None = None
+
+
+def canonical_checks() -> tuple[Check, ...]:
+    """The Block–Novikoff steps in squared form (no square root anywhere)."""
+    w, x, w_next, u = (Vec.named(n) for n in ("w", "x", "w_next", "u"))
+    y, t, R2, gamma_u = (scalar(n) for n in ("y", "t", "R2", "gamma_u"))
+    step = w + x.scaled(y)
+    update_facts = (Fact(y**2 - 1, "=="), Fact(-y * dot(w, x), ">="),
+                    Fact(R2 - norm2(x), ">="))
+    norm_bound = Fact(t * R2 - norm2(w), ">=")
+    lower_bound = Fact(dot(w, u) - t * gamma_u, ">=")
+    return (
+        Check("norm-growth", Judgement(update_facts, Fact(norm2(w) + R2 - norm2(step), ">="),
+                                       ("w", "x"), ("y", "R2")), "example"),
+        Check("update-rule", Judgement((), Fact(norm2(w_next - step), "=="),
+                                       ("w", "w_next", "x"), ("y",)), "update"),
+        Check("norm-invariant", Judgement((Fact(t, ">="),), norm_bound, ("w",), ("t", "R2")),
+              "state"),
+        Check("lower-bound", Judgement((Fact(t, ">="),), lower_bound, ("w", "u"),
+                                       ("t", "gamma_u")), "state"),
+        Check("final-bound", Judgement(
+            (Fact(t, ">="), Fact(R2, ">="), Fact(gamma_u, ">"), norm_bound, lower_bound),
+            Fact(R2 * norm2(u) - t * gamma_u**2, ">="), ("w", "u"), ("t", "R2", "gamma_u")),
+            "state"),
+    )
+
+
+def wrong_norm_growth() -> Check:
+    """The norm-growth step without its R2 term: false, for testing refutation."""
+    w, x = Vec.named("w"), Vec.named("x")
+    y, R2 = scalar("y"), scalar("R2")
+    hyps = (Fact(y**2 - 1, "=="), Fact(-y * dot(w, x), ">="), Fact(R2 - norm2(x), ">="))
+    claim = Fact(norm2(w) - norm2(w + x.scaled(y)), ">=")
+    return Check("norm-growth-without-R2", Judgement(hyps, claim, ("w", "x"), ("y", "R2")),
+                 "update")
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One run to make: data in this order, a reference u, and where it came from."""
+
+    data: Dataset
+    u: Vector
+    origin: Origin
+    max_epochs: int = 1000
+    max_iterations: int = 40
+
+
+#: Runs the perceptron on a scenario and returns its updates in vocabulary form.
+Runner = Callable[[Scenario], OnlineUpdates]
+#: Runs the batch perceptron on a scenario (possibly from several starts).
+BatchRunner = Callable[[Scenario], tuple[BatchRun, ...]]
+
+
+def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
+    """The exact engine (`perceptron.algorithms.online.run_online`), default conventions unless
+    given."""
+    from perceptron.algorithms.online import run_online
+    from verify.vocabulary import run_from_engine
+
+    result = run_online(scenario.data, conventions, max_epochs=scenario.max_epochs,
+                        keep_trace=True)
+    return run_from_engine(result, scenario.data, scenario.u)
+
+
+def as_source_runs(scenario: Scenario, algorithm: SourceAlgorithm) -> Scenario:
+    """The scenario as `algorithm` sees it: with its bias, every x augmented by a constant 1
+    and u by a 0 (same margins), so the run's x, w and u are the source's augmented ones;
+    normalised, the (augmented) examples divided by the vocabulary's radius `R`, so every
+    ||x|| <= 1 as the source assumes. From w_0 = 0 the run is the original one rescaled (same
+    updates), and u stays: its margin `gamma_u`, like `R2`, is that of the run's own data."""
+    if algorithm.bias:
+        scenario = replace(scenario, data=scenario.data.augmented(), u=(*scenario.u, Fraction(0)))
+    if algorithm.normalised:
+        scenario = replace(scenario, data=normalised(scenario.data))
+    return scenario
+
+
+def normalised(data: Dataset) -> Dataset:
+    """`data` divided by `R` (`verify.vocabulary.radius_bound` of its R2, rational and at least
+    max ||x||), so max ||x|| <= 1 exactly; all-zero data are already within the unit ball."""
+    R = radius_bound(radius2(data))
+    if R == 0:
+        return data
+    return Dataset(tuple(tuple(v / R for v in x) for x in data.X), data.y, data.name)
+
+
+def source_runner(algorithm_id: str) -> Runner:
+    """The online runner of a source's algorithm: its rule, sign(0), learning rate, bias."""
+    algorithm = SOURCE_ALGORITHMS[algorithm_id]
+    conventions = replace(algorithm.conventions(), bias=False)  # the bias is in the data
+    return lambda scenario: engine_runner(as_source_runs(scenario, algorithm), conventions)
+
+
+def batch_starts(scenario: Scenario) -> tuple[Vector, ...]:
+    """theta0 = 0 (the theorem's start), -u (opposite the separator) and a seeded integer
+    vector in [-9, 9]^d (seed: the scenario's, so its origin reproduces it)."""
+    rng = random.Random(scenario.origin.seed or 0)
+    return (tuple(Fraction(0) for _ in scenario.u), tuple(-v for v in scenario.u),
+            tuple(Fraction(rng.randint(-9, 9)) for _ in scenario.u))
+
+
+def engine_batch_runner(scenario: Scenario, rule: str = "le") -> tuple[BatchRun, ...]:
+    """`perceptron.algorithms.batch.run_batch` with the oracle-optimal step for theta* = u, per
+    start, updating over M_k = {j : y_j <theta_k, x_j> <= 0} (or `< 0` with `rule="lt"`)."""
+    from perceptron.algorithms.batch import run_batch
+
+    return tuple(
+        batch_run_from_engine(
+            run_batch(scenario.data, step="optimal", theta_star=scenario.u, w0=start, rule=rule,
+                      max_iterations=scenario.max_iterations),
+            scenario.data, scenario.u, start)
+        for start in batch_starts(scenario))
+
+
+def source_batch_runner(algorithm_id: str) -> BatchRunner:
+    """The batch runner of a source's algorithm: its M_k rule and bias, the optimal step."""
+    algorithm = SOURCE_ALGORITHMS[algorithm_id]
+    if algorithm.mode != "batch" or algorithm.step != "optimal":
+        raise ValueError(f"{algorithm_id} is not a batch perceptron with the optimal step")
+    return lambda scenario: engine_batch_runner(as_source_runs(scenario, algorithm),
+                                                algorithm.rule)
+
+
+def engine_mistake_counter() -> MistakeCounter:
+    """Mistakes of the default engine run (for order search)."""
+    from perceptron.generators.orders import engine_mistakes
+
+    return engine_mistakes
+
+
+# ---- sources -------------------------------------------------------------------------------
+
+
+def generated(seed: int, count: int) -> Iterator[Scenario]:
+    """Planted separable data, scenario i drawn from seed `seed + i`."""
+    for i in range(count):
+        planted = seeded_separable(seed + i)
+        yield Scenario(planted.data, planted.u, Origin("generated", seed + i, planted.data.name))
+
+
+def tight(seed: int, count: int) -> Iterator[Scenario]:
+    """Orthonormal families with random labels, sizes 1..8, scales and rational rotations."""
+    rng = random.Random(seed)
+    for i in range(count):
+        n = rng.randint(1, 8)
+        labels = [rng.choice((-1, 1)) for _ in range(n)]
+        scale = Fraction(rng.randint(1, 9), rng.choice((1, 1, 2, 3)))
+        dim = n + rng.randint(0, 2)
+        rotation = rng.randrange(10**6) if rng.random() < 0.5 else None
+        family = orthonormal(labels, scale=scale, dim=dim, rotation_seed=rotation)
+        yield Scenario(family.data, family.u, Origin("tight", seed + i, family.data.name))
+
+
+#: (R2, gamma) families of the adversary: the bound R2/gamma^2 is b for each b.
+ADVERSARY_SHAPES: tuple[Callable[[int], tuple[Fraction, Fraction]], ...] = (
+    lambda b: (Fraction(b), Fraction(1)),
+    lambda b: (Fraction(b, 4), Fraction(1, 2)),
+    lambda b: (Fraction(9 * b), Fraction(3)),
+    lambda b: (Fraction(4 * b, 9), Fraction(2, 3)),
+)
+
+
+def adversary(seed: int, bounds: Sequence[int] = tuple(range(1, 51)),
+              sweeps: int = len(ADVERSARY_SHAPES)) -> Iterator[Scenario]:
+    """The online adversary for every bound value b, sweeping the shapes (labels seeded)."""
+    for k in range(sweeps):
+        shape = ADVERSARY_SHAPES[k % len(ADVERSARY_SHAPES)]
+        for b in bounds:
+            R2, gamma = shape(b)
+            run_seed = seed + 1000 * k + b
+            played = OnlineAdversary(R2, gamma, seed=run_seed).play()
+            yield Scenario(played.data, played.u,
+                           Origin("adversary", run_seed, played.data.name))
+
+
+def orders(seed: int, count: int, counter: MistakeCounter | None = None) -> Iterator[Scenario]:
+    """For small planted datasets, the order found with the most mistakes."""
+    count_mistakes = counter or engine_mistake_counter()
+    for i in range(count):
+        planted = seeded_separable(seed + i, max_n=6, max_dim=3)
+        found = most_mistakes(planted.data, mistakes=count_mistakes, seed=seed + i)
+        yield Scenario(planted.data.subset(found.order), planted.u,
+                       Origin("orders", seed + i, planted.data.name, found.order))
+
+
+#: The benchmark sets (bench-data/README.md); `NOVIKOFF_BENCH_DATA` overrides the place.
+BENCH_DATA = Path(os.environ.get("NOVIKOFF_BENCH_DATA", "/work/shared/bench-data/coqperceptron"))
+
+
+@dataclass(frozen=True)
+class RealSet:
+    """A real dataset: its file, how to relabel it, and the online run's epoch cap."""
+
+    file: str
+    name: str
+    max_epochs: int = 1000
+    max_iterations: int = 40
+
+
+#: iris: the file labels setosa +1 and the rest -1. Sonar: its first epochs only.
+REAL_SETS = (
+    RealSet("iris_data_set", "iris setosa-vs-rest"),
+    RealSet("rocks_and_mines", "sonar (first 3 epochs)", max_epochs=3, max_iterations=20),
+    RealSet("vec50_1.dat", "coq vec50_1"),
+    RealSet("feat100_1.dat", "coq feat100_1"),
+)
+
+
+def with_bias(data: Dataset, name: str) -> Dataset:
+    """The examples with a constant 1 prepended, as the benchmark runs them."""
+    return Dataset(tuple((Fraction(1), *x) for x in data.X), data.y, name)
+
+
+def real(seed: int, orders_per_set: int, sets: Sequence[RealSet] = REAL_SETS,
+         directory: Path = BENCH_DATA) -> Iterator[Scenario]:
+    """Real data, bias prepended, u an exact separator (`perceptron.geometry.separability`).
+
+    Per set, the file order and then `orders_per_set - 1` orders shuffled with seeds
+    `seed + 1, ...`. A set whose file is missing is skipped (the report counts runs).
+    """
+    from perceptron.geometry.separability import separability
+    from perceptron.io.loaders import load
+
+    for spec in sets:
+        path = directory / spec.file
+        if not path.is_file():
+            continue
+        data = with_bias(load(path), spec.name)
+        found = separability(data)
+        if not found.separable:
+            continue
+        for k in range(orders_per_set):
+            order = None if k == 0 else _shuffled(data.n, seed + k)
+            yield Scenario(data if order is None else data.subset(order), found.w,
+                           Origin("real", seed + k if order else None, spec.name, order),
+                           spec.max_epochs, spec.max_iterations)
+
+
+def _shuffled(n: int, seed: int) -> tuple[int, ...]:
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    return tuple(order)
+
+
+# ---- running -------------------------------------------------------------------------------
+
+
+@dataclass
+class CampaignResult:
+    """Verdicts per (check, source), instance counts and timings."""
+
+    verdicts: dict[tuple[str, str], NumericVerdict] = field(default_factory=dict)
+    runs: dict[str, int] = field(default_factory=dict)
+    evaluation_seconds: float = 0.0
+    total_seconds: float = 0.0
+
+    @property
+    def instances(self) -> int:
+        """Instances checked, summed over checks."""
+        return sum(v.instances for v in self.verdicts.values())
+
+    @property
+    def rate(self) -> float:
+        """Exact instances checked per second of evaluation (for reporting only)."""
+        return self.instances / self.evaluation_seconds if self.evaluation_seconds else 0.0
+
+    def record(self, check: str, source: str, verdict: NumericVerdict) -> None:
+        """Merge a verdict into the (check, source) total."""
+        key = (check, source)
+        self.verdicts[key] = self.verdicts.get(key, NumericVerdict.empty()).merge(verdict)
+
+    def lines(self) -> list[str]:
+        """One printable line per (check, source)."""
+        out = []
+        for (check, source), v in sorted(self.verdicts.items()):
+            slack = "-" if v.min_slack is None else str(v.min_slack)
+            out.append(f"{check:<24} {source:<10} {v.status:<9} instances={v.instances:<8} "
+                       f"vacuous={v.vacuous:<6} violations={v.violations:<4} "
+                       f"min_slack={slack}")
+        return out
+
+
+def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]], *,
+                 runner: Runner = engine_runner, batch_runner: BatchRunner = engine_batch_runner,
+                 batch_rows: int = 20_000) -> CampaignResult:
+    """Run every scenario of every source once per algorithm, and check every check on the
+    rows of its own algorithm's runs (`runner`, `batch_runner`: the default algorithm's)."""
+    start = time.perf_counter()
+    result = CampaignResult()
+    groups: dict[str | None, _Group] = {}
+    for check in checks:
+        if check.algorithm not in groups:
+            groups[check.algorithm] = _Group.of(check.algorithm, runner, batch_runner)
+        groups[check.algorithm].add(check)
+    for source, scenarios in sources.items():
+        pending_rows = 0
+        result.runs.setdefault(source, 0)
+        for scenario in scenarios:
+            result.runs[source] += 1
+            for group in groups.values():
+                pending_rows += group.collect(scenario)
+            if pending_rows >= batch_rows:
+                for group in groups.values():
+                    group.flush(source, result)
+                pending_rows = 0
+        for group in groups.values():
+            group.flush(source, result)
+    result.total_seconds = time.perf_counter() - start
+    return result
+
+
+@dataclass
+class _Group:
+    """The checks of one algorithm, its runners, and the rows collected for them."""
+
+    runner: Runner
+    batch_runner: BatchRunner
+    compiled: list[tuple[Check, CompiledJudgement]] = field(default_factory=list)
+    names: dict[Binding, set[str]] = field(default_factory=dict)
+    pending: dict[Binding, list[InstanceBatch]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, algorithm: str | None, runner: Runner, batch_runner: BatchRunner) -> _Group:
+        """The group of `algorithm` (None: the given default runners)."""
+        if algorithm is None:
+            return cls(runner, batch_runner)
+        mode = SOURCE_ALGORITHMS[algorithm].mode
+        return cls(source_runner(algorithm) if mode == "online" else _no_runs(algorithm, "online"),
+                   source_batch_runner(algorithm) if mode == "batch"
+                   else _no_runs(algorithm, "batch"))
+
+    def add(self, check: Check) -> None:
+        """Compile `check` and note the names its binding must provide."""
+        judgement = CompiledJudgement.compile(check.judgement)
+        self.compiled.append((check, judgement))
+        self.names.setdefault(check.binding, set()).update(judgement.names)
+        self.pending.setdefault(check.binding, [])
+
+    def collect(self, scenario: Scenario) -> int:
+        """Run the scenario with this group's algorithm; keep its rows; return their count."""
+        online = sorted(b for b in self.names if b not in BATCH_BINDINGS)
+        batch = sorted(b for b in self.names if b in BATCH_BINDINGS)
+        runs: list[tuple[OnlineUpdates | BatchRun, Sequence[Binding]]] = []
+        if online:
+            runs.append((self.runner(scenario), online))
+        if batch:
+            runs.extend((run, batch) for run in self.batch_runner(scenario))
+        count = 0
+        for run, bindings in runs:
+            origin = _origin(scenario.origin, run)
+            for binding in bindings:
+                part = rows(run, binding, origin, self.names[binding])
+                if len(part):
+                    self.pending[binding].append(part)
+                    count += len(part)
+        return count
+
+    def flush(self, source: str, result: CampaignResult) -> None:
+        """Check the collected rows (`_flush`)."""
+        _flush(self.pending, self.compiled, source, result)
+
+
+def _no_runs(algorithm: str, kind: str) -> Callable[[Scenario], Never]:
+    """A runner for a run kind the algorithm does not have: binding to it is an error."""
+    def refuse(_scenario: Scenario) -> Never:
+        raise ValueError(f"{algorithm} is not a {kind} algorithm: its steps cannot bind {kind}"
+                         " rows")
+    return refuse
+
+
+def _origin(origin: Origin, run: OnlineUpdates | BatchRun) -> Origin:
+    """A batch run's origin names its start, since one scenario makes several batch runs."""
+    if not isinstance(run, BatchRun):
+        return origin
+    start = ("0" if not any(run.theta0) else "-u" if run.theta0 == tuple(-v for v in run.theta_star)
+             else "(" + ", ".join(map(str, run.theta0)) + ")")  # the seeded start, in full
+    return replace(origin, dataset=f"{origin.dataset} [batch, theta0 = {start}]")
+
+
+def _flush(pending: dict[Binding, list[InstanceBatch]],
+           compiled: Sequence[tuple[Check, CompiledJudgement]], source: str,
+           result: CampaignResult) -> None:
+    """Check the accumulated rows of each binding, and clear them.
+
+    Rows of small magnitude are checked together in int64. Larger runs are checked one by one:
+    concatenated, their columns would share the lcm of all their denominators, and numerators
+    of thousands of digits would make every row slow.
+    """
+    t0 = time.perf_counter()
+    for binding, parts in pending.items():
+        small = [p for p in parts if p.magnitude() < SMALL]
+        groups = [[p] for p in parts if p.magnitude() >= SMALL]
+        for group in ([small] if small else []) + groups:
+            batch = InstanceBatch.concat(group)
+            for check, judgement in compiled:
+                if check.binding == binding:
+                    result.record(check.name, source, judgement.check(batch))
+        parts.clear()
+    result.evaluation_seconds += time.perf_counter() - t0
+
+
+def evaluate_only(checks: Sequence[Check], batches: Mapping[Binding, InstanceBatch]
+                  ) -> tuple[int, float]:
+    """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
+    compiled = [(c, CompiledJudgement.compile(c.judgement)) for c in checks]
+    t0 = time.perf_counter()
+    instances = 0
+    for check, judgement in compiled:
+        instances += judgement.check(batches[check.binding]).instances
+    return instances, time.perf_counter() - t0
+
+

@@ -1,0 +1,156 @@
+"""JSON forms of certificates, counterexamples, verdicts and proof reports.
+
+Exact throughout: numbers are strings `"p/q"` (`"3"` for integers), polynomials are strings
+in the proof-file syntax (`**` for powers, Gram symbols written `dot(a, b)`), so a reader can
+re-check a certificate with nothing but the proof file and exact arithmetic. Only `seconds`
+is a float: it reports time, it never decides anything.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from proofs.language.terms import Vec, gram_pair
+from verify.kernel import (
+    Certificate,
+    Counterexample,
+    Fact,
+    GramMinor,
+    Judgement,
+    NormSquare,
+    Product,
+    Sos,
+    Square,
+)
+from verify.proof_checker import GoalReport, ProofReport, StepReport
+from verify.verdict import Verdict
+
+Json = dict[str, Any]
+
+
+def number(value: object) -> str:
+    """An exact rational as `"p/q"` (or `"p"`); floats are refused."""
+    if isinstance(value, bool | float):
+        raise TypeError(f"{value!r} is not an exact rational")
+    if isinstance(value, sympy.Rational):
+        return str(Fraction(int(value.p), int(value.q)))
+    return str(Fraction(value))  # type: ignore[arg-type]
+
+
+def polynomial(expr: sympy.Expr) -> str:
+    """`expr` in proof-file syntax: Gram symbols `<a,b>` become `dot(a, b)`."""
+    renamed = {
+        s: sympy.Symbol(f"dot({pair[0]}, {pair[1]})")
+        for s in expr.free_symbols
+        if (pair := gram_pair(s)) is not None
+    }
+    return str(expr.xreplace(renamed))
+
+
+def vector(value: Vec) -> str:
+    """A linear combination of vectors in proof-file syntax."""
+    return polynomial(sum((c * sympy.Symbol(n) for n, c in value.items()), sympy.Integer(0)))
+
+
+def fact(value: Fact) -> str:
+    """`gap (kind) 0`."""
+    return f"{polynomial(value.expr)} {value.kind} 0"
+
+
+def judgement(value: Judgement) -> Json:
+    """Hypotheses (indexed by certificates) and claim."""
+    return {"hypotheses": [fact(h) for h in value.hypotheses], "claim": fact(value.claim)}
+
+
+def sos(term: Sos) -> Json:
+    """One nonnegative term of a sigma."""
+    if isinstance(term, Square):
+        return {"kind": "square", "weight": number(term.weight), "poly": polynomial(term.poly)}
+    if isinstance(term, NormSquare):
+        return {"kind": "norm2", "weight": number(term.weight), "vector": vector(term.vector)}
+    if isinstance(term, GramMinor):
+        return {
+            "kind": "gram-minor",
+            "weight": number(term.weight),
+            "vectors": [vector(v) for v in term.vectors],
+        }
+    raise TypeError(f"unknown sum-of-squares term {term!r}")
+
+
+def product(term: Product) -> Json:
+    """`coeff * prod(hypotheses) * sum(sigma)`."""
+    return {
+        "coeff": number(term.coeff),
+        "hyps": list(term.hyps),
+        "sigma": [sos(s) for s in term.sigma],
+    }
+
+
+def certificate(value: Certificate) -> Json:
+    """`m * claim == sum products + sum q_j * e_j`, with `m` the product of `multiplier`."""
+    return {
+        "multiplier": list(value.multiplier),
+        "products": [product(p) for p in value.products],
+        "linear": [{"hyp": j, "q": polynomial(q)} for j, q in value.linear],
+    }
+
+
+def counterexample(value: Counterexample) -> Json:
+    """Rational scalars and rational coordinate vectors."""
+    return {
+        "scalars": {name: number(v) for name, v in value.scalars.items()},
+        "vectors": {name: [number(x) for x in v] for name, v in value.vectors.items()},
+    }
+
+
+def verdict(value: Verdict) -> Json:
+    """Status and evidence of one judgement."""
+    return {
+        "status": value.status,
+        "certificate": None if value.certificate is None else certificate(value.certificate),
+        "counterexample": (
+            None if value.counterexample is None else counterexample(value.counterexample)
+        ),
+        "message": value.message,
+        "seconds": round(value.seconds, 6),
+    }
+
+
+def goal(value: GoalReport) -> Json:
+    """One judgement of a step, as decided: the hypotheses its evidence uses (a certificate
+    may use fewer than the obligation has: weakening, which the kernel checked)."""
+    decided = value.verdict.judgement or value.judgement
+    return {"label": value.goal.label, **judgement(decided), **verdict(value.verdict)}
+
+
+def step(value: StepReport) -> Json:
+    """DESIGN.md §5: `id, status, certificate, counterexample, message, seconds`.
+
+    `certificate` is the certificate of a one-judgement step and the list of certificates
+    (in `judgements` order) of a step with several; `judgements` details each one.
+    `statement` is the full statement the kernel read (inherited hypotheses, naturals, the
+    runs of an induction); `vacuous` is true when its hypotheses were proved contradictory.
+    """
+    certificates = [certificate(c) for c in value.certificates]
+    refuting = value.counterexample
+    return {
+        "id": value.step.id,
+        "status": value.status,
+        "certificate": (certificates[0] if len(certificates) == 1 else certificates)
+        if value.status == "proved"
+        else None,
+        "counterexample": None if refuting is None else counterexample(refuting),
+        "message": value.message,
+        "seconds": round(value.seconds, 6),
+        "statement": value.statement_text,
+        "vacuous": value.vacuous,
+        "judgements": [goal(g) for g in value.goals],
+    }
+
+
+def report(value: ProofReport) -> Json:
+    """DESIGN.md §5: `{"title", "status", "steps"}`."""
+    return {"title": value.title, "status": value.status, "steps": [step(s) for s in value.steps]}
