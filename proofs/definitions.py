@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from proofs.errors import ProofFileError
-from proofs.expressions import ExpressionError, Names, Relation, parse_relation
+from proofs.language.expressions import ExpressionError, Names, Relation, parse_relation
 from proofs.step import Induction, Step
 
 #: function -> (number of arguments, defining facts of `n` in terms of the arguments' texts)
