@@ -9,8 +9,9 @@ verdicts in the same order and reports the same counts, slacks and counterexampl
 
 A source whose scenarios are drawn from one seed per scenario (`generated`, `orders`) is cut
 by offsetting its seed; one drawn from a single stream (`tight`) is replayed up to the
-shard's start, which costs little next to running and checking it; `adversary` with one
-sweep is cut by its bounds; `real` is one shard (its datasets are few and found on disk).
+shard's start, which costs little next to running and checking it; `adversary` makes each
+scenario from its position (sweep and bound); `real` is one shard (its datasets are few and
+found on disk).
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
 
+from perceptron.adversary import OnlineAdversary
 from verify import campaign
 from verify.budgets import Budget
 from verify.campaign import CampaignResult, Check, Scenario
 from verify.executors import gather
+from verify.numeric import Origin
 
 #: Scenarios per shard unless asked otherwise: small enough to spread an audit's few hundred
 #: runs over a few processes, large enough that each task's overhead stays small.
@@ -77,15 +80,23 @@ def tight_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
 
 def adversary_shards(seed: int, bounds: Sequence[int], sweeps: int = 1,
                      size: int = SHARD_SIZE) -> list[Shard]:
-    """`campaign.adversary(seed, bounds, sweeps)` in shards: by bounds for one sweep (each
-    scenario depends only on its bound), else by replaying the stream to each start."""
+    """`campaign.adversary(seed, bounds, sweeps)` in shards, each scenario made directly."""
     bounds = tuple(bounds)
-    if sweeps == 1:
-        return [Shard("adversary", a, b, partial(campaign.adversary, seed, bounds[a:b], 1))
-                for a, b in _cuts(len(bounds), size)]
-    whole = partial(campaign.adversary, seed, bounds, sweeps)
-    return [Shard("adversary", a, b, partial(_slice, whole, a, b))
+    return [Shard("adversary", a, b, partial(_adversary_cut, seed, bounds, a, b))
             for a, b in _cuts(len(bounds) * sweeps, size)]
+
+
+def _adversary_cut(seed: int, bounds: tuple[int, ...], start: int, stop: int
+                   ) -> Iterator[Scenario]:
+    """Scenarios `start..stop` of `campaign.adversary(seed, bounds, sweeps)`: position p is
+    sweep `p // len(bounds)` on bound `bounds[p % len(bounds)]`, made as that source makes
+    it (same shape, same seed; a test compares the two), without playing the ones before."""
+    for position in range(start, stop):
+        sweep, i = divmod(position, len(bounds))
+        R2, gamma = campaign.ADVERSARY_SHAPES[sweep % len(campaign.ADVERSARY_SHAPES)](bounds[i])
+        run_seed = seed + 1000 * sweep + bounds[i]
+        played = OnlineAdversary(R2, gamma, seed=run_seed).play()
+        yield Scenario(played.data, played.u, Origin("adversary", run_seed, played.data.name))
 
 
 def real_shards(seed: int, orders_per_set: int) -> list[Shard]:
