@@ -88,16 +88,20 @@ class Size:
 
 FULL = Size()
 TINY = Size(rows=2000, planted=10, generated=5, tight=5, adversary_bounds=3, sweeps=1)
+#: A tenth of the full campaign: enough to measure a worker's throughput in a minute or two.
+MEDIUM = Size(rows=200_000, planted=100, generated=350, tight=260, adversary_bounds=30,
+              sweeps=2)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiny", action="store_true", help="toy sizes (a smoke run)")
+    parser.add_argument("--medium", action="store_true", help="a tenth of the full campaign")
     parser.add_argument("--jobs", type=int, default=1, help="local processes (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the campaign on this Dask scheduler's workers")
     args = parser.parse_args(argv)
-    size = TINY if args.tiny else FULL
+    size = TINY if args.tiny else MEDIUM if args.medium else FULL
     runner, runner_name = _runner()
     print(f"runner: {runner_name}")
     checks = canonical_checks()

@@ -20,7 +20,9 @@ from verify.shards import (
     generated_shards,
     run_sharded,
     tight_shards,
+    unit_margin_shards,
 )
+from verify.unit_margin import unit_margin
 
 CHECKS = (*campaign.canonical_checks(), campaign.wrong_norm_growth())
 
@@ -41,7 +43,7 @@ def cluster() -> Iterator[str]:
     """A one-worker Dask cluster in this process (threads, no processes: starts fast)."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as local:
+                                  dashboard_address=":0") as local:
         yield local.scheduler_address
 
 
@@ -54,6 +56,7 @@ def test_shards_make_the_same_scenarios_as_their_source():
         (tight_shards(3, 7, size=3), campaign.tight(3, 7)),
         (adversary_shards(3, range(1, 6), size=2), campaign.adversary(3, range(1, 6), 1)),
         (adversary_shards(3, (1, 2), sweeps=2, size=3), campaign.adversary(3, (1, 2), 2)),
+        (unit_margin_shards(3, 7, size=3), unit_margin(3, 7)),
     ):
         assert [s for shard in cut for s in key(shard.scenarios())] == key(whole)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property, lru_cache
 from math import lcm, prod
 from typing import Literal
 
@@ -97,6 +98,31 @@ class Column:
         """The rows selected by an index array."""
         return Column(self.num[rows], self.den)
 
+    @cached_property
+    def magnitude(self) -> int:
+        """The largest |numerator| (computed once: every polynomial over a batch reads it)."""
+        return _max_abs(self.num)
+
+    @cached_property
+    def _powers(self) -> dict[tuple[bool, int], IntArray]:
+        return {}
+
+    def power(self, exponent: int, in_int64: bool) -> IntArray:
+        """`num ** exponent`, in int64 (the caller has proved it fits) or as Python ints;
+        each power computed once per column, since the hypotheses and claims of many
+        judgements over one batch share their columns' powers."""
+        key = (in_int64, exponent)
+        cache = self._powers
+        if key not in cache:
+            if exponent == 0:
+                cache[key] = (np.ones(len(self.num), dtype=np.int64) if in_int64
+                              else _as_object(np.ones(len(self.num), dtype=np.int64)))
+            elif exponent == 1:
+                cache[key] = self.num if in_int64 else _as_object(self.num)
+            else:
+                cache[key] = self.power(exponent - 1, in_int64) * self.power(1, in_int64)
+        return cache[key]
+
 
 @dataclass(frozen=True)
 class VectorColumn:
@@ -139,6 +165,11 @@ class VectorColumn:
         """Row `i` as exact coordinates."""
         return tuple(Fraction(int(v), self.den) for v in self.num[i])
 
+    @cached_property
+    def magnitude(self) -> int:
+        """The largest |numerator| (computed once per column)."""
+        return _max_abs(self.num)
+
     def take(self, rows: np.ndarray) -> VectorColumn:
         """The rows selected by an index array."""
         return VectorColumn(self.num[rows], self.den)
@@ -147,8 +178,8 @@ class VectorColumn:
 def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
     """The row-wise exact dot products `<a_i, b_i>`; int64 only when `d*|a|*|b|` fits."""
     dim = max(a.dim, b.dim)
+    bound = dim * a.magnitude * b.magnitude
     a, b = a.padded(dim), b.padded(dim)
-    bound = dim * _max_abs(a.num) * _max_abs(b.num)
     if a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT:
         num = np.einsum("ij,ij->i", a.num, b.num)
     else:
@@ -214,7 +245,7 @@ class InstanceBatch:
     def magnitude(self) -> int:
         """The largest numerator or denominator in any column: how costly rows are to check."""
         columns = [*self.scalars.values(), *self.vectors.values()]
-        return max((max(_max_abs(c.num), c.den) for c in columns), default=0)
+        return max((max(c.magnitude, c.den) for c in columns), default=0)
 
     def column(self, symbol: sympy.Symbol) -> Column:
         """The column bound to a scalar or Gram symbol (Gram columns computed once)."""
@@ -315,7 +346,12 @@ class CompiledPolynomial:
 
     @classmethod
     def compile(cls, expr: sympy.Expr) -> CompiledPolynomial:
-        """Compile once with `sympy.Poly` (refuses anything that is not a polynomial)."""
+        """Compile once with `sympy.Poly` (refuses anything that is not a polynomial); the
+        same expression is compiled once per process (`_compiled_polynomial`)."""
+        return _compiled_polynomial(cls, expr)
+
+    @classmethod
+    def _compile(cls, expr: sympy.Expr) -> CompiledPolynomial:
         symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
         poly = sympy.Poly(expr, *symbols, domain=sympy.QQ) if symbols else None
         raw = (poly.terms() if poly is not None
@@ -334,31 +370,30 @@ class CompiledPolynomial:
         coeffs = [c * prod(col.den ** (d - e) for col, d, e in zip(columns, degrees, m,
                                                                     strict=True))
                   for m, c in self.terms]
-        magnitudes = [max(_max_abs(c.num), 1) for c in columns]
+        magnitudes = [max(c.magnitude, 1) for c in columns]
         bound = sum(abs(c) * prod(mag ** e for mag, e in zip(magnitudes, m, strict=True))
                     for (m, _), c in zip(self.terms, coeffs, strict=True))
         exact_int64 = bound <= INT64_LIMIT and all(c.num.dtype != object for c in columns)
-        powers = [self._powers(c.num if exact_int64 else _as_object(c.num), d)
-                  for c, d in zip(columns, degrees, strict=True)]
         total: IntArray = (np.zeros(n, dtype=np.int64) if exact_int64
                            else _as_object(np.zeros(n, dtype=np.int64)))
         for (m, _), c in zip(self.terms, coeffs, strict=True):
             term = None
             for j, e in enumerate(m):
                 if e:
-                    term = powers[j][e] if term is None else term * powers[j][e]
+                    factor = columns[j].power(e, exact_int64)
+                    term = factor if term is None else term * factor
             if term is None:
                 total = total + c
             else:
                 total = total + (term * (np.int64(c) if exact_int64 else c))
         return total, self.denominator * scale
 
-    @staticmethod
-    def _powers(num: IntArray, degree: int) -> list[IntArray]:
-        out = [num ** 0 if num.dtype != object else np.ones_like(num)]
-        for _ in range(degree):
-            out.append(out[-1] * num)
-        return out
+
+@lru_cache(maxsize=4096)
+def _compiled_polynomial(cls: type[CompiledPolynomial], expr: sympy.Expr) -> CompiledPolynomial:
+    """`CompiledPolynomial._compile`, memoised: compiled polynomials are immutable, and many
+    hypotheses recur across the steps of the built-in proofs."""
+    return cls._compile(expr)
 
 
 def _holds(values: IntArray, kind: str) -> np.ndarray:
@@ -414,7 +449,12 @@ class CompiledJudgement:
 
     @classmethod
     def compile(cls, judgement: Judgement) -> CompiledJudgement:
-        """Compile every hypothesis and the claim."""
+        """Compile every hypothesis and the claim (once per judgement and process: every
+        shard of a campaign compiles the same checks, `_compiled_judgement`)."""
+        return _compiled_judgement(cls, judgement)
+
+    @classmethod
+    def _compile(cls, judgement: Judgement) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr))
 
@@ -462,6 +502,12 @@ class CompiledJudgement:
         """Whether one instance satisfies every hypothesis and violates the claim."""
         batch = InstanceBatch.from_instances([instance], Origin("check"))
         return self.check(batch).violations == 1
+
+
+@lru_cache(maxsize=1024)
+def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement) -> CompiledJudgement:
+    """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
+    return cls._compile(judgement)
 
 
 def check(judgement: Judgement | CompiledJudgement,

@@ -106,13 +106,22 @@ def real_shards(seed: int, orders_per_set: int) -> list[Shard]:
     return [Shard("real", 0, orders_per_set, partial(campaign.real, seed, orders_per_set))]
 
 
+def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
+    """`verify.unit_margin.unit_margin(seed, count)` in shards (scenario i from seed + i)."""
+    from verify.unit_margin import unit_margin
+
+    return [Shard("unit-margin", a, b, partial(unit_margin, seed + a, b - a))
+            for a, b in _cuts(count, size)]
+
+
 def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> tuple[Shard, ...]:
     """The sources of `budget.sources(seed)`, in the same order, cut into shards."""
     return (*generated_shards(seed, budget.generated, size),
             *tight_shards(seed, budget.tight, size),
             *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, size),
             *orders_shards(seed, budget.orders, max(1, size // 5)),
-            *real_shards(seed, budget.real))
+            *real_shards(seed, budget.real),
+            *unit_margin_shards(seed, budget.unit_margin, size))
 
 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
