@@ -8,7 +8,10 @@ smoke run; `--jobs`: local processes, default 1; `--scheduler`: a Dask cluster's
     in shards (`verify.shards`) on the chosen executor: its throughput per worker (instances
     per second of worker time, runs and rows included) and overall (per second of wall time),
     and the time a campaign of 10^8 instances would take at that rate (extrapolated);
-(3) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
+(3) the source a campaign of 10^8 instances would use: long runs on integer data at margin 1
+    (`verify.unit_margin`), in shards on the chosen executor, with the same throughput figures
+    and extrapolation as (2);
+(4) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from verify.campaign import (
     SMALL,
+    CampaignResult,
     Runner,
     canonical_checks,
     engine_runner,
@@ -37,7 +41,13 @@ from verify.campaign import (
 )
 from verify.executors import executor
 from verify.numeric import CompiledJudgement, InstanceBatch, Shrinker
-from verify.shards import adversary_shards, generated_shards, run_sharded, tight_shards
+from verify.shards import (
+    adversary_shards,
+    generated_shards,
+    run_sharded,
+    tight_shards,
+    unit_margin_shards,
+)
 from verify.vocabulary import Binding, rows
 
 #: The campaign the throughput is extrapolated to.
@@ -84,13 +94,15 @@ class Size:
     tight: int = 2600
     adversary_bounds: int = 30
     sweeps: int = 23
+    unit_margin: int = 20_000
 
 
 FULL = Size()
-TINY = Size(rows=2000, planted=10, generated=5, tight=5, adversary_bounds=3, sweeps=1)
+TINY = Size(rows=2000, planted=10, generated=5, tight=5, adversary_bounds=3, sweeps=1,
+            unit_margin=10)
 #: A tenth of the full campaign: enough to measure a worker's throughput in a minute or two.
 MEDIUM = Size(rows=200_000, planted=100, generated=350, tight=260, adversary_bounds=30,
-              sweeps=2)
+              sweeps=2, unit_margin=2000)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -122,8 +134,31 @@ def main(argv: Sequence[str] | None = None) -> None:
     with executor(args.jobs, args.scheduler) as pool:
         workers = _workers(pool, args.jobs)
         result, wall = run_sharded(checks, shards, pool)
-    for line in result.lines():
-        print("   ", line)
+        for line in result.lines():
+            print("   ", line)
+        _throughput(result, wall, workers)
+        print(f"(3) long runs at margin 1: {size.unit_margin} seeds from 50000, in shards of "
+              f"{LONG_SHARD}")
+        long, wall = run_sharded(checks, unit_margin_shards(50_000, size.unit_margin,
+                                                            LONG_SHARD), pool)
+        _throughput(long, wall, workers)
+
+    wrong = wrong_norm_growth()
+    t0 = time.perf_counter()
+    refuted = run_campaign([wrong], {"tight": tight(seed=8, count=20)}, runner=runner)
+    verdict = refuted.verdicts[(wrong.name, "tight")]
+    shrunk = Shrinker(CompiledJudgement.compile(wrong.judgement)).shrink(verdict.counterexample)
+    elapsed = time.perf_counter() - t0
+    print(f"(4) wrong step '{wrong.name}': {verdict.status}, {verdict.violations} violations; "
+          f"shrunk to {shrunk} in {elapsed:.3f} s")
+
+
+#: Seeds per shard of part (3): a few seconds of work each.
+LONG_SHARD = 200
+
+
+def _throughput(result: CampaignResult, wall: float, workers: int) -> None:
+    """Instances, time, and the rates per worker and overall, extrapolated to 10^8."""
     per_worker = result.instances / result.total_seconds
     overall = result.instances / wall
     print(f"    {result.instances} instances, {result.runs} runs; wall {wall:.2f} s on "
@@ -133,15 +168,6 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"{overall:,.0f} instances/s overall; 10^8 instances: "
           f"{TARGET_INSTANCES / per_worker:,.0f} worker-seconds, "
           f"{TARGET_INSTANCES / overall / 3600:.2f} h wall at this overall rate (extrapolated)")
-
-    wrong = wrong_norm_growth()
-    t0 = time.perf_counter()
-    refuted = run_campaign([wrong], {"tight": tight(seed=8, count=20)}, runner=runner)
-    verdict = refuted.verdicts[(wrong.name, "tight")]
-    shrunk = Shrinker(CompiledJudgement.compile(wrong.judgement)).shrink(verdict.counterexample)
-    elapsed = time.perf_counter() - t0
-    print(f"(3) wrong step '{wrong.name}': {verdict.status}, {verdict.violations} violations; "
-          f"shrunk to {shrunk} in {elapsed:.3f} s")
 
 
 def _workers(pool: object, jobs: int) -> int:
