@@ -18,6 +18,7 @@ from verify.shards import (
     adversary_shards,
     budget_shards,
     generated_shards,
+    real_shards,
     run_sharded,
     tight_shards,
     unit_margin_shards,
@@ -57,6 +58,7 @@ def test_shards_make_the_same_scenarios_as_their_source():
         (adversary_shards(3, range(1, 6), size=2), campaign.adversary(3, range(1, 6), 1)),
         (adversary_shards(3, (1, 2), sweeps=2, size=3), campaign.adversary(3, (1, 2), 2)),
         (unit_margin_shards(3, 7, size=3), unit_margin(3, 7)),
+        (real_shards(3, 2), campaign.real(3, 2)),
     ):
         assert [s for shard in cut for s in key(shard.scenarios())] == key(whole)
 
@@ -115,3 +117,14 @@ def test_budget_shards_cover_every_source_of_the_budget():
         counts[shard.source] = counts.get(shard.source, 0) + shard.stop - shard.start
     assert counts == {"generated": budget.generated, "tight": budget.tight,
                       "adversary": budget.adversary_bounds}
+
+
+def test_counterexamples_do_not_depend_on_how_the_campaign_is_cut():
+    wrong = campaign.wrong_norm_growth()
+    found = []
+    for size in (1, 4):
+        with executor(1) as pool:
+            result, _ = run_sharded([wrong], tight_shards(5, 8, size=size), pool)
+        found.append(result.verdicts[(wrong.name, "tight")].counterexample)
+    assert found[0] is not None and found[0] == found[1]
+    assert len({len(v) for v in found[0].vectors.values()}) == 1  # one width, no padding

@@ -11,7 +11,7 @@ violation is turned into a kernel counterexample and re-checked before it is rep
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import Executor, Future, as_completed
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Literal
@@ -163,6 +163,33 @@ def run_audit(
     chosen = list(ids) if ids else list(PROOFS)
     proofs = {proof_id: load_builtin(proof_id) for proof_id in chosen}
 
+    if jobs <= 1 and scheduler is None:
+        plan = _plan(proofs, budget, seed, guard)
+        verdicts, reports = _serially(plan, say)
+    else:
+        with executor(jobs) as local, (executor(scheduler=scheduler) if scheduler is not None
+                                       else nullcontext(local)) as numeric:
+            # With a pool, the proofs go first: it checks them while this process states
+            # every step for the campaign (a few seconds of SymPy it would otherwise wait on).
+            early = _submit_symbolic(local, proofs, guard) if jobs > 1 else None
+            plan = _plan(proofs, budget, seed, guard)
+            verdicts, reports = _in_parallel(plan, say, local, numeric, early)
+    checks = plan.checks
+    say(plan.total, plan.total, "done")
+    numeric = _merged(checks, verdicts)
+
+    audits = []
+    for proof_id, proof in proofs.items():
+        steps = tuple(
+            StepAudit(step, report, numeric.get(f"{proof_id}/{step.id}"))
+            for step, report in zip(proof.steps, reports[proof_id], strict=True)
+        )
+        audits.append(ProofAudit(proof_id, proof, _source(proof), steps))
+    return Audit(tuple(audits), seed, budget)
+
+
+def _plan(proofs: Mapping[str, Proof], budget: str, seed: int, guard: float | None) -> _Plan:
+    """The checks of every step whose names are run quantities, and the campaign's shards."""
     checks: list[Check] = []
     for proof_id, proof in proofs.items():
         if proof.numeric is None:
@@ -180,24 +207,15 @@ def run_audit(
             if binding is not None:
                 checks.append(Check(f"{proof_id}/{step.id}", judgement, binding, algorithm))
     shards = budget_shards(BUDGETS[budget], seed) if checks else ()
-    plan = _Plan(proofs, tuple(checks), shards, guard)
-    if jobs <= 1 and scheduler is None:
-        verdicts, reports = _serially(plan, say)
-    else:
-        with executor(jobs) as local, (executor(scheduler=scheduler) if scheduler is not None
-                                       else nullcontext(local)) as numeric:
-            verdicts, reports = _in_parallel(plan, say, local, numeric)
-    say(plan.total, plan.total, "done")
-    numeric = _merged(checks, verdicts)
+    return _Plan(proofs, tuple(checks), shards, guard)
 
-    audits = []
-    for proof_id, proof in proofs.items():
-        steps = tuple(
-            StepAudit(step, report, numeric.get(f"{proof_id}/{step.id}"))
-            for step, report in zip(proof.steps, reports[proof_id], strict=True)
-        )
-        audits.append(ProofAudit(proof_id, proof, _source(proof), steps))
-    return Audit(tuple(audits), seed, budget)
+
+def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof], guard: float | None
+                     ) -> dict[Future[tuple[StepReport, ...]], str]:
+    """Every proof's check submitted to `pool`, longest proofs first (so that no worker
+    starts a long proof last)."""
+    return {pool.submit(_symbolic_builtin, proof_id, guard): proof_id
+            for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))}
 
 
 @dataclass(frozen=True)
@@ -237,21 +255,23 @@ def _serially(plan: _Plan, say: Progress) -> tuple[Verdicts, Reports]:
     return verdicts, reports
 
 
-def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor
+def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
+                 symbolic: dict[Future[tuple[StepReport, ...]], str] | None = None
                  ) -> tuple[Verdicts, Reports]:
-    """Proofs on `local`, campaign shards on `numeric` (the same pool, or a Dask cluster's),
-    reporting progress as each finishes; shard verdicts merged in shard order."""
+    """Proofs on `local` (unless already submitted: `symbolic`), campaign shards on `numeric`
+    (the same pool, or a Dask cluster's), reporting progress as each finishes; shard
+    verdicts merged in shard order."""
     parts: dict[int, Verdicts] = {}
     reports: Reports = {}
     proofs = plan.proofs
-    # Shards first: on a cluster they start while the proofs are checked here.
-    campaigns = {numeric.submit(_shard_verdicts, plan.checks, shard): index
-                 for index, shard in enumerate(plan.shards)}
-    # Longest proofs first, so that no worker starts a long proof last.
-    symbolic = {
-        local.submit(_symbolic_builtin, proof_id, plan.guard): proof_id
-        for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))
-    }
+    # Shards before proofs run here: on a cluster they start while the proofs are checked.
+    # Submitted last shard first: the real datasets and the adversary's largest bounds come
+    # late in shard order and cost the most, so they start first and leave no long tail.
+    # (Only the submission order; the verdicts are merged in shard order.)
+    campaigns = {numeric.submit(_shard_verdicts, plan.checks, plan.shards[index]): index
+                 for index in reversed(range(len(plan.shards)))}
+    if symbolic is None:
+        symbolic = _submit_symbolic(local, proofs, plan.guard)
     say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks")
     done = 0
     for task in as_completed([*campaigns, *symbolic]):

@@ -486,7 +486,7 @@ class CompiledJudgement:
         failed = assumed & ~_holds(values, kind)
         rows = np.flatnonzero(assumed)
         violations = int(failed.sum())
-        counterexample = (batch.instance(int(np.flatnonzero(failed)[0]), self.names)
+        counterexample = (_trimmed(batch.instance(int(np.flatnonzero(failed)[0]), self.names))
                           if violations else None)
         min_slack = None
         if rows.size:
@@ -508,6 +508,22 @@ class CompiledJudgement:
 def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
     return cls._compile(judgement)
+
+
+def _trimmed(instance: Instance) -> Instance:
+    """The instance without the zero coordinates that every one of its vectors ends with.
+
+    Rows of several runs are checked together with their vectors zero-padded to the widest
+    run's dimension, so the padding of a counterexample would depend on which runs happened
+    to share its batch (how a campaign was cut into shards). Every Gram value is the same
+    without those coordinates, so a counterexample is reported without them.
+    """
+    vectors = instance.vectors
+    width = max((k + 1 for v in vectors.values() for k, c in enumerate(v) if c), default=1)
+    if all(len(v) <= width for v in vectors.values()):
+        return instance
+    return Instance(instance.scalars, {n: v[:width] for n, v in vectors.items()},
+                    instance.provenance)
 
 
 def check(judgement: Judgement | CompiledJudgement,

@@ -99,11 +99,15 @@ def _adversary_cut(seed: int, bounds: tuple[int, ...], start: int, stop: int
         yield Scenario(played.data, played.u, Origin("adversary", run_seed, played.data.name))
 
 
-def real_shards(seed: int, orders_per_set: int) -> list[Shard]:
-    """`campaign.real(seed, orders_per_set)` as one shard (a missing file is skipped there)."""
+def real_shards(seed: int, orders_per_set: int,
+                sets: Sequence[campaign.RealSet] = campaign.REAL_SETS) -> list[Shard]:
+    """`campaign.real(seed, orders_per_set)`, one shard per dataset (in the source's order; a
+    missing file is skipped where the shard runs)."""
     if orders_per_set <= 0:
         return []
-    return [Shard("real", 0, orders_per_set, partial(campaign.real, seed, orders_per_set))]
+    return [Shard("real", k * orders_per_set, (k + 1) * orders_per_set,
+                  partial(campaign.real, seed, orders_per_set, (spec,)))
+            for k, spec in enumerate(sets)]
 
 
 def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
@@ -118,7 +122,9 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> tuple[Sh
     """The sources of `budget.sources(seed)`, in the same order, cut into shards."""
     return (*generated_shards(seed, budget.generated, size),
             *tight_shards(seed, budget.tight, size),
-            *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, size),
+            # the adversary's runs grow with the bound b (b updates of 2b-dimensional data
+            # with denominators of many bits): two bounds per shard, so none is a long tail
+            *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, 2),
             *orders_shards(seed, budget.orders, max(1, size // 5)),
             *real_shards(seed, budget.real),
             *unit_margin_shards(seed, budget.unit_margin, size))
