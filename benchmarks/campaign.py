@@ -1,10 +1,18 @@
 """Campaign throughput: exact inequality instances checked per second, and a full campaign.
 
 Prints measured figures only (no asserts on time). Run: `python benchmarks/campaign.py
-[--tiny]` (`--tiny`: toy sizes, the test suite's smoke run).
+[--tiny] [--jobs N | --scheduler tcp://HOST:PORT]` (`--tiny`: toy sizes, the test suite's
+smoke run; `--jobs`: local processes, default 1; `--scheduler`: a Dask cluster's workers).
 (1) vectorised evaluation of the canonical steps on ~10^6 prepared int64 rows;
-(2) a full canonical campaign over the sources generated, tight and adversary (seeds printed);
-(3) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
+(2) a full canonical campaign over the sources generated, tight and adversary (seeds printed),
+    in shards (`verify.numeric.shards`) on the chosen executor: its throughput per worker (instances
+    per second of worker time, runs and rows included) and overall (per second of wall time),
+    and the time a campaign of 10^8 instances would take at that rate (extrapolated);
+(3) the source a campaign of 10^8 instances would use: long runs on integer data at margin 1
+    (`verify.numeric.unit_margin`), in shards on the chosen executor, with the same throughput
+    figures
+    and extrapolation as (2);
+(4) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
 """
 
 from __future__ import annotations
@@ -22,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from verify.numeric.campaign import (
     SMALL,
+    CampaignResult,
     Runner,
-    adversary,
     canonical_checks,
     engine_runner,
     evaluate_only,
@@ -32,8 +40,19 @@ from verify.numeric.campaign import (
     tight,
     wrong_norm_growth,
 )
+from verify.numeric.executors import executor
 from verify.numeric.instances import CompiledJudgement, InstanceBatch, Shrinker
+from verify.numeric.shards import (
+    adversary_shards,
+    generated_shards,
+    run_sharded,
+    tight_shards,
+    unit_margin_shards,
+)
 from verify.vocabulary import Binding, rows
+
+#: The campaign the throughput is extrapolated to.
+TARGET_INSTANCES = 10**8
 
 
 def _runner() -> tuple[Runner, str]:
@@ -76,16 +95,26 @@ class Size:
     tight: int = 2600
     adversary_bounds: int = 30
     sweeps: int = 23
+    unit_margin: int = 20_000
 
 
 FULL = Size()
-TINY = Size(rows=2000, planted=10, generated=5, tight=5, adversary_bounds=3, sweeps=1)
+TINY = Size(rows=2000, planted=10, generated=5, tight=5, adversary_bounds=3, sweeps=1,
+            unit_margin=10)
+#: A tenth of the full campaign: enough to measure a worker's throughput in a minute or two.
+MEDIUM = Size(rows=200_000, planted=100, generated=350, tight=260, adversary_bounds=30,
+              sweeps=2, unit_margin=2000)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiny", action="store_true", help="toy sizes (a smoke run)")
-    size = TINY if parser.parse_args(argv).tiny else FULL
+    parser.add_argument("--medium", action="store_true", help="a tenth of the full campaign")
+    parser.add_argument("--jobs", type=int, default=1, help="local processes (default 1)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the campaign on this Dask scheduler's workers")
+    args = parser.parse_args(argv)
+    size = TINY if args.tiny else MEDIUM if args.medium else FULL
     runner, runner_name = _runner()
     print(f"runner: {runner_name}")
     checks = canonical_checks()
@@ -97,18 +126,23 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"{seconds:.3f} s = {instances / seconds:,.0f} instances/s "
           f"(ratio to the 10^6/s target: {instances / seconds / 1e6:.2f})")
 
-    sources = {"generated": generated(seed=20_000, count=size.generated),
-               "tight": tight(seed=30_000, count=size.tight),
-               "adversary": adversary(seed=40_000, bounds=range(1, size.adversary_bounds + 1),
-                                      sweeps=size.sweeps)}
-    print("(2) full canonical campaign, seeds: generated 20000.., tight 30000.., "
-          "adversary 40000..")
-    result = run_campaign(checks, sources, runner=runner)
-    for line in result.lines():
-        print("   ", line)
-    print(f"    {result.instances} instances, {result.runs} runs; total {result.total_seconds:.2f}"
-          f" s, of which evaluation {result.evaluation_seconds:.2f} s "
-          f"({result.rate:,.0f} instances/s incl. batching)")
+    shards = (*generated_shards(20_000, size.generated),
+              *tight_shards(30_000, size.tight),
+              *adversary_shards(40_000, range(1, size.adversary_bounds + 1), size.sweeps))
+    where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.jobs} local process(es)"
+    print(f"(2) full canonical campaign, {len(shards)} shards on {where}, seeds: generated "
+          "20000.., tight 30000.., adversary 40000..")
+    with executor(args.jobs, args.scheduler) as pool:
+        workers = _workers(pool, args.jobs)
+        result, wall = run_sharded(checks, shards, pool)
+        for line in result.lines():
+            print("   ", line)
+        _throughput(result, wall, workers)
+        print(f"(3) long runs at margin 1: {size.unit_margin} seeds from 50000, in shards of "
+              f"{LONG_SHARD}")
+        long, wall = run_sharded(checks, unit_margin_shards(50_000, size.unit_margin,
+                                                            LONG_SHARD), pool)
+        _throughput(long, wall, workers)
 
     wrong = wrong_norm_growth()
     t0 = time.perf_counter()
@@ -116,8 +150,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     verdict = refuted.verdicts[(wrong.name, "tight")]
     shrunk = Shrinker(CompiledJudgement.compile(wrong.judgement)).shrink(verdict.counterexample)
     elapsed = time.perf_counter() - t0
-    print(f"(3) wrong step '{wrong.name}': {verdict.status}, {verdict.violations} violations; "
+    print(f"(4) wrong step '{wrong.name}': {verdict.status}, {verdict.violations} violations; "
           f"shrunk to {shrunk} in {elapsed:.3f} s")
+
+
+#: Seeds per shard of part (3): a few seconds of work each.
+LONG_SHARD = 200
+
+
+def _throughput(result: CampaignResult, wall: float, workers: int) -> None:
+    """Instances, time, and the rates per worker and overall, extrapolated to 10^8."""
+    per_worker = result.instances / result.total_seconds
+    overall = result.instances / wall
+    print(f"    {result.instances} instances, {result.runs} runs; wall {wall:.2f} s on "
+          f"{workers} worker(s), worker time {result.total_seconds:.2f} s, of which evaluation "
+          f"{result.evaluation_seconds:.2f} s")
+    print(f"    throughput: {per_worker:,.0f} instances/s per worker (runs, rows and checks), "
+          f"{overall:,.0f} instances/s overall; 10^8 instances: "
+          f"{TARGET_INSTANCES / per_worker:,.0f} worker-seconds, "
+          f"{TARGET_INSTANCES / overall / 3600:.2f} h wall at this overall rate (extrapolated)")
+
+
+def _workers(pool: object, jobs: int) -> int:
+    """Workers behind an executor: a Dask client's count, else the local processes."""
+    client = getattr(pool, "_client", None)
+    if client is not None:
+        return len(client.scheduler_info()["workers"])
+    return max(1, jobs)
 
 
 if __name__ == "__main__":

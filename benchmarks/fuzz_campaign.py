@@ -54,9 +54,12 @@ def load_only(path: Path) -> Answer:
     return Answer(0, "", "")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", type=int, default=100_000)
+    parser.add_argument("--tiny", action="store_true",
+                        help="20 inputs: the test suite's smoke run (in a subprocess, since "
+                        "the campaign limits its own address space)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seconds-per-input", type=float, default=15.0)
     parser.add_argument("--memory-gb", type=float, default=1.5)
@@ -64,7 +67,9 @@ def main() -> int:
                         help="share of proof files run through `check` (the rest: load only)")
     parser.add_argument("--save", type=Path, default=None,
                         help="folder for the failing inputs (default: not saved)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.tiny:
+        args.inputs = 20
 
     limit = int(args.memory_gb * 2**30)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

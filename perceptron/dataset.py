@@ -110,13 +110,20 @@ def scaled_size(X: Iterable[Iterable[Fraction]], limit: int | None = None) -> Sc
     cells = list(chain.from_iterable(X))
     counts = Counter(map(id, cells))  # loaders share one Fraction per distinct cell
     distinct = {id(v): v for v in cells}
+    return counted_size([(distinct[key], count) for key, count in counts.items()], limit)
+
+
+def counted_size(counted: Sequence[tuple[Fraction, int]], limit: int | None = None
+                 ) -> ScaledSize:
+    """`scaled_size` of cells given as (distinct value, how many cells hold it), in order of
+    first appearance (a loader that parsed each distinct cell once has these without a pass
+    over the cells)."""
     # Cells whose denominator has at most 64 bits become integers of nearly the scale's size:
     # a lower bound on the total that stops the `lcm`s (quadratic in the bits) early.
-    small = sum(count for key, count in counts.items()
-                if distinct[key] and distinct[key].denominator.bit_length() <= 64)
+    small = sum(count for v, count in counted if v and v.denominator.bit_length() <= 64)
     scale = 1
-    for key in counts:
-        q = distinct[key].denominator
+    for v, _count in counted:
+        q = v.denominator
         if scale % q:
             scale = lcm(scale, q)
             floor = max(scale.bit_length(), small * (scale.bit_length() - 64))
@@ -124,8 +131,7 @@ def scaled_size(X: Iterable[Iterable[Fraction]], limit: int | None = None) -> Sc
                 return ScaledSize(scale.bit_length(), floor, True)
     scale_bits = scale.bit_length()
     total = 0
-    for key, count in counts.items():
-        v = distinct[key]
+    for v, count in counted:
         if v:
             total += count * (abs(v.numerator).bit_length() + scale_bits
                               - v.denominator.bit_length() + 1)

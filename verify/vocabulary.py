@@ -95,9 +95,10 @@ from typing import Literal
 
 import numpy as np
 
-from perceptron.algorithms.fast import Problem, exact_matvec, integer_vector
+from perceptron.algorithms.fast import Problem, exact_matvec, integer_form, integer_vector
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import functional_margins, radius2
+from verify.numeric.batch_integers import IntegerBatch
 from verify.numeric.instances import (
     INT64_LIMIT,
     Column,
@@ -108,6 +109,7 @@ from verify.numeric.instances import (
     _as_object,
     _max_abs,
     gram_column,
+    reduced,
 )
 
 Binding = Literal["state", "example", "update", "batch-state", "batch-iteration", "batch-member"]
@@ -165,26 +167,6 @@ class Update:
     x: Vector
     y: int
     w_next: Vector
-
-
-def reduced(num: IntArray, den: int) -> VectorColumn:
-    """The rows `num / den` over their least common denominator, in int64 when every entry
-    fits: exactly the column `VectorColumn.of` makes of the same rationals (same numerators,
-    denominator and dtype), without a Fraction per entry."""
-    if num.size == 0:
-        g = den
-    elif num.dtype == object:
-        g = math.gcd(den, *num.ravel().tolist())
-    else:
-        g = math.gcd(den, int(np.gcd.reduce(num.ravel())))
-    if g > 1:
-        num = num // g
-        den //= g
-    if num.dtype == object and _max_abs(num) <= INT64_LIMIT:
-        num = num.astype(np.int64)
-    elif num.dtype != object and _max_abs(num) > INT64_LIMIT:
-        num = _as_object(num)
-    return VectorColumn(num, den)
 
 
 @dataclass(frozen=True)
@@ -319,17 +301,67 @@ class Iteration:
 
 @dataclass(frozen=True)
 class BatchRun:
-    """What the vocabulary needs of a batch run: data, theta*, start and iterations."""
+    """What the vocabulary needs of a batch run: data, theta*, start and iterations (and,
+    for a run of the engine, the same run in integers, from which its rows are built)."""
 
     data: Dataset
     theta_star: Vector
     theta0: Vector
-    iterations: tuple[Iteration, ...]
+    iterations: Sequence[Iteration]
+    integer: IntegerBatch | None = field(default=None, compare=False, repr=False)
 
     @property
     def states(self) -> tuple[Vector, ...]:
         """`theta_0, ..., theta_K`."""
         return (self.theta0, *(it.theta_next for it in self.iterations))
+
+    @cached_property
+    def constants(self) -> tuple[Fraction, Fraction]:
+        """`(R2, gamma)`, computed once per run (every row set of the run reads them)."""
+        if self.integer is not None:
+            form = self.integer.form
+            U, D = integer_vector(list(self.theta_star))
+            margins = exact_matvec(form.rows, U, form.max_abs)
+            gamma = Fraction(min(m * y for m, y in zip(margins, form.y.tolist(), strict=True)),
+                             D * form.scale)
+            return Fraction(form.radius2(), form.scale ** 2), gamma
+        return radius2(self.data), margin(self.data, self.theta_star)
+
+    @cached_property
+    def examples(self) -> VectorColumn:
+        """The examples as one exact column, built once per run."""
+        if self.integer is not None:
+            return self.integer.examples()
+        return VectorColumn.of(self.data.X, self.data.d)
+
+
+class _IntegerIterations(Sequence[Iteration]):
+    """The iterations of an integer batch run, made as Fractions only if someone reads them
+    (compares equal to the tuple of the same iterations)."""
+
+    def __init__(self, run: IntegerBatch) -> None:
+        self.run = run
+        self._items: tuple[Iteration, ...] | None = None
+
+    def _all(self) -> tuple[Iteration, ...]:
+        if self._items is None:
+            run = self.run
+            self._items = tuple(
+                Iteration(run.fractions(k), run.sets[k], run.xbar_fractions(k), run.alphas[k],
+                          run.fractions(k + 1))
+                for k in range(run.iterations))
+        return self._items
+
+    def __len__(self) -> int:
+        return self.run.iterations
+
+    def __getitem__(self, k):  # type: ignore[override]
+        return self._all()[k]
+
+    def __eq__(self, other: object) -> bool:
+        return self._all() == (tuple(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def batch_run_from_engine(result: object, data: Dataset, theta_star: Vector,
@@ -341,6 +373,12 @@ def batch_run_from_engine(result: object, data: Dataset, theta_star: Vector,
     engine's final iterate, so the rows cannot drift from the run.
     """
     trace = result.trace  # type: ignore[attr-defined]
+    if not trace.bias and trace.data is data:
+        integer = IntegerBatch.replay(integer_form(data), theta0, trace.sets, trace.alphas)
+        if not integer.ends_at(result.w):  # type: ignore[attr-defined]
+            raise RuntimeError(f"batch replay ends at {integer.fractions(-1)}, the engine at "
+                               f"{result.w}")  # type: ignore[attr-defined]
+        return BatchRun(data, theta_star, tuple(theta0), _IntegerIterations(integer), integer)
     X = VectorColumn.of(data.X, data.d)
     theta = tuple(theta0)
     iterations = []
@@ -484,8 +522,8 @@ def example_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
 
 def _batch_constants(run: BatchRun, n: int) -> tuple[dict[str, Column],
                                                       dict[str, VectorColumn]]:
-    scalars = {"R2": Column.constant(radius2(run.data), n),
-               "gamma": Column.constant(margin(run.data, run.theta_star), n)}
+    R2, gamma = run.constants
+    scalars = {"R2": Column.constant(R2, n), "gamma": Column.constant(gamma, n)}
     vectors = {"theta_star": VectorColumn.constant(run.theta_star, n),
                "theta0": VectorColumn.constant(run.theta0, n)}
     return scalars, vectors
@@ -493,11 +531,12 @@ def _batch_constants(run: BatchRun, n: int) -> tuple[dict[str, Column],
 
 def batch_state_rows(run: BatchRun, origin: Origin) -> InstanceBatch:
     """One row per iterate theta_k, k = 0..K."""
-    states = run.states
-    scalars, vectors = _batch_constants(run, len(states))
-    scalars["k"] = Column(np.arange(len(states), dtype=np.int64))
-    vectors["theta"] = VectorColumn.of(states)
-    return _batch(scalars, vectors, origin, np.arange(len(states)))
+    count = len(run.iterations) + 1
+    scalars, vectors = _batch_constants(run, count)
+    scalars["k"] = Column(np.arange(count, dtype=np.int64))
+    vectors["theta"] = (run.integer.states() if run.integer is not None
+                        else VectorColumn.of(run.states))
+    return _batch(scalars, vectors, origin, np.arange(count))
 
 
 def _iteration_columns(run: BatchRun) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
@@ -505,6 +544,15 @@ def _iteration_columns(run: BatchRun) -> tuple[dict[str, Column], dict[str, Vect
     its = run.iterations
     scalars, vectors = _batch_constants(run, len(its))
     scalars["k"] = Column(np.arange(len(its), dtype=np.int64))
+    if run.integer is not None:
+        integer = run.integer
+        scalars["alpha"] = Column.of(integer.alphas)
+        scalars["e"] = Column.of([1 - alpha for alpha in integer.alphas])
+        scalars["mk"] = Column(np.array([len(m) for m in integer.sets], dtype=np.int64))
+        vectors["theta"] = integer.states(0, integer.iterations)
+        vectors["theta_next"] = integer.states(1, integer.iterations + 1)
+        vectors["xbar"] = integer.xbar()
+        return scalars, vectors
     scalars["alpha"] = Column.of([it.alpha for it in its])
     scalars["e"] = Column.of([1 - it.alpha for it in its])
     scalars["mk"] = Column(np.array([len(it.members) for it in its], dtype=np.int64))
@@ -522,10 +570,12 @@ def batch_iteration_rows(run: BatchRun, origin: Origin) -> InstanceBatch:
 
 def batch_member_rows(run: BatchRun, origin: Origin) -> InstanceBatch:
     """One row per member of each M_k: the partial sum before it, and the member itself."""
-    sizes = np.array([len(it.members) for it in run.iterations], dtype=np.int64)
+    sets = (run.integer.sets if run.integer is not None
+            else [it.members for it in run.iterations])
+    sizes = np.array([len(m) for m in sets], dtype=np.int64)
     which = np.repeat(np.arange(len(sizes)), sizes)
-    members = [j for it in run.iterations for j in it.members]
-    X = VectorColumn.of(run.data.X, run.data.d)
+    members = [j for m in sets for j in m]
+    X = run.examples
     terms = _member_terms(run.data, X, members)
     terms = _exact(terms, len(members) * _max_abs(terms))
     before = np.cumsum(terms, axis=0) - terms  # over all members so far, all iterations

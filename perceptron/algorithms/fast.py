@@ -156,6 +156,12 @@ def _integer_form(data: Dataset) -> IntegerForm:
     slot = {key: k for k, key in enumerate(by_id)}
     distinct = list(by_id.values())
     index = np.fromiter(map(slot.__getitem__, ids), dtype=np.int64, count=len(ids))
+    return _form_of(data, distinct, index)
+
+
+def _form_of(data: Dataset, distinct: Sequence[Fraction], index: np.ndarray) -> IntegerForm:
+    """The integer form of `data` whose cells, row-major, are `distinct[index[k]]` (every
+    distinct value used): each distinct value converted once, then gathered by index."""
     scale = 1
     for q in {v.denominator for v in distinct}:
         if scale % q:
@@ -174,6 +180,21 @@ def _integer_form(data: Dataset) -> IntegerForm:
         table[:] = ints
         rows = table[index]
     return IntegerForm(rows.reshape(data.n, data.d), scale, y, top, False)
+
+
+def remember_integer_form(data: Dataset, distinct: Sequence[Fraction], codes: np.ndarray
+                          ) -> None:
+    """Cache the integer form of `data` from a loader's table: `data.X[i][j]` is
+    `distinct[codes[i, j]]`. A loader that parsed each distinct cell once has these for
+    free, so a run on what it loaded skips the pass over every cell's Fraction (the same
+    form `integer_form` would build: same scale, rows, bound)."""
+    flat = codes.reshape(-1)
+    used = np.flatnonzero(np.bincount(flat, minlength=len(distinct)))  # labels drop out
+    renumber = np.zeros(len(distinct), dtype=np.int64)
+    renumber[used] = np.arange(len(used))
+    form = _form_of(data, [distinct[k] for k in used.tolist()], renumber[flat])
+    key = (id(data), False)
+    _FORMS[key] = (weakref.ref(data, lambda _ref, key=key: _FORMS.pop(key, None)), form)
 
 
 def integer_vector(w: Sequence[Fraction]) -> tuple[list[int], int]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from perceptron.dataset import scaled_size
+from perceptron.dataset import ScaledSize, counted_size, scaled_size
 from perceptron.errors import DataError
 from perceptron.numbers import approximate, as_text, digit_count, parse_exact
 
@@ -57,7 +57,16 @@ class Limits:
                      source: str) -> None:
         """Refuse data whose integer form (cells times the common denominator) is too big."""
         limit = self.scaled_bits(input_bytes)
-        size = scaled_size(X, limit)
+        self._refuse(scaled_size(X, limit), limit, source)
+
+    def check_counted(self, counted: Sequence[tuple[Fraction, int]], input_bytes: int,
+                      source: str) -> None:
+        """`check_scaled` of cells given as (distinct value, count), first appearance first."""
+        limit = self.scaled_bits(input_bytes)
+        self._refuse(counted_size(counted, limit), limit, source)
+
+    @staticmethod
+    def _refuse(size: ScaledSize, limit: int, source: str) -> None:
         if size.exceeded:
             raise DataError(
                 f"the examples scaled to integers by their common denominator (of "

@@ -6,6 +6,8 @@ import os
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
+
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.io.common import (
@@ -70,11 +72,18 @@ def parse_dat(text: str, *, source: str = "<dat>", limits: Limits = DEFAULT_LIMI
             column = len(raw) - len(raw.lstrip()) + 1
             raise DataError(exc.problem, source=source, line=body.index(raw) + start,
                             column=column) from None
-    values: list[object] = list(map(table.__getitem__, body))
     line_of: list[int] | None = None
+    codes: np.ndarray | None = None
     if blank:
+        values: list[object] = list(map(table.__getitem__, body))
         line_of = [start + k for k, v in enumerate(values) if v is not _BLANK]
         values = [v for v in values if v is not _BLANK]
+    else:  # each line's number in `table` (kept for the integer form), values gathered by it
+        slot = dict(zip(table, range(len(table)), strict=True))
+        codes = np.fromiter(map(slot.__getitem__, body), dtype=np.int64, count=len(body))
+        distinct = np.empty(len(table), dtype=object)
+        distinct[:] = list(table.values())
+        values = distinct[codes].tolist()
 
     def line(k: int) -> int:
         return line_of[k] if line_of is not None else start + k
@@ -96,8 +105,25 @@ def parse_dat(text: str, *, source: str = "<dat>", limits: Limits = DEFAULT_LIMI
     for k in range(0, expected, d + 1):
         y.append(labels.add(values[k], line(k), 1))  # type: ignore[arg-type]
         X.append(tuple(values[k + 1: k + 1 + d]))  # type: ignore[arg-type]
-    limits.check_scaled(X, len(text), source)
-    return Dataset(tuple(X), tuple(y), Path(source).name)
+    if codes is None:  # blank lines: lines and cells differ, so count cells the general way
+        limits.check_scaled(X, len(text), source)
+        return Dataset(tuple(X), tuple(y), Path(source).name)
+    # Each cell is the parsed value of its line: count and convert the distinct lines once
+    # (by their codes), not each of the n*d cells (`remember_integer_form`).
+    parsed = list(table.values())
+    cells = codes.reshape(n, d + 1)[:, 1:]
+    flat = cells.reshape(-1)
+    first = np.full(len(parsed), len(flat), dtype=np.int64)
+    np.minimum.at(first, flat, np.arange(len(flat), dtype=np.int64))
+    counts = np.bincount(flat, minlength=len(parsed)).tolist()
+    order = [k for k in np.argsort(first, kind="stable").tolist() if counts[k]]
+    limits.check_counted([(parsed[k], counts[k]) for k in order],  # type: ignore[misc]
+                         len(text), source)
+    data = Dataset(tuple(X), tuple(y), Path(source).name)
+    from perceptron.algorithms.fast import remember_integer_form
+
+    remember_integer_form(data, parsed, cells)  # type: ignore[arg-type]
+    return data
 
 
 def _dat_count(line: int, text: str, what: str, source: str) -> int:

@@ -42,3 +42,13 @@ def test_benchmark_runs_at_a_tiny_size(name: str, summaries: tuple[str, ...],
     out = capsys.readouterr().out
     for summary in summaries:
         assert summary in out, out
+
+
+def test_fuzz_campaign_runs_at_a_tiny_size() -> None:
+    """The fuzzing campaign limits its process's address space: run it in a subprocess."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "fuzz_campaign.py"), "--tiny"],
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "inputs: 20 (seed 0)" in done.stdout and "tracebacks: 0" in done.stdout, done.stdout

@@ -11,7 +11,8 @@ violation is turned into a kernel counterexample and re-checked before it is rep
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, as_completed
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,7 +30,9 @@ from verify.kernel.algebra import normal_form
 from verify.numeric import campaign
 from verify.numeric.budgets import BUDGETS
 from verify.numeric.campaign import Check, Scenario
+from verify.numeric.executors import executor
 from verify.numeric.instances import Instance, NumericVerdict
+from verify.numeric.shards import Shard, budget_shards, run_shard
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
 from verify.search.work import DEFAULT_BUDGET
 from verify.vocabulary import Binding, binding_for
@@ -144,6 +147,7 @@ def run_audit(
     guard: float | None = None,
     progress: Progress | None = None,
     jobs: int = 1,
+    scheduler: str | None = None,
 ) -> Audit:
     """Audit the proofs `ids` (all built-in proofs by default).
 
@@ -152,13 +156,43 @@ def run_audit(
     (update rule, `R2` the largest squared norm, ...) hold on every run of the default
     perceptron (or of the batch perceptron with the oracle-optimal step), or of the source
     algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its own iterates).
-    With `jobs` > 1 the proofs, and the campaign's sources, are checked in that many
-    processes: they are independent and gathered in input order, so the report is the same.
+    With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
+    checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
+    shards run
+    on that cluster's workers instead. Shards do not depend on either, and their verdicts are
+    merged in shard order, so the report is the same every way.
     """
     say = progress or (lambda _done, _total, _message: None)
     chosen = list(ids) if ids else list(PROOFS)
     proofs = {proof_id: load_builtin(proof_id) for proof_id in chosen}
 
+    if jobs <= 1 and scheduler is None:
+        plan = _plan(proofs, budget, seed, guard)
+        verdicts, reports = _serially(plan, say)
+    else:
+        with executor(jobs) as local, (executor(scheduler=scheduler) if scheduler is not None
+                                       else nullcontext(local)) as numeric:
+            # With a pool, the proofs go first: it checks them while this process states
+            # every step for the campaign (a few seconds of SymPy it would otherwise wait on).
+            early = _submit_symbolic(local, proofs, guard) if jobs > 1 else None
+            plan = _plan(proofs, budget, seed, guard)
+            verdicts, reports = _in_parallel(plan, say, local, numeric, early)
+    checks = plan.checks
+    say(plan.total, plan.total, "done")
+    numeric = _merged(checks, verdicts)
+
+    audits = []
+    for proof_id, proof in proofs.items():
+        steps = tuple(
+            StepAudit(step, report, numeric.get(f"{proof_id}/{step.id}"))
+            for step, report in zip(proof.steps, reports[proof_id], strict=True)
+        )
+        audits.append(ProofAudit(proof_id, proof, _source(proof), steps))
+    return Audit(tuple(audits), seed, budget)
+
+
+def _plan(proofs: Mapping[str, Proof], budget: str, seed: int, guard: float | None) -> _Plan:
+    """The checks of every step whose names are run quantities, and the campaign's shards."""
     checks: list[Check] = []
     for proof_id, proof in proofs.items():
         if proof.numeric is None:
@@ -175,37 +209,31 @@ def run_audit(
             binding = binding_of(judgement, proof.numeric.run)
             if binding is not None:
                 checks.append(Check(f"{proof_id}/{step.id}", judgement, binding, algorithm))
-    sources = tuple(BUDGETS[budget].sources(seed)) if checks else ()
-    plan = _Plan(proofs, tuple(checks), sources, budget, seed, guard)
-    verdicts, reports = _serially(plan, say) if jobs <= 1 else _in_parallel(plan, say, jobs)
-    say(plan.total, plan.total, "done")
-    numeric = _merged(checks, verdicts)
+    shards = budget_shards(BUDGETS[budget], seed) if checks else ()
+    return _Plan(proofs, tuple(checks), shards, guard)
 
-    audits = []
-    for proof_id, proof in proofs.items():
-        steps = tuple(
-            StepAudit(step, report, numeric.get(f"{proof_id}/{step.id}"))
-            for step, report in zip(proof.steps, reports[proof_id], strict=True)
-        )
-        audits.append(ProofAudit(proof_id, proof, _source(proof), steps))
-    return Audit(tuple(audits), seed, budget)
+
+def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof], guard: float | None
+                     ) -> dict[Future[tuple[StepReport, ...]], str]:
+    """Every proof's check submitted to `pool`, longest proofs first (so that no worker
+    starts a long proof last)."""
+    return {pool.submit(_symbolic_builtin, proof_id, guard): proof_id
+            for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))}
 
 
 @dataclass(frozen=True)
 class _Plan:
-    """The independent units of an audit: each proof's steps, each campaign source."""
+    """The independent units of an audit: each proof's steps, each campaign shard."""
 
     proofs: Mapping[str, Proof]
     checks: tuple[Check, ...]
-    sources: tuple[str, ...]
-    budget: str
-    seed: int
+    shards: tuple[Shard, ...]
     guard: float | None
 
     @property
     def total(self) -> int:
-        """Progress units: one per step and one per source."""
-        return len(self.sources) + sum(len(p.steps) for p in self.proofs.values())
+        """Progress units: one per step and one per shard."""
+        return len(self.shards) + sum(len(p.steps) for p in self.proofs.values())
 
 
 Verdicts = dict[tuple[str, str], NumericVerdict]
@@ -214,11 +242,12 @@ Reports = dict[str, tuple[StepReport, ...]]
 
 def _serially(plan: _Plan, say: Progress) -> tuple[Verdicts, Reports]:
     """Every unit in this process, reporting progress step by step."""
-    verdicts: Verdicts = {}
-    for done, source in enumerate(plan.sources):
-        say(done, plan.total, f"numeric: {len(plan.checks)} statements on {source} runs")
-        verdicts.update(_campaign(plan.checks, plan.budget, plan.seed, source))
-    done = len(plan.sources)
+    parts = []
+    for done, shard in enumerate(plan.shards):
+        say(done, plan.total, f"numeric: {len(plan.checks)} statements on {_name(shard)}")
+        parts.append(_shard_verdicts(plan.checks, shard))
+    verdicts = _in_order(parts)
+    done = len(plan.shards)
     reports: Reports = {}
     for proof_id, proof in plan.proofs.items():
         def before(checked: int, step: Step, proof_id: str = proof_id, start: int = done) -> None:
@@ -229,35 +258,37 @@ def _serially(plan: _Plan, say: Progress) -> tuple[Verdicts, Reports]:
     return verdicts, reports
 
 
-def _in_parallel(plan: _Plan, say: Progress, jobs: int) -> tuple[Verdicts, Reports]:
-    """Every unit in a pool of `jobs` processes, reporting progress as each finishes."""
-    verdicts: Verdicts = {}
+def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
+                 symbolic: dict[Future[tuple[StepReport, ...]], str] | None = None
+                 ) -> tuple[Verdicts, Reports]:
+    """Proofs on `local` (unless already submitted: `symbolic`), campaign shards on `numeric`
+    (the same pool, or a Dask cluster's), reporting progress as each finishes; shard
+    verdicts merged in shard order."""
+    parts: dict[int, Verdicts] = {}
     reports: Reports = {}
     proofs = plan.proofs
-    workers = min(jobs, len(plan.sources) + len(proofs))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        campaigns = {
-            pool.submit(_campaign, plan.checks, plan.budget, plan.seed, source): source
-            for source in plan.sources
-        }
-        # Longest proofs first, so that no worker starts a long proof last.
-        symbolic = {
-            pool.submit(_symbolic_builtin, proof_id, plan.guard): proof_id
-            for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))
-        }
-        say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks on {workers} processes")
-        done = 0
-        for task in as_completed([*campaigns, *symbolic]):
-            if task in symbolic:
-                name = symbolic[task]
-                reports[name] = replay(proofs[name], task.result())
-                done += len(proofs[name].steps)
-            else:
-                name = campaigns[task]
-                verdicts.update(task.result())
-                done += 1
-            say(done, plan.total, f"done: {name}")
-    return verdicts, reports
+    # Shards before proofs run here: on a cluster they start while the proofs are checked.
+    # Submitted last shard first: the real datasets and the adversary's largest bounds come
+    # late in shard order and cost the most, so they start first and leave no long tail.
+    # (Only the submission order; the verdicts are merged in shard order.)
+    campaigns = {numeric.submit(_shard_verdicts, plan.checks, plan.shards[index]): index
+                 for index in reversed(range(len(plan.shards)))}
+    if symbolic is None:
+        symbolic = _submit_symbolic(local, proofs, plan.guard)
+    say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks")
+    done = 0
+    for task in as_completed([*campaigns, *symbolic]):
+        if task in symbolic:
+            name = symbolic[task]
+            reports[name] = replay(proofs[name], task.result())
+            done += len(proofs[name].steps)
+        else:
+            index = campaigns[task]
+            parts[index] = task.result()
+            name = _name(plan.shards[index])
+            done += 1
+        say(done, plan.total, f"done: {name}")
+    return _in_order(parts[i] for i in range(len(plan.shards))), reports
 
 
 def _symbolic(
@@ -280,10 +311,23 @@ def _symbolic_builtin(proof_id: str, guard: float | None) -> tuple[StepReport, .
     return tuple(map(detached, _symbolic(load_builtin(proof_id), guard)))
 
 
-def _campaign(checks: Sequence[Check], budget: str, seed: int, source: str) -> Verdicts:
-    """The verdicts per (check, source) of one seeded source (its scenarios built here)."""
-    scenarios = BUDGETS[budget].sources(seed)[source]
-    return campaign.run_campaign(checks, {source: scenarios}).verdicts
+def _shard_verdicts(checks: Sequence[Check], shard: Shard) -> Verdicts:
+    """The verdicts per (check, source) of one shard (its scenarios built where it runs)."""
+    return run_shard(checks, shard).verdicts
+
+
+def _in_order(parts: Iterable[Verdicts]) -> Verdicts:
+    """Shard verdicts merged per (check, source), in the order given (shard order)."""
+    merged: Verdicts = {}
+    for part in parts:
+        for key, verdict in part.items():
+            merged[key] = merged.get(key, NumericVerdict.empty()).merge(verdict)
+    return merged
+
+
+def _name(shard: Shard) -> str:
+    """A shard as progress messages name it."""
+    return f"{shard.source} runs {shard.start}-{shard.stop - 1}"
 
 
 def _numeric(

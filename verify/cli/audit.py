@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
 import sys
@@ -68,6 +69,10 @@ def register(subparsers: Any) -> None:
                         default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
                         f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the campaign's shards on the workers of this Dask "
+                        "scheduler (tcp://HOST:PORT; needs `pip install novikoff[dask]`); the "
+                        "proofs stay in the --jobs local processes; the report is the same")
     parser.add_argument("--strict", action="store_true", help="fail on any finding")
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                         help="a wall-clock cap per judgement, as a guard only (default: none; "
@@ -78,6 +83,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Audit, print, write the requested report files, and return the exit code."""
+    if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
+        raise UsageError("--scheduler needs Dask distributed: pip install 'novikoff[dask]'")
     unknown = [p for p in args.only or () if p not in PROOFS]
     if unknown:
         raise UsageError(f"unknown proof id {unknown[0]!r} (known: {', '.join(PROOFS)})")
@@ -95,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar("audit") as bar:
         audit = run_audit(args.only, seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
-                          jobs=args.jobs)
+                          jobs=args.jobs, scheduler=args.scheduler)
     for name, path in outputs.items():
         path.write_text(renderer(name)(audit), encoding="utf-8")
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
@@ -111,5 +118,6 @@ def run(args: argparse.Namespace) -> int:
         print(to_text(audit) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     passed = audit.passed(strict=args.strict)
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
-          f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs})", file=sys.stderr)
+          f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"
+          f"{', scheduler ' + args.scheduler if args.scheduler else ''})", file=sys.stderr)
     return 0 if passed else 1

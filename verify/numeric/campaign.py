@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import lcm
 from pathlib import Path
 from typing import Never
 
@@ -459,13 +460,46 @@ def _flush(pending: dict[Binding, list[InstanceBatch]],
     for binding, parts in pending.items():
         small = [p for p in parts if p.magnitude() < SMALL]
         groups = [[p] for p in parts if p.magnitude() >= SMALL]
-        for group in ([small] if small else []) + groups:
+        for group in _segments(small) + groups:
             batch = InstanceBatch.concat(group)
             for check, judgement in compiled:
                 if check.binding == binding:
                     result.record(check.name, source, judgement.check(batch))
         parts.clear()
     result.evaluation_seconds += time.perf_counter() - t0
+
+
+def _segments(parts: Sequence[InstanceBatch]) -> list[list[InstanceBatch]]:
+    """Consecutive runs of `parts` whose concatenation stays below `SMALL` in magnitude.
+
+    Concatenated columns share the lcm of their denominators, so runs of small numbers over
+    different denominators (the adversary's shapes: R2 = b/4, 4b/9, ...) can make one
+    concatenation whose numerators overflow int64, and every row of it is then checked with
+    Python ints. Cutting where the common magnitude would reach `SMALL` keeps each
+    concatenation in int64; the rows keep their order, so the verdicts merged over the
+    segments (counts, minimum slack, first violation) are those of the whole.
+    """
+    out: list[list[InstanceBatch]] = []
+    current: list[InstanceBatch] = []
+    dens: dict[tuple[bool, str], int] = {}
+    tops: dict[tuple[bool, str], int] = {}
+    for part in parts:
+        columns = {**{(False, n): c for n, c in part.scalars.items()},
+                   **{(True, n): c for n, c in part.vectors.items()}}
+        for attempt in (0, 1):
+            joined = {k: lcm(dens.get(k, 1), c.den) for k, c in columns.items()}
+            scaled = {k: max(tops.get(k, 0) * (joined[k] // dens.get(k, 1)),
+                             c.magnitude * (joined[k] // c.den)) for k, c in columns.items()}
+            if not current or all(max(joined[k], scaled[k]) < SMALL for k in columns) or attempt:
+                break
+            out.append(current)
+            current, dens, tops = [], {}, {}
+        current.append(part)
+        dens.update(joined)
+        tops.update(scaled)
+    if current:
+        out.append(current)
+    return out
 
 
 def evaluate_only(checks: Sequence[Check], batches: Mapping[Binding, InstanceBatch]

@@ -12,9 +12,11 @@ ints. No float is ever formed, so every verdict, count and slack is exact.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property, lru_cache
 from math import lcm, prod
 from typing import Literal
 
@@ -99,6 +101,31 @@ class Column:
         """The rows selected by an index array."""
         return Column(self.num[rows], self.den)
 
+    @cached_property
+    def magnitude(self) -> int:
+        """The largest |numerator| (computed once: every polynomial over a batch reads it)."""
+        return _max_abs(self.num)
+
+    @cached_property
+    def _powers(self) -> dict[tuple[bool, int], IntArray]:
+        return {}
+
+    def power(self, exponent: int, in_int64: bool) -> IntArray:
+        """`num ** exponent`, in int64 (the caller has proved it fits) or as Python ints;
+        each power computed once per column, since the hypotheses and claims of many
+        judgements over one batch share their columns' powers."""
+        key = (in_int64, exponent)
+        cache = self._powers
+        if key not in cache:
+            if exponent == 0:
+                cache[key] = (np.ones(len(self.num), dtype=np.int64) if in_int64
+                              else _as_object(np.ones(len(self.num), dtype=np.int64)))
+            elif exponent == 1:
+                cache[key] = self.num if in_int64 else _as_object(self.num)
+            else:
+                cache[key] = self.power(exponent - 1, in_int64) * self.power(1, in_int64)
+        return cache[key]
+
 
 @dataclass(frozen=True)
 class VectorColumn:
@@ -141,6 +168,11 @@ class VectorColumn:
         """Row `i` as exact coordinates."""
         return tuple(Fraction(int(v), self.den) for v in self.num[i])
 
+    @cached_property
+    def magnitude(self) -> int:
+        """The largest |numerator| (computed once per column)."""
+        return _max_abs(self.num)
+
     def take(self, rows: np.ndarray) -> VectorColumn:
         """The rows selected by an index array."""
         return VectorColumn(self.num[rows], self.den)
@@ -149,8 +181,8 @@ class VectorColumn:
 def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
     """The row-wise exact dot products `<a_i, b_i>`; int64 only when `d*|a|*|b|` fits."""
     dim = max(a.dim, b.dim)
+    bound = dim * a.magnitude * b.magnitude
     a, b = a.padded(dim), b.padded(dim)
-    bound = dim * _max_abs(a.num) * _max_abs(b.num)
     if a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT:
         num = np.einsum("ij,ij->i", a.num, b.num)
     else:
@@ -158,6 +190,26 @@ def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
             [0] * len(a))
         num = _int_array([int(v) for v in num])
     return Column(num, a.den * b.den)
+
+
+def reduced(num: np.ndarray, den: int) -> VectorColumn:
+    """The rows `num / den` over their least common denominator, in int64 when every entry
+    fits: exactly the column `VectorColumn.of` makes of the same rationals (same numerators,
+    denominator and dtype), without a Fraction per entry."""
+    if num.size == 0:
+        g = den
+    elif num.dtype == object:
+        g = math.gcd(den, *num.ravel().tolist())
+    else:
+        g = math.gcd(den, int(np.gcd.reduce(num.ravel())))
+    if g > 1:
+        num = num // g
+        den //= g
+    if num.dtype == object and _max_abs(num) <= INT64_LIMIT:
+        num = num.astype(np.int64)
+    elif num.dtype != object and _max_abs(num) > INT64_LIMIT:
+        num = _as_object(num)
+    return VectorColumn(num, den)
 
 
 @dataclass(frozen=True)
@@ -216,7 +268,7 @@ class InstanceBatch:
     def magnitude(self) -> int:
         """The largest numerator or denominator in any column: how costly rows are to check."""
         columns = [*self.scalars.values(), *self.vectors.values()]
-        return max((max(_max_abs(c.num), c.den) for c in columns), default=0)
+        return max((max(c.magnitude, c.den) for c in columns), default=0)
 
     def column(self, symbol: sympy.Symbol) -> Column:
         """The column bound to a scalar or Gram symbol (Gram columns computed once)."""
@@ -317,7 +369,12 @@ class CompiledPolynomial:
 
     @classmethod
     def compile(cls, expr: sympy.Expr) -> CompiledPolynomial:
-        """Compile once with `sympy.Poly` (refuses anything that is not a polynomial)."""
+        """Compile once with `sympy.Poly` (refuses anything that is not a polynomial); the
+        same expression is compiled once per process (`_compiled_polynomial`)."""
+        return _compiled_polynomial(cls, expr)
+
+    @classmethod
+    def _compile(cls, expr: sympy.Expr) -> CompiledPolynomial:
         symbols = tuple(sorted(expr.free_symbols, key=lambda s: s.name))
         poly = sympy.Poly(expr, *symbols, domain=sympy.QQ) if symbols else None
         raw = (poly.terms() if poly is not None
@@ -336,31 +393,30 @@ class CompiledPolynomial:
         coeffs = [c * prod(col.den ** (d - e) for col, d, e in zip(columns, degrees, m,
                                                                     strict=True))
                   for m, c in self.terms]
-        magnitudes = [max(_max_abs(c.num), 1) for c in columns]
+        magnitudes = [max(c.magnitude, 1) for c in columns]
         bound = sum(abs(c) * prod(mag ** e for mag, e in zip(magnitudes, m, strict=True))
                     for (m, _), c in zip(self.terms, coeffs, strict=True))
         exact_int64 = bound <= INT64_LIMIT and all(c.num.dtype != object for c in columns)
-        powers = [self._powers(c.num if exact_int64 else _as_object(c.num), d)
-                  for c, d in zip(columns, degrees, strict=True)]
         total: IntArray = (np.zeros(n, dtype=np.int64) if exact_int64
                            else _as_object(np.zeros(n, dtype=np.int64)))
         for (m, _), c in zip(self.terms, coeffs, strict=True):
             term = None
             for j, e in enumerate(m):
                 if e:
-                    term = powers[j][e] if term is None else term * powers[j][e]
+                    factor = columns[j].power(e, exact_int64)
+                    term = factor if term is None else term * factor
             if term is None:
                 total = total + c
             else:
                 total = total + (term * (np.int64(c) if exact_int64 else c))
         return total, self.denominator * scale
 
-    @staticmethod
-    def _powers(num: IntArray, degree: int) -> list[IntArray]:
-        out = [num ** 0 if num.dtype != object else np.ones_like(num)]
-        for _ in range(degree):
-            out.append(out[-1] * num)
-        return out
+
+@lru_cache(maxsize=4096)
+def _compiled_polynomial(cls: type[CompiledPolynomial], expr: sympy.Expr) -> CompiledPolynomial:
+    """`CompiledPolynomial._compile`, memoised: compiled polynomials are immutable, and many
+    hypotheses recur across the steps of the built-in proofs."""
+    return cls._compile(expr)
 
 
 @dataclass(frozen=True)
@@ -407,7 +463,12 @@ class CompiledJudgement:
 
     @classmethod
     def compile(cls, judgement: Judgement) -> CompiledJudgement:
-        """Compile every hypothesis and the claim."""
+        """Compile every hypothesis and the claim (once per judgement and process: every
+        shard of a campaign compiles the same checks, `_compiled_judgement`)."""
+        return _compiled_judgement(cls, judgement)
+
+    @classmethod
+    def _compile(cls, judgement: Judgement) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr))
 
@@ -441,7 +502,7 @@ class CompiledJudgement:
         failed = assumed & ~np.asarray(holds(kind, values), dtype=bool)
         rows = np.flatnonzero(assumed)
         violations = int(failed.sum())
-        counterexample = (batch.instance(int(np.flatnonzero(failed)[0]), self.names)
+        counterexample = (_trimmed(batch.instance(int(np.flatnonzero(failed)[0]), self.names))
                           if violations else None)
         min_slack = None
         if rows.size:
@@ -457,6 +518,28 @@ class CompiledJudgement:
         """Whether one instance satisfies every hypothesis and violates the claim."""
         batch = InstanceBatch.from_instances([instance], Origin("check"))
         return self.check(batch).violations == 1
+
+
+@lru_cache(maxsize=1024)
+def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement) -> CompiledJudgement:
+    """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
+    return cls._compile(judgement)
+
+
+def _trimmed(instance: Instance) -> Instance:
+    """The instance without the zero coordinates that every one of its vectors ends with.
+
+    Rows of several runs are checked together with their vectors zero-padded to the widest
+    run's dimension, so the padding of a counterexample would depend on which runs happened
+    to share its batch (how a campaign was cut into shards). Every Gram value is the same
+    without those coordinates, so a counterexample is reported without them.
+    """
+    vectors = instance.vectors
+    width = max((k + 1 for v in vectors.values() for k, c in enumerate(v) if c), default=1)
+    if all(len(v) <= width for v in vectors.values()):
+        return instance
+    return Instance(instance.scalars, {n: v[:width] for n, v in vectors.items()},
+                    instance.provenance)
 
 
 def check(judgement: Judgement | CompiledJudgement,

@@ -1,0 +1,69 @@
+"""Where independent tasks run: in this process, in local processes, or on a Dask cluster.
+
+Every executor here is a `concurrent.futures.Executor`, so a call site submits tasks and
+gathers their futures the same way whichever it gets (`as_completed` included):
+
+- `executor(jobs=1)`: `Inline`, each task run at once in this process (no pickling, so a
+  debugger and a profiler see everything);
+- `executor(jobs=N)`: a `ProcessPoolExecutor` of N local processes (the default path);
+- `executor(scheduler="tcp://HOST:PORT")`: the workers of a running Dask distributed
+  scheduler, through `distributed.Client.get_executor` (Dask is imported only then).
+
+Results never depend on which one runs a task: callers cut their work into pieces that do not
+depend on the number of workers and merge the results in input order (`gather`), so the
+exact integers and Fractions they add up are the same sums in the same order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Inline(Executor):
+    """Run each task when it is submitted, in this process; its future is already done."""
+
+    def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
+        """Call `fn` now and return a finished future holding its result or its error."""
+        future: Future[R] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as exc:  # delivered through the future, as a pool delivers it
+            future.set_exception(exc)
+        return future
+
+
+@contextmanager
+def executor(jobs: int = 1, scheduler: str | None = None) -> Iterator[Executor]:
+    """The executor for `jobs` local processes, or for a Dask scheduler's workers.
+
+    With `scheduler` (an address such as `tcp://127.0.0.1:8786`) the tasks run on that
+    cluster's workers, which must be able to import this package (same environment); `jobs`
+    is then ignored. Otherwise 1 job runs inline and N jobs in N local processes.
+    """
+    if scheduler is not None:
+        from distributed import Client  # Dask only when asked for
+
+        with Client(scheduler, set_as_default=False) as client:
+            pool = client.get_executor(pure=False)
+            try:
+                yield pool
+            finally:
+                pool.shutdown(wait=True)
+    elif jobs <= 1:
+        yield Inline()
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            yield pool
+
+
+def gather(pool: Executor, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """`fn` of every item, computed on `pool`, returned in the order of `items` (all tasks
+    are submitted before the first result is awaited, so they run concurrently)."""
+    futures = [pool.submit(fn, item) for item in items]
+    return [future.result() for future in futures]

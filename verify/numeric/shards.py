@@ -1,0 +1,172 @@
+"""Campaigns cut into shards: pieces of a source that any process or Dask worker rebuilds.
+
+A shard names a contiguous range of one source's scenarios and a picklable recipe that makes
+exactly those scenarios (same data, same u, same origins and seeds as the whole source would),
+so a worker receives a few numbers, not datasets. Shards are cut by scenario count only,
+never by the number of workers, and their results are merged in shard order; so a campaign
+run inline, in local processes or on a Dask cluster (`verify.numeric.executors`) adds the same exact
+verdicts in the same order and reports the same counts, slacks and counterexamples.
+
+A source whose scenarios are drawn from one seed per scenario (`generated`, `orders`) is cut
+by offsetting its seed; one drawn from a single stream (`tight`) is replayed up to the
+shard's start, which costs little next to running and checking it; `adversary` makes each
+scenario from its position (sweep and bound); `real` is one shard (its datasets are few and
+found on disk).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from functools import partial
+
+from perceptron.generators.adversary import OnlineAdversary
+from verify.numeric import campaign
+from verify.numeric.budgets import Budget
+from verify.numeric.campaign import CampaignResult, Check, Scenario
+from verify.numeric.executors import gather
+from verify.numeric.instances import Origin
+
+#: Scenarios per shard unless asked otherwise: small enough to spread an audit's few hundred
+#: runs over a few processes, large enough that each task's overhead stays small.
+SHARD_SIZE = 25
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Scenarios `start` (inclusive) to `stop` of one source, and how to make them."""
+
+    source: str
+    start: int
+    stop: int
+    make: Callable[[], Iterable[Scenario]]
+
+    def scenarios(self) -> Iterable[Scenario]:
+        """The shard's scenarios, built where this is called."""
+        return self.make()
+
+
+def _slice(make: Callable[[], Iterable[Scenario]], start: int, stop: int) -> Iterator[Scenario]:
+    """Scenarios `start..stop` of a stream that can only be replayed from its beginning."""
+    return itertools.islice(make(), start, stop)
+
+
+def _cuts(count: int, size: int) -> Iterator[tuple[int, int]]:
+    """`(start, stop)` ranges of at most `size` covering `0..count`."""
+    for start in range(0, count, size):
+        yield start, min(start + size, count)
+
+
+def generated_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
+    """`campaign.generated(seed, count)` in shards (scenario i is drawn from seed + i)."""
+    return [Shard("generated", a, b, partial(campaign.generated, seed + a, b - a))
+            for a, b in _cuts(count, size)]
+
+
+def orders_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
+    """`campaign.orders(seed, count)` in shards (scenario i searched from seed + i)."""
+    return [Shard("orders", a, b, partial(campaign.orders, seed + a, b - a))
+            for a, b in _cuts(count, size)]
+
+
+def tight_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
+    """`campaign.tight(seed, count)` in shards (one random stream, replayed to each start)."""
+    return [Shard("tight", a, b, partial(_slice, partial(campaign.tight, seed, b), a, b))
+            for a, b in _cuts(count, size)]
+
+
+def adversary_shards(seed: int, bounds: Sequence[int], sweeps: int = 1,
+                     size: int = SHARD_SIZE) -> list[Shard]:
+    """`campaign.adversary(seed, bounds, sweeps)` in shards, each scenario made directly."""
+    bounds = tuple(bounds)
+    return [Shard("adversary", a, b, partial(_adversary_cut, seed, bounds, a, b))
+            for a, b in _cuts(len(bounds) * sweeps, size)]
+
+
+def _adversary_cut(seed: int, bounds: tuple[int, ...], start: int, stop: int
+                   ) -> Iterator[Scenario]:
+    """Scenarios `start..stop` of `campaign.adversary(seed, bounds, sweeps)`: position p is
+    sweep `p // len(bounds)` on bound `bounds[p % len(bounds)]`, made as that source makes
+    it (same shape, same seed; a test compares the two), without playing the ones before."""
+    for position in range(start, stop):
+        sweep, i = divmod(position, len(bounds))
+        R2, gamma = campaign.ADVERSARY_SHAPES[sweep % len(campaign.ADVERSARY_SHAPES)](bounds[i])
+        run_seed = seed + 1000 * sweep + bounds[i]
+        played = OnlineAdversary(R2, gamma, seed=run_seed).play()
+        yield Scenario(played.data, played.u, Origin("adversary", run_seed, played.data.name))
+
+
+def real_shards(seed: int, orders_per_set: int,
+                sets: Sequence[campaign.RealSet] = campaign.REAL_SETS) -> list[Shard]:
+    """`campaign.real(seed, orders_per_set)`, one shard per dataset (in the source's order; a
+    missing file is skipped where the shard runs)."""
+    if orders_per_set <= 0:
+        return []
+    return [Shard("real", k * orders_per_set, (k + 1) * orders_per_set,
+                  partial(campaign.real, seed, orders_per_set, (spec,)))
+            for k, spec in enumerate(sets)]
+
+
+def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
+    """`unit_margin.unit_margin(seed, count)` in shards (scenario i from seed + i)."""
+    from verify.numeric.unit_margin import unit_margin
+
+    return [Shard("unit-margin", a, b, partial(unit_margin, seed + a, b - a))
+            for a, b in _cuts(count, size)]
+
+
+def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> tuple[Shard, ...]:
+    """The sources of `budget.sources(seed)`, in the same order, cut into shards."""
+    return (*generated_shards(seed, budget.generated, size),
+            *tight_shards(seed, budget.tight, size),
+            # the adversary's runs grow with the bound b (b updates of 2b-dimensional data
+            # with denominators of many bits): two bounds per shard, so none is a long tail
+            *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, 2),
+            *orders_shards(seed, budget.orders, max(1, size // 5)),
+            *real_shards(seed, budget.real),
+            *unit_margin_shards(seed, budget.unit_margin, size))
+
+
+def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
+    """One shard's campaign, with the default engine (runs where it is called)."""
+    return campaign.run_campaign(checks, {shard.source: shard.scenarios()})
+
+
+def merge(results: Iterable[CampaignResult]) -> CampaignResult:
+    """Shard results added in the order given: verdicts merged per (check, source), runs and
+    evaluation seconds summed (the seconds are CPU time spent on workers, for rates only)."""
+    total = CampaignResult()
+    for part in results:
+        for key, verdict in part.verdicts.items():
+            total.record(*key, verdict)
+        for source, runs in part.runs.items():
+            total.runs[source] = total.runs.get(source, 0) + runs
+        total.evaluation_seconds += part.evaluation_seconds
+        total.total_seconds += part.total_seconds
+    return total
+
+
+@dataclass(frozen=True)
+class _Task:
+    """A picklable call of `run_shard` (the checks travel with each task)."""
+
+    checks: tuple[Check, ...]
+
+    def __call__(self, shard: Shard) -> CampaignResult:
+        return run_shard(self.checks, shard)
+
+
+def run_sharded(checks: Sequence[Check], shards: Sequence[Shard], pool: Executor
+                ) -> tuple[CampaignResult, float]:
+    """Every shard on `pool`, merged in shard order; and the wall-clock seconds taken.
+
+    The merged result's `total_seconds` is the sum of the shards' own times (worker time);
+    the wall time is returned beside it, so throughput per worker and overall can both be
+    stated.
+    """
+    start = time.perf_counter()
+    result = merge(gather(pool, _Task(tuple(checks)), shards))
+    return result, time.perf_counter() - start
