@@ -10,8 +10,7 @@ smoke run; `--jobs`: local processes, default 1; `--scheduler`: a Dask cluster's
     and the time a campaign of 10^8 instances would take at that rate (extrapolated);
 (3) the source a campaign of 10^8 instances would use: long runs on integer data at margin 1
     (`verify.numeric.unit_margin`), in shards on the chosen executor, with the same throughput
-    figures
-    and extrapolation as (2);
+    figures and extrapolation as (2);
 (4) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
 """
 

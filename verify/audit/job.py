@@ -158,9 +158,8 @@ def run_audit(
     algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its own iterates).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
-    shards run
-    on that cluster's workers instead. Shards do not depend on either, and their verdicts are
-    merged in shard order, so the report is the same every way.
+    shards run on that cluster's workers instead. Shards do not depend on either, and their
+    verdicts are merged in shard order, so the report is the same every way.
     """
     say = progress or (lambda _done, _total, _message: None)
     chosen = list(ids) if ids else list(PROOFS)
