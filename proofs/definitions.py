@@ -8,20 +8,23 @@ A proof file may define a declared scalar once, at the top level:
     r = "sqrt(T)"                        # r >= 0, r**2 == T
 
 Meaning: the name stands for that value. Every step whose hypotheses or claim mention it gets
-its defining facts as hypotheses (for an induction, a name its update facts mention gets them
-among the update facts), transitively through other defined names. The facts determine the
-value uniquely where it exists (max(a, b) is the m with m >= a, m >= b and (m - a)(m - b) = 0;
-the square root the r >= 0 with r**2 = e), so a step with the facts says exactly what it says
-with the function; where `sqrt(e)` is undefined (e < 0) no value satisfies them and the step
-says nothing there. Nothing is trusted here: the facts are ordinary hypotheses, shown in the
-statement the kernel checks, each tagged with its definition.
+its defining facts as hypotheses, transitively through other defined names (for an induction,
+a name its update or its update facts read gets them among the update facts, and a name its
+base reads among the hypotheses). The facts determine the value uniquely where it exists
+(max(a, b) is the m with m >= a, m >= b and (m - a)(m - b) = 0; the square root the r >= 0
+with r**2 = e), so a step with the facts says exactly what it says with the function; where
+`sqrt(e)` is undefined (e < 0) no value satisfies them and the step says nothing there.
+Nothing is trusted here: the facts are ordinary hypotheses, shown in the statement the kernel
+checks (as written here, so that their text reads back to them: divisions included).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+
+import sympy
 
 from proofs.errors import ProofFileError
 from proofs.language.expressions import ExpressionError, Names, Relation, parse_relation
@@ -81,14 +84,13 @@ def _facts(name: str, text: str, names: Names, later: set[str]) -> tuple[Relatio
                            if isinstance(n, ast.Name)} & later):
         raise ProofFileError(f"define: {name} uses {', '.join(circular)}, defined at or after "
                              "it (definitions may use earlier ones only)")
-    shown = f"{name} := {' '.join(text.split())}"
     facts = []
     for template in templates:
         try:
             relation = parse_relation(template.format(n=name, a=args[0], b=args[-1]), names)
         except ExpressionError as error:
             raise ProofFileError(f"define: {name}: {error}") from None
-        facts.append(replace(relation, text=f"{relation.text} [{shown}]"))
+        facts.append(relation)
     return tuple(facts)
 
 
@@ -98,12 +100,16 @@ def _operand(text: str, node: ast.expr) -> str:
     return written if isinstance(node, ast.Name | ast.Constant) else f"({written})"
 
 
-def mentioned(relations: tuple[Relation, ...]) -> set[str]:
-    """Every name the relations mention, vectors included (through their Gram symbols)."""
+def mentioned(relations: Iterable[Relation], coefficients: Iterable[sympy.Expr] = ()) -> set[str]:
+    """Every name the relations (their text too: SymPy cancels `a*d/d`, the text does not) and
+    the coefficients mention, vectors included (through their Gram symbols)."""
     out: set[str] = set()
     for r in relations:
+        out |= {n.id for n in ast.walk(ast.parse(r.text, mode="eval")) if isinstance(n, ast.Name)}
         for symbol in r.lhs.free_symbols | r.rhs.free_symbols:
             out |= set(symbol.name.strip("<>").split(","))
+    for c in coefficients:
+        out |= {symbol.name for symbol in c.free_symbols}
     return out
 
 
@@ -119,14 +125,17 @@ def defining(names: set[str], definitions: tuple[Definition, ...]) -> tuple[Rela
 
 def with_definitions(step: Step, definitions: tuple[Definition, ...]) -> Step:
     """`step` with the defining facts of the defined names it mentions among its hypotheses
-    (and, for an induction, those its update facts mention among the update facts)."""
+    (and, for an induction, those its update or update facts read among the update facts)."""
     if not definitions:
         return step
-    own = defining(mentioned((*step.hypotheses, step.claim)), definitions)
-    hypotheses = (*step.hypotheses, *(f for f in own if f not in step.hypotheses))
     rule = step.rule
+    base = [c for v in rule.base.values() for c in v.values()] if isinstance(
+        rule, Induction) else []
+    own = defining(mentioned((*step.hypotheses, step.claim), base), definitions)
+    hypotheses = (*step.hypotheses, *(f for f in own if f not in step.hypotheses))
     if isinstance(rule, Induction):
-        update = defining(mentioned(rule.hypotheses), definitions)
+        update = defining(mentioned(rule.hypotheses, [
+            c for v in rule.step.values() for c in v.values()]), definitions)
         rule = replace(rule, hypotheses=(*rule.hypotheses,
                                          *(f for f in update if f not in rule.hypotheses)))
     return replace(step, hypotheses=hypotheses, rule=rule)

@@ -93,6 +93,9 @@ def _search(
             # the budgets are shared, so the later (costlier) strategies would run out too
             notes.append(f"{strategy.name}: {exhausted}")
             break
+        except OverflowError:  # its float LP cannot hold a coefficient such as 1e400
+            notes.append(f"{strategy.name}: a coefficient beyond float range (the LP's floats)")
+            continue
         notes.append(f"{strategy.name}: no certificate")
     if (verdict := refuted("search in dimensions 1-3", quick=False)) is not None:
         return verdict
