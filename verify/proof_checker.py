@@ -350,7 +350,30 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, guard: float | N
 
 
 def _labelled(report: GoalReport, count: int) -> str:
+    """The goal's message, led by what is missing when that can be told (issue 16)."""
     message = report.verdict.message
     if report.goal.label == "step" and report.verdict.status == "refuted":
         message = f"invariant is not inductive ({message})"
+    elif report.verdict.status == "unknown" or (
+            report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
+        message = f"{_obstacle(report.goal, message)} ({message})"
     return message if count == 1 else f"{report.goal.label}: {message}"
+
+
+def _obstacle(goal: Obligation, message: str) -> str:
+    """What an unknown goal most likely lacks, said first: a side condition of a division
+    lacks a positivity fact; a claim false only at non-natural values needs integrality; an
+    inductive step may need a stronger invariant; any other goal a hint, a case split or a
+    larger budget. (A guide for the user, not a verdict.)"""
+    if "is not a natural number" in message:
+        return ("the claim fails only at values that are not natural, and certificates "
+                "reason over the reals: prove it by induction, or split into cases")
+    if goal.written is None:
+        return (f"missing a positivity fact: nothing among the hypotheses free of division "
+                f"shows {goal.judgement.claim}; add it to `given` or prove it in a step this "
+                "one uses")
+    if not goal.decisive:
+        return ("the invariant may be too weak to carry itself over an update: strengthen it, "
+                "or give a hint")
+    return ("no certificate within the budget: a hint (a polynomial or vector whose square "
+            "helps), a case split (`split`) or `--budget large` may find one")

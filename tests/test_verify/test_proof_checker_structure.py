@@ -149,3 +149,43 @@ def test_a_time_cap_leaves_the_step_unknown_and_says_so() -> None:
     report = check_step(proof(step), step, guard=1e-9)
     assert report.status == "unknown" and "time cap" in report.message
     assert report.certificates == ()
+
+
+def test_an_unknown_goal_says_what_is_missing_first() -> None:
+    """Issue 16, messages: a division's side condition names the positivity fact it lacks;
+    any other unknown goal names what may help (hint, split, budget) before what was tried."""
+    from proofs.proof_file import parse_proof
+
+    text = b"""
+title = "obstacles"
+scalars = ["a", "b", "t"]
+naturals = ["t"]
+
+[[step]]
+id = "needs-positivity"
+given = ["a >= 0"]
+claim = "a/b >= 0"
+
+[[step]]
+id = "needs-integrality"
+given = []
+claim = "t*(t - 1) >= 0"
+
+[[step]]
+id = "needs-a-square"
+given = []
+claim = "a**4*b**2 + a**2*b**4 + 1 >= 3*a**2*b**2"
+"""
+    report = {s.step.id: s for s in check_proof(parse_proof(text, "obstacles.toml")).steps}
+    positivity = report["needs-positivity"]
+    assert positivity.status == "unknown"
+    assert "denominator b > 0: missing a positivity fact" in positivity.message
+    assert "shows b > 0" in positivity.message
+    integrality = report["needs-integrality"]  # true for naturals; certificates are real
+    assert integrality.status == "unknown"
+    assert integrality.message.startswith("the claim fails only at values that are not natural")
+    assert "t = 1/2 is not a natural number" in integrality.message
+    hard = report["needs-a-square"]
+    assert hard.status == "unknown"
+    assert hard.message.startswith("no certificate within the budget: a hint")
+    assert "linear combination: no certificate" in hard.message  # what was tried, after
