@@ -28,6 +28,7 @@ import sympy
 
 from proofs.errors import ProofFileError
 from proofs.language.expressions import ExpressionError, Names, Relation, parse_relation
+from proofs.language.terms import gram_pair
 from proofs.step import Induction, Step
 
 #: function -> (number of arguments, defining facts of `n` in terms of the arguments' texts)
@@ -107,7 +108,7 @@ def mentioned(relations: Iterable[Relation], coefficients: Iterable[sympy.Expr] 
     for r in relations:
         out |= {n.id for n in ast.walk(ast.parse(r.text, mode="eval")) if isinstance(n, ast.Name)}
         for symbol in r.lhs.free_symbols | r.rhs.free_symbols:
-            out |= set(symbol.name.strip("<>").split(","))
+            out |= set(gram_pair(symbol) or (symbol.name,))
     for c in coefficients:
         out |= {symbol.name for symbol in c.free_symbols}
     return out

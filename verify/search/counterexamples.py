@@ -12,7 +12,6 @@ batches come in a fixed order from a fixed seed, and the last one is cut to what
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,6 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from perceptron.numbers import to_float
 from proofs.language.terms import gram_pair
 from verify.kernel import Counterexample
 from verify.kernel.algebra import holds
@@ -45,7 +45,7 @@ class _Poly:
     def floats(self, gens: dict[int, np.ndarray], size: int) -> np.ndarray:
         total = np.zeros(size)
         for coeff, exponents in self.terms:
-            term = np.full(size, _float(coeff))
+            term = np.full(size, to_float(coeff))
             for i, e in enumerate(exponents):
                 if e:
                     term = term * gens[i] ** e
@@ -220,12 +220,3 @@ class _Refuting(GreedyShrinker[Counterexample]):
     def guard(self) -> None:
         if self.work is not None:
             self.work.check_guard("shrinking a counterexample")
-
-
-def _float(value: Fraction) -> float:
-    """`value` for the float screen, saturating beyond float range (`1e400` would raise):
-    the screen only orders candidates, and every candidate is checked exactly afterwards."""
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
