@@ -450,12 +450,12 @@ class ProofExport:
     def derivable(self, step: Step) -> list[str]:
         """Used steps (transitively, in proof order) whose claims come from their theorems."""
         closure: set[str] = set()
-        stack = list(step.uses)
+        stack = [u.step for u in step.uses]
         while stack:
             used = stack.pop()
             if used not in closure:
                 closure.add(used)
-                stack.extend(self.proof.step(used).uses)
+                stack.extend(u.step for u in self.proof.step(used).uses)
         order = [s.id for s in self.proof.steps if s.id in closure]
         return [
             s for s in order
@@ -476,6 +476,11 @@ class ProofExport:
         if any(g.judgement.claim != g.obligation.judgement.claim for g in proved.goals):
             raise Unsupported("a certificate in refutation form (the negated claim "
                               "contradicts the hypotheses) is not replayed in Coq yet")
+        if step.witness or any(u.with_ for u in step.uses) or st.exists or (
+                isinstance(step.rule, Induction) and not set(step.rule.base) | set(
+                    step.rule.step) <= set(self.proof.vectors)):
+            raise Unsupported("an existential, an instantiated use or scalar induction is not "
+                              "replayed in Coq yet")
         derived = self.derivable(step)
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = {self.done[s].claim for s in derived} - own
