@@ -267,3 +267,26 @@ def test_names_an_inherited_claim_reads_are_not_replaced() -> None:
                           naturals=frozenset({"t"})), (lower,))
     with pytest.raises(RuleError, match="inherited hypothesis `s >= 0` mentions s"):
         kernel.instantiate(user, {"s": a})
+
+
+# ---------------------------------------------------------------------------------------------
+# Update facts may divide: like any hypothesis, their denominators get side conditions.
+# ---------------------------------------------------------------------------------------------
+
+e = sympy.Symbol("y")  # a per-update scalar, declared
+
+
+def test_a_dividing_update_fact_gets_a_side_condition_from_the_division_free_facts() -> None:
+    rule = Induction("t", {"s": ZERO}, {"s": s + a}, (rel(a, "==", 1 / e), rel(e, ">", 0)))
+    seq = sequent((), rel(s, ">=", 0), rule)
+    labels = [ob.label for ob in kernel.obligations(seq)]
+    assert labels == ["base", "step", "step: denominator y > 0"]
+    assert "when a == 1/y, y > 0" in str(proved(seq).statement)
+    # without the positivity fact the side condition has no certificate: never proved
+    bare = sequent((), rel(s, ">=", 0), Induction("t", {"s": ZERO}, {"s": s + a},
+                                                  (rel(a, "==", 1 / e),)))
+    assert None in evidence(bare)
+    # and a division that does not keep the invariant is not proved either
+    wrong = sequent((), rel(s, ">=", 0), Induction("t", {"s": ZERO}, {"s": s + a},
+                                                   (rel(a, "==", d / e), rel(e, ">", 0))))
+    assert None in evidence(wrong)

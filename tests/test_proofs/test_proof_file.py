@@ -128,7 +128,7 @@ def test_bad_files_name_file_step_and_problem(body: str, step: str | None, probl
     [
         (D + 'given = ["dot(w, x) >= 0"]\n' + IND + 'base = { w = "x" }, step = { w = "w" } }\n',
          "may not mention the iteration"),
-        (D + IND + 'base = {}, step = {}, given = ["y/R >= 0"] }\n', "must not divide"),
+        (D + IND + 'base = {}, step = { w = "w/y" } }\n', "must not divide"),
     ],
 )
 def test_rules_refuse_before_anything_is_decided(body: str, problem: str) -> None:

@@ -35,8 +35,9 @@ integrality); a counterexample must give naturals natural values.
   everywhere; decisive) and step `H, t >= 0, P(t, W), U |- P(t + 1, step(W))` (not decisive:
   its counterexample need not be reachable). Refused (`RuleError`): per-update names in P or H
   (read at one update, assumed at all); t or W in H (it holds at every t); t, W or per-update
-  names in the base (a run starts before any update); division in the update. Substitution is
-  simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
+  names in the base (a run starts before any update); division in `base` or `step` (update
+  facts may divide: as hypotheses of the step, their denominators get side conditions).
+  Substitution is simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
 """
 
 from __future__ import annotations
@@ -225,10 +226,6 @@ def _frozen(sequent: object) -> Sequent:
                          _terms(rule.step, "induction step", vectors, scalars, vectors),
                          _rels(rule.update, "induction update"),
                          _names(rule.constants, "induction constants"))
-        for r in rule.update:
-            if r.divisors or any(algebra.reciprocal_bases(algebra.expr(e, r.text), r.text)
-                                 for e in (r.lhs, r.rhs)):
-                raise RuleError(f"update fact `{r.text}` must not divide")
     elif type(rule) is Cases:
         rule = Cases(algebra.expr(rule.on, "the split polynomial"), rule.zero is True,
                      algebra.text(rule.text, "the split text"))
