@@ -114,10 +114,6 @@ def recheck(report: dict[str, Any], names: Names) -> None:
             "norm-invariant": "proved", "progress-invariant": "proved",
             "squared-lower-bound": "proved", "mistake-bound": "proved",
         }),
-        ("margin-perceptron.toml", 0, {
-            "lower-bound": "proved", "norm-growth": "proved", "cauchy-schwarz": "proved",
-            "norm-lower": "proved", "combine": "proved", "bound": "proved",
-        }),
         ("norms-and-roots.toml", 1, {
             "norm-above-projection": "proved", "hinge-covers-the-margin": "proved",
             "root-is-not-below-its-square": "refuted",
