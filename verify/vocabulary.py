@@ -28,7 +28,7 @@ extended by a 0, so `x`, `w`, `u` and `R2` are the augmented quantities):
             (`perceptron.algorithms.margin`), 0 for every other online run
 `mu`        (state rows only) `min_j y_j <w_t, x_j>`, the margin of the iterate on the data:
             positive exactly when `w_t` separates them (the last state of a run that
-            converged); computed only for steps that use it (a pass over every example)
+            converged); computed only for steps that name it (a pass over every example)
 ==========  ==========================================================================
 
 Row sets of an online run, in order of preference:
@@ -452,13 +452,14 @@ def update_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
 def state_rows(run: OnlineUpdates, origin: Origin,
                names: Collection[str] | None = None) -> InstanceBatch:
     """One row per state `w_t`, t = 0..T (the final iterate included); `mu` only when `names`
-    asks for it (or gives no list)."""
+    asks for it (it costs a pass over every example per state, which long traces checked
+    without a list of names, `verify.testing.check_run`, should not pay)."""
     n = len(run.updates) + 1
     scalars, vectors = _constants(run, n)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
     vectors["w"] = (run.integer.states() if run.integer is not None
                     else VectorColumn.of(run.states))
-    if names is None or "mu" in names:
+    if names is not None and "mu" in names:
         scalars["mu"] = iterate_margins(run)
     return _batch(scalars, vectors, origin, np.arange(n))
 
