@@ -43,7 +43,7 @@ from perceptron.generators.tight import orthonormal
 from perceptron.geometry.linear import radius2
 from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
-from verify.numeric.algorithms import EXCLUSIVE_SOURCES, OWN_ALGORITHMS
+from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
 from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
 from verify.vocabulary import (
     BATCH_BINDINGS,
@@ -392,7 +392,7 @@ class _Group:
     compiled: list[tuple[Check, CompiledJudgement]] = field(default_factory=list)
     names: dict[Binding, set[str]] = field(default_factory=dict)
     pending: dict[Binding, list[InstanceBatch]] = field(default_factory=dict)
-    sources: frozenset[str] | None = None  # None: every source no algorithm claims
+    source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
 
     @classmethod
     def of(cls, algorithm: str | None, runner: Runner, batch_runner: BatchRunner) -> _Group:
@@ -401,7 +401,8 @@ class _Group:
             return cls(runner, batch_runner)
         if algorithm in OWN_ALGORITHMS:
             own = OWN_ALGORITHMS[algorithm]
-            return cls(own.runner or runner, _no_runs(algorithm, "batch"), sources=own.sources)
+            return cls(own.runner or runner, _no_runs(algorithm, "batch"),
+                       source_filter=own.accepts)
         mode = SOURCE_ALGORITHMS[algorithm].mode
         return cls(source_runner(algorithm) if mode == "online" else _no_runs(algorithm, "online"),
                    source_batch_runner(algorithm) if mode == "batch"
@@ -409,8 +410,7 @@ class _Group:
 
     def accepts(self, source: str) -> bool:
         """Whether this group's algorithm runs the scenarios of `source`."""
-        return (source in self.sources if self.sources is not None
-                else source not in EXCLUSIVE_SOURCES)
+        return self.source_filter(source)
 
     def add(self, check: Check) -> None:
         """Compile `check` and note the names its binding must provide."""

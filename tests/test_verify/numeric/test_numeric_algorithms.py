@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from perceptron.algorithms.online import run_online
 from perceptron.geometry.linear import norm2, radius2
 from proofs.language.terms import Vec, scalar
 from proofs.language.terms import norm2 as norm2_term
+from proofs.proof_file import parse_proof
+from verify.audit.job import _plan
 from verify.kernel import Fact, Judgement
 from verify.numeric import campaign
 from verify.numeric.algorithms import BETAS, EXCLUSIVE_SOURCES, OWN_ALGORITHMS, margin_runs
@@ -120,6 +124,9 @@ def test_mu_is_the_iterate_margin_on_both_paths() -> None:
 
 def test_an_exclusive_source_is_run_only_by_its_algorithm() -> None:
     assert EXCLUSIVE_SOURCES == OWN_ALGORITHMS["orthonormal-perceptron"].sources
+    margin_algorithm = OWN_ALGORITHMS["margin-perceptron"]
+    assert [margin_algorithm.accepts(s) for s in ("generated", "adversary", "orthonormal")] == [
+        True, False, False]
     t = scalar("t")
     claim = Judgement((), Fact(t, ">="), (), ("t",))
     default = Check("default", claim, "state")
@@ -145,3 +152,24 @@ def test_the_mistake_count_is_checked_not_assumed() -> None:
     assert result.verdicts[("one-more", "orthonormal")].status == "violated"
     exact = result.verdicts[("exact", "orthonormal")]
     assert exact.status == "held" and exact.instances - exact.vacuous == 6
+
+
+def test_an_unknown_algorithm_is_refused_naming_the_known_ones() -> None:
+    text = b"""
+title = "t"
+vectors = ["w", "x"]
+scalars = ["y", "beta"]
+[numeric]
+run = "online"
+algorithm = "%s"
+[[step]]
+id = "s"
+given = ["y*dot(w, x) <= beta"]
+claim = "y*dot(w, x) <= beta"
+"""
+    known = parse_proof(text % b"margin-perceptron", "p.toml")
+    plan = _plan({"p": known}, "small", 0, None)
+    assert [c.algorithm for c in plan.checks] == ["margin-perceptron"]
+    unknown = parse_proof(text % b"margin-perceptrons", "p.toml")
+    with pytest.raises(ValueError, match="orthonormal-perceptron"):
+        _plan({"p": unknown}, "small", 0, None)
