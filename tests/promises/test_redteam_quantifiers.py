@@ -1,0 +1,60 @@
+"""Red-team reproducers for the quantifier rules of issue 16 (scalar induction, instances,
+existentials, carried invariants, split inductive steps).
+
+Each test asserts the behaviour the documented semantics requires and FAILS on the kernel as
+it is today, so it is marked `xfail(strict=True)`: when the kernel is fixed the test passes,
+strict xfail turns that into a failure, and the marker must be removed. The comment on each
+says what statement comes out proved (or refuted) and why it is false (or true).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from proofs.proof_file import parse_proof
+from verify.proof_checker import ProofReport, check_proof
+
+
+def check(text: str) -> ProofReport:
+    return check_proof(parse_proof(text.encode(), "redteam.toml"))
+
+
+def statuses(report: ProofReport) -> dict[str, str]:
+    return {s.step.id: s.status for s in report.steps}
+
+
+# A witnessed name leaks through one intermediate step. `some-b` proves "exists B: B >= 1";
+# `middle` uses it legitimately (its own claim does not mention B), but its statement carries
+# the hypothesis `B >= 1 [some-b]`, which any later step imports as `B >= 1 [middle]`: the
+# existential check (`statement` in rules.py) only looks at the *direct* use of an existential
+# statement, so `every-b` may read B freely. Its theorem is `B >= 1 [middle] |- B >= 1`; with
+# the tagged hypothesis read as discharged by `middle` (as every tagged hypothesis is), that
+# is "B >= 1 for every B", false at B = 0: exactly the reading
+# test_soundness_regressions.test_an_existential_is_not_read_as_a_universal refuses one level
+# up.
+LEAK = """
+title = "An existential eliminated through an intermediate step"
+scalars = ["B", "a"]
+
+[[step]]
+id = "some-b"
+claim = "B >= 1"
+witness = { B = "1" }
+
+[[step]]
+id = "middle"
+claim = "a*a >= 0"
+uses = ["some-b"]
+
+[[step]]
+id = "every-b"
+claim = "B >= 1"
+uses = ["middle"]
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="unsound: a witnessed name leaks through a uses chain")
+def test_an_existential_does_not_become_universal_through_an_intermediate_step() -> None:
+    report = check(LEAK)
+    assert statuses(report)["some-b"] == "proved" and statuses(report)["middle"] == "proved"
+    assert statuses(report)["every-b"] != "proved"
