@@ -58,3 +58,40 @@ def test_an_existential_does_not_become_universal_through_an_intermediate_step()
     report = check(LEAK)
     assert statuses(report)["some-b"] == "proved" and statuses(report)["middle"] == "proved"
     assert statuses(report)["every-b"] != "proved"
+
+
+# A true statement about runs is refuted. `nonneg` proves s >= 0 at every state of the run
+# s_0 = 0, s_{t+1} = s_t + 2 (so s_t = 2t). `exact` uses it and claims s <= 2*t, which holds
+# at every state of that run (the reading the kernel gives an induction's claim where it is
+# used: "an induction's claim holds at run states only", rules.py on instances; issue 19: "a
+# used induction brings its context"). The kernel marks the direct step's main obligation
+# decisive and accepts the counterexample t = 0, s = 1, a point where s >= 0 holds but which
+# no run reaches (s_0 = 0). The inductive step's obligation is not decisive for exactly this
+# reason ("its counterexample need not be reachable"); a direct step that uses an induction's
+# claim has the same unreachable points and is treated as decisive.
+RUN_REFUTED = """
+title = "A true claim about runs, refuted at an unreachable point"
+scalars = ["t", "s"]
+naturals = ["t"]
+
+[[step]]
+id = "nonneg"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + 2" }
+
+[[step]]
+id = "exact"
+claim = "s <= 2*t"
+uses = ["nonneg"]
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="wrong refutation: an unreachable point refutes a "
+                   "claim about runs")
+def test_a_claim_true_at_every_run_state_is_not_refuted() -> None:
+    report = check(RUN_REFUTED)
+    assert statuses(report)["nonneg"] == "proved"
+    assert statuses(report)["exact"] != "refuted"
