@@ -95,3 +95,40 @@ def test_a_claim_true_at_every_run_state_is_not_refuted() -> None:
     report = check(RUN_REFUTED)
     assert statuses(report)["nonneg"] == "proved"
     assert statuses(report)["exact"] != "refuted"
+
+
+# A kernel-made Theorem can be mutated after the fact. `Statement.over` is the `Induction` the
+# kernel built in `_frozen`, and its `base`/`step` are plain dicts: frozen dataclasses do not
+# freeze what they hold. Rewriting `theorem.statement.over.base` makes the kernel's own
+# Theorem for the run s := 0, s := s (invariant s == 0) match any other run in `_carried`,
+# here s := 7, s := s, whose inductive step then assumes s == 0 at every state. The Theorem
+# obtained says t*s == 0 at every state of the run that stays at s = 7: false at t = 1.
+def _proved(seq: object, used: tuple = ()) -> object:
+    from verify import kernel
+    from verify.prover import decide
+
+    found = [(ob.judgement, decide(ob.judgement).certificate) for ob in kernel.obligations(seq)]
+    assert all(c is not None for _, c in found)
+    return kernel.conclude(seq, found, used)
+
+
+@pytest.mark.xfail(strict=True, reason="unsound: a Theorem's run (Statement.over) is mutable")
+def test_a_theorem_cannot_be_mutated_into_the_invariant_of_other_runs() -> None:
+    import sympy
+
+    from verify.kernel import Induction, KernelError, Rel, Sequent
+
+    s, t, zero, seven = sympy.Symbol("s"), sympy.Symbol("t"), sympy.Integer(0), sympy.Integer(7)
+    names = frozenset({"s", "t"})
+    still = Sequent("still", frozenset(), names, (), Rel(s, "==", zero, "s == 0"),
+                    Induction("t", {"s": zero}, {"s": s}))
+    theorem = _proved(still)
+    try:
+        theorem.statement.over.base["s"] = seven  # type: ignore[attr-defined]
+    except TypeError:
+        return  # immutable: the attack stops here
+    other = Sequent("seven", frozenset(), names, (), Rel(t * s, "==", zero, "t*s == 0"),
+                    Induction("t", {"s": seven}, {"s": s}), (theorem.statement,),  # type: ignore[attr-defined]
+                    frozenset({"t"}))
+    with pytest.raises((KernelError, AssertionError)):
+        _proved(other, (theorem,))
