@@ -179,3 +179,25 @@ def test_a_scalar_cannot_be_named_like_a_gram_symbol() -> None:
                             frozenset({"w"})))
     with pytest.raises(KernelError):
         _proved(seq)
+
+
+# A Refutation keeps the caller's Counterexample object, whose `scalars`/`vectors` are plain
+# dicts: after `refute` returns, the caller (or any code holding the object) can change it, and
+# the kernel-made Refutation then carries a "counterexample" at which the claim holds. The
+# verdict (refuted) stays right; the evidence it shows does not. Cosmetic, but a kernel-made
+# value should not change under the kernel's feet.
+@pytest.mark.xfail(strict=True, reason="cosmetic: a Refutation's counterexample is mutable")
+def test_a_refutation_keeps_the_counterexample_it_checked() -> None:
+    from fractions import Fraction
+
+    import sympy
+
+    from verify import kernel
+    from verify.kernel import Counterexample, Rel, Sequent
+
+    x = sympy.Symbol("x")
+    seq = Sequent("a", frozenset(), frozenset({"x"}), (), Rel(x, ">=", sympy.Integer(1), "x >= 1"))
+    cex = Counterexample({"x": Fraction(0)}, {})
+    refutation = kernel.refute(seq, "main", cex)
+    cex.scalars["x"] = Fraction(5)
+    assert refutation.counterexample.scalars["x"] == 0
