@@ -201,3 +201,32 @@ def test_a_refutation_keeps_the_counterexample_it_checked() -> None:
     refutation = kernel.refute(seq, "main", cex)
     cex.scalars["x"] = Fraction(5)
     assert refutation.counterexample.scalars["x"] == 0
+
+
+# A declared natural read only by an induction's base is dropped from the statement, then
+# refuted at a non-natural value. `n` is declared natural; the run starts at s = n and adds 1,
+# so s_t = n + t is a natural number and s*(s - 1) >= 0 holds at every state. `statement`
+# keeps a declared natural only where the hypotheses or the claim read it (rules.py:
+# `sequent.naturals & read(hyps, claim)`), so n loses "n in Nat", and `refute` checks only the
+# statement's naturals: the base obligation `|- n*(n - 1) >= 0` is refuted at n = 1/2, which
+# docs/proof-files.md forbids ("a counterexample must give every natural a natural value").
+NATURAL_START = """
+title = "A run from a natural start"
+scalars = ["t", "s", "n"]
+naturals = ["t", "n"]
+
+[[step]]
+id = "from-n"
+claim = "s*(s - 1) >= 0"
+[step.induction]
+variable = "t"
+constants = ["n"]
+base = { s = "n" }
+step = { s = "s + 1" }
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="wrong refutation: a natural read only by the base "
+                   "is refuted at 1/2")
+def test_a_natural_read_by_the_base_only_is_not_refuted_at_a_fraction() -> None:
+    assert statuses(check(NATURAL_START))["from-n"] != "refuted"
