@@ -230,3 +230,25 @@ step = { s = "s + 1" }
                    "is refuted at 1/2")
 def test_a_natural_read_by_the_base_only_is_not_refuted_at_a_fraction() -> None:
     assert statuses(check(NATURAL_START))["from-n"] != "refuted"
+
+
+# A malformed used Statement crashes the rules instead of being refused: `_frozen` checks only
+# that each used step is a `Statement`, not what it holds, so `statement`/`obligations` read
+# `.lhs` of an int or `.free_symbols` of a float (AttributeError, a traceback for an API
+# caller). The kernel validates everything else it is given into exact types first.
+@pytest.mark.xfail(strict=True, reason="crash: a malformed used Statement is not validated")
+@pytest.mark.parametrize("shape", ["int hypothesis", "str claim", "float in claim"])
+def test_a_malformed_used_statement_is_refused_not_crashed(shape: str) -> None:
+    import sympy
+
+    from verify import kernel
+    from verify.kernel import KernelError, Rel, Sequent, Statement
+
+    x = sympy.Symbol("x")
+    claim = Rel(x, ">=", sympy.Integer(0), "x >= 0")
+    bad = {"int hypothesis": Statement("u", (1,), ("",), claim, frozenset()),  # type: ignore[arg-type]
+           "str claim": Statement("u", (), (), "x >= 0", frozenset()),  # type: ignore[arg-type]
+           "float in claim": Statement("u", (), (), Rel(x, ">=", 0.5, "x >= 1/2"),  # type: ignore[arg-type]
+                                       frozenset())}[shape]
+    with pytest.raises(KernelError):
+        kernel.obligations(Sequent("s", frozenset(), frozenset({"x"}), (), claim, uses=(bad,)))
