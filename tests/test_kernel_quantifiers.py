@@ -344,3 +344,11 @@ def test_an_induction_step_split_by_cases_proves_partial_sum_cauchy_schwarz() ->
         kernel.obligations(sequent((), rel(s, ">=", 0), Induction("t", {}, {}, cases=Cases(1 / t))))
     with pytest.raises(KernelError, match="expected Cases, not str"):
         kernel.obligations(sequent((), rel(s, ">=", 0), Induction("t", {}, {}, cases="t")))  # type: ignore[arg-type]
+
+
+def test_names_are_identifiers_and_a_zero_division_says_so() -> None:
+    # A scalar spelt `<w,w>` would be the Gram symbol of w (red team, finding 5).
+    with pytest.raises(KernelError, match="frozenset of identifiers"):
+        kernel.statement(Sequent("s", VECTORS, frozenset({"<w,w>"}), (), rel(WW, ">=", 0)))
+    with pytest.raises(KernelError, match="divides by zero"):
+        kernel.statement(sequent((), Rel(sympy.zoo, ">=", ZERO, "1/0 >= 0")))

@@ -418,7 +418,7 @@ def test_a_zero_power_of_zero_is_one_and_a_zero_division_is_an_error() -> None:
 def test_malformed_sequents_get_kernel_errors() -> None:
     with pytest.raises(KernelError, match="must be a str"):
         normal_form(Rel(t, 1, ZERO, "t ? 0"), "r")  # type: ignore[arg-type]
-    with pytest.raises(KernelError, match="frozenset of names"):
+    with pytest.raises(KernelError, match="frozenset of identifiers"):
         kernel.statement(Sequent("s", {"w"}, SCALARS, (), rel(t, ">=", 0)))  # type: ignore[arg-type]
     with pytest.raises(RuleError, match="must map names to terms"):
         kernel.obligations(sequent((), rel(WW, ">=", 0), Induction("t", ["w"], {})))  # type: ignore[arg-type]

@@ -1,6 +1,6 @@
 """Red-team findings against the quantifier rules of issue 16 (scalar induction, instances,
 existentials, carried invariants, split inductive steps) and the kernel's registry, each a
-regression test now: what came out proved (or refuted) and why it was false (or true) is in
+regression test now: what came out proved (or refuted, or crashed) and why that was wrong is in
 the comment above each test.
 """
 
@@ -152,8 +152,122 @@ def test_a_made_theorem_cannot_be_re_pointed_at_another_statement() -> None:
         _proved(use, (theorem,))
 
 
-# Found while fixing the one above: the registry was a WeakSet, whose membership test compares
-# weak references by their referents' `__eq__`, so an object equal to (and hashing like) a real
+# Sort confusion through a declared name: `_names` accepts any str as a scalar, so a scalar may
+# be named "<w,w>", which is also the Gram symbol norm2(w). Iterated as a scalar, it is shown
+# as updated ("from <w,w> := -1, <w,w> := <w,w> - 1"), but `_substitute` sees a Gram symbol of
+# the non-iterated vector w and never replaces it, so the base obligation is `|- <w,w> >= 0`,
+# proved by a norm square. The Theorem says the iterated quantity, -1 at t = 0, is >= 0 at
+# every state: false at t = 0. (Proof files cannot declare such a name; the kernel API can.)
+def test_a_scalar_cannot_be_named_like_a_gram_symbol() -> None:
+    import sympy
+
+    from verify.kernel import Induction, KernelError, Rel, Sequent
+
+    g = sympy.Symbol("<w,w>")
+    seq = Sequent("gram", frozenset({"w"}), frozenset({"t", "<w,w>"}), (),
+                  Rel(g, ">=", sympy.Integer(0), "norm2(w) >= 0"),
+                  Induction("t", {"<w,w>": sympy.Integer(-1)}, {"<w,w>": g - 1}, (),
+                            frozenset({"w"})))
+    with pytest.raises(KernelError):
+        _proved(seq)
+
+
+# A Refutation keeps the caller's Counterexample object, whose `scalars`/`vectors` are plain
+# dicts: after `refute` returns, the caller (or any code holding the object) can change it, and
+# the kernel-made Refutation then carries a "counterexample" at which the claim holds. The
+# verdict (refuted) stays right; the evidence it shows does not. Cosmetic, but a kernel-made
+# value should not change under the kernel's feet.
+def test_a_refutation_keeps_the_counterexample_it_checked() -> None:
+    from fractions import Fraction
+
+    import sympy
+
+    from verify import kernel
+    from verify.kernel import Counterexample, Rel, Sequent
+
+    x = sympy.Symbol("x")
+    seq = Sequent("a", frozenset(), frozenset({"x"}), (), Rel(x, ">=", sympy.Integer(1), "x >= 1"))
+    cex = Counterexample({"x": Fraction(0)}, {})
+    refutation = kernel.refute(seq, "main", cex)
+    cex.scalars["x"] = Fraction(5)
+    assert refutation.counterexample.scalars["x"] == 0
+
+
+# A declared natural read only by an induction's base is dropped from the statement, then
+# refuted at a non-natural value. `n` is declared natural; the run starts at s = n and adds 1,
+# so s_t = n + t is a natural number and s*(s - 1) >= 0 holds at every state. `statement`
+# keeps a declared natural only where the hypotheses or the claim read it (rules.py:
+# `sequent.naturals & read(hyps, claim)`), so n loses "n in Nat", and `refute` checks only the
+# statement's naturals: the base obligation `|- n*(n - 1) >= 0` is refuted at n = 1/2, which
+# docs/proof-files.md forbids ("a counterexample must give every natural a natural value").
+NATURAL_START = """
+title = "A run from a natural start"
+scalars = ["t", "s", "n"]
+naturals = ["t", "n"]
+
+[[step]]
+id = "from-n"
+claim = "s*(s - 1) >= 0"
+[step.induction]
+variable = "t"
+constants = ["n"]
+base = { s = "n" }
+step = { s = "s + 1" }
+"""
+
+
+def test_a_natural_read_by_the_base_only_is_not_refuted_at_a_fraction() -> None:
+    assert statuses(check(NATURAL_START))["from-n"] != "refuted"
+
+
+# A malformed used Statement crashes the rules instead of being refused: `_frozen` checks only
+# that each used step is a `Statement`, not what it holds, so `statement`/`obligations` read
+# `.lhs` of an int or `.free_symbols` of a float (AttributeError, a traceback for an API
+# caller). The kernel validates everything else it is given into exact types first.
+@pytest.mark.parametrize("shape", ["int hypothesis", "str claim", "float in claim"])
+def test_a_malformed_used_statement_is_refused_not_crashed(shape: str) -> None:
+    import sympy
+
+    from verify import kernel
+    from verify.kernel import KernelError, Rel, Sequent, Statement
+
+    x = sympy.Symbol("x")
+    claim = Rel(x, ">=", sympy.Integer(0), "x >= 0")
+    bad = {"int hypothesis": Statement("u", (1,), ("",), claim, frozenset()),  # type: ignore[arg-type]
+           "str claim": Statement("u", (), (), "x >= 0", frozenset()),  # type: ignore[arg-type]
+           "float in claim": Statement("u", (), (), Rel(x, ">=", 0.5, "x >= 1/2"),  # type: ignore[arg-type]
+                                       frozenset())}[shape]
+    with pytest.raises(KernelError):
+        kernel.obligations(Sequent("s", frozenset(), frozenset({"x"}), (), claim, uses=(bad,)))
+
+
+# A claim that divides by what the base (or a witness) sets to zero is left unknown with
+# SymPy's internals as the reason: `_substitute` builds `1/0`, SymPy makes it ComplexInfinity,
+# and `algebra.expr` then refuses "ComplexInfinity is not a SymPy core class". The verdict is
+# right (not proved); the message should say the claim divides by zero there. Cosmetic.
+ZERO_AT_BASE = """
+title = "Division by zero at the base"
+scalars = ["t", "s"]
+naturals = ["t"]
+
+[[step]]
+id = "inverse"
+claim = "1/s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + 1" }
+"""
+
+
+def test_a_division_by_zero_after_substitution_says_so() -> None:
+    step = check(ZERO_AT_BASE).steps[0]
+    assert step.status == "unknown"
+    assert "ComplexInfinity" not in step.message and "zero" in step.message
+
+
+# Found while fixing the registry: it was a WeakSet, whose membership test compares weak
+# references by their referents' `__eq__`, so an object equal to (and hashing like) a real
 # Theorem passed as "made by the kernel" while carrying any statement.
 def test_an_object_that_equals_a_theorem_is_not_one() -> None:
     import sympy

@@ -126,6 +126,8 @@ def expr(value: object, what: str) -> sympy.Expr:
     if not isinstance(value, sympy.Expr):
         raise KernelError(f"{what} must be a SymPy expression, not {type(value).__name__}")
     for node in sympy.preorder_traversal(value):
+        if node is sympy.S.ComplexInfinity:
+            raise KernelError(f"{what} divides by zero")
         if node.is_Float:
             raise KernelError(f"{what}: float {node} (the kernel takes exact rationals only)")
         if type(node) not in _CORE:

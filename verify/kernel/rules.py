@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy
 
@@ -150,9 +150,8 @@ class Obligation:
 
 
 _KEY = object()
-_MADE: weakref.WeakKeyDictionary[_Made, object] = weakref.WeakKeyDictionary()  # every value
-# the kernel made, and only those, with the statement it was made for (read from here, never
-# from the value: `object.__setattr__` could re-point its slot)
+_MADE: weakref.WeakKeyDictionary[_Made, object] = weakref.WeakKeyDictionary()  # all it made, each
+# with its statement (read here, not from the value: `object.__setattr__` reaches its slots)
 
 
 class _Made:
@@ -188,9 +187,9 @@ class Refutation(_Made):
     label: str
 
 
-def _names(value: object, what: str) -> frozenset[str]:
-    if type(value) is not frozenset or not all(type(n) is str for n in value):
-        raise KernelError(f"{what} must be a frozenset of names")
+def _names(value: object, what: str) -> frozenset[str]:  # `<w,w>` is no name: a Gram symbol
+    if type(value) is not frozenset or not all(type(n) is str and n.isidentifier() for n in value):
+        raise KernelError(f"{what} must be a frozenset of identifiers")
     return value
 
 
@@ -199,8 +198,9 @@ def _rels(value: object, what: str) -> tuple[Rel, ...]:
     for r in algebra.items(value, what):
         if type(r) is not Rel:
             raise KernelError(f"{what}: expected a Rel, not {type(r).__name__}")
-        out.append(Rel(r.lhs, algebra.text(r.op, what), r.rhs, algebra.text(r.text, what),
-                       tuple(algebra.items(r.divisors, what))))
+        out.append(Rel(algebra.expr(r.lhs, what), algebra.text(r.op, what),
+                       algebra.expr(r.rhs, what), algebra.text(r.text, what),
+                       tuple(algebra.expr(d, what) for d in algebra.items(r.divisors, what))))
     return tuple(out)
 
 
@@ -259,6 +259,8 @@ def _frozen(sequent: object) -> Sequent:
     uses = algebra.items(sequent.uses, "uses")
     if any(type(u) is not Statement for u in uses):
         raise KernelError("every used step must be a Statement")
+    uses = tuple(replace(u, hypotheses=_rels(u.hypotheses, "used"), claim=_rels(  # type: ignore[attr-defined]
+        (u.claim,), "used")[0], naturals=_names(u.naturals, "used naturals")) for u in uses)  # type: ignore[attr-defined]
     witness = _terms(sequent.witness, "witness", vectors, scalars - sequent.naturals, vectors)
     if witness and (type(rule) is Induction or _reads(witness) & set(witness)):
         raise RuleError("a witness is for a direct or case step, and names none of what it "
@@ -371,7 +373,10 @@ def statement(sequent: Sequent) -> Statement:
         naturals |= used.naturals
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
               "says exists")
-    naturals |= sequent.naturals & set().union(*map(_read, (*hyps, sequent.claim)))
+    read = set().union(*map(_read, (*hyps, sequent.claim)))
+    if type(sequent.rule) is Induction:  # a natural the run starts from is one too
+        read |= _reads(sequent.rule.base) | _reads(sequent.rule.step)  # type: ignore[arg-type]
+    naturals |= sequent.naturals & read
     run, rule = "", sequent.rule
     if type(rule) is Induction:
         naturals.add(rule.variable)
@@ -529,4 +534,5 @@ def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Re
             raise KernelError(f"hypothesis `{r.text}` fails at the counterexample")
     if algebra.evaluate(claim, "the claim", point.value):
         raise KernelError(f"the claim `{claim.text}` holds at the counterexample")
-    return Refutation(_KEY, statement=st, counterexample=cex, label=label)
+    return Refutation(_KEY, statement=st, label=label,  # the validated copy, not the caller's
+                      counterexample=certificates.Counterexample(point.scalars, point.vectors))
