@@ -247,3 +247,12 @@ def test_gram_of_no_rows_against_big_rows_is_empty() -> None:
     small = VectorColumn(np.zeros((0, 1), dtype=np.int64))
     big = VectorColumn.of([[Fraction(2**64)]]).take(np.array([], dtype=np.intp))
     assert big.num.dtype == object and len(gram_column(small, big)) == 0
+
+
+def test_the_package_re_exports_every_name_of_instances() -> None:
+    """`verify.numeric` lists the names of `instances` without importing it (lazily)."""
+    import verify.numeric
+    import verify.numeric.instances
+
+    assert verify.numeric.__all__ == verify.numeric.instances.__all__
+    assert verify.numeric.Shrinker is verify.numeric.instances.Shrinker
