@@ -56,18 +56,16 @@ def _max_abs(array: np.ndarray) -> int:
     """The largest magnitude in an integer array, as a Python int (0 when empty)."""
     if array.size == 0:
         return 0
-    if array.dtype == object:
-        return int(np.abs(array).max())
+    # the extremes, not `abs` of every entry: on object arrays (Python ints) that would
+    # allocate a second array of big integers just to compare them
     return max(abs(int(array.max())), abs(int(array.min())))
 
 
 def _as_object(array: np.ndarray) -> np.ndarray:
     """The same integers as Python ints in an object array (never overflows)."""
-    if array.dtype == object:
-        return array
-    out = np.empty(array.shape, dtype=object)
-    out[...] = array.tolist() if array.ndim else int(array)
-    return out
+    # astype(object) makes Python ints of int64 entries, at any shape (an empty matrix too:
+    # assigning `tolist()` of a 0 x d array to it failed to broadcast)
+    return array if array.dtype == object else array.astype(object)
 
 
 @dataclass(frozen=True)
@@ -129,10 +127,18 @@ class Column:
 
 @dataclass(frozen=True)
 class VectorColumn:
-    """Rows of exact coordinate vectors `num[i, :] / den`, zero-padded to one dimension."""
+    """Rows of exact coordinate vectors `num[i, :] / den`, zero-padded to one dimension.
+
+    `source`, when set, says the rows were taken from a smaller column: row i is
+    `source[0]`'s row `source[1][i]` (`take`, `constant`). Gram columns use it to compute
+    each distinct dot product once (`gram_column`): on a run's example rows, `<x, x>` has one
+    value per example and `<w, w>` one per state, not one per (state, example) row.
+    """
 
     num: IntArray
     den: int = 1
+    source: tuple[VectorColumn, np.ndarray] | None = field(default=None, compare=False,
+                                                           repr=False)
 
     @classmethod
     def of(cls, rows: Sequence[Sequence[int | Fraction]], dim: int | None = None) -> VectorColumn:
@@ -147,7 +153,8 @@ class VectorColumn:
     def constant(cls, row: Sequence[int | Fraction], n: int) -> VectorColumn:
         """The same vector on `n` rows (built once, then repeated)."""
         single = cls.of([row])
-        return cls(np.repeat(single.num, n, axis=0), single.den)
+        return cls(np.repeat(single.num, n, axis=0), single.den,
+                   (single, np.zeros(n, dtype=np.intp)))
 
     def __len__(self) -> int:
         return self.num.shape[0]
@@ -162,7 +169,8 @@ class VectorColumn:
         if dim == self.dim:
             return self
         extra = np.zeros((len(self), dim - self.dim), dtype=self.num.dtype)
-        return VectorColumn(np.concatenate([self.num, extra], axis=1), self.den)
+        source = None if self.source is None else (self.source[0].padded(dim), self.source[1])
+        return VectorColumn(np.concatenate([self.num, extra], axis=1), self.den, source)
 
     def row(self, i: int) -> tuple[Fraction, ...]:
         """Row `i` as exact coordinates."""
@@ -174,12 +182,37 @@ class VectorColumn:
         return _max_abs(self.num)
 
     def take(self, rows: np.ndarray) -> VectorColumn:
-        """The rows selected by an index array."""
-        return VectorColumn(self.num[rows], self.den)
+        """The rows selected by an index array (remembering where they were taken from)."""
+        rows = np.asarray(rows)
+        if rows.dtype == bool:
+            rows = np.flatnonzero(rows)
+        base, index = self.source if self.source is not None else (self, rows)
+        return VectorColumn(self.num[rows], self.den,
+                            (base, index[rows] if self.source is not None else index))
 
 
 def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
-    """The row-wise exact dot products `<a_i, b_i>`; int64 only when `d*|a|*|b|` fits."""
+    """The row-wise exact dot products `<a_i, b_i>`; int64 only when `d*|a|*|b|` fits.
+
+    When both columns were taken from smaller ones (`VectorColumn.source`), each distinct
+    product is computed once on those and the rows picked from them: the same integers (and
+    the same dtype: int64 exactly when every value fits) with far fewer big-integer products.
+    """
+    if a.source is not None and b.source is not None:
+        (base_a, index_a), (base_b, index_b) = a.source, b.source
+        if len(index_a) == len(index_b):
+            if len(base_a) == len(base_b) and (index_a is index_b
+                                               or np.array_equal(index_a, index_b)):
+                if len(base_a) < len(index_a):
+                    return _fitted(_row_products(base_a, base_b).take(index_a))
+            elif len(base_a) * len(base_b) <= len(index_a):
+                table = _products(base_a, base_b)
+                return _fitted(Column(table.num[index_a, index_b], table.den))
+    return _row_products(a, b)
+
+
+def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
+    """`<a_i, b_i>` row by row."""
     dim = max(a.dim, b.dim)
     bound = dim * a.magnitude * b.magnitude
     a, b = a.padded(dim), b.padded(dim)
@@ -190,6 +223,24 @@ def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
             [0] * len(a))
         num = _int_array([int(v) for v in num])
     return Column(num, a.den * b.den)
+
+
+def _products(a: VectorColumn, b: VectorColumn) -> Column:
+    """Every `<a_i, b_j>` as a len(a) x len(b) table of numerators (over `a.den * b.den`)."""
+    dim = max(a.dim, b.dim)
+    bound = dim * a.magnitude * b.magnitude
+    a, b = a.padded(dim), b.padded(dim)
+    if not dim or (a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT):
+        return Column(a.num.astype(np.int64) @ b.num.T.astype(np.int64), a.den * b.den)
+    return Column(_as_object(a.num) @ _as_object(b.num).T, a.den * b.den)
+
+
+def _fitted(column: Column) -> Column:
+    """The column in int64 when every value fits (as row-wise products give it)."""
+    num = column.num
+    if num.dtype == object:
+        num = _int_array([int(v) for v in num])
+    return Column(num, column.den)
 
 
 def reduced(num: np.ndarray, den: int) -> VectorColumn:
@@ -261,6 +312,11 @@ class InstanceBatch:
     origin_index: IntArray
     iteration: IntArray
     _grams: dict[tuple[str, str], Column] = field(default_factory=dict, repr=False)
+    # Values and hypothesis masks per compiled polynomial, computed once per batch: the
+    # checks of an audit share most of their hypotheses and many claims (500 polynomial
+    # evaluations per batch, 153 of them distinct), and a batch's columns never change.
+    _values: dict[object, tuple[IntArray, int]] = field(default_factory=dict, repr=False)
+    _masks: dict[object, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.iteration)
@@ -385,7 +441,14 @@ class CompiledPolynomial:
         return cls(symbols, terms, den)
 
     def evaluate(self, batch: InstanceBatch) -> tuple[IntArray, int]:
-        """Numerators and one positive denominator: the exact values on every row."""
+        """Numerators and one positive denominator: the exact values on every row (computed
+        once per batch and polynomial; the arrays are shared, so callers never write them)."""
+        cached = batch._values.get(self)
+        if cached is None:
+            cached = batch._values[self] = self._evaluate(batch)
+        return cached
+
+    def _evaluate(self, batch: InstanceBatch) -> tuple[IntArray, int]:
         columns = [batch.column(s) for s in self.symbols]
         n = len(batch)
         degrees = [max((m[j] for m, _ in self.terms), default=0) for j in range(len(columns))]
@@ -485,10 +548,7 @@ class CompiledJudgement:
         """Rows where every hypothesis holds (the non-vacuous instances)."""
         mask = np.ones(len(batch), dtype=bool)
         for poly, kind in self.hypotheses:
-            values, _ = poly.evaluate(batch)
-            # The kernel's `holds`, applied by numpy to every row at once (the denominator is
-            # positive; object arrays compare to objects, hence the cast).
-            mask &= np.asarray(holds(kind, values), dtype=bool)
+            mask &= _holding(poly, kind, batch)
         return mask
 
     def check(self, batch: InstanceBatch) -> NumericVerdict:
@@ -518,6 +578,18 @@ class CompiledJudgement:
         """Whether one instance satisfies every hypothesis and violates the claim."""
         batch = InstanceBatch.from_instances([instance], Origin("check"))
         return self.check(batch).violations == 1
+
+
+def _holding(poly: CompiledPolynomial, kind: str, batch: InstanceBatch) -> np.ndarray:
+    """Rows of `batch` where `poly (kind) 0` holds, computed once per batch (read-only)."""
+    key = (poly, kind)
+    mask = batch._masks.get(key)
+    if mask is None:
+        values, _ = poly.evaluate(batch)
+        # The kernel's `holds`, applied by numpy to every row at once (the denominator is
+        # positive; object arrays compare to objects, hence the cast).
+        mask = batch._masks[key] = np.asarray(holds(kind, values), dtype=bool)
+    return mask
 
 
 @lru_cache(maxsize=1024)

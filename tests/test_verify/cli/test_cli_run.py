@@ -120,3 +120,14 @@ def test_progress_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch,
     main(["run", "--example", "xor"])
     _, err = capsys.readouterr()
     assert "epoch 2, 7 updates" in err and "\x1b[3" not in err  # NO_COLOR: no colour
+
+
+def test_run_never_imports_sympy() -> None:
+    """Regression (issue 15, imports only where needed): `novikoff run` read the audit's budgets
+    through `verify.numeric`, whose re-exports imported SymPy (about a second per process)."""
+    code = ("import sys; from verify.cli import main; main(['run', '--json']); "
+            "sys.stderr.write(str('sympy' in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=Path(__file__).resolve().parents[3])
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith("False"), done.stderr

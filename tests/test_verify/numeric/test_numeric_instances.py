@@ -185,3 +185,74 @@ def test_no_true_step_of_the_case_table_fails_on_small_integer_instances(case: C
     among the integer instances in [-2, 2] of dimension 1 and 2 (the exhaustive search)."""
     compiled = CompiledJudgement.compile(judgement_of(case))
     assert Shrinker(compiled, max_dim=2, max_magnitude=2, budget=50_000).search() is None
+
+
+entries = st.one_of(st.integers(-9, 9), st.integers(-(2**70), 2**70))
+
+
+@given(st.data())
+def test_gram_of_taken_columns_equals_row_by_row_products(data: st.DataObject) -> None:
+    """Law: a Gram column computed on the columns rows were taken from (each distinct
+    product once) equals the row-by-row products of the taken rows: same integers, same
+    denominator, and int64 exactly when every value fits."""
+    dim = data.draw(st.integers(0, 4))
+    vectors = st.lists(st.lists(entries, min_size=dim, max_size=dim), min_size=1, max_size=5)
+    a_rows, b_rows = data.draw(vectors), data.draw(vectors)
+    den_a, den_b = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6))
+    base_a = VectorColumn.of([[Fraction(v, den_a) for v in r] for r in a_rows], dim)
+    base_b = VectorColumn.of([[Fraction(v, den_b) for v in r] for r in b_rows], dim)
+    n = data.draw(st.integers(0, 12))
+    pick_a = np.array(data.draw(st.lists(st.integers(0, len(a_rows) - 1), min_size=n,
+                                         max_size=n)), dtype=np.intp)
+    same = data.draw(st.booleans()) and len(a_rows) == len(b_rows)
+    pick_b = pick_a if same else np.array(data.draw(st.lists(
+        st.integers(0, len(b_rows) - 1), min_size=n, max_size=n)), dtype=np.intp)
+    a, b = base_a.take(pick_a), base_b.take(pick_b)
+    if data.draw(st.booleans()):
+        b = VectorColumn.constant(base_b.row(0), n)
+    plain_a, plain_b = VectorColumn(a.num, a.den), VectorColumn(b.num, b.den)  # no source
+    expected = gram_column(plain_a, plain_b)
+    got = gram_column(a, b)
+    assert got.den == expected.den
+    assert got.num.dtype == expected.num.dtype
+    assert [int(v) for v in got.num] == [int(v) for v in expected.num]
+    assert got.num.tolist() == [sum(int(p) * int(q) for p, q in zip(r, s, strict=True))
+                                for r, s in zip(a.num, b.num, strict=True)]
+
+
+def test_a_batch_evaluates_each_polynomial_once() -> None:
+    """Checks sharing a hypothesis read its values from the batch (computed once), and the
+    verdicts are those of fresh batches."""
+    rows = [Instance({"y": Fraction(v % 3 - 1), "R2": Fraction(v)},
+                     {"w": (Fraction(v), Fraction(1)), "x": (Fraction(1), Fraction(-v))})
+            for v in range(-4, 5)]
+    shared = Fact(Y**2 - 1, "==")
+    first = CompiledJudgement.compile(Judgement((shared,), Fact(R2 - norm2(X), ">="),
+                                                ("w", "x"), ("y", "R2")))
+    second = CompiledJudgement.compile(Judgement((shared,), Fact(-Y * dot(W, X), ">="),
+                                                 ("w", "x"), ("y", "R2")))
+    batch = batch_of(rows)
+    verdicts = (first.check(batch), second.check(batch))
+    assert verdicts == (first.check(batch_of(rows)), second.check(batch_of(rows)))
+    hypothesis = first.hypotheses[0][0]
+    assert hypothesis is second.hypotheses[0][0]  # compiled once per process
+    values = hypothesis.evaluate(batch)
+    assert hypothesis.evaluate(batch) is values  # and evaluated once per batch
+    assert verdicts[0].instances == len(rows) and verdicts[0].vacuous == 3
+
+
+def test_gram_of_no_rows_against_big_rows_is_empty() -> None:
+    """Regression: an empty int64 matrix beside an object one (no row selected from a run of
+    big integers) failed to convert to Python ints (`could not broadcast`)."""
+    small = VectorColumn(np.zeros((0, 1), dtype=np.int64))
+    big = VectorColumn.of([[Fraction(2**64)]]).take(np.array([], dtype=np.intp))
+    assert big.num.dtype == object and len(gram_column(small, big)) == 0
+
+
+def test_the_package_re_exports_every_name_of_instances() -> None:
+    """`verify.numeric` lists the names of `instances` without importing it (lazily)."""
+    import verify.numeric
+    import verify.numeric.instances
+
+    assert verify.numeric.__all__ == verify.numeric.instances.__all__
+    assert verify.numeric.Shrinker is verify.numeric.instances.Shrinker
