@@ -268,10 +268,12 @@ class _Script:
             for chosen in itertools.combinations(labels, size):  # (one per divisor: 1/R**2)
                 factor = sympy.Mul(*(c.expr for c, _ in chosen))
                 if sympy.cancel(factor * gap - fact.expr) == 0:
-                    proof = chosen[-1][1]
-                    for _, label in reversed(chosen[:-1]):
+                    # the text nests as the proof does: `0 < c0 * (c1 * ...)` is its type
+                    text, proof = expr(chosen[-1][0].expr), chosen[-1][1]
+                    for condition, label in reversed(chosen[:-1]):
+                        text = f"({expr(condition.expr)} * {text})"
                         proof = f"(Rmult_lt_0_compat _ _ {label} {proof})"
-                    return expr(factor), proof
+                    return text, proof
         raise Unsupported(f"no condition clears the denominator of {relation.text!r}")
 
     def nonzero_fact(self, divisor: sympy.Expr, labels: list[tuple[Fact, str]]) -> None:
@@ -338,8 +340,45 @@ class _Script:
         return term if weight.text == "1" else _times(weight, term)
 
     def replay(self, goal: Goal) -> str:
-        """Replay one certificate; returns the name of the claim's fact."""
-        judgement, cert = goal.judgement, goal.certificate
+        """Replay one obligation's evidence; returns the name of its claim's fact."""
+        claim = goal.obligation.judgement.claim
+        if claim in self.facts:
+            return self.facts[claim]
+        if goal.judgement.claim == claim:
+            return self.certificate(goal.judgement, goal.certificate)
+        return self.refutation(goal)
+
+    def refutation(self, goal: Goal) -> str:
+        """Refutation form: the claim `g >= 0` (`g > 0`) by contradiction.
+
+        The certificate proves `0 > 0` from hypotheses and the negated claim `-g > 0`
+        (`-g >= 0`). `by_contra_ge` (`by_contra_gt`) splits on the sign of `g` (decidability
+        of the order on R, `Rle_lt_dec`): in the case that violates the claim the negation
+        is a hypothesis, `n = -g` by `ring`, and the certificate is replayed as any other to
+        the absurd `0 < 0`; the facts derived under the negation stay inside its block.
+        """
+        claim = goal.obligation.judgement.claim
+        if claim.kind == "==" or goal.judgement.claim != Fact(sympy.Integer(0), ">"):
+            raise Unsupported(f"evidence for {goal.judgement.claim} is neither the claim "
+                              f"{claim} nor its refutation form")
+        negated = Fact(-claim.expr, ">" if claim.kind == ">=" else ">=")
+        label, inner = self.new("g"), self.new("neg")
+        lemma = "by_contra_ge" if claim.kind == ">=" else "by_contra_gt"
+        self.emit(f"assert ({label} : {_prop(claim)}).")
+        self.emit(f"{{ refine ({lemma} {expr(claim.expr)} {expr(negated.expr)} _ _); "
+                  f"[ring | intros {inner}].")
+        saved = (dict(self.facts), dict(self.hyps), set(self.nonzero), self.indent)
+        self.indent += "  "
+        self.facts[negated] = inner
+        absurd = self.certificate(goal.judgement, goal.certificate)
+        self.emit(f"exact {absurd}.")
+        self.facts, self.hyps, self.nonzero, self.indent = saved
+        self.emit("}")
+        self.facts[claim] = label
+        return label
+
+    def certificate(self, judgement: Judgement, cert: Certificate) -> str:
+        """Replay a certificate of `judgement`; returns the name of its claim's fact."""
         if judgement.claim in self.facts:
             return self.facts[judgement.claim]
         facts = judgement.hypotheses
@@ -473,9 +512,6 @@ class ProofExport:
 
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
-        if any(g.judgement.claim != g.obligation.judgement.claim for g in proved.goals):
-            raise Unsupported("a certificate in refutation form (the negated claim "
-                              "contradicts the hypotheses) is not replayed in Coq yet")
         derived = self.derivable(step)
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = {self.done[s].claim for s in derived} - own
@@ -492,7 +528,7 @@ class ProofExport:
         intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
         script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
-                         names, {g.judgement.claim: g for g in sides})
+                         names, {g.obligation.judgement.claim: g for g in sides})
         script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
                                          + list(names.values())) + ".")
         self.apply_uses(script, derived, derived_claims, intros)
@@ -504,10 +540,10 @@ class ProofExport:
         if isinstance(step.rule, Direct):
             if len(main) != 1:
                 raise Unsupported(f"{len(main)} main obligations for a direct step")
-            claim_fact = main[0].judgement.claim
+            claim_fact = main[0].obligation.judgement.claim
             label = script.replay(main[0])
         elif isinstance(step.rule, CaseSplit):
-            claim_fact = main[0].judgement.claim
+            claim_fact = main[0].obligation.judgement.claim
             label = self.cases(script, step.rule, main)
         else:
             raise Unsupported(f"rule {type(step.rule).__name__}")
@@ -550,7 +586,7 @@ class ProofExport:
 
     def cases(self, script: _Script, rule: CaseSplit, goals: list[Goal]) -> str:
         """Destruct the trichotomy (or dichotomy) of the split polynomial; replay each case."""
-        claim = goals[0].judgement.claim
+        claim = goals[0].obligation.judgement.claim
         cases = [g.obligation.written[0][-1] for g in goals]  # type: ignore[index]
         ops = [c.op for c in cases]
         if ops != ([">", "==", "<"] if rule.zero_case else [">=", "<"]):
@@ -634,7 +670,7 @@ class ProofExport:
         rule = step.rule
         assert isinstance(rule, Induction)
         names = {h: f"hyp'{i}" for i, h in enumerate(premises)}
-        conditions = {g.judgement.claim: g for g in sides
+        conditions = {g.obligation.judgement.claim: g for g in sides
                       if g.obligation.label.startswith(f"{label}: ")}
         script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
                          names, conditions)
