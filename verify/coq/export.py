@@ -10,8 +10,11 @@ kernel's normal form is the clearing factor and its condition `D > 0` is replaye
 side obligation); each certificate is replayed as `m * claim = sum of terms` (identity by
 `ring`) with every term's sign given by an explicit proof term (products of hypotheses,
 `pow2_ge_0`, the preamble's Gram lemmas); the claim as written is recovered by one bridge
-lemma. A natural `t` is introduced as a `nat`, `0 <= INR t` is `pos_INR`, and the proof then
-works with the real `t := INR t`. Structural rules: a case split destructs the trichotomy (a
+lemma. Evidence in refutation form (`0 > 0` from the hypotheses and the negated claim) is
+replayed by contradiction: `by_contra_ge`/`by_contra_gt` decide the sign of the claim's gap
+and, in the violating case, the certificate is replayed to `0 < 0`. A natural `t` is
+introduced as a `nat`, `0 <= INR t` is `pos_INR`, and the proof then works with the real
+`t := INR t`. Structural rules: a case split destructs the trichotomy (a
 disjunction) and replays each case; `uses` applies the used step's theorem; an induction over
 runs is a theorem over `nat` (iterated vectors and per-update names as sequences, constants
 as constants) proved from its base and step obligations, exported as lemmas over `R`.
