@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -454,6 +454,27 @@ def _comment(text: str) -> str:
     return text.replace("(*", "( *").replace("*)", "* )").replace('"', "'")
 
 
+def _term(value: object, zero_of: str) -> str:
+    """An induction's base or update of one name: a vector (`vadd`/`vscal`, the zero vector
+    as `vscal 0 zero_of`), or a scalar expression."""
+    if isinstance(value, Mapping):
+        return printer.vector(value, zero_of)
+    return expr(value)  # type: ignore[arg-type]
+
+
+def _term_names(value: object) -> set[str]:
+    """The declared names an induction's base or update of one name reads."""
+    if isinstance(value, Mapping):
+        coefficients = list(value.values())
+        found = set(value)
+    else:
+        coefficients, found = [value], set()
+    for c in coefficients:
+        for symbol in c.free_symbols:
+            found.update(gram_pair(symbol) or (symbol.name,))
+    return found
+
+
 def _substituted(text: str, mapping: dict[str, str]) -> str:
     """`text` with whole Coq names replaced (one pass: replacements are not re-read)."""
     if not mapping:
@@ -637,13 +658,13 @@ class ProofExport:
         extra = {t, *rule.base, *rule.step}
         for mapping in (rule.base, rule.step):
             for value in mapping.values():
-                extra |= set(value) | {s.name for c in value.values() for s in c.free_symbols}
+                extra |= _term_names(value)
         variables = self.variables((*st.hypotheses, st.claim, *update), extra)
         iterated = set(rule.base) | set(rule.step) | {t}
         reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
                  for n in gram_pair(s) or (s.name,)}
         for value in rule.step.values():
-            reads |= set(value) | {s.name for c in value.values() for s in c.free_symbols}
+            reads |= _term_names(value)
         sequences = [v for v in variables if v in iterated - {t}
                      or (v in reads - iterated - set(rule.constants))]
         texts = [
@@ -684,8 +705,11 @@ class ProofExport:
         at_base = label == "base"
         mapping = rule.base if at_base else rule.step
         t = rule.variable
-        shown = Written(self.proof.names, {t: "0" if at_base else f"({name(t)} + 1)"},
-                        {n: printer.vector(v, n) for n, v in mapping.items()})
+        vectors = self.proof.names.vectors
+        shown = Written(self.proof.names,
+                        {t: "0" if at_base else f"({name(t)} + 1)",
+                         **{n: _term(v, n) for n, v in mapping.items() if n not in vectors}},
+                        {n: _term(v, n) for n, v in mapping.items() if n in vectors})
         claim = shown.relation(proved.statement.claim)
         if claim is None:
             raise Unsupported("the invariant has no source text to substitute into")
@@ -717,11 +741,11 @@ class ProofExport:
             vecs = {v: f"({name(v)} {index})" for v in sequences if v in vectors}
             return scalars, vecs
 
-        def vector_at(v: object, zero_of: str, index: str) -> str:
+        def term_at(v: object, zero_of: str, index: str) -> str:
             # the lemma's own printing, names then replaced: both sides stay syntactically equal
             scalars, vecs = at(index)
             mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
-            return _substituted(printer.vector(v, zero_of), mapping)  # type: ignore[arg-type]
+            return _substituted(_term(v, zero_of), mapping)
 
         def written(relation: Rel, index: str) -> str:
             scalars, vecs = at(index)
@@ -741,8 +765,8 @@ class ProofExport:
         hyps = [" ".join(Written(self.proof.names).relation(h) or ()) for h in hypotheses]
         if any(not h for h in hyps):
             raise Unsupported("a hypothesis has no source text to restate over nat")
-        base = [f"{name(v)} 0%nat = {vector_at(rule.base[v], v, '0%nat')}" for v in rule.base]
-        nxt = [f"(forall {n}, {name(v)} (S {n}) = {vector_at(rule.step[v], v, n)})"
+        base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat')}" for v in rule.base]
+        nxt = [f"(forall {n}, {name(v)} (S {n}) = {term_at(rule.step[v], v, n)})"
                for v in rule.step]
         facts = [f"(forall {n}, {written(h, n)})" for h in update]
         premises = [*hyps, *base, *nxt, *facts]
