@@ -548,7 +548,8 @@ class ProofExport:
             return self.induction(proved, hypotheses, derived, derived_claims, main, sides,
                                   header)
         naturals = st.naturals
-        variables = self.variables((*st.hypotheses, st.claim), naturals=naturals)
+        split = _term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
+        variables = self.variables((*st.hypotheses, st.claim), split, naturals=naturals)
         intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
         script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],

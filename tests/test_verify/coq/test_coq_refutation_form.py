@@ -32,7 +32,7 @@ DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit)\b")
 
 ROOTS = b"""
 title = "roots"
-scalars = ["a", "n", "b", "c", "d"]
+scalars = ["a", "n"]
 
 [[step]]
 id = "root"
@@ -43,6 +43,26 @@ claim = "n <= a"
 id = "root-strict"
 given = ["a >= 0", "n >= 0", "n**2 < a**2"]
 claim = "n < a"
+"""
+STEPS = ["root", "root-strict"]
+
+CONTEXTS = b"""
+title = "contexts"
+scalars = ["a", "n", "b", "c", "d"]
+
+# in each case of a split (regression: the split name c, in no hypothesis and not in the
+# claim, was not bound by the theorem)
+[[step]]
+id = "root-in-cases"
+given = ["a >= 0", "n >= 0", "n**2 <= a**2"]
+claim = "n <= a"
+split = { on = "c", zero = false }
+
+# a side condition (the denominator n > 0) by contradiction
+[[step]]
+id = "root-side"
+given = ["n >= 0", "n**2 >= 1"]
+claim = "a**2/n >= 0"
 
 # regression: a denominator cleared by a product of two conditions; the factor's text must
 # nest as its proof does (SymPy printed `d * (a + b)` for a proof of `0 < (a + b) * d`)
@@ -51,18 +71,23 @@ id = "two-divisors"
 given = ["a + b > 0", "d > 0", "c >= 0"]
 claim = "c/(a + b) + c/d >= 0"
 """
-STEPS = ["root", "root-strict", "two-divisors"]
+CONTEXT_STEPS = ["root-in-cases", "root-side", "two-divisors"]
+
+
+def checked(source: bytes, proof_id: str, steps: list[str]) -> tuple[str, object, list[object]]:
+    """`source` checked by our prover: every step proved."""
+    proof = parse_proof(source, f"{proof_id}.toml")
+    report = check_proof(proof)
+    assert [s.status for s in report.steps] == ["proved"] * len(steps)
+    return proof_id, proof, list(report.steps)
 
 
 @pytest.fixture(scope="module")
 def roots() -> tuple[str, object, list[object]]:
-    """The proof, checked once: both roots in refutation form, every step proved."""
-    proof = parse_proof(ROOTS, "roots.toml")
-    report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
-    messages = {s.step.id: s.message for s in report.steps}
-    assert "refutation form" in messages["root"] and "refutation form" in messages["root-strict"]
-    return "roots", proof, list(report.steps)
+    """The roots, checked once: both in refutation form."""
+    found = checked(ROOTS, "roots", STEPS)
+    assert all("refutation form" in s.message for s in found[2])  # type: ignore[attr-defined]
+    return found
 
 
 def test_refutation_form_is_exported_by_contradiction_without_a_decision_procedure(
@@ -76,6 +101,17 @@ def test_refutation_form_is_exported_by_contradiction_without_a_decision_procedu
     assert "refine (by_contra_gt (a + (- (n))) ((- (a)) + n) _ _)" in text
     assert text.count(": 0 < 0).") == 2
     assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
+
+
+@needs_coqc
+def test_refutation_form_in_cases_and_side_conditions_compiles(tmp_path: Path) -> None:
+    proof = checked(CONTEXTS, "contexts", CONTEXT_STEPS)
+    run = export_and_check(tmp_path, [proof])
+    assert run.for_proof("contexts") == dict.fromkeys(CONTEXT_STEPS, "checked")
+    text = (tmp_path / "contexts.v").read_text()
+    assert text.count("by_contra_ge") == 2  # once in each case
+    assert "refine (by_contra_gt n (- (n)) _ _)" in text  # the side condition n > 0
+    assert "forall (a n c : R)," in text  # the split name is bound
 
 
 @needs_coqc
