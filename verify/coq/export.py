@@ -536,6 +536,12 @@ class ProofExport:
 
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
+        if getattr(st, "exists", ()):
+            raise Unsupported("an existential claim (proved by a witness) is not replayed in "
+                              "Coq yet")
+        instances = sorted({o for o in st.origins if o and o not in step.uses})
+        if instances:
+            raise Unsupported(f"an instantiated use ({instances[0]}) is not replayed in Coq yet")
         derived = self.derivable(step)
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = {self.done[s].claim for s in derived} - own
