@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
 
@@ -49,6 +49,7 @@ from verify.kernel import (
     Square,
     Statement,
     gram_pair,
+    instance,
 )
 from verify.kernel.algebra import normal_form, reciprocal_bases
 
@@ -80,6 +81,19 @@ class ProvedStep:
     step: Step
     statement: Statement
     goals: tuple[Goal, ...]
+    witness: Mapping[str, object] = field(default_factory=dict)
+    instances: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+
+
+def _witness(step: Step) -> Mapping[str, object]:
+    """The step's witness (name -> term): a vector as `{name: coefficient}`, a scalar as a
+    SymPy expression, as the kernel's `Sequent.witness` reads them."""
+    return dict(getattr(step, "witness", None) or {})
+
+
+def _instances(step: Step) -> dict[str, Mapping[str, object]]:
+    """Used step id -> the substitution it is used with (only the instantiated uses)."""
+    return {k: dict(v) for k, v in (getattr(step, "instances", None) or {}).items() if v}
 
 
 def proved_step(report: object) -> ProvedStep | None:
@@ -98,7 +112,9 @@ def proved_step(report: object) -> ProvedStep | None:
             return None
         goals.append(Goal(goal_report.goal, verdict.judgement or goal_report.goal.judgement,
                           verdict.certificate))
-    return ProvedStep(report.step, report.statement, tuple(goals))  # type: ignore[attr-defined]
+    step = report.step  # type: ignore[attr-defined]
+    return ProvedStep(step, report.statement, tuple(goals),  # type: ignore[attr-defined]
+                      _witness(step), _instances(step))
 
 
 @dataclass
@@ -106,7 +122,8 @@ class Exported:
     """One step in the Coq file: its theorem (None when not exported, with the reason).
 
     `variables` are the theorem's binders in order, `naturals` those bound as `nat`,
-    `hypotheses` its premises in order and `claim` its conclusion (kernel relations).
+    `hypotheses` its premises in order and `claim` its conclusion (kernel relations), for
+    some value of the names in `exists` (an existential claim, proved by a witness).
     """
 
     step_id: str
@@ -118,6 +135,7 @@ class Exported:
     naturals: frozenset[str] = frozenset()
     claim: Rel | None = None
     induction: bool = False
+    exists: tuple[str, ...] = ()
 
 
 @dataclass
@@ -510,15 +528,21 @@ class ProofExport:
                   ((vectors, "V"), (nats, "nat"), (scalars, "R")) if g]
         return f"forall {' '.join(groups)}," if groups else ""
 
-    def derivable(self, step: Step) -> list[str]:
-        """Used steps (transitively, in proof order) whose claims come from their theorems."""
+    def derivable(self, step: Step, instantiated: Iterable[str] = ()) -> list[str]:
+        """Used steps (transitively, in proof order) whose claims come from their theorems.
+
+        An instantiated use is applied to its substituted arguments; the steps it uses are
+        not reached through it (their substituted claims are among its own premises or
+        derived inside its theorem)."""
         closure: set[str] = set()
         stack = list(step.uses)
+        opaque = set(instantiated)
         while stack:
             used = stack.pop()
             if used not in closure:
                 closure.add(used)
-                stack.extend(self.proof.step(used).uses)
+                if used not in opaque:
+                    stack.extend(self.proof.step(used).uses)
         order = [s.id for s in self.proof.steps if s.id in closure]
         return [
             s for s in order
@@ -534,17 +558,48 @@ class ProofExport:
         self.done[proved.step.id] = exported
         return exported
 
+    def instance(self, used_id: str, substitution: Mapping[str, object]
+                 ) -> tuple[tuple[Rel, ...], Rel]:
+        """The premises and claim of a used theorem with `substitution` applied (the
+        kernel's own substitution, so they are the relations of this step's statement)."""
+        used = self.done[used_id]
+        assert used.claim is not None
+        stated = Statement(used_id, used.hypotheses, ("",) * len(used.hypotheses), used.claim,
+                           used.naturals)
+        try:
+            substituted = instance(stated, substitution)
+        except KernelError as error:
+            raise Unsupported(f"instantiating {used_id}: {error}") from None
+        return substituted.hypotheses, substituted.claim
+
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
-        if getattr(st, "exists", ()):
-            raise Unsupported("an existential claim (proved by a witness) is not replayed in "
-                              "Coq yet")
-        instances = sorted({o for o in st.origins if o and o not in step.uses})
-        if instances:
-            raise Unsupported(f"an instantiated use ({instances[0]}) is not replayed in Coq yet")
-        derived = self.derivable(step)
+        exists = tuple(getattr(st, "exists", ()))
+        if set(exists) != set(proved.witness):
+            raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
+                              f"names {', '.join(sorted(proved.witness)) or 'none'}")
+        instances = proved.instances
+        unread = sorted({o for o in st.origins if o and o not in step.uses})
+        if unread and not instances:
+            raise Unsupported(f"an instantiated use ({unread[0]}) whose substitution the "
+                              "exporter did not read")
+        if isinstance(step.rule, Induction) and instances:
+            raise Unsupported("an induction with an instantiated use is not replayed in Coq "
+                              "yet")
+        derived = self.derivable(step, instances)
+        # a substituted premise of this statement, printed from its original text
+        printed: dict[Rel, tuple[Rel, Mapping[str, object]]] = {}
+        claims: dict[str, Rel] = {}
+        for used_id, substitution in instances.items():
+            used = self.done.get(used_id)
+            if used is None or used.claim is None:
+                continue  # not exported: its substituted statement stays assumed
+            hyps, claim = self.instance(used_id, substitution)
+            printed.update(zip((*hyps, claim), (
+                (r, substitution) for r in (*used.hypotheses, used.claim)), strict=True))
+            claims[used_id] = claim
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
-        derived_claims = {self.done[s].claim for s in derived} - own
+        derived_claims = {claims.get(s) or self.done[s].claim for s in derived} - own
         hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
         main = [g for g in proved.goals if g.obligation.written is not None]
         sides = [g for g in proved.goals if g.obligation.written is None]
@@ -555,14 +610,27 @@ class ProofExport:
                                   header)
         naturals = st.naturals
         split = _term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
-        variables = self.variables((*st.hypotheses, st.claim), split, naturals=naturals)
+        for term in (*proved.witness.values(), *(
+                t for substitution in instances.values() for t in substitution.values())):
+            split |= _term_names(term)
+        local = set(exists) | {n for s in derived if s not in instances
+                               for n in self.done[s].exists}  # bound by `destruct`
+        for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
+            split |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
+                      for n in gram_pair(sym) or (sym.name,)}
+        stated = [r for r in (*st.hypotheses, st.claim) if r not in printed]
+        variables = [v for v in self.variables(stated, split, naturals=naturals)
+                     if v not in local]
         intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
-        script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
-                         names, {g.obligation.judgement.claim: g for g in sides})
+        vectors = [v for v in variables if v in self.proof.names.vectors]
+        script = _Script(self.proof, vectors, names,
+                         {g.obligation.judgement.claim: g for g in sides})
         script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
                                          + list(names.values())) + ".")
-        self.apply_uses(script, derived, derived_claims, intros)
+        in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
+        self.apply_uses(script, derived, derived_claims, intros, instances,
+                        lambda term, zero: self.coq_term(term, zero, vectors, in_proof))
         for natural, nat in intros.items():  # from here on, the real `t` is `INR t`
             label = script.new("natge")
             script.emit(f"pose proof (pos_INR {nat}) as {label}. "
@@ -578,41 +646,94 @@ class ProofExport:
             label = self.cases(script, step.rule, main)
         else:
             raise Unsupported(f"rule {type(step.rule).__name__}")
-        script.conclude(st.claim, label, claim_fact)
-        shown = Written(self.proof.names, {n: f"(INR {name(n)})" for n in intros})
+        claim = st.claim
+        if exists:  # the goal becomes the claim at the witness: the obligation's claim
+            script.emit("exists " + ", ".join(
+                self.coq_term(proved.witness[n], n, vectors, {}) for n in exists) + ".")
+            claim = main[0].obligation.written[1]  # type: ignore[index]
+        script.conclude(claim, label, claim_fact)
+        as_real = {n: f"(INR {name(n)})" for n in intros}
+        shown = Written(self.proof.names, as_real)
 
         def text(relation: Rel) -> str:
-            parts = shown.relation(relation)
+            if relation in printed:
+                source, substitution = printed[relation]
+                scalars = {k: self.coq_term(v, k, vectors, as_real)
+                           for k, v in substitution.items() if k not in self.proof.names.vectors}
+                vecs = {k: self.coq_term(v, k, vectors, as_real)
+                        for k, v in substitution.items() if k in self.proof.names.vectors}
+                parts = Written(self.proof.names, {**as_real, **scalars}, vecs).relation(source)
+            else:
+                parts = shown.relation(relation)
             if parts is None:
                 raise Unsupported(f"{relation.text!r} has no source text to state")
             return " ".join(parts)
 
         body = "".join(f"{text(h)} ->\n    " for h in hypotheses)
-        statement = f"{self.binder(variables, naturals)}\n    {body}{text(st.claim)}"
+        conclusion = text(st.claim)
+        if exists:
+            binders = self.binder(exists).removeprefix("forall ").removesuffix(",")
+            conclusion = f"exists {binders}, {conclusion}"
+        statement = f"{self.binder(variables, naturals)}\n    {body}{conclusion}"
         out = (f"{header}Theorem {theorem} : {statement}.\nProof.\n"
                + "\n".join(script.lines) + "\nQed.\n")
         return Exported(step.id, theorem, out, hypotheses=hypotheses,
-                        variables=tuple(variables), naturals=naturals, claim=st.claim)
+                        variables=tuple(variables), naturals=naturals, claim=st.claim,
+                        exists=exists)
+
+    def coq_term(self, term: object, zero_of: str, vectors: Sequence[str],
+                 naturals: Mapping[str, str]) -> str:
+        """A substitution's or witness's term in Coq: a vector (its zero as `vscal 0` of a
+        vector in scope) or a scalar; each natural name printed as `naturals` says."""
+        if isinstance(term, Mapping) and not term:
+            if not vectors:
+                raise Unsupported("a zero vector with no vector in scope to print it by")
+            zero_of = vectors[0]
+        mapping = {name(n): text for n, text in naturals.items()}
+        return _substituted(_term(term, zero_of), mapping)
 
     def apply_uses(self, script: _Script, derived: list[str], claims: set[Rel],
-                   intros: dict[str, str]) -> None:
+                   intros: dict[str, str],
+                   instances: Mapping[str, Mapping[str, object]] | None = None,
+                   term: Callable[[object, str], str] | None = None) -> None:
         """`pose proof` of each used theorem, instantiated with this step's names (a
-        natural by its `nat`, before it is replaced by the real `INR t`)."""
+        natural by its `nat`, before it is replaced by the real `INR t`), or with the terms
+        of its substitution; an existential claim is destructed into its witness's name."""
+        instances = instances or {}
         for used_id in derived:
             used = self.done[used_id]
-            claim = used.claim
+            substitution: Mapping[str, object] = {}
+            hypotheses, claim = used.hypotheses, used.claim
+            if used_id in instances:
+                substitution = instances[used_id]
+                hypotheses, claim = self.instance(used_id, substitution)
             if claim not in claims or claim in script.hyps:
                 continue
-            if any((v in used.naturals) != (v in intros) for v in used.variables):
+            renamed = {v: str(t) for v, t in substitution.items() if v in used.naturals}
+            if any((renamed.get(v, v) in intros) != (v in used.naturals)
+                   for v in used.variables):
                 raise Unsupported(f"{used_id} binds a name as a natural where this step "
                                   "does not (or the reverse)")
-            missing = [h.text for h in used.hypotheses if h not in script.hyps]
+            missing = [h.text for h in hypotheses if h not in script.hyps]
             if missing:
                 raise Unsupported(f"applying {used_id} needs {missing[0]!r}")
-            args = [intros.get(v, name(v)) for v in used.variables]
-            args += [script.hyps[h] for h in used.hypotheses]
+            args = []
+            for v in used.variables:
+                if v in renamed:
+                    args.append(intros[renamed[v]])
+                elif v in substitution:
+                    assert term is not None
+                    args.append(term(substitution[v], v))
+                else:
+                    args.append(intros.get(v, name(v)))
+            args += [script.hyps[h] for h in hypotheses]
             label = script.new("use")
             script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
+            if used.exists:
+                pattern = label
+                for n in reversed(used.exists):
+                    pattern = f"[{name(n)} {pattern}]"
+                script.emit(f"destruct {label} as {pattern}.")
             script.hyps[claim] = label  # type: ignore[index]
 
     def cases(self, script: _Script, rule: CaseSplit, goals: list[Goal]) -> str:
