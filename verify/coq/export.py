@@ -82,18 +82,13 @@ class ProvedStep:
     statement: Statement
     goals: tuple[Goal, ...]
     witness: Mapping[str, object] = field(default_factory=dict)
-    instances: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    instances: tuple[tuple[str, Mapping[str, object]], ...] = ()
 
 
-def _witness(step: Step) -> Mapping[str, object]:
-    """The step's witness (name -> term): a vector as `{name: coefficient}`, a scalar as a
-    SymPy expression, as the kernel's `Sequent.witness` reads them."""
-    return dict(getattr(step, "witness", None) or {})
-
-
-def _instances(step: Step) -> dict[str, Mapping[str, object]]:
-    """Used step id -> the substitution it is used with (only the instantiated uses)."""
-    return {k: dict(v) for k, v in (getattr(step, "instances", None) or {}).items() if v}
+def _terms(pairs: Iterable[tuple[str, object]]) -> dict[str, object]:
+    """A substitution as the kernel reads it: a vector as a plain `{name: coefficient}`
+    dict, a scalar as its SymPy expression."""
+    return {n: dict(t.items()) if isinstance(t, Mapping) else t for n, t in pairs}
 
 
 def proved_step(report: object) -> ProvedStep | None:
@@ -112,9 +107,10 @@ def proved_step(report: object) -> ProvedStep | None:
             return None
         goals.append(Goal(goal_report.goal, verdict.judgement or goal_report.goal.judgement,
                           verdict.certificate))
-    step = report.step  # type: ignore[attr-defined]
+    step: Step = report.step  # type: ignore[attr-defined]
+    instances = tuple((u.step, _terms(u.with_)) for u in step.uses if u.with_)
     return ProvedStep(step, report.statement, tuple(goals),  # type: ignore[attr-defined]
-                      _witness(step), _instances(step))
+                      _terms(step.witness.items()), instances)
 
 
 @dataclass
@@ -528,21 +524,19 @@ class ProofExport:
                   ((vectors, "V"), (nats, "nat"), (scalars, "R")) if g]
         return f"forall {' '.join(groups)}," if groups else ""
 
-    def derivable(self, step: Step, instantiated: Iterable[str] = ()) -> list[str]:
+    def derivable(self, step: Step) -> list[str]:
         """Used steps (transitively, in proof order) whose claims come from their theorems.
 
-        An instantiated use is applied to its substituted arguments; the steps it uses are
-        not reached through it (their substituted claims are among its own premises or
-        derived inside its theorem)."""
+        An instantiated use is applied to its substituted arguments instead (`_step`); the
+        steps it uses are not reached through it (their substituted claims are among its
+        premises, or derived inside its theorem)."""
         closure: set[str] = set()
-        stack = list(step.uses)
-        opaque = set(instantiated)
+        stack = [u.step for u in step.uses if not u.with_]
         while stack:
             used = stack.pop()
             if used not in closure:
                 closure.add(used)
-                if used not in opaque:
-                    stack.extend(self.proof.step(used).uses)
+                stack.extend(u.step for u in self.proof.step(used).uses if not u.with_)
         order = [s.id for s in self.proof.steps if s.id in closure]
         return [
             s for s in order
@@ -558,7 +552,7 @@ class ProofExport:
         self.done[proved.step.id] = exported
         return exported
 
-    def instance(self, used_id: str, substitution: Mapping[str, object]
+    def substituted(self, used_id: str, substitution: Mapping[str, object]
                  ) -> tuple[tuple[Rel, ...], Rel]:
         """The premises and claim of a used theorem with `substitution` applied (the
         kernel's own substitution, so they are the relations of this step's statement)."""
@@ -578,28 +572,25 @@ class ProofExport:
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
                               f"names {', '.join(sorted(proved.witness)) or 'none'}")
-        instances = proved.instances
-        unread = sorted({o for o in st.origins if o and o not in step.uses})
-        if unread and not instances:
-            raise Unsupported(f"an instantiated use ({unread[0]}) whose substitution the "
-                              "exporter did not read")
-        if isinstance(step.rule, Induction) and instances:
+        if isinstance(step.rule, Induction) and proved.instances:
             raise Unsupported("an induction with an instantiated use is not replayed in Coq "
                               "yet")
-        derived = self.derivable(step, instances)
+        derived = self.derivable(step)
+        applications: list[tuple[str, Mapping[str, object]]] = [(s, {}) for s in derived]
         # a substituted premise of this statement, printed from its original text
         printed: dict[Rel, tuple[Rel, Mapping[str, object]]] = {}
-        claims: dict[str, Rel] = {}
-        for used_id, substitution in instances.items():
+        claims = {self.done[s].claim for s in derived}
+        for used_id, substitution in proved.instances:
             used = self.done.get(used_id)
             if used is None or used.claim is None:
                 continue  # not exported: its substituted statement stays assumed
-            hyps, claim = self.instance(used_id, substitution)
+            hyps, claim = self.substituted(used_id, substitution)
             printed.update(zip((*hyps, claim), (
                 (r, substitution) for r in (*used.hypotheses, used.claim)), strict=True))
-            claims[used_id] = claim
+            claims.add(claim)
+            applications.append((used_id, substitution))
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
-        derived_claims = {claims.get(s) or self.done[s].claim for s in derived} - own
+        derived_claims = claims - own  # type: ignore[operator]
         hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
         main = [g for g in proved.goals if g.obligation.written is not None]
         sides = [g for g in proved.goals if g.obligation.written is None]
@@ -611,10 +602,9 @@ class ProofExport:
         naturals = st.naturals
         split = _term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
         for term in (*proved.witness.values(), *(
-                t for substitution in instances.values() for t in substitution.values())):
+                t for _, substitution in proved.instances for t in substitution.values())):
             split |= _term_names(term)
-        local = set(exists) | {n for s in derived if s not in instances
-                               for n in self.done[s].exists}  # bound by `destruct`
+        local = set(exists) | {n for s in derived for n in self.done[s].exists}  # destructed
         for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
             split |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
                       for n in gram_pair(sym) or (sym.name,)}
@@ -629,7 +619,7 @@ class ProofExport:
         script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
                                          + list(names.values())) + ".")
         in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
-        self.apply_uses(script, derived, derived_claims, intros, instances,
+        self.apply_uses(script, applications, derived_claims, intros,
                         lambda term, zero: self.coq_term(term, zero, vectors, in_proof))
         for natural, nat in intros.items():  # from here on, the real `t` is `INR t`
             label = script.new("natge")
@@ -692,49 +682,65 @@ class ProofExport:
         mapping = {name(n): text for n, text in naturals.items()}
         return _substituted(_term(term, zero_of), mapping)
 
-    def apply_uses(self, script: _Script, derived: list[str], claims: set[Rel],
-                   intros: dict[str, str],
-                   instances: Mapping[str, Mapping[str, object]] | None = None,
+    def apply_uses(self, script: _Script,
+                   applications: Sequence[tuple[str, Mapping[str, object]]],
+                   claims: set[Rel], intros: dict[str, str],
                    term: Callable[[object, str], str] | None = None) -> None:
         """`pose proof` of each used theorem, instantiated with this step's names (a
         natural by its `nat`, before it is replaced by the real `INR t`), or with the terms
-        of its substitution; an existential claim is destructed into its witness's name."""
-        instances = instances or {}
-        for used_id in derived:
-            used = self.done[used_id]
-            substitution: Mapping[str, object] = {}
-            hypotheses, claim = used.hypotheses, used.claim
-            if used_id in instances:
-                substitution = instances[used_id]
-                hypotheses, claim = self.instance(used_id, substitution)
-            if claim not in claims or claim in script.hyps:
-                continue
-            renamed = {v: str(t) for v, t in substitution.items() if v in used.naturals}
-            if any((renamed.get(v, v) in intros) != (v in used.naturals)
-                   for v in used.variables):
-                raise Unsupported(f"{used_id} binds a name as a natural where this step "
-                                  "does not (or the reverse)")
-            missing = [h.text for h in hypotheses if h not in script.hyps]
-            if missing:
-                raise Unsupported(f"applying {used_id} needs {missing[0]!r}")
-            args = []
-            for v in used.variables:
-                if v in renamed:
-                    args.append(intros[renamed[v]])
-                elif v in substitution:
-                    assert term is not None
-                    args.append(term(substitution[v], v))
-                else:
-                    args.append(intros.get(v, name(v)))
-            args += [script.hyps[h] for h in hypotheses]
-            label = script.new("use")
-            script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
-            if used.exists:
-                pattern = label
-                for n in reversed(used.exists):
-                    pattern = f"[{name(n)} {pattern}]"
-                script.emit(f"destruct {label} as {pattern}.")
-            script.hyps[claim] = label  # type: ignore[index]
+        of its substitution; an existential claim is destructed into its witness's names.
+        A theorem is applied once its premises are in context (one may need another's
+        claim), until none is left to apply."""
+        pending = list(applications)
+        while pending:
+            left = []
+            for used_id, substitution in pending:
+                if not self.apply(script, used_id, substitution, claims, intros, term):
+                    left.append((used_id, substitution))
+            if len(left) == len(pending):
+                used_id, substitution = left[0]
+                used = self.done[used_id]
+                hypotheses = (self.substituted(used_id, substitution)[0] if substitution
+                              else used.hypotheses)
+                missing = next(h.text for h in hypotheses if h not in script.hyps)
+                raise Unsupported(f"applying {used_id} needs {missing!r}")
+            pending = left
+
+    def apply(self, script: _Script, used_id: str, substitution: Mapping[str, object],
+              claims: set[Rel], intros: dict[str, str],
+              term: Callable[[object, str], str] | None) -> bool:
+        """Apply one used theorem (see `apply_uses`); False while a premise is missing."""
+        used = self.done[used_id]
+        hypotheses, claim = used.hypotheses, used.claim
+        if substitution:
+            hypotheses, claim = self.substituted(used_id, substitution)
+        if claim not in claims or claim in script.hyps:
+            return True
+        renamed = {v: str(t) for v, t in substitution.items() if v in used.naturals}
+        if any((renamed.get(v, v) in intros) != (v in used.naturals) for v in used.variables):
+            raise Unsupported(f"{used_id} binds a name as a natural where this step does not "
+                              "(or the reverse)")
+        if any(h not in script.hyps for h in hypotheses):
+            return False
+        args = []
+        for v in used.variables:
+            if v in renamed:
+                args.append(intros[renamed[v]])
+            elif v in substitution:
+                assert term is not None
+                args.append(term(substitution[v], v))
+            else:
+                args.append(intros.get(v, name(v)))
+        args += [script.hyps[h] for h in hypotheses]
+        label = script.new("use")
+        script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
+        if used.exists:
+            pattern = label
+            for n in reversed(used.exists):
+                pattern = f"[{name(n)} {pattern}]"
+            script.emit(f"destruct {label} as {pattern}.")
+        script.hyps[claim] = label  # type: ignore[index]
+        return True
 
     def cases(self, script: _Script, rule: CaseSplit, goals: list[Goal]) -> str:
         """Destruct the trichotomy (or dichotomy) of the split polynomial; replay each case."""
@@ -828,7 +834,7 @@ class ProofExport:
                          names, conditions)
         script.emit("intros " + " ".join([name(v) for v in variables] + list(names.values()))
                     + ".")
-        self.apply_uses(script, derived, derived_claims, {})
+        self.apply_uses(script, [(s, {}) for s in derived], derived_claims, {})
         fact_label = script.replay(goal)
         at_base = label == "base"
         mapping = rule.base if at_base else rule.step
