@@ -15,9 +15,13 @@ replayed by contradiction: `by_contra_ge`/`by_contra_gt` decide the sign of the 
 and, in the violating case, the certificate is replayed to `0 < 0`. A natural `t` is
 introduced as a `nat`, `0 <= INR t` is `pos_INR`, and the proof then works with the real
 `t := INR t`. Structural rules: a case split destructs the trichotomy (a
-disjunction) and replays each case; `uses` applies the used step's theorem; an induction over
-runs is a theorem over `nat` (iterated vectors and per-update names as sequences, constants
-as constants) proved from its base and step obligations, exported as lemmas over `R`.
+disjunction) and replays each case; `uses` applies the used step's theorem, and an instance
+(`with`) applies it to the substituted terms (its substituted premises are printed from their
+source text with the terms in place, as Coq instantiates the binders); an existential claim is
+stated with `exists`, proved by `exists` of the witness, and destructed where it is used; an
+induction over runs is a theorem over `nat` (iterated vectors and scalars and per-update names
+as sequences, constants as constants) proved from its base and step obligations, exported as
+lemmas over `R`.
 
 The checker's reports are read in one place only, `proved_step` (the adapter).
 """
