@@ -576,9 +576,6 @@ class ProofExport:
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
                               f"names {', '.join(sorted(proved.witness)) or 'none'}")
-        if isinstance(step.rule, Induction) and proved.instances:
-            raise Unsupported("an induction with an instantiated use is not replayed in Coq "
-                              "yet")
         derived = self.derivable(step)
         applications: list[tuple[str, Mapping[str, object]]] = [(s, {}) for s in derived]
         # a substituted premise of this statement, printed from its original text
@@ -601,8 +598,8 @@ class ProofExport:
         theorem = ident(step.id)
         header = f"(* {_comment(step.id)}: {_comment(str(st))} *)\n"
         if isinstance(step.rule, Induction):
-            return self.induction(proved, hypotheses, derived, derived_claims, main, sides,
-                                  header)
+            return self.induction(proved, hypotheses, applications, derived_claims, main,
+                                  sides, header, printed)
         naturals = st.naturals
         split = _term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
         for term in (*proved.witness.values(), *(
@@ -650,15 +647,8 @@ class ProofExport:
         shown = Written(self.proof.names, as_real)
 
         def text(relation: Rel) -> str:
-            if relation in printed:
-                source, substitution = printed[relation]
-                scalars = {k: self.coq_term(v, k, vectors, as_real)
-                           for k, v in substitution.items() if k not in self.proof.names.vectors}
-                vecs = {k: self.coq_term(v, k, vectors, as_real)
-                        for k, v in substitution.items() if k in self.proof.names.vectors}
-                parts = Written(self.proof.names, {**as_real, **scalars}, vecs).relation(source)
-            else:
-                parts = shown.relation(relation)
+            parts = (self.instance_text(printed[relation], vectors, as_real)
+                     if relation in printed else shown.relation(relation))
             if parts is None:
                 raise Unsupported(f"{relation.text!r} has no source text to state")
             return " ".join(parts)
@@ -685,6 +675,20 @@ class ProofExport:
             zero_of = vectors[0]
         mapping = {name(n): text for n, text in naturals.items()}
         return _substituted(_term(term, zero_of), mapping)
+
+    def instance_text(self, printed: tuple[Rel, Mapping[str, object]], vectors: Sequence[str],
+                      naturals: Mapping[str, str]) -> tuple[str, str, str]:
+        """A substituted premise, printed from its source relation with the terms in place
+        of the names: what Coq's instantiation of the used theorem's binders gives."""
+        source, substitution = printed
+        texts = {k: self.coq_term(v, k, vectors, naturals) for k, v in substitution.items()}
+        is_vector = self.proof.names.vectors
+        parts = Written(self.proof.names,
+                        {**naturals, **{k: v for k, v in texts.items() if k not in is_vector}},
+                        {k: v for k, v in texts.items() if k in is_vector}).relation(source)
+        if parts is None:
+            raise Unsupported(f"{source.text!r} has no source text to substitute into")
+        return parts
 
     def apply_uses(self, script: _Script,
                    applications: Sequence[tuple[str, Mapping[str, object]]],
@@ -773,9 +777,10 @@ class ProofExport:
 
     # -- induction over runs ------------------------------------------------------------------
 
-    def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...], derived: list[str],
-                  derived_claims: set[Rel], main: list[Goal], sides: list[Goal],
-                  header: str) -> Exported:
+    def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
+                  applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
+                  main: list[Goal], sides: list[Goal], header: str,
+                  printed: dict[Rel, tuple[Rel, Mapping[str, object]]]) -> Exported:
         """Base and step lemmas over `R`, then the theorem over `nat` (see `over_nat`)."""
         step, st = proved.step, proved.statement
         rule = step.rule
@@ -797,7 +802,14 @@ class ProofExport:
         for mapping in (rule.base, rule.step):
             for value in mapping.values():
                 extra |= _term_names(value)
-        variables = self.variables((*st.hypotheses, st.claim, *update), extra)
+        for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
+            extra |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
+                      for n in gram_pair(sym) or (sym.name,)}
+        for _, substitution in applications:
+            for value in substitution.values():
+                extra |= _term_names(value)
+        stated = [r for r in (*st.hypotheses, st.claim, *update) if r not in printed]
+        variables = self.variables(stated, extra)
         iterated = set(rule.base) | set(rule.step) | {t}
         reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
                  for n in gram_pair(s) or (s.name,)}
@@ -805,13 +817,17 @@ class ProofExport:
             reads |= _term_names(value)
         sequences = [v for v in variables if v in iterated - {t}
                      or (v in reads - iterated - set(rule.constants))]
+        # a zero vector in an instance is printed by a vector of the run's constants, the
+        # same in the lemmas and over nat (their premises must be the same terms)
+        zero_by = [v for v in variables if v in self.proof.names.vectors and v not in sequences]
         texts = [
             self.induction_lemma(proved, goal, variables, prefix, (*hypotheses, *more),
-                                 derived, derived_claims, sides)
+                                 applications, derived_claims, sides, printed, zero_by)
             for goal, prefix, more in ((base, "base", ()),
                                        (after, "step", (natural, st.claim, *update)))
         ]
-        texts.append(self.over_nat(step, variables, hypotheses, sequences, update, st.claim))
+        texts.append(self.over_nat(step, variables, hypotheses, sequences, update, st.claim,
+                                   printed, zero_by))
         return Exported(step.id, ident(step.id), header + "\n".join(texts),
                         hypotheses=hypotheses, variables=tuple(variables),
                         naturals=st.naturals, claim=st.claim, induction=True)
@@ -823,9 +839,11 @@ class ProofExport:
         variables: list[str],
         label: str,
         premises: tuple[Rel, ...],
-        derived: list[str],
+        applications: list[tuple[str, Mapping[str, object]]],
         derived_claims: set[Rel],
         sides: list[Goal],
+        printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+        zero_by: list[str],
     ) -> str:
         """The base or step obligation of an induction as a lemma over `R` of its own."""
         step = proved.step
@@ -834,33 +852,37 @@ class ProofExport:
         names = {h: f"hyp'{i}" for i, h in enumerate(premises)}
         conditions = {g.obligation.judgement.claim: g for g in sides
                       if g.obligation.label.startswith(f"{label}: ")}
-        script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
-                         names, conditions)
+        vectors = [v for v in variables if v in self.proof.names.vectors]
+        script = _Script(self.proof, vectors, names, conditions)
         script.emit("intros " + " ".join([name(v) for v in variables] + list(names.values()))
                     + ".")
-        self.apply_uses(script, [(s, {}) for s in derived], derived_claims, {})
+        self.apply_uses(script, applications, derived_claims, {},
+                        lambda term, zero: self.coq_term(term, zero, zero_by, {}))
         fact_label = script.replay(goal)
         at_base = label == "base"
         mapping = rule.base if at_base else rule.step
         t = rule.variable
-        vectors = self.proof.names.vectors
+        declared = self.proof.names.vectors
         shown = Written(self.proof.names,
                         {t: "0" if at_base else f"({name(t)} + 1)",
-                         **{n: _term(v, n) for n, v in mapping.items() if n not in vectors}},
-                        {n: _term(v, n) for n, v in mapping.items() if n in vectors})
+                         **{n: _term(v, n) for n, v in mapping.items() if n not in declared}},
+                        {n: _term(v, n) for n, v in mapping.items() if n in declared})
         claim = shown.relation(proved.statement.claim)
         if claim is None:
             raise Unsupported("the invariant has no source text to substitute into")
         written_claim = goal.obligation.written[1]  # type: ignore[index]
         script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
-        hyps = [" ".join(script.relation_text(h)) for h in premises]
+        hyps = [" ".join(self.instance_text(printed[h], zero_by, {}))
+                if h in printed else " ".join(script.relation_text(h)) for h in premises]
         body = "".join(f"{h} ->\n    " for h in hyps)
         statement = f"{self.binder(variables)}\n    {body}{' '.join(claim)}"
         return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
 
     def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
-                 sequences: list[str], update: Sequence[Rel], invariant: Rel) -> str:
+                 sequences: list[str], update: Sequence[Rel], invariant: Rel,
+                 printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+                 zero_by: list[str]) -> str:
         """The induction as a theorem over `nat`, the kernel's semantics of a run.
 
         The iterated vectors and the per-update names (read by the update, not iterated, not
@@ -900,7 +922,8 @@ class ProofExport:
         seq_s = [name(v) for v in sequences if v not in vectors]
         groups = [f"({' '.join(g)} : {ty})" for g, ty in (
             (const_v, "V"), (const_s, "R"), (seq_v, "nat -> V"), (seq_s, "nat -> R")) if g]
-        hyps = [" ".join(Written(self.proof.names).relation(h) or ()) for h in hypotheses]
+        hyps = [" ".join(self.instance_text(printed[h], zero_by, {}) if h in printed
+                         else Written(self.proof.names).relation(h) or ()) for h in hypotheses]
         if any(not h for h in hyps):
             raise Unsupported("a hypothesis has no source text to restate over nat")
         base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat')}" for v in rule.base]

@@ -100,15 +100,14 @@ step = { s = "s + d" }
 given = ["d <= D"]
 """
 STEPS = ["double", "double-twice", "count", "count-k", "above", "longer", "use-above",
-         "partial-sum"]
-NOT_YET = ("not exported: an induction with an instantiated use is not replayed in Coq yet")
+         "partial-sum", "induction-with-instance"]
 
 
 @pytest.fixture(scope="module")
 def quantifiers() -> tuple[str, object, list[object]]:
     proof = parse_proof(QUANTIFIERS, "quantifiers.toml")
     report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved"] * (len(STEPS) + 1)
+    assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
     return "quantifiers", proof, list(report.steps)
 
 
@@ -116,8 +115,7 @@ def test_each_rule_is_stated_and_proved_as_its_semantics_says(
     quantifiers: tuple[str, object, list[object]], tmp_path: Path
 ) -> None:
     run = export_and_check(tmp_path, [quantifiers], compile=False)
-    assert run.for_proof("quantifiers") == {**dict.fromkeys(STEPS, NOT_RUN),
-                                            "induction-with-instance": NOT_YET}
+    assert run.for_proof("quantifiers") == dict.fromkeys(STEPS, NOT_RUN)
     text = (tmp_path / "quantifiers.v").read_text()
     # instances: the earlier theorem applied to the terms (twice), a natural to its nat
     assert "pose proof (step_double (b ^ 2) hyp'1) as use'0." in text
@@ -132,6 +130,11 @@ def test_each_rule_is_stated_and_proved_as_its_semantics_says(
     # scalar induction: the partial sum is a sequence over nat, like an iterated vector
     assert "Theorem step_partial_sum : forall (D : R) (s d : nat -> R)," in text
     assert "(forall n', s (S n') = ((d n') + (s n'))) ->" in text
+    # an instance inside an induction: applied in its base and step lemmas, its premise
+    # `a >= 0 [a := D]` stated as `D >= 0` over R and over nat
+    assert text.count("pose proof (step_double D hyp'0) as use'0.") == 2
+    assert "Theorem step_induction_with_instance : forall (D : R) (s d : nat -> R),\n" \
+        "    D >= 0 ->\n" in text
 
 
 @needs_coqc
@@ -139,8 +142,7 @@ def test_the_rules_compile_and_a_tampered_witness_or_instance_is_rejected(
     quantifiers: tuple[str, object, list[object]], tmp_path: Path
 ) -> None:
     run = export_and_check(tmp_path, [quantifiers])
-    assert run.for_proof("quantifiers") == {**dict.fromkeys(STEPS, "checked"),
-                                            "induction-with-instance": NOT_YET}
+    assert run.for_proof("quantifiers") == dict.fromkeys(STEPS, "checked")
     path = tmp_path / "quantifiers.v"
     text = path.read_text()
 
