@@ -141,8 +141,8 @@ def test_each_rule_is_stated_and_proved_as_its_semantics_says(
 def test_the_rules_compile_and_a_tampered_witness_or_instance_is_rejected(
     quantifiers: tuple[str, object, list[object]], tmp_path: Path
 ) -> None:
-    run = export_and_check(tmp_path, [quantifiers])
-    assert run.for_proof("quantifiers") == dict.fromkeys(STEPS, "checked")
+    # compiled here: as written (every step in the file checks), then once per tampering
+    export_and_check(tmp_path, [quantifiers], compile=False)
     path = tmp_path / "quantifiers.v"
     text = path.read_text()
 

@@ -118,8 +118,9 @@ def test_refutation_form_in_cases_and_side_conditions_compiles(tmp_path: Path) -
 def test_refutation_form_compiles_and_a_tampered_export_is_rejected(
     roots: tuple[str, object, list[object]], tmp_path: Path
 ) -> None:
-    run = export_and_check(tmp_path, [roots])
-    assert run.for_proof("roots") == dict.fromkeys(STEPS, "checked")
+    # compiled here, once as written and once per tampering (the per-step `checked` of
+    # the pipeline is tested on the contexts and the example below)
+    export_and_check(tmp_path, [roots], compile=False)
     path = tmp_path / "roots.v"
     text = path.read_text()
 
