@@ -99,7 +99,8 @@ def test_split_without_zero_case() -> None:
         (A + 'split = { on = "w" }\n', "a", "split.on:"),
         (A + 'split = { by = "y" }\n', "a", "unknown key 'by' in split"),
         (A + 'split = { on = "1/y" }\n', "a", "must not divide"),
-        (A + 'split = { on = "y" }\n' + IND + "base = {}, step = {} }\n", "a", "not both"),
+        (A + 'split = { on = "1/y" }\n' + IND + "base = {}, step = {} }\n", "a",
+         "must not divide"),  # a split beside an induction is read like any other
         (D + 'induction = { variable = "q", base = {}, step = {} }\n', "a", "'q' is not a"),
         (D + IND + 'base = { z = "w" }, step = {} }\n', "a", "'z' is not a declared name"),
         (D + IND + 'base = { y = "w" }, step = {} }\n', "a", "induction.base.y:"),
@@ -128,7 +129,7 @@ def test_bad_files_name_file_step_and_problem(body: str, step: str | None, probl
     [
         (D + 'given = ["dot(w, x) >= 0"]\n' + IND + 'base = { w = "x" }, step = { w = "w" } }\n',
          "may not mention the iteration"),
-        (D + IND + 'base = {}, step = {}, given = ["y/R >= 0"] }\n', "must not divide"),
+        (D + IND + 'base = {}, step = { w = "w/y" } }\n', "must not divide"),
     ],
 )
 def test_rules_refuse_before_anything_is_decided(body: str, problem: str) -> None:
@@ -188,3 +189,12 @@ def test_error_names_the_path(tmp_path: Path) -> None:
     with pytest.raises(ProofFileError) as caught:
         load_proof(path)
     assert str(caught.value).startswith(f"{path}: step a: claim: undeclared name 'q'")
+
+
+def test_a_split_beside_an_induction_splits_its_inductive_step() -> None:
+    proof = parse(HEADER + D + 'split = { on = "R" }\n' + IND
+                  + 'base = { w = "0*w" }, step = { w = "w + y*x" } }\n')
+    rule = proof.step("a").rule
+    assert isinstance(rule, Induction) and rule.split is not None and rule.split.text == "R"
+    labels = [g.goal.label for g in check_proof(proof).steps[0].goals]
+    assert labels == ["base", "step, case R > 0", "step, case R == 0", "step, case R < 0"]

@@ -576,6 +576,9 @@ class ProofExport:
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
                               f"names {', '.join(sorted(proved.witness)) or 'none'}")
+        if isinstance(step.rule, Induction) and step.rule.split is not None:
+            raise Unsupported("an induction whose step is split by cases is not replayed in "
+                              "Coq yet")
         derived = self.derivable(step)
         applications: list[tuple[str, Mapping[str, object]]] = [(s, {}) for s in derived]
         # a substituted premise of this statement, printed from its original text
@@ -798,6 +801,9 @@ class ProofExport:
         if given[:count] != st.hypotheses or given[count + 1] != st.claim:
             raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
         natural, update = given[count], given[count + 2:]
+        if len(update) != len(rule.hypotheses):  # the other facts: carried invariants
+            raise Unsupported("an induction that carries the invariant of another induction "
+                              "over the same runs is not replayed in Coq yet")
         extra = {t, *rule.base, *rule.step}
         for mapping in (rule.base, rule.step):
             for value in mapping.values():
