@@ -961,10 +961,11 @@ class ProofExport:
             f"Theorem {theorem} : {statement}.",
             "Proof.",
             f"  intros {' '.join(intro)} {n}. induction {n} as [| {n} IH].",
-            f"  - rewrite {', '.join(b_names)}." if b_names else "  -",
+            # each equation once, where its name occurs (an iterated name the invariant does
+            # not read leaves nothing to rewrite; `rewrite ?` would loop on `w 0 = 0 * w 0`)
+            "  -" + "".join(f" try rewrite {b}." for b in b_names),
             f"    exact ({theorem}_base {args('0%nat', True)} {' '.join(h_names)}).",
-            f"  - rewrite {', '.join(s_names)}; try rewrite S_INR."
-            if s_names else "  - try rewrite S_INR.",
+            "  -" + "".join(f" try rewrite {s}." for s in s_names) + " try rewrite S_INR.",
             f"    exact ({theorem}_step {args(n, False)} {' '.join(h_names)} "
             f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(f'({u} {n})' for u in u_names)}).",
             "Qed.",

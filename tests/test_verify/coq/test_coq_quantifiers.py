@@ -30,7 +30,7 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 QUANTIFIERS = b"""
 title = "quantifiers"
 vectors = ["w", "v"]
-scalars = ["a", "b", "s", "t", "k", "d", "D"]
+scalars = ["a", "b", "s", "q", "t", "k", "d", "D"]
 naturals = ["t", "k"]
 
 [[step]]
@@ -87,6 +87,38 @@ base = { s = "0" }
 step = { s = "s + d" }
 given = ["d <= D"]
 
+# regression: an iterated name the invariant does not read (s) has nothing to rewrite
+[[step]]
+id = "squares"
+given = []
+claim = "q >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0", q = "0" }
+step = { s = "s + d", q = "q + d**2" }
+
+# not replayed yet: the invariant of another induction over the same runs, carried
+[[step]]
+id = "carried"
+given = []
+claim = "t*q >= 0"
+uses = ["squares"]
+[step.induction]
+variable = "t"
+base = { s = "0", q = "0" }
+step = { s = "s + d", q = "q + d**2" }
+
+# not replayed yet: the inductive step split by cases
+[[step]]
+id = "split-step"
+given = []
+claim = "q >= 0"
+split = { on = "d", zero = false }
+[step.induction]
+variable = "t"
+base = { q = "0" }
+step = { q = "q + d**2" }
+
 [[step]]
 id = "induction-with-instance"
 given = []
@@ -100,14 +132,20 @@ step = { s = "s + d" }
 given = ["d <= D"]
 """
 STEPS = ["double", "double-twice", "count", "count-k", "above", "longer", "use-above",
-         "partial-sum", "induction-with-instance"]
+         "partial-sum", "squares", "induction-with-instance"]
+NOT_YET = {
+    "carried": "not exported: an induction that carries the invariant of another induction "
+               "over the same runs is not replayed in Coq yet",
+    "split-step": "not exported: an induction whose step is split by cases is not replayed "
+                  "in Coq yet",
+}
 
 
 @pytest.fixture(scope="module")
 def quantifiers() -> tuple[str, object, list[object]]:
     proof = parse_proof(QUANTIFIERS, "quantifiers.toml")
     report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
+    assert [s.status for s in report.steps] == ["proved"] * (len(STEPS) + len(NOT_YET))
     return "quantifiers", proof, list(report.steps)
 
 
@@ -115,7 +153,7 @@ def test_each_rule_is_stated_and_proved_as_its_semantics_says(
     quantifiers: tuple[str, object, list[object]], tmp_path: Path
 ) -> None:
     run = export_and_check(tmp_path, [quantifiers], compile=False)
-    assert run.for_proof("quantifiers") == dict.fromkeys(STEPS, NOT_RUN)
+    assert run.for_proof("quantifiers") == {**dict.fromkeys(STEPS, NOT_RUN), **NOT_YET}
     text = (tmp_path / "quantifiers.v").read_text()
     # instances: the earlier theorem applied to the terms (twice), a natural to its nat
     assert "pose proof (step_double (b ^ 2) hyp'1) as use'0." in text
@@ -171,5 +209,6 @@ def test_quantifiers_example_replays_every_step(
                  str(tmp_path)])
     data = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert {s["id"]: s["coq"] for s in data["steps"]} == dict.fromkeys(
-        [s["id"] for s in data["steps"]], "checked")
+    found = {s["id"]: s["coq"] for s in data["steps"]}
+    assert found.pop("weighted-squares-nonnegative") == NOT_YET["carried"]
+    assert found == dict.fromkeys(found, "checked") and len(found) == 7
