@@ -576,9 +576,6 @@ class ProofExport:
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
                               f"names {', '.join(sorted(proved.witness)) or 'none'}")
-        if isinstance(step.rule, Induction) and step.rule.split is not None:
-            raise Unsupported("an induction whose step is split by cases is not replayed in "
-                              "Coq yet")
         derived = self.derivable(step)
         applications: list[tuple[str, Mapping[str, object]]] = [(s, {}) for s in derived]
         # a substituted premise of this statement, printed from its original text
@@ -793,18 +790,24 @@ class ProofExport:
             raise Unsupported(f"naturals {sorted(st.naturals)} besides the induction "
                               f"variable {t}: not exported yet")
         labels = [g.obligation.label for g in main]
-        if labels != ["base", "step"]:
-            raise Unsupported(f"induction obligations {labels}, expected base and step")
-        base, after = main
+        split = rule.split
+        expected = ["base", "step"] if split is None else ["base", *(
+            f"step, case {split.text or split.on} {op} 0"
+            for op in ((">", "==", "<") if split.zero_case else (">=", "<")))]
+        if labels != expected:
+            raise Unsupported(f"induction obligations {labels}, expected {expected}")
+        base, after, steps = main[0], main[1], main[1:]
         count = len(st.hypotheses)
         given = after.obligation.written[0]  # type: ignore[index]
+        if split is not None:  # each case's obligation: the step's hypotheses, then the case
+            given = given[:-1]
         if given[:count] != st.hypotheses or given[count + 1] != st.claim:
             raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
         natural, update = given[count], given[count + 2:]
         if len(update) != len(rule.hypotheses):  # the other facts: carried invariants
             raise Unsupported("an induction that carries the invariant of another induction "
                               "over the same runs is not replayed in Coq yet")
-        extra = {t, *rule.base, *rule.step}
+        extra = {t, *rule.base, *rule.step, *(_term_names(split.on) if split else ())}
         for mapping in (rule.base, rule.step):
             for value in mapping.values():
                 extra |= _term_names(value)
@@ -827,10 +830,10 @@ class ProofExport:
         # same in the lemmas and over nat (their premises must be the same terms)
         zero_by = [v for v in variables if v in self.proof.names.vectors and v not in sequences]
         texts = [
-            self.induction_lemma(proved, goal, variables, prefix, (*hypotheses, *more),
+            self.induction_lemma(proved, goals, variables, prefix, (*hypotheses, *more),
                                  applications, derived_claims, sides, printed, zero_by)
-            for goal, prefix, more in ((base, "base", ()),
-                                       (after, "step", (natural, st.claim, *update)))
+            for goals, prefix, more in (([base], "base", ()),
+                                        (steps, "step", (natural, st.claim, *update)))
         ]
         texts.append(self.over_nat(step, variables, hypotheses, sequences, update, st.claim,
                                    printed, zero_by))
@@ -841,7 +844,7 @@ class ProofExport:
     def induction_lemma(
         self,
         proved: ProvedStep,
-        goal: Goal,
+        goals: list[Goal],
         variables: list[str],
         label: str,
         premises: tuple[Rel, ...],
@@ -851,7 +854,8 @@ class ProofExport:
         printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
         zero_by: list[str],
     ) -> str:
-        """The base or step obligation of an induction as a lemma over `R` of its own."""
+        """The base or step obligation of an induction as a lemma over `R` of its own (a
+        split step: its cases, destructed as a case split's)."""
         step = proved.step
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -864,7 +868,10 @@ class ProofExport:
                     + ".")
         self.apply_uses(script, applications, derived_claims, {},
                         lambda term, zero: self.coq_term(term, zero, zero_by, {}))
-        fact_label = script.replay(goal)
+        goal = goals[0]
+        split = rule.split if label == "step" else None
+        fact_label = (script.replay(goal) if split is None
+                      else self.cases(script, split, goals))
         at_base = label == "base"
         mapping = rule.base if at_base else rule.step
         t = rule.variable
