@@ -21,7 +21,8 @@ source text with the terms in place, as Coq instantiates the binders); an existe
 stated with `exists`, proved by `exists` of the witness, and destructed where it is used; an
 induction over runs is a theorem over `nat` (iterated vectors and scalars and per-update names
 as sequences, constants as constants) proved from its base and step obligations, exported as
-lemmas over `R`.
+lemmas over `R` (a split step destructs its cases; a carried invariant is the other
+induction's theorem applied to the same run).
 
 The checker's reports are read in one place only, `proved_step` (the adapter).
 """
@@ -117,6 +118,18 @@ def proved_step(report: object) -> ProvedStep | None:
                       _terms(step.witness.items()), instances)
 
 
+@dataclass(frozen=True)
+class Run:
+    """An induction's theorem over `nat`, as another induction over the same runs applies
+    it: its binders (proof names, in order), premises, base and step keys, update facts."""
+
+    binders: tuple[str, ...]
+    hypotheses: tuple[Rel, ...]
+    base: tuple[str, ...]
+    step: tuple[str, ...]
+    update: tuple[Rel, ...]
+
+
 @dataclass
 class Exported:
     """One step in the Coq file: its theorem (None when not exported, with the reason).
@@ -136,6 +149,7 @@ class Exported:
     claim: Rel | None = None
     induction: bool = False
     exists: tuple[str, ...] = ()
+    run: Run | None = None
 
 
 @dataclass
@@ -804,9 +818,15 @@ class ProofExport:
         if given[:count] != st.hypotheses or given[count + 1] != st.claim:
             raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
         natural, update = given[count], given[count + 2:]
-        if len(update) != len(rule.hypotheses):  # the other facts: carried invariants
-            raise Unsupported("an induction that carries the invariant of another induction "
-                              "over the same runs is not replayed in Coq yet")
+        carried = update[:len(update) - len(rule.hypotheses)]  # invariants of the same runs
+        sources = []
+        for relation in carried:
+            source = next((e for e in self.done.values()
+                           if e.run is not None and e.claim == relation), None)
+            if source is None:
+                raise Unsupported(f"the carried invariant {relation.text!r} has no exported "
+                                  "theorem over the same runs")
+            sources.append(source)
         extra = {t, *rule.base, *rule.step, *(_term_names(split.on) if split else ())}
         for mapping in (rule.base, rule.step):
             for value in mapping.values():
@@ -835,11 +855,13 @@ class ProofExport:
             for goals, prefix, more in (([base], "base", ()),
                                         (steps, "step", (natural, st.claim, *update)))
         ]
-        texts.append(self.over_nat(step, variables, hypotheses, sequences, update, st.claim,
-                                   printed, zero_by))
+        facts = update[len(carried):]
+        text, run = self.over_nat(step, variables, hypotheses, sequences, facts, st.claim,
+                                  printed, zero_by, sources)
+        texts.append(text)
         return Exported(step.id, ident(step.id), header + "\n".join(texts),
                         hypotheses=hypotheses, variables=tuple(variables),
-                        naturals=st.naturals, claim=st.claim, induction=True)
+                        naturals=st.naturals, claim=st.claim, induction=True, run=run)
 
     def induction_lemma(
         self,
@@ -895,13 +917,15 @@ class ProofExport:
     def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
                  sequences: list[str], update: Sequence[Rel], invariant: Rel,
                  printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
-                 zero_by: list[str]) -> str:
+                 zero_by: list[str], carried: Sequence[Exported] = ()) -> tuple[str, Run]:
         """The induction as a theorem over `nat`, the kernel's semantics of a run.
 
         The iterated vectors and the per-update names (read by the update, not iterated, not
         the counter, not declared constant) are sequences indexed by the number of updates
         `n'`; every other name is a constant of the run; the counter is `INR n'`. The base
-        and step lemmas hold for all values, so each `n'` instantiates them.
+        and step lemmas hold for all values, so each `n'` instantiates them; an invariant
+        carried from another induction over the same runs is that induction's theorem at
+        `n'`, applied to this run (derived, not assumed).
         """
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -964,6 +988,27 @@ class ProofExport:
         u_names = [f"upd'{i}" for i in range(len(facts))]
         intro = [*const_v, *const_s, *seq_v, *seq_s, *h_names, *b_names, *s_names, *u_names]
         theorem = ident(step.id)
+        binders = tuple(v for group in (
+            [v for v in constants if v in vectors], [v for v in constants if v not in vectors],
+            [v for v in sequences if v in vectors], [v for v in sequences if v not in vectors])
+            for v in group)
+        run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update))
+
+        def label(items: Sequence[object], names: list[str], item: object, what: str) -> str:
+            if item not in items:
+                raise Unsupported(f"the carried invariant needs {what} this run lacks")
+            return names[list(items).index(item)]
+
+        invariants = []
+        for other in carried:
+            assert other.run is not None
+            used = [name(v) for v in other.run.binders]
+            used += [label(hypotheses, h_names, h, "a hypothesis") for h in other.run.hypotheses]
+            used += [label(list(rule.base), b_names, k, "a base") for k in other.run.base]
+            used += [label(list(rule.step), s_names, k, "an update") for k in other.run.step]
+            used += [f"({label(update, u_names, u, 'an update fact')} {n})"
+                     for u in other.run.update]
+            invariants.append(f"({other.theorem} {' '.join(used)} {n})")
         lines = [
             f"Theorem {theorem} : {statement}.",
             "Proof.",
@@ -974,10 +1019,11 @@ class ProofExport:
             f"    exact ({theorem}_base {args('0%nat', True)} {' '.join(h_names)}).",
             "  -" + "".join(f" try rewrite {s}." for s in s_names) + " try rewrite S_INR.",
             f"    exact ({theorem}_step {args(n, False)} {' '.join(h_names)} "
-            f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(f'({u} {n})' for u in u_names)}).",
+            f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(invariants)} "
+            f"{' '.join(f'({u} {n})' for u in u_names)}).",
             "Qed.",
         ]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n", run
 
 
 def export_proof(proof: Proof, reports: Iterable[object]) -> list[Exported]:

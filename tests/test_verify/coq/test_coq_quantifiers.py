@@ -97,7 +97,7 @@ variable = "t"
 base = { s = "0", q = "0" }
 step = { s = "s + d", q = "q + d**2" }
 
-# not replayed yet: the invariant of another induction over the same runs, carried
+# the invariant of another induction over the same runs, carried: derived from its theorem
 [[step]]
 id = "carried"
 given = []
@@ -132,18 +132,14 @@ step = { s = "s + d" }
 given = ["d <= D"]
 """
 STEPS = ["double", "double-twice", "count", "count-k", "above", "longer", "use-above",
-         "partial-sum", "squares", "split-step", "induction-with-instance"]
-NOT_YET = {
-    "carried": "not exported: an induction that carries the invariant of another induction "
-               "over the same runs is not replayed in Coq yet",
-}
+         "partial-sum", "squares", "carried", "split-step", "induction-with-instance"]
 
 
 @pytest.fixture(scope="module")
 def quantifiers() -> tuple[str, object, list[object]]:
     proof = parse_proof(QUANTIFIERS, "quantifiers.toml")
     report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved"] * (len(STEPS) + len(NOT_YET))
+    assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
     return "quantifiers", proof, list(report.steps)
 
 
@@ -151,7 +147,7 @@ def test_each_rule_is_stated_and_proved_as_its_semantics_says(
     quantifiers: tuple[str, object, list[object]], tmp_path: Path
 ) -> None:
     run = export_and_check(tmp_path, [quantifiers], compile=False)
-    assert run.for_proof("quantifiers") == {**dict.fromkeys(STEPS, NOT_RUN), **NOT_YET}
+    assert run.for_proof("quantifiers") == dict.fromkeys(STEPS, NOT_RUN)
     text = (tmp_path / "quantifiers.v").read_text()
     # instances: the earlier theorem applied to the terms (twice), a natural to its nat
     assert "pose proof (step_double (b ^ 2) hyp'1) as use'0." in text
@@ -169,6 +165,8 @@ def test_each_rule_is_stated_and_proved_as_its_semantics_says(
     # an instance inside an induction: applied in its base and step lemmas, its premise
     # `a >= 0 [a := D]` stated as `D >= 0` over R and over nat
     assert text.count("pose proof (step_double D hyp'0) as use'0.") == 2
+    # a carried invariant: the other induction's theorem applied to this run at n'
+    assert "IH (step_squares s q d base'0 base'1 next'0 next'1 n') )." in text
     # a split inductive step: its lemma destructs the cases of the split polynomial
     lemma = text[text.index("Lemma step_split_step_step"):]
     assert "{ destruct (dichotomy d) as [case' | case']." in lemma[:lemma.index("Qed.")]
@@ -211,5 +209,4 @@ def test_quantifiers_example_replays_every_step(
     data = json.loads(capsys.readouterr().out)
     assert code == 0
     found = {s["id"]: s["coq"] for s in data["steps"]}
-    assert found.pop("weighted-squares-nonnegative") == NOT_YET["carried"]
-    assert found == dict.fromkeys(found, "checked") and len(found) == 7
+    assert found == dict.fromkeys(found, "checked") and len(found) == 8
