@@ -36,8 +36,14 @@ SOURCES: tuple[str, ...] = (
 )
 """The five source documents' proofs, encoded as written (findings are reported, not fixed)."""
 
+RESULTS: tuple[str, ...] = (
+    "margin-perceptron",
+    "tightness-orthonormal",
+)
+"""Published results beyond the five sources, each checked on runs of its own algorithm."""
+
 PROOFS: dict[str, Path] = {
-    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS)},
+    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS, *RESULTS)},
     **{name: HERE / "seeds" / f"{name}.toml" for name in SOURCES},
 }
 """Built-in proof id -> proof file."""

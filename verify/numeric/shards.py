@@ -118,6 +118,14 @@ def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Sh
             for a, b in _cuts(count, size)]
 
 
+def orthonormal_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
+    """`orthonormal.orthonormal_positive(seed, count)` in shards (scenario i from seed + i)."""
+    from verify.numeric.orthonormal import orthonormal_positive
+
+    return [Shard("orthonormal", a, b, partial(orthonormal_positive, seed + a, b - a))
+            for a, b in _cuts(count, size)]
+
+
 def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> tuple[Shard, ...]:
     """The sources of `budget.sources(seed)`, in the same order, cut into shards."""
     return (*generated_shards(seed, budget.generated, size),
@@ -127,7 +135,8 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> tuple[Sh
             *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, 2),
             *orders_shards(seed, budget.orders, max(1, size // 5)),
             *real_shards(seed, budget.real),
-            *unit_margin_shards(seed, budget.unit_margin, size))
+            *unit_margin_shards(seed, budget.unit_margin, size),
+            *orthonormal_shards(seed, budget.orthonormal, size))
 
 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:

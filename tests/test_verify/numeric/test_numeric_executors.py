@@ -111,12 +111,18 @@ def test_budget_shards_cover_every_source_of_the_budget():
 
     budget = BUDGETS["small"]
     cut = budget_shards(budget, 0, size=7)
-    assert list(dict.fromkeys(s.source for s in cut)) == ["generated", "tight", "adversary"]
+    assert list(dict.fromkeys(s.source for s in cut)) == ["generated", "tight", "adversary",
+                                                           "orthonormal"]
     counts: dict[str, int] = {}
     for shard in cut:
         counts[shard.source] = counts.get(shard.source, 0) + shard.stop - shard.start
     assert counts == {"generated": budget.generated, "tight": budget.tight,
-                      "adversary": budget.adversary_bounds}
+                      "adversary": budget.adversary_bounds, "orthonormal": budget.orthonormal}
+    # the orthonormal shards make exactly the source's scenarios, in order
+    whole = list(budget.sources(0)["orthonormal"])
+    pieces = [s for shard in cut if shard.source == "orthonormal" for s in shard.scenarios()]
+    assert [s.origin for s in pieces] == [s.origin for s in whole]
+    assert [s.data for s in pieces] == [s.data for s in whole]
 
 
 def test_counterexamples_do_not_depend_on_how_the_campaign_is_cut():
