@@ -48,5 +48,8 @@ def test_a_root_is_taken_by_refuting_the_negated_claim() -> None:
     # n == a is true here too, but an equality has no refutation form (its negation is not
     # one fact): it stays unknown rather than being proved by a rule that does not apply
     assert status["equality-has-no-refutation-form"].status == "unknown"
+    # the Coq export replays the refutation by contradiction (compiled in
+    # tests/test_verify/coq/test_coq_refutation_form.py)
     exported = {e.step_id: e for e in export_proof(proof, report.steps)}
-    assert exported["root"].theorem is None and "refutation form" in exported["root"].reason
+    assert exported["root"].theorem == "step_root" and "by_contra_ge" in exported["root"].text
+    assert "by_contra_gt" in exported["root-strict"].text

@@ -10,11 +10,19 @@ kernel's normal form is the clearing factor and its condition `D > 0` is replaye
 side obligation); each certificate is replayed as `m * claim = sum of terms` (identity by
 `ring`) with every term's sign given by an explicit proof term (products of hypotheses,
 `pow2_ge_0`, the preamble's Gram lemmas); the claim as written is recovered by one bridge
-lemma. A natural `t` is introduced as a `nat`, `0 <= INR t` is `pos_INR`, and the proof then
-works with the real `t := INR t`. Structural rules: a case split destructs the trichotomy (a
-disjunction) and replays each case; `uses` applies the used step's theorem; an induction over
-runs is a theorem over `nat` (iterated vectors and per-update names as sequences, constants
-as constants) proved from its base and step obligations, exported as lemmas over `R`.
+lemma. Evidence in refutation form (`0 > 0` from the hypotheses and the negated claim) is
+replayed by contradiction: `by_contra_ge`/`by_contra_gt` decide the sign of the claim's gap
+and, in the violating case, the certificate is replayed to `0 < 0`. A natural `t` is
+introduced as a `nat`, `0 <= INR t` is `pos_INR`, and the proof then works with the real
+`t := INR t`. Structural rules: a case split destructs the trichotomy (a
+disjunction) and replays each case; `uses` applies the used step's theorem, and an instance
+(`with`) applies it to the substituted terms (its substituted premises are printed from their
+source text with the terms in place, as Coq instantiates the binders); an existential claim is
+stated with `exists`, proved by `exists` of the witness, and destructed where it is used; an
+induction over runs is a theorem over `nat` (iterated vectors and scalars and per-update names
+as sequences, constants as constants) proved from its base and step obligations, exported as
+lemmas over `R` (a split step destructs its cases; a carried invariant is the other
+induction's theorem applied to the same run).
 
 The checker's reports are read in one place only, `proved_step` (the adapter).
 """
@@ -23,8 +31,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
 
@@ -46,6 +54,7 @@ from verify.kernel import (
     Square,
     Statement,
     gram_pair,
+    instance,
 )
 from verify.kernel.algebra import normal_form, reciprocal_bases
 
@@ -77,6 +86,14 @@ class ProvedStep:
     step: Step
     statement: Statement
     goals: tuple[Goal, ...]
+    witness: Mapping[str, object] = field(default_factory=dict)
+    instances: tuple[tuple[str, Mapping[str, object]], ...] = ()
+
+
+def _terms(pairs: Iterable[tuple[str, object]]) -> dict[str, object]:
+    """A substitution as the kernel reads it: a vector as a plain `{name: coefficient}`
+    dict, a scalar as its SymPy expression."""
+    return {n: dict(t.items()) if isinstance(t, Mapping) else t for n, t in pairs}
 
 
 def proved_step(report: object) -> ProvedStep | None:
@@ -95,7 +112,22 @@ def proved_step(report: object) -> ProvedStep | None:
             return None
         goals.append(Goal(goal_report.goal, verdict.judgement or goal_report.goal.judgement,
                           verdict.certificate))
-    return ProvedStep(report.step, report.statement, tuple(goals))  # type: ignore[attr-defined]
+    step: Step = report.step  # type: ignore[attr-defined]
+    instances = tuple((u.step, _terms(u.with_)) for u in step.uses if u.with_)
+    return ProvedStep(step, report.statement, tuple(goals),  # type: ignore[attr-defined]
+                      _terms(step.witness.items()), instances)
+
+
+@dataclass(frozen=True)
+class Run:
+    """An induction's theorem over `nat`, as another induction over the same runs applies
+    it: its binders (proof names, in order), premises, base and step keys, update facts."""
+
+    binders: tuple[str, ...]
+    hypotheses: tuple[Rel, ...]
+    base: tuple[str, ...]
+    step: tuple[str, ...]
+    update: tuple[Rel, ...]
 
 
 @dataclass
@@ -103,7 +135,8 @@ class Exported:
     """One step in the Coq file: its theorem (None when not exported, with the reason).
 
     `variables` are the theorem's binders in order, `naturals` those bound as `nat`,
-    `hypotheses` its premises in order and `claim` its conclusion (kernel relations).
+    `hypotheses` its premises in order and `claim` its conclusion (kernel relations), for
+    some value of the names in `exists` (an existential claim, proved by a witness).
     """
 
     step_id: str
@@ -115,6 +148,8 @@ class Exported:
     naturals: frozenset[str] = frozenset()
     claim: Rel | None = None
     induction: bool = False
+    exists: tuple[str, ...] = ()
+    run: Run | None = None
 
 
 @dataclass
@@ -268,10 +303,12 @@ class _Script:
             for chosen in itertools.combinations(labels, size):  # (one per divisor: 1/R**2)
                 factor = sympy.Mul(*(c.expr for c, _ in chosen))
                 if sympy.cancel(factor * gap - fact.expr) == 0:
-                    proof = chosen[-1][1]
-                    for _, label in reversed(chosen[:-1]):
+                    # the text nests as the proof does: `0 < c0 * (c1 * ...)` is its type
+                    text, proof = expr(chosen[-1][0].expr), chosen[-1][1]
+                    for condition, label in reversed(chosen[:-1]):
+                        text = f"({expr(condition.expr)} * {text})"
                         proof = f"(Rmult_lt_0_compat _ _ {label} {proof})"
-                    return expr(factor), proof
+                    return text, proof
         raise Unsupported(f"no condition clears the denominator of {relation.text!r}")
 
     def nonzero_fact(self, divisor: sympy.Expr, labels: list[tuple[Fact, str]]) -> None:
@@ -338,8 +375,45 @@ class _Script:
         return term if weight.text == "1" else _times(weight, term)
 
     def replay(self, goal: Goal) -> str:
-        """Replay one certificate; returns the name of the claim's fact."""
-        judgement, cert = goal.judgement, goal.certificate
+        """Replay one obligation's evidence; returns the name of its claim's fact."""
+        claim = goal.obligation.judgement.claim
+        if claim in self.facts:
+            return self.facts[claim]
+        if goal.judgement.claim == claim:
+            return self.certificate(goal.judgement, goal.certificate)
+        return self.refutation(goal)
+
+    def refutation(self, goal: Goal) -> str:
+        """Refutation form: the claim `g >= 0` (`g > 0`) by contradiction.
+
+        The certificate proves `0 > 0` from hypotheses and the negated claim `-g > 0`
+        (`-g >= 0`). `by_contra_ge` (`by_contra_gt`) splits on the sign of `g` (decidability
+        of the order on R, `Rle_lt_dec`): in the case that violates the claim the negation
+        is a hypothesis, `n = -g` by `ring`, and the certificate is replayed as any other to
+        the absurd `0 < 0`; the facts derived under the negation stay inside its block.
+        """
+        claim = goal.obligation.judgement.claim
+        if claim.kind == "==" or goal.judgement.claim != Fact(sympy.Integer(0), ">"):
+            raise Unsupported(f"evidence for {goal.judgement.claim} is neither the claim "
+                              f"{claim} nor its refutation form")
+        negated = Fact(-claim.expr, ">" if claim.kind == ">=" else ">=")
+        label, inner = self.new("g"), self.new("neg")
+        lemma = "by_contra_ge" if claim.kind == ">=" else "by_contra_gt"
+        self.emit(f"assert ({label} : {_prop(claim)}).")
+        self.emit(f"{{ refine ({lemma} {expr(claim.expr)} {expr(negated.expr)} _ _); "
+                  f"[ring | intros {inner}].")
+        saved = (dict(self.facts), dict(self.hyps), set(self.nonzero), self.indent)
+        self.indent += "  "
+        self.facts[negated] = inner
+        absurd = self.certificate(goal.judgement, goal.certificate)
+        self.emit(f"exact {absurd}.")
+        self.facts, self.hyps, self.nonzero, self.indent = saved
+        self.emit("}")
+        self.facts[claim] = label
+        return label
+
+    def certificate(self, judgement: Judgement, cert: Certificate) -> str:
+        """Replay a certificate of `judgement`; returns the name of its claim's fact."""
         if judgement.claim in self.facts:
             return self.facts[judgement.claim]
         facts = judgement.hypotheses
@@ -412,6 +486,27 @@ def _comment(text: str) -> str:
     return text.replace("(*", "( *").replace("*)", "* )").replace('"', "'")
 
 
+def _term(value: object, zero_of: str) -> str:
+    """An induction's base or update of one name: a vector (`vadd`/`vscal`, the zero vector
+    as `vscal 0 zero_of`), or a scalar expression."""
+    if isinstance(value, Mapping):
+        return printer.vector(value, zero_of)
+    return expr(value)  # type: ignore[arg-type]
+
+
+def _term_names(value: object) -> set[str]:
+    """The declared names an induction's base or update of one name reads."""
+    if isinstance(value, Mapping):
+        coefficients = list(value.values())
+        found = set(value)
+    else:
+        coefficients, found = [value], set()
+    for c in coefficients:
+        for symbol in c.free_symbols:
+            found.update(gram_pair(symbol) or (symbol.name,))
+    return found
+
+
 def _substituted(text: str, mapping: dict[str, str]) -> str:
     """`text` with whole Coq names replaced (one pass: replacements are not re-read)."""
     if not mapping:
@@ -448,14 +543,18 @@ class ProofExport:
         return f"forall {' '.join(groups)}," if groups else ""
 
     def derivable(self, step: Step) -> list[str]:
-        """Used steps (transitively, in proof order) whose claims come from their theorems."""
+        """Used steps (transitively, in proof order) whose claims come from their theorems.
+
+        An instantiated use is applied to its substituted arguments instead (`_step`); the
+        steps it uses are not reached through it (their substituted claims are among its
+        premises, or derived inside its theorem)."""
         closure: set[str] = set()
-        stack = [u.step for u in step.uses]
+        stack = [u.step for u in step.uses if not u.with_]
         while stack:
             used = stack.pop()
             if used not in closure:
                 closure.add(used)
-                stack.extend(u.step for u in self.proof.step(used).uses)
+                stack.extend(u.step for u in self.proof.step(used).uses if not u.with_)
         order = [s.id for s in self.proof.steps if s.id in closure]
         return [
             s for s in order
@@ -471,39 +570,72 @@ class ProofExport:
         self.done[proved.step.id] = exported
         return exported
 
+    def substituted(self, used_id: str, substitution: Mapping[str, object]
+                 ) -> tuple[tuple[Rel, ...], Rel]:
+        """The premises and claim of a used theorem with `substitution` applied (the
+        kernel's own substitution, so they are the relations of this step's statement)."""
+        used = self.done[used_id]
+        assert used.claim is not None
+        stated = Statement(used_id, used.hypotheses, ("",) * len(used.hypotheses), used.claim,
+                           used.naturals)
+        try:
+            substituted = instance(stated, substitution)
+        except KernelError as error:
+            raise Unsupported(f"instantiating {used_id}: {error}") from None
+        return substituted.hypotheses, substituted.claim
+
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
-        if any(g.judgement.claim != g.obligation.judgement.claim for g in proved.goals):
-            raise Unsupported("a certificate in refutation form (the negated claim "
-                              "contradicts the hypotheses) is not replayed in Coq yet")
-        rule = step.rule
-        if step.witness or st.exists or any(u.with_ for u in step.uses) or (
-                isinstance(rule, Induction) and (
-                    rule.split is not None or "where at every state" in st.run
-                    or not set(rule.base) | set(rule.step) <= set(self.proof.vectors))):
-            raise Unsupported("an existential, an instance, scalar induction, a split inductive "
-                              "step or an invariant carried from another induction is not "
-                              "replayed in Coq yet")
+        exists = tuple(getattr(st, "exists", ()))
+        if set(exists) != set(proved.witness):
+            raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
+                              f"names {', '.join(sorted(proved.witness)) or 'none'}")
         derived = self.derivable(step)
+        applications: list[tuple[str, Mapping[str, object]]] = [(s, {}) for s in derived]
+        # a substituted premise of this statement, printed from its original text
+        printed: dict[Rel, tuple[Rel, Mapping[str, object]]] = {}
+        claims = {self.done[s].claim for s in derived}
+        for used_id, substitution in proved.instances:
+            used = self.done.get(used_id)
+            if used is None or used.claim is None:
+                continue  # not exported: its substituted statement stays assumed
+            hyps, claim = self.substituted(used_id, substitution)
+            printed.update(zip((*hyps, claim), (
+                (r, substitution) for r in (*used.hypotheses, used.claim)), strict=True))
+            claims.add(claim)
+            applications.append((used_id, substitution))
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
-        derived_claims = {self.done[s].claim for s in derived} - own
+        derived_claims = claims - own  # type: ignore[operator]
         hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
         main = [g for g in proved.goals if g.obligation.written is not None]
         sides = [g for g in proved.goals if g.obligation.written is None]
         theorem = ident(step.id)
         header = f"(* {_comment(step.id)}: {_comment(str(st))} *)\n"
         if isinstance(step.rule, Induction):
-            return self.induction(proved, hypotheses, derived, derived_claims, main, sides,
-                                  header)
+            return self.induction(proved, hypotheses, applications, derived_claims, main,
+                                  sides, header, printed)
         naturals = st.naturals
-        variables = self.variables((*st.hypotheses, st.claim), naturals=naturals)
+        split = _term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
+        for term in (*proved.witness.values(), *(
+                t for _, substitution in proved.instances for t in substitution.values())):
+            split |= _term_names(term)
+        local = set(exists) | {n for s in derived for n in self.done[s].exists}  # destructed
+        for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
+            split |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
+                      for n in gram_pair(sym) or (sym.name,)}
+        stated = [r for r in (*st.hypotheses, st.claim) if r not in printed]
+        variables = [v for v in self.variables(stated, split, naturals=naturals)
+                     if v not in local]
         intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
-        script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
-                         names, {g.judgement.claim: g for g in sides})
+        vectors = [v for v in variables if v in self.proof.names.vectors]
+        script = _Script(self.proof, vectors, names,
+                         {g.obligation.judgement.claim: g for g in sides})
         script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
                                          + list(names.values())) + ".")
-        self.apply_uses(script, derived, derived_claims, intros)
+        in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
+        self.apply_uses(script, applications, derived_claims, intros,
+                        lambda term, zero: self.coq_term(term, zero, vectors, in_proof))
         for natural, nat in intros.items():  # from here on, the real `t` is `INR t`
             label = script.new("natge")
             script.emit(f"pose proof (pos_INR {nat}) as {label}. "
@@ -512,53 +644,129 @@ class ProofExport:
         if isinstance(step.rule, Direct):
             if len(main) != 1:
                 raise Unsupported(f"{len(main)} main obligations for a direct step")
-            claim_fact = main[0].judgement.claim
+            claim_fact = main[0].obligation.judgement.claim
             label = script.replay(main[0])
         elif isinstance(step.rule, CaseSplit):
-            claim_fact = main[0].judgement.claim
+            claim_fact = main[0].obligation.judgement.claim
             label = self.cases(script, step.rule, main)
         else:
             raise Unsupported(f"rule {type(step.rule).__name__}")
-        script.conclude(st.claim, label, claim_fact)
-        shown = Written(self.proof.names, {n: f"(INR {name(n)})" for n in intros})
+        claim = st.claim
+        if exists:  # the goal becomes the claim at the witness: the obligation's claim
+            script.emit("exists " + ", ".join(
+                self.coq_term(proved.witness[n], n, vectors, {}) for n in exists) + ".")
+            claim = main[0].obligation.written[1]  # type: ignore[index]
+        script.conclude(claim, label, claim_fact)
+        as_real = {n: f"(INR {name(n)})" for n in intros}
+        shown = Written(self.proof.names, as_real)
 
         def text(relation: Rel) -> str:
-            parts = shown.relation(relation)
+            parts = (self.instance_text(printed[relation], vectors, as_real)
+                     if relation in printed else shown.relation(relation))
             if parts is None:
                 raise Unsupported(f"{relation.text!r} has no source text to state")
             return " ".join(parts)
 
         body = "".join(f"{text(h)} ->\n    " for h in hypotheses)
-        statement = f"{self.binder(variables, naturals)}\n    {body}{text(st.claim)}"
+        conclusion = text(st.claim)
+        if exists:
+            binders = self.binder(exists).removeprefix("forall ").removesuffix(",")
+            conclusion = f"exists {binders}, {conclusion}"
+        statement = f"{self.binder(variables, naturals)}\n    {body}{conclusion}"
         out = (f"{header}Theorem {theorem} : {statement}.\nProof.\n"
                + "\n".join(script.lines) + "\nQed.\n")
         return Exported(step.id, theorem, out, hypotheses=hypotheses,
-                        variables=tuple(variables), naturals=naturals, claim=st.claim)
+                        variables=tuple(variables), naturals=naturals, claim=st.claim,
+                        exists=exists)
 
-    def apply_uses(self, script: _Script, derived: list[str], claims: set[Rel],
-                   intros: dict[str, str]) -> None:
+    def coq_term(self, term: object, zero_of: str, vectors: Sequence[str],
+                 naturals: Mapping[str, str]) -> str:
+        """A substitution's or witness's term in Coq: a vector (its zero as `vscal 0` of a
+        vector in scope) or a scalar; each natural name printed as `naturals` says."""
+        if isinstance(term, Mapping) and not term:
+            if not vectors:
+                raise Unsupported("a zero vector with no vector in scope to print it by")
+            zero_of = vectors[0]
+        mapping = {name(n): text for n, text in naturals.items()}
+        return _substituted(_term(term, zero_of), mapping)
+
+    def instance_text(self, printed: tuple[Rel, Mapping[str, object]], vectors: Sequence[str],
+                      naturals: Mapping[str, str]) -> tuple[str, str, str]:
+        """A substituted premise, printed from its source relation with the terms in place
+        of the names: what Coq's instantiation of the used theorem's binders gives."""
+        source, substitution = printed
+        texts = {k: self.coq_term(v, k, vectors, naturals) for k, v in substitution.items()}
+        is_vector = self.proof.names.vectors
+        parts = Written(self.proof.names,
+                        {**naturals, **{k: v for k, v in texts.items() if k not in is_vector}},
+                        {k: v for k, v in texts.items() if k in is_vector}).relation(source)
+        if parts is None:
+            raise Unsupported(f"{source.text!r} has no source text to substitute into")
+        return parts
+
+    def apply_uses(self, script: _Script,
+                   applications: Sequence[tuple[str, Mapping[str, object]]],
+                   claims: set[Rel], intros: dict[str, str],
+                   term: Callable[[object, str], str] | None = None) -> None:
         """`pose proof` of each used theorem, instantiated with this step's names (a
-        natural by its `nat`, before it is replaced by the real `INR t`)."""
-        for used_id in derived:
-            used = self.done[used_id]
-            claim = used.claim
-            if claim not in claims or claim in script.hyps:
-                continue
-            if any((v in used.naturals) != (v in intros) for v in used.variables):
-                raise Unsupported(f"{used_id} binds a name as a natural where this step "
-                                  "does not (or the reverse)")
-            missing = [h.text for h in used.hypotheses if h not in script.hyps]
-            if missing:
-                raise Unsupported(f"applying {used_id} needs {missing[0]!r}")
-            args = [intros.get(v, name(v)) for v in used.variables]
-            args += [script.hyps[h] for h in used.hypotheses]
-            label = script.new("use")
-            script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
-            script.hyps[claim] = label  # type: ignore[index]
+        natural by its `nat`, before it is replaced by the real `INR t`), or with the terms
+        of its substitution; an existential claim is destructed into its witness's names.
+        A theorem is applied once its premises are in context (one may need another's
+        claim), until none is left to apply."""
+        pending = list(applications)
+        while pending:
+            left = []
+            for used_id, substitution in pending:
+                if not self.apply(script, used_id, substitution, claims, intros, term):
+                    left.append((used_id, substitution))
+            if len(left) == len(pending):
+                used_id, substitution = left[0]
+                used = self.done[used_id]
+                hypotheses = (self.substituted(used_id, substitution)[0] if substitution
+                              else used.hypotheses)
+                missing = next(h.text for h in hypotheses if h not in script.hyps)
+                raise Unsupported(f"applying {used_id} needs {missing!r}")
+            pending = left
+
+    def apply(self, script: _Script, used_id: str, substitution: Mapping[str, object],
+              claims: set[Rel], intros: dict[str, str],
+              term: Callable[[object, str], str] | None) -> bool:
+        """Apply one used theorem (see `apply_uses`); False while a premise is missing."""
+        used = self.done[used_id]
+        hypotheses, claim = used.hypotheses, used.claim
+        if substitution:
+            hypotheses, claim = self.substituted(used_id, substitution)
+        if claim not in claims or claim in script.hyps:
+            return True
+        renamed = {v: str(t) for v, t in substitution.items() if v in used.naturals}
+        if any((renamed.get(v, v) in intros) != (v in used.naturals) for v in used.variables):
+            raise Unsupported(f"{used_id} binds a name as a natural where this step does not "
+                              "(or the reverse)")
+        if any(h not in script.hyps for h in hypotheses):
+            return False
+        args = []
+        for v in used.variables:
+            if v in renamed:
+                args.append(intros[renamed[v]])
+            elif v in substitution:
+                assert term is not None
+                args.append(term(substitution[v], v))
+            else:
+                args.append(intros.get(v, name(v)))
+        args += [script.hyps[h] for h in hypotheses]
+        label = script.new("use")
+        script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
+        if used.exists:
+            pattern = label
+            for n in reversed(used.exists):
+                pattern = f"[{name(n)} {pattern}]"
+            script.emit(f"destruct {label} as {pattern}.")
+        script.hyps[claim] = label  # type: ignore[index]
+        return True
 
     def cases(self, script: _Script, rule: CaseSplit, goals: list[Goal]) -> str:
         """Destruct the trichotomy (or dichotomy) of the split polynomial; replay each case."""
-        claim = goals[0].judgement.claim
+        claim = goals[0].obligation.judgement.claim
         cases = [g.obligation.written[0][-1] for g in goals]  # type: ignore[index]
         ops = [c.op for c in cases]
         if ops != ([">", "==", "<"] if rule.zero_case else [">=", "<"]):
@@ -583,9 +791,10 @@ class ProofExport:
 
     # -- induction over runs ------------------------------------------------------------------
 
-    def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...], derived: list[str],
-                  derived_claims: set[Rel], main: list[Goal], sides: list[Goal],
-                  header: str) -> Exported:
+    def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
+                  applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
+                  main: list[Goal], sides: list[Goal], header: str,
+                  printed: dict[Rel, tuple[Rel, Mapping[str, object]]]) -> Exported:
         """Base and step lemmas over `R`, then the theorem over `nat` (see `over_nat`)."""
         step, st = proved.step, proved.statement
         rule = step.rule
@@ -595,85 +804,128 @@ class ProofExport:
             raise Unsupported(f"naturals {sorted(st.naturals)} besides the induction "
                               f"variable {t}: not exported yet")
         labels = [g.obligation.label for g in main]
-        if labels != ["base", "step"]:
-            raise Unsupported(f"induction obligations {labels}, expected base and step")
-        base, after = main
+        split = rule.split
+        expected = ["base", "step"] if split is None else ["base", *(
+            f"step, case {split.text or split.on} {op} 0"
+            for op in ((">", "==", "<") if split.zero_case else (">=", "<")))]
+        if labels != expected:
+            raise Unsupported(f"induction obligations {labels}, expected {expected}")
+        base, after, steps = main[0], main[1], main[1:]
         count = len(st.hypotheses)
         given = after.obligation.written[0]  # type: ignore[index]
+        if split is not None:  # each case's obligation: the step's hypotheses, then the case
+            given = given[:-1]
         if given[:count] != st.hypotheses or given[count + 1] != st.claim:
             raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
         natural, update = given[count], given[count + 2:]
-        extra = {t, *rule.base, *rule.step}
+        carried = update[:len(update) - len(rule.hypotheses)]  # invariants of the same runs
+        sources = []
+        for relation in carried:
+            source = next((e for e in self.done.values()
+                           if e.run is not None and e.claim == relation), None)
+            if source is None:
+                raise Unsupported(f"the carried invariant {relation.text!r} has no exported "
+                                  "theorem over the same runs")
+            sources.append(source)
+        extra = {t, *rule.base, *rule.step, *(_term_names(split.on) if split else ())}
         for mapping in (rule.base, rule.step):
             for value in mapping.values():
-                extra |= set(value) | {s.name for c in value.values() for s in c.free_symbols}
-        variables = self.variables((*st.hypotheses, st.claim, *update), extra)
+                extra |= _term_names(value)
+        for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
+            extra |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
+                      for n in gram_pair(sym) or (sym.name,)}
+        for _, substitution in applications:
+            for value in substitution.values():
+                extra |= _term_names(value)
+        stated = [r for r in (*st.hypotheses, st.claim, *update) if r not in printed]
+        variables = self.variables(stated, extra)
         iterated = set(rule.base) | set(rule.step) | {t}
         reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
                  for n in gram_pair(s) or (s.name,)}
         for value in rule.step.values():
-            reads |= set(value) | {s.name for c in value.values() for s in c.free_symbols}
+            reads |= _term_names(value)
         sequences = [v for v in variables if v in iterated - {t}
                      or (v in reads - iterated - set(rule.constants))]
+        # a zero vector in an instance is printed by a vector of the run's constants, the
+        # same in the lemmas and over nat (their premises must be the same terms)
+        zero_by = [v for v in variables if v in self.proof.names.vectors and v not in sequences]
         texts = [
-            self.induction_lemma(proved, goal, variables, prefix, (*hypotheses, *more),
-                                 derived, derived_claims, sides)
-            for goal, prefix, more in ((base, "base", ()),
-                                       (after, "step", (natural, st.claim, *update)))
+            self.induction_lemma(proved, goals, variables, prefix, (*hypotheses, *more),
+                                 applications, derived_claims, sides, printed, zero_by)
+            for goals, prefix, more in (([base], "base", ()),
+                                        (steps, "step", (natural, st.claim, *update)))
         ]
-        texts.append(self.over_nat(step, variables, hypotheses, sequences, update, st.claim))
+        facts = update[len(carried):]
+        text, run = self.over_nat(step, variables, hypotheses, sequences, facts, st.claim,
+                                  printed, zero_by, sources)
+        texts.append(text)
         return Exported(step.id, ident(step.id), header + "\n".join(texts),
                         hypotheses=hypotheses, variables=tuple(variables),
-                        naturals=st.naturals, claim=st.claim, induction=True)
+                        naturals=st.naturals, claim=st.claim, induction=True, run=run)
 
     def induction_lemma(
         self,
         proved: ProvedStep,
-        goal: Goal,
+        goals: list[Goal],
         variables: list[str],
         label: str,
         premises: tuple[Rel, ...],
-        derived: list[str],
+        applications: list[tuple[str, Mapping[str, object]]],
         derived_claims: set[Rel],
         sides: list[Goal],
+        printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+        zero_by: list[str],
     ) -> str:
-        """The base or step obligation of an induction as a lemma over `R` of its own."""
+        """The base or step obligation of an induction as a lemma over `R` of its own (a
+        split step: its cases, destructed as a case split's)."""
         step = proved.step
         rule = step.rule
         assert isinstance(rule, Induction)
         names = {h: f"hyp'{i}" for i, h in enumerate(premises)}
-        conditions = {g.judgement.claim: g for g in sides
+        conditions = {g.obligation.judgement.claim: g for g in sides
                       if g.obligation.label.startswith(f"{label}: ")}
-        script = _Script(self.proof, [v for v in variables if v in self.proof.names.vectors],
-                         names, conditions)
+        vectors = [v for v in variables if v in self.proof.names.vectors]
+        script = _Script(self.proof, vectors, names, conditions)
         script.emit("intros " + " ".join([name(v) for v in variables] + list(names.values()))
                     + ".")
-        self.apply_uses(script, derived, derived_claims, {})
-        fact_label = script.replay(goal)
+        self.apply_uses(script, applications, derived_claims, {},
+                        lambda term, zero: self.coq_term(term, zero, zero_by, {}))
+        goal = goals[0]
+        split = rule.split if label == "step" else None
+        fact_label = (script.replay(goal) if split is None
+                      else self.cases(script, split, goals))
         at_base = label == "base"
         mapping = rule.base if at_base else rule.step
         t = rule.variable
-        shown = Written(self.proof.names, {t: "0" if at_base else f"({name(t)} + 1)"},
-                        {n: printer.vector(v, n) for n, v in mapping.items()})
+        declared = self.proof.names.vectors
+        shown = Written(self.proof.names,
+                        {t: "0" if at_base else f"({name(t)} + 1)",
+                         **{n: _term(v, n) for n, v in mapping.items() if n not in declared}},
+                        {n: _term(v, n) for n, v in mapping.items() if n in declared})
         claim = shown.relation(proved.statement.claim)
         if claim is None:
             raise Unsupported("the invariant has no source text to substitute into")
         written_claim = goal.obligation.written[1]  # type: ignore[index]
         script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
-        hyps = [" ".join(script.relation_text(h)) for h in premises]
+        hyps = [" ".join(self.instance_text(printed[h], zero_by, {}))
+                if h in printed else " ".join(script.relation_text(h)) for h in premises]
         body = "".join(f"{h} ->\n    " for h in hyps)
         statement = f"{self.binder(variables)}\n    {body}{' '.join(claim)}"
         return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
 
     def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
-                 sequences: list[str], update: Sequence[Rel], invariant: Rel) -> str:
+                 sequences: list[str], update: Sequence[Rel], invariant: Rel,
+                 printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+                 zero_by: list[str], carried: Sequence[Exported] = ()) -> tuple[str, Run]:
         """The induction as a theorem over `nat`, the kernel's semantics of a run.
 
         The iterated vectors and the per-update names (read by the update, not iterated, not
         the counter, not declared constant) are sequences indexed by the number of updates
         `n'`; every other name is a constant of the run; the counter is `INR n'`. The base
-        and step lemmas hold for all values, so each `n'` instantiates them.
+        and step lemmas hold for all values, so each `n'` instantiates them; an invariant
+        carried from another induction over the same runs is that induction's theorem at
+        `n'`, applied to this run (derived, not assumed).
         """
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -686,11 +938,11 @@ class ProofExport:
             vecs = {v: f"({name(v)} {index})" for v in sequences if v in vectors}
             return scalars, vecs
 
-        def vector_at(v: object, zero_of: str, index: str) -> str:
+        def term_at(v: object, zero_of: str, index: str) -> str:
             # the lemma's own printing, names then replaced: both sides stay syntactically equal
             scalars, vecs = at(index)
             mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
-            return _substituted(printer.vector(v, zero_of), mapping)  # type: ignore[arg-type]
+            return _substituted(_term(v, zero_of), mapping)
 
         def written(relation: Rel, index: str) -> str:
             scalars, vecs = at(index)
@@ -707,11 +959,12 @@ class ProofExport:
         seq_s = [name(v) for v in sequences if v not in vectors]
         groups = [f"({' '.join(g)} : {ty})" for g, ty in (
             (const_v, "V"), (const_s, "R"), (seq_v, "nat -> V"), (seq_s, "nat -> R")) if g]
-        hyps = [" ".join(Written(self.proof.names).relation(h) or ()) for h in hypotheses]
+        hyps = [" ".join(self.instance_text(printed[h], zero_by, {}) if h in printed
+                         else Written(self.proof.names).relation(h) or ()) for h in hypotheses]
         if any(not h for h in hyps):
             raise Unsupported("a hypothesis has no source text to restate over nat")
-        base = [f"{name(v)} 0%nat = {vector_at(rule.base[v], v, '0%nat')}" for v in rule.base]
-        nxt = [f"(forall {n}, {name(v)} (S {n}) = {vector_at(rule.step[v], v, n)})"
+        base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat')}" for v in rule.base]
+        nxt = [f"(forall {n}, {name(v)} (S {n}) = {term_at(rule.step[v], v, n)})"
                for v in rule.step]
         facts = [f"(forall {n}, {written(h, n)})" for h in update]
         premises = [*hyps, *base, *nxt, *facts]
@@ -735,19 +988,42 @@ class ProofExport:
         u_names = [f"upd'{i}" for i in range(len(facts))]
         intro = [*const_v, *const_s, *seq_v, *seq_s, *h_names, *b_names, *s_names, *u_names]
         theorem = ident(step.id)
+        binders = tuple(v for group in (
+            [v for v in constants if v in vectors], [v for v in constants if v not in vectors],
+            [v for v in sequences if v in vectors], [v for v in sequences if v not in vectors])
+            for v in group)
+        run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update))
+
+        def label(items: Sequence[object], names: list[str], item: object, what: str) -> str:
+            if item not in items:
+                raise Unsupported(f"the carried invariant needs {what} this run lacks")
+            return names[list(items).index(item)]
+
+        invariants = []
+        for other in carried:
+            assert other.run is not None
+            used = [name(v) for v in other.run.binders]
+            used += [label(hypotheses, h_names, h, "a hypothesis") for h in other.run.hypotheses]
+            used += [label(list(rule.base), b_names, k, "a base") for k in other.run.base]
+            used += [label(list(rule.step), s_names, k, "an update") for k in other.run.step]
+            used += [f"({label(update, u_names, u, 'an update fact')} {n})"
+                     for u in other.run.update]
+            invariants.append(f"({other.theorem} {' '.join(used)} {n})")
         lines = [
             f"Theorem {theorem} : {statement}.",
             "Proof.",
             f"  intros {' '.join(intro)} {n}. induction {n} as [| {n} IH].",
-            f"  - rewrite {', '.join(b_names)}." if b_names else "  -",
+            # each equation once, where its name occurs (an iterated name the invariant does
+            # not read leaves nothing to rewrite; `rewrite ?` would loop on `w 0 = 0 * w 0`)
+            "  -" + "".join(f" try rewrite {b}." for b in b_names),
             f"    exact ({theorem}_base {args('0%nat', True)} {' '.join(h_names)}).",
-            f"  - rewrite {', '.join(s_names)}; try rewrite S_INR."
-            if s_names else "  - try rewrite S_INR.",
+            "  -" + "".join(f" try rewrite {s}." for s in s_names) + " try rewrite S_INR.",
             f"    exact ({theorem}_step {args(n, False)} {' '.join(h_names)} "
-            f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(f'({u} {n})' for u in u_names)}).",
+            f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(invariants)} "
+            f"{' '.join(f'({u} {n})' for u in u_names)}).",
             "Qed.",
         ]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines) + "\n", run
 
 
 def export_proof(proof: Proof, reports: Iterable[object]) -> list[Exported]:

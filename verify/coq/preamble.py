@@ -256,6 +256,21 @@ Proof.
   intros c d r H E Z. rewrite Z, Rmult_0_l in E. rewrite E in H. exact (Rlt_irrefl 0 H).
 Qed.
 
+(** Refutation form: a claim [0 <= g] ([0 < g]) holds when its negation [0 < n]
+    ([0 <= n]), [n = - g], proves [0 < 0]: the order on R is decidable. *)
+Lemma by_contra_ge : forall g n, n = - g -> (0 < n -> 0 < 0) -> 0 <= g.
+Proof.
+  intros g n E H. destruct (Rle_lt_dec 0 g) as [Hg | Hg]; [exact Hg |].
+  exfalso. apply (Rlt_irrefl 0), H. rewrite E. exact (Ropp_0_gt_lt_contravar g Hg).
+Qed.
+
+Lemma by_contra_gt : forall g n, n = - g -> (0 <= n -> 0 < 0) -> 0 < g.
+Proof.
+  intros g n E H. destruct (Rlt_le_dec 0 g) as [Hg | Hg]; [exact Hg |].
+  exfalso. apply (Rlt_irrefl 0), H. pose proof (Ropp_le_contravar 0 g Hg) as N.
+  rewrite Ropp_0 in N. rewrite E. exact N.
+Qed.
+
 (** Case splits: the cases are exhaustive by trichotomy of the reals. *)
 Lemma trichotomy : forall x, x > 0 \/ x = 0 \/ x < 0.
 Proof. intros x. destruct (Rtotal_order x 0) as [H | [H | H]]; auto. Qed.

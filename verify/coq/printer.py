@@ -28,7 +28,8 @@ _RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if 
     add_pos_nonneg sum_ge sum_gt sum_eq ge_of_eq0 lin0 replay_ge replay_gt replay_eq fact_le
     fact_lt fact_ge fact_gt fact_eq claim_le claim_lt claim_ge claim_gt claim_eq
     nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not nat
-    S_INR pos_INR Rle_ge IH nz_mul_l nz_mul_r Rgt_not_eq"""
+    S_INR pos_INR Rle_ge IH nz_mul_l nz_mul_r Rgt_not_eq
+    by_contra_ge by_contra_gt"""
 RESERVED = frozenset(_RESERVED_TEXT.split())
 
 COQ_OP = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "="}

@@ -1,0 +1,212 @@
+"""Scalar induction, instances of a used step and existential claims, replayed in Coq.
+
+An instance applies the earlier theorem to the substituted terms (so its claim is derived);
+an existential claim is stated with `exists` and proved by `exists <witness>`, and a step
+that uses it destructs it; iterated scalars are sequences over `nat` like iterated vectors.
+Tests that compile skip without coqc; a tampered witness or instance must be rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from proofs.proof_file import parse_proof
+from verify.cli import main
+from verify.coq import NOT_RUN, export_and_check
+from verify.coq.build import LOGICAL
+from verify.proof_checker import check_proof
+
+COQC = shutil.which("coqc")
+needs_coqc = pytest.mark.skipif(
+    COQC is None, reason="coqc is not on PATH (install Debian's `coq`: apt-get install coq)"
+)
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+QUANTIFIERS = b"""
+title = "quantifiers"
+vectors = ["w", "v"]
+scalars = ["a", "b", "s", "q", "t", "k", "d", "D"]
+naturals = ["t", "k"]
+
+[[step]]
+id = "double"
+given = ["a >= 0"]
+claim = "2*a >= a"
+
+# one step used twice, on different terms
+[[step]]
+id = "double-twice"
+given = ["b >= 0"]
+claim = "4*b**2 >= b**2"
+uses = [{ step = "double", with = { a = "b**2" } }, { step = "double", with = { a = "2*b**2" } }]
+
+[[step]]
+id = "count"
+given = []
+claim = "t + 1 > 0"
+
+# a natural replaced by a natural name: the theorem is applied to its nat
+[[step]]
+id = "count-k"
+given = []
+claim = "k + 1 > 0"
+uses = [{ step = "count", with = { t = "k" } }]
+
+[[step]]
+id = "above"
+given = ["a >= 0"]
+claim = "s >= a"
+witness = { s = "a + 1" }
+
+[[step]]
+id = "longer"
+given = []
+claim = "norm2(v) >= norm2(w)"
+witness = { v = "2*w" }
+
+# an existential claim used: its name is destructed, not bound by the theorem
+[[step]]
+id = "use-above"
+given = ["a >= 0", "b >= a"]
+claim = "b >= 0"
+uses = ["above"]
+
+[[step]]
+id = "partial-sum"
+given = []
+claim = "s <= t*D"
+[step.induction]
+variable = "t"
+constants = ["D"]
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d <= D"]
+
+# regression: an iterated name the invariant does not read (s) has nothing to rewrite
+[[step]]
+id = "squares"
+given = []
+claim = "q >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0", q = "0" }
+step = { s = "s + d", q = "q + d**2" }
+
+# the invariant of another induction over the same runs, carried: derived from its theorem
+[[step]]
+id = "carried"
+given = []
+claim = "t*q >= 0"
+uses = ["squares"]
+[step.induction]
+variable = "t"
+base = { s = "0", q = "0" }
+step = { s = "s + d", q = "q + d**2" }
+
+# the inductive step split by cases: its step lemma destructs them
+[[step]]
+id = "split-step"
+given = []
+claim = "q >= 0"
+split = { on = "d", zero = false }
+[step.induction]
+variable = "t"
+base = { q = "0" }
+step = { q = "q + d**2" }
+
+[[step]]
+id = "induction-with-instance"
+given = []
+claim = "s <= t*D"
+uses = [{ step = "double", with = { a = "D" } }]
+[step.induction]
+variable = "t"
+constants = ["D"]
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d <= D"]
+"""
+STEPS = ["double", "double-twice", "count", "count-k", "above", "longer", "use-above",
+         "partial-sum", "squares", "carried", "split-step", "induction-with-instance"]
+
+
+@pytest.fixture(scope="module")
+def quantifiers() -> tuple[str, object, list[object]]:
+    proof = parse_proof(QUANTIFIERS, "quantifiers.toml")
+    report = check_proof(proof)
+    assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
+    return "quantifiers", proof, list(report.steps)
+
+
+def test_each_rule_is_stated_and_proved_as_its_semantics_says(
+    quantifiers: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    run = export_and_check(tmp_path, [quantifiers], compile=False)
+    assert run.for_proof("quantifiers") == dict.fromkeys(STEPS, NOT_RUN)
+    text = (tmp_path / "quantifiers.v").read_text()
+    # instances: the earlier theorem applied to the terms (twice), a natural to its nat
+    assert "pose proof (step_double (b ^ 2) hyp'1) as use'0." in text
+    assert "pose proof (step_double (2 * (b ^ 2)) hyp'2) as use'1." in text
+    assert "Theorem step_count_k : forall (k : nat),\n    ((INR k) + 1) > 0." in text
+    assert "pose proof (step_count nat'0) as use'0." in text
+    # existentials: stated with exists, proved by the witness, destructed where used
+    assert "a >= 0 ->\n    exists (s : R), s >= a." in text
+    assert "  exists (a + 1).\n" in text and "  exists (vscal 2 w).\n" in text
+    assert "Theorem step_use_above : forall (a b : R)," in text
+    assert "destruct use'0 as [s use'0]." in text
+    # scalar induction: the partial sum is a sequence over nat, like an iterated vector
+    assert "Theorem step_partial_sum : forall (D : R) (s d : nat -> R)," in text
+    assert "(forall n', s (S n') = ((d n') + (s n'))) ->" in text
+    # an instance inside an induction: applied in its base and step lemmas, its premise
+    # `a >= 0 [a := D]` stated as `D >= 0` over R and over nat
+    assert text.count("pose proof (step_double D hyp'0) as use'0.") == 2
+    # a carried invariant: the other induction's theorem applied to this run at n'
+    assert "IH (step_squares s q d base'0 base'1 next'0 next'1 n') )." in text
+    # a split inductive step: its lemma destructs the cases of the split polynomial
+    lemma = text[text.index("Lemma step_split_step_step"):]
+    assert "{ destruct (dichotomy d) as [case' | case']." in lemma[:lemma.index("Qed.")]
+    assert "Theorem step_induction_with_instance : forall (D : R) (s d : nat -> R),\n" \
+        "    D >= 0 ->\n" in text
+
+
+@needs_coqc
+def test_the_rules_compile_and_a_tampered_witness_or_instance_is_rejected(
+    quantifiers: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    # compiled here: as written (every step in the file checks), then once per tampering
+    export_and_check(tmp_path, [quantifiers], compile=False)
+    path = tmp_path / "quantifiers.v"
+    text = path.read_text()
+
+    def compiles(source: str) -> bool:
+        path.write_text(source)
+        done = subprocess.run([COQC, "-R", ".", LOGICAL, "quantifiers.v"], cwd=tmp_path,
+                              capture_output=True, text=True, check=False)
+        return done.returncode == 0
+
+    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    assert compiles(text)  # as written (so each rejection below is the tampering's)
+    # a witness that does not satisfy the claim: a + 1 becomes a - 1
+    assert text.count("  exists (a + 1).\n") == 1
+    assert not compiles(text.replace("  exists (a + 1).\n", "  exists (a - 1).\n"))
+    # an instance on other terms than the statement imports: b**2 becomes b
+    assert text.count("(step_double (b ^ 2) hyp'1)") == 1
+    assert not compiles(text.replace("(step_double (b ^ 2) hyp'1)", "(step_double b hyp'1)"))
+
+
+@needs_coqc
+def test_quantifiers_example_replays_every_step(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["check", str(EXAMPLES / "quantifiers.toml"), "--json", "--coq",
+                 str(tmp_path)])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0
+    found = {s["id"]: s["coq"] for s in data["steps"]}
+    assert found == dict.fromkeys(found, "checked") and len(found) == 8
