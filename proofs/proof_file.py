@@ -16,8 +16,8 @@ file, the step and the problem. Extensions beyond §5 (all optional):
     source = "where the proof comes from"          # top level
     naturals = ["t"]                               # scalars ranging over 0, 1, 2, ...
     [numeric]                                      # the names denote run quantities
-    run = "online"                                 # or "batch", "single-pass": the audit checks
-    names = { th = "w", k = "t" }                  # steps on runs (verify.vocabulary). Renames:
+    run = "online"                                 # or "batch", "single-pass" (verify.vocabulary)
+    names = { th = "w", k = "t" }                  # optional renames; the audit checks steps
     algorithm = "virtue-online"                    # optional: the source algorithm run
 """
 
