@@ -135,17 +135,24 @@ def pass_shards(seed: int, count: int, prefix_orders: int, size: int = SHARD_SIZ
     return out
 
 
-def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> tuple[Shard, ...]:
-    """The sources of `budget.sources(seed)`, in the same order, cut into shards."""
-    return (*generated_shards(seed, budget.generated, size),
-            *tight_shards(seed, budget.tight, size),
-            # the adversary's runs grow with the bound b (b updates of 2b-dimensional data
-            # with denominators of many bits): two bounds per shard, so none is a long tail
-            *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, 2),
-            *orders_shards(seed, budget.orders, max(1, size // 5)),
-            *real_shards(seed, budget.real),
-            *unit_margin_shards(seed, budget.unit_margin, size),
-            *pass_shards(seed, budget.passes, budget.prefix_orders, max(1, size // 2)))
+def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: bool = True,
+                  runs: bool = True) -> tuple[Shard, ...]:
+    """The sources of `budget.sources(seed)`, in the same order, cut into shards: those of
+    runs to convergence (`runs`) and those of single passes (`passes`), since only
+    single-pass checks read single-pass scenarios and only they read them."""
+    out: list[Shard] = []
+    if runs:
+        out += [*generated_shards(seed, budget.generated, size),
+                *tight_shards(seed, budget.tight, size),
+                # the adversary's runs grow with the bound b (b updates of 2b-dimensional data
+                # with denominators of many bits): two bounds per shard, so none is a long tail
+                *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, 2),
+                *orders_shards(seed, budget.orders, max(1, size // 5)),
+                *real_shards(seed, budget.real),
+                *unit_margin_shards(seed, budget.unit_margin, size)]
+    if passes:
+        out += pass_shards(seed, budget.passes, budget.prefix_orders, max(1, size // 2))
+    return tuple(out)
 
 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
