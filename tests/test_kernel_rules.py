@@ -137,7 +137,7 @@ def test_substitution_is_simultaneous() -> None:
         (rel(WW, ">=", 0), (), Induction("t", {}, {"w": {"w": 1 / y}}), "must not divide"),
         (rel(WW, ">=", 0), (), Induction("t", {}, {}, (rel(1 / y, ">=", 0),)), "must not divide"),
         (rel(WW, ">=", 0), (), Induction("q", {}, {}), "'q' is not a declared scalar"),
-        (rel(WW, ">=", 0), (), Induction("t", {"z": {}}, {}), "undeclared vector"),
+        (rel(WW, ">=", 0), (), Induction("t", {"z": {}}, {}), "'z' is not a name"),
     ],
 )
 def test_induction_refuses_what_its_semantics_cannot_read(
@@ -417,7 +417,7 @@ def test_malformed_sequents_get_kernel_errors() -> None:
         normal_form(Rel(t, 1, ZERO, "t ? 0"), "r")  # type: ignore[arg-type]
     with pytest.raises(KernelError, match="frozenset of names"):
         kernel.statement(Sequent("s", {"w"}, SCALARS, (), rel(t, ">=", 0)))  # type: ignore[arg-type]
-    with pytest.raises(RuleError, match="must map vector names"):
+    with pytest.raises(RuleError, match="must map names to terms"):
         kernel.obligations(sequent((), rel(WW, ">=", 0), Induction("t", ["w"], {})))  # type: ignore[arg-type]
     assert str(Fact(y, ">=")) == "y >= 0"
     assert str(rel(y, ">=", 0)) == "y >= 0"

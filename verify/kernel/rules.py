@@ -16,8 +16,17 @@ integrality); a counterexample must give naturals natural values.
   claim become hypotheses), so a step is never proved under fewer hypotheses than it needs.
   A claim proved for natural n is used only where n is natural (`UseError`), and `conclude`
   wants a Theorem for every used statement.
-- Induction over runs on a natural t, iterated vectors W (the keys of `base` and `step`), the
-  update W := step(t, W) and update facts U. A name the update reads (in `step` or U) that is
+- Instantiation (`instance`, `instantiate`): a statement holds for all values of its names,
+  so also with names replaced at once by division-free terms of their sort (SymPy would
+  cancel a divisor); a natural by a name only, which becomes natural. Not for an induction's
+  statement (its names are bound to its runs) nor an existential one.
+- Existentials: a `witness` (names to terms not reading them) makes the claim "exists those
+  names with the claim", proved with the witness substituted (not decisive: a bad witness
+  refutes nothing); no hypothesis and no induction may mention them. A direct step may use
+  such a claim when its names occur nowhere else in the step and are not natural there (for
+  any such value the step follows, so it follows from the existence of one).
+- Induction over runs on a natural t, iterated vectors and scalars W (the keys of `base` and
+  `step`; not natural: nothing shows updates keep them so), update W := step(t, W), facts U. A name the update reads (in `step` or U) that is
   not iterated, not t and not in `constants` is per-update: fresh at every update (the
   example x_t, its label y_t). The theorem: for every run W_0 = base, W_{s+1} = step(s, W_s)
   whose updates satisfy U, and every natural t, the hypotheses H imply P(t, W_t).
@@ -42,8 +51,9 @@ from verify.kernel.algebra import Fact, KernelError, Rel, gram_pair, names_of
 from verify.kernel.certificates import Judgement, Point, check_certificate, facts
 
 __all__ = ["Cases", "Direct", "Induction", "Obligation", "Refutation", "RuleError", "Sequent",
-           "Statement", "Theorem", "UseError", "conclude", "obligations", "refute", "statement"]
-Vectors = dict[str, dict[str, sympy.Expr]]  # vector name -> explicit vector
+           "Statement", "Theorem", "UseError", "conclude", "instance", "instantiate",
+           "obligations", "refute", "statement"]
+Terms = dict[str, "sympy.Expr | dict[str, sympy.Expr]"]  # scalar -> expr, vector -> explicit
 
 
 class RuleError(KernelError):
@@ -71,8 +81,8 @@ class Cases:
 class Induction:
     """Induction over runs on the natural `variable` (see the module docstring)."""
     variable: str
-    base: Mapping[str, Mapping[str, sympy.Expr]]
-    step: Mapping[str, Mapping[str, sympy.Expr]]
+    base: Mapping[str, Mapping[str, sympy.Expr] | sympy.Expr]
+    step: Mapping[str, Mapping[str, sympy.Expr] | sympy.Expr]
     update: tuple[Rel, ...] = ()
     constants: frozenset[str] = frozenset()
 
@@ -80,20 +90,23 @@ class Induction:
 @dataclass(frozen=True)
 class Statement:
     """What a step asserts, every hypothesis included; `origins[i]` names the used step that
-    brought hypothesis i ('' for the step's own); `run` describes an induction's runs."""
+    brought hypothesis i ('' for the step's own); `run` describes an induction's runs;
+    the claim holds for some value of the names in `exists`."""
     step: str
     hypotheses: tuple[Rel, ...]
     origins: tuple[str, ...]
     claim: Rel
     naturals: frozenset[str]
     run: str = ""
+    exists: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         given = [f"{n} in Nat" for n in sorted(self.naturals)] + [
             h.text + (f" [{o}]" if o else "")
             for h, o in zip(self.hypotheses, self.origins, strict=True)]
         run = f"for every run {self.run}: " if self.run else ""
-        return f"{run}{', '.join(given)} |- {self.claim.text}"
+        some = f"exists {', '.join(self.exists)}: " if self.exists else ""
+        return f"{run}{', '.join(given)} |- {some}{self.claim.text}"
 
 
 @dataclass(frozen=True)
@@ -107,6 +120,7 @@ class Sequent:
     rule: Direct | Cases | Induction = field(default_factory=Direct)
     uses: tuple[Statement, ...] = ()
     naturals: frozenset[str] = frozenset()
+    witness: Mapping[str, Mapping[str, sympy.Expr] | sympy.Expr] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -174,18 +188,23 @@ def _rels(value: object, what: str) -> tuple[Rel, ...]:
     return tuple(out)
 
 
-def _vectors(value: object, what: str, declared: frozenset[str]) -> Vectors:
-    """A substitution: declared vector names to explicit vectors of declared names, free of
-    division (an update that divides would need conditions at every step of the run)."""
+def _terms(value: object, what: str, vectors: frozenset[str], scalars: frozenset[str],
+           images: frozenset[str] | None = None) -> Terms:
+    """A substitution: names to division-free terms of their sort (an expression for a scalar,
+    an explicit vector for a vector: over `images`, or any identifiers when None)."""
     if not isinstance(value, Mapping):
-        raise RuleError(f"{what} must map vector names to vectors")
-    out = {}
-    for name, vec in list(value.items()):
-        out[name] = terms = dict(algebra.vector(vec, f"{what} of {name}"))
-        if name not in declared or not set(terms) <= declared:
+        raise RuleError(f"{what} must map names to terms")
+    out: Terms = {}
+    for name, term in list(value.items()):
+        if name not in vectors | scalars:
+            raise RuleError(f"{what}: {name!r} is not a name it can substitute")
+        terms = dict(algebra.vector(term, f"{what} of {name}")) if name in vectors else {
+            "": algebra.expr(term, f"{what} of {name}")}
+        if images is not None and not set(terms) <= images | {""}:
             raise RuleError(f"{what}: substitution of {name!r} names an undeclared vector")
         if any(algebra.reciprocal_bases(c, what) for c in terms.values()):
             raise RuleError(f"{what}: the substitution of {name!r} must not divide")
+        out[name] = terms if name in vectors else terms[""]
     return out
 
 
@@ -201,8 +220,8 @@ def _frozen(sequent: object) -> Sequent:
     if type(rule) is Induction:
         if (t := algebra.text(rule.variable, "induction variable")) not in scalars:
             raise RuleError(f"induction variable {t!r} is not a declared scalar")
-        rule = Induction(t, _vectors(rule.base, "induction base", vectors),
-                         _vectors(rule.step, "induction step", vectors),
+        rule = Induction(t, _terms(rule.base, "induction base", vectors, scalars, vectors),
+                         _terms(rule.step, "induction step", vectors, scalars, vectors),
                          _rels(rule.update, "induction update"),
                          _names(rule.constants, "induction constants"))
         for r in rule.update:
@@ -219,30 +238,41 @@ def _frozen(sequent: object) -> Sequent:
     uses = algebra.items(sequent.uses, "uses")
     if any(type(u) is not Statement for u in uses):
         raise KernelError("every used step must be a Statement")
+    witness = _terms(sequent.witness, "witness", vectors, scalars - sequent.naturals, vectors)
+    if witness and (type(rule) is Induction or _reads(witness) & set(witness)):
+        raise RuleError("a witness is for a direct or case step, and names none of what it "
+                        "witnesses")
     return Sequent(algebra.text(sequent.step, "step"), vectors, scalars,
                    _rels(sequent.hypotheses, "hypotheses"), _rels((sequent.claim,), "claim")[0],
-                   rule, uses, sequent.naturals)  # type: ignore[arg-type]
+                   rule, uses, sequent.naturals, witness)  # type: ignore[arg-type]
 
 
-def _shown(mapping: Vectors) -> str:
-    """`w := w + x*y, ...`."""
-    return ", ".join(f"{n} := {sum((c * sympy.Symbol(v) for v, c in terms.items()), sympy.S(0))}"
-                     for n, terms in sorted(mapping.items()))
+def _shown(mapping: Terms) -> str:
+    """`w := w + x*y, s := s + d, ...`."""
+    return ", ".join(f"{n} := {sum((c * sympy.Symbol(v) for v, c in term.items()), sympy.S(0))}"
+                     if isinstance(term, dict) else f"{n} := {term}"
+                     for n, term in sorted(mapping.items()))
 
 
-def _substitute(r: Rel, scalars: dict[sympy.Symbol, sympy.Expr], vectors: Vectors,
-                shown: str) -> Rel:
+def _reads(mapping: Terms) -> set[str]:
+    """Every name the terms of a substitution read."""
+    return {n for term in mapping.values() for v, c in (
+        term.items() if isinstance(term, dict) else (("", term),)) for n in names_of(c) | {v}} - {""}
+
+
+def _substitute(r: Rel, mapping: Terms, shown: str) -> Rel:
     """`r` with scalars replaced and vectors replaced inside every Gram symbol, at once."""
     def sub(e: sympy.Expr) -> sympy.Expr:
-        mapping: dict[sympy.Basic, sympy.Expr] = {}
+        table: dict[sympy.Basic, sympy.Expr] = {}
         for s in e.free_symbols:
             pair = gram_pair(s)
-            if pair is None and s in scalars:
-                mapping[s] = scalars[s]
-            elif pair is not None and (pair[0] in vectors or pair[1] in vectors):
-                a, b = (tuple(vectors.get(n, {n: sympy.Integer(1)}).items()) for n in pair)
-                mapping[s] = algebra.dot(a, b)
-        return e.xreplace(mapping)
+            if pair is None and not isinstance(mapping.get(s.name, {}), dict):
+                table[s] = mapping[s.name]  # type: ignore[assignment]
+            elif pair is not None and any(isinstance(mapping.get(n), dict) for n in pair):
+                a, b = (tuple(mapping.get(n, {n: sympy.Integer(1)}).items())  # type: ignore[union-attr]
+                        for n in pair)
+                table[s] = algebra.dot(a, b)
+        return e.xreplace(table)
 
     return Rel(sub(algebra.expr(r.lhs, r.text)), r.op, sub(algebra.expr(r.rhs, r.text)),
                f"{r.text} [{shown}]", tuple(sub(d) for d in r.divisors))
@@ -263,17 +293,19 @@ def _run(sequent: Sequent, hyps: Sequence[Rel]) -> str:
     """An induction's runs, described, once its names are checked against its semantics."""
     rule: Induction = sequent.rule  # type: ignore[assignment]
     iterated = {*rule.base, *rule.step, rule.variable}
-    reads = {n for terms in rule.step.values() for v, c in terms.items() for n in names_of(c) | {v}}
-    reads |= set().union(*map(_read, rule.update))
+    if bad := sorted({*rule.base, *rule.step} & (sequent.naturals | rule.constants | {
+            rule.variable})):
+        raise RuleError(f"{', '.join(bad)} cannot be iterated: the counter, a natural (nothing "
+                        "shows its updates keep it natural) or a constant")
+    reads = _reads(rule.step) | set().union(*map(_read, rule.update))  # type: ignore[arg-type]
     fresh = reads - iterated - rule.constants
     per_update = "fresh at every update unless listed in the induction's constants"
     _mentions((sequent.claim,), fresh, "the invariant", per_update)
     _mentions(hyps, fresh | iterated, "hypothesis", "hypotheses hold at every update, so they "
               f"may not mention the iteration ({', '.join(sorted(iterated))}) or per-update "
               f"names ({per_update})")
-    for name, terms in rule.base.items():  # type: ignore[attr-defined]
-        if bad := sorted(({n for c in terms.values() for n in names_of(c)} | set(terms))
-                         & (fresh | iterated)):
+    for name, term in rule.base.items():
+        if bad := sorted(_reads({name: term}) & (fresh | iterated)):  # type: ignore[dict-item]
             raise RuleError(f"the base of {name} mentions {', '.join(bad)}: a run starts "
                             "before any update, from constants only")
     notes = [f"{', '.join(sorted(fresh))} fresh at each update"] if fresh else []
@@ -290,20 +322,55 @@ def statement(sequent: Sequent) -> Statement:
     sequent = _frozen(sequent)
     hyps = {r: "" for r in sequent.hypotheses}
     naturals: set[str] = set()
-    for used in sequent.uses:
+    for k, used in enumerate(sequent.uses):
         if missing := sorted(used.naturals - sequent.naturals):
             raise UseError(f"uses {used.step}, which holds for natural {', '.join(missing)} "
                            f"only; declare naturals = {missing} to use it")
+        rest = [r for j, u in enumerate(sequent.uses) if j != k for r in (*u.hypotheses, u.claim)]
+        if used.exists and (sequent.witness or type(sequent.rule) is not Direct or set(
+                used.exists) & set().union(sequent.naturals, *map(_read, (
+                    *sequent.hypotheses, sequent.claim, *used.hypotheses, *rest)))):
+            raise UseError(f"uses {used.step}, which claims some {', '.join(used.exists)}: "
+                           "only a direct step where no other fact reads them can use it")
         for r in (*used.hypotheses, used.claim):
             hyps.setdefault(r, used.step)
         naturals |= used.naturals
+    _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
+              "says exists")
     naturals |= sequent.naturals & set().union(*map(_read, (*hyps, sequent.claim)))
     run = ""
     if type(sequent.rule) is Induction:
         naturals.add(sequent.rule.variable)
         run = _run(sequent, tuple(hyps))
     return Statement(sequent.step, tuple(hyps), tuple(hyps.values()), sequent.claim,
-                     frozenset(naturals), run)
+                     frozenset(naturals), run, tuple(sorted(sequent.witness)))
+
+
+def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement:
+    """`stated` with names replaced at once by terms of their sort (module docstring)."""
+    if type(stated) is not Statement or stated.run or algebra.items(stated.exists, "exists"):
+        raise RuleError("only a statement free of runs and existentials can be instantiated")
+    rels = _rels((*stated.hypotheses, stated.claim), f"{stated.step}")
+    symbols = {s for r in rels for e in (r.lhs, r.rhs, *r.divisors) for s in e.free_symbols}
+    naturals = _names(stated.naturals, "naturals")
+    terms = _terms(substitution, f"instance of {stated.step}",
+                   frozenset(n for s in symbols for n in gram_pair(s) or ()),
+                   frozenset(s.name for s in symbols if gram_pair(s) is None))
+    for n in sorted(naturals & set(terms)):
+        if type(terms[n]) is not sympy.Symbol or gram_pair(terms[n]) is not None:  # type: ignore[arg-type]
+            raise RuleError(f"the natural {n} can be replaced by a name only")
+    shown = _shown(terms)
+    new = [_substitute(r, terms, shown) for r in rels]
+    return Statement(f"{stated.step}[{shown}]", tuple(new[:-1]), tuple(stated.origins), new[-1],
+                     frozenset(terms[n].name if n in terms else n  # type: ignore[union-attr]
+                               for n in naturals))
+
+
+def instantiate(theorem: Theorem, substitution: Mapping[str, object]) -> Theorem:
+    """The Theorem of `instance(theorem.statement, substitution)`: forall-instantiation."""
+    if type(theorem) is not Theorem or theorem not in _MADE:
+        raise KernelError("only a Theorem the kernel made can be instantiated")
+    return Theorem(_KEY, statement=instance(theorem.statement, substitution))
 
 
 def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[str],
@@ -340,20 +407,23 @@ def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     claims = {u.step: u.claim for u in sequent.uses}
     origins = ["" if not o else "claim" if h == claims[o] else "inherited"
                for h, o in zip(hyps, st.origins, strict=True)]
+    claim = _substitute(st.claim, sequent.witness, _shown(sequent.witness)) if (  # type: ignore[arg-type]
+        sequent.witness) else st.claim
     if type(rule) is Direct:
-        return tuple(_admit("main", (hyps, st.claim), origins, st, sequent))
+        return tuple(_admit("main", (hyps, claim), origins, st, sequent, not sequent.witness))
     if type(rule) is Cases:
         cases = [Rel(rule.on, op, sympy.Integer(0), f"{rule.text or rule.on} {op} 0")
                  for op in ((">", "==", "<") if rule.zero else (">=", "<"))]
-        out = [_admit(f"case {c.text}", ((*hyps, c), st.claim), (*origins, "case"), st,
-                      sequent)[0] for c in cases]  # side conditions once, without the case:
-        return (*out, *_admit("cases", (hyps, st.claim), origins, st, sequent)[1:])
-    t = sympy.Symbol(rule.variable)  # an Induction: _frozen admits these three rules only
-    zero = _substitute(st.claim, {t: sympy.Integer(0)}, rule.base,  # type: ignore[arg-type]
+        out = [_admit(f"case {c.text}", ((*hyps, c), claim), (*origins, "case"), st,
+                      sequent, not sequent.witness)[0] for c in cases]  # side conditions once:
+        return (*out, *_admit("cases", (hyps, claim), origins, st, sequent)[1:])
+    t = rule.variable  # an Induction: _frozen admits these three rules only
+    zero = _substitute(st.claim, {t: sympy.Integer(0), **rule.base},  # type: ignore[dict-item]
                        ", ".join(filter(None, [f"{t} := 0", _shown(rule.base)])))  # type: ignore[arg-type]
-    after = _substitute(st.claim, {t: t + 1}, rule.step,  # type: ignore[arg-type]
+    after = _substitute(st.claim, {t: sympy.Symbol(t) + 1, **rule.step},  # type: ignore[dict-item]
                         ", ".join(filter(None, [f"{t} := {t} + 1", _shown(rule.step)])))  # type: ignore[arg-type]
-    given = (*hyps, Rel(t, ">=", sympy.Integer(0), f"{t} >= 0"), st.claim, *rule.update)
+    given = (*hyps, Rel(sympy.Symbol(t), ">=", sympy.Integer(0), f"{t} >= 0"), st.claim,
+             *rule.update)
     marks = (*origins, "natural", "invariant", *("update" for _ in rule.update))
     return (*_admit("base", (hyps, zero), origins, st, sequent),
             *_admit("step", (given, after), marks, st, sequent, decisive=False))

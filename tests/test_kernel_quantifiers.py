@@ -1,0 +1,257 @@
+"""The kernel's rules for quantifiers (issue 16): scalar induction, instantiation of a proved
+statement, and existential claims proved by a witness.
+
+Each rule is tested the way it could be abused: a false statement that would come out proved
+if the rule were read loosely must be refused (RuleError, UseError or KernelError) or stay
+without evidence, never become a Theorem.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verify import kernel
+from verify.kernel import (
+    Cases,
+    Counterexample,
+    Induction,
+    KernelError,
+    Rel,
+    RuleError,
+    Sequent,
+    UseError,
+    gram,
+)
+from verify.kernel.algebra import evaluate
+from verify.kernel.certificates import Point
+from verify.prover import decide
+
+t, s, q, d, a, b, n, m, B = (sympy.Symbol(x) for x in ("t", "s", "q", "d", "a", "b", "n", "m", "B"))
+WW, WU, UU, WX, XX, UX = (gram(p, r) for p, r in (("w", "w"), ("u", "w"), ("u", "u"), ("w", "x"),
+                                                  ("x", "x"), ("u", "x")))
+VECTORS = frozenset({"w", "u", "x", "p", "r"})
+SCALARS = frozenset({"t", "s", "q", "d", "a", "b", "n", "m", "B", "y"})
+ZERO = sympy.Integer(0)
+
+
+def rel(lhs: object, op: str, rhs: object = ZERO) -> Rel:
+    return Rel(sympy.sympify(lhs), op, sympy.sympify(rhs), f"{lhs} {op} {rhs}")
+
+
+def sequent(hyps: tuple[Rel, ...], claim: Rel, rule: object = None, *, naturals: frozenset = frozenset(),
+            uses: tuple = (), witness: dict | None = None, step: str = "s") -> Sequent:
+    return Sequent(step, VECTORS, SCALARS, hyps, claim, rule or kernel.Direct(), uses,  # type: ignore[arg-type]
+                   naturals, witness or {})
+
+
+def evidence(seq: Sequent) -> list:
+    """Untrusted search for every obligation; None where nothing was found."""
+    out = []
+    for ob in kernel.obligations(seq):
+        found = decide(ob.judgement).certificate
+        out.append(None if found is None else (ob.judgement, found))
+    return out
+
+
+def proved(seq: Sequent, used: tuple = ()) -> kernel.Theorem:
+    found = evidence(seq)
+    assert None not in found, [ob.label for ob, e in zip(kernel.obligations(seq), found) if e is None]
+    return kernel.conclude(seq, found, used)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scalar induction: iterated scalars follow the update like iterated vectors.
+# ---------------------------------------------------------------------------------------------
+
+PARTIAL_SUM = Induction("t", {"s": ZERO}, {"s": s + d}, (rel(d, ">=", 0),))
+
+
+def test_a_partial_sum_is_iterated_and_its_statement_says_so() -> None:
+    seq = sequent((), rel(s, ">=", 0), PARTIAL_SUM)
+    theorem = proved(seq)
+    assert "from s := 0, s := d + s at each update when d >= 0" in str(theorem.statement)
+    base, step = kernel.obligations(seq)
+    assert base.judgement.claim == kernel.Fact(ZERO, ">=")  # P(0, s := 0)
+    assert step.judgement.claim == kernel.Fact(s + d, ">=")  # P(t + 1, s := s + d)
+
+
+def test_scalars_and_vectors_are_iterated_together_and_at_once() -> None:
+    # <w, u> >= s with s the sum of y<x,u> over the updates: w and s move in step.
+    rule = Induction("t", {"w": {}, "s": ZERO}, {"w": {"w": 1, "x": sympy.Symbol("y")},
+                                                 "s": s + sympy.Symbol("y") * UX},
+                     constants=frozenset({"u"}))
+    seq = sequent((), rel(WU, "==", s), rule)
+    proved(seq)
+    swap = Induction("t", {}, {"s": q, "q": s})
+    (_, step) = kernel.obligations(sequent((), rel(s - q, ">=", 0), swap))
+    assert step.judgement.claim == kernel.Fact(q - s, ">=")  # simultaneous, not s := q; q := q
+
+
+def test_a_false_scalar_invariant_has_no_evidence() -> None:
+    # s := s + d with d <= 2 does not keep s <= t: the step obligation has no certificate, and
+    # a certificate of the true base alone does not make a Theorem.
+    rule = Induction("t", {"s": ZERO}, {"s": s + d}, (rel(d, "<=", 2),))
+    seq = sequent((), rel(s, "<=", t), rule)
+    found = evidence(seq)
+    assert found[0] is not None and found[1] is None
+    with pytest.raises(KernelError):
+        kernel.conclude(seq, [found[0]], ())
+    with pytest.raises(KernelError, match="another judgement"):
+        kernel.conclude(seq, [found[0], found[0]], ())
+
+
+@pytest.mark.parametrize(("rule", "hyps", "naturals", "message"), [
+    (Induction("t", {"n": ZERO}, {"n": n + 1}), (), frozenset({"n", "t"}), "n cannot be iterated"),
+    (Induction("t", {"t": ZERO}, {}), (), frozenset(), "t cannot be iterated"),
+    (Induction("t", {}, {"s": s + d}, (), frozenset({"s"})), (), frozenset(), "s cannot be iterated"),
+    (PARTIAL_SUM, (rel(s, ">=", 0),), frozenset(), "mentions s"),
+    (Induction("t", {"s": d}, {"s": s + d}), (), frozenset(), "base of s mentions d"),
+    (Induction("t", {}, {"s": s / d}), (), frozenset(), "must not divide"),
+    (Induction("t", {}, {"z": s}), (), frozenset(), "'z' is not a name"),
+    (Induction("t", {}, {"w": {"z": 1}}), (), frozenset(), "names an undeclared vector"),
+])
+def test_scalar_induction_refuses_what_its_semantics_cannot_read(
+        rule: Induction, hyps: tuple, naturals: frozenset, message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        kernel.obligations(sequent(hyps, rel(s + n, ">=", 0), rule, naturals=naturals))
+
+
+# ---------------------------------------------------------------------------------------------
+# Instantiation: a proved statement, names replaced at once by terms of their sort.
+# ---------------------------------------------------------------------------------------------
+
+def cauchy_schwarz() -> kernel.Theorem:
+    pp, pr, rr = gram("p", "p"), gram("p", "r"), gram("r", "r")
+    return proved(sequent((), rel(pr**2, "<=", pp * rr), step="cs"))
+
+
+def test_an_instance_substitutes_vectors_inside_gram_symbols() -> None:
+    cs = kernel.instantiate(cauchy_schwarz(), {"p": {"w": 1}, "r": {"u": 1, "x": 2}})
+    claim = cs.statement.claim
+    assert sympy.expand(claim.lhs - (WU + 2 * WX) ** 2) == 0
+    assert sympy.expand(claim.rhs - WW * (UU + 4 * UX + 4 * XX)) == 0
+    assert cs.statement.step == "cs[p := w, r := u + 2*x]"
+    # and a step may use the instance (with its own Theorem) but not the original for it
+    using = sequent((rel(WW, "<=", 1), rel(UU, "<=", 1), rel(UX, "==", 0), rel(XX, "==", 0)),
+                    rel(WU**2, "<=", 1), uses=(cs.statement,))
+    proved(using, (cs,))
+    with pytest.raises(KernelError, match="its own Theorem"):
+        kernel.conclude(using, evidence(using), (cauchy_schwarz(),))
+
+
+def test_an_instance_of_a_scalar_statement_keeps_its_hypotheses() -> None:
+    square = proved(sequent((rel(a, ">=", 0), rel(b, ">=", a)), rel(b**2, ">=", a**2), step="sq"))
+    inst = kernel.instantiate(square, {"a": t - 1, "b": WW})
+    assert [h.lhs - h.rhs for h in inst.statement.hypotheses] == [t - 1, WW - (t - 1)]
+    assert sympy.expand(inst.statement.claim.lhs - WW**2) == 0
+
+
+def test_division_in_an_instance_is_refused() -> None:
+    # `a*b == 1 |- a**2 > 0` is true; with b := 1/a SymPy cancels a*(1/a) to 1, leaving
+    # `1 == 1 |- a**2 > 0`, false at a = 0: the divisor is gone. Images must not divide.
+    theorem = proved(sequent((rel(a, ">=", 0), rel(b, ">=", a)), rel(b**2, ">=", a**2)))
+    assert sympy.Symbol("a") * (1 / sympy.Symbol("a")) == 1
+    for image in ({"b": 1 / a}, {"a": b / (b + 1)}):
+        with pytest.raises(RuleError, match="must not divide"):
+            kernel.instantiate(theorem, image)
+
+
+def test_a_natural_is_replaced_by_a_name_only_which_becomes_natural() -> None:
+    theorem = proved(sequent((), rel(n * (n + 1), ">=", 0), naturals=frozenset({"n"}), step="nn"))
+    with pytest.raises(RuleError, match="natural n can be replaced by a name only"):
+        kernel.instantiate(theorem, {"n": m - 1})
+    inst = kernel.instantiate(theorem, {"n": m})
+    assert inst.statement.naturals == frozenset({"m"})
+    with pytest.raises(UseError, match="natural m"):
+        kernel.statement(sequent((), rel(m * (m + 1), ">=", 0), uses=(inst.statement,)))
+    assert kernel.statement(sequent((), rel(m * (m + 1), ">=", 0), uses=(inst.statement,),
+                                    naturals=frozenset({"m"})))
+
+
+def test_runs_existentials_and_forgeries_cannot_be_instantiated() -> None:
+    lower = proved(sequent((), rel(s, ">=", 0), PARTIAL_SUM, step="lower"))
+    with pytest.raises(RuleError, match="free of runs and existentials"):
+        kernel.instantiate(lower, {"d": ZERO})
+    some = proved(sequent((), rel(WW, "<=", B), witness={"B": WW}, step="some"))
+    with pytest.raises(RuleError, match="free of runs and existentials"):
+        kernel.instantiate(some, {"w": {"u": 1}})
+    with pytest.raises(KernelError, match="only a Theorem the kernel made"):
+        kernel.instantiate(some.statement, {})  # type: ignore[arg-type]
+    with pytest.raises(RuleError, match="'z' is not a name"):
+        kernel.instantiate(cauchy_schwarz(), {"z": {"w": 1}})
+    with pytest.raises(KernelError):  # a vector name given a scalar term
+        kernel.instantiate(cauchy_schwarz(), {"p": a})
+
+
+RATIONALS = st.fractions(min_value=-5, max_value=5, max_denominator=6)
+POLYS = st.sampled_from([a, b, a - b, 2 * a + 1, a * b, a**2 - 3, Fraction(1, 2) * b])
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(image_a=POLYS, image_b=POLYS, va=RATIONALS, vb=RATIONALS)
+def test_every_instance_of_a_theorem_holds_at_every_point(image_a: sympy.Expr, image_b: sympy.Expr,
+                                                           va: Fraction, vb: Fraction) -> None:
+    """Law: if H |- C is a Theorem, then H[sigma] |- C[sigma] holds at every rational point."""
+    theorem = proved(sequent((rel(a, ">=", b),), rel(a**3 - b**3, ">=", 0), step="cube"))
+    inst = kernel.instantiate(theorem, {"a": image_a, "b": image_b}).statement
+    point = Point(Counterexample({"a": va, "b": vb}, {}))
+    if all(evaluate(h, "h", point.value) for h in inst.hypotheses):
+        assert evaluate(inst.claim, "c", point.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Existentials: proved by a witness, used only where their names are fresh.
+# ---------------------------------------------------------------------------------------------
+
+def test_an_existential_is_proved_by_its_witness_and_says_exists() -> None:
+    seq = sequent((rel(XX, "<=", 1),), rel(WW + XX, "<=", B), witness={"B": WW + 1})
+    theorem = proved(seq)
+    assert str(theorem.statement).endswith("|- exists B: <w,w> + <x,x> <= B")
+    assert not any(ob.decisive for ob in kernel.obligations(seq))  # a bad witness refutes nothing
+    bad = sequent((rel(XX, "<=", 1),), rel(WW + XX, "<=", B), witness={"B": WW})
+    assert None in evidence(bad)
+    with pytest.raises(KernelError, match="no decisive obligation"):
+        kernel.refute(bad, "main", Counterexample({"B": Fraction(0)}, {"w": (0,), "x": (1,)}))
+
+
+def test_cases_may_prove_an_existential() -> None:
+    seq = sequent((), rel(B, ">=", a), Cases(a), witness={"B": a**2 + 1})
+    assert "exists B" in str(proved(seq).statement)
+
+
+@pytest.mark.parametrize(("hyps", "rule", "witness", "naturals", "message"), [
+    ((), None, {"B": B + 1}, frozenset(), "names none of what it witnesses"),
+    ((), PARTIAL_SUM, {"B": WW}, frozenset(), "direct or case step"),
+    ((rel(B, ">=", 0),), None, {"B": WW}, frozenset(), "mentions B"),
+    ((), None, {"n": WW}, frozenset({"n"}), "'n' is not a name"),
+    ((), None, {"B": WW / a}, frozenset(), "must not divide"),
+])
+def test_an_existential_refuses_what_its_semantics_cannot_read(
+        hyps: tuple, rule: object, witness: dict, naturals: frozenset, message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        kernel.statement(sequent(hyps, rel(WW + n, "<=", B), rule, witness=witness,
+                                 naturals=naturals))
+
+
+def test_using_an_existential_is_elimination_with_a_fresh_name() -> None:
+    some = proved(sequent((), rel(B, ">=", 1), witness={"B": sympy.Integer(1)}, step="some"))
+    # Fresh: the using step shows what holds for every such B and mentions no B.
+    fine = sequent((), rel(0, "<=", 1), uses=(some.statement,))
+    proved(fine, (some,))
+    # Not fresh: "|- B >= 1" would be proved for every B (false at B = 0).
+    for bad in (sequent((), rel(B, ">=", 1), uses=(some.statement,)),
+                sequent((rel(B, "<=", 0),), rel(0, ">=", 1), uses=(some.statement,)),
+                sequent((), rel(0, "<=", 1), uses=(some.statement,), naturals=frozenset({"B"})),
+                sequent((), rel(0, "<=", 1), Cases(a), uses=(some.statement,)),
+                sequent((), rel(0, "<=", B), uses=(some.statement,), witness={"B": ZERO})):
+        with pytest.raises(UseError, match="which claims some B"):
+            kernel.statement(bad)
+    other = proved(sequent((), rel(B, "<=", 0), witness={"B": sympy.Integer(0)}, step="other"))
+    both = sequent((), rel(0, "<=", 1), uses=(some.statement, other.statement))
+    with pytest.raises(UseError, match="which claims some B"):  # two B's are not one B
+        kernel.statement(both)
