@@ -38,7 +38,6 @@ from proofs.language.expressions import (
     parse_scalar,
 )
 from proofs.language.expressions import parse_vector as parse_vector_expression
-from proofs.language.terms import Vec
 from proofs.step import (
     IDENTIFIER,
     MAX_HINTS,
@@ -54,6 +53,7 @@ from proofs.step import (
     Rule,
     RunBinding,
     Step,
+    Term,
     declare,
 )
 
@@ -191,15 +191,18 @@ def _rule(table: dict[str, Any], names: Names) -> Rule:
     return Direct()
 
 
-def _substitution(table: dict[str, Any], key: str, names: Names) -> dict[str, Vec]:
+def _substitution(table: dict[str, Any], key: str, names: Names) -> dict[str, Term]:
+    """An induction's `base` or `step`: vectors to vector expressions, scalars to
+    polynomials."""
     mapping = _table(table, key)
-    out: dict[str, Vec] = {}
+    out: dict[str, Term] = {}
     for name, text in mapping.items():
-        if name not in names.vectors:
-            raise ProofFileError(f"induction.{key}: {name!r} is not a declared vector")
+        if name not in names.vectors | names.scalars:
+            raise ProofFileError(f"induction.{key}: {name!r} is not a declared vector or scalar")
         if not isinstance(text, str):
             raise ProofFileError(f"induction.{key}.{name} must be a string")
-        out[name] = _parsed(parse_vector_expression, text, names, f"induction.{key}.{name}")
+        parse = parse_vector_expression if name in names.vectors else parse_scalar
+        out[name] = _parsed(parse, text, names, f"induction.{key}.{name}")
     return out
 
 

@@ -80,34 +80,47 @@ class CaseSplit:
             raise ProofFileError(f"split on {self.on}: the split polynomial must not divide")
 
 
+Term = Vec | sympy.Expr
+"""What an induction substitutes for a name: an explicit vector, or a scalar polynomial."""
+
+
+def coefficients(term: Term) -> tuple[sympy.Expr, ...]:
+    """The scalar polynomials a substituted term is made of."""
+    return tuple(term.values()) if isinstance(term, Vec) else (term,)
+
+
 @dataclass(frozen=True)
 class Induction:
     """Induction over runs on the natural `variable`: the step's claim is the invariant.
 
-    `base` and `step` map the iterated vectors to their start and their update; the update's
-    own facts are `hypotheses`. The semantics (per-update names, what the invariant and the
-    outer hypotheses may mention) is the kernel's rule, stated in `verify.kernel.rules` and
-    docs/proof-files.md; here only the names are checked.
+    `base` and `step` map the iterated names to their start and their update: vectors to
+    vectors, scalars (partial sums along the run) to polynomials; the update's own facts are
+    `hypotheses`. The semantics (per-update names, what the invariant and the outer
+    hypotheses may mention, what may be iterated) is the kernel's rule, stated in
+    `verify.kernel.rules` and docs/proof-files.md; here only the names are checked.
     """
 
     variable: str
-    base: Mapping[str, Vec]
-    step: Mapping[str, Vec]
+    base: Mapping[str, Term]
+    step: Mapping[str, Term]
     hypotheses: tuple[Relation, ...] = ()
     constants: tuple[str, ...] = ()
 
     def validate(self, names: Names) -> None:
-        """Declared names only."""
+        """Declared names only, each substituted by a term of its own sort."""
         if self.variable not in names.scalars:
             raise ProofFileError(f"induction variable {self.variable!r} is not a declared scalar")
         for name in self.constants:
             if name not in names.scalars | names.vectors:
                 raise ProofFileError(f"induction constants lists undeclared {name!r}")
         for mapping in (self.base, self.step):
-            for name, vector in mapping.items():
-                if name not in names.vectors or not set(vector) <= names.vectors:
-                    raise ProofFileError(f"induction substitution of {name!r}: undeclared vector")
-                for coefficient in vector.values():
+            for name, term in mapping.items():
+                vector = isinstance(term, Vec)
+                if name not in (names.vectors if vector else names.scalars) or (
+                        vector and not set(term) <= names.vectors):
+                    raise ProofFileError(f"induction substitution of {name!r}: undeclared "
+                                         f"{'vector' if vector else 'scalar'}")
+                for coefficient in coefficients(term):
                     _check_symbols(coefficient, names, f"the substitution of {name!r}")
         for relation in self.hypotheses:
             _check_relation(relation, names)

@@ -18,7 +18,8 @@ import sympy
 from proofs.errors import ProofFileError
 from proofs.language.division import divisors
 from proofs.language.expressions import ExpressionError, Relation
-from proofs.step import CaseSplit, Induction, Proof, Step
+from proofs.language.terms import Vec
+from proofs.step import CaseSplit, Induction, Proof, Step, Term
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation
 from verify.kernel.algebra import normal_form
@@ -145,8 +146,8 @@ def sequent(proof: Proof, step: Step, uses: Sequence[kernel.Statement]) -> kerne
     elif isinstance(step.rule, Induction):
         rule = kernel.Induction(
             step.rule.variable,
-            {name: dict(v.items()) for name, v in step.rule.base.items()},
-            {name: dict(v.items()) for name, v in step.rule.step.items()},
+            {name: _term(v) for name, v in step.rule.base.items()},
+            {name: _term(v) for name, v in step.rule.step.items()},
             tuple(relation(proof, h) for h in step.rule.hypotheses),
             frozenset(step.rule.constants),
         )
@@ -155,6 +156,11 @@ def sequent(proof: Proof, step: Step, uses: Sequence[kernel.Statement]) -> kerne
         tuple(relation(proof, h) for h in step.hypotheses), relation(proof, step.claim),
         rule, tuple(uses), frozenset(proof.naturals),
     )
+
+
+def _term(term: Term) -> dict[str, sympy.Expr] | sympy.Expr:
+    """A substituted term as the kernel reads it: a vector as a dict, a scalar as is."""
+    return dict(term.items()) if isinstance(term, Vec) else term
 
 
 def statements(proof: Proof) -> dict[str, kernel.Statement | None]:

@@ -36,8 +36,12 @@ SOURCES: tuple[str, ...] = (
 )
 """The five source documents' proofs, encoded as written (findings are reported, not fixed)."""
 
+PUBLISHED: tuple[str, ...] = ("nonseparable-freund-schapire",)
+"""Published results beyond the five sources (issue 16), each checked on runs of its own
+algorithm: Freund & Schapire's bound on one pass over any data."""
+
 PROOFS: dict[str, Path] = {
-    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS)},
+    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS, *PUBLISHED)},
     **{name: HERE / "seeds" / f"{name}.toml" for name in SOURCES},
 }
 """Built-in proof id -> proof file."""

@@ -31,6 +31,7 @@ from functools import reduce
 import sympy
 
 from proofs.language.expressions import ExpressionError
+from proofs.language.terms import Vec
 from proofs.step import CaseSplit, Direct, Induction, Proof, Step
 from verify.coq import printer
 from verify.coq.printer import Written, expr, ident, name, number
@@ -583,6 +584,9 @@ class ProofExport:
         rule = step.rule
         assert isinstance(rule, Induction)
         t = rule.variable
+        if scalars := sorted(n for n, v in (*rule.base.items(), *rule.step.items())
+                             if not isinstance(v, Vec)):
+            raise Unsupported(f"iterated scalars {', '.join(scalars)}: not exported yet")
         if sorted(st.naturals) != [t]:
             raise Unsupported(f"naturals {sorted(st.naturals)} besides the induction "
                               f"variable {t}: not exported yet")
