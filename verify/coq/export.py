@@ -584,8 +584,8 @@ class ProofExport:
         rule = step.rule
         assert isinstance(rule, Induction)
         t = rule.variable
-        if scalars := sorted(n for n, v in (*rule.base.items(), *rule.step.items())
-                             if not isinstance(v, Vec)):
+        if scalars := sorted({n for n, v in (*rule.base.items(), *rule.step.items())
+                              if not isinstance(v, Vec)}):
             raise Unsupported(f"iterated scalars {', '.join(scalars)}: not exported yet")
         if sorted(st.naturals) != [t]:
             raise Unsupported(f"naturals {sorted(st.naturals)} besides the induction "
