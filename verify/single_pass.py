@@ -57,6 +57,11 @@ class SinglePass:
         return len(self.positions)
 
     @cached_property
+    def states(self) -> VectorColumn:
+        """The iterates `w_0, ..., w_T`, exactly (built once from the engine's integers)."""
+        return self.integer.states()
+
+    @cached_property
     def functional(self) -> tuple[tuple[int, ...], int]:
         """`y_i <u, x_i>` for every element of the sequence, as numerators over one
         common denominator."""
@@ -182,20 +187,14 @@ def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: Binding) -> I
         "s": _column(sums.s, t, sums.den), "q": _column(sums.q, t, sums.den**2),
         "rest": _column(sums.rest, t, sums.den**2),
     }
-    vectors = {"u": VectorColumn.constant(run.u, n)}
-    if n:
-        vectors["w"] = run.integer.states().take(t)
-    else:
-        vectors["w"] = VectorColumn(np.zeros((0, len(run.u)), dtype=np.int64))
-    if binding == "pass-update":
+    vectors = {"u": VectorColumn.constant(run.u, n), "w": run.states.take(t)}
+    if binding == "pass-update":  # a pass updates at least once: w_0 = 0 errs on anything
         which = np.array(run.positions, dtype=np.int64)
-        form = run.integer.problem.form
-        scalars["y"] = Column(form.y[which].astype(np.int64)) if n else Column(t)
+        scalars["y"] = Column(run.integer.problem.form.y[which].astype(np.int64))
         scalars["d"] = _column(sums.d, t, sums.den)
         scalars["skip"] = _column(sums.skip, t, sums.den**2)
-        vectors["x"] = (run.integer.examples(which) if n
-                        else VectorColumn(np.zeros((0, len(run.u)), dtype=np.int64)))
-        vectors["w_next"] = (run.integer.states().take(t + 1) if n else vectors["w"])
+        vectors["x"] = run.integer.examples(which)
+        vectors["w_next"] = run.states.take(t + 1)
     if binding == "pass-root":
         scalars["rt"] = Column(np.array([math.isqrt(int(k)) for k in t], dtype=np.int64))
     here = replace(origin, dataset=f"{origin.dataset} [gamma = {gamma}]")

@@ -110,3 +110,27 @@ def test_single_pass_checks_read_single_pass_scenarios_only() -> None:
     found = result.verdicts[("novikoff-without-D", "noisy")]
     assert found.status == "violated" and found.counterexample is not None
     assert found.counterexample.provenance.origin.source == "noisy"
+
+
+def test_the_proof_binds_every_step_and_its_bound_is_met_with_equality() -> None:
+    """Every step of nonseparable-freund-schapire binds single-pass rows (the sqrt steps the
+    perfect-square states); on the tight families the final bound has slack exactly 0, with
+    D > 0 at the margins above the true one."""
+    from proofs.library import load_builtin
+    from verify.audit.job import binding_of, statement
+    from verify.proof_checker import statements
+
+    proof = load_builtin("nonseparable-freund-schapire")
+    stated = statements(proof)
+    checks = []
+    for step in proof.steps:
+        judgement = statement(proof, stated[step.id])
+        binding = binding_of(judgement, "single-pass")
+        assert binding is not None, step.id
+        assert (binding == "pass-root") == ("rt" in {s.name for s in judgement.symbols()})
+        checks.append(Check(step.id, judgement, binding))
+    result = run_campaign(checks, {"tight-pass": passes.tight(0, 6)})
+    for check in checks:
+        verdict = result.verdicts[(check.name, "tight-pass")]
+        assert verdict.status == "held" and verdict.instances > verdict.vacuous, check.name
+    assert result.verdicts[("bound", "tight-pass")].min_slack == 0
