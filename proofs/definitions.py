@@ -29,7 +29,7 @@ import sympy
 from proofs.errors import ProofFileError
 from proofs.language.expressions import ExpressionError, Names, Relation, parse_relation
 from proofs.language.terms import gram_pair
-from proofs.step import Induction, Step, coefficients
+from proofs.step import Induction, Step, parts
 
 #: function -> (number of arguments, defining facts of `n` in terms of the arguments' texts)
 FUNCTIONS = {
@@ -130,13 +130,15 @@ def with_definitions(step: Step, definitions: tuple[Definition, ...]) -> Step:
     if not definitions:
         return step
     rule = step.rule
-    base = [c for v in rule.base.values() for c in coefficients(v)] if isinstance(
-        rule, Induction) else []
-    own = defining(mentioned((*step.hypotheses, step.claim), base), definitions)
+    terms = [*step.witness.values(), *(t for u in step.uses for _, t in u.with_)]
+    if isinstance(rule, Induction):
+        terms += rule.base.values()
+    own = defining(mentioned((*step.hypotheses, step.claim),
+                             [c for term in terms for c in parts(term)]), definitions)
     hypotheses = (*step.hypotheses, *(f for f in own if f not in step.hypotheses))
     if isinstance(rule, Induction):
         update = defining(mentioned(rule.hypotheses, [
-            c for v in rule.step.values() for c in coefficients(v)]), definitions)
+            c for term in rule.step.values() for c in parts(term)]), definitions)
         rule = replace(rule, hypotheses=(*rule.hypotheses,
                                          *(f for f in update if f not in rule.hypotheses)))
     return replace(step, hypotheses=hypotheses, rule=rule)

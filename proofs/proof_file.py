@@ -6,18 +6,20 @@ silently weakens a step. Everything wrong is reported as one `ProofFileError` na
 file, the step and the problem. Extensions beyond §5 (all optional):
 
     split = { on = "dot(w, u)", zero = true }      # cases on the sign of a polynomial
+    uses = ["a", { step = "cs", with = { p = "w", r = "u" } }]  # a used step, instantiated
+    witness = { B = "t*R2" }                       # the claim: exists B with ... (this one)
     [step.induction]                               # the claim is the invariant P(t, w)
     variable = "t"
-    base = { w = "w0" }                            # P(0, w0)
-    step = { w = "w + y*x" }                       # P(t, w) |- P(t + 1, w + y*x)
+    base = { w = "w0", s = "0" }                   # P(0, w0, 0): vectors and scalars
+    step = { w = "w + y*x", s = "s + d" }          # P(t, w, s) |- P(t + 1, w + y*x, s + d)
     given = ["y*dot(w, x) <= 0"]                   # facts about one update
     constants = ["u"]                              # one value for the whole run (x, y: fresh)
 
     source = "where the proof comes from"          # top level
     naturals = ["t"]                               # scalars ranging over 0, 1, 2, ...
     [numeric]                                      # the names denote run quantities
-    run = "online"                                 # or "batch", "single-pass" (verify.vocabulary)
-    names = { th = "w", k = "t" }                  # optional renames; the audit checks steps
+    run = "online"                                 # or "batch", "single-pass" (verify.vocabulary):
+    names = { th = "w", k = "t" }                  # checks steps on runs; renames optional
     algorithm = "virtue-online"                    # optional: the source algorithm run
 """
 
@@ -54,6 +56,7 @@ from proofs.step import (
     RunBinding,
     Step,
     Term,
+    Use,
     declare,
 )
 
@@ -62,7 +65,9 @@ MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step")
 NUMERIC_KEYS = ("run", "names", "algorithm")
 RUNS = ("online", "batch", "single-pass")
-STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction")
+STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
+             "witness")
+USE_KEYS = ("step", "with")
 SPLIT_KEYS = ("on", "zero")
 INDUCTION_KEYS = ("variable", "base", "step", "given", "constants")
 T = TypeVar("T")
@@ -154,11 +159,12 @@ def _step(table: dict[str, Any], index: int, names: Names) -> Step:
                 _relation(text, names, f"given[{k}]") for k, text in enumerate(given)
             ),
             claim=_relation(claim, names, "claim"),
-            uses=tuple(_strings(table, "uses", limit=MAX_STEPS)),
+            uses=_uses(table, names),
             hints=tuple(_hint(text, names, f"hints[{k}]") for k, text in enumerate(hints)),
             source=_text(table, "source"),
             note=_text(table, "note"),
             rule=_rule(table, names),
+            witness=_substitution(table, "witness", names) if "witness" in table else {},
         )
     except ProofFileError as exc:
         raise ProofFileError(exc.problem, step=label) from None
@@ -181,8 +187,8 @@ def _rule(table: dict[str, Any], names: Names) -> Rule:
         given = _strings(induction, "given", limit=MAX_HYPOTHESES)
         return Induction(
             variable=_text(induction, "variable", required=True),
-            base=_substitution(induction, "base", names),
-            step=_substitution(induction, "step", names),
+            base=_substitution(induction, "base", names, "induction."),
+            step=_substitution(induction, "step", names, "induction."),
             hypotheses=tuple(
                 _relation(text, names, f"induction.given[{k}]") for k, text in enumerate(given)
             ),
@@ -191,18 +197,37 @@ def _rule(table: dict[str, Any], names: Names) -> Rule:
     return Direct()
 
 
-def _substitution(table: dict[str, Any], key: str, names: Names) -> dict[str, Term]:
-    """An induction's `base` or `step`: vectors to vector expressions, scalars to
-    polynomials."""
+def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
+    """`uses`: step ids, or tables `{ step = ID, with = { name = "term", ... } }`."""
+    value = table.get("uses", [])
+    if not isinstance(value, list) or not all(isinstance(u, str | dict) for u in value):
+        raise ProofFileError("'uses' must be a list of step ids or { step, with } tables")
+    if len(value) > MAX_STEPS:
+        raise ProofFileError(f"'uses' has {len(value)} entries, more than {MAX_STEPS}")
+    out = []
+    for entry in value:
+        if isinstance(entry, str):
+            out.append(Use(entry))
+            continue
+        _known_keys(entry, USE_KEYS, "a use")
+        used = _text(entry, "step", required=True)
+        terms = _substitution(entry, "with", names) if "with" in entry else {}
+        out.append(Use(used, tuple(sorted(terms.items()))))
+    return tuple(out)
+
+
+def _substitution(table: dict[str, Any], key: str, names: Names,
+                  where: str = "") -> dict[str, Term]:
+    """Names to terms of their sort: a vector expression for a vector, else a scalar one."""
     mapping = _table(table, key)
     out: dict[str, Term] = {}
     for name, text in mapping.items():
         if name not in names.vectors | names.scalars:
-            raise ProofFileError(f"induction.{key}: {name!r} is not a declared vector or scalar")
+            raise ProofFileError(f"{where}{key}: {name!r} is not a declared name")
         if not isinstance(text, str):
-            raise ProofFileError(f"induction.{key}.{name} must be a string")
+            raise ProofFileError(f"{where}{key}.{name} must be a string")
         parse = parse_vector_expression if name in names.vectors else parse_scalar
-        out[name] = _parsed(parse, text, names, f"induction.{key}.{name}")
+        out[name] = _parsed(parse, text, names, f"{where}{key}.{name}")  # type: ignore[arg-type]
     return out
 
 

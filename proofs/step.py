@@ -1,9 +1,10 @@
 """The proof model shared by proof files and the built-in proof library.
 
 A `Proof` is an ordered list of `Step`s over declared vectors and scalars (some of them
-`naturals`). A step states `hypotheses |- claim` as the user wrote it; its
-rule says how it is established (`Direct`, `CaseSplit` or `Induction`), and `uses` names the
-earlier steps whose statements it imports. This module only holds that data and checks
+`naturals`). A step states `hypotheses |- claim` as the user wrote it (with a `witness`: "there
+exist values of the witnessed names with the claim"); its rule says how it is established
+(`Direct`, `CaseSplit` or `Induction`), and `uses` names the earlier steps whose statements it
+imports, each as proved or instantiated (`Use.with_`). This module only holds that data and checks
 names; what each rule *means* and the judgements that establish it are the trusted kernel's
 (`verify.kernel.rules`), which reads these steps through `verify.proof_checker`.
 """
@@ -33,6 +34,28 @@ IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 Hint = sympy.Expr | Vec
 """A polynomial whose square, or a vector whose squared norm, the search should try."""
+Term = sympy.Expr | Vec
+"""A term of either sort: a scalar expression, or an explicit vector for a vector name."""
+
+
+def parts(term: Term) -> tuple[sympy.Expr, ...]:
+    """The scalar expressions a term is made of (a vector's coefficients)."""
+    return tuple(term.values()) if isinstance(term, Vec) else (term,)
+
+
+def check_terms(mapping: Mapping[str, Term], names: Names, what: str) -> None:
+    """Declared names mapped to division-free terms of their own sort over declared names."""
+    for name, term in mapping.items():
+        if isinstance(term, Vec) != (name in names.vectors) or name not in (
+                names.vectors | names.scalars):
+            sort = "a vector" if isinstance(term, Vec) else "a scalar"
+            raise ProofFileError(f"{what}: {name!r} is not a declared name that takes {sort}")
+        if isinstance(term, Vec) and not set(term) <= names.vectors:
+            raise ProofFileError(f"{what} of {name!r}: undeclared vector")
+        for part in parts(term):
+            _check_symbols(part, names, f"{what} of {name!r}")
+            if denominators(part):
+                raise ProofFileError(f"{what} of {name!r} must not divide")
 
 
 def declare(vectors: Sequence[str], scalars: Sequence[str]) -> Names:
@@ -80,23 +103,13 @@ class CaseSplit:
             raise ProofFileError(f"split on {self.on}: the split polynomial must not divide")
 
 
-Term = Vec | sympy.Expr
-"""What an induction substitutes for a name: an explicit vector, or a scalar polynomial."""
-
-
-def coefficients(term: Term) -> tuple[sympy.Expr, ...]:
-    """The scalar polynomials a substituted term is made of."""
-    return tuple(term.values()) if isinstance(term, Vec) else (term,)
-
-
 @dataclass(frozen=True)
 class Induction:
     """Induction over runs on the natural `variable`: the step's claim is the invariant.
 
-    `base` and `step` map the iterated names to their start and their update: vectors to
-    vectors, scalars (partial sums along the run) to polynomials; the update's own facts are
-    `hypotheses`. The semantics (per-update names, what the invariant and the outer
-    hypotheses may mention, what may be iterated) is the kernel's rule, stated in
+    `base` and `step` map the iterated vectors and scalars to their start and their update;
+    the update's own facts are `hypotheses`. The semantics (per-update names, what the
+    invariant and the outer hypotheses may mention) is the kernel's rule, stated in
     `verify.kernel.rules` and docs/proof-files.md; here only the names are checked.
     """
 
@@ -107,21 +120,14 @@ class Induction:
     constants: tuple[str, ...] = ()
 
     def validate(self, names: Names) -> None:
-        """Declared names only, each substituted by a term of its own sort."""
+        """Declared names only."""
         if self.variable not in names.scalars:
             raise ProofFileError(f"induction variable {self.variable!r} is not a declared scalar")
         for name in self.constants:
             if name not in names.scalars | names.vectors:
                 raise ProofFileError(f"induction constants lists undeclared {name!r}")
         for mapping in (self.base, self.step):
-            for name, term in mapping.items():
-                vector = isinstance(term, Vec)
-                if name not in (names.vectors if vector else names.scalars) or (
-                        vector and not set(term) <= names.vectors):
-                    raise ProofFileError(f"induction substitution of {name!r}: undeclared "
-                                         f"{'vector' if vector else 'scalar'}")
-                for coefficient in coefficients(term):
-                    _check_symbols(coefficient, names, f"the substitution of {name!r}")
+            check_terms(mapping, names, "induction substitution")
         for relation in self.hypotheses:
             _check_relation(relation, names)
 
@@ -130,19 +136,40 @@ Rule = Direct | CaseSplit | Induction
 
 
 @dataclass(frozen=True)
+class Use:
+    """An earlier step whose statement a step imports: as proved, or with its names replaced
+    at once by terms (`with_`; the kernel's `instantiate`, docs/proof-files.md)."""
+
+    step: str
+    with_: tuple[tuple[str, Term], ...] = ()
+
+    def __str__(self) -> str:
+        if not self.with_:
+            return self.step
+        shown = (sum((c * sympy.Symbol(v) for v, c in t.items()), sympy.S(0))
+                 if isinstance(t, Vec) else t for _, t in self.with_)
+        return f"{self.step} with " + ", ".join(
+            f"{n} := {t}" for (n, _), t in zip(self.with_, shown, strict=True))
+
+
+@dataclass(frozen=True)
 class Step:
-    """`hypotheses |- claim`, established by `rule`, possibly using earlier steps' claims."""
+    """`hypotheses |- claim`, established by `rule`, possibly using earlier steps' claims;
+    with a `witness`, the claim is that values of the witnessed names exist (these)."""
 
     id: str
     hypotheses: tuple[Relation, ...]
     claim: Relation
-    uses: tuple[str, ...] = ()
+    uses: tuple[Use, ...] = ()
     hints: tuple[Hint, ...] = ()
     source: str = ""
     note: str = ""
     rule: Rule = field(default_factory=Direct)
+    witness: Mapping[str, Term] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "uses", tuple(  # plain ids read as uses as proved
+            Use(u) if isinstance(u, str) else u for u in self.uses))
         if not isinstance(self.id, str) or not STEP_ID.fullmatch(self.id):
             raise ProofFileError(f"id {self.id!r} must match [a-z0-9-]+ (at most 64 characters)")
         if len(self.hypotheses) > MAX_HYPOTHESES:
@@ -209,8 +236,8 @@ class Proof:
         for step in self.steps:
             if step.id in seen:
                 raise ProofFileError("id is used by an earlier step", step=step.id)
-            for used in step.uses:
-                if used not in seen:
+            for use in step.uses:
+                if (used := use.step) not in seen:
                     later = any(s.id == used for s in self.steps)
                     where = "a later step (or itself)" if later else "not a step"
                     raise ProofFileError(f"uses {used!r}, which is {where}", step=step.id)
@@ -242,6 +269,9 @@ class Proof:
         for hint in step.hints:
             _check_hint(hint, names)
         step.rule.validate(names)
+        check_terms(step.witness, names, "witness")
+        for use in step.uses:
+            check_terms(dict(use.with_), names, f"uses {use.step} with")
 
 
 def _check_symbols(expr: sympy.Expr, names: Names, what: str) -> None:

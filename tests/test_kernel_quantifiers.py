@@ -43,8 +43,9 @@ def rel(lhs: object, op: str, rhs: object = ZERO) -> Rel:
     return Rel(sympy.sympify(lhs), op, sympy.sympify(rhs), f"{lhs} {op} {rhs}")
 
 
-def sequent(hyps: tuple[Rel, ...], claim: Rel, rule: object = None, *, naturals: frozenset = frozenset(),
-            uses: tuple = (), witness: dict | None = None, step: str = "s") -> Sequent:
+def sequent(hyps: tuple[Rel, ...], claim: Rel, rule: object = None, *,
+            naturals: frozenset = frozenset(), uses: tuple = (), witness: dict | None = None,
+            step: str = "s") -> Sequent:
     return Sequent(step, VECTORS, SCALARS, hyps, claim, rule or kernel.Direct(), uses,  # type: ignore[arg-type]
                    naturals, witness or {})
 
@@ -60,7 +61,8 @@ def evidence(seq: Sequent) -> list:
 
 def proved(seq: Sequent, used: tuple = ()) -> kernel.Theorem:
     found = evidence(seq)
-    assert None not in found, [ob.label for ob, e in zip(kernel.obligations(seq), found) if e is None]
+    missing = [ob.label for ob, e in zip(kernel.obligations(seq), found, strict=True) if e is None]
+    assert not missing, missing
     return kernel.conclude(seq, found, used)
 
 
@@ -108,7 +110,6 @@ def test_a_false_scalar_invariant_has_no_evidence() -> None:
 @pytest.mark.parametrize(("rule", "hyps", "naturals", "message"), [
     (Induction("t", {"n": ZERO}, {"n": n + 1}), (), frozenset({"n", "t"}), "n cannot be iterated"),
     (Induction("t", {"t": ZERO}, {}), (), frozenset(), "t cannot be iterated"),
-    (Induction("t", {}, {"s": s + d}, (), frozenset({"s"})), (), frozenset(), "s cannot be iterated"),
     (PARTIAL_SUM, (rel(s, ">=", 0),), frozenset(), "mentions s"),
     (Induction("t", {"s": d}, {"s": s + d}), (), frozenset(), "base of s mentions d"),
     (Induction("t", {}, {"s": s / d}), (), frozenset(), "must not divide"),
@@ -135,7 +136,8 @@ def test_an_instance_substitutes_vectors_inside_gram_symbols() -> None:
     claim = cs.statement.claim
     assert sympy.expand(claim.lhs - (WU + 2 * WX) ** 2) == 0
     assert sympy.expand(claim.rhs - WW * (UU + 4 * UX + 4 * XX)) == 0
-    assert cs.statement.step == "cs[p := w, r := u + 2*x]"
+    assert cs.statement.step == "cs"
+    assert claim.text.endswith("[p := w, r := u + 2*x]")
     # and a step may use the instance (with its own Theorem) but not the original for it
     using = sequent((rel(WW, "<=", 1), rel(UU, "<=", 1), rel(UX, "==", 0), rel(XX, "==", 0)),
                     rel(WU**2, "<=", 1), uses=(cs.statement,))
@@ -255,3 +257,36 @@ def test_using_an_existential_is_elimination_with_a_fresh_name() -> None:
     both = sequent((), rel(0, "<=", 1), uses=(some.statement, other.statement))
     with pytest.raises(UseError, match="which claims some B"):  # two B's are not one B
         kernel.statement(both)
+
+
+def test_names_an_inherited_claim_reads_are_not_replaced() -> None:
+    # `uses` of an induction brings P(t, w) tagged with its step; that claim holds at run
+    # states only, so an instance may not move it to another vector.
+    lower = proved(sequent((), rel(s, ">=", 0), PARTIAL_SUM, step="lower"))
+    user = proved(sequent((), rel(s + 1, ">", 0), uses=(lower.statement,), step="user",
+                          naturals=frozenset({"t"})), (lower,))
+    with pytest.raises(RuleError, match="inherited hypothesis `s >= 0` mentions s"):
+        kernel.instantiate(user, {"s": a})
+
+
+# ---------------------------------------------------------------------------------------------
+# Update facts may divide: like any hypothesis, their denominators get side conditions.
+# ---------------------------------------------------------------------------------------------
+
+e = sympy.Symbol("y")  # a per-update scalar, declared
+
+
+def test_a_dividing_update_fact_gets_a_side_condition_from_the_division_free_facts() -> None:
+    rule = Induction("t", {"s": ZERO}, {"s": s + a}, (rel(a, "==", 1 / e), rel(e, ">", 0)))
+    seq = sequent((), rel(s, ">=", 0), rule)
+    labels = [ob.label for ob in kernel.obligations(seq)]
+    assert labels == ["base", "step", "step: denominator y > 0"]
+    assert "when a == 1/y, y > 0" in str(proved(seq).statement)
+    # without the positivity fact the side condition has no certificate: never proved
+    bare = sequent((), rel(s, ">=", 0), Induction("t", {"s": ZERO}, {"s": s + a},
+                                                  (rel(a, "==", 1 / e),)))
+    assert None in evidence(bare)
+    # and a division that does not keep the invariant is not proved either
+    wrong = sequent((), rel(s, ">=", 0), Induction("t", {"s": ZERO}, {"s": s + a},
+                                                   (rel(a, "==", d / e), rel(e, ">", 0))))
+    assert None in evidence(wrong)

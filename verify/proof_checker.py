@@ -19,7 +19,7 @@ from proofs.errors import ProofFileError
 from proofs.language.division import divisors
 from proofs.language.expressions import ExpressionError, Relation
 from proofs.language.terms import Vec
-from proofs.step import CaseSplit, Induction, Proof, Step, Term
+from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation
 from verify.kernel.algebra import normal_form
@@ -138,37 +138,48 @@ def fact_of(r: Relation) -> kernel.Fact:
     return fact
 
 
+def terms(mapping: dict[str, Term] | Sequence[tuple[str, Term]]) -> dict[str, object]:
+    """A substitution as the kernel reads it: scalar expressions, vectors as plain dicts."""
+    pairs = mapping.items() if isinstance(mapping, dict) else mapping
+    return {name: dict(t.items()) if isinstance(t, Vec) else t for name, t in pairs}
+
+
 def sequent(proof: Proof, step: Step, uses: Sequence[kernel.Statement]) -> kernel.Sequent:
-    """The kernel's reading of `step`, given the statements of the steps it uses."""
+    """The kernel's reading of `step`, given the statements of the steps it uses (as used:
+    instantiated where the step says `with`, see `used_statement`)."""
     rule: kernel.Direct | kernel.Cases | kernel.Induction = kernel.Direct()
     if isinstance(step.rule, CaseSplit):
         rule = kernel.Cases(step.rule.on, step.rule.zero_case, step.rule.text)
     elif isinstance(step.rule, Induction):
         rule = kernel.Induction(
-            step.rule.variable,
-            {name: _term(v) for name, v in step.rule.base.items()},
-            {name: _term(v) for name, v in step.rule.step.items()},
+            step.rule.variable, terms(dict(step.rule.base)), terms(dict(step.rule.step)),  # type: ignore[arg-type]
             tuple(relation(proof, h) for h in step.rule.hypotheses),
             frozenset(step.rule.constants),
         )
     return kernel.Sequent(
         step.id, frozenset(proof.vectors), frozenset(proof.scalars),
         tuple(relation(proof, h) for h in step.hypotheses), relation(proof, step.claim),
-        rule, tuple(uses), frozenset(proof.naturals),
+        rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
     )
 
 
-def _term(term: Term) -> dict[str, sympy.Expr] | sympy.Expr:
-    """A substituted term as the kernel reads it: a vector as a dict, a scalar as is."""
-    return dict(term.items()) if isinstance(term, Vec) else term
+def used_statement(use: Use, stated: kernel.Statement) -> kernel.Statement:
+    """The statement `use` imports: the used step's, instantiated when it says `with`."""
+    return kernel.instance(stated, terms(use.with_)) if use.with_ else stated
+
+
+def used_theorem(use: Use, theorem: kernel.Theorem | None) -> kernel.Theorem | None:
+    """The Theorem of `used_statement`, made by the kernel from the used step's."""
+    return kernel.instantiate(theorem, terms(use.with_)) if use.with_ and theorem else theorem
 
 
 def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
     """Every step's full statement, without deciding anything (None: a use was refused)."""
     out: dict[str, kernel.Statement | None] = {}
     for step in proof.steps:
-        used = [out[u] for u in step.uses]
         try:
+            used = [None if out[u.step] is None else used_statement(u, out[u.step])  # type: ignore[arg-type]
+                    for u in step.uses]
             out[step.id] = None if None in used else kernel.statement(
                 sequent(proof, step, used))  # type: ignore[arg-type]
         except kernel.UseError:
@@ -212,12 +223,13 @@ def check_step(
     """Decide one step; `earlier` holds the reports of the steps it uses."""
     start = perf_counter()
     earlier = earlier or {}
-    used = [earlier[u] for u in step.uses if u in earlier]
+    used = [earlier[u.step] for u in step.uses if u.step in earlier]
     if len(used) < len(step.uses) or any(u.statement is None for u in used):
         return StepReport(step, "uses a step whose statement could not be formed",
                           perf_counter() - start, (), None)
     try:
-        seq = sequent(proof, step, [u.statement for u in used])  # type: ignore[misc]
+        seq = sequent(proof, step, [used_statement(u, r.statement)  # type: ignore[arg-type]
+                                    for u, r in zip(step.uses, used, strict=True)])
         stated, needed = kernel.statement(seq), kernel.obligations(seq)
     except kernel.RuleError as error:
         raise ProofFileError(str(error), step=step.id) from None
@@ -255,8 +267,8 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
                           perf_counter() - start, tuple(reports), stated)
     evidence = [(r.verdict.judgement or r.judgement, r.verdict.certificate) for r in reports]
     try:
-        theorem = kernel.conclude(seq, evidence,  # type: ignore[arg-type]
-                                  [u.theorem for u in used])  # type: ignore[misc]
+        theorem = kernel.conclude(seq, evidence, [  # type: ignore[arg-type]
+            used_theorem(u, r.theorem) for u, r in zip(step.uses, used, strict=True)])  # type: ignore[misc]
     except kernel.KernelError as error:  # the search handed over evidence that does not check
         return StepReport(step, f"kernel rejected: {error}", perf_counter() - start,
                           tuple(reports), stated)
@@ -302,15 +314,17 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
     done: dict[str, StepReport] = {}
     for report in reports:
         step, theorem, refutation = proof.step(report.step.id), None, None  # the proof's own
-        used = [done[u] for u in step.uses]
+        used = [done[u.step] for u in step.uses]
         if report.statement is not None:
-            seq = sequent(proof, step, [u.statement for u in used])  # type: ignore[misc]
             proved = [(g.verdict.judgement or g.judgement, g.verdict.certificate)
                       for g in report.goals if g.verdict.certificate is not None]
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]
-            theorems = [u.theorem for u in used]
             try:
+                seq = sequent(proof, step, [used_statement(u, r.statement)  # type: ignore[arg-type]
+                                            for u, r in zip(step.uses, used, strict=True)])
+                theorems = [used_theorem(u, r.theorem)
+                            for u, r in zip(step.uses, used, strict=True)]
                 if len(proved) == len(report.goals) and None not in theorems:
                     theorem = kernel.conclude(seq, proved, theorems)  # type: ignore[arg-type]
                     if report.vacuity is not None:

@@ -178,3 +178,65 @@ def test_a_base_that_divides_by_zero_is_not_proved_and_does_not_crash() -> None:
             'claim = "1/t >= 0"\n[step.induction]\nvariable = "t"\nbase = {}\nstep = {}\n')
     (step,) = check(text).steps
     assert step.status == "unknown" and "not a polynomial" in step.message
+
+
+# Issue 16: the quantifier rules, each driven by a proof file that would prove a false
+# statement if the rule were read loosely.
+
+QUANTIFIERS = """
+title = "Quantifier abuse"
+vectors = ["w", "a", "b"]
+scalars = ["B", "t", "n", "s", "d"]
+naturals = ["n"]
+
+[[step]]
+id = "some"
+claim = "B >= 1"
+witness = {{ B = "1" }}
+
+[[step]]
+id = "square"
+given = ["n >= 0"]
+claim = "n**2 >= n"
+hints = ["n - 1"]
+{extra}
+"""
+
+
+def quantifiers(extra: str) -> ProofReport:
+    return check_proof(parse_proof(QUANTIFIERS.format(extra=extra).encode(), "q.toml"))
+
+
+def test_an_existential_is_not_read_as_a_universal() -> None:
+    # "exists B: B >= 1" must not give "B >= 1" for every B (false at B = 0).
+    report = quantifiers('[[step]]\nid = "every"\nclaim = "B >= 1"\nuses = ["some"]\n')
+    assert report.steps[0].status == "proved" and "exists B" in report.steps[0].statement_text
+    every = report.steps[-1]
+    assert every.status == "unknown" and "claims some B" in every.message
+
+
+def test_an_instance_of_a_claim_for_naturals_keeps_integrality() -> None:
+    # n**2 >= n holds for naturals only; n := t with t real would be false at t = 1/2.
+    with pytest.raises(ProofFileError, match="natural n can be replaced by a name only"):
+        quantifiers('[[step]]\nid = "half"\nclaim = "t**2 >= t"\n'
+                    'uses = [{ step = "square", with = { n = "2*t" } }]\n')
+    report = quantifiers('[[step]]\nid = "half"\nclaim = "t**2 >= t"\n'
+                         'uses = [{ step = "square", with = { n = "t" } }]\n')
+    assert report.steps[-1].status == "unknown" and "natural t" in report.steps[-1].message
+
+
+def test_an_instance_may_not_divide() -> None:
+    with pytest.raises(ProofFileError, match="must not divide"):
+        quantifiers('[[step]]\nid = "inv"\nclaim = "B >= 0"\n'
+                    'uses = [{ step = "square", with = { n = "1/B" } }]\n')
+
+
+def test_a_false_scalar_invariant_is_not_proved() -> None:
+    # s := s + d with d <= 2 does not keep s <= t: the step is not inductive.
+    report = quantifiers('[[step]]\nid = "sum"\nclaim = "s <= t"\n[step.induction]\n'
+                         'variable = "t"\nbase = { s = "0" }\nstep = { s = "s + d" }\n'
+                         'given = ["d <= 2"]\n')
+    assert report.steps[-1].status != "proved"
+    with pytest.raises(ProofFileError, match="n cannot be iterated"):
+        quantifiers('[[step]]\nid = "nat"\nclaim = "n >= 0"\n[step.induction]\n'
+                    'variable = "t"\nbase = { n = "0" }\nstep = { n = "n - 1" }\n')

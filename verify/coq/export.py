@@ -31,7 +31,6 @@ from functools import reduce
 import sympy
 
 from proofs.language.expressions import ExpressionError
-from proofs.language.terms import Vec
 from proofs.step import CaseSplit, Direct, Induction, Proof, Step
 from verify.coq import printer
 from verify.coq.printer import Written, expr, ident, name, number
@@ -451,12 +450,12 @@ class ProofExport:
     def derivable(self, step: Step) -> list[str]:
         """Used steps (transitively, in proof order) whose claims come from their theorems."""
         closure: set[str] = set()
-        stack = list(step.uses)
+        stack = [u.step for u in step.uses]
         while stack:
             used = stack.pop()
             if used not in closure:
                 closure.add(used)
-                stack.extend(self.proof.step(used).uses)
+                stack.extend(u.step for u in self.proof.step(used).uses)
         order = [s.id for s in self.proof.steps if s.id in closure]
         return [
             s for s in order
@@ -477,6 +476,11 @@ class ProofExport:
         if any(g.judgement.claim != g.obligation.judgement.claim for g in proved.goals):
             raise Unsupported("a certificate in refutation form (the negated claim "
                               "contradicts the hypotheses) is not replayed in Coq yet")
+        if step.witness or any(u.with_ for u in step.uses) or st.exists or (
+                isinstance(step.rule, Induction) and not set(step.rule.base) | set(
+                    step.rule.step) <= set(self.proof.vectors)):
+            raise Unsupported("an existential, an instantiated use or scalar induction is not "
+                              "replayed in Coq yet")
         derived = self.derivable(step)
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = {self.done[s].claim for s in derived} - own
@@ -584,9 +588,6 @@ class ProofExport:
         rule = step.rule
         assert isinstance(rule, Induction)
         t = rule.variable
-        if scalars := sorted({n for n, v in (*rule.base.items(), *rule.step.items())
-                              if not isinstance(v, Vec)}):
-            raise Unsupported(f"iterated scalars {', '.join(scalars)}: not exported yet")
         if sorted(st.naturals) != [t]:
             raise Unsupported(f"naturals {sorted(st.naturals)} besides the induction "
                               f"variable {t}: not exported yet")

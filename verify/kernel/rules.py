@@ -16,26 +16,28 @@ integrality); a counterexample must give naturals natural values.
   claim become hypotheses), so a step is never proved under fewer hypotheses than it needs.
   A claim proved for natural n is used only where n is natural (`UseError`), and `conclude`
   wants a Theorem for every used statement.
-- Instantiation (`instance`, `instantiate`): a statement holds for all values of its names,
-  so also with names replaced at once by division-free terms of their sort (SymPy would
-  cancel a divisor); a natural by a name only, which becomes natural. Not for an induction's
-  statement (its names are bound to its runs) nor an existential one.
+- Instances (`instance`, `instantiate`): a statement holds for all values of its names, so
+  also with names replaced at once by division-free terms of their sort (SymPy would cancel a
+  divisor); a natural by a name only, which becomes natural. Not for a statement over runs
+  (its names are bound to them) nor an existential one, nor names its inherited hypotheses
+  read (an induction's claim holds at run states only, so its tag would mislead).
 - Existentials: a `witness` (names to terms not reading them) makes the claim "exists those
   names with the claim", proved with the witness substituted (not decisive: a bad witness
   refutes nothing); no hypothesis and no induction may mention them. A direct step may use
-  such a claim when its names occur nowhere else in the step and are not natural there (for
+  such a claim if its names occur nowhere else in the step and are not natural there (for
   any such value the step follows, so it follows from the existence of one).
-- Induction over runs on a natural t, iterated vectors and scalars W (the keys of `base` and
-  `step`; not natural: nothing shows updates keep them so), update W := step(t, W), facts U. A name the update reads (in `step` or U) that is
-  not iterated, not t and not in `constants` is per-update: fresh at every update (the
-  example x_t, its label y_t). The theorem: for every run W_0 = base, W_{s+1} = step(s, W_s)
-  whose updates satisfy U, and every natural t, the hypotheses H imply P(t, W_t).
-  Obligations: base `H |- P(0, base)` (t replaced by 0 everywhere; decisive) and step
-  `H, t >= 0, P(t, W), U |- P(t + 1, step(W))` (not decisive: its counterexample need not be
-  reachable). Refused (`RuleError`) otherwise: per-update names in P or H (read at one
-  update, assumed at all); t or W in H (it holds at every t); t, W or per-update names in the
-  base (a run starts before any update); division in the update. Substitution is
-  simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
+- Induction over runs on a natural t: iterated vectors and scalars W (keys of `base` and
+  `step`; not naturals, which updates need not keep natural), update W := step(t, W), update
+  facts U. A name the update reads (in `step` or U) that is not iterated, not t and not in
+  `constants` is per-update: fresh at every update (the example x_t, its label y_t). The
+  theorem: for every run W_0 = base, W_{s+1} = step(s, W_s) whose updates satisfy U, and every
+  natural t, the hypotheses H imply P(t, W_t). Obligations: base `H |- P(0, base)` (t := 0
+  everywhere; decisive) and step `H, t >= 0, P(t, W), U |- P(t + 1, step(W))` (not decisive:
+  its counterexample need not be reachable). Refused (`RuleError`): per-update names in P or H
+  (read at one update, assumed at all); t or W in H (it holds at every t); t, W or per-update
+  names in the base (a run starts before any update); division in `base` or `step` (update
+  facts may divide: as hypotheses of the step, their denominators get side conditions).
+  Substitution is simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
 """
 
 from __future__ import annotations
@@ -224,10 +226,6 @@ def _frozen(sequent: object) -> Sequent:
                          _terms(rule.step, "induction step", vectors, scalars, vectors),
                          _rels(rule.update, "induction update"),
                          _names(rule.constants, "induction constants"))
-        for r in rule.update:
-            if r.divisors or any(algebra.reciprocal_bases(algebra.expr(e, r.text), r.text)
-                                 for e in (r.lhs, r.rhs)):
-                raise RuleError(f"update fact `{r.text}` must not divide")
     elif type(rule) is Cases:
         rule = Cases(algebra.expr(rule.on, "the split polynomial"), rule.zero is True,
                      algebra.text(rule.text, "the split text"))
@@ -256,8 +254,8 @@ def _shown(mapping: Terms) -> str:
 
 def _reads(mapping: Terms) -> set[str]:
     """Every name the terms of a substitution read."""
-    return {n for term in mapping.values() for v, c in (
-        term.items() if isinstance(term, dict) else (("", term),)) for n in names_of(c) | {v}} - {""}
+    pairs = [p for t in mapping.values() for p in (t.items() if isinstance(t, dict) else [("", t)])]
+    return {n for v, c in pairs for n in names_of(c) | {v}} - {""}
 
 
 def _substitute(r: Rel, mapping: Terms, shown: str) -> Rel:
@@ -293,10 +291,9 @@ def _run(sequent: Sequent, hyps: Sequence[Rel]) -> str:
     """An induction's runs, described, once its names are checked against its semantics."""
     rule: Induction = sequent.rule  # type: ignore[assignment]
     iterated = {*rule.base, *rule.step, rule.variable}
-    if bad := sorted({*rule.base, *rule.step} & (sequent.naturals | rule.constants | {
-            rule.variable})):
-        raise RuleError(f"{', '.join(bad)} cannot be iterated: the counter, a natural (nothing "
-                        "shows its updates keep it natural) or a constant")
+    if bad := sorted({*rule.base, *rule.step} & (sequent.naturals | {rule.variable})):
+        raise RuleError(f"{', '.join(bad)} cannot be iterated: the counter, or a natural "
+                        "(nothing shows its updates keep it natural)")
     reads = _reads(rule.step) | set().union(*map(_read, rule.update))  # type: ignore[arg-type]
     fresh = reads - iterated - rule.constants
     per_update = "fresh at every update unless listed in the induction's constants"
@@ -309,8 +306,8 @@ def _run(sequent: Sequent, hyps: Sequence[Rel]) -> str:
             raise RuleError(f"the base of {name} mentions {', '.join(bad)}: a run starts "
                             "before any update, from constants only")
     notes = [f"{', '.join(sorted(fresh))} fresh at each update"] if fresh else []
-    notes += [f"{', '.join(sorted(rule.constants & reads))} constant"] * bool(
-        rule.constants & reads)
+    if constant := sorted((rule.constants & reads) - iterated):
+        notes.append(f"{', '.join(constant)} constant")
     return (f"from {_shown(rule.base) or 'any start'}, "  # type: ignore[arg-type]
             f"{_shown(rule.step) or 'no change'} at each update"  # type: ignore[arg-type]
             + (f" when {', '.join(r.text for r in rule.update)}" if rule.update else "")
@@ -359,9 +356,11 @@ def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement
     for n in sorted(naturals & set(terms)):
         if type(terms[n]) is not sympy.Symbol or gram_pair(terms[n]) is not None:  # type: ignore[arg-type]
             raise RuleError(f"the natural {n} can be replaced by a name only")
+    _mentions([r for r, o in zip(rels, stated.origins, strict=False) if o], set(terms),
+              "inherited hypothesis", "a used step's claim holds for the values it states only")
     shown = _shown(terms)
     new = [_substitute(r, terms, shown) for r in rels]
-    return Statement(f"{stated.step}[{shown}]", tuple(new[:-1]), tuple(stated.origins), new[-1],
+    return Statement(stated.step, tuple(new[:-1]), tuple(stated.origins), new[-1],
                      frozenset(terms[n].name if n in terms else n  # type: ignore[union-attr]
                                for n in naturals))
 
@@ -404,8 +403,8 @@ def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     sequent = _frozen(sequent)
     st = statement(sequent)
     hyps, rule = st.hypotheses, sequent.rule
-    claims = {u.step: u.claim for u in sequent.uses}
-    origins = ["" if not o else "claim" if h == claims[o] else "inherited"
+    claims = {u.claim for u in sequent.uses}
+    origins = ["" if not o else "claim" if h in claims else "inherited"
                for h, o in zip(hyps, st.origins, strict=True)]
     claim = _substitute(st.claim, sequent.witness, _shown(sequent.witness)) if (  # type: ignore[arg-type]
         sequent.witness) else st.claim

@@ -94,7 +94,7 @@ def check_with_uses(located: Located, *, budget: SearchBudget = DEFAULT_BUDGET,
     def visit(step: Step) -> StepReport:
         if step.id not in done:
             for used in step.uses:
-                visit(proof.step(used))
+                visit(proof.step(used.step))
             done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done)
         return done[step.id]
 
@@ -241,7 +241,7 @@ def explain(located: Located, report: StepReport) -> str:
     if step.note:
         lines.append(f"note: {step.note}")
     if step.uses:
-        lines.append(f"uses the claims of: {', '.join(step.uses)}")
+        lines.append(f"uses the claims of: {', '.join(map(str, step.uses))}")
     lines.append(f"statement: {report.statement_text}")
     if report.vacuous:
         lines.append("WARNING: vacuous — the hypotheses are contradictory (a kernel-checked "
