@@ -12,9 +12,7 @@ module runs the pass and builds its rows.
 A pass is run once by the exact engine (w_0 = 0, eta = 1, update on y<w,x> <= 0, one epoch);
 its rows are read for every margin the scenario lists (the updates do not depend on gamma,
 only d, s, q, the tail sums and D do). Everything is an exact rational: `R` and `D` are the
-vocabulary's rational radius bounds of R2 and D2 (`verify.vocabulary.radius_bound`), and
-`rt = sqrt(t)` is bound only on the states whose t is a perfect square (`pass-root` rows),
-the only ones where it is rational.
+vocabulary's rational radius bounds of R2 and D2 (`verify.vocabulary.radius_bound`).
 """
 
 from __future__ import annotations
@@ -172,12 +170,7 @@ def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: Binding) -> I
     """The `binding` rows of `run` at margin `gamma`."""
     sums = run.sums(gamma)
     T = run.mistakes
-    if binding == "pass-update":
-        t = np.arange(T, dtype=np.int64)
-    elif binding == "pass-state":
-        t = np.arange(T + 1, dtype=np.int64)
-    else:
-        t = np.array([k * k for k in range(math.isqrt(T) + 1)], dtype=np.int64)
+    t = np.arange(T if binding == "pass-update" else T + 1, dtype=np.int64)
     n = len(t)
     R2, D2 = run.R2, sums.D2
     scalars = {
@@ -195,8 +188,6 @@ def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: Binding) -> I
         scalars["skip"] = _column(sums.skip, t, sums.den**2)
         vectors["x"] = run.integer.examples(which)
         vectors["w_next"] = run.states.take(t + 1)
-    if binding == "pass-root":
-        scalars["rt"] = Column(np.array([math.isqrt(int(k)) for k in t], dtype=np.int64))
     here = replace(origin, dataset=f"{origin.dataset} [gamma = {gamma}]")
     return InstanceBatch(scalars, vectors, (here,), np.zeros(n, dtype=np.int64), t)
 

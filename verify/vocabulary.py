@@ -99,11 +99,11 @@ scenario (Freund & Schapire 1999, Theorem 2):
             before this one (update rows)
 `D2`, `D`   `sum_i d_i^2` over the whole sequence, and its rational bound as `R` is R2's
 `R2`, `R`   `max_i ||x_i||^2` and its rational radius bound (as for online runs)
-`rt`        `sqrt(t)` (`pass-root` rows only: the states whose t is a perfect square)
 ==========  ==========================================================================
 
-Row sets: `pass-state` (one per state w_t, t = 0..T, per margin), `pass-update` (one per
-update, per margin), `pass-root` (the states with t a perfect square, per margin).
+Row sets: `pass-state` (one per state w_t, t = 0..T, per margin) and `pass-update` (one
+per update, per margin). No square root is bound: Freund and Schapire's `sqrt(t)` is
+irrational but at perfect squares, so the proof squares its inequalities instead.
 
 Every value is an exact rational; columns are built once per run (DESIGN.md §3).
 """
@@ -137,7 +137,7 @@ from verify.numeric.instances import (
 )
 
 Binding = Literal["state", "example", "update", "batch-state", "batch-iteration", "batch-member",
-                  "pass-state", "pass-update", "pass-root"]
+                  "pass-state", "pass-update"]
 ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "R", "u", "gamma_u", "w0")
 ONLINE_EXAMPLE_NAMES = (*ONLINE_STATE_NAMES, "x", "y", "m", "m_set", "m_sum", "m_set_sum",
                         "d", "db", "h", "b", "J", "J_at", "G", "Gb")
@@ -147,7 +147,6 @@ BATCH_ITERATION_NAMES = (*BATCH_STATE_NAMES, "theta_next", "xbar", "alpha", "mk"
 BATCH_MEMBER_NAMES = (*BATCH_ITERATION_NAMES, "s", "i", "x", "y")
 PASS_STATE_NAMES = ("w", "t", "u", "gamma", "s", "q", "rest", "R2", "R", "D2", "D")
 PASS_UPDATE_NAMES = (*PASS_STATE_NAMES, "x", "y", "d", "skip", "w_next")
-PASS_ROOT_NAMES = (*PASS_STATE_NAMES, "rt")
 
 #: The names each row set binds.
 NAMES: dict[Binding, tuple[str, ...]] = {
@@ -155,13 +154,12 @@ NAMES: dict[Binding, tuple[str, ...]] = {
     "batch-state": BATCH_STATE_NAMES, "batch-iteration": BATCH_ITERATION_NAMES,
     "batch-member": BATCH_MEMBER_NAMES,
     "pass-state": PASS_STATE_NAMES, "pass-update": PASS_UPDATE_NAMES,
-    "pass-root": PASS_ROOT_NAMES,
 }
 #: The row sets of each kind of run (`[numeric] run = ...`), in order of preference.
 BINDINGS: dict[str, tuple[Binding, ...]] = {
     "online": ("state", "example", "update"),
     "batch": ("batch-state", "batch-iteration", "batch-member"),
-    "single-pass": ("pass-state", "pass-update", "pass-root"),
+    "single-pass": ("pass-state", "pass-update"),
 }
 BATCH_BINDINGS = frozenset(BINDINGS["batch"])
 PASS_BINDINGS = frozenset(BINDINGS["single-pass"])

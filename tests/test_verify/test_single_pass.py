@@ -6,7 +6,6 @@ y<w,x> <= 0), d_i = max(0, gamma - y_i <u, x_i>), and the sums over updates and 
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import pytest
@@ -110,21 +109,17 @@ def test_the_bound_is_attained_on_orthonormal_data() -> None:
         assert run.mistakes * gamma**2 == (1 + D) ** 2
 
 
-def test_rows_bind_their_names_and_roots_only_at_perfect_squares() -> None:
+def test_rows_bind_their_names() -> None:
     X = tuple((Fraction(1), Fraction((-1) ** i * i)) for i in range(40))
     y = tuple((-1) ** (i // 3) for i in range(40))
     margins = (Fraction(1, 3), Fraction(2))
     run = run_pass(Dataset(X, y), (Fraction(3, 5), Fraction(4, 5)), margins)
     origin = Origin("test", 1, "zigzag")
-    for binding, count in (("pass-state", run.mistakes + 1), ("pass-update", run.mistakes),
-                           ("pass-root", math.isqrt(run.mistakes) + 1)):
+    for binding, count in (("pass-state", run.mistakes + 1), ("pass-update", run.mistakes)):
         batch = rows(run, binding, origin)
         assert set(batch.scalars) | set(batch.vectors) == set(NAMES[binding])
         assert len(batch) == count * len(margins)
         assert {o.dataset for o in batch.origins} == {f"zigzag [gamma = {g}]" for g in margins}
-    root = rows(run, "pass-root", origin)
-    for i in range(len(root)):
-        assert root.scalars["rt"].value(i) ** 2 == root.scalars["t"].value(i)
     update = rows(run, "pass-update", origin, names=("w", "w_next", "x", "y"))
     assert set(update.scalars) | set(update.vectors) == {"w", "w_next", "x", "y"}
     for i in range(len(update)):

@@ -64,7 +64,7 @@ BUDGETS: dict[str, Budget] = {
     # unit_margin: long runs, so that steps about states and batch iterates are checked on
     # at least 10^4 instances too (the other sources give them a few thousand)
     "default": Budget(generated=150, tight=150, adversary_bounds=50, orders=5, real=1,
-                      unit_margin=120, passes=60, prefix_orders=4),
+                      unit_margin=120, passes=30, prefix_orders=4),
     "large": Budget(generated=1500, tight=1500, adversary_bounds=50, orders=50, real=4,
                     unit_margin=1200, passes=400, prefix_orders=20),
 }
