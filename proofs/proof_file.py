@@ -171,16 +171,7 @@ def _step(table: dict[str, Any], index: int, names: Names) -> Step:
 
 
 def _rule(table: dict[str, Any], names: Names) -> Rule:
-    if "split" in table and "induction" in table:
-        raise ProofFileError("a step takes 'split' or 'induction', not both")
-    if "split" in table:
-        split = _table(table, "split")
-        _known_keys(split, SPLIT_KEYS, "split")
-        on = _text(split, "on", required=True)
-        zero = split.get("zero", True)
-        if not isinstance(zero, bool):
-            raise ProofFileError("split.zero must be true or false")
-        return CaseSplit(_parsed(parse_scalar, on, names, "split.on"), on, zero)
+    split = _split(table, names) if "split" in table else None
     if "induction" in table:
         induction = _table(table, "induction")
         _known_keys(induction, INDUCTION_KEYS, "induction")
@@ -193,8 +184,20 @@ def _rule(table: dict[str, Any], names: Names) -> Rule:
                 _relation(text, names, f"induction.given[{k}]") for k, text in enumerate(given)
             ),
             constants=tuple(_strings(induction, "constants", limit=MAX_NAMES)),
+            split=split,
         )
-    return Direct()
+    return split or Direct()
+
+
+def _split(table: dict[str, Any], names: Names) -> CaseSplit:
+    """`split = { on, zero }`: of the step itself, or with `induction`, of its inductive step."""
+    split = _table(table, "split")
+    _known_keys(split, SPLIT_KEYS, "split")
+    on = _text(split, "on", required=True)
+    zero = split.get("zero", True)
+    if not isinstance(zero, bool):
+        raise ProofFileError("split.zero must be true or false")
+    return CaseSplit(_parsed(parse_scalar, on, names, "split.on"), on, zero)
 
 
 def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:

@@ -118,9 +118,12 @@ class Induction:
     step: Mapping[str, Term]
     hypotheses: tuple[Relation, ...] = ()
     constants: tuple[str, ...] = ()
+    split: CaseSplit | None = None  # the inductive step by cases
 
     def validate(self, names: Names) -> None:
         """Declared names only."""
+        if self.split is not None:
+            self.split.validate(names)
         if self.variable not in names.scalars:
             raise ProofFileError(f"induction variable {self.variable!r} is not a declared scalar")
         for name in self.constants:

@@ -68,12 +68,13 @@ def test_nothing_outside_the_kernel_touches_its_key() -> None:
 
 
 def test_the_kernel_stays_small_enough_to_read() -> None:
-    """At most 870 lines of code and docstrings (blank lines not counted, as cloc counts code
+    """At most 900 lines of code and docstrings (blank lines not counted, as cloc counts code
     plus comments): the size the README states for the trusted base (800 for the rules of
-    issue 12, 70 for the three of issue 16: scalar induction, instances, existentials)."""
+    issue 12, 100 for those of issue 16: scalar induction, instances, existentials, invariants
+    carried between inductions over the same runs, a split inductive step)."""
     lines = [line for path in modules("verify/kernel")
              for line in path.read_text().splitlines() if line.strip()]
-    assert len(lines) <= 870, f"verify/kernel has {len(lines)} non-blank lines"
+    assert len(lines) <= 900, f"verify/kernel has {len(lines)} non-blank lines"
 
 
 @pytest.mark.parametrize(

@@ -290,3 +290,57 @@ def test_a_dividing_update_fact_gets_a_side_condition_from_the_division_free_fac
     wrong = sequent((), rel(s, ">=", 0), Induction("t", {"s": ZERO}, {"s": s + a},
                                                    (rel(a, "==", d / e), rel(e, ">", 0))))
     assert None in evidence(wrong)
+
+
+# ---------------------------------------------------------------------------------------------
+# An induction over the same runs may assume another's invariant at every state.
+# ---------------------------------------------------------------------------------------------
+
+SUMS = Induction("t", {"s": ZERO, "q": ZERO}, {"s": s + d, "q": q + d**2})
+
+
+def test_cauchy_schwarz_on_partial_sums_needs_and_gets_a_second_invariant() -> None:
+    # s**2 <= t*q alone is not inductive (t = 0, s = 0, q = -1 steps to q - ... < 0); with
+    # q >= 0, proved over the same runs, it is: t(q + t d^2 - 2 s d) = (tq - s^2) + (s - td)^2.
+    alone = sequent((), rel(s**2, "<=", t * q), SUMS, naturals=frozenset({"t"}))
+    assert evidence(alone)[1] is None
+    positive = proved(sequent((), rel(q, ">=", 0), SUMS, step="q-nonnegative"))
+    both = sequent((), rel(s**2, "<=", t * q), SUMS, naturals=frozenset({"t"}),
+                   uses=(positive.statement,))
+    stated = kernel.statement(both)
+    assert stated.hypotheses == ()  # the invariant is not a hypothesis of the theorem
+    assert "where at every state q >= 0 [q-nonnegative]" in stated.run
+    step = kernel.obligations(both)[1]
+    assert kernel.Fact(q, ">=") in step.judgement.hypotheses
+    assert kernel.Fact(q, ">=") not in kernel.obligations(both)[0].judgement.hypotheses
+
+
+def test_another_runs_invariant_is_not_carried() -> None:
+    positive = proved(sequent((), rel(q, ">=", 0), SUMS, step="q-nonnegative"))
+    other = Induction("t", {"s": ZERO, "q": ZERO}, {"s": s + d, "q": q + d})  # q may go down
+    with pytest.raises(RuleError, match="mentions q"):  # imported as a hypothesis: refused
+        kernel.statement(sequent((), rel(s**2, "<=", t * q), other, uses=(positive.statement,),
+                                 naturals=frozenset({"t"})))
+    facts = Induction("t", {"s": ZERO, "q": ZERO}, {"s": s + d, "q": q + d**2},
+                      (rel(d, ">=", 0),))  # fewer runs than SUMS: still not the same rule
+    with pytest.raises(RuleError, match="mentions q"):
+        kernel.statement(sequent((), rel(s, ">=", 0), facts, uses=(positive.statement,),
+                                 naturals=frozenset({"t"})))
+
+
+def test_an_induction_step_split_by_cases_proves_partial_sum_cauchy_schwarz() -> None:
+    # At t > 0 the step has the certificate t * gap = (tq - s^2) + (s - td)^2 (multiplier t);
+    # at t = 0 the invariant gives s^2 <= 0. Each case is an obligation; none is decisive.
+    positive = proved(sequent((), rel(q, ">=", 0), SUMS, step="q-nonnegative"))
+    split = Induction(SUMS.variable, SUMS.base, SUMS.step, cases=Cases(t, zero=True))
+    seq = sequent((), rel(s**2, "<=", t * q), split, naturals=frozenset({"t"}),
+                  uses=(positive.statement,))
+    obligations = kernel.obligations(seq)
+    assert [ob.label for ob in obligations] == [
+        "base", "step, case t > 0", "step, case t == 0", "step, case t < 0"]
+    assert not any(ob.decisive for ob in obligations[1:])
+    assert kernel.Fact(t, ">") in obligations[1].judgement.hypotheses
+    with pytest.raises(RuleError, match="must not divide"):
+        kernel.obligations(sequent((), rel(s, ">=", 0), Induction("t", {}, {}, cases=Cases(1 / t))))
+    with pytest.raises(KernelError, match="expected Cases, not str"):
+        kernel.obligations(sequent((), rel(s, ">=", 0), Induction("t", {}, {}, cases="t")))  # type: ignore[arg-type]

@@ -151,10 +151,12 @@ def sequent(proof: Proof, step: Step, uses: Sequence[kernel.Statement]) -> kerne
     if isinstance(step.rule, CaseSplit):
         rule = kernel.Cases(step.rule.on, step.rule.zero_case, step.rule.text)
     elif isinstance(step.rule, Induction):
+        split = step.rule.split
         rule = kernel.Induction(
             step.rule.variable, terms(dict(step.rule.base)), terms(dict(step.rule.step)),  # type: ignore[arg-type]
             tuple(relation(proof, h) for h in step.rule.hypotheses),
             frozenset(step.rule.constants),
+            None if split is None else kernel.Cases(split.on, split.zero_case, split.text),
         )
     return kernel.Sequent(
         step.id, frozenset(proof.vectors), frozenset(proof.scalars),

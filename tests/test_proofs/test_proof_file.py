@@ -99,7 +99,8 @@ def test_split_without_zero_case() -> None:
         (A + 'split = { on = "w" }\n', "a", "split.on:"),
         (A + 'split = { by = "y" }\n', "a", "unknown key 'by' in split"),
         (A + 'split = { on = "1/y" }\n', "a", "must not divide"),
-        (A + 'split = { on = "y" }\n' + IND + "base = {}, step = {} }\n", "a", "not both"),
+        (A + 'split = { on = "1/y" }\n' + IND + "base = {}, step = {} }\n", "a",
+         "must not divide"),  # a split beside an induction is read like any other
         (D + 'induction = { variable = "q", base = {}, step = {} }\n', "a", "'q' is not a"),
         (D + IND + 'base = { z = "w" }, step = {} }\n', "a", "'z' is not a declared name"),
         (D + IND + 'base = { y = "w" }, step = {} }\n', "a", "induction.base.y:"),
@@ -202,3 +203,12 @@ def test_an_induction_iterates_scalars_too() -> None:
     report = check_proof(proof)
     assert report.steps[0].status == "proved", report.steps[0].message
     assert "y := 0" in report.steps[0].statement_text
+
+
+def test_a_split_beside_an_induction_splits_its_inductive_step() -> None:
+    proof = parse(HEADER + D + 'split = { on = "R" }\n' + IND
+                  + 'base = { w = "0*w" }, step = { w = "w + y*x" } }\n')
+    rule = proof.step("a").rule
+    assert isinstance(rule, Induction) and rule.split is not None and rule.split.text == "R"
+    labels = [g.goal.label for g in check_proof(proof).steps[0].goals]
+    assert labels == ["base", "step, case R > 0", "step, case R == 0", "step, case R < 0"]

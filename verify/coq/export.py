@@ -476,10 +476,13 @@ class ProofExport:
         if any(g.judgement.claim != g.obligation.judgement.claim for g in proved.goals):
             raise Unsupported("a certificate in refutation form (the negated claim "
                               "contradicts the hypotheses) is not replayed in Coq yet")
-        if step.witness or any(u.with_ for u in step.uses) or st.exists or (
-                isinstance(step.rule, Induction) and not set(step.rule.base) | set(
-                    step.rule.step) <= set(self.proof.vectors)):
-            raise Unsupported("an existential, an instantiated use or scalar induction is not "
+        rule = step.rule
+        if step.witness or st.exists or any(u.with_ for u in step.uses) or (
+                isinstance(rule, Induction) and (
+                    rule.split is not None or "where at every state" in st.run
+                    or not set(rule.base) | set(rule.step) <= set(self.proof.vectors))):
+            raise Unsupported("an existential, an instance, scalar induction, a split inductive "
+                              "step or an invariant carried from another induction is not "
                               "replayed in Coq yet")
         derived = self.derivable(step)
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}

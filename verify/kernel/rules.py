@@ -36,7 +36,10 @@ integrality); a counterexample must give naturals natural values.
   its counterexample need not be reachable). Refused (`RuleError`): per-update names in P or H
   (read at one update, assumed at all); t or W in H (it holds at every t); t, W or per-update
   names in the base (a run starts before any update); division in `base` or `step` (update
-  facts may divide: as hypotheses of the step, their denominators get side conditions).
+  facts may divide: as hypotheses of the step, their denominators get side conditions). An
+  induction over the same runs (an equal rule) may use another's invariant at every state:
+  the step obligation assumes it beside its own (both hold at every state, by induction).
+  With `cases`, the step obligation is split by cases on that polynomial, as `Cases` splits.
   Substitution is simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
 """
 
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy
 
@@ -87,13 +90,14 @@ class Induction:
     step: Mapping[str, Mapping[str, sympy.Expr] | sympy.Expr]
     update: tuple[Rel, ...] = ()
     constants: frozenset[str] = frozenset()
+    cases: Cases | None = None
 
 
 @dataclass(frozen=True)
 class Statement:
     """What a step asserts, every hypothesis included; `origins[i]` names the used step that
-    brought hypothesis i ('' for the step's own); `run` describes an induction's runs;
-    the claim holds for some value of the names in `exists`."""
+    brought hypothesis i ('' for the step's own); `run` describes an induction's runs, `over`
+    is its rule; the claim holds for some value of the names in `exists`."""
     step: str
     hypotheses: tuple[Rel, ...]
     origins: tuple[str, ...]
@@ -101,6 +105,7 @@ class Statement:
     naturals: frozenset[str]
     run: str = ""
     exists: tuple[str, ...] = ()
+    over: Induction | None = None
 
     def __str__(self) -> str:
         given = [f"{n} in Nat" for n in sorted(self.naturals)] + [
@@ -210,6 +215,17 @@ def _terms(value: object, what: str, vectors: frozenset[str], scalars: frozenset
     return out
 
 
+def _split(rule: object) -> Cases:
+    """A case split read into exact types; its polynomial must not divide."""
+    if type(rule) is not Cases:
+        raise KernelError(f"expected Cases, not {type(rule).__name__}")
+    split = Cases(algebra.expr(rule.on, "the split polynomial"), rule.zero is True,
+                  algebra.text(rule.text, "the split text"))
+    if algebra.reciprocal_bases(split.on, "the split polynomial"):
+        raise RuleError("the split polynomial must not divide")
+    return split
+
+
 def _frozen(sequent: object) -> Sequent:
     """`sequent` read once into exact built-in types and validated: a stateful mapping or a
     lying subclass cannot show one thing to the statement and another to the check."""
@@ -225,12 +241,10 @@ def _frozen(sequent: object) -> Sequent:
         rule = Induction(t, _terms(rule.base, "induction base", vectors, scalars, vectors),
                          _terms(rule.step, "induction step", vectors, scalars, vectors),
                          _rels(rule.update, "induction update"),
-                         _names(rule.constants, "induction constants"))
+                         _names(rule.constants, "induction constants"),
+                         None if rule.cases is None else _split(rule.cases))
     elif type(rule) is Cases:
-        rule = Cases(algebra.expr(rule.on, "the split polynomial"), rule.zero is True,
-                     algebra.text(rule.text, "the split text"))
-        if algebra.reciprocal_bases(rule.on, "the split polynomial"):
-            raise RuleError("the split polynomial must not divide")
+        rule = _split(rule)
     elif type(rule) is not Direct:
         raise KernelError(f"unknown rule {type(rule).__name__}")
     uses = algebra.items(sequent.uses, "uses")
@@ -314,6 +328,16 @@ def _run(sequent: Sequent, hyps: Sequence[Rel]) -> str:
             + (f" ({'; '.join(notes)})" if notes else "") + f", counted by {rule.variable}")
 
 
+def _runs(sequent: Sequent) -> Induction | None:
+    """The runs an induction is over: its rule without the split of its step."""
+    return replace(sequent.rule, cases=None) if type(sequent.rule) is Induction else None
+
+
+def _carried(used: Statement, sequent: Sequent) -> bool:
+    """Whether `used` is an invariant of the very runs `sequent` is an induction over."""
+    return used.over is not None and used.over == _runs(sequent)
+
+
 def statement(sequent: Sequent) -> Statement:
     """The full statement of `sequent` (validated): own hypotheses, then each used step's."""
     sequent = _frozen(sequent)
@@ -329,18 +353,22 @@ def statement(sequent: Sequent) -> Statement:
                     *sequent.hypotheses, sequent.claim, *used.hypotheses, *rest)))):
             raise UseError(f"uses {used.step}, which claims some {', '.join(used.exists)}: "
                            "only a direct step where no other fact reads them can use it")
-        for r in (*used.hypotheses, used.claim):
+        for r in (*used.hypotheses, *[used.claim] * (not _carried(used, sequent))):
             hyps.setdefault(r, used.step)
         naturals |= used.naturals
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
               "says exists")
     naturals |= sequent.naturals & set().union(*map(_read, (*hyps, sequent.claim)))
-    run = ""
-    if type(sequent.rule) is Induction:
-        naturals.add(sequent.rule.variable)
+    run, rule = "", sequent.rule
+    if type(rule) is Induction:
+        naturals.add(rule.variable)
         run = _run(sequent, tuple(hyps))
+        if carried := [f"{u.claim.text} [{u.step}]" for u in sequent.uses
+                       if _carried(u, sequent)]:
+            run += f", where at every state {', '.join(carried)}"
     return Statement(sequent.step, tuple(hyps), tuple(hyps.values()), sequent.claim,
-                     frozenset(naturals), run, tuple(sorted(sequent.witness)))
+                     frozenset(naturals), run, tuple(sorted(sequent.witness)),
+                     _runs(sequent))
 
 
 def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement:
@@ -411,21 +439,32 @@ def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     if type(rule) is Direct:
         return tuple(_admit("main", (hyps, claim), origins, st, sequent, not sequent.witness))
     if type(rule) is Cases:
-        cases = [Rel(rule.on, op, sympy.Integer(0), f"{rule.text or rule.on} {op} 0")
-                 for op in ((">", "==", "<") if rule.zero else (">=", "<"))]
-        out = [_admit(f"case {c.text}", ((*hyps, c), claim), (*origins, "case"), st,
-                      sequent, not sequent.witness)[0] for c in cases]  # side conditions once:
-        return (*out, *_admit("cases", (hyps, claim), origins, st, sequent)[1:])
+        return _by_cases(rule, "", (hyps, claim), origins, st, sequent, not sequent.witness)
     t = rule.variable  # an Induction: _frozen admits these three rules only
     zero = _substitute(st.claim, {t: sympy.Integer(0), **rule.base},  # type: ignore[dict-item]
                        ", ".join(filter(None, [f"{t} := 0", _shown(rule.base)])))  # type: ignore[arg-type]
     after = _substitute(st.claim, {t: sympy.Symbol(t) + 1, **rule.step},  # type: ignore[dict-item]
                         ", ".join(filter(None, [f"{t} := {t} + 1", _shown(rule.step)])))  # type: ignore[arg-type]
+    carried = tuple(u.claim for u in sequent.uses if _carried(u, sequent))
     given = (*hyps, Rel(sympy.Symbol(t), ">=", sympy.Integer(0), f"{t} >= 0"), st.claim,
-             *rule.update)
-    marks = (*origins, "natural", "invariant", *("update" for _ in rule.update))
+             *carried, *rule.update)
+    marks = (*origins, "natural", "invariant", *("invariant" for _ in carried),
+             *("update" for _ in rule.update))
     return (*_admit("base", (hyps, zero), origins, st, sequent),
-            *_admit("step", (given, after), marks, st, sequent, decisive=False))
+            *(_by_cases(rule.cases, "step", (given, after), marks, st, sequent, False)
+              if rule.cases else _admit("step", (given, after), marks, st, sequent, False)))
+
+
+def _by_cases(rule: Cases, label: str, written: tuple[tuple[Rel, ...], Rel],
+              origins: Sequence[str], st: Statement, sequent: Sequent,
+              decisive: bool) -> tuple[Obligation, ...]:
+    """`written` in each case of `rule`, then its side conditions once, without the case
+    (`label`: the obligation split, "" for the step itself)."""
+    cases = [Rel(rule.on, op, sympy.Integer(0), f"{rule.text or rule.on} {op} 0")
+             for op in ((">", "==", "<") if rule.zero else (">=", "<"))]
+    out = [_admit(f"{label}{', ' * bool(label)}case {c.text}", ((*written[0], c), written[1]),
+                  (*origins, "case"), st, sequent, decisive)[0] for c in cases]
+    return (*out, *_admit(label or "cases", written, origins, st, sequent)[1:])
 
 
 def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.Certificate]],

@@ -121,6 +121,7 @@ def recheck(report: dict[str, Any], names: Names) -> None:
         ("quantifiers.toml", 0, {
             "cauchy-schwarz": "proved", "projection-below-norm": "proved",
             "cauchy-schwarz-sum": "proved", "partial-sum-bound": "proved",
+            "squares-nonnegative": "proved", "weighted-squares-nonnegative": "proved",
             "norm-growth": "proved", "weights-bounded-at-t": "proved",
         }),
         ("norms-and-roots.toml", 1, {
