@@ -203,10 +203,14 @@ def test_a_claim_proved_for_naturals_is_not_used_for_reals() -> None:
     obs = kernel.obligations(c)
     half = Counterexample({"t": Fraction(3, 2)}, {})
     kernel.check_counterexample(obs[0].judgement, half)  # a counterexample over the reals...
+    with pytest.raises(KernelError, match="no decisive obligation"):  # ...of a claim on runs
+        kernel.refute(c, "main", half)
+    own = Sequent("c", VECTORS, SCALARS, (rel(t * (t - 1), ">=", 0),),
+                  rel(t * (t - 1) * (t - 2), ">=", 0), Direct(), (), frozenset({"t"}))
     with pytest.raises(KernelError, match="not a natural number"):
-        kernel.refute(c, "main", half)  # ...but not to the statement, where t is natural
+        kernel.refute(own, "main", half)  # ...but not to the statement, where t is natural
     with pytest.raises(KernelError, match="t = -1 is not a natural number"):
-        kernel.refute(c, "main", Counterexample({"t": Fraction(-1)}, {}))
+        kernel.refute(own, "main", Counterexample({"t": Fraction(-1)}, {}))
 
 
 # -- theorems and refutations are the kernel's alone ----------------------------------------

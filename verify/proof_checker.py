@@ -374,8 +374,12 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, guard: float | N
 def _labelled(report: GoalReport, count: int) -> str:
     """The goal's message, led by what is missing when that can be told (issue 16)."""
     message = report.verdict.message
-    if report.goal.label == "step" and report.verdict.status == "refuted":
+    if report.goal.label.startswith("step") and report.verdict.status == "refuted":
         message = f"invariant is not inductive ({message})"
+    elif report.verdict.status == "refuted" and not report.goal.decisive and report.goal.written:
+        message = ("not refuted: the counterexample satisfies the judgement, but a witness that "
+                   "fails or a point no run reaches (the step imports an induction's claim) "
+                   f"refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
         message = f"{_obstacle(report.goal, message)} ({message})"

@@ -24,6 +24,11 @@ extended by a 0, so `x`, `w`, `u` and `R2` are the augmented quantities):
 `w0`        the initial iterate
 `x`, `y`    the example and its label (`y` in {-1, +1})
 `w_next`    the iterate after the update, `w_{t+1} = w_t + eta y x` (update rows only)
+`beta`      the margin the update asks for, `y<w,x> <= beta`: the margin perceptron's
+            (`perceptron.algorithms.margin`), 0 for every other online run
+`mu`        (state rows only) `min_j y_j <w_t, x_j>`, the margin of the iterate on the data:
+            positive exactly when `w_t` separates them (the last state of a run that
+            converged); computed only for steps that name it (a pass over every example)
 ==========  ==========================================================================
 
 Row sets of an online run, in order of preference:
@@ -138,10 +143,11 @@ from verify.numeric.instances import (
 
 Binding = Literal["state", "example", "update", "batch-state", "batch-iteration", "batch-member",
                   "pass-state", "pass-update"]
-ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "R", "u", "gamma_u", "w0")
+ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "R", "u", "gamma_u", "w0", "beta")
 ONLINE_EXAMPLE_NAMES = (*ONLINE_STATE_NAMES, "x", "y", "m", "m_set", "m_sum", "m_set_sum",
                         "d", "db", "h", "b", "J", "J_at", "G", "Gb")
-ONLINE_UPDATE_NAMES = ("w", "w_next", "x", "y", "t", "eta", "R2", "R", "u", "gamma_u", "w0")
+ONLINE_UPDATE_NAMES = ("w", "w_next", "x", "y", "t", "eta", "R2", "R", "u", "gamma_u", "w0",
+                       "beta")
 BATCH_STATE_NAMES = ("theta", "k", "theta0", "theta_star", "gamma", "R2")
 BATCH_ITERATION_NAMES = (*BATCH_STATE_NAMES, "theta_next", "xbar", "alpha", "mk", "e")
 BATCH_MEMBER_NAMES = (*BATCH_ITERATION_NAMES, "s", "i", "x", "y")
@@ -150,7 +156,8 @@ PASS_UPDATE_NAMES = (*PASS_STATE_NAMES, "x", "y", "d", "skip", "w_next")
 
 #: The names each row set binds.
 NAMES: dict[Binding, tuple[str, ...]] = {
-    "state": ONLINE_STATE_NAMES, "example": ONLINE_EXAMPLE_NAMES, "update": ONLINE_UPDATE_NAMES,
+    "state": (*ONLINE_STATE_NAMES, "mu"), "example": ONLINE_EXAMPLE_NAMES,
+    "update": ONLINE_UPDATE_NAMES,
     "batch-state": BATCH_STATE_NAMES, "batch-iteration": BATCH_ITERATION_NAMES,
     "batch-member": BATCH_MEMBER_NAMES,
     "pass-state": PASS_STATE_NAMES, "pass-update": PASS_UPDATE_NAMES,
@@ -280,6 +287,7 @@ class OnlineUpdates:
     eta: Fraction = Fraction(1)
     w0: Vector | None = None
     integer: IntegerRun | None = field(default=None, compare=False, repr=False)
+    beta: Fraction | None = None  # the margin perceptron's beta (None: the ordinary rule)
 
     @cached_property
     def constants(self) -> tuple[Fraction, Fraction]:
@@ -446,7 +454,8 @@ def _constants(run: OnlineUpdates, n: int) -> tuple[dict[str, Column], dict[str,
     R2, gamma_u = run.constants
     scalars = {"eta": Column.constant(run.eta, n), "R2": Column.constant(R2, n),
                "R": Column.constant(radius_bound(R2), n),
-               "gamma_u": Column.constant(gamma_u, n)}
+               "gamma_u": Column.constant(gamma_u, n),
+               "beta": Column.constant(run.beta or Fraction(0), n)}
     vectors = {"u": VectorColumn.constant(run.u, n), "w0": VectorColumn.constant(run.initial, n)}
     return scalars, vectors
 
@@ -470,14 +479,34 @@ def update_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     return _batch(scalars, vectors, origin, np.arange(n))
 
 
-def state_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
-    """One row per state `w_t`, t = 0..T (the final iterate included)."""
+def state_rows(run: OnlineUpdates, origin: Origin,
+               names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per state `w_t`, t = 0..T (the final iterate included); `mu` only when `names`
+    asks for it (it costs a pass over every example per state, which long traces checked
+    without a list of names, `verify.testing.check_run`, should not pay)."""
     n = len(run.updates) + 1
     scalars, vectors = _constants(run, n)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
     vectors["w"] = (run.integer.states() if run.integer is not None
                     else VectorColumn.of(run.states))
+    if names is not None and "mu" in names:
+        scalars["mu"] = iterate_margins(run)
     return _batch(scalars, vectors, origin, np.arange(n))
+
+
+def iterate_margins(run: OnlineUpdates) -> Column:
+    """`mu` per state: `min_j y_j <w_t, x_j>`, exactly (from the integers when the run has
+    them: `w_t = unit W_t`, `y_j x_j = Z_j / scale`)."""
+    if run.integer is not None:
+        problem = run.integer.problem
+        W = _as_object(run.integer.iterates)
+        lowest = (W @ _as_object(problem.Z).T).min(axis=1)
+        factor = problem.unit / problem.form.scale
+        return Column.of([int(m) * factor for m in lowest])
+    data = run.data
+    signed = [tuple(y * v for v in x) for x, y in zip(data.X, data.y, strict=True)]
+    return Column.of([min(sum((a * b for a, b in zip(w, z, strict=True)), Fraction(0))
+                          for z in signed) for w in run.states])
 
 
 def _exact(array: IntArray, bound: int) -> IntArray:
@@ -634,7 +663,8 @@ def rows(run: OnlineUpdates | BatchRun, binding: Binding, origin: Origin,
         _BATCH_ROWS if isinstance(run, BatchRun) else _ONLINE_ROWS)  # type: ignore[assignment]
     if binding not in builders:
         raise ValueError(f"{type(run).__name__} has no {binding!r} rows")
-    batch = builders[binding](run, origin)
+    batch = (state_rows(run, origin, names) if binding == "state"  # type: ignore[arg-type]
+             else builders[binding](run, origin))
     if names is not None:
         keep = set(names)
         batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}

@@ -36,12 +36,15 @@ SOURCES: tuple[str, ...] = (
 )
 """The five source documents' proofs, encoded as written (findings are reported, not fixed)."""
 
-PUBLISHED: tuple[str, ...] = ("nonseparable-freund-schapire",)
-"""Published results beyond the five sources (issue 16), each checked on runs of its own
-algorithm: Freund & Schapire's bound on one pass over any data."""
+RESULTS: tuple[str, ...] = (
+    "margin-perceptron",
+    "tightness-orthonormal",
+    "nonseparable-freund-schapire",
+)
+"""Published results beyond the five sources, each checked on runs of its own algorithm."""
 
 PROOFS: dict[str, Path] = {
-    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS, *PUBLISHED)},
+    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS, *RESULTS)},
     **{name: HERE / "seeds" / f"{name}.toml" for name in SOURCES},
 }
 """Built-in proof id -> proof file."""

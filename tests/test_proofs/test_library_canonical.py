@@ -10,12 +10,12 @@ import functools
 
 import pytest
 
-from proofs.library import CANONICAL, PROOFS, PUBLISHED, SOURCES, VARIANTS, load_builtin
+from proofs.library import CANONICAL, PROOFS, RESULTS, SOURCES, VARIANTS, load_builtin
 from verify import kernel
 from verify.proof_checker import StepReport, check_proof
 
 # The source proofs have findings (pinned in test_library_seeds.py): only ours must all prove.
-OURS = (*CANONICAL, *VARIANTS, *PUBLISHED)
+OURS = (*CANONICAL, *VARIANTS, *RESULTS)
 
 STEPS: list[tuple[str, str]] = [
     (proof_id, step.id) for proof_id in OURS for step in load_builtin(proof_id).steps
@@ -23,7 +23,7 @@ STEPS: list[tuple[str, str]] = [
 
 
 def test_registry_lists_every_canonical_file() -> None:
-    assert set(PROOFS) == {*CANONICAL, *VARIANTS, *PUBLISHED, *SOURCES}
+    assert set(PROOFS) == {*CANONICAL, *VARIANTS, *RESULTS, *SOURCES}
     for path in PROOFS.values():
         assert path.is_file(), path
 

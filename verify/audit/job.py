@@ -28,6 +28,7 @@ from verify.audit import citations
 from verify.kernel import Counterexample, Fact, Judgement
 from verify.kernel.algebra import normal_form
 from verify.numeric import campaign
+from verify.numeric.algorithms import OWN_ALGORITHMS
 from verify.numeric.budgets import BUDGETS
 from verify.numeric.campaign import Check, Scenario
 from verify.numeric.executors import executor
@@ -197,9 +198,10 @@ def _plan(proofs: Mapping[str, Proof], budget: str, seed: int, guard: float | No
         if proof.numeric is None:
             continue
         algorithm = proof.numeric.algorithm
-        if algorithm is not None and algorithm not in SOURCE_ALGORITHMS:
-            raise ValueError(f"{proof_id}: numeric.algorithm {algorithm!r} is no source "
-                             f"algorithm (known: {', '.join(SOURCE_ALGORITHMS)})")
+        known = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
+        if algorithm is not None and algorithm not in known:
+            raise ValueError(f"{proof_id}: numeric.algorithm {algorithm!r} is no known "
+                             f"algorithm (known: {', '.join(known)})")
         stated = statements(proof)
         for step in proof.steps:
             if (full := stated[step.id]) is None:

@@ -27,13 +27,13 @@ def register(subparsers: Any) -> None:
 def catalogue() -> dict[str, list[dict[str, Any]]]:
     """Every built-in proof (id, kind, title, steps, source) and example (name, size, bias)."""
     from perceptron.examples import EXAMPLES
-    from proofs.library import CANONICAL, PROOFS, PUBLISHED, SOURCES, load_builtin
+    from proofs.library import CANONICAL, PROOFS, RESULTS, SOURCES, load_builtin
 
     proofs = []
     for proof_id in PROOFS:
         proof = load_builtin(proof_id)
         kind = ("canonical" if proof_id in CANONICAL else "source" if proof_id in SOURCES
-                else "published" if proof_id in PUBLISHED else "variant")
+                else "result" if proof_id in RESULTS else "variant")
         proofs.append({"id": proof_id, "kind": kind, "title": proof.title,
                        "steps": len(proof.steps), "source": proof.source})
     examples = []

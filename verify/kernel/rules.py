@@ -15,7 +15,9 @@ integrality); a counterexample must give naturals natural values.
 - Uses: a used step's statement is imported whole (its hypotheses, transitively, and its
   claim become hypotheses), so a step is never proved under fewer hypotheses than it needs.
   A claim proved for natural n is used only where n is natural (`UseError`), and `conclude`
-  wants a Theorem for every used statement.
+  wants a Theorem for every used statement. An induction's claim holds at run states only,
+  so a step that imports one (`Statement.runs`) has no decisive obligation: a point that
+  satisfies the claim may be one no run reaches.
 - Instances (`instance`, `instantiate`): a statement holds for all values of its names, so
   also with names replaced at once by division-free terms of their sort (SymPy would cancel a
   divisor); a natural by a name only, which becomes natural. Not for a statement over runs
@@ -25,7 +27,8 @@ integrality); a counterexample must give naturals natural values.
   names with the claim", proved with the witness substituted (not decisive: a bad witness
   refutes nothing); no hypothesis and no induction may mention them. A direct step may use
   such a claim if its names occur nowhere else in the step and are not natural there (for
-  any such value the step follows, so it follows from the existence of one).
+  any such value the step follows, so it follows from the existence of one); they stay bound
+  (`Statement.bound`): a step using that step obeys the same condition.
 - Induction over runs on a natural t: iterated vectors and scalars W (keys of `base` and
   `step`; not naturals, which updates need not keep natural), update W := step(t, W), update
   facts U. A name the update reads (in `step` or U) that is not iterated, not t and not in
@@ -47,7 +50,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import sympy
 
@@ -97,7 +100,9 @@ class Induction:
 class Statement:
     """What a step asserts, every hypothesis included; `origins[i]` names the used step that
     brought hypothesis i ('' for the step's own); `run` describes an induction's runs, `over`
-    is its rule; the claim holds for some value of the names in `exists`."""
+    is its rule; the claim holds for some value of the names in `exists`; `bound` names the
+    existentials its hypotheses eliminated (they stay fresh wherever it is used); `runs`: a
+    hypothesis is an induction's claim, which holds at run states only."""
     step: str
     hypotheses: tuple[Rel, ...]
     origins: tuple[str, ...]
@@ -105,7 +110,9 @@ class Statement:
     naturals: frozenset[str]
     run: str = ""
     exists: tuple[str, ...] = ()
-    over: Induction | None = None
+    over: tuple[object, ...] | None = None
+    bound: tuple[str, ...] = ()
+    runs: bool = False
 
     def __str__(self) -> str:
         given = [f"{n} in Nat" for n in sorted(self.naturals)] + [
@@ -143,7 +150,9 @@ class Obligation:
 
 
 _KEY = object()
-_MADE: weakref.WeakSet[_Made] = weakref.WeakSet()  # every value the kernel made, and only those
+_MADE: weakref.WeakKeyDictionary[_Made, object] = weakref.WeakKeyDictionary()  # every value
+# the kernel made, and only those, with the statement it was made for (read from here, never
+# from the value: `object.__setattr__` could re-point its slot)
 
 
 class _Made:
@@ -155,7 +164,7 @@ class _Made:
             raise KernelError(f"only the kernel makes a {type(self).__name__}")
         for name, value in values.items():
             object.__setattr__(self, name, value)
-        _MADE.add(self)
+        _MADE[self] = values["statement"]
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a {type(self).__name__} is immutable")
@@ -328,9 +337,13 @@ def _run(sequent: Sequent, hyps: Sequence[Rel]) -> str:
             + (f" ({'; '.join(notes)})" if notes else "") + f", counted by {rule.variable}")
 
 
-def _runs(sequent: Sequent) -> Induction | None:
-    """The runs an induction is over: its rule without the split of its step."""
-    return replace(sequent.rule, cases=None) if type(sequent.rule) is Induction else None
+def _runs(sequent: Sequent) -> tuple[object, ...] | None:
+    """The runs an induction is over, as an immutable value: its rule without its split."""
+    if type(rule := sequent.rule) is not Induction:
+        return None
+    terms = [tuple(sorted((n, tuple(sorted(t.items())) if isinstance(t, dict) else t)
+                          for n, t in m.items())) for m in (rule.base, rule.step)]
+    return (rule.variable, *terms, rule.update, rule.constants)
 
 
 def _carried(used: Statement, sequent: Sequent) -> bool:
@@ -348,10 +361,10 @@ def statement(sequent: Sequent) -> Statement:
             raise UseError(f"uses {used.step}, which holds for natural {', '.join(missing)} "
                            f"only; declare naturals = {missing} to use it")
         rest = [r for j, u in enumerate(sequent.uses) if j != k for r in (*u.hypotheses, u.claim)]
-        if used.exists and (sequent.witness or type(sequent.rule) is not Direct or set(
-                used.exists) & set().union(sequent.naturals, *map(_read, (
-                    *sequent.hypotheses, sequent.claim, *used.hypotheses, *rest)))):
-            raise UseError(f"uses {used.step}, which claims some {', '.join(used.exists)}: "
+        if (some := (*used.exists, *used.bound)) and (
+                sequent.witness or type(sequent.rule) is not Direct or set(some) & set().union(
+                    sequent.naturals, *map(_read, (*sequent.hypotheses, sequent.claim, *rest)))):
+            raise UseError(f"uses {used.step}, which claims or assumes some {', '.join(some)}: "
                            "only a direct step where no other fact reads them can use it")
         for r in (*used.hypotheses, *[used.claim] * (not _carried(used, sequent))):
             hyps.setdefault(r, used.step)
@@ -367,13 +380,15 @@ def statement(sequent: Sequent) -> Statement:
                        if _carried(u, sequent)]:
             run += f", where at every state {', '.join(carried)}"
     return Statement(sequent.step, tuple(hyps), tuple(hyps.values()), sequent.claim,
-                     frozenset(naturals), run, tuple(sorted(sequent.witness)),
-                     _runs(sequent))
+                     frozenset(naturals), run, tuple(sorted(sequent.witness)), _runs(sequent),
+                     tuple(sorted({n for u in sequent.uses for n in (*u.exists, *u.bound)})),
+                     any(u.runs or (u.run and not _carried(u, sequent)) for u in sequent.uses))
 
 
 def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement:
     """`stated` with names replaced at once by terms of their sort (module docstring)."""
-    if type(stated) is not Statement or stated.run or algebra.items(stated.exists, "exists"):
+    if type(stated) is not Statement or stated.run or algebra.items(stated.exists, "exists") \
+            or algebra.items(stated.bound, "bound"):
         raise RuleError("only a statement free of runs and existentials can be instantiated")
     rels = _rels((*stated.hypotheses, stated.claim), f"{stated.step}")
     symbols = {s for r in rels for e in (r.lhs, r.rhs, *r.divisors) for s in e.free_symbols}
@@ -397,7 +412,7 @@ def instantiate(theorem: Theorem, substitution: Mapping[str, object]) -> Theorem
     """The Theorem of `instance(theorem.statement, substitution)`: forall-instantiation."""
     if type(theorem) is not Theorem or theorem not in _MADE:
         raise KernelError("only a Theorem the kernel made can be instantiated")
-    return Theorem(_KEY, statement=instance(theorem.statement, substitution))
+    return Theorem(_KEY, statement=instance(_MADE[theorem], substitution))  # type: ignore[arg-type]
 
 
 def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[str],
@@ -436,10 +451,11 @@ def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
                for h, o in zip(hyps, st.origins, strict=True)]
     claim = _substitute(st.claim, sequent.witness, _shown(sequent.witness)) if (  # type: ignore[arg-type]
         sequent.witness) else st.claim
+    decisive = not (sequent.witness or st.runs)  # a point no run reaches refutes nothing
     if type(rule) is Direct:
-        return tuple(_admit("main", (hyps, claim), origins, st, sequent, not sequent.witness))
+        return tuple(_admit("main", (hyps, claim), origins, st, sequent, decisive))
     if type(rule) is Cases:
-        return _by_cases(rule, "", (hyps, claim), origins, st, sequent, not sequent.witness)
+        return _by_cases(rule, "", (hyps, claim), origins, st, sequent, decisive)
     t = rule.variable  # an Induction: _frozen admits these three rules only
     zero = _substitute(st.claim, {t: sympy.Integer(0), **rule.base},  # type: ignore[dict-item]
                        ", ".join(filter(None, [f"{t} := 0", _shown(rule.base)])))  # type: ignore[arg-type]
@@ -450,7 +466,7 @@ def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
              *carried, *rule.update)
     marks = (*origins, "natural", "invariant", *("invariant" for _ in carried),
              *("update" for _ in rule.update))
-    return (*_admit("base", (hyps, zero), origins, st, sequent),
+    return (*_admit("base", (hyps, zero), origins, st, sequent, decisive),
             *(_by_cases(rule.cases, "step", (given, after), marks, st, sequent, False)
               if rule.cases else _admit("step", (given, after), marks, st, sequent, False)))
 
@@ -490,7 +506,8 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
             raise KernelError(f"{ob.label}: the evidence is for another judgement")
         check_certificate(judgement, certificate)  # type: ignore[arg-type]
     used = algebra.items(used, "used theorems")  # type: ignore[assignment]
-    if len(used) != len(sequent.uses) or any(th not in _MADE or th.statement != s
+    if len(used) != len(sequent.uses) or any(type(th) is not Theorem or th not in _MADE
+                                             or _MADE[th] != s
                                              for th, s in zip(used, sequent.uses, strict=False)):
         raise KernelError("every used step needs its own Theorem")
     return Theorem(_KEY, statement=st)

@@ -24,6 +24,7 @@ class Budget:
     orders: int
     real: int = 0  # orders per real dataset (file order first); 0: no real source
     unit_margin: int = 0  # seeds of long runs on integer data at margin 1 (numeric.unit_margin)
+    orthonormal: int = 0  # orthonormal families labelled +1 (numeric.orthonormal), tightness
     passes: int = 0  # single passes per planted family (numeric.passes: noisy, adversarial, tight)
     prefix_orders: int = 0  # orders per real dataset read by prefix (numeric.passes)
 
@@ -46,6 +47,10 @@ class Budget:
             from verify.numeric.unit_margin import unit_margin
 
             sources["unit-margin"] = unit_margin(seed, self.unit_margin)
+        if self.orthonormal:
+            from verify.numeric.orthonormal import orthonormal_positive
+
+            sources["orthonormal"] = orthonormal_positive(seed, self.orthonormal)
         if self.passes:
             from verify.numeric import passes
 
@@ -60,11 +65,13 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "small": Budget(generated=20, tight=20, adversary_bounds=10, orders=0, passes=4),
+    "small": Budget(generated=20, tight=20, adversary_bounds=10, orders=0, orthonormal=12,
+                    passes=4),
     # unit_margin: long runs, so that steps about states and batch iterates are checked on
     # at least 10^4 instances too (the other sources give them a few thousand)
     "default": Budget(generated=150, tight=150, adversary_bounds=50, orders=5, real=1,
-                      unit_margin=120, passes=30, prefix_orders=4),
+                      unit_margin=120, orthonormal=60, passes=30, prefix_orders=4),
     "large": Budget(generated=1500, tight=1500, adversary_bounds=50, orders=50, real=4,
-                    unit_margin=1200, passes=400, prefix_orders=20),
+                    unit_margin=1200, orthonormal=600, passes=400,
+                    prefix_orders=20),
 }

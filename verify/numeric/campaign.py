@@ -43,6 +43,7 @@ from perceptron.generators.tight import orthonormal
 from perceptron.geometry.linear import radius2
 from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
+from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
 from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
 from verify.vocabulary import (
     BATCH_BINDINGS,
@@ -62,7 +63,8 @@ SMALL = 2**20
 @dataclass(frozen=True)
 class Check:
     """A judgement to check numerically, which rows bind its names, and of which algorithm's
-    runs (a `SOURCE_ALGORITHMS` id; None: the default perceptron)."""
+    runs (a `SOURCE_ALGORITHMS` or `verify.numeric.algorithms.OWN_ALGORITHMS` id; None: the
+    default perceptron)."""
 
     name: str
     judgement: Judgement
@@ -119,8 +121,9 @@ class Scenario:
     margins: tuple[Fraction, ...] = ()
 
 
-#: Runs the perceptron on a scenario and returns its updates in vocabulary form.
-Runner = Callable[[Scenario], OnlineUpdates]
+#: Runs the perceptron on a scenario and returns its updates in vocabulary form (or several
+#: runs: an algorithm with a parameter, such as the margin perceptron's beta).
+Runner = Callable[[Scenario], OnlineUpdates | tuple[OnlineUpdates, ...]]
 #: Runs the batch perceptron on a scenario (possibly from several starts).
 BatchRunner = Callable[[Scenario], tuple[BatchRun, ...]]
 
@@ -372,7 +375,8 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
         for scenario in scenarios:
             result.runs[source] += 1
             for group in groups.values():
-                pending_rows += group.collect(scenario)
+                if group.accepts(source):
+                    pending_rows += group.collect(scenario)
             if pending_rows >= batch_rows:
                 for group in groups.values():
                     group.flush(source, result)
@@ -392,16 +396,25 @@ class _Group:
     compiled: list[tuple[Check, CompiledJudgement]] = field(default_factory=list)
     names: dict[Binding, set[str]] = field(default_factory=dict)
     pending: dict[Binding, list[InstanceBatch]] = field(default_factory=dict)
+    source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
 
     @classmethod
     def of(cls, algorithm: str | None, runner: Runner, batch_runner: BatchRunner) -> _Group:
         """The group of `algorithm` (None: the given default runners)."""
         if algorithm is None:
             return cls(runner, batch_runner)
+        if algorithm in OWN_ALGORITHMS:
+            own = OWN_ALGORITHMS[algorithm]
+            return cls(own.runner or runner, _no_runs(algorithm, "batch"),
+                       source_filter=own.accepts)
         mode = SOURCE_ALGORITHMS[algorithm].mode
         return cls(source_runner(algorithm) if mode == "online" else _no_runs(algorithm, "online"),
                    source_batch_runner(algorithm) if mode == "batch"
                    else _no_runs(algorithm, "batch"))
+
+    def accepts(self, source: str) -> bool:
+        """Whether this group's algorithm runs the scenarios of `source`."""
+        return self.source_filter(source)
 
     def add(self, check: Check) -> None:
         """Compile `check` and note the names its binding must provide."""
@@ -418,7 +431,8 @@ class _Group:
         batch = sorted(b for b in self.names if b in BATCH_BINDINGS)
         runs: list[tuple[OnlineUpdates | BatchRun, Sequence[Binding]]] = []
         if online:
-            runs.append((self.runner(scenario), online))
+            made = self.runner(scenario)
+            runs.extend((run, online) for run in (made if isinstance(made, tuple) else (made,)))
         if batch:
             runs.extend((run, batch) for run in self.batch_runner(scenario))
         count = 0
@@ -462,9 +476,12 @@ def _no_runs(algorithm: str, kind: str) -> Callable[[Scenario], Never]:
 
 
 def _origin(origin: Origin, run: OnlineUpdates | BatchRun) -> Origin:
-    """A batch run's origin names its start, since one scenario makes several batch runs."""
+    """A batch run's origin names its start, since one scenario makes several batch runs (and
+    a margin perceptron's run its beta)."""
     if not isinstance(run, BatchRun):
-        return origin
+        if run.beta is None:
+            return origin
+        return replace(origin, dataset=f"{origin.dataset} [margin perceptron, beta = {run.beta}]")
     start = ("0" if not any(run.theta0) else "-u" if run.theta0 == tuple(-v for v in run.theta_star)
              else "(" + ", ".join(map(str, run.theta0)) + ")")  # the seeded start, in full
     return replace(origin, dataset=f"{origin.dataset} [batch, theta0 = {start}]")

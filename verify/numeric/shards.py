@@ -118,6 +118,14 @@ def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Sh
             for a, b in _cuts(count, size)]
 
 
+def orthonormal_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
+    """`orthonormal.orthonormal_positive(seed, count)` in shards (scenario i from seed + i)."""
+    from verify.numeric.orthonormal import orthonormal_positive
+
+    return [Shard("orthonormal", a, b, partial(orthonormal_positive, seed + a, b - a))
+            for a, b in _cuts(count, size)]
+
+
 def pass_shards(seed: int, count: int, prefix_orders: int, size: int = SHARD_SIZE
                 ) -> list[Shard]:
     """The single-pass sources (`verify.numeric.passes`) in shards: the planted families
@@ -149,7 +157,8 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: 
                 *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, 2),
                 *orders_shards(seed, budget.orders, max(1, size // 5)),
                 *real_shards(seed, budget.real),
-                *unit_margin_shards(seed, budget.unit_margin, size)]
+                *unit_margin_shards(seed, budget.unit_margin, size),
+                *orthonormal_shards(seed, budget.orthonormal, size)]
     if passes:
         out += pass_shards(seed, budget.passes, budget.prefix_orders, max(1, size // 2))
     return tuple(out)

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from proofs.library import CANONICAL, PROOFS, SOURCES
+from proofs.library import CANONICAL, PROOFS, RESULTS, SOURCES
 from verify import kernel
 from verify.audit.job import Audit, _numeric, as_counterexample, binding_of, run_audit
 from verify.audit.report import to_json, to_text
@@ -67,6 +67,25 @@ def test_freund_schapire_is_verified_and_every_step_checked_on_single_passes(aud
         assert step.numeric is not None and step.numeric.status == "held", step.step.id
         assert step.numeric.instances > step.numeric.vacuous, step.step.id
     assert proof.steps[-2].step.id == "bound" and proof.steps[-2].numeric.instances >= 1000
+
+
+def test_the_results_beyond_the_sources_are_verified_and_checked_on_their_own_runs(audit: Audit):
+    """margin-perceptron and tightness-orthonormal (issue 16): every step proved, every step
+    whose names are run quantities checked and held; the tightness proof's count is checked
+    at the final state of each orthonormal run (12 runs in the small budget)."""
+    by_id = {p.id: p for p in audit.proofs}
+    for proof_id in RESULTS:
+        proof = by_id[proof_id]
+        assert proof.status == "verified", proof_id
+        checked = [s for s in proof.steps if s.numeric is not None and s.numeric.instances]
+        assert all(s.numeric.status == "held" for s in checked)
+    margin_steps = {s.step.id: s.numeric for s in by_id["margin-perceptron"].steps}
+    assert all(v is not None and v.instances > 1000 for v in margin_steps.values())
+    tight = {s.step.id: s.numeric for s in by_id["tightness-orthonormal"].steps}
+    assert tight["unmet-orthogonal"] is None or tight["unmet-orthogonal"].instances == 0
+    count = tight["count-at-convergence"]
+    assert count.instances - count.vacuous == 12 and count.min_slack == 0
+    assert tight["at-most-k"].vacuous == 0 and tight["at-most-k"].instances > 12
 
 
 def test_findings_are_exactly_the_refuted_or_violated_steps(audit: Audit):

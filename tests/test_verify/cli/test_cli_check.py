@@ -114,10 +114,6 @@ def recheck(report: dict[str, Any], names: Names) -> None:
             "norm-invariant": "proved", "progress-invariant": "proved",
             "squared-lower-bound": "proved", "mistake-bound": "proved",
         }),
-        ("margin-perceptron.toml", 0, {
-            "lower-bound": "proved", "norm-growth": "proved", "cauchy-schwarz": "proved",
-            "norm-lower": "proved", "combine": "proved", "bound": "proved",
-        }),
         ("quantifiers.toml", 0, {
             "cauchy-schwarz": "proved", "projection-below-norm": "proved",
             "cauchy-schwarz-sum": "proved", "partial-sum-bound": "proved",
