@@ -18,7 +18,7 @@ file, the step and the problem. Extensions beyond §5 (all optional):
     source = "where the proof comes from"          # top level
     naturals = ["t"]                               # scalars ranging over 0, 1, 2, ...
     [numeric]                                      # the names denote run quantities
-    run = "online"                                 # or "batch" (verify.vocabulary): the audit
+    run = "online"                                 # or "batch", "single-pass" (verify.vocabulary):
     names = { th = "w", k = "t" }                  # checks steps on runs; renames optional
     algorithm = "virtue-online"                    # optional: the source algorithm run
 """
@@ -64,7 +64,7 @@ MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step")
 NUMERIC_KEYS = ("run", "names", "algorithm")
-RUNS = ("online", "batch")
+RUNS = ("online", "batch", "single-pass")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
              "witness")
 USE_KEYS = ("step", "with")

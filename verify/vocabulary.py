@@ -86,6 +86,30 @@ Row sets: `batch-state` (one per theta_k, k = 0..K, the last with M_K empty when
 converged), `batch-iteration` (one per iteration with M_k non-empty), `batch-member` (one
 per member of each M_k).
 
+Single-pass runs (`run = "single-pass"`, `verify.single_pass`): ONE pass of the default
+perceptron (w_0 = 0, eta = 1, update on y<w,x> <= 0) over a finite sequence, on any data
+(non-separable included), read for an exactly unit u and each margin gamma > 0 of the
+scenario (Freund & Schapire 1999, Theorem 2):
+
+==========  ==========================================================================
+`w`, `t`    the iterate `w_t` and the number of updates before it (in the pass)
+`x`, `y`    the element updated on and its label; `w_next = w + y x` (update rows)
+`u`         the reference direction, `<u, u> = 1` exactly (a rational unit vector)
+`gamma`     the margin asked of u
+`d`         the update's deviation `max(0, gamma - y <u, x>)` (update rows)
+`s`, `q`    the sums of `d` and of `d^2` over the updates before `w_t`
+`rest`      the sum of `d_i^2` over the elements after the t-th update's position (the
+            whole sequence at t = 0): the part of `D2` not yet seen
+`skip`      the `d_i^2` of the elements passed over (no update) since the last update,
+            before this one (update rows)
+`D2`, `D`   `sum_i d_i^2` over the whole sequence, and its rational bound as `R` is R2's
+`R2`, `R`   `max_i ||x_i||^2` and its rational radius bound (as for online runs)
+==========  ==========================================================================
+
+Row sets: `pass-state` (one per state w_t, t = 0..T, per margin) and `pass-update` (one
+per update, per margin). No square root is bound: Freund and Schapire's `sqrt(t)` is
+irrational but at perfect squares, so the proof squares its inequalities instead.
+
 Every value is an exact rational; columns are built once per run (DESIGN.md §3).
 """
 
@@ -117,7 +141,8 @@ from verify.numeric.instances import (
     reduced,
 )
 
-Binding = Literal["state", "example", "update", "batch-state", "batch-iteration", "batch-member"]
+Binding = Literal["state", "example", "update", "batch-state", "batch-iteration", "batch-member",
+                  "pass-state", "pass-update"]
 ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "R", "u", "gamma_u", "w0", "beta")
 ONLINE_EXAMPLE_NAMES = (*ONLINE_STATE_NAMES, "x", "y", "m", "m_set", "m_sum", "m_set_sum",
                         "d", "db", "h", "b", "J", "J_at", "G", "Gb")
@@ -126,6 +151,8 @@ ONLINE_UPDATE_NAMES = ("w", "w_next", "x", "y", "t", "eta", "R2", "R", "u", "gam
 BATCH_STATE_NAMES = ("theta", "k", "theta0", "theta_star", "gamma", "R2")
 BATCH_ITERATION_NAMES = (*BATCH_STATE_NAMES, "theta_next", "xbar", "alpha", "mk", "e")
 BATCH_MEMBER_NAMES = (*BATCH_ITERATION_NAMES, "s", "i", "x", "y")
+PASS_STATE_NAMES = ("w", "t", "u", "gamma", "s", "q", "rest", "R2", "R", "D2", "D")
+PASS_UPDATE_NAMES = (*PASS_STATE_NAMES, "x", "y", "d", "skip", "w_next")
 
 #: The names each row set binds.
 NAMES: dict[Binding, tuple[str, ...]] = {
@@ -133,13 +160,16 @@ NAMES: dict[Binding, tuple[str, ...]] = {
     "update": ONLINE_UPDATE_NAMES,
     "batch-state": BATCH_STATE_NAMES, "batch-iteration": BATCH_ITERATION_NAMES,
     "batch-member": BATCH_MEMBER_NAMES,
+    "pass-state": PASS_STATE_NAMES, "pass-update": PASS_UPDATE_NAMES,
 }
 #: The row sets of each kind of run (`[numeric] run = ...`), in order of preference.
 BINDINGS: dict[str, tuple[Binding, ...]] = {
     "online": ("state", "example", "update"),
     "batch": ("batch-state", "batch-iteration", "batch-member"),
+    "single-pass": ("pass-state", "pass-update"),
 }
 BATCH_BINDINGS = frozenset(BINDINGS["batch"])
+PASS_BINDINGS = frozenset(BINDINGS["single-pass"])
 
 
 def binding_for(names: Collection[str], run: str = "online") -> Binding | None:

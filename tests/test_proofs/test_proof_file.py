@@ -130,6 +130,8 @@ def test_bad_files_name_file_step_and_problem(body: str, step: str | None, probl
         (D + 'given = ["dot(w, x) >= 0"]\n' + IND + 'base = { w = "x" }, step = { w = "w" } }\n',
          "may not mention the iteration"),
         (D + IND + 'base = {}, step = { w = "w/y" } }\n', "must not divide"),
+        (D + IND + 'base = { R = "0" }, step = { R = "R + 1" } }\n', "R cannot be iterated"),
+        (A + IND + 'base = { y = "R" }, step = { y = "y + 1" } }\n', "base of y mentions R"),
     ],
 )
 def test_rules_refuse_before_anything_is_decided(body: str, problem: str) -> None:
@@ -189,6 +191,18 @@ def test_error_names_the_path(tmp_path: Path) -> None:
     with pytest.raises(ProofFileError) as caught:
         load_proof(path)
     assert str(caught.value).startswith(f"{path}: step a: claim: undeclared name 'q'")
+
+
+def test_an_induction_iterates_scalars_too() -> None:
+    """`base`/`step` map a scalar to a polynomial (a partial sum along the run): read as
+    such, and proved by the kernel's rule (issue 16)."""
+    proof = parse(HEADER + A + IND + 'base = { y = "0" }, step = { y = "y + R**2" } }\n')
+    rule = proof.steps[0].rule
+    assert isinstance(rule, Induction)
+    assert rule.base == {"y": sympy.Integer(0)} and rule.step == {"y": scalar("y") + scalar("R")**2}
+    report = check_proof(proof)
+    assert report.steps[0].status == "proved", report.steps[0].message
+    assert "y := 0" in report.steps[0].statement_text
 
 
 def test_a_split_beside_an_induction_splits_its_inductive_step() -> None:

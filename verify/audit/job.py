@@ -36,7 +36,7 @@ from verify.numeric.instances import Instance, NumericVerdict
 from verify.numeric.shards import Shard, budget_shards, run_shard
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
 from verify.search.work import DEFAULT_BUDGET
-from verify.vocabulary import Binding, binding_for
+from verify.vocabulary import PASS_BINDINGS, Binding, binding_for
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
 Progress = Callable[[int, int, str], None]
@@ -210,7 +210,9 @@ def _plan(proofs: Mapping[str, Proof], budget: str, seed: int, guard: float | No
             binding = binding_of(judgement, proof.numeric.run)
             if binding is not None:
                 checks.append(Check(f"{proof_id}/{step.id}", judgement, binding, algorithm))
-    shards = budget_shards(BUDGETS[budget], seed) if checks else ()
+    single = {c.binding in PASS_BINDINGS for c in checks}
+    shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
+                           runs=False in single) if checks else ()
     return _Plan(proofs, tuple(checks), shards, guard)
 
 

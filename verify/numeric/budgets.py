@@ -25,6 +25,8 @@ class Budget:
     real: int = 0  # orders per real dataset (file order first); 0: no real source
     unit_margin: int = 0  # seeds of long runs on integer data at margin 1 (numeric.unit_margin)
     orthonormal: int = 0  # orthonormal families labelled +1 (numeric.orthonormal), tightness
+    passes: int = 0  # single passes per planted family (numeric.passes: noisy, adversarial, tight)
+    prefix_orders: int = 0  # orders per real dataset read by prefix (numeric.passes)
 
     def sources(self, seed: int) -> dict[str, Iterable[Scenario]]:
         """The seeded sources of this budget (the seed is printed in every origin)."""
@@ -49,15 +51,27 @@ class Budget:
             from verify.numeric.orthonormal import orthonormal_positive
 
             sources["orthonormal"] = orthonormal_positive(seed, self.orthonormal)
+        if self.passes:
+            from verify.numeric import passes
+
+            sources["noisy"] = passes.noisy(seed, self.passes)
+            sources["adversarial"] = passes.adversarial(seed, self.passes)
+            sources["tight-pass"] = passes.tight(seed, self.passes)
+        if self.prefix_orders:
+            from verify.numeric import passes
+
+            sources["real-prefix"] = passes.real_prefix(seed, self.prefix_orders)
         return sources
 
 
 BUDGETS: dict[str, Budget] = {
-    "small": Budget(generated=20, tight=20, adversary_bounds=10, orders=0, orthonormal=12),
+    "small": Budget(generated=20, tight=20, adversary_bounds=10, orders=0, orthonormal=12,
+                    passes=4),
     # unit_margin: long runs, so that steps about states and batch iterates are checked on
     # at least 10^4 instances too (the other sources give them a few thousand)
     "default": Budget(generated=150, tight=150, adversary_bounds=50, orders=5, real=1,
-                      unit_margin=120, orthonormal=60),
+                      unit_margin=120, orthonormal=60, passes=30, prefix_orders=4),
     "large": Budget(generated=1500, tight=1500, adversary_bounds=50, orders=50, real=4,
-                    unit_margin=1200, orthonormal=600),
+                    unit_margin=1200, orthonormal=600, passes=400,
+                    prefix_orders=20),
 }

@@ -47,6 +47,7 @@ from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
 from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
 from verify.vocabulary import (
     BATCH_BINDINGS,
+    PASS_BINDINGS,
     BatchRun,
     Binding,
     OnlineUpdates,
@@ -115,6 +116,9 @@ class Scenario:
     origin: Origin
     max_epochs: int = 1000
     max_iterations: int = 40
+    #: margins gamma > 0 of a single-pass scenario (`verify.numeric.passes`: any data, a unit
+    #: u); only single-pass checks read such a scenario, and they read no other
+    margins: tuple[Fraction, ...] = ()
 
 
 #: Runs the perceptron on a scenario and returns its updates in vocabulary form (or several
@@ -421,7 +425,9 @@ class _Group:
 
     def collect(self, scenario: Scenario) -> int:
         """Run the scenario with this group's algorithm; keep its rows; return their count."""
-        online = sorted(b for b in self.names if b not in BATCH_BINDINGS)
+        if scenario.margins:
+            return self._collect_pass(scenario)
+        online = sorted(b for b in self.names if b not in BATCH_BINDINGS | PASS_BINDINGS)
         batch = sorted(b for b in self.names if b in BATCH_BINDINGS)
         runs: list[tuple[OnlineUpdates | BatchRun, Sequence[Binding]]] = []
         if online:
@@ -437,6 +443,23 @@ class _Group:
                 if len(part):
                     self.pending[binding].append(part)
                     count += len(part)
+        return count
+
+    def _collect_pass(self, scenario: Scenario) -> int:
+        """A single-pass scenario: one pass of the default perceptron, its rows read at
+        every margin, for the single-pass checks only (`verify.single_pass`)."""
+        from verify import single_pass
+
+        bindings = sorted(b for b in self.names if b in PASS_BINDINGS)
+        if not bindings:
+            return 0
+        run = single_pass.run_pass(scenario.data, scenario.u, scenario.margins)
+        count = 0
+        for binding in bindings:
+            part = single_pass.rows(run, binding, scenario.origin, self.names[binding])
+            if len(part):
+                self.pending[binding].append(part)
+                count += len(part)
         return count
 
     def flush(self, source: str, result: CampaignResult) -> None:

@@ -126,17 +126,42 @@ def orthonormal_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Sh
             for a, b in _cuts(count, size)]
 
 
-def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> tuple[Shard, ...]:
-    """The sources of `budget.sources(seed)`, in the same order, cut into shards."""
-    return (*generated_shards(seed, budget.generated, size),
-            *tight_shards(seed, budget.tight, size),
-            # the adversary's runs grow with the bound b (b updates of 2b-dimensional data
-            # with denominators of many bits): two bounds per shard, so none is a long tail
-            *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, 2),
-            *orders_shards(seed, budget.orders, max(1, size // 5)),
-            *real_shards(seed, budget.real),
-            *unit_margin_shards(seed, budget.unit_margin, size),
-            *orthonormal_shards(seed, budget.orthonormal, size))
+def pass_shards(seed: int, count: int, prefix_orders: int, size: int = SHARD_SIZE
+                ) -> list[Shard]:
+    """The single-pass sources (`verify.numeric.passes`) in shards: the planted families
+    by offsetting the seed (scenario i from seed + i), each real prefix set in one shard."""
+    from verify.numeric import passes
+
+    out = [Shard(name, a, b, partial(make, seed + a, b - a))
+           for name, make in (("noisy", passes.noisy), ("adversarial", passes.adversarial),
+                              ("tight-pass", passes.tight))
+           for a, b in _cuts(count, size)]
+    if prefix_orders > 0:
+        out += [Shard("real-prefix", k * prefix_orders, (k + 1) * prefix_orders,
+                      partial(passes.real_prefix, seed, prefix_orders, (spec,)))
+                for k, spec in enumerate(passes.PREFIX_SETS)]
+    return out
+
+
+def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: bool = True,
+                  runs: bool = True) -> tuple[Shard, ...]:
+    """The sources of `budget.sources(seed)`, in the same order, cut into shards: those of
+    runs to convergence (`runs`) and those of single passes (`passes`), since only
+    single-pass checks read single-pass scenarios and only they read them."""
+    out: list[Shard] = []
+    if runs:
+        out += [*generated_shards(seed, budget.generated, size),
+                *tight_shards(seed, budget.tight, size),
+                # the adversary's runs grow with the bound b (b updates of 2b-dimensional data
+                # with denominators of many bits): two bounds per shard, so none is a long tail
+                *adversary_shards(seed, range(1, budget.adversary_bounds + 1), 1, 2),
+                *orders_shards(seed, budget.orders, max(1, size // 5)),
+                *real_shards(seed, budget.real),
+                *unit_margin_shards(seed, budget.unit_margin, size),
+                *orthonormal_shards(seed, budget.orthonormal, size)]
+    if passes:
+        out += pass_shards(seed, budget.passes, budget.prefix_orders, max(1, size // 2))
+    return tuple(out)
 
 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:

@@ -53,6 +53,22 @@ def test_numeric_checks_run_on_the_canonical_steps_and_hold(audit: Audit):
     assert sum(s.numeric.instances for s in checked) > 1000
 
 
+def test_freund_schapire_is_verified_and_every_step_checked_on_single_passes(audit: Audit):
+    """Issue 16: proved step by step, and every step held on single passes (non-vacuously:
+    its hypotheses held on some rows), the final bound included; only the root lemma, about
+    any two reals, is not a run statement."""
+    proof = next(p for p in audit.proofs if p.id == "nonseparable-freund-schapire")
+    assert proof.status == "verified"
+    for step in proof.steps:
+        assert step.symbolic.status == "proved", step.step.id
+        if step.step.id == "root":
+            assert step.numeric is None
+            continue
+        assert step.numeric is not None and step.numeric.status == "held", step.step.id
+        assert step.numeric.instances > step.numeric.vacuous, step.step.id
+    assert proof.steps[-2].step.id == "bound" and proof.steps[-2].numeric.instances >= 1000
+
+
 def test_the_results_beyond_the_sources_are_verified_and_checked_on_their_own_runs(audit: Audit):
     """margin-perceptron and tightness-orthonormal (issue 16): every step proved, every step
     whose names are run quantities checked and held; the tightness proof's count is checked

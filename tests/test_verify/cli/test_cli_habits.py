@@ -79,6 +79,7 @@ def test_list_names_every_proof_and_example(capsys: pytest.CaptureFixture[str]) 
     assert (by_name["10-607"]["n"], by_name["10-607"]["d"]) == (6, 2)
     kinds = {p["id"]: p["kind"] for p in listed["proofs"]}
     assert kinds["canonical-online"] == "canonical" and kinds["ng-cs229"] == "source"
+    assert kinds["nonseparable-freund-schapire"] == "result"
     assert all(p["steps"] > 0 for p in listed["proofs"])
 
 
