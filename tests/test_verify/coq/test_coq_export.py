@@ -294,31 +294,3 @@ def test_check_cli_refuses_a_coq_dir_that_is_a_file(
     assert code == 2
     assert err.count("\n") == 1 and "not a directory" in err
 
-
-def test_an_induction_that_iterates_scalars_says_it_is_not_exported(tmp_path: Path) -> None:
-    """Scalar induction (issue 16) is proved by our kernel but not yet written for Coq: the
-    step says so, and the others still export."""
-    text = SMALL.split(b"[[step]]")[0] + b"""
-[[step]]
-id = "partial-sum"
-given = ["c >= 0"]
-claim = "a >= 0"
-[step.induction]
-variable = "t"
-constants = ["c"]
-base = { a = "0" }
-step = { a = "a + c" }
-
-[[step]]
-id = "double"
-given = ["a >= 0"]
-claim = "2*a >= 0"
-"""
-    proof = parse_proof(text, "sums.toml")
-    report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved", "proved"]
-    run = export_and_check(tmp_path, [("sums", proof, list(report.steps))], compile=False)
-    results = run.for_proof("sums")
-    assert results["partial-sum"].startswith("not exported: ")
-    assert "scalar induction" in results["partial-sum"]
-    assert results["double"] != results["partial-sum"]
