@@ -1006,7 +1006,7 @@ class ProofExport:
             used += [label(hypotheses, h_names, h, "a hypothesis") for h in other.run.hypotheses]
             used += [label(list(rule.base), b_names, k, "a base") for k in other.run.base]
             used += [label(list(rule.step), s_names, k, "an update") for k in other.run.step]
-            used += [f"({label(update, u_names, u, 'an update fact')} {n})"
+            used += [label(update, u_names, u, "an update fact")  # its forall, not at n
                      for u in other.run.update]
             invariants.append(f"({other.theorem} {' '.join(used)} {n})")
         lines = [

@@ -210,3 +210,42 @@ def test_quantifiers_example_replays_every_step(
     assert code == 0
     found = {s["id"]: s["coq"] for s in data["steps"]}
     assert found == dict.fromkeys(found, "checked") and len(found) == 8
+
+
+CARRIED_WITH_FACTS = b"""
+title = "carried invariant over runs with update facts"
+scalars = ["s", "d", "t"]
+naturals = ["t"]
+
+[[step]]
+id = "nonnegative"
+given = []
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 0"]
+
+[[step]]
+id = "grows"
+given = []
+claim = "s <= t*s"
+uses = ["nonnegative"]
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 0"]
+"""
+
+
+@needs_coqc
+def test_a_carried_invariant_of_runs_with_update_facts_compiles(tmp_path: Path) -> None:
+    # Regression: the carried induction's theorem was given its update facts at n' instead of
+    # as the run's `forall n'` facts, which coqc rejected (Freund–Schapire's nothing-summed-yet).
+    proof = parse_proof(CARRIED_WITH_FACTS, "carried.toml")
+    report = check_proof(proof)
+    assert [s.status for s in report.steps] == ["proved", "proved"]
+    run = export_and_check(tmp_path, [("carried", proof, list(report.steps))])
+    assert run.for_proof("carried") == {"nonnegative": "checked", "grows": "checked"}
