@@ -87,6 +87,13 @@ CASES: tuple[Case, ...] = (
         "proved",
     ),
     Case("cauchy-schwarz", AB, (), (), "dot(a, b)**2 <= dot(a, a)*dot(b, b)", "proved"),
+    Case("cancel-positive-factor", (), ("a", "b", "c"), ("c > 0", "c*a == c*b"), "a == b",
+         "proved", note="issue 16: an equality with a multiplier (c > 0 cancels)"),
+    Case("cancel-nonzero-square", (), ("a", "b", "c"), ("c**2 > 0", "c*a == c*b"), "a == b",
+         "proved", note="the multiplier c**2: c*(c*a - c*b) = c**2*(a - b)"),
+    Case("cancel-without-positivity", (), ("a", "b", "c"), ("c*a == c*b",), "a == b",
+         "refuted", note="c = 0 cancels nothing"),
+    Case("power-substitution", (), ("a", "b"), ("a == b",), "a**3 == b**3", "proved"),
     Case("lower-bound", WU, ("t", "g"), LOWER_GIVEN, "dot(w, w) >= t**2*g**2", "proved"),
     Case(
         "combination",

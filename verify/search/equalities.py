@@ -32,13 +32,19 @@ def equality_multiples(ctx: Context, max_degree: int) -> list[Multiple]:
 
 
 def equality_certificate(ctx: Context, max_degree: int) -> Certificate | None:
-    """An exact certificate `gap == sum q_j e_j` for an equality claim, or None."""
+    """An exact certificate `m * gap == sum q_j e_j` for an equality claim, or None: `m` is 1,
+    else one strictly positive hypothesis (a positive factor cancels: `c > 0, c*a == c*b |-
+    a == b`; the kernel takes only strict hypotheses as multipliers)."""
     if not ctx.gap:
         return Certificate(products=())
-    multiples = equality_multiples(ctx, max_degree)
-    if not multiples:
-        return None
-    values = exact_solution([m.poly for m in multiples], ctx.gap, guess=None)
-    if values is None:
-        return None
-    return Certificate(products=(), linear=linear_part(ctx, multiples, values))
+    for factor in (None, *ctx.indices(">")):
+        target = ctx.gap if factor is None else ctx.gap * ctx.hyps[factor]
+        raised = 0 if factor is None else degree(ctx.hyps[factor])
+        multiples = equality_multiples(ctx, max_degree + raised)
+        if not multiples:
+            return None
+        values = exact_solution([m.poly for m in multiples], target, guess=None)
+        if values is not None:
+            return Certificate(products=(), linear=linear_part(ctx, multiples, values),
+                               multiplier=() if factor is None else (factor,))
+    return None
