@@ -352,3 +352,16 @@ def test_names_are_identifiers_and_a_zero_division_says_so() -> None:
         kernel.statement(Sequent("s", VECTORS, frozenset({"<w,w>"}), (), rel(WW, ">=", 0)))
     with pytest.raises(KernelError, match="divides by zero"):
         kernel.statement(sequent((), Rel(sympy.zoo, ">=", ZERO, "1/0 >= 0")))
+
+
+def test_an_instance_keeps_the_runs_its_inherited_claims_hold_on() -> None:
+    # `user` imports an induction's claim (s >= 0 holds at run states only); an instance of
+    # `user` on another name must not make its users' obligations decisive again.
+    lower = proved(sequent((), rel(s, ">=", 0), PARTIAL_SUM, step="lower"))
+    user = proved(sequent((rel(a, ">=", 0),), rel(s + a, ">=", 0), uses=(lower.statement,),
+                          step="user", naturals=frozenset({"t"})), (lower,))
+    assert user.statement.runs
+    inst = kernel.instantiate(user, {"a": b})
+    assert inst.statement.runs
+    using = sequent((), rel(s + b, ">=", 1), uses=(inst.statement,), naturals=frozenset({"t"}))
+    assert not any(ob.decisive for ob in kernel.obligations(using))

@@ -410,7 +410,7 @@ def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement
     new = [_substitute(r, terms, shown) for r in rels]
     return Statement(stated.step, tuple(new[:-1]), tuple(stated.origins), new[-1],
                      frozenset(terms[n].name if n in terms else n  # type: ignore[union-attr]
-                               for n in naturals))
+                               for n in naturals), runs=stated.runs is True)
 
 
 def instantiate(theorem: Theorem, substitution: Mapping[str, object]) -> Theorem:
