@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from perceptron.dataset import Dataset, Vector
+from perceptron.generators.tight import orthonormal
+from perceptron.geometry.linear import functional_margins
 from verify.numeric.campaign import BENCH_DATA, Scenario, with_bias
 from verify.numeric.instances import Origin
 
@@ -145,8 +147,8 @@ def tight(seed: int, count: int) -> Iterator[Scenario]:
         k = m * m
         c = rng.choice((Fraction(1), Fraction(2), Fraction(1, 3), Fraction(5, 2)))
         labels = [rng.choice((-1, 1)) for _ in range(k)]
-        X = tuple(tuple(c if j == e else Fraction(0) for j in range(k)) for e in range(k))
-        u = tuple(Fraction(label, m) for label in labels)
+        family = orthonormal(labels, scale=c)  # x_i = c e_i, u = sum y_i e_i (norm m)
+        X, u = family.data.X, tuple(v / m for v in family.u)
         name = f"tight(seed={seed + i}, k={k}, scale={c})"
         margins = tuple(a * c / m for a in (Fraction(1), Fraction(3, 2), Fraction(2),
                                              Fraction(3)))
@@ -187,8 +189,7 @@ def real_prefix(seed: int, orders_per_set: int, sets: Sequence[tuple[str, str, i
 def _quantile_margins(data: Dataset, u: Vector) -> tuple[Fraction, ...]:
     """Positive margins read off the data: the quartiles of the positive `y <u, x>`,
     rounded to two decimals (1/100 when none is positive)."""
-    positive = sorted(m for m in (y * sum(a * b for a, b in zip(u, x, strict=True))
-                                  for x, y in zip(data.X, data.y, strict=True)) if m > 0)
+    positive = sorted(m for m in functional_margins(data, u) if m > 0)
     if not positive:
         return (Fraction(1, 100),)
     picks = {positive[(len(positive) * q) // 4] for q in (1, 2, 3)}
