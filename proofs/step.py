@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import sympy
@@ -292,14 +292,9 @@ def _check_relation(relation: Relation, names: Names) -> None:
 
 
 def _check_hint(hint: Hint, names: Names) -> None:
-    parts: Iterable[sympy.Expr]
-    if isinstance(hint, Vec):
-        if not set(hint) <= names.vectors:
-            raise ProofFileError(f"hint {hint!r} names undeclared vectors")
-        parts = hint.values()
-    else:
-        parts = (hint,)
-    for part in parts:
+    if isinstance(hint, Vec) and not set(hint) <= names.vectors:
+        raise ProofFileError(f"hint {hint!r} names undeclared vectors")
+    for part in parts(hint):
         _check_symbols(part, names, f"hint {hint}")
         if denominators(part):
             raise ProofFileError(f"hint {hint} must be a polynomial (no division)")
