@@ -435,15 +435,9 @@ class _Group:
             runs.extend((run, online) for run in (made if isinstance(made, tuple) else (made,)))
         if batch:
             runs.extend((run, batch) for run in self.batch_runner(scenario))
-        count = 0
-        for run, bindings in runs:
-            origin = _origin(scenario.origin, run)
-            for binding in bindings:
-                part = rows(run, binding, origin, self.names[binding])
-                if len(part):
-                    self.pending[binding].append(part)
-                    count += len(part)
-        return count
+        return self._keep((binding, rows(run, binding, _origin(scenario.origin, run),
+                                         self.names[binding]))
+                          for run, bindings in runs for binding in bindings)
 
     def _collect_pass(self, scenario: Scenario) -> int:
         """A single-pass scenario: one pass of the default perceptron, its rows read at
@@ -454,9 +448,14 @@ class _Group:
         if not bindings:
             return 0
         run = single_pass.run_pass(scenario.data, scenario.u, scenario.margins)
+        return self._keep((binding, single_pass.rows(run, binding, scenario.origin,
+                                                     self.names[binding]))
+                          for binding in bindings)
+
+    def _keep(self, parts: Iterable[tuple[Binding, InstanceBatch]]) -> int:
+        """Keep the non-empty row batches for their bindings; return how many rows."""
         count = 0
-        for binding in bindings:
-            part = single_pass.rows(run, binding, scenario.origin, self.names[binding])
+        for binding, part in parts:
             if len(part):
                 self.pending[binding].append(part)
                 count += len(part)
