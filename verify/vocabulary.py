@@ -116,7 +116,7 @@ Every value is an exact rational; columns are built once per run (DESIGN.md §3)
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -252,25 +252,31 @@ class IntegerRun:
                         D * form.scale)
 
 
-class _TraceUpdates(Sequence[Update]):
-    """The updates of an engine run's trace, made as Fractions only if someone reads them."""
+class LazyUpdates(Sequence[Update]):
+    """A run's `count` updates, made as Fractions by `make` (once) only if someone reads them:
+    the rows of an engine run are built from its integer form instead."""
 
-    def __init__(self, trace: object) -> None:
-        self.trace = trace
+    def __init__(self, count: int, make: Callable[[], Iterable[Update]]) -> None:
+        self.count, self.make = count, make
         self._items: tuple[Update, ...] | None = None
 
     def _all(self) -> tuple[Update, ...]:
         if self._items is None:
-            self._items = tuple(Update(tuple(step.w_before), tuple(step.x), int(step.y),
-                                       tuple(step.w_after))
-                                for step in self.trace)  # type: ignore[attr-defined]
+            self._items = tuple(self.make())
         return self._items
 
     def __len__(self) -> int:
-        return len(self.trace)  # type: ignore[arg-type]
+        return self.count
 
     def __getitem__(self, k):  # type: ignore[override]
         return self._all()[k]
+
+
+def _trace_updates(trace: object) -> LazyUpdates:
+    """The updates of an engine run's trace."""
+    return LazyUpdates(len(trace), lambda: (  # type: ignore[arg-type]
+        Update(tuple(step.w_before), tuple(step.x), int(step.y), tuple(step.w_after))
+        for step in trace))  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -322,7 +328,7 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineUpdates:
     integer = None
     if not getattr(conventions, "bias", False) and trace.data is data:
         integer = IntegerRun(trace.problem, trace.indices)
-    return OnlineUpdates(data, u, _TraceUpdates(trace), eta, tuple(w0) if w0 is not None else None,
+    return OnlineUpdates(data, u, _trace_updates(trace), eta, tuple(w0) if w0 is not None else None,
                      integer)
 
 

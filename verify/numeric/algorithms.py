@@ -28,7 +28,7 @@ anything with the attributes of `verify.numeric.campaign.Scenario` will do.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -38,7 +38,7 @@ import numpy as np
 from perceptron.algorithms.margin import MarginRun, run_margin
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import radius2
-from verify.vocabulary import IntegerRun, OnlineUpdates, Update
+from verify.vocabulary import IntegerRun, LazyUpdates, OnlineUpdates, Update
 
 
 class ScenarioLike(Protocol):
@@ -75,38 +75,21 @@ class OwnAlgorithm:
 BETAS: tuple[Fraction, ...] = (Fraction(0), Fraction(1, 3), Fraction(5, 2))
 
 
-class _MarginUpdates(Sequence[Update]):
-    """The updates of a margin run as `Update`s, made (once) only if someone reads them; the
-    vocabulary's rows are built from the run's integer form instead."""
-
-    def __init__(self, run: MarginRun) -> None:
-        self.run = run
-        self._items: tuple[Update, ...] | None = None
-
-    def _all(self) -> tuple[Update, ...]:
-        if self._items is None:
-            run, items = self.run, []
-            w = tuple(Fraction(0) for _ in range(run.data.d))
-            for i in run.indices:
-                x, y = run.data.X[i], run.data.y[i]
-                after = tuple(a + y * b for a, b in zip(w, x, strict=True))
-                items.append(Update(w, tuple(x), int(y), after))
-                w = after
-            self._items = tuple(items)
-        return self._items
-
-    def __len__(self) -> int:
-        return self.run.updates
-
-    def __getitem__(self, k):  # type: ignore[no-untyped-def,override]
-        return self._all()[k]
+def _margin_updates(run: MarginRun) -> Iterator[Update]:
+    """The updates of a margin run as `Update`s, replayed from w_0 = 0."""
+    w = tuple(Fraction(0) for _ in range(run.data.d))
+    for i in run.indices:
+        x, y = run.data.X[i], run.data.y[i]
+        after = tuple(a + y * b for a, b in zip(w, x, strict=True))
+        yield Update(w, tuple(x), int(y), after)
+        w = after
 
 
 def margin_updates(run: MarginRun, u: Vector) -> OnlineUpdates:
     """A margin run in the vocabulary's form: its integer form (rows built from it directly),
     its `beta`, its reference separator `u`."""
     integer = IntegerRun(run.problem, np.array(run.indices, dtype=np.int64))
-    return OnlineUpdates(run.data, tuple(u), _MarginUpdates(run),
+    return OnlineUpdates(run.data, tuple(u), LazyUpdates(run.updates, lambda: _margin_updates(run)),
                          integer=integer, beta=run.beta)
 
 
