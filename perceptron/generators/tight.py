@@ -14,6 +14,7 @@ while no longer axis-aligned.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,33 +48,40 @@ class TightFamily(NovikoffBound):
         return self.data.n
 
 
-def _solve(a: Matrix, b: Matrix) -> Matrix:
-    """`a^-1 b` by exact Gauss–Jordan elimination (`a` invertible)."""
+def _solve(a: list[list[int]], b: list[list[int]]) -> Matrix:
+    """`a^-1 b` for integer `a` (invertible) and `b`, by Gauss–Jordan elimination in integers.
+
+    Each row of `[a | b]` may be scaled by any nonzero integer without changing the solution,
+    so rows are combined without division and kept small by dividing out their gcd; only the
+    final quotients are Fractions. Exact, and several times faster than eliminating in
+    Fractions (every Fraction operation pays a gcd).
+    """
     n = len(a)
     rows = [list(a[i]) + list(b[i]) for i in range(n)]
     for col in range(n):
         pivot = next(r for r in range(col, n) if rows[r][col] != 0)
         rows[col], rows[pivot] = rows[pivot], rows[col]
-        p = rows[col][col]
-        rows[col] = [v / p for v in rows[col]]
+        top = rows[col]
+        p = top[col]
         for r in range(n):
-            if r != col and rows[r][col] != 0:
-                f = rows[r][col]
-                rows[r] = [v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
-    return [row[n:] for row in rows]
+            f = rows[r][col]
+            if r != col and f != 0:
+                row = [p * v - f * w for v, w in zip(rows[r], top, strict=True)]
+                g = math.gcd(*row)
+                rows[r] = [v // g for v in row]
+    return [[Fraction(v, rows[i][i]) for v in rows[i][n:]] for i in range(n)]
 
 
 def rational_rotation(dim: int, seed: int, spread: int = 2) -> Matrix:
     """An exactly orthogonal rational matrix: the Cayley transform of a random skew `A`."""
     rng = random.Random(seed)
-    skew = [[Fraction(0)] * dim for _ in range(dim)]
+    skew = [[0] * dim for _ in range(dim)]
     for i in range(dim):
         for j in range(i + 1, dim):
-            v = Fraction(rng.randint(-spread, spread))
+            v = rng.randint(-spread, spread)
             skew[i][j], skew[j][i] = v, -v
-    eye = [[Fraction(int(i == j)) for j in range(dim)] for i in range(dim)]
-    plus = [[eye[i][j] + skew[i][j] for j in range(dim)] for i in range(dim)]
-    minus = [[eye[i][j] - skew[i][j] for j in range(dim)] for i in range(dim)]
+    plus = [[int(i == j) + skew[i][j] for j in range(dim)] for i in range(dim)]
+    minus = [[int(i == j) - skew[i][j] for j in range(dim)] for i in range(dim)]
     # (I - A)(I + A)^-1 = (I + A)^-1 (I - A): the two factors commute.
     return _solve(plus, minus)
 

@@ -68,10 +68,12 @@ BUDGETS: dict[str, Budget] = {
     "small": Budget(generated=20, tight=20, adversary_bounds=10, orders=0, orthonormal=12,
                     passes=4),
     # unit_margin: long runs, so that steps about states and batch iterates are checked on
-    # at least 10^4 instances too (the other sources give them a few thousand)
+    # at least 10^4 instances too (the other sources give them a few thousand). orthonormal:
+    # its families have k + 1 states for k = 1..12, 90 per cycle of twelve, so 112 cycles give
+    # its state steps 10 080 instances (the only source that binds them).
     "default": Budget(generated=150, tight=150, adversary_bounds=50, orders=5, real=1,
-                      unit_margin=120, orthonormal=60, passes=30, prefix_orders=4),
+                      unit_margin=120, orthonormal=1344, passes=30, prefix_orders=4),
     "large": Budget(generated=1500, tight=1500, adversary_bounds=50, orders=50, real=4,
-                    unit_margin=1200, orthonormal=600, passes=400,
+                    unit_margin=1200, orthonormal=6720, passes=400,
                     prefix_orders=20),
 }
