@@ -329,6 +329,18 @@ def test_normal_form_agrees_with_the_relation_where_its_conditions_hold(
         assert (value(fact.expr) >= 0) == evaluate(relation, "r", lambda s: point[s.name])
 
 
+def test_normal_form_is_memoised_but_every_error_names_its_caller() -> None:
+    """Issue 15: the normal form is memoised on the validated relation. Equal relations share
+    one (frozen) result; a refused relation is refused every time, in the caller's words."""
+    first, again = (normal_form(rel(WX / t, ">=", y), what) for what in ("a", "b"))
+    assert first is again
+    for what in ("first caller", "second caller"):
+        with pytest.raises(KernelError, match=f"^{what}.*(division by zero|divides by zero)"):
+            normal_form(rel(sympy.Integer(1), ">=", y**40 / (t - t)), what)
+    with pytest.raises(KernelError, match=r"^late: .*more than"):  # refused after validation
+        normal_form(rel((t + y + WX + t * y + y * WX + 1) ** 30, ">=", 0), "late")
+
+
 def test_normal_form_conditions() -> None:
     # the reduced denominator, once: (1 + 1/t)**2 has denominator t**2 (issue 13's traceback)
     assert normal_form(rel((1 + 1 / t) ** 2, ">=", 0), "r")[1] == (Fact(t**2, ">"),)

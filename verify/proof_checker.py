@@ -297,7 +297,8 @@ def _vacuity(goals: Sequence[Obligation], budget: SearchBudget) -> Certificate |
     judgement = contradiction(goals)
     if not judgement.hypotheses:
         return None
-    found = decide(judgement, budget=budget.scaled(VACUITY_SHARE)).certificate
+    # a point satisfying the hypotheses settles it (not vacuous): it need not be shrunk
+    found = decide(judgement, budget=budget.scaled(VACUITY_SHARE), shrink=False).certificate
     if found is None:
         return None
     kernel.check_certificate(judgement, found)

@@ -33,20 +33,23 @@ def decide(
     budget: SearchBudget = DEFAULT_BUDGET,
     guard: float | None = None,
     time_limit: float | None = None,
+    shrink: bool = True,
 ) -> Verdict:
     """Prove or refute `judgement` within `budget`, or say what was tried and what ran out.
 
     `guard` (seconds) is a wall-clock cap against hostile input; None (the default) means none,
     and then the clock is never read while deciding. `time_limit` is accepted only so that
     callers written for the old clock-bounded search keep working: it is ignored, because a
-    verdict must not depend on the time it took (pass `guard` for a cap).
+    verdict must not depend on the time it took (pass `guard` for a cap). `shrink=False`
+    leaves a counterexample as found: for callers that only ask whether one exists (the
+    vacuity check), shrinking it (often most of the search's time) buys nothing.
     """
     del time_limit  # compatibility only; see the docstring
     start = perf_counter()
     work = Work(budget, guard)
     notes: list[str] = []
     try:
-        verdict = _search(judgement, hints, work, notes, start)
+        verdict = _search(judgement, hints, work, notes, start, shrink)
     except TimeCap as cap:
         return Verdict("unknown", None, None, "; ".join([str(cap), *notes]), _since(start))
     if verdict is not None:
@@ -60,6 +63,7 @@ def _search(
     work: Work,
     notes: list[str],
     start: float,
+    shrink: bool,
 ) -> Verdict | None:
     """The proved or refuted verdict, or None with `notes` saying what was tried."""
     ctx = Context(judgement, hints, work)
@@ -67,7 +71,7 @@ def _search(
 
     def refuted(how: str, quick: bool) -> Verdict | None:
         try:
-            cex = counterexamples.search(work, quick=quick)
+            cex = counterexamples.search(work, quick=quick, shrink=shrink)
         except Exhausted as exhausted:
             notes.append(f"counterexample search ({how}): {exhausted}")
             return None

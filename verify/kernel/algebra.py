@@ -226,8 +226,20 @@ def _oriented(relation: Rel, what: str) -> tuple[Kind, sympy.Expr, sympy.Expr, l
 
 
 def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
-    """`relation` as a polynomial fact, and the conditions (`> 0` facts) under which it is."""
+    """`relation` as a polynomial fact, and the conditions (`> 0` facts) under which it is.
+
+    Memoised on the validated parts (a proof restates the same hypotheses in every step):
+    validated expressions are SymPy core trees, equal only when structurally identical, and
+    `what` only words an error, which is never cached but raised again with `what`."""
     kind, pos, neg, bases = _oriented(relation, what)
+    try:
+        return _memo(kind, pos, neg, tuple(bases), "")
+    except KernelError:
+        return _normal(kind, pos, neg, tuple(bases), what)
+
+
+def _normal(kind: Kind, pos: sympy.Expr, neg: sympy.Expr, bases: tuple[sympy.Expr, ...],
+            what: str) -> tuple[Fact, tuple[Fact, ...]]:
     gap = pos - neg
     symbols = sorted(set().union(gap.free_symbols, *(b.free_symbols for b in bases)),
                      key=lambda s: s.name)
@@ -255,6 +267,9 @@ def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
         scale, conditions = value.denom.LC, [value.denom * (QQ(1) / value.denom.LC), *conditions]
     return (Fact((value.numer * (QQ(1) / scale)).as_expr(), kind),
             tuple(Fact(c.as_expr(), ">") for c in dict.fromkeys(conditions)))
+
+
+_memo = lru_cache(maxsize=4096)(_normal)
 
 
 def evaluate(relation: Rel, what: str, value: Callable[[sympy.Symbol], Fraction]) -> bool:

@@ -113,8 +113,10 @@ class CounterexampleSearch:
 
     # -- bulk screening ---------------------------------------------------------------------
 
-    def search(self, work: Work, *, quick: bool = False) -> Counterexample | None:
-        """A shrunk counterexample, or None when none was found among the points searched.
+    def search(self, work: Work, *, quick: bool = False, shrink: bool = True
+               ) -> Counterexample | None:
+        """A counterexample (shrunk unless `shrink` is false), or None when none was found
+        among the points searched.
 
         Each batch is charged to `work.points`; `Exhausted` is raised when none are left.
         """
@@ -127,7 +129,7 @@ class CounterexampleSearch:
                 size = work.grant("points", num.shape[1])
                 found = self._screen(num[:, :size], den[:, :size], dimension)
                 if found is not None:
-                    return self.shrink(found, work)
+                    return self.shrink(found, work) if shrink else found
         return None
 
     def _screen(self, num: np.ndarray, den: np.ndarray, dimension: int) -> Counterexample | None:
