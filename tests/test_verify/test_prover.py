@@ -116,7 +116,8 @@ def test_wrong_counterexample_is_not_reported(monkeypatch: pytest.MonkeyPatch) -
     zero = Fraction(0)
     not_a_counterexample = Counterexample({"y": zero, "R": zero}, {"w": (zero,), "x": (zero,)})
     monkeypatch.setattr(
-        CounterexampleSearch, "search", lambda self, work, quick=False: not_a_counterexample
+        CounterexampleSearch, "search",
+        lambda self, work, quick=False, shrink=True: not_a_counterexample,
     )
     monkeypatch.setattr("verify.prover.STRATEGIES", ())
     case = next(c for c in CASES if c.id == "norm-growth-no-R")

@@ -146,11 +146,14 @@ class CounterexampleSearch:
         *hyps, claim = self.facts
         for fact in hyps:
             mask &= _screen(fact.kind, fact.floats(gens, size))
+            if not mask.any():  # no point left: the other facts need not be evaluated
+                return None
         mask &= ~_screen(claim.kind, claim.floats(gens, size))
         candidates = np.flatnonzero(mask)
         if candidates.size == 0:
             return None
-        costs = (np.abs(num) + den - 1 + 0.25 * (num < 0)).sum(axis=0)[candidates]
+        near, below = num[:, candidates], den[:, candidates]  # the simplest first
+        costs = (np.abs(near) + below - 1 + 0.25 * (near < 0)).sum(axis=0)
         for point in candidates[np.argsort(costs, kind="stable")][:CHECKED_PER_BATCH]:
             cex = self._point(num[:, point], den[:, point], dimension)
             if self.refutes(cex):
