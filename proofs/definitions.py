@@ -27,7 +27,13 @@ from dataclasses import dataclass, replace
 import sympy
 
 from proofs.errors import ProofFileError
-from proofs.language.expressions import ExpressionError, Names, Relation, parse_relation
+from proofs.language.expressions import (
+    MAX_CHARS,
+    ExpressionError,
+    Names,
+    Relation,
+    parse_relation,
+)
 from proofs.language.terms import gram_pair
 from proofs.step import Induction, Step, parts
 
@@ -67,10 +73,13 @@ def parse_definitions(table: Mapping[str, object], names: Names) -> tuple[Defini
 
 def _facts(name: str, text: str, names: Names, later: set[str]) -> tuple[Relation, ...]:
     """The defining facts of `name := text`, each parsed like any hypothesis; its arguments
-    may use names defined before it only (a cycle would define nothing)."""
+    may use names defined before it only (a cycle would define nothing). The text is bounded
+    like any expression before Python's parser sees it (its memory grows with the nesting)."""
+    if len(text) > MAX_CHARS:
+        raise ProofFileError(f"define: {name} has {len(text)} characters, more than {MAX_CHARS}")
     try:
         tree = ast.parse(text.strip(), mode="eval").body
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise ProofFileError(f"define: {name} = {text!r} is not an expression") from None
     function = tree.func.id if isinstance(tree, ast.Call) and isinstance(
         tree.func, ast.Name) else None

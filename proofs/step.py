@@ -131,8 +131,9 @@ class Induction:
                 raise ProofFileError(f"induction constants lists undeclared {name!r}")
         for mapping in (self.base, self.step):
             check_terms(mapping, names, "induction substitution")
-        for relation in self.hypotheses:
+        for relation in self.hypotheses:  # update facts may divide, as hypotheses may
             _check_relation(relation, names)
+            required(relation, names)  # refuses a division inside a divisor
 
 
 Rule = Direct | CaseSplit | Induction

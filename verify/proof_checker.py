@@ -176,7 +176,8 @@ def used_theorem(use: Use, theorem: kernel.Theorem | None) -> kernel.Theorem | N
 
 
 def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
-    """Every step's full statement, without deciding anything (None: a use was refused)."""
+    """Every step's full statement, without deciding anything (None: a use was refused, or
+    a used statement is undefined, as an instance that divides by zero)."""
     out: dict[str, kernel.Statement | None] = {}
     for step in proof.steps:
         try:
@@ -184,10 +185,10 @@ def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
                     for u in step.uses]
             out[step.id] = None if None in used else kernel.statement(
                 sequent(proof, step, used))  # type: ignore[arg-type]
-        except kernel.UseError:
-            out[step.id] = None
         except kernel.RuleError as error:
             raise ProofFileError(str(error), step=step.id) from None
+        except kernel.KernelError:  # a used claim out of context, or 1/0 in an instance:
+            out[step.id] = None  # unknown, and check_step says why
     return out
 
 

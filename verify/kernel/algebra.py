@@ -214,14 +214,14 @@ def reciprocal_bases(e: sympy.Expr, what: str) -> list[sympy.Expr]:
 
 
 def _oriented(relation: Rel, what: str) -> tuple[Kind, sympy.Expr, sympy.Expr, list[sympy.Expr]]:
-    """`relation` as `pos - neg (kind) 0`, and every quantity it divides by: the bases of its
-    negative powers (side by side: `lhs - rhs` could cancel one) and the divisors of its text."""
+    """`relation` as `pos - neg (kind) 0`, and all it divides by: its text's divisors, and the
+    bases of negative powers in them (`1/y` divides by y) and in each side (lhs - rhs cancels)."""
     if (op := text(relation.op, f"{what} relation")) not in ORIENTATION:
         raise KernelError(f"{what}: unknown relation {op!r}")
     kind, flipped = ORIENTATION[op]
     lhs, rhs = expr(relation.lhs, what), expr(relation.rhs, what)
     divisors = [expr(d, f"{what} divisor") for d in items(relation.divisors, f"{what} divisors")]
-    divisors += [*reciprocal_bases(lhs, what), *reciprocal_bases(rhs, what)]
+    divisors += [b for e in (lhs, rhs, *divisors) for b in reciprocal_bases(e, what)]
     return kind, *((rhs, lhs) if flipped else (lhs, rhs)), divisors
 
 
@@ -252,7 +252,7 @@ def _normal(kind: Kind, pos: sympy.Expr, neg: sympy.Expr, bases: tuple[sympy.Exp
 
     value = into(gap)
     rest, factors, conditions = value.denom, [], []
-    for base in dict.fromkeys(bases):  # reciprocal_bases refused a division inside a base
+    for base in dict.fromkeys(bases):  # a divisor's own division: among the bases too
         b, k = into(base).numer, 0
         while not b.is_ground and (split := rest.div(b))[1] == 0:
             rest, k = split[0], k + 1

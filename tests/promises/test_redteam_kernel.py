@@ -1,14 +1,21 @@
-"""Red-team findings against the quantifier rules of issue 16 (scalar induction, instances,
-existentials, carried invariants, split inductive steps) and the kernel's registry, each a
-regression test now: what came out proved (or refuted, or crashed) and why that was wrong is in
-the comment above each test.
+"""Red-team findings against the trusted kernel and its rules, each a regression test now:
+what came out proved (or refuted, or crashed) and why that was wrong is in the comment above
+each test. Two reviews, one module (tests/promises holds at most ten): the quantifier rules of
+issue 16 (scalar induction, instances, existentials, carried invariants, split inductive steps)
+and the kernel's registry first; then the review of the kernel through proof files that
+followed, in which nothing false came out proved: tracebacks on bad input, and a divisor the
+kernel read without its own divisions.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from proofs.errors import ProofFileError
 from proofs.proof_file import parse_proof
+from verify.cli import main
 from verify.proof_checker import ProofReport, check_proof
 
 
@@ -292,3 +299,116 @@ def test_an_object_that_equals_a_theorem_is_not_one() -> None:
                   uses=(false,))
     with pytest.raises(KernelError, match="needs its own Theorem"):
         _proved(use, (Lookalike(),))
+
+
+# -- the review through proof files ----------------------------------------------------------
+
+
+def cli(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """`novikoff check` on `text`, in process: the exit code and what it wrote on stderr."""
+    path = tmp_path / "redteam.toml"
+    path.write_text(text)
+    code = main(["check", str(path)])
+    return code, capsys.readouterr().err
+
+
+# A definition's text was handed to Python's parser with no length limit (every expression
+# has one, MAX_CHARS) and only SyntaxError/ValueError caught: `d = "-----...1"` (100 000
+# minus signs, well inside the 256 KiB file cap) made `ast.parse` raise MemoryError, and
+# `novikoff check` printed a traceback (proofs/definitions.py, `_facts`).
+NESTED_DEFINITION = """
+title = "A definition nested beyond the parser"
+scalars = ["a", "d"]
+
+[define]
+d = "max(%s1, a)"
+
+[[step]]
+id = "s"
+claim = "d >= a"
+""" % ("-" * 100_000)
+
+
+def test_a_huge_definition_is_one_line_exit_2(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = cli(NESTED_DEFINITION, tmp_path, capsys)
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "define: d" in err
+
+
+# An induction's update facts (`given` under [step.induction]) were never checked at load for
+# a division inside a divisor, which steps' own hypotheses are (`required`, proofs/step.py):
+# the first to notice was `divisors` while the checker built the kernel's Rel, and its
+# ExpressionError is no ProofFileError, so `novikoff check` printed a traceback.
+NESTED_UPDATE_DIVISION = """
+title = "An update fact that divides by a quotient"
+scalars = ["t", "s", "a"]
+naturals = ["t"]
+
+[[step]]
+id = "s"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + a" }
+given = ["1/(1/a) > 0"]
+"""
+
+
+def test_an_update_fact_dividing_by_a_quotient_is_refused_at_load() -> None:
+    with pytest.raises(ProofFileError, match="division inside the denominator"):
+        parse_proof(NESTED_UPDATE_DIVISION.encode(), "redteam.toml")
+
+
+def test_an_update_fact_dividing_by_a_quotient_is_one_line_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = cli(NESTED_UPDATE_DIVISION, tmp_path, capsys)
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+
+
+# An instance (`with`) that makes a used step's divisor zero: `inv` proves 1/a > 0 for a > 0,
+# and `use` imports it with a := 0. `kernel.instance` substitutes (1/0 is SymPy's zoo) and the
+# kernel refuses the used statement when it reads it (KernelError "divides by zero"), but
+# `proof_checker.statements` caught only UseError and RuleError: a traceback before any step
+# was checked. The used statement is undefined there, so `use` is unknown (never proved), and
+# the message says why.
+INSTANCE_AT_ZERO = """
+title = "An instance that divides by zero"
+scalars = ["a", "b"]
+
+[[step]]
+id = "inv"
+given = ["a > 0"]
+claim = "1/a > 0"
+
+[[step]]
+id = "use"
+claim = "b*b >= 0"
+uses = [{ step = "inv", with = { a = "0" } }]
+"""
+
+
+def test_an_instance_that_divides_by_zero_is_not_proved_and_no_traceback() -> None:
+    report = check(INSTANCE_AT_ZERO)
+    inv, use = report.steps
+    assert inv.status == "proved"
+    assert use.status == "unknown" and "zero" in use.message
+
+
+# Not reachable from a proof file (the parser refuses a division inside a divisor, now in
+# update facts too), but the kernel's own comment said it refused one and did so only for the
+# bases of SymPy's negative powers: a Rel whose text divisor itself divides (`x/(1/y)`, read by
+# SymPy as x*y, divisors (1/y,)) got no condition at all, so `|- x/(1/y) == x*y` was a
+# one-obligation Theorem, also at y = 0 where its text is undefined. The divisor's own
+# divisions are now divisors of the relation: here the side condition y > 0.
+def test_a_text_divisor_that_divides_brings_its_own_divisor() -> None:
+    import sympy
+
+    from verify import kernel
+    from verify.kernel import Fact, Rel, Sequent
+
+    x, y = sympy.symbols("x y")
+    claim = Rel(x * y, "==", x * y, "x/(1/y) == x*y", (1 / y,))
+    goals = kernel.obligations(Sequent("nested", frozenset(), frozenset({"x", "y"}), (), claim))
+    assert Fact(y, ">") in {g.judgement.claim for g in goals}
