@@ -203,9 +203,8 @@ def check_proof(
     ProofFileError (bad input) before anything is decided.
 
     The search of each obligation is bounded by `budget` (work, never time), so verdicts are
-    the same on any machine under any load; `guard` is a wall-clock cap in seconds per
-    obligation against hostile input only (None: none), and a verdict it cuts short says
-    `time cap`."""
+    the same on any machine under any load; `guard` is a wall-clock cap in seconds per step
+    against hostile input only (None: none), and a verdict it cuts short says `time cap`."""
     statements(proof)
     done: dict[str, StepReport] = {}
     for index, step in enumerate(proof.steps):
@@ -225,6 +224,7 @@ def check_step(
 ) -> StepReport:
     """Decide one step; `earlier` holds the reports of the steps it uses."""
     start = perf_counter()
+    deadline = None if guard is None else start + guard  # one cap for all the step's searches
     earlier = earlier or {}
     used = [earlier[u.step] for u in step.uses if u.step in earlier]
     if len(used) < len(step.uses) or any(u.statement is None for u in used):
@@ -240,7 +240,7 @@ def check_step(
         return StepReport(step, str(error), perf_counter() - start, (), None)
     reports: list[GoalReport] = []
     for goal in needed:
-        verdict = _decide(goal, step, budget, guard)
+        verdict = _decide(goal, step, budget, deadline)
         reports.append(GoalReport(goal, verdict))
         if verdict.counterexample is not None and goal.decisive:
             try:
@@ -343,7 +343,14 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
     return tuple(done.values())
 
 
-def _decide(goal: Obligation, step: Step, budget: SearchBudget, guard: float | None) -> Verdict:
+def _left(deadline: float | None) -> float | None:
+    """The seconds left before the step's `deadline` (None: no cap); 0 once it has passed,
+    so a search started then stops at its first check and says `time cap`."""
+    return None if deadline is None else max(0.0, deadline - perf_counter())
+
+
+def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float | None
+            ) -> Verdict:
     """Search `goal`, first without the hypotheses inherited through `uses`.
 
     Those only weaken the statement (they are there for soundness) but enlarge the search;
@@ -355,17 +362,18 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, guard: float | N
                  if o != "inherited")
     if len(keep) < len(judgement.hypotheses):
         core = replace(judgement, hypotheses=keep)
-        found = decide(core, hints=step.hints, budget=budget.scaled(0.5), guard=guard)
+        found = decide(core, hints=step.hints, budget=budget.scaled(0.5), guard=_left(deadline))
         if found.certificate is not None:
             return replace(found, judgement=core)
-    verdict = decide(judgement, hints=step.hints, budget=budget, guard=guard)
+    verdict = decide(judgement, hints=step.hints, budget=budget, guard=_left(deadline))
     if verdict.status != "unknown" or judgement.claim.kind == "==":
         return verdict
     claim = judgement.claim  # refutation form: the negated claim contradicts the hypotheses
     negated = kernel.Fact(-claim.expr, ">" if claim.kind == ">=" else ">=")
     absurd = replace(judgement, hypotheses=(*judgement.hypotheses, negated),
                      claim=kernel.Fact(sympy.Integer(0), ">"))
-    found = decide(absurd, hints=step.hints, budget=budget.scaled(REFUTATION_SHARE), guard=guard)
+    found = decide(absurd, hints=step.hints, budget=budget.scaled(REFUTATION_SHARE),
+                   guard=_left(deadline))
     if found.certificate is None:
         return replace(verdict, message=f"{verdict.message}; in refutation form (the negated "
                        f"claim {negated} against the hypotheses): {found.message}")

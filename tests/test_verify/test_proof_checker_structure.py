@@ -144,6 +144,34 @@ def test_checker_refuses_evidence_the_kernel_rejects(monkeypatch: pytest.MonkeyP
     assert check_step(proof(step), step).status == "refuted"
 
 
+def test_the_time_cap_is_one_budget_for_all_the_searches_of_a_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red team (issue 15 session): each of a step's searches (the judgement, its refutation
+    form, each case) once got the whole cap, so `--time-limit 60` ran for 134 s."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 25.0  # every reading: 25 s later
+        return now[0]
+
+    guards: list[float | None] = []
+
+    def searched(judgement: object, **options: object) -> Verdict:
+        guards.append(options["guard"])  # type: ignore[arg-type]
+        return Verdict("unknown", None, None, "nothing found", 0.0)
+
+    monkeypatch.setattr(proof_checker, "perf_counter", clock)
+    monkeypatch.setattr(proof_checker, "decide", searched)
+    step = Step("s", (rel("y >= 1"),), rel("y**3 >= y"))
+    assert check_step(proof(step), step, guard=60.0).status == "unknown"
+    assert len(guards) == 2  # the claim, then its refutation form
+    first, second = guards
+    assert first is not None and second is not None
+    assert first <= 60.0 - 25.0  # what is left of the step's cap, not a fresh 60 s
+    assert second <= first - 25.0  # and the time the first search took is gone for the next
+
+
 def test_a_time_cap_leaves_the_step_unknown_and_says_so() -> None:
     step = Step("s", (), rel("dot(w, w) >= 0"))
     report = check_step(proof(step), step, guard=1e-9)

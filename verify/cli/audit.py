@@ -75,8 +75,8 @@ def register(subparsers: Any) -> None:
                         "proofs stay in the --jobs local processes; the report is the same")
     parser.add_argument("--strict", action="store_true", help="fail on any finding")
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
-                        help="a wall-clock cap per judgement, as a guard only (default: none; "
-                        "a judgement it cuts short is unknown with 'time cap')")
+                        help="a wall-clock cap per step, as a guard only (default: none; "
+                        "a step it cuts short is unknown with 'time cap')")
     add_option(parser)
     parser.set_defaults(handler=run)
 

@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
         type=seconds,
         default=DEFAULT_GUARD,
         metavar="S",
-        help=f"a wall-clock cap per judgement against hostile input (default {DEFAULT_GUARD:g}); "
+        help=f"a wall-clock cap per step against hostile input (default {DEFAULT_GUARD:g}); "
         "verdicts come from the work budget, and one the cap cuts short says 'time cap'",
     )
     add_option(parser)

@@ -44,7 +44,7 @@ def register(subparsers: Any) -> None:
                         help="with a PROOF (id, file or -) as first argument: the step in it")
     budget_option(parser)
     parser.add_argument("--time-limit", type=seconds, default=DEFAULT_GUARD, metavar="S",
-                        help="a wall-clock cap per judgement against hostile input "
+                        help="a wall-clock cap per step against hostile input "
                         f"(default {DEFAULT_GUARD:g}); verdicts come from the work budget")
     parser.set_defaults(handler=run)
 

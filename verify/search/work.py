@@ -100,7 +100,7 @@ class Work:
     def check_guard(self, during: str) -> None:
         """Raise `TimeCap` if the guard is set and has passed; the clock is read only then."""
         if self._deadline is not None and perf_counter() > self._deadline:
-            raise TimeCap(f"time cap {self.guard:g}s reached during {during}")
+            raise TimeCap(f"time cap reached during {during}")
 
     def charge(self, kind: str, amount: int = 1) -> None:
         """Count `amount` units of `kind`; raise `Exhausted` once the budget is passed."""

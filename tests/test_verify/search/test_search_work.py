@@ -89,7 +89,7 @@ def test_the_guard_is_the_only_way_the_clock_gets_in(monkeypatch: pytest.MonkeyP
     _slow_down(monkeypatch)
     verdict = decide(judgement_of(case("lower-bound")), guard=60.0)
     assert verdict.status == "unknown"
-    assert verdict.message.startswith("time cap 60s reached during ")
+    assert verdict.message.startswith("time cap reached during ")
 
 
 def test_time_limit_is_accepted_and_ignored() -> None:
