@@ -27,15 +27,15 @@ def register(subparsers: Any) -> None:
 def catalogue() -> dict[str, list[dict[str, Any]]]:
     """Every built-in proof (id, kind, title, steps, source) and example (name, size, bias)."""
     from perceptron.examples import EXAMPLES
-    from proofs.library import CANONICAL, PROOFS, RESULTS, SOURCES, load_builtin
+    from proofs.library import CANONICAL, PROOFS, RESULTS, SOURCES, summary
 
     proofs = []
     for proof_id in PROOFS:
-        proof = load_builtin(proof_id)
+        title, steps, source = summary(proof_id)
         kind = ("canonical" if proof_id in CANONICAL else "source" if proof_id in SOURCES
                 else "result" if proof_id in RESULTS else "variant")
-        proofs.append({"id": proof_id, "kind": kind, "title": proof.title,
-                       "steps": len(proof.steps), "source": proof.source})
+        proofs.append({"id": proof_id, "kind": kind, "title": title, "steps": steps,
+                       "source": source})
     examples = []
     for name, example in EXAMPLES.items():
         data = example.build()

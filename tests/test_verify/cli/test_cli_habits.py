@@ -83,6 +83,15 @@ def test_list_names_every_proof_and_example(capsys: pytest.CaptureFixture[str]) 
     assert all(p["steps"] > 0 for p in listed["proofs"])
 
 
+def test_list_reads_each_proof_as_the_loader_does() -> None:
+    """`list` reads the built-in TOML directly (no SymPy); the loader must agree with it."""
+    from proofs.library import load_builtin, summary
+
+    for proof_id in PROOFS:
+        proof = load_builtin(proof_id)
+        assert summary(proof_id) == (proof.title, len(proof.steps), proof.source), proof_id
+
+
 # -- a proof named by id, file or stdin --------------------------------------------------------
 
 
