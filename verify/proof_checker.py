@@ -376,9 +376,16 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float 
                    guard=_left(deadline))
     if found.certificate is None:
         return replace(verdict, message=f"{verdict.message}; in refutation form (the negated "
-                       f"claim {negated} against the hypotheses): {found.message}")
+                       f"claim {_brief(negated)} against the hypotheses): {found.message}")
     return replace(found, judgement=absurd, message=f"{found.message}, in refutation form "
-                   f"(the hypotheses contradict the negated claim {negated})")
+                   f"(the hypotheses contradict the negated claim {_brief(negated)})")
+
+
+def _brief(fact: kernel.Fact, limit: int = 160) -> str:
+    """`fact` for a message: a long expansion (a degree-16 power is pages of terms) is cut,
+    saying how long it was; the full statement is in the report's `statement`."""
+    text = str(fact)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _labelled(report: GoalReport, count: int) -> str:

@@ -172,6 +172,19 @@ def test_the_time_cap_is_one_budget_for_all_the_searches_of_a_step(
     assert second <= first - 25.0  # and the time the first search took is gone for the next
 
 
+def test_an_unknown_step_names_a_long_negated_claim_briefly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red team (issue 15 session): the message of `(a+b+t+d)**16 >= 0` printed the 23 771
+    characters of its expanded negation."""
+    monkeypatch.setattr(proof_checker, "decide", lambda judgement, **_: Verdict(
+        "unknown", None, None, "nothing found", 0.0))
+    step = Step("s", (), rel("(y + 1)**16 >= 0"))
+    report = check_step(proof(step), step)
+    assert report.status == "unknown" and "characters)" in report.message
+    assert len(report.message) < 400
+
+
 def test_a_time_cap_leaves_the_step_unknown_and_says_so() -> None:
     step = Step("s", (), rel("dot(w, w) >= 0"))
     report = check_step(proof(step), step, guard=1e-9)
