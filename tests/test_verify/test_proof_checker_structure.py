@@ -182,7 +182,7 @@ def test_an_unknown_step_names_a_long_negated_claim_briefly(
     step = Step("s", (), rel("(y + 1)**16 >= 0"))
     report = check_step(proof(step), step)
     assert report.status == "unknown" and "characters)" in report.message
-    assert len(report.message) < 400
+    assert len(report.message) < 600  # the hint text and at most 160 characters of the claim
 
 
 def test_a_time_cap_leaves_the_step_unknown_and_says_so() -> None:
