@@ -137,6 +137,9 @@ class Exported:
     `variables` are the theorem's binders in order, `naturals` those bound as `nat`,
     `hypotheses` its premises in order and `claim` its conclusion (kernel relations), for
     some value of the names in `exists` (an existential claim, proved by a witness).
+    `printed` maps each relation of its statement that an instance substituted (its text,
+    `r >= 0 [p := ...]`, is not source) to the used step's relation and the substitution:
+    how it is printed here and in every step that inherits it.
     """
 
     step_id: str
@@ -150,6 +153,7 @@ class Exported:
     induction: bool = False
     exists: tuple[str, ...] = ()
     run: Run | None = None
+    printed: Mapping[Rel, tuple[Rel, Mapping[str, object]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -584,6 +588,17 @@ class ProofExport:
             raise Unsupported(f"instantiating {used_id}: {error}") from None
         return substituted.hypotheses, substituted.claim
 
+    def inherit(self, step: Step,
+                printed: dict[Rel, tuple[Rel, Mapping[str, object]]]) -> None:
+        """Add the substituted relations of each step used as it is (no `with`): the kernel
+        imports a used statement whole, so an instance's substituted hypotheses and claim
+        that it holds are hypotheses here too, printed as there (source text and terms)."""
+        for use in step.uses:
+            used = self.done.get(use.step)
+            if used is not None and not use.with_:
+                for relation, source in used.printed.items():
+                    printed.setdefault(relation, source)
+
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
         exists = tuple(getattr(st, "exists", ()))
@@ -600,10 +615,16 @@ class ProofExport:
             if used is None or used.claim is None:
                 continue  # not exported: its substituted statement stays assumed
             hyps, claim = self.substituted(used_id, substitution)
-            printed.update(zip((*hyps, claim), (
-                (r, substitution) for r in (*used.hypotheses, used.claim)), strict=True))
+            for original, relation in zip((*used.hypotheses, used.claim), (*hyps, claim),
+                                          strict=True):
+                # a relation the used step inherited from an instance, left as it is (the
+                # kernel substitutes no name an inherited hypothesis reads): printed as there
+                kept = (relation.lhs, relation.rhs) == (original.lhs, original.rhs)
+                printed[relation] = (used.printed[original] if kept and original in used.printed
+                                     else (original, substitution))
             claims.add(claim)
             applications.append((used_id, substitution))
+        self.inherit(step, printed)
         own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = claims - own  # type: ignore[operator]
         hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
@@ -677,7 +698,7 @@ class ProofExport:
                + "\n".join(script.lines) + "\nQed.\n")
         return Exported(step.id, theorem, out, hypotheses=hypotheses,
                         variables=tuple(variables), naturals=naturals, claim=st.claim,
-                        exists=exists)
+                        exists=exists, printed=printed)
 
     def coq_term(self, term: object, zero_of: str, vectors: Sequence[str],
                  naturals: Mapping[str, str]) -> str:
@@ -861,7 +882,8 @@ class ProofExport:
         texts.append(text)
         return Exported(step.id, ident(step.id), header + "\n".join(texts),
                         hypotheses=hypotheses, variables=tuple(variables),
-                        naturals=st.naturals, claim=st.claim, induction=True, run=run)
+                        naturals=st.naturals, claim=st.claim, induction=True, run=run,
+                        printed=printed)
 
     def induction_lemma(
         self,
