@@ -139,7 +139,9 @@ class Exported:
     some value of the names in `exists` (an existential claim, proved by a witness).
     `printed` maps each relation of its statement that an instance substituted (its text,
     `r >= 0 [p := ...]`, is not source) to the used step's relation and the substitution:
-    how it is printed here and in every step that inherits it.
+    how it is printed here and in every step that inherits it. `instances` are the used
+    theorems it applies to substituted terms (`with`), applied again where its claim is
+    derived, so their substituted claims are derived there too, not assumed.
     """
 
     step_id: str
@@ -154,6 +156,7 @@ class Exported:
     exists: tuple[str, ...] = ()
     run: Run | None = None
     printed: Mapping[Rel, tuple[Rel, Mapping[str, object]]] = field(default_factory=dict)
+    instances: tuple[tuple[str, Mapping[str, object]], ...] = ()
 
 
 @dataclass
@@ -610,10 +613,16 @@ class ProofExport:
         # a substituted premise of this statement, printed from its original text
         printed: dict[Rel, tuple[Rel, Mapping[str, object]]] = {}
         claims = {self.done[s].claim for s in derived}
-        for used_id, substitution in proved.instances:
+        instances = list(proved.instances)
+        for s in derived:  # an instance a derived step applies: applied here too (its claim,
+            instances += [i for i in self.done[s].instances if i not in instances]  # imported)
+        own: list[tuple[str, Mapping[str, object]]] = []
+        for used_id, substitution in instances:
             used = self.done.get(used_id)
             if used is None or used.claim is None:
                 continue  # not exported: its substituted statement stays assumed
+            if (used_id, substitution) in proved.instances:
+                own.append((used_id, substitution))
             hyps, claim = self.substituted(used_id, substitution)
             for original, relation in zip((*used.hypotheses, used.claim), (*hyps, claim),
                                           strict=True):
@@ -625,8 +634,8 @@ class ProofExport:
             claims.add(claim)
             applications.append((used_id, substitution))
         self.inherit(step, printed)
-        own = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
-        derived_claims = claims - own  # type: ignore[operator]
+        given = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
+        derived_claims = claims - given  # type: ignore[operator]
         hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
         main = [g for g in proved.goals if g.obligation.written is not None]
         sides = [g for g in proved.goals if g.obligation.written is None]
@@ -634,7 +643,7 @@ class ProofExport:
         header = f"(* {_comment(step.id)}: {_comment(str(st))} *)\n"
         if isinstance(step.rule, Induction):
             return self.induction(proved, hypotheses, applications, derived_claims, main,
-                                  sides, header, printed)
+                                  sides, header, printed, tuple(own))
         naturals = st.naturals
         split = _term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
         for term in (*proved.witness.values(), *(
@@ -698,7 +707,7 @@ class ProofExport:
                + "\n".join(script.lines) + "\nQed.\n")
         return Exported(step.id, theorem, out, hypotheses=hypotheses,
                         variables=tuple(variables), naturals=naturals, claim=st.claim,
-                        exists=exists, printed=printed)
+                        exists=exists, printed=printed, instances=tuple(own))
 
     def coq_term(self, term: object, zero_of: str, vectors: Sequence[str],
                  naturals: Mapping[str, str]) -> str:
@@ -815,7 +824,8 @@ class ProofExport:
     def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
                   applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
                   main: list[Goal], sides: list[Goal], header: str,
-                  printed: dict[Rel, tuple[Rel, Mapping[str, object]]]) -> Exported:
+                  printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+                  instances: tuple[tuple[str, Mapping[str, object]], ...]) -> Exported:
         """Base and step lemmas over `R`, then the theorem over `nat` (see `over_nat`)."""
         step, st = proved.step, proved.statement
         rule = step.rule
@@ -883,7 +893,7 @@ class ProofExport:
         return Exported(step.id, ident(step.id), header + "\n".join(texts),
                         hypotheses=hypotheses, variables=tuple(variables),
                         naturals=st.naturals, claim=st.claim, induction=True, run=run,
-                        printed=printed)
+                        printed=printed, instances=instances)
 
     def induction_lemma(
         self,
