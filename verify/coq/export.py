@@ -549,8 +549,9 @@ class ProofExport:
                   ((vectors, "V"), (nats, "nat"), (scalars, "R")) if g]
         return f"forall {' '.join(groups)}," if groups else ""
 
-    def derivable(self, step: Step) -> list[str]:
-        """Used steps (transitively, in proof order) whose claims come from their theorems.
+    def imported(self, step: Step) -> list[str]:
+        """The steps whose statements `step` imports as they are (its uses without `with`,
+        transitively), in proof order.
 
         An instantiated use is applied to its substituted arguments instead (`_step`); the
         steps it uses are not reached through it (their substituted claims are among its
@@ -562,9 +563,13 @@ class ProofExport:
             if used not in closure:
                 closure.add(used)
                 stack.extend(u.step for u in self.proof.step(used).uses if not u.with_)
-        order = [s.id for s in self.proof.steps if s.id in closure]
+        return [s.id for s in self.proof.steps if s.id in closure]
+
+    def derivable(self, step: Step) -> list[str]:
+        """Imported steps (see `imported`) whose claims come from their theorems (an
+        induction's claim holds at run states only: it stays a premise)."""
         return [
-            s for s in order
+            s for s in self.imported(step)
             if (e := self.done.get(s)) is not None and e.theorem and not e.induction
         ]
 
@@ -614,8 +619,9 @@ class ProofExport:
         printed: dict[Rel, tuple[Rel, Mapping[str, object]]] = {}
         claims = {self.done[s].claim for s in derived}
         instances = list(proved.instances)
-        for s in derived:  # an instance a derived step applies: applied here too (its claim,
-            instances += [i for i in self.done[s].instances if i not in instances]  # imported)
+        for s in self.imported(step):  # an instance an imported step applies, applied here
+            if (e := self.done.get(s)) is not None:  # too: its claim is imported with it
+                instances += [i for i in e.instances if i not in instances]
         own: list[tuple[str, Mapping[str, object]]] = []
         for used_id, substitution in instances:
             used = self.done.get(used_id)

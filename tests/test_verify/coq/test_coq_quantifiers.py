@@ -9,6 +9,7 @@ Tests that compile skip without coqc; a tampered witness or instance must be rej
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -249,3 +250,121 @@ def test_a_carried_invariant_of_runs_with_update_facts_compiles(tmp_path: Path) 
     assert [s.status for s in report.steps] == ["proved", "proved"]
     run = export_and_check(tmp_path, [("carried", proof, list(report.steps))])
     assert run.for_proof("carried") == {"nonnegative": "checked", "grows": "checked"}
+
+
+INHERITED_INSTANCE = b"""
+title = "an instance inherited through other steps"
+scalars = ["a", "b", "t"]
+naturals = ["t"]
+
+[[step]]
+id = "double"
+given = ["a >= 0"]
+claim = "2*a >= a"
+
+[[step]]
+id = "scaled"
+given = []
+claim = "2*t*b**2 >= t*b**2"
+uses = [{ step = "double", with = { a = "t*b**2" } }]
+
+# inherits `a >= 0 [a := b**2*t]` (and the instance's claim) through scaled
+[[step]]
+id = "inherits"
+given = []
+claim = "3*t*b**2 >= t*b**2"
+uses = ["scaled"]
+
+# two steps away, split by cases
+[[step]]
+id = "inherits-split"
+given = []
+claim = "4*t*b**2 >= t*b**2"
+uses = ["inherits"]
+split = { on = "b", zero = true }
+
+[[step]]
+id = "partial-sum"
+given = []
+claim = "a <= t*b**2"
+uses = [{ step = "double", with = { a = "b**2" } }]
+[step.induction]
+variable = "t"
+constants = ["b"]
+base = { a = "0" }
+step = { a = "a + b**2" }
+
+# inherits the instance through an induction (whose own claim stays a premise)
+[[step]]
+id = "partial-sum-doubled"
+given = []
+claim = "2*a <= 2*t*b**2"
+uses = ["partial-sum"]
+"""
+INHERITED = ["double", "scaled", "inherits", "inherits-split", "partial-sum",
+             "partial-sum-doubled"]
+
+
+@pytest.fixture(scope="module")
+def inherited() -> tuple[str, object, list[object]]:
+    proof = parse_proof(INHERITED_INSTANCE, "inherited.toml")
+    report = check_proof(proof)
+    assert [s.status for s in report.steps] == ["proved"] * len(INHERITED)
+    return "inherited", proof, list(report.steps)
+
+
+def _theorem(text: str, step: str) -> str:
+    start = text.index(f"Theorem step_{step} :")
+    return text[start:text.index("Qed.", start)]
+
+
+def test_an_inherited_instance_is_stated_from_its_source_and_its_claim_derived(
+    inherited: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    # Regression: a step inheriting an instance's substituted hypotheses through another step
+    # was not exported (their text, `a >= 0 [a := b**2*t]`, is not source), as were the last
+    # 3 steps of nonseparable-freund-schapire.
+    run = export_and_check(tmp_path, [inherited], compile=False)
+    assert run.for_proof("inherited") == dict.fromkeys(INHERITED, NOT_RUN)
+    text = (tmp_path / "inherited.v").read_text()
+    # the inherited premise printed from `a >= 0` with the term in place, the natural as INR;
+    # the instance's claim `2*a >= a [a := b**2*t]` derived by applying double, not assumed
+    for step, claim in (("inherits", "3"), ("inherits_split", "4")):
+        theorem = _theorem(text, step)
+        assert theorem.startswith(
+            f"Theorem step_{step} : forall (t : nat) (b : R),\n"
+            "    ((INR t) * (b ^ 2)) >= 0 ->\n"
+            f"    (({claim} * (INR t)) * (b ^ 2)) >= ((INR t) * (b ^ 2)).\n")
+        assert "(step_double ((INR nat'0) * (b ^ 2)) hyp'0)" in theorem
+        assert "(step_scaled nat'0 b hyp'0)" in theorem
+    # through an induction: its claim a premise, the instance's premise too, its claim derived
+    theorem = _theorem(text, "partial_sum_doubled")
+    assert theorem.startswith(
+        "Theorem step_partial_sum_doubled : forall (t : nat) (a b : R),\n"
+        "    (b ^ 2) >= 0 ->\n"
+        "    a <= ((INR t) * (b ^ 2)) ->\n")
+    assert "(step_double (b ^ 2) hyp'0)" in theorem
+
+
+@needs_coqc
+def test_an_inherited_instance_compiles_and_a_tampered_premise_is_rejected(
+    inherited: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    run = export_and_check(tmp_path, [inherited])
+    assert run.for_proof("inherited") == dict.fromkeys(INHERITED, "checked")
+    path = tmp_path / "inherited.v"
+    text = path.read_text()
+    # the inherited premise on another term (t*b**2 becomes b**2) no longer proves the claim
+    theorem = _theorem(text, "inherits")
+    tampered = theorem.replace("    ((INR t) * (b ^ 2)) >= 0 ->\n", "    (b ^ 2) >= 0 ->\n")
+    assert tampered != theorem
+    path.write_text(text.replace(theorem, tampered))
+    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    done = subprocess.run([COQC, "-R", ".", LOGICAL, "inherited.v"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode != 0
+    first = text.index(theorem)  # coqc's error is inside the tampered theorem
+    lines = (text[:first].count("\n") + 1, text[:first + len(theorem)].count("\n") + 1)
+    found = re.search(r'File "[^"]*inherited.v", line (\d+)', done.stderr + done.stdout)
+    assert found is not None and lines[0] <= int(found.group(1)) <= lines[1]
