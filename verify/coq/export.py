@@ -837,9 +837,7 @@ class ProofExport:
         rule = step.rule
         assert isinstance(rule, Induction)
         t = rule.variable
-        if sorted(st.naturals) != [t]:
-            raise Unsupported(f"naturals {sorted(st.naturals)} besides the induction "
-                              f"variable {t}: not exported yet")
+        naturals = frozenset(st.naturals - {t})  # bound as `nat` (a sequence of them over nat)
         labels = [g.obligation.label for g in main]
         split = rule.split
         expected = ["base", "step"] if split is None else ["base", *(
@@ -875,7 +873,7 @@ class ProofExport:
             for value in substitution.values():
                 extra |= _term_names(value)
         stated = [r for r in (*st.hypotheses, st.claim, *update) if r not in printed]
-        variables = self.variables(stated, extra)
+        variables = self.variables(stated, extra, naturals=naturals)
         iterated = set(rule.base) | set(rule.step) | {t}
         reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
                  for n in gram_pair(s) or (s.name,)}
@@ -888,13 +886,14 @@ class ProofExport:
         zero_by = [v for v in variables if v in self.proof.names.vectors and v not in sequences]
         texts = [
             self.induction_lemma(proved, goals, variables, prefix, (*hypotheses, *more),
-                                 applications, derived_claims, sides, printed, zero_by)
+                                 applications, derived_claims, sides, printed, zero_by,
+                                 naturals)
             for goals, prefix, more in (([base], "base", ()),
                                         (steps, "step", (natural, st.claim, *update)))
         ]
         facts = update[len(carried):]
         text, run = self.over_nat(step, variables, hypotheses, sequences, facts, st.claim,
-                                  printed, zero_by, sources)
+                                  printed, zero_by, sources, naturals)
         texts.append(text)
         return Exported(step.id, ident(step.id), header + "\n".join(texts),
                         hypotheses=hypotheses, variables=tuple(variables),
@@ -913,9 +912,12 @@ class ProofExport:
         sides: list[Goal],
         printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
         zero_by: list[str],
+        naturals: frozenset[str] = frozenset(),
     ) -> str:
         """The base or step obligation of an induction as a lemma over `R` of its own (a
-        split step: its cases, destructed as a case split's)."""
+        split step: its cases, destructed as a case split's). A natural besides the counter
+        is bound as a `nat` and read through `INR`, as in a direct step (the counter is
+        a real here: the step lemma assumes `t >= 0`, as its obligation does)."""
         step = proved.step
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -924,10 +926,19 @@ class ProofExport:
                       if g.obligation.label.startswith(f"{label}: ")}
         vectors = [v for v in variables if v in self.proof.names.vectors]
         script = _Script(self.proof, vectors, names, conditions)
-        script.emit("intros " + " ".join([name(v) for v in variables] + list(names.values()))
-                    + ".")
-        self.apply_uses(script, applications, derived_claims, {},
-                        lambda term, zero: self.coq_term(term, zero, zero_by, {}))
+        intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
+        script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
+                                         + list(names.values())) + ".")
+        in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
+        self.apply_uses(script, applications, derived_claims, intros,
+                        lambda term, zero: self.coq_term(term, zero, zero_by, in_proof))
+        for natural, nat in intros.items():  # from here on, the real `k` is `INR k`
+            fact = script.new("natge")
+            script.emit(f"pose proof (pos_INR {nat}) as {fact}. "
+                        f"set ({name(natural)} := INR {nat}) in *. clearbody {name(natural)}.")
+            script.facts[_nat_fact(natural)] = fact
+        as_real = {n: f"(INR {name(n)})" for n in intros}
+        real = {name(n): text for n, text in as_real.items()}
         goal = goals[0]
         split = rule.split if label == "step" else None
         fact_label = (script.replay(goal) if split is None
@@ -937,25 +948,36 @@ class ProofExport:
         t = rule.variable
         declared = self.proof.names.vectors
         shown = Written(self.proof.names,
-                        {t: "0" if at_base else f"({name(t)} + 1)",
-                         **{n: _term(v, n) for n, v in mapping.items() if n not in declared}},
-                        {n: _term(v, n) for n, v in mapping.items() if n in declared})
+                        {**as_real, t: "0" if at_base else f"({name(t)} + 1)",
+                         **{n: _substituted(_term(v, n), real) for n, v in mapping.items()
+                            if n not in declared}},
+                        {n: _substituted(_term(v, n), real) for n, v in mapping.items()
+                         if n in declared})
         claim = shown.relation(proved.statement.claim)
         if claim is None:
             raise Unsupported("the invariant has no source text to substitute into")
         written_claim = goal.obligation.written[1]  # type: ignore[index]
         script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
-        hyps = [" ".join(self.instance_text(printed[h], zero_by, {}))
-                if h in printed else " ".join(script.relation_text(h)) for h in premises]
-        body = "".join(f"{h} ->\n    " for h in hyps)
-        statement = f"{self.binder(variables)}\n    {body}{' '.join(claim)}"
+        def text(relation: Rel) -> str:
+            if relation in printed:
+                return " ".join(self.instance_text(printed[relation], zero_by, as_real))
+            if not as_real:
+                return " ".join(script.relation_text(relation))
+            parts = Written(self.proof.names, as_real).relation(relation)
+            if parts is None:
+                raise Unsupported(f"{relation.text!r} has no source text to state")
+            return " ".join(parts)
+
+        body = "".join(f"{text(h)} ->\n    " for h in premises)
+        statement = f"{self.binder(variables, naturals)}\n    {body}{' '.join(claim)}"
         return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
 
     def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
                  sequences: list[str], update: Sequence[Rel], invariant: Rel,
                  printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
-                 zero_by: list[str], carried: Sequence[Exported] = ()) -> tuple[str, Run]:
+                 zero_by: list[str], carried: Sequence[Exported] = (),
+                 naturals: frozenset[str] = frozenset()) -> tuple[str, Run]:
         """The induction as a theorem over `nat`, the kernel's semantics of a run.
 
         The iterated vectors and the per-update names (read by the update, not iterated, not
@@ -963,15 +985,19 @@ class ProofExport:
         `n'`; every other name is a constant of the run; the counter is `INR n'`. The base
         and step lemmas hold for all values, so each `n'` instantiates them; an invariant
         carried from another induction over the same runs is that induction's theorem at
-        `n'`, applied to this run (derived, not assumed).
+        `n'`, applied to this run (derived, not assumed). A natural besides the counter is
+        a constant `nat`, read through `INR` and given as it is to the lemmas.
         """
         rule = step.rule
         assert isinstance(rule, Induction)
         t = rule.variable
         vectors = self.proof.names.vectors
+        as_real = {k: f"(INR {name(k)})" for k in naturals}
 
         def at(index: str) -> tuple[dict[str, str], dict[str, str]]:
             scalars = {s: f"({name(s)} {index})" for s in sequences if s not in vectors}
+            scalars |= {k: f"(INR {scalars[k]})" if k in scalars else text
+                        for k, text in as_real.items()}
             scalars[t] = "0" if index == "0%nat" else f"(INR {index})"
             vecs = {v: f"({name(v)} {index})" for v in sequences if v in vectors}
             return scalars, vecs
@@ -992,13 +1018,17 @@ class ProofExport:
         n = "n'"
         constants = [v for v in variables if v not in sequences and v != t]
         const_v = [name(v) for v in constants if v in vectors]
-        const_s = [name(v) for v in constants if v not in vectors]
+        const_n = [name(v) for v in constants if v in naturals]
+        const_s = [name(v) for v in constants if v not in vectors and v not in naturals]
         seq_v = [name(v) for v in sequences if v in vectors]
-        seq_s = [name(v) for v in sequences if v not in vectors]
+        seq_n = [name(v) for v in sequences if v in naturals]
+        seq_s = [name(v) for v in sequences if v not in vectors and v not in naturals]
         groups = [f"({' '.join(g)} : {ty})" for g, ty in (
-            (const_v, "V"), (const_s, "R"), (seq_v, "nat -> V"), (seq_s, "nat -> R")) if g]
-        hyps = [" ".join(self.instance_text(printed[h], zero_by, {}) if h in printed
-                         else Written(self.proof.names).relation(h) or ()) for h in hypotheses]
+            (const_v, "V"), (const_n, "nat"), (const_s, "R"), (seq_v, "nat -> V"),
+            (seq_n, "nat -> nat"), (seq_s, "nat -> R")) if g]
+        hyps = [" ".join(self.instance_text(printed[h], zero_by, as_real) if h in printed
+                         else Written(self.proof.names, as_real).relation(h) or ())
+                for h in hypotheses]
         if any(not h for h in hyps):
             raise Unsupported("a hypothesis has no source text to restate over nat")
         base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat')}" for v in rule.base]
@@ -1024,12 +1054,14 @@ class ProofExport:
         b_names = [f"base'{i}" for i in range(len(base))]
         s_names = [f"next'{i}" for i in range(len(nxt))]
         u_names = [f"upd'{i}" for i in range(len(facts))]
-        intro = [*const_v, *const_s, *seq_v, *seq_s, *h_names, *b_names, *s_names, *u_names]
+        intro = [*const_v, *const_n, *const_s, *seq_v, *seq_n, *seq_s, *h_names, *b_names,
+                 *s_names, *u_names]
         theorem = ident(step.id)
         binders = tuple(v for group in (
-            [v for v in constants if v in vectors], [v for v in constants if v not in vectors],
-            [v for v in sequences if v in vectors], [v for v in sequences if v not in vectors])
-            for v in group)
+            [v for v in constants if v in vectors], [v for v in constants if v in naturals],
+            [v for v in constants if v not in vectors and v not in naturals],
+            [v for v in sequences if v in vectors], [v for v in sequences if v in naturals],
+            [v for v in sequences if v not in vectors and v not in naturals]) for v in group)
         run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update))
 
         def label(items: Sequence[object], names: list[str], item: object, what: str) -> str:
