@@ -368,3 +368,90 @@ def test_an_inherited_instance_compiles_and_a_tampered_premise_is_rejected(
     lines = (text[:first].count("\n") + 1, text[:first + len(theorem)].count("\n") + 1)
     found = re.search(r'File "[^"]*inherited.v", line (\d+)', done.stderr + done.stdout)
     assert found is not None and lines[0] <= int(found.group(1)) <= lines[1]
+
+
+NATURALS_IN_RUNS = b"""
+title = "an induction with a natural besides its counter"
+scalars = ["s", "d", "t", "k", "m", "D"]
+naturals = ["t", "k", "m"]
+
+# k: a natural constant of the run, read by the base
+[[step]]
+id = "offset"
+given = ["D >= 0"]
+claim = "s <= (t + k)*D"
+[step.induction]
+variable = "t"
+constants = ["D", "k"]
+base = { s = "k*D" }
+step = { s = "s + d" }
+given = ["d <= D"]
+
+# carried with k: the other induction's theorem applied to the run, k included
+[[step]]
+id = "offset-carried"
+given = ["D >= 0"]
+claim = "s <= (t + k)*D + k"
+uses = ["offset"]
+[step.induction]
+variable = "t"
+constants = ["D", "k"]
+base = { s = "k*D" }
+step = { s = "s + d" }
+given = ["d <= D"]
+
+# m: a natural read fresh at each update, a sequence of naturals
+[[step]]
+id = "grows"
+given = []
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + m" }
+
+[[step]]
+id = "uses-offset"
+given = ["D >= 0"]
+claim = "s <= (t + k)*D + 1"
+uses = ["offset"]
+"""
+NATURAL_STEPS = ["offset", "offset-carried", "grows", "uses-offset"]
+
+
+@pytest.fixture(scope="module")
+def naturals_in_runs() -> tuple[str, object, list[object]]:
+    proof = parse_proof(NATURALS_IN_RUNS, "naturals.toml")
+    report = check_proof(proof)
+    assert [s.status for s in report.steps] == ["proved"] * len(NATURAL_STEPS)
+    return "naturals", proof, list(report.steps)
+
+
+def test_a_natural_besides_the_counter_is_a_nat_in_the_lemmas_and_over_runs(
+    naturals_in_runs: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    # Regression: such an induction was not exported ("naturals besides the induction
+    # variable: not exported yet").
+    run = export_and_check(tmp_path, [naturals_in_runs], compile=False)
+    assert run.for_proof("naturals") == dict.fromkeys(NATURAL_STEPS, NOT_RUN)
+    text = (tmp_path / "naturals.v").read_text()
+    # the lemmas bind k as a nat, read through INR (its 0 <= k from pos_INR); t is a real
+    assert "Lemma step_offset_step : forall (k : nat) (s d t D : R),\n" \
+        "    D >= 0 ->\n    t >= 0 ->\n    s <= ((t + (INR k)) * D) ->\n" in text
+    assert "pose proof (pos_INR nat'0) as natge'0. set (k := INR nat'0) in *." in text
+    # over runs: k a constant nat, the base read through INR; m a sequence of naturals
+    assert "Theorem step_offset : forall (k : nat) (D : R) (s d : nat -> R),\n" \
+        "    D >= 0 ->\n    s 0%nat = (D * (INR k)) ->\n" in text
+    assert "forall n', (s n') <= (((INR n') + (INR k)) * D)." in text
+    assert "Theorem step_grows : forall (m : nat -> nat) (s : nat -> R),\n" in text
+    assert "(forall n', s (S n') = ((INR (m n')) + (s n'))) ->" in text
+    # the carried invariant: the other induction's theorem, k given as it is
+    assert "(step_offset k D s d hyp'0 base'0 next'0 upd'0 n')" in text
+
+
+@needs_coqc
+def test_a_natural_besides_the_counter_compiles(
+    naturals_in_runs: tuple[str, object, list[object]], tmp_path: Path
+) -> None:
+    run = export_and_check(tmp_path, [naturals_in_runs])
+    assert run.for_proof("naturals") == dict.fromkeys(NATURAL_STEPS, "checked")
