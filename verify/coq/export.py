@@ -17,12 +17,15 @@ introduced as a `nat`, `0 <= INR t` is `pos_INR`, and the proof then works with 
 `t := INR t`. Structural rules: a case split destructs the trichotomy (a
 disjunction) and replays each case; `uses` applies the used step's theorem, and an instance
 (`with`) applies it to the substituted terms (its substituted premises are printed from their
-source text with the terms in place, as Coq instantiates the binders); an existential claim is
+source text with the terms in place, as Coq instantiates the binders; a step that imports
+them through other steps prints them the same way and applies the instance again, so its
+substituted claim is derived there too); an existential claim is
 stated with `exists`, proved by `exists` of the witness, and destructed where it is used; an
 induction over runs is a theorem over `nat` (iterated vectors and scalars and per-update names
 as sequences, constants as constants) proved from its base and step obligations, exported as
 lemmas over `R` (a split step destructs its cases; a carried invariant is the other
-induction's theorem applied to the same run).
+induction's theorem applied to the same run); a natural besides the counter is a `nat` there
+too (a constant, or a `nat -> nat` sequence when read fresh at each update), read via `INR`.
 
 The checker's reports are read in one place only, `proved_step` (the adapter).
 """
