@@ -86,9 +86,12 @@ class Column:
 
     @classmethod
     def constant(cls, value: int | Fraction, n: int) -> Column:
-        """The same value on `n` rows."""
+        """The same value on `n` rows (its magnitude known without reading them)."""
         single = cls.of([value])
-        return cls(np.repeat(single.num, n), single.den)
+        column = cls(np.repeat(single.num, n), single.den)
+        if n:
+            column.__dict__["magnitude"] = single.magnitude  # fills the cached property
+        return column
 
     def __len__(self) -> int:
         return len(self.num)
@@ -180,7 +183,16 @@ class VectorColumn:
 
     @cached_property
     def magnitude(self) -> int:
-        """The largest |numerator| (computed once per column)."""
+        """The largest |numerator| (computed once per column): for rows taken from a smaller
+        column, the largest over the source rows they repeat (every row is some source row,
+        so this is the same number), which reads each source row once instead of every copy
+        (a run's example rows repeat each iterate once per example)."""
+        if self.source is not None:
+            base, index = self.source
+            if len(base) < len(index):
+                present = np.zeros(len(base), dtype=bool)
+                present[index] = True
+                return base.magnitude if present.all() else _max_abs(base.num[present])
         return _max_abs(self.num)
 
     def take(self, rows: np.ndarray) -> VectorColumn:
@@ -221,9 +233,8 @@ def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
     if a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT:
         num = np.einsum("ij,ij->i", a.num, b.num)
     else:
-        num = (_as_object(a.num) * _as_object(b.num)).sum(axis=1) if dim else _int_array(
-            [0] * len(a))
-        num = _int_array([int(v) for v in num])
+        num = _fitting((_as_object(a.num) * _as_object(b.num)).sum(axis=1)) if dim else (
+            _int_array([0] * len(a)))
     return Column(num, a.den * b.den)
 
 
@@ -239,10 +250,15 @@ def _products(a: VectorColumn, b: VectorColumn) -> Column:
 
 def _fitted(column: Column) -> Column:
     """The column in int64 when every value fits (as row-wise products give it)."""
-    num = column.num
-    if num.dtype == object:
-        num = _int_array([int(v) for v in num])
-    return Column(num, column.den)
+    return Column(_fitting(column.num), column.den)
+
+
+def _fitting(num: IntArray) -> IntArray:
+    """Exact integers in int64 when every one fits, else as they are (Python ints): the
+    array `_int_array` makes of the same values, without a Python loop over them."""
+    if num.dtype == object and _max_abs(num) <= INT64_LIMIT:
+        return num.astype(np.int64)
+    return num
 
 
 def reduced(num: np.ndarray, den: int) -> VectorColumn:
