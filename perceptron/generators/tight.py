@@ -18,6 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import gcd, lcm
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import NovikoffBound
@@ -48,19 +49,28 @@ class TightFamily(NovikoffBound):
 
 
 def _solve(a: Matrix, b: Matrix) -> Matrix:
-    """`a^-1 b` by exact Gauss–Jordan elimination (`a` invertible)."""
+    """`a^-1 b` by exact Gauss–Jordan elimination (`a` invertible), fraction-free: each row
+    of `[a | b]` is scaled to integers (which leaves the solution alone), rows are combined
+    as `p * row - f * pivot_row` and divided by their content, and only the solution's
+    entries become Fractions. The solution is unique, so these are the Fractions elimination
+    over Fractions gives, without a Fraction (and its gcd) per step."""
     n = len(a)
-    rows = [list(a[i]) + list(b[i]) for i in range(n)]
+    rows: list[list[int]] = []
+    for i in range(n):
+        row = [Fraction(v) for v in (*a[i], *b[i])]
+        den = lcm(*(v.denominator for v in row))
+        rows.append([v.numerator * (den // v.denominator) for v in row])
     for col in range(n):
         pivot = next(r for r in range(col, n) if rows[r][col] != 0)
         rows[col], rows[pivot] = rows[pivot], rows[col]
         p = rows[col][col]
-        rows[col] = [v / p for v in rows[col]]
         for r in range(n):
             if r != col and rows[r][col] != 0:
                 f = rows[r][col]
-                rows[r] = [v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
-    return [row[n:] for row in rows]
+                combined = [p * v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
+                content = gcd(*combined)
+                rows[r] = [v // content for v in combined] if content > 1 else combined
+    return [[Fraction(v, row[i]) for v in row[n:]] for i, row in enumerate(rows)]
 
 
 def rational_rotation(dim: int, seed: int, spread: int = 2) -> Matrix:
