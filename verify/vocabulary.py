@@ -124,7 +124,7 @@ from typing import Literal
 
 import numpy as np
 
-from perceptron.algorithms.fast import Problem, exact_matvec, integer_form, integer_vector
+from perceptron.algorithms.fast import Problem, exact_matvec, integer_vector
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import functional_margins, radius2
 from verify.numeric.batch_integers import IntegerBatch
@@ -136,6 +136,7 @@ from verify.numeric.instances import (
     Origin,
     VectorColumn,
     _as_object,
+    _int_array,
     _max_abs,
     gram_column,
     reduced,
@@ -412,15 +413,17 @@ def batch_run_from_engine(result: object, data: Dataset, theta_star: Vector,
                           theta0: Vector) -> BatchRun:
     """Adapt a `perceptron.algorithms.batch.run_batch(..., keep_trace=True)` result (no bias).
 
-    The trace records M_k and alpha_k; xbar_k is summed here in integers (the examples over
-    one common denominator) and the iterates rebuilt exactly, the last checked against the
-    engine's final iterate, so the rows cannot drift from the run.
+    The trace records M_k and alpha_k, and the engine's own integers: every iterate
+    `W_k / D_k` and every `xbar_k` over the examples' common denominator, so the rows are
+    built from the run itself, not from a second computation of it (the last iterate is
+    still compared with the engine's result). A trace without them (a bias, other data) is
+    replayed in Fractions.
     """
     trace = result.trace  # type: ignore[attr-defined]
-    if not trace.bias and trace.data is data:
-        integer = IntegerBatch.replay(integer_form(data), theta0, trace.sets, trace.alphas)
+    if not trace.bias and trace.data is data and trace.integers is not None:
+        integer = IntegerBatch.of_engine(trace.integers, trace.sets, trace.alphas)
         if not integer.ends_at(result.w):  # type: ignore[attr-defined]
-            raise RuntimeError(f"batch replay ends at {integer.fractions(-1)}, the engine at "
+            raise RuntimeError(f"batch trace ends at {integer.fractions(-1)}, the engine at "
                                f"{result.w}")  # type: ignore[attr-defined]
         return BatchRun(data, theta_star, tuple(theta0), _IntegerIterations(integer), integer)
     X = VectorColumn.of(data.X, data.d)
@@ -562,10 +565,16 @@ def example_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     directions = np.zeros((count, dim), dtype=np.int64)
     directions[axis, q[axis]] = 1
     db = (q == dim).astype(np.int64)
-    # the moved point w + h d = (2 W + (t + 1) den_W d) / (2 den_W), built coordinate-wise
+    # <w + h d, x_j> for the moved point w + h d = (2 W + (t + 1) den_W d) / (2 den_W): as d is
+    # e_q (or 0), it is 2 <W, X_j> + (t + 1) den_W X_jq over 2 den_W den_X, read off `g` and
+    # one coordinate of x instead of a second table of dot products
     steps = _scaled(np.arange(1, count + 1, dtype=np.int64), W.den)
-    moved = _plus(_scaled(W.num, 2), _exact(directions, 1) * steps[:, None])
-    at = gram_column(VectorColumn(moved, 2 * W.den).take(t), x_rows)  # <w + h d, x_j>
+    along = np.zeros(len(t), dtype=X.num.dtype)  # X_jq on rows whose state has d = e_q
+    moving = q[t] < dim
+    along[moving] = X.num[j[moving], q[t][moving]]
+    at_num = _plus(_scaled(g.num, 2), _exact(along, _max_abs(along) * _max_abs(steps))
+                   * _exact(steps, _max_abs(along) * _max_abs(steps))[t])
+    at = Column(at_num, 2 * W.den * X.den)
     # -y (<w + h d, x> + b + h db) with b = 0, over 2 * at.den: h db = (t + 1) db / 2
     at_term = _plus(_scaled(at.num, 2), _scaled((t + 1) * db[t], at.den)) * -y
     signed = np.where(member, -y, 0)
@@ -611,8 +620,9 @@ def _iteration_columns(run: BatchRun) -> tuple[dict[str, Column], dict[str, Vect
     scalars["k"] = Column(np.arange(len(its), dtype=np.int64))
     if run.integer is not None:
         integer = run.integer
-        scalars["alpha"] = Column.of(integer.alphas)
-        scalars["e"] = Column.of([1 - alpha for alpha in integer.alphas])
+        alpha = scalars["alpha"] = Column.of(integer.alphas)
+        # e = 1 - a/b = (b - a)/b in lowest terms: over the same common denominator as alpha
+        scalars["e"] = Column(_int_array([alpha.den - v for v in alpha.num.tolist()]), alpha.den)
         scalars["mk"] = Column(np.array([len(m) for m in integer.sets], dtype=np.int64))
         vectors["theta"] = integer.states(0, integer.iterations)
         vectors["theta_next"] = integer.states(1, integer.iterations + 1)

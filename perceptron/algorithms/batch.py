@@ -26,7 +26,7 @@ from fractions import Fraction
 from math import gcd
 
 from perceptron.algorithms.fast import exact_combination, exact_matvec, integer_form, integer_vector
-from perceptron.algorithms.trace import BatchTrace
+from perceptron.algorithms.trace import BatchIntegers, BatchTrace
 from perceptron.dataset import Dataset, Vector
 from perceptron.numbers import as_text, exact
 from perceptron.result import BatchResult
@@ -167,6 +167,8 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
     strict = rule == "lt"
     sets: list[tuple[int, ...]] = []
     alphas: list[Fraction] = []
+    iterates: list[tuple[tuple[int, ...], int]] = [(tuple(W), D)]
+    xbars: list[tuple[int, ...]] = []
     saved, saved_k, power, lam = (tuple(W), D), 0, 1, 0
     converged, reason, k = False, "", 0
     while True:
@@ -203,17 +205,21 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
         k += 1
         sets.append(M)
         alphas.append(alpha)
+        iterates.append((tuple(W), D))
+        xbars.append(tuple(xbar))
         if chooser.deterministic:
-            if (tuple(W), D) == saved:
+            if iterates[-1] == saved:
                 reason = (f"cycling: w_{k} equals w_{saved_k}, so the iterations repeat "
                           "forever: the run never converges")
                 break
             lam += 1
             if lam == power:
-                saved, saved_k, power, lam = (tuple(W), D), k, power * 2, 0
+                saved, saved_k, power, lam = iterates[-1], k, power * 2, 0
     w: Vector = tuple(Fraction(wi, D) for wi in W)
     margins = exact_matvec(form.rows, W, form.max_abs)
     separating = all(m * yj > 0 for m, yj in zip(margins, y, strict=True))
-    trace = BatchTrace(data, bias, start, sets, alphas) if keep_trace else None
+    trace = (BatchTrace(data, bias, start, sets, alphas, BatchIntegers(form, tuple(iterates),
+                                                                   tuple(xbars)))
+             if keep_trace else None)
     return BatchResult(k, converged, reason, w, rule, chooser.describe(), bias, trace,
                        separating, tuple(alphas))

@@ -206,7 +206,7 @@ def integer_vector(w: Sequence[Fraction]) -> tuple[list[int], int]:
 def exact_matvec(rows: np.ndarray, vector: Sequence[int], max_abs: int | None = None) -> list[int]:
     """`rows @ vector` exactly, as Python ints: int64 when a bound allows it, else object."""
     top = max_abs if max_abs is not None else _max_abs(rows)
-    vec_l1 = sum(abs(int(v)) for v in vector)
+    vec_l1 = sum(map(abs, map(int, vector)))
     if rows.dtype != object and top * vec_l1 < 2**63 and vec_l1 < 2**63:
         return (rows @ np.array(vector, dtype=np.int64)).tolist()
     obj = np.empty(len(vector), dtype=object)
@@ -218,7 +218,7 @@ def exact_combination(coefficients: Sequence[int], rows: np.ndarray,
                       max_abs: int | None = None) -> list[int]:
     """`coefficients @ rows` (a combination of the rows) exactly, as Python ints."""
     top = max_abs if max_abs is not None else _max_abs(rows)
-    l1 = sum(abs(int(c)) for c in coefficients)
+    l1 = sum(map(abs, map(int, coefficients)))
     if rows.dtype != object and top * l1 < 2**63 and l1 < 2**63:
         return (np.array(coefficients, dtype=np.int64) @ rows).tolist()
     obj = np.empty(len(coefficients), dtype=object)

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from perceptron.algorithms.fast import Problem, exact_combination
+from perceptron.algorithms.fast import IntegerForm, Problem, exact_combination
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset, Vector
 
@@ -192,17 +192,33 @@ class StreamTrace(Sequence[UpdateRecord]):
         return self._records[-1].w_after if self._records else w0  # type: ignore[return-value]
 
 
+@dataclass(frozen=True, eq=False)
+class BatchIntegers:
+    """A batch run's iterates as the engine computed them, `w_k = W_k / D_k` (lowest terms,
+    k = 0..K), and its `xbar_k = xbars[k] / form.scale` (k = 0..K-1), over the examples in
+    integer form `form`: kept so that whoever reads every iterate (the audit's batch rows,
+    `verify.numeric.batch_integers`) takes them from the run instead of computing the run
+    again."""
+
+    form: IntegerForm
+    iterates: tuple[tuple[tuple[int, ...], int], ...]
+    xbars: tuple[tuple[int, ...], ...]
+
+
 class BatchTrace(Sequence[BatchRecord]):
     """The iterations of a batch run: `M_k` and `alpha_k` per iteration; `xbar_k` and the
-    iterates rebuilt exactly on demand."""
+    iterates rebuilt exactly on demand (in Fractions, independently of the engine), and the
+    engine's own integers when it recorded them (`integers`)."""
 
     def __init__(self, data: Dataset, bias: bool, w0: Vector,
-                 sets: Sequence[tuple[int, ...]], alphas: Sequence[Fraction]) -> None:
+                 sets: Sequence[tuple[int, ...]], alphas: Sequence[Fraction],
+                 integers: BatchIntegers | None = None) -> None:
         self.data = data
         self.bias = bias
         self.w0 = tuple(w0)
         self.sets = tuple(sets)
         self.alphas = tuple(alphas)
+        self.integers = integers
 
     def __len__(self) -> int:
         return len(self.sets)

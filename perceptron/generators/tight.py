@@ -14,11 +14,11 @@ while no longer axis-aligned.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import gcd, lcm
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import NovikoffBound
@@ -48,40 +48,42 @@ class TightFamily(NovikoffBound):
         return self.data.n
 
 
-def _solve(a: list[list[int]], b: list[list[int]]) -> Matrix:
-    """`a^-1 b` for integer `a` (invertible) and `b`, by Gauss–Jordan elimination in integers.
-
-    Each row of `[a | b]` may be scaled by any nonzero integer without changing the solution,
-    so rows are combined without division and kept small by dividing out their gcd; only the
-    final quotients are Fractions. Exact, and several times faster than eliminating in
-    Fractions (every Fraction operation pays a gcd).
-    """
+def _solve(a: Matrix, b: Matrix) -> Matrix:
+    """`a^-1 b` by exact Gauss–Jordan elimination (`a` invertible), fraction-free: each row
+    of `[a | b]` is scaled to integers (which leaves the solution alone), rows are combined
+    as `p * row - f * pivot_row` and divided by their content, and only the solution's
+    entries become Fractions. The solution is unique, so these are the Fractions elimination
+    over Fractions gives, without a Fraction (and its gcd) per step."""
     n = len(a)
-    rows = [list(a[i]) + list(b[i]) for i in range(n)]
+    rows: list[list[int]] = []
+    for i in range(n):
+        row = [Fraction(v) for v in (*a[i], *b[i])]
+        den = lcm(*(v.denominator for v in row))
+        rows.append([v.numerator * (den // v.denominator) for v in row])
     for col in range(n):
         pivot = next(r for r in range(col, n) if rows[r][col] != 0)
         rows[col], rows[pivot] = rows[pivot], rows[col]
-        top = rows[col]
-        p = top[col]
+        p = rows[col][col]
         for r in range(n):
-            f = rows[r][col]
-            if r != col and f != 0:
-                row = [p * v - f * w for v, w in zip(rows[r], top, strict=True)]
-                g = math.gcd(*row)
-                rows[r] = [v // g for v in row]
-    return [[Fraction(v, rows[i][i]) for v in rows[i][n:]] for i in range(n)]
+            if r != col and rows[r][col] != 0:
+                f = rows[r][col]
+                combined = [p * v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
+                content = gcd(*combined)
+                rows[r] = [v // content for v in combined] if content > 1 else combined
+    return [[Fraction(v, row[i]) for v in row[n:]] for i, row in enumerate(rows)]
 
 
 def rational_rotation(dim: int, seed: int, spread: int = 2) -> Matrix:
     """An exactly orthogonal rational matrix: the Cayley transform of a random skew `A`."""
     rng = random.Random(seed)
-    skew = [[0] * dim for _ in range(dim)]
+    skew = [[Fraction(0)] * dim for _ in range(dim)]
     for i in range(dim):
         for j in range(i + 1, dim):
-            v = rng.randint(-spread, spread)
+            v = Fraction(rng.randint(-spread, spread))
             skew[i][j], skew[j][i] = v, -v
-    plus = [[int(i == j) + skew[i][j] for j in range(dim)] for i in range(dim)]
-    minus = [[int(i == j) - skew[i][j] for j in range(dim)] for i in range(dim)]
+    eye = [[Fraction(int(i == j)) for j in range(dim)] for i in range(dim)]
+    plus = [[eye[i][j] + skew[i][j] for j in range(dim)] for i in range(dim)]
+    minus = [[eye[i][j] - skew[i][j] for j in range(dim)] for i in range(dim)]
     # (I - A)(I + A)^-1 = (I + A)^-1 (I - A): the two factors commute.
     return _solve(plus, minus)
 

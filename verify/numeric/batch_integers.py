@@ -1,13 +1,15 @@
-"""A batch run as integers: the iterates `theta_k = W_k / D_k` replayed exactly as the engine
-computes them (`perceptron.batch.run_batch`), from which the audit's batch rows are built.
+"""A batch run as integers: the iterates `theta_k = W_k / D_k` exactly as the engine computed
+them (`perceptron.algorithms.batch.run_batch` records them in its trace), from which the
+audit's batch rows are built.
 
-The engine records only `M_k` and `alpha_k`; the vocabulary needs every iterate, every
-`xbar_k` and every member's partial sum. Replaying them with a Fraction per coordinate was
-half of the audit's numeric time (profile: 3.4 M Fraction constructions). Here each iterate
-is an integer vector over one integer, each `xbar_k` an integer vector over the examples'
-common denominator, and the columns are built from those integers (`verify.vocabulary.
-reduced`: the same numerators, denominator and dtype `VectorColumn.of` makes of the same
-rationals). Fractions are made only if someone reads `fractions` (tests, printing).
+The vocabulary needs every iterate, every `xbar_k` and every member's partial sum. Replaying
+them with a Fraction per coordinate was half of the audit's numeric time (profile: 3.4 M
+Fraction constructions), and replaying them in integers still did the run's work twice; so
+the engine keeps each iterate as an integer vector over one integer and each `xbar_k` as an
+integer vector over the examples' common denominator, and the columns are built from those
+integers (`verify.vocabulary.reduced`: the same numerators, denominator and dtype
+`VectorColumn.of` makes of the same rationals). Fractions are made only if someone reads
+`fractions` (tests, printing).
 """
 
 from __future__ import annotations
@@ -15,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import gcd, lcm
+from math import lcm
 
 import numpy as np
 
-from perceptron.algorithms.fast import IntegerForm, exact_combination, integer_vector
+from perceptron.algorithms.fast import IntegerForm, integer_vector
+from perceptron.algorithms.trace import BatchIntegers
 from perceptron.dataset import Vector
 from verify.numeric.instances import VectorColumn, reduced
 
@@ -37,29 +40,12 @@ class IntegerBatch:
     alphas: tuple[Fraction, ...]
 
     @classmethod
-    def replay(cls, form: IntegerForm, theta0: Sequence[Fraction],
-               sets: Sequence[tuple[int, ...]], alphas: Sequence[Fraction]) -> IntegerBatch:
-        """The iterates from `theta0` under the recorded sets and steps, in the engine's own
-        integer arithmetic (`w + alpha * xbar_int / s` with `w = W / D`, `alpha = a / b`)."""
-        W0, D = integer_vector(list(theta0))
-        W = list(W0)
-        y = form.y.tolist()
-        s = form.scale
-        iterates, denominators, xbars = [tuple(W)], [D], []
-        for members, alpha in zip(sets, alphas, strict=True):
-            coefficients = [0] * form.n
-            for j in members:
-                coefficients[j] = y[j]
-            xbar = exact_combination(coefficients, form.rows, form.max_abs)
-            a, b = alpha.numerator, alpha.denominator
-            W = [wi * b * s + D * a * xi for wi, xi in zip(W, xbar, strict=True)]
-            D = D * b * s
-            g = gcd(D, *W)
-            W, D = [wi // g for wi in W], D // g
-            iterates.append(tuple(W))
-            denominators.append(D)
-            xbars.append(tuple(int(v) for v in xbar))
-        return cls(form, tuple(iterates), tuple(denominators), tuple(xbars), tuple(sets),
+    def of_engine(cls, integers: BatchIntegers, sets: Sequence[tuple[int, ...]],
+                  alphas: Sequence[Fraction]) -> IntegerBatch:
+        """The run as the engine recorded it (`perceptron.algorithms.batch.run_batch`: its
+        iterates `W_k / D_k` and integer `xbar_k`), with the trace's sets and steps."""
+        return cls(integers.form, tuple(W for W, _ in integers.iterates),
+                   tuple(D for _, D in integers.iterates), integers.xbars, tuple(sets),
                    tuple(alphas))
 
     @property

@@ -158,7 +158,8 @@ def normalised(data: Dataset) -> Dataset:
     R = radius_bound(radius2(data))
     if R == 0:
         return data
-    return Dataset(tuple(tuple(v / R for v in x) for x in data.X), data.y, data.name)
+    # a zero stays the zero it is (no division: the adversary's rows are half zeros)
+    return Dataset(tuple(tuple(v / R if v else v for v in x) for x in data.X), data.y, data.name)
 
 
 def source_runner(algorithm_id: str) -> Runner:

@@ -57,8 +57,10 @@ def _max_abs(array: np.ndarray) -> int:
     if array.size == 0:
         return 0
     # the extremes, not `abs` of every entry: on object arrays (Python ints) that would
-    # allocate a second array of big integers just to compare them
-    return max(abs(int(array.max())), abs(int(array.min())))
+    # allocate a second array of big integers just to compare them (the ufuncs' own reduce,
+    # not `array.max()`: the audit calls this on hundreds of thousands of small arrays)
+    return max(abs(int(np.maximum.reduce(array, axis=None))),
+               abs(int(np.minimum.reduce(array, axis=None))))
 
 
 def _as_object(array: np.ndarray) -> np.ndarray:
@@ -84,9 +86,12 @@ class Column:
 
     @classmethod
     def constant(cls, value: int | Fraction, n: int) -> Column:
-        """The same value on `n` rows."""
+        """The same value on `n` rows (its magnitude known without reading them)."""
         single = cls.of([value])
-        return cls(np.repeat(single.num, n), single.den)
+        column = cls(np.repeat(single.num, n), single.den)
+        if n:
+            column.__dict__["magnitude"] = single.magnitude  # fills the cached property
+        return column
 
     def __len__(self) -> int:
         return len(self.num)
@@ -178,7 +183,16 @@ class VectorColumn:
 
     @cached_property
     def magnitude(self) -> int:
-        """The largest |numerator| (computed once per column)."""
+        """The largest |numerator| (computed once per column): for rows taken from a smaller
+        column, the largest over the source rows they repeat (every row is some source row,
+        so this is the same number), which reads each source row once instead of every copy
+        (a run's example rows repeat each iterate once per example)."""
+        if self.source is not None:
+            base, index = self.source
+            if len(base) < len(index):
+                present = np.zeros(len(base), dtype=bool)
+                present[index] = True
+                return base.magnitude if present.all() else _max_abs(base.num[present])
         return _max_abs(self.num)
 
     def take(self, rows: np.ndarray) -> VectorColumn:
@@ -219,9 +233,8 @@ def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
     if a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT:
         num = np.einsum("ij,ij->i", a.num, b.num)
     else:
-        num = (_as_object(a.num) * _as_object(b.num)).sum(axis=1) if dim else _int_array(
-            [0] * len(a))
-        num = _int_array([int(v) for v in num])
+        num = _fitting((_as_object(a.num) * _as_object(b.num)).sum(axis=1)) if dim else (
+            _int_array([0] * len(a)))
     return Column(num, a.den * b.den)
 
 
@@ -237,10 +250,15 @@ def _products(a: VectorColumn, b: VectorColumn) -> Column:
 
 def _fitted(column: Column) -> Column:
     """The column in int64 when every value fits (as row-wise products give it)."""
-    num = column.num
-    if num.dtype == object:
-        num = _int_array([int(v) for v in num])
-    return Column(num, column.den)
+    return Column(_fitting(column.num), column.den)
+
+
+def _fitting(num: IntArray) -> IntArray:
+    """Exact integers in int64 when every one fits, else as they are (Python ints): the
+    array `_int_array` makes of the same values, without a Python loop over them."""
+    if num.dtype == object and _max_abs(num) <= INT64_LIMIT:
+        return num.astype(np.int64)
+    return num
 
 
 def reduced(num: np.ndarray, den: int) -> VectorColumn:
@@ -314,7 +332,8 @@ class InstanceBatch:
     _grams: dict[tuple[str, str], Column] = field(default_factory=dict, repr=False)
     # Values and hypothesis masks per compiled polynomial, computed once per batch: the
     # checks of an audit share most of their hypotheses and many claims (500 polynomial
-    # evaluations per batch, 153 of them distinct), and a batch's columns never change.
+    # evaluations per batch, 153 of them distinct), and a batch's columns never change; masks
+    # of whole hypothesis sets too (`CompiledJudgement._assumed`).
     _values: dict[object, tuple[IntArray, int]] = field(default_factory=dict, repr=False)
     _masks: dict[object, np.ndarray] = field(default_factory=dict, repr=False)
 
@@ -423,6 +442,26 @@ class CompiledPolynomial:
     terms: tuple[tuple[tuple[int, ...], int], ...]
     denominator: int
 
+    def __hash__(self) -> int:
+        """Computed once: batches key their cached values and masks by the polynomial, and
+        hashing its SymPy symbols anew at every lookup cost more than some evaluations."""
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.symbols, self.terms, self.denominator))
+
+    @cached_property
+    def _degrees(self) -> tuple[int, ...]:
+        """The highest exponent of each symbol (its column's denominator is raised to it)."""
+        return tuple(max((m[j] for m, _ in self.terms), default=0)
+                     for j in range(len(self.symbols)))
+
+    @cached_property
+    def _factors(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Per term, its `(symbol index, exponent)` pairs with a positive exponent."""
+        return tuple(tuple((j, e) for j, e in enumerate(m) if e) for m, _ in self.terms)
+
     @classmethod
     def compile(cls, expr: sympy.Expr) -> CompiledPolynomial:
         """Compile once with `sympy.Poly` (refuses anything that is not a polynomial); the
@@ -451,27 +490,38 @@ class CompiledPolynomial:
     def _evaluate(self, batch: InstanceBatch) -> tuple[IntArray, int]:
         columns = [batch.column(s) for s in self.symbols]
         n = len(batch)
-        degrees = [max((m[j] for m, _ in self.terms), default=0) for j in range(len(columns))]
-        scale = prod(c.den ** d for c, d in zip(columns, degrees, strict=True))
-        coeffs = [c * prod(col.den ** (d - e) for col, d, e in zip(columns, degrees, m,
-                                                                    strict=True))
-                  for m, c in self.terms]
+        degrees, factors = self._degrees, self._factors
+        dens = [c.den for c in columns]
+        scale = prod(d ** k for d, k in zip(dens, degrees, strict=True))
+        # term m's coefficient times prod den_j ** (degree_j - m_j): every term over `scale`
+        coeffs = ([c for _, c in self.terms] if all(d == 1 for d in dens) else
+                  [c * prod(dens[j] ** (degrees[j] - m[j]) for j in range(len(dens)))
+                   for m, c in self.terms])
         magnitudes = [max(c.magnitude, 1) for c in columns]
-        bound = sum(abs(c) * prod(mag ** e for mag, e in zip(magnitudes, m, strict=True))
-                    for (m, _), c in zip(self.terms, coeffs, strict=True))
+        bound = sum(abs(c) * prod(magnitudes[j] ** e for j, e in term)
+                    for term, c in zip(factors, coeffs, strict=True))
         exact_int64 = bound <= INT64_LIMIT and all(c.num.dtype != object for c in columns)
-        total: IntArray = (np.zeros(n, dtype=np.int64) if exact_int64
-                           else _as_object(np.zeros(n, dtype=np.int64)))
-        for (m, _), c in zip(self.terms, coeffs, strict=True):
-            term = None
-            for j, e in enumerate(m):
-                if e:
-                    factor = columns[j].power(e, exact_int64)
-                    term = factor if term is None else term * factor
-            if term is None:
-                total = total + c
-            else:
-                total = total + (term * (np.int64(c) if exact_int64 else c))
+        total: IntArray | None = None
+        constant = 0
+        for term, c in zip(factors, coeffs, strict=True):
+            if not term:
+                constant += c
+                continue
+            product: IntArray | None = None
+            for j, e in term:
+                factor = columns[j].power(e, exact_int64)
+                product = factor if product is None else product * factor
+            assert product is not None
+            if c != 1:
+                product = product * (np.int64(c) if exact_int64 else c)
+            total = product if total is None else total + product
+        if total is None:  # a constant: one value on every row
+            total = np.zeros(n, dtype=np.int64) if exact_int64 else _as_object(
+                np.zeros(n, dtype=np.int64))
+        if constant:
+            total = total + (np.int64(constant) if exact_int64 else constant)
+        elif total.dtype != (np.int64 if exact_int64 else object):
+            total = total.astype(np.int64 if exact_int64 else object)
         return total, self.denominator * scale
 
 
@@ -546,9 +596,18 @@ class CompiledJudgement:
 
     def assumed(self, batch: InstanceBatch) -> np.ndarray:
         """Rows where every hypothesis holds (the non-vacuous instances)."""
-        mask = np.ones(len(batch), dtype=bool)
-        for poly, kind in self.hypotheses:
-            mask &= _holding(poly, kind, batch)
+        return self._assumed(batch).copy()
+
+    def _assumed(self, batch: InstanceBatch) -> np.ndarray:
+        """`assumed`, computed once per batch and set of hypotheses (read-only: the steps of
+        the built-in proofs share their hypotheses, 117 sets among 174 checks)."""
+        key = self.hypotheses
+        mask = batch._masks.get(key)
+        if mask is None:
+            mask = np.ones(len(batch), dtype=bool)
+            for poly, kind in self.hypotheses:
+                mask &= _holding(poly, kind, batch)
+            batch._masks[key] = mask
         return mask
 
     def check(self, batch: InstanceBatch) -> NumericVerdict:
@@ -556,23 +615,22 @@ class CompiledJudgement:
         n = len(batch)
         if n == 0:
             return NumericVerdict.empty()
-        assumed = self.assumed(batch)
-        values, den = self.claim.evaluate(batch)
+        assumed = self._assumed(batch)
         kind = self.judgement.claim.kind
-        failed = assumed & ~np.asarray(holds(kind, values), dtype=bool)
-        rows = np.flatnonzero(assumed)
-        violations = int(failed.sum())
-        counterexample = (_trimmed(batch.instance(int(np.flatnonzero(failed)[0]), self.names))
+        values, den = self.claim.evaluate(batch)
+        failed = assumed & ~_holding(self.claim, kind, batch)
+        held = int(np.count_nonzero(assumed))
+        violations = int(np.count_nonzero(failed))
+        counterexample = (_trimmed(batch.instance(int(failed.argmax()), self.names))
                           if violations else None)
         min_slack = None
-        if rows.size:
-            gaps = values[rows]
-            if kind == "==":
-                gaps = -abs(gaps)
-            min_slack = Fraction(int(gaps.min()), den)
-        status: Status = "violated" if violations else "held" if rows.size else "not-run"
-        return NumericVerdict(status, n, n - int(rows.size), violations, min_slack,
-                              counterexample)
+        if held:
+            gaps = values if held == n else values[assumed]
+            low = int(np.minimum.reduce(gaps) if kind != "==" else
+                      -np.maximum.reduce(abs(gaps)))
+            min_slack = Fraction(low, den)
+        status: Status = "violated" if violations else "held" if held else "not-run"
+        return NumericVerdict(status, n, n - held, violations, min_slack, counterexample)
 
     def is_counterexample(self, instance: Instance) -> bool:
         """Whether one instance satisfies every hypothesis and violates the claim."""

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron.generators.adversary import OnlineAdversary, rational_squares, sum_of_squares
-from perceptron.generators.tight import _solve, orthonormal, rational_rotation
+from perceptron.generators.tight import orthonormal, rational_rotation
 from perceptron.geometry.linear import dot, radius2
 from verify.numeric.campaign import ADVERSARY_SHAPES
 
@@ -83,33 +83,6 @@ def test_rational_rotation_is_exactly_orthogonal() -> None:
         for j in range(5):
             assert dot(q[i], q[j]) == (1 if i == j else 0)
     assert any(v.denominator > 1 for row in q for v in row)
-
-
-def _fraction_solve(a: list[list[int]], b: list[list[int]]) -> list[list[Fraction]]:
-    """The reference: Gauss–Jordan elimination in Fractions."""
-    n = len(a)
-    rows = [[Fraction(v) for v in a[i] + b[i]] for i in range(n)]
-    for col in range(n):
-        pivot = next(r for r in range(col, n) if rows[r][col] != 0)
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        rows[col] = [v / rows[col][col] for v in rows[col]]
-        for r in range(n):
-            if r != col:
-                f = rows[r][col]
-                rows[r] = [v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
-    return [row[n:] for row in rows]
-
-
-@given(st.integers(1, 6).flatmap(lambda n: st.tuples(
-    st.lists(st.lists(st.integers(-9, 9), min_size=n, max_size=n), min_size=n, max_size=n),
-    st.lists(st.lists(st.integers(-9, 9), min_size=2, max_size=2), min_size=n, max_size=n))))
-def test_integer_elimination_solves_exactly_like_fractions(system: tuple) -> None:
-    a, b = system
-    try:
-        expected = _fraction_solve(a, b)
-    except StopIteration:  # singular: no pivot (rotations never are, `I + A` with A skew)
-        return
-    assert _solve(a, b) == expected
 
 
 @pytest.mark.parametrize("rotation", [None, 11])

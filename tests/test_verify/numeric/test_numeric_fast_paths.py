@@ -1,0 +1,206 @@
+"""The audit's fast paths against slow exact references, at the edges where they could differ:
+int64 overflow boundaries, the adversary's huge rationals, Fractions with large denominators.
+
+Each fast path must give the same exact numbers as the plain computation it replaces: the
+batch engine's recorded integer iterates (the Fraction replay of its trace), example rows'
+`J_at` (Fractions from the definition), repeated rows' magnitudes (every row read),
+row-wise products near 2^63 (Python integers), compiled polynomials (Fractions), and the
+fraction-free elimination of the tight families' rotations (Fraction Gauss-Jordan).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptron.algorithms.batch import run_batch
+from perceptron.dataset import Dataset
+from perceptron.generators.adversary import OnlineAdversary
+from perceptron.generators.tight import _solve, rational_rotation
+from verify.numeric import campaign
+from verify.numeric.instances import (
+    INT64_LIMIT,
+    Column,
+    CompiledPolynomial,
+    InstanceBatch,
+    Origin,
+    VectorColumn,
+    _max_abs,
+    gram_column,
+)
+from verify.vocabulary import example_rows
+
+# ---- batch runs: the engine's recorded integers are its Fraction iterates ---------------------
+
+
+def _adversary_data(bound: int, shape: int) -> tuple[Dataset, tuple[Fraction, ...]]:
+    R2, gamma = campaign.ADVERSARY_SHAPES[shape](bound)
+    played = OnlineAdversary(R2, gamma, seed=bound).play()
+    return played.data, played.u
+
+
+def test_batch_trace_integers_are_the_fraction_iterates() -> None:
+    cases = [_adversary_data(b, s) for b, s in ((3, 1), (6, 3), (9, 2))]
+    cases += [(sc.data, sc.u) for sc in campaign.generated(5, 3)]
+    for data, u in cases:
+        for start in campaign.batch_starts(campaign.Scenario(data, u, Origin("t", 7))):
+            result = run_batch(data, step="optimal", theta_star=u, w0=start, max_iterations=12)
+            trace = result.trace
+            assert trace is not None and trace.integers is not None
+            recorded = trace.integers
+            # the slow reference: the trace rebuilt in Fractions, no scaling
+            fractions = [trace.w0, *(record.w_after for record in trace)]
+            assert len(recorded.iterates) == len(fractions) == len(trace) + 1
+            for (W, D), w in zip(recorded.iterates, fractions, strict=True):
+                assert tuple(Fraction(v, D) for v in W) == w
+            for xbar, record in zip(recorded.xbars, trace, strict=True):
+                assert tuple(Fraction(v, recorded.form.scale) for v in xbar) == record.xbar
+
+
+# ---- example rows: J_at from its definition ---------------------------------------------------
+
+
+def _j_at_reference(run: campaign.OnlineUpdates) -> list[Fraction]:
+    """`J_at` row by row from the vocabulary's definition, in Fractions."""
+    data = run.data
+    dim = data.d
+    out = []
+    for t, w in enumerate(run.states):
+        q = t % (dim + 1)
+        h = Fraction(t + 1, 2)
+        d = [Fraction(int(k == q)) for k in range(dim)]
+        db = 1 if q == dim else 0
+        moved = [a + h * b for a, b in zip(w, d, strict=True)]
+        total = Fraction(0)
+        for x, y in zip(data.X, data.y, strict=True):
+            out.append(total)
+            if y * sum((a * b for a, b in zip(w, x, strict=True)), Fraction(0)) <= 0:
+                total -= y * (sum((a * b for a, b in zip(moved, x, strict=True)), Fraction(0))
+                              + h * db)
+    return out
+
+
+def test_example_rows_j_at_is_its_definition_on_huge_rationals() -> None:
+    scenarios = [campaign.Scenario(*_adversary_data(b, s), Origin("t"))
+                 for b, s in ((4, 1), (7, 3))]
+    scenarios += list(campaign.generated(2, 2)) + list(campaign.tight(4, 2))
+    for scenario in scenarios:
+        run = campaign.engine_runner(scenario)
+        batch = example_rows(run, Origin("t"))
+        column = batch.scalars["J_at"]
+        got = [column.value(i) for i in range(len(column))]
+        assert got == _j_at_reference(run)
+
+
+# ---- magnitudes of repeated rows ----------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_magnitude_of_taken_rows_reads_every_row(data: st.DataObject) -> None:
+    big = data.draw(st.booleans())
+    entries = st.integers(-(2**70), 2**70) if big else st.integers(-(2**62), 2**62)
+    n = data.draw(st.integers(1, 5))
+    rows = data.draw(st.lists(st.lists(entries, min_size=2, max_size=2), min_size=n,
+                              max_size=n))
+    base = VectorColumn.of([[Fraction(v) for v in r] for r in rows])
+    index = np.array(data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=12)))
+    taken = base.take(index)
+    again = taken.take(np.array(data.draw(st.lists(st.integers(0, len(index) - 1),
+                                                   min_size=1, max_size=12))))
+    for column in (taken, again):
+        assert column.magnitude == max(abs(int(v)) for v in column.num.ravel())
+
+
+# ---- products and polynomials at the int64 boundary --------------------------------------------
+
+
+def test_row_products_around_two_to_the_63() -> None:
+    # a single coordinate whose square is just below, at and just above 2^63 - 1
+    root = 3037000499  # root^2 < 2^63 - 1 < (root + 1)^2
+    for values in ([root], [root + 1], [-(root + 1)], [root, 1], [2**40, 2**23]):
+        column = VectorColumn(np.array([[v, 0] for v in values], dtype=np.int64))
+        got = gram_column(column, column)
+        expected = [v * v for v in values]
+        assert [int(v) for v in got.num] == expected
+        assert (got.num.dtype == object) == (max(expected) > INT64_LIMIT)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_compiled_polynomial_is_the_fraction_value(data: st.DataObject) -> None:
+    a, b = sympy.symbols("a b")
+    exprs = [a**2 - 2 * a * b + 3, sympy.Integer(5), a, 7 * b**3 - a / 3, a * b,
+             sympy.Rational(2, 3) * a**2 * b + sympy.Integer(1) / 7]
+    expr = data.draw(st.sampled_from(exprs))
+    edge = st.sampled_from([0, 1, -1, 2**31, -(2**31), 2**62, -(2**62), 2**63 - 1,
+                            -(2**63 - 1), 2**64, 3037000499, -3037000500])
+    values = st.one_of(edge, st.integers(-(2**66), 2**66))
+    n = data.draw(st.integers(1, 6))
+    den_a = data.draw(st.sampled_from([1, 3, 2**40 + 1]))
+    den_b = data.draw(st.sampled_from([1, 7, 2**61 - 1]))
+    A = [Fraction(data.draw(values), den_a) for _ in range(n)]
+    B = [Fraction(data.draw(values), den_b) for _ in range(n)]
+    batch = InstanceBatch({"a": Column.of(A), "b": Column.of(B)}, {}, (Origin("t"),),
+                          np.zeros(n, dtype=np.int64), np.arange(n, dtype=np.int64))
+    nums, den = CompiledPolynomial.compile(expr).evaluate(batch)
+    before = [column.num.copy() for column in batch.scalars.values()]
+    got = [Fraction(int(v), den) for v in nums]
+    expected = [Fraction(str(expr.subs({a: sympy.Rational(x.numerator, x.denominator),
+                                        b: sympy.Rational(y.numerator, y.denominator)})))
+                for x, y in zip(A, B, strict=True)]
+    assert got == expected
+    assert len(nums) == n
+    # values may share the columns' arrays: evaluating must not have written into them
+    assert all(np.array_equal(c.num, old) for c, old in zip(batch.scalars.values(), before,
+                                                            strict=True))
+    if nums.dtype != object:
+        assert _max_abs(nums) <= INT64_LIMIT
+
+
+# ---- tight families: fraction-free elimination --------------------------------------------------
+
+
+def _fraction_solve(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+    """Gauss-Jordan in Fractions (the reference)."""
+    n = len(a)
+    rows = [list(a[i]) + list(b[i]) for i in range(n)]
+    for col in range(n):
+        pivot = next(r for r in range(col, n) if rows[r][col] != 0)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        p = rows[col][col]
+        rows[col] = [v / p for v in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col] != 0:
+                f = rows[r][col]
+                rows[r] = [v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
+    return [row[n:] for row in rows]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_fraction_free_solve_is_the_fraction_solution(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 5))
+    k = data.draw(st.integers(1, 3))
+    entry = st.builds(Fraction, st.integers(-9, 9), st.sampled_from([1, 2, 3, 10**12 + 39]))
+    a = [[data.draw(entry) for _ in range(n)] for _ in range(n)]
+    if sympy.Matrix(a).det() == 0:
+        a = [[a[i][j] + (n * 10**13 if i == j else 0) for j in range(n)] for i in range(n)]
+    b = [[data.draw(entry) for _ in range(k)] for _ in range(n)]
+    x = _solve(a, b)
+    assert x == _fraction_solve(a, b)
+    # the law: a x = b
+    assert [[sum((a[i][m] * x[m][j] for m in range(n)), Fraction(0)) for j in range(k)]
+            for i in range(n)] == b
+
+
+def test_rotations_are_exactly_orthogonal() -> None:
+    for dim in (1, 2, 5, 10):
+        for seed in (0, 3):
+            Q = rational_rotation(dim, seed)
+            assert all(sum((Q[i][m] * Q[j][m] for m in range(dim)), Fraction(0)) == (i == j)
+                       for i in range(dim) for j in range(dim))
