@@ -43,13 +43,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from perceptron.algorithms.online import run_arrays  # noqa: E402
+from verify.numeric.campaign import BENCH_DATA  # noqa: E402
 
-#: The Coq benchmark's data: `NOVIKOFF_BENCH_DATA`, else `shared/` beside the checkout, else
-#: the machine's shared folder (as `verify.numeric.campaign.BENCH_DATA`).
-BENCH = Path(os.environ.get("NOVIKOFF_BENCH_DATA") or next(
-    (p for p in (ROOT.parent / "shared" / "bench-data" / "coqperceptron",
-                 Path("/work/shared/bench-data/coqperceptron")) if p.is_dir()),
-    ROOT.parent / "shared" / "bench-data" / "coqperceptron"))
+BENCH = BENCH_DATA  # the Coq benchmark's data (`verify.numeric.campaign`)
 CPP_EXACT_SECONDS = 11.4  # vec400_1.dat, exact C++ (bench-data README), maintainers' machine
 
 OURS = """

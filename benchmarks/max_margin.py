@@ -18,25 +18,20 @@ A script that prints figures; it never asserts on time.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
 
 from perceptron.dataset import Dataset
 from perceptron.geometry.linear import float_rows, radius2
 from perceptron.geometry.max_margin import max_margin
+from verify.numeric.campaign import BENCH_DATA
 
-#: `NOVIKOFF_BENCH_DATA`, else `shared/` beside the checkout, else the machine's shared folder.
-DATA_DIR = Path(os.environ.get("NOVIKOFF_BENCH_DATA") or next(
-    (p for p in (Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "coqperceptron",
-                 Path("/work/shared/bench-data/coqperceptron")) if p.is_dir()),
-    Path(__file__).resolve().parents[2] / "shared" / "bench-data" / "coqperceptron"))
+DATA_DIR = BENCH_DATA  # `NOVIKOFF_BENCH_DATA`, else shared/ beside the checkout, ...
 
 
 def timed(fn: Callable[[], object], runs: int) -> tuple[float, object]:

@@ -261,8 +261,18 @@ def orders(seed: int, count: int, counter: MistakeCounter | None = None) -> Iter
                        Origin("orders", seed + i, planted.data.name, found.order))
 
 
-#: The benchmark sets (bench-data/README.md); `NOVIKOFF_BENCH_DATA` overrides the place.
-BENCH_DATA = Path(os.environ.get("NOVIKOFF_BENCH_DATA", "/work/shared/bench-data/coqperceptron"))
+def _bench_data() -> Path:
+    """Where the benchmark sets are (bench-data/README.md): `NOVIKOFF_BENCH_DATA`, else
+    `shared/bench-data/coqperceptron` beside the checkout, else the machine's shared folder.
+    The one place the tests, the benchmarks and the audit's real source all look."""
+    if chosen := os.environ.get("NOVIKOFF_BENCH_DATA"):
+        return Path(chosen)
+    beside = Path(__file__).resolve().parents[3] / "shared" / "bench-data" / "coqperceptron"
+    return beside if beside.is_dir() else Path("/work/shared/bench-data/coqperceptron")
+
+
+#: The benchmark sets' folder (`_bench_data`).
+BENCH_DATA = _bench_data()
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,7 @@ converge to a w that separates every vector exactly. All of them take under 2 s 
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +15,9 @@ from perceptron.algorithms.online import run_online
 from perceptron.conventions import Conventions
 from perceptron.io.loaders import load
 from perceptron.result import separates
+from verify.numeric.campaign import BENCH_DATA
 
-BENCH = Path(os.environ.get("NOVIKOFF_BENCH_DATA", Path(__file__).resolve().parents[4]
-                            / "shared" / "bench-data" / "coqperceptron"))
+BENCH = BENCH_DATA
 FILES = sorted(p.name for p in BENCH.glob("*")
                if p.name.startswith(("vec", "feat", "Z")) and p.suffix == ".dat") \
     if BENCH.is_dir() else []

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -28,7 +27,9 @@ from perceptron.geometry.max_margin import MaxMarginResult, NotSeparableError, e
 from perceptron.geometry.separability import Inseparable, Separable, separability
 
 F = Fraction
-DATA_DIR = Path(__file__).resolve().parents[4] / "shared" / "bench-data" / "coqperceptron"
+from verify.numeric.campaign import BENCH_DATA  # noqa: E402
+
+DATA_DIR = BENCH_DATA
 
 
 def bench(name: str) -> Dataset:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from verify.cli import main
+from verify.numeric.campaign import BENCH_DATA
 
-DATA_DIR = Path(__file__).resolve().parents[4] / "shared" / "bench-data" / "coqperceptron"
+DATA_DIR = BENCH_DATA
 
 
 def bench(name: str) -> str:
