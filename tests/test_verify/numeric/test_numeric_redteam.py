@@ -12,6 +12,7 @@ order. Then the two overflows found (each with its root cause in the test's docs
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -19,10 +20,12 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from perceptron.algorithms.batch import run_batch
 from perceptron.algorithms.fast import integer_arrays
 from perceptron.algorithms.online import run_arrays, run_online
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
+from perceptron.generators.adversary import OnlineAdversary
 from proofs.language.terms import gram, scalar
 from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import holds
@@ -38,7 +41,16 @@ from verify.numeric.instances import (
     gram_column,
     reduced,
 )
-from verify.vocabulary import example_rows, state_rows, update_rows
+from verify.vocabulary import (
+    batch_iteration_rows,
+    batch_member_rows,
+    batch_run_from_engine,
+    batch_state_rows,
+    example_rows,
+    run_from_engine,
+    state_rows,
+    update_rows,
+)
 
 A, B = scalar("a"), scalar("b")
 UU, UV, VV = gram("u", "u"), gram("u", "v"), gram("v", "v")
@@ -306,3 +318,81 @@ def test_engines_with_a_huge_step_multiplier_on_zero_data() -> None:
         result = run_online(data, Conventions(w0=w0), max_epochs=4, engine=engine)
         assert (result.w, result.converged, result.mistakes, result.epochs) == (
             w0, False, small.mistakes, small.epochs), engine
+
+
+# ---- rows of engine runs: built from the engine's integers = built from Fractions --------------
+
+
+def _hostile_data() -> list[tuple[Dataset, tuple[Fraction, ...]]]:
+    """Data at the fast paths' edges: +-2^63 and beyond, denominators beyond int64, zero
+    examples among huge ones, and the adversary's huge rationals."""
+    F = Fraction
+    cases = [
+        (((F(-(2**63)), F(1)), (F(2**63 - 1), F(-3))), (1, -1), (F(-1), F(0))),
+        (((F(1, 2**64), F(0)), (F(0), F(0)), (F(-3, 2**64 + 1), F(5, 7))), (1, 1, -1),
+         (F(1), F(-1))),
+        (((F(3037000500), F(-3037000499)), (F(2**53 + 1, 3), F(1))), (1, -1), (F(1), F(-1))),
+        (((F(2**70), F(-1, 2**70)), (F(-5), F(2**62))), (-1, 1), (F(-1), F(1, 2**40))),
+    ]
+    out = [(Dataset(X, y), u) for X, y, u in cases]
+    for bound, shape in ((5, 1), (8, 3)):
+        R2, gamma = campaign.ADVERSARY_SHAPES[shape](bound)
+        played = OnlineAdversary(R2, gamma, seed=bound).play()
+        out.append((played.data, played.u))
+    return out
+
+
+def _same_rows(fast: InstanceBatch, slow: InstanceBatch) -> None:
+    """Every column of two row sets holds the same rationals (the Fraction-built one is the
+    reference), every Gram column is the exact dot product, and no int64 entry is -2^63."""
+    assert len(fast) == len(slow)
+    n = len(fast)
+    assert fast.scalars.keys() == slow.scalars.keys()
+    for name, column in fast.scalars.items():
+        assert [column.value(i) for i in range(n)] == [
+            slow.scalars[name].value(i) for i in range(n)], name
+        assert column.magnitude == max((abs(int(v)) for v in column.num), default=0), name
+    names = sorted(fast.vectors)
+    for name in names:
+        a, b = fast.vectors[name], slow.vectors[name]
+        width = max(a.dim, b.dim)
+        zero = (Fraction(0),)
+        assert [a.row(i) + zero * (width - a.dim) for i in range(n)] == [
+            b.row(i) + zero * (width - b.dim) for i in range(n)], name
+        assert a.magnitude == max((abs(int(v)) for v in a.num.ravel()), default=0), name
+    for p in names:
+        for q in names:
+            column = fast.column(gram(p, q))
+            P, Q = fast.vectors[p], fast.vectors[q]
+            width = max(P.dim, Q.dim)
+            expected = [sum((x * y for x, y in zip(P.row(i) + zero * (width - P.dim),
+                                                     Q.row(i) + zero * (width - Q.dim),
+                                                     strict=True)), Fraction(0))
+                        for i in range(n)]
+            assert [column.value(i) for i in range(n)] == expected, (p, q)
+            if column.num.dtype != object:
+                assert all(abs(int(v)) <= INT64_LIMIT for v in column.num), (p, q)
+
+
+def test_online_rows_from_integers_are_the_fraction_rows() -> None:
+    for data, u in _hostile_data():
+        for conventions in (Conventions(), Conventions(eta=Fraction(3, 2**64),
+                                                       w0=(Fraction(-1, 3),) * data.d)):
+            result = run_online(data, conventions, max_epochs=3, keep_trace=True)
+            run = run_from_engine(result, data, u)
+            assert run.integer is not None
+            slow = replace(run, integer=None)
+            for make in (state_rows, example_rows, update_rows):
+                _same_rows(make(run, Origin("red")), make(slow, Origin("red")))
+
+
+def test_batch_rows_from_integers_are_the_fraction_rows() -> None:
+    for data, u in _hostile_data():
+        for start in ((Fraction(0),) * data.d, tuple(-v for v in u),
+                      (Fraction(2**63), Fraction(-(2**63), 3), *(Fraction(0),) * data.d)[:data.d]):
+            result = run_batch(data, step="optimal", theta_star=u, w0=start, max_iterations=6)
+            run = batch_run_from_engine(result, data, u, start)
+            assert run.integer is not None
+            slow = replace(run, iterations=tuple(run.iterations), integer=None)
+            for make in (batch_state_rows, batch_iteration_rows, batch_member_rows):
+                _same_rows(make(run, Origin("red")), make(slow, Origin("red")))
