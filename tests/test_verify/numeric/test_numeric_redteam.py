@@ -396,3 +396,55 @@ def test_batch_rows_from_integers_are_the_fraction_rows() -> None:
             slow = replace(run, iterations=tuple(run.iterations), integer=None)
             for make in (batch_state_rows, batch_iteration_rows, batch_member_rows):
                 _same_rows(make(run, Origin("red")), make(slow, Origin("red")))
+
+
+def _example_reference(run) -> dict[str, list]:
+    """The example rows' loss and gradient quantities from their definitions, in Fractions."""
+    data, dim = run.data, run.data.d
+    out: dict[str, list] = {k: [] for k in ("m", "m_set", "m_sum", "m_set_sum", "J", "J_at",
+                                            "Gb", "h", "db", "G")}
+    for t, w in enumerate(run.states):
+        q = t % (dim + 1)
+        h = Fraction(t + 1, 2)
+        d = [Fraction(int(k == q)) for k in range(dim)]
+        db = Fraction(int(q == dim))
+        moved = [a + h * b for a, b in zip(w, d, strict=True)]
+        sums = {"m_sum": Fraction(0), "m_set_sum": Fraction(0), "J_at": Fraction(0),
+                "Gb": Fraction(0)}
+        G = [Fraction(0)] * dim
+        for x, y in zip(data.X, data.y, strict=True):
+            margin = y * sum((a * b for a, b in zip(w, x, strict=True)), Fraction(0))
+            member = margin <= 0
+            out["m"].append(max(-margin, Fraction(0)))
+            out["m_set"].append(-margin if member else Fraction(0))
+            for k in ("m_sum", "m_set_sum", "J_at", "Gb"):
+                out[k].append(sums[k])
+            out["J"].append(sums["m_set_sum"])
+            out["G"].append(tuple(G))
+            out["h"].append(h)
+            out["db"].append(db)
+            sums["m_sum"] += max(-margin, Fraction(0))
+            if member:
+                sums["m_set_sum"] -= margin
+                sums["J_at"] -= y * (sum((a * b for a, b in zip(moved, x, strict=True)),
+                                         Fraction(0)) + h * db)
+                sums["Gb"] -= y
+                G = [g - y * v for g, v in zip(G, x, strict=True)]
+    return out
+
+
+def test_example_rows_are_their_definitions_on_hostile_runs() -> None:
+    for data, u in _hostile_data():
+        for conventions in (Conventions(), Conventions(eta=Fraction(3, 2**64),
+                                                       w0=(Fraction(-1, 3),) * data.d)):
+            result = run_online(data, conventions, max_epochs=2, keep_trace=True)
+            run = run_from_engine(result, data, u)
+            batch = example_rows(run, Origin("red"))
+            n = len(batch)
+            for name, expected in _example_reference(run).items():
+                if name == "G":
+                    column = batch.vectors["G"]
+                    assert [column.row(i) for i in range(n)] == expected
+                else:
+                    column = batch.scalars[name]
+                    assert [column.value(i) for i in range(n)] == expected, name
