@@ -118,7 +118,10 @@ def integer_arrays(X: np.ndarray, y: np.ndarray, *, bias: bool = False) -> Integ
         raise DataError(f"X must hold integers (dtype {X.dtype}); load other data as a Dataset")
     if y.shape != (X.shape[0],) or not (np.abs(y) == 1).all():
         raise DataError("y must hold one label -1 or +1 per example")
-    huge = X.dtype == object or (X.dtype.kind == "u" and int(X.max()) >= 2**63)
+    # -2**63 is an int64 whose magnitude is not: `y * rows` (y = -1) and every bound
+    # would wrap, so such data go to Python ints like data beyond int64
+    huge = (X.dtype == object or (X.dtype.kind == "u" and int(X.max()) >= 2**63)
+            or (X.dtype.kind == "i" and int(X.min()) < -(2**63 - 1)))
     rows = X.astype(object) if huge else np.asarray(X, dtype=np.int64)
     if bias:
         rows = np.hstack([rows, np.ones((rows.shape[0], 1), dtype=rows.dtype)])
@@ -439,7 +442,9 @@ class PrimalEngine:
         N2 = _norm2(self.W)
         growth = p.n * p.E * p.E * p.R2  # the most ||W||^2 can grow in one epoch
         B2 = N2 + growth
-        tier = max(self.tier, _tier_for(max(B2 * p.R2, B2, p.R2)))
+        # E itself is a value of the tier (the steps E * Z are formed in it): with R2 >= 1
+        # E^2 <= B2 already, but on all-zero data (R2 = 0) nothing else bounds it
+        tier = max(self.tier, _tier_for(max(B2 * p.R2, B2, p.R2, p.E * p.E)))
         if tier != self.tier:
             self.tier = tier
             self.tiers_used.append(TIERS[tier])
@@ -550,7 +555,8 @@ class DualEngine:
     def _prepare(self) -> None:
         if self.tier == 2:
             return
-        top = _max_abs_tiered(self.v) + self.n * self.E * self.h_max
+        # E too is formed in the tier (H * E): nothing else bounds it when H = 0
+        top = max(_max_abs_tiered(self.v) + self.n * self.E * self.h_max, self.E)
         tier = max(self.tier, 1 if top < 2**63 else 2)
         if tier != self.tier:
             self.tier = tier

@@ -272,7 +272,10 @@ def reduced(num: np.ndarray, den: int) -> VectorColumn:
     else:
         g = math.gcd(den, int(np.gcd.reduce(num.ravel())))
     if g > 1:
-        num = num // g
+        # g is the denominator itself when every numerator is 0: beyond int64 it cannot
+        # divide an int64 array (numpy raises), and the quotients are all 0 anyway
+        num = (num // g if num.dtype == object or g <= INT64_LIMIT
+               else np.zeros_like(num))
         den //= g
     if num.dtype == object and _max_abs(num) <= INT64_LIMIT:
         num = num.astype(np.int64)
