@@ -396,3 +396,22 @@ CASES: tuple[Case, ...] = (
         note="false at s = -sqrt(2), but no rational point satisfies the hypothesis",
     ),
 )
+
+
+ROOTS = """
+title = "roots"
+scalars = ["a", "n"]
+
+[[step]]
+id = "root"
+given = ["a >= 0", "n >= 0", "n**2 <= a**2"]
+claim = "n <= a"
+
+[[step]]
+id = "root-strict"
+given = ["a >= 0", "n >= 0", "n**2 < a**2"]
+claim = "n < a"
+"""
+"""Taking a square root, as a proof file: true steps that only the refutation form proves
+(their negated claims contradict the hypotheses); the checker's and the Coq export's tests
+share them, and add their own steps below them."""

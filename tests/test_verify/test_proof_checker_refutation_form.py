@@ -7,24 +7,13 @@ such evidence for a proof file, and a false variant is still refuted.
 
 from __future__ import annotations
 
+from cases.steps import ROOTS as SHARED_ROOTS
+
 from proofs.proof_file import parse_proof
 from verify.coq.export import export_proof
 from verify.proof_checker import check_proof
 
-ROOTS = """
-title = "Taking a square root"
-scalars = ["a", "n"]
-
-[[step]]
-id = "root"
-given = ["a >= 0", "n >= 0", "n**2 <= a**2"]
-claim = "n <= a"
-
-[[step]]
-id = "root-strict"
-given = ["a >= 0", "n >= 0", "n**2 < a**2"]
-claim = "n < a"
-
+ROOTS = SHARED_ROOTS + """
 [[step]]
 id = "not-a-root"
 given = ["n >= 0", "n**2 <= a**2"]

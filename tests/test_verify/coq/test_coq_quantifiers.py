@@ -136,12 +136,17 @@ STEPS = ["double", "double-twice", "count", "count-k", "above", "longer", "use-a
          "partial-sum", "squares", "carried", "split-step", "induction-with-instance"]
 
 
+def _all_proved(text: bytes, name: str, steps: list[str]) -> tuple[str, object, list[object]]:
+    """`text` parsed and checked, every one of `steps` proved: what `export_and_check` takes."""
+    proof = parse_proof(text, f"{name}.toml")
+    report = check_proof(proof)
+    assert [s.status for s in report.steps] == ["proved"] * len(steps)
+    return name, proof, list(report.steps)
+
+
 @pytest.fixture(scope="module")
 def quantifiers() -> tuple[str, object, list[object]]:
-    proof = parse_proof(QUANTIFIERS, "quantifiers.toml")
-    report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved"] * len(STEPS)
-    return "quantifiers", proof, list(report.steps)
+    return _all_proved(QUANTIFIERS, "quantifiers", STEPS)
 
 
 def test_each_rule_is_stated_and_proved_as_its_semantics_says(
@@ -245,10 +250,8 @@ given = ["d >= 0"]
 def test_a_carried_invariant_of_runs_with_update_facts_compiles(tmp_path: Path) -> None:
     # Regression: the carried induction's theorem was given its update facts at n' instead of
     # as the run's `forall n'` facts, which coqc rejected (Freund–Schapire's nothing-summed-yet).
-    proof = parse_proof(CARRIED_WITH_FACTS, "carried.toml")
-    report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved", "proved"]
-    run = export_and_check(tmp_path, [("carried", proof, list(report.steps))])
+    carried = _all_proved(CARRIED_WITH_FACTS, "carried", ["nonnegative", "grows"])
+    run = export_and_check(tmp_path, [carried])
     assert run.for_proof("carried") == {"nonnegative": "checked", "grows": "checked"}
 
 
@@ -307,10 +310,7 @@ INHERITED = ["double", "scaled", "inherits", "inherits-split", "partial-sum",
 
 @pytest.fixture(scope="module")
 def inherited() -> tuple[str, object, list[object]]:
-    proof = parse_proof(INHERITED_INSTANCE, "inherited.toml")
-    report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved"] * len(INHERITED)
-    return "inherited", proof, list(report.steps)
+    return _all_proved(INHERITED_INSTANCE, "inherited", INHERITED)
 
 
 def _theorem(text: str, step: str) -> str:
@@ -421,10 +421,7 @@ NATURAL_STEPS = ["offset", "offset-carried", "grows", "uses-offset"]
 
 @pytest.fixture(scope="module")
 def naturals_in_runs() -> tuple[str, object, list[object]]:
-    proof = parse_proof(NATURALS_IN_RUNS, "naturals.toml")
-    report = check_proof(proof)
-    assert [s.status for s in report.steps] == ["proved"] * len(NATURAL_STEPS)
-    return "naturals", proof, list(report.steps)
+    return _all_proved(NATURALS_IN_RUNS, "naturals", NATURAL_STEPS)
 
 
 def test_a_natural_besides_the_counter_is_a_nat_in_the_lemmas_and_over_runs(

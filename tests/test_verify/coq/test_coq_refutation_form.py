@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cases.steps import ROOTS as SHARED_ROOTS
 
 from proofs.proof_file import parse_proof
 from verify.cli import main
@@ -30,20 +31,7 @@ needs_coqc = pytest.mark.skipif(
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit)\b")
 
-ROOTS = b"""
-title = "roots"
-scalars = ["a", "n"]
-
-[[step]]
-id = "root"
-given = ["a >= 0", "n >= 0", "n**2 <= a**2"]
-claim = "n <= a"
-
-[[step]]
-id = "root-strict"
-given = ["a >= 0", "n >= 0", "n**2 < a**2"]
-claim = "n < a"
-"""
+ROOTS = SHARED_ROOTS.encode()
 STEPS = ["root", "root-strict"]
 
 CONTEXTS = b"""
