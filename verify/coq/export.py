@@ -665,21 +665,12 @@ class ProofExport:
         stated = [r for r in (*st.hypotheses, st.claim) if r not in printed]
         variables = [v for v in self.variables(stated, split, naturals=naturals)
                      if v not in local]
-        intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
         vectors = [v for v in variables if v in self.proof.names.vectors]
         script = _Script(self.proof, vectors, names,
                          {g.obligation.judgement.claim: g for g in sides})
-        script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
-                                         + list(names.values())) + ".")
-        in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
-        self.apply_uses(script, applications, derived_claims, intros,
-                        lambda term, zero: self.coq_term(term, zero, vectors, in_proof))
-        for natural, nat in intros.items():  # from here on, the real `t` is `INR t`
-            label = script.new("natge")
-            script.emit(f"pose proof (pos_INR {nat}) as {label}. "
-                        f"set ({name(natural)} := INR {nat}) in *. clearbody {name(natural)}.")
-            script.facts[_nat_fact(natural)] = label
+        intros = self.introduce(script, variables, naturals, list(names.values()),
+                                applications, derived_claims, vectors)
         if isinstance(step.rule, Direct):
             if len(main) != 1:
                 raise Unsupported(f"{len(main)} main obligations for a direct step")
@@ -742,6 +733,27 @@ class ProofExport:
         if parts is None:
             raise Unsupported(f"{source.text!r} has no source text to substitute into")
         return parts
+
+    def introduce(self, script: _Script, variables: Sequence[str], naturals: frozenset[str],
+                  premises: list[str], applications: Sequence[tuple[str, Mapping[str, object]]],
+                  claims: set[Rel], zero_by: Sequence[str]) -> dict[str, str]:
+        """The opening of every exported proof (a direct step's, an induction lemma's): `intros`
+        of its variables (a natural by a fresh `nat` name) and `premises`, the used theorems
+        applied (`apply_uses`; a zero vector written by one of `zero_by`), then each natural
+        read as the real `INR n` from there on, its `0 <= n` from `pos_INR` among the facts.
+        Returns each natural's `nat` name."""
+        intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
+        script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
+                                         + premises) + ".")
+        in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
+        self.apply_uses(script, applications, claims, intros,
+                        lambda term, zero: self.coq_term(term, zero, zero_by, in_proof))
+        for natural, nat in intros.items():
+            fact = script.new("natge")
+            script.emit(f"pose proof (pos_INR {nat}) as {fact}. "
+                        f"set ({name(natural)} := INR {nat}) in *. clearbody {name(natural)}.")
+            script.facts[_nat_fact(natural)] = fact
+        return intros
 
     def apply_uses(self, script: _Script,
                    applications: Sequence[tuple[str, Mapping[str, object]]],
@@ -929,17 +941,8 @@ class ProofExport:
                       if g.obligation.label.startswith(f"{label}: ")}
         vectors = [v for v in variables if v in self.proof.names.vectors]
         script = _Script(self.proof, vectors, names, conditions)
-        intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
-        script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
-                                         + list(names.values())) + ".")
-        in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
-        self.apply_uses(script, applications, derived_claims, intros,
-                        lambda term, zero: self.coq_term(term, zero, zero_by, in_proof))
-        for natural, nat in intros.items():  # from here on, the real `k` is `INR k`
-            fact = script.new("natge")
-            script.emit(f"pose proof (pos_INR {nat}) as {fact}. "
-                        f"set ({name(natural)} := INR {nat}) in *. clearbody {name(natural)}.")
-            script.facts[_nat_fact(natural)] = fact
+        intros = self.introduce(script, variables, naturals, list(names.values()),
+                                applications, derived_claims, zero_by)
         as_real = {n: f"(INR {name(n)})" for n in intros}
         real = {name(n): text for n, text in as_real.items()}
         goal = goals[0]
