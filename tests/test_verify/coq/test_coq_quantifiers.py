@@ -144,6 +144,15 @@ def _all_proved(text: bytes, name: str, steps: list[str]) -> tuple[str, object, 
     return name, proof, list(report.steps)
 
 
+def _exported(tmp_path: Path, checked: tuple[str, object, list[object]], steps: list[str]
+              ) -> str:
+    """The Coq file of `checked` (from `_all_proved`), written without compiling: every one
+    of `steps` exported, none yet run by coqc."""
+    run = export_and_check(tmp_path, [checked], compile=False)
+    assert run.for_proof(checked[0]) == dict.fromkeys(steps, NOT_RUN)
+    return (tmp_path / f"{checked[0]}.v").read_text()
+
+
 @pytest.fixture(scope="module")
 def quantifiers() -> tuple[str, object, list[object]]:
     return _all_proved(QUANTIFIERS, "quantifiers", STEPS)
@@ -152,9 +161,7 @@ def quantifiers() -> tuple[str, object, list[object]]:
 def test_each_rule_is_stated_and_proved_as_its_semantics_says(
     quantifiers: tuple[str, object, list[object]], tmp_path: Path
 ) -> None:
-    run = export_and_check(tmp_path, [quantifiers], compile=False)
-    assert run.for_proof("quantifiers") == dict.fromkeys(STEPS, NOT_RUN)
-    text = (tmp_path / "quantifiers.v").read_text()
+    text = _exported(tmp_path, quantifiers, STEPS)
     # instances: the earlier theorem applied to the terms (twice), a natural to its nat
     assert "pose proof (step_double (b ^ 2) hyp'1) as use'0." in text
     assert "pose proof (step_double (2 * (b ^ 2)) hyp'2) as use'1." in text
@@ -324,9 +331,7 @@ def test_an_inherited_instance_is_stated_from_its_source_and_its_claim_derived(
     # Regression: a step inheriting an instance's substituted hypotheses through another step
     # was not exported (their text, `a >= 0 [a := b**2*t]`, is not source), as were the last
     # 3 steps of nonseparable-freund-schapire.
-    run = export_and_check(tmp_path, [inherited], compile=False)
-    assert run.for_proof("inherited") == dict.fromkeys(INHERITED, NOT_RUN)
-    text = (tmp_path / "inherited.v").read_text()
+    text = _exported(tmp_path, inherited, INHERITED)
     # the inherited premise printed from `a >= 0` with the term in place, the natural as INR;
     # the instance's claim `2*a >= a [a := b**2*t]` derived by applying double, not assumed
     for step, claim in (("inherits", "3"), ("inherits_split", "4")):
@@ -429,9 +434,7 @@ def test_a_natural_besides_the_counter_is_a_nat_in_the_lemmas_and_over_runs(
 ) -> None:
     # Regression: such an induction was not exported ("naturals besides the induction
     # variable: not exported yet").
-    run = export_and_check(tmp_path, [naturals_in_runs], compile=False)
-    assert run.for_proof("naturals") == dict.fromkeys(NATURAL_STEPS, NOT_RUN)
-    text = (tmp_path / "naturals.v").read_text()
+    text = _exported(tmp_path, naturals_in_runs, NATURAL_STEPS)
     # the lemmas bind k as a nat, read through INR (its 0 <= k from pos_INR); t is a real
     assert "Lemma step_offset_step : forall (k : nat) (s d t D : R),\n" \
         "    D >= 0 ->\n    t >= 0 ->\n    s <= ((t + (INR k)) * D) ->\n" in text
