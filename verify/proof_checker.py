@@ -45,6 +45,13 @@ class GoalReport:
         """The polynomial judgement the kernel derived."""
         return self.goal.judgement
 
+    @property
+    def evidence(self) -> Judgement:
+        """The judgement the verdict's certificate proves, whose hypotheses its labels
+        index: the obligation's, fewer of them (weakening), or in refutation form the
+        negated claim among them and `0 > 0` as the claim (`kernel.conclude`)."""
+        return self.verdict.judgement or self.goal.judgement
+
 
 @dataclass(frozen=True)
 class StepReport:
@@ -268,7 +275,7 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     if pending:
         return StepReport(step, f"proved from unproved step(s) {', '.join(pending)}",
                           perf_counter() - start, tuple(reports), stated)
-    evidence = [(r.verdict.judgement or r.judgement, r.verdict.certificate) for r in reports]
+    evidence = [(r.evidence, r.verdict.certificate) for r in reports]
     try:
         theorem = kernel.conclude(seq, evidence, [  # type: ignore[arg-type]
             used_theorem(u, r.theorem) for u, r in zip(step.uses, used, strict=True)])  # type: ignore[misc]
@@ -320,7 +327,7 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
         step, theorem, refutation = proof.step(report.step.id), None, None  # the proof's own
         used = [done[u.step] for u in step.uses]
         if report.statement is not None:
-            proved = [(g.verdict.judgement or g.judgement, g.verdict.certificate)
+            proved = [(g.evidence, g.verdict.certificate)
                       for g in report.goals if g.verdict.certificate is not None]
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]

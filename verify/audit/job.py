@@ -33,7 +33,7 @@ from verify.numeric.budgets import BUDGETS
 from verify.numeric.campaign import Check, Scenario
 from verify.numeric.executors import executor
 from verify.numeric.instances import Instance, NumericVerdict
-from verify.numeric.shards import Shard, budget_shards, run_shard
+from verify.numeric.shards import RealData, Shard, budget_shards, real_data, run_shard
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
 from verify.search.work import DEFAULT_BUDGET
 from verify.vocabulary import PASS_BINDINGS, Binding, binding_for
@@ -95,6 +95,7 @@ class Audit:
     proofs: tuple[ProofAudit, ...]
     seed: int
     budget: str
+    real_data: RealData = "not used"  # were the campaign's dataset files found (real_data)
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""
@@ -188,7 +189,7 @@ def run_audit(
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps))
-    return Audit(tuple(audits), seed, budget)
+    return Audit(tuple(audits), seed, budget, real_data(plan.shards))
 
 
 def _plan(proofs: Mapping[str, Proof], budget: str, seed: int, guard: float | None) -> _Plan:

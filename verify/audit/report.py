@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
 from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
 from verify.numeric.instances import NumericVerdict
@@ -82,6 +83,7 @@ def _numeric(verdict: NumericVerdict | None) -> Json:
 
 
 def _summary(audit: Audit) -> Json:
+    canonical = [p for p in audit.proofs if p.id in CANONICAL]
     steps = [s for p in audit.proofs for s in p.steps]
     symbolic = {k: sum(s.symbolic.status == k for s in steps)
                 for k in ("proved", "refuted", "unknown")}
@@ -99,7 +101,25 @@ def _summary(audit: Audit) -> Json:
         },
         "findings": [f"{p.id}/{s.step.id}" for p, s in findings(audit)],
         "passed": audit.passed(),
+        "real_data": audit.real_data,
+        "canonical": {"audited": [p.id for p in canonical],
+                      "verified": [p.id for p in canonical if p.status == "verified"],
+                      "line": canonical_line(audit)},
     }
+
+
+def canonical_line(audit: Audit) -> str:
+    """What passing rests on, as every rendering prints it beside passed/failed: true for
+    any selection (`--only` may audit no canonical proof, and then none was verified: the
+    line says so instead of "both verified")."""
+    canonical = [p for p in audit.proofs if p.id in CANONICAL]
+    verified = sum(p.status == "verified" for p in canonical)
+    if not canonical:
+        return "no canonical proof audited"
+    if len(canonical) == len(CANONICAL):
+        return f"canonical proofs verified: {verified} of {len(canonical)}"
+    return (f"canonical proofs verified: {verified} of the {len(canonical)} audited "
+            f"({', '.join(p.id for p in canonical)}; {len(CANONICAL)} exist)")
 
 
 @dataclass(frozen=True)
@@ -147,8 +167,9 @@ def summary_table(audit: Audit) -> str:
 
 
 def to_text(audit: Audit) -> str:
-    """The summary table, then the findings with their messages."""
-    lines = [summary_table(audit)]
+    """The outcome, the summary table, then the findings with their messages."""
+    lines = [f"{'passed' if audit.passed() else 'failed'} · {canonical_line(audit)}", "",
+             summary_table(audit)]
     found = findings(audit)
     if found:
         lines += ["", "findings:"]

@@ -1,7 +1,9 @@
-"""`novikoff audit`: every built-in proof, symbolically and numerically (DESIGN.md §6).
+"""`novikoff audit`: every built-in proof, symbolically and numerically (docs/design.md §6).
 
-Exit 0 when both canonical proofs are verified, 1 otherwise; findings in the source proofs
-are reported, not failures, unless `--strict`. On a terminal, a progress bar is drawn on
+Exit 0 when every canonical proof audited is verified (both, unless `--only` leaves some
+out) and every report file was rendered whole, 1 otherwise; findings in the source proofs
+are reported, not failures, unless `--strict`. The summary is printed before any report
+file is written. On a terminal, a progress bar is drawn on
 stderr (`verify.cli.terminal`); otherwise stderr gets only the final time line.
 """
 
@@ -31,7 +33,7 @@ REPORTS: tuple[str, ...] = ("markdown", "html", "latex")
 """Report file options; each names its renderer module in `verify.render`."""
 
 
-def renderer(name: str) -> Callable[[Audit], str]:
+def renderer(name: str) -> Callable[[Audit, list[str]], str]:
     """The render function of report format `name`."""
     return importlib.import_module(f"verify.render.{name}").render
 
@@ -103,10 +105,15 @@ def run(args: argparse.Namespace) -> int:
         audit = run_audit(args.only, seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler)
-    for name, path in outputs.items():
-        path.write_text(renderer(name)(audit), encoding="utf-8")
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
+    if audit.real_data in ("absent", "partial"):
+        from verify.numeric.campaign import BENCH_DATA
+
+        print(f"novikoff: warning: the benchmark datasets are {audit.real_data} at "
+              f"{BENCH_DATA} (set NOVIKOFF_BENCH_DATA to bench-data/coqperceptron): their "
+              "runs were skipped, so the campaign is smaller than its budget", file=sys.stderr)
+    # The summary first: a report file that cannot be written must not cost it.
     if args.json:
         data = to_json(audit)
         for proof in data["proofs"] if coq is not None else ():
@@ -116,8 +123,27 @@ def run(args: argparse.Namespace) -> int:
             print(summary_table(audit), file=sys.stderr)
     else:
         print(to_text(audit) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
+    sys.stdout.flush()
+    unrendered = write_reports(audit, outputs)
     passed = audit.passed(strict=args.strict)
+    broken = f"; {unrendered} report piece(s) could not be rendered" if unrendered else ""
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"
-          f"{', scheduler ' + args.scheduler if args.scheduler else ''})", file=sys.stderr)
-    return 0 if passed else 1
+          f"{', scheduler ' + args.scheduler if args.scheduler else ''}){broken}",
+          file=sys.stderr)
+    return 0 if passed and not unrendered else 1
+
+
+def write_reports(audit: Audit, outputs: dict[str, Path]) -> int:
+    """Write each requested report file; return how many pieces could not be typeset.
+    A piece that fails is shown as such in its file and named in one line on stderr per
+    file; the rest of every file is still written."""
+    missing = 0
+    for name, path in outputs.items():
+        failures: list[str] = []
+        path.write_text(renderer(name)(audit, failures), encoding="utf-8")
+        if failures:
+            missing += len(failures)
+            more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+            print(f"novikoff: {path}: {failures[0]}{more}", file=sys.stderr)
+    return missing

@@ -263,12 +263,12 @@ def orders(seed: int, count: int, counter: MistakeCounter | None = None) -> Iter
 
 def _bench_data() -> Path:
     """Where the benchmark sets are (bench-data/README.md): `NOVIKOFF_BENCH_DATA`, else
-    `shared/bench-data/coqperceptron` beside the checkout, else the machine's shared folder.
-    The one place the tests, the benchmarks and the audit's real source all look."""
+    `shared/bench-data/coqperceptron` beside the checkout (which may not exist: a source
+    skips a missing file and the audit reports `real_data`). The one place the tests, the
+    benchmarks and the audit's real sources all look; no machine's absolute path."""
     if chosen := os.environ.get("NOVIKOFF_BENCH_DATA"):
         return Path(chosen)
-    beside = Path(__file__).resolve().parents[3] / "shared" / "bench-data" / "coqperceptron"
-    return beside if beside.is_dir() else Path("/work/shared/bench-data/coqperceptron")
+    return Path(__file__).resolve().parents[3] / "shared" / "bench-data" / "coqperceptron"
 
 
 #: The benchmark sets' folder (`_bench_data`).

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from functools import partial
+from typing import Literal
 
 from perceptron.generators.adversary import OnlineAdversary
 from verify.numeric import campaign
@@ -43,10 +44,27 @@ class Shard:
     start: int
     stop: int
     make: Callable[[], Iterable[Scenario]]
+    reads: str | None = None  # the dataset file in `campaign.BENCH_DATA` it runs on, if any
 
     def scenarios(self) -> Iterable[Scenario]:
         """The shard's scenarios, built where this is called."""
         return self.make()
+
+
+RealData = Literal["present", "partial", "absent", "not used"]
+"""Whether the dataset files a campaign's shards read were found: all, some, none, or no
+shard reads one."""
+
+
+def real_data(shards: Iterable[Shard]) -> RealData:
+    """`RealData` of `shards`, looked up here in `campaign.BENCH_DATA`. A shard skips a
+    missing file (the campaign is then smaller than its budget), so the audit reports this
+    in its JSON and on stderr rather than passing quietly with other counts."""
+    files = {s.reads for s in shards if s.reads is not None}
+    found = sum((campaign.BENCH_DATA / file).is_file() for file in files)
+    if not files:
+        return "not used"
+    return "present" if found == len(files) else "partial" if found else "absent"
 
 
 def _slice(make: Callable[[], Iterable[Scenario]], start: int, stop: int) -> Iterator[Scenario]:
@@ -106,7 +124,7 @@ def real_shards(seed: int, orders_per_set: int,
     if orders_per_set <= 0:
         return []
     return [Shard("real", k * orders_per_set, (k + 1) * orders_per_set,
-                  partial(campaign.real, seed, orders_per_set, (spec,)))
+                  partial(campaign.real, seed, orders_per_set, (spec,)), spec.file)
             for k, spec in enumerate(sets)]
 
 
@@ -138,7 +156,7 @@ def pass_shards(seed: int, count: int, prefix_orders: int, size: int = SHARD_SIZ
            for a, b in _cuts(count, size)]
     if prefix_orders > 0:
         out += [Shard("real-prefix", k * prefix_orders, (k + 1) * prefix_orders,
-                      partial(passes.real_prefix, seed, prefix_orders, (spec,)))
+                      partial(passes.real_prefix, seed, prefix_orders, (spec,)), spec[0])
                 for k, spec in enumerate(passes.PREFIX_SETS)]
     return out
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
+from functools import cache, wraps
+from typing import Any, TypeVar
 
 import jinja2
 from markupsafe import Markup
@@ -29,6 +29,7 @@ from verify.proof_checker import GoalReport
 from verify.render.certificates import assignments
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,26 @@ def counterexample_lines(counterexample: Json, names: Set[str] | None = None) ->
 
 
 # -- templating --------------------------------------------------------------------------------
+
+
+def guarded(part: Callable[..., T], fallback: Callable[[str], T],
+            failures: list[str]) -> Callable[..., T]:
+    """`part` (a template's typesetting of one step or counterexample), or, when it raises,
+    `fallback(message)` in its place, the message appended to `failures`: one piece a
+    renderer cannot typeset is shown as such and costs the reader nothing else of the
+    report, and the caller still learns of it (the CLI says so and exits non-zero)."""
+    @wraps(part)
+    def safe(first: Any, *rest: Any) -> T:
+        try:
+            return part(first, *rest)
+        except Exception as error:  # any defect of a renderer: reported, never hidden
+            where = (f"{first.report_proof}/{first.audit.step.id}"
+                     if isinstance(first, StepView) else "a counterexample")
+            message = f"{where} could not be rendered ({type(error).__name__}: {error})"
+            failures.append(message)
+            return fallback(message)
+    return safe
+
 
 
 class Raw(str):

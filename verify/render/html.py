@@ -17,7 +17,7 @@ from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
 from verify.render import evidence, formulas
 from verify.render.certificates import MATHML, Identity, premises
-from verify.render.evidence import AuditView, Json, StepView, environment
+from verify.render.evidence import AuditView, Json, StepView, environment, guarded
 
 
 def statement(step: StepView) -> Markup:
@@ -34,9 +34,9 @@ def certificates(step: StepView) -> Markup:
     parts = []
     several = len(step.goals) > 1
     for goal in step.goals:
-        rows = premises(goal.judgement, MATHML)
+        rows = premises(goal.evidence, MATHML)
         if goal.verdict.certificate is not None:
-            rows += Identity(goal.judgement, goal.verdict.certificate).lines(MATHML)
+            rows += Identity(goal.evidence, goal.verdict.certificate).lines(MATHML)
         title = (f'<p class="judgement">{Markup.escape(goal.goal.label)}: '
                  f"{Markup.escape(goal.verdict.status)}</p>" if several else "")
         parts.append(f'{title}<math display="block"><mtable>{"".join(rows)}</mtable></math>')
@@ -51,11 +51,19 @@ def counterexample(cex: Json, names: object = None) -> Markup:
     return Markup(f'<ul class="cex">{items}</ul>')
 
 
-def render(audit: Audit) -> str:
-    """The whole page (`templates/report.html.j2`)."""
+def render(audit: Audit, failures: list[str] | None = None) -> str:
+    """The whole page (`templates/report.html.j2`); a step that cannot be typeset is shown
+    as such and its message appended to `failures` (`evidence.guarded`)."""
     view = AuditView.of(audit)
     style = files("verify.render").joinpath("templates/report.css").read_text("utf-8")
+    failed = [] if failures is None else failures
+
+    def fallback(message: str) -> Markup:
+        return Markup('<p class="unrendered">{}</p>').format(message)
+
     return environment("html").get_template("report.html.j2").render(
         view=view, summary=view.report["summary"], columns=COLUMNS, style=Markup(style),
-        statement=statement, certificates=certificates, counterexample=counterexample,
+        statement=guarded(statement, fallback, failed),
+        certificates=guarded(certificates, fallback, failed),
+        counterexample=guarded(counterexample, fallback, failed),
         symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line)

@@ -122,7 +122,7 @@ def verdict(value: Verdict) -> Json:
 def goal(value: GoalReport) -> Json:
     """One judgement of a step, as decided: the hypotheses its evidence uses (a certificate
     may use fewer than the obligation has: weakening, which the kernel checked)."""
-    decided = value.verdict.judgement or value.judgement
+    decided = value.evidence
     return {"label": value.goal.label, **judgement(decided), **verdict(value.verdict)}
 
 

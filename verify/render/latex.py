@@ -17,7 +17,7 @@ from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
 from verify.render import evidence, formulas
 from verify.render.certificates import LATEX, Identity, premises
-from verify.render.evidence import AuditView, Json, Raw, StepView, environment
+from verify.render.evidence import AuditView, Json, Raw, StepView, environment, guarded
 
 ASCII = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",
@@ -97,12 +97,12 @@ def certificates(step: StepView) -> Raw:
     several = len(step.goals) > 1
     for goal in step.goals:
         given = ", \\quad ".join(f"${row.replace('&', '')}$"
-                                 for row in premises(goal.judgement, LATEX))
+                                 for row in premises(goal.evidence, LATEX))
         title = (f"\\emph{{{escape(goal.goal.label)}: {goal.verdict.status}}}. "
                  if several else "")
         blocks.append(f"{title}{given}")
         if goal.verdict.certificate is not None:
-            rows = Identity(goal.judgement, goal.verdict.certificate).lines(LATEX)
+            rows = Identity(goal.evidence, goal.verdict.certificate).lines(LATEX)
             blocks.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}")
     return Raw("\n".join(blocks))
 
@@ -113,12 +113,20 @@ def counterexample(cex: Json, names: object = None) -> Raw:
     return Raw(code("; ".join(evidence.counterexample_lines(cex, shown))))
 
 
-def render(audit: Audit) -> str:
-    """The whole document (`templates/report.tex.j2`)."""
+def render(audit: Audit, failures: list[str] | None = None) -> str:
+    """The whole document (`templates/report.tex.j2`); a step that cannot be typeset is
+    shown as such and its message appended to `failures` (`evidence.guarded`)."""
     view = AuditView.of(audit)
     template = environment("latex", escape).get_template("report.tex.j2")
+    failed = [] if failures is None else failures
+
+    def fallback(message: str) -> Raw:
+        return Raw(rf"\emph{{{escape(message)}}}")
+
     return template.render(
         view=view, summary=view.report["summary"], columns=COLUMNS, preamble=Raw(PREAMBLE),
-        statement=statement, certificates=certificates, counterexample=counterexample,
+        statement=guarded(statement, fallback, failed),
+        certificates=guarded(certificates, fallback, failed),
+        counterexample=guarded(counterexample, fallback, failed),
         code=lambda text: Raw(code(text)), symbolic_line=evidence.symbolic_line,
         numeric_line=evidence.numeric_line)

@@ -16,7 +16,7 @@ from verify.audit.job import Audit
 from verify.proof_checker import GoalReport
 from verify.render import evidence, formulas
 from verify.render.certificates import LATEX, Identity, premises
-from verify.render.evidence import AuditView, Json, Raw, StepView, environment
+from verify.render.evidence import AuditView, Json, Raw, StepView, environment, guarded
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]|~$<>&#])")
 SYMBOL = {"proved": "✅", "refuted": "❌", "unknown": "❔", "held": "✅", "violated": "❌",
@@ -62,9 +62,9 @@ def _judgement(goal: GoalReport, several: bool) -> str:
     """One judgement as an `aligned` block on one line: its hypotheses by label, its claim,
     then the certificate's identity (`verify.render.certificates`)."""
     rows = [rf"&\text{{{goal.goal.label}: {goal.verdict.status}}}"] if several else []
-    rows += premises(goal.judgement, LATEX)
+    rows += premises(goal.evidence, LATEX)
     if goal.verdict.certificate is not None:
-        rows += Identity(goal.judgement, goal.verdict.certificate).lines(LATEX)
+        rows += Identity(goal.evidence, goal.verdict.certificate).lines(LATEX)
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
 
@@ -85,16 +85,24 @@ def counterexample(cex: Json, names: object = None) -> str:
     return "; ".join(evidence.counterexample_lines(cex, shown))
 
 
-def render(audit: Audit) -> str:
-    """The whole document (`templates/report.md.j2`)."""
+def render(audit: Audit, failures: list[str] | None = None) -> str:
+    """The whole document (`templates/report.md.j2`); a step that cannot be typeset is
+    shown as such and its message appended to `failures` (`evidence.guarded`)."""
     env = environment("markdown", escape)
     template = env.get_template("report.md.j2")
     view = AuditView.of(audit)
     steps = [s for p in view.proofs for s in p.steps]
+    failed = [] if failures is None else failures
+
+    def fallback(message: str) -> Raw:
+        return Raw(f"*{escape(message)}*")
+
     text = template.render(
         view=view, summary=view.report["summary"], columns=evidence_columns(),
-        status=status, numeric_cell=numeric_cell, statement=statement,
-        evidence_math=evidence_math, counterexample=counterexample,
+        status=status, numeric_cell=numeric_cell,
+        statement=guarded(statement, fallback, failed),
+        evidence_math=guarded(evidence_math, fallback, failed),
+        counterexample=guarded(counterexample, fallback, failed),
         symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
         refuted=sum(s.report["symbolic"]["status"] == "refuted" for s in steps),
     )

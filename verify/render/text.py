@@ -208,7 +208,7 @@ def counterexample_lines(report: GoalReport, cex: Counterexample) -> list[str]:
 
 
 def _goal_lines(report: GoalReport, several: bool) -> list[str]:
-    judgement, verdict = report.verdict.judgement or report.judgement, report.verdict
+    judgement, verdict = report.evidence, report.verdict
     lines = [f"judgement {report.goal.label}: {verdict.status}"] if several else []
     lines.append("  hypotheses (each a polynomial compared with 0; where it comes from):")
     names = labels(judgement)

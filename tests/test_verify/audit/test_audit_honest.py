@@ -1,0 +1,135 @@
+"""Issue 26: what the audit prints is true. Every built-in proof renders in every format
+(the default audit once crashed on a refutation-form certificate), the verdict line says
+which canonical proofs were audited, a missing dataset folder is reported, and a report
+piece that cannot be typeset is shown as such while the rest is written."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from proofs.library import CANONICAL, PROOFS
+from verify.audit import job
+from verify.audit.job import Audit, run_audit
+from verify.audit.report import canonical_line, to_json, to_text
+from verify.cli import main
+from verify.numeric import campaign, shards
+from verify.render import html, latex, markdown
+
+RENDERERS = {"markdown": markdown.render, "html": html.render, "latex": latex.render}
+
+
+@pytest.fixture(scope="module")
+def audit() -> Audit:
+    """Every built-in proof, with the small campaign (the symbolic side is the default's)."""
+    return run_audit(budget="small", seed=3)
+
+
+def _only(audit: Audit, *ids: str) -> Audit:
+    """The audit restricted to `ids`, as `--only` would give it (same step reports)."""
+    return dataclasses.replace(audit, proofs=tuple(p for p in audit.proofs if p.id in ids))
+
+
+@pytest.mark.parametrize("fmt", sorted(RENDERERS))
+def test_the_full_default_audit_renders_whole_in_every_format(audit: Audit, fmt: str):
+    failures: list[str] = []
+    document = RENDERERS[fmt](audit, failures)
+    assert failures == []
+    assert all(proof_id in document for proof_id in PROOFS)
+    assert "could not be rendered" not in document
+
+
+@pytest.mark.parametrize("proof_id", list(PROOFS))
+def test_every_builtin_proof_renders_alone_in_every_format(audit: Audit, proof_id: str):
+    alone = _only(audit, proof_id)
+    for fmt, render in RENDERERS.items():
+        failures: list[str] = []
+        assert proof_id in render(alone, failures), fmt
+        assert failures == [], (fmt, failures)
+
+
+def test_a_refutation_form_certificate_shows_the_negated_claim_it_uses(audit: Audit):
+    """Regression: `nonseparable-freund-schapire/root` is proved by refuting its negation;
+    its certificate indexes a hypothesis beyond the stated ones, which the renderers did
+    not know (IndexError after the whole audit, no file written)."""
+    proof = next(p for p in audit.proofs if p.id == "nonseparable-freund-schapire")
+    root = next(s for s in proof.steps if s.step.id == "root")
+    goal = root.symbolic.goals[0]
+    assert len(goal.evidence.hypotheses) == len(goal.judgement.hypotheses) + 1
+    assert str(goal.evidence.claim.expr) == "0" and goal.evidence.claim.kind == ">"
+    used = {i for p in goal.verdict.certificate.products for i in p.hyps}
+    assert max(used) == len(goal.judgement.hypotheses)  # the negated claim, used
+    document = markdown.render(_only(audit, proof.id))
+    assert "root" in document and "could not be rendered" not in document
+
+
+def test_the_verdict_line_says_which_canonical_proofs_were_audited(audit: Audit):
+    assert canonical_line(audit) == "canonical proofs verified: 2 of 2"
+    none = _only(audit, "virtue-online")
+    assert canonical_line(none) == "no canonical proof audited"
+    one = _only(audit, "canonical-online", "virtue-online")
+    assert canonical_line(one) == ("canonical proofs verified: 1 of the 1 audited "
+                                   "(canonical-online; 2 exist)")
+    for selection in (none, one, audit):
+        line = canonical_line(selection)
+        assert to_text(selection).splitlines()[0] == f"passed · {line}"
+        assert to_json(selection)["summary"]["canonical"]["line"] == line
+        for render in RENDERERS.values():
+            document = render(selection)
+            assert line in document and "both canonical" not in document
+    summary = to_json(none)["summary"]["canonical"]
+    assert summary == {"audited": [], "verified": [], "line": "no canonical proof audited"}
+    assert to_json(audit)["summary"]["canonical"]["verified"] == list(CANONICAL)
+
+
+def test_a_missing_dataset_folder_is_reported(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch):
+    planned = shards.real_shards(0, 1) + shards.pass_shards(0, 1, 1)
+    monkeypatch.setattr(campaign, "BENCH_DATA", tmp_path)
+    assert shards.real_data(planned) == "absent"
+    shutil.copy(Path(__file__).parents[3] / "pyproject.toml", tmp_path / "iris_data_set")
+    assert shards.real_data(planned) == "partial"
+    assert shards.real_data(shards.generated_shards(0, 3)) == "not used"
+
+
+def test_the_cli_warns_when_the_datasets_are_missing_and_prints_before_writing(
+        audit: Audit, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]):
+    missing = dataclasses.replace(_only(audit, "canonical-online"), real_data="absent")
+    monkeypatch.setattr(job, "run_audit", lambda *args, **kwargs: missing)
+    assert main(["audit", "--json", "--markdown", str(tmp_path / "r.md")]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["summary"]["real_data"] == "absent"
+    assert "benchmark datasets are absent" in err and "NOVIKOFF_BENCH_DATA" in err
+    assert (tmp_path / "r.md").is_file()
+
+
+def test_a_step_that_cannot_be_typeset_is_shown_as_such_and_the_rest_is_written(
+        audit: Audit, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]):
+    chosen = _only(audit, "canonical-online")
+    monkeypatch.setattr(job, "run_audit", lambda *args, **kwargs: chosen)
+    original = markdown.evidence_math
+
+    def broken(step: object) -> object:
+        if step.audit.step.id == "norm-growth":  # type: ignore[attr-defined]
+            raise IndexError("a renderer defect")
+        return original(step)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(markdown, "evidence_math", broken)
+    target = tmp_path / "r.md"
+    assert main(["audit", "--markdown", str(target), "--html", str(tmp_path / "r.html")]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith("passed · canonical proofs verified: 1 of the 1 audited")
+    written = target.read_text(encoding="utf-8")
+    assert "canonical-online/norm-growth could not be rendered (IndexError: a renderer " \
+           "defect)" in written
+    assert "bound-unit" in written  # the rest of the report is there
+    assert (tmp_path / "r.html").read_text(encoding="utf-8").count("could not be") == 0
+    problems = [line for line in err.splitlines() if line.startswith("novikoff: ")]
+    assert len(problems) == 1 and str(target) in problems[0]
+    assert "could not be rendered" in err.splitlines()[-1]
