@@ -18,7 +18,7 @@ import sympy
 from proofs.errors import ProofFileError
 from proofs.language.division import divisors
 from proofs.language.expressions import ExpressionError, Relation
-from proofs.language.terms import Vec
+from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation
@@ -30,6 +30,7 @@ from verify.verdict import Status, Verdict
 Progress = Callable[[int, int, Step], None]
 """Called as `progress(index, total, step)` before each step is checked."""
 VACUITY_SHARE = 0.2  # of a step's search budget, for looking for contradictory hypotheses
+VACUOUS_HYPOTHESES = "the hypotheses are contradictory"
 REFUTATION_SHARE = 0.5  # of its budget, for a goal left unknown: the negated claim against it
 
 
@@ -65,6 +66,7 @@ class StepReport:
     theorem: kernel.Theorem | None = None
     refutation: kernel.Refutation | None = None
     vacuity: Certificate | None = None  # the evidence that the hypotheses are contradictory
+    stuck: Certificate | None = None  # the evidence that no run of an induction can update
 
     @property
     def status(self) -> Status:
@@ -75,8 +77,19 @@ class StepReport:
 
     @property
     def vacuous(self) -> bool:
-        """Proved, and its hypotheses are contradictory (`vacuity` passed the kernel)."""
-        return self.theorem is not None and self.vacuity is not None
+        """Proved, and it says nothing beyond its start: its hypotheses are contradictory
+        (`vacuity`), or, an induction, no run leaves its start state (`stuck`); both
+        certificates passed the kernel."""
+        return self.theorem is not None and (self.vacuity or self.stuck) is not None
+
+    @property
+    def vacuity_reason(self) -> str | None:
+        """Why the step is vacuous, in the words every output prints; None when it is not."""
+        if not self.vacuous:
+            return None
+        return (VACUOUS_HYPOTHESES if self.vacuity is not None else
+                "no run leaves its start state: the update facts fail there, so the "
+                "invariant is claimed after 0 updates only")
 
     @property
     def statement_text(self) -> str:
@@ -282,13 +295,15 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     except kernel.KernelError as error:  # the search handed over evidence that does not check
         return StepReport(step, f"kernel rejected: {error}", perf_counter() - start,
                           tuple(reports), stated)
-    vacuity = _vacuity([r.goal for r in reports], budget)
+    vacuity = _vacuity(contradiction([r.goal for r in reports]), budget)
+    stuck = None if vacuity is not None else _vacuity(at_start(seq, stated), budget)
     message = reports[0].verdict.message if len(reports) == 1 else (
         f"{len(reports)} judgements proved: " + ", ".join(r.goal.label for r in reports))
-    if vacuity is not None:
-        message = "VACUOUS: the hypotheses are contradictory; " + message
-    return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
-                      theorem=theorem, vacuity=vacuity)
+    report = StepReport(step, message, perf_counter() - start, tuple(reports), stated,
+                        theorem=theorem, vacuity=vacuity, stuck=stuck)
+    if report.vacuity_reason is not None:
+        report = replace(report, message=f"VACUOUS: {report.vacuity_reason}; {message}")
+    return report
 
 
 def contradiction(goals: Sequence[Obligation]) -> Judgement:
@@ -300,10 +315,36 @@ def contradiction(goals: Sequence[Obligation]) -> Judgement:
     return replace(last.judgement, hypotheses=hyps, claim=kernel.Fact(sympy.Integer(-1), ">="))
 
 
-def _vacuity(goals: Sequence[Obligation], budget: SearchBudget) -> Certificate | None:
-    """A kernel-checked certificate that the step's hypotheses contradict, if one is found."""
-    judgement = contradiction(goals)
-    if not judgement.hypotheses:
+def at_start(seq: kernel.Sequent, stated: kernel.Statement) -> Judgement | None:
+    """For an induction with update facts U: `hypotheses, U at the start |- -1 >= 0`, the
+    counter 0 and the iterated names at their base (None for other steps). If it holds, no
+    run makes a first update (e.g. updating on `y<w, x> < 0` from w = 0), and the theorem
+    speaks of the start state only. The substitution is the kernel's (`kernel.instance`),
+    the judgement only a warning's evidence: it decides no verdict."""
+    rule = seq.rule
+    if type(rule) is not kernel.Induction or not rule.update:
+        return None
+    relations = (*stated.hypotheses, *rule.update)
+    read = {n for r in relations for e in (r.lhs, r.rhs, *r.divisors)
+            for s in e.free_symbols for n in gram_pair(s) or (s.name,)}
+    start = {n: t for n, t in {rule.variable: sympy.Integer(0), **rule.base}.items()
+             if n in read}
+    probe = kernel.Statement(seq.step, relations, ("",) * len(relations),
+                             kernel.Rel(sympy.Integer(-1), ">=", sympy.Integer(0), "-1 >= 0"),
+                             frozenset())
+    try:
+        started = kernel.instance(probe, start)
+    except kernel.KernelError:  # a start the instance rule does not take: no warning
+        return None
+    forms = [normal_form(r, r.text) for r in started.hypotheses]
+    hypotheses = tuple(dict.fromkeys(f for fact, side in forms for f in (*side, fact)))
+    return Judgement(hypotheses, kernel.Fact(sympy.Integer(-1), ">="),
+                     tuple(sorted(seq.vectors)), tuple(sorted(seq.scalars)))
+
+
+def _vacuity(judgement: Judgement | None, budget: SearchBudget) -> Certificate | None:
+    """A kernel-checked certificate of `judgement` (a contradiction), if one is found."""
+    if judgement is None or not judgement.hypotheses:
         return None
     # a point satisfying the hypotheses settles it (not vacuous): it need not be shrunk
     found = decide(judgement, budget=budget.scaled(VACUITY_SHARE), shrink=False).certificate
@@ -341,6 +382,11 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
                     if report.vacuity is not None:
                         kernel.check_certificate(contradiction([g.goal for g in report.goals]),
                                                  report.vacuity)
+                    if report.stuck is not None:
+                        started = at_start(seq, kernel.statement(seq))
+                        if started is None:
+                            raise kernel.KernelError("a start-state certificate for no start")
+                        kernel.check_certificate(started, report.stuck)
                 elif refuting:
                     refutation = kernel.refute(seq, refuting[0].goal.label,
                                                refuting[0].verdict.counterexample)  # type: ignore[arg-type]

@@ -241,3 +241,53 @@ def test_a_false_scalar_invariant_is_not_proved() -> None:
     with pytest.raises(ProofFileError, match="n cannot be iterated"):
         quantifiers('[[step]]\nid = "nat"\nclaim = "n >= 0"\n[step.induction]\n'
                     'variable = "t"\nbase = { n = "0" }\nstep = { n = "n - 1" }\n')
+
+
+STUCK = """
+title = "An induction whose runs may never leave their start"
+vectors = ["w", "x", "u"]
+scalars = ["y", "t", "R"]
+
+[[step]]
+id = "growth"
+claim = "dot(w, w) <= t*R**2"
+[step.induction]
+variable = "t"
+base = {{ w = "{start}" }}
+step = {{ w = "w + y*x" }}
+given = ["y**2 == 1", "y*dot(x, w) {rule} 0", "dot(x, x) <= R**2"]
+constants = ["R", "u"]
+"""
+
+
+@pytest.mark.parametrize(("start", "rule", "stuck"), [
+    ("0*w", "<", True),    # y<w, x> < 0 fails at w = 0: no run makes an update
+    ("0*w", "<=", False),  # the perceptron's rule: the first update is at w = 0
+])
+def test_an_induction_no_run_can_leave_is_reported_vacuous(start: str, rule: str,
+                                                            stuck: bool) -> None:
+    """Issue 26.5: joeyonng-online `norm-unrolled` updates only when y<x, w> < 0, from w = 0,
+    so no run makes a single update; it was reported `vacuous: false`."""
+    (report,) = check(STUCK.format(start=start, rule=rule)).steps
+    assert report.status == "proved"
+    assert report.vacuous is stuck and (report.stuck is not None) is stuck
+    assert report.vacuity is None  # its hypotheses alone are satisfiable
+    if stuck:
+        assert report.vacuity_reason is not None
+        assert report.vacuity_reason.startswith("no run leaves its start state")
+        assert report.message.startswith("VACUOUS: no run leaves its start state")
+
+
+def test_the_stuck_source_step_is_vacuous_in_every_output(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "joeyonng-online", "--json"]) == 1
+    steps = {s["id"]: s for s in json.loads(capsys.readouterr().out)["steps"]}
+    assert steps["norm-unrolled"]["vacuous"] is True
+    assert steps["norm-unrolled"]["vacuity"].startswith("no run leaves its start state")
+    assert steps["norm-unrolled-corrected"]["vacuous"] is False
+    assert steps["norm-unrolled-corrected"]["vacuity"] is None
+    assert main(["check", "joeyonng-online"]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if " norm-unrolled " in x)
+    assert "VACUOUS: no run leaves its start state" in line
+    assert main(["explain", "joeyonng-online/norm-unrolled"]) == 0
+    assert "WARNING: vacuous — no run leaves its start state" in capsys.readouterr().out

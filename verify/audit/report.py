@@ -52,6 +52,7 @@ def _step(audit: StepAudit) -> Json:
             "certificate": symbolic["certificate"],
             "counterexample": symbolic["counterexample"],
             "message": symbolic["message"],
+            "vacuity": symbolic["vacuity"],
         },
         "numeric": _numeric(audit.numeric),
     }
@@ -179,6 +180,10 @@ def to_text(audit: Audit) -> str:
             if s.numeric is not None and s.numeric.status == "violated":
                 lines.append(f"    numeric violated on {s.numeric.violations} of "
                              f"{s.numeric.instances} run instances")
+    vacuous = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.vacuous]
+    if vacuous:
+        lines += ["", "vacuous (proved, but saying nothing beyond the start):"]
+        lines += [f"  {p.id}/{s.step.id}: {s.symbolic.vacuity_reason}" for p, s in vacuous]
     unknown = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.status == "unknown"]
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]

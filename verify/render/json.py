@@ -132,7 +132,8 @@ def step(value: StepReport) -> Json:
     `certificate` is the certificate of a one-judgement step and the list of certificates
     (in `judgements` order) of a step with several; `judgements` details each one.
     `statement` is the full statement the kernel read (inherited hypotheses, naturals, the
-    runs of an induction); `vacuous` is true when its hypotheses were proved contradictory.
+    runs of an induction); `vacuous` is true when it was proved but says nothing beyond its
+    start, and `vacuity` says why (its hypotheses contradict, or no run leaves its start).
     """
     certificates = [certificate(c) for c in value.certificates]
     refuting = value.counterexample
@@ -147,6 +148,7 @@ def step(value: StepReport) -> Json:
         "seconds": round(value.seconds, 6),
         "statement": value.statement_text,
         "vacuous": value.vacuous,
+        "vacuity": value.vacuity_reason,
         "judgements": [goal(g) for g in value.goals],
     }
 

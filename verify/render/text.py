@@ -243,9 +243,9 @@ def explain(located: Located, report: StepReport) -> str:
     if step.uses:
         lines.append(f"uses the claims of: {', '.join(map(str, step.uses))}")
     lines.append(f"statement: {report.statement_text}")
-    if report.vacuous:
-        lines.append("WARNING: vacuous — the hypotheses are contradictory (a kernel-checked "
-                     "certificate), so the claim holds for no instance at all")
+    if report.vacuity_reason is not None:
+        lines.append(f"WARNING: vacuous — {report.vacuity_reason} (a kernel-checked "
+                     "certificate), so the statement says nothing of any instance beyond that")
     several = len(report.goals) > 1
     for goal in report.goals:
         lines.append("")

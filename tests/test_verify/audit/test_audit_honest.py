@@ -133,3 +133,15 @@ def test_a_step_that_cannot_be_typeset_is_shown_as_such_and_the_rest_is_written(
     problems = [line for line in err.splitlines() if line.startswith("novikoff: ")]
     assert len(problems) == 1 and str(target) in problems[0]
     assert "could not be rendered" in err.splitlines()[-1]
+
+
+def test_a_step_no_run_can_leave_is_vacuous_in_every_audit_output(audit: Audit):
+    """Issue 26.5, through the audit: JSON, text and the three documents."""
+    source = _only(audit, "joeyonng-online")
+    steps = {s["id"]: s for s in to_json(source)["proofs"][0]["steps"]}
+    reason = steps["norm-unrolled"]["symbolic"]["vacuity"]
+    assert reason is not None and reason.startswith("no run leaves its start state")
+    assert steps["norm-unrolled-corrected"]["symbolic"]["vacuity"] is None
+    assert f"joeyonng-online/norm-unrolled: {reason}" in to_text(source)
+    for fmt, render in RENDERERS.items():
+        assert "no run leaves its start state" in render(source), fmt
