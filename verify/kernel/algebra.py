@@ -24,6 +24,7 @@ from fractions import Fraction
 from functools import lru_cache, reduce
 from math import comb, prod
 from operator import add, mul
+from types import MappingProxyType
 from typing import Literal, TypeVar
 
 import sympy
@@ -195,11 +196,11 @@ def _size(value: object, adding: bool) -> int:
 
 
 @lru_cache(maxsize=512)
-def polynomial_ring(symbols: tuple[sympy.Symbol, ...]) -> tuple[PolyRing,
-                                                                 dict[sympy.Symbol, PolyElement]]:
-    """QQ[symbols] and its generators (cached: rings are immutable)."""
+def polynomial_ring(symbols: tuple[sympy.Symbol, ...]
+                    ) -> tuple[PolyRing, Mapping[sympy.Symbol, PolyElement]]:
+    """QQ[symbols] and its generators, read-only (cached and shared: nobody may remap them)."""
     R, *gens = ring(symbols, QQ)
-    return R, dict(zip(symbols, gens, strict=True))
+    return R, MappingProxyType(dict(zip(symbols, gens, strict=True)))
 
 
 def reciprocal_bases(e: sympy.Expr, what: str) -> list[sympy.Expr]:
@@ -240,6 +241,10 @@ def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
 
 def _normal(kind: Kind, pos: sympy.Expr, neg: sympy.Expr, bases: tuple[sympy.Expr, ...],
             what: str) -> tuple[Fact, tuple[Fact, ...]]:
+    if kind not in KINDS:  # validated again: called directly, `_memo` must cache no lie
+        raise KernelError(f"{what}: unknown kind {kind!r}")
+    pos, neg = expr(pos, what), expr(neg, what)
+    bases = tuple(expr(b, what) for b in items(bases, what))
     gap = pos - neg
     symbols = sorted(set().union(gap.free_symbols, *(b.free_symbols for b in bases)),
                      key=lambda s: s.name)

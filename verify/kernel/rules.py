@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import sympy
 
@@ -163,7 +163,7 @@ class _Made:
             raise KernelError(f"only the kernel makes a {type(self).__name__}")
         for name, value in values.items():
             object.__setattr__(self, name, value)
-        _MADE[self] = values["statement"]
+        _MADE[self] = _statement(values["statement"])  # a copy no caller holds or mutates
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a {type(self).__name__} is immutable")
@@ -224,6 +224,44 @@ def _terms(value: object, what: str, vectors: frozenset[str], scalars: frozenset
     return out
 
 
+def _identifiers(value: object, what: str) -> tuple[str, ...]:
+    return tuple(sorted(_names(frozenset(algebra.items(value, what)), what)))
+
+
+def _statement(u: object) -> Statement:
+    """`u` rebuilt field by field in exact built-in types: no field is passed through, so
+    no object can answer `==` for it where `conclude` compares it with a Theorem's."""
+    if type(u) is not Statement:
+        raise KernelError(f"a used step must be a Statement, not {type(u).__name__}")
+    hyps = _rels(u.hypotheses, "used")
+    origins = tuple(algebra.text(o, "used origin") for o in algebra.items(u.origins, "origins"))
+    if len(origins) != len(hyps):
+        raise KernelError("a used statement needs one origin per hypothesis")
+    over = None if u.over is None else algebra.items(u.over, "used runs")
+    if over is not None:
+        if len(over) != 5:
+            raise KernelError("used runs: expected (variable, base, step, update, constants)")
+        over = (algebra.text(over[0], "used runs"), _run_terms(over[1]), _run_terms(over[2]),
+                _rels(over[3], "used runs"), _names(over[4], "used runs"))
+    return Statement(algebra.text(u.step, "used step"), hyps, origins,
+                     _rels((u.claim,), "used")[0], _names(u.naturals, "used naturals"),
+                     algebra.text(u.run, "used run"), _identifiers(u.exists, "used exists"),
+                     over, _identifiers(u.bound, "used bound"), u.runs is True)
+
+
+def _run_terms(value: object) -> tuple[tuple[str, object], ...]:
+    """A run's base or step as `_runs` states it: (name, expression or (vector, coefficient)
+    pairs) pairs, rebuilt."""
+    def pair(item: object) -> tuple[object, object]:
+        if len(both := algebra.items(item, "used runs")) != 2:
+            raise KernelError("used runs: expected (name, term) pairs")
+        return both[0], both[1]
+    return tuple((algebra.text(n, "used runs"), tuple(
+        (algebra.text(m, "used runs"), algebra.expr(c, "used runs"))
+        for m, c in map(pair, algebra.items(t, "used runs"))) if type(t) is tuple
+        else algebra.expr(t, "used runs")) for n, t in map(pair, algebra.items(value, "runs")))
+
+
 def _split(rule: object) -> Cases:
     """A case split read into exact types; its polynomial must not divide."""
     if type(rule) is not Cases:
@@ -256,11 +294,7 @@ def _frozen(sequent: object) -> Sequent:
         rule = _split(rule)
     elif type(rule) is not Direct:
         raise KernelError(f"unknown rule {type(rule).__name__}")
-    uses = algebra.items(sequent.uses, "uses")
-    if any(type(u) is not Statement for u in uses):
-        raise KernelError("every used step must be a Statement")
-    uses = tuple(replace(u, hypotheses=_rels(u.hypotheses, "used"), claim=_rels(  # type: ignore[attr-defined]
-        (u.claim,), "used")[0], naturals=_names(u.naturals, "used naturals")) for u in uses)  # type: ignore[attr-defined]
+    uses = tuple(map(_statement, algebra.items(sequent.uses, "uses")))
     witness = _terms(sequent.witness, "witness", vectors, scalars - sequent.naturals, vectors)
     if witness and (type(rule) is Induction or _reads(witness) & set(witness)):
         raise RuleError("a witness is for a direct or case step, and names none of what it "
@@ -392,12 +426,10 @@ def statement(sequent: Sequent) -> Statement:
 
 def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement:
     """`stated` with names replaced at once by terms of their sort (module docstring)."""
-    if type(stated) is not Statement or stated.run or algebra.items(stated.exists, "exists") \
-            or algebra.items(stated.bound, "bound"):
+    if (stated := _statement(stated)).run or stated.exists or stated.bound:
         raise RuleError("only a statement free of runs and existentials can be instantiated")
-    rels = _rels((*stated.hypotheses, stated.claim), f"{stated.step}")
+    rels, naturals = (*stated.hypotheses, stated.claim), stated.naturals
     symbols = {s for r in rels for e in (r.lhs, r.rhs, *r.divisors) for s in e.free_symbols}
-    naturals = _names(stated.naturals, "naturals")
     terms = _terms(substitution, f"instance of {stated.step}",
                    frozenset(n for s in symbols for n in gram_pair(s) or ()),
                    frozenset(s.name for s in symbols if gram_pair(s) is None))
@@ -408,9 +440,9 @@ def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement
               "inherited hypothesis", "a used step's claim holds for the values it states only")
     shown = _shown(terms)
     new = [_substitute(r, terms, shown) for r in rels]
-    return Statement(stated.step, tuple(new[:-1]), tuple(stated.origins), new[-1],
+    return Statement(stated.step, tuple(new[:-1]), stated.origins, new[-1],
                      frozenset(terms[n].name if n in terms else n  # type: ignore[union-attr]
-                               for n in naturals), runs=stated.runs is True)
+                               for n in naturals), runs=stated.runs)
 
 
 def instantiate(theorem: Theorem, substitution: Mapping[str, object]) -> Theorem:
