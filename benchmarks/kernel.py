@@ -54,7 +54,7 @@ def _dot(u: Mapping[str, sympy.Expr], v: Mapping[str, sympy.Expr]) -> sympy.Expr
 def sympy_identity(judgement: Judgement, certificate: Certificate) -> bool:
     """The peer: the certificate's identity as SymPy expressions, `expand(lhs - rhs) == 0`.
 
-    It reads the certificate as the kernel's docstring defines it (DESIGN.md §2) but checks
+    It reads the certificate as the kernel's docstring defines it (docs/design.md §2) but checks
     nothing else (indices, kinds, signs): a timing peer, not a second kernel."""
     hyps = [h.expr for h in judgement.hypotheses]
     lhs = sympy.Mul(*(hyps[i] for i in certificate.multiplier)) * judgement.claim.expr

@@ -1,6 +1,6 @@
 """The conventions of a perceptron run: which inputs trigger an update, and how it is scaled.
 
-Every result records the `Conventions` it was made under (DESIGN.md §4), because the classical
+Every result records the `Conventions` it was made under (docs/design.md §4), because the classical
 statements differ exactly here: the seeds update on `y <w, x> <= 0`, Chan's batch perceptron on
 `< 0`, and the 10-607 slides on a wrong prediction with `sign(0) = +1`.
 """

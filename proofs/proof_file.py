@@ -1,4 +1,4 @@
-"""Proof files (DESIGN.md §5): TOML read with `tomllib`, every expression parsed without eval.
+"""Proof files (docs/design.md §5): TOML read with `tomllib`, every expression parsed without eval.
 
 The file is read with a hard size cap, decoded strictly as UTF-8, and every key and type is
 checked before any expression is parsed; unknown keys are errors, so a misspelt `uses` never

@@ -110,7 +110,7 @@ Row sets: `pass-state` (one per state w_t, t = 0..T, per margin) and `pass-updat
 per update, per margin). No square root is bound: Freund and Schapire's `sqrt(t)` is
 irrational but at perfect squares, so the proof squares its inequalities instead.
 
-Every value is an exact rational; columns are built once per run (DESIGN.md §3).
+Every value is an exact rational; columns are built once per run (docs/design.md §3).
 """
 
 from __future__ import annotations

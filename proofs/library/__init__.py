@@ -1,4 +1,4 @@
-"""The built-in proof library: proof ids and their TOML files (DESIGN.md §5, §6).
+"""The built-in proof library: proof ids and their TOML files (docs/design.md §5, §6).
 
 Every built-in proof is an ordinary proof file, so `novikoff check` and the audit read it the
 way they read a user's. `PROOFS` maps each id to its file; `load_builtin(id)` parses one.

@@ -2,7 +2,7 @@
 
 The prover's tests, the search-budget tests, the numeric checks and `benchmarks/prover.py`
 loop over `CASES`. A step is written in the
-proof-file language (DESIGN.md §5). Expected verdicts:
+proof-file language (docs/design.md §5). Expected verdicts:
 
 * `proved`: true, and the prover must find a certificate the kernel accepts;
 * `refuted`: false with a small rational counterexample, which must be found and re-checked;

@@ -1,4 +1,4 @@
-"""Renderings of an audit: the JSON contract of DESIGN.md §6 and a terminal summary.
+"""Renderings of an audit: the JSON contract of docs/design.md §6 and a terminal summary.
 
 Nothing time-dependent goes into the JSON, so two audits with the same seed and budget give
 identical reports.
@@ -19,7 +19,7 @@ Json = dict[str, Any]
 
 
 def to_json(audit: Audit) -> Json:
-    """`{"proofs": [...], "summary": {...}}` as in DESIGN.md §6."""
+    """`{"proofs": [...], "summary": {...}}` as in docs/design.md §6."""
     proofs = [_proof(p) for p in audit.proofs]
     return {"proofs": proofs, "summary": _summary(audit)}
 

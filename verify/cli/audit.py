@@ -73,7 +73,8 @@ def register(subparsers: Any) -> None:
                         f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the campaign's shards on the workers of this Dask "
-                        "scheduler (tcp://HOST:PORT; needs `pip install novikoff[dask]`); the "
+                        "scheduler (tcp://HOST:PORT; needs Dask: `pip install -e '.[dask]'` in "
+                        "the checkout); the "
                         "proofs stay in the --jobs local processes; the report is the same")
     parser.add_argument("--strict", action="store_true", help="fail on any finding")
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
@@ -86,7 +87,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Audit, print, write the requested report files, and return the exit code."""
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
-        raise UsageError("--scheduler needs Dask distributed: pip install 'novikoff[dask]'")
+        raise UsageError("--scheduler needs Dask distributed: pip install -e '.[dask]' in the checkout")
     unknown = [p for p in args.only or () if p not in PROOFS]
     if unknown:
         raise UsageError(f"unknown proof id {unknown[0]!r} (known: {', '.join(PROOFS)})")

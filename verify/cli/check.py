@@ -1,4 +1,4 @@
-"""`novikoff check FILE [--json] [--budget B] [--time-limit S]`: check a proof file (DESIGN.md §5).
+"""`novikoff check FILE [--json] [--budget B] [--time-limit S]`: check a proof file (docs/design.md §5).
 
 Exit 0 when every step is proved, 1 when any is refuted or unknown; bad input is a
 `ProofFileError`, which the CLI prints as one line with exit code 2.
@@ -33,13 +33,17 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "check",
         help="check every step of a proof file",
-        description="Prove or refute every step of a TOML proof file (DESIGN.md §5). "
+        description="Prove or refute every step of a TOML proof file (docs/design.md §5). "
         "Exit 0 when all steps are proved, 1 when any is refuted or unknown, 2 on bad input.",
     )
     parser.add_argument("file", metavar="FILE",
                         help="the proof file (TOML), `-` for stdin, or a built-in proof id "
                         "(`novikoff list`)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--statements", action="store_true",
+                        help="under each step, its full statement as the kernel read it "
+                        "(naturals, inherited hypotheses, an induction's runs); --json and "
+                        "`novikoff explain` always carry it")
     budget_option(parser)
     parser.add_argument(
         "--time-limit",
@@ -87,14 +91,17 @@ def run(args: argparse.Namespace) -> int:
             annotate(data["steps"], coq.for_proof(Path(args.file).stem))
         print(json.dumps(data, indent=2))
     else:
-        print(human(report) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
+        print(human(report, statements=args.statements)
+              + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     return 0 if report.status == "proved" else 1
 
 
-def human(report: ProofReport) -> str:
-    """One line per step (status, time, message), then a summary line."""
+def human(report: ProofReport, *, statements: bool = False) -> str:
+    """One line per step (status, time, message), with `statements` its full statement
+    indented below it, then a summary line."""
     width = max(len(s.step.id) for s in report.steps)
-    lines = [_line(s, width) for s in report.steps]
+    lines = [line for s in report.steps for line in (
+        _line(s, width), *([f"{'':<9}{s.statement_text}"] if statements else []))]
     counts = {k: sum(s.status == k for s in report.steps) for k in ("proved", "refuted", "unknown")}
     tally = ", ".join(f"{n} {k}" for k, n in counts.items())
     lines.append(f"{report.title}: {report.status} ({tally}; {report.seconds:.2f}s)")

@@ -4,7 +4,7 @@ A certificate for `hypotheses |- claim (kind) 0` is accepted only when
 
     m * claim  ==  sum_k a_k * prod(h_i for i in hyps_k) * sigma_k  +  sum_j q_j * e_j
 
-holds as an identity of polynomials over QQ in scalar and Gram symbols (DESIGN.md §2).
+holds as an identity of polynomials over QQ in scalar and Gram symbols (docs/design.md §2).
 Why that proves the claim: at any real point where the hypotheses hold, with each Gram symbol
 `<a,b>` realised as the inner product of real vectors, every product term is >= 0 (`a_k >= 0`,
 each `h_i >= 0`, and `sigma_k` sums `w * p**2`, `w * |v|**2` and `w * det Gram(v_1..v_n)`
@@ -92,7 +92,7 @@ class Product:
 
 @dataclass(frozen=True)
 class Certificate:
-    """`m * claim == sum(products) + sum(q_j * e_j for (j, q_j) in linear)` (DESIGN.md §2),
+    """`m * claim == sum(products) + sum(q_j * e_j for (j, q_j) in linear)` (docs/design.md §2),
     where `m` multiplies the strictly positive hypotheses indexed by `multiplier`."""
     products: tuple[Product, ...]
     linear: tuple[tuple[int, sympy.Expr], ...] = ()

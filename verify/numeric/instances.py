@@ -1,4 +1,4 @@
-"""Exact evaluation of a judgement over many numeric instances (DESIGN.md §3).
+"""Exact evaluation of a judgement over many numeric instances (docs/design.md §3).
 
 An *instance* binds every scalar symbol of a judgement to an exact rational and every vector
 name to a coordinate vector; a Gram symbol `<a,b>` is the exact dot product of its vectors.

@@ -4,7 +4,7 @@ A certificate for `h_1, ..., e_1, ... |- claim` asserts
 
     (product of multiplier hypotheses) * claim  ==  sum of products  +  sum of q_j * e_j
 
-(DESIGN.md §2). Every output writes that identity the same way: the same labels for the
+(docs/design.md §2). Every output writes that identity the same way: the same labels for the
 hypotheses (`h1, h2, ...` for inequalities, `e1, e2, ...` for equalities), the same terms in
 the certificate's order, the same omissions (a weight of 1 is not written). Only the leaves
 differ between formats, so `Identity` composes and a `Notation` formats leaves: `TEXT` for

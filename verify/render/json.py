@@ -127,7 +127,7 @@ def goal(value: GoalReport) -> Json:
 
 
 def step(value: StepReport) -> Json:
-    """DESIGN.md §5: `id, status, certificate, counterexample, message, seconds`.
+    """docs/design.md §5: `id, status, certificate, counterexample, message, seconds`.
 
     `certificate` is the certificate of a one-judgement step and the list of certificates
     (in `judgements` order) of a step with several; `judgements` details each one.
@@ -154,5 +154,5 @@ def step(value: StepReport) -> Json:
 
 
 def report(value: ProofReport) -> Json:
-    """DESIGN.md §5: `{"title", "status", "steps"}`."""
+    """docs/design.md §5: `{"title", "status", "steps"}`."""
     return {"title": value.title, "status": value.status, "steps": [step(s) for s in value.steps]}

@@ -1,6 +1,6 @@
 """Work budgets: the search stops after so much work, never after so many seconds.
 
-A verdict must not depend on the machine's load (DESIGN.md §2, "Verdicts are deterministic").
+A verdict must not depend on the machine's load (docs/design.md §2, "Verdicts are deterministic").
 So every loop of the search is bounded by a count of the work it does, charged as it goes:
 
 * `candidates`: LP columns built (hypothesis products, squares, equality multiples);

@@ -1,4 +1,4 @@
-"""`novikoff check` (DESIGN.md §5): exit codes, human and JSON output, evidence in the JSON.
+"""`novikoff check` (docs/design.md §5): exit codes, human and JSON output, evidence in the JSON.
 
 The JSON is re-read with nothing but the proof file's names and the expression parser, and
 every certificate and counterexample in it is re-checked by the kernel: what the report
@@ -194,3 +194,17 @@ def test_progress_only_on_a_terminal(
     assert "0/2" in err and "parallelogram" in err  # each step is drawn as it starts ...
     assert "1/2" in err and "no-cross-term" in err
     assert err.endswith("\x1b[2K")  # ... and the bar is erased at the end
+
+
+def test_statements_shows_each_steps_full_statement(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 26.8: the README promised the full statement in `check`'s text output, which
+    showed none; `--statements` prints it under each step (an induction with its runs)."""
+    assert main(["check", "canonical-online"]) == 0
+    plain = capsys.readouterr().out
+    assert main(["check", "canonical-online", "--statements"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "for every run" not in plain
+    growth = next(i for i, line in enumerate(lines) if line.split()[1:2] == ["norm-growth"])
+    assert lines[growth + 1].startswith(" " * 9 + "for every run from w := 0")
+    assert "|-" in lines[growth + 1]
+    assert len(lines) == 2 * len(plain.splitlines()) - 1  # one statement per step
