@@ -1,4 +1,5 @@
-"""Loading proof files (docs/design.md §5): valid files become `Proof`s, bad ones one clear error."""
+"""Loading proof files (docs/design.md §5): valid files become `Proof`s, bad ones one clear
+error."""
 
 from __future__ import annotations
 

@@ -87,7 +87,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Audit, print, write the requested report files, and return the exit code."""
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
-        raise UsageError("--scheduler needs Dask distributed: pip install -e '.[dask]' in the checkout")
+        raise UsageError("--scheduler needs Dask distributed: pip install -e '.[dask]' in "
+                         "the checkout")
     unknown = [p for p in args.only or () if p not in PROOFS]
     if unknown:
         raise UsageError(f"unknown proof id {unknown[0]!r} (known: {', '.join(PROOFS)})")

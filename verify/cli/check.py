@@ -1,4 +1,5 @@
-"""`novikoff check FILE [--json] [--budget B] [--time-limit S]`: check a proof file (docs/design.md §5).
+"""`novikoff check FILE [--json] [--statements] [--budget B] [--time-limit S]`: check a proof
+file (docs/design.md §5).
 
 Exit 0 when every step is proved, 1 when any is refuted or unknown; bad input is a
 `ProofFileError`, which the CLI prints as one line with exit code 2.
