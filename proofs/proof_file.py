@@ -28,9 +28,11 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from proofs.definitions import parse_definitions, with_definitions
+from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError
 from proofs.language.expressions import (
     ExpressionError,
@@ -81,11 +83,15 @@ def load_proof(path: str | os.PathLike[str]) -> Proof:
 
 
 def parse_proof(data: bytes, file: str) -> Proof:
-    """The proof in `data`, the contents of `file` (named in every error)."""
+    """The proof in `data`, the contents of `file` (named in every error and note)."""
     try:
-        return _proof(_document(data))
+        proof, notes = _proof(_document(data))
     except ProofFileError as exc:
         raise exc.located(file) from None
+    if not notes:
+        return proof
+    source = data.decode("utf-8-sig")
+    return replace(proof, notes=tuple(n.located(file, source) for n in notes))
 
 
 def _document(data: bytes) -> dict[str, Any]:
@@ -103,7 +109,7 @@ def _document(data: bytes) -> dict[str, Any]:
         raise ProofFileError("invalid TOML: nested too deeply") from None
 
 
-def _proof(document: dict[str, Any]) -> Proof:
+def _proof(document: dict[str, Any]) -> tuple[Proof, tuple[Note, ...]]:
     _known_keys(document, TOP_KEYS, "top level")
     title = _text(document, "title", required=True)
     vectors = _strings(document, "vectors", limit=None)
@@ -123,7 +129,8 @@ def _proof(document: dict[str, Any]) -> Proof:
     numeric = _numeric(document) if "numeric" in document else None
     source = _text(document, "source")
     naturals = tuple(_strings(document, "naturals", limit=None))
-    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric, naturals)
+    steps, naturals, notes = earlier_language(document, steps, naturals)
+    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric, naturals), notes
 
 
 def _numeric(document: Mapping[str, Any]) -> RunBinding:

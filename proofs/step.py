@@ -222,6 +222,7 @@ class Proof:
     source: str = ""
     numeric: RunBinding | None = None
     naturals: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # declarations of the earlier language inferred (proofs.earlier)
 
     def __post_init__(self) -> None:
         names = declare(self.vectors, self.scalars)

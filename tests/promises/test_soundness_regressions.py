@@ -111,9 +111,14 @@ def test_declaring_the_example_constant_states_what_is_then_proved() -> None:
 
 
 def test_issue_19_a_claim_for_naturals_is_not_used_for_reals() -> None:
-    report = check(NATURALS_19.format(naturals="", given=""))
+    """`naturals = []` says t is real: the claim proved for natural t is not used there.
+    (A file without the key is of the earlier language: t is inferred natural, and stated.)"""
+    report = check(NATURALS_19.format(naturals="naturals = []", given=""))
     assert statuses(report) == {"a": "proved", "b": "unknown", "c": "unknown"}
     assert all("natural t only" in s.message for s in report.steps[1:])
+    earlier = check(NATURALS_19.format(naturals="", given=""))
+    assert earlier.steps[1].status == "proved"
+    assert earlier.steps[1].statement_text.startswith("t in Nat")
 
 
 def test_issue_19_with_t_natural_b_is_true_and_c_is_not_refuted() -> None:

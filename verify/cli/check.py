@@ -72,7 +72,7 @@ def seconds(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     """Load, check, report; the exit code says whether everything was proved."""
     from proofs.errors import ProofFileError
-    from verify.cli.common import read_proof
+    from verify.cli.common import print_notes, read_proof
     from verify.cli.terminal import callback, progress_bar
     from verify.proof_checker import check_proof
     from verify.render import json as serialize
@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(human(report, statements=args.statements)
               + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
+    print_notes(proof)
     return 0 if report.status == "proved" else 1
 
 

@@ -66,10 +66,19 @@ def read_proof(name: str) -> tuple[str, Proof]:
     from proofs.proof_file import MAX_BYTES, load_proof, parse_proof
 
     if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
-        return STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
-    if name in PROOFS and not Path(name).exists():
-        return name, load_builtin(name)
-    return name, load_proof(name)
+        shown, proof = STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
+    elif name in PROOFS and not Path(name).exists():
+        shown, proof = name, load_builtin(name)
+    else:
+        shown, proof = name, load_proof(name)
+    return shown, proof
+
+
+def print_notes(proof: Proof) -> None:
+    """The declarations an earlier-language file left out and `proofs.earlier` inferred, one
+    line each on stderr, after the command's output (bad input stays one line: its error)."""
+    for note in proof.notes:
+        print(f"novikoff: {note}", file=sys.stderr)
 
 
 def add_limit_options(parser: argparse.ArgumentParser) -> None:

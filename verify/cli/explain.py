@@ -51,12 +51,14 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Find the step, check it (and the steps it uses), print the explanation."""
+    from verify.cli.common import print_notes
     from verify.render.text import check_with_uses, explain
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
     located = _locate(args.step, args.in_step)
     report = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget], guard=args.time_limit)
     print(explain(located, report))
+    print_notes(located.proof)
     return 0 if report.status == "proved" else 1
 
 
