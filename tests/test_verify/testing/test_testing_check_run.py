@@ -217,7 +217,9 @@ def test_float_rounding_of_an_implementation_is_not_a_violation() -> None:
     for _ in range(50):
         before = len(iterates)
         for xi, yi in zip(X, y, strict=True):
-            if yi * np.dot(w, xi) <= 0:
+            # a fixed order of float operations: np.dot may fuse them (FMA) on some builds,
+            # and then the tie of the third example is not a tie (a different run)
+            if yi * (w[0] * xi[0] + w[1] * xi[1]) <= 0:
                 w = w + yi * xi
                 iterates.append(w.copy())
         if len(iterates) == before:
