@@ -97,6 +97,14 @@ class Work:
         self.notes: list[str] = []
         self._deadline = None if guard is None else perf_counter() + guard
 
+    def fork(self) -> Work:
+        """A fresh count against the same budget and the same guard deadline: for a search
+        whose verdict must not depend on what was searched before it (`verify.relevance`)."""
+        other = Work(self.budget)
+        other._deadline = self._deadline
+        other.guard = self.guard
+        return other
+
     def check_guard(self, during: str) -> None:
         """Raise `TimeCap` if the guard is set and has passed; the clock is read only then."""
         if self._deadline is not None and perf_counter() > self._deadline:
