@@ -395,6 +395,18 @@ CASES: tuple[Case, ...] = (
         "not-proved",
         note="false at s = -sqrt(2), but no rational point satisfies the hypothesis",
     ),
+    # issue 28, item 2: monomials of any degree are atoms of linear reasoning
+    Case("atom-degree-five", (), ("x", "a"), ("x <= a**5", "a**5 <= 1"), "x <= 1", "proved"),
+    Case(
+        "atom-learning-rate",
+        (),
+        ("x", "y", "eta", "t", "g"),
+        ("x <= eta**2*t**2*g**2", "eta**2*t**2*g**2 <= 2*y"),
+        "x <= 2*y",
+        "proved",
+        note="a squared margin times a squared learning rate: degree six, one atom",
+    ),
+    Case("atom-equality", (), ("x", "a"), ("x == a**5 + 1",), "x - a**5 >= 1", "proved"),
 )
 
 

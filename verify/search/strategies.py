@@ -16,7 +16,7 @@ from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
 from verify.search.equalities import equality_certificate, equality_multiples
-from verify.search.lp import Term, solve_lp
+from verify.search.lp import Multiple, Term, solve_lp
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import certificate_from_point
@@ -75,6 +75,11 @@ class LpStrategy(Strategy):
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         """The nonnegative columns for `target`, each of degree <= `bound`."""
 
+    def atoms(self, ctx: Context, bound: int) -> tuple[list[Term], list[Multiple]]:
+        """Columns beyond the degree bound, taken whole (none by default)."""
+        del ctx, bound
+        return [], []
+
     def candidates(self, ctx: Context) -> Iterator[Certificate]:
         strict = ctx.judgement.claim.kind == ">"
         for multiplier in multipliers(ctx):
@@ -84,6 +89,8 @@ class LpStrategy(Strategy):
             bound = max(degree(target), min(reach, self.max_bound))
             terms = self.columns(ctx, target, bound)
             multiples = equality_multiples(ctx, bound)
+            extra_terms, extra_multiples = self.atoms(ctx, bound)
+            terms, multiples = [*terms, *extra_terms], [*multiples, *extra_multiples]
             point = solve_lp(target, terms, multiples, strict=strict, work=ctx.work)
             if point is None:
                 continue
@@ -101,6 +108,19 @@ class LinearCombination(LpStrategy):
 
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         return hypothesis_products(ctx, 1, bound)
+
+    def atoms(self, ctx: Context, bound: int) -> tuple[list[Term], list[Multiple]]:
+        """Hypotheses (and equalities, times constants) of degree above `bound`: linear
+        reasoning treats their monomials as atoms, as linarith does, so `x <= a**5,
+        a**5 <= 1 |- x <= 1` needs no degree bound (issue 28, item 2). Within the bound
+        the columns are those of before, so no verdict below it changes."""
+        top = max((degree(h) for h in ctx.hyps), default=0)
+        if top <= bound:
+            return [], []
+        high = [t for t in hypothesis_products(ctx, 1, top) if t.degree > bound]
+        multiples = [Multiple(j, ctx.ring.one, ctx.hyps[j]) for j in ctx.indices("==")
+                     if degree(ctx.hyps[j]) > bound]
+        return high, multiples
 
 
 class HypothesisProducts(LpStrategy):
