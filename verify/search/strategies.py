@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 from typing import ClassVar
 
+import numpy as np
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
@@ -20,6 +22,9 @@ from verify.search.lp import Multiple, Term, solve_lp
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import certificate_from_point
+from verify.search.sdp.problem import SdpUnavailable, problems, solve
+from verify.search.sdp.rounding import certificate as rounded
+from verify.search.sdp.rounding import small_diagonal
 from verify.search.sos import (
     dsos_squares,
     gram_minors,
@@ -165,10 +170,57 @@ class ExactSos(Strategy):
             yield Certificate(products=(Product(Fraction(1), (), squares),))
 
 
+class SemidefiniteSquares(Strategy):
+    """Dense sums of squares and Positivstellensatz multipliers by SDP (`verify.search.sdp`).
+
+    Last: it is the costliest, and every step an earlier strategy proves keeps its
+    certificate. Each relaxation degree whose SDP fits `sdp_entries` is solved; when the
+    rounding fails, the free block's near-zero monomials are dropped and it is solved again
+    (facial reduction), at most `REDUCTIONS` times.
+    """
+
+    name = "semidefinite squares"
+    LEVELS: ClassVar[int] = 3
+    REDUCTIONS: ClassVar[int] = 2
+
+    def applies(self, ctx: Context) -> bool:
+        return ctx.judgement.claim.kind in (">=", ">")
+
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
+        strict = ctx.judgement.claim.kind == ">"
+        try:
+            for problem in problems(ctx, ctx.gap, strict, self.LEVELS):
+                if not ctx.work.fits_sdp(problem.entries):
+                    return  # higher degrees are larger still
+                for _ in range(self.REDUCTIONS + 1):
+                    ctx.work.check_guard("an SDP")
+                    point = solve(ctx, problem)
+                    if point is None:
+                        break  # infeasible at this degree: try the next
+                    found = rounded(ctx, problem, point)
+                    if found is not None:
+                        yield found
+                        return
+                    drop = small_diagonal(problem, point)
+                    if not drop:
+                        ctx.work.note("SDP: a point was found but its rounding to exact "
+                                      "rationals failed (not positive semidefinite over QQ)")
+                        break
+                    first = problem.blocks[0]
+                    kept = tuple(m for m in first.basis if m not in drop)
+                    problem = replace(problem, blocks=(replace(first, basis=kept),
+                                                       *problem.blocks[1:]))
+        except SdpUnavailable as error:
+            ctx.work.note(f"SDP: {error}")
+        except (np.linalg.LinAlgError, ValueError, OverflowError) as error:
+            ctx.work.note(f"SDP: numerical failure ({error})")
+
+
 STRATEGIES: tuple[Strategy, ...] = (
     EqualityClaim(),
     LinearCombination(),
     ExactSos(),
     HypothesisProducts(),
     WeightedSquares(),
+    SemidefiniteSquares(),
 )

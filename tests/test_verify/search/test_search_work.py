@@ -196,7 +196,7 @@ def test_scaled_budgets() -> None:
     doubled = DEFAULT_BUDGET.scaled(2)
     for field in fields(SearchBudget):
         assert getattr(doubled, field.name) == 2 * getattr(DEFAULT_BUDGET, field.name)
-    assert DEFAULT_BUDGET.scaled(1e-9) == SearchBudget(1, 1, 1, 1, 1, 1)
+    assert DEFAULT_BUDGET.scaled(1e-9) == SearchBudget(1, 1, 1, 1, 1, 1, 1, 1)
     small, default, large = BUDGETS["small"], BUDGETS["default"], BUDGETS["large"]
     assert default == DEFAULT_BUDGET
     for field in fields(SearchBudget):
