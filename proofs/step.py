@@ -24,7 +24,7 @@ from proofs.language.expressions import ExpressionError, Names, Relation
 from proofs.language.terms import Vec, gram_pair
 
 MAX_STEPS = 200
-MAX_HYPOTHESES = 50
+MAX_HYPOTHESES = 200  # Mathlib's linarith suite has a goal with 90 (issue 28, item 6)
 MAX_HINTS = 20
 MAX_NAMES = 100
 MAX_NAME_LENGTH = 64

@@ -471,5 +471,16 @@ def _obstacle(goal: Obligation, message: str) -> str:
     if not goal.decisive:
         return ("the invariant may be too weak to carry itself over an update: strengthen it, "
                 "or give a hint")
+    if goal.judgement.claim.kind == "==":
+        return ("an equality is proved only from equalities (ideal membership): state it as "
+                "two steps, `<=` and `>=`, and use both")
+    larger = ("over the SDP size budget" in message or "exhausted" in message
+              or "over the LP size budget" in message)
+    if "rounding to exact rationals failed" in message and not larger:
+        return ("no certificate within the budget: a hint or a case split may help; the "
+                "SDP's numeric point could not be rounded to an exact sum of squares (the "
+                "claim may not be one at the degrees tried)")
     return ("no certificate within the budget: a hint (a polynomial or vector whose square "
-            "helps), a case split (`split`) or `--budget large` may find one")
+            "helps) or a case split (`split`) may find one" + (
+                "; the search stopped at its budget (higher degrees or larger LPs), so "
+                "`--budget large` may too" if larger else ""))

@@ -12,13 +12,15 @@ proved and only `kernel.check_counterexample` makes it refuted.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from time import perf_counter
 
 import sympy
 
 from proofs.language.terms import Vec
 from verify import kernel
-from verify.kernel import Certificate, Judgement
+from verify.kernel import Certificate, Counterexample, Judgement
+from verify.relevance import Part, parts
 from verify.search.counterexamples import CounterexampleSearch
 from verify.search.polynomials import Context
 from verify.search.strategies import STRATEGIES
@@ -77,6 +79,7 @@ def _search(
             return None
         if cex is None:
             return None
+        cex = _padded(judgement, cex)
         try:
             kernel.check_counterexample(judgement, cex)
         except kernel.KernelError as error:
@@ -86,25 +89,51 @@ def _search(
 
     if (verdict := refuted("dimension-1 screen", quick=True)) is not None:
         return verdict
+    found = parts(judgement, hints)
+    for number, part in enumerate(found):
+        # each part on its own count: its verdict cannot depend on the others (relevance.py)
+        part_work = work.fork()
+        where = f"part {number + 1} of {len(found)}: " if len(found) > 1 else ""
+        if verdict := _certify(judgement, part, Context(part.judgement, hints, part_work),
+                               start, notes, where):
+            return verdict
+        notes.extend(f"{where}{note}" for note in part_work.notes)
+    if (verdict := refuted("search in dimensions 1-3", quick=False)) is not None:
+        return verdict
+    notes.append("no counterexample among small rationals in dimensions 1-3")
+    return None
+
+
+def _certify(judgement: Judgement, part: Part, ctx: Context, start: float, notes: list[str],
+             where: str) -> Verdict | None:
+    """The strategies, cheapest first, on one part: a proved verdict or None (noting why)."""
     for strategy in STRATEGIES:
         if not strategy.applies(ctx):
             continue
         try:
             for certificate in strategy.candidates(ctx):
-                if verdict := _proved(judgement, certificate, strategy.name, start, notes):
+                if verdict := _proved(judgement, part.lift(certificate), strategy.name, start,
+                                      notes):
                     return verdict
         except Exhausted as exhausted:
             # the budgets are shared, so the later (costlier) strategies would run out too
-            notes.append(f"{strategy.name}: {exhausted}")
+            notes.append(f"{where}{strategy.name}: {exhausted}")
             break
         except OverflowError:  # its float LP cannot hold a coefficient such as 1e400
-            notes.append(f"{strategy.name}: a coefficient beyond float range (the LP's floats)")
+            notes.append(f"{where}{strategy.name}: a coefficient beyond float range (the "
+                         "LP's floats)")
             continue
-        notes.append(f"{strategy.name}: no certificate")
-    if (verdict := refuted("search in dimensions 1-3", quick=False)) is not None:
-        return verdict
-    notes.append("no counterexample among small rationals in dimensions 1-3")
+        notes.append(f"{where}{strategy.name}: no certificate")
     return None
+
+
+def _padded(judgement: Judgement, cex: Counterexample) -> Counterexample:
+    """`cex` with the declared names the judgement does not mention set to 0 (the search
+    values only the names it sees; a statement may still list the others, e.g. naturals)."""
+    scalars = {**{name: Fraction(0) for name in judgement.scalars}, **cex.scalars}
+    size = len(next(iter(cex.vectors.values()), (Fraction(0),)))
+    vectors = {**{name: (Fraction(0),) * size for name in judgement.vectors}, **cex.vectors}
+    return Counterexample(scalars, vectors)
 
 
 def _proved(

@@ -395,6 +395,27 @@ CASES: tuple[Case, ...] = (
         "not-proved",
         note="false at s = -sqrt(2), but no rational point satisfies the hypothesis",
     ),
+    # issue 28, item 2: monomials of any degree are atoms of linear reasoning
+    Case("atom-degree-five", (), ("x", "a"), ("x <= a**5", "a**5 <= 1"), "x <= 1", "proved"),
+    Case(
+        "atom-learning-rate",
+        (),
+        ("x", "y", "eta", "t", "g"),
+        ("x <= eta**2*t**2*g**2", "eta**2*t**2*g**2 <= 2*y"),
+        "x <= 2*y",
+        "proved",
+        note="a squared margin times a squared learning rate: degree six, one atom",
+    ),
+    Case("atom-equality", (), ("x", "a"), ("x == a**5 + 1",), "x - a**5 >= 1", "proved"),
+    # issue 28, item 1: Gram matrices that are not diagonally dominant (HOL Light sos.ml)
+    Case("sdp-dense-quartic", (), ("x", "y"), (),
+         "4*x**4 + 4*x**3*y - 7*x**2*y**2 - 2*x*y**3 + 10*y**4 >= 0", "proved"),
+    Case("sdp-shifted-square", (), ("x",), (),
+         "100*((2*x - 2)**2 + (x**3 - 8*x - 2)**2) - 588 >= 0", "proved"),
+    Case("sdp-discriminant", (), ("a", "b", "c", "x"), ("a*x**2 + b*x + c == 0",),
+         "b**2 - 4*a*c >= 0", "proved", note="an equality multiplier of degree one"),
+    Case("sdp-strict", (), ("x", "y", "z"), (),
+         "x**4 + y**4 + z**4 - 4*x*y*z + x + y + z + 3 > 0", "proved"),
 )
 
 

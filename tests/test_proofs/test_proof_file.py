@@ -173,8 +173,8 @@ def test_limits_on_steps_and_hypotheses() -> None:
     many = "".join(f'[[step]]\nid = "s{k}"\nclaim = "1 >= 0"\n' for k in range(201))
     with pytest.raises(ProofFileError, match="201 steps, more than 200"):
         parse(HEADER + many)
-    given = ", ".join(['"y >= 0"'] * 51)
-    with pytest.raises(ProofFileError, match="51 entries, more than 50"):
+    given = ", ".join(['"y >= 0"'] * 201)
+    with pytest.raises(ProofFileError, match="201 entries, more than 200"):
         parse(HEADER + f'[[step]]\nid = "a"\ngiven = [{given}]\nclaim = "y >= 0"\n')
     fine = "".join(f'[[step]]\nid = "s{k}"\nclaim = "1 >= 0"\n' for k in range(200))
     assert len(parse(HEADER + fine).steps) == 200

@@ -120,6 +120,10 @@ class CounterexampleSearch:
 
         Each batch is charged to `work.points`; `Exhausted` is raised when none are left.
         """
+        if not (self.scalars or self.vectors):  # no names: one point, evaluated exactly
+            work.grant("points", 1)
+            empty = Counterexample({}, {})
+            return empty if self.refutes(empty) else None
         rng = np.random.default_rng(SEED)
         for dimension in (1,) if quick else (1, 2, 3):
             n = len(self.scalars) + dimension * len(self.vectors)

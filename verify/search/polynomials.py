@@ -47,8 +47,10 @@ class Context:
         self.work = work if work is not None else Work(DEFAULT_BUDGET)
         self.scalar_hints = tuple(h for h in hints if not isinstance(h, Vec))
         self.vector_hints = tuple(h for h in hints if isinstance(h, Vec))
-        vectors = set(judgement.vectors)
-        scalars = set(judgement.scalars)
+        # only the names the judgement and its hints mention: the file's other declarations
+        # must not change the ring, the half basis or the work charged (issue 28, item 4)
+        vectors: set[str] = set()
+        scalars: set[str] = set()
         found: set[sympy.Symbol] = set(judgement.symbols())
         for hint in self.scalar_hints:
             found |= hint.free_symbols

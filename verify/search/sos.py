@@ -264,7 +264,7 @@ def ldlt_squares(ctx: Context, target: PolyElement) -> tuple[Square, ...] | None
                 matrix[i][j] = matrix[j][i] = share
         else:
             return None
-    pivots = _ldlt(matrix)
+    pivots = ldlt(matrix)
     if pivots is None:
         return None
     squares = []
@@ -279,7 +279,7 @@ def _qq(ctx: Context, value: Fraction) -> PolyElement:
     return ctx.ring.one * ctx.ring.domain(value.numerator, value.denominator)
 
 
-def _ldlt(matrix: list[list[Fraction]]) -> list[tuple[Fraction, list[Fraction]]] | None:
+def ldlt(matrix: list[list[Fraction]]) -> list[tuple[Fraction, list[Fraction]]] | None:
     """`[(d_k, L[:, k])]` with `A = sum d_k L_k L_k^T`, all d_k >= 0; None if not PSD."""
     a = [row[:] for row in matrix]
     n = len(a)

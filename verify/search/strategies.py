@@ -9,17 +9,22 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 from typing import ClassVar
 
+import numpy as np
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
 from verify.search.equalities import equality_certificate, equality_multiples
-from verify.search.lp import Term, solve_lp
+from verify.search.lp import Multiple, Term, solve_lp
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import certificate_from_point
+from verify.search.sdp.problem import SdpUnavailable, problems, solve
+from verify.search.sdp.rounding import certificate as rounded
+from verify.search.sdp.rounding import small_diagonal
 from verify.search.sos import (
     dsos_squares,
     gram_minors,
@@ -75,6 +80,11 @@ class LpStrategy(Strategy):
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         """The nonnegative columns for `target`, each of degree <= `bound`."""
 
+    def atoms(self, ctx: Context, bound: int) -> tuple[list[Term], list[Multiple]]:
+        """Columns beyond the degree bound, taken whole (none by default)."""
+        del ctx, bound
+        return [], []
+
     def candidates(self, ctx: Context) -> Iterator[Certificate]:
         strict = ctx.judgement.claim.kind == ">"
         for multiplier in multipliers(ctx):
@@ -84,6 +94,8 @@ class LpStrategy(Strategy):
             bound = max(degree(target), min(reach, self.max_bound))
             terms = self.columns(ctx, target, bound)
             multiples = equality_multiples(ctx, bound)
+            extra_terms, extra_multiples = self.atoms(ctx, bound)
+            terms, multiples = [*terms, *extra_terms], [*multiples, *extra_multiples]
             point = solve_lp(target, terms, multiples, strict=strict, work=ctx.work)
             if point is None:
                 continue
@@ -101,6 +113,19 @@ class LinearCombination(LpStrategy):
 
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         return hypothesis_products(ctx, 1, bound)
+
+    def atoms(self, ctx: Context, bound: int) -> tuple[list[Term], list[Multiple]]:
+        """Hypotheses (and equalities, times constants) of degree above `bound`: linear
+        reasoning treats their monomials as atoms, as linarith does, so `x <= a**5,
+        a**5 <= 1 |- x <= 1` needs no degree bound (issue 28, item 2). Within the bound
+        the columns are those of before, so no verdict below it changes."""
+        top = max((degree(h) for h in ctx.hyps), default=0)
+        if top <= bound:
+            return [], []
+        high = [t for t in hypothesis_products(ctx, 1, top) if t.degree > bound]
+        multiples = [Multiple(j, ctx.ring.one, ctx.hyps[j]) for j in ctx.indices("==")
+                     if degree(ctx.hyps[j]) > bound]
+        return high, multiples
 
 
 class HypothesisProducts(LpStrategy):
@@ -145,10 +170,57 @@ class ExactSos(Strategy):
             yield Certificate(products=(Product(Fraction(1), (), squares),))
 
 
+class SemidefiniteSquares(Strategy):
+    """Dense sums of squares and Positivstellensatz multipliers by SDP (`verify.search.sdp`).
+
+    Last: it is the costliest, and every step an earlier strategy proves keeps its
+    certificate. Each relaxation degree whose SDP fits `sdp_entries` is solved; when the
+    rounding fails, the free block's near-zero monomials are dropped and it is solved again
+    (facial reduction), at most `REDUCTIONS` times.
+    """
+
+    name = "semidefinite squares"
+    LEVELS: ClassVar[int] = 3
+    REDUCTIONS: ClassVar[int] = 2
+
+    def applies(self, ctx: Context) -> bool:
+        return ctx.judgement.claim.kind in (">=", ">")
+
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
+        strict = ctx.judgement.claim.kind == ">"
+        try:
+            for problem in problems(ctx, ctx.gap, strict, self.LEVELS):
+                if not ctx.work.fits_sdp(problem.entries):
+                    return  # higher degrees are larger still
+                for _ in range(self.REDUCTIONS + 1):
+                    ctx.work.check_guard("an SDP")
+                    point = solve(ctx, problem)
+                    if point is None:
+                        break  # infeasible at this degree: try the next
+                    found = rounded(ctx, problem, point)
+                    if found is not None:
+                        yield found
+                        return
+                    drop = small_diagonal(problem, point)
+                    if not drop:
+                        ctx.work.note("SDP: a point was found but its rounding to exact "
+                                      "rationals failed (not positive semidefinite over QQ)")
+                        break
+                    first = problem.blocks[0]
+                    kept = tuple(m for m in first.basis if m not in drop)
+                    problem = replace(problem, blocks=(replace(first, basis=kept),
+                                                       *problem.blocks[1:]))
+        except SdpUnavailable as error:
+            ctx.work.note(f"SDP: {error}")
+        except (np.linalg.LinAlgError, ValueError, OverflowError) as error:
+            ctx.work.note(f"SDP: numerical failure ({error})")
+
+
 STRATEGIES: tuple[Strategy, ...] = (
     EqualityClaim(),
     LinearCombination(),
     ExactSos(),
     HypothesisProducts(),
     WeightedSquares(),
+    SemidefiniteSquares(),
 )

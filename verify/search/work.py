@@ -7,7 +7,11 @@ So every loop of the search is bounded by a count of the work it does, charged a
 * `terms`: monomial terms of those columns, the cost of expanding them;
 * `lp_rows` x `lp_columns`: the size of one coefficient-matching LP (a larger one is skipped);
 * `lp_iterations`: HiGHS's simplex iteration limit for one LP (a deterministic count);
-* `points`: candidate points screened by the counterexample search.
+* `points`: candidate points screened by the counterexample search;
+* `sdp_entries`: the unknowns of one semidefinite program (Gram entries of all its blocks and
+  equality multiples): a larger one is not solved, so the budget decides which relaxation
+  degrees are tried (`large` reaches higher multiplier degrees and bases than `default`);
+* `sdp_iterations`: Clarabel's interior-point iteration limit for one SDP (a count).
 
 The same input charges the same work in the same order, so it runs out of budget at the same
 place on any machine. A wall-clock `guard` may be set on top, only as a defence against hostile
@@ -32,6 +36,8 @@ class SearchBudget:
     lp_columns: int
     lp_iterations: int
     points: int
+    sdp_entries: int
+    sdp_iterations: int
 
     LABELS: ClassVar[dict[str, str]] = {
         "candidates": "candidate",
@@ -40,6 +46,8 @@ class SearchBudget:
         "lp_columns": "LP column",
         "lp_iterations": "LP iteration",
         "points": "point",
+        "sdp_entries": "SDP Gram entry",
+        "sdp_iterations": "SDP iteration",
     }
 
     def __post_init__(self) -> None:
@@ -70,6 +78,8 @@ DEFAULT_BUDGET = SearchBudget(
     lp_columns=10_000,
     lp_iterations=10_000,
     points=1 << 20,
+    sdp_entries=2_500,  # a 60 x 60 Gram matrix and change: 4 variables at degree 6
+    sdp_iterations=100,  # Clarabel converges in 15-40 on the benchmark's goals
 )
 BUDGETS: dict[str, SearchBudget] = {
     "small": DEFAULT_BUDGET.scaled(0.25),
@@ -96,6 +106,14 @@ class Work:
         self.peak: dict[str, int] = dict(self.used)  # largest single LP, for the budget test
         self.notes: list[str] = []
         self._deadline = None if guard is None else perf_counter() + guard
+
+    def fork(self) -> Work:
+        """A fresh count against the same budget and the same guard deadline: for a search
+        whose verdict must not depend on what was searched before it (`verify.relevance`)."""
+        other = Work(self.budget)
+        other._deadline = self._deadline
+        other.guard = self.guard
+        return other
 
     def check_guard(self, during: str) -> None:
         """Raise `TimeCap` if the guard is set and has passed; the clock is read only then."""
@@ -128,6 +146,14 @@ class Work:
             return True
         self.note(f"an LP of {rows} rows x {columns} columns is over the LP size budget "
                   f"{self.budget.lp_rows} x {self.budget.lp_columns}")
+        return False
+
+    def fits_sdp(self, entries: int) -> bool:
+        """Whether one SDP with this many unknowns is within budget (noting it when not)."""
+        if entries <= self.budget.sdp_entries:
+            return True
+        self.note(f"an SDP of {entries} unknowns is over the SDP size budget "
+                  f"{self.budget.sdp_entries}")
         return False
 
     def lp_iterations_used(self, iterations: int, *, stopped: bool) -> None:

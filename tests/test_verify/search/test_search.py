@@ -52,7 +52,9 @@ def test_fact_of_refuses_symbolic_denominators() -> None:
 
 
 def _context(*hyps: Fact, claim: Fact) -> Context:
-    return Context(Judgement(hyps, claim, (), ("a", "b", "t")))
+    """A context whose ring has a, b and t (the ring has only the names mentioned: the
+    names are given as hints so that a test can build polynomials in all three)."""
+    return Context(Judgement(hyps, claim, (), ("a", "b", "t")), hints=(a, b, t))
 
 
 def test_exact_solution_solves_and_detects_inconsistency() -> None:

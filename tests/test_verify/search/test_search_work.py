@@ -131,7 +131,8 @@ def test_lp_over_the_size_budget_is_not_attempted() -> None:
 
 def _lp_needing_iterations() -> tuple[PolyElement, list[Term]]:
     """A feasible LP that HiGHS's presolve does not finish: 29 simplex iterations."""
-    ctx = Context(Judgement((), Fact(sympy.Symbol("a"), ">="), (), ("a", "b", "c")))
+    a, b, c = sympy.symbols("a b c")
+    ctx = Context(Judgement((), Fact(a + b + c, ">="), (), ("a", "b", "c")))
     x, y, z = ctx.gens
     polys = [(p * x + q * y + r * z + i % 3 - 1) ** 2
              for i, (p, q, r) in enumerate(itertools.product(range(-2, 3), repeat=3))]
@@ -195,7 +196,7 @@ def test_scaled_budgets() -> None:
     doubled = DEFAULT_BUDGET.scaled(2)
     for field in fields(SearchBudget):
         assert getattr(doubled, field.name) == 2 * getattr(DEFAULT_BUDGET, field.name)
-    assert DEFAULT_BUDGET.scaled(1e-9) == SearchBudget(1, 1, 1, 1, 1, 1)
+    assert DEFAULT_BUDGET.scaled(1e-9) == SearchBudget(1, 1, 1, 1, 1, 1, 1, 1)
     small, default, large = BUDGETS["small"], BUDGETS["default"], BUDGETS["large"]
     assert default == DEFAULT_BUDGET
     for field in fields(SearchBudget):

@@ -1,0 +1,67 @@
+"""Dense sums of squares by SDP (issue 28, item 1): the solver proposes, exact rounding and
+the kernel decide; a solver that is missing, fails or meets bad numbers leaves the step
+unknown with the reason, never a traceback or a wrong verdict."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from cases.steps import CASES, judgement_of
+
+from verify.kernel import Fact, Judgement, check_certificate
+from verify.prover import decide
+from verify.search.sdp import problem
+from verify.search.sos import ldlt
+
+SDP_CASES = [c for c in CASES if c.id.startswith("sdp-")]
+x, y = sympy.symbols("x y")
+
+
+@pytest.mark.parametrize("case", SDP_CASES, ids=lambda c: c.id)
+def test_dense_squares_are_found_and_the_kernel_accepts_them(case: object) -> None:
+    j = judgement_of(case)  # type: ignore[arg-type]
+    verdict = decide(j)
+    assert verdict.status == "proved"
+    assert verdict.message == "certificate by semidefinite squares"
+    check_certificate(j, verdict.certificate)
+
+
+def test_without_the_solver_the_step_is_unknown_and_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(problem, "clarabel", None)
+    verdict = decide(judgement_of(SDP_CASES[0]))
+    assert verdict.status == "unknown"
+    assert "clarabel is not installed" in verdict.message
+
+
+class _Broken:
+    """A solver that raises, as a crashed native library might."""
+
+    def __init__(self, *args: object) -> None:
+        raise RuntimeError("solver crashed")
+
+
+def test_a_failing_solver_leaves_the_step_unknown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(problem.clarabel, "DefaultSolver", _Broken)
+    verdict = decide(judgement_of(SDP_CASES[0]))
+    assert verdict.status == "unknown"
+    assert "the SDP solver failed: solver crashed" in verdict.message
+
+
+@pytest.mark.parametrize("claim", [
+    x**4 * sympy.Integer(10) ** 300 + y**4 - x**2 * y**2,  # beyond float range
+    x**4 + sympy.Rational(1, 10**200) * x**2 * y**2 + y**4 - x**2,  # ill-conditioned
+    (x**2 - 3 * x * y) ** 2 * sympy.Integer(10) ** 12 - x**3 * y,  # false, huge
+])
+def test_bad_numbers_give_a_verdict_never_a_traceback(claim: sympy.Expr) -> None:
+    j = Judgement((), Fact(claim, ">="), (), ("x", "y"))
+    verdict = decide(j)
+    assert verdict.status in ("proved", "unknown", "refuted")
+    if verdict.status == "proved":
+        check_certificate(j, verdict.certificate)
+
+
+def test_exact_ldlt_refuses_what_is_not_psd() -> None:
+    from fractions import Fraction as F
+    assert ldlt([[F(1), F(2)], [F(2), F(1)]]) is None
+    assert ldlt([[F(1), F(-1)], [F(-1), F(1)]]) is not None  # singular is fine
