@@ -63,6 +63,8 @@ from verify.kernel.algebra import normal_form, reciprocal_bases
 
 FACT_LEMMA = {">=": "replay_ge", ">": "replay_gt", "==": "replay_eq"}
 HYP_LEMMA = {"<=": "fact_le", "<": "fact_lt", ">=": "fact_ge", ">": "fact_gt", "==": "fact_eq"}
+LENGTH = "N'"  # the number of updates of a run (with `'`: no proof-file name contains one)
+BOUND = "bound'"  # `(S n' <= N')%nat`: the update n' is one of the run's
 CLAIM_LEMMA = {
     "<=": "claim_le", "<": "claim_lt", ">=": "claim_ge", ">": "claim_gt", "==": "claim_eq",
 }
@@ -986,13 +988,20 @@ class ProofExport:
                  naturals: frozenset[str] = frozenset()) -> tuple[str, Run]:
         """The induction as a theorem over `nat`, the kernel's semantics of a run.
 
+        A run has a length `N'`, its number of updates, and the theorem is about its states
+        `n' <= N'`: the update equations and facts are premises at the updates `n' < N'`
+        only. A run that must stop (a mistake bound, a termination argument) cannot satisfy
+        update facts at every index, so premises over all of `nat` would be contradictory
+        and the theorem vacuous; over a finite run they are what the kernel assumes.
+
         The iterated vectors and the per-update names (read by the update, not iterated, not
         the counter, not declared constant) are sequences indexed by the number of updates
         `n'`; every other name is a constant of the run; the counter is `INR n'`. The base
         and step lemmas hold for all values, so each `n'` instantiates them; an invariant
         carried from another induction over the same runs is that induction's theorem at
-        `n'`, applied to this run (derived, not assumed). A natural besides the counter is
-        a constant `nat`, read through `INR` and given as it is to the lemmas.
+        `n'`, applied to this run of the same length (derived, not assumed). A natural
+        besides the counter is a constant `nat`, read through `INR` and given as it is to
+        the lemmas.
         """
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -1022,6 +1031,7 @@ class ProofExport:
             return " ".join(parts)
 
         n = "n'"
+        earlier = f"(Nat.lt_le_incl _ _ {BOUND})"  # n' <= N from S n' <= N: the state before
         constants = [v for v in variables if v not in sequences and v != t]
         const_v = [name(v) for v in constants if v in vectors]
         const_n = [name(v) for v in constants if v in naturals]
@@ -1038,12 +1048,14 @@ class ProofExport:
         if any(not h for h in hyps):
             raise Unsupported("a hypothesis has no source text to restate over nat")
         base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat')}" for v in rule.base]
-        nxt = [f"(forall {n}, {name(v)} (S {n}) = {term_at(rule.step[v], v, n)})"
+        before = f"forall {n}, ({n} < {LENGTH})%nat ->"  # the updates of a run of LENGTH
+        nxt = [f"({before} {name(v)} (S {n}) = {term_at(rule.step[v], v, n)})"
                for v in rule.step]
-        facts = [f"(forall {n}, {written(h, n)})" for h in update]
+        facts = [f"({before} {written(h, n)})" for h in update]
         premises = [*hyps, *base, *nxt, *facts]
         body = "".join(f"{h} ->\n    " for h in premises)
-        statement = f"forall {' '.join(groups)},\n    {body}forall {n}, {written(invariant, n)}"
+        statement = (f"forall {' '.join([*groups, f'({LENGTH} : nat)'])},\n    {body}"
+                     f"forall {n}, ({n} <= {LENGTH})%nat -> {written(invariant, n)}")
 
         def args(index: str, base_case: bool) -> str:
             out = []
@@ -1060,8 +1072,8 @@ class ProofExport:
         b_names = [f"base'{i}" for i in range(len(base))]
         s_names = [f"next'{i}" for i in range(len(nxt))]
         u_names = [f"upd'{i}" for i in range(len(facts))]
-        intro = [*const_v, *const_n, *const_s, *seq_v, *seq_n, *seq_s, *h_names, *b_names,
-                 *s_names, *u_names]
+        intro = [*const_v, *const_n, *const_s, *seq_v, *seq_n, *seq_s, LENGTH, *h_names,
+                 *b_names, *s_names, *u_names]
         theorem = ident(step.id)
         binders = tuple(v for group in (
             [v for v in constants if v in vectors], [v for v in constants if v in naturals],
@@ -1078,25 +1090,28 @@ class ProofExport:
         invariants = []
         for other in carried:
             assert other.run is not None
-            used = [name(v) for v in other.run.binders]
+            used = [*(name(v) for v in other.run.binders), LENGTH]  # the same run, as long
             used += [label(hypotheses, h_names, h, "a hypothesis") for h in other.run.hypotheses]
             used += [label(list(rule.base), b_names, k, "a base") for k in other.run.base]
             used += [label(list(rule.step), s_names, k, "an update") for k in other.run.step]
             used += [label(update, u_names, u, "an update fact")  # its forall, not at n
                      for u in other.run.update]
-            invariants.append(f"({other.theorem} {' '.join(used)} {n})")
+            invariants.append(f"({other.theorem} {' '.join(used)} {n} {earlier})")
         lines = [
             f"Theorem {theorem} : {statement}.",
             "Proof.",
-            f"  intros {' '.join(intro)} {n}. induction {n} as [| {n} IH].",
+            f"  intros {' '.join(intro)} {n}. induction {n} as [| {n} IH]; "
+            f"intros {BOUND}.",
             # each equation once, where its name occurs (an iterated name the invariant does
             # not read leaves nothing to rewrite; `rewrite ?` would loop on `w 0 = 0 * w 0`)
             "  -" + "".join(f" try rewrite {b}." for b in b_names),
             f"    exact ({theorem}_base {args('0%nat', True)} {' '.join(h_names)}).",
-            "  -" + "".join(f" try rewrite {s}." for s in s_names) + " try rewrite S_INR.",
+            # `S n' <= N` is `n' < N` by definition: the update n' is one of the run's
+            "  -" + "".join(f" try rewrite ({s} {n} {BOUND})." for s in s_names)
+            + " try rewrite S_INR.",
             f"    exact ({theorem}_step {args(n, False)} {' '.join(h_names)} "
-            f"(Rle_ge _ _ (pos_INR {n})) IH {' '.join(invariants)} "
-            f"{' '.join(f'({u} {n})' for u in u_names)}).",
+            f"(Rle_ge _ _ (pos_INR {n})) (IH {earlier}) {' '.join(invariants)} "
+            f"{' '.join(f'({u} {n} {BOUND})' for u in u_names)}).",
             "Qed.",
         ]
         return "\n".join(lines) + "\n", run
