@@ -185,7 +185,7 @@ def test_each_rule_is_stated_and_proved_as_its_semantics_says(
     # a split inductive step: its lemma destructs the cases of the split polynomial
     lemma = text[text.index("Lemma step_split_step_step"):]
     assert "{ destruct (dichotomy d) as [case' | case']." in lemma[:lemma.index("Qed.")]
-    assert "Theorem step_induction_with_instance : forall (D : R) (s d : nat -> R),\n" \
+    assert "Theorem step_induction_with_instance : forall (D : R) (s d : nat -> R) (N' : nat),\n" \
         "    D >= 0 ->\n" in text
 
 
