@@ -125,14 +125,18 @@ def proved_step(report: object) -> ProvedStep | None:
 
 @dataclass(frozen=True)
 class Run:
-    """An induction's theorem over `nat`, as another induction over the same runs applies
-    it: its binders (proof names, in order), premises, base and step keys, update facts."""
+    """An induction's theorem over `nat`, as another induction over the same runs (or a
+    concrete run instantiating it) applies it: its binders (proof names, in order; then the
+    run's length), premises, base and step keys, update facts, and which binders are
+    sequences over the updates and which are naturals."""
 
     binders: tuple[str, ...]
     hypotheses: tuple[Rel, ...]
     base: tuple[str, ...]
     step: tuple[str, ...]
     update: tuple[Rel, ...]
+    sequences: frozenset[str] = frozenset()
+    naturals: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -1080,7 +1084,8 @@ class ProofExport:
             [v for v in constants if v not in vectors and v not in naturals],
             [v for v in sequences if v in vectors], [v for v in sequences if v in naturals],
             [v for v in sequences if v not in vectors and v not in naturals]) for v in group)
-        run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update))
+        run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update),
+                  frozenset(sequences), naturals)
 
         def label(items: Sequence[object], names: list[str], item: object, what: str) -> str:
             if item not in items:
