@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from verify.coq.export import Exported
 from verify.coq.preamble import PREAMBLE
+from verify.coq.statement import Exported
 
 LOGICAL = "Novikoff"
 TIMEOUT = 1800.0  # seconds per coqc run: a guard against hostile input, never a verdict

@@ -253,8 +253,10 @@ def test_naturals_are_nat_and_runs_have_per_update_sequences(
     # the run: x, eta, g are declared constants; u, y are read by the update, so fresh at
     # every update (sequences); w is iterated; the counter is INR n'
     assert ("Theorem step_scaled_lower : forall (x : V) (g eta : R) (w u : nat -> V) "
-            "(y : nat -> R),") in text
-    assert "forall n', (ip (w n') x) >= ((eta * (INR n')) * g)." in text
+            "(y : nat -> R) (N' : nat),") in text
+    # a run of N' updates: its facts at the updates n' < N', the invariant at the states
+    assert "(forall n', (n' < N')%nat -> ((y n') * (ip (u n') x)) >= g) ->" in text
+    assert "forall n', (n' <= N')%nat -> (ip (w n') x) >= ((eta * (INR n')) * g)." in text
 
 
 def test_without_coqc_the_project_is_written_and_steps_say_not_run(

@@ -173,17 +173,19 @@ def test_each_rule_is_stated_and_proved_as_its_semantics_says(
     assert "Theorem step_use_above : forall (a b : R)," in text
     assert "destruct use'0 as [s use'0]." in text
     # scalar induction: the partial sum is a sequence over nat, like an iterated vector
-    assert "Theorem step_partial_sum : forall (D : R) (s d : nat -> R)," in text
-    assert "(forall n', s (S n') = ((d n') + (s n'))) ->" in text
+    assert "Theorem step_partial_sum : forall (D : R) (s d : nat -> R) (N' : nat)," in text
+    assert "(forall n', (n' < N')%nat -> s (S n') = ((d n') + (s n'))) ->" in text
     # an instance inside an induction: applied in its base and step lemmas, its premise
     # `a >= 0 [a := D]` stated as `D >= 0` over R and over nat
     assert text.count("pose proof (step_double D hyp'0) as use'0.") == 2
-    # a carried invariant: the other induction's theorem applied to this run at n'
-    assert "IH (step_squares s q d base'0 base'1 next'0 next'1 n') )." in text
+    # a carried invariant: the other induction's theorem applied to this run (of the same
+    # length N') at the state n' before the update
+    assert ("(step_squares s q d N' base'0 base'1 next'0 next'1 n' "
+            "(Nat.lt_le_incl _ _ bound')) )." in text)
     # a split inductive step: its lemma destructs the cases of the split polynomial
     lemma = text[text.index("Lemma step_split_step_step"):]
     assert "{ destruct (dichotomy d) as [case' | case']." in lemma[:lemma.index("Qed.")]
-    assert "Theorem step_induction_with_instance : forall (D : R) (s d : nat -> R),\n" \
+    assert "Theorem step_induction_with_instance : forall (D : R) (s d : nat -> R) (N' : nat),\n" \
         "    D >= 0 ->\n" in text
 
 
@@ -440,13 +442,14 @@ def test_a_natural_besides_the_counter_is_a_nat_in_the_lemmas_and_over_runs(
         "    D >= 0 ->\n    t >= 0 ->\n    s <= ((t + (INR k)) * D) ->\n" in text
     assert "pose proof (pos_INR nat'0) as natge'0. set (k := INR nat'0) in *." in text
     # over runs: k a constant nat, the base read through INR; m a sequence of naturals
-    assert "Theorem step_offset : forall (k : nat) (D : R) (s d : nat -> R),\n" \
+    assert "Theorem step_offset : forall (k : nat) (D : R) (s d : nat -> R) (N' : nat),\n" \
         "    D >= 0 ->\n    s 0%nat = (D * (INR k)) ->\n" in text
-    assert "forall n', (s n') <= (((INR n') + (INR k)) * D)." in text
-    assert "Theorem step_grows : forall (m : nat -> nat) (s : nat -> R),\n" in text
-    assert "(forall n', s (S n') = ((INR (m n')) + (s n'))) ->" in text
+    assert "forall n', (n' <= N')%nat -> (s n') <= (((INR n') + (INR k)) * D)." in text
+    assert "Theorem step_grows : forall (m : nat -> nat) (s : nat -> R) (N' : nat),\n" in text
+    assert "(forall n', (n' < N')%nat -> s (S n') = ((INR (m n')) + (s n'))) ->" in text
     # the carried invariant: the other induction's theorem, k given as it is
-    assert "(step_offset k D s d hyp'0 base'0 next'0 upd'0 n')" in text
+    assert ("(step_offset k D s d N' hyp'0 base'0 next'0 upd'0 n' (Nat.lt_le_incl _ _ bound'))"
+            in text)
 
 
 @needs_coqc

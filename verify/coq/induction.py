@@ -1,0 +1,310 @@
+"""Induction over runs in Coq: base and step lemmas over `R`, then a theorem over finite runs.
+
+An induction over runs is a theorem over `nat` (iterated vectors and scalars and per-update
+names as sequences, constants as constants) about a run of `N'` updates: the update equations
+and facts are premises at the updates `n' < N'` and the invariant is concluded at the states
+`n' <= N'`. It is proved from its base and step obligations, exported as lemmas over `R` (a
+split step destructs its cases; a carried invariant is the other induction's theorem applied
+to the same run); a natural besides the counter is a `nat` there too (a constant, or a
+`nat -> nat` sequence when read fresh at each update), read via `INR`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from proofs.step import Induction, Step
+from verify.coq.printer import Written, ident, name
+from verify.coq.replay import Script
+from verify.coq.rules import Rules
+from verify.coq.statement import (
+    Exported,
+    Goal,
+    ProvedStep,
+    Run,
+    Unsupported,
+    replace_names,
+    term_names,
+    term_text,
+)
+from verify.kernel import Rel, gram_pair
+
+LENGTH = "N'"  # the number of updates of a run (with `'`: no proof-file name contains one)
+BOUND = "bound'"  # `(S n' <= N')%nat`: the update n' is one of the run's
+
+
+class Inductions(Rules):
+    """A proof's export with induction over runs (the whole exporter)."""
+
+    def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
+                  applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
+                  main: list[Goal], sides: list[Goal], header: str,
+                  printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+                  instances: tuple[tuple[str, Mapping[str, object]], ...]) -> Exported:
+        """Base and step lemmas over `R`, then the theorem over `nat` (see `over_nat`)."""
+        step, st = proved.step, proved.statement
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        t = rule.variable
+        naturals = frozenset(st.naturals - {t})  # bound as `nat` (a sequence of them over nat)
+        labels = [g.obligation.label for g in main]
+        split = rule.split
+        expected = ["base", "step"] if split is None else ["base", *(
+            f"step, case {split.text or split.on} {op} 0"
+            for op in ((">", "==", "<") if split.zero_case else (">=", "<")))]
+        if labels != expected:
+            raise Unsupported(f"induction obligations {labels}, expected {expected}")
+        base, after, steps = main[0], main[1], main[1:]
+        count = len(st.hypotheses)
+        given = after.obligation.written[0]  # type: ignore[index]
+        if split is not None:  # each case's obligation: the step's hypotheses, then the case
+            given = given[:-1]
+        if given[:count] != st.hypotheses or given[count + 1] != st.claim:
+            raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
+        natural, update = given[count], given[count + 2:]
+        carried = update[:len(update) - len(rule.hypotheses)]  # invariants of the same runs
+        sources = []
+        for relation in carried:
+            source = next((e for e in self.done.values()
+                           if e.run is not None and e.claim == relation), None)
+            if source is None:
+                raise Unsupported(f"the carried invariant {relation.text!r} has no exported "
+                                  "theorem over the same runs")
+            sources.append(source)
+        extra = {t, *rule.base, *rule.step, *(term_names(split.on) if split else ())}
+        for mapping in (rule.base, rule.step):
+            for value in mapping.values():
+                extra |= term_names(value)
+        for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
+            extra |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
+                      for n in gram_pair(sym) or (sym.name,)}
+        for _, substitution in applications:
+            for value in substitution.values():
+                extra |= term_names(value)
+        stated = [r for r in (*st.hypotheses, st.claim, *update) if r not in printed]
+        variables = self.variables(stated, extra, naturals=naturals)
+        iterated = set(rule.base) | set(rule.step) | {t}
+        reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
+                 for n in gram_pair(s) or (s.name,)}
+        for value in rule.step.values():
+            reads |= term_names(value)
+        sequences = [v for v in variables if v in iterated - {t}
+                     or (v in reads - iterated - set(rule.constants))]
+        # a zero vector in an instance is printed by a vector of the run's constants, the
+        # same in the lemmas and over nat (their premises must be the same terms)
+        zero_by = [v for v in variables if v in self.proof.names.vectors and v not in sequences]
+        texts = [
+            self.induction_lemma(proved, goals, variables, prefix, (*hypotheses, *more),
+                                 applications, derived_claims, sides, printed, zero_by,
+                                 naturals)
+            for goals, prefix, more in (([base], "base", ()),
+                                        (steps, "step", (natural, st.claim, *update)))
+        ]
+        facts = update[len(carried):]
+        text, run = self.over_nat(step, variables, hypotheses, sequences, facts, st.claim,
+                                  printed, zero_by, sources, naturals)
+        texts.append(text)
+        return Exported(step.id, ident(step.id), header + "\n".join(texts),
+                        hypotheses=hypotheses, variables=tuple(variables),
+                        naturals=st.naturals, claim=st.claim, induction=True, run=run,
+                        printed=printed, instances=instances)
+
+    def induction_lemma(
+        self,
+        proved: ProvedStep,
+        goals: list[Goal],
+        variables: list[str],
+        label: str,
+        premises: tuple[Rel, ...],
+        applications: list[tuple[str, Mapping[str, object]]],
+        derived_claims: set[Rel],
+        sides: list[Goal],
+        printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+        zero_by: list[str],
+        naturals: frozenset[str] = frozenset(),
+    ) -> str:
+        """The base or step obligation of an induction as a lemma over `R` of its own (a
+        split step: its cases, destructed as a case split's). A natural besides the counter
+        is bound as a `nat` and read through `INR`, as in a direct step (the counter is
+        a real here: the step lemma assumes `t >= 0`, as its obligation does)."""
+        step = proved.step
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        names = {h: f"hyp'{i}" for i, h in enumerate(premises)}
+        conditions = {g.obligation.judgement.claim: g for g in sides
+                      if g.obligation.label.startswith(f"{label}: ")}
+        vectors = [v for v in variables if v in self.proof.names.vectors]
+        script = Script(self.proof, vectors, names, conditions)
+        intros = self.introduce(script, variables, naturals, list(names.values()),
+                                applications, derived_claims, zero_by)
+        as_real = {n: f"(INR {name(n)})" for n in intros}
+        real = {name(n): text for n, text in as_real.items()}
+        goal = goals[0]
+        split = rule.split if label == "step" else None
+        fact_label = (script.replay(goal) if split is None
+                      else self.cases(script, split, goals))
+        at_base = label == "base"
+        mapping = rule.base if at_base else rule.step
+        t = rule.variable
+        declared = self.proof.names.vectors
+        shown = Written(self.proof.names,
+                        {**as_real, t: "0" if at_base else f"({name(t)} + 1)",
+                         **{n: replace_names(term_text(v, n), real) for n, v in mapping.items()
+                            if n not in declared}},
+                        {n: replace_names(term_text(v, n), real) for n, v in mapping.items()
+                         if n in declared})
+        claim = shown.relation(proved.statement.claim)
+        if claim is None:
+            raise Unsupported("the invariant has no source text to substitute into")
+        written_claim = goal.obligation.written[1]  # type: ignore[index]
+        script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
+        def text(relation: Rel) -> str:
+            if relation in printed:
+                return " ".join(self.instance_text(printed[relation], zero_by, as_real))
+            if not as_real:
+                return " ".join(script.relation_text(relation))
+            parts = Written(self.proof.names, as_real).relation(relation)
+            if parts is None:
+                raise Unsupported(f"{relation.text!r} has no source text to state")
+            return " ".join(parts)
+
+        body = "".join(f"{text(h)} ->\n    " for h in premises)
+        statement = f"{self.binder(variables, naturals)}\n    {body}{' '.join(claim)}"
+        return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
+                + "\n".join(script.lines) + "\nQed.\n")
+
+    def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
+                 sequences: list[str], update: Sequence[Rel], invariant: Rel,
+                 printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+                 zero_by: list[str], carried: Sequence[Exported] = (),
+                 naturals: frozenset[str] = frozenset()) -> tuple[str, Run]:
+        """The induction as a theorem over `nat`, the kernel's semantics of a run.
+
+        A run has a length `N'`, its number of updates, and the theorem is about its states
+        `n' <= N'`: the update equations and facts are premises at the updates `n' < N'`
+        only. A run that must stop (a mistake bound, a termination argument) cannot satisfy
+        update facts at every index, so premises over all of `nat` would be contradictory
+        and the theorem vacuous; over a finite run they are what the kernel assumes.
+
+        The iterated vectors and the per-update names (read by the update, not iterated, not
+        the counter, not declared constant) are sequences indexed by the number of updates
+        `n'`; every other name is a constant of the run; the counter is `INR n'`. The base
+        and step lemmas hold for all values, so each `n'` instantiates them; an invariant
+        carried from another induction over the same runs is that induction's theorem at
+        `n'`, applied to this run of the same length (derived, not assumed). A natural
+        besides the counter is a constant `nat`, read through `INR` and given as it is to
+        the lemmas.
+        """
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        t = rule.variable
+        vectors = self.proof.names.vectors
+        as_real = {k: f"(INR {name(k)})" for k in naturals}
+
+        def at(index: str) -> tuple[dict[str, str], dict[str, str]]:
+            scalars = {s: f"({name(s)} {index})" for s in sequences if s not in vectors}
+            scalars |= {k: f"(INR {scalars[k]})" if k in scalars else text
+                        for k, text in as_real.items()}
+            scalars[t] = "0" if index == "0%nat" else f"(INR {index})"
+            vecs = {v: f"({name(v)} {index})" for v in sequences if v in vectors}
+            return scalars, vecs
+
+        def term_at(v: object, zero_of: str, index: str) -> str:
+            # the lemma's own printing, names then replaced: both sides stay syntactically equal
+            scalars, vecs = at(index)
+            mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
+            return replace_names(term_text(v, zero_of), mapping)
+
+        def written(relation: Rel, index: str) -> str:
+            scalars, vecs = at(index)
+            parts = Written(self.proof.names, scalars, vecs).relation(relation)
+            if parts is None:
+                raise Unsupported(f"{relation.text!r} has no source text to restate over nat")
+            return " ".join(parts)
+
+        n = "n'"
+        earlier = f"(Nat.lt_le_incl _ _ {BOUND})"  # n' <= N from S n' <= N: the state before
+        constants = [v for v in variables if v not in sequences and v != t]
+        const_v = [name(v) for v in constants if v in vectors]
+        const_n = [name(v) for v in constants if v in naturals]
+        const_s = [name(v) for v in constants if v not in vectors and v not in naturals]
+        seq_v = [name(v) for v in sequences if v in vectors]
+        seq_n = [name(v) for v in sequences if v in naturals]
+        seq_s = [name(v) for v in sequences if v not in vectors and v not in naturals]
+        groups = [f"({' '.join(g)} : {ty})" for g, ty in (
+            (const_v, "V"), (const_n, "nat"), (const_s, "R"), (seq_v, "nat -> V"),
+            (seq_n, "nat -> nat"), (seq_s, "nat -> R")) if g]
+        hyps = [" ".join(self.instance_text(printed[h], zero_by, as_real) if h in printed
+                         else Written(self.proof.names, as_real).relation(h) or ())
+                for h in hypotheses]
+        if any(not h for h in hyps):
+            raise Unsupported("a hypothesis has no source text to restate over nat")
+        base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat')}" for v in rule.base]
+        before = f"forall {n}, ({n} < {LENGTH})%nat ->"  # the updates of a run of LENGTH
+        nxt = [f"({before} {name(v)} (S {n}) = {term_at(rule.step[v], v, n)})"
+               for v in rule.step]
+        facts = [f"({before} {written(h, n)})" for h in update]
+        premises = [*hyps, *base, *nxt, *facts]
+        body = "".join(f"{h} ->\n    " for h in premises)
+        statement = (f"forall {' '.join([*groups, f'({LENGTH} : nat)'])},\n    {body}"
+                     f"forall {n}, ({n} <= {LENGTH})%nat -> {written(invariant, n)}")
+
+        def args(index: str, base_case: bool) -> str:
+            out = []
+            for v in variables:
+                if v == t:
+                    out.append("0" if base_case else f"(INR {index})")
+                elif v in sequences:
+                    out.append(f"({name(v)} {index})")
+                else:
+                    out.append(name(v))
+            return " ".join(out)
+
+        h_names = [f"hyp'{i}" for i in range(len(hyps))]
+        b_names = [f"base'{i}" for i in range(len(base))]
+        s_names = [f"next'{i}" for i in range(len(nxt))]
+        u_names = [f"upd'{i}" for i in range(len(facts))]
+        intro = [*const_v, *const_n, *const_s, *seq_v, *seq_n, *seq_s, LENGTH, *h_names,
+                 *b_names, *s_names, *u_names]
+        theorem = ident(step.id)
+        binders = tuple(v for group in (
+            [v for v in constants if v in vectors], [v for v in constants if v in naturals],
+            [v for v in constants if v not in vectors and v not in naturals],
+            [v for v in sequences if v in vectors], [v for v in sequences if v in naturals],
+            [v for v in sequences if v not in vectors and v not in naturals]) for v in group)
+        run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update),
+                  frozenset(sequences), naturals)
+
+        def label(items: Sequence[object], names: list[str], item: object, what: str) -> str:
+            if item not in items:
+                raise Unsupported(f"the carried invariant needs {what} this run lacks")
+            return names[list(items).index(item)]
+
+        invariants = []
+        for other in carried:
+            assert other.run is not None
+            used = [*(name(v) for v in other.run.binders), LENGTH]  # the same run, as long
+            used += [label(hypotheses, h_names, h, "a hypothesis") for h in other.run.hypotheses]
+            used += [label(list(rule.base), b_names, k, "a base") for k in other.run.base]
+            used += [label(list(rule.step), s_names, k, "an update") for k in other.run.step]
+            used += [label(update, u_names, u, "an update fact")  # its forall, not at n
+                     for u in other.run.update]
+            invariants.append(f"({other.theorem} {' '.join(used)} {n} {earlier})")
+        lines = [
+            f"Theorem {theorem} : {statement}.",
+            "Proof.",
+            f"  intros {' '.join(intro)} {n}. induction {n} as [| {n} IH]; "
+            f"intros {BOUND}.",
+            # each equation once, where its name occurs (an iterated name the invariant does
+            # not read leaves nothing to rewrite; `rewrite ?` would loop on `w 0 = 0 * w 0`)
+            "  -" + "".join(f" try rewrite {b}." for b in b_names),
+            f"    exact ({theorem}_base {args('0%nat', True)} {' '.join(h_names)}).",
+            # `S n' <= N` is `n' < N` by definition: the update n' is one of the run's
+            "  -" + "".join(f" try rewrite ({s} {n} {BOUND})." for s in s_names)
+            + " try rewrite S_INR.",
+            f"    exact ({theorem}_step {args(n, False)} {' '.join(h_names)} "
+            f"(Rle_ge _ _ (pos_INR {n})) (IH {earlier}) {' '.join(invariants)} "
+            f"{' '.join(f'({u} {n} {BOUND})' for u in u_names)}).",
+            "Qed.",
+        ]
+        return "\n".join(lines) + "\n", run

@@ -1,0 +1,374 @@
+"""Replaying the kernel's evidence in Coq: certificates, facts and the conclusion of a goal.
+
+A proof replays the kernel's evidence, nothing else: each hypothesis becomes its fact
+`p (kind) 0` by one bridge lemma and an identity (`ring`, or `field` where something divides;
+the reduced denominator `D` of the kernel's normal form is the clearing factor and its
+condition `D > 0` is replayed from the side obligation); each certificate is replayed as
+`m * claim = sum of terms` (identity by `ring`) with every term's sign given by an explicit
+proof term (products of hypotheses, `pow2_ge_0`, the preamble's Gram lemmas); the claim as
+written is recovered by one bridge lemma. Evidence in refutation form (`0 > 0` from the
+hypotheses and the negated claim) is replayed by contradiction: `by_contra_ge`/`by_contra_gt`
+decide the sign of the claim's gap and, in the violating case, the certificate is replayed to
+`0 < 0`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+
+import sympy
+
+from proofs.step import Proof
+from verify.coq import printer
+from verify.coq.printer import Written, expr, name, number
+from verify.coq.statement import Goal, Unsupported
+from verify.kernel import (
+    Certificate,
+    Fact,
+    GramMinor,
+    Judgement,
+    KernelError,
+    NormSquare,
+    Rel,
+    Square,
+)
+from verify.kernel.algebra import normal_form, reciprocal_bases
+
+FACT_LEMMA = {">=": "replay_ge", ">": "replay_gt", "==": "replay_eq"}
+HYP_LEMMA = {"<=": "fact_le", "<": "fact_lt", ">=": "fact_ge", ">": "fact_gt", "==": "fact_eq"}
+CLAIM_LEMMA = {
+    "<=": "claim_le", "<": "claim_lt", ">=": "claim_ge", ">": "claim_gt", "==": "claim_eq",
+}
+
+
+@dataclass
+class _Term:
+    """A Coq real-valued term with a proof of its sign (`0 <= t`, or `0 < t` when strict)."""
+
+    text: str
+    proof: str
+    strict: bool
+
+    def weak(self) -> str:
+        """A proof of `0 <= text`."""
+        return f"(Rlt_le _ _ {self.proof})" if self.strict else self.proof
+
+
+def _times(a: _Term, b: _Term) -> _Term:
+    if a.strict and b.strict:
+        return _Term(f"({a.text} * {b.text})", f"(Rmult_lt_0_compat _ _ {a.proof} {b.proof})",
+                     True)
+    return _Term(f"({a.text} * {b.text})", f"(Rmult_le_pos _ _ {a.weak()} {b.weak()})", False)
+
+
+def _plus(a: _Term, b: _Term) -> _Term:
+    if a.strict:
+        return _Term(f"({a.text} + {b.text})", f"(add_pos_nonneg _ _ {a.proof} {b.weak()})",
+                     True)
+    return _Term(f"({a.text} + {b.text})",
+                 f"(Rplus_le_le_0_compat _ _ {a.weak()} {b.weak()})", False)
+
+
+def _constant(value: Fraction) -> _Term:
+    """A nonnegative rational with a proof by computation on integers (`eq_refl`)."""
+    strict = value > 0
+    if value.denominator == 1:
+        lemma = "int_pos" if strict else "int_nonneg"
+        return _Term(number(value), f"({lemma} {value.numerator} eq_refl)", strict)
+    lemma = "rat_pos" if strict else "rat_nonneg"
+    proof = f"({lemma} {value.numerator} {value.denominator} eq_refl eq_refl)"
+    return _Term(number(value), proof, strict)
+
+
+def _fold(terms: Sequence[_Term], combine: Callable[[_Term, _Term], _Term]) -> _Term:
+    return reduce(lambda rest, term: combine(term, rest), reversed(terms[:-1]), terms[-1])
+
+
+def prop(fact: Fact) -> str:
+    p = expr(fact.expr)
+    return {">=": f"0 <= {p}", ">": f"0 < {p}", "==": f"{p} = 0"}[fact.kind]
+
+
+def identity(*texts: str) -> str:
+    """`ring`, or `field` (denominators discharged from hypotheses) where anything divides."""
+    if any("/" in t for t in texts):
+        return "field; nz_solve"
+    return "ring"
+
+
+def _gap(relation: Rel) -> sympy.Expr:
+    """The gap of the kernel's normal form: `rhs - lhs` for `<=`/`<`, else `lhs - rhs`."""
+    if relation.op in ("<=", "<"):
+        return relation.rhs - relation.lhs
+    return relation.lhs - relation.rhs
+
+
+def _divides(polynomial: sympy.Expr, divisor: sympy.Expr) -> sympy.Expr | None:
+    """`polynomial / divisor` when it is a polynomial (exact over QQ), else None."""
+    quotient = sympy.cancel(polynomial / divisor)
+    return sympy.expand(quotient) if sympy.fraction(quotient)[1].is_number else None
+
+
+def nat_fact(natural: str) -> Fact:
+    """The kernel's fact `n >= 0` for a natural n."""
+    return Fact(sympy.Symbol(natural), ">=")
+
+
+class Script:
+    """The proof script of one lemma: facts are derived once and named.
+
+    `hyps` names the relations in context (premises, applied theorems, the case at hand),
+    `conditions` the side obligations by their claim (`D > 0`), `facts` the facts already
+    derived (the naturals' `0 <= n` among them).
+    """
+
+    def __init__(
+        self,
+        proof: Proof,
+        vectors: Sequence[str],
+        hyps: dict[Rel, str],
+        conditions: dict[Fact, Goal],
+    ) -> None:
+        self.proof = proof
+        self.vectors = list(vectors)
+        self.hyps = dict(hyps)
+        self.conditions = conditions
+        self.facts: dict[Fact, str] = {}
+        self.nonzero: set[sympy.Expr] = set()
+        self.lines: list[str] = []
+        self.fresh = itertools.count()
+        self.indent = "  "
+        self.forms: dict[Rel, tuple[Fact, tuple[Fact, ...]]] = {}
+
+    # -- tactics ------------------------------------------------------------------------------
+
+    def ip_norm(self) -> str:
+        """Expand inner products bilinearly and order each Gram symbol's names."""
+        pairs = itertools.combinations(sorted(self.vectors), 2)
+        syms = "".join(f", ?(ip_sym {name(b)} {name(a)})" for a, b in pairs)
+        return "try unfold det2, det3; autorewrite with ip_db" + (
+            f"; rewrite {syms[2:]}" if syms else ""
+        )
+
+    def emit(self, line: str) -> None:
+        """One line of the script at the current depth."""
+        self.lines.append(self.indent + line)
+
+    def new(self, prefix: str) -> str:
+        """A fresh hypothesis name (with `'`: no proof-file name contains one)."""
+        return f"{prefix}'{next(self.fresh)}"
+
+    # -- facts --------------------------------------------------------------------------------
+
+    def form(self, relation: Rel) -> tuple[Fact, tuple[Fact, ...]]:
+        """The kernel's normal form of `relation` and its conditions (computed once)."""
+        if relation not in self.forms:
+            try:
+                self.forms[relation] = normal_form(relation, f"`{relation.text}`")
+            except KernelError as error:
+                raise Unsupported(str(error)) from None
+        return self.forms[relation]
+
+    def relation_text(self, relation: Rel) -> tuple[str, str, str]:
+        """A relation as written (or from its SymPy form when it has no source text)."""
+        written = Written(self.proof.names).relation(relation)
+        if written is not None:
+            return written
+        return expr(relation.lhs), printer.COQ_OP[relation.op], expr(relation.rhs)
+
+    def clearing(self, relation: Rel, fact: Fact) -> tuple[str, str]:
+        """The positive factor `f` with `f * gap == fact` (the reduced denominator of the
+        normal form, or 1) and its proof; every divisor's `<> 0` is derived for `field`."""
+        conditions = self.form(relation)[1]
+        labels = [(c, self.fact(c)) for c in conditions]
+        divisors = [*relation.divisors, *reciprocal_bases(relation.lhs, relation.text),
+                    *reciprocal_bases(relation.rhs, relation.text)]
+        for divisor in divisors:
+            self.nonzero_fact(divisor, labels)
+        gap = _gap(relation)
+        if sympy.cancel(gap - fact.expr) == 0:
+            return "1", "Rlt_0_1"
+        for size in range(1, len(labels) + 1):  # one condition, or a product of several
+            for chosen in itertools.combinations(labels, size):  # (one per divisor: 1/R**2)
+                factor = sympy.Mul(*(c.expr for c, _ in chosen))
+                if sympy.cancel(factor * gap - fact.expr) == 0:
+                    # the text nests as the proof does: `0 < c0 * (c1 * ...)` is its type
+                    text, proof = expr(chosen[-1][0].expr), chosen[-1][1]
+                    for condition, label in reversed(chosen[:-1]):
+                        text = f"({expr(condition.expr)} * {text})"
+                        proof = f"(Rmult_lt_0_compat _ _ {label} {proof})"
+                    return text, proof
+        raise Unsupported(f"no condition clears the denominator of {relation.text!r}")
+
+    def nonzero_fact(self, divisor: sympy.Expr, labels: list[tuple[Fact, str]]) -> None:
+        """`d <> 0` for a divisor and each of its factors, from a condition `c > 0` that it
+        divides (`c = d * r`): what `field` asks for (`nz_solve` in the preamble)."""
+        if not divisor.free_symbols:
+            return
+        factors = [f for f, _ in sympy.factor_list(divisor)[1]]
+        for target in dict.fromkeys([sympy.expand(divisor), *factors]):
+            if target in self.nonzero or not target.free_symbols:
+                continue
+            found = next(((c, label, q) for c, label in labels
+                          if (q := _divides(c.expr, target)) is not None), None)
+            if found is None:
+                raise Unsupported(f"no condition shows {target} <> 0")
+            condition, label, quotient = found
+            self.nonzero.add(target)
+            c, d, r = expr(condition.expr), expr(target), expr(quotient)
+            self.emit(f"assert ({self.new('nz')} : {d} <> 0) by (refine "
+                      f"(nz_of_factor {c} {d} {r} {label} _); {identity(c, d, r)}).")
+
+    def fact(self, fact: Fact) -> str:
+        """A name for `fact`: derived from a relation in context, or a replayed condition."""
+        if fact in self.facts:
+            return self.facts[fact]
+        source = next((r for r in self.hyps if self.form(r)[0] == fact), None)
+        if source is None:
+            if fact in self.conditions:
+                return self.replay(self.conditions[fact])
+            raise Unsupported(f"the fact {fact} has no source in the statement")
+        f, f_proof = self.clearing(source, fact)
+        a, _op, b = self.relation_text(source)
+        label = self.new("k")
+        self.emit(
+            f"assert ({label} : {prop(fact)}) by (refine ({HYP_LEMMA[source.op]} _ _ {f} _ "
+            f"{f_proof} _ {self.hyps[source]}); {self.ip_norm()}; "
+            f"{identity(a, b, f, prop(fact))})."
+        )
+        self.facts[fact] = label
+        return label
+
+    # -- certificates -------------------------------------------------------------------------
+
+    def sigma(self, entry: object) -> _Term:
+        """One weighted square, squared norm or Gram determinant, with its sign."""
+        if not isinstance(entry, Square | NormSquare | GramMinor):
+            raise Unsupported(f"unknown sigma entry {entry!r}")
+        weight = _constant(Fraction(entry.weight))
+        if isinstance(entry, Square):
+            p = expr(entry.poly)
+            term = _Term(f"({p} ^ 2)", f"(pow2_ge_0 {p})", False)
+        else:
+            vectors = (entry.vector,) if isinstance(entry, NormSquare) else entry.vectors
+            if any(not v for v in vectors) or not self.vectors:
+                return _Term("0", "(Rle_refl 0)", False)  # a zero vector: the entry is 0
+            vs = [printer.vector(v, self.vectors[0]) for v in vectors]
+            if len(vs) == 1:
+                term = _Term(f"(ip {vs[0]} {vs[0]})", f"(ip_pos {vs[0]})", False)
+            elif len(vs) == 2:
+                term = _Term(f"(det2 {vs[0]} {vs[1]})", f"(gram2_nonneg {vs[0]} {vs[1]})", False)
+            else:
+                args = " ".join(vs)
+                term = _Term(f"(det3 {args})", f"(gram3_nonneg {args})", False)
+        return term if weight.text == "1" else _times(weight, term)
+
+    def replay(self, goal: Goal) -> str:
+        """Replay one obligation's evidence; returns the name of its claim's fact."""
+        claim = goal.obligation.judgement.claim
+        if claim in self.facts:
+            return self.facts[claim]
+        if goal.judgement.claim == claim:
+            return self.certificate(goal.judgement, goal.certificate)
+        return self.refutation(goal)
+
+    def refutation(self, goal: Goal) -> str:
+        """Refutation form: the claim `g >= 0` (`g > 0`) by contradiction.
+
+        The certificate proves `0 > 0` from hypotheses and the negated claim `-g > 0`
+        (`-g >= 0`). `by_contra_ge` (`by_contra_gt`) splits on the sign of `g` (decidability
+        of the order on R, `Rle_lt_dec`): in the case that violates the claim the negation
+        is a hypothesis, `n = -g` by `ring`, and the certificate is replayed as any other to
+        the absurd `0 < 0`; the facts derived under the negation stay inside its block.
+        """
+        claim = goal.obligation.judgement.claim
+        if claim.kind == "==" or goal.judgement.claim != Fact(sympy.Integer(0), ">"):
+            raise Unsupported(f"evidence for {goal.judgement.claim} is neither the claim "
+                              f"{claim} nor its refutation form")
+        negated = Fact(-claim.expr, ">" if claim.kind == ">=" else ">=")
+        label, inner = self.new("g"), self.new("neg")
+        lemma = "by_contra_ge" if claim.kind == ">=" else "by_contra_gt"
+        self.emit(f"assert ({label} : {prop(claim)}).")
+        self.emit(f"{{ refine ({lemma} {expr(claim.expr)} {expr(negated.expr)} _ _); "
+                  f"[ring | intros {inner}].")
+        saved = (dict(self.facts), dict(self.hyps), set(self.nonzero), self.indent)
+        self.indent += "  "
+        self.facts[negated] = inner
+        absurd = self.certificate(goal.judgement, goal.certificate)
+        self.emit(f"exact {absurd}.")
+        self.facts, self.hyps, self.nonzero, self.indent = saved
+        self.emit("}")
+        self.facts[claim] = label
+        return label
+
+    def certificate(self, judgement: Judgement, cert: Certificate) -> str:
+        """Replay a certificate of `judgement`; returns the name of its claim's fact."""
+        if judgement.claim in self.facts:
+            return self.facts[judgement.claim]
+        facts = judgement.hypotheses
+
+        def hyp(i: int) -> _Term:
+            return _Term(expr(facts[i].expr), self.fact(facts[i]), facts[i].kind == ">")
+
+        products: list[_Term] = []
+        for product in cert.products:
+            factors = [hyp(i) for i in product.hyps]
+            coeff = Fraction(product.coeff)
+            if coeff != 1:
+                factors.insert(0, _constant(coeff))
+            if product.sigma:
+                factors.append(_fold([self.sigma(s) for s in product.sigma], _plus))
+            if not factors:
+                factors.append(_Term("1", "Rlt_0_1", True))
+            products.append(_fold(factors, _times))
+        products.sort(key=lambda t: not t.strict)  # a strict term first: `0 < s + rest`
+        linear = []
+        for index, q in cert.linear:
+            label = self.fact(facts[index])
+            text = f"({expr(q)} * {expr(facts[index].expr)})"
+            linear.append((text, f"(lin0 {expr(q)} _ {label})"))
+        kind = judgement.claim.kind
+        p = _fold(products, _plus) if products else None
+        lin = None
+        if linear:
+            lin = linear[-1]
+            for text, proof in reversed(linear[:-1]):
+                lin = (f"({text} + {lin[0]})", f"(sum_eq _ _ {proof} {lin[1]})")
+        if kind == "==":
+            s, s_proof = lin if lin else ("0", "(@eq_refl R 0)")
+        elif kind == ">":
+            if p is None or not p.strict:
+                raise Unsupported("strict claim without a strictly positive term")
+            s, s_proof = (p.text, p.proof) if lin is None else (
+                f"({p.text} + {lin[0]})", f"(sum_gt _ _ {p.proof} {lin[1]})")
+        elif p is not None:
+            s, s_proof = (p.text, p.weak()) if lin is None else (
+                f"({p.text} + {lin[0]})", f"(sum_ge _ _ {p.weak()} {lin[1]})")
+        else:
+            s, s_proof = (f"({lin[0]})", f"(ge_of_eq0 _ {lin[1]})") if lin else (
+                "0", "(Rle_refl 0)")
+        multiplier = [hyp(i) for i in cert.multiplier]
+        m = _fold(multiplier, _times) if multiplier else _Term("1", "Rlt_0_1", True)
+        c = expr(judgement.claim.expr)
+        label = self.new("g")
+        self.emit(f"assert ({label} : {prop(judgement.claim)}).")
+        self.emit(f"{{ refine ({FACT_LEMMA[kind]} {m.text} {c} {s} {m.proof} _ {s_proof}).")
+        self.emit(f"  {self.ip_norm()}. {identity(m.text, c, s)}. }}")
+        self.facts[judgement.claim] = label
+        return label
+
+    def conclude(self, relation: Rel, fact_label: str, fact: Fact,
+                 texts: tuple[str, str, str] | None = None) -> None:
+        """Finish the goal `relation` (as stated: `texts`) from the fact `fact_label`."""
+        if self.form(relation)[0] != fact:
+            raise Unsupported(f"the claim {relation.text!r} is not its kernel fact")
+        f, f_proof = self.clearing(relation, fact)
+        a, _op, b = texts or self.relation_text(relation)
+        self.emit(
+            f"refine ({CLAIM_LEMMA[relation.op]} _ _ {f} _ {f_proof} _ {fact_label}); "
+            f"{self.ip_norm()}; {identity(a, b, f, prop(fact))}."
+        )

@@ -1,0 +1,255 @@
+"""Structural rules in Coq: the opening of a proof, `uses`, case splits, direct steps.
+
+Every exported proof opens the same way (`intros` of its variables and premises, a natural as
+a `nat` read as the real `INR t` with `0 <= INR t` from `pos_INR`). `uses` applies the used
+step's theorem, and an instance (`with`) applies it to the substituted terms; a step that
+imports an instance's substituted premises through other steps applies the instance again, so
+its substituted claim is derived there too. An existential claim is proved by `exists` of the
+witness and destructed where it is used. A case split destructs the trichotomy (a
+disjunction) and replays each case. An induction is handed to `induction`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from proofs.language.expressions import ExpressionError
+from proofs.step import CaseSplit, Direct, Induction
+from verify.coq.printer import Written, ident, name
+from verify.coq.replay import Script, nat_fact, prop
+from verify.coq.statement import (
+    Exported,
+    Goal,
+    ProvedStep,
+    Statements,
+    Unsupported,
+    comment,
+    term_names,
+)
+from verify.kernel import KernelError, Rel, gram_pair
+
+
+class Rules(Statements):
+    """The proofs of direct steps and case splits, and the opening every proof shares."""
+
+    def step(self, proved: ProvedStep) -> Exported:
+        """Export one proved step (or record why it cannot be)."""
+        try:
+            exported = self._step(proved)
+        except (Unsupported, ExpressionError, KernelError) as error:
+            exported = Exported(proved.step.id, None, reason=str(error))
+        self.done[proved.step.id] = exported
+        return exported
+
+    def _step(self, proved: ProvedStep) -> Exported:
+        step, st = proved.step, proved.statement
+        exists = tuple(getattr(st, "exists", ()))
+        if set(exists) != set(proved.witness):
+            raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
+                              f"names {', '.join(sorted(proved.witness)) or 'none'}")
+        derived = self.derivable(step)
+        applications: list[tuple[str, Mapping[str, object]]] = [(s, {}) for s in derived]
+        # a substituted premise of this statement, printed from its original text
+        printed: dict[Rel, tuple[Rel, Mapping[str, object]]] = {}
+        claims = {self.done[s].claim for s in derived}
+        instances = list(proved.instances)
+        for s in self.imported(step):  # an instance an imported step applies, applied here
+            if (e := self.done.get(s)) is not None:  # too: its claim is imported with it
+                instances += [i for i in e.instances if i not in instances]
+        own: list[tuple[str, Mapping[str, object]]] = []
+        for used_id, substitution in instances:
+            used = self.done.get(used_id)
+            if used is None or used.claim is None:
+                continue  # not exported: its substituted statement stays assumed
+            if (used_id, substitution) in proved.instances:
+                own.append((used_id, substitution))
+            hyps, claim = self.substituted(used_id, substitution)
+            for original, relation in zip((*used.hypotheses, used.claim), (*hyps, claim),
+                                          strict=True):
+                # a relation the used step inherited from an instance, left as it is (the
+                # kernel substitutes no name an inherited hypothesis reads): printed as there
+                kept = (relation.lhs, relation.rhs) == (original.lhs, original.rhs)
+                printed[relation] = (used.printed[original] if kept and original in used.printed
+                                     else (original, substitution))
+            claims.add(claim)
+            applications.append((used_id, substitution))
+        self.inherit(step, printed)
+        given = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
+        derived_claims = claims - given  # type: ignore[operator]
+        hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
+        main = [g for g in proved.goals if g.obligation.written is not None]
+        sides = [g for g in proved.goals if g.obligation.written is None]
+        theorem = ident(step.id)
+        header = f"(* {comment(step.id)}: {comment(str(st))} *)\n"
+        if isinstance(step.rule, Induction):
+            return self.induction(proved, hypotheses, applications, derived_claims, main,
+                                  sides, header, printed, tuple(own))
+        naturals = st.naturals
+        split = term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
+        for term in (*proved.witness.values(), *(
+                t for _, substitution in proved.instances for t in substitution.values())):
+            split |= term_names(term)
+        local = set(exists) | {n for s in derived for n in self.done[s].exists}  # destructed
+        for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
+            split |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
+                      for n in gram_pair(sym) or (sym.name,)}
+        stated = [r for r in (*st.hypotheses, st.claim) if r not in printed]
+        variables = [v for v in self.variables(stated, split, naturals=naturals)
+                     if v not in local]
+        names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
+        vectors = [v for v in variables if v in self.proof.names.vectors]
+        script = Script(self.proof, vectors, names,
+                         {g.obligation.judgement.claim: g for g in sides})
+        intros = self.introduce(script, variables, naturals, list(names.values()),
+                                applications, derived_claims, vectors)
+        if isinstance(step.rule, Direct):
+            if len(main) != 1:
+                raise Unsupported(f"{len(main)} main obligations for a direct step")
+            claim_fact = main[0].obligation.judgement.claim
+            label = script.replay(main[0])
+        elif isinstance(step.rule, CaseSplit):
+            claim_fact = main[0].obligation.judgement.claim
+            label = self.cases(script, step.rule, main)
+        else:
+            raise Unsupported(f"rule {type(step.rule).__name__}")
+        claim = st.claim
+        if exists:  # the goal becomes the claim at the witness: the obligation's claim
+            script.emit("exists " + ", ".join(
+                self.coq_term(proved.witness[n], n, vectors, {}) for n in exists) + ".")
+            claim = main[0].obligation.written[1]  # type: ignore[index]
+        script.conclude(claim, label, claim_fact)
+        as_real = {n: f"(INR {name(n)})" for n in intros}
+        shown = Written(self.proof.names, as_real)
+
+        def text(relation: Rel) -> str:
+            parts = (self.instance_text(printed[relation], vectors, as_real)
+                     if relation in printed else shown.relation(relation))
+            if parts is None:
+                raise Unsupported(f"{relation.text!r} has no source text to state")
+            return " ".join(parts)
+
+        body = "".join(f"{text(h)} ->\n    " for h in hypotheses)
+        conclusion = text(st.claim)
+        if exists:
+            binders = self.binder(exists).removeprefix("forall ").removesuffix(",")
+            conclusion = f"exists {binders}, {conclusion}"
+        statement = f"{self.binder(variables, naturals)}\n    {body}{conclusion}"
+        out = (f"{header}Theorem {theorem} : {statement}.\nProof.\n"
+               + "\n".join(script.lines) + "\nQed.\n")
+        return Exported(step.id, theorem, out, hypotheses=hypotheses,
+                        variables=tuple(variables), naturals=naturals, claim=st.claim,
+                        exists=exists, printed=printed, instances=tuple(own))
+
+    def introduce(self, script: Script, variables: Sequence[str], naturals: frozenset[str],
+                  premises: list[str], applications: Sequence[tuple[str, Mapping[str, object]]],
+                  claims: set[Rel], zero_by: Sequence[str]) -> dict[str, str]:
+        """The opening of every exported proof (a direct step's, an induction lemma's): `intros`
+        of its variables (a natural by a fresh `nat` name) and `premises`, the used theorems
+        applied (`apply_uses`; a zero vector written by one of `zero_by`), then each natural
+        read as the real `INR n` from there on, its `0 <= n` from `pos_INR` among the facts.
+        Returns each natural's `nat` name."""
+        intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
+        script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
+                                         + premises) + ".")
+        in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
+        self.apply_uses(script, applications, claims, intros,
+                        lambda term, zero: self.coq_term(term, zero, zero_by, in_proof))
+        for natural, nat in intros.items():
+            fact = script.new("natge")
+            script.emit(f"pose proof (pos_INR {nat}) as {fact}. "
+                        f"set ({name(natural)} := INR {nat}) in *. clearbody {name(natural)}.")
+            script.facts[nat_fact(natural)] = fact
+        return intros
+
+    def apply_uses(self, script: Script,
+                   applications: Sequence[tuple[str, Mapping[str, object]]],
+                   claims: set[Rel], intros: dict[str, str],
+                   term: Callable[[object, str], str] | None = None) -> None:
+        """`pose proof` of each used theorem, instantiated with this step's names (a
+        natural by its `nat`, before it is replaced by the real `INR t`), or with the terms
+        of its substitution; an existential claim is destructed into its witness's names.
+        A theorem is applied once its premises are in context (one may need another's
+        claim), until none is left to apply."""
+        pending = list(applications)
+        while pending:
+            left = []
+            for used_id, substitution in pending:
+                if not self.apply(script, used_id, substitution, claims, intros, term):
+                    left.append((used_id, substitution))
+            if len(left) == len(pending):
+                used_id, substitution = left[0]
+                used = self.done[used_id]
+                hypotheses = (self.substituted(used_id, substitution)[0] if substitution
+                              else used.hypotheses)
+                missing = next(h.text for h in hypotheses if h not in script.hyps)
+                raise Unsupported(f"applying {used_id} needs {missing!r}")
+            pending = left
+
+    def apply(self, script: Script, used_id: str, substitution: Mapping[str, object],
+              claims: set[Rel], intros: dict[str, str],
+              term: Callable[[object, str], str] | None) -> bool:
+        """Apply one used theorem (see `apply_uses`); False while a premise is missing."""
+        used = self.done[used_id]
+        hypotheses, claim = used.hypotheses, used.claim
+        if substitution:
+            hypotheses, claim = self.substituted(used_id, substitution)
+        if claim not in claims or claim in script.hyps:
+            return True
+        renamed = {v: str(t) for v, t in substitution.items() if v in used.naturals}
+        if any((renamed.get(v, v) in intros) != (v in used.naturals) for v in used.variables):
+            raise Unsupported(f"{used_id} binds a name as a natural where this step does not "
+                              "(or the reverse)")
+        if any(h not in script.hyps for h in hypotheses):
+            return False
+        args = []
+        for v in used.variables:
+            if v in renamed:
+                args.append(intros[renamed[v]])
+            elif v in substitution:
+                assert term is not None
+                args.append(term(substitution[v], v))
+            else:
+                args.append(intros.get(v, name(v)))
+        args += [script.hyps[h] for h in hypotheses]
+        label = script.new("use")
+        script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
+        if used.exists:
+            pattern = label
+            for n in reversed(used.exists):
+                pattern = f"[{name(n)} {pattern}]"
+            script.emit(f"destruct {label} as {pattern}.")
+        script.hyps[claim] = label  # type: ignore[index]
+        return True
+
+    def cases(self, script: Script, rule: CaseSplit, goals: list[Goal]) -> str:
+        """Destruct the trichotomy (or dichotomy) of the split polynomial; replay each case."""
+        claim = goals[0].obligation.judgement.claim
+        cases = [g.obligation.written[0][-1] for g in goals]  # type: ignore[index]
+        ops = [c.op for c in cases]
+        if ops != ([">", "==", "<"] if rule.zero_case else [">=", "<"]):
+            raise Unsupported(f"cases {ops} are not the trichotomy (or dichotomy) in order")
+        on = script.relation_text(cases[0])[0]
+        lemma = "trichotomy" if rule.zero_case else "dichotomy"
+        pattern = "[case' | [case' | case']]" if rule.zero_case else "[case' | case']"
+        label = script.new("g")
+        script.emit(f"assert ({label} : {prop(claim)}).")
+        script.emit(f"{{ destruct ({lemma} {on}) as {pattern}.")
+        for case, goal in zip(cases, goals, strict=True):
+            saved = (dict(script.facts), dict(script.hyps), set(script.nonzero), script.indent)
+            script.hyps[case] = "case'"
+            script.emit(f"- (* case {comment(case.text)} *)")
+            script.indent += "  "
+            inner = script.replay(goal)
+            script.emit(f"exact {inner}.")
+            script.facts, script.hyps, script.nonzero, script.indent = saved
+        script.emit("}")
+        script.facts[claim] = label
+        return label
+
+    def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
+                  applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
+                  main: list[Goal], sides: list[Goal], header: str,
+                  printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
+                  instances: tuple[tuple[str, Mapping[str, object]], ...]) -> Exported:
+        """An induction over runs: exported by `induction.Inductions`, which overrides this."""
+        raise Unsupported("induction over runs")

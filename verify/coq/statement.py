@@ -1,0 +1,269 @@
+"""What an exported step states: its binders, premises and claim, as the kernel has them.
+
+Each proved step becomes one Coq theorem stating the kernel's `Statement` as written (scalars in
+`R`, naturals in `nat` read through `INR`, vectors in `V`, `dot(a, b)` as `ip a b`, divisions
+as in the text), except that the claim of a used step whose theorem is exported is not
+assumed but obtained by applying that theorem. A substituted premise of an instance (`with`) is
+printed from its source text with the terms in place, as Coq instantiates the binders. An
+existential claim is stated with `exists`. This module holds the records (`ProvedStep`, read
+from the checker's reports in one place only, `proved_step`; `Exported`, what the file says;
+`Run`, an induction's theorem over runs) and `Statements`, the part of a proof's export that
+decides which names are bound and how premises are printed. Proofs are replayed in `replay`;
+rules (uses, case splits) in `rules`; induction over runs in `induction`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from proofs.step import Proof, Step
+from verify.coq import printer
+from verify.coq.printer import Written, expr, name
+from verify.kernel import (
+    Certificate,
+    Judgement,
+    KernelError,
+    Obligation,
+    Rel,
+    Statement,
+    gram_pair,
+    instance,
+)
+
+
+class Unsupported(ValueError):
+    """A proved step this exporter cannot state or replay; the message says what."""
+
+
+@dataclass(frozen=True)
+class Goal:
+    """One obligation of a step with its certificate; `judgement` is what the certificate
+    proves (the obligation's, or one with fewer hypotheses: weakening)."""
+
+    obligation: Obligation
+    judgement: Judgement
+    certificate: Certificate
+
+
+@dataclass(frozen=True)
+class ProvedStep:
+    """A step with a kernel Theorem, its full statement and the evidence for it."""
+
+    step: Step
+    statement: Statement
+    goals: tuple[Goal, ...]
+    witness: Mapping[str, object] = field(default_factory=dict)
+    instances: tuple[tuple[str, Mapping[str, object]], ...] = ()
+
+
+def _terms(pairs: Iterable[tuple[str, object]]) -> dict[str, object]:
+    """A substitution as the kernel reads it: a vector as a plain `{name: coefficient}`
+    dict, a scalar as its SymPy expression."""
+    return {n: dict(t.items()) if isinstance(t, Mapping) else t for n, t in pairs}
+
+
+def proved_step(report: object) -> ProvedStep | None:
+    """The adapter: a checker step report as a `ProvedStep`, or None if it is not proved.
+
+    The only code that reads `verify.proof_checker.StepReport` (its `step`, `theorem`,
+    `statement` and `goals`, each with `goal` and `verdict.certificate`/`verdict.judgement`).
+    Only a step with a kernel `Theorem` is exported.
+    """
+    if getattr(report, "theorem", None) is None or getattr(report, "statement", None) is None:
+        return None
+    goals = []
+    for goal_report in report.goals:  # type: ignore[attr-defined]
+        verdict = goal_report.verdict
+        if verdict.certificate is None:
+            return None
+        goals.append(Goal(goal_report.goal, verdict.judgement or goal_report.goal.judgement,
+                          verdict.certificate))
+    step: Step = report.step  # type: ignore[attr-defined]
+    instances = tuple((u.step, _terms(u.with_)) for u in step.uses if u.with_)
+    return ProvedStep(step, report.statement, tuple(goals),  # type: ignore[attr-defined]
+                      _terms(step.witness.items()), instances)
+
+
+@dataclass(frozen=True)
+class Run:
+    """An induction's theorem over `nat`, as another induction over the same runs (or a
+    concrete run instantiating it) applies it: its binders (proof names, in order; then the
+    run's length), premises, base and step keys, update facts, and which binders are
+    sequences over the updates and which are naturals."""
+
+    binders: tuple[str, ...]
+    hypotheses: tuple[Rel, ...]
+    base: tuple[str, ...]
+    step: tuple[str, ...]
+    update: tuple[Rel, ...]
+    sequences: frozenset[str] = frozenset()
+    naturals: frozenset[str] = frozenset()
+
+
+@dataclass
+class Exported:
+    """One step in the Coq file: its theorem (None when not exported, with the reason).
+
+    `variables` are the theorem's binders in order, `naturals` those bound as `nat`,
+    `hypotheses` its premises in order and `claim` its conclusion (kernel relations), for
+    some value of the names in `exists` (an existential claim, proved by a witness).
+    `printed` maps each relation of its statement that an instance substituted (its text,
+    `r >= 0 [p := ...]`, is not source) to the used step's relation and the substitution:
+    how it is printed here and in every step that inherits it. `instances` are the used
+    theorems it applies to substituted terms (`with`), applied again where its claim is
+    derived, so their substituted claims are derived there too, not assumed.
+    """
+
+    step_id: str
+    theorem: str | None
+    text: str = ""
+    reason: str = ""
+    hypotheses: tuple[Rel, ...] = ()
+    variables: tuple[str, ...] = ()
+    naturals: frozenset[str] = frozenset()
+    claim: Rel | None = None
+    induction: bool = False
+    exists: tuple[str, ...] = ()
+    run: Run | None = None
+    printed: Mapping[Rel, tuple[Rel, Mapping[str, object]]] = field(default_factory=dict)
+    instances: tuple[tuple[str, Mapping[str, object]], ...] = ()
+
+
+def comment(text: str) -> str:
+    """Text safe inside a Coq comment (no nested openers/closers, no string quotes)."""
+    return text.replace("(*", "( *").replace("*)", "* )").replace('"', "'")
+
+
+def term_text(value: object, zero_of: str) -> str:
+    """An induction's base or update of one name: a vector (`vadd`/`vscal`, the zero vector
+    as `vscal 0 zero_of`), or a scalar expression."""
+    if isinstance(value, Mapping):
+        return printer.vector(value, zero_of)
+    return expr(value)  # type: ignore[arg-type]
+
+
+def term_names(value: object) -> set[str]:
+    """The declared names an induction's base or update of one name reads."""
+    if isinstance(value, Mapping):
+        coefficients = list(value.values())
+        found = set(value)
+    else:
+        coefficients, found = [value], set()
+    for c in coefficients:
+        for symbol in c.free_symbols:
+            found.update(gram_pair(symbol) or (symbol.name,))
+    return found
+
+
+def replace_names(text: str, mapping: dict[str, str]) -> str:
+    """`text` with whole Coq names replaced (one pass: replacements are not re-read)."""
+    if not mapping:
+        return text
+    pattern = "|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True))
+    return re.sub(rf"(?<![\w'])({pattern})(?![\w'])", lambda m: mapping[m.group(1)], text)
+
+
+class Statements:
+    """The statements of one proof's exported steps: which names each binds, which
+    premises it states and how (`rules` and `induction` build the proofs on it)."""
+
+    def __init__(self, proof: Proof) -> None:
+        self.proof = proof
+        self.done: dict[str, Exported] = {}
+
+    def variables(self, relations: Iterable[Rel], extra: Iterable[str] = (),
+                  naturals: frozenset[str] = frozenset()) -> list[str]:
+        """The declared names used: vectors, then naturals, then reals, in declaration order."""
+        used = set(extra)
+        for relation in relations:
+            used |= printer.names_in(relation, self.proof.names)
+        names = [n for n in (*self.proof.vectors, *self.proof.scalars) if n in used]
+        vectors = [n for n in names if n in self.proof.names.vectors]
+        return [*vectors, *(n for n in names if n in naturals),
+                *(n for n in names if n not in naturals and n not in vectors)]
+
+    def binder(self, variables: Sequence[str], naturals: frozenset[str] = frozenset()) -> str:
+        vectors = [name(v) for v in variables if v in self.proof.names.vectors]
+        nats = [name(s) for s in variables if s in naturals]
+        scalars = [name(s) for s in variables
+                   if s in self.proof.names.scalars and s not in naturals]
+        groups = [f"({' '.join(g)} : {t})" for g, t in
+                  ((vectors, "V"), (nats, "nat"), (scalars, "R")) if g]
+        return f"forall {' '.join(groups)}," if groups else ""
+
+    def imported(self, step: Step) -> list[str]:
+        """The steps whose statements `step` imports as they are (its uses without `with`,
+        transitively), in proof order.
+
+        An instantiated use is applied to its substituted arguments instead (`_step`); the
+        steps it uses are not reached through it (their substituted claims are among its
+        premises, or derived inside its theorem)."""
+        closure: set[str] = set()
+        stack = [u.step for u in step.uses if not u.with_]
+        while stack:
+            used = stack.pop()
+            if used not in closure:
+                closure.add(used)
+                stack.extend(u.step for u in self.proof.step(used).uses if not u.with_)
+        return [s.id for s in self.proof.steps if s.id in closure]
+
+    def derivable(self, step: Step) -> list[str]:
+        """Imported steps (see `imported`) whose claims come from their theorems (an
+        induction's claim holds at run states only: it stays a premise)."""
+        return [
+            s for s in self.imported(step)
+            if (e := self.done.get(s)) is not None and e.theorem and not e.induction
+        ]
+
+
+    def substituted(self, used_id: str, substitution: Mapping[str, object]
+                 ) -> tuple[tuple[Rel, ...], Rel]:
+        """The premises and claim of a used theorem with `substitution` applied (the
+        kernel's own substitution, so they are the relations of this step's statement)."""
+        used = self.done[used_id]
+        assert used.claim is not None
+        stated = Statement(used_id, used.hypotheses, ("",) * len(used.hypotheses), used.claim,
+                           used.naturals)
+        try:
+            substituted = instance(stated, substitution)
+        except KernelError as error:
+            raise Unsupported(f"instantiating {used_id}: {error}") from None
+        return substituted.hypotheses, substituted.claim
+
+    def inherit(self, step: Step,
+                printed: dict[Rel, tuple[Rel, Mapping[str, object]]]) -> None:
+        """Add the substituted relations of each step used as it is (no `with`): the kernel
+        imports a used statement whole, so an instance's substituted hypotheses and claim
+        that it holds are hypotheses here too, printed as there (source text and terms)."""
+        for use in step.uses:
+            used = self.done.get(use.step)
+            if used is not None and not use.with_:
+                for relation, source in used.printed.items():
+                    printed.setdefault(relation, source)
+
+    def coq_term(self, term: object, zero_of: str, vectors: Sequence[str],
+                 naturals: Mapping[str, str]) -> str:
+        """A substitution's or witness's term in Coq: a vector (its zero as `vscal 0` of a
+        vector in scope) or a scalar; each natural name printed as `naturals` says."""
+        if isinstance(term, Mapping) and not term:
+            if not vectors:
+                raise Unsupported("a zero vector with no vector in scope to print it by")
+            zero_of = vectors[0]
+        mapping = {name(n): text for n, text in naturals.items()}
+        return replace_names(term_text(term, zero_of), mapping)
+
+    def instance_text(self, printed: tuple[Rel, Mapping[str, object]], vectors: Sequence[str],
+                      naturals: Mapping[str, str]) -> tuple[str, str, str]:
+        """A substituted premise, printed from its source relation with the terms in place
+        of the names: what Coq's instantiation of the used theorem's binders gives."""
+        source, substitution = printed
+        texts = {k: self.coq_term(v, k, vectors, naturals) for k, v in substitution.items()}
+        is_vector = self.proof.names.vectors
+        parts = Written(self.proof.names,
+                        {**naturals, **{k: v for k, v in texts.items() if k not in is_vector}},
+                        {k: v for k, v in texts.items() if k in is_vector}).relation(source)
+        if parts is None:
+            raise Unsupported(f"{source.text!r} has no source text to substitute into")
+        return parts
