@@ -38,6 +38,7 @@ KINDS: tuple[Kind, ...] = (">=", ">", "==")
 _GRAM = re.compile(r"^<([A-Za-z_][A-Za-z0-9_]*),([A-Za-z_][A-Za-z0-9_]*)>$")
 MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
 MAX_TERMS = 100_000  # nor may a power of a sum expand beyond this (hostile input)
+MAX_DEPTH = 100  # nor may an expression nest deeper (SymPy and `fold` recurse on it)
 T = TypeVar("T")
 ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is rhs - lhs)
     "<=": (">=", True), "<": (">", True), ">=": (">=", False), ">": (">", False),
@@ -126,7 +127,12 @@ def expr(value: object, what: str) -> sympy.Expr:
         value = sympy.Rational((exact := rational(value, what)).numerator, exact.denominator)
     if not isinstance(value, sympy.Expr):
         raise KernelError(f"{what} must be a SymPy expression, not {type(value).__name__}")
-    for node in sympy.preorder_traversal(value):
+    stack = [(value, 0)]  # walked here, not by recursion: a deep tree is refused, not a crash
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise KernelError(f"{what} is nested more than {MAX_DEPTH} levels deep")
+        stack += [(arg, depth + 1) for arg in node.args]
         if node is sympy.S.ComplexInfinity:
             raise KernelError(f"{what} divides by zero")
         if node.is_Float:
@@ -134,7 +140,8 @@ def expr(value: object, what: str) -> sympy.Expr:
         if type(node) not in _CORE:
             raise KernelError(f"{what} is not a polynomial over QQ: {type(node).__name__} "
                               "is not a SymPy core class")
-        if node.is_Symbol and (type(node) is not sympy.Symbol or node != sympy.Symbol(node.name)):
+        if node.is_Symbol and (type(node) is not sympy.Symbol or type(node.name) is not str
+                               or node != sympy.Symbol(node.name)):  # a lying name type hides
             raise KernelError(f"{what}: {node!r} is not a plain symbol (no assumptions)")
     return value
 

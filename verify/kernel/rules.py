@@ -212,7 +212,7 @@ def _terms(value: object, what: str, vectors: frozenset[str], scalars: frozenset
         raise RuleError(f"{what} must map names to terms")
     out: Terms = {}
     for name, term in list(value.items()):
-        if name not in vectors | scalars:
+        if type(name) is not str or name not in vectors | scalars:  # a key may lie in `==`
             raise RuleError(f"{what}: {name!r} is not a name it can substitute")
         terms = dict(algebra.vector(term, f"{what} of {name}")) if name in vectors else {
             "": algebra.expr(term, f"{what} of {name}")}

@@ -33,7 +33,7 @@ from verify.kernel import (
 from verify.proof_checker import check_proof
 from verify.prover import decide
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def statuses(text: str) -> dict[str, str] | None:
