@@ -24,7 +24,7 @@ many epochs. Every call gets its own copies of the arrays, checked unchanged aft
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import floor
 from typing import Any
@@ -47,6 +47,7 @@ from verify.testing.protocol import (
     PROTOCOL,
     Call,
     divergence,
+    epochs_hint,
     plan,
     protocol,
     run_text,
@@ -105,8 +106,9 @@ class ScenarioOutcome:
     instance). `problems` fail the check; `notes` are differences on inputs where float64
     may round. `max_deviation` is `max_j |w_j - w*_j|` against the engine's `w*` (the exact
     run with the same epochs), exactly (0 when identical; None when the weights could not be
-    compared, or with `theory_only`). `order_differs`: the one problem is that a legal,
-    finished perceptron run visits the examples in another order than the engine's.
+    compared, or with `theory_only`). `order_differs`: the one problem is that a legal
+    perceptron run (finished where the call gave every epoch) visits the examples in another
+    order than the engine's.
     """
 
     source: str
@@ -129,6 +131,8 @@ class ScenarioOutcome:
     y: np.ndarray | None = field(default=None, repr=False, compare=False)
     call: Call = FULL_RUN
     order_differs: bool = False
+    #: How many calls of `fit` this check made before this one (on the same instance).
+    calls_before: int = 0
 
     @property
     def ok(self) -> bool:
@@ -148,9 +152,10 @@ class ScenarioOutcome:
                  f"fit(X, y, {self.epochs})"]
         if self.call.read_only:
             lines.insert(2, "X.setflags(write=False); y.setflags(write=False)")
-        if self.call.repeat:
-            lines.insert(0, "# on an instance that has fitted this scenario's data before "
-                            "(the full run, and its runs cut after fewer epochs)")
+        if self.calls_before:
+            lines.insert(0, f"# check_implementation had called fit {self.calls_before} "
+                            f"time(s) before this call: if this passes alone, fit keeps "
+                            f"state between fits")
         if len(shown) < len(rows):
             lines[0] = (f"# the first {len(shown)} of {len(rows)} rows; regenerate all with "
                         f"check_implementation(fit, sources=({self.source!r},), seed="
@@ -202,7 +207,7 @@ class ImplementationReport:
 
     @property
     def order_only(self) -> bool:
-        """Every failure is a legal, finished run in another visiting order than the
+        """Every failure is a legal perceptron run in another visiting order than the
         engine's: the implementation is a perceptron, not a cyclic one."""
         return bool(self.failures) and all(o.order_differs for o in self.failures)
 
@@ -287,9 +292,9 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
         raise ValueError("fit(X, y, epochs) cannot receive w0: check with w0=None")
     chosen = sources if isinstance(sources, Mapping) else builtin_sources(sources, seed, count)
     label = name or getattr(fit, "__name__", None) or repr(fit)
-    outcomes = [outcome for source, scenarios in chosen.items() for scenario in scenarios
-                for outcome in _scenario(fit, source, scenario, conventions, max_epochs,
-                                         theory_only)]
+    outcomes = [replace(outcome, calls_before=k) for k, outcome in enumerate(
+        outcome for source, scenarios in chosen.items() for scenario in scenarios
+        for outcome in _scenario(fit, source, scenario, conventions, max_epochs, theory_only))]
     return ImplementationReport(label, conventions, tuple(outcomes), theory_only)
 
 
@@ -445,8 +450,16 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
         if theory_only:
             _own_run(w, iterates, mistakes, theory, epochs, run_data.n, seen)
         else:
+            before = len(seen.found)
             deviation, first, order = _against(w, iterates, mistakes, theory, engine, full,
-                                               run_data, comparable, finished, seen)
+                                               run_data, comparable, epochs, seen)
+            assert theory is not None or not order
+            more = None
+            if order and not theory.ok:  # type: ignore[union-attr]
+                more = _finishes(fit, handed, conventions, bound, max_epochs)
+                order = more is not None
+            if order:
+                seen.found[before:] = [_order_text(theory, engine, first, more)]  # type: ignore[arg-type]
         if mistakes is not None and bound is not None and mistakes > bound:
             seen.found.append(f"made {mistakes} mistakes, more than the Novikoff bound "
                               f"R^2 ||u||^2 / gamma_u^2 = {as_text(bound)} "
@@ -486,7 +499,7 @@ def _modified(now: np.ndarray, before: np.ndarray, name: str) -> list[str]:
         return []
     at = tuple(int(k) for k in np.argwhere(now != before)[0])
     return [f"fit modified the {name} it was handed: at {name}{list(at)} it was "
-            f"{before[at]!r}, it is now {now[at]!r}; it must leave its inputs alone"]
+            f"{before[at].item()!r}, it is now {now[at].item()!r}; it must leave its inputs alone"]
 
 
 def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
@@ -510,12 +523,13 @@ def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
 
 def _against(w: Vector | None, iterates: list[Vector] | None, mistakes: int | None,
              theory: TheoryReport | None, engine: RunResult, full: RunResult,
-             run_data: Dataset, comparable: bool, finished: bool, seen: _Findings
+             run_data: Dataset, comparable: bool, epochs: int, seen: _Findings
              ) -> tuple[Fraction | None, int | None, bool]:
     """Compare with the exact run: `(max deviation, first differing iterate, whether the
     only difference is the order of a legal complete run)`."""
     found: list[str] = []
     deviation = first = None
+    hint = ""
     if w is not None and comparable:
         deviation = max((abs(a - b) for a, b in zip(w, engine.w, strict=True)),
                         default=Fraction(0))
@@ -528,33 +542,55 @@ def _against(w: Vector | None, iterates: list[Vector] | None, mistakes: int | No
                      f"{engine.mistakes} ({run_text(engine)})")
     if iterates is not None:
         first = _first_difference(iterates, engine)
+        hint = "" if first is None else epochs_hint(iterates, full, epochs)
         if first is not None:
             found.append(f"its iterates leave the exact perceptron's at w_{first}: "
-                         f"{divergence(iterates, engine, first, run_data)}")
+                         f"{hint or divergence(iterates, engine, first, run_data)}")
         assert theory is not None
         if not theory.ok:
             found.append(f"its iterates break the theory: {theory.first_violation}")
-    order = (finished and first is not None and theory is not None and theory.ok
+    violated = set() if theory is None else {c.name for c in theory.checks
+                                              if c.status == "violated"}
+    order = (first is not None and not hint and violated <= {"converged"}
+             and len(iterates) - 1 <= epochs * run_data.n  # type: ignore[arg-type]
              and w == iterates[-1] and mistakes == len(iterates) - 1)  # type: ignore[index]
-    if order:
-        found = [_order_text(theory, engine, first)]  # type: ignore[arg-type]
     seen.found.extend(found)
     return deviation, first, order
 
 
-def _order_text(theory: TheoryReport, engine: RunResult, t: int) -> str:
-    """The message for a legal complete run in another order than the engine's."""
+def _finishes(fit: Fit, handed: _Handover, conventions: Conventions, bound: Fraction | None,
+              max_epochs: int) -> int | None:
+    """The epochs enough for any order (`_any_order_epochs`, at most `max_epochs`) when,
+    given them, `fit` makes a legal finished run (a perceptron in another order that needs
+    more epochs than the cyclic one); None when it does not."""
+    epochs = _any_order_epochs(bound, max_epochs)
+    try:
+        fitted = as_fitted(fit(handed.X.copy(), handed.y.copy(), epochs))
+    except Exception:  # then it is not that: the first call's findings stand
+        return None
+    _, iterates, _ = _read(fitted, handed.run_data.d, handed.bias, _Findings())
+    if iterates is None:
+        return None
+    again = check_run(handed.data, iterates, u=handed.u, conventions=conventions, finished=True)
+    return epochs if again.ok else None
+
+
+def _order_text(theory: TheoryReport, engine: RunResult, t: int, more: int | None) -> str:
+    """The message for a legal run in another order than the engine's (finished with `more`
+    epochs, where the cyclic run's were not enough)."""
     trace = engine.trace
     assert isinstance(trace, Trace)
-    theirs = (f"example {int(trace.indices[t - 1])} (epoch {int(trace.epochs[t - 1])})"
-              if t <= len(trace) else "none (it has converged)")
-    mine = theory.examples[t - 1] if t <= len(theory.examples) else None
+    theirs = (f"the exact perceptron's is on example {int(trace.indices[t - 1])} (epoch "
+              f"{int(trace.epochs[t - 1])})" if t <= len(trace)
+              else f"the exact perceptron makes {len(trace)}")
+    mine = (f"its update {t} is on example {theory.examples[t - 1]}"
+            if t <= len(theory.examples) else f"it makes {t - 1} updates")
+    finish = (f"unfinished after the epochs the cyclic order needs; given {more} it "
+              f"finishes" if more else "finished, given the epochs the exact run needs")
     return (f"visits the examples in another order than the exact perceptron (cyclic, in "
-            f"the order handed over): its update {t} is on "
-            f"{'no example' if mine is None else f'example {mine}'}, the exact perceptron's "
-            f"on {theirs}. Its own iterates are a legal, finished perceptron run within the "
-            f"bound; if the order is intended (a shuffled perceptron), check it with "
-            f"check_implementation(fit, theory_only=True)")
+            f"the order handed over): {mine}, {theirs}. Its own iterates are a legal "
+            f"perceptron run that obeys the theory ({finish}); if the order is intended (a "
+            f"shuffled perceptron), check it with check_implementation(fit, theory_only=True)")
 
 
 def _own_run(w: Vector | None, iterates: list[Vector] | None, mistakes: int | None,

@@ -107,7 +107,9 @@ def per_epoch(engine: RunResult) -> list[int]:
 
 def run_text(engine: RunResult) -> str:
     """The exact run in a few words: its updates per epoch and how it ended."""
-    counts = ", ".join(map(str, per_epoch(engine)))
+    counts = per_epoch(engine)
+    shown = counts if len(counts) <= 12 else [*counts[:10], "...", *counts[-2:]]
+    counts = ", ".join(map(str, shown))  # type: ignore[assignment]
     end = (f"converges in epoch {engine.epochs}" if engine.converged
            else f"stops after the {engine.epochs} epoch(s) asked")
     return f"per epoch {counts}: it {end}"
@@ -126,6 +128,18 @@ def w_hint(w: Vector, full: RunResult) -> str:
             return (f"; it is the exact perceptron's w_{t}, reached at update {t} in epoch "
                     f"{int(trace.epochs[t - 1])}")
     return ""
+
+
+def epochs_hint(iterates: Sequence[Vector], full: RunResult, epochs: int) -> str:
+    """When the iterates are the start of the exact full run (a wrong number of epochs, not
+    a wrong step), say where that run reaches their end; '' otherwise."""
+    trace = _trace(full)
+    T = len(iterates) - 1
+    if T > len(trace) or any(trace.iterate(t) != w for t, w in enumerate(iterates)):
+        return ""
+    at = "w_0" if T == 0 else f"update {T}, in epoch {int(trace.epochs[T - 1])}"
+    return (f"its iterates are the exact perceptron's first {T} update(s), up to {at} of "
+            f"its full run ({run_text(full)}), where it was asked for {epochs} epoch(s)")
 
 
 def divergence(iterates: Sequence[Vector], engine: RunResult, t: int, data: Dataset) -> str:
