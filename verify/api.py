@@ -16,7 +16,6 @@ from verify.testing.check_implementation import (
     ImplementationReport,
     ScenarioOutcome,
     check_implementation,
-    sklearn_fit,
 )
 from verify.testing.check_run import (
     STATEMENTS,
@@ -33,6 +32,7 @@ from verify.testing.check_run import (
     seeded_separable,
     separable_data,
 )
+from verify.testing.sklearn_adapter import sklearn_fit
 
 __all__ = [
     "STATEMENTS", "CheckOutcome", "Conventions", "Dataset", "Fitted", "ImplementationReport",

@@ -14,12 +14,17 @@ a priori: every value a perceptron forms along the exact run is an integer multi
 and Cauchy–Schwarz), so `T eta^2 R^4 4^e < 2^106` makes every operation exact. There, any
 difference from the engine is a defect of the implementation (a *problem*); elsewhere it is
 reported as a *note* with its exact size, since rounding alone can explain it.
+
+One full call per scenario is not enough (every campaign scenario without a bias converges in
+its first epoch): `verify.testing.protocol` plans the further calls (runs cut after fewer
+epochs, refits of the same instance, read-only inputs) and holds the scenarios that need
+many epochs. Every call gets its own copies of the arrays, checked unchanged afterwards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import floor
 from typing import Any
@@ -37,10 +42,22 @@ from perceptron.result import RunResult
 from verify.numeric.campaign import Scenario
 from verify.numeric.instances import Origin
 from verify.testing.check_run import TheoryReport, check_run
+from verify.testing.protocol import (
+    FULL_RUN,
+    PROTOCOL,
+    Call,
+    divergence,
+    epochs_hint,
+    plan,
+    protocol,
+    run_text,
+    vector_text,
+    w_hint,
+)
 from verify.vocabulary import margin
 
-#: The default sources, by their campaign names.
-SOURCES = ("tight", "adversary", "generated")
+#: The default sources: the campaigns' by their names, and the protocol's fixed scenarios.
+SOURCES = ("tight", "adversary", "generated", PROTOCOL)
 #: Up to this many numbers, a failing scenario's data are printed whole in its reproducer.
 REPRODUCER_LIMIT = 400
 #: Float64 is exact for a scenario when `T eta^2 R^4 4^e` stays below this (see above).
@@ -80,18 +97,18 @@ def _count(mistakes: object) -> int | None:
     return int(mistakes)  # type: ignore[call-overload]
 
 
-def _text(v: Sequence[Fraction], limit: int = 8) -> str:
-    shown = ", ".join(as_text(a) for a in v[:limit])
-    return f"({shown}{', ...' if len(v) > limit else ''})"
-
-
 @dataclass(frozen=True)
 class ScenarioOutcome:
-    """One scenario: what the implementation and the exact engine did, and how they differ.
+    """One call of `fit` on a scenario: what the implementation and the exact engine did,
+    and how they differ.
 
-    `problems` fail the check; `notes` are differences on inputs where float64 may round.
-    `max_deviation` is `max_j |w_j - w*_j|` against the engine's `w*`, exactly (0 when
-    identical; None when the weights could not be compared).
+    `call` says which call (the full run, one cut after `epochs`, a refit of the same
+    instance). `problems` fail the check; `notes` are differences on inputs where float64
+    may round. `max_deviation` is `max_j |w_j - w*_j|` against the engine's `w*` (the exact
+    run with the same epochs), exactly (0 when identical; None when the weights could not be
+    compared, or with `theory_only`). `order_differs`: the one problem is that a legal
+    perceptron run (finished where the call gave every epoch) visits the examples in another
+    order than the engine's.
     """
 
     source: str
@@ -112,6 +129,10 @@ class ScenarioOutcome:
     notes: tuple[str, ...] = ()
     X: np.ndarray | None = field(default=None, repr=False, compare=False)
     y: np.ndarray | None = field(default=None, repr=False, compare=False)
+    call: Call = FULL_RUN
+    order_differs: bool = False
+    #: How many calls of `fit` this check made before this one (on the same instance).
+    calls_before: int = 0
 
     @property
     def ok(self) -> bool:
@@ -129,6 +150,12 @@ class ScenarioOutcome:
         body = ",\n     ".join("[" + ", ".join(map(repr, row)) + "]" for row in shown)
         lines = [f"X = np.array([{body}])", f"y = np.array({self.y.tolist()!r})",
                  f"fit(X, y, {self.epochs})"]
+        if self.call.read_only:
+            lines.insert(2, "X.setflags(write=False); y.setflags(write=False)")
+        if self.calls_before:
+            lines.insert(0, f"# check_implementation had called fit {self.calls_before} "
+                            f"time(s) before this call: if this passes alone, fit keeps "
+                            f"state between fits")
         if len(shown) < len(rows):
             lines[0] = (f"# the first {len(shown)} of {len(rows)} rows; regenerate all with "
                         f"check_implementation(fit, sources=({self.source!r},), seed="
@@ -144,7 +171,7 @@ class ScenarioOutcome:
     def where(self) -> str:
         """The scenario, reproducibly: source, seed and dataset."""
         seed = "" if self.origin.seed is None else f" seed={self.origin.seed}"
-        return f"{self.source}{seed} {self.dataset} (n={self.n}, d={self.d})"
+        return f"{self.source}{seed} {self.dataset} (n={self.n}, d={self.d}), {self.call.what}"
 
 
 @dataclass(frozen=True)
@@ -154,6 +181,7 @@ class ImplementationReport:
     implementation: str
     conventions: Conventions
     outcomes: tuple[ScenarioOutcome, ...] = field(default=())
+    theory_only: bool = False
 
     @property
     def ok(self) -> bool:
@@ -172,8 +200,16 @@ class ImplementationReport:
 
     @property
     def simplest_failure(self) -> ScenarioOutcome | None:
-        """The failing scenario with the fewest numbers (n * d, then n): the easiest to read."""
-        return min(self.failures, key=lambda o: (o.n * o.d, o.n), default=None)
+        """The failing call with the fewest numbers (n * d, then n): the easiest to read;
+        a real defect before a mere difference of visiting order."""
+        return min(self.failures, key=lambda o: (o.order_differs, o.n * o.d, o.n),
+                   default=None)
+
+    @property
+    def order_only(self) -> bool:
+        """Every failure is a legal perceptron run in another visiting order than the
+        engine's: the implementation is a perceptron, not a cyclic one."""
+        return bool(self.failures) and all(o.order_differs for o in self.failures)
 
     @property
     def max_deviation(self) -> Fraction:
@@ -207,9 +243,16 @@ class ImplementationReport:
         first = self.simplest_failure
         if first is None:
             return
-        lines = [f"{self.implementation} is not the perceptron it claims to be "
-                 f"({self.conventions.describe()}): {len(self.failures)} of "
-                 f"{len(self.outcomes)} scenarios fail; simplest: {first.where}"]
+        if self.order_only:
+            claim = ("visits the examples in another order than the exact perceptron's "
+                     "cyclic one (check it with theory_only=True if that is intended)")
+        elif self.theory_only:
+            claim = "breaks the perceptron theory on its own iterates"
+        else:
+            claim = "is not the perceptron it claims to be"
+        lines = [f"{self.implementation} {claim} ({self.conventions.describe()}): "
+                 f"{len(self.failures)} of {len(self.outcomes)} calls fail; simplest: "
+                 f"{first.where}"]
         lines.extend(f"  - {p}" for p in first.problems)
         lines.append("  reproduce with exactly the data handed over:")
         lines.extend(f"    {line}" for line in first.reproducer().splitlines())
@@ -224,35 +267,48 @@ class ImplementationReport:
 def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iterable[Scenario]]
                          = SOURCES, seed: int = 0, count: int = 8,
                          conventions: Conventions = DEFAULT, max_epochs: int = 200,
-                         name: str | None = None) -> ImplementationReport:
+                         name: str | None = None, theory_only: bool = False
+                         ) -> ImplementationReport:
     """Run `fit` on adversarial sequences and compare it with the exact engine and the bound.
 
     `fit(X, y, epochs)` gets X float64 of shape (n, d) and y int64 in {-1, +1}, and returns
     its weight vector (bias last when `conventions.bias`), or a `Fitted` / tuple with its
     mistakes and iterates. `sources`: names among `tight`, `adversary`, `generated`,
-    `orders` (each `count` scenarios from `seed`), or a mapping of source name to
+    `protocol` (fixed data needing many epochs, refits, read-only inputs), `orders` (each
+    `count` scenarios from `seed`), or a mapping of source name to
     `verify.numeric.campaign.Scenario`s. `conventions` are the ones the implementation claims (the
     engine runs under them; `w0` must be None: `fit` has no way to receive one).
+
+    Every scenario is fitted in full; one whose exact run needs several epochs is also cut
+    after fewer (`verify.testing.protocol.plan`), and the `protocol` scenarios are fitted again
+    on the same instance (labels negated, then read-only arrays).
+
+    `theory_only=True` is for an implementation that visits the examples in another order
+    (a shuffled perceptron): nothing is compared with the engine's run; its own iterates
+    (which `fit` must return) must be legal perceptron updates obeying the theory, finished
+    when it was given enough epochs for any order, and within `epochs * n` updates.
     """
     if conventions.w0 is not None:
         raise ValueError("fit(X, y, epochs) cannot receive w0: check with w0=None")
     chosen = sources if isinstance(sources, Mapping) else builtin_sources(sources, seed, count)
     label = name or getattr(fit, "__name__", None) or repr(fit)
-    outcomes = [_compare(fit, source, scenario, conventions, max_epochs)
-                for source, scenarios in chosen.items() for scenario in scenarios]
-    return ImplementationReport(label, conventions, tuple(outcomes))
+    outcomes = [replace(outcome, calls_before=k) for k, outcome in enumerate(
+        outcome for source, scenarios in chosen.items() for scenario in scenarios
+        for outcome in _scenario(fit, source, scenario, conventions, max_epochs, theory_only))]
+    return ImplementationReport(label, conventions, tuple(outcomes), theory_only)
 
 
 def builtin_sources(names: Sequence[str], seed: int, count: int
                     ) -> dict[str, Iterable[Scenario]]:
     """The campaign sources by name, `count` scenarios each (the adversary: bounds
-    `1..count`, every (R2, gamma) shape)."""
+    `1..count`, every (R2, gamma) shape), and the fixed `protocol` scenarios."""
     from verify.numeric import campaign
 
     makers: dict[str, Callable[[], Iterable[Scenario]]] = {
         "tight": lambda: campaign.tight(seed, count),
         "adversary": lambda: campaign.adversary(seed, tuple(range(1, count + 1))),
         "generated": lambda: campaign.generated(seed, count),
+        PROTOCOL: protocol,
         "orders": lambda: campaign.orders(seed, count),
     }
     unknown = [n for n in names if n not in makers]
@@ -273,6 +329,7 @@ class _Handover:
     y: np.ndarray
     data: Dataset
     u: Vector | None
+    bias: bool
 
     @classmethod
     def of(cls, scenario: Scenario, bias: bool) -> _Handover:
@@ -281,7 +338,28 @@ class _Handover:
         y = np.array(scenario.data.y, dtype=np.int64)
         data = Dataset.of(X.tolist(), scenario.data.y, scenario.data.name)
         u = (*scenario.u, Fraction(0)) if bias else tuple(scenario.u)
-        return cls(X, y, data, _still_separating(data.augmented() if bias else data, u))
+        return cls(X, y, data, _still_separating(data.augmented() if bias else data, u), bias)
+
+    def negated(self) -> _Handover:
+        """The same examples with the labels negated (`-u` separates them)."""
+        data = Dataset.of(self.X.tolist(), [-v for v in self.data.y],
+                          f"{self.data.name} (labels negated)")
+        u = None if self.u is None else tuple(-v for v in self.u)
+        return _Handover(self.X, -self.y, data, u, self.bias)
+
+    @property
+    def run_data(self) -> Dataset:
+        """The data as the run sees them (with the bias coordinate when one is learned)."""
+        return self.data.augmented() if self.bias else self.data
+
+    @property
+    def bound(self) -> Fraction | None:
+        """Novikoff's bound `R^2 ||u||^2 / gamma_u^2` (None without a separator)."""
+        if self.u is None:
+            return None
+        run_data = self.run_data
+        return mistake_bound(radius2(run_data),
+                             normalised_margin2(margin(run_data, self.u), norm2(self.u)))
 
 
 def _still_separating(run_data: Dataset, u: Vector) -> Vector | None:
@@ -306,66 +384,236 @@ def _float_exact(run_data: Dataset, conventions: Conventions, updates: int) -> b
     return max(updates, 1) * eta**2 * radius2(run_data) ** 2 * den**2 < FLOAT_EXACT_LIMIT
 
 
-def _compare(fit: Fit, source: str, scenario: Scenario, conventions: Conventions,
-             max_epochs: int) -> ScenarioOutcome:
-    bias = conventions.bias
-    handed = _Handover.of(scenario, bias)
-    run_data = handed.data.augmented() if bias else handed.data
-    engine = run_online(handed.data, conventions, max_epochs=max_epochs)
-    epochs = engine.epochs if engine.converged else max_epochs
-    comparable = engine.converged or engine.epochs == max_epochs
-    exact_floats = _float_exact(run_data, conventions, engine.mistakes)
-    bound = (None if handed.u is None else mistake_bound(
-        radius2(run_data), normalised_margin2(margin(run_data, handed.u), norm2(handed.u))))
+def _scenario(fit: Fit, source: str, scenario: Scenario, conventions: Conventions,
+              max_epochs: int, theory_only: bool) -> list[ScenarioOutcome]:
+    """Every call `plan` makes on one scenario, in order, on the same `fit`."""
+    handed = _Handover.of(scenario, conventions.bias)
+    full = run_online(handed.data, conventions, max_epochs=max_epochs)
+    negated: tuple[_Handover, RunResult] | None = None
+    outcomes = []
+    for call in plan(source, full):
+        if call.negate:
+            flipped = handed.negated()
+            negated = (flipped, run_online(flipped.data, conventions, max_epochs=max_epochs))
+        given, run = negated if call.negate and negated else (handed, full)
+        outcomes.append(_call(fit, source, scenario.origin, given, run, call, conventions,
+                              max_epochs, theory_only))
+    return outcomes
 
-    fitted = as_fitted(fit(handed.X.copy(), handed.y.copy(), epochs))
-    defects: list[str] = []  # problems whatever the arithmetic
-    found: list[str] = []  # differences, problems only where float64 is exact
-    w = tuple(exact(v) for v in fitted.w)
-    deviation = None
-    if len(w) != run_data.d:
-        defects.append(f"returned {len(w)} weights; the data need {run_data.d}"
-                     + (" (the bias last)" if bias else ""))
-        w = None  # type: ignore[assignment]
-    elif comparable:
+
+@dataclass
+class _Findings:
+    """What one call showed: `defects` fail whatever the arithmetic, `found` only where
+    float64 is exact (elsewhere they are notes)."""
+
+    defects: list[str] = field(default_factory=list)
+    found: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunResult,
+          call: Call, conventions: Conventions, max_epochs: int, theory_only: bool
+          ) -> ScenarioOutcome:
+    """One call of `fit`, checked against the exact run (or, theory only, on its own)."""
+    run_data = handed.run_data
+    engine = (full if call.epochs is None else
+              run_online(handed.data, conventions, max_epochs=call.epochs))
+    bound = handed.bound
+    epochs = (call.epochs if call.epochs is not None
+              else _any_order_epochs(bound, max_epochs) if theory_only
+              else engine.epochs if engine.converged else max_epochs)
+    comparable = engine.converged or engine.epochs == epochs
+    # any order of updates makes at most floor(bound) of them; the engine's order, its own
+    longest = (floor(bound) if theory_only and bound is not None
+               else max(engine.mistakes, full.mistakes))
+    exact_floats = _float_exact(run_data, conventions, longest)
+    seen = _Findings()
+    X, y = handed.X.copy(), handed.y.copy()
+    if call.read_only:
+        X.setflags(write=False)
+        y.setflags(write=False)
+    try:
+        fitted = as_fitted(fit(X, y, epochs))
+    except Exception as error:  # the implementation's failure is the finding
+        seen.defects.append(_raised(error, call))
+        fitted = None
+    seen.defects.extend(_modified(X, handed.X, "X") + _modified(y, handed.y, "y"))
+    w = iterates = mistakes = deviation = first = theory = None
+    order = False
+    if fitted is not None:
+        w, iterates, mistakes = _read(fitted, run_data.d, conventions.bias, seen)
+        finished = (call.epochs is None and (not theory_only or epochs == _any_order_epochs(
+            bound, None)))
+        if iterates is not None:
+            theory = check_run(handed.data, iterates, u=handed.u, conventions=conventions,
+                               finished=finished)
+        if theory_only:
+            _own_run(w, iterates, mistakes, theory, epochs, run_data.n, seen)
+        else:
+            before = len(seen.found)
+            deviation, first, order = _against(w, iterates, mistakes, theory, engine, full,
+                                               run_data, comparable, epochs, seen)
+            assert theory is not None or not order
+            more = None
+            if order and not theory.ok:  # type: ignore[union-attr]
+                more = _finishes(fit, handed, conventions, bound, max_epochs)
+                order = more is not None
+            if order:
+                seen.found[before:] = [_order_text(theory, engine, first, more)]  # type: ignore[arg-type]
+        if mistakes is not None and bound is not None and mistakes > bound:
+            seen.found.append(f"made {mistakes} mistakes, more than the Novikoff bound "
+                              f"R^2 ||u||^2 / gamma_u^2 = {as_text(bound)} "
+                              f"(at most {floor(bound)})")
+    if not comparable and not theory_only:
+        seen.notes.append(f"not compared: the data handed over are not separable, and the "
+                          f"engine stopped early ({engine.reason})")
+    problems = seen.defects + seen.found if exact_floats else seen.defects
+    if not exact_floats:
+        seen.notes.extend(f"{f} (float64 may round here)" for f in seen.found)
+    return ScenarioOutcome(source, origin, handed.data.name, handed.data.n, handed.data.d,
+                           epochs, exact_floats, bound, engine, w, mistakes, deviation, first,
+                           theory, tuple(problems), tuple(seen.notes), handed.X, handed.y,
+                           call, order and exact_floats)
+
+
+def _any_order_epochs(bound: Fraction | None, cap: int | None) -> int:
+    """Epochs enough for the perceptron in any order to converge: every epoch but the last
+    makes an update, and there are at most floor(bound) of them (capped by `cap`)."""
+    need = 1_000_000_000 if bound is None else floor(bound) + 1
+    return need if cap is None else min(need, cap)
+
+
+def _raised(error: Exception, call: Call) -> str:
+    text = f"fit raised {type(error).__name__}: {error}"
+    if call.read_only:
+        return (f"{text}, on read-only X and y (flags.writeable False): it writes into the "
+                f"arrays it is given; work on a copy (np.array(X, dtype=float))")
+    if call.repeat:
+        return f"{text}, fitting again an instance that had fitted this scenario"
+    return text
+
+
+def _modified(now: np.ndarray, before: np.ndarray, name: str) -> list[str]:
+    """A problem when `fit` wrote into the array it was handed."""
+    if np.array_equal(now, before):
+        return []
+    at = tuple(int(k) for k in np.argwhere(now != before)[0])
+    return [f"fit modified the {name} it was handed: at {name}{list(at)} it was "
+            f"{before[at].item()!r}, it is now {now[at].item()!r}; it must leave its inputs alone"]
+
+
+def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
+          ) -> tuple[Vector | None, list[Vector] | None, int | None]:
+    """The final w, the iterates and the mistakes, exactly (a wrong width is a defect)."""
+    w: Vector | None = tuple(exact(v) for v in fitted.w)
+    if len(w) != d:  # type: ignore[arg-type]
+        seen.defects.append(f"returned {len(w)} weights; the data need {d}"  # type: ignore[arg-type]
+                            + (" (the bias last)" if bias else ""))
+        w = None
+    iterates = ([tuple(exact(v) for v in np.ravel(np.asarray(it, dtype=object)))
+                 for it in fitted.iterates] if fitted.iterates is not None else None)
+    if iterates is not None and any(len(it) != d for it in iterates):
+        seen.defects.append(f"returned iterates that do not all have {d} coordinates")
+        iterates = None
+    mistakes = fitted.mistakes
+    if mistakes is None and iterates is not None:
+        mistakes = len(iterates) - 1
+    return w, iterates, mistakes
+
+
+def _against(w: Vector | None, iterates: list[Vector] | None, mistakes: int | None,
+             theory: TheoryReport | None, engine: RunResult, full: RunResult,
+             run_data: Dataset, comparable: bool, epochs: int, seen: _Findings
+             ) -> tuple[Fraction | None, int | None, bool]:
+    """Compare with the exact run: `(max deviation, first differing iterate, whether the
+    only difference is the order of a legal complete run)`."""
+    found: list[str] = []
+    deviation = first = None
+    hint = ""
+    if w is not None and comparable:
         deviation = max((abs(a - b) for a, b in zip(w, engine.w, strict=True)),
                         default=Fraction(0))
         if deviation:
             found.append(f"final w differs from the exact perceptron's (max deviation "
-                         f"{as_text(deviation)}): implementation {_text(w)}, exact "
-                         f"{_text(engine.w)}")
-    iterates = ([tuple(exact(v) for v in np.ravel(np.asarray(it, dtype=object)))
-                 for it in fitted.iterates] if fitted.iterates is not None else None)
-    mistakes = fitted.mistakes
-    if mistakes is None and iterates is not None:
-        mistakes = len(iterates) - 1
-    if mistakes is not None:
-        if comparable and mistakes != engine.mistakes:
-            found.append(f"made {mistakes} mistakes; the exact perceptron makes "
-                         f"{engine.mistakes}")
-        if bound is not None and mistakes > bound:
-            found.append(f"made {mistakes} mistakes, more than the Novikoff bound "
-                         f"R^2 ||u||^2 / gamma_u^2 = {as_text(bound)} "
-                         f"(at most {floor(bound)})")
-    first_difference = theory = None
+                         f"{as_text(deviation)}): implementation {vector_text(w)}, exact "
+                         f"{vector_text(engine.w)} ({run_text(engine)}){w_hint(w, full)}")
+    if mistakes is not None and comparable and mistakes != engine.mistakes:
+        found.append(f"made {mistakes} mistakes; the exact perceptron makes "
+                     f"{engine.mistakes} ({run_text(engine)})")
     if iterates is not None:
-        first_difference = _first_difference(iterates, engine)
-        if first_difference is not None:
-            found.append(f"its iterates leave the exact perceptron's at w_{first_difference}")
-        theory = check_run(handed.data, iterates, u=handed.u, conventions=conventions)
+        first = _first_difference(iterates, engine)
+        hint = "" if first is None else epochs_hint(iterates, full, epochs)
+        if first is not None:
+            found.append(f"its iterates leave the exact perceptron's at w_{first}: "
+                         f"{hint or divergence(iterates, engine, first, run_data)}")
+        assert theory is not None
         if not theory.ok:
             found.append(f"its iterates break the theory: {theory.first_violation}")
-    notes: list[str] = []
-    if not comparable:
-        notes.append(f"not compared: the data handed over are not separable, and the engine "
-                     f"stopped early ({engine.reason})")
-    problems = defects + found if exact_floats else defects
-    if not exact_floats:
-        notes.extend(f"{f} (float64 may round here)" for f in found)
-    return ScenarioOutcome(source, scenario.origin, handed.data.name, handed.data.n,
-                           handed.data.d, epochs, exact_floats, bound, engine, w, mistakes,
-                           deviation, first_difference, theory, tuple(problems), tuple(notes),
-                           handed.X, handed.y)
+    violated = set() if theory is None else {c.name for c in theory.checks
+                                              if c.status == "violated"}
+    order = (first is not None and not hint and violated <= {"converged"}
+             and len(iterates) - 1 <= epochs * run_data.n  # type: ignore[arg-type]
+             and w == iterates[-1] and mistakes == len(iterates) - 1)  # type: ignore[index]
+    seen.found.extend(found)
+    return deviation, first, order
+
+
+def _finishes(fit: Fit, handed: _Handover, conventions: Conventions, bound: Fraction | None,
+              max_epochs: int) -> int | None:
+    """The epochs enough for any order (`_any_order_epochs`, at most `max_epochs`) when,
+    given them, `fit` makes a legal finished run (a perceptron in another order that needs
+    more epochs than the cyclic one); None when it does not."""
+    epochs = _any_order_epochs(bound, max_epochs)
+    try:
+        fitted = as_fitted(fit(handed.X.copy(), handed.y.copy(), epochs))
+    except Exception:  # then it is not that: the first call's findings stand
+        return None
+    _, iterates, _ = _read(fitted, handed.run_data.d, handed.bias, _Findings())
+    if iterates is None:
+        return None
+    again = check_run(handed.data, iterates, u=handed.u, conventions=conventions, finished=True)
+    return epochs if again.ok else None
+
+
+def _order_text(theory: TheoryReport, engine: RunResult, t: int, more: int | None) -> str:
+    """The message for a legal run in another order than the engine's (finished with `more`
+    epochs, where the cyclic run's were not enough)."""
+    trace = engine.trace
+    assert isinstance(trace, Trace)
+    theirs = (f"the exact perceptron's is on example {int(trace.indices[t - 1])} (epoch "
+              f"{int(trace.epochs[t - 1])})" if t <= len(trace)
+              else f"the exact perceptron makes {len(trace)}")
+    mine = (f"its update {t} is on example {theory.examples[t - 1]}"
+            if t <= len(theory.examples) else f"it makes {t - 1} updates")
+    finish = (f"unfinished after the epochs the cyclic order needs; given {more} it "
+              f"finishes" if more else "finished, given the epochs the exact run needs")
+    return (f"visits the examples in another order than the exact perceptron (cyclic, in "
+            f"the order handed over): {mine}, {theirs}. Its own iterates are a legal "
+            f"perceptron run that obeys the theory ({finish}); if the order is intended (a "
+            f"shuffled perceptron), check it with check_implementation(fit, theory_only=True)")
+
+
+def _own_run(w: Vector | None, iterates: list[Vector] | None, mistakes: int | None,
+             theory: TheoryReport | None, epochs: int, n: int, seen: _Findings) -> None:
+    """Theory only: the implementation's own run must be consistent and obey the theory."""
+    if iterates is None:
+        seen.defects.append("returned no iterates: theory_only=True checks the "
+                            "implementation's own run; return (w, mistakes, iterates) or "
+                            "verify.Fitted")
+        return
+    if w is not None and w != iterates[-1]:
+        seen.found.append(f"its final w {vector_text(w)} is not its last iterate "
+                          f"{vector_text(iterates[-1])}")
+    if mistakes is not None and mistakes != len(iterates) - 1:
+        seen.found.append(f"reports {mistakes} mistakes but returns {len(iterates) - 1} "
+                          f"updates")
+    if len(iterates) - 1 > epochs * n:
+        seen.found.append(f"made {len(iterates) - 1} updates in epochs={epochs} of {n} "
+                          f"examples: at most {epochs * n} are possible (one visit of each "
+                          f"example per epoch)")
+    assert theory is not None
+    if not theory.ok:
+        seen.found.append(f"its iterates break the theory: {theory.first_violation}")
 
 
 def _first_difference(iterates: Sequence[Vector], engine: RunResult) -> int | None:
@@ -377,73 +625,3 @@ def _first_difference(iterates: Sequence[Vector], engine: RunResult) -> int | No
         if a != b:
             return t
     return None if len(iterates) == len(theirs) else min(len(iterates), len(theirs))
-
-
-# ---- scikit-learn --------------------------------------------------------------------------
-
-CLASSES = np.array([-1, 1])
-
-
-
-class SklearnPerceptron:
-    """`fit(X, y, epochs)` for scikit-learn's `Perceptron`, set up as the textbook perceptron.
-
-    The final weights come from one `fit` (the code path users run). With `iterates=True`
-    the trajectory is recorded as well, by `partial_fit` on one example at a time over the
-    same epochs (an update is a visit that changes the weights): this gives the mistakes and
-    every iterate, which scikit-learn does not report.
-    """
-
-    DEFAULTS: Mapping[str, object] = {"shuffle": False, "tol": None, "penalty": None,
-                                      "eta0": 1, "fit_intercept": False}
-
-    def __init__(self, *, iterates: bool = True, **params: object) -> None:
-        self.iterates = iterates
-        self.params = {**self.DEFAULTS, **params}
-        self.__name__ = "scikit-learn Perceptron(" + ", ".join(
-            f"{k}={v!r}" for k, v in self.params.items()) + ")"
-
-    def _model(self, epochs: int) -> Any:
-        from sklearn.linear_model import Perceptron
-
-        return Perceptron(**{"max_iter": epochs, **self.params})
-
-    def _weights(self, model: Any) -> np.ndarray:
-        w = np.ravel(model.coef_)
-        return np.append(w, model.intercept_) if self.params["fit_intercept"] else w
-
-    def _fit(self, X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
-        """`fit`; on data with one label (which `fit` refuses), `epochs` calls of
-        `partial_fit` with both classes declared, one epoch each."""
-        model = self._model(epochs)
-        if len(set(y.tolist())) == 2:
-            return self._weights(model.fit(X, y))
-        for _ in range(epochs):
-            model.partial_fit(X, y, classes=CLASSES)
-        return self._weights(model)
-
-    def __call__(self, X: np.ndarray, y: np.ndarray, epochs: int) -> Fitted:
-        w = self._fit(X, y, epochs)
-        if not self.iterates:
-            return Fitted(w)
-        model = self._model(epochs)
-        trajectory = [np.zeros_like(w)]
-        for _ in range(epochs):
-            changed = False
-            for i in range(X.shape[0]):
-                model.partial_fit(X[i:i + 1], y[i:i + 1], classes=CLASSES)
-                now = self._weights(model)
-                if not np.array_equal(now, trajectory[-1]):
-                    trajectory.append(now.copy())
-                    changed = True
-            if not changed:
-                break
-        return Fitted(w, len(trajectory) - 1, trajectory)
-
-
-def sklearn_fit(*, iterates: bool = True, **params: object) -> SklearnPerceptron:
-    """scikit-learn's `Perceptron(shuffle=False, tol=None, penalty=None, eta0=1,
-    fit_intercept=False, max_iter=epochs)` as a `fit` for `check_implementation`; `params`
-    override those settings (say `eta0` to the implementation's eta, `fit_intercept=True`
-    with a bias), and `iterates` records its trajectory."""
-    return SklearnPerceptron(iterates=iterates, **params)

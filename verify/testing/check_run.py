@@ -109,6 +109,9 @@ class TheoryReport:
     R2: Fraction
     checks: tuple[CheckOutcome, ...]
     notes: tuple[str, ...] = ()
+    #: The example each update used (recorded, or found from the step `w_t - w_{t-1}`): how
+    #: `check_implementation` names the order an implementation visits the examples in.
+    examples: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -485,7 +488,7 @@ class _Checker:
         outcomes.append(self._converged())
         gamma = None if self.u is None else margin(self.data, self.u)
         return TheoryReport(name, self.conv, T, self.u, gamma, self.R2, tuple(outcomes),
-                            tuple(notes))
+                            tuple(notes), tuple(self.steps.index))
 
     def _skip(self, check: str, binding: str, T: int, starts_at_zero: bool) -> str:
         """Why a canonical check cannot run on this run ('' when it can)."""

@@ -38,7 +38,7 @@ def test_a_correct_float_perceptron_is_identical_wherever_float64_is_exact() -> 
     report = check_implementation(numpy_perceptron, count=6)
     report.raise_for_violations()
     exact = [o for o in report.outcomes if o.float_exact]
-    assert {o.source for o in exact} == {"tight", "adversary", "generated"}
+    assert {o.source for o in exact} == {"tight", "adversary", "generated", "protocol"}
     for o in exact:
         assert o.identical and o.mistakes == o.engine.mistakes
         assert o.first_iterate_difference is None and o.theory is not None and o.theory.ok

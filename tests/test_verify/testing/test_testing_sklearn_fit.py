@@ -90,7 +90,7 @@ def test_an_implementation_skipping_ties_is_caught_with_a_clear_message() -> Non
     assert not broken.ok
     with pytest.raises(AssertionError, match=(
             r"^perceptron skipping ties is not the perceptron it claims to be \(update on "
-            r"y\*<w,x> <= 0.*\): 20 of 20 scenarios fail; simplest: .*\n"
+            r"y\*<w,x> <= 0.*\): 20 of 20 calls fail; simplest: .*\n"
             r"  - final w differs from the exact perceptron's \(max deviation \d+\): "
             r"implementation \(0[,)].*, exact \(")):
         broken.raise_for_violations()

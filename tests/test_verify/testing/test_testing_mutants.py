@@ -1,0 +1,94 @@
+"""`check_implementation` against the shared mutant table (`tests/mutants`): with its defaults
+it kills every buggy perceptron and passes every correct rewrite, and docs/api.md states that
+kill rate. A shuffled perceptron passes `theory_only=True` and is reported by the default mode
+as visiting another order, not as "not the perceptron"."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from mutants import KILLED, MUTANTS, SURVIVES, Mutant
+from mutants.rewrites import Shuffled
+
+from verify import check_implementation
+
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "api.md"
+
+
+@pytest.mark.parametrize("mutant", MUTANTS, ids=[m.name for m in MUTANTS])
+def test_the_default_check_kills_every_bug_and_passes_every_rewrite(mutant: Mutant) -> None:
+    report = check_implementation(mutant.fit, conventions=mutant.claims, name=mutant.name)
+    if mutant.expected == SURVIVES:
+        report.raise_for_violations()
+        return
+    assert not report.ok, f"{mutant.name} survives: {mutant.says}"
+    first = report.simplest_failure
+    assert first is not None and not report.order_only
+    with pytest.raises(AssertionError) as caught:
+        report.raise_for_violations()
+    message = str(caught.value)
+    # the header names the scenario and the call, the first problem follows it
+    assert message.startswith(f"{mutant.name} is not the perceptron it claims to be")
+    assert f"simplest: {first.where}" in message and first.call.what in message
+    assert f"  - {first.problems[0]}" in message
+
+
+def test_the_table_has_the_bugs_and_rewrites_the_issue_asks_for() -> None:
+    bugs = [m for m in MUTANTS if m.expected == KILLED]
+    rewrites = [m for m in MUTANTS if m.expected == SURVIVES]
+    assert len(bugs) >= 30 and len(rewrites) >= 8
+    assert {m.kind for m in rewrites} == {"rewrite"}
+    assert {"epochs", "state", "inputs", "sign(0)"} <= {m.kind for m in bugs}
+    assert len({m.name for m in MUTANTS}) == len(MUTANTS)
+    assert all(m.says for m in MUTANTS), "every mutant says its bug in one line"
+
+
+def test_docs_state_the_measured_kill_rate() -> None:
+    bugs = sum(m.expected == KILLED for m in MUTANTS)
+    rewrites = len(MUTANTS) - bugs
+    text = " ".join(DOCS.read_text().split())
+    found = re.search(r"kills (\d+) of (\d+) buggy perceptrons and passes (\d+) of (\d+) "
+                      r"correct rewrites", text)
+    assert found is not None
+    assert [int(v) for v in found.groups()] == [bugs, bugs, rewrites, rewrites]
+
+
+def test_one_pass_is_caught_on_runs_that_need_many_epochs_with_the_epoch_it_stops_in() -> None:
+    one_pass = next(m for m in MUTANTS if m.name == "OnePass")
+    report = check_implementation(one_pass.fit, name="one pass")
+    assert {o.source for o in report.failures} == {"protocol"}
+    first = report.simplest_failure
+    assert first is not None and first.call.epochs is None
+    assert first.problems[0].startswith("final w differs from the exact perceptron's")
+    assert "per epoch 2, 2, 2, 1, 0: it converges in epoch 5" in first.problems[0]
+    assert first.problems[0].endswith("it is the exact perceptron's w after 1 epoch(s) (w_2)")
+
+
+def test_a_shuffled_perceptron_passes_the_theory_only_mode() -> None:
+    report = check_implementation(Shuffled(), theory_only=True)
+    report.raise_for_violations()
+    assert all(o.max_deviation is None and o.theory is not None for o in report.outcomes)
+    # it really visits another order: the default mode sees it, and says so
+    default = check_implementation(Shuffled())
+    assert not default.ok and default.order_only
+    with pytest.raises(AssertionError) as caught:
+        default.raise_for_violations()
+    message = str(caught.value)
+    assert message.startswith("shuffled perceptron visits the examples in another order "
+                              "than the exact perceptron's cyclic one")
+    assert "not the perceptron" not in message
+    assert "check_implementation(fit, theory_only=True)" in message
+
+
+def test_the_theory_only_mode_still_fails_bugs_on_their_own_iterates() -> None:
+    by_name = {m.name: m for m in MUTANTS}
+    for name in ("MissingLabel", "StrictComparison", "IgnoresEpochs", "SkipsLastExample"):
+        report = check_implementation(by_name[name].fit, theory_only=True, name=name)
+        assert not report.ok, name
+        with pytest.raises(AssertionError, match=f"^{name} breaks the perceptron theory"):
+            report.raise_for_violations()
+    weights_only = check_implementation(lambda X, y, e: [0.0] * X.shape[1], theory_only=True,
+                                        sources=("tight",), count=1)
+    assert "returned no iterates: theory_only=True" in weights_only.outcomes[0].problems[0]

@@ -1,0 +1,81 @@
+"""scikit-learn's `Perceptron` as a `fit` for `check_implementation`: the reference peer.
+
+Kept apart from the check itself because it is an implementation under test like any other
+(it only has to speak `fit(X, y, epochs)`), and because scikit-learn is imported only when
+one is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from verify.testing.check_implementation import Fitted
+
+CLASSES = np.array([-1, 1])
+
+
+class SklearnPerceptron:
+    """`fit(X, y, epochs)` for scikit-learn's `Perceptron`, set up as the textbook perceptron.
+
+    The final weights come from one `fit` (the code path users run). With `iterates=True`
+    the trajectory is recorded as well, by `partial_fit` on one example at a time over the
+    same epochs (an update is a visit that changes the weights): this gives the mistakes and
+    every iterate, which scikit-learn does not report.
+    """
+
+    DEFAULTS: Mapping[str, object] = {"shuffle": False, "tol": None, "penalty": None,
+                                      "eta0": 1, "fit_intercept": False}
+
+    def __init__(self, *, iterates: bool = True, **params: object) -> None:
+        self.iterates = iterates
+        self.params = {**self.DEFAULTS, **params}
+        self.__name__ = "scikit-learn Perceptron(" + ", ".join(
+            f"{k}={v!r}" for k, v in self.params.items()) + ")"
+
+    def _model(self, epochs: int) -> Any:
+        from sklearn.linear_model import Perceptron
+
+        return Perceptron(**{"max_iter": epochs, **self.params})
+
+    def _weights(self, model: Any) -> np.ndarray:
+        w = np.ravel(model.coef_)
+        return np.append(w, model.intercept_) if self.params["fit_intercept"] else w
+
+    def _fit(self, X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        """`fit`; on data with one label (which `fit` refuses), `epochs` calls of
+        `partial_fit` with both classes declared, one epoch each."""
+        model = self._model(epochs)
+        if len(set(y.tolist())) == 2:
+            return self._weights(model.fit(X, y))
+        for _ in range(epochs):
+            model.partial_fit(X, y, classes=CLASSES)
+        return self._weights(model)
+
+    def __call__(self, X: np.ndarray, y: np.ndarray, epochs: int) -> Fitted:
+        w = self._fit(X, y, epochs)
+        if not self.iterates:
+            return Fitted(w)
+        model = self._model(epochs)
+        trajectory = [np.zeros_like(w)]
+        for _ in range(epochs):
+            changed = False
+            for i in range(X.shape[0]):
+                model.partial_fit(X[i:i + 1], y[i:i + 1], classes=CLASSES)
+                now = self._weights(model)
+                if not np.array_equal(now, trajectory[-1]):
+                    trajectory.append(now.copy())
+                    changed = True
+            if not changed:
+                break
+        return Fitted(w, len(trajectory) - 1, trajectory)
+
+
+def sklearn_fit(*, iterates: bool = True, **params: object) -> SklearnPerceptron:
+    """scikit-learn's `Perceptron(shuffle=False, tol=None, penalty=None, eta0=1,
+    fit_intercept=False, max_iter=epochs)` as a `fit` for `check_implementation`; `params`
+    override those settings (say `eta0` to the implementation's eta, `fit_intercept=True`
+    with a bias), and `iterates` records its trajectory."""
+    return SklearnPerceptron(iterates=iterates, **params)
