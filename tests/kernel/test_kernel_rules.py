@@ -452,3 +452,60 @@ def test_expansions_past_the_term_cap_are_refused_before_they_are_done() -> None
 def test_a_relation_must_be_a_rel() -> None:
     with pytest.raises(KernelError, match="expected a Rel, not tuple"):
         kernel.statement(sequent(((t, ">=", ZERO),), rel(t, ">=", 0)))  # type: ignore[arg-type]
+
+
+# -- antisymmetry: an equality from its two inequalities (issue 28.3) ------------------------
+
+ANTISYMMETRIC = sequent((rel(t, "<=", 3 * y), rel(y, "<=", 2 * g), rel(t, ">=", 6 * g)),
+                        rel(t, "==", 3 * y))
+
+
+def _halves(seq: Sequent) -> tuple[kernel.Obligation, list[object]]:
+    """The one obligation of `seq` and untrusted evidence for its two inequalities."""
+    (ob,) = kernel.obligations(seq)
+    parts: list[object] = []
+    for half in (Fact(ob.judgement.claim.expr, ">="), Fact(-ob.judgement.claim.expr, ">=")):
+        judgement = Judgement(ob.judgement.hypotheses, half, ob.judgement.vectors,
+                              ob.judgement.scalars)
+        verdict = decide(judgement)
+        assert verdict.certificate is not None, half
+        parts += [verdict.judgement or judgement, verdict.certificate]
+    return ob, parts
+
+
+def test_an_equality_is_proved_by_its_two_inequalities() -> None:
+    ob, parts = _halves(ANTISYMMETRIC)  # t <= 3y <= 6g <= t
+    assert decide(ob.judgement).certificate is None  # not by ideal membership
+    theorem = kernel.conclude(ANTISYMMETRIC, [tuple(parts)], [])
+    assert theorem.statement.claim.op == "=="
+
+
+def test_each_inequality_of_an_equality_may_be_in_refutation_form() -> None:
+    """t*t + y*y == 0 |- t == 0: assume -t > 0 (or t > 0); its square, y's square and -1
+    times the hypothesis sum to 0, with a strict term: 0 > 0, a contradiction."""
+    seq = sequent((rel(t * t + y * y, "==", 0),), rel(t, "==", 0))
+    (ob,) = kernel.obligations(seq)
+    by_contradiction = Certificate((Product(Fraction(1), (1, 1)),
+                                    Product(Fraction(1), (), (Square(Fraction(1), y),))),
+                                   ((0, sympy.Integer(-1)),))
+    parts = []
+    for half in (Fact(t, ">="), Fact(-t, ">=")):
+        negated = Fact(-half.expr, ">")
+        parts += [Judgement((*ob.judgement.hypotheses, negated), Fact(ZERO, ">"),
+                            ob.judgement.vectors, ob.judgement.scalars), by_contradiction]
+    assert kernel.conclude(seq, [tuple(parts)], []).statement.claim.text == "t == 0"
+    with pytest.raises(KernelError, match="another judgement"):  # the first half's negation
+        kernel.conclude(seq, [(*parts[:2], *parts[:2])], [])  # assumed for the second: no
+
+
+def test_antisymmetry_needs_both_directions_and_an_equality() -> None:
+    _, parts = _halves(ANTISYMMETRIC)
+    with pytest.raises(KernelError, match="another judgement"):  # one direction twice
+        kernel.conclude(ANTISYMMETRIC, [(*parts[:2], *parts[:2])], [])
+    with pytest.raises(KernelError, match="another judgement"):  # the directions swapped
+        kernel.conclude(ANTISYMMETRIC, [(*parts[2:], *parts[:2])], [])
+    with pytest.raises(KernelError, match="two such pairs"):  # three parts
+        kernel.conclude(ANTISYMMETRIC, [tuple(parts[:3])], [])
+    inequality = sequent(ANTISYMMETRIC.hypotheses, rel(t, "<=", 3 * y))
+    with pytest.raises(KernelError, match="two such pairs"):  # not an equality
+        kernel.conclude(inequality, [tuple(parts)], [])

@@ -527,21 +527,28 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
     Evidence for `H |- claim` proves it from a subset of H (fewer hypotheses prove a
     stronger judgement), or, in refutation form, proves `0 > 0` from a subset of H and the
     negated claim: no point then satisfies H and violates the claim (the negation of
-    `g >= 0` is `-g > 0`, of `g > 0` is `-g >= 0`; an equality has no such form).
+    `g >= 0` is `-g > 0`, of `g > 0` is `-g >= 0`; an equality has no such form). An
+    equality `g == 0` may instead have two pieces of evidence, for `g >= 0` and `-g >= 0`:
+    a real number both >= 0 and <= 0 is 0 (antisymmetry).
     """
     sequent = _frozen(sequent)
     st, wanted = statement(sequent), obligations(sequent)
     if len(evidence := algebra.items(evidence, "evidence")) != len(wanted):  # type: ignore[assignment]
         raise KernelError(f"{len(evidence)} certificates for {len(wanted)} obligations")
     for ob, entry in zip(wanted, evidence, strict=True):
-        judgement, certificate = algebra.items(entry, "evidence entry")  # type: ignore[misc]
-        (hyps, claim), goal = facts(judgement), ob.judgement.claim
-        allowed = set(ob.judgement.hypotheses)
-        if claim == Fact(sympy.Integer(0), ">") and goal.kind != "==":  # refutation form
-            allowed.add(Fact(-goal.expr, ">" if goal.kind == ">=" else ">="))
-        if claim not in (goal, Fact(sympy.Integer(0), ">")) or not set(hyps) <= allowed:
-            raise KernelError(f"{ob.label}: the evidence is for another judgement")
-        check_certificate(judgement, certificate)  # type: ignore[arg-type]
+        parts, goal = algebra.items(entry, "evidence entry"), ob.judgement.claim
+        goals = (Fact(goal.expr, ">="), Fact(-goal.expr, ">=")) if (  # antisymmetry
+            goal.kind == "==" and len(parts) == 4) else (goal,)
+        if len(parts) != 2 * len(goals):
+            raise KernelError(f"{ob.label}: evidence is (judgement, certificate), or two such "
+                              "pairs for an equality (its two inequalities)")
+        for judgement, certificate, want in zip(parts[::2], parts[1::2], goals, strict=True):
+            (hyps, claim), allowed = facts(judgement), set(ob.judgement.hypotheses)
+            if claim == Fact(sympy.Integer(0), ">") and want.kind != "==":  # refutation form
+                allowed.add(Fact(-want.expr, ">" if want.kind == ">=" else ">="))
+            if claim not in (want, Fact(sympy.Integer(0), ">")) or not set(hyps) <= allowed:
+                raise KernelError(f"{ob.label}: the evidence is for another judgement")
+            check_certificate(judgement, certificate)  # type: ignore[arg-type]
     used = algebra.items(used, "used theorems")  # type: ignore[assignment]
     if len(used) != len(sequent.uses) or any(type(th) is not Theorem or th not in _MADE
                                              or _MADE[th] != s
