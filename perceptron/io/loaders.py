@@ -136,7 +136,7 @@ def load(path: str | os.PathLike[str], *, label_column: int | str | None = None,
         if label_column is not None:
             raise DataError("label_column does not apply to svmlight files (the label comes "
                             "first on each line)", source=source)
-        return parse_svmlight(text, source=source)
+        return parse_svmlight(text, source=source, limits=limits)
     delimiter = "\t" if p.suffix.lower() == ".tsv" else "," if p.suffix.lower() == ".csv" else None
     return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter,
                      limits=limits)

@@ -13,7 +13,9 @@ most public classification benchmarks are distributed in. One example per line:
   `#` starts a comment; blank lines are skipped.
 
 The number of features is the largest index in the file. The dataset is dense, so a file
-whose dense form would exceed `MAX_CELLS` numbers is refused before anything is allocated.
+whose dense form would exceed `Limits.max_cells` numbers (`--max-cells`) is refused before
+anything is allocated, and one whose integer form is too large (`--max-scaled-bits`) after,
+as in every other format (`perceptron.io.common.Limits`).
 
 `perceptron.io.loaders.load` reads these files by extension (`.svm`, `.svmlight`, `.libsvm`)
 or when the first lines look like this format (`looks_like_svmlight`): LIBSVM benchmark
@@ -29,13 +31,10 @@ from pathlib import Path
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
-from perceptron.io.common import _cell, _decode, _Labels, _read_bytes
+from perceptron.io.common import DEFAULT_LIMITS, Limits, _cell, _decode, _Labels, _read_bytes
 
 #: Extensions read as svmlight without sniffing.
 EXTENSIONS = (".svm", ".svmlight", ".libsvm")
-
-#: Largest dense dataset (examples x features) built from a sparse file.
-MAX_CELLS = 10**7
 
 _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 _LINE = re.compile(rf"^\s*{_NUMBER}(?:\s+(?:qid|\d+):\S+)*\s*(?:#.*)?$")
@@ -53,13 +52,15 @@ def looks_like_svmlight(head: str) -> bool:
             and any(_PAIR.search(line.split("#", 1)[0]) for line in content))
 
 
-def load_svmlight(path: str | os.PathLike[str]) -> Dataset:
+def load_svmlight(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a LIBSVM / svmlight file (see the module docstring)."""
     source = str(path)
-    return parse_svmlight(_decode(_read_bytes(Path(path), source), source), source=source)
+    return parse_svmlight(_decode(_read_bytes(Path(path), source), source), source=source,
+                          limits=limits)
 
 
-def parse_svmlight(text: str, *, source: str = "<svmlight>") -> Dataset:
+def parse_svmlight(text: str, *, source: str = "<svmlight>",
+                   limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Parse svmlight text exactly (see the module docstring); errors name line and column."""
     labels = _Labels(source)
     y: list[int] = []
@@ -107,9 +108,7 @@ def parse_svmlight(text: str, *, source: str = "<svmlight>") -> Dataset:
         raise DataError("no examples: the file has no data lines", source=source)
     if width == 0:
         raise DataError("no features: no line has an index:value pair", source=source)
-    if len(sparse) * width > MAX_CELLS:
-        raise DataError(f"{len(sparse)} examples of {width} features are {len(sparse) * width} "
-                        f"numbers in dense form, more than {MAX_CELLS}", source=source)
+    limits.check_cells(len(sparse) * width, source)  # the dense form, before it is built
     zero = Fraction(0)
     X = []
     for pairs in sparse:
@@ -117,4 +116,5 @@ def parse_svmlight(text: str, *, source: str = "<svmlight>") -> Dataset:
         for index, number in pairs:
             row[index - 1] = number
         X.append(tuple(row))
+    limits.check_scaled(X, len(text), source)
     return Dataset(tuple(X), tuple(y), Path(source).name)

@@ -8,6 +8,7 @@ live here, so a bad value reads the same everywhere.
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -69,6 +70,11 @@ def read_proof(name: str) -> tuple[str, Proof]:
         shown, proof = STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
     elif name in PROOFS and not Path(name).exists():
         shown, proof = name, load_builtin(name)
+    elif not Path(name).exists() and not name.endswith(".toml"):  # neither: say both
+        close = difflib.get_close_matches(name, PROOFS, n=1)
+        raise UsageError(f"{name}: no such file, and no built-in proof of that id"
+                         + (f" (did you mean {close[0]}?)" if close else
+                            f" (built-in: {', '.join(PROOFS)})"))
     else:
         shown, proof = name, load_proof(name)
     return shown, proof

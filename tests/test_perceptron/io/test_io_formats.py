@@ -16,8 +16,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron.errors import DataError
+from perceptron.io.common import MAX_CELLS, Limits
 from perceptron.io.loaders import load, parse_csv
-from perceptron.io.svmlight import MAX_CELLS, looks_like_svmlight, parse_svmlight
+from perceptron.io.svmlight import looks_like_svmlight, parse_svmlight
 
 F = Fraction
 
@@ -81,8 +82,21 @@ def test_svmlight_errors_name_line_and_column(text: str, words: str, where: str)
 
 
 def test_svmlight_refuses_a_huge_dense_form_before_allocating() -> None:
-    with pytest.raises(DataError, match="dense form"):
+    with pytest.raises(DataError, match="more than the limit of"):
         parse_svmlight(f"1 {MAX_CELLS + 1}:1\n")
+
+
+def test_svmlight_honours_the_limits_of_every_format(tmp_path: Path) -> None:
+    """Regression (issue 26.8): --max-cells and --max-scaled-bits did not reach svmlight files
+    (200 dense cells loaded under --max-cells 50; 1e300 under --max-scaled-bits 100)."""
+    wide = write(tmp_path, "w.svm", "".join(f"1 {k + 1}:1 20:1\n" for k in range(10)))
+    assert load(wide).n == 10
+    with pytest.raises(DataError, match="200 numbers, more than the limit of 50"):
+        load(wide, limits=Limits(max_cells=50))
+    huge = write(tmp_path, "h.svm", "1 1:1e300 2:1e-300\n-1 1:1\n")
+    with pytest.raises(DataError, match="limit of 100"):
+        load(huge, limits=Limits(max_scaled_bits=100))
+    assert load(huge).d == 2
 
 
 def test_label_column_does_not_apply(tmp_path: Path) -> None:

@@ -208,3 +208,15 @@ def test_statements_shows_each_steps_full_statement(capsys: pytest.CaptureFixtur
     assert lines[growth + 1].startswith(" " * 9 + "for every run from w := 0")
     assert "|-" in lines[growth + 1]
     assert len(lines) == 2 * len(plain.splitlines()) - 1  # one statement per step
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("canonical-onlin", "did you mean canonical-online?"),
+    ("no-such-id", "(built-in: canonical-online, "),
+])
+def test_an_unknown_id_names_the_built_in_proofs(
+        name: str, says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression (issue 26.8): `check no-such-id` said only 'No such file or directory'."""
+    assert main(["check", name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no built-in proof of that id" in err and says in err
