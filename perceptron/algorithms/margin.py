@@ -13,7 +13,7 @@ The run is exact: the data are scaled by their common denominator to integer row
 `Z_i = y_i X_i`: integers against the largest integer `B = floor(beta s^2)` below the
 threshold, Python integers throughout (no overflow, no float). Epochs are cyclic over the
 examples in order, as the engine's, and the run stops at the first epoch without an update
-or at the epoch cap. No SymPy here (DESIGN §1).
+or at the epoch cap. No SymPy here (docs/design.md §1).
 """
 
 from __future__ import annotations

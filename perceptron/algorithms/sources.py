@@ -6,7 +6,7 @@ size. `SOURCE_ALGORITHMS[id]` records each as written (the readings chosen for a
 garbled text are in `proofs/library/seeds/README.md`); `conventions()` turns one into the
 engine's `perceptron.conventions.Conventions` so its claims are tested on its own iterates.
 
-No SymPy here (DESIGN §1): numbers only.
+No SymPy here (docs/design.md §1): numbers only.
 """
 
 from __future__ import annotations

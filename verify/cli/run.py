@@ -36,8 +36,8 @@ def register(subparsers: Any) -> None:
         description="Run the online perceptron in exact rational arithmetic: cyclic epochs "
         "until an epoch makes no update, the epoch cap, or a repeated state (proof that it "
         "never converges). Data: CSV (label column last, labels -1/+1 or 0/1), JSON "
-        '{"X": [[...]], "y": [...]}, .npy/.npz, or the .dat format of the Coq perceptron '
-        "benchmark.",
+        '{"X": [[...]], "y": [...]}, .npy/.npz, LIBSVM/svmlight, or the .dat format of the '
+        "Coq perceptron benchmark.",
     )
     parser.add_argument("data", nargs="?", metavar="DATA",
                         help=f"the data file (- for stdin); without it, --example (default "
