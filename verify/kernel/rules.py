@@ -389,7 +389,10 @@ def _carried(used: Statement, sequent: Sequent) -> bool:
 
 def statement(sequent: Sequent) -> Statement:
     """The full statement of `sequent` (validated): own hypotheses, then each used step's."""
-    sequent = _frozen(sequent)
+    return _statement_of(_frozen(sequent))
+
+
+def _statement_of(sequent: Sequent) -> Statement:  # of a sequent `_frozen` made: read once
     hyps = {r: "" for r in sequent.hypotheses}
     naturals: set[str] = set()
     for k, used in enumerate(sequent.uses):
@@ -480,8 +483,10 @@ def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[s
 
 def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     """The judgements that establish `sequent`, main ones first, then side conditions."""
-    sequent = _frozen(sequent)
-    st = statement(sequent)
+    return _obligations_of(sequent := _frozen(sequent), _statement_of(sequent))
+
+
+def _obligations_of(sequent: Sequent, st: Statement) -> tuple[Obligation, ...]:
     hyps, rule = st.hypotheses, sequent.rule
     claims = {u.claim for u in sequent.uses}
     origins = ["" if not o else "claim" if h in claims else "inherited"
@@ -532,7 +537,7 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
     a real number both >= 0 and <= 0 is 0 (antisymmetry).
     """
     sequent = _frozen(sequent)
-    st, wanted = statement(sequent), obligations(sequent)
+    wanted = _obligations_of(sequent, st := _statement_of(sequent))
     if len(evidence := algebra.items(evidence, "evidence")) != len(wanted):  # type: ignore[assignment]
         raise KernelError(f"{len(evidence)} certificates for {len(wanted)} obligations")
     for ob, entry in zip(wanted, evidence, strict=True):
@@ -559,9 +564,9 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
 
 def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Refutation:
     """A Refutation, if `cex` violates the statement as written in the decisive `label`."""
-    sequent = _frozen(sequent)
-    st = statement(sequent)
-    if not (found := [o for o in obligations(sequent) if o.label == label and o.decisive]):
+    st = _statement_of(sequent := _frozen(sequent))
+    if not (found := [o for o in _obligations_of(sequent, st)
+                      if o.label == label and o.decisive]):
         raise KernelError(f"no decisive obligation {label!r}")
     point = Point(cex)
     for n in sorted(st.naturals):
