@@ -66,6 +66,17 @@ def load_builtin(proof_id: str) -> Proof:
     return load_proof(path)
 
 
+def load_named(name: str) -> Proof:
+    """A proof named as on the command line: a file path, or a built-in id. A file of that
+    name wins over a built-in id, so a user's `canonical-online` file in the current
+    directory is never shadowed."""
+    from proofs.proof_file import load_proof
+
+    if name in PROOFS and not Path(name).exists():
+        return load_builtin(name)
+    return load_proof(name)
+
+
 class Summary(NamedTuple):
     """What `novikoff list` shows of a built-in proof."""
 

@@ -54,15 +54,16 @@ def _step(audit: StepAudit) -> Json:
             "message": symbolic["message"],
             "vacuity": symbolic["vacuity"],
         },
-        "numeric": _numeric(audit.numeric),
+        "numeric": _numeric(audit.numeric, audit.reason),
     }
 
 
-def _numeric(verdict: NumericVerdict | None) -> Json:
+def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
     if verdict is None:
         return {"status": "not-run", "instances": 0, "violations": 0, "min_slack": None,
                 "counterexample": None,
-                "reason": "the proof does not bind its names to a run, or not this step's"}
+                "reason": reason or "the proof does not bind its names to a run, or not "
+                "this step's"}
     cex = verdict.counterexample
     where = None if cex is None or cex.provenance is None else cex.provenance
     return {
@@ -188,4 +189,22 @@ def to_text(audit: Audit) -> str:
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
-    return "\n".join(lines)
+    return "\n".join(lines + not_run_lines(audit))
+
+
+def not_run_lines(audit: Audit) -> list[str]:
+    """Why steps were not run: one line per proof that binds no run (`[numeric]`); for a
+    user's proof file one line per other step that no row set binds, with the reason; for
+    a built-in proof only how many (the reasons are in the JSON and the reports)."""
+    lines = []
+    for p in audit.proofs:
+        if p.proof.numeric is None:
+            lines.append(f"  {p.id}: the proof declares no [numeric] run")
+            continue
+        skipped = [s for s in p.steps if s.numeric is None]
+        if p.file:
+            lines += [f"  {p.id}/{s.step.id}: {s.reason}" for s in skipped]
+        elif skipped:
+            lines.append(f"  {p.id}: {len(skipped)} step{'s' * (len(skipped) > 1)} "
+                         "(why: in --json and the reports)")
+    return ["", "not run (checked symbolically only):", *lines] if lines else []

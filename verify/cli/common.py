@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -62,16 +61,12 @@ def read_proof(name: str) -> tuple[str, Proof]:
     A file of that name wins over a built-in id, so a user's `canonical-online` file in the
     current directory is never shadowed. Returns the name to show and the parsed proof.
     """
-    from proofs.library import PROOFS, load_builtin
-    from proofs.proof_file import MAX_BYTES, load_proof, parse_proof
+    from proofs.library import load_named
+    from proofs.proof_file import MAX_BYTES, parse_proof
 
     if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
-        shown, proof = STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
-    elif name in PROOFS and not Path(name).exists():
-        shown, proof = name, load_builtin(name)
-    else:
-        shown, proof = name, load_proof(name)
-    return shown, proof
+        return STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
+    return name, load_named(name)
 
 
 def print_notes(proof: Proof) -> None:
