@@ -17,6 +17,9 @@ file, the step and the problem. Extensions beyond §5 (all optional):
 
     source = "where the proof comes from"          # top level
     naturals = ["t"]                               # scalars ranging over 0, 1, 2, ...
+    uses = ["canonical-online/norm-growth", "lib/x"]  # a step of another proof (proofs.imports)
+    [imports]                                      # aliases: built-in ids or proof files
+    lib = "lemmas.toml"
     [numeric]                                      # the names denote run quantities
     run = "online"                                 # or "batch", "single-pass" (verify.vocabulary):
     names = { th = "w", m = "y*dot(w, x)" }        # optional: names as run expressions
@@ -35,6 +38,7 @@ from typing import Any, TypeVar
 from proofs.definitions import parse_definitions, with_definitions
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError
+from proofs.imports import Declared, imported, references, with_copies
 from proofs.language.expressions import (
     ExpressionError,
     Names,
@@ -64,7 +68,8 @@ from proofs.step import (
 
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
-TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step")
+TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step",
+            "imports")
 NUMERIC_KEYS = ("run", "names", "algorithm", "data")
 MAX_DATA = 20
 RUNS = ("online", "batch", "single-pass")
@@ -114,10 +119,14 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
     """The proof of a parsed document; `folder` is where its relative paths start."""
     _known_keys(document, TOP_KEYS, "top level")
     title = _text(document, "title", required=True)
-    vectors = _strings(document, "vectors", limit=None)
-    scalars = _strings(document, "scalars", limit=None)
-    names = declare(vectors, scalars)
+    declared = Declared(_strings(document, "vectors", limit=None),
+                        _strings(document, "scalars", limit=None),
+                        _strings(document, "naturals", limit=None))
+    declare(declared.vectors, declared.scalars)  # the file's own declarations, checked first
     tables = document.get("step")
+    copies = imported(document.get("imports"), references(tables), declared, folder, load_proof)
+    vectors, scalars = declared.vectors, declared.scalars
+    names = declare(vectors, scalars)
     if tables is None:
         raise ProofFileError("no [[step]] tables")
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
@@ -130,9 +139,9 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
                   for index, table in enumerate(tables))
     numeric = _numeric(document, folder) if "numeric" in document else None
     source = _text(document, "source")
-    naturals = tuple(_strings(document, "naturals", limit=None))
-    steps, naturals, notes = earlier_language(document, steps, naturals)
-    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric, naturals), notes
+    steps, naturals, notes = earlier_language(document, steps, tuple(declared.naturals))
+    return Proof(title, tuple(vectors), tuple(scalars), with_copies(steps, copies), source,
+                 numeric, naturals), notes
 
 
 def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:

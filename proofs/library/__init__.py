@@ -14,41 +14,10 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:  # the registry is read by command-line parsers: no SymPy until a proof loads
     from proofs.step import Proof
 
-HERE = Path(__file__).resolve().parent
+from proofs.library.paths import CANONICAL, HERE, PROOFS, RESULTS, SOURCES, VARIANTS
 
-CANONICAL: tuple[str, ...] = ("canonical-online", "canonical-batch")
-"""The proofs the audit requires to be verified (exit 0 only when both are)."""
-
-VARIANTS: tuple[str, ...] = (
-    "canonical-online-w0",
-    "canonical-online-eta",
-    "canonical-online-bias",
-    "canonical-online-normalised",
-    "canonical-online-kernel",
-)
-"""Variants of the online proof: nonzero w0, learning rate, bias, normalised data, kernel."""
-
-SOURCES: tuple[str, ...] = (
-    "chan-batch",
-    "joeyonng-online",
-    "ng-cs229",
-    "telgarsky-online",
-    "virtue-online",
-)
-"""The five source documents' proofs, encoded as written (findings are reported, not fixed)."""
-
-RESULTS: tuple[str, ...] = (
-    "margin-perceptron",
-    "tightness-orthonormal",
-    "nonseparable-freund-schapire",
-)
-"""Published results beyond the five sources, each checked on runs of its own algorithm."""
-
-PROOFS: dict[str, Path] = {
-    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS, *RESULTS)},
-    **{name: HERE / "seeds" / f"{name}.toml" for name in SOURCES},
-}
-"""Built-in proof id -> proof file."""
+__all__ = ["CANONICAL", "HERE", "PROOFS", "RESULTS", "SOURCES", "VARIANTS", "Summary",
+           "load_builtin", "load_named", "summary"]
 
 
 def load_builtin(proof_id: str) -> Proof:

@@ -127,10 +127,11 @@ class Audit:
 
     def passed(self, *, strict: bool = False) -> bool:
         """Every canonical proof and every user's proof file audited is verified (with
-        `strict`, every audited proof): a user asked for her own proof, so it decides."""
+        `strict`, every audited proof): a user asked for her own proof, so it decides; and
+        nothing asked for was refused (`errors`)."""
         required = [p for p in self.proofs if strict or p.file or
                     (p.id in CANONICAL and not p.file)]
-        return all(p.status == "verified" for p in required)
+        return not self.errors and all(p.status == "verified" for p in required)
 
 
 def naming(numeric: RunBinding | None, proof: Proof) -> Naming:

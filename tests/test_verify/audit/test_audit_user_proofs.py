@@ -129,3 +129,85 @@ def test_command_line_data_runs_every_proof_on_it(tmp_path: Path):
     assert more.proofs[0].steps[0].numeric.instances > plain.proofs[0].steps[0].numeric.instances
     missing = run_audit([proof], data=[str(tmp_path / "none.csv")], budget="small")
     assert [p.id for p in missing.proofs] == ["g"] and "none.csv" in missing.errors[0]
+
+
+LEMMAS = """
+title = "lemmas"
+vectors = ["a", "b"]
+scalars = []
+[[step]]
+id = "cs"
+claim = "dot(a, b)**2 <= norm2(a)*norm2(b)"
+"""
+
+USING = """
+title = "uses across files"
+vectors = ["w", "x", "u"]
+scalars = ["y", "R2"]
+%s
+[imports]
+lem = "lemmas.toml"
+[numeric]
+run = "online"
+[[step]]
+id = "growth-again"
+uses = ["canonical-online/norm-growth"]
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+claim = "norm2(w + y*x) <= norm2(w) + R2 + 1"
+[[step]]
+id = "projection"
+uses = [{ step = "lem/cs", with = { a = "w", b = "u" } }]
+given = ["norm2(u) == 1"]
+claim = "dot(w, u)**2 <= norm2(w)"
+"""
+
+
+def test_steps_of_the_library_and_of_other_files_are_used_with_their_statements(
+        tmp_path: Path):
+    from proofs.proof_file import load_proof
+    from verify.proof_checker import check_proof
+
+    _write(tmp_path, "lemmas.toml", LEMMAS)
+    proof = load_proof(_write(tmp_path, "main.toml", USING % ""))
+    assert [s.id for s in proof.steps] == ["canonical-online--norm-growth", "lem--cs",
+                                           "growth-again", "projection"]
+    assert "t" in proof.naturals  # the induction's counter comes with it, natural
+    report = check_proof(proof)
+    assert report.status == "proved"
+    growth = report.steps[2].statement_text
+    assert "norm2(w) <= t*R2 [canonical-online--norm-growth]" in growth  # its claim, carried
+    assert "dot(a, b)**2 <= norm2(a)*norm2(b) [a := w, b := u] [lem--cs]" in \
+        report.steps[3].statement_text
+    audit = run_audit([str(tmp_path / "main.toml")], budget="small")
+    assert audit.passed() and audit.proofs[0].steps[2].numeric.status == "held"
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    ('naturals = []\nscalars = ["y", "R2", "t"]', "'t' is a natural in canonical-online"),
+    ('scalars = ["y", "R2", "a"]', "'a' is a vector in lem, declared otherwise here"),
+])
+def test_an_imported_name_of_another_sort_or_not_natural_is_refused(
+        tmp_path: Path, change: str, problem: str):
+    from proofs.errors import ProofFileError
+    from proofs.proof_file import load_proof
+
+    _write(tmp_path, "lemmas.toml", LEMMAS)
+    text = (USING % "").replace('scalars = ["y", "R2"]', change)
+    with pytest.raises(ProofFileError, match=problem):
+        load_proof(_write(tmp_path, "main.toml", text))
+
+
+@pytest.mark.parametrize(("lemmas", "use", "problem"), [
+    (LEMMAS, "nowhere/cs", "'nowhere' is neither a built-in proof nor an alias"),
+    (LEMMAS, "lem/nothing", "no step 'nothing' there"),
+    (LEMMAS.replace('claim = "', 'uses = ["back/x"]\nclaim = "').replace(
+        'scalars = []', 'scalars = []\n[imports]\nback = "main.toml"'), "lem/cs", "a cycle"),
+])
+def test_a_bad_import_is_one_line(tmp_path: Path, lemmas: str, use: str, problem: str):
+    from proofs.errors import ProofFileError
+    from proofs.proof_file import load_proof
+
+    _write(tmp_path, "lemmas.toml", lemmas)
+    text = (USING % "").replace('"lem/cs"', f'"{use}"')
+    with pytest.raises(ProofFileError, match=problem):
+        load_proof(_write(tmp_path, "main.toml", text))
