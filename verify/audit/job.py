@@ -125,6 +125,17 @@ class Audit:
                 for p in self.proofs]
         return table(("proof", "status", "findings"), rows, f"audit (seed {self.seed})")
 
+    def problems(self, *, strict: bool = False) -> list[str]:
+        """Why the audit did not pass, one line each: a refused proof or data file, a
+        required proof (`passed`) not verified with its failing steps."""
+        lines = list(self.errors)
+        for p in self.proofs:
+            if (strict or p.file or p.id in CANONICAL) and p.status != "verified":
+                steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
+                         if s.finding or s.symbolic.status != "proved"]
+                lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
+        return lines
+
     def passed(self, *, strict: bool = False) -> bool:
         """Every canonical proof and every user's proof file audited is verified (with
         `strict`, every audited proof): a user asked for her own proof, so it decides; and
@@ -132,6 +143,13 @@ class Audit:
         required = [p for p in self.proofs if strict or p.file or
                     (p.id in CANONICAL and not p.file)]
         return not self.errors and all(p.status == "verified" for p in required)
+
+
+def _verdict(step: StepAudit) -> str:
+    """A failing step's verdict in a word or two."""
+    violated = step.numeric is not None and step.numeric.status == "violated"
+    return "violated on runs" if violated and step.symbolic.status == "proved" \
+        else step.symbolic.status
 
 
 def naming(numeric: RunBinding | None, proof: Proof) -> Naming:

@@ -211,3 +211,19 @@ def test_a_bad_import_is_one_line(tmp_path: Path, lemmas: str, use: str, problem
     text = (USING % "").replace('"lem/cs"', f'"{use}"')
     with pytest.raises(ProofFileError, match=problem):
         load_proof(_write(tmp_path, "main.toml", text))
+
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+
+def test_the_api_and_the_fixture_audit_a_lecture_proof(tmp_path: Path):
+    import verify
+    from verify.testing.pytest_plugin import PerceptronTheory
+
+    audit = verify.audit_proofs(EXAMPLES / "linear-hinge-bound.toml", budget="small")
+    assert audit.passed() and not audit.problems()
+    assert all(s.numeric is not None for s in audit.proofs[0].steps)
+    theory = PerceptronTheory(seed=0)
+    assert theory.audit_proof(EXAMPLES / "linear-hinge-bound.toml").passed()
+    with pytest.raises(pytest.fail.Exception, match="false-step: has-findings: no-cross-term"):
+        theory.audit_proof(EXAMPLES / "false-step.toml")
