@@ -17,10 +17,14 @@ file, the step and the problem. Extensions beyond §5 (all optional):
 
     source = "where the proof comes from"          # top level
     naturals = ["t"]                               # scalars ranging over 0, 1, 2, ...
+    uses = ["canonical-online/norm-growth", "lib/x"]  # a step of another proof (proofs.imports)
+    [imports]                                      # aliases: built-in ids or proof files
+    lib = "lemmas.toml"
     [numeric]                                      # the names denote run quantities
     run = "online"                                 # or "batch", "single-pass" (verify.vocabulary):
-    names = { th = "w", k = "t" }                  # checks steps on runs; renames optional
+    names = { th = "w", m = "y*dot(w, x)" }        # optional: names as run expressions
     algorithm = "virtue-online"                    # optional: the source algorithm run
+    data = ["my.csv"]                              # optional: data files, relative to the file
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any, TypeVar
 from proofs.definitions import parse_definitions, with_definitions
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError
+from proofs.imports import Declared, imported, references, with_copies
 from proofs.language.expressions import (
     ExpressionError,
     Names,
@@ -43,7 +48,6 @@ from proofs.language.expressions import (
 )
 from proofs.language.expressions import parse_vector as parse_vector_expression
 from proofs.step import (
-    IDENTIFIER,
     MAX_HINTS,
     MAX_HYPOTHESES,
     MAX_NAMES,
@@ -64,8 +68,10 @@ from proofs.step import (
 
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
-TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step")
-NUMERIC_KEYS = ("run", "names", "algorithm")
+TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step",
+            "imports")
+NUMERIC_KEYS = ("run", "names", "algorithm", "data")
+MAX_DATA = 20
 RUNS = ("online", "batch", "single-pass")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
              "witness")
@@ -85,7 +91,7 @@ def load_proof(path: str | os.PathLike[str]) -> Proof:
 def parse_proof(data: bytes, file: str) -> Proof:
     """The proof in `data`, the contents of `file` (named in every error and note)."""
     try:
-        proof, notes = _proof(_document(data))
+        proof, notes = _proof(_document(data), os.path.dirname(file) if file != "<stdin>" else "")
     except ProofFileError as exc:
         raise exc.located(file) from None
     if not notes:
@@ -109,13 +115,18 @@ def _document(data: bytes) -> dict[str, Any]:
         raise ProofFileError("invalid TOML: nested too deeply") from None
 
 
-def _proof(document: dict[str, Any]) -> tuple[Proof, tuple[Note, ...]]:
+def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ...]]:
+    """The proof of a parsed document; `folder` is where its relative paths start."""
     _known_keys(document, TOP_KEYS, "top level")
     title = _text(document, "title", required=True)
-    vectors = _strings(document, "vectors", limit=None)
-    scalars = _strings(document, "scalars", limit=None)
-    names = declare(vectors, scalars)
+    declared = Declared(_strings(document, "vectors", limit=None),
+                        _strings(document, "scalars", limit=None),
+                        _strings(document, "naturals", limit=None))
+    declare(declared.vectors, declared.scalars)  # the file's own declarations, checked first
     tables = document.get("step")
+    copies = imported(document.get("imports"), references(tables), declared, folder, load_proof)
+    vectors, scalars = declared.vectors, declared.scalars
+    names = declare(vectors, scalars)
     if tables is None:
         raise ProofFileError("no [[step]] tables")
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
@@ -126,14 +137,14 @@ def _proof(document: dict[str, Any]) -> tuple[Proof, tuple[Note, ...]]:
         else ()
     steps = tuple(with_definitions(_step(table, index, names), definitions)
                   for index, table in enumerate(tables))
-    numeric = _numeric(document) if "numeric" in document else None
+    numeric = _numeric(document, folder) if "numeric" in document else None
     source = _text(document, "source")
-    naturals = tuple(_strings(document, "naturals", limit=None))
-    steps, naturals, notes = earlier_language(document, steps, naturals)
-    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric, naturals), notes
+    steps, naturals, notes = earlier_language(document, steps, tuple(declared.naturals))
+    return Proof(title, tuple(vectors), tuple(scalars), with_copies(steps, copies), source,
+                 numeric, naturals), notes
 
 
-def _numeric(document: Mapping[str, Any]) -> RunBinding:
+def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
     table = _table(document, "numeric")
     _known_keys(table, NUMERIC_KEYS, "numeric")
     run = _text(table, "run", required=True)
@@ -141,13 +152,15 @@ def _numeric(document: Mapping[str, Any]) -> RunBinding:
         raise ProofFileError(f"numeric.run must be one of: {', '.join(RUNS)}")
     names = table.get("names", {})
     if not isinstance(names, dict) or not all(
-        isinstance(v, str) and IDENTIFIER.fullmatch(v) for v in names.values()
+        isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in names.values()
     ):
-        raise ProofFileError("numeric.names must map names to identifiers")
+        raise ProofFileError("numeric.names must map names to expressions (strings)")
     algorithm = _text(table, "algorithm") or None
     if algorithm is not None and not STEP_ID.fullmatch(algorithm):
         raise ProofFileError("numeric.algorithm must be a source algorithm id")
-    return RunBinding(run, dict(names), algorithm)
+    data = tuple(os.path.join(folder, path)
+                 for path in _strings(table, "data", limit=MAX_DATA))
+    return RunBinding(run, dict(names), algorithm, data)
 
 
 def _step(table: dict[str, Any], index: int, names: Names) -> Step:

@@ -192,19 +192,20 @@ class RunBinding:
     """Declares that the proof's names denote quantities of a run (`verify.vocabulary`).
 
     Only then are its steps checked on runs: a name means a run quantity by declaration,
-    never by coincidence of spelling. `names` renames the proof's own notation (e.g.
-    `th` -> `w`); names not renamed are taken as they are. `algorithm` names the source
-    algorithm (`perceptron.algorithms.sources`) whose rule, sign(0), initialisation and bias
-    the runs use, so a source's claims are tested on its own iterates (None: the default).
+    never by coincidence of spelling. `names` maps a name of the proof to the text of an
+    expression over the run's quantities (`th = "w"`, `margin = "y*dot(w, x)"`), read by the
+    audit against the vocabulary of `run` (this layer does not know it); names not mapped
+    are taken as they are. `algorithm` names the source algorithm
+    (`perceptron.algorithms.sources`) whose rule, sign(0), initialisation and bias the runs
+    use, so a source's claims are tested on its own iterates (None: the default). `data`
+    are data files to run on besides the campaign's (paths as resolved against the proof
+    file's folder).
     """
 
     run: str
     names: Mapping[str, str] = field(default_factory=dict)
     algorithm: str | None = None
-
-    def rename(self, name: str) -> str:
-        """The vocabulary name of the proof name `name`."""
-        return self.names.get(name, name)
+    data: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ class Proof:
         if self.numeric is not None:
             for name in self.numeric.names:
                 if name not in names.vectors and name not in names.scalars:
-                    raise ProofFileError(f"numeric.names renames undeclared name {name!r}")
+                    raise ProofFileError(f"numeric.names binds undeclared name {name!r}")
         if not self.steps:
             raise ProofFileError("a proof needs at least one step")
         if len(self.steps) > MAX_STEPS:

@@ -9,7 +9,7 @@ from typing import Any
 #: `verify` module (the CLI, say) does not load it.
 _API = ("check_run", "check_implementation", "sklearn_fit", "Fitted", "TheoryReport",
         "ImplementationReport", "ScenarioOutcome", "CheckOutcome", "Violation",
-        "separable_data", "seeded_separable", "labelled_vectors")
+        "separable_data", "seeded_separable", "labelled_vectors", "audit_proofs")
 
 
 def __getattr__(name: str) -> Any:

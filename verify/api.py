@@ -4,6 +4,8 @@
   that each step is a legal perceptron update and that the Block–Novikoff inequalities hold.
 - `check_implementation(fit)` (`verify.testing.check_implementation`) feeds a third-party
   perceptron the adversarial sequences and compares it with the exact engine and the bound.
+- `audit_proofs(*proofs)` audits proof files (and built-in ids) exactly as `novikoff audit`
+  does: kernel verdicts and the campaign on exact runs (`verify.audit.job.run_audit`).
 - The hypothesis strategies of `perceptron.generators.hypothesis`, and `Conventions`,
   `Dataset`, `run_online` to state and make exact runs, re-exported for users' own tests.
 
@@ -11,6 +13,10 @@ The two checks live in their own modules, the second built on the first; this mo
 gathers them (`verify.check_run` and friends load from here, lazily). See docs/api.md.
 """
 
+from collections.abc import Sequence
+from os import PathLike
+
+from verify.audit.job import Audit, run_audit
 from verify.testing.check_implementation import (
     Fitted,
     ImplementationReport,
@@ -34,9 +40,36 @@ from verify.testing.check_run import (
 )
 from verify.testing.sklearn_adapter import sklearn_fit
 
+
+def audit_proofs(*proofs: str | PathLike[str], data: Sequence[str | PathLike[str]] = (),
+                 budget: str = "default", seed: int = 0, jobs: int = 1) -> Audit:
+    """Audit proof files (paths) or built-in ids as `novikoff audit PROOF ... --data FILE`:
+    the same kernel checks, campaign and verdicts. `Audit.passed()` says whether every file
+    was verified; `Audit.problems()` says why not, and `Audit.errors` holds the proofs or
+    data files refused (one line each). One process by default: a test suite runs its own."""
+    return run_audit([str(p) for p in proofs], data=[str(d) for d in data], budget=budget,
+                     seed=seed, jobs=jobs)
+
+
 __all__ = [
-    "STATEMENTS", "CheckOutcome", "Conventions", "Dataset", "Fitted", "ImplementationReport",
-    "Planted", "RunLike", "ScenarioOutcome", "TheoryReport", "Violation", "check_implementation",
-    "check_run", "labelled_vectors", "run_online", "seeded_separable", "separable_data",
+    "STATEMENTS",
+    "Audit",
+    "CheckOutcome",
+    "Conventions",
+    "Dataset",
+    "Fitted",
+    "ImplementationReport",
+    "Planted",
+    "RunLike",
+    "ScenarioOutcome",
+    "TheoryReport",
+    "Violation",
+    "audit_proofs",
+    "check_implementation",
+    "check_run",
+    "labelled_vectors",
+    "run_online",
+    "seeded_separable",
+    "separable_data",
     "sklearn_fit",
 ]

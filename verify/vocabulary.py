@@ -169,6 +169,13 @@ BINDINGS: dict[str, tuple[Binding, ...]] = {
     "batch": ("batch-state", "batch-iteration", "batch-member"),
     "single-pass": ("pass-state", "pass-update"),
 }
+#: The vector quantities of each kind of run; every other name it offers is a scalar (a name
+#: may change sort between kinds: `d` is a direction of online runs, a deviation of passes).
+VECTORS: dict[str, frozenset[str]] = {
+    "online": frozenset({"w", "u", "w0", "x", "w_next", "d", "G"}),
+    "batch": frozenset({"theta", "theta0", "theta_star", "theta_next", "xbar", "s", "x"}),
+    "single-pass": frozenset({"w", "u", "x", "w_next"}),
+}
 BATCH_BINDINGS = frozenset(BINDINGS["batch"])
 PASS_BINDINGS = frozenset(BINDINGS["single-pass"])
 
@@ -179,6 +186,11 @@ def binding_for(names: Collection[str], run: str = "online") -> Binding | None:
         if set(names) <= set(NAMES[binding]):
             return binding
     return None
+
+
+def offered(run: str) -> tuple[str, ...]:
+    """Every quantity some row set of a `run` run binds, sorted (what a proof may name)."""
+    return tuple(sorted({name for binding in BINDINGS[run] for name in NAMES[binding]}))
 
 
 def radius_bound(R2: Fraction) -> Fraction:

@@ -7,6 +7,7 @@ The canonical proofs come first; each variant of the online proof is a proof of 
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -14,41 +15,11 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:  # the registry is read by command-line parsers: no SymPy until a proof loads
     from proofs.step import Proof
 
-HERE = Path(__file__).resolve().parent
+from proofs.errors import ProofFileError
+from proofs.library.paths import CANONICAL, HERE, PROOFS, RESULTS, SOURCES, VARIANTS
 
-CANONICAL: tuple[str, ...] = ("canonical-online", "canonical-batch")
-"""The proofs the audit requires to be verified (exit 0 only when both are)."""
-
-VARIANTS: tuple[str, ...] = (
-    "canonical-online-w0",
-    "canonical-online-eta",
-    "canonical-online-bias",
-    "canonical-online-normalised",
-    "canonical-online-kernel",
-)
-"""Variants of the online proof: nonzero w0, learning rate, bias, normalised data, kernel."""
-
-SOURCES: tuple[str, ...] = (
-    "chan-batch",
-    "joeyonng-online",
-    "ng-cs229",
-    "telgarsky-online",
-    "virtue-online",
-)
-"""The five source documents' proofs, encoded as written (findings are reported, not fixed)."""
-
-RESULTS: tuple[str, ...] = (
-    "margin-perceptron",
-    "tightness-orthonormal",
-    "nonseparable-freund-schapire",
-)
-"""Published results beyond the five sources, each checked on runs of its own algorithm."""
-
-PROOFS: dict[str, Path] = {
-    **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS, *RESULTS)},
-    **{name: HERE / "seeds" / f"{name}.toml" for name in SOURCES},
-}
-"""Built-in proof id -> proof file."""
+__all__ = ["CANONICAL", "HERE", "PROOFS", "RESULTS", "SOURCES", "VARIANTS", "Summary",
+           "load_builtin", "load_named", "summary"]
 
 
 def load_builtin(proof_id: str) -> Proof:
@@ -64,6 +35,22 @@ def load_builtin(proof_id: str) -> Proof:
         known = ", ".join(sorted(PROOFS))
         raise KeyError(f"no built-in proof {proof_id!r} (known: {known})") from None
     return load_proof(path)
+
+
+def load_named(name: str) -> Proof:
+    """A proof named as on the command line: a file path, or a built-in id. A file of that
+    name wins over a built-in id, so a user's `canonical-online` file in the current
+    directory is never shadowed."""
+    from proofs.proof_file import load_proof
+
+    if name in PROOFS and not Path(name).exists():
+        return load_builtin(name)
+    if not Path(name).exists() and not name.endswith(".toml"):  # neither: say both
+        close = difflib.get_close_matches(name, PROOFS, n=1)
+        raise ProofFileError("no such file, and no built-in proof of that id"
+                             + (f" (did you mean {close[0]}?)" if close else
+                                f" (built-in: {', '.join(PROOFS)})"), file=name)
+    return load_proof(name)
 
 
 class Summary(NamedTuple):

@@ -1,11 +1,17 @@
-"""The audit: every built-in proof, each step judged symbolically and numerically.
+"""The audit: built-in proofs and users' proof files, each step judged symbolically and
+numerically.
 
 Symbolically a step is decided by the proof checker (certificate or counterexample, both
 re-checked by the kernel). Numerically its *statement* (hypotheses |- claim, divisions
 cleared) is evaluated exactly on the rows of adversarial runs (`verify.vocabulary`) when its
-proof declares `[numeric]` (its names, renamed, denote run quantities of the declared
-algorithm) and every name of the step is bound; otherwise it is `not-run`. A numeric
-violation is turned into a kernel counterexample and re-checked before it is reported.
+proof declares `[numeric]` (its names, or the expressions they are bound to, denote run
+quantities of the declared algorithm: `verify.audit.naming`) and one row set binds every
+quantity of the step; otherwise it is `not-run`, with the reason. A numeric violation is
+turned into a kernel counterexample and re-checked before it is reported.
+
+A user's proof file goes through exactly the path of a built-in proof (`verify.audit.targets`);
+a file that cannot be read, a name bound to nothing a run offers, or a data file that fails
+is one line in `Audit.errors`, and the other proofs are audited and reported all the same.
 """
 
 from __future__ import annotations
@@ -14,18 +20,29 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
-import sympy
-
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
+from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
-from proofs.language.terms import gram, gram_pair, scalar
-from proofs.library import CANONICAL, PROOFS, load_builtin
-from proofs.step import Proof, Step
+from proofs.language.terms import gram_pair
+from proofs.library import CANONICAL, PROOFS
+from proofs.step import Proof, RunBinding, Step
 from verify import kernel
 from verify.audit import citations
-from verify.kernel import Counterexample, Fact, Judgement
+from verify.audit.naming import Naming, unbound
+from verify.audit.naming import binding_of as sorted_binding
+from verify.audit.targets import (
+    DATA_SOURCE,
+    FAULTS,
+    Read,
+    Target,
+    data_scenarios,
+    read,
+    targets,
+)
+from verify.kernel import Counterexample, Judgement
 from verify.kernel.algebra import normal_form
 from verify.numeric import campaign
 from verify.numeric.algorithms import OWN_ALGORITHMS
@@ -36,7 +53,7 @@ from verify.numeric.instances import Instance, NumericVerdict
 from verify.numeric.shards import RealData, Shard, budget_shards, real_data, run_shard
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
 from verify.search.work import DEFAULT_BUDGET
-from verify.vocabulary import PASS_BINDINGS, Binding, binding_for
+from verify.vocabulary import PASS_BINDINGS, Binding
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
 Progress = Callable[[int, int, str], None]
@@ -45,11 +62,12 @@ Progress = Callable[[int, int, str], None]
 
 @dataclass(frozen=True)
 class StepAudit:
-    """One step: its symbolic report and its numeric verdict (None: names not bindable)."""
+    """One step: its symbolic report and its numeric verdict (None: not run, for `reason`)."""
 
     step: Step
     symbolic: StepReport
     numeric: NumericVerdict | None
+    reason: str | None = None  # why it was not run on any run (when numeric is None)
 
     @property
     def hypotheses(self) -> tuple[kernel.Rel | Relation, ...]:
@@ -71,12 +89,13 @@ class StepAudit:
 
 @dataclass(frozen=True)
 class ProofAudit:
-    """One built-in proof and the audit of each of its steps."""
+    """One proof (built-in, or a user's file: `file`) and the audit of each of its steps."""
 
     id: str
     proof: Proof
     source: str
     steps: tuple[StepAudit, ...]
+    file: bool = False
 
     @property
     def status(self) -> ProofStatus:
@@ -96,6 +115,7 @@ class Audit:
     seed: int
     budget: str
     real_data: RealData = "not used"  # were the campaign's dataset files found (real_data)
+    errors: tuple[str, ...] = ()  # proofs or data files refused, one line each (not audited)
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""
@@ -105,45 +125,70 @@ class Audit:
                 for p in self.proofs]
         return table(("proof", "status", "findings"), rows, f"audit (seed {self.seed})")
 
+    def problems(self, *, strict: bool = False) -> list[str]:
+        """Why the audit did not pass, one line each: a refused proof or data file, a
+        required proof (`passed`) not verified with its failing steps."""
+        lines = list(self.errors)
+        for p in self.proofs:
+            if (strict or p.file or p.id in CANONICAL) and p.status != "verified":
+                steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
+                         if s.finding or s.symbolic.status != "proved"]
+                lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
+        return lines
+
     def passed(self, *, strict: bool = False) -> bool:
-        """Both canonical proofs verified (and, with `strict`, every audited proof)."""
-        required = [p for p in self.proofs if strict or p.id in CANONICAL]
-        return all(p.status == "verified" for p in required)
+        """Every canonical proof and every user's proof file audited is verified (with
+        `strict`, every audited proof): a user asked for her own proof, so it decides; and
+        nothing asked for was refused (`errors`)."""
+        required = [p for p in self.proofs if strict or p.file or
+                    (p.id in CANONICAL and not p.file)]
+        return not self.errors and all(p.status == "verified" for p in required)
 
 
-def statement(proof: Proof, stated: kernel.Statement) -> Judgement:
+def _verdict(step: StepAudit) -> str:
+    """A failing step's verdict in a word or two."""
+    violated = step.numeric is not None and step.numeric.status == "violated"
+    return "violated on runs" if violated and step.symbolic.status == "proved" \
+        else step.symbolic.status
+
+
+def naming(numeric: RunBinding | None, proof: Proof) -> Naming:
+    """What the proof's names denote on runs (none bound: every name as itself); raises
+    ProofFileError for an expression of no run quantities, or an unknown algorithm."""
+    if numeric is None:
+        return Naming("online", {}, {})
+    known = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
+    if numeric.algorithm is not None and numeric.algorithm not in known:
+        raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "
+                             f"algorithm (known: {', '.join(known)})")
+    return Naming.of(numeric, proof.vectors)
+
+
+def statement(proof: Proof, stated: kernel.Statement, names: Naming | None = None
+              ) -> Judgement:
     """A step's statement as one judgement in the run vocabulary, divisions cleared (their
-    conditions become hypotheses: the statement says nothing where they fail)."""
+    conditions become hypotheses: the statement says nothing where they fail), each name
+    replaced by what it denotes on runs (`names`, else the proof's own `[numeric] names`)."""
     forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
     claim, conditions = forms.pop()
     hypotheses = tuple(dict.fromkeys(
         [f for fact, side in forms for f in (*side, fact)] + list(conditions)))
-    rename = proof.numeric.rename if proof.numeric is not None else (lambda name: name)
-
-    def renamed(symbol: sympy.Symbol) -> sympy.Symbol:
-        pair = gram_pair(symbol)
-        return gram(*map(rename, pair)) if pair else scalar(rename(symbol.name))
-
-    symbols = {s: renamed(s) for fact in (*hypotheses, claim) for s in fact.expr.free_symbols}
-    return Judgement(
-        tuple(Fact(f.expr.xreplace(symbols), f.kind) for f in hypotheses),
-        Fact(claim.expr.xreplace(symbols), claim.kind),
-        vectors=tuple(map(rename, proof.vectors)),
-        scalars=tuple(map(rename, proof.scalars)),
-    )
+    names = names or naming(proof.numeric, proof)
+    return names.judgement(hypotheses, claim)
 
 
 def binding_of(judgement: Judgement, run: str = "online") -> Binding | None:
-    """The first row set of `run` binding every name used (`verify.vocabulary.BINDINGS`)."""
-    names: set[str] = set()
-    for symbol in judgement.symbols():
-        names.update(gram_pair(symbol) or (symbol.name,))
-    return binding_for(names, run)
+    """The first row set of `run` binding every quantity used, each of its own sort
+    (`verify.vocabulary.BINDINGS`)."""
+    scalars = {s.name for s in judgement.symbols() if gram_pair(s) is None}
+    vectors = {n for s in judgement.symbols() if (pair := gram_pair(s)) for n in pair}
+    return sorted_binding(scalars | vectors, run, scalars, vectors)
 
 
 def run_audit(
     ids: Sequence[str] | None = None,
     *,
+    data: Sequence[str] = (),
     seed: int = 0,
     budget: str = "default",
     guard: float | None = None,
@@ -151,7 +196,8 @@ def run_audit(
     jobs: int = 1,
     scheduler: str | None = None,
 ) -> Audit:
-    """Audit the proofs `ids` (all built-in proofs by default).
+    """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
+    default), each also on the data files `data` (and on its own `[numeric] data`).
 
     Only proofs that declare `[numeric] run = "online"` (or `"batch"`) are checked on runs:
     the declaration says their names are run quantities and their standing assumptions
@@ -164,75 +210,160 @@ def run_audit(
     verdicts are merged in shard order, so the report is the same every way.
     """
     say = progress or (lambda _done, _total, _message: None)
-    chosen = list(ids) if ids else list(PROOFS)
-    proofs = {proof_id: load_builtin(proof_id) for proof_id in chosen}
+    admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data)
 
     if jobs <= 1 and scheduler is None:
-        plan = _plan(proofs, budget, seed, guard)
+        plan = _plan(admitted, budget, seed, guard)
         verdicts, reports = _serially(plan, say)
     else:
         with executor(jobs) as local, (executor(scheduler=scheduler) if scheduler is not None
                                        else nullcontext(local)) as numeric:
             # With a pool, the proofs go first: it checks them while this process states
             # every step for the campaign (a few seconds of SymPy it would otherwise wait on).
-            early = _submit_symbolic(local, proofs, guard) if jobs > 1 else None
-            plan = _plan(proofs, budget, seed, guard)
+            early = (_submit_symbolic(local, admitted.proofs, admitted.targets, guard)
+                     if jobs > 1 else None)
+            plan = _plan(admitted, budget, seed, guard)
             verdicts, reports = _in_parallel(plan, say, local, numeric, early)
     checks = plan.checks
     say(plan.total, plan.total, "done")
     numeric = _merged(checks, verdicts)
 
     audits = []
-    for proof_id, proof in proofs.items():
+    for proof_id, proof in plan.proofs.items():
         steps = tuple(
-            StepAudit(step, report, numeric.get(f"{proof_id}/{step.id}"))
+            StepAudit(step, report, numeric.get(name := f"{proof_id}/{step.id}"),
+                      None if name in numeric else plan.reasons.get(name, _NO_ROWS))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
-        audits.append(ProofAudit(proof_id, proof, _source(proof), steps))
-    return Audit(tuple(audits), seed, budget, real_data(plan.shards))
+        audits.append(ProofAudit(proof_id, proof, _source(proof), steps,
+                                 admitted.targets[proof_id].file))
+    return Audit(tuple(audits), seed, budget, real_data(plan.shards),
+                 tuple(admitted.errors + plan.errors))
 
 
-def _plan(proofs: Mapping[str, Proof], budget: str, seed: int, guard: float | None) -> _Plan:
-    """The checks of every step whose names are run quantities, and the campaign's shards."""
-    checks: list[Check] = []
-    for proof_id, proof in proofs.items():
-        if proof.numeric is None:
+_NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
+
+
+@dataclass
+class _Admitted:
+    """The proofs that could be read, what their names denote, the scenarios of their data
+    files; and one line per proof or data file refused."""
+
+    proofs: dict[str, Proof]
+    targets: dict[str, Target]
+    names: dict[str, Naming]
+    data: dict[str, tuple[Scenario, ...]]
+    errors: list[str]
+
+
+def _admitted(chosen: Sequence[Target], data: Sequence[str]) -> _Admitted:
+    """Load every target, read its `[numeric] names` and its data files (and `data`); a
+    target with a fault is left out, its fault kept as one line. A file of `data` that
+    cannot be read is one line too, and the proofs are audited without it."""
+    out = _Admitted({}, {}, {}, {}, [])
+    memo: dict[str, Read] = {}
+    shared = []
+    for path in dict.fromkeys(data):
+        try:
+            read(path, memo)
+            shared.append(path)
+        except FAULTS as error:
+            out.errors.append(_one_line(error, path))
+    for target in chosen:
+        try:
+            proof = target.load()
+            names = naming(proof.numeric, proof)
+            run = proof.numeric.run if proof.numeric is not None else None
+            files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
+            scenarios = tuple(s for path in files for s in data_scenarios(path, run, memo))
+        except FAULTS as error:
+            out.errors.append(_one_line(error, target.name))
             continue
-        algorithm = proof.numeric.algorithm
-        known = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
-        if algorithm is not None and algorithm not in known:
-            raise ValueError(f"{proof_id}: numeric.algorithm {algorithm!r} is no known "
-                             f"algorithm (known: {', '.join(known)})")
-        stated = statements(proof)
+        out.proofs[target.id], out.targets[target.id] = proof, target
+        out.names[target.id], out.data[target.id] = names, scenarios
+    return out
+
+
+def _one_line(error: Exception, name: str) -> str:
+    """A refused target or data file in one line that names the file."""
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.filename}: {error.strerror or error}"
+    text = " ".join(str(error).split())
+    return text if isinstance(error, ProofFileError) and error.file else f"{name}: {text}"
+
+
+def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None) -> _Plan:
+    """The checks of every step whose quantities a row set binds (the reason of every other
+    step), and the campaign's shards: the budget's, and one per proof with data files."""
+    checks: list[Check] = []
+    reasons: dict[str, str] = {}
+    errors: list[str] = []
+    proofs = dict(admitted.proofs)
+    for proof_id, proof in admitted.proofs.items():
+        if proof.numeric is None:
+            reasons.update({f"{proof_id}/{s.id}": "the proof declares no [numeric] run"
+                            for s in proof.steps})
+            continue
+        try:
+            stated = statements(proof)
+        except ProofFileError as error:
+            errors.append(_one_line(error, admitted.targets[proof_id].name))
+            del proofs[proof_id]
+            continue
         for step in proof.steps:
-            if (full := stated[step.id]) is None:
-                continue
-            judgement = statement(proof, full)
-            binding = binding_of(judgement, proof.numeric.run)
-            if binding is not None:
-                checks.append(Check(f"{proof_id}/{step.id}", judgement, binding, algorithm))
+            name = f"{proof_id}/{step.id}"
+            reason, check = _check(name, proof, stated[step.id], admitted.names[proof_id])
+            if check is not None:
+                checks.append(check)
+            else:
+                reasons[name] = reason
     single = {c.binding in PASS_BINDINGS for c in checks}
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
-    return _Plan(proofs, tuple(checks), shards, guard)
+    own = tuple(Shard(DATA_SOURCE, 0, len(found), partial(tuple, found),
+                      only=frozenset({proof_id}))
+                for proof_id, found in admitted.data.items() if found and proof_id in proofs)
+    return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
+                 admitted.targets)
 
 
-def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof], guard: float | None
+def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming
+           ) -> tuple[str, Check | None]:
+    """The check of one step, or why it has none."""
+    assert proof.numeric is not None
+    if stated is None:
+        return "its statement is undefined (a use was refused: see the symbolic message)", None
+    forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
+    if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
+        return "with the [numeric] names replaced it expands to too many terms", None
+    judgement = statement(proof, stated, names)
+    binding = binding_of(judgement, proof.numeric.run)
+    if binding is None:
+        return unbound(judgement, proof.numeric.run) or _NO_ROWS, None
+    return "", Check(name, judgement, binding, proof.numeric.algorithm)
+
+
+def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof],
+                     names: Mapping[str, Target], guard: float | None
                      ) -> dict[Future[tuple[StepReport, ...]], str]:
-    """Every proof's check submitted to `pool`, longest proofs first (so that no worker
-    starts a long proof last)."""
-    return {pool.submit(_symbolic_builtin, proof_id, guard): proof_id
+    """Every proof's check submitted to `pool` (by the name a worker loads it by), longest
+    proofs first (so that no worker starts a long proof last)."""
+    return {pool.submit(_symbolic_target, names[proof_id], guard): proof_id
             for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))}
 
 
 @dataclass(frozen=True)
 class _Plan:
-    """The independent units of an audit: each proof's steps, each campaign shard."""
+    """The independent units of an audit: each proof's steps, each campaign shard; why each
+    step without a check has none; the proofs refused while planning."""
 
     proofs: Mapping[str, Proof]
     checks: tuple[Check, ...]
     shards: tuple[Shard, ...]
     guard: float | None
+    reasons: Mapping[str, str]
+    errors: list[str]
+    targets: Mapping[str, Target]
 
     @property
     def total(self) -> int:
@@ -278,12 +409,14 @@ def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
     campaigns = {numeric.submit(_shard_verdicts, plan.checks, plan.shards[index]): index
                  for index in reversed(range(len(plan.shards)))}
     if symbolic is None:
-        symbolic = _submit_symbolic(local, proofs, plan.guard)
+        symbolic = _submit_symbolic(local, proofs, plan.targets, plan.guard)
     say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks")
     done = 0
     for task in as_completed([*campaigns, *symbolic]):
         if task in symbolic:
             name = symbolic[task]
+            if name not in proofs:  # refused while planning: its result is not reported
+                continue
             reports[name] = replay(proofs[name], task.result())
             done += len(proofs[name].steps)
         else:
@@ -309,10 +442,10 @@ def _symbolic(
     return tuple(reports.values())
 
 
-def _symbolic_builtin(proof_id: str, guard: float | None) -> tuple[StepReport, ...]:
-    """`_symbolic` of a built-in proof, loaded where it runs (a worker process), detached
-    from its kernel values (`replay` makes them again in the parent)."""
-    return tuple(map(detached, _symbolic(load_builtin(proof_id), guard)))
+def _symbolic_target(target: Target, guard: float | None) -> tuple[StepReport, ...]:
+    """`_symbolic` of a proof, loaded where it runs (a worker process), detached from its
+    kernel values (`replay` makes them again in the parent)."""
+    return tuple(map(detached, _symbolic(target.load(), guard)))
 
 
 def _shard_verdicts(checks: Sequence[Check], shard: Shard) -> Verdicts:

@@ -54,15 +54,16 @@ def _step(audit: StepAudit) -> Json:
             "message": symbolic["message"],
             "vacuity": symbolic["vacuity"],
         },
-        "numeric": _numeric(audit.numeric),
+        "numeric": _numeric(audit.numeric, audit.reason),
     }
 
 
-def _numeric(verdict: NumericVerdict | None) -> Json:
+def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
     if verdict is None:
         return {"status": "not-run", "instances": 0, "violations": 0, "min_slack": None,
                 "counterexample": None,
-                "reason": "the proof does not bind its names to a run, or not this step's"}
+                "reason": reason or "the proof does not bind its names to a run, or not "
+                "this step's"}
     cex = verdict.counterexample
     where = None if cex is None or cex.provenance is None else cex.provenance
     return {
@@ -84,7 +85,7 @@ def _numeric(verdict: NumericVerdict | None) -> Json:
 
 
 def _summary(audit: Audit) -> Json:
-    canonical = [p for p in audit.proofs if p.id in CANONICAL]
+    canonical = [p for p in audit.proofs if p.id in CANONICAL and not p.file]
     steps = [s for p in audit.proofs for s in p.steps]
     symbolic = {k: sum(s.symbolic.status == k for s in steps)
                 for k in ("proved", "refuted", "unknown")}
@@ -112,15 +113,20 @@ def _summary(audit: Audit) -> Json:
 def canonical_line(audit: Audit) -> str:
     """What passing rests on, as every rendering prints it beside passed/failed: true for
     any selection (`--only` may audit no canonical proof, and then none was verified: the
-    line says so instead of "both verified")."""
-    canonical = [p for p in audit.proofs if p.id in CANONICAL]
+    line says so instead of "both verified"), with the users' proof files, which decide too."""
+    canonical = [p for p in audit.proofs if p.id in CANONICAL and not p.file]
     verified = sum(p.status == "verified" for p in canonical)
     if not canonical:
-        return "no canonical proof audited"
-    if len(canonical) == len(CANONICAL):
-        return f"canonical proofs verified: {verified} of {len(canonical)}"
-    return (f"canonical proofs verified: {verified} of the {len(canonical)} audited "
-            f"({', '.join(p.id for p in canonical)}; {len(CANONICAL)} exist)")
+        line = "no canonical proof audited"
+    elif len(canonical) == len(CANONICAL):
+        line = f"canonical proofs verified: {verified} of {len(canonical)}"
+    else:
+        line = (f"canonical proofs verified: {verified} of the {len(canonical)} audited "
+                f"({', '.join(p.id for p in canonical)}; {len(CANONICAL)} exist)")
+    if files := [p for p in audit.proofs if p.file]:
+        line += (f"; proof files verified: {sum(p.status == 'verified' for p in files)} of "
+                 f"{len(files)}")
+    return line
 
 
 @dataclass(frozen=True)
@@ -188,4 +194,22 @@ def to_text(audit: Audit) -> str:
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
-    return "\n".join(lines)
+    return "\n".join(lines + not_run_lines(audit))
+
+
+def not_run_lines(audit: Audit) -> list[str]:
+    """Why steps were not run: one line per proof that binds no run (`[numeric]`); for a
+    user's proof file one line per other step that no row set binds, with the reason; for
+    a built-in proof only how many (the reasons are in the JSON and the reports)."""
+    lines = []
+    for p in audit.proofs:
+        if p.proof.numeric is None:
+            lines.append(f"  {p.id}: the proof declares no [numeric] run")
+            continue
+        skipped = [s for s in p.steps if s.numeric is None]
+        if p.file:
+            lines += [f"  {p.id}/{s.step.id}: {s.reason}" for s in skipped]
+        elif skipped:
+            lines.append(f"  {p.id}: {len(skipped)} step{'s' * (len(skipped) > 1)} "
+                         "(why: in --json and the reports)")
+    return ["", "not run (checked symbolically only):", *lines] if lines else []

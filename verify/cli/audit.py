@@ -1,8 +1,11 @@
-"""`novikoff audit`: every built-in proof, symbolically and numerically (docs/design.md §6).
+"""`novikoff audit [PROOF ...]`: built-in proofs and users' proof files, symbolically and
+numerically (docs/design.md §6).
 
-Exit 0 when every canonical proof audited is verified (both, unless `--only` leaves some
-out) and every report file was rendered whole, 1 otherwise; findings in the source proofs
-are reported, not failures, unless `--strict`. The summary is printed before any report
+Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
+proofs leaves some out), every user's proof file audited is verified, and every report file
+was rendered whole, 1 otherwise; findings in the source proofs are reported, not failures,
+unless `--strict`. A proof file or data file that cannot be used is one line on stderr and
+exit 2, after the report of the others. The summary is printed before any report
 file is written. On a terminal, a progress bar is drawn on
 stderr (`verify.cli.terminal`); otherwise stderr gets only the final time line.
 """
@@ -46,12 +49,20 @@ def register(subparsers: Any) -> None:
     """Add the `audit` subcommand."""
     parser = subparsers.add_parser(
         "audit",
-        help="audit every built-in proof, symbolically and on exact runs",
+        help="audit built-in proofs and proof files, symbolically and on exact runs",
         description="Prove or refute every step of the built-in proofs (the canonical "
-        "perceptron proofs, their variants and the five source documents) and check each "
-        "step's statement on exact runs over adversarial sequences. Exit 0 when both "
-        "canonical proofs are verified; --strict also fails on findings in any proof.",
+        "perceptron proofs, their variants and the five source documents), or of the proofs "
+        "named (built-in ids and proof files, mixed), and check each step's statement on "
+        "exact runs over adversarial sequences and the data given. Exit 0 when the canonical "
+        "proofs and every proof file audited are verified; --strict also fails on findings "
+        "in any proof; 2 when a proof or data file cannot be used (the others are reported).",
     )
+    parser.add_argument("proofs", nargs="*", metavar="PROOF",
+                        help="a built-in proof id or a proof file (TOML; default: every "
+                        "built-in proof)")
+    parser.add_argument("--data", action="append", default=[], metavar="FILE",
+                        help="also run every audited proof on this data file (repeatable; "
+                        "any format `novikoff run` reads)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--markdown", type=Path, metavar="FILE",
                         help="also write the report as Markdown to FILE")
@@ -104,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
 
     start = time.perf_counter()
     with progress_bar("audit") as bar:
-        audit = run_audit(args.only, seed=args.seed, budget=args.budget,
+        audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
+                          seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler)
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
@@ -133,6 +145,10 @@ def run(args: argparse.Namespace) -> int:
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"
           f"{', scheduler ' + args.scheduler if args.scheduler else ''}){broken}",
           file=sys.stderr)
+    for error in audit.errors:
+        print(f"novikoff: error: {error}", file=sys.stderr)
+    if audit.errors:
+        return 2
     return 0 if passed and not unrendered else 1
 
 

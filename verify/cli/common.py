@@ -8,10 +8,8 @@ live here, so a bad value reads the same everywhere.
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -63,21 +61,12 @@ def read_proof(name: str) -> tuple[str, Proof]:
     A file of that name wins over a built-in id, so a user's `canonical-online` file in the
     current directory is never shadowed. Returns the name to show and the parsed proof.
     """
-    from proofs.library import PROOFS, load_builtin
-    from proofs.proof_file import MAX_BYTES, load_proof, parse_proof
+    from proofs.library import load_named
+    from proofs.proof_file import MAX_BYTES, parse_proof
 
     if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
-        shown, proof = STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
-    elif name in PROOFS and not Path(name).exists():
-        shown, proof = name, load_builtin(name)
-    elif not Path(name).exists() and not name.endswith(".toml"):  # neither: say both
-        close = difflib.get_close_matches(name, PROOFS, n=1)
-        raise UsageError(f"{name}: no such file, and no built-in proof of that id"
-                         + (f" (did you mean {close[0]}?)" if close else
-                            f" (built-in: {', '.join(PROOFS)})"))
-    else:
-        shown, proof = name, load_proof(name)
-    return shown, proof
+        return STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
+    return name, load_named(name)
 
 
 def print_notes(proof: Proof) -> None:

@@ -177,13 +177,17 @@ def real_prefix(seed: int, orders_per_set: int, sets: Sequence[tuple[str, str, i
                 random.Random(seed + k).shuffle(order)
             prefix = tuple(order[:length])
             data = whole.subset(prefix)
-            sums = [sum(data.y[i] * data.X[i][j] for i in range(data.n)) for j in range(data.d)]
-            u = unit_near(sums)
-            margins = _quantile_margins(data, u)
             label = f"{name} prefix {length} ({'file order' if not k else f'shuffle {seed + k}'})"
-            yield Scenario(Dataset(data.X, data.y, label), u,
-                           Origin("real-prefix", seed + k if k else None, label, prefix),
-                           margins=margins)
+            yield read_pass(Dataset(data.X, data.y, label),
+                            Origin("real-prefix", seed + k if k else None, label, prefix))
+
+
+def read_pass(data: Dataset, origin: Origin) -> Scenario:
+    """One pass over `data` as it is (any data, separable or not), read for a rational unit
+    u near the direction of `sum y_i x_i` at the quartiles of the data's own margins."""
+    sums = [sum(data.y[i] * data.X[i][j] for i in range(data.n)) for j in range(data.d)]
+    u = unit_near(sums)
+    return Scenario(data, u, origin, margins=_quantile_margins(data, u))
 
 
 def _quantile_margins(data: Dataset, u: Vector) -> tuple[Fraction, ...]:

@@ -45,6 +45,12 @@ class Shard:
     stop: int
     make: Callable[[], Iterable[Scenario]]
     reads: str | None = None  # the dataset file in `campaign.BENCH_DATA` it runs on, if any
+    #: the proofs whose checks it runs (None: all): a user's data file is her proof's only
+    only: frozenset[str] | None = None
+
+    def admits(self, check: Check) -> bool:
+        """Whether this shard runs `check` (named `PROOF/STEP`)."""
+        return self.only is None or check.name.rsplit("/", 1)[0] in self.only
 
     def scenarios(self) -> Iterable[Scenario]:
         """The shard's scenarios, built where this is called."""
@@ -183,8 +189,10 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: 
 
 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
-    """One shard's campaign, with the default engine (runs where it is called)."""
-    return campaign.run_campaign(checks, {shard.source: shard.scenarios()})
+    """One shard's campaign, with the default engine (runs where it is called), on the
+    checks it admits."""
+    return campaign.run_campaign([c for c in checks if shard.admits(c)],
+                                 {shard.source: shard.scenarios()})
 
 
 def merge(results: Iterable[CampaignResult]) -> CampaignResult:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from verify.audit.job import Audit
     from verify.testing.check_implementation import Fit, ImplementationReport
     from verify.testing.check_run import RunLike, TheoryReport
 
@@ -50,6 +51,9 @@ class PerceptronTheory:
       violation;
     - `check_implementation(fit, **options)`: `verify.api.check_implementation` with
       the session's seed, failing the test on a problem;
+    - `audit_proof(*files, **options)`: `verify.api.audit_proofs` with the session's seed
+      and the small budget unless given, failing the test unless every file is verified
+      (a course keeps its lecture proofs as regression tests);
     - `separable_data()`, `labelled_vectors(dim)`: hypothesis strategies;
       `seeded_separable(seed)`: the same distribution without hypothesis;
     - `sklearn_fit(**params)`: scikit-learn's Perceptron as a `fit`, a reference peer;
@@ -87,6 +91,18 @@ class PerceptronTheory:
         report = self._api.check_implementation(fit, **options)
         report.raise_for_violations()
         return report
+
+
+    def audit_proof(self, *proofs: Any, **options: Any) -> Audit:
+        """Audit proof files on exact runs; anything not verified fails the test."""
+        __tracebackhide__ = True
+        options.setdefault("seed", self.seed)
+        options.setdefault("budget", "small")
+        audit = self._api.audit_proofs(*proofs, **options)
+        problems = audit.problems()
+        if problems:
+            pytest.fail("proof audit failed:\n" + "\n".join(problems), pytrace=False)
+        return audit
 
 
 @pytest.fixture(scope="session")

@@ -179,7 +179,7 @@ def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
     [
         ('[numeric]\nrun = "kernel"', "numeric.run must be one of"),
         ('[numeric]\nrun = "online"\nnames = { z = "w" }', "undeclared name 'z'"),
-        ('[numeric]\nrun = "online"\nnames = { th = "not an identifier" }', "identifiers"),
+        ('[numeric]\nrun = "online"\nnames = { th = 3 }', "expressions"),
         ('[numeric]\nrun = "online"\nfoo = 1', "unknown key 'foo'"),
     ],
 )

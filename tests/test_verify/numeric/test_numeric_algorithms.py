@@ -11,15 +11,14 @@ claimed by one algorithm is never run by another.
 from __future__ import annotations
 
 from fractions import Fraction
-
-import pytest
+from pathlib import Path
 
 from perceptron.algorithms.online import run_online
 from perceptron.geometry.linear import norm2, radius2
 from proofs.language.terms import Vec, scalar
 from proofs.language.terms import norm2 as norm2_term
-from proofs.proof_file import parse_proof
-from verify.audit.job import _plan
+from verify.audit.job import _admitted, _plan
+from verify.audit.targets import Target
 from verify.kernel import Fact, Judgement
 from verify.numeric import campaign
 from verify.numeric.algorithms import BETAS, EXCLUSIVE_SOURCES, OWN_ALGORITHMS, margin_runs
@@ -154,7 +153,7 @@ def test_the_mistake_count_is_checked_not_assumed() -> None:
     assert exact.status == "held" and exact.instances - exact.vacuous == 6
 
 
-def test_an_unknown_algorithm_is_refused_naming_the_known_ones() -> None:
+def test_an_unknown_algorithm_is_refused_naming_the_known_ones(tmp_path: Path) -> None:
     text = b"""
 title = "t"
 vectors = ["w", "x"]
@@ -167,9 +166,11 @@ id = "s"
 given = ["y*dot(w, x) <= beta"]
 claim = "y*dot(w, x) <= beta"
 """
-    known = parse_proof(text % b"margin-perceptron", "p.toml")
-    plan = _plan({"p": known}, "small", 0, None)
+    for name in ("margin-perceptron", "margin-perceptrons"):
+        (tmp_path / f"{name}.toml").write_bytes(text % name.encode())
+    known = _admitted([Target("p", str(tmp_path / "margin-perceptron.toml"), True)], ())
+    plan = _plan(known, "small", 0, None)
     assert [c.algorithm for c in plan.checks] == ["margin-perceptron"]
-    unknown = parse_proof(text % b"margin-perceptrons", "p.toml")
-    with pytest.raises(ValueError, match="orthonormal-perceptron"):
-        _plan({"p": unknown}, "small", 0, None)
+    unknown = _admitted([Target("p", str(tmp_path / "margin-perceptrons.toml"), True)], ())
+    assert not unknown.proofs  # refused in one line naming the known ones, nothing planned
+    assert len(unknown.errors) == 1 and "orthonormal-perceptron" in unknown.errors[0]

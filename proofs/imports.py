@@ -1,0 +1,197 @@
+"""Steps of other proofs: `uses = ["canonical-online/norm-growth"]` across files.
+
+A `uses` entry `SOURCE/STEP` names a step of another proof: SOURCE is a built-in proof id or
+an alias of the file's `[imports]` table (`lemmas = "lemmas.toml"`, a path relative to the
+importing file, or `lib = "canonical-online"`). The used step, and every step it uses in its
+own proof (transitively), are copied into the importing proof ahead of its own steps, under
+the ids `SOURCE--STEP`, and the entry is read as a use of that copy. So the kernel checks
+the copy again, and its full statement (hypotheses, inherited hypotheses, the runs of an
+induction, definitions) is carried over exactly as a step used within one file: nothing is
+trusted because another file said so.
+
+Names are shared, as within one file: a name the copied steps use is declared in the
+importing proof with the sort it has where it comes from (added when the importing file does
+not declare it); a name declared with the other sort, or a natural of the source that the
+importing file declares as a mere scalar, is refused, naming both. Imports nest (a file may
+import a file that imports), to a bounded depth and without cycles.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import sympy
+
+from proofs.errors import ProofFileError
+from proofs.language.terms import Vec, gram_pair
+from proofs.library.paths import PROOFS
+from proofs.step import STEP_ID, CaseSplit, Induction, Proof, Step, Use
+
+MAX_IMPORTS = 20
+MAX_DEPTH = 8
+_LOADING: list[str] = []  # the files being imported, outermost first (cycles, depth)
+
+
+@dataclass
+class Declared:
+    """The importing proof's declarations, grown by what the copied steps need."""
+
+    vectors: list[str]
+    scalars: list[str]
+    naturals: list[str]
+
+    def adopt(self, name: str, vector: bool, natural: bool, source: str) -> None:
+        """Declare `name` as it is in `source`, or refuse a declaration that disagrees."""
+        mine = self.vectors if vector else self.scalars
+        other = self.scalars if vector else self.vectors
+        if name in other:
+            sort = "vector" if vector else "scalar"
+            raise ProofFileError(f"{name!r} is a {sort} in {source}, declared otherwise here")
+        if name not in mine:
+            mine.append(name)
+            if natural:
+                self.naturals.append(name)
+        elif natural and name not in self.naturals:
+            raise ProofFileError(f"{name!r} is a natural in {source}: declare it in naturals "
+                                 "here too (a step proved for naturals says nothing else)")
+
+
+Load = Callable[[str], Proof]
+"""Reads the proof file at a path (the parser's `load_proof`, passed in: the parser imports
+this module)."""
+
+
+def references(tables: Any) -> list[str]:
+    """The `SOURCE/STEP` entries of the raw `[[step]]` tables' `uses`, before anything is
+    parsed (their names must be declared before the steps that use them are read)."""
+    found: list[str] = []
+    for table in tables if isinstance(tables, list) else ():
+        uses = table.get("uses", []) if isinstance(table, dict) else []
+        for entry in uses if isinstance(uses, list) else ():
+            step = entry.get("step") if isinstance(entry, dict) else entry
+            if isinstance(step, str) and "/" in step:
+                found.append(step)
+    return list(dict.fromkeys(found))
+
+
+def imported(table: Any, wanted: Sequence[str], declared: Declared, folder: str, load: Load
+             ) -> dict[str, Step]:
+    """The copies of the steps `wanted` (and of those they use), by id, in order; every
+    name they mention adopted into `declared`."""
+    aliases = _aliases(table)
+    copies: dict[str, Step] = {}
+    for reference in wanted:
+        source, _, step_id = reference.rpartition("/")
+        proof = _load(source, aliases, folder, load)
+        for step in _closure(proof, step_id, reference):
+            copy_id = _copy_id(source, step.id)
+            if copy_id not in copies:
+                for name, vector in _names(step, proof):
+                    declared.adopt(name, vector, name in proof.naturals, source)
+                copies[copy_id] = replace(
+                    step, id=copy_id, uses=tuple(_renamed(u, source) for u in step.uses),
+                    note=f"from {source} (step {step.id}, checked again here)"
+                    + (f"; {step.note}" if step.note else ""))
+    return copies
+
+
+def with_copies(steps: Sequence[Step], copies: Mapping[str, Step]) -> tuple[Step, ...]:
+    """The copies, then `steps` with every `SOURCE/STEP` use read as a use of its copy."""
+    clash = {s.id for s in steps} & set(copies)
+    if clash:
+        raise ProofFileError(f"step id {sorted(clash)[0]!r} is taken by an imported step")
+    own = tuple(replace(s, uses=tuple(
+        Use(_copy_id(*u.step.rsplit("/", 1)), u.with_) if "/" in u.step else u
+        for u in s.uses)) for s in steps)
+    return (*copies.values(), *own)
+
+
+def _aliases(table: Any) -> Mapping[str, str]:
+    if table is None:
+        return {}
+    if not isinstance(table, dict) or not all(
+            isinstance(k, str) and STEP_ID.fullmatch(k) and isinstance(v, str) and v
+            for k, v in table.items()):
+        raise ProofFileError("[imports] must map names ([a-z0-9-]+) to built-in proof ids "
+                             "or proof files")
+    if len(table) > MAX_IMPORTS:
+        raise ProofFileError(f"[imports] has more than {MAX_IMPORTS} entries")
+    return table
+
+
+def _load(source: str, aliases: Mapping[str, str], folder: str, load: Load) -> Proof:
+    """The proof `source` names: an alias of `[imports]` (a file wins over a built-in id of
+    the same name, as on the command line), else a built-in id."""
+    if source not in aliases:
+        if source in PROOFS:
+            return load(str(PROOFS[source]))
+        raise ProofFileError(f"uses {source}/...: {source!r} is neither a built-in proof nor "
+                             "an alias of [imports]")
+    target = aliases[source]
+    if target in PROOFS and not os.path.exists(os.path.join(folder, target)):
+        return load(str(PROOFS[target]))
+    path = os.path.normpath(os.path.join(folder, target))
+    if path in _LOADING:
+        raise ProofFileError(f"imports {target}: a cycle ({' -> '.join([*_LOADING, path])})")
+    if len(_LOADING) >= MAX_DEPTH:
+        raise ProofFileError(f"imports {target}: nested more than {MAX_DEPTH} deep")
+    _LOADING.append(path)
+    try:
+        return load(path)
+    except ProofFileError as error:
+        raise ProofFileError(f"imports {target}: {error}") from None
+    finally:
+        _LOADING.pop()
+
+
+def _closure(proof: Proof, step_id: str, reference: str) -> list[Step]:
+    """The step and every step it uses in its proof, transitively, in the proof's order."""
+    ids = {s.id for s in proof.steps}
+    if step_id not in ids:
+        raise ProofFileError(f"uses {reference}: no step {step_id!r} there")
+    needed = {step_id}
+    for step in reversed(proof.steps):
+        if step.id in needed:
+            needed |= {u.step for u in step.uses}
+    return [s for s in proof.steps if s.id in needed]
+
+
+def _copy_id(source: str, step_id: str) -> str:
+    copy_id = f"{os.path.splitext(os.path.basename(source))[0]}--{step_id}".lower()
+    if not STEP_ID.fullmatch(copy_id):
+        raise ProofFileError(f"uses {source}/{step_id}: the copy's id {copy_id!r} is not a "
+                             "step id (use a short [imports] alias)")
+    return copy_id
+
+
+def _renamed(use: Use, source: str) -> Use:
+    return Use(_copy_id(source, use.step), use.with_)
+
+
+def _names(step: Step, proof: Proof) -> Iterator[tuple[str, bool]]:
+    """Every name a step mentions, with whether it is a vector (as `proof` declares it)."""
+    exprs: list[sympy.Expr] = [e for r in (*step.hypotheses, step.claim) for e in (r.lhs, r.rhs)]
+    terms: list[sympy.Expr | Vec] = [*step.hints, *step.witness.values(),
+                                     *(t for u in step.uses for _, t in u.with_)]
+    names = {*step.witness, *(n for u in step.uses for n, _ in u.with_)}
+    rule = step.rule
+    if isinstance(rule, Induction):
+        exprs += [e for r in rule.hypotheses for e in (r.lhs, r.rhs)]
+        terms += [*rule.base.values(), *rule.step.values()]
+        names |= {rule.variable, *rule.constants, *rule.base, *rule.step}
+        rule = rule.split
+    if isinstance(rule, CaseSplit):
+        exprs.append(rule.on)
+    for term in terms:
+        if isinstance(term, Vec):
+            names |= set(term)
+            exprs += list(term.values())
+        else:
+            exprs.append(term)
+    for expr in exprs:
+        for symbol in expr.free_symbols:
+            names |= set(gram_pair(symbol) or (symbol.name,))
+    return ((name, name in proof.vectors) for name in sorted(names))

@@ -1,0 +1,167 @@
+"""What a proof's names denote on runs: its `[numeric] names`, read against the vocabulary.
+
+A proof that declares `[numeric] run = KIND` says that its names are quantities of runs of
+that kind (`verify.vocabulary`). A name of the proof denotes the run quantity of the same
+name, or, through `names = { margin = "y*dot(w, x)", th = "w" }`, any expression over the
+run's quantities: a scalar name a scalar expression (polynomial in the run's scalars and
+inner products of its vectors), a vector name a linear combination of the run's vectors.
+The expressions are read by the proof-file parser (`proofs.language.expressions`: a
+whitelist walked on the syntax tree, never evaluated), with the run's quantities as the
+only declared names, so an expression that names anything else is refused before any run
+is made, naming what the run offers and the closest spelling.
+
+A step is then checked on the first row set that binds every run quantity its statement
+mentions once the names are replaced; when none does, `unbound` says why in one line, and
+the audit reports the step `not run` with that reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import sympy
+
+from proofs.errors import ProofFileError
+from proofs.language.division import denominators
+from proofs.language.expressions import (
+    MAX_TERMS,
+    ExpressionError,
+    Names,
+    expansion_size,
+    parse_scalar,
+    parse_vector,
+)
+from proofs.language.terms import Vec, dot, gram_pair
+from proofs.step import RunBinding
+from verify.kernel import Fact, Judgement
+from verify.vocabulary import BINDINGS, NAMES, VECTORS, Binding, binding_for, offered
+
+
+def vocabulary(run: str) -> Names:
+    """The run quantities of runs of kind `run`, as declared names of the expression parser."""
+    names = set(offered(run))
+    return Names(vectors=frozenset(names & VECTORS[run]),
+                 scalars=frozenset(names - VECTORS[run]))
+
+
+def closest(name: str, run: str) -> str:
+    """` (closest: 'x')` when a quantity of `run` is spelt like `name`, else nothing."""
+    near = difflib.get_close_matches(name, offered(run), n=1, cutoff=0.6)
+    return f" (closest: {near[0]!r})" if near else ""
+
+
+@dataclass(frozen=True)
+class Naming:
+    """The proof's names that denote expressions: scalar names to scalar expressions over
+    the run's quantities, vector names to combinations of its vectors; every other name
+    denotes the run quantity of its own name (if the run has one)."""
+
+    run: str
+    scalars: Mapping[str, sympy.Expr]
+    vectors: Mapping[str, Vec]
+
+    @classmethod
+    def of(cls, numeric: RunBinding, vectors: Iterable[str]) -> Naming:
+        """Parse `numeric.names` (the proof's `vectors` take vector expressions); raises
+        ProofFileError naming the entry, for an unknown quantity or a term of the wrong
+        sort or one that divides by a run quantity."""
+        run, words = numeric.run, vocabulary(numeric.run)
+        proof_vectors = set(vectors)
+        scalars: dict[str, sympy.Expr] = {}
+        vector_terms: dict[str, Vec] = {}
+        for name, text in numeric.names.items():
+            where = f"numeric.names.{name}"
+            try:
+                if name in proof_vectors:
+                    vector_terms[name] = parse_vector(text, words)
+                    parts: Sequence[sympy.Expr] = tuple(vector_terms[name].values())
+                else:
+                    scalars[name] = parse_scalar(text, words)
+                    parts = (scalars[name],)
+            except ExpressionError as error:
+                raise ProofFileError(f"{where} = {text!r}: {_unknown(text, run) or error}"
+                                     ) from None
+            if any(denominators(part) for part in parts):
+                raise ProofFileError(f"{where} = {text!r}: divides by a run quantity (a "
+                                     "statement on runs must stay a polynomial)")
+        return cls(run, scalars, vector_terms)
+
+    def judgement(self, hypotheses: Sequence[Fact], claim: Fact) -> Judgement:
+        """`hypotheses |- claim` with every name replaced by what it denotes on runs, all
+        at once (an inner product of two named vectors expands bilinearly)."""
+        symbols = {s for fact in (*hypotheses, claim) for s in fact.expr.free_symbols}
+        replace = {s: self._term(s) for s in symbols}
+        facts = [Fact(sympy.expand(f.expr.xreplace(replace)) if replace else f.expr, f.kind)
+                 for f in (*hypotheses, claim)]
+        used = {s for f in facts for s in f.expr.free_symbols}
+        vectors = sorted({n for s in used if (pair := gram_pair(s)) for n in pair})
+        scalars = sorted(s.name for s in used if gram_pair(s) is None)
+        return Judgement(tuple(facts[:-1]), facts[-1], tuple(vectors), tuple(scalars))
+
+    def _term(self, symbol: sympy.Symbol) -> sympy.Expr:
+        pair = gram_pair(symbol)
+        if pair is None:
+            return self.scalars.get(symbol.name, symbol)
+        a, b = (self.vectors.get(n, Vec.named(n)) for n in pair)
+        return dot(a, b) if (pair[0] in self.vectors or pair[1] in self.vectors) else symbol
+
+    def too_large(self, hypotheses: Sequence[Fact], claim: Fact) -> bool:
+        """Whether the statement with the names replaced would expand past `MAX_TERMS` per
+        relation (predicted without expanding: a hostile table cannot ask for minutes)."""
+        for fact in (*hypotheses, claim):
+            replace = {s: self._term(s) for s in fact.expr.free_symbols}
+            if expansion_size(fact.expr.xreplace(replace))[1] > MAX_TERMS:
+                return True
+        return False
+
+
+def unbound(judgement: Judgement, run: str) -> str | None:
+    """Why no row set of a `run` run binds the statement's quantities (None: one does)."""
+    scalars = {s.name for s in judgement.symbols() if gram_pair(s) is None}
+    vectors = {n for s in judgement.symbols() if (pair := gram_pair(s)) for n in pair}
+    if binding_of(scalars | vectors, run, scalars, vectors) is not None:
+        return None
+    kind = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
+    strangers = sorted((scalars | vectors) - set(offered(run)))
+    if strangers:
+        hints = "".join(closest(n, run) for n in strangers[:1])
+        return (f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'} no quantity "
+                f"of {kind}{hints}: bind {'it' if len(strangers) == 1 else 'them'} in "
+                "[numeric] names")
+    wrong = sorted((scalars & VECTORS[run]) | (vectors - VECTORS[run]))
+    if wrong:
+        return f"{', '.join(wrong)}: of the other sort (vector or scalar) on {kind}"
+    sets = "; ".join(f"{b} rows bind {', '.join(sorted((scalars | vectors) & set(NAMES[b])))}"
+                     for b in BINDINGS[run])
+    return f"no row set of {kind} binds all of {', '.join(sorted(scalars | vectors))} ({sets})"
+
+
+def binding_of(names: set[str], run: str, scalars: set[str] | None = None,
+               vectors: set[str] | None = None) -> Binding | None:
+    """The first row set of `run` binding `names`, each of its own sort when the sorts are
+    given (a scalar `d` is not the online runs' direction vector `d`)."""
+    if (scalars is not None and scalars & VECTORS[run]) or (
+            vectors is not None and vectors - VECTORS[run]):
+        return None
+    return binding_for(names, run)
+
+
+def _unknown(text: str, run: str) -> str | None:
+    """`'xx' is no quantity of an online run (it offers: ...; closest ...)` for the first
+    name of `text` that the run does not offer (None: every name is offered). Only called
+    after the expression parser has parsed `text`, so `ast.parse` here meets valid syntax."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and id(node) not in called and \
+                node.id not in offered(run):
+            return (f"{node.id!r} is no quantity of {run} runs{closest(node.id, run)}; they "
+                    f"offer: {', '.join(offered(run))}")
+    return None
+
