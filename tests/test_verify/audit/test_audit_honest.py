@@ -145,3 +145,11 @@ def test_a_step_no_run_can_leave_is_vacuous_in_every_audit_output(audit: Audit):
     assert f"joeyonng-online/norm-unrolled: {reason}" in to_text(source)
     for fmt, render in RENDERERS.items():
         assert "no run leaves its start state" in render(source), fmt
+
+
+def test_the_verdict_line_counts_the_users_proof_files(audit: Audit):
+    """A copy of canonical-online in a user's file is a proof file, not the canonical proof."""
+    copy = dataclasses.replace(_only(audit, "canonical-online").proofs[0], file=True)
+    chosen = dataclasses.replace(audit, proofs=(copy,))
+    assert canonical_line(chosen) == "no canonical proof audited; proof files verified: 1 of 1"
+    assert to_text(chosen).splitlines()[0] == f"passed · {canonical_line(chosen)}"
