@@ -16,6 +16,10 @@ file, the step and the problem. Extensions beyond §5 (all optional):
     constants = ["u"]                              # one value for the whole run (x, y: fresh)
 
     source = "where the proof comes from"          # top level
+    theorem = "bound"                              # the main result (default: the last
+                                                   #   step no other step uses)
+    [notation]                                     # how names read in reports: another
+    ts = "theta_star"                              #   identifier, prettified (θ*)
     naturals = ["t"]                               # scalars ranging over 0, 1, 2, ...
     [numeric]                                      # the names denote run quantities
     run = "online"                                 # or "batch", "single-pass" (verify.vocabulary):
@@ -64,7 +68,8 @@ from proofs.step import (
 
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
-TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step")
+TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step",
+            "theorem", "notation")
 NUMERIC_KEYS = ("run", "names", "algorithm")
 RUNS = ("online", "batch", "single-pass")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
@@ -130,7 +135,10 @@ def _proof(document: dict[str, Any]) -> tuple[Proof, tuple[Note, ...]]:
     source = _text(document, "source")
     naturals = tuple(_strings(document, "naturals", limit=None))
     steps, naturals, notes = earlier_language(document, steps, naturals)
-    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric, naturals), notes
+    theorem = _text(document, "theorem")
+    notation = _table(document, "notation") if "notation" in document else {}
+    return Proof(title, tuple(vectors), tuple(scalars), steps, source, numeric, naturals,
+                 theorem=theorem, notation=notation), notes
 
 
 def _numeric(document: Mapping[str, Any]) -> RunBinding:
