@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from xml.dom import minidom
 
 import sympy
 from sympy.printing.mathml import MathMLPresentationPrinter
 
-from proofs.language.expressions import Relation
 from proofs.language.terms import gram_pair
 from verify.typeset.names import pretty
-
-if TYPE_CHECKING:
-    from verify.audit.job import StepAudit
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 OPERATORS: dict[str, tuple[str, str]] = {
@@ -114,27 +110,3 @@ _REPLACEMENTS = (
     ("<mn>-", "<mn>&#x2212;"),
     ("&InvisibleTimes;", "&#x2062;"),
 )
-
-
-def relation_latex(relation: Relation) -> str:
-    """`lhs op rhs` in LaTeX (sides printed apart, so nothing is evaluated)."""
-    return f"{latex(relation.lhs)} {OPERATORS[relation.op][0]} {latex(relation.rhs)}"
-
-
-def relation_mathml(relation: Relation) -> str:
-    """`lhs op rhs` as an `mrow`."""
-    op = OPERATORS[relation.op][1]
-    return f"<mrow>{mathml(relation.lhs)}<mo>{op}</mo>{mathml(relation.rhs)}</mrow>"
-
-
-def statement_latex(step: StepAudit) -> list[str]:
-    """The step's hypotheses, then `\\vdash` and its claim: one math fragment each."""
-    claim = step.step.claim
-    return [*map(relation_latex, step.hypotheses), rf"\vdash {relation_latex(claim)}"]
-
-
-def statement_mathml(step: StepAudit) -> tuple[list[str], str]:
-    """The step's hypotheses, one `<math>` element each, and `⊢ claim` as another."""
-    given = [f"<math>{relation_mathml(h)}</math>" for h in step.hypotheses]
-    claim = relation_mathml(step.step.claim)
-    return given, f'<math><mo>&#x22A2;</mo><mspace width="0.4em"/>{claim}</math>'

@@ -24,6 +24,7 @@ CHAR, PAD, HEIGHT, GAP_X, GAP_Y = 6.6, 10.0, 22.0, 10.0, 30.0
 FILL = {"proved": "#dafbe1", "refuted": "#ffebe9", "unknown": "#fff8c5"}
 STROKE = {"proved": "#1a7f37", "refuted": "#cf222e", "unknown": "#9a6700"}
 AFFECTED = "#bc4c00"
+BOLD = ' font-weight="bold"'
 
 
 @dataclass(frozen=True)
@@ -73,20 +74,20 @@ class Graph:
 
     def svg(self) -> str:
         """An inline SVG; each node a link to its step (`#anchor`), with a tooltip."""
-        parts = [f'<svg class="depgraph" xmlns="http://www.w3.org/2000/svg" role="img" '
+        parts = [f'<svg class="depgraph" role="img" '
                  f'viewBox="0 0 {self.width:.0f} {self.height:.0f}" '
                  f'style="max-width:{self.width:.0f}px">',
                  "<title>dependency graph: an arrow from a step to each step that uses it"
-                 "</title>",
-                 '<defs><marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" '
-                 'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
-                 '<path d="M0,0 L8,4 L0,8 z" fill="#6e7781"/></marker></defs>']
+                 "</title>"]
         for kind, pairs in (("use", self.edges), ("fix", self.corrections)):
             for a, b in pairs:
-                parts.append(f'<path class="edge {kind}" d="{self._curve(a, b)}" '
-                             'fill="none" stroke="#6e7781" stroke-width="1" '
-                             + ('stroke-dasharray="4 3" ' if kind == "fix" else "")
-                             + 'marker-end="url(#arrow)"/>')
+                curve, (x, y, down) = self._curve(a, b)
+                tip = -6 if down else 6  # a drawn arrowhead: no marker, nothing referenced
+                parts.append(f'<g class="edge {kind}"><path d="{curve}" fill="none" '
+                             'stroke="#6e7781" stroke-width="1"'
+                             + (' stroke-dasharray="4 3"' if kind == "fix" else "") + "/>"
+                             f'<path d="M{x - 3.5:.1f},{y + tip:.1f} L{x + 3.5:.1f},'
+                             f'{y + tip:.1f} L{x:.1f},{y:.1f} z" fill="#6e7781"/></g>')
         for p in self.placed:
             n = p.node
             dash = ' stroke-dasharray="3 2"' if n.numeric == "not-run" else ""
@@ -104,29 +105,30 @@ class Graph:
                 f' rx="5" fill="{FILL[n.symbolic]}" stroke="{stroke}" stroke-width="{wide}"'
                 f'{dash}/><text x="{p.x + p.width / 2:.1f}" y="{p.y + 15:.1f}" '
                 'text-anchor="middle" font-family="ui-monospace, Menlo, Consolas, monospace" '
-                f'font-size="11"{" font-weight=\"bold\"" if n.theorem else ""}>'
+                f'font-size="11"{BOLD if n.theorem else ""}>'
                 f"{escape(p.label)}</text></a>")
         parts.append("</svg>")
         return "".join(parts)
 
-    def _curve(self, a: str, b: str) -> str:
+    def _curve(self, a: str, b: str) -> tuple[str, tuple[float, float, bool]]:
+        """The edge's SVG path and its head (x, y, pointing down)."""
         source, target = self.at(a), self.at(b)
         x1, y1 = source.x + source.width / 2, source.y + HEIGHT
         x2, y2 = target.x + target.width / 2, target.y
-        if y2 <= y1:  # same row (a correction beside its finding): arc below
-            x1, y1, x2, y2 = x1, y1, x2, target.y + HEIGHT
-            return f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + 18:.1f} {x2:.1f},{y2 + 18:.1f} " \
-                   f"{x2:.1f},{y2:.1f}"
+        if y2 <= y1:  # same row (a correction beside its finding): arc below, up into it
+            y2 = target.y + HEIGHT
+            return (f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + 18:.1f} {x2:.1f},{y2 + 18:.1f} "
+                    f"{x2:.1f},{y2:.1f}", (x2, y2, False))
         mid = (y2 - y1) / 2
-        return f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + mid:.1f} {x2:.1f},{y2 - mid:.1f} " \
-               f"{x2:.1f},{y2:.1f}"
+        return (f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + mid:.1f} {x2:.1f},{y2 - mid:.1f} "
+                f"{x2:.1f},{y2:.1f}", (x2, y2, True))
 
     def tikz(self, labels: Mapping[str, str]) -> str:
         """A `tikzpicture` (1 unit = 1pt, y down) scaled to the line width by the caller;
         `labels` maps step ids to their LaTeX-escaped labels."""
         lines = [r"\begin{tikzpicture}[x=1pt,y=-1pt,>=stealth,"
                  r"n/.style={draw,rounded corners=2pt,inner sep=0pt,minimum height=15pt,"
-                 r"font=\ttfamily\scriptsize}]"]
+                 r"font=\ttfamily\small}]"]
         for p in self.placed:
             n = p.node
             colour = n.symbolic
@@ -174,7 +176,7 @@ def _key(step_id: str) -> str:
 
 def layout(nodes: Sequence[Node], width: float = WIDTH) -> Graph:
     """Rows by depth (a step below every step it uses), each row ordered by where its
-    premises sit and wrapped to `width`."""
+    premises sit and wrapped to `width`; steps that use none and serve none last."""
     ids = {n.id for n in nodes}
     depth: dict[str, int] = {}
     for n in nodes:  # proof order: uses come earlier
@@ -184,10 +186,13 @@ def layout(nodes: Sequence[Node], width: float = WIDTH) -> Graph:
     for n in nodes:
         if any(u in findings or u in affected for u in n.uses):
             affected.add(n.id)
+    used = {u for n in nodes for u in n.uses}
+    alone = [n for n in nodes if not n.uses and n.id not in used]  # below the rest
+    levels = [[n for n in nodes if depth[n.id] == level and n not in alone]
+              for level in range(max(depth.values(), default=-1) + 1)]
     placed: dict[str, Placed] = {}
     y = 4.0
-    for level in range(max(depth.values(), default=-1) + 1):
-        row = [n for n in nodes if depth[n.id] == level]
+    for row in [*levels, alone]:
 
         def centre(n: Node) -> float:
             xs = [placed[u].x + placed[u].width / 2 for u in n.uses if u in placed]

@@ -27,8 +27,8 @@ class Statement:
     """One step's statement in one format."""
 
     run: tuple[Piece, ...]  # an induction's run, a case split's cases ((): neither)
-    given: tuple[str, ...]  # the step's own hypotheses, as written
-    inherited: tuple[tuple[str, str], ...]  # (used step, its claim as written)
+    given: tuple[tuple[str, ...], ...]  # the step's own hypotheses, as written, in chunks
+    inherited: tuple[tuple[str, tuple[str, ...]], ...]  # (used step, its claim in chunks)
     claim: tuple[str, ...]  # `⊢ claim` in chunks (`Printer.chunks`)
     widths: tuple[int, ...]  # each chunk's length in plain text (to break lines)
 
@@ -52,13 +52,12 @@ def statement(proof: Proof, step: Step, fmt: Format) -> Statement:
     notation: Mapping[str, str] = proof.notation
     printer, plain = Printer(fmt, notation), Printer(TEXT, notation)
     used = {s.id: s for s in proof.steps}
-    inherited = tuple((str(u), printer.relation(used[u.step].claim.text))
+    inherited = tuple((str(u), tuple(printer.chunks(used[u.step].claim.text)))
                       for u in step.uses if u.step in used)
     claim = printer.chunks(step.claim.text, "⊢")
     widths = tuple(len(c) for c in plain.chunks(step.claim.text, "⊢"))
-    return Statement(_rule(step, printer), tuple(printer.relation(h.text)
-                                                  for h in step.hypotheses),
-                     inherited, tuple(claim), widths)
+    given = tuple(tuple(printer.chunks(h.text)) for h in step.hypotheses)
+    return Statement(_rule(step, printer), given, inherited, tuple(claim), widths)
 
 
 def _rule(step: Step, printer: Printer) -> tuple[Piece, ...]:

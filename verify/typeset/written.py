@@ -92,7 +92,7 @@ class Latex(Format):
         return rf"\frac{{{num[0]}}}{{{den[0]}}}", ATOM
 
     def power(self, base: str, exponent: str) -> str:
-        return f"{{{base}}}^{{{exponent}}}"
+        return f"{base}^{{{exponent}}}" if "^" not in base else f"{{{base}}}^{{{exponent}}}"
 
     def times(self, left: str, right: str, numeral: bool) -> str:
         return f"{left} \\cdot {right}" if numeral else f"{left}\\,{right}"
@@ -131,6 +131,8 @@ class MathML(Format):
         return f"<mfrac>{num[0]}{den[0]}</mfrac>", ATOM
 
     def power(self, base: str, exponent: str) -> str:
+        if base.startswith("<msub>") and base.endswith("</msub>"):  # γ_u²: one script pair
+            return f"<msubsup>{base[6:-7]}<mrow>{exponent}</mrow></msubsup>"
         return f"<msup>{base}<mrow>{exponent}</mrow></msup>"
 
     def times(self, left: str, right: str, numeral: bool) -> str:
