@@ -11,6 +11,7 @@ LaTeX spelling or, failing that, a visible `?`.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 
@@ -69,8 +70,14 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 
 
 def escape(text: str) -> str:
-    """`text` as LaTeX text that typesets as written and executes nothing."""
-    return "".join(_char(c) for c in " ".join(text.split()))
+    """`text` as LaTeX text that typesets as written and executes nothing; a long run of
+    digits (an exact slack of 60 digits) may break every 16 digits and after a `/`."""
+    out = "".join(_char(c) for c in " ".join(text.split()))
+    return _DIGITS.sub(lambda m: r"\allowbreak{}".join(
+        m.group(0)[i:i + 16] for i in range(0, len(m.group(0)), 16)) + r"\allowbreak{}", out)
+
+
+_DIGITS = re.compile(r"[0-9]{17,}")
 
 
 def _char(c: str) -> str:
