@@ -22,10 +22,9 @@ from typing import Any, TypeVar
 import jinja2
 from markupsafe import Markup
 
-from proofs.language.terms import gram_pair
 from proofs.step import Induction, Proof
 from verify.audit.job import Audit, ProofAudit, StepAudit
-from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
+from verify.audit.report import COLUMNS, ProofCounts, findings, names, to_json
 from verify.proof_checker import GoalReport
 from verify.render.certificates import assignments
 from verify.typeset.graph import WIDTH, Graph, Node, layout
@@ -60,9 +59,7 @@ class StepView:
     @property
     def names(self) -> frozenset[str]:
         """The scalar and vector names the step's statement mentions."""
-        relations = (*self.audit.hypotheses, self.audit.step.claim)
-        symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols for r in relations))
-        return frozenset(n for s in symbols for n in gram_pair(s) or (s.name,))
+        return names(self.audit)
 
     @property
     def goals(self) -> tuple[GoalReport, ...]:

@@ -213,3 +213,12 @@ def test_no_html_formula_is_wider_than_the_column(audit: Audit, tmp_path: Path):
                                     clip={"x": 0, "y": 0, "width": width, "height": 1500})
             page.close()
         browser.close()
+
+
+def test_the_text_audit_shows_a_counterexample_with_its_values(audit: Audit):
+    """Issue 29.5: not "counterexample (dimension-1 screen)" alone, and only the step's names."""
+    from verify.audit.report import to_text
+
+    text = to_text(_only(audit, "chan-batch")).splitlines()
+    at = text.index(next(line for line in text if "chan-batch/misclassified-strict:" in line))
+    assert text[at + 2].strip() in ("counterexample: g = 0, y = 1", "counterexample: y = 1, g = 0")
