@@ -16,6 +16,10 @@ file, the step and the problem. Extensions beyond §5 (all optional):
     constants = ["u"]                              # one value for the whole run (x, y: fresh)
 
     source = "where the proof comes from"          # top level
+    theorem = "bound"                              # the main result (default: the last
+                                                   #   step no other step uses)
+    [notation]                                     # how names read in reports: another
+    ts = "theta_star"                              #   identifier, prettified (θ*)
     naturals = ["t"]                               # scalars ranging over 0, 1, 2, ...
     uses = ["canonical-online/norm-growth", "lib/x"]  # a step of another proof (proofs.imports)
     [imports]                                      # aliases: built-in ids or proof files
@@ -69,7 +73,7 @@ from proofs.step import (
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step",
-            "imports")
+            "imports", "theorem", "notation")
 NUMERIC_KEYS = ("run", "names", "algorithm", "data")
 MAX_DATA = 20
 RUNS = ("online", "batch", "single-pass")
@@ -140,8 +144,10 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
     numeric = _numeric(document, folder) if "numeric" in document else None
     source = _text(document, "source")
     steps, naturals, notes = earlier_language(document, steps, tuple(declared.naturals))
+    theorem = _text(document, "theorem")
+    notation = _table(document, "notation") if "notation" in document else {}
     return Proof(title, tuple(vectors), tuple(scalars), with_copies(steps, copies), source,
-                 numeric, naturals), notes
+                 numeric, naturals, theorem=theorem, notation=notation), notes
 
 
 def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:

@@ -224,6 +224,8 @@ class Proof:
     numeric: RunBinding | None = None
     naturals: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # declarations of the earlier language inferred (proofs.earlier)
+    theorem: str = ""  # the step that is the proof's main result ("": `main_result` infers it)
+    notation: Mapping[str, str] = field(default_factory=dict)  # name -> how it reads (names)
 
     def __post_init__(self) -> None:
         names = declare(self.vectors, self.scalars)
@@ -236,6 +238,15 @@ class Proof:
                     raise ProofFileError(f"numeric.names binds undeclared name {name!r}")
         if not self.steps:
             raise ProofFileError("a proof needs at least one step")
+        if self.theorem and all(s.id != self.theorem for s in self.steps):
+            raise ProofFileError(f"theorem names {self.theorem!r}, which is not a step")
+        for name, reads in self.notation.items():
+            if name not in names.vectors | names.scalars:
+                raise ProofFileError(f"notation gives undeclared name {name!r}")
+            if not isinstance(reads, str) or not IDENTIFIER.fullmatch(reads) or len(reads) > \
+                    MAX_NAME_LENGTH:
+                raise ProofFileError(f"notation of {name!r} must be an identifier "
+                                     "(e.g. \"theta_star\"), not {reads!r}")
         if len(self.steps) > MAX_STEPS:
             raise ProofFileError(f"{len(self.steps)} steps, more than {MAX_STEPS}")
         seen: set[str] = set()
@@ -259,6 +270,16 @@ class Proof:
     def names(self) -> Names:
         """The declared names, as the expression parser takes them."""
         return Names(vectors=frozenset(self.vectors), scalars=frozenset(self.scalars))
+
+    @property
+    def main_result(self) -> str:
+        """The id of the step a reader should see first: `theorem` when the file names it,
+        else the last step no other step uses (the end of the longest chain of reasoning
+        is where a proof file puts its conclusion)."""
+        if self.theorem:
+            return self.theorem
+        used = {u.step for s in self.steps for u in s.uses}
+        return next(s.id for s in reversed(self.steps) if s.id not in used)
 
     def step(self, step_id: str) -> Step:
         """The step with id `step_id`."""

@@ -145,6 +145,21 @@ def _clip(text: str, limit: int = 80) -> str:
     return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...")
 
 
+_FIXITS = (
+    (re.compile(r"(?<![<>=!])=(?!=)"), "use == for equality (a relation, not an assignment)"),
+    (re.compile(r"<\s*[A-Za-z_]\w*\s*,"), "write dot(w, x) for the inner product <w, x>"),
+    (re.compile(r"\|\|"), "write norm2(x) for ||x||^2 (squared norms only: no roots)"),
+    (re.compile(r"\^"), "use ** for powers (y**2, not y^2)"),
+)
+
+
+def fixit(text: str) -> str:
+    """What to write instead, for the habits of other notations a student brings (issue
+    29.7): `y^2`, `y**2 = 1`, `y*<w, x>`, `||x||`; "" when none applies."""
+    hints = [hint for pattern, hint in _FIXITS if pattern.search(text)]
+    return f": {'; '.join(hints)}" if hints else ""
+
+
 def _parse(text: str) -> ast.expr:
     if not isinstance(text, str):
         raise ExpressionError(f"expected a string, got {type(text).__name__}")
@@ -159,7 +174,7 @@ def _parse(text: str) -> ast.expr:
     try:
         module = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        raise ExpressionError(f"{text!r} is not a valid expression") from exc
+        raise ExpressionError(f"{text!r} is not a valid expression{fixit(text)}") from exc
     nodes = sum(1 for _ in ast.walk(module))
     if nodes > MAX_NODES:
         raise ExpressionError(f"expression has {nodes} syntax nodes, more than {MAX_NODES}")
@@ -262,7 +277,8 @@ class _Walker:
             return self.bounded(node, left / right)
         if isinstance(op, ast.Pow):
             return self.power(node, left)
-        raise self.fail(node, f"operator {type(op).__name__} is not allowed")
+        hint = "; use ** for powers (y**2, not y^2)" if isinstance(op, ast.BitXor) else ""
+        raise self.fail(node, f"operator {type(op).__name__} is not allowed{hint}")
 
     def power(self, node: ast.BinOp, base: Value) -> Value:
         if isinstance(base, Vec):
@@ -307,7 +323,10 @@ class _Walker:
 
     def call(self, node: ast.Call) -> Value:
         if not isinstance(node.func, ast.Name) or node.func.id not in _CALLS:
-            raise self.fail(node, "only dot(a, b) and norm2(a) may be called")
+            called = node.func.id if isinstance(node.func, ast.Name) else ""
+            hint = (f'; define it: [define] r = "{ast.unparse(node)}", then write r'
+                    if called in ("sqrt", "norm", "max", "min") else "")
+            raise self.fail(node, f"only dot(a, b) and norm2(a) may be called{hint}")
         arity, function = _CALLS[node.func.id]
         if node.keywords or len(node.args) != arity:
             raise self.fail(node, f"{node.func.id} takes {arity} vector argument(s)")

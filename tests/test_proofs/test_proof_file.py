@@ -3,6 +3,7 @@ error."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -213,3 +214,37 @@ def test_a_split_beside_an_induction_splits_its_inductive_step() -> None:
     assert isinstance(rule, Induction) and rule.split is not None and rule.split.text == "R"
     labels = [g.goal.label for g in check_proof(proof).steps[0].goals]
     assert labels == ["base", "step, case R > 0", "step, case R == 0", "step, case R < 0"]
+
+
+@pytest.mark.parametrize(("written", "hint"), [
+    ("y^2 == 1", "use ** for powers"),
+    ("y**2 = 1", "use =="),
+    ("y*<w, x> <= 0", "write dot(w, x)"),
+    ("||x|| <= 1", "write norm2(x)"),
+    ("sqrt(t) <= 1", 'define it: [define] r = "sqrt(t)"'),
+])
+def test_a_habit_from_another_notation_gets_a_fix_it(written: str, hint: str) -> None:
+    """Issue 29.7: the message says what to write instead."""
+    from proofs.language.expressions import ExpressionError, Names, parse_relation
+
+    names = Names(vectors=frozenset({"w", "x"}), scalars=frozenset({"y", "t"}))
+    with pytest.raises(ExpressionError, match=re.escape(hint)):
+        parse_relation(written, names)
+
+
+def test_a_proof_file_names_its_theorem_and_notation(tmp_path) -> None:
+    """Issue 29: `theorem` picks the main result (default: the last step no other uses);
+    `[notation]` must rename declared names to identifiers."""
+    from proofs.errors import ProofFileError
+    from proofs.proof_file import parse_proof
+
+    base = ('title = "t"\nvectors = []\nscalars = ["a", "b"]\n'
+            '[[step]]\nid = "one"\nclaim = "a**2 >= 0"\n'
+            '[[step]]\nid = "two"\nclaim = "a**2 + 1 >= 0"\nuses = ["one"]\n')
+    assert parse_proof(base.encode(), "f").main_result == "two"
+    named = parse_proof(('theorem = "one"\n' + base + '[notation]\na = "alpha"\n').encode(), "f")
+    assert named.main_result == "one" and named.notation == {"a": "alpha"}
+    with pytest.raises(ProofFileError, match="not a step"):
+        parse_proof(('theorem = "three"\n' + base).encode(), "f")
+    with pytest.raises(ProofFileError, match="identifier"):
+        parse_proof((base + '[notation]\na = "\\\\alpha"\n').encode(), "f")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from proofs.language.terms import gram_pair
 from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
 from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
@@ -173,6 +174,24 @@ def summary_table(audit: Audit) -> str:
     return "\n".join(lines)
 
 
+def names(step: StepAudit) -> frozenset[str]:
+    """The scalar and vector names the step's statement mentions: a counterexample is shown
+    on these only (the kernel's may bind more)."""
+    relations = (*step.hypotheses, step.step.claim)
+    symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols for r in relations))
+    return frozenset(n for s in symbols for n in gram_pair(s) or (s.name,))
+
+
+def counterexample_line(step: StepAudit) -> str | None:
+    """`y = 1, g = 0` for a refuted step: the values that make the claim false."""
+    cex = step.symbolic.counterexample
+    if cex is None:
+        return None
+    from verify.render.certificates import assignments
+
+    return ", ".join(assignments(cex.scalars, cex.vectors, names(step))) or "(no names)"
+
+
 def to_text(audit: Audit) -> str:
     """The outcome, the summary table, then the findings with their messages."""
     lines = [f"{'passed' if audit.passed() else 'failed'} · {canonical_line(audit)}", "",
@@ -183,6 +202,8 @@ def to_text(audit: Audit) -> str:
         for p, s in found:
             lines.append(f"  {p.id}/{s.step.id}: {s.statement}")
             lines.append(f"    symbolic {s.symbolic.status}: {s.symbolic.message}")
+            if (values := counterexample_line(s)) is not None:
+                lines.append(f"    counterexample: {values}")
             if s.numeric is not None and s.numeric.status == "violated":
                 lines.append(f"    numeric violated on {s.numeric.violations} of "
                              f"{s.numeric.instances} run instances")

@@ -1,6 +1,8 @@
 """`novikoff audit [PROOF ...]`: built-in proofs and users' proof files, symbolically and
 numerically (docs/design.md §6).
 
+With `--only ID` a report file is that proof's stand-alone handout (theorem, graph, steps,
+certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one page.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
 was rendered whole, 1 otherwise; findings in the source proofs are reported, not failures,
@@ -31,12 +33,13 @@ from verify.numeric.budgets import BUDGETS
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
     from verify.audit.job import Audit
+    from verify.render.evidence import Layout
 
 REPORTS: tuple[str, ...] = ("markdown", "html", "latex")
 """Report file options; each names its renderer module in `verify.render`."""
 
 
-def renderer(name: str) -> Callable[[Audit, list[str]], str]:
+def renderer(name: str) -> Callable[[Audit, list[str], Layout | None], str]:
     """The render function of report format `name`."""
     return importlib.import_module(f"verify.render.{name}").render
 
@@ -71,6 +74,10 @@ def register(subparsers: Any) -> None:
                         "no scripts, nothing fetched when viewed) to FILE")
     parser.add_argument("--latex", type=Path, metavar="FILE",
                         help="also write a standalone LaTeX document to FILE")
+    parser.add_argument("--summary", action="store_true",
+                        help="report files are one page: theorems, verdicts and findings")
+    parser.add_argument("--no-appendix", action="store_true",
+                        help="report files leave out the certificates (a shorter handout)")
     parser.add_argument("--only", action="append", metavar="ID",
                         help=f"audit only this proof (repeatable): {', '.join(PROOFS)}")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
@@ -138,7 +145,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(to_text(audit) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     sys.stdout.flush()
-    unrendered = write_reports(audit, outputs)
+    from verify.render.evidence import Layout
+
+    unrendered = write_reports(audit, outputs,
+                               Layout(summary=args.summary, appendix=not args.no_appendix))
     passed = audit.passed(strict=args.strict)
     broken = f"; {unrendered} report piece(s) could not be rendered" if unrendered else ""
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
@@ -152,14 +162,14 @@ def run(args: argparse.Namespace) -> int:
     return 0 if passed and not unrendered else 1
 
 
-def write_reports(audit: Audit, outputs: dict[str, Path]) -> int:
+def write_reports(audit: Audit, outputs: dict[str, Path], layout: Layout | None = None) -> int:
     """Write each requested report file; return how many pieces could not be typeset.
     A piece that fails is shown as such in its file and named in one line on stderr per
     file; the rest of every file is still written."""
     missing = 0
     for name, path in outputs.items():
         failures: list[str] = []
-        path.write_text(renderer(name)(audit, failures), encoding="utf-8")
+        path.write_text(renderer(name)(audit, failures, layout), encoding="utf-8")
         if failures:
             missing += len(failures)
             more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""

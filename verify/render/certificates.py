@@ -42,7 +42,11 @@ def labels(judgement: Judgement) -> list[str]:
 
 
 class Notation(ABC):
-    """How one output format writes the leaves of an identity."""
+    """How one output format writes the leaves of an identity; `names` is the proof's
+    `[notation]`, so names read as in the step's statement (`verify.typeset.names`)."""
+
+    def __init__(self, names: Mapping[str, str] | None = None) -> None:
+        self.names = dict(names or {})
 
     @abstractmethod
     def number(self, value: Fraction) -> str:
@@ -237,7 +241,7 @@ class Latex(Notation):
         return rf"{sign}\tfrac{{{value.numerator}}}{{{value.denominator}}}"
 
     def polynomial(self, expr: sympy.Expr) -> str:
-        return formulas.latex(expr)
+        return formulas.latex(expr, self.names)
 
     def fact(self, value: Fact) -> str:
         return f"{self.polynomial(value.expr)} {formulas.OPERATORS[value.kind][0]} 0"
@@ -267,7 +271,9 @@ class Latex(Notation):
         return r" \cdot ".join(shown or ["1"])
 
     def group(self, terms: Sequence[str]) -> str:
-        return r"\left(" + " + ".join(terms) + r"\right)"
+        signed = [t if k == 0 else (f"- {t[1:].lstrip()}" if t.startswith("-") else f"+ {t}")
+                  for k, t in enumerate(terms)]
+        return r"\left(" + " ".join(signed) + r"\right)"
 
     def identity(self, left: str, terms: Sequence[str]) -> list[str]:
         rest = [rf"&\quad - {t[1:].lstrip()}" if t.startswith("-") else rf"&\quad + {t}"
@@ -294,7 +300,7 @@ class MathML(Notation):
                 "</mfrac>")
 
     def polynomial(self, expr: sympy.Expr) -> str:
-        return formulas.mathml(expr)
+        return formulas.mathml(expr, self.names)
 
     def fact(self, value: Fact) -> str:
         return (f"<mrow>{self.polynomial(value.expr)}"
@@ -327,12 +333,13 @@ class MathML(Notation):
         return "<mrow>" + "<mo>&#x22C5;</mo>".join(shown or ["<mn>1</mn>"]) + "</mrow>"
 
     def group(self, terms: Sequence[str]) -> str:
-        return "<mrow><mo>(</mo>" + "<mo>+</mo>".join(terms) + "<mo>)</mo></mrow>"
+        signed = [t if k == 0 else _signed(t) for k, t in enumerate(terms)]
+        return "<mrow><mo>(</mo>" + "".join(signed) + "<mo>)</mo></mrow>"
 
     def identity(self, left: str, terms: Sequence[str]) -> list[str]:
         rows = [f'<mtr><mtd columnalign="right">{left}</mtd>'
                 f'<mtd columnalign="left"><mo>=</mo>{terms[0]}</mtd></mtr>']
-        rows += [f'<mtr><mtd></mtd><mtd columnalign="left"><mo>+</mo>{t}</mtd></mtr>'
+        rows += [f'<mtr><mtd></mtd><mtd columnalign="left">{_signed(t)}</mtd></mtr>'
                  for t in terms[1:]]
         return rows
 
@@ -340,6 +347,19 @@ class MathML(Notation):
         name = self.claim(value) if label == "claim" else self.label(label)
         return (f'<mtr><mtd columnalign="right">{name}</mtd>'
                 f'<mtd columnalign="left"><mo>:</mo>{self.fact(value)}</mtd></mtr>')
+
+
+_MINUS = "<mo>&#x2212;</mo>"
+
+
+def _signed(term: str) -> str:
+    """`+ term`, or `− rest` when the term already begins with a minus (never "+ −")."""
+    for opening in ("<mrow>", ""):
+        if term.startswith(opening + _MINUS):
+            return _MINUS + opening + term[len(opening + _MINUS):]
+        if term.startswith(opening + "<mn>&#x2212;"):
+            return _MINUS + opening + "<mn>" + term[len(opening + "<mn>&#x2212;"):]
+    return "<mo>+</mo>" + term
 
 
 TEXT = Text()

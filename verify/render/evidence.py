@@ -22,11 +22,14 @@ from typing import Any, TypeVar
 import jinja2
 from markupsafe import Markup
 
-from proofs.language.terms import gram_pair
+from proofs.step import Induction, Proof
 from verify.audit.job import Audit, ProofAudit, StepAudit
-from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
+from verify.audit.report import COLUMNS, ProofCounts, findings, names, to_json
 from verify.proof_checker import GoalReport
 from verify.render.certificates import assignments
+from verify.typeset.graph import WIDTH, Graph, Node, layout
+from verify.typeset.statement import Statement, statement
+from verify.typeset.written import Format
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -38,13 +41,25 @@ class StepView:
 
     audit: StepAudit
     report: Json
+    proof: Proof
+
+    def statement(self, fmt: Format) -> Statement:
+        """The statement as written, in `fmt` (`verify.typeset.statement`)."""
+        return statement(self.proof, self.audit.step, fmt)
+
+    @property
+    def node(self) -> Node:
+        """The step as its proof's dependency graph shows it."""
+        step = self.audit.step
+        return Node(step.id, self.anchor, tuple(u.step for u in step.uses),
+                    self.report["symbolic"]["status"], self.report["numeric"]["status"],
+                    isinstance(step.rule, Induction), step.id == self.proof.main_result,
+                    self.audit.finding)
 
     @property
     def names(self) -> frozenset[str]:
         """The scalar and vector names the step's statement mentions."""
-        relations = (*self.audit.hypotheses, self.audit.step.claim)
-        symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols for r in relations))
-        return frozenset(n for s in symbols for n in gram_pair(s) or (s.name,))
+        return names(self.audit)
 
     @property
     def goals(self) -> tuple[GoalReport, ...]:
@@ -88,6 +103,38 @@ class ProofView:
         """The step `step_id`, if the proof has one."""
         return next((s for s in self.steps if s.audit.step.id == step_id), None)
 
+    @property
+    def theorem(self) -> StepView:
+        """The proof's main result (`Proof.main_result`)."""
+        found = self.step(self.audit.proof.main_result)
+        assert found is not None, "Proof checks that its theorem is a step"
+        return found
+
+    @property
+    def corrected(self) -> StepView | None:
+        """The corrected statement of the theorem, when it is a finding and has one."""
+        return self.step(f"{self.theorem.audit.step.id}-corrected") if (
+            self.theorem.audit.finding) else None
+
+    @property
+    def verdict(self) -> str:
+        """The theorem's verdict as a reader needs it: violated on runs, else symbolic."""
+        return self.theorem.kind
+
+    def graph(self, width: float = WIDTH) -> Graph:
+        """The dependency graph, laid out `width` wide (`verify.typeset.graph`)."""
+        return layout([s.node for s in self.steps], width)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Which document to write: the whole audit (one proof audited: that proof's handout),
+    or with `summary` one page of theorems, verdicts and findings; `appendix` keeps the
+    certificates (a handout without them is shorter)."""
+
+    summary: bool = False
+    appendix: bool = True
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -112,7 +159,7 @@ class AuditView:
         report = to_json(audit)
         proofs = {
             p.id: ProofView(p, entry, tuple(
-                StepView(s, {**e, "proof": p.id})
+                StepView(s, {**e, "proof": p.id}, p.proof)
                 for s, e in zip(p.steps, entry["steps"], strict=True)))
             for p, entry in zip(audit.proofs, report["proofs"], strict=True)
         }
@@ -123,6 +170,12 @@ class AuditView:
             if step is not None:
                 found.append(Finding(proof, step, proof.step(f"{step.audit.step.id}-corrected")))
         return cls(report, tuple(proofs.values()), tuple(found))
+
+
+LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses it. Fill: "
+          "green proved, red refuted, amber unknown; border: solid checked on runs, dashed "
+          "not run, thick a finding; dotted orange halo: rests on a finding; ★ the theorem, "
+          "↻ an induction.")
 
 
 def symbolic_line(step: Json) -> str:
@@ -173,7 +226,9 @@ def guarded(part: Callable[..., T], fallback: Callable[[str], T],
             return part(first, *rest)
         except Exception as error:  # any defect of a renderer: reported, never hidden
             where = (f"{first.report_proof}/{first.audit.step.id}"
-                     if isinstance(first, StepView) else "a counterexample")
+                     if isinstance(first, StepView) else
+                     f"the graph of {first.audit.id}" if isinstance(first, ProofView)
+                     else "a counterexample")
             message = f"{where} could not be rendered ({type(error).__name__}: {error})"
             failures.append(message)
             return fallback(message)
@@ -222,4 +277,6 @@ def environment(fmt: str, escape: Callable[[str], str] | None = None) -> jinja2.
         options["finalize"] = _finalize(escape)
     if fmt == "latex":
         options.update(LATEX_SYNTAX)
-    return jinja2.Environment(**options)
+    env = jinja2.Environment(**options)
+    env.filters["raw"] = Raw  # a macro's output: built by the template from escaped values
+    return env

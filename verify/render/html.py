@@ -9,23 +9,60 @@ here from SymPy's printers over identifiers (`formulas`, `certificates`) are mar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib.resources import files
 
 from markupsafe import Markup
 
 from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
-from verify.render import evidence, formulas
+from verify.render import evidence
 from verify.render.certificates import MATHML, Identity, premises
-from verify.render.evidence import AuditView, Json, StepView, environment, guarded
+from verify.render.evidence import (
+    LEGEND,
+    AuditView,
+    Json,
+    Layout,
+    ProofView,
+    StepView,
+    environment,
+    guarded,
+)
+from verify.typeset.statement import Piece
+from verify.typeset.written import MATHML as MATHML_WRITTEN
+
+
+def formula(chunks: Sequence[str], css: str = "f") -> str:
+    """One formula as MathML pieces that wrap like words (each its own `<math>`), so no
+    formula is wider than the column and none needs a scroll bar."""
+    return f'<span class="{css}">' + "".join(f"<math>{c}</math>" for c in chunks) + "</span>"
+
+
+def _pieces(pieces: Sequence[Piece]) -> str:
+    return "".join(f"<math>{text}</math>" if kind == "math" else str(Markup.escape(text))
+                   for kind, text in pieces)
 
 
 def statement(step: StepView) -> Markup:
-    """The step's hypotheses, one `<math>` each, and `⊢ claim`."""
-    given, claim = formulas.statement_mathml(step.audit)
-    hypotheses = "".join(f"<span>{h}</span>" for h in given)
-    return Markup(f'<div class="statement"><div class="given">{hypotheses}</div>'
-                  f'<div class="claim">{claim}</div></div>')
+    """The step as written: its run or cases, own hypotheses, what it inherits (marked,
+    with a link to the step it comes from), then `⊢ claim`."""
+    st = step.statement(MATHML_WRITTEN)
+    parts = [f'<p class="run">{_pieces(st.run)}</p>'] if st.run else []
+    if st.given:
+        given = "<span>, </span>".join(formula(g) for g in st.given)
+        parts.append(f'<div class="given"><span class="label">given</span> {given}</div>')
+    for used, chunks in st.inherited:
+        anchor = Markup.escape(f"{step.report_proof}--{used.split()[0]}")
+        parts.append(f'<div class="inherited"><span class="label">from <a href="#{anchor}">'
+                     f"{Markup.escape(used)}</a></span> {formula(chunks)}</div>")
+    parts.append(f'<div class="claim">{formula(st.claim)}</div>')
+    return Markup(f'<div class="statement">{"".join(parts)}</div>')
+
+
+def graph(proof: ProofView) -> Markup:
+    """The proof's dependency graph (inline SVG, nodes linking to their steps)."""
+    return Markup(f'<figure class="graph">{proof.graph().svg()}<figcaption>'
+                  f"{Markup.escape(LEGEND)}</figcaption></figure>")
 
 
 def certificates(step: StepView) -> Markup:
@@ -51,7 +88,8 @@ def counterexample(cex: Json, names: object = None) -> Markup:
     return Markup(f'<ul class="cex">{items}</ul>')
 
 
-def render(audit: Audit, failures: list[str] | None = None) -> str:
+def render(audit: Audit, failures: list[str] | None = None,
+           layout: Layout | None = None) -> str:
     """The whole page (`templates/report.html.j2`); a step that cannot be typeset is shown
     as such and its message appended to `failures` (`evidence.guarded`)."""
     view = AuditView.of(audit)
@@ -63,7 +101,8 @@ def render(audit: Audit, failures: list[str] | None = None) -> str:
 
     return environment("html").get_template("report.html.j2").render(
         view=view, summary=view.report["summary"], columns=COLUMNS, style=Markup(style),
-        statement=guarded(statement, fallback, failed),
+        layout=layout or Layout(), statement=guarded(statement, fallback, failed),
+        graph=graph,
         certificates=guarded(certificates, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
         symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line)

@@ -11,13 +11,28 @@ LaTeX spelling or, failing that, a visible `?`.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Sequence
 
 from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
-from verify.render import evidence, formulas
-from verify.render.certificates import LATEX, Identity, premises
-from verify.render.evidence import AuditView, Json, Raw, StepView, environment, guarded
+from verify.render import evidence
+from verify.render.certificates import Identity, Latex, premises
+from verify.render.evidence import (
+    LEGEND,
+    AuditView,
+    Json,
+    Layout,
+    ProofView,
+    Raw,
+    StepView,
+    environment,
+    guarded,
+)
+from verify.typeset.statement import Piece
+from verify.typeset.written import LATEX as WRITTEN
+from verify.typeset.written import lines
 
 ASCII = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",
@@ -30,26 +45,39 @@ UNICODE = {
     "⇒": r"$\Rightarrow$", "∈": r"$\in$", "∑": r"$\sum$", "√": r"$\surd$", "∞": r"$\infty$",
     "⊢": r"$\vdash$", "−": "-", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``",
     "”": "''", "…": r"\dots{}", "²": r"\textsuperscript{2}", "̂": "", "\u00a0": "~",
+    "§": r"\S{}", "¶": r"\P{}", "★": r"$\star$", "↻": r"$\circlearrowright$",
+    "←": r"$\leftarrow$", "ℕ": r"$\mathbb{N}$", "°": r"\textdegree{}", "©": r"\textcopyright{}",
+    "«": r"\guillemotleft{}", "»": r"\guillemotright{}", "€": "EUR",
 }
-PREAMBLE = r"""\documentclass[10pt]{article}
+TITLE = "Audit of the perceptron convergence proofs"
+PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage[utf8]{inputenc}
+\usepackage[T1]{fontenc}
 \usepackage{amsmath,amssymb}
 \usepackage[margin=1.8cm]{geometry}
-\usepackage{longtable}
+\usepackage{longtable,graphicx,adjustbox}
+\usepackage{tikz}
+\usepackage[hidelinks]{hyperref}
+\definecolor{provedfill}{HTML}{DAFBE1}\definecolor{provedline}{HTML}{1A7F37}
+\definecolor{refutedfill}{HTML}{FFEBE9}\definecolor{refutedline}{HTML}{CF222E}
+\definecolor{unknownfill}{HTML}{FFF8C5}\definecolor{unknownline}{HTML}{9A6700}
+\definecolor{affected}{HTML}{BC4C00}
 \setlength{\parindent}{0pt}
 \setlength{\parskip}{4pt}
 \sloppy
-\title{Audit of the perceptron convergence proofs}
-\author{\texttt{novikoff audit}}
-\date{}
-\begin{document}
-\maketitle
+\allowdisplaybreaks
 """
 
 
 def escape(text: str) -> str:
-    """`text` as LaTeX text that typesets as written and executes nothing."""
-    return "".join(_char(c) for c in " ".join(text.split()))
+    """`text` as LaTeX text that typesets as written and executes nothing; a long run of
+    digits (an exact slack of 60 digits) may break every 16 digits and after a `/`."""
+    out = "".join(_char(c) for c in " ".join(text.split()))
+    return _DIGITS.sub(lambda m: r"\allowbreak{}".join(
+        m.group(0)[i:i + 16] for i in range(0, len(m.group(0)), 16)) + r"\allowbreak{}", out)
+
+
+_DIGITS = re.compile(r"[0-9]{17,}")
 
 
 def _char(c: str) -> str:
@@ -59,6 +87,8 @@ def _char(c: str) -> str:
         return c
     if c in UNICODE:
         return UNICODE[c]
+    if "\u00c0" <= c <= "\u017f" and c not in "×÷":  # Latin letters: T1 fonts have them
+        return c
     name = unicodedata.name(c, "")
     for case, prefix in (("", "GREEK SMALL LETTER "), ("upper", "GREEK CAPITAL LETTER ")):
         if name.startswith(prefix):
@@ -82,29 +112,65 @@ def code(text: str) -> str:
     return rf"\texttt{{{escaped}}}"
 
 
+BUDGET = 80
+"""Characters of plain text a display line holds at 10pt on the page (about 95 fit)."""
+
+
+def display(chunks: Sequence[str], widths: Sequence[int]) -> str:
+    """A displayed formula: on one line when it fits, else `multline*` broken at its
+    top-level terms (`verify.typeset.written.lines`), so nothing runs off the page."""
+    if sum(widths) + len(widths) <= BUDGET:
+        return r"\[ " + " ".join(chunks) + r" \]"
+    rows = [" ".join(line) for line in lines(chunks, widths, BUDGET - 10)]
+    return "\\begin{multline*}\n" + " \\\\\n".join(rows) + "\n\\end{multline*}"
+
+
+def _pieces(pieces: Sequence[Piece]) -> str:
+    return "".join(f"${text}$" if kind == "math" else escape(text) for kind, text in pieces)
+
+
 def statement(step: StepView) -> Raw:
-    """The step as written: its hypotheses, then ⊢ claim, in display math."""
-    parts = formulas.statement_latex(step.audit)
-    given = ", \\quad ".join(parts[:-1])
-    return Raw(r"\[ " + (given + r" \quad " if given else "") + parts[-1] + r" \]")
+    """The step as written: its run or cases, own hypotheses, what it inherits (marked),
+    then ⊢ claim displayed (`display`)."""
+    st = step.statement(WRITTEN)
+    parts = [_pieces(st.run).replace("$ ", "$~", 0)] if st.run else []
+    if st.given:
+        parts.append(r"\emph{Given} " + ", ".join(f"${' '.join(g)}$" for g in st.given) + ".")
+    parts += [rf"\emph{{From {code(used)}:}} ${' '.join(chunks)}$."
+              for used, chunks in st.inherited]
+    return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths))
+
+
+def claim(step: StepView) -> Raw:
+    """The claim alone, inline (a summary line)."""
+    return Raw("$" + " ".join(step.statement(WRITTEN).claim[:]).replace(r"\vdash ", "", 1) + "$")
 
 
 def certificates(step: StepView) -> Raw:
     """Each judgement of the step typeset: its hypotheses by label and its claim in one
     paragraph, then, when proved, the certificate's identity (`verify.render.certificates`)
-    as an `align*` block."""
+    as an `align*` block, names read as in the statement."""
+    notation = Latex(step.proof.notation)
     blocks = []
     several = len(step.goals) > 1
     for goal in step.goals:
         given = ", \\quad ".join(f"${row.replace('&', '')}$"
-                                 for row in premises(goal.evidence, LATEX))
+                                  for row in premises(goal.evidence, notation))
         title = (f"\\emph{{{escape(goal.goal.label)}: {goal.verdict.status}}}. "
                  if several else "")
         blocks.append(f"{title}{given}")
         if goal.verdict.certificate is not None:
-            rows = Identity(goal.evidence, goal.verdict.certificate).lines(LATEX)
+            rows = Identity(goal.evidence, goal.verdict.certificate).lines(notation)
             blocks.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}")
     return Raw("\n".join(blocks))
+
+
+def graph(proof: ProofView) -> Raw:
+    """The dependency graph as TikZ, at most the line's width (`verify.typeset.graph`)."""
+    drawn = proof.graph()
+    labels = {p.node.id: escape(p.label) for p in drawn.placed}
+    return Raw(r"\begin{center}\adjustbox{max width=\linewidth}{%" + "\n" + drawn.tikz(labels)
+               + "}\n" + r"\end{center}" + "\n{\\footnotesize " + escape(LEGEND) + "}\n")
 
 
 def counterexample(cex: Json, names: object = None) -> Raw:
@@ -113,7 +179,8 @@ def counterexample(cex: Json, names: object = None) -> Raw:
     return Raw(code("; ".join(evidence.counterexample_lines(cex, shown))))
 
 
-def render(audit: Audit, failures: list[str] | None = None) -> str:
+def render(audit: Audit, failures: list[str] | None = None,
+           layout: Layout | None = None) -> str:
     """The whole document (`templates/report.tex.j2`); a step that cannot be typeset is
     shown as such and its message appended to `failures` (`evidence.guarded`)."""
     view = AuditView.of(audit)
@@ -124,9 +191,12 @@ def render(audit: Audit, failures: list[str] | None = None) -> str:
         return Raw(rf"\emph{{{escape(message)}}}")
 
     return template.render(
-        view=view, summary=view.report["summary"], columns=COLUMNS, preamble=Raw(PREAMBLE),
-        statement=guarded(statement, fallback, failed),
+        view=view, summary=view.report["summary"], columns=COLUMNS, layout=layout or Layout(),
+        preamble=Raw(PREAMBLE), title=Raw(escape(view.proofs[0].audit.proof.title
+                                                  if len(view.proofs) == 1 else TITLE)),
+        statement=guarded(statement, fallback, failed), graph=guarded(graph, fallback, failed),
         certificates=guarded(certificates, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
-        code=lambda text: Raw(code(text)), symbolic_line=evidence.symbolic_line,
+        code=lambda text: Raw(code(text)), claim=guarded(claim, fallback, failed),
+        symbolic_line=evidence.symbolic_line,
         numeric_line=evidence.numeric_line)

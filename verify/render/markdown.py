@@ -11,12 +11,28 @@ nor change the Markdown structure.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from verify.audit.job import Audit
 from verify.proof_checker import GoalReport
-from verify.render import evidence, formulas
-from verify.render.certificates import LATEX, Identity, premises
-from verify.render.evidence import AuditView, Json, Raw, StepView, environment, guarded
+from verify.render import evidence
+from verify.render.certificates import Identity, Latex, premises
+from verify.render.evidence import (
+    LEGEND,
+    AuditView,
+    Json,
+    Layout,
+    ProofView,
+    Raw,
+    StepView,
+    environment,
+    guarded,
+)
+from verify.typeset.written import LATEX as WRITTEN
+from verify.typeset.written import lines
+
+BUDGET = 80
+"""Plain-text characters a displayed line holds before it breaks."""
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]|~$<>&#])")
 SYMBOL = {"proved": "✅", "refuted": "❌", "unknown": "❔", "held": "✅", "violated": "❌",
@@ -51,31 +67,53 @@ def numeric_cell(report: Json) -> Raw:
     return Raw(f"{status(numeric['status'])} ({count})")
 
 
+def _math(chunks: Sequence[str], widths: Sequence[int] | None = None) -> str:
+    """One formula as LaTeX, broken into `aligned` rows at its top-level terms when long."""
+    if widths is None or sum(widths) + len(widths) <= BUDGET:
+        return " ".join(chunks)
+    rows = [" ".join(line) for line in lines(chunks, widths, BUDGET - 10)]
+    return r"\begin{aligned}&" + r" \\ &\quad ".join(rows) + r"\end{aligned}"
+
+
 def statement(step: StepView) -> Raw:
-    """The step as written: hypotheses, then ⊢ claim, in one ```math block."""
-    parts = formulas.statement_latex(step.audit)
-    given = ",\\quad ".join(parts[:-1])
-    return Raw(fenced(given + ("\\quad " if given else "") + parts[-1], "math"))
+    """The step as written: its run or cases and hypotheses in words and inline math,
+    what it inherits (marked), then ⊢ claim in a ```math block."""
+    st = step.statement(WRITTEN)
+    parts = ["".join(f"${t}$" if k == "math" else escape(t) for k, t in st.run)] if st.run else []
+    if st.given:
+        parts.append("*Given* " + ", ".join(f"${_math(g)}$" for g in st.given) + ".")
+    parts += [f"*From {escape(used)}:* ${_math(chunks)}$." for used, chunks in st.inherited]
+    block = fenced(_math(st.claim, st.widths), "math")
+    return Raw("\n\n".join([*parts, block]))
 
 
-def _judgement(goal: GoalReport, several: bool) -> str:
+def claim(step: StepView) -> Raw:
+    """The claim alone, inline."""
+    return Raw("$" + " ".join(step.statement(WRITTEN).claim).replace(r"\vdash ", "", 1) + "$")
+
+
+def graph(proof: ProofView) -> Raw:
+    """The dependency graph as a Mermaid flowchart (GitHub draws it)."""
+    return Raw(fenced(proof.graph().mermaid(), "mermaid") + "\n\n" + escape(LEGEND))
+
+
+def _judgement(goal: GoalReport, several: bool, notation: Latex) -> str:
     """One judgement as an `aligned` block on one line: its hypotheses by label, its claim,
     then the certificate's identity (`verify.render.certificates`)."""
     rows = [rf"&\text{{{goal.goal.label}: {goal.verdict.status}}}"] if several else []
-    rows += premises(goal.evidence, LATEX)
+    rows += premises(goal.evidence, notation)
     if goal.verdict.certificate is not None:
-        rows += Identity(goal.evidence, goal.verdict.certificate).lines(LATEX)
+        rows += Identity(goal.evidence, goal.verdict.certificate).lines(notation)
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
 
 def evidence_math(step: StepView) -> Raw:
-    """One ```math block: the statement as written, then one line per judgement the step
-    needed (hypotheses by label, claim, and the certificate when proved)."""
+    """One ```math block: one line per judgement the step needed (hypotheses by label,
+    claim, and the certificate when proved), names as in the statement."""
     several = len(step.goals) > 1
-    parts = formulas.statement_latex(step.audit)
-    lines = [",\\quad ".join(parts[:-1]) + ("\\quad " if len(parts) > 1 else "") + parts[-1]]
-    lines += [_judgement(goal, several) for goal in step.goals]
-    body = " \\\\\n".join(lines)
+    notation = Latex(step.proof.notation)
+    rows = [_judgement(goal, several, notation) for goal in step.goals]
+    body = " \\\\\n".join(rows)
     return Raw(fenced(r"\begin{gathered}" + body + r"\end{gathered}", "math"))
 
 
@@ -85,7 +123,8 @@ def counterexample(cex: Json, names: object = None) -> str:
     return "; ".join(evidence.counterexample_lines(cex, shown))
 
 
-def render(audit: Audit, failures: list[str] | None = None) -> str:
+def render(audit: Audit, failures: list[str] | None = None,
+           layout: Layout | None = None) -> str:
     """The whole document (`templates/report.md.j2`); a step that cannot be typeset is
     shown as such and its message appended to `failures` (`evidence.guarded`)."""
     env = environment("markdown", escape)
@@ -99,8 +138,9 @@ def render(audit: Audit, failures: list[str] | None = None) -> str:
 
     text = template.render(
         view=view, summary=view.report["summary"], columns=evidence_columns(),
-        status=status, numeric_cell=numeric_cell,
-        statement=guarded(statement, fallback, failed),
+        status=status, numeric_cell=numeric_cell, layout=layout or Layout(),
+        statement=guarded(statement, fallback, failed), claim=guarded(claim, fallback, failed),
+        graph=guarded(graph, fallback, failed),
         evidence_math=guarded(evidence_math, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
         symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,

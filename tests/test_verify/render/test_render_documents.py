@@ -103,12 +103,16 @@ def test_markdown_has_the_summary_findings_and_every_step(audit: Audit):
 
 
 def test_markdown_puts_every_verdict_before_any_detail(audit: Audit):
-    # issue 17: the verdicts were far down a 7 491-line document
+    # issue 17: the verdicts were far down a 7 491-line document; issue 29: the theorems
+    # come first (one line each), then every verdict, then the details
     lines = markdown.render(audit).splitlines()
-    first_detail = next(i for i, line in enumerate(lines) if line.startswith("```math"))
+    first_detail = next(i for i, line in enumerate(lines) if line.startswith("## ")
+                        and "in detail" in line)
+    theorems = [i for i, line in enumerate(lines) if line.startswith("**Theorem (")]
+    assert len(theorems) == len(audit.proofs) and max(theorems) < 80
     for proof in audit.proofs:
         row = next(i for i, line in enumerate(lines) if line.startswith(f"| {proof.id} | "))
-        assert row < 60 and proof.status in lines[row]
+        assert max(theorems) < row < first_detail and proof.status in lines[row]
         for step in proof.steps:
             row = next(i for i, line in enumerate(lines)
                        if line.startswith(f"| {step.step.id} | "))

@@ -14,28 +14,45 @@ from verify.render import formulas
 
 
 @pytest.mark.parametrize(("name", "expected"), [
-    ("R2", r"\mathit{R2}"),  # the squared radius, not R_2 (regression: 122 times R_2)
-    ("w0", r"\mathit{w0}"),
-    ("kxx", r"\mathit{kxx}"),
+    ("R2", r"R^{2}"),  # the squared radius: neither R_2 (122 times once) nor the word R2
+    ("D2", r"D^{2}"),
+    ("w0", r"w_{0}"),  # a lowercase letter and digits: an index
+    ("x1", r"x_{1}"),
+    ("kxx", r"\mathrm{kxx}"),
     ("gamma", r"\gamma"),
     ("gamma_u", r"\gamma_{u}"),
-    ("theta0", r"\theta0"),
-    ("theta_star", r"\theta_{\mathit{star}}"),
+    ("theta0", r"\theta_{0}"),
+    ("theta_star", r"\theta^{*}"),
+    ("xbar", r"\bar{x}"),
+    ("w_k", r"w_{k}"),
     ("x", "x"),
 ])
-def test_names_print_as_written_in_latex(name: str, expected: str) -> None:
+def test_names_print_by_rule_in_latex(name: str, expected: str) -> None:
+    """Issue 29: `xbar` x̄, `theta_star` θ*, `R2` R², `gamma` γ, `_k` a subscript."""
     assert formulas.name_latex(name) == expected
     assert formulas.latex(sympy.Symbol(name)) == expected
 
 
-def test_r2_is_never_a_subscript() -> None:
+def test_r2_is_a_square_and_never_a_subscript() -> None:
     expr = sympy.Symbol("R2") * gram("w", "x") - sympy.Symbol("R2a")
     text = formulas.latex(expr)
-    assert "R_{2}" not in text and r"\mathit{R2}" in text and r"\mathit{R2a}" in text
+    assert "R_{2}" not in text and "R^{2}" in text and r"\mathrm{R2a}" in text
     element = ET.fromstring(f"<math>{formulas.mathml(expr)}</math>")
     assert not list(element.iter("msub"))
-    names = [e.text for e in element.iter("mi")]
-    assert "R2" in names and "R2a" in names
+    (square,) = element.iter("msup")
+    assert [e.text for e in square] == ["R", "2"]
+    assert "R2a" in [e.text for e in element.iter("mi")]
+
+
+def test_a_proof_files_notation_renames_before_the_rules() -> None:
+    from verify.typeset.names import pretty
+
+    notation = {"ts": "theta_star", "xb": "xbar"}
+    assert pretty("ts", notation).text() == "θ*" and pretty("xb", notation).text() == "x̄"
+    assert formulas.latex(gram("ts", "xb"), notation) == (
+        r"\left\langle \theta^{*}, \bar{x} \right\rangle")
+    proof = load_builtin("chan-batch")
+    assert proof.notation["ts"] == "theta_star"
 
 
 def test_mathml_subscripts_only_where_an_underscore_is_written() -> None:

@@ -1,0 +1,224 @@
+"""Issue 29: reports a lecturer hands out. Every built-in proof, alone and together, in
+every format: the theorem is the first formula; LaTeX has no overfull box wider than 1pt
+(pdflatex, when installed); no HTML formula is wider than the content column (measured in
+a real browser: Playwright driving Debian's chromium, when installed); the canonical-online
+handout is at most 10 pages without its appendix, the summary one page; the dependency
+graph has an edge for every `uses`."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from proofs.library import PROOFS, load_builtin
+from verify.audit.job import Audit, run_audit
+from verify.render import html, latex, markdown
+from verify.render.evidence import AuditView, Layout
+from verify.typeset.statement import statement
+from verify.typeset.written import LATEX, MATHML
+
+ROOT = Path(__file__).resolve().parents[3]
+BROWSER_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def audit() -> Audit:
+    return run_audit(budget="small", seed=5)
+
+
+def _only(audit: Audit, proof_id: str) -> Audit:
+    return dataclasses.replace(audit, proofs=tuple(p for p in audit.proofs if p.id == proof_id))
+
+
+# -- the theorem first --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("proof_id", list(PROOFS))
+def test_the_theorem_is_the_first_formula_of_every_handout(audit: Audit, proof_id: str):
+    alone = _only(audit, proof_id)
+    proof = load_builtin(proof_id)
+    theorem = proof.step(proof.main_result)
+    claim_tex = " ".join(statement(proof, theorem, LATEX).claim)
+    claim_mml = statement(proof, theorem, MATHML).claim[0]
+    tex = latex.render(alone)
+    first_display = re.search(r"\\\[|\\begin\{multline\*\}", tex)
+    assert first_display and tex.index(claim_tex.split(" ")[0]) <= first_display.end() + 40
+    assert tex.index("Theorem") < first_display.start() < tex.index(r"\section")
+    page = html.render(alone)
+    first_math = page.index("<math>")
+    assert page.index('class="theorem') < first_math < page.index('class="step ')
+    assert page.index(claim_mml) < page.index('class="step ')
+    md = markdown.render(alone)
+    first_block = md[md.index("```math") + len("```math\n"):]
+    assert first_block.startswith(claim_tex[:20])
+
+
+def test_the_full_audit_leads_with_the_theorems(audit: Audit):
+    page = html.render(audit)
+    assert page.index('id="theorems"') < page.index('id="findings"') < page.index('id="summary"')
+    assert page.count('class="theorem ') == len(audit.proofs)
+    view = AuditView.of(audit)
+    chan = next(p for p in view.proofs if p.audit.id == "virtue-online")
+    assert chan.verdict == "refuted" and chan.corrected is not None  # the fix beside it
+    assert f'href="#{chan.corrected.anchor}"' in page
+
+
+def test_a_statement_is_typeset_as_written_not_in_normal_form():
+    proof = load_builtin("chan-batch")
+    step = proof.step("batch-average-corrected")
+    claim = "".join(statement(proof, step, LATEX).claim)
+    assert r"\frac" in claim and r"\alpha" in claim and r"\theta" not in claim
+    assert claim.replace(" ", "") != r"\vdash0=0"
+    online = load_builtin("canonical-online")
+    run = statement(online, online.step("norm-growth"), LATEX).run
+    words = "".join(text for kind, text in run if kind == "text")
+    assert words.startswith("for every run from") and "updating" in words
+    assert "after" in words and "updates" in words
+
+
+def test_minus_never_prints_as_plus_minus(audit: Audit):
+    page = html.render(audit)
+    assert "<mo>+</mo><mo>&#x2212;</mo>" not in page
+    assert "<mo>+</mo><mn>&#x2212;" not in page
+    assert "<mo>+</mo><mrow><mo>&#x2212;</mo>" not in page
+
+
+# -- the dependency graph ------------------------------------------------------------------------
+
+
+def test_the_graph_of_canonical_online_has_an_edge_for_every_use(audit: Audit):
+    view = AuditView.of(_only(audit, "canonical-online"))
+    (proof,) = view.proofs
+    uses = {(u.step, s.id) for s in proof.audit.proof.steps for u in s.uses}
+    assert uses and set(proof.graph().edges) == uses
+    svg = proof.graph().svg()
+    assert svg.count('class="edge use"') == len(uses)
+    assert all(f'href="#canonical-online--{s.id}"' in svg for s in proof.audit.proof.steps)
+    mermaid = proof.graph().mermaid()
+    assert mermaid.count(" --> ") == len(uses)
+    tex = latex.render(_only(audit, "canonical-online"))
+    assert tex.count(r"\draw[->,gray] (") == len(uses)
+
+
+def test_the_graph_of_a_source_shows_its_findings_and_what_rests_on_them(audit: Audit):
+    view = AuditView.of(_only(audit, "chan-batch"))
+    graph = view.proofs[0].graph()
+    findings = {p.node.id for p in graph.placed if p.node.finding}
+    assert findings
+    affected = {p.node.id for p in graph.placed if p.affected}
+    for a, b in graph.edges:
+        if a in findings or a in affected:
+            assert b in affected
+    assert graph.corrections  # a finding points to its corrected step
+
+
+# -- LaTeX: no overfull boxes, page counts -------------------------------------------------------
+
+
+def _pdflatex(source: str, folder: Path, name: str) -> tuple[int, list[float]]:
+    """Pages and the overfull boxes' excess (pt) of `source` compiled twice."""
+    (folder / f"{name}.tex").write_text(source, encoding="utf-8")
+    for _ in range(2):
+        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                               f"{name}.tex"], cwd=folder, capture_output=True, timeout=300)
+        assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
+    log = (folder / f"{name}.log").read_text(errors="replace")
+    pages = int(re.search(r"Output written on .*?\((\d+) pages?", log, re.S).group(1))
+    boxes = [float(x) for x in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide", log)]
+    return pages, boxes
+
+
+needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None,
+                                    reason="pdflatex is not installed (apt-get install "
+                                    "texlive-latex-extra)")
+
+
+@needs_pdflatex
+def test_latex_has_no_overfull_box_in_any_handout_or_the_full_audit(audit: Audit,
+                                                                   tmp_path: Path):
+    too_wide = {}
+    for proof_id in PROOFS:
+        _, boxes = _pdflatex(latex.render(_only(audit, proof_id)), tmp_path, proof_id)
+        too_wide[proof_id] = [b for b in boxes if b > 1]
+    _, boxes = _pdflatex(latex.render(audit), tmp_path, "all")
+    too_wide["all"] = [b for b in boxes if b > 1]
+    assert not any(too_wide.values()), too_wide
+
+
+@needs_pdflatex
+def test_the_canonical_online_handout_and_the_summary_are_short(audit: Audit, tmp_path: Path):
+    alone = _only(audit, "canonical-online")
+    pages, _ = _pdflatex(latex.render(alone, layout=Layout(appendix=False)), tmp_path, "h")
+    assert pages <= 10
+    pages, _ = _pdflatex(latex.render(audit, layout=Layout(summary=True)), tmp_path, "s")
+    assert pages == 1
+
+
+# -- HTML: measured in a browser -----------------------------------------------------------------
+
+
+def _browser():
+    sync = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    return sync.sync_playwright, chromium
+
+
+MEASURE = """() => {
+  const main = document.querySelector('main'), cs = getComputedStyle(main);
+  const left = main.getBoundingClientRect().left + parseFloat(cs.paddingLeft);
+  const column = main.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  let widest = 0, where = '';
+  for (const m of document.querySelectorAll('math, svg')) {
+    const b = m.getBoundingClientRect();
+    if (b.right - left > widest) {
+      widest = b.right - left; where = (m.closest('section,article') || {}).id || '';
+    }
+  }
+  return {column, widest, where, scroll: document.documentElement.scrollWidth,
+          viewport: window.innerWidth};
+}"""
+
+
+def test_no_html_formula_is_wider_than_the_column(audit: Audit, tmp_path: Path):
+    sync_playwright, chromium = _browser()
+    pages = {"all": html.render(audit),
+             "canonical-online": html.render(_only(audit, "canonical-online"))}
+    shots = (ROOT / "docs" / "images") if os.environ.get("NOVIKOFF_SCREENSHOTS") else tmp_path
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=BROWSER_ARGS)
+        for width in (1100, 800):
+            page = browser.new_page(viewport={"width": width, "height": 1000})
+            for name, text in pages.items():
+                path = tmp_path / f"{name}.html"
+                path.write_text(text, encoding="utf-8")
+                page.goto(path.as_uri())
+                page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                found = page.evaluate(MEASURE)
+                assert found["widest"] <= found["column"] + 0.5, (name, width, found)
+                assert found["scroll"] <= found["viewport"], (name, width, found)
+                if name == "canonical-online" and width == 1100:
+                    page.evaluate("document.querySelectorAll('details').forEach("
+                                  "d => d.open = false)")
+                    shots.mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(shots / "handout-canonical-online.png"),
+                                    clip={"x": 0, "y": 0, "width": width, "height": 1500})
+            page.close()
+        browser.close()
+
+
+def test_the_text_audit_shows_a_counterexample_with_its_values(audit: Audit):
+    """Issue 29.5: not "counterexample (dimension-1 screen)" alone, and only the step's names."""
+    from verify.audit.report import to_text
+
+    text = to_text(_only(audit, "chan-batch")).splitlines()
+    at = text.index(next(line for line in text if "chan-batch/misclassified-strict:" in line))
+    assert text[at + 2].strip() in ("counterexample: g = 0, y = 1", "counterexample: y = 1, g = 0")

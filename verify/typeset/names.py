@@ -1,0 +1,127 @@
+"""Names as a lecturer writes them, by rule: `gamma` γ, `theta_star` θ*, `xbar` x̄, `R2` R²,
+`x1` x₁, `gamma_u` γ_u, `loss_max` loss_max; a proof file's `[notation]` table renames a
+name to another identifier first (`ts = "theta_star"`), so every rule stays format-free
+and nothing a stranger writes reaches LaTeX or MathML as markup.
+
+Why these rules: proof files are plain ASCII identifiers, and SymPy's convention (trailing
+digits are subscripts) misreads `R2`, the squared radius, as R₂. Here a single capital
+followed by `2` is a square (the vocabulary's `R2`, `D2`), a lowercase letter followed by
+digits an index (`x1`, `y2`, `d0`), and anything else prints as written.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from html import escape
+
+GREEK = frozenset({
+    "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
+    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
+    "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi",
+    "Omega",
+})
+"""Names that print as Greek letters (those LaTeX has a command for)."""
+ACCENTS = {"bar": ("\\bar", "\u00af", "\u0304"), "hat": ("\\hat", "^", "\u0302"),
+           "tilde": ("\\tilde", "~", "\u0303")}
+"""Accent suffix -> (LaTeX command, MathML accent, combining character)."""
+_DIGITS = re.compile(r"([A-Za-z]+?)([0-9]+)")
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+@dataclass(frozen=True)
+class Pretty:
+    """One name decomposed: a head (a letter, a Greek letter's name or a word), an accent,
+    subscripts (each itself a name) and a superscript (`*` or `2`)."""
+
+    head: str
+    accent: str = ""
+    subscripts: tuple[Pretty, ...] = ()
+    superscript: str = ""
+
+    @property
+    def word(self) -> bool:
+        """A head of several letters that is no Greek letter: printed upright."""
+        return len(self.head) > 1 and self.head not in GREEK and not self.head.isdigit()
+
+    def latex(self) -> str:
+        """LaTeX math."""
+        if self.head in GREEK:
+            head = f"\\{self.head}"
+        elif self.word:
+            head = "\\mathrm{" + self.head + "}"
+        else:
+            head = self.head
+        if self.accent:
+            head = f"{ACCENTS[self.accent][0]}{{{head}}}"
+        if self.subscripts:
+            head += "_{" + ",".join(s.latex() for s in self.subscripts) + "}"
+        if self.superscript:
+            head += "^{" + ("*" if self.superscript == "*" else self.superscript) + "}"
+        return head
+
+    def mathml(self) -> str:
+        """Presentation MathML (an element; text escaped)."""
+        if self.head in GREEK:
+            head = f"<mi>{greek(self.head)}</mi>"
+        elif self.word:
+            head = f'<mi mathvariant="normal">{escape(self.head)}</mi>'
+        elif self.head.isdigit():
+            head = f"<mn>{self.head}</mn>"
+        else:
+            head = f"<mi>{escape(self.head)}</mi>"
+        if self.accent:
+            head = (f'<mover accent="true">{head}<mo>{ACCENTS[self.accent][1]}</mo>'
+                    "</mover>")
+        sub = ("<mrow>" + "<mo>,</mo>".join(s.mathml() for s in self.subscripts) + "</mrow>"
+               if self.subscripts else "")
+        sup = f"<mo>{self.superscript}</mo>" if self.superscript == "*" else (
+            f"<mn>{self.superscript}</mn>" if self.superscript else "")
+        if sub and sup:
+            return f"<msubsup>{head}{sub}{sup}</msubsup>"
+        if sub:
+            return f"<msub>{head}{sub}</msub>"
+        return f"<msup>{head}{sup}</msup>" if sup else head
+
+    def text(self) -> str:
+        """Plain Unicode: γ_u, θ*, x̄, R², x₁."""
+        head = greek(self.head) if self.head in GREEK else self.head
+        if self.accent:
+            head += ACCENTS[self.accent][2]
+        if self.subscripts:
+            subs = ",".join(s.text() for s in self.subscripts)
+            head += subs.translate(_SUBSCRIPT) if subs.isdigit() else f"_{subs}"
+        return head + {"2": "²", "*": "*"}.get(self.superscript, self.superscript)
+
+
+def greek(name: str) -> str:
+    """The Greek letter called `name` (a member of GREEK)."""
+    case = "CAPITAL" if name[0].isupper() else "SMALL"
+    return unicodedata.lookup(f"GREEK {case} LETTER {name.upper().replace('LAMBDA', 'LAMDA')}")
+
+
+def pretty(name: str, notation: Mapping[str, str] | None = None) -> Pretty:
+    """`name` decomposed by the rules above, after the proof's `[notation]` renaming."""
+    name = (notation or {}).get(name, name)
+    head, *rest = name.split("_") if "_" in name.strip("_") else (name,)
+    accent, superscript, subscripts = "", "", []
+    for part in rest:
+        if part == "star":
+            superscript = "*"
+        elif part in ACCENTS:
+            accent = part
+        elif part:
+            subscripts.append(pretty(part))
+    for suffix in ACCENTS:
+        stem = head.removesuffix(suffix)
+        if stem != head and (len(stem) == 1 or stem in GREEK) and not accent:
+            head, accent = stem, suffix
+    if (m := _DIGITS.fullmatch(head)) and (len(m.group(1)) == 1 or m.group(1) in GREEK):
+        letters, digits = m.groups()
+        if letters.isupper() and len(letters) == 1 and digits == "2" and not superscript:
+            head, superscript = letters, "2"
+        else:
+            head, subscripts = letters, [Pretty(digits), *subscripts]
+    return Pretty(head, accent, tuple(subscripts), superscript)

@@ -1,0 +1,292 @@
+"""A relation typeset as its author wrote it, in LaTeX, MathML or plain text.
+
+The kernel reads SymPy's normal form, which is what it should check but not what a reader
+should see: `norm2(a*v - (2*a)*(v/2)) == 0` normalises to `0 = 0`, and `-y*dot(w, x)` may
+come back as `-x*y...`. Here the relation's own text is parsed again (Python's `ast`, the
+grammar proof files are written in, already validated by `proofs.language`) and printed
+node by node: nothing is evaluated, reordered or cancelled; only redundant parentheses go.
+
+A relation also comes apart into *chunks* at its top-level `+` and `-` and at its relation
+sign, so a long formula breaks there: LaTeX lines of `multline*`, MathML elements that wrap
+like words (`Printer.chunks`). One `Format` per output; `pretty` names (`verify.typeset.names`)
+in all three, so a step, its certificate and `explain` share one notation.
+"""
+
+from __future__ import annotations
+
+import ast
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+
+from verify.typeset.names import pretty
+
+ADD, NEG, MUL, POW, ATOM = 1, 2, 3, 5, 6
+"""Binding strength of a printed node (higher binds tighter)."""
+RELATIONS = {ast.LtE: "<=", ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.Eq: "=="}
+
+
+class Format(ABC):
+    """How one output writes the pieces of a formula."""
+
+    @abstractmethod
+    def name(self, name: str, notation: Mapping[str, str]) -> str:
+        """An identifier, prettified."""
+
+    @abstractmethod
+    def number(self, text: str) -> str:
+        """A numeral."""
+
+    @abstractmethod
+    def op(self, symbol: str) -> str:
+        """An operator or relation sign: one of `+ - <= < >= > == ⊢ ←`."""
+
+    @abstractmethod
+    def row(self, parts: Sequence[str]) -> str:
+        """Pieces side by side."""
+
+    @abstractmethod
+    def paren(self, body: str) -> str:
+        """`(body)`."""
+
+    @abstractmethod
+    def frac(self, num: tuple[str, int], den: tuple[str, int]) -> tuple[str, int]:
+        """A quotient of two printed nodes (with their strengths) and its own strength."""
+
+    @abstractmethod
+    def power(self, base: str, exponent: str) -> str:
+        """`base` raised to `exponent` (base already parenthesised where needed)."""
+
+    @abstractmethod
+    def times(self, left: str, right: str, numeral: bool) -> str:
+        """A product; `numeral`: the right factor starts with a digit (needs a dot)."""
+
+    @abstractmethod
+    def call(self, function: str, args: Sequence[str]) -> str:
+        """`dot(a, b)` ⟨a, b⟩, `norm2(v)` ‖v‖², `sqrt(e)` √e, other functions by name."""
+
+    def unary(self, sign: str, operand: str) -> str:
+        """`-operand` (or `+operand`)."""
+        return self.row([self.op(sign), operand])
+
+
+class Latex(Format):
+    """LaTeX math (amsmath)."""
+
+    def name(self, name: str, notation: Mapping[str, str]) -> str:
+        return pretty(name, notation).latex()
+
+    def number(self, text: str) -> str:
+        return text
+
+    def op(self, symbol: str) -> str:
+        return {"<=": r"\le", ">=": r"\ge", "==": "=", "-": "-", "⊢": r"\vdash",
+                "←": r"\leftarrow", "<": "<", ">": ">", "+": "+"}[symbol]
+
+    def row(self, parts: Sequence[str]) -> str:
+        return " ".join(p for p in parts if p)
+
+    def paren(self, body: str) -> str:
+        return rf"\left({body}\right)"
+
+    def frac(self, num: tuple[str, int], den: tuple[str, int]) -> tuple[str, int]:
+        return rf"\frac{{{num[0]}}}{{{den[0]}}}", ATOM
+
+    def power(self, base: str, exponent: str) -> str:
+        return f"{base}^{{{exponent}}}" if "^" not in base else f"{{{base}}}^{{{exponent}}}"
+
+    def times(self, left: str, right: str, numeral: bool) -> str:
+        return f"{left} \\cdot {right}" if numeral else f"{left}\\,{right}"
+
+    def call(self, function: str, args: Sequence[str]) -> str:
+        if function == "dot":
+            return rf"\langle {args[0]}, {args[1]} \rangle"
+        if function in ("norm2", "norm"):
+            return rf"\lVert {args[0]} \rVert" + ("^{2}" if function == "norm2" else "")
+        if function == "sqrt":
+            return rf"\sqrt{{{args[0]}}}"
+        return rf"\operatorname{{{function}}}\left({', '.join(args)}\right)"
+
+
+class MathML(Format):
+    """Presentation MathML fragments (no `<math>` around them)."""
+
+    def name(self, name: str, notation: Mapping[str, str]) -> str:
+        return pretty(name, notation).mathml()
+
+    def number(self, text: str) -> str:
+        return f"<mn>{text}</mn>"
+
+    def op(self, symbol: str) -> str:
+        text = {"<=": "&#x2264;", ">=": "&#x2265;", "==": "=", "-": "&#x2212;",
+                "<": "&lt;", ">": "&gt;", "⊢": "&#x22A2;", "←": "&#x2190;"}.get(symbol, symbol)
+        return f"<mo>{text}</mo>"
+
+    def row(self, parts: Sequence[str]) -> str:
+        return "<mrow>" + "".join(parts) + "</mrow>"
+
+    def paren(self, body: str) -> str:
+        return f"<mrow><mo>(</mo>{body}<mo>)</mo></mrow>"
+
+    def frac(self, num: tuple[str, int], den: tuple[str, int]) -> tuple[str, int]:
+        return f"<mfrac>{num[0]}{den[0]}</mfrac>", ATOM
+
+    def power(self, base: str, exponent: str) -> str:
+        if base.startswith("<msub>") and base.endswith("</msub>"):  # γ_u²: one script pair
+            return f"<msubsup>{base[6:-7]}<mrow>{exponent}</mrow></msubsup>"
+        return f"<msup>{base}<mrow>{exponent}</mrow></msup>"
+
+    def times(self, left: str, right: str, numeral: bool) -> str:
+        sign = "&#x22C5;" if numeral else "&#x2062;"
+        return f"<mrow>{left}<mo>{sign}</mo>{right}</mrow>"
+
+    def call(self, function: str, args: Sequence[str]) -> str:
+        if function == "dot":
+            return (f"<mrow><mo>&#x27E8;</mo>{args[0]}<mo>,</mo>{args[1]}"
+                    "<mo>&#x27E9;</mo></mrow>")
+        if function in ("norm2", "norm"):
+            bars = f"<mrow><mo>&#x2016;</mo>{args[0]}<mo>&#x2016;</mo></mrow>"
+            return f"<msup>{bars}<mn>2</mn></msup>" if function == "norm2" else bars
+        if function == "sqrt":
+            return f"<msqrt>{args[0]}</msqrt>"
+        inner = "<mo>,</mo>".join(args)
+        return f"<mrow><mi>{function}</mi><mo>(</mo>{inner}<mo>)</mo></mrow>"
+
+
+class Text(Format):
+    """Plain Unicode, one line: y⟨w, x⟩ ≤ 0, ‖x‖² ≤ R², t·γ_u² ≤ R²."""
+
+    def name(self, name: str, notation: Mapping[str, str]) -> str:
+        return pretty(name, notation).text()
+
+    def number(self, text: str) -> str:
+        return text
+
+    def op(self, symbol: str) -> str:
+        return {"<=": "≤", ">=": "≥", "==": "=", "-": "−"}.get(symbol, symbol)
+
+    def row(self, parts: Sequence[str]) -> str:
+        return " ".join(p for p in parts if p)
+
+    def paren(self, body: str) -> str:
+        return f"({body})"
+
+    def unary(self, sign: str, operand: str) -> str:
+        return self.op(sign) + operand
+
+    def frac(self, num: tuple[str, int], den: tuple[str, int]) -> tuple[str, int]:
+        top = num[0] if num[1] >= MUL else self.paren(num[0])
+        bottom = den[0] if den[1] >= POW else self.paren(den[0])
+        return f"{top}/{bottom}", MUL
+
+    def power(self, base: str, exponent: str) -> str:
+        return base + (exponent.translate(_SUPERSCRIPT) if exponent.isdigit() else f"^{exponent}")
+
+    def times(self, left: str, right: str, numeral: bool) -> str:
+        return f"{left}·{right}" if numeral or not left[-1:].isdigit() else f"{left}{right}"
+
+    def call(self, function: str, args: Sequence[str]) -> str:
+        if function == "dot":
+            return f"⟨{args[0]}, {args[1]}⟩"
+        if function in ("norm2", "norm"):
+            return f"‖{args[0]}‖" + ("²" if function == "norm2" else "")
+        if function == "sqrt":
+            return f"√({args[0]})"
+        return f"{function}({', '.join(args)})"
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+LATEX, MATHML, TEXT = Latex(), MathML(), Text()
+
+
+class Printer:
+    """Prints the expressions of one proof (its `[notation]`) in one `Format`."""
+
+    def __init__(self, fmt: Format, notation: Mapping[str, str] | None = None) -> None:
+        self.fmt = fmt
+        self.notation = notation or {}
+
+    def expression(self, text: str) -> str:
+        """A scalar or vector expression as written."""
+        return self._node(_parse(text).body)[0]
+
+    def relation(self, text: str) -> str:
+        """`lhs op rhs` as written, on one line."""
+        return self.fmt.row(self.chunks(text))
+
+    def chunks(self, text: str, prefix: str = "") -> list[str]:
+        """The relation in pieces that may go on separate lines: the left side's terms, the
+        relation sign with the right side's first term, then its other terms (`prefix`, an
+        operator such as `⊢`, opens the first)."""
+        tree = _parse(text).body
+        if not isinstance(tree, ast.Compare) or len(tree.ops) != 1:
+            raise ValueError(f"{text!r} is not one relation")
+        op = RELATIONS[type(tree.ops[0])]
+        left, right = self._terms(tree.left), self._terms(tree.comparators[0])
+        right[0] = self.fmt.row([self.fmt.op(op), right[0]])
+        if prefix:
+            left[0] = self.fmt.row([self.fmt.op(prefix), left[0]])
+        return [*left, *right]
+
+    def _terms(self, node: ast.expr) -> list[str]:
+        """The top-level summands of `node`, each with its sign (`a`, `+ b`, `- c`)."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
+            sign = "+" if isinstance(node.op, ast.Add) else "-"
+            return [*self._terms(node.left),
+                    self.fmt.row([self.fmt.op(sign), self._at_least(node.right, MUL)])]
+        return [self._node(node)[0]]
+
+    def _at_least(self, node: ast.expr, strength: int) -> str:
+        text, own = self._node(node)
+        return text if own >= strength else self.fmt.paren(text)
+
+    def _node(self, node: ast.expr) -> tuple[str, int]:
+        fmt = self.fmt
+        if isinstance(node, ast.Name):
+            return fmt.name(node.id, self.notation), ATOM
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return fmt.number(str(node.value)), ATOM
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            sign = "-" if isinstance(node.op, ast.USub) else "+"
+            return fmt.unary(sign, self._at_least(node.operand, MUL)), NEG
+        if isinstance(node, ast.BinOp):
+            return self._binary(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+            args = [self._node(a)[0] for a in node.args]
+            return fmt.call(node.func.id, args), ATOM
+        raise ValueError(f"cannot typeset {ast.dump(node)[:60]}")
+
+    def _binary(self, node: ast.BinOp) -> tuple[str, int]:
+        fmt = self.fmt
+        if isinstance(node.op, ast.Add | ast.Sub):
+            return fmt.row(self._terms(node)), ADD
+        if isinstance(node.op, ast.Mult):
+            left, strength = self._node(node.left)
+            if strength < NEG:
+                left, strength = fmt.paren(left), ATOM
+            right = self._at_least(node.right, MUL)
+            numeral = isinstance(node.right, ast.Constant) or (
+                isinstance(node.right, ast.BinOp) and isinstance(node.right.left, ast.Constant))
+            return fmt.times(left, right, numeral), min(MUL, strength)
+        if isinstance(node.op, ast.Div):
+            return fmt.frac(self._node(node.left), self._node(node.right))
+        if isinstance(node.op, ast.Pow):
+            return fmt.power(self._at_least(node.left, ATOM), self._node(node.right)[0]), POW
+        raise ValueError(f"cannot typeset the operator {type(node.op).__name__}")
+
+
+def _parse(text: str) -> ast.Expression:
+    return ast.parse(" ".join(text.split()), mode="eval")
+
+
+def lines(chunks: Sequence[str], widths: Sequence[int], budget: int) -> list[list[str]]:
+    """`chunks` packed greedily into lines of at most `budget` (by `widths`, one each); a
+    chunk wider than the budget gets a line of its own."""
+    out: list[list[str]] = [[]]
+    used = 0
+    for chunk, width in zip(chunks, widths, strict=True):
+        if out[-1] and used + width > budget:
+            out.append([])
+            used = 0
+        out[-1].append(chunk)
+        used += width + 1
+    return out
