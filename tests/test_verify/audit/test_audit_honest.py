@@ -153,3 +153,14 @@ def test_the_verdict_line_counts_the_users_proof_files(audit: Audit):
     chosen = dataclasses.replace(audit, proofs=(copy,))
     assert canonical_line(chosen) == "no canonical proof audited; proof files verified: 1 of 1"
     assert to_text(chosen).splitlines()[0] == f"passed · {canonical_line(chosen)}"
+
+
+def test_a_step_not_run_says_why_in_every_document(audit: Audit):
+    """Issue 27.2: a step no row set binds says `not run` and why in every output."""
+    proof = _only(audit, "canonical-online-normalised")  # no [numeric]: nothing is run
+    reason = to_json(proof)["proofs"][0]["steps"][0]["numeric"]["reason"]
+    assert reason
+    for fmt, render in RENDERERS.items():
+        document = render(proof)
+        assert "not run" in document, fmt
+        assert reason.split(",")[0] in document.replace("\\", ""), fmt
