@@ -365,3 +365,62 @@ def test_an_instance_keeps_the_runs_its_inherited_claims_hold_on() -> None:
     assert inst.statement.runs
     using = sequent((), rel(s + b, ">=", 1), uses=(inst.statement,), naturals=frozenset({"t"}))
     assert not any(ob.decisive for ob in kernel.obligations(using))
+
+
+# ---------------------------------------------------------------------------------------------
+# Lemma, then induction (issue 27.7): a one-update lemma used in the inductive step only.
+# ---------------------------------------------------------------------------------------------
+
+y = sympy.Symbol("y")
+UPDATE = (rel(y**2, "==", 1), rel(y * WX, "<=", 0), rel(XX, "<=", B))
+GROWTH = rel(WW + 2 * y * WX + y**2 * XX, "<=", WW + B)  # ||w + y x||^2 <= ||w||^2 + B
+NORM_GROWTH = Induction("t", {"w": {}}, {"w": {"w": sympy.Integer(1), "x": y}}, UPDATE,
+                        frozenset({"B"}))
+
+
+def one_update(hyps: tuple[Rel, ...] = UPDATE, claim: Rel = GROWTH) -> kernel.Theorem:
+    """The lemma about one update, proved as a direct step."""
+    return proved(sequent(hyps, claim, step="growth"))
+
+
+def test_an_induction_uses_a_one_update_lemma_in_its_step() -> None:
+    lemma = one_update()
+    seq = sequent((), rel(WW, "<=", t * B), NORM_GROWTH, naturals=frozenset({"t"}),
+                  uses=(lemma.statement,), step="norm")
+    stated = kernel.statement(seq)
+    assert stated.hypotheses == ()  # the lemma is no hypothesis of the theorem
+    assert "at each update also" in stated.run and "[growth]" in stated.run
+    step = next(o for o in kernel.obligations(seq) if o.label == "step")
+    assert "lemma" in step.origins
+    theorem = proved(seq, (lemma,))
+    assert theorem.statement.run == stated.run
+    with pytest.raises(KernelError, match="own Theorem"):  # the lemma's Theorem is required
+        kernel.conclude(seq, evidence(seq), [])
+
+
+def test_the_lemma_cannot_prove_more_than_it_says() -> None:
+    """With the lemma's bound, ||w||^2 <= 0 at every state is still not inductive."""
+    seq = sequent((), rel(WW, "<=", 0), NORM_GROWTH, naturals=frozenset({"t"}),
+                  uses=(one_update().statement,))
+    step = next(o for o in kernel.obligations(seq) if o.label == "step")
+    assert decide(step.judgement).certificate is None
+
+
+def test_a_lemma_whose_hypothesis_the_step_lacks_is_refused() -> None:
+    """A lemma with a hypothesis no update fact gives (B >= 2 ||x||^2) cannot enter."""
+    stronger = one_update((*UPDATE[:2], rel(2 * XX, "<=", B)),
+                          rel(WW + 2 * y * WX + y**2 * XX, "<=", WW + B))
+    seq = sequent((), rel(WW, "<=", t * B), NORM_GROWTH, naturals=frozenset({"t"}),
+                  uses=(stronger.statement,))
+    with pytest.raises(RuleError, match="is none of the update's facts"):
+        kernel.statement(seq)
+
+
+def test_an_induction_over_other_runs_is_no_one_update_lemma() -> None:
+    """A used statement about runs is imported as before, and may not mention the iteration."""
+    other = proved(sequent((), rel(s, "<=", 0),
+                           Induction("t", {"s": ZERO}, {"s": s - 1}), naturals=frozenset({"t"})))
+    seq = sequent((), rel(s, "<=", 0), Induction("t", {"s": ZERO}, {"s": s + 1}),
+                  naturals=frozenset({"t"}), uses=(other.statement,))
+    with pytest.raises(RuleError, match="mentions s"):
+        kernel.statement(seq)

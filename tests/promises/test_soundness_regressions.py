@@ -296,3 +296,46 @@ def test_the_stuck_source_step_is_vacuous_in_every_output(
     assert "VACUOUS: no run leaves its start state" in line
     assert main(["explain", "joeyonng-online/norm-unrolled"]) == 0
     assert "WARNING: vacuous — no run leaves its start state" in capsys.readouterr().out
+
+
+LEMMA_THEN_INDUCTION = """
+title = "lemma then induction"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R2"]
+naturals = ["t"]
+
+[[step]]
+id = "one-update"
+given = ["y**2 == 1", "y*dot(w, x) <= 0", {lemma_given}]
+claim = "norm2(w + y*x) <= norm2(w) + R2"
+
+[[step]]
+id = "norm-growth"
+claim = "{claim}"
+uses = ["one-update"]
+[step.induction]
+variable = "t"
+base = {{ w = "0*w" }}
+step = {{ w = "w + y*x" }}
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "dot(x, x) <= R2"]
+constants = ["R2"]
+"""
+
+
+def test_an_induction_takes_a_one_update_lemma_as_its_step() -> None:
+    """Issue 27.7: published proofs go 'a lemma about one update, then an induction'; the
+    induction using the lemma exited 2 (its claim read as a hypothesis at every update)."""
+    report = check(LEMMA_THEN_INDUCTION.format(lemma_given='"dot(x, x) <= R2"',
+                                               claim="norm2(w) <= t*R2"))
+    assert statuses(report) == {"one-update": "proved", "norm-growth": "proved"}
+    assert "at each update also norm2(w + y*x) <= norm2(w) + R2 [one-update]" in \
+        report.steps[1].statement_text
+    false = check(LEMMA_THEN_INDUCTION.format(lemma_given='"dot(x, x) <= R2"',
+                                              claim="norm2(w) <= 0"))
+    assert statuses(false)["norm-growth"] != "proved"  # the lemma gives what it says only
+
+
+def test_a_lemma_whose_hypothesis_no_update_gives_is_refused() -> None:
+    with pytest.raises(ProofFileError, match="none of the update's facts"):
+        check(LEMMA_THEN_INDUCTION.format(lemma_given='"2*dot(x, x) <= R2"',
+                                          claim="norm2(w) <= t*R2"))

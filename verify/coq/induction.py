@@ -61,6 +61,9 @@ class Inductions(Rules):
             given = given[:-1]
         if given[:count] != st.hypotheses or given[count + 1] != st.claim:
             raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
+        if "lemma" in after.obligation.origins:  # kernel.rules: a one-update lemma's claim
+            raise Unsupported("a one-update lemma used at each update is not replayed in Coq "
+                              "yet")
         natural, update = given[count], given[count + 2:]
         carried = update[:len(update) - len(rule.hypotheses)]  # invariants of the same runs
         sources = []

@@ -43,6 +43,11 @@ integrality); a counterexample must give naturals natural values.
   induction over the same runs (an equal rule) may use another's invariant at every state:
   the step obligation assumes it beside its own (both hold at every state, by induction).
   With `cases`, the step obligation is split by cases on that polynomial, as `Cases` splits.
+  A used statement about no run that reads t, W or a per-update name is a one-update lemma:
+  not a hypothesis of the theorem but one of the step obligation's, its claim assumed there,
+  if each of its hypotheses is one of that obligation's (the step's hypotheses, t >= 0, the
+  invariant, a carried invariant or an update fact, compared in normal form): where those
+  hold, the lemma, true for all values of its names, gives its claim.
   Substitution is simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
 """
 
@@ -382,6 +387,20 @@ def _runs(sequent: Sequent) -> tuple[object, ...] | None:
     return (rule.variable, *terms, rule.update, rule.constants)
 
 
+def _moving(sequent: Sequent) -> set[str]:
+    """An induction's counter, iterated names and per-update names (as `_run` reads them)."""
+    rule: Induction = sequent.rule  # type: ignore[assignment]
+    reads = _reads(rule.step) | set().union(*map(_read, rule.update))  # type: ignore[arg-type]
+    return {*rule.base, *rule.step, rule.variable} | (reads - rule.constants)
+
+
+def _lemma(used: Statement, sequent: Sequent) -> bool:
+    """Whether `used` is a one-update lemma of the induction `sequent`: a statement about no
+    run that reads what moves, so it can only hold at one update (module docstring)."""
+    return type(sequent.rule) is Induction and not used.run and not used.runs and bool(
+        set().union(*map(_read, (*used.hypotheses, used.claim))) & _moving(sequent))
+
+
 def _carried(used: Statement, sequent: Sequent) -> bool:
     """Whether `used` is an invariant of the very runs `sequent` is an induction over."""
     return used.over is not None and used.over == _runs(sequent)
@@ -405,9 +424,11 @@ def _statement_of(sequent: Sequent) -> Statement:  # of a sequent `_frozen` made
                     sequent.naturals, *map(_read, (*sequent.hypotheses, sequent.claim, *rest)))):
             raise UseError(f"uses {used.step}, which claims or assumes some {', '.join(some)}: "
                            "only a direct step where no other fact reads them can use it")
+        naturals |= used.naturals
+        if _lemma(used, sequent):  # enters the inductive step only (obligations)
+            continue
         for r in (*used.hypotheses, *[used.claim] * (not _carried(used, sequent))):
             hyps.setdefault(r, used.step)
-        naturals |= used.naturals
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
               "says exists")
     read = set().union(*map(_read, (*hyps, sequent.claim)))
@@ -418,9 +439,21 @@ def _statement_of(sequent: Sequent) -> Statement:  # of a sequent `_frozen` made
     if type(rule) is Induction:
         naturals.add(rule.variable)
         run = _run(sequent, tuple(hyps))
-        if carried := [f"{u.claim.text} [{u.step}]" for u in sequent.uses
-                       if _carried(u, sequent)]:
-            run += f", where at every state {', '.join(carried)}"
+        def shown(used: list[Statement]) -> str:
+            return ", ".join(f"{u.claim.text} [{u.step}]" for u in used)
+        if carried := [u for u in sequent.uses if _carried(u, sequent)]:
+            run += f", where at every state {shown(carried)}"
+        given = {algebra.normal_form(r, r.text) for r in (
+            *hyps, sequent.claim, *rule.update, *(u.claim for u in carried))}
+        given.add((Fact(sympy.Symbol(rule.variable), ">="), ()))  # t >= 0 (obligations)
+        if lemmas := [u for u in sequent.uses if _lemma(u, sequent)]:
+            for u in lemmas:  # each holds where its hypotheses do: all among the step's
+                if missing := [h.text for h in u.hypotheses
+                               if algebra.normal_form(h, h.text) not in given]:
+                    raise RuleError(f"uses {u.step} at each update, but its hypothesis "
+                                    f"`{missing[0]}` is none of the update's facts, the "
+                                    "invariant or the step's hypotheses")
+            run += f", at each update also {shown(lemmas)}"
     return Statement(sequent.step, tuple(hyps), tuple(hyps.values()), sequent.claim,
                      frozenset(naturals), run, tuple(sorted(sequent.witness)), _runs(sequent),
                      tuple(sorted({n for u in sequent.uses for n in (*u.exists, *u.bound)})),
@@ -504,10 +537,11 @@ def _obligations_of(sequent: Sequent, st: Statement) -> tuple[Obligation, ...]:
     after = _substitute(st.claim, {t: sympy.Symbol(t) + 1, **rule.step},  # type: ignore[dict-item]
                         ", ".join(filter(None, [f"{t} := {t} + 1", _shown(rule.step)])))  # type: ignore[arg-type]
     carried = tuple(u.claim for u in sequent.uses if _carried(u, sequent))
+    lemmas = tuple(u.claim for u in sequent.uses if _lemma(u, sequent))
     given = (*hyps, Rel(sympy.Symbol(t), ">=", sympy.Integer(0), f"{t} >= 0"), st.claim,
-             *carried, *rule.update)
+             *carried, *rule.update, *lemmas)
     marks = (*origins, "natural", "invariant", *("invariant" for _ in carried),
-             *("update" for _ in rule.update))
+             *("update" for _ in rule.update), *("lemma" for _ in lemmas))
     return (*_admit("base", (hyps, zero), origins, st, sequent, decisive),
             *(_by_cases(rule.cases, "step", (given, after), marks, st, sequent, False)
               if rule.cases else _admit("step", (given, after), marks, st, sequent, False)))
