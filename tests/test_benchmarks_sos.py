@@ -26,3 +26,12 @@ def test_the_goals_leanprover_sos_closes_are_all_marked_on_sos_ml() -> None:
     lean = {g.line for g in sos.GOALS if g.lean}
     assert {g.source for g in sos.GOALS if g.lean} == {sos.S}
     assert len(lean) == 22  # SOSTest/Harrison.lean: the real-field cases not marked FIXME
+
+
+def test_linarith_equalities_are_proved_by_antisymmetry() -> None:
+    # x <= 3y, y <= 2z, x >= 6z |- x == 3y (over R and N), and x*x + y*y == 0 (<= 0) |- x == 0
+    lines = {145, 240, 455, 458, 461}
+    goals = tuple(g for g in sos.GOALS if g.source == sos.L and g.line in lines)
+    results = sos.run(goals, "default")
+    assert [status for _, status, _, _ in results] == ["proved"] * len(lines)
+    assert all(message.startswith("by antisymmetry") for *_, message in results)

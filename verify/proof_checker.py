@@ -53,6 +53,20 @@ class GoalReport:
         negated claim among them and `0 > 0` as the claim (`kernel.conclude`)."""
         return self.verdict.judgement or self.goal.judgement
 
+    @property
+    def pieces(self) -> tuple[tuple[Judgement, Certificate], ...]:
+        """Each certificate with the judgement it proves: one, or for an equality proved by
+        antisymmetry (`Verdict.halves`) its two inequalities `g >= 0` and `-g >= 0`, each
+        directly or in refutation form; none unless proved. What every renderer prints."""
+        return tuple((judged or self.evidence, certificate)
+                     for judged, certificate in self.verdict.pieces)
+
+    @property
+    def kernel_evidence(self) -> tuple[Judgement | Certificate, ...]:
+        """The evidence entry `kernel.conclude` reads for this obligation: (judgement,
+        certificate), or both halves' pairs in a row for an equality by antisymmetry."""
+        return tuple(item for piece in self.pieces for item in piece)
+
 
 @dataclass(frozen=True)
 class StepReport:
@@ -108,8 +122,7 @@ class StepReport:
     @property
     def certificates(self) -> tuple[Certificate, ...]:
         """The certificates of the proved judgements, in order."""
-        return tuple(g.verdict.certificate for g in self.goals
-                     if g.verdict.certificate is not None)
+        return tuple(certificate for g in self.goals for _, certificate in g.pieces)
 
     @property
     def counterexample(self) -> Counterexample | None:
@@ -288,7 +301,7 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     if pending:
         return StepReport(step, f"proved from unproved step(s) {', '.join(pending)}",
                           perf_counter() - start, tuple(reports), stated)
-    evidence = [(r.evidence, r.verdict.certificate) for r in reports]
+    evidence = [r.kernel_evidence for r in reports]
     try:
         theorem = kernel.conclude(seq, evidence, [  # type: ignore[arg-type]
             used_theorem(u, r.theorem) for u, r in zip(step.uses, used, strict=True)])  # type: ignore[misc]
@@ -368,8 +381,7 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
         step, theorem, refutation = proof.step(report.step.id), None, None  # the proof's own
         used = [done[u.step] for u in step.uses]
         if report.statement is not None:
-            proved = [(g.evidence, g.verdict.certificate)
-                      for g in report.goals if g.verdict.certificate is not None]
+            proved = [g.kernel_evidence for g in report.goals if g.pieces]
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]
             try:
@@ -404,15 +416,27 @@ def _left(deadline: float | None) -> float | None:
 
 def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float | None
             ) -> Verdict:
-    """Search `goal`, first without the hypotheses inherited through `uses`.
-
-    Those only weaken the statement (they are there for soundness) but enlarge the search;
-    the kernel accepts a certificate from fewer hypotheses (weakening). Only a proof is
-    taken from the smaller judgement: refuting it would not refute the step.
-    """
-    judgement = goal.judgement
-    keep = tuple(h for h, o in zip(judgement.hypotheses, goal.origins, strict=True)
+    """Search `goal`: first without the hypotheses inherited through `uses`, then whole,
+    then in refutation form (`_search`); an equality that is no combination of the
+    equalities is then tried as its two inequalities (`_antisymmetry`)."""
+    keep = tuple(h for h, o in zip(goal.judgement.hypotheses, goal.origins, strict=True)
                  if o != "inherited")
+    verdict = _search(goal.judgement, keep, step, budget, deadline)
+    if verdict.status != "unknown" or goal.judgement.claim.kind != "==":
+        return verdict
+    return _antisymmetry(goal.judgement, keep, verdict, step, budget, deadline)
+
+
+def _search(judgement: Judgement, keep: tuple[kernel.Fact, ...], step: Step,
+            budget: SearchBudget, deadline: float | None) -> Verdict:
+    """Search `judgement`, first from the hypotheses `keep` (those not inherited).
+
+    The inherited ones only weaken the statement (they are there for soundness) but enlarge
+    the search; the kernel accepts a certificate from fewer hypotheses (weakening). Only a
+    proof is taken from the smaller judgement: refuting it would not refute the step. An
+    inequality left unknown is tried in refutation form: its negation against the
+    hypotheses.
+    """
     if len(keep) < len(judgement.hypotheses):
         core = replace(judgement, hypotheses=keep)
         found = decide(core, hints=step.hints, budget=budget.scaled(0.5), guard=_left(deadline))
@@ -432,6 +456,31 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float 
                        f"claim {_brief(negated)} against the hypotheses): {found.message}")
     return replace(found, judgement=absurd, message=f"{found.message}, in refutation form "
                    f"(the hypotheses contradict the negated claim {_brief(negated)})")
+
+
+def _antisymmetry(judgement: Judgement, keep: tuple[kernel.Fact, ...], verdict: Verdict,
+                  step: Step, budget: SearchBudget, deadline: float | None) -> Verdict:
+    """`g == 0` from `g >= 0` and `-g >= 0` (a real both >= 0 and <= 0 is 0), each searched
+    as any inequality (`_search`: directly or in refutation form), when ideal membership
+    failed (`verdict`): `x <= 3y <= 6z <= x |- x == 3y` is no combination of equalities.
+    A counterexample to a half violates the equality too, so it is passed on as one."""
+    halves: list[Verdict] = []
+    seconds, said = verdict.seconds, []
+    for expr in (judgement.claim.expr, -judgement.claim.expr):
+        half = replace(judgement, claim=kernel.Fact(expr, ">="))
+        found = _search(half, keep, step, budget, deadline)
+        seconds += found.seconds
+        if found.status == "refuted":
+            return replace(found, seconds=seconds, message=f"{found.message}, against "
+                           f"{_brief(half.claim)}, one half of the equality")
+        if found.status != "proved":
+            return replace(verdict, seconds=seconds, message=(
+                f"{verdict.message}; by antisymmetry, the half {_brief(half.claim)}: "
+                f"{found.message}"))
+        halves.append(replace(found, judgement=found.judgement or half))
+        said.append(f"{_brief(half.claim)} by {found.message.removeprefix('certificate by ')}")
+    return Verdict("proved", None, None, "by antisymmetry, two certificates: "
+                   + "; ".join(said), seconds, halves=(halves[0], halves[1]))
 
 
 def _brief(fact: kernel.Fact, limit: int = 160) -> str:
@@ -472,8 +521,9 @@ def _obstacle(goal: Obligation, message: str) -> str:
         return ("the invariant may be too weak to carry itself over an update: strengthen it, "
                 "or give a hint")
     if goal.judgement.claim.kind == "==":
-        return ("an equality is proved only from equalities (ideal membership): state it as "
-                "two steps, `<=` and `>=`, and use both")
+        return ("no certificate for the equality: it is no combination of the equalities, "
+                "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "
+                "help that half)")
     larger = ("over the SDP size budget" in message or "exhausted" in message
               or "over the LP size budget" in message)
     if "rounding to exact rationals failed" in message and not larger:

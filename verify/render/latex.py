@@ -16,7 +16,7 @@ import unicodedata
 from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
 from verify.render import evidence, formulas
-from verify.render.certificates import LATEX, Identity, premises
+from verify.render.certificates import LATEX, evidence_blocks
 from verify.render.evidence import AuditView, Json, Raw, StepView, environment, guarded
 
 ASCII = {
@@ -96,14 +96,15 @@ def certificates(step: StepView) -> Raw:
     blocks = []
     several = len(step.goals) > 1
     for goal in step.goals:
-        given = ", \\quad ".join(f"${row.replace('&', '')}$"
-                                 for row in premises(goal.evidence, LATEX))
         title = (f"\\emph{{{escape(goal.goal.label)}: {goal.verdict.status}}}. "
                  if several else "")
-        blocks.append(f"{title}{given}")
-        if goal.verdict.certificate is not None:
-            rows = Identity(goal.evidence, goal.verdict.certificate).lines(LATEX)
-            blocks.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}")
+        for given, rows in evidence_blocks(goal.evidence, goal.pieces, LATEX):
+            blocks.append(title + ", \\quad ".join(f"${row.replace('&', '')}$"
+                                                   for row in given))
+            title = ""
+            if rows:
+                blocks.append("\\begin{align*}\n" + " \\\\\n".join(rows)
+                              + "\n\\end{align*}")
     return Raw("\n".join(blocks))
 
 

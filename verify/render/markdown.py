@@ -15,7 +15,7 @@ import re
 from verify.audit.job import Audit
 from verify.proof_checker import GoalReport
 from verify.render import evidence, formulas
-from verify.render.certificates import LATEX, Identity, premises
+from verify.render.certificates import LATEX, evidence_blocks
 from verify.render.evidence import AuditView, Json, Raw, StepView, environment, guarded
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]|~$<>&#])")
@@ -62,9 +62,8 @@ def _judgement(goal: GoalReport, several: bool) -> str:
     """One judgement as an `aligned` block on one line: its hypotheses by label, its claim,
     then the certificate's identity (`verify.render.certificates`)."""
     rows = [rf"&\text{{{goal.goal.label}: {goal.verdict.status}}}"] if several else []
-    rows += premises(goal.evidence, LATEX)
-    if goal.verdict.certificate is not None:
-        rows += Identity(goal.evidence, goal.verdict.certificate).lines(LATEX)
+    rows += [row for block in evidence_blocks(goal.evidence, goal.pieces, LATEX)
+             for row in (*block[0], *block[1])]
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
 

@@ -151,9 +151,26 @@ class WeightedSquares(HypothesisProducts):
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         base = super().columns(ctx, target, bound)
         dsos = dsos_squares(ctx, target)
+        if degree(target) < 2:
+            dsos += self.hypothesis_squares(ctx, bound, {id(t) for t in dsos})
         squares = [t for t in base if t.square is not None] + dsos
         factors = hypothesis_products(ctx, 1, bound)
         return [*base, *dsos, *weighted(ctx, squares, factors, bound)]
+
+    @staticmethod
+    def hypothesis_squares(ctx: Context, bound: int, seen: set[int]) -> list[Term]:
+        """Squares over the half bases of the hypotheses, for a target too small to have
+        squares of its own (the `0` of a refutation form): in `t > 0, t*t + y*y == 0 |- 0 > 0`
+        the certificate `t*t + y**2 - (t*t + y*y)` needs the square `y**2` the equality
+        brings, beside the product `t*t` of the strict hypothesis with itself (and likewise
+        `-x*x - y*y >= 0, y > 0 |- 0 > 0` with the hypothesis as a column)."""
+        out: list[Term] = []
+        for poly in ctx.hyps:
+            for term in dsos_squares(ctx, poly):
+                if term.degree <= bound and id(term) not in seen:
+                    seen.add(id(term))
+                    out.append(term)
+        return out
 
 
 class ExactSos(Strategy):
