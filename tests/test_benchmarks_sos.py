@@ -35,3 +35,11 @@ def test_linarith_equalities_are_proved_by_antisymmetry() -> None:
     results = sos.run(goals, "default")
     assert [status for _, status, _, _ in results] == ["proved"] * len(lines)
     assert all(message.startswith("by antisymmetry") for *_, message in results)
+
+
+def test_sos_ml_1643_is_proved_by_hypotheses_times_squares() -> None:
+    # 3(xy + xz + yz - 3xyz) = (3 - x - y - z)(xy + yz + zx) + x(y - z)**2 + ...: the target
+    # has no square in its Newton box, the certificate squares of the generators
+    (goal,) = (g for g in sos.GOALS if g.source == sos.S and g.line == 1643)
+    ((_, status, _, message),) = sos.run((goal,), "default")
+    assert status == "proved" and message == "certificate by weighted squares"

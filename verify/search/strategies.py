@@ -28,6 +28,7 @@ from verify.search.sdp.rounding import small_diagonal
 from verify.search.sos import (
     dsos_squares,
     gram_minors,
+    half_basis,
     hint_squares,
     ldlt_squares,
     norm_squares,
@@ -151,7 +152,7 @@ class WeightedSquares(HypothesisProducts):
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         base = super().columns(ctx, target, bound)
         dsos = dsos_squares(ctx, target)
-        if degree(target) < 2:
+        if len(half_basis(ctx, target)) <= 1:  # the target's Newton box has no squares
             dsos += self.hypothesis_squares(ctx, bound, {id(t) for t in dsos})
         squares = [t for t in base if t.square is not None] + dsos
         factors = hypothesis_products(ctx, 1, bound)
@@ -163,9 +164,13 @@ class WeightedSquares(HypothesisProducts):
         squares of its own (the `0` of a refutation form): in `t > 0, t*t + y*y == 0 |- 0 > 0`
         the certificate `t*t + y**2 - (t*t + y*y)` needs the square `y**2` the equality
         brings, beside the product `t*t` of the strict hypothesis with itself (and likewise
-        `-x*x - y*y >= 0, y > 0 |- 0 > 0` with the hypothesis as a column)."""
+        `-x*x - y*y >= 0, y > 0 |- 0 > 0` with the hypothesis as a column). Also the squares
+        `(m_i ± m_j)**2` of the generators, weighted by hypotheses: the target `xy + xz + yz
+        - 3xyz` (sos.ml 1643) has no square in its Newton box, yet its certificate holds
+        `x*(y - z)**2`."""
+        linear = sum((ctx.gens[i] ** 2 for i in ctx.used), ctx.ring.zero)
         out: list[Term] = []
-        for poly in ctx.hyps:
+        for poly in (*ctx.hyps, linear):
             for term in dsos_squares(ctx, poly):
                 if term.degree <= bound and id(term) not in seen:
                     seen.add(id(term))
