@@ -24,7 +24,7 @@ from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation
 from verify.kernel.algebra import normal_form
 from verify.prover import decide
-from verify.search.work import DEFAULT_BUDGET, SearchBudget
+from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget
 from verify.verdict import Status, Verdict
 
 Progress = Callable[[int, int, Step], None]
@@ -261,8 +261,10 @@ def check_step(
     earlier = earlier or {}
     used = [earlier[u.step] for u in step.uses if u.step in earlier]
     if len(used) < len(step.uses) or any(u.statement is None for u in used):
-        return StepReport(step, "uses a step whose statement could not be formed",
-                          perf_counter() - start, (), None)
+        why = [f"{u.step} ({earlier[u.step].message if u.step in earlier else 'not checked'})"
+               for u in step.uses if u.step not in earlier or earlier[u.step].statement is None]
+        return StepReport(step, "uses a step whose statement could not be formed: "
+                          + "; ".join(why), perf_counter() - start, (), None)
     try:
         seq = sequent(proof, step, [used_statement(u, r.statement)  # type: ignore[arg-type]
                                     for u, r in zip(step.uses, used, strict=True)])
@@ -283,7 +285,7 @@ def check_step(
                     "unknown", None, None, f"counterexample not one to the statement as "
                     f"written: {error}", verdict.seconds))
                 break
-            message = _labelled(reports[-1], len(needed))
+            message = _labelled(reports[-1], len(needed), step, budget)
             return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
                               refutation=refutation)
     return _conclude(step, seq, stated, reports, len(needed), used, start, budget)
@@ -295,7 +297,7 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     """A Theorem when every obligation and every used step is proved, else unknown."""
     unproved = [r for r in reports if r.verdict.status != "proved"]
     if unproved or len(reports) < needed:
-        message = "; ".join(_labelled(r, len(reports)) for r in unproved)
+        message = "; ".join(_labelled(r, len(reports), step, budget) for r in unproved)
         return StepReport(step, message, perf_counter() - start, tuple(reports), stated)
     pending = [u.step.id for u in used if u.theorem is None]
     if pending:
@@ -490,26 +492,38 @@ def _brief(fact: kernel.Fact, limit: int = 160) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
-def _labelled(report: GoalReport, count: int) -> str:
-    """The goal's message, led by what is missing when that can be told (issue 16)."""
+def _labelled(report: GoalReport, count: int, step: Step,
+              budget: SearchBudget = DEFAULT_BUDGET) -> str:
+    """The goal's message, led by what is missing when that can be told (issue 16): one
+    short sentence naming the remedy, then the search's details in parentheses."""
     message = report.verdict.message
     if report.goal.label.startswith("step") and report.verdict.status == "refuted":
         message = f"invariant is not inductive ({message})"
     elif report.verdict.status == "refuted" and not report.goal.decisive and report.goal.written:
-        message = ("not refuted: the counterexample satisfies the judgement, but a witness that "
-                   "fails or a point no run reaches (the step imports an induction's claim) "
-                   f"refutes nothing ({message})")
+        which = ("the witness may be what fails (a better witness may prove the step)"
+                 if step.witness else "the point may be one no run reaches (the step imports "
+                 "an induction's claim, which holds only along runs)")
+        message = (f"not refuted: the counterexample satisfies the judgement, but {which}, "
+                   f"so it refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
-        message = f"{_obstacle(report.goal, message)} ({message})"
+        message = f"{_obstacle(report.goal, message, step, budget)} ({message})"
     return message if count == 1 else f"{report.goal.label}: {message}"
 
 
-def _obstacle(goal: Obligation, message: str) -> str:
+def _at_least(budget: SearchBudget, other: SearchBudget) -> bool:
+    """Whether `budget` allows at least `other`'s work of every kind."""
+    return all(getattr(budget, f) >= getattr(other, f) for f in SearchBudget.LABELS)
+
+
+def _obstacle(goal: Obligation, message: str, step: Step,
+              budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
     lacks a positivity fact; a claim false only at non-natural values needs integrality; an
-    inductive step may need a stronger invariant; any other goal a hint, a case split or a
-    larger budget. (A guide for the user, not a verdict.)"""
+    inductive step may need a stronger invariant; a direct step drawing on an induction's
+    claim usually divides by its counter, which needs that counter's sign (a split); any
+    other goal a hint, a case split or (only when the search stopped at a budget that is not
+    already `large`) a larger budget. (A guide for the user, not a verdict.)"""
     if "is not a natural number" in message:
         return ("the claim fails only at values that are not natural, and certificates "
                 "reason over the reals: prove it by induction, or split into cases")
@@ -517,9 +531,19 @@ def _obstacle(goal: Obligation, message: str) -> str:
         return (f"missing a positivity fact: nothing among the hypotheses free of division "
                 f"shows {goal.judgement.claim}; add it to `given` or prove it in a step this "
                 "one uses")
-    if not goal.decisive:
+    if not goal.decisive and goal.label.startswith("step"):
         return ("the invariant may be too weak to carry itself over an update: strengthen it, "
                 "or give a hint")
+    if not goal.decisive and not step.witness:
+        claimed = goal.judgement.claim.expr.free_symbols
+        counters = [h.expr.name for h, o in zip(goal.judgement.hypotheses, goal.origins,
+                                                strict=True)
+                    if o == "natural" and h.expr.is_Symbol and h.expr in claimed]
+        t = counters[0] if counters else "the run's length"
+        return (f"divide by {t}: split on {t} (`split = {{ on = \"{t}\" }}`), so that each "
+                f"case knows the sign of {t} the imported induction's claim is multiplied by")
+    if not goal.decisive:
+        return "the witness may not fit: try another witness, or give a hint"
     if goal.judgement.claim.kind == "==":
         return ("no certificate for the equality: it is no combination of the equalities, "
                 "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "
@@ -530,6 +554,10 @@ def _obstacle(goal: Obligation, message: str) -> str:
         return ("no certificate within the budget: a hint or a case split may help; the "
                 "SDP's numeric point could not be rounded to an exact sum of squares (the "
                 "claim may not be one at the degrees tried)")
+    if larger and _at_least(budget, BUDGETS["large"]):
+        return ("no certificate within the budget: a hint (a polynomial or vector whose "
+                "square helps) or a case split (`split`) may find one; the search stopped at "
+                "its budget, already `large`")
     return ("no certificate within the budget: a hint (a polynomial or vector whose square "
             "helps) or a case split (`split`) may find one" + (
                 "; the search stopped at its budget (higher degrees or larger LPs), so "
