@@ -43,3 +43,13 @@ def test_sos_ml_1643_is_proved_by_hypotheses_times_squares() -> None:
     (goal,) = (g for g in sos.GOALS if g.source == sos.S and g.line == 1643)
     ((_, status, _, message),) = sos.run((goal,), "default")
     assert status == "proved" and message == "certificate by weighted squares"
+
+
+def test_budget_large_proves_a_goal_the_default_leaves_unknown() -> None:
+    # sos.ml 1625: (4ac - b**2) * -1 == (2ax + b)**2 - 4a * e needs the SDP to multiply the
+    # claim by the strict hypothesis, which only `large` buys (`sdp_multipliers`)
+    (goal,) = (g for g in sos.GOALS if g.source == sos.S and g.line == 1625)
+    ((_, default, _, said),) = sos.run((goal,), "default")
+    ((_, large, _, _),) = sos.run((goal,), "large")
+    assert (default, large) == ("unknown", "proved")
+    assert "`--budget large` may too" in said

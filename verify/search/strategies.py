@@ -209,9 +209,19 @@ class SemidefiniteSquares(Strategy):
         return ctx.judgement.claim.kind in (">=", ">")
 
     def candidates(self, ctx: Context) -> Iterator[Certificate]:
+        # `m * gap` for the first `sdp_multipliers` multipliers (the budget's choice)
+        for multiplier in multipliers(ctx)[:ctx.work.budget.sdp_multipliers]:
+            target = ctx.hyp_product(multiplier) * ctx.gap
+            for found in self.rounded(ctx, target, inequalities=not multiplier):
+                yield replace(found, multiplier=multiplier)
+                return
+
+    def rounded(self, ctx: Context, target: PolyElement, inequalities: bool
+                ) -> Iterator[Certificate]:
+        """Certificates of `target >= 0` (`> 0`) from the SDPs of increasing degree."""
         strict = ctx.judgement.claim.kind == ">"
         try:
-            for problem in problems(ctx, ctx.gap, strict, self.LEVELS):
+            for problem in problems(ctx, target, strict, self.LEVELS, inequalities):
                 if not ctx.work.fits_sdp(problem.entries):
                     return  # higher degrees are larger still
                 for _ in range(self.REDUCTIONS + 1):
