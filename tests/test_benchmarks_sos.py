@@ -53,3 +53,11 @@ def test_budget_large_proves_a_goal_the_default_leaves_unknown() -> None:
     ((_, large, _, _),) = sos.run((goal,), "large")
     assert (default, large) == ("unknown", "proved")
     assert "`--budget large` may too" in said
+
+
+def test_sos_ml_1891_with_an_irrational_zero_is_proved() -> None:
+    # (w**3 + z**2)**2 + (x**2 + w + z + 1)**2 + x**2 + y**4 vanishes where w**3 + w**2 + 2w
+    # + 1 == 0: no Gram matrix is interior; the kernel is found from the sparse basis' point
+    (goal,) = (g for g in sos.GOALS if g.source == sos.S and g.line == 1891)
+    ((_, status, _, message),) = sos.run((goal,), "default")
+    assert status == "proved" and message == "certificate by semidefinite squares"

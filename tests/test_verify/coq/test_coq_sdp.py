@@ -21,7 +21,7 @@ import sos
 
 COQC = shutil.which("coqc")
 DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit)\b")
-LINES = (1792, 1819, 1805)  # Motzkin-like in 3 variables, AM-GM with a linear tail, 2 variables
+LINES = (1792, 1819, 1805, 1891)  # 3 variables; AM-GM; 2 variables; an irrational zero
 
 
 def _exported(tmp_path: Path, compile: bool) -> tuple[dict[str, dict[str, str]], str]:
