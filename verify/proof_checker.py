@@ -9,6 +9,7 @@ says what was missing. Nothing here can make a step proved or refuted by itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
@@ -511,6 +512,27 @@ def _labelled(report: GoalReport, count: int, step: Step,
     return message if count == 1 else f"{report.goal.label}: {message}"
 
 
+_SDP_OVER = re.compile(r"an SDP of (\d+) unknowns is over the SDP size budget (\d+)")
+_LP_OVER = re.compile(r"an LP of (\d+) rows x (\d+) columns is over the LP size budget "
+                      r"(\d+) x (\d+)")
+
+
+def _larger_helps(message: str, budget: SearchBudget) -> bool:
+    """Whether the search stopped where `--budget large` would go on: a count exhausted, or
+    an SDP or LP skipped for its size that would fit `large` (each size budget scaled as the
+    one it was over: a share of the step's). An SDP too large even for `large` (sos.ml 1660's
+    30 817 unknowns) is not a reason to offer it."""
+    large = BUDGETS["large"]
+    if "exhausted" in message:
+        return True
+    if any(int(n) * budget.sdp_entries <= int(limit) * large.sdp_entries
+           for n, limit in _SDP_OVER.findall(message)):
+        return True
+    return any(int(r) * budget.lp_rows <= int(rl) * large.lp_rows
+               and int(c) * budget.lp_columns <= int(cl) * large.lp_columns
+               for r, c, rl, cl in _LP_OVER.findall(message))
+
+
 def _at_least(budget: SearchBudget, other: SearchBudget) -> bool:
     """Whether `budget` allows at least `other`'s work of every kind."""
     return all(getattr(budget, f) >= getattr(other, f) for f in SearchBudget.LABELS)
@@ -548,8 +570,7 @@ def _obstacle(goal: Obligation, message: str, step: Step,
         return ("no certificate for the equality: it is no combination of the equalities, "
                 "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "
                 "help that half)")
-    larger = ("over the SDP size budget" in message or "exhausted" in message
-              or "over the LP size budget" in message)
+    larger = _larger_helps(message, budget)
     if "rounding to exact rationals failed" in message and not larger:
         return ("no certificate within the budget: a hint or a case split may help; the "
                 "SDP's numeric point could not be rounded to an exact sum of squares (the "

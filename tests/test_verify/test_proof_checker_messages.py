@@ -1,7 +1,7 @@
 """An unknown or unrefuted step's message names the remedy that fits, in one short sentence
 first (issue 28, item 7): split on the counter a direct step divides by, which of a witness
 or an unreached point made a counterexample refute nothing, which used step could not be
-stated and why, and `--budget large` offered only below `large`."""
+stated and why, and `--budget large` offered only where it can go on (never at `large`)."""
 
 from __future__ import annotations
 
@@ -75,11 +75,29 @@ def test_an_unrefuting_counterexample_says_witness_or_unreached_point() -> None:
     assert "one no run reaches" in _labelled(report, 1, without)
 
 
-def test_budget_large_is_offered_only_below_large() -> None:
-    # sos.ml 1660 (Chebyshev's T7 on |x| <= 1): its SDPs are over every budget
+def test_budget_large_is_offered_only_where_it_can_go_on() -> None:
+    # sos.ml 1660 (Chebyshev's T7 on |x| <= 1): its SDPs are over even `large`'s size, so
+    # neither budget offers `large`; 1625's fits `large`, which proves it (test_benchmarks_sos)
     (goal,) = (g for g in sos.GOALS if g.source == sos.S and g.line == 1660)
     (_, default, _, said), (_, large, _, said_large) = (
         sos.run((goal,), "default")[0], sos.run((goal,), "large")[0])
     assert default == large == "unknown"
-    assert "`--budget large` may too" in said
-    assert "--budget large" not in said_large and "already `large`" in said_large
+    assert "over the SDP size budget" in said and "--budget large" not in said
+    assert "--budget large" not in said_large
+    (second,) = (g for g in sos.GOALS if g.source == sos.S and g.line == 1625)
+    ((_, status, _, offered),) = sos.run((second,), "default")
+    assert status == "unknown" and "`--budget large` may too" in offered
+
+
+def test_an_exhausted_count_offers_large_below_it_and_says_so_at_it() -> None:
+    quantifiers = parse_proof((ROOT / "examples" / "quantifiers.toml").read_bytes(), "q.toml")
+    step = quantifiers.step("cauchy-schwarz")
+    x = sympy.Symbol("x")
+    goal = Obligation("main", Judgement((), Fact(x, ">="), (), ("x",)), True, (),
+                      ((), kernel.Rel(x, ">=", sympy.Integer(0), "x >= 0")))
+    unknown = GoalReport(goal, Verdict("unknown", None, None,
+                                       "hypothesis products: candidate budget 80000 exhausted",
+                                       0.0))
+    assert "`--budget large` may too" in _labelled(unknown, 1, step, BUDGETS["default"])
+    at_large = _labelled(unknown, 1, step, BUDGETS["large"])
+    assert "already `large`" in at_large and "--budget large" not in at_large
