@@ -9,6 +9,7 @@ says what was missing. Nothing here can make a step proved or refuted by itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
@@ -24,7 +25,7 @@ from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation
 from verify.kernel.algebra import normal_form
 from verify.prover import decide
-from verify.search.work import DEFAULT_BUDGET, SearchBudget
+from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget
 from verify.verdict import Status, Verdict
 
 Progress = Callable[[int, int, Step], None]
@@ -52,6 +53,20 @@ class GoalReport:
         index: the obligation's, fewer of them (weakening), or in refutation form the
         negated claim among them and `0 > 0` as the claim (`kernel.conclude`)."""
         return self.verdict.judgement or self.goal.judgement
+
+    @property
+    def pieces(self) -> tuple[tuple[Judgement, Certificate], ...]:
+        """Each certificate with the judgement it proves: one, or for an equality proved by
+        antisymmetry (`Verdict.halves`) its two inequalities `g >= 0` and `-g >= 0`, each
+        directly or in refutation form; none unless proved. What every renderer prints."""
+        return tuple((judged or self.evidence, certificate)
+                     for judged, certificate in self.verdict.pieces)
+
+    @property
+    def kernel_evidence(self) -> tuple[Judgement | Certificate, ...]:
+        """The evidence entry `kernel.conclude` reads for this obligation: (judgement,
+        certificate), or both halves' pairs in a row for an equality by antisymmetry."""
+        return tuple(item for piece in self.pieces for item in piece)
 
 
 @dataclass(frozen=True)
@@ -108,8 +123,7 @@ class StepReport:
     @property
     def certificates(self) -> tuple[Certificate, ...]:
         """The certificates of the proved judgements, in order."""
-        return tuple(g.verdict.certificate for g in self.goals
-                     if g.verdict.certificate is not None)
+        return tuple(certificate for g in self.goals for _, certificate in g.pieces)
 
     @property
     def counterexample(self) -> Counterexample | None:
@@ -248,8 +262,10 @@ def check_step(
     earlier = earlier or {}
     used = [earlier[u.step] for u in step.uses if u.step in earlier]
     if len(used) < len(step.uses) or any(u.statement is None for u in used):
-        return StepReport(step, "uses a step whose statement could not be formed",
-                          perf_counter() - start, (), None)
+        why = [f"{u.step} ({earlier[u.step].message if u.step in earlier else 'not checked'})"
+               for u in step.uses if u.step not in earlier or earlier[u.step].statement is None]
+        return StepReport(step, "uses a step whose statement could not be formed: "
+                          + "; ".join(why), perf_counter() - start, (), None)
     try:
         seq = sequent(proof, step, [used_statement(u, r.statement)  # type: ignore[arg-type]
                                     for u, r in zip(step.uses, used, strict=True)])
@@ -270,7 +286,7 @@ def check_step(
                     "unknown", None, None, f"counterexample not one to the statement as "
                     f"written: {error}", verdict.seconds))
                 break
-            message = _labelled(reports[-1], len(needed))
+            message = _labelled(reports[-1], len(needed), step, budget)
             return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
                               refutation=refutation)
     return _conclude(step, seq, stated, reports, len(needed), used, start, budget)
@@ -282,13 +298,13 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     """A Theorem when every obligation and every used step is proved, else unknown."""
     unproved = [r for r in reports if r.verdict.status != "proved"]
     if unproved or len(reports) < needed:
-        message = "; ".join(_labelled(r, len(reports)) for r in unproved)
+        message = "; ".join(_labelled(r, len(reports), step, budget) for r in unproved)
         return StepReport(step, message, perf_counter() - start, tuple(reports), stated)
     pending = [u.step.id for u in used if u.theorem is None]
     if pending:
         return StepReport(step, f"proved from unproved step(s) {', '.join(pending)}",
                           perf_counter() - start, tuple(reports), stated)
-    evidence = [(r.evidence, r.verdict.certificate) for r in reports]
+    evidence = [r.kernel_evidence for r in reports]
     try:
         theorem = kernel.conclude(seq, evidence, [  # type: ignore[arg-type]
             used_theorem(u, r.theorem) for u, r in zip(step.uses, used, strict=True)])  # type: ignore[misc]
@@ -371,8 +387,7 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
         step, theorem, refutation = proof.step(report.step.id), None, None  # the proof's own
         used = [done[u.step] for u in step.uses]
         if report.statement is not None:
-            proved = [(g.evidence, g.verdict.certificate)
-                      for g in report.goals if g.verdict.certificate is not None]
+            proved = [g.kernel_evidence for g in report.goals if g.pieces]
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]
             try:
@@ -407,15 +422,27 @@ def _left(deadline: float | None) -> float | None:
 
 def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float | None
             ) -> Verdict:
-    """Search `goal`, first without the hypotheses inherited through `uses`.
-
-    Those only weaken the statement (they are there for soundness) but enlarge the search;
-    the kernel accepts a certificate from fewer hypotheses (weakening). Only a proof is
-    taken from the smaller judgement: refuting it would not refute the step.
-    """
-    judgement = goal.judgement
-    keep = tuple(h for h, o in zip(judgement.hypotheses, goal.origins, strict=True)
+    """Search `goal`: first without the hypotheses inherited through `uses`, then whole,
+    then in refutation form (`_search`); an equality that is no combination of the
+    equalities is then tried as its two inequalities (`_antisymmetry`)."""
+    keep = tuple(h for h, o in zip(goal.judgement.hypotheses, goal.origins, strict=True)
                  if o != "inherited")
+    verdict = _search(goal.judgement, keep, step, budget, deadline)
+    if verdict.status != "unknown" or goal.judgement.claim.kind != "==":
+        return verdict
+    return _antisymmetry(goal.judgement, keep, verdict, step, budget, deadline)
+
+
+def _search(judgement: Judgement, keep: tuple[kernel.Fact, ...], step: Step,
+            budget: SearchBudget, deadline: float | None) -> Verdict:
+    """Search `judgement`, first from the hypotheses `keep` (those not inherited).
+
+    The inherited ones only weaken the statement (they are there for soundness) but enlarge
+    the search; the kernel accepts a certificate from fewer hypotheses (weakening). Only a
+    proof is taken from the smaller judgement: refuting it would not refute the step. An
+    inequality left unknown is tried in refutation form: its negation against the
+    hypotheses.
+    """
     if len(keep) < len(judgement.hypotheses):
         core = replace(judgement, hypotheses=keep)
         found = decide(core, hints=step.hints, budget=budget.scaled(0.5), guard=_left(deadline))
@@ -437,6 +464,31 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float 
                    f"(the hypotheses contradict the negated claim {_brief(negated)})")
 
 
+def _antisymmetry(judgement: Judgement, keep: tuple[kernel.Fact, ...], verdict: Verdict,
+                  step: Step, budget: SearchBudget, deadline: float | None) -> Verdict:
+    """`g == 0` from `g >= 0` and `-g >= 0` (a real both >= 0 and <= 0 is 0), each searched
+    as any inequality (`_search`: directly or in refutation form), when ideal membership
+    failed (`verdict`): `x <= 3y <= 6z <= x |- x == 3y` is no combination of equalities.
+    A counterexample to a half violates the equality too, so it is passed on as one."""
+    halves: list[Verdict] = []
+    seconds, said = verdict.seconds, []
+    for expr in (judgement.claim.expr, -judgement.claim.expr):
+        half = replace(judgement, claim=kernel.Fact(expr, ">="))
+        found = _search(half, keep, step, budget, deadline)
+        seconds += found.seconds
+        if found.status == "refuted":
+            return replace(found, seconds=seconds, message=f"{found.message}, against "
+                           f"{_brief(half.claim)}, one half of the equality")
+        if found.status != "proved":
+            return replace(verdict, seconds=seconds, message=(
+                f"{verdict.message}; by antisymmetry, the half {_brief(half.claim)}: "
+                f"{found.message}"))
+        halves.append(replace(found, judgement=found.judgement or half))
+        said.append(f"{_brief(half.claim)} by {found.message.removeprefix('certificate by ')}")
+    return Verdict("proved", None, None, "by antisymmetry, two certificates: "
+                   + "; ".join(said), seconds, halves=(halves[0], halves[1]))
+
+
 def _brief(fact: kernel.Fact, limit: int = 160) -> str:
     """`fact` for a message: a long expansion (a degree-16 power is pages of terms) is cut,
     saying how long it was; the full statement is in the report's `statement`."""
@@ -444,26 +496,59 @@ def _brief(fact: kernel.Fact, limit: int = 160) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
-def _labelled(report: GoalReport, count: int) -> str:
-    """The goal's message, led by what is missing when that can be told (issue 16)."""
+def _labelled(report: GoalReport, count: int, step: Step,
+              budget: SearchBudget = DEFAULT_BUDGET) -> str:
+    """The goal's message, led by what is missing when that can be told (issue 16): one
+    short sentence naming the remedy, then the search's details in parentheses."""
     message = report.verdict.message
     if report.goal.label.startswith("step") and report.verdict.status == "refuted":
         message = f"invariant is not inductive ({message})"
     elif report.verdict.status == "refuted" and not report.goal.decisive and report.goal.written:
-        message = ("not refuted: the counterexample satisfies the judgement, but a witness that "
-                   "fails or a point no run reaches (the step imports an induction's claim) "
-                   f"refutes nothing ({message})")
+        which = ("the witness may be what fails (a better witness may prove the step)"
+                 if step.witness else "the point may be one no run reaches (the step imports "
+                 "an induction's claim, which holds only along runs)")
+        message = (f"not refuted: the counterexample satisfies the judgement, but {which}, "
+                   f"so it refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
-        message = f"{_obstacle(report.goal, message)} ({message})"
+        message = f"{_obstacle(report.goal, message, step, budget)} ({message})"
     return message if count == 1 else f"{report.goal.label}: {message}"
 
 
-def _obstacle(goal: Obligation, message: str) -> str:
+_SDP_OVER = re.compile(r"an SDP of (\d+) unknowns is over the SDP size budget (\d+)")
+_LP_OVER = re.compile(r"an LP of (\d+) rows x (\d+) columns is over the LP size budget "
+                      r"(\d+) x (\d+)")
+
+
+def _larger_helps(message: str, budget: SearchBudget) -> bool:
+    """Whether the search stopped where `--budget large` would go on: a count exhausted, or
+    an SDP or LP skipped for its size that would fit `large` (each size budget scaled as the
+    one it was over: a share of the step's). An SDP too large even for `large` (sos.ml 1660's
+    30 817 unknowns) is not a reason to offer it."""
+    large = BUDGETS["large"]
+    if "exhausted" in message:
+        return True
+    if any(int(n) * budget.sdp_entries <= int(limit) * large.sdp_entries
+           for n, limit in _SDP_OVER.findall(message)):
+        return True
+    return any(int(r) * budget.lp_rows <= int(rl) * large.lp_rows
+               and int(c) * budget.lp_columns <= int(cl) * large.lp_columns
+               for r, c, rl, cl in _LP_OVER.findall(message))
+
+
+def _at_least(budget: SearchBudget, other: SearchBudget) -> bool:
+    """Whether `budget` allows at least `other`'s work of every kind."""
+    return all(getattr(budget, f) >= getattr(other, f) for f in SearchBudget.LABELS)
+
+
+def _obstacle(goal: Obligation, message: str, step: Step,
+              budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
     lacks a positivity fact; a claim false only at non-natural values needs integrality; an
-    inductive step may need a stronger invariant; any other goal a hint, a case split or a
-    larger budget. (A guide for the user, not a verdict.)"""
+    inductive step may need a stronger invariant; a direct step drawing on an induction's
+    claim usually divides by its counter, which needs that counter's sign (a split); any
+    other goal a hint, a case split or (only when the search stopped at a budget that is not
+    already `large`) a larger budget. (A guide for the user, not a verdict.)"""
     if "is not a natural number" in message:
         return ("the claim fails only at values that are not natural, and certificates "
                 "reason over the reals: prove it by induction, or split into cases")
@@ -471,18 +556,32 @@ def _obstacle(goal: Obligation, message: str) -> str:
         return (f"missing a positivity fact: nothing among the hypotheses free of division "
                 f"shows {goal.judgement.claim}; add it to `given` or prove it in a step this "
                 "one uses")
-    if not goal.decisive:
+    if not goal.decisive and goal.label.startswith("step"):
         return ("the invariant may be too weak to carry itself over an update: strengthen it, "
                 "or give a hint")
+    if not goal.decisive and not step.witness:
+        claimed = goal.judgement.claim.expr.free_symbols
+        counters = [h.expr.name for h, o in zip(goal.judgement.hypotheses, goal.origins,
+                                                strict=True)
+                    if o == "natural" and h.expr.is_Symbol and h.expr in claimed]
+        t = counters[0] if counters else "the run's length"
+        return (f"divide by {t}: split on {t} (`split = {{ on = \"{t}\" }}`), so that each "
+                f"case knows the sign of {t} the imported induction's claim is multiplied by")
+    if not goal.decisive:
+        return "the witness may not fit: try another witness, or give a hint"
     if goal.judgement.claim.kind == "==":
-        return ("an equality is proved only from equalities (ideal membership): state it as "
-                "two steps, `<=` and `>=`, and use both")
-    larger = ("over the SDP size budget" in message or "exhausted" in message
-              or "over the LP size budget" in message)
+        return ("no certificate for the equality: it is no combination of the equalities, "
+                "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "
+                "help that half)")
+    larger = _larger_helps(message, budget)
     if "rounding to exact rationals failed" in message and not larger:
         return ("no certificate within the budget: a hint or a case split may help; the "
                 "SDP's numeric point could not be rounded to an exact sum of squares (the "
                 "claim may not be one at the degrees tried)")
+    if larger and _at_least(budget, BUDGETS["large"]):
+        return ("no certificate within the budget: a hint (a polynomial or vector whose "
+                "square helps) or a case split (`split`) may find one; the search stopped at "
+                "its budget, already `large`")
     return ("no certificate within the budget: a hint (a polynomial or vector whose square "
             "helps) or a case split (`split`) may find one" + (
                 "; the search stopped at its budget (higher degrees or larger LPs), so "

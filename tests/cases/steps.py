@@ -436,3 +436,27 @@ claim = "n < a"
 """Taking a square root, as a proof file: true steps that only the refutation form proves
 (their negated claims contradict the hypotheses); the checker's and the Coq export's tests
 share them, and add their own steps below them."""
+
+EQUALITIES = """
+title = "equalities"
+scalars = ["x", "y", "z"]
+
+[[step]]
+id = "chain"
+given = ["x <= 3*y", "y <= 2*z", "x >= 6*z"]
+claim = "x == 3*y"
+
+[[step]]
+id = "sum-of-squares-zero"
+given = ["x*x + y*y == 0"]
+claim = "x == 0"
+
+[[step]]
+id = "sum-of-squares-nonpositive"
+given = ["x*x + y*y <= 0"]
+claim = "y == 0"
+"""
+"""Equalities that are no combination of the equalities among their hypotheses (Mathlib's
+linarith.lean lines 145, 455 and 458): proved by antisymmetry, from certificates of `g >= 0`
+and `-g >= 0` (directly for the chain, in refutation form for the squares); the checker's,
+the renderers' and the Coq export's tests share them."""

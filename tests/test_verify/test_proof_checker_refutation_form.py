@@ -34,9 +34,12 @@ def test_a_root_is_taken_by_refuting_the_negated_claim() -> None:
     assert "refutation form" in status["root"].message
     assert status["root"].theorem is not None
     assert status["not-a-root"].status == "refuted"  # a = -1, n = 0
-    # n == a is true here too, but an equality has no refutation form (its negation is not
-    # one fact): it stays unknown rather than being proved by a rule that does not apply
-    assert status["equality-has-no-refutation-form"].status == "unknown"
+    # n == a is true here too; an equality has no refutation form (its negation is not one
+    # fact), but its halves n - a >= 0 and a - n >= 0 do: it is proved by antisymmetry, the
+    # evidence of each half in refutation form (`0 > 0` its claim)
+    equality = status["equality-has-no-refutation-form"]
+    assert equality.status == "proved" and equality.message.startswith("by antisymmetry")
+    assert "refutation form" in equality.message
     # the Coq export replays the refutation by contradiction (compiled in
     # tests/test_verify/coq/test_coq_refutation_form.py)
     exported = {e.step_id: e for e in export_proof(proof, report.steps)}

@@ -271,6 +271,14 @@ Proof.
   rewrite Ropp_0 in N. rewrite E. exact N.
 Qed.
 
+(** Antisymmetry: [g = 0] from [0 <= g] and [0 <= n], [n = - g] (an equality proved by
+    its two inequalities). *)
+Lemma by_antisym : forall g n, n = - g -> 0 <= g -> 0 <= n -> g = 0.
+Proof.
+  intros g n E G N. rewrite E in N. apply Rle_antisym; [| exact G].
+  apply Ropp_le_cancel. rewrite Ropp_0. exact N.
+Qed.
+
 (** Case splits: the cases are exhaustive by trichotomy of the reals. *)
 Lemma trichotomy : forall x, x > 0 \/ x = 0 \/ x < 0.
 Proof. intros x. destruct (Rtotal_order x 0) as [H | [H | H]]; auto. Qed.

@@ -272,9 +272,24 @@ class Script:
         claim = goal.obligation.judgement.claim
         if claim in self.facts:
             return self.facts[claim]
+        if goal.halves is not None:
+            return self.antisymmetry(goal)
         if goal.judgement.claim == claim:
-            return self.certificate(goal.judgement, goal.certificate)
+            return self.certificate(goal.judgement, goal.certificate)  # type: ignore[arg-type]
         return self.refutation(goal)
+
+    def antisymmetry(self, goal: Goal) -> str:
+        """An equality `g = 0` from its halves `0 <= g` and `0 <= -g`, each replayed as any
+        claim (directly or by contradiction), then `by_antisym` (`Rle_antisym`); `n = -g` by
+        `ring`."""
+        claim = goal.obligation.judgement.claim
+        up, down = (self.replay(half) for half in goal.halves)  # type: ignore[union-attr]
+        label = self.new("g")
+        self.emit(f"assert ({label} : {prop(claim)}).")
+        self.emit(f"{{ refine (by_antisym {expr(claim.expr)} {expr(-claim.expr)} _ {up} "
+                  f"{down}); ring. }}")
+        self.facts[claim] = label
+        return label
 
     def refutation(self, goal: Goal) -> str:
         """Refutation form: the claim `g >= 0` (`g > 0`) by contradiction.
@@ -298,7 +313,7 @@ class Script:
         saved = (dict(self.facts), dict(self.hyps), set(self.nonzero), self.indent)
         self.indent += "  "
         self.facts[negated] = inner
-        absurd = self.certificate(goal.judgement, goal.certificate)
+        absurd = self.certificate(goal.judgement, goal.certificate)  # type: ignore[arg-type]
         self.emit(f"exact {absurd}.")
         self.facts, self.hyps, self.nonzero, self.indent = saved
         self.emit("}")

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from proofs.step import Proof, Step
 from verify.coq import printer
 from verify.coq.printer import Written, expr, name
 from verify.kernel import (
     Certificate,
+    Fact,
     Judgement,
     KernelError,
     Obligation,
@@ -40,11 +41,14 @@ class Unsupported(ValueError):
 @dataclass(frozen=True)
 class Goal:
     """One obligation of a step with its certificate; `judgement` is what the certificate
-    proves (the obligation's, or one with fewer hypotheses: weakening)."""
+    proves (the obligation's, or one with fewer hypotheses: weakening). An equality proved
+    by antisymmetry has no certificate of its own but `halves`: goals for `g >= 0` and
+    `-g >= 0` (their obligations the equality's with that claim), replayed and combined."""
 
     obligation: Obligation
     judgement: Judgement
-    certificate: Certificate
+    certificate: Certificate | None
+    halves: tuple[Goal, Goal] | None = None
 
 
 @dataclass(frozen=True)
@@ -68,17 +72,26 @@ def proved_step(report: object) -> ProvedStep | None:
     """The adapter: a checker step report as a `ProvedStep`, or None if it is not proved.
 
     The only code that reads `verify.proof_checker.StepReport` (its `step`, `theorem`,
-    `statement` and `goals`, each with `goal` and `verdict.certificate`/`verdict.judgement`).
+    `statement` and `goals`, each with `goal` and `verdict.certificate`/`verdict.judgement`,
+    or `verdict.halves` for an equality by antisymmetry).
     Only a step with a kernel `Theorem` is exported.
     """
     if getattr(report, "theorem", None) is None or getattr(report, "statement", None) is None:
         return None
     goals = []
     for goal_report in report.goals:  # type: ignore[attr-defined]
-        verdict = goal_report.verdict
+        verdict, obligation = goal_report.verdict, goal_report.goal
+        if verdict.halves is not None:
+            claim = obligation.judgement.claim
+            halves = tuple(Goal(replace(obligation, judgement=replace(
+                obligation.judgement, claim=Fact(sign * claim.expr, ">="))),
+                half.judgement, half.certificate)
+                for sign, half in zip((1, -1), verdict.halves, strict=True))
+            goals.append(Goal(obligation, obligation.judgement, None, halves))  # type: ignore[arg-type]
+            continue
         if verdict.certificate is None:
             return None
-        goals.append(Goal(goal_report.goal, verdict.judgement or goal_report.goal.judgement,
+        goals.append(Goal(obligation, verdict.judgement or obligation.judgement,
                           verdict.certificate))
     step: Step = report.step  # type: ignore[attr-defined]
     instances = tuple((u.step, _terms(u.with_)) for u in step.uses if u.with_)

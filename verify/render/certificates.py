@@ -97,6 +97,11 @@ class Notation(ABC):
         """One line `label: fact` listing a hypothesis (label `claim` for the claim), in
         the same layout as `identity`."""
 
+    @abstractmethod
+    def half(self, number: int, value: Fact) -> str:
+        """One line heading half `number` (1 or 2) of an equality proved by antisymmetry,
+        the inequality `value` it proves, in the same layout as `premise`."""
+
     def multiplier(self, q: sympy.Expr) -> str:
         """The polynomial multiplier of an equality hypothesis: in parentheses, except a
         single number or monomial (in the typeset notations)."""
@@ -164,6 +169,24 @@ def premises(judgement: Judgement, notation: Notation) -> list[str]:
             notation.premise("claim", judgement.claim)]
 
 
+def evidence_blocks(judgement: Judgement, pieces: Sequence[tuple[Judgement, Certificate]],
+                    notation: Notation) -> list[tuple[list[str], list[str]]]:
+    """A judgement's evidence as (premises, identity) blocks, the identity's labels defined
+    by the premises before it: the judgement's premises and, proved by one certificate, its
+    identity; an equality proved by antisymmetry (two pieces, for `g >= 0` and `-g >= 0`)
+    then has one block per half, headed by the inequality it proves. Every document prints
+    a judgement with this, so none can leave a half out."""
+    if len(pieces) != 2:
+        return [(premises(judgement, notation), [
+            line for half, value in pieces for line in Identity(half, value).lines(notation)])]
+    blocks: list[tuple[list[str], list[str]]] = [(premises(judgement, notation), [])]
+    for number, (half, value) in enumerate(pieces, 1):
+        wanted = Fact((1 if number == 1 else -1) * judgement.claim.expr, ">=")
+        blocks.append(([notation.half(number, wanted), *premises(half, notation)],
+                       Identity(half, value).lines(notation)))
+    return blocks
+
+
 def assignments(scalars: Mapping[str, object], vectors: Mapping[str, Sequence[object]],
                 names: Set[str] | None = None) -> list[str]:
     """A counterexample's values: `name = value` per scalar, then `name = (x, y, ...)` per
@@ -226,6 +249,9 @@ class Text(Notation):
     def premise(self, label: str, value: Fact) -> str:
         return f"  {label}: {self.fact(value)}"
 
+    def half(self, number: int, value: Fact) -> str:
+        return f"  half {number} of the equality: {self.fact(value)}"
+
 
 # -- LaTeX ----------------------------------------------------------------------------------------
 
@@ -283,6 +309,9 @@ class Latex(Notation):
     def premise(self, label: str, value: Fact) -> str:
         name = r"\mathrm{claim}" if label == "claim" else self.label(label)
         return rf"{name} &\colon {self.fact(value)}"
+
+    def half(self, number: int, value: Fact) -> str:
+        return rf"\text{{half {number} of the equality}} &\colon {self.fact(value)}"
 
 
 # -- MathML ---------------------------------------------------------------------------------------
@@ -347,6 +376,10 @@ class MathML(Notation):
         name = self.claim(value) if label == "claim" else self.label(label)
         return (f'<mtr><mtd columnalign="right">{name}</mtd>'
                 f'<mtd columnalign="left"><mo>:</mo>{self.fact(value)}</mtd></mtr>')
+
+    def half(self, number: int, value: Fact) -> str:
+        return (f'<mtr><mtd columnalign="right"><mtext>half {number} of the equality</mtext>'
+                f'</mtd><mtd columnalign="left"><mo>:</mo>{self.fact(value)}</mtd></mtr>')
 
 
 _MINUS = "<mo>&#x2212;</mo>"

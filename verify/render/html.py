@@ -17,7 +17,7 @@ from markupsafe import Markup
 from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
 from verify.render import evidence
-from verify.render.certificates import MATHML, Identity, premises
+from verify.render.certificates import MATHML, evidence_blocks
 from verify.render.evidence import (
     LEGEND,
     AuditView,
@@ -71,9 +71,8 @@ def certificates(step: StepView) -> Markup:
     parts = []
     several = len(step.goals) > 1
     for goal in step.goals:
-        rows = premises(goal.evidence, MATHML)
-        if goal.verdict.certificate is not None:
-            rows += Identity(goal.evidence, goal.verdict.certificate).lines(MATHML)
+        rows = [row for block in evidence_blocks(goal.evidence, goal.pieces, MATHML)
+                for row in (*block[0], *block[1])]
         title = (f'<p class="judgement">{Markup.escape(goal.goal.label)}: '
                  f"{Markup.escape(goal.verdict.status)}</p>" if several else "")
         parts.append(f'{title}<math display="block"><mtable>{"".join(rows)}</mtable></math>')

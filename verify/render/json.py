@@ -106,11 +106,29 @@ def counterexample(value: Counterexample) -> Json:
     }
 
 
+def halves(value: Verdict) -> list[Json] | None:
+    """An equality proved by antisymmetry: for `g >= 0` and `-g >= 0`, the judgement each
+    certificate proves (its hypotheses, which the certificate indexes, and its claim, or
+    `0 > 0` in refutation form) and the certificate; None for any other verdict."""
+    if value.halves is None:
+        return None
+    return [{**judgement(h.judgement), "certificate": certificate(h.certificate)}  # type: ignore[arg-type]
+            for h in value.halves]
+
+
+def evidence(value: Verdict) -> Json:
+    """The evidence of a proved judgement: its certificate, or `{"halves": [...]}`."""
+    if value.certificate is not None:
+        return certificate(value.certificate)
+    return {"halves": halves(value)}
+
+
 def verdict(value: Verdict) -> Json:
-    """Status and evidence of one judgement."""
+    """Status and evidence of one judgement (`halves`: see `halves`)."""
     return {
         "status": value.status,
         "certificate": None if value.certificate is None else certificate(value.certificate),
+        "halves": halves(value),
         "counterexample": (
             None if value.counterexample is None else counterexample(value.counterexample)
         ),
@@ -129,13 +147,14 @@ def goal(value: GoalReport) -> Json:
 def step(value: StepReport) -> Json:
     """docs/design.md §5: `id, status, certificate, counterexample, message, seconds`.
 
-    `certificate` is the certificate of a one-judgement step and the list of certificates
-    (in `judgements` order) of a step with several; `judgements` details each one.
+    `certificate` is the evidence of a one-judgement step and the list of them (in
+    `judgements` order) of a step with several: a certificate, or for an equality proved by
+    antisymmetry `{"halves": [...]}` (`evidence`); `judgements` details each one.
     `statement` is the full statement the kernel read (inherited hypotheses, naturals, the
     runs of an induction); `vacuous` is true when it was proved but says nothing beyond its
     start, and `vacuity` says why (its hypotheses contradict, or no run leaves its start).
     """
-    certificates = [certificate(c) for c in value.certificates]
+    certificates = [evidence(g.verdict) for g in value.goals if g.verdict.pieces]
     refuting = value.counterexample
     return {
         "id": value.step.id,

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
 from verify.render import evidence
-from verify.render.certificates import Identity, Latex, premises
+from verify.render.certificates import Latex, evidence_blocks
 from verify.render.evidence import (
     LEGEND,
     AuditView,
@@ -154,14 +154,15 @@ def certificates(step: StepView) -> Raw:
     blocks = []
     several = len(step.goals) > 1
     for goal in step.goals:
-        given = ", \\quad ".join(f"${row.replace('&', '')}$"
-                                  for row in premises(goal.evidence, notation))
         title = (f"\\emph{{{escape(goal.goal.label)}: {goal.verdict.status}}}. "
                  if several else "")
-        blocks.append(f"{title}{given}")
-        if goal.verdict.certificate is not None:
-            rows = Identity(goal.evidence, goal.verdict.certificate).lines(notation)
-            blocks.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}")
+        for given, rows in evidence_blocks(goal.evidence, goal.pieces, notation):
+            blocks.append(title + ", \\quad ".join(f"${row.replace('&', '')}$"
+                                                   for row in given))
+            title = ""
+            if rows:
+                blocks.append("\\begin{align*}\n" + " \\\\\n".join(rows)
+                              + "\n\\end{align*}")
     return Raw("\n".join(blocks))
 
 

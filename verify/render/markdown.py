@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from verify.audit.job import Audit
 from verify.proof_checker import GoalReport
 from verify.render import evidence
-from verify.render.certificates import Identity, Latex, premises
+from verify.render.certificates import Latex, evidence_blocks
 from verify.render.evidence import (
     LEGEND,
     AuditView,
@@ -101,9 +101,8 @@ def _judgement(goal: GoalReport, several: bool, notation: Latex) -> str:
     """One judgement as an `aligned` block on one line: its hypotheses by label, its claim,
     then the certificate's identity (`verify.render.certificates`)."""
     rows = [rf"&\text{{{goal.goal.label}: {goal.verdict.status}}}"] if several else []
-    rows += premises(goal.evidence, notation)
-    if goal.verdict.certificate is not None:
-        rows += Identity(goal.evidence, goal.verdict.certificate).lines(notation)
+    rows += [row for block in evidence_blocks(goal.evidence, goal.pieces, notation)
+             for row in (*block[0], *block[1])]
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
 

@@ -21,7 +21,7 @@ from proofs.language.expressions import Relation
 from proofs.language.terms import gram_pair
 from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof, Step
-from verify.kernel import Certificate, Counterexample, Judgement
+from verify.kernel import Certificate, Counterexample, Fact, Judgement
 from verify.kernel.algebra import holds
 from verify.proof_checker import GoalReport, StepReport, check_step
 from verify.render.certificates import TEXT, Identity, assignments, labels
@@ -207,23 +207,47 @@ def counterexample_lines(report: GoalReport, cex: Counterexample) -> list[str]:
 # -- the whole explanation ---------------------------------------------------------------------
 
 
-def _goal_lines(report: GoalReport, several: bool) -> list[str]:
-    judgement, verdict = report.evidence, report.verdict
-    lines = [f"judgement {report.goal.label}: {verdict.status}"] if several else []
-    lines.append("  hypotheses (each a polynomial compared with 0; where it comes from):")
+def _judgement_lines(judgement: Judgement, origin: dict[Fact, str], shown: str) -> list[str]:
+    """A judgement's hypotheses, labelled as its certificate indexes them, and its claim."""
+    lines = ["  hypotheses (each a polynomial compared with 0; where it comes from):"]
     names = labels(judgement)
-    origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
     for n, h in zip(names, judgement.hypotheses, strict=True):
         lines.append(f"    {n}: {fact(h)}" + (f"    [{origin[h]}]" if origin.get(h) else ""))
     if not names:
         lines.append("    (none)")
+    lines.append(f"  claim: {shown}{fact(judgement.claim)}")
+    return lines
+
+
+def _certificate_lines(judgement: Judgement, value: Certificate) -> list[str]:
+    """The identity and the argument that turns it into the judgement's claim."""
+    return ["  certificate (an identity of polynomials, checked exactly by the kernel):",
+            *certificate_lines(judgement, value),
+            "  why it proves the claim: " + why(judgement, value)]
+
+
+def _goal_lines(report: GoalReport, several: bool) -> list[str]:
+    judgement, verdict = report.evidence, report.verdict
+    lines = [f"judgement {report.goal.label}: {verdict.status}"] if several else []
+    origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
     written = report.goal.written
     shown = f"{written[1].text}    i.e.  " if written is not None else ""
-    lines.append(f"  claim: {shown}{fact(judgement.claim)}")
-    if verdict.certificate is not None:
-        lines.append("  certificate (an identity of polynomials, checked exactly by the kernel):")
-        lines += certificate_lines(judgement, verdict.certificate)
-        lines.append("  why it proves the claim: " + why(judgement, verdict.certificate))
+    lines += _judgement_lines(judgement, origin, shown)
+    if verdict.halves is not None:
+        lines.append("  proved by antisymmetry: the claim's polynomial is >= 0 and <= 0, so it "
+                     "is 0; one certificate for each half:")
+        for number, (half, value) in enumerate(report.pieces, 1):
+            sign = 1 if number == 1 else -1
+            wanted = Fact(sign * judgement.claim.expr, ">=")
+            refuting = half.claim != wanted
+            lines.append(f"  half {number}: {fact(wanted)}" + (
+                ", in refutation form (its negation among the hypotheses leads to 0 > 0)"
+                if refuting else ""))
+            negation = {h: "the half's negation" for h in half.hypotheses if h not in origin}
+            lines += ["  " + line for line in (*_judgement_lines(half, origin | negation, ""),
+                                               *_certificate_lines(half, value))]
+    elif verdict.certificate is not None:
+        lines += _certificate_lines(judgement, verdict.certificate)
     elif verdict.counterexample is not None:
         lines += counterexample_lines(report, verdict.counterexample)
     else:

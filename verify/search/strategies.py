@@ -8,7 +8,7 @@ a budget runs out, `Exhausted` ends the search for certificates (never a clock).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from typing import ClassVar
@@ -22,12 +22,13 @@ from verify.search.lp import Multiple, Term, solve_lp
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import certificate_from_point
-from verify.search.sdp.problem import SdpUnavailable, problems, solve
+from verify.search.sdp.problem import Block, Problem, SdpUnavailable, problems, solve
 from verify.search.sdp.rounding import certificate as rounded
 from verify.search.sdp.rounding import small_diagonal
 from verify.search.sos import (
     dsos_squares,
     gram_minors,
+    half_basis,
     hint_squares,
     ldlt_squares,
     norm_squares,
@@ -151,9 +152,30 @@ class WeightedSquares(HypothesisProducts):
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         base = super().columns(ctx, target, bound)
         dsos = dsos_squares(ctx, target)
+        if len(half_basis(ctx, target)) <= 1:  # the target's Newton box has no squares
+            dsos += self.hypothesis_squares(ctx, bound, {id(t) for t in dsos})
         squares = [t for t in base if t.square is not None] + dsos
         factors = hypothesis_products(ctx, 1, bound)
         return [*base, *dsos, *weighted(ctx, squares, factors, bound)]
+
+    @staticmethod
+    def hypothesis_squares(ctx: Context, bound: int, seen: set[int]) -> list[Term]:
+        """Squares over the half bases of the hypotheses, for a target too small to have
+        squares of its own (the `0` of a refutation form): in `t > 0, t*t + y*y == 0 |- 0 > 0`
+        the certificate `t*t + y**2 - (t*t + y*y)` needs the square `y**2` the equality
+        brings, beside the product `t*t` of the strict hypothesis with itself (and likewise
+        `-x*x - y*y >= 0, y > 0 |- 0 > 0` with the hypothesis as a column). Also the squares
+        `(m_i ± m_j)**2` of the generators, weighted by hypotheses: the target `xy + xz + yz
+        - 3xyz` (sos.ml 1643) has no square in its Newton box, yet its certificate holds
+        `x*(y - z)**2`."""
+        linear = sum((ctx.gens[i] ** 2 for i in ctx.used), ctx.ring.zero)
+        out: list[Term] = []
+        for poly in (*ctx.hyps, linear):
+            for term in dsos_squares(ctx, poly):
+                if term.degree <= bound and id(term) not in seen:
+                    seen.add(id(term))
+                    out.append(term)
+        return out
 
 
 class ExactSos(Strategy):
@@ -187,33 +209,66 @@ class SemidefiniteSquares(Strategy):
         return ctx.judgement.claim.kind in (">=", ">")
 
     def candidates(self, ctx: Context) -> Iterator[Certificate]:
+        # `m * gap` for the first `sdp_multipliers` multipliers (the budget's choice)
+        for multiplier in multipliers(ctx)[:ctx.work.budget.sdp_multipliers]:
+            target = ctx.hyp_product(multiplier) * ctx.gap
+            for found in self.rounded(ctx, target, inequalities=not multiplier):
+                yield replace(found, multiplier=multiplier)
+                return
+
+    def rounded(self, ctx: Context, target: PolyElement, inequalities: bool
+                ) -> Iterator[Certificate]:
+        """A certificate of `target >= 0` (`> 0`) from the SDPs of increasing degree; for a
+        target without hypotheses, then from the sparse basis (`sparse`)."""
         strict = ctx.judgement.claim.kind == ">"
+        found = None
         try:
-            for problem in problems(ctx, ctx.gap, strict, self.LEVELS):
-                if not ctx.work.fits_sdp(problem.entries):
-                    return  # higher degrees are larger still
-                for _ in range(self.REDUCTIONS + 1):
-                    ctx.work.check_guard("an SDP")
-                    point = solve(ctx, problem)
-                    if point is None:
-                        break  # infeasible at this degree: try the next
-                    found = rounded(ctx, problem, point)
-                    if found is not None:
-                        yield found
-                        return
-                    drop = small_diagonal(problem, point)
-                    if not drop:
-                        ctx.work.note("SDP: a point was found but its rounding to exact "
-                                      "rationals failed (not positive semidefinite over QQ)")
-                        break
-                    first = problem.blocks[0]
-                    kept = tuple(m for m in first.basis if m not in drop)
-                    problem = replace(problem, blocks=(replace(first, basis=kept),
-                                                       *problem.blocks[1:]))
+            found = self.solved(ctx, problems(ctx, target, strict, self.LEVELS, inequalities))
+            if found is None and not ctx.hyps:
+                found = self.solved(ctx, self.sparse(ctx, target, strict))
         except SdpUnavailable as error:
             ctx.work.note(f"SDP: {error}")
         except (np.linalg.LinAlgError, ValueError, OverflowError) as error:
             ctx.work.note(f"SDP: numerical failure ({error})")
+        if found is not None:
+            yield found
+
+    def solved(self, ctx: Context, candidates: Iterable[Problem]) -> Certificate | None:
+        """The first problem whose point rounds to a certificate, each reduced up to
+        `REDUCTIONS` times; None when none does or one is over the size budget."""
+        for problem in candidates:
+            if not ctx.work.fits_sdp(problem.entries):
+                return None  # higher degrees are larger still
+            for _ in range(self.REDUCTIONS + 1):
+                ctx.work.check_guard("an SDP")
+                point = solve(ctx, problem)
+                if point is None:
+                    break  # infeasible at this degree: try the next
+                found = rounded(ctx, problem, point)
+                if found is not None:
+                    return found
+                drop = small_diagonal(problem, point)
+                if not drop:
+                    ctx.work.note("SDP: a point was found but its rounding to exact "
+                                  "rationals failed (not positive semidefinite over QQ)")
+                    break
+                first = problem.blocks[0]
+                kept = tuple(m for m in first.basis if m not in drop)
+                problem = replace(problem, blocks=(replace(first, basis=kept),
+                                                   *problem.blocks[1:]))
+        return None
+
+    @staticmethod
+    def sparse(ctx: Context, target: PolyElement, strict: bool) -> list[Problem]:
+        """One problem over the monomials whose square the target holds with a positive
+        coefficient (`ExactSos`'s basis): its solver point is cleaner than the Newton box's
+        (sos.ml 1891: four zero eigenvalues, then 1, 1, 2, 4), so the kernel of a polynomial
+        with irrational zeros is found (`verify.search.sdp.face`)."""
+        basis = tuple(next(iter(m.keys())) for m in half_basis(ctx, target)
+                      if target.coeff(m * m) > 0)
+        if not basis:
+            return []
+        return [Problem(target, (Block((), ctx.ring.one, basis),), (), strict)]
 
 
 STRATEGIES: tuple[Strategy, ...] = (

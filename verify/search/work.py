@@ -11,7 +11,11 @@ So every loop of the search is bounded by a count of the work it does, charged a
 * `sdp_entries`: the unknowns of one semidefinite program (Gram entries of all its blocks and
   equality multiples): a larger one is not solved, so the budget decides which relaxation
   degrees are tried (`large` reaches higher multiplier degrees and bases than `default`);
-* `sdp_iterations`: Clarabel's interior-point iteration limit for one SDP (a count).
+* `sdp_iterations`: Clarabel's interior-point iteration limit for one SDP (a count);
+* `sdp_multipliers`: how many multipliers `m` the SDP tries for `m * claim` (1, then each
+  strict hypothesis, then their products): `default` tries only 1, `large` buys four, so
+  `b**2 < 4ac, ax**2 + bx + c == 0 |- 0 >= 1` (sos.ml 1625: `(4ac - b**2) * -1 ==
+  (2ax + b)**2 - 4a * e`) is proved at `large` only.
 
 The same input charges the same work in the same order, so it runs out of budget at the same
 place on any machine. A wall-clock `guard` may be set on top, only as a defence against hostile
@@ -38,6 +42,7 @@ class SearchBudget:
     points: int
     sdp_entries: int
     sdp_iterations: int
+    sdp_multipliers: int = 1
 
     LABELS: ClassVar[dict[str, str]] = {
         "candidates": "candidate",
@@ -48,6 +53,7 @@ class SearchBudget:
         "points": "point",
         "sdp_entries": "SDP Gram entry",
         "sdp_iterations": "SDP iteration",
+        "sdp_multipliers": "SDP multiplier",
     }
 
     def __post_init__(self) -> None:

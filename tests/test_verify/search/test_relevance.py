@@ -3,9 +3,8 @@ hypotheses about only those names, change neither its verdict nor the work it is
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import sympy
+from cases.padding import padded
 from cases.steps import CASES, Case, hints_of, judgement_of
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,27 +15,11 @@ from verify.relevance import parts
 from verify.search.polynomials import Context
 
 PROVED = [c for c in CASES if c.expected == "proved"]
-UNUSED_SCALARS = tuple(f"zz{i}" for i in range(19))  # the issue's file: 19 more scalars
-UNUSED_VECTORS = ("vv0", "vv1")
-
-
-def _unused_facts(count: int) -> tuple[Fact, ...]:
-    """Satisfiable hypotheses that mention only the unused names (zz_i = 1, |vv0|^2 >= 0...)."""
-    z = [sympy.Symbol(n) for n in UNUSED_SCALARS]
-    gram = sympy.Symbol("<vv0,vv1>")
-    pool = [Fact(z[0] - 1, ">="), Fact(z[1] * z[2] + 3, ">"), Fact(z[3] - z[4], "=="),
-            Fact(gram * z[5] + 2, ">="), Fact(z[0] ** 2 - z[6], ">=")]
-    return tuple(pool[i % len(pool)] for i in range(count))
 
 
 def _padded(case: Case, count: int, first: bool) -> Judgement:
-    """The case's judgement in a bigger file: more declarations and unrelated hypotheses
-    (before or after its own, so the hypothesis indices move too)."""
-    j = judgement_of(case)
-    extra = _unused_facts(count)
-    hyps = (*extra, *j.hypotheses) if first else (*j.hypotheses, *extra)
-    return replace(j, hypotheses=hyps, vectors=(*j.vectors, *UNUSED_VECTORS),
-                   scalars=(*j.scalars, *UNUSED_SCALARS))
+    """The case's judgement in a bigger file (`cases.padding`)."""
+    return padded(judgement_of(case), count, first)
 
 
 @given(st.sampled_from(PROVED), st.integers(0, 5), st.booleans())

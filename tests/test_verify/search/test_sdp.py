@@ -65,3 +65,18 @@ def test_exact_ldlt_refuses_what_is_not_psd() -> None:
     from fractions import Fraction as F
     assert ldlt([[F(1), F(2)], [F(2), F(1)]]) is None
     assert ldlt([[F(1), F(-1)], [F(-1), F(1)]]) is not None  # singular is fine
+
+
+def test_the_kernel_is_recovered_exactly_only_across_a_clear_gap() -> None:
+    from fractions import Fraction
+
+    import numpy as np
+
+    from verify.search.sdp.face import _kernel_rows
+
+    # (a + b + c)**2 + 2*c**2 with a solver's noise: kernel a - b... spanned by (1, -1, 0)
+    v, u = np.array([1.0, 1.0, 1.0]), np.array([0.0, 0.0, 1.0])
+    gram = np.outer(v, v) + 2 * np.outer(u, u) + 1e-9 * np.eye(3)
+    assert _kernel_rows(gram) == [[Fraction(1), Fraction(-1), Fraction(0)]]
+    smooth = np.diag([1e-9, 1e-5, 1e-2, 1.0])  # no gap: nothing is guessed
+    assert _kernel_rows(smooth) is None

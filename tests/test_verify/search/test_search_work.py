@@ -200,9 +200,10 @@ def test_scaled_budgets() -> None:
     small, default, large = BUDGETS["small"], BUDGETS["default"], BUDGETS["large"]
     assert default == DEFAULT_BUDGET
     for field in fields(SearchBudget):
-        assert getattr(small, field.name) < getattr(default, field.name) < getattr(
-            large, field.name
-        )
+        # a count of 1 at the default (sdp_multipliers: the claim itself) cannot shrink
+        floor = getattr(default, field.name) == 1
+        assert getattr(small, field.name) < getattr(default, field.name) or floor
+        assert getattr(default, field.name) < getattr(large, field.name)
 
 
 @pytest.mark.parametrize("factor", [0, -1, float("nan"), float("inf"), "2"])

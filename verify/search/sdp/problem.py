@@ -106,10 +106,15 @@ def _newton_box(ctx: Context, target: PolyElement) -> list[Monomial]:
             if all(e <= t for e, t in zip(m, top, strict=True))]
 
 
-def problems(ctx: Context, target: PolyElement, strict: bool, levels: int) -> Iterator[Problem]:
-    """The problems of increasing relaxation degree, `levels` of them (the budget's choice)."""
+def problems(ctx: Context, target: PolyElement, strict: bool, levels: int,
+             inequalities: bool = True) -> Iterator[Problem]:
+    """The problems of increasing relaxation degree, `levels` of them (the budget's choice);
+    without `inequalities`, only the free block and the equality multiples: the shape
+    `m * p == sigma + sum q_j e_j` of a target already multiplied by strict hypotheses, whose
+    exact rounding hypothesis blocks would only spoil (their weights trade off against the
+    multiples', and rounding each apart leaves a residue no block absorbs)."""
     ineq = [i for i in range(len(ctx.hyps)) if ctx.judgement.hypotheses[i].kind != "=="
-            and ctx.hyps[i]]
+            and ctx.hyps[i] and inequalities]
     eqs = [j for j in ctx.indices("==") if ctx.hyps[j]]
     factors: list[tuple[tuple[int, ...], PolyElement]] = [((i,), ctx.hyps[i]) for i in ineq]
     if len(ineq) <= MAX_PAIRED:

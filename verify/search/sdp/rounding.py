@@ -16,6 +16,7 @@ reduction) when all fail.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -24,6 +25,7 @@ from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product, Square
 from verify.search.polynomials import Context, fraction
+from verify.search.sdp.face import face_squares
 from verify.search.sdp.problem import Block, Monomial, Point, Problem
 from verify.search.sos import ldlt
 
@@ -65,17 +67,22 @@ def _factored(ctx: Context, block: Block, gram: np.ndarray, denominator: int
 
 
 def certificate(ctx: Context, problem: Problem, point: Point) -> Certificate | None:
-    """An exact certificate rounded from `point`, or None when no denominator works."""
-    for denominator in DENOMINATORS:
-        ctx.work.charge("candidates")
-        found = _attempt(ctx, problem, point, denominator)
-        if found is not None:
-            return found
+    """An exact certificate rounded from `point`, or None when no denominator works: the free
+    block projected as it is, then in the face its numerical kernel marks (`face`)."""
+    for free in (_project_and_factor, face_squares):
+        for denominator in DENOMINATORS:
+            ctx.work.charge("candidates")
+            found = _attempt(ctx, problem, point, denominator, free)
+            if found is not None:
+                return found
     return None
 
 
-def _attempt(ctx: Context, problem: Problem, point: Point, denominator: int
-             ) -> Certificate | None:
+FreeBlock = Callable[[Context, Block, np.ndarray, PolyElement, int], "tuple[Square, ...] | None"]
+
+
+def _attempt(ctx: Context, problem: Problem, point: Point, denominator: int,
+             free: FreeBlock) -> Certificate | None:
     products: list[Product] = []
     rest = problem.target
     eps = Fraction(0)
@@ -99,7 +106,7 @@ def _attempt(ctx: Context, problem: Problem, point: Point, denominator: int
             linear[j] = linear.get(j, ctx.ring.zero) + term
             rest = rest - term * ctx.hyps[j]
     ctx.work.charge("terms", len(rest))
-    squares = _project_and_factor(ctx, problem.blocks[0], point.grams[0], rest, denominator)
+    squares = free(ctx, problem.blocks[0], point.grams[0], rest, denominator)
     if squares is None:
         return None
     if squares:

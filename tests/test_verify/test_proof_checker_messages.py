@@ -1,0 +1,103 @@
+"""An unknown or unrefuted step's message names the remedy that fits, in one short sentence
+first (issue 28, item 7): split on the counter a direct step divides by, which of a witness
+or an unreached point made a counterexample refute nothing, which used step could not be
+stated and why, and `--budget large` offered only where it can go on (never at `large`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import sympy
+
+from proofs.proof_file import parse_proof
+from verify import kernel
+from verify.kernel import Counterexample, Fact, Judgement, Obligation
+from verify.proof_checker import GoalReport, _labelled, check_proof
+from verify.search.work import BUDGETS
+from verify.verdict import Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import sos  # noqa: E402
+
+UNFORMED = b"""
+title = "unformed"
+scalars = ["x", "z"]
+
+[[step]]
+id = "a"
+given = ["x > 0"]
+claim = "1/x > 0"
+
+[[step]]
+id = "b"
+uses = [{ step = "a", with = { x = "0" } }]
+claim = "z*z >= 0"
+
+[[step]]
+id = "c"
+uses = ["b"]
+claim = "z*z + 1 > 0"
+"""
+
+
+def test_a_direct_step_dividing_by_an_induction_counter_is_told_to_split_on_it() -> None:
+    text = (ROOT / "examples" / "mistake-bound.toml").read_text()
+    text = text.replace('split = { on = "t" }\n', "")
+    report = check_proof(parse_proof(text.encode(), "no-split.toml"), budget=BUDGETS["small"])
+    last = report.steps[-1]
+    assert last.status == "unknown"
+    assert last.message.startswith("main: divide by t: split on t")
+    assert "invariant may be too weak" not in last.message
+
+
+def test_a_step_using_an_unformed_statement_names_it_and_why() -> None:
+    report = check_proof(parse_proof(UNFORMED, "unformed.toml"))
+    assert [s.status for s in report.steps] == ["proved", "unknown", "unknown"]
+    assert report.steps[2].message == ("uses a step whose statement could not be formed: "
+                                       "b (used divides by zero)")
+
+
+def test_an_unrefuting_counterexample_says_witness_or_unreached_point() -> None:
+    quantifiers = parse_proof((ROOT / "examples" / "quantifiers.toml").read_bytes(), "q.toml")
+    with_witness = quantifiers.step("weights-bounded-at-t")
+    without = quantifiers.step("cauchy-schwarz")
+    x = sympy.Symbol("x")
+    judgement = Judgement((), Fact(x, ">="), (), ("x",))
+    relation = kernel.Rel(x, ">=", sympy.Integer(0), "x >= 0")
+    goal = Obligation("main", judgement, False, (), ((), relation))
+    refuted = Verdict("refuted", None, Counterexample({"x": -1}, {}), "counterexample", 0.0)
+    report = GoalReport(goal, refuted)
+    assert "the witness may be what fails" in _labelled(report, 1, with_witness)
+    assert "a point no run reaches" not in _labelled(report, 1, with_witness)
+    assert "one no run reaches" in _labelled(report, 1, without)
+
+
+def test_budget_large_is_offered_only_where_it_can_go_on() -> None:
+    # sos.ml 1660 (Chebyshev's T7 on |x| <= 1): its SDPs are over even `large`'s size, so
+    # neither budget offers `large`; 1625's fits `large`, which proves it (test_benchmarks_sos)
+    (goal,) = (g for g in sos.GOALS if g.source == sos.S and g.line == 1660)
+    (_, default, _, said), (_, large, _, said_large) = (
+        sos.run((goal,), "default")[0], sos.run((goal,), "large")[0])
+    assert default == large == "unknown"
+    assert "over the SDP size budget" in said and "--budget large" not in said
+    assert "--budget large" not in said_large
+    (second,) = (g for g in sos.GOALS if g.source == sos.S and g.line == 1625)
+    ((_, status, _, offered),) = sos.run((second,), "default")
+    assert status == "unknown" and "`--budget large` may too" in offered
+
+
+def test_an_exhausted_count_offers_large_below_it_and_says_so_at_it() -> None:
+    quantifiers = parse_proof((ROOT / "examples" / "quantifiers.toml").read_bytes(), "q.toml")
+    step = quantifiers.step("cauchy-schwarz")
+    x = sympy.Symbol("x")
+    goal = Obligation("main", Judgement((), Fact(x, ">="), (), ("x",)), True, (),
+                      ((), kernel.Rel(x, ">=", sympy.Integer(0), "x >= 0")))
+    unknown = GoalReport(goal, Verdict("unknown", None, None,
+                                       "hypothesis products: candidate budget 80000 exhausted",
+                                       0.0))
+    assert "`--budget large` may too" in _labelled(unknown, 1, step, BUDGETS["default"])
+    at_large = _labelled(unknown, 1, step, BUDGETS["large"])
+    assert "already `large`" in at_large and "--budget large" not in at_large
