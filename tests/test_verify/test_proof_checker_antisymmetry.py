@@ -113,7 +113,7 @@ def test_explain_and_the_documents_show_both_halves(
     assert text.count("[the half's negation]") == 2
     assert text.count("certificate (an identity of polynomials") == 2
     goal = checked[1].steps[1].goals[0]
-    math = markdown._judgement(goal, several=False)
+    math = markdown._judgement(goal, False, LATEX)
     assert math.count(r"\text{half") == 2 and math.count("&=") == 2
     blocks = evidence_blocks(goal.evidence, goal.pieces, MATHML)
     assert len(blocks) == 3 and "half 2 of the equality" in blocks[2][0][0]
