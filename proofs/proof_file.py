@@ -211,6 +211,7 @@ def _rule(table: dict[str, Any], names: Names) -> Rule:
             ),
             constants=tuple(_strings(induction, "constants", limit=MAX_NAMES)),
             split=split,
+            written={key: dict(induction[key]) for key in ("base", "step")},
         )
     return split or Direct()
 

@@ -119,6 +119,10 @@ class Induction:
     hypotheses: tuple[Relation, ...] = ()
     constants: tuple[str, ...] = ()
     split: CaseSplit | None = None  # the inductive step by cases
+    # the author's text of `base` and `step` (name -> as written in the proof file), so a
+    # report prints `w + y*x` as written, not SymPy's reordered `w + x*y`; empty for a proof
+    # built in Python. Not part of the rule's meaning, so not compared.
+    written: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
 
     def validate(self, names: Names) -> None:
         """Declared names only."""

@@ -7,7 +7,7 @@ Prints the step as written, its source and note, its hypotheses and claim, and i
 the certificate written out as a sum a person can follow, or the counterexample with its
 numbers plugged into every hypothesis and the claim (`verify.render.text`). Exit 0 when the step
 is proved, 1 when it is refuted or unknown, 2 for an unknown or ambiguous step id or a bad
-proof file (one line, with close matches).
+proof file (one line, with close matches). `--json` prints the same as data.
 """
 
 from __future__ import annotations
@@ -42,6 +42,10 @@ def register(subparsers: Any) -> None:
                         "the proof from stdin)")
     parser.add_argument("in_step", nargs="?", metavar="STEP",
                         help="with a PROOF (id, file or -) as first argument: the step in it")
+    parser.add_argument("--json", action="store_true",
+                        help="print the explanation as JSON: the statement, each judgement's "
+                        "hypotheses, claim, certificate and argument (the contradiction in "
+                        "refutation form) or counterexample")
     budget_option(parser)
     parser.add_argument("--time-limit", type=seconds, default=DEFAULT_GUARD, metavar="S",
                         help="a wall-clock cap per step against hostile input "
@@ -51,14 +55,19 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Find the step, check it (and the steps it uses), print the explanation."""
+    import json
+
     from verify.cli.common import print_notes
-    from verify.render.text import check_with_uses, explain
+    from verify.render.text import check_with_uses, explain, explanation
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
     located = _locate(args.step, args.in_step)
     report = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget], guard=args.time_limit)
-    print(explain(located, report))
-    print_notes(located.proof)
+    if args.json:  # data on stdout only; the proof's notes would not be JSON
+        print(json.dumps(explanation(located, report), indent=2, ensure_ascii=False))
+    else:
+        print(explain(located, report))
+        print_notes(located.proof)
     return 0 if report.status == "proved" else 1
 
 

@@ -18,7 +18,7 @@ The JSON form of a certificate (`verify.render.json`) is data for programs, not 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
@@ -28,6 +28,7 @@ import sympy
 from proofs.language.terms import Vec, gram_pair
 from verify.kernel import Certificate, Fact, GramMinor, Judgement, NormSquare, Product, Sos, Square
 from verify.render import formulas
+from verify.typeset.names import pretty
 
 
 def labels(judgement: Judgement) -> list[str]:
@@ -188,15 +189,17 @@ def evidence_blocks(judgement: Judgement, pieces: Sequence[tuple[Judgement, Cert
 
 
 def assignments(scalars: Mapping[str, object], vectors: Mapping[str, Sequence[object]],
-                names: Set[str] | None = None) -> list[str]:
+                names: Set[str] | None = None, show: Callable[[str], str] = str) -> list[str]:
     """A counterexample's values: `name = value` per scalar, then `name = (x, y, ...)` per
-    vector, exact rationals as `p/q` (only `names`, when given). The terminal's `explain` and
-    the three documents print counterexamples with this, from objects or from their JSON."""
+    vector, exact rationals as `p/q` (only `names`, when given; each name as `show` writes
+    it). The terminal's `explain` and the three documents print counterexamples with this,
+    from objects or from their JSON."""
     def exact(value: object) -> str:
         return str(Fraction(value))  # type: ignore[arg-type]
 
-    lines = [f"{n} = {exact(v)}" for n, v in scalars.items() if names is None or n in names]
-    lines += [f"{n} = ({', '.join(exact(x) for x in v)})" for n, v in vectors.items()
+    lines = [f"{show(n)} = {exact(v)}" for n, v in scalars.items()
+             if names is None or n in names]
+    lines += [f"{show(n)} = ({', '.join(exact(x) for x in v)})" for n, v in vectors.items()
               if names is None or n in names]
     return lines
 
@@ -205,14 +208,24 @@ def assignments(scalars: Mapping[str, object], vectors: Mapping[str, Sequence[ob
 
 
 class Text(Notation):
-    """Plain text: ⟨a,b⟩ for Gram symbols, `^` for powers, hypotheses bracketed in place."""
+    """Plain text: ⟨a,b⟩ for Gram symbols, `^` for powers, hypotheses bracketed in place, and
+    names as Unicode by the rules of `verify.typeset.names` (θ*, x̄, R², γ, x₁), the notation
+    the step's statement prints in."""
 
     def number(self, value: Fraction) -> str:
         return str(value)
 
+    def name(self, name: str) -> str:
+        """A scalar or vector name, prettified."""
+        return pretty(name, self.names).text()
+
     def polynomial(self, expr: sympy.Expr) -> str:
-        renamed = {s: sympy.Symbol(f"⟨{pair[0]},{pair[1]}⟩")
-                   for s in expr.free_symbols if (pair := gram_pair(s)) is not None}
+        renamed = {s: sympy.Symbol(f"⟨{self.name(pair[0])},{self.name(pair[1])}⟩"
+                                   if (pair := gram_pair(s)) is not None else self.name(s.name))
+                   for s in expr.free_symbols}
+        if len(set(renamed.values())) < len(renamed):  # two names print alike: keep them apart
+            renamed = {s: sympy.Symbol(f"⟨{pair[0]},{pair[1]}⟩")
+                       for s in expr.free_symbols if (pair := gram_pair(s)) is not None}
         return str(expr.xreplace(renamed)).replace("**", "^")
 
     def fact(self, value: Fact) -> str:

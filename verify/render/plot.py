@@ -11,17 +11,18 @@ and Cauchy–Schwarz squeezes them: `(t eta gamma)^2 <= ||w_t||^2 <= t eta^2 R^2
 `t <= R^2 / gamma^2`. `bound_series` computes every quantity exactly (Fractions) and decides
 each inequality exactly; `u` is the certified maximum-margin separator, kept unnormalised
 (`<w_t, u>` and `gamma_u = min y<u, x>` scale alike), so no square root is ever taken.
-`draw` is the only place floats appear, and only as coordinates on the page; matplotlib is
-imported there, lazily, so the command line stays fast to start.
+`plot` (and `draw`, which saves it) is the only place floats appear, and only as coordinates
+on the page; matplotlib is imported there, lazily, so the command line stays fast to start.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perceptron.algorithms.trace import Trace
 from perceptron.dataset import Dataset, Vector
@@ -30,6 +31,10 @@ from perceptron.geometry.bound import NovikoffBound
 from perceptron.geometry.linear import dot, functional_margins, norm2, radius2
 from perceptron.numbers import approximate, shown, to_float
 from perceptron.result import RunResult
+
+if TYPE_CHECKING:  # matplotlib loads only when a figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: The image formats `draw` writes, by file extension.
 FORMATS: tuple[str, ...] = (".png", ".svg")
@@ -208,12 +213,18 @@ def _which(ts: tuple[int, ...], total: int, closest: tuple[int, Fraction] | None
 
 
 def draw(series: BoundSeries, path: str | Path) -> None:
-    """Write the figure to `path` (.png or .svg), with the Agg backend."""
-    import matplotlib
+    """Write the figure (`plot`) to `path` (.png or .svg)."""
+    plot(series).savefig(path, bbox_inches="tight", dpi=110)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
+def plot(series: BoundSeries, ax: Sequence[Axes] | None = None) -> Figure:
+    """The three panels (progress, norm, mistakes against the bound) as a matplotlib Figure,
+    for a notebook to show inline or a user to restyle; `ax`: three Axes to draw into
+    (e.g. `plt.subplots(1, 3)[1]`), else a new Figure.
+
+    The Figure is made without pyplot, so nothing is registered in a global figure list
+    (no leak in a long session, no backend switch) and Jupyter shows the returned object.
+    """
     T = series.mistakes
     exact_bound = series.bound
     bound = min(to_float(exact_bound), MAX_AXIS)  # scale-invariant; clipped only to draw
@@ -237,7 +248,16 @@ def draw(series: BoundSeries, path: str | Path) -> None:
     dashed = {"linestyle": "--", "linewidth": 1.5, "zorder": 4}  # on top: visible when tight
     forbid = {"color": "tab:red", "alpha": 0.08}
 
-    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(16, 5.4), constrained_layout=True)
+    if ax is None:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(16, 5.4), layout="constrained")
+        FigureCanvasAgg(fig)  # a renderer to measure the notes with, and to save with
+        ax1, ax2, ax3 = fig.subplots(1, 3)
+    else:
+        ax1, ax2, ax3 = ax
+        fig = ax1.get_figure()
     verdict = "≤" if series.within_bound() else ">"
     fig.suptitle(
         f"Novikoff's mistake bound on {series.name}: {T} mistakes {verdict} "
@@ -333,10 +353,7 @@ def draw(series: BoundSeries, path: str | Path) -> None:
              ha="center", va="top", fontsize=10, color="dimgray")
     for note in notes:  # last: the layout (legends, titles) must be settled to measure them
         _note(*note)
-    try:
-        fig.savefig(path, bbox_inches="tight", dpi=110)
-    finally:
-        plt.close(fig)
+    return fig
 
 
 def _sampled(xs: list[float], ys: list[float], count: int = 40) -> list[tuple[float, float]]:

@@ -6,12 +6,17 @@ hypotheses with their coefficients (`2 * [h2: -y⟨w,x⟩ >= 0]`), squares and s
 and equality hypotheses with their polynomial multipliers; a counterexample is written with
 its numbers plugged into every hypothesis and the claim, showing each one hold and the claim
 fail. Everything shown is exact and has passed the kernel (`verify.proof_checker`).
+
+Names print as the step's statement prints them in the reports (θ*, x̄, R², γ, x₁, after the
+proof's `[notation]`), and formulas the author wrote print as written (`w + y·x`, not SymPy's
+`w + x·y`): one notation across a step, its certificate and `explain`. `explanation` is the
+same content as data (`novikoff explain --json`).
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -20,12 +25,14 @@ import sympy
 from proofs.language.expressions import Relation
 from proofs.language.terms import gram_pair
 from proofs.library import PROOFS, load_builtin
-from proofs.step import Proof, Step
+from proofs.step import Induction, Proof, Step
 from verify.kernel import Certificate, Counterexample, Fact, Judgement
 from verify.kernel.algebra import holds
 from verify.proof_checker import GoalReport, StepReport, check_step
-from verify.render.certificates import TEXT, Identity, assignments, labels
+from verify.render.certificates import TEXT, Identity, Text, assignments, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
+from verify.typeset import written
+from verify.typeset.statement import statement
 
 
 class UnknownStep(ValueError):
@@ -113,9 +120,10 @@ def number(value: Fraction | int) -> str:
     return TEXT.number(Fraction(value))
 
 
-def certificate_lines(judgement: Judgement, value: Certificate) -> list[str]:
-    """The identity `m * (claim) = sum ...`, one summand per line (`Identity` in `TEXT`)."""
-    return Identity(judgement, value).lines(TEXT)
+def certificate_lines(judgement: Judgement, value: Certificate, notation: Text = TEXT
+                      ) -> list[str]:
+    """The identity `m * (claim) = sum ...`, one summand per line (`Identity` in `notation`)."""
+    return Identity(judgement, value).lines(notation)
 
 
 def why(judgement: Judgement, value: Certificate) -> str:
@@ -129,6 +137,28 @@ def why(judgement: Judgement, value: Certificate) -> str:
               "and the right side is > 0." if judgement.claim.kind == ">" else "")
     return ("where the hypotheses hold every [h] is >= 0, every [e] is 0, coefficients, "
             "squares and squared norms are >= 0, so the right side is >= 0." + strict + divide)
+
+
+def contradiction(report: GoalReport, notation: Text = TEXT, claim: str | None = None
+                  ) -> str | None:
+    """For evidence in refutation form (the negated claim among the hypotheses, `0 > 0` to
+    prove; `verify.proof_checker`), the argument by contradiction in words; else None.
+    `claim` is the claim as written (default: its polynomial form).
+
+    The identity alone reads `0 = (terms >= 0, one > 0)`, which is a proof only once a
+    student sees that its last hypothesis is the claim's failure.
+    """
+    evidence, certificate = report.evidence, report.verdict.certificate
+    if certificate is None or not evidence.hypotheses or not (
+            evidence.claim.kind == ">" and evidence.claim.expr == 0) or (
+            evidence.hypotheses[-1] in report.judgement.hypotheses):
+        return None
+    negated = labels(evidence)[-1], notation.fact(evidence.hypotheses[-1])
+    claim = claim or notation.fact(report.judgement.claim)
+    return (f"assume the claim {claim} fails, i.e. {negated[0]}: {negated[1]}; then, with "
+            "the hypotheses, every term on the right of the identity is >= 0 and one is > 0, "
+            "while the left side is a multiple of 0: 0 = (right side) > 0, a contradiction. "
+            "So the claim holds.")
 
 
 # -- counterexamples with the numbers plugged in ----------------------------------------------
@@ -164,18 +194,74 @@ _AS_GAP: dict[str, tuple[int, str]] = {"<=": (-1, ">="), "<": (-1, ">"), ">=": (
                                        ">": (1, ">"), "==": (1, "==")}
 
 
-def plugged(relation: Relation, values: dict[sympy.Symbol, Fraction]) -> str:
-    """`text:  a op b  holds|FAILS` with both sides evaluated exactly."""
-    left, right = _evaluate(relation.lhs, values), _evaluate(relation.rhs, values)
-    if left is None or right is None:
-        return f"{relation.text}:  undefined here (a denominator is 0)"
-    sign, kind = _AS_GAP[relation.op]
-    verdict = "holds" if holds(kind, sign * (left - right)) else "FAILS"
-    return f"{relation.text}:  {number(left)} {relation.op} {number(right)}  {verdict}"
+def as_written(text: str, names: written.Printer,
+               author: Mapping[str, str] | None = None) -> str:
+    """A relation's text typeset in plain Unicode (`verify.typeset.written`); a text the
+    kernel made (`claim [t := t + 1, w := w + x*y]`) has its formula and each substituted
+    term typeset, a term the author wrote (`author`, name -> text) as written."""
+    formula, bracket, rest = text.partition(" [")
+    author = author or {}
+    try:
+        shown = names.relation(formula)
+        if bracket:
+            parts = [p.partition(" := ") for p in rest.removesuffix("]").split(", ")]
+            terms = [(n, (t != "0" and author.get(n)) or t) for n, _, t in parts]
+            shown += " [" + ", ".join(f"{names.expression(n)} := {names.expression(t)}"
+                                      for n, t in terms) + "]"
+        return shown
+    except (ValueError, SyntaxError):  # not a formula of the proof-file grammar: as it is
+        return text
 
 
-def counterexample_lines(report: GoalReport, cex: Counterexample) -> list[str]:
-    """The counterexample's numbers, then every hypothesis and the claim evaluated at it."""
+@dataclass(frozen=True)
+class Plugged:
+    """One relation at a counterexample: both sides evaluated exactly (None: undefined)."""
+
+    text: str
+    left: Fraction | None
+    op: str
+    right: Fraction | None
+
+    @property
+    def holds(self) -> bool | None:
+        """Whether it holds there (the kernel's `holds`); None when a side is undefined."""
+        if self.left is None or self.right is None:
+            return None
+        sign, kind = _AS_GAP[self.op]
+        return holds(kind, sign * (self.left - self.right))
+
+    def line(self) -> str:
+        """`text:  a op b  holds|FAILS`."""
+        if self.left is None or self.right is None:
+            return f"{self.text}:  undefined here (a denominator is 0)"
+        op = written.TEXT.op(self.op)
+        return (f"{self.text}:  {number(self.left)} {op} {number(self.right)}  "
+                f"{'holds' if self.holds else 'FAILS'}")
+
+
+def plugged(relation: Relation, values: dict[sympy.Symbol, Fraction],
+            names: written.Printer | None = None) -> Plugged:
+    """`relation` at `values`, written as typeset by `names` (as in its text without)."""
+    text = relation.text if names is None else as_written(relation.text, names)
+    return Plugged(text, _evaluate(relation.lhs, values), relation.op,
+                   _evaluate(relation.rhs, values))
+
+
+@dataclass(frozen=True)
+class Refuting:
+    """A counterexample on the step's own names, with the statement evaluated at it."""
+
+    scalars: dict[str, object]
+    vectors: dict[str, object]
+    grams: list[tuple[str, Fraction]]  # ⟨a,b⟩ as printed, value
+    hypotheses: list[Plugged] | None  # None: the obligation is a side condition
+    claim: Plugged | None
+
+
+def refuting(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
+             names: written.Printer | None = None) -> Refuting:
+    """The counterexample's values on the names the step uses, and every hypothesis and the
+    claim as written evaluated at it."""
     hypotheses, claim = report.goal.written or ((), None)
     relations = (*hypotheses, *((claim,) if claim is not None else ()))
     symbols: set[sympy.Symbol] = set()
@@ -183,56 +269,106 @@ def counterexample_lines(report: GoalReport, cex: Counterexample) -> list[str]:
         symbols |= relation.lhs.free_symbols | relation.rhs.free_symbols
     values = _values(cex, symbols)
     used = {name for s in symbols for name in (gram_pair(s) or (s.name,))}
-    scalars = {n: v for n, v in cex.scalars.items() if n in used}
-    vectors = {n: v for n, v in cex.vectors.items() if n in used}
+    grams = sorted((s for s in values if gram_pair(s) is not None), key=lambda s: s.name)
+    return Refuting(
+        {n: v for n, v in cex.scalars.items() if n in used},
+        {n: v for n, v in cex.vectors.items() if n in used},
+        [(notation.polynomial(s), values[s]) for s in grams],
+        None if claim is None else [plugged(h, values, names) for h in hypotheses],
+        None if claim is None else plugged(claim, values, names))
+
+
+def counterexample_lines(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
+                         names: written.Printer | None = None) -> list[str]:
+    """The counterexample's numbers, then every hypothesis and the claim evaluated at it."""
+    found = refuting(report, cex, notation, names)
     lines = ["  counterexample (exact; re-checked by the kernel; names the step does not "
              "use are left out):"]
-    if scalars:
-        lines.append("    " + ", ".join(assignments(scalars, {})))
-    if vectors:
-        lines.append("    " + ", ".join(assignments({}, vectors)))
-    grams = sorted((s for s in values if gram_pair(s) is not None), key=lambda s: s.name)
-    if grams:
-        lines.append("    so " + ", ".join(f"{polynomial(s)} = {number(values[s])}"
-                                           for s in grams))
-    if claim is None:  # an obligation that is not the statement itself (a side condition)
+    if found.scalars:
+        lines.append("    " + ", ".join(assignments(found.scalars, {}, show=notation.name)))
+    if found.vectors:
+        lines.append("    " + ", ".join(assignments({}, found.vectors,  # type: ignore[arg-type]
+                                                    show=notation.name)))
+    if found.grams:
+        lines.append("    so " + ", ".join(f"{g} = {number(v)}" for g, v in found.grams))
+    if found.claim is None or found.hypotheses is None:  # a side condition's obligation
         return lines
     lines.append("  the statement's hypotheses, as written, at these numbers:")
-    lines += [f"    {plugged(h, values)}" for h in hypotheses] or ["    (none)"]
+    lines += [f"    {p.line()}" for p in found.hypotheses] or ["    (none)"]
     lines.append("  the claim, as written, at these numbers:")
-    lines.append(f"    {plugged(claim, values)}")
+    lines.append(f"    {found.claim.line()}")
     return lines
 
 
 # -- the whole explanation ---------------------------------------------------------------------
 
 
-def _judgement_lines(judgement: Judgement, origin: dict[Fact, str], shown: str) -> list[str]:
+@dataclass(frozen=True)
+class _Style:
+    """The notation of one proof: certificates (`Text`) and written formulas (`Printer`)."""
+
+    notation: Text
+    names: written.Printer
+    author: Mapping[str, Mapping[str, str]]  # an induction's `base`/`step` as written
+
+    @classmethod
+    def of(cls, located: Located) -> _Style:
+        proof, rule = located.proof, located.step.rule
+        return cls(Text(proof.notation), written.Printer(written.TEXT, proof.notation),
+                   rule.written if isinstance(rule, Induction) else {})
+
+    def claim(self, report: GoalReport) -> str | None:
+        """The obligation's claim as written (an induction's base or step substituted)."""
+        goal_written = report.goal.written
+        if goal_written is None:
+            return None
+        author = self.author.get(report.goal.label.split(":")[0], {})
+        return as_written(goal_written[1].text, self.names, author)
+
+
+def statement_lines(located: Located) -> list[str]:
+    """The step's statement as the reports typeset it, in plain Unicode: its run or cases,
+    its own hypotheses, each inherited fact marked with the step it comes from, its claim."""
+    st = statement(located.proof, located.step, written.TEXT)
+    lines = ["statement:"]
+    if st.run:
+        lines.append("  " + "".join(text for _, text in st.run))
+    if st.given:
+        lines.append("  given " + ", ".join(" ".join(g) for g in st.given))
+    lines += [f"  from {used}: {' '.join(chunks)}" for used, chunks in st.inherited]
+    lines.append("  " + " ".join(st.claim))
+    return lines
+
+
+def _judgement_lines(judgement: Judgement, origin: dict[Fact, str], shown: str,
+                     notation: Text) -> list[str]:
     """A judgement's hypotheses, labelled as its certificate indexes them, and its claim."""
     lines = ["  hypotheses (each a polynomial compared with 0; where it comes from):"]
     names = labels(judgement)
     for n, h in zip(names, judgement.hypotheses, strict=True):
-        lines.append(f"    {n}: {fact(h)}" + (f"    [{origin[h]}]" if origin.get(h) else ""))
+        mark = origin.get(h) or ("the claim's negation" if h not in origin else "")
+        lines.append(f"    {n}: {notation.fact(h)}" + (f"    [{mark}]" if mark else ""))
     if not names:
         lines.append("    (none)")
-    lines.append(f"  claim: {shown}{fact(judgement.claim)}")
+    lines.append(f"  claim: {shown}{notation.fact(judgement.claim)}")
     return lines
 
 
-def _certificate_lines(judgement: Judgement, value: Certificate) -> list[str]:
+def _certificate_lines(judgement: Judgement, value: Certificate, notation: Text) -> list[str]:
     """The identity and the argument that turns it into the judgement's claim."""
     return ["  certificate (an identity of polynomials, checked exactly by the kernel):",
-            *certificate_lines(judgement, value),
+            *certificate_lines(judgement, value, notation),
             "  why it proves the claim: " + why(judgement, value)]
 
 
-def _goal_lines(report: GoalReport, several: bool) -> list[str]:
+def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
     judgement, verdict = report.evidence, report.verdict
+    notation = style.notation
     lines = [f"judgement {report.goal.label}: {verdict.status}"] if several else []
     origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
-    written = report.goal.written
-    shown = f"{written[1].text}    i.e.  " if written is not None else ""
-    lines += _judgement_lines(judgement, origin, shown)
+    written_claim = style.claim(report)
+    shown = f"{written_claim}    i.e.  " if written_claim is not None else ""
+    lines += _judgement_lines(judgement, origin, shown, notation)
     if verdict.halves is not None:
         lines.append("  proved by antisymmetry: the claim's polynomial is >= 0 and <= 0, so it "
                      "is 0; one certificate for each half:")
@@ -240,16 +376,19 @@ def _goal_lines(report: GoalReport, several: bool) -> list[str]:
             sign = 1 if number == 1 else -1
             wanted = Fact(sign * judgement.claim.expr, ">=")
             refuting = half.claim != wanted
-            lines.append(f"  half {number}: {fact(wanted)}" + (
+            lines.append(f"  half {number}: {notation.fact(wanted)}" + (
                 ", in refutation form (its negation among the hypotheses leads to 0 > 0)"
                 if refuting else ""))
             negation = {h: "the half's negation" for h in half.hypotheses if h not in origin}
-            lines += ["  " + line for line in (*_judgement_lines(half, origin | negation, ""),
-                                               *_certificate_lines(half, value))]
+            lines += ["  " + line for line in (
+                *_judgement_lines(half, origin | negation, "", notation),
+                *_certificate_lines(half, value, notation))]
     elif verdict.certificate is not None:
-        lines += _certificate_lines(judgement, verdict.certificate)
+        lines += _certificate_lines(judgement, verdict.certificate, notation)
+        if (argument := contradiction(report, notation, style.claim(report))) is not None:
+            lines.append("  by contradiction: " + argument)
     elif verdict.counterexample is not None:
-        lines += counterexample_lines(report, verdict.counterexample)
+        lines += counterexample_lines(report, verdict.counterexample, notation, style.names)
     else:
         lines.append(f"  no certificate or counterexample found: {verdict.message}")
     return lines
@@ -257,7 +396,7 @@ def _goal_lines(report: GoalReport, several: bool) -> list[str]:
 
 def explain(located: Located, report: StepReport) -> str:
     """The step, its source and note, and each judgement with its evidence."""
-    step = located.step
+    step, style = located.step, _Style.of(located)
     lines = [f"{located.full_id}  ({located.proof.title})",
              f"status: {report.status} — {report.message}"]
     if step.source:
@@ -266,12 +405,66 @@ def explain(located: Located, report: StepReport) -> str:
         lines.append(f"note: {step.note}")
     if step.uses:
         lines.append(f"uses the claims of: {', '.join(map(str, step.uses))}")
-    lines.append(f"statement: {report.statement_text}")
+    lines += statement_lines(located)
     if report.vacuity_reason is not None:
         lines.append(f"WARNING: vacuous — {report.vacuity_reason} (a kernel-checked "
                      "certificate), so the statement says nothing of any instance beyond that")
     several = len(report.goals) > 1
     for goal in report.goals:
         lines.append("")
-        lines += _goal_lines(goal, several)
+        lines += _goal_lines(goal, several, style)
     return "\n".join(lines)
+
+
+def _plugged_json(p: Plugged) -> dict[str, object]:
+    return {"text": p.text, "left": None if p.left is None else str(p.left), "op": p.op,
+            "right": None if p.right is None else str(p.right), "holds": p.holds}
+
+
+def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
+    judgement, verdict, notation = report.evidence, report.verdict, style.notation
+    origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
+    out: dict[str, object] = {
+        "label": report.goal.label, "status": verdict.status,
+        "hypotheses": [{"label": n, "fact": notation.fact(h),
+                        "origin": origin.get(h, "negated claim") or "own"}
+                       for n, h in zip(labels(judgement), judgement.hypotheses, strict=True)],
+        "claim": notation.fact(report.judgement.claim),
+        "claim_as_written": style.claim(report),
+        "certificate": None, "why": None, "contradiction": None, "counterexample": None,
+        "message": verdict.message,
+    }
+    if verdict.certificate is not None:
+        out["certificate"] = [line.strip() for line in
+                              certificate_lines(judgement, verdict.certificate, notation)]
+        out["why"] = why(judgement, verdict.certificate)
+        out["contradiction"] = contradiction(report, notation, style.claim(report))
+    elif verdict.counterexample is not None:
+        found = refuting(report, verdict.counterexample, notation, style.names)
+        out["counterexample"] = {
+            "scalars": {n: str(Fraction(v)) for n, v in found.scalars.items()},  # type: ignore[arg-type]
+            "vectors": {n: [str(Fraction(x)) for x in v]  # type: ignore[attr-defined]
+                        for n, v in found.vectors.items()},
+            "names": {n: notation.name(n) for n in (*found.scalars, *found.vectors)},
+            "gram": {g: str(v) for g, v in found.grams},
+            "hypotheses": None if found.hypotheses is None else [
+                _plugged_json(p) for p in found.hypotheses],
+            "claim": None if found.claim is None else _plugged_json(found.claim),
+        }
+    return out
+
+
+def explanation(located: Located, report: StepReport) -> dict[str, object]:
+    """What `explain` prints, as data (`novikoff explain --json`): the step, its statement
+    typeset, and per judgement its hypotheses, claim, certificate lines and the argument
+    (with the contradiction spelled out in refutation form) or its counterexample."""
+    step, style = located.step, _Style.of(located)
+    return {
+        "step": located.full_id, "proof_title": located.proof.title,
+        "status": report.status, "message": report.message,
+        "source": step.source or None, "note": step.note or None,
+        "uses": [str(u) for u in step.uses],
+        "statement": [line.strip() for line in statement_lines(located)[1:]],
+        "vacuous": report.vacuity_reason,
+        "judgements": [_goal_json(goal, style) for goal in report.goals],
+    }

@@ -228,14 +228,33 @@ class ImplementationReport:
         """One line per source: scenarios, identical, float-exact, problems, max deviation."""
         lines = [f"{self.implementation} vs the exact perceptron "
                  f"({self.conventions.describe()})"]
+        for source, scenarios, identical, floats, problems, worst in self._by_source_counts():
+            lines.append(f"  {source:<10} scenarios {scenarios:<4} identical {identical:<4} "
+                         f"float-exact {floats:<4} problems {problems:<4} max deviation {worst}")
+        return "\n".join(lines)
+
+    def _by_source_counts(self) -> list[tuple[str, int, int, int, int, str]]:
+        """Per source: scenarios, identical, float-exact, with problems, max deviation (the
+        one table `summary` and `_repr_html_` both print)."""
+        rows = []
         for source, group in self.by_source().items():
             worst = max((o.max_deviation for o in group if o.max_deviation is not None),
                         default=Fraction(0))
-            lines.append(f"  {source:<10} scenarios {len(group):<4} identical "
-                         f"{sum(o.identical for o in group):<4} float-exact "
-                         f"{sum(o.float_exact for o in group):<4} problems "
-                         f"{sum(not o.ok for o in group):<4} max deviation {as_text(worst)}")
-        return "\n".join(lines)
+            rows.append((source, len(group), sum(o.identical for o in group),
+                         sum(o.float_exact for o in group), sum(not o.ok for o in group),
+                         as_text(worst)))
+        return rows
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the `summary` as a table, one row per source, then the first problem."""
+        from verify.render.notebook import table
+
+        first = self.simplest_failure
+        caption = (f"{self.implementation} vs the exact perceptron "
+                   f"({self.conventions.describe()}): "
+                   + ("ok" if first is None else f"FAILS: {first.problems[0]}"))
+        return table(("source", "scenarios", "identical", "float-exact", "problems",
+                      "max deviation"), self._by_source_counts(), caption)
 
     def raise_for_violations(self) -> None:
         """Raise an AssertionError naming the simplest failing scenario and its problems."""

@@ -161,6 +161,18 @@ class TheoryReport:
         lines.extend(f"  note: {n}" for n in self.notes)
         return "\n".join(lines)
 
+    def _repr_html_(self) -> str:
+        """Jupyter: one row per check (status, violations, statement), then the notes."""
+        from verify.render.notebook import table
+
+        rows = [(c.name, c.status, f"{c.verdict.violations} of "
+                 f"{c.verdict.instances - c.verdict.vacuous}", c.statement,
+                 str(c.first or c.note)) for c in self.checks]
+        caption = (f"{self.updates} updates on {self.dataset} "
+                   f"({self.conventions.describe()}): {'ok' if self.ok else 'VIOLATED'}")
+        return table(("check", "status", "violations", "statement", "first violation / note"),
+                     [*rows, *(("note", "", "", n, "") for n in self.notes)], caption)
+
     def raise_for_violations(self) -> None:
         """Raise an AssertionError naming the first violation and every violated check."""
         __tracebackhide__ = True  # pytest: the failure is the caller's

@@ -28,7 +28,7 @@ class Statement:
 
     run: tuple[Piece, ...]  # an induction's run, a case split's cases ((): neither)
     given: tuple[tuple[str, ...], ...]  # the step's own hypotheses, as written, in chunks
-    inherited: tuple[tuple[str, tuple[str, ...]], ...]  # (used step, its claim in chunks)
+    inherited: tuple[tuple[str, tuple[str, ...]], ...]  # (used step, a fact in chunks)
     claim: tuple[str, ...]  # `⊢ claim` in chunks (`Printer.chunks`)
     widths: tuple[int, ...]  # each chunk's length in plain text (to break lines)
 
@@ -51,13 +51,40 @@ def statement(proof: Proof, step: Step, fmt: Format) -> Statement:
     """`step` of `proof` in `fmt`, names by the proof's `[notation]`."""
     notation: Mapping[str, str] = proof.notation
     printer, plain = Printer(fmt, notation), Printer(TEXT, notation)
-    used = {s.id: s for s in proof.steps}
-    inherited = tuple((str(u), tuple(printer.chunks(used[u.step].claim.text)))
-                      for u in step.uses if u.step in used)
+    inherited = tuple((used, tuple(printer.chunks(text)))
+                      for used, text in inherited_facts(proof, step))
     claim = printer.chunks(step.claim.text, "⊢")
     widths = tuple(len(c) for c in plain.chunks(step.claim.text, "⊢"))
     given = tuple(tuple(printer.chunks(h.text)) for h in step.hypotheses)
     return Statement(_rule(step, printer), given, inherited, tuple(claim), widths)
+
+
+def inherited_facts(proof: Proof, step: Step) -> list[tuple[str, str]]:
+    """What `step` inherits through `uses`, each fact with the use that brings it: the used
+    step's hypotheses (its own, then what it inherits in turn), then its claim, as the kernel
+    reads a used statement (`verify.kernel.rules.statement`); a fact the step states itself,
+    or that an earlier use brought already, is listed once.
+
+    Every inherited hypothesis is marked, not only the used claims: a reader who sees only
+    `From update-expand: ...` would not know the step also assumes what update-expand did.
+    """
+    by_id = {s.id: s for s in proof.steps}
+    seen = {h.text for h in step.hypotheses}
+    out: list[tuple[str, str]] = []
+
+    def facts(used: Step, depth: int) -> list[str]:
+        inner = [t for u in used.uses if u.step in by_id and depth < len(by_id)
+                 for t in facts(by_id[u.step], depth + 1)]
+        return [*(h.text for h in used.hypotheses), *inner, used.claim.text]
+
+    for use in step.uses:
+        if use.step not in by_id:
+            continue
+        for text in facts(by_id[use.step], 0):
+            if text not in seen:
+                seen.add(text)
+                out.append((str(use), text))
+    return out
 
 
 def _rule(step: Step, printer: Printer) -> tuple[Piece, ...]:
@@ -72,16 +99,19 @@ def _rule(step: Step, printer: Printer) -> tuple[Piece, ...]:
         return ()
     fmt = printer.fmt
 
-    def assign(mapping: Mapping[str, Term], sign: str) -> list[Piece]:
+    def assign(mapping: Mapping[str, Term], sign: str, key: str) -> list[Piece]:
+        written = rule.written.get(key, {})  # the author's text where the file gave it
         pieces: list[Piece] = []
         for k, (name, term) in enumerate(mapping.items()):
             pieces += [("text", ", ")] if k else []
+            # a zero term (`0*w`, the file's idiom for the zero vector) reads as 0
+            text = written.get(name) or term_text(term) if term else "0"
             pieces.append(("math", fmt.row([printer.expression(name), fmt.op(sign),
-                                            printer.expression(term_text(term))])))
+                                            printer.expression(text)])))
         return pieces
 
-    pieces: list[Piece] = [("text", "for every run from "), *assign(rule.base, "==")]
-    pieces += [("text", ", updating "), *assign(rule.step, "←")]
+    pieces: list[Piece] = [("text", "for every run from "), *assign(rule.base, "==", "base")]
+    pieces += [("text", ", updating "), *assign(rule.step, "←", "step")]
     if rule.hypotheses:
         pieces.append(("text", " when "))
         for k, fact in enumerate(rule.hypotheses):

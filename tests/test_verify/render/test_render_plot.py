@@ -101,6 +101,29 @@ def test_draw_writes_a_valid_image(tmp_path: Path, suffix: str) -> None:
         assert content.lstrip().startswith(b"<?xml") and b"<svg" in content[:2000]
 
 
+def test_plot_is_a_figure_and_draws_into_given_axes() -> None:
+    """`plot` returns a matplotlib Figure (for a notebook), outside pyplot's registry, or
+    draws into three Axes the caller owns and returns their Figure."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
+    from verify.render.plot import plot
+
+    before = plt.get_fignums()
+    figure = plot(series_of("10-607"))
+    assert isinstance(figure, Figure) and len(figure.axes) == 3
+    assert plt.get_fignums() == before  # nothing left open in pyplot
+    assert all(ax.lines for ax in figure.axes)
+    own, axes = plt.subplots(1, 3)
+    try:
+        assert plot(series_of("10-607"), ax=axes) is own and all(a.lines for a in axes)
+    finally:
+        plt.close(own)
+
+
 def test_check_target_refuses_bad_extensions_and_missing_folders(tmp_path: Path) -> None:
     assert check_target(str(tmp_path / "a.PNG")) == tmp_path / "a.PNG"
     with pytest.raises(ValueError, match=r"\.png or \.svg"):

@@ -70,19 +70,23 @@ def test_proved_step_shows_every_hypothesis_and_coefficient(steps: list[Located]
         origins = dict(zip(goal.judgement.hypotheses, goal.goal.origins, strict=True))
         for name, hypothesis in zip(names, judgement.hypotheses, strict=True):
             assert f"{name}: {fact(hypothesis)}    [{origins[hypothesis]}]" in text
-        assert f"claim: {goal.goal.written[1].text}    i.e.  {fact(judgement.claim)}" in text
+        assert f"    i.e.  {fact(judgement.claim)}" in text
         for term in certificate.products:
             bracketed = " * ".join(f"[{names[i]}: {fact(judgement.hypotheses[i])}]"
                                    for i in term.hyps)
             assert f"{number(term.coeff)} * {bracketed}" in text
         for j, q in certificate.linear:
             assert f"({polynomial(q)}) * [{names[j]}: {fact(judgement.hypotheses[j])}]" in text
-    # the induction step's certificate, as a person would write it, and where each fact is from
-    assert "claim: norm2(w) <= t*R2 [t := t + 1, w := w + x*y]" in text
-    assert "h2: R2*t - ⟨w,w⟩ >= 0    [invariant]" in text
-    assert "= 1 * [h2: R2*t - ⟨w,w⟩ >= 0]" in text
+    # the induction step's certificate, as a person would write it, and where each fact is
+    # from, in the reports' notation (R2 is R²), the update as the file writes it (w + y*x)
+    assert "for every run from w = 0, updating w ← w + y·x when y² = 1" in text
+    assert "claim: ‖w‖² ≤ t·R² [t := t + 1, w := w + y·x]" in text
+    assert "claim: ‖w‖² ≤ t·R² [t := 0, w := 0]" in text
+    assert "h2: R²*t - ⟨w,w⟩ >= 0    [invariant]" in text
+    assert "= 1 * [h2: R²*t - ⟨w,w⟩ >= 0]" in text
     assert "+ 2 * [h3: -y*⟨w,x⟩ >= 0]" in text
     assert "+ (-⟨x,x⟩) * [e1: y^2 - 1 = 0]" in text
+    assert "R2" not in text.replace(located.step.note, "")  # no raw name outside the note
 
 
 def test_refuted_step_plugs_the_counterexample_into_everything(steps: list[Located]) -> None:
@@ -93,19 +97,19 @@ def test_refuted_step_plugs_the_counterexample_into_everything(steps: list[Locat
     assert cex is not None
     text = explain(located, report)
     k, gamma, n, R = (Fraction(cex.scalars[v]) for v in ("k", "gamma", "n", "R"))
-    assert f"k = {number(k)}" in text and f"gamma = {number(gamma)}" in text
+    assert f"k = {number(k)}" in text and f"γ = {number(gamma)}" in text
     assert f"    k > 0:  {number(k)} > 0  holds" in text
-    assert f"    k*gamma <= n:  {number(k * gamma)} <= {number(n)}  holds" in text
-    assert f"    n**2 <= k*R**2:  {number(n * n)} <= {number(k * R * R)}  holds" in text
+    assert f"    k·γ ≤ n:  {number(k * gamma)} ≤ {number(n)}  holds" in text
+    assert f"    n² ≤ k·R²:  {number(n * n)} ≤ {number(k * R * R)}  holds" in text
     assert k * gamma**2 > R**2
-    assert f"k*gamma**2 <= R**2:  {number(k * gamma**2)} <= {number(R**2)}  FAILS" in text
+    assert f"k·γ² ≤ R²:  {number(k * gamma**2)} ≤ {number(R**2)}  FAILS" in text
     assert text.count("FAILS") == 1 and "w1a" not in text  # unused names are left out
 
 
 def test_refuted_vector_step_shows_gram_values(steps: list[Located]) -> None:
     located = locate("virtue-online/part2-radius-equality", steps)
     text = explain(located, check_with_uses(located))
-    assert "⟨x,x⟩ = " in text and "FAILS" in text and "    y**2 == 1:  1 == 1  holds" in text
+    assert "⟨x,x⟩ = " in text and "FAILS" in text and "    y² = 1:  1 = 1  holds" in text
 
 
 def test_cli_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -141,3 +145,44 @@ def test_help_explains_itself(capsys: pytest.CaptureFixture[str]) -> None:
     except SystemExit as exc:
         code = int(exc.code or 0)
     assert code == 0 and "explain" in capsys.readouterr().out
+
+
+def test_refutation_form_spells_out_the_contradiction(steps: list[Located]) -> None:
+    """`p <= r` from `r >= 0, p**2 <= r**2` is proved by refuting `p - r > 0`: explain says so."""
+    located = locate("nonseparable-freund-schapire/root", steps)
+    text = explain(located, check_with_uses(located))
+    assert "h3: p - r > 0    [the claim's negation]" in text
+    assert ("by contradiction: assume the claim p ≤ r fails, i.e. h3: p - r > 0; then" in text
+            and "0 = (right side) > 0, a contradiction. So the claim holds." in text)
+
+
+def test_inherited_hypotheses_are_each_marked(steps: list[Located]) -> None:
+    """A used step's own hypotheses are inherited too, and explain marks each one."""
+    from proofs.proof_file import parse_proof
+    from verify.render.text import statement_lines
+
+    text = ('title = "t"\nscalars = ["a", "b"]\n[[step]]\nid = "one"\ngiven = ["a >= 1"]\n'
+            'claim = "a > 0"\n[[step]]\nid = "two"\ngiven = ["b >= a"]\nclaim = "b > 0"\n'
+            'uses = ["one"]\n')
+    proof = parse_proof(text.encode(), "t.toml")
+    lines = statement_lines(Located("t.toml", proof, proof.step("two")))
+    assert lines == ["statement:", "  given b ≥ a", "  from one: a ≥ 1", "  from one: a > 0",
+                     "  ⊢ b > 0"]
+
+
+def test_explain_json_is_what_explain_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    code, out, _ = cli(capsys, "virtue-online/part3-as-written", "--json")
+    data = json.loads(out)
+    assert code == 1 and data["status"] == "refuted"
+    assert data["statement"] == ["given k > 0, n ≥ 0, k·γ ≤ n, n² ≤ k·R²", "⊢ k·γ² ≤ R²"]
+    (main_goal,) = data["judgements"]
+    cex = main_goal["counterexample"]
+    assert set(cex["scalars"]) == {"k", "gamma", "n", "R"} and cex["names"]["gamma"] == "γ"
+    assert cex["claim"]["text"] == "k·γ² ≤ R²" and cex["claim"]["holds"] is False
+    assert all(h["holds"] for h in cex["hypotheses"])
+    code, out, _ = cli(capsys, "nonseparable-freund-schapire/root", "--json")
+    (goal,) = json.loads(out)["judgements"]
+    assert code == 0 and goal["contradiction"].startswith("assume the claim p ≤ r fails")
+    assert goal["certificate"][0] == "(claim: 0)" and goal["counterexample"] is None

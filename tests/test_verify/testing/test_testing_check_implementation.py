@@ -159,3 +159,11 @@ def test_a_large_scenario_reproducer_shows_rows_and_how_to_regenerate() -> None:
     short = first.reproducer(limit=first.d)
     assert "regenerate all with check_implementation(fit, sources=('tight',), seed=" in short
     assert short.count("[") < first.reproducer().count("[")
+
+
+def test_the_report_displays_in_jupyter_as_its_summary() -> None:
+    """`_repr_html_`: the summary's per-source counts as a table, the verdict in the caption."""
+    report = check_implementation(numpy_perceptron, sources=["tight"], count=2)
+    html = report._repr_html_()
+    assert "<th>max deviation</th>" in html and "<td>tight</td>" in html
+    assert html.count("<tr>") == 1 + len(report.by_source()) and ": ok</caption>" in html
