@@ -119,3 +119,20 @@ def test_explain_and_the_documents_show_both_halves(
     assert len(blocks) == 3 and "half 2 of the equality" in blocks[2][0][0]
     assert len(evidence_blocks(goal.evidence, goal.pieces, LATEX)[1][1]) >= 2
     assert render_json.step(checked[1].steps[1])["certificate"]["halves"]
+
+
+def test_explain_json_carries_both_halves(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Each half of an antisymmetric equality in `explain --json`: its inequality, its
+    hypotheses (the negation marked), its certificate lines (once lost: certificate None)."""
+    path = tmp_path / "eq.toml"
+    path.write_text(EQUALITIES)
+    assert main(["explain", str(path), "sum-of-squares-zero", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["vacuous"] is False and report["vacuity"] is None
+    halves = report["judgements"][0]["halves"]
+    assert [h["inequality"] for h in halves] == ["x >= 0", "-x >= 0"]
+    for half in halves:
+        assert half["certificate"] and half["why"]
+        assert any(h["origin"] == "the half's negation" for h in half["hypotheses"]) \
+            == half["refutation_form"]

@@ -421,6 +421,18 @@ def _plugged_json(p: Plugged) -> dict[str, object]:
             "right": None if p.right is None else str(p.right), "holds": p.holds}
 
 
+def _half_json(number: int, half: Judgement, value: Certificate, judgement: Judgement,
+               origin: dict[Fact, str], notation: Text) -> dict[str, object]:
+    """One half of an equality proved by antisymmetry, as `explain` prints it."""
+    wanted = Fact((1 if number == 1 else -1) * judgement.claim.expr, ">=")
+    return {"inequality": notation.fact(wanted), "refutation_form": half.claim != wanted,
+            "hypotheses": [{"label": n, "fact": notation.fact(h),
+                            "origin": origin.get(h, "the half's negation") or "own"}
+                           for n, h in zip(labels(half), half.hypotheses, strict=True)],
+            "certificate": [line.strip() for line in certificate_lines(half, value, notation)],
+            "why": why(half, value)}
+
+
 def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     judgement, verdict, notation = report.evidence, report.verdict, style.notation
     origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
@@ -432,9 +444,12 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
         "claim": notation.fact(report.judgement.claim),
         "claim_as_written": style.claim(report),
         "certificate": None, "why": None, "contradiction": None, "counterexample": None,
-        "message": verdict.message,
+        "halves": None, "message": verdict.message,
     }
-    if verdict.certificate is not None:
+    if verdict.halves is not None:  # antisymmetry: one certificate per inequality
+        out["halves"] = [_half_json(number, half, value, judgement, origin, notation)
+                         for number, (half, value) in enumerate(report.pieces, 1)]
+    elif verdict.certificate is not None:
         out["certificate"] = [line.strip() for line in
                               certificate_lines(judgement, verdict.certificate, notation)]
         out["why"] = why(judgement, verdict.certificate)
@@ -465,6 +480,6 @@ def explanation(located: Located, report: StepReport) -> dict[str, object]:
         "source": step.source or None, "note": step.note or None,
         "uses": [str(u) for u in step.uses],
         "statement": [line.strip() for line in statement_lines(located)[1:]],
-        "vacuous": report.vacuity_reason,
+        "vacuous": report.vacuous, "vacuity": report.vacuity_reason,
         "judgements": [_goal_json(goal, style) for goal in report.goals],
     }
