@@ -44,10 +44,13 @@ UNICODE = {
     "×": r"$\times$", "⟨": r"$\langle$", "⟩": r"$\rangle$", "‖": r"$\|$", "→": r"$\to$",
     "⇒": r"$\Rightarrow$", "∈": r"$\in$", "∑": r"$\sum$", "√": r"$\surd$", "∞": r"$\infty$",
     "⊢": r"$\vdash$", "−": "-", "–": "--", "—": "---", "‘": "`", "’": "'", "“": "``",
-    "”": "''", "…": r"\dots{}", "²": r"\textsuperscript{2}", "̂": "", "\u00a0": "~",
+    "”": "''", "…": r"\dots{}", "²": r"\textsuperscript{2}", "\u00a0": "~",
     "§": r"\S{}", "¶": r"\P{}", "★": r"$\star$", "↻": r"$\circlearrowright$",
     "←": r"$\leftarrow$", "ℕ": r"$\mathbb{N}$", "°": r"\textdegree{}", "©": r"\textcopyright{}",
-    "«": r"\guillemotleft{}", "»": r"\guillemotright{}", "€": "EUR",
+    "«": r"\guillemotleft{}", "»": r"\guillemotright{}", "€": "EUR", "∇": r"$\nabla$",
+    "⊆": r"$\subseteq$", "⊂": r"$\subset$", "∪": r"$\cup$", "∩": r"$\cap$", "∀": r"$\forall$",
+    "∃": r"$\exists$", "¬": r"$\neg$", "∧": r"$\wedge$", "∨": r"$\vee$", "≈": r"$\approx$",
+    "≡": r"$\equiv$", "∂": r"$\partial$", "⊥": r"$\perp$", "∉": r"$\notin$", "↦": r"$\mapsto$",
 }
 TITLE = "Audit of the perceptron convergence proofs"
 PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
@@ -71,13 +74,28 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 
 def escape(text: str) -> str:
     """`text` as LaTeX text that typesets as written and executes nothing; a long run of
-    digits (an exact slack of 60 digits) may break every 16 digits and after a `/`."""
-    out = "".join(_char(c) for c in " ".join(text.split()))
+    digits (an exact slack of 60 digits) may break every 16 digits and after a `/`. A letter
+    with a combining accent (x̄, ŵ) keeps it; a character pdflatex has no glyph for is
+    written as its code point, `[U+2603]`, never dropped or replaced by "?"."""
+    text = unicodedata.normalize("NFC", " ".join(text.split()))
+    out = "".join(_accented(c, text[i + 1]) if i + 1 < len(text) and unicodedata.combining(
+        text[i + 1]) else "" if unicodedata.combining(c) else _char(c)
+        for i, c in enumerate(text))
     return _DIGITS.sub(lambda m: r"\allowbreak{}".join(
         m.group(0)[i:i + 16] for i in range(0, len(m.group(0)), 16)) + r"\allowbreak{}", out)
 
 
 _DIGITS = re.compile(r"[0-9]{17,}")
+#: Combining accents and the text-mode commands that put them on a Latin letter.
+_ACCENTS = {"\u0302": "^", "\u0304": "=", "\u0303": "~", "\u0301": "'", "\u0300": "`",
+            "\u0307": ".", "\u0308": '"', "\u030c": "v"}
+
+
+def _accented(c: str, mark: str) -> str:
+    """A letter and the combining mark after it (the mark is skipped on its own)."""
+    if mark in _ACCENTS and c.isascii() and c.isalpha():
+        return rf"\{_ACCENTS[mark]}{{{c}}}"
+    return _char(c) + _char(mark)
 
 
 def _char(c: str) -> str:
@@ -97,7 +115,7 @@ def _char(c: str) -> str:
             if letter.isalpha() and (not case or letter in _CAPITALS):
                 return rf"$\{letter}$"
     plain = unicodedata.normalize("NFKD", c).encode("ascii", "ignore").decode()
-    return "".join(map(_char, plain)) if plain else "?"
+    return "".join(map(_char, plain)) if plain else rf"\textsf{{[U+{ord(c):04X}]}}"
 
 
 _CAPITALS = {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi",

@@ -20,7 +20,7 @@ from verify.render import formulas, html, latex, markdown
 
 IDS = ["joeyonng-online", "canonical-online-w0"]
 HOSTILE = ("<script>alert(1)</script> \\input{/etc/passwd} $x^2$ 50% & ``` | [a](javascript:x) "
-           "θ ≤ ‖w‖ \\end{document}")
+           "θ ≤ ‖w‖ x̄ ∇ ⊆ ☃ 中 \\end{document}")
 
 
 @pytest.fixture(scope="module")
@@ -211,3 +211,15 @@ def test_cli_writes_every_format_and_keeps_stderr_to_the_time_line(tmp_path: Pat
     assert "canonical-online-w0" in done.stdout
     for path in files.values():
         assert "canonical-online-w0" in path.read_text(encoding="utf-8")
+
+
+def test_non_ascii_survives_in_latex() -> None:
+    """Issue 29.2: every character of the built-in proofs' notes and sources, and strangers'
+    characters, reach LaTeX as themselves, an accent command, a math symbol, or their code
+    point: never dropped, never "?" (x̄'s macron and ∇, ⊆ once printed "?")."""
+    library = Path(__file__).resolve().parents[3] / "proofs" / "library"
+    used = {c for path in library.rglob("*.toml") for c in path.read_text() if not c.isascii()}
+    for char in sorted(used | set("x̄ŵ∇⊆☃中θ‖")):
+        assert "?" not in latex.escape(f"a{char}"), (char, hex(ord(char)))
+    assert latex.escape("x̄ ŵ") == r"\={x} ŵ"
+    assert latex.escape("☃") == r"\textsf{[U+2603]}"
