@@ -176,7 +176,8 @@ def _write(name: str, witness: Witness, directory: Path, plugins: Sequence[str],
     where = shrunk.instance.provenance
     at = f", iteration {where.iteration}" if where is not None else ""
     options = "".join(f" --algorithm {p}" for p in plugins)
-    return (f"{name}: smallest failing run found ({shrunk.data.n} examples, dimension "
+    examples = f"{shrunk.data.n} example{'s' if shrunk.data.n != 1 else ''}"
+    return (f"{name}: smallest failing run found ({examples}, dimension "
             f"{shrunk.data.d}{at}; shrunk from {origin.source} {origin.dataset} in "
             f"{shrunk.tries} runs) written to {path}; reproduce: novikoff audit "
             f"{witness.target} --data {path}{options} --budget small")
