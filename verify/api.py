@@ -13,10 +13,11 @@ The two checks live in their own modules, the second built on the first; this mo
 gathers them (`verify.check_run` and friends load from here, lazily). See docs/api.md.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from os import PathLike
 
 from verify.audit.job import Audit, run_audit
+from verify.runs.plugin import Algorithm, PluginFault, plugins
 from verify.testing.check_implementation import (
     Fitted,
     ImplementationReport,
@@ -42,13 +43,23 @@ from verify.testing.sklearn_adapter import sklearn_fit
 
 
 def audit_proofs(*proofs: str | PathLike[str], data: Sequence[str | PathLike[str]] = (),
-                 budget: str = "default", seed: int = 0, jobs: int = 1) -> Audit:
+                 budget: str = "default", seed: int = 0, jobs: int = 1,
+                 algorithms: Mapping[str, Algorithm] | Sequence[str] | None = None) -> Audit:
     """Audit proof files (paths) or built-in ids as `novikoff audit PROOF ... --data FILE`:
     the same kernel checks, campaign and verdicts. `Audit.passed()` says whether every file
     was verified; `Audit.problems()` says why not, and `Audit.errors` holds the proofs or
-    data files refused (one line each). One process by default: a test suite runs its own."""
+    data files refused (one line each). One process by default: a test suite runs its own.
+
+    `algorithms` are the user's own online algorithms (`verify.runs.plugin`), by the name a
+    proof's `[numeric] algorithm` gives: `{"pa": passive_aggressive}`, or texts of
+    `--algorithm` (`"pa=mymodule:passive_aggressive"`). Only these run; a proof file names
+    one but never brings code. A name that shadows a built-in raises `PluginFault`."""
+    from verify.audit.job import BUILT_IN
+
+    given = plugins(dict(algorithms) if isinstance(algorithms, Mapping) else algorithms,
+                    BUILT_IN)
     return run_audit([str(p) for p in proofs], data=[str(d) for d in data], budget=budget,
-                     seed=seed, jobs=jobs)
+                     seed=seed, jobs=jobs, algorithms=given)
 
 
 __all__ = [
@@ -60,6 +71,7 @@ __all__ = [
     "Fitted",
     "ImplementationReport",
     "Planted",
+    "PluginFault",
     "RunLike",
     "ScenarioOutcome",
     "TheoryReport",

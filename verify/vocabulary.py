@@ -24,6 +24,9 @@ extended by a 0, so `x`, `w`, `u` and `R2` are the augmented quantities):
 `w0`        the initial iterate
 `x`, `y`    the example and its label (`y` in {-1, +1})
 `w_next`    the iterate after the update, `w_{t+1} = w_t + eta y x` (update rows only)
+`tau`       (update rows only) the update's step, `w_next = w + tau y x`: `eta` for the
+            built-in rules, read exactly off the trace for a user's plug-in algorithm
+            (`verify.runs.plugin`), whose runs have no constant `eta` or `beta`
 `beta`      the margin the update asks for, `y<w,x> <= beta`: the margin perceptron's
             (`perceptron.algorithms.margin`), 0 for every other online run
 `mu`        (state rows only) `min_j y_j <w_t, x_j>`, the margin of the iterate on the data:
@@ -148,7 +151,7 @@ ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "R", "u", "gamma_u", "w0", "beta")
 ONLINE_EXAMPLE_NAMES = (*ONLINE_STATE_NAMES, "x", "y", "m", "m_set", "m_sum", "m_set_sum",
                         "d", "db", "h", "b", "J", "J_at", "G", "Gb")
 ONLINE_UPDATE_NAMES = ("w", "w_next", "x", "y", "t", "eta", "R2", "R", "u", "gamma_u", "w0",
-                       "beta")
+                       "beta", "tau")
 BATCH_STATE_NAMES = ("theta", "k", "theta0", "theta_star", "gamma", "R2")
 BATCH_ITERATION_NAMES = (*BATCH_STATE_NAMES, "theta_next", "xbar", "alpha", "mk", "e")
 BATCH_MEMBER_NAMES = (*BATCH_ITERATION_NAMES, "s", "i", "x", "y")
@@ -307,6 +310,10 @@ class OnlineUpdates:
     w0: Vector | None = None
     integer: IntegerRun | None = field(default=None, compare=False, repr=False)
     beta: Fraction | None = None  # the margin perceptron's beta (None: the ordinary rule)
+    #: a plug-in's run (`verify.runs.plugin`): its name and each update's step tau (None for
+    #: an update not along y x); None for the built-in rules, whose tau is eta
+    steps: tuple[Fraction | None, ...] | None = field(default=None, compare=False, repr=False)
+    plugin: str | None = None
 
     @cached_property
     def constants(self) -> tuple[Fraction, Fraction]:
@@ -486,6 +493,10 @@ def update_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     n = len(run.updates)
     scalars, vectors = _constants(run, n)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
+    if run.steps is None:
+        scalars["tau"] = Column.constant(run.eta, n)
+    elif None not in run.steps:  # a plug-in's update not along y x has no tau (no column)
+        scalars["tau"] = Column.of(run.steps)  # type: ignore[arg-type]
     if run.integer is not None and n:
         which = run.integer.indices
         scalars["y"] = Column(run.integer.problem.form.y[which])

@@ -16,10 +16,10 @@ is one line in `Audit.errors`, and the other proofs are audited and reported all
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal
 
@@ -47,11 +47,12 @@ from verify.kernel.algebra import normal_form
 from verify.numeric import campaign
 from verify.numeric.algorithms import OWN_ALGORITHMS
 from verify.numeric.budgets import BUDGETS
-from verify.numeric.campaign import Check, Scenario
+from verify.numeric.campaign import CampaignResult, Check, Scenario
 from verify.numeric.executors import executor
 from verify.numeric.instances import Instance, NumericVerdict
-from verify.numeric.shards import RealData, Shard, budget_shards, real_data, run_shard
+from verify.numeric.shards import RealData, Shard, budget_shards, merge, real_data, run_shard
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
+from verify.runs.plugin import Plugin
 from verify.search.work import DEFAULT_BUDGET
 from verify.vocabulary import PASS_BINDINGS, Binding
 
@@ -108,6 +109,16 @@ class ProofAudit:
 
 
 @dataclass(frozen=True)
+class Witness:
+    """A step violated on runs: its check, the scenario of its first counterexample (the one
+    its verdict reports), and the proof's name on the command line (`Target.name`)."""
+
+    check: Check
+    scenario: Scenario
+    target: str
+
+
+@dataclass(frozen=True)
 class Audit:
     """The whole audit, with the settings that reproduce it."""
 
@@ -115,7 +126,9 @@ class Audit:
     seed: int
     budget: str
     real_data: RealData = "not used"  # were the campaign's dataset files found (real_data)
-    errors: tuple[str, ...] = ()  # proofs or data files refused, one line each (not audited)
+    errors: tuple[str, ...] = ()  # proofs, data files or plug-ins refused, one line each
+    #: the run of each violated step's first counterexample, by `PROOF/STEP` (to shrink it)
+    witnesses: Mapping[str, Witness] = field(default_factory=dict, compare=False, repr=False)
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""
@@ -152,15 +165,26 @@ def _verdict(step: StepAudit) -> str:
         else step.symbolic.status
 
 
-def naming(numeric: RunBinding | None, proof: Proof) -> Naming:
+#: The algorithms the package knows; a user's plug-in may not take one of their names.
+BUILT_IN = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
+
+
+def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = ()) -> Naming:
     """What the proof's names denote on runs (none bound: every name as itself); raises
-    ProofFileError for an expression of no run quantities, or an unknown algorithm."""
+    ProofFileError for an expression of no run quantities, an unknown algorithm (`plugins`:
+    the users' algorithms given with the audit), or a plug-in asked for other than online
+    runs."""
     if numeric is None:
         return Naming("online", {}, {})
-    known = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
-    if numeric.algorithm is not None and numeric.algorithm not in known:
+    if numeric.algorithm in plugins and numeric.run != "online":
+        raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which "
+                             f"makes online runs: declare run = \"online\", not {numeric.run!r}")
+    if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
+        given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
         raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "
-                             f"algorithm (known: {', '.join(known)})")
+                             f"algorithm (known: {', '.join(BUILT_IN)}{given}; a plug-in "
+                             f"runs only when given: --algorithm {numeric.algorithm}="
+                             "MODULE:FUNCTION)")
     return Naming.of(numeric, proof.vectors)
 
 
@@ -195,6 +219,7 @@ def run_audit(
     progress: Progress | None = None,
     jobs: int = 1,
     scheduler: str | None = None,
+    algorithms: Mapping[str, Plugin] | None = None,
 ) -> Audit:
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
     default), each also on the data files `data` (and on its own `[numeric] data`).
@@ -203,18 +228,21 @@ def run_audit(
     the declaration says their names are run quantities and their standing assumptions
     (update rule, `R2` the largest squared norm, ...) hold on every run of the default
     perceptron (or of the batch perceptron with the oracle-optimal step), or of the source
-    algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its own iterates).
+    algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its own iterates), or
+    of the user's plug-in of that name in `algorithms` (`verify.runs.plugin`: no plug-in
+    runs unless given here; a fault of one is a line of `errors`, its steps not run).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
     verdicts are merged in shard order, so the report is the same every way.
     """
     say = progress or (lambda _done, _total, _message: None)
-    admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data)
+    plugins = dict(algorithms or {})
+    admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins)
 
     if jobs <= 1 and scheduler is None:
         plan = _plan(admitted, budget, seed, guard)
-        verdicts, reports = _serially(plan, say)
+        campaign_result, reports = _serially(plan, say)
     else:
         with executor(jobs) as local, (executor(scheduler=scheduler) if scheduler is not None
                                        else nullcontext(local)) as numeric:
@@ -223,22 +251,43 @@ def run_audit(
             early = (_submit_symbolic(local, admitted.proofs, admitted.targets, guard)
                      if jobs > 1 else None)
             plan = _plan(admitted, budget, seed, guard)
-            verdicts, reports = _in_parallel(plan, say, local, numeric, early)
+            campaign_result, reports = _in_parallel(plan, say, local, numeric, early)
     checks = plan.checks
     say(plan.total, plan.total, "done")
-    numeric = _merged(checks, verdicts)
+    faults = _faults(plan, campaign_result)
+    numeric = _merged(checks, campaign_result.verdicts)
 
     audits = []
     for proof_id, proof in plan.proofs.items():
         steps = tuple(
             StepAudit(step, report, numeric.get(name := f"{proof_id}/{step.id}"),
-                      None if name in numeric else plan.reasons.get(name, _NO_ROWS))
+                      None if name in numeric else
+                      faults.get(name) or plan.reasons.get(name, _NO_ROWS))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps,
                                  admitted.targets[proof_id].file))
+    fault_lines = [fault for fault in campaign_result.faults.values()]
+    witnesses: dict[str, Witness] = {}
+    by_name = {c.name: c for c in checks}
+    for name, source in sorted(campaign_result.witnesses):  # sources merged in this order
+        if name not in faults and name not in witnesses:
+            witnesses[name] = Witness(by_name[name], campaign_result.witnesses[(name, source)],
+                                      plan.targets[name.rsplit("/", 1)[0]].name)
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
-                 tuple(admitted.errors + plan.errors))
+                 tuple(admitted.errors + plan.errors + fault_lines), witnesses)
+
+
+def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
+    """`PROOF/STEP` -> why it has no verdict, for every check of a plug-in that failed (its
+    verdicts on the shards before the fault are dropped: a fault is never a verdict)."""
+    out = {}
+    for check in plan.checks:
+        if check.algorithm in result.faults:
+            out[check.name] = f"the plug-in {check.algorithm} failed (see the errors)"
+            for key in [k for k in result.verdicts if k[0] == check.name]:
+                del result.verdicts[key]
+    return out
 
 
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
@@ -254,13 +303,15 @@ class _Admitted:
     names: dict[str, Naming]
     data: dict[str, tuple[Scenario, ...]]
     errors: list[str]
+    plugins: dict[str, Plugin]  # the users' algorithms given with the audit
 
 
-def _admitted(chosen: Sequence[Target], data: Sequence[str]) -> _Admitted:
+def _admitted(chosen: Sequence[Target], data: Sequence[str],
+              plugins: Mapping[str, Plugin] | None = None) -> _Admitted:
     """Load every target, read its `[numeric] names` and its data files (and `data`); a
     target with a fault is left out, its fault kept as one line. A file of `data` that
     cannot be read is one line too, and the proofs are audited without it."""
-    out = _Admitted({}, {}, {}, {}, [])
+    out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}))
     memo: dict[str, Read] = {}
     shared = []
     for path in dict.fromkeys(data):
@@ -272,7 +323,7 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str]) -> _Admitted:
     for target in chosen:
         try:
             proof = target.load()
-            names = naming(proof.numeric, proof)
+            names = naming(proof.numeric, proof, tuple(plugins or ()))
             run = proof.numeric.run if proof.numeric is not None else None
             files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
             scenarios = tuple(s for path in files for s in data_scenarios(path, run, memo))
@@ -312,7 +363,8 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None) -> _
             continue
         for step in proof.steps:
             name = f"{proof_id}/{step.id}"
-            reason, check = _check(name, proof, stated[step.id], admitted.names[proof_id])
+            reason, check = _check(name, proof, stated[step.id], admitted.names[proof_id],
+                                   admitted.plugins)
             if check is not None:
                 checks.append(check)
             else:
@@ -327,8 +379,8 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None) -> _
                  admitted.targets)
 
 
-def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming
-           ) -> tuple[str, Check | None]:
+def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,
+           plugins: Mapping[str, Plugin] | None = None) -> tuple[str, Check | None]:
     """The check of one step, or why it has none."""
     assert proof.numeric is not None
     if stated is None:
@@ -340,7 +392,11 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     binding = binding_of(judgement, proof.numeric.run)
     if binding is None:
         return unbound(judgement, proof.numeric.run) or _NO_ROWS, None
-    return "", Check(name, judgement, binding, proof.numeric.algorithm)
+    plugin = (plugins or {}).get(proof.numeric.algorithm or "")
+    if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
+        return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
+                f"the plug-in {plugin.name}'s runs do not have (its steps are tau)"), None
+    return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin)
 
 
 def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof],
@@ -375,13 +431,13 @@ Verdicts = dict[tuple[str, str], NumericVerdict]
 Reports = dict[str, tuple[StepReport, ...]]
 
 
-def _serially(plan: _Plan, say: Progress) -> tuple[Verdicts, Reports]:
+def _serially(plan: _Plan, say: Progress) -> tuple[CampaignResult, Reports]:
     """Every unit in this process, reporting progress step by step."""
     parts = []
     for done, shard in enumerate(plan.shards):
         say(done, plan.total, f"numeric: {len(plan.checks)} statements on {_name(shard)}")
         parts.append(_shard_verdicts(plan.checks, shard))
-    verdicts = _in_order(parts)
+    result = merge(parts)
     done = len(plan.shards)
     reports: Reports = {}
     for proof_id, proof in plan.proofs.items():
@@ -390,16 +446,16 @@ def _serially(plan: _Plan, say: Progress) -> tuple[Verdicts, Reports]:
 
         reports[proof_id] = _symbolic(proof, plan.guard, before)
         done += len(proof.steps)
-    return verdicts, reports
+    return result, reports
 
 
 def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
                  symbolic: dict[Future[tuple[StepReport, ...]], str] | None = None
-                 ) -> tuple[Verdicts, Reports]:
+                 ) -> tuple[CampaignResult, Reports]:
     """Proofs on `local` (unless already submitted: `symbolic`), campaign shards on `numeric`
     (the same pool, or a Dask cluster's), reporting progress as each finishes; shard
     verdicts merged in shard order."""
-    parts: dict[int, Verdicts] = {}
+    parts: dict[int, CampaignResult] = {}
     reports: Reports = {}
     proofs = plan.proofs
     # Shards before proofs run here: on a cluster they start while the proofs are checked.
@@ -425,7 +481,7 @@ def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
             name = _name(plan.shards[index])
             done += 1
         say(done, plan.total, f"done: {name}")
-    return _in_order(parts[i] for i in range(len(plan.shards))), reports
+    return merge(parts[i] for i in range(len(plan.shards))), reports
 
 
 def _symbolic(
@@ -448,18 +504,10 @@ def _symbolic_target(target: Target, guard: float | None) -> tuple[StepReport, .
     return tuple(map(detached, _symbolic(target.load(), guard)))
 
 
-def _shard_verdicts(checks: Sequence[Check], shard: Shard) -> Verdicts:
-    """The verdicts per (check, source) of one shard (its scenarios built where it runs)."""
-    return run_shard(checks, shard).verdicts
-
-
-def _in_order(parts: Iterable[Verdicts]) -> Verdicts:
-    """Shard verdicts merged per (check, source), in the order given (shard order)."""
-    merged: Verdicts = {}
-    for part in parts:
-        for key, verdict in part.items():
-            merged[key] = merged.get(key, NumericVerdict.empty()).merge(verdict)
-    return merged
+def _shard_verdicts(checks: Sequence[Check], shard: Shard) -> CampaignResult:
+    """One shard's campaign: verdicts per (check, source), witnesses, plug-in faults (its
+    scenarios built where it runs)."""
+    return run_shard(checks, shard)
 
 
 def _name(shard: Shard) -> str:
@@ -474,9 +522,7 @@ def _numeric(
     return _merged(checks, campaign.run_campaign(checks, sources).verdicts)
 
 
-def _merged(
-    checks: Sequence[Check], verdicts: Mapping[tuple[str, str], NumericVerdict]
-) -> dict[str, NumericVerdict]:
+def _merged(checks: Sequence[Check], verdicts: Verdicts) -> dict[str, NumericVerdict]:
     """One verdict per check, sources merged in name order; violations kernel-checked."""
     merged: dict[str, NumericVerdict] = {}
     for (name, _source_name), verdict in sorted(verdicts.items()):

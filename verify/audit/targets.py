@@ -100,9 +100,17 @@ def data_scenarios(path: str, run: str | None, memo: dict[str, Read] | None = No
     to convergence with an exact separator when the data have one, one pass for single-pass
     proofs. Raises DataError (naming the file) when the file cannot be read, or when a
     proof that needs a separator (`run` online or batch) gets data without one."""
+    data, separator = read(path, memo)
+    return scenarios_of(data, separator, run, path)
+
+
+def scenarios_of(data: Dataset, separator: tuple[Fraction, ...] | None, run: str | None,
+                 path: str) -> tuple[Scenario, ...]:
+    """`data_scenarios` of data already read (`path` names them in a fault): the one place a
+    data file becomes scenarios, so a shrunk counterexample (`verify.audit.counterexamples`)
+    is run exactly as its file will be."""
     from verify.numeric.passes import read_pass
 
-    data, separator = read(path, memo)
     out: list[Scenario] = []
     if separator is not None and run != "single-pass":
         out.append(Scenario(data, separator, Origin(DATA_SOURCE, None, data.name)))

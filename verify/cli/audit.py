@@ -34,6 +34,7 @@ from verify.numeric.budgets import BUDGETS
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
     from verify.audit.job import Audit
     from verify.render.evidence import Layout
+    from verify.runs.plugin import Plugin
 
 REPORTS: tuple[str, ...] = ("markdown", "html", "latex")
 """Report file options; each names its renderer module in `verify.render`."""
@@ -66,6 +67,17 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data", action="append", default=[], metavar="FILE",
                         help="also run every audited proof on this data file (repeatable; "
                         "any format `novikoff run` reads)")
+    parser.add_argument("--algorithm", action="append", default=[],
+                        metavar="[NAME=]MODULE:FUNCTION",
+                        help="run your own online algorithm for the proofs whose [numeric] "
+                        "algorithm is NAME (default: FUNCTION, _ as -); MODULE may be a FILE.py "
+                        "or, without :FUNCTION, NAME an installed novikoff.algorithms entry "
+                        "point. Its code runs only when given here (docs/proof-files.md)")
+    parser.add_argument("--counterexamples", type=Path, metavar="DIR",
+                        help="write the smallest failing run of each step violated on runs "
+                        "to DIR: a CSV data file (fewest examples, smallest dimension, "
+                        "smallest integers, still failing on the exact engine) and the "
+                        "command that reproduces it")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--markdown", type=Path, metavar="FILE",
                         help="also write the report as Markdown to FILE")
@@ -120,12 +132,15 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{path}: cannot write there (no such writable directory)")
     from verify.cli.terminal import callback, progress_bar
 
+    if args.counterexamples is not None and not args.counterexamples.is_dir():
+        raise UsageError(f"{args.counterexamples}: no such directory (--counterexamples)")
+    algorithms, refused = given_plugins(args.algorithm)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
         audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
-                          jobs=args.jobs, scheduler=args.scheduler)
+                          jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms)
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
     if audit.real_data in ("absent", "partial"):
@@ -149,17 +164,47 @@ def run(args: argparse.Namespace) -> int:
 
     unrendered = write_reports(audit, outputs,
                                Layout(summary=args.summary, appendix=not args.no_appendix))
+    if args.counterexamples is not None:
+        write_counterexamples(audit, args)
     passed = audit.passed(strict=args.strict)
     broken = f"; {unrendered} report piece(s) could not be rendered" if unrendered else ""
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"
           f"{', scheduler ' + args.scheduler if args.scheduler else ''}){broken}",
           file=sys.stderr)
-    for error in audit.errors:
+    for error in (*refused, *audit.errors):
         print(f"novikoff: error: {error}", file=sys.stderr)
-    if audit.errors:
+    if audit.errors or refused:
         return 2
     return 0 if passed and not unrendered else 1
+
+
+def given_plugins(texts: list[str]) -> tuple[dict[str, Plugin], list[str]]:
+    """The plug-ins of `--algorithm`, loaded (a user's code runs from here on: she asked for
+    it); one line per plug-in that cannot be used, and the audit goes on without it."""
+    from verify.audit.job import BUILT_IN
+    from verify.runs.plugin import PluginFault, plugins
+
+    loaded: list[Plugin] = []
+    refused: list[str] = []
+    for text in texts:
+        try:
+            loaded.extend(plugins([text], BUILT_IN).values())
+        except PluginFault as fault:
+            refused.append(str(fault))
+    try:
+        return plugins(loaded, BUILT_IN), refused
+    except PluginFault as fault:  # a name given twice
+        return {}, [*refused, str(fault)]
+
+
+def write_counterexamples(audit: Audit, args: argparse.Namespace) -> None:
+    """The smallest failing run of every violated step, as a data file in the directory of
+    `--counterexamples`, each announced with the command that reproduces it."""
+    from verify.audit.counterexamples import shrink_all
+
+    for written in shrink_all(audit, args.counterexamples, plugins=args.algorithm):
+        print(f"novikoff: {written}", file=sys.stderr)
 
 
 def write_reports(audit: Audit, outputs: dict[str, Path], layout: Layout | None = None) -> int:

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from math import lcm
 from pathlib import Path
 from typing import Never
@@ -45,6 +46,7 @@ from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
 from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
+from verify.runs.plugin import Plugin, PluginFault, steps_of
 from verify.vocabulary import (
     BATCH_BINDINGS,
     PASS_BINDINGS,
@@ -63,13 +65,14 @@ SMALL = 2**20
 @dataclass(frozen=True)
 class Check:
     """A judgement to check numerically, which rows bind its names, and of which algorithm's
-    runs (a `SOURCE_ALGORITHMS` or `verify.numeric.algorithms.OWN_ALGORITHMS` id; None: the
-    default perceptron)."""
+    runs (a `SOURCE_ALGORITHMS` or `verify.numeric.algorithms.OWN_ALGORITHMS` id, or the
+    name of a user's `plugin`; None: the default perceptron)."""
 
     name: str
     judgement: Judgement
     binding: Binding
     algorithm: str | None = None
+    plugin: Plugin | None = None  # the user's algorithm of that name (`verify.runs.plugin`)
 
 
 def canonical_checks() -> tuple[Check, ...]:
@@ -335,10 +338,14 @@ def _shuffled(n: int, seed: int) -> tuple[int, ...]:
 
 @dataclass
 class CampaignResult:
-    """Verdicts per (check, source), instance counts and timings."""
+    """Verdicts per (check, source), instance counts and timings; the scenario of each
+    verdict's counterexample (`witnesses`, to shrink it), and the first fault of each user's
+    plug-in (`faults`: its checks then have no verdicts, a fault is never one)."""
 
     verdicts: dict[tuple[str, str], NumericVerdict] = field(default_factory=dict)
     runs: dict[str, int] = field(default_factory=dict)
+    witnesses: dict[tuple[str, str], Scenario] = field(default_factory=dict)
+    faults: dict[str, str] = field(default_factory=dict)
     evaluation_seconds: float = 0.0
     total_seconds: float = 0.0
 
@@ -378,7 +385,8 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
     groups: dict[str | None, _Group] = {}
     for check in checks:
         if check.algorithm not in groups:
-            groups[check.algorithm] = _Group.of(check.algorithm, runner, batch_runner)
+            groups[check.algorithm] = _Group.of(check.algorithm, runner, batch_runner,
+                                                check.plugin)
         groups[check.algorithm].add(check)
     for source, scenarios in sources.items():
         pending_rows = 0
@@ -394,6 +402,13 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
                 pending_rows = 0
         for group in groups.values():
             group.flush(source, result)
+    for algorithm, group in groups.items():
+        if group.fault is not None and algorithm is not None:
+            result.faults[algorithm] = group.fault
+            for check, _ in group.compiled:
+                for key in [k for k in result.verdicts if k[0] == check.name]:
+                    del result.verdicts[key]
+                    result.witnesses.pop(key, None)
     result.total_seconds = time.perf_counter() - start
     return result
 
@@ -408,12 +423,19 @@ class _Group:
     names: dict[Binding, set[str]] = field(default_factory=dict)
     pending: dict[Binding, list[InstanceBatch]] = field(default_factory=dict)
     source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
+    plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
+    fault: str | None = None
+    scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
 
     @classmethod
-    def of(cls, algorithm: str | None, runner: Runner, batch_runner: BatchRunner) -> _Group:
+    def of(cls, algorithm: str | None, runner: Runner, batch_runner: BatchRunner,
+           plugin: Plugin | None = None) -> _Group:
         """The group of `algorithm` (None: the given default runners)."""
         if algorithm is None:
             return cls(runner, batch_runner)
+        if plugin is not None:
+            return cls(partial(_plugin_run, plugin), _no_runs(algorithm, "batch"),
+                       plugin=plugin)
         if algorithm in OWN_ALGORITHMS:
             own = OWN_ALGORITHMS[algorithm]
             return cls(own.runner or runner, _no_runs(algorithm, "batch"),
@@ -424,8 +446,9 @@ class _Group:
                    else _no_runs(algorithm, "batch"))
 
     def accepts(self, source: str) -> bool:
-        """Whether this group's algorithm runs the scenarios of `source`."""
-        return self.source_filter(source)
+        """Whether this group's algorithm runs the scenarios of `source` (a plug-in that
+        failed runs nothing more)."""
+        return self.fault is None and self.source_filter(source)
 
     def add(self, check: Check) -> None:
         """Compile `check` and note the names its binding must provide."""
@@ -435,7 +458,20 @@ class _Group:
         self.pending.setdefault(check.binding, [])
 
     def collect(self, scenario: Scenario) -> int:
-        """Run the scenario with this group's algorithm; keep its rows; return their count."""
+        """Run the scenario with this group's algorithm; keep its rows; return their count.
+        A plug-in's fault is kept (`fault`) and its pending rows dropped."""
+        if self.plugin is None:
+            return self._collect(scenario)
+        try:
+            return self._collect(scenario)
+        except PluginFault as fault:
+            self.fault = str(fault)
+            for parts in self.pending.values():
+                parts.clear()
+            return 0
+
+    def _collect(self, scenario: Scenario) -> int:
+        """`collect`, faults raised."""
         if scenario.margins:
             return self._collect_pass(scenario)
         online = sorted(b for b in self.names if b not in BATCH_BINDINGS | PASS_BINDINGS)
@@ -446,6 +482,10 @@ class _Group:
             runs.extend((run, online) for run in (made if isinstance(made, tuple) else (made,)))
         if batch:
             runs.extend((run, batch) for run in self.batch_runner(scenario))
+        for run, _ in runs:
+            self.scenarios[_origin(scenario.origin, run)] = scenario
+            if self.plugin is not None and "tau" in self.names.get("update", ()):
+                steps_of(self.plugin.name, run)  # type: ignore[arg-type]
         return self._keep((binding, rows(run, binding, _origin(scenario.origin, run),
                                          self.names[binding]))
                           for run, bindings in runs for binding in bindings)
@@ -473,8 +513,15 @@ class _Group:
         return count
 
     def flush(self, source: str, result: CampaignResult) -> None:
-        """Check the collected rows (`_flush`)."""
-        _flush(self.pending, self.compiled, source, result)
+        """Check the collected rows (`_flush`); note the scenario of a new counterexample."""
+        _flush(self.pending, self.compiled, source, result, self.scenarios)
+        self.scenarios.clear()
+
+
+def _plugin_run(plugin: Plugin, scenario: Scenario) -> OnlineUpdates:
+    """A user's algorithm on a scenario, within the campaign's limit: as many updates as
+    `max_epochs` cyclic epochs could make (`verify.runs.plugin` caps it further)."""
+    return plugin.run(scenario.data, scenario.u, scenario.max_epochs * scenario.data.n)
 
 
 def _no_runs(algorithm: str, kind: str) -> Callable[[Scenario], Never]:
@@ -499,7 +546,7 @@ def _origin(origin: Origin, run: OnlineUpdates | BatchRun) -> Origin:
 
 def _flush(pending: dict[Binding, list[InstanceBatch]],
            compiled: Sequence[tuple[Check, CompiledJudgement]], source: str,
-           result: CampaignResult) -> None:
+           result: CampaignResult, scenarios: Mapping[Origin, Scenario] | None = None) -> None:
     """Check the accumulated rows of each binding, and clear them.
 
     Rows of small magnitude are checked together in int64. Larger runs are checked one by one:
@@ -514,9 +561,21 @@ def _flush(pending: dict[Binding, list[InstanceBatch]],
             batch = InstanceBatch.concat(group)
             for check, judgement in compiled:
                 if check.binding == binding:
-                    result.record(check.name, source, judgement.check(batch))
+                    verdict = judgement.check(batch)
+                    result.record(check.name, source, verdict)
+                    _witness(result, (check.name, source), verdict, scenarios or {})
         parts.clear()
     result.evaluation_seconds += time.perf_counter() - t0
+
+
+def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdict,
+             scenarios: Mapping[Origin, Scenario]) -> None:
+    """Keep the scenario of the first counterexample of `key` (the one its verdict keeps)."""
+    found = verdict.counterexample
+    if key in result.witnesses or found is None or found.provenance is None:
+        return
+    if (scenario := scenarios.get(found.provenance.origin)) is not None:
+        result.witnesses[key] = scenario
 
 
 def _segments(parts: Sequence[InstanceBatch]) -> list[list[InstanceBatch]]:

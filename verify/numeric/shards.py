@@ -197,13 +197,18 @@ def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
 
 def merge(results: Iterable[CampaignResult]) -> CampaignResult:
     """Shard results added in the order given: verdicts merged per (check, source), runs and
-    evaluation seconds summed (the seconds are CPU time spent on workers, for rates only)."""
+    evaluation seconds summed (the seconds are CPU time spent on workers, for rates only); the
+    first witness of each (check, source) and the first fault of each plug-in kept."""
     total = CampaignResult()
     for part in results:
         for key, verdict in part.verdicts.items():
             total.record(*key, verdict)
         for source, runs in part.runs.items():
             total.runs[source] = total.runs.get(source, 0) + runs
+        for key, scenario in part.witnesses.items():
+            total.witnesses.setdefault(key, scenario)
+        for name, fault in part.faults.items():
+            total.faults.setdefault(name, fault)
         total.evaluation_seconds += part.evaluation_seconds
         total.total_seconds += part.total_seconds
     return total

@@ -1,0 +1,1 @@
+"""Users' own algorithms for `novikoff audit --algorithm` (docs/proof-files.md)."""

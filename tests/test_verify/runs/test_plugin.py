@@ -1,0 +1,154 @@
+"""Users' own algorithms (issue 27.3): the contract, its faults, and the audit around them."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from perceptron.algorithms.margin import run_margin
+from perceptron.dataset import Dataset
+from perceptron.geometry.linear import radius2
+from verify.api import audit_proofs
+from verify.numeric import campaign
+from verify.runs.plugin import Plugin, PluginFault, plugins
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLES = ROOT / "examples"
+sys.path.insert(0, str(ROOT))
+from examples.plugins.margin_perceptron import margin_perceptron  # noqa: E402
+from examples.plugins.passive_aggressive import passive_aggressive  # noqa: E402
+
+DATA = Dataset.of([[1, 2], [2, -1], [-1, 1]], [1, 1, -1], "three")
+U = (Fraction(1), Fraction(0))
+
+PROOF = """
+title = "t is a natural"
+scalars = ["t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+{algorithm}
+[[step]]
+id = "count"
+claim = "t >= 0"
+"""
+
+
+def test_the_margin_perceptron_as_a_plug_in_is_the_built_in_one() -> None:
+    """The documented example: the same updates and the same iterates as run_margin at
+    beta = R2/3, on planted data of the campaign."""
+    plugin = Plugin.of("mp", margin_perceptron)
+    for scenario in campaign.generated(3, 8):
+        built_in = run_margin(scenario.data, radius2(scenario.data) / 3, max_epochs=1000)
+        run = plugin.run(scenario.data, scenario.u, 10**5)
+        assert [k.x for k in run.updates] == [scenario.data.X[i] for i in built_in.indices]
+        assert run.states[-1] == built_in.w
+        assert set(run.steps or ()) <= {Fraction(1)}  # tau = 1: the perceptron's step
+
+
+def test_a_run_reads_each_update_s_step_exactly() -> None:
+    run = Plugin.of("pa", passive_aggressive).run(DATA, U, 100)
+    first = run.updates[0]
+    assert first.w_next == (Fraction(1, 5), Fraction(2, 5))  # tau = 1/5 on x = (1, 2)
+    assert run.steps is not None and run.steps[0] == Fraction(1, 5)
+
+
+def _raises(_data: Dataset, _cap: int) -> list[tuple[int, tuple[int, ...]]]:
+    raise RuntimeError("boom")
+
+
+def _floats(_data: Dataset, _cap: int) -> list[tuple[int, tuple[float, ...]]]:
+    return [(0, (0.5, 1.0))]
+
+
+def _bad_index(_data: Dataset, _cap: int) -> list[tuple[int, tuple[int, ...]]]:
+    return [(7, (1, 2))]
+
+
+def _endless(_data: Dataset, _cap: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+    while True:
+        yield 0, (1, 2)
+
+
+def _never_returns(_data: Dataset, _cap: int) -> list[tuple[int, tuple[int, int]]]:
+    while True:
+        pass
+
+
+@pytest.mark.parametrize(("function", "fault"), [
+    (_raises, "raised RuntimeError: boom"),
+    (_floats, "is not 2 exact rationals"),
+    (_bad_index, "names example 7"),
+    (_endless, "returned more than 5 updates"),
+])
+def test_every_fault_is_one_line_naming_the_plug_in(function, fault) -> None:
+    with pytest.raises(PluginFault) as raised:
+        Plugin.of("mine", function).run(DATA, U, 5)
+    assert str(raised.value).startswith("plug-in mine") and fault in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_plug_in_that_never_returns_is_stopped_by_the_guard() -> None:
+    plugin = Plugin("loop", None, _never_returns, seconds=0.2)
+    with pytest.raises(PluginFault, match=r"plug-in loop did not return within 0\.2 s"):
+        plugin.run(DATA, U, 5)
+
+
+def test_specs_load_from_a_file_and_travel_as_specs() -> None:
+    spec = f"{EXAMPLES / 'plugins' / 'passive_aggressive.py'}:passive_aggressive"
+    plugin = Plugin.parse(spec)
+    assert plugin.name == "passive-aggressive"
+    again = pickle.loads(pickle.dumps(plugin))
+    assert again.function is None  # the worker imports it again by its spec
+    assert tuple(again.run(DATA, U, 100).updates) == tuple(plugin.run(DATA, U, 100).updates)
+    with pytest.raises(PluginFault, match="cannot be loaded"):
+        Plugin.parse("pa=no_such_module_here:f")
+    with pytest.raises(PluginFault, match="no entry point"):
+        Plugin.parse("no-such-entry-point")
+    with pytest.raises(PluginFault, match="built-in"):
+        plugins({"margin-perceptron": margin_perceptron}, ["margin-perceptron"])
+
+
+def test_a_failing_plug_in_costs_only_its_own_proof(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF.format(algorithm='algorithm = "bad"'))
+    other = tmp_path / "other.toml"
+    other.write_text(PROOF.format(algorithm=""))
+    audit = audit_proofs(mine, other, budget="small", algorithms={"bad": _raises})
+    assert len(audit.errors) == 1 and audit.errors[0].startswith("plug-in bad raised")
+    by_id = {p.id: p for p in audit.proofs}
+    assert by_id["other"].status == "verified" and by_id["other"].steps[0].numeric is not None
+    step = by_id["mine"].steps[0]
+    assert step.numeric is None and "plug-in bad failed" in (step.reason or "")
+
+
+def test_no_plug_in_code_runs_from_a_proof_file_alone(tmp_path: Path) -> None:
+    """A proof naming an algorithm nobody gave is refused, naming the option to give."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF.format(algorithm='algorithm = "pa"'))
+    audit = audit_proofs(mine, budget="small")
+    assert not audit.proofs and "--algorithm pa=MODULE:FUNCTION" in audit.errors[0]
+
+
+def test_the_cli_runs_the_example_and_exits_2_on_a_broken_plug_in(tmp_path: Path) -> None:
+    example = str(EXAMPLES / "passive-aggressive.toml")
+    plugin = f"{EXAMPLES / 'plugins' / 'passive_aggressive.py'}:passive_aggressive"
+    command = [sys.executable, "-m", "verify", "audit", example, "--budget", "small",
+               "--jobs", "2"]
+    done = subprocess.run([*command, "--algorithm", plugin], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "passive-aggressive           verified" in done.stdout
+    broken = tmp_path / "broken.py"
+    broken.write_text("def passive_aggressive(data, cap):\n    return [(0, (0.5,) * 9)]\n")
+    done = subprocess.run([*command, "--algorithm", f"{broken}:passive_aggressive"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 2
+    errors = [line for line in done.stderr.splitlines() if line.startswith("novikoff: error")]
+    assert len(errors) == 1 and "plug-in passive-aggressive: update 0" in errors[0]

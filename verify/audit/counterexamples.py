@@ -1,0 +1,183 @@
+"""The smallest failing run of a step violated on runs, as a data file the user can run again.
+
+A violation names a run of the campaign (source, seed, dataset, order, iteration). This module
+hands the user that run shrunk, as a CSV file with the command that reproduces it:
+`novikoff audit PROOF --data FILE` (with the `--algorithm` the audit was given). A data file
+is run with an exact separator through the origin as `u` (`verify.audit.targets`), not the
+campaign's planted one, so every candidate is judged exactly as its file will be: made into
+scenarios by `targets.scenarios_of`, run by the exact engine (or the proof's algorithm or
+plug-in) and the step's statement checked exactly on its rows (`campaign.run_campaign`). A
+candidate is kept only when the step still fails on it.
+
+Shrinking is greedy and deterministic, in the order the issue asks: fewest examples (halves,
+then one at a time), smallest dimension (a coordinate dropped), smallest integers (the data
+made integer by their common denominator, then each entry tried at 0, at half its value
+rounded toward 0, at its sign). Every pass repeats until nothing changes, within `TRIES`
+candidate runs in all (the shrunk run is then the best found, still failing). A run that the
+campaign's separator made fail but a data file's does not is reported as such, never
+written as a reproduction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from math import lcm
+from pathlib import Path
+
+from perceptron.dataset import Dataset
+from perceptron.errors import DataError
+from verify.audit.job import Audit, Witness
+from verify.audit.targets import DATA_SOURCE, scenarios_of
+from verify.numeric import campaign
+from verify.numeric.campaign import Check
+from verify.numeric.instances import Instance
+
+#: At most this many candidate runs per violated step: a bound on the work, not on the clock.
+TRIES = 400
+
+
+@dataclass(frozen=True)
+class Shrunk:
+    """A step's smallest failing run found: its data (in run order) and the failing row."""
+
+    step: str
+    data: Dataset
+    instance: Instance
+    tries: int
+
+
+def fails(check: Check, data: Dataset, run: str) -> Instance | None:
+    """The step's counterexample on `data` run as a data file would be (None: it holds, is
+    vacuous, or the data give no run of that kind)."""
+    from perceptron.geometry.separability import Separable, separability
+
+    found = separability(data)
+    separator = tuple(found.w) if isinstance(found, Separable) else None
+    try:
+        made = scenarios_of(data, separator, run, data.name)
+    except DataError:
+        return None
+    result = campaign.run_campaign([check], {DATA_SOURCE: made})
+    verdict = result.verdicts.get((check.name, DATA_SOURCE))
+    if result.faults or verdict is None or verdict.status != "violated":
+        return None
+    return verdict.counterexample
+
+
+def shrink(check: Check, data: Dataset, run: str, tries: int = TRIES) -> Shrunk | None:
+    """`data` shrunk while the step still fails (None: it does not fail on `data` itself)."""
+    budget = [tries]
+
+    def still(candidate: Dataset) -> Instance | None:
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        return fails(check, candidate, run)
+
+    best = still(data)
+    if best is None:
+        return None
+    for moves in (_fewer, _narrower, _smaller):
+        changed = True
+        while changed and budget[0] > 0:
+            changed = False
+            for candidate in moves(data):
+                if (found := still(candidate)) is not None:
+                    data, best, changed = candidate, found, True
+                    break
+    return Shrunk(check.name, data, best, tries - budget[0])
+
+
+def _dataset(X: Sequence[Sequence[Fraction]], y: Sequence[int], name: str) -> Dataset | None:
+    """A candidate, or None when it is no dataset (no example, no coordinate)."""
+    if not X or not X[0]:
+        return None
+    return Dataset(tuple(tuple(x) for x in X), tuple(y), name)
+
+
+def _candidates(make: Callable[[], Iterator[Dataset | None]]) -> Iterator[Dataset]:
+    return (d for d in make() if d is not None)
+
+
+def _fewer(data: Dataset) -> Iterator[Dataset]:
+    """The data without a half, then without one example (order kept)."""
+    n = data.n
+
+    def make() -> Iterator[Dataset | None]:
+        if n > 1:
+            half = n // 2
+            yield _dataset(data.X[half:], data.y[half:], data.name)
+            yield _dataset(data.X[:half], data.y[:half], data.name)
+        for i in range(n - 1, -1, -1):
+            yield _dataset(data.X[:i] + data.X[i + 1:], data.y[:i] + data.y[i + 1:], data.name)
+    return _candidates(make)
+
+
+def _narrower(data: Dataset) -> Iterator[Dataset]:
+    """The data without one coordinate."""
+    def make() -> Iterator[Dataset | None]:
+        for k in range(data.d - 1, -1, -1):
+            yield _dataset([x[:k] + x[k + 1:] for x in data.X], data.y, data.name)
+    return _candidates(make)
+
+
+def _smaller(data: Dataset) -> Iterator[Dataset]:
+    """The data made integer (by their common denominator), then each entry made smaller:
+    0, half toward 0, its sign."""
+    def make() -> Iterator[Dataset | None]:
+        scale = lcm(*(v.denominator for x in data.X for v in x))
+        if scale != 1:
+            yield _dataset([[v * scale for v in x] for x in data.X], data.y, data.name)
+        for i, x in enumerate(data.X):
+            for k, v in enumerate(x):
+                half = Fraction(int(v / 2))
+                sign = Fraction((v > 0) - (v < 0))
+                for smaller in dict.fromkeys((Fraction(0), half, sign)):
+                    if abs(smaller) < abs(v):
+                        rows = [list(row) for row in data.X]
+                        rows[i][k] = smaller
+                        yield _dataset(rows, data.y, data.name)
+    return _candidates(make)
+
+
+def csv_text(data: Dataset) -> str:
+    """The data as a CSV file `novikoff` reads: one example per line, the label last."""
+    return "".join(",".join([*map(str, x), str(y)]) + "\n" for x, y in zip(data.X, data.y,
+                                                                           strict=True))
+
+
+def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
+               tries: int = TRIES) -> list[str]:
+    """Shrink every violated step of `audit` and write each as `directory/PROOF--STEP.csv`;
+    one line each: the file and its command, or why there is none."""
+    lines = []
+    for name, witness in sorted(audit.witnesses.items()):
+        lines.append(_write(name, witness, directory, plugins, tries))
+    return lines
+
+
+def _write(name: str, witness: Witness, directory: Path, plugins: Sequence[str],
+           tries: int) -> str:
+    """One violated step shrunk and written (or why not)."""
+    scenario = witness.scenario
+    run = "single-pass" if witness.check.binding.startswith("pass-") else (
+        "batch" if witness.check.binding.startswith("batch-") else "online")
+    data = replace(scenario.data, name=name.replace("/", "--"))
+    shrunk = shrink(witness.check, data, run, tries)
+    origin = scenario.origin
+    if shrunk is None:
+        return (f"{name}: its run ({origin.source}, seed {origin.seed}, {origin.dataset}) "
+                "fails with the campaign's own u but not as a data file (an exact separator "
+                "as u): no data file reproduces it")
+    path = directory / f"{data.name}.csv"
+    path.write_text(csv_text(shrunk.data), encoding="utf-8")
+    where = shrunk.instance.provenance
+    at = f", iteration {where.iteration}" if where is not None else ""
+    options = "".join(f" --algorithm {p}" for p in plugins)
+    examples = f"{shrunk.data.n} example{'s' if shrunk.data.n != 1 else ''}"
+    return (f"{name}: smallest failing run found ({examples}, dimension "
+            f"{shrunk.data.d}{at}; shrunk from {origin.source} {origin.dataset} in "
+            f"{shrunk.tries} runs) written to {path}; reproduce: novikoff audit "
+            f"{witness.target} --data {path}{options} --budget small")

@@ -1,0 +1,277 @@
+"""Users' own online algorithms, run by the campaign as the built-in ones are.
+
+The contract (docs/proof-files.md, "Your own algorithm"): a plug-in is a Python function
+
+    def my_rule(data: Dataset, max_updates: int) -> Iterable[update]
+
+that receives the data as exact rationals (`data.X`: tuples of `Fraction`, `data.y`: labels
+-1/+1, in the order of the run) and returns the run's updates in order, each the index of the
+example updated on and the iterate after the update: a pair `(index, w_after)` or the engine's
+own record (`perceptron.algorithms.trace.UpdateRecord`, read for `.index` and `.w_after`).
+The run starts at `w_0 = 0`; every coordinate is an `int` or a `Fraction` (a float is not
+exact and is refused). The plug-in makes at most `max_updates` updates (the campaign's limit
+for the scenario: its epoch cap times the number of examples, at most `MAX_UPDATES`) and stops
+there, as the built-in engines stop at their epoch cap.
+
+The trace becomes an online run in the vocabulary's form (`verify.vocabulary.OnlineUpdates`),
+so every row set, campaign source and check works on it unchanged. One name is a plug-in's
+own: `tau`, the step of an update, `w_next = w + tau y x`, recovered exactly from the trace
+(for the built-in runs `tau = eta`). `eta` and `beta` (the built-in rules' constants) mean
+nothing for a rule the package does not know: a step that names them on a plug-in's runs is
+a fault (bind them with `[numeric] names` instead).
+
+Faults are never verdicts. A plug-in that raises, returns something that is not such a trace,
+returns more than `max_updates` updates (a generator that never ends is read only that far:
+deterministic), or does not return within `seconds` of wall clock (a guard for a loop that
+never yields: `SIGALRM` in the main thread of the process running it, the CLI's or a pool
+worker's; a Dask worker's thread has no such guard) raises `PluginFault`, one line naming the
+plug-in and the fault. The campaign stops running that plug-in and the audit reports the line
+(exit 2); every other proof is reported as usual.
+
+No plug-in code runs unless asked for: `Plugin.parse` reads the command line's
+`--algorithm`, and entry points (group `novikoff.algorithms`) are looked up only by a name
+given there. A proof's `[numeric] algorithm` only selects among the plug-ins given.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib.metadata import entry_points
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from perceptron.dataset import Dataset, Vector
+from verify.vocabulary import LazyUpdates, OnlineUpdates, Update
+
+#: Entry-point group of installed plug-ins (looked up only by a name given on the command line).
+GROUP = "novikoff.algorithms"
+#: The most updates any plug-in run may return, whatever the scenario's epoch cap.
+MAX_UPDATES = 100_000
+#: Wall-clock guard per call, in seconds: generous, a guard against a loop, never a verdict.
+SECONDS = 60.0
+
+Algorithm = Callable[[Dataset, int], Iterable[Any]]
+
+
+class PluginFault(Exception):
+    """A plug-in failed: one line naming it and the fault (never a verdict)."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A user's algorithm: the name proofs select it by (`[numeric] algorithm`), where it is
+    loaded from (`spec`, `MODULE:FUNCTION` or `FILE.py:FUNCTION`; None for a function given
+    through the API) and the function, loaded once per process."""
+
+    name: str
+    spec: str | None = None
+    function: Algorithm | None = field(default=None, compare=False)
+    seconds: float = SECONDS
+
+    @classmethod
+    def parse(cls, text: str) -> Plugin:
+        """`[NAME=]MODULE:FUNCTION`, `[NAME=]FILE.py:FUNCTION`, or the NAME of an installed
+        entry point; NAME defaults to the function's name, `_` read as `-`. Loads it (so a
+        spelling mistake is found before the audit starts); raises PluginFault."""
+        name, _, spec = text.rpartition("=")
+        if ":" not in spec:
+            found = [e for e in entry_points(group=GROUP) if e.name == spec]
+            if not found:
+                raise PluginFault(f"--algorithm {text}: no entry point {spec!r} in group "
+                                  f"{GROUP} (give MODULE:FUNCTION or FILE.py:FUNCTION)")
+            name, spec = name or spec, found[0].value
+        name = name or spec.rpartition(":")[2].replace("_", "-")
+        plugin = cls(name, spec)
+        plugin.load()
+        return plugin
+
+    @classmethod
+    def of(cls, name: str, function: Algorithm) -> Plugin:
+        """A function given through the API (pickled by reference to reach a worker)."""
+        if not callable(function):
+            raise PluginFault(f"plug-in {name}: {function!r} is not callable")
+        return cls(name, None, function)
+
+    def load(self) -> Algorithm:
+        """The function (imported here on first use: a worker imports it by `spec`)."""
+        if self.function is not None:
+            return self.function
+        assert self.spec is not None
+        where, _, attribute = self.spec.rpartition(":")
+        try:
+            module = _module(where)
+            function = getattr(module, attribute)
+        except Exception as error:  # any import failure is the plug-in's fault
+            raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
+                              f"{type(error).__name__}: {error}") from None
+        if not callable(function):
+            raise PluginFault(f"plug-in {self.name} ({self.spec}): {attribute} is not callable")
+        object.__setattr__(self, "function", function)
+        return function
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A loaded spec travels as its spec (the worker imports it), a function by reference."""
+        state = dict(self.__dict__)
+        if self.spec is not None:
+            state["function"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def run(self, data: Dataset, u: Vector, max_updates: int) -> OnlineUpdates:
+        """The plug-in's run on `data` as an online run of the vocabulary; raises PluginFault."""
+        function = self.load()
+        cap = min(max_updates, MAX_UPDATES)
+        try:
+            with _guard(self.seconds):
+                items = list(islice(iter(function(data, cap)), cap + 1))
+        except _Timeout:
+            raise PluginFault(f"plug-in {self.name} did not return within {self.seconds:g} s "
+                              f"on {data.name} ({data.n} examples)") from None
+        except Exception as error:  # a plug-in's error is its fault, not ours
+            raise PluginFault(f"plug-in {self.name} raised {type(error).__name__}: "
+                              f"{' '.join(str(error).split())} on {data.name}") from None
+        if len(items) > cap:
+            raise PluginFault(f"plug-in {self.name} returned more than {cap} updates on "
+                              f"{data.name} (its limit: max_updates)")
+        updates, steps = self._trace(data, items)
+        return OnlineUpdates(data, tuple(u), LazyUpdates(len(updates), lambda: updates),
+                             steps=steps, plugin=self.name)
+
+    def _trace(self, data: Dataset, items: list[Any]
+               ) -> tuple[tuple[Update, ...], tuple[Fraction | None, ...]]:
+        """The updates, each checked (index, dimension, exact coordinates), and each one's
+        step `tau` when `w_after - w_before` is `tau y x` exactly (else None)."""
+        w: Vector = tuple(Fraction(0) for _ in range(data.d))
+        updates: list[Update] = []
+        steps: list[Fraction | None] = []
+        for k, item in enumerate(items):
+            index, after = self._parts(k, item)
+            if not (isinstance(index, int) and not isinstance(index, bool)
+                    and 0 <= index < data.n):
+                raise PluginFault(f"plug-in {self.name}: update {k} names example {index!r}, "
+                                  f"not an index 0..{data.n - 1}")
+            after = tuple(after)
+            if len(after) != data.d or not all(_exact(v) for v in after):
+                raise PluginFault(f"plug-in {self.name}: update {k}'s w_after is not {data.d} "
+                                  f"exact rationals (int or Fraction): {after!r}"[:300])
+            after = tuple(Fraction(v) for v in after)
+            x, y = data.X[index], data.y[index]
+            updates.append(Update(w, x, y, after))
+            steps.append(_step(w, after, x, y))
+            w = after
+        return tuple(updates), tuple(steps)
+
+
+    def _parts(self, k: int, item: Any) -> tuple[Any, Any]:
+        """`(index, w_after)` of a pair or of an `UpdateRecord`-like object."""
+        if hasattr(item, "index") and hasattr(item, "w_after") and item.w_after is not None:
+            return item.index, item.w_after
+        if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], Iterable):
+            return item
+        raise PluginFault(f"plug-in {self.name}: update {k} is {item!r}"[:200]
+                          + ", not (index, w_after) nor an UpdateRecord")
+
+
+def _exact(value: object) -> bool:
+    """An int (not a bool) or a Fraction: a value exact arithmetic can decide with."""
+    return isinstance(value, Fraction) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def _step(w: Vector, after: Vector, x: Vector, y: int) -> Fraction | None:
+    """`tau` with `after = w + tau y x` exactly, or None (no such tau: another kind of
+    update, such as a second-order one)."""
+    norm = sum((v * v for v in x), Fraction(0))
+    delta = [a - b for a, b in zip(after, w, strict=True)]
+    if norm == 0:
+        return Fraction(0) if not any(delta) else None
+    tau = y * sum((d * v for d, v in zip(delta, x, strict=True)), Fraction(0)) / norm
+    return tau if all(d == tau * y * v for d, v in zip(delta, x, strict=True)) else None
+
+
+def _module(where: str) -> Any:
+    """A module by dotted name, or a `.py` file by path (loaded once per process)."""
+    if not where.endswith(".py"):
+        return importlib.import_module(where)
+    path = Path(where).resolve()
+    key = f"novikoff_plugin_{abs(hash(str(path)))}"
+    if key in sys.modules:
+        return sys.modules[key]
+    spec = importlib.util.spec_from_file_location(key, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"{where}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[key] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[key]
+        raise
+    return module
+
+
+class _Timeout(Exception):
+    """The wall-clock guard went off."""
+
+
+@contextmanager
+def _guard(seconds: float) -> Iterator[None]:
+    """Raise `_Timeout` in this thread after `seconds` (main thread with SIGALRM only;
+    elsewhere no guard: Python cannot interrupt another thread)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def expire(_signum: int, _frame: object) -> None:
+        raise _Timeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,
+            reserved: Iterable[str] = ()) -> dict[str, Plugin]:
+    """The plug-ins given (command-line texts, `Plugin`s, or names mapped to functions), by
+    name; a name given twice or one of `reserved` (the built-in algorithms') raises
+    PluginFault: a plug-in never stands in for a built-in algorithm."""
+    reserved = set(reserved)
+    if given is None:
+        return {}
+    items = ([Plugin.of(n, f) for n, f in given.items()] if isinstance(given, dict) else
+             [g if isinstance(g, Plugin) else Plugin.parse(g) for g in given])
+    out: dict[str, Plugin] = {}
+    for plugin in items:
+        if plugin.name in reserved:
+            raise PluginFault(f"plug-in name {plugin.name!r} is a built-in algorithm's: "
+                              "choose another (NAME=MODULE:FUNCTION)")
+        if plugin.name in out:
+            raise PluginFault(f"plug-in name {plugin.name!r} given twice")
+        out[plugin.name] = plugin
+    return out
+
+
+def steps_of(name: str, run: OnlineUpdates) -> tuple[Fraction, ...]:
+    """Every update's `tau`, for a step that reads it; PluginFault when an update of the
+    plug-in's trace is not along `y x` (it has no step)."""
+    assert run.steps is not None
+    for k, tau in enumerate(run.steps):
+        if tau is None:
+            raise PluginFault(f"plug-in {name}: update {k} on {run.data.name} is not along "
+                              "y x, so it has no step tau (a step of the proof reads tau)")
+    return run.steps  # type: ignore[return-value]
