@@ -45,6 +45,7 @@ from proofs.definitions import Definition, parse_definitions, with_definitions
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError, Source, raise_all
 from proofs.imports import Declared, imported, references, with_copies
+from proofs.instances import with_instances
 from proofs.language.expressions import (
     ExpressionError,
     Names,
@@ -207,9 +208,11 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
         problems.add(error)
     problems.check()
     steps, naturals, notes = earlier_language(document, steps, tuple(declared.naturals))  # type: ignore[arg-type]
-    assert title is not None
+    steps = problems.attempt(lambda: with_instances(with_copies(steps, copies), names))  # type: ignore[arg-type]
+    problems.check()
+    assert title is not None and steps is not None
     return Proof(title, tuple(declared.vectors), tuple(declared.scalars),
-                 with_copies(steps, copies), source or "", numeric, naturals,
+                 steps, source or "", numeric, naturals,
                  theorem=theorem or "", notation=notation or {}), notes
 
 
