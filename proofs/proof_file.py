@@ -2,8 +2,10 @@
 
 The file is read with a hard size cap, decoded strictly as UTF-8, and every key and type is
 checked before any expression is parsed; unknown keys are errors, so a misspelt `uses` never
-silently weakens a step. Everything wrong is reported as one `ProofFileError` naming the
-file, the step and the problem. Extensions beyond §5 (all optional):
+silently weakens a step. Every independent error is reported in one run (`Problems`), each
+naming the file, its line and column, the step and the problem (`proofs.errors`); an
+instance of a step that uses other steps is read as a copy proved again (`proofs.instances`).
+Extensions beyond §5 (all optional):
 
     split = { on = "dot(w, u)", zero = true }      # cases on the sign of a polynomial
     uses = ["a", { step = "cs", with = { p = "w", r = "u" } }]  # a used step, instantiated
