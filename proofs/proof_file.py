@@ -195,27 +195,31 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
     names, copies, definitions = needed
     problems.names = names
     read = [_step(table, index, names, problems) for index, table in enumerate(tables)]
-    steps = tuple(problems.attempt(lambda s=s: with_definitions(s, definitions), s.id)
-                  for s in read if s is not None)
+    steps = [step for s in read if s is not None and (step := problems.attempt(
+        lambda s=s: with_definitions(s, definitions), s.id)) is not None]
     numeric = problems.attempt(lambda: _numeric(document, folder)) if "numeric" in document \
         else None
     source = problems.attempt(lambda: _text(document, "source"))
     theorem = problems.attempt(lambda: _text(document, "theorem"))
     notation = problems.attempt(lambda: _table(document, "notation")) if "notation" in \
         document else {}
-    broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps if s}
-    for error in problems_of(declared.vectors, declared.scalars, [s for s in steps if s],
-                             naturals=declared.naturals, numeric=numeric,
-                             theorem=theorem or "", notation=notation, broken=broken):
+    naturals, notes = tuple(declared.naturals), ()
+    if len(steps) == len(tables):  # the earlier language is read from every step's table
+        steps, naturals, notes = earlier_language(document, tuple(steps), naturals)  # type: ignore[assignment]
+    combined = problems.attempt(lambda: with_copies(steps, copies))
+    broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
+    for error in problems_of(declared.vectors, declared.scalars, combined or steps,
+                             naturals=naturals, numeric=numeric, theorem=theorem or "",
+                             notation=notation, broken=broken):
         problems.add(error)
     problems.check()
-    steps, naturals, notes = earlier_language(document, steps, tuple(declared.naturals))  # type: ignore[arg-type]
-    steps = problems.attempt(lambda: with_instances(with_copies(steps, copies), names))  # type: ignore[arg-type]
+    assert combined is not None
+    instanced = problems.attempt(lambda: with_instances(combined, names))
     problems.check()
-    assert title is not None and steps is not None
-    return Proof(title, tuple(declared.vectors), tuple(declared.scalars),
-                 steps, source or "", numeric, naturals,
-                 theorem=theorem or "", notation=notation or {}), notes
+    assert title is not None and instanced is not None
+    return Proof(title, tuple(declared.vectors), tuple(declared.scalars), instanced,
+                 source or "", numeric, naturals, theorem=theorem or "",
+                 notation=notation or {}), notes
 
 
 def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
