@@ -23,11 +23,11 @@ that declares the key is read strictly.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from proofs.errors import Source
 from proofs.language.expressions import Relation
 from proofs.language.terms import Vec, gram_pair
 from proofs.step import Induction, Step, Term
@@ -41,13 +41,9 @@ class Note:
     step: str
     text: str
 
-    def located(self, file: str, source: str) -> str:
+    def located(self, source: Source) -> str:
         """`file:line: note: text`, at the step's `id = ...` line (line 1 for the file)."""
-        line = 1
-        if self.step and (found := re.search(rf'^\s*id\s*=\s*["\']{re.escape(self.step)}["\']',
-                                             source, re.MULTILINE)):
-            line = source.count("\n", 0, found.start()) + 1
-        return f"{file}:{line}: note: {self.text}"
+        return f"{source.file}:{source.step_line(self.step or None)}: note: {self.text}"
 
 
 def _names(values: Iterable[Term | Relation]) -> set[str]:

@@ -2,8 +2,10 @@
 
 The file is read with a hard size cap, decoded strictly as UTF-8, and every key and type is
 checked before any expression is parsed; unknown keys are errors, so a misspelt `uses` never
-silently weakens a step. Everything wrong is reported as one `ProofFileError` naming the
-file, the step and the problem. Extensions beyond §5 (all optional):
+silently weakens a step. Every independent error is reported in one run (`Problems`), each
+naming the file, its line and column, the step and the problem (`proofs.errors`); an
+instance of a step that uses other steps is read as a copy proved again (`proofs.instances`).
+Extensions beyond §5 (all optional):
 
     split = { on = "dot(w, u)", zero = true }      # cases on the sign of a polynomial
     uses = ["a", { step = "cs", with = { p = "w", r = "u" } }]  # a used step, instantiated
@@ -33,16 +35,19 @@ file, the step and the problem. Extensions beyond §5 (all optional):
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from proofs.definitions import parse_definitions, with_definitions
+from proofs.definitions import Definition, parse_definitions, with_definitions
 from proofs.earlier import Note, earlier_language
-from proofs.errors import ProofFileError
+from proofs.errors import ProofFileError, Source, raise_all
 from proofs.imports import Declared, imported, references, with_copies
+from proofs.instances import with_instances
 from proofs.language.expressions import (
     ExpressionError,
     Names,
@@ -69,6 +74,7 @@ from proofs.step import (
     Use,
     declare,
 )
+from proofs.step import problems as problems_of
 
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
@@ -93,15 +99,20 @@ def load_proof(path: str | os.PathLike[str]) -> Proof:
 
 
 def parse_proof(data: bytes, file: str) -> Proof:
-    """The proof in `data`, the contents of `file` (named in every error and note)."""
+    """The proof in `data`, the contents of `file` (named in every error and note); every
+    independent error of the file is raised at once (`ProofFileErrors`), each placed at its
+    line and column."""
+    source = None
     try:
-        proof, notes = _proof(_document(data), os.path.dirname(file) if file != "<stdin>" else "")
+        document = _document(data)
+        source = Source(file, data.decode("utf-8-sig"))
+        proof, notes = _proof(document, os.path.dirname(file) if file != "<stdin>" else "")
     except ProofFileError as exc:
-        raise exc.located(file) from None
+        raise exc.located(file, source) from None
+    proof = replace(proof, origin=source)
     if not notes:
         return proof
-    source = data.decode("utf-8-sig")
-    return replace(proof, notes=tuple(n.located(file, source) for n in notes))
+    return replace(proof, notes=tuple(n.located(source) for n in notes))
 
 
 def _document(data: bytes) -> dict[str, Any]:
@@ -114,40 +125,101 @@ def _document(data: bytes) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ProofFileError(f"invalid TOML: {exc}") from None
+        at = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        raise ProofFileError(f"invalid TOML: {exc}", line=int(at[1]) if at else None,
+                             column=int(at[2]) if at else None) from None
     except RecursionError:
         raise ProofFileError("invalid TOML: nested too deeply") from None
 
 
+class Problems:
+    """The errors found so far in one file: each part of the file is read on its own, so one
+    run reports every independent error (`attempt`); a part that needs another (a step's
+    use of a broken step, anything after a broken declaration) is not read, so no error is
+    reported twice. Reading stops once the file's expression budget is spent: past it every
+    expression fails the same way."""
+
+    def __init__(self, names: Names | None = None) -> None:
+        self.found: list[ProofFileError] = []
+        self.names = names
+
+    def attempt(self, read: Callable[[], T], step: str | None = None) -> T | None:
+        """`read()`, or None with its error recorded (in `step`)."""
+        try:
+            return read()
+        except ProofFileError as error:
+            self.found.extend(e.at(step=step) for e in error.errors)
+            if self.names is not None and self.names.budget.used > self.names.budget.limit:
+                self.check()  # past the budget every expression fails the same way: stop
+            return None
+
+    def add(self, error: ProofFileError) -> None:
+        """Record `error` (one found without raising)."""
+        self.found.append(error)
+
+    def check(self) -> None:
+        """Raise what was found, if anything: the parts read so far cannot be trusted
+        further (a later part would only repeat their errors)."""
+        raise_all(self.found)
+
+
 def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ...]]:
     """The proof of a parsed document; `folder` is where its relative paths start."""
-    _known_keys(document, TOP_KEYS, "top level")
-    title = _text(document, "title", required=True)
-    declared = Declared(_strings(document, "vectors", limit=None),
-                        _strings(document, "scalars", limit=None),
-                        _strings(document, "naturals", limit=None))
-    declare(declared.vectors, declared.scalars)  # the file's own declarations, checked first
+    problems = Problems()
+    _each_key(problems, document, TOP_KEYS, "top level")
+    title = problems.attempt(lambda: _text(document, "title", required=True))
+    declared = problems.attempt(lambda: Declared(_strings(document, "vectors", limit=None),
+                                                 _strings(document, "scalars", limit=None),
+                                                 _strings(document, "naturals", limit=None)))
     tables = document.get("step")
-    copies = imported(document.get("imports"), references(tables), declared, folder, load_proof)
-    vectors, scalars = declared.vectors, declared.scalars
-    names = declare(vectors, scalars)
-    if tables is None:
-        raise ProofFileError("no [[step]] tables")
-    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise ProofFileError("'step' must be an array of tables ([[step]])")
-    if len(tables) > MAX_STEPS:
-        raise ProofFileError(f"{len(tables)} steps, more than {MAX_STEPS}")
-    definitions = parse_definitions(_table(document, "define"), names) if "define" in document \
-        else ()
-    steps = tuple(with_definitions(_step(table, index, names), definitions)
-                  for index, table in enumerate(tables))
-    numeric = _numeric(document, folder) if "numeric" in document else None
-    source = _text(document, "source")
-    steps, naturals, notes = earlier_language(document, steps, tuple(declared.naturals))
-    theorem = _text(document, "theorem")
-    notation = _table(document, "notation") if "notation" in document else {}
-    return Proof(title, tuple(vectors), tuple(scalars), with_copies(steps, copies), source,
-                 numeric, naturals, theorem=theorem, notation=notation), notes
+
+    def names_and_steps() -> tuple[Names, dict[str, Step], tuple[Definition, ...]]:
+        """What every step needs: the names (own, then imported), the step tables, the
+        definitions; an error here is reported alone (the steps would only repeat it)."""
+        assert declared is not None
+        declare(declared.vectors, declared.scalars)  # the file's own declarations first
+        copies = imported(document.get("imports"), references(tables), declared, folder,
+                          load_proof)
+        names = declare(declared.vectors, declared.scalars)
+        if tables is None:
+            raise ProofFileError("no [[step]] tables")
+        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+            raise ProofFileError("'step' must be an array of tables ([[step]])")
+        if len(tables) > MAX_STEPS:
+            raise ProofFileError(f"{len(tables)} steps, more than {MAX_STEPS}")
+        return names, copies, parse_definitions(_table(document, "define"), names) \
+            if "define" in document else ()
+
+    if declared is None or (needed := problems.attempt(names_and_steps)) is None:
+        problems.check()
+    names, copies, definitions = needed
+    problems.names = names
+    read = [_step(table, index, names, problems) for index, table in enumerate(tables)]
+    steps = [step for s in read if s is not None and (step := problems.attempt(
+        lambda s=s: with_definitions(s, definitions), s.id)) is not None]
+    numeric = problems.attempt(lambda: _numeric(document, folder)) if "numeric" in document \
+        else None
+    source = problems.attempt(lambda: _text(document, "source"))
+    theorem = problems.attempt(lambda: _text(document, "theorem"))
+    notation = problems.attempt(lambda: _table(document, "notation")) if "notation" in \
+        document else {}
+    naturals, notes = tuple(declared.naturals), ()
+    if len(steps) == len(tables):  # the earlier language is read from every step's table
+        steps, naturals, notes = earlier_language(document, tuple(steps), naturals)  # type: ignore[assignment]
+    combined = problems.attempt(lambda: with_copies(steps, copies))
+    broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
+    for error in problems_of(declared.vectors, declared.scalars, combined or steps,
+                             naturals=naturals, numeric=numeric, theorem=theorem or "",
+                             notation=notation, broken=broken):
+        problems.add(error)
+    problems.check()
+    assert combined is not None
+    instanced = problems.attempt(lambda: with_instances(combined, names))
+    problems.check()
+    assert title is not None and instanced is not None
+    return Proof(title, tuple(declared.vectors), tuple(declared.scalars), instanced,
+                 source or "", numeric, naturals, theorem=theorem or "",
+                 notation=notation or {}), notes
 
 
 def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
@@ -169,31 +241,45 @@ def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
     return RunBinding(run, dict(names), algorithm, data)
 
 
-def _step(table: dict[str, Any], index: int, names: Names) -> Step:
+def _label(table: dict[str, Any], index: int) -> str:
+    """How errors name a step: its id, or `#N` (its position) while its id is unreadable."""
     step_id = table.get("id")
-    label = step_id if isinstance(step_id, str) and STEP_ID.fullmatch(step_id) else f"#{index + 1}"
-    try:
-        _known_keys(table, STEP_KEYS, "a step")
-        if not isinstance(step_id, str) or not STEP_ID.fullmatch(step_id):
-            raise ProofFileError(f"id {step_id!r} must be a string matching [a-z0-9-]+")
-        given = _strings(table, "given", limit=MAX_HYPOTHESES)
-        claim = _text(table, "claim", required=True)
-        hints = _strings(table, "hints", limit=MAX_HINTS)
-        return Step(
-            id=step_id,
-            hypotheses=tuple(
-                _relation(text, names, f"given[{k}]") for k, text in enumerate(given)
-            ),
-            claim=_relation(claim, names, "claim"),
-            uses=_uses(table, names),
-            hints=tuple(_hint(text, names, f"hints[{k}]") for k, text in enumerate(hints)),
-            source=_text(table, "source"),
-            note=_text(table, "note"),
-            rule=_rule(table, names),
-            witness=_substitution(table, "witness", names) if "witness" in table else {},
-        )
-    except ProofFileError as exc:
-        raise ProofFileError(exc.problem, step=label) from None
+    return step_id if isinstance(step_id, str) and STEP_ID.fullmatch(step_id) else f"#{index + 1}"
+
+
+def _step(table: dict[str, Any], index: int, names: Names, problems: Problems) -> Step | None:
+    """The step of `table`, or None with every error of its own parts recorded (each key,
+    each expression: independent of each other)."""
+    label = _label(table, index)
+    before = len(problems.found)
+
+    def attempt(read: Callable[[], T]) -> T | None:
+        return problems.attempt(read, label)
+
+    _each_key(problems, table, STEP_KEYS, "a step", label)
+    step_id = table.get("id")
+    if not isinstance(step_id, str) or not STEP_ID.fullmatch(step_id):
+        problems.add(ProofFileError(f"id {step_id!r} must be a string matching [a-z0-9-]+",
+                                    step=label, key="id"))
+    given = attempt(lambda: _strings(table, "given", limit=MAX_HYPOTHESES)) or []
+    claim = attempt(lambda: _text(table, "claim", required=True))
+    hints = attempt(lambda: _strings(table, "hints", limit=MAX_HINTS)) or []
+    parts = dict(
+        hypotheses=tuple(attempt(lambda k=k, t=t: _relation(t, names, f"given[{k}]"))
+                         for k, t in enumerate(given)),
+        claim=attempt(lambda: _relation(claim, names, "claim")) if claim is not None else None,
+        uses=attempt(lambda: _uses(table, names)),
+        hints=tuple(attempt(lambda k=k, t=t: _hint(t, names, f"hints[{k}]"))
+                    for k, t in enumerate(hints)),
+        source=attempt(lambda: _text(table, "source")),
+        note=attempt(lambda: _text(table, "note")),
+        rule=attempt(lambda: _rule(table, names)),
+        witness=attempt(lambda: _substitution(table, "witness", names))
+        if "witness" in table else {},
+    )
+    if len(problems.found) > before:
+        return None
+    return attempt(lambda: Step(id=label, **parts))  # type: ignore[arg-type]
 
 
 def _rule(table: dict[str, Any], names: Names) -> Rule:
@@ -273,22 +359,32 @@ def _hint(text: str, names: Names, where: str) -> Hint:
         try:
             return parse_vector_expression(text, names)
         except ExpressionError:
-            raise ProofFileError(f"{where}: {scalar_error}") from None
+            raise ProofFileError(f"{where}: {scalar_error}", key=where, text=text,
+                                 segment=scalar_error.segment, fix=scalar_error.fix) from None
 
 
 def _parsed(parse: Callable[[str, Names], T], text: str, names: Names, where: str) -> T:
     try:
         return parse(text, names)
     except ExpressionError as exc:
-        raise ProofFileError(f"{where}: {exc}") from None
+        raise ProofFileError(f"{where}: {exc}", key=where, text=text, segment=exc.segment,
+                             fix=exc.fix) from None
+
+
+def _each_key(problems: Problems, table: Mapping[str, Any], allowed: tuple[str, ...],
+              where: str, step: str | None = None) -> None:
+    """An error for every unknown key of `table` (`_known_keys` stops at the first)."""
+    for key in table:
+        problems.attempt(lambda key=key: _known_keys({key: None}, allowed, where), step)
 
 
 def _known_keys(table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
     for key in table:
         if key not in allowed:
+            close = difflib.get_close_matches(str(key), allowed, n=1)
             raise ProofFileError(
-                f"unknown key {key!r} in {where} (expected one of: {', '.join(allowed)})"
-            )
+                f"unknown key {key!r} in {where} (expected one of: {', '.join(allowed)})",
+                key=str(key), fix=f"did you mean {close[0]!r}?" if close else None)
 
 
 def _table(table: Mapping[str, Any], key: str) -> dict[str, Any]:

@@ -11,14 +11,15 @@ names; what each rule *means* and the judgements that establish it are the trust
 
 from __future__ import annotations
 
+import difflib
 import keyword
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import sympy
 
-from proofs.errors import ProofFileError
+from proofs.errors import ProofFileError, Source, raise_all
 from proofs.language.division import denominators, required
 from proofs.language.expressions import ExpressionError, Names, Relation
 from proofs.language.terms import Vec, gram_pair
@@ -231,44 +232,12 @@ class Proof:
     theorem: str = ""  # the step that is the proof's main result ("": `main_result` infers it)
     notation: Mapping[str, str] = field(default_factory=dict)  # name -> how it reads (names)
 
+    origin: Source | None = field(default=None, compare=False, repr=False)  # the file's text
+
     def __post_init__(self) -> None:
-        names = declare(self.vectors, self.scalars)
-        for name in self.naturals:
-            if name not in names.scalars:
-                raise ProofFileError(f"naturals lists {name!r}, which is not a declared scalar")
-        if self.numeric is not None:
-            for name in self.numeric.names:
-                if name not in names.vectors and name not in names.scalars:
-                    raise ProofFileError(f"numeric.names binds undeclared name {name!r}")
-        if not self.steps:
-            raise ProofFileError("a proof needs at least one step")
-        if self.theorem and all(s.id != self.theorem for s in self.steps):
-            raise ProofFileError(f"theorem names {self.theorem!r}, which is not a step")
-        for name, reads in self.notation.items():
-            if name not in names.vectors | names.scalars:
-                raise ProofFileError(f"notation gives undeclared name {name!r}")
-            if not isinstance(reads, str) or not IDENTIFIER.fullmatch(reads) or len(reads) > \
-                    MAX_NAME_LENGTH:
-                raise ProofFileError(f"notation of {name!r} must be an identifier "
-                                     "(e.g. \"theta_star\"), not {reads!r}")
-        if len(self.steps) > MAX_STEPS:
-            raise ProofFileError(f"{len(self.steps)} steps, more than {MAX_STEPS}")
-        seen: set[str] = set()
-        for step in self.steps:
-            if step.id in seen:
-                raise ProofFileError("id is used by an earlier step", step=step.id)
-            for use in step.uses:
-                if (used := use.step) not in seen:
-                    later = any(s.id == used for s in self.steps)
-                    where = "a later step (or itself)" if later else "not a step"
-                    raise ProofFileError(f"uses {used!r}, which is {where}", step=step.id)
-            seen.add(step.id)
-            try:
-                self._validate(step, names)
-            except ExpressionError as exc:
-                raise ProofFileError(str(exc), step=step.id) from exc
-            except ProofFileError as exc:
-                raise ProofFileError(exc.problem, step=step.id) from exc
+        raise_all(list(problems(self.vectors, self.scalars, self.steps, naturals=self.naturals,
+                                numeric=self.numeric, theorem=self.theorem,
+                                notation=self.notation)))
 
     @property
     def names(self) -> Names:
@@ -292,17 +261,80 @@ class Proof:
                 return step
         raise KeyError(step_id)
 
-    def _validate(self, step: Step, names: Names) -> None:
-        """Cheap checks only: clearing divisions (field arithmetic) waits for `goals`."""
-        for relation in (*step.hypotheses, step.claim):
-            _check_relation(relation, names)
-            required(relation, names)  # refuses divisions it cannot admit
-        for hint in step.hints:
-            _check_hint(hint, names)
-        step.rule.validate(names)
-        check_terms(step.witness, names, "witness")
-        for use in step.uses:
-            check_terms(dict(use.with_), names, f"uses {use.step} with")
+def problems(vectors: Sequence[str], scalars: Sequence[str], steps: Sequence[Step], *,
+             naturals: Sequence[str] = (), numeric: RunBinding | None = None, theorem: str = "",
+             notation: Mapping[str, str] | None = None, broken: frozenset[str] = frozenset()
+             ) -> Iterator[ProofFileError]:
+    """Every independent error of a proof's structure (names, unique ids, `uses` of earlier
+    steps only, every symbol declared, every rule well formed), in file order. `broken` are
+    the ids of steps left out because they have errors of their own: naming one is no new
+    error (it was reported once, where it is)."""
+    try:
+        names = declare(vectors, scalars)
+    except ProofFileError as error:
+        yield error
+        return
+    for name in naturals:
+        if name not in names.scalars:
+            yield ProofFileError(f"naturals lists {name!r}, which is not a declared scalar",
+                                 key="naturals", text=name)
+    for name in numeric.names if numeric is not None else ():
+        if name not in names.vectors and name not in names.scalars:
+            yield ProofFileError(f"numeric.names binds undeclared name {name!r}", key=name)
+    if not steps and not broken:
+        yield ProofFileError("a proof needs at least one step")
+    if theorem and theorem not in broken and all(s.id != theorem for s in steps):
+        yield ProofFileError(f"theorem names {theorem!r}, which is not a step", key="theorem",
+                             text=theorem)
+    for name, reads in (notation or {}).items():
+        if name not in names.vectors | names.scalars:
+            yield ProofFileError(f"notation gives undeclared name {name!r}", key=name)
+        elif not isinstance(reads, str) or not IDENTIFIER.fullmatch(reads) or len(reads) > \
+                MAX_NAME_LENGTH:
+            yield ProofFileError(f"notation of {name!r} must be an identifier "
+                                 f"(e.g. \"theta_star\"), not {reads!r}", key=name)
+    if len(steps) > MAX_STEPS:
+        yield ProofFileError(f"{len(steps)} steps, more than {MAX_STEPS}")
+        return
+    seen: set[str] = set(broken)
+    for step in steps:
+        found = list(_step_problems(step, names, seen, steps))
+        yield from (e.at(step=step.id) for e in found)
+        seen.add(step.id)
+
+
+def _step_problems(step: Step, names: Names, seen: set[str], steps: Sequence[Step]
+                   ) -> Iterator[ProofFileError]:
+    """The errors of one step: its id, its uses (of earlier steps only), its names."""
+    if step.id in seen:
+        yield ProofFileError("id is used by an earlier step", key="id")
+    for use in step.uses:
+        if (used := use.step) not in seen:
+            later = any(s.id == used for s in steps)
+            where = "a later step (or itself)" if later else "not a step"
+            close = difflib.get_close_matches(used, sorted(seen), n=1)
+            yield ProofFileError(f"uses {used!r}, which is {where}", key="uses", text=used,
+                                 fix=f"did you mean {close[0]!r}?" if close and not later
+                                 else None)
+    try:
+        _validate(step, names)
+    except ExpressionError as exc:
+        yield ProofFileError(str(exc), segment=exc.segment, fix=exc.fix)
+    except ProofFileError as exc:
+        yield exc
+
+
+def _validate(step: Step, names: Names) -> None:
+    """Cheap checks only: clearing divisions (field arithmetic) waits for `goals`."""
+    for relation in (*step.hypotheses, step.claim):
+        _check_relation(relation, names)
+        required(relation, names)  # refuses divisions it cannot admit
+    for hint in step.hints:
+        _check_hint(hint, names)
+    step.rule.validate(names)
+    check_terms(step.witness, names, "witness")
+    for use in step.uses:
+        check_terms(dict(use.with_), names, f"uses {use.step} with")
 
 
 def _check_symbols(expr: sympy.Expr, names: Names, what: str) -> None:

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from proofs.errors import MAX_REPORTED
+
 #: Seed documents, by file suffix; each is a valid input of its format.
 CSV = b"x1,x2,label\n1,2,1\n-1,0.5,-1\n3/4,-2,1\n0.25,-1.5,-1\n"
 JSON = b'{"X": [[1, 2], [-1, 0.5], ["3/4", -2], [0.25, -1.5]], "y": [1, -1, 1, -1]}\n'
@@ -178,6 +180,10 @@ def problems(result: Answer) -> list[str]:
         found.append(f"exit code {result.code}")
     if "Traceback" in result.stderr or "Traceback" in result.stdout:
         found.append("a traceback was printed")
-    if result.code == 2 and result.stderr.count("\n") != 1:
-        found.append(f"{result.stderr.count(chr(10))} lines on stderr, not one")
+    lines = result.stderr.splitlines()
+    if result.code == 2 and not 1 <= len(lines) <= MAX_REPORTED + 1:  # one per error, bounded
+        found.append(f"{len(lines)} lines on stderr, not one per error (at most "
+                     f"{MAX_REPORTED} and a count)")
+    if result.code == 2 and not all(line.startswith("novikoff: error: ") for line in lines):
+        found.append("a line on stderr that is not an error")
     return found

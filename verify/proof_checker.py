@@ -16,7 +16,7 @@ from time import perf_counter
 
 import sympy
 
-from proofs.errors import ProofFileError
+from proofs.errors import ProofFileError, raise_all
 from proofs.language.division import divisors
 from proofs.language.expressions import ExpressionError, Relation
 from proofs.language.terms import Vec, gram_pair
@@ -211,8 +211,11 @@ def used_theorem(use: Use, theorem: kernel.Theorem | None) -> kernel.Theorem | N
 
 def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
     """Every step's full statement, without deciding anything (None: a use was refused, or
-    a used statement is undefined, as an instance that divides by zero)."""
+    a used statement is undefined, as an instance that divides by zero). Every step the
+    rules refuse is an error, all raised together (`ProofFileErrors`); a step that uses a
+    refused one is not read (its error would be the used step's, again)."""
     out: dict[str, kernel.Statement | None] = {}
+    refused: list[ProofFileError] = []
     for step in proof.steps:
         try:
             used = [None if out[u.step] is None else used_statement(u, out[u.step])  # type: ignore[arg-type]
@@ -220,10 +223,19 @@ def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
             out[step.id] = None if None in used else kernel.statement(
                 sequent(proof, step, used))  # type: ignore[arg-type]
         except kernel.RuleError as error:
-            raise ProofFileError(str(error), step=step.id) from None
+            refused.append(refusal(error, step))
+            out[step.id] = None
         except kernel.KernelError:  # a used claim out of context, or 1/0 in an instance:
             out[step.id] = None  # unknown, and check_step says why
+    raise_all(refused)
     return out
+
+
+def refusal(error: kernel.RuleError, step: Step) -> ProofFileError:
+    """A step the kernel's rules refuse, as bad input: placed at the relation it names
+    (rules quote relations in backquotes), else at the step."""
+    quoted = re.search(r"`([^`]+)`", str(error))
+    return ProofFileError(str(error), step=step.id, text=quoted[1] if quoted else None)
 
 
 def check_proof(
@@ -271,7 +283,7 @@ def check_step(
                                     for u, r in zip(step.uses, used, strict=True)])
         stated, needed = kernel.statement(seq), kernel.obligations(seq)
     except kernel.RuleError as error:
-        raise ProofFileError(str(error), step=step.id) from None
+        raise refusal(error, step) from None
     except kernel.KernelError as error:  # a used claim out of context, or 1/0 after a base
         return StepReport(step, str(error), perf_counter() - start, (), None)
     reports: list[GoalReport] = []

@@ -22,6 +22,7 @@ refused, with its position.
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 import unicodedata
 from collections.abc import Callable
@@ -50,7 +51,13 @@ _LITERAL = re.compile(r"^(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$")
 
 
 class ExpressionError(ValueError):
-    """An expression outside the grammar; the message says what and where."""
+    """An expression outside the grammar; the message says what and where. `segment` is the
+    offending part of the text (to place it in the file), `fix` what to write instead."""
+
+    def __init__(self, problem: str, *, segment: str | None = None,
+                 fix: str | None = None) -> None:
+        super().__init__(problem)
+        self.segment, self.fix = segment, fix
 
 
 class WorkBudget:
@@ -160,6 +167,15 @@ def fixit(text: str) -> str:
     return f": {'; '.join(hints)}" if hints else ""
 
 
+def undeclared_fix(name: str, names: Names) -> str:
+    """What to do about an undeclared `name`: the declared name it is likely a misspelling
+    of, else where to declare it."""
+    close = difflib.get_close_matches(name, sorted(names.vectors | names.scalars), n=1)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    return "declare it in scalars (or vectors)"
+
+
 def _parse(text: str) -> ast.expr:
     if not isinstance(text, str):
         raise ExpressionError(f"expected a string, got {type(text).__name__}")
@@ -201,9 +217,9 @@ class _Walker:
         self.names = names
         self.work = 0  # predicted terms of the expansions done so far (charged to the file)
 
-    def fail(self, node: ast.AST, problem: str) -> ExpressionError:
+    def fail(self, node: ast.AST, problem: str, fix: str | None = None) -> ExpressionError:
         segment = ast.get_source_segment(self.text.strip(), node) or self.text
-        return ExpressionError(f"{problem} in {segment!r}")
+        return ExpressionError(f"{problem} in {segment!r}", segment=segment, fix=fix)
 
     def scalar(self, node: ast.expr) -> sympy.Expr:
         value = self.value(node)
@@ -236,7 +252,7 @@ class _Walker:
             return scalar(node.id)
         if node.id in self.names.vectors:
             return Vec.named(node.id)
-        raise self.fail(node, f"undeclared name {node.id!r}")
+        raise self.fail(node, f"undeclared name {node.id!r}", undeclared_fix(node.id, self.names))
 
     def unary(self, node: ast.UnaryOp) -> Value:
         operand = self.value(node.operand)

@@ -121,8 +121,9 @@ def test_bad_files_name_file_step_and_problem(body: str, step: str | None, probl
     error = caught.value
     assert (error.file, error.step) == ("p.toml", step)
     assert problem in error.problem
-    where = "p.toml: " + (f"step {step}: " if step else "")
-    assert str(error) == where + error.problem
+    where = f"p.toml:{error.line}:{error.column}: " + (f"step {step}: " if step else "")
+    assert error.line is not None and error.column is not None
+    assert str(error) == where + error.problem + (f"; {error.fix}" if error.fix else "")
     assert "\n" not in str(error)
 
 
@@ -192,7 +193,8 @@ def test_error_names_the_path(tmp_path: Path) -> None:
     path.write_text(HEADER + '[[step]]\nid = "a"\nclaim = "q >= 0"\n')
     with pytest.raises(ProofFileError) as caught:
         load_proof(path)
-    assert str(caught.value).startswith(f"{path}: step a: claim: undeclared name 'q'")
+    assert str(caught.value) == (f"{path}:6:10: step a: claim: undeclared name 'q' in 'q'; "
+                                 "declare it in scalars (or vectors)")
 
 
 def test_an_induction_iterates_scalars_too() -> None:

@@ -7,6 +7,8 @@ Habits a command-line user expects, kept here once for every subcommand:
   command is a usage error like any other (a script that forgot its command fails loudly
   instead of "succeeding" at nothing), and the message is the help a person wanted;
 - `-` in place of a file reads standard input (data files and proof files alike);
+- bad input is one line on stderr and exit 2; a proof file with several independent
+  errors gets one line for each (at most `proofs.errors.MAX_REPORTED`, then a count);
 - a closed pipe (`novikoff audit | head`) ends the command quietly with exit 0: the reader
   has what it wanted, so there is no "Broken pipe" message and no traceback (the standard
   handling: stdout is pointed at devnull so that the final flush cannot fail again).
@@ -83,7 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _quiet_stdout()
         return 0
     except (*USER_ERRORS, UsageError) as exc:
-        print(f"novikoff: error: {_one_line(exc)}", file=sys.stderr)
+        for line in _lines(exc):
+            print(f"novikoff: error: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("novikoff: interrupted", file=sys.stderr)
@@ -101,6 +104,14 @@ def _quiet_stdout() -> None:
         os.dup2(devnull, fd)
     finally:
         os.close(devnull)
+
+
+def _lines(exc: BaseException) -> list[str]:
+    """One line per error: a proof file's independent errors each get theirs (bounded by
+    `proofs.errors.MAX_REPORTED`, the most important first); any other error is one line."""
+    if isinstance(exc, ProofFileError):
+        return [" ".join(line.split()) for line in exc.lines()]
+    return [_one_line(exc)]
 
 
 def _one_line(exc: BaseException) -> str:

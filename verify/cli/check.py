@@ -2,7 +2,8 @@
 file (docs/design.md §5).
 
 Exit 0 when every step is proved, 1 when any is refuted or unknown; bad input is a
-`ProofFileError`, which the CLI prints as one line with exit code 2.
+`ProofFileError`, which the CLI prints as one line per error (file:line:column, step,
+problem, fix) with exit code 2.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             report = check_proof(proof, budget=SEARCH_BUDGETS[args.budget],
                                  guard=args.time_limit, progress=callback(bar, "steps"))
         except ProofFileError as error:  # refused by the kernel's rules: bad input, named here
-            raise error.located(args.file) from None
+            raise error.located(args.file, proof.origin) from None
     coq = for_command(args.coq, [(Path(args.file).stem, proof, report.steps)])
     if args.json:
         data = serialize.report(report)

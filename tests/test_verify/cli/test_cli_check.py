@@ -171,7 +171,7 @@ def test_bad_file_is_one_line_naming_file_and_step(
     code, out, err = run(capsys, "--json", str(path))
     assert (code, out) == (2, "")
     problem = "claim: Attribute is not allowed in 'y.real'"
-    assert err == f"novikoff: error: {path}: step s-1: {problem}\n"
+    assert err == f"novikoff: error: {path}:5:10: step s-1: {problem}\n"
 
 
 @pytest.mark.parametrize("argv", [["missing.toml"], ["--time-limit", "0", "x.toml"],

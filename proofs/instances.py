@@ -1,0 +1,170 @@
+"""Instances of steps that use other steps, as copies proved again (issue 27, item 7).
+
+`uses = [{ step = "S", with = { a = "w" } }]` imports S's statement with `a` replaced by `w`
+(the kernel's `instance`). The kernel refuses to replace a name that S's *inherited*
+hypotheses read (the claims of the steps S uses): such a hypothesis is tagged with the step
+it came from, and an induction's claim holds at run states only, so the instance would mislead.
+So when S uses other steps, the use is read here, in the untrusted layer, as a use of a
+specialised copy of S: S's own hypotheses, claim, hints and case split with the names
+replaced at once (their texts rewritten and parsed again, so every division is read as
+written), and S's uses instantiated the same way, recursively (a used step with uses of its
+own gets its copy too; one without is instantiated by the kernel, as before). The copy gets
+a fresh id, `S--with-1`, and a note saying what it is an instance of; the kernel proves it
+again like any step, so nothing is trusted because S was proved: a copy whose proof fails
+leaves the step that uses it unknown, naming the copy. No instance of a statement with
+inherited hypotheses ever reaches the kernel.
+
+Only a direct or case step without a witness is copied (an induction's runs and an
+existential are no statements over free names: the kernel's rules for them stay in force).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from dataclasses import replace
+
+import sympy
+
+from proofs.errors import ProofFileError
+from proofs.language.expressions import (
+    ExpressionError,
+    Names,
+    Relation,
+    parse_relation,
+    parse_scalar,
+    parse_vector,
+)
+from proofs.language.terms import Vec, gram_pair
+from proofs.step import STEP_ID, CaseSplit, Direct, Step, Term, Use
+
+Texts = dict[str, str]
+"""A substitution as texts of the proof language: name -> the term, as a user would write it."""
+
+
+def with_instances(steps: Sequence[Step], names: Names) -> tuple[Step, ...]:
+    """`steps` with every instance of a step that uses other steps read as a use of its
+    specialised copy, each copy placed just before the first step that needs it."""
+    done: dict[str, Step] = {}  # every step so far, copies included, in order
+    made: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}  # (step, texts) -> copy id
+    taken = {s.id for s in steps}
+    for step in steps:
+        uses = []
+        for use in step.uses:
+            used = done.get(use.step)
+            if used is not None and use.with_ and _copied(used):
+                try:
+                    use = Use(_copy(used, {n: text(t) for n, t in use.with_}, names, done,
+                                    made, taken))
+                except (ExpressionError, ProofFileError) as error:
+                    raise ProofFileError(f"uses {use}: its instance (a copy of "
+                                         f"{use.step}, proved again) cannot be read: {error}",
+                                         step=step.id, key="uses", text=use.step) from None
+            uses.append(use)
+        done[step.id] = replace(step, uses=tuple(uses))
+    return tuple(done.values())
+
+
+def _copied(step: Step) -> bool:
+    """Whether an instance of `step` is read as a copy: it uses other steps, and is a
+    statement over free names (direct or by cases, no witness)."""
+    return bool(step.uses) and isinstance(step.rule, Direct | CaseSplit) and not step.witness
+
+
+def _copy(step: Step, texts: Texts, names: Names, done: dict[str, Step],
+          made: dict[tuple[str, tuple[tuple[str, str], ...]], str], taken: set[str]) -> str:
+    """The id of the copy of `step` with `texts` substituted, made (with the copies it
+    needs, ahead of it in `done`) unless an equal one was made already."""
+    texts = {n: t for n, t in texts.items() if t != n}  # `a := a` replaces nothing
+    key = (step.id, tuple(sorted(texts.items())))
+    if key in made:
+        return made[key]
+    uses = []
+    for use in step.uses:
+        used = done[use.step]
+        own = {n: substituted(text(t), texts, names) for n, t in use.with_}
+        composed = {**{n: t for n, t in texts.items() if n not in own}, **own}
+        if _copied(used):
+            uses.append(Use(_copy(used, composed, names, done, made, taken)))
+            continue
+        read = _read(used)
+        kept = {n: t for n, t in composed.items() if n in read and t != n}
+        uses.append(Use(used.id, tuple(sorted(
+            (n, _parsed_term(n, t, names)) for n, t in kept.items()))))
+    rule = step.rule
+    if isinstance(rule, CaseSplit):
+        on = substituted(rule.text or text(rule.on), texts, names)
+        rule = CaseSplit(parse_scalar(on, names), on, rule.zero_case)
+    shown = ", ".join(f"{n} := {t}" for n, t in sorted(texts.items()))
+    copy = replace(
+        step, id=_fresh(step.id, taken), uses=tuple(uses), rule=rule,
+        hypotheses=tuple(_relation(h, texts, names) for h in step.hypotheses),
+        claim=_relation(step.claim, texts, names),
+        hints=tuple(_parsed_term("", substituted(text(h), texts, names), names,
+                                 vector=isinstance(h, Vec)) for h in step.hints),
+        note=f"the instance {shown} of step {step.id}, proved again here (an instance of a "
+        "step that uses other steps is its copy)")
+    done[copy.id] = copy
+    made[key] = copy.id
+    return copy.id
+
+
+def text(term: Term | sympy.Expr) -> str:
+    """`term` as the proof language writes it: Gram symbols as `dot(a, b)`, a vector as a
+    sum of scalar multiples of names (parsing it gives `term` back)."""
+    if isinstance(term, Vec):
+        if not term:
+            raise ExpressionError("the zero vector has no name to write it with")
+        return " + ".join(n if c == 1 else f"-{n}" if c == -1 else f"({text(c)})*{n}"
+                          for n, c in term.items())
+    table = {s: sympy.Symbol(f"dot({pair[0]}, {pair[1]})") for s in term.free_symbols
+             if (pair := gram_pair(s))}
+    return sympy.sstr(term.xreplace(table), order="lex")
+
+
+def substituted(written: str, texts: Texts, names: Names) -> str:
+    """`written` (an expression or relation of the proof language) with the names in
+    `texts` replaced at once by their terms, parenthesised."""
+    if not texts:
+        return written
+    tree = ast.parse(written.strip(), mode="eval")
+    images = {n: ast.parse(f"({t})", mode="eval").body for n, t in texts.items()}
+
+    class Replace(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return images.get(node.id, node)
+
+    return ast.unparse(Replace().visit(tree))
+
+
+def _relation(relation: Relation, texts: Texts, names: Names) -> Relation:
+    return parse_relation(substituted(relation.text, texts, names), names)
+
+
+def _parsed_term(name: str, written: str, names: Names, *, vector: bool | None = None) -> Term:
+    """A term of `name`'s sort (or of the sort `vector` says), parsed from `written`."""
+    if vector if vector is not None else name in names.vectors:
+        return parse_vector(written, names)
+    return parse_scalar(written, names)
+
+
+def _read(step: Step) -> set[str]:
+    """Every name `step`'s own statement reads (a step without uses: its whole statement)."""
+    found: set[str] = set()
+    for r in (*step.hypotheses, step.claim):
+        for symbol in r.lhs.free_symbols | r.rhs.free_symbols:
+            found |= set(gram_pair(symbol) or (symbol.name,))
+        found |= {n.id for n in ast.walk(ast.parse(r.text.strip(), mode="eval"))
+                  if isinstance(n, ast.Name)}  # SymPy cancels `a*d/d`; the text does not
+    return found
+
+
+def _fresh(step_id: str, taken: set[str]) -> str:
+    """`ID--with-K` for the first K not taken (cut to fit a step id)."""
+    for k in range(1, len(taken) + 2):
+        suffix = f"--with-{k}"
+        candidate = f"{step_id[:64 - len(suffix)]}{suffix}"
+        if candidate not in taken and STEP_ID.fullmatch(candidate):
+            taken.add(candidate)
+            return candidate
+    raise AssertionError("unreachable: more candidates than ids taken")

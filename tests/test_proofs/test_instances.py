@@ -1,0 +1,113 @@
+"""An instance of a step that itself uses other steps (issue 27, item 7): read as a
+specialised copy that the kernel proves again (proofs.instances)."""
+
+from __future__ import annotations
+
+from proofs.proof_file import parse_proof
+from verify.proof_checker import check_proof
+
+LEMMA = """title = "An instance of a step that uses another"
+vectors = ["w", "u", "a", "b"]
+scalars = ["r"]
+
+[[step]]
+id = "cs"
+claim = "dot(a, b)**2 <= norm2(a)*norm2(b)"
+
+[[step]]
+id = "cs-unit"
+given = ["norm2(b) == 1"]
+uses = ["cs"]
+claim = "dot(a, b)**2 <= norm2(a)"
+
+[[step]]
+id = "projection"
+given = ["norm2(u) == 1"]
+uses = [{ step = "cs-unit", with = { a = "w", b = "u" } }]
+claim = "dot(w, u)**2 <= norm2(w)"
+
+[[step]]
+id = "cs-unit-sum"
+given = ["norm2(b) == 1"]
+uses = [{ step = "cs-unit", with = { a = "a + b" } }]
+claim = "dot(a + b, b)**2 <= norm2(a + b)"
+
+[[step]]
+id = "projection-sum"
+given = ["norm2(u) == 1"]
+uses = [{ step = "cs-unit-sum", with = { a = "r*w", b = "u" } }]
+claim = "dot(r*w + u, u)**2 <= norm2(r*w + u)"
+"""
+
+COPY_FAILS = """title = "A copy proved again"
+scalars = ["a", "r"]
+
+[[step]]
+id = "square"
+claim = "a**2 >= 0"
+
+[[step]]
+id = "nonnegative"
+uses = ["square"]
+claim = "a >= 0"
+
+[[step]]
+id = "square-nonnegative"
+uses = [{ step = "nonnegative", with = { a = "r**2" } }]
+claim = "r**2 >= 0"
+
+[[step]]
+id = "any-nonnegative"
+uses = [{ step = "nonnegative", with = { a = "r" } }]
+claim = "r >= 0"
+"""
+
+
+def test_an_instance_of_a_step_with_uses_is_proved() -> None:
+    proof = parse_proof(LEMMA.encode(), "lemma.toml")
+    report = check_proof(proof)
+    assert report.status == "proved", [(s.step.id, s.message) for s in report.steps]
+    assert [s.id for s in proof.steps] == [
+        "cs", "cs-unit", "cs-unit--with-1", "projection", "cs-unit--with-2", "cs-unit-sum",
+        "cs-unit--with-2--with-1", "cs-unit-sum--with-1", "projection-sum"]
+
+
+def test_no_instance_of_a_statement_with_inherited_hypotheses_reaches_the_kernel() -> None:
+    proof = parse_proof(LEMMA.encode(), "lemma.toml")
+    for step in proof.steps:
+        for use in step.uses:
+            assert not (use.with_ and proof.step(use.step).uses), (step.id, str(use))
+
+
+def test_the_statement_shows_the_substituted_inherited_hypotheses() -> None:
+    report = check_proof(parse_proof(LEMMA.encode(), "lemma.toml"))
+    projection = next(s for s in report.steps if s.step.id == "projection")
+    stated = str(projection.statement)
+    assert "dot(a, b)**2 <= norm2(a)*norm2(b) [a := w, b := u] [cs-unit--with-1]" in stated
+    assert "dot(w, u) ** 2 <= norm2(w) [cs-unit--with-1]" in stated
+    copy = next(s for s in report.steps if s.step.id == "cs-unit--with-1")
+    assert copy.step.note.startswith("the instance a := w, b := u of step cs-unit")
+
+
+def test_instances_compose_through_copies() -> None:
+    """cs-unit-sum uses cs-unit with a := a + b (a copy: cs-unit uses cs); its instance
+    a := r*w, b := u uses that copy's instance, which uses cs with a := r*w + u, b := u."""
+    proof = parse_proof(LEMMA.encode(), "lemma.toml")
+    assert [str(u) for u in proof.step("cs-unit-sum").uses] == ["cs-unit--with-2"]
+    assert [str(u) for u in proof.step("cs-unit-sum--with-1").uses] == [
+        "cs-unit--with-2--with-1"]
+    inner = proof.step("cs-unit--with-2--with-1")
+    assert inner.claim.text == "dot(r * w + u, u) ** 2 <= norm2(r * w + u)"
+    assert [str(u) for u in inner.uses] == ["cs with a := r*w + u, b := u"]
+
+
+def test_the_copy_is_proved_again_and_a_failing_one_is_named() -> None:
+    """nonnegative is false, its instance a := r**2 true: the copy is proved on its own; the
+    instance a := r is refuted, and the step using it stays unknown, naming it."""
+    report = {s.step.id: s for s in check_proof(parse_proof(COPY_FAILS.encode(), "c.toml")).steps}
+    assert report["nonnegative"].status == "refuted"
+    assert report["nonnegative--with-1"].status == "proved"
+    assert report["square-nonnegative"].status == "proved"
+    assert report["nonnegative--with-2"].status == "refuted"
+    assert report["any-nonnegative"].status == "unknown"
+    assert "nonnegative--with-2" in report["any-nonnegative"].message
