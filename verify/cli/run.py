@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -115,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_dict()))
         return 0
-    w = ", ".join(shown(v, SHOW_DIGITS) for v in result.w)
+    w = weights(result.w)
     fields = [
         ("data", f"{data.name} ({data.n} examples, {data.d} features)"),
         ("conventions", conventions.describe()),
@@ -130,6 +131,21 @@ def run(args: argparse.Namespace) -> int:
         fields.append(("plot", target))
     print_fields(fields)
     return 0
+
+
+WEIGHTS_SHOWN = 5
+"""Weights shown at each end of a long vector: a terminal line, not a page of numbers."""
+
+
+def weights(w: Sequence[Fraction], ends: int = WEIGHTS_SHOWN) -> str:
+    """`w` for the terminal: every value up to 2*ends + 1 of them, else the first and last
+    `ends` around a count (`[1000 values; --json for all]`), so a 1000-dimensional run still
+    prints one readable line and says where the rest is."""
+    values = [shown(v, SHOW_DIGITS) for v in (w if len(w) <= 2 * ends + 1
+                                              else [*w[:ends], *w[-ends:]])]
+    if len(w) > 2 * ends + 1:
+        values[ends:ends] = [f"... [{len(w)} values; --json for all] ..."]
+    return ", ".join(values)
 
 
 def _plot_target(path: str | None) -> str | None:

@@ -131,3 +131,24 @@ def test_run_never_imports_sympy() -> None:
                           timeout=120, cwd=Path(__file__).resolve().parents[3])
     assert done.returncode == 0, done.stderr
     assert done.stderr.endswith("False"), done.stderr
+
+
+def test_high_dimensional_weights_are_summarised(capsys: pytest.CaptureFixture[str],
+                                                  tmp_path: Path) -> None:
+    """1000 features: the first and last five weights around a count that says where the
+    rest is; --json still has every one."""
+    d = 1000
+    rows = [",".join(f"x{j}" for j in range(d)) + ",label"]
+    rows += [",".join(str(int(j == k)) for j in range(d)) + f",{y}"
+             for k, y in ((0, 1), (d - 1, -1))]
+    data = tmp_path / "wide.csv"
+    data.write_text("\n".join(rows) + "\n")
+    code, out, _ = run_cli(capsys, str(data))
+    w = fields(out)["w"]
+    assert code == 0 and w == "(1, 0, 0, 0, 0, ... [1000 values; --json for all] ..., " \
+        "0, 0, 0, 0, -1)"
+    code, out, _ = run_cli(capsys, str(data), "--json")
+    assert code == 0 and len(json.loads(out)["w"]) == d
+    from verify.cli.run import weights
+
+    assert weights([1] * 11) == ", ".join(["1"] * 11)  # short enough: every value
