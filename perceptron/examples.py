@@ -1,4 +1,9 @@
-"""Built-in example datasets (`novikoff run --example NAME`), each with where it comes from."""
+"""Built-in example datasets (`novikoff run --example NAME`), each with where it comes from.
+
+The generators (NumPy, the geometry) are imported by the examples that use them, when they
+are built: the command-line parsers read the names here, and `novikoff list` or
+`--version` must not pay for NumPy (issue 30: start-up under 0.5 s).
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from perceptron.dataset import Dataset
-from perceptron.generators.adversary import OnlineAdversary
-from perceptron.generators.tight import orthonormal as tight_orthonormal
 
 
 @dataclass(frozen=True)
 class Example:
-    """A named dataset with its source and what a run on it shows."""
+    """A named dataset with its source and what a run on it shows; `size` is its n x d,
+    stated so that `novikoff list` need not build it (a test checks it against `build`)."""
 
     name: str
     source: str
     shows: str
     build: Callable[[], Dataset]
+    size: tuple[int, int]
     bias: bool = False
 
 
@@ -33,6 +38,8 @@ def orthonormal(n: int = 4, labels: tuple[int, ...] | None = None) -> Dataset:
     """`e_1, ..., e_n` with labels (default alternating +1, -1): every example is orthogonal
     to every update before it, so the rule `y <w, x> <= 0` makes exactly n mistakes and
     `< 0` none (from w0 = 0). The tight family of `perceptron.generators.tight`: R^2/gamma^2 = n."""
+    from perceptron.generators.tight import orthonormal as tight_orthonormal
+
     labels = labels or tuple(1 if i % 2 == 0 else -1 for i in range(n))
     if len(labels) != n:
         raise ValueError(f"{len(labels)} labels for {n} vectors")
@@ -48,6 +55,8 @@ def adversary(bound: int = ADVERSARY_BOUND, seed: int = 0) -> Dataset:
     """The online adversary's sequence for `R^2 = bound`, `gamma = 1` (labels from `seed`):
     every example lies on the learner's decision boundary, so the perceptron errs on all
     `bound` of them, meeting `<w_t, u> = t gamma` and `||w_t||^2 = t R^2` with equality."""
+    from perceptron.generators.adversary import OnlineAdversary
+
     played = OnlineAdversary(bound, 1, seed=seed).play()
     return Dataset(played.data.X, played.data.y, name=f"adversary-{bound}")
 
@@ -71,17 +80,19 @@ EXAMPLES: dict[str, Example] = {
     for e in (
         Example("10-607", "CMU 10-607 perceptron slides, worked example (seed 004)",
                 "iterates (0,0), (1,-2), (2,-1), (3,1); converges in the second epoch",
-                slides_10_607),
+                slides_10_607, (6, 2)),
         Example("orthonormal", "e_1..e_4 with alternating labels (tight family)",
                 "exactly n = 4 = R^2/gamma^2 mistakes under y<w,x> <= 0, none under < 0",
-                orthonormal),
+                orthonormal, (4, 4)),
         Example("adversary", f"the online adversary for R^2/gamma^2 = {ADVERSARY_BOUND}",
                 f"exactly {ADVERSARY_BOUND} mistakes: the Novikoff bound met with equality",
-                adversary),
+                adversary, (ADVERSARY_BOUND, 2 * ADVERSARY_BOUND + 4)),
         Example("note-003", "Telgarsky's lecture 9 note (seed 003)",
-                "x_i y_i = (1,0) for all i gives w_i = (1,0) for i >= 1", note_003),
+                "x_i y_i = (1,0) for all i gives w_i = (1,0) for i >= 1", note_003,
+                (4, 2)),
         Example("xor", "XOR: the classic non-separable set",
-                "no separator even with a bias: the run cycles and says so", xor, bias=True),
+                "no separator even with a bias: the run cycles and says so", xor, (4, 2),
+                bias=True),
     )
 }
 

@@ -5,6 +5,11 @@ kernel as a `kernel.Sequent`, the kernel states what it means and derives its ob
 the untrusted prover searches each one, and only the kernel turns the evidence into a
 `Theorem` (proved) or a `Refutation` (refuted). A step is unknown otherwise, and the message
 says what was missing. Nothing here can make a step proved or refuted by itself.
+
+The certificate store (`verify.store`) sits in front of the search: a judgement whose
+decision is stored is handed to the kernel with the stored evidence instead of searched
+(`_decide`, `_vacuity`), and is searched as before when it has no entry or the kernel
+rejects the entry. Each step's report counts both (`recalled`, `searched`).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
+from typing import Literal
 
 import sympy
 
@@ -24,8 +30,9 @@ from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation
 from verify.kernel.algebra import normal_form
-from verify.prover import decide
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget
+from verify.store.library import Form, Store, key_of, shipped
+from verify.store.recall import keep, recall
 from verify.verdict import Status, Verdict
 
 Progress = Callable[[int, int, Step], None]
@@ -33,6 +40,17 @@ Progress = Callable[[int, int, Step], None]
 VACUITY_SHARE = 0.2  # of a step's search budget, for looking for contradictory hypotheses
 VACUOUS_HYPOTHESES = "the hypotheses are contradictory"
 REFUTATION_SHARE = 0.5  # of its budget, for a goal left unknown: the negated claim against it
+Stored = Store | Literal["shipped"] | None
+"""Which certificate store a check consults: "shipped" the package's (`verify.store`), a
+`Store` (the tests', or a recording one), None none: every judgement is searched."""
+
+
+def decide(judgement: Judgement, **options: object) -> Verdict:
+    """`verify.prover.decide`, imported when a search first runs: the search brings SciPy
+    and the SDP solver, which a check answered from the store never needs."""
+    from verify.prover import decide as search
+
+    return search(judgement, **options)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -82,6 +100,8 @@ class StepReport:
     refutation: kernel.Refutation | None = None
     vacuity: Certificate | None = None  # the evidence that the hypotheses are contradictory
     stuck: Certificate | None = None  # the evidence that no run of an induction can update
+    recalled: int = 0  # judgements decided from the certificate store (kernel-checked)
+    searched: tuple[str, ...] = ()  # with a store: one note per judgement searched, and why
 
     @property
     def status(self) -> Status:
@@ -244,19 +264,22 @@ def check_proof(
     budget: SearchBudget = DEFAULT_BUDGET,
     guard: float | None = None,
     progress: Progress | None = None,
+    store: Stored = "shipped",
 ) -> ProofReport:
     """Decide every step of `proof` in order; a step refused by the rules raises
     ProofFileError (bad input) before anything is decided.
 
     The search of each obligation is bounded by `budget` (work, never time), so verdicts are
     the same on any machine under any load; `guard` is a wall-clock cap in seconds per step
-    against hostile input only (None: none), and a verdict it cuts short says `time cap`."""
+    against hostile input only (None: none), and a verdict it cuts short says `time cap`.
+    `store`: the certificate store consulted before searching (see `Stored`)."""
     statements(proof)
     done: dict[str, StepReport] = {}
     for index, step in enumerate(proof.steps):
         if progress is not None:
             progress(index, len(proof.steps), step)
-        done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done)
+        done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done,
+                                   store=store)
     return ProofReport(proof.title, tuple(done.values()))
 
 
@@ -267,8 +290,22 @@ def check_step(
     budget: SearchBudget = DEFAULT_BUDGET,
     guard: float | None = None,
     earlier: dict[str, StepReport] | None = None,
+    store: Stored = "shipped",
 ) -> StepReport:
-    """Decide one step; `earlier` holds the reports of the steps it uses."""
+    """Decide one step; `earlier` holds the reports of the steps it uses; `store` the
+    certificate store consulted before searching (`Stored`), whose use the report counts."""
+    used_store = shipped() if store == "shipped" else store
+    if used_store is None:
+        return _check_step(proof, step, budget, guard, earlier, None)
+    recalled, searched = used_store.recalled, len(used_store.searched)
+    report = _check_step(proof, step, budget, guard, earlier, used_store)
+    return replace(report, recalled=used_store.recalled - recalled,
+                   searched=tuple(used_store.searched[searched:]))
+
+
+def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | None,
+                earlier: dict[str, StepReport] | None, store: Store | None) -> StepReport:
+    """`check_step` with the store chosen."""
     start = perf_counter()
     deadline = None if guard is None else start + guard  # one cap for all the step's searches
     earlier = earlier or {}
@@ -288,7 +325,7 @@ def check_step(
         return StepReport(step, str(error), perf_counter() - start, (), None)
     reports: list[GoalReport] = []
     for goal in needed:
-        verdict = _decide(goal, step, budget, deadline)
+        verdict = _decide(goal, step, budget, deadline, store)
         reports.append(GoalReport(goal, verdict))
         if verdict.counterexample is not None and goal.decisive:
             try:
@@ -301,12 +338,12 @@ def check_step(
             message = _labelled(reports[-1], len(needed), step, budget)
             return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
                               refutation=refutation)
-    return _conclude(step, seq, stated, reports, len(needed), used, start, budget)
+    return _conclude(step, seq, stated, reports, len(needed), used, start, budget, store)
 
 
 def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
               reports: list[GoalReport], needed: int, used: list[StepReport], start: float,
-              budget: SearchBudget) -> StepReport:
+              budget: SearchBudget, store: Store | None) -> StepReport:
     """A Theorem when every obligation and every used step is proved, else unknown."""
     unproved = [r for r in reports if r.verdict.status != "proved"]
     if unproved or len(reports) < needed:
@@ -323,8 +360,10 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     except kernel.KernelError as error:  # the search handed over evidence that does not check
         return StepReport(step, f"kernel rejected: {error}", perf_counter() - start,
                           tuple(reports), stated)
-    vacuity = _vacuity(contradiction([r.goal for r in reports]), budget)
-    stuck = None if vacuity is not None else _vacuity(at_start(seq, stated), budget)
+    vacuity = _vacuity(contradiction([r.goal for r in reports]), budget, store,
+                       f"{step.id}: vacuity")
+    stuck = None if vacuity is not None else _vacuity(at_start(seq, stated), budget, store,
+                                                      f"{step.id}: start state")
     message = reports[0].verdict.message if len(reports) == 1 else (
         f"{len(reports)} judgements proved: " + ", ".join(r.goal.label for r in reports))
     report = StepReport(step, message, perf_counter() - start, tuple(reports), stated,
@@ -370,15 +409,26 @@ def at_start(seq: kernel.Sequent, stated: kernel.Statement) -> Judgement | None:
                      tuple(sorted(seq.vectors)), tuple(sorted(seq.scalars)))
 
 
-def _vacuity(judgement: Judgement | None, budget: SearchBudget) -> Certificate | None:
-    """A kernel-checked certificate of `judgement` (a contradiction), if one is found."""
+def _vacuity(judgement: Judgement | None, budget: SearchBudget, store: Store | None = None,
+             what: str = "vacuity") -> Certificate | None:
+    """A kernel-checked certificate of `judgement` (a contradiction), if one is found: in
+    the store (a stored counterexample, kernel-checked, says there is none), else searched."""
     if judgement is None or not judgement.hypotheses:
         return None
+    key = ""
+    if store is not None:
+        key = key_of("vacuity", judgement, (), (), budget)
+        stored = recall(store, key, "vacuity", lambda _form: judgement, what)
+        if stored is not None:
+            return stored.certificate
     # a point satisfying the hypotheses settles it (not vacuous): it need not be shrunk. No
     # SDP: a contradiction among a step's hypotheses is linear or a product of them, and the
     # SDP's rounding attempts on satisfiable hypotheses were most of a long proof's time
     share = replace(budget.scaled(VACUITY_SHARE), sdp_entries=1)  # no SDP fits in one entry
-    found = decide(judgement, budget=share, shrink=False).certificate
+    verdict = decide(judgement, budget=share, shrink=False)
+    if store is not None:
+        keep(store, key, "vacuity", what, "whole", verdict, judgement)
+    found = verdict.certificate
     if found is None:
         return None
     kernel.check_certificate(judgement, found)
@@ -432,22 +482,59 @@ def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - perf_counter())
 
 
-def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float | None
-            ) -> Verdict:
-    """Search `goal`: first without the hypotheses inherited through `uses`, then whole,
-    then in refutation form (`_search`); an equality that is no combination of the
-    equalities is then tried as its two inequalities (`_antisymmetry`)."""
-    keep = tuple(h for h, o in zip(goal.judgement.hypotheses, goal.origins, strict=True)
-                 if o != "inherited")
-    verdict = _search(goal.judgement, keep, step, budget, deadline)
-    if verdict.status != "unknown" or goal.judgement.claim.kind != "==":
-        return verdict
-    return _antisymmetry(goal.judgement, keep, verdict, step, budget, deadline)
+def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float | None,
+            store: Store | None = None) -> Verdict:
+    """`goal`'s verdict from the store (kernel-checked), else searched: first without the
+    hypotheses inherited through `uses`, then whole, then in refutation form (`_search`);
+    an equality that is no combination of the equalities is then tried as its two
+    inequalities (`_antisymmetry`). A searched verdict is recorded when the store records
+    (not one by antisymmetry: its two certificates are searched again each run)."""
+    key, what = "", f"{step.id}: {goal.label}"
+    if store is not None:
+        key = key_of("goal", goal.judgement, goal.origins, step.hints, budget)
+        stored = recall(store, key, "goal", lambda form: _form(goal, form), what)
+        if stored is not None:
+            return stored
+    own = _core(goal).hypotheses
+    verdict, form = _search(goal.judgement, own, step, budget, deadline)
+    if verdict.status == "unknown" and goal.judgement.claim.kind == "==":
+        verdict = _antisymmetry(goal.judgement, own, verdict, step, budget, deadline)
+    if store is not None and verdict.halves is None:
+        keep(store, key, "goal", what, form, verdict, goal.judgement)
+    return verdict
 
 
-def _search(judgement: Judgement, keep: tuple[kernel.Fact, ...], step: Step,
-            budget: SearchBudget, deadline: float | None) -> Verdict:
-    """Search `judgement`, first from the hypotheses `keep` (those not inherited).
+def _core(goal: Obligation) -> Judgement:
+    """The obligation without the hypotheses inherited through `uses` (see `_search`)."""
+    judgement = goal.judgement
+    own = tuple(h for h, o in zip(judgement.hypotheses, goal.origins, strict=True)
+                if o != "inherited")
+    return replace(judgement, hypotheses=own)
+
+
+def _refutation_form(judgement: Judgement) -> tuple[kernel.Fact, Judgement]:
+    """The negated claim, and the judgement that it contradicts the hypotheses (`0 > 0`)."""
+    claim = judgement.claim
+    negated = kernel.Fact(-claim.expr, ">" if claim.kind == ">=" else ">=")
+    return negated, replace(judgement, hypotheses=(*judgement.hypotheses, negated),
+                            claim=kernel.Fact(sympy.Integer(0), ">"))
+
+
+def _form(goal: Obligation, form: Form) -> Judgement:
+    """The judgement a verdict of `form` proves (what a stored certificate must prove)."""
+    if form == "core":
+        return _core(goal)
+    if form == "refutation":
+        if goal.judgement.claim.kind == "==":
+            raise kernel.KernelError("an equality has no refutation form")
+        return _refutation_form(goal.judgement)[1]
+    return goal.judgement
+
+
+def _search(judgement: Judgement, own: tuple[kernel.Fact, ...], step: Step,
+            budget: SearchBudget, deadline: float | None) -> tuple[Verdict, Form]:
+    """Search `judgement`, first from the hypotheses `own` (those not inherited); the
+    verdict and the form of the judgement it is for.
 
     The inherited ones only weaken the statement (they are there for soundness) but enlarge
     the search; the kernel accepts a certificate from fewer hypotheses (weakening). Only a
@@ -455,28 +542,27 @@ def _search(judgement: Judgement, keep: tuple[kernel.Fact, ...], step: Step,
     inequality left unknown is tried in refutation form: its negation against the
     hypotheses.
     """
-    if len(keep) < len(judgement.hypotheses):
-        core = replace(judgement, hypotheses=keep)
+    if len(own) < len(judgement.hypotheses):
+        core = replace(judgement, hypotheses=own)
         found = decide(core, hints=step.hints, budget=budget.scaled(0.5), guard=_left(deadline))
         if found.certificate is not None:
-            return replace(found, judgement=core)
+            return replace(found, judgement=core), "core"
     verdict = decide(judgement, hints=step.hints, budget=budget, guard=_left(deadline))
     if verdict.status != "unknown" or judgement.claim.kind == "==":
-        return verdict
-    claim = judgement.claim  # refutation form: the negated claim contradicts the hypotheses
-    negated = kernel.Fact(-claim.expr, ">" if claim.kind == ">=" else ">=")
-    absurd = replace(judgement, hypotheses=(*judgement.hypotheses, negated),
-                     claim=kernel.Fact(sympy.Integer(0), ">"))
+        return verdict, "whole"
+    negated, absurd = _refutation_form(judgement)  # the negated claim against the hypotheses
     found = decide(absurd, hints=step.hints, budget=budget.scaled(REFUTATION_SHARE),
                    guard=_left(deadline))
     if found.certificate is None:
         return replace(verdict, message=f"{verdict.message}; in refutation form (the negated "
-                       f"claim {_brief(negated)} against the hypotheses): {found.message}")
+                       f"claim {_brief(negated)} against the hypotheses): {found.message}"
+                       ), "whole"
     return replace(found, judgement=absurd, message=f"{found.message}, in refutation form "
-                   f"(the hypotheses contradict the negated claim {_brief(negated)})")
+                   f"(the hypotheses contradict the negated claim {_brief(negated)})"
+                   ), "refutation"
 
 
-def _antisymmetry(judgement: Judgement, keep: tuple[kernel.Fact, ...], verdict: Verdict,
+def _antisymmetry(judgement: Judgement, own: tuple[kernel.Fact, ...], verdict: Verdict,
                   step: Step, budget: SearchBudget, deadline: float | None) -> Verdict:
     """`g == 0` from `g >= 0` and `-g >= 0` (a real both >= 0 and <= 0 is 0), each searched
     as any inequality (`_search`: directly or in refutation form), when ideal membership
@@ -486,7 +572,7 @@ def _antisymmetry(judgement: Judgement, keep: tuple[kernel.Fact, ...], verdict: 
     seconds, said = verdict.seconds, []
     for expr in (judgement.claim.expr, -judgement.claim.expr):
         half = replace(judgement, claim=kernel.Fact(expr, ">="))
-        found = _search(half, keep, step, budget, deadline)
+        found = _search(half, own, step, budget, deadline)[0]
         seconds += found.seconds
         if found.status == "refuted":
             return replace(found, seconds=seconds, message=f"{found.message}, against "

@@ -270,12 +270,15 @@ class Problem:
     @classmethod
     def of_form(cls, form: IntegerForm, conventions: Conventions) -> Problem:
         """The run of `conventions` on examples already in integer form."""
-        w0 = conventions.initial(form.d)
         step = conventions.eta / form.scale
-        unit = _rational_gcd([step, *(v for v in w0 if v)])
+        if conventions.w0 is None:  # the zero start: no pass over a wide iterate's zeros
+            unit, W0 = _rational_gcd([step]), (0,) * form.d
+        else:
+            w0 = conventions.initial(form.d)
+            unit = _rational_gcd([step, *(v for v in w0 if v)])
+            W0 = tuple(int(v / unit) for v in w0)
         E = step / unit
         assert E.denominator == 1
-        W0 = tuple(int(v / unit) for v in w0)
         q = np.array([1 if conventions.updates_at_zero(y) else 0 for y in (1, -1)],
                      dtype=np.int64)[(1 - form.y) // 2]
         return cls(form, form.signed(), q, W0, int(E), unit, form.radius2())
@@ -296,9 +299,14 @@ class Problem:
         return first if bool((self.q == first).all()) else None
 
     def to_rational(self, W: Sequence[int]) -> Vector:
-        """`unit * W` as exact Fractions."""
+        """`unit * W` as exact Fractions, one Fraction per distinct value (they are
+        immutable): a wide iterate repeats a few small integers, and making a Fraction
+        costs a gcd, so a million coordinates cost a million dictionary lookups instead."""
         p, r = self.unit.numerator, self.unit.denominator
-        return tuple(Fraction(p * int(v), r) for v in W)
+        made: dict[int, Fraction] = {}
+        values = [int(v) for v in (W.tolist() if isinstance(W, np.ndarray) else W)]
+        return tuple([made[v] if v in made else made.setdefault(v, Fraction(p * v, r))
+                      for v in values])
 
 
 def _rational_gcd(values: Sequence[Fraction]) -> Fraction:
@@ -426,7 +434,10 @@ class PrimalEngine:
         self._qc: np.ndarray | None = None
         self.tier = -1
         self.tiers_used: list[str] = []
-        self.W = np.array(problem.W0, dtype=object)
+        # int64 when w0 fits (it does from 0): the first tier is chosen from ||W||^2, which
+        # an int64 array computes without a Python pass over a wide iterate
+        top = max(map(abs, problem.W0), default=0)
+        self.W = np.array(problem.W0, dtype=np.int64 if top < 2**62 else object)
         d = max(problem.d, 1)
         self.window = window or int(min(256, max(16, 6144 // d)))
         self._Z: np.ndarray = problem.Z
@@ -449,7 +460,7 @@ class PrimalEngine:
             self.tier = tier
             self.tiers_used.append(TIERS[tier])
             self._Z = _as_tier(p.Z, tier)
-            self.W = _as_tier(np.array(_ints(self.W), dtype=object), tier)
+            self.W = _as_tier(self.W, tier)  # exact: the tier holds every value (no list)
             self._steps = self._Z if p.E == 1 else self._Z * (p.E if tier < 2 else int(p.E))
         return certified_epochs(N2, growth, p.R2, tier)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import os
 import re
+from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -75,24 +76,55 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
     if width < 2:
         raise DataError(f"each row needs a label and at least one feature; found {width} "
                         "column", source=source, line=rows[0][0])
-    cache: dict[str, Fraction] = {}
-    labels = _Labels(source)
-    X: list[tuple[Fraction, ...]] = []
-    y: list[int] = []
+    counts: Counter[str] = Counter()
     for no, cells in rows:
         if len(cells) != width:
             raise DataError(f"ragged row: {len(cells)} columns, expected {width}", source=source,
                             line=no, column=min(len(cells), width) + 1)
-        values = []
-        for col, cell in enumerate(cells):
-            v = cache.get(cell)
-            if v is None:
-                v = cache[cell] = _cell(cell, source, no, col + 1)
-            values.append(v)
+        counts.update(cells)
+        counts[cells[label]] -= 1  # a label is no cell of X
+    cache = _distinct(counts, rows, source)
+    labels = _Labels(source)
+    X: list[tuple[Fraction, ...]] = []
+    y: list[int] = []
+    for no, cells in rows:  # one comprehension per row: a wide file is a few long rows
+        values = [cache[cell] for cell in cells]
         y.append(labels.add(values.pop(label), no, label + 1))
         X.append(tuple(values))
-    limits.check_scaled(X, len(text), source)
-    return Dataset(tuple(X), tuple(y), Path(source).name)
+    limits.check_counted([(cache[cell], count) for cell, count in counts.items() if count],
+                         len(text), source)
+    data = Dataset(tuple(X), tuple(y), Path(source).name)
+    _remember(data, cache, rows, label)
+    return data
+
+
+def _remember(data: Dataset, cache: dict[str, Fraction], rows: list[tuple[int, list[str]]],
+              label: int) -> None:
+    """Hand the run its integer form from the distinct cells (`remember_integer_form`): their
+    codes come from a C-level map over each row, not a pass over every cell's Fraction."""
+    import numpy as np
+
+    from perceptron.algorithms.fast import remember_integer_form
+
+    slot = {cell: k for k, cell in enumerate(cache)}
+    codes = np.empty((len(rows), len(rows[0][1])), dtype=np.int64)
+    for i, (_no, cells) in enumerate(rows):
+        codes[i] = np.fromiter(map(slot.__getitem__, cells), dtype=np.int64, count=len(cells))
+    remember_integer_form(data, list(cache.values()), np.delete(codes, label, axis=1))
+
+
+def _distinct(counts: Counter[str], rows: list[tuple[int, list[str]]], source: str
+              ) -> dict[str, Fraction]:
+    """Each distinct cell text parsed once (a file of 10^6 cells has a few hundred distinct
+    ones), so that the work per cell is a dictionary lookup in a comprehension. A text that
+    is no number is looked for again, in order, so that the error names its first place."""
+    try:
+        return {cell: _cell(cell, source, None, None) for cell in counts}
+    except DataError:
+        for no, cells in rows:
+            for col, cell in enumerate(cells):
+                _cell(cell, source, no, col + 1)
+        raise
 
 
 _PANDAS_UNNAMED = re.compile(r"^(Unnamed: \d+)?$")

@@ -220,6 +220,7 @@ def run_audit(
     jobs: int = 1,
     scheduler: str | None = None,
     algorithms: Mapping[str, Plugin] | None = None,
+    search: bool = False,
 ) -> Audit:
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
     default), each also on the data files `data` (and on its own `[numeric] data`).
@@ -234,23 +235,25 @@ def run_audit(
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
-    verdicts are merged in shard order, so the report is the same every way.
+    verdicts are merged in shard order, so the report is the same every way. Symbolically a
+    judgement whose decision the certificate store holds is checked by the kernel from the
+    store (`verify.store`); `search` searches every one instead (the report is the same).
     """
     say = progress or (lambda _done, _total, _message: None)
     plugins = dict(algorithms or {})
     admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins)
 
     if jobs <= 1 and scheduler is None:
-        plan = _plan(admitted, budget, seed, guard)
+        plan = _plan(admitted, budget, seed, guard, search)
         campaign_result, reports = _serially(plan, say)
     else:
         with executor(jobs) as local, (executor(scheduler=scheduler) if scheduler is not None
                                        else nullcontext(local)) as numeric:
             # With a pool, the proofs go first: it checks them while this process states
             # every step for the campaign (a few seconds of SymPy it would otherwise wait on).
-            early = (_submit_symbolic(local, admitted.proofs, admitted.targets, guard)
+            early = (_submit_symbolic(local, admitted.proofs, admitted.targets, guard, search)
                      if jobs > 1 else None)
-            plan = _plan(admitted, budget, seed, guard)
+            plan = _plan(admitted, budget, seed, guard, search)
             campaign_result, reports = _in_parallel(plan, say, local, numeric, early)
     checks = plan.checks
     say(plan.total, plan.total, "done")
@@ -343,7 +346,8 @@ def _one_line(error: Exception, name: str) -> str:
     return text if isinstance(error, ProofFileError) and error.file else f"{name}: {text}"
 
 
-def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None) -> _Plan:
+def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
+          search: bool = False) -> _Plan:
     """The checks of every step whose quantities a row set binds (the reason of every other
     step), and the campaign's shards: the budget's, and one per proof with data files."""
     checks: list[Check] = []
@@ -376,7 +380,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None) -> _
                       only=frozenset({proof_id}))
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
-                 admitted.targets)
+                 admitted.targets, search)
 
 
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,
@@ -400,11 +404,11 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
 
 
 def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof],
-                     names: Mapping[str, Target], guard: float | None
+                     names: Mapping[str, Target], guard: float | None, search: bool = False
                      ) -> dict[Future[tuple[StepReport, ...]], str]:
     """Every proof's check submitted to `pool` (by the name a worker loads it by), longest
     proofs first (so that no worker starts a long proof last)."""
-    return {pool.submit(_symbolic_target, names[proof_id], guard): proof_id
+    return {pool.submit(_symbolic_target, names[proof_id], guard, search): proof_id
             for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))}
 
 
@@ -420,6 +424,7 @@ class _Plan:
     reasons: Mapping[str, str]
     errors: list[str]
     targets: Mapping[str, Target]
+    search: bool = False  # every judgement searched, the certificate store not consulted
 
     @property
     def total(self) -> int:
@@ -444,7 +449,7 @@ def _serially(plan: _Plan, say: Progress) -> tuple[CampaignResult, Reports]:
         def before(checked: int, step: Step, proof_id: str = proof_id, start: int = done) -> None:
             say(start + checked, plan.total, f"symbolic: {proof_id} {step.id}")
 
-        reports[proof_id] = _symbolic(proof, plan.guard, before)
+        reports[proof_id] = _symbolic(proof, plan.guard, before, plan.search)
         done += len(proof.steps)
     return result, reports
 
@@ -465,7 +470,7 @@ def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
     campaigns = {numeric.submit(_shard_verdicts, plan.checks, plan.shards[index]): index
                  for index in reversed(range(len(plan.shards)))}
     if symbolic is None:
-        symbolic = _submit_symbolic(local, proofs, plan.targets, plan.guard)
+        symbolic = _submit_symbolic(local, proofs, plan.targets, plan.guard, plan.search)
     say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks")
     done = 0
     for task in as_completed([*campaigns, *symbolic]):
@@ -485,23 +490,26 @@ def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
 
 
 def _symbolic(
-    proof: Proof, guard: float | None, before: Callable[[int, Step], None] | None = None
+    proof: Proof, guard: float | None, before: Callable[[int, Step], None] | None = None,
+    search: bool = False,
 ) -> tuple[StepReport, ...]:
-    """Every step of `proof` checked in order (later steps may use earlier reports)."""
+    """Every step of `proof` checked in order (later steps may use earlier reports); from
+    the certificate store where it answers, unless `search`."""
     reports: dict[str, StepReport] = {}
     for index, step in enumerate(proof.steps):
         if before is not None:
             before(index, step)
         # the default search budget whatever the campaign size: the findings never depend on it
         reports[step.id] = check_step(proof, step, budget=DEFAULT_BUDGET, guard=guard,
-                                      earlier=reports)
+                                      earlier=reports, store=None if search else "shipped")
     return tuple(reports.values())
 
 
-def _symbolic_target(target: Target, guard: float | None) -> tuple[StepReport, ...]:
+def _symbolic_target(target: Target, guard: float | None, search: bool = False
+                     ) -> tuple[StepReport, ...]:
     """`_symbolic` of a proof, loaded where it runs (a worker process), detached from its
     kernel values (`replay` makes them again in the parent)."""
-    return tuple(map(detached, _symbolic(target.load(), guard)))
+    return tuple(map(detached, _symbolic(target.load(), guard, search=search)))
 
 
 def _shard_verdicts(checks: Sequence[Check], shard: Shard) -> CampaignResult:

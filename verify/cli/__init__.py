@@ -55,6 +55,21 @@ def version() -> str:
         return "unknown (not installed; see pyproject.toml)"
 
 
+class _Version(argparse.Action):
+    """`--version`: the version is read from the package metadata only when asked for
+    (`importlib.metadata` costs tens of milliseconds every other command would pay)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default,
+                         help=help or "show the installed version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"novikoff {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser with every registered subcommand."""
     parser = _Parser(
@@ -63,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Run `novikoff COMMAND --help` for a command's options; `novikoff list` shows "
         "the built-in proofs and examples. A FILE or DATA argument may be `-` for stdin.",
     )
-    parser.add_argument("--version", action="version", version=f"novikoff {version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(f"verify.cli.{name}").register(sub)

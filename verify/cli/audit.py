@@ -107,6 +107,10 @@ def register(subparsers: Any) -> None:
                         "the checkout); the "
                         "proofs stay in the --jobs local processes; the report is the same")
     parser.add_argument("--strict", action="store_true", help="fail on any finding")
+    parser.add_argument("--search", action="store_true",
+                        help="search every judgement, not consulting the certificate store "
+                        "(the kernel checks the store's certificates either way; the report "
+                        "is the same; regenerate the store with python -m verify.store)")
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="S",
                         help="a wall-clock cap per step, as a guard only (default: none; "
                         "a step it cuts short is unknown with 'time cap')")
@@ -140,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
         audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
-                          jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms)
+                          jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
+                          search=args.search)
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
     if audit.real_data in ("absent", "partial"):
@@ -170,8 +175,8 @@ def run(args: argparse.Namespace) -> int:
     broken = f"; {unrendered} report piece(s) could not be rendered" if unrendered else ""
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"
-          f"{', scheduler ' + args.scheduler if args.scheduler else ''}){broken}",
-          file=sys.stderr)
+          f"{', scheduler ' + args.scheduler if args.scheduler else ''}){broken}; "
+          f"{store_note(audit, args.search)}", file=sys.stderr)
     for error in (*refused, *audit.errors):
         print(f"novikoff: error: {error}", file=sys.stderr)
     if audit.errors or refused:
@@ -205,6 +210,19 @@ def write_counterexamples(audit: Audit, args: argparse.Namespace) -> None:
 
     for written in shrink_all(audit, args.counterexamples, plugins=args.algorithm):
         print(f"novikoff: {written}", file=sys.stderr)
+
+
+def store_note(audit: Audit, search: bool) -> str:
+    """How the symbolic half was decided, counted: judgements from the certificate store
+    (kernel-checked) and judgements searched, with the first reason a search ran."""
+    if search:
+        return "certificate store not consulted (--search)"
+    steps = [s.symbolic for p in audit.proofs for s in p.steps]
+    notes = [f"{p.id}/{n}" for p in audit.proofs for s in p.steps for n in s.symbolic.searched]
+    first = f": {notes[0]}" if notes else ""
+    more = f" (and {len(notes) - 1} more)" if len(notes) > 1 else ""
+    return (f"certificate store: {sum(s.recalled for s in steps)} judgements from the store, "
+            f"{len(notes)} searched{first}{more}")
 
 
 def write_reports(audit: Audit, outputs: dict[str, Path], layout: Layout | None = None) -> int:

@@ -79,7 +79,7 @@ def print_notes(proof: Proof) -> None:
 def add_limit_options(parser: argparse.ArgumentParser) -> None:
     """`--max-cells` and `--max-scaled-bits`: the loaders' limits against hostile data files
     (`perceptron.io.loaders.Limits`), named by the error a file over them gets."""
-    from perceptron.io.loaders import MAX_CELLS, MIN_SCALED_BITS, SCALED_BITS_PER_BYTE
+    from perceptron.io.common import MAX_CELLS, MIN_SCALED_BITS, SCALED_BITS_PER_BYTE
 
     parser.add_argument("--max-cells", type=whole_number("cells", 1), default=MAX_CELLS,
                         metavar="N", help=f"refuse data files with more than N numbers "

@@ -79,6 +79,25 @@ def test_csv_errors_name_file_line_column(tmp_path: Path, text: str, line: int, 
     assert str(exc).startswith(f"{path}:{line}:{column}: ")
 
 
+@pytest.mark.parametrize("label_column", [None, 0])
+def test_csv_hands_the_run_the_integer_form_it_would_build(label_column: int | None) -> None:
+    """The CSV loader remembers the integer form from its distinct cells (issue 30.3: a
+    10^6-column file); it must be the form built from the dataset's own cells."""
+    from perceptron.algorithms import fast
+    from perceptron.dataset import Dataset
+
+    text = "1/2,-3,0.25,1\n-1/2,7,0.25,-1\n2,-3,1e3,1\n"
+    if label_column == 0:
+        text = "\n".join(",".join([r.split(",")[-1], *r.split(",")[:-1]])
+                         for r in text.splitlines())
+    data = parse_csv(text, label_column=label_column)
+    remembered = fast.integer_form(data)
+    rebuilt = fast.integer_form(Dataset(data.X, data.y, data.name))  # a new object: built
+    assert remembered.scale == rebuilt.scale and remembered.max_abs == rebuilt.max_abs
+    assert np.array_equal(remembered.rows, rebuilt.rows)
+    assert np.array_equal(remembered.y, rebuilt.y)
+
+
 def test_csv_empty_header_only_and_single_column(tmp_path: Path) -> None:
     assert "no examples" in error(load, write(tmp_path, "e.csv", "")).problem
     assert "no examples" in error(load, write(tmp_path, "e2.csv", "\n\n# x\n")).problem

@@ -83,6 +83,29 @@ def test_list_names_every_proof_and_example(capsys: pytest.CaptureFixture[str]) 
     assert all(p["steps"] > 0 for p in listed["proofs"])
 
 
+def test_list_states_each_examples_size_as_built() -> None:
+    """`list` shows the sizes the examples state (building them costs NumPy)."""
+    for example in EXAMPLES.values():
+        data = example.build()
+        assert example.size == (data.n, data.d), example.name
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["list"], ["list", "--json"]])
+def test_version_and_list_import_no_numerics(argv: list[str]) -> None:
+    """Start-up (issue 30): `--version` and `list` import only what they need: no NumPy,
+    SymPy or SciPy (which cost most of a second), whatever the load (no timed assert)."""
+    import subprocess
+    import sys
+
+    probe = ("import atexit, sys; atexit.register(lambda: print('HEAVY', sorted("
+             "{'numpy', 'sympy', 'scipy'} & sys.modules.keys()), file=sys.stderr)); "
+             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "HEAVY []" in done.stderr, done.stderr
+
+
 def test_list_reads_each_proof_as_the_loader_does() -> None:
     """`list` reads the built-in TOML directly (no SymPy); the loader must agree with it."""
     from proofs.library import load_builtin, summary

@@ -1,0 +1,157 @@
+"""The certificate store (verify/store): whole and current for the built-in proofs, exact when
+read back, and unable to change a verdict: a tampered entry is rejected by the kernel and the
+judgement searched, a changed statement finds no entry, another search's store is not used."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from proofs.library import load_builtin
+from verify.proof_checker import ProofReport, check_proof
+from verify.render import json as serialize
+from verify.store import codec, write
+from verify.store.library import FOLDER, Store, load, read_file, search_fingerprint
+
+PROOF = "ng-cs229"  # small, with refuted steps (counterexamples) and proved ones
+
+
+def reports(store: Store | None, proof_id: str = PROOF) -> ProofReport:
+    return check_proof(load_builtin(proof_id), store=store)
+
+
+def same(a: ProofReport, b: ProofReport) -> bool:
+    """The reports' JSON alike except their timings."""
+    def strip(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if k != "seconds"}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+    return strip(serialize.report(a)) == strip(serialize.report(b))
+
+
+def copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "certificates"
+    shutil.copytree(FOLDER, folder)
+    return folder
+
+
+def edit(folder: Path, proof_id: str, change) -> None:  # type: ignore[no-untyped-def]
+    path = folder / f"{proof_id}.json"
+    document = json.loads(path.read_text())
+    change(document["entries"])
+    path.write_text(json.dumps(document))
+
+
+def test_every_built_in_judgement_has_a_current_entry() -> None:
+    """CI's check: every judgement of every built-in proof is answered from the store, the
+    kernel accepts every entry, no entry is stale, and the store is this search's. On
+    failure, regenerate: python -m verify.store."""
+    assert write.problems() == []
+
+
+def test_the_store_answers_and_the_report_is_the_searchs() -> None:
+    searched, stored = reports(None), reports(load())
+    assert same(searched, stored)
+    assert all(s.recalled and not s.searched for s in stored.steps)
+    assert not any(s.recalled for s in searched.steps)
+
+
+def test_a_stale_or_missing_entry_is_named(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    removed: list[str] = []
+
+    def drop_first_and_add_an_orphan(entries: list[dict]) -> None:  # type: ignore[type-arg]
+        removed.append(entries[0]["where"])
+        orphan = dict(entries.pop(0), key="0" * 64, where="no/such: statement")
+        entries.append(orphan)
+
+    edit(folder, PROOF, drop_first_and_add_an_orphan)
+    found = write.problems(folder, [PROOF])
+    assert any("stale entry no/such: statement" in line for line in found), found
+    assert any("searched (no stored certificate)" in line
+               and line.startswith(removed[0].split(":")[0]) for line in found), found
+
+
+def test_a_tampered_certificate_is_rejected_and_searched(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    tampered: list[str] = []
+
+    def tamper(entries: list[dict]) -> None:  # type: ignore[type-arg]
+        for entry in entries:
+            certificate = entry["certificate"]
+            if entry["status"] == "proved" and certificate["products"] and not tampered:
+                certificate["products"][0]["coeff"] = "7/3"  # no longer an identity
+                tampered.append(entry["where"])
+            elif entry["status"] == "refuted" and len(tampered) == 1:
+                scalars = entry["counterexample"]["scalars"]
+                entry["counterexample"]["scalars"] = dict.fromkeys(scalars, "1/7")
+                tampered.append(entry["where"])
+
+    edit(folder, PROOF, tamper)
+    assert len(tampered) == 2
+    store = load(folder)
+    stored = reports(store)
+    notes = [n for s in stored.steps for n in s.searched]
+    rejected = [n for n in notes if "the kernel rejected the stored" in n]
+    assert len(rejected) == 2, notes
+    assert same(stored, reports(None))  # the search ran instead: the same verdicts, evidence
+
+
+def test_a_store_of_another_search_is_not_used(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    path = folder / f"{PROOF}.json"
+    document = json.loads(path.read_text())
+    document["search"] = "0" * 64
+    path.write_text(json.dumps(document))
+    store = load(folder)
+    assert store.stale is not None and "another version of the search" in store.stale
+    stored = reports(store)
+    assert not any(s.recalled for s in stored.steps)
+    assert all("another version of the search" in n for s in stored.steps for n in s.searched)
+    assert write.problems(folder, [PROOF])[0].startswith("the store is stale")
+
+
+def test_the_store_files_are_this_searchs() -> None:
+    for path in sorted(FOLDER.glob("*.json")):
+        assert read_file(path)[0] == search_fingerprint(), path.name
+
+
+@pytest.mark.parametrize("text", [
+    "__import__('os').system('true')", "x.y", "x**1000", "x**y", "1.5*x", "x/y", "x/0",
+    "f(x)", "dot(x, 2)", "lambda: 1", "[x]", "x if y else z", "1e5", "x @ y", "",
+])
+def test_the_reader_refuses_anything_but_a_polynomial(text: str) -> None:
+    with pytest.raises(codec.StoreFormatError):
+        codec.polynomial(text)
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e3", "x", "", "1/0", " 1"])
+def test_the_reader_refuses_inexact_numbers(text: str) -> None:
+    with pytest.raises(codec.StoreFormatError):
+        codec.number(text)
+
+
+def test_the_reader_reads_what_the_writer_wrote() -> None:
+    import sympy
+
+    from proofs.language.terms import gram, scalar
+
+    x, y = scalar("x"), scalar("y")
+    expr = sympy.Rational(3, 2) * x**2 * gram("b", "a") - y / 7 + 1
+    assert codec.polynomial(serialize.polynomial(expr)) == expr
+    assert str(codec.number("-3/4")) == "-3/4"
+
+
+@pytest.mark.slow
+def test_the_store_is_what_the_search_finds_today(tmp_path: Path) -> None:
+    """Regenerated, the store is byte for byte the shipped one: no drift the fingerprint of
+    the search's sources cannot see (another SciPy or Clarabel build proposing otherwise)."""
+    folder = tmp_path / "certificates"
+    write.regenerate(folder)
+    for path in sorted(FOLDER.glob("*.json")):
+        assert (folder / path.name).read_text() == path.read_text(), path.name

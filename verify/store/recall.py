@@ -1,0 +1,78 @@
+"""A stored decision handed to the kernel instead of searched again, or a note saying why not.
+
+`recall` turns an entry into the `Verdict` the search gave when the store was written, but
+only after the kernel accepts its evidence here, now, against the judgement being decided:
+a certificate by `kernel.check_certificate`, a counterexample by `kernel.check_counterexample`.
+An entry the kernel rejects, or that cannot be read, counts as a miss: the caller searches,
+exactly as without a store, and the note says so (a tampered or corrupted store can cost
+time, never a verdict).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from time import perf_counter
+
+from verify import kernel
+from verify.kernel import Certificate, Counterexample, Judgement
+from verify.store import codec
+from verify.store.library import Entry, Form, Purpose, Store
+from verify.verdict import Verdict
+
+Evidence = Certificate | Counterexample
+NOTHING_TO_STORE = "the search finds neither a certificate nor a counterexample: nothing to store"
+
+
+def recall(store: Store, key: str, purpose: Purpose, judgement_of: Callable[[Form], Judgement],
+           what: str) -> Verdict | None:
+    """The kernel-checked stored verdict of `key`, or None (noted in `store.searched`).
+
+    `judgement_of(form)` is the judgement the entry's evidence must prove: the obligation,
+    its core or its refutation form (`verify.store.library.Form`); `what` names the decision
+    in the note."""
+    start = perf_counter()
+    entry = store.find(key)
+    if entry is None:
+        why = store.stale or "no stored certificate"
+        store.searched.append(f"{what}: searched ({why})")
+        return None
+    try:
+        judgement = judgement_of(entry.form)
+        evidence = _checked(entry, judgement, purpose)
+    except (codec.StoreFormatError, kernel.KernelError) as error:
+        store.searched.append(f"{what}: searched (the kernel rejected the stored "
+                              f"{'certificate' if entry.status == 'proved' else 'counterexample'}"
+                              f": {str(error)[:200]})")
+        return None
+    store.recalled += 1
+    if isinstance(evidence, Certificate):
+        return Verdict("proved", evidence, None, entry.message, perf_counter() - start,
+                       judgement=None if entry.form == "whole" else judgement)
+    return Verdict("refuted", None, evidence, entry.message, perf_counter() - start)
+
+
+def _checked(entry: Entry, judgement: Judgement, purpose: Purpose) -> Evidence:
+    """The entry's evidence, read back and accepted by the kernel for `judgement`."""
+    if entry.purpose != purpose:
+        raise codec.StoreFormatError(f"an entry for a {entry.purpose}, not a {purpose}")
+    if entry.status == "proved":
+        found = codec.certificate(entry.certificate, frozenset(judgement.vectors))
+        kernel.check_certificate(judgement, found)
+        return found
+    if entry.form != "whole":  # a refutation of a weakened judgement refutes nothing
+        raise codec.StoreFormatError("a stored counterexample must be to the whole judgement")
+    cex = codec.counterexample(entry.counterexample)
+    kernel.check_counterexample(judgement, cex)
+    return cex
+
+
+def keep(store: Store, key: str, purpose: Purpose, where: str, form: Form,
+         verdict: Verdict, judgement: Judgement) -> None:
+    """Record a searched verdict of `judgement` when the store is recording (unknown ones
+    carry no evidence, so they are never stored: such a judgement is searched every run)."""
+    if verdict.status == "unknown":
+        if store.searched and store.searched[-1].startswith(f"{where}: searched"):
+            store.searched[-1] = f"{where}: searched ({NOTHING_TO_STORE})"
+        return
+    if store.recording is not None:
+        store.recording.setdefault(key, (purpose, where, form, verdict, judgement.vectors))
