@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from cases.sequents import evidence, proved, rel, sequents
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,31 +40,7 @@ SCALARS = frozenset({"t", "s", "q", "d", "a", "b", "n", "m", "B", "y"})
 ZERO = sympy.Integer(0)
 
 
-def rel(lhs: object, op: str, rhs: object = ZERO) -> Rel:
-    return Rel(sympy.sympify(lhs), op, sympy.sympify(rhs), f"{lhs} {op} {rhs}")
-
-
-def sequent(hyps: tuple[Rel, ...], claim: Rel, rule: object = None, *,
-            naturals: frozenset = frozenset(), uses: tuple = (), witness: dict | None = None,
-            step: str = "s") -> Sequent:
-    return Sequent(step, VECTORS, SCALARS, hyps, claim, rule or kernel.Direct(), uses,  # type: ignore[arg-type]
-                   naturals, witness or {})
-
-
-def evidence(seq: Sequent) -> list:
-    """Untrusted search for every obligation; None where nothing was found."""
-    out = []
-    for ob in kernel.obligations(seq):
-        found = decide(ob.judgement).certificate
-        out.append(None if found is None else (ob.judgement, found))
-    return out
-
-
-def proved(seq: Sequent, used: tuple = ()) -> kernel.Theorem:
-    found = evidence(seq)
-    missing = [ob.label for ob, e in zip(kernel.obligations(seq), found, strict=True) if e is None]
-    assert not missing, missing
-    return kernel.conclude(seq, found, used)
+sequent = sequents(VECTORS, SCALARS)
 
 
 # ---------------------------------------------------------------------------------------------
