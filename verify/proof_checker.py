@@ -25,11 +25,11 @@ import sympy
 from proofs.errors import ProofFileError, raise_all
 from proofs.language.division import divisors
 from proofs.language.expressions import ExpressionError, Relation
-from proofs.language.terms import Vec, gram_pair
+from proofs.language.terms import Vec
 from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation
-from verify.kernel.algebra import normal_form
+from verify.kernel.algebra import names_of, normal_form
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget
 from verify.store.library import Form, Store, key_of, shipped
 from verify.store.recall import keep, recall
@@ -392,8 +392,7 @@ def at_start(seq: kernel.Sequent, stated: kernel.Statement) -> Judgement | None:
     if type(rule) is not kernel.Induction or not rule.update:
         return None
     relations = (*stated.hypotheses, *rule.update)
-    read = {n for r in relations for e in (r.lhs, r.rhs, *r.divisors)
-            for s in e.free_symbols for n in gram_pair(s) or (s.name,)}
+    read = {n for r in relations for e in (r.lhs, r.rhs, *r.divisors) for n in names_of(e)}
     start = {n: t for n, t in {rule.variable: sympy.Integer(0), **rule.base}.items()
              if n in read}
     probe = kernel.Statement(seq.step, relations, ("",) * len(relations),

@@ -99,6 +99,16 @@ class ProofAudit:
     file: bool = False
 
     @property
+    def canonical(self) -> bool:
+        """One of the built-in canonical proofs (a user's copy of one is a proof file)."""
+        return self.id in CANONICAL and not self.file
+
+    def required(self, strict: bool = False) -> bool:
+        """Whether the audit passes only if this proof is verified: a canonical proof, a
+        user's proof file (she asked for it), or with `strict` any proof."""
+        return strict or self.file or self.canonical
+
+    @property
     def status(self) -> ProofStatus:
         """verified: every step proved, nothing violated; has-findings: something failed."""
         if any(s.finding for s in self.steps):
@@ -143,7 +153,7 @@ class Audit:
         required proof (`passed`) not verified with its failing steps."""
         lines = list(self.errors)
         for p in self.proofs:
-            if (strict or p.file or p.id in CANONICAL) and p.status != "verified":
+            if p.required(strict) and p.status != "verified":
                 steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
                          if s.finding or s.symbolic.status != "proved"]
                 lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
@@ -153,9 +163,8 @@ class Audit:
         """Every canonical proof and every user's proof file audited is verified (with
         `strict`, every audited proof): a user asked for her own proof, so it decides; and
         nothing asked for was refused (`errors`)."""
-        required = [p for p in self.proofs if strict or p.file or
-                    (p.id in CANONICAL and not p.file)]
-        return not self.errors and all(p.status == "verified" for p in required)
+        return not self.errors and all(p.status == "verified" for p in self.proofs
+                                       if p.required(strict))
 
 
 def _verdict(step: StepAudit) -> str:

@@ -86,7 +86,7 @@ def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
 
 
 def _summary(audit: Audit) -> Json:
-    canonical = [p for p in audit.proofs if p.id in CANONICAL and not p.file]
+    canonical = [p for p in audit.proofs if p.canonical]
     steps = [s for p in audit.proofs for s in p.steps]
     symbolic = {k: sum(s.symbolic.status == k for s in steps)
                 for k in ("proved", "refuted", "unknown")}
@@ -115,7 +115,7 @@ def canonical_line(audit: Audit) -> str:
     """What passing rests on, as every rendering prints it beside passed/failed: true for
     any selection (`--only` may audit no canonical proof, and then none was verified: the
     line says so instead of "both verified"), with the users' proof files, which decide too."""
-    canonical = [p for p in audit.proofs if p.id in CANONICAL and not p.file]
+    canonical = [p for p in audit.proofs if p.canonical]
     verified = sum(p.status == "verified" for p in canonical)
     if not canonical:
         line = "no canonical proof audited"
