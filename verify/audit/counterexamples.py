@@ -151,7 +151,8 @@ def csv_text(data: Dataset) -> str:
 def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
                tries: int = TRIES) -> list[str]:
     """Shrink every violated step of `audit` and write each as `directory/PROOF--STEP.csv`;
-    one line each: the file and its command, or why there is none."""
+    one line each: the file and its command, or why there is none. `plugins`: the
+    command-line options of each plug-in the audit was given (`Plugin.options`)."""
     lines = []
     for name, witness in sorted(audit.witnesses.items()):
         lines.append(_write(name, witness, directory, plugins, tries))
@@ -175,7 +176,7 @@ def _write(name: str, witness: Witness, directory: Path, plugins: Sequence[str],
     path.write_text(csv_text(shrunk.data), encoding="utf-8")
     where = shrunk.instance.provenance
     at = f", iteration {where.iteration}" if where is not None else ""
-    options = "".join(f" --algorithm {p}" for p in plugins)
+    options = "".join(f" {p}" for p in plugins)
     examples = f"{shrunk.data.n} example{'s' if shrunk.data.n != 1 else ''}"
     return (f"{name}: smallest failing run found ({examples}, dimension "
             f"{shrunk.data.d}{at}; shrunk from {origin.source} {origin.dataset} in "
