@@ -205,7 +205,10 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
         document else {}
     naturals, notes = tuple(declared.naturals), ()
     if len(steps) == len(tables):  # the earlier language is read from every step's table
-        steps, naturals, notes = earlier_language(document, tuple(steps), naturals)  # type: ignore[assignment]
+        read_as_then = problems.attempt(lambda: earlier_language(document, tuple(steps),
+                                                                 naturals))
+        if read_as_then is not None:
+            steps, naturals, notes = read_as_then  # type: ignore[assignment]
     combined = problems.attempt(lambda: with_copies(steps, copies))
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     for error in problems_of(declared.vectors, declared.scalars, combined or steps,

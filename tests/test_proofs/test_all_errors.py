@@ -50,6 +50,7 @@ claim = "dot(w, x) >= 0"
 variable = "t"
 base = { w = "x" }
 step = { w = "w + y*x" }
+constants = []
 
 [[step]]
 id = "uses-one"
@@ -63,6 +64,7 @@ claim = "y*t >= 0"
 variable = "t"
 base = { w = "x" }
 step = { w = "w + y*x" }
+constants = []
 """
 
 
@@ -116,7 +118,7 @@ def test_kernel_refusals_are_all_reported_at_their_steps() -> None:
         statements(proof)
     located = caught.value.located("refused.toml", proof.origin)
     assert [(e.step, e.line, e.column) for e in located.errors] == [
-        ("one", 8, 10), ("two", 21, 10)]  # uses-one uses a refused step: not named
+        ("one", 8, 10), ("two", 22, 10)]  # uses-one uses a refused step: not named
     assert "mentions x: fresh at every update" in str(located.errors[0])
 
 

@@ -2,20 +2,23 @@
 
 A violation names a run of the campaign (source, seed, dataset, order, iteration). This module
 hands the user that run shrunk, as a CSV file with the command that reproduces it:
-`novikoff audit PROOF --data FILE` (with the `--algorithm` the audit was given). A data file
-is run with an exact separator through the origin as `u` (`verify.audit.targets`), not the
-campaign's planted one, so every candidate is judged exactly as its file will be: made into
-scenarios by `targets.scenarios_of`, run by the exact engine (or the proof's algorithm or
-plug-in) and the step's statement checked exactly on its rows (`campaign.run_campaign`). A
-candidate is kept only when the step still fails on it.
+`novikoff audit PROOF --data FILE` (with the `--algorithm` the audit was given). The run keeps
+the campaign's own reference separator u (a step may read u, gamma_u and what follows from
+them): the file names it in a comment line, `# u = 3, -1, 1/2`, which `verify.audit.targets`
+reads as the file's separator, so every candidate is judged exactly as its file will be: made
+into scenarios by `targets.scenarios_of` with that u, run by the exact engine (or the proof's
+algorithm or plug-in) and the step's statement checked exactly on its rows
+(`campaign.run_campaign`). A candidate is kept only when the step still fails on it and u still
+separates it (`y<u, x> > 0` for every example).
 
-Shrinking is greedy and deterministic, in the order the issue asks: fewest examples (halves,
-then one at a time), smallest dimension (a coordinate dropped), smallest integers (the data
-made integer by their common denominator, then each entry tried at 0, at half its value
-rounded toward 0, at its sign). Every pass repeats until nothing changes, within `TRIES`
-candidate runs in all (the shrunk run is then the best found, still failing). A run that the
-campaign's separator made fail but a data file's does not is reported as such, never
-written as a reproduction.
+Shrinking is greedy and deterministic, in the order the issue asks, u following the data:
+fewest examples (halves, then one at a time; u unchanged), smallest dimension (a coordinate
+dropped, from u too: its projection), smallest integers (the data made integer by their
+common denominator, a positive scale that keeps u a separator, then each entry tried at 0, at
+half its value rounded toward 0, at its sign). Every pass repeats until nothing changes,
+within `TRIES` candidate runs in all (the shrunk run is then the best found, still failing).
+A single-pass run makes its own unit u from its data (`verify.numeric.passes`), so its file
+names none.
 """
 
 from __future__ import annotations
@@ -26,10 +29,10 @@ from fractions import Fraction
 from math import lcm
 from pathlib import Path
 
-from perceptron.dataset import Dataset
+from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from verify.audit.job import Audit, Witness
-from verify.audit.targets import DATA_SOURCE, scenarios_of
+from verify.audit.targets import DATA_SOURCE, U_LINE, scenarios_of, separates
 from verify.numeric import campaign
 from verify.numeric.campaign import Check
 from verify.numeric.instances import Instance
@@ -46,15 +49,23 @@ class Shrunk:
     data: Dataset
     instance: Instance
     tries: int
+    u: Vector | None = None  # the separator its file names (None: a single-pass run)
 
 
-def fails(check: Check, data: Dataset, run: str) -> Instance | None:
-    """The step's counterexample on `data` run as a data file would be (None: it holds, is
-    vacuous, or the data give no run of that kind)."""
+def fails(check: Check, data: Dataset, run: str, u: Vector | None = None) -> Instance | None:
+    """The step's counterexample on `data` run as a data file would be, with `u` as its
+    separator (None: an exact separator is found, as for a file that names none); None when
+    the step holds, is vacuous, `u` does not separate the data or the data give no run of
+    that kind."""
     from perceptron.geometry.separability import Separable, separability
 
-    found = separability(data)
-    separator = tuple(found.w) if isinstance(found, Separable) else None
+    if u is None:
+        found = separability(data)
+        separator = tuple(found.w) if isinstance(found, Separable) else None
+    elif separates(u, data):
+        separator = tuple(u)
+    else:
+        return None
     try:
         made = scenarios_of(data, separator, run, data.name)
     except DataError:
@@ -66,28 +77,32 @@ def fails(check: Check, data: Dataset, run: str) -> Instance | None:
     return verdict.counterexample
 
 
-def shrink(check: Check, data: Dataset, run: str, tries: int = TRIES) -> Shrunk | None:
-    """`data` shrunk while the step still fails (None: it does not fail on `data` itself)."""
+def shrink(check: Check, data: Dataset, run: str, tries: int = TRIES,
+           u: Vector | None = None) -> Shrunk | None:
+    """`data` shrunk while the step still fails (None: it does not fail on `data` itself),
+    with the separator `u` following it (dropped coordinates dropped from u; None: each
+    candidate's own exact separator, as for a file that names none)."""
     budget = [tries]
 
-    def still(candidate: Dataset) -> Instance | None:
+    def still(candidate: Dataset, v: Vector | None) -> Instance | None:
         if budget[0] <= 0:
             return None
         budget[0] -= 1
-        return fails(check, candidate, run)
+        return fails(check, candidate, run, v)
 
-    best = still(data)
+    best = still(data, u)
     if best is None:
         return None
     for moves in (_fewer, _narrower, _smaller):
         changed = True
         while changed and budget[0] > 0:
             changed = False
-            for candidate in moves(data):
-                if (found := still(candidate)) is not None:
-                    data, best, changed = candidate, found, True
+            for candidate, dropped in moves(data):
+                v = None if u is None else tuple(c for k, c in enumerate(u) if k != dropped)
+                if (found := still(candidate, v)) is not None:
+                    data, u, best, changed = candidate, v, found, True
                     break
-    return Shrunk(check.name, data, best, tries - budget[0])
+    return Shrunk(check.name, data, best, tries - budget[0], u)
 
 
 def _dataset(X: Sequence[Sequence[Fraction]], y: Sequence[int], name: str) -> Dataset | None:
@@ -97,11 +112,16 @@ def _dataset(X: Sequence[Sequence[Fraction]], y: Sequence[int], name: str) -> Da
     return Dataset(tuple(tuple(x) for x in X), tuple(y), name)
 
 
-def _candidates(make: Callable[[], Iterator[Dataset | None]]) -> Iterator[Dataset]:
-    return (d for d in make() if d is not None)
+Candidate = tuple[Dataset, int | None]
+"""A smaller dataset and the coordinate it dropped (None: every coordinate kept)."""
 
 
-def _fewer(data: Dataset) -> Iterator[Dataset]:
+def _candidates(make: Callable[[], Iterator[Dataset | None]], dropped: int | None = None
+                ) -> Iterator[Candidate]:
+    return ((d, dropped) for d in make() if d is not None)
+
+
+def _fewer(data: Dataset) -> Iterator[Candidate]:
     """The data without a half, then without one example (order kept)."""
     n = data.n
 
@@ -115,15 +135,15 @@ def _fewer(data: Dataset) -> Iterator[Dataset]:
     return _candidates(make)
 
 
-def _narrower(data: Dataset) -> Iterator[Dataset]:
-    """The data without one coordinate."""
-    def make() -> Iterator[Dataset | None]:
-        for k in range(data.d - 1, -1, -1):
-            yield _dataset([x[:k] + x[k + 1:] for x in data.X], data.y, data.name)
-    return _candidates(make)
+def _narrower(data: Dataset) -> Iterator[Candidate]:
+    """The data without one coordinate, with the one dropped (for u's projection)."""
+    for k in range(data.d - 1, -1, -1):
+        candidate = _dataset([x[:k] + x[k + 1:] for x in data.X], data.y, data.name)
+        if candidate is not None:
+            yield candidate, k
 
 
-def _smaller(data: Dataset) -> Iterator[Dataset]:
+def _smaller(data: Dataset) -> Iterator[Candidate]:
     """The data made integer (by their common denominator), then each entry made smaller:
     0, half toward 0, its sign."""
     def make() -> Iterator[Dataset | None]:
@@ -142,16 +162,19 @@ def _smaller(data: Dataset) -> Iterator[Dataset]:
     return _candidates(make)
 
 
-def csv_text(data: Dataset) -> str:
-    """The data as a CSV file `novikoff` reads: one example per line, the label last."""
-    return "".join(",".join([*map(str, x), str(y)]) + "\n" for x, y in zip(data.X, data.y,
-                                                                           strict=True))
+def csv_text(data: Dataset, u: Vector | None = None) -> str:
+    """The data as a CSV file `novikoff` reads: one example per line, the label last; first
+    the separator line `# u = ...` when `u` is given (`verify.audit.targets` reads it)."""
+    head = f"{U_LINE} {', '.join(map(str, u))}\n" if u is not None else ""
+    return head + "".join(",".join([*map(str, x), str(y)]) + "\n"
+                          for x, y in zip(data.X, data.y, strict=True))
 
 
 def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
                tries: int = TRIES) -> list[str]:
     """Shrink every violated step of `audit` and write each as `directory/PROOF--STEP.csv`;
-    one line each: the file and its command, or why there is none."""
+    one line each: the file and its command, or why there is none. `plugins`: the
+    command-line options of each plug-in the audit was given (`Plugin.options`)."""
     lines = []
     for name, witness in sorted(audit.witnesses.items()):
         lines.append(_write(name, witness, directory, plugins, tries))
@@ -165,17 +188,18 @@ def _write(name: str, witness: Witness, directory: Path, plugins: Sequence[str],
     run = "single-pass" if witness.check.binding.startswith("pass-") else (
         "batch" if witness.check.binding.startswith("batch-") else "online")
     data = replace(scenario.data, name=name.replace("/", "--"))
-    shrunk = shrink(witness.check, data, run, tries)
+    u = None if run == "single-pass" else tuple(scenario.u)  # a pass makes its own
+    shrunk = shrink(witness.check, data, run, tries, u)
     origin = scenario.origin
     if shrunk is None:
         return (f"{name}: its run ({origin.source}, seed {origin.seed}, {origin.dataset}) "
-                "fails with the campaign's own u but not as a data file (an exact separator "
-                "as u): no data file reproduces it")
+                "fails in the campaign but not as a data file (run from its data in this "
+                "order, with the campaign's u): no data file reproduces it")
     path = directory / f"{data.name}.csv"
-    path.write_text(csv_text(shrunk.data), encoding="utf-8")
+    path.write_text(csv_text(shrunk.data, shrunk.u), encoding="utf-8")
     where = shrunk.instance.provenance
     at = f", iteration {where.iteration}" if where is not None else ""
-    options = "".join(f" --algorithm {p}" for p in plugins)
+    options = "".join(f" {p}" for p in plugins)
     examples = f"{shrunk.data.n} example{'s' if shrunk.data.n != 1 else ''}"
     return (f"{name}: smallest failing run found ({examples}, dimension "
             f"{shrunk.data.d}{at}; shrunk from {origin.source} {origin.dataset} in "

@@ -78,17 +78,60 @@ def load_data(path: str) -> Dataset:
 Read = tuple[Dataset, tuple[Fraction, ...] | None]
 """A data file as read: its examples, and an exact separator through the origin (or None)."""
 
+#: A text data file may name its separator u in a comment line `# u = 3, -1, 1/2` (a shrunk
+#: counterexample keeps the campaign's u so: `verify.audit.counterexamples`).
+U_LINE = "# u ="
+
+
+def separates(u: Sequence[Fraction], data: Dataset) -> bool:
+    """Whether `y<u, x> > 0` for every example: `u` is a separator of `data`, exactly."""
+    return len(u) == data.d and all(
+        y * sum((a * b for a, b in zip(u, x, strict=True)), Fraction(0)) > 0
+        for x, y in zip(data.X, data.y, strict=True))
+
+
+def named_separator(path: str, data: Dataset) -> tuple[Fraction, ...] | None:
+    """The separator a text data file names (`U_LINE`, before its first example), or None;
+    DataError when it is not d exact rationals or does not separate the examples."""
+    from perceptron.numbers import parse_exact
+
+    if path == "-":
+        return None  # standard input was read already
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None  # a binary format names none (and was read already)
+    lines = [line.strip() for line in head if line.lstrip().startswith("#")]
+    named = [line for line in lines if line.replace(" ", "").startswith(U_LINE.replace(" ", ""))]
+    if not named:
+        return None
+    texts = named[0].split("=", 1)[1].split(",")
+    try:
+        u = tuple(parse_exact(t.strip()) for t in texts)
+    except DataError as error:
+        raise DataError(f"{path}: its line `{named[0][:60]}`: {error}") from None
+    if len(u) != data.d:
+        raise DataError(f"{path}: its u has {len(u)} coordinates, its examples {data.d}")
+    if not separates(u, data):
+        raise DataError(f"{path}: the u it names does not separate its examples "
+                        "(y<u, x> > 0 for every example)")
+    return u
+
 
 def read(path: str, memo: dict[str, Read] | None = None) -> Read:
-    """The data of `path` and an exact separator if it has one (`memo`: files read already
-    in this audit, so a `--data` file shared by several proofs is read and decided once)."""
+    """The data of `path` and its separator: the one it names (`named_separator`), else an
+    exact separator if it has one (`memo`: files read already in this audit, so a `--data`
+    file shared by several proofs is read and decided once)."""
     from perceptron.geometry.separability import Separable, separability
 
     if memo is not None and path in memo:
         return memo[path]
     data = load_data(path)
-    found = separability(data)
-    out = (data, tuple(found.w) if isinstance(found, Separable) else None)
+    named = named_separator(path, data)
+    found = separability(data) if named is None else None
+    out = (data, named if named is not None else
+           tuple(found.w) if isinstance(found, Separable) else None)
     if memo is not None:
         memo[path] = out
     return out

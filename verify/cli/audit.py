@@ -21,7 +21,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +73,10 @@ def register(subparsers: Any) -> None:
                         "algorithm is NAME (default: FUNCTION, _ as -); MODULE may be a FILE.py "
                         "or, without :FUNCTION, NAME an installed novikoff.algorithms entry "
                         "point. Its code runs only when given here (docs/proof-files.md)")
+    parser.add_argument("--param", action=_Param, default=[], metavar="KEY=VALUE",
+                        help="a parameter of the --algorithm given just before it, passed to "
+                        "its function as KEY=Fraction(VALUE): an exact rational as written "
+                        "(3, -1/2, 0.25); repeatable")
     parser.add_argument("--counterexamples", type=Path, metavar="DIR",
                         help="write the smallest failing run of each step violated on runs "
                         "to DIR: a CSV data file (fewest examples, smallest dimension, "
@@ -135,10 +139,19 @@ def run(args: argparse.Namespace) -> int:
         if not folder.is_dir() or not os.access(folder, os.W_OK):
             raise UsageError(f"{path}: cannot write there (no such writable directory)")
     from verify.cli.terminal import callback, progress_bar
+    from verify.runs.plugin import PluginFault, parameters
 
     if args.counterexamples is not None and not args.counterexamples.is_dir():
         raise UsageError(f"{args.counterexamples}: no such directory (--counterexamples)")
-    algorithms, refused = given_plugins(args.algorithm)
+    if any(index < 0 for index, _ in args.param):
+        first = next(text for index, text in args.param if index < 0)
+        raise UsageError(f"--param {first}: give it after the --algorithm it is for")
+    for _, text in args.param:  # read strictly before any plug-in is loaded
+        try:
+            parameters([text], "--param")
+        except PluginFault as fault:
+            raise UsageError(str(fault).removeprefix("--param: ")) from None
+    algorithms, refused = given_plugins(args.algorithm, args.param)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
         audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
@@ -170,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
     unrendered = write_reports(audit, outputs,
                                Layout(summary=args.summary, appendix=not args.no_appendix))
     if args.counterexamples is not None:
-        write_counterexamples(audit, args)
+        write_counterexamples(audit, args, algorithms)
     passed = audit.passed(strict=args.strict)
     broken = f"; {unrendered} report piece(s) could not be rendered" if unrendered else ""
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
@@ -184,17 +197,31 @@ def run(args: argparse.Namespace) -> int:
     return 0 if passed and not unrendered else 1
 
 
-def given_plugins(texts: list[str]) -> tuple[dict[str, Plugin], list[str]]:
-    """The plug-ins of `--algorithm`, loaded (a user's code runs from here on: she asked for
-    it); one line per plug-in that cannot be used, and the audit goes on without it."""
+class _Param(argparse.Action):
+    """`--param KEY=VALUE`, recorded with the index of the `--algorithm` given before it
+    (-1: none was, a usage error once parsing is done)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        params = list(getattr(namespace, self.dest, None) or [])
+        params.append((len(getattr(namespace, "algorithm", None) or []) - 1, values))
+        setattr(namespace, self.dest, params)
+
+
+def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
+                  ) -> tuple[dict[str, Plugin], list[str]]:
+    """The plug-ins of `--algorithm`, each with the `--param`s given after it, loaded (a
+    user's code runs from here on: she asked for it); one line per plug-in that cannot be
+    used, and the audit goes on without it."""
     from verify.audit.job import BUILT_IN
-    from verify.runs.plugin import PluginFault, plugins
+    from verify.runs.plugin import Plugin, PluginFault, plugins
 
     loaded: list[Plugin] = []
     refused: list[str] = []
-    for text in texts:
+    for index, text in enumerate(texts):
         try:
-            loaded.extend(plugins([text], BUILT_IN).values())
+            own = [value for at, value in params if at == index]
+            loaded.extend(plugins([Plugin.parse(text, own)], BUILT_IN).values())
         except PluginFault as fault:
             refused.append(str(fault))
     try:
@@ -203,12 +230,14 @@ def given_plugins(texts: list[str]) -> tuple[dict[str, Plugin], list[str]]:
         return {}, [*refused, str(fault)]
 
 
-def write_counterexamples(audit: Audit, args: argparse.Namespace) -> None:
+def write_counterexamples(audit: Audit, args: argparse.Namespace,
+                          algorithms: dict[str, Plugin]) -> None:
     """The smallest failing run of every violated step, as a data file in the directory of
     `--counterexamples`, each announced with the command that reproduces it."""
     from verify.audit.counterexamples import shrink_all
 
-    for written in shrink_all(audit, args.counterexamples, plugins=args.algorithm):
+    options = [plugin.options() for plugin in algorithms.values()]
+    for written in shrink_all(audit, args.counterexamples, plugins=options):
         print(f"novikoff: {written}", file=sys.stderr)
 
 

@@ -28,6 +28,14 @@ worker's; a Dask worker's thread has no such guard) raises `PluginFault`, one li
 plug-in and the fault. The campaign stops running that plug-in and the audit reports the line
 (exit 2); every other proof is reported as usual.
 
+Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
+calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
+read strictly from an integer, `p/q` or a finite decimal (`1/2`, `-3`, `0.25`; no exponent,
+no float, no `nan`): exact in, exact out. A key that is not an identifier, a value that is
+not such a rational, a key given twice or one the function does not take is a `PluginFault`
+before anything runs. Only online algorithms are plug-ins for now (a batch trace needs the
+run wing's registry of run kinds).
+
 No plug-in code runs unless asked for: `Plugin.parse` reads the command line's
 `--algorithm`, and entry points (group `novikoff.algorithms`) are looked up only by a name
 given there. A proof's `[numeric] algorithm` only selects among the plug-ins given.
@@ -37,6 +45,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
+import re
+import shlex
 import signal
 import sys
 import threading
@@ -59,7 +70,9 @@ MAX_UPDATES = 100_000
 #: Wall-clock guard per call, in seconds: generous, a guard against a loop, never a verdict.
 SECONDS = 60.0
 
-Algorithm = Callable[[Dataset, int], Iterable[Any]]
+Algorithm = Callable[..., Iterable[Any]]  # (data, max_updates, **params)
+#: A parameter's value as written: an integer, `p/q` or a finite decimal (ASCII digits only).
+RATIONAL = re.compile(r"[+-]?[0-9]+(?:/[0-9]+|\.[0-9]+)?", re.ASCII)
 
 
 class PluginFault(Exception):
@@ -76,12 +89,15 @@ class Plugin:
     spec: str | None = None
     function: Algorithm | None = field(default=None, compare=False)
     seconds: float = SECONDS
+    params: tuple[tuple[str, Fraction], ...] = ()  # keyword arguments of every call
 
     @classmethod
-    def parse(cls, text: str) -> Plugin:
+    def parse(cls, text: str, params: Iterable[str] = ()) -> Plugin:
         """`[NAME=]MODULE:FUNCTION`, `[NAME=]FILE.py:FUNCTION`, or the NAME of an installed
-        entry point; NAME defaults to the function's name, `_` read as `-`. Loads it (so a
-        spelling mistake is found before the audit starts); raises PluginFault."""
+        entry point; NAME defaults to the function's name, `_` read as `-`; `params` are
+        `KEY=VALUE` texts (`parameters`). Loads it (so a spelling mistake is found before
+        the audit starts) and checks that it takes the parameters; raises PluginFault."""
+        given = parameters(params, f"--algorithm {text}")
         name, _, spec = text.rpartition("=")
         if ":" not in spec:
             found = [e for e in entry_points(group=GROUP) if e.name == spec]
@@ -90,16 +106,41 @@ class Plugin:
                                   f"{GROUP} (give MODULE:FUNCTION or FILE.py:FUNCTION)")
             name, spec = name or spec, found[0].value
         name = name or spec.rpartition(":")[2].replace("_", "-")
-        plugin = cls(name, spec)
-        plugin.load()
+        plugin = cls(name, spec, params=given)
+        plugin.takes(plugin.load())
         return plugin
 
     @classmethod
-    def of(cls, name: str, function: Algorithm) -> Plugin:
+    def of(cls, name: str, function: Algorithm, params: Iterable[str] = ()) -> Plugin:
         """A function given through the API (pickled by reference to reach a worker)."""
         if not callable(function):
             raise PluginFault(f"plug-in {name}: {function!r} is not callable")
-        return cls(name, None, function)
+        plugin = cls(name, None, function, params=parameters(params, f"plug-in {name}"))
+        plugin.takes(function)
+        return plugin
+
+    def takes(self, function: Algorithm) -> None:
+        """PluginFault unless `function(data, max_updates, **params)` binds (a function
+        whose signature Python cannot read is given the benefit of the doubt: a wrong
+        call is then its fault at run time)."""
+        try:
+            signature = inspect.signature(function)
+        except (TypeError, ValueError):
+            return
+        try:
+            signature.bind(None, 0, **dict(self.params))
+        except TypeError as error:
+            raise PluginFault(f"plug-in {self.name} cannot be called with "
+                              f"(data, max_updates{''.join(f', {k}=' for k, _ in self.params)}"
+                              f"): {error}") from None
+
+    def options(self) -> str:
+        """The command-line options that give this plug-in (`--algorithm ... --param ...`),
+        quoted for a shell; for a plug-in given by a function, a note that none does."""
+        if self.spec is None:
+            return f"(the plug-in {self.name} given through the API)"
+        return " ".join(["--algorithm", shlex.quote(f"{self.name}={self.spec}"), *(
+            f"--param {shlex.quote(f'{k}={v}')}" for k, v in self.params)])
 
     def load(self) -> Algorithm:
         """The function (imported here on first use: a worker imports it by `spec`)."""
@@ -134,7 +175,7 @@ class Plugin:
         cap = min(max_updates, MAX_UPDATES)
         try:
             with _guard(self.seconds):
-                items = list(islice(iter(function(data, cap)), cap + 1))
+                items = list(islice(iter(function(data, cap, **dict(self.params))), cap + 1))
         except _Timeout:
             raise PluginFault(f"plug-in {self.name} did not return within {self.seconds:g} s "
                               f"on {data.name} ({data.n} examples)") from None
@@ -181,6 +222,30 @@ class Plugin:
             return item
         raise PluginFault(f"plug-in {self.name}: update {k} is {item!r}"[:200]
                           + ", not (index, w_after) nor an UpdateRecord")
+
+
+def parameters(texts: Iterable[str], what: str) -> tuple[tuple[str, Fraction], ...]:
+    """`KEY=VALUE` texts read strictly: KEY an identifier given once, VALUE an exact
+    rational as written (`RATIONAL`: `3`, `-1/2`, `0.25`); PluginFault naming the text."""
+    out: dict[str, Fraction] = {}
+    for given in texts:
+        text = str(given)[:80]  # as shown in a fault (a value may be long)
+        key, equals, value = str(given).partition("=")
+        if not equals or not key.isidentifier() or not key.isascii():
+            raise PluginFault(f"{what}: --param {text!r} is not KEY=VALUE with KEY a name")
+        if not RATIONAL.fullmatch(value):
+            raise PluginFault(f"{what}: --param {text!r}: {value[:40]!r} is not an exact rational "
+                              "(an integer, p/q or a finite decimal such as 1/2 or 0.25)")
+        if key in out:
+            raise PluginFault(f"{what}: --param {key} given twice")
+        try:
+            out[key] = Fraction(value)
+        except ZeroDivisionError:
+            raise PluginFault(f"{what}: --param {text!r} divides by zero") from None
+        except ValueError:  # more digits than Python converts
+            raise PluginFault(f"{what}: --param {key}: {len(value)} characters, too long "
+                              "a number") from None
+    return tuple(out.items())
 
 
 def _exact(value: object) -> bool:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
+from perceptron.dataset import Dataset
+from perceptron.errors import DataError
 from verify.api import audit_proofs
-from verify.audit.counterexamples import fails, shrink_all
-from verify.audit.targets import load_data
+from verify.audit.counterexamples import fails, shrink, shrink_all
+from verify.audit.targets import U_LINE, data_scenarios, load_data, read, separates
 
 FALSE = """
 title = "A false invariant"
@@ -39,3 +44,74 @@ def test_a_violated_step_is_written_as_its_smallest_failing_run(tmp_path: Path) 
     assert fails(witness.check, data, "online") is not None
     again = audit_proofs(proof, data=[written], budget="small")
     assert again.proofs[0].steps[0].numeric.status == "violated"
+
+
+# The campaign's own u (issue 27.5): the shrunk file names it, projected as coordinates drop.
+
+ABOUT_U = """
+title = "A false bound on the separator"
+vectors = ["w", "u"]
+scalars = ["t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "unit"
+claim = "norm2(u) <= 1"
+note = "false for the campaign's separators, true for some a data file could find"
+"""
+
+
+def test_the_shrunk_run_keeps_the_campaign_s_separator(tmp_path: Path) -> None:
+    proof = tmp_path / "about-u.toml"
+    proof.write_text(ABOUT_U)
+    audit = audit_proofs(proof, budget="small")
+    witness = audit.witnesses["about-u/unit"]
+    campaign_u = tuple(witness.scenario.u)
+    lines = shrink_all(audit, tmp_path)
+    written = tmp_path / "about-u--unit.csv"
+    assert lines == [lines[0]] and lines[0].endswith(
+        f"reproduce: novikoff audit {proof} --data {written} --budget small")
+    head = written.read_text().splitlines()[0]
+    assert head.startswith(f"{U_LINE} ")
+    data, u = read(str(written))
+    assert u is not None and len(u) == data.d and separates(u, data)
+    # u is the campaign's, projected: its coordinates, in order, a dropped one dropped
+    kept = iter(campaign_u)
+    assert all(any(c == k for k in kept) for c in u)
+    assert head == f"{U_LINE} {', '.join(map(str, u))}"
+    # the file run as the printed command runs it: with that u, and the step fails there
+    (scenario,) = data_scenarios(str(written), "online")
+    assert tuple(scenario.u) == u
+    assert fails(witness.check, data, "online", u) is not None
+    again = audit_proofs(proof, data=[written], budget="small")
+    assert again.proofs[0].steps[0].numeric.status == "violated"
+
+
+def test_a_recomputed_separator_would_not_reproduce_it(tmp_path: Path) -> None:
+    """Why u is kept: one example x = (1, 0), whose own exact separator is (1, 0) (norm 1:
+    the step holds), fails with the campaign's u = (1, 1)."""
+    proof = tmp_path / "about-u.toml"
+    proof.write_text(ABOUT_U)
+    check = audit_proofs(proof, budget="small").witnesses["about-u/unit"].check
+    one = Dataset.of([[1, 0]], [1], "one")
+    assert fails(check, one, "online") is None
+    assert fails(check, one, "online", (Fraction(1), Fraction(1))) is not None
+    shrunk = shrink(check, Dataset.of([[1, 0, 2], [2, 1, 0]], [1, 1], "two"), "online",
+                    u=(Fraction(1), Fraction(1), Fraction(1)))
+    assert shrunk is not None and shrunk.u is not None and separates(shrunk.u, shrunk.data)
+    assert len(shrunk.u) == shrunk.data.d and set(shrunk.u) == {Fraction(1)}
+    assert fails(check, shrunk.data, "online", (Fraction(-1),) * shrunk.data.d) is None
+
+
+@pytest.mark.parametrize(("line", "fault"), [
+    ("# u = 1, x", "its line `# u = 1, x`"),
+    ("# u = 1", "its u has 1 coordinates, its examples 2"),
+    ("# u = -1, -1", "the u it names does not separate its examples"),
+])
+def test_a_bad_separator_line_is_one_line(tmp_path: Path, line: str, fault: str) -> None:
+    path = tmp_path / "bad.csv"
+    path.write_text(f"{line}\n1,2,1\n2,1,1\n")
+    with pytest.raises(DataError) as raised:
+        read(str(path))
+    assert fault in str(raised.value) and "\n" not in str(raised.value)
