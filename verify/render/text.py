@@ -93,19 +93,21 @@ def locate(query: str, steps: list[Located] | None = None) -> Located:
 
 
 def check_with_uses(located: Located, *, budget: SearchBudget = DEFAULT_BUDGET,
-                    guard: float | None = None) -> StepReport:
-    """Check the step after the steps it uses (transitively), so `uses` can be honoured."""
+                    guard: float | None = None) -> dict[str, StepReport]:
+    """Check the step after the steps it uses (transitively), so `uses` can be honoured:
+    every report by step id, the step's own among them (its statement is read through
+    theirs: `explain`)."""
     done: dict[str, StepReport] = {}
     proof = located.proof
 
-    def visit(step: Step) -> StepReport:
+    def visit(step: Step) -> None:
         if step.id not in done:
             for used in step.uses:
                 visit(proof.step(used.step))
             done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done)
-        return done[step.id]
 
-    return visit(located.step)
+    visit(located.step)
+    return done
 
 
 # -- text of polynomials, facts, certificates (the shared printer, in its text notation) ------
@@ -326,10 +328,13 @@ class _Style:
         return as_written(goal_written[1].text, self.names, author)
 
 
-def statement_lines(located: Located) -> list[str]:
-    """The step's statement as the reports typeset it, in plain Unicode: its run or cases,
-    its own hypotheses, each inherited fact marked with the step it comes from, its claim."""
-    st = statement(located.proof, located.step, written.TEXT)
+def statement_lines(located: Located, reports: Mapping[str, StepReport]) -> list[str]:
+    """The step's statement as the kernel read it and the reports typeset it, in plain
+    Unicode: its run or cases, its naturals and own hypotheses, each inherited fact marked
+    with the step it comes from, its claim (`reports`: `check_with_uses`)."""
+    st = statement(located.proof, located.step, written.TEXT,
+                   reports[located.step.id].statement,
+                   {k: r.statement for k, r in reports.items()})
     lines = ["statement:"]
     if st.run:
         lines.append("  " + "".join(text for _, text in st.run))
@@ -394,9 +399,10 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
     return lines
 
 
-def explain(located: Located, report: StepReport) -> str:
-    """The step, its source and note, and each judgement with its evidence."""
-    step, style = located.step, _Style.of(located)
+def explain(located: Located, reports: Mapping[str, StepReport]) -> str:
+    """The step, its source and note, and each judgement with its evidence (`reports`: the
+    step's and those of the steps it uses, `check_with_uses`)."""
+    step, style, report = located.step, _Style.of(located), reports[located.step.id]
     lines = [f"{located.full_id}  ({located.proof.title})",
              f"status: {report.status} — {report.message}"]
     if step.source:
@@ -405,7 +411,7 @@ def explain(located: Located, report: StepReport) -> str:
         lines.append(f"note: {step.note}")
     if step.uses:
         lines.append(f"uses the claims of: {', '.join(map(str, step.uses))}")
-    lines += statement_lines(located)
+    lines += statement_lines(located, reports)
     if report.vacuity_reason is not None:
         lines.append(f"WARNING: vacuous — {report.vacuity_reason} (a kernel-checked "
                      "certificate), so the statement says nothing of any instance beyond that")
@@ -469,17 +475,17 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     return out
 
 
-def explanation(located: Located, report: StepReport) -> dict[str, object]:
+def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str, object]:
     """What `explain` prints, as data (`novikoff explain --json`): the step, its statement
     typeset, and per judgement its hypotheses, claim, certificate lines and the argument
     (with the contradiction spelled out in refutation form) or its counterexample."""
-    step, style = located.step, _Style.of(located)
+    step, style, report = located.step, _Style.of(located), reports[located.step.id]
     return {
         "step": located.full_id, "proof_title": located.proof.title,
         "status": report.status, "message": report.message,
         "source": step.source or None, "note": step.note or None,
         "uses": [str(u) for u in step.uses],
-        "statement": [line.strip() for line in statement_lines(located)[1:]],
+        "statement": [line.strip() for line in statement_lines(located, reports)[1:]],
         "vacuous": report.vacuous, "vacuity": report.vacuity_reason,
         "judgements": [_goal_json(goal, style) for goal in report.goals],
     }
