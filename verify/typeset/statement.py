@@ -16,7 +16,7 @@ after t updates: ‖w‖² ≤ t R²".
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sympy
@@ -28,7 +28,27 @@ from verify.typeset.written import TEXT, Format, Printer
 from verify.uses import UsedAs, agrees, used_as
 
 Piece = tuple[str, str]
-"""`("text", words)` or `("math", formula)`: a renderer escapes the first, wraps the second."""
+"""`("text", words)` or `("math", formula)`: a renderer escapes the first, wraps the second
+(`joined`)."""
+
+
+def joined(pieces: Sequence[Piece], math: Callable[[str], str],
+           escape: Callable[[str], str]) -> str:
+    """Words and formulas on one line, as every renderer writes a run or a case split:
+    each formula wrapped by `math` (`$...$`, `<math>...</math>`), each run of words escaped
+    by `escape` with the spaces at its edges kept. The escapes of Markdown and LaTeX fold
+    whitespace and drop it at the edges, which once ran words into formulas (`from$w = 0$`,
+    `after$t$updates`)."""
+    out = []
+    for kind, text in pieces:
+        if kind == "math":
+            out.append(math(text))
+            continue
+        words = escape(text.strip())
+        lead = " " if text[:1].isspace() else ""
+        trail = " " if text[-1:].isspace() and words else ""
+        out.append(lead + words + trail)
+    return "".join(out)
 
 
 @dataclass(frozen=True)
