@@ -1,8 +1,10 @@
 """`novikoff audit [PROOF ...]`: built-in proofs and users' proof files, symbolically and
 numerically (docs/design.md §6).
 
-With `--only ID` a report file is that proof's stand-alone handout (theorem, graph, steps,
-certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one page.
+With `--only ID` only that proof is audited (a built-in id, a proof file, or a proof given by
+the name the summary shows), and a report file is its stand-alone handout (theorem, graph,
+steps, certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one
+page. So is a report file of a single proof file given.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
 was rendered whole, 1 otherwise; findings in the source proofs are reported, not failures,
@@ -95,7 +97,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-appendix", action="store_true",
                         help="report files leave out the certificates (a shorter handout)")
     parser.add_argument("--only", action="append", metavar="ID",
-                        help=f"audit only this proof (repeatable): {', '.join(PROOFS)}")
+                        help="audit only this proof (repeatable): a built-in id "
+                        f"({', '.join(PROOFS)}), a proof file, or a PROOF given, by its file "
+                        "or by the name the summary shows (its file's stem); a PROOF given "
+                        "that no --only names is then not audited. With one proof a report "
+                        "file is its stand-alone handout")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default); the symbolic search always "
@@ -127,9 +133,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
         raise UsageError("--scheduler needs Dask distributed: pip install -e '.[dask]' in "
                          "the checkout")
-    unknown = [p for p in args.only or () if p not in PROOFS]
-    if unknown:
-        raise UsageError(f"unknown proof id {unknown[0]!r} (known: {', '.join(PROOFS)})")
+    chosen, left_out = selection(args.proofs, args.only)
     from verify.audit.job import run_audit
     from verify.audit.report import summary_table, to_json, to_text
 
@@ -154,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     algorithms, refused = given_plugins(args.algorithm, args.param)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
-        audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
+        audit = run_audit(chosen or None, data=args.data,
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
@@ -190,11 +194,38 @@ def run(args: argparse.Namespace) -> int:
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"
           f"{', scheduler ' + args.scheduler if args.scheduler else ''}){broken}; "
           f"{store_note(audit, args.search)}", file=sys.stderr)
+    for name in left_out:
+        print(f"novikoff: note: {name} was not audited: no --only names it", file=sys.stderr)
     for error in (*refused, *audit.errors):
         print(f"novikoff: error: {error}", file=sys.stderr)
     if audit.errors or refused:
         return 2
     return 0 if passed and not unrendered else 1
+
+
+def selection(proofs: Sequence[str], only: Sequence[str] | None
+              ) -> tuple[list[str], list[str]]:
+    """The proofs to audit, by the names `run_audit` loads them by, and the proofs given
+    that `--only` leaves out. Without `--only`, every proof given; with it, only what it
+    names: a proof given (by its name on the command line, or by its id in the summary: a
+    file's stem, `verify.audit.targets`), a built-in id, or a proof file (an unreadable one
+    is the audit's one-line fault, as when given as PROOF). UsageError for anything else."""
+    if not only:
+        return list(proofs), []
+    from verify.audit.targets import targets
+
+    shown = {t.id: t.name for t in targets(proofs)}
+    chosen = []
+    for name in only:
+        if name in shown or name in proofs:
+            chosen.append(shown.get(name, name))
+        elif name in PROOFS or name.endswith(".toml") or Path(name).is_file():
+            chosen.append(name)
+        else:
+            given = f"; proofs given: {', '.join(shown)}" if shown else ""
+            raise UsageError(f"unknown proof id {name!r} (built-in: {', '.join(PROOFS)}"
+                             f"{given})")
+    return chosen, [p for p in dict.fromkeys(proofs) if p not in chosen]
 
 
 class _Param(argparse.Action):

@@ -227,3 +227,31 @@ def test_the_api_and_the_fixture_audit_a_lecture_proof(tmp_path: Path):
     assert theory.audit_proof(EXAMPLES / "linear-hinge-bound.toml").passed()
     with pytest.raises(pytest.fail.Exception, match="false-step: has-findings: no-cross-term"):
         theory.audit_proof(EXAMPLES / "false-step.toml")
+
+
+TRIAL = Path(__file__).resolve().parents[2] / "cases" / "trial"
+
+
+def test_only_names_a_proof_file_as_the_summary_shows_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Newcomer trial, item 10: `audit perceptron.toml --only perceptron` said "unknown proof
+    id", though the summary calls the proof `perceptron`: no documented way to the handout
+    of one's own proof among several. `--only` names a proof given by its summary name or
+    its file, a built-in id, or a proof file; what it does not name is not audited (a note
+    says so)."""
+    lecture, other = str(TRIAL / "perceptron.toml"), str(TRIAL / "perceptron-nolemma.toml")
+    handout = tmp_path / "h.md"
+    code = main(["audit", lecture, other, "--only", "perceptron", "--budget", "small",
+                 "--jobs", "1", "--markdown", str(handout)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "perceptron " in out and "perceptron-nolemma" not in out
+    assert f"novikoff: note: {other} was not audited: no --only names it" in err
+    assert handout.read_text().startswith(
+        "# Perceptron convergence (Block 1962, Novikoff 1962): lecture 4\n")  # its handout
+    assert main(["audit", "--only", other, "--budget", "small", "--jobs", "1"]) == 0
+    assert "perceptron-nolemma " in capsys.readouterr().out
+    assert main(["audit", lecture, "--only", "perceptrn"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown proof id 'perceptrn'" in err
+    assert "proofs given: perceptron" in err
