@@ -60,8 +60,11 @@ def register(subparsers: Any) -> None:
         "perceptron proofs, their variants and the five source documents), or of the proofs "
         "named (built-in ids and proof files, mixed), and check each step's statement on "
         "exact runs over adversarial sequences and the data given. Exit 0 when the canonical "
-        "proofs and every proof file audited are verified; --strict also fails on findings "
-        "in any proof; 2 when a proof or data file cannot be used (the others are reported).",
+        "proofs and every proof file audited are verified and every report file was written "
+        "whole; 1 when one of them is not verified (with --strict: any proof audited), or a "
+        "piece of a report file could not be rendered; 2 when a proof, data file or plug-in "
+        "cannot be used or fails (one line each, the others are reported), or on a usage "
+        "error.",
     )
     parser.add_argument("proofs", nargs="*", metavar="PROOF",
                         help="a built-in proof id or a proof file (TOML; default: every "

@@ -255,3 +255,19 @@ def test_only_names_a_proof_file_as_the_summary_shows_it(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown proof id 'perceptrn'" in err
     assert "proofs given: perceptron" in err
+
+
+def test_exit_1_is_documented_where_the_exit_codes_are(capsys: pytest.CaptureFixture[str]):
+    """Newcomer trial, item 11: an unverified proof file gives exit 1, which the README's
+    command table and `--help` did not list (only 0 and 2)."""
+    wrong = str(TRIAL / "perceptron-wrong2.toml")  # R for R**2: one-update-growth refuted
+    assert main(["audit", wrong, "--budget", "small", "--jobs", "1"]) == 1
+    capsys.readouterr()
+    readme = (TRIAL.parents[2] / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `novikoff audit"))
+    codes = row.rsplit(" | ", 1)[1]
+    assert "1 when a canonical proof or a proof file audited is not verified" in codes
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    assert "1 when one of them is not verified" in helped and "Exit 0 when" in helped
