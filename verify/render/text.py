@@ -28,7 +28,7 @@ from proofs.library import PROOFS, load_builtin
 from proofs.step import Induction, Proof, Step
 from verify.kernel import Certificate, Counterexample, Fact, Judgement
 from verify.kernel.algebra import holds
-from verify.proof_checker import GoalReport, StepReport, check_step
+from verify.proof_checker import GoalReport, StepReport, check_step, refutes_nothing
 from verify.render.certificates import TEXT, Identity, Text, assignments, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
 from verify.typeset import written
@@ -281,11 +281,15 @@ def refuting(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
 
 
 def counterexample_lines(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
-                         names: written.Printer | None = None) -> list[str]:
-    """The counterexample's numbers, then every hypothesis and the claim evaluated at it."""
+                         names: written.Printer | None = None, why_not: str = "") -> list[str]:
+    """The counterexample's numbers, then every hypothesis and the claim evaluated at it; a
+    point of a goal that is not decisive is said to refute nothing, and why (`why_not`,
+    `verify.proof_checker.refutes_nothing`)."""
     found = refuting(report, cex, notation, names)
     lines = ["  counterexample (exact; re-checked by the kernel; names the step does not "
-             "use are left out):"]
+             "use are left out):"] if report.goal.decisive else [
+        "  a point where the hypotheses hold and the claim fails (exact; names the step does "
+        f"not use are left out); it refutes nothing: {why_not}:"]
     if found.scalars:
         lines.append("    " + ", ".join(assignments(found.scalars, {}, show=notation.name)))
     if found.vectors:
@@ -312,12 +316,14 @@ class _Style:
     notation: Text
     names: written.Printer
     author: Mapping[str, Mapping[str, str]]  # an induction's `base`/`step` as written
+    why_not: str  # why a point of a goal that is not decisive refutes nothing
 
     @classmethod
     def of(cls, located: Located) -> _Style:
         proof, rule = located.proof, located.step.rule
         return cls(Text(proof.notation), written.Printer(written.TEXT, proof.notation),
-                   rule.written if isinstance(rule, Induction) else {})
+                   rule.written if isinstance(rule, Induction) else {},
+                   refutes_nothing(located.step))
 
     def claim(self, report: GoalReport) -> str | None:
         """The obligation's claim as written (an induction's base or step substituted)."""
@@ -393,7 +399,8 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
         if (argument := contradiction(report, notation, style.claim(report))) is not None:
             lines.append("  by contradiction: " + argument)
     elif verdict.counterexample is not None:
-        lines += counterexample_lines(report, verdict.counterexample, notation, style.names)
+        lines += counterexample_lines(report, verdict.counterexample, notation, style.names,
+                                      style.why_not)
     else:
         lines.append(f"  no certificate or counterexample found: {verdict.message}")
     return lines
@@ -463,6 +470,8 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     elif verdict.counterexample is not None:
         found = refuting(report, verdict.counterexample, notation, style.names)
         out["counterexample"] = {
+            "refutes": report.goal.decisive,
+            "refutes_nothing": None if report.goal.decisive else style.why_not,
             "scalars": {n: str(Fraction(v)) for n, v in found.scalars.items()},  # type: ignore[arg-type]
             "vectors": {n: [str(Fraction(x)) for x in v]  # type: ignore[attr-defined]
                         for n, v in found.vectors.items()},
