@@ -215,7 +215,31 @@ def to_text(audit: Audit) -> str:
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
-    return "\n".join(lines + not_run_lines(audit))
+    return "\n".join(lines + vacuous_lines(audit) + not_run_lines(audit))
+
+
+def mostly_vacuous(step: StepAudit) -> bool:
+    """Checked on runs, but on more than half of its instances a hypothesis was false there:
+    the claim was tested on the rest only."""
+    return step.numeric is not None and 2 * step.numeric.vacuous > step.numeric.instances
+
+
+def vacuous_lines(audit: Audit) -> list[str]:
+    """The steps whose run instances were mostly vacuous (`mostly_vacuous`), as the JSON and
+    the reports count them: for a user's proof file one line per step, with the counts; for
+    a built-in proof only how many steps (the counts are in the JSON and the reports)."""
+    lines = []
+    for p in audit.proofs:
+        mostly = [s for s in p.steps if mostly_vacuous(s)]
+        if p.file:
+            lines += [f"  {p.id}/{s.step.id}: {s.numeric.vacuous} of "  # type: ignore[union-attr]
+                      f"{s.numeric.instances} run instances vacuous (hypotheses false)"  # type: ignore[union-attr]
+                      for s in mostly]
+        elif mostly:
+            lines.append(f"  {p.id}: {len(mostly)} step{'s' * (len(mostly) > 1)} "
+                         "(how many instances: in --json and the reports)")
+    return ["", "mostly vacuous on runs (a hypothesis false on most instances: the claim was "
+            "tested on the others only):", *lines] if lines else []
 
 
 def not_run_lines(audit: Audit) -> list[str]:

@@ -271,3 +271,28 @@ def test_exit_1_is_documented_where_the_exit_codes_are(capsys: pytest.CaptureFix
         main(["audit", "--help"])
     helped = " ".join(capsys.readouterr().out.split())
     assert "1 when one of them is not verified" in helped and "Exit 0 when" in helped
+
+
+def test_the_text_summary_shows_steps_mostly_vacuous_on_runs():
+    """Newcomer trial, item 14: a step whose hypotheses were false on most of its run
+    instances (the lecture's cauchy-schwarz: the run's u is no unit vector) was said so by
+    the JSON, HTML and LaTeX, not by the text summary."""
+    import dataclasses
+
+    from verify.audit.report import vacuous_lines
+
+    audit = run_audit([str(TRIAL / "perceptron.toml")], budget="small")
+    (proof,) = audit.proofs
+    mostly = [s for s in proof.steps
+              if s.numeric is not None and 2 * s.numeric.vacuous > s.numeric.instances]
+    others = [s for s in proof.steps if s not in mostly]
+    assert "cauchy-schwarz" in {s.step.id for s in mostly} and others
+    text = to_text(audit)
+    section = text[text.index("mostly vacuous on runs"):]
+    for s in mostly:
+        assert (f"  perceptron/{s.step.id}: {s.numeric.vacuous} of {s.numeric.instances} run "
+                "instances vacuous (hypotheses false)") in section
+    assert not any(f"perceptron/{s.step.id}:" in section for s in others)
+    builtin = dataclasses.replace(audit, proofs=(dataclasses.replace(proof, file=False),))
+    assert vacuous_lines(builtin)[2:] == [
+        f"  perceptron: {len(mostly)} steps (how many instances: in --json and the reports)"]
