@@ -8,10 +8,11 @@ page. So is a report file of a single proof file given.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
 was rendered whole, 1 otherwise; findings in the source proofs are reported, not failures,
-unless `--strict`. A proof file or data file that cannot be used is one line on stderr and
-exit 2, after the report of the others. The summary is printed before any report
-file is written. On a terminal, a progress bar is drawn on
-stderr (`verify.cli.terminal`); otherwise stderr gets only the final time line.
+unless `--strict`. A proof file or data file that cannot be used is one line on stderr per
+error (every independent error of a proof file, as `check` lists them) and exit 2, after the
+report of the others; when nothing could be audited, only those lines. The summary is
+printed before any report file is written. On a terminal, a progress bar is drawn on stderr
+(`verify.cli.terminal`); otherwise stderr gets only the final time line.
 """
 
 from __future__ import annotations
@@ -166,6 +167,10 @@ def run(args: argparse.Namespace) -> int:
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
                           search=args.search)
+    if not audit.proofs and (audit.errors or refused):  # nothing to summarise or report:
+        for error in (*refused, *audit.errors):  # an empty table would say nothing true
+            print(f"novikoff: error: {error}", file=sys.stderr)
+        return 2
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
     if audit.real_data in ("absent", "partial"):

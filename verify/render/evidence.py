@@ -30,6 +30,7 @@ from verify.proof_checker import GoalReport
 from verify.render.certificates import assignments
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.statement import Statement, statement
+from verify.typeset.words import counted
 from verify.typeset.written import Format
 
 Json = dict[str, Any]
@@ -282,4 +283,5 @@ def environment(fmt: str, escape: Callable[[str], str] | None = None) -> jinja2.
         options.update(LATEX_SYNTAX)
     env = jinja2.Environment(**options)
     env.filters["raw"] = Raw  # a macro's output: built by the template from escaped values
+    env.filters["counted"] = counted  # `1 finding`, `2 findings`
     return env

@@ -296,3 +296,41 @@ def test_the_text_summary_shows_steps_mostly_vacuous_on_runs():
     builtin = dataclasses.replace(audit, proofs=(dataclasses.replace(proof, file=False),))
     assert vacuous_lines(builtin)[2:] == [
         f"  perceptron: {len(mostly)} steps (how many instances: in --json and the reports)"]
+
+
+def test_every_error_of_a_refused_file_is_a_line_and_nothing_audited_prints_no_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Newcomer trial, item 16: the audit printed only the first of a file's errors (two bad
+    `[numeric] names` entries: one line), and for a file it could not read at all still
+    "failed · no canonical proof audited" and an empty summary table."""
+    text = (GROWTH % "").replace('names = { th = "w", margin = "y*dot(w, x)" }',
+                                 'names = { th = "w", nosuch = "w", other = "x" }')
+    bad = _write(tmp_path, "bad.toml", text)
+    assert main(["audit", bad, "--budget", "small", "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no verdict line, no empty table
+    lines = [x for x in err.splitlines() if x.startswith("novikoff: error:")]
+    assert [x.split(": ", 3)[-1] for x in lines] == [
+        "numeric.names binds undeclared name 'nosuch'",
+        "numeric.names binds undeclared name 'other'"]
+    unreadable = tmp_path / "binary.toml"
+    unreadable.write_bytes(b"\xff\xfe\x00")
+    assert main(["audit", str(unreadable), "--budget", "small"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "not UTF-8" in err
+    good = _write(tmp_path, "good.toml", GROWTH % "")
+    assert main(["audit", str(unreadable), good, "--budget", "small", "--jobs", "1"]) == 2
+    out, _ = capsys.readouterr()
+    assert out.startswith("failed · ") and "good " in out  # the others are reported
+
+
+def test_one_finding_is_singular_in_every_report(tmp_path: Path):
+    """Newcomer trial, item 16: "1 findings"."""
+    from verify.render import html, latex, markdown
+
+    audit = run_audit([str(TRIAL / "perceptron-wrong2.toml")], budget="small")
+    assert len([s for p in audit.proofs for s in p.steps if s.finding]) == 1
+    for render in (markdown.render, html.render, latex.render):
+        document = render(audit)
+        assert "1 finding " in document or "1 finding;" in document, render
+        assert "1 findings" not in document and "1 steps" not in document
