@@ -231,7 +231,7 @@ def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
     run = _text(table, "run", required=True)
     if run not in RUNS:
         close = difflib.get_close_matches(run, RUNS, n=1)
-        raise ProofFileError(f"numeric.run {run!r} must be one of: {', '.join(RUNS)}",
+        raise ProofFileError(f"numeric.run must be one of: {', '.join(RUNS)} (not {run!r})",
                              key="run", text=run,
                              fix=f"did you mean {close[0]!r}?" if close else None)
     names = table.get("names", {})

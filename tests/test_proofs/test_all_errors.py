@@ -173,8 +173,8 @@ def test_a_bad_run_kind_is_placed_at_its_value(tmp_path: Path) -> None:
     text = ('title = "r"\nvectors = ["w"]\n[numeric]\nrun = "onlin"\n[[step]]\nid = "a"\n'
             'claim = "norm2(w) >= 0"\n')
     assert _lines(text, tmp_path) == [
-        "p.toml:4:8: numeric.run 'onlin' must be one of: online, batch, single-pass; did you "
-        "mean 'online'?"]
+        "p.toml:4:8: numeric.run must be one of: online, batch, single-pass (not 'onlin'); "
+        "did you mean 'online'?"]
 
 
 def test_a_misspelt_claim_is_one_error_not_two_out_of_order(tmp_path: Path) -> None:
