@@ -40,7 +40,7 @@ from verify.numeric.campaign import (
     wrong_norm_growth,
 )
 from verify.numeric.executors import executor
-from verify.numeric.instances import CompiledJudgement, InstanceBatch, Shrinker
+from verify.numeric.instances import CompiledJudgement, Shrinker
 from verify.numeric.shards import (
     adversary_shards,
     generated_shards,
@@ -48,6 +48,7 @@ from verify.numeric.shards import (
     tight_shards,
     unit_margin_shards,
 )
+from verify.runs.columns import InstanceBatch
 from verify.vocabulary import Binding, rows
 
 #: The campaign the throughput is extrapolated to.

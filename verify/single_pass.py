@@ -27,14 +27,7 @@ import numpy as np
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import functional_margins, radius2
-from verify.numeric.instances import (
-    Column,
-    InstanceBatch,
-    IntArray,
-    Origin,
-    VectorColumn,
-    _int_array,
-)
+from verify.runs.columns import Column, InstanceBatch, IntArray, Origin, VectorColumn, int_array
 from verify.vocabulary import PASS_BINDINGS, Binding, IntegerRun, radius_bound
 
 
@@ -194,7 +187,7 @@ def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: Binding) -> I
 
 def _column(numerators: Sequence[int], t: IntArray, den: int) -> Column:
     """The entries `t` of `numerators`, over `den`."""
-    return Column(_int_array([numerators[k] for k in t.tolist()]), den)
+    return Column(int_array([numerators[k] for k in t.tolist()]), den)
 
 
 def rows(run: SinglePass, binding: Binding, origin: Origin,

@@ -131,17 +131,17 @@ from perceptron.algorithms.fast import Problem, exact_matvec, integer_vector
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import functional_margins, radius2
 from verify.numeric.batch_integers import IntegerBatch
-from verify.numeric.instances import (
+from verify.runs.columns import (
     INT64_LIMIT,
     Column,
     InstanceBatch,
     IntArray,
     Origin,
     VectorColumn,
-    _as_object,
-    _int_array,
-    _max_abs,
+    as_object,
     gram_column,
+    int_array,
+    max_abs,
     reduced,
 )
 
@@ -237,12 +237,12 @@ class IntegerRun:
         """`W_0, ..., W_T` (T + 1 rows), exact: int64 when a bound allows, else object."""
         p = self.problem
         W0 = np.array([list(p.W0)], dtype=object)
-        top = max(_max_abs(W0), 0) + p.E * len(self.indices) * max(p.form.max_abs, 1)
+        top = max(max_abs(W0), 0) + p.E * len(self.indices) * max(p.form.max_abs, 1)
         steps = p.Z[self.indices]
         if top <= INT64_LIMIT and steps.dtype != object:
             W0, steps = W0.astype(np.int64), steps.astype(np.int64) * p.E
         else:
-            steps = _as_object(steps) * p.E
+            steps = as_object(steps) * p.E
         return np.concatenate([W0, W0 + np.cumsum(steps, axis=0)])
 
     def states(self, rows: slice = slice(None)) -> VectorColumn:
@@ -464,7 +464,7 @@ def _member_terms(data: Dataset, X: VectorColumn, members: Sequence[int]) -> Int
     over all of them are exact."""
     picked = X.num[list(members)]
     signs = np.array([data.y[j] for j in members], dtype=np.int64)
-    return _exact(picked, len(members) * _max_abs(picked)) * signs[:, None]
+    return _exact(picked, len(members) * max_abs(picked)) * signs[:, None]
 
 
 # ---- rows ----------------------------------------------------------------------------------
@@ -531,8 +531,8 @@ def iterate_margins(run: OnlineUpdates) -> Column:
     them: `w_t = unit W_t`, `y_j x_j = Z_j / scale`)."""
     if run.integer is not None:
         problem = run.integer.problem
-        W = _as_object(run.integer.iterates)
-        lowest = (W @ _as_object(problem.Z).T).min(axis=1)
+        W = as_object(run.integer.iterates)
+        lowest = (W @ as_object(problem.Z).T).min(axis=1)
         factor = problem.unit / problem.form.scale
         return Column.of([int(m) * factor for m in lowest])
     data = run.data
@@ -543,25 +543,25 @@ def iterate_margins(run: OnlineUpdates) -> Column:
 
 def _exact(array: IntArray, bound: int) -> IntArray:
     """`array` in a dtype whose arithmetic up to magnitude `bound` is exact."""
-    return array if bound <= INT64_LIMIT and array.dtype != object else _as_object(array)
+    return array if bound <= INT64_LIMIT and array.dtype != object else as_object(array)
 
 
 def _prefix(values: IntArray, states: int, per_state: int) -> IntArray:
     """Exclusive prefix sums within each state's block of `per_state` rows (row-major)."""
     shaped = values.reshape(states, per_state, *values.shape[1:])
-    shaped = _exact(shaped, per_state * _max_abs(shaped))
+    shaped = _exact(shaped, per_state * max_abs(shaped))
     total = np.cumsum(shaped, axis=1) - shaped
     return total.reshape(values.shape)
 
 
 def _scaled(array: IntArray, factor: int) -> IntArray:
     """`array * factor`, exactly."""
-    return _exact(array, max(_max_abs(array), 1) * abs(factor)) * factor
+    return _exact(array, max(max_abs(array), 1) * abs(factor)) * factor
 
 
 def _plus(a: IntArray, b: IntArray) -> IntArray:
     """`a + b`, exactly."""
-    bound = _max_abs(a) + _max_abs(b)
+    bound = max_abs(a) + max_abs(b)
     return _exact(a, bound) + _exact(b, bound)
 
 
@@ -595,13 +595,13 @@ def example_rows(run: OnlineUpdates, origin: Origin) -> InstanceBatch:
     along = np.zeros(len(t), dtype=X.num.dtype)  # X_jq on rows whose state has d = e_q
     moving = q[t] < dim
     along[moving] = X.num[j[moving], q[t][moving]]
-    at_num = _plus(_scaled(g.num, 2), _exact(along, _max_abs(along) * _max_abs(steps))
-                   * _exact(steps, _max_abs(along) * _max_abs(steps))[t])
+    at_num = _plus(_scaled(g.num, 2), _exact(along, max_abs(along) * max_abs(steps))
+                   * _exact(steps, max_abs(along) * max_abs(steps))[t])
     at = Column(at_num, 2 * W.den * X.den)
     # -y (<w + h d, x> + b + h db) with b = 0, over 2 * at.den: h db = (t + 1) db / 2
     at_term = _plus(_scaled(at.num, 2), _scaled((t + 1) * db[t], at.den)) * -y
     signed = np.where(member, -y, 0)
-    gradient = _exact(X.num[j], per_state * _max_abs(X.num)) * signed[:, None]
+    gradient = _exact(X.num[j], per_state * max_abs(X.num)) * signed[:, None]
     set_sum = Column(_prefix(m_set, count, per_state), g.den)
     scalars = {
         "t": Column(t), "y": Column(y), "m": Column(loss, g.den), "m_set": Column(m_set, g.den),
@@ -645,7 +645,7 @@ def _iteration_columns(run: BatchRun) -> tuple[dict[str, Column], dict[str, Vect
         integer = run.integer
         alpha = scalars["alpha"] = Column.of(integer.alphas)
         # e = 1 - a/b = (b - a)/b in lowest terms: over the same common denominator as alpha
-        scalars["e"] = Column(_int_array([alpha.den - v for v in alpha.num.tolist()]), alpha.den)
+        scalars["e"] = Column(int_array([alpha.den - v for v in alpha.num.tolist()]), alpha.den)
         scalars["mk"] = Column(np.array([len(m) for m in integer.sets], dtype=np.int64))
         vectors["theta"] = integer.states(0, integer.iterations)
         vectors["theta_next"] = integer.states(1, integer.iterations + 1)
@@ -675,7 +675,7 @@ def batch_member_rows(run: BatchRun, origin: Origin) -> InstanceBatch:
     members = [j for m in sets for j in m]
     X = run.examples
     terms = _member_terms(run.data, X, members)
-    terms = _exact(terms, len(members) * _max_abs(terms))
+    terms = _exact(terms, len(members) * max_abs(terms))
     before = np.cumsum(terms, axis=0) - terms  # over all members so far, all iterations
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     partial = before - before[starts][which] if members else before  # this M_k's only

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron.dataset import Dataset
-from verify.numeric.instances import Origin
 from verify.numeric.passes import UNITS
+from verify.runs.columns import Origin
 from verify.single_pass import PassSums, rows, run_pass
 from verify.vocabulary import NAMES, radius_bound
 

@@ -10,7 +10,7 @@ import pytest
 
 from perceptron.conventions import Conventions
 from verify.numeric.campaign import adversary, engine_runner, generated, source_runner, tight
-from verify.numeric.instances import InstanceBatch, VectorColumn
+from verify.runs.columns import InstanceBatch, VectorColumn
 from verify.vocabulary import reduced, rows
 
 SCENARIOS = [*generated(seed=3, count=25), *tight(seed=5, count=15),

@@ -32,7 +32,7 @@ from verify.audit.job import Audit, Witness
 from verify.audit.targets import DATA_SOURCE, scenarios_of
 from verify.numeric import campaign
 from verify.numeric.campaign import Check
-from verify.numeric.instances import Instance
+from verify.runs.columns import Instance
 
 #: At most this many candidate runs per violated step: a bound on the work, not on the clock.
 TRIES = 400

@@ -49,9 +49,10 @@ from verify.numeric.algorithms import OWN_ALGORITHMS
 from verify.numeric.budgets import BUDGETS
 from verify.numeric.campaign import CampaignResult, Check, Scenario
 from verify.numeric.executors import executor
-from verify.numeric.instances import Instance, NumericVerdict
+from verify.numeric.instances import NumericVerdict
 from verify.numeric.shards import RealData, Shard, budget_shards, merge, real_data, run_shard
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
+from verify.runs.columns import Instance
 from verify.runs.plugin import Plugin
 from verify.search.work import DEFAULT_BUDGET
 from verify.vocabulary import PASS_BINDINGS, Binding

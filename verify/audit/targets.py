@@ -29,7 +29,7 @@ from proofs.errors import ProofFileError
 from proofs.library import PROOFS, load_named
 from proofs.step import Proof
 from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 
 #: The campaign source of users' data files.
 DATA_SOURCE = "data"

@@ -24,7 +24,7 @@ import numpy as np
 from perceptron.algorithms.fast import IntegerForm, integer_vector
 from perceptron.algorithms.trace import BatchIntegers
 from perceptron.dataset import Vector
-from verify.numeric.instances import VectorColumn, reduced
+from verify.runs.columns import VectorColumn, reduced
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,8 @@ from perceptron.geometry.linear import radius2
 from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
-from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
+from verify.numeric.instances import CompiledJudgement, NumericVerdict
+from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.plugin import Plugin, PluginFault, steps_of
 from verify.vocabulary import (
     BATCH_BINDINGS,

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from perceptron.generators.tight import orthonormal
 from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 
 #: Family sizes cycle through 1..MAX_K.
 MAX_K = 12

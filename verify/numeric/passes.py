@@ -34,7 +34,7 @@ from perceptron.dataset import Dataset, Vector
 from perceptron.generators.tight import orthonormal
 from perceptron.geometry.linear import functional_margins
 from verify.numeric.campaign import BENCH_DATA, Scenario, with_bias
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 
 #: Rational unit vectors (Pythagorean), padded with zeros to the data's dimension.
 UNITS: tuple[tuple[Fraction, ...], ...] = (

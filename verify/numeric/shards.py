@@ -29,7 +29,7 @@ from verify.numeric import campaign
 from verify.numeric.budgets import Budget
 from verify.numeric.campaign import CampaignResult, Check, Scenario
 from verify.numeric.executors import gather
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 
 #: Scenarios per shard unless asked otherwise: small enough to spread an audit's few hundred
 #: runs over a few processes, large enough that each task's overhead stays small.

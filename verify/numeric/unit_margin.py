@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from perceptron.dataset import Dataset
 from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 
 #: Coordinates drawn from [-SPAN, SPAN]; the separator's from [-U_SPAN, U_SPAN].
 SPAN = 12

@@ -40,7 +40,7 @@ from perceptron.geometry.linear import norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, exact
 from perceptron.result import RunResult
 from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 from verify.testing.check_run import TheoryReport, check_run
 from verify.testing.protocol import (
     FULL_RUN,

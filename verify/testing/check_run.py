@@ -36,14 +36,8 @@ from perceptron.geometry.linear import dot, norm2, radius2
 from perceptron.numbers import as_text, exact
 from perceptron.result import RunResult
 from verify.numeric.campaign import canonical_checks
-from verify.numeric.instances import (
-    CompiledJudgement,
-    Instance,
-    InstanceBatch,
-    NumericVerdict,
-    Origin,
-    Provenance,
-)
+from verify.numeric.instances import CompiledJudgement, NumericVerdict
+from verify.runs.columns import Instance, InstanceBatch, Origin, Provenance
 from verify.vocabulary import OnlineUpdates, Update, margin, rows
 
 #: What `check_run` accepts as a run.

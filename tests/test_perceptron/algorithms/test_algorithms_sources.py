@@ -31,7 +31,7 @@ from verify.numeric.campaign import (
     source_batch_runner,
     source_runner,
 )
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 from verify.vocabulary import margin, radius_bound
 
 

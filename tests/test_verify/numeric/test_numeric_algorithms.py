@@ -23,8 +23,8 @@ from verify.kernel import Fact, Judgement
 from verify.numeric import campaign
 from verify.numeric.algorithms import BETAS, EXCLUSIVE_SOURCES, OWN_ALGORITHMS, margin_runs
 from verify.numeric.campaign import Check, run_campaign
-from verify.numeric.instances import Origin
 from verify.numeric.orthonormal import MAX_K, orthonormal_positive
+from verify.runs.columns import Origin
 from verify.vocabulary import OnlineUpdates, rows, run_from_engine
 
 

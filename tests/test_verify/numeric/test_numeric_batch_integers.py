@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from verify.numeric import campaign
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 from verify.vocabulary import BINDINGS, BatchRun, rows
 
 

@@ -26,7 +26,8 @@ from verify.numeric.campaign import (
     tight,
     wrong_norm_growth,
 )
-from verify.numeric.instances import CompiledJudgement, Origin, Shrinker
+from verify.numeric.instances import CompiledJudgement, Shrinker
+from verify.runs.columns import Origin
 from verify.vocabulary import OnlineUpdates, Update, margin, rows
 
 

@@ -22,15 +22,15 @@ from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
 from perceptron.generators.tight import _solve, rational_rotation
 from verify.numeric import campaign
-from verify.numeric.instances import (
+from verify.numeric.instances import CompiledPolynomial
+from verify.runs.columns import (
     INT64_LIMIT,
     Column,
-    CompiledPolynomial,
     InstanceBatch,
     Origin,
     VectorColumn,
-    _max_abs,
     gram_column,
+    max_abs,
 )
 from verify.vocabulary import example_rows
 
@@ -159,7 +159,7 @@ def test_compiled_polynomial_is_the_fraction_value(data: st.DataObject) -> None:
     assert all(np.array_equal(c.num, old) for c, old in zip(batch.scalars.values(), before,
                                                             strict=True))
     if nums.dtype != object:
-        assert _max_abs(nums) <= INT64_LIMIT
+        assert max_abs(nums) <= INT64_LIMIT
 
 
 # ---- tight families: fraction-free elimination --------------------------------------------------

@@ -32,10 +32,10 @@ from proofs.language.terms import gram, scalar
 from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import holds
 from verify.numeric import campaign
-from verify.numeric.instances import (
+from verify.numeric.instances import CompiledJudgement
+from verify.runs.columns import (
     INT64_LIMIT,
     Column,
-    CompiledJudgement,
     Instance,
     InstanceBatch,
     Origin,
@@ -232,7 +232,7 @@ def test_gram_columns_of_repeated_rows_are_exact(data: st.DataObject) -> None:
                                                  y.row(i) + zero * (width - y.dim), strict=True)),
                         Fraction(0)) for i in range(n)]
         assert [got.value(i) for i in range(n)] == expected
-        # int64 exactly when every value fits (never -2^63), as `_int_array` would make it
+        # int64 exactly when every value fits (never -2^63), as `int_array` would make it
         if got.num.dtype != object:
             assert all(abs(int(v)) <= INT64_LIMIT for v in got.num)
         for column in (x, y):

@@ -11,7 +11,7 @@ from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from verify import Fitted, check_implementation
 from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
 from verify.testing.check_implementation import as_fitted
 
 
