@@ -162,8 +162,7 @@ def _write(name: str, witness: Witness, directory: Path, plugins: Sequence[str],
            tries: int) -> str:
     """One violated step shrunk and written (or why not)."""
     scenario = witness.scenario
-    run = "single-pass" if witness.check.binding.startswith("pass-") else (
-        "batch" if witness.check.binding.startswith("batch-") else "online")
+    run = witness.check.kind.name
     data = replace(scenario.data, name=name.replace("/", "--"))
     shrunk = shrink(witness.check, data, run, tries)
     origin = scenario.origin

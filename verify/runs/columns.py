@@ -36,7 +36,7 @@ def int_array(values: Sequence[int]) -> IntArray:
     return out
 
 
-def _int_matrix(ints: list[list[int]], n: int, width: int) -> IntArray:
+def int_matrix(ints: list[list[int]], n: int, width: int) -> IntArray:
     """An n x width matrix of exact integers: int64 when each fits, object otherwise."""
     big = any(abs(v) > INT64_LIMIT for r in ints for v in r)
     array = np.empty((n, width), dtype=object if big else np.int64)
@@ -145,7 +145,7 @@ class VectorColumn:
         den = lcm(*{v.denominator for r in rows for v in r})
         ints = [[v.numerator * (den // v.denominator) for v in r] + [0] * (width - len(r))
                 for r in rows]
-        return cls(_int_matrix(ints, len(rows), width), den)
+        return cls(int_matrix(ints, len(rows), width), den)
 
     @classmethod
     def constant(cls, row: Sequence[int | Fraction], n: int) -> VectorColumn:
@@ -445,3 +445,11 @@ def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
     dim = max(c.dim for c in columns)
     parts = _unify([times(c.padded(dim).num, den // c.den) for c in columns])
     return VectorColumn(np.concatenate(parts, axis=0), den)
+
+
+def run_rows(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin: Origin,
+             iteration: IntArray) -> InstanceBatch:
+    """The rows of one run: its columns, one origin, each row's iteration inside the run."""
+    n = len(iteration)
+    return InstanceBatch(scalars, vectors, (origin,), np.zeros(n, dtype=np.int64),
+                         np.asarray(iteration, dtype=np.int64))

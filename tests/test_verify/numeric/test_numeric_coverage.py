@@ -13,8 +13,9 @@ import pytest
 
 from proofs.library import load_builtin
 from verify.audit.job import binding_of, statement
-from verify.numeric.campaign import Check, Scenario, adversary, generated, run_campaign, tight
+from verify.numeric.campaign import Check, adversary, generated, run_campaign, tight
 from verify.proof_checker import statements
+from verify.runs.quantity import Scenario
 
 PROOFS = ("canonical-online", "canonical-batch")
 

@@ -33,6 +33,12 @@ from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import holds
 from verify.numeric import campaign
 from verify.numeric.instances import CompiledJudgement
+from verify.runs.batch import (
+    batch_iteration_rows,
+    batch_member_rows,
+    batch_run_from_engine,
+    batch_state_rows,
+)
 from verify.runs.columns import (
     INT64_LIMIT,
     Column,
@@ -43,16 +49,8 @@ from verify.runs.columns import (
     gram_column,
     reduced,
 )
-from verify.vocabulary import (
-    batch_iteration_rows,
-    batch_member_rows,
-    batch_run_from_engine,
-    batch_state_rows,
-    example_rows,
-    run_from_engine,
-    state_rows,
-    update_rows,
-)
+from verify.runs.online import engine_runner, example_rows, run_from_engine, state_rows, update_rows
+from verify.runs.quantity import Scenario
 
 A, B = scalar("a"), scalar("b")
 UU, UV, VV = gram("u", "u"), gram("u", "v"), gram("v", "v")
@@ -292,7 +290,7 @@ def test_reduced_all_zero_rows_over_a_huge_denominator() -> None:
         assert (column.num.dtype, column.num.tolist(), column.den) == (
             expected.num.dtype, expected.num.tolist(), expected.den)
     data = Dataset(((Fraction(1, 2**64),),), (1,))
-    run = campaign.engine_runner(campaign.Scenario(data, (Fraction(1),), Origin("red")))
+    run = engine_runner(Scenario(data, (Fraction(1),), Origin("red")))
     rows = update_rows(run, Origin("red"))
     assert rows.vectors["w"].row(0) == (Fraction(0),)
     assert rows.vectors["w_next"].row(0) == (Fraction(1, 2**64),)
