@@ -222,13 +222,15 @@ def run_audit(
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
     default), each also on the data files `data` (and on its own `[numeric] data`).
 
-    Only proofs that declare `[numeric] run = "online"` (or `"batch"`) are checked on runs:
-    the declaration says their names are run quantities and their standing assumptions
-    (update rule, `R2` the largest squared norm, ...) hold on every run of the default
-    perceptron (or of the batch perceptron with the oracle-optimal step), or of the source
-    algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its own iterates), or
-    of the user's plug-in of that name in `algorithms` (`verify.runs.plugin`: no plug-in
-    runs unless given here; a fault of one is a line of `errors`, its steps not run).
+    Only proofs that declare `[numeric] run = KIND` (a kind of the registry `verify.runs`:
+    online, batch, single-pass, or one a user registered) are checked on runs: the
+    declaration says their names are run quantities and their standing assumptions (update
+    rule, `R2` the largest squared norm, ...) hold on every run of that kind's default
+    algorithm (the perceptron, the batch perceptron with the oracle-optimal step, one pass),
+    or of the source algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its
+    own iterates), or of the user's plug-in of that name in `algorithms`
+    (`verify.runs.plugin`: no plug-in runs unless given here; a fault of one is a line of
+    `errors`, its steps not run).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their

@@ -140,7 +140,8 @@ def one_update(proof: Proof, step_id: str) -> tuple[tuple[Fact, ...], Fact]:
     scalars = {n: t for n, t in induction.step.items() if not isinstance(t, Vec)}
     scalars[induction.variable] = scalar(induction.variable) + 1
     vectors = {n: t for n, t in induction.step.items() if isinstance(t, Vec)}
-    after = Naming("online", scalars, vectors).judgement((), claim).claim  # type: ignore[arg-type]
+    run = proof.numeric.run if proof.numeric is not None else "online"
+    after = Naming(run, scalars, vectors).judgement((), claim).claim  # type: ignore[arg-type]
     kind = "==" if claim.kind == "==" else ">="
     return (tuple(fact_of(r) for r in induction.hypotheses),
             Fact(sympy.expand(after.expr - claim.expr), kind))

@@ -1,4 +1,4 @@
-"""Batch rows built from the integer replay (`verify.numeric.batch_integers`) are exactly the rows
+"""Batch rows built from the integer replay (`verify.runs.batch.IntegerBatch`) are exactly the rows
 built from Fractions: same numerators, denominators and dtypes, for every batch row set."""
 
 from __future__ import annotations
