@@ -73,6 +73,11 @@ def register(subparsers: Any) -> None:
                         "algorithm is NAME (default: FUNCTION, _ as -); MODULE may be a FILE.py "
                         "or, without :FUNCTION, NAME an installed novikoff.algorithms entry "
                         "point. Its code runs only when given here (docs/proof-files.md)")
+    parser.add_argument("--run-kind", action="append", default=[], metavar="NAME",
+                        help="register an installed kind of run, the entry point NAME of the "
+                        "group novikoff.runs, for the proofs whose [numeric] run is its name "
+                        "(repeatable). Its code runs only when named here "
+                        "(docs/proof-files.md)")
     parser.add_argument("--counterexamples", type=Path, metavar="DIR",
                         help="write the smallest failing run of each step violated on runs "
                         "to DIR: a CSV data file (fewest examples, smallest dimension, "
@@ -139,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if args.counterexamples is not None and not args.counterexamples.is_dir():
         raise UsageError(f"{args.counterexamples}: no such directory (--counterexamples)")
     algorithms, refused = given_plugins(args.algorithm)
+    refused += given_kinds(args.run_kind)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
         audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
@@ -201,6 +207,25 @@ def given_plugins(texts: list[str]) -> tuple[dict[str, Plugin], list[str]]:
         return plugins(loaded, BUILT_IN), refused
     except PluginFault as fault:  # a name given twice
         return {}, [*refused, str(fault)]
+
+
+def given_kinds(names: list[str]) -> list[str]:
+    """Register the run kinds of `--run-kind` (a user's code runs from here on: she asked for
+    it); one line per kind that cannot be loaded, and the audit goes on without it (its
+    proofs are then refused as naming a kind nobody registered)."""
+    from verify.runs import UnknownRunKind, entry_point
+
+    refused = []
+    for name in dict.fromkeys(names):
+        try:
+            entry_point(name)
+        except (UnknownRunKind, ValueError) as error:  # not installed, not a kind, a clash
+            refused.append(f"--run-kind {name}: {' '.join(str(error).split())}"[:300])
+        except Exception as error:  # the user's code, whatever it raises: one line
+            text = " ".join(str(error).split())
+            refused.append(f"--run-kind {name}: cannot be loaded: {type(error).__name__}: "
+                           f"{text}"[:300])
+    return refused
 
 
 def write_counterexamples(audit: Audit, args: argparse.Namespace) -> None:

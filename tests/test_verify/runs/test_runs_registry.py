@@ -300,3 +300,51 @@ def test_docs_check_exits_1_on_a_stale_page(monkeypatch: pytest.MonkeyPatch,
     assert docs.main(["--check"]) == 1
     assert docs.main([]) == 0 and page.read_text(encoding="utf-8") == markdown()
     assert docs.main(["--check"]) == 0
+
+
+# ---- the command line: an installed kind, named ----------------------------------------------
+
+
+def test_the_cli_registers_an_installed_kind_only_when_named(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    monkeypatch.setattr(registry, "entry_points",
+                        lambda group: [_EntryPoint("toy", "tests:TOY", TOY)])
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY_PROOF.format(names=""))
+    common = [str(path), "--budget", "small", "--jobs", "1"]
+    assert main(["audit", *common]) == 2  # not named: the file names a kind nobody registered
+    assert "no run kind 'toy-examples'" in capsys.readouterr().err
+    try:
+        assert main(["audit", *common, "--run-kind", "toy"]) == 0
+        out = capsys.readouterr().out
+        assert "proof files verified: 1 of 1" in out
+        assert "toy/no-iterate: w is no quantity of a toy-examples run" in out
+    finally:
+        unregister(TOY.name)
+    assert main(["audit", *common, "--run-kind", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "novikoff: error: --run-kind nope: no entry point 'nope' in group novikoff.runs" in err
+    assert "Traceback" not in err
+
+
+def test_a_kind_whose_code_fails_to_load_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    class Broken:
+        name, value = "broken", "nowhere:kind"
+
+        def load(self) -> object:
+            raise ImportError("No module named 'nowhere'")
+
+    monkeypatch.setattr(registry, "entry_points", lambda group: [Broken()])
+    code = main(["audit", "canonical-online", "--budget", "small", "--jobs", "1",
+                 "--run-kind", "broken"])
+    captured = capsys.readouterr()
+    assert code == 2 and "Traceback" not in captured.err
+    assert ("--run-kind broken: cannot be loaded: ImportError: No module named 'nowhere'"
+            in captured.err)
+    assert "canonical-online" in captured.out  # the other proofs are still reported
