@@ -1,5 +1,5 @@
 """`verify/numeric/algorithms.py` and `verify/numeric/orthonormal.py`: the runs the results
-beyond the sources are checked on (issue 16), and the vocabulary names they bring (`beta`, `mu`).
+beyond the sources are checked on (issue 16), and the run quantities they bring (`beta`, `mu`).
 
 What these pin: the margin perceptron's runs are its own (a claim true only for the ordinary
 perceptron is violated on them, and `beta` is the run's), the orthonormal source is what its

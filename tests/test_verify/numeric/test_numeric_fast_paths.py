@@ -67,7 +67,7 @@ def test_batch_trace_integers_are_the_fraction_iterates() -> None:
 
 
 def _j_at_reference(run: OnlineUpdates) -> list[Fraction]:
-    """`J_at` row by row from the vocabulary's definition, in Fractions."""
+    """`J_at` row by row from its definition (docs/run-quantities.md), in Fractions."""
     data = run.data
     dim = data.d
     out = []
