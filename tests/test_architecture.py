@@ -97,6 +97,38 @@ def test_packages_point_one_way(package: str, forbidden: tuple[str, ...]) -> Non
             assert name.split(".")[0] not in forbidden, f"{path} imports {name}"
 
 
+#: The run wing's floors (docs/design.md §1), bottom up: what a run offers (`verify.runs`),
+#: evaluation and campaigns (`verify.numeric`), the audit (`verify.audit`). A floor imports
+#: only floors below it, never what sits above the floors (the command line, the public API,
+#: the testing helpers, the Coq export). The views (`verify.render`) sit above runs and
+#: numeric; the audit still reads their JSON contract (`render/json.py`, to become
+#: `audit/contract.py` in docs/design.md §1), so they are not checked against it.
+FLOORS = ("verify.runs", "verify.numeric", "verify.audit")
+ABOVE_THE_FLOORS = ("verify.cli", "verify.testing", "verify.coq", "verify.api",
+                    "verify.pytest_plugin")
+VIEWS = "verify.render"
+
+
+@pytest.mark.parametrize("floor", FLOORS)
+def test_no_import_points_back_up_a_floor(floor: str) -> None:
+    """`verify.runs` never reads the campaign or the audit, `verify.numeric` never reads the
+    audit, and neither reads what sits above them (at any depth of their code)."""
+    above = (*FLOORS[FLOORS.index(floor) + 1:], *ABOVE_THE_FLOORS)
+    if floor != "verify.audit":
+        above = (*above, VIEWS)
+    for path in modules(floor.replace(".", "/")):
+        for name in imports(path):
+            assert not any(name == up or name.startswith(up + ".") for up in above), (
+                f"{path.relative_to(ROOT)} imports {name}, a floor above {floor}")
+
+
+def test_the_floor_check_sees_an_upward_import(tmp_path: Path) -> None:
+    """The check reads function-level imports too (a lazy import is still an arrow)."""
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from verify.audit.job import run_audit\n")
+    assert "verify.audit.job" in imports(module)
+
+
 # -- the import graph: no cycles, small folders --------------------------------------------------
 
 

@@ -77,6 +77,11 @@ def register(subparsers: Any) -> None:
                         help="a parameter of the --algorithm given just before it, passed to "
                         "its function as KEY=Fraction(VALUE): an exact rational as written "
                         "(3, -1/2, 0.25); repeatable")
+    parser.add_argument("--run-kind", action="append", default=[], metavar="NAME",
+                        help="register an installed kind of run, the entry point NAME of the "
+                        "group novikoff.runs, for the proofs whose [numeric] run is its name "
+                        "(repeatable). Its code runs only when named here "
+                        "(docs/proof-files.md)")
     parser.add_argument("--counterexamples", type=Path, metavar="DIR",
                         help="write the smallest failing run of each step violated on runs "
                         "to DIR: a CSV data file (fewest examples, smallest dimension, "
@@ -152,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
         except PluginFault as fault:
             raise UsageError(str(fault).removeprefix("--param: ")) from None
     algorithms, refused = given_plugins(args.algorithm, args.param)
+    refused += given_kinds(args.run_kind)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
         audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
@@ -228,6 +234,25 @@ def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
         return plugins(loaded, BUILT_IN), refused
     except PluginFault as fault:  # a name given twice
         return {}, [*refused, str(fault)]
+
+
+def given_kinds(names: list[str]) -> list[str]:
+    """Register the run kinds of `--run-kind` (a user's code runs from here on: she asked for
+    it); one line per kind that cannot be loaded, and the audit goes on without it (its
+    proofs are then refused as naming a kind nobody registered)."""
+    from verify.runs import UnknownRunKind, entry_point
+
+    refused = []
+    for name in dict.fromkeys(names):
+        try:
+            entry_point(name)
+        except (UnknownRunKind, ValueError) as error:  # not installed, not a kind, a clash
+            refused.append(f"--run-kind {name}: {' '.join(str(error).split())}"[:300])
+        except Exception as error:  # the user's code, whatever it raises: one line
+            text = " ".join(str(error).split())
+            refused.append(f"--run-kind {name}: cannot be loaded: {type(error).__name__}: "
+                           f"{text}"[:300])
+    return refused
 
 
 def write_counterexamples(audit: Audit, args: argparse.Namespace,

@@ -13,7 +13,7 @@ exact and is refused). The plug-in makes at most `max_updates` updates (the camp
 for the scenario: its epoch cap times the number of examples, at most `MAX_UPDATES`) and stops
 there, as the built-in engines stop at their epoch cap.
 
-The trace becomes an online run in the vocabulary's form (`verify.vocabulary.OnlineUpdates`),
+The trace becomes an online run (`verify.runs.online.OnlineUpdates`),
 so every row set, campaign source and check works on it unchanged. One name is a plug-in's
 own: `tau`, the step of an update, `w_next = w + tau y x`, recovered exactly from the trace
 (for the built-in runs `tau = eta`). `eta` and `beta` (the built-in rules' constants) mean
@@ -61,8 +61,10 @@ from pathlib import Path
 from typing import Any
 
 from perceptron.dataset import Dataset, Vector
-from verify.vocabulary import LazyUpdates, OnlineUpdates, Update
+from verify.runs.online import LazyUpdates, OnlineUpdates, Update
 
+#: The run kind of a plug-in's runs (`verify.runs.online`).
+KIND = "online"
 #: Entry-point group of installed plug-ins (looked up only by a name given on the command line).
 GROUP = "novikoff.algorithms"
 #: The most updates any plug-in run may return, whatever the scenario's epoch cap.
@@ -170,7 +172,7 @@ class Plugin:
         self.__dict__.update(state)
 
     def run(self, data: Dataset, u: Vector, max_updates: int) -> OnlineUpdates:
-        """The plug-in's run on `data` as an online run of the vocabulary; raises PluginFault."""
+        """The plug-in's run on `data` as an online run; raises PluginFault."""
         function = self.load()
         cap = min(max_updates, MAX_UPDATES)
         try:

@@ -14,18 +14,8 @@ from hypothesis import strategies as st
 from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import canonical_checks, wrong_norm_growth
-from verify.numeric.instances import (
-    Column,
-    CompiledJudgement,
-    CompiledPolynomial,
-    Instance,
-    InstanceBatch,
-    Origin,
-    Shrinker,
-    VectorColumn,
-    check,
-    gram_column,
-)
+from verify.numeric.instances import CompiledJudgement, CompiledPolynomial, Shrinker, check
+from verify.runs.columns import Column, Instance, InstanceBatch, Origin, VectorColumn, gram_column
 
 W, X, U = Vec.named("w"), Vec.named("x"), Vec.named("u")
 Y, T, R2 = scalar("y"), scalar("t"), scalar("R2")

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from perceptron.conventions import Conventions
-from verify.numeric.campaign import adversary, engine_runner, generated, source_runner, tight
-from verify.numeric.instances import InstanceBatch, VectorColumn
-from verify.vocabulary import reduced, rows
+from verify.numeric.campaign import adversary, generated, tight
+from verify.runs.columns import InstanceBatch, VectorColumn, reduced
+from verify.runs.online import KIND as ONLINE
+from verify.runs.online import engine_runner, source_runner
 
 SCENARIOS = [*generated(seed=3, count=25), *tight(seed=5, count=15),
              *adversary(seed=7, bounds=range(1, 6), sweeps=4)]
@@ -41,7 +42,8 @@ def test_integer_rows_equal_fraction_rows(k: int) -> None:
         assert run.integer is not None
         slow = replace(run, integer=None)
         for binding in ("state", "example", "update"):
-            same(rows(run, binding, scenario.origin), rows(slow, binding, scenario.origin))
+            same(ONLINE.rows(run, binding, scenario.origin),
+                 ONLINE.rows(slow, binding, scenario.origin))
         assert run.constants == slow.constants
 
 
