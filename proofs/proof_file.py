@@ -233,15 +233,17 @@ def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
     run = _text(table, "run", required=True)
     if not STEP_ID.fullmatch(run):
         raise ProofFileError(f"numeric.run must name a run kind ({', '.join(RUNS)}, or one "
-                             "registered with verify.runs)")
+                             "registered with verify.runs)", key="run", text=run)
     names = table.get("names", {})
     if not isinstance(names, dict) or not all(
         isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in names.values()
     ):
-        raise ProofFileError("numeric.names must map names to expressions (strings)")
+        raise ProofFileError("numeric.names must map names to expressions (strings)",
+                             key="names")
     algorithm = _text(table, "algorithm") or None
     if algorithm is not None and not STEP_ID.fullmatch(algorithm):
-        raise ProofFileError("numeric.algorithm must be a source algorithm id")
+        raise ProofFileError("numeric.algorithm must be a source algorithm id",
+                             key="algorithm", text=algorithm)
     data = tuple(os.path.join(folder, path)
                  for path in _strings(table, "data", limit=MAX_DATA))
     return RunBinding(run, dict(names), algorithm, data)
@@ -268,7 +270,9 @@ def _step(table: dict[str, Any], index: int, names: Names, problems: Problems) -
         problems.add(ProofFileError(f"id {step_id!r} must be a string matching [a-z0-9-]+",
                                     step=label, key="id"))
     given = attempt(lambda: _strings(table, "given", limit=MAX_HYPOTHESES)) or []
-    claim = attempt(lambda: _text(table, "claim", required=True))
+    # a misspelt `claim` (`clam`) is one error, its unknown key: no follow-on "missing"
+    misspelt = "claim" not in table and "claim" in _meant(table, STEP_KEYS)
+    claim = None if misspelt else attempt(lambda: _text(table, "claim", required=True))
     hints = attempt(lambda: _strings(table, "hints", limit=MAX_HINTS)) or []
     parts = dict(
         hypotheses=tuple(attempt(lambda k=k, t=t: _relation(t, names, f"given[{k}]"))
@@ -382,6 +386,12 @@ def _each_key(problems: Problems, table: Mapping[str, Any], allowed: tuple[str, 
     """An error for every unknown key of `table` (`_known_keys` stops at the first)."""
     for key in table:
         problems.attempt(lambda key=key: _known_keys({key: None}, allowed, where), step)
+
+
+def _meant(table: Mapping[str, Any], allowed: tuple[str, ...]) -> set[str]:
+    """The allowed keys that unknown keys of `table` are close to (`did you mean`)."""
+    return {m for key in table if key not in allowed
+            for m in difflib.get_close_matches(str(key), allowed, n=1)}
 
 
 def _known_keys(table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:

@@ -601,15 +601,23 @@ def _labelled(report: GoalReport, count: int, step: Step,
     if report.goal.label.startswith("step") and report.verdict.status == "refuted":
         message = f"invariant is not inductive ({message})"
     elif report.verdict.status == "refuted" and not report.goal.decisive and report.goal.written:
-        which = ("the witness may be what fails (a better witness may prove the step)"
-                 if step.witness else "the point may be one no run reaches (the step imports "
-                 "an induction's claim, which holds only along runs)")
-        message = (f"not refuted: the counterexample satisfies the judgement, but {which}, "
-                   f"so it refutes nothing ({message})")
+        message = (f"not refuted: the point found satisfies the hypotheses and breaks the "
+                   f"claim, but {refutes_nothing(step)}, so it refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
         message = f"{_obstacle(report.goal, message, step, budget)} ({message})"
     return message if count == 1 else f"{report.goal.label}: {message}"
+
+
+def refutes_nothing(step: Step) -> str:
+    """Why a point where a goal's hypotheses hold and its claim fails does not refute the
+    step, when the goal is not decisive (`kernel.Obligation.decisive`), in the words every
+    output prints: the witness may be what fails, or the point may be one no run reaches (a
+    natural is read there as a real >= 0)."""
+    if step.witness:
+        return "the witness may be what fails (a better witness may prove the step)"
+    return ("it may be one no run reaches (the step imports an induction's claim, which holds "
+            "only along runs, and a natural is read as a real >= 0)")
 
 
 _SDP_OVER = re.compile(r"an SDP of (\d+) unknowns is over the SDP size budget (\d+)")

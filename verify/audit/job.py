@@ -330,11 +330,19 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
             scenarios = tuple(s for path in files for s in data_scenarios(path, run, memo))
         except FAULTS as error:
-            out.errors.append(_one_line(error, target.name))
+            out.errors.extend(_lines(error, target.name))
             continue
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, scenarios
     return out
+
+
+def _lines(error: Exception, name: str) -> list[str]:
+    """A refused target's errors, one line each: every independent error of a proof file
+    (`ProofFileErrors`, as `novikoff check` lists them), else the one."""
+    if isinstance(error, ProofFileError) and error.file:
+        return error.lines()
+    return [_one_line(error, name)]
 
 
 def _one_line(error: Exception, name: str) -> str:
@@ -361,7 +369,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
         try:
             stated = statements(proof)
         except ProofFileError as error:
-            errors.append(_one_line(error, admitted.targets[proof_id].name))
+            errors.extend(_lines(error, admitted.targets[proof_id].name))
             del proofs[proof_id]
             continue
         for step in proof.steps:

@@ -1,15 +1,18 @@
 """`novikoff audit [PROOF ...]`: built-in proofs and users' proof files, symbolically and
 numerically (docs/design.md §6).
 
-With `--only ID` a report file is that proof's stand-alone handout (theorem, graph, steps,
-certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one page.
+With `--only ID` only that proof is audited (a built-in id, a proof file, or a proof given by
+the name the summary shows), and a report file is its stand-alone handout (theorem, graph,
+steps, certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one
+page. So is a report file of a single proof file given.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
 was rendered whole, 1 otherwise; findings in the source proofs are reported, not failures,
-unless `--strict`. A proof file or data file that cannot be used is one line on stderr and
-exit 2, after the report of the others. The summary is printed before any report
-file is written. On a terminal, a progress bar is drawn on
-stderr (`verify.cli.terminal`); otherwise stderr gets only the final time line.
+unless `--strict`. A proof file or data file that cannot be used is one line on stderr per
+error (every independent error of a proof file, as `check` lists them) and exit 2, after the
+report of the others; when nothing could be audited, only those lines. The summary is
+printed before any report file is written. On a terminal, a progress bar is drawn on stderr
+(`verify.cli.terminal`); otherwise stderr gets only the final time line.
 """
 
 from __future__ import annotations
@@ -58,8 +61,11 @@ def register(subparsers: Any) -> None:
         "perceptron proofs, their variants and the five source documents), or of the proofs "
         "named (built-in ids and proof files, mixed), and check each step's statement on "
         "exact runs over adversarial sequences and the data given. Exit 0 when the canonical "
-        "proofs and every proof file audited are verified; --strict also fails on findings "
-        "in any proof; 2 when a proof or data file cannot be used (the others are reported).",
+        "proofs and every proof file audited are verified and every report file was written "
+        "whole; 1 when one of them is not verified (with --strict: any proof audited), or a "
+        "piece of a report file could not be rendered; 2 when a proof, data file or plug-in "
+        "cannot be used or fails (one line each, the others are reported), or on a usage "
+        "error.",
     )
     parser.add_argument("proofs", nargs="*", metavar="PROOF",
                         help="a built-in proof id or a proof file (TOML; default: every "
@@ -100,7 +106,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-appendix", action="store_true",
                         help="report files leave out the certificates (a shorter handout)")
     parser.add_argument("--only", action="append", metavar="ID",
-                        help=f"audit only this proof (repeatable): {', '.join(PROOFS)}")
+                        help="audit only this proof (repeatable): a built-in id "
+                        f"({', '.join(PROOFS)}), a proof file, or a PROOF given, by its file "
+                        "or by the name the summary shows (its file's stem); a PROOF given "
+                        "that no --only names is then not audited. With one proof a report "
+                        "file is its stand-alone handout")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default); the symbolic search always "
@@ -132,9 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
         raise UsageError("--scheduler needs Dask distributed: pip install -e '.[dask]' in "
                          "the checkout")
-    unknown = [p for p in args.only or () if p not in PROOFS]
-    if unknown:
-        raise UsageError(f"unknown proof id {unknown[0]!r} (known: {', '.join(PROOFS)})")
+    chosen, left_out = selection(args.proofs, args.only)
     from verify.audit.job import run_audit
     from verify.audit.report import summary_table, to_json, to_text
 
@@ -160,11 +168,15 @@ def run(args: argparse.Namespace) -> int:
     refused += given_kinds(args.run_kind)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
-        audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
+        audit = run_audit(chosen or None, data=args.data,
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
                           search=args.search)
+    if not audit.proofs and (audit.errors or refused):  # nothing to summarise or report:
+        for error in (*refused, *audit.errors):  # an empty table would say nothing true
+            print(f"novikoff: error: {error}", file=sys.stderr)
+        return 2
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
     if audit.real_data in ("absent", "partial"):
@@ -196,11 +208,38 @@ def run(args: argparse.Namespace) -> int:
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"
           f"{', scheduler ' + args.scheduler if args.scheduler else ''}){broken}; "
           f"{store_note(audit, args.search)}", file=sys.stderr)
+    for name in left_out:
+        print(f"novikoff: note: {name} was not audited: no --only names it", file=sys.stderr)
     for error in (*refused, *audit.errors):
         print(f"novikoff: error: {error}", file=sys.stderr)
     if audit.errors or refused:
         return 2
     return 0 if passed and not unrendered else 1
+
+
+def selection(proofs: Sequence[str], only: Sequence[str] | None
+              ) -> tuple[list[str], list[str]]:
+    """The proofs to audit, by the names `run_audit` loads them by, and the proofs given
+    that `--only` leaves out. Without `--only`, every proof given; with it, only what it
+    names: a proof given (by its name on the command line, or by its id in the summary: a
+    file's stem, `verify.audit.targets`), a built-in id, or a proof file (an unreadable one
+    is the audit's one-line fault, as when given as PROOF). UsageError for anything else."""
+    if not only:
+        return list(proofs), []
+    from verify.audit.targets import targets
+
+    shown = {t.id: t.name for t in targets(proofs)}
+    chosen = []
+    for name in only:
+        if name in shown or name in proofs:
+            chosen.append(shown.get(name, name))
+        elif name in PROOFS or name.endswith(".toml") or Path(name).is_file():
+            chosen.append(name)
+        else:
+            given = f"; proofs given: {', '.join(shown)}" if shown else ""
+            raise UsageError(f"unknown proof id {name!r} (built-in: {', '.join(PROOFS)}"
+                             f"{given})")
+    return chosen, [p for p in dict.fromkeys(proofs) if p not in chosen]
 
 
 class _Param(argparse.Action):

@@ -48,14 +48,14 @@ class Rules(Statements):
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
                               f"names {', '.join(sorted(proved.witness)) or 'none'}")
-        derived = self.derivable(step)
+        derived = self.derivable(step, st)
         applications: list[tuple[str, Mapping[str, object]]] = [(s, {}) for s in derived]
         # a substituted premise of this statement, printed from its original text
         printed: dict[Rel, tuple[Rel, Mapping[str, object]]] = {}
         claims = {self.done[s].claim for s in derived}
-        lemmas = self.lemmas(step)  # an induction's: applied in its step lemma only
+        lemmas = self.lemmas(step, st)  # an induction's: applied in its step lemma only
         instances = [i for i in proved.instances if i not in lemmas]
-        for s in self.imported(step):  # an instance an imported step applies, applied here
+        for s in self.imported(step, st):  # an instance an imported step applies, applied here
             if (e := self.done.get(s)) is not None:  # too: its claim is imported with it
                 instances += [i for i in e.instances if i not in instances]
         own: list[tuple[str, Mapping[str, object]]] = []
@@ -75,7 +75,7 @@ class Rules(Statements):
                                      else (original, substitution))
             claims.add(claim)
             applications.append((used_id, substitution))
-        self.inherit(step, printed)
+        self.inherit(step, st, printed)
         given = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = claims - given  # type: ignore[operator]
         hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from proofs.step import Induction, Proof, Step
+from proofs.step import Proof, Step
 from verify.coq import printer
 from verify.coq.printer import Written, expr, name
 from verify.kernel import (
@@ -31,8 +31,8 @@ from verify.kernel import (
     Statement,
     gram_pair,
     instance,
-    names_of,
 )
+from verify.uses import used_as
 
 
 class Unsupported(ValueError):
@@ -208,63 +208,49 @@ class Statements:
                   ((vectors, "V"), (nats, "nat"), (scalars, "R")) if g]
         return f"forall {' '.join(groups)}," if groups else ""
 
-    def lemmas(self, step: Step) -> list[tuple[str, Mapping[str, object]]]:
-        """The one-update lemmas of an induction, as (used step, substitution) in `uses`
-        order: the kernel's `_lemma` (verify/kernel/rules.py), read from the used steps'
-        kernel statements (instantiated where the use says `with`, as the checker does): a
-        statement about no run that reads what moves, the counter, an iterated name or a
-        name the update reads that is not constant. The kernel imports nothing of such a
-        step into the theorem; its claim is a premise of the step obligation only, where
-        the export derives it by applying the lemma's theorem (`induction`). If this reading
-        and the kernel's disagreed, the step obligation would not end with these claims and
-        the export refuses the step (`induction` compares them): never a wrong theorem."""
-        rule = step.rule
-        if not isinstance(rule, Induction):
-            return []
-        reads = set().union(*map(term_names, rule.step.values()), *(
-            printer.names_in(r, self.proof.names) for r in rule.hypotheses))
-        moving = {rule.variable, *rule.base, *rule.step} | (reads - set(rule.constants))
-        found = []
-        for use in step.uses:
-            used = self.done.get(use.step)
-            stated = used.statement if used is not None else None
-            if stated is None:
-                continue  # not proved: the step is not proved either
-            substitution = _terms(use.with_)
-            if substitution:
-                try:
-                    stated = instance(stated, substitution)
-                except KernelError:
-                    continue  # a statement over runs: no lemma
-            read = set().union(*(names_of(e) for r in (*stated.hypotheses, stated.claim)
-                                 for e in (r.lhs, r.rhs, *r.divisors)))
-            if not stated.run and not stated.runs and read & moving:
-                found.append((use.step, substitution))
-        return found
+    def lemmas(self, step: Step, stated: Statement) -> list[tuple[str, Mapping[str, object]]]:
+        """The one-update lemmas of an induction (`stated`, its kernel statement), as (used
+        step, substitution) in `uses` order: read by the kernel's criteria (`verify.uses`)
+        from the used steps' kernel statements. The kernel imports nothing of such a step
+        into the theorem; its claim is a premise of the step obligation only, where the
+        export derives it by applying the lemma's theorem (`induction`). If this reading and
+        the kernel's disagreed, the step obligation would not end with these claims and the
+        export refuses the step (`induction` compares them): never a wrong theorem."""
+        statements = {k: e.statement for k, e in self.done.items()}
+        return [(u.use.step, _terms(u.use.with_))
+                for u in used_as(step, stated, statements) if u.kind == "lemma"]
 
-    def imported(self, step: Step) -> list[str]:
+    def imported(self, step: Step, stated: Statement) -> list[str]:
         """The steps whose statements `step` imports as they are (its uses without `with`,
         transitively), in proof order.
 
         An instantiated use is applied to its substituted arguments instead (`_step`); the
         steps it uses are not reached through it (their substituted claims are among its
         premises, or derived inside its theorem). An induction's one-update lemma is not
-        imported (`lemmas`): its theorem is applied in the step lemma only."""
+        imported (`lemmas`), here or in any step reached: its theorem is applied in that
+        induction's step lemma only, and the kernel's statement of the induction names
+        nothing of it."""
         closure: set[str] = set()
-        skip = {used for used, _ in self.lemmas(step)}
-        stack = [u.step for u in step.uses if not u.with_ and u.step not in skip]
+
+        def uses(of: Step, its: Statement | None) -> list[str]:
+            skip = {used for used, _ in self.lemmas(of, its)} if its is not None else set()
+            return [u.step for u in of.uses if not u.with_ and u.step not in skip]
+
+        stack = uses(step, stated)
         while stack:
             used = stack.pop()
             if used not in closure:
                 closure.add(used)
-                stack.extend(u.step for u in self.proof.step(used).uses if not u.with_)
+                exported = self.done.get(used)
+                stack.extend(uses(self.proof.step(used),
+                                  exported.statement if exported is not None else None))
         return [s.id for s in self.proof.steps if s.id in closure]
 
-    def derivable(self, step: Step) -> list[str]:
+    def derivable(self, step: Step, stated: Statement) -> list[str]:
         """Imported steps (see `imported`) whose claims come from their theorems (an
         induction's claim holds at run states only: it stays a premise)."""
         return [
-            s for s in self.imported(step)
+            s for s in self.imported(step, stated)
             if (e := self.done.get(s)) is not None and e.theorem and not e.induction
         ]
 
@@ -283,12 +269,12 @@ class Statements:
             raise Unsupported(f"instantiating {used_id}: {error}") from None
         return substituted.hypotheses, substituted.claim
 
-    def inherit(self, step: Step,
+    def inherit(self, step: Step, stated: Statement,
                 printed: dict[Rel, tuple[Rel, Mapping[str, object]]]) -> None:
         """Add the substituted relations of each step used as it is (no `with`): the kernel
         imports a used statement whole, so an instance's substituted hypotheses and claim
         that it holds are hypotheses here too, printed as there (source text and terms)."""
-        skip = {used for used, _ in self.lemmas(step)}
+        skip = {used for used, _ in self.lemmas(step, stated)}
         for use in step.uses:
             used = self.done.get(use.step)
             if used is not None and not use.with_ and use.step not in skip:

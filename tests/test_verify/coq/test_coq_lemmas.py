@@ -181,3 +181,35 @@ def test_a_weaker_lemma_in_the_lemmas_place_is_rejected_by_coq(tmp_path: Path) -
     line = _rejected(tmp_path / "good",
                      text.replace(_lemma_theorem(text), _lemma_theorem(weak_text)))
     assert line > _line_of(text, "Lemma step_norm_invariant_step :")
+
+
+LECTURE = ROOT / "tests" / "cases" / "trial" / "perceptron.toml"
+
+
+def _theorem(text: str, name: str) -> str:
+    start = text.index(f"Theorem {name} :")
+    return text[start:text.index("Proof.", start)]
+
+
+def test_the_steps_built_on_an_induction_with_a_lemma_are_exported(tmp_path: Path) -> None:
+    """The newcomer trial's lecture proof (item 3): `combine` uses `norm-growth`, an induction
+    whose step uses the one-update lemma; `combine` and `mistake-bound` were refused ("applying
+    one-update-growth needs 'y**2 == 1'"), the lemma reached through `norm-growth` as if they
+    imported it. They state the kernel's theorem: nothing of the lemma among their premises."""
+    proof = load_proof(LECTURE)
+    report = check_proof(proof)
+    run = export_and_check(tmp_path, [("lecture", proof, list(report.steps))], compile=False)
+    assert not any(r.startswith("not exported") for r in run.for_proof("lecture").values())
+    text = (tmp_path / "lecture.v").read_text()
+    for name in ("step_combine", "step_mistake_bound"):
+        premises = _theorem(text, name)
+        assert "(ip w u) >= ((INR t) * gamma)" in premises
+        assert " y " not in premises and "vscal" not in premises, premises
+
+
+@needs_coqc
+def test_the_lecture_proof_compiles_whole(tmp_path: Path) -> None:
+    proof = load_proof(LECTURE)
+    report = check_proof(proof)
+    run = export_and_check(tmp_path, [("lecture", proof, list(report.steps))])
+    assert run.for_proof("lecture") == dict.fromkeys((s.id for s in proof.steps), "checked")
