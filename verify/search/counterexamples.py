@@ -18,12 +18,13 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+from sympy.polys.rings import PolyElement
 
 from perceptron.numbers import to_float
 from proofs.language.terms import gram_pair
 from verify.kernel import Counterexample
 from verify.kernel.algebra import holds
-from verify.search.polynomials import Context, fraction
+from verify.search.polynomials import Context, PerElement, fraction
 from verify.search.shrinking import GRID, GreedyShrinker
 from verify.search.work import Work
 
@@ -63,6 +64,16 @@ class _Poly:
         return total
 
 
+def _terms(poly: PolyElement) -> tuple[tuple[tuple[Fraction, tuple[int, ...]], ...],
+                                      frozenset[int]]:
+    """`poly`'s terms with `Fraction` coefficients, and the generators it uses."""
+    terms = tuple((fraction(c), m) for m, c in poly.items())
+    return terms, frozenset(i for _, m in terms for i, e in enumerate(m) if e)
+
+
+_read = PerElement(_terms)
+
+
 def _screen(kind: str, value: np.ndarray) -> np.ndarray:
     """Where `value (kind) 0` looks true in floats: `>=` is lenient, `>` and `==` are strict.
 
@@ -80,12 +91,10 @@ class CounterexampleSearch:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         kinds = [h.kind for h in ctx.judgement.hypotheses]
-        polys = [*ctx.hyps, ctx.gap]
-        self.facts = [
-            _Poly(tuple((fraction(c), m) for m, c in p.items()), kind)
-            for p, kind in zip(polys, [*kinds, ctx.judgement.claim.kind], strict=True)
-        ]
-        used = {i for p in polys for m in p for i, e in enumerate(m) if e}
+        polys = [_read(p) for p in (*ctx.hyps, ctx.gap)]
+        self.facts = [_Poly(terms, kind) for (terms, _), kind
+                      in zip(polys, [*kinds, ctx.judgement.claim.kind], strict=True)]
+        used = set().union(*(found for _, found in polys))
         self.gens = {i: gram_pair(ctx.symbols[i]) or ctx.symbols[i].name for i in sorted(used)}
         self.scalars = ctx.scalars
         self.vectors = ctx.vectors
@@ -148,14 +157,15 @@ class CounterexampleSearch:
             else:
                 a, b = (self._coordinates(x, v, dimension) for v in name)
                 gens[i] = sum((a[k] * b[k] for k in range(dimension)), np.zeros(size))
-        mask = np.ones(size, dtype=bool)
+        left = np.arange(size)  # the points every fact so far holds at
         *hyps, claim = self.facts
         for fact in hyps:
-            mask &= _screen(fact.kind, fact.floats(gens, size))
-            if not mask.any():  # no point left: the other facts need not be evaluated
+            holds = _screen(fact.kind, fact.floats(gens, left.size))
+            if not holds.any():  # no point left: the other facts need not be evaluated
                 return None
-        mask &= ~_screen(claim.kind, claim.floats(gens, size))
-        candidates = np.flatnonzero(mask)
+            if not holds.all():  # the later facts are evaluated at the points left only
+                left, gens = left[holds], {i: g[holds] for i, g in gens.items()}
+        candidates = left[~_screen(claim.kind, claim.floats(gens, left.size))]
         if candidates.size == 0:
             return None
         near, below = num[:, candidates], den[:, candidates]  # the simplest first
