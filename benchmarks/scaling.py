@@ -46,13 +46,13 @@ from proofs.proof_file import parse_proof
 from verify.proof_checker import check_proof
 import verify.prover  # the search's imports (SciPy), made at the first search: not timed
 proof = parse_proof(open(sys.argv[1], "rb").read(), sys.argv[1])
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 report = check_proof(proof)
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 counts = {}
 for step in report.steps:
     counts[step.status] = counts.get(step.status, 0) + 1
-print(json.dumps({"seconds": seconds, "counts": counts}))
+print(json.dumps({"seconds": seconds, "cpu": cpu, "counts": counts}))
 """
 
 
@@ -102,9 +102,10 @@ def _env(root: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(root)}
 
 
-def check_time(root: Path, path: Path) -> tuple[float, float, dict[str, int]] | str:
-    """(seconds checking, seconds of the whole process, verdict counts) of `path` checked by
-    the checkout `root` in a fresh process, or the first line of its error (a refused file)."""
+def check_time(root: Path, path: Path) -> tuple[float, float, float, dict[str, int]] | str:
+    """(seconds checking, CPU-seconds checking, seconds of the whole process, verdict counts)
+    of `path` checked by the checkout `root` in a fresh process, or the last line of its
+    error (a refused file)."""
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True,
                           text=True, env=_env(root), cwd=root)
@@ -112,7 +113,7 @@ def check_time(root: Path, path: Path) -> tuple[float, float, dict[str, int]] | 
     if done.returncode != 0:
         return (done.stderr.strip().splitlines() or ["failed"])[-1][:100]
     figures = json.loads(done.stdout.splitlines()[-1])
-    return figures["seconds"], whole, figures["counts"]
+    return figures["seconds"], figures["cpu"], whole, figures["counts"]
 
 
 def command_time(root: Path, arguments: Sequence[str]) -> float:
@@ -125,9 +126,10 @@ def command_time(root: Path, arguments: Sequence[str]) -> float:
 
 def proof_part(sizes: Sequence[int], shape: str, roots: Sequence[Path], folder: Path) -> None:
     """Time each checkout on chains of each size; the fitted exponent per checkout."""
-    print(f"proof of N steps, each using every earlier one ({shape}); seconds checking "
-          "(whole process)")
+    print(f"proof of N steps, each using every earlier one ({shape}): seconds checking, "
+          "CPU-seconds checking, seconds of the whole process")
     results: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
+    cpus: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
     for n in sizes:
         path = folder / f"chain-{shape}-{n}.toml"
         path.write_text(chain(n, shape))
@@ -137,16 +139,18 @@ def proof_part(sizes: Sequence[int], shape: str, roots: Sequence[Path], folder: 
             if isinstance(found, str):
                 cells.append(f"refused: {found}")
                 continue
-            seconds, whole, counts = found
+            seconds, cpu, whole, counts = found
             results[root].append((n, seconds))
+            cpus[root].append((n, cpu))
             tally = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-            cells.append(f"{seconds:8.2f} s ({whole:6.2f} s)  [{tally}]")
+            cells.append(f"{seconds:7.2f} s {cpu:7.2f} cpu ({whole:6.2f} s)  [{tally}]")
         ratio = ""
         if len(roots) == 2 and all(results[r] and results[r][-1][0] == n for r in roots):
             ratio = f"  ratio {results[roots[0]][-1][1] / results[roots[1]][-1][1]:.3f}x"
         print(f"  N = {n:4d}  " + "  |  ".join(cells) + ratio)
     for root in roots:
         _exponent(root, results[root], len(roots))
+        _exponent(root, cpus[root], len(roots), "CPU-seconds")
 
 
 def data_part(command: str, roots: Sequence[Path], folder: Path, examples: Sequence[int],
@@ -173,10 +177,11 @@ def data_part(command: str, roots: Sequence[Path], folder: Path, examples: Seque
             _exponent(root, results[root], len(roots))
 
 
-def _exponent(root: Path, points: list[tuple[int, float]], checkouts: int) -> None:
+def _exponent(root: Path, points: list[tuple[int, float]], checkouts: int,
+              what: str = "seconds") -> None:
     which = f" ({root})" if checkouts > 1 else ""
     if len(points) >= 2:
-        print(f"  fitted exponent{which}: {fit(*zip(*points, strict=True)):.2f} "
+        print(f"  fitted exponent of {what}{which}: {fit(*zip(*points, strict=True)):.2f} "
               f"over {points[0][0]}..{points[-1][0]}")
 
 
