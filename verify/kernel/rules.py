@@ -158,9 +158,10 @@ class Obligation:
 
 
 _KEY = object()
-_MADE: weakref.WeakKeyDictionary[_Made, tuple[Statement, frozenset[Rel]]] = (
+Places = tuple[frozenset[Rel], dict[Rel, int]]  # a statement's hypotheses: the set, each's place
+_MADE: weakref.WeakKeyDictionary[_Made, tuple[Statement, Places]] = (
     weakref.WeakKeyDictionary())  # all it made, each with its statement and that statement's
-# hypotheses as a set (read here, not from the value: `object.__setattr__` reaches its slots)
+# `Places` (read here, not from the value: `object.__setattr__` reaches its slots)
 
 
 class _Made:
@@ -173,7 +174,7 @@ class _Made:
         own: Statement = values["statement"]  # the rules' own, never handed out (`_use`)
         for name, value in {**values, "statement": _public(own)}.items():
             object.__setattr__(self, name, value)
-        _MADE[self] = own, frozenset(own.hypotheses)
+        _MADE[self] = own, (frozenset(own.hypotheses), {r: i for i, r in enumerate(own.hypotheses)})
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a {type(self).__name__} is immutable")
@@ -258,9 +259,9 @@ def _public(st: Statement) -> Statement:
     return replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over)
 
 
-def _use(u: object) -> tuple[Statement, frozenset[Rel] | None]:
+def _use(u: object) -> tuple[Statement, Places | None]:
     """A used statement and, for the kernel's own (a Theorem's or a Stated's: validated when
-    made, never handed out), its hypotheses as a set; any other is rebuilt (`_statement`)."""
+    made, never handed out), its `Places`; any other is rebuilt (`_statement`)."""
     if type(u) in (Theorem, Stated) and u in _MADE:
         return _MADE[u]  # type: ignore[index]
     return _statement(u), None
@@ -311,10 +312,10 @@ def _split(rule: object) -> Cases:
     return split
 
 
-def _frozen(sequent: object) -> tuple[Sequent, tuple[frozenset[Rel] | None, ...]]:
+def _frozen(sequent: object) -> tuple[Sequent, tuple[Places | None, ...]]:
     """`sequent` read once into exact built-in types and validated: a stateful mapping or a
     lying subclass cannot show one thing to the statement and another to the check; and the
-    hypotheses of each used statement as a set, where the kernel knows it (`_use`)."""
+    `Places` of each used statement, where the kernel knows them (`_use`)."""
     if type(sequent) is not Sequent:
         raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
     vectors, scalars = _names(sequent.vectors, "vectors"), _names(sequent.scalars, "scalars")
@@ -461,8 +462,8 @@ def state(sequent: Sequent) -> Stated:
     return Stated(_KEY, statement=st, obligations=tuple(out))
 
 
-def _statement_of(sequent: Sequent, sets: tuple[frozenset[Rel] | None, ...]) -> Statement:
-    """Of a sequent `_frozen` made (read once) with its used statements' hypothesis sets."""
+def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statement:
+    """Of a sequent `_frozen` made (read once) with its used statements' `Places`."""
     hyps = {r: "" for r in sequent.hypotheses}
     naturals: set[str] = set()
     for k, used in enumerate(sequent.uses):
@@ -479,9 +480,8 @@ def _statement_of(sequent: Sequent, sets: tuple[frozenset[Rel] | None, ...]) -> 
         if _lemma(used, sequent):  # enters the inductive step only (obligations)
             continue
         new: Sequence[Rel] = used.hypotheses
-        if sets[k] is not None:  # the kernel's own statement: only what `hyps` lacks is read
-            missing = sets[k].difference(hyps)  # type: ignore[union-attr]
-            new = [r for r in used.hypotheses if r in missing] if missing else ()
+        if (places := sets[k]) is not None:  # the kernel's own: only what `hyps` lacks is read
+            new = sorted(places[0].difference(hyps), key=places[1].__getitem__)  # in its order
         for r in (*new, *[used.claim] * (not _carried(used, sequent))):
             hyps.setdefault(r, used.step)
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "

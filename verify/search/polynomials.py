@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 class PerElement(Generic[T]):
     """`compute(poly)` once per ring element: the steps of a proof share the elements of
-    their hypotheses (`_expanded`), and nothing in the search changes one in place. Each is
+    their hypotheses (`expanded`), and nothing in the search changes one in place. Each is
     held with its value, so that no other element takes its `id` (at most `size` of them)."""
 
     def __init__(self, compute: Callable[[PolyElement], T], size: int = 1 << 13) -> None:
@@ -58,7 +58,7 @@ def rational(value: Fraction) -> sympy.Rational:
 
 
 @lru_cache(maxsize=256)
-def _ring(symbols: tuple[sympy.Symbol, ...]) -> tuple[PolyRing, tuple[PolyElement, ...]]:
+def ring_of(symbols: tuple[sympy.Symbol, ...]) -> tuple[PolyRing, tuple[PolyElement, ...]]:
     """QQ[symbols] and its generators, made once per tuple of symbols (each step of a proof
     over the same names searches in the same ring)."""
     R, *gens = ring(symbols, QQ)
@@ -66,7 +66,7 @@ def _ring(symbols: tuple[sympy.Symbol, ...]) -> tuple[PolyRing, tuple[PolyElemen
 
 
 @lru_cache(maxsize=1 << 14)
-def _expanded(R: PolyRing, expr: sympy.Expr) -> PolyElement:
+def expanded(R: PolyRing, expr: sympy.Expr) -> PolyElement:
     """`expr` expanded in `R`, once per process: every step of a long proof restates the
     hypotheses of the steps it uses (nothing in the search changes a ring element in place)."""
     return R.from_expr(sympy.sympify(expr))
@@ -110,7 +110,7 @@ class Context:
         # a Gram-named symbol spelt unsorted (`<b,a>`) is its own generator, as in the kernel
         grams |= {symbol for symbol in found if gram_pair(symbol) is not None}
         symbols = [sympy.Symbol(name) for name in self.scalars] + sorted(grams, key=str)
-        self.ring, gens = _ring(tuple(symbols))
+        self.ring, gens = ring_of(tuple(symbols))
         self.gens = list(gens)
         self.symbols: tuple[sympy.Symbol, ...] = tuple(symbols)
         # generators by symbol and by (sorted) vector pair: dict lookups, not `tuple.index`
@@ -134,7 +134,7 @@ class Context:
     def poly(self, expr: sympy.Expr) -> PolyElement:
         """`expr` expanded in the ring (memoised: vector coefficients repeat a lot)."""
         if expr not in self._polys:
-            self._polys[expr] = _expanded(self.ring, expr)
+            self._polys[expr] = expanded(self.ring, expr)
         return self._polys[expr]
 
     def expr(self, poly: PolyElement) -> sympy.Expr:
