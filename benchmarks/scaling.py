@@ -19,7 +19,7 @@ DIR COMMIT`) in the same run, alternating the two, and prints the ratio per size
 that prints figures; it never asserts on time. Run:
 
     python benchmarks/scaling.py [--part proof|run|bound|all] [--shape shared|fresh]
-        [--sizes 25,50,...] [--against DIR] [--smoke]
+        [--sizes 25,50,...] [--against DIR] [--tiny]
 """
 
 from __future__ import annotations
@@ -192,12 +192,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sizes", type=lambda t: [int(s) for s in t.split(",")],
                         default=list(PROOF_SIZES), help="proof lengths (comma-separated)")
     parser.add_argument("--against", type=Path, help="another checkout, timed alongside")
-    parser.add_argument("--smoke", action="store_true",
+    parser.add_argument("--tiny", action="store_true",
                         help="the smallest sizes only (a test of the script, no figures)")
     args = parser.parse_args(argv)
     roots = [ROOT] + ([args.against.resolve()] if args.against else [])
     sizes, examples, dimensions = args.sizes, EXAMPLES, DIMENSIONS
-    if args.smoke:
+    if args.tiny:
         sizes, examples, dimensions = [3, 6], (20, 40), (20, 40)
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
