@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.optimize import linprog
-from scipy.sparse import coo_matrix
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Sos
@@ -111,6 +109,9 @@ def solve_lp(
     if not covered.issuperset(target):
         return None  # a row `-c * coeff == 0` with c >= 1: infeasible, no solver needed
     work.check_guard("an LP")
+    from scipy.optimize import linprog  # when an LP is solved (SciPy's import is 0.6 s)
+    from scipy.sparse import coo_matrix
+
     index: dict[tuple[int, ...], int] = {}
     rows: list[int] = []
     cols: list[int] = []
