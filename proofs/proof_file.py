@@ -76,7 +76,7 @@ from proofs.step import (
 )
 from proofs.step import problems as problems_of
 
-MAX_BYTES = 256 * 1024
+MAX_BYTES = 1024 * 1024  # a chain of 300 steps each using every earlier one is 0.5 MB of `uses`
 MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step",
             "imports", "theorem", "notation")

@@ -25,7 +25,7 @@ from proofs.language.division import denominators, required
 from proofs.language.expressions import ExpressionError, Names, Relation
 from proofs.language.terms import Vec, gram_pair
 
-MAX_STEPS = 200
+MAX_STEPS = 1000  # a chain of 300 steps, each using every earlier one, checks in seconds (issue 30)
 MAX_HYPOTHESES = 200  # Mathlib's linarith suite has a goal with 90 (issue 28, item 6)
 MAX_HINTS = 20
 MAX_NAMES = 100

@@ -68,7 +68,7 @@ def test_nothing_outside_the_kernel_touches_its_key() -> None:
 
 
 def test_the_kernel_stays_small_enough_to_read() -> None:
-    """At most 1010 lines of code and docstrings (blank lines not counted, as cloc counts code
+    """At most 1105 lines of code and docstrings (blank lines not counted, as cloc counts code
     plus comments): the size the README states for the trusted base (800 for the rules of
     issue 12, 120 for those of issue 16: scalar induction, instances, existentials, invariants
     carried between inductions over the same runs, a split inductive step, and the red team's
@@ -78,10 +78,15 @@ def test_the_kernel_stays_small_enough_to_read() -> None:
     kernel makes, the memo validating what it caches, read-only ring generators; and 10 for
     a second red team's: names and substitution keys exactly `str`, nesting bounded; and 10
     for issue 28's antisymmetry (an equality from its two inequalities); and 30 for issue
-    27's one-update lemmas in an induction's step (and freezing a sequent once per call)."""
+    27's one-update lemmas in an induction's step (and freezing a sequent once per call);
+    and 95 for issue 30's linear costs: the kernel's own values (Theorem, Stated) as used
+    steps, read without validating them again, memos of validation, symbols, expansions,
+    bases and normal forms (each keeping validated values only), and copies at every exit,
+    so that no caller holds what the memos share (its review found the normal-form memo's
+    facts handed out: tests/kernel/test_kernel_handles.py)."""
     lines = [line for path in modules("verify/kernel")
              for line in path.read_text().splitlines() if line.strip()]
-    assert len(lines) <= 1010, f"verify/kernel has {len(lines)} non-blank lines"
+    assert len(lines) <= 1105, f"verify/kernel has {len(lines)} non-blank lines"
 
 
 @pytest.mark.parametrize(
