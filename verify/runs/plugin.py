@@ -20,7 +20,9 @@ own: `tau`, the step of an update, `w_next = w + tau y x`, recovered exactly fro
 nothing for a rule the package does not know: a step that names them on a plug-in's runs is
 a fault (bind them with `[numeric] names` instead).
 
-Faults are never verdicts. A plug-in that raises, returns something that is not such a trace,
+Faults are never verdicts. A plug-in that raises (anything: a `SystemExit` of any code and a
+`KeyboardInterrupt` it raises itself are its faults too; a real Ctrl-C, a SIGINT that arrives
+while it runs, still interrupts the audit), returns something that is not such a trace,
 returns more than `max_updates` updates (a generator that never ends is read only that far:
 deterministic), or does not return within `seconds` of wall clock (a guard for a loop that
 never yields: `SIGALRM` in the main thread of the process running it, the CLI's or a pool
@@ -58,7 +60,7 @@ from fractions import Fraction
 from importlib.metadata import entry_points
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from perceptron.dataset import Dataset, Vector
 from verify.runs.online import LazyUpdates, OnlineUpdates, Update
@@ -73,6 +75,7 @@ MAX_UPDATES = 100_000
 SECONDS = 60.0
 
 Algorithm = Callable[..., Iterable[Any]]  # (data, max_updates, **params)
+T = TypeVar("T")
 #: A parameter's value as written: an integer, `p/q` or a finite decimal (ASCII digits only).
 RATIONAL = re.compile(r"[+-]?[0-9]+(?:/[0-9]+|\.[0-9]+)?", re.ASCII)
 
@@ -150,12 +153,10 @@ class Plugin:
             return self.function
         assert self.spec is not None
         where, _, attribute = self.spec.rpartition(":")
-        try:
-            module = _module(where)
-            function = getattr(module, attribute)
-        except Exception as error:  # any import failure is the plug-in's fault
-            raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
-                              f"{type(error).__name__}: {error}") from None
+        # importing runs the module's code: any failure there is the plug-in's fault
+        function = self._calling(lambda: getattr(_module(where), attribute),
+                                 f"({self.spec}) cannot be loaded: {{}}",
+                                 f"({self.spec}) did not load within {self.seconds:g} s")
         if not callable(function):
             raise PluginFault(f"plug-in {self.name} ({self.spec}): {attribute} is not callable")
         object.__setattr__(self, "function", function)
@@ -175,29 +176,48 @@ class Plugin:
         """The plug-in's run on `data` as an online run; raises PluginFault."""
         function = self.load()
         cap = min(max_updates, MAX_UPDATES)
-        try:
-            with _guard(self.seconds):
-                items = list(islice(iter(function(data, cap, **dict(self.params))), cap + 1))
-        except _Timeout:
-            raise PluginFault(f"plug-in {self.name} did not return within {self.seconds:g} s "
-                              f"on {data.name} ({data.n} examples)") from None
-        except Exception as error:  # a plug-in's error is its fault, not ours
-            raise PluginFault(f"plug-in {self.name} raised {type(error).__name__}: "
-                              f"{' '.join(str(error).split())} on {data.name}") from None
-        if len(items) > cap:
-            raise PluginFault(f"plug-in {self.name} returned more than {cap} updates on "
-                              f"{data.name} (its limit: max_updates)")
-        updates, steps = self._trace(data, items)
+        items = self._calling(lambda: self._read(data, function(data, cap, **dict(self.params)),
+                                                 cap),
+                              f"raised {{}} on {data.name}",
+                              f"did not return within {self.seconds:g} s on {data.name} "
+                              f"({data.n} examples)")
+        updates, steps = _trace(data, items)
         return OnlineUpdates(data, tuple(u), LazyUpdates(len(updates), lambda: updates),
                              steps=steps, plugin=self.name)
 
-    def _trace(self, data: Dataset, items: list[Any]
-               ) -> tuple[tuple[Update, ...], tuple[Fraction | None, ...]]:
-        """The updates, each checked (index, dimension, exact coordinates), and each one's
-        step `tau` when `w_after - w_before` is `tau y x` exactly (else None)."""
-        w: Vector = tuple(Fraction(0) for _ in range(data.d))
-        updates: list[Update] = []
-        steps: list[Fraction | None] = []
+    def _calling(self, code: Callable[[], T], failed: str, slow: str) -> T:
+        """`code()`, the plug-in's own code, run here: whatever it raises is its fault, a
+        `PluginFault` naming it and `failed` with the exception put in (a `SystemExit` of any
+        code, and a `KeyboardInterrupt` it raises itself, included: they are its way of
+        failing, not the user's wish to stop the audit); past `seconds` of wall clock
+        (`_guard`) the fault `slow`. A real Ctrl-C, a SIGINT that arrives while it runs
+        (`_CtrlC`), still interrupts the audit: it is told from a raised KeyboardInterrupt
+        by the signal."""
+        ctrl_c = _CtrlC()
+        try:
+            with _guard(self.seconds), ctrl_c:
+                return code()
+        except PluginFault:
+            raise
+        except _Timeout:
+            raise PluginFault(f"plug-in {self.name} {slow}") from None
+        except BaseException as error:  # the plug-in's, whatever it is (but a real Ctrl-C)
+            if isinstance(error, KeyboardInterrupt) and ctrl_c.pressed:
+                raise
+            raise PluginFault(f"plug-in {self.name} {failed.format(_described(error))}"
+                              ) from None
+
+    def _read(self, data: Dataset, returned: Iterable[Any], cap: int
+              ) -> list[tuple[int, Vector]]:
+        """What the plug-in returned, read into plain exact values: at most `cap` updates,
+        each an example's index and `w_after` of `data.d` ints or Fractions (PluginFault
+        otherwise). Reading it runs the plug-in's code (a generator, its objects' methods):
+        it is called inside `_calling`."""
+        items = list(islice(iter(returned), cap + 1))
+        if len(items) > cap:
+            raise PluginFault(f"plug-in {self.name} returned more than {cap} updates on "
+                              f"{data.name} (its limit: max_updates)")
+        out: list[tuple[int, Vector]] = []
         for k, item in enumerate(items):
             index, after = self._parts(k, item)
             if not (isinstance(index, int) and not isinstance(index, bool)
@@ -208,13 +228,8 @@ class Plugin:
             if len(after) != data.d or not all(_exact(v) for v in after):
                 raise PluginFault(f"plug-in {self.name}: update {k}'s w_after is not {data.d} "
                                   f"exact rationals (int or Fraction): {after!r}"[:300])
-            after = tuple(Fraction(v) for v in after)
-            x, y = data.X[index], data.y[index]
-            updates.append(Update(w, x, y, after))
-            steps.append(_step(w, after, x, y))
-            w = after
-        return tuple(updates), tuple(steps)
-
+            out.append((int(index), tuple(Fraction(v) for v in after)))
+        return out
 
     def _parts(self, k: int, item: Any) -> tuple[Any, Any]:
         """`(index, w_after)` of a pair or of an `UpdateRecord`-like object."""
@@ -248,6 +263,21 @@ def parameters(texts: Iterable[str], what: str) -> tuple[tuple[str, Fraction], .
             raise PluginFault(f"{what}: --param {key}: {len(value)} characters, too long "
                               "a number") from None
     return tuple(out.items())
+
+
+def _trace(data: Dataset, items: Iterable[tuple[int, Vector]]
+           ) -> tuple[tuple[Update, ...], tuple[Fraction | None, ...]]:
+    """The updates of a trace read (`Plugin._read`), and each one's step `tau` when
+    `w_after - w_before` is `tau y x` exactly (else None)."""
+    w: Vector = tuple(Fraction(0) for _ in range(data.d))
+    updates: list[Update] = []
+    steps: list[Fraction | None] = []
+    for index, after in items:
+        x, y = data.X[index], data.y[index]
+        updates.append(Update(w, x, y, after))
+        steps.append(_step(w, after, x, y))
+        w = after
+    return tuple(updates), tuple(steps)
 
 
 def _exact(value: object) -> bool:
@@ -287,8 +317,9 @@ def _module(where: str) -> Any:
     return module
 
 
-class _Timeout(Exception):
-    """The wall-clock guard went off."""
+class _Timeout(BaseException):
+    """The wall-clock guard went off (a BaseException, so that a plug-in's own `except
+    Exception` does not swallow it)."""
 
 
 @contextmanager
@@ -310,6 +341,35 @@ def _guard(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+class _CtrlC:
+    """While entered (main thread only), a SIGINT is noted (`pressed`) before it raises
+    KeyboardInterrupt as Python's own handler does: so a KeyboardInterrupt that a plug-in
+    raises itself (its fault) is told from the user's Ctrl-C (which stops the audit)."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._previous: Any = None
+
+    def _note(self, _signum: int, _frame: object) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> _CtrlC:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
+def _described(error: BaseException) -> str:
+    """An exception in a few words: its type, and its message when it has one."""
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}"[:200] if text else type(error).__name__
 
 
 def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,
