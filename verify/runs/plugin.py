@@ -20,15 +20,17 @@ own: `tau`, the step of an update, `w_next = w + tau y x`, recovered exactly fro
 nothing for a rule the package does not know: a step that names them on a plug-in's runs is
 a fault (bind them with `[numeric] names` instead).
 
-Faults are never verdicts. A plug-in that raises (anything: a `SystemExit` of any code and a
-`KeyboardInterrupt` it raises itself are its faults too; a real Ctrl-C, a SIGINT that arrives
-while it runs, still interrupts the audit), returns something that is not such a trace,
-returns more than `max_updates` updates (a generator that never ends is read only that far:
-deterministic), or does not return within `seconds` of wall clock (a guard for a loop that
-never yields: `SIGALRM` in the main thread of the process running it, the CLI's or a pool
-worker's; a Dask worker's thread has no such guard) raises `PluginFault`, one line naming the
-plug-in and the fault. The campaign stops running that plug-in and the audit reports the line
-(exit 2); every other proof is reported as usual.
+Faults are never verdicts. Each call runs in a child process of its own
+(`verify.runs.isolation`: a crash ends the child, not the audit; every call starts from the
+state after the import). A plug-in that raises (anything: a `SystemExit` of any code and a
+`KeyboardInterrupt` it raises itself are its faults too; a real Ctrl-C still interrupts the
+audit), kills its process, returns something that is not such a trace, returns more than
+`max_updates` updates (a generator that never ends is read only that far: deterministic), or
+does not return within `seconds` of wall clock (a guard against a hang, never a budget: the
+child is killed) raises `PluginFault`, one line naming the plug-in and the fault. The
+campaign stops running that plug-in and the audit reports the line (exit 2); every other
+proof is reported as usual. Importing the plug-in's module runs in the process itself (once),
+under `SIGALRM` in the main thread.
 
 Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
 calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
@@ -50,11 +52,8 @@ import importlib.util
 import inspect
 import re
 import shlex
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib.metadata import entry_points
@@ -63,6 +62,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from perceptron.dataset import Dataset, Vector
+from verify.runs import isolation
 from verify.runs.online import LazyUpdates, OnlineUpdates, Update
 
 #: The run kind of a plug-in's runs (`verify.runs.online`).
@@ -80,7 +80,7 @@ T = TypeVar("T")
 RATIONAL = re.compile(r"[+-]?[0-9]+(?:/[0-9]+|\.[0-9]+)?", re.ASCII)
 
 
-class PluginFault(Exception):
+class PluginFault(isolation.Fault):
     """A plug-in failed: one line naming it and the fault (never a verdict)."""
 
 
@@ -95,6 +95,9 @@ class Plugin:
     function: Algorithm | None = field(default=None, compare=False)
     seconds: float = SECONDS
     params: tuple[tuple[str, Fraction], ...] = ()  # keyword arguments of every call
+    #: each call in a child process of its own (`verify.runs.isolation`); False: in the
+    #: process running the campaign (a debugger sees it, a crash ends that process)
+    isolated: bool = True
 
     @classmethod
     def parse(cls, text: str, params: Iterable[str] = ()) -> Plugin:
@@ -153,10 +156,12 @@ class Plugin:
             return self.function
         assert self.spec is not None
         where, _, attribute = self.spec.rpartition(":")
-        # importing runs the module's code: any failure there is the plug-in's fault
+        # importing runs the module's code: any failure there is the plug-in's fault; it runs
+        # in this process, which keeps the module (each call's child starts from it)
         function = self._calling(lambda: getattr(_module(where), attribute),
                                  f"({self.spec}) cannot be loaded: {{}}",
-                                 f"({self.spec}) did not load within {self.seconds:g} s")
+                                 f"({self.spec}) did not load within {self.seconds:g} s",
+                                 apart=False)
         if not callable(function):
             raise PluginFault(f"plug-in {self.name} ({self.spec}): {attribute} is not callable")
         object.__setattr__(self, "function", function)
@@ -180,32 +185,34 @@ class Plugin:
                                                  cap),
                               f"raised {{}} on {data.name}",
                               f"did not return within {self.seconds:g} s on {data.name} "
-                              f"({data.n} examples)")
+                              f"({data.n} examples)",
+                              f"{{}} while running on {data.name}")
         updates, steps = _trace(data, items)
         return OnlineUpdates(data, tuple(u), LazyUpdates(len(updates), lambda: updates),
                              steps=steps, plugin=self.name)
 
-    def _calling(self, code: Callable[[], T], failed: str, slow: str) -> T:
-        """`code()`, the plug-in's own code, run here: whatever it raises is its fault, a
-        `PluginFault` naming it and `failed` with the exception put in (a `SystemExit` of any
-        code, and a `KeyboardInterrupt` it raises itself, included: they are its way of
-        failing, not the user's wish to stop the audit); past `seconds` of wall clock
-        (`_guard`) the fault `slow`. A real Ctrl-C, a SIGINT that arrives while it runs
-        (`_CtrlC`), still interrupts the audit: it is told from a raised KeyboardInterrupt
-        by the signal."""
-        ctrl_c = _CtrlC()
+    def _calling(self, code: Callable[[], T], failed: str, slow: str, died: str = "{}", *,
+                 apart: bool | None = None) -> T:
+        """`code()`, the plug-in's own code, run by `verify.runs.isolation.call`: in a child
+        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`.
+        Whatever goes wrong is a `PluginFault` naming the plug-in: `failed` with what it
+        raised put in (a `SystemExit` of any code and a `KeyboardInterrupt` it raises
+        itself included: they are its way of failing, not the user's wish to stop the
+        audit; a real Ctrl-C still interrupts), `died` with how its process ended put in,
+        or `slow` past `seconds`."""
         try:
-            with _guard(self.seconds), ctrl_c:
-                return code()
+            return isolation.call(code, self.seconds,
+                                  apart=self.isolated if apart is None else apart)
         except PluginFault:
             raise
-        except _Timeout:
+        except isolation.Fault as fault:  # a PluginFault raised in the child
+            raise PluginFault(str(fault)) from None
+        except isolation.Raised as error:
+            raise PluginFault(f"plug-in {self.name} {failed.format(error)}") from None
+        except isolation.Died as death:
+            raise PluginFault(f"plug-in {self.name} {died.format(death)}") from None
+        except isolation.TimedOut:
             raise PluginFault(f"plug-in {self.name} {slow}") from None
-        except BaseException as error:  # the plug-in's, whatever it is (but a real Ctrl-C)
-            if isinstance(error, KeyboardInterrupt) and ctrl_c.pressed:
-                raise
-            raise PluginFault(f"plug-in {self.name} {failed.format(_described(error))}"
-                              ) from None
 
     def _read(self, data: Dataset, returned: Iterable[Any], cap: int
               ) -> list[tuple[int, Vector]]:
@@ -315,61 +322,6 @@ def _module(where: str) -> Any:
         del sys.modules[key]
         raise
     return module
-
-
-class _Timeout(BaseException):
-    """The wall-clock guard went off (a BaseException, so that a plug-in's own `except
-    Exception` does not swallow it)."""
-
-
-@contextmanager
-def _guard(seconds: float) -> Iterator[None]:
-    """Raise `_Timeout` in this thread after `seconds` (main thread with SIGALRM only;
-    elsewhere no guard: Python cannot interrupt another thread)."""
-    if threading.current_thread() is not threading.main_thread() or \
-            not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def expire(_signum: int, _frame: object) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-class _CtrlC:
-    """While entered (main thread only), a SIGINT is noted (`pressed`) before it raises
-    KeyboardInterrupt as Python's own handler does: so a KeyboardInterrupt that a plug-in
-    raises itself (its fault) is told from the user's Ctrl-C (which stops the audit)."""
-
-    def __init__(self) -> None:
-        self.pressed = False
-        self._previous: Any = None
-
-    def _note(self, _signum: int, _frame: object) -> None:
-        self.pressed = True
-        raise KeyboardInterrupt
-
-    def __enter__(self) -> _CtrlC:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._note)
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-
-
-def _described(error: BaseException) -> str:
-    """An exception in a few words: its type, and its message when it has one."""
-    text = " ".join(str(error).split())
-    return f"{type(error).__name__}: {text}"[:200] if text else type(error).__name__
 
 
 def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,

@@ -68,9 +68,27 @@ def os_exit(data: Any, max_updates: int) -> Any:
 
 
 def interrupts_itself(data: Any, max_updates: int) -> Any:
-    """A real SIGINT while the plug-in runs (as a Ctrl-C sends it): the audit must stop."""
+    """A real SIGINT to its own process while it runs (a Ctrl-C, when the plug-in runs in
+    the audit's process): the audit must stop."""
     os.kill(os.getpid(), signal.SIGINT)
     time.sleep(5)
+    return []
+
+
+def interrupts_the_audit(data: Any, max_updates: int) -> Any:
+    """A real SIGINT to the process that runs the campaign, while the plug-in runs in a
+    child of it (a Ctrl-C): the audit must stop."""
+    os.kill(os.getppid(), signal.SIGINT)
+    time.sleep(5)
+    return []
+
+
+def sleeps_and_says_where(data: Any, max_updates: int) -> Any:
+    """Sleeps forever after writing its process id to the file named by the environment's
+    NOVIKOFF_TEST_PID_FILE (to check that no such process is left behind)."""
+    with open(os.environ["NOVIKOFF_TEST_PID_FILE"], "a") as handle:
+        handle.write(f"{os.getpid()}\n")
+    time.sleep(10**6)
     return []
 
 

@@ -4,12 +4,14 @@ reported; a real Ctrl-C still stops the audit."""
 
 from __future__ import annotations
 
+import os
+import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 from cases.plugins import hostile
+
 from perceptron.dataset import Dataset
 from verify.runs.plugin import Plugin, PluginFault
 
@@ -45,10 +47,53 @@ def test_a_base_exception_of_the_plug_in_is_its_fault(function, said) -> None:
     assert str(raised.value) == f"plug-in p {said}"
 
 
-def test_a_real_ctrl_c_while_the_plug_in_runs_still_interrupts() -> None:
-    """A SIGINT delivered while the plug-in runs is the user's Ctrl-C, not its fault."""
+@pytest.mark.parametrize("isolated", [True, False])
+def test_a_real_ctrl_c_while_the_plug_in_runs_still_interrupts(isolated: bool) -> None:
+    """A SIGINT delivered while the plug-in runs is the user's Ctrl-C, not its fault: in
+    its own child process the plug-in ignores it and the campaign's process is interrupted
+    (and ends the child); in the campaign's process it is told from a raised
+    KeyboardInterrupt by the signal."""
+    function = hostile.interrupts_the_audit if isolated else hostile.interrupts_itself
+    plugin = Plugin("p", None, function, isolated=isolated)
+    start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        Plugin.of("p", hostile.interrupts_itself).run(DATA, U, 5)
+        plugin.run(DATA, U, 5)
+    assert time.monotonic() - start < 4  # not after the plug-in's sleep
+
+
+@pytest.mark.parametrize(("function", "said"), [
+    (hostile.segfault, "killed its process (SIGSEGV: Segmentation fault) while running on "
+                       "three"),
+    (hostile.os_exit, "ended its process (exit status 0) while running on three"),
+])
+def test_a_plug_in_that_kills_its_process_is_a_fault(function, said) -> None:
+    """Trial item 5: each call runs in a child process, so a crash ends the child, not the
+    audit: one line saying how."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin.of("p", function).run(DATA, U, 5)
+    assert str(raised.value) == f"plug-in p {said}"
+
+
+@pytest.mark.parametrize("function", [hostile.sleeps_forever, hostile.loops_forever,
+                                      hostile.swallows_everything])
+def test_a_plug_in_that_never_returns_is_killed_at_its_deadline(function) -> None:
+    """Even one that catches every exception (which defeats an alarm in its process)."""
+    plugin = Plugin("p", None, function, seconds=0.5)
+    start = time.monotonic()
+    with pytest.raises(PluginFault, match=r"^plug-in p did not return within 0\.5 s on three"):
+        plugin.run(DATA, U, 5)
+    assert time.monotonic() - start < 5
+
+
+def test_no_child_process_is_left_behind(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    record = tmp_path / "pids"
+    monkeypatch.setenv("NOVIKOFF_TEST_PID_FILE", str(record))
+    with pytest.raises(PluginFault, match="did not return"):
+        Plugin("p", None, hostile.sleeps_and_says_where, seconds=0.5).run(DATA, U, 5)
+    (pid,) = map(int, record.read_text().split())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
 
 
 def _audit(tmp_path: Path, spec: str, jobs: int,
@@ -70,12 +115,16 @@ def _audit(tmp_path: Path, spec: str, jobs: int,
     ("exits", "plug-in p raised SystemExit: 0 on "),
     ("exits_3", "plug-in p raised SystemExit: 3 on "),
     ("keyboard", "plug-in p raised KeyboardInterrupt on "),
+    ("segfault", "plug-in p killed its process (SIGSEGV: Segmentation fault) while running "
+                 "on "),
+    ("os_exit", "plug-in p ended its process (exit status 0) while running on "),
 ])
-def test_the_cli_reports_a_plug_in_that_exits_in_one_line(
+def test_the_cli_reports_a_plug_in_that_exits_or_crashes_in_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, said: str,
         jobs: int) -> None:
     """One line, exit 2, the other proof audited and the plug-in's proof reported with its
-    steps not run (trial items 1 and 17: exit 0 or 3 with no message, or "interrupted")."""
+    steps not run (trial items 1 and 17: exit 0 or 3 with no message, or "interrupted";
+    item 5: exit 139 or 0 with no message, or a BrokenProcessPool traceback)."""
     code, out, errors = _audit(tmp_path, spec, jobs, capsys)
     assert code == 2
     assert len(errors) == 1 and errors[0].startswith(f"novikoff: error: {said}"), errors
