@@ -52,7 +52,7 @@ from verify.proof_checker import StepReport, check_step, detached, replay, state
 from verify.runs.columns import Instance
 from verify.runs.naming import Naming, binding_of, on_runs, unbound
 from verify.runs.plugin import KIND as PLUGIN_KIND
-from verify.runs.plugin import Plugin
+from verify.runs.plugin import Plugin, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
 
@@ -230,7 +230,7 @@ def run_audit(
     or of the source algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its
     own iterates), or of the user's plug-in of that name in `algorithms`
     (`verify.runs.plugin`: no plug-in runs unless given here; a fault of one is a line of
-    `errors`, its steps not run).
+    `errors`, its steps not run; one that timed out is called no more in any process).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
@@ -238,8 +238,17 @@ def run_audit(
     judgement whose decision the certificate store holds is checked by the kernel from the
     store (`verify.store`); `search` searches every one instead (the report is the same).
     """
+    with shared_faults(algorithms or {}) as plugins:
+        return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
+                          search)
+
+
+def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget: str,
+               guard: float | None, progress: Progress | None, jobs: int,
+               scheduler: str | None, plugins: dict[str, Plugin], search: bool) -> Audit:
+    """`run_audit`, with the plug-ins posting their timeouts where every process reads them
+    (`verify.runs.plugin.shared_faults`)."""
     say = progress or (lambda _done, _total, _message: None)
-    plugins = dict(algorithms or {})
     admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins)
 
     if jobs <= 1 and scheduler is None:

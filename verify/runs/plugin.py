@@ -29,8 +29,9 @@ audit), kills its process, returns something that is not such a trace, returns m
 does not return within `seconds` of wall clock (a guard against a hang, never a budget: the
 child is killed) raises `PluginFault`, one line naming the plug-in and the fault. The
 campaign stops running that plug-in and the audit reports the line (exit 2); every other
-proof is reported as usual. Importing the plug-in's module runs in the process itself (once),
-under `SIGALRM` in the main thread.
+proof is reported as usual. A timeout is posted where every process of the audit reads it
+(`shared_faults`), so the plug-in is called no more in any shard or worker. Importing the
+plug-in's module runs in the process itself (once), under `SIGALRM` in the main thread.
 
 Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
 calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
@@ -47,14 +48,18 @@ given there. A proof's `[numeric] algorithm` only selects among the plug-ins giv
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import re
 import shlex
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from importlib.metadata import entry_points
 from itertools import islice
@@ -98,6 +103,9 @@ class Plugin:
     #: each call in a child process of its own (`verify.runs.isolation`); False: in the
     #: process running the campaign (a debugger sees it, a crash ends that process)
     isolated: bool = True
+    #: a folder every process of one audit reads, where the plug-in's timeout is posted
+    #: (`shared_faults`): once it has timed out anywhere, no process calls it again
+    board: str | None = field(default=None, compare=False)
 
     @classmethod
     def parse(cls, text: str, params: Iterable[str] = ()) -> Plugin:
@@ -178,9 +186,12 @@ class Plugin:
         self.__dict__.update(state)
 
     def run(self, data: Dataset, u: Vector, max_updates: int) -> OnlineUpdates:
-        """The plug-in's run on `data` as an online run; raises PluginFault."""
+        """The plug-in's run on `data` as an online run; raises PluginFault (at once, when
+        it timed out already in this audit: `posted`)."""
         function = self.load()
         cap = min(max_updates, MAX_UPDATES)
+        if (posted := self.posted()) is not None:
+            raise PluginFault(posted)
         items = self._calling(lambda: self._read(data, function(data, cap, **dict(self.params)),
                                                  cap),
                               f"raised {{}} on {data.name}",
@@ -199,10 +210,13 @@ class Plugin:
         raised put in (a `SystemExit` of any code and a `KeyboardInterrupt` it raises
         itself included: they are its way of failing, not the user's wish to stop the
         audit; a real Ctrl-C still interrupts), `died` with how its process ended put in,
-        or `slow` past `seconds`."""
+        or `slow` past `seconds`, which is posted (`post`) so that no process of the audit
+        calls it again; a child still running when another process posts that is ended,
+        with the posted fault."""
         try:
             return isolation.call(code, self.seconds,
-                                  apart=self.isolated if apart is None else apart)
+                                  apart=self.isolated if apart is None else apart,
+                                  stop=self.posted)
         except PluginFault:
             raise
         except isolation.Fault as fault:  # a PluginFault raised in the child
@@ -211,8 +225,46 @@ class Plugin:
             raise PluginFault(f"plug-in {self.name} {failed.format(error)}") from None
         except isolation.Died as death:
             raise PluginFault(f"plug-in {self.name} {died.format(death)}") from None
+        except isolation.Stopped as posted:
+            raise PluginFault(str(posted)) from None
         except isolation.TimedOut:
-            raise PluginFault(f"plug-in {self.name} {slow}") from None
+            fault = f"plug-in {self.name} {slow}"
+            self.post(fault)
+            raise PluginFault(fault) from None
+
+    def _posting(self) -> Path | None:
+        """Where this plug-in's timeout is posted (None: no board)."""
+        if self.board is None:
+            return None
+        key = hashlib.sha256(self.name.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        return Path(self.board) / f"{key}.fault"
+
+    def posted(self) -> str | None:
+        """The fault posted for this plug-in by any process of the audit, if any."""
+        where = self._posting()
+        if where is None:
+            return None
+        try:
+            return where.read_text(encoding="utf-8")
+        except OSError:  # none posted (or no board here: a Dask worker on another machine)
+            return None
+
+    def post(self, fault: str) -> None:
+        """Post `fault` for every process of the audit (the first one posted stays: written
+        aside, then linked into place, which fails when one is there)."""
+        where = self._posting()
+        if where is None:
+            return
+        try:
+            handle, aside = tempfile.mkstemp(dir=where.parent, suffix=".part")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(fault)
+            try:
+                os.link(aside, where)
+            finally:
+                os.unlink(aside)
+        except OSError:  # posted already, or no board here: the fault still ends this call
+            pass
 
     def _read(self, data: Dataset, returned: Iterable[Any], cap: int
               ) -> list[tuple[int, Vector]]:
@@ -322,6 +374,21 @@ def _module(where: str) -> Any:
         del sys.modules[key]
         raise
     return module
+
+
+@contextmanager
+def shared_faults(given: Mapping[str, Plugin]) -> Iterator[dict[str, Plugin]]:
+    """The plug-ins `given`, posting their timeouts to a folder that every process of one
+    audit reads (removed at the end): the guard's 60 s are then spent once per plug-in and
+    audit, not once per shard or process (`--jobs`), and a call running elsewhere when the
+    fault is posted is ended with it. Only timeouts travel so: every other fault is
+    deterministic and cheap, found again by each shard, so the fault the audit reports
+    (the first in shard order) is the same for every `--jobs`."""
+    if not given:
+        yield {}
+        return
+    with tempfile.TemporaryDirectory(prefix="novikoff-plugin-faults-") as folder:
+        yield {name: replace(plugin, board=folder) for name, plugin in given.items()}
 
 
 def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,

@@ -130,3 +130,34 @@ def test_the_cli_reports_a_plug_in_that_exits_or_crashes_in_one_line(
     assert len(errors) == 1 and errors[0].startswith(f"novikoff: error: {said}"), errors
     assert "other                        verified" in out
     assert "plug/norm-growth: the plug-in p failed (see the errors)" in out
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_plug_in_that_times_out_is_called_no_more_in_the_audit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """Trial item 2: the guard fired, then every later shard called the plug-in again and
+    waited out its seconds (7 calls at --budget small, 43 at default: the one line came
+    after 7 or 43 minutes). Its timeout is posted where every process of the audit reads
+    it: one call per process at most (the calls under way when it times out are ended with
+    it), one line, and no verdict from its runs."""
+    from verify.api import audit_proofs
+
+    record = tmp_path / "pids"
+    monkeypatch.setenv("NOVIKOFF_TEST_PID_FILE", str(record))
+    other = tmp_path / "other.toml"
+    other.write_text(OTHER)
+    plugin = Plugin("p", None, hostile.sleeps_and_says_where, seconds=2)
+    start = time.monotonic()
+    audit = audit_proofs(CASES / "plug.toml", other, budget="small", jobs=jobs,
+                         algorithms=[plugin])
+    calls = record.read_text().split()
+    assert 1 <= len(calls) <= jobs, calls
+    assert len(audit.errors) == 1
+    assert audit.errors[0].startswith("plug-in p did not return within 2 s on ")
+    by_id = {p.id: p for p in audit.proofs}
+    assert by_id["other"].status == "verified" and by_id["other"].steps[0].numeric is not None
+    assert by_id["plug"].steps[0].numeric is None
+    assert time.monotonic() - start < 60  # not a shard's 2 s each (nor the default 60 s)
+    for pid in map(int, calls):
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
