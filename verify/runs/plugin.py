@@ -114,17 +114,27 @@ class Plugin:
         `KEY=VALUE` texts (`parameters`). Loads it (so a spelling mistake is found before
         the audit starts) and checks that it takes the parameters; raises PluginFault."""
         given = parameters(params, f"--algorithm {text}")
-        name, _, spec = text.rpartition("=")
+        name, spec = cls.named(text), text.rpartition("=")[2]
+        if not spec:
+            raise PluginFault(f"--algorithm {text}: give MODULE:FUNCTION, FILE.py:FUNCTION or "
+                              "an installed entry point's name after NAME=")
         if ":" not in spec:
             found = [e for e in entry_points(group=GROUP) if e.name == spec]
             if not found:
                 raise PluginFault(f"--algorithm {text}: no entry point {spec!r} in group "
                                   f"{GROUP} (give MODULE:FUNCTION or FILE.py:FUNCTION)")
-            name, spec = name or spec, found[0].value
-        name = name or spec.rpartition(":")[2].replace("_", "-")
+            spec = found[0].value
         plugin = cls(name, spec, params=given)
         plugin.takes(plugin.load())
         return plugin
+
+    @staticmethod
+    def named(text: str) -> str:
+        """The name `--algorithm TEXT` gives its plug-in, whether or not it can be loaded:
+        NAME of `NAME=...`, else the function's name with `_` read as `-`, else the entry
+        point's name."""
+        name, _, spec = text.rpartition("=")
+        return name or (spec.rpartition(":")[2].replace("_", "-") if ":" in spec else spec)
 
     @classmethod
     def of(cls, name: str, function: Algorithm, params: Iterable[str] = ()) -> Plugin:
@@ -164,9 +174,19 @@ class Plugin:
             return self.function
         assert self.spec is not None
         where, _, attribute = self.spec.rpartition(":")
+        def find() -> Any:
+            if where.endswith(".py") and not Path(where).is_file():
+                raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
+                                  f"{where}: no such file")
+            module = _module(where)
+            if not hasattr(module, attribute):  # named by the user's file, not the module's
+                raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
+                                  f"{where} defines no {attribute!r}")
+            return getattr(module, attribute)
+
         # importing runs the module's code: any failure there is the plug-in's fault; it runs
         # in this process, which keeps the module (each call's child starts from it)
-        function = self._calling(lambda: getattr(_module(where), attribute),
+        function = self._calling(find,
                                  f"({self.spec}) cannot be loaded: {{}}",
                                  f"({self.spec}) did not load within {self.seconds:g} s",
                                  apart=False)

@@ -161,3 +161,57 @@ def test_a_plug_in_that_times_out_is_called_no_more_in_the_audit(
     for pid in map(int, calls):
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+BROKEN = {"syntax_error.py": "def broken(:\n", "import_error.py":
+          "import nonexistent_module_xyz\n\ndef f(d, m):\n    return []\n",
+          "raises_at_import.py": "raise RuntimeError('at import')\n",
+          "exits_at_import.py": "raise SystemExit(4)\n"}
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("p={dir}/syntax_error.py:broken", "cannot be loaded: SyntaxError: invalid syntax"),
+    ("p={dir}/import_error.py:f", "cannot be loaded: ModuleNotFoundError: No module named "
+                                  "'nonexistent_module_xyz'"),
+    ("p={dir}/raises_at_import.py:f", "cannot be loaded: RuntimeError: at import"),
+    ("p={dir}/exits_at_import.py:f", "cannot be loaded: SystemExit: 4"),
+    ("p={cases}/hostile.py:nothere", "cannot be loaded: {cases}/hostile.py defines no "
+                                     "'nothere'"),
+    ("p={dir}/nofile.py:f", "cannot be loaded: {dir}/nofile.py: no such file"),
+    ("p=", "--algorithm p=: give MODULE:FUNCTION"),
+    ("p=no-such-entry-point", "no entry point 'no-such-entry-point'"),
+])
+def test_a_plug_in_that_cannot_be_loaded_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, said: str) -> None:
+    """Trial item 8: after the load failure came a second, contradictory line ("'p' is no
+    known algorithm ... a plug-in runs only when given: --algorithm p=MODULE:FUNCTION",
+    though exactly that was given), and a missing function was reported against the
+    internal module name novikoff_plugin_<hash> instead of the user's file."""
+    from verify.cli import main
+
+    for name, text in BROKEN.items():
+        (tmp_path / name).write_text(text)
+    other = tmp_path / "other.toml"
+    other.write_text(OTHER)
+    code = main(["audit", str(CASES / "plug.toml"), str(other), "--budget", "small",
+                 "--jobs", "1", "--algorithm", spec.format(dir=tmp_path, cases=CASES)])
+    out, err = capsys.readouterr()
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert code == 2
+    assert len(errors) == 1 and said.format(dir=tmp_path, cases=CASES) in errors[0], errors
+    assert "novikoff_plugin" not in err
+    assert "other                        verified" in out
+    assert "plug/norm-growth: the plug-in p could not be used (see the errors)" in out
+
+
+def test_a_plug_in_name_given_twice_is_refused_once(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    spec = f"p={CASES / 'hostile.py'}:perceptron"
+    assert main(["audit", str(CASES / "plug.toml"), "--budget", "small", "--jobs", "1",
+                 "--algorithm", spec, "--algorithm", spec]) == 2
+    out, err = capsys.readouterr()
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert errors == ["novikoff: error: plug-in name 'p' given twice"]
+    assert "plug/norm-growth: the plug-in p could not be used (see the errors)" in out
