@@ -52,7 +52,7 @@ from verify.proof_checker import StepReport, check_step, detached, replay, state
 from verify.runs.columns import Instance
 from verify.runs.naming import Naming, binding_of, on_runs, unbound
 from verify.runs.plugin import KIND as PLUGIN_KIND
-from verify.runs.plugin import Plugin
+from verify.runs.plugin import Plugin, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
 
@@ -217,6 +217,7 @@ def run_audit(
     jobs: int = 1,
     scheduler: str | None = None,
     algorithms: Mapping[str, Plugin] | None = None,
+    refused: Sequence[tuple[str, str]] = (),
     search: bool = False,
 ) -> Audit:
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
@@ -230,7 +231,11 @@ def run_audit(
     or of the source algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its
     own iterates), or of the user's plug-in of that name in `algorithms`
     (`verify.runs.plugin`: no plug-in runs unless given here; a fault of one is a line of
-    `errors`, its steps not run).
+    `errors`, its steps not run; one that timed out is called no more in any process).
+    `refused`: the plug-ins given that could not be used (loaded, named), as `(name,
+    fault)`: each fault is a line of `errors`, and the proofs naming such a plug-in are
+    audited with their steps not run on runs (not refused as naming an unknown algorithm:
+    the user gave one, the line says what is wrong with it).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
@@ -238,9 +243,20 @@ def run_audit(
     judgement whose decision the certificate store holds is checked by the kernel from the
     store (`verify.store`); `search` searches every one instead (the report is the same).
     """
+    with shared_faults(algorithms or {}) as plugins:
+        return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
+                          refused, search)
+
+
+def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget: str,
+               guard: float | None, progress: Progress | None, jobs: int,
+               scheduler: str | None, plugins: dict[str, Plugin],
+               refused: Sequence[tuple[str, str]], search: bool) -> Audit:
+    """`run_audit`, with the plug-ins posting their timeouts where every process reads them
+    (`verify.runs.plugin.shared_faults`)."""
     say = progress or (lambda _done, _total, _message: None)
-    plugins = dict(algorithms or {})
-    admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins)
+    admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins,
+                         frozenset(name for name, _ in refused if name not in BUILT_IN))
 
     if jobs <= 1 and scheduler is None:
         plan = _plan(admitted, budget, seed, guard, search)
@@ -277,7 +293,8 @@ def run_audit(
             witnesses[name] = Witness(by_name[name], campaign_result.witnesses[(name, source)],
                                       plan.targets[name.rsplit("/", 1)[0]].name)
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
-                 tuple(admitted.errors + plan.errors + fault_lines), witnesses)
+                 tuple([fault for _, fault in refused] + admitted.errors + plan.errors
+                       + fault_lines), witnesses)
 
 
 def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
@@ -306,14 +323,17 @@ class _Admitted:
     data: dict[str, tuple[Scenario, ...]]
     errors: list[str]
     plugins: dict[str, Plugin]  # the users' algorithms given with the audit
+    unusable: frozenset[str] = frozenset()  # plug-ins given that could not be used
 
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
-              plugins: Mapping[str, Plugin] | None = None) -> _Admitted:
+              plugins: Mapping[str, Plugin] | None = None,
+              unusable: frozenset[str] = frozenset()) -> _Admitted:
     """Load every target, read its `[numeric] names` and its data files (and `data`); a
     target with a fault is left out, its fault kept as one line. A file of `data` that
-    cannot be read is one line too, and the proofs are audited without it."""
-    out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}))
+    cannot be read is one line too, and the proofs are audited without it. A proof naming
+    an `unusable` plug-in is admitted (its steps are not run)."""
+    out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}), unusable)
     memo: dict[str, Read] = {}
     shared = []
     for path in dict.fromkeys(data):
@@ -325,7 +345,7 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
     for target in chosen:
         try:
             proof = target.load()
-            names = naming(proof.numeric, proof, tuple(plugins or ()))
+            names = naming(proof.numeric, proof, (*(plugins or ()), *unusable))
             run = proof.numeric.run if proof.numeric is not None else None
             files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
             scenarios = tuple(s for path in files for s in data_scenarios(path, run, memo))
@@ -374,6 +394,9 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
             continue
         for step in proof.steps:
             name = f"{proof_id}/{step.id}"
+            if (algorithm := proof.numeric.algorithm) in admitted.unusable:
+                reasons[name] = f"the plug-in {algorithm} could not be used (see the errors)"
+                continue
             reason, check = _check(name, proof, stated[step.id], admitted.names[proof_id],
                                    admitted.plugins)
             if check is not None:

@@ -164,15 +164,15 @@ def run(args: argparse.Namespace) -> int:
             parameters([text], "--param")
         except PluginFault as fault:
             raise UsageError(str(fault).removeprefix("--param: ")) from None
-    algorithms, refused = given_plugins(args.algorithm, args.param)
-    refused += given_kinds(args.run_kind)
+    algorithms, unusable = given_plugins(args.algorithm, args.param)
+    refused = given_kinds(args.run_kind)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
         audit = run_audit(chosen or None, data=args.data,
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
-                          search=args.search)
+                          refused=unusable, search=args.search)
     if not audit.proofs and (audit.errors or refused):  # nothing to summarise or report:
         for error in (*refused, *audit.errors):  # an empty table would say nothing true
             print(f"novikoff: error: {error}", file=sys.stderr)
@@ -254,25 +254,29 @@ class _Param(argparse.Action):
 
 
 def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
-                  ) -> tuple[dict[str, Plugin], list[str]]:
+                  ) -> tuple[dict[str, Plugin], list[tuple[str, str]]]:
     """The plug-ins of `--algorithm`, each with the `--param`s given after it, loaded (a
-    user's code runs from here on: she asked for it); one line per plug-in that cannot be
-    used, and the audit goes on without it."""
+    user's code runs from here on: she asked for it); and each one that cannot be used, as
+    the name it was given and its one line (`run_audit(refused=...)`: the line is one of
+    the audit's errors, the proofs that name it are not run, and nothing else is said about
+    that name). A name given twice is refused, whichever was meant."""
     from verify.audit.job import BUILT_IN
     from verify.runs.plugin import Plugin, PluginFault, plugins
 
-    loaded: list[Plugin] = []
-    refused: list[str] = []
+    loaded: dict[str, Plugin] = {}
+    refused: list[tuple[str, str]] = []
     for index, text in enumerate(texts):
         try:
             own = [value for at, value in params if at == index]
-            loaded.extend(plugins([Plugin.parse(text, own)], BUILT_IN).values())
+            (plugin,) = plugins([Plugin.parse(text, own)], BUILT_IN).values()
         except PluginFault as fault:
-            refused.append(str(fault))
-    try:
-        return plugins(loaded, BUILT_IN), refused
-    except PluginFault as fault:  # a name given twice
-        return {}, [*refused, str(fault)]
+            refused.append((Plugin.named(text), str(fault)))
+            continue
+        if plugin.name in loaded:
+            refused.append((plugin.name, f"plug-in name {plugin.name!r} given twice"))
+        loaded[plugin.name] = plugin
+    unusable = {name for name, _ in refused}
+    return {name: p for name, p in loaded.items() if name not in unusable}, refused
 
 
 def given_kinds(names: list[str]) -> list[str]:

@@ -7,6 +7,7 @@
 - `naming`: what a proof's names denote on runs (`[numeric] names`, expressions over the
   quantities of its kind);
 - `plugin`: users' own online algorithms, run only when the user names them;
+- `isolation`: each call of a user's code in a child process of its own, under a deadline;
 - `docs`: docs/run-quantities.md, generated from the registry.
 
 A user adds a run kind with `register` (or names an installed entry point of the group
