@@ -123,20 +123,28 @@ class Column:
         return cache[key]
 
 
-@dataclass(frozen=True)
 class VectorColumn:
     """Rows of exact coordinate vectors `num[i, :] / den`, zero-padded to one dimension.
 
     `source`, when set, says the rows were taken from a smaller column: row i is
     `source[0]`'s row `source[1][i]` (`take`, `constant`). Gram columns use it to compute
     each distinct dot product once (`gram_column`): on a run's example rows, `<x, x>` has one
-    value per example and `<w, w>` one per state, not one per (state, example) row.
+    value per example and `<w, w>` one per state, not one per (state, example) row. Such a
+    column holds no numerators of its own until something reads `num` (a row set of states x
+    examples repeats each iterate once per example: materialised, the repetitions of a
+    thousand-dimensional run took hundreds of megabytes that the Gram columns never read).
     """
 
-    num: IntArray
-    den: int = 1
-    source: tuple[VectorColumn, np.ndarray] | None = field(default=None, compare=False,
-                                                           repr=False)
+    def __init__(self, num: IntArray | None, den: int = 1,
+                 source: tuple[VectorColumn, np.ndarray] | None = None) -> None:
+        if num is None and source is None:
+            raise ValueError("a vector column needs its numerators or a source")
+        self._num = num
+        self.den = den
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"VectorColumn({self.num!r}, {self.den})"
 
     @classmethod
     def of(cls, rows: Sequence[Sequence[int | Fraction]], dim: int | None = None) -> VectorColumn:
@@ -149,53 +157,73 @@ class VectorColumn:
 
     @classmethod
     def constant(cls, row: Sequence[int | Fraction], n: int) -> VectorColumn:
-        """The same vector on `n` rows (built once, then repeated)."""
+        """The same vector on `n` rows (built once; the repetitions only when read)."""
         single = cls.of([row])
-        return cls(np.repeat(single.num, n, axis=0), single.den,
-                   (single, np.zeros(n, dtype=np.intp)))
+        return cls(None, single.den, (single, np.zeros(n, dtype=np.intp)))
+
+    @property
+    def num(self) -> IntArray:
+        """The numerators, one row per vector (a taken column's made on first reading)."""
+        if self._num is None:
+            base, index = self.source  # type: ignore[misc]
+            self._num = base.num[index]
+        return self._num
 
     def __len__(self) -> int:
-        return self.num.shape[0]
+        return len(self.source[1]) if self._num is None else self._num.shape[0]  # type: ignore[index]
 
     @property
     def dim(self) -> int:
         """The common (padded) dimension."""
-        return self.num.shape[1]
+        return self.source[0].dim if self._num is None else self._num.shape[1]  # type: ignore[index]
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The numerators' dtype (int64 or object), known without making them."""
+        return self.source[0].dtype if self._num is None else self._num.dtype  # type: ignore[index]
 
     def padded(self, dim: int) -> VectorColumn:
         """The same vectors with zero coordinates appended up to `dim`."""
         if dim == self.dim:
             return self
+        if self.source is not None:
+            base, index = self.source
+            return VectorColumn(None, self.den, (base.padded(dim), index))
         extra = np.zeros((len(self), dim - self.dim), dtype=self.num.dtype)
-        source = None if self.source is None else (self.source[0].padded(dim), self.source[1])
-        return VectorColumn(np.concatenate([self.num, extra], axis=1), self.den, source)
+        return VectorColumn(np.concatenate([self.num, extra], axis=1), self.den)
 
     def row(self, i: int) -> tuple[Fraction, ...]:
         """Row `i` as exact coordinates."""
-        return tuple(Fraction(int(v), self.den) for v in self.num[i])
+        if self._num is None:
+            base, index = self.source  # type: ignore[misc]
+            return base.row(int(index[i]))
+        return tuple(Fraction(int(v), self.den) for v in self._num[i])
 
     @cached_property
     def magnitude(self) -> int:
-        """The largest |numerator| (computed once per column): for rows taken from a smaller
+        """The largest |numerator| (computed once per column): for rows taken from another
         column, the largest over the source rows they repeat (every row is some source row,
         so this is the same number), which reads each source row once instead of every copy
         (a run's example rows repeat each iterate once per example)."""
         if self.source is not None:
             base, index = self.source
-            if len(base) < len(index):
-                present = np.zeros(len(base), dtype=bool)
-                present[index] = True
-                return base.magnitude if present.all() else max_abs(base.num[present])
+            if len(index) == 0:
+                return 0
+            present = np.zeros(len(base), dtype=bool)
+            present[index] = True
+            return base.magnitude if present.all() else max_abs(base.num[present])
         return max_abs(self.num)
 
     def take(self, rows: np.ndarray) -> VectorColumn:
-        """The rows selected by an index array (remembering where they were taken from)."""
+        """The rows selected by an index array (remembering where they were taken from; the
+        numerators themselves only made when read)."""
         rows = np.asarray(rows)
         if rows.dtype == bool:
             rows = np.flatnonzero(rows)
-        base, index = self.source if self.source is not None else (self, rows)
-        return VectorColumn(self.num[rows], self.den,
-                            (base, index[rows] if self.source is not None else index))
+        if self.source is not None:
+            base, index = self.source
+            return VectorColumn(None, self.den, (base, index[rows]))
+        return VectorColumn(None, self.den, (self, rows))
 
 
 def gram_column(a: VectorColumn, b: VectorColumn) -> Column:

@@ -253,14 +253,26 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineUpdates:
                      integer)
 
 
-def _constants(run: OnlineUpdates, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
-    """The quantities fixed for a whole run, as columns of n equal rows."""
-    R2, gamma_u = run.constants
-    scalars = {"eta": Column.constant(run.eta, n), "R2": Column.constant(R2, n),
-               "R": Column.constant(radius_bound(R2), n),
-               "gamma_u": Column.constant(gamma_u, n),
-               "beta": Column.constant(run.beta or Fraction(0), n)}
-    vectors = {"u": VectorColumn.constant(run.u, n), "w0": VectorColumn.constant(run.initial, n)}
+def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
+               ) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+    """The quantities fixed for a whole run, as columns of n equal rows (those `names` asks
+    for, when given)."""
+    wanted = _wanted(names)
+    scalars: dict[str, Column] = {}
+    if wanted("eta"):
+        scalars["eta"] = Column.constant(run.eta, n)
+    if wanted("R2") or wanted("R") or wanted("gamma_u"):  # a pass over the data, once a run
+        R2, gamma_u = run.constants
+        if wanted("R2"):
+            scalars["R2"] = Column.constant(R2, n)
+        if wanted("R"):
+            scalars["R"] = Column.constant(radius_bound(R2), n)
+        if wanted("gamma_u"):
+            scalars["gamma_u"] = Column.constant(gamma_u, n)
+    if wanted("beta"):
+        scalars["beta"] = Column.constant(run.beta or Fraction(0), n)
+    vectors = {name: VectorColumn.constant(vector, n)
+               for name, vector in (("u", run.u), ("w0", run.initial)) if wanted(name)}
     return scalars, vectors
 
 
@@ -268,7 +280,7 @@ def update_rows(run: OnlineUpdates, origin: Origin,
                 names: Collection[str] | None = None) -> InstanceBatch:
     """One row per update."""
     n = len(run.updates)
-    scalars, vectors = _constants(run, n)
+    scalars, vectors = _constants(run, n, names)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
     if run.steps is None:
         scalars["tau"] = Column.constant(run.eta, n)
@@ -294,7 +306,7 @@ def state_rows(run: OnlineUpdates, origin: Origin,
     asks for it (it costs a pass over every example per state, which long traces checked
     without a list of names, `verify.testing.check_run`, should not pay)."""
     n = len(run.updates) + 1
-    scalars, vectors = _constants(run, n)
+    scalars, vectors = _constants(run, n, names)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
     vectors["w"] = (run.integer.states() if run.integer is not None
                     else VectorColumn.of(run.states))
@@ -320,9 +332,13 @@ def iterate_margins(run: OnlineUpdates) -> Column:
 
 def example_rows(run: OnlineUpdates, origin: Origin,
                  names: Collection[str] | None = None) -> InstanceBatch:
-    """One row per (state `w_t`, example j): loss terms, partial sums and gradients."""
+    """One row per (state `w_t`, example j): loss terms, partial sums and gradients (only
+    the columns `names` asks for, when given: the loss and gradient columns cost a dot
+    product per row and a prefix sum over each state's examples, and most checks on example
+    rows read only `w`, `x` and `y`)."""
     data = run.data
     per_state, dim, count = data.n, data.d, len(run.updates) + 1
+    wanted = _wanted(names)
     t = np.repeat(np.arange(count, dtype=np.int64), per_state)
     j = np.tile(np.arange(per_state, dtype=np.int64), count)
     y = np.array(data.y, dtype=np.int64)[j]
@@ -331,20 +347,74 @@ def example_rows(run: OnlineUpdates, origin: Origin,
     else:
         X, W = VectorColumn.of(data.X, dim), VectorColumn.of(run.states, dim)
     x_rows = X.take(j)
-    g = gram_column(W.take(t), x_rows)
-    yg = g.num * y  # |y| = 1: no growth
-    member = yg <= 0
-    m_set = np.where(member, -yg, 0)
-    loss = np.where(-yg > 0, -yg, 0)
-    # per state: direction e_q (db = 0) for q = t mod (dim + 1) < dim, else db = 1; h = (t+1)/2
+    scalars = {"t": Column(t), "y": Column(y), "h": Column(t + 1, 2)}
     q = np.arange(count) % (dim + 1)
-    axis = np.flatnonzero(q < dim)
-    directions = np.zeros((count, dim), dtype=np.int64)
-    directions[axis, q[axis]] = 1
+    if wanted("db") or wanted("J_at"):
+        db = (q == dim).astype(np.int64)
+        scalars["db"] = Column(db[t])
+    if wanted("b"):
+        scalars["b"] = Column(np.zeros(len(t), dtype=np.int64))
+    vectors = {"w": W.take(t), "x": x_rows}  # then d and G, in this order
+    if wanted("d"):
+        # per state: direction e_q (db = 0) for q = t mod (dim + 1) < dim, else db = 1
+        axis = np.flatnonzero(q < dim)
+        directions = np.zeros((count, dim), dtype=np.int64)
+        directions[axis, q[axis]] = 1
+        vectors["d"] = VectorColumn(directions).take(t)
+    if any(wanted(n) for n in _LOSS_NAMES):
+        g = gram_column(vectors["w"], x_rows)
+        yg = g.num * y  # |y| = 1: no growth
+        member = yg <= 0
+        signed = np.where(member, -y, 0)
+        if wanted("m") or wanted("m_sum"):
+            loss = np.where(-yg > 0, -yg, 0)
+            scalars["m"] = Column(loss, g.den)
+            scalars["m_sum"] = Column(block_prefix(loss, count, per_state), g.den)
+        if any(wanted(n) for n in ("m_set", "m_set_sum", "J")):
+            m_set = np.where(member, -yg, 0)
+            set_sum = Column(block_prefix(m_set, count, per_state), g.den)
+            scalars["m_set"] = Column(m_set, g.den)
+            scalars["m_set_sum"] = set_sum
+            scalars["J"] = set_sum  # b = 0: the fixed-set loss at w is the sum of the set terms
+        if wanted("J_at"):
+            scalars["J_at"] = _moved_loss(g, X, W, t, j, q, member, y, count, per_state)
+        if wanted("Gb"):
+            scalars["Gb"] = Column(block_prefix(signed, count, per_state))
+        if wanted("G"):
+            gradient = in_exact_dtype(X.num[j], per_state * max_abs(X.num)) * signed[:, None]
+            vectors["G"] = VectorColumn(block_prefix(gradient, count, per_state), X.den)
+    constant_scalars, constant_vectors = _constants(run, len(t), names)
+    scalars = {name: scalars[name] for name in _EXAMPLE_ORDER if name in scalars}
+    return run_rows({**constant_scalars, **scalars}, {**constant_vectors, **vectors}, origin, t)
+
+
+#: The order of the example rows' own scalars (a counterexample lists its values in it).
+_EXAMPLE_ORDER = ("t", "y", "m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "Gb", "h", "db",
+                  "b")
+
+
+#: The example rows' columns read off the dot products `<w, x_j>` (the costly ones).
+_LOSS_NAMES = ("m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "G", "Gb")
+
+
+def _wanted(names: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether a row builder must make a column: all of them when no names are given."""
+    if names is None:
+        return lambda _name: True
+    chosen = frozenset(names)
+    return chosen.__contains__
+
+
+def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: IntArray,
+                q: IntArray, member: np.ndarray, y: IntArray, count: int,
+                per_state: int) -> Column:
+    """`J_at`: `-sum y_i (<w + h d, x_i> + b + h db)` over the members before j, b = 0.
+
+    For the moved point w + h d = (2 W + (t + 1) den_W d) / (2 den_W): as d is e_q (or 0),
+    `<w + h d, x_j>` is 2 <W, X_j> + (t + 1) den_W X_jq over 2 den_W den_X, read off `g` and
+    one coordinate of x instead of a second table of dot products."""
+    dim = X.dim
     db = (q == dim).astype(np.int64)
-    # <w + h d, x_j> for the moved point w + h d = (2 W + (t + 1) den_W d) / (2 den_W): as d is
-    # e_q (or 0), it is 2 <W, X_j> + (t + 1) den_W X_jq over 2 den_W den_X, read off `g` and
-    # one coordinate of x instead of a second table of dot products
     steps = times(np.arange(1, count + 1, dtype=np.int64), W.den)
     along = np.zeros(len(t), dtype=X.num.dtype)  # X_jq on rows whose state has d = e_q
     moving = q[t] < dim
@@ -354,21 +424,7 @@ def example_rows(run: OnlineUpdates, origin: Origin,
     at = Column(at_num, 2 * W.den * X.den)
     # -y (<w + h d, x> + b + h db) with b = 0, over 2 * at.den: h db = (t + 1) db / 2
     at_term = plus(times(at.num, 2), times((t + 1) * db[t], at.den)) * -y
-    signed = np.where(member, -y, 0)
-    gradient = in_exact_dtype(X.num[j], per_state * max_abs(X.num)) * signed[:, None]
-    set_sum = Column(block_prefix(m_set, count, per_state), g.den)
-    scalars = {
-        "t": Column(t), "y": Column(y), "m": Column(loss, g.den), "m_set": Column(m_set, g.den),
-        "m_sum": Column(block_prefix(loss, count, per_state), g.den), "m_set_sum": set_sum,
-        "J": set_sum,  # b = 0: the fixed-set loss at w is the sum of the set terms
-        "J_at": Column(block_prefix(np.where(member, at_term, 0), count, per_state), 2 * at.den),
-        "Gb": Column(block_prefix(signed, count, per_state)),
-        "h": Column(t + 1, 2), "db": Column(db[t]), "b": Column(np.zeros(len(t), dtype=np.int64)),
-    }
-    vectors = {"w": W.take(t), "x": x_rows, "d": VectorColumn(directions).take(t),
-               "G": VectorColumn(block_prefix(gradient, count, per_state), X.den)}
-    constant_scalars, constant_vectors = _constants(run, len(t))
-    return run_rows({**constant_scalars, **scalars}, {**constant_vectors, **vectors}, origin, t)
+    return Column(block_prefix(np.where(member, at_term, 0), count, per_state), 2 * at.den)
 
 
 # ---- runners -------------------------------------------------------------------------------

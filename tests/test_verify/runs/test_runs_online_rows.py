@@ -56,3 +56,23 @@ def test_reduced_is_the_least_common_denominator() -> None:
     huge = reduced(np.array([[2**68, 2**64]], dtype=object), 2**6)
     assert (huge.den, huge.num.tolist(), huge.num.dtype) == (1, [[2**62, 2**58]], np.int64)
     assert reduced(np.array([[2**64 + 1]], dtype=object), 2).num.dtype == object
+
+
+@pytest.mark.parametrize("k", range(0, len(SCENARIOS), 3))
+def test_rows_built_for_some_names_are_those_columns_of_all_rows(k: int) -> None:
+    """A builder given the names the checks read skips the other columns (the costly loss
+    and gradient columns of example rows among them): what it does build is exactly the
+    full rows' column, for each name alone and for every name at once."""
+    scenario = SCENARIOS[k]
+    run = engine_runner(scenario)
+    for binding in ("state", "example", "update"):
+        full = ONLINE.rows(run, binding, scenario.origin, None)
+        offered = sorted(ONLINE.names(binding))
+        for chosen in [[name] for name in offered] + [offered, offered[::2]]:
+            part = ONLINE.rows(run, binding, scenario.origin, chosen)
+            wanted = set(chosen) - {"mu"}  # mu is made only when asked for, never by default
+            kept = InstanceBatch({n: c for n, c in full.scalars.items() if n in wanted},
+                                 {n: c for n, c in full.vectors.items() if n in wanted},
+                                 full.origins, full.origin_index, full.iteration)
+            part.scalars.pop("mu", None)
+            same(part, kept)
