@@ -11,12 +11,17 @@ measures, each in a fresh process (imports counted alike):
   symbolic half (every step of every proof, from the certificate store, kernel-checked) and
   the numeric half (every campaign shard), CPU-seconds and wall seconds each.
 
+With `--user-proof` it times instead the issue-27 promise: a user's proof file the size of
+canonical-online (a copy of it: the same campaign) audited through `novikoff audit FILE`
+against `novikoff audit --only canonical-online`, alternating the two `--repeat` times.
+
 It compares them with the figures the README recorded for the version before the speed work
 (`BEFORE`, commit 0671f21: 47.0 s wall on an idle 2-core machine, 90.5 CPU-seconds). Timings
 vary run to run on shared machines: read the ratios, run it `--repeat` times. It prints
 figures only; it never asserts on time.
 
     python benchmarks/audit.py [--jobs N] [--repeat N] [--budget default|small] [--tiny]
+                               [--user-proof]
 """
 
 from __future__ import annotations
@@ -25,9 +30,11 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -90,6 +97,29 @@ def halves(budget: str, ids: list[str]) -> dict[str, dict[str, float]]:
     return json.loads(done.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
+def timed(arguments: list[str]) -> float:
+    """Wall-clock seconds of one `novikoff` run (python -m verify), which must exit 0."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "verify", *arguments], cwd=ROOT, check=True,
+                   env=_environment(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def user_proof(budget: str, repeat: int, jobs: int) -> None:
+    """A copy of canonical-online audited as a user's file against `--only` (issue 27)."""
+    common = ["--budget", budget, "--jobs", str(jobs)]
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "my-canonical-online.toml"
+        shutil.copy(ROOT / "proofs" / "library" / "canonical-online.toml", copy)
+        builtin, user = [], []
+        for _ in range(repeat):
+            builtin.append(timed(["audit", "--only", "canonical-online", *common]))
+            user.append(timed(["audit", str(copy), *common]))
+    for name, times in (("--only canonical-online", builtin), ("user file (a copy)", user)):
+        print(f"{name:<26} median {statistics.median(times):6.2f} s  "
+              f"(runs: {', '.join(f'{t:.2f}' for t in times)})")
+
+
 def _thousands(n: int) -> str:
     return f"{n:,}".replace(",", " ")
 
@@ -101,7 +131,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", default="default", choices=("small", "default", "large"))
     parser.add_argument("--tiny", action="store_true",
                         help="one small proof at the small budget, once (a smoke test)")
+    parser.add_argument("--user-proof", action="store_true",
+                        help="time a user's copy of canonical-online against --only (issue 27)")
     args = parser.parse_args(argv)
+    if args.user_proof:
+        user_proof("small" if args.tiny else args.budget, 1 if args.tiny else args.repeat,
+                   args.jobs)
+        return
     ids = ["nonseparable-freund-schapire"] if args.tiny else []
     budget = "small" if args.tiny else args.budget
     runs = []

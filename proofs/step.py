@@ -25,7 +25,7 @@ from proofs.language.division import denominators, required
 from proofs.language.expressions import ExpressionError, Names, Relation
 from proofs.language.terms import Vec, gram_pair
 
-MAX_STEPS = 200
+MAX_STEPS = 1000  # a chain of 300 steps, each using every earlier one, checks in seconds (issue 30)
 MAX_HYPOTHESES = 200  # Mathlib's linarith suite has a goal with 90 (issue 28, item 6)
 MAX_HINTS = 20
 MAX_NAMES = 100
@@ -212,13 +212,13 @@ class Step:
 
 @dataclass(frozen=True)
 class RunBinding:
-    """Declares that the proof's names denote quantities of a run (`verify.vocabulary`).
+    """Declares that the proof's names denote quantities of a run (`verify.runs`).
 
     Only then are its steps checked on runs: a name means a run quantity by declaration,
     never by coincidence of spelling. `names` maps a name of the proof to the text of an
     expression over the run's quantities (`th = "w"`, `margin = "y*dot(w, x)"`), read by the
-    audit against the vocabulary of `run` (this layer does not know it); names not mapped
-    are taken as they are. `algorithm` names the source algorithm
+    audit against the quantities of the run kind `run` (a registry this layer does not
+    know); names not mapped are taken as they are. `algorithm` names the source algorithm
     (`perceptron.algorithms.sources`) whose rule, sign(0), initialisation and bias the runs
     use, so a source's claims are tested on its own iterates (None: the default). `data`
     are data files to run on besides the campaign's (paths as resolved against the proof

@@ -35,7 +35,7 @@ from verify.audit.job import Audit, Witness
 from verify.audit.targets import DATA_SOURCE, U_LINE, scenarios_of, separates
 from verify.numeric import campaign
 from verify.numeric.campaign import Check
-from verify.numeric.instances import Instance
+from verify.runs.columns import Instance
 
 #: At most this many candidate runs per violated step: a bound on the work, not on the clock.
 TRIES = 400
@@ -185,8 +185,7 @@ def _write(name: str, witness: Witness, directory: Path, plugins: Sequence[str],
            tries: int) -> str:
     """One violated step shrunk and written (or why not)."""
     scenario = witness.scenario
-    run = "single-pass" if witness.check.binding.startswith("pass-") else (
-        "batch" if witness.check.binding.startswith("batch-") else "online")
+    run = witness.check.kind.name
     data = replace(scenario.data, name=name.replace("/", "--"))
     u = None if run == "single-pass" else tuple(scenario.u)  # a pass makes its own
     shrunk = shrink(witness.check, data, run, tries, u)

@@ -9,10 +9,11 @@ name (`load`), so only names travel between processes.
 A data file (a proof's `[numeric] data`, or `--data`) is read by the loaders of
 `perceptron.io.loaders` (every format the CLI reads) and becomes a scenario of the campaign
 source `data`: run to convergence with an exact separator as `u` when the data are linearly
-separable through the origin (online and batch runs), and read as one pass at the
-quartiles of its own margins for single-pass runs (`verify.numeric.passes.read_pass`),
-separable or not. Online and batch runs need a separator: for such a proof, data that have
-none are a fault of the file, named in one line.
+separable through the origin (for kinds of runs to convergence, online and batch), and read
+as one pass at the quartiles of its own margins for kinds of single passes
+(`verify.runs.quantity.RunKind.passes`, `verify.numeric.passes.read_pass`), separable or
+not. Runs to convergence need a separator: for such a proof, data that have none are a fault
+of the file, named in one line.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from perceptron.errors import DataError
 from proofs.errors import ProofFileError
 from proofs.library import PROOFS, load_named
 from proofs.step import Proof
-from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario, kind
 
 #: The campaign source of users' data files.
 DATA_SOURCE = "data"
@@ -154,13 +155,14 @@ def scenarios_of(data: Dataset, separator: tuple[Fraction, ...] | None, run: str
     is run exactly as its file will be."""
     from verify.numeric.passes import read_pass
 
+    passes = None if run is None else kind(run).passes  # None: for every kind
     out: list[Scenario] = []
-    if separator is not None and run != "single-pass":
+    if separator is not None and passes is not True:
         out.append(Scenario(data, separator, Origin(DATA_SOURCE, None, data.name)))
-    elif separator is None and run in ("online", "batch"):
+    elif separator is None and passes is False:
         raise DataError(f"{path}: not linearly separable through the origin, so {run} runs "
                         "have no separator u (add a constant column for a bias)")
-    if run in (None, "single-pass"):
+    if passes is not False:
         try:
             out.append(read_pass(data, Origin(DATA_SOURCE, None, f"{data.name} (one pass)")))
         except ValueError:  # sum y x = 0: no direction to aim u at

@@ -83,6 +83,11 @@ def register(subparsers: Any) -> None:
                         help="a parameter of the --algorithm given just before it, passed to "
                         "its function as KEY=Fraction(VALUE): an exact rational as written "
                         "(3, -1/2, 0.25); repeatable")
+    parser.add_argument("--run-kind", action="append", default=[], metavar="NAME",
+                        help="register an installed kind of run, the entry point NAME of the "
+                        "group novikoff.runs, for the proofs whose [numeric] run is its name "
+                        "(repeatable). Its code runs only when named here "
+                        "(docs/proof-files.md)")
     parser.add_argument("--counterexamples", type=Path, metavar="DIR",
                         help="write the smallest failing run of each step violated on runs "
                         "to DIR: a CSV data file (fewest examples, smallest dimension, "
@@ -159,14 +164,15 @@ def run(args: argparse.Namespace) -> int:
             parameters([text], "--param")
         except PluginFault as fault:
             raise UsageError(str(fault).removeprefix("--param: ")) from None
-    algorithms, refused = given_plugins(args.algorithm, args.param)
+    algorithms, unusable = given_plugins(args.algorithm, args.param)
+    refused = given_kinds(args.run_kind)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
         audit = run_audit(chosen or None, data=args.data,
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
-                          search=args.search)
+                          refused=unusable, search=args.search)
     if not audit.proofs and (audit.errors or refused):  # nothing to summarise or report:
         for error in (*refused, *audit.errors):  # an empty table would say nothing true
             print(f"novikoff: error: {error}", file=sys.stderr)
@@ -248,25 +254,48 @@ class _Param(argparse.Action):
 
 
 def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
-                  ) -> tuple[dict[str, Plugin], list[str]]:
+                  ) -> tuple[dict[str, Plugin], list[tuple[str, str]]]:
     """The plug-ins of `--algorithm`, each with the `--param`s given after it, loaded (a
-    user's code runs from here on: she asked for it); one line per plug-in that cannot be
-    used, and the audit goes on without it."""
+    user's code runs from here on: she asked for it); and each one that cannot be used, as
+    the name it was given and its one line (`run_audit(refused=...)`: the line is one of
+    the audit's errors, the proofs that name it are not run, and nothing else is said about
+    that name). A name given twice is refused, whichever was meant."""
     from verify.audit.job import BUILT_IN
     from verify.runs.plugin import Plugin, PluginFault, plugins
 
-    loaded: list[Plugin] = []
-    refused: list[str] = []
+    loaded: dict[str, Plugin] = {}
+    refused: list[tuple[str, str]] = []
     for index, text in enumerate(texts):
         try:
             own = [value for at, value in params if at == index]
-            loaded.extend(plugins([Plugin.parse(text, own)], BUILT_IN).values())
+            (plugin,) = plugins([Plugin.parse(text, own)], BUILT_IN).values()
         except PluginFault as fault:
-            refused.append(str(fault))
-    try:
-        return plugins(loaded, BUILT_IN), refused
-    except PluginFault as fault:  # a name given twice
-        return {}, [*refused, str(fault)]
+            refused.append((Plugin.named(text), str(fault)))
+            continue
+        if plugin.name in loaded:
+            refused.append((plugin.name, f"plug-in name {plugin.name!r} given twice"))
+        loaded[plugin.name] = plugin
+    unusable = {name for name, _ in refused}
+    return {name: p for name, p in loaded.items() if name not in unusable}, refused
+
+
+def given_kinds(names: list[str]) -> list[str]:
+    """Register the run kinds of `--run-kind` (a user's code runs from here on: she asked for
+    it); one line per kind that cannot be loaded, and the audit goes on without it (its
+    proofs are then refused as naming a kind nobody registered)."""
+    from verify.runs import UnknownRunKind, entry_point
+
+    refused = []
+    for name in dict.fromkeys(names):
+        try:
+            entry_point(name)
+        except (UnknownRunKind, ValueError) as error:  # not installed, not a kind, a clash
+            refused.append(f"--run-kind {name}: {' '.join(str(error).split())}"[:300])
+        except Exception as error:  # the user's code, whatever it raises: one line
+            text = " ".join(str(error).split())
+            refused.append(f"--run-kind {name}: cannot be loaded: {type(error).__name__}: "
+                           f"{text}"[:300])
+    return refused
 
 
 def write_counterexamples(audit: Audit, args: argparse.Namespace,

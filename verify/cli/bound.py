@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from verify.cli.terminal import print_fields
 
     data, bias = data_or_example(args)
-    report = bound_report(data, bias=bias, epochs=args.epochs)
+    report = bound_report(data, bias=bias, epochs=args.epochs, separator=args.json)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -77,8 +77,11 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report["within_bound"] is not False else 1
 
 
-def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPOCHS) -> dict:
-    """Everything `novikoff bound` reports, as a JSON-ready dict with exact `"p/q"` numbers."""
+def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPOCHS,
+                 separator: bool = True) -> dict:
+    """Everything `novikoff bound` reports, as a JSON-ready dict with exact `"p/q"` numbers;
+    without `separator`, the certificate's `w` is left out (the text shows no coordinate, and
+    writing a million of them was seconds)."""
     from perceptron.geometry.bound import mistake_bound
     from perceptron.geometry.linear import radius2
     from perceptron.geometry.max_margin import NotSeparableError, max_margin
@@ -121,7 +124,7 @@ def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPO
             "optimal": result.optimal,
             "support_vectors": len(result.support),
             "certificate": {
-                "w": [as_text(v) for v in w],
+                **({"w": [as_text(v) for v in w]} if separator else {}),
                 "b": as_text(b),
                 "alpha": [as_text(v) for v in result.alpha],
             },

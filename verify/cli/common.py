@@ -79,11 +79,16 @@ def print_notes(proof: Proof) -> None:
 def add_limit_options(parser: argparse.ArgumentParser) -> None:
     """`--max-cells` and `--max-scaled-bits`: the loaders' limits against hostile data files
     (`perceptron.io.loaders.Limits`), named by the error a file over them gets."""
-    from perceptron.io.common import MAX_CELLS, MIN_SCALED_BITS, SCALED_BITS_PER_BYTE
+    from perceptron.io.common import (
+        BYTES_PER_CELL,
+        MAX_CELLS,
+        MIN_SCALED_BITS,
+        SCALED_BITS_PER_BYTE,
+    )
 
     parser.add_argument("--max-cells", type=whole_number("cells", 1), default=MAX_CELLS,
-                        metavar="N", help=f"refuse data files with more than N numbers "
-                        f"(default {MAX_CELLS})")
+                        metavar="N", help=f"refuse data files with more than N numbers, or "
+                        f"of more than {BYTES_PER_CELL} N bytes (default {MAX_CELLS})")
     parser.add_argument("--max-scaled-bits", type=whole_number("bits", 1), default=None,
                         metavar="N", help="refuse data whose integer form (every number times "
                         "the common denominator) would take more than N bits (default "

@@ -13,20 +13,25 @@ exact and is refused). The plug-in makes at most `max_updates` updates (the camp
 for the scenario: its epoch cap times the number of examples, at most `MAX_UPDATES`) and stops
 there, as the built-in engines stop at their epoch cap.
 
-The trace becomes an online run in the vocabulary's form (`verify.vocabulary.OnlineUpdates`),
+The trace becomes an online run (`verify.runs.online.OnlineUpdates`),
 so every row set, campaign source and check works on it unchanged. One name is a plug-in's
 own: `tau`, the step of an update, `w_next = w + tau y x`, recovered exactly from the trace
 (for the built-in runs `tau = eta`). `eta` and `beta` (the built-in rules' constants) mean
 nothing for a rule the package does not know: a step that names them on a plug-in's runs is
 a fault (bind them with `[numeric] names` instead).
 
-Faults are never verdicts. A plug-in that raises, returns something that is not such a trace,
-returns more than `max_updates` updates (a generator that never ends is read only that far:
-deterministic), or does not return within `seconds` of wall clock (a guard for a loop that
-never yields: `SIGALRM` in the main thread of the process running it, the CLI's or a pool
-worker's; a Dask worker's thread has no such guard) raises `PluginFault`, one line naming the
-plug-in and the fault. The campaign stops running that plug-in and the audit reports the line
-(exit 2); every other proof is reported as usual.
+Faults are never verdicts. Each call runs in a child process of its own
+(`verify.runs.isolation`: a crash ends the child, not the audit; every call starts from the
+state after the import). A plug-in that raises (anything: a `SystemExit` of any code and a
+`KeyboardInterrupt` it raises itself are its faults too; a real Ctrl-C still interrupts the
+audit), kills its process, returns something that is not such a trace, returns more than
+`max_updates` updates (a generator that never ends is read only that far: deterministic), or
+does not return within `seconds` of wall clock (a guard against a hang, never a budget: the
+child is killed) raises `PluginFault`, one line naming the plug-in and the fault. The
+campaign stops running that plug-in and the audit reports the line (exit 2); every other
+proof is reported as usual. A timeout is posted where every process of the audit reads it
+(`shared_faults`), so the plug-in is called no more in any shard or worker. Importing the
+plug-in's module runs in the process itself (once), under `SIGALRM` in the main thread.
 
 Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
 calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
@@ -43,26 +48,30 @@ given there. A proof's `[numeric] algorithm` only selects among the plug-ins giv
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import re
 import shlex
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterable, Iterator
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from importlib.metadata import entry_points
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from perceptron.dataset import Dataset, Vector
-from verify.vocabulary import LazyUpdates, OnlineUpdates, Update
+from verify.runs import isolation
+from verify.runs.online import LazyUpdates, OnlineUpdates, Update
 
+#: The run kind of a plug-in's runs (`verify.runs.online`).
+KIND = "online"
 #: Entry-point group of installed plug-ins (looked up only by a name given on the command line).
 GROUP = "novikoff.algorithms"
 #: The most updates any plug-in run may return, whatever the scenario's epoch cap.
@@ -71,11 +80,12 @@ MAX_UPDATES = 100_000
 SECONDS = 60.0
 
 Algorithm = Callable[..., Iterable[Any]]  # (data, max_updates, **params)
+T = TypeVar("T")
 #: A parameter's value as written: an integer, `p/q` or a finite decimal (ASCII digits only).
 RATIONAL = re.compile(r"[+-]?[0-9]+(?:/[0-9]+|\.[0-9]+)?", re.ASCII)
 
 
-class PluginFault(Exception):
+class PluginFault(isolation.Fault):
     """A plug-in failed: one line naming it and the fault (never a verdict)."""
 
 
@@ -90,6 +100,12 @@ class Plugin:
     function: Algorithm | None = field(default=None, compare=False)
     seconds: float = SECONDS
     params: tuple[tuple[str, Fraction], ...] = ()  # keyword arguments of every call
+    #: each call in a child process of its own (`verify.runs.isolation`); False: in the
+    #: process running the campaign (a debugger sees it, a crash ends that process)
+    isolated: bool = True
+    #: a folder every process of one audit reads, where the plug-in's timeout is posted
+    #: (`shared_faults`): once it has timed out anywhere, no process calls it again
+    board: str | None = field(default=None, compare=False)
 
     @classmethod
     def parse(cls, text: str, params: Iterable[str] = ()) -> Plugin:
@@ -98,17 +114,27 @@ class Plugin:
         `KEY=VALUE` texts (`parameters`). Loads it (so a spelling mistake is found before
         the audit starts) and checks that it takes the parameters; raises PluginFault."""
         given = parameters(params, f"--algorithm {text}")
-        name, _, spec = text.rpartition("=")
+        name, spec = cls.named(text), text.rpartition("=")[2]
+        if not spec:
+            raise PluginFault(f"--algorithm {text}: give MODULE:FUNCTION, FILE.py:FUNCTION or "
+                              "an installed entry point's name after NAME=")
         if ":" not in spec:
             found = [e for e in entry_points(group=GROUP) if e.name == spec]
             if not found:
                 raise PluginFault(f"--algorithm {text}: no entry point {spec!r} in group "
                                   f"{GROUP} (give MODULE:FUNCTION or FILE.py:FUNCTION)")
-            name, spec = name or spec, found[0].value
-        name = name or spec.rpartition(":")[2].replace("_", "-")
+            spec = found[0].value
         plugin = cls(name, spec, params=given)
         plugin.takes(plugin.load())
         return plugin
+
+    @staticmethod
+    def named(text: str) -> str:
+        """The name `--algorithm TEXT` gives its plug-in, whether or not it can be loaded:
+        NAME of `NAME=...`, else the function's name with `_` read as `-`, else the entry
+        point's name."""
+        name, _, spec = text.rpartition("=")
+        return name or (spec.rpartition(":")[2].replace("_", "-") if ":" in spec else spec)
 
     @classmethod
     def of(cls, name: str, function: Algorithm, params: Iterable[str] = ()) -> Plugin:
@@ -148,12 +174,22 @@ class Plugin:
             return self.function
         assert self.spec is not None
         where, _, attribute = self.spec.rpartition(":")
-        try:
+        def find() -> Any:
+            if where.endswith(".py") and not Path(where).is_file():
+                raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
+                                  f"{where}: no such file")
             module = _module(where)
-            function = getattr(module, attribute)
-        except Exception as error:  # any import failure is the plug-in's fault
-            raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
-                              f"{type(error).__name__}: {error}") from None
+            if not hasattr(module, attribute):  # named by the user's file, not the module's
+                raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
+                                  f"{where} defines no {attribute!r}")
+            return getattr(module, attribute)
+
+        # importing runs the module's code: any failure there is the plug-in's fault; it runs
+        # in this process, which keeps the module (each call's child starts from it)
+        function = self._calling(find,
+                                 f"({self.spec}) cannot be loaded: {{}}",
+                                 f"({self.spec}) did not load within {self.seconds:g} s",
+                                 apart=False)
         if not callable(function):
             raise PluginFault(f"plug-in {self.name} ({self.spec}): {attribute} is not callable")
         object.__setattr__(self, "function", function)
@@ -170,32 +206,97 @@ class Plugin:
         self.__dict__.update(state)
 
     def run(self, data: Dataset, u: Vector, max_updates: int) -> OnlineUpdates:
-        """The plug-in's run on `data` as an online run of the vocabulary; raises PluginFault."""
+        """The plug-in's run on `data` as an online run; raises PluginFault (at once, when
+        it timed out already in this audit: `posted`)."""
         function = self.load()
         cap = min(max_updates, MAX_UPDATES)
-        try:
-            with _guard(self.seconds):
-                items = list(islice(iter(function(data, cap, **dict(self.params))), cap + 1))
-        except _Timeout:
-            raise PluginFault(f"plug-in {self.name} did not return within {self.seconds:g} s "
-                              f"on {data.name} ({data.n} examples)") from None
-        except Exception as error:  # a plug-in's error is its fault, not ours
-            raise PluginFault(f"plug-in {self.name} raised {type(error).__name__}: "
-                              f"{' '.join(str(error).split())} on {data.name}") from None
-        if len(items) > cap:
-            raise PluginFault(f"plug-in {self.name} returned more than {cap} updates on "
-                              f"{data.name} (its limit: max_updates)")
-        updates, steps = self._trace(data, items)
+        if (posted := self.posted()) is not None:
+            raise PluginFault(posted)
+        items = self._calling(lambda: self._read(data, function(data, cap, **dict(self.params)),
+                                                 cap),
+                              f"raised {{}} on {data.name}",
+                              f"did not return within {self.seconds:g} s on {data.name} "
+                              f"({data.n} examples)",
+                              f"{{}} while running on {data.name}")
+        updates, steps = _trace(data, items)
         return OnlineUpdates(data, tuple(u), LazyUpdates(len(updates), lambda: updates),
                              steps=steps, plugin=self.name)
 
-    def _trace(self, data: Dataset, items: list[Any]
-               ) -> tuple[tuple[Update, ...], tuple[Fraction | None, ...]]:
-        """The updates, each checked (index, dimension, exact coordinates), and each one's
-        step `tau` when `w_after - w_before` is `tau y x` exactly (else None)."""
-        w: Vector = tuple(Fraction(0) for _ in range(data.d))
-        updates: list[Update] = []
-        steps: list[Fraction | None] = []
+    def _calling(self, code: Callable[[], T], failed: str, slow: str, died: str = "{}", *,
+                 apart: bool | None = None) -> T:
+        """`code()`, the plug-in's own code, run by `verify.runs.isolation.call`: in a child
+        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`.
+        Whatever goes wrong is a `PluginFault` naming the plug-in: `failed` with what it
+        raised put in (a `SystemExit` of any code and a `KeyboardInterrupt` it raises
+        itself included: they are its way of failing, not the user's wish to stop the
+        audit; a real Ctrl-C still interrupts), `died` with how its process ended put in,
+        or `slow` past `seconds`, which is posted (`post`) so that no process of the audit
+        calls it again; a child still running when another process posts that is ended,
+        with the posted fault."""
+        try:
+            return isolation.call(code, self.seconds,
+                                  apart=self.isolated if apart is None else apart,
+                                  stop=self.posted)
+        except PluginFault:
+            raise
+        except isolation.Fault as fault:  # a PluginFault raised in the child
+            raise PluginFault(str(fault)) from None
+        except isolation.Raised as error:
+            raise PluginFault(f"plug-in {self.name} {failed.format(error)}") from None
+        except isolation.Died as death:
+            raise PluginFault(f"plug-in {self.name} {died.format(death)}") from None
+        except isolation.Stopped as posted:
+            raise PluginFault(str(posted)) from None
+        except isolation.TimedOut:
+            fault = f"plug-in {self.name} {slow}"
+            self.post(fault)
+            raise PluginFault(fault) from None
+
+    def _posting(self) -> Path | None:
+        """Where this plug-in's timeout is posted (None: no board)."""
+        if self.board is None:
+            return None
+        key = hashlib.sha256(self.name.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        return Path(self.board) / f"{key}.fault"
+
+    def posted(self) -> str | None:
+        """The fault posted for this plug-in by any process of the audit, if any."""
+        where = self._posting()
+        if where is None:
+            return None
+        try:
+            return where.read_text(encoding="utf-8")
+        except OSError:  # none posted (or no board here: a Dask worker on another machine)
+            return None
+
+    def post(self, fault: str) -> None:
+        """Post `fault` for every process of the audit (the first one posted stays: written
+        aside, then linked into place, which fails when one is there)."""
+        where = self._posting()
+        if where is None:
+            return
+        try:
+            handle, aside = tempfile.mkstemp(dir=where.parent, suffix=".part")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(fault)
+            try:
+                os.link(aside, where)
+            finally:
+                os.unlink(aside)
+        except OSError:  # posted already, or no board here: the fault still ends this call
+            pass
+
+    def _read(self, data: Dataset, returned: Iterable[Any], cap: int
+              ) -> list[tuple[int, Vector]]:
+        """What the plug-in returned, read into plain exact values: at most `cap` updates,
+        each an example's index and `w_after` of `data.d` ints or Fractions (PluginFault
+        otherwise). Reading it runs the plug-in's code (a generator, its objects' methods):
+        it is called inside `_calling`."""
+        items = list(islice(iter(returned), cap + 1))
+        if len(items) > cap:
+            raise PluginFault(f"plug-in {self.name} returned more than {cap} updates on "
+                              f"{data.name} (its limit: max_updates)")
+        out: list[tuple[int, Vector]] = []
         for k, item in enumerate(items):
             index, after = self._parts(k, item)
             if not (isinstance(index, int) and not isinstance(index, bool)
@@ -206,13 +307,8 @@ class Plugin:
             if len(after) != data.d or not all(_exact(v) for v in after):
                 raise PluginFault(f"plug-in {self.name}: update {k}'s w_after is not {data.d} "
                                   f"exact rationals (int or Fraction): {after!r}"[:300])
-            after = tuple(Fraction(v) for v in after)
-            x, y = data.X[index], data.y[index]
-            updates.append(Update(w, x, y, after))
-            steps.append(_step(w, after, x, y))
-            w = after
-        return tuple(updates), tuple(steps)
-
+            out.append((int(index), tuple(Fraction(v) for v in after)))
+        return out
 
     def _parts(self, k: int, item: Any) -> tuple[Any, Any]:
         """`(index, w_after)` of a pair or of an `UpdateRecord`-like object."""
@@ -246,6 +342,21 @@ def parameters(texts: Iterable[str], what: str) -> tuple[tuple[str, Fraction], .
             raise PluginFault(f"{what}: --param {key}: {len(value)} characters, too long "
                               "a number") from None
     return tuple(out.items())
+
+
+def _trace(data: Dataset, items: Iterable[tuple[int, Vector]]
+           ) -> tuple[tuple[Update, ...], tuple[Fraction | None, ...]]:
+    """The updates of a trace read (`Plugin._read`), and each one's step `tau` when
+    `w_after - w_before` is `tau y x` exactly (else None)."""
+    w: Vector = tuple(Fraction(0) for _ in range(data.d))
+    updates: list[Update] = []
+    steps: list[Fraction | None] = []
+    for index, after in items:
+        x, y = data.X[index], data.y[index]
+        updates.append(Update(w, x, y, after))
+        steps.append(_step(w, after, x, y))
+        w = after
+    return tuple(updates), tuple(steps)
 
 
 def _exact(value: object) -> bool:
@@ -285,29 +396,19 @@ def _module(where: str) -> Any:
     return module
 
 
-class _Timeout(Exception):
-    """The wall-clock guard went off."""
-
-
 @contextmanager
-def _guard(seconds: float) -> Iterator[None]:
-    """Raise `_Timeout` in this thread after `seconds` (main thread with SIGALRM only;
-    elsewhere no guard: Python cannot interrupt another thread)."""
-    if threading.current_thread() is not threading.main_thread() or \
-            not hasattr(signal, "SIGALRM"):
-        yield
+def shared_faults(given: Mapping[str, Plugin]) -> Iterator[dict[str, Plugin]]:
+    """The plug-ins `given`, posting their timeouts to a folder that every process of one
+    audit reads (removed at the end): the guard's 60 s are then spent once per plug-in and
+    audit, not once per shard or process (`--jobs`), and a call running elsewhere when the
+    fault is posted is ended with it. Only timeouts travel so: every other fault is
+    deterministic and cheap, found again by each shard, so the fault the audit reports
+    (the first in shard order) is the same for every `--jobs`."""
+    if not given:
+        yield {}
         return
-
-    def expire(_signum: int, _frame: object) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    with tempfile.TemporaryDirectory(prefix="novikoff-plugin-faults-") as folder:
+        yield {name: replace(plugin, board=folder) for name, plugin in given.items()}
 
 
 def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,

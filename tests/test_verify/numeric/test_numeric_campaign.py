@@ -17,7 +17,6 @@ from perceptron.generators.hypothesis import Planted, seeded_separable, separabl
 from perceptron.generators.orders import most_mistakes
 from perceptron.geometry.linear import dot
 from verify.numeric.campaign import (
-    Scenario,
     adversary,
     canonical_checks,
     generated,
@@ -26,8 +25,11 @@ from verify.numeric.campaign import (
     tight,
     wrong_norm_growth,
 )
-from verify.numeric.instances import CompiledJudgement, Origin, Shrinker
-from verify.vocabulary import OnlineUpdates, Update, margin, rows
+from verify.numeric.instances import CompiledJudgement, Shrinker
+from verify.runs import kind_of
+from verify.runs.columns import Origin
+from verify.runs.online import OnlineUpdates, Update
+from verify.runs.quantity import Scenario, margin
 
 
 def reference_run(scenario: Scenario) -> OnlineUpdates:
@@ -59,7 +61,7 @@ def test_canonical_steps_hold_on_10000_instances_per_source_with_zero_slack() ->
         "generated": generated(seed=20_000, count=3500),
         "tight": tight(seed=30_000, count=2600),
         "adversary": adversary(seed=40_000, bounds=range(1, 31), sweeps=23),
-    }, runner=reference_run)
+    }, runners={"online": reference_run})
     for (name, source), verdict in result.verdicts.items():
         assert verdict.status == "held", (name, source, verdict)
         assert verdict.instances >= 10_000, (name, source, verdict.instances)
@@ -80,7 +82,8 @@ def test_tight_runs_make_n_mistakes() -> None:
 
 def test_wrong_step_is_violated_with_a_shrunk_counterexample_and_provenance() -> None:
     wrong = wrong_norm_growth()
-    result = run_campaign([wrong], {"tight": tight(seed=8, count=20)}, runner=reference_run)
+    result = run_campaign([wrong], {"tight": tight(seed=8, count=20)},
+                          runners={"online": reference_run})
     verdict = result.verdicts[(wrong.name, "tight")]
     assert verdict.status == "violated" and verdict.violations == verdict.instances
     found = verdict.counterexample
@@ -118,7 +121,7 @@ def test_planted_data_is_strictly_separated_and_steps_hold(planted: Planted) -> 
     scenario = Scenario(planted.data, planted.u, Origin("hypothesis"))
     run = reference_run(scenario)
     for check in canonical_checks():
-        batch = rows(run, check.binding, scenario.origin)
+        batch = kind_of(check.binding).rows(run, check.binding, scenario.origin)
         verdict = CompiledJudgement.compile(check.judgement).check(batch)
         assert verdict.status != "violated", (check.name, verdict.counterexample)
         if check.name == "final-bound" and verdict.min_slack is not None:
@@ -131,7 +134,7 @@ def test_state_example_rows_bind_loss_terms_partial_sums_and_gradients() -> None
     run = OnlineUpdates(data, (Fraction(2), Fraction(-1)),
                     (Update((Fraction(0), Fraction(0)), data.X[0], 1,
                             (Fraction(1), Fraction(0))),))
-    batch = rows(run, "example", Origin("hand"))
+    batch = kind_of("example").rows(run, "example", Origin("hand"))
     assert len(batch) == 6  # 2 states x 3 examples
     # state w_1 = (1, 0), example 2 (x = (-1, 2), y = 1): y<w,x> = -1, a strict mistake
     row = batch.instance(5)

@@ -32,10 +32,16 @@ from proofs.language.terms import gram, scalar
 from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import holds
 from verify.numeric import campaign
-from verify.numeric.instances import (
+from verify.numeric.instances import CompiledJudgement
+from verify.runs.batch import (
+    batch_iteration_rows,
+    batch_member_rows,
+    batch_run_from_engine,
+    batch_state_rows,
+)
+from verify.runs.columns import (
     INT64_LIMIT,
     Column,
-    CompiledJudgement,
     Instance,
     InstanceBatch,
     Origin,
@@ -43,16 +49,8 @@ from verify.numeric.instances import (
     gram_column,
     reduced,
 )
-from verify.vocabulary import (
-    batch_iteration_rows,
-    batch_member_rows,
-    batch_run_from_engine,
-    batch_state_rows,
-    example_rows,
-    run_from_engine,
-    state_rows,
-    update_rows,
-)
+from verify.runs.online import engine_runner, example_rows, run_from_engine, state_rows, update_rows
+from verify.runs.quantity import Scenario
 
 A, B = scalar("a"), scalar("b")
 UU, UV, VV = gram("u", "u"), gram("u", "v"), gram("v", "v")
@@ -232,7 +230,7 @@ def test_gram_columns_of_repeated_rows_are_exact(data: st.DataObject) -> None:
                                                  y.row(i) + zero * (width - y.dim), strict=True)),
                         Fraction(0)) for i in range(n)]
         assert [got.value(i) for i in range(n)] == expected
-        # int64 exactly when every value fits (never -2^63), as `_int_array` would make it
+        # int64 exactly when every value fits (never -2^63), as `int_array` would make it
         if got.num.dtype != object:
             assert all(abs(int(v)) <= INT64_LIMIT for v in got.num)
         for column in (x, y):
@@ -292,7 +290,7 @@ def test_reduced_all_zero_rows_over_a_huge_denominator() -> None:
         assert (column.num.dtype, column.num.tolist(), column.den) == (
             expected.num.dtype, expected.num.tolist(), expected.den)
     data = Dataset(((Fraction(1, 2**64),),), (1,))
-    run = campaign.engine_runner(campaign.Scenario(data, (Fraction(1),), Origin("red")))
+    run = engine_runner(Scenario(data, (Fraction(1),), Origin("red")))
     rows = update_rows(run, Origin("red"))
     assert rows.vectors["w"].row(0) == (Fraction(0),)
     assert rows.vectors["w_next"].row(0) == (Fraction(1, 2**64),)
