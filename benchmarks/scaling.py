@@ -8,18 +8,19 @@ slope of log time against log size, least squares):
   `novikoff check` does (the certificate store consulted, none of these steps in it, so every
   judgement is searched). Two shapes: `shared` (every step about the same three names, the
   shape of a long proof) and `fresh` (a new scalar per step, each bounded by the previous
-  one: the hypotheses a step carries grow in names too). Timed inside a fresh process per N
-  (imports excluded), and the whole process.
+  one: the hypotheses a step carries grow in names too; a file declares at most 100 names,
+  so N <= 100). Timed inside a fresh process per N (imports excluded: wall and CPU seconds),
+  and the whole process; on a shared machine the CPU-seconds are the steadier figure.
 - `run` and `bound`: `novikoff run` / `novikoff bound` on a CSV of n examples x d integer
   features in [-9, 9] (labelled by the sign of the first, so separable), growing n at d = 10
   and growing d at n = 4; whole processes, as a user waits for them.
 
 `--against DIR` times another checkout (say the version before this work, `git worktree add
-DIR COMMIT`) in the same run, alternating the two, and prints the ratio per size. A script
-that prints figures; it never asserts on time. Run:
+DIR COMMIT`) in the same run, alternating the two, and prints the ratio per size; `--repeat
+R` keeps the least of R runs. A script that prints figures; it never asserts on time. Run:
 
     python benchmarks/scaling.py [--part proof|run|bound|all] [--shape shared|fresh]
-        [--sizes 25,50,...] [--against DIR] [--tiny]
+        [--sizes 25,50,...] [--against DIR] [--repeat R] [--tiny]
 """
 
 from __future__ import annotations
@@ -124,22 +125,30 @@ def command_time(root: Path, arguments: Sequence[str]) -> float:
     return time.perf_counter() - start
 
 
-def proof_part(sizes: Sequence[int], shape: str, roots: Sequence[Path], folder: Path) -> None:
-    """Time each checkout on chains of each size; the fitted exponent per checkout."""
+def proof_part(sizes: Sequence[int], shape: str, roots: Sequence[Path], folder: Path,
+               repeat: int = 1) -> None:
+    """Time each checkout on chains of each size (the least of `repeat` runs, alternating
+    the checkouts); the fitted exponent per checkout."""
     print(f"proof of N steps, each using every earlier one ({shape}): seconds checking, "
-          "CPU-seconds checking, seconds of the whole process")
+          f"CPU-seconds checking, seconds of the whole process (least of {repeat})")
     results: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
     cpus: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
     for n in sizes:
         path = folder / f"chain-{shape}-{n}.toml"
         path.write_text(chain(n, shape))
         cells = []
+        runs: dict[Path, list[tuple[float, float, float, dict[str, int]] | str]] = {
+            root: [] for root in roots}
+        for _ in range(repeat):  # alternating the checkouts: both see the same load
+            for root in roots:
+                runs[root].append(check_time(root, path))
         for root in roots:
-            found = check_time(root, path)
+            found = runs[root][0]
             if isinstance(found, str):
                 cells.append(f"refused: {found}")
                 continue
-            seconds, cpu, whole, counts = found
+            seconds, cpu, whole = (min(r[i] for r in runs[root]) for i in range(3))  # type: ignore[index]
+            counts = found[3]
             results[root].append((n, seconds))
             cpus[root].append((n, cpu))
             tally = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
@@ -154,7 +163,7 @@ def proof_part(sizes: Sequence[int], shape: str, roots: Sequence[Path], folder: 
 
 
 def data_part(command: str, roots: Sequence[Path], folder: Path, examples: Sequence[int],
-              dimensions: Sequence[int]) -> None:
+              dimensions: Sequence[int], repeat: int = 1) -> None:
     """Time `command` (run or bound) on growing n, then growing d; exponents per checkout."""
     for label, shapes in (("examples n (d = 10)", [(n, 10) for n in examples]),
                           ("dimension d (n = 4)", [(4, d) for d in dimensions])):
@@ -167,7 +176,7 @@ def data_part(command: str, roots: Sequence[Path], folder: Path, examples: Seque
             size = n if d == 10 else d
             cells = []
             for root in roots:
-                seconds = command_time(root, [command, str(path)])
+                seconds = min(command_time(root, [command, str(path)]) for _ in range(repeat))
                 results[root].append((size, seconds))
                 cells.append(f"{seconds:7.2f} s")
             ratio = (f"  ratio {results[roots[0]][-1][1] / results[roots[1]][-1][1]:.3f}x"
@@ -192,6 +201,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sizes", type=lambda t: [int(s) for s in t.split(",")],
                         default=list(PROOF_SIZES), help="proof lengths (comma-separated)")
     parser.add_argument("--against", type=Path, help="another checkout, timed alongside")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per size and checkout; the least time is shown and fitted")
     parser.add_argument("--tiny", action="store_true",
                         help="the smallest sizes only (a test of the script, no figures)")
     args = parser.parse_args(argv)
@@ -202,10 +213,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         if args.part in ("proof", "all"):
-            proof_part(sizes, args.shape, roots, folder)
+            proof_part(sizes, args.shape, roots, folder, args.repeat)
         for command in ("run", "bound"):
             if args.part in (command, "all"):
-                data_part(command, roots, folder, examples, dimensions)
+                data_part(command, roots, folder, examples, dimensions, args.repeat)
 
 
 if __name__ == "__main__":
