@@ -24,6 +24,7 @@ from functools import partial
 from typing import Literal
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
+from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
 from proofs.library import CANONICAL, PROOFS
@@ -219,6 +220,7 @@ def run_audit(
     algorithms: Mapping[str, Plugin] | None = None,
     refused: Sequence[tuple[str, str]] = (),
     search: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Audit:
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
     default), each also on the data files `data` (and on its own `[numeric] data`).
@@ -235,7 +237,9 @@ def run_audit(
     `refused`: the plug-ins given that could not be used (loaded, named), as `(name,
     fault)`: each fault is a line of `errors`, and the proofs naming such a plug-in are
     audited with their steps not run on runs (not refused as naming an unknown algorithm:
-    the user gave one, the line says what is wrong with it).
+    the user gave one, the line says what is wrong with it). Data files are read within
+    `limits` (`perceptron.io.common.Limits`: the command line's `--max-cells` and
+    `--max-scaled-bits`).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
@@ -245,18 +249,18 @@ def run_audit(
     """
     with shared_faults(algorithms or {}) as plugins:
         return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
-                          refused, search)
+                          refused, search, limits)
 
 
 def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget: str,
                guard: float | None, progress: Progress | None, jobs: int,
                scheduler: str | None, plugins: dict[str, Plugin],
-               refused: Sequence[tuple[str, str]], search: bool) -> Audit:
+               refused: Sequence[tuple[str, str]], search: bool, limits: Limits) -> Audit:
     """`run_audit`, with the plug-ins posting their timeouts where every process reads them
     (`verify.runs.plugin.shared_faults`)."""
     say = progress or (lambda _done, _total, _message: None)
     admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins,
-                         frozenset(name for name, _ in refused if name not in BUILT_IN))
+                         frozenset(name for name, _ in refused if name not in BUILT_IN), limits)
 
     if jobs <= 1 and scheduler is None:
         plan = _plan(admitted, budget, seed, guard, search)
@@ -328,7 +332,8 @@ class _Admitted:
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
               plugins: Mapping[str, Plugin] | None = None,
-              unusable: frozenset[str] = frozenset()) -> _Admitted:
+              unusable: frozenset[str] = frozenset(), limits: Limits = DEFAULT_LIMITS
+              ) -> _Admitted:
     """Load every target, read its `[numeric] names` and its data files (and `data`); a
     target with a fault is left out, its fault kept as one line. A file of `data` that
     cannot be read is one line too, and the proofs are audited without it. A proof naming
@@ -338,7 +343,7 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
     shared = []
     for path in dict.fromkeys(data):
         try:
-            read(path, memo)
+            read(path, memo, limits)
             shared.append(path)
         except FAULTS as error:
             out.errors.append(_one_line(error, path))
@@ -348,7 +353,8 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             names = naming(proof.numeric, proof, (*(plugins or ()), *unusable))
             run = proof.numeric.run if proof.numeric is not None else None
             files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
-            scenarios = tuple(s for path in files for s in data_scenarios(path, run, memo))
+            scenarios = tuple(s for path in files
+                              for s in data_scenarios(path, run, memo, limits))
         except FAULTS as error:
             out.errors.append(_one_line(error, target.name))
             continue

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from proofs.library import PROOFS
 from verify.cli.check import seconds
-from verify.cli.common import UsageError, whole_number
+from verify.cli.common import UsageError, add_limit_options, limits, whole_number
 from verify.coq import add_option, annotate, for_command, lines
 from verify.numeric.budgets import BUDGETS
 
@@ -67,6 +67,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data", action="append", default=[], metavar="FILE",
                         help="also run every audited proof on this data file (repeatable; "
                         "any format `novikoff run` reads)")
+    add_limit_options(parser)
     parser.add_argument("--algorithm", action="append", default=[],
                         metavar="[NAME=]MODULE:FUNCTION",
                         help="run your own online algorithm for the proofs whose [numeric] "
@@ -164,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
-                          refused=unusable, search=args.search)
+                          refused=unusable, search=args.search, limits=limits(args))
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
     if audit.real_data in ("absent", "partial"):

@@ -121,6 +121,27 @@ def test_a_data_file_that_fails_is_one_line_and_exit_2_the_others_reported(
     assert len(errors) == 1 and "broken.csv:2" in errors[0]
 
 
+def test_the_audit_takes_the_loaders_limits_it_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Trial item 13: `audit --data wide.csv` said "raise it with --max-cells", an option
+    audit did not have. It has it now (and --max-scaled-bits), passed to the loaders for
+    `--data` and `[numeric] data` alike."""
+    data = _write(tmp_path, "d.csv", "2,1,1\n-1,-3,-1\n1,-1,1\n")  # 9 numbers
+    natural = """title = "t is a natural"\nscalars = ["t"]\nnaturals = ["t"]\n[numeric]
+run = "online"\n%s\n[[step]]\nid = "count"\nclaim = "t >= 0"\n"""
+    proof = _write(tmp_path, "g.toml", natural % "")
+    own = _write(tmp_path, "h.toml", natural % 'data = ["d.csv"]')
+    for args in (["--data", data, proof], [own]):
+        assert main(["audit", *args, "--budget", "small", "--jobs", "1",
+                     "--max-cells", "8"]) == 2
+        errors = [line for line in capsys.readouterr().err.splitlines()
+                  if line.startswith("novikoff: error:")]
+        assert len(errors) == 1 and "raise it with --max-cells" in errors[0], errors
+        assert main(["audit", *args, "--budget", "small", "--jobs", "1",
+                     "--max-cells", "9"]) == 0
+        capsys.readouterr()
+
+
 def test_command_line_data_runs_every_proof_on_it(tmp_path: Path):
     data = _write(tmp_path, "d.json", '{"X": [[2, 1], [-1, -3], [1, -1]], "y": [1, -1, 1]}')
     proof = _write(tmp_path, "g.toml", GROWTH % "")
