@@ -351,24 +351,35 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
         try:
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *unusable))
-            run = proof.numeric.run if proof.numeric is not None else None
-            files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
-            scenarios = tuple(s for path in files
-                              for s in data_scenarios(path, run, memo, limits))
         except FAULTS as error:
             out.errors.append(_one_line(error, target.name))
             continue
+        run = proof.numeric.run if proof.numeric is not None else None
+        files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
+        scenarios: list[Scenario] = []
+        faults = []
+        for path in files:  # every bad file is a line of its own
+            try:
+                scenarios.extend(data_scenarios(path, run, memo, limits))
+            except FAULTS as error:
+                faults.append(_one_line(error, target.name))
+        if faults:
+            out.errors.extend(faults)
+            continue
         out.proofs[target.id], out.targets[target.id] = proof, target
-        out.names[target.id], out.data[target.id] = names, scenarios
+        out.names[target.id], out.data[target.id] = names, tuple(scenarios)
     return out
 
 
 def _one_line(error: Exception, name: str) -> str:
-    """A refused target or data file in one line that names the file."""
+    """A refused target or data file in one line that names the file (once: an error that
+    names it already is not prefixed with it again)."""
     if isinstance(error, OSError) and error.filename is not None:
         return f"{error.filename}: {error.strerror or error}"
     text = " ".join(str(error).split())
-    return text if isinstance(error, ProofFileError) and error.file else f"{name}: {text}"
+    if (isinstance(error, ProofFileError) and error.file) or text.startswith(f"{name}:"):
+        return text
+    return f"{name}: {text}"
 
 
 def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,

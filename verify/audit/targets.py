@@ -72,9 +72,9 @@ def load_data(path: str, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     try:
         data = load(path, limits=limits)
     except OSError as error:
-        raise DataError(f"{path}: {error.strerror or error}") from None
+        raise DataError(f"{error.strerror or error}", source=path) from None
     if data.n == 0:
-        raise DataError(f"{path}: no examples")
+        raise DataError("no examples", source=path)
     return Dataset(data.X, data.y, os.path.basename(path))
 
 

@@ -304,9 +304,15 @@ class Plugin:
                 raise PluginFault(f"plug-in {self.name}: update {k} names example {index!r}, "
                                   f"not an index 0..{data.n - 1}")
             after = tuple(after)
-            if len(after) != data.d or not all(_exact(v) for v in after):
-                raise PluginFault(f"plug-in {self.name}: update {k}'s w_after is not {data.d} "
-                                  f"exact rationals (int or Fraction): {after!r}"[:300])
+            if len(after) != data.d:
+                raise PluginFault(f"plug-in {self.name}: update {k}'s w_after has {len(after)} "
+                                  f"coordinates, the data {data.d}")
+            for i, v in enumerate(after):
+                if not _exact(v):
+                    shown = repr(v)[:80]
+                    raise PluginFault(f"plug-in {self.name}: update {k}'s w_after has "
+                                      f"coordinate {i} = {shown}, a {type(v).__name__}, not an "
+                                      "int or a Fraction (exact)")
             out.append((int(index), tuple(Fraction(v) for v in after)))
         return out
 
