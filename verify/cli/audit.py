@@ -27,7 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 from proofs.library import PROOFS
 from verify.cli.check import seconds
-from verify.cli.common import UsageError, add_limit_options, limits, whole_number
+from verify.cli.common import (
+    UsageError,
+    add_limit_options,
+    limits,
+    made_folder,
+    whole_number,
+)
 from verify.coq import add_option, annotate, for_command, lines
 from verify.numeric.budgets import BUDGETS
 
@@ -147,8 +153,8 @@ def run(args: argparse.Namespace) -> int:
     from verify.cli.terminal import callback, progress_bar
     from verify.runs.plugin import PluginFault, parameters
 
-    if args.counterexamples is not None and not args.counterexamples.is_dir():
-        raise UsageError(f"{args.counterexamples}: no such directory (--counterexamples)")
+    if args.counterexamples is not None:  # made now, as --coq makes its folder
+        made_folder(args.counterexamples, "--counterexamples")
     if any(index < 0 for index, _ in args.param):
         first = next(text for index, text in args.param if index < 0)
         raise UsageError(f"--param {first}: give it after the --algorithm it is for")
