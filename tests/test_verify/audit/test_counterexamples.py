@@ -185,3 +185,21 @@ def test_the_cli_makes_the_counterexamples_folder(
     assert main(["audit", str(LECTURE / "perceptron-wrong2.toml"), "--budget", "small",
                  "--counterexamples", str(tmp_path / "file")]) == 2
     assert "--counterexamples" in capsys.readouterr().err
+
+
+def test_a_plug_in_fault_while_shrinking_stops_it(tmp_path: Path) -> None:
+    """A candidate whose run faults ends the shrinking (a plug-in that hangs on smaller data
+    would otherwise cost its 60 s per candidate); the smallest run found before is
+    written, and the line says why it is not smaller."""
+    from cases.plugins import hostile
+
+    from verify.runs.plugin import Plugin
+
+    proof = tmp_path / "false.toml"
+    proof.write_text(FALSE.replace('run = "online"', 'run = "online"\nalgorithm = "p"'))
+    audit = audit_proofs(proof, budget="small", jobs=1,
+                         algorithms=[Plugin.of("p", hostile.perceptron_but_never_alone)])
+    (line,) = shrink_all(audit, tmp_path)
+    assert "shrinking stopped when a smaller run faulted: plug-in p raised ValueError: one " \
+           "example on false--short" in line
+    assert load_data(str(tmp_path / "false--short.csv")).n >= 2
