@@ -52,7 +52,7 @@ from verify.numeric.shards import RealData, Shard, budget_shards, merge, real_da
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
 from verify.runs.columns import Instance
 from verify.runs.naming import Naming, binding_of, on_runs, unbound
-from verify.runs.plugin import KIND as PLUGIN_KIND
+from verify.runs.plugin import KINDS as PLUGIN_KINDS
 from verify.runs.plugin import Plugin, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
@@ -182,14 +182,13 @@ BUILT_IN = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
 def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = ()) -> Naming:
     """What the proof's names denote on runs (none bound: every name as itself); raises
     ProofFileError for an expression of no run quantities, an unknown algorithm (`plugins`:
-    the users' algorithms given with the audit), or a plug-in asked for other than online
-    runs."""
+    the users' algorithms given with the audit), or a plug-in asked for runs of a kind
+    plug-ins do not make (online and batch runs only)."""
     if numeric is None:
         return Naming("online", {}, {})
-    if numeric.algorithm in plugins and numeric.run != PLUGIN_KIND:
+    if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
         raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which "
-                             f"makes {PLUGIN_KIND} runs: declare run = \"{PLUGIN_KIND}\", not "
-                             f"{numeric.run!r}")
+                             f"makes {' or '.join(PLUGIN_KINDS)} runs, not {numeric.run!r} ones")
     if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
         given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
         raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "

@@ -76,8 +76,9 @@ def register(subparsers: Any) -> None:
     add_limit_options(parser)
     parser.add_argument("--algorithm", action="append", default=[],
                         metavar="[NAME=]MODULE:FUNCTION",
-                        help="run your own online algorithm for the proofs whose [numeric] "
-                        "algorithm is NAME (default: FUNCTION, _ as -); MODULE may be a FILE.py "
+                        help="run your own online or batch algorithm for the proofs whose "
+                        "[numeric] algorithm is NAME (default: FUNCTION, _ as -); MODULE may "
+                        "be a FILE.py "
                         "or, without :FUNCTION, NAME an installed novikoff.algorithms entry "
                         "point. Its code runs only when given here (docs/proof-files.md)")
     parser.add_argument("--param", action=_Param, default=[], metavar="KEY=VALUE",
