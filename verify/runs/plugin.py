@@ -183,8 +183,9 @@ class Plugin:
                 return
             except TypeError as error:
                 first = first or error
-        calls = [f"({CONTRACTS[k][0]}{keys})" + (f" (a {k} algorithm)" if len(kinds) > 1
-                                                  else "") for k in kinds]
+        calls = [f"({CONTRACTS[k][0]}{keys})" + (
+            f" ({'an' if k[0] in 'aeiou' else 'a'} {k} algorithm)" if len(kinds) > 1 else "")
+            for k in kinds]
         raise PluginFault(f"plug-in {self.name} cannot be called with {' nor '.join(calls)}: "
                           f"{first}") from None
 
