@@ -24,6 +24,7 @@ from functools import partial
 from typing import Literal
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
+from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
 from proofs.library import CANONICAL, PROOFS
@@ -51,7 +52,7 @@ from verify.numeric.shards import RealData, Shard, budget_shards, merge, real_da
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
 from verify.runs.columns import Instance
 from verify.runs.naming import Naming, binding_of, on_runs, unbound
-from verify.runs.plugin import KIND as PLUGIN_KIND
+from verify.runs.plugin import KINDS as PLUGIN_KINDS
 from verify.runs.plugin import Plugin, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
@@ -181,14 +182,13 @@ BUILT_IN = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
 def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = ()) -> Naming:
     """What the proof's names denote on runs (none bound: every name as itself); raises
     ProofFileError for an expression of no run quantities, an unknown algorithm (`plugins`:
-    the users' algorithms given with the audit), or a plug-in asked for other than online
-    runs."""
+    the users' algorithms given with the audit), or a plug-in asked for runs of a kind
+    plug-ins do not make (online and batch runs only)."""
     if numeric is None:
         return Naming("online", {}, {})
-    if numeric.algorithm in plugins and numeric.run != PLUGIN_KIND:
+    if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
         raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which "
-                             f"makes {PLUGIN_KIND} runs: declare run = \"{PLUGIN_KIND}\", not "
-                             f"{numeric.run!r}")
+                             f"makes {' or '.join(PLUGIN_KINDS)} runs, not {numeric.run!r} ones")
     if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
         given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
         raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "
@@ -219,6 +219,7 @@ def run_audit(
     algorithms: Mapping[str, Plugin] | None = None,
     refused: Sequence[tuple[str, str]] = (),
     search: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Audit:
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
     default), each also on the data files `data` (and on its own `[numeric] data`).
@@ -235,7 +236,9 @@ def run_audit(
     `refused`: the plug-ins given that could not be used (loaded, named), as `(name,
     fault)`: each fault is a line of `errors`, and the proofs naming such a plug-in are
     audited with their steps not run on runs (not refused as naming an unknown algorithm:
-    the user gave one, the line says what is wrong with it).
+    the user gave one, the line says what is wrong with it). Data files are read within
+    `limits` (`perceptron.io.common.Limits`: the command line's `--max-cells` and
+    `--max-scaled-bits`).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
@@ -245,18 +248,18 @@ def run_audit(
     """
     with shared_faults(algorithms or {}) as plugins:
         return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
-                          refused, search)
+                          refused, search, limits)
 
 
 def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget: str,
                guard: float | None, progress: Progress | None, jobs: int,
                scheduler: str | None, plugins: dict[str, Plugin],
-               refused: Sequence[tuple[str, str]], search: bool) -> Audit:
+               refused: Sequence[tuple[str, str]], search: bool, limits: Limits) -> Audit:
     """`run_audit`, with the plug-ins posting their timeouts where every process reads them
     (`verify.runs.plugin.shared_faults`)."""
     say = progress or (lambda _done, _total, _message: None)
     admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins,
-                         frozenset(name for name, _ in refused if name not in BUILT_IN))
+                         frozenset(name for name, _ in refused if name not in BUILT_IN), limits)
 
     if jobs <= 1 and scheduler is None:
         plan = _plan(admitted, budget, seed, guard, search)
@@ -328,7 +331,8 @@ class _Admitted:
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
               plugins: Mapping[str, Plugin] | None = None,
-              unusable: frozenset[str] = frozenset()) -> _Admitted:
+              unusable: frozenset[str] = frozenset(), limits: Limits = DEFAULT_LIMITS
+              ) -> _Admitted:
     """Load every target, read its `[numeric] names` and its data files (and `data`); a
     target with a fault is left out, its fault kept as one line. A file of `data` that
     cannot be read is one line too, and the proofs are audited without it. A proof naming
@@ -338,7 +342,7 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
     shared = []
     for path in dict.fromkeys(data):
         try:
-            read(path, memo)
+            read(path, memo, limits)
             shared.append(path)
         except FAULTS as error:
             out.errors.append(_one_line(error, path))
@@ -346,14 +350,23 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
         try:
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *unusable))
-            run = proof.numeric.run if proof.numeric is not None else None
-            files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
-            scenarios = tuple(s for path in files for s in data_scenarios(path, run, memo))
         except FAULTS as error:
             out.errors.extend(_lines(error, target.name))
             continue
+        run = proof.numeric.run if proof.numeric is not None else None
+        files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
+        scenarios: list[Scenario] = []
+        faults = []
+        for path in files:  # every bad file is a line of its own
+            try:
+                scenarios.extend(data_scenarios(path, run, memo, limits))
+            except FAULTS as error:
+                faults.append(_one_line(error, target.name))
+        if faults:
+            out.errors.extend(faults)
+            continue
         out.proofs[target.id], out.targets[target.id] = proof, target
-        out.names[target.id], out.data[target.id] = names, scenarios
+        out.names[target.id], out.data[target.id] = names, tuple(scenarios)
     return out
 
 
@@ -366,11 +379,14 @@ def _lines(error: Exception, name: str) -> list[str]:
 
 
 def _one_line(error: Exception, name: str) -> str:
-    """A refused target or data file in one line that names the file."""
+    """A refused target or data file in one line that names the file (once: an error that
+    names it already is not prefixed with it again)."""
     if isinstance(error, OSError) and error.filename is not None:
         return f"{error.filename}: {error.strerror or error}"
     text = " ".join(str(error).split())
-    return text if isinstance(error, ProofFileError) and error.file else f"{name}: {text}"
+    if (isinstance(error, ProofFileError) and error.file) or text.startswith(f"{name}:"):
+        return text
+    return f"{name}: {text}"
 
 
 def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
+from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.library import PROOFS, load_named
 from proofs.step import Proof
@@ -63,16 +64,17 @@ def targets(names: Sequence[str]) -> list[Target]:
     return out
 
 
-def load_data(path: str) -> Dataset:
-    """A data file by any loader of the CLI; a fault is a DataError naming the file."""
+def load_data(path: str, limits: Limits = DEFAULT_LIMITS) -> Dataset:
+    """A data file by any loader of the CLI, within `limits` (`--max-cells`,
+    `--max-scaled-bits`); a fault is a DataError naming the file."""
     from perceptron.io.loaders import load
 
     try:
-        data = load(path)
+        data = load(path, limits=limits)
     except OSError as error:
-        raise DataError(f"{path}: {error.strerror or error}") from None
+        raise DataError(f"{error.strerror or error}", source=path) from None
     if data.n == 0:
-        raise DataError(f"{path}: no examples")
+        raise DataError("no examples", source=path)
     return Dataset(data.X, data.y, os.path.basename(path))
 
 
@@ -120,15 +122,16 @@ def named_separator(path: str, data: Dataset) -> tuple[Fraction, ...] | None:
     return u
 
 
-def read(path: str, memo: dict[str, Read] | None = None) -> Read:
-    """The data of `path` and its separator: the one it names (`named_separator`), else an
-    exact separator if it has one (`memo`: files read already in this audit, so a `--data`
-    file shared by several proofs is read and decided once)."""
+def read(path: str, memo: dict[str, Read] | None = None,
+         limits: Limits = DEFAULT_LIMITS) -> Read:
+    """The data of `path` (within `limits`) and its separator: the one it names
+    (`named_separator`), else an exact separator if it has one (`memo`: files read already
+    in this audit, so a `--data` file shared by several proofs is read and decided once)."""
     from perceptron.geometry.separability import Separable, separability
 
     if memo is not None and path in memo:
         return memo[path]
-    data = load_data(path)
+    data = load_data(path, limits)
     named = named_separator(path, data)
     found = separability(data) if named is None else None
     out = (data, named if named is not None else
@@ -138,13 +141,13 @@ def read(path: str, memo: dict[str, Read] | None = None) -> Read:
     return out
 
 
-def data_scenarios(path: str, run: str | None, memo: dict[str, Read] | None = None
-                   ) -> tuple[Scenario, ...]:
+def data_scenarios(path: str, run: str | None, memo: dict[str, Read] | None = None,
+                   limits: Limits = DEFAULT_LIMITS) -> tuple[Scenario, ...]:
     """The scenarios of one data file for proofs of kind `run` (None: for every kind): a run
     to convergence with an exact separator when the data have one, one pass for single-pass
     proofs. Raises DataError (naming the file) when the file cannot be read, or when a
     proof that needs a separator (`run` online or batch) gets data without one."""
-    data, separator = read(path, memo)
+    data, separator = read(path, memo, limits)
     return scenarios_of(data, separator, run, path)
 
 

@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 from proofs.library import PROOFS
 from verify.cli.check import seconds
-from verify.cli.common import UsageError, whole_number
+from verify.cli.common import (
+    UsageError,
+    add_limit_options,
+    limits,
+    made_folder,
+    whole_number,
+)
 from verify.coq import add_option, annotate, for_command, lines
 from verify.numeric.budgets import BUDGETS
 
@@ -73,10 +79,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data", action="append", default=[], metavar="FILE",
                         help="also run every audited proof on this data file (repeatable; "
                         "any format `novikoff run` reads)")
+    add_limit_options(parser)
     parser.add_argument("--algorithm", action="append", default=[],
                         metavar="[NAME=]MODULE:FUNCTION",
-                        help="run your own online algorithm for the proofs whose [numeric] "
-                        "algorithm is NAME (default: FUNCTION, _ as -); MODULE may be a FILE.py "
+                        help="run your own online or batch algorithm for the proofs whose "
+                        "[numeric] algorithm is NAME (default: FUNCTION, _ as -); MODULE may "
+                        "be a FILE.py "
                         "or, without :FUNCTION, NAME an installed novikoff.algorithms entry "
                         "point. Its code runs only when given here (docs/proof-files.md)")
     parser.add_argument("--param", action=_Param, default=[], metavar="KEY=VALUE",
@@ -154,8 +162,8 @@ def run(args: argparse.Namespace) -> int:
     from verify.cli.terminal import callback, progress_bar
     from verify.runs.plugin import PluginFault, parameters
 
-    if args.counterexamples is not None and not args.counterexamples.is_dir():
-        raise UsageError(f"{args.counterexamples}: no such directory (--counterexamples)")
+    if args.counterexamples is not None:  # made now, as --coq makes its folder
+        made_folder(args.counterexamples, "--counterexamples")
     if any(index < 0 for index, _ in args.param):
         first = next(text for index, text in args.param if index < 0)
         raise UsageError(f"--param {first}: give it after the --algorithm it is for")
@@ -172,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
-                          refused=unusable, search=args.search)
+                          refused=unusable, search=args.search, limits=limits(args))
     if not audit.proofs and (audit.errors or refused):  # nothing to summarise or report:
         for error in (*refused, *audit.errors):  # an empty table would say nothing true
             print(f"novikoff: error: {error}", file=sys.stderr)

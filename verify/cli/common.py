@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -67,6 +68,19 @@ def read_proof(name: str) -> tuple[str, Proof]:
     if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
         return STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
     return name, load_named(name)
+
+
+def made_folder(directory: Path, option: str) -> None:
+    """`directory` made (with its parents) unless it is one already: an output folder an
+    option names (`--counterexamples DIR`, `--coq DIR`). A path that exists and is not a
+    folder, or one that cannot be made, is a usage error naming the option."""
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"{option} {directory}: not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{option} {directory}: cannot create it ({error.strerror})"
+                         ) from None
 
 
 def print_notes(proof: Proof) -> None:

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, partial
+from functools import cache
 from math import lcm
 from pathlib import Path
 from typing import Never
@@ -54,9 +54,8 @@ from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
 from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.naming import Naming, binding_of, law, on_runs
-from verify.runs.online import OnlineUpdates
-from verify.runs.plugin import KIND as PLUGIN_KIND
 from verify.runs.plugin import Plugin, PluginFault, steps_of
+from verify.runs.plugin import runner as plugin_runner
 from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
 
 #: Magnitude under which a run's rows are grouped with others for int64 evaluation.
@@ -411,11 +410,11 @@ class _Group:
     def _runner(self, run_kind: RunKind) -> Runner:
         """This algorithm's runner of `run_kind` (one that refuses, when the algorithm makes
         no runs of that kind: binding to them is an error)."""
-        if self.plugin is not None:
-            if run_kind.name != PLUGIN_KIND:
-                return _refuse(f"{self.algorithm} is not a {run_kind.name} algorithm: its "
-                               f"steps cannot bind {run_kind.name} rows")
-            return partial(_plugin_run, self.plugin)
+        if self.plugin is not None:  # a user's algorithm (`verify.runs.plugin`)
+            try:
+                return plugin_runner(self.plugin, run_kind.name)
+            except (ValueError, PluginFault) as error:
+                return _refuse(str(error), type(error))
         if self.algorithm is None and run_kind.name in self.defaults:
             return self.defaults[run_kind.name]
         try:
@@ -469,16 +468,12 @@ class _Group:
         self.scenarios.clear()
 
 
-def _plugin_run(plugin: Plugin, scenario: Scenario) -> OnlineUpdates:
-    """A user's algorithm on a scenario, within the campaign's limit: as many updates as
-    `max_epochs` cyclic epochs could make (`verify.runs.plugin` caps it further)."""
-    return plugin.run(scenario.data, scenario.u, scenario.max_epochs * scenario.data.n)
-
-
-def _refuse(message: str) -> Callable[[Scenario], Never]:
-    """A runner for a run kind the algorithm does not have: binding to it is an error."""
+def _refuse(message: str, error: type[Exception] = ValueError
+            ) -> Callable[[Scenario], Never]:
+    """A runner for a run kind the algorithm does not have: binding to it is an error (a
+    plug-in's, `PluginFault`, is that plug-in's fault)."""
     def refuse(_scenario: Scenario) -> Never:
-        raise ValueError(message)
+        raise error(message)
     return refuse
 
 

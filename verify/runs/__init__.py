@@ -6,7 +6,7 @@
   adapters, runners, row builders), registered when this package is imported;
 - `naming`: what a proof's names denote on runs (`[numeric] names`, expressions over the
   quantities of its kind);
-- `plugin`: users' own online algorithms, run only when the user names them;
+- `plugin`: users' own algorithms (online or batch), run only when the user names them;
 - `isolation`: each call of a user's code in a child process of its own, under a deadline;
 - `docs`: docs/run-quantities.md, generated from the registry.
 

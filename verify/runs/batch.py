@@ -73,7 +73,9 @@ QUANTITIES = (
     Quantity("theta_next", True, "`theta_{k+1} = theta_k + alpha_k xbar_k`", _STEP),
     Quantity("xbar", True, "`xbar_k = sum_{j in M_k} y_j x_j`, M_k = {j : y_j <theta_k, x_j> "
              "<= 0} (or the source's rule)", _STEP),
-    Quantity("alpha", False, "`alpha_k = <theta_star, xbar_k> / ||xbar_k||^2`", _STEP),
+    Quantity("alpha", False, "the step, `theta_{k+1} = theta_k + alpha_k xbar_k`: the "
+             "oracle-optimal `<theta_star, xbar_k> / ||xbar_k||^2` for the built-in runs, read "
+             "exactly off the trace for a user's batch plug-in (`verify.runs.plugin`)", _STEP),
     Quantity("mk", False, "`|M_k|`", _STEP),
     Quantity("e", False, "`1 - alpha_k`: the perturbation from alpha_k to the unit step",
              _STEP),
@@ -404,7 +406,8 @@ KIND = register(RunKind(
     "the scenario's reference u, from three starts per scenario (`batch_starts`): "
     "`theta0 = 0`, `-u` and a seeded integer vector. A source algorithm (`[numeric] "
     "algorithm`) brings its own M_k rule (Chan's is strict, `< 0`) and bias (augmented "
-    "examples, theta* extended by a 0).",
+    "examples, theta* extended by a 0); a user's batch plug-in its own M_k and steps, from "
+    "the same three starts.",
     QUANTITIES,
     (
         RowSet("batch-state", "one row per iterate theta_k, k = 0..K (the last with M_K empty "

@@ -100,18 +100,31 @@ def described(error: BaseException) -> str:
 
 
 def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | None]) -> T:
-    """`call` in a child forked for it: its answer read from a pipe, its end judged."""
+    """`call` in a child forked for it: its answer read from a pipe, its end judged.
+
+    SIGINT is blocked across the fork: a Ctrl-C that arrives while `os.fork` runs its
+    handlers (logging's, ...) would be raised there and lost ("exception ignored"); blocked,
+    it waits until the parent is inside the `try` that ends the child, and interrupts it
+    there."""
     _flush()  # what this process printed is not printed again by the child
     read_end, write_end = os.pipe()
-    with warnings.catch_warnings():  # Python 3.12+ warns when threads exist; the child only
-        warnings.simplefilter("ignore", DeprecationWarning)  # runs the code and exits
-        pid = os.fork()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        with warnings.catch_warnings():  # Python 3.12+ warns when threads exist; the child
+            warnings.simplefilter("ignore", DeprecationWarning)  # only runs the code, exits
+            pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        os.close(read_end)
+        os.close(write_end)
+        raise
     if pid == 0:
         os.close(read_end)
-        _child(code, write_end)
-    os.close(write_end)
+        _child(code, write_end, mask)
     status: int | None = None
     try:
+        os.close(write_end)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C meanwhile raises here
         payload = _collect(read_end, seconds, stop)
         _, status = os.waitpid(pid, 0)
     finally:
@@ -127,12 +140,14 @@ def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | No
     raise (Fault if kind == "fault" else Raised)(value)
 
 
-def _child(code: Callable[[], Any], write_end: int) -> NoReturn:
+def _child(code: Callable[[], Any], write_end: int, mask: Any) -> NoReturn:
     """In the child: run the code, write its answer, exit (never returns, never runs the
-    parent's clean-up: `os._exit`)."""
+    parent's clean-up: `os._exit`). SIGINT is ignored (a Ctrl-C is the parent's to act on),
+    then the parent's signal mask restored."""
     status = 70
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the parent's to act on
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         try:
             answer: tuple[str, Any] = ("value", code())
         except Fault as fault:

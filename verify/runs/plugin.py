@@ -1,6 +1,7 @@
-"""Users' own online algorithms, run by the campaign as the built-in ones are.
+"""Users' own algorithms, online or batch, run by the campaign as the built-in ones are.
 
-The contract (docs/proof-files.md, "Your own algorithm"): a plug-in is a Python function
+The contract (docs/proof-files.md, "Your own algorithm"): an online plug-in is a Python
+function
 
     def my_rule(data: Dataset, max_updates: int) -> Iterable[update]
 
@@ -38,8 +39,17 @@ calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a
 read strictly from an integer, `p/q` or a finite decimal (`1/2`, `-3`, `0.25`; no exponent,
 no float, no `nan`): exact in, exact out. A key that is not an identifier, a value that is
 not such a rational, a key given twice or one the function does not take is a `PluginFault`
-before anything runs. Only online algorithms are plug-ins for now (a batch trace needs the
-run wing's registry of run kinds).
+before anything runs.
+
+A batch plug-in (for a proof whose `[numeric] run` is `"batch"`: the proof says which kind
+a plug-in it names makes, `CONTRACTS`) is called as `my_rule(data, max_iterations, theta0,
+theta_star, **params)` from each start of the built-in batch runs
+(`verify.runs.batch.batch_starts`) and returns per iteration the examples it updated over
+(a non-empty set of indices, `M_k`) and the iterate after: `(members, theta_after)`, or the
+engine's `BatchRecord` (read for `.M` and `.w_after`). The trace becomes a batch run
+(`verify.runs.batch.BatchRun`), each iteration's step `alpha` read exactly off it
+(`theta_after = theta + alpha xbar`, `xbar` the sum of `y x` over the members; an iteration
+with no such rational step is a fault), so every batch row set checks it.
 
 No plug-in code runs unless asked for: `Plugin.parse` reads the command line's
 `--algorithm`, and entry points (group `novikoff.algorithms`) are looked up only by a name
@@ -61,6 +71,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from importlib.metadata import entry_points
 from itertools import islice
 from pathlib import Path
@@ -68,10 +79,19 @@ from typing import Any, TypeVar
 
 from perceptron.dataset import Dataset, Vector
 from verify.runs import isolation
+from verify.runs.batch import BatchRun, Iteration, batch_starts
 from verify.runs.online import LazyUpdates, OnlineUpdates, Update
+from verify.runs.quantity import Runner, Scenario
 
-#: The run kind of a plug-in's runs (`verify.runs.online`).
-KIND = "online"
+#: How a plug-in is called, per kind of run it makes (`verify.runs.online`,
+#: `verify.runs.batch`): its arguments as shown in a fault, and values to check a signature
+#: against (a proof's `[numeric] run` says which kind a plug-in it names makes).
+CONTRACTS: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "online": ("data, max_updates", (None, 0)),
+    "batch": ("data, max_iterations, theta0, theta_star", (None, 0, (), ())),
+}
+#: The kinds of run a plug-in may make.
+KINDS = tuple(CONTRACTS)
 #: Entry-point group of installed plug-ins (looked up only by a name given on the command line).
 GROUP = "novikoff.algorithms"
 #: The most updates any plug-in run may return, whatever the scenario's epoch cap.
@@ -145,20 +165,29 @@ class Plugin:
         plugin.takes(function)
         return plugin
 
-    def takes(self, function: Algorithm) -> None:
-        """PluginFault unless `function(data, max_updates, **params)` binds (a function
-        whose signature Python cannot read is given the benefit of the doubt: a wrong
-        call is then its fault at run time)."""
+    def takes(self, function: Algorithm, kind: str | None = None) -> None:
+        """PluginFault unless `function` can be called as a plug-in making runs of `kind`
+        (`CONTRACTS`; None: of either kind, the proofs say which it makes), with the
+        parameters (a function whose signature Python cannot read is given the benefit of
+        the doubt: a wrong call is then its fault at run time)."""
         try:
             signature = inspect.signature(function)
         except (TypeError, ValueError):
             return
-        try:
-            signature.bind(None, 0, **dict(self.params))
-        except TypeError as error:
-            raise PluginFault(f"plug-in {self.name} cannot be called with "
-                              f"(data, max_updates{''.join(f', {k}=' for k, _ in self.params)}"
-                              f"): {error}") from None
+        keys = "".join(f", {k}=" for k, _ in self.params)
+        kinds = (kind,) if kind is not None else KINDS
+        first: TypeError | None = None
+        for each in kinds:
+            try:
+                signature.bind(*CONTRACTS[each][1], **dict(self.params))
+                return
+            except TypeError as error:
+                first = first or error
+        calls = [f"({CONTRACTS[k][0]}{keys})" + (
+            f" ({'an' if k[0] in 'aeiou' else 'a'} {k} algorithm)" if len(kinds) > 1 else "")
+            for k in kinds]
+        raise PluginFault(f"plug-in {self.name} cannot be called with {' nor '.join(calls)}: "
+                          f"{first}") from None
 
     def options(self) -> str:
         """The command-line options that give this plug-in (`--algorithm ... --param ...`),
@@ -286,6 +315,92 @@ class Plugin:
         except OSError:  # posted already, or no board here: the fault still ends this call
             pass
 
+    def run_batch(self, data: Dataset, theta_star: Vector, theta0: Vector,
+                  max_iterations: int) -> BatchRun:
+        """The plug-in's batch run on `data` from `theta0` (`theta_star` the reference
+        separator, for a step that needs it, as the oracle-optimal one does) as a batch run
+        (`verify.runs.batch.BatchRun`); raises PluginFault (at once, when it timed out
+        already in this audit)."""
+        function = self.load()
+        cap = min(max_iterations, MAX_UPDATES)
+        if (posted := self.posted()) is not None:
+            raise PluginFault(posted)
+        start, star = tuple(theta0), tuple(theta_star)
+        items = self._calling(
+            lambda: self._read_batch(data, function(data, cap, start, star,
+                                                    **dict(self.params)), cap),
+            f"raised {{}} on {data.name}",
+            f"did not return within {self.seconds:g} s on {data.name} ({data.n} examples)",
+            f"{{}} while running on {data.name}")
+        return BatchRun(data, star, start, self._iterations(data, start, items))
+
+    def _read_batch(self, data: Dataset, returned: Iterable[Any], cap: int
+                    ) -> list[tuple[tuple[int, ...], Vector]]:
+        """What a batch plug-in returned, read into plain exact values (in its child, as
+        `_read`): at most `cap` iterations, each the examples it updated over (a non-empty
+        set of indices, kept in index order) and `theta_after` of `data.d` ints or Fractions."""
+        items = list(islice(iter(returned), cap + 1))
+        if len(items) > cap:
+            raise PluginFault(f"plug-in {self.name} returned more than {cap} iterations on "
+                              f"{data.name} (its limit: max_iterations)")
+        out: list[tuple[tuple[int, ...], Vector]] = []
+        for k, item in enumerate(items):
+            members, after = self._batch_parts(k, item)
+            members = tuple(members)
+            if not members or not all(isinstance(j, int) and not isinstance(j, bool)
+                                      and 0 <= j < data.n for j in members):
+                raise PluginFault(f"plug-in {self.name}: iteration {k} updates over "
+                                  f"{members!r}"[:200] + ", not a non-empty set of indices "
+                                  f"0..{data.n - 1}")
+            if len(set(members)) != len(members):
+                raise PluginFault(f"plug-in {self.name}: iteration {k} names an example twice")
+            out.append((tuple(sorted(int(j) for j in members)),
+                        self._vector(data, f"iteration {k}'s theta_after", after)))
+        return out
+
+    def _batch_parts(self, k: int, item: Any) -> tuple[Any, Any]:
+        """`(members, theta_after)` of a pair or of a `BatchRecord`-like object."""
+        if hasattr(item, "M") and hasattr(item, "w_after"):
+            return item.M, item.w_after
+        if isinstance(item, tuple) and len(item) == 2 and all(isinstance(p, Iterable)
+                                                              for p in item):
+            return item
+        raise PluginFault(f"plug-in {self.name}: iteration {k} is {item!r}"[:200]
+                          + ", not (members, theta_after) nor a BatchRecord")
+
+    def _iterations(self, data: Dataset, theta0: Vector,
+                    items: Iterable[tuple[tuple[int, ...], Vector]]) -> tuple[Iteration, ...]:
+        """The iterations of a batch trace read (`_read_batch`), each with its step `alpha`,
+        `theta_after = theta + alpha xbar` exactly (PluginFault when there is none: the
+        batch kind's quantities are defined by that update)."""
+        theta = theta0
+        out = []
+        for k, (members, after) in enumerate(items):
+            xbar = tuple(sum((data.y[j] * data.X[j][c] for j in members), Fraction(0))
+                         for c in range(data.d))
+            alpha = _step(theta, after, xbar, 1)
+            if alpha is None or not any(xbar):
+                raise PluginFault(f"plug-in {self.name}: iteration {k} on {data.name} is not "
+                                  "theta + alpha xbar for a rational alpha (xbar, the sum of "
+                                  "y x over its members, is " + ("zero)" if not any(xbar) else
+                                                                 "not along theta_after - theta)"))
+            out.append(Iteration(theta, members, xbar, alpha, after))
+            theta = after
+        return tuple(out)
+
+    def _vector(self, data: Dataset, what: str, value: Any) -> Vector:
+        """`value` as `data.d` exact rationals; PluginFault naming `what` otherwise."""
+        value = tuple(value)
+        if len(value) != data.d:
+            raise PluginFault(f"plug-in {self.name}: {what} has {len(value)} coordinates, "
+                              f"the data {data.d}")
+        for i, v in enumerate(value):
+            if not _exact(v):
+                raise PluginFault(f"plug-in {self.name}: {what} has coordinate {i} = "
+                                  f"{repr(v)[:80]}, a {type(v).__name__}, not an int or a "
+                                  "Fraction (exact)")
+        return tuple(Fraction(v) for v in value)
+
     def _read(self, data: Dataset, returned: Iterable[Any], cap: int
               ) -> list[tuple[int, Vector]]:
         """What the plug-in returned, read into plain exact values: at most `cap` updates,
@@ -303,11 +418,7 @@ class Plugin:
                     and 0 <= index < data.n):
                 raise PluginFault(f"plug-in {self.name}: update {k} names example {index!r}, "
                                   f"not an index 0..{data.n - 1}")
-            after = tuple(after)
-            if len(after) != data.d or not all(_exact(v) for v in after):
-                raise PluginFault(f"plug-in {self.name}: update {k}'s w_after is not {data.d} "
-                                  f"exact rationals (int or Fraction): {after!r}"[:300])
-            out.append((int(index), tuple(Fraction(v) for v in after)))
+            out.append((int(index), self._vector(data, f"update {k}'s w_after", after)))
         return out
 
     def _parts(self, k: int, item: Any) -> tuple[Any, Any]:
@@ -432,12 +543,35 @@ def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,
     return out
 
 
-def steps_of(name: str, run: OnlineUpdates) -> tuple[Fraction, ...]:
-    """Every update's `tau`, for a step that reads it; PluginFault when an update of the
-    plug-in's trace is not along `y x` (it has no step)."""
-    assert run.steps is not None
+def runner(plugin: Plugin, kind: str) -> Runner:
+    """The campaign's runner of `plugin` for runs of `kind` (ValueError: a kind plug-ins
+    do not make; PluginFault: its function cannot be called so)."""
+    if kind not in CONTRACTS:
+        raise ValueError(f"{plugin.name} is a plug-in, which makes {' or '.join(KINDS)} runs: "
+                         f"its steps cannot bind {kind} rows")
+    plugin.takes(plugin.load(), kind)
+    return partial(_online_run if kind == "online" else _batch_runs, plugin)
+
+
+def _online_run(plugin: Plugin, scenario: Scenario) -> OnlineUpdates:
+    """A user's online algorithm on a scenario, within the campaign's limit: as many updates
+    as `max_epochs` cyclic epochs could make (`Plugin.run` caps it further)."""
+    return plugin.run(scenario.data, scenario.u, scenario.max_epochs * scenario.data.n)
+
+
+def _batch_runs(plugin: Plugin, scenario: Scenario) -> tuple[BatchRun, ...]:
+    """A user's batch algorithm on a scenario, from each start of the built-in batch runs
+    (`verify.runs.batch.batch_starts`: 0, -u, a seeded one), at most `max_iterations`."""
+    return tuple(plugin.run_batch(scenario.data, scenario.u, start, scenario.max_iterations)
+                 for start in batch_starts(scenario))
+
+
+def steps_of(name: str, run: object) -> None:
+    """PluginFault when an update of a plug-in's online trace is not along `y x` (it has no
+    step `tau`), for a step that reads `tau` (other runs: nothing to check)."""
+    if not isinstance(run, OnlineUpdates) or run.steps is None:
+        return
     for k, tau in enumerate(run.steps):
         if tau is None:
             raise PluginFault(f"plug-in {name}: update {k} on {run.data.name} is not along "
                               "y x, so it has no step tau (a step of the proof reads tau)")
-    return run.steps  # type: ignore[return-value]

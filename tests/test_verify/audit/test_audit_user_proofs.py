@@ -37,6 +37,10 @@ claim = "z + norm2(th) >= 0"
 """
 
 
+#: A built-in proof on runs (quick at --budget small), for the data given with --data.
+GROWTH_ID = "canonical-online"
+
+
 def _write(folder: Path, name: str, text: str) -> str:
     path = folder / name
     path.write_text(text, encoding="utf-8")
@@ -119,6 +123,53 @@ def test_a_data_file_that_fails_is_one_line_and_exit_2_the_others_reported(
     assert [p["id"] for p in json.loads(out)["proofs"]] == ["good"]
     errors = [line for line in err.splitlines() if line.startswith("novikoff: error:")]
     assert len(errors) == 1 and "broken.csv:2" in errors[0]
+
+
+def test_every_bad_data_file_is_one_line_naming_it_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Trial item 16: only the first bad `[numeric] data` file was reported, and `--data`
+    errors named the file twice ("nan.csv: nan.csv:2:1: ...")."""
+    _write(tmp_path, "nan.csv", "1,2,1\nnan,1,-1\n")
+    _write(tmp_path, "huge.csv", "1e999999999,1\n")
+    proof = _write(tmp_path, "b.toml", GROWTH % 'data = ["nan.csv", "none.csv", "huge.csv"]')
+    assert main(["audit", proof, "--budget", "small", "--jobs", "1"]) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines()
+              if line.startswith("novikoff: error:")]
+    assert errors == [
+        f"novikoff: error: {proof}: {tmp_path / 'nan.csv'}:2:1: 'nan' is not a finite number "
+        "(NaN and infinities are refused)",
+        f"novikoff: error: {proof}: {tmp_path / 'none.csv'}: no such file",
+        f"novikoff: error: {proof}: {tmp_path / 'huge.csv'}:1:1: exponent out of range in "
+        "'1e999999999': at most 4 digits (|e| < 10000); a number that large or that small "
+        "has no exact value memory could hold"]
+    nan, missing = str(tmp_path / "nan.csv"), str(tmp_path / "none.csv")
+    assert main(["audit", GROWTH_ID, "--data", nan, "--data", missing, "--budget", "small",
+                 "--jobs", "1"]) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines()
+              if line.startswith("novikoff: error:")]
+    assert errors == [f"novikoff: error: {nan}:2:1: 'nan' is not a finite number (NaN and "
+                      "infinities are refused)", f"novikoff: error: {missing}: no such file"]
+
+
+def test_the_audit_takes_the_loaders_limits_it_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Trial item 13: `audit --data wide.csv` said "raise it with --max-cells", an option
+    audit did not have. It has it now (and --max-scaled-bits), passed to the loaders for
+    `--data` and `[numeric] data` alike."""
+    data = _write(tmp_path, "d.csv", "2,1,1\n-1,-3,-1\n1,-1,1\n")  # 9 numbers
+    natural = """title = "t is a natural"\nscalars = ["t"]\nnaturals = ["t"]\n[numeric]
+run = "online"\n%s\n[[step]]\nid = "count"\nclaim = "t >= 0"\n"""
+    proof = _write(tmp_path, "g.toml", natural % "")
+    own = _write(tmp_path, "h.toml", natural % 'data = ["d.csv"]')
+    for args in (["--data", data, proof], [own]):
+        assert main(["audit", *args, "--budget", "small", "--jobs", "1",
+                     "--max-cells", "8"]) == 2
+        errors = [line for line in capsys.readouterr().err.splitlines()
+                  if line.startswith("novikoff: error:")]
+        assert len(errors) == 1 and "raise it with --max-cells" in errors[0], errors
+        assert main(["audit", *args, "--budget", "small", "--jobs", "1",
+                     "--max-cells", "9"]) == 0
+        capsys.readouterr()
 
 
 def test_command_line_data_runs_every_proof_on_it(tmp_path: Path):

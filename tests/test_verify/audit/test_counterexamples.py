@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -115,3 +116,90 @@ def test_a_bad_separator_line_is_one_line(tmp_path: Path, line: str, fault: str)
     with pytest.raises(DataError) as raised:
         read(str(path))
     assert fault in str(raised.value) and "\n" not in str(raised.value)
+
+
+# The newcomer trial's lecture proofs (tests/cases/lecture/, from /work/trial/lecture).
+
+LECTURE = Path(__file__).resolve().parents[2] / "cases" / "lecture"
+
+
+def test_the_shrinker_reaches_the_smallest_dimension(tmp_path: Path) -> None:
+    """Trial item 7: for perceptron-wrong2 (R for R**2 in one-update-growth) the tool wrote
+    `0,0,-2,1` (dimension 3), though the 1-D `-2,1` fails too: a coordinate could drop only
+    once the entries were smaller, and the campaign's u, projected, no longer separated
+    the one-dimensional data (the file then names a separator of its own). The passes now
+    repeat until none finds a smaller run."""
+    proof = LECTURE / "perceptron-wrong2.toml"
+    audit = audit_proofs(proof, budget="small")
+    folder = tmp_path / "not" / "yet"  # trial item 6: made as --coq DIR is
+    (line,) = shrink_all(audit, folder)
+    written = folder / "perceptron-wrong2--one-update-growth.csv"
+    data, u = read(str(written))
+    assert (data.n, data.d) == (1, 1) and u is not None and separates(u, data)
+    assert data.X == ((Fraction(-2),),) and data.y == (1,)  # the trial's one.csv
+    assert line.endswith(f"reproduce: novikoff audit {proof} --data {written} --budget small")
+    again = audit_proofs(proof, data=[written], budget="small")
+    steps = {s.step.id: s for s in again.proofs[0].steps}
+    assert steps["one-update-growth"].numeric.status == "violated"
+
+
+def test_a_violation_a_small_file_reproduces_is_written(tmp_path: Path) -> None:
+    """Trial item 6: for perceptron-wrong (Cauchy–Schwarz without ||u|| = 1) the tool said
+    "no data file reproduces it", though the two examples of half.csv do: the shrunk run
+    (with the campaign's u, named in the file) is written and fails as written."""
+    proof = LECTURE / "perceptron-wrong.toml"
+    assert audit_proofs(proof, data=[LECTURE / "half.csv"], budget="small").proofs[0] \
+        .steps[3].numeric.status == "violated"  # the trial's file reproduces it
+    audit = audit_proofs(proof, budget="small")
+    (line,) = shrink_all(audit, tmp_path)
+    written = tmp_path / "perceptron-wrong--cauchy-schwarz.csv"
+    assert "smallest failing run found (1 example, dimension 1" in line and written.exists()
+    again = audit_proofs(proof, data=[written], budget="small")
+    assert {s.step.id: s for s in again.proofs[0].steps}["cauchy-schwarz"].numeric.status \
+        == "violated"
+
+
+def test_the_command_repeats_only_a_budget_the_audit_ran_at(tmp_path: Path) -> None:
+    """Trial item 7: the printed command added `--budget small` to an audit run at the
+    default budget (the file's run is checked at any budget; the budget only sizes the
+    campaign around it)."""
+    proof = LECTURE / "perceptron-wrong2.toml"
+    audit = audit_proofs(proof, budget="small")
+    (line,) = shrink_all(replace(audit, budget="default"), tmp_path)
+    assert line.endswith(f"--data {tmp_path / 'perceptron-wrong2--one-update-growth.csv'}")
+    (line,) = shrink_all(replace(audit, budget="large"), tmp_path)
+    assert line.endswith(" --budget large")
+
+
+def test_the_cli_makes_the_counterexamples_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    folder = tmp_path / "cex"
+    code = main(["audit", str(LECTURE / "perceptron-wrong2.toml"), "--budget", "small",
+                 "--jobs", "1", "--counterexamples", str(folder)])
+    err = capsys.readouterr().err
+    assert code == 1 and "no such directory" not in err
+    assert (folder / "perceptron-wrong2--one-update-growth.csv").exists()
+    (tmp_path / "file").write_text("")
+    assert main(["audit", str(LECTURE / "perceptron-wrong2.toml"), "--budget", "small",
+                 "--counterexamples", str(tmp_path / "file")]) == 2
+    assert "--counterexamples" in capsys.readouterr().err
+
+
+def test_a_plug_in_fault_while_shrinking_stops_it(tmp_path: Path) -> None:
+    """A candidate whose run faults ends the shrinking (a plug-in that hangs on smaller data
+    would otherwise cost its 60 s per candidate); the smallest run found before is
+    written, and the line says why it is not smaller."""
+    from cases.plugins import hostile
+
+    from verify.runs.plugin import Plugin
+
+    proof = tmp_path / "false.toml"
+    proof.write_text(FALSE.replace('run = "online"', 'run = "online"\nalgorithm = "p"'))
+    audit = audit_proofs(proof, budget="small", jobs=1,
+                         algorithms=[Plugin.of("p", hostile.perceptron_but_never_alone)])
+    (line,) = shrink_all(audit, tmp_path)
+    assert "shrinking stopped when a smaller run faulted: plug-in p raised ValueError: one " \
+           "example on false--short" in line
+    assert load_data(str(tmp_path / "false--short.csv")).n >= 2

@@ -83,7 +83,8 @@ def _never_returns(_data: Dataset, _cap: int) -> list[tuple[int, tuple[int, int]
 
 @pytest.mark.parametrize(("function", "fault"), [
     (_raises, "raised RuntimeError: boom"),
-    (_floats, "is not 2 exact rationals"),
+    (_floats, "update 0's w_after has coordinate 0 = 0.5, a float, not an int or a "
+              "Fraction (exact)"),
     (_bad_index, "names example 7"),
     (_endless, "returned more than 5 updates"),
 ])

@@ -61,6 +61,13 @@ def test_a_real_ctrl_c_while_the_plug_in_runs_still_interrupts(isolated: bool) -
     assert time.monotonic() - start < 4  # not after the plug-in's sleep
 
 
+def test_a_vector_of_another_dimension_says_both_dimensions() -> None:
+    """Trial item 16: "is not 7 exact rationals" for a vector that had 8 of them."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin.of("p", hostile.wrong_dimension).run(DATA, U, 5)
+    assert str(raised.value) == "plug-in p: update 0's w_after has 3 coordinates, the data 2"
+
+
 @pytest.mark.parametrize(("function", "said"), [
     (hostile.segfault, "killed its process (SIGSEGV: Segmentation fault) while running on "
                        "three"),
