@@ -66,7 +66,7 @@ def den_column(den: Den, n: int) -> IntArray:
 
 def int_array(values: Sequence[int]) -> IntArray:
     """A 1-D array of exact integers: int64 when each fits, object (Python ints) otherwise."""
-    if all(-INT64_LIMIT <= v <= INT64_LIMIT for v in values):
+    if not values or (max(values) <= INT64_LIMIT and min(values) >= -INT64_LIMIT):
         return np.array(values, dtype=np.int64)
     out = np.empty(len(values), dtype=object)
     out[:] = list(values)
@@ -75,7 +75,8 @@ def int_array(values: Sequence[int]) -> IntArray:
 
 def int_matrix(ints: list[list[int]], n: int, width: int) -> IntArray:
     """An n x width matrix of exact integers: int64 when each fits, object otherwise."""
-    big = any(abs(v) > INT64_LIMIT for r in ints for v in r)
+    big = bool(n and width) and (max(map(max, ints)) > INT64_LIMIT
+                                 or min(map(min, ints)) < -INT64_LIMIT)
     array = np.empty((n, width), dtype=object if big else np.int64)
     if n and width:
         array[...] = ints
@@ -118,10 +119,11 @@ class Column:
     @classmethod
     def constant(cls, value: int | Fraction, n: int) -> Column:
         """The same value on `n` rows (its magnitude known without reading them)."""
-        single = cls.of([value])
-        column = cls(np.repeat(single.num, n), single.den)
+        num = value.numerator
+        big = abs(num) > INT64_LIMIT
+        column = cls(np.full(n, num, dtype=object if big else np.int64), value.denominator)
         if n:
-            column.__dict__["magnitude"] = single.magnitude  # fills the cached property
+            column.__dict__["magnitude"] = abs(num)  # fills the cached property
         return column
 
     def __len__(self) -> int:
