@@ -29,6 +29,7 @@ The canonical checks (`canonical_checks`: the Block–Novikoff steps that
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -36,10 +37,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from math import lcm
 from pathlib import Path
 from typing import Never
 
+import numpy as np
 import sympy
 
 from perceptron.dataset import Dataset
@@ -57,9 +58,6 @@ from verify.runs.naming import Naming, binding_of, law, on_runs
 from verify.runs.plugin import Plugin, PluginFault, steps_of
 from verify.runs.plugin import runner as plugin_runner
 from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
-
-#: Magnitude under which a run's rows are grouped with others for int64 evaluation.
-SMALL = 2**20
 
 
 @dataclass(frozen=True)
@@ -331,10 +329,19 @@ class CampaignResult:
 
 def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]], *,
                  runners: Mapping[str, Runner] | None = None,
-                 batch_rows: int = 20_000) -> CampaignResult:
+                 batch_rows: int = 20_000, held_rows: int = 200_000) -> CampaignResult:
     """Run every scenario of every source once per algorithm, and check every check on the
     rows of its own algorithm's runs (`runners`: the default run of a kind, by kind name,
-    instead of the kind's own)."""
+    instead of the kind's own).
+
+    The rows are checked in an order of *stages*: each ends after the scenario that brings
+    its rows to `batch_rows` (and at the end of a source), and within one, the runs of small
+    magnitude come first (`verdicts`); that order decides which violation a verdict keeps as
+    its counterexample. When rows are checked is another matter: at the end of the first
+    stage that brings the rows held to `held_rows`, and at the end of each source (the bound
+    on memory, a count of rows, never of bytes), so that the rows of many stages are checked
+    in few, large batches.
+    """
     start = time.perf_counter()
     result = CampaignResult()
     groups: dict[str | None, _Group] = {}
@@ -342,18 +349,25 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
         if check.algorithm not in groups:
             groups[check.algorithm] = _Group.of(check.algorithm, runners or {}, check.plugin)
         groups[check.algorithm].add(check)
+    stage = 0
     for source, scenarios in sources.items():
-        pending_rows = 0
+        pending_rows = held = 0
         result.runs.setdefault(source, 0)
         for scenario in scenarios:
             result.runs[source] += 1
             for group in groups.values():
                 if group.accepts(source):
-                    pending_rows += group.collect(scenario)
+                    count = group.collect(scenario, stage)
+                    pending_rows += count
+                    held += count
             if pending_rows >= batch_rows:
-                for group in groups.values():
-                    group.flush(source, result)
+                stage += 1
                 pending_rows = 0
+                if held >= held_rows:  # only between stages: a stage's order is its whole
+                    for group in groups.values():
+                        group.flush(source, result)
+                    held = 0
+        stage += 1
         for group in groups.values():
             group.flush(source, result)
     for algorithm, group in groups.items():
@@ -377,11 +391,12 @@ class _Group:
     names: dict[str, set[str]] = field(default_factory=dict)  # row set -> names read
     kinds: dict[str, RunKind] = field(default_factory=dict)  # of the checks, by name
     runners: dict[str, Runner] = field(default_factory=dict)  # per kind, made once
-    pending: dict[str, list[InstanceBatch]] = field(default_factory=dict)
+    pending: dict[str, list[Part]] = field(default_factory=dict)
     source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
     fault: str | None = None
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
+    stage: int = 0  # of the rows being collected
 
     @classmethod
     def of(cls, algorithm: str | None, defaults: Mapping[str, Runner],
@@ -422,9 +437,11 @@ class _Group:
         except ValueError as error:
             return _refuse(str(error))
 
-    def collect(self, scenario: Scenario) -> int:
-        """Run the scenario with this group's algorithm; keep its rows; return their count.
-        A plug-in's fault is kept (`fault`) and its pending rows dropped."""
+    def collect(self, scenario: Scenario, stage: int = 0) -> int:
+        """Run the scenario with this group's algorithm; keep its rows (in `stage` of the
+        checking order, `run_campaign`); return their count. A plug-in's fault is kept
+        (`fault`) and its pending rows dropped."""
+        self.stage = stage
         if self.plugin is None:
             return self._collect(scenario)
         try:
@@ -458,7 +475,7 @@ class _Group:
         count = 0
         for binding, part in parts:
             if len(part):
-                self.pending[binding].append(part)
+                self.pending[binding].append((self.stage, part))
                 count += len(part)
         return count
 
@@ -477,28 +494,90 @@ def _refuse(message: str, error: type[Exception] = ValueError
     return refuse
 
 
-def _flush(pending: dict[str, list[InstanceBatch]],
+#: Rows of one run of one row set, with the stage of the checking order they belong to.
+Part = tuple[int, InstanceBatch]
+
+
+def _flush(pending: dict[str, list[Part]],
            compiled: Sequence[tuple[Check, CompiledJudgement]], source: str,
            result: CampaignResult, scenarios: Mapping[Origin, Scenario] | None = None) -> None:
-    """Check the accumulated rows of each binding, and clear them.
-
-    Rows of small magnitude are checked together in int64. Larger runs are checked one by one:
-    concatenated, their columns would share the lcm of all their denominators, and numerators
-    of thousands of digits would make every row slow.
-    """
+    """Check the accumulated rows of each binding (`verdicts`), and clear them."""
     t0 = time.perf_counter()
     for binding, parts in pending.items():
-        small = [p for p in parts if p.magnitude() < SMALL]
-        groups = [[p] for p in parts if p.magnitude() >= SMALL]
-        for group in _segments(small) + groups:
-            batch = InstanceBatch.concat(group)
-            for check, judgement in compiled:
-                if check.binding == binding:
-                    verdict = judgement.check(batch)
-                    result.record(check.name, source, verdict)
-                    _witness(result, (check.name, source), verdict, scenarios or {})
+        checks = [(check, judgement) for check, judgement in compiled if check.binding == binding]
+        if parts and checks:
+            for (check, _), verdict in zip(checks, verdicts(parts, checks), strict=True):
+                result.record(check.name, source, verdict)
+                _witness(result, (check.name, source), verdict, scenarios or {})
         parts.clear()
     result.evaluation_seconds += time.perf_counter() - t0
+
+
+def verdicts(held: Sequence[Part],
+             checks: Sequence[tuple[Check, CompiledJudgement]]) -> list[NumericVerdict]:
+    """The verdict of each check on the rows of every part (runs' rows of one row set, each
+    in its stage of the checking order).
+
+    The rows are checked in few, large batches: parts of similar magnitude concatenated
+    (`_batches`), since a call's cost is mostly its own (one check of a few dozen rows costs
+    as much as one of thousands), and each batch's rows in int64 whenever its magnitudes
+    allow. The verdict is the same as checking the parts one by one in their order, stage by
+    stage and in each the runs of small magnitude first (`SMALL`): counts add up, the least
+    slack is the least, and the counterexample kept is the first violation in that order,
+    whichever batch found it.
+    """
+    parts = [part for _, part in held]
+    magnitudes = [part.magnitude() for part in parts]
+    order = sorted(range(len(parts)), key=lambda i: (held[i][0], magnitudes[i] >= SMALL, i))
+    rank = {part: position for position, part in enumerate(order)}
+    found: list[list[tuple[float, NumericVerdict]]] = [[] for _ in checks]
+    for members in _batches(parts, order, magnitudes):
+        batch = (parts[members[0]] if len(members) == 1
+                 else InstanceBatch.concat([parts[i] for i in members]))
+        ends = np.cumsum([len(parts[i]) for i in members])
+        for k, (_, judgement) in enumerate(checks):
+            verdict, row = judgement.check_rows(batch)
+            first = (math.inf if row is None
+                     else rank[members[int(np.searchsorted(ends, row, side="right"))]])
+            found[k].append((first, verdict))
+    out = []
+    for pieces in found:
+        total = NumericVerdict.empty()
+        for _, verdict in sorted(pieces, key=lambda piece: piece[0]):
+            total = total.merge(verdict)  # keeps the counterexample of the first violation
+        out.append(total)
+    return out
+
+
+#: Runs whose rows are all below this magnitude are checked first (the order decides which
+#: violation a verdict keeps as its counterexample; `verdicts`).
+SMALL = 2**20
+#: Bit lengths separating the tiers of magnitude whose runs are checked together: rows
+#: concatenated share each polynomial's bound, so one run of big numbers among small ones
+#: would make every row exact Python ints.
+TIERS = (8, 16, 20, 31, 62)
+#: A run with at least this many rows in a row set is checked alone: its work outweighs a
+#: call's own cost, and alone its Gram columns are read off the smaller columns its rows were
+#: taken from (a run's iterates and its examples; `gram_column`).
+ALONE = 1000
+
+
+def _batches(parts: Sequence[InstanceBatch], order: Sequence[int], magnitudes: Sequence[int]
+             ) -> list[list[int]]:
+    """The parts to concatenate, each list in `order`: one list per tier of magnitude (and
+    set of quantity names), a large part alone. Chosen by row counts and magnitudes only,
+    so the same rows are checked the same way on any machine."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i in order:
+        part = parts[i]
+        if len(part) >= ALONE:
+            key: tuple[object, ...] = ("alone", i)
+        else:
+            bits = magnitudes[i].bit_length()
+            tier = next((k for k, edge in enumerate(TIERS) if bits <= edge), len(TIERS))
+            key = ("tier", tier, tuple(part.scalars), tuple(part.vectors))
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
 
 
 def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdict,
@@ -509,39 +588,6 @@ def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdi
         return
     if (scenario := scenarios.get(found.provenance.origin)) is not None:
         result.witnesses[key] = scenario
-
-
-def _segments(parts: Sequence[InstanceBatch]) -> list[list[InstanceBatch]]:
-    """Consecutive runs of `parts` whose concatenation stays below `SMALL` in magnitude.
-
-    Concatenated columns share the lcm of their denominators, so runs of small numbers over
-    different denominators (the adversary's shapes: R2 = b/4, 4b/9, ...) can make one
-    concatenation whose numerators overflow int64, and every row of it is then checked with
-    Python ints. Cutting where the common magnitude would reach `SMALL` keeps each
-    concatenation in int64; the rows keep their order, so the verdicts merged over the
-    segments (counts, minimum slack, first violation) are those of the whole.
-    """
-    out: list[list[InstanceBatch]] = []
-    current: list[InstanceBatch] = []
-    dens: dict[tuple[bool, str], int] = {}
-    tops: dict[tuple[bool, str], int] = {}
-    for part in parts:
-        columns = {**{(False, n): c for n, c in part.scalars.items()},
-                   **{(True, n): c for n, c in part.vectors.items()}}
-        for attempt in (0, 1):
-            joined = {k: lcm(dens.get(k, 1), c.den) for k, c in columns.items()}
-            scaled = {k: max(tops.get(k, 0) * (joined[k] // dens.get(k, 1)),
-                             c.magnitude * (joined[k] // c.den)) for k, c in columns.items()}
-            if not current or all(max(joined[k], scaled[k]) < SMALL for k in columns) or attempt:
-                break
-            out.append(current)
-            current, dens, tops = [], {}, {}
-        current.append(part)
-        dens.update(joined)
-        tops.update(scaled)
-    if current:
-        out.append(current)
-    return out
 
 
 def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]

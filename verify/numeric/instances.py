@@ -29,6 +29,7 @@ from verify.kernel.algebra import holds
 from verify.runs.columns import (
     INT64_LIMIT,
     Column,
+    Den,
     Instance,
     InstanceBatch,
     IntArray,
@@ -89,16 +90,19 @@ class CompiledPolynomial:
         terms = tuple((m, int(c * den)) for m, c in rationals)
         return cls(symbols, terms, den)
 
-    def evaluate(self, batch: InstanceBatch) -> tuple[IntArray, int]:
-        """Numerators and one positive denominator: the exact values on every row (computed
-        once per batch and polynomial; the arrays are shared, so callers never write them)."""
+    def evaluate(self, batch: InstanceBatch) -> tuple[IntArray, Den]:
+        """Numerators and a positive denominator (one for every row, or one per row when a
+        column has its own per row): the exact values on every row (computed once per batch
+        and polynomial; the arrays are shared, so callers never write them)."""
         cached = batch._values.get(self)
         if cached is None:
             cached = batch._values[self] = self._evaluate(batch)
         return cached
 
-    def _evaluate(self, batch: InstanceBatch) -> tuple[IntArray, int]:
+    def _evaluate(self, batch: InstanceBatch) -> tuple[IntArray, Den]:
         columns = [batch.column(s) for s in self.symbols]
+        if any(isinstance(c.den, np.ndarray) for c in columns):
+            return self._evaluate_per_row(columns, len(batch))
         n = len(batch)
         degrees, factors = self._degrees, self._factors
         dens = [c.den for c in columns]
@@ -133,6 +137,41 @@ class CompiledPolynomial:
         elif total.dtype != (np.int64 if exact_int64 else object):
             total = total.astype(np.int64 if exact_int64 else object)
         return total, self.denominator * scale
+
+    def _evaluate_per_row(self, columns: Sequence[Column], n: int) -> tuple[IntArray, Den]:
+        """`_evaluate` when some column has a denominator per row (rows of several runs): term
+        m is `c * prod num_j ** m_j * prod den_j ** (degree_j - m_j)`, every term over the
+        row's `denominator * prod den_j ** degree_j`. int64 only when a bound on every term,
+        from the largest numerator and denominator of each column, proves that it fits."""
+        degrees, factors = self._degrees, self._factors
+        magnitudes = [max(c.magnitude, 1) for c in columns]
+        tops = [c.den_max for c in columns]
+        bound = sum(abs(c) * prod(magnitudes[j] ** m[j] * tops[j] ** (degrees[j] - m[j])
+                                  for j in range(len(columns)))
+                    for m, c in self.terms)
+        exact_int64 = bound <= INT64_LIMIT and all(
+            c.num.dtype != object and (not isinstance(c.den, np.ndarray) or c.den.dtype != object)
+            for c in columns)
+        total: IntArray = (np.zeros(n, dtype=np.int64) if exact_int64
+                           else as_object(np.zeros(n, dtype=np.int64)))
+        for (m, c), term in zip(self.terms, factors, strict=True):
+            value: IntArray | int = np.int64(c) if exact_int64 else c
+            for j, e in term:
+                value = value * columns[j].power(e, exact_int64)
+            for j, column in enumerate(columns):
+                if degrees[j] > m[j]:
+                    value = value * column.den_power(degrees[j] - m[j], exact_int64)
+            total = total + value
+        # the rows' denominators: int64 only when the largest fits
+        in_int64 = self.denominator * prod(t ** k for t, k in zip(tops, degrees, strict=True)
+                                           ) <= INT64_LIMIT
+        scale: IntArray | int = self.denominator if not in_int64 else np.int64(self.denominator)
+        for column, k in zip(columns, degrees, strict=True):
+            if k:
+                scale = scale * column.den_power(k, in_int64)
+        if not isinstance(scale, np.ndarray):  # every column with a per-row den has degree 0
+            return total, int(scale)
+        return total, scale
 
 
 @lru_cache(maxsize=4096)
@@ -222,25 +261,34 @@ class CompiledJudgement:
 
     def check(self, batch: InstanceBatch) -> NumericVerdict:
         """Evaluate every row exactly and summarise."""
+        return self.check_rows(batch)[0]
+
+    def check_rows(self, batch: InstanceBatch) -> tuple[NumericVerdict, int | None]:
+        """`check`, and the row of its counterexample (the first violation; None: none)."""
         n = len(batch)
         if n == 0:
-            return NumericVerdict.empty()
+            return NumericVerdict.empty(), None
         assumed = self._assumed(batch)
         kind = self.judgement.claim.kind
         values, den = self.claim.evaluate(batch)
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
         violations = int(np.count_nonzero(failed))
-        counterexample = (_trimmed(batch.instance(int(failed.argmax()), self.names))
-                          if violations else None)
+        first = int(failed.argmax()) if violations else None
+        counterexample = (_trimmed(batch.instance(first, self.names))
+                          if first is not None else None)
         min_slack = None
         if held:
             gaps = values if held == n else values[assumed]
-            low = int(np.minimum.reduce(gaps) if kind != "==" else
-                      -np.maximum.reduce(abs(gaps)))
-            min_slack = Fraction(low, den)
+            if kind == "==":
+                gaps = -abs(gaps)
+            if isinstance(den, np.ndarray):
+                min_slack = _least(gaps, den if held == n else den[assumed])
+            else:
+                min_slack = Fraction(int(np.minimum.reduce(gaps)), den)
         status: Status = "violated" if violations else "held" if held else "not-run"
-        return NumericVerdict(status, n, n - held, violations, min_slack, counterexample)
+        return (NumericVerdict(status, n, n - held, violations, min_slack, counterexample),
+                first)
 
     def is_counterexample(self, instance: Instance) -> bool:
         """Whether one instance satisfies every hypothesis and violates the claim."""
@@ -260,6 +308,16 @@ def _holding(poly: CompiledPolynomial, kind: str, batch: InstanceBatch) -> np.nd
     return mask
 
 
+def _least(nums: IntArray, dens: IntArray) -> Fraction:
+    """The least of the fractions `nums[i] / dens[i]` (positive denominators), exactly: the
+    least numerator over each distinct denominator (rows of one run share theirs, so there
+    are few), then those few compared as Fractions."""
+    distinct, firsts, which = np.unique(dens, return_index=True, return_inverse=True)
+    lows = nums[firsts]  # a copy (fancy indexing), lowered to each group's least below
+    np.minimum.at(lows, which, nums)
+    return min(Fraction(int(low), int(den)) for low, den in zip(lows, distinct, strict=True))
+
+
 @lru_cache(maxsize=1024)
 def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
@@ -267,18 +325,21 @@ def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement) -> C
 
 
 def _trimmed(instance: Instance) -> Instance:
-    """The instance without the zero coordinates that every one of its vectors ends with.
+    """The instance with every vector as long as its last nonzero coordinate (at least 1).
 
     Rows of several runs are checked together with their vectors zero-padded to the widest
     run's dimension, so the padding of a counterexample would depend on which runs happened
-    to share its batch (how a campaign was cut into shards). Every Gram value is the same
-    without those coordinates, so a counterexample is reported without them.
+    to share its batch (how a campaign was cut into shards and into batches). Every Gram
+    value is the same without those coordinates, so a counterexample is reported without
+    them; a vector shorter than the others (a column of another dimension, or of none) is
+    padded to the same length, which is what a batch of wider runs would have made of it.
     """
     vectors = instance.vectors
     width = max((k + 1 for v in vectors.values() for k, c in enumerate(v) if c), default=1)
-    if all(len(v) <= width for v in vectors.values()):
+    if all(len(v) == width for v in vectors.values()):
         return instance
-    return Instance(instance.scalars, {n: v[:width] for n, v in vectors.items()},
+    return Instance(instance.scalars,
+                    {n: v[:width] + (Fraction(0),) * (width - len(v)) for n, v in vectors.items()},
                     instance.provenance)
 
 

@@ -25,11 +25,48 @@ from proofs.language.terms import gram_pair
 #: int64 is used only when every intermediate magnitude is provably below this.
 INT64_LIMIT = 2**63 - 1
 IntArray = np.ndarray
+#: A column's positive denominator: one for every row (a run's own columns), or one per row
+#: (an array: rows of several runs concatenated, each over its own denominators).
+Den = int | IntArray
+
+
+def den_top(den: Den) -> int:
+    """The largest denominator of a column (1 when it has no rows)."""
+    if isinstance(den, np.ndarray):
+        return int(np.maximum.reduce(den)) if den.size else 1
+    return den
+
+
+def den_at(den: Den, i: int) -> int:
+    """Row `i`'s denominator."""
+    return int(den[i]) if isinstance(den, np.ndarray) else den
+
+
+def den_rows(den: Den, rows: np.ndarray) -> Den:
+    """The denominators of the rows selected by an index array."""
+    return den[rows] if isinstance(den, np.ndarray) else den
+
+
+def den_product(a: Den, b: Den) -> Den:
+    """Row-wise products of two columns' denominators, exactly (int64 only when it fits)."""
+    if not isinstance(a, np.ndarray) and not isinstance(b, np.ndarray):
+        return a * b
+    if den_top(a) * den_top(b) > INT64_LIMIT:
+        a = as_object(a) if isinstance(a, np.ndarray) else a
+        b = as_object(b) if isinstance(b, np.ndarray) else b
+    return a * b
+
+
+def den_column(den: Den, n: int) -> IntArray:
+    """`n` rows' denominators as an array (int64 when each fits)."""
+    if isinstance(den, np.ndarray):
+        return den
+    return np.full(n, den, dtype=np.int64 if den <= INT64_LIMIT else object)
 
 
 def int_array(values: Sequence[int]) -> IntArray:
     """A 1-D array of exact integers: int64 when each fits, object (Python ints) otherwise."""
-    if all(-INT64_LIMIT <= v <= INT64_LIMIT for v in values):
+    if not values or (max(values) <= INT64_LIMIT and min(values) >= -INT64_LIMIT):
         return np.array(values, dtype=np.int64)
     out = np.empty(len(values), dtype=object)
     out[:] = list(values)
@@ -38,7 +75,8 @@ def int_array(values: Sequence[int]) -> IntArray:
 
 def int_matrix(ints: list[list[int]], n: int, width: int) -> IntArray:
     """An n x width matrix of exact integers: int64 when each fits, object otherwise."""
-    big = any(abs(v) > INT64_LIMIT for r in ints for v in r)
+    big = bool(n and width) and (max(map(max, ints)) > INT64_LIMIT
+                                 or min(map(min, ints)) < -INT64_LIMIT)
     array = np.empty((n, width), dtype=object if big else np.int64)
     if n and width:
         array[...] = ints
@@ -65,10 +103,11 @@ def as_object(array: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Column:
-    """Exact rationals `num[i] / den` with one positive common denominator."""
+    """Exact rationals `num[i] / den` over a positive denominator: one common to every row,
+    or one per row (`Den`)."""
 
     num: IntArray
-    den: int = 1
+    den: Den = 1
 
     @classmethod
     def of(cls, values: Iterable[int | Fraction]) -> Column:
@@ -80,10 +119,11 @@ class Column:
     @classmethod
     def constant(cls, value: int | Fraction, n: int) -> Column:
         """The same value on `n` rows (its magnitude known without reading them)."""
-        single = cls.of([value])
-        column = cls(np.repeat(single.num, n), single.den)
+        num = value.numerator
+        big = abs(num) > INT64_LIMIT
+        column = cls(np.full(n, num, dtype=object if big else np.int64), value.denominator)
         if n:
-            column.__dict__["magnitude"] = single.magnitude  # fills the cached property
+            column.__dict__["magnitude"] = abs(num)  # fills the cached property
         return column
 
     def __len__(self) -> int:
@@ -91,16 +131,35 @@ class Column:
 
     def value(self, i: int) -> Fraction:
         """Row `i` as a Fraction."""
-        return Fraction(int(self.num[i]), self.den)
+        return Fraction(int(self.num[i]), den_at(self.den, i))
 
     def take(self, rows: np.ndarray) -> Column:
         """The rows selected by an index array."""
-        return Column(self.num[rows], self.den)
+        return Column(self.num[rows], den_rows(self.den, rows))
 
     @cached_property
     def magnitude(self) -> int:
         """The largest |numerator| (computed once: every polynomial over a batch reads it)."""
         return max_abs(self.num)
+
+    @cached_property
+    def den_max(self) -> int:
+        """The largest denominator (the common one, or the largest of the rows')."""
+        return den_top(self.den)
+
+    def den_power(self, exponent: int, in_int64: bool) -> int | IntArray:
+        """`den ** exponent`: a Python int for a common denominator, else per row (int64 when
+        the caller has proved it fits), each power computed once per column."""
+        if not isinstance(self.den, np.ndarray):
+            return self.den ** exponent
+        key = (in_int64, -1 - exponent)  # beside the numerators' powers, apart from them
+        cache = self._powers
+        if key not in cache:
+            den = self.den if in_int64 else as_object(self.den)
+            cache[key] = (np.ones(len(den), dtype=np.int64 if in_int64 else object)
+                          if exponent == 0 else
+                          den if exponent == 1 else self.den_power(exponent - 1, in_int64) * den)
+        return cache[key]
 
     @cached_property
     def _powers(self) -> dict[tuple[bool, int], IntArray]:
@@ -135,7 +194,7 @@ class VectorColumn:
     thousand-dimensional run took hundreds of megabytes that the Gram columns never read).
     """
 
-    def __init__(self, num: IntArray | None, den: int = 1,
+    def __init__(self, num: IntArray | None, den: Den = 1,
                  source: tuple[VectorColumn, np.ndarray] | None = None) -> None:
         if num is None and source is None:
             raise ValueError("a vector column needs its numerators or a source")
@@ -197,7 +256,13 @@ class VectorColumn:
         if self._num is None:
             base, index = self.source  # type: ignore[misc]
             return base.row(int(index[i]))
-        return tuple(Fraction(int(v), self.den) for v in self._num[i])
+        den = den_at(self.den, i)
+        return tuple(Fraction(int(v), den) for v in self._num[i])
+
+    @cached_property
+    def den_max(self) -> int:
+        """The largest denominator (the common one, or the largest of the rows')."""
+        return den_top(self.den)
 
     @cached_property
     def magnitude(self) -> int:
@@ -222,8 +287,8 @@ class VectorColumn:
             rows = np.flatnonzero(rows)
         if self.source is not None:
             base, index = self.source
-            return VectorColumn(None, self.den, (base, index[rows]))
-        return VectorColumn(None, self.den, (self, rows))
+            return VectorColumn(None, den_rows(self.den, rows), (base, index[rows]))
+        return VectorColumn(None, den_rows(self.den, rows), (self, rows))
 
 
 def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
@@ -233,7 +298,8 @@ def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
     product is computed once on those and the rows picked from them: the same integers (and
     the same dtype: int64 exactly when every value fits) with far fewer big-integer products.
     """
-    if a.source is not None and b.source is not None:
+    common = not isinstance(a.den, np.ndarray) and not isinstance(b.den, np.ndarray)
+    if common and a.source is not None and b.source is not None:
         (base_a, index_a), (base_b, index_b) = a.source, b.source
         if len(index_a) == len(index_b):
             if len(base_a) == len(base_b) and (index_a is index_b
@@ -256,7 +322,7 @@ def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
     else:
         num = _fitting((as_object(a.num) * as_object(b.num)).sum(axis=1)) if dim else (
             int_array([0] * len(a)))
-    return Column(num, a.den * b.den)
+    return Column(num, den_product(a.den, b.den))
 
 
 def _products(a: VectorColumn, b: VectorColumn) -> Column:
@@ -367,7 +433,7 @@ class InstanceBatch:
     def magnitude(self) -> int:
         """The largest numerator or denominator in any column: how costly rows are to check."""
         columns = [*self.scalars.values(), *self.vectors.values()]
-        return max((max(c.magnitude, c.den) for c in columns), default=0)
+        return max((max(c.magnitude, c.den_max) for c in columns), default=0)
 
     def column(self, symbol: sympy.Symbol) -> Column:
         """The column bound to a scalar or Gram symbol (Gram columns computed once)."""
@@ -462,17 +528,26 @@ def _unify(arrays: Sequence[IntArray]) -> list[IntArray]:
     return list(arrays)
 
 
+def _concat_dens(columns: Sequence[Column] | Sequence[VectorColumn]) -> Den:
+    """The denominators of concatenated columns: their common one when they have one, else
+    one per row. Not their lcm: runs over different denominators (the adversary's shapes,
+    planted data) would share numerators scaled to it, and numerators of small runs scaled
+    past int64 would make every row of the concatenation slow."""
+    first = columns[0].den
+    if all(not isinstance(c.den, np.ndarray) and c.den == first for c in columns):
+        return first
+    parts = [den_column(c.den, len(c)) for c in columns]
+    return np.concatenate(_unify(parts)) if parts else first
+
+
 def _concat_columns(columns: Sequence[Column]) -> Column:
-    den = lcm(*(c.den for c in columns))
-    parts = _unify([times(c.num, den // c.den) for c in columns])
-    return Column(np.concatenate(parts), den)
+    return Column(np.concatenate(_unify([c.num for c in columns])), _concat_dens(columns))
 
 
 def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
-    den = lcm(*(c.den for c in columns))
     dim = max(c.dim for c in columns)
-    parts = _unify([times(c.padded(dim).num, den // c.den) for c in columns])
-    return VectorColumn(np.concatenate(parts, axis=0), den)
+    parts = _unify([c.padded(dim).num for c in columns])
+    return VectorColumn(np.concatenate(parts, axis=0), _concat_dens(columns))
 
 
 def run_rows(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin: Origin,

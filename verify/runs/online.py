@@ -22,7 +22,14 @@ from functools import cached_property
 
 import numpy as np
 
-from perceptron.algorithms.fast import Problem, exact_matvec, integer_vector
+from perceptron.algorithms.fast import (
+    Problem,
+    augmented,
+    divided,
+    exact_matvec,
+    integer_form,
+    integer_vector,
+)
 from perceptron.algorithms.margin import MarginRun, run_margin
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SourceAlgorithm
 from perceptron.conventions import DEFAULT, Conventions
@@ -447,7 +454,7 @@ def as_source_runs(scenario: Scenario, algorithm: SourceAlgorithm) -> Scenario:
     ||x|| <= 1 as the source assumes. From w_0 = 0 the run is the original one rescaled (same
     updates), and u stays: its margin `gamma_u`, like `R2`, is that of the run's own data."""
     if algorithm.bias:
-        scenario = replace(scenario, data=scenario.data.augmented(), u=(*scenario.u, Fraction(0)))
+        scenario = replace(scenario, data=augmented(scenario.data), u=(*scenario.u, Fraction(0)))
     if algorithm.normalised:
         scenario = replace(scenario, data=normalised(scenario.data))
     return scenario
@@ -456,12 +463,13 @@ def as_source_runs(scenario: Scenario, algorithm: SourceAlgorithm) -> Scenario:
 def normalised(data: Dataset) -> Dataset:
     """`data` divided by `R` (`verify.runs.quantity.radius_bound` of its R2, rational and at
     least max ||x||), so max ||x|| <= 1 exactly; all-zero data are already within the unit
-    ball."""
-    R = radius_bound(radius2(data))
+    ball. R2 and the divided data's integer form are read off `data`'s integer form."""
+    form = integer_form(data)
+    R = radius_bound(Fraction(form.radius2(), form.scale**2))
     if R == 0:
         return data
     # a zero stays the zero it is (no division: the adversary's rows are half zeros)
-    return Dataset(tuple(tuple(v / R if v else v for v in x) for x in data.X), data.y, data.name)
+    return divided(data, R)
 
 
 def source_runner(algorithm_id: str) -> Runner:
@@ -495,7 +503,8 @@ def margin_updates(run: MarginRun, u: Vector) -> OnlineUpdates:
 
 def margin_runs(scenario: Scenario) -> tuple[OnlineUpdates, ...]:
     """The margin perceptron on the scenario at every margin `c * R2`, c in `BETAS`."""
-    R2 = radius2(scenario.data)
+    form = integer_form(scenario.data)
+    R2 = Fraction(form.radius2(), form.scale**2)
     return tuple(margin_updates(run_margin(scenario.data, c * R2,
                                            max_epochs=scenario.max_epochs), scenario.u)
                  for c in BETAS)

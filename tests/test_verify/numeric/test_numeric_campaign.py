@@ -16,7 +16,11 @@ from perceptron.dataset import Dataset
 from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
 from perceptron.generators.orders import most_mistakes
 from perceptron.geometry.linear import dot
+from proofs.language.terms import Vec, scalar
+from proofs.language.terms import dot as dot_term
+from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import (
+    Check,
     adversary,
     canonical_checks,
     generated,
@@ -157,3 +161,27 @@ def test_real_source_runs_hold_and_name_their_datasets() -> None:
     assert all(s.data.X[0][0] == 1 and margin(s.data, s.u) > 0 for s in scenarios)
     result = run_campaign(canonical_checks(), {"real": scenarios})
     assert all(v.status == "held" for v in result.verdicts.values())
+
+
+def test_when_rows_are_checked_changes_no_verdict() -> None:
+    """Rows are checked in stages (`batch_rows`), small runs first in each: that order picks
+    a verdict's counterexample. Checking them after every stage, after many, or at the end
+    gives the same verdicts, counterexamples and witnesses, on checks violated here and there
+    (in small and in big runs, on three row sets) as well as on the canonical ones."""
+    t, y = scalar("t"), scalar("y")
+    w, x = Vec.named("w"), Vec.named("x")
+    checks = [*canonical_checks(), wrong_norm_growth(),
+              Check("late", Judgement((), Fact(2 - t, ">=")), "state"),
+              Check("margin", Judgement((), Fact(y * dot_term(w, x), ">")), "example")]
+    results = []
+    for held_rows in (1, 900, 10**9):
+        sources = {"generated": generated(seed=40, count=30),
+                   "adversary": adversary(seed=41, bounds=range(1, 7), sweeps=2),
+                   "tight": tight(seed=42, count=20)}
+        found = run_campaign(checks, sources, batch_rows=300, held_rows=held_rows)
+        results.append((found.verdicts, found.witnesses, found.runs))
+    assert results[0] == results[1] == results[2]
+    verdicts = results[0][0]
+    assert {key for key, v in verdicts.items() if v.status == "violated"} >= {
+        ("late", "generated"), ("late", "adversary"), ("margin", "tight"),
+        ("norm-growth-without-R2", "adversary")}
