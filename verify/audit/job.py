@@ -186,16 +186,23 @@ def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = 
     plug-ins do not make (online and batch runs only)."""
     if numeric is None:
         return Naming("online", {}, {})
-    if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
-        raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which "
-                             f"makes {' or '.join(PLUGIN_KINDS)} runs, not {numeric.run!r} ones")
-    if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
-        given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
-        raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "
-                             f"algorithm (known: {', '.join(BUILT_IN)}{given}; a plug-in "
-                             f"runs only when given: --algorithm {numeric.algorithm}="
-                             "MODULE:FUNCTION)")
-    return Naming.of(numeric, proof.vectors)
+    try:
+        if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
+            raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is a plug-in, "
+                                 f"which makes {' or '.join(PLUGIN_KINDS)} runs, not "
+                                 f"{numeric.run!r} ones", key="numeric.run", text=numeric.run)
+        if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
+            given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
+            raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "
+                                 f"algorithm (known: {', '.join(BUILT_IN)}{given}; a plug-in "
+                                 f"runs only when given: --algorithm {numeric.algorithm}="
+                                 "MODULE:FUNCTION)", key="numeric.algorithm",
+                                 text=numeric.algorithm)
+        return Naming.of(numeric, proof.vectors)
+    except ProofFileError as error:  # placed in the file, as the loader places its errors
+        if proof.origin is None:
+            raise
+        raise error.located(proof.origin.file, proof.origin) from None
 
 
 def statement(proof: Proof, stated: kernel.Statement, names: Naming | None = None

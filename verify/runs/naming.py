@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from proofs.errors import ProofFileError
+from proofs.errors import ProofFileError, raise_all
 from proofs.language.division import denominators
 from proofs.language.expressions import (
     MAX_TERMS,
@@ -70,16 +70,19 @@ class Naming:
     @classmethod
     def of(cls, numeric: RunBinding, vectors: Iterable[str]) -> Naming:
         """Parse `numeric.names` (the proof's `vectors` take vector expressions); raises
-        ProofFileError naming the entry, for a run kind nobody registered, an unknown
-        quantity, a term of the wrong sort or one that divides by a run quantity."""
+        ProofFileError naming the entry, for a run kind nobody registered, and every unknown
+        quantity, term of the wrong sort or term that divides by a run quantity at once
+        (`ProofFileErrors`), each with the entry and the part of its text to place it."""
         run = numeric.run
         try:
             words = quantities(run)
         except UnknownRunKind as error:
-            raise ProofFileError(f"numeric.run = {run!r}: {error}") from None
+            raise ProofFileError(f"numeric.run = {run!r}: {error}", key="numeric.run",
+                                 text=run) from None
         proof_vectors = set(vectors)
         scalars: dict[str, sympy.Expr] = {}
         vector_terms: dict[str, Vec] = {}
+        errors: list[ProofFileError] = []
         for name, text in numeric.names.items():
             where = f"numeric.names.{name}"
             try:
@@ -90,11 +93,16 @@ class Naming:
                     scalars[name] = parse_scalar(text, words)
                     parts = (scalars[name],)
             except ExpressionError as error:
-                raise ProofFileError(f"{where} = {text!r}: {_unknown(text, run) or error}"
-                                     ) from None
+                unknown = _unknown(text, run)
+                problem = unknown[0] if unknown else str(error)
+                errors.append(ProofFileError(f"{where} = {text!r}: {problem}", key=where,
+                                             text=text, segment=unknown and unknown[1]))
+                continue
             if any(denominators(part) for part in parts):
-                raise ProofFileError(f"{where} = {text!r}: divides by a run quantity (a "
-                                     "statement on runs must stay a polynomial)")
+                errors.append(ProofFileError(
+                    f"{where} = {text!r}: divides by a run quantity (a statement on runs "
+                    "must stay a polynomial)", key=where, text=text))
+        raise_all(errors)
         return cls(run, scalars, vector_terms)
 
     def judgement(self, hypotheses: Sequence[Fact], claim: Fact) -> Judgement:
@@ -175,10 +183,11 @@ def on_runs(stated: kernel.Statement, names: Naming) -> Judgement:
     return names.judgement(hypotheses, claim)
 
 
-def _unknown(text: str, run: str) -> str | None:
-    """`'xx' is no quantity of an online run (it offers: ...; closest ...)` for the first
-    name of `text` that the run does not offer (None: every name is offered). Only called
-    after the expression parser has parsed `text`, so `ast.parse` here meets valid syntax."""
+def _unknown(text: str, run: str) -> tuple[str, str] | None:
+    """`'xx' is no quantity of online runs (closest ...); they offer: ...` for the first name
+    of `text` that the run does not offer, and that name (None: every name is offered). Only
+    called after the expression parser has read `text`, so `ast.parse` here meets valid
+    syntax, or says nothing."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError:
@@ -188,9 +197,8 @@ def _unknown(text: str, run: str) -> str | None:
         if isinstance(node, ast.Name) and id(node) not in called and \
                 node.id not in kind(run).offered:
             return (f"{node.id!r} is no quantity of {run} runs{closest(node.id, run)}; they "
-                    f"offer: {', '.join(kind(run).offered)}")
+                    f"offer: {', '.join(kind(run).offered)}", node.id)
     return None
-
 
 
 def law(run: str, name: str) -> Judgement:

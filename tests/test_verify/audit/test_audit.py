@@ -200,6 +200,23 @@ def test_a_run_kind_nobody_registered_is_refused_naming_the_registered_ones(tmp_
     assert audit.proofs == () and len(audit.errors) == 1
     assert "no run kind 'onlin' (closest: 'online'); registered: online, batch, single-pass" \
         in audit.errors[0]
+    assert audit.errors[0].startswith(f"{path}:5:8: numeric.run = 'onlin'")  # placed
+
+
+def test_every_unknown_name_of_numeric_names_is_reported_at_once_each_placed(tmp_path):
+    """Regression (closing note of issue 27): only the first bad entry of `[numeric] names`
+    was reported, and without its line and column."""
+    path = tmp_path / "p.toml"
+    path.write_bytes(_proof_text('[numeric]\nrun = "online"\n'
+                                 'names = { th = "iterat", y = "1/w", k = "labl + t" }'))
+    audit = run_audit([str(path)], budget="small")
+    assert audit.proofs == ()
+    assert [e.split(": ")[0] for e in audit.errors] == [f"{path}:6:17", f"{path}:6:31",
+                                                        f"{path}:6:42"]
+    assert "numeric.names.th = 'iterat': 'iterat' is no quantity of online runs" \
+        in audit.errors[0]
+    assert "numeric.names.y = '1/w'" in audit.errors[1]
+    assert "numeric.names.k = 'labl + t': 'labl' is no quantity" in audit.errors[2]
 
 
 def test_undeclared_proofs_are_not_checked_on_runs(audit: Audit):

@@ -85,7 +85,11 @@ def test_an_expression_of_an_unknown_quantity_is_refused_naming_the_closest(tmp_
     audit = run_audit([bad, good], budget="small")
     assert [p.id for p in audit.proofs] == ["good"]  # the other proof is still audited
     (error,) = audit.errors
-    assert error.startswith(f"{bad}: numeric.names.margin = 'y*dot(w, xx)': 'xx' is no "
+    lines = GROWTH.splitlines()
+    line = next(i for i, text in enumerate(lines) if "margin =" in text)
+    column = lines[line].index("y*dot") + len("y*dot(w, ") + 1  # at the unknown name
+    assert error.startswith(f"{bad}:{line + 1}:{column}: numeric.names.margin = "
+                            "'y*dot(w, xx)': 'xx' is no "
                             "quantity of online runs (closest: 'x'); they offer: G, Gb, J,")
 
 
