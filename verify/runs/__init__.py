@@ -3,7 +3,9 @@
 - `columns`: the exact column types a run's rows are built of;
 - `quantity`: `Quantity`, `RowSet`, `RunKind` and the open registry of run kinds;
 - `online`, `batch`, `single_pass`: the built-in kinds, one module each (quantities, engine
-  adapters, runners, row builders), registered when this package is imported;
+  adapters, runners, row builders), registered when this package is imported: it imports
+  every module of its own but its machinery (`_MACHINERY`), so a new built-in kind is one new
+  module, touching no other file;
 - `naming`: what a proof's names denote on runs (`[numeric] names`, expressions over the
   quantities of its kind);
 - `plugin`: users' own algorithms (online or batch), run only when the user names them;
@@ -15,7 +17,9 @@ A user adds a run kind with `register` (or names an installed entry point of the
 `verify.numeric` (the campaign reads it, it never reads the campaign).
 """
 
-from verify.runs import batch, online, single_pass  # noqa: F401  (the built-in kinds register)
+import importlib
+import pkgutil
+
 from verify.runs.quantity import (
     Quantity,
     RowSet,
@@ -27,8 +31,17 @@ from verify.runs.quantity import (
     kind_of,
     kinds,
     register,
+    seal_built_ins,
     unregister,
 )
+
+#: The wing's own machinery: every other module of this package is a built-in run kind.
+_MACHINERY = {"columns", "quantity", "naming", "plugin", "isolation", "docs"}
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if _module not in _MACHINERY:  # (`docs` is also run as a script: not imported here)
+        importlib.import_module(f"{__name__}.{_module}")  # registers its kind
+seal_built_ins()
 
 __all__ = ["Quantity", "RowSet", "RunKind", "Scenario", "UnknownRunKind", "entry_point", "kind",
            "kind_of", "kinds", "register", "unregister"]

@@ -420,4 +420,5 @@ KIND = register(RunKind(
     runner,
     laws={"update-rule": "norm2(theta_next - (theta + alpha*xbar)) == 0"},
     label=label,
+    rank=1,
 ))

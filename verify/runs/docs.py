@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from verify.runs.quantity import BUILT_IN, RunKind, kind
+from verify.runs.quantity import RunKind, built_in, kind
 
 #: Where the page lives in a checkout.
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "run-quantities.md"
@@ -70,7 +70,7 @@ def section(run: RunKind) -> str:
 
 def markdown(kinds: Sequence[RunKind] | None = None) -> str:
     """The page: the introduction and one section per kind (default: the built-in kinds)."""
-    chosen = kinds if kinds is not None else [kind(name) for name in BUILT_IN]
+    chosen = kinds if kinds is not None else [kind(name) for name in built_in()]
     return INTRO + "".join("\n" + section(run) for run in chosen)
 
 

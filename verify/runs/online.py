@@ -564,4 +564,5 @@ KIND = register(RunKind(
     runner,
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},
     label=label,
+    rank=0,
 ))

@@ -104,6 +104,7 @@ class RunKind:
     passes: bool = False
     laws: Mapping[str, str] = field(default_factory=dict)
     label: Callable[[Origin, Any], Origin] = lambda origin, _run: origin
+    rank: int = 100  # where docs and messages list it (`kinds`); a user's kind: after ours
 
     def __post_init__(self) -> None:
         rows = {r.name for r in self.row_sets}
@@ -218,20 +219,30 @@ def register(new: RunKind) -> RunKind:
 
 def unregister(name: str) -> None:
     """Remove a run kind a user registered (tests; a built-in kind stays)."""
-    if name in BUILT_IN:
+    if name in _BUILT_IN:
         raise ValueError(f"{name} is a built-in run kind")
     _KINDS.pop(name, None)
 
 
-#: The kinds `verify.runs` registers on import, in the order the docs list them.
-BUILT_IN = ("online", "batch", "single-pass")
+#: The kinds registered while `verify.runs` is imported (`seal_built_ins`).
+_BUILT_IN: set[str] = set()
+
+
+def seal_built_ins() -> None:
+    """Record every kind registered so far as built in: `verify.runs` calls this once it has
+    imported each module of its own, so a new built-in kind is one new module there."""
+    _BUILT_IN.update(_KINDS)
+
+
+def built_in() -> tuple[str, ...]:
+    """The names of the built-in kinds, in the order the docs list them (`kinds`)."""
+    return tuple(k.name for k in kinds() if k.name in _BUILT_IN)
 
 
 def kinds() -> tuple[RunKind, ...]:
-    """Every registered kind: the built-in ones first, then the users' in registration
+    """Every registered kind, by rank (the built-in kinds first), then in registration
     order."""
-    return tuple(sorted(_KINDS.values(),
-                        key=lambda k: BUILT_IN.index(k.name) if k.name in BUILT_IN else 99))
+    return tuple(sorted(_KINDS.values(), key=lambda k: k.rank))
 
 
 def kind(name: str) -> RunKind:

@@ -254,4 +254,5 @@ KIND = register(RunKind(
     runner,
     passes=True,
     laws={"update-rule": "norm2(w_next - (w + y*x)) == 0"},
+    rank=2,
 ))

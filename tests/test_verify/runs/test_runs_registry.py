@@ -348,3 +348,24 @@ def test_a_kind_whose_code_fails_to_load_is_one_line(monkeypatch: pytest.MonkeyP
     assert ("--run-kind broken: cannot be loaded: ImportError: No module named 'nowhere'"
             in captured.err)
     assert "canonical-online" in captured.out  # the other proofs are still reported
+
+
+def test_a_built_in_kind_is_one_module_of_the_wing(toy: RunKind) -> None:
+    """Issue 27 ("adding a run kind touches one file"): every module of `verify.runs` but its
+    machinery is a built-in kind, registered and listed with no edit elsewhere; the built-in
+    kinds come first, by their rank, and a user's kind is not one of them."""
+    import importlib
+    import pkgutil
+
+    import verify.runs as wing
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(wing.__path__))
+    kind_modules = [m for m in modules if m not in wing._MACHINERY]
+    made = {importlib.import_module(f"verify.runs.{m}").KIND.name for m in kind_modules}
+    assert set(registry.built_in()) == made
+    assert registry.built_in()[:3] == ("online", "batch", "single-pass")
+    ranks = [kind(name).rank for name in registry.built_in()]
+    assert ranks == sorted(ranks)
+    assert toy.name not in registry.built_in() and kinds()[-1] == toy  # users' kinds: last
+    with pytest.raises(ValueError, match="built-in run kind"):
+        unregister("online")
