@@ -82,7 +82,7 @@ TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "def
             "imports", "theorem", "notation")
 NUMERIC_KEYS = ("run", "names", "algorithm", "data")
 MAX_DATA = 20
-RUNS = ("online", "batch", "single-pass")
+RUNS = ("online", "batch", "single-pass", "cyclic")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
              "witness")
 USE_KEYS = ("step", "with")

@@ -113,6 +113,11 @@ Row sets: `pass-state` (one per state w_t, t = 0..T, per margin) and `pass-updat
 per update, per margin). No square root is bound: Freund and Schapire's `sqrt(t)` is
 irrational but at perfect squares, so the proof squares its inequalities instead.
 
+Cyclic runs (`run = "cyclic"`, `verify.cyclic`, issue 31): the perceptron (or the voted
+perceptron, `[numeric] algorithm`) in cyclic epochs, read presentation by presentation; its
+quantities are listed in `verify.cyclic`. Row sets: `cyclic-state` (one per state w_t),
+`cyclic-presentation` (one per presentation), `cyclic-epoch` (one per epoch).
+
 Every value is an exact rational; columns are built once per run (docs/design.md §3).
 """
 
@@ -146,7 +151,8 @@ from verify.numeric.instances import (
 )
 
 Binding = Literal["state", "example", "update", "batch-state", "batch-iteration", "batch-member",
-                  "pass-state", "pass-update"]
+                  "pass-state", "pass-update", "cyclic-state", "cyclic-presentation",
+                  "cyclic-epoch"]
 ONLINE_STATE_NAMES = ("w", "t", "eta", "R2", "R", "u", "gamma_u", "w0", "beta")
 ONLINE_EXAMPLE_NAMES = (*ONLINE_STATE_NAMES, "x", "y", "m", "m_set", "m_sum", "m_set_sum",
                         "d", "db", "h", "b", "J", "J_at", "G", "Gb")
@@ -157,6 +163,14 @@ BATCH_ITERATION_NAMES = (*BATCH_STATE_NAMES, "theta_next", "xbar", "alpha", "mk"
 BATCH_MEMBER_NAMES = (*BATCH_ITERATION_NAMES, "s", "i", "x", "y")
 PASS_STATE_NAMES = ("w", "t", "u", "gamma", "s", "q", "rest", "R2", "R", "D2", "D")
 PASS_UPDATE_NAMES = (*PASS_STATE_NAMES, "x", "y", "d", "skip", "w_next")
+# cyclic runs (verify.cyclic): constants of a run, then each row set's own quantities
+CYCLIC_CONSTANT_NAMES = ("u", "gamma_u", "R2", "N", "w0", "T", "delta", "K", "B2")
+CYCLIC_STATE_NAMES = (*CYCLIC_CONSTANT_NAMES, "w", "t", "mu", "ue", "E", "z", "S", "L")
+CYCLIC_PRESENTATION_NAMES = (*CYCLIC_CONSTANT_NAMES, "w", "x", "y", "m", "w_next", "t", "n",
+                             "r", "h", "ws", "mus", "k", "mu", "c", "C", "P", "a", "V", "s",
+                             "Wp", "Wn", "Wz")
+CYCLIC_EPOCH_NAMES = (*CYCLIC_CONSTANT_NAMES, "ws", "g", "mus", "xs", "ys", "wb", "kb", "m1",
+                      "k", "far", "e")
 
 #: The names each row set binds.
 NAMES: dict[Binding, tuple[str, ...]] = {
@@ -165,12 +179,15 @@ NAMES: dict[Binding, tuple[str, ...]] = {
     "batch-state": BATCH_STATE_NAMES, "batch-iteration": BATCH_ITERATION_NAMES,
     "batch-member": BATCH_MEMBER_NAMES,
     "pass-state": PASS_STATE_NAMES, "pass-update": PASS_UPDATE_NAMES,
+    "cyclic-state": CYCLIC_STATE_NAMES, "cyclic-presentation": CYCLIC_PRESENTATION_NAMES,
+    "cyclic-epoch": CYCLIC_EPOCH_NAMES,
 }
 #: The row sets of each kind of run (`[numeric] run = ...`), in order of preference.
 BINDINGS: dict[str, tuple[Binding, ...]] = {
     "online": ("state", "example", "update"),
     "batch": ("batch-state", "batch-iteration", "batch-member"),
     "single-pass": ("pass-state", "pass-update"),
+    "cyclic": ("cyclic-state", "cyclic-presentation", "cyclic-epoch"),
 }
 #: The vector quantities of each kind of run; every other name it offers is a scalar (a name
 #: may change sort between kinds: `d` is a direction of online runs, a deviation of passes).
@@ -178,9 +195,11 @@ VECTORS: dict[str, frozenset[str]] = {
     "online": frozenset({"w", "u", "w0", "x", "w_next", "d", "G"}),
     "batch": frozenset({"theta", "theta0", "theta_star", "theta_next", "xbar", "s", "x"}),
     "single-pass": frozenset({"w", "u", "x", "w_next"}),
+    "cyclic": frozenset({"w", "u", "w0", "x", "w_next", "ws", "z", "g", "wb", "xs", "P", "a"}),
 }
 BATCH_BINDINGS = frozenset(BINDINGS["batch"])
 PASS_BINDINGS = frozenset(BINDINGS["single-pass"])
+CYCLIC_BINDINGS = frozenset(BINDINGS["cyclic"])
 
 
 def binding_for(names: Collection[str], run: str = "online") -> Binding | None:

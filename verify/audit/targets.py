@@ -11,8 +11,9 @@ A data file (a proof's `[numeric] data`, or `--data`) is read by the loaders of
 source `data`: run to convergence with an exact separator as `u` when the data are linearly
 separable through the origin (online and batch runs), and read as one pass at the
 quartiles of its own margins for single-pass runs (`verify.numeric.passes.read_pass`),
-separable or not. Online and batch runs need a separator: for such a proof, data that have
-none are a fault of the file, named in one line.
+separable or not, and run in cyclic epochs for cyclic runs (`verify.cyclic`), separable or
+not (with e_1 as the reference u when there is no separator). Online and batch runs need a
+separator: for such a proof, data that have none are a fault of the file, named in one line.
 """
 
 from __future__ import annotations
@@ -114,6 +115,9 @@ def scenarios_of(data: Dataset, separator: tuple[Fraction, ...] | None, run: str
     out: list[Scenario] = []
     if separator is not None and run != "single-pass":
         out.append(Scenario(data, separator, Origin(DATA_SOURCE, None, data.name)))
+    elif separator is None and run == "cyclic":  # runs in epochs on any data: u = e_1
+        reference = tuple(Fraction(int(i == 0)) for i in range(data.d))
+        out.append(Scenario(data, reference, Origin(DATA_SOURCE, None, data.name)))
     elif separator is None and run in ("online", "batch"):
         raise DataError(f"{path}: not linearly separable through the origin, so {run} runs "
                         "have no separator u (add a constant column for a bias)")

@@ -18,9 +18,26 @@ added since (issue 16) bring their own rule or their own data, and are registere
   Block–Novikoff bound is attained: its proof's hypotheses (`||x|| = 1`, `<u, x> = 1`) are
   the family's, so other data would only make its steps vacuous.
 
+- `cyclic-perceptron`: the ordinary perceptron in cyclic epochs, read presentation by
+  presentation (`verify.cyclic`, run kind `cyclic`), on the sources of issue 31
+  (`verify.numeric.campaign`): planted separable data and data that are not separable (run for
+  many epochs); and on users' data files.
+- `margin-family-perceptron`: the same runs on the families tight at every margin only
+  (source `margin-family`), whose proof's update facts (`<w, x> = 0` at each update, every
+  example at margin gamma_u on u) are the family's: other data would falsify its invariants'
+  premises, not its theorem.
+- `cycling-perceptron`: the same runs on the data that are not separable, and, where the
+  data surround the origin, runs from a start far out (`far_start`): the cycling theorem's
+  epochs that start far from the origin, which runs from 0 on these data never reach.
+- `voted-perceptron`: the voted perceptron's own runs (`perceptron.algorithms.voted`), with its
+  list of vectors and counts, for a number of epochs past the perceptron's convergence
+  (`voted_epochs`, at most 200), on the planted separable data and the data that are not
+  separable; and on users' data files.
+
 A source that some algorithm names (`EXCLUSIVE_SOURCES`) is run by that algorithm only: the
 default perceptron and the seed sources' algorithms never see it, so adding it leaves every
-other proof's instances as they were.
+other proof's instances as they were. An algorithm may also run shared sources (`also`: the
+users' data files), which stay every algorithm's.
 
 This module runs scenarios but does not import the campaign (the campaign imports it):
 anything with the attributes of `verify.numeric.campaign.Scenario` will do.
@@ -38,6 +55,7 @@ import numpy as np
 from perceptron.algorithms.margin import MarginRun, run_margin
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import radius2
+from verify.cyclic import CyclicRun, perceptron_cyclic, voted_cyclic
 from verify.vocabulary import IntegerRun, LazyUpdates, OnlineUpdates, Update
 
 
@@ -51,6 +69,8 @@ class ScenarioLike(Protocol):
 
 #: A runner of several runs per scenario (one per parameter value).
 Runs = Callable[[ScenarioLike], tuple[OnlineUpdates, ...]]
+#: A runner of cyclic runs (`verify.cyclic`).
+CyclicRuns = Callable[[ScenarioLike], tuple[CyclicRun, ...]]
 
 
 @dataclass(frozen=True)
@@ -63,11 +83,13 @@ class OwnAlgorithm:
     runner: Runs | None = None
     sources: frozenset[str] | None = None
     skips: frozenset[str] = frozenset()  # sources it does not run (with `sources` None)
+    cyclic: CyclicRuns | None = None  # its runs of kind `cyclic` (verify.cyclic)
+    also: frozenset[str] = frozenset()  # shared sources it runs besides its own `sources`
 
     def accepts(self, source: str) -> bool:
         """Whether this algorithm runs the scenarios of `source`."""
         if self.sources is not None:
-            return source in self.sources
+            return source in self.sources or source in self.also
         return source not in EXCLUSIVE_SOURCES and source not in self.skips
 
 
@@ -101,6 +123,59 @@ def margin_runs(scenario: ScenarioLike) -> tuple[OnlineUpdates, ...]:
                  for c in BETAS)
 
 
+def cyclic_runs(scenario: ScenarioLike) -> tuple[CyclicRun, ...]:
+    """The perceptron in cyclic epochs on the scenario, to convergence or its epoch cap."""
+    return (perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs),)
+
+
+def far_start(run: CyclicRun) -> Vector | None:
+    """A start for the perceptron far out on data that surround the origin: an integer
+    multiple of (1, ..., 1) of norm at least 2 K + 1, K = T/delta (`verify.cyclic`), so that its
+    first epochs are the cycling theorem's far ones; None on other data."""
+    K = run.constants["K"]
+    if K <= 0 or run.form.scale != 1:
+        return None
+    d = run.data.d
+    factor = 1
+    while factor * factor * d < (2 * K + 1) ** 2:
+        factor *= 2
+    return tuple(Fraction(factor) for _ in range(d))
+
+
+def cycling_runs(scenario: ScenarioLike) -> tuple[CyclicRun, ...]:
+    """The perceptron in cyclic epochs from 0, and, on data that surround the origin, from
+    a start far out (`far_start`)."""
+    near = perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs)
+    start = far_start(near)
+    if start is None:
+        return (near,)
+    return (near, perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs, start))
+
+
+#: The voted perceptron's runs stop after this many epochs at most (on data that are not
+#: separable the perceptron never converges, and each presentation's vote costs a row).
+VOTED_MAX_EPOCHS = 200
+
+
+def voted_epochs(data: Dataset, max_epochs: int) -> int:
+    """The voted perceptron's epochs on `data`: three times the perceptron's epochs to
+    convergence plus two (so that the last vector's count overtakes the retired ones', and the
+    vote and the averaged vector converge on the runs), at most `max_epochs` and
+    `VOTED_MAX_EPOCHS`."""
+    cap = min(max_epochs, VOTED_MAX_EPOCHS)
+    run = run_margin(data, 0, max_epochs=cap)
+    return min(cap, 3 * run.epochs + 2)
+
+
+def voted_runs(scenario: ScenarioLike) -> tuple[CyclicRun, ...]:
+    """The voted perceptron's own run on the scenario (`voted_epochs`)."""
+    return (voted_cyclic(scenario.data, scenario.u,
+                         voted_epochs(scenario.data, scenario.max_epochs)),)
+
+
+#: The sources of the cyclic runs (verify.numeric.campaign).
+CYCLIC_SOURCES = frozenset({"separable-epochs", "inseparable", "inseparable-long"})
+
 OWN_ALGORITHMS: dict[str, OwnAlgorithm] = {
     "margin-perceptron": OwnAlgorithm(
         "margin-perceptron",
@@ -114,6 +189,38 @@ OWN_ALGORITHMS: dict[str, OwnAlgorithm] = {
         "the ordinary perceptron on orthonormal examples labelled +1 (source `orthonormal`)",
         None,
         frozenset({"orthonormal"}),
+    ),
+    "cyclic-perceptron": OwnAlgorithm(
+        "cyclic-perceptron",
+        "the ordinary perceptron in cyclic epochs until an epoch without an update (or the "
+        "epoch cap), read presentation by presentation (run kind `cyclic`)",
+        sources=CYCLIC_SOURCES,
+        cyclic=cyclic_runs,
+        also=frozenset({"data"}),
+    ),
+    "margin-family-perceptron": OwnAlgorithm(
+        "margin-family-perceptron",
+        "the ordinary perceptron in cyclic epochs on the families tight at every margin "
+        "(source `margin-family`; run kind `cyclic`)",
+        sources=frozenset({"margin-family"}),
+        cyclic=cyclic_runs,
+    ),
+    "cycling-perceptron": OwnAlgorithm(
+        "cycling-perceptron",
+        "the ordinary perceptron in cyclic epochs on data that are not separable, from 0 and, "
+        "where the data surround the origin, from a start far out (run kind `cyclic`)",
+        sources=frozenset({"inseparable", "inseparable-long"}),
+        cyclic=cycling_runs,
+        also=frozenset({"data"}),
+    ),
+    "voted-perceptron": OwnAlgorithm(
+        "voted-perceptron",
+        "the voted perceptron of Freund & Schapire (1999), for three times the perceptron's "
+        "epochs to convergence plus two (at most the epoch cap and 200), with its list of "
+        "vectors and counts (run kind `cyclic`)",
+        sources=frozenset({"separable-epochs", "inseparable"}),
+        cyclic=voted_runs,
+        also=frozenset({"data"}),
     ),
 }
 

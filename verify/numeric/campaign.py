@@ -12,7 +12,10 @@ Sources (each named in the report, each seeded, the seed printed in every origin
 families, `perceptron.generators.tight`), `adversary` (`perceptron.generators.adversary`), `orders`
 (most-mistakes orders, `perceptron.generators.orders`) and `real` (iris setosa-vs-rest, sonar's
 first epochs, small Coq benchmark sets, each with a bias coordinate 1 prepended and an exact
-separator as u).
+separator as u); and the sources of the cyclic runs (issue 31, `verify.cyclic`, run by their
+own algorithms only): `separable-epochs`, `inseparable` and `inseparable-long` (data that are
+not separable, with a Gordan certificate; the long ones at 10^4 epochs) and `margin-family`
+(tight at every margin, `perceptron.generators.tight.margin_family`).
 
 Every scenario is run online (`runner`) when a check binds online rows, and as a batch run
 with the oracle-optimal step (`batch_runner`, from three starts, `batch_starts`) when a check
@@ -37,18 +40,19 @@ from typing import Never
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SourceAlgorithm
 from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset, Vector
-from perceptron.generators.adversary import OnlineAdversary
+from perceptron.generators.adversary import OnlineAdversary, rational_squares
 from perceptron.generators.hypothesis import seeded_separable
 from perceptron.generators.orders import MistakeCounter, most_mistakes
-from perceptron.generators.tight import orthonormal
+from perceptron.generators.tight import margin_family, orthonormal
 from perceptron.geometry.linear import radius2
 from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
-from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
+from verify.numeric.algorithms import OWN_ALGORITHMS, cyclic_runs, runs_by_default
 from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
 from verify.runs.plugin import Plugin, PluginFault, steps_of
 from verify.vocabulary import (
     BATCH_BINDINGS,
+    CYCLIC_BINDINGS,
     PASS_BINDINGS,
     BatchRun,
     Binding,
@@ -333,6 +337,140 @@ def _shuffled(n: int, seed: int) -> tuple[int, ...]:
     return tuple(order)
 
 
+# ---- the cyclic runs' sources (issue 31, verify.cyclic) ------------------------------------
+# Run in cyclic epochs and read presentation by presentation, by the algorithms that name
+# them only (`verify.numeric.algorithms`): `separable-epochs` (planted separable data),
+# `inseparable` (data with a Gordan certificate, in turn xor in the plane, parity on the
+# cube's vertices, flipped planted labels surrounding the origin, flipped planted labels),
+# `inseparable-long` (xor and surrounding data at 10^4 epochs) and `margin-family` (the
+# families tight at every margin). Scenario i is drawn from seed + i, so shards cut them by
+# offsetting the seed.
+
+#: Epochs of the short runs of data that are not separable, and of the long ones.
+SHORT_EPOCHS = 60
+LONG_EPOCHS = 10_000
+
+#: rho = R^2/gamma^2 of the margin families: 1, 3/2, 2, 7/3, 3, 13/4, ..., 49, 2451/50, 50.
+RHOS: tuple[Fraction, ...] = tuple(sorted(
+    {Fraction(k) for k in range(1, 51)} | {k + Fraction(1, k + 1) for k in range(1, 50)}))
+#: The squared radii of the margin families (squares and not: 2 and 7/3 need more coordinates).
+RADII2: tuple[Fraction, ...] = (Fraction(1), Fraction(4, 9), Fraction(2), Fraction(7, 3))
+
+
+def separable_epochs(seed: int, count: int) -> Iterator[Scenario]:
+    """Planted separable data, scenario i from seed + i."""
+    for i in range(count):
+        planted = seeded_separable(seed + i)
+        name = f"planted(seed={seed + i})"
+        yield Scenario(Dataset(planted.data.X, planted.data.y, name), planted.u,
+                       Origin("separable-epochs", seed + i, name))
+
+
+def _xor(rng: random.Random) -> tuple[Dataset, Vector, str]:
+    """Xor in the plane: (a, b), (-a, -b) labelled +1 and (a, -b), (-a, b) labelled -1,
+    positive integers a, b, in a random order."""
+    a, b = rng.randint(1, 4), rng.randint(1, 4)
+    points = [((a, b), 1), ((-a, -b), 1), ((a, -b), -1), ((-a, b), -1)]
+    rng.shuffle(points)
+    data = Dataset(tuple(tuple(Fraction(v) for v in p) for p, _ in points),
+                   tuple(y for _, y in points))
+    return data, (Fraction(1), Fraction(0)), f"xor(a={a}, b={b})"
+
+
+def _parity(rng: random.Random) -> tuple[Dataset, Vector, str]:
+    """Parity on the vertices of the cube [-a, a]^3 (label: the product of the signs)."""
+    a = rng.randint(1, 3)
+    points = [((i * a, j * a, k * a), i * j * k) for i in (-1, 1) for j in (-1, 1)
+              for k in (-1, 1)]
+    rng.shuffle(points)
+    data = Dataset(tuple(tuple(Fraction(v) for v in p) for p, _ in points),
+                   tuple(y for _, y in points))
+    return data, (Fraction(1), Fraction(0), Fraction(0)), f"parity(a={a})"
+
+
+def _noisy(rng: random.Random, surround: bool) -> tuple[Dataset, Vector, str]:
+    """Integer points in [-6, 6]^d (d = 2 or 3) labelled by a planted integer u, a few labels
+    flipped, drawn until the data are not separable (and, with `surround`, until their signed
+    examples surround the origin)."""
+    from verify.cyclic import gordan, surrounding
+
+    for attempt in range(1000):
+        dim = rng.choice((2, 3))
+        u = [0] * dim
+        while not any(u):
+            u = [rng.randint(-3, 3) for _ in range(dim)]
+        n = rng.randint(5, 9)
+        X: list[tuple[Fraction, ...]] = []
+        y: list[int] = []
+        while len(X) < n:
+            x = [rng.randint(-6, 6) for _ in range(dim)]
+            score = sum(a * b for a, b in zip(u, x, strict=True))
+            if score:
+                X.append(tuple(Fraction(v) for v in x))
+                y.append(1 if score > 0 else -1)
+        for j in rng.sample(range(n), rng.randint(1, max(1, n // 3))):
+            y[j] = -y[j]
+        data = Dataset(tuple(X), tuple(y))
+        if surround and surrounding(data) is None:
+            continue
+        if any(gordan(data)):  # a Gordan certificate: not separable (cached for the runs)
+            what = "surrounding" if surround else "not separable"
+            return data, tuple(Fraction(v) for v in u), f"noisy {what}(d={dim}, n={n}, " \
+                f"draw {attempt})"
+    raise AssertionError("no inseparable draw in 1000 attempts")
+
+
+def _family(i: int, rng: random.Random) -> tuple[Dataset, Vector, str]:
+    """The i-th family of data that are not separable: xor, parity, noisy surrounding the
+    origin, noisy."""
+    kind = i % 4
+    if kind == 0:
+        return _xor(rng)
+    if kind == 1:
+        return _parity(rng)
+    return _noisy(rng, kind == 2)
+
+
+def inseparable(seed: int, count: int, *, epochs: int = SHORT_EPOCHS,
+                source: str = "inseparable", kinds: tuple[int, ...] = (0, 1, 2, 3)
+                ) -> Iterator[Scenario]:
+    """`count` data sets that are not separable, scenario i from seed + i, of the family
+    `kinds[(seed + i) % len(kinds)]`, run for `epochs` epochs."""
+    for i in range(count):
+        rng = random.Random(seed + i)
+        data, u, what = _family(kinds[(seed + i) % len(kinds)], rng)
+        name = f"{what}, seed {seed + i}"
+        yield Scenario(Dataset(data.X, data.y, name), u, Origin(source, seed + i, name), epochs)
+
+
+def inseparable_long(seed: int, count: int) -> Iterator[Scenario]:
+    """Xor and planted data surrounding the origin, in turn, run for `LONG_EPOCHS` epochs."""
+    return inseparable(seed, count, epochs=LONG_EPOCHS, source="inseparable-long",
+                       kinds=(0, 2))
+
+
+def margin_families(seed: int, count: int) -> Iterator[Scenario]:
+    """Families tight at every margin: scenario i has rho = RHOS[(seed + i) % len(RHOS)] and
+    squared radius RADII2[((seed + i) // len(RHOS)) % len(RADII2)], its labels, order,
+    extra dimensions and rotation drawn from seed + i."""
+    for i in range(count):
+        index = seed + i
+        rng = random.Random(index)
+        rho = RHOS[index % len(RHOS)]
+        R2 = RADII2[(index // len(RHOS)) % len(RADII2)]
+        k = rho.numerator // rho.denominator
+        labels = [rng.choice((-1, 1)) for _ in range(k)]
+        need = k * len(rational_squares(R2)) + len(rational_squares((rho - k) * R2))
+        dim = need + rng.randint(0, 2)
+        rotation = rng.randrange(10**6) if dim <= 8 and rng.random() < 0.5 else None
+        family = margin_family(rho, R2=R2, labels=labels, dim=dim, rotation_seed=rotation)
+        order = list(range(k))
+        rng.shuffle(order)
+        data = family.data.subset(order)
+        yield Scenario(data, family.u, Origin("margin-family", index, family.data.name,
+                                              tuple(order)))
+
+
 # ---- running -------------------------------------------------------------------------------
 
 
@@ -424,6 +562,7 @@ class _Group:
     pending: dict[Binding, list[InstanceBatch]] = field(default_factory=dict)
     source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
+    cyclic: Callable[[Scenario], tuple[object, ...]] | None = None  # its cyclic runs
     fault: str | None = None
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
 
@@ -432,14 +571,14 @@ class _Group:
            plugin: Plugin | None = None) -> _Group:
         """The group of `algorithm` (None: the given default runners)."""
         if algorithm is None:
-            return cls(runner, batch_runner)
+            return cls(runner, batch_runner, cyclic=cyclic_runs)
         if plugin is not None:
             return cls(partial(_plugin_run, plugin), _no_runs(algorithm, "batch"),
                        plugin=plugin)
         if algorithm in OWN_ALGORITHMS:
             own = OWN_ALGORITHMS[algorithm]
             return cls(own.runner or runner, _no_runs(algorithm, "batch"),
-                       source_filter=own.accepts)
+                       source_filter=own.accepts, cyclic=own.cyclic)
         mode = SOURCE_ALGORITHMS[algorithm].mode
         return cls(source_runner(algorithm) if mode == "online" else _no_runs(algorithm, "online"),
                    source_batch_runner(algorithm) if mode == "batch"
@@ -474,7 +613,9 @@ class _Group:
         """`collect`, faults raised."""
         if scenario.margins:
             return self._collect_pass(scenario)
-        online = sorted(b for b in self.names if b not in BATCH_BINDINGS | PASS_BINDINGS)
+        cyclic = self._collect_cyclic(scenario)
+        online = sorted(b for b in self.names
+                        if b not in BATCH_BINDINGS | PASS_BINDINGS | CYCLIC_BINDINGS)
         batch = sorted(b for b in self.names if b in BATCH_BINDINGS)
         runs: list[tuple[OnlineUpdates | BatchRun, Sequence[Binding]]] = []
         if online:
@@ -486,9 +627,26 @@ class _Group:
             self.scenarios[_origin(scenario.origin, run)] = scenario
             if self.plugin is not None and "tau" in self.names.get("update", ()):
                 steps_of(self.plugin.name, run)  # type: ignore[arg-type]
-        return self._keep((binding, rows(run, binding, _origin(scenario.origin, run),
-                                         self.names[binding]))
-                          for run, bindings in runs for binding in bindings)
+        return cyclic + self._keep((binding, rows(run, binding, _origin(scenario.origin, run),
+                                                  self.names[binding]))
+                                   for run, bindings in runs for binding in bindings)
+
+    def _collect_cyclic(self, scenario: Scenario) -> int:
+        """The scenario's cyclic runs (`verify.cyclic`), their rows for the cyclic checks
+        only."""
+        from verify import cyclic
+
+        bindings = sorted(b for b in self.names if b in CYCLIC_BINDINGS)
+        if not bindings or self.cyclic is None:
+            if bindings:
+                raise ValueError("this algorithm makes no cyclic runs: its steps cannot bind "
+                                 "cyclic rows")
+            return 0
+        made = self.cyclic(scenario)
+        self.scenarios[scenario.origin] = scenario
+        return self._keep((binding, cyclic.rows(run, binding, scenario.origin,  # type: ignore[arg-type]
+                                                self.names[binding]))
+                          for run in made for binding in bindings)
 
     def _collect_pass(self, scenario: Scenario) -> int:
         """A single-pass scenario: one pass of the default perceptron, its rows read at
