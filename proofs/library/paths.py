@@ -33,6 +33,7 @@ RESULTS: tuple[str, ...] = (
     "margin-perceptron",
     "tightness-orthonormal",
     "nonseparable-freund-schapire",
+    "separable-converges",
 )
 """Published results beyond the five sources, each checked on runs of its own algorithm."""
 
