@@ -34,6 +34,7 @@ RESULTS: tuple[str, ...] = (
     "tightness-orthonormal",
     "nonseparable-freund-schapire",
     "separable-converges",
+    "cycling-inseparable",
 )
 """Published results beyond the five sources, each checked on runs of its own algorithm."""
 
