@@ -35,6 +35,7 @@ RESULTS: tuple[str, ...] = (
     "nonseparable-freund-schapire",
     "separable-converges",
     "cycling-inseparable",
+    "averaged-voted",
 )
 """Published results beyond the five sources, each checked on runs of its own algorithm."""
 
