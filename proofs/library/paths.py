@@ -36,6 +36,7 @@ RESULTS: tuple[str, ...] = (
     "separable-converges",
     "cycling-inseparable",
     "averaged-voted",
+    "tightness-every-margin",
 )
 """Published results beyond the five sources, each checked on runs of its own algorithm."""
 
