@@ -709,7 +709,9 @@ def _flush(pending: dict[Binding, list[InstanceBatch]],
 
     Rows of small magnitude are checked together in int64. Larger runs are checked one by one:
     concatenated, their columns would share the lcm of all their denominators, and numerators
-    of thousands of digits would make every row slow.
+    of thousands of digits would make every row slow. A judgement that several checks state
+    (a step copied into another proof by `uses = ["PROOF/STEP"]` states its source's
+    judgement) is evaluated once per batch, its verdict recorded for each.
     """
     t0 = time.perf_counter()
     for binding, parts in pending.items():
@@ -717,9 +719,12 @@ def _flush(pending: dict[Binding, list[InstanceBatch]],
         groups = [[p] for p in parts if p.magnitude() >= SMALL]
         for group in _segments(small) + groups:
             batch = InstanceBatch.concat(group)
+            evaluated: dict[Judgement, NumericVerdict] = {}
             for check, judgement in compiled:
                 if check.binding == binding:
-                    verdict = judgement.check(batch)
+                    verdict = evaluated.get(check.judgement)
+                    if verdict is None:
+                        verdict = evaluated[check.judgement] = judgement.check(batch)
                     result.record(check.name, source, verdict)
                     _witness(result, (check.name, source), verdict, scenarios or {})
         parts.clear()
