@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import keyword
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -24,7 +25,7 @@ from proofs.language.division import denominators, required
 from proofs.language.expressions import ExpressionError, Names, Relation
 from proofs.language.terms import Vec, gram_pair
 
-MAX_STEPS = 200
+MAX_STEPS = 1000  # a chain of 300 steps, each using every earlier one, checks in seconds (issue 30)
 MAX_HYPOTHESES = 200  # Mathlib's linarith suite has a goal with 90 (issue 28, item 6)
 MAX_HINTS = 20
 MAX_NAMES = 100
@@ -64,17 +65,34 @@ def declare(vectors: Sequence[str], scalars: Sequence[str]) -> Names:
     if len(vectors) + len(scalars) > MAX_NAMES:
         raise ProofFileError(f"more than {MAX_NAMES} names declared")
     seen: set[str] = set()
-    for name in (*vectors, *scalars):
+    for key, name in (*(("vectors", v) for v in vectors), *(("scalars", s) for s in scalars)):
+        where = {"key": key, "text": name} if isinstance(name, str) else {"key": key}
         if not isinstance(name, str) or not IDENTIFIER.fullmatch(name):
-            raise ProofFileError(f"name {name!r} is not an identifier")
+            raise _not_an_identifier(name, where)
         if len(name) > MAX_NAME_LENGTH or keyword.iskeyword(name):
-            raise ProofFileError(f"name {name!r} cannot be used")
+            raise ProofFileError(f"name {name!r} cannot be used", **where)
         if name in RESERVED:
-            raise ProofFileError(f"name {name!r} is reserved")
+            raise ProofFileError(f"name {name!r} is reserved", **where)
         if name in seen:
-            raise ProofFileError(f"name {name!r} is declared more than once")
+            raise ProofFileError(f"name {name!r} is declared more than once", **where)
         seen.add(name)
     return Names(vectors=frozenset(vectors), scalars=frozenset(scalars))
+
+
+def _not_an_identifier(name: object, where: Mapping[str, str]) -> ProofFileError:
+    """A declared name that is not `[A-Za-z_][A-Za-z0-9_]*`: a Unicode identifier (γ) is
+    one in Python, not here, so the message says which rule it breaks and, for a Greek
+    letter, the name that prints as it (`verify.typeset.names`)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        return ProofFileError(f"name {name!r} is not an identifier (letters, digits and _, "
+                              "not starting with a digit)", **where)  # type: ignore[arg-type]
+    fix = None
+    if len(name) == 1 and unicodedata.name(name, "").startswith("GREEK "):
+        letter = unicodedata.name(name).rsplit(" ", 1)[-1].lower()
+        spelt = letter.capitalize() if name.isupper() else letter
+        fix = f"write {spelt!r}: the reports print it as {name}"
+    return ProofFileError(f"name {name!r} is not an ASCII identifier: names are ASCII "
+                          "letters, digits and _", fix=fix, **where)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -194,13 +212,13 @@ class Step:
 
 @dataclass(frozen=True)
 class RunBinding:
-    """Declares that the proof's names denote quantities of a run (`verify.vocabulary`).
+    """Declares that the proof's names denote quantities of a run (`verify.runs`).
 
     Only then are its steps checked on runs: a name means a run quantity by declaration,
     never by coincidence of spelling. `names` maps a name of the proof to the text of an
     expression over the run's quantities (`th = "w"`, `margin = "y*dot(w, x)"`), read by the
-    audit against the vocabulary of `run` (this layer does not know it); names not mapped
-    are taken as they are. `algorithm` names the source algorithm
+    audit against the quantities of the run kind `run` (a registry this layer does not
+    know); names not mapped are taken as they are. `algorithm` names the source algorithm
     (`perceptron.algorithms.sources`) whose rule, sign(0), initialisation and bias the runs
     use, so a source's claims are tested on its own iterates (None: the default). `data`
     are data files to run on besides the campaign's (paths as resolved against the proof

@@ -39,6 +39,7 @@ _GRAM = re.compile(r"^<([A-Za-z_][A-Za-z0-9_]*),([A-Za-z_][A-Za-z0-9_]*)>$")
 MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
 MAX_TERMS = 100_000  # nor may a power of a sum expand beyond this (hostile input)
 MAX_DEPTH = 100  # nor may an expression nest deeper (SymPy and `fold` recurse on it)
+MAX_VALID = 1 << 16  # expressions remembered as validated (`expr`)
 T = TypeVar("T")
 ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is rhs - lhs)
     "<=": (">=", True), "<": (">", True), ">=": (">=", False), ">": (">", False),
@@ -46,6 +47,9 @@ ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is r
 _CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Dummy, sympy.Rational,
          sympy.Integer, *(type(n) for n in (sympy.S.Zero, sympy.S.One, sympy.S.NegativeOne,
                                             sympy.S.Half)))
+
+
+_VALID: dict[int, sympy.Expr] = {}
 
 
 class KernelError(ValueError):
@@ -63,9 +67,16 @@ def gram_pair(symbol: sympy.Symbol) -> tuple[str, str] | None:
     return (match.group(1), match.group(2)) if match else None
 
 
-def names_of(expr: sympy.Expr) -> set[str]:
-    """Every scalar and vector name `expr` mentions (vectors through Gram symbols)."""
-    return {n for s in expr.free_symbols for n in (gram_pair(s) or (s.name,))}
+def names_of(e: sympy.Expr) -> frozenset[str]:
+    """Every scalar and vector name `e` mentions (vectors through Gram symbols)."""
+    return frozenset(n for s in symbols_of(e) for n in (gram_pair(s) or (s.name,)))
+
+
+@lru_cache(maxsize=1 << 14)
+def symbols_of(e: sympy.Expr) -> frozenset[sympy.Symbol]:
+    """The symbols of `e`: memoised (a long proof asks at every step), so, like every memo
+    here, only for `e` validated (`expr`): of the core classes, equal only to an equal one."""
+    return frozenset(expr(e, "an expression").free_symbols)
 
 
 @dataclass(frozen=True)
@@ -122,9 +133,16 @@ def text(value: object, what: str) -> str:
 
 def expr(value: object, what: str) -> sympy.Expr:
     """A SymPy expression built from the exact core classes only (a subclass could lie in
-    `__eq__` or in its flags, a float would round) over plain symbols."""
+    `__eq__` or in its flags, a float would round) over plain symbols.
+
+    Each object is walked once (issue 30: a long proof hands the kernel the same hypotheses
+    at every step): SymPy expressions are immutable, which every kernel value relies on
+    already (a Theorem's statement shares its expressions with the caller's), so one accepted
+    is accepted again. `_VALID` holds them, so that no other object takes their `id`."""
     if type(value) is int or type(value) is Fraction:
         value = sympy.Rational((exact := rational(value, what)).numerator, exact.denominator)
+    if _VALID.get(id(value)) is value:
+        return value  # type: ignore[return-value]
     if not isinstance(value, sympy.Expr):
         raise KernelError(f"{what} must be a SymPy expression, not {type(value).__name__}")
     stack = [(value, 0)]  # walked here, not by recursion: a deep tree is refused, not a crash
@@ -143,6 +161,9 @@ def expr(value: object, what: str) -> sympy.Expr:
         if node.is_Symbol and (type(node) is not sympy.Symbol or type(node.name) is not str
                                or node != sympy.Symbol(node.name)):  # a lying name type hides
             raise KernelError(f"{what}: {node!r} is not a plain symbol (no assumptions)")
+    if len(_VALID) >= MAX_VALID:
+        _VALID.clear()
+    _VALID[id(value)] = value
     return value
 
 
@@ -210,15 +231,47 @@ def polynomial_ring(symbols: tuple[sympy.Symbol, ...]
     return R, MappingProxyType(dict(zip(symbols, gens, strict=True)))
 
 
+def expanded(symbols: tuple[sympy.Symbol, ...], e: sympy.Expr, what: str) -> PolyElement:
+    """`e` in `polynomial_ring(symbols)`, memoised as `normal_form` is (a long proof's
+    certificates are checked against the same hypotheses at every step): no caller may change
+    the result in place (the certificate check only builds new ones)."""
+    try:
+        return _expanded(symbols, e)
+    except KernelError:
+        return _expand(symbols, e, what)
+
+
+def _expand(symbols: tuple[sympy.Symbol, ...], e: sympy.Expr, what: str = "") -> PolyElement:
+    R, gens = polynomial_ring(tuple(expr(s, what) for s in symbols))  # validated: memoised
+    return fold(expr(e, what), what, gens.__getitem__,
+                lambda f: R(QQ(f.numerator, f.denominator)))
+
+
+_expanded = lru_cache(maxsize=1 << 14)(_expand)
+
+
 def reciprocal_bases(e: sympy.Expr, what: str) -> list[sympy.Expr]:
-    """The bases of negative powers in `e`; a division inside a divisor is refused."""
+    """The bases of negative powers in `e`; a division inside a divisor is refused (memoised
+    on the validated `e`, the error worded for each caller, as in `normal_form`)."""
+    try:
+        return list(_bases(e))
+    except KernelError:
+        return _reciprocal(expr(e, what), what)
+
+
+def _reciprocal(e: sympy.Expr, what: str = "") -> list[sympy.Expr]:
     found: list[sympy.Expr] = []
     for node in sympy.preorder_traversal(e):
         if node.is_Pow and node.exp.is_Integer and node.exp < 0 and node.base.free_symbols:
-            if reciprocal_bases(node.base, what):
+            if _reciprocal(node.base, what):
                 raise KernelError(f"{what}: division inside the divisor {node.base}")
             found.append(node.base)
     return found
+
+
+@lru_cache(maxsize=1 << 14)
+def _bases(e: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    return tuple(_reciprocal(expr(e, "")))  # validated: memoised
 
 
 def _oriented(relation: Rel, what: str) -> tuple[Kind, sympy.Expr, sympy.Expr, list[sympy.Expr]]:
@@ -241,9 +294,11 @@ def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
     `what` only words an error, which is never cached but raised again with `what`."""
     kind, pos, neg, bases = _oriented(relation, what)
     try:
-        return _memo(kind, pos, neg, tuple(bases), "")
+        fact, conditions = _memo(kind, pos, neg, tuple(bases), "")
     except KernelError:
         return _normal(kind, pos, neg, tuple(bases), what)
+    # copies: a caller changing a fact in place (`object.__setattr__`) must not change the memo
+    return Fact(fact.expr, fact.kind), tuple(Fact(c.expr, c.kind) for c in conditions)
 
 
 def _normal(kind: Kind, pos: sympy.Expr, neg: sympy.Expr, bases: tuple[sympy.Expr, ...],

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from verify.numeric.campaign import Scenario
+    from verify.runs.quantity import Scenario
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Budget:
     orthonormal: int = 0  # orthonormal families labelled +1 (numeric.orthonormal), tightness
     passes: int = 0  # single passes per planted family (numeric.passes: noisy, adversarial, tight)
     prefix_orders: int = 0  # orders per real dataset read by prefix (numeric.passes)
-    # cyclic runs (numeric.campaign, issue 31): planted separable data, data that are not
+    # cyclic runs (numeric.epochs, issue 31): planted separable data, data that are not
     # separable (short runs, and long ones of 10^4 epochs), the families tight at every margin
     separable_epochs: int = 0
     inseparable: int = 0
@@ -57,13 +57,15 @@ class Budget:
             from verify.numeric.orthonormal import orthonormal_positive
 
             sources["orthonormal"] = orthonormal_positive(seed, self.orthonormal)
+        from verify.numeric import epochs
+
         for name, count, make in (("separable-epochs", self.separable_epochs,
-                                   campaign.separable_epochs),
-                                  ("inseparable", self.inseparable, campaign.inseparable),
+                                   epochs.separable_epochs),
+                                  ("inseparable", self.inseparable, epochs.inseparable),
                                   ("inseparable-long", self.inseparable_long,
-                                   campaign.inseparable_long),
+                                   epochs.inseparable_long),
                                   ("margin-family", self.margin_families,
-                                   campaign.margin_families)):
+                                   epochs.margin_families)):
             if count:
                 sources[name] = make(seed, count)
         if self.passes:

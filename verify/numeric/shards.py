@@ -27,9 +27,10 @@ from typing import Literal
 from perceptron.generators.adversary import OnlineAdversary
 from verify.numeric import campaign
 from verify.numeric.budgets import Budget
-from verify.numeric.campaign import CampaignResult, Check, Scenario
+from verify.numeric.campaign import CampaignResult, Check
 from verify.numeric.executors import gather
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario
 
 #: Scenarios per shard unless asked otherwise: small enough to spread an audit's few hundred
 #: runs over a few processes, large enough that each task's overhead stays small.
@@ -151,15 +152,16 @@ def orthonormal_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Sh
 
 
 def epoch_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> list[Shard]:
-    """The cyclic runs' sources (`verify.numeric.campaign`) in shards (scenario i from
+    """The cyclic runs' sources (`verify.numeric.epochs`) in shards (scenario i from
     seed + i): each long run of 10^4 epochs a shard of its own."""
+    from verify.numeric import epochs
 
     out: list[Shard] = []
     for name, count, make, per in (
-            ("separable-epochs", budget.separable_epochs, campaign.separable_epochs, size),
-            ("inseparable", budget.inseparable, campaign.inseparable, size),
-            ("inseparable-long", budget.inseparable_long, campaign.inseparable_long, 1),
-            ("margin-family", budget.margin_families, campaign.margin_families, 4 * size)):
+            ("separable-epochs", budget.separable_epochs, epochs.separable_epochs, size),
+            ("inseparable", budget.inseparable, epochs.inseparable, size),
+            ("inseparable-long", budget.inseparable_long, epochs.inseparable_long, 1),
+            ("margin-family", budget.margin_families, epochs.margin_families, 4 * size)):
         out += [Shard(name, a, b, partial(make, seed + a, b - a)) for a, b in _cuts(count, per)]
     return out
 

@@ -68,6 +68,14 @@ class Format(ABC):
         """`-operand` (or `+operand`)."""
         return self.row([self.op(sign), operand])
 
+    @abstractmethod
+    def natural(self, name: str) -> str:
+        """`name ∈ ℕ`, a printed name declared natural."""
+
+    @abstractmethod
+    def exists(self, names: Sequence[str]) -> str:
+        """`∃ a, b:` before a claim that values of the printed names exist."""
+
 
 class Latex(Format):
     """LaTeX math (amsmath)."""
@@ -105,6 +113,12 @@ class Latex(Format):
         if function == "sqrt":
             return rf"\sqrt{{{args[0]}}}"
         return rf"\operatorname{{{function}}}\left({', '.join(args)}\right)"
+
+    def natural(self, name: str) -> str:
+        return rf"{name} \in \mathbb{{N}}"
+
+    def exists(self, names: Sequence[str]) -> str:
+        return rf"\exists\, {', '.join(names)}\colon"
 
 
 class MathML(Format):
@@ -151,6 +165,12 @@ class MathML(Format):
         inner = "<mo>,</mo>".join(args)
         return f"<mrow><mi>{function}</mi><mo>(</mo>{inner}<mo>)</mo></mrow>"
 
+    def natural(self, name: str) -> str:
+        return f'<mrow>{name}<mo>&#x2208;</mo><mi mathvariant="normal">&#x2115;</mi></mrow>'
+
+    def exists(self, names: Sequence[str]) -> str:
+        return f'<mrow><mo>&#x2203;</mo>{"<mo>,</mo>".join(names)}<mo>:</mo></mrow>'
+
 
 class Text(Format):
     """Plain Unicode, one line: y⟨w, x⟩ ≤ 0, ‖x‖² ≤ R², t·γ_u² ≤ R²."""
@@ -192,6 +212,12 @@ class Text(Format):
         if function == "sqrt":
             return f"√({args[0]})"
         return f"{function}({', '.join(args)})"
+
+    def natural(self, name: str) -> str:
+        return f"{name} ∈ ℕ"
+
+    def exists(self, names: Sequence[str]) -> str:
+        return f"∃ {', '.join(names)}:"
 
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

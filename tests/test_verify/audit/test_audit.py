@@ -177,7 +177,7 @@ def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
 @pytest.mark.parametrize(
     ("numeric", "problem"),
     [
-        ('[numeric]\nrun = "kernel"', "numeric.run must be one of"),
+        ('[numeric]\nrun = "no kind"', "numeric.run must name a run kind"),
         ('[numeric]\nrun = "online"\nnames = { z = "w" }', "undeclared name 'z'"),
         ('[numeric]\nrun = "online"\nnames = { th = 3 }', "expressions"),
         ('[numeric]\nrun = "online"\nfoo = 1', "unknown key 'foo'"),
@@ -189,6 +189,17 @@ def test_bad_numeric_declarations_are_rejected(numeric: str, problem: str):
 
     with pytest.raises(ProofFileError, match=problem):
         parse_proof(_proof_text(numeric), "p")
+
+
+def test_a_run_kind_nobody_registered_is_refused_naming_the_registered_ones(tmp_path):
+    """A well-formed `run` is read by the parser (users register kinds of their own); the
+    audit refuses one the registry does not have, in one line with the closest name."""
+    path = tmp_path / "p.toml"
+    path.write_bytes(_proof_text('[numeric]\nrun = "onlin"'))
+    audit = run_audit([str(path)], budget="small")
+    assert audit.proofs == () and len(audit.errors) == 1
+    assert "no run kind 'onlin' (closest: 'online'); registered: online, batch, single-pass" \
+        in audit.errors[0]
 
 
 def test_undeclared_proofs_are_not_checked_on_runs(audit: Audit):

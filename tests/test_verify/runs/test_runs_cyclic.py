@@ -1,4 +1,4 @@
-"""`verify/cyclic.py`: cyclic runs and their rows, against plain Fraction computations.
+"""`verify/runs/cyclic.py`: cyclic runs and their rows, against plain Fraction computations.
 
 Every quantity a cyclic row binds is recomputed here from its definition (the iterate, the
 epoch's start, the counts of Freund and Schapire's list, the Gordan sums) on runs of every
@@ -17,11 +17,12 @@ from perceptron.algorithms.margin import run_margin
 from perceptron.algorithms.voted import run_voted
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.separability import Inseparable, separability
-from verify import cyclic
-from verify.numeric import campaign
-from verify.numeric.algorithms import cycling_runs, far_start, voted_runs
-from verify.numeric.instances import Origin
-from verify.vocabulary import CYCLIC_BINDINGS, NAMES
+from verify.audit.targets import scenarios_of
+from verify.numeric import epochs
+from verify.runs import cyclic
+from verify.runs.columns import Origin
+from verify.runs.cyclic import KIND, cycling_runs, far_start, label, runner, voted_runs
+from verify.runs.quantity import Scenario
 
 ORIGIN = Origin("test")
 
@@ -36,7 +37,7 @@ def norm2(a: Vector) -> Fraction:
 
 def values(run: cyclic.CyclicRun, binding: str) -> list[dict[str, object]]:
     """Every row of `binding` as a dict of exact values (every name the row set binds)."""
-    batch = cyclic.rows(run, binding, ORIGIN, NAMES[binding])  # type: ignore[arg-type]
+    batch = KIND.rows(run, binding, ORIGIN, KIND.names(binding))
     n = len(batch.iteration)
     out: list[dict[str, object]] = [{} for _ in range(n)]
     for name, column in batch.scalars.items():
@@ -52,10 +53,10 @@ def margin_of(data: Dataset, w: Vector) -> Fraction:
     return min(y * dot(w, x) for x, y in zip(data.X, data.y, strict=True))
 
 
-def scenarios() -> list[campaign.Scenario]:
+def scenarios() -> list[Scenario]:
     """A few of each source's scenarios, the data that are not separable for 20 epochs."""
-    short = [campaign.Scenario(s.data, s.u, s.origin, 20) for s in campaign.inseparable(3, 8)]
-    return [*campaign.separable_epochs(3, 4), *short, *campaign.margin_families(0, 6)]
+    short = [Scenario(s.data, s.u, s.origin, 20) for s in epochs.inseparable(3, 8)]
+    return [*epochs.separable_epochs(3, 4), *short, *epochs.margin_families(0, 6)]
 
 
 def test_presentation_rows_are_the_perceptron_presented_example_by_example() -> None:
@@ -108,8 +109,8 @@ def test_the_cycling_glue_holds_on_every_epoch_and_far_epochs_occur() -> None:
     cycling runs (from 0 and from far out), so none of its steps is vacuous by a row, and
     the far case (mus <= -T, where the theorem's decrease is) is met."""
     far_epochs = 0
-    for scenario in [*campaign.inseparable(5, 8), *campaign.inseparable_long(0, 2)]:
-        scenario = campaign.Scenario(scenario.data, scenario.u, scenario.origin, 80)
+    for scenario in [*epochs.inseparable(5, 8), *epochs.inseparable_long(0, 2)]:
+        scenario = Scenario(scenario.data, scenario.u, scenario.origin, 80)
         for run in cycling_runs(scenario):
             const = run.constants
             N, R2, T, delta = const["N"], const["R2"], const["T"], const["delta"]
@@ -133,19 +134,19 @@ def test_the_cycling_glue_holds_on_every_epoch_and_far_epochs_occur() -> None:
 
 
 def test_a_far_start_is_far_and_only_on_surrounding_data() -> None:
-    xor = next(campaign.inseparable(0, 1))  # kind 0: xor
+    xor = next(epochs.inseparable(0, 1))  # kind 0: xor
     run = cyclic.perceptron_cyclic(xor.data, xor.u, 5)
     start = far_start(run)
     assert start is not None and norm2(start) >= (2 * run.constants["K"] + 1) ** 2
-    planted = next(campaign.separable_epochs(0, 1))
+    planted = next(epochs.separable_epochs(0, 1))
     assert far_start(cyclic.perceptron_cyclic(planted.data, planted.u, 50)) is None
     assert len(cycling_runs(xor)) == 2
 
 
 def test_voted_rows_are_freund_and_schapires_list() -> None:
-    for scenario in [*campaign.separable_epochs(7, 4), *campaign.inseparable(7, 4)]:
-        scenario = campaign.Scenario(scenario.data, scenario.u, scenario.origin, 12)
-        (run,) = voted_runs(scenario)
+    for scenario in [*epochs.separable_epochs(7, 4), *epochs.inseparable(7, 4)]:
+        scenario = Scenario(scenario.data, scenario.u, scenario.origin, 12)
+        run = voted_runs(scenario)
         voted = run.voted
         assert voted is not None and voted == run_voted(scenario.data, run.epochs)
         rows = values(run, "cyclic-presentation")
@@ -170,12 +171,47 @@ def test_voted_rows_are_freund_and_schapires_list() -> None:
 
 
 def test_rows_of_another_kind_and_a_start_off_the_lattice_are_refused() -> None:
-    scenario = next(campaign.separable_epochs(0, 1))
+    scenario = next(epochs.separable_epochs(0, 1))
     run = cyclic.perceptron_cyclic(scenario.data, scenario.u, 10)
     with pytest.raises(ValueError, match="no 'state' rows"):
-        cyclic.rows(run, "state", ORIGIN)  # type: ignore[arg-type]
-    assert set(CYCLIC_BINDINGS) == {"cyclic-state", "cyclic-presentation", "cyclic-epoch"}
+        KIND.rows(run, "state", ORIGIN)
+    assert KIND.row_names == {"cyclic-state", "cyclic-presentation", "cyclic-epoch"}
     halves = Dataset.of([["1/2", 1], [1, "-1/3"]], [1, -1])
     with pytest.raises(ValueError, match="not a multiple of 1/6"):
         cyclic.perceptron_cyclic(halves, (Fraction(1), Fraction(0)), 3,
                                  (Fraction(1, 7), Fraction(0)))
+
+
+def test_rows_for_some_names_are_those_columns_of_the_full_rows() -> None:
+    scenario = next(epochs.inseparable(2, 1))
+    run = cyclic.perceptron_cyclic(scenario.data, scenario.u, 6)
+    picks = {"cyclic-state": {"w", "mu", "B2"}, "cyclic-presentation": {"x", "mus", "c"},
+             "cyclic-epoch": {"g", "far"}}
+    for row_set, names in picks.items():
+        full, some = KIND.rows(run, row_set, ORIGIN), KIND.rows(run, row_set, ORIGIN, names)
+        assert set(full.scalars) | set(full.vectors) == KIND.names(row_set)
+        assert set(some.scalars) | set(some.vectors) == names
+        for name in names & set(some.scalars):
+            assert [some.scalars[name].value(i) for i in range(len(some))] == \
+                [full.scalars[name].value(i) for i in range(len(full))]
+        for name in names & set(some.vectors):
+            assert [some.vectors[name].row(i) for i in range(len(some))] == \
+                [full.vectors[name].row(i) for i in range(len(full))]
+
+
+def test_runners_per_algorithm_and_the_far_runs_named() -> None:
+    xor = next(epochs.inseparable(0, 1))
+    assert runner(None) is runner("cyclic-perceptron") is cyclic.cyclic_runs
+    with pytest.raises(ValueError, match="margin-perceptron makes no cyclic runs"):
+        runner("margin-perceptron")
+    near, far = cycling_runs(xor)
+    assert label(ORIGIN, near) == ORIGIN
+    assert "from w0 = " in label(ORIGIN, far).dataset and label(ORIGIN, far) != ORIGIN
+
+
+def test_a_data_file_that_is_not_separable_is_run_with_e1_as_u() -> None:
+    xor = next(epochs.inseparable(0, 1)).data
+    (scenario,) = scenarios_of(xor, None, "cyclic", "xor.csv")
+    assert scenario.u == (Fraction(1), Fraction(0)) and scenario.data is xor
+    with pytest.raises(Exception, match="not linearly separable"):
+        scenarios_of(xor, None, "online", "xor.csv")

@@ -1,71 +1,30 @@
-"""Cyclic runs: the run kind of the theorems about epochs (`[numeric] run = "cyclic"`).
+"""Cyclic runs (`[numeric] run = "cyclic"`): the run kind of the theorems about epochs.
 
-The online row sets (`verify.vocabulary`) see a run update by update; the theorems added by
-issue 31 are about what happens between updates: an epoch without an update (separable <=>
-converges), the iterate's path inside one epoch (the cycling theorem), the voted and the
-averaged perceptron's counts (every presentation counts). A cyclic run is the perceptron run
-in cyclic epochs over the data in order, read presentation by presentation: which example is
-presented, whether it is updated on. Its rows:
+An online run (`verify.runs.online`) is read update by update; the theorems of issue 31 are
+about what happens between updates: an epoch without an update (separable <=> converges),
+the iterate's path inside one epoch (the cycling theorem), the voted and the averaged
+perceptron's counts (every presentation counts). A cyclic run is the perceptron run in cyclic
+epochs over the data in order, read presentation by presentation: which example is
+presented, whether it is updated on. It runs on any data, separable or not (a scenario
+without a separator has `e_1` as its reference `u`, `RunKind.any_data`).
 
-- `cyclic-state`: one per state `w_t` (t = 0..T, the last iterate included);
-- `cyclic-presentation`: one per presentation, the state before it;
-- `cyclic-epoch`: one per epoch, from its start iterate.
+This module is the kind's one home: its quantities (`QUANTITIES`, the docs are generated from
+them), its runs (`perceptron_cyclic`, `voted_cyclic`: each replayed exactly and compared with
+the algorithm's own implementation), its runners per algorithm (`ALGORITHMS`; on which
+campaign sources each runs is `verify.numeric.algorithms`') and its row builders. Every value
+is exact: `w_t = W_t / s` for the integer form `X = s x` of the data
+(`perceptron.algorithms.fast.integer_form`).
 
-The names each binds are listed in `verify.vocabulary` beside the other kinds; this module
-makes the runs and builds their rows. Quantities (w_t = W_t / s for the integer form
-`X = s x` of the data, `perceptron.algorithms.fast.integer_form`; every value exact):
-
-==============  =============================================================================
-`w`, `t`        the iterate and the updates made before it
-`x`, `y`, `m`   (presentations) the example presented, its label, 1 when it is updated on
-`w_next`        (presentations) the iterate after it, `w + m y x`
-`n`             (presentations) the presentations before this one
-`r`, `h`        (presentations) the updates of this epoch before it, and the sum of
-                `y^2 ||x||^2` over them
-`ws`, `mus`     (presentations, epochs) the iterate at the start of the epoch, and its margin
-                `min_j y_j <ws, x_j>` on the data
-`k`             (presentations, epochs) the updates of the whole epoch
-`mu`            (states, presentations) `min_j y_j <w, x_j>`, the margin of the row's iterate
-`ue`, `E`       (states) the epochs the first t updates fall in; the run's number of epochs
-`z`, `S`, `L`   (states) a Gordan certificate `lam` of the data (`perceptron.geometry.
-                separability`; all 0 when the data are separable): `z = sum_j lam_j y_j x_j`
-                (the zero vector), `S = sum_j lam_j y_j <w, x_j>` term by term, `L = sum lam_j`
-`g`             (epochs) what the epoch adds to its start: its end is `ws + g`
-`xs`, `ys`      (epochs) the worst example of `ws`: the first j with `y_j <ws, x_j> = mus`
-`wb`, `kb`      (epochs) the iterate when `xs` is presented in the epoch, and the epoch's
-                updates before that presentation
-`m1`            (epochs) 1 when that presentation is an update
-`far`           (epochs) 1 when `mus <= -T`, else 0
-`e`             (epochs) the epochs before this one
-`c`, `C`, `P`   (presentations, voted perceptron) the current vector's count, and the sums of
-                `c_j` and of `c_j v_j` over the retired vectors (Freund & Schapire's list)
-`a`             (presentations) the sum of the iterate held after each earlier presentation
-`V`, `s`        (presentations) the retired vectors' vote `sum_j c_j sign(<v_j, x>)` on x, and
-                `sign(<w, x>)`
-`Wp`,`Wn`,`Wz`  (presentations) the counts of the whole list (retired and current) whose
-                vector classifies x right, wrong, or with `<v, x> = 0`
-==============  =============================================================================
-
-Constants of a run, on every row: `u`, `gamma_u` (as for online runs: a reference vector and
-its margin, `<= 0` on data that are not separable), `R2`, `N` (the examples), `w0` (0),
-`T = (3N - 1) R2 / 2`, `delta` (a rational lower bound, to 1/1000, on the inner radius of the
-signed examples' hull when it surrounds the origin, `perceptron.geometry.inner_radius`; else
-0), `K = T / delta` (0 without delta) and `B2 = ||w0||^2 + 2 K^2 + 2 N (N + 1) R2`
-(`proofs/library/cycling-inseparable.toml`); `w0` is the run's start (0 but for the runs of
-`cycling_runs`, which also start far out).
-
-Runs: the perceptron (w_0 = 0 or a given start, step 1, update on `y<w, x> <= 0`) until an
-epoch without an update or the scenario's epoch cap, replayed exactly and compared with the
-perceptron's own implementation (`perceptron.algorithms.margin.run_margin` at beta = 0, or the
-exact engine from a start: the same updates, or an error); or the
-voted perceptron (`perceptron.algorithms.voted.run_voted`) for its own number of epochs,
-its list of vectors and counts read from the algorithm and compared with the iterates.
+The constants `T`, `delta`, `K`, `B2` are those of `proofs/library/cycling-inseparable.toml`:
+`T = (3N - 1) R2 / 2`; `delta` a rational lower bound, to 1/1000, on the inner radius of the
+signed examples' hull when it surrounds the origin (`perceptron.geometry.inner_radius`), else
+0; `K = T / delta` (0 without delta); `B2 = ||w0||^2 + 2 K^2 + 2 N (N + 1) R2`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from operator import add, mul
@@ -73,20 +32,102 @@ from operator import add, mul
 import numpy as np
 
 from perceptron.algorithms.fast import IntegerForm, integer_form, integer_vector
+from perceptron.algorithms.margin import run_margin
 from perceptron.algorithms.voted import VotedRun, run_voted
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.inner_radius import inner_radius2, rational_below_root
-from verify.numeric.instances import (
+from verify.runs.columns import (
     INT64_LIMIT,
     Column,
     InstanceBatch,
     IntArray,
     Origin,
     VectorColumn,
-    _as_object,
-    _max_abs,
+    as_object,
+    max_abs,
+    run_rows,
 )
-from verify.vocabulary import CYCLIC_BINDINGS, Binding
+from verify.runs.quantity import Quantity, RowSet, RunKind, Runner, Scenario, register
+
+_ALL = ("cyclic-state", "cyclic-presentation", "cyclic-epoch")
+_STATE = ("cyclic-state",)
+_PRESENTATION = ("cyclic-presentation",)
+_EPOCH = ("cyclic-epoch",)
+_STATE_PRESENTATION = ("cyclic-state", "cyclic-presentation")
+_PRESENTATION_EPOCH = ("cyclic-presentation", "cyclic-epoch")
+
+#: The quantities of a cyclic run: name, vector?, what it denotes, the row sets binding it.
+QUANTITIES = (
+    # constants of a run, on every row
+    Quantity("u", True, "the reference vector: a separator of the scenario, `e_1` for data "
+             "without one", _ALL),
+    Quantity("gamma_u", False, "`min_j y_j <u, x_j>` (`<= 0` when u does not separate)",
+             _ALL),
+    Quantity("R2", False, "`max_j ||x_j||^2`", _ALL),
+    Quantity("N", False, "the number of examples", _ALL),
+    Quantity("w0", True, "the run's start (0 but for the cycling perceptron's runs from a "
+             "start far out)", _ALL),
+    Quantity("T", False, "`(3N - 1) R2 / 2`", _ALL),
+    Quantity("delta", False, "a rational lower bound, to 1/1000, on the inner radius of the "
+             "signed examples' hull when it surrounds the origin (data that are not "
+             "separable); else 0", _ALL),
+    Quantity("K", False, "`T / delta` (0 without delta)", _ALL),
+    Quantity("B2", False, "`||w0||^2 + 2 K^2 + 2 N (N + 1) R2`", _ALL),
+    # the iterate
+    Quantity("w", True, "the iterate (before the presentation, on presentation rows)",
+             _STATE_PRESENTATION),
+    Quantity("t", False, "the updates made before `w`", _STATE_PRESENTATION),
+    Quantity("mu", False, "`min_j y_j <w, x_j>`, the margin of the row's iterate on the data",
+             _STATE_PRESENTATION),
+    # states
+    Quantity("ue", False, "the epochs the first t updates fall in", _STATE),
+    Quantity("E", False, "the run's number of epochs", _STATE),
+    Quantity("z", True, "`sum_j lam_j y_j x_j` for a Gordan certificate `lam` of the data "
+             "(`perceptron.geometry.separability`; all 0 when they are separable): the zero "
+             "vector, computed", _STATE),
+    Quantity("S", False, "`sum_j lam_j y_j <w, x_j>`, term by term", _STATE),
+    Quantity("L", False, "`sum_j lam_j`", _STATE),
+    # presentations
+    Quantity("x", True, "the example presented", _PRESENTATION),
+    Quantity("y", False, "its label", _PRESENTATION),
+    Quantity("m", False, "1 when the presentation is an update, else 0", _PRESENTATION),
+    Quantity("w_next", True, "the iterate after the presentation, `w + m y x`",
+             _PRESENTATION),
+    Quantity("n", False, "the presentations before this one", _PRESENTATION),
+    Quantity("r", False, "the updates of this epoch before this presentation",
+             _PRESENTATION),
+    Quantity("h", False, "the sum of `y^2 ||x||^2` over those updates", _PRESENTATION),
+    Quantity("ws", True, "the iterate at the start of the epoch", _PRESENTATION_EPOCH),
+    Quantity("mus", False, "`min_j y_j <ws, x_j>`, the epoch's start margin",
+             _PRESENTATION_EPOCH),
+    Quantity("k", False, "the updates of the whole epoch", _PRESENTATION_EPOCH),
+    Quantity("c", False, "the voted perceptron's count of its current vector (Freund & "
+             "Schapire's list; read off the voted perceptron's own run where it is one)",
+             _PRESENTATION),
+    Quantity("C", False, "the sum of the counts `c_j` of the retired vectors", _PRESENTATION),
+    Quantity("P", True, "the sum of `c_j v_j` over the retired vectors", _PRESENTATION),
+    Quantity("a", True, "the sum of the iterate held after each earlier presentation",
+             _PRESENTATION),
+    Quantity("V", False, "the retired vectors' vote `sum_j c_j sign(<v_j, x>)` on x",
+             _PRESENTATION),
+    Quantity("s", False, "`sign(<w, x>)`", _PRESENTATION),
+    Quantity("Wp", False, "the counts of the whole list (retired and current) whose vector "
+             "classifies x right", _PRESENTATION),
+    Quantity("Wn", False, "the counts of the list whose vector classifies x wrong",
+             _PRESENTATION),
+    Quantity("Wz", False, "the counts of the list whose vector has `<v, x> = 0`",
+             _PRESENTATION),
+    # epochs
+    Quantity("g", True, "what the epoch adds to its start: its end is `ws + g`", _EPOCH),
+    Quantity("xs", True, "the worst example of `ws`: the first j with `y_j <ws, x_j> = mus`",
+             _EPOCH),
+    Quantity("ys", False, "its label", _EPOCH),
+    Quantity("wb", True, "the iterate when `xs` is presented in the epoch", _EPOCH),
+    Quantity("kb", False, "the epoch's updates before that presentation", _EPOCH),
+    Quantity("m1", False, "1 when that presentation is an update", _EPOCH),
+    Quantity("far", False, "1 when `mus <= -T`, else 0", _EPOCH),
+    Quantity("e", False, "the epochs before this one", _EPOCH),
+)
 
 
 @dataclass(frozen=True)
@@ -131,9 +172,9 @@ class CyclicRun:
     def W(self) -> IntArray:
         """The iterate before each presentation, and after the last (P + 1 rows, `s w`):
         int64 when a bound on every partial sum allows, else Python ints."""
-        top = _max_abs(self.Z) * (1 + sum(self.mistakes)) + max(map(abs, self.W0), default=0)
+        top = max_abs(self.Z) * (1 + sum(self.mistakes)) + max(map(abs, self.W0), default=0)
         Z = self.Z.astype(np.int64) if top <= INT64_LIMIT and self.Z.dtype != object \
-            else _as_object(self.Z)
+            else as_object(self.Z)
         steps = Z[np.array(self.presented, dtype=np.int64)] * \
             np.array(self.mistakes, dtype=np.int64)[:, None]
         start = np.array([self.W0], dtype=Z.dtype)
@@ -145,9 +186,9 @@ class CyclicRun:
         """`<W, Z_j>` for every row of `W` and example j (P + 1 by N, over `s^2`), exact."""
         W, Z = self.W, self.Z
         if W.dtype != object and Z.dtype != object and \
-                _max_abs(W) * _max_abs(Z) * self.data.d <= INT64_LIMIT:
+                max_abs(W) * max_abs(Z) * self.data.d <= INT64_LIMIT:
             return W @ Z.astype(np.int64).T
-        return _as_object(W) @ _as_object(Z).T
+        return as_object(W) @ as_object(Z).T
 
     @cached_property
     def R2(self) -> Fraction:
@@ -158,7 +199,7 @@ class CyclicRun:
     def gamma_u(self) -> Fraction:
         """`min_j y_j <u, x_j>` (<= 0 when u does not separate), from the integers."""
         U, D = integer_vector(self.u)
-        Z = _as_object(self.Z)
+        Z = as_object(self.Z)
         return Fraction(int(min(Z @ np.array(U, dtype=object))), D * self.form.scale)
 
     @cached_property
@@ -191,7 +232,7 @@ class CyclicRun:
     @cached_property
     def squared_norms(self) -> IntArray:
         """`||X_j||^2` for every example (over `s^2`), exact."""
-        rows = _as_object(self.form.rows)
+        rows = as_object(self.form.rows)
         return (rows * rows).sum(axis=1) if len(rows) else np.zeros(0, dtype=object)
 
     @property
@@ -266,9 +307,6 @@ def _reference(data: Dataset, max_epochs: int, start: Vector | None
     the margin perceptron at beta = 0 from 0; from another start the exact engine, which stops
     early where the run cycles (a repeated state at an epoch's start: the epochs after it
     repeat, so the replay's first epochs are compared with it)."""
-    from dataclasses import replace
-
-    from perceptron.algorithms.margin import run_margin
     from perceptron.algorithms.online import run_online
     from perceptron.conventions import DEFAULT
 
@@ -308,9 +346,9 @@ def _fit(array: IntArray) -> IntArray:
     """`array` as int64 when every entry fits, else as Python ints."""
     if array.size == 0:
         return array.astype(np.int64)
-    if _max_abs(array) <= INT64_LIMIT:
+    if max_abs(array) <= INT64_LIMIT:
         return array.astype(np.int64)
-    return _as_object(array)
+    return as_object(array)
 
 
 def _constants(run: CyclicRun, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
@@ -322,41 +360,48 @@ def _constants(run: CyclicRun, n: int) -> tuple[dict[str, Column], dict[str, Vec
 
 def _repeated(single: VectorColumn, n: int) -> VectorColumn:
     """One row, repeated `n` times (as `VectorColumn.constant` makes it)."""
-    return VectorColumn(np.repeat(single.num, n, axis=0), single.den,
-                        (single, np.zeros(n, dtype=np.intp)))
+    return VectorColumn(None, single.den, (single, np.zeros(n, dtype=np.intp)))
 
 
-def _batch(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin: Origin,
-           iteration: IntArray) -> InstanceBatch:
-    return InstanceBatch(scalars, vectors, (origin,), np.zeros(len(iteration), dtype=np.int64),
-                         np.asarray(iteration, dtype=np.int64))
+def _wanted(names: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether a row builder must make a column: all of them when no names are given."""
+    if names is None:
+        return lambda _name: True
+    return frozenset(names).__contains__
 
 
-def state_rows(run: CyclicRun, origin: Origin, names: Collection[str]) -> InstanceBatch:
-    """One row per state w_t, t = 0..T."""
+#: The presentation rows' columns read off the voted perceptron's list (one pass over it).
+_VOTED = ("c", "C", "P", "a", "V", "s", "Wp", "Wn", "Wz")
+
+
+def state_rows(run: CyclicRun, origin: Origin,
+               names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per state w_t, t = 0..T (`mu`, `ue`, `E`, `z`, `S`, `L` only when `names`
+    asks for them, or without names)."""
+    wanted = _wanted(names)
     s, positions = run.form.scale, run.update_positions
     rows = np.concatenate([[0], positions + 1]).astype(np.int64)  # W index of each state
     n = len(rows)
     scalars, vectors = _constants(run, n)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
     vectors["w"] = _vectors(run.W[rows], s)
-    if "mu" in names:
+    if wanted("mu"):
         scalars["mu"] = _column(run.margins[rows].min(axis=1), s * s)
-    if "ue" in names or "E" in names:
+    if wanted("ue") or wanted("E"):
         epoch_of = positions // run.data.n
         first = np.concatenate([[1], (np.diff(epoch_of) > 0).astype(np.int64)]) \
             if len(positions) else np.zeros(0, dtype=np.int64)
         scalars["ue"] = Column(np.concatenate([[0], np.cumsum(first)]).astype(np.int64))
         scalars["E"] = Column.constant(run.epochs, n)
-    if {"z", "S", "L"} & set(names):
+    if wanted("z") or wanted("S") or wanted("L"):
         lam = Column.of(run.certificate)
         lam_num = np.array(lam.num, dtype=object)
         scalars["L"] = Column.constant(sum(run.certificate, Fraction(0)), n)
         # sum_j lam_j y_j x_j = (sum_j lam_num_j Z_j) / (lam.den s), from the integers
         vectors["z"] = VectorColumn.constant(
-            [Fraction(int(v), lam.den * s) for v in lam_num @ _as_object(run.Z)], n)
+            [Fraction(int(v), lam.den * s) for v in lam_num @ as_object(run.Z)], n)
         scalars["S"] = _column(run.margins[rows] @ lam_num, s * s * lam.den)
-    return _batch(scalars, vectors, origin, np.arange(n))
+    return run_rows(scalars, vectors, origin, np.arange(n))
 
 
 def _epoch_index(run: CyclicRun) -> IntArray:
@@ -376,8 +421,11 @@ def _within_epoch(run: CyclicRun) -> tuple[IntArray, IntArray, IntArray]:
     return before, h, k
 
 
-def presentation_rows(run: CyclicRun, origin: Origin, names: Collection[str]) -> InstanceBatch:
-    """One row per presentation (the state before it)."""
+def presentation_rows(run: CyclicRun, origin: Origin,
+                      names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per presentation (the state before it); `mu`, `mus` and the voted
+    perceptron's quantities only when `names` asks for them, or without names."""
+    wanted = _wanted(names)
     s, N, P = run.form.scale, run.data.n, run.P
     which = np.array(run.presented, dtype=np.int64)
     m = np.array(run.mistakes, dtype=np.int64)
@@ -395,13 +443,13 @@ def presentation_rows(run: CyclicRun, origin: Origin, names: Collection[str]) ->
     before, h, k = _within_epoch(run)
     scalars["r"], scalars["k"] = Column(before), Column(k)
     scalars["h"] = _column(h, s * s)
-    if "mu" in names:
+    if wanted("mu"):
         scalars["mu"] = _column(run.margins[:P].min(axis=1), s * s)
-    if "mus" in names:
+    if wanted("mus"):
         scalars["mus"] = _column(run.margins[starts].min(axis=1), s * s)
-    if {"c", "C", "P", "a", "V", "s", "Wp", "Wn", "Wz"} & set(names):
+    if any(wanted(name) for name in _VOTED):
         _voted_columns(run, scalars, vectors)
-    return _batch(scalars, vectors, origin, np.arange(P))
+    return run_rows(scalars, vectors, origin, np.arange(P))
 
 
 def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
@@ -412,7 +460,7 @@ def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
     which = np.array(run.presented, dtype=np.int64)
     m = np.array(run.mistakes, dtype=np.int64)
     # a: the sum of the iterate after each earlier presentation (P + 1 rows: a_0 = 0)
-    after = _as_object(run.W[1:P + 1])
+    after = as_object(run.W[1:P + 1])
     a = np.concatenate([np.zeros((1, run.data.d), dtype=object), np.cumsum(after, axis=0)])
     vectors["a"] = _vectors(a[:P], s)
     # the list: vector j is W[update j] (j = 0 the zero vector), counted as Freund and
@@ -459,7 +507,8 @@ def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
     scalars["Wp"], scalars["Wn"], scalars["Wz"] = Column(Wp), Column(Wn), Column(Wz)
 
 
-def epoch_rows(run: CyclicRun, origin: Origin, names: Collection[str]) -> InstanceBatch:
+def epoch_rows(run: CyclicRun, origin: Origin,
+               names: Collection[str] | None = None) -> InstanceBatch:
     """One row per epoch."""
     s, N = run.form.scale, run.data.n
     E = run.P // N
@@ -483,23 +532,110 @@ def epoch_rows(run: CyclicRun, origin: Origin, names: Collection[str]) -> Instan
     scalars["far"] = Column(np.array([int(mus.value(e) <= -threshold) for e in range(E)],
                                      dtype=np.int64))
     scalars["e"] = Column(np.arange(E, dtype=np.int64))
-    return _batch(scalars, vectors, origin, np.arange(E))
+    return run_rows(scalars, vectors, origin, np.arange(E))
 
 
-_ROWS = {"cyclic-state": state_rows, "cyclic-presentation": presentation_rows,
-         "cyclic-epoch": epoch_rows}
+# ---- runners -------------------------------------------------------------------------------
 
 
-def rows(run: CyclicRun, binding: Binding, origin: Origin,
-         names: Collection[str] | None = None) -> InstanceBatch:
-    """The `binding` rows of `run`, restricted to `names` (all of them when None)."""
-    if binding not in CYCLIC_BINDINGS:
-        raise ValueError(f"a cyclic run has no {binding!r} rows")
-    wanted = set(names) if names is not None else set(_ALL)
-    batch = _ROWS[binding](run, origin, wanted)
-    batch.scalars = {n: c for n, c in batch.scalars.items() if n in wanted}
-    batch.vectors = {n: c for n, c in batch.vectors.items() if n in wanted}
-    return batch
+def cyclic_runs(scenario: Scenario) -> CyclicRun:
+    """The perceptron in cyclic epochs on the scenario, to convergence or its epoch cap."""
+    return perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs)
 
 
-_ALL = ("mu", "mus", "ue", "E", "z", "S", "L", "c", "C", "P", "a", "V", "s", "Wp", "Wn", "Wz")
+def far_start(run: CyclicRun) -> Vector | None:
+    """A start for the perceptron far out on data that surround the origin: an integer
+    multiple of (1, ..., 1) of norm at least 2 K + 1, K = T/delta, so that its first epochs
+    are the cycling theorem's far ones; None on other data."""
+    K = run.constants["K"]
+    if K <= 0 or run.form.scale != 1:
+        return None
+    d = run.data.d
+    factor = 1
+    while factor * factor * d < (2 * K + 1) ** 2:
+        factor *= 2
+    return tuple(Fraction(factor) for _ in range(d))
+
+
+def cycling_runs(scenario: Scenario) -> tuple[CyclicRun, ...]:
+    """The perceptron in cyclic epochs from 0, and, on data that surround the origin, from
+    a start far out (`far_start`)."""
+    near = perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs)
+    start = far_start(near)
+    if start is None:
+        return (near,)
+    return (near, perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs, start))
+
+
+#: The voted perceptron's runs stop after this many epochs at most (on data that are not
+#: separable the perceptron never converges, and each presentation's vote costs a row).
+VOTED_MAX_EPOCHS = 200
+
+
+def voted_epochs(data: Dataset, max_epochs: int) -> int:
+    """The voted perceptron's epochs on `data`: three times the perceptron's epochs to
+    convergence plus two (so that the last vector's count overtakes the retired ones', and the
+    vote and the averaged vector converge on the runs), at most `max_epochs` and
+    `VOTED_MAX_EPOCHS`."""
+    cap = min(max_epochs, VOTED_MAX_EPOCHS)
+    run = run_margin(data, 0, max_epochs=cap)
+    return min(cap, 3 * run.epochs + 2)
+
+
+def voted_runs(scenario: Scenario) -> CyclicRun:
+    """The voted perceptron's own run on the scenario (`voted_epochs`)."""
+    return voted_cyclic(scenario.data, scenario.u,
+                        voted_epochs(scenario.data, scenario.max_epochs))
+
+
+#: The algorithms that make cyclic runs (`verify.numeric.algorithms` says on which campaign
+#: sources each runs); the default run (no algorithm named) is `cyclic_runs`.
+ALGORITHMS: dict[str, Runner] = {
+    "cyclic-perceptron": cyclic_runs,
+    "margin-family-perceptron": cyclic_runs,
+    "cycling-perceptron": cycling_runs,
+    "voted-perceptron": voted_runs,
+}
+
+
+def runner(algorithm: str | None) -> Runner:
+    """The runner of `algorithm` (None: the perceptron in cyclic epochs); ValueError for an
+    algorithm that makes no cyclic runs."""
+    if algorithm is None:
+        return cyclic_runs
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"{algorithm} makes no cyclic runs: its steps cannot bind cyclic rows")
+    return ALGORITHMS[algorithm]
+
+
+def label(origin: Origin, run: CyclicRun) -> Origin:
+    """A run from a start far out names its start (a scenario of the cycling perceptron makes
+    one from 0 and one from there)."""
+    if run.start is None:
+        return origin
+    return replace(origin, dataset=f"{origin.dataset} [from w0 = {run.start[0]} (1, ..., 1)]")
+
+
+KIND = register(RunKind(
+    "cyclic",
+    "The perceptron (w_0 = 0, or the cycling perceptron's start far out; step 1, update on "
+    "y<w,x> <= 0) in cyclic epochs over the data in order until an epoch without an update "
+    "or the scenario's epoch cap, read presentation by presentation; or the voted perceptron "
+    "(Freund & Schapire 1999, `[numeric] algorithm = \"voted-perceptron\"`) for its own "
+    "number of epochs, with its list of vectors and counts. Each run is replayed exactly and "
+    "compared with the algorithm's own implementation. It runs on any data, separable or "
+    "not (without a separator the reference `u` is `e_1`).",
+    QUANTITIES,
+    (
+        RowSet("cyclic-state", "one row per state `w_t`, t = 0..T (the last iterate "
+               "included)", state_rows),
+        RowSet("cyclic-presentation", "one row per presentation of an example, the state "
+               "before it", presentation_rows),
+        RowSet("cyclic-epoch", "one row per epoch, from its start iterate", epoch_rows),
+    ),
+    runner,
+    any_data=True,
+    laws={"update-rule": "norm2(w_next - (w + m*y*x)) == 0",
+          "update-when-wrong": "m*y*dot(w, x) <= 0"},
+    label=label,
+))

@@ -1,10 +1,11 @@
-"""What a proof's names denote on runs: its `[numeric] names`, read against the vocabulary.
+"""What a proof's names denote on runs: its `[numeric] names`, read against its run kind.
 
 A proof that declares `[numeric] run = KIND` says that its names are quantities of runs of
-that kind (`verify.vocabulary`). A name of the proof denotes the run quantity of the same
-name, or, through `names = { margin = "y*dot(w, x)", th = "w" }`, any expression over the
-run's quantities: a scalar name a scalar expression (polynomial in the run's scalars and
-inner products of its vectors), a vector name a linear combination of the run's vectors.
+that kind (`verify.runs.quantity`: the registry, docs/run-quantities.md). A name of the proof
+denotes the run quantity of the same name, or, through `names = { margin = "y*dot(w, x)",
+th = "w" }`, any expression over the run's quantities: a scalar name a scalar expression
+(polynomial in the run's scalars and inner products of its vectors), a vector name a linear
+combination of the run's vectors.
 The expressions are read by the proof-file parser (`proofs.language.expressions`: a
 whitelist walked on the syntax tree, never evaluated), with the run's quantities as the
 only declared names, so an expression that names anything else is refused before any run
@@ -18,7 +19,6 @@ the audit reports the step `not run` with that reason.
 from __future__ import annotations
 
 import ast
-import difflib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,26 +31,30 @@ from proofs.language.expressions import (
     ExpressionError,
     Names,
     expansion_size,
+    parse_relation,
     parse_scalar,
     parse_vector,
 )
 from proofs.language.terms import Vec, dot, gram_pair
 from proofs.step import RunBinding
+from verify import kernel
 from verify.kernel import Fact, Judgement
-from verify.vocabulary import BINDINGS, NAMES, VECTORS, Binding, binding_for, offered
+from verify.kernel.algebra import normal_form
+from verify.runs.quantity import RunKind, UnknownRunKind, kind
 
 
-def vocabulary(run: str) -> Names:
+def quantities(run: str) -> Names:
     """The run quantities of runs of kind `run`, as declared names of the expression parser."""
-    names = set(offered(run))
-    return Names(vectors=frozenset(names & VECTORS[run]),
-                 scalars=frozenset(names - VECTORS[run]))
+    found = kind(run)
+    names = set(found.offered)
+    return Names(vectors=frozenset(names & found.vectors),
+                 scalars=frozenset(names - found.vectors))
 
 
 def closest(name: str, run: str) -> str:
     """` (closest: 'x')` when a quantity of `run` is spelt like `name`, else nothing."""
-    near = difflib.get_close_matches(name, offered(run), n=1, cutoff=0.6)
-    return f" (closest: {near[0]!r})" if near else ""
+    near = kind(run).closest(name)
+    return f" (closest: {near!r})" if near else ""
 
 
 @dataclass(frozen=True)
@@ -66,9 +70,13 @@ class Naming:
     @classmethod
     def of(cls, numeric: RunBinding, vectors: Iterable[str]) -> Naming:
         """Parse `numeric.names` (the proof's `vectors` take vector expressions); raises
-        ProofFileError naming the entry, for an unknown quantity or a term of the wrong
-        sort or one that divides by a run quantity."""
-        run, words = numeric.run, vocabulary(numeric.run)
+        ProofFileError naming the entry, for a run kind nobody registered, an unknown
+        quantity, a term of the wrong sort or one that divides by a run quantity."""
+        run = numeric.run
+        try:
+            words = quantities(run)
+        except UnknownRunKind as error:
+            raise ProofFileError(f"numeric.run = {run!r}: {error}") from None
         proof_vectors = set(vectors)
         scalars: dict[str, sympy.Expr] = {}
         vector_terms: dict[str, Vec] = {}
@@ -120,33 +128,51 @@ class Naming:
 
 def unbound(judgement: Judgement, run: str) -> str | None:
     """Why no row set of a `run` run binds the statement's quantities (None: one does)."""
-    scalars = {s.name for s in judgement.symbols() if gram_pair(s) is None}
-    vectors = {n for s in judgement.symbols() if (pair := gram_pair(s)) for n in pair}
-    if binding_of(scalars | vectors, run, scalars, vectors) is not None:
+    scalars, vectors = sorts(judgement)
+    found = kind(run)
+    if found.binding_for(scalars | vectors, scalars, vectors) is not None:
         return None
-    kind = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
-    strangers = sorted((scalars | vectors) - set(offered(run)))
+    article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
+    strangers = sorted((scalars | vectors) - set(found.offered))
     if strangers:
         hints = "".join(closest(n, run) for n in strangers[:1])
         return (f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'} no quantity "
-                f"of {kind}{hints}: bind {'it' if len(strangers) == 1 else 'them'} in "
+                f"of {article}{hints}: bind {'it' if len(strangers) == 1 else 'them'} in "
                 "[numeric] names")
-    wrong = sorted((scalars & VECTORS[run]) | (vectors - VECTORS[run]))
+    wrong = sorted((scalars & found.vectors) | (vectors - found.vectors))
     if wrong:
-        return f"{', '.join(wrong)}: of the other sort (vector or scalar) on {kind}"
-    sets = "; ".join(f"{b} rows bind {', '.join(sorted((scalars | vectors) & set(NAMES[b])))}"
-                     for b in BINDINGS[run])
-    return f"no row set of {kind} binds all of {', '.join(sorted(scalars | vectors))} ({sets})"
+        return f"{', '.join(wrong)}: of the other sort (vector or scalar) on {article}"
+    used = scalars | vectors
+    sets = "; ".join(f"{r.name} rows bind {', '.join(sorted(used & found.names(r.name)))}"
+                     for r in found.row_sets)
+    return f"no row set of {article} binds all of {', '.join(sorted(scalars | vectors))} ({sets})"
 
 
-def binding_of(names: set[str], run: str, scalars: set[str] | None = None,
-               vectors: set[str] | None = None) -> Binding | None:
-    """The first row set of `run` binding `names`, each of its own sort when the sorts are
-    given (a scalar `d` is not the online runs' direction vector `d`)."""
-    if (scalars is not None and scalars & VECTORS[run]) or (
-            vectors is not None and vectors - VECTORS[run]):
-        return None
-    return binding_for(names, run)
+def sorts(judgement: Judgement) -> tuple[set[str], set[str]]:
+    """The scalar quantities a judgement reads, and the vector ones (those of its Gram
+    symbols)."""
+    scalars = {s.name for s in judgement.symbols() if gram_pair(s) is None}
+    vectors = {n for s in judgement.symbols() if (pair := gram_pair(s)) for n in pair}
+    return scalars, vectors
+
+
+def binding_of(judgement: Judgement, run: str | RunKind = "online") -> str | None:
+    """The first row set of a `run` run binding every quantity the judgement reads, each of
+    its own sort (a scalar `d` is not the online runs' direction vector `d`)."""
+    scalars, vectors = sorts(judgement)
+    found = run if isinstance(run, RunKind) else kind(run)
+    return found.binding_for(scalars | vectors, scalars, vectors)
+
+
+def on_runs(stated: kernel.Statement, names: Naming) -> Judgement:
+    """A step's statement as one judgement over run quantities, divisions cleared (their
+    conditions become hypotheses: the statement says nothing where they fail), each name
+    replaced by what it denotes on runs."""
+    forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
+    claim, conditions = forms.pop()
+    hypotheses = tuple(dict.fromkeys(
+        [f for fact, side in forms for f in (*side, fact)] + list(conditions)))
+    return names.judgement(hypotheses, claim)
 
 
 def _unknown(text: str, run: str) -> str | None:
@@ -160,8 +186,19 @@ def _unknown(text: str, run: str) -> str | None:
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and id(node) not in called and \
-                node.id not in offered(run):
+                node.id not in kind(run).offered:
             return (f"{node.id!r} is no quantity of {run} runs{closest(node.id, run)}; they "
-                    f"offer: {', '.join(offered(run))}")
+                    f"offer: {', '.join(kind(run).offered)}")
     return None
 
+
+
+def law(run: str, name: str) -> Judgement:
+    """The law `name` of the run kind `run` (`RunKind.laws`: a relation over its quantities
+    that holds on every row by definition, such as the update rule), as a judgement."""
+    text = kind(run).laws[name]
+    relation = parse_relation(text, quantities(run))
+    fact, conditions = normal_form(kernel.Rel(relation.lhs, relation.op, relation.rhs, text), text)
+    if conditions:
+        raise ValueError(f"law {name} of {run} runs divides: {text}")
+    return Naming(run, {}, {}).judgement((), fact)
