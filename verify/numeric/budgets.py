@@ -94,5 +94,6 @@ BUDGETS: dict[str, Budget] = {
                       margin_families=396),
     "large": Budget(generated=1500, tight=1500, adversary_bounds=50, orders=50, real=4,
                     unit_margin=1200, orthonormal=6720, passes=400,
-                    prefix_orders=20),
+                    prefix_orders=20, separable_epochs=600, inseparable=400,
+                    inseparable_long=20, margin_families=3960),
 }
