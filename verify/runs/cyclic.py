@@ -538,7 +538,7 @@ def epoch_rows(run: CyclicRun, origin: Origin,
 # ---- runners -------------------------------------------------------------------------------
 
 
-def cyclic_runs(scenario: Scenario) -> CyclicRun:
+def cyclic_run(scenario: Scenario) -> CyclicRun:
     """The perceptron in cyclic epochs on the scenario, to convergence or its epoch cap."""
     return perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs)
 
@@ -582,19 +582,19 @@ def voted_epochs(data: Dataset, max_epochs: int) -> int:
     return min(cap, 3 * run.epochs + 2)
 
 
-def voted_runs(scenario: Scenario) -> CyclicRun:
+def voted_run(scenario: Scenario) -> CyclicRun:
     """The voted perceptron's own run on the scenario (`voted_epochs`)."""
     return voted_cyclic(scenario.data, scenario.u,
                         voted_epochs(scenario.data, scenario.max_epochs))
 
 
 #: The algorithms that make cyclic runs (`verify.numeric.algorithms` says on which campaign
-#: sources each runs); the default run (no algorithm named) is `cyclic_runs`.
+#: sources each runs); the default run (no algorithm named) is `cyclic_run`.
 ALGORITHMS: dict[str, Runner] = {
-    "cyclic-perceptron": cyclic_runs,
-    "margin-family-perceptron": cyclic_runs,
+    "cyclic-perceptron": cyclic_run,
+    "margin-family-perceptron": cyclic_run,
     "cycling-perceptron": cycling_runs,
-    "voted-perceptron": voted_runs,
+    "voted-perceptron": voted_run,
 }
 
 
@@ -602,7 +602,7 @@ def runner(algorithm: str | None) -> Runner:
     """The runner of `algorithm` (None: the perceptron in cyclic epochs); ValueError for an
     algorithm that makes no cyclic runs."""
     if algorithm is None:
-        return cyclic_runs
+        return cyclic_run
     if algorithm not in ALGORITHMS:
         raise ValueError(f"{algorithm} makes no cyclic runs: its steps cannot bind cyclic rows")
     return ALGORITHMS[algorithm]

@@ -21,7 +21,7 @@ from verify.audit.targets import scenarios_of
 from verify.numeric import epochs
 from verify.runs import cyclic
 from verify.runs.columns import Origin
-from verify.runs.cyclic import KIND, cycling_runs, far_start, label, runner, voted_runs
+from verify.runs.cyclic import KIND, cycling_runs, far_start, label, runner, voted_run
 from verify.runs.quantity import Scenario
 
 ORIGIN = Origin("test")
@@ -146,7 +146,7 @@ def test_a_far_start_is_far_and_only_on_surrounding_data() -> None:
 def test_voted_rows_are_freund_and_schapires_list() -> None:
     for scenario in [*epochs.separable_epochs(7, 4), *epochs.inseparable(7, 4)]:
         scenario = Scenario(scenario.data, scenario.u, scenario.origin, 12)
-        run = voted_runs(scenario)
+        run = voted_run(scenario)
         voted = run.voted
         assert voted is not None and voted == run_voted(scenario.data, run.epochs)
         rows = values(run, "cyclic-presentation")
@@ -201,7 +201,7 @@ def test_rows_for_some_names_are_those_columns_of_the_full_rows() -> None:
 
 def test_runners_per_algorithm_and_the_far_runs_named() -> None:
     xor = next(epochs.inseparable(0, 1))
-    assert runner(None) is runner("cyclic-perceptron") is cyclic.cyclic_runs
+    assert runner(None) is runner("cyclic-perceptron") is cyclic.cyclic_run
     with pytest.raises(ValueError, match="margin-perceptron makes no cyclic runs"):
         runner("margin-perceptron")
     near, far = cycling_runs(xor)
