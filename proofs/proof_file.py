@@ -84,7 +84,7 @@ NUMERIC_KEYS = ("run", "names", "algorithm", "data")
 MAX_DATA = 20
 #: The built-in run kinds; the audit reads a proof's `run` in the registry of run kinds
 #: (`verify.runs`), which a user may extend, so any identifier is read here.
-RUNS = ("online", "batch", "single-pass")
+RUNS = ("online", "batch", "single-pass", "cyclic")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
              "witness")
 USE_KEYS = ("step", "with")

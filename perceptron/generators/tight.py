@@ -10,6 +10,19 @@ exactly and the bound `R2/gamma^2 = n` equals the number of mistakes.
 A rational rotation (Cayley transform `Q = (I - A)(I + A)^-1` of a skew-symmetric integer
 `A`, exactly orthogonal) keeps every inner product, so rotated families are just as tight
 while no longer axis-aligned.
+
+**Tight at every margin** (`margin_family`). For every rational `rho = R^2/gamma^2 >= 1` the
+bound's integer part is attained: `k = floor(rho)` orthogonal examples of squared norm `R2`
+with any labels, and the separator `u = sum_i y_i x_i + v`, `v` orthogonal to every example
+with `||v||^2 = (rho - k) R2` (the completion: 0 when rho is an integer). Then
+`gamma_u = y_i <u, x_i> = R2` for every i, `<u, u> = rho R2`, so
+`R2 <u, u> / gamma_u^2 = rho`, and the perceptron makes exactly `k = floor(rho)` mistakes (each
+example is orthogonal to the iterate when first met). Over the reals this needs
+`k + 1 = ceil(rho)` dimensions (`k` when rho is an integer): one per example and one for `v`.
+Exact rationals may need more, since a rational vector of squared norm `q` needs as many
+coordinates as `q` needs rational squares (at most four, Lagrange): each example takes
+`len(rational_squares(R2))` coordinates (one when `R2` is a rational square) and `v` takes
+`len(rational_squares((rho - k) R2))`. No square root is ever taken.
 """
 
 from __future__ import annotations
@@ -21,6 +34,7 @@ from fractions import Fraction
 from math import gcd, lcm
 
 from perceptron.dataset import Dataset, Vector
+from perceptron.generators.adversary import rational_squares
 from perceptron.geometry.bound import NovikoffBound
 from perceptron.geometry.linear import norm2
 
@@ -106,3 +120,43 @@ def orthonormal(labels: Sequence[int], *, scale: Fraction | int = 1, dim: int | 
               for k in range(width))
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
     return TightFamily(Dataset(X, tuple(labels), name), u, c, c * c)
+
+
+def margin_family(rho: Fraction | int, *, R2: Fraction | int = 1,
+                  labels: Sequence[int] | None = None, dim: int | None = None,
+                  rotation_seed: int | None = None) -> TightFamily:
+    """`floor(rho)` orthogonal examples of squared norm `R2` (labels `labels`, all +1 by
+    default) and a separator `u` with `R2 <u, u> / gamma_u^2 = rho` exactly (module
+    docstring), in `dim` dimensions (at least what the exact construction needs; the rest
+    are zeros), rotated by an exact rational rotation when `rotation_seed` is given."""
+    rho, R2 = Fraction(rho), Fraction(R2)
+    if rho < 1:
+        raise ValueError(f"rho = R^2/gamma^2 must be at least 1, not {rho}")
+    if R2 <= 0:
+        raise ValueError(f"R2 must be positive, not {R2}")
+    k = rho.numerator // rho.denominator
+    ys = [1] * k if labels is None else list(labels)
+    if len(ys) != k or any(y not in (-1, 1) for y in ys):
+        raise ValueError(f"rho = {rho} needs {k} labels in -1/+1, not {labels!r}")
+    block = rational_squares(R2)
+    completion = rational_squares((rho - k) * R2)
+    need = k * len(block) + len(completion)
+    width = need if dim is None else dim
+    if width < need:
+        raise ValueError(f"rho = {rho}, R2 = {R2} need {need} dimensions exactly, not {width}")
+    zero = Fraction(0)
+    X = [[zero] * width for _ in range(k)]
+    u = [zero] * width
+    for i, y in enumerate(ys):
+        for j, v in enumerate(block):
+            X[i][i * len(block) + j] = v
+            u[i * len(block) + j] = y * v
+    for j, v in enumerate(completion):
+        u[k * len(block) + j] = v
+    if rotation_seed is not None:
+        Q = rational_rotation(width, rotation_seed)
+        X = [[sum((Q[r][c] * row[r] for r in range(width)), zero) for c in range(width)]
+             for row in X]
+        u = [sum((Q[r][c] * u[r] for r in range(width)), zero) for c in range(width)]
+    name = f"margin-family(rho={rho},R2={R2},dim={width},rotation={rotation_seed})"
+    return TightFamily(Dataset(tuple(tuple(row) for row in X), tuple(ys), name), tuple(u), R2, R2)

@@ -67,4 +67,39 @@ def summary(proof_id: str) -> Summary:
     time). The built-in files are the library's own; `load_builtin` validates them, and the
     tests check that both read the same."""
     document = tomllib.loads(PROOFS[proof_id].read_text(encoding="utf-8"))
-    return Summary(document["title"], len(document["step"]), document.get("source", ""))
+    return Summary(document["title"], len(_step_ids(proof_id)), document.get("source", ""))
+
+
+def _step_ids(proof_id: str) -> list[str]:
+    """The ids of a built-in proof's steps as the loader makes them, read from the TOML
+    alone: the steps copied from another built-in proof (`uses = ["PROOF/STEP"]`, with the
+    steps they use there, transitively, as `PROOF--STEP`, `proofs.imports`) and its own. The
+    built-in files use no `[imports]` aliases; the tests check that this counts what the
+    loader loads."""
+    steps = tomllib.loads(PROOFS[proof_id].read_text(encoding="utf-8"))["step"]
+    copies: dict[str, None] = {}
+    for table in steps:
+        for entry in table.get("uses", []):
+            reference = entry["step"] if isinstance(entry, dict) else entry
+            if "/" in reference:
+                source, _, step_id = reference.rpartition("/")
+                for used in _closure(source, step_id):
+                    copies.setdefault(f"{source}--{used}", None)
+    return [*copies, *(table["id"] for table in steps)]
+
+
+def _closure(proof_id: str, step_id: str) -> list[str]:
+    """`step_id` of the built-in proof `proof_id` and the steps it uses there, transitively,
+    in the proof's order (its own copies included)."""
+    ids = _step_ids(proof_id)
+    steps = tomllib.loads(PROOFS[proof_id].read_text(encoding="utf-8"))["step"]
+    uses: dict[str, set[str]] = {}
+    for table in steps:
+        named = {entry["step"] if isinstance(entry, dict) else entry
+                 for entry in table.get("uses", [])}
+        uses[table["id"]] = {n.replace("/", "--") for n in named}
+    needed = {step_id}
+    for current in reversed(ids):
+        if current in needed:
+            needed |= uses.get(current, set())
+    return [i for i in ids if i in needed]

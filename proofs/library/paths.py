@@ -33,6 +33,11 @@ RESULTS: tuple[str, ...] = (
     "margin-perceptron",
     "tightness-orthonormal",
     "nonseparable-freund-schapire",
+    "separable-converges",
+    "cycling-inseparable",
+    "averaged-voted",
+    "tightness-every-margin",
+    "voted-freund-schapire",
 )
 """Published results beyond the five sources, each checked on runs of its own algorithm."""
 

@@ -176,8 +176,8 @@ def test_a_bad_run_kind_is_placed_at_its_value(tmp_path: Path) -> None:
     text = ('title = "r"\nvectors = ["w"]\n[numeric]\nrun = "on line"\n[[step]]\nid = "a"\n'
             'claim = "norm2(w) >= 0"\n')
     assert _lines(text, tmp_path) == [
-        "p.toml:4:8: numeric.run must name a run kind (online, batch, single-pass, or one "
-        "registered with verify.runs)"]
+        "p.toml:4:8: numeric.run must name a run kind (online, batch, single-pass, cyclic, or "
+        "one registered with verify.runs)"]
 
 
 def test_a_misspelt_claim_is_one_error_not_two_out_of_order(tmp_path: Path) -> None:

@@ -12,8 +12,9 @@ source `data`: run to convergence with an exact separator as `u` when the data a
 separable through the origin (for kinds of runs to convergence, online and batch), and read
 as one pass at the quartiles of its own margins for kinds of single passes
 (`verify.runs.quantity.RunKind.passes`, `verify.numeric.passes.read_pass`), separable or
-not. Runs to convergence need a separator: for such a proof, data that have none are a fault
-of the file, named in one line.
+not. Kinds whose runs need no separator (`RunKind.any_data`: cyclic runs) run data that have
+none with `e_1` as the reference u. Runs to convergence need a separator: for such a proof,
+data that have none are a fault of the file, named in one line.
 """
 
 from __future__ import annotations
@@ -158,10 +159,14 @@ def scenarios_of(data: Dataset, separator: tuple[Fraction, ...] | None, run: str
     is run exactly as its file will be."""
     from verify.numeric.passes import read_pass
 
-    passes = None if run is None else kind(run).passes  # None: for every kind
+    chosen = None if run is None else kind(run)
+    passes = None if chosen is None else chosen.passes  # None: for every kind
     out: list[Scenario] = []
     if separator is not None and passes is not True:
         out.append(Scenario(data, separator, Origin(DATA_SOURCE, None, data.name)))
+    elif separator is None and chosen is not None and chosen.any_data and not passes:
+        reference = tuple(Fraction(int(i == 0)) for i in range(data.d))
+        out.append(Scenario(data, reference, Origin(DATA_SOURCE, None, data.name)))
     elif separator is None and passes is False:
         raise DataError(f"{path}: not linearly separable through the origin, so {run} runs "
                         "have no separator u (add a constant column for a bias)")

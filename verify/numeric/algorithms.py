@@ -20,9 +20,27 @@ campaign's, and is said here:
   Block–Novikoff bound is attained: its proof's hypotheses (`||x|| = 1`, `<u, x> = 1`) are
   the family's, so other data would only make its steps vacuous.
 
+The algorithms of the cyclic runs (issue 31; how each is run is `verify.runs.cyclic`'s):
+
+- `cyclic-perceptron`: the ordinary perceptron in cyclic epochs, read presentation by
+  presentation, on the cyclic runs' sources (`verify.numeric.campaign`): planted separable
+  data and data that are not separable (run for many epochs); and on users' data files.
+- `margin-family-perceptron`: the same runs on the families tight at every margin only
+  (source `margin-family`), whose proof's update facts (`<w, x> = 0` at each update, every
+  example at margin gamma_u on u) are the family's: other data would falsify its invariants'
+  premises, not its theorem.
+- `cycling-perceptron`: the same runs on the data that are not separable, and, where the
+  data surround the origin, runs from a start far out: the cycling theorem's epochs that
+  start far from the origin, which runs from 0 on these data never reach.
+- `voted-perceptron`: the voted perceptron's own runs (`perceptron.algorithms.voted`), with
+  its list of vectors and counts, for a number of epochs past the perceptron's convergence,
+  on the planted separable data and the data that are not separable; and on users' data
+  files.
+
 A source that some algorithm names (`EXCLUSIVE_SOURCES`) is run by that algorithm only: the
 default perceptron and the seed sources' algorithms never see it, so adding it leaves every
-other proof's instances as they were.
+other proof's instances as they were. An algorithm may also run shared sources (`also`: the
+users' data files), which stay every algorithm's.
 """
 
 from __future__ import annotations
@@ -39,13 +57,17 @@ class OwnAlgorithm:
     description: str
     sources: frozenset[str] | None = None
     skips: frozenset[str] = frozenset()  # sources it does not run (with `sources` None)
+    also: frozenset[str] = frozenset()  # shared sources it runs besides its own `sources`
 
     def accepts(self, source: str) -> bool:
         """Whether this algorithm runs the scenarios of `source`."""
         if self.sources is not None:
-            return source in self.sources
+            return source in self.sources or source in self.also
         return source not in EXCLUSIVE_SOURCES and source not in self.skips
 
+
+#: The sources of the cyclic runs (`verify.numeric.campaign`).
+CYCLIC_SOURCES = frozenset({"separable-epochs", "inseparable", "inseparable-long"})
 
 OWN_ALGORITHMS: dict[str, OwnAlgorithm] = {
     "margin-perceptron": OwnAlgorithm(
@@ -58,6 +80,34 @@ OWN_ALGORITHMS: dict[str, OwnAlgorithm] = {
         "orthonormal-perceptron",
         "the ordinary perceptron on orthonormal examples labelled +1 (source `orthonormal`)",
         frozenset({"orthonormal"}),
+    ),
+    "cyclic-perceptron": OwnAlgorithm(
+        "cyclic-perceptron",
+        "the ordinary perceptron in cyclic epochs until an epoch without an update (or the "
+        "epoch cap), read presentation by presentation (run kind `cyclic`)",
+        CYCLIC_SOURCES,
+        also=frozenset({"data"}),
+    ),
+    "margin-family-perceptron": OwnAlgorithm(
+        "margin-family-perceptron",
+        "the ordinary perceptron in cyclic epochs on the families tight at every margin "
+        "(source `margin-family`; run kind `cyclic`)",
+        frozenset({"margin-family"}),
+    ),
+    "cycling-perceptron": OwnAlgorithm(
+        "cycling-perceptron",
+        "the ordinary perceptron in cyclic epochs on data that are not separable, from 0 and, "
+        "where the data surround the origin, from a start far out (run kind `cyclic`)",
+        frozenset({"inseparable", "inseparable-long"}),
+        also=frozenset({"data"}),
+    ),
+    "voted-perceptron": OwnAlgorithm(
+        "voted-perceptron",
+        "the voted perceptron of Freund & Schapire (1999), for three times the perceptron's "
+        "epochs to convergence plus two (at most the epoch cap and 200), with its list of "
+        "vectors and counts (run kind `cyclic`)",
+        frozenset({"separable-epochs", "inseparable"}),
+        also=frozenset({"data"}),
     ),
 }
 

@@ -27,6 +27,12 @@ class Budget:
     orthonormal: int = 0  # orthonormal families labelled +1 (numeric.orthonormal), tightness
     passes: int = 0  # single passes per planted family (numeric.passes: noisy, adversarial, tight)
     prefix_orders: int = 0  # orders per real dataset read by prefix (numeric.passes)
+    # cyclic runs (numeric.epochs, issue 31): planted separable data, data that are not
+    # separable (short runs, and long ones of 10^4 epochs), the families tight at every margin
+    separable_epochs: int = 0
+    inseparable: int = 0
+    inseparable_long: int = 0
+    margin_families: int = 0
 
     def sources(self, seed: int) -> dict[str, Iterable[Scenario]]:
         """The seeded sources of this budget (the seed is printed in every origin)."""
@@ -51,6 +57,17 @@ class Budget:
             from verify.numeric.orthonormal import orthonormal_positive
 
             sources["orthonormal"] = orthonormal_positive(seed, self.orthonormal)
+        from verify.numeric import epochs
+
+        for name, count, make in (("separable-epochs", self.separable_epochs,
+                                   epochs.separable_epochs),
+                                  ("inseparable", self.inseparable, epochs.inseparable),
+                                  ("inseparable-long", self.inseparable_long,
+                                   epochs.inseparable_long),
+                                  ("margin-family", self.margin_families,
+                                   epochs.margin_families)):
+            if count:
+                sources[name] = make(seed, count)
         if self.passes:
             from verify.numeric import passes
 
@@ -66,14 +83,17 @@ class Budget:
 
 BUDGETS: dict[str, Budget] = {
     "small": Budget(generated=20, tight=20, adversary_bounds=10, orders=0, orthonormal=12,
-                    passes=4),
+                    passes=4, separable_epochs=6, inseparable=8, margin_families=24),
     # unit_margin: long runs, so that steps about states and batch iterates are checked on
     # at least 10^4 instances too (the other sources give them a few thousand). orthonormal:
     # its families have k + 1 states for k = 1..12, 90 per cycle of twelve, so 112 cycles give
     # its state steps 10 080 instances (the only source that binds them).
     "default": Budget(generated=150, tight=150, adversary_bounds=50, orders=5, real=1,
-                      unit_margin=120, orthonormal=1344, passes=30, prefix_orders=4),
+                      unit_margin=120, orthonormal=1344, passes=30, prefix_orders=4,
+                      separable_epochs=60, inseparable=40, inseparable_long=2,
+                      margin_families=396),
     "large": Budget(generated=1500, tight=1500, adversary_bounds=50, orders=50, real=4,
                     unit_margin=1200, orthonormal=6720, passes=400,
-                    prefix_orders=20),
+                    prefix_orders=20, separable_epochs=600, inseparable=400,
+                    inseparable_long=20, margin_families=3960),
 }

@@ -524,7 +524,9 @@ def verdicts(held: Sequence[Part],
     allow. The verdict is the same as checking the parts one by one in their order, stage by
     stage and in each the runs of small magnitude first (`SMALL`): counts add up, the least
     slack is the least, and the counterexample kept is the first violation in that order,
-    whichever batch found it.
+    whichever batch found it. A judgement that several checks state (a step copied into
+    another proof by `uses = ["PROOF/STEP"]` states its source's judgement) is evaluated once
+    per batch, its verdict given to each.
     """
     parts = [part for _, part in held]
     magnitudes = [part.magnitude() for part in parts]
@@ -535,8 +537,11 @@ def verdicts(held: Sequence[Part],
         batch = (parts[members[0]] if len(members) == 1
                  else InstanceBatch.concat([parts[i] for i in members]))
         ends = np.cumsum([len(parts[i]) for i in members])
-        for k, (_, judgement) in enumerate(checks):
-            verdict, row = judgement.check_rows(batch)
+        evaluated: dict[Judgement, tuple[NumericVerdict, int | None]] = {}
+        for k, (check, judgement) in enumerate(checks):
+            if check.judgement not in evaluated:  # a judgement several checks state: once
+                evaluated[check.judgement] = judgement.check_rows(batch)
+            verdict, row = evaluated[check.judgement]
             first = (math.inf if row is None
                      else rank[members[int(np.searchsorted(ends, row, side="right"))]])
             found[k].append((first, verdict))

@@ -151,6 +151,21 @@ def orthonormal_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Sh
             for a, b in _cuts(count, size)]
 
 
+def epoch_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> list[Shard]:
+    """The cyclic runs' sources (`verify.numeric.epochs`) in shards (scenario i from
+    seed + i): each long run of 10^4 epochs a shard of its own."""
+    from verify.numeric import epochs
+
+    out: list[Shard] = []
+    for name, count, make, per in (
+            ("separable-epochs", budget.separable_epochs, epochs.separable_epochs, size),
+            ("inseparable", budget.inseparable, epochs.inseparable, size),
+            ("inseparable-long", budget.inseparable_long, epochs.inseparable_long, 1),
+            ("margin-family", budget.margin_families, epochs.margin_families, 4 * size)):
+        out += [Shard(name, a, b, partial(make, seed + a, b - a)) for a, b in _cuts(count, per)]
+    return out
+
+
 def pass_shards(seed: int, count: int, prefix_orders: int, size: int = SHARD_SIZE
                 ) -> list[Shard]:
     """The single-pass sources (`verify.numeric.passes`) in shards: the planted families
@@ -183,7 +198,8 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: 
                 *orders_shards(seed, budget.orders, max(1, size // 5)),
                 *real_shards(seed, budget.real),
                 *unit_margin_shards(seed, budget.unit_margin, size),
-                *orthonormal_shards(seed, budget.orthonormal, size)]
+                *orthonormal_shards(seed, budget.orthonormal, size),
+                *epoch_shards(budget, seed, size)]
     if passes:
         out += pass_shards(seed, budget.passes, budget.prefix_orders, max(1, size // 2))
     return tuple(out)

@@ -15,11 +15,11 @@ A proof declares `[numeric] run = KIND`: its names are quantities of runs of tha
   rule), checked on its runs by the tests and by `verify.testing.check_run`.
 
 The registry is open. The built-in kinds (`verify.runs.online`, `verify.runs.batch`,
-`verify.runs.single_pass`) register themselves when `verify.runs` is imported; a user adds
-hers from Python (`register`) or names an installed entry point of the group `novikoff.runs`
-(`entry_point`), which is loaded only then: a proof file only selects among the kinds
-registered, it never makes one load or run code. Row set names are unique across kinds, so a
-row set names its kind (`kind_of`).
+`verify.runs.single_pass`, `verify.runs.cyclic`) register themselves when `verify.runs` is
+imported; a user adds hers from Python (`register`) or names an installed entry point of the
+group `novikoff.runs` (`entry_point`), which is loaded only then: a proof file only selects
+among the kinds registered, it never makes one load or run code. Row set names are unique
+across kinds, so a row set names its kind (`kind_of`).
 
 Derived quantities are not registered: a proof binds its own names to expressions over the
 base quantities (`[numeric] names`, `verify.runs.naming`).
@@ -93,7 +93,10 @@ class RunKind:
 
     `runner(algorithm)` is the runner of the named algorithm (None: the kind's default run);
     it raises ValueError for an algorithm that makes no runs of this kind. `label(origin,
-    run)` names one run among the several a scenario makes (a batch run's start).
+    run)` names one run among the several a scenario makes (a batch run's start). `passes`:
+    its runs are single passes (it reads single-pass scenarios only); `any_data`: its runs
+    need no separator, so a data file that is not separable is run too, with `e_1` as its
+    reference u (`verify.audit.targets.scenarios_of`).
     """
 
     name: str
@@ -102,6 +105,7 @@ class RunKind:
     row_sets: tuple[RowSet, ...]
     runner: Callable[[str | None], Runner]
     passes: bool = False
+    any_data: bool = False
     laws: Mapping[str, str] = field(default_factory=dict)
     label: Callable[[Origin, Any], Origin] = lambda origin, _run: origin
     rank: int = 100  # where docs and messages list it (`kinds`); a user's kind: after ours

@@ -21,7 +21,7 @@ from verify.audit.job import _admitted, _plan
 from verify.audit.targets import Target
 from verify.kernel import Fact, Judgement
 from verify.numeric import campaign
-from verify.numeric.algorithms import EXCLUSIVE_SOURCES, OWN_ALGORITHMS
+from verify.numeric.algorithms import EXCLUSIVE_SOURCES, OWN_ALGORITHMS, runs_by_default
 from verify.numeric.campaign import Check, run_campaign
 from verify.numeric.orthonormal import MAX_K, orthonormal_positive
 from verify.runs import kind_of
@@ -123,7 +123,12 @@ def test_mu_is_the_iterate_margin_on_both_paths() -> None:
 
 
 def test_an_exclusive_source_is_run_only_by_its_algorithm() -> None:
-    assert EXCLUSIVE_SOURCES == OWN_ALGORITHMS["orthonormal-perceptron"].sources
+    assert EXCLUSIVE_SOURCES == {"orthonormal", "separable-epochs", "inseparable",
+                                 "inseparable-long", "margin-family"}
+    assert EXCLUSIVE_SOURCES == frozenset().union(
+        *(a.sources for a in OWN_ALGORITHMS.values() if a.sources is not None))
+    assert not any(runs_by_default(s) for s in EXCLUSIVE_SOURCES)
+    assert runs_by_default("data") and OWN_ALGORITHMS["cyclic-perceptron"].accepts("data")
     margin_algorithm = OWN_ALGORITHMS["margin-perceptron"]
     assert [margin_algorithm.accepts(s) for s in ("generated", "adversary", "orthonormal")] == [
         True, False, False]

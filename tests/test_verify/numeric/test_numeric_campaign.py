@@ -7,6 +7,7 @@ on y<w,x> <= 0, cyclic epochs until an error-free one), kept here to cross-check
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -185,3 +186,26 @@ def test_when_rows_are_checked_changes_no_verdict() -> None:
     assert {key for key, v in verdicts.items() if v.status == "violated"} >= {
         ("late", "generated"), ("late", "adversary"), ("margin", "tight"),
         ("norm-growth-without-R2", "adversary")}
+
+
+def test_a_judgement_stated_by_two_checks_is_evaluated_once_per_batch(monkeypatch) -> None:
+    """A step copied into another proof (`uses = ["PROOF/STEP"]`) states the same judgement:
+    the campaign evaluates it once per batch and records the same verdict under both names."""
+    norm = next(c for c in canonical_checks() if c.name == "norm-invariant")
+    twice = [norm, replace(norm, name="copy-of-norm-invariant")]
+    calls: list[object] = []
+    original = CompiledJudgement.check_rows
+
+    def counted(self: CompiledJudgement, batch: object) -> object:
+        calls.append(batch)
+        return original(self, batch)
+
+    monkeypatch.setattr(CompiledJudgement, "check_rows", counted)
+    once = run_campaign(twice, {"generated": generated(0, 4)})
+    evaluations = len(calls)
+    calls.clear()
+    alone = run_campaign([norm], {"generated": generated(0, 4)})
+    assert evaluations == len(calls) > 0
+    assert once.verdicts[("norm-invariant", "generated")] == \
+        once.verdicts[("copy-of-norm-invariant", "generated")] == \
+        alone.verdicts[("norm-invariant", "generated")]

@@ -112,20 +112,26 @@ def test_budget_shards_cover_every_source_of_the_budget():
     budget = BUDGETS["small"]
     cut = budget_shards(budget, 0, size=7)
     passes = ["noisy", "adversarial", "tight-pass"]
+    cyclic = ["separable-epochs", "inseparable", "margin-family"]
     assert list(dict.fromkeys(s.source for s in cut)) == ["generated", "tight", "adversary",
-                                                          "orthonormal", *passes]
+                                                          "orthonormal", *cyclic, *passes]
     assert list(dict.fromkeys(s.source for s in cut)) == list(budget.sources(0))
     counts: dict[str, int] = {}
     for shard in cut:
         counts[shard.source] = counts.get(shard.source, 0) + shard.stop - shard.start
     assert counts == {"generated": budget.generated, "tight": budget.tight,
                       "adversary": budget.adversary_bounds, "orthonormal": budget.orthonormal,
+                      "separable-epochs": budget.separable_epochs,
+                      "inseparable": budget.inseparable,
+                      "margin-family": budget.margin_families,
                       **{name: budget.passes for name in passes}}
-    # the orthonormal shards make exactly the source's scenarios, in order
-    whole = list(budget.sources(0)["orthonormal"])
-    pieces = [s for shard in cut if shard.source == "orthonormal" for s in shard.scenarios()]
-    assert [s.origin for s in pieces] == [s.origin for s in whole]
-    assert [s.data for s in pieces] == [s.data for s in whole]
+    # the shards of a source seeded per scenario make exactly the source's scenarios, in order
+    for source in ("orthonormal", "inseparable", "margin-family"):
+        whole = list(budget.sources(0)[source])
+        pieces = [s for shard in cut if shard.source == source for s in shard.scenarios()]
+        assert [s.origin for s in pieces] == [s.origin for s in whole]
+        assert [s.data for s in pieces] == [s.data for s in whole]
+        assert [s.max_epochs for s in pieces] == [s.max_epochs for s in whole]
     # single passes and runs to convergence can be left out (no check would read them)
     assert [s.source for s in budget_shards(budget, 0, size=7, passes=False)] == [
         s.source for s in cut if s.source not in passes]

@@ -162,10 +162,12 @@ def test_without_registering_the_kind_the_file_is_refused(tmp_path: Path) -> Non
 
 
 def test_the_built_in_kinds_and_their_row_sets() -> None:
-    assert [k.name for k in kinds()] == ["online", "batch", "single-pass"]
+    assert [k.name for k in kinds()] == ["online", "batch", "single-pass", "cyclic"]
     assert [r.name for r in kind("online").row_sets] == ["state", "example", "update"]
     assert kind_of("batch-member") is kind("batch")
     assert kind_of("pass-update").passes and not kind("online").passes
+    assert kind_of("cyclic-epoch") is kind("cyclic") and kind("cyclic").any_data
+    assert not any(kind(name).any_data for name in ("online", "batch", "single-pass"))
     online = kind("online")
     assert online.binding_for({"w", "t", "R2"}) == "state"
     assert online.binding_for({"w", "x", "y"}) == "example"
@@ -196,7 +198,8 @@ def test_a_quantity_must_name_row_sets_of_its_kind() -> None:
 
 def test_an_unknown_kind_names_the_registered_ones_and_the_closest() -> None:
     with pytest.raises(UnknownRunKind, match=r"no run kind 'batc' \(closest: 'batch'\); "
-                                             r"registered: online, batch, single-pass"):
+                                             r"registered: online, batch, single-pass, "
+                                             r"cyclic"):
         kind("batc")
 
 
@@ -238,7 +241,7 @@ def test_an_entry_point_is_loaded_only_by_its_name(monkeypatch: pytest.MonkeyPat
 # ---- the built-in kinds keep their own laws ------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["online", "batch", "single-pass"])
+@pytest.mark.parametrize("name", ["online", "batch", "single-pass", "cyclic"])
 def test_every_law_of_a_built_in_kind_holds_exactly_on_its_runs(name: str) -> None:
     run_kind = kind(name)
     assert run_kind.laws

@@ -1,0 +1,108 @@
+"""The voted and the averaged perceptron (Freund & Schapire 1999, §2, Figure 1, and the
+averaged variant their experiments compare).
+
+Training is the online perceptron (w_0 = 0, step 1, a mistake when `y<v, x> <= 0`, the
+package's rule) run for exactly `epochs` cyclic epochs, never stopped early, keeping every
+prediction vector `v_1 = 0, v_2, ..., v_{k+1}` with its count `c_j`: the number of
+presentations it survived, the one that created it included (Freund and Schapire's
+`c := c + 1` at a correct prediction, `c_{k+1} := 1` at a mistake; `c_1` starts at 0). So the
+counts add up to the presentations, `epochs * n`, and the list has one vector more than the
+mistakes.
+
+- The voted perceptron predicts `sign(sum_j c_j sign(<v_j, x>))` (a score of 0, and a vector
+  with `<v_j, x> = 0`, count as neither sign: `vote` returns the score itself).
+- The averaged perceptron predicts `sign(<sum_j c_j v_j, x>)`; `averaged` is that vector (not
+  divided by the presentations, which does not change a sign).
+
+Everything is exact: the data are scaled by their common denominator to integer rows `X = s x`
+(`perceptron.algorithms.fast.integer_form`), the vectors are kept as the integers `V = s v`,
+and a prediction is decided on integers. No SymPy here (docs/design.md §1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from operator import add, mul
+
+from perceptron.algorithms.fast import integer_form
+from perceptron.dataset import Dataset, Vector
+from perceptron.errors import DataError
+
+
+@dataclass(frozen=True)
+class VotedRun:
+    """A trained voted perceptron: its prediction vectors and their counts, and the
+    presentations that made them (the example presented, and whether it was a mistake)."""
+
+    data: Dataset
+    epochs: int
+    scaled: tuple[tuple[int, ...], ...]  # the vectors times `scale`, as integers
+    scale: int
+    counts: tuple[int, ...]
+    presented: tuple[int, ...]
+    mistakes: tuple[bool, ...]
+
+    @cached_property
+    def vectors(self) -> tuple[Vector, ...]:
+        """The prediction vectors `v_1 = 0, ..., v_{k+1}`, exact."""
+        return tuple(tuple(Fraction(v, self.scale) for v in V) for V in self.scaled)
+
+    @property
+    def updates(self) -> int:
+        """The number of mistakes made in training (one less than the vectors)."""
+        return len(self.vectors) - 1
+
+    def averaged(self) -> Vector:
+        """`sum_j c_j v_j`, the averaged perceptron's vector (up to the positive factor
+        1 / (epochs * n), which no prediction depends on)."""
+        dim = self.data.d
+        return tuple(sum((c * v[i] for v, c in zip(self.vectors, self.counts, strict=True)),
+                         Fraction(0)) for i in range(dim))
+
+    def vote(self, x: Vector) -> int:
+        """`sum_j c_j sign(<v_j, x>)`: the voted perceptron's score on `x`."""
+        return sum(c * _sign(_dot(v, x)) for v, c in zip(self.vectors, self.counts, strict=True))
+
+    def predict_voted(self, x: Vector) -> int:
+        """The voted prediction in {-1, 0, +1} (0: a tied vote)."""
+        return _sign(self.vote(x))
+
+    def predict_averaged(self, x: Vector) -> int:
+        """The averaged prediction in {-1, 0, +1} (0: `x` on the averaged hyperplane)."""
+        return _sign(_dot(self.averaged(), x))
+
+
+def run_voted(data: Dataset, epochs: int) -> VotedRun:
+    """Train the voted perceptron on `data` for exactly `epochs` cyclic epochs (in order)."""
+    if epochs < 1:
+        raise DataError(f"epochs must be at least 1, not {epochs}")
+    form = integer_form(data)
+    Z = [[int(v) for v in row] for row in form.signed().tolist()]
+    W = [0] * form.d
+    vectors: list[list[int]] = [list(W)]
+    counts = [0]
+    presented: list[int] = []
+    mistakes: list[bool] = []
+    for _ in range(epochs):
+        for i, z in enumerate(Z):
+            wrong = sum(map(mul, W, z)) <= 0
+            presented.append(i)
+            mistakes.append(wrong)
+            if wrong:
+                W = list(map(add, W, z))
+                vectors.append(list(W))
+                counts.append(1)
+            else:
+                counts[-1] += 1
+    return VotedRun(data, epochs, tuple(map(tuple, vectors)), form.scale, tuple(counts),
+                    tuple(presented), tuple(mistakes))
+
+
+def _dot(a: Vector, b: Vector) -> Fraction:
+    return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
+
+
+def _sign(value: Fraction | int) -> int:
+    return (value > 0) - (value < 0)

@@ -1,0 +1,217 @@
+"""`verify/runs/cyclic.py`: cyclic runs and their rows, against plain Fraction computations.
+
+Every quantity a cyclic row binds is recomputed here from its definition (the iterate, the
+epoch's start, the counts of Freund and Schapire's list, the Gordan sums) on runs of every
+campaign source of the cyclic runs; and the facts the library proofs take from the runs as
+hypotheses (the glue of `cycling-inseparable`, `separable-converges`, `tightness-every-margin`)
+are checked to hold on every row they are about, so that no step is vacuous by a wrong row.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from perceptron.algorithms.margin import run_margin
+from perceptron.algorithms.voted import run_voted
+from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.separability import Inseparable, separability
+from verify.audit.targets import scenarios_of
+from verify.numeric import epochs
+from verify.runs import cyclic
+from verify.runs.columns import Origin
+from verify.runs.cyclic import KIND, cycling_runs, far_start, label, runner, voted_run
+from verify.runs.quantity import Scenario
+
+ORIGIN = Origin("test")
+
+
+def dot(a: Vector, b: Vector) -> Fraction:
+    return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
+
+
+def norm2(a: Vector) -> Fraction:
+    return dot(a, a)
+
+
+def values(run: cyclic.CyclicRun, binding: str) -> list[dict[str, object]]:
+    """Every row of `binding` as a dict of exact values (every name the row set binds)."""
+    batch = KIND.rows(run, binding, ORIGIN, KIND.names(binding))
+    n = len(batch.iteration)
+    out: list[dict[str, object]] = [{} for _ in range(n)]
+    for name, column in batch.scalars.items():
+        for i in range(n):
+            out[i][name] = column.value(i)
+    for name, vectors in batch.vectors.items():
+        for i in range(n):
+            out[i][name] = vectors.row(i)[:run.data.d]
+    return out
+
+
+def margin_of(data: Dataset, w: Vector) -> Fraction:
+    return min(y * dot(w, x) for x, y in zip(data.X, data.y, strict=True))
+
+
+def scenarios() -> list[Scenario]:
+    """A few of each source's scenarios, the data that are not separable for 20 epochs."""
+    short = [Scenario(s.data, s.u, s.origin, 20) for s in epochs.inseparable(3, 8)]
+    return [*epochs.separable_epochs(3, 4), *short, *epochs.margin_families(0, 6)]
+
+
+def test_presentation_rows_are_the_perceptron_presented_example_by_example() -> None:
+    for scenario in scenarios():
+        run = cyclic.perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs)
+        reference = run_margin(scenario.data, 0, max_epochs=scenario.max_epochs)
+        assert run.epochs == reference.epochs and run.P == run.epochs * scenario.data.n
+        data, N = scenario.data, scenario.data.n
+        w: Vector = tuple(Fraction(0) for _ in range(data.d))
+        rows = values(run, "cyclic-presentation")
+        for p, row in enumerate(rows):
+            j = p % N
+            if j == 0:
+                start, r, h, k = w, 0, Fraction(0), sum(run.mistakes[p:p + N])
+            m = int(data.y[j] * dot(w, data.X[j]) <= 0)
+            after = tuple(a + m * data.y[j] * b for a, b in zip(w, data.X[j], strict=True))
+            assert (row["w"], row["x"], row["y"], row["m"], row["w_next"]) == (
+                w, data.X[j], data.y[j], m, after)
+            assert (row["n"], row["t"], row["r"], row["h"], row["k"], row["ws"]) == (
+                p, sum(run.mistakes[:p]), r, h, k, start)
+            assert row["mu"] == margin_of(data, w) and row["mus"] == margin_of(data, start)
+            r, h, w = r + m, h + m * norm2(data.X[j]), after
+        if reference.converged:  # the last epoch has no update
+            assert not any(run.mistakes[-N:])
+
+
+def test_state_rows_count_epochs_and_read_the_gordan_certificate() -> None:
+    for scenario in scenarios():
+        run = cyclic.perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs)
+        rows = values(run, "cyclic-state")
+        assert [row["t"] for row in rows] == list(range(len(rows)))
+        assert all(row["ue"] <= row["t"] for row in rows)
+        lam = run.certificate
+        found = separability(scenario.data)
+        if isinstance(found, Inseparable):
+            assert any(lam) and all(v >= 0 for v in lam)
+            assert all(row["z"] == tuple(Fraction(0) for _ in row["z"]) for row in rows)
+            assert all(row["S"] == 0 and row["L"] > 0 and row["mu"] <= 0 for row in rows)
+            assert rows[-1]["ue"] == run.epochs  # every epoch updates
+        else:
+            assert not any(lam) and all(row["L"] == 0 for row in rows)
+            assert rows[-1]["mu"] > 0 and rows[-1]["E"] == rows[-1]["ue"] + 1
+        for row in rows:
+            assert row["S"] == sum(v * y * dot(row["w"], x) for v, x, y in
+                                   zip(lam, scenario.data.X, scenario.data.y, strict=True))
+
+
+def test_the_cycling_glue_holds_on_every_epoch_and_far_epochs_occur() -> None:
+    """Every fact `cycling-inseparable` takes from an epoch holds on every epoch row of the
+    cycling runs (from 0 and from far out), so none of its steps is vacuous by a row, and
+    the far case (mus <= -T, where the theorem's decrease is) is met."""
+    far_epochs = 0
+    for scenario in [*epochs.inseparable(5, 8), *epochs.inseparable_long(0, 2)]:
+        scenario = Scenario(scenario.data, scenario.u, scenario.origin, 80)
+        for run in cycling_runs(scenario):
+            const = run.constants
+            N, R2, T, delta = const["N"], const["R2"], const["T"], const["delta"]
+            for row in values(run, "cyclic-epoch"):
+                ws, g, wb, xs, ys = row["ws"], row["g"], row["wb"], row["xs"], row["ys"]
+                kb, k, m1, mus, far = row["kb"], row["k"], row["m1"], row["mus"], row["far"]
+                gap = tuple(a - b for a, b in zip(wb, ws, strict=True))
+                end = tuple(a + b for a, b in zip(ws, g, strict=True))
+                after = tuple(a + m1 * ys * b for a, b in zip(wb, xs, strict=True))
+                assert mus == ys * dot(ws, xs) == margin_of(run.data, ws)
+                assert norm2(gap) <= kb * (kb + 1) * R2 and norm2(g) <= k * (k + 1) * R2
+                assert norm2(wb) <= norm2(ws) + kb * R2
+                assert norm2(end) <= norm2(after) + (k - kb - m1) * R2
+                assert kb + m1 <= k <= N and m1 in (0, 1) and far in (0, 1)
+                assert (1 - m1) * ys * dot(wb, xs) + m1 > 0 and m1 * ys * dot(wb, xs) <= 0
+                assert far == int(mus <= -T)
+                if delta > 0:
+                    assert mus <= 0 and mus * mus >= delta * delta * norm2(ws)
+                    far_epochs += far
+    assert far_epochs > 0
+
+
+def test_a_far_start_is_far_and_only_on_surrounding_data() -> None:
+    xor = next(epochs.inseparable(0, 1))  # kind 0: xor
+    run = cyclic.perceptron_cyclic(xor.data, xor.u, 5)
+    start = far_start(run)
+    assert start is not None and norm2(start) >= (2 * run.constants["K"] + 1) ** 2
+    planted = next(epochs.separable_epochs(0, 1))
+    assert far_start(cyclic.perceptron_cyclic(planted.data, planted.u, 50)) is None
+    assert len(cycling_runs(xor)) == 2
+
+
+def test_voted_rows_are_freund_and_schapires_list() -> None:
+    for scenario in [*epochs.separable_epochs(7, 4), *epochs.inseparable(7, 4)]:
+        scenario = Scenario(scenario.data, scenario.u, scenario.origin, 12)
+        run = voted_run(scenario)
+        voted = run.voted
+        assert voted is not None and voted == run_voted(scenario.data, run.epochs)
+        rows = values(run, "cyclic-presentation")
+        made = 0
+        for p, row in enumerate(rows):
+            counts = [*voted.counts[:made], row["c"]]
+            assert row["C"] == sum(voted.counts[:made]) and row["C"] + row["c"] == p
+            assert row["P"] == tuple(sum((c * v[i] for c, v in zip(
+                voted.counts[:made], voted.vectors[:made], strict=True)), Fraction(0))
+                for i in range(scenario.data.d))
+            assert row["a"] == tuple(a + row["c"] * b for a, b in zip(
+                row["P"], row["w"], strict=True))
+            x, y = row["x"], row["y"]
+            signs = [(dot(v, x) > 0) - (dot(v, x) < 0) for v in voted.vectors[:made + 1]]
+            assert row["V"] == sum(c * s for c, s in zip(voted.counts[:made], signs[:made],
+                                                         strict=True))
+            assert row["s"] == signs[-1]
+            assert (row["Wp"], row["Wn"], row["Wz"]) == tuple(
+                sum(c for c, s in zip(counts, signs, strict=True) if y * s == want)
+                for want in (1, -1, 0))
+            made += int(row["m"])
+
+
+def test_rows_of_another_kind_and_a_start_off_the_lattice_are_refused() -> None:
+    scenario = next(epochs.separable_epochs(0, 1))
+    run = cyclic.perceptron_cyclic(scenario.data, scenario.u, 10)
+    with pytest.raises(ValueError, match="no 'state' rows"):
+        KIND.rows(run, "state", ORIGIN)
+    assert KIND.row_names == {"cyclic-state", "cyclic-presentation", "cyclic-epoch"}
+    halves = Dataset.of([["1/2", 1], [1, "-1/3"]], [1, -1])
+    with pytest.raises(ValueError, match="not a multiple of 1/6"):
+        cyclic.perceptron_cyclic(halves, (Fraction(1), Fraction(0)), 3,
+                                 (Fraction(1, 7), Fraction(0)))
+
+
+def test_rows_for_some_names_are_those_columns_of_the_full_rows() -> None:
+    scenario = next(epochs.inseparable(2, 1))
+    run = cyclic.perceptron_cyclic(scenario.data, scenario.u, 6)
+    picks = {"cyclic-state": {"w", "mu", "B2"}, "cyclic-presentation": {"x", "mus", "c"},
+             "cyclic-epoch": {"g", "far"}}
+    for row_set, names in picks.items():
+        full, some = KIND.rows(run, row_set, ORIGIN), KIND.rows(run, row_set, ORIGIN, names)
+        assert set(full.scalars) | set(full.vectors) == KIND.names(row_set)
+        assert set(some.scalars) | set(some.vectors) == names
+        for name in names & set(some.scalars):
+            assert [some.scalars[name].value(i) for i in range(len(some))] == \
+                [full.scalars[name].value(i) for i in range(len(full))]
+        for name in names & set(some.vectors):
+            assert [some.vectors[name].row(i) for i in range(len(some))] == \
+                [full.vectors[name].row(i) for i in range(len(full))]
+
+
+def test_runners_per_algorithm_and_the_far_runs_named() -> None:
+    xor = next(epochs.inseparable(0, 1))
+    assert runner(None) is runner("cyclic-perceptron") is cyclic.cyclic_run
+    with pytest.raises(ValueError, match="margin-perceptron makes no cyclic runs"):
+        runner("margin-perceptron")
+    near, far = cycling_runs(xor)
+    assert label(ORIGIN, near) == ORIGIN
+    assert "from w0 = " in label(ORIGIN, far).dataset and label(ORIGIN, far) != ORIGIN
+
+
+def test_a_data_file_that_is_not_separable_is_run_with_e1_as_u() -> None:
+    xor = next(epochs.inseparable(0, 1)).data
+    (scenario,) = scenarios_of(xor, None, "cyclic", "xor.csv")
+    assert scenario.u == (Fraction(1), Fraction(0)) and scenario.data is xor
+    with pytest.raises(Exception, match="not linearly separable"):
+        scenarios_of(xor, None, "online", "xor.csv")

@@ -1,0 +1,642 @@
+"""Cyclic runs (`[numeric] run = "cyclic"`): the run kind of the theorems about epochs.
+
+An online run (`verify.runs.online`) is read update by update; the theorems of issue 31 are
+about what happens between updates: an epoch without an update (separable <=> converges),
+the iterate's path inside one epoch (the cycling theorem), the voted and the averaged
+perceptron's counts (every presentation counts). A cyclic run is the perceptron run in cyclic
+epochs over the data in order, read presentation by presentation: which example is
+presented, whether it is updated on. It runs on any data, separable or not (a scenario
+without a separator has `e_1` as its reference `u`, `RunKind.any_data`).
+
+This module is the kind's one home: its quantities (`QUANTITIES`, the docs are generated from
+them), its runs (`perceptron_cyclic`, `voted_cyclic`: each replayed exactly and compared with
+the algorithm's own implementation), its runners per algorithm (`ALGORITHMS`; on which
+campaign sources each runs is `verify.numeric.algorithms`') and its row builders. Every value
+is exact: `w_t = W_t / s` for the integer form `X = s x` of the data
+(`perceptron.algorithms.fast.integer_form`).
+
+The constants `T`, `delta`, `K`, `B2` are those of `proofs/library/cycling-inseparable.toml`:
+`T = (3N - 1) R2 / 2`; `delta` a rational lower bound, to 1/1000, on the inner radius of the
+signed examples' hull when it surrounds the origin (`perceptron.geometry.inner_radius`), else
+0; `K = T / delta` (0 without delta); `B2 = ||w0||^2 + 2 K^2 + 2 N (N + 1) R2`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from operator import add, mul
+
+import numpy as np
+
+from perceptron.algorithms.fast import IntegerForm, integer_form, integer_vector
+from perceptron.algorithms.margin import run_margin
+from perceptron.algorithms.voted import VotedRun, run_voted
+from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.inner_radius import inner_radius2, rational_below_root
+from verify.runs.columns import (
+    INT64_LIMIT,
+    Column,
+    InstanceBatch,
+    IntArray,
+    Origin,
+    VectorColumn,
+    as_object,
+    max_abs,
+    run_rows,
+)
+from verify.runs.quantity import Quantity, RowSet, RunKind, Runner, Scenario, register
+
+_ALL = ("cyclic-state", "cyclic-presentation", "cyclic-epoch")
+_STATE = ("cyclic-state",)
+_PRESENTATION = ("cyclic-presentation",)
+_EPOCH = ("cyclic-epoch",)
+_STATE_PRESENTATION = ("cyclic-state", "cyclic-presentation")
+_PRESENTATION_EPOCH = ("cyclic-presentation", "cyclic-epoch")
+
+#: The quantities of a cyclic run: name, vector?, what it denotes, the row sets binding it.
+QUANTITIES = (
+    # constants of a run, on every row
+    Quantity("u", True, "the reference vector: a separator of the scenario, `e_1` for data "
+             "without one", _ALL),
+    Quantity("gamma_u", False, "`min_j y_j <u, x_j>` (`<= 0` when u does not separate)",
+             _ALL),
+    Quantity("R2", False, "`max_j ||x_j||^2`", _ALL),
+    Quantity("N", False, "the number of examples", _ALL),
+    Quantity("w0", True, "the run's start (0 but for the cycling perceptron's runs from a "
+             "start far out)", _ALL),
+    Quantity("T", False, "`(3N - 1) R2 / 2`", _ALL),
+    Quantity("delta", False, "a rational lower bound, to 1/1000, on the inner radius of the "
+             "signed examples' hull when it surrounds the origin (data that are not "
+             "separable); else 0", _ALL),
+    Quantity("K", False, "`T / delta` (0 without delta)", _ALL),
+    Quantity("B2", False, "`||w0||^2 + 2 K^2 + 2 N (N + 1) R2`", _ALL),
+    # the iterate
+    Quantity("w", True, "the iterate (before the presentation, on presentation rows)",
+             _STATE_PRESENTATION),
+    Quantity("t", False, "the updates made before `w`", _STATE_PRESENTATION),
+    Quantity("mu", False, "`min_j y_j <w, x_j>`, the margin of the row's iterate on the data",
+             _STATE_PRESENTATION),
+    # states
+    Quantity("ue", False, "the epochs the first t updates fall in", _STATE),
+    Quantity("E", False, "the run's number of epochs", _STATE),
+    Quantity("z", True, "`sum_j lam_j y_j x_j` for a Gordan certificate `lam` of the data "
+             "(`perceptron.geometry.separability`; all 0 when they are separable): the zero "
+             "vector, computed", _STATE),
+    Quantity("S", False, "`sum_j lam_j y_j <w, x_j>`, term by term", _STATE),
+    Quantity("L", False, "`sum_j lam_j`", _STATE),
+    # presentations
+    Quantity("x", True, "the example presented", _PRESENTATION),
+    Quantity("y", False, "its label", _PRESENTATION),
+    Quantity("m", False, "1 when the presentation is an update, else 0", _PRESENTATION),
+    Quantity("w_next", True, "the iterate after the presentation, `w + m y x`",
+             _PRESENTATION),
+    Quantity("n", False, "the presentations before this one", _PRESENTATION),
+    Quantity("r", False, "the updates of this epoch before this presentation",
+             _PRESENTATION),
+    Quantity("h", False, "the sum of `y^2 ||x||^2` over those updates", _PRESENTATION),
+    Quantity("ws", True, "the iterate at the start of the epoch", _PRESENTATION_EPOCH),
+    Quantity("mus", False, "`min_j y_j <ws, x_j>`, the epoch's start margin",
+             _PRESENTATION_EPOCH),
+    Quantity("k", False, "the updates of the whole epoch", _PRESENTATION_EPOCH),
+    Quantity("c", False, "the voted perceptron's count of its current vector (Freund & "
+             "Schapire's list; read off the voted perceptron's own run where it is one)",
+             _PRESENTATION),
+    Quantity("C", False, "the sum of the counts `c_j` of the retired vectors", _PRESENTATION),
+    Quantity("P", True, "the sum of `c_j v_j` over the retired vectors", _PRESENTATION),
+    Quantity("a", True, "the sum of the iterate held after each earlier presentation",
+             _PRESENTATION),
+    Quantity("V", False, "the retired vectors' vote `sum_j c_j sign(<v_j, x>)` on x",
+             _PRESENTATION),
+    Quantity("s", False, "`sign(<w, x>)`", _PRESENTATION),
+    Quantity("Wp", False, "the counts of the whole list (retired and current) whose vector "
+             "classifies x right", _PRESENTATION),
+    Quantity("Wn", False, "the counts of the list whose vector classifies x wrong",
+             _PRESENTATION),
+    Quantity("Wz", False, "the counts of the list whose vector has `<v, x> = 0`",
+             _PRESENTATION),
+    # epochs
+    Quantity("g", True, "what the epoch adds to its start: its end is `ws + g`", _EPOCH),
+    Quantity("xs", True, "the worst example of `ws`: the first j with `y_j <ws, x_j> = mus`",
+             _EPOCH),
+    Quantity("ys", False, "its label", _EPOCH),
+    Quantity("wb", True, "the iterate when `xs` is presented in the epoch", _EPOCH),
+    Quantity("kb", False, "the epoch's updates before that presentation", _EPOCH),
+    Quantity("m1", False, "1 when that presentation is an update", _EPOCH),
+    Quantity("far", False, "1 when `mus <= -T`, else 0", _EPOCH),
+    Quantity("e", False, "the epochs before this one", _EPOCH),
+)
+
+
+@dataclass(frozen=True)
+class CyclicRun:
+    """A run in cyclic epochs, presentation by presentation: the example presented and
+    whether it was updated on; the voted perceptron's list when the run is its."""
+
+    data: Dataset
+    u: Vector
+    presented: tuple[int, ...]
+    mistakes: tuple[int, ...]
+    epochs: int
+    voted: VotedRun | None = None
+    start: Vector | None = None  # w0 (None: the zero vector)
+
+    @cached_property
+    def w0(self) -> Vector:
+        """The initial iterate."""
+        return self.start if self.start is not None else tuple(Fraction(0) for _ in self.u)
+
+    @cached_property
+    def W0(self) -> list[int]:
+        """`s w0`, integers (a start off the data's lattice 1/s is refused)."""
+        if self.start is None:
+            return [0] * self.data.d
+        scaled = [v * self.form.scale for v in self.w0]
+        if any(v.denominator != 1 for v in scaled):
+            raise ValueError(f"w0 = {self.w0} is not a multiple of 1/{self.form.scale}")
+        return [int(v) for v in scaled]
+
+    @cached_property
+    def form(self) -> IntegerForm:
+        """The data as integers `X = s x` (one common scale `s`)."""
+        return integer_form(self.data)
+
+    @cached_property
+    def Z(self) -> IntArray:
+        """`y_j X_j`, exact."""
+        return self.form.signed()
+
+    @cached_property
+    def W(self) -> IntArray:
+        """The iterate before each presentation, and after the last (P + 1 rows, `s w`):
+        int64 when a bound on every partial sum allows, else Python ints."""
+        top = max_abs(self.Z) * (1 + sum(self.mistakes)) + max(map(abs, self.W0), default=0)
+        Z = self.Z.astype(np.int64) if top <= INT64_LIMIT and self.Z.dtype != object \
+            else as_object(self.Z)
+        steps = Z[np.array(self.presented, dtype=np.int64)] * \
+            np.array(self.mistakes, dtype=np.int64)[:, None]
+        start = np.array([self.W0], dtype=Z.dtype)
+        return start + np.concatenate([np.zeros_like(start), np.cumsum(steps, axis=0)]) \
+            if len(steps) else start
+
+    @cached_property
+    def margins(self) -> IntArray:
+        """`<W, Z_j>` for every row of `W` and example j (P + 1 by N, over `s^2`), exact."""
+        W, Z = self.W, self.Z
+        if W.dtype != object and Z.dtype != object and \
+                max_abs(W) * max_abs(Z) * self.data.d <= INT64_LIMIT:
+            return W @ Z.astype(np.int64).T
+        return as_object(W) @ as_object(Z).T
+
+    @cached_property
+    def R2(self) -> Fraction:
+        """`max_j ||x_j||^2`."""
+        return Fraction(self.form.radius2(), self.form.scale ** 2)
+
+    @cached_property
+    def gamma_u(self) -> Fraction:
+        """`min_j y_j <u, x_j>` (<= 0 when u does not separate), from the integers."""
+        U, D = integer_vector(self.u)
+        Z = as_object(self.Z)
+        return Fraction(int(min(Z @ np.array(U, dtype=object))), D * self.form.scale)
+
+    @cached_property
+    def certificate(self) -> tuple[Fraction, ...]:
+        """A Gordan certificate `lam` of the data, or zeros when they are separable."""
+        if self.gamma_u > 0:
+            return tuple(Fraction(0) for _ in self.data.X)
+        return gordan(self.data)
+
+    @cached_property
+    def constants(self) -> dict[str, Fraction]:
+        """`N`, `R2`, `T`, `delta`, `K`, `B2`, `gamma_u`."""
+        N, R2 = self.data.n, self.R2
+        inner = surrounding(self.data) if self.gamma_u <= 0 else None
+        delta = rational_below_root(inner) if inner is not None else Fraction(0)
+        T = (3 * N - 1) * R2 / 2
+        K = T / delta if delta > 0 else Fraction(0)
+        w02 = sum((v * v for v in self.w0), Fraction(0)) if self.start is not None else 0
+        return {"N": Fraction(N), "R2": R2, "T": T, "delta": delta, "K": K,
+                "B2": w02 + 2 * K * K + 2 * N * (N + 1) * R2, "gamma_u": self.gamma_u}
+
+    @cached_property
+    def constant_vectors(self) -> dict[str, VectorColumn]:
+        """`u` and `w0`, one row each."""
+        w0 = VectorColumn(np.array([self.W0], dtype=object), self.form.scale) \
+            if self.start is not None else VectorColumn(np.zeros((1, self.data.d),
+                                                                 dtype=np.int64))
+        return {"u": VectorColumn.of([self.u]), "w0": w0}
+
+    @cached_property
+    def squared_norms(self) -> IntArray:
+        """`||X_j||^2` for every example (over `s^2`), exact."""
+        rows = as_object(self.form.rows)
+        return (rows * rows).sum(axis=1) if len(rows) else np.zeros(0, dtype=object)
+
+    @property
+    def P(self) -> int:
+        """The number of presentations."""
+        return len(self.presented)
+
+    @cached_property
+    def update_positions(self) -> IntArray:
+        """The presentations that are updates."""
+        return np.flatnonzero(np.array(self.mistakes, dtype=np.int64))
+
+
+def gordan(data: Dataset) -> tuple[Fraction, ...]:
+    """A Gordan certificate of `data` (`perceptron.geometry.separability`), zeros when they are
+    separable; decided once per examples and labels in a process (a source that draws data
+    until they are not separable, and every run of the scenario, share it)."""
+    return _gordan(data.X, data.y)
+
+
+@lru_cache(maxsize=256)
+def _gordan(X: tuple[Vector, ...], y: tuple[int, ...]) -> tuple[Fraction, ...]:
+    from perceptron.geometry.separability import Inseparable, separability
+
+    found = separability(Dataset(X, y))
+    return tuple(found.lam) if isinstance(found, Inseparable) else tuple(Fraction(0) for _ in X)
+
+
+def surrounding(data: Dataset) -> Fraction | None:
+    """`perceptron.geometry.inner_radius.inner_radius2(data)`, once per examples and labels."""
+    return _surrounding(data.X, data.y)
+
+
+@lru_cache(maxsize=256)
+def _surrounding(X: tuple[Vector, ...], y: tuple[int, ...]) -> Fraction | None:
+    return inner_radius2(Dataset(X, y))
+
+
+def perceptron_cyclic(data: Dataset, u: Vector, max_epochs: int,
+                      start: Vector | None = None) -> CyclicRun:
+    """The perceptron in cyclic epochs from `start` (default 0) until an epoch without an
+    update (or `max_epochs`), replayed presentation by presentation and compared with the
+    perceptron's own run (`run_margin(data, 0)` from 0, the exact engine from a start)."""
+    run = CyclicRun(data, tuple(u), (), (), 0, start=start)
+    Z = [[int(v) for v in row] for row in run.form.signed().tolist()]
+    W = list(run.W0)
+    presented: list[int] = []
+    mistakes: list[int] = []
+    epochs = 0
+    while epochs < max_epochs:
+        epochs += 1
+        clean = True
+        for j, z in enumerate(Z):  # map over operator functions: the margin perceptron's idiom
+            wrong = sum(map(mul, W, z)) <= 0
+            presented.append(j)
+            mistakes.append(int(wrong))
+            if wrong:
+                W = list(map(add, W, z))
+                clean = False
+        if clean:
+            break
+    made, covered = _reference(data, max_epochs, start)
+    replayed = [j for j, m in zip(presented[:covered * data.n], mistakes, strict=False) if m]
+    if tuple(replayed) != made or (covered < epochs and start is None):
+        raise RuntimeError(f"cyclic replay of {data.name} differs from the perceptron's run")
+    return CyclicRun(data, tuple(u), tuple(presented), tuple(mistakes), epochs, start=start)
+
+
+def _reference(data: Dataset, max_epochs: int, start: Vector | None
+               ) -> tuple[tuple[int, ...], int]:
+    """The examples updated on by the perceptron's own implementation, and the epochs it ran:
+    the margin perceptron at beta = 0 from 0; from another start the exact engine, which stops
+    early where the run cycles (a repeated state at an epoch's start: the epochs after it
+    repeat, so the replay's first epochs are compared with it)."""
+    from perceptron.algorithms.online import run_online
+    from perceptron.conventions import DEFAULT
+
+    if start is None:
+        margin = run_margin(data, 0, max_epochs=max_epochs)
+        return margin.indices, margin.epochs
+    result = run_online(data, replace(DEFAULT, w0=tuple(start)), max_epochs=max_epochs,
+                        keep_trace=True)
+    return tuple(int(i) for i in result.trace.indices), result.epochs
+
+
+def voted_cyclic(data: Dataset, u: Vector, epochs: int) -> CyclicRun:
+    """The voted perceptron's own run for `epochs` epochs, with its list."""
+    voted = run_voted(data, epochs)
+    run = CyclicRun(data, tuple(u), voted.presented, tuple(map(int, voted.mistakes)), epochs,
+                    voted)
+    iterates = [tuple(int(v) for v in run.W[p + 1]) for p in run.update_positions.tolist()]
+    if voted.scale != run.form.scale or tuple(iterates) != voted.scaled[1:]:
+        raise RuntimeError(f"the voted perceptron's list on {data.name} is not its iterates")
+    return run
+
+
+# ---- rows ----------------------------------------------------------------------------------
+
+
+def _column(values: IntArray, den: int) -> Column:
+    """Exact integers over `den`, in int64 when they fit."""
+    return Column(_fit(np.asarray(values)), den)
+
+
+def _vectors(values: IntArray, den: int) -> VectorColumn:
+    """Rows of exact integers over `den`, in int64 when they fit."""
+    return VectorColumn(_fit(np.asarray(values)), den)
+
+
+def _fit(array: IntArray) -> IntArray:
+    """`array` as int64 when every entry fits, else as Python ints."""
+    if array.size == 0:
+        return array.astype(np.int64)
+    if max_abs(array) <= INT64_LIMIT:
+        return array.astype(np.int64)
+    return as_object(array)
+
+
+def _constants(run: CyclicRun, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+    """The run's constants on `n` rows (each vector made once per run, then repeated)."""
+    scalars = {name: Column.constant(value, n) for name, value in run.constants.items()}
+    vectors = {name: _repeated(single, n) for name, single in run.constant_vectors.items()}
+    return scalars, vectors
+
+
+def _repeated(single: VectorColumn, n: int) -> VectorColumn:
+    """One row, repeated `n` times (as `VectorColumn.constant` makes it)."""
+    return VectorColumn(None, single.den, (single, np.zeros(n, dtype=np.intp)))
+
+
+def _wanted(names: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether a row builder must make a column: all of them when no names are given."""
+    if names is None:
+        return lambda _name: True
+    return frozenset(names).__contains__
+
+
+#: The presentation rows' columns read off the voted perceptron's list (one pass over it).
+_VOTED = ("c", "C", "P", "a", "V", "s", "Wp", "Wn", "Wz")
+
+
+def state_rows(run: CyclicRun, origin: Origin,
+               names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per state w_t, t = 0..T (`mu`, `ue`, `E`, `z`, `S`, `L` only when `names`
+    asks for them, or without names)."""
+    wanted = _wanted(names)
+    s, positions = run.form.scale, run.update_positions
+    rows = np.concatenate([[0], positions + 1]).astype(np.int64)  # W index of each state
+    n = len(rows)
+    scalars, vectors = _constants(run, n)
+    scalars["t"] = Column(np.arange(n, dtype=np.int64))
+    vectors["w"] = _vectors(run.W[rows], s)
+    if wanted("mu"):
+        scalars["mu"] = _column(run.margins[rows].min(axis=1), s * s)
+    if wanted("ue") or wanted("E"):
+        epoch_of = positions // run.data.n
+        first = np.concatenate([[1], (np.diff(epoch_of) > 0).astype(np.int64)]) \
+            if len(positions) else np.zeros(0, dtype=np.int64)
+        scalars["ue"] = Column(np.concatenate([[0], np.cumsum(first)]).astype(np.int64))
+        scalars["E"] = Column.constant(run.epochs, n)
+    if wanted("z") or wanted("S") or wanted("L"):
+        lam = Column.of(run.certificate)
+        lam_num = np.array(lam.num, dtype=object)
+        scalars["L"] = Column.constant(sum(run.certificate, Fraction(0)), n)
+        # sum_j lam_j y_j x_j = (sum_j lam_num_j Z_j) / (lam.den s), from the integers
+        vectors["z"] = VectorColumn.constant(
+            [Fraction(int(v), lam.den * s) for v in lam_num @ as_object(run.Z)], n)
+        scalars["S"] = _column(run.margins[rows] @ lam_num, s * s * lam.den)
+    return run_rows(scalars, vectors, origin, np.arange(n))
+
+
+def _epoch_index(run: CyclicRun) -> IntArray:
+    return np.arange(run.P, dtype=np.int64) // run.data.n
+
+
+def _within_epoch(run: CyclicRun) -> tuple[IntArray, IntArray, IntArray]:
+    """Per presentation: the updates of its epoch before it, the sum of the squared norms
+    of their examples (over s^2), and the epoch's updates."""
+    N, m = run.data.n, np.array(run.mistakes, dtype=np.int64)
+    shaped = m.reshape(-1, N)
+    before = (np.cumsum(shaped, axis=1) - shaped).reshape(-1)
+    norms = run.squared_norms[np.array(run.presented, dtype=np.int64)] * m
+    shaped_norms = norms.reshape(-1, N)
+    h = (np.cumsum(shaped_norms, axis=1) - shaped_norms).reshape(-1)
+    k = np.repeat(shaped.sum(axis=1), N)
+    return before, h, k
+
+
+def presentation_rows(run: CyclicRun, origin: Origin,
+                      names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per presentation (the state before it); `mu`, `mus` and the voted
+    perceptron's quantities only when `names` asks for them, or without names."""
+    wanted = _wanted(names)
+    s, N, P = run.form.scale, run.data.n, run.P
+    which = np.array(run.presented, dtype=np.int64)
+    m = np.array(run.mistakes, dtype=np.int64)
+    scalars, vectors = _constants(run, P)
+    scalars["m"] = Column(m)
+    scalars["n"] = Column(np.arange(P, dtype=np.int64))
+    scalars["y"] = Column(np.array(run.data.y, dtype=np.int64)[which])
+    scalars["t"] = Column(np.concatenate([[0], np.cumsum(m)[:-1]]).astype(np.int64)
+                          if P else np.zeros(0, dtype=np.int64))
+    vectors["w"] = _vectors(run.W[:P], s)
+    vectors["w_next"] = _vectors(run.W[1:P + 1], s)
+    vectors["x"] = _vectors(run.form.rows[which], s)
+    starts = _epoch_index(run) * N
+    vectors["ws"] = _vectors(run.W[starts], s)
+    before, h, k = _within_epoch(run)
+    scalars["r"], scalars["k"] = Column(before), Column(k)
+    scalars["h"] = _column(h, s * s)
+    if wanted("mu"):
+        scalars["mu"] = _column(run.margins[:P].min(axis=1), s * s)
+    if wanted("mus"):
+        scalars["mus"] = _column(run.margins[starts].min(axis=1), s * s)
+    if any(wanted(name) for name in _VOTED):
+        _voted_columns(run, scalars, vectors)
+    return run_rows(scalars, vectors, origin, np.arange(P))
+
+
+def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
+                   vectors: dict[str, VectorColumn]) -> None:
+    """The voted perceptron's quantities before each presentation, from its own list (its
+    vectors and counts, `run.voted`) where it has one; `a` from the iterates themselves."""
+    s, P, N = run.form.scale, run.P, run.data.n
+    which = np.array(run.presented, dtype=np.int64)
+    m = np.array(run.mistakes, dtype=np.int64)
+    # a: the sum of the iterate after each earlier presentation (P + 1 rows: a_0 = 0)
+    after = as_object(run.W[1:P + 1])
+    a = np.concatenate([np.zeros((1, run.data.d), dtype=object), np.cumsum(after, axis=0)])
+    vectors["a"] = _vectors(a[:P], s)
+    # the list: vector j is W[update j] (j = 0 the zero vector), counted as Freund and
+    # Schapire count: c := c + 1 at a correct presentation, a new vector with c = 1 at a mistake
+    list_rows = np.concatenate([[0], run.update_positions + 1]).astype(np.int64)
+    c_col, C_col = np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64)
+    P_rows = np.zeros((P, run.data.d), dtype=object)
+    V_col = np.zeros(P, dtype=object)
+    Wp, Wn, Wz = (np.zeros(P, dtype=np.int64) for _ in range(3))
+    s_col = np.zeros(P, dtype=np.int64)
+    margins = run.margins[list_rows]  # s^2 y_j <v, x_j> for every vector v of the list
+    signs = (margins > 0).astype(np.int64) - (margins < 0).astype(np.int64)
+    y = np.array(run.data.y, dtype=np.int64)
+    retired_vote = np.zeros(N, dtype=np.int64)  # sum c_j sign(<v_j, x_i>) over retired j
+    retired = np.zeros((3, N), dtype=np.int64)  # right, wrong, zero weights per example
+    current, count, total = 0, 0, 0
+    weighted = np.zeros(run.data.d, dtype=object)
+    counts: list[int] = []
+    for p in range(P):
+        i = which[p]
+        c_col[p], C_col[p], P_rows[p], V_col[p] = count, total, weighted, retired_vote[i]
+        own = signs[current, i]  # sign of y_i <v, x_i>
+        s_col[p] = own * y[i]
+        weights = retired[:, i].copy()
+        weights[0 if own > 0 else 1 if own < 0 else 2] += count
+        Wp[p], Wn[p], Wz[p] = weights
+        if m[p]:  # retire the current vector with its count
+            retired_vote += count * signs[current] * y
+            retired[0] += count * (signs[current] > 0)
+            retired[1] += count * (signs[current] < 0)
+            retired[2] += count * (signs[current] == 0)
+            total += count
+            weighted = weighted + count * run.W[list_rows[current]]
+            counts.append(count)
+            current, count = current + 1, 1
+        else:
+            count += 1
+    counts.append(count)
+    if run.voted is not None and tuple(counts) != run.voted.counts:
+        raise RuntimeError("the voted perceptron's counts differ from its presentations")
+    scalars["c"], scalars["C"] = Column(c_col), Column(C_col)
+    vectors["P"] = _vectors(P_rows, s)
+    scalars["V"], scalars["s"] = _column(V_col, 1), Column(s_col)
+    scalars["Wp"], scalars["Wn"], scalars["Wz"] = Column(Wp), Column(Wn), Column(Wz)
+
+
+def epoch_rows(run: CyclicRun, origin: Origin,
+               names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per epoch."""
+    s, N = run.form.scale, run.data.n
+    E = run.P // N
+    starts = np.arange(E, dtype=np.int64) * N
+    scalars, vectors = _constants(run, E)
+    at_start = run.margins[starts]
+    worst = np.argmin(at_start, axis=1).astype(np.int64) if E else np.zeros(0, dtype=np.int64)
+    met = starts + worst  # the presentation of the worst example in its epoch (data order)
+    before, _, k = _within_epoch(run)
+    m = np.array(run.mistakes, dtype=np.int64)
+    mus = _column(at_start.min(axis=1) if E else np.zeros(0, dtype=np.int64), s * s)
+    vectors["ws"] = _vectors(run.W[starts], s)
+    vectors["g"] = _vectors(run.W[starts + N] - run.W[starts], s)
+    vectors["wb"] = _vectors(run.W[met], s)
+    vectors["xs"] = _vectors(run.form.rows[worst], s)
+    scalars["ys"] = Column(np.array(run.data.y, dtype=np.int64)[worst])
+    scalars["mus"] = mus
+    scalars["kb"], scalars["k"] = Column(before[met]), Column(k[starts])
+    scalars["m1"] = Column(m[met])
+    threshold = run.constants["T"]
+    scalars["far"] = Column(np.array([int(mus.value(e) <= -threshold) for e in range(E)],
+                                     dtype=np.int64))
+    scalars["e"] = Column(np.arange(E, dtype=np.int64))
+    return run_rows(scalars, vectors, origin, np.arange(E))
+
+
+# ---- runners -------------------------------------------------------------------------------
+
+
+def cyclic_run(scenario: Scenario) -> CyclicRun:
+    """The perceptron in cyclic epochs on the scenario, to convergence or its epoch cap."""
+    return perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs)
+
+
+def far_start(run: CyclicRun) -> Vector | None:
+    """A start for the perceptron far out on data that surround the origin: an integer
+    multiple of (1, ..., 1) of norm at least 2 K + 1, K = T/delta, so that its first epochs
+    are the cycling theorem's far ones; None on other data."""
+    K = run.constants["K"]
+    if K <= 0 or run.form.scale != 1:
+        return None
+    d = run.data.d
+    factor = 1
+    while factor * factor * d < (2 * K + 1) ** 2:
+        factor *= 2
+    return tuple(Fraction(factor) for _ in range(d))
+
+
+def cycling_runs(scenario: Scenario) -> tuple[CyclicRun, ...]:
+    """The perceptron in cyclic epochs from 0, and, on data that surround the origin, from
+    a start far out (`far_start`)."""
+    near = perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs)
+    start = far_start(near)
+    if start is None:
+        return (near,)
+    return (near, perceptron_cyclic(scenario.data, scenario.u, scenario.max_epochs, start))
+
+
+#: The voted perceptron's runs stop after this many epochs at most (on data that are not
+#: separable the perceptron never converges, and each presentation's vote costs a row).
+VOTED_MAX_EPOCHS = 200
+
+
+def voted_epochs(data: Dataset, max_epochs: int) -> int:
+    """The voted perceptron's epochs on `data`: three times the perceptron's epochs to
+    convergence plus two (so that the last vector's count overtakes the retired ones', and the
+    vote and the averaged vector converge on the runs), at most `max_epochs` and
+    `VOTED_MAX_EPOCHS`."""
+    cap = min(max_epochs, VOTED_MAX_EPOCHS)
+    run = run_margin(data, 0, max_epochs=cap)
+    return min(cap, 3 * run.epochs + 2)
+
+
+def voted_run(scenario: Scenario) -> CyclicRun:
+    """The voted perceptron's own run on the scenario (`voted_epochs`)."""
+    return voted_cyclic(scenario.data, scenario.u,
+                        voted_epochs(scenario.data, scenario.max_epochs))
+
+
+#: The algorithms that make cyclic runs (`verify.numeric.algorithms` says on which campaign
+#: sources each runs); the default run (no algorithm named) is `cyclic_run`.
+ALGORITHMS: dict[str, Runner] = {
+    "cyclic-perceptron": cyclic_run,
+    "margin-family-perceptron": cyclic_run,
+    "cycling-perceptron": cycling_runs,
+    "voted-perceptron": voted_run,
+}
+
+
+def runner(algorithm: str | None) -> Runner:
+    """The runner of `algorithm` (None: the perceptron in cyclic epochs); ValueError for an
+    algorithm that makes no cyclic runs."""
+    if algorithm is None:
+        return cyclic_run
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"{algorithm} makes no cyclic runs: its steps cannot bind cyclic rows")
+    return ALGORITHMS[algorithm]
+
+
+def label(origin: Origin, run: CyclicRun) -> Origin:
+    """A run from a start far out names its start (a scenario of the cycling perceptron makes
+    one from 0 and one from there)."""
+    if run.start is None:
+        return origin
+    return replace(origin, dataset=f"{origin.dataset} [from w0 = {run.start[0]} (1, ..., 1)]")
+
+
+KIND = register(RunKind(
+    "cyclic",
+    "The perceptron (w_0 = 0, or the cycling perceptron's start far out; step 1, update on "
+    "y<w,x> <= 0) in cyclic epochs over the data in order until an epoch without an update "
+    "or the scenario's epoch cap, read presentation by presentation; or the voted perceptron "
+    "(Freund & Schapire 1999, `[numeric] algorithm = \"voted-perceptron\"`) for its own "
+    "number of epochs, with its list of vectors and counts. Each run is replayed exactly and "
+    "compared with the algorithm's own implementation. It runs on any data, separable or "
+    "not (without a separator the reference `u` is `e_1`).",
+    QUANTITIES,
+    (
+        RowSet("cyclic-state", "one row per state `w_t`, t = 0..T (the last iterate "
+               "included)", state_rows),
+        RowSet("cyclic-presentation", "one row per presentation of an example, the state "
+               "before it", presentation_rows),
+        RowSet("cyclic-epoch", "one row per epoch, from its start iterate", epoch_rows),
+    ),
+    runner,
+    any_data=True,
+    laws={"update-rule": "norm2(w_next - (w + m*y*x)) == 0",
+          "update-when-wrong": "m*y*dot(w, x) <= 0"},
+    label=label,
+    rank=3,
+))
