@@ -2,10 +2,10 @@
 
 - `columns`: the exact column types a run's rows are built of;
 - `quantity`: `Quantity`, `RowSet`, `RunKind` and the open registry of run kinds;
-- `online`, `batch`, `single_pass`, `cyclic`: the built-in kinds, one module each (quantities, engine
-  adapters, runners, row builders), registered when this package is imported: it imports
-  every module of its own but its machinery (`_MACHINERY`), so a new built-in kind is one new
-  module, touching no other file;
+- `online`, `batch`, `single_pass`, `cyclic`: the built-in kinds, one module each
+  (quantities, engine adapters, runners, row builders), registered when this package is
+  imported: it imports every module of its own but its machinery (`_MACHINERY`), so a new
+  built-in kind is one new module, touching no other file;
 - `naming`: what a proof's names denote on runs (`[numeric] names`, expressions over the
   quantities of its kind);
 - `plugin`: users' own algorithms (online or batch), run only when the user names them;
