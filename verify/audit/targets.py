@@ -53,13 +53,16 @@ class Target:
 
 
 def targets(names: Sequence[str]) -> list[Target]:
-    """The targets named, in order, each once; a file's id is its stem (its path as given
-    when another target already has that id). Raises nothing: loading reports faults."""
+    """The targets named, in order, each once, each id distinct (reports, `--only` and the
+    campaign key proofs by it). A built-in proof's id is its own; a file's is its stem,
+    unless a built-in proof has that id (`canonical-online.toml` beside `canonical-online`
+    is two proofs, whichever comes first) or another target already took it: then its path
+    as given. Raises nothing: loading reports faults."""
     out: list[Target] = []
     for name in dict.fromkeys(names):
         file = not (name in PROOFS and not Path(name).exists())
         ident = Path(name).stem if file else name
-        if any(t.id == ident for t in out):
+        if file and ident in PROOFS or any(t.id == ident for t in out):
             ident = name
         out.append(Target(ident, name, file))
     return out

@@ -389,3 +389,19 @@ def test_one_finding_is_singular_in_every_report(tmp_path: Path):
         document = render(audit)
         assert "1 finding " in document or "1 finding;" in document, render
         assert "1 findings" not in document and "1 steps" not in document
+
+
+def test_a_file_named_as_a_builtin_proof_is_audited_beside_it(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch):
+    """Regression (issue 27 acceptance check, bug 1): `canonical-online.toml` given with the
+    built-in `canonical-online` took the built-in's id, so one of the two was silently left
+    out of the audit; a file never takes a built-in proof's id, in either order."""
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, "canonical-online.toml", GROWTH % "")
+    for names in (["canonical-online.toml", "canonical-online"],
+                  ["canonical-online", "canonical-online.toml"]):
+        audit = run_audit(names, budget="small")
+        ids = {p.id: p for p in audit.proofs}
+        assert set(ids) == {"canonical-online", "canonical-online.toml"}
+        assert ids["canonical-online.toml"].file and not ids["canonical-online"].file
+        assert len(ids["canonical-online"].steps) > len(ids["canonical-online.toml"].steps)
