@@ -138,6 +138,7 @@ class Audit:
     budget: str
     real_data: RealData = "not used"  # were the campaign's dataset files found (real_data)
     errors: tuple[str, ...] = ()  # proofs, data files or plug-ins refused, one line each
+    refused_files: int = 0  # users' proof files that could not be audited (in `errors`)
     #: the run of each violated step's first counterexample, by `PROOF/STEP` (to shrink it)
     witnesses: Mapping[str, Witness] = field(default_factory=dict, compare=False, repr=False)
 
@@ -265,8 +266,9 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     """`run_audit`, with the plug-ins posting their timeouts where every process reads them
     (`verify.runs.plugin.shared_faults`)."""
     say = progress or (lambda _done, _total, _message: None)
-    admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins,
-                         frozenset(name for name, _ in refused if name not in BUILT_IN), limits)
+    chosen = targets(list(ids) if ids else list(PROOFS))
+    admitted = _admitted(chosen, data, plugins,
+                         {name: fault for name, fault in refused if name not in BUILT_IN}, limits)
 
     if jobs <= 1 and scheduler is None:
         plan = _plan(admitted, budget, seed, guard, search)
@@ -304,7 +306,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                                       plan.targets[name.rsplit("/", 1)[0]].name)
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
                  tuple([fault for _, fault in refused] + admitted.errors + plan.errors
-                       + fault_lines), witnesses)
+                       + fault_lines),
+                 sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses)
 
 
 def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
@@ -313,7 +316,7 @@ def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
     out = {}
     for check in plan.checks:
         if check.algorithm in result.faults:
-            out[check.name] = f"the plug-in {check.algorithm} failed (see the errors)"
+            out[check.name] = result.faults[check.algorithm]  # `plug-in NAME raised ...`
             for key in [k for k in result.verdicts if k[0] == check.name]:
                 del result.verdicts[key]
     return out
@@ -333,18 +336,19 @@ class _Admitted:
     data: dict[str, tuple[Scenario, ...]]
     errors: list[str]
     plugins: dict[str, Plugin]  # the users' algorithms given with the audit
-    unusable: frozenset[str] = frozenset()  # plug-ins given that could not be used
+    unusable: Mapping[str, str] = field(default_factory=dict)  # plug-in -> why unusable
 
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
               plugins: Mapping[str, Plugin] | None = None,
-              unusable: frozenset[str] = frozenset(), limits: Limits = DEFAULT_LIMITS
+              unusable: Mapping[str, str] | None = None, limits: Limits = DEFAULT_LIMITS
               ) -> _Admitted:
     """Load every target, read its `[numeric] names` and its data files (and `data`); a
-    target with a fault is left out, its fault kept as one line. A file of `data` that
-    cannot be read is one line too, and the proofs are audited without it. A proof naming
+    target that cannot be read is left out, its fault kept as one line. A data file that
+    cannot be read or run (a proof's, or one of `data`) is one line too, and the proofs are
+    audited without it (the audit then fails on that line). A proof naming
     an `unusable` plug-in is admitted (its steps are not run)."""
-    out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}), unusable)
+    out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}), dict(unusable or {}))
     memo: dict[str, Read] = {}
     shared = []
     for path in dict.fromkeys(data):
@@ -356,22 +360,18 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
     for target in chosen:
         try:
             proof = target.load()
-            names = naming(proof.numeric, proof, (*(plugins or ()), *unusable))
+            names = naming(proof.numeric, proof, (*(plugins or ()), *out.unusable))
         except FAULTS as error:
             out.errors.extend(_lines(error, target.name))
             continue
         run = proof.numeric.run if proof.numeric is not None else None
         files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
         scenarios: list[Scenario] = []
-        faults = []
-        for path in files:  # every bad file is a line of its own
-            try:
+        for path in files:  # every bad file is a line of its own; the proof is still
+            try:            # audited, on the others (the audit fails: its errors say why)
                 scenarios.extend(data_scenarios(path, run, memo, limits))
             except FAULTS as error:
-                faults.append(_one_line(error, target.name))
-        if faults:
-            out.errors.extend(faults)
-            continue
+                out.errors.append(_one_line(error, target.name))
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, tuple(scenarios)
     return out
@@ -418,7 +418,8 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
         for step in proof.steps:
             name = f"{proof_id}/{step.id}"
             if (algorithm := proof.numeric.algorithm) in admitted.unusable:
-                reasons[name] = f"the plug-in {algorithm} could not be used (see the errors)"
+                reasons[name] = (f"the plug-in {algorithm} could not be used: "
+                                 f"{admitted.unusable[algorithm]}")
                 continue
             reason, check = _check(name, proof, stated[step.id], admitted.names[proof_id],
                                    admitted.plugins)

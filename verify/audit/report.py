@@ -108,6 +108,7 @@ def _summary(audit: Audit) -> Json:
         },
         "findings": [f"{p.id}/{s.step.id}" for p, s in findings(audit)],
         "passed": audit.passed(),
+        "errors": list(audit.errors),
         "real_data": audit.real_data,
         "canonical": {"audited": [p.id for p in canonical],
                       "verified": [p.id for p in canonical if p.status == "verified"],
@@ -128,9 +129,11 @@ def canonical_line(audit: Audit) -> str:
     else:
         line = (f"canonical proofs verified: {verified} of the {len(canonical)} audited "
                 f"({', '.join(p.id for p in canonical)}; {len(CANONICAL)} exist)")
-    if files := [p for p in audit.proofs if p.file]:
+    files = [p for p in audit.proofs if p.file]
+    if files or audit.refused_files:
+        refused = f", {audit.refused_files} refused" if audit.refused_files else ""
         line += (f"; proof files verified: {sum(p.status == 'verified' for p in files)} of "
-                 f"{len(files)}")
+                 f"{len(files) + audit.refused_files}{refused}")
     return line
 
 

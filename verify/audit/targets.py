@@ -62,7 +62,7 @@ def targets(names: Sequence[str]) -> list[Target]:
     for name in dict.fromkeys(names):
         file = not (name in PROOFS and not Path(name).exists())
         ident = Path(name).stem if file else name
-        if file and ident in PROOFS or any(t.id == ident for t in out):
+        if (file and ident in PROOFS) or any(t.id == ident for t in out):
             ident = name
         out.append(Target(ident, name, file))
     return out

@@ -18,6 +18,7 @@ printed before any report file is written. On a terminal, a progress bar is draw
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import importlib.util
 import json
@@ -181,8 +182,10 @@ def run(args: argparse.Namespace) -> int:
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
                           refused=unusable, search=args.search, limits=limits(args))
-    if not audit.proofs and (audit.errors or refused):  # nothing to summarise or report:
-        for error in (*refused, *audit.errors):  # an empty table would say nothing true
+    if refused:  # run kinds that could not be loaded: the audit's errors, as a plug-in's are
+        audit = dataclasses.replace(audit, errors=(*refused, *audit.errors))
+    if not audit.proofs and audit.errors:  # nothing to summarise or report:
+        for error in audit.errors:  # an empty table would say nothing true
             print(f"novikoff: error: {error}", file=sys.stderr)
         return 2
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
@@ -218,9 +221,9 @@ def run(args: argparse.Namespace) -> int:
           f"{store_note(audit, args.search)}", file=sys.stderr)
     for name in left_out:
         print(f"novikoff: note: {name} was not audited: no --only names it", file=sys.stderr)
-    for error in (*refused, *audit.errors):
+    for error in audit.errors:
         print(f"novikoff: error: {error}", file=sys.stderr)
-    if audit.errors or refused:
+    if audit.errors:
         return 2
     return 0 if passed and not unrendered else 1
 

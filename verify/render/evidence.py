@@ -193,9 +193,10 @@ def numeric_line(step: Json) -> str:
     numeric = step["numeric"]
     if numeric["status"] == "not-run":
         return "not run: " + numeric.get("reason", "no run instance bound its names")
-    line = f"{numeric['status']} on {numeric['instances']} run instances"
     if numeric["violations"]:
-        line += f", {numeric['violations']} violations"
+        line = f"violated on {numeric['violations']} of {numeric['instances']} run instances"
+    else:
+        line = f"{numeric['status']} on {numeric['instances']} run instances"
     if numeric.get("vacuous"):
         line += f" ({numeric['vacuous']} vacuous: hypotheses false)"
     if numeric["min_slack"] is not None:

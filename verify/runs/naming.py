@@ -152,6 +152,7 @@ def unbound(judgement: Judgement, run: str) -> str | None:
         return f"{', '.join(wrong)}: of the other sort (vector or scalar) on {article}"
     used = scalars | vectors
     sets = "; ".join(f"{r.name} rows bind {', '.join(sorted(used & found.names(r.name)))}"
+                     if used & found.names(r.name) else f"{r.name} rows bind none of them"
                      for r in found.row_sets)
     return f"no row set of {article} binds all of {', '.join(sorted(scalars | vectors))} ({sets})"
 

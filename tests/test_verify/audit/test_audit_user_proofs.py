@@ -124,9 +124,14 @@ def test_a_data_file_that_fails_is_one_line_and_exit_2_the_others_reported(
     code = main(["audit", broken, good, "--budget", "small", "--jobs", "1", "--json"])
     out, err = capsys.readouterr()
     assert code == 2
-    assert [p["id"] for p in json.loads(out)["proofs"]] == ["good"]
+    report = json.loads(out)
+    # the proof whose data file fails is still reported (its verdicts, its other runs), as
+    # when a --data file fails (acceptance check of issue 27, bug 4); the audit fails on it
+    assert [p["id"] for p in report["proofs"]] == ["b", "good"]
+    assert report["summary"]["passed"] is False
     errors = [line for line in err.splitlines() if line.startswith("novikoff: error:")]
     assert len(errors) == 1 and "broken.csv:2" in errors[0]
+    assert report["summary"]["errors"] == [errors[0].removeprefix("novikoff: error: ")]
 
 
 def test_every_bad_data_file_is_one_line_naming_it_once(
@@ -405,3 +410,42 @@ def test_a_file_named_as_a_builtin_proof_is_audited_beside_it(tmp_path: Path,
         assert set(ids) == {"canonical-online", "canonical-online.toml"}
         assert ids["canonical-online.toml"].file and not ids["canonical-online"].file
         assert len(ids["canonical-online"].steps) > len(ids["canonical-online.toml"].steps)
+
+
+def test_the_first_line_counts_the_proof_files_refused(tmp_path: Path):
+    """Regression (issue 27 acceptance check, bug 6): with one of two files refused, the
+    first line said "proof files verified: 1 of 1"."""
+    bad = _write(tmp_path, "bad.toml", (GROWTH % "").replace('th = "w"', 'th = "iterat"'))
+    good = _write(tmp_path, "good.toml", GROWTH % "")
+    audit = run_audit([bad, good, "canonical-online"], budget="small")
+    assert [p.id for p in audit.proofs] == ["good", "canonical-online"]
+    assert audit.refused_files == 1 and not audit.passed()
+    verified = int(audit.proofs[0].status == "verified")
+    assert to_text(audit).startswith("failed · canonical proofs verified: 1 of the 1 audited "
+                                     "(canonical-online; 2 exist); proof files verified: "
+                                     f"{verified} of 2, 1 refused\n")
+
+
+def test_an_audit_with_a_run_kind_that_cannot_be_loaded_says_failed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Regression (issue 27 acceptance check, bug 10): `--run-kind NAME` not installed
+    exited 2 but printed `passed` on the first and the last line."""
+    good = _write(tmp_path, "good.toml", GROWTH % "")
+    code = main(["audit", good, "--run-kind", "nosuchkind", "--budget", "small", "--jobs",
+                 "1"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out.startswith("failed · ")
+    assert "audit failed in " in err and "audit passed" not in err
+    assert "novikoff: error: " in err and "nosuchkind" in err
+
+
+def test_a_not_run_reason_names_no_empty_list(tmp_path: Path):
+    """Regression (issue 27 acceptance check, bug 9): "(state rows bind ; example rows bind
+    m; ...)" listed nothing for a row set that binds none of the step's quantities."""
+    text = ('title = "t"\nvectors = ["w_next"]\nscalars = ["m"]\n[numeric]\nrun = "online"\n'
+            '[[step]]\nid = "mixed"\ngiven = ["m >= 0"]\nclaim = "m*norm2(w_next) >= 0"\n')
+    (proof,) = run_audit([_write(tmp_path, "n.toml", text)], budget="small").proofs
+    assert proof.steps[0].reason == (
+        "no row set of an online run binds all of m, w_next (state rows bind none of them; "
+        "example rows bind m; update rows bind w_next)")

@@ -249,3 +249,19 @@ def test_non_ascii_survives_in_latex() -> None:
         assert "?" not in latex.escape(f"a{char}"), (char, hex(ord(char)))
     assert latex.escape("x̄ ŵ") == r"\={x} ŵ"
     assert latex.escape("☃") == r"\textsf{[U+2603]}"
+
+
+@pytest.mark.parametrize(("numeric", "said"), [
+    ({"status": "violated", "instances": 251, "violations": 131, "min_slack": "-2"},
+     "violated on 131 of 251 run instances, least slack -2"),
+    ({"status": "held", "instances": 251, "violations": 0, "vacuous": 3, "min_slack": "0"},
+     "held on 251 run instances (3 vacuous: hypotheses false), least slack 0"),
+    ({"status": "not-run", "instances": 0, "violations": 0, "min_slack": None,
+      "reason": "why"}, "not run: why"),
+])
+def test_a_steps_runs_in_words(numeric: dict[str, object], said: str) -> None:
+    """Regression (issue 27 acceptance check, bug 13): "violated on 251 run instances, 131
+    violations" read as if all 251 were violated."""
+    from verify.render.evidence import numeric_line
+
+    assert numeric_line({"numeric": numeric}) == said

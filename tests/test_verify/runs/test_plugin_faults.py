@@ -4,6 +4,7 @@ reported; a real Ctrl-C still stops the audit."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from fractions import Fraction
@@ -136,7 +137,7 @@ def test_the_cli_reports_a_plug_in_that_exits_or_crashes_in_one_line(
     assert code == 2
     assert len(errors) == 1 and errors[0].startswith(f"novikoff: error: {said}"), errors
     assert "other                        verified" in out
-    assert "plug/norm-growth: the plug-in p failed (see the errors)" in out
+    assert f"plug/norm-growth: {said}" in out  # the step says why it was not run
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -208,7 +209,9 @@ def test_a_plug_in_that_cannot_be_loaded_is_one_line(
     assert len(errors) == 1 and said.format(dir=tmp_path, cases=CASES) in errors[0], errors
     assert "novikoff_plugin" not in err
     assert "other                        verified" in out
-    assert "plug/norm-growth: the plug-in p could not be used (see the errors)" in out
+    assert "plug/norm-growth: the plug-in p could not be used: " in out
+    assert said.format(dir=tmp_path, cases=CASES) in out.split(
+        "plug/norm-growth: the plug-in p could not be used: ")[1].splitlines()[0]
 
 
 def test_a_plug_in_name_given_twice_is_refused_once(
@@ -221,4 +224,30 @@ def test_a_plug_in_name_given_twice_is_refused_once(
     out, err = capsys.readouterr()
     errors = [line for line in err.splitlines() if "error" in line]
     assert errors == ["novikoff: error: plug-in name 'p' given twice"]
-    assert "plug/norm-growth: the plug-in p could not be used (see the errors)" in out
+    assert "plug/norm-growth: the plug-in p could not be used: plug-in name 'p' given " \
+        "twice" in out
+
+
+def test_a_plug_in_fault_is_in_the_json_and_every_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression (issue 27 acceptance check, bug 5): the JSON and the reports said "see the
+    errors" and held none; now the summary lists the audit's errors, the reports show them
+    under the result line, and the steps not run say the fault itself."""
+    from verify.cli import main
+
+    reports = {suffix: tmp_path / f"r.{suffix}" for suffix in ("md", "html", "tex")}
+    code = main(["audit", str(CASES / "plug.toml"), "--budget", "small", "--jobs", "1",
+                 "--algorithm", f"p={CASES / 'hostile.py'}:raises", "--json",
+                 "--markdown", str(reports["md"]), "--html", str(reports["html"]),
+                 "--latex", str(reports["tex"])])
+    out, _err = capsys.readouterr()
+    assert code == 2
+    data = json.loads(out)
+    (error,) = data["summary"]["errors"]
+    assert error.startswith("plug-in p raised ") and data["summary"]["passed"] is False
+    reasons = {s["numeric"].get("reason") for s in data["proofs"][0]["steps"]}
+    assert error in reasons
+    fault = error.split(" on ")[0]  # the part every format shows unescaped
+    for path in reports.values():
+        text = path.read_text()
+        assert "The audit failed on 1 error" in text and fault in text, path
