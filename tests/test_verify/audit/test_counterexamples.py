@@ -203,3 +203,33 @@ def test_a_plug_in_fault_while_shrinking_stops_it(tmp_path: Path) -> None:
     assert "shrinking stopped when a smaller run faulted: plug-in p raised ValueError: one " \
            "example on false--short" in line
     assert load_data(str(tmp_path / "false--short.csv")).n >= 2
+
+
+REVIEW = Path(__file__).resolve().parents[2] / "cases" / "review27"
+
+
+def test_the_shrinker_merges_coordinates_where_dropping_one_fails(tmp_path: Path) -> None:
+    """Issue 27's review: `tau >= 1` under the normalised perceptron (tau = 1/norm2(x))
+    was written in dimension 2 (`-1,1,-1`), though the 1-D `2,1` fails too: neither
+    coordinate of (-1, 1) alone is long enough, their difference is."""
+    proof = REVIEW / "normalised.toml"
+    plugin = f"norm-p={REVIEW / 'normalised.py'}:normalised"
+    audit = audit_proofs(proof, budget="small", algorithms=[plugin])
+    (line,) = shrink_all(audit, tmp_path)
+    written = tmp_path / "normalised--tau-at-least-one.csv"
+    data, u = read(str(written))
+    assert (data.n, data.d) == (1, 1) and u is not None and separates(u, data)
+    assert abs(data.X[0][0]) == 2 and "dimension 1" in line
+    again = audit_proofs(proof, data=[written], budget="small", algorithms=[plugin])
+    assert again.proofs[0].steps[0].numeric.status == "violated"
+
+
+def test_a_violated_single_pass_step_says_why_no_file_is_written(tmp_path: Path) -> None:
+    """Issue 27's review: single-pass steps violated with --counterexamples left the folder
+    empty and printed nothing."""
+    audit = audit_proofs(REVIEW / "single-pass.toml", budget="small")
+    assert [s.numeric.status for s in audit.proofs[0].steps] == ["violated", "violated"]
+    assert shrink_all(audit, tmp_path) == [
+        f"single-pass/{step}: violated on runs, but no data file written: the campaign keeps "
+        "no data of the single passes it makes itself, so its counterexamples cannot be "
+        "written as a data file" for step in ("no-deviation", "few-updates")]
