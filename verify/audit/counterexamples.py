@@ -192,7 +192,7 @@ def _narrower(data: Dataset) -> Iterator[Candidate]:
     for k in range(data.d - 1, 0, -1):
         for j in range(k):
             for sign in (1, -1):
-                merged = [x[:j] + (x[j] + sign * x[k],) + x[j + 1:k] + x[k + 1:]
+                merged = [(*x[:j], x[j] + sign * x[k], *x[j + 1:k], *x[k + 1:])
                           for x in data.X]
                 candidate = _dataset(merged, data.y, data.name)
                 if candidate is not None:
