@@ -265,13 +265,16 @@ def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]
 def numeric_part(data: bytes, file: str) -> tuple[RunBinding, tuple[str, ...], Source] | None:
     """The `[numeric]` run kind and names of a proof file that could not be read whole, its
     declared vectors and its text, when those parts read on their own (None otherwise;
-    `data` and `algorithm` are left out): what its names denote on runs is checked by the
-    audit (`verify.runs.naming`), which so reports those errors with the file's others."""
+    `data` is left out, and any name the file does not declare: the parser refused it):
+    what its names denote on runs is checked by the audit (`verify.runs.naming`), which so
+    reports those errors with the file's others."""
     try:
         document = _document(data)
         binding = _numeric(document, "", partial=True)
         vectors = tuple(_strings(document, "vectors", limit=None))
-        return binding, vectors, Source(file, data.decode("utf-8-sig"))
+        declared = {*vectors, *_strings(document, "scalars", limit=None)}
+        names = {k: v for k, v in binding.names.items() if k in declared}  # else refused
+        return replace(binding, names=names), vectors, Source(file, data.decode("utf-8-sig"))
     except ProofFileError:
         return None
 

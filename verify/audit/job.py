@@ -231,8 +231,8 @@ def _with_naming(error: ProofFileError, target: Target, plugins: Collection[str]
     try:
         _naming(numeric, vectors, origin, plugins)
     except ProofFileError as named:
-        placed = {(e.line, e.column) for e in error.errors}
-        more = [e for e in named.errors if (e.line, e.column) not in placed]
+        said = {e.key for e in error.errors if e.key} | {(e.line, e.column) for e in error.errors}
+        more = [e for e in named.errors if e.key not in said and (e.line, e.column) not in said]
         return ProofFileErrors(sorted([*error.errors, *more],
                                       key=lambda e: (e.line or 0, e.column or 0)))
     return error
