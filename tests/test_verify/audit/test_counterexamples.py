@@ -37,10 +37,11 @@ def test_a_violated_step_is_written_as_its_smallest_failing_run(tmp_path: Path) 
     assert len(lines) == 1 and f"reproduce: novikoff audit {proof} --data" in lines[0]
     written = tmp_path / "false--short.csv"
     data = load_data(str(written))
-    # shrunk: one example of entries +-1 (||x||^2 = 2 > 1 = t after one update); one
-    # coordinate would make ||x||^2 = 1, which holds, and shrinking never enlarges an entry
-    assert data.n == 1 and data.d <= witness.scenario.data.d
-    assert all(abs(v) == 1 for v in data.X[0])
+    # shrunk: one example in dimension 1 (||x||^2 = 4 > 1 = t after one update). Dropping a
+    # coordinate of (+-1, +-1) gives ||x||^2 = 1, which holds; merging the two (x_0 + x_1 or
+    # x_0 - x_1, issue 27's review) gives +-2, which fails: dimension before entry size
+    assert (data.n, data.d) == (1, 1) < (1, witness.scenario.data.d)
+    assert data.X == ((Fraction(-2),),) and data.y == (-1,)
     # the file fails as written (the exact engine, the step's statement checked exactly)
     assert fails(witness.check, data, "online") is not None
     again = audit_proofs(proof, data=[written], budget="small")
@@ -136,7 +137,9 @@ def test_the_shrinker_reaches_the_smallest_dimension(tmp_path: Path) -> None:
     written = folder / "perceptron-wrong2--one-update-growth.csv"
     data, u = read(str(written))
     assert (data.n, data.d) == (1, 1) and u is not None and separates(u, data)
-    assert data.X == ((Fraction(-2),),) and data.y == (1,)  # the trial's one.csv
+    # the trial's one.csv is -2,1; coordinates merged (issue 27's review) reach 2,1 first,
+    # the same size: the file the reviewer wrote by hand
+    assert data.X == ((Fraction(2),),) and data.y == (1,)
     assert line.endswith(f"reproduce: novikoff audit {proof} --data {written} --budget small")
     again = audit_proofs(proof, data=[written], budget="small")
     steps = {s.step.id: s for s in again.proofs[0].steps}
