@@ -6,9 +6,10 @@ problem; fix`. A file with several independent problems gets them all at once
 (`ProofFileErrors`), so fixing a file takes one run per round of fixes, not one per error.
 
 `tomllib` keeps no positions, so `Source` finds them in the text: the step's table (its
-`id = "..."` line, or its `[[step]]` header by position), then the string the error is about
-(or the key's line), then the column of the offending part inside that string. The same
-locator places the notes of `proofs.earlier`.
+`id = "..."` line, or its `[[step]]` header by position), or for an entry of a table outside
+the steps (a key `numeric.names.R2`, `imports.lib`, `notation.ts`) that table's region, then
+the string the error is about (or the key's line), then the column of the offending part
+inside that string. The same locator places the notes of `proofs.earlier`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ MAX_REPORTED = 20  # errors listed in full; the rest are counted ("... and K mor
 _STEP_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*step[ \t]*\]\]", re.MULTILINE)
 _TABLE_HEADER = re.compile(r"^[ \t]*\[\[?[ \t]*([A-Za-z0-9_.\- \t\"']+?)[ \t]*\]\]?",
                            re.MULTILINE)
+#: The top-level tables besides the steps: a key `TABLE.ENTRY` is searched in TABLE's region.
+TABLES = ("numeric", "imports", "notation", "define")
 
 
 class ProofFileError(ValueError):
@@ -106,8 +109,10 @@ class ProofFileErrors(ProofFileError):
         return ProofFileErrors([e.at(step=step, prefix=prefix) for e in self._all])
 
     def located(self, file: str, source: Source | None = None) -> ProofFileError:
-        """Every error attributed to `file` and placed in `source`."""
-        return ProofFileErrors([e.located(file, source) for e in self._all])
+        """Every error attributed to `file` and placed in `source`, in file order (those
+        placed nowhere first)."""
+        placed = [e.located(file, source) for e in self._all]
+        return ProofFileErrors(sorted(placed, key=lambda e: (e.line or 0, e.column or 0)))
 
 
 def raise_all(errors: Sequence[ProofFileError]) -> None:
@@ -138,7 +143,7 @@ class Source:
               segment: str | None) -> tuple[int, int]:
         """(line, column), both from 1, of `segment` inside the string `text` of entry `key`
         of `step`, as far as they can be found (class docstring)."""
-        start, end, at = self._region(step)
+        start, end, at = self._region(step) if step or not key else self._table(key)
         if text:
             for quoted in _quoted(text):
                 found = self.text.find(quoted, start, end)
@@ -171,6 +176,20 @@ class Source:
         later = [m.start() for m in _TABLE_HEADER.finditer(self.text, named + 1)
                  if not m.group(1).replace(" ", "").startswith("step.")]
         return begin, min(later, default=len(self.text)), named
+
+    def _table(self, key: str) -> tuple[int, int, int]:
+        """The span of the top-level table a key `TABLE.ENTRY` (or `TABLE`) is in (`[numeric]`
+        for `numeric.names.R2`), from its header to the next one, and where it is named; the
+        whole file for any other key, or a table written inline (`numeric = { ... }`)."""
+        table = key.split(".", 1)[0]
+        if table not in TABLES:
+            return 0, len(self.text), 0
+        for found in _TABLE_HEADER.finditer(self.text):
+            if found.group(1).replace(" ", "").strip("\"'") == table and \
+                    not found.group(0).lstrip().startswith("[["):
+                later = [m.start() for m in _TABLE_HEADER.finditer(self.text, found.end())]
+                return found.start(), min(later, default=len(self.text)), found.start()
+        return 0, len(self.text), 0
 
     def _position(self, offset: int) -> tuple[int, int]:
         line = self.text.count("\n", 0, offset) + 1

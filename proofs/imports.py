@@ -18,6 +18,7 @@ import a file that imports), to a bounded depth and without cycles.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -77,24 +78,66 @@ def references(tables: Any) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def imported(table: Any, wanted: Sequence[str], declared: Declared, folder: str, load: Load
-             ) -> dict[str, Step]:
-    """The copies of the steps `wanted` (and of those they use), by id, in order; every
-    name they mention adopted into `declared`."""
-    aliases = _aliases(table)
+@dataclass
+class Imported:
+    """What a file's imports gave: the copies of the steps used (by id, in order), and the
+    references that could not be read (`broken`), with an error for each (`errors`): the
+    steps that use them are not read, every other part of the file is."""
+
+    copies: dict[str, Step]
+    errors: list[ProofFileError]
+    broken: set[str]
+
+
+def imported(table: Any, wanted: Sequence[str], declared: Declared, folder: str, load: Load,
+             importer: str | None = None) -> Imported:
+    """The copies of the steps `wanted` (and of those they use), every name they mention
+    adopted into `declared`; each reference that fails is an error of its own, placed at
+    the reference (or at its `[imports]` entry). `importer`: the path of the file being
+    read, when it is read at the top (not itself imported): a file that imports itself, or
+    a file that imports it, is a cycle found here, said once."""
+    out = Imported({}, [], set())
+    try:
+        aliases = _aliases(table)
+    except ProofFileError as error:
+        return Imported({}, [error], set(wanted))  # what an alias names is unknown
+    top = importer is not None and not _LOADING
+    if top:
+        _LOADING.append(os.path.normpath(importer))  # type: ignore[arg-type]
+    try:
+        for reference in wanted:
+            try:
+                out.copies.update(_copies(reference, aliases, declared, folder, load,
+                                          out.copies))
+            except ProofFileError as error:
+                out.broken.add(reference)
+                out.errors.append(error if error.key else ProofFileError(
+                    error.problem, key="uses", text=reference, fix=error.fix))
+    finally:
+        if top:
+            _LOADING.pop()
+    return out
+
+
+def _copies(reference: str, aliases: Mapping[str, str], declared: Declared, folder: str,
+            load: Load, copied: Mapping[str, Step]) -> dict[str, Step]:
+    """The copies one reference `SOURCE/STEP` adds to those `copied` already."""
+    source, _, step_id = reference.rpartition("/")
+    if not source or not step_id:
+        raise ProofFileError(f"uses {reference!r}: a step of another proof is written "
+                             "SOURCE/STEP (SOURCE a built-in proof id or an alias of "
+                             "[imports])")
+    proof = _load(source, aliases, folder, load)
     copies: dict[str, Step] = {}
-    for reference in wanted:
-        source, _, step_id = reference.rpartition("/")
-        proof = _load(source, aliases, folder, load)
-        for step in _closure(proof, step_id, reference):
-            copy_id = _copy_id(source, step.id)
-            if copy_id not in copies:
-                for name, vector in _names(step, proof):
-                    declared.adopt(name, vector, name in proof.naturals, source)
-                copies[copy_id] = replace(
-                    step, id=copy_id, uses=tuple(_renamed(u, source) for u in step.uses),
-                    note=f"from {source} (step {step.id}, checked again here)"
-                    + (f"; {step.note}" if step.note else ""))
+    for step in _closure(proof, step_id, reference):
+        copy_id = _copy_id(source, step.id)
+        if copy_id not in copied and copy_id not in copies:
+            for name, vector in _names(step, proof):
+                declared.adopt(name, vector, name in proof.naturals, source)
+            copies[copy_id] = replace(
+                step, id=copy_id, uses=tuple(_renamed(u, source) for u in step.uses),
+                note=f"from {source} (step {step.id}, checked again here)"
+                + (f"; {step.note}" if step.note else ""))
     return copies
 
 
@@ -128,17 +171,19 @@ def _load(source: str, aliases: Mapping[str, str], folder: str, load: Load) -> P
     if source not in aliases:
         if source in PROOFS:
             return load(str(PROOFS[source]))
+        close = difflib.get_close_matches(source, [*aliases, *PROOFS], n=1)
         raise ProofFileError(f"uses {source}/...: {source!r} is neither a built-in proof nor "
-                             "an alias of [imports]")
+                             "an alias of [imports]",
+                             fix=f"did you mean {close[0]!r}?" if close else None)
     target = aliases[source]
     if target in PROOFS and not os.path.exists(os.path.join(folder, target)):
         return load(str(PROOFS[target]))
     path = os.path.normpath(os.path.join(folder, target))
-    entry = {"key": source, "text": target}  # placed at `source = "target"` in the importer
-    if path in _LOADING:
+    entry = {"key": f"imports.{source}", "text": target}  # at `source = "target"`, [imports]
+    if any(os.path.realpath(path) == os.path.realpath(p) for p in _LOADING):
         raise ProofFileError(f"imports {target}: a cycle ({' -> '.join([*_LOADING, path])})",
                              **entry)
-    if len(_LOADING) >= MAX_DEPTH:
+    if len(_LOADING) > MAX_DEPTH:  # the file read at the top is the first, when it is one
         raise ProofFileError(f"imports {target}: nested more than {MAX_DEPTH} deep", **entry)
     _LOADING.append(path)
     try:
@@ -156,7 +201,10 @@ def _closure(proof: Proof, step_id: str, reference: str) -> list[Step]:
     """The step and every step it uses in its proof, transitively, in the proof's order."""
     ids = {s.id for s in proof.steps}
     if step_id not in ids:
-        raise ProofFileError(f"uses {reference}: no step {step_id!r} there")
+        close = difflib.get_close_matches(step_id, sorted(ids), n=1)
+        raise ProofFileError(f"uses {reference}: no step {step_id!r} there",
+                             fix=f"did you mean '{reference.rpartition('/')[0]}/{close[0]}'?"
+                             if close else None)
     needed = {step_id}
     for step in reversed(proof.steps):
         if step.id in needed:

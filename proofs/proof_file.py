@@ -38,6 +38,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -46,7 +47,7 @@ from typing import Any, TypeVar
 from proofs.definitions import Definition, parse_definitions, with_definitions
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError, Source, raise_all
-from proofs.imports import Declared, imported, references, with_copies
+from proofs.imports import Declared, Imported, imported, references, with_copies
 from proofs.instances import with_instances
 from proofs.language.expressions import (
     ExpressionError,
@@ -95,9 +96,36 @@ T = TypeVar("T")
 
 def load_proof(path: str | os.PathLike[str]) -> Proof:
     """The proof in the file at `path`; raises ProofFileError (or OSError) on bad input."""
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_BYTES + 1)
-    return parse_proof(data, os.fspath(path))
+    return parse_proof(read_regular(os.fspath(path)), os.fspath(path))
+
+
+#: What a path that is not a regular file is, by its `stat` test (`read_regular`).
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+                (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
+                (stat.S_ISSOCK, "a socket"))
+
+
+def read_regular(path: str) -> bytes:
+    """At most `MAX_BYTES + 1` bytes of the regular file at `path`. A device (`/dev/zero`:
+    endless), a named pipe (which blocks whoever opens it until it is written), a socket or
+    a directory is refused in one line without reading it: opened without blocking and
+    looked at first (`fstat` of what was opened), as the data loaders do
+    (`perceptron.io.common`, which this package may not import). Standard input is `-`,
+    read by the command line. A missing file is the OSError of `open`."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except IsADirectoryError:
+        fd = None
+    mode = os.fstat(fd).st_mode if fd is not None else stat.S_IFDIR
+    if not stat.S_ISREG(mode):
+        if fd is not None:
+            os.close(fd)
+        kind = next((what for test, what in _NOT_REGULAR if test(mode)), "not a file")
+        raise ProofFileError(f"is {kind}, not a regular file: a proof is read from a file (on "
+                             "the command line, from standard input as -)", file=path)
+    with open(fd, "rb", closefd=True) as handle:
+        return handle.read(MAX_BYTES + 1)
 
 
 def parse_proof(data: bytes, file: str) -> Proof:
@@ -108,7 +136,7 @@ def parse_proof(data: bytes, file: str) -> Proof:
     try:
         document = _document(data)
         source = Source(file, data.decode("utf-8-sig"))
-        proof, notes = _proof(document, os.path.dirname(file) if file != "<stdin>" else "")
+        proof, notes = _proof(document, file)
     except ProofFileError as exc:
         raise exc.located(file, source) from None
     proof = replace(proof, origin=source)
@@ -165,8 +193,10 @@ class Problems:
         raise_all(self.found)
 
 
-def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ...]]:
-    """The proof of a parsed document; `folder` is where its relative paths start."""
+def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]]:
+    """The proof of a parsed document read from `file` (its relative paths start at the
+    file's folder; `<stdin>`: at the working directory)."""
+    folder = os.path.dirname(file) if file != "<stdin>" else ""
     problems = Problems()
     _each_key(problems, document, TOP_KEYS, "top level")
     title = problems.attempt(lambda: _text(document, "title", required=True))
@@ -175,13 +205,14 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
                                                  _strings(document, "naturals", limit=None)))
     tables = document.get("step")
 
-    def names_and_steps() -> tuple[Names, dict[str, Step], tuple[Definition, ...]]:
+    def names_and_steps() -> tuple[Names, Imported, tuple[Definition, ...]]:
         """What every step needs: the names (own, then imported), the step tables, the
-        definitions; an error here is reported alone (the steps would only repeat it)."""
+        definitions; an error here is reported alone (the steps would only repeat it),
+        except a broken import: only the steps that use it are not read."""
         assert declared is not None
         declare(declared.vectors, declared.scalars)  # the file's own declarations first
-        copies = imported(document.get("imports"), references(tables), declared, folder,
-                          load_proof)
+        found = imported(document.get("imports"), references(tables), declared, folder,
+                         load_proof, None if file == "<stdin>" else file)
         names = declare(declared.vectors, declared.scalars)
         if tables is None:
             raise ProofFileError("no [[step]] tables")
@@ -189,14 +220,18 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
             raise ProofFileError("'step' must be an array of tables ([[step]])")
         if len(tables) > MAX_STEPS:
             raise ProofFileError(f"{len(tables)} steps, more than {MAX_STEPS}")
-        return names, copies, parse_definitions(_table(document, "define"), names) \
+        return names, found, parse_definitions(_table(document, "define"), names) \
             if "define" in document else ()
 
     if declared is None or (needed := problems.attempt(names_and_steps)) is None:
         problems.check()
-    names, copies, definitions = needed
+    names, found, definitions = needed
+    copies = found.copies
+    for error in found.errors:
+        problems.add(error)
     problems.names = names
-    read = [_step(table, index, names, problems) for index, table in enumerate(tables)]
+    read = [_step(table, index, names, problems) if not set(references([table])) &
+            found.broken else None for index, table in enumerate(tables)]
     steps = [step for s in read if s is not None and (step := problems.attempt(
         lambda s=s: with_definitions(s, definitions), s.id)) is not None]
     numeric = problems.attempt(lambda: _numeric(document, folder)) if "numeric" in document \
@@ -227,26 +262,65 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
                  notation=notation or {}), notes
 
 
-def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
+def numeric_part(data: bytes, file: str) -> tuple[RunBinding, tuple[str, ...], Source] | None:
+    """The `[numeric]` run kind and names of a proof file that could not be read whole, its
+    declared vectors and its text, when those parts read on their own (None otherwise;
+    `data` is left out, and any name the file does not declare: the parser refused it):
+    what its names denote on runs is checked by the audit (`verify.runs.naming`), which so
+    reports those errors with the file's others."""
+    try:
+        document = _document(data)
+        binding = _numeric(document, "", partial=True)
+        vectors = tuple(_strings(document, "vectors", limit=None))
+        declared = {*vectors, *_strings(document, "scalars", limit=None)}
+        names = {k: v for k, v in binding.names.items() if k in declared}  # else refused
+        return replace(binding, names=names), vectors, Source(file, data.decode("utf-8-sig"))
+    except ProofFileError:
+        return None
+
+
+def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) -> RunBinding:
+    """The `[numeric]` table; every independent error of its entries raised at once, each
+    keyed `numeric.ENTRY` (placed in the table, not wherever its text recurs). `partial`:
+    the run kind and names only, read despite errors elsewhere in the table."""
     table = _table(document, "numeric")
-    _known_keys(table, NUMERIC_KEYS, "numeric")
-    run = _text(table, "run", required=True)
-    if not STEP_ID.fullmatch(run):
-        raise ProofFileError(f"numeric.run must name a run kind ({', '.join(RUNS)}, or one "
-                             "registered with verify.runs)", key="run", text=run)
-    names = table.get("names", {})
-    if not isinstance(names, dict) or not all(
-        isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in names.values()
-    ):
-        raise ProofFileError("numeric.names must map names to expressions (strings)",
-                             key="names")
-    algorithm = _text(table, "algorithm") or None
-    if algorithm is not None and not STEP_ID.fullmatch(algorithm):
-        raise ProofFileError("numeric.algorithm must be a source algorithm id",
-                             key="algorithm", text=algorithm)
-    data = tuple(os.path.join(folder, path)
-                 for path in _strings(table, "data", limit=MAX_DATA))
-    return RunBinding(run, dict(names), algorithm, data)
+    problems = Problems()
+    _each_key(problems, table, NUMERIC_KEYS, "numeric", within="numeric.")
+
+    def run_kind() -> str:
+        run = _text(table, "run", required=True, within="numeric.")
+        if not STEP_ID.fullmatch(run):
+            raise ProofFileError(f"numeric.run must name a run kind ({', '.join(RUNS)}, or "
+                                 "one registered with verify.runs)", key="numeric.run",
+                                 text=run)
+        return run
+
+    def names() -> dict[str, str]:
+        found = table.get("names", {})
+        if not isinstance(found, dict) or not all(
+            isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in found.values()
+        ):
+            raise ProofFileError("numeric.names must map names to expressions (strings)",
+                                 key="numeric.names")
+        return dict(found)
+
+    def algorithm() -> str | None:
+        named = _text(table, "algorithm", within="numeric.") or None
+        if named is not None and not STEP_ID.fullmatch(named):
+            raise ProofFileError("numeric.algorithm must be an algorithm id ([a-z0-9-]+: a "
+                                 "source algorithm, or a plug-in given with the audit)",
+                                 key="numeric.algorithm", text=named)
+        return named
+
+    read = (problems.attempt(run_kind), problems.attempt(names), problems.attempt(algorithm),
+            problems.attempt(lambda: _strings(table, "data", limit=MAX_DATA,
+                                              within="numeric.")))
+    run, bound, named, data = read
+    if partial and run is not None and bound is not None:
+        return RunBinding(run, bound, named, ())
+    problems.check()
+    assert run is not None and bound is not None and data is not None
+    return RunBinding(run, bound, named, tuple(os.path.join(folder, path) for path in data))
 
 
 def _label(table: dict[str, Any], index: int) -> str:
@@ -349,7 +423,8 @@ def _substitution(table: dict[str, Any], key: str, names: Names,
     out: dict[str, Term] = {}
     for name, text in mapping.items():
         if name not in names.vectors | names.scalars:
-            raise ProofFileError(f"{where}{key}: {name!r} is not a declared name")
+            raise ProofFileError(f"{where}{key}: {name!r} is not a declared name",
+                                 key=f"{where}{key}.{name}")
         if not isinstance(text, str):
             raise ProofFileError(f"{where}{key}.{name} must be a string")
         parse = parse_vector_expression if name in names.vectors else parse_scalar
@@ -382,10 +457,11 @@ def _parsed(parse: Callable[[str, Names], T], text: str, names: Names, where: st
 
 
 def _each_key(problems: Problems, table: Mapping[str, Any], allowed: tuple[str, ...],
-              where: str, step: str | None = None) -> None:
+              where: str, step: str | None = None, within: str = "") -> None:
     """An error for every unknown key of `table` (`_known_keys` stops at the first)."""
     for key in table:
-        problems.attempt(lambda key=key: _known_keys({key: None}, allowed, where), step)
+        problems.attempt(lambda key=key: _known_keys({key: None}, allowed, where, within),
+                         step)
 
 
 def _meant(table: Mapping[str, Any], allowed: tuple[str, ...]) -> set[str]:
@@ -394,13 +470,16 @@ def _meant(table: Mapping[str, Any], allowed: tuple[str, ...]) -> set[str]:
             for m in difflib.get_close_matches(str(key), allowed, n=1)}
 
 
-def _known_keys(table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:
+def _known_keys(table: Mapping[str, Any], allowed: tuple[str, ...], where: str,
+                within: str = "") -> None:
+    """Refuse the first key of `table` not `allowed` (`within`: the table's key prefix, as
+    `numeric.`, which places the error in that table: `proofs.errors.Source`)."""
     for key in table:
         if key not in allowed:
             close = difflib.get_close_matches(str(key), allowed, n=1)
             raise ProofFileError(
                 f"unknown key {key!r} in {where} (expected one of: {', '.join(allowed)})",
-                key=str(key), fix=f"did you mean {close[0]!r}?" if close else None)
+                key=f"{within}{key}", fix=f"did you mean {close[0]!r}?" if close else None)
 
 
 def _table(table: Mapping[str, Any], key: str) -> dict[str, Any]:
@@ -410,29 +489,38 @@ def _table(table: Mapping[str, Any], key: str) -> dict[str, Any]:
     return value
 
 
-def _text(table: Mapping[str, Any], key: str, *, required: bool = False) -> str:
+def _text(table: Mapping[str, Any], key: str, *, required: bool = False,
+          within: str = "") -> str:
+    """The string at `key`; an error is keyed `within + key` (placed at the key: `_known_keys`)."""
     value = table.get(key)
+    name = f"{within}{key}"
     if value is None:
         if required:
-            raise ProofFileError(f"missing {key!r}")
+            raise ProofFileError(f"missing {name!r}", key=within.rstrip(".") or None)
         return ""
     if not isinstance(value, str):
-        raise ProofFileError(f"{key!r} must be a string, not {_kind(value)}")
+        raise ProofFileError(f"{name!r} must be a string, not {_kind(value)}", key=name)
     if len(value) > MAX_TEXT:
-        raise ProofFileError(f"{key!r} is longer than {MAX_TEXT} characters")
+        raise ProofFileError(f"{name!r} is longer than {MAX_TEXT} characters", key=name)
     return value
 
 
-def _strings(table: Mapping[str, Any], key: str, *, limit: int | None) -> list[str]:
+def _strings(table: Mapping[str, Any], key: str, *, limit: int | None,
+             within: str = "") -> list[str]:
+    """The list of strings at `key`; an error is keyed `within + key` (as `_text`)."""
     value = table.get(key, [])
+    name = f"{within}{key}"
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ProofFileError(f"{key!r} must be a list of strings")
+        raise ProofFileError(f"{name!r} must be a list of strings, not {_kind(value)}"
+                             if not isinstance(value, list) else
+                             f"{name!r} must be a list of strings", key=name)
     if limit is not None and len(value) > limit:
-        raise ProofFileError(f"{key!r} has {len(value)} entries, more than {limit}")
+        raise ProofFileError(f"{name!r} has {len(value)} entries, more than {limit}", key=name)
     return value
 
 
 def _kind(value: object) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a number", list: "a list"}.get(
+    return {bool: "a boolean", int: "an integer", float: "a number", list: "a list",
+            str: "a string"}.get(
         type(value), "a table" if isinstance(value, dict) else type(value).__name__
     )

@@ -298,7 +298,8 @@ def problems(vectors: Sequence[str], scalars: Sequence[str], steps: Sequence[Ste
                                  key="naturals", text=name)
     for name in numeric.names if numeric is not None else ():
         if name not in names.vectors and name not in names.scalars:
-            yield ProofFileError(f"numeric.names binds undeclared name {name!r}", key=name)
+            yield ProofFileError(f"numeric.names binds undeclared name {name!r}",
+                                 key=f"numeric.names.{name}")
     if not steps and not broken:
         yield ProofFileError("a proof needs at least one step")
     if theorem and theorem not in broken and all(s.id != theorem for s in steps):
@@ -306,11 +307,13 @@ def problems(vectors: Sequence[str], scalars: Sequence[str], steps: Sequence[Ste
                              text=theorem)
     for name, reads in (notation or {}).items():
         if name not in names.vectors | names.scalars:
-            yield ProofFileError(f"notation gives undeclared name {name!r}", key=name)
+            yield ProofFileError(f"notation gives undeclared name {name!r}",
+                                 key=f"notation.{name}")
         elif not isinstance(reads, str) or not IDENTIFIER.fullmatch(reads) or len(reads) > \
                 MAX_NAME_LENGTH:
             yield ProofFileError(f"notation of {name!r} must be an identifier "
-                                 f"(e.g. \"theta_star\"), not {reads!r}", key=name)
+                                 f"(e.g. \"theta_star\"), not {reads!r}",
+                                 key=f"notation.{name}")
     if len(steps) > MAX_STEPS:
         yield ProofFileError(f"{len(steps)} steps, more than {MAX_STEPS}")
         return

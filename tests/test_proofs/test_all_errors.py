@@ -3,12 +3,13 @@ file:line:column with its step and, where one is known, a fix; dependent errors 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from proofs.errors import MAX_REPORTED, ProofFileError, ProofFileErrors, Source
-from proofs.proof_file import parse_proof
+from proofs.proof_file import load_proof, parse_proof
 from verify.cli import main
 from verify.proof_checker import statements
 
@@ -200,3 +201,122 @@ def test_a_missing_import_is_placed_in_the_importing_file(tmp_path: Path) -> Non
     assert found.startswith("importer.toml:4:8: imports no-such-file.toml: no such file or "
                             "directory (")
     assert main(["check", str(tmp_path / "importer.toml")]) == 2
+
+
+# -- issue 27's review: entries of [numeric] and uses placed where they are; errors together --
+
+NUMERIC = """title = "h"
+vectors = ["w", "x", "u"]
+scalars = ["y", "t", "R2"]
+[numeric]
+run = "online"
+names = { R2 = "x" }
+
+[[step]]
+id = "s"
+given = ["R2 >= 0"]
+claim = "norm2(w) >= 0"
+"""
+
+
+def test_an_entry_of_numeric_is_searched_in_numeric_not_the_whole_file() -> None:
+    """`names = { R2 = "x" }` was placed at 2:18, the "x" of the `vectors` line."""
+    source = Source("h.toml", NUMERIC)
+    assert source.where(None, "numeric.names.R2", "x", None) == (6, 17)
+    assert source.where(None, "numeric.run", "online", None) == (5, 8)
+    assert source.where(None, "numeric.names.nosuch", None, None) == (4, 1)  # the header
+    inline = Source("h.toml", 'vectors = ["x"]\nnumeric = { names = { R2 = "x" } }\n')
+    assert inline.where(None, "numeric.names.R2", "x", None) == (1, 13)  # no header: the file
+
+
+@pytest.mark.parametrize(("entry", "found"), [
+    ('data = "my.csv"', "h.toml:7:1: 'numeric.data' must be a list of strings, not a string"),
+    ("run = 5", "h.toml:5:1: 'numeric.run' must be a string, not an integer"),
+    ("algorithm = 3", "h.toml:7:1: 'numeric.algorithm' must be a string, not an integer"),
+])
+def test_a_numeric_entry_of_the_wrong_type_is_placed_at_its_key(entry: str, found: str,
+                                                                tmp_path: Path) -> None:
+    """They were placed at 1:1."""
+    text = NUMERIC.replace('names = { R2 = "x" }', "")
+    text = text.replace('run = "online"', entry) if entry.startswith("run") else \
+        text.replace('run = "online"\n', f'run = "online"\n\n{entry}\n')
+    assert _lines(text, tmp_path, "h.toml") == [found]
+
+
+def test_an_algorithm_id_may_name_a_plug_in(tmp_path: Path) -> None:
+    """The message said "a source algorithm id", although a plug-in's name is allowed."""
+    text = NUMERIC.replace('names = { R2 = "x" }', 'algorithm = "My Alg"')
+    (found,) = _lines(text, tmp_path, "h.toml")
+    assert found.startswith("h.toml:6:14: numeric.algorithm must be an algorithm id")
+    assert "plug-in" in found
+
+
+def test_numeric_errors_come_with_the_steps_errors(tmp_path: Path) -> None:
+    """The reviewer's many4.toml: a step error hid the [numeric] table's, which hid each
+    other (five runs for five errors)."""
+    text = NUMERIC.replace('names = { R2 = "x" }', 'algorithm = "Bad Alg"\ndata = "a.csv"\n'
+                           'colour = "red"').replace("norm2(w) >= 0", "norm2(ww) >= 0")
+    assert [line.split(": ", 2)[1][:40] for line in _lines(text, tmp_path, "h.toml")] == [
+        "numeric.algorithm must be an algorithm i", "'numeric.data' must be a list of strings",
+        "unknown key 'colour' in numeric (expecte", "step s"]
+
+
+def test_a_bad_cross_proof_use_is_placed_and_hides_no_other_step(tmp_path: Path) -> None:
+    """`uses = ["/s"]` was `1:1: uses /...: '' is neither ...`, and a bad use of the library
+    (`norm-grow`) hid every error of every step, at 1:1 with no did-you-mean."""
+    text = ('title = "u"\nvectors = ["w", "x"]\nscalars = ["y"]\n[[step]]\nid = "a"\n'
+            'claim = "gama >= 0"\n[[step]]\nid = "b"\nuses = ["/s"]\nclaim = "y**2 >= 0"\n'
+            '[[step]]\nid = "c"\nuses = ["canonical-online/norm-grow"]\nclaim = "y**2 >= 0"\n'
+            '[[step]]\nid = "d"\nuses = ["canonicl-online/norm-growth"]\nclaim = "y**2 >= 0"\n')
+    assert _lines(text, tmp_path, "u.toml") == [
+        "u.toml:6:10: step a: claim: undeclared name 'gama' in 'gama'; declare it in scalars "
+        "(or vectors)",
+        "u.toml:9:10: uses '/s': a step of another proof is written SOURCE/STEP (SOURCE a "
+        "built-in proof id or an alias of [imports])",
+        "u.toml:13:10: uses canonical-online/norm-grow: no step 'norm-grow' there; did you "
+        "mean 'canonical-online/norm-growth'?",
+        "u.toml:17:10: uses canonicl-online/...: 'canonicl-online' is neither a built-in "
+        "proof nor an alias of [imports]; did you mean 'canonical-online'?"]
+
+
+def test_a_file_importing_itself_is_one_cycle_said_once(tmp_path: Path) -> None:
+    """It read `h.toml:6:7: imports h.toml: h.toml:6:7: imports h.toml: a cycle` (the
+    located error wrapped again); a cycle through another file names both."""
+    text = ('title = "h"\nvectors = ["w"]\n[imports]\nh = "h.toml"\n[[step]]\nid = "s"\n'
+            'uses = ["h/s"]\nclaim = "norm2(w) >= 0"\n')
+    path = tmp_path / "h.toml"
+    path.write_text(text)
+    with pytest.raises(ProofFileError) as caught:
+        load_proof(path)
+    (error,) = caught.value.errors
+    assert str(error) == f"{path}:4:6: imports h.toml: a cycle ({path} -> {path})"
+    (tmp_path / "g.toml").write_text(text.replace('"h.toml"', '"h2.toml"'))
+    (tmp_path / "h2.toml").write_text(text.replace('"h.toml"', '"g.toml"'))
+    with pytest.raises(ProofFileError) as caught:
+        load_proof(tmp_path / "g.toml")
+    assert str(caught.value).count("a cycle") == 1
+    assert str(caught.value).endswith(f"a cycle ({tmp_path / 'g.toml'} -> "
+                                      f"{tmp_path / 'h2.toml'} -> {tmp_path / 'g.toml'})")
+
+
+@pytest.mark.parametrize("kind", ["a character device", "a named pipe", "a directory"])
+def test_a_proof_path_that_is_no_regular_file_is_one_line(kind: str, tmp_path: Path) -> None:
+    """`novikoff audit /dev/zero` said "file is larger than 1024 KiB"; a named pipe nobody
+    writes would block forever (a stranger's `[imports]` may name one)."""
+    path = {"a character device": Path("/dev/zero"), "a named pipe": tmp_path / "p.toml",
+            "a directory": tmp_path / "d.toml"}[kind]
+    if kind == "a named pipe":
+        os.mkfifo(path)
+    elif kind == "a directory":
+        path.mkdir()
+    with pytest.raises(ProofFileError) as caught:
+        load_proof(path)
+    assert str(caught.value) == (f"{path}: is {kind}, not a regular file: a proof is read "
+                                 "from a file (on the command line, from standard input as -)")
+    importer = tmp_path / "i.toml"
+    importer.write_text(f'title = "i"\nvectors = ["w"]\n[imports]\nlib = "{path}"\n[[step]]\n'
+                        'id = "s"\nuses = ["lib/x"]\nclaim = "norm2(w) >= 0"\n')
+    with pytest.raises(ProofFileError) as caught:
+        load_proof(importer)
+    assert f"i.toml:4:8: imports {path}: {path}: is {kind}, not a regular file" in \
+        str(caught.value)

@@ -13,7 +13,8 @@ separates it (`y<u, x> > 0` for every example).
 
 Shrinking is greedy and deterministic, in the order the issue asks, u following the data:
 fewest examples (halves, then one at a time; u unchanged), smallest dimension (a coordinate
-dropped, from u too: its projection), smallest integers (the data made integer by their
+dropped, from u too: its projection; else two coordinates merged into their sum or
+difference), smallest integers (the data made integer by their
 common denominator, a positive scale that keeps u a separator, then each entry tried at 0, at
 half its value rounded toward 0, at its sign). Every pass repeats until nothing changes, and
 the three passes repeat until none changes anything (a coordinate may drop only once the
@@ -179,11 +180,23 @@ def _fewer(data: Dataset) -> Iterator[Candidate]:
 
 
 def _narrower(data: Dataset) -> Iterator[Candidate]:
-    """The data without one coordinate, with the one dropped (for u's projection)."""
+    """The data without one coordinate, with the one dropped (for u's projection); then
+    with one coordinate merged into another (`x_j + x_k` or `x_j - x_k` at j, k dropped):
+    a step that needs a long x (`tau*norm2(x) >= 1` with tau = 1/norm2(x)) fails on no
+    coordinate of (-1, 1) alone, but on x_0 - x_1 = -2 (a shrinker that only drops stopped
+    at dimension 2 where dimension 1 fails)."""
     for k in range(data.d - 1, -1, -1):
         candidate = _dataset([x[:k] + x[k + 1:] for x in data.X], data.y, data.name)
         if candidate is not None:
             yield candidate, k
+    for k in range(data.d - 1, 0, -1):
+        for j in range(k):
+            for sign in (1, -1):
+                merged = [(*x[:j], x[j] + sign * x[k], *x[j + 1:k], *x[k + 1:])
+                          for x in data.X]
+                candidate = _dataset(merged, data.y, data.name)
+                if candidate is not None:
+                    yield candidate, k
 
 
 def _smaller(data: Dataset) -> Iterator[Candidate]:
@@ -227,7 +240,22 @@ def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
     for name, witness in sorted(audit.witnesses.items()):
         lines.append(_write(name, witness, directory, [*plugins, *filter(None, [budget])],
                             tries))
+    for proof in audit.proofs:  # a violation with no run kept to shrink: said, not silent
+        for step in proof.steps:
+            name = f"{proof.id}/{step.step.id}"
+            if step.numeric is not None and step.numeric.status == "violated" and \
+                    name not in audit.witnesses:
+                lines.append(f"{name}: violated on runs, but no data file written: "
+                             f"{_unkept(proof.proof.numeric.run if proof.proof.numeric else '')}")
     return lines
+
+
+def _unkept(run: str) -> str:
+    """Why the campaign kept no run of a violated step to shrink."""
+    if run == "single-pass":
+        return ("the campaign keeps no data of the single passes it makes itself, so its "
+                "counterexamples cannot be written as a data file")
+    return "the campaign kept no run of its counterexample to shrink"
 
 
 def _write(name: str, witness: Witness, directory: Path, options: Sequence[str],

@@ -25,7 +25,7 @@ from typing import Literal
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
 from perceptron.io.common import DEFAULT_LIMITS, Limits
-from proofs.errors import ProofFileError
+from proofs.errors import ProofFileError, ProofFileErrors, Source, raise_all
 from proofs.language.expressions import Relation
 from proofs.library import CANONICAL, PROOFS
 from proofs.step import Proof, RunBinding, Step
@@ -187,23 +187,56 @@ def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = 
     plug-ins do not make (online and batch runs only)."""
     if numeric is None:
         return Naming("online", {}, {})
+    return _naming(numeric, proof.vectors, proof.origin, plugins)
+
+
+def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
+            plugins: Collection[str]) -> Naming:
+    """`naming`, for a proof's `[numeric]` binding, its vectors and its file (`origin`,
+    which places the errors)."""
+    errors: list[ProofFileError] = []  # independent: all of them at once
+    if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
+        errors.append(ProofFileError(
+            f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which makes "
+            f"{' or '.join(PLUGIN_KINDS)} runs, not {numeric.run!r} ones", key="numeric.run",
+            text=numeric.run))
+    if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
+        given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
+        errors.append(ProofFileError(
+            f"numeric.algorithm {numeric.algorithm!r} is no known algorithm (known: "
+            f"{', '.join(BUILT_IN)}{given}; a plug-in runs only when given: --algorithm "
+            f"{numeric.algorithm}=MODULE:FUNCTION on the command line, algorithms="
+            f"{{{numeric.algorithm!r}: plugin}} in the API)", key="numeric.algorithm",
+            text=numeric.algorithm))
     try:
-        if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
-            raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is a plug-in, "
-                                 f"which makes {' or '.join(PLUGIN_KINDS)} runs, not "
-                                 f"{numeric.run!r} ones", key="numeric.run", text=numeric.run)
-        if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
-            given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
-            raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "
-                                 f"algorithm (known: {', '.join(BUILT_IN)}{given}; a plug-in "
-                                 f"runs only when given: --algorithm {numeric.algorithm}="
-                                 "MODULE:FUNCTION)", key="numeric.algorithm",
-                                 text=numeric.algorithm)
-        return Naming.of(numeric, proof.vectors)
-    except ProofFileError as error:  # placed in the file, as the loader places its errors
-        if proof.origin is None:
-            raise
-        raise error.located(proof.origin.file, proof.origin) from None
+        named = Naming.of(numeric, vectors)
+    except ProofFileError as error:
+        errors.extend(error.errors)
+    if not errors:
+        return named
+    if origin is None:
+        raise_all(errors)
+    raise_all([e.located(origin.file, origin) for e in errors])  # placed as the loader does
+    raise AssertionError("unreachable")
+
+
+def _with_naming(error: ProofFileError, target: Target, plugins: Collection[str]
+                 ) -> ProofFileError:
+    """A proof file's errors and, when its `[numeric]` run kind and names read on their own,
+    the errors of what they denote on runs (`_naming`), together in file order: one run
+    reports both."""
+    part = target.numeric_part() if error.file else None
+    if part is None:
+        return error
+    numeric, vectors, origin = part
+    try:
+        _naming(numeric, vectors, origin, plugins)
+    except ProofFileError as named:
+        said = {e.key for e in error.errors if e.key} | {(e.line, e.column) for e in error.errors}
+        more = [e for e in named.errors if e.key not in said and (e.line, e.column) not in said]
+        return ProofFileErrors(sorted([*error.errors, *more],
+                                      key=lambda e: (e.line or 0, e.column or 0)))
+    return error
 
 
 def statement(proof: Proof, stated: kernel.Statement, names: Naming | None = None
@@ -361,6 +394,10 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
         try:
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *out.unusable))
+        except ProofFileError as error:
+            out.errors.extend(_lines(_with_naming(error, target, (*(plugins or ()),
+                                                                  *out.unusable)), target.name))
+            continue
         except FAULTS as error:
             out.errors.extend(_lines(error, target.name))
             continue
@@ -405,15 +442,16 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
     errors: list[str] = []
     proofs = dict(admitted.proofs)
     for proof_id, proof in admitted.proofs.items():
+        try:  # every proof, run or not: a refused one is its lines, the others are audited
+            stated = statements(proof)
+        except ProofFileError as error:  # refused by the kernel's rules: placed in the file
+            placed = error.located(proof.origin.file, proof.origin) if proof.origin else error
+            errors.extend(_lines(placed, admitted.targets[proof_id].name))
+            del proofs[proof_id]
+            continue
         if proof.numeric is None:
             reasons.update({f"{proof_id}/{s.id}": "the proof declares no [numeric] run"
                             for s in proof.steps})
-            continue
-        try:
-            stated = statements(proof)
-        except ProofFileError as error:
-            errors.extend(_lines(error, admitted.targets[proof_id].name))
-            del proofs[proof_id]
             continue
         for step in proof.steps:
             name = f"{proof_id}/{step.id}"

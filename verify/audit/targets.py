@@ -1,10 +1,11 @@
 """What an audit audits: built-in proofs by id and users' proof files, and users' data.
 
-A target is named as on the command line: a built-in id (`canonical-online`) or the path of
-a proof file (a file of that name wins over an id, as for `novikoff check`). Both are read by
-the same loader, so a user's proof is audited exactly as a built-in one: the same kernel
-checks, the same campaign, the same reports. A worker process reloads a target from its
-name (`load`), so only names travel between processes.
+A target is named as on the command line: a built-in id (`canonical-online`), the path of
+a proof file (a file of that name wins over an id, as for `novikoff check`), or `-`, a
+proof read from standard input (its id `stdin`). All are read by the same parser, so a
+user's proof is audited exactly as a built-in one: the same kernel checks, the same
+campaign, the same reports. A worker process reloads a target from its name (`load`), so
+only names travel between processes, and the text of standard input, read once.
 
 A data file (a proof's `[numeric] data`, or `--data`) is read by the loaders of
 `perceptron.io.loaders` (every format the CLI reads) and becomes a scenario of the campaign
@@ -20,17 +21,20 @@ data that have none are a fault of the file, named in one line.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.io.common import DEFAULT_LIMITS, Limits
-from proofs.errors import ProofFileError
+from proofs.errors import ProofFileError, Source
 from proofs.library import PROOFS, load_named
-from proofs.step import Proof
+from proofs.proof_file import MAX_BYTES, numeric_part, parse_proof, read_regular
+from proofs.step import Proof, RunBinding
 from verify.runs.columns import Origin
 from verify.runs.quantity import Scenario, kind
 
@@ -46,25 +50,52 @@ class Target:
     id: str
     name: str
     file: bool
+    text: bytes | None = None  # the proof read from standard input (`-`), kept to travel
 
     def load(self) -> Proof:
         """The proof, read again wherever this is called (a worker reloads it by name)."""
+        if self.text is not None:
+            return parse_proof(self.text, STDIN)
         return load_named(self.name)
+
+    def numeric_part(self) -> tuple[RunBinding, tuple[str, ...], Source] | None:
+        """The run kind and names of a proof file that could not be read whole
+        (`proofs.proof_file.numeric_part`), None if they cannot be read either."""
+        if self.text is not None:
+            return numeric_part(self.text, STDIN)
+        if not self.file:
+            return None
+        try:
+            return numeric_part(read_regular(self.name), self.name)
+        except (OSError, ProofFileError):  # gone, or no regular file: nothing more to say
+            return None
+
+
+#: The name standard input has in a proof's errors, and its id in the audit's summary.
+STDIN, STDIN_ID = "<stdin>", "stdin"
+
+
+@cache
+def standard_input() -> bytes:
+    """The bytes of standard input, read once per process (a proof given as `-`), bounded
+    like a file (the parser refuses more than `MAX_BYTES`)."""
+    return sys.stdin.buffer.read(MAX_BYTES + 1)
 
 
 def targets(names: Sequence[str]) -> list[Target]:
     """The targets named, in order, each once, each id distinct (reports, `--only` and the
-    campaign key proofs by it). A built-in proof's id is its own; a file's is its stem,
-    unless a built-in proof has that id (`canonical-online.toml` beside `canonical-online`
-    is two proofs, whichever comes first) or another target already took it: then its path
-    as given. Raises nothing: loading reports faults."""
+    campaign key proofs by it). A built-in proof's id is its own; standard input's (`-`) is
+    `stdin`; a file's is its stem, unless a built-in proof has that id
+    (`canonical-online.toml` beside `canonical-online` is two proofs, whichever comes first)
+    or another target already took it: then its path as given. Raises nothing: loading
+    reports faults."""
     out: list[Target] = []
     for name in dict.fromkeys(names):
         file = not (name in PROOFS and not Path(name).exists())
-        ident = Path(name).stem if file else name
+        ident = STDIN_ID if name == "-" else Path(name).stem if file else name
         if (file and ident in PROOFS) or any(t.id == ident for t in out):
             ident = name
-        out.append(Target(ident, name, file))
+        out.append(Target(ident, name, file, standard_input() if name == "-" else None))
     return out
 
 

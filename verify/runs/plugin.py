@@ -440,6 +440,9 @@ def parameters(texts: Iterable[str], what: str) -> tuple[tuple[str, Fraction], .
         key, equals, value = str(given).partition("=")
         if not equals or not key.isidentifier() or not key.isascii():
             raise PluginFault(f"{what}: --param {text!r} is not KEY=VALUE with KEY a name")
+        if not value.strip():
+            raise PluginFault(f"{what}: --param {text!r} gives {key} no value (write "
+                              f"{key}=VALUE, VALUE an exact rational such as 1/2 or 0.25)")
         if not RATIONAL.fullmatch(value):
             raise PluginFault(f"{what}: --param {text!r}: {value[:40]!r} is not an exact rational "
                               "(an integer, p/q or a finite decimal such as 1/2 or 0.25)")

@@ -449,3 +449,93 @@ def test_a_not_run_reason_names_no_empty_list(tmp_path: Path):
     assert proof.steps[0].reason == (
         "no row set of an online run binds all of m, w_next (state rows bind none of them; "
         "example rows bind m; update rows bind w_next)")
+
+
+# -- issue 27's review: the audit's own checks together with the file's, stdin, refusals ----
+
+NUMERIC_AND_STEPS = """title = "numeric and step errors"
+vectors = ["w", "x"]
+scalars = ["y", "gamma", "t"]
+[numeric]
+run = "online"
+algorithm = "nosuch-alg"
+names = { gamma = "gama_u" }
+data = "nosuch.csv"
+[[step]]
+id = "a"
+claim = "gama > 0"
+"""
+
+
+def test_the_files_errors_and_what_its_names_denote_come_in_one_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """The reviewer's many4.toml took five runs: a step error hid the unknown algorithm,
+    which hid the run kind, then the names, then the data."""
+    path = _write(tmp_path, "m.toml", NUMERIC_AND_STEPS)
+    assert main(["audit", path, "--budget", "small", "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    lines = [x.removeprefix(f"novikoff: error: {path}:") for x in err.splitlines()]
+    assert out == "" and [x.split(": ")[0] for x in lines] == ["6:14", "7:20", "8:1", "11:10"]
+    assert "'nosuch-alg' is no known algorithm" in lines[0]
+    assert "'gama_u' is no quantity of online runs (closest: 'gamma_u')" in lines[1]
+    assert "'numeric.data' must be a list of strings" in lines[2]
+    assert "undeclared name 'gama'" in lines[3]
+    unknown_kind = _write(tmp_path, "k.toml", NUMERIC_AND_STEPS.replace('"online"', '"onlin"'))
+    assert main(["audit", unknown_kind, "--budget", "small", "--jobs", "1"]) == 2
+    _, err = capsys.readouterr()
+    assert [x.split(": ")[2].split(":")[1:] for x in err.splitlines()] == [
+        ["5", "8"], ["6", "14"], ["8", "1"], ["11", "10"]]  # the names need a known kind
+
+
+def test_the_api_says_how_the_api_gives_a_plug_in(tmp_path: Path):
+    """Through `verify.audit_proofs(..., algorithms=...)` the unknown algorithm told the
+    user to pass `--algorithm`."""
+    import verify
+
+    path = _write(tmp_path, "m.toml", NUMERIC_AND_STEPS.replace('data = "nosuch.csv"', "")
+                  .replace('"gama_u"', '"gamma_u"').replace("gama >", "gamma >"))
+    audit = verify.audit_proofs(path, budget="small")
+    (error,) = audit.errors
+    assert "--algorithm nosuch-alg=MODULE:FUNCTION on the command line" in error
+    assert "algorithms={'nosuch-alg': plugin} in the API" in error
+
+
+def test_a_proof_the_kernels_rules_refuse_is_its_line_and_the_others_are_audited(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """The reviewer's many5.toml (no [numeric] run) stopped the whole audit with an
+    unplaced `step e: t cannot be iterated`, the other proofs lost."""
+    refused = _write(tmp_path, "e.toml", 'title = "e"\nvectors = ["w", "x"]\nscalars = '
+                     '["y", "t"]\n[[step]]\nid = "e"\nclaim = "norm2(w) <= t"\n'
+                     '[step.induction]\nvariable = "t"\nbase = { w = "0*w", t = "1" }\n'
+                     'step = { w = "w + y*x" }\ngiven = ["y*dot(w, x) <= 0", "t >= 0"]\n')
+    good = _write(tmp_path, "good.toml", GROWTH % "")
+    assert main(["audit", refused, good, "--budget", "small", "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert f"novikoff: error: {refused}:5:1: step e: t cannot be iterated" in err
+    assert "good " in out
+
+
+def test_a_proof_read_from_standard_input_is_audited_as_stdin(tmp_path: Path):
+    """README and the help say `-` reads a proof from stdin; `audit -` said "-: no such
+    file, and no built-in proof" (`check -` worked)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[3]
+    text = GROWTH % ""
+    env = {**__import__("os").environ, "PYTHONPATH": str(root)}
+    file = _write(tmp_path, "growth.toml", text)
+    done, again = (subprocess.run(
+        [sys.executable, "-m", "verify", "audit", proof, "--budget", "small", "--jobs", "2",
+         "--json"], input=text, capture_output=True, text=True, cwd=tmp_path, timeout=300,
+        env=env) for proof in ("-", file))
+    assert done.returncode == again.returncode != 2, done.stderr
+    (proof,) = json.loads(done.stdout)["proofs"]
+    (same,) = json.loads(again.stdout)["proofs"]
+    assert proof["id"] == "stdin" and same["id"] == "growth"
+    assert proof["steps"] == same["steps"] and proof["status"] == same["status"]
+    bad = subprocess.run([sys.executable, "-m", "verify", "audit", "-"], input=text.replace(
+        "margin <= 0", "margin <== 0"), capture_output=True, text=True, cwd=tmp_path,
+        timeout=300, env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert bad.returncode == 2 and bad.stderr.startswith("novikoff: error: <stdin>:")
+    assert bad.stderr.count("\n") == 1

@@ -37,10 +37,11 @@ def test_a_violated_step_is_written_as_its_smallest_failing_run(tmp_path: Path) 
     assert len(lines) == 1 and f"reproduce: novikoff audit {proof} --data" in lines[0]
     written = tmp_path / "false--short.csv"
     data = load_data(str(written))
-    # shrunk: one example of entries +-1 (||x||^2 = 2 > 1 = t after one update); one
-    # coordinate would make ||x||^2 = 1, which holds, and shrinking never enlarges an entry
-    assert data.n == 1 and data.d <= witness.scenario.data.d
-    assert all(abs(v) == 1 for v in data.X[0])
+    # shrunk: one example in dimension 1 (||x||^2 = 4 > 1 = t after one update). Dropping a
+    # coordinate of (+-1, +-1) gives ||x||^2 = 1, which holds; merging the two (x_0 + x_1 or
+    # x_0 - x_1, issue 27's review) gives +-2, which fails: dimension before entry size
+    assert (data.n, data.d) == (1, 1) < (1, witness.scenario.data.d)
+    assert data.X == ((Fraction(-2),),) and data.y == (-1,)
     # the file fails as written (the exact engine, the step's statement checked exactly)
     assert fails(witness.check, data, "online") is not None
     again = audit_proofs(proof, data=[written], budget="small")
@@ -136,7 +137,9 @@ def test_the_shrinker_reaches_the_smallest_dimension(tmp_path: Path) -> None:
     written = folder / "perceptron-wrong2--one-update-growth.csv"
     data, u = read(str(written))
     assert (data.n, data.d) == (1, 1) and u is not None and separates(u, data)
-    assert data.X == ((Fraction(-2),),) and data.y == (1,)  # the trial's one.csv
+    # the trial's one.csv is -2,1; coordinates merged (issue 27's review) reach 2,1 first,
+    # the same size: the file the reviewer wrote by hand
+    assert data.X == ((Fraction(2),),) and data.y == (1,)
     assert line.endswith(f"reproduce: novikoff audit {proof} --data {written} --budget small")
     again = audit_proofs(proof, data=[written], budget="small")
     steps = {s.step.id: s for s in again.proofs[0].steps}
@@ -203,3 +206,33 @@ def test_a_plug_in_fault_while_shrinking_stops_it(tmp_path: Path) -> None:
     assert "shrinking stopped when a smaller run faulted: plug-in p raised ValueError: one " \
            "example on false--short" in line
     assert load_data(str(tmp_path / "false--short.csv")).n >= 2
+
+
+REVIEW = Path(__file__).resolve().parents[2] / "cases" / "review27"
+
+
+def test_the_shrinker_merges_coordinates_where_dropping_one_fails(tmp_path: Path) -> None:
+    """Issue 27's review: `tau >= 1` under the normalised perceptron (tau = 1/norm2(x))
+    was written in dimension 2 (`-1,1,-1`), though the 1-D `2,1` fails too: neither
+    coordinate of (-1, 1) alone is long enough, their difference is."""
+    proof = REVIEW / "normalised.toml"
+    plugin = f"norm-p={REVIEW / 'normalised.py'}:normalised"
+    audit = audit_proofs(proof, budget="small", algorithms=[plugin])
+    (line,) = shrink_all(audit, tmp_path)
+    written = tmp_path / "normalised--tau-at-least-one.csv"
+    data, u = read(str(written))
+    assert (data.n, data.d) == (1, 1) and u is not None and separates(u, data)
+    assert abs(data.X[0][0]) == 2 and "dimension 1" in line
+    again = audit_proofs(proof, data=[written], budget="small", algorithms=[plugin])
+    assert again.proofs[0].steps[0].numeric.status == "violated"
+
+
+def test_a_violated_single_pass_step_says_why_no_file_is_written(tmp_path: Path) -> None:
+    """Issue 27's review: single-pass steps violated with --counterexamples left the folder
+    empty and printed nothing."""
+    audit = audit_proofs(REVIEW / "single-pass.toml", budget="small")
+    assert [s.numeric.status for s in audit.proofs[0].steps] == ["violated", "violated"]
+    assert shrink_all(audit, tmp_path) == [
+        f"single-pass/{step}: violated on runs, but no data file written: the campaign keeps "
+        "no data of the single passes it makes itself, so its counterexamples cannot be "
+        "written as a data file" for step in ("no-deviation", "few-updates")]

@@ -77,3 +77,16 @@ def test_run_refuses_a_device_and_bounds_standard_input() -> None:
     assert done.returncode == 2
     (error,) = _errors(done)
     assert error.startswith("novikoff: error: <stdin>: more than 320000000 bytes")
+
+
+@pytest.mark.parametrize("command", ["check", "audit"])
+def test_a_proof_path_that_is_no_regular_file_is_one_line(command: str,
+                                                          hostile: dict[str, str]) -> None:
+    """Issue 27's review: `novikoff audit /dev/zero` said "file is larger than 1024 KiB",
+    and a named pipe as PROOF blocked until someone wrote it."""
+    for path, kind in hostile.items():
+        done = _novikoff(command, path)
+        assert done.returncode == 2, done.stderr
+        assert _errors(done) == [f"novikoff: error: {path}: is {kind}, not a regular file: a "
+                                 "proof is read from a file (on the command line, from "
+                                 "standard input as -)"]

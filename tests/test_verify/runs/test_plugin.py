@@ -183,6 +183,8 @@ def test_a_parameter_reaches_the_function_as_an_exact_rational() -> None:
     (["beta=½"], "is not an exact rational"),
     (["beta=1/0"], "divides by zero"),
     (["beta"], "is not KEY=VALUE"),
+    (["beta="], "--param 'beta=' gives beta no value (write beta=VALUE, VALUE an exact "
+                "rational"),  # issue 27's review: it printed `'beta='` and `''`
     (["2beta=1"], "is not KEY=VALUE"),
     (["beta=1", "beta=2"], "--param beta given twice"),
     (["gamma=1"], "cannot be called with (data, max_updates, gamma=)"),
