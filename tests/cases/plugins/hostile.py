@@ -71,7 +71,7 @@ def interrupts_itself(data: Any, max_updates: int) -> Any:
     """A real SIGINT to its own process while it runs (a Ctrl-C, when the plug-in runs in
     the audit's process): the audit must stop."""
     os.kill(os.getpid(), signal.SIGINT)
-    time.sleep(5)
+    time.sleep(60)
     return []
 
 
@@ -79,7 +79,7 @@ def interrupts_the_audit(data: Any, max_updates: int) -> Any:
     """A real SIGINT to the process that runs the campaign, while the plug-in runs in a
     child of it (a Ctrl-C): the audit must stop."""
     os.kill(os.getppid(), signal.SIGINT)
-    time.sleep(5)
+    time.sleep(60)
     return []
 
 

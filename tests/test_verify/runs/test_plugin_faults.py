@@ -59,7 +59,8 @@ def test_a_real_ctrl_c_while_the_plug_in_runs_still_interrupts(isolated: bool) -
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
         plugin.run(DATA, U, 5)
-    assert time.monotonic() - start < 4  # not after the plug-in's sleep
+    assert time.monotonic() - start < 30  # not after the plug-in's sleep of 60 s (a margin
+    # wide enough for a loaded machine: the test failed once at load 8 with 4 s against 5)
 
 
 def test_a_vector_of_another_dimension_says_both_dimensions() -> None:
