@@ -78,10 +78,16 @@ def test_the_kernel_stays_small_enough_to_read() -> None:
     kernel makes, the memo validating what it caches, read-only ring generators; and 10 for
     a second red team's: names and substitution keys exactly `str`, nesting bounded; and 10
     for issue 28's antisymmetry (an equality from its two inequalities); and 30 for issue
-    27's one-update lemmas in an induction's step (and freezing a sequent once per call)."""
+    27's one-update lemmas in an induction's step (and freezing a sequent once per call);
+    and 610 for issue 31's finite sums, a term language with a binder that nothing outside
+    the kernel may be trusted to read: `atoms.py` (410: families and sums read back from their
+    names and refused unless canonical, linearity and alpha-equivalence as the canonical
+    form, capture-avoiding substitution, exact bounded evaluation), `sums.py` (110: six
+    axiom schemata and rewriting under a binder), and 90 in the rules (bounds are naturals,
+    families are nothing else, the term-wise rule, sum facts and their conditions)."""
     lines = [line for path in modules("verify/kernel")
              for line in path.read_text().splitlines() if line.strip()]
-    assert len(lines) <= 1010, f"verify/kernel has {len(lines)} non-blank lines"
+    assert len(lines) <= 1620, f"verify/kernel has {len(lines)} non-blank lines"
 
 
 @pytest.mark.parametrize(
