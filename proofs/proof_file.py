@@ -50,8 +50,10 @@ from proofs.imports import Declared, imported, references, with_copies
 from proofs.instances import with_instances
 from proofs.language.expressions import (
     ExpressionError,
+    IndexSet,
     Names,
     Relation,
+    parse_bound,
     parse_relation,
     parse_scalar,
 )
@@ -79,13 +81,15 @@ from proofs.step import problems as problems_of
 MAX_BYTES = 256 * 1024
 MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step",
-            "imports", "theorem", "notation")
+            "imports", "theorem", "notation", "indexed", "sets")
+SET_KEYS = ("index", "range", "where")
 NUMERIC_KEYS = ("run", "names", "algorithm", "data")
 MAX_DATA = 20
 RUNS = ("online", "batch", "single-pass")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
              "witness")
-USE_KEYS = ("step", "with")
+USE_KEYS = ("step", "with", "sum")
+OVER = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(\S.*?)\s*$")
 SPLIT_KEYS = ("on", "zero")
 INDUCTION_KEYS = ("variable", "base", "step", "given", "constants")
 T = TypeVar("T")
@@ -171,16 +175,18 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
     declared = problems.attempt(lambda: Declared(_strings(document, "vectors", limit=None),
                                                  _strings(document, "scalars", limit=None),
                                                  _strings(document, "naturals", limit=None)))
+    indexed = problems.attempt(lambda: tuple(_strings(document, "indexed", limit=MAX_NAMES)))
+    sets = problems.attempt(lambda: _sets(document)) if "sets" in document else {}
     tables = document.get("step")
 
     def names_and_steps() -> tuple[Names, dict[str, Step], tuple[Definition, ...]]:
         """What every step needs: the names (own, then imported), the step tables, the
         definitions; an error here is reported alone (the steps would only repeat it)."""
         assert declared is not None
-        declare(declared.vectors, declared.scalars)  # the file's own declarations first
+        declare(declared.vectors, declared.scalars, indexed or (), sets)  # the file's own
         copies = imported(document.get("imports"), references(tables), declared, folder,
                           load_proof)
-        names = declare(declared.vectors, declared.scalars)
+        names = declare(declared.vectors, declared.scalars, indexed or (), sets)
         if tables is None:
             raise ProofFileError("no [[step]] tables")
         if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
@@ -190,7 +196,8 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
         return names, copies, parse_definitions(_table(document, "define"), names) \
             if "define" in document else ()
 
-    if declared is None or (needed := problems.attempt(names_and_steps)) is None:
+    if declared is None or indexed is None or sets is None or (
+            needed := problems.attempt(names_and_steps)) is None:
         problems.check()
     names, copies, definitions = needed
     problems.names = names
@@ -210,7 +217,7 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     for error in problems_of(declared.vectors, declared.scalars, combined or steps,
                              naturals=naturals, numeric=numeric, theorem=theorem or "",
-                             notation=notation, broken=broken):
+                             notation=notation, broken=broken, indexed=indexed, sets=sets):
         problems.add(error)
     problems.check()
     assert combined is not None
@@ -219,7 +226,24 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
     assert title is not None and instanced is not None
     return Proof(title, tuple(declared.vectors), tuple(declared.scalars), instanced,
                  source or "", numeric, naturals, theorem=theorem or "",
-                 notation=notation or {}), notes
+                 notation=notation or {}, indexed=indexed, sets=sets), notes
+
+
+def _sets(document: Mapping[str, Any]) -> dict[str, IndexSet]:
+    """`[sets]`: `M = { index = "j", range = "1..N", where = ["y[j]*dot(w, x[j]) <= 0"] }`,
+    the integers j from 1 to N where every relation holds (read by `declare`)."""
+    out = {}
+    for name, table in _table(document, "sets").items():
+        if not isinstance(table, dict):
+            raise ProofFileError(f"sets.{name} must be a table {{ index, range, where }}",
+                                 key=name)
+        _known_keys(table, SET_KEYS, f"sets.{name}")
+        lo, dots, hi = _text(table, "range", required=True).partition("..")
+        if not dots or not lo.strip() or not hi.strip():
+            raise ProofFileError(f"sets.{name}.range must be lo..hi", key=name)
+        out[name] = IndexSet(_text(table, "index", required=True), lo.strip(), hi.strip(),
+                             tuple(_strings(table, "where", limit=MAX_HYPOTHESES)))
+    return out
 
 
 def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
@@ -328,7 +352,18 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
         _known_keys(entry, USE_KEYS, "a use")
         used = _text(entry, "step", required=True)
         terms = _substitution(entry, "with", names) if "with" in entry else {}
-        out.append(Use(used, tuple(sorted(terms.items()))))
+        over = _text(entry, "sum")
+        if over:
+            read = OVER.fullmatch(over)
+            if terms or read is None or read[1] not in names.scalars or not (
+                    read[2] in names.sets or ".." in read[2]):
+                raise ProofFileError(f"uses {used}: sum = {over!r} must be `j in M` (a declared "
+                                     "set) or `j in lo..hi`, j a declared scalar, and no `with`",
+                                     key="sum", text=over)
+            if read[2] not in names.sets:
+                for bound in read[2].split("..", 1):
+                    _parsed(parse_bound, bound.strip(), names, "sum")
+        out.append(Use(used, tuple(sorted(terms.items())), over.strip()))
     return tuple(out)
 
 

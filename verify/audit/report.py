@@ -189,7 +189,8 @@ def counterexample_line(step: StepAudit) -> str | None:
         return None
     from verify.render.certificates import assignments
 
-    return ", ".join(assignments(cex.scalars, cex.vectors, names(step))) or "(no names)"
+    return ", ".join(assignments(cex.scalars, cex.vectors, names(step),
+                                 families=cex.families)) or "(no names)"
 
 
 def to_text(audit: Audit) -> str:

@@ -129,4 +129,6 @@ def _point(step: StepReport) -> str:
     cex = serialize.counterexample(step.counterexample) if step.counterexample else {}
     scalars = [f"{name} = {value}" for name, value in cex.get("scalars", {}).items()]
     vectors = [f"{name} = ({', '.join(v)})" for name, v in cex.get("vectors", {}).items()]
-    return ", ".join(scalars + vectors)
+    members = [f"{name}[{i}] = {f'({chr(44).join(v)})' if isinstance(v, list) else v}"
+               for name, found in cex.get("families", {}).items() for i, v in found.items()]
+    return ", ".join(scalars + vectors + members)

@@ -46,7 +46,6 @@ MAX_HEIGHT = 6  # sums nested at most this deep
 MAX_RANGE = 2000  # integers a sum may range over when it is evaluated at a point
 MAX_WORK = 200_000  # body evaluations one point may ask for
 KINDS = {">=": "nonneg", ">": "pos", "==": "zero"}
-_KIND_OF = {v: k for k, v in KINDS.items()}
 Vector = Mapping[str, sympy.Expr]  # an explicit vector: vector names to coefficients
 Terms = list[tuple[Fraction, tuple[tuple[sympy.Symbol, int], ...]]]
 
@@ -256,7 +255,7 @@ class _Reader:
             self.expect("..")
             hi, filters = self.poly(), []
             while self.eat(" where " if not filters else ", "):
-                kind = _KIND_OF[self.match("nonneg|pos|zero")]
+                kind = {v: k for k, v in KINDS.items()}[self.match("nonneg|pos|zero")]
                 self.expect("(")
                 filters.append((self.poly(), kind))
                 self.expect(")")

@@ -526,9 +526,8 @@ def summed(stated: Statement, index: str, lo: sympy.Expr, hi: sympy.Expr,
     if (stated := _statement(stated)).run or stated.runs or stated.exists or stated.bound:
         raise RuleError("only a statement free of runs and existentials can be summed")
     j, lo, hi = algebra.text(index, "index"), algebra.expr(lo, "bound"), algebra.expr(hi, "bound")
-    rels = (*stated.hypotheses, stated.claim)
-    sorts = {k for r in rels for e in (r.lhs, r.rhs, *r.divisors) for k, n in atoms.named(e)
-             if n == j}
+    sorts = {k for r in (*stated.hypotheses, stated.claim) for e in (r.lhs, r.rhs, *r.divisors)
+             for k, n in atoms.named(e) if n == j}
     if not atoms.IDENT.fullmatch(j) or j in stated.naturals or not sorts <= {"scalar"} or (
             j in names_of(lo) | names_of(hi)):
         raise RuleError(f"{stated.step} cannot be summed over {j}: the index must be a scalar "
@@ -549,9 +548,11 @@ def summed(stated: Statement, index: str, lo: sympy.Expr, hi: sympy.Expr,
     op = "==" if claim.kind == "==" else ">="
     kept = [(h, o) for h, o in zip(stated.hypotheses, stated.origins, strict=True)
             if j not in _read(h)]
+    text = ", ".join([f"{stated.claim.text}, summed over {j} in {lo}..{hi}",
+                      *(r.text for r in member[2:])])
     return Statement(stated.step, tuple(h for h, _ in kept), tuple(o for _, o in kept),
-                     Rel(total, op, sympy.Integer(0), f"{total} {op} 0"),
-                     stated.naturals | names_of(lo) | names_of(hi))
+                     Rel(total, op, sympy.Integer(0), text), stated.naturals | names_of(lo) |
+                     names_of(hi))
 
 
 def summed_theorem(theorem: Theorem, index: str, lo: sympy.Expr, hi: sympy.Expr,

@@ -99,11 +99,17 @@ def certificate(value: Certificate) -> Json:
 
 
 def counterexample(value: Counterexample) -> Json:
-    """Rational scalars and rational coordinate vectors."""
-    return {
+    """Rational scalars and rational coordinate vectors, and the members of families given
+    (only when there are some: a step without sums reads as before)."""
+    out: Json = {
         "scalars": {name: number(v) for name, v in value.scalars.items()},
         "vectors": {name: [number(x) for x in v] for name, v in value.vectors.items()},
     }
+    if value.families:
+        out["families"] = {name: {number(i): [number(x) for x in v] if isinstance(v, tuple)
+                                  else number(v) for i, v in sorted(members.items())}
+                           for name, members in value.families.items()}
+    return out
 
 
 def halves(value: Verdict) -> list[Json] | None:
