@@ -352,18 +352,22 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
         _known_keys(entry, USE_KEYS, "a use")
         used = _text(entry, "step", required=True)
         terms = _substitution(entry, "with", names) if "with" in entry else {}
-        over = _text(entry, "sum")
-        if over:
-            read = OVER.fullmatch(over)
+        over = entry.get("sum", [])
+        overs = [over] if isinstance(over, str) else over
+        if not isinstance(overs, list) or not all(isinstance(o, str) for o in overs):
+            raise ProofFileError(f"uses {used}: sum must be `j in M` or a list of them",
+                                 key="sum")
+        for text in overs:
+            read = OVER.fullmatch(text)
             if terms or read is None or read[1] not in names.scalars or not (
-                    read[2] in names.sets or ".." in read[2]):
-                raise ProofFileError(f"uses {used}: sum = {over!r} must be `j in M` (a declared "
+                    read[2] in names.sets or ".." in read[2]) or ";" in text:
+                raise ProofFileError(f"uses {used}: sum = {text!r} must be `j in M` (a declared "
                                      "set) or `j in lo..hi`, j a declared scalar, and no `with`",
-                                     key="sum", text=over)
+                                     key="sum", text=text)
             if read[2] not in names.sets:
                 for bound in read[2].split("..", 1):
                     _parsed(parse_bound, bound.strip(), names, "sum")
-        out.append(Use(used, tuple(sorted(terms.items())), over.strip()))
+        out.append(Use(used, tuple(sorted(terms.items())), "; ".join(o.strip() for o in overs)))
     return tuple(out)
 
 

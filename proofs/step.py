@@ -192,7 +192,8 @@ class Use:
 
     step: str
     with_: tuple[tuple[str, Term], ...] = ()
-    over: str = ""  # summed term-wise over a set: "j in M" or "j in lo..hi" (kernel `summed`)
+    over: str = ""  # summed term-wise: "j in M" or "j in lo..hi", several `;`-separated, in
+    # order (the first sum innermost: kernel `summed`, applied to the summed statement)
 
     def __str__(self) -> str:
         if self.over:

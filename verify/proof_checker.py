@@ -248,7 +248,9 @@ def used_statement(use: Use, stated: kernel.Statement, proof: Proof | None = Non
     """The statement `use` imports: the used step's, instantiated when it says `with`, summed
     over a set when it says `sum` (the kernel's `summed`)."""
     if use.over and proof is not None:
-        return kernel.summed(stated, *over(use, proof))
+        for summation in over(use, proof):
+            stated = kernel.summed(stated, *summation)
+        return stated
     return kernel.instance(stated, terms(use.with_)) if use.with_ else stated
 
 
@@ -256,27 +258,35 @@ def used_theorem(use: Use, theorem: kernel.Theorem | None, proof: Proof | None =
                  ) -> kernel.Theorem | None:
     """The Theorem of `used_statement`, made by the kernel from the used step's."""
     if use.over and proof is not None and theorem is not None:
-        return kernel.summed_theorem(theorem, *over(use, proof))
+        for summation in over(use, proof):
+            theorem = kernel.summed_theorem(theorem, *summation)
+        return theorem
     return kernel.instantiate(theorem, terms(use.with_)) if use.with_ and theorem else theorem
 
 
-def over(use: Use, proof: Proof) -> tuple[str, sympy.Expr, sympy.Expr, tuple[kernel.Rel, ...]]:
-    """`sum = "j in M"` or `"j in lo..hi"` read for the kernel's `summed`: the index, the
-    bounds, and the set's filters with its index read as j (a declared scalar)."""
-    index, _, where = use.over.partition(" in ")
-    index, where = index.strip(), where.strip()
-    names, scope = proof.names, {}
-    if where in proof.sets:
-        declared = proof.sets[where]
-        lo, hi = declared.lo, declared.hi
-        filters = declared.where
-        scope = {declared.index: sympy.Symbol(index)}
-    else:
-        lo, _, hi = where.partition("..")
-        filters = ()
-    return (index, atoms.canonical(parse_scalar(lo, names)),
-            atoms.canonical(parse_scalar(hi, names)),
-            tuple(relation(proof, parse_relation(f, names, scope)) for f in filters))
+Summation = tuple[str, sympy.Expr, sympy.Expr, tuple[kernel.Rel, ...]]
+
+
+def over(use: Use, proof: Proof) -> list[Summation]:
+    """`sum = "j in M"` or `"j in lo..hi"` (several, in order) read for the kernel's
+    `summed`: the index, the bounds, and the set's filters with its index read as j."""
+    out = []
+    for text in use.over.split(";"):
+        index, _, where = text.partition(" in ")
+        index, where = index.strip(), where.strip()
+        names, scope = proof.names, {}
+        if where in proof.sets:
+            declared = proof.sets[where]
+            lo, hi = declared.lo, declared.hi
+            filters = declared.where
+            scope = {declared.index: sympy.Symbol(index)}
+        else:
+            lo, _, hi = where.partition("..")
+            filters = ()
+        out.append((index, atoms.canonical(parse_scalar(lo, names)),
+                    atoms.canonical(parse_scalar(hi, names)),
+                    tuple(relation(proof, parse_relation(f, names, scope)) for f in filters)))
+    return out
 
 
 def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
@@ -404,13 +414,12 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
 
 def _on_sets(seq: kernel.Sequent, goal: Obligation, budget: SearchBudget
              ) -> tuple[kernel.Refutation, GoalReport] | None:
-    """For a step with sums: a counterexample on concrete small sets, the sums unfolded
-    (`verify.search.sums.worlds`), refuting `goal` as written; None without one."""
-    from verify.search.sums.rules import has_sums
-    from verify.search.sums.worlds import counterexample
+    """For a step with sums or family members: a counterexample on concrete small sets, the
+    sums unfolded (`verify.search.sums.worlds`), refuting `goal` as written; None without."""
+    from verify.search.sums.worlds import concrete, counterexample
 
     written = goal.written
-    if written is None or not has_sums(e for r in (*written[0], written[1])
+    if written is None or not concrete(e for r in (*written[0], written[1])
                                        for e in (r.lhs, r.rhs)):
         return None
     start = perf_counter()
@@ -418,7 +427,8 @@ def _on_sets(seq: kernel.Sequent, goal: Obligation, budget: SearchBudget
     if cex is None:
         return None
     return kernel.refute(seq, goal.label, cex), GoalReport(goal, Verdict(
-        "refuted", None, cex, "counterexample on concrete sets (the sums evaluated)",
+        "refuted", None, cex, "counterexample at a concrete point (its sums and family members "
+        "evaluated by the kernel)",
         perf_counter() - start))
 
 

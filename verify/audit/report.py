@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from proofs.language.terms import gram_pair
+from proofs.language.indexed import names_in
 from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
 from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
@@ -178,8 +178,7 @@ def names(step: StepAudit) -> frozenset[str]:
     """The scalar and vector names the step's statement mentions: a counterexample is shown
     on these only (the kernel's may bind more)."""
     relations = (*step.hypotheses, step.step.claim)
-    symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols for r in relations))
-    return frozenset(n for s in symbols for n in gram_pair(s) or (s.name,))
+    return frozenset(set().union(*(names_in(r.lhs) | names_in(r.rhs) for r in relations)))
 
 
 def counterexample_line(step: StepAudit) -> str | None:

@@ -20,8 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from perceptron.numbers import to_float
-from proofs.language.terms import gram_pair
-from verify.kernel import Counterexample
+from verify.kernel import Counterexample, gram_pair
 from verify.kernel.algebra import holds
 from verify.search.polynomials import Context, fraction
 from verify.search.shrinking import GRID, GreedyShrinker

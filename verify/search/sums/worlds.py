@@ -16,6 +16,7 @@ Deterministic; bounded (`MAX_VALUES` assignments, `PATTERNS` patterns, `MAX_TERM
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from fractions import Fraction
 
 import sympy
@@ -100,6 +101,15 @@ class _Unfolding:
                 first.expr if first.kind == "==" else -first.expr,
                 ">" if first.kind != ">" else ">=")]
         return self.decided[filters]
+
+
+def concrete(exprs: Iterable[sympy.Expr]) -> bool:
+    """Whether a statement has sums or family members (which only a concrete point values:
+    the ordinary search reads them as unknowns, and the kernel evaluates them)."""
+    return any(atoms.structure(s) is not None and not atoms.IDENT.fullmatch(s.name)
+               and not (atoms.gram_pair(s) and all(atoms.IDENT.fullmatch(v)
+                                                   for v in atoms.gram_pair(s)))  # type: ignore[union-attr]
+               for e in exprs for s in e.free_symbols)
 
 
 def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget
