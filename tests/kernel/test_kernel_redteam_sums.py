@@ -243,3 +243,18 @@ def test_a_sum_rule_inside_a_body_needs_conditions_free_of_the_index() -> None:
     with pytest.raises(KernelError, match="bound index"):
         kernel.obligations(step(rel(outer, ">=", 0), naturals=frozenset({"n", "m"}),
                                 sums=(SumRule("last", inner, ZERO, (outer,)),)))
+
+
+def test_a_counterexample_cannot_assign_a_value_to_a_sum_or_a_member() -> None:
+    """Attack: a point that values the empty sum sum(j in 1..0, y[j]) at 5, or y[1] and
+    <x,x> directly. The kernel evaluates those (0 for the empty sum); a value given to one
+    would be ignored and yet shown as if it held, so the point is refused outright."""
+    empty = total(1, 0, y(j))
+    claim = step(rel(empty, "<=", 1))
+    for forged in ({empty.name: F(5)}, {y(1).name: F(5)}, {gram("x", "x").name: F(5)}):
+        with pytest.raises(KernelError, match="only names are assigned"):
+            kernel.refute(claim, "main", Counterexample(forged, {"x": (F(1),)}))
+    with pytest.raises(KernelError, match="only names are assigned"):
+        kernel.refute(claim, "main", Counterexample({}, {vector_name("x", ONE): (F(1),)}))
+    with pytest.raises(KernelError, match="holds at the counterexample"):  # evaluated: 0 <= 1
+        kernel.refute(claim, "main", Counterexample({}, {"x": (F(1),)}))

@@ -247,9 +247,9 @@ class Point:
             raise KernelError(f"expected a Counterexample, not {type(cex).__name__}")
         if not all(type(d) is dict for d in (cex.scalars, cex.vectors, cex.families)):
             raise KernelError("counterexample scalars, vectors and families must be dicts")
-        self.scalars = {algebra.text(n, "scalar name"): algebra.rational(v, f"scalar {n}")
+        self.scalars = {self._name(n, "scalar"): algebra.rational(v, f"scalar {n}")
                         for n, v in cex.scalars.items()}
-        self.vectors = {algebra.text(n, "vector name"): self._coordinates(v, n)
+        self.vectors = {self._name(n, "vector"): self._coordinates(v, n)
                         for n, v in cex.vectors.items()}
         self.families: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = {}
         for n, members in cex.families.items():
@@ -264,6 +264,14 @@ class Point:
             raise KernelError(f"vectors must share one dimension >= 1, got {sorted(dimensions)}")
         self.world = atoms.World(self.scalars, self.vectors, self.families,
                                  next(iter(dimensions), 1))
+
+    @staticmethod
+    def _name(name: object, kind: str) -> str:
+        """A name, never a Gram symbol, a member or a sum: those are evaluated, not assigned
+        (a value given to one would be ignored, and shown as if it held)."""
+        if not atoms.IDENT.fullmatch(algebra.text(name, f"{kind} name")):  # type: ignore[arg-type]
+            raise KernelError(f"{kind} {name!r} is not a name: only names are assigned")
+        return name  # type: ignore[return-value]
 
     @staticmethod
     def _coordinates(value: object, name: object) -> tuple[Fraction, ...]:

@@ -222,4 +222,6 @@ def test_the_text_audit_shows_a_counterexample_with_its_values(audit: Audit):
 
     text = to_text(_only(audit, "chan-batch")).splitlines()
     at = text.index(next(line for line in text if "chan-batch/misclassified-strict:" in line))
-    assert text[at + 2].strip() == "counterexample: g = 0, j = 0, y[0] = 1, every other member 0"
+    assert text[at + 2].strip() in (
+        f"counterexample: {first}, {second}, y[0] = 1, every other member 0"
+        for first, second in (("g = 0", "j = 0"), ("j = 0", "g = 0")))
