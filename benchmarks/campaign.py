@@ -32,7 +32,6 @@ from verify.numeric.campaign import (
     CampaignResult,
     Runner,
     canonical_checks,
-    engine_runner,
     evaluate_only,
     generated,
     run_campaign,
@@ -40,7 +39,7 @@ from verify.numeric.campaign import (
     wrong_norm_growth,
 )
 from verify.numeric.executors import executor
-from verify.numeric.instances import CompiledJudgement, InstanceBatch, Shrinker
+from verify.numeric.instances import CompiledJudgement, Shrinker
 from verify.numeric.shards import (
     adversary_shards,
     generated_shards,
@@ -48,7 +47,9 @@ from verify.numeric.shards import (
     tight_shards,
     unit_margin_shards,
 )
-from verify.vocabulary import Binding, rows
+from verify.runs import kind_of
+from verify.runs.columns import InstanceBatch
+from verify.runs.online import engine_runner
 
 #: The campaign the throughput is extrapolated to.
 TARGET_INSTANCES = 10**8
@@ -65,15 +66,15 @@ def _runner() -> tuple[Runner, str]:
     return engine_runner, "perceptron.algorithms.online.run_online"
 
 
-def prepared_batches(runner: Runner, target_rows: int, bindings: Sequence[Binding],
-                     count: int = 400) -> dict[Binding, InstanceBatch]:
+def prepared_batches(runner: Runner, target_rows: int, bindings: Sequence[str],
+                     count: int = 400) -> dict[str, InstanceBatch]:
     """Rows of small planted runs for every binding the checks use, repeated up to
     `target_rows` per binding (all int64)."""
-    parts: dict[Binding, list[InstanceBatch]] = {binding: [] for binding in bindings}
+    parts: dict[str, list[InstanceBatch]] = {binding: [] for binding in bindings}
     for scenario in generated(seed=1, count=count):
         run = runner(scenario)
         for binding, bucket in parts.items():
-            batch = rows(run, binding, scenario.origin)
+            batch = kind_of(binding).rows(run, binding, scenario.origin)
             if len(batch) and batch.magnitude() < SMALL:
                 bucket.append(batch)
     out = {}
@@ -145,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     wrong = wrong_norm_growth()
     t0 = time.perf_counter()
-    refuted = run_campaign([wrong], {"tight": tight(seed=8, count=20)}, runner=runner)
+    refuted = run_campaign([wrong], {"tight": tight(seed=8, count=20)}, runners={"online": runner})
     verdict = refuted.verdicts[(wrong.name, "tight")]
     shrunk = Shrinker(CompiledJudgement.compile(wrong.judgement)).shrink(verdict.counterexample)
     elapsed = time.perf_counter() - t0

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from itertools import chain
 from math import lcm
 
@@ -72,6 +73,10 @@ class Dataset:
 
     def scale(self) -> int:
         """The least common denominator of all features: `scale * x` is integral."""
+        return self._scale
+
+    @cached_property
+    def _scale(self) -> int:  # once per dataset (it is immutable): a pass over every cell
         return lcm(*(v.denominator for x in self.X for v in x))
 
     def integer_rows(self) -> list[list[int]]:

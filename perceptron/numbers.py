@@ -18,6 +18,9 @@ from perceptron.errors import DataError
 MAX_TOKEN = 4096
 _RATIO = re.compile(r"^\s*([+-]?\d+)\s*[/%]\s*([+-]?\d+)\s*$")
 _DECIMAL = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*$")
+#: A decimal whose exponent has more digits than `_DECIMAL` takes: a number, but one whose
+#: exact value (`1e999999999` is a billion-digit integer) no memory holds.
+_HUGE_EXPONENT = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d{5,}\s*$")
 
 
 def parse_exact(text: str) -> Fraction:
@@ -38,6 +41,10 @@ def parse_exact(text: str) -> Fraction:
             return Fraction(Decimal(text.strip()))
         except (InvalidOperation, ValueError) as exc:  # pragma: no cover - regex guards this
             raise DataError(f"not a number: {text.strip()!r}") from exc
+    if _HUGE_EXPONENT.match(text):
+        raise DataError(f"exponent out of range in {text.strip()!r}: at most 4 digits (|e| < "
+                        "10000); a number that large or that small has no exact value "
+                        "memory could hold")
     raise DataError(f"not a number: {text.strip()!r}")
 
 

@@ -138,15 +138,20 @@ def _load(source: str, aliases: Mapping[str, str], folder: str, load: Load) -> P
     if target in PROOFS and not os.path.exists(os.path.join(folder, target)):
         return load(str(PROOFS[target]))
     path = os.path.normpath(os.path.join(folder, target))
+    entry = {"key": source, "text": target}  # placed at `source = "target"` in the importer
     if path in _LOADING:
-        raise ProofFileError(f"imports {target}: a cycle ({' -> '.join([*_LOADING, path])})")
+        raise ProofFileError(f"imports {target}: a cycle ({' -> '.join([*_LOADING, path])})",
+                             **entry)
     if len(_LOADING) >= MAX_DEPTH:
-        raise ProofFileError(f"imports {target}: nested more than {MAX_DEPTH} deep")
+        raise ProofFileError(f"imports {target}: nested more than {MAX_DEPTH} deep", **entry)
     _LOADING.append(path)
     try:
         return load(path)
     except ProofFileError as error:
-        raise ProofFileError(f"imports {target}: {error}") from None
+        raise ProofFileError(f"imports {target}: {error}", **entry) from None
+    except OSError as error:  # a missing or unreadable file: said where it is imported
+        raise ProofFileError(f"imports {target}: {(error.strerror or str(error)).lower()} "
+                             f"({path})", **entry) from None
     finally:
         _LOADING.pop()
 

@@ -27,7 +27,7 @@ Extensions beyond §5 (all optional):
     [imports]                                      # aliases: built-in ids or proof files
     lib = "lemmas.toml"
     [numeric]                                      # the names denote run quantities
-    run = "online"                                 # or "batch", "single-pass" (verify.vocabulary):
+    run = "online"                                 # or "batch", "single-pass" (verify.runs):
     names = { th = "w", m = "y*dot(w, x)" }        # optional: names as run expressions
     algorithm = "virtue-online"                    # optional: the source algorithm run
     data = ["my.csv"]                              # optional: data files, relative to the file
@@ -78,13 +78,15 @@ from proofs.step import (
 )
 from proofs.step import problems as problems_of
 
-MAX_BYTES = 256 * 1024
+MAX_BYTES = 1024 * 1024  # a chain of 300 steps each using every earlier one is 0.5 MB of `uses`
 MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step",
             "imports", "theorem", "notation", "indexed", "sets")
 SET_KEYS = ("index", "range", "where")
 NUMERIC_KEYS = ("run", "names", "algorithm", "data")
 MAX_DATA = 20
+#: The built-in run kinds; the audit reads a proof's `run` in the registry of run kinds
+#: (`verify.runs`), which a user may extend, so any identifier is read here.
 RUNS = ("online", "batch", "single-pass")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
              "witness")
@@ -212,7 +214,10 @@ def _proof(document: dict[str, Any], folder: str) -> tuple[Proof, tuple[Note, ..
         document else {}
     naturals, notes = tuple(declared.naturals), ()
     if len(steps) == len(tables):  # the earlier language is read from every step's table
-        steps, naturals, notes = earlier_language(document, tuple(steps), naturals)  # type: ignore[assignment]
+        read_as_then = problems.attempt(lambda: earlier_language(document, tuple(steps),
+                                                                 naturals))
+        if read_as_then is not None:
+            steps, naturals, notes = read_as_then  # type: ignore[assignment]
     combined = problems.attempt(lambda: with_copies(steps, copies))
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     for error in problems_of(declared.vectors, declared.scalars, combined or steps,
@@ -250,16 +255,19 @@ def _numeric(document: Mapping[str, Any], folder: str) -> RunBinding:
     table = _table(document, "numeric")
     _known_keys(table, NUMERIC_KEYS, "numeric")
     run = _text(table, "run", required=True)
-    if run not in RUNS:
-        raise ProofFileError(f"numeric.run must be one of: {', '.join(RUNS)}")
+    if not STEP_ID.fullmatch(run):
+        raise ProofFileError(f"numeric.run must name a run kind ({', '.join(RUNS)}, or one "
+                             "registered with verify.runs)", key="run", text=run)
     names = table.get("names", {})
     if not isinstance(names, dict) or not all(
         isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in names.values()
     ):
-        raise ProofFileError("numeric.names must map names to expressions (strings)")
+        raise ProofFileError("numeric.names must map names to expressions (strings)",
+                             key="names")
     algorithm = _text(table, "algorithm") or None
     if algorithm is not None and not STEP_ID.fullmatch(algorithm):
-        raise ProofFileError("numeric.algorithm must be a source algorithm id")
+        raise ProofFileError("numeric.algorithm must be a source algorithm id",
+                             key="algorithm", text=algorithm)
     data = tuple(os.path.join(folder, path)
                  for path in _strings(table, "data", limit=MAX_DATA))
     return RunBinding(run, dict(names), algorithm, data)
@@ -286,7 +294,9 @@ def _step(table: dict[str, Any], index: int, names: Names, problems: Problems) -
         problems.add(ProofFileError(f"id {step_id!r} must be a string matching [a-z0-9-]+",
                                     step=label, key="id"))
     given = attempt(lambda: _strings(table, "given", limit=MAX_HYPOTHESES)) or []
-    claim = attempt(lambda: _text(table, "claim", required=True))
+    # a misspelt `claim` (`clam`) is one error, its unknown key: no follow-on "missing"
+    misspelt = "claim" not in table and "claim" in _meant(table, STEP_KEYS)
+    claim = None if misspelt else attempt(lambda: _text(table, "claim", required=True))
     hints = attempt(lambda: _strings(table, "hints", limit=MAX_HINTS)) or []
     parts = dict(
         hypotheses=tuple(attempt(lambda k=k, t=t: _relation(t, names, f"given[{k}]"))
@@ -415,6 +425,12 @@ def _each_key(problems: Problems, table: Mapping[str, Any], allowed: tuple[str, 
     """An error for every unknown key of `table` (`_known_keys` stops at the first)."""
     for key in table:
         problems.attempt(lambda key=key: _known_keys({key: None}, allowed, where), step)
+
+
+def _meant(table: Mapping[str, Any], allowed: tuple[str, ...]) -> set[str]:
+    """The allowed keys that unknown keys of `table` are close to (`did you mean`)."""
+    return {m for key in table if key not in allowed
+            for m in difflib.get_close_matches(str(key), allowed, n=1)}
 
 
 def _known_keys(table: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> None:

@@ -15,6 +15,7 @@ import ast
 import difflib
 import keyword
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -34,7 +35,7 @@ from proofs.language.expressions import (
 from proofs.language.indexed import names_in, symbol_names
 from proofs.language.terms import Vec
 
-MAX_STEPS = 200
+MAX_STEPS = 1000  # a chain of 300 steps, each using every earlier one, checks in seconds (issue 30)
 MAX_HYPOTHESES = 200  # Mathlib's linarith suite has a goal with 90 (issue 28, item 6)
 MAX_HINTS = 20
 MAX_NAMES = 100
@@ -79,15 +80,16 @@ def declare(vectors: Sequence[str], scalars: Sequence[str], indexed: Sequence[st
     if len(vectors) + len(scalars) > MAX_NAMES:
         raise ProofFileError(f"more than {MAX_NAMES} names declared")
     seen: set[str] = set()
-    for name in (*vectors, *scalars):
+    for key, name in (*(("vectors", v) for v in vectors), *(("scalars", s) for s in scalars)):
+        where = {"key": key, "text": name} if isinstance(name, str) else {"key": key}
         if not isinstance(name, str) or not IDENTIFIER.fullmatch(name):
-            raise ProofFileError(f"name {name!r} is not an identifier")
+            raise _not_an_identifier(name, where)
         if len(name) > MAX_NAME_LENGTH or keyword.iskeyword(name):
-            raise ProofFileError(f"name {name!r} cannot be used")
+            raise ProofFileError(f"name {name!r} cannot be used", **where)
         if name in RESERVED:
-            raise ProofFileError(f"name {name!r} is reserved")
+            raise ProofFileError(f"name {name!r} is reserved", **where)
         if name in seen:
-            raise ProofFileError(f"name {name!r} is declared more than once")
+            raise ProofFileError(f"name {name!r} is declared more than once", **where)
         seen.add(name)
     for name in indexed:
         if name not in seen:
@@ -116,6 +118,22 @@ def declare(vectors: Sequence[str], scalars: Sequence[str], indexed: Sequence[st
             raise ProofFileError(f"set {name!r}: {error}", key=name, segment=error.segment,
                                  fix=error.fix) from None
     return names
+
+
+def _not_an_identifier(name: object, where: Mapping[str, str]) -> ProofFileError:
+    """A declared name that is not `[A-Za-z_][A-Za-z0-9_]*`: a Unicode identifier (γ) is
+    one in Python, not here, so the message says which rule it breaks and, for a Greek
+    letter, the name that prints as it (`verify.typeset.names`)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        return ProofFileError(f"name {name!r} is not an identifier (letters, digits and _, "
+                              "not starting with a digit)", **where)  # type: ignore[arg-type]
+    fix = None
+    if len(name) == 1 and unicodedata.name(name, "").startswith("GREEK "):
+        letter = unicodedata.name(name).rsplit(" ", 1)[-1].lower()
+        spelt = letter.capitalize() if name.isupper() else letter
+        fix = f"write {spelt!r}: the reports print it as {name}"
+    return ProofFileError(f"name {name!r} is not an ASCII identifier: names are ASCII "
+                          "letters, digits and _", fix=fix, **where)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -239,13 +257,13 @@ class Step:
 
 @dataclass(frozen=True)
 class RunBinding:
-    """Declares that the proof's names denote quantities of a run (`verify.vocabulary`).
+    """Declares that the proof's names denote quantities of a run (`verify.runs`).
 
     Only then are its steps checked on runs: a name means a run quantity by declaration,
     never by coincidence of spelling. `names` maps a name of the proof to the text of an
     expression over the run's quantities (`th = "w"`, `margin = "y*dot(w, x)"`), read by the
-    audit against the vocabulary of `run` (this layer does not know it); names not mapped
-    are taken as they are. `algorithm` names the source algorithm
+    audit against the quantities of the run kind `run` (a registry this layer does not
+    know); names not mapped are taken as they are. `algorithm` names the source algorithm
     (`perceptron.algorithms.sources`) whose rule, sign(0), initialisation and bias the runs
     use, so a source's claims are tested on its own iterates (None: the default). `data`
     are data files to run on besides the campaign's (paths as resolved against the proof

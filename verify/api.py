@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from os import PathLike
 
 from verify.audit.job import Audit, run_audit
-from verify.runs.plugin import Algorithm, PluginFault, plugins
+from verify.runs.plugin import Algorithm, Plugin, PluginFault, plugins
 from verify.testing.check_implementation import (
     Fitted,
     ImplementationReport,
@@ -44,7 +44,8 @@ from verify.testing.sklearn_adapter import sklearn_fit
 
 def audit_proofs(*proofs: str | PathLike[str], data: Sequence[str | PathLike[str]] = (),
                  budget: str = "default", seed: int = 0, jobs: int = 1,
-                 algorithms: Mapping[str, Algorithm] | Sequence[str] | None = None) -> Audit:
+                 algorithms: Mapping[str, Algorithm] | Sequence[str | Plugin] | None = None
+                 ) -> Audit:
     """Audit proof files (paths) or built-in ids as `novikoff audit PROOF ... --data FILE`:
     the same kernel checks, campaign and verdicts. `Audit.passed()` says whether every file
     was verified; `Audit.problems()` says why not, and `Audit.errors` holds the proofs or
@@ -52,7 +53,8 @@ def audit_proofs(*proofs: str | PathLike[str], data: Sequence[str | PathLike[str
 
     `algorithms` are the user's own online algorithms (`verify.runs.plugin`), by the name a
     proof's `[numeric] algorithm` gives: `{"pa": passive_aggressive}`, or texts of
-    `--algorithm` (`"pa=mymodule:passive_aggressive"`). Only these run; a proof file names
+    `--algorithm` (`"pa=mymodule:passive_aggressive"`), or `Plugin`s (with parameters:
+    `Plugin.parse(text, ["beta=1/2"])`). Only these run; a proof file names
     one but never brings code. A name that shadows a built-in raises `PluginFault`."""
     from verify.audit.job import BUILT_IN
 
@@ -71,6 +73,7 @@ __all__ = [
     "Fitted",
     "ImplementationReport",
     "Planted",
+    "Plugin",
     "PluginFault",
     "RunLike",
     "ScenarioOutcome",

@@ -102,6 +102,8 @@ class StepReport:
     stuck: Certificate | None = None  # the evidence that no run of an induction can update
     recalled: int = 0  # judgements decided from the certificate store (kernel-checked)
     searched: tuple[str, ...] = ()  # with a store: one note per judgement searched, and why
+    stated: kernel.Stated | None = None  # the kernel's reading of `statement` (this process)
+    satisfied: Counterexample | None = None  # where its vacuity judgement's hypotheses hold
 
     @property
     def status(self) -> Status:
@@ -211,7 +213,7 @@ def hints(step: Step) -> tuple[Hint, ...]:
                  for h in step.hints)
 
 
-def sequent(proof: Proof, step: Step, uses: Sequence[kernel.Statement]) -> kernel.Sequent:
+def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     """The kernel's reading of `step`, given the statements of the steps it uses (as used:
     instantiated where the step says `with`, see `used_statement`)."""
     rule: kernel.Direct | kernel.Cases | kernel.Induction = kernel.Direct()
@@ -233,8 +235,8 @@ def sequent(proof: Proof, step: Step, uses: Sequence[kernel.Statement]) -> kerne
     )
     from verify.search.sums.rules import has_sums, propose  # untrusted: only proposes
 
-    exprs = [e for r in (*seq.hypotheses, seq.claim, *(u.claim for u in uses))
-             for e in (r.lhs, r.rhs)]
+    claims = [(u if isinstance(u, kernel.Statement) else u.statement).claim for u in uses]
+    exprs = [e for r in (*seq.hypotheses, seq.claim, *claims) for e in (r.lhs, r.rhs)]
     if not has_sums(exprs):
         return seq
     try:
@@ -243,15 +245,32 @@ def sequent(proof: Proof, step: Step, uses: Sequence[kernel.Statement]) -> kerne
         return seq
 
 
-def used_statement(use: Use, stated: kernel.Statement, proof: Proof | None = None
-                   ) -> kernel.Statement:
+Used = kernel.Statement | kernel.Stated | kernel.Theorem
+"""A used step as a sequent takes it: its Theorem or the kernel's reading of its statement
+(`kernel.Stated`), which the kernel does not validate again (a step used by every later one
+would be read at each: quadratic time), or the statement itself (read again each time)."""
+
+
+def used_statement(use: Use, stated: Used, proof: Proof | None = None) -> Used:
     """The statement `use` imports: the used step's, instantiated when it says `with`, summed
-    over a set when it says `sum` (the kernel's `summed`)."""
+    over a set when it says `sum` (the kernel's `summed`, or `summed_theorem` for a Theorem)."""
     if use.over and proof is not None:
+        if isinstance(stated, kernel.Theorem):
+            return used_theorem(use, stated, proof)  # type: ignore[return-value]
+        statement = stated if isinstance(stated, kernel.Statement) else stated.statement
         for summation in over(use, proof):
-            stated = kernel.summed(stated, *summation)
+            statement = kernel.summed(statement, *summation)
+        return statement
+    if not use.with_:
         return stated
-    return kernel.instance(stated, terms(use.with_)) if use.with_ else stated
+    return kernel.instance(stated if isinstance(stated, kernel.Statement) else stated.statement,
+                           terms(use.with_))
+
+
+def used_value(report: StepReport) -> Used | None:
+    """What a later step's sequent takes for `report`'s step (see `Used`): its Theorem if
+    proved, else its `kernel.Stated`, else (a report from another process) its statement."""
+    return report.theorem or report.stated or report.statement
 
 
 def used_theorem(use: Use, theorem: kernel.Theorem | None, proof: Proof | None = None
@@ -294,13 +313,19 @@ def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
     a used statement is undefined, as an instance that divides by zero). Every step the
     rules refuse is an error, all raised together (`ProofFileErrors`); a step that uses a
     refused one is not read (its error would be the used step's, again)."""
-    out: dict[str, kernel.Statement | None] = {}
+    return {name: None if read is None else read.statement
+            for name, read in _readings(proof).items()}
+
+
+def _readings(proof: Proof) -> dict[str, kernel.Stated | None]:
+    """`statements`, as the kernel's readings (`kernel.Stated`), which `check_step` takes."""
+    out: dict[str, kernel.Stated | None] = {}
     refused: list[ProofFileError] = []
     for step in proof.steps:
         try:
-            used = [None if out[u.step] is None else used_statement(u, out[u.step], proof)  # type: ignore[arg-type]
+            used = [None if (done := out[u.step]) is None else used_statement(u, done, proof)
                     for u in step.uses]
-            out[step.id] = None if None in used else kernel.statement(
+            out[step.id] = None if any(u is None for u in used) else kernel.state(
                 sequent(proof, step, used))  # type: ignore[arg-type]
         except kernel.RuleError as error:
             refused.append(refusal(error, step))
@@ -333,13 +358,13 @@ def check_proof(
     the same on any machine under any load; `guard` is a wall-clock cap in seconds per step
     against hostile input only (None: none), and a verdict it cuts short says `time cap`.
     `store`: the certificate store consulted before searching (see `Stored`)."""
-    statements(proof)
+    readings = _readings(proof)
     done: dict[str, StepReport] = {}
     for index, step in enumerate(proof.steps):
         if progress is not None:
             progress(index, len(proof.steps), step)
         done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done,
-                                   store=store)
+                                   store=store, read=readings[step.id])
     return ProofReport(proof.title, tuple(done.values()))
 
 
@@ -351,20 +376,24 @@ def check_step(
     guard: float | None = None,
     earlier: dict[str, StepReport] | None = None,
     store: Stored = "shipped",
+    read: kernel.Stated | None = None,
 ) -> StepReport:
     """Decide one step; `earlier` holds the reports of the steps it uses; `store` the
-    certificate store consulted before searching (`Stored`), whose use the report counts."""
+    certificate store consulted before searching (`Stored`), whose use the report counts;
+    `read` the kernel's reading of the step if the caller has it (`check_proof` reads every
+    step first, to refuse a bad file before deciding anything), else it is read here."""
     used_store = shipped() if store == "shipped" else store
     if used_store is None:
-        return _check_step(proof, step, budget, guard, earlier, None)
+        return _check_step(proof, step, budget, guard, earlier, None, read)
     recalled, searched = used_store.recalled, len(used_store.searched)
-    report = _check_step(proof, step, budget, guard, earlier, used_store)
+    report = _check_step(proof, step, budget, guard, earlier, used_store, read)
     return replace(report, recalled=used_store.recalled - recalled,
                    searched=tuple(used_store.searched[searched:]))
 
 
 def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | None,
-                earlier: dict[str, StepReport] | None, store: Store | None) -> StepReport:
+                earlier: dict[str, StepReport] | None, store: Store | None,
+                read: kernel.Stated | None) -> StepReport:
     """`check_step` with the store chosen."""
     start = perf_counter()
     deadline = None if guard is None else start + guard  # one cap for all the step's searches
@@ -376,13 +405,21 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
         return StepReport(step, "uses a step whose statement could not be formed: "
                           + "; ".join(why), perf_counter() - start, (), None)
     try:
-        seq = sequent(proof, step, [used_statement(u, r.statement, proof)  # type: ignore[arg-type]
+        seq = sequent(proof, step, [used_statement(u, used_value(r), proof)  # type: ignore[arg-type]
                                     for u, r in zip(step.uses, used, strict=True)])
-        stated, needed = kernel.statement(seq), kernel.obligations(seq)
+        read = read or kernel.state(seq)
     except kernel.RuleError as error:
         raise refusal(error, step) from None
     except kernel.KernelError as error:  # a used claim out of context, or 1/0 after a base
         return StepReport(step, str(error), perf_counter() - start, (), None)
+    return replace(_decided(proof, step, seq, read.statement, read.obligations, used, budget,
+                            deadline, store, start), stated=read)
+
+
+def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Statement,
+             needed: tuple[Obligation, ...], used: list[StepReport], budget: SearchBudget,
+             deadline: float | None, store: Store | None, start: float) -> StepReport:
+    """`_check_step` once the kernel has read the step: its obligations decided."""
     reports: list[GoalReport] = []
     for goal in needed:
         verdict = _decide(goal, step, budget, deadline, store)
@@ -452,14 +489,14 @@ def _conclude(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Stat
     except kernel.KernelError as error:  # the search handed over evidence that does not check
         return StepReport(step, f"kernel rejected: {error}", perf_counter() - start,
                           tuple(reports), stated)
-    vacuity = _vacuity(contradiction([r.goal for r in reports]), budget, store,
-                       f"{step.id}: vacuity")
+    vacuity, satisfied = _vacuity(contradiction([r.goal for r in reports]), budget, store,
+                                  f"{step.id}: vacuity", used)
     stuck = None if vacuity is not None else _vacuity(at_start(seq, stated), budget, store,
-                                                      f"{step.id}: start state")
+                                                      f"{step.id}: start state")[0]
     message = reports[0].verdict.message if len(reports) == 1 else (
         f"{len(reports)} judgements proved: " + ", ".join(r.goal.label for r in reports))
     report = StepReport(step, message, perf_counter() - start, tuple(reports), stated,
-                        theorem=theorem, vacuity=vacuity, stuck=stuck)
+                        theorem=theorem, vacuity=vacuity, stuck=stuck, satisfied=satisfied)
     if report.vacuity_reason is not None:
         report = replace(report, message=f"VACUOUS: {report.vacuity_reason}; {message}")
     return report
@@ -501,35 +538,78 @@ def at_start(seq: kernel.Sequent, stated: kernel.Statement) -> Judgement | None:
 
 
 def _vacuity(judgement: Judgement | None, budget: SearchBudget, store: Store | None = None,
-             what: str = "vacuity") -> Certificate | None:
+             what: str = "vacuity", used: Sequence[StepReport] = ()
+             ) -> tuple[Certificate | None, Counterexample | None]:
     """A kernel-checked certificate of `judgement` (a contradiction), if one is found: in
-    the store (a stored counterexample, kernel-checked, says there is none), else searched."""
+    the store (a stored counterexample, kernel-checked, says there is none), else searched;
+    and a point where its hypotheses hold, if one was found (kernel-checked). A point of a
+    step it uses is tried first (`_satisfied`)."""
     if judgement is None or not judgement.hypotheses:
-        return None
+        return None, None
+    if (point := _satisfied(judgement, used)) is not None:
+        return None, point
     key = ""
     if store is not None:
         key = key_of("vacuity", judgement, (), (), budget)
         stored = recall(store, key, "vacuity", lambda _form: judgement, what)
         if stored is not None:
-            return stored.certificate
+            return stored.certificate, stored.counterexample
     # a point satisfying the hypotheses settles it (not vacuous): it need not be shrunk. No
     # SDP: a contradiction among a step's hypotheses is linear or a product of them, and the
     # SDP's rounding attempts on satisfiable hypotheses were most of a long proof's time
     share = replace(budget.scaled(VACUITY_SHARE), sdp_entries=1)  # no SDP fits in one entry
+    if (point := _linear_point(judgement, share)) is not None:
+        if store is not None:  # kept like a point the search finds, so a recall needs no LP
+            keep(store, key, "vacuity", what, "whole", Verdict(
+                "refuted", None, point, "a point of the hypotheses' LP", 0.0), judgement)
+        return None, point
     verdict = decide(judgement, budget=share, shrink=False)
     if store is not None:
         keep(store, key, "vacuity", what, "whole", verdict, judgement)
     found = verdict.certificate
     if found is None:
-        return None
+        return None, verdict.counterexample
     kernel.check_certificate(judgement, found)
-    return found
+    return found, None
+
+
+def _linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample | None:
+    """A point where the hypotheses, if linear in scalars, hold: the LP's, checked by the
+    kernel (`verify.search.counterexamples`; imported with the search it belongs to)."""
+    from verify.search.counterexamples import linear_point
+
+    if (point := linear_point(judgement, budget)) is None:
+        return None
+    try:
+        kernel.check_counterexample(judgement, point)
+    except kernel.KernelError:  # the rounded point misses a hypothesis
+        return None
+    return point
+
+
+def _satisfied(judgement: Judgement, used: Sequence[StepReport]) -> Counterexample | None:
+    """A point where every hypothesis of `judgement` holds, checked by the kernel, from the
+    used step with the most hypotheses that has one: its point satisfies the hypotheses of
+    that step's vacuity judgement, so only the others are evaluated. A step that adds to the
+    statements it uses a claim they prove (a chain of lemmas) is then settled in time linear
+    in its hypotheses, not searched again; whatever the point, the step cannot be vacuous."""
+    known = [r for r in used if r.satisfied is not None and r.goals]
+    if not known:
+        return None
+    chosen = max(known, key=lambda r: len(r.statement.hypotheses))  # type: ignore[union-attr]
+    held = set(contradiction([g.goal for g in chosen.goals]).hypotheses)
+    rest = tuple(h for h in judgement.hypotheses if h not in held)
+    try:
+        kernel.check_counterexample(replace(judgement, hypotheses=rest), chosen.satisfied)  # type: ignore[arg-type]
+    except kernel.KernelError:
+        return None
+    return chosen.satisfied
 
 
 def detached(report: StepReport) -> StepReport:
     """`report` without its kernel values, to cross a process boundary: a Theorem is never
     pickled (unpickling could forge one); `replay` makes it again from the evidence."""
-    return replace(report, theorem=None, refutation=None)
+    return replace(report, theorem=None, refutation=None, stated=None)
 
 
 def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...]:
@@ -544,7 +624,7 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]
             try:
-                seq = sequent(proof, step, [used_statement(u, r.statement, proof)  # type: ignore[arg-type]
+                seq = sequent(proof, step, [used_statement(u, used_value(r), proof)  # type: ignore[arg-type]
                                             for u, r in zip(step.uses, used, strict=True)])
                 theorems = [used_theorem(u, r.theorem, proof)
                             for u, r in zip(step.uses, used, strict=True)]
@@ -694,15 +774,23 @@ def _labelled(report: GoalReport, count: int, step: Step,
     if report.goal.label.startswith("step") and report.verdict.status == "refuted":
         message = f"invariant is not inductive ({message})"
     elif report.verdict.status == "refuted" and not report.goal.decisive and report.goal.written:
-        which = ("the witness may be what fails (a better witness may prove the step)"
-                 if step.witness else "the point may be one no run reaches (the step imports "
-                 "an induction's claim, which holds only along runs)")
-        message = (f"not refuted: the counterexample satisfies the judgement, but {which}, "
-                   f"so it refutes nothing ({message})")
+        message = (f"not refuted: the point found satisfies the hypotheses and breaks the "
+                   f"claim, but {refutes_nothing(step)}, so it refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
         message = f"{_obstacle(report.goal, message, step, budget)} ({message})"
     return message if count == 1 else f"{report.goal.label}: {message}"
+
+
+def refutes_nothing(step: Step) -> str:
+    """Why a point where a goal's hypotheses hold and its claim fails does not refute the
+    step, when the goal is not decisive (`kernel.Obligation.decisive`), in the words every
+    output prints: the witness may be what fails, or the point may be one no run reaches (a
+    natural is read there as a real >= 0)."""
+    if step.witness:
+        return "the witness may be what fails (a better witness may prove the step)"
+    return ("it may be one no run reaches (the step imports an induction's claim, which holds "
+            "only along runs, and a natural is read as a real >= 0)")
 
 
 _SDP_OVER = re.compile(r"an SDP of (\d+) unknowns is over the SDP size budget (\d+)")

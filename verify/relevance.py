@@ -23,11 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy
 
 from proofs.language.terms import Vec
 from verify.kernel import Certificate, Judgement, Product, atoms
+from verify.search.polynomials import symbols_of
 
 Name = tuple[str, str]  # ("scalar" | "vector" | "family", name)
 
@@ -36,6 +38,12 @@ def names(symbols: Iterable[sympy.Symbol]) -> frozenset[Name]:
     """The names behind `symbols`: a Gram symbol names its two vectors, a sum or a family
     member every name inside it (the kernel's reading, `atoms.named`)."""
     return frozenset(found for symbol in symbols for found in atoms.named(symbol))
+
+
+@lru_cache(maxsize=1 << 14)
+def names_in(expr: sympy.Expr) -> frozenset[Name]:
+    """`names` of the symbols of `expr`, once per expression (see `symbols_of`)."""
+    return names(symbols_of(expr))
 
 
 def hint_names(hints: Sequence[sympy.Expr | Vec]) -> frozenset[Name]:
@@ -72,15 +80,19 @@ class Part:
 
 def parts(judgement: Judgement, hints: Sequence[sympy.Expr | Vec] = ()) -> list[Part]:
     """The parts whose certificates are searched (see the module docstring), in order."""
-    hyp_names = [names(h.expr.free_symbols) for h in judgement.hypotheses]
-    seed = names(judgement.claim.expr.free_symbols) | hint_names(hints)
+    hyp_names = [names_in(h.expr) for h in judgement.hypotheses]
+    seed = names_in(judgement.claim.expr) | hint_names(hints)
     constant = tuple(i for i, found in enumerate(hyp_names) if not found)
+    mentioning: dict[Name, list[int]] = {}  # the hypotheses mentioning each name
+    for i, found in enumerate(hyp_names):
+        for name in found:
+            mentioning.setdefault(name, []).append(i)
     if seed:
-        return [_part(judgement, _reach(seed, hyp_names), constant)]
+        return [_part(judgement, _reach(seed, hyp_names, mentioning), constant)]
     groups: list[set[int]] = []
     left = [i for i, found in enumerate(hyp_names) if found]
     while left:
-        group = _reach(hyp_names[left[0]], hyp_names)
+        group = _reach(hyp_names[left[0]], hyp_names, mentioning)
         groups.append(group)
         left = [i for i in left if i not in group]
     if len(groups) <= 1:
@@ -88,18 +100,19 @@ def parts(judgement: Judgement, hints: Sequence[sympy.Expr | Vec] = ()) -> list[
     return [_part(judgement, group, constant) for group in groups]
 
 
-def _reach(seed: frozenset[Name], hyp_names: list[frozenset[Name]]) -> set[int]:
-    """The hypotheses linked to `seed` through shared names (transitively)."""
+def _reach(seed: frozenset[Name], hyp_names: list[frozenset[Name]],
+           mentioning: dict[Name, list[int]]) -> set[int]:
+    """The hypotheses linked to `seed` through shared names (transitively), each name
+    followed once (a chain of k hypotheses is k steps, not k passes over all of them)."""
     reached: set[Name] = set(seed)
+    todo = list(seed)
     kept: set[int] = set()
-    grown = True
-    while grown:
-        grown = False
-        for i, found in enumerate(hyp_names):
-            if i not in kept and found & reached:
+    while todo:
+        for i in mentioning.get(todo.pop(), ()):
+            if i not in kept:
                 kept.add(i)
-                reached |= found
-                grown = True
+                todo += [name for name in hyp_names[i] - reached]
+                reached |= hyp_names[i]
     return kept
 
 
@@ -107,8 +120,7 @@ def _part(judgement: Judgement, group: set[int], constant: tuple[int, ...]) -> P
     """The judgement on the hypotheses `group` and the constant ones, in their order."""
     kept = tuple(sorted(group | set(constant)))
     hypotheses = tuple(judgement.hypotheses[i] for i in kept)
-    used = names(set().union(judgement.claim.expr.free_symbols,
-                             *(h.expr.free_symbols for h in hypotheses)))
+    used = names_in(judgement.claim.expr).union(*(names_in(h.expr) for h in hypotheses))
     return Part(
         Judgement(hypotheses, judgement.claim,
                   tuple(v for v in judgement.vectors if ("vector", v) in used),

@@ -6,6 +6,10 @@ Its default name, `margin-perceptron` (the function's), is the built-in's and is
 plug-in never stands in for a built-in algorithm); give it one:
 `novikoff audit PROOF --algorithm mp=examples/plugins/margin_perceptron.py:margin_perceptron`
 runs it for the proofs whose `[numeric] algorithm` is `mp`.
+
+`run` is the same rule with its margin as a parameter (`--param`, an exact rational):
+`novikoff audit PROOF --algorithm mp=examples.plugins.margin_perceptron:run --param beta=1/2`
+calls `run(data, max_updates, beta=Fraction(1, 2))`.
 """
 
 from __future__ import annotations
@@ -22,10 +26,17 @@ def dot(a: Vector, b: Vector) -> Fraction:
 
 
 def margin_perceptron(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
-    """Update `w += y x` whenever `y<w, x> <= beta`, with `beta = R2 / 3` (`R2` the largest
-    squared norm), cyclic epochs from `w = 0`, until an epoch makes no update or
-    `max_updates` updates are made. Yields `(index, w_after)` per update, exact rationals."""
-    beta = max(dot(x, x) for x in data.X) / 3
+    """The margin perceptron at `beta = R2 / 3` (`R2` the largest squared norm): `run`."""
+    return run(data, max_updates, beta=max(dot(x, x) for x in data.X) / 3)
+
+
+def run(data: Dataset, max_updates: int, *, beta: Fraction = Fraction(0)
+        ) -> Iterator[tuple[int, Vector]]:
+    """Update `w += y x` whenever `y<w, x> <= beta`, cyclic epochs from `w = 0`, until an
+    epoch makes no update or `max_updates` updates are made. Yields `(index, w_after)` per
+    update, exact rationals. A negative `beta` is another algorithm: refused."""
+    if beta < 0:
+        raise ValueError(f"the margin perceptron needs beta >= 0, not {beta}")
     w: Vector = tuple(Fraction(0) for _ in range(data.d))
     made = 0
     while made < max_updates:

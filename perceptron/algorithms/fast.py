@@ -139,15 +139,70 @@ def integer_form(data: Dataset, *, bias: bool = False) -> IntegerForm:
         return hit[1]
     if bias:
         base = integer_form(data)
-        column = np.full((base.n, 1), base.scale, dtype=base.rows.dtype)
-        if base.rows.dtype != object and base.scale >= 2**63:
-            column = column.astype(object)
+        # a scale beyond int64 makes the column Python ints (np.full cannot hold it in int64)
+        wide = base.rows.dtype == object or base.scale >= 2**63
+        column = np.full((base.n, 1), base.scale, dtype=object if wide else base.rows.dtype)
         rows = np.hstack([base.rows.astype(column.dtype), column])
         form = IntegerForm(rows, base.scale, base.y, max(base.max_abs, base.scale), True)
     else:
         form = _integer_form(data)
     _FORMS[key] = (weakref.ref(data, lambda _ref, key=key: _FORMS.pop(key, None)), form)
     return form
+
+
+def _remember(data: Dataset, form: IntegerForm) -> None:
+    """Cache `form` as the integer form of `data` (no bias) while `data` lives."""
+    key = (id(data), False)
+    _FORMS[key] = (weakref.ref(data, lambda _ref, key=key: _FORMS.pop(key, None)), form)
+
+
+_AUGMENTED: dict[int, tuple[weakref.ref, Dataset]] = {}
+
+
+def augmented(data: Dataset) -> Dataset:
+    """`data.augmented()` (a constant 1 appended to every example), made once per dataset
+    object while it lives, with its integer form taken from `data`'s: the same form its
+    Fractions give (the 1s are `scale`), without a pass over them."""
+    hit = _AUGMENTED.get(id(data))
+    if hit is not None and hit[0]() is data:
+        return hit[1]
+    out = data.augmented()
+    biased = integer_form(data, bias=True)
+    _remember(out, IntegerForm(biased.rows, biased.scale, biased.y, biased.max_abs, False))
+    key = id(data)
+    _AUGMENTED[key] = (weakref.ref(data, lambda _ref, key=key: _AUGMENTED.pop(key, None)), out)
+    return out
+
+
+def divided(data: Dataset, factor: Fraction) -> Dataset:
+    """`data` with every example divided by `factor > 0` (a zero stays the zero it is), with
+    its integer form taken from `data`'s: `x = rows / scale` divided by `c / q` is
+    `rows q / (scale c)`, over the least common denominator `scale c / g` for g the gcd of
+    `scale c` and every `rows q` (the form its Fractions give, without a pass over them)."""
+    if factor <= 0:
+        raise ValueError(f"the factor must be positive, not {factor}")
+    out = Dataset(tuple(tuple(v / factor if v else v for v in x) for x in data.X), data.y,
+                  data.name)
+    base = integer_form(data)
+    q, c = factor.denominator, factor.numerator
+    if q == 1:
+        rows = base.rows
+    elif base.rows.dtype != object and base.max_abs * q < 2**63 and q < 2**63:
+        rows = base.rows * q
+    else:
+        rows = base.rows.astype(object) * q
+    scale = base.scale * c
+    g = gcd(scale, *rows.ravel().tolist())
+    if g > 1:
+        # beyond int64, g divides int64 rows only when they are all 0 (numpy cannot divide)
+        rows = rows // g if rows.dtype == object or g < 2**63 else np.zeros_like(rows)
+        scale //= g
+    top = base.max_abs * q // g
+    if rows.dtype == object and top < 2**63:
+        rows = rows.astype(np.int64)
+    if scale.bit_length() <= MAX_SCALE_BITS:  # else its Fractions' form refuses it, as ever
+        _remember(out, IntegerForm(rows, scale, base.y, top, False))
+    return out
 
 
 def _integer_form(data: Dataset) -> IntegerForm:
@@ -195,9 +250,7 @@ def remember_integer_form(data: Dataset, distinct: Sequence[Fraction], codes: np
     used = np.flatnonzero(np.bincount(flat, minlength=len(distinct)))  # labels drop out
     renumber = np.zeros(len(distinct), dtype=np.int64)
     renumber[used] = np.arange(len(used))
-    form = _form_of(data, [distinct[k] for k in used.tolist()], renumber[flat])
-    key = (id(data), False)
-    _FORMS[key] = (weakref.ref(data, lambda _ref, key=key: _FORMS.pop(key, None)), form)
+    _remember(data, _form_of(data, [distinct[k] for k in used.tolist()], renumber[flat]))
 
 
 def integer_vector(w: Sequence[Fraction]) -> tuple[list[int], int]:

@@ -38,7 +38,7 @@ class SourceAlgorithm:
     - `bias`: the source augments x with a constant 1 (the bias in θ).
     - `normalised`: the source assumes ||x_i|| <= 1 (its bounds carry no radius), so its runs
       are made on the data divided by a rational bound on max ||x_i||
-      (`verify.numeric.campaign.as_source_runs`); otherwise its steps would be tested outside their
+      (`verify.runs.online.as_source_runs`); otherwise its steps would be tested outside their
       standing assumption.
     - `reading`: the choice made where the text is ambiguous, in one sentence.
     """

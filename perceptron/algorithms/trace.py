@@ -197,7 +197,7 @@ class BatchIntegers:
     """A batch run's iterates as the engine computed them, `w_k = W_k / D_k` (lowest terms,
     k = 0..K), and its `xbar_k = xbars[k] / form.scale` (k = 0..K-1), over the examples in
     integer form `form`: kept so that whoever reads every iterate (the audit's batch rows,
-    `verify.numeric.batch_integers`) takes them from the run instead of computing the run
+    `verify.runs.batch.IntegerBatch`) takes them from the run instead of computing the run
     again."""
 
     form: IntegerForm

@@ -90,7 +90,7 @@ def float_rows(data: Dataset) -> np.ndarray:
     which never overflows, not even in a squared norm.
     """
     s, rows = scaled_rows(data)
-    top = max((abs(v).bit_length() for x in rows for v in x), default=0)
+    top = max((max(max(x), -min(x)).bit_length() for x in rows if x), default=0)  # max |v|
     if top <= 500 and s.bit_length() <= 500:
         return np.array(rows, dtype=np.float64) / float(s)
     shift = max(top - 500, 0)
@@ -148,16 +148,40 @@ def _idot(u: Sequence[int], v: Sequence[int]) -> int:
 
 def _frac_dot(u: Sequence[Fraction], v: Sequence[Fraction]) -> Fraction:
     un, ud = common_denominator(u)
-    vn, vd = common_denominator(v)
+    vn, vd = (un, ud) if v is u else common_denominator(v)
     return Fraction(_idot(un, vn), ud * vd)
 
 
-def common_denominator(v: Sequence[Fraction]) -> tuple[list[int], int]:
-    """(numerators, D) with v[i] == numerators[i] / D and D > 0 the least common denominator."""
+_COMMON: dict[int, tuple[tuple[object, ...], tuple[int, ...], int]] = {}
+
+
+def common_denominator(v: Sequence[Fraction]) -> tuple[Sequence[int], int]:
+    """(numerators, D) with v[i] == numerators[i] / D and D > 0 the least common denominator.
+
+    Remembered for the last few tuples, by identity (a separator's norm, margins and checks
+    read the same million-coordinate `w` several times; held here, so that its `id` stays
+    its own)."""
+    if type(v) is not tuple:
+        return _common(v)
+    known = _COMMON.get(id(v))
+    if known is None or known[0] is not v:
+        if len(_COMMON) >= 8:
+            _COMMON.clear()
+        numerators, den = _common(v)
+        known = _COMMON[id(v)] = (v, tuple(numerators), den)
+    return known[1], known[2]
+
+
+def _common(v: Sequence[object]) -> tuple[list[int], int]:
     if not v:
         return [], 1
-    den = math.lcm(*(Fraction(q).denominator for q in v))
-    return [q.numerator * (den // q.denominator) for q in map(Fraction, v)], den
+    # ints and Fractions as they are (a Fraction rebuilt per entry was most of `novikoff
+    # bound` on a million features); anything else exact is read by `Fraction`
+    exact = [q if type(q) is int or type(q) is Fraction else Fraction(q) for q in v]
+    den = math.lcm(*(q.denominator for q in exact))
+    if den == 1:
+        return [q.numerator for q in exact], 1
+    return [q.numerator * (den // q.denominator) for q in exact], den
 
 
 def integer_gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:

@@ -213,7 +213,7 @@ class _Problem:
         self.y = data.y
         self.n = data.n
         self._cols: dict[int, list[int]] = {}
-        big = max((abs(v) for r in self.rows for v in r), default=0)
+        big = max((max(max(r), -min(r)) for r in self.rows if r), default=0)  # max |v|
         self._np = (np.array(self.rows, dtype=np.int64)
                     if big * big * max(1, data.d) < 2**62 else None)
         self.pos = [i for i in range(self.n) if self.y[i] > 0]
@@ -396,8 +396,9 @@ class _Problem:
         # read y_k <s w', x_k> >= 1 since xint = s x); then w = sum_m alpha_m y_m x_m.
         idx = list(c)
         cv = [c[m] for m in idx]
-        if idx:
-            w = [Fraction(sum(map(mul, cv, col)) * s, ud) / rho
+        if idx:  # w_k = (sum_m c_m xint_mk) s / (ud rho): one Fraction per coordinate
+            scale, den = s * rho.denominator, ud * rho.numerator
+            w = [Fraction(sum(map(mul, cv, col)) * scale, den)
                  for col in zip(*(self.rows[m] for m in idx), strict=True)]
         else:  # pragma: no cover - a positive multiplier always leaves a nonzero combination
             w = [Fraction(0)] * len(self.rows[0])

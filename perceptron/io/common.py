@@ -3,11 +3,14 @@ label from a cell, each problem a `DataError` with its location (rules: `percept
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import BinaryIO
 
 from perceptron.dataset import ScaledSize, counted_size, scaled_size
 from perceptron.errors import DataError
@@ -23,6 +26,9 @@ _BLANK = object()
 
 #: Default cap on the numbers in one file (features and labels).
 MAX_CELLS = 5_000_000
+#: Bytes a file may take per number it may hold (`Limits.max_bytes`): ample for real data
+#: (a CSV cell of 20 digits takes 21), and a bound on what is read before parsing.
+BYTES_PER_CELL = 64
 #: Default cap on the bits of the scaled integers, per byte of input ...
 SCALED_BITS_PER_BYTE = 64
 #: ... and never below this many bits (small files with a few large numbers stay readable).
@@ -34,11 +40,18 @@ class Limits:
     """Resource limits of the loaders, against hostile files (see the module docstring).
 
     `max_scaled_bits=None` means `SCALED_BITS_PER_BYTE` bits per byte of the input, at least
-    `MIN_SCALED_BITS`.
+    `MIN_SCALED_BITS`; `max_bytes=None` means `BYTES_PER_CELL` bytes per cell of
+    `max_cells` (so `--max-cells` raises both).
     """
 
     max_cells: int = MAX_CELLS
     max_scaled_bits: int | None = None
+    max_bytes: int | None = None
+
+    @property
+    def bytes(self) -> int:
+        """The most bytes read from one input (the rest is never read: `_read_bytes`)."""
+        return self.max_bytes if self.max_bytes is not None else BYTES_PER_CELL * self.max_cells
 
     def scaled_bits(self, input_bytes: int) -> int:
         """The cap on the bits of the scaled integers of an input of `input_bytes` bytes."""
@@ -83,15 +96,58 @@ def _count(n: int) -> str:
     return str(n) if n < 10**40 else f"about 10^{digit_count(n) - 1}"
 
 
-def _read_bytes(p: Path, source: str) -> bytes:
+#: What `_read_bytes` calls a file that is not a regular one, by its `stat` test.
+_NOT_REGULAR = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"))
+
+
+def _read_bytes(p: Path, source: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """The bytes of a data file: a regular file only, at most `limits.bytes` of it.
+
+    A device (`/dev/zero`, `/dev/urandom`: endless), a named pipe (which may never be written,
+    and blocks whoever opens it), a socket or a directory is refused without reading it: it
+    is opened without blocking and looked at first (`fstat` of the file opened, so what is
+    read is what was looked at). Standard input, the one stream a user means to pipe data
+    through, is `-` (`read_stream`), bounded the same way. So a stranger's proof file that
+    names such a path costs one line, never memory or time.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        return p.read_bytes()
+        fd = os.open(p, flags)
     except FileNotFoundError:
         raise DataError("no such file", source=source) from None
     except IsADirectoryError:
         raise DataError("is a directory, not a data file", source=source) from None
     except OSError as exc:
         raise DataError(f"cannot read: {exc.strerror or exc}", source=source) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise DataError("is a directory, not a data file", source=source)
+        kind = next((what for test, what in _NOT_REGULAR if test(mode)), "not a file")
+        raise DataError(f"is {kind}, not a regular file: a data file is read from a file, "
+                        "or from standard input as -", source=source)
+    with open(fd, "rb", closefd=True) as handle:
+        try:
+            return _bounded(handle.read(limits.bytes + 1), source, limits)
+        except OSError as exc:
+            raise DataError(f"cannot read: {exc.strerror or exc}", source=source) from None
+
+
+def read_stream(stream: BinaryIO, source: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
+    """The bytes of a stream (standard input), at most `limits.bytes` of them."""
+    return _bounded(stream.read(limits.bytes + 1), source, limits)
+
+
+def _bounded(raw: bytes, source: str, limits: Limits) -> bytes:
+    """`raw`, read as `limits.bytes + 1` bytes at most: refused when it is over the limit."""
+    if len(raw) > limits.bytes:
+        raise DataError(f"more than {limits.bytes} bytes, the most a file of {limits.max_cells} "
+                        f"numbers may take here ({BYTES_PER_CELL} bytes a number; raise it with "
+                        "--max-cells, or Limits(max_bytes=...)); the rest was not read",
+                        source=source)
+    return raw
 
 
 def _decode(raw: bytes, source: str) -> str:

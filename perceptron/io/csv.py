@@ -28,7 +28,7 @@ def load_csv(path: str | os.PathLike[str], *, label_column: int | str | None = N
              delimiter: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a CSV file (see the module docstring for the rules)."""
     source = str(path)
-    text = _decode(_read_bytes(Path(path), source), source)
+    text = _decode(_read_bytes(Path(path), source, limits), source)
     return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter,
                      limits=limits)
 

@@ -27,7 +27,7 @@ from perceptron.numbers import MAX_TOKEN
 def load_dat(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a `.dat` file of the Coq perceptron benchmark (see the module docstring)."""
     source = str(path)
-    return parse_dat(_decode(_read_bytes(Path(path), source), source), source=source,
+    return parse_dat(_decode(_read_bytes(Path(path), source, limits), source), source=source,
                      limits=limits)
 
 

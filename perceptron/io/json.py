@@ -33,7 +33,7 @@ def _json_int(text: str) -> int | _FloatText:
 def load_json(path: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a JSON file `{"X": [[...]], "y": [...]}`."""
     source = str(path)
-    return parse_json(_decode(_read_bytes(Path(path), source), source), source=source,
+    return parse_json(_decode(_read_bytes(Path(path), source, limits), source), source=source,
                       limits=limits)
 
 

@@ -35,7 +35,10 @@ lines are single integers): the number of vectors, the number of features, then 
 integer. The benchmark prepends a constant 1 as a bias feature: that is the run's `bias`
 option (`Conventions(bias=True)`, bias last), not the loader's job.
 
-**Hostile files** (`Limits`): a number is at most `numbers.MAX_TOKEN` characters; declared
+**Hostile files** (`Limits`): only a regular file is read (a device, a named pipe, a socket or
+a directory is refused before anything is read; standard input is `-`), and at most
+`Limits.bytes` of it (`BYTES_PER_CELL` per number `max_cells` allows, unless `max_bytes`
+says otherwise), whatever its size; a number is at most `numbers.MAX_TOKEN` characters; declared
 counts are checked against the contents and never used to allocate anything before the values
 are read; parsing is linear in the input. A file may hold at most `Limits.max_cells` numbers
 (numpy files: checked from the array headers, before anything is decompressed or converted),
@@ -64,6 +67,7 @@ from perceptron.io.common import (
     _decode,
     _is_number,
     _read_bytes,
+    read_stream,
 )
 from perceptron.io.csv import load_csv, parse_csv
 from perceptron.io.dat import load_dat, parse_dat
@@ -110,9 +114,10 @@ def load(path: str | os.PathLike[str], *, label_column: int | str | None = None,
     p = Path(path)
     source = str(path)
     if source == "-":  # standard input (the command line's `-`): the format is sniffed
-        p, source, raw = Path(), "<stdin>", sys.stdin.buffer.read()
+        p, source = Path(), "<stdin>"
+        raw = read_stream(sys.stdin.buffer, source, limits)
     else:
-        raw = _read_bytes(p, source)
+        raw = _read_bytes(p, source, limits)
     kind = FORMATS.get(p.suffix.lower())
     if not raw.strip():
         raise DataError("no examples: the file is empty", source=source)

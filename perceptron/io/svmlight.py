@@ -55,7 +55,7 @@ def looks_like_svmlight(head: str) -> bool:
 def load_svmlight(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Load a LIBSVM / svmlight file (see the module docstring)."""
     source = str(path)
-    return parse_svmlight(_decode(_read_bytes(Path(path), source), source), source=source,
+    return parse_svmlight(_decode(_read_bytes(Path(path), source, limits), source), source=source,
                           limits=limits)
 
 

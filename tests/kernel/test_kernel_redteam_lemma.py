@@ -4,12 +4,13 @@ and one-update lemmas in an induction (rules.py `_lemma`, `_statement_of`, `_obl
 Each test is an attack: a false statement that a loose reading of the rule would prove, or a
 statement that would mean something other than what it says. Unmarked tests are attacks the
 kernel resists; the one attack that worked (the Coq exporter read a lemma whose claim repeats
-an update fact as a carried invariant, and gave a wrong reason for not exporting) is a test of
-the correct behaviour, which failed before the exporter's fix.
+an update fact as a carried invariant) is a test of the correct behaviour, which failed before
+the exporter's fix; since the exporter replays one-update lemmas, both Coq attacks compile.
 """
 
 from __future__ import annotations
 
+import shutil
 from fractions import Fraction
 from pathlib import Path
 
@@ -271,7 +272,8 @@ constants = ["R2"]
 '''
 
 
-def _coq_results(text: bytes, tmp_path: Path) -> dict[str, str]:
+def _coq_results(text: bytes, tmp_path: Path) -> tuple[dict[str, str], str]:
+    """The proof checked, exported and compiled by coqc: its results and its `.v` text."""
     from proofs.proof_file import parse_proof
     from verify.coq import export_and_check
     from verify.proof_checker import check_proof
@@ -279,21 +281,40 @@ def _coq_results(text: bytes, tmp_path: Path) -> dict[str, str]:
     proof = parse_proof(text, "red.toml")
     report = check_proof(proof)
     assert [st.status for st in report.steps] == ["proved"] * len(report.steps)
-    return export_and_check(tmp_path, [("red", proof, list(report.steps))],
-                            compile=False).for_proof("red")
+    run = export_and_check(tmp_path, [("red", proof, list(report.steps))])
+    return run.for_proof("red"), (tmp_path / "red.v").read_text()
 
 
-def test_the_coq_export_refuses_an_induction_with_a_one_update_lemma(tmp_path: Path) -> None:
-    """Attack: an induction using a lemma exported as if the lemma's claim were an update fact."""
+def _step_premises(text: str) -> str:
+    start = text.index("Lemma step_norm_growth_step :")
+    return text[start:text.index("Proof.", start)]
+
+
+needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not on PATH")
+
+
+@needs_coqc
+def test_the_coq_export_applies_a_one_update_lemma_and_does_not_assume_it(
+        tmp_path: Path) -> None:
+    """Attack: an induction using a lemma exported as if the lemma's claim were an update
+    fact (a premise of the step lemma or of the theorem over runs). Before issue 27's Coq
+    replay the exporter refused the step; now the lemma's theorem is applied in the step."""
     text = DUPLICATE.replace(b'given = ["dot(x, x) <= R2"]\nclaim = "dot(x, x) <= R2"',
                              b'given = ["y**2 == 1", "y*dot(w, x) <= 0", "dot(x, x) <= R2"]\n'
                              b'claim = "norm2(w + y*x) <= norm2(w) + R2"')
-    results = _coq_results(text, tmp_path)
-    assert results["norm-growth"].startswith("not exported: a one-update lemma")
+    results, written = _coq_results(text, tmp_path)
+    assert results == {"dup": "checked", "norm-growth": "checked"}
+    assert "(vadd w (vscal y x))) <= ((ip w w) + R2) ->" not in _step_premises(written)
+    assert "pose proof (step_dup w x y R2 " in written
 
 
-def test_the_coq_export_names_a_lemma_whose_claim_repeats_an_update_fact(
+@needs_coqc
+def test_the_coq_export_reads_a_lemma_whose_claim_repeats_an_update_fact(
         tmp_path: Path) -> None:
-    """Attack: a lemma whose claim repeats an update fact hides from the exporter's lemma test."""
-    results = _coq_results(DUPLICATE, tmp_path)
-    assert results["norm-growth"].startswith("not exported: a one-update lemma")
+    """Attack: a lemma whose claim repeats an update fact hides from the exporter's lemma
+    test (it was read as a carried invariant). The exporter finds the lemmas from the kernel
+    statements of the used steps, so the step obligation's tail is read right, and Coq
+    checks the step with the update fact once among its premises."""
+    results, written = _coq_results(DUPLICATE, tmp_path)
+    assert results == {"dup": "checked", "norm-growth": "checked"}
+    assert _step_premises(written).count("(ip x x) <= R2 ->") == 1

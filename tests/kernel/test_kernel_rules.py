@@ -30,6 +30,7 @@ from verify.kernel import (
     Sequent,
     Square,
     UseError,
+    algebra,
     gram,
 )
 from verify.kernel.algebra import evaluate, normal_form
@@ -330,10 +331,14 @@ def test_normal_form_agrees_with_the_relation_where_its_conditions_hold(
 
 
 def test_normal_form_is_memoised_but_every_error_names_its_caller() -> None:
-    """Issue 15: the normal form is memoised on the validated relation. Equal relations share
-    one (frozen) result; a refused relation is refused every time, in the caller's words."""
+    """Issue 15: the normal form is memoised on the validated relation. Equal relations are
+    normalised once, each caller getting its own copy of the result (issue 30: a copy changed
+    in place must not change the memo, see test_kernel_lying_objects); a refused relation is
+    refused every time, in the caller's words."""
+    hits = algebra._memo.cache_info().hits
     first, again = (normal_form(rel(WX / t, ">=", y), what) for what in ("a", "b"))
-    assert first is again
+    assert algebra._memo.cache_info().hits == hits + 1
+    assert first == again and first[0] is not again[0] and first[1][0] is not again[1][0]
     for what in ("first caller", "second caller"):
         with pytest.raises(KernelError, match=f"^{what}.*(division by zero|divides by zero)"):
             normal_form(rel(sympy.Integer(1), ">=", y**40 / (t - t)), what)

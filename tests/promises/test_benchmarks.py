@@ -30,6 +30,7 @@ def benchmark(name: str) -> ModuleType:
     ("kernel", ("both accept every certificate: yes", "ratio kernel/SymPy expand over")),
     ("prover", ("worst prove", "ratio prover/naive search over the 3 cases")),
     ("max_margin", ("ratio certified/NNLS on rocks_and_mines", "sonar perceptron, bias:")),
+    ("audit", ("same instance count serially and with 2 jobs: yes", "symbolic half (serial")),
     ("store", ("same verdicts with and without the store: yes", "ratio store/search")),
 ])
 def test_benchmark_runs_at_a_tiny_size(name: str, summaries: tuple[str, ...],

@@ -126,7 +126,7 @@ def test_identifiers_that_fold_to_ascii_are_refused(lookalike: str) -> None:
 
 @pytest.mark.parametrize("name", ["𝐱", "ｘ", "é"])
 def test_declared_names_are_ascii(name: str) -> None:
-    with pytest.raises(ProofFileError, match="not an identifier"):
+    with pytest.raises(ProofFileError, match="not an ASCII identifier"):
         declare([], [name])
 
 

@@ -314,7 +314,7 @@ def cli(text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[
 
 # A definition's text was handed to Python's parser with no length limit (every expression
 # has one, MAX_CHARS) and only SyntaxError/ValueError caught: `d = "-----...1"` (100 000
-# minus signs, well inside the 256 KiB file cap) made `ast.parse` raise MemoryError, and
+# minus signs, well inside the file cap) made `ast.parse` raise MemoryError, and
 # `novikoff check` printed a traceback (proofs/definitions.py, `_facts`).
 NESTED_DEFINITION = """
 title = "A definition nested beyond the parser"

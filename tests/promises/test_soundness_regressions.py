@@ -85,14 +85,23 @@ def test_an_invariant_about_the_updated_example_is_refused(
     names: dict[str, str], claim: str, fresh: str, capsys: pytest.CaptureFixture[str],
     tmp_path: object,
 ) -> None:
-    text = CAPTURE.format(claim=claim, **names)
+    earlier = CAPTURE.format(claim=claim, **names)  # no `constants`: the earlier language
+    strict = earlier.replace('<= 0"]\n', '<= 0"]\nconstants = []\n', 1)
+    assert strict != earlier
     with pytest.raises(ProofFileError, match=f"step capture: the invariant .* mentions {fresh}"):
-        check(text)
-    path = tmp_path / "capture.toml"  # type: ignore[operator]
-    path.write_text(text)
-    assert main(["check", str(path)]) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "capture" in err and "fresh" in err
+        check(strict)
+    # read as the earlier language, the names are not inferred constant either: the update
+    # fact reads them with the iterate, so they are the example of the update at hand
+    about = ".*; ".join(f"{n}: the update fact `{names['y']}\\*dot" for n in fresh.split(", "))
+    with pytest.raises(ProofFileError, match=f"step capture: an induction without `constants` "
+                       f".*mentions \\({about}.*not inferred constant"):
+        check(earlier)
+    for text, said in ((strict, "fresh"), (earlier, "not inferred constant")):
+        path = tmp_path / "capture.toml"  # type: ignore[operator]
+        path.write_text(text)
+        assert main(["check", str(path)]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and "capture" in err and said in err
 
 
 def test_declaring_the_example_constant_states_what_is_then_proved() -> None:

@@ -50,6 +50,7 @@ claim = "dot(w, x) >= 0"
 variable = "t"
 base = { w = "x" }
 step = { w = "w + y*x" }
+constants = []
 
 [[step]]
 id = "uses-one"
@@ -63,6 +64,7 @@ claim = "y*t >= 0"
 variable = "t"
 base = { w = "x" }
 step = { w = "w + y*x" }
+constants = []
 """
 
 
@@ -117,7 +119,7 @@ def test_kernel_refusals_are_all_reported_at_their_steps() -> None:
         statements(proof)
     located = caught.value.located("refused.toml", proof.origin)
     assert [(e.step, e.line, e.column) for e in located.errors] == [
-        ("one", 8, 10), ("two", 21, 10)]  # uses-one uses a refused step: not named
+        ("one", 8, 10), ("two", 22, 10)]  # uses-one uses a refused step: not named
     assert "mentions x: fresh at every update" in str(located.errors[0])
 
 
@@ -142,3 +144,60 @@ def test_the_locator_falls_back_to_coarser_places() -> None:
     assert source.where("#2", None, None, None) == (4, 1)  # by position: the 2nd header
     assert source.where("b", None, None, None) == (5, 1)  # the step's id line
     assert source.where("gone", None, None, None) == (1, 1)
+
+
+# -- newcomer trial, item 16: errors placed where they are, follow-on errors once -------------
+
+
+def _lines(text: str, tmp_path: Path, name: str = "p.toml") -> list[str]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ProofFileError) as caught:
+        parse_proof(path.read_bytes(), name)
+    return [str(e) for e in caught.value.errors]
+
+
+def test_a_unicode_name_is_placed_and_said_to_be_no_ascii_identifier(tmp_path: Path) -> None:
+    """`γ` was "not an identifier" at 1:1; it is one (in Python), not ASCII, on line 3."""
+    text = 'title = "u"\nvectors = ["w"]\nscalars = ["t", "γ"]\n[[step]]\nid = "s"\n' \
+           'claim = "t*t >= 0"\n'
+    assert _lines(text, tmp_path) == [
+        "p.toml:3:18: name 'γ' is not an ASCII identifier: names are ASCII letters, digits "
+        "and _; write 'gamma': the reports print it as γ"]
+    bad = text.replace('"γ"', '"2x"')
+    assert _lines(bad, tmp_path) == [
+        "p.toml:3:18: name '2x' is not an identifier (letters, digits and _, not starting "
+        "with a digit)"]
+
+
+def test_a_bad_run_kind_is_placed_at_its_value(tmp_path: Path) -> None:
+    """A kind of run is open (registered with verify.runs): the file refuses only a value
+    that cannot name one, at its value; an unregistered name is the audit's to refuse, with
+    the closest registered kind (test_runs_registry)."""
+    text = ('title = "r"\nvectors = ["w"]\n[numeric]\nrun = "on line"\n[[step]]\nid = "a"\n'
+            'claim = "norm2(w) >= 0"\n')
+    assert _lines(text, tmp_path) == [
+        "p.toml:4:8: numeric.run must name a run kind (online, batch, single-pass, or one "
+        "registered with verify.runs)"]
+
+
+def test_a_misspelt_claim_is_one_error_not_two_out_of_order(tmp_path: Path) -> None:
+    """The docs' many.toml without a `claim` line printed "16:1 unknown key 'clam'" and then
+    "15:1 missing 'claim'", a follow-on of the same slip, out of line order."""
+    text = ('title = "m"\nscalars = ["y"]\n[[step]]\nid = "b"\nclaim = "y**2 >= 0"\n\n'
+            '[[step]]\nid = "c"\nclam = "y**2 >= 0"\n')
+    assert _lines(text, tmp_path) == [
+        "p.toml:9:1: step c: unknown key 'clam' in a step (expected one of: id, given, claim, "
+        "uses, hints, source, note, split, induction, witness); did you mean 'claim'?"]
+    missing = text.replace('clam = "y**2 >= 0"', 'note = "no claim"')
+    assert _lines(missing, tmp_path) == ["p.toml:8:1: step c: missing 'claim'"]
+
+
+def test_a_missing_import_is_placed_in_the_importing_file(tmp_path: Path) -> None:
+    """It was `no-such-file.toml: No such file or directory`: no line, no importer."""
+    text = ('title = "i"\nvectors = ["w"]\n[imports]\nlem = "no-such-file.toml"\n[[step]]\n'
+            'id = "s"\nuses = ["lem/x"]\nclaim = "norm2(w) >= 0"\n')
+    (found,) = _lines(text, tmp_path, "importer.toml")
+    assert found.startswith("importer.toml:4:8: imports no-such-file.toml: no such file or "
+                            "directory (")
+    assert main(["check", str(tmp_path / "importer.toml")]) == 2

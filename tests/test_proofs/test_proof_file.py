@@ -172,14 +172,18 @@ def test_bad_headers(text: str, problem: str) -> None:
 
 
 def test_limits_on_steps_and_hypotheses() -> None:
-    many = "".join(f'[[step]]\nid = "s{k}"\nclaim = "1 >= 0"\n' for k in range(201))
-    with pytest.raises(ProofFileError, match="201 steps, more than 200"):
+    many = "".join(f'[[step]]\nid = "s{k}"\nclaim = "1 >= 0"\n' for k in range(1001))
+    with pytest.raises(ProofFileError, match="1001 steps, more than 1000"):
         parse(HEADER + many)
     given = ", ".join(['"y >= 0"'] * 201)
     with pytest.raises(ProofFileError, match="201 entries, more than 200"):
         parse(HEADER + f'[[step]]\nid = "a"\ngiven = [{given}]\nclaim = "y >= 0"\n')
-    fine = "".join(f'[[step]]\nid = "s{k}"\nclaim = "1 >= 0"\n' for k in range(200))
-    assert len(parse(HEADER + fine).steps) == 200
+    uses = ", ".join(['"s0"'] * 1001)
+    with pytest.raises(ProofFileError, match="'uses' has 1001 entries, more than 1000"):
+        parse(HEADER + f'[[step]]\nid = "s0"\nclaim = "1 >= 0"\n[[step]]\nid = "s1"\n'
+              f'uses = [{uses}]\nclaim = "1 >= 0"\n')
+    fine = "".join(f'[[step]]\nid = "s{k}"\nclaim = "1 >= 0"\n' for k in range(1000))
+    assert len(parse(HEADER + fine).steps) == 1000
 
 
 def test_byte_order_mark_is_accepted(tmp_path: Path) -> None:

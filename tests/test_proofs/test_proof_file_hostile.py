@@ -78,7 +78,7 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("binary-garbage", bytes(range(256)) * 16, "not UTF-8"),
     ("nul-bytes", HEADER.encode() + b'[[step]]\nid = "a"\x00\n', "invalid TOML"),
     ("non-utf8", b'title = "\xff\xfe caf\xe9"\n', "not UTF-8 text (invalid byte at offset 9)"),
-    ("ten-megabytes", b"#" * 10_000_000, "larger than 256 KiB"),
+    ("ten-megabytes", b"#" * 10_000_000, "larger than 1024 KiB"),
     ("nested-arrays", b"title = " + b"[" * 100_000, "invalid TOML"),
     ("nested-tables", b"title = " + b"{a = " * 50_000, "invalid TOML"),
     ("not-toml", b"title: proof\n- step", "invalid TOML"),

@@ -73,6 +73,54 @@ def test_an_unrefuting_counterexample_says_witness_or_unreached_point() -> None:
     assert "the witness may be what fails" in _labelled(report, 1, with_witness)
     assert "a point no run reaches" not in _labelled(report, 1, with_witness)
     assert "one no run reaches" in _labelled(report, 1, without)
+    # newcomer trial, item 12: it read backwards ("the counterexample satisfies the
+    # judgement"); the point satisfies the hypotheses and breaks the claim
+    for step in (with_witness, without):
+        message = _labelled(report, 1, step)
+        assert message.startswith("not refuted: the point found satisfies the hypotheses and "
+                                  "breaks the claim, but ")
+        assert "satisfies the judgement" not in message
+
+
+NOT_NATURAL = b"""
+title = "an induction's claim used where its point may be unreached"
+scalars = ["t"]
+naturals = ["t"]
+[[step]]
+id = "a"
+claim = "t*(t-1) >= 0"
+[step.induction]
+variable = "t"
+base = {}
+step = {}
+[[step]]
+id = "c"
+uses = ["a"]
+claim = "t*(t-1)*(t-2) >= 0"
+"""
+
+
+def test_explain_says_a_point_that_refutes_nothing_is_no_counterexample(
+        tmp_path: Path, capsys) -> None:
+    """t = 3/2 holds the hypotheses (t >= 0, t(t-1) >= 0) and breaks the claim, but no run
+    reaches it: explain called it a counterexample "re-checked by the kernel"."""
+    from verify.cli import main
+
+    path = tmp_path / "n.toml"
+    path.write_bytes(NOT_NATURAL)
+    assert main(["explain", str(path), "c"]) == 1
+    out = capsys.readouterr().out
+    assert "status: unknown — not refuted: the point found satisfies the hypotheses and " \
+        "breaks the claim, but it may be one no run reaches" in out
+    assert "counterexample (exact; re-checked by the kernel" not in out
+    assert ("a point where the hypotheses hold and the claim fails (exact; names the step "
+            "does not use are left out); it refutes nothing: it may be one no run reaches") in out
+    assert main(["explain", str(path), "c", "--json"]) == 1
+    import json
+
+    (goal,) = json.loads(capsys.readouterr().out)["judgements"]
+    assert goal["counterexample"]["refutes"] is False
+    assert goal["counterexample"]["refutes_nothing"].startswith("it may be one no run reaches")
 
 
 def test_budget_large_is_offered_only_where_it_can_go_on() -> None:

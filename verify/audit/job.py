@@ -3,9 +3,9 @@ numerically.
 
 Symbolically a step is decided by the proof checker (certificate or counterexample, both
 re-checked by the kernel). Numerically its *statement* (hypotheses |- claim, divisions
-cleared) is evaluated exactly on the rows of adversarial runs (`verify.vocabulary`) when its
+cleared) is evaluated exactly on the rows of adversarial runs (`verify.runs`) when its
 proof declares `[numeric]` (its names, or the expressions they are bound to, denote run
-quantities of the declared algorithm: `verify.audit.naming`) and one row set binds every
+quantities of the declared kind and algorithm: `verify.runs.naming`) and one row set binds every
 quantity of the step; otherwise it is `not-run`, with the reason. A numeric violation is
 turned into a kernel counterexample and re-checked before it is reported.
 
@@ -24,15 +24,13 @@ from functools import partial
 from typing import Literal
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
+from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
-from proofs.language.terms import gram_pair
 from proofs.library import CANONICAL, PROOFS
 from proofs.step import Proof, RunBinding, Step
 from verify import kernel
 from verify.audit import citations
-from verify.audit.naming import Naming, unbound
-from verify.audit.naming import binding_of as sorted_binding
 from verify.audit.targets import (
     DATA_SOURCE,
     FAULTS,
@@ -47,14 +45,17 @@ from verify.kernel.algebra import normal_form
 from verify.numeric import campaign
 from verify.numeric.algorithms import OWN_ALGORITHMS
 from verify.numeric.budgets import BUDGETS
-from verify.numeric.campaign import CampaignResult, Check, Scenario
+from verify.numeric.campaign import CampaignResult, Check
 from verify.numeric.executors import executor
-from verify.numeric.instances import Instance, NumericVerdict
+from verify.numeric.instances import NumericVerdict
 from verify.numeric.shards import RealData, Shard, budget_shards, merge, real_data, run_shard
 from verify.proof_checker import StepReport, check_step, detached, replay, statements
-from verify.runs.plugin import Plugin
+from verify.runs.columns import Instance
+from verify.runs.naming import Naming, binding_of, on_runs, unbound
+from verify.runs.plugin import KINDS as PLUGIN_KINDS
+from verify.runs.plugin import Plugin, shared_faults
+from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
-from verify.vocabulary import PASS_BINDINGS, Binding
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
 Progress = Callable[[int, int, str], None]
@@ -181,41 +182,35 @@ BUILT_IN = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
 def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = ()) -> Naming:
     """What the proof's names denote on runs (none bound: every name as itself); raises
     ProofFileError for an expression of no run quantities, an unknown algorithm (`plugins`:
-    the users' algorithms given with the audit), or a plug-in asked for other than online
-    runs."""
+    the users' algorithms given with the audit), or a plug-in asked for runs of a kind
+    plug-ins do not make (online and batch runs only)."""
     if numeric is None:
         return Naming("online", {}, {})
-    if numeric.algorithm in plugins and numeric.run != "online":
-        raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which "
-                             f"makes online runs: declare run = \"online\", not {numeric.run!r}")
-    if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
-        given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
-        raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "
-                             f"algorithm (known: {', '.join(BUILT_IN)}{given}; a plug-in "
-                             f"runs only when given: --algorithm {numeric.algorithm}="
-                             "MODULE:FUNCTION)")
-    return Naming.of(numeric, proof.vectors)
+    try:
+        if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
+            raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is a plug-in, "
+                                 f"which makes {' or '.join(PLUGIN_KINDS)} runs, not "
+                                 f"{numeric.run!r} ones", key="numeric.run", text=numeric.run)
+        if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
+            given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
+            raise ProofFileError(f"numeric.algorithm {numeric.algorithm!r} is no known "
+                                 f"algorithm (known: {', '.join(BUILT_IN)}{given}; a plug-in "
+                                 f"runs only when given: --algorithm {numeric.algorithm}="
+                                 "MODULE:FUNCTION)", key="numeric.algorithm",
+                                 text=numeric.algorithm)
+        return Naming.of(numeric, proof.vectors)
+    except ProofFileError as error:  # placed in the file, as the loader places its errors
+        if proof.origin is None:
+            raise
+        raise error.located(proof.origin.file, proof.origin) from None
 
 
 def statement(proof: Proof, stated: kernel.Statement, names: Naming | None = None
               ) -> Judgement:
-    """A step's statement as one judgement in the run vocabulary, divisions cleared (their
-    conditions become hypotheses: the statement says nothing where they fail), each name
-    replaced by what it denotes on runs (`names`, else the proof's own `[numeric] names`)."""
-    forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
-    claim, conditions = forms.pop()
-    hypotheses = tuple(dict.fromkeys(
-        [f for fact, side in forms for f in (*side, fact)] + list(conditions)))
-    names = names or naming(proof.numeric, proof)
-    return names.judgement(hypotheses, claim)
-
-
-def binding_of(judgement: Judgement, run: str = "online") -> Binding | None:
-    """The first row set of `run` binding every quantity used, each of its own sort
-    (`verify.vocabulary.BINDINGS`)."""
-    scalars = {s.name for s in judgement.symbols() if gram_pair(s) is None}
-    vectors = {n for s in judgement.symbols() if (pair := gram_pair(s)) for n in pair}
-    return sorted_binding(scalars | vectors, run, scalars, vectors)
+    """A step's statement as one judgement over run quantities (`verify.runs.naming.on_runs`:
+    divisions cleared), each name replaced by what it denotes on runs (`names`, else the
+    proof's own `[numeric] names`)."""
+    return on_runs(stated, names or naming(proof.numeric, proof))
 
 
 def run_audit(
@@ -229,18 +224,28 @@ def run_audit(
     jobs: int = 1,
     scheduler: str | None = None,
     algorithms: Mapping[str, Plugin] | None = None,
+    refused: Sequence[tuple[str, str]] = (),
     search: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Audit:
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
     default), each also on the data files `data` (and on its own `[numeric] data`).
 
-    Only proofs that declare `[numeric] run = "online"` (or `"batch"`) are checked on runs:
-    the declaration says their names are run quantities and their standing assumptions
-    (update rule, `R2` the largest squared norm, ...) hold on every run of the default
-    perceptron (or of the batch perceptron with the oracle-optimal step), or of the source
-    algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its own iterates), or
-    of the user's plug-in of that name in `algorithms` (`verify.runs.plugin`: no plug-in
-    runs unless given here; a fault of one is a line of `errors`, its steps not run).
+    Only proofs that declare `[numeric] run = KIND` (a kind of the registry `verify.runs`:
+    online, batch, single-pass, or one a user registered) are checked on runs: the
+    declaration says their names are run quantities and their standing assumptions (update
+    rule, `R2` the largest squared norm, ...) hold on every run of that kind's default
+    algorithm (the perceptron, the batch perceptron with the oracle-optimal step, one pass),
+    or of the source algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its
+    own iterates), or of the user's plug-in of that name in `algorithms`
+    (`verify.runs.plugin`: no plug-in runs unless given here; a fault of one is a line of
+    `errors`, its steps not run; one that timed out is called no more in any process).
+    `refused`: the plug-ins given that could not be used (loaded, named), as `(name,
+    fault)`: each fault is a line of `errors`, and the proofs naming such a plug-in are
+    audited with their steps not run on runs (not refused as naming an unknown algorithm:
+    the user gave one, the line says what is wrong with it). Data files are read within
+    `limits` (`perceptron.io.common.Limits`: the command line's `--max-cells` and
+    `--max-scaled-bits`).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
@@ -248,9 +253,20 @@ def run_audit(
     judgement whose decision the certificate store holds is checked by the kernel from the
     store (`verify.store`); `search` searches every one instead (the report is the same).
     """
+    with shared_faults(algorithms or {}) as plugins:
+        return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
+                          refused, search, limits)
+
+
+def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget: str,
+               guard: float | None, progress: Progress | None, jobs: int,
+               scheduler: str | None, plugins: dict[str, Plugin],
+               refused: Sequence[tuple[str, str]], search: bool, limits: Limits) -> Audit:
+    """`run_audit`, with the plug-ins posting their timeouts where every process reads them
+    (`verify.runs.plugin.shared_faults`)."""
     say = progress or (lambda _done, _total, _message: None)
-    plugins = dict(algorithms or {})
-    admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins)
+    admitted = _admitted(targets(list(ids) if ids else list(PROOFS)), data, plugins,
+                         frozenset(name for name, _ in refused if name not in BUILT_IN), limits)
 
     if jobs <= 1 and scheduler is None:
         plan = _plan(admitted, budget, seed, guard, search)
@@ -287,7 +303,8 @@ def run_audit(
             witnesses[name] = Witness(by_name[name], campaign_result.witnesses[(name, source)],
                                       plan.targets[name.rsplit("/", 1)[0]].name)
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
-                 tuple(admitted.errors + plan.errors + fault_lines), witnesses)
+                 tuple([fault for _, fault in refused] + admitted.errors + plan.errors
+                       + fault_lines), witnesses)
 
 
 def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
@@ -316,43 +333,67 @@ class _Admitted:
     data: dict[str, tuple[Scenario, ...]]
     errors: list[str]
     plugins: dict[str, Plugin]  # the users' algorithms given with the audit
+    unusable: frozenset[str] = frozenset()  # plug-ins given that could not be used
 
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
-              plugins: Mapping[str, Plugin] | None = None) -> _Admitted:
+              plugins: Mapping[str, Plugin] | None = None,
+              unusable: frozenset[str] = frozenset(), limits: Limits = DEFAULT_LIMITS
+              ) -> _Admitted:
     """Load every target, read its `[numeric] names` and its data files (and `data`); a
     target with a fault is left out, its fault kept as one line. A file of `data` that
-    cannot be read is one line too, and the proofs are audited without it."""
-    out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}))
+    cannot be read is one line too, and the proofs are audited without it. A proof naming
+    an `unusable` plug-in is admitted (its steps are not run)."""
+    out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}), unusable)
     memo: dict[str, Read] = {}
     shared = []
     for path in dict.fromkeys(data):
         try:
-            read(path, memo)
+            read(path, memo, limits)
             shared.append(path)
         except FAULTS as error:
             out.errors.append(_one_line(error, path))
     for target in chosen:
         try:
             proof = target.load()
-            names = naming(proof.numeric, proof, tuple(plugins or ()))
-            run = proof.numeric.run if proof.numeric is not None else None
-            files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
-            scenarios = tuple(s for path in files for s in data_scenarios(path, run, memo))
+            names = naming(proof.numeric, proof, (*(plugins or ()), *unusable))
         except FAULTS as error:
-            out.errors.append(_one_line(error, target.name))
+            out.errors.extend(_lines(error, target.name))
+            continue
+        run = proof.numeric.run if proof.numeric is not None else None
+        files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
+        scenarios: list[Scenario] = []
+        faults = []
+        for path in files:  # every bad file is a line of its own
+            try:
+                scenarios.extend(data_scenarios(path, run, memo, limits))
+            except FAULTS as error:
+                faults.append(_one_line(error, target.name))
+        if faults:
+            out.errors.extend(faults)
             continue
         out.proofs[target.id], out.targets[target.id] = proof, target
-        out.names[target.id], out.data[target.id] = names, scenarios
+        out.names[target.id], out.data[target.id] = names, tuple(scenarios)
     return out
 
 
+def _lines(error: Exception, name: str) -> list[str]:
+    """A refused target's errors, one line each: every independent error of a proof file
+    (`ProofFileErrors`, as `novikoff check` lists them), else the one."""
+    if isinstance(error, ProofFileError) and error.file:
+        return error.lines()
+    return [_one_line(error, name)]
+
+
 def _one_line(error: Exception, name: str) -> str:
-    """A refused target or data file in one line that names the file."""
+    """A refused target or data file in one line that names the file (once: an error that
+    names it already is not prefixed with it again)."""
     if isinstance(error, OSError) and error.filename is not None:
         return f"{error.filename}: {error.strerror or error}"
     text = " ".join(str(error).split())
-    return text if isinstance(error, ProofFileError) and error.file else f"{name}: {text}"
+    if (isinstance(error, ProofFileError) and error.file) or text.startswith(f"{name}:"):
+        return text
+    return f"{name}: {text}"
 
 
 def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
@@ -371,18 +412,21 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
         try:
             stated = statements(proof)
         except ProofFileError as error:
-            errors.append(_one_line(error, admitted.targets[proof_id].name))
+            errors.extend(_lines(error, admitted.targets[proof_id].name))
             del proofs[proof_id]
             continue
         for step in proof.steps:
             name = f"{proof_id}/{step.id}"
+            if (algorithm := proof.numeric.algorithm) in admitted.unusable:
+                reasons[name] = f"the plug-in {algorithm} could not be used (see the errors)"
+                continue
             reason, check = _check(name, proof, stated[step.id], admitted.names[proof_id],
                                    admitted.plugins)
             if check is not None:
                 checks.append(check)
             else:
                 reasons[name] = reason
-    single = {c.binding in PASS_BINDINGS for c in checks}
+    single = {c.kind.passes for c in checks}
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
     own = tuple(Shard(DATA_SOURCE, 0, len(found), partial(tuple, found),

@@ -6,15 +6,21 @@ identical reports.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from proofs.language.indexed import names_in
+import sympy
+
+from proofs.language.expressions import Relation
+from proofs.language.indexed import symbol_names
 from proofs.library import CANONICAL
+from verify import kernel
 from verify.audit.citations import proof_source
 from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
 from verify.numeric.instances import NumericVerdict
 from verify.render import json as serialize
+from verify.typeset.words import counted
 
 Json = dict[str, Any]
 
@@ -177,8 +183,22 @@ def summary_table(audit: Audit) -> str:
 def names(step: StepAudit) -> frozenset[str]:
     """The scalar and vector names the step's statement mentions: a counterexample is shown
     on these only (the kernel's may bind more)."""
-    relations = (*step.hypotheses, step.step.claim)
-    return frozenset(set().union(*(names_in(r.lhs) | names_in(r.rhs) for r in relations)))
+    return mentioned((*step.hypotheses, step.step.claim))
+
+
+def mentioned(relations: Iterable[kernel.Rel | Relation]) -> frozenset[str]:
+    """The scalar, vector and family names `relations` mention (a statement's: `names`): a
+    Gram symbol its vectors, a member or a sum the names inside it (the kernel's reading of
+    its canonical names, the language's of those its parser built)."""
+    symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols for r in relations))
+    return frozenset(n for s in symbols for n in _symbol_names(s))
+
+
+def _symbol_names(symbol: sympy.Symbol) -> frozenset[str]:
+    try:
+        return frozenset(kernel.atoms.names_of(symbol))
+    except kernel.KernelError:
+        return symbol_names(symbol)
 
 
 def counterexample_line(step: StepAudit) -> str | None:
@@ -215,7 +235,31 @@ def to_text(audit: Audit) -> str:
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
-    return "\n".join(lines + not_run_lines(audit))
+    return "\n".join(lines + vacuous_lines(audit) + not_run_lines(audit))
+
+
+def mostly_vacuous(step: StepAudit) -> bool:
+    """Checked on runs, but on more than half of its instances a hypothesis was false there:
+    the claim was tested on the rest only."""
+    return step.numeric is not None and 2 * step.numeric.vacuous > step.numeric.instances
+
+
+def vacuous_lines(audit: Audit) -> list[str]:
+    """The steps whose run instances were mostly vacuous (`mostly_vacuous`), as the JSON and
+    the reports count them: for a user's proof file one line per step, with the counts; for
+    a built-in proof only how many steps (the counts are in the JSON and the reports)."""
+    lines = []
+    for p in audit.proofs:
+        mostly = [s for s in p.steps if mostly_vacuous(s)]
+        if p.file:
+            lines += [f"  {p.id}/{s.step.id}: {s.numeric.vacuous} of "  # type: ignore[union-attr]
+                      f"{s.numeric.instances} run instances vacuous (hypotheses false)"  # type: ignore[union-attr]
+                      for s in mostly]
+        elif mostly:
+            lines.append(f"  {p.id}: {counted(len(mostly), 'step')} "
+                         "(how many instances: in --json and the reports)")
+    return ["", "mostly vacuous on runs (a hypothesis false on most instances: the claim was "
+            "tested on the others only):", *lines] if lines else []
 
 
 def not_run_lines(audit: Audit) -> list[str]:
@@ -231,6 +275,6 @@ def not_run_lines(audit: Audit) -> list[str]:
         if p.file:
             lines += [f"  {p.id}/{s.step.id}: {s.reason}" for s in skipped]
         elif skipped:
-            lines.append(f"  {p.id}: {len(skipped)} step{'s' * (len(skipped) > 1)} "
+            lines.append(f"  {p.id}: {counted(len(skipped), 'step')} "
                          "(why: in --json and the reports)")
     return ["", "not run (checked symbolically only):", *lines] if lines else []

@@ -9,10 +9,11 @@ name (`load`), so only names travel between processes.
 A data file (a proof's `[numeric] data`, or `--data`) is read by the loaders of
 `perceptron.io.loaders` (every format the CLI reads) and becomes a scenario of the campaign
 source `data`: run to convergence with an exact separator as `u` when the data are linearly
-separable through the origin (online and batch runs), and read as one pass at the
-quartiles of its own margins for single-pass runs (`verify.numeric.passes.read_pass`),
-separable or not. Online and batch runs need a separator: for such a proof, data that have
-none are a fault of the file, named in one line.
+separable through the origin (for kinds of runs to convergence, online and batch), and read
+as one pass at the quartiles of its own margins for kinds of single passes
+(`verify.runs.quantity.RunKind.passes`, `verify.numeric.passes.read_pass`), separable or
+not. Runs to convergence need a separator: for such a proof, data that have none are a fault
+of the file, named in one line.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from pathlib import Path
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
+from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.library import PROOFS, load_named
 from proofs.step import Proof
-from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario, kind
 
 #: The campaign source of users' data files.
 DATA_SOURCE = "data"
@@ -62,45 +64,90 @@ def targets(names: Sequence[str]) -> list[Target]:
     return out
 
 
-def load_data(path: str) -> Dataset:
-    """A data file by any loader of the CLI; a fault is a DataError naming the file."""
+def load_data(path: str, limits: Limits = DEFAULT_LIMITS) -> Dataset:
+    """A data file by any loader of the CLI, within `limits` (`--max-cells`,
+    `--max-scaled-bits`); a fault is a DataError naming the file."""
     from perceptron.io.loaders import load
 
     try:
-        data = load(path)
+        data = load(path, limits=limits)
     except OSError as error:
-        raise DataError(f"{path}: {error.strerror or error}") from None
+        raise DataError(f"{error.strerror or error}", source=path) from None
     if data.n == 0:
-        raise DataError(f"{path}: no examples")
+        raise DataError("no examples", source=path)
     return Dataset(data.X, data.y, os.path.basename(path))
 
 
 Read = tuple[Dataset, tuple[Fraction, ...] | None]
 """A data file as read: its examples, and an exact separator through the origin (or None)."""
 
+#: A text data file may name its separator u in a comment line `# u = 3, -1, 1/2` (a shrunk
+#: counterexample keeps the campaign's u so: `verify.audit.counterexamples`).
+U_LINE = "# u ="
 
-def read(path: str, memo: dict[str, Read] | None = None) -> Read:
-    """The data of `path` and an exact separator if it has one (`memo`: files read already
+
+def separates(u: Sequence[Fraction], data: Dataset) -> bool:
+    """Whether `y<u, x> > 0` for every example: `u` is a separator of `data`, exactly."""
+    return len(u) == data.d and all(
+        y * sum((a * b for a, b in zip(u, x, strict=True)), Fraction(0)) > 0
+        for x, y in zip(data.X, data.y, strict=True))
+
+
+def named_separator(path: str, data: Dataset) -> tuple[Fraction, ...] | None:
+    """The separator a text data file names (`U_LINE`, before its first example), or None;
+    DataError when it is not d exact rationals or does not separate the examples."""
+    from perceptron.numbers import parse_exact
+
+    if path == "-":
+        return None  # standard input was read already
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None  # a binary format names none (and was read already)
+    lines = [line.strip() for line in head if line.lstrip().startswith("#")]
+    named = [line for line in lines if line.replace(" ", "").startswith(U_LINE.replace(" ", ""))]
+    if not named:
+        return None
+    texts = named[0].split("=", 1)[1].split(",")
+    try:
+        u = tuple(parse_exact(t.strip()) for t in texts)
+    except DataError as error:
+        raise DataError(f"{path}: its line `{named[0][:60]}`: {error}") from None
+    if len(u) != data.d:
+        raise DataError(f"{path}: its u has {len(u)} coordinates, its examples {data.d}")
+    if not separates(u, data):
+        raise DataError(f"{path}: the u it names does not separate its examples "
+                        "(y<u, x> > 0 for every example)")
+    return u
+
+
+def read(path: str, memo: dict[str, Read] | None = None,
+         limits: Limits = DEFAULT_LIMITS) -> Read:
+    """The data of `path` (within `limits`) and its separator: the one it names
+    (`named_separator`), else an exact separator if it has one (`memo`: files read already
     in this audit, so a `--data` file shared by several proofs is read and decided once)."""
     from perceptron.geometry.separability import Separable, separability
 
     if memo is not None and path in memo:
         return memo[path]
-    data = load_data(path)
-    found = separability(data)
-    out = (data, tuple(found.w) if isinstance(found, Separable) else None)
+    data = load_data(path, limits)
+    named = named_separator(path, data)
+    found = separability(data) if named is None else None
+    out = (data, named if named is not None else
+           tuple(found.w) if isinstance(found, Separable) else None)
     if memo is not None:
         memo[path] = out
     return out
 
 
-def data_scenarios(path: str, run: str | None, memo: dict[str, Read] | None = None
-                   ) -> tuple[Scenario, ...]:
+def data_scenarios(path: str, run: str | None, memo: dict[str, Read] | None = None,
+                   limits: Limits = DEFAULT_LIMITS) -> tuple[Scenario, ...]:
     """The scenarios of one data file for proofs of kind `run` (None: for every kind): a run
     to convergence with an exact separator when the data have one, one pass for single-pass
     proofs. Raises DataError (naming the file) when the file cannot be read, or when a
     proof that needs a separator (`run` online or batch) gets data without one."""
-    data, separator = read(path, memo)
+    data, separator = read(path, memo, limits)
     return scenarios_of(data, separator, run, path)
 
 
@@ -111,13 +158,14 @@ def scenarios_of(data: Dataset, separator: tuple[Fraction, ...] | None, run: str
     is run exactly as its file will be."""
     from verify.numeric.passes import read_pass
 
+    passes = None if run is None else kind(run).passes  # None: for every kind
     out: list[Scenario] = []
-    if separator is not None and run != "single-pass":
+    if separator is not None and passes is not True:
         out.append(Scenario(data, separator, Origin(DATA_SOURCE, None, data.name)))
-    elif separator is None and run in ("online", "batch"):
+    elif separator is None and passes is False:
         raise DataError(f"{path}: not linearly separable through the origin, so {run} runs "
                         "have no separator u (add a constant column for a bias)")
-    if run in (None, "single-pass"):
+    if passes is not False:
         try:
             out.append(read_pass(data, Origin(DATA_SOURCE, None, f"{data.name} (one pass)")))
         except ValueError:  # sum y x = 0: no direction to aim u at

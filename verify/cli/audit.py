@@ -1,15 +1,18 @@
 """`novikoff audit [PROOF ...]`: built-in proofs and users' proof files, symbolically and
 numerically (docs/design.md §6).
 
-With `--only ID` a report file is that proof's stand-alone handout (theorem, graph, steps,
-certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one page.
+With `--only ID` only that proof is audited (a built-in id, a proof file, or a proof given by
+the name the summary shows), and a report file is its stand-alone handout (theorem, graph,
+steps, certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one
+page. So is a report file of a single proof file given.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
 was rendered whole, 1 otherwise; findings in the source proofs are reported, not failures,
-unless `--strict`. A proof file or data file that cannot be used is one line on stderr and
-exit 2, after the report of the others. The summary is printed before any report
-file is written. On a terminal, a progress bar is drawn on
-stderr (`verify.cli.terminal`); otherwise stderr gets only the final time line.
+unless `--strict`. A proof file or data file that cannot be used is one line on stderr per
+error (every independent error of a proof file, as `check` lists them) and exit 2, after the
+report of the others; when nothing could be audited, only those lines. The summary is
+printed before any report file is written. On a terminal, a progress bar is drawn on stderr
+(`verify.cli.terminal`); otherwise stderr gets only the final time line.
 """
 
 from __future__ import annotations
@@ -21,13 +24,19 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from proofs.library import PROOFS
 from verify.cli.check import seconds
-from verify.cli.common import UsageError, whole_number
+from verify.cli.common import (
+    UsageError,
+    add_limit_options,
+    limits,
+    made_folder,
+    whole_number,
+)
 from verify.coq import add_option, annotate, for_command, lines
 from verify.numeric.budgets import BUDGETS
 
@@ -58,8 +67,11 @@ def register(subparsers: Any) -> None:
         "perceptron proofs, their variants and the five source documents), or of the proofs "
         "named (built-in ids and proof files, mixed), and check each step's statement on "
         "exact runs over adversarial sequences and the data given. Exit 0 when the canonical "
-        "proofs and every proof file audited are verified; --strict also fails on findings "
-        "in any proof; 2 when a proof or data file cannot be used (the others are reported).",
+        "proofs and every proof file audited are verified and every report file was written "
+        "whole; 1 when one of them is not verified (with --strict: any proof audited), or a "
+        "piece of a report file could not be rendered; 2 when a proof, data file or plug-in "
+        "cannot be used or fails (one line each, the others are reported), or on a usage "
+        "error.",
     )
     parser.add_argument("proofs", nargs="*", metavar="PROOF",
                         help="a built-in proof id or a proof file (TOML; default: every "
@@ -67,12 +79,23 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--data", action="append", default=[], metavar="FILE",
                         help="also run every audited proof on this data file (repeatable; "
                         "any format `novikoff run` reads)")
+    add_limit_options(parser)
     parser.add_argument("--algorithm", action="append", default=[],
                         metavar="[NAME=]MODULE:FUNCTION",
-                        help="run your own online algorithm for the proofs whose [numeric] "
-                        "algorithm is NAME (default: FUNCTION, _ as -); MODULE may be a FILE.py "
+                        help="run your own online or batch algorithm for the proofs whose "
+                        "[numeric] algorithm is NAME (default: FUNCTION, _ as -); MODULE may "
+                        "be a FILE.py "
                         "or, without :FUNCTION, NAME an installed novikoff.algorithms entry "
                         "point. Its code runs only when given here (docs/proof-files.md)")
+    parser.add_argument("--param", action=_Param, default=[], metavar="KEY=VALUE",
+                        help="a parameter of the --algorithm given just before it, passed to "
+                        "its function as KEY=Fraction(VALUE): an exact rational as written "
+                        "(3, -1/2, 0.25); repeatable")
+    parser.add_argument("--run-kind", action="append", default=[], metavar="NAME",
+                        help="register an installed kind of run, the entry point NAME of the "
+                        "group novikoff.runs, for the proofs whose [numeric] run is its name "
+                        "(repeatable). Its code runs only when named here "
+                        "(docs/proof-files.md)")
     parser.add_argument("--counterexamples", type=Path, metavar="DIR",
                         help="write the smallest failing run of each step violated on runs "
                         "to DIR: a CSV data file (fewest examples, smallest dimension, "
@@ -91,7 +114,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--no-appendix", action="store_true",
                         help="report files leave out the certificates (a shorter handout)")
     parser.add_argument("--only", action="append", metavar="ID",
-                        help=f"audit only this proof (repeatable): {', '.join(PROOFS)}")
+                        help="audit only this proof (repeatable): a built-in id "
+                        f"({', '.join(PROOFS)}), a proof file, or a PROOF given, by its file "
+                        "or by the name the summary shows (its file's stem); a PROOF given "
+                        "that no --only names is then not audited. With one proof a report "
+                        "file is its stand-alone handout")
     parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default); the symbolic search always "
@@ -123,9 +150,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
         raise UsageError("--scheduler needs Dask distributed: pip install -e '.[dask]' in "
                          "the checkout")
-    unknown = [p for p in args.only or () if p not in PROOFS]
-    if unknown:
-        raise UsageError(f"unknown proof id {unknown[0]!r} (known: {', '.join(PROOFS)})")
+    chosen, left_out = selection(args.proofs, args.only)
     from verify.audit.job import run_audit
     from verify.audit.report import summary_table, to_json, to_text
 
@@ -135,17 +160,31 @@ def run(args: argparse.Namespace) -> int:
         if not folder.is_dir() or not os.access(folder, os.W_OK):
             raise UsageError(f"{path}: cannot write there (no such writable directory)")
     from verify.cli.terminal import callback, progress_bar
+    from verify.runs.plugin import PluginFault, parameters
 
-    if args.counterexamples is not None and not args.counterexamples.is_dir():
-        raise UsageError(f"{args.counterexamples}: no such directory (--counterexamples)")
-    algorithms, refused = given_plugins(args.algorithm)
+    if args.counterexamples is not None:  # made now, as --coq makes its folder
+        made_folder(args.counterexamples, "--counterexamples")
+    if any(index < 0 for index, _ in args.param):
+        first = next(text for index, text in args.param if index < 0)
+        raise UsageError(f"--param {first}: give it after the --algorithm it is for")
+    for _, text in args.param:  # read strictly before any plug-in is loaded
+        try:
+            parameters([text], "--param")
+        except PluginFault as fault:
+            raise UsageError(str(fault).removeprefix("--param: ")) from None
+    algorithms, unusable = given_plugins(args.algorithm, args.param)
+    refused = given_kinds(args.run_kind)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
-        audit = run_audit([*args.proofs, *(args.only or ())] or None, data=args.data,
+        audit = run_audit(chosen or None, data=args.data,
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
-                          search=args.search)
+                          refused=unusable, search=args.search, limits=limits(args))
+    if not audit.proofs and (audit.errors or refused):  # nothing to summarise or report:
+        for error in (*refused, *audit.errors):  # an empty table would say nothing true
+            print(f"novikoff: error: {error}", file=sys.stderr)
+        return 2
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
     if audit.real_data in ("absent", "partial"):
@@ -170,13 +209,15 @@ def run(args: argparse.Namespace) -> int:
     unrendered = write_reports(audit, outputs,
                                Layout(summary=args.summary, appendix=not args.no_appendix))
     if args.counterexamples is not None:
-        write_counterexamples(audit, args)
+        write_counterexamples(audit, args, algorithms)
     passed = audit.passed(strict=args.strict)
     broken = f"; {unrendered} report piece(s) could not be rendered" if unrendered else ""
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"
           f"{', scheduler ' + args.scheduler if args.scheduler else ''}){broken}; "
           f"{store_note(audit, args.search)}", file=sys.stderr)
+    for name in left_out:
+        print(f"novikoff: note: {name} was not audited: no --only names it", file=sys.stderr)
     for error in (*refused, *audit.errors):
         print(f"novikoff: error: {error}", file=sys.stderr)
     if audit.errors or refused:
@@ -184,31 +225,95 @@ def run(args: argparse.Namespace) -> int:
     return 0 if passed and not unrendered else 1
 
 
-def given_plugins(texts: list[str]) -> tuple[dict[str, Plugin], list[str]]:
-    """The plug-ins of `--algorithm`, loaded (a user's code runs from here on: she asked for
-    it); one line per plug-in that cannot be used, and the audit goes on without it."""
+def selection(proofs: Sequence[str], only: Sequence[str] | None
+              ) -> tuple[list[str], list[str]]:
+    """The proofs to audit, by the names `run_audit` loads them by, and the proofs given
+    that `--only` leaves out. Without `--only`, every proof given; with it, only what it
+    names: a proof given (by its name on the command line, or by its id in the summary: a
+    file's stem, `verify.audit.targets`), a built-in id, or a proof file (an unreadable one
+    is the audit's one-line fault, as when given as PROOF). UsageError for anything else."""
+    if not only:
+        return list(proofs), []
+    from verify.audit.targets import targets
+
+    shown = {t.id: t.name for t in targets(proofs)}
+    chosen = []
+    for name in only:
+        if name in shown or name in proofs:
+            chosen.append(shown.get(name, name))
+        elif name in PROOFS or name.endswith(".toml") or Path(name).is_file():
+            chosen.append(name)
+        else:
+            given = f"; proofs given: {', '.join(shown)}" if shown else ""
+            raise UsageError(f"unknown proof id {name!r} (built-in: {', '.join(PROOFS)}"
+                             f"{given})")
+    return chosen, [p for p in dict.fromkeys(proofs) if p not in chosen]
+
+
+class _Param(argparse.Action):
+    """`--param KEY=VALUE`, recorded with the index of the `--algorithm` given before it
+    (-1: none was, a usage error once parsing is done)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        params = list(getattr(namespace, self.dest, None) or [])
+        params.append((len(getattr(namespace, "algorithm", None) or []) - 1, values))
+        setattr(namespace, self.dest, params)
+
+
+def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
+                  ) -> tuple[dict[str, Plugin], list[tuple[str, str]]]:
+    """The plug-ins of `--algorithm`, each with the `--param`s given after it, loaded (a
+    user's code runs from here on: she asked for it); and each one that cannot be used, as
+    the name it was given and its one line (`run_audit(refused=...)`: the line is one of
+    the audit's errors, the proofs that name it are not run, and nothing else is said about
+    that name). A name given twice is refused, whichever was meant."""
     from verify.audit.job import BUILT_IN
-    from verify.runs.plugin import PluginFault, plugins
+    from verify.runs.plugin import Plugin, PluginFault, plugins
 
-    loaded: list[Plugin] = []
-    refused: list[str] = []
-    for text in texts:
+    loaded: dict[str, Plugin] = {}
+    refused: list[tuple[str, str]] = []
+    for index, text in enumerate(texts):
         try:
-            loaded.extend(plugins([text], BUILT_IN).values())
+            own = [value for at, value in params if at == index]
+            (plugin,) = plugins([Plugin.parse(text, own)], BUILT_IN).values()
         except PluginFault as fault:
-            refused.append(str(fault))
-    try:
-        return plugins(loaded, BUILT_IN), refused
-    except PluginFault as fault:  # a name given twice
-        return {}, [*refused, str(fault)]
+            refused.append((Plugin.named(text), str(fault)))
+            continue
+        if plugin.name in loaded:
+            refused.append((plugin.name, f"plug-in name {plugin.name!r} given twice"))
+        loaded[plugin.name] = plugin
+    unusable = {name for name, _ in refused}
+    return {name: p for name, p in loaded.items() if name not in unusable}, refused
 
 
-def write_counterexamples(audit: Audit, args: argparse.Namespace) -> None:
+def given_kinds(names: list[str]) -> list[str]:
+    """Register the run kinds of `--run-kind` (a user's code runs from here on: she asked for
+    it); one line per kind that cannot be loaded, and the audit goes on without it (its
+    proofs are then refused as naming a kind nobody registered)."""
+    from verify.runs import UnknownRunKind, entry_point
+
+    refused = []
+    for name in dict.fromkeys(names):
+        try:
+            entry_point(name)
+        except (UnknownRunKind, ValueError) as error:  # not installed, not a kind, a clash
+            refused.append(f"--run-kind {name}: {' '.join(str(error).split())}"[:300])
+        except Exception as error:  # the user's code, whatever it raises: one line
+            text = " ".join(str(error).split())
+            refused.append(f"--run-kind {name}: cannot be loaded: {type(error).__name__}: "
+                           f"{text}"[:300])
+    return refused
+
+
+def write_counterexamples(audit: Audit, args: argparse.Namespace,
+                          algorithms: dict[str, Plugin]) -> None:
     """The smallest failing run of every violated step, as a data file in the directory of
     `--counterexamples`, each announced with the command that reproduces it."""
     from verify.audit.counterexamples import shrink_all
 
-    for written in shrink_all(audit, args.counterexamples, plugins=args.algorithm):
+    options = [plugin.options() for plugin in algorithms.values()]
+    for written in shrink_all(audit, args.counterexamples, plugins=options):
         print(f"novikoff: {written}", file=sys.stderr)
 
 

@@ -26,6 +26,7 @@ from perceptron.errors import DataError
 from perceptron.examples import EXAMPLES
 from perceptron.numbers import approximate, approximate_text, as_text
 from verify.cli.common import add_limit_options, label_column, whole_number
+from verify.typeset.words import counted
 
 DEFAULT_EPOCHS = 1000
 MAX_EPOCHS = 10**9
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from verify.cli.terminal import print_fields
 
     data, bias = data_or_example(args)
-    report = bound_report(data, bias=bias, epochs=args.epochs)
+    report = bound_report(data, bias=bias, epochs=args.epochs, separator=args.json)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -76,8 +77,11 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report["within_bound"] is not False else 1
 
 
-def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPOCHS) -> dict:
-    """Everything `novikoff bound` reports, as a JSON-ready dict with exact `"p/q"` numbers."""
+def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPOCHS,
+                 separator: bool = True) -> dict:
+    """Everything `novikoff bound` reports, as a JSON-ready dict with exact `"p/q"` numbers;
+    without `separator`, the certificate's `w` is left out (the text shows no coordinate, and
+    writing a million of them was seconds)."""
     from perceptron.geometry.bound import mistake_bound
     from perceptron.geometry.linear import radius2
     from perceptron.geometry.max_margin import NotSeparableError, max_margin
@@ -120,7 +124,7 @@ def bound_report(data: Dataset, *, bias: bool = False, epochs: int = DEFAULT_EPO
             "optimal": result.optimal,
             "support_vectors": len(result.support),
             "certificate": {
-                "w": [as_text(v) for v in w],
+                **({"w": [as_text(v) for v in w]} if separator else {}),
                 "b": as_text(b),
                 "alpha": [as_text(v) for v in result.alpha],
             },
@@ -196,15 +200,15 @@ def _num(text: str | None) -> str:
 def fields(report: dict[str, Any]) -> list[tuple[str, str]]:
     """The report for a person: (name, value) rows of a two-column summary."""
     rows = [
-        ("data", f"{report['data']} ({report['n']} examples, {report['d']} features, "
-                 f"{report['positives']} positive)"),
+        ("data", f"{report['data']} ({counted(report['n'], 'example')}, "
+                 f"{counted(report['d'], 'feature')}, {report['positives']} positive)"),
         ("bias", "by augmentation (a constant 1 appended; R^2 and gamma^2 are those of the "
                  "augmented data)" if report["bias"] else "none (separators through the origin)"),
         ("R^2", _num(report["R2"])),
     ]
     if report["separable"]:
         status = ("certified optimal (KKT conditions verified exactly, "
-                  f"{report['support_vectors']} support vectors)"
+                  f"{counted(report['support_vectors'], 'support vector')})"
                   if report["optimal"] else "a verified LOWER BOUND on the maximum (not certified "
                   "optimal), so the bound below is valid but may not be the tightest")
         rows += [
@@ -237,7 +241,8 @@ def fields(report: dict[str, Any]) -> list[tuple[str, str]]:
             tail = f"; {report['mistakes']} <= bound"
         elif report["within_bound"] is False:
             tail = "; MORE THAN THE BOUND"
-        epochs = f" in {report['epochs']} epochs" if report.get("epochs") is not None else ""
-        rows.append(("perceptron", f"{report['mistakes']} mistakes{epochs}, {report['run']}"
-                     f"{tail}"))
+        epochs = (f" in {counted(report['epochs'], 'epoch')}" if report.get("epochs")
+                  is not None else "")
+        rows.append(("perceptron", f"{counted(report['mistakes'], 'mistake')}{epochs}, "
+                     f"{report['run']}{tail}"))
     return rows

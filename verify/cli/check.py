@@ -124,11 +124,15 @@ def _line(step: StepReport, width: int) -> str:
 
 
 def _point(step: StepReport) -> str:
-    from verify.render import json as serialize
+    """The counterexample's values of the names the step's statement mentions (the kernel's
+    point binds every name of the proof; `explain` and the reports leave the others out)."""
+    from verify.audit.report import mentioned
+    from verify.render.certificates import assignments
 
-    cex = serialize.counterexample(step.counterexample) if step.counterexample else {}
-    scalars = [f"{name} = {value}" for name, value in cex.get("scalars", {}).items()]
-    vectors = [f"{name} = ({', '.join(v)})" for name, v in cex.get("vectors", {}).items()]
-    members = [f"{name}[{i}] = {f'({chr(44).join(v)})' if isinstance(v, list) else v}"
-               for name, found in cex.get("families", {}).items() for i, v in found.items()]
-    return ", ".join(scalars + vectors + members)
+    assert step.counterexample is not None
+    stated = step.statement
+    relations = (*stated.hypotheses, stated.claim) if stated is not None else (
+        *step.step.hypotheses, step.step.claim)
+    cex = step.counterexample
+    return ", ".join(assignments(cex.scalars, cex.vectors, mentioned(relations),
+                                 families=cex.families)) or "(no names)"

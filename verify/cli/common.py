@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -69,6 +70,19 @@ def read_proof(name: str) -> tuple[str, Proof]:
     return name, load_named(name)
 
 
+def made_folder(directory: Path, option: str) -> None:
+    """`directory` made (with its parents) unless it is one already: an output folder an
+    option names (`--counterexamples DIR`, `--coq DIR`). A path that exists and is not a
+    folder, or one that cannot be made, is a usage error naming the option."""
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"{option} {directory}: not a directory")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"{option} {directory}: cannot create it ({error.strerror})"
+                         ) from None
+
+
 def print_notes(proof: Proof) -> None:
     """The declarations an earlier-language file left out and `proofs.earlier` inferred, one
     line each on stderr, after the command's output (bad input stays one line: its error)."""
@@ -79,11 +93,16 @@ def print_notes(proof: Proof) -> None:
 def add_limit_options(parser: argparse.ArgumentParser) -> None:
     """`--max-cells` and `--max-scaled-bits`: the loaders' limits against hostile data files
     (`perceptron.io.loaders.Limits`), named by the error a file over them gets."""
-    from perceptron.io.common import MAX_CELLS, MIN_SCALED_BITS, SCALED_BITS_PER_BYTE
+    from perceptron.io.common import (
+        BYTES_PER_CELL,
+        MAX_CELLS,
+        MIN_SCALED_BITS,
+        SCALED_BITS_PER_BYTE,
+    )
 
     parser.add_argument("--max-cells", type=whole_number("cells", 1), default=MAX_CELLS,
-                        metavar="N", help=f"refuse data files with more than N numbers "
-                        f"(default {MAX_CELLS})")
+                        metavar="N", help=f"refuse data files with more than N numbers, or "
+                        f"of more than {BYTES_PER_CELL} N bytes (default {MAX_CELLS})")
     parser.add_argument("--max-scaled-bits", type=whole_number("bits", 1), default=None,
                         metavar="N", help="refuse data whose integer form (every number times "
                         "the common denominator) would take more than N bits (default "

@@ -62,13 +62,14 @@ def run(args: argparse.Namespace) -> int:
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
     located = _locate(args.step, args.in_step)
-    report = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget], guard=args.time_limit)
+    reports = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget],
+                              guard=args.time_limit)
     if args.json:  # data on stdout only; the proof's notes would not be JSON
-        print(json.dumps(explanation(located, report), indent=2, ensure_ascii=False))
+        print(json.dumps(explanation(located, reports), indent=2, ensure_ascii=False))
     else:
-        print(explain(located, report))
+        print(explain(located, reports))
         print_notes(located.proof)
-    return 0 if report.status == "proved" else 1
+    return 0 if reports[located.step.id].status == "proved" else 1
 
 
 def _locate(first: str, second: str | None) -> Located:

@@ -24,6 +24,7 @@ from perceptron.errors import DataError
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
 from perceptron.numbers import parse_exact, shown
 from verify.cli.common import UsageError, add_limit_options, label_column, limits, whole_number
+from verify.typeset.words import counted
 
 #: Exact numbers longer than this are shown approximately in the human report (JSON: exact).
 SHOW_DIGITS = 1000
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     w = weights(result.w)
     fields = [
-        ("data", f"{data.name} ({data.n} examples, {data.d} features)"),
+        ("data", f"{data.name} ({counted(data.n, 'example')}, {counted(data.d, 'feature')})"),
         ("conventions", conventions.describe()),
         ("mistakes", str(result.mistakes)),
         ("epochs", str(result.epochs)),

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TextIO
 
+from verify.typeset.words import counted
+
 if TYPE_CHECKING:
     from rich.progress import Progress
 
@@ -118,7 +120,7 @@ class Bar:
 
     def epochs(self, epoch: int, mistakes: int) -> None:
         """Callback of `run_online(progress=...)`: epochs done (no total: runs stop early)."""
-        self.update(epoch, None, f"epoch {epoch}, {mistakes} updates")
+        self.update(epoch, None, f"epoch {epoch}, {counted(mistakes, 'update')}")
 
 
 @contextmanager

@@ -47,8 +47,10 @@ class Inductions(Rules):
                   applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
                   main: list[Goal], sides: list[Goal], header: str,
                   printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
-                  instances: tuple[tuple[str, Mapping[str, object]], ...]) -> Exported:
-        """Base and step lemmas over `R`, then the theorem over `nat` (see `over_nat`)."""
+                  instances: tuple[tuple[str, Mapping[str, object]], ...],
+                  lemmas: list[tuple[str, Mapping[str, object]]]) -> Exported:
+        """Base and step lemmas over `R`, then the theorem over `nat` (see `over_nat`); a
+        one-update lemma (`lemmas`) is applied in the step lemma only (`apply_lemma`)."""
         step, st = proved.step, proved.statement
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -68,14 +70,17 @@ class Inductions(Rules):
         given = after.obligation.written[0]  # type: ignore[index]
         if split is not None:  # each case's obligation: the step's hypotheses, then the case
             given = given[:-1]
+        # the kernel's step obligation ends with the claims of the one-update lemmas, in
+        # `uses` order: derived in the step lemma by applying each lemma's theorem, so they
+        # are premises of neither lemma nor theorem
+        claims = [self.lemma_statement(used, substitution)[1] for used, substitution in lemmas]
+        if len(given) < count + 2 + len(claims) or list(given[len(given) - len(claims):]) != \
+                claims:
+            raise Unsupported("the step obligation does not end with its one-update lemmas' "
+                              "claims")
+        given = given[:len(given) - len(claims)]
         if given[:count] != st.hypotheses or given[count + 1] != st.claim:
             raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
-        # kernel.rules states an induction that assumes a one-update lemma's claim in its
-        # step as "..., at each update also CLAIM [LEMMA]" (an origin can be merged away when
-        # the claim repeats another fact, so the statement is what says it)
-        if ", at each update also " in st.run:
-            raise Unsupported("a one-update lemma used at each update is not replayed in Coq "
-                              "yet")
         natural, update = given[count], given[count + 2:]
         carried = update[:len(update) - len(rule.hypotheses)]  # invariants of the same runs
         sources = []
@@ -96,6 +101,10 @@ class Inductions(Rules):
         for _, substitution in applications:
             for value in substitution.values():
                 extra |= term_names(value)
+        for used, substitution in lemmas:  # the step lemma binds what they are applied to
+            extra |= set(self.done[used].variables) - set(substitution)
+            for value in substitution.values():
+                extra |= term_names(value)
         stated = [r for r in (*st.hypotheses, st.claim, *update) if r not in printed]
         variables = self.variables(stated, extra, naturals=naturals)
         iterated = set(rule.base) | set(rule.step) | {t}
@@ -111,9 +120,9 @@ class Inductions(Rules):
         texts = [
             self.induction_lemma(proved, goals, variables, prefix, (*hypotheses, *more),
                                  applications, derived_claims, sides, printed, zero_by,
-                                 naturals)
-            for goals, prefix, more in (([base], "base", ()),
-                                        (steps, "step", (natural, st.claim, *update)))
+                                 naturals, one_update)
+            for goals, prefix, more, one_update in (
+                ([base], "base", (), []), (steps, "step", (natural, st.claim, *update), lemmas))
         ]
         facts = update[len(carried):]
         text, run = self.over_nat(step, variables, hypotheses, sequences, facts, st.claim,
@@ -137,11 +146,13 @@ class Inductions(Rules):
         printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
         zero_by: list[str],
         naturals: frozenset[str] = frozenset(),
+        lemmas: Sequence[tuple[str, Mapping[str, object]]] = (),
     ) -> str:
         """The base or step obligation of an induction as a lemma over `R` of its own (a
         split step: its cases, destructed as a case split's). A natural besides the counter
         is bound as a `nat` and read through `INR`, as in a direct step (the counter is
-        a real here: the step lemma assumes `t >= 0`, as its obligation does)."""
+        a real here: the step lemma assumes `t >= 0`, as its obligation does). The step
+        lemma applies each one-update lemma (`apply_lemma`) before its certificates."""
         step = proved.step
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -152,6 +163,8 @@ class Inductions(Rules):
         script = Script(self.proof, vectors, names, conditions)
         intros = self.introduce(script, variables, naturals, list(names.values()),
                                 applications, derived_claims, zero_by)
+        for used, substitution in lemmas:
+            self.apply_lemma(script, used, substitution, intros, zero_by)
         as_real = {n: f"(INR {name(n)})" for n in intros}
         real = {name(n): text for n, text in as_real.items()}
         goal = goals[0]
@@ -187,6 +200,37 @@ class Inductions(Rules):
         statement = f"{self.binder(variables, naturals)}\n    {body}{' '.join(claim)}"
         return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
+
+    def lemma_statement(self, used: str, substitution: Mapping[str, object]
+                        ) -> tuple[tuple[Rel, ...], Rel]:
+        """The premises and claim of a one-update lemma's exported theorem, as used."""
+        exported = self.done[used]
+        if exported.theorem is None or exported.claim is None:
+            raise Unsupported(f"the one-update lemma {used} is not exported: "
+                              f"{exported.reason}")
+        if substitution:
+            return self.substituted(used, substitution)
+        return exported.hypotheses, exported.claim
+
+    def apply_lemma(self, script: Script, used: str, substitution: Mapping[str, object],
+                    intros: dict[str, str], zero_by: Sequence[str]) -> None:
+        """Derive a one-update lemma's claim in the step lemma: its theorem applied to the
+        names of the update at hand (or its `with` terms). The kernel admitted the lemma
+        because each of its hypotheses is, in normal form, a premise of the step obligation;
+        a premise written otherwise is restated from that one (`Script.restate`)."""
+        exported = self.done[used]
+        hypotheses, _ = self.lemma_statement(used, substitution)
+        for original, relation in zip(exported.hypotheses, hypotheses, strict=True):
+            if relation in script.hyps:
+                continue
+            kept = (relation.lhs, relation.rhs) == (original.lhs, original.rhs)
+            source = (exported.printed[original] if kept and original in exported.printed
+                      else (original, substitution) if substitution else None)
+            texts = self.instance_text(source, zero_by, {}) if source else None
+            script.restate(relation, texts)
+        claims = {self.lemma_statement(used, substitution)[1]}
+        self.apply(script, used, substitution, claims, intros,
+                   lambda term, zero: self.coq_term(term, zero, zero_by, {}))
 
     def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
                  sequences: list[str], update: Sequence[Rel], invariant: Rel,

@@ -15,7 +15,13 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.language.expressions import ExpressionError, Names, parse_relation, source_tree
+from proofs.language.expressions import (
+    ExpressionError,
+    Names,
+    Relation,
+    parse_relation,
+    source_tree,
+)
 from verify.kernel import Rel, atoms, gram_pair
 
 #: Coq keywords and every global name an exported proof refers to: a proof's own names are
@@ -242,7 +248,7 @@ class Written:
         raise ExpressionError(f"cannot print operator {type(op).__name__} for Coq")
 
 
-def names_in(relation: Rel, source: Names) -> set[str]:
+def names_in(relation: Rel | Relation, source: Names) -> set[str]:
     """Every declared name a relation mentions, in its SymPy form or its source text."""
     found: set[str] = set()
     for side in (relation.lhs, relation.rhs):

@@ -512,6 +512,23 @@ class Script:
         self.facts[judgement.claim] = label
         return label
 
+    def restate(self, relation: Rel, texts: tuple[str, str, str] | None = None) -> str:
+        """`relation` as written (`texts`), from a relation in context with the same
+        normal form: its fact, then the claim's bridge lemma (what `conclude` does, kept
+        as a named hypothesis)."""
+        fact = self.form(relation)[0]
+        if not any(self.form(r)[0] == fact for r in self.hyps):
+            raise Unsupported(f"{relation.text!r} is none of the facts in context")
+        fact_label = self.fact(fact)
+        f, f_proof = self.clearing(relation, fact)
+        a, op, b = texts or self.relation_text(relation)
+        label = self.new("h")
+        self.emit(f"assert ({label} : {a} {op} {b}) by (refine ({CLAIM_LEMMA[relation.op]} "
+                  f"_ _ {f} _ {f_proof} _ {fact_label}); {self.ip_norm()}; "
+                  f"{identity(a, b, f, prop(fact))}).")
+        self.hyps[relation] = label
+        return label
+
     def conclude(self, relation: Rel, fact_label: str, fact: Fact,
                  texts: tuple[str, str, str] | None = None) -> None:
         """Finish the goal `relation` (as stated: `texts`) from the fact `fact_label`."""

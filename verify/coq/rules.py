@@ -40,6 +40,7 @@ class Rules(Statements):
             exported = self._step(proved)
         except (Unsupported, ExpressionError, KernelError) as error:
             exported = Exported(proved.step.id, None, reason=str(error))
+        exported.statement = proved.statement
         self.done[proved.step.id] = exported
         return exported
 
@@ -49,13 +50,14 @@ class Rules(Statements):
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
                               f"names {', '.join(sorted(proved.witness)) or 'none'}")
-        derived = self.derivable(step)
+        derived = self.derivable(step, st)
         applications: list[tuple[str, Mapping[str, object]]] = [(s, {}) for s in derived]
         # a substituted premise of this statement, printed from its original text
         printed: dict[Rel, tuple[Rel, Mapping[str, object]]] = {}
         claims = {self.done[s].claim for s in derived}
-        instances = list(proved.instances)
-        for s in self.imported(step):  # an instance an imported step applies, applied here
+        lemmas = self.lemmas(step, st)  # an induction's: applied in its step lemma only
+        instances = [i for i in proved.instances if i not in lemmas]
+        for s in self.imported(step, st):  # an instance an imported step applies, applied here
             if (e := self.done.get(s)) is not None:  # too: its claim is imported with it
                 instances += [i for i in e.instances if i not in instances]
         own: list[tuple[str, Mapping[str, object]]] = []
@@ -75,7 +77,7 @@ class Rules(Statements):
                                      else (original, substitution))
             claims.add(claim)
             applications.append((used_id, substitution))
-        self.inherit(step, printed)
+        self.inherit(step, st, printed)
         given = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = claims - given  # type: ignore[operator]
         hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
@@ -85,7 +87,7 @@ class Rules(Statements):
         header = f"(* {comment(step.id)}: {comment(str(st))} *)\n"
         if isinstance(step.rule, Induction):
             return self.induction(proved, hypotheses, applications, derived_claims, main,
-                                  sides, header, printed, tuple(own))
+                                  sides, header, printed, tuple(own), lemmas)
         naturals = st.naturals
         split = term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
         for term in (*proved.witness.values(), *(
@@ -270,6 +272,7 @@ class Rules(Statements):
                   applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
                   main: list[Goal], sides: list[Goal], header: str,
                   printed: dict[Rel, tuple[Rel, Mapping[str, object]]],
-                  instances: tuple[tuple[str, Mapping[str, object]], ...]) -> Exported:
+                  instances: tuple[tuple[str, Mapping[str, object]], ...],
+                  lemmas: list[tuple[str, Mapping[str, object]]]) -> Exported:
         """An induction over runs: exported by `induction.Inductions`, which overrides this."""
         raise Unsupported("induction over runs")

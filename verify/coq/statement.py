@@ -32,6 +32,7 @@ from verify.kernel import (
     gram_pair,
     instance,
 )
+from verify.uses import used_as
 
 
 class Unsupported(ValueError):
@@ -142,6 +143,7 @@ class Exported:
     run: Run | None = None
     printed: Mapping[Rel, tuple[Rel, Mapping[str, object]]] = field(default_factory=dict)
     instances: tuple[tuple[str, Mapping[str, object]], ...] = ()
+    statement: Statement | None = None  # the kernel's, full (set for every proved step)
 
 
 def comment(text: str) -> str:
@@ -212,27 +214,50 @@ class Statements:
             name(v) for v in variables if self._sort(v, naturals) == t])]
         return f"forall {' '.join(groups)}," if groups else ""
 
-    def imported(self, step: Step) -> list[str]:
+    def lemmas(self, step: Step, stated: Statement) -> list[tuple[str, Mapping[str, object]]]:
+        """The one-update lemmas of an induction (`stated`, its kernel statement), as (used
+        step, substitution) in `uses` order: read by the kernel's criteria (`verify.uses`)
+        from the used steps' kernel statements. The kernel imports nothing of such a step
+        into the theorem; its claim is a premise of the step obligation only, where the
+        export derives it by applying the lemma's theorem (`induction`). If this reading and
+        the kernel's disagreed, the step obligation would not end with these claims and the
+        export refuses the step (`induction` compares them): never a wrong theorem."""
+        statements = {k: e.statement for k, e in self.done.items()}
+        return [(u.use.step, _terms(u.use.with_))
+                for u in used_as(step, stated, statements) if u.kind == "lemma"]
+
+    def imported(self, step: Step, stated: Statement) -> list[str]:
         """The steps whose statements `step` imports as they are (its uses without `with`,
         transitively), in proof order.
 
         An instantiated use is applied to its substituted arguments instead (`_step`); the
         steps it uses are not reached through it (their substituted claims are among its
-        premises, or derived inside its theorem)."""
+        premises, or derived inside its theorem). An induction's one-update lemma is not
+        imported (`lemmas`), here or in any step reached: its theorem is applied in that
+        induction's step lemma only, and the kernel's statement of the induction names
+        nothing of it."""
         closure: set[str] = set()
-        stack = [u.step for u in step.uses if not u.with_ and not u.over]  # a sum: a premise
+
+        def uses(of: Step, its: Statement | None) -> list[str]:
+            skip = {used for used, _ in self.lemmas(of, its)} if its is not None else set()
+            return [u.step for u in of.uses  # a sum: a premise
+                    if not u.with_ and not u.over and u.step not in skip]
+
+        stack = uses(step, stated)
         while stack:
             used = stack.pop()
             if used not in closure:
                 closure.add(used)
-                stack.extend(u.step for u in self.proof.step(used).uses if not u.with_)
+                exported = self.done.get(used)
+                stack.extend(uses(self.proof.step(used),
+                                  exported.statement if exported is not None else None))
         return [s.id for s in self.proof.steps if s.id in closure]
 
-    def derivable(self, step: Step) -> list[str]:
+    def derivable(self, step: Step, stated: Statement) -> list[str]:
         """Imported steps (see `imported`) whose claims come from their theorems (an
         induction's claim holds at run states only: it stays a premise)."""
         return [
-            s for s in self.imported(step)
+            s for s in self.imported(step, stated)
             if (e := self.done.get(s)) is not None and e.theorem and not e.induction
         ]
 
@@ -251,14 +276,15 @@ class Statements:
             raise Unsupported(f"instantiating {used_id}: {error}") from None
         return substituted.hypotheses, substituted.claim
 
-    def inherit(self, step: Step,
+    def inherit(self, step: Step, stated: Statement,
                 printed: dict[Rel, tuple[Rel, Mapping[str, object]]]) -> None:
         """Add the substituted relations of each step used as it is (no `with`): the kernel
         imports a used statement whole, so an instance's substituted hypotheses and claim
         that it holds are hypotheses here too, printed as there (source text and terms)."""
+        skip = {used for used, _ in self.lemmas(step, stated)}
         for use in step.uses:
             used = self.done.get(use.step)
-            if used is not None and not use.with_:
+            if used is not None and not use.with_ and use.step not in skip:
                 for relation, source in used.printed.items():
                     printed.setdefault(relation, source)
 

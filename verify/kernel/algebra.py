@@ -40,6 +40,7 @@ KINDS: tuple[Kind, ...] = (">=", ">", "==")
 MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
 MAX_TERMS = 100_000  # nor may a power of a sum expand beyond this (hostile input)
 MAX_DEPTH = 100  # nor may an expression nest deeper (SymPy and `fold` recurse on it)
+MAX_VALID = 1 << 16  # expressions remembered as validated (`expr`)
 T = TypeVar("T")
 ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is rhs - lhs)
     "<=": (">=", True), "<": (">", True), ">=": (">=", False), ">": (">", False),
@@ -47,6 +48,16 @@ ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is r
 _CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Dummy, sympy.Rational,
          sympy.Integer, *(type(n) for n in (sympy.S.Zero, sympy.S.One, sympy.S.NegativeOne,
                                             sympy.S.Half)))
+
+
+_VALID: dict[int, sympy.Expr] = {}
+
+
+@lru_cache(maxsize=1 << 14)
+def symbols_of(e: sympy.Expr) -> frozenset[sympy.Symbol]:
+    """The symbols of `e`: memoised (a long proof asks at every step), so, like every memo
+    here, only for `e` validated (`expr`): of the core classes, equal only to an equal one."""
+    return frozenset(expr(e, "an expression").free_symbols)
 
 
 @dataclass(frozen=True)
@@ -103,9 +114,16 @@ def text(value: object, what: str) -> str:
 
 def expr(value: object, what: str) -> sympy.Expr:
     """A SymPy expression built from the exact core classes only (a subclass could lie in
-    `__eq__` or in its flags, a float would round) over plain symbols."""
+    `__eq__` or in its flags, a float would round) over plain symbols.
+
+    Each object is walked once (issue 30: a long proof hands the kernel the same hypotheses
+    at every step): SymPy expressions are immutable, which every kernel value relies on
+    already (a Theorem's statement shares its expressions with the caller's), so one accepted
+    is accepted again. `_VALID` holds them, so that no other object takes their `id`."""
     if type(value) is int or type(value) is Fraction:
         value = sympy.Rational((exact := rational(value, what)).numerator, exact.denominator)
+    if _VALID.get(id(value)) is value:
+        return value  # type: ignore[return-value]
     if not isinstance(value, sympy.Expr):
         raise KernelError(f"{what} must be a SymPy expression, not {type(value).__name__}")
     stack = [(value, 0)]  # walked here, not by recursion: a deep tree is refused, not a crash
@@ -126,6 +144,9 @@ def expr(value: object, what: str) -> sympy.Expr:
             raise KernelError(f"{what}: {node!r} is not a plain symbol (no assumptions)")
         if node.is_Symbol:  # a name, a Gram symbol, or a canonical family member or sum
             atoms.check(node, what)
+    if len(_VALID) >= MAX_VALID:
+        _VALID.clear()
+    _VALID[id(value)] = value
     return value
 
 
@@ -190,15 +211,47 @@ def polynomial_ring(symbols: tuple[sympy.Symbol, ...]
     return R, MappingProxyType(dict(zip(symbols, gens, strict=True)))
 
 
+def expanded(symbols: tuple[sympy.Symbol, ...], e: sympy.Expr, what: str) -> PolyElement:
+    """`e` in `polynomial_ring(symbols)`, memoised as `normal_form` is (a long proof's
+    certificates are checked against the same hypotheses at every step): no caller may change
+    the result in place (the certificate check only builds new ones)."""
+    try:
+        return _expanded(symbols, e)
+    except KernelError:
+        return _expand(symbols, e, what)
+
+
+def _expand(symbols: tuple[sympy.Symbol, ...], e: sympy.Expr, what: str = "") -> PolyElement:
+    R, gens = polynomial_ring(tuple(expr(s, what) for s in symbols))  # validated: memoised
+    return fold(expr(e, what), what, gens.__getitem__,
+                lambda f: R(QQ(f.numerator, f.denominator)))
+
+
+_expanded = lru_cache(maxsize=1 << 14)(_expand)
+
+
 def reciprocal_bases(e: sympy.Expr, what: str) -> list[sympy.Expr]:
-    """The bases of negative powers in `e`; a division inside a divisor is refused."""
+    """The bases of negative powers in `e`; a division inside a divisor is refused (memoised
+    on the validated `e`, the error worded for each caller, as in `normal_form`)."""
+    try:
+        return list(_bases(e))
+    except KernelError:
+        return _reciprocal(expr(e, what), what)
+
+
+def _reciprocal(e: sympy.Expr, what: str = "") -> list[sympy.Expr]:
     found: list[sympy.Expr] = []
     for node in sympy.preorder_traversal(e):
         if node.is_Pow and node.exp.is_Integer and node.exp < 0 and node.base.free_symbols:
-            if reciprocal_bases(node.base, what):
+            if _reciprocal(node.base, what):
                 raise KernelError(f"{what}: division inside the divisor {node.base}")
             found.append(node.base)
     return found
+
+
+@lru_cache(maxsize=1 << 14)
+def _bases(e: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    return tuple(_reciprocal(expr(e, "")))  # validated: memoised
 
 
 def _oriented(relation: Rel, what: str) -> tuple[Kind, sympy.Expr, sympy.Expr, list[sympy.Expr]]:
@@ -221,9 +274,11 @@ def normal_form(relation: Rel, what: str) -> tuple[Fact, tuple[Fact, ...]]:
     `what` only words an error, which is never cached but raised again with `what`."""
     kind, pos, neg, bases = _oriented(relation, what)
     try:
-        return _memo(kind, pos, neg, tuple(bases), "")
+        fact, conditions = _memo(kind, pos, neg, tuple(bases), "")
     except KernelError:
         return _normal(kind, pos, neg, tuple(bases), what)
+    # copies: a caller changing a fact in place (`object.__setattr__`) must not change the memo
+    return Fact(fact.expr, fact.kind), tuple(Fact(c.expr, c.kind) for c in conditions)
 
 
 def _normal(kind: Kind, pos: sympy.Expr, neg: sympy.Expr, bases: tuple[sympy.Expr, ...],

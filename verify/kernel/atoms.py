@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -47,7 +47,7 @@ MAX_RANGE = 2000  # integers a sum may range over when it is evaluated at a poin
 MAX_WORK = 200_000  # body evaluations one point may ask for
 KINDS = {">=": "nonneg", ">": "pos", "==": "zero"}
 Vector = Mapping[str, sympy.Expr]  # an explicit vector: vector names to coefficients
-Terms = list[tuple[Fraction, tuple[tuple[sympy.Symbol, int], ...]]]
+Terms = tuple[tuple[Fraction, tuple[tuple[sympy.Symbol, int], ...]], ...]
 
 
 class KernelError(ValueError):
@@ -78,9 +78,9 @@ def _terms(e: sympy.Expr, what: str) -> Terms:
         poly = sympy.Poly(e, *symbols, domain="QQ")
     except sympy.polys.polyerrors.PolynomialError as error:
         raise KernelError(f"{what} is not a polynomial over QQ: {e}") from error
-    return [(Fraction(int(c.numerator), int(c.denominator)),
-             tuple((s, k) for s, k in zip(symbols, m, strict=True) if k)) for m, c in poly.terms()
-            if c]
+    return tuple((Fraction(int(c.numerator), int(c.denominator)),
+                  tuple((s, k) for s, k in zip(symbols, m, strict=True) if k))
+                 for m, c in poly.terms() if c)  # immutable: `_compiled` memoises it
 
 
 @lru_cache(maxsize=4096)
@@ -304,8 +304,10 @@ def canonical(e: sympy.Expr) -> sympy.Expr:
 
 def structure(symbol: sympy.Symbol) -> Family | tuple[str, str] | Sum | None:
     """What a family member, Gram or sum symbol stands for; None for a plain name, a bound
-    index or a Gram symbol of two names. A name that is not canonical is refused."""
-    return _structure(symbol.name)
+    index or a Gram symbol of two names. A name that is not canonical is refused. A copy: the
+    memo's own must not reach a caller, who could change it in place (`object.__setattr__`)."""
+    found = _structure(symbol.name)
+    return replace(found) if isinstance(found, Family | Sum) else found
 
 
 @lru_cache(maxsize=65536)

@@ -201,9 +201,10 @@ def _sides(judgement: object, certificate: object) -> tuple[PolyElement, PolyEle
     vectors = [v for term in terms for _, vs in term.minors for v in vs]
     exprs += [c for v in vectors for _, c in v]
     names = {name for v in vectors for name, _ in v}
-    symbols = set().union(*(e.free_symbols for e in exprs))
+    symbols = set().union(*map(algebra.symbols_of, exprs))
     symbols |= {gram(a, b) for a in names for b in names}
-    R, gens = algebra.polynomial_ring(tuple(sorted(symbols, key=lambda s: s.name)))
+    ring = tuple(sorted(symbols, key=lambda s: s.name))
+    R, gens = algebra.polynomial_ring(ring)
 
     def number(f: Fraction) -> PolyElement:
         return R(QQ(f.numerator, f.denominator))
@@ -214,8 +215,9 @@ def _sides(judgement: object, certificate: object) -> tuple[PolyElement, PolyEle
     def dot(u: Vector, v: Vector) -> PolyElement:
         return R.zero + sum(poly(cu) * poly(cv) * gens[gram(a, b)] for a, cu in u for b, cv in v)
 
-    hyp = [poly(h.expr, f"hypothesis {i}") for i, h in enumerate(hyps)]
-    lhs = reduce(mul, (hyp[i] for i in multiplier), R.one) * poly(claim.expr, "claim")
+    hyp = [algebra.expanded(ring, h.expr, f"hypothesis {i}") for i, h in enumerate(hyps)]
+    lhs = reduce(mul, (hyp[i] for i in multiplier), R.one) * algebra.expanded(
+        ring, claim.expr, "claim")
     rhs = R.zero
     for term in terms:
         sigma = R.one if term.sigma_empty else R.zero

@@ -15,7 +15,9 @@ integrality); a counterexample must give naturals natural values.
 - Uses: a used step's statement is imported whole (its hypotheses, transitively, and its
   claim become hypotheses), so a step is never proved under fewer hypotheses than it needs.
   A claim proved for natural n is used only where n is natural (`UseError`), and `conclude`
-  wants a Theorem for every used statement. An induction's claim holds at run states only,
+  wants a Theorem for every used statement; a used step given as a `Theorem` or a `Stated`
+  (`state`) is read from the kernel's own copy of its statement, validated when it was made.
+  An induction's claim holds at run states only,
   so a step that imports one (`Statement.runs`) has no decisive obligation: a point that
   satisfies the claim may be one no run reaches.
 - Instances (`instance`, `instantiate`): a statement holds for all values of its names, so
@@ -55,7 +57,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import sympy
 
@@ -65,8 +68,8 @@ from verify.kernel.certificates import Judgement, Point, check_certificate, fact
 from verify.kernel.sums import SumRule
 
 __all__ = ["Cases", "Direct", "Induction", "Obligation", "Refutation", "RuleError", "Sequent",
-           "Statement", "Theorem", "UseError", "conclude", "instance", "instantiate",
-           "obligations", "refute", "statement", "summed", "summed_theorem"]
+           "Stated", "Statement", "Theorem", "UseError", "conclude", "instance", "instantiate",
+           "obligations", "refute", "state", "statement", "summed", "summed_theorem"]
 Terms = dict[str, "sympy.Expr | dict[str, sympy.Expr]"]  # scalar -> expr, vector -> explicit
 
 
@@ -157,8 +160,10 @@ class Obligation:
 
 
 _KEY = object()
-_MADE: weakref.WeakKeyDictionary[_Made, object] = weakref.WeakKeyDictionary()  # all it made, each
-# with its statement (read here, not from the value: `object.__setattr__` reaches its slots)
+Places = tuple[frozenset[Rel], dict[Rel, int]]  # a statement's hypotheses: the set, each's place
+_MADE: weakref.WeakKeyDictionary[_Made, tuple[Statement, Places]] = (
+    weakref.WeakKeyDictionary())  # all it made, each with its statement and that statement's
+# `Places` (read here, not from the value: `object.__setattr__` reaches its slots)
 
 
 class _Made:
@@ -168,9 +173,10 @@ class _Made:
     def __init__(self, key: object, **values: object) -> None:
         if key is not _KEY:
             raise KernelError(f"only the kernel makes a {type(self).__name__}")
-        for name, value in values.items():
+        own: Statement = values["statement"]  # the rules' own, never handed out (`_use`)
+        for name, value in {**values, "statement": _public(own)}.items():
             object.__setattr__(self, name, value)
-        _MADE[self] = _statement(values["statement"])  # a copy no caller holds or mutates
+        _MADE[self] = own, (frozenset(own.hypotheses), {r: i for i, r in enumerate(own.hypotheses)})
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a {type(self).__name__} is immutable")
@@ -184,6 +190,15 @@ class Theorem(_Made):
     """A proved statement."""
     __slots__ = ("__weakref__", "statement")
     statement: Statement
+
+
+class Stated(_Made):
+    """A step's statement as the kernel read it (`state`), claiming nothing. In a sequent's
+    `uses` the kernel reads its own copy, as for a Theorem: a step used by every later one
+    is validated once, not at each of them (long proofs cost linear time, issue 30)."""
+    __slots__ = ("__weakref__", "obligations", "statement")
+    statement: Statement
+    obligations: tuple[Obligation, ...]  # `obligations` of the sequent, read at the same time
 
 
 class Refutation(_Made):
@@ -235,6 +250,25 @@ def _identifiers(value: object, what: str) -> tuple[str, ...]:
     return tuple(sorted(_names(frozenset(algebra.items(value, what)), what)))
 
 
+def _fresh(rels: Sequence[Rel]) -> tuple[Rel, ...]:
+    return tuple(Rel(r.lhs, r.op, r.rhs, r.text, r.divisors) for r in rels)
+
+
+def _public(st: Statement) -> Statement:
+    """A copy of `st` sharing no relation with it: the kernel's own statements share theirs
+    (`_use`), so none may reach a caller, who could change it in place."""
+    over = None if st.over is None else (*st.over[:3], _fresh(st.over[3]), st.over[4])  # type: ignore[arg-type]
+    return replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over)
+
+
+def _use(u: object) -> tuple[Statement, Places | None]:
+    """A used statement and, for the kernel's own (a Theorem's or a Stated's: validated when
+    made, never handed out), its `Places`; any other is rebuilt (`_statement`)."""
+    if type(u) in (Theorem, Stated) and u in _MADE:
+        return _MADE[u]  # type: ignore[index]
+    return _statement(u), None
+
+
 def _statement(u: object) -> Statement:
     """`u` rebuilt field by field in exact built-in types: no field is passed through, so
     no object can answer `==` for it where `conclude` compares it with a Theorem's."""
@@ -280,9 +314,10 @@ def _split(rule: object) -> Cases:
     return split
 
 
-def _frozen(sequent: object) -> Sequent:
+def _frozen(sequent: object) -> tuple[Sequent, tuple[Places | None, ...]]:
     """`sequent` read once into exact built-in types and validated: a stateful mapping or a
-    lying subclass cannot show one thing to the statement and another to the check."""
+    lying subclass cannot show one thing to the statement and another to the check; and the
+    `Places` of each used statement, where the kernel knows them (`_use`)."""
     if type(sequent) is not Sequent:
         raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
     vectors, scalars = _names(sequent.vectors, "vectors"), _names(sequent.scalars, "scalars")
@@ -301,7 +336,7 @@ def _frozen(sequent: object) -> Sequent:
         rule = _split(rule)
     elif type(rule) is not Direct:
         raise KernelError(f"unknown rule {type(rule).__name__}")
-    uses = tuple(map(_statement, algebra.items(sequent.uses, "uses")))
+    uses = tuple(map(_use, algebra.items(sequent.uses, "uses")))
     witness = _terms(sequent.witness, "witness", vectors, scalars - sequent.naturals, vectors)
     if witness and (type(rule) is Induction or _reads(witness) & set(witness)):
         raise RuleError("a witness is for a direct or case step, and names none of what it "
@@ -309,7 +344,8 @@ def _frozen(sequent: object) -> Sequent:
     found = tuple(map(sums.frozen, algebra.items(sequent.sums, "sum rules")))
     return Sequent(algebra.text(sequent.step, "step"), vectors, scalars,
                    _rels(sequent.hypotheses, "hypotheses"), _rels((sequent.claim,), "claim")[0],
-                   rule, uses, sequent.naturals, witness, found)  # type: ignore[arg-type]
+                   rule, tuple(u for u, _ in uses), sequent.naturals, witness, found  # type: ignore[arg-type]
+                   ), tuple(hyps for _, hyps in uses)
 
 
 def _shown(mapping: Terms) -> str:
@@ -344,7 +380,7 @@ def _read(r: Rel) -> set[str]:
 
 
 def _mentions(relations: Sequence[Rel], names: set[str], what: str, why: str) -> None:
-    for r in relations:
+    for r in relations if names else ():
         if found := sorted(_read(r) & names):
             raise RuleError(f"{what} `{r.text}` mentions {', '.join(found)}: {why}")
 
@@ -406,17 +442,33 @@ def _carried(used: Statement, sequent: Sequent) -> bool:
 
 def statement(sequent: Sequent) -> Statement:
     """The full statement of `sequent` (validated): own hypotheses, then each used step's."""
-    return _statement_of(_frozen(sequent))
+    return _public(_statement_of(*_frozen(sequent)))
 
 
-def _statement_of(sequent: Sequent) -> Statement:  # of a sequent `_frozen` made: read once
+def state(sequent: Sequent) -> Stated:
+    """`statement(sequent)` as a value `Sequent.uses` takes (see `Stated`), with
+    `obligations(sequent)`: the sequent is read once for both."""
+    frozen, sets = _frozen(sequent)
+    st = _statement_of(frozen, sets)
+    out = []
+    for ob in _obligations_of(frozen, st):  # copies, sharing no fact or relation with the
+        j = ob.judgement  # kernel's memos and statements (`_form`, `_public`)
+        facts = [Fact(f.expr, f.kind) for f in (*j.hypotheses, j.claim)]
+        out.append(replace(ob, judgement=replace(j, hypotheses=tuple(facts[:-1]),
+                                                  claim=facts[-1]), written=ob.written and (
+            _fresh(ob.written[0]), _fresh((ob.written[1],))[0])))
+    return Stated(_KEY, statement=st, obligations=tuple(out))
+
+
+def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statement:
+    """Of a sequent `_frozen` made (read once) with its used statements' `Places`."""
     hyps = {r: "" for r in sequent.hypotheses}
     naturals: set[str] = set()
     for k, used in enumerate(sequent.uses):
         if missing := sorted(used.naturals - sequent.naturals):
             raise UseError(f"uses {used.step}, which holds for natural {', '.join(missing)} "
                            f"only; declare naturals = {missing} to use it")
-        rest = [r for j, u in enumerate(sequent.uses) if j != k for r in (*u.hypotheses, u.claim)]
+        rest = (r for j, u in enumerate(sequent.uses) if j != k for r in (*u.hypotheses, u.claim))
         if (some := (*used.exists, *used.bound)) and (
                 sequent.witness or type(sequent.rule) is not Direct or set(some) & set().union(
                     sequent.naturals, *map(_read, (*sequent.hypotheses, sequent.claim, *rest)))):
@@ -425,7 +477,10 @@ def _statement_of(sequent: Sequent) -> Statement:  # of a sequent `_frozen` made
         naturals |= used.naturals
         if _lemma(used, sequent):  # enters the inductive step only (obligations)
             continue
-        for r in (*used.hypotheses, *[used.claim] * (not _carried(used, sequent))):
+        new: Sequence[Rel] = used.hypotheses
+        if (places := sets[k]) is not None:  # the kernel's own: only what `hyps` lacks is read
+            new = sorted(places[0].difference(hyps), key=places[1].__getitem__)  # in its order
+        for r in (*new, *[used.claim] * (not _carried(used, sequent))):
             hyps.setdefault(r, used.step)
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
               "says exists")
@@ -511,7 +566,7 @@ def instantiate(theorem: Theorem, substitution: Mapping[str, object]) -> Theorem
     """The Theorem of `instance(theorem.statement, substitution)`: forall-instantiation."""
     if type(theorem) is not Theorem or theorem not in _MADE:
         raise KernelError("only a Theorem the kernel made can be instantiated")
-    return Theorem(_KEY, statement=instance(_MADE[theorem], substitution))  # type: ignore[arg-type]
+    return Theorem(_KEY, statement=instance(_MADE[theorem][0], substitution))  # type: ignore[arg-type]
 
 
 def summed(stated: Statement, index: str, lo: sympy.Expr, hi: sympy.Expr,
@@ -560,7 +615,7 @@ def summed_theorem(theorem: Theorem, index: str, lo: sympy.Expr, hi: sympy.Expr,
     """The Theorem of `summed(theorem.statement, ...)`: the term-wise rule."""
     if type(theorem) is not Theorem or theorem not in _MADE:
         raise KernelError("only a Theorem the kernel made can be summed")
-    return Theorem(_KEY, statement=summed(_MADE[theorem], index, lo, hi, where))  # type: ignore[arg-type]
+    return Theorem(_KEY, statement=summed(_MADE[theorem][0], index, lo, hi, where))  # type: ignore[arg-type]
 
 
 def _sum_facts(label: str, rels: Sequence[Rel], sequent: Sequent, st: Statement
@@ -585,7 +640,7 @@ def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[s
     """The obligation `written`, divisions cleared and the identities of its sums among its
     hypotheses; then its denominators' side conditions, and its sum rules' conditions proved
     from its own hypotheses free of division (module doc)."""
-    forms = [algebra.normal_form(r, f"`{r.text}`") for r in (*written[0], written[1])]
+    forms = [_form(r) for r in (*written[0], written[1])]
     found = _sum_facts(label, (*written[0], written[1]), sequent, st)
     mentioned = set().union(*(names_of(f.expr) for fact, cs in forms for f in (fact, *cs)),
                             *(names_of(f.expr) for fact, cs, _ in found for f in (fact, *cs)))
@@ -612,9 +667,18 @@ def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[s
              for _, cs, name in found for c in cs])
 
 
+@lru_cache(maxsize=1 << 14)
+def _form(r: Rel) -> tuple[Fact, tuple[Fact, ...]]:
+    """`algebra.normal_form` of a relation the rules read (validated), once per relation:
+    its facts stay the kernel's (`state` hands out copies). A memo key must not lie in `==`."""
+    if type(r) is not Rel:
+        raise KernelError(f"expected a Rel, not {type(r).__name__}")
+    return algebra.normal_form(r, f"`{r.text}`")
+
+
 def obligations(sequent: Sequent) -> tuple[Obligation, ...]:
     """The judgements that establish `sequent`, main ones first, then side conditions."""
-    return _obligations_of(sequent := _frozen(sequent), _statement_of(sequent))
+    return state(sequent).obligations
 
 
 def _obligations_of(sequent: Sequent, st: Statement) -> tuple[Obligation, ...]:
@@ -675,8 +739,8 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
     equality `g == 0` may instead have two pieces of evidence, for `g >= 0` and `-g >= 0`:
     a real number both >= 0 and <= 0 is 0 (antisymmetry).
     """
-    sequent = _frozen(sequent)
-    wanted = _obligations_of(sequent, st := _statement_of(sequent))
+    sequent, sets = _frozen(sequent)
+    wanted = _obligations_of(sequent, st := _statement_of(sequent, sets))
     if len(evidence := algebra.items(evidence, "evidence")) != len(wanted):  # type: ignore[assignment]
         raise KernelError(f"{len(evidence)} certificates for {len(wanted)} obligations")
     for ob, entry in zip(wanted, evidence, strict=True):
@@ -695,7 +759,7 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
             check_certificate(judgement, certificate)  # type: ignore[arg-type]
     used = algebra.items(used, "used theorems")  # type: ignore[assignment]
     if len(used) != len(sequent.uses) or any(type(th) is not Theorem or th not in _MADE
-                                             or _MADE[th] != s
+                                             or _MADE[th][0] != s
                                              for th, s in zip(used, sequent.uses, strict=False)):
         raise KernelError("every used step needs its own Theorem")
     return Theorem(_KEY, statement=st)
@@ -703,7 +767,8 @@ def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.
 
 def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Refutation:
     """A Refutation, if `cex` violates the statement as written in the decisive `label`."""
-    st = _statement_of(sequent := _frozen(sequent))
+    sequent, sets = _frozen(sequent)
+    st = _statement_of(sequent, sets)
     if not (found := [o for o in _obligations_of(sequent, st)
                       if o.label == label and o.decisive]):
         raise KernelError(f"no decisive obligation {label!r}")

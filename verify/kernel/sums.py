@@ -70,8 +70,9 @@ def frozen(rule: object) -> SumRule:
 
 def identity(rule: SumRule) -> tuple[Rel, tuple[Fact, ...]]:
     """The fact a rule `frozen` made states (`lhs == rhs`, lhs a sum of the statement) and
-    its conditions."""
-    return _identity(rule.rule, rule.target, rule.at, rule.within)
+    its conditions: copies, as at every exit of a memo (a caller may change them in place)."""
+    rel, facts = _identity(rule.rule, rule.target, rule.at, rule.within)
+    return Rel(rel.lhs, rel.op, rel.rhs, rel.text), tuple(Fact(f.expr, f.kind) for f in facts)
 
 
 @lru_cache(maxsize=4096)

@@ -1,11 +1,13 @@
 """Numeric judgement: proof steps evaluated exactly on many instances (`instances`), the
-campaigns that draw those instances from adversarial runs (`campaign`) and their sizes
-(`budgets`).
+campaigns that draw those instances from runs (`campaign`) and their sizes (`budgets`).
 
-The names of the former `verify.numeric` module are re-exported here, so
-`from verify.numeric import CompiledJudgement, InstanceBatch, Shrinker` keeps working. They
-are loaded on first use: `instances` imports SymPy (about a second), which a command that
-only reads `verify.numeric.budgets` (every CLI command builds the audit's parser) never needs.
+What a run offers (its quantities, row sets and exact columns) is the floor below,
+`verify.runs`; this package only evaluates and campaigns, asking the run kinds' registry.
+
+The evaluation names are re-exported here (`from verify.numeric import CompiledJudgement,
+Shrinker`). They are loaded on first use: `instances` imports SymPy (about a second), which
+a command that only reads `verify.numeric.budgets` (every CLI command builds the audit's
+parser) never needs.
 """
 
 from __future__ import annotations
@@ -14,11 +16,8 @@ from importlib import import_module
 from typing import Any
 
 #: `verify.numeric.instances.__all__` (a test keeps the two equal).
-__all__ = [
-    "Column", "CompiledJudgement", "CompiledPolynomial", "Instance", "InstanceBatch",
-    "NumericVerdict", "Origin", "Provenance", "Shrinker", "VectorColumn", "check",
-    "gram_column", "satisfying",
-]
+__all__ = ["CompiledJudgement", "CompiledPolynomial", "NumericVerdict", "Shrinker", "check",
+           "satisfying"]
 
 
 def __getattr__(name: str) -> Any:

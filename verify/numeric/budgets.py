@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from verify.numeric.campaign import Scenario
+    from verify.runs.quantity import Scenario
 
 
 @dataclass(frozen=True)

@@ -1,205 +1,157 @@
 """Campaigns: check proof steps exactly on every update of many adversarial runs.
 
-A campaign takes checks (a judgement with its binding, `verify.vocabulary`) and sources of
-scenarios (a dataset in a fixed order, a reference separator u, and the origin that reproduces
-it), runs the perceptron on each scenario, binds every update (or state) of the run to the
-judgement's names, and evaluates all rows exactly and vectorised (`verify.numeric.instances`).
-Verdicts are aggregated per check and source, with the time spent evaluating, so the throughput in
+A campaign takes checks (a judgement with the row set that binds its names) and sources of
+scenarios (a dataset in a fixed order, a reference separator u, and the origin that
+reproduces it), makes the runs of each scenario, binds every row of a run to the judgement's
+names, and evaluates all rows exactly and vectorised (`verify.numeric.instances`). Verdicts
+are aggregated per check and source, with the time spent evaluating, so the throughput in
 exact instances per second is measured, not guessed.
+
+What a run is, which rows it has and how it is made is its run kind's business
+(`verify.runs`: an open registry); the campaign asks the kind of each check's row set for its
+runner and its rows, and has no branch of its own per kind. Checks are grouped by the
+algorithm they name (`Check.algorithm`, a `perceptron.algorithms.sources` id, an algorithm of
+`verify.runs.online.ALGORITHMS`, or a user's plug-in; None for the kind's default run): each
+group's rows come from runs of its own algorithm only, so runs of different algorithms are
+never mixed.
 
 Sources (each named in the report, each seeded, the seed printed in every origin):
 `generated` (planted separable data, `perceptron.generators.hypothesis`), `tight` (orthonormal
 families, `perceptron.generators.tight`), `adversary` (`perceptron.generators.adversary`), `orders`
 (most-mistakes orders, `perceptron.generators.orders`) and `real` (iris setosa-vs-rest, sonar's
 first epochs, small Coq benchmark sets, each with a bias coordinate 1 prepended and an exact
-separator as u).
+separator as u); the single-pass sources are `verify.numeric.passes`.
 
-Every scenario is run online (`runner`) when a check binds online rows, and as a batch run
-with the oracle-optimal step (`batch_runner`, from three starts, `batch_starts`) when a check
-binds batch rows. Checks are grouped by the algorithm they name (`Check.algorithm`, a
-`perceptron.algorithms.sources` id, None for the default perceptron): each group's rows come
-from runs of its own algorithm only, so runs of different algorithms are never mixed.
+The canonical checks (`canonical_checks`: the Block–Novikoff steps that
+`verify.testing.check_run` checks on any run) are read from the proof file
+`proofs/library/canonical-online.toml` and from the online kind's update rule, not restated.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
-from math import lcm
+from functools import cache
 from pathlib import Path
 from typing import Never
 
-from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SourceAlgorithm
-from perceptron.conventions import DEFAULT, Conventions
-from perceptron.dataset import Dataset, Vector
+import numpy as np
+import sympy
+
+from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
 from perceptron.generators.hypothesis import seeded_separable
 from perceptron.generators.orders import MistakeCounter, most_mistakes
 from perceptron.generators.tight import orthonormal
-from perceptron.geometry.linear import radius2
-from proofs.language.terms import Vec, dot, norm2, scalar
+from proofs.language.terms import Vec, scalar
+from proofs.step import Induction, Proof
 from verify.kernel import Fact, Judgement
 from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
-from verify.numeric.instances import CompiledJudgement, InstanceBatch, NumericVerdict, Origin
+from verify.numeric.instances import CompiledJudgement, NumericVerdict
+from verify.runs.columns import InstanceBatch, Origin
+from verify.runs.naming import Naming, binding_of, law, on_runs
 from verify.runs.plugin import Plugin, PluginFault, steps_of
-from verify.vocabulary import (
-    BATCH_BINDINGS,
-    PASS_BINDINGS,
-    BatchRun,
-    Binding,
-    OnlineUpdates,
-    batch_run_from_engine,
-    radius_bound,
-    rows,
-)
-
-#: Magnitude under which a run's rows are grouped with others for int64 evaluation.
-SMALL = 2**20
+from verify.runs.plugin import runner as plugin_runner
+from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
 
 
 @dataclass(frozen=True)
 class Check:
-    """A judgement to check numerically, which rows bind its names, and of which algorithm's
-    runs (a `SOURCE_ALGORITHMS` or `verify.numeric.algorithms.OWN_ALGORITHMS` id, or the
-    name of a user's `plugin`; None: the default perceptron)."""
+    """A judgement to check numerically, which row set binds its names (the row set names
+    its run kind, `kind`), and of which algorithm's runs (a `SOURCE_ALGORITHMS` id, an
+    algorithm of `verify.runs.online.ALGORITHMS`, or the name of a user's `plugin`; None:
+    the kind's default run)."""
 
     name: str
     judgement: Judgement
-    binding: Binding
+    binding: str
     algorithm: str | None = None
     plugin: Plugin | None = None  # the user's algorithm of that name (`verify.runs.plugin`)
 
+    @property
+    def kind(self) -> RunKind:
+        """The run kind whose rows bind the check."""
+        return kind_of(self.binding)
 
+
+#: The canonical checks and where each is read: the step of `CANONICAL_PROOF` whose
+#: statement it is (`statement`), whose induction's one-update form it is (`one-update`: over
+#: one update, under the update's own facts, the invariant's slack does not decrease), or
+#: the online kind's law of that name (`law`: the update rule, a definition of `w_next`).
+CANONICAL: dict[str, tuple[str, str]] = {
+    "norm-growth": ("one-update", "norm-growth"),
+    "update-rule": ("law", "update-rule"),
+    "norm-invariant": ("statement", "norm-growth"),
+    "lower-bound": ("statement", "lower-bound"),
+    "final-bound": ("statement", "combine"),
+}
+CANONICAL_PROOF = "canonical-online"
+
+
+@cache
 def canonical_checks() -> tuple[Check, ...]:
-    """The Block–Novikoff steps in squared form (no square root anywhere)."""
-    w, x, w_next, u = (Vec.named(n) for n in ("w", "x", "w_next", "u"))
-    y, t, R2, gamma_u = (scalar(n) for n in ("y", "t", "R2", "gamma_u"))
-    step = w + x.scaled(y)
-    update_facts = (Fact(y**2 - 1, "=="), Fact(-y * dot(w, x), ">="),
-                    Fact(R2 - norm2(x), ">="))
-    norm_bound = Fact(t * R2 - norm2(w), ">=")
-    lower_bound = Fact(dot(w, u) - t * gamma_u, ">=")
-    return (
-        Check("norm-growth", Judgement(update_facts, Fact(norm2(w) + R2 - norm2(step), ">="),
-                                       ("w", "x"), ("y", "R2")), "example"),
-        Check("update-rule", Judgement((), Fact(norm2(w_next - step), "=="),
-                                       ("w", "w_next", "x"), ("y",)), "update"),
-        Check("norm-invariant", Judgement((Fact(t, ">="),), norm_bound, ("w",), ("t", "R2")),
-              "state"),
-        Check("lower-bound", Judgement((Fact(t, ">="),), lower_bound, ("w", "u"),
-                                       ("t", "gamma_u")), "state"),
-        Check("final-bound", Judgement(
-            (Fact(t, ">="), Fact(R2, ">="), Fact(gamma_u, ">"), norm_bound, lower_bound),
-            Fact(R2 * norm2(u) - t * gamma_u**2, ">="), ("w", "u"), ("t", "R2", "gamma_u")),
-            "state"),
-    )
+    """The Block–Novikoff steps in squared form (no square root anywhere), read from the
+    proof file (`CANONICAL`) and bound to online runs as the audit binds them."""
+    from proofs.library import load_builtin
+    from verify.proof_checker import statements
+
+    proof = load_builtin(CANONICAL_PROOF)
+    assert proof.numeric is not None and proof.numeric.run == "online"
+    names = Naming.of(proof.numeric, proof.vectors)
+    stated = statements(proof)
+    out = []
+    for name, (form, source) in CANONICAL.items():
+        if form == "law":
+            judgement = law(proof.numeric.run, source)
+        elif form == "one-update":
+            judgement = names.judgement(*one_update(proof, source))
+        else:
+            found = stated[source]
+            assert found is not None, source
+            judgement = on_runs(found, names)
+        binding = binding_of(judgement, proof.numeric.run)
+        assert binding is not None, name
+        out.append(Check(name, judgement, binding))
+    return tuple(out)
+
+
+def one_update(proof: Proof, step_id: str) -> tuple[tuple[Fact, ...], Fact]:
+    """The one-update form of a step proved by induction: under the update's own facts
+    (`[step.induction] given`), the invariant's slack does not decrease over one update
+    (`E' - E >= 0` for an invariant `E >= 0` or `E > 0`, `E' - E == 0` for `E == 0`, E' being
+    E after the induction's step substitution and its variable increased by 1). It implies
+    the inductive step without assuming the invariant, so it can be checked on any pair of
+    an iterate and an example that would trigger the update."""
+    from verify.proof_checker import fact_of
+
+    step = proof.step(step_id)
+    induction = step.rule
+    if not isinstance(induction, Induction):
+        raise ValueError(f"{step_id} is not proved by induction")
+    claim = fact_of(step.claim)
+    scalars = {n: t for n, t in induction.step.items() if not isinstance(t, Vec)}
+    scalars[induction.variable] = scalar(induction.variable) + 1
+    vectors = {n: t for n, t in induction.step.items() if isinstance(t, Vec)}
+    run = proof.numeric.run if proof.numeric is not None else "online"
+    after = Naming(run, scalars, vectors).judgement((), claim).claim  # type: ignore[arg-type]
+    kind = "==" if claim.kind == "==" else ">="
+    return (tuple(fact_of(r) for r in induction.hypotheses),
+            Fact(sympy.expand(after.expr - claim.expr), kind))
 
 
 def wrong_norm_growth() -> Check:
-    """The norm-growth step without its R2 term: false, for testing refutation."""
-    w, x = Vec.named("w"), Vec.named("x")
-    y, R2 = scalar("y"), scalar("R2")
-    hyps = (Fact(y**2 - 1, "=="), Fact(-y * dot(w, x), ">="), Fact(R2 - norm2(x), ">="))
-    claim = Fact(norm2(w) - norm2(w + x.scaled(y)), ">=")
-    return Check("norm-growth-without-R2", Judgement(hyps, claim, ("w", "x"), ("y", "R2")),
+    """The norm-growth step without its R2 term (R2 set to 0 in its claim): false, for
+    testing refutation; on update rows."""
+    growth = next(c for c in canonical_checks() if c.name == "norm-growth")
+    j = growth.judgement
+    claim = Fact(sympy.expand(j.claim.expr.xreplace({scalar("R2"): 0})), j.claim.kind)
+    return Check("norm-growth-without-R2", Judgement(j.hypotheses, claim, j.vectors, j.scalars),
                  "update")
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """One run to make: data in this order, a reference u, and where it came from."""
-
-    data: Dataset
-    u: Vector
-    origin: Origin
-    max_epochs: int = 1000
-    max_iterations: int = 40
-    #: margins gamma > 0 of a single-pass scenario (`verify.numeric.passes`: any data, a unit
-    #: u); only single-pass checks read such a scenario, and they read no other
-    margins: tuple[Fraction, ...] = ()
-
-
-#: Runs the perceptron on a scenario and returns its updates in vocabulary form (or several
-#: runs: an algorithm with a parameter, such as the margin perceptron's beta).
-Runner = Callable[[Scenario], OnlineUpdates | tuple[OnlineUpdates, ...]]
-#: Runs the batch perceptron on a scenario (possibly from several starts).
-BatchRunner = Callable[[Scenario], tuple[BatchRun, ...]]
-
-
-def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
-    """The exact engine (`perceptron.algorithms.online.run_online`), default conventions unless
-    given."""
-    from perceptron.algorithms.online import run_online
-    from verify.vocabulary import run_from_engine
-
-    result = run_online(scenario.data, conventions, max_epochs=scenario.max_epochs,
-                        keep_trace=True)
-    return run_from_engine(result, scenario.data, scenario.u)
-
-
-def as_source_runs(scenario: Scenario, algorithm: SourceAlgorithm) -> Scenario:
-    """The scenario as `algorithm` sees it: with its bias, every x augmented by a constant 1
-    and u by a 0 (same margins), so the run's x, w and u are the source's augmented ones;
-    normalised, the (augmented) examples divided by the vocabulary's radius `R`, so every
-    ||x|| <= 1 as the source assumes. From w_0 = 0 the run is the original one rescaled (same
-    updates), and u stays: its margin `gamma_u`, like `R2`, is that of the run's own data."""
-    if algorithm.bias:
-        scenario = replace(scenario, data=scenario.data.augmented(), u=(*scenario.u, Fraction(0)))
-    if algorithm.normalised:
-        scenario = replace(scenario, data=normalised(scenario.data))
-    return scenario
-
-
-def normalised(data: Dataset) -> Dataset:
-    """`data` divided by `R` (`verify.vocabulary.radius_bound` of its R2, rational and at least
-    max ||x||), so max ||x|| <= 1 exactly; all-zero data are already within the unit ball."""
-    R = radius_bound(radius2(data))
-    if R == 0:
-        return data
-    # a zero stays the zero it is (no division: the adversary's rows are half zeros)
-    return Dataset(tuple(tuple(v / R if v else v for v in x) for x in data.X), data.y, data.name)
-
-
-def source_runner(algorithm_id: str) -> Runner:
-    """The online runner of a source's algorithm: its rule, sign(0), learning rate, bias."""
-    algorithm = SOURCE_ALGORITHMS[algorithm_id]
-    conventions = replace(algorithm.conventions(), bias=False)  # the bias is in the data
-    return lambda scenario: engine_runner(as_source_runs(scenario, algorithm), conventions)
-
-
-def batch_starts(scenario: Scenario) -> tuple[Vector, ...]:
-    """theta0 = 0 (the theorem's start), -u (opposite the separator) and a seeded integer
-    vector in [-9, 9]^d (seed: the scenario's, so its origin reproduces it)."""
-    rng = random.Random(scenario.origin.seed or 0)
-    return (tuple(Fraction(0) for _ in scenario.u), tuple(-v for v in scenario.u),
-            tuple(Fraction(rng.randint(-9, 9)) for _ in scenario.u))
-
-
-def engine_batch_runner(scenario: Scenario, rule: str = "le") -> tuple[BatchRun, ...]:
-    """`perceptron.algorithms.batch.run_batch` with the oracle-optimal step for theta* = u, per
-    start, updating over M_k = {j : y_j <theta_k, x_j> <= 0} (or `< 0` with `rule="lt"`)."""
-    from perceptron.algorithms.batch import run_batch
-
-    return tuple(
-        batch_run_from_engine(
-            run_batch(scenario.data, step="optimal", theta_star=scenario.u, w0=start, rule=rule,
-                      max_iterations=scenario.max_iterations),
-            scenario.data, scenario.u, start)
-        for start in batch_starts(scenario))
-
-
-def source_batch_runner(algorithm_id: str) -> BatchRunner:
-    """The batch runner of a source's algorithm: its M_k rule and bias, the optimal step."""
-    algorithm = SOURCE_ALGORITHMS[algorithm_id]
-    if algorithm.mode != "batch" or algorithm.step != "optimal":
-        raise ValueError(f"{algorithm_id} is not a batch perceptron with the optimal step")
-    return lambda scenario: engine_batch_runner(as_source_runs(scenario, algorithm),
-                                                algorithm.rule)
 
 
 def engine_mistake_counter() -> MistakeCounter:
@@ -376,30 +328,46 @@ class CampaignResult:
 
 
 def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]], *,
-                 runner: Runner = engine_runner, batch_runner: BatchRunner = engine_batch_runner,
-                 batch_rows: int = 20_000) -> CampaignResult:
+                 runners: Mapping[str, Runner] | None = None,
+                 batch_rows: int = 20_000, held_rows: int = 200_000) -> CampaignResult:
     """Run every scenario of every source once per algorithm, and check every check on the
-    rows of its own algorithm's runs (`runner`, `batch_runner`: the default algorithm's)."""
+    rows of its own algorithm's runs (`runners`: the default run of a kind, by kind name,
+    instead of the kind's own).
+
+    The rows are checked in an order of *stages*: each ends after the scenario that brings
+    its rows to `batch_rows` (and at the end of a source), and within one, the runs of small
+    magnitude come first (`verdicts`); that order decides which violation a verdict keeps as
+    its counterexample. When rows are checked is another matter: at the end of the first
+    stage that brings the rows held to `held_rows`, and at the end of each source (the bound
+    on memory, a count of rows, never of bytes), so that the rows of many stages are checked
+    in few, large batches.
+    """
     start = time.perf_counter()
     result = CampaignResult()
     groups: dict[str | None, _Group] = {}
     for check in checks:
         if check.algorithm not in groups:
-            groups[check.algorithm] = _Group.of(check.algorithm, runner, batch_runner,
-                                                check.plugin)
+            groups[check.algorithm] = _Group.of(check.algorithm, runners or {}, check.plugin)
         groups[check.algorithm].add(check)
+    stage = 0
     for source, scenarios in sources.items():
-        pending_rows = 0
+        pending_rows = held = 0
         result.runs.setdefault(source, 0)
         for scenario in scenarios:
             result.runs[source] += 1
             for group in groups.values():
                 if group.accepts(source):
-                    pending_rows += group.collect(scenario)
+                    count = group.collect(scenario, stage)
+                    pending_rows += count
+                    held += count
             if pending_rows >= batch_rows:
-                for group in groups.values():
-                    group.flush(source, result)
+                stage += 1
                 pending_rows = 0
+                if held >= held_rows:  # only between stages: a stage's order is its whole
+                    for group in groups.values():
+                        group.flush(source, result)
+                    held = 0
+        stage += 1
         for group in groups.values():
             group.flush(source, result)
     for algorithm, group in groups.items():
@@ -415,35 +383,28 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
 
 @dataclass
 class _Group:
-    """The checks of one algorithm, its runners, and the rows collected for them."""
+    """The checks of one algorithm, its runner per run kind, and the rows collected."""
 
-    runner: Runner
-    batch_runner: BatchRunner
+    algorithm: str | None
+    defaults: Mapping[str, Runner]  # the default runs asked for instead of a kind's own
     compiled: list[tuple[Check, CompiledJudgement]] = field(default_factory=list)
-    names: dict[Binding, set[str]] = field(default_factory=dict)
-    pending: dict[Binding, list[InstanceBatch]] = field(default_factory=dict)
+    names: dict[str, set[str]] = field(default_factory=dict)  # row set -> names read
+    kinds: dict[str, RunKind] = field(default_factory=dict)  # of the checks, by name
+    runners: dict[str, Runner] = field(default_factory=dict)  # per kind, made once
+    pending: dict[str, list[Part]] = field(default_factory=dict)
     source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
     fault: str | None = None
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
+    stage: int = 0  # of the rows being collected
 
     @classmethod
-    def of(cls, algorithm: str | None, runner: Runner, batch_runner: BatchRunner,
+    def of(cls, algorithm: str | None, defaults: Mapping[str, Runner],
            plugin: Plugin | None = None) -> _Group:
-        """The group of `algorithm` (None: the given default runners)."""
-        if algorithm is None:
-            return cls(runner, batch_runner)
-        if plugin is not None:
-            return cls(partial(_plugin_run, plugin), _no_runs(algorithm, "batch"),
-                       plugin=plugin)
-        if algorithm in OWN_ALGORITHMS:
-            own = OWN_ALGORITHMS[algorithm]
-            return cls(own.runner or runner, _no_runs(algorithm, "batch"),
-                       source_filter=own.accepts)
-        mode = SOURCE_ALGORITHMS[algorithm].mode
-        return cls(source_runner(algorithm) if mode == "online" else _no_runs(algorithm, "online"),
-                   source_batch_runner(algorithm) if mode == "batch"
-                   else _no_runs(algorithm, "batch"))
+        """The group of `algorithm` (None: each kind's default run, or `defaults`')."""
+        own = OWN_ALGORITHMS.get(algorithm or "")
+        return cls(algorithm, defaults, plugin=plugin,
+                   source_filter=own.accepts if own is not None else runs_by_default)
 
     def accepts(self, source: str) -> bool:
         """Whether this group's algorithm runs the scenarios of `source` (a plug-in that
@@ -451,15 +412,36 @@ class _Group:
         return self.fault is None and self.source_filter(source)
 
     def add(self, check: Check) -> None:
-        """Compile `check` and note the names its binding must provide."""
+        """Compile `check` and note the names its row set must provide."""
         judgement = CompiledJudgement.compile(check.judgement)
         self.compiled.append((check, judgement))
         self.names.setdefault(check.binding, set()).update(judgement.names)
         self.pending.setdefault(check.binding, [])
+        run_kind = check.kind
+        if run_kind.name not in self.kinds:
+            self.kinds[run_kind.name] = run_kind
+            self.runners[run_kind.name] = self._runner(run_kind)
 
-    def collect(self, scenario: Scenario) -> int:
-        """Run the scenario with this group's algorithm; keep its rows; return their count.
-        A plug-in's fault is kept (`fault`) and its pending rows dropped."""
+    def _runner(self, run_kind: RunKind) -> Runner:
+        """This algorithm's runner of `run_kind` (one that refuses, when the algorithm makes
+        no runs of that kind: binding to them is an error)."""
+        if self.plugin is not None:  # a user's algorithm (`verify.runs.plugin`)
+            try:
+                return plugin_runner(self.plugin, run_kind.name)
+            except (ValueError, PluginFault) as error:
+                return _refuse(str(error), type(error))
+        if self.algorithm is None and run_kind.name in self.defaults:
+            return self.defaults[run_kind.name]
+        try:
+            return run_kind.runner(self.algorithm)
+        except ValueError as error:
+            return _refuse(str(error))
+
+    def collect(self, scenario: Scenario, stage: int = 0) -> int:
+        """Run the scenario with this group's algorithm; keep its rows (in `stage` of the
+        checking order, `run_campaign`); return their count. A plug-in's fault is kept
+        (`fault`) and its pending rows dropped."""
+        self.stage = stage
         if self.plugin is None:
             return self._collect(scenario)
         try:
@@ -471,44 +453,29 @@ class _Group:
             return 0
 
     def _collect(self, scenario: Scenario) -> int:
-        """`collect`, faults raised."""
-        if scenario.margins:
-            return self._collect_pass(scenario)
-        online = sorted(b for b in self.names if b not in BATCH_BINDINGS | PASS_BINDINGS)
-        batch = sorted(b for b in self.names if b in BATCH_BINDINGS)
-        runs: list[tuple[OnlineUpdates | BatchRun, Sequence[Binding]]] = []
-        if online:
-            made = self.runner(scenario)
-            runs.extend((run, online) for run in (made if isinstance(made, tuple) else (made,)))
-        if batch:
-            runs.extend((run, batch) for run in self.batch_runner(scenario))
-        for run, _ in runs:
-            self.scenarios[_origin(scenario.origin, run)] = scenario
-            if self.plugin is not None and "tau" in self.names.get("update", ()):
-                steps_of(self.plugin.name, run)  # type: ignore[arg-type]
-        return self._keep((binding, rows(run, binding, _origin(scenario.origin, run),
-                                         self.names[binding]))
-                          for run, bindings in runs for binding in bindings)
+        """`collect`, faults raised: the runs of every kind that reads the scenario, each
+        run's rows of every row set a check binds."""
+        count = 0
+        for name, run_kind in self.kinds.items():
+            if not run_kind.reads(scenario):
+                continue
+            bindings = sorted(b for b in self.names if b in run_kind.row_names)
+            made = self.runners[name](scenario)
+            for run in made if isinstance(made, tuple) else (made,):
+                origin = run_kind.label(scenario.origin, run)
+                self.scenarios[origin] = scenario
+                if self.plugin is not None and any("tau" in self.names[b] for b in bindings):
+                    steps_of(self.plugin.name, run)
+                count += self._keep((b, run_kind.rows(run, b, origin, self.names[b]))
+                                    for b in bindings)
+        return count
 
-    def _collect_pass(self, scenario: Scenario) -> int:
-        """A single-pass scenario: one pass of the default perceptron, its rows read at
-        every margin, for the single-pass checks only (`verify.single_pass`)."""
-        from verify import single_pass
-
-        bindings = sorted(b for b in self.names if b in PASS_BINDINGS)
-        if not bindings:
-            return 0
-        run = single_pass.run_pass(scenario.data, scenario.u, scenario.margins)
-        return self._keep((binding, single_pass.rows(run, binding, scenario.origin,
-                                                     self.names[binding]))
-                          for binding in bindings)
-
-    def _keep(self, parts: Iterable[tuple[Binding, InstanceBatch]]) -> int:
-        """Keep the non-empty row batches for their bindings; return how many rows."""
+    def _keep(self, parts: Iterable[tuple[str, InstanceBatch]]) -> int:
+        """Keep the non-empty row batches for their row sets; return how many rows."""
         count = 0
         for binding, part in parts:
             if len(part):
-                self.pending[binding].append(part)
+                self.pending[binding].append((self.stage, part))
                 count += len(part)
         return count
 
@@ -518,54 +485,99 @@ class _Group:
         self.scenarios.clear()
 
 
-def _plugin_run(plugin: Plugin, scenario: Scenario) -> OnlineUpdates:
-    """A user's algorithm on a scenario, within the campaign's limit: as many updates as
-    `max_epochs` cyclic epochs could make (`verify.runs.plugin` caps it further)."""
-    return plugin.run(scenario.data, scenario.u, scenario.max_epochs * scenario.data.n)
-
-
-def _no_runs(algorithm: str, kind: str) -> Callable[[Scenario], Never]:
-    """A runner for a run kind the algorithm does not have: binding to it is an error."""
+def _refuse(message: str, error: type[Exception] = ValueError
+            ) -> Callable[[Scenario], Never]:
+    """A runner for a run kind the algorithm does not have: binding to it is an error (a
+    plug-in's, `PluginFault`, is that plug-in's fault)."""
     def refuse(_scenario: Scenario) -> Never:
-        raise ValueError(f"{algorithm} is not a {kind} algorithm: its steps cannot bind {kind}"
-                         " rows")
+        raise error(message)
     return refuse
 
 
-def _origin(origin: Origin, run: OnlineUpdates | BatchRun) -> Origin:
-    """A batch run's origin names its start, since one scenario makes several batch runs (and
-    a margin perceptron's run its beta)."""
-    if not isinstance(run, BatchRun):
-        if run.beta is None:
-            return origin
-        return replace(origin, dataset=f"{origin.dataset} [margin perceptron, beta = {run.beta}]")
-    start = ("0" if not any(run.theta0) else "-u" if run.theta0 == tuple(-v for v in run.theta_star)
-             else "(" + ", ".join(map(str, run.theta0)) + ")")  # the seeded start, in full
-    return replace(origin, dataset=f"{origin.dataset} [batch, theta0 = {start}]")
+#: Rows of one run of one row set, with the stage of the checking order they belong to.
+Part = tuple[int, InstanceBatch]
 
 
-def _flush(pending: dict[Binding, list[InstanceBatch]],
+def _flush(pending: dict[str, list[Part]],
            compiled: Sequence[tuple[Check, CompiledJudgement]], source: str,
            result: CampaignResult, scenarios: Mapping[Origin, Scenario] | None = None) -> None:
-    """Check the accumulated rows of each binding, and clear them.
-
-    Rows of small magnitude are checked together in int64. Larger runs are checked one by one:
-    concatenated, their columns would share the lcm of all their denominators, and numerators
-    of thousands of digits would make every row slow.
-    """
+    """Check the accumulated rows of each binding (`verdicts`), and clear them."""
     t0 = time.perf_counter()
     for binding, parts in pending.items():
-        small = [p for p in parts if p.magnitude() < SMALL]
-        groups = [[p] for p in parts if p.magnitude() >= SMALL]
-        for group in _segments(small) + groups:
-            batch = InstanceBatch.concat(group)
-            for check, judgement in compiled:
-                if check.binding == binding:
-                    verdict = judgement.check(batch)
-                    result.record(check.name, source, verdict)
-                    _witness(result, (check.name, source), verdict, scenarios or {})
+        checks = [(check, judgement) for check, judgement in compiled if check.binding == binding]
+        if parts and checks:
+            for (check, _), verdict in zip(checks, verdicts(parts, checks), strict=True):
+                result.record(check.name, source, verdict)
+                _witness(result, (check.name, source), verdict, scenarios or {})
         parts.clear()
     result.evaluation_seconds += time.perf_counter() - t0
+
+
+def verdicts(held: Sequence[Part],
+             checks: Sequence[tuple[Check, CompiledJudgement]]) -> list[NumericVerdict]:
+    """The verdict of each check on the rows of every part (runs' rows of one row set, each
+    in its stage of the checking order).
+
+    The rows are checked in few, large batches: parts of similar magnitude concatenated
+    (`_batches`), since a call's cost is mostly its own (one check of a few dozen rows costs
+    as much as one of thousands), and each batch's rows in int64 whenever its magnitudes
+    allow. The verdict is the same as checking the parts one by one in their order, stage by
+    stage and in each the runs of small magnitude first (`SMALL`): counts add up, the least
+    slack is the least, and the counterexample kept is the first violation in that order,
+    whichever batch found it.
+    """
+    parts = [part for _, part in held]
+    magnitudes = [part.magnitude() for part in parts]
+    order = sorted(range(len(parts)), key=lambda i: (held[i][0], magnitudes[i] >= SMALL, i))
+    rank = {part: position for position, part in enumerate(order)}
+    found: list[list[tuple[float, NumericVerdict]]] = [[] for _ in checks]
+    for members in _batches(parts, order, magnitudes):
+        batch = (parts[members[0]] if len(members) == 1
+                 else InstanceBatch.concat([parts[i] for i in members]))
+        ends = np.cumsum([len(parts[i]) for i in members])
+        for k, (_, judgement) in enumerate(checks):
+            verdict, row = judgement.check_rows(batch)
+            first = (math.inf if row is None
+                     else rank[members[int(np.searchsorted(ends, row, side="right"))]])
+            found[k].append((first, verdict))
+    out = []
+    for pieces in found:
+        total = NumericVerdict.empty()
+        for _, verdict in sorted(pieces, key=lambda piece: piece[0]):
+            total = total.merge(verdict)  # keeps the counterexample of the first violation
+        out.append(total)
+    return out
+
+
+#: Runs whose rows are all below this magnitude are checked first (the order decides which
+#: violation a verdict keeps as its counterexample; `verdicts`).
+SMALL = 2**20
+#: Bit lengths separating the tiers of magnitude whose runs are checked together: rows
+#: concatenated share each polynomial's bound, so one run of big numbers among small ones
+#: would make every row exact Python ints.
+TIERS = (8, 16, 20, 31, 62)
+#: A run with at least this many rows in a row set is checked alone: its work outweighs a
+#: call's own cost, and alone its Gram columns are read off the smaller columns its rows were
+#: taken from (a run's iterates and its examples; `gram_column`).
+ALONE = 1000
+
+
+def _batches(parts: Sequence[InstanceBatch], order: Sequence[int], magnitudes: Sequence[int]
+             ) -> list[list[int]]:
+    """The parts to concatenate, each list in `order`: one list per tier of magnitude (and
+    set of quantity names), a large part alone. Chosen by row counts and magnitudes only,
+    so the same rows are checked the same way on any machine."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for i in order:
+        part = parts[i]
+        if len(part) >= ALONE:
+            key: tuple[object, ...] = ("alone", i)
+        else:
+            bits = magnitudes[i].bit_length()
+            tier = next((k for k, edge in enumerate(TIERS) if bits <= edge), len(TIERS))
+            key = ("tier", tier, tuple(part.scalars), tuple(part.vectors))
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
 
 
 def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdict,
@@ -578,40 +590,7 @@ def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdi
         result.witnesses[key] = scenario
 
 
-def _segments(parts: Sequence[InstanceBatch]) -> list[list[InstanceBatch]]:
-    """Consecutive runs of `parts` whose concatenation stays below `SMALL` in magnitude.
-
-    Concatenated columns share the lcm of their denominators, so runs of small numbers over
-    different denominators (the adversary's shapes: R2 = b/4, 4b/9, ...) can make one
-    concatenation whose numerators overflow int64, and every row of it is then checked with
-    Python ints. Cutting where the common magnitude would reach `SMALL` keeps each
-    concatenation in int64; the rows keep their order, so the verdicts merged over the
-    segments (counts, minimum slack, first violation) are those of the whole.
-    """
-    out: list[list[InstanceBatch]] = []
-    current: list[InstanceBatch] = []
-    dens: dict[tuple[bool, str], int] = {}
-    tops: dict[tuple[bool, str], int] = {}
-    for part in parts:
-        columns = {**{(False, n): c for n, c in part.scalars.items()},
-                   **{(True, n): c for n, c in part.vectors.items()}}
-        for attempt in (0, 1):
-            joined = {k: lcm(dens.get(k, 1), c.den) for k, c in columns.items()}
-            scaled = {k: max(tops.get(k, 0) * (joined[k] // dens.get(k, 1)),
-                             c.magnitude * (joined[k] // c.den)) for k, c in columns.items()}
-            if not current or all(max(joined[k], scaled[k]) < SMALL for k in columns) or attempt:
-                break
-            out.append(current)
-            current, dens, tops = [], {}, {}
-        current.append(part)
-        dens.update(joined)
-        tops.update(scaled)
-    if current:
-        out.append(current)
-    return out
-
-
-def evaluate_only(checks: Sequence[Check], batches: Mapping[Binding, InstanceBatch]
+def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]
                   ) -> tuple[int, float]:
     """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
     compiled = [(c, CompiledJudgement.compile(c.judgement)) for c in checks]

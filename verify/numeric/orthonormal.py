@@ -17,8 +17,8 @@ import random
 from collections.abc import Iterator
 
 from perceptron.generators.tight import orthonormal
-from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario
 
 #: Family sizes cycle through 1..MAX_K.
 MAX_K = 12

@@ -1,4 +1,4 @@
-"""Campaign sources of single passes (`verify.single_pass`): data on which Freund and
+"""Campaign sources of single passes (`verify.runs.single_pass`): data on which Freund and
 Schapire's bound has something to say, with an exactly unit u and several margins.
 
 Each scenario is a sequence, a rational unit vector u and margins gamma > 0; the pass is run
@@ -33,8 +33,9 @@ import numpy as np
 from perceptron.dataset import Dataset, Vector
 from perceptron.generators.tight import orthonormal
 from perceptron.geometry.linear import functional_margins
-from verify.numeric.campaign import BENCH_DATA, Scenario, with_bias
-from verify.numeric.instances import Origin
+from verify.numeric.campaign import BENCH_DATA, with_bias
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario
 
 #: Rational unit vectors (Pythagorean), padded with zeros to the data's dimension.
 UNITS: tuple[tuple[Fraction, ...], ...] = (

@@ -27,9 +27,10 @@ from typing import Literal
 from perceptron.generators.adversary import OnlineAdversary
 from verify.numeric import campaign
 from verify.numeric.budgets import Budget
-from verify.numeric.campaign import CampaignResult, Check, Scenario
+from verify.numeric.campaign import CampaignResult, Check
 from verify.numeric.executors import gather
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario
 
 #: Scenarios per shard unless asked otherwise: small enough to spread an audit's few hundred
 #: runs over a few processes, large enough that each task's overhead stays small.

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from perceptron.dataset import Dataset
-from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario
 
 #: Coordinates drawn from [-SPAN, SPAN]; the separator's from [-U_SPAN, U_SPAN].
 SPAN = 12

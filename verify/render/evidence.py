@@ -23,12 +23,14 @@ import jinja2
 from markupsafe import Markup
 
 from proofs.step import Induction, Proof
+from verify import kernel
 from verify.audit.job import Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, findings, names, to_json
 from verify.proof_checker import GoalReport
 from verify.render.certificates import assignments
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.statement import Statement, statement
+from verify.typeset.words import counted
 from verify.typeset.written import Format
 
 Json = dict[str, Any]
@@ -42,10 +44,12 @@ class StepView:
     audit: StepAudit
     report: Json
     proof: Proof
+    stated: Mapping[str, kernel.Statement | None]  # the proof's statements as the kernel read them
 
     def statement(self, fmt: Format) -> Statement:
-        """The statement as written, in `fmt` (`verify.typeset.statement`)."""
-        return statement(self.proof, self.audit.step, fmt)
+        """The statement the kernel read, typeset in `fmt` (`verify.typeset.statement`)."""
+        return statement(self.proof, self.audit.step, fmt, self.audit.symbolic.statement,
+                         self.stated)
 
     @property
     def node(self) -> Node:
@@ -157,12 +161,12 @@ class AuditView:
     def of(cls, audit: Audit) -> AuditView:
         """Pair `audit` with `to_json(audit)`; findings as `verify.audit.report.findings`."""
         report = to_json(audit)
-        proofs = {
-            p.id: ProofView(p, entry, tuple(
-                StepView(s, {**e, "proof": p.id}, p.proof)
+        proofs: dict[str, ProofView] = {}
+        for p, entry in zip(audit.proofs, report["proofs"], strict=True):
+            stated = {s.step.id: s.symbolic.statement for s in p.steps}
+            proofs[p.id] = ProofView(p, entry, tuple(
+                StepView(s, {**e, "proof": p.id}, p.proof, stated)
                 for s, e in zip(p.steps, entry["steps"], strict=True)))
-            for p, entry in zip(audit.proofs, report["proofs"], strict=True)
-        }
         found = []
         for proof_audit, step_audit in findings(audit):
             proof = proofs[proof_audit.id]
@@ -280,4 +284,5 @@ def environment(fmt: str, escape: Callable[[str], str] | None = None) -> jinja2.
         options.update(LATEX_SYNTAX)
     env = jinja2.Environment(**options)
     env.filters["raw"] = Raw  # a macro's output: built by the template from escaped values
+    env.filters["counted"] = counted  # `1 finding`, `2 findings`
     return env

@@ -28,7 +28,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
-from verify.typeset.statement import Piece
+from verify.typeset.statement import joined
 from verify.typeset.written import MATHML as MATHML_WRITTEN
 
 
@@ -38,16 +38,12 @@ def formula(chunks: Sequence[str], css: str = "f") -> str:
     return f'<span class="{css}">' + "".join(f"<math>{c}</math>" for c in chunks) + "</span>"
 
 
-def _pieces(pieces: Sequence[Piece]) -> str:
-    return "".join(f"<math>{text}</math>" if kind == "math" else str(Markup.escape(text))
-                   for kind, text in pieces)
-
-
 def statement(step: StepView) -> Markup:
     """The step as written: its run or cases, own hypotheses, what it inherits (marked,
     with a link to the step it comes from), then `⊢ claim`."""
     st = step.statement(MATHML_WRITTEN)
-    parts = [f'<p class="run">{_pieces(st.run)}</p>'] if st.run else []
+    run = joined(st.run, lambda t: f"<math>{t}</math>", lambda t: str(Markup.escape(t)))
+    parts = [f'<p class="run">{run}</p>'] if st.run else []
     if st.given:
         given = "<span>, </span>".join(formula(g) for g in st.given)
         parts.append(f'<div class="given"><span class="label">given</span> {given}</div>')

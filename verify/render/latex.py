@@ -30,7 +30,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
-from verify.typeset.statement import Piece
+from verify.typeset.statement import joined
 from verify.typeset.written import LATEX as WRITTEN
 from verify.typeset.written import lines
 
@@ -143,15 +143,11 @@ def display(chunks: Sequence[str], widths: Sequence[int]) -> str:
     return "\\begin{multline*}\n" + " \\\\\n".join(rows) + "\n\\end{multline*}"
 
 
-def _pieces(pieces: Sequence[Piece]) -> str:
-    return "".join(f"${text}$" if kind == "math" else escape(text) for kind, text in pieces)
-
-
 def statement(step: StepView) -> Raw:
     """The step as written: its run or cases, own hypotheses, what it inherits (marked),
     then ⊢ claim displayed (`display`)."""
     st = step.statement(WRITTEN)
-    parts = [_pieces(st.run).replace("$ ", "$~", 0)] if st.run else []
+    parts = [joined(st.run, lambda t: f"${t}$", escape)] if st.run else []
     if st.given:
         parts.append(r"\emph{Given} " + ", ".join(f"${' '.join(g)}$" for g in st.given) + ".")
     parts += [rf"\emph{{From {code(used)}:}} ${' '.join(chunks)}$."

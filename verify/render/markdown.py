@@ -28,6 +28,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
+from verify.typeset.statement import joined
 from verify.typeset.written import LATEX as WRITTEN
 from verify.typeset.written import lines
 
@@ -79,7 +80,7 @@ def statement(step: StepView) -> Raw:
     """The step as written: its run or cases and hypotheses in words and inline math,
     what it inherits (marked), then ⊢ claim in a ```math block."""
     st = step.statement(WRITTEN)
-    parts = ["".join(f"${t}$" if k == "math" else escape(t) for k, t in st.run)] if st.run else []
+    parts = [joined(st.run, lambda t: f"${t}$", escape)] if st.run else []
     if st.given:
         parts.append("*Given* " + ", ".join(f"${_math(g)}$" for g in st.given) + ".")
     parts += [f"*From {escape(used)}:* ${_math(chunks)}$." for used, chunks in st.inherited]

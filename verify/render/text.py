@@ -29,7 +29,7 @@ from proofs.step import Induction, Proof, Step
 from verify.kernel import Certificate, Counterexample, Fact, Judgement, KernelError, atoms
 from verify.kernel.algebra import holds
 from verify.kernel.certificates import Point
-from verify.proof_checker import GoalReport, StepReport, check_step
+from verify.proof_checker import GoalReport, StepReport, check_step, refutes_nothing
 from verify.render.certificates import TEXT, Identity, Text, assignments, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
 from verify.typeset import written
@@ -94,19 +94,21 @@ def locate(query: str, steps: list[Located] | None = None) -> Located:
 
 
 def check_with_uses(located: Located, *, budget: SearchBudget = DEFAULT_BUDGET,
-                    guard: float | None = None) -> StepReport:
-    """Check the step after the steps it uses (transitively), so `uses` can be honoured."""
+                    guard: float | None = None) -> dict[str, StepReport]:
+    """Check the step after the steps it uses (transitively), so `uses` can be honoured:
+    every report by step id, the step's own among them (its statement is read through
+    theirs: `explain`)."""
     done: dict[str, StepReport] = {}
     proof = located.proof
 
-    def visit(step: Step) -> StepReport:
+    def visit(step: Step) -> None:
         if step.id not in done:
             for used in step.uses:
                 visit(proof.step(used.step))
             done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done)
-        return done[step.id]
 
-    return visit(located.step)
+    visit(located.step)
+    return done
 
 
 # -- text of polynomials, facts, certificates (the shared printer, in its text notation) ------
@@ -282,11 +284,15 @@ def refuting(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
 
 
 def counterexample_lines(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
-                         names: written.Printer | None = None) -> list[str]:
-    """The counterexample's numbers, then every hypothesis and the claim evaluated at it."""
+                         names: written.Printer | None = None, why_not: str = "") -> list[str]:
+    """The counterexample's numbers, then every hypothesis and the claim evaluated at it; a
+    point of a goal that is not decisive is said to refute nothing, and why (`why_not`,
+    `verify.proof_checker.refutes_nothing`)."""
     found = refuting(report, cex, notation, names)
     lines = ["  counterexample (exact; re-checked by the kernel; names the step does not "
-             "use are left out):"]
+             "use are left out):"] if report.goal.decisive else [
+        "  a point where the hypotheses hold and the claim fails (exact; names the step does "
+        f"not use are left out); it refutes nothing: {why_not}:"]
     if found.scalars:
         lines.append("    " + ", ".join(assignments(found.scalars, {}, show=notation.name)))
     if found.vectors:
@@ -316,12 +322,14 @@ class _Style:
     notation: Text
     names: written.Printer
     author: Mapping[str, Mapping[str, str]]  # an induction's `base`/`step` as written
+    why_not: str  # why a point of a goal that is not decisive refutes nothing
 
     @classmethod
     def of(cls, located: Located) -> _Style:
         proof, rule = located.proof, located.step.rule
         return cls(Text(proof.notation), written.Printer(written.TEXT, proof.notation),
-                   rule.written if isinstance(rule, Induction) else {})
+                   rule.written if isinstance(rule, Induction) else {},
+                   refutes_nothing(located.step))
 
     def claim(self, report: GoalReport) -> str | None:
         """The obligation's claim as written (an induction's base or step substituted)."""
@@ -332,10 +340,13 @@ class _Style:
         return as_written(goal_written[1].text, self.names, author)
 
 
-def statement_lines(located: Located) -> list[str]:
-    """The step's statement as the reports typeset it, in plain Unicode: its run or cases,
-    its own hypotheses, each inherited fact marked with the step it comes from, its claim."""
-    st = statement(located.proof, located.step, written.TEXT)
+def statement_lines(located: Located, reports: Mapping[str, StepReport]) -> list[str]:
+    """The step's statement as the kernel read it and the reports typeset it, in plain
+    Unicode: its run or cases, its naturals and own hypotheses, each inherited fact marked
+    with the step it comes from, its claim (`reports`: `check_with_uses`)."""
+    st = statement(located.proof, located.step, written.TEXT,
+                   reports[located.step.id].statement,
+                   {k: r.statement for k, r in reports.items()})
     lines = ["statement:"]
     if st.run:
         lines.append("  " + "".join(text for _, text in st.run))
@@ -394,15 +405,17 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
         if (argument := contradiction(report, notation, style.claim(report))) is not None:
             lines.append("  by contradiction: " + argument)
     elif verdict.counterexample is not None:
-        lines += counterexample_lines(report, verdict.counterexample, notation, style.names)
+        lines += counterexample_lines(report, verdict.counterexample, notation, style.names,
+                                      style.why_not)
     else:
         lines.append(f"  no certificate or counterexample found: {verdict.message}")
     return lines
 
 
-def explain(located: Located, report: StepReport) -> str:
-    """The step, its source and note, and each judgement with its evidence."""
-    step, style = located.step, _Style.of(located)
+def explain(located: Located, reports: Mapping[str, StepReport]) -> str:
+    """The step, its source and note, and each judgement with its evidence (`reports`: the
+    step's and those of the steps it uses, `check_with_uses`)."""
+    step, style, report = located.step, _Style.of(located), reports[located.step.id]
     lines = [f"{located.full_id}  ({located.proof.title})",
              f"status: {report.status} — {report.message}"]
     if step.source:
@@ -411,7 +424,7 @@ def explain(located: Located, report: StepReport) -> str:
         lines.append(f"note: {step.note}")
     if step.uses:
         lines.append(f"uses the claims of: {', '.join(map(str, step.uses))}")
-    lines += statement_lines(located)
+    lines += statement_lines(located, reports)
     if report.vacuity_reason is not None:
         lines.append(f"WARNING: vacuous — {report.vacuity_reason} (a kernel-checked "
                      "certificate), so the statement says nothing of any instance beyond that")
@@ -463,6 +476,8 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     elif verdict.counterexample is not None:
         found = refuting(report, verdict.counterexample, notation, style.names)
         out["counterexample"] = {
+            "refutes": report.goal.decisive,
+            "refutes_nothing": None if report.goal.decisive else style.why_not,
             "scalars": {n: str(Fraction(v)) for n, v in found.scalars.items()},  # type: ignore[arg-type]
             "vectors": {n: [str(Fraction(x)) for x in v]  # type: ignore[attr-defined]
                         for n, v in found.vectors.items()},
@@ -475,17 +490,17 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     return out
 
 
-def explanation(located: Located, report: StepReport) -> dict[str, object]:
+def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str, object]:
     """What `explain` prints, as data (`novikoff explain --json`): the step, its statement
     typeset, and per judgement its hypotheses, claim, certificate lines and the argument
     (with the contradiction spelled out in refutation form) or its counterexample."""
-    step, style = located.step, _Style.of(located)
+    step, style, report = located.step, _Style.of(located), reports[located.step.id]
     return {
         "step": located.full_id, "proof_title": located.proof.title,
         "status": report.status, "message": report.message,
         "source": step.source or None, "note": step.note or None,
         "uses": [str(u) for u in step.uses],
-        "statement": [line.strip() for line in statement_lines(located)[1:]],
+        "statement": [line.strip() for line in statement_lines(located, reports)[1:]],
         "vacuous": report.vacuous, "vacuity": report.vacuity_reason,
         "judgements": [_goal_json(goal, style) for goal in report.goals],
     }

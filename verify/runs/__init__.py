@@ -1,9 +1,47 @@
-"""The run wing (docs/design.md §1): what a run offers to a proof, beyond the built-in engines.
+"""The run wing (docs/design.md §1): what a run offers to a proof.
 
-Today: users' own online algorithms as plug-ins (`verify.runs.plugin`), run by the campaign
-exactly as the built-in algorithms are, and only when the user names them on the command line
-(`novikoff audit --algorithm NAME=MODULE:FUNCTION`) or through the API
-(`verify.audit_proofs(..., algorithms=...)`); a proof file alone never runs code.
+- `columns`: the exact column types a run's rows are built of;
+- `quantity`: `Quantity`, `RowSet`, `RunKind` and the open registry of run kinds;
+- `online`, `batch`, `single_pass`: the built-in kinds, one module each (quantities, engine
+  adapters, runners, row builders), registered when this package is imported: it imports
+  every module of its own but its machinery (`_MACHINERY`), so a new built-in kind is one new
+  module, touching no other file;
+- `naming`: what a proof's names denote on runs (`[numeric] names`, expressions over the
+  quantities of its kind);
+- `plugin`: users' own algorithms (online or batch), run only when the user names them;
+- `isolation`: each call of a user's code in a child process of its own, under a deadline;
+- `docs`: docs/run-quantities.md, generated from the registry.
 
-This package sits below `verify.numeric` (the campaign reads it, it never reads the campaign).
+A user adds a run kind with `register` (or names an installed entry point of the group
+`novikoff.runs`, `entry_point`); a proof file alone never runs code. This package sits below
+`verify.numeric` (the campaign reads it, it never reads the campaign).
 """
+
+import importlib
+import pkgutil
+
+from verify.runs.quantity import (
+    Quantity,
+    RowSet,
+    RunKind,
+    Scenario,
+    UnknownRunKind,
+    entry_point,
+    kind,
+    kind_of,
+    kinds,
+    register,
+    seal_built_ins,
+    unregister,
+)
+
+#: The wing's own machinery: every other module of this package is a built-in run kind.
+_MACHINERY = {"columns", "quantity", "naming", "plugin", "isolation", "docs"}
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if _module not in _MACHINERY:  # (`docs` is also run as a script: not imported here)
+        importlib.import_module(f"{__name__}.{_module}")  # registers its kind
+seal_built_ins()
+
+__all__ = ["Quantity", "RowSet", "RunKind", "Scenario", "UnknownRunKind", "entry_point", "kind",
+           "kind_of", "kinds", "register", "unregister"]

@@ -1,6 +1,7 @@
-"""Users' own online algorithms, run by the campaign as the built-in ones are.
+"""Users' own algorithms, online or batch, run by the campaign as the built-in ones are.
 
-The contract (docs/proof-files.md, "Your own algorithm"): a plug-in is a Python function
+The contract (docs/proof-files.md, "Your own algorithm"): an online plug-in is a Python
+function
 
     def my_rule(data: Dataset, max_updates: int) -> Iterable[update]
 
@@ -13,20 +14,42 @@ exact and is refused). The plug-in makes at most `max_updates` updates (the camp
 for the scenario: its epoch cap times the number of examples, at most `MAX_UPDATES`) and stops
 there, as the built-in engines stop at their epoch cap.
 
-The trace becomes an online run in the vocabulary's form (`verify.vocabulary.OnlineUpdates`),
+The trace becomes an online run (`verify.runs.online.OnlineUpdates`),
 so every row set, campaign source and check works on it unchanged. One name is a plug-in's
 own: `tau`, the step of an update, `w_next = w + tau y x`, recovered exactly from the trace
 (for the built-in runs `tau = eta`). `eta` and `beta` (the built-in rules' constants) mean
 nothing for a rule the package does not know: a step that names them on a plug-in's runs is
 a fault (bind them with `[numeric] names` instead).
 
-Faults are never verdicts. A plug-in that raises, returns something that is not such a trace,
-returns more than `max_updates` updates (a generator that never ends is read only that far:
-deterministic), or does not return within `seconds` of wall clock (a guard for a loop that
-never yields: `SIGALRM` in the main thread of the process running it, the CLI's or a pool
-worker's; a Dask worker's thread has no such guard) raises `PluginFault`, one line naming the
-plug-in and the fault. The campaign stops running that plug-in and the audit reports the line
-(exit 2); every other proof is reported as usual.
+Faults are never verdicts. Each call runs in a child process of its own
+(`verify.runs.isolation`: a crash ends the child, not the audit; every call starts from the
+state after the import). A plug-in that raises (anything: a `SystemExit` of any code and a
+`KeyboardInterrupt` it raises itself are its faults too; a real Ctrl-C still interrupts the
+audit), kills its process, returns something that is not such a trace, returns more than
+`max_updates` updates (a generator that never ends is read only that far: deterministic), or
+does not return within `seconds` of wall clock (a guard against a hang, never a budget: the
+child is killed) raises `PluginFault`, one line naming the plug-in and the fault. The
+campaign stops running that plug-in and the audit reports the line (exit 2); every other
+proof is reported as usual. A timeout is posted where every process of the audit reads it
+(`shared_faults`), so the plug-in is called no more in any shard or worker. Importing the
+plug-in's module runs in the process itself (once), under `SIGALRM` in the main thread.
+
+Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
+calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
+read strictly from an integer, `p/q` or a finite decimal (`1/2`, `-3`, `0.25`; no exponent,
+no float, no `nan`): exact in, exact out. A key that is not an identifier, a value that is
+not such a rational, a key given twice or one the function does not take is a `PluginFault`
+before anything runs.
+
+A batch plug-in (for a proof whose `[numeric] run` is `"batch"`: the proof says which kind
+a plug-in it names makes, `CONTRACTS`) is called as `my_rule(data, max_iterations, theta0,
+theta_star, **params)` from each start of the built-in batch runs
+(`verify.runs.batch.batch_starts`) and returns per iteration the examples it updated over
+(a non-empty set of indices, `M_k`) and the iterate after: `(members, theta_after)`, or the
+engine's `BatchRecord` (read for `.M` and `.w_after`). The trace becomes a batch run
+(`verify.runs.batch.BatchRun`), each iteration's step `alpha` read exactly off it
+(`theta_after = theta + alpha xbar`, `xbar` the sum of `y x` over the members; an iteration
+with no such rational step is a fault), so every batch row set checks it.
 
 No plug-in code runs unless asked for: `Plugin.parse` reads the command line's
 `--algorithm`, and entry points (group `novikoff.algorithms`) are looked up only by a name
@@ -35,23 +58,40 @@ given there. A proof's `[numeric] algorithm` only selects among the plug-ins giv
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
-import signal
+import inspect
+import os
+import re
+import shlex
 import sys
-import threading
-from collections.abc import Callable, Iterable, Iterator
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import partial
 from importlib.metadata import entry_points
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from perceptron.dataset import Dataset, Vector
-from verify.vocabulary import LazyUpdates, OnlineUpdates, Update
+from verify.runs import isolation
+from verify.runs.batch import BatchRun, Iteration, batch_starts
+from verify.runs.online import LazyUpdates, OnlineUpdates, Update
+from verify.runs.quantity import Runner, Scenario
 
+#: How a plug-in is called, per kind of run it makes (`verify.runs.online`,
+#: `verify.runs.batch`): its arguments as shown in a fault, and values to check a signature
+#: against (a proof's `[numeric] run` says which kind a plug-in it names makes).
+CONTRACTS: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "online": ("data, max_updates", (None, 0)),
+    "batch": ("data, max_iterations, theta0, theta_star", (None, 0, (), ())),
+}
+#: The kinds of run a plug-in may make.
+KINDS = tuple(CONTRACTS)
 #: Entry-point group of installed plug-ins (looked up only by a name given on the command line).
 GROUP = "novikoff.algorithms"
 #: The most updates any plug-in run may return, whatever the scenario's epoch cap.
@@ -59,10 +99,13 @@ MAX_UPDATES = 100_000
 #: Wall-clock guard per call, in seconds: generous, a guard against a loop, never a verdict.
 SECONDS = 60.0
 
-Algorithm = Callable[[Dataset, int], Iterable[Any]]
+Algorithm = Callable[..., Iterable[Any]]  # (data, max_updates, **params)
+T = TypeVar("T")
+#: A parameter's value as written: an integer, `p/q` or a finite decimal (ASCII digits only).
+RATIONAL = re.compile(r"[+-]?[0-9]+(?:/[0-9]+|\.[0-9]+)?", re.ASCII)
 
 
-class PluginFault(Exception):
+class PluginFault(isolation.Fault):
     """A plug-in failed: one line naming it and the fault (never a verdict)."""
 
 
@@ -76,30 +119,83 @@ class Plugin:
     spec: str | None = None
     function: Algorithm | None = field(default=None, compare=False)
     seconds: float = SECONDS
+    params: tuple[tuple[str, Fraction], ...] = ()  # keyword arguments of every call
+    #: each call in a child process of its own (`verify.runs.isolation`); False: in the
+    #: process running the campaign (a debugger sees it, a crash ends that process)
+    isolated: bool = True
+    #: a folder every process of one audit reads, where the plug-in's timeout is posted
+    #: (`shared_faults`): once it has timed out anywhere, no process calls it again
+    board: str | None = field(default=None, compare=False)
 
     @classmethod
-    def parse(cls, text: str) -> Plugin:
+    def parse(cls, text: str, params: Iterable[str] = ()) -> Plugin:
         """`[NAME=]MODULE:FUNCTION`, `[NAME=]FILE.py:FUNCTION`, or the NAME of an installed
-        entry point; NAME defaults to the function's name, `_` read as `-`. Loads it (so a
-        spelling mistake is found before the audit starts); raises PluginFault."""
-        name, _, spec = text.rpartition("=")
+        entry point; NAME defaults to the function's name, `_` read as `-`; `params` are
+        `KEY=VALUE` texts (`parameters`). Loads it (so a spelling mistake is found before
+        the audit starts) and checks that it takes the parameters; raises PluginFault."""
+        given = parameters(params, f"--algorithm {text}")
+        name, spec = cls.named(text), text.rpartition("=")[2]
+        if not spec:
+            raise PluginFault(f"--algorithm {text}: give MODULE:FUNCTION, FILE.py:FUNCTION or "
+                              "an installed entry point's name after NAME=")
         if ":" not in spec:
             found = [e for e in entry_points(group=GROUP) if e.name == spec]
             if not found:
                 raise PluginFault(f"--algorithm {text}: no entry point {spec!r} in group "
                                   f"{GROUP} (give MODULE:FUNCTION or FILE.py:FUNCTION)")
-            name, spec = name or spec, found[0].value
-        name = name or spec.rpartition(":")[2].replace("_", "-")
-        plugin = cls(name, spec)
-        plugin.load()
+            spec = found[0].value
+        plugin = cls(name, spec, params=given)
+        plugin.takes(plugin.load())
         return plugin
 
+    @staticmethod
+    def named(text: str) -> str:
+        """The name `--algorithm TEXT` gives its plug-in, whether or not it can be loaded:
+        NAME of `NAME=...`, else the function's name with `_` read as `-`, else the entry
+        point's name."""
+        name, _, spec = text.rpartition("=")
+        return name or (spec.rpartition(":")[2].replace("_", "-") if ":" in spec else spec)
+
     @classmethod
-    def of(cls, name: str, function: Algorithm) -> Plugin:
+    def of(cls, name: str, function: Algorithm, params: Iterable[str] = ()) -> Plugin:
         """A function given through the API (pickled by reference to reach a worker)."""
         if not callable(function):
             raise PluginFault(f"plug-in {name}: {function!r} is not callable")
-        return cls(name, None, function)
+        plugin = cls(name, None, function, params=parameters(params, f"plug-in {name}"))
+        plugin.takes(function)
+        return plugin
+
+    def takes(self, function: Algorithm, kind: str | None = None) -> None:
+        """PluginFault unless `function` can be called as a plug-in making runs of `kind`
+        (`CONTRACTS`; None: of either kind, the proofs say which it makes), with the
+        parameters (a function whose signature Python cannot read is given the benefit of
+        the doubt: a wrong call is then its fault at run time)."""
+        try:
+            signature = inspect.signature(function)
+        except (TypeError, ValueError):
+            return
+        keys = "".join(f", {k}=" for k, _ in self.params)
+        kinds = (kind,) if kind is not None else KINDS
+        first: TypeError | None = None
+        for each in kinds:
+            try:
+                signature.bind(*CONTRACTS[each][1], **dict(self.params))
+                return
+            except TypeError as error:
+                first = first or error
+        calls = [f"({CONTRACTS[k][0]}{keys})" + (
+            f" ({'an' if k[0] in 'aeiou' else 'a'} {k} algorithm)" if len(kinds) > 1 else "")
+            for k in kinds]
+        raise PluginFault(f"plug-in {self.name} cannot be called with {' nor '.join(calls)}: "
+                          f"{first}") from None
+
+    def options(self) -> str:
+        """The command-line options that give this plug-in (`--algorithm ... --param ...`),
+        quoted for a shell; for a plug-in given by a function, a note that none does."""
+        if self.spec is None:
+            return f"(the plug-in {self.name} given through the API)"
+        return " ".join(["--algorithm", shlex.quote(f"{self.name}={self.spec}"), *(
+            f"--param {shlex.quote(f'{k}={v}')}" for k, v in self.params)])
 
     def load(self) -> Algorithm:
         """The function (imported here on first use: a worker imports it by `spec`)."""
@@ -107,12 +203,22 @@ class Plugin:
             return self.function
         assert self.spec is not None
         where, _, attribute = self.spec.rpartition(":")
-        try:
+        def find() -> Any:
+            if where.endswith(".py") and not Path(where).is_file():
+                raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
+                                  f"{where}: no such file")
             module = _module(where)
-            function = getattr(module, attribute)
-        except Exception as error:  # any import failure is the plug-in's fault
-            raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
-                              f"{type(error).__name__}: {error}") from None
+            if not hasattr(module, attribute):  # named by the user's file, not the module's
+                raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
+                                  f"{where} defines no {attribute!r}")
+            return getattr(module, attribute)
+
+        # importing runs the module's code: any failure there is the plug-in's fault; it runs
+        # in this process, which keeps the module (each call's child starts from it)
+        function = self._calling(find,
+                                 f"({self.spec}) cannot be loaded: {{}}",
+                                 f"({self.spec}) did not load within {self.seconds:g} s",
+                                 apart=False)
         if not callable(function):
             raise PluginFault(f"plug-in {self.name} ({self.spec}): {attribute} is not callable")
         object.__setattr__(self, "function", function)
@@ -129,49 +235,191 @@ class Plugin:
         self.__dict__.update(state)
 
     def run(self, data: Dataset, u: Vector, max_updates: int) -> OnlineUpdates:
-        """The plug-in's run on `data` as an online run of the vocabulary; raises PluginFault."""
+        """The plug-in's run on `data` as an online run; raises PluginFault (at once, when
+        it timed out already in this audit: `posted`)."""
         function = self.load()
         cap = min(max_updates, MAX_UPDATES)
-        try:
-            with _guard(self.seconds):
-                items = list(islice(iter(function(data, cap)), cap + 1))
-        except _Timeout:
-            raise PluginFault(f"plug-in {self.name} did not return within {self.seconds:g} s "
-                              f"on {data.name} ({data.n} examples)") from None
-        except Exception as error:  # a plug-in's error is its fault, not ours
-            raise PluginFault(f"plug-in {self.name} raised {type(error).__name__}: "
-                              f"{' '.join(str(error).split())} on {data.name}") from None
-        if len(items) > cap:
-            raise PluginFault(f"plug-in {self.name} returned more than {cap} updates on "
-                              f"{data.name} (its limit: max_updates)")
-        updates, steps = self._trace(data, items)
+        if (posted := self.posted()) is not None:
+            raise PluginFault(posted)
+        items = self._calling(lambda: self._read(data, function(data, cap, **dict(self.params)),
+                                                 cap),
+                              f"raised {{}} on {data.name}",
+                              f"did not return within {self.seconds:g} s on {data.name} "
+                              f"({data.n} examples)",
+                              f"{{}} while running on {data.name}")
+        updates, steps = _trace(data, items)
         return OnlineUpdates(data, tuple(u), LazyUpdates(len(updates), lambda: updates),
                              steps=steps, plugin=self.name)
 
-    def _trace(self, data: Dataset, items: list[Any]
-               ) -> tuple[tuple[Update, ...], tuple[Fraction | None, ...]]:
-        """The updates, each checked (index, dimension, exact coordinates), and each one's
-        step `tau` when `w_after - w_before` is `tau y x` exactly (else None)."""
-        w: Vector = tuple(Fraction(0) for _ in range(data.d))
-        updates: list[Update] = []
-        steps: list[Fraction | None] = []
+    def _calling(self, code: Callable[[], T], failed: str, slow: str, died: str = "{}", *,
+                 apart: bool | None = None) -> T:
+        """`code()`, the plug-in's own code, run by `verify.runs.isolation.call`: in a child
+        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`.
+        Whatever goes wrong is a `PluginFault` naming the plug-in: `failed` with what it
+        raised put in (a `SystemExit` of any code and a `KeyboardInterrupt` it raises
+        itself included: they are its way of failing, not the user's wish to stop the
+        audit; a real Ctrl-C still interrupts), `died` with how its process ended put in,
+        or `slow` past `seconds`, which is posted (`post`) so that no process of the audit
+        calls it again; a child still running when another process posts that is ended,
+        with the posted fault."""
+        try:
+            return isolation.call(code, self.seconds,
+                                  apart=self.isolated if apart is None else apart,
+                                  stop=self.posted)
+        except PluginFault:
+            raise
+        except isolation.Fault as fault:  # a PluginFault raised in the child
+            raise PluginFault(str(fault)) from None
+        except isolation.Raised as error:
+            raise PluginFault(f"plug-in {self.name} {failed.format(error)}") from None
+        except isolation.Died as death:
+            raise PluginFault(f"plug-in {self.name} {died.format(death)}") from None
+        except isolation.Stopped as posted:
+            raise PluginFault(str(posted)) from None
+        except isolation.TimedOut:
+            fault = f"plug-in {self.name} {slow}"
+            self.post(fault)
+            raise PluginFault(fault) from None
+
+    def _posting(self) -> Path | None:
+        """Where this plug-in's timeout is posted (None: no board)."""
+        if self.board is None:
+            return None
+        key = hashlib.sha256(self.name.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        return Path(self.board) / f"{key}.fault"
+
+    def posted(self) -> str | None:
+        """The fault posted for this plug-in by any process of the audit, if any."""
+        where = self._posting()
+        if where is None:
+            return None
+        try:
+            return where.read_text(encoding="utf-8")
+        except OSError:  # none posted (or no board here: a Dask worker on another machine)
+            return None
+
+    def post(self, fault: str) -> None:
+        """Post `fault` for every process of the audit (the first one posted stays: written
+        aside, then linked into place, which fails when one is there)."""
+        where = self._posting()
+        if where is None:
+            return
+        try:
+            handle, aside = tempfile.mkstemp(dir=where.parent, suffix=".part")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(fault)
+            try:
+                os.link(aside, where)
+            finally:
+                os.unlink(aside)
+        except OSError:  # posted already, or no board here: the fault still ends this call
+            pass
+
+    def run_batch(self, data: Dataset, theta_star: Vector, theta0: Vector,
+                  max_iterations: int) -> BatchRun:
+        """The plug-in's batch run on `data` from `theta0` (`theta_star` the reference
+        separator, for a step that needs it, as the oracle-optimal one does) as a batch run
+        (`verify.runs.batch.BatchRun`); raises PluginFault (at once, when it timed out
+        already in this audit)."""
+        function = self.load()
+        cap = min(max_iterations, MAX_UPDATES)
+        if (posted := self.posted()) is not None:
+            raise PluginFault(posted)
+        start, star = tuple(theta0), tuple(theta_star)
+        items = self._calling(
+            lambda: self._read_batch(data, function(data, cap, start, star,
+                                                    **dict(self.params)), cap),
+            f"raised {{}} on {data.name}",
+            f"did not return within {self.seconds:g} s on {data.name} ({data.n} examples)",
+            f"{{}} while running on {data.name}")
+        return BatchRun(data, star, start, self._iterations(data, start, items))
+
+    def _read_batch(self, data: Dataset, returned: Iterable[Any], cap: int
+                    ) -> list[tuple[tuple[int, ...], Vector]]:
+        """What a batch plug-in returned, read into plain exact values (in its child, as
+        `_read`): at most `cap` iterations, each the examples it updated over (a non-empty
+        set of indices, kept in index order) and `theta_after` of `data.d` ints or Fractions."""
+        items = list(islice(iter(returned), cap + 1))
+        if len(items) > cap:
+            raise PluginFault(f"plug-in {self.name} returned more than {cap} iterations on "
+                              f"{data.name} (its limit: max_iterations)")
+        out: list[tuple[tuple[int, ...], Vector]] = []
+        for k, item in enumerate(items):
+            members, after = self._batch_parts(k, item)
+            members = tuple(members)
+            if not members or not all(isinstance(j, int) and not isinstance(j, bool)
+                                      and 0 <= j < data.n for j in members):
+                raise PluginFault(f"plug-in {self.name}: iteration {k} updates over "
+                                  f"{members!r}"[:200] + ", not a non-empty set of indices "
+                                  f"0..{data.n - 1}")
+            if len(set(members)) != len(members):
+                raise PluginFault(f"plug-in {self.name}: iteration {k} names an example twice")
+            out.append((tuple(sorted(int(j) for j in members)),
+                        self._vector(data, f"iteration {k}'s theta_after", after)))
+        return out
+
+    def _batch_parts(self, k: int, item: Any) -> tuple[Any, Any]:
+        """`(members, theta_after)` of a pair or of a `BatchRecord`-like object."""
+        if hasattr(item, "M") and hasattr(item, "w_after"):
+            return item.M, item.w_after
+        if isinstance(item, tuple) and len(item) == 2 and all(isinstance(p, Iterable)
+                                                              for p in item):
+            return item
+        raise PluginFault(f"plug-in {self.name}: iteration {k} is {item!r}"[:200]
+                          + ", not (members, theta_after) nor a BatchRecord")
+
+    def _iterations(self, data: Dataset, theta0: Vector,
+                    items: Iterable[tuple[tuple[int, ...], Vector]]) -> tuple[Iteration, ...]:
+        """The iterations of a batch trace read (`_read_batch`), each with its step `alpha`,
+        `theta_after = theta + alpha xbar` exactly (PluginFault when there is none: the
+        batch kind's quantities are defined by that update)."""
+        theta = theta0
+        out = []
+        for k, (members, after) in enumerate(items):
+            xbar = tuple(sum((data.y[j] * data.X[j][c] for j in members), Fraction(0))
+                         for c in range(data.d))
+            alpha = _step(theta, after, xbar, 1)
+            if alpha is None or not any(xbar):
+                raise PluginFault(f"plug-in {self.name}: iteration {k} on {data.name} is not "
+                                  "theta + alpha xbar for a rational alpha (xbar, the sum of "
+                                  "y x over its members, is " + ("zero)" if not any(xbar) else
+                                                                 "not along theta_after - theta)"))
+            out.append(Iteration(theta, members, xbar, alpha, after))
+            theta = after
+        return tuple(out)
+
+    def _vector(self, data: Dataset, what: str, value: Any) -> Vector:
+        """`value` as `data.d` exact rationals; PluginFault naming `what` otherwise."""
+        value = tuple(value)
+        if len(value) != data.d:
+            raise PluginFault(f"plug-in {self.name}: {what} has {len(value)} coordinates, "
+                              f"the data {data.d}")
+        for i, v in enumerate(value):
+            if not _exact(v):
+                raise PluginFault(f"plug-in {self.name}: {what} has coordinate {i} = "
+                                  f"{repr(v)[:80]}, a {type(v).__name__}, not an int or a "
+                                  "Fraction (exact)")
+        return tuple(Fraction(v) for v in value)
+
+    def _read(self, data: Dataset, returned: Iterable[Any], cap: int
+              ) -> list[tuple[int, Vector]]:
+        """What the plug-in returned, read into plain exact values: at most `cap` updates,
+        each an example's index and `w_after` of `data.d` ints or Fractions (PluginFault
+        otherwise). Reading it runs the plug-in's code (a generator, its objects' methods):
+        it is called inside `_calling`."""
+        items = list(islice(iter(returned), cap + 1))
+        if len(items) > cap:
+            raise PluginFault(f"plug-in {self.name} returned more than {cap} updates on "
+                              f"{data.name} (its limit: max_updates)")
+        out: list[tuple[int, Vector]] = []
         for k, item in enumerate(items):
             index, after = self._parts(k, item)
             if not (isinstance(index, int) and not isinstance(index, bool)
                     and 0 <= index < data.n):
                 raise PluginFault(f"plug-in {self.name}: update {k} names example {index!r}, "
                                   f"not an index 0..{data.n - 1}")
-            after = tuple(after)
-            if len(after) != data.d or not all(_exact(v) for v in after):
-                raise PluginFault(f"plug-in {self.name}: update {k}'s w_after is not {data.d} "
-                                  f"exact rationals (int or Fraction): {after!r}"[:300])
-            after = tuple(Fraction(v) for v in after)
-            x, y = data.X[index], data.y[index]
-            updates.append(Update(w, x, y, after))
-            steps.append(_step(w, after, x, y))
-            w = after
-        return tuple(updates), tuple(steps)
-
+            out.append((int(index), self._vector(data, f"update {k}'s w_after", after)))
+        return out
 
     def _parts(self, k: int, item: Any) -> tuple[Any, Any]:
         """`(index, w_after)` of a pair or of an `UpdateRecord`-like object."""
@@ -181,6 +429,45 @@ class Plugin:
             return item
         raise PluginFault(f"plug-in {self.name}: update {k} is {item!r}"[:200]
                           + ", not (index, w_after) nor an UpdateRecord")
+
+
+def parameters(texts: Iterable[str], what: str) -> tuple[tuple[str, Fraction], ...]:
+    """`KEY=VALUE` texts read strictly: KEY an identifier given once, VALUE an exact
+    rational as written (`RATIONAL`: `3`, `-1/2`, `0.25`); PluginFault naming the text."""
+    out: dict[str, Fraction] = {}
+    for given in texts:
+        text = str(given)[:80]  # as shown in a fault (a value may be long)
+        key, equals, value = str(given).partition("=")
+        if not equals or not key.isidentifier() or not key.isascii():
+            raise PluginFault(f"{what}: --param {text!r} is not KEY=VALUE with KEY a name")
+        if not RATIONAL.fullmatch(value):
+            raise PluginFault(f"{what}: --param {text!r}: {value[:40]!r} is not an exact rational "
+                              "(an integer, p/q or a finite decimal such as 1/2 or 0.25)")
+        if key in out:
+            raise PluginFault(f"{what}: --param {key} given twice")
+        try:
+            out[key] = Fraction(value)
+        except ZeroDivisionError:
+            raise PluginFault(f"{what}: --param {text!r} divides by zero") from None
+        except ValueError:  # more digits than Python converts
+            raise PluginFault(f"{what}: --param {key}: {len(value)} characters, too long "
+                              "a number") from None
+    return tuple(out.items())
+
+
+def _trace(data: Dataset, items: Iterable[tuple[int, Vector]]
+           ) -> tuple[tuple[Update, ...], tuple[Fraction | None, ...]]:
+    """The updates of a trace read (`Plugin._read`), and each one's step `tau` when
+    `w_after - w_before` is `tau y x` exactly (else None)."""
+    w: Vector = tuple(Fraction(0) for _ in range(data.d))
+    updates: list[Update] = []
+    steps: list[Fraction | None] = []
+    for index, after in items:
+        x, y = data.X[index], data.y[index]
+        updates.append(Update(w, x, y, after))
+        steps.append(_step(w, after, x, y))
+        w = after
+    return tuple(updates), tuple(steps)
 
 
 def _exact(value: object) -> bool:
@@ -220,29 +507,19 @@ def _module(where: str) -> Any:
     return module
 
 
-class _Timeout(Exception):
-    """The wall-clock guard went off."""
-
-
 @contextmanager
-def _guard(seconds: float) -> Iterator[None]:
-    """Raise `_Timeout` in this thread after `seconds` (main thread with SIGALRM only;
-    elsewhere no guard: Python cannot interrupt another thread)."""
-    if threading.current_thread() is not threading.main_thread() or \
-            not hasattr(signal, "SIGALRM"):
-        yield
+def shared_faults(given: Mapping[str, Plugin]) -> Iterator[dict[str, Plugin]]:
+    """The plug-ins `given`, posting their timeouts to a folder that every process of one
+    audit reads (removed at the end): the guard's 60 s are then spent once per plug-in and
+    audit, not once per shard or process (`--jobs`), and a call running elsewhere when the
+    fault is posted is ended with it. Only timeouts travel so: every other fault is
+    deterministic and cheap, found again by each shard, so the fault the audit reports
+    (the first in shard order) is the same for every `--jobs`."""
+    if not given:
+        yield {}
         return
-
-    def expire(_signum: int, _frame: object) -> None:
-        raise _Timeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    with tempfile.TemporaryDirectory(prefix="novikoff-plugin-faults-") as folder:
+        yield {name: replace(plugin, board=folder) for name, plugin in given.items()}
 
 
 def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,
@@ -266,12 +543,35 @@ def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,
     return out
 
 
-def steps_of(name: str, run: OnlineUpdates) -> tuple[Fraction, ...]:
-    """Every update's `tau`, for a step that reads it; PluginFault when an update of the
-    plug-in's trace is not along `y x` (it has no step)."""
-    assert run.steps is not None
+def runner(plugin: Plugin, kind: str) -> Runner:
+    """The campaign's runner of `plugin` for runs of `kind` (ValueError: a kind plug-ins
+    do not make; PluginFault: its function cannot be called so)."""
+    if kind not in CONTRACTS:
+        raise ValueError(f"{plugin.name} is a plug-in, which makes {' or '.join(KINDS)} runs: "
+                         f"its steps cannot bind {kind} rows")
+    plugin.takes(plugin.load(), kind)
+    return partial(_online_run if kind == "online" else _batch_runs, plugin)
+
+
+def _online_run(plugin: Plugin, scenario: Scenario) -> OnlineUpdates:
+    """A user's online algorithm on a scenario, within the campaign's limit: as many updates
+    as `max_epochs` cyclic epochs could make (`Plugin.run` caps it further)."""
+    return plugin.run(scenario.data, scenario.u, scenario.max_epochs * scenario.data.n)
+
+
+def _batch_runs(plugin: Plugin, scenario: Scenario) -> tuple[BatchRun, ...]:
+    """A user's batch algorithm on a scenario, from each start of the built-in batch runs
+    (`verify.runs.batch.batch_starts`: 0, -u, a seeded one), at most `max_iterations`."""
+    return tuple(plugin.run_batch(scenario.data, scenario.u, start, scenario.max_iterations)
+                 for start in batch_starts(scenario))
+
+
+def steps_of(name: str, run: object) -> None:
+    """PluginFault when an update of a plug-in's online trace is not along `y x` (it has no
+    step `tau`), for a step that reads `tau` (other runs: nothing to check)."""
+    if not isinstance(run, OnlineUpdates) or run.steps is None:
+        return
     for k, tau in enumerate(run.steps):
         if tau is None:
             raise PluginFault(f"plug-in {name}: update {k} on {run.data.name} is not along "
                               "y x, so it has no step tau (a step of the proof reads tau)")
-    return run.steps  # type: ignore[return-value]

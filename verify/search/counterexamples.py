@@ -8,6 +8,13 @@ numerators and denominators) while it still refutes; the kernel re-checks the fi
 
 The screen is bounded by a count of points (`SearchBudget.points`), never by the clock: the
 batches come in a fixed order from a fixed seed, and the last one is cut to what is left.
+
+Hypotheses all linear in scalars may instead get a point from one feasibility LP
+(`linear_point`): the vacuity check's quick way to "they can hold together" when the screen's
+small values miss (a chain `x_k >= x_{k-1} + 1` needs `x_k >= k`, and the whole budgeted
+search for a contradiction then ran, and failed, at every step of such a proof). Rounded to
+nearby rationals, the point counts only once the kernel has checked it, and it can only ever
+show hypotheses satisfiable (never a step vacuous), so no verdict depends on it.
 """
 
 from __future__ import annotations
@@ -18,13 +25,16 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+import sympy
+from sympy.polys.rings import PolyElement
 
 from perceptron.numbers import to_float
-from verify.kernel import Counterexample, gram_pair
+from verify.kernel import Counterexample, Judgement, gram_pair
 from verify.kernel.algebra import holds
-from verify.search.polynomials import Context, fraction
+from verify.search.polynomials import Context, PerElement, fraction, symbols_of
+from verify.search.rationalize import nearby
 from verify.search.shrinking import GRID, GreedyShrinker
-from verify.search.work import Work
+from verify.search.work import SearchBudget, Work
 
 SMALL_GRID = GRID[:5]
 GRID_POINTS = 1 << 17
@@ -40,6 +50,7 @@ class _Poly:
 
     terms: tuple[tuple[Fraction, tuple[int, ...]], ...]
     kind: str
+    used: frozenset[int] = frozenset()  # the generators its terms read
 
     def floats(self, gens: dict[int, np.ndarray], size: int) -> np.ndarray:
         total = np.zeros(size)
@@ -62,6 +73,39 @@ class _Poly:
         return total
 
 
+def _terms(poly: PolyElement) -> tuple[tuple[tuple[Fraction, tuple[int, ...]], ...],
+                                      frozenset[int]]:
+    """`poly`'s terms with `Fraction` coefficients, and the generators it uses."""
+    terms = tuple((fraction(c), m) for m, c in poly.items())
+    return terms, frozenset(i for _, m in terms for i, e in enumerate(m) if e)
+
+
+_read = PerElement(_terms)
+
+
+MEMO_POINTS = 1 << 12  # the screen's values of a fact are kept for batches up to this size
+_FLOATS: dict[tuple[object, ...], tuple[np.ndarray, object, np.ndarray]] = {}
+
+
+def _memo_floats(fact: _Poly, gens: dict[int, np.ndarray], size: int,
+                 where: tuple[np.ndarray, int, int, object]) -> np.ndarray:
+    """`fact`'s float values at the screen's fixed points `where` (batch, how many,
+    dimension, which generator each name is), computed once per process: the steps of a
+    proof screen the same points against the hypotheses they share. The batch and the terms
+    (one tuple per ring element, `_read`) are held with the values, so that their `id`s,
+    in the key, stay their own; the values are read-only."""
+    batch, *rest = where
+    key = (id(batch), *rest, id(fact.terms))
+    known = _FLOATS.get(key)
+    if known is None or known[0] is not batch or known[1] is not fact.terms:
+        if len(_FLOATS) >= 1 << 12:
+            _FLOATS.clear()
+        values = fact.floats(gens, size)
+        values.flags.writeable = False
+        known = _FLOATS[key] = batch, fact.terms, values
+    return known[2]
+
+
 def _screen(kind: str, value: np.ndarray) -> np.ndarray:
     """Where `value (kind) 0` looks true in floats: `>=` is lenient, `>` and `==` are strict.
 
@@ -79,15 +123,14 @@ class CounterexampleSearch:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         kinds = [h.kind for h in ctx.judgement.hypotheses]
-        polys = [*ctx.hyps, ctx.gap]
-        self.facts = [
-            _Poly(tuple((fraction(c), m) for m, c in p.items()), kind)
-            for p, kind in zip(polys, [*kinds, ctx.judgement.claim.kind], strict=True)
-        ]
-        used = {i for p in polys for m in p for i, e in enumerate(m) if e}
+        polys = [_read(p) for p in (*ctx.hyps, ctx.gap)]
+        self.facts = [_Poly(terms, kind, found) for (terms, found), kind
+                      in zip(polys, [*kinds, ctx.judgement.claim.kind], strict=True)]
+        used = set().union(*(found for _, found in polys))
         self.gens = {i: gram_pair(ctx.symbols[i]) or ctx.symbols[i].name for i in sorted(used)}
         self.scalars = ctx.scalars
         self.vectors = ctx.vectors
+        self.layout = (tuple(self.gens.items()), self.scalars, self.vectors)  # gens from points
 
     # -- exact side -------------------------------------------------------------------------
 
@@ -130,15 +173,18 @@ class CounterexampleSearch:
             for num, den, x in batches:
                 work.check_guard("the counterexample search")
                 size = work.grant("points", num.shape[1])
-                found = self._screen(num[:, :size], den[:, :size], x[:, :size], dimension)
+                same = (x, size) if quick and size <= MEMO_POINTS else None  # the same points
+                found = self._screen(num[:, :size], den[:, :size], x[:, :size], dimension, same)
                 if found is not None:
                     return self.shrink(found, work) if shrink else found
         return None
 
-    def _screen(self, num: np.ndarray, den: np.ndarray, x: np.ndarray, dimension: int
-                ) -> Counterexample | None:
+    def _screen(self, num: np.ndarray, den: np.ndarray, x: np.ndarray, dimension: int,
+                same: tuple[np.ndarray, int] | None = None) -> Counterexample | None:
         """The simplest point (numerators `num`, denominators `den`, float values `x`) that
-        looks like a counterexample in floats and is one exactly, or None."""
+        looks like a counterexample in floats and is one exactly, or None. `same`: the points
+        are the screen's fixed ones (`_quick_batches`, which batch and how many), whose values
+        of each fact are kept (`_memo_floats`)."""
         size = num.shape[1]
         gens: dict[int, np.ndarray] = {}
         for i, name in self.gens.items():
@@ -147,14 +193,23 @@ class CounterexampleSearch:
             else:
                 a, b = (self._coordinates(x, v, dimension) for v in name)
                 gens[i] = sum((a[k] * b[k] for k in range(dimension)), np.zeros(size))
-        mask = np.ones(size, dtype=bool)
+        left = np.arange(size)  # the points every fact so far holds at
         *hyps, claim = self.facts
+
+        def floats(fact: _Poly) -> np.ndarray:  # its values at the points left
+            if same is None:  # the generators it reads, at those points
+                return fact.floats({i: gens[i] if left.size == size else gens[i][left]
+                                    for i in fact.used}, left.size)
+            values = _memo_floats(fact, gens, size, (*same, dimension, self.layout))
+            return values if left.size == size else values[left]
+
         for fact in hyps:
-            mask &= _screen(fact.kind, fact.floats(gens, size))
-            if not mask.any():  # no point left: the other facts need not be evaluated
+            holds = _screen(fact.kind, floats(fact))
+            if not holds.any():  # no point left: the other facts need not be evaluated
                 return None
-        mask &= ~_screen(claim.kind, claim.floats(gens, size))
-        candidates = np.flatnonzero(mask)
+            if not holds.all():  # the later facts are evaluated at the points left only
+                left = left[holds]
+        candidates = left[~_screen(claim.kind, floats(claim))]
         if candidates.size == 0:
             return None
         near, below = num[:, candidates], den[:, candidates]  # the simplest first
@@ -242,3 +297,62 @@ class _Refuting(GreedyShrinker[Counterexample]):
     def guard(self) -> None:
         if self.work is not None:
             self.work.check_guard("shrinking a counterexample")
+
+
+def linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample | None:
+    """A point (scalars; every vector 0 in dimension 1) that an LP finds for the hypotheses
+    of `judgement`, or None when one is not linear in scalars, the LP is over the budget's
+    size, or it finds none (strict facts hold with a margin: the LP maximises it, up to 1)."""
+    from scipy.optimize import linprog  # the search's LP solver, loaded with the search
+
+    facts = judgement.hypotheses
+    symbols = sorted(set().union(*(symbols_of(f.expr) for f in facts)), key=lambda s: s.name)
+    if not facts or any(gram_pair(s) is not None for s in symbols):
+        return None
+    if not budget.lp_rows >= len(facts) or not budget.lp_columns > len(symbols):
+        return None
+    n, column = len(symbols), {s: k for k, s in enumerate(symbols)}
+    rows, bounds, kinds = [], [], []
+    for fact in facts:
+        if (form := _linear(fact.expr)) is None:
+            return None
+        constant, coefficients = form
+        row = np.zeros(n + 1)
+        for symbol, coeff in coefficients:
+            row[column[symbol]] = coeff
+        row[n] = -1.0 if fact.kind == ">" else 0.0  # a strict fact holds with the margin t
+        rows.append(-row)  # fact (kind) 0: -(a x) [+ t] <= c, or a x == -c
+        bounds.append(constant)
+        kinds.append(fact.kind)
+    inequality = [k != "==" for k in kinds]
+    a, b = np.array(rows), np.array(bounds)
+    cost = np.zeros(n + 1)
+    cost[n] = -1.0  # maximise the margin
+    result = linprog(
+        cost, A_ub=a[inequality] if any(inequality) else None,
+        b_ub=b[inequality] if any(inequality) else None,
+        A_eq=-a[[not i for i in inequality]] if not all(inequality) else None,
+        b_eq=-b[[not i for i in inequality]] if not all(inequality) else None,
+        bounds=[(None, None)] * n + [(0.0, 1.0)], method="highs-ds",
+        options={"maxiter": budget.lp_iterations, "presolve": True})
+    if result.status != 0 or result.x is None or (">" in kinds and not result.x[n] > 0):
+        return None  # none, or strict facts that hold with no margin
+    values = {s.name: nearby(float(v)) for s, v in zip(symbols, result.x, strict=False)}
+    return Counterexample({**{name: Fraction(0) for name in judgement.scalars}, **values},
+                          {name: (Fraction(0),) for name in judgement.vectors})
+
+
+@lru_cache(maxsize=1 << 14)
+def _linear(expr: sympy.Expr) -> tuple[float, tuple[tuple[sympy.Symbol, float], ...]] | None:
+    """`expr` (an expanded polynomial, as the kernel's facts are) as a constant and the
+    coefficient of each symbol, in floats; None unless it is of degree at most 1."""
+    constant, coefficients = 0.0, []
+    for term in sympy.Add.make_args(expr):
+        coeff, rest = term.as_coeff_Mul()
+        if rest == 1:
+            constant += float(coeff)
+        elif rest.is_Symbol:
+            coefficients.append((rest, float(coeff)))
+        else:
+            return None
+    return constant, tuple(coefficients)

@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.optimize import linprog
-from scipy.sparse import coo_matrix
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Sos
+from verify.search.polynomials import PerElement, degree
 from verify.search.work import Work
 
 # -- the columns -------------------------------------------------------------------------------
@@ -49,10 +48,10 @@ class Term:
     strict: bool = False
     square: Callable[[], Sos] | None = None
 
-    @cached_property
+    @property
     def degree(self) -> int:
         """Total degree of `poly` (0 for the zero polynomial)."""
-        return max((sum(monomial) for monomial in self.poly), default=0)
+        return degree(self.poly)
 
     @cached_property
     def sigma(self) -> tuple[Sos, ...]:
@@ -79,6 +78,9 @@ def charge(work: Work, poly: PolyElement) -> None:
 
 
 # -- the LP -----------------------------------------------------------------------------------
+
+_floats = PerElement(lambda poly: (tuple(poly), [float(c) for c in poly.values()]))
+"""A column's monomials and its coefficients in floats, in one order."""
 
 ITERATION_LIMIT = 1  # scipy's status for "iteration limit reached"
 
@@ -107,15 +109,18 @@ def solve_lp(
     if not covered.issuperset(target):
         return None  # a row `-c * coeff == 0` with c >= 1: infeasible, no solver needed
     work.check_guard("an LP")
+    from scipy.optimize import linprog  # when an LP is solved (SciPy's import is 0.6 s)
+    from scipy.sparse import coo_matrix
+
     index: dict[tuple[int, ...], int] = {}
     rows: list[int] = []
     cols: list[int] = []
     data: list[float] = []
     for k, poly in enumerate(columns):
-        for monomial, coeff in poly.items():
-            rows.append(index.setdefault(monomial, len(index)))
-            cols.append(k)
-            data.append(float(coeff))
+        monomials, values = _floats(poly)
+        rows += [index.setdefault(monomial, len(index)) for monomial in monomials]
+        cols += [k] * len(values)
+        data += values
     a_eq = coo_matrix((data, (rows, cols)), shape=(len(index), n)).tocsr()
     cost = np.concatenate([np.ones(n_terms), np.zeros(n_free), [0.0]])
     bounds = [(0.0, None)] * n_terms + [(None, None)] * n_free + [(1.0, None)]

@@ -7,24 +7,44 @@ exact re-solve after the LP works on the same dictionaries.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Generic, TypeVar
 
 import sympy
 from sympy import QQ
-from sympy.polys.rings import PolyElement, ring
+from sympy.polys.rings import PolyElement, PolyRing, ring
 
 from proofs.language.terms import Vec, gram
 from verify.kernel import GramMinor, Judgement, NormSquare, Product, Sos, Square, gram_pair
 from verify.search.work import DEFAULT_BUDGET, Work
 
 Hint = sympy.Expr | Vec
+T = TypeVar("T")
 
 
-def degree(poly: PolyElement) -> int:
-    """Total degree; 0 for the zero polynomial."""
-    return max((sum(monomial) for monomial in poly), default=0)
+class PerElement(Generic[T]):
+    """`compute(poly)` once per ring element: the steps of a proof share the elements of
+    their hypotheses (`expanded`), and nothing in the search changes one in place. Each is
+    held with its value, so that no other element takes its `id` (at most `size` of them)."""
+
+    def __init__(self, compute: Callable[[PolyElement], T], size: int = 1 << 13) -> None:
+        self.compute, self.size = compute, size
+        self.known: dict[int, tuple[PolyElement, T]] = {}
+
+    def __call__(self, poly: PolyElement) -> T:
+        known = self.known.get(id(poly))
+        if known is None or known[0] is not poly:
+            if len(self.known) >= self.size:
+                self.known.clear()
+            known = self.known[id(poly)] = poly, self.compute(poly)
+        return known[1]
+
+
+degree = PerElement(lambda poly: max((sum(m) for m in poly), default=0))
+"""Total degree; 0 for the zero polynomial."""
 
 
 def fraction(value: object) -> Fraction:
@@ -35,6 +55,27 @@ def fraction(value: object) -> Fraction:
 def rational(value: Fraction) -> sympy.Rational:
     """A `Fraction` as a SymPy rational."""
     return sympy.Rational(value.numerator, value.denominator)
+
+
+@lru_cache(maxsize=256)
+def ring_of(symbols: tuple[sympy.Symbol, ...]) -> tuple[PolyRing, tuple[PolyElement, ...]]:
+    """QQ[symbols] and its generators, made once per tuple of symbols (each step of a proof
+    over the same names searches in the same ring)."""
+    R, *gens = ring(symbols, QQ)
+    return R, tuple(gens)
+
+
+@lru_cache(maxsize=1 << 14)
+def expanded(R: PolyRing, expr: sympy.Expr) -> PolyElement:
+    """`expr` expanded in `R`, once per process: every step of a long proof restates the
+    hypotheses of the steps it uses (nothing in the search changes a ring element in place)."""
+    return R.from_expr(sympy.sympify(expr))
+
+
+@lru_cache(maxsize=1 << 14)
+def symbols_of(expr: sympy.Expr) -> frozenset[sympy.Symbol]:
+    """The symbols of `expr`, once per process (SymPy recomputes them at every call)."""
+    return frozenset(expr.free_symbols)
 
 
 class Context:
@@ -51,7 +92,8 @@ class Context:
         # must not change the ring, the half basis or the work charged (issue 28, item 4)
         vectors: set[str] = set()
         scalars: set[str] = set()
-        found: set[sympy.Symbol] = set(judgement.symbols())
+        found: set[sympy.Symbol] = set().union(
+            *map(symbols_of, (h.expr for h in (*judgement.hypotheses, judgement.claim))))
         for hint in self.scalar_hints:
             found |= hint.free_symbols
         for vec in self.vector_hints:
@@ -68,7 +110,8 @@ class Context:
         # a Gram-named symbol spelt unsorted (`<b,a>`) is its own generator, as in the kernel
         grams |= {symbol for symbol in found if gram_pair(symbol) is not None}
         symbols = [sympy.Symbol(name) for name in self.scalars] + sorted(grams, key=str)
-        self.ring, *self.gens = ring(symbols, QQ)
+        self.ring, gens = ring_of(tuple(symbols))
+        self.gens = list(gens)
         self.symbols: tuple[sympy.Symbol, ...] = tuple(symbols)
         # generators by symbol and by (sorted) vector pair: dict lookups, not `tuple.index`
         # (which compared SymPy symbols one by one: millions of `__eq__` calls per proof)
@@ -91,7 +134,7 @@ class Context:
     def poly(self, expr: sympy.Expr) -> PolyElement:
         """`expr` expanded in the ring (memoised: vector coefficients repeat a lot)."""
         if expr not in self._polys:
-            self._polys[expr] = self.ring.from_expr(sympy.sympify(expr))
+            self._polys[expr] = expanded(self.ring, expr)
         return self._polys[expr]
 
     def expr(self, poly: PolyElement) -> sympy.Expr:
@@ -147,8 +190,9 @@ class Context:
     def hyp_product(self, hyps: Iterable[int]) -> PolyElement:
         """`prod(hypotheses[i])` in the ring (memoised by prefix: products share factors)."""
         combo = tuple(hyps)
-        if combo not in self._hyp_products:
-            self._hyp_products[combo] = self.hyp_product(combo[:-1]) * self.hyps[combo[-1]]
+        if combo not in self._hyp_products:  # one factor: the hypothesis itself (1 * h is h)
+            self._hyp_products[combo] = self.hyps[combo[0]] if len(combo) == 1 else (
+                self.hyp_product(combo[:-1]) * self.hyps[combo[-1]])
         return self._hyp_products[combo]
 
     def monomials(self, max_degree: int) -> list[PolyElement]:

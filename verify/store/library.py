@@ -17,7 +17,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -53,10 +53,15 @@ def search_fingerprint() -> str:
     return digest.hexdigest()
 
 
+_srepr = lru_cache(maxsize=1 << 14)(sympy.srepr)
+"""`sympy.srepr`, once per expression: each step of a long proof keys the hypotheses of all
+the steps it uses (printing them was most of such a proof's time)."""
+
+
 def _hint(hint: sympy.Expr | Vec) -> str:
     if isinstance(hint, Vec):
-        return "vec(" + ", ".join(f"{n}: {sympy.srepr(c)}" for n, c in hint.items()) + ")"
-    return sympy.srepr(hint)
+        return "vec(" + ", ".join(f"{n}: {_srepr(c)}" for n, c in hint.items()) + ")"
+    return _srepr(hint)
 
 
 def key_of(purpose: Purpose, judgement: Judgement, origins: Sequence[str],
@@ -65,8 +70,8 @@ def key_of(purpose: Purpose, judgement: Judgement, origins: Sequence[str],
     lines = [purpose, repr(budget), "vectors " + " ".join(judgement.vectors),
              "scalars " + " ".join(judgement.scalars), "origins " + "|".join(origins),
              *(f"hint {_hint(h)}" for h in hints),
-             *(f"hypothesis {h.kind} {sympy.srepr(h.expr)}" for h in judgement.hypotheses),
-             f"claim {judgement.claim.kind} {sympy.srepr(judgement.claim.expr)}"]
+             *(f"hypothesis {h.kind} {_srepr(h.expr)}" for h in judgement.hypotheses),
+             f"claim {judgement.claim.kind} {_srepr(judgement.claim.expr)}"]
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 

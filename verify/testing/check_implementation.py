@@ -39,8 +39,8 @@ from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, exact
 from perceptron.result import RunResult
-from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario, margin
 from verify.testing.check_run import TheoryReport, check_run
 from verify.testing.protocol import (
     FULL_RUN,
@@ -54,7 +54,6 @@ from verify.testing.protocol import (
     vector_text,
     w_hint,
 )
-from verify.vocabulary import margin
 
 #: The default sources: the campaigns' by their names, and the protocol's fixed scenarios.
 SOURCES = ("tight", "adversary", "generated", PROTOCOL)

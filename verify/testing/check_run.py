@@ -4,8 +4,9 @@
   just the iterates `w_0, ..., w_T` some implementation produced, floats taken as their exact binary
   values) and checks, at every update and every state, that each step is a legal perceptron update
   and that the Block–Novikoff inequalities hold. The inequalities are the judgements of
-  `verify.numeric.campaign.canonical_checks()`, evaluated exactly by `verify.numeric.instances`:
-  nothing is re-derived here, so the API checks exactly what the audit checks.
+  `verify.numeric.campaign.canonical_checks()` (read from the canonical proof file and the
+  online runs' update rule), evaluated exactly by `verify.numeric.instances`: nothing is
+  re-derived here, so the API checks exactly what the audit checks.
 - The hypothesis strategies of `perceptron.generators.hypothesis`, re-exported for users' own tests.
 
 Every report has `ok`, per-check verdicts, the first violation with its iteration, and
@@ -36,21 +37,17 @@ from perceptron.geometry.linear import dot, norm2, radius2
 from perceptron.numbers import as_text, exact
 from perceptron.result import RunResult
 from verify.numeric.campaign import canonical_checks
-from verify.numeric.instances import (
-    CompiledJudgement,
-    Instance,
-    InstanceBatch,
-    NumericVerdict,
-    Origin,
-    Provenance,
-)
-from verify.vocabulary import OnlineUpdates, Update, margin, rows
+from verify.numeric.instances import CompiledJudgement, NumericVerdict
+from verify.runs.columns import Instance, InstanceBatch, Origin, Provenance
+from verify.runs.online import KIND as ONLINE
+from verify.runs.online import OnlineUpdates, Update
+from verify.runs.quantity import margin
 
 #: What `check_run` accepts as a run.
 RunLike = RunResult | Trace | StreamTrace | Sequence[Sequence[object]] | np.ndarray
 #: Which rows a check is evaluated on: `initial` (w_0), `update` (one per update), `state`
-#: (one per w_t), or another row set of `verify.vocabulary` (e.g. `example`: every state
-#: against every example), as the canonical check declares.
+#: (one per w_t), or another row set of online runs (`verify.runs.online`; e.g. `example`:
+#: every state against every example), as the canonical check declares.
 Binding = str
 
 #: What each check states, in the run's own units (eta and w_0 as the conventions say).
@@ -487,7 +484,7 @@ class _Checker:
                                              None, skip))
                 continue
             if binding not in batches:
-                batches[binding] = rows(run, binding, self.origin)  # type: ignore[arg-type]
+                batches[binding] = ONLINE.rows(run, binding, self.origin)
             verdict = judgement.check(batches[binding])
             first = None
             instance = verdict.counterexample

@@ -31,8 +31,8 @@ from perceptron.geometry.linear import dot
 from perceptron.geometry.max_margin import max_margin
 from perceptron.numbers import as_text
 from perceptron.result import RunResult
-from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario
 
 #: The name of the source of `protocol()`.
 PROTOCOL = "protocol"

@@ -1,25 +1,54 @@
-"""A step's statement as a reader should meet it: the run an induction ranges over, the
-step's own hypotheses as written, what it inherits from the steps it uses (marked so), and
-its claim in pieces that may break across lines.
+"""A step's statement as a reader should meet it, and as the kernel read it: the run an
+induction ranges over (with what the kernel also assumes of it: invariants carried at every
+state, one-update lemmas at each update), the naturals and the step's own hypotheses, what it
+inherits from the steps it uses (marked so), and its claim in pieces that may break across
+lines.
 
-The kernel's statement (`verify.kernel.rules.Statement`) lists every hypothesis it read;
-this is the author's view of the same step: `norm-growth` is not an unconditional claim but
-"for every run from w = 0, updating w ← w + y x when ..., after t updates: ‖w‖² ≤ t R²".
+Every fact comes from the kernel's statement (`verify.kernel.rules.Statement`), never from a
+second reading of the proof file: a used step's hypotheses are shown only where the kernel
+imported them (an induction's one-update lemma brings none: it is a fact of each update), so
+the theorem a report states is the one the kernel checked (`check --statements`). Only the
+typesetting is the author's: each relation is printed from its source text, `norm-growth` not
+as an unconditional claim but as "for every run from w = 0, updating w ← w + y x when ...,
+after t updates: ‖w‖² ≤ t R²".
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sympy
 
 from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term
+from verify import kernel
 from verify.typeset.written import TEXT, Format, Printer
+from verify.uses import UsedAs, agrees, used_as
 
 Piece = tuple[str, str]
-"""`("text", words)` or `("math", formula)`: a renderer escapes the first, wraps the second."""
+"""`("text", words)` or `("math", formula)`: a renderer escapes the first, wraps the second
+(`joined`)."""
+
+
+def joined(pieces: Sequence[Piece], math: Callable[[str], str],
+           escape: Callable[[str], str]) -> str:
+    """Words and formulas on one line, as every renderer writes a run or a case split:
+    each formula wrapped by `math` (`$...$`, `<math>...</math>`), each run of words escaped
+    by `escape` with the spaces at its edges kept. The escapes of Markdown and LaTeX fold
+    whitespace and drop it at the edges, which once ran words into formulas (`from$w = 0$`,
+    `after$t$updates`)."""
+    out = []
+    for kind, text in pieces:
+        if kind == "math":
+            out.append(math(text))
+            continue
+        words = escape(text.strip())
+        lead = " " if text[:1].isspace() else ""
+        trail = " " if text[-1:].isspace() and words else ""
+        out.append(lead + words + trail)
+    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -27,7 +56,7 @@ class Statement:
     """One step's statement in one format."""
 
     run: tuple[Piece, ...]  # an induction's run, a case split's cases ((): neither)
-    given: tuple[tuple[str, ...], ...]  # the step's own hypotheses, as written, in chunks
+    given: tuple[tuple[str, ...], ...]  # naturals, then the step's own hypotheses, in chunks
     inherited: tuple[tuple[str, tuple[str, ...]], ...]  # (used step, a fact in chunks)
     claim: tuple[str, ...]  # `⊢ claim` in chunks (`Printer.chunks`)
     widths: tuple[int, ...]  # each chunk's length in plain text (to break lines)
@@ -47,48 +76,62 @@ def term_text(term: Term) -> str:
     return str(term.xreplace(renamed))
 
 
-def statement(proof: Proof, step: Step, fmt: Format) -> Statement:
-    """`step` of `proof` in `fmt`, names by the proof's `[notation]`."""
+def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | None,
+              statements: Mapping[str, kernel.Statement | None]) -> Statement:
+    """`step` of `proof` as the kernel read it (`stated`; None: it read no statement, and
+    the step's own hypotheses are shown), in `fmt`, names by the proof's `[notation]`;
+    `statements` holds the kernel's statements of the steps it uses, by id (`verify.uses`)."""
     notation: Mapping[str, str] = proof.notation
     printer, plain = Printer(fmt, notation), Printer(TEXT, notation)
-    inherited = tuple((used, tuple(printer.chunks(text)))
-                      for used, text in inherited_facts(proof, step))
-    claim = printer.chunks(step.claim.text, "⊢")
-    widths = tuple(len(c) for c in plain.chunks(step.claim.text, "⊢"))
-    given = tuple(tuple(printer.chunks(h.text)) for h in step.hypotheses)
-    return Statement(_rule(step, printer), given, inherited, tuple(claim), widths)
+    if stated is None:
+        own, inherited, naturals, exists = [h.text for h in step.hypotheses], [], [], ()
+        uses: tuple[UsedAs, ...] = ()
+    else:
+        uses = used_as(step, stated, statements)
+        if not agrees(stated, uses):
+            raise ValueError(f"{step.id}: the uses read here are not the kernel's: "
+                             f"{stated.run}")
+        own = [h.text for h, o in zip(stated.hypotheses, stated.origins, strict=True) if not o]
+        inherited = [(o, h.text) for h, o in zip(stated.hypotheses, stated.origins,
+                                                 strict=True) if o]
+        counter = step.rule.variable if isinstance(step.rule, Induction) else None
+        naturals = [n for n in sorted(stated.naturals) if n != counter]
+        exists = stated.exists
+    given = [(fmt.natural(printer.expression(n)),) for n in naturals]
+    given += [tuple(printer.chunks(text)) for text in own]
+    facts = []
+    for origin, text in inherited:
+        source, substituted = written(text)
+        facts.append((origin + substituted, tuple(printer.chunks(source))))
+    claim_text = step.claim.text if stated is None else stated.claim.text
+    claim, shown = printer.chunks(claim_text), plain.chunks(claim_text)
+    claim[0] = fmt.row([*_turnstile(printer, exists), claim[0]])
+    shown[0] = TEXT.row([*_turnstile(plain, exists), shown[0]])
+    return Statement(_rule(step, printer, uses), tuple(given), tuple(facts), tuple(claim),
+                     tuple(len(c) for c in shown))
 
 
-def inherited_facts(proof: Proof, step: Step) -> list[tuple[str, str]]:
-    """What `step` inherits through `uses`, each fact with the use that brings it: the used
-    step's hypotheses (its own, then what it inherits in turn), then its claim, as the kernel
-    reads a used statement (`verify.kernel.rules.statement`); a fact the step states itself,
-    or that an earlier use brought already, is listed once.
-
-    Every inherited hypothesis is marked, not only the used claims: a reader who sees only
-    `From update-expand: ...` would not know the step also assumes what update-expand did.
-    """
-    by_id = {s.id: s for s in proof.steps}
-    seen = {h.text for h in step.hypotheses}
-    out: list[tuple[str, str]] = []
-
-    def facts(used: Step, depth: int) -> list[str]:
-        inner = [t for u in used.uses if u.step in by_id and depth < len(by_id)
-                 for t in facts(by_id[u.step], depth + 1)]
-        return [*(h.text for h in used.hypotheses), *inner, used.claim.text]
-
-    for use in step.uses:
-        if use.step not in by_id:
-            continue
-        for text in facts(by_id[use.step], 0):
-            if text not in seen:
-                seen.add(text)
-                out.append((str(use), text))
-    return out
+def _turnstile(printer: Printer, exists: tuple[str, ...]) -> list[str]:
+    """`⊢`, or `⊢ ∃ B:` before a claim that some B exists (the kernel's `exists`)."""
+    fmt = printer.fmt
+    return [fmt.op("⊢"), *([fmt.exists([printer.expression(n) for n in exists])]
+                           if exists else [])]
 
 
-def _rule(step: Step, printer: Printer) -> tuple[Piece, ...]:
-    """An induction's run in words and formulas; a case split's cases."""
+def written(text: str) -> tuple[str, str]:
+    """A kernel relation's text apart: its source text, and the substitutions instances
+    applied to it (the kernel writes `text [a := w, b := u]`, one bracket per instance) as
+    words for a label, ` with a := w, b := u` (empty when there are none)."""
+    done: list[str] = []
+    while text.endswith("]") and " [" in text:
+        text, _, substitution = text.rpartition(" [")
+        done.insert(0, re.sub(r"<(\w+),(\w+)>", r"dot(\1, \2)", substitution[:-1]))
+    return text, (" with " + ", then ".join(done)) if done else ""
+
+
+def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...]) -> tuple[Piece, ...]:
+    """An induction's run in words and formulas (with the invariants the kernel carries at
+    every state and the one-update lemmas it assumes at each update); a case split's cases."""
     rule = step.rule
     if isinstance(rule, CaseSplit):
         on = printer.expression(term_text(rule.on))
@@ -117,6 +160,12 @@ def _rule(step: Step, printer: Printer) -> tuple[Piece, ...]:
         for k, fact in enumerate(rule.hypotheses):
             pieces += [("text", ", ")] if k else []
             pieces.append(("math", printer.relation(fact.text)))
+    for kind, opening in (("carried", ", where at every state "),
+                          ("lemma", ", at each update also ")):
+        for k, used in enumerate(u for u in uses if u.kind == kind):
+            source, substituted = written(used.statement.claim.text)
+            pieces += [("text", ", " if k else opening), ("math", printer.relation(source)),
+                       ("text", f" ({used.statement.step}{substituted})")]
     pieces += [("text", ", after "), ("math", printer.expression(rule.variable)),
                ("text", " updates:")]
     return tuple(pieces)

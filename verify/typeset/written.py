@@ -77,6 +77,14 @@ class Format(ABC):
         """`sum(j in lo..hi, body)` (Σ from j = lo to hi), or with `hi` None, `sum(j in M,
         body)` (Σ over j in the set `lo`)."""
 
+    @abstractmethod
+    def natural(self, name: str) -> str:
+        """`name ∈ ℕ`, a printed name declared natural."""
+
+    @abstractmethod
+    def exists(self, names: Sequence[str]) -> str:
+        """`∃ a, b:` before a claim that values of the printed names exist."""
+
 
 class Latex(Format):
     """LaTeX math (amsmath)."""
@@ -122,6 +130,12 @@ class Latex(Format):
         if hi is None:
             return rf"\sum_{{{index} \in {lo}}} {body}"
         return rf"\sum_{{{index}={lo}}}^{{{hi}}} {body}"
+
+    def natural(self, name: str) -> str:
+        return rf"{name} \in \mathbb{{N}}"
+
+    def exists(self, names: Sequence[str]) -> str:
+        return rf"\exists\, {', '.join(names)}\colon"
 
 
 class MathML(Format):
@@ -179,6 +193,12 @@ class MathML(Format):
         return (f"<mrow><munderover>{sigma}<mrow>{index}<mo>=</mo>{lo}</mrow>"
                 f"<mrow>{hi}</mrow></munderover>{body}</mrow>")
 
+    def natural(self, name: str) -> str:
+        return f'<mrow>{name}<mo>&#x2208;</mo><mi mathvariant="normal">&#x2115;</mi></mrow>'
+
+    def exists(self, names: Sequence[str]) -> str:
+        return f'<mrow><mo>&#x2203;</mo>{"<mo>,</mo>".join(names)}<mo>:</mo></mrow>'
+
 
 class Text(Format):
     """Plain Unicode, one line: y⟨w, x⟩ ≤ 0, ‖x‖² ≤ R², t·γ_u² ≤ R²."""
@@ -226,6 +246,12 @@ class Text(Format):
 
     def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
         return f"Σ_{{{index} ∈ {lo if hi is None else f'{lo}..{hi}'}}} {body}"
+
+    def natural(self, name: str) -> str:
+        return f"{name} ∈ ℕ"
+
+    def exists(self, names: Sequence[str]) -> str:
+        return f"∃ {', '.join(names)}:"
 
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

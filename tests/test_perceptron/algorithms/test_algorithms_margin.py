@@ -21,7 +21,7 @@ from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from perceptron.generators.hypothesis import seeded_separable, separable_data
 from perceptron.geometry.linear import norm2, radius2
-from verify.vocabulary import margin
+from verify.runs.quantity import margin
 
 
 def dot(a: Vector, b: Vector) -> Fraction:

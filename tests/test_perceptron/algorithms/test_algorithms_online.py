@@ -321,3 +321,14 @@ def test_integer_arrays_are_validated() -> None:
         run_arrays(np.array([[1]]), np.array([0]))
     big = run_arrays(np.array([[2**64], [-1]], dtype=object), np.array([1, -1]))
     assert big.arithmetic == ("object",) and big.converged
+
+
+def test_a_bias_on_data_over_a_denominator_beyond_int64_runs() -> None:
+    """Regression: the bias column of the integer form (the common denominator itself) was
+    made in int64 before the check that it fits, so `novikoff run --bias` on data over a
+    denominator of 2^64 + 1 ended in an OverflowError traceback."""
+    big = 2**64 + 1
+    data = Dataset(((Fraction(1, big),), (Fraction(-3, big),)), (1, -1), "huge denominator")
+    result = run_online(data, Conventions(bias=True))
+    exact = run_online(data, Conventions(bias=True), engine="exact")
+    assert result.converged and result.w == exact.w and result.mistakes == exact.mistakes

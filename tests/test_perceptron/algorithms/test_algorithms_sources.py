@@ -1,7 +1,7 @@
 """Each seed source's algorithm, run in the engine, reproduces that source's own iterates.
 
 The audit checks a source's steps on runs of the source's algorithm (`[numeric] algorithm`,
-`verify.numeric.campaign.source_runner`): its rule at y<w,x> = 0, its sign(0), its bias and its
+`verify.runs.online.source_runner`): its rule at y<w,x> = 0, its sign(0), its bias and its
 indexing. These tests pin that the runs are the source's: the 10-607 worked example, Ng's
 g(0) = +1 (no update on a positive tie), Telgarsky's update on a correctly predicted tie,
 joeyonng's augmented run, Chan's strict M_k (stuck at θ^(0) = 0), and that a campaign keeps
@@ -22,17 +22,11 @@ from proofs.errors import ProofFileError
 from proofs.language.terms import Vec, dot, scalar
 from proofs.proof_file import parse_proof
 from verify.kernel import Fact, Judgement
-from verify.numeric.campaign import (
-    Check,
-    Scenario,
-    engine_runner,
-    generated,
-    run_campaign,
-    source_batch_runner,
-    source_runner,
-)
-from verify.numeric.instances import Origin
-from verify.vocabulary import margin, radius_bound
+from verify.numeric.campaign import Check, generated, run_campaign
+from verify.runs.batch import source_batch_runner
+from verify.runs.columns import Origin
+from verify.runs.online import engine_runner, source_runner
+from verify.runs.quantity import Scenario, margin, radius_bound
 
 
 def dataset(rows: list[tuple[tuple[int, ...], int]], name: str) -> Dataset:

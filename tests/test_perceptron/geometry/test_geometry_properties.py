@@ -160,3 +160,19 @@ def test_tampered_certificates_are_rejected(data: Dataset, bias: bool, draw) -> 
 
 def _still_gordan(data: Dataset, lam: list[Fraction]) -> bool:
     return Inseparable(tuple(lam)).check(data)
+
+
+@given(st.lists(st.one_of(st.integers(-10**30, 10**30), coordinate,
+                          st.builds(str, coordinate), st.booleans()), max_size=12))
+def test_common_denominator_is_the_least_one_for_any_exact_entries(values: list) -> None:
+    """Issue 30: ints and Fractions are read as they are, anything else through `Fraction`
+    (a string, a bool): the same numerators and least common denominator either way."""
+    from math import lcm
+
+    from perceptron.geometry.linear import common_denominator
+
+    exact = [F(v) for v in values]
+    numerators, den = common_denominator(values)
+    assert den == lcm(1, *(q.denominator for q in exact))
+    assert [F(n, den) for n in numerators] == exact
+    assert all(type(n) is int for n in numerators)

@@ -69,6 +69,9 @@ def test_csv_delimiters(tmp_path: Path) -> None:
     ("1,2,-1\n3,4,0\n", 2, 3, "label 0"),
     ("1,2,0\n3,4,1/2\n", 2, 3, "label 1/2"),
     ("1,,1\n", 1, 2, "empty cell"),
+    # trial item 16: a number beyond exact reach was "not a number"
+    ("1,2,1\n1e999999999,1,1\n", 2, 1, "exponent out of range in '1e999999999'"),
+    ("1,2,1\n1,-2.5E-999999999,1\n", 2, 2, "exponent out of range"),
 ])
 def test_csv_errors_name_file_line_column(tmp_path: Path, text: str, line: int, column: int,
                                           words: str) -> None:

@@ -177,7 +177,7 @@ def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
 @pytest.mark.parametrize(
     ("numeric", "problem"),
     [
-        ('[numeric]\nrun = "kernel"', "numeric.run must be one of"),
+        ('[numeric]\nrun = "no kind"', "numeric.run must name a run kind"),
         ('[numeric]\nrun = "online"\nnames = { z = "w" }', "undeclared name 'z'"),
         ('[numeric]\nrun = "online"\nnames = { th = 3 }', "expressions"),
         ('[numeric]\nrun = "online"\nfoo = 1', "unknown key 'foo'"),
@@ -189,6 +189,34 @@ def test_bad_numeric_declarations_are_rejected(numeric: str, problem: str):
 
     with pytest.raises(ProofFileError, match=problem):
         parse_proof(_proof_text(numeric), "p")
+
+
+def test_a_run_kind_nobody_registered_is_refused_naming_the_registered_ones(tmp_path):
+    """A well-formed `run` is read by the parser (users register kinds of their own); the
+    audit refuses one the registry does not have, in one line with the closest name."""
+    path = tmp_path / "p.toml"
+    path.write_bytes(_proof_text('[numeric]\nrun = "onlin"'))
+    audit = run_audit([str(path)], budget="small")
+    assert audit.proofs == () and len(audit.errors) == 1
+    assert "no run kind 'onlin' (closest: 'online'); registered: online, batch, single-pass" \
+        in audit.errors[0]
+    assert audit.errors[0].startswith(f"{path}:5:8: numeric.run = 'onlin'")  # placed
+
+
+def test_every_unknown_name_of_numeric_names_is_reported_at_once_each_placed(tmp_path):
+    """Regression (closing note of issue 27): only the first bad entry of `[numeric] names`
+    was reported, and without its line and column."""
+    path = tmp_path / "p.toml"
+    path.write_bytes(_proof_text('[numeric]\nrun = "online"\n'
+                                 'names = { th = "iterat", y = "1/w", k = "labl + t" }'))
+    audit = run_audit([str(path)], budget="small")
+    assert audit.proofs == ()
+    assert [e.split(": ")[0] for e in audit.errors] == [f"{path}:6:17", f"{path}:6:31",
+                                                        f"{path}:6:42"]
+    assert "numeric.names.th = 'iterat': 'iterat' is no quantity of online runs" \
+        in audit.errors[0]
+    assert "numeric.names.y = '1/w'" in audit.errors[1]
+    assert "numeric.names.k = 'labl + t': 'labl' is no quantity" in audit.errors[2]
 
 
 def test_undeclared_proofs_are_not_checked_on_runs(audit: Audit):

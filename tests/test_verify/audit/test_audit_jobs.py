@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from verify.audit.job import Verdicts, _merged, _numeric, run_audit
 from verify.audit.report import to_json
 from verify.numeric import campaign
-from verify.numeric.campaign import Scenario
+from verify.runs.quantity import Scenario
 
 IDS = ["canonical-online", "virtue-online"]
 

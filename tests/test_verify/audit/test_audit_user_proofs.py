@@ -37,6 +37,10 @@ claim = "z + norm2(th) >= 0"
 """
 
 
+#: A built-in proof on runs (quick at --budget small), for the data given with --data.
+GROWTH_ID = "canonical-online"
+
+
 def _write(folder: Path, name: str, text: str) -> str:
     path = folder / name
     path.write_text(text, encoding="utf-8")
@@ -81,7 +85,11 @@ def test_an_expression_of_an_unknown_quantity_is_refused_naming_the_closest(tmp_
     audit = run_audit([bad, good], budget="small")
     assert [p.id for p in audit.proofs] == ["good"]  # the other proof is still audited
     (error,) = audit.errors
-    assert error.startswith(f"{bad}: numeric.names.margin = 'y*dot(w, xx)': 'xx' is no "
+    lines = GROWTH.splitlines()
+    line = next(i for i, text in enumerate(lines) if "margin =" in text)
+    column = lines[line].index("y*dot") + len("y*dot(w, ") + 1  # at the unknown name
+    assert error.startswith(f"{bad}:{line + 1}:{column}: numeric.names.margin = "
+                            "'y*dot(w, xx)': 'xx' is no "
                             "quantity of online runs (closest: 'x'); they offer: G, Gb, J,")
 
 
@@ -119,6 +127,53 @@ def test_a_data_file_that_fails_is_one_line_and_exit_2_the_others_reported(
     assert [p["id"] for p in json.loads(out)["proofs"]] == ["good"]
     errors = [line for line in err.splitlines() if line.startswith("novikoff: error:")]
     assert len(errors) == 1 and "broken.csv:2" in errors[0]
+
+
+def test_every_bad_data_file_is_one_line_naming_it_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Trial item 16: only the first bad `[numeric] data` file was reported, and `--data`
+    errors named the file twice ("nan.csv: nan.csv:2:1: ...")."""
+    _write(tmp_path, "nan.csv", "1,2,1\nnan,1,-1\n")
+    _write(tmp_path, "huge.csv", "1e999999999,1\n")
+    proof = _write(tmp_path, "b.toml", GROWTH % 'data = ["nan.csv", "none.csv", "huge.csv"]')
+    assert main(["audit", proof, "--budget", "small", "--jobs", "1"]) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines()
+              if line.startswith("novikoff: error:")]
+    assert errors == [
+        f"novikoff: error: {proof}: {tmp_path / 'nan.csv'}:2:1: 'nan' is not a finite number "
+        "(NaN and infinities are refused)",
+        f"novikoff: error: {proof}: {tmp_path / 'none.csv'}: no such file",
+        f"novikoff: error: {proof}: {tmp_path / 'huge.csv'}:1:1: exponent out of range in "
+        "'1e999999999': at most 4 digits (|e| < 10000); a number that large or that small "
+        "has no exact value memory could hold"]
+    nan, missing = str(tmp_path / "nan.csv"), str(tmp_path / "none.csv")
+    assert main(["audit", GROWTH_ID, "--data", nan, "--data", missing, "--budget", "small",
+                 "--jobs", "1"]) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines()
+              if line.startswith("novikoff: error:")]
+    assert errors == [f"novikoff: error: {nan}:2:1: 'nan' is not a finite number (NaN and "
+                      "infinities are refused)", f"novikoff: error: {missing}: no such file"]
+
+
+def test_the_audit_takes_the_loaders_limits_it_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Trial item 13: `audit --data wide.csv` said "raise it with --max-cells", an option
+    audit did not have. It has it now (and --max-scaled-bits), passed to the loaders for
+    `--data` and `[numeric] data` alike."""
+    data = _write(tmp_path, "d.csv", "2,1,1\n-1,-3,-1\n1,-1,1\n")  # 9 numbers
+    natural = """title = "t is a natural"\nscalars = ["t"]\nnaturals = ["t"]\n[numeric]
+run = "online"\n%s\n[[step]]\nid = "count"\nclaim = "t >= 0"\n"""
+    proof = _write(tmp_path, "g.toml", natural % "")
+    own = _write(tmp_path, "h.toml", natural % 'data = ["d.csv"]')
+    for args in (["--data", data, proof], [own]):
+        assert main(["audit", *args, "--budget", "small", "--jobs", "1",
+                     "--max-cells", "8"]) == 2
+        errors = [line for line in capsys.readouterr().err.splitlines()
+                  if line.startswith("novikoff: error:")]
+        assert len(errors) == 1 and "raise it with --max-cells" in errors[0], errors
+        assert main(["audit", *args, "--budget", "small", "--jobs", "1",
+                     "--max-cells", "9"]) == 0
+        capsys.readouterr()
 
 
 def test_command_line_data_runs_every_proof_on_it(tmp_path: Path):
@@ -227,3 +282,110 @@ def test_the_api_and_the_fixture_audit_a_lecture_proof(tmp_path: Path):
     assert theory.audit_proof(EXAMPLES / "linear-hinge-bound.toml").passed()
     with pytest.raises(pytest.fail.Exception, match="false-step: has-findings: no-cross-term"):
         theory.audit_proof(EXAMPLES / "false-step.toml")
+
+
+TRIAL = Path(__file__).resolve().parents[2] / "cases" / "trial"
+
+
+def test_only_names_a_proof_file_as_the_summary_shows_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Newcomer trial, item 10: `audit perceptron.toml --only perceptron` said "unknown proof
+    id", though the summary calls the proof `perceptron`: no documented way to the handout
+    of one's own proof among several. `--only` names a proof given by its summary name or
+    its file, a built-in id, or a proof file; what it does not name is not audited (a note
+    says so)."""
+    lecture, other = str(TRIAL / "perceptron.toml"), str(TRIAL / "perceptron-nolemma.toml")
+    handout = tmp_path / "h.md"
+    code = main(["audit", lecture, other, "--only", "perceptron", "--budget", "small",
+                 "--jobs", "1", "--markdown", str(handout)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "perceptron " in out and "perceptron-nolemma" not in out
+    assert f"novikoff: note: {other} was not audited: no --only names it" in err
+    assert handout.read_text().startswith(
+        "# Perceptron convergence (Block 1962, Novikoff 1962): lecture 4\n")  # its handout
+    assert main(["audit", "--only", other, "--budget", "small", "--jobs", "1"]) == 0
+    assert "perceptron-nolemma " in capsys.readouterr().out
+    assert main(["audit", lecture, "--only", "perceptrn"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown proof id 'perceptrn'" in err
+    assert "proofs given: perceptron" in err
+
+
+def test_exit_1_is_documented_where_the_exit_codes_are(capsys: pytest.CaptureFixture[str]):
+    """Newcomer trial, item 11: an unverified proof file gives exit 1, which the README's
+    command table and `--help` did not list (only 0 and 2)."""
+    wrong = str(TRIAL / "perceptron-wrong2.toml")  # R for R**2: one-update-growth refuted
+    assert main(["audit", wrong, "--budget", "small", "--jobs", "1"]) == 1
+    capsys.readouterr()
+    readme = (TRIAL.parents[2] / "README.md").read_text()
+    row = next(line for line in readme.splitlines() if line.startswith("| `novikoff audit"))
+    codes = row.rsplit(" | ", 1)[1]
+    assert "1 when a canonical proof or a proof file audited is not verified" in codes
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    helped = " ".join(capsys.readouterr().out.split())
+    assert "1 when one of them is not verified" in helped and "Exit 0 when" in helped
+
+
+def test_the_text_summary_shows_steps_mostly_vacuous_on_runs():
+    """Newcomer trial, item 14: a step whose hypotheses were false on most of its run
+    instances (the lecture's cauchy-schwarz: the run's u is no unit vector) was said so by
+    the JSON, HTML and LaTeX, not by the text summary."""
+    import dataclasses
+
+    from verify.audit.report import vacuous_lines
+
+    audit = run_audit([str(TRIAL / "perceptron.toml")], budget="small")
+    (proof,) = audit.proofs
+    mostly = [s for s in proof.steps
+              if s.numeric is not None and 2 * s.numeric.vacuous > s.numeric.instances]
+    others = [s for s in proof.steps if s not in mostly]
+    assert "cauchy-schwarz" in {s.step.id for s in mostly} and others
+    text = to_text(audit)
+    section = text[text.index("mostly vacuous on runs"):]
+    for s in mostly:
+        assert (f"  perceptron/{s.step.id}: {s.numeric.vacuous} of {s.numeric.instances} run "
+                "instances vacuous (hypotheses false)") in section
+    assert not any(f"perceptron/{s.step.id}:" in section for s in others)
+    builtin = dataclasses.replace(audit, proofs=(dataclasses.replace(proof, file=False),))
+    assert vacuous_lines(builtin)[2:] == [
+        f"  perceptron: {len(mostly)} steps (how many instances: in --json and the reports)"]
+
+
+def test_every_error_of_a_refused_file_is_a_line_and_nothing_audited_prints_no_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Newcomer trial, item 16: the audit printed only the first of a file's errors (two bad
+    `[numeric] names` entries: one line), and for a file it could not read at all still
+    "failed · no canonical proof audited" and an empty summary table."""
+    text = (GROWTH % "").replace('names = { th = "w", margin = "y*dot(w, x)" }',
+                                 'names = { th = "w", nosuch = "w", other = "x" }')
+    bad = _write(tmp_path, "bad.toml", text)
+    assert main(["audit", bad, "--budget", "small", "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no verdict line, no empty table
+    lines = [x for x in err.splitlines() if x.startswith("novikoff: error:")]
+    assert [x.split(": ", 3)[-1] for x in lines] == [
+        "numeric.names binds undeclared name 'nosuch'",
+        "numeric.names binds undeclared name 'other'"]
+    unreadable = tmp_path / "binary.toml"
+    unreadable.write_bytes(b"\xff\xfe\x00")
+    assert main(["audit", str(unreadable), "--budget", "small"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "not UTF-8" in err
+    good = _write(tmp_path, "good.toml", GROWTH % "")
+    assert main(["audit", str(unreadable), good, "--budget", "small", "--jobs", "1"]) == 2
+    out, _ = capsys.readouterr()
+    assert out.startswith("failed · ") and "good " in out  # the others are reported
+
+
+def test_one_finding_is_singular_in_every_report(tmp_path: Path):
+    """Newcomer trial, item 16: "1 findings"."""
+    from verify.render import html, latex, markdown
+
+    audit = run_audit([str(TRIAL / "perceptron-wrong2.toml")], budget="small")
+    assert len([s for p in audit.proofs for s in p.steps if s.finding]) == 1
+    for render in (markdown.render, html.render, latex.render):
+        document = render(audit)
+        assert "1 finding " in document or "1 finding;" in document, render
+        assert "1 findings" not in document and "1 steps" not in document

@@ -171,3 +171,29 @@ def test_missing_file_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
                                          tmp_path: Path) -> None:
     code, _, err = run(capsys, str(tmp_path / "nope.dat"))
     assert code == 2 and err.count("\n") == 1
+
+
+def test_one_of_a_kind_is_singular(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Newcomer trial, item 16: "1 mistakes" (and "1 examples, 1 features", "1 support
+    vectors")."""
+    data = tmp_path / "one.csv"
+    data.write_text("x,y\n1,1\n")
+    assert main(["bound", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "(1 example, 1 feature, 1 positive)" in out and "1 support vector)" in out
+    assert "1 mistake in 2 epochs" in out and "1 mistakes" not in out
+    assert main(["run", str(data)]) == 0
+    assert "(1 example, 1 feature)" in capsys.readouterr().out
+
+
+def test_the_text_report_leaves_the_separator_out_and_nothing_else() -> None:
+    """Issue 30: the text shows no coordinate of w, so it is not written out (a million of
+    them were seconds); every other field is the JSON's."""
+    from perceptron.examples import example
+    from verify.cli.bound import bound_report
+
+    data = example("10-607").build()
+    full, text = bound_report(data), bound_report(data, separator=False)
+    assert full["certificate"]["w"] and "w" not in text["certificate"]
+    del full["certificate"]["w"]
+    assert text == full

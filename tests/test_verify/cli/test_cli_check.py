@@ -220,3 +220,18 @@ def test_an_unknown_id_names_the_built_in_proofs(
     assert main(["check", name]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no built-in proof of that id" in err and says in err
+
+
+def test_a_counterexample_lists_only_the_names_the_step_uses(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer trial, item 16: `check` printed the kernel's whole point for a refuted step
+    (`R = -1, gamma = 0, t = 0, y = 1, u = (0), w = (0), x = (0)` for a step about R, y, w, x),
+    where `explain` and the reports leave out the names the step does not use."""
+    wrong = Path(__file__).resolve().parents[2] / "cases" / "trial" / "perceptron-wrong2.toml"
+    assert main(["check", str(wrong)]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines()
+                if x.startswith("refuted  one-update-growth"))
+    point = line.split(" at ", 1)[1]
+    assert {part.split(" = ")[0] for part in point.split(", ") if " = " in part} <= {
+        "R", "y", "w", "x"}
+    assert "gamma" not in point and "u = " not in point and "t = " not in point

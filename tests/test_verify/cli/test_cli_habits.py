@@ -106,6 +106,25 @@ def test_version_and_list_import_no_numerics(argv: list[str]) -> None:
     assert "HEAVY []" in done.stderr, done.stderr
 
 
+def test_a_check_that_solves_no_lp_imports_no_scipy(tmp_path: Path) -> None:
+    """Start-up (issue 30): SciPy (0.6 s of imports) is loaded when an LP or an SDP is
+    solved, not with the search: a step refuted by the screen, or proved by the exact
+    equality solve, needs neither (no timed assert)."""
+    path = tmp_path / "screen.toml"
+    path.write_text('title = "t"\nvectors = ["a", "b"]\nscalars = ["x"]\n'
+                    '[[step]]\nid = "refuted"\ngiven = ["x >= 0"]\nclaim = "x >= 1"\n'
+                    '[[step]]\nid = "parallelogram"\nclaim = "norm2(a + b) + norm2(a - b)'
+                    ' == 2*norm2(a) + 2*norm2(b)"\n')
+    probe = ("import atexit, sys; atexit.register(lambda: print('LOADED', sorted("
+             "{'scipy'} & sys.modules.keys()), file=sys.stderr)); "
+             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", probe, "check", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "refuted  refuted" in done.stdout, done.stdout
+    assert "proved   parallelogram" in done.stdout, done.stdout
+    assert "LOADED []" in done.stderr, done.stderr
+
+
 def test_list_reads_each_proof_as_the_loader_does() -> None:
     """`list` reads the built-in TOML directly (no SymPy); the loader must agree with it."""
     from proofs.library import load_builtin, summary

@@ -1,5 +1,5 @@
 """`verify/numeric/algorithms.py` and `verify/numeric/orthonormal.py`: the runs the results
-beyond the sources are checked on (issue 16), and the vocabulary names they bring (`beta`, `mu`).
+beyond the sources are checked on (issue 16), and the run quantities they bring (`beta`, `mu`).
 
 What these pin: the margin perceptron's runs are its own (a claim true only for the ordinary
 perceptron is violated on them, and `beta` is the run's), the orthonormal source is what its
@@ -21,11 +21,12 @@ from verify.audit.job import _admitted, _plan
 from verify.audit.targets import Target
 from verify.kernel import Fact, Judgement
 from verify.numeric import campaign
-from verify.numeric.algorithms import BETAS, EXCLUSIVE_SOURCES, OWN_ALGORITHMS, margin_runs
+from verify.numeric.algorithms import EXCLUSIVE_SOURCES, OWN_ALGORITHMS
 from verify.numeric.campaign import Check, run_campaign
-from verify.numeric.instances import Origin
 from verify.numeric.orthonormal import MAX_K, orthonormal_positive
-from verify.vocabulary import OnlineUpdates, rows, run_from_engine
+from verify.runs import kind_of
+from verify.runs.columns import Origin
+from verify.runs.online import BETAS, OnlineUpdates, engine_runner, margin_runs, run_from_engine
 
 
 def inner(a, b) -> Fraction:
@@ -33,7 +34,7 @@ def inner(a, b) -> Fraction:
 
 
 def state_values(run: OnlineUpdates, names: set[str]) -> list[dict[str, object]]:
-    batch = rows(run, "state", Origin("test"), names)
+    batch = kind_of("state").rows(run, "state", Origin("test"), names)
     return [batch.instance(i).scalars | batch.instance(i).vectors for i in range(len(batch))]
 
 
@@ -63,7 +64,7 @@ def test_margin_rows_from_integers_equal_rows_from_fractions() -> None:
 
 def test_beta_zero_is_the_default_run_row_for_row() -> None:
     scenario = next(campaign.generated(12, 1))
-    default = campaign.engine_runner(scenario)
+    default = engine_runner(scenario)
     zero = margin_runs(scenario)[0]
     names = {"w", "t", "R2", "gamma_u", "u"}
     assert state_values(zero, names) == state_values(default, names)
@@ -113,7 +114,7 @@ def test_orthonormal_families_are_what_the_tightness_proof_assumes() -> None:
 
 def test_mu_is_the_iterate_margin_on_both_paths() -> None:
     scenario = next(campaign.generated(21, 1))
-    engine = campaign.engine_runner(scenario)
+    engine = engine_runner(scenario)
     fractions = OnlineUpdates(engine.data, engine.u, tuple(engine.updates))
     expected = [min(y * inner(w, x) for x, y in zip(engine.data.X, engine.data.y, strict=True))
                 for w in fractions.states]

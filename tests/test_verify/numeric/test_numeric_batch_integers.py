@@ -1,4 +1,4 @@
-"""Batch rows built from the integer replay (`verify.numeric.batch_integers`) are exactly the rows
+"""Batch rows built from the integer replay (`verify.runs.batch.IntegerBatch`) are exactly the rows
 built from Fractions: same numerators, denominators and dtypes, for every batch row set."""
 
 from __future__ import annotations
@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from verify.numeric import campaign
-from verify.numeric.instances import Origin
-from verify.vocabulary import BINDINGS, BatchRun, rows
+from verify.runs import kind
+from verify.runs.batch import BatchRun, engine_batch_runner
+from verify.runs.columns import Origin
 
 
 def as_fractions(run: BatchRun) -> BatchRun:
@@ -18,7 +19,7 @@ def as_fractions(run: BatchRun) -> BatchRun:
 def test_integer_batch_rows_are_the_fraction_rows():
     scenarios = [*campaign.generated(11, 6), *campaign.tight(11, 8),
                  *campaign.adversary(11, (1, 2, 5), 4)]  # four shapes: rational data
-    runs = [run for scenario in scenarios for run in campaign.engine_batch_runner(scenario)]
+    runs = [run for scenario in scenarios for run in engine_batch_runner(scenario)]
     assert any(run.iterations for run in runs) and all(run.integer is not None for run in runs)
     # rational data whose run makes no iteration: its empty columns are VectorColumn.of([])'s
     assert any(not run.iterations and run.integer.form.scale > 1  # type: ignore[union-attr]
@@ -27,8 +28,10 @@ def test_integer_batch_rows_are_the_fraction_rows():
         plain = as_fractions(run)
         assert plain.integer is None and plain.states == run.states
         assert plain.constants == run.constants
-        for binding in BINDINGS["batch"]:
-            mine, theirs = rows(run, binding, Origin("t")), rows(plain, binding, Origin("t"))
+        batch = kind("batch")
+        for binding in [r.name for r in batch.row_sets]:
+            mine = batch.rows(run, binding, Origin("t"))
+            theirs = batch.rows(plain, binding, Origin("t"))
             assert mine.scalars.keys() == theirs.scalars.keys()
             for name, column in theirs.scalars.items():
                 other = mine.scalars[name]
@@ -42,6 +45,6 @@ def test_integer_batch_rows_are_the_fraction_rows():
 
 def test_lazy_iterations_compare_as_tuples():
     scenario = next(iter(campaign.generated(3, 1)))
-    run = campaign.engine_batch_runner(scenario)[0]
+    run = engine_batch_runner(scenario)[0]
     assert run.iterations == tuple(run.iterations)
     assert len(run.iterations) == run.integer.iterations  # type: ignore[union-attr]

@@ -16,8 +16,11 @@ from perceptron.dataset import Dataset
 from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
 from perceptron.generators.orders import most_mistakes
 from perceptron.geometry.linear import dot
+from proofs.language.terms import Vec, scalar
+from proofs.language.terms import dot as dot_term
+from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import (
-    Scenario,
+    Check,
     adversary,
     canonical_checks,
     generated,
@@ -26,8 +29,11 @@ from verify.numeric.campaign import (
     tight,
     wrong_norm_growth,
 )
-from verify.numeric.instances import CompiledJudgement, Origin, Shrinker
-from verify.vocabulary import OnlineUpdates, Update, margin, rows
+from verify.numeric.instances import CompiledJudgement, Shrinker
+from verify.runs import kind_of
+from verify.runs.columns import Origin
+from verify.runs.online import OnlineUpdates, Update
+from verify.runs.quantity import Scenario, margin
 
 
 def reference_run(scenario: Scenario) -> OnlineUpdates:
@@ -59,7 +65,7 @@ def test_canonical_steps_hold_on_10000_instances_per_source_with_zero_slack() ->
         "generated": generated(seed=20_000, count=3500),
         "tight": tight(seed=30_000, count=2600),
         "adversary": adversary(seed=40_000, bounds=range(1, 31), sweeps=23),
-    }, runner=reference_run)
+    }, runners={"online": reference_run})
     for (name, source), verdict in result.verdicts.items():
         assert verdict.status == "held", (name, source, verdict)
         assert verdict.instances >= 10_000, (name, source, verdict.instances)
@@ -80,7 +86,8 @@ def test_tight_runs_make_n_mistakes() -> None:
 
 def test_wrong_step_is_violated_with_a_shrunk_counterexample_and_provenance() -> None:
     wrong = wrong_norm_growth()
-    result = run_campaign([wrong], {"tight": tight(seed=8, count=20)}, runner=reference_run)
+    result = run_campaign([wrong], {"tight": tight(seed=8, count=20)},
+                          runners={"online": reference_run})
     verdict = result.verdicts[(wrong.name, "tight")]
     assert verdict.status == "violated" and verdict.violations == verdict.instances
     found = verdict.counterexample
@@ -118,7 +125,7 @@ def test_planted_data_is_strictly_separated_and_steps_hold(planted: Planted) -> 
     scenario = Scenario(planted.data, planted.u, Origin("hypothesis"))
     run = reference_run(scenario)
     for check in canonical_checks():
-        batch = rows(run, check.binding, scenario.origin)
+        batch = kind_of(check.binding).rows(run, check.binding, scenario.origin)
         verdict = CompiledJudgement.compile(check.judgement).check(batch)
         assert verdict.status != "violated", (check.name, verdict.counterexample)
         if check.name == "final-bound" and verdict.min_slack is not None:
@@ -131,7 +138,7 @@ def test_state_example_rows_bind_loss_terms_partial_sums_and_gradients() -> None
     run = OnlineUpdates(data, (Fraction(2), Fraction(-1)),
                     (Update((Fraction(0), Fraction(0)), data.X[0], 1,
                             (Fraction(1), Fraction(0))),))
-    batch = rows(run, "example", Origin("hand"))
+    batch = kind_of("example").rows(run, "example", Origin("hand"))
     assert len(batch) == 6  # 2 states x 3 examples
     # state w_1 = (1, 0), example 2 (x = (-1, 2), y = 1): y<w,x> = -1, a strict mistake
     row = batch.instance(5)
@@ -154,3 +161,27 @@ def test_real_source_runs_hold_and_name_their_datasets() -> None:
     assert all(s.data.X[0][0] == 1 and margin(s.data, s.u) > 0 for s in scenarios)
     result = run_campaign(canonical_checks(), {"real": scenarios})
     assert all(v.status == "held" for v in result.verdicts.values())
+
+
+def test_when_rows_are_checked_changes_no_verdict() -> None:
+    """Rows are checked in stages (`batch_rows`), small runs first in each: that order picks
+    a verdict's counterexample. Checking them after every stage, after many, or at the end
+    gives the same verdicts, counterexamples and witnesses, on checks violated here and there
+    (in small and in big runs, on three row sets) as well as on the canonical ones."""
+    t, y = scalar("t"), scalar("y")
+    w, x = Vec.named("w"), Vec.named("x")
+    checks = [*canonical_checks(), wrong_norm_growth(),
+              Check("late", Judgement((), Fact(2 - t, ">=")), "state"),
+              Check("margin", Judgement((), Fact(y * dot_term(w, x), ">")), "example")]
+    results = []
+    for held_rows in (1, 900, 10**9):
+        sources = {"generated": generated(seed=40, count=30),
+                   "adversary": adversary(seed=41, bounds=range(1, 7), sweeps=2),
+                   "tight": tight(seed=42, count=20)}
+        found = run_campaign(checks, sources, batch_rows=300, held_rows=held_rows)
+        results.append((found.verdicts, found.witnesses, found.runs))
+    assert results[0] == results[1] == results[2]
+    verdicts = results[0][0]
+    assert {key for key, v in verdicts.items() if v.status == "violated"} >= {
+        ("late", "generated"), ("late", "adversary"), ("margin", "tight"),
+        ("norm-growth-without-R2", "adversary")}

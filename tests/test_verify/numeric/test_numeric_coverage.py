@@ -1,6 +1,6 @@
 """Coverage: every step of both canonical proofs is checked on runs, and holds.
 
-Each step's statement is bound to the run vocabulary (`verify.vocabulary`) and evaluated
+Each step's statement is bound to the quantities of its run kind (`verify.runs`) and evaluated
 exactly on every state, (state, example) pair, update, batch iteration or batch member of
 runs from the sources generated, tight and adversary, at least 10,000 instances per step and
 source. Which steps bind, and which reduce to `0 == 0`, is pinned so coverage cannot shrink
@@ -13,8 +13,9 @@ import pytest
 
 from proofs.library import load_builtin
 from verify.audit.job import binding_of, statement
-from verify.numeric.campaign import Check, Scenario, adversary, generated, run_campaign, tight
+from verify.numeric.campaign import Check, adversary, generated, run_campaign, tight
 from verify.proof_checker import statements
+from verify.runs.quantity import Scenario
 
 PROOFS = ("canonical-online", "canonical-batch")
 

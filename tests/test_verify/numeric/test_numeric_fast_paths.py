@@ -22,17 +22,19 @@ from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
 from perceptron.generators.tight import _solve, rational_rotation
 from verify.numeric import campaign
-from verify.numeric.instances import (
+from verify.numeric.instances import CompiledPolynomial
+from verify.runs.batch import batch_starts
+from verify.runs.columns import (
     INT64_LIMIT,
     Column,
-    CompiledPolynomial,
     InstanceBatch,
     Origin,
     VectorColumn,
-    _max_abs,
     gram_column,
+    max_abs,
 )
-from verify.vocabulary import example_rows
+from verify.runs.online import OnlineUpdates, engine_runner, example_rows
+from verify.runs.quantity import Scenario
 
 # ---- batch runs: the engine's recorded integers are its Fraction iterates ---------------------
 
@@ -47,7 +49,7 @@ def test_batch_trace_integers_are_the_fraction_iterates() -> None:
     cases = [_adversary_data(b, s) for b, s in ((3, 1), (6, 3), (9, 2))]
     cases += [(sc.data, sc.u) for sc in campaign.generated(5, 3)]
     for data, u in cases:
-        for start in campaign.batch_starts(campaign.Scenario(data, u, Origin("t", 7))):
+        for start in batch_starts(Scenario(data, u, Origin("t", 7))):
             result = run_batch(data, step="optimal", theta_star=u, w0=start, max_iterations=12)
             trace = result.trace
             assert trace is not None and trace.integers is not None
@@ -64,8 +66,8 @@ def test_batch_trace_integers_are_the_fraction_iterates() -> None:
 # ---- example rows: J_at from its definition ---------------------------------------------------
 
 
-def _j_at_reference(run: campaign.OnlineUpdates) -> list[Fraction]:
-    """`J_at` row by row from the vocabulary's definition, in Fractions."""
+def _j_at_reference(run: OnlineUpdates) -> list[Fraction]:
+    """`J_at` row by row from its definition (docs/run-quantities.md), in Fractions."""
     data = run.data
     dim = data.d
     out = []
@@ -85,11 +87,11 @@ def _j_at_reference(run: campaign.OnlineUpdates) -> list[Fraction]:
 
 
 def test_example_rows_j_at_is_its_definition_on_huge_rationals() -> None:
-    scenarios = [campaign.Scenario(*_adversary_data(b, s), Origin("t"))
+    scenarios = [Scenario(*_adversary_data(b, s), Origin("t"))
                  for b, s in ((4, 1), (7, 3))]
     scenarios += list(campaign.generated(2, 2)) + list(campaign.tight(4, 2))
     for scenario in scenarios:
-        run = campaign.engine_runner(scenario)
+        run = engine_runner(scenario)
         batch = example_rows(run, Origin("t"))
         column = batch.scalars["J_at"]
         got = [column.value(i) for i in range(len(column))]
@@ -159,7 +161,7 @@ def test_compiled_polynomial_is_the_fraction_value(data: st.DataObject) -> None:
     assert all(np.array_equal(c.num, old) for c, old in zip(batch.scalars.values(), before,
                                                             strict=True))
     if nums.dtype != object:
-        assert _max_abs(nums) <= INT64_LIMIT
+        assert max_abs(nums) <= INT64_LIMIT
 
 
 # ---- tight families: fraction-free elimination --------------------------------------------------

@@ -14,17 +14,15 @@ from hypothesis import strategies as st
 from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import canonical_checks, wrong_norm_growth
-from verify.numeric.instances import (
+from verify.numeric.instances import CompiledJudgement, CompiledPolynomial, Shrinker, check
+from verify.runs.columns import (
     Column,
-    CompiledJudgement,
-    CompiledPolynomial,
     Instance,
     InstanceBatch,
     Origin,
-    Shrinker,
     VectorColumn,
-    check,
     gram_column,
+    max_abs,
 )
 
 W, X, U = Vec.named("w"), Vec.named("x"), Vec.named("u")
@@ -256,3 +254,17 @@ def test_the_package_re_exports_every_name_of_instances() -> None:
 
     assert verify.numeric.__all__ == verify.numeric.instances.__all__
     assert verify.numeric.Shrinker is verify.numeric.instances.Shrinker
+
+
+def test_taken_rows_are_made_only_when_read() -> None:
+    """Rows taken from a smaller column (a run's iterates repeated once per example) hold no
+    numerators of their own until read: the Gram columns read the smaller one."""
+    base = VectorColumn.of([[Fraction(1, 2), Fraction(3)], [Fraction(-5), Fraction(7, 4)]])
+    taken = base.take(np.array([1, 1, 0, 1], dtype=np.intp)).take(np.array([3, 2, 0]))
+    assert taken._num is None and len(taken) == 3 and taken.dim == 2
+    assert taken.magnitude == max_abs(base.num)
+    assert gram_column(taken, taken).num.tolist() == [
+        sum(int(p) * int(p) for p in base.num[i]) for i in (1, 0, 1)]
+    assert taken._num is None  # the Gram column read the base's rows
+    assert [taken.row(i) for i in range(3)] == [base.row(1), base.row(0), base.row(1)]
+    assert taken.num.tolist() == base.num[[1, 0, 1]].tolist() and taken._num is not None

@@ -14,8 +14,8 @@ from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric import campaign, passes
 from verify.numeric.campaign import Check, run_campaign
-from verify.single_pass import run_pass
-from verify.vocabulary import radius_bound
+from verify.runs.quantity import radius_bound
+from verify.runs.single_pass import run_pass
 
 
 def test_unit_near_is_exactly_unit_and_near() -> None:

@@ -32,10 +32,16 @@ from proofs.language.terms import gram, scalar
 from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import holds
 from verify.numeric import campaign
-from verify.numeric.instances import (
+from verify.numeric.instances import CompiledJudgement, NumericVerdict
+from verify.runs.batch import (
+    batch_iteration_rows,
+    batch_member_rows,
+    batch_run_from_engine,
+    batch_state_rows,
+)
+from verify.runs.columns import (
     INT64_LIMIT,
     Column,
-    CompiledJudgement,
     Instance,
     InstanceBatch,
     Origin,
@@ -43,16 +49,8 @@ from verify.numeric.instances import (
     gram_column,
     reduced,
 )
-from verify.vocabulary import (
-    batch_iteration_rows,
-    batch_member_rows,
-    batch_run_from_engine,
-    batch_state_rows,
-    example_rows,
-    run_from_engine,
-    state_rows,
-    update_rows,
-)
+from verify.runs.online import engine_runner, example_rows, run_from_engine, state_rows, update_rows
+from verify.runs.quantity import Scenario
 
 A, B = scalar("a"), scalar("b")
 UU, UV, VV = gram("u", "u"), gram("u", "v"), gram("v", "v")
@@ -232,7 +230,7 @@ def test_gram_columns_of_repeated_rows_are_exact(data: st.DataObject) -> None:
                                                  y.row(i) + zero * (width - y.dim), strict=True)),
                         Fraction(0)) for i in range(n)]
         assert [got.value(i) for i in range(n)] == expected
-        # int64 exactly when every value fits (never -2^63), as `_int_array` would make it
+        # int64 exactly when every value fits (never -2^63), as `int_array` would make it
         if got.num.dtype != object:
             assert all(abs(int(v)) <= INT64_LIMIT for v in got.num)
         for column in (x, y):
@@ -292,7 +290,7 @@ def test_reduced_all_zero_rows_over_a_huge_denominator() -> None:
         assert (column.num.dtype, column.num.tolist(), column.den) == (
             expected.num.dtype, expected.num.tolist(), expected.den)
     data = Dataset(((Fraction(1, 2**64),),), (1,))
-    run = campaign.engine_runner(campaign.Scenario(data, (Fraction(1),), Origin("red")))
+    run = engine_runner(Scenario(data, (Fraction(1),), Origin("red")))
     rows = update_rows(run, Origin("red"))
     assert rows.vectors["w"].row(0) == (Fraction(0),)
     assert rows.vectors["w_next"].row(0) == (Fraction(1, 2**64),)
@@ -450,3 +448,80 @@ def test_example_rows_are_their_definitions_on_hostile_runs() -> None:
                 else:
                     column = batch.scalars[name]
                     assert [column.value(i) for i in range(n)] == expected, name
+
+
+# ---- batched verdicts: many runs' rows checked together -----------------------------------
+
+
+def _one_by_one(held: list[tuple[int, InstanceBatch]], judgement: CompiledJudgement):
+    """The verdict of checking each part alone, stage by stage, the runs of small magnitude
+    first in each: the order whose first violation a verdict keeps."""
+    order = sorted(range(len(held)), key=lambda i: (
+        held[i][0], held[i][1].magnitude() >= campaign.SMALL, i))
+    total = NumericVerdict.empty()
+    for i in order:
+        total = total.merge(judgement.check(held[i][1]))
+    return total
+
+
+@st.composite
+def small_or_big_runs(draw: st.DrawFn) -> InstanceBatch:
+    """Rows of one run, all of small magnitude or all big (2^40 times as large): the order
+    of the two decides which violation is kept."""
+    n, dim = draw(st.integers(1, 4)), draw(st.integers(1, 2))
+    scale = 2**40 if draw(st.booleans()) else 1
+    values = st.builds(Fraction, st.integers(-3, 3).map(lambda v: v * scale),
+                       st.sampled_from([1, 2, 3]))
+    rows = st.lists(st.lists(values, min_size=dim, max_size=dim), min_size=n, max_size=n)
+    return InstanceBatch(
+        {name: Column.of(draw(st.lists(values, min_size=n, max_size=n))) for name in "ab"},
+        {name: VectorColumn.of(draw(rows)) for name in "uv"},
+        (Origin("run", draw(st.integers(0, 10**6))),), np.zeros(n, dtype=np.int64),
+        np.arange(n, dtype=np.int64))
+
+
+@settings(max_examples=max(120, settings.default.max_examples), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.one_of(batches(), small_or_big_runs())),
+                min_size=1, max_size=6),
+       st.lists(st.tuples(st.lists(facts, max_size=2), facts), min_size=1, max_size=3),
+       st.sampled_from([1000, 4, 1]))
+def test_batched_verdicts_are_those_of_the_runs_one_by_one(
+        drawn: list[tuple[int, InstanceBatch]], judgements: list, alone: int) -> None:
+    """Runs' rows concatenated by tier of magnitude (each with its own denominators per row)
+    and checked in few calls give the verdict of checking each run alone in order: the
+    counts, the exact least slack, and the same first counterexample, provenance included."""
+    held = sorted(drawn, key=lambda part: part[0])  # parts are collected stage by stage
+    compiled = [(campaign.Check(f"c{k}", Judgement(tuple(h), c), "state"),
+                 CompiledJudgement.compile(Judgement(tuple(h), c)))
+                for k, (h, c) in enumerate(judgements)]
+    before = campaign.ALONE
+    campaign.ALONE = alone
+    try:
+        got = campaign.verdicts(held, compiled)
+    finally:
+        campaign.ALONE = before
+    fresh = [(stage, InstanceBatch(part.scalars, part.vectors, part.origins, part.origin_index,
+                                   part.iteration)) for stage, part in held]
+    assert got == [_one_by_one(fresh, judgement) for _, judgement in compiled]
+
+
+def test_a_small_run_s_violation_comes_before_a_big_one_s_in_its_stage() -> None:
+    """Within a stage the runs of small magnitude are checked first, so their violation is
+    the counterexample kept, though the big run came first and both are checked in one call
+    when they share a tier; a later stage's small run does not overtake an earlier one."""
+    def run(seed: int, a: int) -> InstanceBatch:
+        return InstanceBatch({"a": Column.of([Fraction(a)]), "b": Column.of([Fraction(1)])},
+                             {"u": VectorColumn.of([[Fraction(1)]]),
+                              "v": VectorColumn.of([[Fraction(1)]])},
+                             (Origin("run", seed),), np.zeros(1, dtype=np.int64),
+                             np.zeros(1, dtype=np.int64))
+
+    judgement = Judgement((), Fact(A, ">"))
+    compiled = [(campaign.Check("a", judgement, "state"), CompiledJudgement.compile(judgement))]
+    for held, first in (([(0, run(1, -2**40)), (0, run(2, -1))], 2),
+                        ([(0, run(1, -2**40)), (1, run(2, -1))], 1),
+                        ([(0, run(1, -1)), (0, run(2, -2**40)), (0, run(3, -2))], 1)):
+        (verdict,) = campaign.verdicts(held, compiled)
+        assert verdict.counterexample is not None and verdict.violations == len(held)
+        assert verdict.counterexample.provenance.origin.seed == first
+        assert verdict.min_slack == -2**40

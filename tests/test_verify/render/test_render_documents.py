@@ -17,6 +17,7 @@ import sympy
 from proofs.language.terms import gram, scalar
 from verify.audit.job import Audit, run_audit
 from verify.render import formulas, html, latex, markdown
+from verify.typeset.statement import joined
 
 IDS = ["joeyonng-online", "canonical-online-w0"]
 HOSTILE = ("<script>alert(1)</script> \\input{/etc/passwd} $x^2$ 50% & ``` | [a](javascript:x) "
@@ -88,6 +89,31 @@ def test_html_is_self_contained_balanced_and_shows_every_finding(audit: Audit):
     assert page.count('<article class="finding">') == len(findings)
     assert "<details>" in page and "symbolic certificate" in page
     assert "mistake-condition-strict-corrected" in page
+
+
+def _apart(line: str) -> bool:
+    """Whether every `$formula$` of `line` has a space (or punctuation) on each side."""
+    parts = line.split("$")
+    before = [parts[i - 1] for i in range(1, len(parts), 2)]
+    after = [parts[i + 1] for i in range(1, len(parts) - 1, 2)]
+    return all(not b or b[-1] in " (" for b in before) and all(
+        not a or a[0] in " ,.:;)" for a in after)
+
+
+def test_words_and_formulas_are_apart_in_latex_and_markdown(audit: Audit):
+    """Newcomer trial, item 9: the escapes fold whitespace and dropped it at the edges of a
+    run's words, so `from$w = 0$`, `updating$w ...$when`, `after$t$updates`, `sign of$t$`
+    (the PDF read "fromw = 0 ... aftertupdates")."""
+    assert joined([("text", "from "), ("math", "w"), ("text", " after ")], "<{}>".format,
+                  latex.escape) == "from <w> after "
+    assert joined([("text", "  "), ("math", "t"), ("text", ", ")], "<{}>".format,
+                  markdown.escape) == " <t>, "
+    for text in (markdown.render(audit), latex.render(audit)):
+        runs = [line for line in text.splitlines()
+                if line.startswith(("for every run from", "by cases on the sign of"))]
+        assert len(runs) >= 4
+        assert all(_apart(line) for line in runs), [r for r in runs if not _apart(r)]
+        assert "for every run from $w = 0$, updating $w" in text
 
 
 def test_markdown_has_the_summary_findings_and_every_step(audit: Audit):

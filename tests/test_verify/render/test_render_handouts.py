@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 
 from proofs.library import PROOFS, load_builtin
+from proofs.step import Proof
 from verify.audit.job import Audit, run_audit
+from verify.proof_checker import statements
 from verify.render import html, latex, markdown
 from verify.render.evidence import AuditView, Layout
-from verify.typeset.statement import statement
-from verify.typeset.written import LATEX, MATHML
+from verify.typeset.statement import Statement, statement
+from verify.typeset.written import LATEX, MATHML, Format
 
 ROOT = Path(__file__).resolve().parents[3]
 BROWSER_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
@@ -37,6 +39,12 @@ def _only(audit: Audit, proof_id: str) -> Audit:
     return dataclasses.replace(audit, proofs=tuple(p for p in audit.proofs if p.id == proof_id))
 
 
+def _typeset(proof: Proof, step_id: str, fmt: Format) -> Statement:
+    """The step's statement as the kernel reads it, typeset in `fmt`."""
+    stated = statements(proof)
+    return statement(proof, proof.step(step_id), fmt, stated[step_id], stated)
+
+
 # -- the theorem first --------------------------------------------------------------------------
 
 
@@ -44,9 +52,8 @@ def _only(audit: Audit, proof_id: str) -> Audit:
 def test_the_theorem_is_the_first_formula_of_every_handout(audit: Audit, proof_id: str):
     alone = _only(audit, proof_id)
     proof = load_builtin(proof_id)
-    theorem = proof.step(proof.main_result)
-    claim_tex = " ".join(statement(proof, theorem, LATEX).claim)
-    claim_mml = statement(proof, theorem, MATHML).claim[0]
+    claim_tex = " ".join(_typeset(proof, proof.main_result, LATEX).claim)
+    claim_mml = _typeset(proof, proof.main_result, MATHML).claim[0]
     tex = latex.render(alone)
     first_display = re.search(r"\\\[|\\begin\{multline\*\}", tex)
     assert first_display and tex.index(claim_tex.split(" ")[0]) <= first_display.end() + 40
@@ -72,12 +79,11 @@ def test_the_full_audit_leads_with_the_theorems(audit: Audit):
 
 def test_a_statement_is_typeset_as_written_not_in_normal_form():
     proof = load_builtin("chan-batch")
-    step = proof.step("batch-average-corrected")
-    claim = "".join(statement(proof, step, LATEX).claim)
+    claim = "".join(_typeset(proof, "batch-average-corrected", LATEX).claim)
     assert r"\frac" in claim and r"\alpha" in claim and r"\theta" not in claim
     assert claim.replace(" ", "") != r"\vdash0=0"
     online = load_builtin("canonical-online")
-    run = statement(online, online.step("norm-growth"), LATEX).run
+    run = _typeset(online, "norm-growth", LATEX).run
     words = "".join(text for kind, text in run if kind == "text")
     assert words.startswith("for every run from") and "updating" in words
     assert "after" in words and "updates" in words

@@ -58,9 +58,10 @@ def test_locate_lists_ambiguity_and_close_matches(steps: list[Located]) -> None:
 
 def test_proved_step_shows_every_hypothesis_and_coefficient(steps: list[Located]) -> None:
     located = locate("canonical-online/norm-growth", steps)
-    report = check_with_uses(located)
+    reports = check_with_uses(located)
+    report = reports[located.step.id]
     assert report.status == "proved"
-    text = explain(located, report)
+    text = explain(located, reports)
     assert located.step.source in text and located.step.note in text
     for goal in report.goals:
         judgement = goal.verdict.judgement or goal.judgement
@@ -91,11 +92,12 @@ def test_proved_step_shows_every_hypothesis_and_coefficient(steps: list[Located]
 
 def test_refuted_step_plugs_the_counterexample_into_everything(steps: list[Located]) -> None:
     located = locate("virtue-online/part3-as-written", steps)
-    report = check_with_uses(located)
+    reports = check_with_uses(located)
+    report = reports[located.step.id]
     assert report.status == "refuted"
     cex = report.counterexample
     assert cex is not None
-    text = explain(located, report)
+    text = explain(located, reports)
     k, gamma, n, R = (Fraction(cex.scalars[v]) for v in ("k", "gamma", "n", "R"))
     assert f"k = {number(k)}" in text and f"γ = {number(gamma)}" in text
     assert f"    k > 0:  {number(k)} > 0  holds" in text
@@ -165,7 +167,8 @@ def test_inherited_hypotheses_are_each_marked(steps: list[Located]) -> None:
             'claim = "a > 0"\n[[step]]\nid = "two"\ngiven = ["b >= a"]\nclaim = "b > 0"\n'
             'uses = ["one"]\n')
     proof = parse_proof(text.encode(), "t.toml")
-    lines = statement_lines(Located("t.toml", proof, proof.step("two")))
+    located = Located("t.toml", proof, proof.step("two"))
+    lines = statement_lines(located, check_with_uses(located))
     assert lines == ["statement:", "  given b ≥ a", "  from one: a ≥ 1", "  from one: a > 0",
                      "  ⊢ b > 0"]
 
@@ -176,7 +179,7 @@ def test_explain_json_is_what_explain_prints(capsys: pytest.CaptureFixture[str])
     code, out, _ = cli(capsys, "virtue-online/part3-as-written", "--json")
     data = json.loads(out)
     assert code == 1 and data["status"] == "refuted"
-    assert data["statement"] == ["given k > 0, n ≥ 0, k·γ ≤ n, n² ≤ k·R²", "⊢ k·γ² ≤ R²"]
+    assert data["statement"] == ["given k ∈ ℕ, k > 0, n ≥ 0, k·γ ≤ n, n² ≤ k·R²", "⊢ k·γ² ≤ R²"]
     (main_goal,) = data["judgements"]
     cex = main_goal["counterexample"]
     assert set(cex["scalars"]) == {"k", "gamma", "n", "R"} and cex["names"]["gamma"] == "γ"

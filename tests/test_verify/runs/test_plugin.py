@@ -83,7 +83,8 @@ def _never_returns(_data: Dataset, _cap: int) -> list[tuple[int, tuple[int, int]
 
 @pytest.mark.parametrize(("function", "fault"), [
     (_raises, "raised RuntimeError: boom"),
-    (_floats, "is not 2 exact rationals"),
+    (_floats, "update 0's w_after has coordinate 0 = 0.5, a float, not an int or a "
+              "Fraction (exact)"),
     (_bad_index, "names example 7"),
     (_endless, "returned more than 5 updates"),
 ])
@@ -152,3 +153,82 @@ def test_the_cli_runs_the_example_and_exits_2_on_a_broken_plug_in(tmp_path: Path
     assert done.returncode == 2
     errors = [line for line in done.stderr.splitlines() if line.startswith("novikoff: error")]
     assert len(errors) == 1 and "plug-in passive-aggressive: update 0" in errors[0]
+
+
+# Parameters (issue 27.3): `--param KEY=VALUE` after `--algorithm`, exact rationals only.
+
+MARGIN_RUN = "examples.plugins.margin_perceptron:run"
+
+
+def test_a_parameter_reaches_the_function_as_an_exact_rational() -> None:
+    """`run` with `--param beta=1/2` is the built-in margin perceptron at beta = 1/2."""
+    plugin = Plugin.parse(f"mp={MARGIN_RUN}", ["beta=1/2"])
+    assert plugin.params == (("beta", Fraction(1, 2)),)
+    for scenario in campaign.generated(3, 4):
+        built_in = run_margin(scenario.data, Fraction(1, 2), max_epochs=1000)
+        run = plugin.run(scenario.data, scenario.u, 10**5)
+        assert [k.x for k in run.updates] == [scenario.data.X[i] for i in built_in.indices]
+        assert run.states[-1] == built_in.w
+    wider = Plugin.parse(f"mp={MARGIN_RUN}", ["beta=3"]).run(DATA, U, 100)
+    assert len(wider.updates) > len(plugin.run(DATA, U, 100).updates)  # it matters
+    again = pickle.loads(pickle.dumps(plugin))  # a worker gets the parameters too
+    assert again.function is None and again.params == plugin.params
+    assert tuple(again.run(DATA, U, 100).updates) == tuple(plugin.run(DATA, U, 100).updates)
+
+
+@pytest.mark.parametrize(("params", "fault"), [
+    (["beta=0.5e1"], "'0.5e1' is not an exact rational"),
+    (["beta=nan"], "'nan' is not an exact rational"),
+    (["beta=1.5.2"], "is not an exact rational"),
+    (["beta=½"], "is not an exact rational"),
+    (["beta=1/0"], "divides by zero"),
+    (["beta"], "is not KEY=VALUE"),
+    (["2beta=1"], "is not KEY=VALUE"),
+    (["beta=1", "beta=2"], "--param beta given twice"),
+    (["gamma=1"], "cannot be called with (data, max_updates, gamma=)"),
+    (["beta=" + "9" * 5000], "too long a number"),
+])
+def test_a_bad_parameter_is_one_line_before_anything_runs(params: list[str], fault: str) -> None:
+    with pytest.raises(PluginFault) as raised:
+        Plugin.parse(f"mp={MARGIN_RUN}", params)
+    assert fault in str(raised.value) and "\n" not in str(raised.value)
+    assert len(str(raised.value)) < 300
+
+
+def test_a_function_given_through_the_api_takes_parameters_too() -> None:
+    from examples.plugins.margin_perceptron import run
+
+    plugin = Plugin.of("mp", run, ["beta=1/2"])
+    assert tuple(plugin.run(DATA, U, 100).updates) == tuple(
+        Plugin.parse(f"mp={MARGIN_RUN}", ["beta=1/2"]).run(DATA, U, 100).updates)
+    with pytest.raises(PluginFault, match="cannot be called"):
+        Plugin.of("pa", passive_aggressive, ["beta=1"])  # takes no parameter
+
+
+def test_the_options_that_give_a_plug_in_give_it_again() -> None:
+    plugin = Plugin.parse(f"mp={MARGIN_RUN}", ["beta=1/2"])
+    assert plugin.options() == f"--algorithm mp={MARGIN_RUN} --param beta=1/2"
+
+
+def test_the_cli_passes_parameters_and_refuses_bad_ones_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF.format(algorithm='algorithm = "mp"'))
+    base = ["audit", str(mine), "--budget", "small", "--algorithm", f"mp={MARGIN_RUN}"]
+    assert main([*base, "--param", "beta=1/2"]) == 0, capsys.readouterr().err
+    assert "verified" in capsys.readouterr().out
+    # a parameter that is not an exact rational, or one given before any --algorithm: a
+    # usage error, one line, before any plug-in is loaded
+    for args, said in (([*base, "--param", "beta=0.1e1"], "'0.1e1' is not an exact rational"),
+                       (["audit", str(mine), "--param", "beta=1/2", "--algorithm",
+                         f"mp={MARGIN_RUN}"], "give it after the --algorithm it is for")):
+        assert main(args) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1 and said in err, err
+    # a parameter the function does not take: the plug-in cannot be used (and the proof
+    # that needs it says so), exit 2
+    assert main([*base, "--param", "gamma=1"]) == 2
+    err = capsys.readouterr().err
+    assert "plug-in mp cannot be called with (data, max_updates, gamma=)" in err

@@ -10,8 +10,8 @@ import pytest
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from verify import Fitted, check_implementation
-from verify.numeric.campaign import Scenario
-from verify.numeric.instances import Origin
+from verify.runs.columns import Origin
+from verify.runs.quantity import Scenario
 from verify.testing.check_implementation import as_fitted
 
 

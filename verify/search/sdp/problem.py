@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 
 import numpy as np
-from scipy import sparse
 from sympy.polys.rings import PolyElement
 
 from verify.search.polynomials import Context, degree
@@ -146,6 +145,8 @@ def solve(ctx: Context, problem: Problem) -> Point | None:
     Raises `SdpUnavailable` when Clarabel is missing or fails outright (bad numerics)."""
     if clarabel is None:
         raise SdpUnavailable("the SDP solver clarabel is not installed (pip install clarabel)")
+    from scipy import sparse  # when an SDP is solved: a step the LP proves never loads it
+
     rows: dict[Monomial, int] = {}
     for monomial in problem.target:
         rows.setdefault(monomial, len(rows))

@@ -258,3 +258,24 @@ def test_a_counterexample_cannot_assign_a_value_to_a_sum_or_a_member() -> None:
         kernel.refute(claim, "main", Counterexample({}, {vector_name("x", ONE): (F(1),)}))
     with pytest.raises(KernelError, match="holds at the counterexample"):  # evaluated: 0 <= 1
         kernel.refute(claim, "main", Counterexample({}, {"x": (F(1),)}))
+
+
+def test_the_sum_memos_hand_out_copies() -> None:
+    """As the normal-form memo's (tests/kernel/test_kernel_handles.py): what the reader of a
+    sum's name and the identities of the sum rules hand out, changed in place by a caller,
+    changes nothing the kernel reads later. Poisoned, the empty-range identity's condition
+    `-n >= 0` would read `1 >= 0` (sum(j in 1..n, y[j]) == 0 proved for every n), or the
+    sum would read as another."""
+    summed = total(1, n, y(j))
+    read = kernel.atoms.structure(summed)
+    object.__setattr__(read, "hi", ONE)
+    assert kernel.atoms.structure(summed).hi == n
+    rule = SumRule("empty", summed)
+    fact, (condition,) = kernel.sums.identity(rule)
+    object.__setattr__(condition, "expr", ONE)
+    object.__setattr__(fact, "rhs", ONE)
+    again, (kept,) = kernel.sums.identity(rule)
+    assert (again.rhs, kept) == (ZERO, kernel.Fact(-n, ">="))
+    false = step(rel(summed, "==", 0), naturals=NATURAL_N, sums=(rule,))
+    never_proved(false)
+    refuted(false, Counterexample({"n": F(1)}, {}, {"y": {F(1): F(1)}}))

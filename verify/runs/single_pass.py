@@ -6,13 +6,15 @@ gamma > 0, with deviations `d_i = max(0, gamma - y_i <u, x_i>)`, the pass makes 
 with `t gamma^2 <= (R + D)^2`, `R^2 >= max ||x_i||^2`, `D^2 >= sum_i d_i^2`. Its quantities
 (partial sums of d over the updates, the d^2 of the elements not yet seen) are not those of
 an online run to convergence, so they are a run kind of their own (`[numeric] run =
-"single-pass"`): the names are listed in `verify.vocabulary` beside the other kinds, and this
-module runs the pass and builds its rows.
+"single-pass"`): this module is its one home, its quantities (`QUANTITIES`), the pass and its
+rows.
 
 A pass is run once by the exact engine (w_0 = 0, eta = 1, update on y<w,x> <= 0, one epoch);
 its rows are read for every margin the scenario lists (the updates do not depend on gamma,
 only d, s, q, the tail sums and D do). Everything is an exact rational: `R` and `D` are the
-vocabulary's rational radius bounds of R2 and D2 (`verify.vocabulary.radius_bound`).
+rational radius bounds of R2 and D2 (`verify.runs.quantity.radius_bound`). No square root is
+bound: Freund and Schapire's `sqrt(t)` is irrational but at perfect squares, so the proof
+squares its inequalities instead.
 """
 
 from __future__ import annotations
@@ -27,15 +29,35 @@ import numpy as np
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import functional_margins, radius2
-from verify.numeric.instances import (
-    Column,
-    InstanceBatch,
-    IntArray,
-    Origin,
-    VectorColumn,
-    _int_array,
+from verify.runs.columns import Column, InstanceBatch, IntArray, Origin, VectorColumn, int_array
+from verify.runs.online import IntegerRun
+from verify.runs.quantity import Quantity, RowSet, RunKind, Runner, radius_bound, register
+
+_BOTH = ("pass-state", "pass-update")
+_UPDATE = ("pass-update",)
+
+#: The quantities of a single pass: name, vector?, what it denotes, the row sets binding it.
+QUANTITIES = (
+    Quantity("w", True, "the iterate `w_t`", _BOTH),
+    Quantity("t", False, "the number of updates before `w` (in the pass)", _BOTH),
+    Quantity("u", True, "the reference direction, `<u, u> = 1` exactly (a rational unit "
+             "vector)", _BOTH),
+    Quantity("gamma", False, "the margin asked of u", _BOTH),
+    Quantity("s", False, "the sum of `d` over the updates before `w_t`", _BOTH),
+    Quantity("q", False, "the sum of `d^2` over the updates before `w_t`", _BOTH),
+    Quantity("rest", False, "the sum of `d_i^2` over the elements after the t-th update's "
+             "position (the whole sequence at t = 0): the part of `D2` not yet seen", _BOTH),
+    Quantity("R2", False, "`max_i ||x_i||^2`", _BOTH),
+    Quantity("R", False, "its rational radius bound (as for online runs)", _BOTH),
+    Quantity("D2", False, "`sum_i d_i^2` over the whole sequence", _BOTH),
+    Quantity("D", False, "its rational bound, as `R` is R2's", _BOTH),
+    Quantity("x", True, "the element updated on", _UPDATE),
+    Quantity("y", False, "its label", _UPDATE),
+    Quantity("d", False, "the update's deviation `max(0, gamma - y <u, x>)`", _UPDATE),
+    Quantity("skip", False, "the `d_i^2` of the elements passed over (no update) since the "
+             "last update, before this one", _UPDATE),
+    Quantity("w_next", True, "`w + y x`, the iterate after the update", _UPDATE),
 )
-from verify.vocabulary import PASS_BINDINGS, Binding, IntegerRun, radius_bound
 
 
 @dataclass(frozen=True)
@@ -166,7 +188,7 @@ def run_pass(data: Dataset, u: Vector, margins: Sequence[Fraction]) -> SinglePas
 # ---- rows ----------------------------------------------------------------------------------
 
 
-def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: Binding) -> InstanceBatch:
+def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: str) -> InstanceBatch:
     """The `binding` rows of `run` at margin `gamma`."""
     sums = run.sums(gamma)
     T = run.mistakes
@@ -194,18 +216,43 @@ def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: Binding) -> I
 
 def _column(numerators: Sequence[int], t: IntArray, den: int) -> Column:
     """The entries `t` of `numerators`, over `den`."""
-    return Column(_int_array([numerators[k] for k in t.tolist()]), den)
+    return Column(int_array([numerators[k] for k in t.tolist()]), den)
 
 
-def rows(run: SinglePass, binding: Binding, origin: Origin,
-         names: Collection[str] | None = None) -> InstanceBatch:
-    """The `binding` rows of `run` for every margin (one block per margin, in order),
-    restricted to `names`."""
-    if binding not in PASS_BINDINGS:
-        raise ValueError(f"a single pass has no {binding!r} rows")
-    batch = InstanceBatch.concat([_at(run, gamma, origin, binding) for gamma in run.margins])
-    if names is not None:
-        keep = set(names)
-        batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}
-        batch.vectors = {n: c for n, c in batch.vectors.items() if n in keep}
-    return batch
+def state_rows(run: SinglePass, origin: Origin,
+               names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per state w_t, t = 0..T, for every margin (one block per margin, in order)."""
+    return InstanceBatch.concat([_at(run, gamma, origin, "pass-state") for gamma in run.margins])
+
+
+def update_rows(run: SinglePass, origin: Origin,
+                names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per update, for every margin (one block per margin, in order)."""
+    return InstanceBatch.concat([_at(run, gamma, origin, "pass-update")
+                                 for gamma in run.margins])
+
+
+def runner(algorithm: str | None) -> Runner:
+    """One pass of the default perceptron (no other algorithm makes single passes)."""
+    if algorithm is not None:
+        raise ValueError(f"{algorithm}: single passes are runs of the default perceptron only")
+    return lambda scenario: run_pass(scenario.data, scenario.u, scenario.margins)
+
+
+KIND = register(RunKind(
+    "single-pass",
+    "ONE pass of the default perceptron (w_0 = 0, eta = 1, update on y<w,x> <= 0) over a "
+    "finite sequence, on any data (non-separable included), read for an exactly unit u and "
+    "each margin gamma > 0 of the scenario (Freund & Schapire 1999, Theorem 2). No square "
+    "root is bound: Freund and Schapire's `sqrt(t)` is irrational but at perfect squares, so "
+    "the proof squares its inequalities instead.",
+    QUANTITIES,
+    (
+        RowSet("pass-state", "one row per state w_t, t = 0..T, per margin", state_rows),
+        RowSet("pass-update", "one row per update, per margin", update_rows),
+    ),
+    runner,
+    passes=True,
+    laws={"update-rule": "norm2(w_next - (w + y*x)) == 0"},
+    rank=2,
+))

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from perceptron.conventions import Conventions
-from verify.numeric.campaign import adversary, engine_runner, generated, source_runner, tight
-from verify.numeric.instances import InstanceBatch, VectorColumn
-from verify.vocabulary import reduced, rows
+from verify.numeric.campaign import adversary, generated, tight
+from verify.runs.columns import InstanceBatch, VectorColumn, reduced
+from verify.runs.online import KIND as ONLINE
+from verify.runs.online import engine_runner, source_runner
 
 SCENARIOS = [*generated(seed=3, count=25), *tight(seed=5, count=15),
              *adversary(seed=7, bounds=range(1, 6), sweeps=4)]
@@ -41,7 +42,8 @@ def test_integer_rows_equal_fraction_rows(k: int) -> None:
         assert run.integer is not None
         slow = replace(run, integer=None)
         for binding in ("state", "example", "update"):
-            same(rows(run, binding, scenario.origin), rows(slow, binding, scenario.origin))
+            same(ONLINE.rows(run, binding, scenario.origin),
+                 ONLINE.rows(slow, binding, scenario.origin))
         assert run.constants == slow.constants
 
 
@@ -54,3 +56,23 @@ def test_reduced_is_the_least_common_denominator() -> None:
     huge = reduced(np.array([[2**68, 2**64]], dtype=object), 2**6)
     assert (huge.den, huge.num.tolist(), huge.num.dtype) == (1, [[2**62, 2**58]], np.int64)
     assert reduced(np.array([[2**64 + 1]], dtype=object), 2).num.dtype == object
+
+
+@pytest.mark.parametrize("k", range(0, len(SCENARIOS), 3))
+def test_rows_built_for_some_names_are_those_columns_of_all_rows(k: int) -> None:
+    """A builder given the names the checks read skips the other columns (the costly loss
+    and gradient columns of example rows among them): what it does build is exactly the
+    full rows' column, for each name alone and for every name at once."""
+    scenario = SCENARIOS[k]
+    run = engine_runner(scenario)
+    for binding in ("state", "example", "update"):
+        full = ONLINE.rows(run, binding, scenario.origin, None)
+        offered = sorted(ONLINE.names(binding))
+        for chosen in [[name] for name in offered] + [offered, offered[::2]]:
+            part = ONLINE.rows(run, binding, scenario.origin, chosen)
+            wanted = set(chosen) - {"mu"}  # mu is made only when asked for, never by default
+            kept = InstanceBatch({n: c for n, c in full.scalars.items() if n in wanted},
+                                 {n: c for n, c in full.vectors.items() if n in wanted},
+                                 full.origins, full.origin_index, full.iteration)
+            part.scalars.pop("mu", None)
+            same(part, kept)

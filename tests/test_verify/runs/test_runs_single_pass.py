@@ -1,4 +1,4 @@
-"""`verify/single_pass.py`: one pass of the perceptron, its sums and its rows, exactly.
+"""`verify/runs/single_pass.py`: one pass of the perceptron, its sums and its rows, exactly.
 
 The reference here is the definition written out with Fractions: the pass (w_0 = 0, update on
 y<w,x> <= 0), d_i = max(0, gamma - y_i <u, x_i>), and the sums over updates and elements.
@@ -13,10 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron.dataset import Dataset
-from verify.numeric.instances import Origin
 from verify.numeric.passes import UNITS
-from verify.single_pass import PassSums, rows, run_pass
-from verify.vocabulary import NAMES, radius_bound
+from verify.runs.columns import Origin
+from verify.runs.quantity import radius_bound
+from verify.runs.single_pass import KIND, PassSums, run_pass
 
 
 def reference(data: Dataset, u: tuple[Fraction, ...], gamma: Fraction) -> dict[str, list]:
@@ -69,7 +69,7 @@ def test_the_pass_and_its_sums_are_the_definitions(case) -> None:
     assert sums.D2 == ref["D2"][0]
     for name in ("d", "skip", "s", "q", "rest"):
         assert [sums.value(name, k) for k in range(len(ref[name]))] == ref[name], name
-    state = rows(run, "pass-state", Origin("test"))
+    state = KIND.rows(run, "pass-state", Origin("test"))
     assert [state.vectors["w"].row(i) for i in range(len(state))] == ref["w"]
 
 
@@ -117,11 +117,11 @@ def test_rows_bind_their_names() -> None:
     run = run_pass(Dataset(X, y), (Fraction(3, 5), Fraction(4, 5)), margins)
     origin = Origin("test", 1, "zigzag")
     for binding, count in (("pass-state", run.mistakes + 1), ("pass-update", run.mistakes)):
-        batch = rows(run, binding, origin)
-        assert set(batch.scalars) | set(batch.vectors) == set(NAMES[binding])
+        batch = KIND.rows(run, binding, origin)
+        assert set(batch.scalars) | set(batch.vectors) == set(KIND.names(binding))
         assert len(batch) == count * len(margins)
         assert {o.dataset for o in batch.origins} == {f"zigzag [gamma = {g}]" for g in margins}
-    update = rows(run, "pass-update", origin, names=("w", "w_next", "x", "y"))
+    update = KIND.rows(run, "pass-update", origin, names=("w", "w_next", "x", "y"))
     assert set(update.scalars) | set(update.vectors) == {"w", "w_next", "x", "y"}
     for i in range(len(update)):
         w, x, after = (update.vectors[n].row(i) for n in ("w", "x", "w_next"))
@@ -129,7 +129,7 @@ def test_rows_bind_their_names() -> None:
         assert yv * sum(a * b for a, b in zip(w, x, strict=True)) <= 0
         assert after == tuple(a + yv * b for a, b in zip(w, x, strict=True))
     with pytest.raises(ValueError, match="no 'state' rows"):
-        rows(run, "state", origin)
+        KIND.rows(run, "state", origin)
 
 
 def test_a_pass_needs_a_unit_u_and_positive_margins() -> None:

@@ -1,0 +1,223 @@
+"""How the costs grow: proof length, number of examples, dimension (issue 30, item 3).
+
+Three families, each timed at growing sizes, with the exponent of the fitted power law (the
+slope of log time against log size, least squares):
+
+- `proof`: a proof file of N steps, each using every earlier step (`uses`, the worst case of
+  chains: step k carries the claims and hypotheses of all k earlier steps), checked as
+  `novikoff check` does (the certificate store consulted, none of these steps in it, so every
+  judgement is searched). Two shapes: `shared` (every step about the same three names, the
+  shape of a long proof) and `fresh` (a new scalar per step, each bounded by the previous
+  one: the hypotheses a step carries grow in names too; a file declares at most 100 names,
+  so N <= 100). Timed inside a fresh process per N (imports excluded: wall and CPU seconds),
+  and the whole process; on a shared machine the CPU-seconds are the steadier figure.
+- `run` and `bound`: `novikoff run` / `novikoff bound` on a CSV of n examples x d integer
+  features in [-9, 9] (labelled by the sign of the first, so separable), growing n at d = 10
+  and growing d at n = 4; whole processes, as a user waits for them.
+
+`--against DIR` times another checkout (say the version before this work, `git worktree add
+DIR COMMIT`) in the same run, alternating the two, and prints the ratio per size; `--repeat
+R` keeps the least of R runs. A script that prints figures; it never asserts on time. Run:
+
+    python benchmarks/scaling.py [--part proof|run|bound|all] [--shape shared|fresh]
+        [--sizes 25,50,...] [--against DIR] [--repeat R] [--tiny]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PROOF_SIZES = (25, 50, 100, 150, 300)
+EXAMPLES = (1_000, 10_000, 100_000)  # n at d = 10
+DIMENSIONS = (1_000, 10_000, 100_000, 1_000_000)  # d at n = 4
+CHILD = """
+import json, sys, time
+from proofs.proof_file import parse_proof
+from verify.proof_checker import check_proof
+import verify.prover  # the search's imports (SciPy), made at the first search: not timed
+proof = parse_proof(open(sys.argv[1], "rb").read(), sys.argv[1])
+start, cpu = time.perf_counter(), time.process_time()
+report = check_proof(proof)
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+counts = {}
+for step in report.steps:
+    counts[step.status] = counts.get(step.status, 0) + 1
+print(json.dumps({"seconds": seconds, "cpu": cpu, "counts": counts}))
+"""
+
+
+def chain(n: int, shape: str = "shared") -> str:
+    """A proof file of `n` steps, step k using steps 0..k-1 (see the module docstring).
+
+    `shared`: step 0 assumes <w,u> >= 0 and y >= 1; step k assumes y >= 1 and claims
+    <w,u> + (k+1) y >= k+1 (from step k-1's claim and y >= 1). `fresh`: step 0 assumes
+    x0 >= 0; step k assumes x_k >= x_{k-1} + 1 and claims x_k >= k."""
+    if shape == "shared":
+        head = ['vectors = ["w", "u"]', 'scalars = ["y"]']
+        given = ['"dot(w, u) >= 0", "y >= 1"'] + ['"y >= 1"'] * (n - 1)
+        claims = [f"dot(w, u) + {k + 1}*y >= {k + 1}" for k in range(n)]
+    else:
+        head = ["scalars = [" + ", ".join(f'"x{k}"' for k in range(n)) + "]"]
+        given = ['"x0 >= 0"'] + [f'"x{k} >= x{k - 1} + 1"' for k in range(1, n)]
+        claims = [f"x{k} >= {k}" for k in range(n)]
+    lines = [f'title = "a chain of {n} steps, each using every earlier one ({shape})"', *head]
+    for k in range(n):
+        uses = ", ".join(f'"s{j}"' for j in range(k))
+        lines += ["", "[[step]]", f'id = "s{k}"', f"given = [{given[k]}]",
+                  f'claim = "{claims[k]}"', f"uses = [{uses}]"]
+    return "\n".join(lines) + "\n"
+
+
+def dataset(n: int, d: int, seed: int = 20261126) -> str:
+    """A CSV of `n` examples of `d` integer features in [-9, 9], the label (last column) the
+    sign of the first feature (never 0), so the data are separable."""
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        x = [rng.randint(-9, 9) for _ in range(d)]
+        x[0] = x[0] or 1
+        rows.append(",".join(map(str, x)) + ("," + ("1" if x[0] > 0 else "-1")))
+    return "\n".join(rows) + "\n"
+
+
+def fit(sizes: Sequence[float], seconds: Sequence[float]) -> float:
+    """The exponent b of seconds ~ a * size**b, by least squares on the logarithms."""
+    xs, ys = [math.log(s) for s in sizes], [math.log(t) for t in seconds]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+        (x - mx) ** 2 for x in xs)
+
+
+def _env(root: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(root)}
+
+
+def check_time(root: Path, path: Path) -> tuple[float, float, float, dict[str, int]] | str:
+    """(seconds checking, CPU-seconds checking, seconds of the whole process, verdict counts)
+    of `path` checked by the checkout `root` in a fresh process, or the last line of its
+    error (a refused file)."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True,
+                          text=True, env=_env(root), cwd=root)
+    whole = time.perf_counter() - start
+    if done.returncode != 0:
+        return (done.stderr.strip().splitlines() or ["failed"])[-1][:100]
+    figures = json.loads(done.stdout.splitlines()[-1])
+    return figures["seconds"], figures["cpu"], whole, figures["counts"]
+
+
+def command_time(root: Path, arguments: Sequence[str]) -> float:
+    """Wall seconds of one `novikoff` command (python -m verify) run by the checkout `root`."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "verify", *arguments], cwd=root, env=_env(root),
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def proof_part(sizes: Sequence[int], shape: str, roots: Sequence[Path], folder: Path,
+               repeat: int = 1) -> None:
+    """Time each checkout on chains of each size (the least of `repeat` runs, alternating
+    the checkouts); the fitted exponent per checkout."""
+    print(f"proof of N steps, each using every earlier one ({shape}): seconds checking, "
+          f"CPU-seconds checking, seconds of the whole process (least of {repeat})")
+    results: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
+    cpus: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
+    for n in sizes:
+        path = folder / f"chain-{shape}-{n}.toml"
+        path.write_text(chain(n, shape))
+        cells = []
+        runs: dict[Path, list[tuple[float, float, float, dict[str, int]] | str]] = {
+            root: [] for root in roots}
+        for _ in range(repeat):  # alternating the checkouts: both see the same load
+            for root in roots:
+                runs[root].append(check_time(root, path))
+        for root in roots:
+            found = runs[root][0]
+            if isinstance(found, str):
+                cells.append(f"refused: {found}")
+                continue
+            seconds, cpu, whole = (min(r[i] for r in runs[root]) for i in range(3))  # type: ignore[index]
+            counts = found[3]
+            results[root].append((n, seconds))
+            cpus[root].append((n, cpu))
+            tally = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+            cells.append(f"{seconds:7.2f} s {cpu:7.2f} cpu ({whole:6.2f} s)  [{tally}]")
+        ratio = ""
+        if len(roots) == 2 and all(results[r] and results[r][-1][0] == n for r in roots):
+            ratio = f"  ratio {results[roots[0]][-1][1] / results[roots[1]][-1][1]:.3f}x"
+        print(f"  N = {n:4d}  " + "  |  ".join(cells) + ratio)
+    for root in roots:
+        _exponent(root, results[root], len(roots))
+        _exponent(root, cpus[root], len(roots), "CPU-seconds")
+
+
+def data_part(command: str, roots: Sequence[Path], folder: Path, examples: Sequence[int],
+              dimensions: Sequence[int], repeat: int = 1) -> None:
+    """Time `command` (run or bound) on growing n, then growing d; exponents per checkout."""
+    for label, shapes in (("examples n (d = 10)", [(n, 10) for n in examples]),
+                          ("dimension d (n = 4)", [(4, d) for d in dimensions])):
+        print(f"novikoff {command}, growing {label}: seconds, whole process")
+        results: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
+        for n, d in shapes:
+            path = folder / f"data-{n}x{d}.csv"
+            if not path.exists():
+                path.write_text(dataset(n, d))
+            size = n if d == 10 else d
+            cells = []
+            for root in roots:
+                seconds = min(command_time(root, [command, str(path)]) for _ in range(repeat))
+                results[root].append((size, seconds))
+                cells.append(f"{seconds:7.2f} s")
+            ratio = (f"  ratio {results[roots[0]][-1][1] / results[roots[1]][-1][1]:.3f}x"
+                     if len(roots) == 2 else "")
+            print(f"  {size:>9,}  " + "  |  ".join(cells) + ratio)
+        for root in roots:
+            _exponent(root, results[root], len(roots))
+
+
+def _exponent(root: Path, points: list[tuple[int, float]], checkouts: int,
+              what: str = "seconds") -> None:
+    which = f" ({root})" if checkouts > 1 else ""
+    if len(points) >= 2:
+        print(f"  fitted exponent of {what}{which}: {fit(*zip(*points, strict=True)):.2f} "
+              f"over {points[0][0]}..{points[-1][0]}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=("proof", "run", "bound", "all"), default="all")
+    parser.add_argument("--shape", choices=("shared", "fresh"), default="shared")
+    parser.add_argument("--sizes", type=lambda t: [int(s) for s in t.split(",")],
+                        default=list(PROOF_SIZES), help="proof lengths (comma-separated)")
+    parser.add_argument("--against", type=Path, help="another checkout, timed alongside")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per size and checkout; the least time is shown and fitted")
+    parser.add_argument("--tiny", action="store_true",
+                        help="the smallest sizes only (a test of the script, no figures)")
+    args = parser.parse_args(argv)
+    roots = [ROOT] + ([args.against.resolve()] if args.against else [])
+    sizes, examples, dimensions = args.sizes, EXAMPLES, DIMENSIONS
+    if args.tiny:
+        sizes, examples, dimensions = [3, 6], (20, 40), (20, 40)
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        if args.part in ("proof", "all"):
+            proof_part(sizes, args.shape, roots, folder, args.repeat)
+        for command in ("run", "bound"):
+            if args.part in (command, "all"):
+                data_part(command, roots, folder, examples, dimensions, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

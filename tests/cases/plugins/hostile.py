@@ -1,0 +1,118 @@
+"""Plug-ins that fail in every way a stranger's code can (the newcomer trial's
+bad_plugins.py, exit3.py and segfault.py): each must be one line naming it and its fault,
+exit 2, the rest of the audit reported."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from fractions import Fraction
+from typing import Any
+
+
+def raises(data: Any, max_updates: int) -> Any:
+    raise ValueError("boom from the plug-in")
+
+
+def exits(data: Any, max_updates: int) -> Any:
+    raise SystemExit(0)
+
+
+def exits_3(data: Any, max_updates: int) -> Any:
+    sys.exit(3)
+
+
+def keyboard(data: Any, max_updates: int) -> Any:
+    raise KeyboardInterrupt
+
+
+def generator_exits(data: Any, max_updates: int) -> Any:
+    """SystemExit while its trace is read, not when it is called."""
+    yield 0, tuple(data.y[0] * v for v in data.X[0])
+    raise SystemExit("done")
+
+
+def memory_hog(data: Any, max_updates: int) -> Any:
+    return [0] * (10**12)
+
+
+def sleeps_forever(data: Any, max_updates: int) -> Any:
+    time.sleep(10**6)
+    return []
+
+
+def loops_forever(data: Any, max_updates: int) -> Any:
+    while True:
+        pass
+
+
+def swallows_everything(data: Any, max_updates: int) -> Any:
+    """A loop that catches what an in-process guard would raise."""
+    while True:
+        with contextlib.suppress(BaseException):  # the point of the case
+            time.sleep(10**6)
+
+
+def segfault(data: Any, max_updates: int) -> Any:
+    import ctypes
+
+    ctypes.string_at(0)
+    return []
+
+
+def os_exit(data: Any, max_updates: int) -> Any:
+    os._exit(0)
+
+
+def interrupts_itself(data: Any, max_updates: int) -> Any:
+    """A real SIGINT to its own process while it runs (a Ctrl-C, when the plug-in runs in
+    the audit's process): the audit must stop."""
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(5)
+    return []
+
+
+def interrupts_the_audit(data: Any, max_updates: int) -> Any:
+    """A real SIGINT to the process that runs the campaign, while the plug-in runs in a
+    child of it (a Ctrl-C): the audit must stop."""
+    os.kill(os.getppid(), signal.SIGINT)
+    time.sleep(5)
+    return []
+
+
+def sleeps_and_says_where(data: Any, max_updates: int) -> Any:
+    """Sleeps forever after writing its process id to the file named by the environment's
+    NOVIKOFF_TEST_PID_FILE (to check that no such process is left behind)."""
+    with open(os.environ["NOVIKOFF_TEST_PID_FILE"], "a") as handle:
+        handle.write(f"{os.getpid()}\n")
+    time.sleep(10**6)
+    return []
+
+
+def wrong_dimension(data: Any, max_updates: int) -> Any:
+    return [(0, (Fraction(1),) * (data.d + 1))]
+
+
+def perceptron(data: Any, max_updates: int) -> Any:
+    """A correct plug-in: the perceptron, cyclic epochs from w = 0 (for contrast)."""
+    w = tuple(Fraction(0) for _ in range(data.d))
+    made = 0
+    while made < max_updates:
+        updated = False
+        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+            if y * sum(a * b for a, b in zip(w, x, strict=True)) <= 0 and made < max_updates:
+                w = tuple(a + y * b for a, b in zip(w, x, strict=True))
+                made, updated = made + 1, True
+                yield i, w
+        if not updated:
+            return
+
+
+def perceptron_but_never_alone(data: Any, max_updates: int) -> Any:
+    """The perceptron, but a fault on a shrinker's run (named PROOF--STEP) of one example."""
+    if data.n == 1 and "--" in data.name:
+        raise ValueError("one example")
+    return perceptron(data, max_updates)

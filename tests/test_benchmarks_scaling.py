@@ -1,0 +1,54 @@
+"""`benchmarks/scaling.py` at its smallest size: the chains it times are proofs whose every
+step uses every earlier one and is proved, its data are separable, its fit recovers a power
+law, and the script runs end to end (a smoke test: no figure is asserted)."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+import scaling
+
+from perceptron.io.loaders import load
+from proofs.proof_file import parse_proof
+from verify.proof_checker import check_proof
+
+
+@pytest.mark.parametrize("shape", ["shared", "fresh"])
+def test_each_step_of_a_chain_uses_every_earlier_one_and_is_proved(shape: str) -> None:
+    proof = parse_proof(scaling.chain(4, shape).encode(), f"chain-{shape}.toml")
+    assert [[u.step for u in s.uses] for s in proof.steps] == [
+        [], ["s0"], ["s0", "s1"], ["s0", "s1", "s2"]]
+    report = check_proof(proof, store=None)
+    assert [s.status for s in report.steps] == ["proved"] * 4
+    assert not any(s.vacuous for s in report.steps)
+    # the last step carries the claims of all earlier ones among its hypotheses
+    claims = {s.claim.text for s in proof.steps[:3]}
+    assert claims <= {h.text for h in report.steps[3].statement.hypotheses}
+
+
+def test_the_data_are_labelled_by_the_sign_of_their_first_feature(tmp_path: Path) -> None:
+    path = tmp_path / "data.csv"
+    path.write_text(scaling.dataset(30, 5))
+    data = load(str(path))
+    assert (data.n, data.d) == (30, 5)
+    assert all(x[0] != 0 and (x[0] > 0) == (y > 0) for x, y in zip(data.X, data.y, strict=True))
+    assert all(abs(v) <= 9 and v.denominator == 1 for x in data.X for v in x)
+
+
+def test_the_fit_recovers_the_exponent_of_a_power_law() -> None:
+    sizes = [25, 50, 100, 150, 300]
+    assert scaling.fit(sizes, [3 * n**1.5 for n in sizes]) == pytest.approx(1.5)
+    assert scaling.fit(sizes, [Fraction(1, 7) * n for n in sizes]) == pytest.approx(1.0)
+
+
+def test_the_script_runs_at_its_smallest_size(capsys: pytest.CaptureFixture[str]) -> None:
+    scaling.main(["--tiny", "--part", "proof"])
+    out = capsys.readouterr().out
+    assert "N =    3" in out and "N =    6" in out and "[6 proved]" in out
+    assert "fitted exponent of CPU-seconds" in out

@@ -1,0 +1,53 @@
+"""Datasets derived from others (`fast.augmented`, `fast.divided`) get their integer form
+from the original's instead of from their Fractions: it must be the form their Fractions
+give (scale, rows, bound, dtype), on hostile magnitudes too (near 2^63, beyond, huge
+denominators), and the derived Fractions must be the plain ones."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from perceptron.algorithms import fast
+from perceptron.dataset import Dataset
+
+INTEGERS = st.one_of(st.integers(-9, 9), st.sampled_from(
+    [0, 2**31, -(2**53), 2**62, 2**63 - 1, -(2**63 - 1), 2**63, -(2**64), 3**45]))
+VALUES = st.builds(Fraction, INTEGERS, st.sampled_from([1, 2, 3, 7, 2**40, 2**64 + 1]))
+FACTORS = st.builds(Fraction, st.one_of(st.integers(1, 12), st.sampled_from([2**63, 3**50])),
+                    st.sampled_from([1, 2, 5, 2**61 - 1]))
+
+
+@st.composite
+def datasets(draw: st.DrawFn) -> Dataset:
+    n, d = draw(st.integers(1, 4)), draw(st.integers(1, 3))
+    X = tuple(tuple(draw(VALUES) for _ in range(d)) for _ in range(n))
+    y = tuple(draw(st.sampled_from([-1, 1])) for _ in range(n))
+    return Dataset(X, y, "drawn")
+
+
+def _as_computed(data: Dataset) -> fast.IntegerForm:
+    remembered = fast.integer_form(data)
+    fast._FORMS.pop((id(data), False))
+    computed = fast.integer_form(data)
+    assert remembered is not computed
+    assert (remembered.scale, remembered.max_abs, remembered.rows.dtype, remembered.bias) == (
+        computed.scale, computed.max_abs, computed.rows.dtype, computed.bias)
+    assert np.array_equal(remembered.rows, computed.rows)
+    assert np.array_equal(remembered.y, computed.y)
+    return computed
+
+
+@settings(max_examples=80, deadline=None)
+@given(datasets(), FACTORS)
+def test_derived_forms_are_the_forms_of_their_fractions(data: Dataset, factor: Fraction) -> None:
+    biased = fast.augmented(data)
+    assert biased.X == data.augmented().X and biased.y == data.y
+    assert fast.augmented(data) is biased  # made once per dataset
+    _as_computed(biased)
+    divided = fast.divided(data, factor)
+    assert divided.X == tuple(tuple(v / factor for v in x) for x in data.X)
+    _as_computed(divided)

@@ -1,0 +1,79 @@
+"""Hostile data paths through the command line (trial item 4): a proof file whose `[numeric]
+data` names `/dev/zero`, `/dev/urandom`, a named pipe or a directory, and `novikoff run
+/dev/zero` or an endless standard input: one line, exit 2, in bounded memory and time. Each
+runs in a child limited to 2 GB of address space and 60 s, so a regression fails the test
+instead of the machine."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+PROOF = """title = "t is a natural"
+scalars = ["t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+data = [{paths}]
+[[step]]
+id = "count"
+claim = "t >= 0"
+"""
+
+
+def _limited() -> None:
+    """In the child: at most 2 GB of address space (`ulimit -v 2000000`)."""
+    resource.setrlimit(resource.RLIMIT_AS, (2_000_000 * 1024, 2_000_000 * 1024))
+
+
+def _novikoff(*args: str, stdin: object = subprocess.DEVNULL) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True,
+                          text=True, timeout=60, cwd=ROOT, stdin=stdin,  # type: ignore[arg-type]
+                          preexec_fn=_limited,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def _errors(done: subprocess.CompletedProcess) -> list[str]:
+    assert "Traceback" not in done.stderr
+    return [line for line in done.stderr.splitlines() if line.startswith("novikoff: error")]
+
+
+@pytest.fixture
+def hostile(tmp_path: Path) -> dict[str, str]:
+    """Paths no data file may be: devices, a named pipe nobody writes, a directory."""
+    pipe = tmp_path / "pipe.csv"
+    os.mkfifo(pipe)
+    folder = tmp_path / "folder.csv"
+    folder.mkdir()
+    return {"/dev/zero": "a character device", "/dev/urandom": "a character device",
+            str(pipe): "a named pipe", str(folder): "a directory"}
+
+
+def test_hostile_numeric_data_are_one_line_each(tmp_path: Path,
+                                                hostile: dict[str, str]) -> None:
+    for number, (path, kind) in enumerate(hostile.items()):
+        proof = tmp_path / f"proof{number}.toml"
+        proof.write_text(PROOF.format(paths=f'"{path}"'))
+        done = _novikoff("audit", str(proof), "--budget", "small", "--jobs", "1")
+        assert done.returncode == 2, done.stderr
+        (error,) = _errors(done)
+        assert f"{path}: is {kind}" in error
+
+
+def test_run_refuses_a_device_and_bounds_standard_input() -> None:
+    done = _novikoff("run", "/dev/zero")
+    assert done.returncode == 2
+    assert _errors(done) == ["novikoff: error: /dev/zero: is a character device, not a "
+                             "regular file: a data file is read from a file, or from "
+                             "standard input as -"]
+    with open("/dev/zero", "rb") as endless:
+        done = _novikoff("run", "-", stdin=endless)
+    assert done.returncode == 2
+    (error,) = _errors(done)
+    assert error.startswith("novikoff: error: <stdin>: more than 320000000 bytes")

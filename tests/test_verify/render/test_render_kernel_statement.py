@@ -1,0 +1,126 @@
+"""The statement every report shows is the one the kernel read (newcomer trial, item 3).
+
+An induction that `uses` a one-update lemma takes in nothing of the lemma but its claim at
+each update; the reports, `explain` and the Coq export once listed the lemma's hypotheses
+and claim as hypotheses of the induction and of every step using it (a different theorem from
+the kernel's, `check --statements`). The lecture proof of the trial (tests/cases/trial/) is
+the regression case; every built-in proof and the trial's files are held to the property:
+the facts a typeset statement shows are exactly the kernel's hypotheses, its naturals, and
+an induction's carried invariants and one-update lemmas in its run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from proofs.library import PROOFS, load_builtin
+from proofs.proof_file import load_proof
+from proofs.step import Induction, Proof
+from verify.audit.job import run_audit
+from verify.cli import main
+from verify.proof_checker import statements
+from verify.render import html, latex, markdown
+from verify.typeset.statement import statement, written
+from verify.typeset.written import TEXT, Printer
+from verify.uses import used_as
+
+ROOT = Path(__file__).resolve().parents[3]
+TRIAL = ROOT / "tests" / "cases" / "trial"
+LECTURE = TRIAL / "perceptron.toml"
+EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
+
+
+def _facts_of_the_kernel(proof: Proof, step_id: str) -> tuple[set[tuple[str, str]], list[str]]:
+    """(origin, fact) for each hypothesis of the kernel's statement and each natural (not an
+    induction's counter), and the claims the kernel adds to the run, all in plain text."""
+    stated = statements(proof)
+    st, step = stated[step_id], proof.step(step_id)
+    assert st is not None
+    printer = Printer(TEXT, proof.notation)
+    counter = step.rule.variable if isinstance(step.rule, Induction) else None
+    facts = {("", TEXT.natural(printer.expression(n))) for n in st.naturals if n != counter}
+    for h, origin in zip(st.hypotheses, st.origins, strict=True):
+        source, substituted = written(h.text)
+        facts.add((origin + substituted if origin else "", printer.relation(source)))
+    run = [printer.relation(written(u.statement.claim.text)[0])
+           for u in used_as(step, st, stated) if u.kind != "imported"]
+    return facts, run
+
+
+def _facts_shown(proof: Proof, step_id: str) -> tuple[set[tuple[str, str]], str]:
+    stated = statements(proof)
+    shown = statement(proof, proof.step(step_id), TEXT, stated[step_id], stated)
+    facts = {("", TEXT.row(g)) for g in shown.given} | {
+        (used, TEXT.row(chunks)) for used, chunks in shown.inherited}
+    return facts, "".join(text for _, text in shown.run)
+
+
+def _proofs() -> list[tuple[str, Proof]]:
+    found = [(f"builtin:{p}", load_builtin(p)) for p in PROOFS]
+    return found + [(path.name, load_proof(path))
+                    for path in (*sorted(TRIAL.glob("*.toml")), *EXAMPLES)]
+
+
+@pytest.mark.parametrize(("name", "proof"), _proofs(), ids=[n for n, _ in _proofs()])
+def test_every_typeset_statement_shows_the_kernels_facts_and_no_other(name: str, proof: Proof):
+    for step in proof.steps:
+        if statements(proof)[step.id] is None:
+            continue
+        expected, in_run = _facts_of_the_kernel(proof, step.id)
+        facts, run = _facts_shown(proof, step.id)
+        assert facts == expected, (name, step.id)
+        assert all(claim in run for claim in in_run), (name, step.id, run)
+
+
+def test_the_lecture_theorem_is_the_kernels_in_every_format():
+    """The trial's theorem: `mistake-bound` inherits from `combine` the unit separator, the
+    norm growth and the Cauchy–Schwarz step, never the lemma's y² = 1 or its claim."""
+    audit = run_audit([str(LECTURE)], budget="small")
+    assert audit.proofs[0].status == "verified"
+    md = markdown.render(audit)
+    theorem = md[:md.index("## The proof")]
+    assert theorem.count("*From combine:*") == 5
+    assert "$y^{2} = 1$" not in theorem
+    assert r"\lVert w + y\,x \rVert" not in theorem
+    norm_growth = md[md.index("#### norm-growth"):md.index("#### cauchy-schwarz")]
+    assert "*From one-update-growth:*" not in norm_growth
+    also = norm_growth[norm_growth.index(", at each update also"):]
+    assert also.index(r"\lVert w + y\,x \rVert^{2} \le") < also.index("(one-update-growth)")
+    combine = md[md.index("#### combine"):md.index("#### mistake-bound")]
+    assert "*From norm-growth:* $y^{2} = 1$" not in combine
+    assert combine.count("*From ") == 3  # the claims of norm-growth, progress, cauchy-schwarz
+    tex = latex.render(audit)
+    tex_theorem = tex[:tex.index(r"\section")]
+    assert tex_theorem.count(r"\emph{From \texttt{combine}:}") == 5
+    assert "y^{2} = 1" not in tex_theorem
+    page = html.render(audit)
+    html_theorem = page[:page.index('class="step ')]
+    assert html_theorem.count('class="inherited"') == 5
+
+
+def test_explain_states_the_kernels_theorem(capsys: pytest.CaptureFixture[str]):
+    assert main(["explain", str(LECTURE), "mistake-bound"]) == 0
+    out = capsys.readouterr().out
+    statement_lines = out[out.index("statement:"):out.index("\njudgement")]
+    assert "y² = 1" not in statement_lines and "‖w + y·x‖²" not in statement_lines
+    assert "  given t ∈ ℕ, γ > 0\n  from combine: ‖u‖² = 1\n" in statement_lines
+    assert main(["explain", str(LECTURE), "norm-growth", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["statement"] == [
+        "for every run from w = 0, updating w ← w + y·x when y² = 1, y·⟨w, x⟩ ≤ 0, ‖x‖² ≤ R², "
+        "at each update also ‖w + y·x‖² ≤ ‖w‖² + R² (one-update-growth), after t updates:",
+        "⊢ ‖w‖² ≤ t·R²"]
+
+
+def test_an_existential_claim_and_the_naturals_are_stated():
+    """The kernel reads `weights-bounded-at-t` as `t in Nat, ... |- exists B: ...`."""
+    proof = load_proof(ROOT / "examples" / "quantifiers.toml")
+    stated = statements(proof)
+    shown = statement(proof, proof.step("weights-bounded-at-t"), TEXT,
+                      stated["weights-bounded-at-t"], stated)
+    assert shown.claim[0].startswith("⊢ ∃ B: ")
+    assert shown.given == (("t ∈ ℕ",),)
+    assert shown.width == len(" ".join(shown.claim))

@@ -1,0 +1,224 @@
+"""Hostile plug-ins (the newcomer trial's, `tests/cases/plugins/`): whatever a stranger's
+algorithm does, it is one line naming it and its fault, exit 2, and the rest of the audit is
+reported; a real Ctrl-C still stops the audit."""
+
+from __future__ import annotations
+
+import os
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from cases.plugins import hostile
+
+from perceptron.dataset import Dataset
+from verify.runs.plugin import Plugin, PluginFault
+
+CASES = Path(hostile.__file__).parent
+DATA = Dataset.of([[1, 2], [2, -1], [-1, 1]], [1, 1, -1], "three")
+U = (Fraction(1), Fraction(0))
+
+OTHER = """
+title = "t is a natural"
+scalars = ["t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "count"
+claim = "t >= 0"
+"""
+
+
+@pytest.mark.parametrize(("function", "said"), [
+    (hostile.exits, "raised SystemExit: 0 on three"),
+    (hostile.exits_3, "raised SystemExit: 3 on three"),
+    (hostile.keyboard, "raised KeyboardInterrupt on three"),
+    (hostile.generator_exits, "raised SystemExit: done on three"),
+    (hostile.memory_hog, "raised MemoryError on three"),
+])
+def test_a_base_exception_of_the_plug_in_is_its_fault(function, said) -> None:
+    """Items 1 and 17 of the trial: SystemExit (any code) and a KeyboardInterrupt the
+    plug-in raises itself are faults like any other exception (they once ended the audit
+    silently with the plug-in's exit code, or as "interrupted")."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin.of("p", function).run(DATA, U, 5)
+    assert str(raised.value) == f"plug-in p {said}"
+
+
+@pytest.mark.parametrize("isolated", [True, False])
+def test_a_real_ctrl_c_while_the_plug_in_runs_still_interrupts(isolated: bool) -> None:
+    """A SIGINT delivered while the plug-in runs is the user's Ctrl-C, not its fault: in
+    its own child process the plug-in ignores it and the campaign's process is interrupted
+    (and ends the child); in the campaign's process it is told from a raised
+    KeyboardInterrupt by the signal."""
+    function = hostile.interrupts_the_audit if isolated else hostile.interrupts_itself
+    plugin = Plugin("p", None, function, isolated=isolated)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        plugin.run(DATA, U, 5)
+    assert time.monotonic() - start < 4  # not after the plug-in's sleep
+
+
+def test_a_vector_of_another_dimension_says_both_dimensions() -> None:
+    """Trial item 16: "is not 7 exact rationals" for a vector that had 8 of them."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin.of("p", hostile.wrong_dimension).run(DATA, U, 5)
+    assert str(raised.value) == "plug-in p: update 0's w_after has 3 coordinates, the data 2"
+
+
+@pytest.mark.parametrize(("function", "said"), [
+    (hostile.segfault, "killed its process (SIGSEGV: Segmentation fault) while running on "
+                       "three"),
+    (hostile.os_exit, "ended its process (exit status 0) while running on three"),
+])
+def test_a_plug_in_that_kills_its_process_is_a_fault(function, said) -> None:
+    """Trial item 5: each call runs in a child process, so a crash ends the child, not the
+    audit: one line saying how."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin.of("p", function).run(DATA, U, 5)
+    assert str(raised.value) == f"plug-in p {said}"
+
+
+@pytest.mark.parametrize("function", [hostile.sleeps_forever, hostile.loops_forever,
+                                      hostile.swallows_everything])
+def test_a_plug_in_that_never_returns_is_killed_at_its_deadline(function) -> None:
+    """Even one that catches every exception (which defeats an alarm in its process)."""
+    plugin = Plugin("p", None, function, seconds=0.5)
+    start = time.monotonic()
+    with pytest.raises(PluginFault, match=r"^plug-in p did not return within 0\.5 s on three"):
+        plugin.run(DATA, U, 5)
+    assert time.monotonic() - start < 5
+
+
+def test_no_child_process_is_left_behind(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    record = tmp_path / "pids"
+    monkeypatch.setenv("NOVIKOFF_TEST_PID_FILE", str(record))
+    with pytest.raises(PluginFault, match="did not return"):
+        Plugin("p", None, hostile.sleeps_and_says_where, seconds=0.5).run(DATA, U, 5)
+    (pid,) = map(int, record.read_text().split())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+def _audit(tmp_path: Path, spec: str, jobs: int,
+           capsys: pytest.CaptureFixture[str]) -> tuple[int, str, list[str]]:
+    """`novikoff audit plug.toml other.toml --algorithm p=SPEC`: exit code, stdout, and the
+    error lines of stderr."""
+    from verify.cli import main
+
+    other = tmp_path / "other.toml"
+    other.write_text(OTHER)
+    code = main(["audit", str(CASES / "plug.toml"), str(other), "--budget", "small",
+                 "--jobs", str(jobs), "--algorithm", f"p={CASES / 'hostile.py'}:{spec}"])
+    out, err = capsys.readouterr()
+    return code, out, [line for line in err.splitlines() if "error" in line]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize(("spec", "said"), [
+    ("exits", "plug-in p raised SystemExit: 0 on "),
+    ("exits_3", "plug-in p raised SystemExit: 3 on "),
+    ("keyboard", "plug-in p raised KeyboardInterrupt on "),
+    ("segfault", "plug-in p killed its process (SIGSEGV: Segmentation fault) while running "
+                 "on "),
+    ("os_exit", "plug-in p ended its process (exit status 0) while running on "),
+])
+def test_the_cli_reports_a_plug_in_that_exits_or_crashes_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, said: str,
+        jobs: int) -> None:
+    """One line, exit 2, the other proof audited and the plug-in's proof reported with its
+    steps not run (trial items 1 and 17: exit 0 or 3 with no message, or "interrupted";
+    item 5: exit 139 or 0 with no message, or a BrokenProcessPool traceback)."""
+    code, out, errors = _audit(tmp_path, spec, jobs, capsys)
+    assert code == 2
+    assert len(errors) == 1 and errors[0].startswith(f"novikoff: error: {said}"), errors
+    assert "other                        verified" in out
+    assert "plug/norm-growth: the plug-in p failed (see the errors)" in out
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_plug_in_that_times_out_is_called_no_more_in_the_audit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """Trial item 2: the guard fired, then every later shard called the plug-in again and
+    waited out its seconds (7 calls at --budget small, 43 at default: the one line came
+    after 7 or 43 minutes). Its timeout is posted where every process of the audit reads
+    it: one call per process at most (the calls under way when it times out are ended with
+    it), one line, and no verdict from its runs."""
+    from verify.api import audit_proofs
+
+    record = tmp_path / "pids"
+    monkeypatch.setenv("NOVIKOFF_TEST_PID_FILE", str(record))
+    other = tmp_path / "other.toml"
+    other.write_text(OTHER)
+    plugin = Plugin("p", None, hostile.sleeps_and_says_where, seconds=2)
+    start = time.monotonic()
+    audit = audit_proofs(CASES / "plug.toml", other, budget="small", jobs=jobs,
+                         algorithms=[plugin])
+    calls = record.read_text().split()
+    assert 1 <= len(calls) <= jobs, calls
+    assert len(audit.errors) == 1
+    assert audit.errors[0].startswith("plug-in p did not return within 2 s on ")
+    by_id = {p.id: p for p in audit.proofs}
+    assert by_id["other"].status == "verified" and by_id["other"].steps[0].numeric is not None
+    assert by_id["plug"].steps[0].numeric is None
+    assert time.monotonic() - start < 60  # not a shard's 2 s each (nor the default 60 s)
+    for pid in map(int, calls):
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+BROKEN = {"syntax_error.py": "def broken(:\n", "import_error.py":
+          "import nonexistent_module_xyz\n\ndef f(d, m):\n    return []\n",
+          "raises_at_import.py": "raise RuntimeError('at import')\n",
+          "exits_at_import.py": "raise SystemExit(4)\n"}
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("p={dir}/syntax_error.py:broken", "cannot be loaded: SyntaxError: invalid syntax"),
+    ("p={dir}/import_error.py:f", "cannot be loaded: ModuleNotFoundError: No module named "
+                                  "'nonexistent_module_xyz'"),
+    ("p={dir}/raises_at_import.py:f", "cannot be loaded: RuntimeError: at import"),
+    ("p={dir}/exits_at_import.py:f", "cannot be loaded: SystemExit: 4"),
+    ("p={cases}/hostile.py:nothere", "cannot be loaded: {cases}/hostile.py defines no "
+                                     "'nothere'"),
+    ("p={dir}/nofile.py:f", "cannot be loaded: {dir}/nofile.py: no such file"),
+    ("p=", "--algorithm p=: give MODULE:FUNCTION"),
+    ("p=no-such-entry-point", "no entry point 'no-such-entry-point'"),
+])
+def test_a_plug_in_that_cannot_be_loaded_is_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str, said: str) -> None:
+    """Trial item 8: after the load failure came a second, contradictory line ("'p' is no
+    known algorithm ... a plug-in runs only when given: --algorithm p=MODULE:FUNCTION",
+    though exactly that was given), and a missing function was reported against the
+    internal module name novikoff_plugin_<hash> instead of the user's file."""
+    from verify.cli import main
+
+    for name, text in BROKEN.items():
+        (tmp_path / name).write_text(text)
+    other = tmp_path / "other.toml"
+    other.write_text(OTHER)
+    code = main(["audit", str(CASES / "plug.toml"), str(other), "--budget", "small",
+                 "--jobs", "1", "--algorithm", spec.format(dir=tmp_path, cases=CASES)])
+    out, err = capsys.readouterr()
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert code == 2
+    assert len(errors) == 1 and said.format(dir=tmp_path, cases=CASES) in errors[0], errors
+    assert "novikoff_plugin" not in err
+    assert "other                        verified" in out
+    assert "plug/norm-growth: the plug-in p could not be used (see the errors)" in out
+
+
+def test_a_plug_in_name_given_twice_is_refused_once(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    spec = f"p={CASES / 'hostile.py'}:perceptron"
+    assert main(["audit", str(CASES / "plug.toml"), "--budget", "small", "--jobs", "1",
+                 "--algorithm", spec, "--algorithm", spec]) == 2
+    out, err = capsys.readouterr()
+    errors = [line for line in err.splitlines() if "error" in line]
+    assert errors == ["novikoff: error: plug-in name 'p' given twice"]
+    assert "plug/norm-growth: the plug-in p could not be used (see the errors)" in out

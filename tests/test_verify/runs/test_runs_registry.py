@@ -1,0 +1,371 @@
+"""The registry of run kinds (`verify.runs`): open to a kind defined here, in a test file,
+audited through the normal path; the built-in kinds' laws hold on their runs; the generated
+page of run quantities is the registry's."""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from perceptron.dataset import Dataset
+from perceptron.geometry.linear import radius2
+from proofs.language.terms import scalar
+from verify import audit_proofs
+from verify.audit.report import to_json
+from verify.numeric import campaign, passes
+from verify.numeric.campaign import Check, run_campaign
+from verify.runs import (
+    Quantity,
+    RowSet,
+    RunKind,
+    UnknownRunKind,
+    entry_point,
+    kind,
+    kind_of,
+    kinds,
+    register,
+    unregister,
+)
+from verify.runs import quantity as registry
+from verify.runs.columns import Column, InstanceBatch, Origin, VectorColumn, run_rows
+from verify.runs.docs import PAGE, markdown
+from verify.runs.naming import binding_of, law
+
+# ---- a toy kind, defined here and nowhere in the package --------------------------------------
+
+
+def toy_rows(data: Dataset, origin: Origin, names: Collection[str] | None = None
+             ) -> InstanceBatch:
+    """One row per example of the data, in order: the example, its label, its position."""
+    n = data.n
+    return run_rows({"y": Column.of(data.y), "j": Column(np.arange(n, dtype=np.int64)),
+                     "R2": Column.constant(radius2(data), n)},
+                    {"x": VectorColumn.of(data.X, data.d)}, origin, np.arange(n))
+
+
+def toy_runner(algorithm: str | None):
+    """The toy run of a scenario is its data, as given; no algorithm of its own."""
+    if algorithm is not None:
+        raise ValueError(f"{algorithm}: toy runs have no algorithm")
+    return lambda scenario: scenario.data
+
+
+TOY = RunKind(
+    "toy-examples",
+    "each example of the scenario once, in order (no iteration at all)",
+    (Quantity("x", True, "the example", ("toy-example",)),
+     Quantity("y", False, "its label", ("toy-example",)),
+     Quantity("j", False, "its position in the scenario's order", ("toy-example",)),
+     Quantity("R2", False, "`max_i ||x_i||^2`", ("toy-example",))),
+    (RowSet("toy-example", "one row per example", toy_rows),),
+    toy_runner,
+)
+
+TOY_PROOF = """\
+title = "Toy kind: each example on its own"
+vectors = ["x", "w"]
+scalars = ["y", "R2", "j"]
+
+[numeric]
+run = "toy-examples"
+{names}
+
+[[step]]
+id = "label-fourth-power"
+given = ["y**2 == 1"]
+claim = "y**4 == 1"
+
+[[step]]
+id = "scaled-radius"
+given = ["norm2(x) <= R2"]
+claim = "norm2(2*x) <= 4*R2"
+
+[[step]]
+id = "position"
+given = ["j >= 0"]
+claim = "j + 1 >= 1"
+
+[[step]]
+id = "no-iterate"
+given = []
+claim = "norm2(w) >= 0"
+"""
+
+
+@pytest.fixture
+def toy() -> Iterator[RunKind]:
+    register(TOY)
+    try:
+        yield TOY
+    finally:
+        unregister(TOY.name)
+
+
+def test_a_kind_registered_from_a_test_file_is_audited_through_the_normal_path(
+        toy: RunKind, tmp_path: Path) -> None:
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY_PROOF.format(names=""))
+    audit = audit_proofs(path, budget="small")
+    assert audit.errors == () and audit.passed()
+    (proof,) = audit.proofs
+    steps = {s.step.id: s for s in proof.steps}
+    assert proof.status == "verified"
+    for step_id in ("label-fourth-power", "scaled-radius", "position"):
+        verdict = steps[step_id].numeric
+        assert verdict is not None and verdict.status == "held", step_id
+        assert verdict.instances >= 100 and verdict.violations == 0
+    # every row is one example: the hypotheses hold on each (labels are +-1, R2 the max)
+    assert steps["scaled-radius"].numeric.vacuous == 0  # type: ignore[union-attr]
+    # a name the kind does not offer is not run, and the report says why
+    assert steps["no-iterate"].numeric is None
+    assert steps["no-iterate"].reason.startswith("w is no quantity of a toy-examples run")
+    report = to_json(audit)  # the report a built-in proof gets
+    assert [p["id"] for p in report["proofs"]] == [proof.id]
+    assert report["summary"]["numeric"]["checked_steps"] == 3
+
+
+def test_a_toy_step_false_on_runs_is_violated_with_its_row(toy: RunKind,
+                                                             tmp_path: Path) -> None:
+    text = TOY_PROOF.format(names="") + '\n[[step]]\nid = "small"\ngiven = []\nclaim = "j <= 3"\n'
+    path = tmp_path / "toy.toml"
+    path.write_text(text)
+    (proof,) = audit_proofs(path, budget="small").proofs
+    small = next(s for s in proof.steps if s.step.id == "small")
+    assert small.numeric is not None and small.numeric.status == "violated"
+    assert small.numeric.counterexample is not None
+    assert small.numeric.counterexample.scalars["j"] == 4  # the first position past 3
+
+
+def test_unknown_names_are_refused_with_what_the_kind_offers(toy: RunKind,
+                                                            tmp_path: Path) -> None:
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY_PROOF.format(names='names = { j = "jj + 1" }'))
+    audit = audit_proofs(path, budget="small")
+    assert audit.proofs == () and len(audit.errors) == 1
+    assert "'jj' is no quantity of toy-examples runs (closest: 'j'); they offer: R2, j, x, y" \
+        in audit.errors[0]
+
+
+def test_without_registering_the_kind_the_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY_PROOF.format(names=""))
+    audit = audit_proofs(path, budget="small")
+    assert audit.proofs == () and "no run kind 'toy-examples'" in audit.errors[0]
+
+
+# ---- the registry --------------------------------------------------------------------------
+
+
+def test_the_built_in_kinds_and_their_row_sets() -> None:
+    assert [k.name for k in kinds()] == ["online", "batch", "single-pass"]
+    assert [r.name for r in kind("online").row_sets] == ["state", "example", "update"]
+    assert kind_of("batch-member") is kind("batch")
+    assert kind_of("pass-update").passes and not kind("online").passes
+    online = kind("online")
+    assert online.binding_for({"w", "t", "R2"}) == "state"
+    assert online.binding_for({"w", "x", "y"}) == "example"
+    assert online.binding_for({"w", "w_next"}) == "update"
+    assert online.binding_for({"w", "theta"}) is None
+    assert online.binding_for({"d"}, scalars={"d"}, vectors=set()) is None  # d is a vector
+
+
+def test_registering_is_idempotent_and_names_are_unique(toy: RunKind) -> None:
+    assert register(TOY) is TOY
+    other = RunKind("toy-examples", "another", TOY.quantities, TOY.row_sets, toy_runner)
+    with pytest.raises(ValueError, match="already registered"):
+        register(other)
+    thief = RunKind("thief", "reuses a row set name",
+                    (Quantity("w", True, "w", ("state",)),),
+                    (RowSet("state", "rows", toy_rows),), toy_runner)
+    with pytest.raises(ValueError, match="row set 'state' is already online's"):
+        register(thief)
+    with pytest.raises(ValueError, match="built-in"):
+        unregister("online")
+
+
+def test_a_quantity_must_name_row_sets_of_its_kind() -> None:
+    with pytest.raises(ValueError, match="quantity x names row sets"):
+        RunKind("bad", "x", (Quantity("x", True, "x", ("nowhere",)),),
+                (RowSet("bad-rows", "rows", toy_rows),), toy_runner)
+
+
+def test_an_unknown_kind_names_the_registered_ones_and_the_closest() -> None:
+    with pytest.raises(UnknownRunKind, match=r"no run kind 'batc' \(closest: 'batch'\); "
+                                             r"registered: online, batch, single-pass"):
+        kind("batc")
+
+
+def test_a_kind_travels_to_a_worker_by_name() -> None:
+    for built_in in kinds():
+        assert pickle.loads(pickle.dumps(built_in)) is built_in
+
+
+@dataclass(frozen=True)
+class _EntryPoint:
+    name: str
+    value: str
+    made: object
+
+    def load(self) -> object:
+        return self.made
+
+
+def test_an_entry_point_is_loaded_only_by_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    loads: list[str] = []
+
+    def installed(group: str) -> list[_EntryPoint]:
+        assert group == "novikoff.runs"
+        loads.append(group)
+        return [_EntryPoint("toy", "tests:TOY", lambda: TOY)]
+
+    monkeypatch.setattr(registry, "entry_points", installed)
+    with pytest.raises(UnknownRunKind, match="toy-examples"):
+        kind("toy-examples")  # naming a kind in a proof never loads one
+    assert loads == []
+    try:
+        assert entry_point("toy") is TOY and kind("toy-examples") is TOY
+    finally:
+        unregister(TOY.name)
+    with pytest.raises(UnknownRunKind, match="no entry point 'nope'"):
+        entry_point("nope")
+
+
+# ---- the built-in kinds keep their own laws ------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["online", "batch", "single-pass"])
+def test_every_law_of_a_built_in_kind_holds_exactly_on_its_runs(name: str) -> None:
+    run_kind = kind(name)
+    assert run_kind.laws
+    checks = []
+    for law_name in run_kind.laws:
+        judgement = law(name, law_name)
+        binding = binding_of(judgement, name)
+        assert binding is not None, law_name
+        checks.append(Check(f"{name}/{law_name}", judgement, binding))
+    sources = {"generated": campaign.generated(1, 8), "tight": campaign.tight(2, 8),
+               "noisy": passes.noisy(3, 2), "tight-pass": passes.tight(4, 3)}
+    result = run_campaign(checks, sources)
+    for check in checks:
+        verdicts = [v for (c, _), v in result.verdicts.items() if c == check.name]
+        assert verdicts and all(v.status == "held" and v.violations == 0 for v in verdicts)
+        assert sum(v.instances for v in verdicts) > 10
+
+
+def test_the_canonical_checks_are_read_from_the_proof_file() -> None:
+    """Each canonical check is a step of canonical-online as the audit binds it (or the
+    online update rule): a different statement there would be a different check here."""
+    from proofs.library import load_builtin
+    from verify.audit.job import statement
+    from verify.proof_checker import statements
+
+    proof = load_builtin("canonical-online")
+    stated = statements(proof)
+    checks = {c.name: c for c in campaign.canonical_checks()}
+    for name, (form, source) in campaign.CANONICAL.items():
+        if form == "statement":
+            assert checks[name].judgement == statement(proof, stated[source]), name
+    assert checks["update-rule"].judgement == law("online", "update-rule")
+    growth = checks["norm-growth"].judgement
+    assert {s.name for s in growth.symbols()} == {"R2", "y", "<w,x>", "<x,x>"}
+    assert checks["norm-growth"].binding == "example"
+    # without its R2 term the one-update form is false, and stays so (refutation tests)
+    wrong = campaign.wrong_norm_growth()
+    assert wrong.judgement.claim.expr == growth.claim.expr - scalar("R2")
+
+
+# ---- the generated page --------------------------------------------------------------------
+
+
+def test_the_page_of_run_quantities_is_the_registrys() -> None:
+    assert PAGE.read_text(encoding="utf-8") == markdown(), (
+        "docs/run-quantities.md is stale: run python -m verify.runs.docs")
+    text = markdown()
+    for run_kind in kinds():
+        for q in run_kind.quantities:
+            assert f"| `{q.name}` |" in text.split(f"## `{run_kind.name}`")[1]
+
+
+def test_docs_check_exits_1_on_a_stale_page(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    from verify.runs import docs
+
+    page = tmp_path / "run-quantities.md"
+    monkeypatch.setattr(docs, "PAGE", page)
+    assert docs.main(["--check"]) == 1
+    assert docs.main([]) == 0 and page.read_text(encoding="utf-8") == markdown()
+    assert docs.main(["--check"]) == 0
+
+
+# ---- the command line: an installed kind, named ----------------------------------------------
+
+
+def test_the_cli_registers_an_installed_kind_only_when_named(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    monkeypatch.setattr(registry, "entry_points",
+                        lambda group: [_EntryPoint("toy", "tests:TOY", TOY)])
+    path = tmp_path / "toy.toml"
+    path.write_text(TOY_PROOF.format(names=""))
+    common = [str(path), "--budget", "small", "--jobs", "1"]
+    assert main(["audit", *common]) == 2  # not named: the file names a kind nobody registered
+    assert "no run kind 'toy-examples'" in capsys.readouterr().err
+    try:
+        assert main(["audit", *common, "--run-kind", "toy"]) == 0
+        out = capsys.readouterr().out
+        assert "proof files verified: 1 of 1" in out
+        assert "toy/no-iterate: w is no quantity of a toy-examples run" in out
+    finally:
+        unregister(TOY.name)
+    assert main(["audit", *common, "--run-kind", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert "novikoff: error: --run-kind nope: no entry point 'nope' in group novikoff.runs" in err
+    assert "Traceback" not in err
+
+
+def test_a_kind_whose_code_fails_to_load_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    class Broken:
+        name, value = "broken", "nowhere:kind"
+
+        def load(self) -> object:
+            raise ImportError("No module named 'nowhere'")
+
+    monkeypatch.setattr(registry, "entry_points", lambda group: [Broken()])
+    code = main(["audit", "canonical-online", "--budget", "small", "--jobs", "1",
+                 "--run-kind", "broken"])
+    captured = capsys.readouterr()
+    assert code == 2 and "Traceback" not in captured.err
+    assert ("--run-kind broken: cannot be loaded: ImportError: No module named 'nowhere'"
+            in captured.err)
+    assert "canonical-online" in captured.out  # the other proofs are still reported
+
+
+def test_a_built_in_kind_is_one_module_of_the_wing(toy: RunKind) -> None:
+    """Issue 27 ("adding a run kind touches one file"): every module of `verify.runs` but its
+    machinery is a built-in kind, registered and listed with no edit elsewhere; the built-in
+    kinds come first, by their rank, and a user's kind is not one of them."""
+    import importlib
+    import pkgutil
+
+    import verify.runs as wing
+
+    modules = sorted(m.name for m in pkgutil.iter_modules(wing.__path__))
+    kind_modules = [m for m in modules if m not in wing._MACHINERY]
+    made = {importlib.import_module(f"verify.runs.{m}").KIND.name for m in kind_modules}
+    assert set(registry.built_in()) == made
+    assert registry.built_in()[:3] == ("online", "batch", "single-pass")
+    ranks = [kind(name).rank for name in registry.built_in()]
+    assert ranks == sorted(ranks)
+    assert toy.name not in registry.built_in() and kinds()[-1] == toy  # users' kinds: last
+    with pytest.raises(ValueError, match="built-in run kind"):
+        unregister("online")

@@ -1,0 +1,77 @@
+"""`linear_point` (verify/search/counterexamples.py): a point of linear hypotheses from one
+LP, and what the vacuity check makes of it (issue 30: long chains of lemmas, fresh names)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy
+
+from proofs.proof_file import parse_proof
+from verify import kernel
+from verify.kernel import Fact, Judgement, gram
+from verify.proof_checker import check_proof
+from verify.search.counterexamples import linear_point
+from verify.search.work import DEFAULT_BUDGET
+
+x = sympy.symbols("x0:6")
+y = sympy.Symbol("y")
+ABSURD = Fact(sympy.Integer(-1), ">=")
+
+
+def judgement(*facts: Fact) -> Judgement:
+    return Judgement(facts, ABSURD, ("u", "w"), tuple(sorted(s.name for s in (*x, y))))
+
+
+def test_a_chain_needing_large_values_gets_a_point_the_kernel_accepts() -> None:
+    # x_k >= x_{k-1} + 1 from x_0 >= 0 (x_5 >= 5: beyond the screen's small values), with a
+    # strict fact and an equality
+    chain = [Fact(x[0], ">=")] + [Fact(x[k] - x[k - 1] - 1, ">=") for k in range(1, 6)]
+    facts = (*chain, Fact(y - x[5] - Fraction(1, 3), ">"), Fact(2 * y - 3 * x[1] - 20, "=="))
+    point = linear_point(judgement(*facts), DEFAULT_BUDGET)
+    assert point is not None
+    kernel.check_counterexample(judgement(*facts), point)
+    assert set(point.scalars) == {s.name for s in (*x, y)} and set(point.vectors) == {"u", "w"}
+
+
+def test_no_point_for_what_is_not_linear_in_scalars_or_not_satisfiable() -> None:
+    assert linear_point(judgement(Fact(x[0] * x[1] - 1, ">=")), DEFAULT_BUDGET) is None
+    assert linear_point(judgement(Fact(gram("u", "w") - 1, ">=")), DEFAULT_BUDGET) is None
+    assert linear_point(judgement(Fact(x[0] - 1, ">="), Fact(-x[0], ">=")), DEFAULT_BUDGET) is None
+    assert linear_point(judgement(Fact(x[0], ">"), Fact(-x[0], ">=")), DEFAULT_BUDGET) is None
+    assert linear_point(judgement(), DEFAULT_BUDGET) is None
+
+
+CHAIN = """
+title = "a chain over fresh names, and a vacuous step"
+scalars = ["a", "b", "c", "d"]
+[[step]]
+id = "s0"
+given = ["a >= 0"]
+claim = "a >= 0"
+[[step]]
+id = "s1"
+given = ["b >= a + 7"]
+uses = ["s0"]
+claim = "b >= 7"
+[[step]]
+id = "s2"
+given = ["c >= b + 7"]
+uses = ["s0", "s1"]
+claim = "c >= 14"
+[[step]]
+id = "vacuous"
+given = ["d >= c + 1", "d <= 10"]
+uses = ["s2"]
+claim = "d >= 15"
+"""
+
+
+def test_linear_hypotheses_are_not_vacuous_and_contradictory_ones_still_are() -> None:
+    """The LP's point only ever says "not vacuous": d >= c + 1 >= 15 and d <= 10 contradict,
+    and the step is still proved VACUOUS by a kernel-checked certificate."""
+    report = check_proof(parse_proof(CHAIN.encode(), "chain.toml"), store=None)
+    assert [s.status for s in report.steps] == ["proved"] * 4
+    assert [s.vacuous for s in report.steps] == [False, False, False, True]
+    assert all(s.satisfied is not None for s in report.steps[:3])
+    assert report.steps[3].satisfied is None and report.steps[3].vacuity is not None

@@ -1,0 +1,424 @@
+"""Batch runs (`[numeric] run = "batch"`): the batch perceptron with the oracle-optimal step.
+
+Each iteration updates over the whole set M_k = {j : y_j <theta_k, x_j> <= 0} of the examples
+the iterate gets wrong (or the source's rule), `theta_{k+1} = theta_k + alpha_k xbar_k` with
+`xbar_k = sum_{j in M_k} y_j x_j` and the step `alpha_k` that is optimal for the reference
+separator theta*.
+
+This module is the kind's one home: its quantities (`QUANTITIES`), the engine adapter
+(`batch_run_from_engine`) with the run as the engine's integers (`IntegerBatch`), the runners
+and the row builders.
+
+The rows need every iterate, every `xbar_k` and every member's partial sum. Replaying them
+with a Fraction per coordinate was half of the audit's numeric time (profile: 3.4 M Fraction
+constructions), and replaying them in integers still did the run's work twice; so the engine
+keeps each iterate as an integer vector over one integer and each `xbar_k` as an integer
+vector over the examples' common denominator, and the columns are built from those integers
+(`verify.runs.columns.reduced`: the same numerators, denominator and dtype `VectorColumn.of`
+makes of the same rationals). Fractions are made only if someone reads them (tests, printing).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cached_property
+from math import lcm
+
+import numpy as np
+
+from perceptron.algorithms.fast import IntegerForm, exact_matvec, integer_vector
+from perceptron.algorithms.sources import SOURCE_ALGORITHMS
+from perceptron.algorithms.trace import BatchIntegers
+from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.linear import radius2
+from verify.runs.columns import (
+    Column,
+    InstanceBatch,
+    IntArray,
+    Origin,
+    VectorColumn,
+    in_exact_dtype,
+    int_array,
+    int_matrix,
+    max_abs,
+    reduced,
+    run_rows,
+)
+from verify.runs.online import as_source_runs
+from verify.runs.quantity import (
+    Quantity,
+    RowSet,
+    RunKind,
+    Runner,
+    Scenario,
+    margin,
+    register,
+)
+
+_ALL = ("batch-state", "batch-iteration", "batch-member")
+_STEP = ("batch-iteration", "batch-member")
+_MEMBER = ("batch-member",)
+
+#: The quantities of a batch run: name, vector?, what it denotes, the row sets binding it.
+QUANTITIES = (
+    Quantity("theta", True, "the iterate theta_k", _ALL),
+    Quantity("k", False, "the number of iterations done before theta_k", _ALL),
+    Quantity("theta0", True, "the initial iterate", _ALL),
+    Quantity("theta_star", True, "the reference separator u", _ALL),
+    Quantity("gamma", False, "`min_j y_j <theta_star, x_j>`", _ALL),
+    Quantity("R2", False, "`max_j ||x_j||^2`", _ALL),
+    Quantity("theta_next", True, "`theta_{k+1} = theta_k + alpha_k xbar_k`", _STEP),
+    Quantity("xbar", True, "`xbar_k = sum_{j in M_k} y_j x_j`, M_k = {j : y_j <theta_k, x_j> "
+             "<= 0} (or the source's rule)", _STEP),
+    Quantity("alpha", False, "the step, `theta_{k+1} = theta_k + alpha_k xbar_k`: the "
+             "oracle-optimal `<theta_star, xbar_k> / ||xbar_k||^2` for the built-in runs, read "
+             "exactly off the trace for a user's batch plug-in (`verify.runs.plugin`)", _STEP),
+    Quantity("mk", False, "`|M_k|`", _STEP),
+    Quantity("e", False, "`1 - alpha_k`: the perturbation from alpha_k to the unit step",
+             _STEP),
+    Quantity("s", True, "the sum of `y x` over the first `i` members of M_k (in index "
+             "order)", _MEMBER),
+    Quantity("i", False, "how many members of M_k come before this one", _MEMBER),
+    Quantity("x", True, "the member number `i + 1` of M_k", _MEMBER),
+    Quantity("y", False, "its label", _MEMBER),
+)
+
+
+# ---- the run as the engine's integers ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IntegerBatch:
+    """`theta_k = W[k] / D[k]` for k = 0..K (lowest terms), `xbar_k = xbars[k] / form.scale`,
+    the members `sets[k]` of M_k and the steps `alphas[k]` (k = 0..K-1)."""
+
+    form: IntegerForm
+    W: tuple[tuple[int, ...], ...]
+    D: tuple[int, ...]
+    xbars: tuple[tuple[int, ...], ...]
+    sets: tuple[tuple[int, ...], ...]
+    alphas: tuple[Fraction, ...]
+
+    @classmethod
+    def of_engine(cls, integers: BatchIntegers, sets: Sequence[tuple[int, ...]],
+                  alphas: Sequence[Fraction]) -> IntegerBatch:
+        """The run as the engine recorded it (`perceptron.algorithms.batch.run_batch`: its
+        iterates `W_k / D_k` and integer `xbar_k`), with the trace's sets and steps."""
+        return cls(integers.form, tuple(W for W, _ in integers.iterates),
+                   tuple(D for _, D in integers.iterates), integers.xbars, tuple(sets),
+                   tuple(alphas))
+
+    @property
+    def iterations(self) -> int:
+        """K, the number of iterations (of non-empty M_k)."""
+        return len(self.sets)
+
+    def ends_at(self, w: Sequence[Fraction]) -> bool:
+        """Whether the last iterate is `w` (the engine's result), compared in integers."""
+        W, D = integer_vector(list(w))
+        return (tuple(W), D) == (self.W[-1], self.D[-1])
+
+    def states(self, first: int = 0, stop: int | None = None) -> VectorColumn:
+        """The iterates `theta_first .. theta_{stop-1}` as one exact column."""
+
+        W, D = self.W[first:stop], self.D[first:stop]
+        if not W:
+            return VectorColumn.of([])
+        common = lcm(*D) if D else 1
+        return reduced(int_matrix([[w * (common // d) for w in row] for row, d in zip(W, D,
+                                                                                strict=True)],
+                             len(W), len(W[0])), common)
+
+    def xbar(self) -> VectorColumn:
+        """Every `xbar_k` as one exact column."""
+
+        if not self.xbars:
+            return VectorColumn.of([])
+        return reduced(int_matrix([list(v) for v in self.xbars], len(self.xbars), self.form.d),
+                       self.form.scale)
+
+    def examples(self) -> VectorColumn:
+        """The examples as one exact column (their common denominator, `form.scale`)."""
+
+        return reduced(self.form.rows, self.form.scale)
+
+    def fractions(self, k: int) -> Vector:
+        """`theta_k` as Fractions."""
+        return tuple(Fraction(w, self.D[k]) for w in self.W[k])
+
+    def xbar_fractions(self, k: int) -> Vector:
+        """`xbar_k` as Fractions."""
+        return tuple(Fraction(v, self.form.scale) for v in self.xbars[k])
+
+
+# ---- runs ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """One batch iteration: `theta_next = theta + alpha * xbar` over the members of M_k."""
+
+    theta: Vector
+    members: tuple[int, ...]
+    xbar: Vector
+    alpha: Fraction
+    theta_next: Vector
+
+
+@dataclass(frozen=True)
+class BatchRun:
+    """What a proof's names are bound to on a batch run: data, theta*, start and iterations (and,
+    for a run of the engine, the same run in integers, from which its rows are built)."""
+
+    data: Dataset
+    theta_star: Vector
+    theta0: Vector
+    iterations: Sequence[Iteration]
+    integer: IntegerBatch | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def states(self) -> tuple[Vector, ...]:
+        """`theta_0, ..., theta_K`."""
+        return (self.theta0, *(it.theta_next for it in self.iterations))
+
+    @cached_property
+    def constants(self) -> tuple[Fraction, Fraction]:
+        """`(R2, gamma)`, computed once per run (every row set of the run reads them)."""
+        if self.integer is not None:
+            form = self.integer.form
+            U, D = integer_vector(list(self.theta_star))
+            margins = exact_matvec(form.rows, U, form.max_abs)
+            gamma = Fraction(min(m * y for m, y in zip(margins, form.y.tolist(), strict=True)),
+                             D * form.scale)
+            return Fraction(form.radius2(), form.scale ** 2), gamma
+        return radius2(self.data), margin(self.data, self.theta_star)
+
+    @cached_property
+    def examples(self) -> VectorColumn:
+        """The examples as one exact column, built once per run."""
+        if self.integer is not None:
+            return self.integer.examples()
+        return VectorColumn.of(self.data.X, self.data.d)
+
+
+class _IntegerIterations(Sequence[Iteration]):
+    """The iterations of an integer batch run, made as Fractions only if someone reads them
+    (compares equal to the tuple of the same iterations)."""
+
+    def __init__(self, run: IntegerBatch) -> None:
+        self.run = run
+        self._items: tuple[Iteration, ...] | None = None
+
+    def _all(self) -> tuple[Iteration, ...]:
+        if self._items is None:
+            run = self.run
+            self._items = tuple(
+                Iteration(run.fractions(k), run.sets[k], run.xbar_fractions(k), run.alphas[k],
+                          run.fractions(k + 1))
+                for k in range(run.iterations))
+        return self._items
+
+    def __len__(self) -> int:
+        return self.run.iterations
+
+    def __getitem__(self, k):  # type: ignore[override]
+        return self._all()[k]
+
+    def __eq__(self, other: object) -> bool:
+        return self._all() == (tuple(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def batch_run_from_engine(result: object, data: Dataset, theta_star: Vector,
+                          theta0: Vector) -> BatchRun:
+    """Adapt a `perceptron.algorithms.batch.run_batch(..., keep_trace=True)` result (no bias).
+
+    The trace records M_k and alpha_k, and the engine's own integers: every iterate
+    `W_k / D_k` and every `xbar_k` over the examples' common denominator, so the rows are
+    built from the run itself, not from a second computation of it (the last iterate is
+    still compared with the engine's result). A trace without them (a bias, other data) is
+    replayed in Fractions.
+    """
+    trace = result.trace  # type: ignore[attr-defined]
+    if not trace.bias and trace.data is data and trace.integers is not None:
+        integer = IntegerBatch.of_engine(trace.integers, trace.sets, trace.alphas)
+        if not integer.ends_at(result.w):  # type: ignore[attr-defined]
+            raise RuntimeError(f"batch trace ends at {integer.fractions(-1)}, the engine at "
+                               f"{result.w}")  # type: ignore[attr-defined]
+        return BatchRun(data, theta_star, tuple(theta0), _IntegerIterations(integer), integer)
+    X = VectorColumn.of(data.X, data.d)
+    theta = tuple(theta0)
+    iterations = []
+    for members, alpha in zip(trace.sets, trace.alphas, strict=True):
+        signed = _member_terms(data, X, members)
+        xbar = tuple(Fraction(int(v), X.den) for v in signed.sum(axis=0))
+        after = tuple(a + alpha * b for a, b in zip(theta, xbar, strict=True))
+        iterations.append(Iteration(theta, tuple(members), xbar, alpha, after))
+        theta = after
+    if theta != tuple(result.w):  # type: ignore[attr-defined]
+        raise RuntimeError(f"batch replay ends at {theta}, the engine at {result.w}")  # type: ignore[attr-defined]
+    return BatchRun(data, theta_star, tuple(theta0), tuple(iterations))
+
+
+def _member_terms(data: Dataset, X: VectorColumn, members: Sequence[int]) -> IntArray:
+    """The numerators of `y_j x_j` for the members, one row each, in a dtype whose sums
+    over all of them are exact."""
+    picked = X.num[list(members)]
+    signs = np.array([data.y[j] for j in members], dtype=np.int64)
+    return in_exact_dtype(picked, len(members) * max_abs(picked)) * signs[:, None]
+
+
+def _batch_constants(run: BatchRun, n: int) -> tuple[dict[str, Column],
+                                                      dict[str, VectorColumn]]:
+    R2, gamma = run.constants
+    scalars = {"R2": Column.constant(R2, n), "gamma": Column.constant(gamma, n)}
+    vectors = {"theta_star": VectorColumn.constant(run.theta_star, n),
+               "theta0": VectorColumn.constant(run.theta0, n)}
+    return scalars, vectors
+
+
+def batch_state_rows(run: BatchRun, origin: Origin,
+                     names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per iterate theta_k, k = 0..K."""
+    count = len(run.iterations) + 1
+    scalars, vectors = _batch_constants(run, count)
+    scalars["k"] = Column(np.arange(count, dtype=np.int64))
+    vectors["theta"] = (run.integer.states() if run.integer is not None
+                        else VectorColumn.of(run.states))
+    return run_rows(scalars, vectors, origin, np.arange(count))
+
+
+def _iteration_columns(run: BatchRun) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+    """The quantities of every iteration, one row each."""
+    its = run.iterations
+    scalars, vectors = _batch_constants(run, len(its))
+    scalars["k"] = Column(np.arange(len(its), dtype=np.int64))
+    if run.integer is not None:
+        integer = run.integer
+        alpha = scalars["alpha"] = Column.of(integer.alphas)
+        # e = 1 - a/b = (b - a)/b in lowest terms: over the same common denominator as alpha
+        scalars["e"] = Column(int_array([alpha.den - v for v in alpha.num.tolist()]), alpha.den)
+        scalars["mk"] = Column(np.array([len(m) for m in integer.sets], dtype=np.int64))
+        vectors["theta"] = integer.states(0, integer.iterations)
+        vectors["theta_next"] = integer.states(1, integer.iterations + 1)
+        vectors["xbar"] = integer.xbar()
+        return scalars, vectors
+    scalars["alpha"] = Column.of([it.alpha for it in its])
+    scalars["e"] = Column.of([1 - it.alpha for it in its])
+    scalars["mk"] = Column(np.array([len(it.members) for it in its], dtype=np.int64))
+    vectors["theta"] = VectorColumn.of([it.theta for it in its])
+    vectors["theta_next"] = VectorColumn.of([it.theta_next for it in its])
+    vectors["xbar"] = VectorColumn.of([it.xbar for it in its])
+    return scalars, vectors
+
+
+def batch_iteration_rows(run: BatchRun, origin: Origin,
+                         names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per iteration (M_k non-empty)."""
+    scalars, vectors = _iteration_columns(run)
+    return run_rows(scalars, vectors, origin, np.arange(len(run.iterations)))
+
+
+def batch_member_rows(run: BatchRun, origin: Origin,
+                      names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per member of each M_k: the partial sum before it, and the member itself."""
+    sets = (run.integer.sets if run.integer is not None
+            else [it.members for it in run.iterations])
+    sizes = np.array([len(m) for m in sets], dtype=np.int64)
+    which = np.repeat(np.arange(len(sizes)), sizes)
+    members = [j for m in sets for j in m]
+    X = run.examples
+    terms = _member_terms(run.data, X, members)
+    terms = in_exact_dtype(terms, len(members) * max_abs(terms))
+    before = np.cumsum(terms, axis=0) - terms  # over all members so far, all iterations
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    partial = before - before[starts][which] if members else before  # this M_k's only
+    scalars, vectors = _iteration_columns(run)
+    index = np.arange(len(which))
+    scalars = {name: column.take(which) for name, column in scalars.items()}
+    vectors = {name: column.take(which) for name, column in vectors.items()}
+    scalars["i"] = Column(index - starts[which])
+    scalars["y"] = Column(np.array([run.data.y[j] for j in members], dtype=np.int64))
+    vectors["s"] = VectorColumn(partial, X.den)
+    vectors["x"] = X.take(np.array(members, dtype=np.int64))
+    return run_rows(scalars, vectors, origin, which)
+
+
+# ---- runners -------------------------------------------------------------------------------
+
+
+def batch_starts(scenario: Scenario) -> tuple[Vector, ...]:
+    """theta0 = 0 (the theorem's start), -u (opposite the separator) and a seeded integer
+    vector in [-9, 9]^d (seed: the scenario's, so its origin reproduces it)."""
+    rng = random.Random(scenario.origin.seed or 0)
+    return (tuple(Fraction(0) for _ in scenario.u), tuple(-v for v in scenario.u),
+            tuple(Fraction(rng.randint(-9, 9)) for _ in scenario.u))
+
+
+def engine_batch_runner(scenario: Scenario, rule: str = "le") -> tuple[BatchRun, ...]:
+    """`perceptron.algorithms.batch.run_batch` with the oracle-optimal step for theta* = u, per
+    start, updating over M_k = {j : y_j <theta_k, x_j> <= 0} (or `< 0` with `rule="lt"`)."""
+    from perceptron.algorithms.batch import run_batch
+
+    return tuple(
+        batch_run_from_engine(
+            run_batch(scenario.data, step="optimal", theta_star=scenario.u, w0=start, rule=rule,
+                      max_iterations=scenario.max_iterations),
+            scenario.data, scenario.u, start)
+        for start in batch_starts(scenario))
+
+
+def source_batch_runner(algorithm_id: str) -> Runner:
+    """The batch runner of a source's algorithm: its M_k rule and bias, the optimal step."""
+    algorithm = SOURCE_ALGORITHMS[algorithm_id]
+    if algorithm.mode != "batch" or algorithm.step != "optimal":
+        raise ValueError(f"{algorithm_id} is not a batch perceptron with the optimal step")
+    return lambda scenario: engine_batch_runner(as_source_runs(scenario, algorithm),
+                                                algorithm.rule)
+
+
+def runner(algorithm: str | None) -> Runner:
+    """The runner of `algorithm` (None: the batch perceptron with the optimal step);
+    ValueError for an algorithm that makes no batch runs."""
+    if algorithm is None:
+        return engine_batch_runner
+    source = SOURCE_ALGORITHMS.get(algorithm)
+    if source is None or source.mode != "batch":
+        raise ValueError(f"{algorithm} is not a batch algorithm: its steps cannot bind batch "
+                         "rows")
+    return source_batch_runner(algorithm)
+
+
+def label(origin: Origin, run: BatchRun) -> Origin:
+    """A batch run's origin names its start, since one scenario makes several batch runs."""
+    start = ("0" if not any(run.theta0) else "-u" if run.theta0 == tuple(-v for v in run.theta_star)
+             else "(" + ", ".join(map(str, run.theta0)) + ")")  # the seeded start, in full
+    return replace(origin, dataset=f"{origin.dataset} [batch, theta0 = {start}]")
+
+
+KIND = register(RunKind(
+    "batch",
+    "`perceptron.algorithms.batch.run_batch` with the oracle-optimal step for `theta_star` = "
+    "the scenario's reference u, from three starts per scenario (`batch_starts`): "
+    "`theta0 = 0`, `-u` and a seeded integer vector. A source algorithm (`[numeric] "
+    "algorithm`) brings its own M_k rule (Chan's is strict, `< 0`) and bias (augmented "
+    "examples, theta* extended by a 0); a user's batch plug-in its own M_k and steps, from "
+    "the same three starts.",
+    QUANTITIES,
+    (
+        RowSet("batch-state", "one row per iterate theta_k, k = 0..K (the last with M_K empty "
+               "when the run converged)", batch_state_rows),
+        RowSet("batch-iteration", "one row per iteration with M_k non-empty",
+               batch_iteration_rows),
+        RowSet("batch-member", "one row per member of each M_k: the partial sum before it, "
+               "and the member itself", batch_member_rows),
+    ),
+    runner,
+    laws={"update-rule": "norm2(theta_next - (theta + alpha*xbar)) == 0"},
+    label=label,
+    rank=1,
+))

@@ -1,0 +1,558 @@
+"""Exact columns: the quantities of many runs as numerator arrays over common denominators.
+
+A run kind (`verify.runs.quantity`) builds its rows as columns: one numerator array per
+quantity with one positive common denominator (`Column`, `VectorColumn` for coordinate
+vectors), in numpy int64 when a magnitude bound computed with Python integers proves every
+value fits, otherwise in numpy object arrays of Python ints. No float is ever formed. A batch
+of such rows (`InstanceBatch`) is what `verify.numeric.instances` evaluates judgements on;
+each row keeps where it came from (`Origin`, `Provenance`) so a violation names its run.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from math import lcm
+
+import numpy as np
+import sympy
+
+from proofs.language.terms import gram_pair
+
+#: int64 is used only when every intermediate magnitude is provably below this.
+INT64_LIMIT = 2**63 - 1
+IntArray = np.ndarray
+#: A column's positive denominator: one for every row (a run's own columns), or one per row
+#: (an array: rows of several runs concatenated, each over its own denominators).
+Den = int | IntArray
+
+
+def den_top(den: Den) -> int:
+    """The largest denominator of a column (1 when it has no rows)."""
+    if isinstance(den, np.ndarray):
+        return int(np.maximum.reduce(den)) if den.size else 1
+    return den
+
+
+def den_at(den: Den, i: int) -> int:
+    """Row `i`'s denominator."""
+    return int(den[i]) if isinstance(den, np.ndarray) else den
+
+
+def den_rows(den: Den, rows: np.ndarray) -> Den:
+    """The denominators of the rows selected by an index array."""
+    return den[rows] if isinstance(den, np.ndarray) else den
+
+
+def den_product(a: Den, b: Den) -> Den:
+    """Row-wise products of two columns' denominators, exactly (int64 only when it fits)."""
+    if not isinstance(a, np.ndarray) and not isinstance(b, np.ndarray):
+        return a * b
+    if den_top(a) * den_top(b) > INT64_LIMIT:
+        a = as_object(a) if isinstance(a, np.ndarray) else a
+        b = as_object(b) if isinstance(b, np.ndarray) else b
+    return a * b
+
+
+def den_column(den: Den, n: int) -> IntArray:
+    """`n` rows' denominators as an array (int64 when each fits)."""
+    if isinstance(den, np.ndarray):
+        return den
+    return np.full(n, den, dtype=np.int64 if den <= INT64_LIMIT else object)
+
+
+def int_array(values: Sequence[int]) -> IntArray:
+    """A 1-D array of exact integers: int64 when each fits, object (Python ints) otherwise."""
+    if not values or (max(values) <= INT64_LIMIT and min(values) >= -INT64_LIMIT):
+        return np.array(values, dtype=np.int64)
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
+
+
+def int_matrix(ints: list[list[int]], n: int, width: int) -> IntArray:
+    """An n x width matrix of exact integers: int64 when each fits, object otherwise."""
+    big = bool(n and width) and (max(map(max, ints)) > INT64_LIMIT
+                                 or min(map(min, ints)) < -INT64_LIMIT)
+    array = np.empty((n, width), dtype=object if big else np.int64)
+    if n and width:
+        array[...] = ints
+    return array
+
+
+def max_abs(array: np.ndarray) -> int:
+    """The largest magnitude in an integer array, as a Python int (0 when empty)."""
+    if array.size == 0:
+        return 0
+    # the extremes, not `abs` of every entry: on object arrays (Python ints) that would
+    # allocate a second array of big integers just to compare them (the ufuncs' own reduce,
+    # not `array.max()`: the audit calls this on hundreds of thousands of small arrays)
+    return max(abs(int(np.maximum.reduce(array, axis=None))),
+               abs(int(np.minimum.reduce(array, axis=None))))
+
+
+def as_object(array: np.ndarray) -> np.ndarray:
+    """The same integers as Python ints in an object array (never overflows)."""
+    # astype(object) makes Python ints of int64 entries, at any shape (an empty matrix too:
+    # assigning `tolist()` of a 0 x d array to it failed to broadcast)
+    return array if array.dtype == object else array.astype(object)
+
+
+@dataclass(frozen=True)
+class Column:
+    """Exact rationals `num[i] / den` over a positive denominator: one common to every row,
+    or one per row (`Den`)."""
+
+    num: IntArray
+    den: Den = 1
+
+    @classmethod
+    def of(cls, values: Iterable[int | Fraction]) -> Column:
+        """The column of `values` (ints or Fractions), over their least common denominator."""
+        items = list(values)
+        den = lcm(*{v.denominator for v in items})
+        return cls(int_array([v.numerator * (den // v.denominator) for v in items]), den)
+
+    @classmethod
+    def constant(cls, value: int | Fraction, n: int) -> Column:
+        """The same value on `n` rows (its magnitude known without reading them)."""
+        num = value.numerator
+        big = abs(num) > INT64_LIMIT
+        column = cls(np.full(n, num, dtype=object if big else np.int64), value.denominator)
+        if n:
+            column.__dict__["magnitude"] = abs(num)  # fills the cached property
+        return column
+
+    def __len__(self) -> int:
+        return len(self.num)
+
+    def value(self, i: int) -> Fraction:
+        """Row `i` as a Fraction."""
+        return Fraction(int(self.num[i]), den_at(self.den, i))
+
+    def take(self, rows: np.ndarray) -> Column:
+        """The rows selected by an index array."""
+        return Column(self.num[rows], den_rows(self.den, rows))
+
+    @cached_property
+    def magnitude(self) -> int:
+        """The largest |numerator| (computed once: every polynomial over a batch reads it)."""
+        return max_abs(self.num)
+
+    @cached_property
+    def den_max(self) -> int:
+        """The largest denominator (the common one, or the largest of the rows')."""
+        return den_top(self.den)
+
+    def den_power(self, exponent: int, in_int64: bool) -> int | IntArray:
+        """`den ** exponent`: a Python int for a common denominator, else per row (int64 when
+        the caller has proved it fits), each power computed once per column."""
+        if not isinstance(self.den, np.ndarray):
+            return self.den ** exponent
+        key = (in_int64, -1 - exponent)  # beside the numerators' powers, apart from them
+        cache = self._powers
+        if key not in cache:
+            den = self.den if in_int64 else as_object(self.den)
+            cache[key] = (np.ones(len(den), dtype=np.int64 if in_int64 else object)
+                          if exponent == 0 else
+                          den if exponent == 1 else self.den_power(exponent - 1, in_int64) * den)
+        return cache[key]
+
+    @cached_property
+    def _powers(self) -> dict[tuple[bool, int], IntArray]:
+        return {}
+
+    def power(self, exponent: int, in_int64: bool) -> IntArray:
+        """`num ** exponent`, in int64 (the caller has proved it fits) or as Python ints;
+        each power computed once per column, since the hypotheses and claims of many
+        judgements over one batch share their columns' powers."""
+        key = (in_int64, exponent)
+        cache = self._powers
+        if key not in cache:
+            if exponent == 0:
+                cache[key] = (np.ones(len(self.num), dtype=np.int64) if in_int64
+                              else as_object(np.ones(len(self.num), dtype=np.int64)))
+            elif exponent == 1:
+                cache[key] = self.num if in_int64 else as_object(self.num)
+            else:
+                cache[key] = self.power(exponent - 1, in_int64) * self.power(1, in_int64)
+        return cache[key]
+
+
+class VectorColumn:
+    """Rows of exact coordinate vectors `num[i, :] / den`, zero-padded to one dimension.
+
+    `source`, when set, says the rows were taken from a smaller column: row i is
+    `source[0]`'s row `source[1][i]` (`take`, `constant`). Gram columns use it to compute
+    each distinct dot product once (`gram_column`): on a run's example rows, `<x, x>` has one
+    value per example and `<w, w>` one per state, not one per (state, example) row. Such a
+    column holds no numerators of its own until something reads `num` (a row set of states x
+    examples repeats each iterate once per example: materialised, the repetitions of a
+    thousand-dimensional run took hundreds of megabytes that the Gram columns never read).
+    """
+
+    def __init__(self, num: IntArray | None, den: Den = 1,
+                 source: tuple[VectorColumn, np.ndarray] | None = None) -> None:
+        if num is None and source is None:
+            raise ValueError("a vector column needs its numerators or a source")
+        self._num = num
+        self.den = den
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"VectorColumn({self.num!r}, {self.den})"
+
+    @classmethod
+    def of(cls, rows: Sequence[Sequence[int | Fraction]], dim: int | None = None) -> VectorColumn:
+        """Rows of rationals (ints or Fractions), zero-padded to `dim` (default: longest)."""
+        width = dim if dim is not None else max((len(r) for r in rows), default=0)
+        den = lcm(*{v.denominator for r in rows for v in r})
+        ints = [[v.numerator * (den // v.denominator) for v in r] + [0] * (width - len(r))
+                for r in rows]
+        return cls(int_matrix(ints, len(rows), width), den)
+
+    @classmethod
+    def constant(cls, row: Sequence[int | Fraction], n: int) -> VectorColumn:
+        """The same vector on `n` rows (built once; the repetitions only when read)."""
+        single = cls.of([row])
+        return cls(None, single.den, (single, np.zeros(n, dtype=np.intp)))
+
+    @property
+    def num(self) -> IntArray:
+        """The numerators, one row per vector (a taken column's made on first reading)."""
+        if self._num is None:
+            base, index = self.source  # type: ignore[misc]
+            self._num = base.num[index]
+        return self._num
+
+    def __len__(self) -> int:
+        return len(self.source[1]) if self._num is None else self._num.shape[0]  # type: ignore[index]
+
+    @property
+    def dim(self) -> int:
+        """The common (padded) dimension."""
+        return self.source[0].dim if self._num is None else self._num.shape[1]  # type: ignore[index]
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The numerators' dtype (int64 or object), known without making them."""
+        return self.source[0].dtype if self._num is None else self._num.dtype  # type: ignore[index]
+
+    def padded(self, dim: int) -> VectorColumn:
+        """The same vectors with zero coordinates appended up to `dim`."""
+        if dim == self.dim:
+            return self
+        if self.source is not None:
+            base, index = self.source
+            return VectorColumn(None, self.den, (base.padded(dim), index))
+        extra = np.zeros((len(self), dim - self.dim), dtype=self.num.dtype)
+        return VectorColumn(np.concatenate([self.num, extra], axis=1), self.den)
+
+    def row(self, i: int) -> tuple[Fraction, ...]:
+        """Row `i` as exact coordinates."""
+        if self._num is None:
+            base, index = self.source  # type: ignore[misc]
+            return base.row(int(index[i]))
+        den = den_at(self.den, i)
+        return tuple(Fraction(int(v), den) for v in self._num[i])
+
+    @cached_property
+    def den_max(self) -> int:
+        """The largest denominator (the common one, or the largest of the rows')."""
+        return den_top(self.den)
+
+    @cached_property
+    def magnitude(self) -> int:
+        """The largest |numerator| (computed once per column): for rows taken from another
+        column, the largest over the source rows they repeat (every row is some source row,
+        so this is the same number), which reads each source row once instead of every copy
+        (a run's example rows repeat each iterate once per example)."""
+        if self.source is not None:
+            base, index = self.source
+            if len(index) == 0:
+                return 0
+            present = np.zeros(len(base), dtype=bool)
+            present[index] = True
+            return base.magnitude if present.all() else max_abs(base.num[present])
+        return max_abs(self.num)
+
+    def take(self, rows: np.ndarray) -> VectorColumn:
+        """The rows selected by an index array (remembering where they were taken from; the
+        numerators themselves only made when read)."""
+        rows = np.asarray(rows)
+        if rows.dtype == bool:
+            rows = np.flatnonzero(rows)
+        if self.source is not None:
+            base, index = self.source
+            return VectorColumn(None, den_rows(self.den, rows), (base, index[rows]))
+        return VectorColumn(None, den_rows(self.den, rows), (self, rows))
+
+
+def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
+    """The row-wise exact dot products `<a_i, b_i>`; int64 only when `d*|a|*|b|` fits.
+
+    When both columns were taken from smaller ones (`VectorColumn.source`), each distinct
+    product is computed once on those and the rows picked from them: the same integers (and
+    the same dtype: int64 exactly when every value fits) with far fewer big-integer products.
+    """
+    common = not isinstance(a.den, np.ndarray) and not isinstance(b.den, np.ndarray)
+    if common and a.source is not None and b.source is not None:
+        (base_a, index_a), (base_b, index_b) = a.source, b.source
+        if len(index_a) == len(index_b):
+            if len(base_a) == len(base_b) and (index_a is index_b
+                                               or np.array_equal(index_a, index_b)):
+                if len(base_a) < len(index_a):
+                    return _fitted(_row_products(base_a, base_b).take(index_a))
+            elif len(base_a) * len(base_b) <= len(index_a):
+                table = _products(base_a, base_b)
+                return _fitted(Column(table.num[index_a, index_b], table.den))
+    return _row_products(a, b)
+
+
+def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
+    """`<a_i, b_i>` row by row."""
+    dim = max(a.dim, b.dim)
+    bound = dim * a.magnitude * b.magnitude
+    a, b = a.padded(dim), b.padded(dim)
+    if a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT:
+        num = np.einsum("ij,ij->i", a.num, b.num)
+    else:
+        num = _fitting((as_object(a.num) * as_object(b.num)).sum(axis=1)) if dim else (
+            int_array([0] * len(a)))
+    return Column(num, den_product(a.den, b.den))
+
+
+def _products(a: VectorColumn, b: VectorColumn) -> Column:
+    """Every `<a_i, b_j>` as a len(a) x len(b) table of numerators (over `a.den * b.den`)."""
+    dim = max(a.dim, b.dim)
+    bound = dim * a.magnitude * b.magnitude
+    a, b = a.padded(dim), b.padded(dim)
+    if not dim or (a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT):
+        return Column(a.num.astype(np.int64) @ b.num.T.astype(np.int64), a.den * b.den)
+    return Column(as_object(a.num) @ as_object(b.num).T, a.den * b.den)
+
+
+def _fitted(column: Column) -> Column:
+    """The column in int64 when every value fits (as row-wise products give it)."""
+    return Column(_fitting(column.num), column.den)
+
+
+def _fitting(num: IntArray) -> IntArray:
+    """Exact integers in int64 when every one fits, else as they are (Python ints): the
+    array `int_array` makes of the same values, without a Python loop over them."""
+    if num.dtype == object and max_abs(num) <= INT64_LIMIT:
+        return num.astype(np.int64)
+    return num
+
+
+def reduced(num: np.ndarray, den: int) -> VectorColumn:
+    """The rows `num / den` over their least common denominator, in int64 when every entry
+    fits: exactly the column `VectorColumn.of` makes of the same rationals (same numerators,
+    denominator and dtype), without a Fraction per entry."""
+    if num.size == 0:
+        g = den
+    elif num.dtype == object:
+        g = math.gcd(den, *num.ravel().tolist())
+    else:
+        g = math.gcd(den, int(np.gcd.reduce(num.ravel())))
+    if g > 1:
+        # g is the denominator itself when every numerator is 0: beyond int64 it cannot
+        # divide an int64 array (numpy raises), and the quotients are all 0 anyway
+        num = (num // g if num.dtype == object or g <= INT64_LIMIT
+               else np.zeros_like(num))
+        den //= g
+    if num.dtype == object and max_abs(num) <= INT64_LIMIT:
+        num = num.astype(np.int64)
+    elif num.dtype != object and max_abs(num) > INT64_LIMIT:
+        num = as_object(num)
+    return VectorColumn(num, den)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a run came from: enough to reproduce it (source, seed, dataset, order)."""
+
+    source: str
+    seed: int | None = None
+    dataset: str = ""
+    order: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """An instance's origin and the iteration (update or step number) inside that run."""
+
+    origin: Origin
+    iteration: int
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One exact binding of scalars and coordinate vectors, with its provenance."""
+
+    scalars: dict[str, Fraction]
+    vectors: dict[str, tuple[Fraction, ...]]
+    provenance: Provenance | None = None
+
+    @property
+    def size(self) -> tuple[int, int, int]:
+        """(dimension, largest |numerator|, largest denominator): smaller is simpler."""
+        values = [*self.scalars.values(), *(v for vec in self.vectors.values() for v in vec)]
+        dim = max((len(v) for v in self.vectors.values()), default=0)
+        return (dim, max((abs(v.numerator) for v in values), default=0),
+                max((v.denominator for v in values), default=1))
+
+
+@dataclass
+class InstanceBatch:
+    """Columns of exact quantities (scalars and vectors), one row per instance.
+
+    Provenance is stored compactly: an origin per run plus, per row, the run's index and the
+    iteration inside that run.
+    """
+
+    scalars: dict[str, Column]
+    vectors: dict[str, VectorColumn]
+    origins: tuple[Origin, ...]
+    origin_index: IntArray
+    iteration: IntArray
+    _grams: dict[tuple[str, str], Column] = field(default_factory=dict, repr=False)
+    # Values and hypothesis masks per compiled polynomial, computed once per batch: the
+    # checks of an audit share most of their hypotheses and many claims (500 polynomial
+    # evaluations per batch, 153 of them distinct), and a batch's columns never change; masks
+    # of whole hypothesis sets too (`CompiledJudgement._assumed`).
+    _values: dict[object, tuple[IntArray, int]] = field(default_factory=dict, repr=False)
+    _masks: dict[object, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.iteration)
+
+    def magnitude(self) -> int:
+        """The largest numerator or denominator in any column: how costly rows are to check."""
+        columns = [*self.scalars.values(), *self.vectors.values()]
+        return max((max(c.magnitude, c.den_max) for c in columns), default=0)
+
+    def column(self, symbol: sympy.Symbol) -> Column:
+        """The column bound to a scalar or Gram symbol (Gram columns computed once)."""
+        pair = gram_pair(symbol)
+        if pair is None:
+            if symbol.name not in self.scalars:
+                raise KeyError(f"no scalar {symbol.name!r} bound in this batch")
+            return self.scalars[symbol.name]
+        if pair not in self._grams:
+            for name in pair:
+                if name not in self.vectors:
+                    raise KeyError(f"no vector {name!r} bound in this batch")
+            self._grams[pair] = gram_column(self.vectors[pair[0]], self.vectors[pair[1]])
+        return self._grams[pair]
+
+    def provenance(self, i: int) -> Provenance:
+        """Provenance of row `i`."""
+        return Provenance(self.origins[int(self.origin_index[i])], int(self.iteration[i]))
+
+    def instance(self, i: int, names: Iterable[str] | None = None) -> Instance:
+        """Row `i` as an Instance (restricted to `names` when given)."""
+        keep = set(names) if names is not None else None
+        return Instance(
+            {n: c.value(i) for n, c in self.scalars.items() if keep is None or n in keep},
+            {n: v.row(i) for n, v in self.vectors.items() if keep is None or n in keep},
+            self.provenance(i),
+        )
+
+    @classmethod
+    def concat(cls, batches: Sequence[InstanceBatch]) -> InstanceBatch:
+        """Rows of all batches (same quantity names); vectors padded to a common dimension."""
+        first = batches[0]
+        origins: list[Origin] = []
+        index_parts = []
+        for batch in batches:
+            index_parts.append(batch.origin_index + len(origins))
+            origins.extend(batch.origins)
+        scalars = {name: _concat_columns([b.scalars[name] for b in batches])
+                   for name in first.scalars}
+        vectors = {name: _concat_vectors([b.vectors[name] for b in batches])
+                   for name in first.vectors}
+        return cls(scalars, vectors, tuple(origins), np.concatenate(index_parts),
+                   np.concatenate([b.iteration for b in batches]))
+
+    @classmethod
+    def from_instances(cls, instances: Sequence[Instance], origin: Origin) -> InstanceBatch:
+        """A batch of explicit instances sharing one origin (iteration = position)."""
+        scalar_names = instances[0].scalars.keys()
+        vector_names = instances[0].vectors.keys()
+        return cls(
+            {n: Column.of([inst.scalars[n] for inst in instances]) for n in scalar_names},
+            {n: VectorColumn.of([inst.vectors[n] for inst in instances]) for n in vector_names},
+            (origin,),
+            np.zeros(len(instances), dtype=np.int64),
+            np.arange(len(instances), dtype=np.int64),
+        )
+
+
+def times(num: IntArray, factor: int) -> IntArray:
+    """`num * factor` exactly, staying in int64 only when the product provably fits."""
+    if factor == 1:
+        return num
+    if num.dtype != object and max(max_abs(num), 1) * abs(factor) <= INT64_LIMIT:
+        return num * np.int64(factor)
+    return as_object(num) * factor
+
+
+def in_exact_dtype(array: IntArray, bound: int) -> IntArray:
+    """`array` in a dtype whose arithmetic up to magnitude `bound` is exact."""
+    return array if bound <= INT64_LIMIT and array.dtype != object else as_object(array)
+
+
+def plus(a: IntArray, b: IntArray) -> IntArray:
+    """`a + b`, exactly."""
+    bound = max_abs(a) + max_abs(b)
+    return in_exact_dtype(a, bound) + in_exact_dtype(b, bound)
+
+
+def block_prefix(values: IntArray, blocks: int, per_block: int) -> IntArray:
+    """Exclusive prefix sums within each block of `per_block` consecutive rows (row-major):
+    per state of a run, the sums over the examples before each one."""
+    shaped = values.reshape(blocks, per_block, *values.shape[1:])
+    shaped = in_exact_dtype(shaped, per_block * max_abs(shaped))
+    total = np.cumsum(shaped, axis=1) - shaped
+    return total.reshape(values.shape)
+
+
+def _unify(arrays: Sequence[IntArray]) -> list[IntArray]:
+    """Arrays of one dtype: object if any is object."""
+    if any(a.dtype == object for a in arrays):
+        return [as_object(a) for a in arrays]
+    return list(arrays)
+
+
+def _concat_dens(columns: Sequence[Column] | Sequence[VectorColumn]) -> Den:
+    """The denominators of concatenated columns: their common one when they have one, else
+    one per row. Not their lcm: runs over different denominators (the adversary's shapes,
+    planted data) would share numerators scaled to it, and numerators of small runs scaled
+    past int64 would make every row of the concatenation slow."""
+    first = columns[0].den
+    if all(not isinstance(c.den, np.ndarray) and c.den == first for c in columns):
+        return first
+    parts = [den_column(c.den, len(c)) for c in columns]
+    return np.concatenate(_unify(parts)) if parts else first
+
+
+def _concat_columns(columns: Sequence[Column]) -> Column:
+    return Column(np.concatenate(_unify([c.num for c in columns])), _concat_dens(columns))
+
+
+def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
+    dim = max(c.dim for c in columns)
+    parts = _unify([c.padded(dim).num for c in columns])
+    return VectorColumn(np.concatenate(parts, axis=0), _concat_dens(columns))
+
+
+def run_rows(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin: Origin,
+             iteration: IntArray) -> InstanceBatch:
+    """The rows of one run: its columns, one origin, each row's iteration inside the run."""
+    n = len(iteration)
+    return InstanceBatch(scalars, vectors, (origin,), np.zeros(n, dtype=np.int64),
+                         np.asarray(iteration, dtype=np.int64))

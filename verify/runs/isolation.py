@@ -1,0 +1,293 @@
+"""Running a stranger's code apart: each call in a child process, under a wall-clock guard.
+
+A plug-in (`verify.runs.plugin`) is code the user gave, which the campaign calls on every
+scenario. Called in the audit's own process, a crash (a segfault in an extension module,
+`os._exit`) would end the audit with no word of which plug-in did it (under `--jobs` a pool
+worker's death breaks the whole pool), and a loop that `SIGALRM` cannot interrupt (one in C,
+one that catches whatever the alarm raises) would hang it. So `call` runs each call in a
+child forked for it (where the system forks, POSIX): the child runs the code and writes its
+answer, plain data, to a pipe; the parent waits at most `seconds`, then kills it. Whatever
+happens to the child is then an answer here:
+
+- `Fault`: the code raised an error whose message says it all (a `PluginFault`);
+- `Raised`: it raised anything else (a `SystemExit` of any code, a `KeyboardInterrupt` it
+  raised itself, a `MemoryError` included): its type and message in a few words;
+- `Died`: the child ended without answering (killed by a signal, or exited): how;
+- `TimedOut`: it did not answer within `seconds` (the child is killed);
+- `Stopped`: `stop`, asked while it runs, gave a reason to give up (the child is killed).
+
+The child ignores SIGINT: a Ctrl-C, which the terminal sends to the whole process group, is
+the parent's to act on; the parent is interrupted as usual (KeyboardInterrupt) and kills
+the child on its way out. Every call starts from the state the parent had when it forked,
+so no call sees another's side effects: what a plug-in returns on a scenario cannot depend
+on which scenarios the same process ran before (shards, `--jobs`).
+
+The answer travels as a pickle of plain values (ints, strings, tuples, lists, `Fraction`);
+it is read back by an unpickler that admits no other class, so reading it runs no code.
+
+Where the system has no `fork` (or with `apart=False`, for a debugger), the call runs in
+this process under `SIGALRM` (main thread only) with the same answers but `Died`, which
+cannot be caught there (the process is gone). `KeyboardInterrupt` there is told apart by
+the signal: a SIGINT that arrives while the code runs is the user's Ctrl-C and interrupts;
+one the code raises itself is `Raised`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pickle
+import select
+import signal
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any, NoReturn, TypeVar
+
+T = TypeVar("T")
+
+#: Whether calls can run in a child process here.
+CAN_FORK = hasattr(os, "fork")
+#: Seconds between two questions to `stop` while a child runs.
+POLL = 0.2
+
+
+class Fault(Exception):
+    """An error whose message says it all: raised by the code, raised again by `call`."""
+
+
+class Raised(Exception):
+    """The code raised something else: its type and message, in a few words."""
+
+
+class Died(Exception):
+    """The child process ended without answering: how (a signal, an exit status)."""
+
+
+class TimedOut(Exception):
+    """The code did not answer within its seconds."""
+
+
+class Stopped(Exception):
+    """`stop` gave this reason to give up while the code ran."""
+
+
+def call(code: Callable[[], T], seconds: float, *, apart: bool = True,
+         stop: Callable[[], str | None] | None = None) -> T:
+    """`code()`'s value, computed in a child process (`apart` and the system forks) or in
+    this one; raises `Fault`, `Raised`, `Died`, `TimedOut` or `Stopped` (module docstring).
+    The value must be plain data (see `_Plain`)."""
+    if apart and CAN_FORK:
+        return _in_child(code, seconds, stop or (lambda: None))
+    return _here(code, seconds)
+
+
+def described(error: BaseException) -> str:
+    """An exception in a few words: its type, and its message when it has one."""
+    try:
+        text = " ".join(str(error).split())
+    except BaseException:  # a message that cannot even be made: the type alone
+        text = ""
+    return f"{type(error).__name__}: {text}"[:200] if text else type(error).__name__
+
+
+# ---- in a child process ---------------------------------------------------------------------
+
+
+def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | None]) -> T:
+    """`call` in a child forked for it: its answer read from a pipe, its end judged.
+
+    SIGINT is blocked across the fork: a Ctrl-C that arrives while `os.fork` runs its
+    handlers (logging's, ...) would be raised there and lost ("exception ignored"); blocked,
+    it waits until the parent is inside the `try` that ends the child, and interrupts it
+    there."""
+    _flush()  # what this process printed is not printed again by the child
+    read_end, write_end = os.pipe()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        with warnings.catch_warnings():  # Python 3.12+ warns when threads exist; the child
+            warnings.simplefilter("ignore", DeprecationWarning)  # only runs the code, exits
+            pid = os.fork()
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        os.close(read_end)
+        os.close(write_end)
+        raise
+    if pid == 0:
+        os.close(read_end)
+        _child(code, write_end, mask)
+    status: int | None = None
+    try:
+        os.close(write_end)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C meanwhile raises here
+        payload = _collect(read_end, seconds, stop)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(read_end)
+        if status is None:  # timed out, stopped or interrupted: the child goes too
+            _end(pid)
+    try:
+        kind, value = _Plain(io.BytesIO(payload)).load()
+    except Exception:  # nothing, or part of an answer: the child died first
+        raise Died(_death(status)) from None
+    if kind == "value":
+        return value  # type: ignore[no-any-return]
+    raise (Fault if kind == "fault" else Raised)(value)
+
+
+def _child(code: Callable[[], Any], write_end: int, mask: Any) -> NoReturn:
+    """In the child: run the code, write its answer, exit (never returns, never runs the
+    parent's clean-up: `os._exit`). SIGINT is ignored (a Ctrl-C is the parent's to act on),
+    then the parent's signal mask restored."""
+    status = 70
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        try:
+            answer: tuple[str, Any] = ("value", code())
+        except Fault as fault:
+            answer = ("fault", str(fault))
+        except BaseException as error:  # whatever the code raised is its answer
+            answer = ("raised", described(error))
+        try:
+            payload = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as error:  # not plain data
+            payload = pickle.dumps(("raised", described(error)))
+        _flush()  # what the code printed
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(payload)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _collect(read_end: int, seconds: float, stop: Callable[[], str | None]) -> bytes:
+    """Everything the child writes until it closes the pipe (exits); `TimedOut` past
+    `seconds`, `Stopped` when `stop` gives a reason (asked every `POLL` seconds)."""
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + seconds
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimedOut
+        ready, _, _ = select.select([read_end], [], [], min(left, POLL))
+        if not ready:
+            if (reason := stop()) is not None:
+                raise Stopped(reason)
+            continue
+        chunk = os.read(read_end, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def _end(pid: int) -> None:
+    """Kill the child and reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
+
+
+def _death(status: int | None) -> str:
+    """How a child ended without answering, in words."""
+    if status is not None and os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"killed its process ({name}: {signal.strsignal(number)})"
+    code = os.waitstatus_to_exitcode(status) if status is not None else "unknown"
+    return f"ended its process (exit status {code})"
+
+
+def _flush() -> None:
+    """Flush this process's standard streams (a closed one is no matter)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+
+
+class _Plain(pickle.Unpickler):
+    """Reads back plain data only: built-in values and `Fraction`, no other class (so no
+    code runs while an answer is read)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == ("fractions", "Fraction"):
+            return Fraction
+        raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+
+# ---- in this process ------------------------------------------------------------------------
+
+
+def _here(code: Callable[[], T], seconds: float) -> T:
+    """`call` in this process: `SIGALRM` after `seconds` (main thread only), and a
+    KeyboardInterrupt told apart by the signal (`_CtrlC`)."""
+    ctrl_c = _CtrlC()
+    try:
+        with _alarm(seconds), ctrl_c:
+            return code()
+    except Fault:
+        raise
+    except _Alarm:
+        raise TimedOut from None
+    except BaseException as error:  # the code's, whatever it is (but a real Ctrl-C)
+        if isinstance(error, KeyboardInterrupt) and ctrl_c.pressed:
+            raise
+        raise Raised(described(error)) from None
+
+
+class _Alarm(BaseException):
+    """The wall-clock guard went off (a BaseException, so that the code's own `except
+    Exception` does not swallow it)."""
+
+
+@contextmanager
+def _alarm(seconds: float) -> Iterator[None]:
+    """Raise `_Alarm` in this thread after `seconds` (main thread with SIGALRM only;
+    elsewhere no guard: Python cannot interrupt another thread)."""
+    if threading.current_thread() is not threading.main_thread() or \
+            not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def expire(_signum: int, _frame: object) -> None:
+        raise _Alarm
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _CtrlC:
+    """While entered (main thread only), a SIGINT is noted (`pressed`) before it raises
+    KeyboardInterrupt as Python's own handler does: so a KeyboardInterrupt that the code
+    raises itself is told from the user's Ctrl-C."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._previous: Any = None
+
+    def _note(self, _signum: int, _frame: object) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> _CtrlC:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._note)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)

@@ -1,0 +1,212 @@
+"""What a proof's names denote on runs: its `[numeric] names`, read against its run kind.
+
+A proof that declares `[numeric] run = KIND` says that its names are quantities of runs of
+that kind (`verify.runs.quantity`: the registry, docs/run-quantities.md). A name of the proof
+denotes the run quantity of the same name, or, through `names = { margin = "y*dot(w, x)",
+th = "w" }`, any expression over the run's quantities: a scalar name a scalar expression
+(polynomial in the run's scalars and inner products of its vectors), a vector name a linear
+combination of the run's vectors.
+The expressions are read by the proof-file parser (`proofs.language.expressions`: a
+whitelist walked on the syntax tree, never evaluated), with the run's quantities as the
+only declared names, so an expression that names anything else is refused before any run
+is made, naming what the run offers and the closest spelling.
+
+A step is then checked on the first row set that binds every run quantity its statement
+mentions once the names are replaced; when none does, `unbound` says why in one line, and
+the audit reports the step `not run` with that reason.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import sympy
+
+from proofs.errors import ProofFileError, raise_all
+from proofs.language.division import denominators
+from proofs.language.expressions import (
+    MAX_TERMS,
+    ExpressionError,
+    Names,
+    expansion_size,
+    parse_relation,
+    parse_scalar,
+    parse_vector,
+)
+from proofs.language.terms import Vec, dot, gram_pair
+from proofs.step import RunBinding
+from verify import kernel
+from verify.kernel import Fact, Judgement
+from verify.kernel.algebra import normal_form
+from verify.runs.quantity import RunKind, UnknownRunKind, kind
+
+
+def quantities(run: str) -> Names:
+    """The run quantities of runs of kind `run`, as declared names of the expression parser."""
+    found = kind(run)
+    names = set(found.offered)
+    return Names(vectors=frozenset(names & found.vectors),
+                 scalars=frozenset(names - found.vectors))
+
+
+def closest(name: str, run: str) -> str:
+    """` (closest: 'x')` when a quantity of `run` is spelt like `name`, else nothing."""
+    near = kind(run).closest(name)
+    return f" (closest: {near!r})" if near else ""
+
+
+@dataclass(frozen=True)
+class Naming:
+    """The proof's names that denote expressions: scalar names to scalar expressions over
+    the run's quantities, vector names to combinations of its vectors; every other name
+    denotes the run quantity of its own name (if the run has one)."""
+
+    run: str
+    scalars: Mapping[str, sympy.Expr]
+    vectors: Mapping[str, Vec]
+
+    @classmethod
+    def of(cls, numeric: RunBinding, vectors: Iterable[str]) -> Naming:
+        """Parse `numeric.names` (the proof's `vectors` take vector expressions); raises
+        ProofFileError naming the entry, for a run kind nobody registered, and every unknown
+        quantity, term of the wrong sort or term that divides by a run quantity at once
+        (`ProofFileErrors`), each with the entry and the part of its text to place it."""
+        run = numeric.run
+        try:
+            words = quantities(run)
+        except UnknownRunKind as error:
+            raise ProofFileError(f"numeric.run = {run!r}: {error}", key="numeric.run",
+                                 text=run) from None
+        proof_vectors = set(vectors)
+        scalars: dict[str, sympy.Expr] = {}
+        vector_terms: dict[str, Vec] = {}
+        errors: list[ProofFileError] = []
+        for name, text in numeric.names.items():
+            where = f"numeric.names.{name}"
+            try:
+                if name in proof_vectors:
+                    vector_terms[name] = parse_vector(text, words)
+                    parts: Sequence[sympy.Expr] = tuple(vector_terms[name].values())
+                else:
+                    scalars[name] = parse_scalar(text, words)
+                    parts = (scalars[name],)
+            except ExpressionError as error:
+                unknown = _unknown(text, run)
+                problem = unknown[0] if unknown else str(error)
+                errors.append(ProofFileError(f"{where} = {text!r}: {problem}", key=where,
+                                             text=text, segment=unknown and unknown[1]))
+                continue
+            if any(denominators(part) for part in parts):
+                errors.append(ProofFileError(
+                    f"{where} = {text!r}: divides by a run quantity (a statement on runs "
+                    "must stay a polynomial)", key=where, text=text))
+        raise_all(errors)
+        return cls(run, scalars, vector_terms)
+
+    def judgement(self, hypotheses: Sequence[Fact], claim: Fact) -> Judgement:
+        """`hypotheses |- claim` with every name replaced by what it denotes on runs, all
+        at once (an inner product of two named vectors expands bilinearly)."""
+        symbols = {s for fact in (*hypotheses, claim) for s in fact.expr.free_symbols}
+        replace = {s: self._term(s) for s in symbols}
+        facts = [Fact(sympy.expand(f.expr.xreplace(replace)) if replace else f.expr, f.kind)
+                 for f in (*hypotheses, claim)]
+        used = {s for f in facts for s in f.expr.free_symbols}
+        vectors = sorted({n for s in used if (pair := gram_pair(s)) for n in pair})
+        scalars = sorted(s.name for s in used if gram_pair(s) is None)
+        return Judgement(tuple(facts[:-1]), facts[-1], tuple(vectors), tuple(scalars))
+
+    def _term(self, symbol: sympy.Symbol) -> sympy.Expr:
+        pair = gram_pair(symbol)
+        if pair is None:
+            return self.scalars.get(symbol.name, symbol)
+        a, b = (self.vectors.get(n, Vec.named(n)) for n in pair)
+        return dot(a, b) if (pair[0] in self.vectors or pair[1] in self.vectors) else symbol
+
+    def too_large(self, hypotheses: Sequence[Fact], claim: Fact) -> bool:
+        """Whether the statement with the names replaced would expand past `MAX_TERMS` per
+        relation (predicted without expanding: a hostile table cannot ask for minutes)."""
+        for fact in (*hypotheses, claim):
+            replace = {s: self._term(s) for s in fact.expr.free_symbols}
+            if expansion_size(fact.expr.xreplace(replace))[1] > MAX_TERMS:
+                return True
+        return False
+
+
+def unbound(judgement: Judgement, run: str) -> str | None:
+    """Why no row set of a `run` run binds the statement's quantities (None: one does)."""
+    scalars, vectors = sorts(judgement)
+    found = kind(run)
+    if found.binding_for(scalars | vectors, scalars, vectors) is not None:
+        return None
+    article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
+    strangers = sorted((scalars | vectors) - set(found.offered))
+    if strangers:
+        hints = "".join(closest(n, run) for n in strangers[:1])
+        return (f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'} no quantity "
+                f"of {article}{hints}: bind {'it' if len(strangers) == 1 else 'them'} in "
+                "[numeric] names")
+    wrong = sorted((scalars & found.vectors) | (vectors - found.vectors))
+    if wrong:
+        return f"{', '.join(wrong)}: of the other sort (vector or scalar) on {article}"
+    used = scalars | vectors
+    sets = "; ".join(f"{r.name} rows bind {', '.join(sorted(used & found.names(r.name)))}"
+                     for r in found.row_sets)
+    return f"no row set of {article} binds all of {', '.join(sorted(scalars | vectors))} ({sets})"
+
+
+def sorts(judgement: Judgement) -> tuple[set[str], set[str]]:
+    """The scalar quantities a judgement reads, and the vector ones (those of its Gram
+    symbols)."""
+    scalars = {s.name for s in judgement.symbols() if gram_pair(s) is None}
+    vectors = {n for s in judgement.symbols() if (pair := gram_pair(s)) for n in pair}
+    return scalars, vectors
+
+
+def binding_of(judgement: Judgement, run: str | RunKind = "online") -> str | None:
+    """The first row set of a `run` run binding every quantity the judgement reads, each of
+    its own sort (a scalar `d` is not the online runs' direction vector `d`)."""
+    scalars, vectors = sorts(judgement)
+    found = run if isinstance(run, RunKind) else kind(run)
+    return found.binding_for(scalars | vectors, scalars, vectors)
+
+
+def on_runs(stated: kernel.Statement, names: Naming) -> Judgement:
+    """A step's statement as one judgement over run quantities, divisions cleared (their
+    conditions become hypotheses: the statement says nothing where they fail), each name
+    replaced by what it denotes on runs."""
+    forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
+    claim, conditions = forms.pop()
+    hypotheses = tuple(dict.fromkeys(
+        [f for fact, side in forms for f in (*side, fact)] + list(conditions)))
+    return names.judgement(hypotheses, claim)
+
+
+def _unknown(text: str, run: str) -> tuple[str, str] | None:
+    """`'xx' is no quantity of online runs (closest ...); they offer: ...` for the first name
+    of `text` that the run does not offer, and that name (None: every name is offered). Only
+    called after the expression parser has read `text`, so `ast.parse` here meets valid
+    syntax, or says nothing."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and id(node) not in called and \
+                node.id not in kind(run).offered:
+            return (f"{node.id!r} is no quantity of {run} runs{closest(node.id, run)}; they "
+                    f"offer: {', '.join(kind(run).offered)}", node.id)
+    return None
+
+
+def law(run: str, name: str) -> Judgement:
+    """The law `name` of the run kind `run` (`RunKind.laws`: a relation over its quantities
+    that holds on every row by definition, such as the update rule), as a judgement."""
+    text = kind(run).laws[name]
+    relation = parse_relation(text, quantities(run))
+    fact, conditions = normal_form(kernel.Rel(relation.lhs, relation.op, relation.rhs, text), text)
+    if conditions:
+        raise ValueError(f"law {name} of {run} runs divides: {text}")
+    return Naming(run, {}, {}).judgement((), fact)

@@ -1,0 +1,568 @@
+"""Online runs (`[numeric] run = "online"`): the perceptron run to convergence, update by update.
+
+The default run is the perceptron `perceptron.algorithms.online.run_online` (w_0 = 0, eta = 1,
+update on y<w,x> <= 0, cyclic epochs). A proof may name another algorithm (`[numeric]
+algorithm`): a source's (`perceptron.algorithms.sources`: its rule, sign(0), learning rate;
+with a bias it runs on the augmented examples [x; 1], u extended by a 0, so `x`, `w`, `u`
+and `R2` are the augmented quantities), the margin perceptron (`perceptron.algorithms.margin`,
+at each of its margins `BETAS`), or a user's plug-in (`verify.runs.plugin`).
+
+This module is the kind's one home: its quantities (`QUANTITIES`, the docs are generated
+from them), the engine adapters (`run_from_engine`, `margin_updates`), the runners and the
+row builders. Every value is an exact rational; columns are built once per run, from the
+engine's integer form when the run has one (`IntegerRun`), never replayed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from perceptron.algorithms.fast import (
+    Problem,
+    augmented,
+    divided,
+    exact_matvec,
+    integer_form,
+    integer_vector,
+)
+from perceptron.algorithms.margin import MarginRun, run_margin
+from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SourceAlgorithm
+from perceptron.conventions import DEFAULT, Conventions
+from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.linear import radius2
+from verify.runs.columns import (
+    INT64_LIMIT,
+    Column,
+    InstanceBatch,
+    IntArray,
+    Origin,
+    VectorColumn,
+    as_object,
+    block_prefix,
+    gram_column,
+    in_exact_dtype,
+    max_abs,
+    plus,
+    reduced,
+    run_rows,
+    times,
+)
+from verify.runs.quantity import (
+    Quantity,
+    RowSet,
+    RunKind,
+    Runner,
+    Scenario,
+    margin,
+    radius_bound,
+    register,
+)
+
+_ALL = ("state", "example", "update")
+_EXAMPLE = ("example",)
+
+#: The quantities of an online run: name, vector?, what it denotes, the row sets binding it.
+QUANTITIES = (
+    Quantity("w", True, "the iterate `w_t` (before the update, on update rows)", _ALL),
+    Quantity("t", False, "the number of updates before `w`", _ALL),
+    Quantity("eta", False, "the learning rate", _ALL),
+    Quantity("R2", False, "`max_i ||x_i||^2` over the dataset (squared: no square root)",
+             _ALL),
+    Quantity("R", False, "an exact radius bound, `||x_i|| <= R` for every i: `sqrt(R2)` "
+             "when that is rational, else the rational `ceil(sqrt(p q)) / q` for `R2 = p/q` "
+             "(the sources' `R`, `D` are such bounds; no float, no irrational)", _ALL),
+    Quantity("u", True, "the reference separator (planted, tight-family, adversary's `e_1`, "
+             "or an exact separator of a real dataset)", _ALL),
+    Quantity("gamma_u", False, "`min_i y_i <u, x_i>`: the margin of the *unnormalised* u, "
+             "so that `||w_t|| ||u|| >= <w_t, u> >= t gamma_u` needs no square root", _ALL),
+    Quantity("w0", True, "the initial iterate", _ALL),
+    Quantity("beta", False, "the margin the update asks for, `y<w,x> <= beta`: the margin "
+             "perceptron's (`perceptron.algorithms.margin`), 0 for every other online run",
+             _ALL),
+    Quantity("mu", False, "`min_j y_j <w_t, x_j>`, the margin of the iterate on the data: "
+             "positive exactly when `w_t` separates them (the last state of a run that "
+             "converged); computed only for steps that name it (a pass over every example)",
+             ("state",)),
+    Quantity("x", True, "the example (on example rows every example of the dataset in "
+             "turn; on update rows the one updated on)", ("example", "update")),
+    Quantity("y", False, "the example's label (`y` in {-1, +1})", ("example", "update")),
+    Quantity("m", False, "`max(-y<w,x>, 0)`, by comparison of exact rationals", _EXAMPLE),
+    Quantity("m_set", False, "the term of the set loss: `-y<w,x>` if j is in M(w), else 0",
+             _EXAMPLE),
+    Quantity("m_sum", False, "`sum` of `m` over the examples before j (0 at j = 0)",
+             _EXAMPLE),
+    Quantity("m_set_sum", False, "`sum` of `m_set` over the examples before j", _EXAMPLE),
+    Quantity("d", True, "a direction, fixed per state: the unit vector `e_q` for `q = t mod "
+             "(dim + 1) < dim`, else 0 (then `db = 1`, the bias direction)", _EXAMPLE),
+    Quantity("db", False, "the bias part of the direction: 0 when `d = e_q`, else 1",
+             _EXAMPLE),
+    Quantity("h", False, "the step along the direction, `(t + 1)/2` (non-integer for even t, "
+             "so h != h^2)", _EXAMPLE),
+    Quantity("b", False, "the bias of the iterate: 0 (runs through the origin)", _EXAMPLE),
+    Quantity("J", False, "the fixed-set loss at w over the members of M(w) before j: "
+             "`-sum y_i (<w, x_i> + b)` (equal to `m_set_sum`, b being 0)", _EXAMPLE),
+    Quantity("J_at", False, "the same sum evaluated at the moved point: "
+             "`-sum y_i (<w + h d, x_i> + b + h db)`, computed from `w + h d` itself",
+             _EXAMPLE),
+    Quantity("G", True, "the partial gradient over those members: `-sum y_i x_i`", _EXAMPLE),
+    Quantity("Gb", False, "its bias part: `-sum y_i`", _EXAMPLE),
+    Quantity("w_next", True, "the iterate after the update, `w_{t+1} = w_t + tau y x`",
+             ("update",)),
+    Quantity("tau", False, "the update's step, `w_next = w + tau y x`: `eta` for the "
+             "built-in rules, read exactly off the trace for a user's plug-in algorithm "
+             "(`verify.runs.plugin`), whose runs have no constant `eta` or `beta`",
+             ("update",)),
+)
+
+
+@dataclass(frozen=True)
+class Update:
+    """One update of an online run: iterate before, example, label, iterate after."""
+
+    w: Vector
+    x: Vector
+    y: int
+    w_next: Vector
+
+
+@dataclass(frozen=True)
+class IntegerRun:
+    """An online run as the engine holds it (`perceptron.algorithms.fast`): `w_t = unit * W_t` with
+    integer `W_t = W_0 + E * sum of Z[i]` over the first t updates, `x_i = rows[i] / scale`.
+    Its columns are built from these integer arrays directly (`reduced`), never from
+    Fractions, and nothing is replayed: the iterates are one cumulative sum."""
+
+    problem: Problem
+    indices: IntArray
+
+    @cached_property
+    def iterates(self) -> IntArray:
+        """`W_0, ..., W_T` (T + 1 rows), exact: int64 when a bound allows, else object."""
+        p = self.problem
+        W0 = np.array([list(p.W0)], dtype=object)
+        top = max(max_abs(W0), 0) + p.E * len(self.indices) * max(p.form.max_abs, 1)
+        steps = p.Z[self.indices]
+        if top <= INT64_LIMIT and steps.dtype != object:
+            W0, steps = W0.astype(np.int64), steps.astype(np.int64) * p.E
+        else:
+            steps = as_object(steps) * p.E
+        return np.concatenate([W0, W0 + np.cumsum(steps, axis=0)])
+
+    def states(self, rows: slice = slice(None)) -> VectorColumn:
+        """The iterates (a slice of them) as exact rationals."""
+        unit = self.problem.unit
+        return reduced(times(self.iterates[rows], unit.numerator), unit.denominator)
+
+    def examples(self, which: IntArray | None = None) -> VectorColumn:
+        """The examples (those at positions `which`) as exact rationals."""
+        form = self.problem.form
+        return reduced(form.rows if which is None else form.rows[which], form.scale)
+
+    def radius2(self) -> Fraction:
+        """`max ||x_i||^2`, from the integers."""
+        return Fraction(self.problem.form.radius2(), self.problem.form.scale ** 2)
+
+    def margin(self, u: Vector) -> Fraction:
+        """`min_i y_i <u, x_i>`, from the integers."""
+        form = self.problem.form
+        U, D = integer_vector(u)
+        margins = exact_matvec(form.rows, U, form.max_abs)
+        return Fraction(min(m * y for m, y in zip(margins, form.y.tolist(), strict=True)),
+                        D * form.scale)
+
+
+class LazyUpdates(Sequence[Update]):
+    """A run's `count` updates, made as Fractions by `make` (once) only if someone reads them:
+    the rows of an engine run are built from its integer form instead."""
+
+    def __init__(self, count: int, make: Callable[[], Iterable[Update]]) -> None:
+        self.count, self.make = count, make
+        self._items: tuple[Update, ...] | None = None
+
+    def _all(self) -> tuple[Update, ...]:
+        if self._items is None:
+            self._items = tuple(self.make())
+        return self._items
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, k):  # type: ignore[override]
+        return self._all()[k]
+
+
+def _trace_updates(trace: object) -> LazyUpdates:
+    """The updates of an engine run's trace."""
+    return LazyUpdates(len(trace), lambda: (  # type: ignore[arg-type]
+        Update(tuple(step.w_before), tuple(step.x), int(step.y), tuple(step.w_after))
+        for step in trace))  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class OnlineUpdates:
+    """What a proof's names are bound to on an online run: its data, reference u and updates (and,
+    for a run of the engine, the same run as integer arrays, from which its rows are built).
+
+    Not the run itself (that is `perceptron.algorithms.online.OnlineRun`, which drives the
+    epochs): the record of its updates that proof-step names are bound to."""
+
+    data: Dataset
+    u: Vector
+    updates: Sequence[Update]
+    eta: Fraction = Fraction(1)
+    w0: Vector | None = None
+    integer: IntegerRun | None = field(default=None, compare=False, repr=False)
+    beta: Fraction | None = None  # the margin perceptron's beta (None: the ordinary rule)
+    #: a plug-in's run (`verify.runs.plugin`): its name and each update's step tau (None for
+    #: an update not along y x); None for the built-in rules, whose tau is eta
+    steps: tuple[Fraction | None, ...] | None = field(default=None, compare=False, repr=False)
+    plugin: str | None = None
+
+    @cached_property
+    def constants(self) -> tuple[Fraction, Fraction]:
+        """`(R2, gamma_u)`, computed once per run."""
+        if self.integer is not None:
+            return self.integer.radius2(), self.integer.margin(self.u)
+        return radius2(self.data), margin(self.data, self.u)
+
+    @property
+    def initial(self) -> Vector:
+        """`w_0` (zero unless given)."""
+        return self.w0 if self.w0 is not None else tuple(Fraction(0) for _ in self.u)
+
+    @property
+    def states(self) -> tuple[Vector, ...]:
+        """`w_0, ..., w_T`."""
+        if not self.updates:
+            return (self.initial,)
+        return (*(up.w for up in self.updates), self.updates[-1].w_next)
+
+
+def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineUpdates:
+    """Adapt a `perceptron.algorithms.online.run_online(..., keep_trace=True)` result.
+
+    Reads the trace's iterate before/after, example and label of every update, and the
+    learning rate and initial iterate recorded in the result's conventions.
+    """
+    trace = result.trace  # type: ignore[attr-defined]
+    conventions = result.conventions  # type: ignore[attr-defined]
+    eta = Fraction(getattr(conventions, "eta", 1))
+    w0 = getattr(conventions, "w0", None)
+    integer = None
+    if not getattr(conventions, "bias", False) and trace.data is data:
+        integer = IntegerRun(trace.problem, trace.indices)
+    return OnlineUpdates(data, u, _trace_updates(trace), eta, tuple(w0) if w0 is not None else None,
+                     integer)
+
+
+def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
+               ) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+    """The quantities fixed for a whole run, as columns of n equal rows (those `names` asks
+    for, when given)."""
+    wanted = _wanted(names)
+    scalars: dict[str, Column] = {}
+    if wanted("eta"):
+        scalars["eta"] = Column.constant(run.eta, n)
+    if wanted("R2") or wanted("R") or wanted("gamma_u"):  # a pass over the data, once a run
+        R2, gamma_u = run.constants
+        if wanted("R2"):
+            scalars["R2"] = Column.constant(R2, n)
+        if wanted("R"):
+            scalars["R"] = Column.constant(radius_bound(R2), n)
+        if wanted("gamma_u"):
+            scalars["gamma_u"] = Column.constant(gamma_u, n)
+    if wanted("beta"):
+        scalars["beta"] = Column.constant(run.beta or Fraction(0), n)
+    vectors = {name: VectorColumn.constant(vector, n)
+               for name, vector in (("u", run.u), ("w0", run.initial)) if wanted(name)}
+    return scalars, vectors
+
+
+def update_rows(run: OnlineUpdates, origin: Origin,
+                names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per update."""
+    n = len(run.updates)
+    scalars, vectors = _constants(run, n, names)
+    scalars["t"] = Column(np.arange(n, dtype=np.int64))
+    if run.steps is None:
+        scalars["tau"] = Column.constant(run.eta, n)
+    elif None not in run.steps:  # a plug-in's update not along y x has no tau (no column)
+        scalars["tau"] = Column.of(run.steps)  # type: ignore[arg-type]
+    if run.integer is not None and n:
+        which = run.integer.indices
+        scalars["y"] = Column(run.integer.problem.form.y[which])
+        vectors["w"] = run.integer.states(slice(0, n))
+        vectors["w_next"] = run.integer.states(slice(1, n + 1))
+        vectors["x"] = run.integer.examples(which)
+    else:
+        scalars["y"] = Column(np.array([up.y for up in run.updates], dtype=np.int64))
+        vectors["w"] = VectorColumn.of([up.w for up in run.updates])
+        vectors["w_next"] = VectorColumn.of([up.w_next for up in run.updates])
+        vectors["x"] = VectorColumn.of([up.x for up in run.updates])
+    return run_rows(scalars, vectors, origin, np.arange(n))
+
+
+def state_rows(run: OnlineUpdates, origin: Origin,
+               names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per state `w_t`, t = 0..T (the final iterate included); `mu` only when `names`
+    asks for it (it costs a pass over every example per state, which long traces checked
+    without a list of names, `verify.testing.check_run`, should not pay)."""
+    n = len(run.updates) + 1
+    scalars, vectors = _constants(run, n, names)
+    scalars["t"] = Column(np.arange(n, dtype=np.int64))
+    vectors["w"] = (run.integer.states() if run.integer is not None
+                    else VectorColumn.of(run.states))
+    if names is not None and "mu" in names:
+        scalars["mu"] = iterate_margins(run)
+    return run_rows(scalars, vectors, origin, np.arange(n))
+
+
+def iterate_margins(run: OnlineUpdates) -> Column:
+    """`mu` per state: `min_j y_j <w_t, x_j>`, exactly (from the integers when the run has
+    them: `w_t = unit W_t`, `y_j x_j = Z_j / scale`)."""
+    if run.integer is not None:
+        problem = run.integer.problem
+        W = as_object(run.integer.iterates)
+        lowest = (W @ as_object(problem.Z).T).min(axis=1)
+        factor = problem.unit / problem.form.scale
+        return Column.of([int(m) * factor for m in lowest])
+    data = run.data
+    signed = [tuple(y * v for v in x) for x, y in zip(data.X, data.y, strict=True)]
+    return Column.of([min(sum((a * b for a, b in zip(w, z, strict=True)), Fraction(0))
+                          for z in signed) for w in run.states])
+
+
+def example_rows(run: OnlineUpdates, origin: Origin,
+                 names: Collection[str] | None = None) -> InstanceBatch:
+    """One row per (state `w_t`, example j): loss terms, partial sums and gradients (only
+    the columns `names` asks for, when given: the loss and gradient columns cost a dot
+    product per row and a prefix sum over each state's examples, and most checks on example
+    rows read only `w`, `x` and `y`)."""
+    data = run.data
+    per_state, dim, count = data.n, data.d, len(run.updates) + 1
+    wanted = _wanted(names)
+    t = np.repeat(np.arange(count, dtype=np.int64), per_state)
+    j = np.tile(np.arange(per_state, dtype=np.int64), count)
+    y = np.array(data.y, dtype=np.int64)[j]
+    if run.integer is not None:
+        X, W = run.integer.examples(), run.integer.states()
+    else:
+        X, W = VectorColumn.of(data.X, dim), VectorColumn.of(run.states, dim)
+    x_rows = X.take(j)
+    scalars = {"t": Column(t), "y": Column(y), "h": Column(t + 1, 2)}
+    q = np.arange(count) % (dim + 1)
+    if wanted("db") or wanted("J_at"):
+        db = (q == dim).astype(np.int64)
+        scalars["db"] = Column(db[t])
+    if wanted("b"):
+        scalars["b"] = Column(np.zeros(len(t), dtype=np.int64))
+    vectors = {"w": W.take(t), "x": x_rows}  # then d and G, in this order
+    if wanted("d"):
+        # per state: direction e_q (db = 0) for q = t mod (dim + 1) < dim, else db = 1
+        axis = np.flatnonzero(q < dim)
+        directions = np.zeros((count, dim), dtype=np.int64)
+        directions[axis, q[axis]] = 1
+        vectors["d"] = VectorColumn(directions).take(t)
+    if any(wanted(n) for n in _LOSS_NAMES):
+        g = gram_column(vectors["w"], x_rows)
+        yg = g.num * y  # |y| = 1: no growth
+        member = yg <= 0
+        signed = np.where(member, -y, 0)
+        if wanted("m") or wanted("m_sum"):
+            loss = np.where(-yg > 0, -yg, 0)
+            scalars["m"] = Column(loss, g.den)
+            scalars["m_sum"] = Column(block_prefix(loss, count, per_state), g.den)
+        if any(wanted(n) for n in ("m_set", "m_set_sum", "J")):
+            m_set = np.where(member, -yg, 0)
+            set_sum = Column(block_prefix(m_set, count, per_state), g.den)
+            scalars["m_set"] = Column(m_set, g.den)
+            scalars["m_set_sum"] = set_sum
+            scalars["J"] = set_sum  # b = 0: the fixed-set loss at w is the sum of the set terms
+        if wanted("J_at"):
+            scalars["J_at"] = _moved_loss(g, X, W, t, j, q, member, y, count, per_state)
+        if wanted("Gb"):
+            scalars["Gb"] = Column(block_prefix(signed, count, per_state))
+        if wanted("G"):
+            gradient = in_exact_dtype(X.num[j], per_state * max_abs(X.num)) * signed[:, None]
+            vectors["G"] = VectorColumn(block_prefix(gradient, count, per_state), X.den)
+    constant_scalars, constant_vectors = _constants(run, len(t), names)
+    scalars = {name: scalars[name] for name in _EXAMPLE_ORDER if name in scalars}
+    return run_rows({**constant_scalars, **scalars}, {**constant_vectors, **vectors}, origin, t)
+
+
+#: The order of the example rows' own scalars (a counterexample lists its values in it).
+_EXAMPLE_ORDER = ("t", "y", "m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "Gb", "h", "db",
+                  "b")
+
+
+#: The example rows' columns read off the dot products `<w, x_j>` (the costly ones).
+_LOSS_NAMES = ("m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "G", "Gb")
+
+
+def _wanted(names: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether a row builder must make a column: all of them when no names are given."""
+    if names is None:
+        return lambda _name: True
+    chosen = frozenset(names)
+    return chosen.__contains__
+
+
+def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: IntArray,
+                q: IntArray, member: np.ndarray, y: IntArray, count: int,
+                per_state: int) -> Column:
+    """`J_at`: `-sum y_i (<w + h d, x_i> + b + h db)` over the members before j, b = 0.
+
+    For the moved point w + h d = (2 W + (t + 1) den_W d) / (2 den_W): as d is e_q (or 0),
+    `<w + h d, x_j>` is 2 <W, X_j> + (t + 1) den_W X_jq over 2 den_W den_X, read off `g` and
+    one coordinate of x instead of a second table of dot products."""
+    dim = X.dim
+    db = (q == dim).astype(np.int64)
+    steps = times(np.arange(1, count + 1, dtype=np.int64), W.den)
+    along = np.zeros(len(t), dtype=X.num.dtype)  # X_jq on rows whose state has d = e_q
+    moving = q[t] < dim
+    along[moving] = X.num[j[moving], q[t][moving]]
+    at_num = plus(times(g.num, 2), in_exact_dtype(along, max_abs(along) * max_abs(steps))
+                   * in_exact_dtype(steps, max_abs(along) * max_abs(steps))[t])
+    at = Column(at_num, 2 * W.den * X.den)
+    # -y (<w + h d, x> + b + h db) with b = 0, over 2 * at.den: h db = (t + 1) db / 2
+    at_term = plus(times(at.num, 2), times((t + 1) * db[t], at.den)) * -y
+    return Column(block_prefix(np.where(member, at_term, 0), count, per_state), 2 * at.den)
+
+
+# ---- runners -------------------------------------------------------------------------------
+
+
+def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
+    """The exact engine (`perceptron.algorithms.online.run_online`), default conventions unless
+    given."""
+    from perceptron.algorithms.online import run_online
+
+    result = run_online(scenario.data, conventions, max_epochs=scenario.max_epochs,
+                        keep_trace=True)
+    return run_from_engine(result, scenario.data, scenario.u)
+
+
+def as_source_runs(scenario: Scenario, algorithm: SourceAlgorithm) -> Scenario:
+    """The scenario as `algorithm` sees it: with its bias, every x augmented by a constant 1
+    and u by a 0 (same margins), so the run's x, w and u are the source's augmented ones;
+    normalised, the (augmented) examples divided by the radius bound `R`, so every
+    ||x|| <= 1 as the source assumes. From w_0 = 0 the run is the original one rescaled (same
+    updates), and u stays: its margin `gamma_u`, like `R2`, is that of the run's own data."""
+    if algorithm.bias:
+        scenario = replace(scenario, data=augmented(scenario.data), u=(*scenario.u, Fraction(0)))
+    if algorithm.normalised:
+        scenario = replace(scenario, data=normalised(scenario.data))
+    return scenario
+
+
+def normalised(data: Dataset) -> Dataset:
+    """`data` divided by `R` (`verify.runs.quantity.radius_bound` of its R2, rational and at
+    least max ||x||), so max ||x|| <= 1 exactly; all-zero data are already within the unit
+    ball. R2 and the divided data's integer form are read off `data`'s integer form."""
+    form = integer_form(data)
+    R = radius_bound(Fraction(form.radius2(), form.scale**2))
+    if R == 0:
+        return data
+    # a zero stays the zero it is (no division: the adversary's rows are half zeros)
+    return divided(data, R)
+
+
+def source_runner(algorithm_id: str) -> Runner:
+    """The online runner of a source's algorithm: its rule, sign(0), learning rate, bias."""
+    algorithm = SOURCE_ALGORITHMS[algorithm_id]
+    conventions = replace(algorithm.conventions(), bias=False)  # the bias is in the data
+    return lambda scenario: engine_runner(as_source_runs(scenario, algorithm), conventions)
+
+
+#: The margins of the margin perceptron's runs, as multiples of the scenario's R2.
+BETAS: tuple[Fraction, ...] = (Fraction(0), Fraction(1, 3), Fraction(5, 2))
+
+
+def _margin_updates(run: MarginRun) -> Iterator[Update]:
+    """The updates of a margin run as `Update`s, replayed from w_0 = 0."""
+    w = tuple(Fraction(0) for _ in range(run.data.d))
+    for i in run.indices:
+        x, y = run.data.X[i], run.data.y[i]
+        after = tuple(a + y * b for a, b in zip(w, x, strict=True))
+        yield Update(w, tuple(x), int(y), after)
+        w = after
+
+
+def margin_updates(run: MarginRun, u: Vector) -> OnlineUpdates:
+    """A margin run as an online run: its integer form (rows built from it directly), its
+    `beta`, its reference separator `u`."""
+    integer = IntegerRun(run.problem, np.array(run.indices, dtype=np.int64))
+    return OnlineUpdates(run.data, tuple(u), LazyUpdates(run.updates, lambda: _margin_updates(run)),
+                         integer=integer, beta=run.beta)
+
+
+def margin_runs(scenario: Scenario) -> tuple[OnlineUpdates, ...]:
+    """The margin perceptron on the scenario at every margin `c * R2`, c in `BETAS`."""
+    form = integer_form(scenario.data)
+    R2 = Fraction(form.radius2(), form.scale**2)
+    return tuple(margin_updates(run_margin(scenario.data, c * R2,
+                                           max_epochs=scenario.max_epochs), scenario.u)
+                 for c in BETAS)
+
+
+#: Online algorithms of the built-in proofs beyond the sources (`verify.numeric.algorithms`
+#: says on which campaign sources each runs).
+ALGORITHMS: dict[str, Runner] = {
+    "margin-perceptron": margin_runs,
+    "orthonormal-perceptron": engine_runner,  # the ordinary perceptron, on its own source
+}
+
+
+def runner(algorithm: str | None) -> Runner:
+    """The runner of `algorithm` (None: the default perceptron); ValueError for an algorithm
+    that makes no online runs."""
+    if algorithm is None:
+        return engine_runner
+    if algorithm in ALGORITHMS:
+        return ALGORITHMS[algorithm]
+    source = SOURCE_ALGORITHMS.get(algorithm)
+    if source is None or source.mode != "online":
+        raise ValueError(f"{algorithm} is not an online algorithm: its steps cannot bind "
+                         "online rows")
+    return source_runner(algorithm)
+
+
+def label(origin: Origin, run: OnlineUpdates) -> Origin:
+    """A margin perceptron's run names its beta (one scenario makes one run per beta)."""
+    if run.beta is None:
+        return origin
+    return replace(origin, dataset=f"{origin.dataset} [margin perceptron, beta = {run.beta}]")
+
+
+KIND = register(RunKind(
+    "online",
+    "The perceptron run to convergence (`run_online`: w_0 = 0, eta = 1, update on "
+    "y<w,x> <= 0, cyclic epochs), or the algorithm the proof names (`[numeric] algorithm`: "
+    "a source's rule and sign(0), with a bias on the augmented examples [x; 1] and u "
+    "extended by a 0; the margin perceptron at each of its margins; a user's plug-in).",
+    QUANTITIES,
+    (
+        RowSet("state", "one row per `w_t`, t = 0..T (the final iterate included): "
+               "invariants such as `t R2 - <w,w> >= 0` and the final bound "
+               "`t gamma_u^2 <= R2 <u,u>`", state_rows),
+        RowSet("example", "one row per (state `w_t`, example j), every example of the "
+               "dataset in order, so both signs of `y<w,x>` and the boundary occur. It "
+               "contains every update event (the update at state t is the row (t, j) of its "
+               "example), so a step needing only `w, x, y` is checked here rather than on "
+               "update rows. Its loss and gradient quantities are taken at state `w`, with "
+               "`M(w) = {j : y_j <w, x_j> <= 0}` (the update rule's non-strict set; the "
+               "strict set gives the same numbers, its extra boundary terms being 0)",
+               example_rows),
+        RowSet("update", "one row per update (needed only for `w_next` and `tau`)",
+               update_rows),
+    ),
+    runner,
+    laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},
+    label=label,
+    rank=0,
+))

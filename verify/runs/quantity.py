@@ -1,0 +1,295 @@
+"""What a run offers a proof: its quantities, its row sets, and the open registry of run kinds.
+
+A proof declares `[numeric] run = KIND`: its names are quantities of runs of that kind. A
+*run kind* (`RunKind`) says what one of its runs offers:
+
+- its *quantities* (`Quantity`: a name, scalar or vector, what it denotes, and which row sets
+  bind it), documented here once and generated into docs/run-quantities.md
+  (`python -m verify.runs.docs`);
+- its *row sets* (`RowSet`), in order of preference: a step is checked on the first row set
+  that binds every quantity it mentions (`RunKind.binding_for`), each row set built from a
+  run as exact columns (`verify.runs.columns`);
+- its *runner*: how a scenario (data in an order, a reference u, where it came from) becomes
+  runs of that kind, for the default algorithm or a named one (`RunKind.runner`);
+- its *laws*: relations that hold on every row by definition of its quantities (the update
+  rule), checked on its runs by the tests and by `verify.testing.check_run`.
+
+The registry is open. The built-in kinds (`verify.runs.online`, `verify.runs.batch`,
+`verify.runs.single_pass`) register themselves when `verify.runs` is imported; a user adds
+hers from Python (`register`) or names an installed entry point of the group `novikoff.runs`
+(`entry_point`), which is loaded only then: a proof file only selects among the kinds
+registered, it never makes one load or run code. Row set names are unique across kinds, so a
+row set names its kind (`kind_of`).
+
+Derived quantities are not registered: a proof binds its own names to expressions over the
+base quantities (`[numeric] names`, `verify.runs.naming`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from importlib.metadata import entry_points
+from typing import Any
+
+from perceptron.dataset import Dataset, Vector
+from perceptron.geometry.linear import functional_margins
+from verify.runs.columns import InstanceBatch, Origin
+
+#: Entry-point group of installed run kinds (loaded only by a name given to `entry_point`).
+GROUP = "novikoff.runs"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One run to make: data in this order, a reference u, and where it came from.
+
+    `margins`, when given, makes it a single-pass scenario (any data, u of norm exactly 1,
+    read at each margin gamma > 0): only the kinds whose runs are passes read it
+    (`RunKind.passes`), and they read no other."""
+
+    data: Dataset
+    u: Vector
+    origin: Origin
+    max_epochs: int = 1000
+    max_iterations: int = 40
+    margins: tuple[Fraction, ...] = ()
+
+
+#: Makes the runs of one scenario: one run, or a tuple of runs (several starts, or one per
+#: parameter value of the algorithm).
+Runner = Callable[[Scenario], Any]
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A base quantity of a run kind: its name in proofs, its sort, what it denotes, and the
+    row sets that bind it."""
+
+    name: str
+    vector: bool
+    doc: str
+    rows: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RowSet:
+    """A set of rows of a run (one per state, per update, ...): what a row is, and how the
+    rows are built from a run: `build(run, origin, names)`, `names` the quantities the checks
+    read (a builder may skip a costly column nobody reads; it may also give more)."""
+
+    name: str
+    doc: str
+    build: Callable[[Any, Origin, Collection[str] | None], InstanceBatch]
+
+
+@dataclass(frozen=True)
+class RunKind:
+    """A kind of run: its quantities, row sets (in order of preference), runner and laws.
+
+    `runner(algorithm)` is the runner of the named algorithm (None: the kind's default run);
+    it raises ValueError for an algorithm that makes no runs of this kind. `label(origin,
+    run)` names one run among the several a scenario makes (a batch run's start).
+    """
+
+    name: str
+    doc: str
+    quantities: tuple[Quantity, ...]
+    row_sets: tuple[RowSet, ...]
+    runner: Callable[[str | None], Runner]
+    passes: bool = False
+    laws: Mapping[str, str] = field(default_factory=dict)
+    label: Callable[[Origin, Any], Origin] = lambda origin, _run: origin
+    rank: int = 100  # where docs and messages list it (`kinds`); a user's kind: after ours
+
+    def __post_init__(self) -> None:
+        rows = {r.name for r in self.row_sets}
+        names = [q.name for q in self.quantities]
+        if len(set(names)) != len(names):
+            raise ValueError(f"run kind {self.name}: a quantity is listed twice")
+        for q in self.quantities:
+            if not q.rows or not set(q.rows) <= rows:
+                raise ValueError(f"run kind {self.name}: quantity {q.name} names row sets "
+                                 f"{q.rows}, not among {sorted(rows)}")
+
+    def __reduce__(self) -> tuple[Callable[[str], RunKind], tuple[str]]:
+        """Pickled by name (a check travels to a worker process with its kind): the worker
+        finds the kind in its own registry (a built-in one, or a user's registered again
+        when her module is imported there)."""
+        return kind, (self.name,)
+
+    @cached_property
+    def _names(self) -> dict[str, frozenset[str]]:
+        return {r.name: frozenset(q.name for q in self.quantities if r.name in q.rows)
+                for r in self.row_sets}
+
+    @cached_property
+    def _builders(self) -> dict[str, RowSet]:
+        return {r.name: r for r in self.row_sets}
+
+    @cached_property
+    def row_names(self) -> frozenset[str]:
+        """The names of its row sets."""
+        return frozenset(self._builders)
+
+    def names(self, row_set: str) -> frozenset[str]:
+        """The quantities one row set binds."""
+        return self._names[row_set]
+
+    @cached_property
+    def vectors(self) -> frozenset[str]:
+        """The vector quantities (every other one is a scalar)."""
+        return frozenset(q.name for q in self.quantities if q.vector)
+
+    @cached_property
+    def offered(self) -> tuple[str, ...]:
+        """Every quantity some row set binds, sorted (what a proof may name)."""
+        return tuple(sorted(q.name for q in self.quantities))
+
+    def quantity(self, name: str) -> Quantity:
+        """The quantity of that name (KeyError: none)."""
+        return next(q for q in self.quantities if q.name == name)
+
+    def binding_for(self, names: Collection[str], scalars: Collection[str] | None = None,
+                    vectors: Collection[str] | None = None) -> str | None:
+        """The first row set binding every name (None: some name is no quantity of a run of
+        this kind), each of its own sort when the sorts are given (a scalar `d` is not an
+        online run's direction vector `d`)."""
+        if (scalars is not None and set(scalars) & self.vectors) or (
+                vectors is not None and set(vectors) - self.vectors):
+            return None
+        wanted = set(names)
+        return next((r.name for r in self.row_sets if wanted <= self._names[r.name]), None)
+
+    def rows(self, run: Any, row_set: str, origin: Origin,
+             names: Collection[str] | None = None) -> InstanceBatch:
+        """The `row_set` rows of `run` (possibly none), restricted to `names`."""
+        if row_set not in self._builders:
+            raise ValueError(f"a {self.name} run has no {row_set!r} rows")
+        batch = self._builders[row_set].build(run, origin, names)
+        if names is not None:
+            keep = set(names)
+            batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}
+            batch.vectors = {n: c for n, c in batch.vectors.items() if n in keep}
+        return batch
+
+    def reads(self, scenario: Scenario) -> bool:
+        """Whether this kind runs `scenario` (passes read single-pass scenarios only)."""
+        return bool(scenario.margins) == self.passes
+
+    def closest(self, name: str) -> str | None:
+        """The quantity spelt most like `name`, if one is close."""
+        near = difflib.get_close_matches(name, self.offered, n=1, cutoff=0.6)
+        return near[0] if near else None
+
+
+# ---- the registry ------------------------------------------------------------------------
+
+_KINDS: dict[str, RunKind] = {}
+
+
+class UnknownRunKind(KeyError):
+    """No run kind of that name is registered (the message lists those that are)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def register(new: RunKind) -> RunKind:
+    """Add a run kind to the registry (and return it). Registering the same kind again is
+    harmless (a module imported twice); another kind of a taken name, or a row set name
+    another kind has, is refused (ValueError): row set names say which kind a check runs on."""
+    old = _KINDS.get(new.name)
+    if old is not None:
+        if old == new:
+            return old
+        raise ValueError(f"run kind {new.name!r} is already registered")
+    taken = {r.name: k.name for k in _KINDS.values() for r in k.row_sets}
+    for row_set in new.row_sets:
+        if row_set.name in taken:
+            raise ValueError(f"run kind {new.name}: row set {row_set.name!r} is already "
+                             f"{taken[row_set.name]}'s (row set names are unique)")
+    _KINDS[new.name] = new
+    return new
+
+
+def unregister(name: str) -> None:
+    """Remove a run kind a user registered (tests; a built-in kind stays)."""
+    if name in _BUILT_IN:
+        raise ValueError(f"{name} is a built-in run kind")
+    _KINDS.pop(name, None)
+
+
+#: The kinds registered while `verify.runs` is imported (`seal_built_ins`).
+_BUILT_IN: set[str] = set()
+
+
+def seal_built_ins() -> None:
+    """Record every kind registered so far as built in: `verify.runs` calls this once it has
+    imported each module of its own, so a new built-in kind is one new module there."""
+    _BUILT_IN.update(_KINDS)
+
+
+def built_in() -> tuple[str, ...]:
+    """The names of the built-in kinds, in the order the docs list them (`kinds`)."""
+    return tuple(k.name for k in kinds() if k.name in _BUILT_IN)
+
+
+def kinds() -> tuple[RunKind, ...]:
+    """Every registered kind, by rank (the built-in kinds first), then in registration
+    order."""
+    return tuple(sorted(_KINDS.values(), key=lambda k: k.rank))
+
+
+def kind(name: str) -> RunKind:
+    """The registered kind `name`; UnknownRunKind names those registered and the closest."""
+    found = _KINDS.get(name)
+    if found is None:
+        near = difflib.get_close_matches(name, list(_KINDS), n=1, cutoff=0.6)
+        hint = f" (closest: {near[0]!r})" if near else ""
+        raise UnknownRunKind(f"no run kind {name!r}{hint}; registered: "
+                             f"{', '.join(k.name for k in kinds())} (a kind of your own is "
+                             "registered from Python, verify.runs.register, or named as an "
+                             f"entry point of {GROUP})")
+    return found
+
+
+def kind_of(row_set: str) -> RunKind:
+    """The kind whose row set this is."""
+    for candidate in _KINDS.values():
+        if any(r.name == row_set for r in candidate.row_sets):
+            return candidate
+    raise UnknownRunKind(f"no registered run kind has {row_set!r} rows")
+
+
+def entry_point(name: str) -> RunKind:
+    """Load and register the installed run kind `name` (group `novikoff.runs`: a `RunKind`,
+    or a function returning one). Only the user's naming it runs its code."""
+    found = [e for e in entry_points(group=GROUP) if e.name == name]
+    if not found:
+        raise UnknownRunKind(f"no entry point {name!r} in group {GROUP}")
+    loaded = found[0].load()
+    made = loaded() if callable(loaded) and not isinstance(loaded, RunKind) else loaded
+    if not isinstance(made, RunKind):
+        raise ValueError(f"entry point {name} ({found[0].value}) is not a RunKind")
+    return register(made)
+
+
+# ---- data constants every kind reads -----------------------------------------------------
+
+
+def radius_bound(R2: Fraction) -> Fraction:
+    """The least `c / q` with `(c / q)^2 >= R2 = p / q`: `sqrt(R2)` exactly when it is
+    rational (p, q coprime, so p q is a square just when both are), an upper bound else."""
+    p, q = R2.numerator, R2.denominator
+    root = math.isqrt(p * q)
+    return Fraction(root if root * root == p * q else root + 1, q)
+
+
+def margin(data: Dataset, u: Sequence[Fraction]) -> Fraction:
+    """`gamma_u = min_i y_i <u, x_i>` (positive exactly when u strictly separates)."""
+    return min(functional_margins(data, list(u)))
