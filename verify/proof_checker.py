@@ -302,10 +302,19 @@ def over(use: Use, proof: Proof) -> list[Summation]:
         else:
             lo, _, hi = where.partition("..")
             filters = ()
+        rels = [relation(proof, parse_relation(f, names, scope)) for f in filters]
         out.append((index, atoms.canonical(parse_scalar(lo, names)),
-                    atoms.canonical(parse_scalar(hi, names)),
-                    tuple(relation(proof, parse_relation(f, names, scope)) for f in filters)))
+                    atoms.canonical(parse_scalar(hi, names)),  # each filter's text about j
+                    tuple(replace(r, text=_renamed(r.text, scope)) for r in rels)))
     return out
+
+
+def _renamed(text: str, scope: dict[str, sympy.Symbol]) -> str:
+    """A set's condition as written about its own index, written about the use's (the
+    kernel reads the expression; the text is what reports print)."""
+    for name, index in scope.items():
+        text = re.sub(rf"\b{re.escape(name)}\b", index.name, text)
+    return text
 
 
 def statements(proof: Proof) -> dict[str, kernel.Statement | None]:

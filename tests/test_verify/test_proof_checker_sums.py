@@ -25,7 +25,7 @@ from verify.search.work import BUDGETS
 HEAD = b'''
 title = "sums"
 vectors = ["w", "x", "th"]
-scalars = ["n", "N", "t", "s", "y", "z", "j", "a"]
+scalars = ["n", "N", "t", "s", "y", "z", "j", "l", "a"]
 naturals = ["n", "N", "t"]
 indexed = ["x", "y", "z"]
 
@@ -141,6 +141,36 @@ id = "all-nonnegative"
 claim = "sum(j in 1..N, y[j]) >= 0"
 uses = [{ step = "member", sum = "j in 1..N" }]
 ''')
+
+
+def test_a_use_summed_over_two_sets_derives_cauchy_schwarz_and_not_more() -> None:
+    """`sum = ["l in M", "j in M"]` (the first innermost): ||y_j x_j - y_l x_l||^2 >= 0
+    summed over M x M, with y_j^2 = 1 on M, gives ||sum y_j x_j||^2 <= |M| sum ||x_j||^2
+    (chan-batch's correction); the same uses never give the appendix's bound without the
+    count |M|, which is refuted on a concrete set."""
+    uses = (b'uses = [{ step = "pair", sum = ["l in M", "j in M"] }, '
+            b'{ step = "label", sum = "j in M" }]\n')
+    found = status(b'''
+[[step]]
+id = "pair"
+claim = "norm2(y[j]*x[j] - y[l]*x[l]) >= 0"
+hints = ["y[j]*x[j] - y[l]*x[l]"]
+
+[[step]]
+id = "label"
+given = ["j >= 1", "j <= N", "y[j]**2 == 1", "y[j]*dot(th, x[j]) <= 0"]
+claim = "y[j]**2*norm2(x[j]) == norm2(x[j])"
+
+[[step]]
+id = "cauchy-schwarz"
+claim = "norm2(sum(j in M, y[j]*x[j])) <= sum(j in M, 1)*sum(j in M, norm2(x[j]))"
+''' + uses + b'''
+[[step]]
+id = "without-the-count"
+claim = "norm2(sum(j in M, y[j]*x[j])) <= sum(j in M, norm2(x[j]))"
+''' + uses)
+    assert found == {"pair": "proved", "label": "proved", "cauchy-schwarz": "proved",
+                     "without-the-count": "refuted"}
 
 
 def test_false_statements_are_refuted_on_concrete_sets_the_kernel_evaluates() -> None:

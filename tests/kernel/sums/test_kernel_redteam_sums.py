@@ -7,7 +7,9 @@ statement is false, an exact counterexample (a concrete finite set, families and
 checked by the kernel itself, which evaluates the sums (`kernel.refute`). The rest are
 refused as they are read: an index captured by a substituted term, a set depending on its own
 summand, a per-update name inside a sum of an invariant, a term-wise premise that says more
-than membership, a bound that is no integer.
+than membership, a bound that is no integer. A third round, after the merge with issue 30's
+kernel, attacks through instances, uses and inductions (ranges with hi < lo, re-indexing,
+families read out of range, filters naming the wrong index).
 """
 
 from __future__ import annotations
@@ -279,3 +281,138 @@ def test_the_sum_memos_hand_out_copies() -> None:
     false = step(rel(summed, "==", 0), naturals=NATURAL_N, sums=(rule,))
     never_proved(false)
     refuted(false, Counterexample({"n": F(1)}, {}, {"y": {F(1): F(1)}}))
+
+
+# -- a third round (after the merge with issue 30's kernel): through uses, instances and
+# inductions ------------------------------------------------------------------------------
+
+
+def test_an_instance_cannot_move_a_bound_below_its_range() -> None:
+    """`sum(j in 1..n, a) == n*a` holds for natural n; read at n := m - 1 it would say
+    sum(j in 1..m-1, a) == (m - 1)*a, false at m = 0 (0 against -a). A natural is replaced
+    by a name only (which becomes natural), and the false claim is never proved from the true
+    one."""
+    count = proved(step(rel(total(1, n, a), "==", n * a), naturals=NATURAL_N,
+                        sums=(SumRule("count", total(1, n, ONE)),)))
+    for term in (m - 1, sympy.Integer(-1)):
+        with pytest.raises(RuleError, match="by a name only"):
+            kernel.instance(count.statement, {"n": term})
+    assert kernel.instance(count.statement, {"n": a}).naturals == frozenset({"a"})  # natural
+    false = step(rel(total(1, m - 1, a), "==", (m - 1) * a), naturals=frozenset({"m", "n"}),
+                 uses=(count.statement,))
+    never_proved(false, (count,))
+    refuted(false, Counterexample({"m": F(0), "a": F(1), "n": F(0)}, {}))
+
+
+def test_an_instance_renaming_the_bound_to_the_index_name_captures_nothing() -> None:
+    """Instantiate the natural n of `sum(j in 1..n, y[j]) >= sum(j in 1..n, y[j])` by the
+    name j itself: the bound becomes j, which is no index of the sum (the index is bound)."""
+    same = proved(step(rel(total(1, n, y(j)), ">=", total(1, n, y(j))), naturals=NATURAL_N))
+    renamed = kernel.instance(same.statement, {"n": j})
+    ((_, bound),) = {(k, v) for k, v in atoms_named(renamed.claim.lhs) if k == "scalar"}
+    assert bound == "j" and renamed.naturals == frozenset({"j"})
+    # and a sum whose range would then name its own index is not what it reads as:
+    false = step(rel(total(1, n, y(j)), "==", total(1, n, y(n))),
+                 naturals=frozenset({"n", "j"}), uses=(renamed,))
+    never_proved(false, (kernel.instantiate(same, {"n": j}),))
+    refuted(false, Counterexample({"n": F(2), "j": F(0)}, {}, {"y": {F(1): F(1)}}))
+
+
+def atoms_named(e: sympy.Expr) -> set[tuple[str, str]]:
+    return kernel.atoms.named(e)
+
+
+def test_a_term_wise_premise_with_a_shifted_filter_is_refused() -> None:
+    """The set is {j in 1..n : y[j] > 0}; a step about j that assumes y[j+1] > 0 (the next
+    member's condition) is no membership fact: summed it would give sum over the set of
+    z[j] >= 0 from z[j] >= 0 wherever y[j+1] > 0, false at n = 1, y[1] = 1, z[1] = -1."""
+    premise = proved(step(rel(z(j), ">=", 0), (rel(y(j + 1), ">", 0), rel(z(j), ">=", 0))))
+    with pytest.raises(RuleError, match="no membership fact"):
+        kernel.summed(premise.statement, "j", ONE, n, (rel(y(j), ">", 0),))
+    false = step(rel(total(1, n, z(j), ((y(j), ">"),)), ">=", 0), naturals=NATURAL_N)
+    never_proved(false)
+    refuted(false, Counterexample({"n": F(1)}, {}, {"y": {F(1): F(1)}, "z": {F(1): F(-1)}}))
+
+
+def test_a_filter_on_another_index_is_a_hypothesis_not_a_membership_fact() -> None:
+    """A filter that names the summand's index wrongly: the set {j in 1..n : y[k] > 0} (k
+    free) is all of 1..n or empty. A step that assumes y[j] > 0 is not summed over it."""
+    premise = proved(step(rel(y(j), ">", 0), (rel(y(j), ">", 0),)))
+    with pytest.raises(RuleError, match="no membership fact"):
+        kernel.summed(premise.statement, "j", ONE, n, (rel(y(k), ">", 0),))
+    false = step(rel(total(1, n, y(j), ((y(k), ">"),)), ">=", 0), naturals=NATURAL_N)
+    never_proved(false)
+    refuted(false, Counterexample({"n": F(2), "k": F(2)}, {},
+                                  {"y": {F(1): F(-2), F(2): F(1)}}))
+
+
+def test_a_range_with_hi_below_lo_is_empty_not_reversed() -> None:
+    """sum(j in 2..1, y[j]) is 0, not y[1] + y[2] nor -(y[1] + y[2]); the `last` rule on it
+    needs 1 - 2 >= 0."""
+    for wrong in (y(1) + y(2), -(y(1) + y(2)), y(1)):
+        false = step(rel(total(2, 1, y(j)), "==", wrong),
+                     sums=(SumRule("last", total(2, 1, y(j))),))
+        never_proved(false)
+        refuted(false, Counterexample({}, {}, {"y": {F(1): F(1), F(2): F(1)}}))
+    assert proved(step(rel(total(2, 1, y(j)), "==", 0),
+                       sums=(SumRule("empty", total(2, 1, y(j))),))).statement.claim.rhs == 0
+
+
+def test_an_induction_whose_base_is_an_empty_sum_is_refuted_at_its_base() -> None:
+    """`sum(j in 1..n, 1) >= 1`: its step holds (one more member keeps it >= 1), its base
+    is the empty sum, 0 >= 1: the base is refuted, never proved by the `count` or `empty`
+    rules, whatever the attacker proposes."""
+    induction = Induction("n", {}, {})
+    false = step(rel(total(1, n, ONE), ">=", 1), rule=induction, naturals=NATURAL_N,
+                 sums=(SumRule("empty", total(1, 0, ONE)), SumRule("count", total(1, 0, ONE)),
+                       SumRule("last", total(1, n + 1, ONE))))
+    never_proved(false)
+    refuted(false, Counterexample({"n": F(0)}, {}))
+
+
+def test_an_induction_cannot_read_a_member_hypothesis_at_the_next_index() -> None:
+    """`y[n] >= 0 |- sum(j in 1..n, y[j]) >= 0` by induction on n: the hypothesis speaks of
+    one member, the step would read it at n + 1 (and need every earlier one). False at
+    n = 2, y[1] = -1, y[2] = 0: a hypothesis naming the induction's variable is refused."""
+    false = step(rel(total(1, n, y(j)), ">=", 0), (rel(y(n), ">=", 0),),
+                 rule=Induction("n", {}, {}), naturals=NATURAL_N,
+                 sums=(SumRule("last", total(1, n + 1, y(j)), label="step"),
+                       SumRule("empty", total(1, 0, y(j)), label="base")))
+    with pytest.raises(RuleError, match="may not mention the iteration"):
+        kernel.obligations(false)
+    direct = step(rel(total(1, n, y(j)), ">=", 0), (rel(y(n), ">=", 0),), naturals=NATURAL_N)
+    never_proved(direct)
+    refuted(direct, Counterexample({"n": F(2)}, {}, {"y": {F(1): F(-1)}}))
+
+
+def test_a_re_indexing_that_forgets_to_shift_the_body_is_refuted() -> None:
+    """sum(j in 1..n, y[j]) == sum(j in 0..n-1, y[j]) (the range shifted, the body not),
+    and the reversal with weights j*y[j] against (n + 1 - j)*y[j]: each false, the `shift`
+    rule's true identity notwithstanding."""
+    shifted = step(rel(total(1, n, y(j)), "==", total(0, n - 1, y(j))), naturals=NATURAL_N,
+                   sums=(SumRule("shift", total(1, n, y(j)), -ONE),))
+    never_proved(shifted)
+    refuted(shifted, Counterexample({"n": F(1)}, {}, {"y": {F(1): F(1)}}))
+    reversed_ = step(rel(total(1, n, j * y(j)), "==", total(1, n, (n + 1 - j) * y(j))),
+                     naturals=NATURAL_N)
+    never_proved(reversed_)
+    refuted(reversed_, Counterexample({"n": F(2)}, {}, {"y": {F(1): F(1)}}))
+
+
+def test_a_family_read_out_of_its_range_is_any_value() -> None:
+    """Term-wise over {j in 1..n : y[j]**2 <= 1}, a step about members says nothing of
+    y[n+1]: it gives sum over the set of 1 - y[j]**2 >= 0, not y[n+1]**2 <= 1, nor the same
+    over 1..n+1 with n for the count."""
+    member = proved(step(rel(y(j) ** 2, "<=", 1), (rel(j, ">=", 1), rel(j, "<=", n),
+                                                   rel(y(j) ** 2, "<=", 1))))
+    inside = (rel(y(j) ** 2, "<=", 1),)
+    summed = kernel.summed(member.statement, "j", ONE, n, inside)
+    with pytest.raises(RuleError, match="no membership fact"):
+        kernel.summed(member.statement, "j", ONE, n + 1, inside)
+    square = ((1 - y(j) ** 2, ">="),)
+    for claim in (rel(y(n + 1) ** 2, "<=", 1), rel(total(1, n + 1, y(j) ** 2, square), "<=", n)):
+        false = step(claim, uses=(summed,), naturals=NATURAL_N,
+                     sums=(SumRule("last", total(1, n + 1, y(j) ** 2, square)),))
+        never_proved(false, (kernel.summed_theorem(member, "j", ONE, n, inside),))
+        refuted(false, Counterexample({"n": F(0)}, {}, {"y": {F(1): F(1) if claim.rhs == n
+                                                              else F(2)}}))
