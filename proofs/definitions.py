@@ -33,8 +33,9 @@ from proofs.language.expressions import (
     Names,
     Relation,
     parse_relation,
+    source_tree,
 )
-from proofs.language.terms import gram_pair
+from proofs.language.indexed import names_in
 from proofs.step import Induction, Step, parts
 
 #: function -> (number of arguments, defining facts of `n` in terms of the arguments' texts)
@@ -115,11 +116,10 @@ def mentioned(relations: Iterable[Relation], coefficients: Iterable[sympy.Expr] 
     the coefficients mention, vectors included (through their Gram symbols)."""
     out: set[str] = set()
     for r in relations:
-        out |= {n.id for n in ast.walk(ast.parse(r.text, mode="eval")) if isinstance(n, ast.Name)}
-        for symbol in r.lhs.free_symbols | r.rhs.free_symbols:
-            out |= set(gram_pair(symbol) or (symbol.name,))
+        out |= {n.id for n in ast.walk(source_tree(r.text)) if isinstance(n, ast.Name)}
+        out |= names_in(r.lhs) | names_in(r.rhs)
     for c in coefficients:
-        out |= {symbol.name for symbol in c.free_symbols}
+        out |= names_in(c)
     return out
 
 

@@ -35,9 +35,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import sympy
+
 from proofs.errors import ProofFileError, Source, raise_all
 from proofs.language.expressions import Relation
-from proofs.language.terms import Vec, gram_pair
+from proofs.language.indexed import names_in
+from proofs.language.terms import Vec
 from proofs.step import Induction, Step, Term
 
 
@@ -59,10 +62,10 @@ def _names(values: Iterable[Term | Relation]) -> set[str]:
     out: set[str] = set()
     for value in values:
         if isinstance(value, Vec):
-            out |= set(value) | _names(value.values())
+            out |= names_in(sympy.Add(*map(sympy.Symbol, value))) | _names(value.values())
             continue
         exprs = (value.lhs, value.rhs) if isinstance(value, Relation) else (value,)
-        out |= {n for e in exprs for s in e.free_symbols for n in gram_pair(s) or (s.name,)}
+        out |= set().union(*map(names_in, exprs))
     return out
 
 

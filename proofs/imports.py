@@ -27,7 +27,8 @@ from typing import Any
 import sympy
 
 from proofs.errors import ProofFileError
-from proofs.language.terms import Vec, gram_pair
+from proofs.language.indexed import names_in
+from proofs.language.terms import Vec
 from proofs.library.paths import PROOFS
 from proofs.step import STEP_ID, CaseSplit, Induction, Proof, Step, Use
 
@@ -129,6 +130,9 @@ def _copies(reference: str, aliases: Mapping[str, str], declared: Declared, fold
                              "[imports])")
     proof = _load(source, aliases, folder, load)
     copies: dict[str, Step] = {}
+    if proof.indexed or proof.sets:
+        raise ProofFileError(f"uses {reference}: a proof with families or sets cannot be "
+                             "imported yet (copy its steps and declarations)")
     for step in _closure(proof, step_id, reference):
         copy_id = _copy_id(source, step.id)
         if copy_id not in copied and copy_id not in copies:
@@ -147,7 +151,7 @@ def with_copies(steps: Sequence[Step], copies: Mapping[str, Step]) -> tuple[Step
     if clash:
         raise ProofFileError(f"step id {sorted(clash)[0]!r} is taken by an imported step")
     own = tuple(replace(s, uses=tuple(
-        Use(_copy_id(*u.step.rsplit("/", 1)), u.with_) if "/" in u.step else u
+        Use(_copy_id(*u.step.rsplit("/", 1)), u.with_, u.over) if "/" in u.step else u
         for u in s.uses)) for s in steps)
     return (*copies.values(), *own)
 
@@ -221,7 +225,7 @@ def _copy_id(source: str, step_id: str) -> str:
 
 
 def _renamed(use: Use, source: str) -> Use:
-    return Use(_copy_id(source, use.step), use.with_)
+    return Use(_copy_id(source, use.step), use.with_, use.over)
 
 
 def _names(step: Step, proof: Proof) -> Iterator[tuple[str, bool]]:
@@ -245,6 +249,5 @@ def _names(step: Step, proof: Proof) -> Iterator[tuple[str, bool]]:
         else:
             exprs.append(term)
     for expr in exprs:
-        for symbol in expr.free_symbols:
-            names |= set(gram_pair(symbol) or (symbol.name,))
+        names |= names_in(expr)
     return ((name, name in proof.vectors) for name in sorted(names))

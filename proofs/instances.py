@@ -34,7 +34,9 @@ from proofs.language.expressions import (
     parse_relation,
     parse_scalar,
     parse_vector,
+    source_tree,
 )
+from proofs.language.indexed import names_in
 from proofs.language.terms import Vec, gram_pair
 from proofs.step import STEP_ID, CaseSplit, Direct, Step, Term, Use
 
@@ -127,14 +129,27 @@ def substituted(written: str, texts: Texts, names: Names) -> str:
     `texts` replaced at once by their terms, parenthesised."""
     if not texts:
         return written
-    tree = ast.parse(written.strip(), mode="eval")
-    images = {n: ast.parse(f"({t})", mode="eval").body for n, t in texts.items()}
+    tree = source_tree(written)
+    images = {n: source_tree(f"({t})") for n, t in texts.items()}
+    bound: list[str] = []
 
     class Replace(ast.NodeTransformer):
         def visit_Name(self, node: ast.Name) -> ast.AST:
-            return images.get(node.id, node)
+            return node if node.id in bound else images.get(node.id, node)
 
-    return ast.unparse(Replace().visit(tree))
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            """In `sum(j in S, body)` the index j is bound: replaced nowhere in the body."""
+            if not (isinstance(node.func, ast.Name) and node.func.id == "sum" and node.args
+                    and isinstance(node.args[0], ast.Compare)
+                    and isinstance(node.args[0].left, ast.Name)):
+                return self.generic_visit(node)
+            node.args[0].comparators = [self.visit(c) for c in node.args[0].comparators]
+            bound.append(node.args[0].left.id)
+            node.args[1:] = [self.visit(a) for a in node.args[1:]]
+            bound.pop()
+            return node
+
+    return ast.unparse(Replace().visit(tree)).replace(" >> ", "..")
 
 
 def _relation(relation: Relation, texts: Texts, names: Names) -> Relation:
@@ -152,9 +167,8 @@ def _read(step: Step) -> set[str]:
     """Every name `step`'s own statement reads (a step without uses: its whole statement)."""
     found: set[str] = set()
     for r in (*step.hypotheses, step.claim):
-        for symbol in r.lhs.free_symbols | r.rhs.free_symbols:
-            found |= set(gram_pair(symbol) or (symbol.name,))
-        found |= {n.id for n in ast.walk(ast.parse(r.text.strip(), mode="eval"))
+        found |= names_in(r.lhs) | names_in(r.rhs)
+        found |= {n.id for n in ast.walk(source_tree(r.text))
                   if isinstance(n, ast.Name)}  # SymPy cancels `a*d/d`; the text does not
     return found
 

@@ -51,8 +51,10 @@ from proofs.imports import Declared, Imported, imported, references, with_copies
 from proofs.instances import with_instances
 from proofs.language.expressions import (
     ExpressionError,
+    IndexSet,
     Names,
     Relation,
+    parse_bound,
     parse_relation,
     parse_scalar,
 )
@@ -80,7 +82,8 @@ from proofs.step import problems as problems_of
 MAX_BYTES = 1024 * 1024  # a chain of 300 steps each using every earlier one is 0.5 MB of `uses`
 MAX_TEXT = 10_000  # title, source, note
 TOP_KEYS = ("title", "source", "vectors", "scalars", "naturals", "numeric", "define", "step",
-            "imports", "theorem", "notation")
+            "imports", "theorem", "notation", "indexed", "sets")
+SET_KEYS = ("index", "range", "where")
 NUMERIC_KEYS = ("run", "names", "algorithm", "data")
 MAX_DATA = 20
 #: The built-in run kinds; the audit reads a proof's `run` in the registry of run kinds
@@ -88,7 +91,8 @@ MAX_DATA = 20
 RUNS = ("online", "batch", "single-pass", "cyclic")
 STEP_KEYS = ("id", "given", "claim", "uses", "hints", "source", "note", "split", "induction",
              "witness")
-USE_KEYS = ("step", "with")
+USE_KEYS = ("step", "with", "sum")
+OVER = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s+in\s+(\S.*?)\s*$")
 SPLIT_KEYS = ("on", "zero")
 INDUCTION_KEYS = ("variable", "base", "step", "given", "constants")
 T = TypeVar("T")
@@ -203,6 +207,8 @@ def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]
     declared = problems.attempt(lambda: Declared(_strings(document, "vectors", limit=None),
                                                  _strings(document, "scalars", limit=None),
                                                  _strings(document, "naturals", limit=None)))
+    indexed = problems.attempt(lambda: tuple(_strings(document, "indexed", limit=MAX_NAMES)))
+    sets = problems.attempt(lambda: _sets(document)) if "sets" in document else {}
     tables = document.get("step")
 
     def names_and_steps() -> tuple[Names, Imported, tuple[Definition, ...]]:
@@ -210,10 +216,10 @@ def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]
         definitions; an error here is reported alone (the steps would only repeat it),
         except a broken import: only the steps that use it are not read."""
         assert declared is not None
-        declare(declared.vectors, declared.scalars)  # the file's own declarations first
+        declare(declared.vectors, declared.scalars, indexed or (), sets)  # the file's own
         found = imported(document.get("imports"), references(tables), declared, folder,
                          load_proof, None if file == "<stdin>" else file)
-        names = declare(declared.vectors, declared.scalars)
+        names = declare(declared.vectors, declared.scalars, indexed or (), sets)
         if tables is None:
             raise ProofFileError("no [[step]] tables")
         if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
@@ -223,7 +229,8 @@ def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]
         return names, found, parse_definitions(_table(document, "define"), names) \
             if "define" in document else ()
 
-    if declared is None or (needed := problems.attempt(names_and_steps)) is None:
+    if declared is None or indexed is None or sets is None or (
+            needed := problems.attempt(names_and_steps)) is None:
         problems.check()
     names, found, definitions = needed
     copies = found.copies
@@ -250,7 +257,7 @@ def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     for error in problems_of(declared.vectors, declared.scalars, combined or steps,
                              naturals=naturals, numeric=numeric, theorem=theorem or "",
-                             notation=notation, broken=broken):
+                             notation=notation, broken=broken, indexed=indexed, sets=sets):
         problems.add(error)
     problems.check()
     assert combined is not None
@@ -259,7 +266,24 @@ def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]
     assert title is not None and instanced is not None
     return Proof(title, tuple(declared.vectors), tuple(declared.scalars), instanced,
                  source or "", numeric, naturals, theorem=theorem or "",
-                 notation=notation or {}), notes
+                 notation=notation or {}, indexed=indexed, sets=sets), notes
+
+
+def _sets(document: Mapping[str, Any]) -> dict[str, IndexSet]:
+    """`[sets]`: `M = { index = "j", range = "1..N", where = ["y[j]*dot(w, x[j]) <= 0"] }`,
+    the integers j from 1 to N where every relation holds (read by `declare`)."""
+    out = {}
+    for name, table in _table(document, "sets").items():
+        if not isinstance(table, dict):
+            raise ProofFileError(f"sets.{name} must be a table {{ index, range, where }}",
+                                 key=name)
+        _known_keys(table, SET_KEYS, f"sets.{name}")
+        lo, dots, hi = _text(table, "range", required=True).partition("..")
+        if not dots or not lo.strip() or not hi.strip():
+            raise ProofFileError(f"sets.{name}.range must be lo..hi", key=name)
+        out[name] = IndexSet(_text(table, "index", required=True), lo.strip(), hi.strip(),
+                             tuple(_strings(table, "where", limit=MAX_HYPOTHESES)))
+    return out
 
 
 def numeric_part(data: bytes, file: str) -> tuple[RunBinding, tuple[str, ...], Source] | None:
@@ -412,7 +436,22 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
         _known_keys(entry, USE_KEYS, "a use")
         used = _text(entry, "step", required=True)
         terms = _substitution(entry, "with", names) if "with" in entry else {}
-        out.append(Use(used, tuple(sorted(terms.items()))))
+        over = entry.get("sum", [])
+        overs = [over] if isinstance(over, str) else over
+        if not isinstance(overs, list) or not all(isinstance(o, str) for o in overs):
+            raise ProofFileError(f"uses {used}: sum must be `j in M` or a list of them",
+                                 key="sum")
+        for text in overs:
+            read = OVER.fullmatch(text)
+            if terms or read is None or read[1] not in names.scalars or not (
+                    read[2] in names.sets or ".." in read[2]) or ";" in text:
+                raise ProofFileError(f"uses {used}: sum = {text!r} must be `j in M` (a declared "
+                                     "set) or `j in lo..hi`, j a declared scalar, and no `with`",
+                                     key="sum", text=text)
+            if read[2] not in names.sets:
+                for bound in read[2].split("..", 1):
+                    _parsed(parse_bound, bound.strip(), names, "sum")
+        out.append(Use(used, tuple(sorted(terms.items())), "; ".join(o.strip() for o in overs)))
     return tuple(out)
 
 

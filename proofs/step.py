@@ -11,6 +11,7 @@ names; what each rule *means* and the judgements that establish it are the trust
 
 from __future__ import annotations
 
+import ast
 import difflib
 import keyword
 import re
@@ -22,15 +23,25 @@ import sympy
 
 from proofs.errors import ProofFileError, Source, raise_all
 from proofs.language.division import denominators, required
-from proofs.language.expressions import ExpressionError, Names, Relation
-from proofs.language.terms import Vec, gram_pair
+from proofs.language.expressions import (
+    ExpressionError,
+    IndexSet,
+    Names,
+    Relation,
+    parse_bound,
+    parse_relation,
+    source_tree,
+)
+from proofs.language.indexed import names_in, symbol_names
+from proofs.language.terms import Vec
 
 MAX_STEPS = 1000  # a chain of 300 steps, each using every earlier one, checks in seconds (issue 30)
 MAX_HYPOTHESES = 200  # Mathlib's linarith suite has a goal with 90 (issue 28, item 6)
 MAX_HINTS = 20
 MAX_NAMES = 100
 MAX_NAME_LENGTH = 64
-RESERVED = frozenset({"dot", "norm2"})
+RESERVED = frozenset({"dot", "norm2", "sum"})
+MAX_SETS = 20
 STEP_ID = re.compile(r"[a-z0-9-]{1,64}")
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -52,7 +63,8 @@ def check_terms(mapping: Mapping[str, Term], names: Names, what: str) -> None:
                 names.vectors | names.scalars):
             sort = "a vector" if isinstance(term, Vec) else "a scalar"
             raise ProofFileError(f"{what}: {name!r} is not a declared name that takes {sort}")
-        if isinstance(term, Vec) and not set(term) <= names.vectors:
+        if isinstance(term, Vec) and not set().union(*(
+                symbol_names(sympy.Symbol(v)) for v in term)) <= names.vectors | names.scalars:
             raise ProofFileError(f"{what} of {name!r}: undeclared vector")
         for part in parts(term):
             _check_symbols(part, names, f"{what} of {name!r}")
@@ -60,8 +72,11 @@ def check_terms(mapping: Mapping[str, Term], names: Names, what: str) -> None:
                 raise ProofFileError(f"{what} of {name!r} must not divide")
 
 
-def declare(vectors: Sequence[str], scalars: Sequence[str]) -> Names:
-    """The `Names` of a proof, after checking each is an identifier declared exactly once."""
+def declare(vectors: Sequence[str], scalars: Sequence[str], indexed: Sequence[str] = (),
+            sets: Mapping[str, IndexSet] | None = None) -> Names:
+    """The `Names` of a proof, after checking each is an identifier declared exactly once,
+    each family (`indexed`) a declared name, and each declared set readable: its index an
+    identifier, its bounds and filters expressions over the names and its index."""
     if len(vectors) + len(scalars) > MAX_NAMES:
         raise ProofFileError(f"more than {MAX_NAMES} names declared")
     seen: set[str] = set()
@@ -76,7 +91,33 @@ def declare(vectors: Sequence[str], scalars: Sequence[str]) -> Names:
         if name in seen:
             raise ProofFileError(f"name {name!r} is declared more than once", **where)
         seen.add(name)
-    return Names(vectors=frozenset(vectors), scalars=frozenset(scalars))
+    for name in indexed:
+        if name not in seen:
+            raise ProofFileError(f"indexed lists {name!r}, which is not a declared vector or "
+                                 "scalar", key="indexed", text=name)
+    names = Names(vectors=frozenset(vectors), scalars=frozenset(scalars),
+                  indexed=frozenset(indexed), sets=dict(sets or {}))
+    if len(names.sets) > MAX_SETS:
+        raise ProofFileError(f"more than {MAX_SETS} sets declared")
+    for name, declared in names.sets.items():
+        if not IDENTIFIER.fullmatch(name) or name in seen | RESERVED or not IDENTIFIER.fullmatch(
+                declared.index) or declared.index in names.indexed:
+            raise ProofFileError(f"set {name!r}: its name must be a new identifier and its "
+                                 "index an identifier that is no family", key=name)
+        scope = {declared.index: sympy.Symbol(declared.index)}
+        try:
+            for text in (declared.lo, declared.hi):
+                if declared.index in {n.id for n in ast.walk(source_tree(text))
+                                      if isinstance(n, ast.Name)}:
+                    raise ProofFileError(f"set {name!r}: its range mentions its own index "
+                                         f"{declared.index}", key=name, text=text)
+                parse_bound(text, names)
+            for text in declared.where:
+                parse_relation(text, names, scope)
+        except ExpressionError as error:
+            raise ProofFileError(f"set {name!r}: {error}", key=name, segment=error.segment,
+                                 fix=error.fix) from None
+    return names
 
 
 def _not_an_identifier(name: object, where: Mapping[str, str]) -> ProofFileError:
@@ -169,8 +210,12 @@ class Use:
 
     step: str
     with_: tuple[tuple[str, Term], ...] = ()
+    over: str = ""  # summed term-wise: "j in M" or "j in lo..hi", several `;`-separated, in
+    # order (the first sum innermost: kernel `summed`, applied to the summed statement)
 
     def __str__(self) -> str:
+        if self.over:
+            return f"{self.step} summed over {self.over}"
         if not self.with_:
             return self.step
         shown = (sum((c * sympy.Symbol(v) for v, c in t.items()), sympy.S(0))
@@ -249,18 +294,22 @@ class Proof:
     notes: tuple[str, ...] = ()  # declarations of the earlier language inferred (proofs.earlier)
     theorem: str = ""  # the step that is the proof's main result ("": `main_result` infers it)
     notation: Mapping[str, str] = field(default_factory=dict)  # name -> how it reads (names)
+    indexed: tuple[str, ...] = ()  # the families among the names (`y[j]`)
+    sets: Mapping[str, IndexSet] = field(default_factory=dict)  # declared sets of indices
 
     origin: Source | None = field(default=None, compare=False, repr=False)  # the file's text
 
     def __post_init__(self) -> None:
         raise_all(list(problems(self.vectors, self.scalars, self.steps, naturals=self.naturals,
                                 numeric=self.numeric, theorem=self.theorem,
-                                notation=self.notation)))
+                                notation=self.notation, indexed=self.indexed,
+                                sets=self.sets)))
 
     @property
     def names(self) -> Names:
         """The declared names, as the expression parser takes them."""
-        return Names(vectors=frozenset(self.vectors), scalars=frozenset(self.scalars))
+        return Names(vectors=frozenset(self.vectors), scalars=frozenset(self.scalars),
+                     indexed=frozenset(self.indexed), sets=dict(self.sets))
 
     @property
     def main_result(self) -> str:
@@ -281,21 +330,22 @@ class Proof:
 
 def problems(vectors: Sequence[str], scalars: Sequence[str], steps: Sequence[Step], *,
              naturals: Sequence[str] = (), numeric: RunBinding | None = None, theorem: str = "",
-             notation: Mapping[str, str] | None = None, broken: frozenset[str] = frozenset()
+             notation: Mapping[str, str] | None = None, broken: frozenset[str] = frozenset(),
+             indexed: Sequence[str] = (), sets: Mapping[str, IndexSet] | None = None
              ) -> Iterator[ProofFileError]:
     """Every independent error of a proof's structure (names, unique ids, `uses` of earlier
     steps only, every symbol declared, every rule well formed), in file order. `broken` are
     the ids of steps left out because they have errors of their own: naming one is no new
     error (it was reported once, where it is)."""
     try:
-        names = declare(vectors, scalars)
+        names = declare(vectors, scalars, indexed, sets)
     except ProofFileError as error:
         yield error
         return
     for name in naturals:
-        if name not in names.scalars:
-            yield ProofFileError(f"naturals lists {name!r}, which is not a declared scalar",
-                                 key="naturals", text=name)
+        if name not in names.scalars or name in names.indexed:
+            yield ProofFileError(f"naturals lists {name!r}, which is not a declared scalar "
+                                 "(nor a family)", key="naturals", text=name)
     for name in numeric.names if numeric is not None else ():
         if name not in names.vectors and name not in names.scalars:
             yield ProofFileError(f"numeric.names binds undeclared name {name!r}",
@@ -359,11 +409,9 @@ def _validate(step: Step, names: Names) -> None:
 
 
 def _check_symbols(expr: sympy.Expr, names: Names, what: str) -> None:
-    """Every symbol of `expr` is a declared scalar or a Gram symbol of declared vectors."""
+    """Every name of `expr` is declared (inside a sum or an index too: `names_in`)."""
     for symbol in expr.free_symbols:
-        pair = gram_pair(symbol)
-        known = set(pair) <= names.vectors if pair else symbol.name in names.scalars
-        if not known:
+        if not symbol_names(symbol) <= names.vectors | names.scalars:
             raise ProofFileError(f"{what} uses undeclared {symbol}")
 
 
@@ -373,7 +421,8 @@ def _check_relation(relation: Relation, names: Names) -> None:
 
 
 def _check_hint(hint: Hint, names: Names) -> None:
-    if isinstance(hint, Vec) and not set(hint) <= names.vectors:
+    if isinstance(hint, Vec) and not names_in(sympy.Add(*map(sympy.Symbol, hint))) <= (
+            names.vectors | names.scalars):
         raise ProofFileError(f"hint {hint!r} names undeclared vectors")
     for part in parts(hint):
         _check_symbols(part, names, f"hint {hint}")

@@ -68,7 +68,7 @@ def test_nothing_outside_the_kernel_touches_its_key() -> None:
 
 
 def test_the_kernel_stays_small_enough_to_read() -> None:
-    """At most 1105 lines of code and docstrings (blank lines not counted, as cloc counts code
+    """At most 1730 lines of code and docstrings (blank lines not counted, as cloc counts code
     plus comments): the size the README states for the trusted base (800 for the rules of
     issue 12, 120 for those of issue 16: scalar induction, instances, existentials, invariants
     carried between inductions over the same runs, a split inductive step, and the red team's
@@ -83,10 +83,17 @@ def test_the_kernel_stays_small_enough_to_read() -> None:
     steps, read without validating them again, memos of validation, symbols, expansions,
     bases and normal forms (each keeping validated values only), and copies at every exit,
     so that no caller holds what the memos share (its review found the normal-form memo's
-    facts handed out: tests/kernel/test_kernel_handles.py)."""
+    facts handed out: tests/kernel/test_kernel_handles.py); and 625 for issue 31's finite
+    sums, a term language with a binder that nothing outside the kernel may be trusted to
+    read: `atoms.py` (415: families and sums read back from their names and refused unless
+    canonical, linearity and alpha-equivalence as the canonical form, capture-avoiding
+    substitution, exact bounded evaluation, copies out of the reader's memo), `sums.py` (110:
+    six axiom schemata and rewriting under a binder, copies out of their memo), and 100 in
+    the rules and certificates (bounds are naturals, families are nothing else, the term-wise
+    rule, sum facts and their conditions, a counterexample assigns names only)."""
     lines = [line for path in modules("verify/kernel")
              for line in path.read_text().splitlines() if line.strip()]
-    assert len(lines) <= 1105, f"verify/kernel has {len(lines)} non-blank lines"
+    assert len(lines) <= 1730, f"verify/kernel has {len(lines)} non-blank lines"
 
 
 @pytest.mark.parametrize(

@@ -24,11 +24,11 @@ import sympy
 
 from proofs.errors import ProofFileError, raise_all
 from proofs.language.division import divisors
-from proofs.language.expressions import ExpressionError, Relation
+from proofs.language.expressions import ExpressionError, Relation, parse_relation, parse_scalar
 from proofs.language.terms import Vec
-from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
+from proofs.step import CaseSplit, Hint, Induction, Proof, Step, Term, Use
 from verify import kernel
-from verify.kernel import Certificate, Counterexample, Judgement, Obligation
+from verify.kernel import Certificate, Counterexample, Judgement, Obligation, atoms
 from verify.kernel.algebra import names_of, normal_form
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget
 from verify.store.library import Form, Store, key_of, shipped
@@ -181,8 +181,10 @@ class ProofReport:
 
 
 def relation(proof: Proof, r: Relation) -> kernel.Rel:
-    """`r` for the kernel, with every quantity its source text divides by."""
-    return kernel.Rel(r.lhs, r.op, r.rhs, r.text, divisors(r, proof.names))
+    """`r` for the kernel, with every quantity its source text divides by; its sums and
+    family members in the kernel's canonical form (`atoms.canonical`)."""
+    return kernel.Rel(atoms.canonical(r.lhs), r.op, atoms.canonical(r.rhs), r.text,
+                      tuple(map(atoms.canonical, divisors(r, proof.names))))
 
 
 def fact_of(r: Relation) -> kernel.Fact:
@@ -195,9 +197,20 @@ def fact_of(r: Relation) -> kernel.Fact:
 
 
 def terms(mapping: dict[str, Term] | Sequence[tuple[str, Term]]) -> dict[str, object]:
-    """A substitution as the kernel reads it: scalar expressions, vectors as plain dicts."""
+    """A substitution as the kernel reads it: scalar expressions, vectors as plain dicts (a
+    family member by its canonical name), all in canonical form."""
     pairs = mapping.items() if isinstance(mapping, dict) else mapping
-    return {name: dict(t.items()) if isinstance(t, Vec) else t for name, t in pairs}
+    return {name: _vector(t) if isinstance(t, Vec) else atoms.canonical(t) for name, t in pairs}
+
+
+def _vector(v: Vec) -> dict[str, sympy.Expr]:
+    return {atoms.canonical(sympy.Symbol(n)).name: atoms.canonical(c) for n, c in v.items()}
+
+
+def hints(step: Step) -> tuple[Hint, ...]:
+    """The step's hints in the kernel's canonical form (so they meet its sums)."""
+    return tuple(Vec(_vector(h)) if isinstance(h, Vec) else atoms.canonical(h)
+                 for h in step.hints)
 
 
 def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
@@ -205,20 +218,31 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     instantiated where the step says `with`, see `used_statement`)."""
     rule: kernel.Direct | kernel.Cases | kernel.Induction = kernel.Direct()
     if isinstance(step.rule, CaseSplit):
-        rule = kernel.Cases(step.rule.on, step.rule.zero_case, step.rule.text)
+        rule = kernel.Cases(atoms.canonical(step.rule.on), step.rule.zero_case, step.rule.text)
     elif isinstance(step.rule, Induction):
         split = step.rule.split
         rule = kernel.Induction(
             step.rule.variable, terms(dict(step.rule.base)), terms(dict(step.rule.step)),  # type: ignore[arg-type]
             tuple(relation(proof, h) for h in step.rule.hypotheses),
             frozenset(step.rule.constants),
-            None if split is None else kernel.Cases(split.on, split.zero_case, split.text),
+            None if split is None else kernel.Cases(atoms.canonical(split.on),
+                                                    split.zero_case, split.text),
         )
-    return kernel.Sequent(
+    seq = kernel.Sequent(
         step.id, frozenset(proof.vectors), frozenset(proof.scalars),
         tuple(relation(proof, h) for h in step.hypotheses), relation(proof, step.claim),
         rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
     )
+    from verify.search.sums.rules import has_sums, propose  # untrusted: only proposes
+
+    claims = [(u if isinstance(u, kernel.Statement) else u.statement).claim for u in uses]
+    exprs = [e for r in (*seq.hypotheses, seq.claim, *claims) for e in (r.lhs, r.rhs)]
+    if not has_sums(exprs):
+        return seq
+    try:
+        return replace(seq, sums=propose(seq))
+    except kernel.KernelError:  # the kernel will say why, reading the step itself
+        return seq
 
 
 Used = kernel.Statement | kernel.Stated | kernel.Theorem
@@ -227,8 +251,16 @@ Used = kernel.Statement | kernel.Stated | kernel.Theorem
 would be read at each: quadratic time), or the statement itself (read again each time)."""
 
 
-def used_statement(use: Use, stated: Used) -> Used:
-    """The statement `use` imports: the used step's, instantiated when it says `with`."""
+def used_statement(use: Use, stated: Used, proof: Proof | None = None) -> Used:
+    """The statement `use` imports: the used step's, instantiated when it says `with`, summed
+    over a set when it says `sum` (the kernel's `summed`, or `summed_theorem` for a Theorem)."""
+    if use.over and proof is not None:
+        if isinstance(stated, kernel.Theorem):
+            return used_theorem(use, stated, proof)  # type: ignore[return-value]
+        statement = stated if isinstance(stated, kernel.Statement) else stated.statement
+        for summation in over(use, proof):
+            statement = kernel.summed(statement, *summation)
+        return statement
     if not use.with_:
         return stated
     return kernel.instance(stated if isinstance(stated, kernel.Statement) else stated.statement,
@@ -241,9 +273,48 @@ def used_value(report: StepReport) -> Used | None:
     return report.theorem or report.stated or report.statement
 
 
-def used_theorem(use: Use, theorem: kernel.Theorem | None) -> kernel.Theorem | None:
+def used_theorem(use: Use, theorem: kernel.Theorem | None, proof: Proof | None = None
+                 ) -> kernel.Theorem | None:
     """The Theorem of `used_statement`, made by the kernel from the used step's."""
+    if use.over and proof is not None and theorem is not None:
+        for summation in over(use, proof):
+            theorem = kernel.summed_theorem(theorem, *summation)
+        return theorem
     return kernel.instantiate(theorem, terms(use.with_)) if use.with_ and theorem else theorem
+
+
+Summation = tuple[str, sympy.Expr, sympy.Expr, tuple[kernel.Rel, ...]]
+
+
+def over(use: Use, proof: Proof) -> list[Summation]:
+    """`sum = "j in M"` or `"j in lo..hi"` (several, in order) read for the kernel's
+    `summed`: the index, the bounds, and the set's filters with its index read as j."""
+    out = []
+    for text in use.over.split(";"):
+        index, _, where = text.partition(" in ")
+        index, where = index.strip(), where.strip()
+        names, scope = proof.names, {}
+        if where in proof.sets:
+            declared = proof.sets[where]
+            lo, hi = declared.lo, declared.hi
+            filters = declared.where
+            scope = {declared.index: sympy.Symbol(index)}
+        else:
+            lo, _, hi = where.partition("..")
+            filters = ()
+        rels = [relation(proof, parse_relation(f, names, scope)) for f in filters]
+        out.append((index, atoms.canonical(parse_scalar(lo, names)),
+                    atoms.canonical(parse_scalar(hi, names)),  # each filter's text about j
+                    tuple(replace(r, text=_renamed(r.text, scope)) for r in rels)))
+    return out
+
+
+def _renamed(text: str, scope: dict[str, sympy.Symbol]) -> str:
+    """A set's condition as written about its own index, written about the use's (the
+    kernel reads the expression; the text is what reports print)."""
+    for name, index in scope.items():
+        text = re.sub(rf"\b{re.escape(name)}\b", index.name, text)
+    return text
 
 
 def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
@@ -261,7 +332,7 @@ def _readings(proof: Proof) -> dict[str, kernel.Stated | None]:
     refused: list[ProofFileError] = []
     for step in proof.steps:
         try:
-            used = [None if (done := out[u.step]) is None else used_statement(u, done)
+            used = [None if (done := out[u.step]) is None else used_statement(u, done, proof)
                     for u in step.uses]
             out[step.id] = None if any(u is None for u in used) else kernel.state(
                 sequent(proof, step, used))  # type: ignore[arg-type]
@@ -343,7 +414,7 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
         return StepReport(step, "uses a step whose statement could not be formed: "
                           + "; ".join(why), perf_counter() - start, (), None)
     try:
-        seq = sequent(proof, step, [used_statement(u, used_value(r))  # type: ignore[arg-type]
+        seq = sequent(proof, step, [used_statement(u, used_value(r), proof)  # type: ignore[arg-type]
                                     for u, r in zip(step.uses, used, strict=True)])
         read = read or kernel.state(seq)
     except kernel.RuleError as error:
@@ -366,17 +437,48 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
             try:
                 refutation = kernel.refute(seq, goal.label, verdict.counterexample)
             except kernel.KernelError as error:
-                reports[-1] = GoalReport(goal, Verdict(
-                    "unknown", None, None, f"counterexample not one to the statement as "
-                    f"written: {error}", verdict.seconds))
-                break
+                found = _on_sets(seq, goal, budget)  # its sums read as unknowns: unfold them
+                if found is None:
+                    reports[-1] = GoalReport(goal, Verdict(
+                        "unknown", None, None, f"counterexample not one to the statement as "
+                        f"written: {error}", verdict.seconds))
+                    break
+                refutation, reports[-1] = found
             message = _labelled(reports[-1], len(needed), step, budget)
             return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
                               refutation=refutation)
-    return _conclude(step, seq, stated, reports, len(needed), used, start, budget, store)
+    for k, report in enumerate(reports):  # unknown with sums: a concrete set may refute it
+        if report.goal.decisive and report.verdict.status == "unknown" and (
+                found := _on_sets(seq, report.goal, budget)) is not None:
+            reports[k] = found[1]
+            return StepReport(step, _labelled(found[1], len(needed), step, budget),
+                              perf_counter() - start, tuple(reports), stated,
+                              refutation=found[0])
+    return _conclude(proof, step, seq, stated, reports, len(needed), used, start, budget,
+                     store)
 
 
-def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
+def _on_sets(seq: kernel.Sequent, goal: Obligation, budget: SearchBudget
+             ) -> tuple[kernel.Refutation, GoalReport] | None:
+    """For a step with sums or family members: a counterexample on concrete small sets, the
+    sums unfolded (`verify.search.sums.worlds`), refuting `goal` as written; None without."""
+    from verify.search.sums.worlds import concrete, counterexample
+
+    written = goal.written
+    if written is None or not concrete(e for r in (*written[0], written[1])
+                                       for e in (r.lhs, r.rhs)):
+        return None
+    start = perf_counter()
+    cex = counterexample(seq, goal.label, budget)
+    if cex is None:
+        return None
+    return kernel.refute(seq, goal.label, cex), GoalReport(goal, Verdict(
+        "refuted", None, cex, "counterexample at a concrete point (its sums and family members "
+        "evaluated by the kernel)",
+        perf_counter() - start))
+
+
+def _conclude(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Statement,
               reports: list[GoalReport], needed: int, used: list[StepReport], start: float,
               budget: SearchBudget, store: Store | None) -> StepReport:
     """A Theorem when every obligation and every used step is proved, else unknown."""
@@ -391,7 +493,8 @@ def _conclude(step: Step, seq: kernel.Sequent, stated: kernel.Statement,
     evidence = [r.kernel_evidence for r in reports]
     try:
         theorem = kernel.conclude(seq, evidence, [  # type: ignore[arg-type]
-            used_theorem(u, r.theorem) for u, r in zip(step.uses, used, strict=True)])  # type: ignore[misc]
+            used_theorem(u, r.theorem, proof)  # type: ignore[misc]
+            for u, r in zip(step.uses, used, strict=True)])
     except kernel.KernelError as error:  # the search handed over evidence that does not check
         return StepReport(step, f"kernel rejected: {error}", perf_counter() - start,
                           tuple(reports), stated)
@@ -530,9 +633,9 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]
             try:
-                seq = sequent(proof, step, [used_statement(u, used_value(r))  # type: ignore[arg-type]
+                seq = sequent(proof, step, [used_statement(u, used_value(r), proof)  # type: ignore[arg-type]
                                             for u, r in zip(step.uses, used, strict=True)])
-                theorems = [used_theorem(u, r.theorem)
+                theorems = [used_theorem(u, r.theorem, proof)
                             for u, r in zip(step.uses, used, strict=True)]
                 if len(proved) == len(report.goals) and None not in theorems:
                     theorem = kernel.conclude(seq, proved, theorems)  # type: ignore[arg-type]
@@ -568,7 +671,7 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float 
     (not one by antisymmetry: its two certificates are searched again each run)."""
     key, what = "", f"{step.id}: {goal.label}"
     if store is not None:
-        key = key_of("goal", goal.judgement, goal.origins, step.hints, budget)
+        key = key_of("goal", goal.judgement, goal.origins, hints(step), budget)
         stored = recall(store, key, "goal", lambda form: _form(goal, form), what)
         if stored is not None:
             return stored
@@ -621,14 +724,15 @@ def _search(judgement: Judgement, own: tuple[kernel.Fact, ...], step: Step,
     """
     if len(own) < len(judgement.hypotheses):
         core = replace(judgement, hypotheses=own)
-        found = decide(core, hints=step.hints, budget=budget.scaled(0.5), guard=_left(deadline))
+        found = decide(core, hints=hints(step), budget=budget.scaled(0.5),
+                       guard=_left(deadline))
         if found.certificate is not None:
             return replace(found, judgement=core), "core"
-    verdict = decide(judgement, hints=step.hints, budget=budget, guard=_left(deadline))
+    verdict = decide(judgement, hints=hints(step), budget=budget, guard=_left(deadline))
     if verdict.status != "unknown" or judgement.claim.kind == "==":
         return verdict, "whole"
     negated, absurd = _refutation_form(judgement)  # the negated claim against the hypotheses
-    found = decide(absurd, hints=step.hints, budget=budget.scaled(REFUTATION_SHARE),
+    found = decide(absurd, hints=hints(step), budget=budget.scaled(REFUTATION_SHARE),
                    guard=_left(deadline))
     if found.certificate is None:
         return replace(verdict, message=f"{verdict.message}; in refutation form (the negated "

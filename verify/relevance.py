@@ -3,7 +3,8 @@
 A step's verdict must depend only on the step (issue 28, item 4): declaring more scalars in
 the file, or adding hypotheses about names the claim never meets, must not change what the
 search tries or how much of its budget it spends. Hypotheses are linked through the names
-they share (a Gram symbol `<a,b>` mentions the vectors a and b); the certificate search sees
+they share (a Gram symbol `<a,b>` mentions the vectors a and b, a sum or a family member every
+name inside it: `verify.kernel.atoms.named`); the certificate search sees
 only the hypotheses linked to the claim (and hints), and the ring of only their names.
 
 Why nothing provable is lost when the claim has names: if the hypotheses outside the claim's
@@ -27,19 +28,16 @@ from functools import lru_cache
 import sympy
 
 from proofs.language.terms import Vec
-from verify.kernel import Certificate, Judgement, Product, gram_pair
+from verify.kernel import Certificate, Judgement, Product, atoms
 from verify.search.polynomials import symbols_of
 
-Name = tuple[str, str]  # ("scalar" | "vector", name)
+Name = tuple[str, str]  # ("scalar" | "vector" | "family", name)
 
 
 def names(symbols: Iterable[sympy.Symbol]) -> frozenset[Name]:
-    """The scalar and vector names behind `symbols` (a Gram symbol names its two vectors)."""
-    out: set[Name] = set()
-    for symbol in symbols:
-        pair = gram_pair(symbol)
-        out |= {("vector", v) for v in pair} if pair else {("scalar", symbol.name)}
-    return frozenset(out)
+    """The names behind `symbols`: a Gram symbol names its two vectors, a sum or a family
+    member every name inside it (the kernel's reading, `atoms.named`)."""
+    return frozenset(found for symbol in symbols for found in atoms.named(symbol))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -53,7 +51,7 @@ def hint_names(hints: Sequence[sympy.Expr | Vec]) -> frozenset[Name]:
     out: set[Name] = set()
     for hint in hints:
         if isinstance(hint, Vec):
-            out |= {("vector", v) for v in hint}
+            out |= {found for v in hint for found in atoms.named(atoms.gram(v, v))}
             for coeff in hint.values():
                 out |= names(coeff.free_symbols)
         else:

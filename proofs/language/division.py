@@ -19,6 +19,7 @@ from proofs.language.expressions import (
     Relation,
     parse_relation,
     parse_scalar,
+    source_tree,
 )
 
 
@@ -60,7 +61,7 @@ def divisors(relation: Relation, names: Names) -> tuple[sympy.Expr, ...]:
         return ()
     text = relation.text.strip()
     found: dict[sympy.Expr, None] = {}
-    for node in ast.walk(ast.parse(text, mode="eval")):
+    for node in ast.walk(source_tree(text)):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
             divisor = parse_scalar(ast.get_source_segment(text, node.right) or "", names)
             if divisor.free_symbols:

@@ -25,7 +25,7 @@ import ast
 import difflib
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -33,7 +33,8 @@ from typing import ClassVar
 
 import sympy
 
-from proofs.language.terms import Vec, as_scalar, dot, norm2, scalar
+from proofs.language import indexed
+from proofs.language.terms import Vec, as_scalar, gram, scalar
 
 MAX_CHARS = 2000
 MAX_NODES = 400
@@ -82,8 +83,20 @@ class WorkBudget:
 
 
 @dataclass(frozen=True)
+class IndexSet:
+    """A declared set: the integers `index` from `lo` to `hi` (texts) where every relation of
+    `where` (texts over the index) holds; `sum(j in M, ...)` reads it with `index := j`."""
+
+    index: str
+    lo: str
+    hi: str
+    where: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Names:
     """The declared names of a proof: every name used must be declared exactly once.
+    `indexed` are the families among them (`y[j]`), `sets` the declared sets of indices.
 
     `budget` is the file's shared `WorkBudget` (not part of equality): a fresh one per
     `Names`, i.e. per file loaded or per proof checked.
@@ -92,6 +105,8 @@ class Names:
     vectors: frozenset[str]
     scalars: frozenset[str]
     budget: WorkBudget = field(default_factory=WorkBudget, compare=False, repr=False)
+    indexed: frozenset[str] = frozenset()
+    sets: Mapping[str, IndexSet] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -110,7 +125,11 @@ class Relation:
 Value = sympy.Expr | Vec
 
 
-def parse_relation(text: str, names: Names) -> Relation:
+Scope = Mapping[str, sympy.Symbol]
+"""Names read as other symbols (a set's index read as the index of a term-wise use)."""
+
+
+def parse_relation(text: str, names: Names, scope: Scope | None = None) -> Relation:
     """Parse one relation `a <= b` (exactly one comparison)."""
     tree = _parse(text)
     if not isinstance(tree, ast.Compare):
@@ -120,7 +139,7 @@ def parse_relation(text: str, names: Names) -> Relation:
     op = RELATIONS.get(type(tree.ops[0]))
     if op is None:
         raise ExpressionError(f"{text!r}: relation must be one of <= < >= > ==")
-    walker = _Walker(text, names)
+    walker = _Walker(text, names, dict(scope or {}))
     lhs = walker.scalar(tree.left)
     rhs = walker.scalar(tree.comparators[0])
     gap = expansion_size(lhs)[1] + expansion_size(rhs)[1]
@@ -130,9 +149,17 @@ def parse_relation(text: str, names: Names) -> Relation:
     return Relation(lhs, op, rhs, " ".join(text.split()))
 
 
-def parse_scalar(text: str, names: Names) -> sympy.Expr:
-    """Parse a scalar expression (e.g. a hint polynomial)."""
+def parse_bound(text: str, names: Names) -> sympy.Expr:
+    """Parse a bound of a sum (`_Walker.bound`)."""
     walker = _Walker(text, names)
+    value = walker.bound(_parse(text))
+    names.budget.charge(walker.work, text)
+    return value
+
+
+def parse_scalar(text: str, names: Names, scope: Scope | None = None) -> sympy.Expr:
+    """Parse a scalar expression (e.g. a hint polynomial)."""
+    walker = _Walker(text, names, dict(scope or {}))
     value = walker.scalar(_parse(text))
     names.budget.charge(walker.work + expansion_size(value)[1], text)
     return value
@@ -142,6 +169,9 @@ def parse_vector(text: str, names: Names) -> Vec:
     """Parse a linear combination of vectors (e.g. a hint `w - t*u`)."""
     walker = _Walker(text, names)
     value = walker.vector(_parse(text))
+    if any(key.startswith("@") for key in value):
+        raise ExpressionError(f"{_clip(text)}: a sum of vectors may stand only inside dot() "
+                              "or norm2()")
     names.budget.charge(walker.work + sum(expansion_size(c)[1] for c in value.values()), text)
     return value
 
@@ -176,6 +206,13 @@ def undeclared_fix(name: str, names: Names) -> str:
     return "declare it in scalars (or vectors)"
 
 
+def source_tree(text: str) -> ast.expr:
+    """The syntax tree of an expression of the language: a range `lo..hi` is read as the
+    operator `>>` (otherwise refused; binding looser than `+` and tighter than `in`, as `..`
+    reads; of the same width, so columns stay where they are)."""
+    return ast.parse(text.strip().replace("..", ">>"), mode="eval").body
+
+
 def _parse(text: str) -> ast.expr:
     if not isinstance(text, str):
         raise ExpressionError(f"expected a string, got {type(text).__name__}")
@@ -187,14 +224,16 @@ def _parse(text: str) -> ast.expr:
         # Comments and line continuations are outside the grammar; they would also break the
         # whitespace-normalised text the division rule re-reads for divisors such as `x/x`.
         raise ExpressionError(f"{text!r}: comments and backslashes are not allowed")
+    if ">>" in text:
+        raise ExpressionError(f"{_clip(text)}: '>>' is not an operator here")
     try:
-        module = ast.parse(text.strip(), mode="eval")
+        body = source_tree(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise ExpressionError(f"{text!r} is not a valid expression{fixit(text)}") from exc
-    nodes = sum(1 for _ in ast.walk(module))
+    nodes = sum(1 for _ in ast.walk(body))
     if nodes > MAX_NODES:
         raise ExpressionError(f"expression has {nodes} syntax nodes, more than {MAX_NODES}")
-    return module.body
+    return body
 
 
 def _refuse_non_ascii(text: str) -> ast.expr:
@@ -209,13 +248,33 @@ def _refuse_non_ascii(text: str) -> ast.expr:
     )
 
 
-class _Walker:
-    """Builds SymPy scalars and `Vec`s from a whitelisted syntax tree; rejects all else."""
+@dataclass(frozen=True)
+class _VectorSum:
+    """`sum(index in S, body)` whose body is a vector: walked again, with a fresh index, each
+    time an inner product reads it (`_Walker.product`)."""
 
-    def __init__(self, text: str, names: Names) -> None:
+    index: str
+    lo: sympy.Expr
+    hi: sympy.Expr
+    set: str | None
+    body: ast.expr
+    scope: tuple[tuple[str, sympy.Symbol], ...]
+
+
+class _Walker:
+    """Builds SymPy scalars and `Vec`s from a whitelisted syntax tree; rejects all else.
+
+    `scope` maps the index of each enclosing sum to the fresh name printed for it; a sum of
+    vectors is a `Vec` key `@K` (`sums[key]`), expanded by bilinearity inside dot/norm2."""
+
+    def __init__(self, text: str, names: Names, scope: dict[str, sympy.Symbol] | None = None,
+                 fresh: list[int] | None = None) -> None:
         self.text = text
         self.names = names
         self.work = 0  # predicted terms of the expansions done so far (charged to the file)
+        self.scope = scope or {}
+        self.fresh = fresh if fresh is not None else [0]  # shared with sub-walkers
+        self.sums: dict[str, _VectorSum] = {}
 
     def fail(self, node: ast.AST, problem: str, fix: str | None = None) -> ExpressionError:
         segment = ast.get_source_segment(self.text.strip(), node) or self.text
@@ -248,6 +307,10 @@ class _Walker:
         return as_scalar(Fraction(segment))
 
     def name(self, node: ast.Name) -> Value:
+        if node.id in self.scope:
+            return self.scope[node.id]
+        if node.id in self.names.indexed:
+            raise self.fail(node, f"{node.id} is a family: write a member, {node.id}[j]")
         if node.id in self.names.scalars:
             return scalar(node.id)
         if node.id in self.names.vectors:
@@ -293,7 +356,9 @@ class _Walker:
             return self.bounded(node, left / right)
         if isinstance(op, ast.Pow):
             return self.power(node, left)
-        hint = "; use ** for powers (y**2, not y^2)" if isinstance(op, ast.BitXor) else ""
+        hint = "; use ** for powers (y**2, not y^2)" if isinstance(op, ast.BitXor) else (
+            "; a range lo..hi stands only in sum(j in lo..hi, body)" if isinstance(
+                op, ast.RShift) else "")
         raise self.fail(node, f"operator {type(op).__name__} is not allowed{hint}")
 
     def power(self, node: ast.BinOp, base: Value) -> Value:
@@ -337,13 +402,132 @@ class _Walker:
             self.expanded(node, sympy.Mul(factor, coeff))
         return vector.scaled(factor)
 
+    def subscript(self, node: ast.Subscript) -> Value:
+        """`y[i]`: a member of a declared family at a polynomial index."""
+        if not isinstance(node.value, ast.Name) or node.value.id not in self.names.indexed:
+            raise self.fail(node, "only a family declared in `indexed` takes an index")
+        index = self.scalar(node.slice)
+        try:
+            name = indexed.member(node.value.id, index)
+        except indexed.NotPolynomial:
+            raise self.fail(node, "an index is a polynomial (no division)") from None
+        return Vec.named(name) if node.value.id in self.names.vectors else sympy.Symbol(name)
+
+    def finite_sum(self, node: ast.Call) -> Value:
+        """`sum(j in lo..hi, body)` or `sum(j in M, body)`: a scalar sum, or a sum of vectors
+        (a `Vec` key, expanded by `product`)."""
+        if (node.keywords or len(node.args) != 2 or not isinstance(node.args[0], ast.Compare)
+                or len(node.args[0].ops) != 1 or not isinstance(node.args[0].ops[0], ast.In)
+                or not isinstance(node.args[0].left, ast.Name)):
+            raise self.fail(node, "a sum is written sum(j in lo..hi, body) or sum(j in M, body)")
+        index, where = node.args[0].left.id, node.args[0].comparators[0]
+        if isinstance(where, ast.Name) and where.id in self.names.sets:
+            declared = self.names.sets[where.id]
+            lo, hi = (self.sub(text).bound(_parse(text)) for text in (declared.lo, declared.hi))
+            named: str | None = where.id
+        elif isinstance(where, ast.BinOp) and isinstance(where.op, ast.RShift):
+            lo, hi, named = self.bound(where.left), self.bound(where.right), None
+        else:
+            raise self.fail(where, "a sum ranges over lo..hi or a declared set (in [sets])")
+        found = _VectorSum(index, lo, hi, named, node.args[1], tuple(self.scope.items()))
+        walked = self.sub_walk(found)
+        if isinstance(walked[1], Vec):
+            key = f"@{self.new()}"
+            self.sums[key] = found
+            return Vec.named(key)
+        return self.summed(found, lambda body: body, walked)
+
+    def new(self) -> int:
+        """A number no other name of this expression has (fresh indices, vector sums)."""
+        self.fresh[0] += 1
+        while f"_i{self.fresh[0]}" in self.names.vectors | self.names.scalars:
+            self.fresh[0] += 1
+        return self.fresh[0]
+
+    def bound(self, node: ast.expr) -> sympy.Expr:
+        """A bound of a sum: a polynomial with integer coefficients in declared scalars (the
+        kernel wants them natural), no family, sum or index of an enclosing sum."""
+        value = self.scalar(node)
+        if not all(s.name in self.names.scalars and s.name not in self.names.indexed and
+                   s not in self.scope.values() for s in value.free_symbols) or any(
+                not c.is_Integer for c in sympy.Poly(value, *value.free_symbols or [
+                    sympy.Symbol("_")]).coeffs()):
+            raise self.fail(node, "a bound of a sum is a polynomial with integer coefficients "
+                            "in declared naturals (no family, sum or enclosing index)")
+        return value
+
+    def sub(self, text: str, scope: dict[str, sympy.Symbol] | None = None) -> _Walker:
+        """A walker of another text (a declared set's), sharing fresh names and the budget."""
+        return _Walker(text, self.names, scope if scope is not None else self.scope,
+                       self.fresh)
+
+    def sub_walk(self, found: _VectorSum) -> tuple[sympy.Symbol, Value, list]:
+        """The body of a sum walked with its index bound to a fresh name, and its filters."""
+        symbol = sympy.Symbol(f"_i{self.new()}")
+        filters = []
+        if found.set is not None:
+            declared = self.names.sets[found.set]
+            for text in declared.where:
+                walker = self.sub(text, {**dict(found.scope), declared.index: symbol})
+                relation = walker.relation(_parse(text))
+                gap = relation.lhs - relation.rhs if relation.op in (">=", ">", "==") else (
+                    relation.rhs - relation.lhs)
+                filters.append((gap, {"<=": ">=", "<": ">"}.get(relation.op, relation.op)))
+        scope = {**dict(found.scope), found.index: symbol}
+        walker = _Walker(self.text, self.names, scope, self.fresh)
+        body = walker.value(found.body)
+        self.work += walker.work
+        self.sums.update(walker.sums)
+        return symbol, body, filters
+
+    def summed(self, found: _VectorSum, read: Callable[[Value], Value],
+               walked: tuple[sympy.Symbol, Value, list] | None = None) -> sympy.Expr:
+        """The sum over `found`'s set of `read(body)`, a scalar (`walked`: its body walked)."""
+        symbol, body, filters = walked or self.sub_walk(found)
+        value = read(body)
+        if isinstance(value, Vec):
+            raise self.fail(found.body, "a vector is used outside dot()/norm2()")
+        try:
+            return indexed.finite_sum(symbol, found.lo, found.hi, filters, value)
+        except indexed.NotPolynomial:
+            raise self.fail(found.body, "the bounds, set and body of a sum are polynomials "
+                            "(no division inside a sum)") from None
+
+    def relation(self, tree: ast.expr) -> Relation:
+        """A relation of a declared set's `where`, read in this walker's scope."""
+        if not isinstance(tree, ast.Compare) or len(tree.ops) != 1 or type(
+                tree.ops[0]) not in RELATIONS:
+            raise self.fail(tree, "a set's `where` holds relations (<= < >= > ==)")
+        return Relation(self.scalar(tree.left), RELATIONS[type(tree.ops[0])],
+                        self.scalar(tree.comparators[0]), self.text)
+
+    def product(self, a: Vec, b: Vec) -> sympy.Expr:
+        """`dot(a, b)`, bilinear: a sum of vectors is read term by term (its index fresh at
+        each reading, so `norm2(sum(j in S, x[j]))` is a double sum over two indices)."""
+        total = sympy.Integer(0)
+        for ka, ca in a.items():
+            for kb, cb in b.items():
+                if ka in self.sums:
+                    term = self.summed(self.sums[ka], lambda v, kb=kb: self.product(
+                        v, Vec.named(kb)))  # type: ignore[arg-type]
+                elif kb in self.sums:
+                    term = self.summed(self.sums[kb], lambda v, ka=ka: self.product(
+                        Vec.named(ka), v))  # type: ignore[arg-type]
+                else:
+                    term = gram(ka, kb)
+                total += ca * cb * term
+        return sympy.expand(total)
+
     def call(self, node: ast.Call) -> Value:
+        if isinstance(node.func, ast.Name) and node.func.id == "sum":
+            return self.finite_sum(node)
         if not isinstance(node.func, ast.Name) or node.func.id not in _CALLS:
             called = node.func.id if isinstance(node.func, ast.Name) else ""
             hint = (f'; define it: [define] r = "{ast.unparse(node)}", then write r'
                     if called in ("sqrt", "norm", "max", "min") else "")
-            raise self.fail(node, f"only dot(a, b) and norm2(a) may be called{hint}")
-        arity, function = _CALLS[node.func.id]
+            raise self.fail(node, f"only dot(a, b), norm2(a) and sum(j in S, body) may be "
+                            f"called{hint}")
+        arity, _ = _CALLS[node.func.id]
         if node.keywords or len(node.args) != arity:
             raise self.fail(node, f"{node.func.id} takes {arity} vector argument(s)")
         vectors = [self.vector(arg) for arg in node.args]
@@ -355,7 +539,7 @@ class _Walker:
         terms = sum(ta * tb for _, ta in sizes[0] for _, tb in sizes[1])
         self.work += self.check(node, degree, terms)
         self.charge_early(node)
-        return function(*vectors)
+        return self.product(first, second)
 
     HANDLERS: ClassVar[dict[type[ast.expr], Callable[[_Walker, ast.expr], Value]]] = {
         ast.Constant: constant,
@@ -363,6 +547,7 @@ class _Walker:
         ast.UnaryOp: unary,
         ast.BinOp: binary,
         ast.Call: call,
+        ast.Subscript: subscript,
     }
 
 
@@ -389,4 +574,4 @@ def expansion_size(expr: sympy.Expr) -> tuple[int, int]:
     return MAX_DEGREE + 1, MAX_TERMS + 1
 
 
-_CALLS: dict[str, tuple[int, Callable[..., sympy.Expr]]] = {"dot": (2, dot), "norm2": (1, norm2)}
+_CALLS: dict[str, tuple[int, None]] = {"dot": (2, None), "norm2": (1, None)}

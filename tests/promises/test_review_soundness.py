@@ -162,11 +162,14 @@ def test_symbols_with_assumptions_are_refused() -> None:
 
 
 def test_gram_symbol_cannot_be_spoofed_by_a_scalar() -> None:
-    # `<a,a> >= 0` is true; assigning the *scalar* "<a,a>" a negative value must not refute it
+    # `<a,a> >= 0` is true; assigning the *scalar* "<a,a>" a negative value must not refute
+    # it: a point assigns names only (issue 31: a Gram symbol, a member or a sum is evaluated)
     judgement = Judgement((), Fact(AA, ">="))
     spoof = Counterexample({"<a,a>": Fraction(-1)}, {"a": (Fraction(0),)})
-    with pytest.raises(kernel.KernelError, match="holds at the counterexample"):
+    with pytest.raises(kernel.KernelError, match="only names are assigned"):
         kernel.check_counterexample(judgement, spoof)
+    with pytest.raises(kernel.KernelError, match="holds at the counterexample"):  # evaluated
+        kernel.check_counterexample(judgement, Counterexample({}, {"a": (Fraction(0),)}))
 
 
 @pytest.mark.parametrize(

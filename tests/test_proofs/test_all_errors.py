@@ -79,7 +79,8 @@ def test_every_independent_error_is_reported_at_its_line_and_column() -> None:
     found = [str(e) for e in errors(MANY)]
     assert found == [
         "many.toml:4:1: unknown key 'colour' in top level (expected one of: title, source, "
-        "vectors, scalars, naturals, numeric, define, step, imports, theorem, notation)",
+        "vectors, scalars, naturals, numeric, define, step, imports, theorem, notation, indexed, "
+        "sets)",
         "many.toml:8:11: step a: given[0]: operator BitXor is not allowed; use ** for powers "
         "(y**2, not y^2) in 'y^2'",
         "many.toml:9:47: step a: claim: undeclared name 'gama' in 'gama'; did you mean "

@@ -10,8 +10,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import sympy
+
 from proofs.language.expressions import Relation
-from proofs.language.terms import gram_pair
+from proofs.language.indexed import symbol_names
 from proofs.library import CANONICAL
 from verify import kernel
 from verify.audit.citations import proof_source
@@ -188,9 +190,18 @@ def names(step: StepAudit) -> frozenset[str]:
 
 
 def mentioned(relations: Iterable[kernel.Rel | Relation]) -> frozenset[str]:
-    """The scalar and vector names `relations` mention (a statement's: `names`)."""
+    """The scalar, vector and family names `relations` mention (a statement's: `names`): a
+    Gram symbol its vectors, a member or a sum the names inside it (the kernel's reading of
+    its canonical names, the language's of those its parser built)."""
     symbols = set().union(*(r.lhs.free_symbols | r.rhs.free_symbols for r in relations))
-    return frozenset(n for s in symbols for n in gram_pair(s) or (s.name,))
+    return frozenset(n for s in symbols for n in _symbol_names(s))
+
+
+def _symbol_names(symbol: sympy.Symbol) -> frozenset[str]:
+    try:
+        return frozenset(kernel.atoms.names_of(symbol))
+    except kernel.KernelError:
+        return symbol_names(symbol)
 
 
 def counterexample_line(step: StepAudit) -> str | None:
@@ -200,7 +211,8 @@ def counterexample_line(step: StepAudit) -> str | None:
         return None
     from verify.render.certificates import assignments
 
-    return ", ".join(assignments(cex.scalars, cex.vectors, names(step))) or "(no names)"
+    return ", ".join(assignments(cex.scalars, cex.vectors, names(step),
+                                 families=cex.families)) or "(no names)"
 
 
 def to_text(audit: Audit) -> str:

@@ -134,5 +134,5 @@ def _point(step: StepReport) -> str:
     relations = (*stated.hypotheses, stated.claim) if stated is not None else (
         *step.step.hypotheses, step.step.claim)
     cex = step.counterexample
-    return ", ".join(assignments(cex.scalars, cex.vectors, mentioned(relations))
-                     ) or "(no names)"
+    return ", ".join(assignments(cex.scalars, cex.vectors, mentioned(relations),
+                                 families=cex.families)) or "(no names)"

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from proofs.step import Induction, Step
-from verify.coq.printer import Written, ident, name
+from verify.coq.printer import Written, has_atoms, ident, name
 from verify.coq.replay import Script
 from verify.coq.rules import Rules
 from verify.coq.statement import (
@@ -28,6 +28,13 @@ from verify.coq.statement import (
     term_text,
 )
 from verify.kernel import Rel, gram_pair
+
+
+def rule_relations(proved: ProvedStep) -> tuple[Rel, ...]:
+    """The relations of an induction's obligations as written (its update facts among them)."""
+    return tuple(r for g in proved.goals if g.obligation.written is not None
+                 for r in (*g.obligation.written[0], g.obligation.written[1]))
+
 
 LENGTH = "N'"  # the number of updates of a run (with `'`: no proof-file name contains one)
 BOUND = "bound'"  # `(S n' <= N')%nat`: the update n' is one of the run's
@@ -47,6 +54,8 @@ class Inductions(Rules):
         step, st = proved.step, proved.statement
         rule = step.rule
         assert isinstance(rule, Induction)
+        if any(has_atoms(r) for r in (*st.hypotheses, st.claim, *rule_relations(proved))):
+            raise Unsupported("an induction over sums or families is not replayed in Coq yet")
         t = rule.variable
         naturals = frozenset(st.naturals - {t})  # bound as `nat` (a sequence of them over nat)
         labels = [g.obligation.label for g in main]

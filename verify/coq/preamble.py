@@ -5,11 +5,14 @@ symmetric, bilinear, positive semi-definite `ip`) and *proves* from those axioms
 facts our kernel takes as an axiom schema (`ip v v >= 0`, 2x2 and 3x3 Gram determinants >= 0),
 so a step re-checked by coqc rests on nothing but these four axioms and Coq's standard real
 numbers. The rest are small lemmas the exported proofs apply: signs of products and sums,
-and the bridges between a statement as written and its facts `p (kind) 0`.
+and the bridges between a statement as written and its facts `p (kind) 0`; then finite sums
+over integer ranges (`zsum`, a fold over a list of consecutive integers) with their filters
+as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
+definition by induction on the length of the range, again without any axiom.
 """
 
 PREAMBLE = r"""(** A real inner-product space, axiomatised: the only axioms of the export. *)
-Require Import Reals Lra.
+Require Import Reals Lra ZArith Lia.
 Open Scope R_scope.
 
 Parameter V : Type.
@@ -305,4 +308,98 @@ Ltac nz_solve :=
   | H : ?y <> 0 |- ?x <> 0 => replace x with y by ring; exact H
   | |- _ <> 0 => discrR
   end.
+
+(** * Finite sums over integer ranges (issue 31): [zsum lo hi f] is the sum of [f (IZR j)]
+    over the integers lo <= j <= hi, 0 when hi < lo; a filter is a 0/1 indicator factor of
+    the summand. Every rule the kernel uses on sums is a lemma here, proved by induction. *)
+Fixpoint nsum (k : nat) (lo : Z) (f : R -> R) : R :=
+  match k with O => 0 | S k' => f (IZR lo) + nsum k' (lo + 1)%Z f end.
+
+Definition zsum (lo hi : Z) (f : R -> R) : R := nsum (Z.to_nat (hi - lo + 1)) lo f.
+
+Definition ind_ge (p : R) : R := if Rle_dec 0 p then 1 else 0.
+Definition ind_gt (p : R) : R := if Rlt_dec 0 p then 1 else 0.
+Definition ind_eq (p : R) : R := if Req_EM_T p 0 then 1 else 0.
+
+Lemma nsum_app : forall a b lo f,
+  nsum (a + b) lo f = nsum a lo f + nsum b (lo + Z.of_nat a)%Z f.
+Proof.
+  induction a as [| a IH]; intros b lo f; simpl.
+  - rewrite Z.add_0_r. ring.
+  - rewrite IH. replace (lo + 1 + Z.of_nat a)%Z with (lo + Z.pos (Pos.of_succ_nat a))%Z
+      by lia. ring.
+Qed.
+
+Lemma zsum_empty : forall lo hi f, (hi < lo)%Z -> zsum lo hi f = 0.
+Proof.
+  intros lo hi f H. unfold zsum. replace (Z.to_nat (hi - lo + 1)) with O by lia.
+  reflexivity.
+Qed.
+
+Lemma zsum_split : forall lo m hi f, (lo - 1 <= m)%Z -> (m <= hi)%Z ->
+  zsum lo hi f = zsum lo m f + zsum (m + 1) hi f.
+Proof.
+  intros lo m hi f H1 H2. unfold zsum.
+  replace (Z.to_nat (hi - lo + 1))
+    with (Z.to_nat (m - lo + 1) + Z.to_nat (hi - (m + 1) + 1))%nat by lia.
+  rewrite nsum_app. replace (lo + Z.of_nat (Z.to_nat (m - lo + 1)))%Z with (m + 1)%Z
+    by lia.
+  reflexivity.
+Qed.
+
+Lemma zsum_last : forall lo hi f v, (lo <= hi)%Z -> IZR hi = v ->
+  zsum lo hi f = zsum lo (hi - 1) f + f v.
+Proof.
+  intros lo hi f v H E. rewrite (zsum_split lo (hi - 1) hi f) by lia.
+  unfold zsum at 2. replace (Z.to_nat (hi - (hi - 1 + 1) + 1)) with 1%nat by lia.
+  simpl. replace (hi - 1 + 1)%Z with hi by lia. rewrite E. ring.
+Qed.
+
+Lemma zsum_bounds : forall lo hi lo' hi' f, lo = lo' -> hi = hi' ->
+  zsum lo hi f = zsum lo' hi' f.
+Proof. intros lo hi lo' hi' f E F. rewrite E, F. reflexivity. Qed.
+
+Lemma nsum_count : forall k lo, nsum k lo (fun _ => 1) = INR k.
+Proof.
+  induction k as [| k IH]; intros lo; simpl; [reflexivity |].
+  rewrite IH. destruct k; simpl; ring.
+Qed.
+
+Lemma zsum_count : forall lo hi, (lo - 1 <= hi)%Z ->
+  zsum lo hi (fun _ => 1) = IZR (hi - lo + 1).
+Proof.
+  intros lo hi H. unfold zsum. rewrite nsum_count, INR_IZR_INZ, Z2Nat.id by lia.
+  reflexivity.
+Qed.
+
+(** Bounds of sums are integers: their equalities by linear integer arithmetic. *)
+Ltac zbounds := lia.
+
+(** A condition proved over the reals, read over the integers. *)
+Lemma zle_of : forall a b : Z, 0 <= IZR b - IZR a -> (a <= b)%Z.
+Proof. intros a b H. apply le_IZR. lra. Qed.
+
+Lemma zlt_of : forall a b : Z, 0 <= IZR b - IZR a - 1 -> (a < b)%Z.
+Proof. intros a b H. apply lt_IZR. lra. Qed.
+
+Lemma pos_eq : forall x y, x = y -> 0 < x -> 0 < y.
+Proof. intros x y E H. rewrite <- E. exact H. Qed.
+
+Lemma zero_eq : forall x y, x = y -> x = 0 -> y = 0.
+Proof. intros x y E H. rewrite <- E. exact H. Qed.
+
+Lemma ind_ge_in : forall p, 0 <= p -> ind_ge p = 1.
+Proof. intros p H. unfold ind_ge. destruct (Rle_dec 0 p); [reflexivity | contradiction]. Qed.
+Lemma ind_ge_out : forall p, 0 < - p -> ind_ge p = 0.
+Proof. intros p H. unfold ind_ge. destruct (Rle_dec 0 p); [lra | reflexivity]. Qed.
+Lemma ind_gt_in : forall p, 0 < p -> ind_gt p = 1.
+Proof. intros p H. unfold ind_gt. destruct (Rlt_dec 0 p); [reflexivity | contradiction]. Qed.
+Lemma ind_gt_out : forall p, 0 <= - p -> ind_gt p = 0.
+Proof. intros p H. unfold ind_gt. destruct (Rlt_dec 0 p); [lra | reflexivity]. Qed.
+Lemma ind_eq_in : forall p, p = 0 -> ind_eq p = 1.
+Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [reflexivity | contradiction]. Qed.
+Lemma ind_eq_out_pos : forall p, 0 < p -> ind_eq p = 0.
+Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [lra | reflexivity]. Qed.
+Lemma ind_eq_out_neg : forall p, 0 < - p -> ind_eq p = 0.
+Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [lra | reflexivity]. Qed.
 """

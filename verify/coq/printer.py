@@ -15,8 +15,14 @@ from fractions import Fraction
 
 import sympy
 
-from proofs.language.expressions import ExpressionError, Names, Relation, parse_relation
-from verify.kernel import Rel, gram_pair
+from proofs.language.expressions import (
+    ExpressionError,
+    Names,
+    Relation,
+    parse_relation,
+    source_tree,
+)
+from verify.kernel import Rel, atoms, gram_pair
 
 #: Coq keywords and every global name an exported proof refers to: a proof's own names are
 #: renamed `name'` when they would shadow one (a proof-file name never contains `'`).
@@ -29,7 +35,8 @@ _RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if 
     fact_lt fact_ge fact_gt fact_eq claim_le claim_lt claim_ge claim_gt claim_eq
     nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not nat
     S_INR pos_INR Rle_ge IH nz_mul_l nz_mul_r Rgt_not_eq
-    by_contra_ge by_contra_gt"""
+    by_contra_ge by_contra_gt zsum nsum ind_ge ind_gt ind_eq zsum_empty zsum_last zsum_count
+    zsum_bounds zle_of zlt_of pos_eq zero_eq zbounds"""
 RESERVED = frozenset(_RESERVED_TEXT.split())
 
 COQ_OP = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "="}
@@ -56,19 +63,25 @@ def number(value: Fraction) -> str:
     return f"(- {text})" if value < 0 else text
 
 
-def expr(e: sympy.Expr) -> str:
-    """A SymPy polynomial or rational function in scalars and Gram symbols, for Coq."""
+Naming = Mapping[str, str]
+"""A natural's Coq term: as a real where a scalar stands (`real`: `INR n`), as a `nat` in the
+bounds of a sum (`nat`: `n` in a statement, its `nat` variable in a proof)."""
+
+
+def expr(e: sympy.Expr, real: Naming | None = None, nat: Naming | None = None) -> str:
+    """A SymPy polynomial or rational function in scalars and Gram symbols, for Coq; family
+    members `(y (i))`, sums `(zsum lo hi (fun j'1 => ind_gt (p) * (body)))` with their bounds
+    in Z (`verify.coq.preamble`)."""
     if e.is_Rational:
         return number(Fraction(int(e.p), int(e.q)))
     if e.is_Symbol:
-        pair = gram_pair(e)
-        return f"(ip {name(pair[0])} {name(pair[1])})" if pair else name(e.name)
+        return _symbol(e, real or {}, nat or {})
     if e.is_Add:
-        return "(" + " + ".join(expr(t) for t in e.as_ordered_terms()) + ")"
+        return "(" + " + ".join(expr(t, real, nat) for t in e.as_ordered_terms()) + ")"
     if e.is_Mul:
         coeff, factors = e.as_coeff_mul()
-        top = [expr(f) for f in factors if not _reciprocal(f)]
-        bottom = [expr(1 / f) for f in factors if _reciprocal(f)]
+        top = [expr(f, real, nat) for f in factors if not _reciprocal(f)]
+        bottom = [expr(1 / f, real, nat) for f in factors if _reciprocal(f)]
         if coeff.is_Rational and abs(coeff) != 1:
             top.insert(0, number(Fraction(int(abs(coeff).p), int(abs(coeff).q))))
         text = " * ".join(top) if top else "1"
@@ -77,9 +90,68 @@ def expr(e: sympy.Expr) -> str:
         return f"(- ({text}))" if coeff < 0 else f"({text})"
     if e.is_Pow and e.exp.is_Integer:
         if e.exp < 0:
-            return f"(1 / {expr(1 / e)})"
-        return f"({expr(e.base)} ^ {int(e.exp)})"
+            return f"(1 / {expr(1 / e, real, nat)})"
+        return f"({expr(e.base, real, nat)} ^ {int(e.exp)})"
     raise ExpressionError(f"cannot print {e} for Coq")
+
+
+INDICATORS = {">=": "ind_ge", ">": "ind_gt", "==": "ind_eq"}
+
+
+def _symbol(s: sympy.Symbol, real: Naming, nat: Naming) -> str:
+    """A scalar, a bound index (`#1` as `j'1`), a Gram symbol, a family member or a sum."""
+    if s.name in real:
+        return real[s.name]
+    if atoms.INDEX.fullmatch(s.name):
+        return f"j'{s.name[1:].replace('~', 't')}"
+    pair = gram_pair(s)
+    if pair is not None:
+        return f"(ip {_vector(pair[0], real, nat)} {_vector(pair[1], real, nat)})"
+    found = atoms.structure(s)
+    if isinstance(found, atoms.Family):
+        return f"({name(found.family)} {expr(found.index, real, nat)})"
+    if isinstance(found, atoms.Sum):
+        factors = [f"{INDICATORS[kind]} {expr(p, real, nat)}" for p, kind in found.filters]
+        summand = "".join(f"({f}) * " for f in factors) + expr(found.body, real, nat)
+        return (f"(zsum {integer(found.lo, nat)} {integer(found.hi, nat)} "
+                f"(fun j'{found.bound} => {summand}))")
+    return name(s.name)
+
+
+def _vector(v: str, real: Naming, nat: Naming) -> str:
+    if atoms.IDENT.fullmatch(v):
+        return name(v)
+    member = atoms.structure(sympy.Symbol(v))
+    return f"({name(member.family)} {expr(member.index, real, nat)})"  # type: ignore[union-attr]
+
+
+def integer(e: sympy.Expr, nat: Naming) -> str:
+    """A bound of a sum (an integer polynomial in naturals) as a Coq `Z`, each natural as
+    `Z.of_nat` of its `nat` term."""
+    terms = []
+    for monomial, c in sympy.Poly(e, *sorted(e.free_symbols, key=str) or [sympy.Symbol("_")]
+                                  ).terms():
+        factors = [f"Z.of_nat {nat.get(s.name, name(s.name))}" if k == 1 else
+                   f"Z.of_nat {nat.get(s.name, name(s.name))} ^ {k}"
+                   for s, k in zip(sorted(e.free_symbols, key=str), monomial, strict=False) if k]
+        value = int(c)
+        terms.append(" * ".join([*((f"({value})",) if value != 1 or not factors else ()),
+                                 *(f"({f})" for f in factors)]))
+    return f"({' + '.join(terms) or '0'})%Z"
+
+
+def kernel_relation(relation: Rel, real: Naming | None = None, nat: Naming | None = None
+                    ) -> tuple[str, str, str]:
+    """A relation printed from the kernel's form (a statement with sums or family members:
+    their text is the author's, their meaning the kernel's canonical reading of it)."""
+    return expr(relation.lhs, real, nat), COQ_OP[relation.op], expr(relation.rhs, real, nat)
+
+
+def has_atoms(relation: Rel) -> bool:
+    """Whether a relation holds a sum or a family member (printed from the kernel's form)."""
+    return any(atoms.structure(s) is not None and not atoms.IDENT.fullmatch(s.name)
+               and not (gram_pair(s) and all(atoms.IDENT.fullmatch(v) for v in gram_pair(s)))
+               for side in (relation.lhs, relation.rhs) for s in side.free_symbols)
 
 
 def _reciprocal(factor: sympy.Expr) -> bool:
@@ -89,7 +161,8 @@ def _reciprocal(factor: sympy.Expr) -> bool:
 def vector(v: Mapping[str, sympy.Expr], zero_of: str) -> str:
     """A linear combination `vadd (vscal c a) ...`; the zero vector as `vscal 0 zero_of`."""
     terms = [
-        name(n) if c == 1 else f"(vscal {expr(c)} {name(n)})" for n, c in v.items()
+        _vector(n, {}, {}) if c == 1 else f"(vscal {expr(c)} {_vector(n, {}, {})})"
+        for n, c in v.items()
     ]
     if not terms:
         return f"(vscal 0 {name(zero_of)})"
@@ -116,6 +189,8 @@ class Written:
     def relation(self, relation: Rel) -> tuple[str, str, str] | None:
         """`(lhs, op, rhs)` printed from the text, or None when the text is not the source
         (a relation the kernel built, like an induction's substituted invariant)."""
+        if has_atoms(relation):  # sums and family members: stated in the kernel's form
+            return None
         try:
             parsed = parse_relation(relation.text, self.names)
             if (parsed.lhs, parsed.op, parsed.rhs) != (relation.lhs, relation.op, relation.rhs):
@@ -177,10 +252,9 @@ def names_in(relation: Rel | Relation, source: Names) -> set[str]:
     """Every declared name a relation mentions, in its SymPy form or its source text."""
     found: set[str] = set()
     for side in (relation.lhs, relation.rhs):
-        for symbol in side.free_symbols:
-            found.update(gram_pair(symbol) or (symbol.name,))
+        found |= atoms.names_of(side)
     try:
-        tree = ast.parse(relation.text.strip(), mode="eval")
+        tree = source_tree(relation.text)
     except SyntaxError:
         return found
     declared = source.vectors | source.scalars

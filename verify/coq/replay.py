@@ -15,7 +15,8 @@ decide the sign of the claim's gap and, in the violating case, the certificate i
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -35,6 +36,9 @@ from verify.kernel import (
     NormSquare,
     Rel,
     Square,
+    SumRule,
+    atoms,
+    sums,
 )
 from verify.kernel.algebra import normal_form, reciprocal_bases
 
@@ -88,8 +92,8 @@ def _fold(terms: Sequence[_Term], combine: Callable[[_Term, _Term], _Term]) -> _
     return reduce(lambda rest, term: combine(term, rest), reversed(terms[:-1]), terms[-1])
 
 
-def prop(fact: Fact) -> str:
-    p = expr(fact.expr)
+def prop(fact: Fact, nat: Mapping[str, str] | None = None) -> str:
+    p = expr(fact.expr, nat=nat)
     return {">=": f"0 <= {p}", ">": f"0 < {p}", "==": f"{p} = 0"}[fact.kind]
 
 
@@ -111,6 +115,25 @@ def _divides(polynomial: sympy.Expr, divisor: sympy.Expr) -> sympy.Expr | None:
     """`polynomial / divisor` when it is a polynomial (exact over QQ), else None."""
     quotient = sympy.cancel(polynomial / divisor)
     return sympy.expand(quotient) if sympy.fraction(quotient)[1].is_number else None
+
+
+def _at(text: str, bound: str, value: str) -> str:
+    """A printed term with a sum's index (`j'1`) replaced by a value: what `cbv beta` makes
+    of it once the sum's function is applied to that value."""
+    return re.sub(rf"(?<![\w']){re.escape(bound)}(?![\w'])", value, text)
+
+
+def _flipped(gram: sympy.Symbol, moved: sympy.Symbol, at: dict[str, sympy.Expr]) -> bool:
+    """Whether a Gram symbol's two vectors come in the other order once a sum's index takes
+    its value (the kernel sorts them by name): Coq then needs `ip_sym`."""
+    pair, after = atoms.gram_pair(gram), atoms.gram_pair(moved)
+    if pair is None or after is None:
+        return False
+    first = pair[0]
+    if not atoms.IDENT.fullmatch(first):
+        member = atoms.structure(sympy.Symbol(first))
+        first = atoms.vector_name(member.family, atoms.substitute(member.index, at, {}))  # type: ignore[union-attr]
+    return after[0] != first
 
 
 def nat_fact(natural: str) -> Fact:
@@ -143,6 +166,19 @@ class Script:
         self.fresh = itertools.count()
         self.indent = "  "
         self.forms: dict[Rel, tuple[Fact, tuple[Fact, ...]]] = {}
+        self.nat: dict[str, str] = {}  # a natural's `nat` variable, for the bounds of sums
+        self.sums = False  # whether the step has sums (its naturals get `integral` facts)
+        self.case = ""  # the case being replayed (its obligation's label)
+        self.by_case: dict[tuple[str, Fact], Goal] = {}  # a sum rule's condition, per case
+        self.integral: dict[str, str] = {}  # a natural -> `IZR (Z.of_nat nat) = n`
+
+    def expr(self, e: sympy.Expr) -> str:
+        """`e` for Coq, a natural in a bound of a sum by its `nat` variable."""
+        return expr(e, nat=self.nat)
+
+    def prop(self, fact: Fact) -> str:
+        """The proposition `p (kind) 0` of a fact."""
+        return prop(fact, self.nat)
 
     # -- tactics ------------------------------------------------------------------------------
 
@@ -178,7 +214,7 @@ class Script:
         written = Written(self.proof.names).relation(relation)
         if written is not None:
             return written
-        return expr(relation.lhs), printer.COQ_OP[relation.op], expr(relation.rhs)
+        return printer.kernel_relation(relation, nat=self.nat)
 
     def clearing(self, relation: Rel, fact: Fact) -> tuple[str, str]:
         """The positive factor `f` with `f * gap == fact` (the reduced denominator of the
@@ -197,9 +233,9 @@ class Script:
                 factor = sympy.Mul(*(c.expr for c, _ in chosen))
                 if sympy.cancel(factor * gap - fact.expr) == 0:
                     # the text nests as the proof does: `0 < c0 * (c1 * ...)` is its type
-                    text, proof = expr(chosen[-1][0].expr), chosen[-1][1]
+                    text, proof = self.expr(chosen[-1][0].expr), chosen[-1][1]
                     for condition, label in reversed(chosen[:-1]):
-                        text = f"({expr(condition.expr)} * {text})"
+                        text = f"({self.expr(condition.expr)} * {text})"
                         proof = f"(Rmult_lt_0_compat _ _ {label} {proof})"
                     return text, proof
         raise Unsupported(f"no condition clears the denominator of {relation.text!r}")
@@ -219,7 +255,7 @@ class Script:
                 raise Unsupported(f"no condition shows {target} <> 0")
             condition, label, quotient = found
             self.nonzero.add(target)
-            c, d, r = expr(condition.expr), expr(target), expr(quotient)
+            c, d, r = self.expr(condition.expr), self.expr(target), self.expr(quotient)
             self.emit(f"assert ({self.new('nz')} : {d} <> 0) by (refine "
                       f"(nz_of_factor {c} {d} {r} {label} _); {identity(c, d, r)}).")
 
@@ -229,19 +265,119 @@ class Script:
             return self.facts[fact]
         source = next((r for r in self.hyps if self.form(r)[0] == fact), None)
         if source is None:
+            if (self.case, fact) in self.by_case:  # a sum rule's condition in this case
+                return self.replay(self.by_case[(self.case, fact)])
             if fact in self.conditions:
                 return self.replay(self.conditions[fact])
-            raise Unsupported(f"the fact {fact} has no source in the statement")
+            source = self.sum_fact(fact)  # an identity of sums, from the preamble's lemmas
+            if source is None:
+                raise Unsupported(f"the fact {fact} has no source in the statement")
         f, f_proof = self.clearing(source, fact)
         a, _op, b = self.relation_text(source)
         label = self.new("k")
         self.emit(
-            f"assert ({label} : {prop(fact)}) by (refine ({HYP_LEMMA[source.op]} _ _ {f} _ "
+            f"assert ({label} : {self.prop(fact)}) by (refine ({HYP_LEMMA[source.op]} _ _ {f} _ "
             f"{f_proof} _ {self.hyps[source]}); {self.ip_norm()}; "
-            f"{identity(a, b, f, prop(fact))})."
+            f"{identity(a, b, f, self.prop(fact))})."
         )
         self.facts[fact] = label
         return label
+
+    # -- sums -------------------------------------------------------------------------------
+
+    def sum_fact(self, fact: Fact) -> Rel | None:
+        """The sum rule whose identity is `fact` (the kernel's, recomputed), proved by the
+        preamble's lemma for it; None when no rule at the top of a sum of `fact` gives it."""
+        for s in sorted(fact.expr.free_symbols, key=str):
+            found = atoms.structure(s)
+            if not isinstance(found, atoms.Sum):
+                continue
+            skips = [("skip", k) for k in range(-len(found.filters), len(found.filters))]
+            for rule, at in [("empty", 0), ("last", 0), ("count", 0), *skips]:
+                try:
+                    relation, conditions = sums.identity(sums.frozen(
+                        SumRule(rule, s, sympy.Integer(at))))
+                except KernelError:
+                    continue
+                if normal_form(relation, relation.text)[0] == fact:
+                    self.prove_sum(rule, at, found, relation, conditions)
+                    return relation
+        if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
+            raise Unsupported(f"the sum identity {fact} is no rule at the top of a sum (a rule "
+                              "inside a sum's body, a split or a shift is not replayed in Coq "
+                              "yet)")
+        return None
+
+    def zreal(self) -> str:
+        """Reads `IZR` of a bound as the real it is (`Z.of_nat n` as the natural n)."""
+        facts = "".join(f", ?{label}" for label in self.integral.values())
+        return f"rewrite ?plus_IZR, ?minus_IZR, ?mult_IZR, ?opp_IZR{facts}"
+
+    def prove_sum(self, rule: str, at: int, s: atoms.Sum, relation: Rel,
+                  conditions: tuple[Fact, ...]) -> None:
+        """`lhs = rhs` of a sum rule: its lemma (`zsum_empty`, `zsum_last`, `zsum_count`),
+        its conditions read over the integers (`zle_of`, `zlt_of`), the last member's summand
+        brought to the kernel's form (each member's index, each Gram symbol's order, each
+        filter decided by its condition), then `ring`."""
+        if any(sympy.Poly(b, *b.free_symbols or [sympy.Symbol("_")]).total_degree() > 1
+               for b in (s.lo, s.hi)):
+            raise Unsupported("a sum whose bound is not linear is not replayed in Coq yet")
+        labels = [self.fact(c) for c in conditions]
+        lo, hi = printer.integer(s.lo, self.nat), printer.integer(s.hi, self.nat)
+        label = self.new("s")
+        lhs, rhs = self.expr(relation.lhs), self.expr(relation.rhs)
+        self.emit(f"assert ({label} : {lhs} = {rhs}).")
+        if rule == "empty":
+            self.emit(f"{{ rewrite (zsum_empty {lo} {hi} _); [ring | apply zlt_of; "
+                      f"{self.zreal()}; refine (nonneg_eq _ _ _ {labels[0]}); ring]. }}")
+        elif rule == "count":
+            self.emit(f"{{ rewrite (zsum_count {lo} {hi}); [{self.zreal()}; ring | "
+                      f"apply zle_of; {self.zreal()}; refine (nonneg_eq _ _ _ {labels[0]}); "
+                      "ring]. }")
+        else:
+            self.last(s, lo, hi, labels, rule, at)
+        self.hyps[relation] = label
+
+    def last(self, s: atoms.Sum, lo: str, hi: str, labels: list[str], rule: str, at: int
+             ) -> None:
+        """The inside of `prove_sum` for `last` and `skip`: `zsum_last` at the value of hi."""
+        value = self.expr(s.hi)
+        shorter = printer.integer(sympy.expand(s.hi - 1), self.nat)
+        bound = f"j'{s.bound}"
+        self.emit(f"{{ assert (zl' : ({lo} <= {hi})%Z) by (apply zle_of; {self.zreal()}; "
+                  f"refine (nonneg_eq _ _ _ {labels[0]}); ring).")
+        self.emit(f"  assert (zv' : IZR {hi} = {value}) by ({self.zreal()}; ring).")
+        self.emit(f"  rewrite (zsum_last {lo} {hi} _ {value} zl' zv').")
+        self.emit(f"  rewrite (zsum_bounds {lo} ({hi} - 1) {lo} {shorter} _) by zbounds. cbv beta.")
+        at_hi = {f"#{s.bound}": s.hi}
+        for part in (s.body, *(p for p, _ in s.filters)):  # members: the kernel's index
+            for symbol in sorted(part.free_symbols, key=str):
+                if symbol.name == f"#{s.bound}" or atoms.INDEX.fullmatch(symbol.name):
+                    continue
+                naive = _at(self.expr(symbol), bound, value)
+                moved = atoms.substitute(symbol, at_hi, {})
+                canon = self.expr(moved)
+                if naive != canon:
+                    gram = atoms.gram_pair(symbol) is not None
+                    self.emit(f"  replace {naive} with {canon} by ("
+                              + ("rewrite ip_sym; " if _flipped(symbol, moved, at_hi) else "")
+                              + ("f_equal; f_equal; ring)." if gram else "f_equal; ring)."))
+        for k, (p, kind) in enumerate(s.filters):
+            naive = _at(self.expr(p), bound, value)
+            if rule == "last":
+                lemma, label = {">=": "ind_ge_in", ">": "ind_gt_in", "==": "ind_eq_in"}[kind], \
+                    labels[1 + k]
+            elif k == (at if at >= 0 else -at - 1):
+                lemma = {">=": "ind_ge_out", ">": "ind_gt_out"}.get(
+                    kind, "ind_eq_out_pos" if at >= 0 else "ind_eq_out_neg")
+                label = labels[1]
+            else:
+                continue
+            bridge = {"ind_ge_in": "nonneg_eq", "ind_gt_in": "pos_eq", "ind_eq_in": "zero_eq",
+                      "ind_ge_out": "pos_eq", "ind_gt_out": "nonneg_eq",
+                      "ind_eq_out_pos": "pos_eq", "ind_eq_out_neg": "pos_eq"}[lemma]
+            self.emit(f"  rewrite ({lemma} {naive}) by (refine ({bridge} _ _ _ {label}); ring).")
+        self.emit("  ring. }")
 
     # -- certificates -------------------------------------------------------------------------
 
@@ -251,7 +387,7 @@ class Script:
             raise Unsupported(f"unknown sigma entry {entry!r}")
         weight = _constant(Fraction(entry.weight))
         if isinstance(entry, Square):
-            p = expr(entry.poly)
+            p = self.expr(entry.poly)
             term = _Term(f"({p} ^ 2)", f"(pow2_ge_0 {p})", False)
         else:
             vectors = (entry.vector,) if isinstance(entry, NormSquare) else entry.vectors
@@ -285,8 +421,8 @@ class Script:
         claim = goal.obligation.judgement.claim
         up, down = (self.replay(half) for half in goal.halves)  # type: ignore[union-attr]
         label = self.new("g")
-        self.emit(f"assert ({label} : {prop(claim)}).")
-        self.emit(f"{{ refine (by_antisym {expr(claim.expr)} {expr(-claim.expr)} _ {up} "
+        self.emit(f"assert ({label} : {self.prop(claim)}).")
+        self.emit(f"{{ refine (by_antisym {self.expr(claim.expr)} {self.expr(-claim.expr)} _ {up} "
                   f"{down}); ring. }}")
         self.facts[claim] = label
         return label
@@ -307,8 +443,8 @@ class Script:
         negated = Fact(-claim.expr, ">" if claim.kind == ">=" else ">=")
         label, inner = self.new("g"), self.new("neg")
         lemma = "by_contra_ge" if claim.kind == ">=" else "by_contra_gt"
-        self.emit(f"assert ({label} : {prop(claim)}).")
-        self.emit(f"{{ refine ({lemma} {expr(claim.expr)} {expr(negated.expr)} _ _); "
+        self.emit(f"assert ({label} : {self.prop(claim)}).")
+        self.emit(f"{{ refine ({lemma} {self.expr(claim.expr)} {self.expr(negated.expr)} _ _); "
                   f"[ring | intros {inner}].")
         saved = (dict(self.facts), dict(self.hyps), set(self.nonzero), self.indent)
         self.indent += "  "
@@ -327,7 +463,7 @@ class Script:
         facts = judgement.hypotheses
 
         def hyp(i: int) -> _Term:
-            return _Term(expr(facts[i].expr), self.fact(facts[i]), facts[i].kind == ">")
+            return _Term(self.expr(facts[i].expr), self.fact(facts[i]), facts[i].kind == ">")
 
         products: list[_Term] = []
         for product in cert.products:
@@ -344,8 +480,8 @@ class Script:
         linear = []
         for index, q in cert.linear:
             label = self.fact(facts[index])
-            text = f"({expr(q)} * {expr(facts[index].expr)})"
-            linear.append((text, f"(lin0 {expr(q)} _ {label})"))
+            text = f"({self.expr(q)} * {self.expr(facts[index].expr)})"
+            linear.append((text, f"(lin0 {self.expr(q)} _ {label})"))
         kind = judgement.claim.kind
         p = _fold(products, _plus) if products else None
         lin = None
@@ -368,9 +504,9 @@ class Script:
                 "0", "(Rle_refl 0)")
         multiplier = [hyp(i) for i in cert.multiplier]
         m = _fold(multiplier, _times) if multiplier else _Term("1", "Rlt_0_1", True)
-        c = expr(judgement.claim.expr)
+        c = self.expr(judgement.claim.expr)
         label = self.new("g")
-        self.emit(f"assert ({label} : {prop(judgement.claim)}).")
+        self.emit(f"assert ({label} : {self.prop(judgement.claim)}).")
         self.emit(f"{{ refine ({FACT_LEMMA[kind]} {m.text} {c} {s} {m.proof} _ {s_proof}).")
         self.emit(f"  {self.ip_norm()}. {identity(m.text, c, s)}. }}")
         self.facts[judgement.claim] = label
@@ -402,5 +538,5 @@ class Script:
         a, _op, b = texts or self.relation_text(relation)
         self.emit(
             f"refine ({CLAIM_LEMMA[relation.op]} _ _ {f} _ {f_proof} _ {fact_label}); "
-            f"{self.ip_norm()}; {identity(a, b, f, prop(fact))}."
+            f"{self.ip_norm()}; {identity(a, b, f, self.prop(fact))}."
         )

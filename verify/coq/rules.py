@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+import sympy
+
 from proofs.language.expressions import ExpressionError
 from proofs.step import CaseSplit, Direct, Induction
-from verify.coq.printer import Written, ident, name
-from verify.coq.replay import Script, nat_fact, prop
+from verify.coq.printer import Written, has_atoms, ident, kernel_relation, name
+from verify.coq.replay import Script, nat_fact
 from verify.coq.statement import (
     Exported,
     Goal,
@@ -99,9 +101,16 @@ class Rules(Statements):
         variables = [v for v in self.variables(stated, split, naturals=naturals)
                      if v not in local]
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
-        vectors = [v for v in variables if v in self.proof.names.vectors]
+        vectors = [v for v in variables if v in self.proof.names.vectors
+                   and v not in self.proof.names.indexed]
         script = Script(self.proof, vectors, names,
                          {g.obligation.judgement.claim: g for g in sides})
+        script.by_case = {(g.obligation.label.partition(": sum rule")[0],
+                           g.obligation.judgement.claim): g
+                          for g in sides if ": sum rule" in g.obligation.label}
+        script.sums = any(has_atoms(Rel(f.expr, ">=", sympy.Integer(0), "")) for g in proved.goals
+                          for f in (*g.obligation.judgement.hypotheses,
+                                    g.obligation.judgement.claim))
         intros = self.introduce(script, variables, naturals, list(names.values()),
                                 applications, derived_claims, vectors)
         if isinstance(step.rule, Direct):
@@ -126,6 +135,8 @@ class Rules(Statements):
         def text(relation: Rel) -> str:
             parts = (self.instance_text(printed[relation], vectors, as_real)
                      if relation in printed else shown.relation(relation))
+            if parts is None and has_atoms(relation):  # its sums: the kernel's reading
+                parts = kernel_relation(relation, as_real, {n: name(n) for n in intros})
             if parts is None:
                 raise Unsupported(f"{relation.text!r} has no source text to state")
             return " ".join(parts)
@@ -151,6 +162,7 @@ class Rules(Statements):
         read as the real `INR n` from there on, its `0 <= n` from `pos_INR` among the facts.
         Returns each natural's `nat` name."""
         intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
+        script.nat = dict(intros)
         script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
                                          + premises) + ".")
         in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
@@ -159,7 +171,13 @@ class Rules(Statements):
         for natural, nat in intros.items():
             fact = script.new("natge")
             script.emit(f"pose proof (pos_INR {nat}) as {fact}. "
-                        f"set ({name(natural)} := INR {nat}) in *. clearbody {name(natural)}.")
+                        f"set ({name(natural)} := INR {nat}) in *.")
+            if script.sums:  # a bound of a sum reads it as an integer: say which real it is
+                script.integral[natural] = script.new("zn")
+                script.emit(f"assert ({script.integral[natural]} : IZR (Z.of_nat {nat}) = "
+                            f"{name(natural)}) by (unfold {name(natural)}; symmetry; "
+                            "apply INR_IZR_INZ).")
+            script.emit(f"clearbody {name(natural)}.")
             script.facts[nat_fact(natural)] = fact
         return intros
 
@@ -234,16 +252,18 @@ class Rules(Statements):
         lemma = "trichotomy" if rule.zero_case else "dichotomy"
         pattern = "[case' | [case' | case']]" if rule.zero_case else "[case' | case']"
         label = script.new("g")
-        script.emit(f"assert ({label} : {prop(claim)}).")
+        script.emit(f"assert ({label} : {script.prop(claim)}).")
         script.emit(f"{{ destruct ({lemma} {on}) as {pattern}.")
         for case, goal in zip(cases, goals, strict=True):
             saved = (dict(script.facts), dict(script.hyps), set(script.nonzero), script.indent)
             script.hyps[case] = "case'"
+            script.case = goal.obligation.label
             script.emit(f"- (* case {comment(case.text)} *)")
             script.indent += "  "
             inner = script.replay(goal)
             script.emit(f"exact {inner}.")
             script.facts, script.hyps, script.nonzero, script.indent = saved
+        script.case = ""
         script.emit("}")
         script.facts[claim] = label
         return label

@@ -190,22 +190,28 @@ class Statements:
 
     def variables(self, relations: Iterable[Rel], extra: Iterable[str] = (),
                   naturals: frozenset[str] = frozenset()) -> list[str]:
-        """The declared names used: vectors, then naturals, then reals, in declaration order."""
+        """The declared names used, in the binder groups' order (`_sorts`), in declaration
+        order within each."""
         used = set(extra)
         for relation in relations:
             used |= printer.names_in(relation, self.proof.names)
         names = [n for n in (*self.proof.vectors, *self.proof.scalars) if n in used]
-        vectors = [n for n in names if n in self.proof.names.vectors]
-        return [*vectors, *(n for n in names if n in naturals),
-                *(n for n in names if n not in naturals and n not in vectors)]
+        return [n for sort in self._sorts(naturals) for n in names
+                if self._sort(n, naturals) == sort]
+
+    def _sorts(self, naturals: frozenset[str]) -> tuple[str, ...]:
+        """The binder groups in order: vectors, families of vectors (functions of a real
+        index), naturals, reals, families of reals."""
+        return ("V", "R -> V", "nat", "R", "R -> R")
+
+    def _sort(self, n: str, naturals: frozenset[str]) -> str:
+        vector, family = n in self.proof.names.vectors, n in self.proof.names.indexed
+        return ("R -> V" if family else "V") if vector else (
+            "R -> R" if family else "nat" if n in naturals else "R")
 
     def binder(self, variables: Sequence[str], naturals: frozenset[str] = frozenset()) -> str:
-        vectors = [name(v) for v in variables if v in self.proof.names.vectors]
-        nats = [name(s) for s in variables if s in naturals]
-        scalars = [name(s) for s in variables
-                   if s in self.proof.names.scalars and s not in naturals]
-        groups = [f"({' '.join(g)} : {t})" for g, t in
-                  ((vectors, "V"), (nats, "nat"), (scalars, "R")) if g]
+        groups = [f"({' '.join(g)} : {t})" for t in self._sorts(naturals) if (g := [
+            name(v) for v in variables if self._sort(v, naturals) == t])]
         return f"forall {' '.join(groups)}," if groups else ""
 
     def lemmas(self, step: Step, stated: Statement) -> list[tuple[str, Mapping[str, object]]]:
@@ -234,7 +240,8 @@ class Statements:
 
         def uses(of: Step, its: Statement | None) -> list[str]:
             skip = {used for used, _ in self.lemmas(of, its)} if its is not None else set()
-            return [u.step for u in of.uses if not u.with_ and u.step not in skip]
+            return [u.step for u in of.uses  # a sum: a premise
+                    if not u.with_ and not u.over and u.step not in skip]
 
         stack = uses(step, stated)
         while stack:

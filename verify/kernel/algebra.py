@@ -17,7 +17,6 @@ stronger than the `x != 0` that defines the statement (divide by positive quanti
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,10 +31,12 @@ from sympy.polys.domains import QQ
 from sympy.polys.fields import FracElement, field
 from sympy.polys.rings import PolyElement, PolyRing, ring
 
+from verify.kernel import atoms
+from verify.kernel.atoms import KernelError, gram, gram_pair, names_of
+
 __all__ = ["KINDS", "Fact", "KernelError", "Kind", "Rel", "gram", "gram_pair", "names_of"]
 Kind = Literal[">=", ">", "=="]
 KINDS: tuple[Kind, ...] = (">=", ">", "==")
-_GRAM = re.compile(r"^<([A-Za-z_][A-Za-z0-9_]*),([A-Za-z_][A-Za-z0-9_]*)>$")
 MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
 MAX_TERMS = 100_000  # nor may a power of a sum expand beyond this (hostile input)
 MAX_DEPTH = 100  # nor may an expression nest deeper (SymPy and `fold` recurse on it)
@@ -50,26 +51,6 @@ _CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Dummy, sympy.Ratio
 
 
 _VALID: dict[int, sympy.Expr] = {}
-
-
-class KernelError(ValueError):
-    """Evidence or a statement the kernel does not accept; the message says exactly why."""
-
-
-def gram(a: str, b: str) -> sympy.Symbol:
-    """The Gram symbol `<a,b>` of two vector names; symmetric by sorting the pair."""
-    return sympy.Symbol("<{},{}>".format(*sorted((a, b))))
-
-
-def gram_pair(symbol: sympy.Symbol) -> tuple[str, str] | None:
-    """The vector names of a Gram symbol, or None for a scalar symbol."""
-    match = _GRAM.match(symbol.name)
-    return (match.group(1), match.group(2)) if match else None
-
-
-def names_of(e: sympy.Expr) -> frozenset[str]:
-    """Every scalar and vector name `e` mentions (vectors through Gram symbols)."""
-    return frozenset(n for s in symbols_of(e) for n in (gram_pair(s) or (s.name,)))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -161,6 +142,8 @@ def expr(value: object, what: str) -> sympy.Expr:
         if node.is_Symbol and (type(node) is not sympy.Symbol or type(node.name) is not str
                                or node != sympy.Symbol(node.name)):  # a lying name type hides
             raise KernelError(f"{what}: {node!r} is not a plain symbol (no assumptions)")
+        if node.is_Symbol:  # a name, a Gram symbol, or a canonical family member or sum
+            atoms.check(node, what)
     if len(_VALID) >= MAX_VALID:
         _VALID.clear()
     _VALID[id(value)] = value
@@ -174,15 +157,12 @@ def vector(value: object, what: str) -> tuple[tuple[str, sympy.Expr], ...]:
                           f"not {type(value).__name__}")
     out = []
     for name in sorted(value, key=str):
-        if type(name) is not str or gram_pair(sympy.Symbol(f"<{name},{name}>")) is None:
-            raise KernelError(f"{what}: vector name {name!r} is not an identifier")
+        if type(name) is not str:
+            raise KernelError(f"{what}: vector name {name!r} is not a str")
+        if any(n.startswith("#") for n in atoms.vector_names(name)):  # an identifier or member
+            raise KernelError(f"{what}: vector {name!r} mentions a bound index")
         out.append((name, expr(value[name], f"{what} coefficient of {name}")))
     return tuple(out)
-
-
-def dot(u: tuple[tuple[str, sympy.Expr], ...], v: tuple[tuple[str, sympy.Expr], ...]) -> sympy.Expr:
-    """The inner product of two explicit vectors, in Gram symbols (bilinear, symmetric)."""
-    return sympy.expand(sum((a * b * gram(m, n) for m, a in u for n, b in v), sympy.Integer(0)))
 
 
 def fold(e: sympy.Expr, what: str, leaf: Callable[[sympy.Symbol], T],

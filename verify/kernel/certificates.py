@@ -24,7 +24,7 @@ of strictly positive hypotheses, is > 0; so `claim >= 0`. What keeps that argume
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import reduce
 from operator import add, mul
@@ -33,7 +33,7 @@ import sympy
 from sympy.polys.domains import QQ
 from sympy.polys.rings import PolyElement
 
-from verify.kernel import algebra
+from verify.kernel import algebra, atoms
 from verify.kernel.algebra import KINDS, Fact, KernelError, gram, gram_pair
 
 __all__ = ["Certificate", "Counterexample", "GramMinor", "Judgement", "NormSquare", "Product",
@@ -101,9 +101,12 @@ class Certificate:
 
 @dataclass(frozen=True)
 class Counterexample:
-    """Rational scalars and rational coordinate vectors (one common dimension)."""
+    """Rational scalars and rational coordinate vectors (one common dimension), and families:
+    an index to a value (scalar or vector), 0 or the zero vector wherever not given."""
     scalars: dict[str, Fraction]
     vectors: dict[str, tuple[Fraction, ...]]
+    families: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = field(
+        default_factory=dict)
 Vector = tuple[tuple[str, sympy.Expr], ...]
 
 
@@ -238,37 +241,48 @@ def check_certificate(judgement: Judgement, certificate: Certificate) -> None:
 
 
 class Point:
-    """A validated counterexample: exact scalars and coordinate vectors of one dimension >= 1,
-    whose dot products realise the Gram symbols (a genuine real instance)."""
+    """A validated counterexample: exact scalars, coordinate vectors of one dimension >= 1
+    and families, whose dot products realise the Gram symbols and whose sums are evaluated
+    exactly (`atoms.World`): a genuine real instance."""
     def __init__(self, cex: object) -> None:
         if type(cex) is not Counterexample:
             raise KernelError(f"expected a Counterexample, not {type(cex).__name__}")
-        if type(cex.scalars) is not dict or type(cex.vectors) is not dict:
-            raise KernelError("counterexample scalars and vectors must be dicts")
-        self.scalars = {algebra.text(n, "scalar name"): algebra.rational(v, f"scalar {n}")
+        if not all(type(d) is dict for d in (cex.scalars, cex.vectors, cex.families)):
+            raise KernelError("counterexample scalars, vectors and families must be dicts")
+        self.scalars = {self._name(n, "scalar"): algebra.rational(v, f"scalar {n}")
                         for n, v in cex.scalars.items()}
-        self.vectors = {
-            algebra.text(n, "vector name"): tuple(
-                algebra.rational(x, f"vector {n}[{i}]")
-                for i, x in enumerate(algebra.items(v, n)))
-            for n, v in cex.vectors.items()
-        }
-        dimensions = {len(v) for v in self.vectors.values()}
+        self.vectors = {self._name(n, "vector"): self._coordinates(v, n)
+                        for n, v in cex.vectors.items()}
+        self.families: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = {}
+        for n, members in cex.families.items():
+            if type(members) is not dict:
+                raise KernelError(f"family {n!r} must be a dict of index to value")
+            self.families[algebra.text(n, "family name")] = {
+                algebra.rational(i, f"an index of {n}"): self._coordinates(v, n) if type(v) in (
+                    tuple, list) else algebra.rational(v, f"{n}[{i}]") for i, v in members.items()}
+        dimensions = {len(v) for v in (*self.vectors.values(), *(
+            x for m in self.families.values() for x in m.values() if type(x) is tuple))}
         if len(dimensions) > 1 or 0 in dimensions:
             raise KernelError(f"vectors must share one dimension >= 1, got {sorted(dimensions)}")
+        self.world = atoms.World(self.scalars, self.vectors, self.families,
+                                 next(iter(dimensions), 1))
+
+    @staticmethod
+    def _name(name: object, kind: str) -> str:
+        """A name, never a Gram symbol, a member or a sum: those are evaluated, not assigned
+        (a value given to one would be ignored, and shown as if it held)."""
+        if not atoms.IDENT.fullmatch(algebra.text(name, f"{kind} name")):  # type: ignore[arg-type]
+            raise KernelError(f"{kind} {name!r} is not a name: only names are assigned")
+        return name  # type: ignore[return-value]
+
+    @staticmethod
+    def _coordinates(value: object, name: object) -> tuple[Fraction, ...]:
+        return tuple(algebra.rational(x, f"vector {name}[{i}]")
+                     for i, x in enumerate(algebra.items(value, str(name))))
 
     def value(self, symbol: sympy.Symbol) -> Fraction:
-        """The value of a scalar or Gram symbol at this point."""
-        pair = gram_pair(symbol)
-        if pair is None:
-            if symbol.name not in self.scalars:
-                raise KernelError(f"scalar {symbol.name} is not assigned")
-            return self.scalars[symbol.name]
-        for name in pair:
-            if name not in self.vectors:
-                raise KernelError(f"vector {name} (in {symbol.name}) is not assigned")
-        a, b = self.vectors[pair[0]], self.vectors[pair[1]]
-        return sum((x * y for x, y in zip(a, b, strict=True)), Fraction(0))
+        """The value of a scalar, Gram, family or sum symbol at this point."""
+        return self.world.value(symbol)
 
 
 def check_counterexample(judgement: Judgement, cex: Counterexample) -> None:

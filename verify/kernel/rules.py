@@ -62,13 +62,14 @@ from functools import lru_cache
 
 import sympy
 
-from verify.kernel import algebra, certificates
-from verify.kernel.algebra import Fact, KernelError, Rel, gram_pair, names_of
+from verify.kernel import algebra, atoms, certificates, sums
+from verify.kernel.algebra import Fact, KernelError, Rel, names_of
 from verify.kernel.certificates import Judgement, Point, check_certificate, facts
+from verify.kernel.sums import SumRule
 
 __all__ = ["Cases", "Direct", "Induction", "Obligation", "Refutation", "RuleError", "Sequent",
            "Stated", "Statement", "Theorem", "UseError", "conclude", "instance", "instantiate",
-           "obligations", "refute", "state", "statement"]
+           "obligations", "refute", "state", "statement", "summed", "summed_theorem"]
 Terms = dict[str, "sympy.Expr | dict[str, sympy.Expr]"]  # scalar -> expr, vector -> explicit
 
 
@@ -143,6 +144,7 @@ class Sequent:
     uses: tuple[Statement, ...] = ()
     naturals: frozenset[str] = frozenset()
     witness: Mapping[str, Mapping[str, sympy.Expr] | sympy.Expr] = field(default_factory=dict)
+    sums: tuple[SumRule, ...] = ()  # identities of its sums, facts of the obligations (sums.py)
 
 
 @dataclass(frozen=True)
@@ -236,7 +238,7 @@ def _terms(value: object, what: str, vectors: frozenset[str], scalars: frozenset
             raise RuleError(f"{what}: {name!r} is not a name it can substitute")
         terms = dict(algebra.vector(term, f"{what} of {name}")) if name in vectors else {
             "": algebra.expr(term, f"{what} of {name}")}
-        if images is not None and not set(terms) <= images | {""}:
+        if images is not None and not {atoms.head(v) for v in terms if v} <= images:
             raise RuleError(f"{what}: substitution of {name!r} names an undeclared vector")
         if any(algebra.reciprocal_bases(c, what) for c in terms.values()):
             raise RuleError(f"{what}: the substitution of {name!r} must not divide")
@@ -339,9 +341,10 @@ def _frozen(sequent: object) -> tuple[Sequent, tuple[Places | None, ...]]:
     if witness and (type(rule) is Induction or _reads(witness) & set(witness)):
         raise RuleError("a witness is for a direct or case step, and names none of what it "
                         "witnesses")
+    found = tuple(map(sums.frozen, algebra.items(sequent.sums, "sum rules")))
     return Sequent(algebra.text(sequent.step, "step"), vectors, scalars,
                    _rels(sequent.hypotheses, "hypotheses"), _rels((sequent.claim,), "claim")[0],
-                   rule, tuple(u for u, _ in uses), sequent.naturals, witness  # type: ignore[arg-type]
+                   rule, tuple(u for u, _ in uses), sequent.naturals, witness, found  # type: ignore[arg-type]
                    ), tuple(hyps for _, hyps in uses)
 
 
@@ -353,24 +356,19 @@ def _shown(mapping: Terms) -> str:
 
 
 def _reads(mapping: Terms) -> set[str]:
-    """Every name the terms of a substitution read."""
+    """Every name the terms of a substitution read (a family member: the family, its index)."""
     pairs = [p for t in mapping.values() for p in (t.items() if isinstance(t, dict) else [("", t)])]
-    return {n for v, c in pairs for n in names_of(c) | {v}} - {""}
+    return {n for v, c in pairs for n in names_of(c) | (atoms.vector_names(v) if v else set())}
 
 
 def _substitute(r: Rel, mapping: Terms, shown: str) -> Rel:
-    """`r` with scalars replaced and vectors replaced inside every Gram symbol, at once."""
+    """`r` with scalars replaced and vectors replaced inside every Gram symbol, at once,
+    inside sums too (`atoms.substitute`: no substituted term is captured)."""
+    scalars = {n: t for n, t in mapping.items() if not isinstance(t, dict)}
+    vectors = {n: t for n, t in mapping.items() if isinstance(t, dict)}
+
     def sub(e: sympy.Expr) -> sympy.Expr:
-        table: dict[sympy.Basic, sympy.Expr] = {}
-        for s in e.free_symbols:
-            pair = gram_pair(s)
-            if pair is None and not isinstance(mapping.get(s.name, {}), dict):
-                table[s] = mapping[s.name]  # type: ignore[assignment]
-            elif pair is not None and any(isinstance(mapping.get(n), dict) for n in pair):
-                a, b = (tuple(mapping.get(n, {n: sympy.Integer(1)}).items())  # type: ignore[union-attr]
-                        for n in pair)
-                table[s] = algebra.dot(a, b)
-        return e.xreplace(table)
+        return atoms.substitute(e, scalars, vectors)  # type: ignore[arg-type]
 
     return Rel(sub(algebra.expr(r.lhs, r.text)), r.op, sub(algebra.expr(r.rhs, r.text)),
                f"{r.text} [{shown}]", tuple(sub(d) for d in r.divisors))
@@ -486,11 +484,12 @@ def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statemen
             hyps.setdefault(r, used.step)
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
               "says exists")
-    if sequent.naturals:  # those the statement reads (a natural the run starts from too)
-        read = set().union(*map(_read, (*hyps, sequent.claim)))
-        if type(sequent.rule) is Induction:
-            read |= _reads(sequent.rule.base) | _reads(sequent.rule.step)  # type: ignore[arg-type]
-        naturals |= sequent.naturals & read
+    read = set().union(*map(_read, (*hyps, sequent.claim)))
+    if type(sequent.rule) is Induction:  # a natural the run starts from is one too
+        read |= _reads(sequent.rule.base) | _reads(sequent.rule.step)  # type: ignore[arg-type]
+    naturals |= sequent.naturals & read
+    _indexed(sequent, tuple(hyps), naturals | ({sequent.rule.variable} if type(
+        sequent.rule) is Induction else set()))  # type: ignore[union-attr]
     run, rule = "", sequent.rule
     if type(rule) is Induction:
         naturals.add(rule.variable)
@@ -516,17 +515,43 @@ def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statemen
                      any(u.runs or (u.run and not _carried(u, sequent)) for u in sequent.uses))
 
 
+def _indexed(sequent: Sequent, hyps: tuple[Rel, ...], naturals: set[str]) -> None:
+    """Sums and families as `atoms` reads them: every name a bound of a sum mentions is a
+    natural (so the bounds are integers), and a family is used and substituted as nothing
+    else (`y[j]` and a scalar `y` would be two things under one name)."""
+    rule = sequent.rule
+    maps = [sequent.witness, *((rule.base, rule.step) if type(rule) is Induction else ())]
+    split = rule.cases if type(rule) is Induction else rule if type(rule) is Cases else None
+    exprs = [e for r in (*hyps, sequent.claim, *(rule.update if type(rule) is Induction else ()))
+             for e in (r.lhs, r.rhs, *r.divisors)] + ([split.on] if split else [])  # type: ignore[union-attr]
+    exprs += [c for m in maps for t in m.values() for c in (t.values() if isinstance(t, dict)
+                                                            else (t,))]  # type: ignore[union-attr]
+    found = set().union(*map(atoms.named, exprs)) | {
+        ("family", atoms.head(v)) for m in maps for t in m.values() if isinstance(t, dict)
+        for v in t if atoms.head(v) != v}
+    if bad := sorted(set().union(*map(atoms.bound_names, exprs)) - naturals):
+        raise RuleError(f"a bound of a sum mentions {', '.join(bad)}, which is not natural: a "
+                        "sum ranges over integers, so declare it in naturals")
+    families = {n for k, n in found if k == "family"}
+    if bad := sorted(families & ({n for k, n in found if k != "family"} | {*maps[0], *(
+            k for m in maps[1:] for k in m)})):
+        raise RuleError(f"{bad[0]} is a family ({bad[0]}[...]) and also a name of its own or "
+                        "a substituted name")
+
+
 def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement:
     """`stated` with names replaced at once by terms of their sort (module docstring)."""
     if (stated := _statement(stated)).run or stated.exists or stated.bound:
         raise RuleError("only a statement free of runs and existentials can be instantiated")
     rels, naturals = (*stated.hypotheses, stated.claim), stated.naturals
-    symbols = {s for r in rels for e in (r.lhs, r.rhs, *r.divisors) for s in e.free_symbols}
-    terms = _terms(substitution, f"instance of {stated.step}",
-                   frozenset(n for s in symbols for n in gram_pair(s) or ()),
-                   frozenset(s.name for s in symbols if gram_pair(s) is None))
+    found = set().union(*(atoms.named(e) for r in rels for e in (r.lhs, r.rhs, *r.divisors)))
+    terms = _terms(substitution, f"instance of {stated.step}",  # a family is no key: no sort
+                   frozenset(n for k, n in found if k == "vector"),
+                   frozenset(n for k, n in found if k == "scalar"))
+    if bad := sorted(set(terms) & {n for k, n in found if k == "family"}):
+        raise RuleError(f"{bad[0]} is a family: it cannot be replaced")
     for n in sorted(naturals & set(terms)):
-        if type(terms[n]) is not sympy.Symbol or gram_pair(terms[n]) is not None:  # type: ignore[arg-type]
+        if type(terms[n]) is not sympy.Symbol or not atoms.IDENT.fullmatch(terms[n].name):  # type: ignore[union-attr]
             raise RuleError(f"the natural {n} can be replaced by a name only")
     _mentions([r for r, o in zip(rels, stated.origins, strict=False) if o], set(terms),
               "inherited hypothesis", "a used step's claim holds for the values it states only")
@@ -544,19 +569,88 @@ def instantiate(theorem: Theorem, substitution: Mapping[str, object]) -> Theorem
     return Theorem(_KEY, statement=instance(_MADE[theorem][0], substitution))  # type: ignore[arg-type]
 
 
+def summed(stated: Statement, index: str, lo: sympy.Expr, hi: sympy.Expr,
+           where: Sequence[Rel] = ()) -> Statement:
+    """Term-wise: `stated`, about one value of the scalar `index`, summed over the integers
+    `lo <= index <= hi` where the filters `where` hold. Its hypotheses that mention the index
+    must be membership facts (`index >= lo`, `index <= hi`, a filter; compared in normal form):
+    for each member they hold, and the others do not depend on it, so the claim `g (kind) 0`
+    holds at each member and the sum of g over the set is >= 0 (== 0 for an equality; a
+    strict claim gives only >= 0: the set may be empty). The index must not be natural in
+    `stated` (a member may be any integer), a family or a vector there."""
+    if (stated := _statement(stated)).run or stated.runs or stated.exists or stated.bound:
+        raise RuleError("only a statement free of runs and existentials can be summed")
+    j, lo, hi = algebra.text(index, "index"), algebra.expr(lo, "bound"), algebra.expr(hi, "bound")
+    sorts = {k for r in (*stated.hypotheses, stated.claim) for e in (r.lhs, r.rhs, *r.divisors)
+             for k, n in atoms.named(e) if n == j}
+    if not atoms.IDENT.fullmatch(j) or j in stated.naturals or not sorts <= {"scalar"} or (
+            j in names_of(lo) | names_of(hi)):
+        raise RuleError(f"{stated.step} cannot be summed over {j}: the index must be a scalar "
+                        "of it, not natural (a member may be any integer), not in the bounds")
+    member = (Rel(sympy.Symbol(j) - lo, ">=", sympy.Integer(0), f"{j} >= {lo}"),
+              Rel(hi - sympy.Symbol(j), ">=", sympy.Integer(0), f"{j} <= {hi}"),
+              *_rels(where, "the set's filters"))
+    forms = [algebra.normal_form(r, r.text) for r in member]
+    claim, divides = algebra.normal_form(stated.claim, "claim")
+    if divides or any(cs for _, cs in forms):
+        raise RuleError(f"{stated.step} cannot be summed: its claim or a filter divides")
+    for h in stated.hypotheses:
+        if j in _read(h) and algebra.normal_form(h, h.text) not in forms:
+            raise RuleError(f"hypothesis `{h.text}` of {stated.step} mentions {j}, but is no "
+                            f"membership fact ({j} >= lo, {j} <= hi or a filter of the set)")
+    total = atoms.finite_sum(sympy.Symbol(j), lo, hi, [(f.expr, f.kind) for f, _ in forms[2:]],
+                             claim.expr)
+    op = "==" if claim.kind == "==" else ">="
+    kept = [(h, o) for h, o in zip(stated.hypotheses, stated.origins, strict=True)
+            if j not in _read(h)]
+    text = ", ".join([f"{stated.claim.text}, summed over {j} in {lo}..{hi}",
+                      *(r.text for r in member[2:])])
+    return Statement(stated.step, tuple(h for h, _ in kept), tuple(o for _, o in kept),
+                     Rel(total, op, sympy.Integer(0), text), stated.naturals | names_of(lo) |
+                     names_of(hi))
+
+
+def summed_theorem(theorem: Theorem, index: str, lo: sympy.Expr, hi: sympy.Expr,
+                   where: Sequence[Rel] = ()) -> Theorem:
+    """The Theorem of `summed(theorem.statement, ...)`: the term-wise rule."""
+    if type(theorem) is not Theorem or theorem not in _MADE:
+        raise KernelError("only a Theorem the kernel made can be summed")
+    return Theorem(_KEY, statement=summed(_MADE[theorem][0], index, lo, hi, where))  # type: ignore[arg-type]
+
+
+def _sum_facts(label: str, rels: Sequence[Rel], sequent: Sequent, st: Statement
+               ) -> list[tuple[Fact, tuple[Fact, ...], str]]:
+    """The identities of the step's sum rules for the obligation `label` whose sum is in
+    `rels` (or in an earlier one's right-hand side), in normal form, with their conditions."""
+    present = set().union(*(e.free_symbols for r in rels for e in (r.lhs, r.rhs, *r.divisors)))
+    out = []
+    for rule in sequent.sums:
+        fact, conditions = sums.identity(rule)
+        if fact.lhs in present and rule.label in ("", label):
+            present |= fact.rhs.free_symbols
+            out.append((algebra.normal_form(fact, fact.text)[0], conditions, rule.rule))
+    if bad := sorted(set().union(*(atoms.bound_names(f.expr) for f, _, _ in out)) - st.naturals):
+        raise RuleError(f"a sum rule makes a bound of {', '.join(bad)}, which is not natural")
+    return out
+
+
 def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[str],
-           st: Statement, sequent: Sequent, decisive: bool = True) -> list[Obligation]:
-    """The obligation `written`, divisions cleared, then its side conditions (module doc)."""
+           st: Statement, sequent: Sequent, decisive: bool = True
+           ) -> tuple[Obligation, list[Obligation], list[Obligation]]:
+    """The obligation `written`, divisions cleared and the identities of its sums among its
+    hypotheses; then its denominators' side conditions, and its sum rules' conditions proved
+    from its own hypotheses free of division (module doc)."""
     forms = [_form(r) for r in (*written[0], written[1])]
-    mentioned = set().union(*(names_of(f.expr) for fact, cs in forms for f in (fact, *cs))
-                            ) if st.naturals else set()  # only naturals are looked up in it
+    found = _sum_facts(label, (*written[0], written[1]), sequent, st)
+    mentioned = set().union(*(names_of(f.expr) for fact, cs in forms for f in (fact, *cs)),
+                            *(names_of(f.expr) for fact, cs, _ in found for f in (fact, *cs)))
     given = list(zip(forms[:-1], origins, strict=True))
     context = [(Fact(sympy.Symbol(n), ">="), "natural") for n in sorted(st.naturals & mentioned)]
     context += [(f, o) for (f, c), o in given if not c]
     conditions = list(dict.fromkeys(c for _, cs in forms for c in cs))
     unique: dict[Fact, str] = {}  # a fact given twice is one hypothesis (its first origin)
     for f, o in (*context, *((c, "condition") for c in conditions),
-                 *((f, o) for (f, c), o in given if c)):
+                 *((f, o) for (f, c), o in given if c), *((f, "sum") for f, _, _ in found)):
         unique.setdefault(f, o)
 
     def obligation(label: str, given: Sequence[tuple[Fact, str]], goal: Fact,
@@ -566,9 +660,11 @@ def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[s
         return Obligation(label, judgement, decisive, tuple(o for _, o in given), written)
 
     where = "" if label == "main" else f"{label}: "
-    return [obligation(label, list(unique.items()), forms[-1][0], decisive, written)] + [
-        obligation(f"{where}denominator {c.expr} > 0", context, c, False, None)
-        for c in conditions]
+    return (obligation(label, list(unique.items()), forms[-1][0], decisive, written),
+            [obligation(f"{where}denominator {c.expr} > 0", context, c, False, None)
+             for c in conditions],
+            [obligation(f"{where}sum rule {name}: {c}", context, c, False, None)
+             for _, cs, name in found for c in cs])
 
 
 @lru_cache(maxsize=1 << 14)
@@ -594,7 +690,8 @@ def _obligations_of(sequent: Sequent, st: Statement) -> tuple[Obligation, ...]:
         sequent.witness) else st.claim
     decisive = not (sequent.witness or st.runs)  # a point no run reaches refutes nothing
     if type(rule) is Direct:
-        return tuple(_admit("main", (hyps, claim), origins, st, sequent, decisive))
+        main, sides, summed = _admit("main", (hyps, claim), origins, st, sequent, decisive)
+        return (main, *sides, *summed)
     if type(rule) is Cases:
         return _by_cases(rule, "", (hyps, claim), origins, st, sequent, decisive)
     t = rule.variable  # an Induction: _frozen admits these three rules only
@@ -608,21 +705,27 @@ def _obligations_of(sequent: Sequent, st: Statement) -> tuple[Obligation, ...]:
              *carried, *rule.update, *lemmas)
     marks = (*origins, "natural", "invariant", *("invariant" for _ in carried),
              *("update" for _ in rule.update), *("lemma" for _ in lemmas))
-    return (*_admit("base", (hyps, zero), origins, st, sequent, decisive),
-            *(_by_cases(rule.cases, "step", (given, after), marks, st, sequent, False)
-              if rule.cases else _admit("step", (given, after), marks, st, sequent, False)))
+    base, sides, summed = _admit("base", (hyps, zero), origins, st, sequent, decisive)
+    if rule.cases:
+        return (base, *sides, *summed, *_by_cases(rule.cases, "step", (given, after), marks, st,
+                                                  sequent, False))
+    step, step_sides, step_summed = _admit("step", (given, after), marks, st, sequent, False)
+    return (base, *sides, *summed, step, *step_sides, *step_summed)
 
 
 def _by_cases(rule: Cases, label: str, written: tuple[tuple[Rel, ...], Rel],
               origins: Sequence[str], st: Statement, sequent: Sequent,
               decisive: bool) -> tuple[Obligation, ...]:
-    """`written` in each case of `rule`, then its side conditions once, without the case
-    (`label`: the obligation split, "" for the step itself)."""
+    """`written` in each case of `rule`, then its denominators' side conditions once, without
+    the case, then each case's sum rules' conditions, under the case (`label`: the obligation
+    split, "" for the step itself)."""
     cases = [Rel(rule.on, op, sympy.Integer(0), f"{rule.text or rule.on} {op} 0")
              for op in ((">", "==", "<") if rule.zero else (">=", "<"))]
     out = [_admit(f"{label}{', ' * bool(label)}case {c.text}", ((*written[0], c), written[1]),
-                  (*origins, "case"), st, sequent, decisive)[0] for c in cases]
-    return (*out, *_admit(label or "cases", written, origins, st, sequent)[1:])
+                  (*origins, "case"), st, sequent, decisive) for c in cases]
+    return (*(main for main, _, _ in out),
+            *_admit(label or "cases", written, origins, st, sequent)[1],
+            *(side for _, _, summed in out for side in summed))
 
 
 def conclude(sequent: Sequent, evidence: Sequence[tuple[Judgement, certificates.Certificate]],
@@ -680,4 +783,5 @@ def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Re
     if algebra.evaluate(claim, "the claim", point.value):
         raise KernelError(f"the claim `{claim.text}` holds at the counterexample")
     return Refutation(_KEY, statement=st, label=label,  # the validated copy, not the caller's
-                      counterexample=certificates.Counterexample(point.scalars, point.vectors))
+                      counterexample=certificates.Counterexample(point.scalars, point.vectors,
+                                                                 point.families))

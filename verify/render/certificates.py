@@ -189,7 +189,8 @@ def evidence_blocks(judgement: Judgement, pieces: Sequence[tuple[Judgement, Cert
 
 
 def assignments(scalars: Mapping[str, object], vectors: Mapping[str, Sequence[object]],
-                names: Set[str] | None = None, show: Callable[[str], str] = str) -> list[str]:
+                names: Set[str] | None = None, show: Callable[[str], str] = str,
+                families: Mapping[str, Mapping[object, object]] | None = None) -> list[str]:
     """A counterexample's values: `name = value` per scalar, then `name = (x, y, ...)` per
     vector, exact rationals as `p/q` (only `names`, when given; each name as `show` writes
     it). The terminal's `explain` and the three documents print counterexamples with this,
@@ -201,6 +202,12 @@ def assignments(scalars: Mapping[str, object], vectors: Mapping[str, Sequence[ob
              if names is None or n in names]
     lines += [f"{show(n)} = ({', '.join(exact(x) for x in v)})" for n, v in vectors.items()
               if names is None or n in names]
+    lines += [f"{show(n)}[{exact(i)}] = " + (f"({', '.join(exact(x) for x in v)})"  # type: ignore[union-attr]
+                                            if isinstance(v, tuple | list) else exact(v))
+              for n, members in (families or {}).items() for i, v in members.items()
+              if names is None or n in names]
+    if families:
+        lines.append("every other member 0")
     return lines
 
 

@@ -207,7 +207,8 @@ def numeric_line(step: Json) -> str:
 def counterexample_lines(counterexample: Json, names: Set[str] | None = None) -> list[str]:
     """`name = value` per scalar then per vector (only `names`, when given), and where a run
     instance came from."""
-    lines = assignments(counterexample["scalars"], counterexample["vectors"], names)
+    lines = assignments(counterexample["scalars"], counterexample["vectors"], names,
+                        families=counterexample.get("families"))
     origin = counterexample.get("origin")
     if origin is not None:
         order = "" if origin["order"] is None else f", order {origin['order']}"

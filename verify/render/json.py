@@ -41,17 +41,25 @@ def number(value: object) -> str:
 
 
 def polynomial(expr: sympy.Expr) -> str:
-    """`expr` in proof-file syntax: Gram symbols `<a,b>` become `dot(a, b)`."""
-    renamed = {
-        s: sympy.Symbol(f"dot({pair[0]}, {pair[1]})")
-        for s in expr.free_symbols
-        if (pair := gram_pair(s)) is not None
-    }
-    return str(expr.xreplace(renamed))
+    """`expr` in proof-file syntax: Gram symbols `<a,b>` become `dot(a, b)`; a sum, a family
+    member or a Gram symbol of one is written `atom("its kernel name")` (read back as it is:
+    `verify.store.codec`)."""
+    return str(expr.xreplace({s: _written(s) for s in expr.free_symbols}))
+
+
+def _written(s: sympy.Symbol) -> sympy.Symbol:
+    if (pair := gram_pair(s)) is not None:
+        return sympy.Symbol(f"dot({pair[0]}, {pair[1]})")
+    return s if s.name.isidentifier() else sympy.Symbol(_atom(s.name))
+
+
+def _atom(name: str) -> str:
+    """`atom("...")`: a kernel name, a string (no atom's name holds a quote)."""
+    return f'atom("{name}")'
 
 
 def vector(value: Vec) -> str:
-    """A linear combination of vectors in proof-file syntax."""
+    """A linear combination of vectors in proof-file syntax (a family member as an atom)."""
     return polynomial(sum((c * sympy.Symbol(n) for n, c in value.items()), sympy.Integer(0)))
 
 
@@ -99,11 +107,17 @@ def certificate(value: Certificate) -> Json:
 
 
 def counterexample(value: Counterexample) -> Json:
-    """Rational scalars and rational coordinate vectors."""
-    return {
+    """Rational scalars and rational coordinate vectors, and the members of families given
+    (only when there are some: a step without sums reads as before)."""
+    out: Json = {
         "scalars": {name: number(v) for name, v in value.scalars.items()},
         "vectors": {name: [number(x) for x in v] for name, v in value.vectors.items()},
     }
+    if value.families:
+        out["families"] = {name: {number(i): [number(x) for x in v] if isinstance(v, tuple)
+                                  else number(v) for i, v in sorted(members.items())}
+                           for name, members in value.families.items()}
+    return out
 
 
 def halves(value: Verdict) -> list[Json] | None:

@@ -171,13 +171,24 @@ def certificates(step: StepView) -> Raw:
         title = (f"\\emph{{{escape(goal.goal.label)}: {goal.verdict.status}}}. "
                  if several else "")
         for given, rows in evidence_blocks(goal.evidence, goal.pieces, notation):
-            blocks.append(title + ", \\quad ".join(f"${row.replace('&', '')}$"
-                                                   for row in given))
+            blocks.append(_given(title, [row.replace('&', '') for row in given]))
             title = ""
             if rows:
                 blocks.append("\\begin{align*}\n" + " \\\\\n".join(rows)
                               + "\n\\end{align*}")
     return Raw("\n".join(blocks))
+
+
+def _given(title: str, rows: Sequence[str]) -> str:
+    """A judgement's hypotheses and claim in running text, by label. A sum's conditions stack
+    under its Σ, a box TeX cannot break: such a formula is scaled down to (nearly) the line's
+    width when wider (`max width` never enlarges), and the paragraph is set ragged right so
+    that it starts on a line of its own rather than overflow the one before."""
+    if not any(r"\sum" in row for row in rows):
+        return title + ", \\quad ".join(f"${row}$" for row in rows)
+    boxed = [rf"\adjustbox{{max width=0.95\linewidth}}{{${row}$}}" if r"\sum" in row
+             else f"${row}$" for row in rows]
+    return "{\\raggedright " + title + ", \\quad ".join(boxed) + "\\par}"
 
 
 def graph(proof: ProofView) -> Raw:

@@ -26,8 +26,9 @@ from proofs.language.expressions import Relation
 from proofs.language.terms import gram_pair
 from proofs.library import PROOFS, load_builtin
 from proofs.step import Induction, Proof, Step
-from verify.kernel import Certificate, Counterexample, Fact, Judgement
+from verify.kernel import Certificate, Counterexample, Fact, Judgement, KernelError, atoms
 from verify.kernel.algebra import holds
+from verify.kernel.certificates import Point
 from verify.proof_checker import GoalReport, StepReport, check_step, refutes_nothing
 from verify.render.certificates import TEXT, Identity, Text, assignments, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
@@ -167,17 +168,19 @@ def contradiction(report: GoalReport, notation: Text = TEXT, claim: str | None =
 
 
 def _values(cex: Counterexample, symbols: Iterable[sympy.Symbol]) -> dict[sympy.Symbol, Fraction]:
-    """Each scalar and Gram symbol's exact value at the counterexample."""
+    """Each symbol's exact value at the counterexample, as the kernel evaluates it (a Gram
+    symbol from the vectors, a sum over its concrete set); a symbol it cannot value there
+    (a name the point does not give) is left out."""
+    try:
+        point = Point(cex)
+    except KernelError:
+        return {}
     out: dict[sympy.Symbol, Fraction] = {}
     for symbol in symbols:
-        pair = gram_pair(symbol)
-        if pair is None:
-            if symbol.name in cex.scalars:
-                out[symbol] = Fraction(cex.scalars[symbol.name])
-        elif pair[0] in cex.vectors and pair[1] in cex.vectors:
-            a, b = cex.vectors[pair[0]], cex.vectors[pair[1]]
-            out[symbol] = sum((Fraction(x) * Fraction(y) for x, y in zip(a, b, strict=True)),
-                              Fraction(0))
+        try:
+            out[symbol] = point.value(symbol)
+        except KernelError:
+            continue
     return out
 
 
@@ -270,7 +273,7 @@ def refuting(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
     for relation in relations:
         symbols |= relation.lhs.free_symbols | relation.rhs.free_symbols
     values = _values(cex, symbols)
-    used = {name for s in symbols for name in (gram_pair(s) or (s.name,))}
+    used = set().union(*(atoms.names_of(s) for s in symbols))
     grams = sorted((s for s in values if gram_pair(s) is not None), key=lambda s: s.name)
     return Refuting(
         {n: v for n, v in cex.scalars.items() if n in used},
@@ -295,6 +298,9 @@ def counterexample_lines(report: GoalReport, cex: Counterexample, notation: Text
     if found.vectors:
         lines.append("    " + ", ".join(assignments({}, found.vectors,  # type: ignore[arg-type]
                                                     show=notation.name)))
+    if cex.families:
+        lines.append("    " + ", ".join(assignments({}, {}, show=notation.name,
+                                                    families=cex.families)))
     if found.grams:
         lines.append("    so " + ", ".join(f"{g} = {number(v)}" for g, v in found.grams))
     if found.claim is None or found.hypotheses is None:  # a side condition's obligation

@@ -29,8 +29,7 @@ import sympy
 from sympy.polys.rings import PolyElement
 
 from perceptron.numbers import to_float
-from proofs.language.terms import gram_pair
-from verify.kernel import Counterexample, Judgement
+from verify.kernel import Counterexample, Judgement, gram_pair
 from verify.kernel.algebra import holds
 from verify.search.polynomials import Context, PerElement, fraction, symbols_of
 from verify.search.rationalize import nearby

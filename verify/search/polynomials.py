@@ -17,8 +17,8 @@ import sympy
 from sympy import QQ
 from sympy.polys.rings import PolyElement, PolyRing, ring
 
-from proofs.language.terms import Vec, gram, gram_pair
-from verify.kernel import GramMinor, Judgement, NormSquare, Product, Sos, Square
+from proofs.language.terms import Vec, gram
+from verify.kernel import GramMinor, Judgement, NormSquare, Product, Sos, Square, gram_pair
 from verify.search.work import DEFAULT_BUDGET, Work
 
 Hint = sympy.Expr | Vec

@@ -3,7 +3,8 @@
 Untrusted layer: what is read here only *proposes* evidence; the kernel checks it. Read
 exactly and without eval: numbers are `"p/q"` strings read by `Fraction`, polynomials are
 proof-file syntax (`dot(a, b)` for a Gram symbol) walked as a Python AST against a whitelist
-(`+ - * /`, `**` by a small literal exponent, integer literals, names, `dot` of two names),
+(`+ - * /`, `**` by a small literal exponent, integer literals, names, `dot` of two names,
+`atom("name")` for a sum or a family member, by the name the kernel gives it),
 and every value is rebuilt in the exact types the search makes (`Vec` for vectors), so that
 rendering what was read gives back the very text that was stored.
 """
@@ -92,6 +93,10 @@ def _walk(node: ast.expr, text: str) -> sympy.Expr:
             and all(isinstance(a, ast.Name) for a in node.args)):
         first, second = (a.id for a in node.args)  # type: ignore[attr-defined]
         return gram(first, second)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "atom" and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is str):
+        return sympy.Symbol(node.args[0].value)  # a sum or a family member: the kernel reads it
     raise StoreFormatError(f"{text[:80]!r}: {type(node).__name__} is not allowed")
 
 
@@ -99,7 +104,9 @@ def vector(text: object, vectors: frozenset[str]) -> Vec:
     """A linear combination of the vector names `vectors`, coefficients polynomials in the
     other names (what `verify.render.json.vector` wrote)."""
     expr = sympy.expand(polynomial(text))
-    names = [scalar(n) for n in sorted(vectors)]
+    members = {s.name for s in expr.free_symbols  # a member of a family of vectors: `x[j]`
+               if s.name.partition("[")[0] in vectors and s.name.endswith("]")}
+    names = [scalar(n) for n in sorted(vectors | members)]
     coefficients: dict[str, sympy.Expr] = {}
     for symbol in names:
         coefficients[symbol.name] = expr.coeff(symbol)

@@ -69,6 +69,15 @@ class Format(ABC):
         return self.row([self.op(sign), operand])
 
     @abstractmethod
+    def member(self, family: str, index: str) -> str:
+        """`y[i]`, a member of a family: y with the subscript i."""
+
+    @abstractmethod
+    def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
+        """`sum(j in lo..hi, body)` (Σ from j = lo to hi), or with `hi` None, `sum(j in M,
+        body)` (Σ over j in the set `lo`)."""
+
+    @abstractmethod
     def natural(self, name: str) -> str:
         """`name ∈ ℕ`, a printed name declared natural."""
 
@@ -113,6 +122,14 @@ class Latex(Format):
         if function == "sqrt":
             return rf"\sqrt{{{args[0]}}}"
         return rf"\operatorname{{{function}}}\left({', '.join(args)}\right)"
+
+    def member(self, family: str, index: str) -> str:
+        return f"{{{family}}}_{{{index}}}"
+
+    def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
+        if hi is None:
+            return rf"\sum_{{{index} \in {lo}}} {body}"
+        return rf"\sum_{{{index}={lo}}}^{{{hi}}} {body}"
 
     def natural(self, name: str) -> str:
         return rf"{name} \in \mathbb{{N}}"
@@ -165,6 +182,17 @@ class MathML(Format):
         inner = "<mo>,</mo>".join(args)
         return f"<mrow><mi>{function}</mi><mo>(</mo>{inner}<mo>)</mo></mrow>"
 
+    def member(self, family: str, index: str) -> str:
+        return f"<msub>{family}<mrow>{index}</mrow></msub>"
+
+    def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
+        sigma = "<mo>&#x2211;</mo>"
+        if hi is None:
+            return (f"<mrow><munder>{sigma}<mrow>{index}<mo>&#x2208;</mo>{lo}</mrow></munder>"
+                    f"{body}</mrow>")
+        return (f"<mrow><munderover>{sigma}<mrow>{index}<mo>=</mo>{lo}</mrow>"
+                f"<mrow>{hi}</mrow></munderover>{body}</mrow>")
+
     def natural(self, name: str) -> str:
         return f'<mrow>{name}<mo>&#x2208;</mo><mi mathvariant="normal">&#x2115;</mi></mrow>'
 
@@ -212,6 +240,12 @@ class Text(Format):
         if function == "sqrt":
             return f"√({args[0]})"
         return f"{function}({', '.join(args)})"
+
+    def member(self, family: str, index: str) -> str:
+        return f"{family}[{index}]"
+
+    def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
+        return f"Σ_{{{index} ∈ {lo if hi is None else f'{lo}..{hi}'}}} {body}"
 
     def natural(self, name: str) -> str:
         return f"{name} ∈ ℕ"
@@ -276,6 +310,17 @@ class Printer:
             return fmt.unary(sign, self._at_least(node.operand, MUL)), NEG
         if isinstance(node, ast.BinOp):
             return self._binary(node)
+        if isinstance(node, ast.Subscript):
+            return fmt.member(self._node(node.value)[0], self._node(node.slice)[0]), ATOM
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "sum" and len(node.args) == 2
+                and isinstance(node.args[0], ast.Compare)):
+            where = node.args[0].comparators[0]
+            ranged = isinstance(where, ast.BinOp) and isinstance(where.op, ast.RShift)
+            lo = self._node(where.left if ranged else where)[0]  # type: ignore[attr-defined]
+            hi = self._node(where.right)[0] if ranged else None  # type: ignore[attr-defined]
+            return fmt.total(self._node(node.args[0].left)[0], lo, hi,
+                             self._at_least(node.args[1], MUL)), MUL
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             args = [self._node(a)[0] for a in node.args]
             return fmt.call(node.func.id, args), ATOM
@@ -301,7 +346,9 @@ class Printer:
 
 
 def _parse(text: str) -> ast.Expression:
-    return ast.parse(" ".join(text.split()), mode="eval")
+    """The syntax tree of the text as written (`lo..hi` read as `>>`, as the language reads
+    it: `proofs.language.expressions.source_tree`)."""
+    return ast.parse(" ".join(text.split()).replace("..", ">>"), mode="eval")
 
 
 def lines(chunks: Sequence[str], widths: Sequence[int], budget: int) -> list[list[str]]:

@@ -222,9 +222,12 @@ def test_no_html_formula_is_wider_than_the_column(audit: Audit, tmp_path: Path):
 
 
 def test_the_text_audit_shows_a_counterexample_with_its_values(audit: Audit):
-    """Issue 29.5: not "counterexample (dimension-1 screen)" alone, and only the step's names."""
+    """Issue 29.5: not "counterexample (dimension-1 screen)" alone, and only the step's names
+    (a family's members by their index: the step reads the label y[j], issue 31)."""
     from verify.audit.report import to_text
 
     text = to_text(_only(audit, "chan-batch")).splitlines()
     at = text.index(next(line for line in text if "chan-batch/misclassified-strict:" in line))
-    assert text[at + 2].strip() in ("counterexample: g = 0, y = 1", "counterexample: y = 1, g = 0")
+    assert text[at + 2].strip() in (
+        f"counterexample: {first}, {second}, y[0] = 1, every other member 0"
+        for first, second in (("g = 0", "j = 0"), ("j = 0", "g = 0")))

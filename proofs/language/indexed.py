@@ -1,0 +1,89 @@
+"""Families and finite sums as the parser builds them: symbols whose names the kernel reads.
+
+`y[j]` (a member of a declared family, `indexed = ["y"]`), `<w,x[j]>` (a Gram symbol of a
+member of a family of vectors) and `sum(i in LO..HI where nonneg(P), pos(Q), zero(E): BODY)`
+are SymPy Symbols whose names are texts in the grammar of `verify.kernel.atoms`, which reads
+them back and rewrites each sum in its canonical form (linearity, its own name for the
+index). Here a text only has to mean what the user wrote: the parser prints every sum's index
+as a fresh name (`_i1`, `_i2`, ... never a declared one), so nothing in a body is captured
+whatever the user called the index. The two spellings of the grammar (this printer, the
+kernel's reader) must agree: the kernel's tests build their sums with its own constructors,
+and tests/test_proofs reads proof files with sums through the kernel.
+
+`names_in` is the language's reading of a symbol's names (a Gram symbol names its vectors, a
+member its family and the names of its index, a sum everything it mentions but its index),
+for the checks of declared names before the kernel sees a step.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import sympy
+
+from proofs.language.terms import gram_pair
+
+_FREE: dict[str, frozenset[str]] = {}  # name of each member and sum built -> the names in it
+KINDS = {">=": "nonneg", ">": "pos", "==": "zero"}
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class NotPolynomial(ValueError):
+    """An index, bound, filter or body that divides by something not constant."""
+
+
+def text(e: sympy.Expr) -> str:
+    """`e`, a polynomial over QQ, in the kernel's grammar: expanded, `c*a*b**2` terms."""
+    e = sympy.expand(e)
+    symbols = sorted(e.free_symbols, key=lambda s: s.name) or [sympy.Symbol("_")]
+    try:
+        poly = sympy.Poly(e, *symbols, domain="QQ")
+    except sympy.polys.polyerrors.PolynomialError:
+        raise NotPolynomial(f"{e} is not a polynomial") from None
+    terms = sorted(("*".join(s.name if k == 1 else f"{s.name}**{k}"
+                             for s, k in zip(symbols, monomial, strict=True) if k),
+                    Fraction(int(c.numerator), int(c.denominator)))
+                   for monomial, c in poly.terms())  # by monomial, as the kernel orders them
+    out = ""
+    for factors, value in terms:
+        body = factors if abs(value) == 1 and factors else (
+            f"{abs(value)}*{factors}" if factors else str(abs(value)))
+        out += (" - " if out else "-") + body if value < 0 else (" + " if out else "") + body
+    return out or "0"
+
+
+def member(family: str, index: sympy.Expr) -> str:
+    """The name of `family[index]` (a scalar symbol, or a vector name inside a Gram symbol)."""
+    name = f"{family}[{text(index)}]"
+    _FREE[name] = frozenset({family} | names_in(index))
+    return name
+
+
+def finite_sum(index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
+               filters: list[tuple[sympy.Expr, str]], body: sympy.Expr) -> sympy.Symbol:
+    """The sum of `body` over the integers `index` in lo..hi where every filter holds."""
+    where = ", ".join(f"{KINDS[kind]}({text(p)})" for p, kind in filters)
+    name = (f"sum({index.name} in {text(lo)}..{text(hi)}{' where ' * bool(where)}{where}: "
+            f"{text(body)})")
+    inside = set().union(names_in(body), *(names_in(p) for p, _ in filters))
+    _FREE[name] = frozenset(names_in(lo) | names_in(hi) | (inside - {index.name}))
+    return sympy.Symbol(name)
+
+
+def names_in(expr: sympy.Expr) -> set[str]:
+    """Every name `expr` mentions (see the module docstring)."""
+    return set().union(*(symbol_names(s) for s in expr.free_symbols))
+
+
+def symbol_names(symbol: sympy.Symbol) -> frozenset[str]:
+    """The names one symbol mentions: itself, a Gram symbol's vectors, or what a member or a
+    sum the parser built mentions (a Gram symbol of members too)."""
+    if symbol.name in _FREE:
+        return _FREE[symbol.name]
+    if pair := gram_pair(symbol):
+        return frozenset(pair)
+    if symbol.name.startswith("<") and symbol.name.endswith(">"):
+        a, _, b = symbol.name[1:-1].partition(",")
+        return frozenset(_FREE.get(a, {a}) | _FREE.get(b, {b}))
+    return frozenset({symbol.name})

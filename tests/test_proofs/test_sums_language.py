@@ -1,0 +1,171 @@
+"""Finite sums in the proof language (issue 31.1): `indexed` families, `[sets]`, `sum(j in
+lo..hi, body)` and `sum(j in M, body)`, vector sums inside dot/norm2, the term-wise `uses`.
+
+What the parser builds is read by the kernel (`verify.kernel.atoms.canonical`), so each test
+compares the kernel's reading of a text with the sum the kernel's own constructors make:
+the two spellings of the grammar agree, and no index is captured."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from proofs.errors import ProofFileError
+from proofs.instances import substituted
+from proofs.language.expressions import (
+    ExpressionError,
+    IndexSet,
+    parse_relation,
+    parse_scalar,
+    parse_vector,
+)
+from proofs.proof_file import parse_proof
+from proofs.step import declare
+from verify.kernel import atoms
+from verify.kernel.atoms import family, finite_sum, gram, vector_name
+
+j, k, n, a, N = (sympy.Symbol(s) for s in ("j", "k", "n", "a", "N"))
+ONE = sympy.Integer(1)
+NAMES = declare(["w", "x", "th"], ["n", "N", "a", "y", "j", "k"], ["x", "y"],
+                {"M": IndexSet("j", "1", "N", ("y[j]*dot(th, x[j]) <= 0",))})
+
+
+def read(text: str) -> sympy.Expr:
+    """The kernel's reading of a scalar expression of the language."""
+    return atoms.canonical(parse_scalar(text, NAMES))
+
+
+def y(i: object) -> sympy.Symbol:
+    return family("y", sympy.sympify(i))
+
+
+def x(i: object) -> str:
+    return vector_name("x", sympy.sympify(i))
+
+
+def total(lo: object, hi: object, body: sympy.Expr, where: tuple = (), index: sympy.Symbol = j
+          ) -> sympy.Expr:
+    return finite_sum(index, sympy.sympify(lo), sympy.sympify(hi), list(where), body)
+
+
+def test_a_sum_over_a_range_is_the_kernels_sum() -> None:
+    assert read("sum(j in 1..n, a*y[j] + 2)") == total(1, n, a * y(j) + 2)
+    assert read("sum(i in 1..n+1, y[i])") == total(1, n + 1, y(j))  # `..` looser than `+`
+    assert read("sum(j in 2*n..3*n - 1, y[j])") == total(2 * n, 3 * n - 1, y(j))
+
+
+def test_the_index_of_a_sum_is_bound_and_never_captures() -> None:
+    """j is a declared scalar too: inside the sum j is the index, outside it is j."""
+    assert read("j*sum(j in 1..n, y[j])") == j * total(1, n, y(j))
+    assert read("sum(j in 1..n, y[j]*y[k])") == y(k) * total(1, n, y(j))
+    assert read("sum(j in 1..n, sum(j in 1..n, y[j]))") == total(1, n, ONE) * total(1, n, y(j))
+    assert read("sum(i in 1..n, sum(j in 1..n, y[i]*y[j] + y[i + j]))") == (
+        total(1, n, y(j)) ** 2 + total(1, n, total(1, n, y(j + k), index=k)))
+
+
+def test_a_vector_sum_is_read_by_bilinearity_inside_dot_and_norm2() -> None:
+    """<sum_j y_j x_j, x_j> with j free outside: the sum's index is fresh, j stays j."""
+    assert read("dot(sum(i in 1..n, y[i]*x[i]), w)") == total(1, n, y(j) * gram(x(j), "w"))
+    assert read("dot(sum(i in 1..n, x[i]), x[j])") == total(1, n, gram(x(k), x(j)), index=k)
+    assert read("norm2(sum(i in 1..n, y[i]*x[i]))") == total(
+        1, n, total(1, n, y(j) * y(k) * gram(x(j), x(k)), index=k))
+    assert read("norm2(w + sum(i in 1..n, x[i]))") == (
+        gram("w", "w") + 2 * total(1, n, gram("w", x(j)))
+        + total(1, n, total(1, n, gram(x(j), x(k)), index=k)))
+
+
+def test_a_declared_set_brings_its_filters_with_its_index_renamed() -> None:
+    where = ((-y(j) * gram("th", x(j)), ">="),)
+    assert read("sum(i in M, y[i])") == total(1, N, y(j), where)
+    assert read("dot(th, sum(i in M, y[i]*x[i]))") == total(1, N, y(j) * gram("th", x(j)),
+                                                            where)
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("y >= 0", "is a family"),
+    ("w[1] >= 0", "only a family declared"),
+    ("y[1/n] >= 0", "polynomial"),
+    ("sum(j in 1..n, 1/y[j]) >= 0", "no division inside a sum"),
+    ("sum(j in 1..n) >= 0", "a sum is written"),
+    ("sum(j in Q, y[j]) >= 0", "declared set"),
+    ("sum(j, 1..n, y[j]) >= 0", "a sum is written"),
+    ("sum(j in 1..n, x[j]) >= 0", "a vector is used outside"),
+    ("n >> 1 >= 0", "'>>' is not an operator"),
+    ("1..n >= 0", "a range lo..hi stands only in sum"),
+    ("sum(j in 1..n/2, y[j]) >= 0", "integer coefficients"),
+    ("sum(i in 1..n, sum(j in 1..i, y[j])) >= 0", "enclosing index"),
+])
+def test_what_the_language_refuses(text: str, why: str) -> None:
+    with pytest.raises(ExpressionError, match=why):
+        parse_relation(text, NAMES)
+
+
+def test_a_vector_sum_is_no_vector_of_its_own() -> None:
+    with pytest.raises(ExpressionError, match="only inside dot"):
+        parse_vector("sum(j in 1..n, x[j])", NAMES)
+    assert parse_vector("w + x[n + 1]", NAMES) == parse_vector("x[1 + n] + w", NAMES)
+
+
+@pytest.mark.parametrize(("sets", "why"), [
+    ({"M": IndexSet("j", "1", "j", ())}, "its own index"),
+    ({"M": IndexSet("y", "1", "N", ())}, "no family"),
+    ({"n": IndexSet("j", "1", "N", ())}, "new identifier"),
+    ({"M": IndexSet("j", "1", "N", ("y[j] <= q",))}, "undeclared"),
+])
+def test_a_declared_set_is_checked_where_it_is_declared(sets: dict, why: str) -> None:
+    with pytest.raises(ProofFileError, match=why):
+        declare(["x"], ["n", "N", "y"], ["y"], sets)
+    with pytest.raises(ProofFileError, match="not a declared"):
+        declare(["x"], ["n"], ["q"])
+
+
+def test_a_copys_substitution_leaves_a_bound_index_alone() -> None:
+    """The copy of an instance rewrites names in the text: never the index of a sum."""
+    assert substituted("sum(j in 1..n, a*y[j]) >= j", {"j": "k", "a": "y[j]"}, NAMES) == (
+        "sum(j in 1..n, y[j] * y[j]) >= k")
+    assert substituted("sum(j in 1..n+1, y[j]) >= 0", {"n": "k"}, NAMES) == (
+        "sum(j in 1..k + 1, y[j]) >= 0")
+
+
+FILE = b'''
+title = "sums"
+vectors = ["w", "x", "th"]
+scalars = ["n", "N", "y", "j"]
+naturals = ["n", "N"]
+indexed = ["x", "y"]
+
+[sets]
+M = { index = "j", range = "1..N", where = ["y[j]*dot(th, x[j]) <= 0"] }
+
+[[step]]
+id = "member"
+given = ["j >= 1", "j <= N", "y[j]*dot(th, x[j]) <= 0"]
+claim = "y[j]*dot(th, x[j]) <= 0"
+
+[[step]]
+id = "summed"
+claim = "dot(th, sum(j in M, y[j]*x[j])) <= 0"
+uses = [{ step = "member", sum = "j in M" }]
+'''
+
+
+def test_a_proof_file_declares_families_and_sets_and_sums_a_step() -> None:
+    proof = parse_proof(FILE, "sums.toml")
+    assert proof.indexed == ("x", "y") and set(proof.sets) == {"M"}
+    assert proof.steps[1].uses[0].over == "j in M"
+    assert str(proof.steps[1].uses[0]) == "member summed over j in M"
+
+
+@pytest.mark.parametrize(("edit", "why"), [
+    ((b'sum = "j in M"', b'sum = "q in M"'), "must be `j in M`"),
+    ((b'sum = "j in M"', b'sum = "j in M", with = { n = "N" }'), "no `with`"),
+    ((b'sum = "j in M"', b'sum = "j in 1..N/2"'), "integer coefficients"),
+    ((b'sum = "j in M"', b'sum = "j in 1..y[1]"'), "no family"),
+    ((b'range = "1..N"', b'range = "1 to N"'), "lo..hi"),
+    ((b'index = "j", ', b''), "missing 'index'"),
+    ((b'where = ["', b'whence = ["'), "unknown key 'whence'"),
+])
+def test_a_proof_file_with_a_broken_sum_is_refused_naming_it(edit: tuple[bytes, bytes],
+                                                             why: str) -> None:
+    with pytest.raises(ProofFileError, match=why):
+        parse_proof(FILE.replace(*edit), "sums.toml")

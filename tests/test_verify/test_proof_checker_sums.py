@@ -1,0 +1,222 @@
+"""Steps with finite sums through the checker (issue 31.1): the sum rules the untrusted
+search proposes (`verify.search.sums.rules`), the term-wise use, refutations on concrete sets
+(`verify.search.sums.worlds`), the relevance filter reading inside sums, and what each
+output prints. Every verdict is the kernel's."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from proofs.errors import ProofFileError
+from proofs.proof_file import parse_proof
+from verify import kernel
+from verify.kernel import Counterexample, Fact, Judgement, atoms
+from verify.kernel.atoms import family, finite_sum
+from verify.proof_checker import check_proof, sequent
+from verify.relevance import parts
+from verify.render.json import counterexample
+from verify.search.sums import rules
+from verify.search.work import BUDGETS
+
+HEAD = b'''
+title = "sums"
+vectors = ["w", "x", "th"]
+scalars = ["n", "N", "t", "s", "y", "z", "j", "l", "a"]
+naturals = ["n", "N", "t"]
+indexed = ["x", "y", "z"]
+
+[sets]
+M = { index = "j", range = "1..N", where = ["y[j]**2 == 1", "y[j]*dot(th, x[j]) <= 0"] }
+'''
+
+
+def check(steps: bytes) -> dict[str, object]:
+    proof = parse_proof(HEAD + steps, "sums.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    return {s.step.id: s for s in report.steps}
+
+
+def status(steps: bytes) -> dict[str, str]:
+    return {k: v.status for k, v in check(steps).items()}  # type: ignore[attr-defined]
+
+
+def test_the_recursion_and_an_induction_over_a_partial_sum_are_proved() -> None:
+    found = check(b'''
+[[step]]
+id = "recursion"
+claim = "sum(j in 1..n+1, y[j]) == sum(j in 1..n, y[j]) + y[n+1]"
+
+[[step]]
+id = "partial-sum"
+claim = "s == sum(i in 1..t, y[i])"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + y[t+1]" }
+constants = ["y"]
+''')
+    assert {k: v.status for k, v in found.items()} == {"recursion": "proved",  # type: ignore[attr-defined]
+                                                       "partial-sum": "proved"}
+    labels = [g.goal.label for g in found["partial-sum"].goals]  # type: ignore[attr-defined]
+    assert labels == ["base", "base: sum rule empty: 0 >= 0", "step",
+                      "step: sum rule last: t >= 0"]
+
+
+ITERATE = b'''
+[[step]]
+id = "iterate-is-sum"
+claim = "norm2(w - sum(i in 1..t, y[i]*x[i])) == 0"
+[step.induction]
+variable = "t"
+base = { w = "0*th" }
+step = { w = "w + y[t+1]*x[t+1]" }
+constants = ["x", "y"]
+'''
+
+
+def test_the_iterate_is_the_sum_of_its_updates_a_double_sum_by_induction() -> None:
+    """||w_t - sum_i y_i x_i||^2 == 0: the square of a sum is a double sum, whose last row
+    and column are peeled inside its body (`last` within the outer sum)."""
+    assert check(ITERATE)["iterate-is-sum"].status == "proved"  # type: ignore[attr-defined]
+    proof = parse_proof(HEAD + ITERATE, "s.toml")
+    seq = sequent(proof, proof.steps[0], [])
+    assert any(r.within for r in seq.sums)
+    assert rules.propose(replace(seq, sums=())) == seq.sums  # deterministic
+
+
+def test_a_filtered_recursion_is_proved_case_by_case() -> None:
+    """Over {j : z[j] > 0}: in the case z[n+1] > 0 the last member counts (`last`), in the
+    cases z[n+1] == 0 and < 0 it does not (`skip`); each condition proved under its case."""
+    found = check(b'''
+[sets.P1]
+index = "j"
+range = "1..n+1"
+where = ["z[j] > 0"]
+
+[sets.P0]
+index = "j"
+range = "1..n"
+where = ["z[j] > 0"]
+
+[[step]]
+id = "grows"
+claim = "sum(j in P1, y[j]**2) >= sum(j in P0, y[j]**2)"
+split = { on = "z[n+1]" }
+''')["grows"]
+    assert found.status == "proved"  # type: ignore[attr-defined]
+    rules_used = {g.goal.label.split(": ")[1] for g in found.goals  # type: ignore[attr-defined]
+                  if "sum rule" in g.goal.label}
+    assert rules_used == {"sum rule last", "sum rule skip"}
+
+
+def test_term_wise_a_theorem_about_one_member_summed_over_a_set() -> None:
+    found = status(b'''
+[[step]]
+id = "member"
+given = ["j >= 1", "j <= N", "y[j]**2 == 1", "y[j]*dot(th, x[j]) <= 0"]
+claim = "y[j]*dot(th, x[j]) <= 0"
+
+[[step]]
+id = "mistake-sum"
+claim = "dot(th, sum(j in M, y[j]*x[j])) <= 0"
+uses = [{ step = "member", sum = "j in M" }]
+''')
+    assert found == {"member": "proved", "mistake-sum": "proved"}
+
+
+def test_a_term_wise_premise_that_says_more_than_membership_is_refused() -> None:
+    with pytest.raises(ProofFileError, match="no membership fact"):
+        check(b'''
+[[step]]
+id = "member"
+given = ["j >= 1", "j <= N", "y[j] >= 0"]
+claim = "y[j] >= 0"
+
+[[step]]
+id = "all-nonnegative"
+claim = "sum(j in 1..N, y[j]) >= 0"
+uses = [{ step = "member", sum = "j in 1..N" }]
+''')
+
+
+def test_a_use_summed_over_two_sets_derives_cauchy_schwarz_and_not_more() -> None:
+    """`sum = ["l in M", "j in M"]` (the first innermost): ||y_j x_j - y_l x_l||^2 >= 0
+    summed over M x M, with y_j^2 = 1 on M, gives ||sum y_j x_j||^2 <= |M| sum ||x_j||^2
+    (chan-batch's correction); the same uses never give the appendix's bound without the
+    count |M|, which is refuted on a concrete set."""
+    uses = (b'uses = [{ step = "pair", sum = ["l in M", "j in M"] }, '
+            b'{ step = "label", sum = "j in M" }]\n')
+    found = status(b'''
+[[step]]
+id = "pair"
+claim = "norm2(y[j]*x[j] - y[l]*x[l]) >= 0"
+hints = ["y[j]*x[j] - y[l]*x[l]"]
+
+[[step]]
+id = "label"
+given = ["j >= 1", "j <= N", "y[j]**2 == 1", "y[j]*dot(th, x[j]) <= 0"]
+claim = "y[j]**2*norm2(x[j]) == norm2(x[j])"
+
+[[step]]
+id = "cauchy-schwarz"
+claim = "norm2(sum(j in M, y[j]*x[j])) <= sum(j in M, 1)*sum(j in M, norm2(x[j]))"
+''' + uses + b'''
+[[step]]
+id = "without-the-count"
+claim = "norm2(sum(j in M, y[j]*x[j])) <= sum(j in M, norm2(x[j]))"
+''' + uses)
+    assert found == {"pair": "proved", "label": "proved", "cauchy-schwarz": "proved",
+                     "without-the-count": "refuted"}
+
+
+def test_false_statements_are_refuted_on_concrete_sets_the_kernel_evaluates() -> None:
+    """The appendix's ||sum y_j x_j||^2 == sum ||x_j||^2 over M (labels +-1), and the
+    recursion from 1 without its condition."""
+    found = check(b'''
+[[step]]
+id = "appendix"
+claim = "norm2(sum(j in M, y[j]*x[j])) == sum(j in M, norm2(x[j]))"
+
+[[step]]
+id = "recursion-from-one"
+claim = "sum(j in 1..n, y[j]) == sum(j in 1..n-1, y[j]) + y[n]"
+''')
+    appendix, recursion = found["appendix"], found["recursion-from-one"]
+    assert appendix.status == recursion.status == "refuted"  # type: ignore[attr-defined]
+    cex = appendix.counterexample  # type: ignore[attr-defined]
+    assert cex.scalars["N"] == 2 and {abs(v) for v in cex.families["y"].values()} == {1}
+    assert counterexample(recursion.counterexample)["families"] == {  # type: ignore[attr-defined]
+        "y": {"0": "1"}}
+
+
+def test_the_relevance_filter_reads_the_names_inside_a_sum() -> None:
+    """`n >= 1` is linked to a claim about sum(j in 1..n, y[j]) through n, inside the sum."""
+    n = sympy.Symbol("n")
+    inside = finite_sum(sympy.Symbol("j"), sympy.Integer(1), n, [],
+                        family("y", sympy.Symbol("j")))
+    judgement = Judgement((Fact(n - 1, ">="), Fact(sympy.Symbol("q"), ">=")),
+                          Fact(inside, ">="), (), ("n", "q", "y"))
+    assert [p.kept for p in parts(judgement)] == [(0,)]
+    assert atoms.named(inside) == {("scalar", "n"), ("family", "y")}
+
+
+def test_the_proposals_only_offer_rules_whose_conditions_are_evident() -> None:
+    """The recursion from 1 at n (condition n - 1 >= 0, not evident for natural n) gets no
+    `last`; from 0 (condition n >= 0) it does."""
+    proof = parse_proof(HEAD + b'''
+[[step]]
+id = "from-one"
+claim = "sum(j in 1..n, y[j]) == sum(j in 1..n-1, y[j]) + y[n]"
+
+[[step]]
+id = "from-zero"
+claim = "sum(j in 0..n, y[j]) == sum(j in 0..n-1, y[j]) + y[n]"
+''', "s.toml")
+    assert sequent(proof, proof.steps[0], []).sums == ()
+    assert [r.rule for r in sequent(proof, proof.steps[1], []).sums] == ["last"]
+    cex = Counterexample({"n": Fraction(0)}, {}, {"y": {Fraction(0): Fraction(1)}})
+    kernel.refute(sequent(proof, proof.steps[0], []), "main", cex)

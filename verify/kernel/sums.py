@@ -1,0 +1,129 @@
+"""The sum rules: identities between finite sums, stated and checked by the kernel.
+
+Each is an axiom schema valid for EVERY finite set, the empty one included, wherever its
+conditions hold (docs/proof-files.md says the same for users). For S = sum(j in lo..hi where
+F, body) (`atoms`: lo, hi integers, F the filters, j bound):
+
+- `empty`: S == 0 when lo - hi - 1 >= 0 (hi < lo: no integer between them).
+- `last`: S == sum(j in lo..hi - 1 where F, body) + body(hi) when hi - lo >= 0 and every
+  filter holds at hi: lo..hi is lo..hi - 1 and hi, and hi is a member.
+- `skip` (at = k): S == sum(j in lo..hi - 1 where F, body) when hi - lo >= 0 and filter k
+  fails at hi (`p >= 0` fails as -p > 0, `p > 0` as -p >= 0, `p == 0` as p > 0, or with
+  at = -k - 1 as -p > 0): hi is no member.
+- `split` (at = m): S == sum over lo..m + sum over m + 1..hi when m - lo + 1 >= 0 and
+  hi - m >= 0 (m between lo - 1 and hi: the two ranges partition lo..hi).
+- `shift` (at = c): S == sum(j in lo + c..hi + c where F(j - c), body(j - c)), always
+  (j -> j + c is a bijection of the integers).
+- `count`: sum(j in lo..hi, 1) == hi - lo + 1 when hi - lo + 1 >= 0.
+
+Linearity and alpha-equivalence are in the sums' canonical form itself (`atoms.finite_sum`),
+and the inner product of vector sums is expanded by bilinearity where a statement is read
+(`<sum v_j, w> = sum <v_j, w>`), so neither is a rule here. A rule may rewrite a sum inside
+the body or filters of others (`within`, innermost first): if B == E wherever conditions C
+hold, and C mentions no index, then for every member of an enclosing sum A, B == E there, so
+A == A with B replaced by E. Bounds and split points must be integers: `rules` requires the
+names they mention to be naturals, in the statement and in every fact made here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import sympy
+
+from verify.kernel import algebra, atoms
+from verify.kernel.algebra import Fact, KernelError, Rel
+
+__all__ = ["RULES", "SumRule"]
+RULES = ("empty", "last", "skip", "split", "shift", "count")
+ZERO = sympy.Integer(0)
+
+
+@dataclass(frozen=True)
+class SumRule:
+    """One identity of a step's sums: `rule` (one of RULES) of the sum `target`, with its
+    argument `at` (a split point, a shift, a filter's number), rewritten inside the sums
+    `within` (innermost first) when the target is inside their bodies; for the obligation
+    labelled `label` only ("": every one that mentions the sum)."""
+    rule: str
+    target: sympy.Expr
+    at: sympy.Expr = ZERO
+    within: tuple[sympy.Expr, ...] = ()
+    label: str = ""
+
+
+def frozen(rule: object) -> SumRule:
+    """`rule` rebuilt from exact, validated values (read once), and checked to be an
+    instance of its schema; KernelError otherwise."""
+    if type(rule) is not SumRule or type(rule.target) is not sympy.Symbol or type(
+            rule.target.name) is not str:
+        raise KernelError("a sum rule must be a SumRule of a sum")
+    out = SumRule(algebra.text(rule.rule, "a sum rule"), sympy.Symbol(rule.target.name),
+                  algebra.expr(rule.at, "a sum rule's argument"),
+                  tuple(algebra.expr(w, "a sum rule's enclosing sum")
+                        for w in algebra.items(rule.within, "a sum rule's enclosing sums")),
+                  algebra.text(rule.label, "a sum rule's obligation"))
+    identity(out)
+    return out
+
+
+def identity(rule: SumRule) -> tuple[Rel, tuple[Fact, ...]]:
+    """The fact a rule `frozen` made states (`lhs == rhs`, lhs a sum of the statement) and
+    its conditions: copies, as at every exit of a memo (a caller may change them in place)."""
+    rel, facts = _identity(rule.rule, rule.target, rule.at, rule.within)
+    return Rel(rel.lhs, rel.op, rel.rhs, rel.text), tuple(Fact(f.expr, f.kind) for f in facts)
+
+
+@lru_cache(maxsize=4096)
+def _identity(name: str, target: sympy.Symbol, at: sympy.Expr,
+              within: tuple[sympy.Expr, ...]) -> tuple[Rel, tuple[Fact, ...]]:
+    s = atoms.structure(target)
+    if not isinstance(s, atoms.Sum):
+        raise KernelError(f"a sum rule rewrites a sum, not {target}")
+    j, one = sympy.Symbol(f"#{s.bound}"), sympy.Integer(1)
+
+    def part(lo: sympy.Expr, hi: sympy.Expr) -> sympy.Expr:
+        return atoms.finite_sum(j, lo, hi, s.filters, s.body)
+
+    def at_(e: sympy.Expr, value: sympy.Expr) -> sympy.Expr:
+        return atoms.substitute(e, {j.name: value}, {})
+
+    conditions = [(s.hi - s.lo, ">=")]
+    if name == "empty":
+        rhs, conditions = sympy.Integer(0), [(s.lo - s.hi - 1, ">=")]
+    elif name == "last":
+        rhs = part(s.lo, s.hi - 1) + at_(s.body, s.hi)
+        conditions += [(at_(p, s.hi), kind) for p, kind in s.filters]
+    elif name == "skip":
+        if not (at.is_Integer and -len(s.filters) <= int(at) < len(s.filters)):
+            raise KernelError(f"skip: {target} has no filter {at}")
+        p, kind = s.filters[int(at) if at >= 0 else -int(at) - 1]
+        p = at_(p, s.hi)
+        rhs = part(s.lo, s.hi - 1)
+        conditions.append((p, ">") if kind == "==" and at >= 0 else (-p, ">" if kind != ">"
+                                                                     else ">="))
+    elif name == "split":
+        rhs, conditions = part(s.lo, at) + part(at + 1, s.hi), [(at - s.lo + 1, ">="),
+                                                                (s.hi - at, ">=")]
+    elif name == "shift":
+        moved = sympy.Symbol("#~0")  # no canonical name has it: a fresh index
+        rhs, conditions = atoms.finite_sum(moved, s.lo + at, s.hi + at, [
+            (at_(p, moved - at), kind) for p, kind in s.filters], at_(s.body, moved - at)), []
+    elif name == "count" and s.body == one and not s.filters:
+        rhs, conditions = s.hi - s.lo + 1, [(s.hi - s.lo + 1, ">=")]
+    else:
+        raise KernelError(f"no sum rule {name!r} for {target} (rules: {', '.join(RULES)})")
+    facts = tuple(Fact(sympy.expand(algebra.expr(c, f"a condition of {name}")), kind)
+                  for c, kind in conditions)  # refuses a bound index free in a condition
+    lhs = target
+    for outer in within:
+        o = atoms.structure(outer) if outer.is_Symbol else None
+        if not isinstance(o, atoms.Sum):
+            raise KernelError(f"{name}: {outer} is not a sum it can rewrite inside")
+        swap = {lhs: rhs}
+        rhs = atoms.finite_sum(sympy.Symbol(f"#{o.bound}"), o.lo, o.hi, [
+            (p.xreplace(swap), kind) for p, kind in o.filters], o.body.xreplace(swap))
+        lhs = outer
+    atoms.check(lhs, f"the sum rule {name}")  # the outermost sum is closed
+    return Rel(lhs, "==", rhs, f"{lhs} == {rhs} [sum rule {name}]"), facts

@@ -1,0 +1,138 @@
+"""The sum rules a step's obligations need, proposed for the kernel (`Sequent.sums`).
+
+For each obligation, every sum in it and every sum inside their bodies (rewritten there:
+`within`) is looked at once, in a fixed order, and at most one rule proposed for it:
+
+- `empty` when its range has a constant length <= 0 (the base of an induction: 1..0);
+- `last` (or `skip`, when the obligation's hypotheses say a filter fails at the last member)
+  when its range has a constant length, or when its upper bound is another sum's upper bound
+  plus 1 or 2 (the inductive step: sum over 1..t+1 against the invariant's sum over 1..t);
+  what the rule leaves (the shorter sum) is looked at in turn;
+- `count` for a sum of 1 over a range.
+
+A rule is proposed only when its conditions are evident (a polynomial in naturals with
+nonnegative coefficients, or a hypothesis of the obligation, compared in normal form): a
+condition the kernel cannot prove would leave the step unknown. Deterministic, and bounded
+(`MAX_RULES` per obligation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import sympy
+
+from verify import kernel
+from verify.kernel import SumRule, atoms
+from verify.kernel.algebra import Fact, normal_form
+
+MAX_RULES = 24  # per obligation
+MAX_PEEL = 2  # an upper bound at most this much above another's is peeled
+
+
+def propose(seq: kernel.Sequent) -> tuple[SumRule, ...]:
+    """The rules for every obligation of `seq` (each for its obligation only)."""
+    out: list[SumRule] = []
+    for ob in kernel.obligations(seq):
+        if ob.written is not None:
+            out += _for(ob.label, *ob.written, set(seq.naturals))
+    return tuple(dict.fromkeys(out))
+
+
+def has_sums(exprs: Iterable[sympy.Expr]) -> bool:
+    """Whether any of `exprs` holds a sum (the only steps the rules are proposed for)."""
+    return any(isinstance(atoms.structure(s), atoms.Sum) for e in exprs for s in e.free_symbols)
+
+
+def _sums(e: sympy.Expr) -> list[sympy.Symbol]:
+    return sorted((s for s in e.free_symbols if isinstance(atoms.structure(s), atoms.Sum)),
+                  key=lambda s: s.name)
+
+
+def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
+         naturals: set[str]) -> list[SumRule]:
+    """The rules one obligation needs (see the module docstring)."""
+    given = {normal_form(h, h.text)[0] for h in hyps if not normal_form(h, h.text)[1]}
+    tops = [s for r in (*hyps, claim) for e in (r.lhs, r.rhs) for s in _sums(e)]
+    uppers = {atoms.structure(s).hi for s in tops}  # type: ignore[union-attr]
+    todo: list[tuple[sympy.Symbol, tuple[sympy.Expr, ...]]] = [(s, ()) for s in
+                                                              dict.fromkeys(tops)]
+    seen: set[tuple[sympy.Symbol, tuple[sympy.Expr, ...]]] = set()
+    out: list[SumRule] = []
+    while todo and len(out) < MAX_RULES:
+        atom, within = todo.pop(0)
+        if (atom, within) in seen:
+            continue
+        seen.add((atom, within))
+        s: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
+        inner = [p for p, _ in s.filters] + [s.body]
+        todo += [(t, (atom, *within)) for e in inner for t in _sums(e)]
+        rule = _rule(s, uppers, given, naturals)
+        if rule is None:
+            continue
+        proposed = SumRule(rule[0], atom, rule[1], within, label)
+        try:
+            fact, conditions = kernel.sums.identity(kernel.sums.frozen(proposed))
+        except kernel.KernelError:
+            continue
+        if all(_evident(c, given, naturals) for c in conditions):
+            out.append(proposed)
+            shorter = [t for t in _sums(fact.rhs) if atoms.structure(t) != s]
+            todo += [(t, within) for t in shorter if not within]  # rewritten at the top
+    return out
+
+
+def _rule(s: atoms.Sum, uppers: set[sympy.Expr], given: set[Fact], naturals: set[str]
+          ) -> tuple[str, sympy.Expr] | None:
+    """The rule to try on one sum, and its argument, or None."""
+    length = sympy.expand(s.hi - s.lo + 1)
+    if length.is_Integer and length <= 0:
+        return "empty", sympy.Integer(0)
+    peel = (length.is_Integer and length <= 4) or any(
+        (d := sympy.expand(s.hi - h)).is_Integer and 0 < d <= MAX_PEEL for h in uppers)
+    if peel:
+        return _last(s, given)
+    if s.body == 1 and not s.filters:
+        return "count", sympy.Integer(0)
+    return None
+
+
+def _last(s: atoms.Sum, given: set[Fact]) -> tuple[str, sympy.Expr] | None:
+    """`last` when every filter holds at the last member (or there are none), `skip` when a
+    hypothesis says one fails there; None when the hypotheses do not say."""
+    at_hi = [(atoms.substitute(p, {f"#{s.bound}": s.hi}, {}), kind) for p, kind in s.filters]
+    if all(_scaled(Fact(p, kind), given) for p, kind in at_hi):
+        return "last", sympy.Integer(0)
+    for k, (p, kind) in enumerate(at_hi):
+        if kind == "==":
+            for at, negated in ((k, Fact(p, ">")), (-k - 1, Fact(-p, ">"))):
+                if _scaled(negated, given):
+                    return "skip", sympy.Integer(at)
+        elif _scaled(Fact(-p, ">" if kind == ">=" else ">="), given):
+            return "skip", sympy.Integer(k)
+    return None
+
+
+def _scaled(fact: Fact, given: set[Fact]) -> bool:
+    """Whether a hypothesis says `fact`: the same up to a positive factor, or stricter
+    (`p > 0` gives `p >= 0`; `p == 0` gives `p >= 0` and `-p >= 0`)."""
+    for g in given:
+        ratio = sympy.cancel(g.expr / fact.expr) if fact.expr != 0 else None
+        if ratio is None or not ratio.is_Rational or ratio == 0:
+            continue
+        if (g.kind == "==" and fact.kind in (">=", "==")) or (ratio > 0 and (
+                g.kind == fact.kind or (g.kind == ">" and fact.kind == ">="))):
+            return True
+    return False
+
+
+def _evident(condition: Fact, given: set[Fact], naturals: set[str]) -> bool:
+    """Whether the kernel will prove `condition`: a polynomial in naturals with nonnegative
+    coefficients (`>=`), a positive constant, or a hypothesis (up to a positive factor)."""
+    e = sympy.expand(condition.expr)
+    if e.is_Rational:
+        return bool(e > 0 or (e == 0 and condition.kind != ">"))
+    if condition.kind == ">=" and {s.name for s in e.free_symbols} <= naturals and all(
+            c >= 0 for c in sympy.Poly(e, *sorted(e.free_symbols, key=str)).coeffs()):
+        return True
+    return _scaled(Fact(e, condition.kind), given)

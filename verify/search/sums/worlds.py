@@ -1,0 +1,205 @@
+"""Counterexamples to steps with sums, on concrete small sets: the sums unfolded.
+
+The ordinary search reads every sum as an unknown, so the points it finds give sums values
+no set gives them, and the kernel (which evaluates sums) rejects them. Here the naturals of
+the bounds, and the scalars in the indices of family members, take small values (0..3, the
+smallest first); every sum then ranges over a concrete set and is unfolded into its terms,
+each member of a family becoming a name of its own (`y[2]` is `_y_2`, independent of the
+others: a family is any function). A member of a filtered set is in or out by a pattern of
+choices (all in, all out, then mixed), the filter or its negation becoming a hypothesis. The
+ordinary search then looks for a point of the unfolded judgement; the point is read back as
+families and handed to the kernel's `refute`, which evaluates the step as written there.
+Deterministic; bounded (`MAX_VALUES` assignments, `PATTERNS` patterns, `MAX_TERMS` terms, a
+`SHARE` of the step's budget for each).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from fractions import Fraction
+
+import sympy
+
+from verify import kernel
+from verify.kernel import Counterexample, Judgement, atoms
+from verify.kernel.algebra import Fact, normal_form
+from verify.search.counterexamples import CounterexampleSearch
+from verify.search.polynomials import Context
+from verify.search.work import Exhausted, SearchBudget, TimeCap, Work
+
+VALUES = range(4)  # the values tried for each natural of a bound or scalar of an index
+MAX_VALUES = 24  # assignments tried, the smallest first
+PATTERNS = (-1, 0, 1, 2, 5, 6, 9, 10)  # memberships: all in, all out, mixed (bit i: i-th)
+MAX_TERMS = 600  # symbols an unfolded judgement may have
+SHARE = 1 / 16  # of the step's budget, for each assignment and pattern
+
+
+class _TooLarge(Exception):
+    """An unfolding past `MAX_TERMS`: not searched."""
+
+
+class _Unfolding:
+    """One assignment and one pattern of memberships: the symbols it made and the facts it
+    assumed about memberships."""
+
+    def __init__(self, pattern: int) -> None:
+        self.pattern = pattern
+        self.decided: dict[tuple[Fact, ...], bool] = {}
+        self.assumed: list[Fact] = []
+        self.members: dict[str, tuple[str, Fraction]] = {}  # plain name -> (family, index)
+
+    def plain(self, family: str, index: sympy.Expr) -> str:
+        if not index.is_Rational:
+            raise _TooLarge  # an index that is no number here: not unfolded
+        value = Fraction(int(index.p), int(index.q))
+        name = f"_{family}_{'m' * (value < 0)}{abs(value.numerator)}_{value.denominator}"
+        self.members[name] = (family, value)
+        if len(self.members) > MAX_TERMS:
+            raise _TooLarge
+        return name
+
+    def expr(self, e: sympy.Expr) -> sympy.Expr:
+        """`e`, every index concrete, with its sums unfolded and its members named."""
+        table = {s: self.symbol(s) for s in e.free_symbols}
+        return sympy.expand(e.xreplace(table))
+
+    def symbol(self, s: sympy.Symbol) -> sympy.Expr:
+        found = atoms.gram_pair(s) or atoms.structure(s)
+        if found is None:
+            return s
+        if isinstance(found, atoms.Family):
+            return sympy.Symbol(self.plain(found.family, found.index))
+        if isinstance(found, tuple):
+            names = [v if atoms.IDENT.fullmatch(v) else self.plain(
+                atoms.structure(sympy.Symbol(v)).family,  # type: ignore[union-attr]
+                atoms.structure(sympy.Symbol(v)).index) for v in found]  # type: ignore[union-attr]
+            return atoms.gram(*names)
+        lo, hi = found.lo, found.hi
+        if not (lo.is_Integer and hi.is_Integer) or hi - lo > MAX_TERMS:
+            raise _TooLarge
+        total = sympy.Integer(0)
+        for k in range(int(lo), int(hi) + 1):
+            at = {f"#{found.bound}": sympy.Integer(k)}
+            filters = tuple(Fact(self.expr(atoms.substitute(p, at, {})), kind)
+                            for p, kind in found.filters)
+            if self.member(filters):
+                total += self.expr(atoms.substitute(found.body, at, {}))
+        return total
+
+    def member(self, filters: tuple[Fact, ...]) -> bool:
+        """Whether the integer whose filters are these is a member, by the pattern (the same
+        filters, the same answer), its filters or a negation assumed."""
+        if not filters:
+            return True
+        if filters not in self.decided:
+            bit = len(self.decided)
+            inside = self.pattern == -1 or bool(self.pattern >> bit & 1)
+            self.decided[filters] = inside
+            first = filters[0]
+            self.assumed += list(filters) if inside else [Fact(
+                first.expr if first.kind == "==" else -first.expr,
+                ">" if first.kind != ">" else ">=")]
+        return self.decided[filters]
+
+
+def concrete(exprs: Iterable[sympy.Expr]) -> bool:
+    """Whether a statement has sums or family members (which only a concrete point values:
+    the ordinary search reads them as unknowns, and the kernel evaluates them)."""
+    return any(atoms.structure(s) is not None and not atoms.IDENT.fullmatch(s.name)
+               and not (atoms.gram_pair(s) and all(atoms.IDENT.fullmatch(v)
+                                                   for v in atoms.gram_pair(s)))  # type: ignore[union-attr]
+               for e in exprs for s in e.free_symbols)
+
+
+def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget
+                   ) -> Counterexample | None:
+    """A point on concrete sets at which the kernel refutes the decisive obligation `label`
+    of `seq` as written, or None when none was found within the bounds."""
+    found = [o for o in kernel.obligations(seq) if o.label == label and o.decisive]
+    if not found or found[0].written is None:
+        return None
+    hyps, claim = found[0].written
+    exprs = [e for r in (*hyps, claim) for e in (r.lhs, r.rhs, *r.divisors)]
+    named = set().union(*map(atoms.named, exprs))
+    chosen = sorted(set().union(*map(atoms.bound_names, exprs)) | _index_names(exprs))
+    assignments = sorted(itertools.product(VALUES, repeat=len(chosen)), key=sum)[:MAX_VALUES]
+    for values in assignments:
+        fixed = dict(zip(chosen, map(sympy.Integer, values), strict=True))
+        for pattern in PATTERNS:
+            try:  # each attempt on its own small share: one hard judgement stops no other
+                point = _search(hyps, claim, fixed, pattern, Work(budget.scaled(SHARE)))
+            except (_TooLarge, kernel.KernelError):
+                break
+            except (Exhausted, TimeCap):
+                continue
+            if point is None:
+                continue
+            cex = _padded(point, named, fixed)
+            try:
+                kernel.refute(seq, label, cex)
+            except kernel.KernelError:
+                continue
+            return cex
+    return None
+
+
+def _index_names(exprs: list[sympy.Expr]) -> set[str]:
+    """The scalars that stand in the index of a family member (outside any sum's index)."""
+    out: set[str] = set()
+    for e in exprs:
+        for s in e.free_symbols:
+            found = atoms.gram_pair(s) or atoms.structure(s)
+            members = [found] if isinstance(found, atoms.Family) else [
+                atoms.structure(sympy.Symbol(v)) for v in found if not atoms.IDENT.fullmatch(v)
+            ] if isinstance(found, tuple) else []
+            out |= {n for m in members for n in atoms.names_of(m.index)}  # type: ignore[union-attr]
+            if isinstance(found, atoms.Sum):
+                out |= {n for n in _index_names([found.body, *(p for p, _ in found.filters)])
+                        if not n.startswith("#")}
+    return out
+
+
+def _search(hyps: tuple[kernel.Rel, ...], claim: kernel.Rel, fixed: dict[str, sympy.Expr],
+            pattern: int, work: Work) -> Counterexample | None:
+    """A point of the unfolded judgement (one assignment, one pattern), as the search finds it
+    (members named `_y_2`), or None."""
+    unfolding = _Unfolding(pattern)
+    facts: list[Fact] = []
+    for r in (*hyps, claim):
+        sides = [unfolding.expr(atoms.substitute(e, fixed, {})) for e in (r.lhs, r.rhs)]
+        divisors = tuple(unfolding.expr(atoms.substitute(d, fixed, {})) for d in r.divisors)
+        fact, conditions = normal_form(kernel.Rel(*sides[:1], r.op, sides[1], r.text,
+                                                  divisors), r.text)
+        facts += [*conditions, fact]
+    *given, goal = facts
+    names = set().union(*(atoms.named(f.expr) for f in facts))
+    judgement = Judgement((*given, *unfolding.assumed), goal,
+                          tuple(sorted(n for k, n in names if k == "vector")),
+                          tuple(sorted(n for k, n in names if k == "scalar")))
+    point = CounterexampleSearch(Context(judgement, (), work)).search(work)
+    if point is None:
+        return None
+    families: dict[str, dict[Fraction, object]] = {}
+    for name, (family, index) in unfolding.members.items():
+        value = point.scalars.get(name, point.vectors.get(name))
+        if value is not None:
+            families.setdefault(family, {})[index] = value
+    return Counterexample({n: v for n, v in point.scalars.items() if n not in unfolding.members},
+                          {n: v for n, v in point.vectors.items()
+                           if n not in unfolding.members}, families)  # type: ignore[arg-type]
+
+
+def _padded(point: Counterexample, named: set[tuple[str, str]],
+            fixed: dict[str, sympy.Expr]) -> Counterexample:
+    """`point` with the fixed values, and 0 (or the zero vector) for every other name of the
+    statement it does not give (a name only a sum's body read, unfolded away)."""
+    size = len(next(iter([*point.vectors.values(), *(
+        v for m in point.families.values() for v in m.values() if isinstance(v, tuple))]),
+        (Fraction(0),)))
+    scalars = {n: Fraction(0) for k, n in named if k == "scalar"}
+    scalars.update(point.scalars)
+    scalars.update({n: Fraction(int(v)) for n, v in fixed.items()})
+    vectors = {n: (Fraction(0),) * size for k, n in named if k == "vector"}
+    vectors.update(point.vectors)
+    return Counterexample(scalars, vectors, point.families)
