@@ -295,6 +295,12 @@ def test_a_stated_step_is_no_theorem_and_its_naturals_travel_with_it() -> None:
     assert all(c is not None for _, c in evidence)  # from the imported claim itself
     with pytest.raises(KernelError, match="own Theorem"):
         kernel.conclude(user, evidence, ())
+    with pytest.raises(KernelError, match="every used step needs its own Theorem"):
+        kernel.conclude(user, evidence, (stated,))  # a Stated is no Theorem
+    with pytest.raises(KernelError, match="only a Theorem"):
+        kernel.summed_theorem(stated, "j", ONE, n)  # type: ignore[arg-type]
+    with pytest.raises(KernelError, match="only a Theorem"):
+        kernel.instantiate(stated, {})  # type: ignore[arg-type]
     exact = proved(step(rel(count, "==", n), naturals=NATURAL_N, sums=(SumRule("count", count),)))
     with pytest.raises(UseError, match="natural"):
         kernel.statement(Sequent("real", frozenset(), frozenset({"n"}), (),
