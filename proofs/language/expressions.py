@@ -423,7 +423,8 @@ class _Walker:
         index, where = node.args[0].left.id, node.args[0].comparators[0]
         if isinstance(where, ast.Name) and where.id in self.names.sets:
             declared = self.names.sets[where.id]
-            lo, hi = (self.sub(text).bound(_parse(text)) for text in (declared.lo, declared.hi))
+            lo, hi = (self.sub(text, {}).bound(_parse(text))
+                      for text in (declared.lo, declared.hi))
             named: str | None = where.id
         elif isinstance(where, ast.BinOp) and isinstance(where.op, ast.RShift):
             lo, hi, named = self.bound(where.left), self.bound(where.right), None
@@ -456,19 +457,22 @@ class _Walker:
                             "in declared naturals (no family, sum or enclosing index)")
         return value
 
-    def sub(self, text: str, scope: dict[str, sympy.Symbol] | None = None) -> _Walker:
-        """A walker of another text (a declared set's), sharing fresh names and the budget."""
-        return _Walker(text, self.names, scope if scope is not None else self.scope,
-                       self.fresh)
+    def sub(self, text: str, scope: dict[str, sympy.Symbol]) -> _Walker:
+        """A walker of another text (a declared set's) in its own `scope`, sharing fresh names
+        and the budget."""
+        return _Walker(text, self.names, scope, self.fresh)
 
     def sub_walk(self, found: _VectorSum) -> tuple[sympy.Symbol, Value, list]:
-        """The body of a sum walked with its index bound to a fresh name, and its filters."""
+        """The body of a sum walked with its index bound to a fresh name, and its filters: a
+        declared set's `where` read where it is declared, its own index the only one bound
+        (a name of the file it mentions stays that name, even inside a sum whose index is
+        spelled the same: `sum(k in 1..N, sum(l in M, ...))` does not make M depend on k)."""
         symbol = sympy.Symbol(f"_i{self.new()}")
         filters = []
         if found.set is not None:
             declared = self.names.sets[found.set]
             for text in declared.where:
-                walker = self.sub(text, {**dict(found.scope), declared.index: symbol})
+                walker = self.sub(text, {declared.index: symbol})
                 relation = walker.relation(_parse(text))
                 gap = relation.lhs - relation.rhs if relation.op in (">=", ">", "==") else (
                     relation.rhs - relation.lhs)

@@ -188,7 +188,7 @@ def test_a_poisoned_sympy_cache_cannot_make_a_natural_fact_about_another_name() 
     finally:  # no poisoned symbol may outlive the test, in SymPy's caches or the kernel's
         clear_cache()
         algebra._memo.cache_clear()
-        algebra.polynomial_ring.cache_clear()
+        algebra._ring.cache_clear()
 
 
 def test_a_deeply_nested_expression_is_refused_not_crashed() -> None:

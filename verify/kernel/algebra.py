@@ -203,18 +203,27 @@ def _size(value: object, adding: bool) -> int:
     return 1 if adding or not isinstance(value, PolyElement) else max(len(value), 1)
 
 
-@lru_cache(maxsize=512)
 def polynomial_ring(symbols: tuple[sympy.Symbol, ...]
                     ) -> tuple[PolyRing, Mapping[sympy.Symbol, PolyElement]]:
-    """QQ[symbols] and its generators, read-only (cached and shared: nobody may remap them)."""
+    """QQ[symbols] and its generators, the caller's own: the kernel's (`_ring`, cached) is
+    never handed out, its generators being dicts and its one a list a caller could change in
+    place (`a` set to 1 proved a - 1 >= 0)."""
     R, *gens = ring(symbols, QQ)
     return R, MappingProxyType(dict(zip(symbols, gens, strict=True)))
 
 
+_ring = lru_cache(maxsize=512)(polynomial_ring)  # the kernel's own: shared, never handed out
+
+
 def expanded(symbols: tuple[sympy.Symbol, ...], e: sympy.Expr, what: str) -> PolyElement:
-    """`e` in `polynomial_ring(symbols)`, memoised as `normal_form` is (a long proof's
-    certificates are checked against the same hypotheses at every step): no caller may change
-    the result in place (the certificate check only builds new ones)."""
+    """`e` in a fresh `polynomial_ring(symbols)`, sharing no coefficient with `_polynomial`."""
+    return polynomial_ring(symbols)[0].from_dict({m: QQ(c.numerator, c.denominator) for m, c
+                                                  in _polynomial(symbols, e, what).items()})
+
+
+def _polynomial(symbols: tuple[sympy.Symbol, ...], e: sympy.Expr, what: str) -> PolyElement:
+    """`e` in `_ring(symbols)`, memoised as `normal_form` is (a long proof's certificates are
+    checked against the same hypotheses at every step): for the certificate check only."""
     try:
         return _expanded(symbols, e)
     except KernelError:
@@ -222,7 +231,7 @@ def expanded(symbols: tuple[sympy.Symbol, ...], e: sympy.Expr, what: str) -> Pol
 
 
 def _expand(symbols: tuple[sympy.Symbol, ...], e: sympy.Expr, what: str = "") -> PolyElement:
-    R, gens = polynomial_ring(tuple(expr(s, what) for s in symbols))  # validated: memoised
+    R, gens = _ring(tuple(expr(s, what) for s in symbols))  # validated: memoised
     return fold(expr(e, what), what, gens.__getitem__,
                 lambda f: R(QQ(f.numerator, f.denominator)))
 

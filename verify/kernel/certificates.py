@@ -204,7 +204,7 @@ def _sides(judgement: object, certificate: object) -> tuple[PolyElement, PolyEle
     symbols = set().union(*map(algebra.symbols_of, exprs))
     symbols |= {gram(a, b) for a in names for b in names}
     ring = tuple(sorted(symbols, key=lambda s: s.name))
-    R, gens = algebra.polynomial_ring(ring)
+    R, gens = algebra._ring(ring)  # the kernel's own ring and memo: nothing here leaves `_sides`
 
     def number(f: Fraction) -> PolyElement:
         return R(QQ(f.numerator, f.denominator))
@@ -215,8 +215,8 @@ def _sides(judgement: object, certificate: object) -> tuple[PolyElement, PolyEle
     def dot(u: Vector, v: Vector) -> PolyElement:
         return R.zero + sum(poly(cu) * poly(cv) * gens[gram(a, b)] for a, cu in u for b, cv in v)
 
-    hyp = [algebra.expanded(ring, h.expr, f"hypothesis {i}") for i, h in enumerate(hyps)]
-    lhs = reduce(mul, (hyp[i] for i in multiplier), R.one) * algebra.expanded(
+    hyp = [algebra._polynomial(ring, h.expr, f"hypothesis {i}") for i, h in enumerate(hyps)]
+    lhs = reduce(mul, (hyp[i] for i in multiplier), R.one) * algebra._polynomial(
         ring, claim.expr, "claim")
     rhs = R.zero
     for term in terms:
