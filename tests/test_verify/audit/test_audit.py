@@ -16,8 +16,9 @@ from verify.numeric import campaign
 
 
 @pytest.fixture(scope="module")
-def audit() -> Audit:
-    return run_audit(budget="small", seed=3)
+def audit(small_audit: Audit) -> Audit:
+    """Every built-in proof, with the small campaign (`tests/conftest.py`, made once)."""
+    return small_audit
 
 
 def test_every_builtin_proof_is_audited_and_the_canonical_ones_are_verified(audit: Audit):

@@ -14,7 +14,7 @@ import pytest
 
 from proofs.library import CANONICAL, PROOFS
 from verify.audit import job
-from verify.audit.job import Audit, run_audit
+from verify.audit.job import Audit
 from verify.audit.report import canonical_line, to_json, to_text
 from verify.cli import main
 from verify.numeric import campaign, shards
@@ -24,9 +24,9 @@ RENDERERS = {"markdown": markdown.render, "html": html.render, "latex": latex.re
 
 
 @pytest.fixture(scope="module")
-def audit() -> Audit:
-    """Every built-in proof, with the small campaign (the symbolic side is the default's)."""
-    return run_audit(budget="small", seed=3)
+def audit(small_audit: Audit) -> Audit:
+    """Every built-in proof, with the small campaign (`tests/conftest.py`, made once)."""
+    return small_audit
 
 
 def _only(audit: Audit, *ids: str) -> Audit:

@@ -18,7 +18,7 @@ import pytest
 
 from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof
-from verify.audit.job import Audit, run_audit
+from verify.audit.job import Audit
 from verify.proof_checker import statements
 from verify.render import html, latex, markdown
 from verify.render.evidence import AuditView, Layout
@@ -31,8 +31,9 @@ BROWSER_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-backgr
 
 
 @pytest.fixture(scope="module")
-def audit() -> Audit:
-    return run_audit(budget="small", seed=5)
+def audit(small_audit: Audit) -> Audit:
+    """Every built-in proof, with the small campaign (`tests/conftest.py`, made once)."""
+    return small_audit
 
 
 def _only(audit: Audit, proof_id: str) -> Audit:
