@@ -299,6 +299,16 @@ def over(use: Use, proof: Proof) -> list[Summation]:
             lo, hi = declared.lo, declared.hi
             filters = declared.where
             scope = {declared.index: sympy.Symbol(index)}
+            own = {declared.index: sympy.Symbol(f"#{declared.index}")}  # no file's name
+            mentioned = set().union(*(
+                (r.lhs - r.rhs).free_symbols for r in (parse_relation(f, names, own)
+                                                       for f in filters)),
+                *(parse_scalar(bound, names).free_symbols for bound in (lo, hi)))
+            if index != declared.index and sympy.Symbol(index) in mentioned:
+                raise ProofFileError(  # the set's own name would be captured by the index
+                    f"sum = '{text.strip()}': {where}'s range or conditions name {index}, "
+                    f"which this sum binds; sum over {where} with another index",
+                    key="sum", text=text.strip())
         else:
             lo, _, hi = where.partition("..")
             filters = ()

@@ -223,3 +223,17 @@ def test_a_false_claim_through_a_captured_set_is_not_proved() -> None:
     verdicts = {step.step.id: step.status for step in report.steps}
     assert verdicts["member"] == "proved"
     assert verdicts["double"] == "refuted"
+
+
+def test_a_use_summed_over_a_set_by_an_index_its_conditions_name_is_refused() -> None:
+    """Red team (open item of the second round): `sum = "k in M"` where M's condition names
+    the file's k read M's filter as `y[k] >= k` (the use's index captured the file's name)
+    while the report showed `y[j] >= k`; it is refused, naming the fix."""
+    text = CAPTURE.replace(b'sum = ["l in M", "k in 1..N"]', b'sum = "k in M"').replace(
+        b'claim = "sum(k in 1..N, sum(l in M, y[l] - k)) >= 0"',
+        b'claim = "sum(k in M, y[k] - k) >= 0"')
+    assert text != CAPTURE
+    with pytest.raises(ProofFileError, match=r"sum = 'k in M': M's range or conditions name "
+                                             r"k, which this sum binds; sum over M with "
+                                             r"another index"):
+        check_proof(parse_proof(text, "capture.toml"))
