@@ -193,7 +193,8 @@ class Inductions(Rules):
                 return " ".join(script.relation_text(relation))
             parts = Written(self.proof.names, as_real).relation(relation)
             if parts is None:
-                raise Unsupported(f"{relation.text!r} has no source text to state")
+                raise Unsupported(f"{relation.text!r} cannot be stated in Coq yet (it has "
+                                  "no source text to print)")
             return " ".join(parts)
 
         body = "".join(f"{text(h)} ->\n    " for h in premises)

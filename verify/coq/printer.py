@@ -223,7 +223,9 @@ class Written:
             args = [self.value(a)[0] for a in node.args]
             first, second = args[0], args[-1]
             return f"(ip {first} {second})", False
-        raise ExpressionError(f"cannot print {ast.dump(node)} for Coq")
+        what = ("a family member" if isinstance(node, ast.Subscript)
+                else f"a {type(node).__name__} expression")
+        raise ExpressionError(f"cannot print {ast.unparse(node)} ({what}) for Coq yet")
 
     def binary(self, node: ast.BinOp) -> tuple[str, bool]:
         (left, lv), (right, rv) = self.value(node.left), self.value(node.right)

@@ -138,7 +138,8 @@ class Rules(Statements):
             if parts is None and has_atoms(relation):  # its sums: the kernel's reading
                 parts = kernel_relation(relation, as_real, {n: name(n) for n in intros})
             if parts is None:
-                raise Unsupported(f"{relation.text!r} has no source text to state")
+                raise Unsupported(f"{relation.text!r} cannot be stated in Coq yet (it has "
+                                  "no source text to print)")
             return " ".join(parts)
 
         body = "".join(f"{text(h)} ->\n    " for h in hypotheses)
