@@ -391,8 +391,11 @@ class Script:
             term = _Term(f"({p} ^ 2)", f"(pow2_ge_0 {p})", False)
         else:
             vectors = (entry.vector,) if isinstance(entry, NormSquare) else entry.vectors
-            if any(not v for v in vectors) or not self.vectors:
+            if any(not v for v in vectors):
                 return _Term("0", "(Rle_refl 0)", False)  # a zero vector: the entry is 0
+            if not self.vectors:  # (a combination of family members: no vector name here)
+                raise Unsupported("a squared norm of a combination of family members is not "
+                                  "replayed in Coq yet")
             vs = [printer.vector(v, self.vectors[0]) for v in vectors]
             if len(vs) == 1:
                 term = _Term(f"(ip {vs[0]} {vs[0]})", f"(ip_pos {vs[0]})", False)
