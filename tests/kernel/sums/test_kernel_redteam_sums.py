@@ -18,31 +18,19 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from cases.sums import never_proved, proved, rel, total, y, z
 
 from verify import kernel
 from verify.kernel import Counterexample, Induction, KernelError, Rel, RuleError, Sequent, SumRule
-from verify.kernel.atoms import family, finite_sum, gram, vector_name
-from verify.prover import decide
+from verify.kernel.atoms import finite_sum, gram, vector_name
 
 j, k, n, m, a, s, t, xs = (sympy.Symbol(name) for name in ("j", "k", "n", "m", "a", "s", "t", "x"))
 ZERO, ONE = sympy.Integer(0), sympy.Integer(1)
 F = Fraction
 
 
-def y(i: object) -> sympy.Symbol:
-    return family("y", sympy.sympify(i))
 
 
-def z(i: object) -> sympy.Symbol:
-    return family("z", sympy.sympify(i))
-
-
-def total(lo: object, hi: object, body: sympy.Expr, where: tuple = ()) -> sympy.Expr:
-    return finite_sum(j, sympy.sympify(lo), sympy.sympify(hi), list(where), body)
-
-
-def rel(lhs: object, op: str, rhs: object = ZERO) -> Rel:
-    return Rel(sympy.sympify(lhs), op, sympy.sympify(rhs), f"{lhs} {op} {rhs}")
 
 
 def step(claim: Rel, hyps: tuple = (), rule: object = None, **kw: object) -> Sequent:
@@ -51,32 +39,11 @@ def step(claim: Rel, hyps: tuple = (), rule: object = None, **kw: object) -> Seq
                    rule or kernel.Direct(), **kw)
 
 
-def never_proved(seq: Sequent, used: tuple = ()) -> None:
-    """The search's certificates for every obligation it can prove, and the kernel's verdict:
-    some obligation has none (the step stays unknown), or the kernel refuses them."""
-    evidence = []
-    for ob in kernel.obligations(seq):
-        found = decide(ob.judgement).certificate
-        if found is None:
-            return
-        evidence.append((ob.judgement, found))
-    with pytest.raises(KernelError):
-        kernel.conclude(seq, evidence, used)
-    pytest.fail("every obligation of a false step has a certificate")  # pragma: no cover
-
 
 def refuted(seq: Sequent, cex: Counterexample) -> None:
     refutation = kernel.refute(seq, "main" if not isinstance(seq.rule, Induction) else "base", cex)
     assert refutation.counterexample.families == cex.families
 
-
-def proved(seq: Sequent, used: tuple = ()) -> kernel.Theorem:
-    evidence = []
-    for ob in kernel.obligations(seq):
-        found = decide(ob.judgement).certificate
-        assert found is not None, ob.label
-        evidence.append((ob.judgement, found))
-    return kernel.conclude(seq, evidence, used)
 
 
 NATURAL_N = frozenset({"n"})

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from cases.sums import proved, rel, total, x, y, z
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -36,25 +37,9 @@ ZERO, ONE = sympy.Integer(0), sympy.Integer(1)
 SMALL = st.fractions(min_value=-3, max_value=3, max_denominator=2)
 
 
-def y(i: object) -> sympy.Symbol:
-    return family("y", sympy.sympify(i))
 
 
-def z(i: object) -> sympy.Symbol:
-    return family("z", sympy.sympify(i))
 
-
-def x(i: object) -> str:
-    return vector_name("x", sympy.sympify(i))
-
-
-def total(lo: object, hi: object, body: sympy.Expr, where: tuple = (), index: sympy.Symbol = j
-          ) -> sympy.Expr:
-    return finite_sum(index, sympy.sympify(lo), sympy.sympify(hi), list(where), body)
-
-
-def rel(lhs: object, op: str, rhs: object = ZERO) -> Rel:
-    return Rel(sympy.sympify(lhs), op, sympy.sympify(rhs), f"{lhs} {op} {rhs}")
 
 
 def world(scalars: dict | None = None, families: dict | None = None,
@@ -64,14 +49,6 @@ def world(scalars: dict | None = None, families: dict | None = None,
         families or {}))
     return point.world
 
-
-def proved(seq: Sequent, used: tuple = ()) -> kernel.Theorem:
-    evidence = []
-    for ob in kernel.obligations(seq):
-        found = decide(ob.judgement).certificate
-        assert found is not None, (ob.label, ob.judgement)
-        evidence.append((ob.judgement, found))
-    return kernel.conclude(seq, evidence, used)
 
 
 def sequent(hyps: tuple, claim: Rel, rule: object = None, **kw: object) -> Sequent:

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from cases.sums import never_proved, proved, rel, total, x, y, z
 from sympy.polys.domains import QQ
 
 from verify import kernel
@@ -31,7 +32,7 @@ from verify.kernel import (
     UseError,
     algebra,
 )
-from verify.kernel.atoms import family, finite_sum, gram, vector_name
+from verify.kernel.atoms import gram
 from verify.prover import decide
 
 j, k, i, n, m, a, s, t = (sympy.Symbol(name) for name in ("j", "k", "i", "n", "m", "a", "s", "t"))
@@ -40,25 +41,9 @@ F = Fraction
 NATURAL_N = frozenset({"n"})
 
 
-def y(i: object) -> sympy.Symbol:
-    return family("y", sympy.sympify(i))
 
 
-def z(i: object) -> sympy.Symbol:
-    return family("z", sympy.sympify(i))
 
-
-def x(i: object) -> str:
-    return vector_name("x", sympy.sympify(i))
-
-
-def total(lo: object, hi: object, body: sympy.Expr, where: tuple = (), index: sympy.Symbol = j
-          ) -> sympy.Expr:
-    return finite_sum(index, sympy.sympify(lo), sympy.sympify(hi), list(where), body)
-
-
-def rel(lhs: object, op: str, rhs: object = ZERO) -> Rel:
-    return Rel(sympy.sympify(lhs), op, sympy.sympify(rhs), f"{lhs} {op} {rhs}")
 
 
 def step(claim: Rel, hyps: tuple = (), rule: object = None, **kw: object) -> Sequent:
@@ -67,31 +52,10 @@ def step(claim: Rel, hyps: tuple = (), rule: object = None, **kw: object) -> Seq
                    claim, rule or kernel.Direct(), **kw)
 
 
-def never_proved(seq: Sequent, used: tuple = ()) -> None:
-    """The search's certificates for every obligation it can prove, and the kernel's verdict:
-    some obligation has none (the step stays unknown), or the kernel refuses them."""
-    evidence = []
-    for ob in kernel.obligations(seq):
-        found = decide(ob.judgement).certificate
-        if found is None:
-            return
-        evidence.append((ob.judgement, found))
-    with pytest.raises(KernelError):
-        kernel.conclude(seq, evidence, used)
-    pytest.fail("every obligation of a false step has a certificate")  # pragma: no cover
-
 
 def refuted(seq: Sequent, cex: Counterexample, label: str = "main") -> None:
     assert kernel.refute(seq, label, cex).label == label
 
-
-def proved(seq: Sequent, used: tuple = ()) -> kernel.Theorem:
-    evidence = []
-    for ob in kernel.obligations(seq):
-        found = decide(ob.judgement).certificate
-        assert found is not None, ob.label
-        evidence.append((ob.judgement, found))
-    return kernel.conclude(seq, evidence, used)
 
 
 def test_a_reversed_range_is_empty_whatever_rule_is_claimed() -> None:
