@@ -3,26 +3,30 @@
 A violation names a run of the campaign (source, seed, dataset, order, iteration). This module
 hands the user that run shrunk, as a CSV file with the command that reproduces it:
 `novikoff audit PROOF --data FILE` (with the `--algorithm` the audit was given). The run keeps
-the campaign's own reference separator u (a step may read u, gamma_u and what follows from
-them): the file names it in a comment line, `# u = 3, -1, 1/2`, which `verify.audit.targets`
-reads as the file's separator, so every candidate is judged exactly as its file will be: made
-into scenarios by `targets.scenarios_of` with that u, run by the exact engine (or the proof's
-algorithm or plug-in) and the step's statement checked exactly on its rows
-(`campaign.run_campaign`). A candidate is kept only when the step still fails on it and u still
-separates it (`y<u, x> > 0` for every example).
+what made it the campaign's run besides its data, which the file names in comment lines
+(`verify.audit.targets.Header`): the reference separator u (`# u = 3, -1, 1/2`; a step may
+read u, gamma_u and what follows from them), a batch run's start (`# theta0 = ...`: the
+campaign runs each batch scenario from three starts, the file from the one that failed),
+and a single pass's unit u and margins (`# gamma = 1/4, 1`). So every candidate is judged
+exactly as its file will be: made into scenarios by `targets.scenarios_of` with what the
+file names, run by the exact engine (or the proof's algorithm or plug-in) and the step's
+statement checked exactly on its rows (`campaign.run_campaign`). A candidate is kept only
+when the step still fails on it and its u is still admissible (a separator, `y<u, x> > 0`
+for every example; for a pass, a unit vector).
 
 Shrinking is greedy and deterministic, in the order the issue asks, u following the data:
 fewest examples (halves, then one at a time; u unchanged), smallest dimension (a coordinate
-dropped, from u too: its projection; else two coordinates merged into their sum or
-difference), smallest integers (the data made integer by their
-common denominator, a positive scale that keeps u a separator, then each entry tried at 0, at
+dropped, from u and the start too: their projections; else two coordinates merged into
+their sum or difference), smallest integers (the data made integer by their common
+denominator, a positive scale that keeps u a separator, then each entry tried at 0, at
 half its value rounded toward 0, at its sign). Every pass repeats until nothing changes, and
 the three passes repeat until none changes anything (a coordinate may drop only once the
 entries are smaller), within `TRIES` candidate runs in all (the shrunk run is then the best
-found, still failing). Where the projection of u no longer separates a candidate, the
-candidate's own exact separator is tried instead (the file names whichever u it fails
-with). A single-pass run makes its own unit u from its data (`verify.numeric.passes`), so
-its file names none. A candidate whose run faults (a plug-in's fault) stops the shrinking.
+found, still failing), and a pass keeps one margin. Where the projection of u is no longer
+admissible, the candidate's own u is tried instead: its exact separator; for a pass first
+the unit vector nearest the projection's direction, then the one nearest its `sum y x`.
+The file names whichever u it fails with. A candidate whose run faults
+(a plug-in's fault) stops the shrinking.
 """
 
 from __future__ import annotations
@@ -36,10 +40,19 @@ from pathlib import Path
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from verify.audit.job import Audit, Witness
-from verify.audit.targets import DATA_SOURCE, U_LINE, scenarios_of, separates
+from verify.audit.targets import (
+    DATA_SOURCE,
+    NOTHING_NAMED,
+    Header,
+    is_unit,
+    scenarios_of,
+    separates,
+)
 from verify.numeric import campaign
 from verify.numeric.campaign import Check
+from verify.numeric.passes import unit_near
 from verify.runs.columns import Instance
+from verify.runs.quantity import kind
 
 #: At most this many candidate runs per violated step: a bound on the work, not on the clock.
 TRIES = 400
@@ -47,22 +60,23 @@ TRIES = 400
 
 @dataclass(frozen=True)
 class Shrunk:
-    """A step's smallest failing run found: its data (in run order) and the failing row."""
+    """A step's smallest failing run found: its data (in run order), what its file names (the
+    separator, a batch run's start, a pass's u and margins) and the failing row."""
 
     step: str
     data: Dataset
     instance: Instance
     tries: int
-    u: Vector | None = None  # the separator its file names (None: a single-pass run)
+    named: Header = NOTHING_NAMED
     stopped: str | None = None  # a candidate's run faulted (a plug-in): shrinking stopped
 
 
-def fails(check: Check, data: Dataset, run: str, u: Vector | None = None) -> Instance | None:
-    """The step's counterexample on `data` run as a data file would be, with `u` as its
-    separator (None: an exact separator is found, as for a file that names none); None when
-    the step holds, is vacuous, `u` does not separate the data or the data give no run of
-    that kind."""
-    found = _failing(check, data, run, u)
+def fails(check: Check, data: Dataset, run: str, named: Header = NOTHING_NAMED) -> Instance | None:
+    """The step's counterexample on `data` run as a data file naming `named` would be (no u
+    named: an exact separator is found, or for a pass the unit u near the data's direction);
+    None when the step holds, is vacuous, the u named is not admissible (it does not separate
+    the data; for a pass, it is not a unit vector) or the data give no run of that kind."""
+    found = _failing(check, data, run, named)
     return None if found is None else found[0]
 
 
@@ -70,21 +84,27 @@ class _Fault(Exception):
     """A candidate's run faulted (a plug-in's fault): shrinking stops there."""
 
 
-def _failing(check: Check, data: Dataset, run: str, u: Vector | None
-             ) -> tuple[Instance, Vector | None] | None:
-    """`fails`, with the separator the file will name (None: the data have none to name,
-    a single-pass run makes its own); `_Fault` when the run faults."""
+def _admits(u: Vector, data: Dataset, run: str) -> bool:
+    """Whether a data file may name `u` for runs of kind `run`: a unit vector for a pass
+    (any data), a separator of the data for a run to convergence."""
+    return (len(u) == data.d and is_unit(u)) if kind(run).passes else separates(u, data)
+
+
+def _failing(check: Check, data: Dataset, run: str, named: Header
+             ) -> tuple[Instance, Header] | None:
+    """`fails`, with what the file will name: the u the run was made with (a found separator,
+    or the pass's own; None for data without one, whose runs need none), the start and the
+    margins; `_Fault` when the run faults."""
     from perceptron.geometry.separability import Separable, separability
 
-    if u is None:
+    separator = None
+    if named.u is not None and not _admits(named.u, data, run):
+        return None
+    if named.u is None and not kind(run).passes:
         found = separability(data)
         separator = tuple(found.w) if isinstance(found, Separable) else None
-    elif separates(u, data):
-        separator = tuple(u)
-    else:
-        return None
     try:
-        made = scenarios_of(data, separator, run, data.name)
+        made = scenarios_of(data, named, separator, run, data.name)
     except DataError:
         return None
     result = campaign.run_campaign([check], {DATA_SOURCE: made})
@@ -93,41 +113,63 @@ def _failing(check: Check, data: Dataset, run: str, u: Vector | None
     verdict = result.verdicts.get((check.name, DATA_SOURCE))
     if verdict is None or verdict.status != "violated" or verdict.counterexample is None:
         return None
-    return verdict.counterexample, separator
+    u = made[0].u if kind(run).passes else named.u or separator
+    return verdict.counterexample, replace(named, u=u, margins=made[0].margins)
+
+
+def _projected(named: Header, dropped: int | None) -> Header:
+    """What the file names, without coordinate `dropped` (None: all kept)."""
+    def drop(v: Vector | None) -> Vector | None:
+        return None if v is None or dropped is None else \
+            tuple(c for k, c in enumerate(v) if k != dropped)
+    if dropped is None:
+        return named
+    return replace(named, u=drop(named.u), theta0=drop(named.theta0))
+
+
+def _choices(given: Header, run: str) -> tuple[Header, ...]:
+    """The u a candidate is tried with, in order: the one given (the campaign's, projected),
+    for a pass also the unit vector nearest its direction (a projection of a unit vector is
+    seldom one), then the candidate's own (u None)."""
+    if given.u is None:
+        return (given,)
+    near = (replace(given, u=unit_near(given.u)),) if kind(run).passes and any(given.u) else ()
+    return (given, *near, replace(given, u=None))
 
 
 def shrink(check: Check, data: Dataset, run: str, tries: int = TRIES,
-           u: Vector | None = None) -> Shrunk | None:
+           named: Header = NOTHING_NAMED) -> Shrunk | None:
     """`data` shrunk while the step still fails (None: it fails on no run of `data`, with
-    `u` or with a separator of its own), the separator following it: `u` projected as
-    coordinates drop, or, where that projection no longer separates the data (or `u` is
-    None), the data's own exact separator, which the file then names (a step about `u`
-    fails with the `u` the file names, whichever it is). The passes are repeated until none
-    finds a smaller failing run: a coordinate may drop only once entries are smaller, an
-    example only once a coordinate is gone."""
+    the u `named` or with a u of its own), what the file names following it: u and the start
+    projected as coordinates drop, or, where the projected u is not admissible (no longer a
+    separator; for a pass no longer a unit vector), the data's own u, which the file then
+    names (a step about u fails with the u the file names, whichever it is); for a pass,
+    first the unit vector nearest the projection. A pass is then read at one margin, the
+    first at which the shrunk data still fail. The passes are repeated until none finds a
+    smaller failing run: a coordinate may drop only once entries are smaller, an example
+    only once a coordinate is gone."""
     budget = [tries]
-    single = run == "single-pass"  # a pass makes its own u from its data: none to keep
 
-    def still(candidate: Dataset, v: Vector | None) -> tuple[Instance, Vector | None] | None:
-        for separator in dict.fromkeys((v, None) if v is not None else (None,)):
+    def still(candidate: Dataset, given: Header) -> tuple[Instance, Header] | None:
+        for choice in _choices(given, run):
             if budget[0] <= 0:
                 return None
-            if separator is not None and not separates(separator, candidate):
-                continue  # the projection does not separate: the data's own, next
+            if choice.u is not None and not _admits(choice.u, candidate, run):
+                continue  # the projection is not admissible: the data's own, next
             budget[0] -= 1
-            if (found := _failing(check, candidate, run, separator)) is not None:
-                return found[0], None if single else found[1]
-            if separator is not None:
-                return None  # u separates and the step holds: u stays the campaign's
+            if (found := _failing(check, candidate, run, choice)) is not None:
+                return found
+            if choice.u is not None:
+                return None  # u is admissible and the step holds: u stays the campaign's
         return None
 
     try:
-        start = still(data, u)
+        start = still(data, named)
     except _Fault:
         return None
     if start is None:
         return None
-    best, u = start
+    best, named = start
     stopped = None
     progress = True
     while progress and budget[0] > 0 and stopped is None:
@@ -137,16 +179,24 @@ def shrink(check: Check, data: Dataset, run: str, tries: int = TRIES,
             while changed and budget[0] > 0 and stopped is None:
                 changed = False
                 for candidate, dropped in moves(data):
-                    v = None if u is None else tuple(c for k, c in enumerate(u) if k != dropped)
                     try:
-                        found = still(candidate, v)
+                        found = still(candidate, _projected(named, dropped))
                     except _Fault as fault:
                         stopped = str(fault)
                         break
                     if found is not None:
-                        data, (best, u), changed, progress = candidate, found, True, True
+                        data, (best, named), changed, progress = candidate, found, True, True
                         break
-    return Shrunk(check.name, data, best, tries - budget[0], u, stopped)
+    for gamma in named.margins if len(named.margins) > 1 and stopped is None else ():
+        try:  # a pass read at one margin: the first at which the shrunk data still fail
+            found = still(data, replace(named, margins=(gamma,)))
+        except _Fault as fault:
+            stopped = str(fault)
+            break
+        if found is not None:
+            best, named = found
+            break
+    return Shrunk(check.name, data, best, tries - budget[0], named, stopped)
 
 
 def _dataset(X: Sequence[Sequence[Fraction]], y: Sequence[int], name: str) -> Dataset | None:
@@ -218,12 +268,11 @@ def _smaller(data: Dataset) -> Iterator[Candidate]:
     return _candidates(make)
 
 
-def csv_text(data: Dataset, u: Vector | None = None) -> str:
+def csv_text(data: Dataset, named: Header = NOTHING_NAMED) -> str:
     """The data as a CSV file `novikoff` reads: one example per line, the label last; first
-    the separator line `# u = ...` when `u` is given (`verify.audit.targets` reads it)."""
-    head = f"{U_LINE} {', '.join(map(str, u))}\n" if u is not None else ""
-    return head + "".join(",".join([*map(str, x), str(y)]) + "\n"
-                          for x, y in zip(data.X, data.y, strict=True))
+    the header lines of what is `named` (`verify.audit.targets.header` reads them)."""
+    return named.text() + "".join(",".join([*map(str, x), str(y)]) + "\n"
+                                  for x, y in zip(data.X, data.y, strict=True))
 
 
 def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
@@ -245,35 +294,26 @@ def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
             name = f"{proof.id}/{step.step.id}"
             if step.numeric is not None and step.numeric.status == "violated" and \
                     name not in audit.witnesses:
-                lines.append(f"{name}: violated on runs, but no data file written: "
-                             f"{_unkept(proof.proof.numeric.run if proof.proof.numeric else '')}")
+                lines.append(f"{name}: violated on runs, but no data file written: the "
+                             "campaign kept no run of its counterexample to shrink")
     return lines
-
-
-def _unkept(run: str) -> str:
-    """Why the campaign kept no run of a violated step to shrink."""
-    if run == "single-pass":
-        return ("the campaign keeps no data of the single passes it makes itself, so its "
-                "counterexamples cannot be written as a data file")
-    return "the campaign kept no run of its counterexample to shrink"
 
 
 def _write(name: str, witness: Witness, directory: Path, options: Sequence[str],
            tries: int) -> str:
     """One violated step shrunk and written (or why not); `options` end its command."""
     scenario = witness.scenario
-    run = witness.check.kind.name
     data = replace(scenario.data, name=name.replace("/", "--"))
-    u = None if run == "single-pass" else tuple(scenario.u)  # a pass makes its own
-    shrunk = shrink(witness.check, data, run, tries, u)
+    named = Header(tuple(scenario.u), scenario.start, scenario.margins)
+    shrunk = shrink(witness.check, data, witness.check.kind.name, tries, named)
     origin = scenario.origin
     if shrunk is None:
         return (f"{name}: its run ({origin.source}, seed {origin.seed}, {origin.dataset}) "
                 "fails in the campaign but not when its data are run as a data file (in "
-                "this order, with the campaign's u or one of their own): no data file "
-                "written")
+                "this order, with the campaign's u and start, or a u of their own): no data "
+                "file written")
     path = directory / f"{data.name}.csv"
-    path.write_text(csv_text(shrunk.data, shrunk.u), encoding="utf-8")
+    path.write_text(csv_text(shrunk.data, shrunk.named), encoding="utf-8")
     where = shrunk.instance.provenance
     at = f", iteration {where.iteration}" if where is not None else ""
     command = "".join(f" {p.strip()}" for p in options)

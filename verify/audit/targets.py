@@ -23,12 +23,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from perceptron.dataset import Dataset
+from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError, Source
@@ -36,7 +36,7 @@ from proofs.library import PROOFS, load_named
 from proofs.proof_file import MAX_BYTES, numeric_part, parse_proof, read_regular
 from proofs.step import Proof, RunBinding
 from verify.runs.columns import Origin
-from verify.runs.quantity import Scenario, kind
+from verify.runs.quantity import RunKind, Scenario, kind
 
 #: The campaign source of users' data files.
 DATA_SOURCE = "data"
@@ -113,12 +113,66 @@ def load_data(path: str, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     return Dataset(data.X, data.y, os.path.basename(path))
 
 
-Read = tuple[Dataset, tuple[Fraction, ...] | None]
-"""A data file as read: its examples, and an exact separator through the origin (or None)."""
+@dataclass(frozen=True)
+class Header:
+    """What a text data file names in its comment lines before its first example, so that a
+    shrunk counterexample (`verify.audit.counterexamples`) is run as the campaign ran it:
 
-#: A text data file may name its separator u in a comment line `# u = 3, -1, 1/2` (a shrunk
-#: counterexample keeps the campaign's u so: `verify.audit.counterexamples`).
+    - `# u = 3, -1, 1/2`: the reference separator u (for runs to convergence it must
+      separate the examples; for single passes it must be of norm exactly 1);
+    - `# theta0 = 0, 2, -1`: the one start of batch runs (kinds with `RunKind.start_of`);
+    - `# gamma = 1/4, 1`: the margins a single pass is read at (each > 0).
+    """
+
+    u: Vector | None = None
+    theta0: Vector | None = None
+    margins: tuple[Fraction, ...] = ()
+
+    def text(self) -> str:
+        """The comment lines naming what is given (empty when nothing is)."""
+        named = (("u", self.u), ("theta0", self.theta0), ("gamma", self.margins or None))
+        return "".join(f"# {key} = {', '.join(map(str, values))}\n"
+                       for key, values in named if values is not None)
+
+
+#: A data file that names nothing: runs as the campaign's own data runs.
+NOTHING_NAMED = Header()
+#: The keys a data file's header may name (`Header`), and the line that names u.
+HEADER_KEYS = ("u", "theta0", "gamma")
 U_LINE = "# u ="
+
+
+def header(path: str, data: Dataset) -> Header:
+    """What the text data file `path` names (`Header`; nothing for a binary format or
+    standard input, read already); DataError when a line names a value that is not exact
+    rationals of the data's dimension (margins: > 0), or names a key twice."""
+    from perceptron.numbers import parse_exact
+
+    if path == "-":
+        return Header()
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return Header()  # a binary format names nothing (and was read already)
+    found: dict[str, tuple[Fraction, ...]] = {}
+    for line in (line.strip() for line in head if line.lstrip().startswith("#")):
+        key, equals, values = line[1:].partition("=")
+        key = key.strip()
+        if not equals or key not in HEADER_KEYS:
+            continue  # any other comment
+        if key in found:
+            raise DataError(f"{path}: names {key} twice")
+        try:
+            found[key] = tuple(parse_exact(t.strip()) for t in values.split(","))
+        except DataError as error:
+            raise DataError(f"{path}: its line `{line[:60]}`: {error}") from None
+        if key != "gamma" and len(found[key]) != data.d:
+            raise DataError(f"{path}: its {key} has {len(found[key])} coordinates, its "
+                            f"examples {data.d}")
+        if key == "gamma" and min(found[key]) <= 0:
+            raise DataError(f"{path}: its margins gamma must be > 0")
+    return Header(found.get("u"), found.get("theta0"), found.get("gamma", ()))
 
 
 def separates(u: Sequence[Fraction], data: Dataset) -> bool:
@@ -128,49 +182,34 @@ def separates(u: Sequence[Fraction], data: Dataset) -> bool:
         for x, y in zip(data.X, data.y, strict=True))
 
 
-def named_separator(path: str, data: Dataset) -> tuple[Fraction, ...] | None:
-    """The separator a text data file names (`U_LINE`, before its first example), or None;
-    DataError when it is not d exact rationals or does not separate the examples."""
-    from perceptron.numbers import parse_exact
+def is_unit(u: Sequence[Fraction]) -> bool:
+    """Whether `||u||^2 = 1` exactly (the u a single pass is read with)."""
+    return sum((c * c for c in u), Fraction(0)) == 1
 
-    if path == "-":
-        return None  # standard input was read already
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 16).decode("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None  # a binary format names none (and was read already)
-    lines = [line.strip() for line in head if line.lstrip().startswith("#")]
-    named = [line for line in lines if line.replace(" ", "").startswith(U_LINE.replace(" ", ""))]
-    if not named:
-        return None
-    texts = named[0].split("=", 1)[1].split(",")
-    try:
-        u = tuple(parse_exact(t.strip()) for t in texts)
-    except DataError as error:
-        raise DataError(f"{path}: its line `{named[0][:60]}`: {error}") from None
-    if len(u) != data.d:
-        raise DataError(f"{path}: its u has {len(u)} coordinates, its examples {data.d}")
-    if not separates(u, data):
-        raise DataError(f"{path}: the u it names does not separate its examples "
-                        "(y<u, x> > 0 for every example)")
-    return u
+
+@dataclass(frozen=True)
+class Read:
+    """A data file as read: its examples, what its header names, and an exact separator
+    through the origin when the header names no u and the data have one."""
+
+    data: Dataset
+    header: Header
+    separator: Vector | None
 
 
 def read(path: str, memo: dict[str, Read] | None = None,
          limits: Limits = DEFAULT_LIMITS) -> Read:
-    """The data of `path` (within `limits`) and its separator: the one it names
-    (`named_separator`), else an exact separator if it has one (`memo`: files read already
-    in this audit, so a `--data` file shared by several proofs is read and decided once)."""
+    """The data of `path` (within `limits`), its header and, when the header names no u, an
+    exact separator if the data have one (`memo`: files read already in this audit, so a
+    `--data` file shared by several proofs is read and decided once)."""
     from perceptron.geometry.separability import Separable, separability
 
     if memo is not None and path in memo:
         return memo[path]
     data = load_data(path, limits)
-    named = named_separator(path, data)
-    found = separability(data) if named is None else None
-    out = (data, named if named is not None else
-           tuple(found.w) if isinstance(found, Separable) else None)
+    named = header(path, data)
+    found = separability(data) if named.u is None else None
+    out = Read(data, named, tuple(found.w) if isinstance(found, Separable) else None)
     if memo is not None:
         memo[path] = out
     return out
@@ -182,35 +221,61 @@ def data_scenarios(path: str, run: str | None, memo: dict[str, Read] | None = No
     to convergence with an exact separator when the data have one, one pass for single-pass
     proofs. Raises DataError (naming the file) when the file cannot be read, or when a
     proof that needs a separator (`run` online or batch) gets data without one."""
-    data, separator = read(path, memo, limits)
-    return scenarios_of(data, separator, run, path)
+    got = read(path, memo, limits)
+    return scenarios_of(got.data, got.header, got.separator, run, path)
 
 
-def scenarios_of(data: Dataset, separator: tuple[Fraction, ...] | None, run: str | None,
+def scenarios_of(data: Dataset, named: Header, separator: Vector | None, run: str | None,
                  path: str) -> tuple[Scenario, ...]:
-    """`data_scenarios` of data already read (`path` names them in a fault): the one place a
-    data file becomes scenarios, so a shrunk counterexample (`verify.audit.counterexamples`)
-    is run exactly as its file will be."""
+    """`data_scenarios` of data already read (`path` names them in a fault), `named` what
+    their file names and `separator` one found (used when `named` names no u): the one
+    place a data file becomes scenarios, so a shrunk counterexample
+    (`verify.audit.counterexamples`) is run exactly as its file will be."""
     from verify.numeric.passes import read_pass
 
     chosen = None if run is None else kind(run)
     passes = None if chosen is None else chosen.passes  # None: for every kind
+    if chosen is not None:
+        _refuse_unread(named, chosen, path)
+    origin = Origin(DATA_SOURCE, None, data.name)
     out: list[Scenario] = []
-    if separator is not None and passes is not True:
-        out.append(Scenario(data, separator, Origin(DATA_SOURCE, None, data.name)))
-    elif separator is None and chosen is not None and chosen.any_data and not passes:
-        reference = tuple(Fraction(int(i == 0)) for i in range(data.d))
-        out.append(Scenario(data, reference, Origin(DATA_SOURCE, None, data.name)))
-    elif separator is None and passes is False:
-        raise DataError(f"{path}: not linearly separable through the origin, so {run} runs "
-                        "have no separator u (add a constant column for a bias)")
+    if passes is not True:
+        if named.u is not None and not separates(named.u, data):
+            if passes is False:
+                raise DataError(f"{path}: the u it names does not separate its examples "
+                                "(y<u, x> > 0 for every example)")
+        elif (u := named.u if named.u is not None else separator) is not None:
+            out.append(Scenario(data, u, origin, start=named.theta0))
+        elif chosen is not None and chosen.any_data:
+            reference = tuple(Fraction(int(i == 0)) for i in range(data.d))
+            out.append(Scenario(data, reference, origin))
+        elif passes is False:
+            raise DataError(f"{path}: not linearly separable through the origin, so {run} "
+                            "runs have no separator u (add a constant column for a bias)")
     if passes is not False:
-        try:
-            out.append(read_pass(data, Origin(DATA_SOURCE, None, f"{data.name} (one pass)")))
-        except ValueError:  # sum y x = 0: no direction to aim u at
-            raise DataError(f"{path}: the sum of y*x is zero: no direction for a unit u"
-                            ) from None
+        once = replace(origin, dataset=f"{data.name} (one pass)")
+        if named.u is not None and not is_unit(named.u):
+            if passes:
+                raise DataError(f"{path}: the u it names is not of norm 1, as a single pass "
+                                "needs")
+        else:
+            try:
+                out.append(read_pass(data, once, named.u, named.margins))
+            except ValueError:  # sum y x = 0: no direction to aim u at
+                raise DataError(f"{path}: the sum of y*x is zero: no direction for a unit u"
+                                ) from None
     return tuple(out)
+
+
+def _refuse_unread(named: Header, chosen: RunKind, path: str) -> None:
+    """DataError when the file names what runs of `chosen` kind do not read: a value
+    silently ignored would make its run another one than the file says."""
+    if named.theta0 is not None and chosen.start_of is None:
+        raise DataError(f"{path}: names a start theta0, which {chosen.name} runs do not take "
+                        "(batch runs do)")
+    if named.margins and not chosen.passes:
+        raise DataError(f"{path}: names margins gamma, which {chosen.name} runs do not read "
+                        "(single passes do)")
 
 
 FAULTS: tuple[type[Exception], ...] = (ProofFileError, DataError, OSError, UnicodeDecodeError)

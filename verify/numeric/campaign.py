@@ -463,19 +463,22 @@ class _Group:
             made = self.runners[name](scenario)
             for run in made if isinstance(made, tuple) else (made,):
                 origin = run_kind.label(scenario.origin, run)
-                self.scenarios[origin] = scenario
                 if self.plugin is not None and any("tau" in self.names[b] for b in bindings):
                     steps_of(self.plugin.name, run)
-                count += self._keep((b, run_kind.rows(run, b, origin, self.names[b]))
-                                    for b in bindings)
+                count += self._keep(((b, run_kind.rows(run, b, origin, self.names[b]))
+                                     for b in bindings), run_kind.pinned(scenario, run))
         return count
 
-    def _keep(self, parts: Iterable[tuple[str, InstanceBatch]]) -> int:
-        """Keep the non-empty row batches for their row sets; return how many rows."""
+    def _keep(self, parts: Iterable[tuple[str, InstanceBatch]], scenario: Scenario) -> int:
+        """Keep the non-empty row batches for their row sets, and `scenario` (the one that
+        makes their run again) by every origin their rows name, so a counterexample's
+        witness is found whichever origin its row carries (a pass names its margin in
+        each); return how many rows."""
         count = 0
         for binding, part in parts:
             if len(part):
                 self.pending[binding].append((self.stage, part))
+                self.scenarios.update(dict.fromkeys(part.origins, scenario))
                 count += len(part)
         return count
 

@@ -183,12 +183,15 @@ def real_prefix(seed: int, orders_per_set: int, sets: Sequence[tuple[str, str, i
                             Origin("real-prefix", seed + k if k else None, label, prefix))
 
 
-def read_pass(data: Dataset, origin: Origin) -> Scenario:
-    """One pass over `data` as it is (any data, separable or not), read for a rational unit
-    u near the direction of `sum y_i x_i` at the quartiles of the data's own margins."""
-    sums = [sum(data.y[i] * data.X[i][j] for i in range(data.n)) for j in range(data.d)]
-    u = unit_near(sums)
-    return Scenario(data, u, origin, margins=_quantile_margins(data, u))
+def read_pass(data: Dataset, origin: Origin, u: Vector | None = None,
+              margins: Sequence[Fraction] = ()) -> Scenario:
+    """One pass over `data` as it is (any data, separable or not), read for `u` (a unit
+    vector; None: a rational unit u near the direction of `sum y_i x_i`) at `margins` (none:
+    the quartiles of the data's own margins for that u)."""
+    if u is None:
+        u = unit_near([sum(data.y[i] * data.X[i][j] for i in range(data.n))
+                       for j in range(data.d)])
+    return Scenario(data, u, origin, margins=tuple(margins) or _quantile_margins(data, u))
 
 
 def _quantile_margins(data: Dataset, u: Vector) -> tuple[Fraction, ...]:

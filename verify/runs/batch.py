@@ -353,7 +353,10 @@ def batch_member_rows(run: BatchRun, origin: Origin,
 
 def batch_starts(scenario: Scenario) -> tuple[Vector, ...]:
     """theta0 = 0 (the theorem's start), -u (opposite the separator) and a seeded integer
-    vector in [-9, 9]^d (seed: the scenario's, so its origin reproduces it)."""
+    vector in [-9, 9]^d (seed: the scenario's, so its origin reproduces it); or the one start
+    the scenario names (`Scenario.start`: a data file's `# theta0 = ...`)."""
+    if scenario.start is not None:
+        return (scenario.start,)
     rng = random.Random(scenario.origin.seed or 0)
     return (tuple(Fraction(0) for _ in scenario.u), tuple(-v for v in scenario.u),
             tuple(Fraction(rng.randint(-9, 9)) for _ in scenario.u))
@@ -407,7 +410,7 @@ KIND = register(RunKind(
     "`theta0 = 0`, `-u` and a seeded integer vector. A source algorithm (`[numeric] "
     "algorithm`) brings its own M_k rule (Chan's is strict, `< 0`) and bias (augmented "
     "examples, theta* extended by a 0); a user's batch plug-in its own M_k and steps, from "
-    "the same three starts.",
+    "the same three starts. A data file may name one start instead (`# theta0 = 1, -2`).",
     QUANTITIES,
     (
         RowSet("batch-state", "one row per iterate theta_k, k = 0..K (the last with M_K empty "
@@ -421,4 +424,5 @@ KIND = register(RunKind(
     laws={"update-rule": "norm2(theta_next - (theta + alpha*xbar)) == 0"},
     label=label,
     rank=1,
+    start_of=lambda run: run.theta0,
 ))

@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
 from importlib.metadata import entry_points
@@ -50,7 +50,10 @@ class Scenario:
 
     `margins`, when given, makes it a single-pass scenario (any data, u of norm exactly 1,
     read at each margin gamma > 0): only the kinds whose runs are passes read it
-    (`RunKind.passes`), and they read no other."""
+    (`RunKind.passes`), and they read no other. `start`, when given, is the one start of the
+    runs of kinds that take starts (`RunKind.start_of`: a batch run's theta0), instead of
+    their own several: a data file names it (`# theta0 = ...`), so a counterexample found
+    from one start is run again from that start (`verify.audit.counterexamples`)."""
 
     data: Dataset
     u: Vector
@@ -58,6 +61,7 @@ class Scenario:
     max_epochs: int = 1000
     max_iterations: int = 40
     margins: tuple[Fraction, ...] = ()
+    start: Vector | None = None
 
 
 #: Makes the runs of one scenario: one run, or a tuple of runs (several starts, or one per
@@ -96,7 +100,9 @@ class RunKind:
     run)` names one run among the several a scenario makes (a batch run's start). `passes`:
     its runs are single passes (it reads single-pass scenarios only); `any_data`: its runs
     need no separator, so a data file that is not separable is run too, with `e_1` as its
-    reference u (`verify.audit.targets.scenarios_of`).
+    reference u (`verify.audit.targets.scenarios_of`). `start_of(run)`: the start of one run,
+    for kinds whose runs start where a scenario says (`Scenario.start`; None: the kind's runs
+    start where they always do), so the one run of a counterexample can be made again.
     """
 
     name: str
@@ -109,6 +115,7 @@ class RunKind:
     laws: Mapping[str, str] = field(default_factory=dict)
     label: Callable[[Origin, Any], Origin] = lambda origin, _run: origin
     rank: int = 100  # where docs and messages list it (`kinds`); a user's kind: after ours
+    start_of: Callable[[Any], Vector] | None = None
 
     def __post_init__(self) -> None:
         rows = {r.name for r in self.row_sets}
@@ -180,6 +187,13 @@ class RunKind:
             batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}
             batch.vectors = {n: c for n, c in batch.vectors.items() if n in keep}
         return batch
+
+    def pinned(self, scenario: Scenario, run: Any) -> Scenario:
+        """The scenario that makes `run` again, alone of the runs `scenario` makes: its start
+        pinned (`start_of`), or `scenario` itself for kinds whose runs start where they
+        always do."""
+        return scenario if self.start_of is None else replace(scenario,
+                                                               start=self.start_of(run))
 
     def reads(self, scenario: Scenario) -> bool:
         """Whether this kind runs `scenario` (passes read single-pass scenarios only)."""

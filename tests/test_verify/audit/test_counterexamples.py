@@ -12,7 +12,16 @@ from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from verify.api import audit_proofs
 from verify.audit.counterexamples import fails, shrink, shrink_all
-from verify.audit.targets import U_LINE, data_scenarios, load_data, read, separates
+from verify.audit.targets import (
+    U_LINE,
+    Header,
+    data_scenarios,
+    is_unit,
+    load_data,
+    read,
+    scenarios_of,
+    separates,
+)
 
 FALSE = """
 title = "A false invariant"
@@ -76,7 +85,8 @@ def test_the_shrunk_run_keeps_the_campaign_s_separator(tmp_path: Path) -> None:
         f"reproduce: novikoff audit {proof} --data {written} --budget small")
     head = written.read_text().splitlines()[0]
     assert head.startswith(f"{U_LINE} ")
-    data, u = read(str(written))
+    got = read(str(written))
+    data, u = got.data, got.header.u
     assert u is not None and len(u) == data.d and separates(u, data)
     # u is the campaign's, projected: its coordinates, in order, a dropped one dropped
     kept = iter(campaign_u)
@@ -85,7 +95,7 @@ def test_the_shrunk_run_keeps_the_campaign_s_separator(tmp_path: Path) -> None:
     # the file run as the printed command runs it: with that u, and the step fails there
     (scenario,) = data_scenarios(str(written), "online")
     assert tuple(scenario.u) == u
-    assert fails(witness.check, data, "online", u) is not None
+    assert fails(witness.check, data, "online", Header(u)) is not None
     again = audit_proofs(proof, data=[written], budget="small")
     assert again.proofs[0].steps[0].numeric.status == "violated"
 
@@ -98,25 +108,36 @@ def test_a_recomputed_separator_would_not_reproduce_it(tmp_path: Path) -> None:
     check = audit_proofs(proof, budget="small").witnesses["about-u/unit"].check
     one = Dataset.of([[1, 0]], [1], "one")
     assert fails(check, one, "online") is None
-    assert fails(check, one, "online", (Fraction(1), Fraction(1))) is not None
+    assert fails(check, one, "online", Header((Fraction(1), Fraction(1)))) is not None
     shrunk = shrink(check, Dataset.of([[1, 0, 2], [2, 1, 0]], [1, 1], "two"), "online",
-                    u=(Fraction(1), Fraction(1), Fraction(1)))
-    assert shrunk is not None and shrunk.u is not None and separates(shrunk.u, shrunk.data)
-    assert len(shrunk.u) == shrunk.data.d and set(shrunk.u) == {Fraction(1)}
-    assert fails(check, shrunk.data, "online", (Fraction(-1),) * shrunk.data.d) is None
+                    named=Header((Fraction(1), Fraction(1), Fraction(1))))
+    assert shrunk is not None
+    u = shrunk.named.u
+    assert u is not None and separates(u, shrunk.data)
+    assert len(u) == shrunk.data.d and set(u) == {Fraction(1)}
+    assert fails(check, shrunk.data, "online", Header((Fraction(-1),) * shrunk.data.d)) is None
 
 
 @pytest.mark.parametrize(("line", "fault"), [
     ("# u = 1, x", "its line `# u = 1, x`"),
     ("# u = 1", "its u has 1 coordinates, its examples 2"),
     ("# u = -1, -1", "the u it names does not separate its examples"),
+    ("# theta0 = 1, 2, 3", "its theta0 has 3 coordinates, its examples 2"),
+    ("# gamma = 1, 0", "its margins gamma must be > 0"),
+    ("# u = 1, 1\n# u = 1, 2", "names u twice"),
 ])
-def test_a_bad_separator_line_is_one_line(tmp_path: Path, line: str, fault: str) -> None:
+def test_a_bad_header_line_is_one_line(tmp_path: Path, line: str, fault: str) -> None:
     path = tmp_path / "bad.csv"
     path.write_text(f"{line}\n1,2,1\n2,1,1\n")
     with pytest.raises(DataError) as raised:
-        read(str(path))
+        data_scenarios(str(path), "online")
     assert fault in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_other_comments_are_no_header(tmp_path: Path) -> None:
+    path = tmp_path / "plain.csv"
+    path.write_text("# from the lecture notes, u = (1, 1)\n# gammas: 1\n1,2,1\n2,1,1\n")
+    assert read(str(path)).header == Header()
 
 
 # The newcomer trial's lecture proofs (tests/cases/lecture/, from /work/trial/lecture).
@@ -135,7 +156,8 @@ def test_the_shrinker_reaches_the_smallest_dimension(tmp_path: Path) -> None:
     folder = tmp_path / "not" / "yet"  # trial item 6: made as --coq DIR is
     (line,) = shrink_all(audit, folder)
     written = folder / "perceptron-wrong2--one-update-growth.csv"
-    data, u = read(str(written))
+    got = read(str(written))
+    data, u = got.data, got.header.u
     assert (data.n, data.d) == (1, 1) and u is not None and separates(u, data)
     # the trial's one.csv is -2,1; coordinates merged (issue 27's review) reach 2,1 first,
     # the same size: the file the reviewer wrote by hand
@@ -220,19 +242,111 @@ def test_the_shrinker_merges_coordinates_where_dropping_one_fails(tmp_path: Path
     audit = audit_proofs(proof, budget="small", algorithms=[plugin])
     (line,) = shrink_all(audit, tmp_path)
     written = tmp_path / "normalised--tau-at-least-one.csv"
-    data, u = read(str(written))
+    got = read(str(written))
+    data, u = got.data, got.header.u
     assert (data.n, data.d) == (1, 1) and u is not None and separates(u, data)
     assert abs(data.X[0][0]) == 2 and "dimension 1" in line
     again = audit_proofs(proof, data=[written], budget="small", algorithms=[plugin])
     assert again.proofs[0].steps[0].numeric.status == "violated"
 
 
-def test_a_violated_single_pass_step_says_why_no_file_is_written(tmp_path: Path) -> None:
+def test_a_violated_single_pass_step_is_written_with_its_u_and_margin(tmp_path: Path
+                                                                     ) -> None:
     """Issue 27's review: single-pass steps violated with --counterexamples left the folder
-    empty and printed nothing."""
-    audit = audit_proofs(REVIEW / "single-pass.toml", budget="small")
+    empty (then: a line saying no file is written). The campaign's rows named their margin
+    in their origin (`[gamma = 1/4]`), so the witness of their scenario was never found;
+    now every origin of a run's rows finds it, and the pass's unit u and margin are named
+    in the file (`# u =`, `# gamma =`), so the file is read as the campaign read it."""
+    proof = REVIEW / "single-pass.toml"
+    audit = audit_proofs(proof, budget="small")
     assert [s.numeric.status for s in audit.proofs[0].steps] == ["violated", "violated"]
-    assert shrink_all(audit, tmp_path) == [
-        f"single-pass/{step}: violated on runs, but no data file written: the campaign keeps "
-        "no data of the single passes it makes itself, so its counterexamples cannot be "
-        "written as a data file" for step in ("no-deviation", "few-updates")]
+    assert set(audit.witnesses) == {"single-pass/no-deviation", "single-pass/few-updates"}
+    lines = shrink_all(audit, tmp_path)
+    assert len(lines) == 2 and all("smallest failing run found (1 example, dimension 1"
+                                   in line for line in lines)
+    for step in ("no-deviation", "few-updates"):
+        written = tmp_path / f"single-pass--{step}.csv"
+        got = read(str(written))
+        assert got.header.u is not None and is_unit(got.header.u)
+        assert len(got.header.margins) == 1 and got.header.margins[0] > 0
+        assert [line for line in written.read_text().splitlines() if line.startswith("#")] \
+            == [f"{U_LINE} {got.header.u[0]}", f"# gamma = {got.header.margins[0]}"]
+        (scenario,) = data_scenarios(str(written), "single-pass")
+        assert (scenario.u, scenario.margins) == (got.header.u, got.header.margins)
+        check = audit.witnesses[f"single-pass/{step}"].check
+        assert fails(check, got.data, "single-pass", got.header) is not None
+    again = audit_proofs(proof, data=[tmp_path / "single-pass--few-updates.csv"],
+                         budget="small")
+    assert again.proofs[0].steps[1].numeric.status == "violated"
+
+
+# Batch runs start from three starts; the file names the one that failed (`# theta0 =`).
+
+FALSE_BATCH = """
+title = "A false batch step"
+vectors = ["theta", "theta_star", "xbar"]
+scalars = ["alpha", "mk"]
+[numeric]
+run = "batch"
+[[step]]
+id = "alpha-le-one"
+given = ["mk >= 1"]
+claim = "alpha <= 1"
+note = "false: alpha = <theta*, xbar>/||xbar||^2 exceeds 1 for a long theta*"
+"""
+
+
+def test_a_batch_violation_is_written_with_the_start_it_failed_from(tmp_path: Path) -> None:
+    """Issue 27.5 for batch runs: the campaign's violation came from the seeded start of
+    its scenario, which a data file (run from 0, -u and the start seeded 0) does not make,
+    so the shrinker said "fails in the campaign but not when its data are run as a data
+    file". The witness now pins the failing run's start and the file names it."""
+    proof = tmp_path / "false-batch.toml"
+    proof.write_text(FALSE_BATCH)
+    audit = audit_proofs(proof, budget="small")
+    witness = audit.witnesses["false-batch/alpha-le-one"]
+    start, u = witness.scenario.start, tuple(witness.scenario.u)
+    assert start is not None and any(start) and start != tuple(-c for c in u)  # seeded
+    data = witness.scenario.data
+    # the bug: the same data and u, from the data file's own starts, do not fail
+    assert fails(witness.check, data, "batch", Header(u)) is None
+    assert fails(witness.check, data, "batch", Header(u, start)) is not None
+    (line,) = shrink_all(audit, tmp_path)
+    written = tmp_path / "false-batch--alpha-le-one.csv"
+    assert "smallest failing run found (1 example, dimension 1" in line
+    got = read(str(written))
+    assert got.header.theta0 is not None and len(got.header.theta0) == got.data.d
+    (scenario,) = data_scenarios(str(written), "batch")
+    assert scenario.start == got.header.theta0
+    again = audit_proofs(proof, data=[written], budget="small")
+    assert again.proofs[0].steps[0].numeric.status == "violated"
+
+
+def test_a_named_start_is_the_batch_run_s_only_start() -> None:
+    from verify.runs.batch import batch_starts
+
+    data = Dataset.of([[1, 2], [2, 1]], [1, 1], "d")
+    u, start = (Fraction(1), Fraction(1)), (Fraction(-3), Fraction(5))
+    (scenario,) = scenarios_of(data, Header(u, start), None, "batch", "d.csv")
+    assert batch_starts(scenario) == (start,)
+    (plain,) = scenarios_of(data, Header(u), None, "batch", "d.csv")
+    assert len(batch_starts(plain)) == 3 and start not in batch_starts(plain)
+
+
+@pytest.mark.parametrize(("named", "run", "fault"), [
+    (Header(theta0=(Fraction(1), Fraction(0))), "online",
+     "names a start theta0, which online runs do not take (batch runs do)"),
+    (Header(margins=(Fraction(1),)), "batch",
+     "names margins gamma, which batch runs do not read (single passes do)"),
+    (Header((Fraction(1), Fraction(1))), "single-pass",
+     "the u it names is not of norm 1, as a single pass needs"),
+    (Header((Fraction(-1), Fraction(0))), "online",
+     "the u it names does not separate its examples"),
+])
+def test_a_header_the_run_cannot_honour_is_refused(named: Header, run: str, fault: str
+                                                   ) -> None:
+    """A value silently ignored would make the file's run another one than it says."""
+    data = Dataset.of([[1, 2], [2, 1]], [1, 1], "d")
+    with pytest.raises(DataError) as raised:
+        scenarios_of(data, named, None, run, "d.csv")
+    assert fault in str(raised.value)

@@ -17,7 +17,7 @@ from perceptron.algorithms.margin import run_margin
 from perceptron.algorithms.voted import run_voted
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.separability import Inseparable, separability
-from verify.audit.targets import scenarios_of
+from verify.audit.targets import NOTHING_NAMED, scenarios_of
 from verify.numeric import epochs
 from verify.runs import cyclic
 from verify.runs.columns import Origin
@@ -211,7 +211,7 @@ def test_runners_per_algorithm_and_the_far_runs_named() -> None:
 
 def test_a_data_file_that_is_not_separable_is_run_with_e1_as_u() -> None:
     xor = next(epochs.inseparable(0, 1)).data
-    (scenario,) = scenarios_of(xor, None, "cyclic", "xor.csv")
+    (scenario,) = scenarios_of(xor, NOTHING_NAMED, None, "cyclic", "xor.csv")
     assert scenario.u == (Fraction(1), Fraction(0)) and scenario.data is xor
     with pytest.raises(Exception, match="not linearly separable"):
-        scenarios_of(xor, None, "online", "xor.csv")
+        scenarios_of(xor, NOTHING_NAMED, None, "online", "xor.csv")
