@@ -77,8 +77,10 @@ class Naming:
         try:
             words = quantities(run)
         except UnknownRunKind as error:
-            raise ProofFileError(f"numeric.run = {run!r}: {error}", key="numeric.run",
-                                 text=run) from None
+            later = ("; the quantities its names read are checked once the kind is known"
+                     if numeric.names else "")
+            raise ProofFileError(f"numeric.run = {run!r}: {error.args[0]}{later}",
+                                 key="numeric.run", text=run) from None
         proof_vectors = set(vectors)
         scalars: dict[str, sympy.Expr] = {}
         vector_terms: dict[str, Vec] = {}

@@ -202,6 +202,17 @@ def test_a_run_kind_nobody_registered_is_refused_naming_the_registered_ones(tmp_
     assert "no run kind 'onlin' (closest: 'online'); registered: online, batch, single-pass" \
         in audit.errors[0]
     assert audit.errors[0].startswith(f"{path}:5:8: numeric.run = 'onlin'")  # placed
+    assert "checked once the kind is known" not in audit.errors[0]  # it has no names
+
+
+def test_a_run_kind_nobody_registered_says_its_names_wait_for_it(tmp_path):
+    """Issue 27's closing note: with an unknown kind, the quantities `[numeric] names`
+    reads cannot be checked (a kind says what a run offers); the line says so, rather than
+    leave a user to believe her names were checked."""
+    path = tmp_path / "p.toml"
+    path.write_bytes(_proof_text('[numeric]\nrun = "onlin"\nnames = { k = "tt" }'))
+    (error,) = run_audit([str(path)], budget="small").errors
+    assert error.endswith("; the quantities its names read are checked once the kind is known")
 
 
 def test_every_unknown_name_of_numeric_names_is_reported_at_once_each_placed(tmp_path):
