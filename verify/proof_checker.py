@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from time import perf_counter
 from typing import Literal
 
@@ -180,11 +181,18 @@ class ProofReport:
         return steps(f"{self.title}: {self.status}", self.steps)
 
 
+_canonical = lru_cache(maxsize=1 << 14)(atoms.canonical)
+"""`atoms.canonical`, once per expression and process (SymPy expressions are immutable): a
+proof's statements are read several times in one audit (planning the campaign, checking each
+step, replaying a worker's reports), each step repeats the hypotheses of the steps it uses,
+and reading the atoms of sums was most of that time."""
+
+
 def relation(proof: Proof, r: Relation) -> kernel.Rel:
     """`r` for the kernel, with every quantity its source text divides by; its sums and
     family members in the kernel's canonical form (`atoms.canonical`)."""
-    return kernel.Rel(atoms.canonical(r.lhs), r.op, atoms.canonical(r.rhs), r.text,
-                      tuple(map(atoms.canonical, divisors(r, proof.names))))
+    return kernel.Rel(_canonical(r.lhs), r.op, _canonical(r.rhs), r.text,
+                      tuple(map(_canonical, divisors(r, proof.names))))
 
 
 def fact_of(r: Relation) -> kernel.Fact:
@@ -200,16 +208,16 @@ def terms(mapping: dict[str, Term] | Sequence[tuple[str, Term]]) -> dict[str, ob
     """A substitution as the kernel reads it: scalar expressions, vectors as plain dicts (a
     family member by its canonical name), all in canonical form."""
     pairs = mapping.items() if isinstance(mapping, dict) else mapping
-    return {name: _vector(t) if isinstance(t, Vec) else atoms.canonical(t) for name, t in pairs}
+    return {name: _vector(t) if isinstance(t, Vec) else _canonical(t) for name, t in pairs}
 
 
 def _vector(v: Vec) -> dict[str, sympy.Expr]:
-    return {atoms.canonical(sympy.Symbol(n)).name: atoms.canonical(c) for n, c in v.items()}
+    return {_canonical(sympy.Symbol(n)).name: _canonical(c) for n, c in v.items()}
 
 
 def hints(step: Step) -> tuple[Hint, ...]:
     """The step's hints in the kernel's canonical form (so they meet its sums)."""
-    return tuple(Vec(_vector(h)) if isinstance(h, Vec) else atoms.canonical(h)
+    return tuple(Vec(_vector(h)) if isinstance(h, Vec) else _canonical(h)
                  for h in step.hints)
 
 
@@ -218,14 +226,14 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     instantiated where the step says `with`, see `used_statement`)."""
     rule: kernel.Direct | kernel.Cases | kernel.Induction = kernel.Direct()
     if isinstance(step.rule, CaseSplit):
-        rule = kernel.Cases(atoms.canonical(step.rule.on), step.rule.zero_case, step.rule.text)
+        rule = kernel.Cases(_canonical(step.rule.on), step.rule.zero_case, step.rule.text)
     elif isinstance(step.rule, Induction):
         split = step.rule.split
         rule = kernel.Induction(
             step.rule.variable, terms(dict(step.rule.base)), terms(dict(step.rule.step)),  # type: ignore[arg-type]
             tuple(relation(proof, h) for h in step.rule.hypotheses),
             frozenset(step.rule.constants),
-            None if split is None else kernel.Cases(atoms.canonical(split.on),
+            None if split is None else kernel.Cases(_canonical(split.on),
                                                     split.zero_case, split.text),
         )
     seq = kernel.Sequent(
@@ -313,8 +321,8 @@ def over(use: Use, proof: Proof) -> list[Summation]:
             lo, _, hi = where.partition("..")
             filters = ()
         rels = [relation(proof, parse_relation(f, names, scope)) for f in filters]
-        out.append((index, atoms.canonical(parse_scalar(lo, names)),
-                    atoms.canonical(parse_scalar(hi, names)),  # each filter's text about j
+        out.append((index, _canonical(parse_scalar(lo, names)),
+                    _canonical(parse_scalar(hi, names)),  # each filter's text about j
                     tuple(replace(r, text=_renamed(r.text, scope)) for r in rels)))
     return out
 

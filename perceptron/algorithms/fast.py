@@ -260,14 +260,40 @@ def integer_vector(w: Sequence[Fraction]) -> tuple[list[int], int]:
 
 
 def exact_matvec(rows: np.ndarray, vector: Sequence[int], max_abs: int | None = None) -> list[int]:
-    """`rows @ vector` exactly, as Python ints: int64 when a bound allows it, else object."""
+    """`rows @ vector` exactly, as Python ints: int64 when a bound allows it; an int64
+    matrix and a vector of big integers in int64 limbs (`_limbed_matvec`); else object."""
     top = max_abs if max_abs is not None else _max_abs(rows)
     vec_l1 = sum(map(abs, map(int, vector)))
     if rows.dtype != object and top * vec_l1 < 2**63 and vec_l1 < 2**63:
         return (rows @ np.array(vector, dtype=np.int64)).tolist()
+    if rows.dtype != object and rows.size \
+            and (bits := 62 - (top * rows.shape[1]).bit_length()) >= MIN_LIMB_BITS:
+        return _limbed_matvec(rows, [int(v) for v in vector], bits)
     obj = np.empty(len(vector), dtype=object)
     obj[:] = [int(v) for v in vector]
     return list(rows.astype(object) @ obj) if rows.size else [0] * rows.shape[0]
+
+
+#: The narrowest limbs `exact_matvec` cuts a vector into (narrower ones would be so many that
+#: the object product is as fast).
+MIN_LIMB_BITS = 16
+
+
+def _limbed_matvec(rows: np.ndarray, vector: list[int], bits: int) -> list[int]:
+    """`rows @ vector` for an int64 matrix of entries at most `top` in magnitude, `d`
+    columns, and a vector of big integers, with `bits = 62 - bitlength(top * d)`: each entry
+    cut into limbs of `bits` bits carrying its sign, `v = sum_k v_k 2^(bits k)`, so each
+    limb column's products sum in int64 exactly (`|sum_j r_j v_jk| <= top d (2^bits - 1) <
+    2^62`), and only the few limb sums of a row are recombined as Python ints. The batch
+    perceptron's iterates grow to hundreds of bits on small-integer data, where the object
+    product made a big-integer product per entry."""
+    count = -(-max(abs(v) for v in vector).bit_length() // bits)
+    mask = (1 << bits) - 1
+    limbs = np.array([[(abs(v) >> (bits * k) & mask) * (1 if v >= 0 else -1)
+                       for k in range(count)] for v in vector], dtype=np.int64)
+    scales = np.empty(count, dtype=object)
+    scales[:] = [1 << (bits * k) for k in range(count)]
+    return list((rows @ limbs).astype(object) @ scales)
 
 
 def exact_combination(coefficients: Sequence[int], rows: np.ndarray,

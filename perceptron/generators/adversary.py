@@ -38,6 +38,9 @@ from perceptron.geometry.linear import norm2
 
 #: A sparse vector: coordinate index -> nonzero exact value (dimensions grow as play goes on).
 Sparse = dict[int, Fraction]
+#: The zero every absent coordinate reads as: one shared Fraction (immutable), not one made
+#: per coordinate read (the audit reads some 10^5 of them per game).
+_ZERO = Fraction(0)
 
 
 def _is_square(n: int) -> bool:
@@ -183,14 +186,18 @@ class OnlineAdversary:
             examples.append(x)
             labels.append(y)
             dimension = max(dimension, max(x) + 1)
-            w = {i: v for i in set(w) | set(x)
-                 if (v := w.get(i, Fraction(0)) + y * x.get(i, Fraction(0)))}
+            w = dict(w)  # w + y x: only x's coordinates change (w keeps no zero)
+            for i, v in x.items():
+                if total := w.get(i, _ZERO) + y * v:
+                    w[i] = total
+                else:
+                    del w[i]
             iterates.append(w)
         if not examples:
             raise ValueError("no example can be a mistake here (R2 < gamma^2)")
 
         def dense(v: Sparse) -> Vector:
-            return tuple(v.get(i, Fraction(0)) for i in range(dimension))
+            return tuple(v.get(i, _ZERO) for i in range(dimension))
 
         data = Dataset(tuple(dense(x) for x in examples), tuple(labels),
                        f"adversary(R2={self.R2},gamma={self.gamma},seed={self.seed})")

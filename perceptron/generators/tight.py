@@ -63,17 +63,25 @@ class TightFamily(NovikoffBound):
 
 
 def _solve(a: Matrix, b: Matrix) -> Matrix:
-    """`a^-1 b` by exact Gauss–Jordan elimination (`a` invertible), fraction-free: each row
-    of `[a | b]` is scaled to integers (which leaves the solution alone), rows are combined
-    as `p * row - f * pivot_row` and divided by their content, and only the solution's
-    entries become Fractions. The solution is unique, so these are the Fractions elimination
-    over Fractions gives, without a Fraction (and its gcd) per step."""
-    n = len(a)
+    """`a^-1 b` (`a` invertible) as Fractions: `_eliminate` on `[a | b]` with each row
+    scaled to integers (which leaves the solution alone)."""
     rows: list[list[int]] = []
-    for i in range(n):
+    for i in range(len(a)):
         row = [Fraction(v) for v in (*a[i], *b[i])]
         den = lcm(*(v.denominator for v in row))
         rows.append([v.numerator * (den // v.denominator) for v in row])
+    return [[Fraction(v, den) for v in nums] for nums, den in _eliminate(rows)]
+
+
+def _eliminate(rows: list[list[int]]) -> list[tuple[list[int], int]]:
+    """The solution `x` of `a x = b` for the integer rows `[a | b]` (`a` n x n, invertible)
+    by exact Gauss–Jordan elimination, fraction-free: rows are combined as
+    `p * row - f * pivot_row` and divided by their content, and row i of `x` comes out as
+    integer numerators over one integer denominator (nonzero, of either sign). The solution
+    is unique, so these are the Fractions elimination over Fractions gives, without a
+    Fraction (and its gcd) per step."""
+    n = len(rows)
+    rows = [list(row) for row in rows]
     for col in range(n):
         pivot = next(r for r in range(col, n) if rows[r][col] != 0)
         rows[col], rows[pivot] = rows[pivot], rows[col]
@@ -84,27 +92,37 @@ def _solve(a: Matrix, b: Matrix) -> Matrix:
                 combined = [p * v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
                 content = gcd(*combined)
                 rows[r] = [v // content for v in combined] if content > 1 else combined
-    return [[Fraction(v, row[i]) for v in row[n:]] for i, row in enumerate(rows)]
+    return [(row[n:], row[i]) for i, row in enumerate(rows)]
+
+
+def _rotation_rows(dim: int, seed: int, spread: int = 2) -> list[tuple[list[int], int]]:
+    """The rows of `rational_rotation(dim, seed, spread)` as integer numerators over each
+    row's denominator (`_eliminate`): the skew matrix drawn, `I + A` and `I - A` formed and
+    eliminated in integers, no Fraction made."""
+    rng = random.Random(seed)
+    skew = [[0] * dim for _ in range(dim)]
+    for i in range(dim):
+        for j in range(i + 1, dim):
+            v = rng.randint(-spread, spread)
+            skew[i][j], skew[j][i] = v, -v
+    # (I - A)(I + A)^-1 = (I + A)^-1 (I - A): the two factors commute.
+    return _eliminate([[int(i == j) + skew[i][j] for j in range(dim)]
+                       + [int(i == j) - skew[i][j] for j in range(dim)] for i in range(dim)])
 
 
 def rational_rotation(dim: int, seed: int, spread: int = 2) -> Matrix:
     """An exactly orthogonal rational matrix: the Cayley transform of a random skew `A`."""
-    rng = random.Random(seed)
-    skew = [[Fraction(0)] * dim for _ in range(dim)]
-    for i in range(dim):
-        for j in range(i + 1, dim):
-            v = Fraction(rng.randint(-spread, spread))
-            skew[i][j], skew[j][i] = v, -v
-    eye = [[Fraction(int(i == j)) for j in range(dim)] for i in range(dim)]
-    plus = [[eye[i][j] + skew[i][j] for j in range(dim)] for i in range(dim)]
-    minus = [[eye[i][j] - skew[i][j] for j in range(dim)] for i in range(dim)]
-    # (I - A)(I + A)^-1 = (I + A)^-1 (I - A): the two factors commute.
-    return _solve(plus, minus)
+    return [[Fraction(v, den) for v in nums] for nums, den in _rotation_rows(dim, seed, spread)]
 
 
 def orthonormal(labels: Sequence[int], *, scale: Fraction | int = 1, dim: int | None = None,
                 rotation_seed: int | None = None) -> TightFamily:
-    """`x_i = scale * e_i` (optionally rotated, in `dim >= n` dimensions) with `labels`."""
+    """`x_i = scale * e_i` (optionally rotated, in `dim >= n` dimensions) with `labels`.
+
+    Rows of an orthogonal matrix are orthonormal too: rotated, the e_i are the rotation's
+    first n rows. The separator `u = sum y_i e_i` is summed in integers over the rows'
+    common denominator, one Fraction per coordinate (the campaign makes over a thousand of
+    these families per audit, and a Fraction per product and partial sum was most of it)."""
     n = len(labels)
     width = n if dim is None else dim
     if width < n:
@@ -112,12 +130,16 @@ def orthonormal(labels: Sequence[int], *, scale: Fraction | int = 1, dim: int | 
     c = Fraction(scale)
     if c <= 0:
         raise ValueError("scale must be positive")
-    basis = ([[Fraction(int(i == j)) for j in range(width)] for i in range(width)]
-             if rotation_seed is None else rational_rotation(width, rotation_seed))
-    # Rows of an orthogonal matrix are orthonormal too; use them as the e_i.
-    X = tuple(tuple(c * v for v in basis[i]) for i in range(n))
-    u = tuple(sum((y * basis[i][k] for i, y in enumerate(labels)), Fraction(0))
-              for k in range(width))
+    if rotation_seed is None:
+        rows = [([int(i == j) for j in range(width)], 1) for i in range(n)]
+    else:
+        rows = _rotation_rows(width, rotation_seed)[:n]
+    X = tuple(tuple(Fraction(c.numerator * v, c.denominator * den) for v in nums)
+              for nums, den in rows)
+    common = lcm(*(abs(den) for _, den in rows)) if rows else 1
+    weights = [y * (common // den) for y, (_, den) in zip(labels, rows, strict=True)]
+    u = tuple(Fraction(sum(w * nums[k] for w, (nums, _) in zip(weights, rows, strict=True)),
+                       common) for k in range(width))
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
     return TightFamily(Dataset(X, tuple(labels), name), u, c, c * c)
 

@@ -220,3 +220,25 @@ claim = "sum(j in 0..n, y[j]) == sum(j in 0..n-1, y[j]) + y[n]"
     assert [r.rule for r in sequent(proof, proof.steps[1], []).sums] == ["last"]
     cex = Counterexample({"n": Fraction(0)}, {}, {"y": {Fraction(0): Fraction(1)}})
     kernel.refute(sequent(proof, proof.steps[0], []), "main", cex)
+
+
+
+@pytest.mark.parametrize("proof_id", ["chan-batch", "telgarsky-online"])
+def test_statements_read_through_the_canonical_memo_are_the_plain_reading(
+        proof_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`proof_checker._canonical` memoises `atoms.canonical` per process: a proof's
+    statements read through it, cold and then warm (as the audit reads them when planning,
+    checking and replaying), are the statements read with `atoms.canonical` itself."""
+    from proofs.library import load_builtin
+    from verify import proof_checker
+
+    proof = load_builtin(proof_id)
+    proof_checker._canonical.cache_clear()
+    cold = proof_checker.statements(proof)
+    assert proof_checker._canonical.cache_info().hits > 0  # the steps share their atoms
+    warm = proof_checker.statements(load_builtin(proof_id))
+    monkeypatch.setattr(proof_checker, "_canonical", atoms.canonical)
+    plain = proof_checker.statements(proof)
+    assert cold == warm == plain
+    assert any(not atoms._plain(a.name) for s in plain.values() if s is not None
+               for h in s.hypotheses for a in h.lhs.free_symbols | h.rhs.free_symbols)

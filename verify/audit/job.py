@@ -311,7 +311,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                                        else nullcontext(local)) as numeric:
             # With a pool, the proofs go first: it checks them while this process states
             # every step for the campaign (a few seconds of SymPy it would otherwise wait on).
-            early = (_submit_symbolic(local, admitted.proofs, admitted.targets, guard, search)
+            early = (_submit_symbolic(local, admitted.proofs, guard, search)
                      if jobs > 1 else None)
             plan = _plan(admitted, budget, seed, guard, search)
             campaign_result, reports = _in_parallel(plan, say, local, numeric, early)
@@ -495,12 +495,13 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin)
 
 
-def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof],
-                     names: Mapping[str, Target], guard: float | None, search: bool = False
-                     ) -> dict[Future[tuple[StepReport, ...]], str]:
-    """Every proof's check submitted to `pool` (by the name a worker loads it by), longest
-    proofs first (so that no worker starts a long proof last)."""
-    return {pool.submit(_symbolic_target, names[proof_id], guard, search): proof_id
+def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof], guard: float | None,
+                     search: bool = False) -> dict[Future[tuple[StepReport, ...]], str]:
+    """Every proof's check submitted to `pool`, longest proofs first (so that no worker
+    starts a long proof last). The proof travels as it was read here: unpickling it costs a
+    worker a fiftieth of parsing its file again (2 s for the built-in proofs), and the worker
+    checks exactly the proof this process reports on."""
+    return {pool.submit(_symbolic_detached, proofs[proof_id], guard, search): proof_id
             for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))}
 
 
@@ -562,7 +563,7 @@ def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
     campaigns = {numeric.submit(_shard_verdicts, plan.checks, plan.shards[index]): index
                  for index in reversed(range(len(plan.shards)))}
     if symbolic is None:
-        symbolic = _submit_symbolic(local, proofs, plan.targets, plan.guard, plan.search)
+        symbolic = _submit_symbolic(local, proofs, plan.guard, plan.search)
     say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks")
     done = 0
     for task in as_completed([*campaigns, *symbolic]):
@@ -597,11 +598,11 @@ def _symbolic(
     return tuple(reports.values())
 
 
-def _symbolic_target(target: Target, guard: float | None, search: bool = False
-                     ) -> tuple[StepReport, ...]:
-    """`_symbolic` of a proof, loaded where it runs (a worker process), detached from its
-    kernel values (`replay` makes them again in the parent)."""
-    return tuple(map(detached, _symbolic(target.load(), guard, search=search)))
+def _symbolic_detached(proof: Proof, guard: float | None, search: bool = False
+                       ) -> tuple[StepReport, ...]:
+    """`_symbolic` of a proof where it runs (a worker process), detached from its kernel
+    values (`replay` makes them again in the parent)."""
+    return tuple(map(detached, _symbolic(proof, guard, search=search)))
 
 
 def _shard_verdicts(checks: Sequence[Check], shard: Shard) -> CampaignResult:

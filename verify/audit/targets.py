@@ -4,8 +4,8 @@ A target is named as on the command line: a built-in id (`canonical-online`), th
 a proof file (a file of that name wins over an id, as for `novikoff check`), or `-`, a
 proof read from standard input (its id `stdin`). All are read by the same parser, so a
 user's proof is audited exactly as a built-in one: the same kernel checks, the same
-campaign, the same reports. A worker process reloads a target from its name (`load`), so
-only names travel between processes, and the text of standard input, read once.
+campaign, the same reports. A target is read once (`load`, the text of standard input
+read once too); the proof checked in a worker process is that reading, sent to it.
 
 A data file (a proof's `[numeric] data`, or `--data`) is read by the loaders of
 `perceptron.io.loaders` (every format the CLI reads) and becomes a scenario of the campaign
@@ -53,7 +53,7 @@ class Target:
     text: bytes | None = None  # the proof read from standard input (`-`), kept to travel
 
     def load(self) -> Proof:
-        """The proof, read again wherever this is called (a worker reloads it by name)."""
+        """The proof, read again at each call (the audit reads it once, `job._admitted`)."""
         if self.text is not None:
             return parse_proof(self.text, STDIN)
         return load_named(self.name)

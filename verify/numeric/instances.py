@@ -234,9 +234,11 @@ class CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr))
 
-    @property
+    @cached_property
     def names(self) -> frozenset[str]:
-        """The scalar and vector names an instance must bind."""
+        """The scalar and vector names an instance must bind (once per compiled judgement:
+        every shard of a campaign asks it of every check, and reading a judgement's symbols
+        walks its SymPy trees)."""
         out: set[str] = set()
         for symbol in self.judgement.symbols():
             pair = gram_pair(symbol)

@@ -1,13 +1,16 @@
-"""The batch perceptron: M_k under both rules, the three step rules, exact iterates."""
+"""The batch perceptron: M_k under both rules, the three step rules, exact iterates; and the
+exact product it computes its margins with (`fast.exact_matvec`), limbed or not."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from perceptron.algorithms import fast
 from perceptron.algorithms.batch import ConstantStep, OptimalStep, ScheduleStep, run_batch
 from perceptron.dataset import Dataset
 from perceptron.examples import slides_10_607
@@ -132,3 +135,39 @@ def test_bias_w0_and_step_objects() -> None:
         run_batch(data, step=-1)
     with pytest.raises(ValueError, match="rule"):
         run_batch(data, step=1, rule="leq")
+
+
+#: Matrices whose int64 entries reach the limb bound's edge: `top * d` near 2**46, so limbs
+#: are at their narrowest (16 bits) and each limb column's sums near 2**62.
+_entries = st.one_of(st.integers(-3, 3), st.integers(-(2**40), 2**40),
+                     st.sampled_from([2**43 - 1, -(2**43 - 1), 2**42]))
+
+
+@given(st.data())
+def test_exact_matvec_limbed_is_the_python_integer_product(data: st.DataObject) -> None:
+    """An int64 matrix times big integers (the batch iterates' numerators) cut into int64
+    limbs equals the product in Python integers, on both sides of the limb bound."""
+    n, d = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 8))
+    rows = [[data.draw(_entries) for _ in range(d)] for _ in range(n)]
+    vector = [data.draw(st.integers(-(2**600), 2**600) | st.sampled_from([0, 1, -(2**64)]))
+              for _ in range(d)]
+    matrix = np.array(rows, dtype=np.int64)
+    top = max(abs(v) for row in rows for v in row)
+    expected = [sum(r * v for r, v in zip(row, vector, strict=True)) for row in rows]
+    got = fast.exact_matvec(matrix, vector)
+    assert got == expected and all(type(v) is int for v in got)
+    if 62 - (top * d).bit_length() >= fast.MIN_LIMB_BITS and max(map(abs, vector)) >= 2**63:
+        assert fast._limbed_matvec(matrix, vector, 62 - (top * d).bit_length()) == expected
+
+
+def test_exact_matvec_limbs_at_their_narrowest_sum_near_the_int64_edge() -> None:
+    """`top * d = 2**46 - 8`: 16-bit limbs, every limb column's sum about 2**62 in magnitude,
+    entries of both signs; the product is still the Python one, and through the limbs."""
+    top, d = 2**43 - 1, 8
+    matrix = np.array([[top] * d, [-top] * d, [top, -top] * (d // 2)], dtype=np.int64)
+    vector = [2**700 - 1, -(2**700 - 1), 2**64 + 2**16 - 1, -(2**63), 1, -1, 2**16, 0]
+    expected = [sum(int(r) * v for r, v in zip(row, vector, strict=True)) for row in matrix]
+    assert 62 - (top * d).bit_length() == fast.MIN_LIMB_BITS
+    assert fast._limbed_matvec(matrix, vector, fast.MIN_LIMB_BITS) == expected
+    assert fast.exact_matvec(matrix, vector) == expected
+    assert fast.exact_matvec(matrix, [2**700] * d) == [top * d * 2**700, -top * d * 2**700, 0]

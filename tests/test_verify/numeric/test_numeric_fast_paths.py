@@ -5,11 +5,13 @@ Each fast path must give the same exact numbers as the plain computation it repl
 batch engine's recorded integer iterates (the Fraction replay of its trace), example rows'
 `J_at` (Fractions from the definition), repeated rows' magnitudes (every row read),
 row-wise products near 2^63 (Python integers), compiled polynomials (Fractions), and the
-fraction-free elimination of the tight families' rotations (Fraction Gauss-Jordan).
+fraction-free elimination of the tight families' rotations (Fraction Gauss-Jordan), and the
+orthonormal families built in integers (rotation rows and separator as Fractions).
 """
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import numpy as np
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 from perceptron.algorithms.batch import run_batch
 from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
-from perceptron.generators.tight import _solve, rational_rotation
+from perceptron.generators.tight import _solve, orthonormal, rational_rotation
 from verify.numeric import campaign
 from verify.numeric.instances import CompiledPolynomial
 from verify.runs.batch import batch_starts
@@ -206,3 +208,39 @@ def test_rotations_are_exactly_orthogonal() -> None:
             Q = rational_rotation(dim, seed)
             assert all(sum((Q[i][m] * Q[j][m] for m in range(dim)), Fraction(0)) == (i == j)
                        for i in range(dim) for j in range(dim))
+
+
+def test_rotations_are_the_cayley_transform_of_their_drawn_skew_matrix() -> None:
+    """`rational_rotation` eliminates in integers; the reference draws the same skew `A`
+    and solves `(I + A) Q = I - A` in Fractions."""
+    for dim in (1, 2, 3, 7, 14):
+        for seed in (0, 5, 999_999):
+            rng = random.Random(seed)
+            skew = [[Fraction(0)] * dim for _ in range(dim)]
+            for i in range(dim):
+                for j in range(i + 1, dim):
+                    v = Fraction(rng.randint(-2, 2))
+                    skew[i][j], skew[j][i] = v, -v
+            plus = [[int(i == j) + skew[i][j] for j in range(dim)] for i in range(dim)]
+            minus = [[int(i == j) - skew[i][j] for j in range(dim)] for i in range(dim)]
+            assert rational_rotation(dim, seed) == _fraction_solve(plus, minus)
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels=st.lists(st.sampled_from([-1, 1]), min_size=1, max_size=8),
+       extra=st.integers(0, 3), rotation=st.none() | st.integers(0, 10**6),
+       scale=st.builds(Fraction, st.integers(1, 9), st.sampled_from([1, 2, 7, 10**12 + 39])))
+def test_orthonormal_families_are_the_plain_fraction_construction(
+        labels: list[int], extra: int, rotation: int | None, scale: Fraction) -> None:
+    """The family summed in integers is exactly `x_i = scale * e_i`, `u = sum y_i e_i` with
+    the e_i the rotation's rows (or the unit vectors), computed in Fractions."""
+    dim = len(labels) + extra
+    basis = (rational_rotation(dim, rotation) if rotation is not None
+             else [[Fraction(int(i == j)) for j in range(dim)] for i in range(dim)])
+    family = orthonormal(labels, scale=scale, dim=dim, rotation_seed=rotation)
+    assert family.data.X == tuple(tuple(scale * v for v in basis[i])
+                                  for i in range(len(labels)))
+    assert family.u == tuple(sum((y * basis[i][k] for i, y in enumerate(labels)), Fraction(0))
+                             for k in range(dim))
+    assert all(type(v) is Fraction for v in family.u)
+    assert (family.gamma_u, family.R2) == (scale, scale * scale)
