@@ -242,3 +242,41 @@ def test_statements_read_through_the_canonical_memo_are_the_plain_reading(
     assert cold == warm == plain
     assert any(not atoms._plain(a.name) for s in plain.values() if s is not None
                for h in s.hypotheses for a in h.lhs.free_symbols | h.rhs.free_symbols)
+
+
+
+def test_a_counterexample_on_concrete_sets_is_printed_the_same_whatever_the_hash_seed() -> None:
+    """Regression: the names a concrete-set counterexample pads with 0 came from a set, so
+    its scalars were printed in an order that changed with PYTHONHASHSEED (the audit's JSON
+    differed run to run in chan-batch's counterexamples). Four seeds, one text."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json, sys\n"
+        "from proofs.proof_file import parse_proof\n"
+        "from verify.proof_checker import check_proof\n"
+        "from verify.render.json import counterexample\n"
+        "from verify.search.work import BUDGETS\n"
+        "proof = parse_proof(sys.stdin.buffer.read(), 'sums.toml')\n"
+        "step = check_proof(proof, store=None, budget=BUDGETS['small']).steps[0]\n"
+        "print(step.status, json.dumps(counterexample(step.counterexample)))\n")
+    step = HEAD + b'''
+[[step]]
+id = "appendix"
+given = ["a*a + s*s + l*l + t*t >= 0"]
+claim = "norm2(sum(j in M, y[j]*x[j])) == sum(j in M, norm2(x[j]))"
+'''
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    texts = {subprocess.run([sys.executable, "-c", script], input=step, capture_output=True,
+                            check=True, cwd=root, timeout=120,
+                            env={**os.environ, "PYTHONHASHSEED": seed}
+                            ).stdout for seed in ("1", "2", "3", "4")}
+    assert len(texts) == 1, texts
+    status, printed = texts.pop().decode().split(" ", 1)
+    assert status == "refuted"
+    point = json.loads(printed)
+    assert list(point["scalars"]) == ["N", "a", "l", "s", "t"]  # every name, in name order
+    assert list(point["families"]) == ["x", "y"]

@@ -202,4 +202,8 @@ def _padded(point: Counterexample, named: set[tuple[str, str]],
     scalars.update({n: Fraction(int(v)) for n, v in fixed.items()})
     vectors = {n: (Fraction(0),) * size for k, n in named if k == "vector"}
     vectors.update(point.vectors)
-    return Counterexample(scalars, vectors, point.families)
+    # in name (and index) order: `named` is a set and the unfolding meets members in the
+    # order of SymPy's symbol sets, so insertion order changed with the hash seed, and so
+    # did the order every report prints the point in
+    return Counterexample(dict(sorted(scalars.items())), dict(sorted(vectors.items())),
+                          {f: dict(sorted(m.items())) for f, m in sorted(point.families.items())})
