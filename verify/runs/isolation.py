@@ -102,12 +102,14 @@ def described(error: BaseException) -> str:
 def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | None]) -> T:
     """`call` in a child forked for it: its answer read from a pipe, its end judged.
 
-    SIGINT is blocked across the fork: a Ctrl-C that arrives while `os.fork` runs its
-    handlers (logging's, ...) would be raised there and lost ("exception ignored"); blocked,
-    it waits until the parent is inside the `try` that ends the child, and interrupts it
-    there."""
+    A Ctrl-C that arrives while `os.fork` runs its handlers (logging's, ...) would be raised
+    there and lost ("exception ignored"), and the parent would wait for the child. So SIGINT
+    is blocked in this thread across the fork, and, since another thread of the process
+    (pytest-xdist's, a Dask worker's) may receive it all the same, held (`_HeldInterrupt`):
+    it interrupts the parent once it is inside the `try` that ends the child."""
     _flush()  # what this process printed is not printed again by the child
     read_end, write_end = os.pipe()
+    held = _HeldInterrupt()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         with warnings.catch_warnings():  # Python 3.12+ warns when threads exist; the child
@@ -115,6 +117,7 @@ def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | No
             pid = os.fork()
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        held.release()
         os.close(read_end)
         os.close(write_end)
         raise
@@ -124,7 +127,8 @@ def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | No
     status: int | None = None
     try:
         os.close(write_end)
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C meanwhile raises here
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        held.release()  # a Ctrl-C meanwhile raises here
         payload = _collect(read_end, seconds, stop)
         _, status = os.waitpid(pid, 0)
     finally:
@@ -138,6 +142,34 @@ def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | No
     if kind == "value":
         return value  # type: ignore[no-any-return]
     raise (Fault if kind == "fault" else Raised)(value)
+
+
+class _HeldInterrupt:
+    """SIGINT's handler replaced, in the main thread, by one that only notes the signal,
+    until `release` puts the handler back and delivers a noted signal to it (a
+    KeyboardInterrupt by default) where the caller chose. In any other thread, or where the
+    handler was not set from Python, nothing is replaced: only the main thread is ever
+    interrupted, and a handler we could not restore is not ours to replace."""
+
+    def __init__(self) -> None:
+        self.noted = False
+        self.previous: Any = None
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.getsignal(signal.SIGINT)
+            if previous is not None:
+                self.previous = previous
+                signal.signal(signal.SIGINT, self._note)
+
+    def _note(self, number: int, frame: object) -> None:
+        self.noted = True
+
+    def release(self) -> None:
+        if self.previous is None:
+            return
+        signal.signal(signal.SIGINT, self.previous)
+        self.previous = None
+        if self.noted:
+            signal.raise_signal(signal.SIGINT)
 
 
 def _child(code: Callable[[], Any], write_end: int, mask: Any) -> NoReturn:

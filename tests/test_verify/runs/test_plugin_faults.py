@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import threading
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -61,6 +63,42 @@ def test_a_real_ctrl_c_while_the_plug_in_runs_still_interrupts(isolated: bool) -
         plugin.run(DATA, U, 5)
     assert time.monotonic() - start < 30  # not after the plug-in's sleep of 60 s (a margin
     # wide enough for a loaded machine: the test failed once at load 8 with 4 s against 5)
+
+
+#: Threads to send a SIGINT from the parent's side of the next fork (`_interrupt_armed`).
+ARMED: list[int] = []
+
+
+def _interrupt_armed() -> None:
+    """After a fork, in the parent: a SIGINT to each armed thread, then half a second in
+    the fork's handlers, in short sleeps (the signal's handler runs in the main thread
+    between two of them, as it would in any handler running when a Ctrl-C came)."""
+    if ARMED:
+        signal.pthread_kill(ARMED.pop(), signal.SIGINT)
+        for _ in range(50):
+            time.sleep(0.01)
+
+
+os.register_at_fork(after_in_parent=_interrupt_armed)
+
+
+def test_a_ctrl_c_that_another_thread_receives_during_the_fork_still_interrupts() -> None:
+    """Regression (the test above failed once in the suite at load 8, 2026-11-26): a SIGINT
+    that reaches another thread of the process (pytest-xdist's, a Dask worker's) while the
+    child is forked was raised inside the fork's handlers, where Python drops it ("exception
+    ignored in _releaseLock"), and the audit waited for the plug-in instead of stopping."""
+    done = threading.Event()
+    other = threading.Thread(target=done.wait, daemon=True)
+    other.start()
+    assert other.ident is not None
+    ARMED.append(other.ident)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            Plugin("p", None, hostile.sleeps_forever, seconds=10).run(DATA, U, 5)
+    finally:
+        ARMED.clear()
+        done.set()
+        other.join()
 
 
 def test_a_vector_of_another_dimension_says_both_dimensions() -> None:
