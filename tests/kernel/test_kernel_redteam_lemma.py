@@ -294,6 +294,7 @@ needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is no
 
 
 @needs_coqc
+@pytest.mark.usefixtures("preamble_once")  # tests/coq_preamble.py
 def test_the_coq_export_applies_a_one_update_lemma_and_does_not_assume_it(
         tmp_path: Path) -> None:
     """Attack: an induction using a lemma exported as if the lemma's claim were an update
@@ -309,6 +310,7 @@ def test_the_coq_export_applies_a_one_update_lemma_and_does_not_assume_it(
 
 
 @needs_coqc
+@pytest.mark.usefixtures("preamble_once")  # tests/coq_preamble.py
 def test_the_coq_export_reads_a_lemma_whose_claim_repeats_an_update_fact(
         tmp_path: Path) -> None:
     """Attack: a lemma whose claim repeats an update fact hides from the exporter's lemma

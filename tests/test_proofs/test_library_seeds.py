@@ -6,12 +6,14 @@ them fails here. Refuted steps are the audit's findings (plus `radius-centred-mi
 which confirms a remark); their counterexamples must pass the kernel's own check. Each
 proof is checked once per session (about 20 s for all five on 2 cores). The numeric column
 pins each step's verdict on runs of the source's own algorithm (`[numeric] algorithm`), from
-one audit of the five sources at budget "small" (a violation there is a finding on the
-source's own iterates, its counterexample re-checked by the kernel inside the audit).
+the shared audit at budget "small" (`small_audit`, tests/conftest.py; a violation there is a
+finding on the source's own iterates, its counterexample re-checked by the kernel inside the
+audit).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from pathlib import Path
 
@@ -20,7 +22,7 @@ import pytest
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SOURCE_VARIANTS
 from proofs.proof_file import load_proof
 from verify import kernel
-from verify.audit.job import Audit, run_audit
+from verify.audit.job import Audit
 from verify.proof_checker import ProofReport, StepReport, check_proof
 
 SEEDS = Path(__file__).resolve().parents[2] / "proofs" / "library" / "seeds"
@@ -259,9 +261,11 @@ def test_proved_steps_carry_certificates(proof_id: str, step_id: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def audit() -> Audit:
-    """The five sources audited once, numerically on their own algorithms' runs."""
-    return run_audit(PROOF_IDS, budget="small", jobs=2)
+def audit(small_audit: Audit) -> Audit:
+    """The five sources as the small audit judged them (`tests/conftest.py`, made once),
+    numerically on their own algorithms' runs."""
+    return dataclasses.replace(
+        small_audit, proofs=tuple(p for p in small_audit.proofs if p.id in PROOF_IDS))
 
 
 def test_numeric_verdicts(audit: Audit) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 from cases.padding import UNUSED_SCALARS, UNUSED_TEXTS, UNUSED_VECTORS, padded
@@ -28,8 +29,10 @@ import sos
 BOUNDED = settings(max_examples=15, derandomize=True, deadline=None, database=None)
 
 
+@cache
 def _obligations() -> list[tuple[str, kernel.Judgement, tuple[object, ...]]]:
-    """Every obligation of every built-in proof's steps, with the step's hints."""
+    """Every obligation of every built-in proof's steps, with the step's hints (made when a
+    test first reads them, once per process: not while collecting, in every worker)."""
     out = []
     for proof_id in sorted(PROOFS):
         proof = load_builtin(proof_id)
@@ -43,13 +46,12 @@ def _obligations() -> list[tuple[str, kernel.Judgement, tuple[object, ...]]]:
     return out
 
 
-OBLIGATIONS = _obligations()
 # the benchmark's goals decided in well under a second (the slowest take seconds each)
 QUICK_GOALS = [g for g in sos.GOALS if g.line not in (1617, 1664, 1891)]
 
 
 @BOUNDED
-@given(st.sampled_from(OBLIGATIONS), st.integers(1, 5), st.booleans())
+@given(st.deferred(lambda: st.sampled_from(_obligations())), st.integers(1, 5), st.booleans())
 def test_a_built_in_obligation_keeps_its_verdict_in_a_bigger_file(
         case: tuple[str, kernel.Judgement, tuple[object, ...]], count: int, first: bool) -> None:
     where, judgement, hints = case
@@ -78,5 +80,5 @@ def test_a_benchmark_goal_keeps_its_verdict_in_a_bigger_file(goal: sos.Goal,
 
 
 def test_the_built_in_obligations_are_all_sampled_from() -> None:
-    assert len(OBLIGATIONS) > 100  # every built-in proof's steps, not only a few
-    assert len({where.split("/")[0] for where, _, _ in OBLIGATIONS}) == len(PROOFS)
+    assert len(_obligations()) > 100  # every built-in proof's steps, not only a few
+    assert len({where.split("/")[0] for where, _, _ in _obligations()}) == len(PROOFS)

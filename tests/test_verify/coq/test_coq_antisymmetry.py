@@ -15,6 +15,8 @@ from proofs.proof_file import parse_proof
 from verify.coq import export_and_check
 from verify.proof_checker import check_proof
 
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
 COQC = shutil.which("coqc")
 DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit)\b")
 STEPS = ["chain", "sum-of-squares-zero", "sum-of-squares-nonpositive"]

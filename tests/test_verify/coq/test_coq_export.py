@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from coq_preamble import compile_inner_product
 
 from proofs.library import load_builtin
 from proofs.proof_file import parse_proof
@@ -24,6 +25,8 @@ from verify.coq import NOT_RUN, export_and_check
 from verify.coq.build import LOGICAL
 from verify.proof_checker import check_proof
 
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
 COQC = shutil.which("coqc")
 needs_coqc = pytest.mark.skipif(
     COQC is None, reason="coqc is not on PATH (install Debian's `coq`: apt-get install coq)"
@@ -215,8 +218,7 @@ def test_a_changed_certificate_coefficient_is_rejected(
     head, _, tail = altered.partition("(int_pos 3 eq_refl)")
     head = head[: head.rindex("(2 * ")] + "(3 * " + head[head.rindex("(2 * ") + 5:]
     path.write_text(head + "(int_pos 3 eq_refl)" + tail)
-    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=tmp_path, check=True,
-                   capture_output=True)
+    assert compile_inner_product(tmp_path).returncode == 0
     rejected = subprocess.run([COQC, "-R", ".", LOGICAL, "small.v"], cwd=tmp_path,
                               capture_output=True, text=True, check=False)
     assert rejected.returncode != 0

@@ -26,6 +26,8 @@ from verify.coq import export_and_check
 from verify.coq.export import Exported, export_proof
 from verify.proof_checker import check_proof
 
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
 needs_coqc = pytest.mark.skipif(
     shutil.which("coqc") is None,
     reason="coqc is not on PATH (install Debian's `coq`: apt-get install coq)",

@@ -19,6 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from coq_preamble import compile_inner_product
 
 from proofs.proof_file import load_proof, parse_proof
 from verify.coq import export_and_check
@@ -29,6 +30,8 @@ EXAMPLE = ROOT / "examples" / "lemma-then-induction.toml"
 LOGICAL = "Novikoff"
 DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit|Axiom|Parameter|"
                       r"Hypothesis|Variable|Conjecture)\b")
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
 needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not on PATH")
 
 LEMMA = "norm2(w + y*x) <= norm2(w) + R**2"
@@ -72,9 +75,9 @@ def test_the_example_compiles_and_rests_on_the_preamble_only(tmp_path: Path) -> 
     report = check_proof(proof)
     run = export_and_check(tmp_path, [("example", proof, list(report.steps))])
     assert run.for_proof("example") == {"one-update": "checked", "norm-invariant": "checked"}
-    for file in ("InnerProduct.v", "example.v"):  # the export compiles elsewhere
-        subprocess.run(["coqc", "-R", ".", LOGICAL, file], cwd=tmp_path, check=True,
-                       capture_output=True)
+    assert compile_inner_product(tmp_path).returncode == 0  # the export compiles elsewhere
+    subprocess.run(["coqc", "-R", ".", LOGICAL, "example.v"], cwd=tmp_path, check=True,
+                   capture_output=True)
     (tmp_path / "Check.v").write_text(f"Require Import {LOGICAL}.example.\n"
                                       "Print Assumptions step_norm_invariant.\n")
     done = subprocess.run(["coqc", "-R", ".", LOGICAL, "Check.v"], cwd=tmp_path,
@@ -138,8 +141,7 @@ def _rejected(directory: Path, text: str) -> int:
     """coqc on `text` as `lemma.v` in `directory` (the preamble compiled first): the line of
     its first error (the test fails if it compiles)."""
     (directory / "lemma.v").write_text(text)
-    subprocess.run(["coqc", "-R", ".", LOGICAL, "InnerProduct.v"], cwd=directory, check=True,
-                   capture_output=True)
+    assert compile_inner_product(directory).returncode == 0
     done = subprocess.run(["coqc", "-R", ".", LOGICAL, "lemma.v"], cwd=directory,
                           capture_output=True, text=True, check=False)
     output = done.stdout + done.stderr

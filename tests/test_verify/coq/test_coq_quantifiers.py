@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from coq_preamble import compile_inner_product
 
 from proofs.proof_file import parse_proof
 from verify.cli import main
@@ -22,6 +23,8 @@ from verify.coq import NOT_RUN, export_and_check
 from verify.coq.build import LOGICAL
 from verify.proof_checker import check_proof
 
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
 COQC = shutil.which("coqc")
 needs_coqc = pytest.mark.skipif(
     COQC is None, reason="coqc is not on PATH (install Debian's `coq`: apt-get install coq)"
@@ -204,8 +207,7 @@ def test_the_rules_compile_and_a_tampered_witness_or_instance_is_rejected(
                               capture_output=True, text=True, check=False)
         return done.returncode == 0
 
-    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=tmp_path, check=True,
-                   capture_output=True)
+    assert compile_inner_product(tmp_path).returncode == 0
     assert compiles(text)  # as written (so each rejection below is the tampering's)
     # a witness that does not satisfy the claim: a + 1 becomes a - 1
     assert text.count("  exists (a + 1).\n") == 1
@@ -366,8 +368,7 @@ def test_an_inherited_instance_compiles_and_a_tampered_premise_is_rejected(
     tampered = theorem.replace("    ((INR t) * (b ^ 2)) >= 0 ->\n", "    (b ^ 2) >= 0 ->\n")
     assert tampered != theorem
     path.write_text(text.replace(theorem, tampered))
-    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=tmp_path, check=True,
-                   capture_output=True)
+    assert compile_inner_product(tmp_path).returncode == 0
     done = subprocess.run([COQC, "-R", ".", LOGICAL, "inherited.v"], cwd=tmp_path,
                           capture_output=True, text=True, check=False)
     assert done.returncode != 0

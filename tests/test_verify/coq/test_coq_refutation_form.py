@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cases.steps import ROOTS as SHARED_ROOTS
+from coq_preamble import compile_inner_product
 
 from proofs.proof_file import parse_proof
 from verify.cli import main
@@ -24,6 +25,8 @@ from verify.coq import export_and_check
 from verify.coq.build import LOGICAL
 from verify.proof_checker import check_proof
 
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
 COQC = shutil.which("coqc")
 needs_coqc = pytest.mark.skipif(
     COQC is None, reason="coqc is not on PATH (install Debian's `coq`: apt-get install coq)"
@@ -118,8 +121,7 @@ def test_refutation_form_compiles_and_a_tampered_export_is_rejected(
                               capture_output=True, text=True, check=False)
         return done.returncode == 0
 
-    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=tmp_path, check=True,
-                   capture_output=True)
+    assert compile_inner_product(tmp_path).returncode == 0
     assert compiles(text)  # the export as written (before each tampering: not a setup error)
     # a wrong sign: the "negation" is the claim itself, so `n = - g` is not an identity
     negation = "(by_contra_ge (a + (- (n))) ((- (a)) + n) _ _)"

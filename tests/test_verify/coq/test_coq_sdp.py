@@ -19,6 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 
 import sos
 
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
 COQC = shutil.which("coqc")
 DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit)\b")
 LINES = (1792, 1819, 1805, 1891)  # 3 variables; AM-GM; 2 variables; an irrational zero

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from coq_preamble import compile_inner_product
 
 from proofs.proof_file import parse_proof
 from verify.coq import NOT_RUN, export_and_check
@@ -19,6 +20,8 @@ from verify.coq.preamble import PREAMBLE
 from verify.proof_checker import check_proof
 from verify.search.work import BUDGETS
 
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
 COQC = shutil.which("coqc")
 needs_coqc = pytest.mark.skipif(COQC is None, reason="coqc is not on PATH")
 
@@ -135,8 +138,7 @@ def test_the_steps_with_sums_compile_and_a_false_one_does_not(
                               capture_output=True, text=True, check=False)
         return done.returncode == 0
 
-    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=directory,  # type: ignore[list-item]
-                   check=True, capture_output=True)
+    assert compile_inner_product(directory).returncode == 0  # type: ignore[arg-type]
     assert compiles(text)
     # the recursion's last term at n + 3 instead of n + 2: false, so its proof cannot check
     assert text.count("(y ((INR n) + 2))") == 1

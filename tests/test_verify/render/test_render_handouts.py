@@ -36,6 +36,13 @@ def audit(small_audit: Audit) -> Audit:
     return small_audit
 
 
+@pytest.fixture(scope="module")
+def whole(small_audit_documents: dict[str, tuple[str, list[str]]]) -> dict[str, str]:
+    """The whole audit in each format (`html.render(audit)`, ...; `tests/conftest.py`, made
+    once)."""
+    return {fmt: document for fmt, (document, _) in small_audit_documents.items()}
+
+
 def _only(audit: Audit, proof_id: str) -> Audit:
     return dataclasses.replace(audit, proofs=tuple(p for p in audit.proofs if p.id == proof_id))
 
@@ -68,8 +75,8 @@ def test_the_theorem_is_the_first_formula_of_every_handout(audit: Audit, proof_i
     assert first_block.startswith(claim_tex[:20])
 
 
-def test_the_full_audit_leads_with_the_theorems(audit: Audit):
-    page = html.render(audit)
+def test_the_full_audit_leads_with_the_theorems(audit: Audit, whole: dict[str, str]):
+    page = whole["html"]
     assert page.index('id="theorems"') < page.index('id="findings"') < page.index('id="summary"')
     assert page.count('class="theorem ') == len(audit.proofs)
     view = AuditView.of(audit)
@@ -90,8 +97,8 @@ def test_a_statement_is_typeset_as_written_not_in_normal_form():
     assert "after" in words and "updates" in words
 
 
-def test_minus_never_prints_as_plus_minus(audit: Audit):
-    page = html.render(audit)
+def test_minus_never_prints_as_plus_minus(whole: dict[str, str]):
+    page = whole["html"]
     assert "<mo>+</mo><mo>&#x2212;</mo>" not in page
     assert "<mo>+</mo><mn>&#x2212;" not in page
     assert "<mo>+</mo><mrow><mo>&#x2212;</mo>" not in page
@@ -130,10 +137,11 @@ def test_the_graph_of_a_source_shows_its_findings_and_what_rests_on_them(audit: 
 
 
 def _pdflatex(source: str, folder: Path, name: str) -> tuple[int, list[float]]:
-    """Pages and the overfull boxes' excess (pt) of `source` compiled twice."""
+    """Pages and the overfull boxes' excess (pt) of `source` compiled twice: the first pass
+    in draft mode (it writes the .aux and .out files the second reads, and no PDF)."""
     (folder / f"{name}.tex").write_text(source, encoding="utf-8")
-    for _ in range(2):
-        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+    for mode in (["-draftmode"], []):
+        done = subprocess.run(["pdflatex", *mode, "-interaction=nonstopmode", "-halt-on-error",
                                f"{name}.tex"], cwd=folder, capture_output=True, timeout=300)
         assert done.returncode == 0, done.stdout.decode(errors="replace")[-2000:]
     log = (folder / f"{name}.log").read_text(errors="replace")
@@ -149,12 +157,11 @@ needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None,
 
 @needs_pdflatex
 @pytest.mark.parametrize("proof_id", [*PROOFS, "all"])
-def test_latex_has_no_overfull_box_in_any_handout_or_the_full_audit(audit: Audit,
-                                                                   tmp_path: Path,
-                                                                   proof_id: str):
-    """Each handout, and the full audit ("all"), one test each (spread over the workers)."""
-    chosen = audit if proof_id == "all" else _only(audit, proof_id)
-    _, boxes = _pdflatex(latex.render(chosen), tmp_path, proof_id)
+def test_latex_has_no_overfull_box_in_any_handout_or_the_full_audit(
+        audit: Audit, whole: dict[str, str], tmp_path: Path, proof_id: str):
+    """Each handout, and the full audit ("all"), one test each."""
+    source = whole["latex"] if proof_id == "all" else latex.render(_only(audit, proof_id))
+    _, boxes = _pdflatex(source, tmp_path, proof_id)
     assert not [b for b in boxes if b > 1], proof_id
 
 
@@ -194,9 +201,10 @@ MEASURE = """() => {
 }"""
 
 
-def test_no_html_formula_is_wider_than_the_column(audit: Audit, tmp_path: Path):
+def test_no_html_formula_is_wider_than_the_column(audit: Audit, whole: dict[str, str],
+                                                 tmp_path: Path):
     sync_playwright, chromium = _browser()
-    pages = {"all": html.render(audit),
+    pages = {"all": whole["html"],
              "canonical-online": html.render(_only(audit, "canonical-online"))}
     shots = (ROOT / "docs" / "images") if os.environ.get("NOVIKOFF_SCREENSHOTS") else tmp_path
     with sync_playwright() as p:

@@ -59,14 +59,16 @@ def _facts_shown(proof: Proof, step_id: str, stated: dict[str, kernel.Statement 
     return facts, "".join(text for _, text in shown.run)
 
 
-def _proofs() -> list[tuple[str, Proof]]:
-    found = [(f"builtin:{p}", load_builtin(p)) for p in PROOFS]
-    return found + [(path.name, load_proof(path))
-                    for path in (*sorted(TRIAL.glob("*.toml")), *EXAMPLES)]
+# every built-in proof (by its id) and the trial's and examples' files (by their path), read
+# in the test, not while collecting (reading them all takes seconds, in every worker)
+SOURCES: list[tuple[str, str | Path]] = [(f"builtin:{p}", p) for p in PROOFS] + [
+    (path.name, path) for path in (*sorted(TRIAL.glob("*.toml")), *EXAMPLES)]
 
 
-@pytest.mark.parametrize(("name", "proof"), _proofs(), ids=[n for n, _ in _proofs()])
-def test_every_typeset_statement_shows_the_kernels_facts_and_no_other(name: str, proof: Proof):
+@pytest.mark.parametrize(("name", "source"), SOURCES, ids=[n for n, _ in SOURCES])
+def test_every_typeset_statement_shows_the_kernels_facts_and_no_other(name: str,
+                                                                      source: str | Path):
+    proof = load_builtin(source) if isinstance(source, str) else load_proof(source)
     stated = statements(proof)  # once: stating a proof of sums takes a second
     for step in proof.steps:
         if stated[step.id] is None:
