@@ -105,6 +105,7 @@ class Rules(Statements):
                    and v not in self.proof.names.indexed]
         script = Script(self.proof, vectors, names,
                          {g.obligation.judgement.claim: g for g in sides})
+        script.note_goals(proved.goals)
         script.by_case = {(g.obligation.label.partition(": sum rule")[0],
                            g.obligation.judgement.claim): g
                           for g in sides if ": sum rule" in g.obligation.label}

@@ -77,6 +77,12 @@ id = "pair"
 claim = "norm2(y[j]*x[j] - y[n]*x[n]) >= 0"
 hints = ["y[j]*x[j] - y[n]*x[n]"]
 
+# family members in a relation whose kernel form has none left (they cancel): printed from
+# the text, each member's index as the kernel reads it (t+1 and 1+t are one member)
+[[step]]
+id = "members-cancel"
+claim = "y[t+1]*dot(w, x[j]) - dot(x[j], w)*y[1+t] == 0*dot(x[j], x[t])"
+
 [[step]]
 id = "partial-sum"
 claim = "s == sum(i in 1..t, y[i])"
@@ -114,12 +120,13 @@ def test_a_step_with_sums_is_stated_in_the_kernels_reading(
     assert "(zsum ((1))%Z ((Z.of_nat n) + (1))%Z (fun j'1 => ((ip w (x j'1)) * " in text
     assert results["partial-sum"] == (
         "not exported: an induction over sums or families is not replayed in Coq yet")
+    # a squared norm of family members (chan-batch's `pair`): once replayed as the square 0,
+    # an equation coqc rejected; now the norm of the combination, its members ordered by
+    # `ip_sym` as the kernel orders them
     assert {results[s] for s in ("recursion", "count", "empty", "grows", "member",
-                                 "mistake-sum")} == {NOT_RUN}
-    # regression: a squared norm of family members was replayed as the square 0, an
-    # equation coqc rejected (chan-batch's `pair`, a false `1 * ||...||^2 = 0` in the export)
-    assert results["pair"] == ("not exported: a squared norm of a combination of family "
-                               "members is not replayed in Coq yet")
+                                 "mistake-sum", "pair", "members-cancel")} == {NOT_RUN}
+    assert "(ip_pos (vadd (vscal (y j) (x j)) (vscal (- ((y n))) (x n))))" in text
+    assert "(((y (t + 1)) * (ip w (x j))) - ((ip (x j) w) * (y (t + 1))))" in text
 
 
 @needs_coqc
@@ -145,3 +152,15 @@ def test_the_steps_with_sums_compile_and_a_false_one_does_not(
     statement = "(zsum ((1))%Z ((Z.of_nat n))%Z (fun j'1 => 1)) = (INR n)"
     assert text.count(statement) == 1
     assert not compiles(text.replace(statement, statement[:-1] + " + 1)"))
+    # the squared norm's cross term doubled: false for y = 1, x[j] = x[n] a unit vector
+    pair = "(- (2 * (ip (x j) (x (INR n))) * (y j) * (y (INR n))))"
+    assert text.count(pair) == 1
+    assert not compiles(text.replace(pair, pair.replace("2 *", "4 *")))
+    # its certificate the squared norm of the sum, not the difference: m * c = s fails
+    square = "(vadd (vscal (y j) (x j)) (vscal (- ((y n))) (x n)))"
+    assert text.count(square) == 3  # in `s` (twice) and in its sign's proof `ip_pos`
+    assert not compiles(text.replace(square, "(vadd (vscal (y j) (x j)) (vscal (y n) (x n)))"))
+    # the members' indices apart (t+1 against t+2): the terms no longer cancel
+    cancel = "((ip (x j) w) * (y (t + 1)))"
+    assert text.count(cancel) == 1
+    assert not compiles(text.replace(cancel, "((ip (x j) w) * (y (t + 2)))"))
