@@ -17,8 +17,9 @@ The run. `find_run` draws small rationals (the plane's vectors from a few intege
 a seeded generator: the constants (positive scalars, nonzero vectors: where the theorem means
 something) until the theorem's hypotheses hold, then each update's fresh values until its
 facts hold, the iterated names following the `base` and `step` terms
-exactly (`Fraction`). A run is kept only if an iterated value moves, so a run that updates
-nothing cannot pass for one that does.
+exactly (`Fraction`). A family of the run (a constant `R -> V` or `R -> R`) is one drawn
+value at every index, `fun _ : R => v`, so its members reduce by beta in Coq. A run is kept
+only if an iterated value moves, so a run that updates nothing cannot pass for one that does.
 """
 
 from __future__ import annotations
