@@ -159,6 +159,17 @@ def has_atoms(relation: Rel) -> bool:
                for side in (relation.lhs, relation.rhs) for s in side.free_symbols)
 
 
+def written_with_sums(relation: Rel) -> bool:
+    """Whether a relation's text writes a sum (`sum(j in S, ...)`), whatever its kernel form
+    kept of it (a sum of vectors whose terms cancel leaves none)."""
+    try:
+        tree = source_tree(relation.text)
+    except SyntaxError:
+        return False
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "sum"
+               for n in ast.walk(tree))
+
+
 def _reciprocal(factor: sympy.Expr) -> bool:
     return bool(factor.is_Pow and factor.exp.is_Integer and factor.exp < 0)
 

@@ -231,6 +231,12 @@ def test_the_sources_steps_with_members_and_inductions_over_sums_are_exported(
     assert ("forall n', (n' <= N')%nat -> (ip (w n') (w n')) <= (zsum ((1))%Z ((Z.of_nat n'))%Z "
             "(fun j'1 => (ind_ge (1 + (- ((ip (xy j'1) (xy j'1)))))) * (ind_ge ((ip u (xy j'1)) "
             "+ (- (gamma)))) * (ind_gt (ind j'1)) * 1))." in text)
+    # sums of vectors whose terms cancel: the kernel's reading is 0 == 0, the text has no
+    # Coq form yet (no sum of vectors in InnerProduct.v); said, not stated as a vacuous 0 = 0
+    for step in ("batch-update", "batch-average-corrected"):
+        assert results[f"chan-batch/{step}"].endswith(
+            "cannot be stated in Coq yet: its sums cancel in the kernel's reading, which "
+            "leaves 0 == 0, and a sum of vectors has no Coq form in the export yet")
     chan = (directory / "chan_batch.v").read_text()
     assert ("((0 * ((- (y j)) * (ip (vadd th h) (x j)))) - (0 * ((- (y j)) * (ip th (x j))))) "
             "= (ip (vscal 0 (x j)) h)." in chan)
