@@ -6,7 +6,10 @@ and facts are premises at the updates `n' < N'` and the invariant is concluded a
 `n' <= N'`. It is proved from its base and step obligations, exported as lemmas over `R` (a
 split step destructs its cases; a carried invariant is the other induction's theorem applied
 to the same run); a natural besides the counter is a `nat` there too (a constant, or a
-`nat -> nat` sequence when read fresh at each update), read via `INR`.
+`nat -> nat` sequence when read fresh at each update), read via `INR`. An induction over
+sums or families (issue 31) counts by a `nat` in its lemmas too, since a sum's bounds read the
+counter as an integer; its relations are printed in the kernel's form, the invariant after an
+update with the update's terms and `S t` in place, and its families are constants of the run.
 """
 
 from __future__ import annotations
