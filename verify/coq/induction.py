@@ -6,15 +6,21 @@ and facts are premises at the updates `n' < N'` and the invariant is concluded a
 `n' <= N'`. It is proved from its base and step obligations, exported as lemmas over `R` (a
 split step destructs its cases; a carried invariant is the other induction's theorem applied
 to the same run); a natural besides the counter is a `nat` there too (a constant, or a
-`nat -> nat` sequence when read fresh at each update), read via `INR`.
+`nat -> nat` sequence when read fresh at each update), read via `INR`. An induction over
+sums or families (issue 31) counts by a `nat` in its lemmas too, since a sum's bounds read the
+counter as an integer; its relations are printed in the kernel's form, the invariant after an
+update with the update's terms and `S t` in place, and its families are constants of the run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import sympy
+
 from proofs.step import Induction, Step
-from verify.coq.printer import Written, has_atoms, ident, name
+from verify.coq import printer
+from verify.coq.printer import Written, has_atoms, ident, kernel_relation, name
 from verify.coq.replay import Script
 from verify.coq.rules import Rules
 from verify.coq.statement import (
@@ -27,7 +33,7 @@ from verify.coq.statement import (
     term_names,
     term_text,
 )
-from verify.kernel import Rel, gram_pair
+from verify.kernel import Rel, atoms, gram_pair
 
 
 def rule_relations(proved: ProvedStep) -> tuple[Rel, ...]:
@@ -43,6 +49,8 @@ BOUND = "bound'"  # `(S n' <= N')%nat`: the update n' is one of the run's
 class Inductions(Rules):
     """A proof's export with induction over runs (the whole exporter)."""
 
+    sums = False  # whether the induction being exported has sums or families
+
     def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
                   applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
                   main: list[Goal], sides: list[Goal], header: str,
@@ -54,10 +62,12 @@ class Inductions(Rules):
         step, st = proved.step, proved.statement
         rule = step.rule
         assert isinstance(rule, Induction)
-        if any(has_atoms(r) for r in (*st.hypotheses, st.claim, *rule_relations(proved))):
-            raise Unsupported("an induction over sums or families is not replayed in Coq yet")
         t = rule.variable
         naturals = frozenset(st.naturals - {t})  # bound as `nat` (a sequence of them over nat)
+        self.sums = any(has_atoms(r) for r in (*st.hypotheses, st.claim,
+                                               *rule_relations(proved)))
+        if self.sums:
+            self.sums_supported(proved, printed, lemmas, applications)
         labels = [g.obligation.label for g in main]
         split = rule.split
         expected = ["base", "step"] if split is None else ["base", *(
@@ -106,7 +116,8 @@ class Inductions(Rules):
             for value in substitution.values():
                 extra |= term_names(value)
         stated = [r for r in (*st.hypotheses, st.claim, *update) if r not in printed]
-        variables = self.variables(stated, extra, naturals=naturals)
+        counter = frozenset({t}) if self.sums else frozenset()  # a `nat`: sums' bounds read it
+        variables = self.variables(stated, extra, naturals=naturals | counter)
         iterated = set(rule.base) | set(rule.step) | {t}
         reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
                  for n in gram_pair(s) or (s.name,)}
@@ -120,7 +131,7 @@ class Inductions(Rules):
         texts = [
             self.induction_lemma(proved, goals, variables, prefix, (*hypotheses, *more),
                                  applications, derived_claims, sides, printed, zero_by,
-                                 naturals, one_update)
+                                 naturals | counter, one_update)
             for goals, prefix, more, one_update in (
                 ([base], "base", (), []), (steps, "step", (natural, st.claim, *update), lemmas))
         ]
@@ -159,8 +170,16 @@ class Inductions(Rules):
         names = {h: f"hyp'{i}" for i, h in enumerate(premises)}
         conditions = {g.obligation.judgement.claim: g for g in sides
                       if g.obligation.label.startswith(f"{label}: ")}
-        vectors = [v for v in variables if v in self.proof.names.vectors]
+        vectors = [v for v in variables if v in self.proof.names.vectors
+                   and v not in self.proof.names.indexed]
         script = Script(self.proof, vectors, names, conditions)
+        if self.sums:  # a sum rule's conditions, per case (as in a direct step)
+            script.sums = True
+            script.note_goals(proved.goals)
+            script.by_case = {(g.obligation.label.partition(": sum rule")[0],
+                               g.obligation.judgement.claim): g
+                              for g in sides if ": sum rule" in g.obligation.label
+                              and not g.obligation.label.startswith(f"{label}: ")}
         intros = self.introduce(script, variables, naturals, list(names.values()),
                                 applications, derived_claims, zero_by)
         for used, substitution in lemmas:
@@ -182,9 +201,20 @@ class Inductions(Rules):
                         {n: replace_names(term_text(v, n), real) for n, v in mapping.items()
                          if n in declared})
         claim = shown.relation(proved.statement.claim)
+        written_claim = goal.obligation.written[1]  # type: ignore[index]
+        if claim is None and self.sums:  # the invariant in the kernel's form, substituted
+            nat = {n: name(n) for n in intros}
+            at = {t: ("0", "0%nat") if at_base else (f"((INR {name(t)}) + 1)",
+                                                     f"(S {name(t)})")}
+            terms = {n: replace_names(term_text(v, n), real) for n, v in mapping.items()}
+            vecs = {name(n): text for n, text in terms.items() if n in declared}
+            scalars = {n: text for n, text in terms.items() if n not in declared}
+            claim = self.kernel_at(proved.statement.claim,
+                                   {**as_real, t: at[t][0], **scalars}, {**nat, t: at[t][1]},
+                                   vecs)
+            self.kernel_bounds(script, proved.statement.claim, t, at_base)
         if claim is None:
             raise Unsupported("the invariant has no source text to substitute into")
-        written_claim = goal.obligation.written[1]  # type: ignore[index]
         script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
         def text(relation: Rel) -> str:
             if relation in printed:
@@ -192,6 +222,8 @@ class Inductions(Rules):
             if not as_real:
                 return " ".join(script.relation_text(relation))
             parts = Written(self.proof.names, as_real).relation(relation)
+            if parts is None and self.sums and has_atoms(relation):
+                parts = kernel_relation(relation, as_real, {n: name(n) for n in intros})
             if parts is None:
                 raise Unsupported(f"{relation.text!r} cannot be stated in Coq yet (it has "
                                   "no source text to print)")
@@ -201,6 +233,59 @@ class Inductions(Rules):
         statement = f"{self.binder(variables, naturals)}\n    {body}{' '.join(claim)}"
         return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
+
+    def sums_supported(self, proved: ProvedStep, printed: Mapping[Rel, object],
+                       lemmas: Sequence[object], applications: Sequence[object]) -> None:
+        """Refuse an induction with sums or families that the export does not replay yet: the
+        counter is a natural that no sum's body or filter reads (its bounds may), no family
+        is iterated, and nothing is used (no instance, no one-update lemma)."""
+        step, st = proved.step, proved.statement
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        t = rule.variable
+        if printed or lemmas or applications:
+            raise Unsupported("an induction over sums or families that uses other steps is "
+                              "not replayed in Coq yet")
+        if t not in st.naturals:
+            raise Unsupported("an induction over sums or families counts by a natural in Coq")
+        if {*rule.base, *rule.step} & self.proof.names.indexed:
+            raise Unsupported("an iterated family is not replayed in Coq yet")
+        for relation in (*st.hypotheses, st.claim, *rule_relations(proved)):
+            for side in (relation.lhs, relation.rhs):
+                for symbol in side.free_symbols:
+                    found = atoms.structure(symbol)
+                    if isinstance(found, atoms.Sum) and t in atoms.names_of(found.body).union(
+                            *(atoms.names_of(p) for p, _ in found.filters)):
+                        raise Unsupported("a sum whose body reads the induction's counter is "
+                                          "not replayed in Coq yet")
+
+    def kernel_at(self, relation: Rel, real: Mapping[str, str], nat: Mapping[str, str],
+                  vectors: Mapping[str, str]) -> tuple[str, str, str]:
+        """`relation` printed from the kernel's form (its sums and family members), scalars
+        and naturals as `real` and `nat` say, and each vector name replaced by its term."""
+        lhs, op, rhs = kernel_relation(relation, real, nat)
+        return replace_names(lhs, dict(vectors)), op, replace_names(rhs, dict(vectors))
+
+    def kernel_bounds(self, script: Script, invariant: Rel, t: str, at_base: bool) -> None:
+        """Bring the bounds of the invariant's sums, at the base (`t = 0`) or after the update
+        (`S t`, as the theorem over `nat` reads them), to the kernel's substituted bounds
+        (`0`, `t + 1`): `zsum_bounds`, the equalities of integers by `zbounds`."""
+        nat = script.nat
+        value = sympy.Integer(0) if at_base else sympy.Symbol(t) + 1
+        goal = {**nat, t: "0%nat" if at_base else f"(S {nat[t]})"}
+        seen = set()
+        for side in (invariant.lhs, invariant.rhs):
+            for symbol in sorted(side.free_symbols, key=str):
+                found = atoms.structure(symbol)
+                if not isinstance(found, atoms.Sum) or symbol in seen or t not in (
+                        atoms.names_of(found.lo) | atoms.names_of(found.hi)):
+                    continue
+                seen.add(symbol)
+                bounds = [printer.integer(b, goal) for b in (found.lo, found.hi)]
+                kernel = [printer.integer(sympy.expand(b.subs(sympy.Symbol(t), value)), nat)
+                          for b in (found.lo, found.hi)]
+                script.emit(f"rewrite (zsum_bounds {' '.join(bounds)} {' '.join(kernel)}) "
+                            "by zbounds.")
 
     def lemma_statement(self, used: str, substitution: Mapping[str, object]
                         ) -> tuple[tuple[Rel, ...], Rel]:
@@ -278,24 +363,35 @@ class Inductions(Rules):
         def written(relation: Rel, index: str) -> str:
             scalars, vecs = at(index)
             parts = Written(self.proof.names, scalars, vecs).relation(relation)
+            if parts is None and self.sums and has_atoms(relation):  # the kernel's form
+                nat = {k: name(k) for k in naturals} | {t: index}
+                parts = self.kernel_at(relation, scalars, nat,
+                                       {name(v): text for v, text in vecs.items()})
             if parts is None:
                 raise Unsupported(f"{relation.text!r} has no source text to restate over nat")
             return " ".join(parts)
 
         n = "n'"
         earlier = f"(Nat.lt_le_incl _ _ {BOUND})"  # n' <= N from S n' <= N: the state before
+        families = self.proof.names.indexed  # constants of the run (`sums_supported`)
         constants = [v for v in variables if v not in sequences and v != t]
-        const_v = [name(v) for v in constants if v in vectors]
+        const_v = [name(v) for v in constants if v in vectors and v not in families]
+        const_fv = [name(v) for v in constants if v in vectors and v in families]
         const_n = [name(v) for v in constants if v in naturals]
-        const_s = [name(v) for v in constants if v not in vectors and v not in naturals]
+        const_s = [name(v) for v in constants if v not in vectors and v not in naturals
+                   and v not in families]
+        const_fs = [name(v) for v in constants if v not in vectors and v in families]
         seq_v = [name(v) for v in sequences if v in vectors]
         seq_n = [name(v) for v in sequences if v in naturals]
         seq_s = [name(v) for v in sequences if v not in vectors and v not in naturals]
         groups = [f"({' '.join(g)} : {ty})" for g, ty in (
-            (const_v, "V"), (const_n, "nat"), (const_s, "R"), (seq_v, "nat -> V"),
-            (seq_n, "nat -> nat"), (seq_s, "nat -> R")) if g]
+            (const_v, "V"), (const_fv, "R -> V"), (const_n, "nat"), (const_s, "R"),
+            (const_fs, "R -> R"), (seq_v, "nat -> V"), (seq_n, "nat -> nat"),
+            (seq_s, "nat -> R")) if g]
         hyps = [" ".join(self.instance_text(printed[h], zero_by, as_real) if h in printed
-                         else Written(self.proof.names, as_real).relation(h) or ())
+                         else Written(self.proof.names, as_real).relation(h) or (
+                             kernel_relation(h, as_real, {k: name(k) for k in naturals})
+                             if self.sums and has_atoms(h) else ()))
                 for h in hypotheses]
         if any(not h for h in hyps):
             raise Unsupported("a hypothesis has no source text to restate over nat")
@@ -312,7 +408,9 @@ class Inductions(Rules):
         def args(index: str, base_case: bool) -> str:
             out = []
             for v in variables:
-                if v == t:
+                if v == t and self.sums:  # a natural in the lemmas: sums' bounds read it
+                    out.append(index)
+                elif v == t:
                     out.append("0" if base_case else f"(INR {index})")
                 elif v in sequences:
                     out.append(f"({name(v)} {index})")
@@ -324,12 +422,16 @@ class Inductions(Rules):
         b_names = [f"base'{i}" for i in range(len(base))]
         s_names = [f"next'{i}" for i in range(len(nxt))]
         u_names = [f"upd'{i}" for i in range(len(facts))]
-        intro = [*const_v, *const_n, *const_s, *seq_v, *seq_n, *seq_s, LENGTH, *h_names,
-                 *b_names, *s_names, *u_names]
+        intro = [*const_v, *const_fv, *const_n, *const_s, *const_fs, *seq_v, *seq_n, *seq_s,
+                 LENGTH, *h_names, *b_names, *s_names, *u_names]
         theorem = ident(step.id)
         binders = tuple(v for group in (
-            [v for v in constants if v in vectors], [v for v in constants if v in naturals],
-            [v for v in constants if v not in vectors and v not in naturals],
+            [v for v in constants if v in vectors and v not in families],
+            [v for v in constants if v in vectors and v in families],
+            [v for v in constants if v in naturals],
+            [v for v in constants if v not in vectors and v not in naturals
+             and v not in families],
+            [v for v in constants if v not in vectors and v in families],
             [v for v in sequences if v in vectors], [v for v in sequences if v in naturals],
             [v for v in sequences if v not in vectors and v not in naturals]) for v in group)
         run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update),

@@ -118,6 +118,11 @@ def _symbol(s: sympy.Symbol, real: Naming, nat: Naming) -> str:
     return name(s.name)
 
 
+def vector_atom(v: str) -> str:
+    """A vector of a Gram symbol: a name, or a family member `(x (i))`."""
+    return _vector(v, {}, {})
+
+
 def _vector(v: str, real: Naming, nat: Naming) -> str:
     if atoms.IDENT.fullmatch(v):
         return name(v)
@@ -154,6 +159,17 @@ def has_atoms(relation: Rel) -> bool:
                for side in (relation.lhs, relation.rhs) for s in side.free_symbols)
 
 
+def written_with_sums(relation: Rel) -> bool:
+    """Whether a relation's text writes a sum (`sum(j in S, ...)`), whatever its kernel form
+    kept of it (a sum of vectors whose terms cancel leaves none)."""
+    try:
+        tree = source_tree(relation.text)
+    except SyntaxError:
+        return False
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "sum"
+               for n in ast.walk(tree))
+
+
 def _reciprocal(factor: sympy.Expr) -> bool:
     return bool(factor.is_Pow and factor.exp.is_Integer and factor.exp < 0)
 
@@ -185,6 +201,7 @@ class Written:
         self.scalars = dict(scalars or {})
         self.vectors = dict(vectors or {})
         self.text = ""
+        self.members: set[str] = set()  # family members printed as vectors, by kernel name
 
     def relation(self, relation: Rel) -> tuple[str, str, str] | None:
         """`(lhs, op, rhs)` printed from the text, or None when the text is not the source
@@ -223,9 +240,35 @@ class Written:
             args = [self.value(a)[0] for a in node.args]
             first, second = args[0], args[-1]
             return f"(ip {first} {second})", False
-        what = ("a family member" if isinstance(node, ast.Subscript)
-                else f"a {type(node).__name__} expression")
-        raise ExpressionError(f"cannot print {ast.unparse(node)} ({what}) for Coq yet")
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and node.value.id in self.names.indexed:
+            family, index = node.value.id, sympy.expand(self.index(node.slice))
+            if family in self.names.vectors and not {s.name for s in index.free_symbols} & set(
+                    self.scalars):
+                self.members.add(atoms.vector_name(family, index))
+            return f"({name(family)} {expr(index, self.scalars)})", family in self.names.vectors
+        raise ExpressionError(f"cannot print {ast.unparse(node)} (a {type(node).__name__} "
+                              "expression) for Coq yet")
+
+    def index(self, node: ast.expr) -> sympy.Expr:
+        """A family member's index (a polynomial in names, as the parser admits it) in
+        SymPy, so it prints as the kernel's canonical member does (`(y (1 + t))` however
+        the text orders it): `ring` reads a member by its printed index."""
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return sympy.Integer(node.value)
+        if isinstance(node, ast.Name) and node.id not in self.names.vectors:
+            return sympy.Symbol(node.id)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            inner = self.index(node.operand)
+            return -inner if isinstance(node.op, ast.USub) else inner
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult):
+            left, right = self.index(node.left), self.index(node.right)
+            return (left + right if isinstance(node.op, ast.Add) else left - right
+                    if isinstance(node.op, ast.Sub) else left * right)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(
+                node.right, ast.Constant) and type(node.right.value) is int:
+            return self.index(node.left) ** node.right.value
+        raise ExpressionError(f"cannot print the index {ast.unparse(node)} for Coq yet")
 
     def binary(self, node: ast.BinOp) -> tuple[str, bool]:
         (left, lv), (right, rv) = self.value(node.left), self.value(node.right)

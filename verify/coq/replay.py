@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -25,7 +25,7 @@ import sympy
 
 from proofs.step import Proof
 from verify.coq import printer
-from verify.coq.printer import Written, expr, name, number
+from verify.coq.printer import Written, expr, number
 from verify.coq.statement import Goal, Unsupported
 from verify.kernel import (
     Certificate,
@@ -171,6 +171,7 @@ class Script:
         self.case = ""  # the case being replayed (its obligation's label)
         self.by_case: dict[tuple[str, Fact], Goal] = {}  # a sum rule's condition, per case
         self.integral: dict[str, str] = {}  # a natural -> `IZR (Z.of_nat nat) = n`
+        self.members: set[str] = set()  # family members paired in Gram symbols (`ip_norm`)
 
     def expr(self, e: sympy.Expr) -> str:
         """`e` for Coq, a natural in a bound of a sum by its `nat` variable."""
@@ -182,10 +183,28 @@ class Script:
 
     # -- tactics ------------------------------------------------------------------------------
 
+    def note_members(self, vectors: Iterable[str]) -> None:
+        """Record the family members among `vectors` (`x[j]`; one under a sum's index is
+        not): `ip_norm` orders them as the kernel does."""
+        self.members.update(v for v in vectors if not atoms.IDENT.fullmatch(v) and "#" not in v)
+
+    def note_goals(self, goals: Iterable[Goal]) -> None:
+        """`note_members` of every Gram symbol of the goals' facts and written relations."""
+        for goal in goals:
+            judgement, written = goal.obligation.judgement, goal.obligation.written
+            exprs = [f.expr for f in (*judgement.hypotheses, judgement.claim)]
+            if written is not None:
+                exprs += [e for r in (*written[0], written[1]) for e in (r.lhs, r.rhs)]
+            for e in exprs:
+                for symbol in e.free_symbols:
+                    self.note_members(atoms.gram_pair(symbol) or ())
+
     def ip_norm(self) -> str:
-        """Expand inner products bilinearly and order each Gram symbol's names."""
-        pairs = itertools.combinations(sorted(self.vectors), 2)
-        syms = "".join(f", ?(ip_sym {name(b)} {name(a)})" for a, b in pairs)
+        """Expand inner products bilinearly and order each Gram symbol's vectors (names and
+        family members) as the kernel does: by their names, as strings."""
+        pairs = itertools.combinations(sorted({*self.vectors, *self.members}), 2)
+        syms = "".join(f", ?(ip_sym {printer.vector_atom(b)} {printer.vector_atom(a)})"
+                       for a, b in pairs)
         return "try unfold det2, det3; autorewrite with ip_db" + (
             f"; rewrite {syms[2:]}" if syms else ""
         )
@@ -211,8 +230,10 @@ class Script:
 
     def relation_text(self, relation: Rel) -> tuple[str, str, str]:
         """A relation as written (or from its SymPy form when it has no source text)."""
-        written = Written(self.proof.names).relation(relation)
+        source = Written(self.proof.names)
+        written = source.relation(relation)
         if written is not None:
+            self.note_members(source.members)  # `ip_norm` orders them, as in the kernel
             return written
         return printer.kernel_relation(relation, nat=self.nat)
 
@@ -393,10 +414,8 @@ class Script:
             vectors = (entry.vector,) if isinstance(entry, NormSquare) else entry.vectors
             if any(not v for v in vectors):
                 return _Term("0", "(Rle_refl 0)", False)  # a zero vector: the entry is 0
-            if not self.vectors:  # (a combination of family members: no vector name here)
-                raise Unsupported("a squared norm of a combination of family members is not "
-                                  "replayed in Coq yet")
-            vs = [printer.vector(v, self.vectors[0]) for v in vectors]
+            self.note_members(n for v in vectors for n in v)
+            vs = [printer.vector(v, "") for v in vectors]  # nonempty: no zero to print
             if len(vs) == 1:
                 term = _Term(f"(ip {vs[0]} {vs[0]})", f"(ip_pos {vs[0]})", False)
             elif len(vs) == 2:

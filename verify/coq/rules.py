@@ -17,7 +17,14 @@ import sympy
 
 from proofs.language.expressions import ExpressionError
 from proofs.step import CaseSplit, Direct, Induction
-from verify.coq.printer import Written, has_atoms, ident, kernel_relation, name
+from verify.coq.printer import (
+    Written,
+    has_atoms,
+    ident,
+    kernel_relation,
+    name,
+    written_with_sums,
+)
 from verify.coq.replay import Script, nat_fact
 from verify.coq.statement import (
     Exported,
@@ -105,6 +112,7 @@ class Rules(Statements):
                    and v not in self.proof.names.indexed]
         script = Script(self.proof, vectors, names,
                          {g.obligation.judgement.claim: g for g in sides})
+        script.note_goals(proved.goals)
         script.by_case = {(g.obligation.label.partition(": sum rule")[0],
                            g.obligation.judgement.claim): g
                           for g in sides if ": sum rule" in g.obligation.label}
@@ -137,6 +145,11 @@ class Rules(Statements):
                      if relation in printed else shown.relation(relation))
             if parts is None and has_atoms(relation):  # its sums: the kernel's reading
                 parts = kernel_relation(relation, as_real, {n: name(n) for n in intros})
+            if parts is None and written_with_sums(relation):
+                raise Unsupported(
+                    f"{relation.text!r} cannot be stated in Coq yet: its sums cancel in the "
+                    f"kernel's reading, which leaves {relation.lhs} {relation.op} "
+                    f"{relation.rhs}, and a sum of vectors has no Coq form in the export yet")
             if parts is None:
                 raise Unsupported(f"{relation.text!r} cannot be stated in Coq yet (it has "
                                   "no source text to print)")

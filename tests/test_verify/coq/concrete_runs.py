@@ -17,8 +17,9 @@ The run. `find_run` draws small rationals (the plane's vectors from a few intege
 a seeded generator: the constants (positive scalars, nonzero vectors: where the theorem means
 something) until the theorem's hypotheses hold, then each update's fresh values until its
 facts hold, the iterated names following the `base` and `step` terms
-exactly (`Fraction`). A run is kept only if an iterated value moves, so a run that updates
-nothing cannot pass for one that does.
+exactly (`Fraction`). A family of the run (a constant `R -> V` or `R -> R`) is one drawn
+value at every index, `fun _ : R => v`, so its members reduce by beta in Coq. A run is kept
+only if an iterated value moves, so a run that updates nothing cannot pass for one that does.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from verify.coq.build import LOGICAL, ProofFile, module_name, write_project
 from verify.coq.export import Exported, export_proof
 from verify.coq.preamble import PREAMBLE
 from verify.coq.printer import number
-from verify.kernel import Rel, gram_pair
+from verify.kernel import Rel, atoms, gram_pair
 
 Value = Fraction | tuple[Fraction, Fraction]
 
@@ -81,17 +82,28 @@ class Unevaluable(ValueError):
     """A relation this evaluator cannot read at a point (a division by zero, an odd term)."""
 
 
+def _lookup(name: str, env: Mapping[str, Value]) -> Value:
+    """A name's value, or a family member's: the family's (a run's family is one value at
+    every index, so a member is read by beta reduction in Coq too)."""
+    if name in env:
+        return env[name]
+    member = atoms.structure(sympy.Symbol(name))
+    if not isinstance(member, atoms.Family):
+        raise KeyError(name)
+    return env[member.family]
+
+
 def evaluate(expr: sympy.Expr, env: Mapping[str, Value]) -> Fraction:
-    """`expr` (scalars and Gram symbols `dot(a, b)`) at exact values."""
+    """`expr` (scalars, family members and Gram symbols `dot(a, b)`) at exact values."""
     if expr.is_Rational:
         return Fraction(int(expr.p), int(expr.q))
     if expr.is_Symbol:
         pair = gram_pair(expr)
         if pair is None:
-            value = env[expr.name]
+            value = _lookup(expr.name, env)
             assert isinstance(value, Fraction)
             return value
-        a, b = (env[n] for n in pair)
+        a, b = (_lookup(n, env) for n in pair)
         assert isinstance(a, tuple) and isinstance(b, tuple)
         return a[0] * b[0] + a[1] * b[1]
     args = [evaluate(a, env) for a in expr.args]
@@ -124,7 +136,7 @@ def term(value: object, env: Mapping[str, Value], vector: bool) -> Value:
     if isinstance(value, Mapping):
         x, y = Fraction(0), Fraction(0)
         for n, c in value.items():
-            v, k = env[n], evaluate(c, env)
+            v, k = _lookup(n, env), evaluate(c, env)
             assert isinstance(v, tuple)
             x, y = x + k * v[0], y + k * v[1]
         return (x, y)
@@ -139,6 +151,7 @@ class ConcreteRun:
     length: int
     constants: dict[str, Value]
     sequences: dict[str, list[Value]]
+    families: frozenset[str] = frozenset()  # constants that are families: one value for all
 
 
 def _draw(name: str, vectors: frozenset[str], naturals: frozenset[str],
@@ -185,7 +198,8 @@ def find_run(proof: Proof, exported: Exported, length: int, seed: int = 0,
             continue
         sequences = {k: [s[k] for s in states] for k in iterated}
         sequences |= {s: [d[s] for d in drawn] or [Fraction(0)] for s in fresh}
-        return ConcreteRun(length, const, sequences)
+        return ConcreteRun(length, const, sequences,
+                           frozenset(proof.names.indexed) & set(constants))
     return None
 
 
@@ -212,7 +226,9 @@ def instance(module: str, exported: Exported, found: ConcreteRun) -> str:
     run = exported.run
     assert run is not None and exported.theorem is not None
     args = [coq_sequence(found.sequences[b], b in run.naturals) if b in run.sequences
-            else coq_value(found.constants[b], b in run.naturals) for b in run.binders]
+            else f"(fun _ : R => {coq_value(found.constants[b], False)})"
+            if b in found.families else coq_value(found.constants[b], b in run.naturals)
+            for b in run.binders]
     n = found.length
     at_start = len(run.hypotheses) + len(run.base)
     over_updates = len(run.step) + len(run.update)

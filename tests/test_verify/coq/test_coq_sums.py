@@ -1,11 +1,16 @@
 """Finite sums in Coq (issue 31.1): `zsum` over integer ranges with 0/1 indicators for
 filters, the kernel's sum rules proved once in the preamble by induction, and a step with sums
 stated in the kernel's reading and replayed: its rules (`zsum_last`, `zsum_empty`,
-`zsum_count`, a filter decided in each case) and its certificates. Compiling skips without
-coqc; a false statement with sums must not compile, and what is not replayed yet says why."""
+`zsum_count`, a filter decided in each case) and its certificates; family members printed
+from a relation's text, squared norms of family members and an induction over sums (its
+counter a `nat` in the lemmas, families constants of the run). Compiling skips without coqc;
+a false statement or a tampered certificate must not compile, and what is not replayed yet
+says why. The steps of chan-batch and telgarsky-online that once said `not exported:` are
+checked here as the built-in proofs have them."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,6 +18,7 @@ from pathlib import Path
 import pytest
 from coq_preamble import compile_inner_product
 
+from proofs.library import load_builtin
 from proofs.proof_file import parse_proof
 from verify.coq import NOT_RUN, export_and_check
 from verify.coq.build import LOGICAL
@@ -28,7 +34,7 @@ needs_coqc = pytest.mark.skipif(COQC is None, reason="coqc is not on PATH")
 SUMS = b"""
 title = "sums"
 vectors = ["w", "x", "th"]
-scalars = ["n", "N", "s", "t", "y", "z", "j"]
+scalars = ["n", "N", "s", "t", "y", "z", "j", "c"]
 naturals = ["n", "N", "t"]
 indexed = ["x", "y", "z"]
 
@@ -80,6 +86,12 @@ id = "pair"
 claim = "norm2(y[j]*x[j] - y[n]*x[n]) >= 0"
 hints = ["y[j]*x[j] - y[n]*x[n]"]
 
+# family members in a relation whose kernel form has none left (they cancel): printed from
+# the text, each member's index as the kernel reads it (t+1 and 1+t are one member)
+[[step]]
+id = "members-cancel"
+claim = "y[t+1]*dot(w, x[j]) - dot(x[j], w)*y[1+t] == 0*dot(x[j], x[t])"
+
 [[step]]
 id = "partial-sum"
 claim = "s == sum(i in 1..t, y[i])"
@@ -88,6 +100,16 @@ variable = "t"
 base = { s = "0" }
 step = { s = "s + y[t+1]" }
 constants = ["y"]
+
+# an induction over sums that uses another step: not replayed yet (it says so)
+[[step]]
+id = "counted"
+claim = "c == sum(i in 1..t, 1)"
+uses = ["count"]
+[step.induction]
+variable = "t"
+base = { c = "0" }
+step = { c = "c + 1" }
 """
 
 
@@ -115,14 +137,21 @@ def test_a_step_with_sums_is_stated_in_the_kernels_reading(
     text = (directory / "sums.v").read_text()
     assert "forall (w : V) (x : R -> V) (n : nat) (j : R) (y : R -> R)," in text
     assert "(zsum ((1))%Z ((Z.of_nat n) + (1))%Z (fun j'1 => ((ip w (x j'1)) * " in text
-    assert results["partial-sum"] == (
-        "not exported: an induction over sums or families is not replayed in Coq yet")
+    # an induction over sums: its counter a nat in the lemmas, the run's theorem over nat
+    assert ("forall n', (n' <= N')%nat -> (s n') = (zsum ((1))%Z ((Z.of_nat n'))%Z "
+            "(fun j'1 => (y j'1)))." in text)
+    assert ("(s + (y ((INR t) + 1))) = (zsum ((1))%Z ((Z.of_nat (S t)))%Z (fun j'1 => "
+            "(y j'1)))." in text)
+    assert results["counted"] == ("not exported: an induction over sums or families that "
+                                  "uses other steps is not replayed in Coq yet")
+    # a squared norm of family members (chan-batch's `pair`): once replayed as the square 0,
+    # an equation coqc rejected; now the norm of the combination, its members ordered by
+    # `ip_sym` as the kernel orders them
     assert {results[s] for s in ("recursion", "count", "empty", "grows", "member",
-                                 "mistake-sum")} == {NOT_RUN}
-    # regression: a squared norm of family members was replayed as the square 0, an
-    # equation coqc rejected (chan-batch's `pair`, a false `1 * ||...||^2 = 0` in the export)
-    assert results["pair"] == ("not exported: a squared norm of a combination of family "
-                               "members is not replayed in Coq yet")
+                                 "mistake-sum", "pair", "members-cancel",
+                                 "partial-sum")} == {NOT_RUN}
+    assert "(ip_pos (vadd (vscal (y j) (x j)) (vscal (- ((y n))) (x n))))" in text
+    assert "(((y (t + 1)) * (ip w (x j))) - ((ip (x j) w) * (y (t + 1))))" in text
 
 
 @needs_coqc
@@ -147,3 +176,106 @@ def test_the_steps_with_sums_compile_and_a_false_one_does_not(
     statement = "(zsum ((1))%Z ((Z.of_nat n))%Z (fun j'1 => 1)) = (INR n)"
     assert text.count(statement) == 1
     assert not compiles(text.replace(statement, statement[:-1] + " + 1)"))
+    # the squared norm's cross term doubled: false for y = 1, x[j] = x[n] a unit vector
+    pair = "(- (2 * (ip (x j) (x (INR n))) * (y j) * (y (INR n))))"
+    assert text.count(pair) == 1
+    assert not compiles(text.replace(pair, pair.replace("2 *", "4 *")))
+    # its certificate the squared norm of the sum, not the difference: m * c = s fails
+    square = "(vadd (vscal (y j) (x j)) (vscal (- ((y n))) (x n)))"
+    assert text.count(square) == 3  # in `s` (twice) and in its sign's proof `ip_pos`
+    assert not compiles(text.replace(square, "(vadd (vscal (y j) (x j)) (vscal (y n) (x n)))"))
+    # a run that adds y[t+2], not y[t+1]: its partial sums are not sum(i in 1..t, y[i])
+    update = "s (S n') = ((s n') + (y ((INR n') + 1)))"
+    assert text.count(update) == 1
+    assert not compiles(text.replace(update, update.replace("+ 1)", "+ 2)")))
+    # the members' indices apart (t+1 against t+2): the terms no longer cancel
+    cancel = "((ip (x j) w) * (y (t + 1)))"
+    assert text.count(cancel) == 1
+    assert not compiles(text.replace(cancel, "((ip (x j) w) * (y (t + 2)))"))
+
+
+# The sources written with sums (issue 31.1): the steps of chan-batch and telgarsky-online
+# that once said `not exported:` (a family member, a squared norm of family members, an
+# induction over sums), checked here as the built-in proofs have them (only those steps, which
+# use none: each proof's check stays short).
+SOURCE_STEPS = {
+    "chan-batch": ("gradient-term-outside", "pair", "batch-update", "batch-average-corrected"),
+    "telgarsky-online": ("norm-sum-as-written", "norm-sum-literal-corrected"),
+}
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    directory = tmp_path_factory.mktemp("sources")
+    checked = []
+    for proof_id, ids in SOURCE_STEPS.items():
+        whole = load_builtin(proof_id)
+        proof = dataclasses.replace(whole, steps=tuple(s for s in whole.steps if s.id in ids),
+                                    theorem="")
+        report = check_proof(proof)
+        assert [s.theorem is not None for s in report.steps] == [True] * len(ids)
+        checked.append((proof_id, proof, report.steps))
+    run = export_and_check(directory, checked, compile=False)
+    return directory, {f"{p}/{s}": r for (p, s), r in run.results.items()}
+
+
+def test_the_sources_steps_with_members_and_inductions_over_sums_are_exported(
+        sources: tuple[Path, dict[str, str]]) -> None:
+    directory, results = sources
+    exported = ("chan-batch/gradient-term-outside", "chan-batch/pair",
+                "telgarsky-online/norm-sum-as-written",
+                "telgarsky-online/norm-sum-literal-corrected")
+    assert {results[s] for s in exported} == {NOT_RUN}
+    text = (directory / "telgarsky_online.v").read_text()
+    # the induction over the run, its families constants of the run and M_t its indicators
+    assert ("Theorem step_norm_sum_as_written : forall (u : V) (xy : R -> V) (gamma i : R) "
+            "(ind : R -> R) (w : nat -> V) (N' : nat)," in text)
+    assert ("forall n', (n' <= N')%nat -> (ip (w n') (w n')) <= (zsum ((1))%Z ((Z.of_nat n'))%Z "
+            "(fun j'1 => (ind_ge (1 + (- ((ip (xy j'1) (xy j'1)))))) * (ind_ge ((ip u (xy j'1)) "
+            "+ (- (gamma)))) * (ind_gt (ind j'1)) * 1))." in text)
+    # sums of vectors whose terms cancel: the kernel's reading is 0 == 0, the text has no
+    # Coq form yet (no sum of vectors in InnerProduct.v); said, not stated as a vacuous 0 = 0
+    for step in ("batch-update", "batch-average-corrected"):
+        assert results[f"chan-batch/{step}"].endswith(
+            "cannot be stated in Coq yet: its sums cancel in the kernel's reading, which "
+            "leaves 0 == 0, and a sum of vectors has no Coq form in the export yet")
+    chan = (directory / "chan_batch.v").read_text()
+    assert ("((0 * ((- (y j)) * (ip (vadd th h) (x j)))) - (0 * ((- (y j)) * (ip th (x j))))) "
+            "= (ip (vscal 0 (x j)) h)." in chan)
+
+
+@needs_coqc
+def test_the_sources_steps_compile_and_false_variants_do_not(
+        sources: tuple[Path, dict[str, str]]) -> None:
+    directory, _ = sources
+    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=directory,  # type: ignore[list-item]
+                   check=True, capture_output=True)
+
+    def compiles(file: str, source: str) -> bool:
+        (directory / file).write_text(source)
+        done = subprocess.run([COQC, "-R", ".", LOGICAL, file], cwd=directory,  # type: ignore[list-item]
+                              capture_output=True, text=True, check=False)
+        return done.returncode == 0
+
+    chan = (directory / "chan_batch.v").read_text()
+    assert compiles("chan_batch.v", chan)
+    # the term outside M_k with coefficient 1, not 0: false (its gradient is then -y x, not x)
+    outside = "= (ip (vscal 0 (x j)) h)."
+    assert chan.count(outside) == 1
+    assert not compiles("chan_batch.v", chan.replace(outside, "= (ip (vscal 1 (x j)) h)."))
+    text = (directory / "telgarsky_online.v").read_text()
+    assert compiles("telgarsky_online.v", text)
+    # ||xy[1]||^2 <= the empty sum (0): false for any xy[1] != 0
+    literal = "(ip (xy 1) (xy 1)) <= (zsum ((1))%Z ((1))%Z (fun j'1 => 1))."
+    assert text.count(literal) == 1
+    assert not compiles("telgarsky_online.v", text.replace(
+        literal, literal.replace("((1))%Z (fun", "((0))%Z (fun")))
+    # the step lemma's sum not extended by the update: false once an update adds ||xy||^2 > 0
+    after = "<= (zsum ((1))%Z ((Z.of_nat (S t)))%Z"
+    assert text.count(after) == 1
+    assert not compiles("telgarsky_online.v", text.replace(after, after.replace("(S t)", "t")))
+    # a run whose update adds 2 xy: ||w||^2 may grow by 4 per update, more than M_t counts
+    update = "(vscal (ind ((INR n') + 1)) (xy ((INR n') + 1)))"
+    assert text.count(update) == 1
+    assert not compiles("telgarsky_online.v", text.replace(
+        update, "(vscal 2 (xy ((INR n') + 1)))"))
