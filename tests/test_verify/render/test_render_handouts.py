@@ -155,8 +155,15 @@ needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None,
                                     "texlive-latex-extra)")
 
 
+#: The handouts pdflatex compiles in every run: the full audit, which holds every proof's
+#: statements, and the handouts with the widest formulas (sums, the canonical proof); the
+#: others (3-6 s each) run with `-m slow`, which .ci/run runs too.
+EVERY_RUN = ("all", "canonical-online", "chan-batch", "telgarsky-online")
+
+
 @needs_pdflatex
-@pytest.mark.parametrize("proof_id", [*PROOFS, "all"])
+@pytest.mark.parametrize("proof_id", [
+    p if p in EVERY_RUN else pytest.param(p, marks=pytest.mark.slow) for p in [*PROOFS, "all"]])
 def test_latex_has_no_overfull_box_in_any_handout_or_the_full_audit(
         audit: Audit, whole: dict[str, str], tmp_path: Path, proof_id: str):
     """Each handout, and the full audit ("all"), one test each."""
