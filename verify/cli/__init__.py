@@ -88,11 +88,12 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
 
 def needed(argv: Sequence[str]) -> tuple[str, ...]:
     """The subcommands whose modules a command line needs registered: the one it names, or
-    none for `--version` (each module imports what its options need, and the other five cost
-    every command its start-up, issue 30). Anything else before the command (`--help`, an
-    abbreviation, an unknown option), no command, or an unknown one gets every subcommand, so
-    that the help and the errors list them all as before. The top-level parser has no option
-    that takes a value, so the first argument not an option is the command."""
+    none for `--version` (each module imports what its options need; the other five's
+    imports would be start-up time spent for nothing, issue 30). Anything else before the
+    command (`--help`, an abbreviation, an unknown option), no command, or an unknown one
+    gets every subcommand, so that the help and the errors list them all as before. The
+    top-level parser has no option that takes a value, so the first argument not an option
+    is the command."""
     for arg in argv:
         if arg == "--version":  # acted on where argparse meets it: nothing is parsed after
             return ()
@@ -104,7 +105,7 @@ def needed(argv: Sequence[str]) -> tuple[str, ...]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `novikoff` script; returns the process exit code."""
-    argv = sys.argv[1:] if argv is None else [*argv]  # (`list` here is verify.cli.list)
+    argv = sys.argv[1:] if argv is None else [*argv]  # not list(): here that is verify.cli.list
     parser = build_parser(needed(argv))
     args = parser.parse_args(argv)
     if args.command is None:
