@@ -14,22 +14,36 @@ slope of log time against log size, least squares):
 - `run` and `bound`: `novikoff run` / `novikoff bound` on a CSV of n examples x d integer
   features in [-9, 9] (labelled by the sign of the first, so separable), growing n at d = 10
   and growing d at n = 4; whole processes, as a user waits for them.
+- `startup`: the fixed cost before any of that grows (issue 30, item 5, target 0.5 s wall):
+  `novikoff --version`, `novikoff list` and `novikoff check` of a one-step file, whole
+  processes off a terminal, the commands interleaved round by round (`--repeat` rounds after
+  a warm-up round that writes the bytecode caches an installed package has; the children
+  write them even under PYTHONDONTWRITEBYTECODE). Two one-step files, neither in the
+  certificate store: `a**2 + b**2 >= 2*a*b` (a sum of squares, no LP) and
+  `examples/norm-growth.toml` (a linear combination found by SciPy's LP). Per command: the
+  best and median wall time, the least CPU-seconds (steadier on a shared machine) and the
+  heavy libraries it loads; read them against three floors, also whole processes: the bare
+  interpreter, `import sympy, numpy` (what any searched step loads first: the kernel's
+  algebra, the counterexample screen) and the same with `scipy.optimize` (the LP).
 
 `--against DIR` times another checkout (say the version before this work, `git worktree add
 DIR COMMIT`) in the same run, alternating the two, and prints the ratio per size; `--repeat
 R` keeps the least of R runs. A script that prints figures; it never asserts on time. Run:
 
-    python benchmarks/scaling.py [--part proof|run|bound|all] [--shape shared|fresh]
+    python benchmarks/scaling.py [--part proof|run|bound|startup|all] [--shape shared|fresh]
         [--sizes 25,50,...] [--against DIR] [--repeat R] [--tiny]
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import os
 import random
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,6 +69,21 @@ for step in report.steps:
     counts[step.status] = counts.get(step.status, 0) + 1
 print(json.dumps({"seconds": seconds, "cpu": cpu, "counts": counts}))
 """
+
+
+STARTUP_TARGET = 0.5  # seconds of wall time (issue 30)
+ONE_STEP = """title = "One step"
+scalars = ["a", "b"]
+
+[[step]]
+id = "two-squares"
+claim = "a**2 + b**2 >= 2*a*b"
+"""
+HEAVY = ("numpy", "sympy", "scipy", "rich", "jinja2", "matplotlib", "numba")
+LOADED = ("import atexit, runpy, sys; heavy = set(sys.argv[1].split(',')); atexit.register("
+          "lambda: print('LOADED', sorted({m.split('.')[0] for m in sys.modules} & heavy), "
+          "file=sys.stderr)); sys.argv = sys.argv[1:]; runpy.run_module('verify', "
+          "run_name='__main__')")
 
 
 def chain(n: int, shape: str = "shared") -> str:
@@ -186,6 +215,82 @@ def data_part(command: str, roots: Sequence[Path], folder: Path, examples: Seque
             _exponent(root, results[root], len(roots))
 
 
+def startup_commands(one_step: Path) -> dict[str, list[str]]:
+    """The start-up part's command lines (interpreter arguments), by the name printed: the
+    `novikoff` ones first, then the floors."""
+    return {
+        "--version": ["-m", "verify", "--version"],
+        "list": ["-m", "verify", "list"],
+        "check one step, no LP": ["-m", "verify", "check", str(one_step)],
+        "check one step, an LP": ["-m", "verify", "check",
+                                  str(ROOT / "examples" / "norm-growth.toml")],
+        "floor: interpreter": ["-c", "pass"],
+        "floor: import sympy, numpy": ["-c", "import sympy, numpy"],
+        "floor: ... and scipy.optimize": ["-c", "import sympy, numpy, scipy.optimize"],
+    }
+
+
+def _cached_env(root: Path) -> dict[str, str]:
+    """`_env`, bytecode caches written (as an installed package has them)."""
+    return {k: v for k, v in _env(root).items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def process_time(root: Path, argv: Sequence[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU-seconds (user + system) and exit code of one process of `argv`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, *argv], env=_cached_env(root), cwd=root,
+                          capture_output=True, stdin=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, \
+        done.returncode
+
+
+def loaded(root: Path, argv: Sequence[str]) -> list[str]:
+    """The heavy libraries (`HEAVY`) a `novikoff` command line (`-m verify ...`) loads."""
+    done = subprocess.run([sys.executable, "-c", LOADED, ",".join(HEAVY), *argv[2:]],
+                          env=_cached_env(root), cwd=root, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, check=False)
+    return list(ast.literal_eval(done.stderr.rsplit("LOADED ", 1)[1].strip()))
+
+
+def startup_part(roots: Sequence[Path], folder: Path, rounds: int, warm: bool) -> None:
+    """Every start-up command and floor, interleaved with the checkouts round by round."""
+    one_step = folder / "one-step.toml"
+    one_step.write_text(ONE_STEP, encoding="utf-8")
+    lines = startup_commands(one_step)
+    print(f"start-up: whole processes off a terminal, {rounds} round(s)"
+          f"{' after a warm-up round' if warm else ''}; best wall, median wall, least "
+          f"CPU-seconds; load average {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)")
+    keys = [(root, name) for name in lines for root in roots]
+    walls: dict[tuple[Path, str], list[float]] = {key: [] for key in keys}
+    cpus: dict[tuple[Path, str], list[float]] = {key: [] for key in keys}
+    codes: dict[tuple[Path, str], set[int]] = {key: set() for key in keys}
+    for index in range(int(warm) + rounds):
+        for name, argv in lines.items():
+            for root in roots if index % 2 == 0 else roots[::-1]:  # both see the same load
+                wall, cpu, code = process_time(root, argv)
+                codes[(root, name)].add(code)
+                if index >= int(warm):
+                    walls[(root, name)].append(wall)
+                    cpus[(root, name)].append(cpu)
+    for name, argv in lines.items():
+        cells = [f"{min(walls[(r, name)]):6.3f} s {statistics.median(walls[(r, name)]):6.3f} s "
+                 f"{min(cpus[(r, name)]):6.3f} cpu" for r in roots]
+        ratio = (f"  ratio {min(walls[(roots[0], name)]) / min(walls[(roots[1], name)]):.2f}x"
+                 if len(roots) == 2 else "")
+        heavy = (f"  [loads {', '.join(loaded(roots[0], argv)) or 'nothing heavy'}]"
+                 if argv[:2] == ["-m", "verify"] else "")
+        print(f"  {name:30} " + "  |  ".join(cells) + ratio + heavy)
+    print(f"  load average after: {os.getloadavg()[0]:.2f}")
+    ok = all(codes[key] == {0} for key in keys)
+    print(f"  every command exited 0 (both checks proved): {'yes' if ok else 'NO'}")
+    met = [f"{name} {'yes' if min(walls[(roots[0], name)]) < STARTUP_TARGET else 'no'}"
+           for name, argv in lines.items() if argv[:2] == ["-m", "verify"]]
+    print(f"  best wall under the {STARTUP_TARGET:g} s target: {'; '.join(met)}")
+
+
 def _exponent(root: Path, points: list[tuple[int, float]], checkouts: int,
               what: str = "seconds") -> None:
     which = f" ({root})" if checkouts > 1 else ""
@@ -196,7 +301,8 @@ def _exponent(root: Path, points: list[tuple[int, float]], checkouts: int,
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=("proof", "run", "bound", "all"), default="all")
+    parser.add_argument("--part", choices=("proof", "run", "bound", "startup", "all"),
+                        default="all")
     parser.add_argument("--shape", choices=("shared", "fresh"), default="shared")
     parser.add_argument("--sizes", type=lambda t: [int(s) for s in t.split(",")],
                         default=list(PROOF_SIZES), help="proof lengths (comma-separated)")
@@ -217,6 +323,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         for command in ("run", "bound"):
             if args.part in (command, "all"):
                 data_part(command, roots, folder, examples, dimensions, args.repeat)
+        if args.part in ("startup", "all"):
+            startup_part(roots, folder, args.repeat, warm=not args.tiny)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """`benchmarks/scaling.py` at its smallest size: the chains it times are proofs whose every
 step uses every earlier one and is proved, its data are separable, its fit recovers a power
-law, and the script runs end to end (a smoke test: no figure is asserted)."""
+law, and the script runs end to end, its start-up part too (a smoke test: no figure is
+asserted)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,18 @@ def test_the_script_runs_at_its_smallest_size(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "N =    3" in out and "N =    6" in out and "[6 proved]" in out
     assert "fitted exponent of CPU-seconds" in out
+
+
+def test_the_startup_part_runs_each_command_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30's start-up commands, one round: each exits 0 (both one-step files proved) and
+    says what it loads; a check searched without an LP loads no SciPy. No time is asserted."""
+    scaling.main(["--tiny", "--part", "startup"])
+    out = capsys.readouterr().out
+    assert "every command exited 0 (both checks proved): yes" in out, out
+    rows = {line.split("  ")[1].strip(): line for line in out.splitlines() if line.startswith("  ")
+            and "[loads" in line}
+    assert set(rows) == {"--version", "list", "check one step, no LP", "check one step, an LP"}
+    assert "[loads nothing heavy]" in rows["--version"], rows
+    assert "[loads numpy, sympy]" in rows["check one step, no LP"], rows
+    assert "scipy" in rows["check one step, an LP"], rows
+    assert "best wall under the 0.5 s target: --version" in out

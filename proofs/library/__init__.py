@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import difflib
 import tomllib
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # the registry is read by command-line parsers: no SymPy until a proof loads
     from proofs.step import Proof
@@ -66,8 +67,16 @@ def summary(proof_id: str) -> Summary:
     without parsing its statements (no SymPy: `novikoff list` answers in a fraction of the
     time). The built-in files are the library's own; `load_builtin` validates them, and the
     tests check that both read the same."""
-    document = tomllib.loads(PROOFS[proof_id].read_text(encoding="utf-8"))
+    document = _document(proof_id)
     return Summary(document["title"], len(_step_ids(proof_id)), document.get("source", ""))
+
+
+@cache
+def _document(proof_id: str) -> dict[str, Any]:
+    """The TOML of built-in proof `proof_id`, parsed once per process: a proof that others
+    copy steps from is read for each of them (`_closure`), and tomllib, pure Python, was
+    most of `novikoff list`'s time when every file was parsed for every mention."""
+    return tomllib.loads(PROOFS[proof_id].read_text(encoding="utf-8"))
 
 
 def _step_ids(proof_id: str) -> list[str]:
@@ -76,7 +85,7 @@ def _step_ids(proof_id: str) -> list[str]:
     steps they use there, transitively, as `PROOF--STEP`, `proofs.imports`) and its own. The
     built-in files use no `[imports]` aliases; the tests check that this counts what the
     loader loads."""
-    steps = tomllib.loads(PROOFS[proof_id].read_text(encoding="utf-8"))["step"]
+    steps = _document(proof_id)["step"]
     copies: dict[str, None] = {}
     for table in steps:
         for entry in table.get("uses", []):
@@ -92,7 +101,7 @@ def _closure(proof_id: str, step_id: str) -> list[str]:
     """`step_id` of the built-in proof `proof_id` and the steps it uses there, transitively,
     in the proof's order (its own copies included)."""
     ids = _step_ids(proof_id)
-    steps = tomllib.loads(PROOFS[proof_id].read_text(encoding="utf-8"))["step"]
+    steps = _document(proof_id)["step"]
     uses: dict[str, set[str]] = {}
     for table in steps:
         named = {entry["step"] if isinstance(entry, dict) else entry

@@ -27,7 +27,8 @@ from proofs.errors import ProofFileError
 from verify.cli.common import UsageError
 
 #: Subcommand modules under verify/cli, in the order `--help` lists them. They are imported
-#: by name when the parser is built; none imports this module (shared helpers: `common`).
+#: by name when the parser is built, only the one a command line names (`needed`); none
+#: imports this module (shared helpers: `common`).
 COMMANDS: tuple[str, ...] = ("audit", "run", "check", "bound", "explain", "list")
 
 #: Errors that mean "bad input": reported in one line, exit code 2.
@@ -70,8 +71,8 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser with every registered subcommand."""
+def build_parser(commands: Sequence[str] = COMMANDS) -> argparse.ArgumentParser:
+    """The parser with the subcommands `commands` registered (default: every one)."""
     parser = _Parser(
         prog="novikoff",
         description="Prove and test the perceptron convergence theory, exactly.",
@@ -80,14 +81,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in commands:
         importlib.import_module(f"verify.cli.{name}").register(sub)
     return parser
 
 
+def needed(argv: Sequence[str]) -> tuple[str, ...]:
+    """The subcommands whose modules a command line needs registered: the one it names, or
+    none for `--version` (each module imports what its options need; the other five's
+    imports would be start-up time spent for nothing, issue 30). Anything else before the
+    command (`--help`, an abbreviation, an unknown option), no command, or an unknown one
+    gets every subcommand, so that the help and the errors list them all as before. The
+    top-level parser has no option that takes a value, so the first argument not an option
+    is the command."""
+    for arg in argv:
+        if arg == "--version":  # acted on where argparse meets it: nothing is parsed after
+            return ()
+        if arg.startswith("-"):  # --help, an abbreviation, an unknown option
+            return COMMANDS
+        return (arg,) if arg in COMMANDS else COMMANDS
+    return COMMANDS
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `novikoff` script; returns the process exit code."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else [*argv]  # not list(): here that is verify.cli.list
+    parser = build_parser(needed(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)

@@ -8,6 +8,7 @@ pipe as a shell produces it.
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import re
@@ -19,7 +20,7 @@ import pytest
 
 from perceptron.examples import EXAMPLES
 from proofs.library import PROOFS
-from verify.cli import COMMANDS, main, version
+from verify.cli import COMMANDS, main, needed, version
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE_PROOF = ROOT / "examples" / "norm-growth.toml"
@@ -132,6 +133,71 @@ def test_list_reads_each_proof_as_the_loader_does() -> None:
     for proof_id in PROOFS:
         proof = load_builtin(proof_id)
         assert summary(proof_id) == (proof.title, len(proof.steps), proof.source), proof_id
+
+
+@pytest.mark.parametrize(("argv", "registered"), [
+    (["--version"], ()), (["--version", "check"], ()), (["check", "f.toml", "--json"], ("check",)),
+    (["list"], ("list",)), (["audit", "--only", "x"], ("audit",)), ([], COMMANDS),
+    (["--help"], COMMANDS), (["-h", "check"], COMMANDS), (["--vers"], COMMANDS),
+    (["chek", "f.toml"], COMMANDS), (["-"], COMMANDS),
+])
+def test_a_command_line_registers_only_the_subcommand_it_names(
+        argv: list[str], registered: tuple[str, ...]) -> None:
+    """Start-up (issue 30): the parser gets the named command only, none for `--version`;
+    anything else before the command (help, an abbreviation, a misspelling) gets them all."""
+    assert needed(argv) == registered
+
+
+def test_help_and_errors_still_name_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """Registering one subcommand must not shorten the help or the list in an error."""
+    code, out, _ = cli(capsys, "-h", "check")
+    assert code == 0
+    for name in COMMANDS:
+        assert re.search(rf"^\s+{name}\s", out, re.MULTILINE), name
+    code, out, err = cli(capsys, "chek", str(EXAMPLE_PROOF))
+    assert one_line_error(code, out, err), err
+    assert all(repr(name) in err for name in COMMANDS), err
+
+
+def test_main_runs_list_twice_in_one_process(capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `main` once copied its argv with the builtin `list`, which the submodule
+    `verify.cli.list` shadows in the package's namespace once imported: the second call in a
+    process failed with "'module' object is not callable"."""
+    for _ in range(2):
+        code, out, err = cli(capsys, "list")
+        assert code == 0 and "canonical-online" in out, err
+
+
+#: Modules no command of the start-up target needs off a terminal: the other commands'
+#: modules, the audit and campaigns, the renderers and plots, the compiled engine.
+NEVER_AT_START = ("verify.audit", "verify.numeric.campaign", "verify.render.evidence", "jinja2",
+                  "matplotlib", "numba", "dask", "sklearn")
+
+
+@pytest.mark.parametrize(("argv", "commands", "absent"), [
+    (["--version"], set(), {"rich", "tomllib", "numpy", "sympy", "scipy"}),
+    (["list"], {"list"}, {"numpy", "sympy", "scipy"}),
+    (["check", "canonical-online"], {"check"}, {"rich", "numpy", "scipy"}),
+    (["check", str(EXAMPLE_PROOF)], {"check"}, {"rich"}),
+])
+def test_each_command_imports_only_what_it_needs(argv: list[str], commands: set[str],
+                                                 absent: set[str]) -> None:
+    """Start-up (issue 30), checked by the modules loaded, not by a time: of the subcommand
+    modules only the named one (none for `--version`); never the audit's, a renderer's or the
+    engine's; and per command the heavy libraries it does without (a check answered from
+    the certificate store needs no NumPy; off a terminal no command draws with rich)."""
+    probe = ("import atexit, sys; atexit.register(lambda: print('LOADED', sorted("
+             "sys.modules), file=sys.stderr)); "
+             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    loaded = set(ast.literal_eval(done.stderr.rsplit("LOADED ", 1)[1]))
+    assert {m.removeprefix("verify.cli.") for m in loaded
+            if m.removeprefix("verify.cli.") in COMMANDS} == commands
+    top = {m.split(".")[0] for m in loaded}
+    assert not top & absent, top & absent
+    assert not [m for m in loaded if m.startswith(NEVER_AT_START)], loaded
 
 
 # -- a proof named by id, file or stdin --------------------------------------------------------
