@@ -446,28 +446,50 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
 def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Statement,
              needed: tuple[Obligation, ...], used: list[StepReport], budget: SearchBudget,
              deadline: float | None, store: Store | None, start: float) -> StepReport:
-    """`_check_step` once the kernel has read the step: its obligations decided."""
+    """`_check_step` once the kernel has read the step: its obligations decided.
+
+    An obligation whose own decision the store does not hold, but which it holds a
+    refutation on concrete sets of (`_on_sets`), is not searched: the store holds what this
+    search finds, so the search would leave it unknown, and the concrete sets would then
+    refute it (below, once every other obligation is decided: the first such one). Should
+    another obligation be refuted first after all (a store that is not this search's), the
+    skipped ones are searched before the report is made, which is then the report made
+    without the store."""
     reports: list[GoalReport] = []
-    for goal in needed:
+    skipped: dict[int, tuple[kernel.Refutation, GoalReport]] = {}  # refuted on stored sets
+    rejected: set[int] = set()  # their stored sets rejected by the kernel (noted; not again)
+    for k, goal in enumerate(needed):
+        if _sets_only(goal, step, budget, store):
+            assert store is not None
+            if (found := _recalled_on_sets(seq, goal, step, budget, store)) is not None:
+                skipped[k] = found
+                reports.append(found[1])
+                continue
+            rejected.add(k)
         verdict = _decide(goal, step, budget, deadline, store)
         reports.append(GoalReport(goal, verdict))
         if verdict.counterexample is not None and goal.decisive:
             try:
                 refutation = kernel.refute(seq, goal.label, verdict.counterexample)
             except kernel.KernelError as error:
-                found = _on_sets(seq, goal, budget)  # its sums read as unknowns: unfold them
+                found = _on_sets(seq, goal, step, budget, store,  # sums read as unknowns
+                                 consult=k not in rejected)
                 if found is None:
                     reports[-1] = GoalReport(goal, Verdict(
                         "unknown", None, None, f"counterexample not one to the statement as "
                         f"written: {error}", verdict.seconds))
                     break
                 refutation, reports[-1] = found
+            for j in skipped:  # not searched above: searched now, as without the store
+                reports[j] = GoalReport(needed[j], _decide(needed[j], step, budget, deadline,
+                                                           store))
             message = _labelled(reports[-1], len(needed), step, budget)
             return StepReport(step, message, perf_counter() - start, tuple(reports), stated,
                               refutation=refutation)
     for k, report in enumerate(reports):  # unknown with sums: a concrete set may refute it
-        if report.goal.decisive and report.verdict.status == "unknown" and (
-                found := _on_sets(seq, report.goal, budget)) is not None:
+        if report.goal.decisive and (k in skipped or report.verdict.status == "unknown") and (
+                found := skipped.get(k) or _on_sets(seq, report.goal, step, budget, store,
+                                                    consult=k not in rejected)) is not None:
             reports[k] = found[1]
             return StepReport(step, _labelled(found[1], len(needed), step, budget),
                               perf_counter() - start, tuple(reports), stated,
@@ -476,24 +498,71 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
                      store)
 
 
-def _on_sets(seq: kernel.Sequent, goal: Obligation, budget: SearchBudget
+#: The message of an obligation refuted at a point with concrete sets (`_on_sets`).
+ON_SETS = ("counterexample at a concrete point (its sums and family members evaluated by the "
+           "kernel)")
+
+
+def _on_sets(seq: kernel.Sequent, goal: Obligation, step: Step, budget: SearchBudget,
+             store: Store | None = None, consult: bool = True
              ) -> tuple[kernel.Refutation, GoalReport] | None:
     """For a step with sums or family members: a counterexample on concrete small sets, the
-    sums unfolded (`verify.search.sums.worlds`), refuting `goal` as written; None without."""
+    sums unfolded (`verify.search.sums.worlds`), refuting `goal` as written; None without.
+    From the store when it holds one (`kernel.refute` accepts it here; unless not
+    `consult`: the kernel rejected it already), else searched (and kept when the store
+    records)."""
     from verify.search.sums.worlds import concrete, counterexample
 
     written = goal.written
     if written is None or not concrete(e for r in (*written[0], written[1])
                                        for e in (r.lhs, r.rhs)):
         return None
+    key, what = _sets_key(goal, budget), _sets_what(step, goal)
+    if store is not None and consult and (
+            stored := _recalled_on_sets(seq, goal, step, budget, store)):
+        return stored
     start = perf_counter()
     cex = counterexample(seq, goal.label, budget)
+    verdict = (Verdict("unknown", None, None, "no counterexample on concrete sets",
+                       perf_counter() - start) if cex is None else
+               Verdict("refuted", None, cex, ON_SETS, perf_counter() - start))
+    if store is not None and consult:  # else its note says the stored one was rejected
+        keep(store, key, "sets", what, "whole", verdict, goal.judgement)
     if cex is None:
         return None
-    return kernel.refute(seq, goal.label, cex), GoalReport(goal, Verdict(
-        "refuted", None, cex, "counterexample at a concrete point (its sums and family members "
-        "evaluated by the kernel)",
-        perf_counter() - start))
+    return kernel.refute(seq, goal.label, cex), GoalReport(goal, verdict)
+
+
+def _sets_key(goal: Obligation, budget: SearchBudget) -> str:
+    """The store's key of `goal`'s refutation on concrete sets."""
+    return key_of("sets", goal.judgement, goal.origins, (), budget)
+
+
+def _sets_what(step: Step, goal: Obligation) -> str:
+    """How the store's notes name `goal`'s refutation on concrete sets."""
+    return f"{step.id}: {goal.label}: on concrete sets"
+
+
+def _recalled_on_sets(seq: kernel.Sequent, goal: Obligation, step: Step,
+                      budget: SearchBudget, store: Store
+                      ) -> tuple[kernel.Refutation, GoalReport] | None:
+    """`goal`'s stored refutation on concrete sets, accepted by the kernel here, or None
+    (noted in the store's notes)."""
+    stored = recall(store, _sets_key(goal, budget), "sets", lambda _form: goal.judgement,
+                    _sets_what(step, goal),
+                    refutes=lambda cex: kernel.refute(seq, goal.label, cex))
+    if stored is None or stored.counterexample is None:
+        return None
+    return kernel.refute(seq, goal.label, stored.counterexample), GoalReport(goal, stored)
+
+
+def _sets_only(goal: Obligation, step: Step, budget: SearchBudget, store: Store | None
+               ) -> bool:
+    """Whether the store holds a refutation on concrete sets of the decisive `goal` but no
+    decision of its own (the search leaves it unknown: `_decided`); looked up, not noted."""
+    return (store is not None and goal.decisive
+            and store.find(_sets_key(goal, budget)) is not None
+            and store.find(_goal_key(goal, step, budget)) is None)
 
 
 def _conclude(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Statement,
@@ -689,7 +758,7 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float 
     (not one by antisymmetry: its two certificates are searched again each run)."""
     key, what = "", f"{step.id}: {goal.label}"
     if store is not None:
-        key = key_of("goal", goal.judgement, goal.origins, hints(step), budget)
+        key = _goal_key(goal, step, budget)
         stored = recall(store, key, "goal", lambda form: _form(goal, form), what)
         if stored is not None:
             return stored
@@ -700,6 +769,11 @@ def _decide(goal: Obligation, step: Step, budget: SearchBudget, deadline: float 
     if store is not None and verdict.halves is None:
         keep(store, key, "goal", what, form, verdict, goal.judgement)
     return verdict
+
+
+def _goal_key(goal: Obligation, step: Step, budget: SearchBudget) -> str:
+    """The store's key of `goal`'s decision."""
+    return key_of("goal", goal.judgement, goal.origins, hints(step), budget)
 
 
 def _core(goal: Obligation) -> Judgement:

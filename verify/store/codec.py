@@ -159,10 +159,21 @@ def certificate(data: object, vectors: frozenset[str]) -> Certificate:
 
 
 def counterexample(data: object) -> Counterexample:
-    """`verify.render.json.counterexample` read back."""
+    """`verify.render.json.counterexample` read back (its families too, when it has some:
+    a refutation on concrete sets gives the members of each family)."""
     if not isinstance(data, dict) or not isinstance(data.get("scalars"), dict) \
-            or not isinstance(data.get("vectors"), dict):
+            or not isinstance(data.get("vectors"), dict) \
+            or not isinstance(data.get("families", {}), dict):
         raise StoreFormatError("a counterexample is {'scalars': {...}, 'vectors': {...}}")
     return Counterexample(
         {str(name): number(v) for name, v in data["scalars"].items()},
-        {str(name): tuple(number(x) for x in _list(v)) for name, v in data["vectors"].items()})
+        {str(name): tuple(number(x) for x in _list(v)) for name, v in data["vectors"].items()},
+        {str(name): _members(members) for name, members in data.get("families", {}).items()})
+
+
+def _members(data: object) -> dict[Fraction, Fraction | tuple[Fraction, ...]]:
+    """A family's members read back: an index to a scalar, or to a vector's coordinates."""
+    if not isinstance(data, dict):
+        raise StoreFormatError("a family is {index: value}")
+    return {number(index): tuple(number(x) for x in value) if isinstance(value, list)
+            else number(value) for index, value in data.items()}

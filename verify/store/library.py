@@ -1,7 +1,8 @@
 """The store's keys, its files in the package, and what one lookup gives back.
 
 A decision is keyed by a SHA-256 of everything the search is given: what is decided (a
-step's obligation, or the vacuity probe of its hypotheses), the exact judgement (the canonical
+step's obligation, the vacuity probe of its hypotheses, or the obligation's refutation on
+concrete sets, its sums unfolded), the exact judgement (the canonical
 `srepr` of every hypothesis and of the claim, the declared names, where each hypothesis comes
 from), the step's hints and the work budget. A statement that changes, by a character of its
 normal form, gets another key, so an old entry is simply not found. The files also record a
@@ -27,7 +28,9 @@ from proofs.language.terms import Vec
 from verify.kernel import Judgement
 from verify.search.work import SearchBudget
 
-Purpose = Literal["goal", "vacuity"]
+Purpose = Literal["goal", "vacuity", "sets"]
+"""What an entry decides: an obligation, a vacuity probe, or an obligation with sums as its
+step is written, refuted at a point with concrete small sets (`proof_checker._on_sets`)."""
 Form = Literal["whole", "core", "refutation"]
 """Which judgement a goal's evidence is for (`proof_checker._decide`): the obligation, its
 core without the inherited hypotheses, or its refutation form (the negated claim added)."""
@@ -132,7 +135,7 @@ def read_file(path: Path) -> tuple[str, list[Entry]]:
     entries = []
     for item in data["entries"]:
         if not isinstance(item, dict) or item.get("status") not in ("proved", "refuted") \
-                or item.get("purpose") not in ("goal", "vacuity") \
+                or item.get("purpose") not in ("goal", "vacuity", "sets") \
                 or item.get("form", "whole") not in ("whole", "core", "refutation"):
             raise ValueError(f"{path}: malformed entry {str(item)[:80]}")
         entries.append(Entry(str(item["key"]), item["purpose"], str(item.get("where", "")),

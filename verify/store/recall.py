@@ -2,7 +2,8 @@
 
 `recall` turns an entry into the `Verdict` the search gave when the store was written, but
 only after the kernel accepts its evidence here, now, against the judgement being decided:
-a certificate by `kernel.check_certificate`, a counterexample by `kernel.check_counterexample`.
+a certificate by `kernel.check_certificate`, a counterexample by `kernel.check_counterexample`
+(one on concrete sets by `kernel.refute`, against the step as written: the caller's `refutes`).
 An entry the kernel rejects, or that cannot be read, counts as a miss: the caller searches,
 exactly as without a store, and the note says so (a tampered or corrupted store can cost
 time, never a verdict).
@@ -24,12 +25,14 @@ NOTHING_TO_STORE = "the search finds neither a certificate nor a counterexample:
 
 
 def recall(store: Store, key: str, purpose: Purpose, judgement_of: Callable[[Form], Judgement],
-           what: str) -> Verdict | None:
+           what: str, refutes: Callable[[Counterexample], object] | None = None
+           ) -> Verdict | None:
     """The kernel-checked stored verdict of `key`, or None (noted in `store.searched`).
 
     `judgement_of(form)` is the judgement the entry's evidence must prove: the obligation,
     its core or its refutation form (`verify.store.library.Form`); `what` names the decision
-    in the note."""
+    in the note. `refutes`, if given, is the kernel's check of a stored counterexample
+    instead (it raises `KernelError` when the kernel does not accept it)."""
     start = perf_counter()
     entry = store.find(key)
     if entry is None:
@@ -38,7 +41,7 @@ def recall(store: Store, key: str, purpose: Purpose, judgement_of: Callable[[For
         return None
     try:
         judgement = judgement_of(entry.form)
-        evidence = _checked(entry, judgement, purpose)
+        evidence = _checked(entry, judgement, purpose, refutes)
     except (codec.StoreFormatError, kernel.KernelError) as error:
         store.searched.append(f"{what}: searched (the kernel rejected the stored "
                               f"{'certificate' if entry.status == 'proved' else 'counterexample'}"
@@ -51,10 +54,14 @@ def recall(store: Store, key: str, purpose: Purpose, judgement_of: Callable[[For
     return Verdict("refuted", None, evidence, entry.message, perf_counter() - start)
 
 
-def _checked(entry: Entry, judgement: Judgement, purpose: Purpose) -> Evidence:
-    """The entry's evidence, read back and accepted by the kernel for `judgement`."""
+def _checked(entry: Entry, judgement: Judgement, purpose: Purpose,
+             refutes: Callable[[Counterexample], object] | None = None) -> Evidence:
+    """The entry's evidence, read back and accepted by the kernel for `judgement` (a
+    counterexample by `refutes` when given)."""
     if entry.purpose != purpose:
         raise codec.StoreFormatError(f"an entry for a {entry.purpose}, not a {purpose}")
+    if purpose == "sets" and entry.status != "refuted":
+        raise codec.StoreFormatError("an entry on concrete sets holds a counterexample only")
     if entry.status == "proved":
         found = codec.certificate(entry.certificate, frozenset(judgement.vectors))
         kernel.check_certificate(judgement, found)
@@ -62,7 +69,10 @@ def _checked(entry: Entry, judgement: Judgement, purpose: Purpose) -> Evidence:
     if entry.form != "whole":  # a refutation of a weakened judgement refutes nothing
         raise codec.StoreFormatError("a stored counterexample must be to the whole judgement")
     cex = codec.counterexample(entry.counterexample)
-    kernel.check_counterexample(judgement, cex)
+    if refutes is not None:
+        refutes(cex)
+    else:
+        kernel.check_counterexample(judgement, cex)
     return cex
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from proofs.library import load_builtin
-from verify.proof_checker import ProofReport, check_proof
+from verify.proof_checker import ProofReport, check_proof, check_step
 from verify.render import json as serialize
 from verify.store import codec, write
 from verify.store.library import FOLDER, Store, load, read_file, search_fingerprint
@@ -155,3 +155,72 @@ def test_the_store_is_what_the_search_finds_today(tmp_path: Path) -> None:
     write.regenerate(folder)
     for path in sorted(FOLDER.glob("*.json")):
         assert (folder / path.name).read_text() == path.read_text(), path.name
+
+
+SETS = "chan-batch"  # its steps as written, with sums, are refuted on concrete sets
+ON_SETS = ("misclassified-set", "batch-average")  # no uses; the second an equality's goal
+
+
+def on_sets(store: Store | None) -> ProofReport:
+    """The steps `ON_SETS` of `SETS` checked alone (they use no other step)."""
+    proof = load_builtin(SETS)
+    return ProofReport(proof.title, tuple(check_step(proof, proof.step(s), store=store)
+                                          for s in ON_SETS))
+
+
+def test_a_refutation_on_concrete_sets_comes_from_the_store() -> None:
+    """The kernel refutes the step as written with the stored point; nothing is searched
+    (before, the search ran every time, found nothing, and the sets were searched)."""
+    stored, searched = on_sets(load()), on_sets(None)
+    assert [s.status for s in stored.steps] == ["refuted", "refuted"]
+    assert all(s.recalled and not s.searched and s.refutation is not None
+               for s in stored.steps), [s.searched for s in stored.steps]
+    assert same(stored, searched)
+
+
+def test_a_tampered_refutation_on_sets_is_rejected_and_searched(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+
+    def tamper(entries: list[dict]) -> None:  # type: ignore[type-arg]
+        for entry in entries:
+            if entry["purpose"] == "sets":
+                families = entry["counterexample"]["families"]
+                for members in families.values():  # every member zero: no longer false
+                    for index, value in members.items():
+                        members[index] = ["0"] * len(value) if isinstance(value, list) else "0"
+
+    edit(folder, SETS, tamper)
+    stored = on_sets(load(folder))
+    notes = [n for s in stored.steps for n in s.searched]
+    assert sum("the kernel rejected the stored counterexample" in n for n in notes) == 2, notes
+    assert same(stored, on_sets(None))  # searched instead: the same verdicts and points
+
+
+def test_an_entry_on_sets_proves_nothing(tmp_path: Path) -> None:
+    """A sets entry turned into a proof (a certificate of the goal) is refused as such."""
+    folder = copy(tmp_path)
+
+    def prove(entries: list[dict]) -> None:  # type: ignore[type-arg]
+        for entry in entries:
+            if entry["purpose"] == "sets":
+                entry.update(status="proved", counterexample=None,
+                             certificate={"multiplier": [], "products": [], "linear": []})
+
+    edit(folder, SETS, prove)
+    stored = on_sets(load(folder))
+    notes = [n for s in stored.steps for n in s.searched]
+    assert [s.status for s in stored.steps] == ["refuted", "refuted"]
+    assert sum("the kernel rejected the stored certificate" in n for n in notes) == 2, notes
+
+
+def test_the_reader_reads_a_point_with_families() -> None:
+    from fractions import Fraction
+
+    from verify.kernel import Counterexample
+
+    point = Counterexample({"N": Fraction(2)}, {"ts": (Fraction(1, 3),)},
+                           {"x": {Fraction(1): (Fraction(-1),), Fraction(2): (Fraction(5, 2),)},
+                            "y": {Fraction(1): Fraction(1)}})
+    assert codec.counterexample(serialize.counterexample(point)) == point
+    with pytest.raises(codec.StoreFormatError):
+        codec.counterexample({"scalars": {}, "vectors": {}, "families": {"y": ["1"]}})
