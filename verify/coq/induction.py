@@ -64,6 +64,12 @@ class Inductions(Rules):
         assert isinstance(rule, Induction)
         t = rule.variable
         naturals = frozenset(st.naturals - {t})  # bound as `nat` (a sequence of them over nat)
+        if any(symbol.name.startswith("sum(") for value in (*rule.base.values(),
+                                                            *rule.step.values())
+               for c in (value.values() if isinstance(value, Mapping) else [value])
+               for symbol in c.free_symbols):
+            raise Unsupported("a sum in an induction's base or update is not replayed in Coq "
+                              "yet")
         self.sums = any(has_atoms(r) for r in (*st.hypotheses, st.claim,
                                                *rule_relations(proved)))
         if self.sums:
@@ -119,12 +125,15 @@ class Inductions(Rules):
         counter = frozenset({t}) if self.sums else frozenset()  # a `nat`: sums' bounds read it
         variables = self.variables(stated, extra, naturals=naturals | counter)
         iterated = set(rule.base) | set(rule.step) | {t}
-        reads = {n for r in update for s in (*r.lhs.free_symbols, *r.rhs.free_symbols)
-                 for n in gram_pair(s) or (s.name,)}
+        reads = {n for r in update for side in (r.lhs, r.rhs)
+                 for sort, n in atoms.named(side) if sort != "bound"}
         for value in rule.step.values():
             reads |= term_names(value)
         sequences = [v for v in variables if v in iterated - {t}
                      or (v in reads - iterated - set(rule.constants))]
+        if fresh := sorted(set(sequences) & self.proof.names.indexed):
+            raise Unsupported(f"a family read afresh at each update ({', '.join(fresh)}: not "
+                              "among the induction's constants) is not replayed in Coq yet")
         # a zero vector in an instance is printed by a vector of the run's constants, the
         # same in the lemmas and over nat (their premises must be the same terms)
         zero_by = [v for v in variables if v in self.proof.names.vectors and v not in sequences]

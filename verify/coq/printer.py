@@ -24,8 +24,10 @@ from proofs.language.expressions import (
 )
 from verify.kernel import Rel, atoms, gram_pair
 
-#: Coq keywords and every global name an exported proof refers to: a proof's own names are
-#: renamed `name'` when they would shadow one (a proof-file name never contains `'`).
+#: Coq keywords, every global name an exported proof refers to, and globals of Coq's prelude
+#: and `Reals` a proof's name could be read as when a binder is missing (`id`, `exp`): a
+#: proof's own names are renamed `name'` when they would be one (a proof-file name never
+#: contains `'`), so an unbound name is an error of coqc, never a global read silently.
 _RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if IF in let match mod
     return then using where with Prop SProp Set Type R V Z S O ip vadd vscal det2 det3 IZR
     INR pow Rlt_0_1 Rlt_le Rmult_le_pos Rmult_lt_0_compat Rplus_le_le_0_compat Rle_refl
@@ -36,7 +38,10 @@ _RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if 
     nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not nat
     S_INR pos_INR Rle_ge IH nz_mul_l nz_mul_r Rgt_not_eq
     by_contra_ge by_contra_gt zsum nsum ind_ge ind_gt ind_eq zsum_empty zsum_last zsum_count
-    zsum_bounds zle_of zlt_of pos_eq zero_eq zbounds"""
+    zsum_bounds zle_of zlt_of pos_eq zero_eq zbounds
+    id exp ln sin cos tan sqrt Rabs Rsqr PI Rmin Rmax Rinv Ropp Rplus Rmult Rminus Rdiv
+    Rpower Rle Rlt Rge Rgt IPR up fst snd pred plus mult minus min max length list nil cons
+    app map comp"""
 RESERVED = frozenset(_RESERVED_TEXT.split())
 
 COQ_OP = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "="}

@@ -149,7 +149,8 @@ class Rules(Statements):
                 raise Unsupported(
                     f"{relation.text!r} cannot be stated in Coq yet: its sums cancel in the "
                     f"kernel's reading, which leaves {relation.lhs} {relation.op} "
-                    f"{relation.rhs}, and a sum of vectors has no Coq form in the export yet")
+                    f"{relation.rhs}; the export states sums as the kernel reads them, and "
+                    "prints none from the text (a sum of vectors has no Coq form yet)")
             if parts is None:
                 raise Unsupported(f"{relation.text!r} cannot be stated in Coq yet (it has "
                                   "no source text to print)")

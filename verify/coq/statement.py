@@ -29,7 +29,7 @@ from verify.kernel import (
     Obligation,
     Rel,
     Statement,
-    gram_pair,
+    atoms,
     instance,
 )
 from verify.uses import used_as
@@ -160,15 +160,16 @@ def term_text(value: object, zero_of: str) -> str:
 
 
 def term_names(value: object) -> set[str]:
-    """The declared names an induction's base or update of one name reads."""
+    """The declared names an induction's base or update of one name reads: a family member's
+    family and its index's names too (a family read nowhere else must still be bound in the
+    export, or Coq would read its name as a global of its own: `id`, `exp`)."""
     if isinstance(value, Mapping):
         coefficients = list(value.values())
-        found = set(value)
+        found = set().union(*(atoms.vector_names(v) for v in value))
     else:
         coefficients, found = [value], set()
     for c in coefficients:
-        for symbol in c.free_symbols:
-            found.update(gram_pair(symbol) or (symbol.name,))
+        found.update(n for sort, n in atoms.named(c) if sort != "bound")
     return found
 
 

@@ -238,7 +238,8 @@ def test_the_sources_steps_with_members_and_inductions_over_sums_are_exported(
     for step in ("batch-update", "batch-average-corrected"):
         assert results[f"chan-batch/{step}"].endswith(
             "cannot be stated in Coq yet: its sums cancel in the kernel's reading, which "
-            "leaves 0 == 0, and a sum of vectors has no Coq form in the export yet")
+            "leaves 0 == 0; the export states sums as the kernel reads them, and prints none "
+            "from the text (a sum of vectors has no Coq form yet)")
     chan = (directory / "chan_batch.v").read_text()
     assert ("((0 * ((- (y j)) * (ip (vadd th h) (x j)))) - (0 * ((- (y j)) * (ip th (x j))))) "
             "= (ip (vscal 0 (x j)) h)." in chan)
@@ -279,3 +280,103 @@ def test_the_sources_steps_compile_and_false_variants_do_not(
     assert text.count(update) == 1
     assert not compiles("telgarsky_online.v", text.replace(
         update, "(vscal 2 (xy ((INR n') + 1)))"))
+
+
+FAMILIES = b"""
+title = "families an induction reads only in its update"
+vectors = ["w", "v", "sin"]
+scalars = ["t", "s", "r", "exp", "id", "y", "i", "K"]
+naturals = ["t", "K"]
+indexed = ["exp", "sin", "id", "y"]
+
+[[step]]
+id = "scalar-family"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + exp[t+1]**2" }
+constants = ["exp"]
+
+[[step]]
+id = "vector-family"
+claim = "norm2(v) >= 0"
+[step.induction]
+variable = "t"
+base = { v = "0*w" }
+step = { v = "v + sin[t+1]" }
+constants = ["sin"]
+
+[[step]]
+id = "fresh-family"
+claim = "r >= 0"
+[step.induction]
+variable = "t"
+base = { r = "0" }
+step = { r = "r + id[t+1]**2" }
+
+[[step]]
+id = "sum-in-update"
+claim = "s == t*sum(i in 1..K, y[i])"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + sum(i in 1..K, y[i])" }
+constants = ["y", "K"]
+
+[[step]]
+id = "scalar-sums-cancel"
+claim = "sum(i in 1..t, y[i]) - sum(i in 1..t, y[i]) == 0"
+"""
+
+
+@pytest.fixture(scope="module")
+def families(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    proof = parse_proof(FAMILIES, "families.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    directory = tmp_path_factory.mktemp("families")
+    run = export_and_check(directory, [("families", proof, report.steps)], compile=False)
+    return directory, run.for_proof("families")
+
+
+def test_a_family_read_only_in_an_update_is_bound_not_read_as_a_coq_global(
+        families: tuple[Path, dict[str, str]]) -> None:
+    """Regression (review of 2026-11-27): a family read only in an induction's update got no
+    binder, so `exp`, `id` or `sin` were Coq's own functions in the theorem, which coqc
+    checked: `coq: checked` for a statement about another object. Now the family is bound
+    (renamed, as every name Coq's prelude or Reals defines is), or, read afresh at each
+    update, refused with the reason."""
+    directory, results = families
+    text = (directory / "families.v").read_text()
+    assert "Theorem step_scalar_family : forall (exp' : R -> R) (s : nat -> R)" in text
+    assert "Theorem step_vector_family : forall (sin' : R -> V) (v : nat -> V)" in text
+    assert results["scalar-family"] == results["vector-family"] == NOT_RUN
+    assert results["fresh-family"] == (
+        "not exported: a family read afresh at each update (id: not among the induction's "
+        "constants) is not replayed in Coq yet")
+    assert results["sum-in-update"] == (
+        "not exported: a sum in an induction's base or update is not replayed in Coq yet")
+    assert "a sum of vectors" in results["scalar-sums-cancel"]
+    assert "the export states sums as the kernel reads them" in results["scalar-sums-cancel"]
+
+
+@needs_coqc
+def test_the_bound_families_compile_and_a_dropped_binder_does_not(
+        families: tuple[Path, dict[str, str]]) -> None:
+    directory, _ = families
+    assert compile_inner_product(directory).returncode == 0
+    path = directory / "families.v"
+    text = path.read_text()
+
+    def compiles(source: str) -> bool:
+        path.write_text(source)
+        return subprocess.run([COQC, "-R", ".", LOGICAL, "families.v"], cwd=directory,
+                              capture_output=True, text=True, check=False).returncode == 0
+
+    assert compiles(text)
+    # the family's binder dropped, as the export once wrote it: the name is unbound now
+    # (renamed `exp'`), not Coq's exponential
+    dropped = text.replace("forall (exp' : R -> R) (s : nat -> R)", "forall (s : nat -> R)")
+    assert dropped != text
+    assert not compiles(dropped)
