@@ -548,12 +548,13 @@ def _recalled_on_sets(seq: kernel.Sequent, goal: Obligation, step: Step,
                       ) -> tuple[kernel.Refutation, GoalReport] | None:
     """`goal`'s stored refutation on concrete sets, accepted by the kernel here, or None
     (noted in the store's notes)."""
+    refuted: list[kernel.Refutation] = []  # the kernel's refutation, made once, as it checks
     stored = recall(store, _sets_key(goal, budget), "sets", lambda _form: goal.judgement,
                     _sets_what(step, goal),
-                    refutes=lambda cex: kernel.refute(seq, goal.label, cex))
-    if stored is None or stored.counterexample is None:
+                    refutes=lambda cex: refuted.append(kernel.refute(seq, goal.label, cex)))
+    if stored is None or not refuted:
         return None
-    return kernel.refute(seq, goal.label, stored.counterexample), GoalReport(goal, stored)
+    return refuted[0], GoalReport(goal, stored)
 
 
 def _sets_only(goal: Obligation, step: Step, budget: SearchBudget, store: Store | None
