@@ -62,17 +62,6 @@ class TightFamily(NovikoffBound):
         return self.data.n
 
 
-def _solve(a: Matrix, b: Matrix) -> Matrix:
-    """`a^-1 b` (`a` invertible) as Fractions: `_eliminate` on `[a | b]` with each row
-    scaled to integers (which leaves the solution alone)."""
-    rows: list[list[int]] = []
-    for i in range(len(a)):
-        row = [Fraction(v) for v in (*a[i], *b[i])]
-        den = lcm(*(v.denominator for v in row))
-        rows.append([v.numerator * (den // v.denominator) for v in row])
-    return [[Fraction(v, den) for v in nums] for nums, den in _eliminate(rows)]
-
-
 def _eliminate(rows: list[list[int]]) -> list[tuple[list[int], int]]:
     """The solution `x` of `a x = b` for the integer rows `[a | b]` (`a` n x n, invertible)
     by exact Gauss–Jordan elimination, fraction-free: rows are combined as

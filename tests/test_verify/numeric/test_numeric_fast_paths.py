@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from math import lcm
 
 import numpy as np
 import sympy
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 from perceptron.algorithms.batch import run_batch
 from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
-from perceptron.generators.tight import _solve, orthonormal, rational_rotation
+from perceptron.generators.tight import _eliminate, orthonormal, rational_rotation
 from verify.numeric import campaign
 from verify.numeric.instances import CompiledPolynomial
 from verify.runs.batch import batch_starts
@@ -183,6 +184,17 @@ def _fraction_solve(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[li
                 f = rows[r][col]
                 rows[r] = [v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
     return [row[n:] for row in rows]
+
+
+def _solve(a: list[list[Fraction]], b: list[list[Fraction]]) -> list[list[Fraction]]:
+    """`a^-1 b` by `_eliminate` on `[a | b]`, each row scaled to integers (which leaves the
+    solution alone)."""
+    rows: list[list[int]] = []
+    for i in range(len(a)):
+        row = [Fraction(v) for v in (*a[i], *b[i])]
+        den = lcm(*(v.denominator for v in row))
+        rows.append([v.numerator * (den // v.denominator) for v in row])
+    return [[Fraction(v, den) for v in nums] for nums, den in _eliminate(rows)]
 
 
 @settings(max_examples=60, deadline=None)
