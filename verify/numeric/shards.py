@@ -48,6 +48,9 @@ class Shard:
     reads: str | None = None  # the dataset file in `campaign.BENCH_DATA` it runs on, if any
     #: the proofs whose checks it runs (None: all): a user's data file is her proof's only
     only: frozenset[str] | None = None
+    #: whether its runs are long enough that the engine's compiled loop repays importing
+    #: numba in the worker (`run_shard`; the runs are the same integers either way)
+    compiled: bool = False
 
     def admits(self, check: Check) -> bool:
         """Whether this shard runs `check` (named `PROOF/STEP`)."""
@@ -135,11 +138,16 @@ def real_shards(seed: int, orders_per_set: int,
             for k, spec in enumerate(sets)]
 
 
-def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
-    """`unit_margin.unit_margin(seed, count)` in shards (scenario i from seed + i)."""
+def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE, *,
+                       compiled: bool = False) -> list[Shard]:
+    """`unit_margin.unit_margin(seed, count)` in shards (scenario i from seed + i); with
+    `compiled`, run by the engine's compiled loop (`Shard.compiled`): a long-run campaign's
+    choice, since the import costs about a second per worker process, more than a few
+    hundred seeds save."""
     from verify.numeric.unit_margin import unit_margin
 
-    return [Shard("unit-margin", a, b, partial(unit_margin, seed + a, b - a))
+    return [Shard("unit-margin", a, b, partial(unit_margin, seed + a, b - a),
+                  compiled=compiled)
             for a, b in _cuts(count, size)]
 
 
@@ -207,9 +215,20 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: 
 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
     """One shard's campaign, with the default engine (runs where it is called), on the
-    checks it admits."""
-    return campaign.run_campaign([c for c in checks if shard.admits(c)],
-                                 {shard.source: shard.scenarios()})
+    checks it admits. A `compiled` shard first loads the engine's compiled loop (once per
+    process: the engine's `auto` mode then runs every block in it), and that time is counted
+    in the shard's `total_seconds` with the rest of the worker's work."""
+    start = time.perf_counter()
+    if shard.compiled:
+        from perceptron.algorithms import compiled
+
+        if compiled.AVAILABLE:
+            compiled.kernels()
+    warm = time.perf_counter() - start
+    result = campaign.run_campaign([c for c in checks if shard.admits(c)],
+                                   {shard.source: shard.scenarios()})
+    result.total_seconds += warm
+    return result
 
 
 def merge(results: Iterable[CampaignResult]) -> CampaignResult:
