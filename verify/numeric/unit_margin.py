@@ -18,6 +18,7 @@ every scenario is the one the one-at-a-time loop makes (a test replays that loop
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from fractions import Fraction
@@ -46,8 +47,11 @@ def unit_margin(seed: int, count: int, *, max_epochs: int = 400,
         while not any(u):
             u = [rng.randint(-U_SPAN, U_SPAN) for _ in range(dim)]
         wanted = rng.randint(3, 6)
-        found = _margin_one(rng, u, wanted)
-        if not found:  # u with no integer point at margin 1 in range (all even, say)
+        # u with no integer point at margin 1 in range: every <u, x> is a multiple of
+        # gcd(u), so none is +-1 when that exceeds 1 (the rejection loop would try all
+        # `TRIES * wanted` points in vain; the points of the rest are in range or not)
+        found = _margin_one(rng, u, wanted) if math.gcd(*u) == 1 else []
+        if not found:
             continue
         points = tuple(tuple(Fraction(v) for v in x) for x, _ in found)
         labels = tuple(score for _, score in found)

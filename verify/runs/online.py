@@ -278,8 +278,11 @@ def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
             scalars["gamma_u"] = Column.constant(gamma_u, n)
     if wanted("beta"):
         scalars["beta"] = Column.constant(run.beta or Fraction(0), n)
-    vectors = {name: VectorColumn.constant(vector, n)
-               for name, vector in (("u", run.u), ("w0", run.initial)) if wanted(name)}
+    vectors = {}
+    if wanted("u"):
+        vectors["u"] = VectorColumn.constant(run.u, n)
+    if wanted("w0"):  # made only when read: the zero vector is a Fraction per coordinate
+        vectors["w0"] = VectorColumn.constant(run.initial, n)
     return scalars, vectors
 
 
