@@ -364,11 +364,14 @@ def reduced(num: np.ndarray, den: int) -> VectorColumn:
         num = (num // g if num.dtype == object or g <= INT64_LIMIT
                else np.zeros_like(num))
         den //= g
-    if num.dtype == object and max_abs(num) <= INT64_LIMIT:
+    top = max_abs(num)
+    if num.dtype == object and top <= INT64_LIMIT:
         num = num.astype(np.int64)
-    elif num.dtype != object and max_abs(num) > INT64_LIMIT:
+    elif num.dtype != object and top > INT64_LIMIT:
         num = as_object(num)
-    return VectorColumn(num, den)
+    column = VectorColumn(num, den)
+    column.__dict__["magnitude"] = top  # fills the cached property: read once, here
+    return column
 
 
 @dataclass(frozen=True)

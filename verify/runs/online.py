@@ -154,9 +154,17 @@ class IntegerRun:
         return np.concatenate([W0, W0 + np.cumsum(steps, axis=0)])
 
     def states(self, rows: slice = slice(None)) -> VectorColumn:
-        """The iterates (a slice of them) as exact rationals."""
+        """The iterates (a slice of them) as exact rationals (all of them made once: the
+        state and example rows of a run share them)."""
+        if rows == slice(None):
+            return self._states
         unit = self.problem.unit
         return reduced(times(self.iterates[rows], unit.numerator), unit.denominator)
+
+    @cached_property
+    def _states(self) -> VectorColumn:
+        unit = self.problem.unit
+        return reduced(times(self.iterates, unit.numerator), unit.denominator)
 
     def examples(self, which: IntArray | None = None) -> VectorColumn:
         """The examples (those at positions `which`) as exact rationals."""
