@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -54,7 +55,6 @@ from verify.numeric.campaign import (
 from verify.numeric.executors import Inline, executor
 from verify.numeric.instances import CompiledJudgement, Shrinker
 from verify.numeric.shards import (
-    Shard,
     adversary_shards,
     generated_shards,
     merge,
@@ -241,6 +241,7 @@ def _until(checks: Sequence[Check], target: int, pool: Executor, workers: int,
     many shards were still in flight (cancelled or left to finish unread). Inline, a shard
     runs when it is submitted: one at a time, none ahead."""
     ahead = 1 if isinstance(pool, Inline) else 2 * workers + 2
+    task = partial(run_shard, tuple(checks))  # picklable by reference, for any executor
     pending: list[Future[CampaignResult]] = []
     done: list[CampaignResult] = []
     instances = worker_seconds = 0.0
@@ -250,7 +251,7 @@ def _until(checks: Sequence[Check], target: int, pool: Executor, workers: int,
         while len(pending) < ahead:
             shard = unit_margin_shards(next_seed, CAMPAIGN_SHARD, CAMPAIGN_SHARD,
                                        compiled=True)[0]
-            pending.append(pool.submit(_Campaign(tuple(checks)), shard))
+            pending.append(pool.submit(task, shard))
             next_seed += CAMPAIGN_SHARD
         part = pending.pop(0).result()
         done.append(part)
@@ -265,16 +266,6 @@ def _until(checks: Sequence[Check], target: int, pool: Executor, workers: int,
     for future in pending:
         future.cancel()
     return done, wall, len(pending)
-
-
-@dataclass(frozen=True)
-class _Campaign:
-    """A picklable `run_shard` of the canonical checks (what a worker runs)."""
-
-    checks: tuple[Check, ...]
-
-    def __call__(self, shard: Shard) -> CampaignResult:
-        return run_shard(self.checks, shard)
 
 
 def _throughput(result: CampaignResult, wall: float, workers: int) -> None:
