@@ -336,3 +336,20 @@ def test_reduced_columns_keep_their_true_magnitude(values: list[int], den: int) 
     column = reduced(num, den)
     assert column.magnitude == max_abs(column.num)  # preset, and the rows' own largest
     assert column.dtype == (np.int64 if max_abs(column.num) <= INT64_LIMIT else object)
+
+
+def test_online_rows_preset_magnitudes_are_the_rows_own() -> None:
+    """The row builders set some columns' magnitudes without reading them (update counts,
+    labels, states taken once per example, reduced iterates): each is the largest
+    |numerator| its rows hold, on short and long runs, with a bias and normalised."""
+    from verify.numeric.unit_margin import unit_margin
+    from verify.runs.online import source_runner, state_rows, update_rows
+
+    scenarios = [*unit_margin(50_000, 6), *campaign.generated(3, 3), *campaign.tight(5, 3)]
+    for scenario in scenarios:
+        for run in (engine_runner(scenario), source_runner("joeyonng-online")(scenario),
+                    source_runner("telgarsky-online")(scenario)):
+            for rows in (state_rows, update_rows, example_rows):
+                batch = rows(run, scenario.origin)
+                for column in (*batch.scalars.values(), *batch.vectors.values()):
+                    assert column.magnitude == max_abs(column.num)
