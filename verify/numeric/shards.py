@@ -16,11 +16,12 @@ found on disk).
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Literal
 
 from perceptron.generators.adversary import OnlineAdversary
@@ -215,15 +216,28 @@ def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
     in the shard's `total_seconds` with the rest of the worker's work."""
     start = time.perf_counter()
     if shard.compiled:
-        from perceptron.algorithms import compiled
-
-        if compiled.AVAILABLE:
-            compiled.kernels()
+        _long_runs_ahead()
     warm = time.perf_counter() - start
     result = campaign.run_campaign([c for c in checks if shard.admits(c)],
                                    {shard.source: shard.scenarios()})
     result.total_seconds += warm
     return result
+
+
+@cache
+def _long_runs_ahead() -> None:
+    """Ready this process for many long runs, once: load the engine's compiled loop, and
+    move every object alive now (the imported modules, SymPy's among them, the compiled
+    checks) out of the collector's sight (`gc.freeze`), so that its full collections, which
+    the objects of each run's rows trigger, stop scanning them (about a tenth of a long-run
+    worker's time). Objects frozen are never collected: only those alive now are frozen,
+after a collection."""
+    from perceptron.algorithms import compiled
+
+    if compiled.AVAILABLE:
+        compiled.kernels()
+    gc.collect()  # garbage now is collected, not frozen
+    gc.freeze()
 
 
 def merge(results: Iterable[CampaignResult]) -> CampaignResult:
