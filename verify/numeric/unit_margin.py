@@ -53,12 +53,16 @@ def unit_margin(seed: int, count: int, *, max_epochs: int = 400,
         found = _margin_one(rng, u, wanted) if math.gcd(*u) == 1 else []
         if not found:
             continue
-        points = tuple(tuple(Fraction(v) for v in x) for x, _ in found)
+        points = tuple(tuple(_EXACT[v] for v in x) for x, _ in found)
         labels = tuple(score for _, score in found)
         name = f"unit-margin(seed={seed + i}, d={dim}, n={len(points)})"
         yield Scenario(Dataset(points, labels, name),
-                       tuple(Fraction(v) for v in u), Origin("unit-margin", seed + i, name),
+                       tuple(_EXACT[v] for v in u), Origin("unit-margin", seed + i, name),
                        max_epochs, max_iterations)
+
+
+#: Every coordinate as the one Fraction it is (Fractions are immutable: one object each).
+_EXACT = {v: Fraction(v) for v in range(-SPAN, SPAN + 1)}
 
 
 def _margin_one(rng: random.Random, u: list[int], wanted: int
@@ -74,7 +78,7 @@ def _margin_one(rng: random.Random, u: list[int], wanted: int
     dim = len(u)
     tries = TRIES * wanted
     values = np.zeros(0, dtype=np.int64)
-    block = 256
+    block = 512
     while True:
         values = np.concatenate([values, _draws(rng, block)])
         usable = min(len(values) // dim, tries)
