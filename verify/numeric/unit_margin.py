@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from perceptron.algorithms.fast import remember_integer_form
 from perceptron.dataset import Dataset
 from verify.runs.columns import Origin
 from verify.runs.quantity import Scenario
@@ -56,13 +57,18 @@ def unit_margin(seed: int, count: int, *, max_epochs: int = 400,
         points = tuple(tuple(_EXACT[v] for v in x) for x, _ in found)
         labels = tuple(score for _, score in found)
         name = f"unit-margin(seed={seed + i}, d={dim}, n={len(points)})"
-        yield Scenario(Dataset(points, labels, name),
+        data = Dataset(points, labels, name)
+        # the engine's integer form of these points, from the integers themselves
+        remember_integer_form(data, _VALUES, np.array([x for x, _ in found]) + SPAN)
+        yield Scenario(data,
                        tuple(_EXACT[v] for v in u), Origin("unit-margin", seed + i, name),
                        max_epochs, max_iterations)
 
 
 #: Every coordinate as the one Fraction it is (Fractions are immutable: one object each).
 _EXACT = {v: Fraction(v) for v in range(-SPAN, SPAN + 1)}
+#: The same Fractions in order: coordinate v is `_VALUES[v + SPAN]`.
+_VALUES = tuple(_EXACT.values())
 
 
 def _margin_one(rng: random.Random, u: list[int], wanted: int

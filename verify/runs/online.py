@@ -172,8 +172,8 @@ class IntegerRun:
         return reduced(form.rows if which is None else form.rows[which], form.scale)
 
     def radius2(self) -> Fraction:
-        """`max ||x_i||^2`, from the integers."""
-        return Fraction(self.problem.form.radius2(), self.problem.form.scale ** 2)
+        """`max ||x_i||^2`, from the integers (the engine's own `R2` of them)."""
+        return Fraction(self.problem.R2, self.problem.form.scale ** 2)
 
     def margin(self, u: Vector) -> Fraction:
         """`min_i y_i <u, x_i>`, from the integers."""

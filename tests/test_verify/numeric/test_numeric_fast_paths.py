@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptron.algorithms.batch import run_batch
+from perceptron.algorithms.fast import _integer_form, integer_form
 from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
 from perceptron.generators.tight import _eliminate, orthonormal, rational_rotation
@@ -295,6 +296,8 @@ def _unit_margin_one_at_a_time(seed: int, count: int) -> list[Scenario]:
 
 
 def test_unit_margin_scenarios_are_the_one_at_a_time_loops() -> None:
+    """Same scenarios as the loop, and the integer form each remembers for the engine is
+    the one its Fractions give."""
     from verify.numeric.unit_margin import unit_margin
 
     for seed, count in ((0, 60), (50_000, 60), (987_654, 40)):
@@ -302,6 +305,13 @@ def test_unit_margin_scenarios_are_the_one_at_a_time_loops() -> None:
         slow = _unit_margin_one_at_a_time(seed, count)
         assert fast == slow
         assert 0 < len(fast) < count  # some seeds give no scenario (gcd(u) > 1), most do
+        for scenario in fast:  # the integer form it remembers is the one its Fractions give
+            given_form, parsed = integer_form(scenario.data), _integer_form(scenario.data)
+            assert (given_form.scale, given_form.max_abs, given_form.bias) == (
+                parsed.scale, parsed.max_abs, parsed.bias)
+            assert given_form.rows.dtype == parsed.rows.dtype
+            assert np.array_equal(given_form.rows, parsed.rows)
+            assert np.array_equal(given_form.y, parsed.y)
 
 
 @given(st.integers(0, 2**32), st.integers(1, 40))
