@@ -12,7 +12,8 @@ of long runs until N instances are checked, below).
     per second of worker time, runs and rows included) and overall (per second of wall time),
     and the time a campaign of 10^8 instances would take at that rate (extrapolated);
 (3) the source a campaign of 10^8 instances would use: long runs on integer data at margin 1
-    (`verify.numeric.unit_margin`), in shards on the chosen executor, with the same throughput
+    (`verify.numeric.unit_margin`), in shards on the chosen executor, run by the engine's
+    compiled loop (loaded once per worker, counted in its time), with the same throughput
     figures and extrapolation as (2);
 (4) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
 
@@ -20,8 +21,8 @@ of long runs until N instances are checked, below).
 50000, 50001, ... in shards of `CAMPAIGN_SHARD` seeds, until at least N instances of the
 canonical checks are checked (the shards merged in seed order: the campaign is the first
 shards whose instances reach N, the same whatever executes them), printing the instances so
-far and the rates as shards complete, then the totals and every violation (none is expected:
-the canonical steps are theorems).
+far and the rates as shards complete, then the totals, the verdicts and the counterexample of
+every violated step (none is expected: the canonical steps are theorems).
 """
 
 from __future__ import annotations
@@ -201,9 +202,9 @@ def parts(size: Size, jobs: int, scheduler: str | None) -> None:
         for line in result.lines():
             print("   ", line)
         _throughput(result, wall, workers)
-        print(f"(3) long runs at margin 1: {size.unit_margin} seeds from 50000, in shards of "
-              f"{LONG_SHARD}")
-        long, wall = run_sharded(checks, unit_margin_shards(50_000, size.unit_margin,
+        print(f"(3) long runs at margin 1: {size.unit_margin} seeds from {LONG_SEED}, in "
+              f"shards of {LONG_SHARD}")
+        long, wall = run_sharded(checks, unit_margin_shards(LONG_SEED, size.unit_margin,
                                                             LONG_SHARD, compiled=True), pool)
         _throughput(long, wall, workers)
 
@@ -248,6 +249,9 @@ def campaign_of(target: int, jobs: int, scheduler: str | None) -> CampaignResult
           f"(runs, rows and checks), {result.instances / wall:,.0f} instances/s overall")
     for line in result.lines():
         print("   ", line)
+    for (check, source), verdict in sorted(result.verdicts.items()):
+        if verdict.counterexample is not None:
+            print(f"    counterexample of {check} on {source}: {verdict.counterexample}")
     print(f"violations: {violations}")
     return result
 
