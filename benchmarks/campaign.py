@@ -1,17 +1,28 @@
 """Campaign throughput: exact inequality instances checked per second, and a full campaign.
 
 Prints measured figures only (no asserts on time). Run: `python benchmarks/campaign.py
-[--tiny] [--jobs N | --scheduler tcp://HOST:PORT]` (`--tiny`: toy sizes, the test suite's
-smoke run; `--jobs`: local processes, default 1; `--scheduler`: a Dask cluster's workers).
+[--tiny | --medium] [--jobs N | --scheduler tcp://HOST:PORT | --dask-local N]
+[--instances N]` (`--tiny`: toy sizes, the test suite's smoke run; `--jobs`: local
+processes, default 1; `--scheduler`: a Dask cluster's workers; `--dask-local`: a Dask
+`LocalCluster` of N one-thread worker processes started here; `--instances`: only a campaign
+of long runs until N instances are checked, below).
 (1) vectorised evaluation of the canonical steps on ~10^6 prepared int64 rows;
 (2) a full canonical campaign over the sources generated, tight and adversary (seeds printed),
     in shards (`verify.numeric.shards`) on the chosen executor: its throughput per worker (instances
     per second of worker time, runs and rows included) and overall (per second of wall time),
     and the time a campaign of 10^8 instances would take at that rate (extrapolated);
 (3) the source a campaign of 10^8 instances would use: long runs on integer data at margin 1
-    (`verify.numeric.unit_margin`), in shards on the chosen executor, with the same throughput
+    (`verify.numeric.unit_margin`), in shards on the chosen executor, run by the engine's
+    compiled loop (loaded once per worker, counted in its time), with the same throughput
     figures and extrapolation as (2);
 (4) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
+
+`--instances N` runs a campaign instead of the parts above: the long runs of (3), seeds
+50000, 50001, ... in shards of `CAMPAIGN_SHARD` seeds, until at least N instances of the
+canonical checks are checked (the shards merged in seed order: the campaign is the first
+shards whose instances reach N, the same whatever executes them), printing the instances so
+far and the rates as shards complete, then the totals, the verdicts and the counterexample of
+every violated step (none is expected: the canonical steps are theorems).
 """
 
 from __future__ import annotations
@@ -19,8 +30,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Executor, Future
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from verify.numeric.campaign import (
     SMALL,
     CampaignResult,
+    Check,
     Runner,
     canonical_checks,
     evaluate_only,
@@ -38,11 +53,13 @@ from verify.numeric.campaign import (
     tight,
     wrong_norm_growth,
 )
-from verify.numeric.executors import executor
+from verify.numeric.executors import Inline, executor
 from verify.numeric.instances import CompiledJudgement, Shrinker
 from verify.numeric.shards import (
     adversary_shards,
     generated_shards,
+    merge,
+    run_shard,
     run_sharded,
     tight_shards,
     unit_margin_shards,
@@ -113,8 +130,55 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="local processes (default 1)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run the campaign on this Dask scheduler's workers")
+    parser.add_argument("--dask-local", type=int, metavar="N",
+                        help="start a Dask LocalCluster of N one-thread worker processes "
+                             "here and run the campaign on it")
+    parser.add_argument("--instances", type=int, metavar="N",
+                        help="only a campaign of long runs until N instances are checked")
     args = parser.parse_args(argv)
-    size = TINY if args.tiny else MEDIUM if args.medium else FULL
+    cpu = _cpu_seconds()
+    with _scheduler(args.scheduler, args.dask_local) as scheduler:
+        if args.instances is not None:
+            checked = campaign_of(args.instances, args.jobs, scheduler).instances
+        else:
+            parts(TINY if args.tiny else MEDIUM if args.medium else FULL, args.jobs, scheduler)
+    if args.scheduler is None:  # a remote cluster's processes are not this one's children
+        spent = _cpu_seconds() - cpu
+        print(f"CPU time: {spent:.1f} s, this process and its local worker processes (all "
+              "exited by now; shards discarded in flight included)"
+              + (f": {checked / spent:,.0f} instances per CPU-second"
+                 if args.instances is not None and spent else ""))
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds (user and system) of this process and of its child processes that have
+    exited and been waited for: the local workers' share of the machine, beside the worker
+    time (wall) the rates are computed from."""
+    import resource
+
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                         resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@contextmanager
+def _scheduler(address: str | None, local: int | None) -> Iterator[str | None]:
+    """The Dask scheduler to use: `address`, or that of a LocalCluster of `local` one-thread
+    worker processes started for the campaign (None: local processes)."""
+    if local is None:
+        yield address
+        return
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=local, threads_per_worker=1, processes=True,
+                      dashboard_address=":0") as cluster:
+        print(f"Dask LocalCluster: {local} worker process(es), one thread each, at "
+              f"{cluster.scheduler_address}")
+        yield cluster.scheduler_address
+
+
+def parts(size: Size, jobs: int, scheduler: str | None) -> None:
+    """Parts (1) to (4) of the module docstring, at `size`."""
     runner, runner_name = _runner()
     print(f"runner: {runner_name}")
     checks = canonical_checks()
@@ -129,19 +193,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     shards = (*generated_shards(20_000, size.generated),
               *tight_shards(30_000, size.tight),
               *adversary_shards(40_000, range(1, size.adversary_bounds + 1), size.sweeps))
-    where = f"Dask at {args.scheduler}" if args.scheduler else f"{args.jobs} local process(es)"
+    where = f"Dask at {scheduler}" if scheduler else f"{jobs} local process(es)"
     print(f"(2) full canonical campaign, {len(shards)} shards on {where}, seeds: generated "
           "20000.., tight 30000.., adversary 40000..")
-    with executor(args.jobs, args.scheduler) as pool:
-        workers = _workers(pool, args.jobs)
+    with executor(jobs, scheduler) as pool:
+        workers = _workers(pool, jobs)
         result, wall = run_sharded(checks, shards, pool)
         for line in result.lines():
             print("   ", line)
         _throughput(result, wall, workers)
-        print(f"(3) long runs at margin 1: {size.unit_margin} seeds from 50000, in shards of "
-              f"{LONG_SHARD}")
-        long, wall = run_sharded(checks, unit_margin_shards(50_000, size.unit_margin,
-                                                            LONG_SHARD), pool)
+        print(f"(3) long runs at margin 1: {size.unit_margin} seeds from {LONG_SEED}, in "
+              f"shards of {LONG_SHARD}")
+        long, wall = run_sharded(checks, unit_margin_shards(LONG_SEED, size.unit_margin,
+                                                            LONG_SHARD, compiled=True), pool)
         _throughput(long, wall, workers)
 
     wrong = wrong_norm_growth()
@@ -154,8 +218,76 @@ def main(argv: Sequence[str] | None = None) -> None:
           f"shrunk to {shrunk} in {elapsed:.3f} s")
 
 
-#: Seeds per shard of part (3): a few seconds of work each.
+#: Seeds per shard of part (3): a fraction of a second to a few seconds of work each.
 LONG_SHARD = 200
+#: Seeds per shard of an `--instances` campaign (about 400 000 instances each).
+CAMPAIGN_SHARD = 500
+#: The first seed of the long runs (parts (3) and `--instances`).
+LONG_SEED = 50_000
+
+
+def campaign_of(target: int, jobs: int, scheduler: str | None) -> CampaignResult:
+    """The long-run campaign of at least `target` instances (`--instances`; module
+    docstring), on `jobs` local processes or the workers of a Dask `scheduler`."""
+    checks = canonical_checks()
+    where = f"Dask at {scheduler}" if scheduler else f"{jobs} local process(es)"
+    print(f"campaign of at least {target:,} instances: long runs at margin 1, seeds from "
+          f"{LONG_SEED} in shards of {CAMPAIGN_SHARD}, on {where}")
+    with executor(jobs, scheduler) as pool:
+        workers = _workers(pool, jobs)
+        start = time.perf_counter()
+        done, wall, discarded = _until(checks, target, pool, workers, start)
+    result = merge(done)
+    seeds = len(done) * CAMPAIGN_SHARD
+    violations = sum(v.violations for v in result.verdicts.values())
+    print(f"total: {result.instances:,} instances, {sum(result.runs.values()):,} runs "
+          f"(seeds {LONG_SEED}..{LONG_SEED + seeds - 1}, {len(done)} shards); wall {wall:.1f} "
+          f"s on {workers} worker(s), worker time {result.total_seconds:.1f} s (evaluation "
+          f"{result.evaluation_seconds:.1f} s); {discarded} shard(s) in flight beyond the "
+          "target discarded")
+    print(f"rates: {result.instances / result.total_seconds:,.0f} instances/s per worker "
+          f"(runs, rows and checks), {result.instances / wall:,.0f} instances/s overall")
+    for line in result.lines():
+        print("   ", line)
+    for (check, source), verdict in sorted(result.verdicts.items()):
+        if verdict.counterexample is not None:
+            print(f"    counterexample of {check} on {source}: {verdict.counterexample}")
+    print(f"violations: {violations}")
+    return result
+
+
+def _until(checks: Sequence[Check], target: int, pool: Executor, workers: int,
+           start: float) -> tuple[list[CampaignResult], float, int]:
+    """Shards of long runs submitted a few per worker ahead, their results taken in seed
+    order until their instances reach `target`; those results, the wall time then, and how
+    many shards were still in flight (cancelled or left to finish unread). Inline, a shard
+    runs when it is submitted: one at a time, none ahead."""
+    ahead = 1 if isinstance(pool, Inline) else 2 * workers + 2
+    task = partial(run_shard, tuple(checks))  # picklable by reference, for any executor
+    pending: list[Future[CampaignResult]] = []
+    done: list[CampaignResult] = []
+    instances = worker_seconds = 0.0
+    next_seed = LONG_SEED
+    report = max(1, workers * 2)
+    while instances < target:
+        while len(pending) < ahead:
+            shard = unit_margin_shards(next_seed, CAMPAIGN_SHARD, CAMPAIGN_SHARD,
+                                       compiled=True)[0]
+            pending.append(pool.submit(task, shard))
+            next_seed += CAMPAIGN_SHARD
+        part = pending.pop(0).result()
+        done.append(part)
+        instances += part.instances
+        worker_seconds += part.total_seconds
+        if len(done) % report == 0 or instances >= target:
+            elapsed = time.perf_counter() - start
+            print(f"    {int(instances):,} instances after {len(done)} shards, {elapsed:.1f} s: "
+                  f"{instances / worker_seconds:,.0f}/s per worker, "
+                  f"{instances / elapsed:,.0f}/s overall", flush=True)
+    wall = time.perf_counter() - start
+    for future in pending:
+        future.cancel()
+    return done, wall, len(pending)
 
 
 def _throughput(result: CampaignResult, wall: float, workers: int) -> None:

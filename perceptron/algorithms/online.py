@@ -280,7 +280,8 @@ def run_online(data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAU
     if keep_trace:
         trace = Trace(data, conventions,
                       np.concatenate(indices) if indices else np.zeros(0, dtype=np.int64),
-                      np.concatenate(epochs) if epochs else np.zeros(0, dtype=np.int64))
+                      np.concatenate(epochs) if epochs else np.zeros(0, dtype=np.int64),
+                      run.problem)
     return RunResult(run.mistakes, run.epochs, run.converged, run.reason, run.w(), conventions,
                      trace, run.separating(), run.tiers)
 

@@ -91,14 +91,16 @@ class Trace(Sequence[UpdateRecord]):
     """
 
     def __init__(self, data: Dataset, conventions: Conventions, indices: Sequence[int],
-                 epochs: Sequence[int]) -> None:
+                 epochs: Sequence[int], problem: Problem | None = None) -> None:
         self.data = data
         self.conventions = conventions
         self.indices = np.asarray(indices, dtype=np.int64)
         self.epochs = np.asarray(epochs, dtype=np.int64)
         if self.indices.shape != self.epochs.shape:
             raise ValueError("a trace needs one epoch per update")
-        self._problem: Problem | None = None
+        # the run's own integer form when the run had one (the same `Problem.build` of the
+        # same data and conventions: building it again was a third of a short run's time)
+        self._problem: Problem | None = problem
 
     @property
     def problem(self) -> Problem:

@@ -54,3 +54,19 @@ def test_fuzz_campaign_runs_at_a_tiny_size() -> None:
                           capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "inputs: 20 (seed 0)" in done.stdout and "tracebacks: 0" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("where", [["--jobs", "2"], ["--dask-local", "1"]])
+def test_campaign_of_n_instances_runs_at_a_tiny_size(where: list[str],
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`benchmarks/campaign.py --instances N` on local processes and on a Dask LocalCluster
+    it starts: one shard of long runs reaches N, and the report counts what was merged."""
+    if "--dask-local" in where:
+        pytest.importorskip("distributed")
+    module = benchmark("campaign")
+    module.main(["--instances", "1000", *where])
+    out = capsys.readouterr().out
+    assert "campaign of at least 1,000 instances" in out, out
+    shard = module.CAMPAIGN_SHARD
+    assert f"(seeds 50000..{50_000 + shard - 1}, 1 shards)" in out, out
+    assert "violations: 0" in out and "instances/s per worker" in out, out

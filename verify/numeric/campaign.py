@@ -171,15 +171,20 @@ def generated(seed: int, count: int) -> Iterator[Scenario]:
         yield Scenario(planted.data, planted.u, Origin("generated", seed + i, planted.data.name))
 
 
-def tight(seed: int, count: int) -> Iterator[Scenario]:
-    """Orthonormal families with random labels, sizes 1..8, scales and rational rotations."""
+def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
+    """Orthonormal families with random labels, sizes 1..8, scales and rational rotations:
+    scenarios `start .. start + count` of the stream drawn from `seed` (those before `start`
+    are drawn and not built, so a shard of the stream costs its own families only; each
+    family's rotation has a seed of its own)."""
     rng = random.Random(seed)
-    for i in range(count):
+    for i in range(start + count):
         n = rng.randint(1, 8)
         labels = [rng.choice((-1, 1)) for _ in range(n)]
         scale = Fraction(rng.randint(1, 9), rng.choice((1, 1, 2, 3)))
         dim = n + rng.randint(0, 2)
         rotation = rng.randrange(10**6) if rng.random() < 0.5 else None
+        if i < start:
+            continue
         family = orthonormal(labels, scale=scale, dim=dim, rotation_seed=rotation)
         yield Scenario(family.data, family.u, Origin("tight", seed + i, family.data.name))
 

@@ -8,20 +8,20 @@ run inline, in local processes or on a Dask cluster (`verify.numeric.executors`)
 verdicts in the same order and reports the same counts, slacks and counterexamples.
 
 A source whose scenarios are drawn from one seed per scenario (`generated`, `orders`) is cut
-by offsetting its seed; one drawn from a single stream (`tight`) is replayed up to the
-shard's start, which costs little next to running and checking it; `adversary` makes each
+by offsetting its seed; one drawn from a single stream (`tight`) replays the stream's draws
+up to the shard's start without building the scenarios before it; `adversary` makes each
 scenario from its position (sweep and bound); `real` is one shard (its datasets are few and
 found on disk).
 """
 
 from __future__ import annotations
 
-import itertools
+import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Literal
 
 from perceptron.generators.adversary import OnlineAdversary
@@ -48,6 +48,9 @@ class Shard:
     reads: str | None = None  # the dataset file in `campaign.BENCH_DATA` it runs on, if any
     #: the proofs whose checks it runs (None: all): a user's data file is her proof's only
     only: frozenset[str] | None = None
+    #: whether its runs are long enough that the engine's compiled loop repays importing
+    #: numba in the worker (`run_shard`; the runs are the same integers either way)
+    compiled: bool = False
 
     def admits(self, check: Check) -> bool:
         """Whether this shard runs `check` (named `PROOF/STEP`)."""
@@ -74,11 +77,6 @@ def real_data(shards: Iterable[Shard]) -> RealData:
     return "present" if found == len(files) else "partial" if found else "absent"
 
 
-def _slice(make: Callable[[], Iterable[Scenario]], start: int, stop: int) -> Iterator[Scenario]:
-    """Scenarios `start..stop` of a stream that can only be replayed from its beginning."""
-    return itertools.islice(make(), start, stop)
-
-
 def _cuts(count: int, size: int) -> Iterator[tuple[int, int]]:
     """`(start, stop)` ranges of at most `size` covering `0..count`."""
     for start in range(0, count, size):
@@ -98,8 +96,9 @@ def orders_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
 
 
 def tight_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
-    """`campaign.tight(seed, count)` in shards (one random stream, replayed to each start)."""
-    return [Shard("tight", a, b, partial(_slice, partial(campaign.tight, seed, b), a, b))
+    """`campaign.tight(seed, count)` in shards (one random stream, its draws replayed up to
+    each shard's start without building those families)."""
+    return [Shard("tight", a, b, partial(campaign.tight, seed, b - a, a))
             for a, b in _cuts(count, size)]
 
 
@@ -135,11 +134,16 @@ def real_shards(seed: int, orders_per_set: int,
             for k, spec in enumerate(sets)]
 
 
-def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
-    """`unit_margin.unit_margin(seed, count)` in shards (scenario i from seed + i)."""
+def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE, *,
+                       compiled: bool = False) -> list[Shard]:
+    """`unit_margin.unit_margin(seed, count)` in shards (scenario i from seed + i); with
+    `compiled`, run by the engine's compiled loop (`Shard.compiled`): a long-run campaign's
+    choice, since the import costs about a second per worker process, more than a few
+    hundred seeds save."""
     from verify.numeric.unit_margin import unit_margin
 
-    return [Shard("unit-margin", a, b, partial(unit_margin, seed + a, b - a))
+    return [Shard("unit-margin", a, b, partial(unit_margin, seed + a, b - a),
+                  compiled=compiled)
             for a, b in _cuts(count, size)]
 
 
@@ -207,9 +211,33 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: 
 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
     """One shard's campaign, with the default engine (runs where it is called), on the
-    checks it admits."""
-    return campaign.run_campaign([c for c in checks if shard.admits(c)],
-                                 {shard.source: shard.scenarios()})
+    checks it admits. A `compiled` shard first loads the engine's compiled loop (once per
+    process: the engine's `auto` mode then runs every block in it), and that time is counted
+    in the shard's `total_seconds` with the rest of the worker's work."""
+    start = time.perf_counter()
+    if shard.compiled:
+        _long_runs_ahead()
+    warm = time.perf_counter() - start
+    result = campaign.run_campaign([c for c in checks if shard.admits(c)],
+                                   {shard.source: shard.scenarios()})
+    result.total_seconds += warm
+    return result
+
+
+@cache
+def _long_runs_ahead() -> None:
+    """Ready this process for many long runs, once: load the engine's compiled loop, and
+    move every object alive now (the imported modules, SymPy's among them, the compiled
+    checks) out of the collector's sight (`gc.freeze`), so that its full collections, which
+    the objects of each run's rows trigger, stop scanning them (about a tenth of a long-run
+    worker's time). Objects frozen are never collected: only those alive now are frozen,
+after a collection."""
+    from perceptron.algorithms import compiled
+
+    if compiled.AVAILABLE:
+        compiled.kernels()
+    gc.collect()  # garbage now is collected, not frozen
+    gc.freeze()
 
 
 def merge(results: Iterable[CampaignResult]) -> CampaignResult:

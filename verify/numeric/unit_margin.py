@@ -8,14 +8,24 @@ separator u with `|<u, x>| = 1` for every point (the smallest margin an integer 
 so the perceptron makes up to `R2 <u,u>` updates (Novikoff's bound): hundreds of iterates
 per run, each with only a few examples, all in int64. The runs are long where the theorem
 says they can be, which is where its inequalities are tight.
+
+The points are found by rejection (a random integer point has `|<u, x>| = 1` rarely), which
+drawn one `randint` at a time was most of a long-run campaign's time. `_margin_one` draws the
+same integers from the same generator in blocks (`_draws`: the 32-bit words that `randint`
+would consume, taken many at once, and its own rejection rule applied to them in numpy), so
+every scenario is the one the one-at-a-time loop makes (a test replays that loop).
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from fractions import Fraction
 
+import numpy as np
+
+from perceptron.algorithms.fast import remember_integer_form
 from perceptron.dataset import Dataset
 from verify.runs.columns import Origin
 from verify.runs.quantity import Scenario
@@ -23,6 +33,8 @@ from verify.runs.quantity import Scenario
 #: Coordinates drawn from [-SPAN, SPAN]; the separator's from [-U_SPAN, U_SPAN].
 SPAN = 12
 U_SPAN = 6
+#: Points tried per point wanted before a seed gives up (`|<u, x>| = 1` is rare).
+TRIES = 400
 
 
 def unit_margin(seed: int, count: int, *, max_epochs: int = 400,
@@ -35,20 +47,64 @@ def unit_margin(seed: int, count: int, *, max_epochs: int = 400,
         u = [0] * dim
         while not any(u):
             u = [rng.randint(-U_SPAN, U_SPAN) for _ in range(dim)]
-        points: list[tuple[Fraction, ...]] = []
-        labels: list[int] = []
         wanted = rng.randint(3, 6)
-        for _ in range(400 * wanted):  # rejection: |<u, x>| = 1 is rare but never impossible
-            x = [rng.randint(-SPAN, SPAN) for _ in range(dim)]
-            score = sum(a * b for a, b in zip(u, x, strict=True))
-            if abs(score) == 1:
-                points.append(tuple(Fraction(v) for v in x))
-                labels.append(score)
-                if len(points) == wanted:
-                    break
-        if not points:  # u with no integer point at margin 1 in range (all even, say)
+        # u with no integer point at margin 1 in range: every <u, x> is a multiple of
+        # gcd(u), so none is +-1 when that exceeds 1 (the rejection loop would try all
+        # `TRIES * wanted` points in vain; the points of the rest are in range or not)
+        found = _margin_one(rng, u, wanted) if math.gcd(*u) == 1 else []
+        if not found:
             continue
+        points = tuple(tuple(_EXACT[v] for v in x) for x, _ in found)
+        labels = tuple(score for _, score in found)
         name = f"unit-margin(seed={seed + i}, d={dim}, n={len(points)})"
-        yield Scenario(Dataset(tuple(points), tuple(labels), name),
-                       tuple(Fraction(v) for v in u), Origin("unit-margin", seed + i, name),
+        data = Dataset(points, labels, name)
+        # the engine's integer form of these points, from the integers themselves
+        remember_integer_form(data, _VALUES, np.array([x for x, _ in found]) + SPAN)
+        yield Scenario(data,
+                       tuple(_EXACT[v] for v in u), Origin("unit-margin", seed + i, name),
                        max_epochs, max_iterations)
+
+
+#: Every coordinate as the one Fraction it is (Fractions are immutable: one object each).
+_EXACT = {v: Fraction(v) for v in range(-SPAN, SPAN + 1)}
+#: The same Fractions in order: coordinate v is `_VALUES[v + SPAN]`.
+_VALUES = tuple(_EXACT.values())
+
+
+def _margin_one(rng: random.Random, u: list[int], wanted: int
+                ) -> list[tuple[list[int], int]]:
+    """The points x (with their scores `<u, x>` = +-1) that this loop keeps, in order:
+
+        for _ in range(TRIES * wanted):
+            x = [rng.randint(-SPAN, SPAN) for _ in range(dim)]
+            if abs(<u, x>) == 1: keep x; stop at `wanted` kept
+
+    the same integers drawn from `rng` in blocks (`_draws`); the generator is left further
+    along than the loop would leave it, which nothing reads (each scenario has its own)."""
+    dim = len(u)
+    tries = TRIES * wanted
+    values = np.zeros(0, dtype=np.int64)
+    block = 512
+    while True:
+        values = np.concatenate([values, _draws(rng, block)])
+        usable = min(len(values) // dim, tries)
+        points = values[:usable * dim].reshape(usable, dim)
+        scores = points @ np.array(u, dtype=np.int64)
+        hits = np.flatnonzero(np.abs(scores) == 1)[:wanted]
+        if len(hits) == wanted or usable == tries:
+            return [(points[k].tolist(), int(scores[k])) for k in hits]
+        block *= 4
+
+
+#: `randint(-SPAN, SPAN)` is `-SPAN + r` for the first `r = getrandbits(BITS)` below `WIDTH`.
+WIDTH = 2 * SPAN + 1
+BITS = WIDTH.bit_length()
+
+
+def _draws(rng: random.Random, words: int) -> np.ndarray:
+    """The values of successive `rng.randint(-SPAN, SPAN)` calls that `words` 32-bit outputs of
+    the generator make: `getrandbits(BITS)` is the top BITS bits of one output, and one
+    `getrandbits(32 * words)` is `words` outputs, the first in the lowest bits."""
+    raw = rng.getrandbits(32 * words).to_bytes(4 * words, "little")
+    top = (np.frombuffer(raw, dtype="<u4") >> (32 - BITS)).astype(np.int64)
+    return top[top < WIDTH] - SPAN

@@ -126,6 +126,15 @@ class Column:
             column.__dict__["magnitude"] = abs(num)  # fills the cached property
         return column
 
+    @classmethod
+    def counting(cls, num: IntArray, top: int) -> Column:
+        """Integers whose largest magnitude `top` the caller knows exactly, never by reading
+        them (a run's update counts 0..T, its labels +-1): a row builder's own columns,
+        whose magnitudes every check of a batch reads."""
+        column = cls(num)
+        column.__dict__["magnitude"] = top if len(num) else 0  # fills the cached property
+        return column
+
     def __len__(self) -> int:
         return len(self.num)
 
@@ -279,16 +288,22 @@ class VectorColumn:
             return base.magnitude if present.all() else max_abs(base.num[present])
         return max_abs(self.num)
 
-    def take(self, rows: np.ndarray) -> VectorColumn:
+    def take(self, rows: np.ndarray, *, every: bool = False) -> VectorColumn:
         """The rows selected by an index array (remembering where they were taken from; the
-        numerators themselves only made when read)."""
+        numerators themselves only made when read). `every`: the caller knows that `rows`
+        takes every row at least once (a run's states, one per example), so the magnitude
+        is this column's, without marking which rows were taken."""
         rows = np.asarray(rows)
         if rows.dtype == bool:
             rows = np.flatnonzero(rows)
         if self.source is not None:
             base, index = self.source
-            return VectorColumn(None, den_rows(self.den, rows), (base, index[rows]))
-        return VectorColumn(None, den_rows(self.den, rows), (self, rows))
+            taken = VectorColumn(None, den_rows(self.den, rows), (base, index[rows]))
+        else:
+            taken = VectorColumn(None, den_rows(self.den, rows), (self, rows))
+        if every:
+            taken.__dict__["magnitude"] = self.magnitude  # fills the cached property
+        return taken
 
 
 def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
@@ -364,11 +379,14 @@ def reduced(num: np.ndarray, den: int) -> VectorColumn:
         num = (num // g if num.dtype == object or g <= INT64_LIMIT
                else np.zeros_like(num))
         den //= g
-    if num.dtype == object and max_abs(num) <= INT64_LIMIT:
+    top = max_abs(num)
+    if num.dtype == object and top <= INT64_LIMIT:
         num = num.astype(np.int64)
-    elif num.dtype != object and max_abs(num) > INT64_LIMIT:
+    elif num.dtype != object and top > INT64_LIMIT:
         num = as_object(num)
-    return VectorColumn(num, den)
+    column = VectorColumn(num, den)
+    column.__dict__["magnitude"] = top  # fills the cached property: read once, here
+    return column
 
 
 @dataclass(frozen=True)

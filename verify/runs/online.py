@@ -154,9 +154,17 @@ class IntegerRun:
         return np.concatenate([W0, W0 + np.cumsum(steps, axis=0)])
 
     def states(self, rows: slice = slice(None)) -> VectorColumn:
-        """The iterates (a slice of them) as exact rationals."""
+        """The iterates (a slice of them) as exact rationals (all of them made once: the
+        state and example rows of a run share them)."""
+        if rows == slice(None):
+            return self._states
         unit = self.problem.unit
         return reduced(times(self.iterates[rows], unit.numerator), unit.denominator)
+
+    @cached_property
+    def _states(self) -> VectorColumn:
+        unit = self.problem.unit
+        return reduced(times(self.iterates, unit.numerator), unit.denominator)
 
     def examples(self, which: IntArray | None = None) -> VectorColumn:
         """The examples (those at positions `which`) as exact rationals."""
@@ -164,8 +172,8 @@ class IntegerRun:
         return reduced(form.rows if which is None else form.rows[which], form.scale)
 
     def radius2(self) -> Fraction:
-        """`max ||x_i||^2`, from the integers."""
-        return Fraction(self.problem.form.radius2(), self.problem.form.scale ** 2)
+        """`max ||x_i||^2`, from the integers (the engine's own `R2` of them)."""
+        return Fraction(self.problem.R2, self.problem.form.scale ** 2)
 
     def margin(self, u: Vector) -> Fraction:
         """`min_i y_i <u, x_i>`, from the integers."""
@@ -278,8 +286,11 @@ def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
             scalars["gamma_u"] = Column.constant(gamma_u, n)
     if wanted("beta"):
         scalars["beta"] = Column.constant(run.beta or Fraction(0), n)
-    vectors = {name: VectorColumn.constant(vector, n)
-               for name, vector in (("u", run.u), ("w0", run.initial)) if wanted(name)}
+    vectors = {}
+    if wanted("u"):
+        vectors["u"] = VectorColumn.constant(run.u, n)
+    if wanted("w0"):  # made only when read: the zero vector is a Fraction per coordinate
+        vectors["w0"] = VectorColumn.constant(run.initial, n)
     return scalars, vectors
 
 
@@ -288,14 +299,14 @@ def update_rows(run: OnlineUpdates, origin: Origin,
     """One row per update."""
     n = len(run.updates)
     scalars, vectors = _constants(run, n, names)
-    scalars["t"] = Column(np.arange(n, dtype=np.int64))
+    scalars["t"] = Column.counting(np.arange(n, dtype=np.int64), n - 1)
     if run.steps is None:
         scalars["tau"] = Column.constant(run.eta, n)
     elif None not in run.steps:  # a plug-in's update not along y x has no tau (no column)
         scalars["tau"] = Column.of(run.steps)  # type: ignore[arg-type]
     if run.integer is not None and n:
         which = run.integer.indices
-        scalars["y"] = Column(run.integer.problem.form.y[which])
+        scalars["y"] = Column.counting(run.integer.problem.form.y[which], 1)
         vectors["w"] = run.integer.states(slice(0, n))
         vectors["w_next"] = run.integer.states(slice(1, n + 1))
         vectors["x"] = run.integer.examples(which)
@@ -314,7 +325,7 @@ def state_rows(run: OnlineUpdates, origin: Origin,
     without a list of names, `verify.testing.check_run`, should not pay)."""
     n = len(run.updates) + 1
     scalars, vectors = _constants(run, n, names)
-    scalars["t"] = Column(np.arange(n, dtype=np.int64))
+    scalars["t"] = Column.counting(np.arange(n, dtype=np.int64), n - 1)
     vectors["w"] = (run.integer.states() if run.integer is not None
                     else VectorColumn.of(run.states))
     if names is not None and "mu" in names:
@@ -353,15 +364,16 @@ def example_rows(run: OnlineUpdates, origin: Origin,
         X, W = run.integer.examples(), run.integer.states()
     else:
         X, W = VectorColumn.of(data.X, dim), VectorColumn.of(run.states, dim)
-    x_rows = X.take(j)
-    scalars = {"t": Column(t), "y": Column(y), "h": Column(t + 1, 2)}
+    x_rows = X.take(j, every=True)
+    scalars = {"t": Column.counting(t, count - 1), "y": Column.counting(y, 1),
+               "h": Column(t + 1, 2)}
     q = np.arange(count) % (dim + 1)
     if wanted("db") or wanted("J_at"):
         db = (q == dim).astype(np.int64)
         scalars["db"] = Column(db[t])
     if wanted("b"):
         scalars["b"] = Column(np.zeros(len(t), dtype=np.int64))
-    vectors = {"w": W.take(t), "x": x_rows}  # then d and G, in this order
+    vectors = {"w": W.take(t, every=True), "x": x_rows}  # then d and G, in this order
     if wanted("d"):
         # per state: direction e_q (db = 0) for q = t mod (dim + 1) < dim, else db = 1
         axis = np.flatnonzero(q < dim)

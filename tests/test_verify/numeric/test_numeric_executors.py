@@ -24,6 +24,8 @@ from verify.numeric.shards import (
     unit_margin_shards,
 )
 from verify.numeric.unit_margin import unit_margin
+from verify.runs.online import OnlineUpdates
+from verify.runs.quantity import Scenario
 
 CHECKS = (*campaign.canonical_checks(), campaign.wrong_norm_growth())
 
@@ -148,3 +150,25 @@ def test_counterexamples_do_not_depend_on_how_the_campaign_is_cut():
         found.append(result.verdicts[(wrong.name, "tight")].counterexample)
     assert found[0] is not None and found[0] == found[1]
     assert len({len(v) for v in found[0].vectors.values()}) == 1  # one width, no padding
+
+
+def test_compiled_long_run_shards_count_what_the_numpy_loop_counts():
+    """A long-run shard run by the engine's compiled loop (`Shard.compiled`: numba loaded in
+    the worker, so the engine's `auto` mode compiles) gives the same verdicts and runs as
+    the same scenarios run by the numpy loop (`engine="primal"`, whatever is loaded)."""
+    from perceptron.algorithms.online import run_online
+    from verify.runs.online import run_from_engine
+
+    def numpy_loop(scenario: Scenario) -> OnlineUpdates:
+        result = run_online(scenario.data, max_epochs=scenario.max_epochs, engine="primal")
+        return run_from_engine(result, scenario.data, scenario.u)
+
+    checks = campaign.canonical_checks()
+    shard, = unit_margin_shards(50_000, 12, size=12, compiled=True)
+    assert shard.compiled and not unit_margin_shards(50_000, 12, size=12)[0].compiled
+    with executor(1) as pool:
+        compiled, _ = run_sharded(checks, [shard], pool)
+    plain = campaign.run_campaign(checks, {"unit-margin": unit_margin(50_000, 12)},
+                                  runners={"online": numpy_loop})
+    assert summary(compiled) == summary(plain)
+    assert compiled.instances > 5000 and compiled.total_seconds > 0

@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perceptron.algorithms.batch import run_batch
+from perceptron.algorithms.fast import _integer_form, integer_form
 from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
 from perceptron.generators.tight import _eliminate, orthonormal, rational_rotation
@@ -256,3 +257,109 @@ def test_orthonormal_families_are_the_plain_fraction_construction(
                              for k in range(dim))
     assert all(type(v) is Fraction for v in family.u)
     assert (family.gamma_u, family.R2) == (scale, scale * scale)
+
+
+# ---- the unit-margin source: integers drawn in blocks are the one-at-a-time loop's --------
+
+
+def _unit_margin_one_at_a_time(seed: int, count: int) -> list[Scenario]:
+    """The source as it was first written: one `randint` per coordinate, one point at a
+    time, every seed's `TRIES * wanted` points tried (a u whose entries share a factor
+    too)."""
+    from verify.numeric.unit_margin import SPAN, TRIES, U_SPAN
+
+    out = []
+    for i in range(count):
+        rng = random.Random(seed + i)
+        dim = rng.choice((2, 3))
+        u = [0] * dim
+        while not any(u):
+            u = [rng.randint(-U_SPAN, U_SPAN) for _ in range(dim)]
+        points: list[tuple[Fraction, ...]] = []
+        labels: list[int] = []
+        wanted = rng.randint(3, 6)
+        for _ in range(TRIES * wanted):
+            x = [rng.randint(-SPAN, SPAN) for _ in range(dim)]
+            score = sum(a * b for a, b in zip(u, x, strict=True))
+            if abs(score) == 1:
+                points.append(tuple(Fraction(v) for v in x))
+                labels.append(score)
+                if len(points) == wanted:
+                    break
+        if not points:
+            continue
+        name = f"unit-margin(seed={seed + i}, d={dim}, n={len(points)})"
+        out.append(Scenario(Dataset(tuple(points), tuple(labels), name),
+                            tuple(Fraction(v) for v in u), Origin("unit-margin", seed + i, name),
+                            400, 200))
+    return out
+
+
+def test_unit_margin_scenarios_are_the_one_at_a_time_loops() -> None:
+    """Same scenarios as the loop, and the integer form each remembers for the engine is
+    the one its Fractions give."""
+    from verify.numeric.unit_margin import unit_margin
+
+    for seed, count in ((0, 60), (50_000, 60), (987_654, 40)):
+        fast = list(unit_margin(seed, count))
+        slow = _unit_margin_one_at_a_time(seed, count)
+        assert fast == slow
+        assert 0 < len(fast) < count  # some seeds give no scenario (gcd(u) > 1), most do
+        for scenario in fast:  # the integer form it remembers is the one its Fractions give
+            given_form, parsed = integer_form(scenario.data), _integer_form(scenario.data)
+            assert (given_form.scale, given_form.max_abs, given_form.bias) == (
+                parsed.scale, parsed.max_abs, parsed.bias)
+            assert given_form.rows.dtype == parsed.rows.dtype
+            assert np.array_equal(given_form.rows, parsed.rows)
+            assert np.array_equal(given_form.y, parsed.y)
+
+
+@given(st.integers(0, 2**32), st.integers(1, 40))
+@settings(max_examples=30)
+def test_block_draws_are_successive_randints(seed: int, words: int) -> None:
+    from verify.numeric.unit_margin import SPAN, _draws
+
+    drawn = _draws(random.Random(seed), words).tolist()
+    rng = random.Random(seed)
+    assert drawn == [rng.randint(-SPAN, SPAN) for _ in drawn]
+    # and the words left over after the last value are ones `randint` rejects
+    after = random.Random(seed)
+    after.getrandbits(32 * words)
+    rest = random.Random(seed)
+    for _ in drawn:
+        rest.randint(-SPAN, SPAN)
+    for _ in range(words):  # the rejected words at the end of the block, if any
+        if rest.getstate() == after.getstate():
+            break
+        assert rest.getrandbits(5) >= 2 * SPAN + 1
+    assert rest.getstate() == after.getstate()
+
+
+@given(st.lists(st.integers(-2**70, 2**70), min_size=0, max_size=12), st.integers(1, 2**66))
+@settings(max_examples=60)
+def test_reduced_columns_keep_their_true_magnitude(values: list[int], den: int) -> None:
+    from verify.runs.columns import reduced
+
+    width = 2 if len(values) % 2 == 0 else 1
+    fits = all(abs(v) <= INT64_LIMIT for v in values)
+    num = np.array(values, dtype=np.int64 if fits else object).reshape(-1, width)
+    column = reduced(num, den)
+    assert column.magnitude == max_abs(column.num)  # preset, and the rows' own largest
+    assert column.dtype == (np.int64 if max_abs(column.num) <= INT64_LIMIT else object)
+
+
+def test_online_rows_preset_magnitudes_are_the_rows_own() -> None:
+    """The row builders set some columns' magnitudes without reading them (update counts,
+    labels, states taken once per example, reduced iterates): each is the largest
+    |numerator| its rows hold, on short and long runs, with a bias and normalised."""
+    from verify.numeric.unit_margin import unit_margin
+    from verify.runs.online import source_runner, state_rows, update_rows
+
+    scenarios = [*unit_margin(50_000, 6), *campaign.generated(3, 3), *campaign.tight(5, 3)]
+    for scenario in scenarios:
+        for run in (engine_runner(scenario), source_runner("joeyonng-online")(scenario),
+                    source_runner("telgarsky-online")(scenario)):
+            for rows in (state_rows, update_rows, example_rows):
+                batch = rows(run, scenario.origin)
+                for column in (*batch.scalars.values(), *batch.vectors.values()):
+                    assert column.magnitude == max_abs(column.num)
