@@ -36,6 +36,7 @@ S = { index = "j", range = "1..N", where = [] }
 T = { index = "j", range = "1..N", where = ["r[j] >= 0", "r[j]**2 == norm2(v[j])"] }
 M = { index = "j", range = "1..N", where = ["y[j]**2 == 1", "norm2(x[j]) <= R2", \
 "y[j]*dot(theta, x[j]) <= 0"] }
+P = { index = "j", range = "1..N", where = ["b[j] >= b[l]"] }
 
 [[step]]
 id = "lagrange-term"
@@ -176,6 +177,33 @@ claim = "sum(j in S, c*b[j]) == c*sum(j in S, b[j])"
 id = "instance-capturing-the-index"
 claim = "sum(j in S, a[j]*b[j]) == a[j]*sum(j in S, b[j])"
 uses = [{ step = "instance-capturing-the-index-factor", with = { c = "a[j]" } }]
+''', "refuted"),
+    # a set whose condition names the index of an enclosing term-wise sum: summed over
+    # l in S, the pair's P is P(l) at each l (the summed fact binds it), while the claim's P
+    # reads the file's l (a set means what it says where it is declared), so the claim is
+    # not what the use gives, and false (N = 2, l = 2, a = (1, 0), b = (1, 0))
+    ("set-naming-the-outer-index", b'''
+[[step]]
+id = "set-naming-the-outer-index-pair"
+given = ["b[j] >= b[l]"]
+claim = "(b[j] - b[l])*a[l]**2 >= 0"
+
+[[step]]
+id = "set-naming-the-outer-index"
+claim = "sum(l in S, sum(j in P, (b[j] - b[l])*a[l]**2)) >= 0"
+uses = [{ step = "set-naming-the-outer-index-pair", sum = ["j in P", "l in S"] }]
+''', "refuted"),
+    # the sum of a member's fact says nothing of one member: the file's j is not the index
+    ("one-member-from-the-sum", b'''
+[[step]]
+id = "one-member-from-the-sum-member"
+given = ["r[j] >= 0", "r[j]**2 == norm2(v[j])"]
+claim = "r[j] >= 0"
+
+[[step]]
+id = "one-member-from-the-sum"
+claim = "r[j] >= 0"
+uses = [{ step = "one-member-from-the-sum-member", sum = "j in T" }]
 ''', "refuted"),
     # an index named like the natural its bound reads: the bound's N is the file's, the
     # summand's N the index, so the sum runs to 2N (N = 1, a[2] = 1: 1 against 0)
