@@ -380,3 +380,41 @@ def test_the_bound_families_compile_and_a_dropped_binder_does_not(
     dropped = text.replace("forall (exp' : R -> R) (s : nat -> R)", "forall (s : nat -> R)")
     assert dropped != text
     assert not compiles(dropped)
+
+
+# finite-sums (issue 31.1): Cauchy–Schwarz for two vectors with their norms as scalars, and
+# Cauchy–Schwarz for sums. Coq re-checks each step as the kernel states it: the pair's
+# inequality in full, the sum's last algebraic step from the summed pairs, a premise of its
+# theorem (the term-wise rule is the kernel's; README, "A second kernel: Coq").
+FINITE_SUMS = ("lagrange-term", "cauchy-schwarz", "pair-cauchy-schwarz")
+
+
+@needs_coqc
+def test_finite_sums_compile_and_false_variants_do_not(tmp_path: Path) -> None:
+    whole = load_builtin("finite-sums")
+    proof = dataclasses.replace(whole, steps=tuple(s for s in whole.steps
+                                                   if s.id in FINITE_SUMS), theorem="")
+    report = check_proof(proof)
+    run = export_and_check(tmp_path, [("finite-sums", proof, report.steps)])
+    assert {step: run.results[("finite-sums", step)] for step in FINITE_SUMS} == dict.fromkeys(
+        FINITE_SUMS, "checked")
+    text = (tmp_path / "finite_sums.v").read_text()
+    assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
+
+    def compiles(source: str) -> bool:
+        (tmp_path / "finite_sums.v").write_text(source)
+        done = subprocess.run([COQC, "-R", ".", LOGICAL, "finite_sums.v"], cwd=tmp_path,  # type: ignore[list-item]
+                              capture_output=True, text=True, check=False)
+        return done.returncode == 0
+
+    assert compiles(text)  # as exported; then each false variant must fail
+
+    # the pair without the nonnegative norms' product: <v_j, v_l> <= 0 is false
+    pair = "(ip (v j) (v l)) <= ((r j) * (r l))."
+    assert text.count(pair) == 1
+    assert not compiles(text.replace(pair, "(ip (v j) (v l)) <= 0."))
+    # Cauchy–Schwarz for sums reversed: (sum a b)^2 >= (sum a^2)(sum b^2) does not follow
+    claim = ("((zsum ((1))%Z ((Z.of_nat N))%Z (fun j'1 => ((a j'1) * (b j'1)))) ^ 2) <= "
+             "((zsum")
+    assert text.count(claim) == 1
+    assert not compiles(text.replace(claim, claim.replace(" <= ", " >= ")))
