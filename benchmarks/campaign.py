@@ -136,6 +136,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--instances", type=int, metavar="N",
                         help="only a campaign of long runs until N instances are checked")
     args = parser.parse_args(argv)
+    for flag, value in (("--instances", args.instances), ("--jobs", args.jobs),
+                        ("--dask-local", args.dask_local)):
+        if value is not None and value < 1:
+            parser.error(f"{flag} must be at least 1, not {value}")
     cpu = _cpu_seconds()
     with _scheduler(args.scheduler, args.dask_local) as scheduler:
         if args.instances is not None:

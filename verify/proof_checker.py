@@ -26,6 +26,7 @@ import sympy
 from proofs.errors import ProofFileError, raise_all
 from proofs.language.division import divisors
 from proofs.language.expressions import ExpressionError, Relation, parse_relation, parse_scalar
+from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
 from proofs.step import CaseSplit, Hint, Induction, Proof, Step, Term, Use
 from verify import kernel
@@ -308,11 +309,11 @@ def over(use: Use, proof: Proof) -> list[Summation]:
             filters = declared.where
             scope = {declared.index: sympy.Symbol(index)}
             own = {declared.index: sympy.Symbol(f"#{declared.index}")}  # no file's name
-            mentioned = set().union(*(
-                (r.lhs - r.rhs).free_symbols for r in (parse_relation(f, names, own)
-                                                       for f in filters)),
-                *(parse_scalar(bound, names).free_symbols for bound in (lo, hi)))
-            if index != declared.index and sympy.Symbol(index) in mentioned:
+            mentioned = set().union(*(  # names inside members, Gram symbols and sums too
+                names_in(r.lhs - r.rhs) for r in (parse_relation(f, names, own)
+                                                  for f in filters)),
+                *(names_in(parse_scalar(bound, names)) for bound in (lo, hi)))
+            if index != declared.index and index in mentioned:
                 raise ProofFileError(  # the set's own name would be captured by the index
                     f"sum = '{text.strip()}': {where}'s range or conditions name {index}, "
                     f"which this sum binds; sum over {where} with another index",
@@ -329,9 +330,17 @@ def over(use: Use, proof: Proof) -> list[Summation]:
 
 def _renamed(text: str, scope: dict[str, sympy.Symbol]) -> str:
     """A set's condition as written about its own index, written about the use's (the
-    kernel reads the expression; the text is what reports print)."""
+    kernel reads the expression; the text is what reports print). The use's index cannot be
+    free in the condition (`over` refuses that), so where the text names it, it is an inner
+    sum's bound index: that one is renamed first (`l` to `l_1`), or the text would read
+    `sum(l in S, a[l]*a[j])` about j as `sum(l in S, a[l]*a[l])`."""
     for name, index in scope.items():
-        text = re.sub(rf"\b{re.escape(name)}\b", index.name, text)
+        new = index.name
+        if name != new and re.search(rf"\b{re.escape(new)}\b", text):
+            fresh = next(f"{new}_{k}" for k in range(1, len(text) + 2)
+                         if not re.search(rf"\b{re.escape(new)}_{k}\b", text))
+            text = re.sub(rf"\b{re.escape(new)}\b", fresh, text)
+        text = re.sub(rf"\b{re.escape(name)}\b", new, text)
     return text
 
 

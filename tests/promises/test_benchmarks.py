@@ -70,3 +70,14 @@ def test_campaign_of_n_instances_runs_at_a_tiny_size(where: list[str],
     shard = module.CAMPAIGN_SHARD
     assert f"(seeds 50000..{50_000 + shard - 1}, 1 shards)" in out, out
     assert "violations: 0" in out and "instances/s per worker" in out, out
+
+
+@pytest.mark.parametrize("flag", ["--instances", "--jobs", "--dask-local"])
+def test_campaign_refuses_a_count_below_one_in_one_line(
+        flag: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Review finding (2026-11-27): `--instances 0` ended in a ZeroDivisionError traceback;
+    a count below 1 is now argparse's usage error (exit 2), before anything runs."""
+    with pytest.raises(SystemExit) as ended:
+        benchmark("campaign").main([flag, "0"])
+    assert ended.value.code == 2
+    assert f"error: {flag} must be at least 1, not 0" in capsys.readouterr().err

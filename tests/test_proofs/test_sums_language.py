@@ -237,3 +237,53 @@ def test_a_use_summed_over_a_set_by_an_index_its_conditions_name_is_refused() ->
                                              r"k, which this sum binds; sum over M with "
                                              r"another index"):
         check_proof(parse_proof(text, "capture.toml"))
+
+
+INSIDE = b'''
+title = "an index inside a member or a sum of a set's condition"
+scalars = ["a", "b", "j", "l", "k", "N"]
+naturals = ["N"]
+indexed = ["a", "b"]
+
+[sets]
+S = { index = "j", range = "1..N", where = [] }
+Q = { index = "j", range = "1..N", where = ["b[j] >= b[l]"] }
+W = { index = "j", range = "1..N", where = ["N*a[j] <= sum(l in S, a[l]*a[j])"] }
+
+[[step]]
+id = "term"
+given = ["N*a[l] <= sum(k in S, a[k]*a[l])"]
+claim = "a[l]**2 >= 0"
+
+[[step]]
+id = "summed"
+claim = "sum(j in W, a[j]**2) >= 0"
+uses = [{ step = "term", sum = "l in W" }]
+'''
+
+
+def test_an_index_named_inside_a_member_of_the_sets_condition_is_refused() -> None:
+    """Review finding (2026-11-27): the capture check read the condition's free symbols, so
+    `b[l]` (a member whose index is the file's l) escaped it, and `sum = "l in Q"` summed
+    over `b[l] >= b[l]`, a set other than Q, without a word. Refused like a bare `l`."""
+    text = INSIDE.replace(b'"term", sum = "l in W"', b'"term", sum = "l in Q"')
+    assert text != INSIDE
+    with pytest.raises(ProofFileError, match=r"sum = 'l in Q': Q's range or conditions name l"):
+        check_proof(parse_proof(text, "inside.toml"))
+
+
+def test_a_renamed_condition_prints_what_the_kernel_read() -> None:
+    """Review finding (2026-11-27): renaming W's index j to the use's l in the condition's
+    text also renamed the inner sum's bound l, so reports printed `sum(l in S, a[l]*a[l])`
+    for what the kernel read as `sum(l in S, a[l]*a[j])` about j := l. The inner index is
+    renamed first; the printed condition parses back to the kernel's relation."""
+    report = check_proof(parse_proof(INSIDE, "inside.toml"))
+    assert [s.status for s in report.steps] == ["proved", "proved"]
+    texts = [h.text for h in report.steps[1].statement.hypotheses]
+    assert texts == ["a[l]**2 >= 0, summed over l in 1..N, N*a[l] <= sum(l_1 in S, "
+                     "a[l_1]*a[l])"]
+    names = declare([], ["a", "j", "l", "l_1", "k", "N"], ["a"],
+                    {"S": IndexSet("j", "1", "N", ())})
+    shown = parse_relation("N*a[l] <= sum(l_1 in S, a[l_1]*a[l])", names)
+    read = parse_relation("N*a[l] <= sum(k in S, a[k]*a[l])", names)
+    assert atoms.canonical(shown.lhs - shown.rhs) == atoms.canonical(read.lhs - read.rhs)

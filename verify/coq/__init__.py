@@ -18,8 +18,8 @@ if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import
 
 NOT_RUN = "not run: coqc is not on PATH"
 
-__all__ = ["NOT_RUN", "CoqRun", "add_option", "annotate", "export_and_check", "for_command",
-           "lines"]
+__all__ = ["NOT_RUN", "SUMMED", "CoqRun", "add_option", "annotate", "export_and_check",
+           "for_command", "lines"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,8 @@ def export_and_check(
 ) -> CoqRun:
     """Export `(proof id, proof, step reports)` into `directory`; compile if coqc is found.
 
-    A step's result is `checked`, `error: <coqc's message>`, `not exported: <why>` or
+    A step's result is `checked` (with `SUMMED` when it assumes a term-wise sum),
+    `error: <coqc's message>`, `not exported: <why>` or
     `not run: ...` (no coqc, or `compile=False`).
     """
     from verify.coq.build import ProofFile, compile_project, coqc, module_name, write_project
@@ -64,13 +65,29 @@ def export_and_check(
     if executable is None or not compile:
         return CoqRun(directory, results, None)
     compiled = compile_project(files, executable)
+    summed = {(ids[f.module], e.step_id): _summed_premises(e) for f in files for e in f.steps}
     for (module, step_id), result in compiled.results.items():
-        results[(ids[module], step_id)] = result
+        key = (ids[module], step_id)
+        results[key] = result + summed[key] if result == "checked" else result
     if compiled.preamble != "checked":
         for key, value in results.items():
             if value == NOT_RUN:
                 results[key] = f"error: InnerProduct.v: {compiled.preamble}"
     return CoqRun(directory, results, compiled.seconds)
+
+
+#: What a theorem that assumes a term-wise sum adds to `checked`.
+SUMMED = (", assuming {n} used claim(s) summed term-wise (the summation is our kernel's rule, "
+          "not replayed in Coq)")
+
+
+def _summed_premises(exported: Any) -> str:
+    """For a theorem whose premises include a used step's claim summed term-wise (the
+    kernel's text `..., summed over j in lo..hi`), what `checked` must add: coqc then
+    re-checks only the step from that sum to the claim, and the summation itself is our
+    kernel's alone (for a law of sums, the whole content). "" for every other theorem."""
+    n = sum(", summed over " in h.text for h in exported.hypotheses)
+    return SUMMED.format(n=n) if n else ""
 
 
 def annotate(steps: list[dict[str, Any]], results: dict[str, str]) -> None:
@@ -83,10 +100,12 @@ def lines(run: CoqRun) -> list[str]:
     """Human report: one `coq: ...` line per step, then a summary."""
     out = [f"coq {proof_id} {step_id}: {result}" for (proof_id, step_id), result
            in run.results.items()]
-    checked = sum(r == "checked" for r in run.results.values())
+    checked = sum(r.startswith("checked") for r in run.results.values())
+    assuming = sum(r.startswith("checked, assuming") for r in run.results.values())
     took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
-    out.append(f"coq: {checked}/{len(run.results)} steps checked by coqc{took} "
-               f"(project in {run.directory})")
+    out.append(f"coq: {checked}/{len(run.results)} steps checked by coqc{took}"
+               + (f", {assuming} of them assuming a term-wise sum" if assuming else "")
+               + f" (project in {run.directory})")
     return out
 
 

@@ -20,7 +20,7 @@ from coq_preamble import compile_inner_product
 
 from proofs.library import load_builtin
 from proofs.proof_file import parse_proof
-from verify.coq import NOT_RUN, export_and_check
+from verify.coq import NOT_RUN, SUMMED, export_and_check, lines
 from verify.coq.build import LOGICAL
 from verify.coq.preamble import PREAMBLE
 from verify.proof_checker import check_proof
@@ -396,8 +396,13 @@ def test_finite_sums_compile_and_false_variants_do_not(tmp_path: Path) -> None:
                                                    if s.id in FINITE_SUMS), theorem="")
     report = check_proof(proof)
     run = export_and_check(tmp_path, [("finite-sums", proof, report.steps)])
-    assert {step: run.results[("finite-sums", step)] for step in FINITE_SUMS} == dict.fromkeys(
-        FINITE_SUMS, "checked")
+    # the sum's theorem says what it assumes (review finding, 2026-11-27: a plain `checked`
+    # for a theorem whose summed premise is its claim rearranged overstated what coqc did)
+    assert {step: run.results[("finite-sums", step)] for step in FINITE_SUMS} == {
+        "lagrange-term": "checked", "pair-cauchy-schwarz": "checked",
+        "cauchy-schwarz": "checked" + SUMMED.format(n=1)}
+    assert "coq: 3/3 steps checked by coqc" in lines(run)[-1]
+    assert ", 1 of them assuming a term-wise sum (project in" in lines(run)[-1]
     text = (tmp_path / "finite_sums.v").read_text()
     assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
 
