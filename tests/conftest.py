@@ -1,10 +1,12 @@
 """Shared test configuration: bounded, derandomized hypothesis profiles, the small audit
-every audit, report and handout test reads (and its documents), and the Coq preamble
+every audit, report and handout test reads (its documents, its handouts), and the Coq preamble
 compiled once (`preamble_once`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,6 +86,30 @@ def small_audit_documents(small_audit: Audit) -> dict[str, tuple[str, list[str]]
         failures: list[str] = []
         documents[fmt] = render(small_audit, failures), failures
     return documents
+
+
+@pytest.fixture(scope="session")
+def small_audit_handouts(small_audit: Audit
+                         ) -> Callable[[str], dict[str, tuple[str, list[str]]]]:
+    """One built-in proof's part of the small audit (as `--only` gives it) rendered in each
+    format, with the pieces that could not be rendered: made once per proof, on first use.
+    The honesty and handout tests read the same handouts (about 1 s a proof)."""
+    from verify.render import html, latex, markdown
+
+    made: dict[str, dict[str, tuple[str, list[str]]]] = {}
+
+    def handouts(proof_id: str) -> dict[str, tuple[str, list[str]]]:
+        if proof_id not in made:
+            alone = dataclasses.replace(small_audit, proofs=tuple(
+                p for p in small_audit.proofs if p.id == proof_id))
+            made[proof_id] = {}
+            for fmt, render in (("markdown", markdown.render), ("html", html.render),
+                                ("latex", latex.render)):
+                failures: list[str] = []
+                made[proof_id][fmt] = render(alone, failures), failures
+        return made[proof_id]
+
+    return handouts
 
 
 @pytest.fixture

@@ -54,10 +54,10 @@ class Located:
         return f"{self.proof_id}/{self.step.id}"
 
 
-def builtin_steps() -> list[Located]:
-    """Every step of every built-in proof, in library order."""
+def builtin_steps(proof_ids: Iterable[str] | None = None) -> list[Located]:
+    """Every step of every built-in proof (of those of `proof_ids`), in library order."""
     found = []
-    for proof_id in PROOFS:
+    for proof_id in PROOFS if proof_ids is None else proof_ids:
         proof = load_builtin(proof_id)
         found.extend(Located(proof_id, proof, step) for step in proof.steps)
     return found
@@ -69,8 +69,10 @@ def locate(query: str, steps: list[Located] | None = None) -> Located:
     Raises UnknownStep listing the candidates when the id is ambiguous, or close matches
     when it names nothing.
     """
-    steps = builtin_steps() if steps is None else steps
     proof_id, _, step_id = query.strip().rpartition("/")
+    if steps is None:  # a named proof's steps are all that can match (each proof parses)
+        steps = builtin_steps(None if not proof_id else [proof_id] if proof_id in PROOFS
+                              else [])
     matches = [s for s in steps
                if s.step.id == step_id and (not proof_id or s.proof_id == proof_id)]
     if len(matches) == 1:

@@ -24,8 +24,11 @@ only if an iterated value moves, so a run that updates nothing cannot pass for o
 
 from __future__ import annotations
 
+import atexit
 import random
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -241,10 +244,33 @@ def instance(module: str, exported: Exported, found: ConcreteRun) -> str:
             f"Definition {name}_end := {name} {n}%nat (le_n {n}).\n")
 
 
+#: coqc's outputs for a file, by the texts of the files compiled before it in its directory
+#: and its own (what its `.vo` can depend on), kept from a compile that succeeded
+_compiled: dict[tuple[tuple[str, str], ...], Path] = {}
+
+
+def _outputs(file: str) -> list[str]:
+    stem = file.removesuffix(".v")
+    return [f"{stem}.vo", f"{stem}.vos", f"{stem}.vok", f"{stem}.glob"]
+
+
 def coqc_in(directory: Path, *files: str) -> subprocess.CompletedProcess[str]:
-    """coqc each file in `directory` in order (`-R . Novikoff`), stopping at an error."""
+    """coqc each file in `directory` in order (`-R . Novikoff`), stopping at an error.
+
+    A file whose text, and the texts of the files compiled before it in this call, were
+    compiled so before in this process gets a copy of coqc's outputs, as the preamble does
+    (`tests/coq_preamble.py`): the proof modules compiled against the plane once for the
+    tests that apply their theorems to different runs."""
     done = subprocess.CompletedProcess[str]([], 0, "", "")
+    chain: tuple[tuple[str, str], ...] = ()
     for file in files:
+        chain += ((file, (directory / file).read_text(encoding="utf-8")),)
+        kept = _compiled.get(chain)
+        if kept is not None:
+            for name in _outputs(file):
+                if (kept / name).exists():
+                    shutil.copyfile(kept / name, directory / name)
+            continue
         if file == "InnerProduct.v":  # the same text compiled once (tests/coq_preamble.py)
             done = compile_inner_product(directory)
         else:
@@ -252,6 +278,13 @@ def coqc_in(directory: Path, *files: str) -> subprocess.CompletedProcess[str]:
                                   capture_output=True, text=True, check=False)
         if done.returncode:
             break
+        if file != "Runs.v":  # a run's instances are each test's own
+            kept = Path(tempfile.mkdtemp(prefix="novikoff-plane-"))
+            atexit.register(shutil.rmtree, kept, True)
+            for name in _outputs(file):
+                if (directory / name).exists():
+                    shutil.copyfile(directory / name, kept / name)
+            _compiled[chain] = kept
     return done
 
 

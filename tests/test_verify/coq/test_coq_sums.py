@@ -154,10 +154,31 @@ def test_a_step_with_sums_is_stated_in_the_kernels_reading(
     assert "(((y (t + 1)) * (ip w (x j))) - ((ip (x j) w) * (y (t + 1))))" in text
 
 
-@needs_coqc
-def test_the_steps_with_sums_compile_and_a_false_one_does_not(
-        exported: tuple[Path, dict[str, str]]) -> None:
-    directory, _ = exported
+#: False variants of sums.v, each (what it breaks, the text, its replacement, how often the
+#: text occurs): coqc must reject each. The first runs in every test run, all with `-m slow`.
+FALSE_SUMS = (
+    # the recursion's last term at n + 3 instead of n + 2: false, so its proof cannot check
+    ("recursion", "(y ((INR n) + 2))", "(y ((INR n) + 3))", 1),
+    # the count off by one: sum(j in 1..n, 1) == n + 1 is false at every n
+    ("count", "(zsum ((1))%Z ((Z.of_nat n))%Z (fun j'1 => 1)) = (INR n)",
+     "(zsum ((1))%Z ((Z.of_nat n))%Z (fun j'1 => 1)) = (INR n + 1)", 1),
+    # the squared norm's cross term doubled: false for y = 1, x[j] = x[n] a unit vector
+    ("cross term", "(- (2 * (ip (x j) (x (INR n))) * (y j) * (y (INR n))))",
+     "(- (4 * (ip (x j) (x (INR n))) * (y j) * (y (INR n))))", 1),
+    # its certificate the squared norm of the sum, not the difference: m * c = s fails (the
+    # text is in `s` twice and in its sign's proof `ip_pos`)
+    ("certificate", "(vadd (vscal (y j) (x j)) (vscal (- ((y n))) (x n)))",
+     "(vadd (vscal (y j) (x j)) (vscal (y n) (x n)))", 3),
+    # a run that adds y[t+2], not y[t+1]: its partial sums are not sum(i in 1..t, y[i])
+    ("update", "s (S n') = ((s n') + (y ((INR n') + 1)))",
+     "s (S n') = ((s n') + (y ((INR n') + 2)))", 1),
+    # the members' indices apart (t+1 against t+2): the terms no longer cancel
+    ("members", "((ip (x j) w) * (y (t + 1)))", "((ip (x j) w) * (y (t + 2)))", 1),
+)
+
+
+def _sums_compile(directory: Path, variants: tuple[tuple[str, str, str, int], ...]) -> None:
+    """sums.v compiles, and each of `variants` of it does not (sums.v restored after)."""
     path = directory / "sums.v"
     text = path.read_text()
 
@@ -167,31 +188,28 @@ def test_the_steps_with_sums_compile_and_a_false_one_does_not(
                               capture_output=True, text=True, check=False)
         return done.returncode == 0
 
-    assert compile_inner_product(directory).returncode == 0  # type: ignore[arg-type]
-    assert compiles(text)
-    # the recursion's last term at n + 3 instead of n + 2: false, so its proof cannot check
-    assert text.count("(y ((INR n) + 2))") == 1
-    assert not compiles(text.replace("(y ((INR n) + 2))", "(y ((INR n) + 3))"))
-    # the count off by one: sum(j in 1..n, 1) == n + 1 is false at every n
-    statement = "(zsum ((1))%Z ((Z.of_nat n))%Z (fun j'1 => 1)) = (INR n)"
-    assert text.count(statement) == 1
-    assert not compiles(text.replace(statement, statement[:-1] + " + 1)"))
-    # the squared norm's cross term doubled: false for y = 1, x[j] = x[n] a unit vector
-    pair = "(- (2 * (ip (x j) (x (INR n))) * (y j) * (y (INR n))))"
-    assert text.count(pair) == 1
-    assert not compiles(text.replace(pair, pair.replace("2 *", "4 *")))
-    # its certificate the squared norm of the sum, not the difference: m * c = s fails
-    square = "(vadd (vscal (y j) (x j)) (vscal (- ((y n))) (x n)))"
-    assert text.count(square) == 3  # in `s` (twice) and in its sign's proof `ip_pos`
-    assert not compiles(text.replace(square, "(vadd (vscal (y j) (x j)) (vscal (y n) (x n)))"))
-    # a run that adds y[t+2], not y[t+1]: its partial sums are not sum(i in 1..t, y[i])
-    update = "s (S n') = ((s n') + (y ((INR n') + 1)))"
-    assert text.count(update) == 1
-    assert not compiles(text.replace(update, update.replace("+ 1)", "+ 2)")))
-    # the members' indices apart (t+1 against t+2): the terms no longer cancel
-    cancel = "((ip (x j) w) * (y (t + 1)))"
-    assert text.count(cancel) == 1
-    assert not compiles(text.replace(cancel, "((ip (x j) w) * (y (t + 2)))"))
+    try:
+        assert compile_inner_product(directory).returncode == 0  # type: ignore[arg-type]
+        assert compiles(text)
+        for what, old, _new, count in FALSE_SUMS:  # every variant applies to this text
+            assert text.count(old) == count, what
+        for what, old, new, _ in variants:
+            assert not compiles(text.replace(old, new)), what
+    finally:
+        path.write_text(text)
+
+
+@needs_coqc
+def test_the_steps_with_sums_compile_and_a_false_one_does_not(
+        exported: tuple[Path, dict[str, str]]) -> None:
+    _sums_compile(exported[0], FALSE_SUMS[:1])
+
+
+@pytest.mark.slow
+@needs_coqc
+def test_the_steps_with_sums_compile_and_no_false_variant_does(
+        exported: tuple[Path, dict[str, str]]) -> None:
+    _sums_compile(exported[0], FALSE_SUMS)
 
 
 # The sources written with sums (issue 31.1): the steps of chan-batch and telgarsky-online
@@ -245,12 +263,27 @@ def test_the_sources_steps_with_members_and_inductions_over_sums_are_exported(
             "= (ip (vscal 0 (x j)) h)." in chan)
 
 
-@needs_coqc
-def test_the_sources_steps_compile_and_false_variants_do_not(
-        sources: tuple[Path, dict[str, str]]) -> None:
-    directory, _ = sources
-    subprocess.run([COQC, "-R", ".", LOGICAL, "InnerProduct.v"], cwd=directory,  # type: ignore[list-item]
-                   check=True, capture_output=True)
+#: False variants of telgarsky_online.v, as `FALSE_SUMS`: the first in every run, all with
+#: `-m slow`.
+FALSE_TELGARSKY = (
+    # ||xy[1]||^2 <= the empty sum (0): false for any xy[1] != 0
+    ("empty sum", "(ip (xy 1) (xy 1)) <= (zsum ((1))%Z ((1))%Z (fun j'1 => 1)).",
+     "(ip (xy 1) (xy 1)) <= (zsum ((1))%Z ((0))%Z (fun j'1 => 1)).", 1),
+    # the step lemma's sum not extended by the update: false once an update adds ||xy||^2 > 0
+    ("not extended", "<= (zsum ((1))%Z ((Z.of_nat (S t)))%Z",
+     "<= (zsum ((1))%Z ((Z.of_nat t))%Z", 1),
+    # a run whose update adds 2 xy: ||w||^2 may grow by 4 per update, more than M_t counts
+    ("update", "(vscal (ind ((INR n') + 1)) (xy ((INR n') + 1)))",
+     "(vscal 2 (xy ((INR n') + 1)))", 1),
+)
+
+
+def _sources_compile(directory: Path,
+                     variants: tuple[tuple[str, str, str, int], ...]) -> None:
+    """chan_batch.v and telgarsky_online.v compile, a false chan-batch does not, nor each of
+    `variants` of telgarsky_online.v (both files restored after)."""
+    assert compile_inner_product(directory).returncode == 0  # type: ignore[arg-type]
+    chan, text = ((directory / f).read_text() for f in ("chan_batch.v", "telgarsky_online.v"))
 
     def compiles(file: str, source: str) -> bool:
         (directory / file).write_text(source)
@@ -258,28 +291,33 @@ def test_the_sources_steps_compile_and_false_variants_do_not(
                               capture_output=True, text=True, check=False)
         return done.returncode == 0
 
-    chan = (directory / "chan_batch.v").read_text()
-    assert compiles("chan_batch.v", chan)
-    # the term outside M_k with coefficient 1, not 0: false (its gradient is then -y x, not x)
-    outside = "= (ip (vscal 0 (x j)) h)."
-    assert chan.count(outside) == 1
-    assert not compiles("chan_batch.v", chan.replace(outside, "= (ip (vscal 1 (x j)) h)."))
-    text = (directory / "telgarsky_online.v").read_text()
-    assert compiles("telgarsky_online.v", text)
-    # ||xy[1]||^2 <= the empty sum (0): false for any xy[1] != 0
-    literal = "(ip (xy 1) (xy 1)) <= (zsum ((1))%Z ((1))%Z (fun j'1 => 1))."
-    assert text.count(literal) == 1
-    assert not compiles("telgarsky_online.v", text.replace(
-        literal, literal.replace("((1))%Z (fun", "((0))%Z (fun")))
-    # the step lemma's sum not extended by the update: false once an update adds ||xy||^2 > 0
-    after = "<= (zsum ((1))%Z ((Z.of_nat (S t)))%Z"
-    assert text.count(after) == 1
-    assert not compiles("telgarsky_online.v", text.replace(after, after.replace("(S t)", "t")))
-    # a run whose update adds 2 xy: ||w||^2 may grow by 4 per update, more than M_t counts
-    update = "(vscal (ind ((INR n') + 1)) (xy ((INR n') + 1)))"
-    assert text.count(update) == 1
-    assert not compiles("telgarsky_online.v", text.replace(
-        update, "(vscal 2 (xy ((INR n') + 1)))"))
+    try:
+        assert compiles("chan_batch.v", chan)
+        # the term outside M_k with coefficient 1, not 0: false (its gradient is then -y x)
+        outside = "= (ip (vscal 0 (x j)) h)."
+        assert chan.count(outside) == 1
+        assert not compiles("chan_batch.v", chan.replace(outside, "= (ip (vscal 1 (x j)) h)."))
+        assert compiles("telgarsky_online.v", text)
+        for what, old, _new, count in FALSE_TELGARSKY:  # every variant applies to this text
+            assert text.count(old) == count, what
+        for what, old, new, _ in variants:
+            assert not compiles("telgarsky_online.v", text.replace(old, new)), what
+    finally:
+        (directory / "chan_batch.v").write_text(chan)
+        (directory / "telgarsky_online.v").write_text(text)
+
+
+@needs_coqc
+def test_the_sources_steps_compile_and_false_variants_do_not(
+        sources: tuple[Path, dict[str, str]]) -> None:
+    _sources_compile(sources[0], FALSE_TELGARSKY[:1])
+
+
+@pytest.mark.slow
+@needs_coqc
+def test_the_sources_steps_compile_and_no_false_variant_does(
+        sources: tuple[Path, dict[str, str]]) -> None:
+    _sources_compile(sources[0], FALSE_TELGARSKY)
 
 
 FAMILIES = b"""

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof
 from verify.audit.job import Audit
 from verify.proof_checker import statements
-from verify.render import html, latex, markdown
+from verify.render import latex
 from verify.render.evidence import AuditView, Layout
 from verify.typeset.statement import Statement, statement
 from verify.typeset.written import LATEX, MATHML, Format
@@ -43,6 +44,16 @@ def whole(small_audit_documents: dict[str, tuple[str, list[str]]]) -> dict[str, 
     return {fmt: document for fmt, (document, _) in small_audit_documents.items()}
 
 
+Handouts = Callable[[str], dict[str, tuple[str, list[str]]]]
+
+
+@pytest.fixture(scope="module")
+def handouts(small_audit_handouts: Handouts) -> Handouts:
+    """One proof's handout in each format, with its failures (`tests/conftest.py`, each made
+    once: `latex.render(_only(audit, proof_id))`, ...)."""
+    return small_audit_handouts
+
+
 def _only(audit: Audit, proof_id: str) -> Audit:
     return dataclasses.replace(audit, proofs=tuple(p for p in audit.proofs if p.id == proof_id))
 
@@ -57,20 +68,21 @@ def _typeset(proof: Proof, step_id: str, fmt: Format) -> Statement:
 
 
 @pytest.mark.parametrize("proof_id", list(PROOFS))
-def test_the_theorem_is_the_first_formula_of_every_handout(audit: Audit, proof_id: str):
-    alone = _only(audit, proof_id)
+def test_the_theorem_is_the_first_formula_of_every_handout(handouts: Handouts, proof_id: str):
+    # latex.render(_only(audit, proof_id)), and html, markdown: made once (tests/conftest.py)
+    alone = {fmt: document for fmt, (document, _) in handouts(proof_id).items()}
     proof = load_builtin(proof_id)
     claim_tex = " ".join(_typeset(proof, proof.main_result, LATEX).claim)
     claim_mml = _typeset(proof, proof.main_result, MATHML).claim[0]
-    tex = latex.render(alone)
+    tex = alone["latex"]
     first_display = re.search(r"\\\[|\\begin\{multline\*\}", tex)
     assert first_display and tex.index(claim_tex.split(" ")[0]) <= first_display.end() + 40
     assert tex.index("Theorem") < first_display.start() < tex.index(r"\section")
-    page = html.render(alone)
+    page = alone["html"]
     first_math = page.index("<math>")
     assert page.index('class="theorem') < first_math < page.index('class="step ')
     assert page.index(claim_mml) < page.index('class="step ')
-    md = markdown.render(alone)
+    md = alone["markdown"]
     first_block = md[md.index("```math") + len("```math\n"):]
     assert first_block.startswith(claim_tex[:20])
 
@@ -107,7 +119,8 @@ def test_minus_never_prints_as_plus_minus(whole: dict[str, str]):
 # -- the dependency graph ------------------------------------------------------------------------
 
 
-def test_the_graph_of_canonical_online_has_an_edge_for_every_use(audit: Audit):
+def test_the_graph_of_canonical_online_has_an_edge_for_every_use(audit: Audit,
+                                                                 handouts: Handouts):
     view = AuditView.of(_only(audit, "canonical-online"))
     (proof,) = view.proofs
     uses = {(u.step, s.id) for s in proof.audit.proof.steps for u in s.uses}
@@ -117,7 +130,7 @@ def test_the_graph_of_canonical_online_has_an_edge_for_every_use(audit: Audit):
     assert all(f'href="#canonical-online--{s.id}"' in svg for s in proof.audit.proof.steps)
     mermaid = proof.graph().mermaid()
     assert mermaid.count(" --> ") == len(uses)
-    tex = latex.render(_only(audit, "canonical-online"))
+    tex = handouts("canonical-online")["latex"][0]  # latex.render(_only(audit, ...))
     assert tex.count(r"\draw[->,gray] (") == len(uses)
 
 
@@ -165,9 +178,9 @@ EVERY_RUN = ("all", "canonical-online", "chan-batch", "telgarsky-online")
 @pytest.mark.parametrize("proof_id", [
     p if p in EVERY_RUN else pytest.param(p, marks=pytest.mark.slow) for p in [*PROOFS, "all"]])
 def test_latex_has_no_overfull_box_in_any_handout_or_the_full_audit(
-        audit: Audit, whole: dict[str, str], tmp_path: Path, proof_id: str):
+        handouts: Handouts, whole: dict[str, str], tmp_path: Path, proof_id: str):
     """Each handout, and the full audit ("all"), one test each."""
-    source = whole["latex"] if proof_id == "all" else latex.render(_only(audit, proof_id))
+    source = whole["latex"] if proof_id == "all" else handouts(proof_id)["latex"][0]
     _, boxes = _pdflatex(source, tmp_path, proof_id)
     assert not [b for b in boxes if b > 1], proof_id
 
@@ -208,11 +221,11 @@ MEASURE = """() => {
 }"""
 
 
-def test_no_html_formula_is_wider_than_the_column(audit: Audit, whole: dict[str, str],
+def test_no_html_formula_is_wider_than_the_column(handouts: Handouts, whole: dict[str, str],
                                                  tmp_path: Path):
     sync_playwright, chromium = _browser()
-    pages = {"all": whole["html"],
-             "canonical-online": html.render(_only(audit, "canonical-online"))}
+    pages = {"all": whole["html"],  # and html.render(_only(audit, "canonical-online")):
+             "canonical-online": handouts("canonical-online")["html"][0]}
     shots = (ROOT / "docs" / "images") if os.environ.get("NOVIKOFF_SCREENSHOTS") else tmp_path
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=BROWSER_ARGS)

@@ -41,6 +41,8 @@ def test_locate_full_and_unique_bare_ids(steps: list[Located]) -> None:
     full = locate("virtue-online/part3-as-written", steps)
     assert (full.proof_id, full.step.id) == ("virtue-online", "part3-as-written")
     assert locate("part3-as-written", steps) == full  # only virtue-online has it
+    # by itself, a PROOF/STEP query parses only that proof, and finds the same step
+    assert locate("virtue-online/part3-as-written") == full
 
 
 def test_locate_lists_ambiguity_and_close_matches(steps: list[Located]) -> None:
