@@ -664,10 +664,10 @@ def _vacuity(judgement: Judgement | None, budget: SearchBudget, store: Store | N
     # SDP: a contradiction among a step's hypotheses is linear or a product of them, and the
     # SDP's rounding attempts on satisfiable hypotheses were most of a long proof's time
     share = replace(budget.scaled(VACUITY_SHARE), sdp_entries=1)  # no SDP fits in one entry
-    if (point := _linear_point(judgement, share)) is not None:
-        if store is not None:  # kept like a point the search finds, so a recall needs no LP
+    if (point := _point_of(judgement, share)) is not None:
+        if store is not None:  # kept like a point the search finds, so a recall needs none
             keep(store, key, "vacuity", what, "whole", Verdict(
-                "refuted", None, point, "a point of the hypotheses' LP", 0.0), judgement)
+                "refuted", None, point, "a point where the hypotheses hold", 0.0), judgement)
         return None, point
     verdict = decide(judgement, budget=share, shrink=False)
     if store is not None:
@@ -679,18 +679,21 @@ def _vacuity(judgement: Judgement | None, budget: SearchBudget, store: Store | N
     return found, None
 
 
-def _linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample | None:
-    """A point where the hypotheses, if linear in scalars, hold: the LP's, checked by the
-    kernel (`verify.search.counterexamples`; imported with the search it belongs to)."""
-    from verify.search.counterexamples import linear_point
+def _point_of(judgement: Judgement, budget: SearchBudget) -> Counterexample | None:
+    """A point where the hypotheses hold, checked by the kernel: the LP's if they are linear
+    in scalars, else one of small values repaired greedily (`verify.search.counterexamples`;
+    imported with the search it belongs to)."""
+    from verify.search.counterexamples import linear_point, satisfying_point
 
-    if (point := linear_point(judgement, budget)) is None:
-        return None
-    try:
-        kernel.check_counterexample(judgement, point)
-    except kernel.KernelError:  # the rounded point misses a hypothesis
-        return None
-    return point
+    for find in (linear_point, satisfying_point):
+        if (point := find(judgement, budget)) is None:
+            continue
+        try:
+            kernel.check_counterexample(judgement, point)
+        except kernel.KernelError:  # the rounded LP point misses a hypothesis
+            continue
+        return point
+    return None
 
 
 def _satisfied(judgement: Judgement, used: Sequence[StepReport]) -> Counterexample | None:

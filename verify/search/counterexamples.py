@@ -15,10 +15,32 @@ small values miss (a chain `x_k >= x_{k-1} + 1` needs `x_k >= k`, and the whole 
 search for a contradiction then ran, and failed, at every step of such a proof). Rounded to
 nearby rationals, the point counts only once the kernel has checked it, and it can only ever
 show hypotheses satisfiable (never a step vacuous), so no verdict depends on it.
+
+Other hypotheses (Gram terms, squares, products, families, finite sums) may get a point by
+greedy repair of small values (`satisfying_point`): the vacuity check's other quick way,
+since on satisfiable hypotheses the whole search finds neither a certificate nor a point, so
+stores nothing, and ran again at every audit. Such hypotheses are mostly satisfied by a tiny
+instance: naturals 0, 1 or 2, vectors of small coordinates, each family constant (every
+member equal), a sign `y**2 == 1` met by +-1, a circle `u1**2 + u2**2 == 1` met by the
+Pythagorean (3/5, 4/5).
+
+That repair starts from each of two fixed points (every scalar, family value and first
+coordinate 0; then 1) and moves one unknown at a time (a scalar, a coordinate of a vector, a
+family's common value or coordinate) to a value of a fixed list of small rationals: it takes
+the first move, in a fixed order, that lowers (the number of failing hypotheses, their total
+shortfall). When none does, a move that leaves no more hypotheses failing may be followed by
+solving a failing equality or non-strict inequality `p == 0`, `p >= 0` for one scalar at
+`p = 0` (a rational root of `p` as a polynomial of degree <= 2 in it): `m1 := 1` breaks
+`k - kb - m1 >= 0`, then `k := 1`; `u2 := 4/5` breaks `u1**2 + u2**2 == 1`, then `u1 := 3/5`.
+Values are exact, evaluated by the kernel's own evaluator (`atoms.World`, sums included);
+the work is a count of points evaluated (`SearchBudget.points`, at most `REPAIR_POINTS`),
+never the clock. As with the LP's, the point counts only once the kernel has checked it, and
+contradictory hypotheses never get one.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,10 +53,11 @@ from sympy.polys.rings import PolyElement
 from perceptron.numbers import to_float
 from verify.kernel import Counterexample, Judgement, gram_pair
 from verify.kernel.algebra import holds
+from verify.kernel.atoms import IDENT, Family, KernelError, Sum, World, structure
 from verify.search.polynomials import Context, PerElement, fraction, symbols_of
 from verify.search.rationalize import nearby
 from verify.search.shrinking import GRID, GreedyShrinker
-from verify.search.work import SearchBudget, Work
+from verify.search.work import Exhausted, SearchBudget, Work
 
 SMALL_GRID = GRID[:5]
 GRID_POINTS = 1 << 17
@@ -356,3 +379,208 @@ def _linear(expr: sympy.Expr) -> tuple[float, tuple[tuple[sympy.Symbol, float], 
         else:
             return None
     return constant, tuple(coefficients)
+
+
+# -- a point where hypotheses hold, by greedy repair ------------------------------------------
+
+REPAIR_DIMENSION = 2  # of every vector and vector family
+REPAIR_INDICES = range(-1, 12)  # the indices at which a family is given its common value
+REPAIR_VALUES = tuple(Fraction(v) for v in (
+    0, 1, -1, 2, -2, 3, "1/2", "-1/2", "3/5", "4/5", "-3/5", "-4/5", 5))
+REPAIR_STARTS = (Fraction(0), Fraction(1))  # each value and first coordinate at this, in turn
+REPAIR_POINTS = 3_000  # at most this many points evaluated per judgement (and within the budget)
+Unknown = tuple[str, str, int]  # (sort, name, coordinate); sorts "scalars", "vectors": families
+Score = tuple[int, Fraction]
+
+
+def satisfying_point(judgement: Judgement, budget: SearchBudget) -> Counterexample | None:
+    """A point where every hypothesis of `judgement` holds (to be kernel-checked by the
+    caller), or None when the greedy repair from every start stops short or the points run
+    out."""
+    facts = tuple((h.expr, h.kind) for h in judgement.hypotheses)
+    if not facts:
+        return None
+    unknowns = _unknowns(judgement)
+    work = Work(budget)
+    try:
+        for start in REPAIR_STARTS:
+            point = {u: start if u[2] == 0 else Fraction(0) for u in unknowns}
+            if (found := _repair(point, unknowns, facts, work)) is not None:
+                return _counterexample(found, unknowns)
+    except Exhausted:
+        return None
+    return None
+
+
+def _unknowns(judgement: Judgement) -> tuple[Unknown, ...]:
+    """Every value to choose, in a fixed order: declared scalars and vectors, then the
+    families (of scalars or of vectors) the hypotheses mention, one common value each."""
+    scalars, vectors = set(judgement.scalars), set(judgement.vectors)
+    families: dict[str, str] = {}
+    seen: set[str] = set()
+
+    def walk(expr: sympy.Expr) -> None:
+        for symbol in expr.free_symbols:
+            if symbol.name in seen:
+                continue
+            seen.add(symbol.name)
+            found = structure(symbol)
+            if found is None:
+                if IDENT.fullmatch(symbol.name):
+                    scalars.add(symbol.name)
+            elif isinstance(found, tuple):
+                for side in found:
+                    if IDENT.fullmatch(side):
+                        vectors.add(side)
+                    else:
+                        member = structure(sympy.Symbol(side))
+                        assert isinstance(member, Family)
+                        families[member.family] = "vectors"
+                        walk(member.index)
+            elif isinstance(found, Family):
+                families.setdefault(found.family, "scalars")
+                walk(found.index)
+            else:
+                assert isinstance(found, Sum)
+                for part in (found.lo, found.hi, found.body, *(p for p, _ in found.filters)):
+                    walk(part)
+
+    for fact in judgement.hypotheses:
+        walk(fact.expr)
+    return (*(("scalar", n, 0) for n in sorted(scalars)),
+            *(("vector", n, k) for n in sorted(vectors) for k in range(REPAIR_DIMENSION)),
+            *((sort, n, k) for n, sort in sorted(families.items())
+              for k in range(REPAIR_DIMENSION if sort == "vectors" else 1)))
+
+
+def _world(point: dict[Unknown, Fraction], unknowns: tuple[Unknown, ...]) -> World:
+    cex = _counterexample(point, unknowns)
+    return World(cex.scalars, cex.vectors, cex.families, REPAIR_DIMENSION)
+
+
+def _counterexample(point: dict[Unknown, Fraction], unknowns: tuple[Unknown, ...]
+                    ) -> Counterexample:
+    """The point as the kernel takes it: each family's common value at every index of
+    `REPAIR_INDICES` (0, or the zero vector, elsewhere)."""
+    scalars: dict[str, Fraction] = {}
+    vectors: dict[str, list[Fraction]] = {}
+    families: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = {}
+    for sort, name, k in unknowns:
+        value = point[(sort, name, k)]
+        if sort == "scalar":
+            scalars[name] = value
+        elif sort == "scalars":
+            families[name] = {Fraction(i): value for i in REPAIR_INDICES}
+        else:
+            vectors.setdefault(f"{sort}:{name}", [Fraction(0)] * REPAIR_DIMENSION)[k] = value
+    for key, coordinates in vectors.items():
+        if key.startswith("vectors:"):
+            families[key[8:]] = {Fraction(i): tuple(coordinates) for i in REPAIR_INDICES}
+    return Counterexample(scalars, {k[7:]: tuple(c) for k, c in vectors.items()
+                                    if k.startswith("vector:")}, families)
+
+
+def _score(point: dict[Unknown, Fraction], unknowns: tuple[Unknown, ...],
+           facts: tuple[tuple[sympy.Expr, str], ...], work: Work) -> Score:
+    """(How many hypotheses fail, by how much in all) at `point`: one point of work. A fact
+    the kernel cannot evaluate there (a sum over a non-integer range) fails by 1."""
+    work.charge("points")
+    if work.used["points"] > REPAIR_POINTS:
+        raise Exhausted(f"point budget {REPAIR_POINTS} of the satisfying-point search exhausted")
+    world = _world(point, unknowns)
+    failing, short = 0, Fraction(0)
+    for expr, kind in facts:
+        try:
+            value = world.of(expr)
+        except KernelError:
+            failing, short = failing + 1, short + 1
+            continue
+        if not holds(kind, value):
+            failing, short = failing + 1, short + abs(value)
+    return failing, short
+
+
+def _repair(point: dict[Unknown, Fraction], unknowns: tuple[Unknown, ...],
+            facts: tuple[tuple[sympy.Expr, str], ...], work: Work
+            ) -> dict[Unknown, Fraction] | None:
+    """`point` moved (see the module docstring) until every fact holds, or None when no move
+    improves it: the first single move that lowers the score is taken; when none does, the
+    first that does not raise it and is then lowered by solving an equality."""
+    score = _score(point, unknowns, facts, work)
+    while score[0]:
+        level: list[tuple[dict[Unknown, Fraction], Score]] = []
+        for moved in _moves(point, unknowns):
+            found = _score(moved, unknowns, facts, work)
+            if found < score:
+                break
+            if found[0] <= score[0]:
+                level.append((moved, found))
+        else:
+            for moved, found in level:
+                moved, found = _solved(moved, found, unknowns, facts, work)
+                if found < score:
+                    break
+            else:
+                return None
+        point, score = moved, found
+    return point
+
+
+def _moves(point: dict[Unknown, Fraction], unknowns: tuple[Unknown, ...]
+           ) -> Iterator[dict[Unknown, Fraction]]:
+    """`point` with one unknown changed to another value of `REPAIR_VALUES`, in a fixed order."""
+    for unknown in unknowns:
+        for value in REPAIR_VALUES:
+            if value != point[unknown]:
+                yield {**point, unknown: value}
+
+
+def _solved(point: dict[Unknown, Fraction], score: Score, unknowns: tuple[Unknown, ...],
+            facts: tuple[tuple[sympy.Expr, str], ...], work: Work
+            ) -> tuple[dict[Unknown, Fraction], Score]:
+    """`point` with one scalar set to a rational root of a failing equality or non-strict
+    inequality in it (degree at most 2 there, found from its values at -1, 0 and 1), if that
+    lowers the score."""
+    best = point, score
+    world = _world(point, unknowns)
+    for expr, kind in facts:
+        try:
+            if kind == ">" or holds(kind, world.of(expr)):
+                continue
+        except KernelError:
+            continue
+        for symbol in sorted(expr.free_symbols, key=lambda s: s.name):
+            unknown = ("scalar", symbol.name, 0)
+            if unknown not in point or sympy.degree(expr, symbol) not in (1, 2):
+                continue
+            for root in _roots(expr, point, unknown, unknowns, work):
+                moved = {**point, unknown: root}
+                if (found := _score(moved, unknowns, facts, work)) < best[1]:
+                    best = moved, found
+    return best
+
+
+def _roots(expr: sympy.Expr, point: dict[Unknown, Fraction], unknown: Unknown,
+           unknowns: tuple[Unknown, ...], work: Work) -> tuple[Fraction, ...]:
+    """The rational roots of `expr` as a polynomial of degree <= 2 in `unknown` (the others
+    as at `point`), read from its values at -1, 0, 1."""
+    try:
+        minus, zero, plus = (_world({**point, unknown: Fraction(t)}, unknowns).of(expr)
+                             for t in (-1, 0, 1))
+    except KernelError:
+        return ()
+    work.charge("points", 3)
+    a, b, c = (plus + minus) / 2 - zero, (plus - minus) / 2, zero
+    if a == 0:
+        return () if b == 0 else (-c / b,)
+    discriminant = b * b - 4 * a * c
+    if discriminant < 0:
+        return ()
+    root = _rational_sqrt(discriminant)
+    return () if root is None else ((-b + root) / (2 * a), (-b - root) / (2 * a))
+
+
+def _rational_sqrt(q: Fraction) -> Fraction | None:
+    """The square root of `q` >= 0 if it is rational."""
+    n, d = math.isqrt(q.numerator), math.isqrt(q.denominator)
+    return Fraction(n, d) if n * n == q.numerator and d * d == q.denominator else None
