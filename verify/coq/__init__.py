@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import this module
     from proofs.step import Proof
+    from verify.coq.statement import Exported
 
 NOT_RUN = "not run: coqc is not on PATH"
 
@@ -81,7 +82,7 @@ SUMMED = (", assuming {n} used claim(s) summed term-wise (the summation is our k
           "not replayed in Coq)")
 
 
-def _summed_premises(exported: Any) -> str:
+def _summed_premises(exported: Exported) -> str:
     """For a theorem whose premises include a used step's claim summed term-wise (the
     kernel's text `..., summed over j in lo..hi`), what `checked` must add: coqc then
     re-checks only the step from that sum to the claim, and the summation itself is our
