@@ -16,6 +16,11 @@ happens to the child is then an answer here:
 - `TimedOut`: it did not answer within `seconds` (the child is killed);
 - `Stopped`: `stop`, asked while it runs, gave a reason to give up (the child is killed).
 
+What the code prints goes to standard error: the audit's standard output is its report
+(`--json` is read by programs), and a plug-in's debugging `print` must not break it. A child
+points its file descriptor 1 at standard error too (a write to it, from C or `os.write`);
+in this process only `sys.stdout` is redirected.
+
 The child ignores SIGINT: a Ctrl-C, which the terminal sends to the whole process group, is
 the parent's to act on; the parent is interrupted as usual (KeyboardInterrupt) and kills
 the child on its way out. Every call starts from the state the parent had when it forked,
@@ -180,6 +185,9 @@ def _child(code: Callable[[], Any], write_end: int, mask: Any) -> NoReturn:
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        with contextlib.suppress(OSError):  # no standard error: output goes where it went
+            os.dup2(2, 1)
+        sys.stdout = sys.stderr
         try:
             answer: tuple[str, Any] = ("value", code())
         except Fault as fault:
@@ -264,7 +272,7 @@ def _here(code: Callable[[], T], seconds: float) -> T:
     KeyboardInterrupt told apart by the signal (`_CtrlC`)."""
     ctrl_c = _CtrlC()
     try:
-        with _alarm(seconds), ctrl_c:
+        with _alarm(seconds), ctrl_c, contextlib.redirect_stdout(sys.stderr):
             return code()
     except Fault:
         raise

@@ -117,3 +117,12 @@ def perceptron_but_never_alone(data: Any, max_updates: int) -> Any:
     if data.n == 1 and "--" in data.name:
         raise ValueError("one example")
     return perceptron(data, max_updates)
+
+
+def chatty(data: Any, max_updates: int) -> Any:
+    """The perceptron, printing as it goes (a lecturer's debugging lines), through Python and
+    straight to file descriptor 1."""
+    print("HELLO FROM PLUGIN")
+    sys.stdout.flush()
+    os.write(1, b"RAW WRITE\n")
+    return perceptron(data, max_updates)

@@ -290,3 +290,28 @@ def test_a_plug_in_fault_is_in_the_json_and_every_report(
     for path in reports.values():
         text = path.read_text()
         assert "The audit failed on 1 error" in text and fault in text, path
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_what_a_plug_in_prints_goes_to_standard_error_not_into_the_json(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], jobs: int) -> None:
+    """Review finding: a plug-in's `print` (and its writes to descriptor 1) went into the
+    audit's standard output, so `--json` could not be read; they go to standard error."""
+    from verify.cli import main
+
+    code = main(["audit", str(CASES / "plug.toml"), "--budget", "small", "--json",
+                 "--jobs", str(jobs), "--algorithm", f"p={CASES / 'hostile.py'}:chatty"])
+    out, err = capfd.readouterr()
+    assert code == 0
+    report = json.loads(out)
+    assert report["proofs"][0]["steps"]
+    assert "HELLO FROM PLUGIN" in err and "RAW WRITE" in err
+    assert "HELLO" not in out and "RAW" not in out
+
+
+def test_in_this_process_a_plug_in_prints_to_standard_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The same where the plug-in runs in the campaign's process (`isolated=False`)."""
+    Plugin("p", None, hostile.chatty, isolated=False).run(DATA, U, 5)
+    out, err = capsys.readouterr()
+    assert "HELLO FROM PLUGIN" in err and "HELLO" not in out
