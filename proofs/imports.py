@@ -166,6 +166,10 @@ def _aliases(table: Any) -> Mapping[str, str]:
                              "or proof files")
     if len(table) > MAX_IMPORTS:
         raise ProofFileError(f"[imports] has more than {MAX_IMPORTS} entries")
+    for name, target in table.items():
+        if "\0" in target:  # no file has such a name (and the system refuses to look)
+            raise ProofFileError(f"imports {name}: a path cannot hold a NUL character",
+                                 key=f"imports.{name}")
     return table
 
 

@@ -344,6 +344,9 @@ def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) ->
         return RunBinding(run, bound, named, ())
     problems.check()
     assert run is not None and bound is not None and data is not None
+    if any("\0" in path for path in data):  # no file has such a name
+        raise ProofFileError("numeric.data: a path cannot hold a NUL character",
+                             key="numeric.data")
     return RunBinding(run, bound, named, tuple(os.path.join(folder, path) for path in data))
 
 

@@ -84,6 +84,12 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("not-toml", b"title: proof\n- step", "invalid TOML"),
     ("reserved-name", b'title = "T"\nscalars = ["dot"]\n[[step]]\nid = "a"\nclaim = "1 >= 0"\n',
      "reserved"),
+    ("nul-in-import-path",  # once a traceback (review finding F5)
+     HEADER.encode() + b'[imports]\nx = "lem.toml\\u0000x"\n[[step]]\nid = "a"\n'
+     b'uses = ["x/s"]\nclaim = "y**2 >= 0"\n', "a path cannot hold a NUL character"),
+    ("nul-in-data-path",
+     HEADER.encode() + b'[numeric]\nrun = "online"\ndata = ["d\\u0000.csv"]\n[[step]]\n'
+     b'id = "a"\nclaim = "y**2 >= 0"\n', "a path cannot hold a NUL character"),
     ("too-many-hints",
      claim("y >= 0").replace(b"claim", b"hints = [" + b'"y", ' * 21 + b"]\nclaim"),
      "more than 20"),
