@@ -340,7 +340,11 @@ def write_reports(audit: Audit, outputs: dict[str, Path], layout: Layout | None 
     missing = 0
     for name, path in outputs.items():
         failures: list[str] = []
-        path.write_text(renderer(name)(audit, failures, layout), encoding="utf-8")
+        text = renderer(name)(audit, failures, layout)
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as error:  # a failed write (a full disk) names no file by itself
+            raise OSError(error.errno, error.strerror, str(path)) from None
         if failures:
             missing += len(failures)
             more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""

@@ -167,3 +167,16 @@ def test_a_step_not_run_says_why_in_every_document(audit: Audit):
         document = render(proof)
         assert "not run" in document, fmt
         assert reason.split(",")[0] in document.replace("\\", ""), fmt
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_report_file_that_cannot_be_written_is_named_in_its_one_line(
+        audit: Audit, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """Review finding: a write that fails after the file opened (a full disk) said only
+    `[Errno 28] No space left on device`, naming no file; it names the report file."""
+    monkeypatch.setattr(job, "run_audit",
+                        lambda *args, **kwargs: _only(audit, "canonical-online"))
+    assert main(["audit", "--markdown", "/dev/full"]) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines()
+              if line.startswith("novikoff: error")]
+    assert errors == ["novikoff: error: /dev/full: No space left on device"]
