@@ -174,7 +174,7 @@ class Plugin:
             signature = inspect.signature(function)
         except (TypeError, ValueError):
             return
-        keys = "".join(f", {k}=" for k, _ in self.params)
+        keys = "".join(f", {k}={v}" for k, v in self.params)
         kinds = (kind,) if kind is not None else KINDS
         first: TypeError | None = None
         for each in kinds:

@@ -187,7 +187,8 @@ def test_a_parameter_reaches_the_function_as_an_exact_rational() -> None:
                 "rational"),  # issue 27's review: it printed `'beta='` and `''`
     (["2beta=1"], "is not KEY=VALUE"),
     (["beta=1", "beta=2"], "--param beta given twice"),
-    (["gamma=1"], "cannot be called with (data, max_updates, gamma=)"),
+    (["gamma=1"], "cannot be called with (data, max_updates, gamma=1)"),
+    (["gamma=3/2"], "cannot be called with (data, max_updates, gamma=3/2)"),  # it said `gamma=)`
     (["beta=" + "9" * 5000], "too long a number"),
 ])
 def test_a_bad_parameter_is_one_line_before_anything_runs(params: list[str], fault: str) -> None:
@@ -233,4 +234,4 @@ def test_the_cli_passes_parameters_and_refuses_bad_ones_in_one_line(
     # that needs it says so), exit 2
     assert main([*base, "--param", "gamma=1"]) == 2
     err = capsys.readouterr().err
-    assert "plug-in mp cannot be called with (data, max_updates, gamma=)" in err
+    assert "plug-in mp cannot be called with (data, max_updates, gamma=1)" in err
