@@ -140,7 +140,7 @@ def test_a_plug_in_of_the_wrong_kind_is_one_line(tmp_path: Path) -> None:
     audit = audit_proofs(passes, budget="small", algorithms={"p": unit_step})
     assert "is a plug-in, which makes online or batch runs, not 'single-pass' ones" in \
         audit.errors[0]
-    with pytest.raises(PluginFault, match=r"\(data, max_updates, gamma=\) \(an online "):
+    with pytest.raises(PluginFault, match=r"\(data, max_updates, gamma=1\) \(an online "):
         Plugin.of("p", unit_step, ["gamma=1"])
 
 
