@@ -172,6 +172,7 @@ class Script:
         self.by_case: dict[tuple[str, Fact], Goal] = {}  # a sum rule's condition, per case
         self.integral: dict[str, str] = {}  # a natural -> `IZR (Z.of_nat nat) = n`
         self.members: set[str] = set()  # family members paired in Gram symbols (`ip_norm`)
+        self.quantified: dict[Rel, str] = {}  # a summed claim -> its premise, term-wise
 
     def expr(self, e: sympy.Expr) -> str:
         """`e` for Coq, a natural in a bound of a sum by its `nat` variable."""
