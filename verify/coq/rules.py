@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import sympy
 
-from proofs.language.expressions import ExpressionError
 from proofs.errors import ProofFileError
+from proofs.language.expressions import ExpressionError
 from proofs.step import CaseSplit, Direct, Induction, Step
 from verify.coq.printer import (
     Written,
@@ -29,17 +29,16 @@ from verify.coq.printer import (
 from verify.coq.replay import Script, nat_fact
 from verify.coq.statement import (
     Exported,
-    Termwise,
     Goal,
     ProvedStep,
     Statements,
+    Termwise,
     Unsupported,
     comment,
     term_names,
 )
-from verify.coq.termwise import derive, premise
+from verify.coq.termwise import derive, of_use, premise
 from verify.coq.termwise import names as termwise_names
-from verify.coq.termwise import of_use
 from verify.kernel import KernelError, Rel, gram_pair
 
 

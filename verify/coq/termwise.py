@@ -30,7 +30,7 @@ import sympy
 from proofs.step import Proof, Use
 from verify.coq import printer
 from verify.coq.printer import INDICATORS, Written, expr, integer, kernel_relation
-from verify.coq.replay import CLAIM_LEMMA, HYP_LEMMA, Script, _constant, _gap, identity
+from verify.coq.replay import CLAIM_LEMMA, HYP_LEMMA, Script, constant, gap_of, identity
 from verify.coq.statement import Level, Termwise, Unsupported
 from verify.kernel import KernelError, Rel, Statement, atoms, summed
 from verify.kernel.algebra import normal_form
@@ -98,7 +98,7 @@ class _Plan:
 def _ratio(target: sympy.Expr, relation: Rel) -> Fraction:
     """The nonzero rational r with r * gap(relation) == target, where `target` is the
     relation's fact up to a constant factor."""
-    gap = sympy.expand(_gap(relation))
+    gap = sympy.expand(gap_of(relation))
     ratio = sympy.cancel(sympy.expand(target) / gap) if gap != 0 else sympy.nan
     if not ratio.is_Rational or ratio == 0:
         raise Unsupported(f"{relation.text!r} is not its fact {target} up to a constant")
@@ -222,7 +222,7 @@ class _Deriver:
             if ratio < 0 and k != "==":
                 continue
             a, op, b = _written(self.proof, written, member, self.script.nat)
-            f = _constant(abs(ratio))
+            f = constant(abs(ratio))
             lemma = CLAIM_LEMMA[written.op] if ratio > 0 else "claim_eq_rev"
             target = self.expr(p, member)
             out = self.script.new("w")
@@ -241,7 +241,7 @@ class _Deriver:
         if ratio < 0 and claim.op != "==":
             raise Unsupported(f"the claim {claim.text!r} is not its fact up to a positive factor")
         a, _op, b = _written(self.proof, claim, member, self.script.nat)
-        f = _constant(abs(ratio))
+        f = constant(abs(ratio))
         lemma = HYP_LEMMA[claim.op] if ratio > 0 else "fact_eq_rev"
         weaken = "apply Rlt_le. " if claim.op in ("<", ">") else ""
         self.emit(f"{weaken}refine ({lemma} _ _ {f.text} _ {f.proof} _ {label}); ip_canon; "
@@ -274,7 +274,7 @@ class _Deriver:
                 "ip_canon; ring")
             self.emit(f"refine (zsum_combine {lo} {hi} _ {k} {function_m} (fun {u} => {rest}) "
                       f"_ _ _); [{pointwise} |].")
-        self.emit(f"apply zsum_zero.")
+        self.emit("apply zsum_zero.")
 
     def indicators(self, plan: _Plan, real: Mapping[str, str], point: str,
                    found: Sequence[atoms.Sum]) -> str:
