@@ -8,7 +8,9 @@ numbers. The rest are small lemmas the exported proofs apply: signs of products 
 and the bridges between a statement as written and its facts `p (kind) 0`; then finite sums
 over integer ranges (`zsum`, a fold over a list of consecutive integers) with their filters
 as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
-definition by induction on the length of the range, again without any axiom.
+definition by induction on the length of the range, again without any axiom; last the
+term-wise rule's lemmas (`verify.coq.termwise`): a sum of terms each >= 0 (= 0) where the
+filters hold, and the split of a sum by linearity into canonical sums.
 """
 
 PREAMBLE = r"""(** A real inner-product space, axiomatised: the only axioms of the export. *)
