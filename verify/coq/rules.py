@@ -191,7 +191,7 @@ class Rules(Statements):
             if use.over and used is not None and used.statement is not None:
                 try:
                     claim, summation = of_use(used.statement, use, self.proof)
-                except (KernelError, ProofFileError):
+                except (KernelError, ProofFileError, Unsupported):
                     continue  # stays a premise as the kernel states it (and says so)
                 self.summed.setdefault(claim, summation)
         return {h: self.summed[h] for h in hypotheses if h in self.summed}

@@ -40,7 +40,8 @@ __all__ = ["Termwise", "derive", "of_use", "premise"]
 
 def of_use(stated: Statement, use: Use, proof: Proof) -> tuple[Rel, Termwise]:
     """The summed claim a term-wise `use` imports (the kernel's `summed`, as the checker
-    applies it) and its `Termwise`."""
+    applies it) and its `Termwise`; `Unsupported` when `derive` could not derive it (the
+    claim then stays a premise as the kernel states it, and the step says so)."""
     from verify.proof_checker import over
 
     summations = over(use, proof)
@@ -48,7 +49,9 @@ def of_use(stated: Statement, use: Use, proof: Proof) -> tuple[Rel, Termwise]:
     for summation in summations:
         statement = summed(statement, *summation)
     levels = tuple(Level(j, lo, hi, tuple(where)) for j, lo, hi, where in summations)
-    return statement.claim, Termwise(use.step, stated.claim, levels)
+    termwise = Termwise(use.step, stated.claim, levels)
+    _plans(termwise, statement.claim)
+    return statement.claim, termwise
 
 
 def _written(proof: Proof, relation: Rel, real: Mapping[str, str],
@@ -105,12 +108,24 @@ def _ratio(target: sympy.Expr, relation: Rel) -> Fraction:
     return Fraction(int(ratio.p), int(ratio.q))
 
 
+def _gives(p: sympy.Expr, kind: str, written: Rel) -> Fraction | None:
+    """The ratio by which the canonical filter `p (kind) 0` gives the filter as `written`
+    (positive; negative for an equality), or None when it is another filter."""
+    if kind != normal_form(written, written.text)[0].kind:
+        return None
+    try:
+        ratio = _ratio(p, written)
+    except Unsupported:
+        return None
+    return ratio if ratio > 0 or kind == "==" else None
+
+
 def _plans(termwise: Termwise, summed_claim: Rel) -> tuple[str, list[_Plan]]:
     """The claim's kind and each level's `_Plan`, innermost first, recomputed with the
     kernel's own constructors; refused unless the last total is the kernel's summed claim."""
     fact, conditions = normal_form(termwise.claim, termwise.claim.text)
-    if conditions:
-        raise Unsupported("a summed claim that divides")
+    if conditions or (_ratio(fact.expr, termwise.claim) < 0 and fact.kind != "=="):
+        raise Unsupported("a summed claim that divides, or is not its fact")
     body, plans = fact.expr, []
     for level in termwise.levels:
         j = sympy.Symbol(level.index)
@@ -140,6 +155,8 @@ def _plans(termwise: Termwise, summed_claim: Rel) -> tuple[str, list[_Plan]]:
             assert isinstance(found, atoms.Sum)
             filters = tuple((atoms.substitute(p, {f"#{found.bound}": j}, {}), kind)
                             for p, kind in found.filters)
+            if any(all(_gives(p, k, w) is None for p, k in filters) for w in level.filters):
+                raise Unsupported("a filter as written is none of the sum's filters")
         plans.append(_Plan(level, body, total, filters, tuple(terms)))
         body = total
     if sympy.expand(body - (summed_claim.lhs - summed_claim.rhs)) != 0:
@@ -211,15 +228,9 @@ class _Deriver:
     def filter(self, written: Rel, facts: list[tuple[sympy.Expr, str, str]],
                member: Mapping[str, str]) -> str:
         """The set's filter as written at this member, from its indicator's case."""
-        fact = normal_form(written, written.text)[0]
         for p, k, label in facts:
-            if k != fact.kind:
-                continue
-            try:
-                ratio = _ratio(p, written)
-            except Unsupported:
-                continue
-            if ratio < 0 and k != "==":
+            ratio = _gives(p, k, written)
+            if ratio is None:
                 continue
             a, op, b = _written(self.proof, written, member, self.script.nat)
             f = constant(abs(ratio))
@@ -237,9 +248,7 @@ class _Deriver:
         label = self.script.new("m")
         self.emit(f"pose proof ({self.premise} {' '.join(args)}) as {label}.")
         g = normal_form(claim, claim.text)[0].expr
-        ratio = _ratio(g, claim)
-        if ratio < 0 and claim.op != "==":
-            raise Unsupported(f"the claim {claim.text!r} is not its fact up to a positive factor")
+        ratio = _ratio(g, claim)  # positive, or an equality's (`_plans`)
         a, _op, b = _written(self.proof, claim, member, self.script.nat)
         f = constant(abs(ratio))
         lemma = HYP_LEMMA[claim.op] if ratio > 0 else "fact_eq_rev"
