@@ -35,7 +35,7 @@ from verify.coq.statement import Level, Termwise, Unsupported
 from verify.kernel import KernelError, Rel, Statement, atoms, summed
 from verify.kernel.algebra import normal_form
 
-__all__ = ["Termwise", "derive", "of_use", "premise"]
+__all__ = ["Termwise", "derive", "names", "of_use", "premise"]
 
 
 def of_use(stated: Statement, use: Use, proof: Proof) -> tuple[Rel, Termwise]:
