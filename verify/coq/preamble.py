@@ -8,7 +8,9 @@ numbers. The rest are small lemmas the exported proofs apply: signs of products 
 and the bridges between a statement as written and its facts `p (kind) 0`; then finite sums
 over integer ranges (`zsum`, a fold over a list of consecutive integers) with their filters
 as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
-definition by induction on the length of the range, again without any axiom.
+definition by induction on the length of the range, again without any axiom; last the
+term-wise rule's lemmas (`verify.coq.termwise`): a sum of terms each >= 0 (= 0) where the
+filters hold, and the split of a sum by linearity into canonical sums.
 """
 
 PREAMBLE = r"""(** A real inner-product space, axiomatised: the only axioms of the export. *)
@@ -402,4 +404,96 @@ Lemma ind_eq_out_pos : forall p, 0 < p -> ind_eq p = 0.
 Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [lra | reflexivity]. Qed.
 Lemma ind_eq_out_neg : forall p, 0 < - p -> ind_eq p = 0.
 Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [lra | reflexivity]. Qed.
+(** * The term-wise rule (a used claim summed over a set): each member's term is >= 0
+    (= 0) where the set's filters hold, so the sum is; a strict claim gives only >= 0 (the
+    set may be empty). Then the sum is split by linearity into the kernel's canonical sums. *)
+Lemma nsum_ge : forall k lo f,
+  (forall j, (lo <= j < lo + Z.of_nat k)%Z -> 0 <= f (IZR j)) -> 0 <= nsum k lo f.
+Proof.
+  induction k as [| k IH]; intros lo f H; simpl; [apply Rle_refl |].
+  apply Rplus_le_le_0_compat; [apply H; lia |].
+  apply IH. intros j Hj. apply H. lia.
+Qed.
+
+Lemma zsum_ge : forall lo hi f,
+  (forall j, (lo <= j <= hi)%Z -> 0 <= f (IZR j)) -> 0 <= zsum lo hi f.
+Proof. intros lo hi f H. unfold zsum. apply nsum_ge. intros j Hj. apply H. lia. Qed.
+
+Lemma nsum_eq0 : forall k lo f,
+  (forall j, (lo <= j < lo + Z.of_nat k)%Z -> f (IZR j) = 0) -> nsum k lo f = 0.
+Proof.
+  induction k as [| k IH]; intros lo f H; simpl; [reflexivity |].
+  rewrite (H lo) by lia. rewrite IH; [ring |]. intros j Hj. apply H. lia.
+Qed.
+
+Lemma zsum_eq0 : forall lo hi f,
+  (forall j, (lo <= j <= hi)%Z -> f (IZR j) = 0) -> zsum lo hi f = 0.
+Proof. intros lo hi f H. unfold zsum. apply nsum_eq0. intros j Hj. apply H. lia. Qed.
+
+(** A filter as a 0/1 factor: the term is >= 0 (= 0) where the filter holds, 0 elsewhere. *)
+Lemma ind_ge_nonneg : forall p g, (0 <= p -> 0 <= g) -> 0 <= ind_ge p * g.
+Proof.
+  intros p g H. unfold ind_ge. destruct (Rle_dec 0 p) as [Hp | Hp].
+  - rewrite Rmult_1_l. exact (H Hp).
+  - rewrite Rmult_0_l. apply Rle_refl.
+Qed.
+Lemma ind_gt_nonneg : forall p g, (0 < p -> 0 <= g) -> 0 <= ind_gt p * g.
+Proof.
+  intros p g H. unfold ind_gt. destruct (Rlt_dec 0 p) as [Hp | Hp].
+  - rewrite Rmult_1_l. exact (H Hp).
+  - rewrite Rmult_0_l. apply Rle_refl.
+Qed.
+Lemma ind_eq_nonneg : forall p g, (p = 0 -> 0 <= g) -> 0 <= ind_eq p * g.
+Proof.
+  intros p g H. unfold ind_eq. destruct (Req_EM_T p 0) as [Hp | Hp].
+  - rewrite Rmult_1_l. exact (H Hp).
+  - rewrite Rmult_0_l. apply Rle_refl.
+Qed.
+Lemma ind_ge_zero : forall p g, (0 <= p -> g = 0) -> ind_ge p * g = 0.
+Proof.
+  intros p g H. unfold ind_ge. destruct (Rle_dec 0 p) as [Hp | Hp]; [rewrite (H Hp) |]; ring.
+Qed.
+Lemma ind_gt_zero : forall p g, (0 < p -> g = 0) -> ind_gt p * g = 0.
+Proof.
+  intros p g H. unfold ind_gt. destruct (Rlt_dec 0 p) as [Hp | Hp]; [rewrite (H Hp) |]; ring.
+Qed.
+Lemma ind_eq_zero : forall p g, (p = 0 -> g = 0) -> ind_eq p * g = 0.
+Proof.
+  intros p g H. unfold ind_eq. destruct (Req_EM_T p 0) as [Hp | Hp]; [rewrite (H Hp) |]; ring.
+Qed.
+
+(** Linearity, one canonical sum at a time: [f = c g + h] pointwise splits [zsum f]. *)
+Lemma nsum_combine : forall k lo f c g h, (forall x, f x = c * g x + h x) ->
+  nsum k lo f = c * nsum k lo g + nsum k lo h.
+Proof.
+  induction k as [| k IH]; intros lo f c g h E; simpl; [ring |].
+  rewrite (IH (lo + 1)%Z f c g h E), (E (IZR lo)). ring.
+Qed.
+
+Lemma zsum_combine : forall lo hi f c g h rest, (forall x, f x = c * g x + h x) ->
+  zsum lo hi h = rest -> zsum lo hi f = c * zsum lo hi g + rest.
+Proof.
+  intros lo hi f c g h rest E R. rewrite <- R. unfold zsum. apply nsum_combine. exact E.
+Qed.
+
+Lemma nsum_zero : forall k lo, nsum k lo (fun _ => 0) = 0.
+Proof. induction k as [| k IH]; intros lo; simpl; [reflexivity | rewrite IH; ring]. Qed.
+
+Lemma zsum_zero : forall lo hi, zsum lo hi (fun _ => 0) = 0.
+Proof. intros lo hi. unfold zsum. apply nsum_zero. Qed.
+
+Lemma claim_eq_rev : forall a b f p, 0 < f -> f * (b - a) = p -> p = 0 -> a = b.
+Proof. intros a b f p Hf E H. symmetry. exact (claim_eq b a f p Hf E H). Qed.
+
+Lemma fact_eq_rev : forall a b f p, 0 < f -> f * (b - a) = p -> a = b -> p = 0.
+Proof. intros a b f p Hf E H. exact (fact_eq b a f p Hf E (eq_sym H)). Qed.
+
+(** Inner products in one orientation wherever both occur (the kernel sorts each pair by
+    name; a term printed at another index may read the pair the other way). *)
+Ltac ip_orient := repeat match goal with
+  | |- context [ip ?a ?b] => match goal with
+      | |- context [ip b a] => tryif constr_eq a b then fail else rewrite (ip_sym a b)
+      end
+  end.
+Ltac ip_canon := try unfold det2, det3; autorewrite with ip_db; ip_orient.
 """

@@ -39,6 +39,8 @@ _RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if 
     S_INR pos_INR Rle_ge IH nz_mul_l nz_mul_r Rgt_not_eq
     by_contra_ge by_contra_gt zsum nsum ind_ge ind_gt ind_eq zsum_empty zsum_last zsum_count
     zsum_bounds zle_of zlt_of pos_eq zero_eq zbounds
+    zsum_ge zsum_eq0 zsum_combine zsum_zero ind_ge_nonneg ind_gt_nonneg ind_eq_nonneg
+    ind_ge_zero ind_gt_zero ind_eq_zero claim_eq_rev fact_eq_rev ip_orient ip_canon Rle_ge
     id exp ln sin cos tan sqrt Rabs Rsqr PI Rmin Rmax Rinv Ropp Rplus Rmult Rminus Rdiv
     Rpower Rle Rlt Rge Rgt IPR up fst snd pred plus mult minus min max length list nil cons
     app map comp"""
@@ -116,11 +118,18 @@ def _symbol(s: sympy.Symbol, real: Naming, nat: Naming) -> str:
     if isinstance(found, atoms.Family):
         return f"({name(found.family)} {expr(found.index, real, nat)})"
     if isinstance(found, atoms.Sum):
-        factors = [f"{INDICATORS[kind]} {expr(p, real, nat)}" for p, kind in found.filters]
-        summand = "".join(f"({f}) * " for f in factors) + expr(found.body, real, nat)
-        return (f"(zsum {integer(found.lo, nat)} {integer(found.hi, nat)} "
-                f"(fun j'{found.bound} => {summand}))")
+        lo, hi, function = sum_parts(found, real, nat)
+        return f"(zsum {lo} {hi} {function})"
     return name(s.name)
+
+
+def sum_parts(found: atoms.Sum, real: Naming, nat: Naming) -> tuple[str, str, str]:
+    """A canonical sum's bounds (in Z) and its function `(fun j'h => ...)`, each filter an
+    indicator factor in the kernel's order: what `zsum` is applied to."""
+    factors = [f"{INDICATORS[kind]} {expr(p, real, nat)}" for p, kind in found.filters]
+    summand = "".join(f"({f}) * " for f in factors) + expr(found.body, real, nat)
+    return (integer(found.lo, nat), integer(found.hi, nat),
+            f"(fun j'{found.bound} => {summand})")
 
 
 def vector_atom(v: str) -> str:

@@ -77,7 +77,7 @@ def _plus(a: _Term, b: _Term) -> _Term:
                  f"(Rplus_le_le_0_compat _ _ {a.weak()} {b.weak()})", False)
 
 
-def _constant(value: Fraction) -> _Term:
+def constant(value: Fraction) -> _Term:
     """A nonnegative rational with a proof by computation on integers (`eq_refl`)."""
     strict = value > 0
     if value.denominator == 1:
@@ -104,7 +104,7 @@ def identity(*texts: str) -> str:
     return "ring"
 
 
-def _gap(relation: Rel) -> sympy.Expr:
+def gap_of(relation: Rel) -> sympy.Expr:
     """The gap of the kernel's normal form: `rhs - lhs` for `<=`/`<`, else `lhs - rhs`."""
     if relation.op in ("<=", "<"):
         return relation.rhs - relation.lhs
@@ -172,6 +172,7 @@ class Script:
         self.by_case: dict[tuple[str, Fact], Goal] = {}  # a sum rule's condition, per case
         self.integral: dict[str, str] = {}  # a natural -> `IZR (Z.of_nat nat) = n`
         self.members: set[str] = set()  # family members paired in Gram symbols (`ip_norm`)
+        self.quantified: dict[Rel, str] = {}  # a summed claim -> its premise, term-wise
 
     def expr(self, e: sympy.Expr) -> str:
         """`e` for Coq, a natural in a bound of a sum by its `nat` variable."""
@@ -246,7 +247,7 @@ class Script:
                     *reciprocal_bases(relation.rhs, relation.text)]
         for divisor in divisors:
             self.nonzero_fact(divisor, labels)
-        gap = _gap(relation)
+        gap = gap_of(relation)
         if sympy.cancel(gap - fact.expr) == 0:
             return "1", "Rlt_0_1"
         for size in range(1, len(labels) + 1):  # one condition, or a product of several
@@ -406,7 +407,7 @@ class Script:
         """One weighted square, squared norm or Gram determinant, with its sign."""
         if not isinstance(entry, Square | NormSquare | GramMinor):
             raise Unsupported(f"unknown sigma entry {entry!r}")
-        weight = _constant(Fraction(entry.weight))
+        weight = constant(Fraction(entry.weight))
         if isinstance(entry, Square):
             p = self.expr(entry.poly)
             term = _Term(f"({p} ^ 2)", f"(pow2_ge_0 {p})", False)
@@ -492,7 +493,7 @@ class Script:
             factors = [hyp(i) for i in product.hyps]
             coeff = Fraction(product.coeff)
             if coeff != 1:
-                factors.insert(0, _constant(coeff))
+                factors.insert(0, constant(coeff))
             if product.sigma:
                 factors.append(_fold([self.sigma(s) for s in product.sigma], _plus))
             if not factors:

@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping, Sequence
 
 import sympy
 
+from proofs.errors import ProofFileError
 from proofs.language.expressions import ExpressionError
-from proofs.step import CaseSplit, Direct, Induction
+from proofs.step import CaseSplit, Direct, Induction, Step
 from verify.coq.printer import (
     Written,
     has_atoms,
@@ -31,10 +32,13 @@ from verify.coq.statement import (
     Goal,
     ProvedStep,
     Statements,
+    Termwise,
     Unsupported,
     comment,
     term_names,
 )
+from verify.coq.termwise import derive, of_use, premise
+from verify.coq.termwise import names as termwise_names
 from verify.kernel import KernelError, Rel, gram_pair
 
 
@@ -88,6 +92,7 @@ class Rules(Statements):
         given = {h for h, o in zip(st.hypotheses, st.origins, strict=True) if not o}
         derived_claims = claims - given  # type: ignore[operator]
         hypotheses = tuple(h for h in st.hypotheses if h not in derived_claims)
+        termwise = self.termwise(step, hypotheses)
         main = [g for g in proved.goals if g.obligation.written is not None]
         sides = [g for g in proved.goals if g.obligation.written is None]
         theorem = ident(step.id)
@@ -101,6 +106,8 @@ class Rules(Statements):
                 t for _, substitution in proved.instances for t in substitution.values())):
             split |= term_names(term)
         local = set(exists) | {n for s in derived for n in self.done[s].exists}  # destructed
+        for summation in termwise.values():  # the premise in its place reads the claim
+            split |= termwise_names(self.proof, summation)
         for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
             split |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
                       for n in gram_pair(sym) or (sym.name,)}
@@ -110,8 +117,9 @@ class Rules(Statements):
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
         vectors = [v for v in variables if v in self.proof.names.vectors
                    and v not in self.proof.names.indexed]
-        script = Script(self.proof, vectors, names,
-                         {g.obligation.judgement.claim: g for g in sides})
+        script = Script(self.proof, vectors, {h: n for h, n in names.items() if h not in termwise},
+                        {g.obligation.judgement.claim: g for g in sides})
+        script.quantified = {h: names[h] for h in termwise}
         script.note_goals(proved.goals)
         script.by_case = {(g.obligation.label.partition(": sum rule")[0],
                            g.obligation.judgement.claim): g
@@ -121,6 +129,9 @@ class Rules(Statements):
                                     g.obligation.judgement.claim))
         intros = self.introduce(script, variables, naturals, list(names.values()),
                                 applications, derived_claims, vectors)
+        for relation, summation in termwise.items():  # each summed claim, re-derived
+            script.hyps[relation] = derive(self.proof, script, summation, relation,
+                                           names[relation])
         if isinstance(step.rule, Direct):
             if len(main) != 1:
                 raise Unsupported(f"{len(main)} main obligations for a direct step")
@@ -141,6 +152,9 @@ class Rules(Statements):
         shown = Written(self.proof.names, as_real)
 
         def text(relation: Rel) -> str:
+            if relation in termwise:
+                return premise(self.proof, termwise[relation], as_real,
+                               {n: name(n) for n in intros})
             parts = (self.instance_text(printed[relation], vectors, as_real)
                      if relation in printed else shown.relation(relation))
             if parts is None and has_atoms(relation):  # its sums: the kernel's reading
@@ -166,7 +180,21 @@ class Rules(Statements):
                + "\n".join(script.lines) + "\nQed.\n")
         return Exported(step.id, theorem, out, hypotheses=hypotheses,
                         variables=tuple(variables), naturals=naturals, claim=st.claim,
-                        exists=exists, printed=printed, instances=tuple(own))
+                        exists=exists, printed=printed, instances=tuple(own),
+                        termwise=termwise)
+
+    def termwise(self, step: Step, hypotheses: Sequence[Rel]) -> dict[Rel, Termwise]:
+        """The premises stated as a used claim quantified over a set's members: the summed
+        claims of this step's term-wise uses and of those its used steps state so."""
+        for use in step.uses:
+            used = self.done.get(use.step)
+            if use.over and used is not None and used.statement is not None:
+                try:
+                    claim, summation = of_use(used.statement, use, self.proof)
+                except (KernelError, ProofFileError, Unsupported):
+                    continue  # stays a premise as the kernel states it (and says so)
+                self.summed.setdefault(claim, summation)
+        return {h: self.summed[h] for h in hypotheses if h in self.summed}
 
     def introduce(self, script: Script, variables: Sequence[str], naturals: frozenset[str],
                   premises: list[str], applications: Sequence[tuple[str, Mapping[str, object]]],
@@ -227,6 +255,9 @@ class Rules(Statements):
         used = self.done[used_id]
         hypotheses, claim = used.hypotheses, used.claim
         if substitution:
+            if used.termwise:
+                raise Unsupported(f"an instance of {used_id}, which states a term-wise "
+                                  "premise, is not exported yet")
             hypotheses, claim = self.substituted(used_id, substitution)
         if claim not in claims or claim in script.hyps:
             return True
@@ -234,7 +265,8 @@ class Rules(Statements):
         if any((renamed.get(v, v) in intros) != (v in used.naturals) for v in used.variables):
             raise Unsupported(f"{used_id} binds a name as a natural where this step does not "
                               "(or the reverse)")
-        if any(h not in script.hyps for h in hypotheses):
+        if any(h not in (script.quantified if h in used.termwise else script.hyps)
+               for h in hypotheses):
             return False
         args = []
         for v in used.variables:
@@ -245,7 +277,8 @@ class Rules(Statements):
                 args.append(term(substitution[v], v))
             else:
                 args.append(intros.get(v, name(v)))
-        args += [script.hyps[h] for h in hypotheses]
+        args += [script.quantified[h] if h in used.termwise else script.hyps[h]
+                 for h in hypotheses]
         label = script.new("use")
         script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
         if used.exists:

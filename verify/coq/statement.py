@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+import sympy
+
 from proofs.step import Proof, Step
 from verify.coq import printer
 from verify.coq.printer import Written, expr, name
@@ -116,6 +118,27 @@ class Run:
     naturals: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class Level:
+    """One summation of a term-wise use: its index (a scalar of the used step), bounds, and
+    the set's filters as the kernel states them (relations about the index)."""
+
+    index: str
+    lo: sympy.Expr
+    hi: sympy.Expr
+    filters: tuple[Rel, ...]
+
+
+@dataclass(frozen=True)
+class Termwise:
+    """A used step's claim about one member (each level's index free) summed over
+    `levels`, innermost first (`verify.coq.termwise` states and derives it)."""
+
+    used: str
+    claim: Rel
+    levels: tuple[Level, ...]
+
+
 @dataclass
 class Exported:
     """One step in the Coq file: its theorem (None when not exported, with the reason).
@@ -144,6 +167,9 @@ class Exported:
     printed: Mapping[Rel, tuple[Rel, Mapping[str, object]]] = field(default_factory=dict)
     instances: tuple[tuple[str, Mapping[str, object]], ...] = ()
     statement: Statement | None = None  # the kernel's, full (set for every proved step)
+    #: premises stated as a used claim quantified over a set's members (`termwise`), each
+    #: by the summed claim it stands for; the proof derives that claim (a `Termwise`)
+    termwise: Mapping[Rel, Termwise] = field(default_factory=dict)
 
 
 def comment(text: str) -> str:
@@ -188,6 +214,7 @@ class Statements:
     def __init__(self, proof: Proof) -> None:
         self.proof = proof
         self.done: dict[str, Exported] = {}
+        self.summed: dict[Rel, Termwise] = {}  # each term-wise use's summed claim, so far
 
     def variables(self, relations: Iterable[Rel], extra: Iterable[str] = (),
                   naturals: frozenset[str] = frozenset()) -> list[str]:

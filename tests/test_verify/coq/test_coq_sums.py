@@ -20,7 +20,7 @@ from coq_preamble import compile_inner_product
 
 from proofs.library import load_builtin
 from proofs.proof_file import parse_proof
-from verify.coq import NOT_RUN, SUMMED, export_and_check, lines
+from verify.coq import NOT_RUN, export_and_check, lines
 from verify.coq.build import LOGICAL
 from verify.coq.preamble import PREAMBLE
 from verify.proof_checker import check_proof
@@ -421,9 +421,10 @@ def test_the_bound_families_compile_and_a_dropped_binder_does_not(
 
 
 # finite-sums (issue 31.1): Cauchy–Schwarz for two vectors with their norms as scalars, and
-# Cauchy–Schwarz for sums. Coq re-checks each step as the kernel states it: the pair's
-# inequality in full, the sum's last algebraic step from the summed pairs, a premise of its
-# theorem (the term-wise rule is the kernel's; README, "A second kernel: Coq").
+# Cauchy–Schwarz for sums. Coq re-checks each step in full: the pair's inequality, and the
+# sum from Lagrange's term for every pair of members, a premise of its theorem, the sum over
+# S x S derived in the proof (tests/test_verify/coq/test_coq_termwise.py; README, "A second
+# kernel: Coq").
 FINITE_SUMS = ("lagrange-term", "cauchy-schwarz", "pair-cauchy-schwarz")
 
 
@@ -434,14 +435,17 @@ def test_finite_sums_compile_and_false_variants_do_not(tmp_path: Path) -> None:
                                                    if s.id in FINITE_SUMS), theorem="")
     report = check_proof(proof)
     run = export_and_check(tmp_path, [("finite-sums", proof, report.steps)])
-    # the sum's theorem says what it assumes (review finding, 2026-11-27: a plain `checked`
-    # for a theorem whose summed premise is its claim rearranged overstated what coqc did)
+    # the sum's theorem assumes no sum (it once took the summed claim as a premise and said
+    # `checked, assuming 1 used claim(s) summed term-wise`): Lagrange's term for each pair
     assert {step: run.results[("finite-sums", step)] for step in FINITE_SUMS} == {
         "lagrange-term": "checked", "pair-cauchy-schwarz": "checked",
-        "cauchy-schwarz": "checked" + SUMMED.format(n=1)}
-    assert "coq: 3/3 steps checked by coqc" in lines(run)[-1]
-    assert ", 1 of them assuming a term-wise sum (project in" in lines(run)[-1]
+        "cauchy-schwarz": "checked"}
+    assert "coq: 3/3 steps checked by coqc in " in lines(run)[-1]
+    assert "assuming" not in lines(run)[-1]
     text = (tmp_path / "finite_sums.v").read_text()
+    assert ("(forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> forall z'1 : Z, "
+            "(((1))%Z <= z'1 <= ((Z.of_nat N))%Z)%Z -> ((((a (IZR z'0)) * (b (IZR z'1))) + "
+            "(- ((a (IZR z'1)) * (b (IZR z'0))))) ^ 2) >= 0) ->") in text
     assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
 
     def compiles(source: str) -> bool:

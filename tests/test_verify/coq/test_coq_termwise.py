@@ -1,0 +1,221 @@
+"""The term-wise rule re-checked by Coq (issue 31, part 1): a step that uses another step's
+claim summed over a range or a set states the used claim as written, quantified over the
+members (`forall z : Z, (lo <= z <= hi)%Z -> filters -> claim`), and its proof derives the
+kernel's summed claim from the preamble's lemmas (`zsum_ge`, `zsum_eq0`, the indicators'
+cases, `zsum_combine`, `zsum_zero`), so `checked` assumes no sum. The exported theorems
+compile; false variants (the premise over a smaller range or set than the sum, a strict sum
+over a possibly empty range) do not: the first in every run, all with `-m slow`."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import sympy
+from coq_preamble import compile_inner_product
+
+from proofs.proof_file import parse_proof
+from verify.coq import SUMMED, _summed_premises, export_and_check, lines
+from verify.coq.build import LOGICAL
+from verify.coq.preamble import PREAMBLE
+from verify.coq.statement import Exported, Termwise
+from verify.kernel import Rel
+from verify.proof_checker import check_proof
+from verify.search.work import BUDGETS
+
+pytestmark = pytest.mark.usefixtures("preamble_once")
+COQC = shutil.which("coqc")
+needs_coqc = pytest.mark.skipif(COQC is None, reason="coqc is not on PATH")
+
+TERMWISE = b"""
+title = "termwise"
+scalars = ["y", "c", "j", "l", "N"]
+naturals = ["N"]
+indexed = ["y"]
+
+[sets.M]
+index = "j"
+range = "1..N"
+where = ["y[j] >= 1"]
+
+[[step]]
+id = "member"
+given = ["c >= 0"]
+claim = "c*y[j]**2 >= 0"
+
+[[step]]
+id = "sum"
+claim = "c*sum(j in 1..N, y[j]**2) >= 0"
+uses = [{ step = "member", sum = "j in 1..N" }]
+
+[[step]]
+id = "member-strict"
+given = ["c > 0"]
+claim = "c*y[j]**2 + c > 0"
+
+[[step]]
+id = "sum-strict"
+claim = "sum(j in 1..N, c*y[j]**2 + c) >= 0"
+uses = [{ step = "member-strict", sum = "j in 1..N" }]
+
+[[step]]
+id = "member-filtered"
+given = ["j >= 1", "j <= N", "y[j] >= 1", "c >= 0"]
+claim = "c*y[j] >= c"
+
+[[step]]
+id = "sum-filtered"
+claim = "c*sum(j in M, y[j]) >= c*sum(j in M, 1)"
+uses = [{ step = "member-filtered", sum = "j in M" }]
+
+[[step]]
+id = "member-pair"
+given = ["c == 0"]
+claim = "c*y[j]*y[l] == 0"
+
+[[step]]
+id = "sum-pair"
+claim = "c*sum(j in 1..N, y[j])**2 == 0"
+uses = [{ step = "member-pair", sum = ["l in 1..N", "j in 1..N"] }]
+
+[[step]]
+id = "uses-sum"
+claim = "c*sum(j in 1..N, y[j]**2) + 1 >= 1"
+uses = ["sum"]
+"""
+
+# `sum`'s premises as exported: the kept hypothesis, then the used claim for each member
+SUM_PREMISES = ("c >= 0 ->\n    (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> "
+                "(c * ((y (IZR z'0)) ^ 2)) >= 0)")
+SUM_THEOREM = "Theorem step_sum : forall (N : nat) (c j : R) (y : R -> R),\n    " + SUM_PREMISES
+
+#: False variants of termwise.v, each (what it breaks, the text, its replacement): coqc must
+#: reject each. Each drops the kept hypothesis that makes the used claim true (c >= 0,
+#: c = 0), so the premise alone must carry the sum: without it the theorem is false.
+FALSE_TERMWISE = (
+    # the premise over 2..N, the sum over 1..N: false at c = -1, y(1) = 1, y = 0 elsewhere
+    ("smaller range", SUM_THEOREM,
+     SUM_THEOREM.replace("c >= 0", "c = c").replace("(((1))%Z <= z'0", "(((2))%Z <= z'0")),
+    # a strict member claim gives only a sum >= 0: > 0 is false on the empty range (N = 0)
+    ("strict sum", "((y j'1) ^ 2))))) >= 0.", "((y j'1) ^ 2))))) > 0."),
+    # the premise over a smaller set (y >= 2) than the sum's (y >= 1): false at c = -1,
+    # N = 1, y(1) = 3/2
+    ("smaller set", "c >= 0 ->\n    (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> "
+     "(y (IZR z'0)) >= 1 ->",
+     "c = c ->\n    (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> "
+     "(y (IZR z'0)) >= 2 ->"),
+    # the inner index over 2..N: false at N = 1, c = 1, y(1) = 1 (the premise is empty)
+    ("smaller inner range", "c = 0 ->\n    (forall z'0 : Z, (((1))%Z <= z'0 <= "
+     "((Z.of_nat N))%Z)%Z -> forall z'1 : Z, (((1))%Z",
+     "0 = 0 ->\n    (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> "
+     "forall z'1 : Z, (((2))%Z"),
+)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str], list[str]]:
+    proof = parse_proof(TERMWISE, "termwise.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    directory = tmp_path_factory.mktemp("coq")
+    run = export_and_check(directory, [("termwise", proof, report.steps)])
+    return directory, run.for_proof("termwise"), lines(run)
+
+
+def test_the_preamble_proves_the_term_wise_lemmas_without_an_axiom() -> None:
+    termwise = PREAMBLE[PREAMBLE.index("The term-wise rule"):]
+    assert "Axiom" not in termwise and "Admitted" not in termwise and "nra" not in termwise
+    for lemma in ("zsum_ge", "zsum_eq0", "ind_ge_nonneg", "ind_gt_nonneg", "ind_eq_nonneg",
+                  "ind_ge_zero", "zsum_combine", "zsum_zero"):
+        assert f"Lemma {lemma} :" in termwise
+    # as the kernel's rule: each term >= 0 gives a sum >= 0, and no lemma makes a sum > 0
+    assert "0 < zsum" not in PREAMBLE
+
+
+def test_a_term_wise_premise_is_the_used_claim_for_every_member(
+        exported: tuple[Path, dict[str, str], list[str]]) -> None:
+    directory, _, _ = exported
+    text = (directory / "termwise.v").read_text()
+    assert (SUM_THEOREM + " ->\n    (c * (zsum ((1))%Z ((Z.of_nat N))%Z (fun j'1 => "
+            "((y j'1) ^ 2)))) >= 0.") in text
+    # a set's filter as written, for each member; two levels, the outer index first
+    assert ("(forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> (y (IZR z'0)) >= 1 -> "
+            "(c * (y (IZR z'0))) >= c) ->") in text
+    assert ("(forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> forall z'1 : Z, "
+            "(((1))%Z <= z'1 <= ((Z.of_nat N))%Z)%Z -> (c * (y (IZR z'0)) * (y (IZR z'1))) "
+            "= 0) ->") in text
+    # a step that imports `sum` states its premise the same way and applies its theorem
+    uses = text[text.index("Theorem step_uses_sum"):]
+    assert SUM_PREMISES in uses[:uses.index("Proof.")]
+    # the summed claim is derived, never a premise: no theorem states the kernel's sum of
+    # the used claim (its text, `..., summed over j in 1..N`, is in the comments only)
+    statements = re.findall(r"Theorem .*?Proof\.", text, re.S)
+    assert len(statements) == 9 and not any("summed over" in s for s in statements)
+    assert "(c * (zsum ((1))%Z ((Z.of_nat N))%Z (fun j'1 => ((y j'1) ^ 2)))) >= 0 ->" not in text
+    assert "Admitted" not in text and "nra" not in text
+
+
+@needs_coqc
+def test_term_wise_steps_are_checked_assuming_no_sum(
+        exported: tuple[Path, dict[str, str], list[str]]) -> None:
+    _, results, report = exported
+    assert set(results.values()) == {"checked"}
+    assert report[-1].startswith("coq: 9/9 steps checked by coqc in ")
+    assert "assuming" not in report[-1]
+
+
+def _compiles_but_not(directory: Path, variants: tuple[tuple[str, str, str], ...],
+                      control: bool = False) -> None:
+    """termwise.v compiles, and each of `variants` does not (termwise.v restored after);
+    with `control`, `sum` without its kept hypothesis does (its premise carries the sum)."""
+    path = directory / "termwise.v"
+    text = path.read_text()
+
+    def compiles(source: str) -> bool:
+        path.write_text(source)
+        done = subprocess.run([COQC, "-R", ".", LOGICAL, "termwise.v"], cwd=directory,  # type: ignore[list-item]
+                              capture_output=True, text=True, check=False)
+        return done.returncode == 0
+
+    try:
+        assert compile_inner_product(directory).returncode == 0  # type: ignore[arg-type]
+        assert compiles(text)
+        for what, old, _new in FALSE_TERMWISE:  # every variant applies to this text
+            assert text.count(old) == 1, what
+        # the premise alone carries the sum: without `c >= 0` the theorem still compiles
+        # (the steps before `uses-sum`, which applies it with `c >= 0`)
+        alone = text[:text.index("(* uses-sum:")]
+        assert not control or compiles(alone.replace(SUM_THEOREM, SUM_THEOREM.replace(
+            "c >= 0", "c = c")))
+        for what, old, new in variants:
+            assert not compiles(text.replace(old, new)), what
+    finally:
+        path.write_text(text)
+
+
+@needs_coqc
+def test_the_term_wise_theorems_compile_and_a_false_one_does_not(
+        exported: tuple[Path, dict[str, str], list[str]]) -> None:
+    _compiles_but_not(exported[0], FALSE_TERMWISE[:1])
+
+
+@pytest.mark.slow
+@needs_coqc
+def test_the_term_wise_theorems_compile_and_no_false_variant_does(
+        exported: tuple[Path, dict[str, str], list[str]]) -> None:
+    _compiles_but_not(exported[0], FALSE_TERMWISE, control=True)
+
+
+def test_a_sum_still_assumed_is_reported_and_a_derived_one_is_not() -> None:
+    """`checked` says `assuming` for a premise that states the kernel's summed claim (a
+    step whose sum is not derived: an instance, an induction), never for one derived."""
+    summed = Rel(sympy.Symbol("s"), ">=", sympy.Integer(0), "y[j] >= 0, summed over j in 1..N")
+    plain = Rel(sympy.Symbol("c"), ">=", sympy.Integer(0), "c >= 0")
+    assumed = Exported("s", "step_s", hypotheses=(plain, summed))
+    assert _summed_premises(assumed) == SUMMED.format(n=1)
+    derived = Exported("s", "step_s", hypotheses=(plain, summed),
+                       termwise={summed: Termwise("member", plain, ())})
+    assert _summed_premises(derived) == ""
