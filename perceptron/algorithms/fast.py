@@ -36,7 +36,9 @@ in their narrowest integer dtype, on exactly the tiers the epoch-by-epoch engine
 so the loop is sequential in the mistakes but not in the examples: compute the exact margins of a
 window of the next `L` examples in one matrix-vector product, take the first one that triggers an
 update (`argmax` of a boolean mask), update `W`, and restart the window just after it; a window
-without mistakes is skipped whole and the next window is twice as long. For small `n` and many
+without mistakes is skipped whole and the next window is twice as long (in Python integers, where
+each product costs more than the call, the window after a mistake is about twice the distance to
+it, not `L`). For small `n` and many
 mistakes (many epochs, `d` much larger than `n`), `DualEngine` precomputes the signed Gram
 matrix once and updates all `n` margins with one row addition per mistake
 (`run_online(..., engine="dual")`; the kernel perceptron always runs this way).
@@ -600,6 +602,10 @@ class PrimalEngine:
             q = dtype(self._q) if uniform else self.problem.q.astype(dtype)
         L0 = self.window
         L = L0
+        # in Python integers every product costs, not the call: after a mistake the next
+        # window is about twice the distance to it (the margins after it are wasted work,
+        # a whole window per update when every example errs, as against the adversary)
+        exact_ints = self.tier == 2
         pos = 0
         updated: list[int] = []
         while pos < n:
@@ -611,11 +617,11 @@ class PrimalEngine:
                 pos = end
                 L += L
                 continue
+            L = min(L0, 2 * k + 1) if exact_ints else L0
             k += pos
             W += steps[k]
             updated.append(k)
             pos = k + 1
-            L = L0
         return updated
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from perceptron.algorithms.online import iterate_stream, iterate_updates, run_online, run_stream
-from perceptron.conventions import Conventions
+from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.examples import note_003, orthonormal, slides_10_607, xor
@@ -332,3 +332,42 @@ def test_a_bias_on_data_over_a_denominator_beyond_int64_runs() -> None:
     result = run_online(data, Conventions(bias=True))
     exact = run_online(data, Conventions(bias=True), engine="exact")
     assert result.converged and result.w == exact.w and result.mistakes == exact.mistakes
+
+
+@given(st.lists(st.tuples(st.integers(2**64, 2**70) | st.integers(-(2**70), -(2**64))
+                          | st.integers(-3, 3), st.integers(-3, 3),
+                          st.integers(-3, 3)), min_size=1, max_size=12),
+       st.lists(st.sampled_from([-1, 1]), min_size=12, max_size=12),
+       st.sampled_from([1, 2, 5, 64]))
+def test_windows_in_python_integers_skip_nothing(X: list[tuple[int, ...]], y: list[int],
+                                                 window: int) -> None:
+    """In the object tier the window after a mistake shrinks to about twice the distance to
+    it (`PrimalEngine.run_epoch`): whatever the first window, every update is found, in
+    order, as the Fraction reference makes them."""
+    from perceptron.algorithms.fast import PrimalEngine, Problem
+    from perceptron.algorithms.online import EpochDriver
+
+    data = Dataset.of(X, y[: len(X)])
+    exact = run_online(data, max_epochs=8, engine="exact")
+    engine = PrimalEngine(Problem.build(data, DEFAULT), window=window)
+    driver = EpochDriver(engine, 8)
+    updates = [i for _, positions in driver for i in positions]
+    assert exact.trace is not None and updates == list(exact.trace.indices)
+    assert (driver.mistakes, driver.epochs, driver.converged) == (
+        exact.mistakes, exact.epochs, exact.converged)
+    if max(abs(x[0]) for x in X) >= 2**64:  # R2 >= 2**128: Python integers from the start
+        assert engine.tiers_used == ["object"]
+
+
+def test_against_the_adversary_every_example_is_an_update_in_python_integers() -> None:
+    """The adversary's examples all lie on the boundary: epoch 1 updates on every one, in
+    the object tier (its denominators), found one window at a time."""
+    from perceptron.generators.adversary import OnlineAdversary
+
+    played = OnlineAdversary(F(40), F(1), seed=3).play()
+    fast = run_online(played.data)
+    exact = run_online(played.data, engine="exact")
+    assert "object" in fast.arithmetic
+    assert fast.trace is not None and exact.trace is not None
+    assert list(fast.trace.indices[: played.data.n]) == list(range(played.data.n))
+    assert list(fast.trace.indices) == list(exact.trace.indices) and fast.w == exact.w
