@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
@@ -371,3 +372,61 @@ def test_against_the_adversary_every_example_is_an_update_in_python_integers() -
     assert fast.trace is not None and exact.trace is not None
     assert list(fast.trace.indices[: played.data.n]) == list(range(played.data.n))
     assert list(fast.trace.indices) == list(exact.trace.indices) and fast.w == exact.w
+
+
+def _same_run(a: object, b: object) -> None:
+    assert (a.mistakes, a.epochs, a.converged, a.reason, a.w, a.separating,  # type: ignore[attr-defined]
+            a.arithmetic) == (b.mistakes, b.epochs, b.converged, b.reason,  # type: ignore[attr-defined]
+                              b.w, b.separating, b.arithmetic)  # type: ignore[attr-defined]
+    if a.trace is not None:  # type: ignore[attr-defined]
+        assert list(a.trace.indices) == list(b.trace.indices)  # type: ignore[attr-defined]
+        assert list(a.trace.epochs) == list(b.trace.epochs)  # type: ignore[attr-defined]
+
+
+@given(st.data())
+def test_small_problems_on_python_integers_are_the_numpy_run(draw: st.DataObject) -> None:
+    """A small problem runs blocks of epochs on Python integers (`fast.PYTHON_CELLS`): the
+    same updates, epochs, reason (cycles found at the same epoch), final iterate and
+    arithmetic tiers as the numpy epochs, across blocks (`fast.PYTHON_BLOCK` made small),
+    with and without a trace, on every tier."""
+    from perceptron.algorithms import fast
+    from perceptron.algorithms.online import run_arrays
+
+    values = draw.draw(st.sampled_from([small_int, small_rational,
+                                        st.integers(-(2**40), 2**40), st.integers(-5, 2**66)]))
+    data = draw.draw(datasets(values, max_n=6))
+    conventions = draw.draw(conventions_for(data.d))
+    epochs = draw.draw(st.integers(1, 40))
+    block = draw.draw(st.sampled_from([1, 3, 256]))
+    runs = []
+    for cells in (10**9, 0):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(fast, "PYTHON_CELLS", cells)
+            patch.setattr(fast, "PYTHON_BLOCK", block)
+            runs.append(run_online(data, conventions, max_epochs=epochs, engine="primal"))
+            if all(v.denominator == 1 for x in data.X for v in x):
+                X = [[int(v) for v in x] for x in data.X]
+                runs.append(run_arrays(np.array(X, dtype=object), np.array(data.y),
+                                       Conventions(bias=conventions.bias), max_epochs=epochs))
+    half = len(runs) // 2
+    for python, numpy in zip(runs[:half], runs[half:], strict=True):
+        _same_run(python, numpy)
+    exact = run_online(data, conventions, max_epochs=epochs, engine="exact")
+    assert (runs[0].mistakes, runs[0].w) == (exact.mistakes, exact.w)
+
+
+def test_a_long_cycle_found_across_python_blocks() -> None:
+    """XOR cycles from its first epochs; on a dataset that cycles only after a long transient
+    the repeat is found at the same epoch whether Brent's state crosses blocks or not."""
+    from perceptron.algorithms import fast
+
+    data = Dataset.of([(5, 1), (-4, 1), (1, -1), (-2, -1), (3, 1)], [1, 1, -1, 1, -1])
+    results = []
+    for cells, block in ((10**9, 1), (10**9, 7), (0, 256)):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(fast, "PYTHON_CELLS", cells)
+            patch.setattr(fast, "PYTHON_BLOCK", block)
+            results.append(run_online(data, max_epochs=500, engine="primal"))
+    assert results[0].reason.startswith("cycling")
+    for other in results[1:]:
+        _same_run(results[0], other)
