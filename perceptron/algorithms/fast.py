@@ -500,12 +500,12 @@ class Block:
     status: str = "ran"
 
 
-BLOCK_STATUS = ("ran", "converged", "cycled")
+BLOCK_STATUS = ("ran", "converged", "cycled")  # indexed by the compiled kernel's status
 #: Most cells `n * d` of a problem whose epochs run on Python integers (`PrimalEngine`): below
 #: it numpy's per-call cost is more than the products.
 PYTHON_CELLS = 128
 #: Most epochs of one such block (the driver decides between blocks whether to compile).
-PYTHON_BLOCK = 256  # indexed by the compiled kernel's status
+PYTHON_BLOCK = 256
 
 
 class PrimalEngine:
