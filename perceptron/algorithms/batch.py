@@ -24,14 +24,24 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from math import gcd
+from operator import mul
 
-from perceptron.algorithms.fast import exact_combination, exact_matvec, integer_form, integer_vector
+from perceptron.algorithms.fast import (
+    IntegerForm,
+    exact_combination,
+    exact_matvec,
+    integer_form,
+    integer_vector,
+)
 from perceptron.algorithms.trace import BatchIntegers, BatchTrace
 from perceptron.dataset import Dataset, Vector
 from perceptron.numbers import as_text, exact
 from perceptron.result import BatchResult
 
 _RULES = ("le", "lt")
+#: Most cells `n * d` a batch run computes on in Python lists rather than numpy: below it a
+#: numpy call's overhead costs more than the products it makes.
+SMALL_CELLS = 256
 
 
 class StepRule:
@@ -110,10 +120,10 @@ class OptimalStep(StepRule):
 
     def alpha(self, k: int, xbar_int: Sequence[int], scale: int) -> Fraction | None:
         """`scale * <theta*, xbar_int> / ||xbar_int||^2` (None when xbar_k = 0)."""
-        norm2 = sum(v * v for v in xbar_int)
+        norm2 = sum(map(mul, xbar_int, xbar_int))
         if norm2 == 0:
             return None
-        inner = sum(t * v for t, v in zip(self._T, xbar_int, strict=True))
+        inner = sum(map(mul, self._T, xbar_int))
         return Fraction(scale * inner, self._D * norm2)
 
     def describe(self) -> str:
@@ -163,7 +173,7 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
     if len(start) != d:
         raise ValueError(f"w0 has {len(start)} coordinates, the run needs {d}")
     W, D = integer_vector(start)
-    y = form.y.tolist()
+    Z = _SignedRows(form)  # M_k: the j where <W_k, Z[j]> <= 0 (or < 0)
     strict = rule == "lt"
     sets: list[tuple[int, ...]] = []
     alphas: list[Fraction] = []
@@ -171,20 +181,16 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
     xbars: list[tuple[int, ...]] = []
     saved, saved_k, power, lam = (tuple(W), D), 0, 1, 0
     converged, reason, k = False, "", 0
+    margins = Z.products(W)  # <W_k, Z[j]>, kept up to date below
     while True:
-        margins = exact_matvec(form.rows, W, form.max_abs)
-        M = tuple(j for j, (m, yj) in enumerate(zip(margins, y, strict=True))
-                  if (m * yj < 0 if strict else m * yj <= 0))
+        M = tuple(j for j, m in enumerate(margins) if (m < 0 if strict else m <= 0))
         if not M:
             converged, reason = True, f"M_{k} is empty: w_{k} makes no mistake"
             break
         if k >= max_iterations:
             reason = f"iteration cap {max_iterations} reached with |M_{k}| = {len(M)}"
             break
-        coefficients = [0] * form.n
-        for j in M:
-            coefficients[j] = y[j]
-        xbar = exact_combination(coefficients, form.rows, form.max_abs)
+        xbar = Z.total(M)
         if not any(xbar):
             reason = (f"xbar_{k} = 0 with |M_{k}| = {len(M)}: no step can move w_{k}, "
                       "the run never converges")
@@ -196,12 +202,18 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
         if alpha == 0:
             reason = (f"alpha_{k + 1} = 0: w_{k} would never change, the run never converges")
             break
-        # w + alpha * xbar_int / s  with  w = W / D,  alpha = a / b
-        a, b, s = alpha.numerator, alpha.denominator, form.scale
-        W = [wi * b * s + D * a * xi for wi, xi in zip(W, xbar, strict=True)]
-        D = D * b * s
-        g = gcd(D, *W)
-        W, D = [wi // g for wi in W], D // g
+        # w + alpha * xbar_int / s  with  w = W / D,  alpha = a / b: W' = W b s + D a xbar
+        # over D b s, reduced; its margins <W', Z[j]> follow from the old ones and
+        # <xbar, Z[j]> (integers of the data's size) instead of a product with the
+        # iterate, whose integers grow by hundreds of bits over a run
+        bs, Da = alpha.denominator * form.scale, D * alpha.numerator
+        W = [wi * bs + Da * xi for wi, xi in zip(W, xbar, strict=True)]
+        margins = [m * bs + Da * p for m, p in zip(margins, Z.products(xbar), strict=True)]
+        D = D * bs
+        g = gcd(D, *W)  # divides every <W', Z[j]> too, W' being a multiple of g
+        if g > 1:
+            W, D = [wi // g for wi in W], D // g
+            margins = [m // g for m in margins]
         k += 1
         sets.append(M)
         alphas.append(alpha)
@@ -216,10 +228,37 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
             if lam == power:
                 saved, saved_k, power, lam = iterates[-1], k, power * 2, 0
     w: Vector = tuple(Fraction(wi, D) for wi in W)
-    margins = exact_matvec(form.rows, W, form.max_abs)
-    separating = all(m * yj > 0 for m, yj in zip(margins, y, strict=True))
+    separating = all(m > 0 for m in margins)
     trace = (BatchTrace(data, bias, start, sets, alphas, BatchIntegers(form, tuple(iterates),
                                                                    tuple(xbars)))
              if keep_trace else None)
     return BatchResult(k, converged, reason, w, rule, chooser.describe(), bias, trace,
                        separating, tuple(alphas))
+
+
+
+class _SignedRows:
+    """The signed examples `Z[j] = y_j rows[j]` of a run's integer form, and the two exact
+    products the batch loop takes of them, as Python ints: in Python lists for a small `Z`
+    (`SMALL_CELLS`), else by numpy (`exact_matvec`, `exact_combination`)."""
+
+    def __init__(self, form: IntegerForm) -> None:
+        self.Z = form.signed()
+        self.max_abs = form.max_abs
+        self.rows: list[list[int]] | None = self.Z.tolist() if self.Z.size <= SMALL_CELLS else None
+
+    def products(self, v: Sequence[int]) -> list[int]:
+        """`<v, Z[j]>` for every j."""
+        if self.rows is None:
+            return exact_matvec(self.Z, v, self.max_abs)
+        return [sum(map(mul, z, v)) for z in self.rows]
+
+    def total(self, M: Sequence[int]) -> list[int]:
+        """`sum_{j in M} Z[j]` (`M` not empty)."""
+        if self.rows is None:
+            coefficients = [0] * self.Z.shape[0]
+            for j in M:
+                coefficients[j] = 1
+            return exact_combination(coefficients, self.Z, self.max_abs)
+        rows = self.rows
+        return [sum(column) for column in zip(*(rows[j] for j in M), strict=True)]

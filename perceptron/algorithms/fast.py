@@ -36,9 +36,12 @@ in their narrowest integer dtype, on exactly the tiers the epoch-by-epoch engine
 so the loop is sequential in the mistakes but not in the examples: compute the exact margins of a
 window of the next `L` examples in one matrix-vector product, take the first one that triggers an
 update (`argmax` of a boolean mask), update `W`, and restart the window just after it; a window
-without mistakes is skipped whole and the next window is twice as long. For small `n` and many
-mistakes (many epochs, `d` much larger than `n`), `DualEngine` precomputes the signed Gram
-matrix once and updates all `n` margins with one row addition per mistake
+without mistakes is skipped whole and the next window is twice as long (in Python integers, where
+each product costs more than the call, the window after a mistake is about twice the distance to
+it, not `L`). A small problem (`PYTHON_CELLS`) runs whole blocks of epochs on Python integers
+instead, as the compiled loop does (numpy's per-call cost is most of its epoch). For small `n`
+and many mistakes (many epochs, `d` much larger than `n`), `DualEngine` precomputes the signed
+Gram matrix once and updates all `n` margins with one row addition per mistake
 (`run_online(..., engine="dual")`; the kernel perceptron always runs this way).
 """
 
@@ -51,6 +54,7 @@ from fractions import Fraction
 from functools import reduce
 from itertools import chain
 from math import gcd, lcm
+from operator import add, mul
 
 import numpy as np
 
@@ -497,6 +501,11 @@ class Block:
 
 
 BLOCK_STATUS = ("ran", "converged", "cycled")  # indexed by the compiled kernel's status
+#: Most cells `n * d` of a problem whose epochs run on Python integers (`PrimalEngine`): below
+#: it numpy's per-call cost is more than the products.
+PYTHON_CELLS = 128
+#: Most epochs of one such block (the driver decides between blocks whether to compile).
+PYTHON_BLOCK = 256
 
 
 class PrimalEngine:
@@ -510,8 +519,10 @@ class PrimalEngine:
         self.problem = problem
         self.compiled = compiled
         self._Zc: np.ndarray | None = None
+        self._rows: list[tuple[list[int], list[int], int]] | None = None
         self._qc: np.ndarray | None = None
         self.tier = -1
+        self._arrays_tier = -1
         self.tiers_used: list[str] = []
         # int64 when w0 fits (it does from 0): the first tier is chosen from ||W||^2, which
         # an int64 array computes without a Python pass over a wide iterate
@@ -526,10 +537,17 @@ class PrimalEngine:
     def _prepare(self) -> int | None:
         """Choose the tier for the epoch about to start; return how many epochs from here the
         bound certifies in it (None: unbounded, exact Python integers or nothing moves)."""
-        p = self.problem
         if self.tier == 2:
             return None  # exact Python integers already: nothing can overflow
         N2 = _norm2(self.W)
+        self._choose_tier(N2)
+        self._arrays_in_tier()
+        p = self.problem
+        return certified_epochs(N2, p.n * p.E * p.E * p.R2, p.R2, self.tier)
+
+    def _choose_tier(self, N2: int) -> None:
+        """The tier of an epoch starting from `||W||^2 = N2` (tiers only move up)."""
+        p = self.problem
         growth = p.n * p.E * p.E * p.R2  # the most ||W||^2 can grow in one epoch
         B2 = N2 + growth
         # E itself is a value of the tier (the steps E * Z are formed in it): with R2 >= 1
@@ -538,10 +556,15 @@ class PrimalEngine:
         if tier != self.tier:
             self.tier = tier
             self.tiers_used.append(TIERS[tier])
+
+    def _arrays_in_tier(self) -> None:
+        """`W`, `Z` and the steps in the current tier's dtype."""
+        tier, p = self.tier, self.problem
+        if tier != self._arrays_tier:
+            self._arrays_tier = tier
             self._Z = _as_tier(p.Z, tier)
             self.W = _as_tier(self.W, tier)  # exact: the tier holds every value (no list)
             self._steps = self._Z if p.E == 1 else self._Z * (p.E if tier < 2 else int(p.E))
-        return certified_epochs(N2, growth, p.R2, tier)
 
     def state(self) -> np.ndarray:
         """The state at the start of an epoch: the iterate `W` (a copy)."""
@@ -565,10 +588,10 @@ class PrimalEngine:
         of it runs in the tier the epoch-by-epoch engine would choose.
         """
         if not self.compiled or not jit.AVAILABLE:
-            return None
+            return self._python_block(cycle, first_epoch, epochs, record)
         certified = self._prepare()
         if self.tier == 2:
-            return None
+            return self._python_block(cycle, first_epoch, epochs, record)
         if certified is not None:
             epochs = min(epochs, certified)
         p = self.problem
@@ -587,6 +610,53 @@ class PrimalEngine:
         return Block(first_epoch, counts, indices[:int(counts.sum())] if record else None,
                      BLOCK_STATUS[status])
 
+    def _python_block(self, cycle: CycleState, first_epoch: int, epochs: int,
+                      record: bool) -> Block | None:
+        """Up to `epochs` (at most `PYTHON_BLOCK`) epochs of a small problem (`PYTHON_CELLS`)
+        on Python integers, with the driver's cycle detection, as the compiled loop makes them
+        (None for a larger problem: then the driver calls `run_epoch`). numpy's per-call cost
+        is most of a small epoch's time; the tiers are still chosen epoch by epoch, as
+        `run_epoch` chooses them, so the run reports the same arithmetic."""
+        p = self.problem
+        if p.n * p.d > PYTHON_CELLS:
+            return None
+        if self._rows is None:
+            self._rows = [(z, [p.E * v for v in z], q)
+                          for z, q in zip(p.Z.tolist(), p.q.tolist(), strict=True)]
+        W = self.integer_w()
+        saved, saved_epoch, power, lam = _ints(cycle.saved), cycle.saved_epoch, cycle.power, \
+            cycle.lam
+        counts: list[int] = []
+        indices: list[int] = []
+        status = "ran"
+        for epoch in range(first_epoch, first_epoch + min(epochs, PYTHON_BLOCK)):
+            if epoch > 1:
+                if W == saved:
+                    status = "cycled"
+                    break
+                lam += 1
+                if lam == power:
+                    saved, saved_epoch, power, lam = list(W), epoch, power * 2, 0
+            if self.tier != 2:
+                self._choose_tier(sum(map(mul, W, W)))
+            updates = 0
+            for i, (z, step, q) in enumerate(self._rows):
+                if sum(map(mul, W, z)) < q:
+                    W = list(map(add, W, step))
+                    updates += 1
+                    if record:
+                        indices.append(i)
+            counts.append(updates)
+            if not updates:
+                status = "converged"
+                break
+        self._arrays_in_tier()
+        self.W = _as_tier(np.array(W, dtype=object), self.tier)
+        cycle.saved = _as_tier(np.array(saved, dtype=object), self.tier)
+        cycle.saved_epoch, cycle.power, cycle.lam = saved_epoch, power, lam
+        return Block(first_epoch, np.array(counts, dtype=np.int64),
+                     np.array(indices, dtype=np.int64) if record else None, status)
+
     def run_epoch(self) -> list[int]:
         """One pass over the examples in order; returns the positions that updated."""
         self._prepare()
@@ -600,6 +670,10 @@ class PrimalEngine:
             q = dtype(self._q) if uniform else self.problem.q.astype(dtype)
         L0 = self.window
         L = L0
+        # in Python integers every product costs, not the call: after a mistake the next
+        # window is about twice the distance to it (the margins after it are wasted work,
+        # a whole window per update when every example errs, as against the adversary)
+        exact_ints = self.tier == 2
         pos = 0
         updated: list[int] = []
         while pos < n:
@@ -611,11 +685,11 @@ class PrimalEngine:
                 pos = end
                 L += L
                 continue
+            L = min(L0, 2 * k + 1) if exact_ints else L0
             k += pos
             W += steps[k]
             updated.append(k)
             pos = k + 1
-            L = L0
         return updated
 
 

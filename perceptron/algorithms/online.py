@@ -162,8 +162,8 @@ class EpochDriver:
                 block = run_block(cycle, epoch, min(span, self.max_epochs - epoch + 1), record)
             if block is None:
                 block = self._one_epoch(cycle, epoch)
-                if auto:
-                    work += width + MISTAKE_WORK * int(block.counts.sum())
+            if auto:  # not compiled: the numpy loop's estimate, whichever loop ran
+                work += width * len(block.counts) + MISTAKE_WORK * int(block.counts.sum())
             epoch += len(block.counts)
             if len(block.counts):
                 self.epochs = epoch - 1
@@ -262,9 +262,10 @@ def run_online(data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAU
     `engine`: `"auto"` (the integer engine of `perceptron.algorithms.fast`, switching to its
     compiled loop when numba is installed and the run has gone on long enough to repay importing it,
     `promote_now`), `"compiled"` (always compiled on the machine-integer tiers,
-    `perceptron.algorithms.compiled`), `"primal"` (never compiled: numpy windows), `"dual"` (its
-    Gram form: faster when `d` is much larger than `n` and there are many epochs), or `"exact"` (the
-    Fraction reference). All give identical results.
+    `perceptron.algorithms.compiled`), `"primal"` (never compiled: numpy windows, or Python
+    integers for a small problem), `"dual"` (its Gram form: faster when `d` is much larger than
+    `n` and there are many epochs), or `"exact"` (the Fraction reference). All give identical
+    results.
     """
     data = as_dataset(data, what="run_online")
     run = OnlineRun(data, conventions, max_epochs=max_epochs, engine=engine)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from math import isqrt
 
 from perceptron.dataset import Dataset, Vector
@@ -108,14 +109,13 @@ class AdversarialSequence(NovikoffBound):
     """The examples an adversary played, in order, with the promises they keep.
 
     `u` is the reference separator `e_1`, `gamma_u = min y<u,x>` and `R2 = max ||x||^2`;
-    `iterates[t]` is the perceptron's `w_t`, predicted exactly by the adversary.
+    `iterates[t]` is the perceptron's `w_t` on them.
     """
 
     data: Dataset
     u: Vector
     gamma_u: Fraction
     R2: Fraction
-    iterates: tuple[Vector, ...]
 
     @property
     def mistakes(self) -> int:
@@ -126,6 +126,17 @@ class AdversarialSequence(NovikoffBound):
     def u_norm2(self) -> Fraction:  # type: ignore[override]
         """`<u, u>`: 1, as `u = e_1`."""
         return norm2(self.u)
+
+    @cached_property
+    def iterates(self) -> tuple[Vector, ...]:
+        """The perceptron's iterates `w_0 = 0, ..., w_n` (`w_{t+1} = w_t + y_t x_t`: every
+        round is a mistake), made on first use: the audit reads only the examples."""
+        w: Vector = (_ZERO,) * self.data.d
+        out = [w]
+        for x, y in zip(self.data.X, self.data.y, strict=True):
+            w = tuple(a + c if y == 1 else a - c for a, c in zip(w, x, strict=True))
+            out.append(w)
+        return tuple(out)
 
 
 class OnlineAdversary:
@@ -150,56 +161,81 @@ class OnlineAdversary:
 
         `dimension` is the number of coordinates used so far; fresh ones are appended.
         """
-        g2 = self.gamma**2
-        a = w.get(0, Fraction(0))
         perp = {i: v for i, v in w.items() if i != 0 and v}
-        perp2 = _dot(perp, perp)
+        move = self._move(w.get(0, _ZERO), _dot(perp, perp), dimension)
+        if move is None:
+            return None
+        pull, _, fresh, y = move
+        z: Sparse = {0: self.gamma}
+        z.update({i: -pull * v for i, v in perp.items() if pull})
+        z.update(fresh)
+        return {i: y * v for i, v in z.items()}, y
+
+    def _move(self, a: Fraction, perp2: Fraction, dimension: int
+              ) -> tuple[Fraction, Fraction, Sparse, int] | None:
+        """Against `w = a e_1 + w_perp` with `||w_perp||^2 = perp2`: `(pull, ||f||^2, f, y)`
+        (the example is `x = y (gamma e_1 - pull w_perp + f)`, `f` on the coordinates from
+        `dimension` on), or None when no allowed example errs."""
+        g2 = self.gamma**2
         if perp2 == 0:
             if a > 0:
                 return None
-            fresh2, pull = self.R2 - g2, Fraction(0)
+            fresh2, pull = self.R2 - g2, _ZERO
         else:
             pull = a * self.gamma / perp2
             fresh2 = self.R2 - g2 - pull * pull * perp2
         if fresh2 < 0:
             return None
-        z: Sparse = {0: self.gamma}
-        z.update({i: -pull * v for i, v in perp.items() if pull})
         start = max(dimension, 1)
-        z.update({start + k: v for k, v in enumerate(rational_squares(fresh2))})
+        fresh = {start + k: v for k, v in enumerate(rational_squares(fresh2))}
         y = 1 if self._labels is None else self._labels.choice((-1, 1))
-        return {i: y * v for i, v in z.items()}, y
+        return pull, fresh2, fresh, y
 
     def play(self, max_rounds: int | None = None) -> AdversarialSequence:
         """Play against the perceptron (w_0 = 0, eta = 1, rule `<=`) until no mistake is
-        possible (or `max_rounds`), and return the exact sequence with its iterates."""
-        w: Sparse = {}
+        possible (or `max_rounds`), and return the exact sequence.
+
+        `respond` to the perceptron's iterates, without forming them: its step is
+        `y x = gamma e_1 - pull w_perp + f`, so `a` grows by `gamma`, `w_perp` is scaled by
+        `1 - pull` and gains `f`, and `||w_perp||^2` becomes `(1 - pull)^2 ||w_perp||^2 +
+        ||f||^2` (`f` is orthogonal to it). Kept as `w_perp = s P` with a rational `s`, the
+        round costs one product per coordinate of `x` (`-y pull s` times `P`), and no sum of
+        squares is taken again (a test compares this with `respond` to the iterates)."""
+        a, perp2 = _ZERO, _ZERO
+        s, P = Fraction(1), {}  # w_perp = s * P
         dimension = 1
         examples: list[Sparse] = []
         labels: list[int] = []
-        iterates: list[Sparse] = [{}]
         while max_rounds is None or len(examples) < max_rounds:
-            move = self.respond(w, dimension)
+            move = self._move(a, perp2, dimension)
             if move is None:
                 break
-            x, y = move
+            pull, fresh2, fresh, y = move
+            x: Sparse = {0: y * self.gamma}
+            if pull:
+                c = -y * pull * s
+                x.update({i: c * v for i, v in P.items()})
+            x.update({i: y * v for i, v in fresh.items()})
             examples.append(x)
             labels.append(y)
             dimension = max(dimension, max(x) + 1)
-            w = dict(w)  # w + y x: only x's coordinates change (w keeps no zero)
-            for i, v in x.items():
-                if total := w.get(i, _ZERO) + y * v:
-                    w[i] = total
-                else:
-                    del w[i]
-            iterates.append(w)
+            if pull:
+                keep = 1 - pull
+                s, perp2 = keep * s, keep * keep * perp2
+                if not s:
+                    s, P = Fraction(1), {}
+            P.update({i: v / s for i, v in fresh.items()})
+            perp2 += fresh2
+            a += self.gamma
         if not examples:
             raise ValueError("no example can be a mistake here (R2 < gamma^2)")
 
         def dense(v: Sparse) -> Vector:
-            return tuple(v.get(i, _ZERO) for i in range(dimension))
+            row = [_ZERO] * dimension
+            for i, value in v.items():
+                row[i] = value
+            return tuple(row)
 
         data = Dataset(tuple(dense(x) for x in examples), tuple(labels),
                        f"adversary(R2={self.R2},gamma={self.gamma},seed={self.seed})")
-        return AdversarialSequence(data, dense({0: Fraction(1)}), self.gamma, self.R2,
-                                   tuple(dense(v) for v in iterates))
+        return AdversarialSequence(data, dense({0: Fraction(1)}), self.gamma, self.R2)

@@ -171,3 +171,42 @@ def test_exact_matvec_limbs_at_their_narrowest_sum_near_the_int64_edge() -> None
     assert fast._limbed_matvec(matrix, vector, fast.MIN_LIMB_BITS) == expected
     assert fast.exact_matvec(matrix, vector) == expected
     assert fast.exact_matvec(matrix, [2**700] * d) == [top * d * 2**700, -top * d * 2**700, 0]
+
+
+@given(st.lists(st.tuples(st.integers(-(2**70), 2**70) | st.integers(-4, 4),
+                          st.integers(-4, 4) | st.sampled_from([F(1, 3), F(-5, 7)])),
+                min_size=1, max_size=6),
+       st.lists(st.sampled_from([-1, 1]), min_size=6, max_size=6),
+       st.sampled_from(["le", "lt"]), st.booleans())
+def test_python_lists_and_numpy_are_the_same_run(X: list[tuple[object, object]],
+                                                 labels: list[int], rule: str,
+                                                 optimal: bool) -> None:
+    """A small run computes its margins and xbar_k in Python lists, a large one by numpy
+    (`batch.SMALL_CELLS`): forced either way, the same data give the same run, trace
+    integers included, and the numpy one still matches the run written out in Fractions."""
+    from perceptron.algorithms import batch
+
+    data = Dataset.of(X, labels[: len(X)])
+    step: object = "optimal" if optimal else F(2, 3)
+    theta = (F(1), F(-1, 2)) if optimal else None
+    runs = []
+    for cells in (10**9, 0):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(batch, "SMALL_CELLS", cells)
+            runs.append(run_batch(data, step=step, theta_star=theta, rule=rule,
+                                  w0=(F(1, 5), -1), max_iterations=15))
+    lists, numpy = runs
+    assert lists.trace is not None and numpy.trace is not None
+    assert (lists.iterations, lists.converged, lists.reason, lists.w, lists.separating,
+            lists.alphas, lists.trace.sets) == (
+        numpy.iterations, numpy.converged, numpy.reason, numpy.w, numpy.separating,
+        numpy.alphas, numpy.trace.sets)
+    assert lists.trace.integers is not None and numpy.trace.integers is not None
+    assert lists.trace.integers.iterates == numpy.trace.integers.iterates
+    assert lists.trace.integers.xbars == numpy.trace.integers.xbars
+    assert lists.separating == separates(data, lists.w)
+    for record in numpy.trace:  # the Fraction replay of the engine's M_k and alpha_k
+        margins = [y * sum(a * b for a, b in zip(record.w_before, x, strict=True))
+                   for x, y in zip(data.X, data.y, strict=True)]
+        assert record.M == tuple(j for j, m in enumerate(margins)
+                                 if (m < 0 if rule == "lt" else m <= 0))

@@ -13,7 +13,7 @@ from hypothesis import assume, given, note
 from hypothesis import strategies as st
 from test_algorithms_online import conventions_for, datasets, small_int, small_rational
 
-from perceptron.algorithms import compiled, online
+from perceptron.algorithms import compiled, fast, online
 from perceptron.algorithms.fast import FLOAT_LIMIT2, INT64_LIMIT2, certified_epochs
 from perceptron.algorithms.online import OnlineRun, run_arrays, run_online
 from perceptron.conventions import Conventions
@@ -161,18 +161,21 @@ def test_progress_is_reported_after_every_epoch() -> None:
     assert calls["compiled"] == calls["exact"] and len(calls["exact"]) == 9  # then converged
 
 
-def test_a_long_auto_run_switches_to_the_compiled_loop_mid_run() -> None:
-    """With numba not yet imported, `auto` starts in numpy and switches once its work repays
-    the import: epochs of one (numpy) first, then a block of many; the same run throughout."""
+@pytest.mark.parametrize("uncompiled", ["PYTHON_CELLS", "PYTHON_BLOCK"])
+def test_a_long_auto_run_switches_to_the_compiled_loop_mid_run(uncompiled: str) -> None:
+    """With numba not yet imported, `auto` starts uncompiled and switches once its work
+    repays the import: epochs of one first (numpy's, or Python blocks made one epoch long),
+    then a block of many; the same run throughout."""
     data = Dataset.of([(4, 5), (0, 2), (-3, 1), (-4, -5), (-3, -5)], [1, -1, -1, -1, 1])
     per_epoch = data.n * data.d
     with mock.patch.object(compiled, "loaded", lambda: False), \
+            mock.patch.object(fast, uncompiled, 0 if uncompiled == "PYTHON_CELLS" else 1), \
             mock.patch.object(online, "MISTAKE_WORK", 0), \
             mock.patch.object(online, "COMPILE_AFTER", 3 * per_epoch):
         run = OnlineRun(data, max_epochs=40)
         spans = [len(block.counts) for block in run.blocks(record=True)]
     assert run.engine.compiled is True  # type: ignore[union-attr]
-    assert spans[:3] == [1, 1, 1] and spans[3] == 6  # 3 numpy epochs, then the other 6
+    assert spans[:3] == [1, 1, 1] and spans[3] == 6  # 3 uncompiled epochs, then the other 6
     exact = run_online(data, max_epochs=40, engine="exact")
     assert (run.mistakes, run.epochs, run.converged, run.w()) == (
         exact.mistakes, exact.epochs, exact.converged, exact.w)

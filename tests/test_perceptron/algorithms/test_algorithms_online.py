@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
 from perceptron.algorithms.online import iterate_stream, iterate_updates, run_online, run_stream
-from perceptron.conventions import Conventions
+from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.examples import note_003, orthonormal, slides_10_607, xor
@@ -332,3 +333,100 @@ def test_a_bias_on_data_over_a_denominator_beyond_int64_runs() -> None:
     result = run_online(data, Conventions(bias=True))
     exact = run_online(data, Conventions(bias=True), engine="exact")
     assert result.converged and result.w == exact.w and result.mistakes == exact.mistakes
+
+
+@given(st.lists(st.tuples(st.integers(2**64, 2**70) | st.integers(-(2**70), -(2**64))
+                          | st.integers(-3, 3), st.integers(-3, 3),
+                          st.integers(-3, 3)), min_size=1, max_size=12),
+       st.lists(st.sampled_from([-1, 1]), min_size=12, max_size=12),
+       st.sampled_from([1, 2, 5, 64]))
+def test_windows_in_python_integers_skip_nothing(X: list[tuple[int, ...]], y: list[int],
+                                                 window: int) -> None:
+    """In the object tier the window after a mistake shrinks to about twice the distance to
+    it (`PrimalEngine.run_epoch`): whatever the first window, every update is found, in
+    order, as the Fraction reference makes them."""
+    from perceptron.algorithms.fast import PrimalEngine, Problem
+    from perceptron.algorithms.online import EpochDriver
+
+    data = Dataset.of(X, y[: len(X)])
+    exact = run_online(data, max_epochs=8, engine="exact")
+    engine = PrimalEngine(Problem.build(data, DEFAULT), window=window)
+    driver = EpochDriver(engine, 8)
+    updates = [i for _, positions in driver for i in positions]
+    assert exact.trace is not None and updates == list(exact.trace.indices)
+    assert (driver.mistakes, driver.epochs, driver.converged) == (
+        exact.mistakes, exact.epochs, exact.converged)
+    if max(abs(x[0]) for x in X) >= 2**64:  # R2 >= 2**128: Python integers from the start
+        assert engine.tiers_used == ["object"]
+
+
+def test_against_the_adversary_every_example_is_an_update_in_python_integers() -> None:
+    """The adversary's examples all lie on the boundary: epoch 1 updates on every one, in
+    the object tier (its denominators), found one window at a time."""
+    from perceptron.generators.adversary import OnlineAdversary
+
+    played = OnlineAdversary(F(40), F(1), seed=3).play()
+    fast = run_online(played.data)
+    exact = run_online(played.data, engine="exact")
+    assert "object" in fast.arithmetic
+    assert fast.trace is not None and exact.trace is not None
+    assert list(fast.trace.indices[: played.data.n]) == list(range(played.data.n))
+    assert list(fast.trace.indices) == list(exact.trace.indices) and fast.w == exact.w
+
+
+def _same_run(a: object, b: object) -> None:
+    assert (a.mistakes, a.epochs, a.converged, a.reason, a.w, a.separating,  # type: ignore[attr-defined]
+            a.arithmetic) == (b.mistakes, b.epochs, b.converged, b.reason,  # type: ignore[attr-defined]
+                              b.w, b.separating, b.arithmetic)  # type: ignore[attr-defined]
+    if a.trace is not None:  # type: ignore[attr-defined]
+        assert list(a.trace.indices) == list(b.trace.indices)  # type: ignore[attr-defined]
+        assert list(a.trace.epochs) == list(b.trace.epochs)  # type: ignore[attr-defined]
+
+
+@given(st.data())
+def test_small_problems_on_python_integers_are_the_numpy_run(draw: st.DataObject) -> None:
+    """A small problem runs blocks of epochs on Python integers (`fast.PYTHON_CELLS`): the
+    same updates, epochs, reason (cycles found at the same epoch), final iterate and
+    arithmetic tiers as the numpy epochs, across blocks (`fast.PYTHON_BLOCK` made small),
+    with and without a trace, on every tier."""
+    from perceptron.algorithms import fast
+    from perceptron.algorithms.online import run_arrays
+
+    values = draw.draw(st.sampled_from([small_int, small_rational,
+                                        st.integers(-(2**40), 2**40), st.integers(-5, 2**66)]))
+    data = draw.draw(datasets(values, max_n=6))
+    conventions = draw.draw(conventions_for(data.d))
+    epochs = draw.draw(st.integers(1, 40))
+    block = draw.draw(st.sampled_from([1, 3, 256]))
+    runs = []
+    for cells in (10**9, 0):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(fast, "PYTHON_CELLS", cells)
+            patch.setattr(fast, "PYTHON_BLOCK", block)
+            runs.append(run_online(data, conventions, max_epochs=epochs, engine="primal"))
+            if all(v.denominator == 1 for x in data.X for v in x):
+                X = [[int(v) for v in x] for x in data.X]
+                runs.append(run_arrays(np.array(X, dtype=object), np.array(data.y),
+                                       Conventions(bias=conventions.bias), max_epochs=epochs))
+    half = len(runs) // 2
+    for python, numpy in zip(runs[:half], runs[half:], strict=True):
+        _same_run(python, numpy)
+    exact = run_online(data, conventions, max_epochs=epochs, engine="exact")
+    assert (runs[0].mistakes, runs[0].w) == (exact.mistakes, exact.w)
+
+
+def test_a_long_cycle_found_across_python_blocks() -> None:
+    """XOR cycles from its first epochs; on a dataset that cycles only after a long transient
+    the repeat is found at the same epoch whether Brent's state crosses blocks or not."""
+    from perceptron.algorithms import fast
+
+    data = Dataset.of([(5, 1), (-4, 1), (1, -1), (-2, -1), (3, 1)], [1, 1, -1, 1, -1])
+    results = []
+    for cells, block in ((10**9, 1), (10**9, 7), (0, 256)):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(fast, "PYTHON_CELLS", cells)
+            patch.setattr(fast, "PYTHON_BLOCK", block)
+            results.append(run_online(data, max_epochs=500, engine="primal"))
+    assert results[0].reason.startswith("cycling")
+    for other in results[1:]:
+        _same_run(results[0], other)

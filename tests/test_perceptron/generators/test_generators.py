@@ -96,3 +96,44 @@ def test_orthonormal_family_reports_gamma2_one_over_n(rotation: int | None) -> N
     assert min(y * dot(family.u, x) for x, y in zip(family.data.X, labels, strict=True)) == 1
     scaled = orthonormal(labels, scale=Fraction(5, 3))
     assert scaled.gamma2 == Fraction(25, 9 * n) and scaled.bound == n
+
+
+def _played_by_respond(adversary: OnlineAdversary, max_rounds: int | None = None
+                       ) -> tuple[list[dict[int, Fraction]], list[int]]:
+    """The game written out: the perceptron's iterate kept whole and `respond` asked each
+    round (what `play` does without forming the iterates)."""
+    w: dict[int, Fraction] = {}
+    dimension = 1
+    examples, labels = [], []
+    while max_rounds is None or len(examples) < max_rounds:
+        move = adversary.respond(w, dimension)
+        if move is None:
+            break
+        x, y = move
+        examples.append(x)
+        labels.append(y)
+        dimension = max(dimension, max(x) + 1)
+        w = {i: v for i in w.keys() | x.keys()
+             if (v := w.get(i, Fraction(0)) + y * x.get(i, Fraction(0)))}
+    return examples, labels
+
+
+@pytest.mark.parametrize(("R2", "gamma", "seed", "rounds"), [
+    *[(*ADVERSARY_SHAPES[k](b), seed, None) for k in range(len(ADVERSARY_SHAPES))
+      for b in (1, 2, 7, 23) for seed in (b, 1000 * k + b, None)],
+    (Fraction(7, 3), Fraction(1, 5), 4, 9), (Fraction(10), Fraction(3, 7), 11, None),
+    (Fraction(5), Fraction(2), 2, None), (Fraction(4), Fraction(2), 3, None)])
+def test_play_is_respond_to_the_perceptron(R2: Fraction, gamma: Fraction, seed: int | None,
+                                           rounds: int | None) -> None:
+    """`play` makes the examples and labels that `respond` to the perceptron's iterates makes
+    (same draws of the labels), and its iterates are that perceptron's."""
+    played = OnlineAdversary(R2, gamma, seed=seed).play(rounds)
+    examples, labels = _played_by_respond(OnlineAdversary(R2, gamma, seed=seed), rounds)
+    d = played.data.d
+    assert played.data.y == tuple(labels)
+    assert played.data.X == tuple(tuple(x.get(i, 0) for i in range(d)) for x in examples)
+    w = [Fraction(0)] * d
+    for t, (x, y) in enumerate(zip(played.data.X, labels, strict=True)):
+        assert played.iterates[t] == tuple(w)
+        w = [a + y * c for a, c in zip(w, x, strict=True)]
+    assert played.iterates[-1] == tuple(w) and len(played.iterates) == played.mistakes + 1
