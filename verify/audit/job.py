@@ -16,6 +16,8 @@ is one line in `Audit.errors`, and the other proofs are audited and reported all
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import nullcontext
@@ -560,7 +562,8 @@ def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
     # Submitted last shard first: the real datasets and the adversary's largest bounds come
     # late in shard order and cost the most, so they start first and leave no long tail.
     # (Only the submission order; the verdicts are merged in shard order.)
-    campaigns = {numeric.submit(_shard_verdicts, plan.checks, plan.shards[index]): index
+    shipped = _Shipped.of(plan.checks)  # pickled once, not once per shard
+    campaigns = {numeric.submit(_shard_verdicts, shipped, plan.shards[index]): index
                  for index in reversed(range(len(plan.shards)))}
     if symbolic is None:
         symbolic = _submit_symbolic(local, proofs, plan.guard, plan.search)
@@ -605,10 +608,39 @@ def _symbolic_detached(proof: Proof, guard: float | None, search: bool = False
     return tuple(map(detached, _symbolic(proof, guard, search=search)))
 
 
-def _shard_verdicts(checks: Sequence[Check], shard: Shard) -> CampaignResult:
+def _shard_verdicts(checks: Sequence[Check] | _Shipped, shard: Shard) -> CampaignResult:
     """One shard's campaign: verdicts per (check, source), witnesses, plug-in faults (its
     scenarios built where it runs)."""
-    return run_shard(checks, shard)
+    return run_shard(checks.checks() if isinstance(checks, _Shipped) else checks, shard)
+
+
+@dataclass(frozen=True)
+class _Shipped:
+    """The checks as every shard task carries them: pickled once in the parent, unpickled
+    once per worker process (`checks`). A task used to carry them as objects, so each of an
+    audit's hundred shards pickled and unpickled the same SymPy judgements again, and a
+    worker's memo of compiled judgements hashed them again. The bytes travel with every
+    task all the same, and a process reuses only what it unpickled from the same bytes (by
+    their SHA-256), so a task runs exactly the checks it was given."""
+
+    data: bytes
+    digest: str
+
+    @classmethod
+    def of(cls, checks: Sequence[Check]) -> _Shipped:
+        data = pickle.dumps(tuple(checks), protocol=pickle.HIGHEST_PROTOCOL)
+        return cls(data, hashlib.sha256(data).hexdigest())
+
+    def checks(self) -> tuple[Check, ...]:
+        """The checks, unpickled here once per process (the last set received is kept)."""
+        if _RECEIVED.get(self.digest) is None:
+            _RECEIVED.clear()
+            _RECEIVED[self.digest] = pickle.loads(self.data)  # the parent's own bytes
+        return _RECEIVED[self.digest]
+
+
+_RECEIVED: dict[str, tuple[Check, ...]] = {}
+"""The checks this process last unpickled (`_Shipped.checks`), by the digest of their bytes."""
 
 
 def _name(shard: Shard) -> str:
