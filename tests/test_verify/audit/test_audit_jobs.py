@@ -60,3 +60,17 @@ def test_jobs_must_be_positive():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "jobs" in done.stderr
+
+
+def test_shipped_checks_are_the_checks_of_the_bytes_received():
+    """A shard task carries its checks pickled once (`_Shipped`); a worker keeps the last set
+    it unpickled, and only a task carrying the same bytes gets that set again."""
+    from verify.audit.job import _Shipped
+
+    canonical = campaign.canonical_checks()
+    first, again = _Shipped.of(canonical), _Shipped.of(canonical)
+    other = _Shipped.of([campaign.wrong_norm_growth()])
+    assert first.checks() == canonical
+    assert again.checks() is first.checks()  # the same bytes: unpickled once
+    assert other.checks() == (campaign.wrong_norm_growth(),)
+    assert first.checks() == canonical and first.checks() is not other.checks()
