@@ -632,11 +632,14 @@ class _Shipped:
         return cls(data, hashlib.sha256(data).hexdigest())
 
     def checks(self) -> tuple[Check, ...]:
-        """The checks, unpickled here once per process (the last set received is kept)."""
-        if _RECEIVED.get(self.digest) is None:
+        """The checks, unpickled here once per process (the last set received is kept; a
+        Dask worker's threads may race to keep theirs, each still runs its own)."""
+        found = _RECEIVED.get(self.digest)
+        if found is None:
+            found = pickle.loads(self.data)  # the parent's own bytes
             _RECEIVED.clear()
-            _RECEIVED[self.digest] = pickle.loads(self.data)  # the parent's own bytes
-        return _RECEIVED[self.digest]
+            _RECEIVED[self.digest] = found
+        return found
 
 
 _RECEIVED: dict[str, tuple[Check, ...]] = {}
