@@ -123,9 +123,28 @@ def test_a_declared_set_is_checked_where_it_is_declared(sets: dict, why: str) ->
 
 
 def test_a_copys_substitution_leaves_a_bound_index_alone() -> None:
-    """The copy of an instance rewrites names in the text: never the index of a sum."""
+    """The copy of an instance rewrites names in the text: never the index of a sum, which
+    is renamed first where a term names it (a term's `j` is the file's, never captured)."""
     assert substituted("sum(j in 1..n, a*y[j]) >= j", {"j": "k", "a": "y[j]"}, NAMES) == (
-        "sum(j in 1..n, y[j] * y[j]) >= k")
+        "sum(j_1 in 1..n, y[j] * y[j_1]) >= k")
+    assert substituted("sum(j in 1..n, a*y[j]) >= 0", {"a": "y[k]"}, NAMES) == (
+        "sum(j in 1..n, y[k] * y[j]) >= 0")  # no term names j: nothing renamed
+
+
+def test_a_copys_substitution_renames_past_every_name_and_nested_sums() -> None:
+    """The fresh index is free nowhere (the text, the terms, the declarations); an inner
+    sum over the same index keeps its own, and a bound that becomes an outer index's name
+    is not captured by it (regression: the copy route captured, giving an untrue
+    `refuted`)."""
+    assert substituted("sum(j in 1..n, a*y[j] + j_1) >= 0", {"a": "y[j]"}, NAMES) == (
+        "sum(j_2 in 1..n, y[j] * y[j_2] + j_1) >= 0")
+    assert substituted("sum(k in 1..N, sum(l in 1..n, y[l]*y[k])) >= 0", {"n": "k"},
+                       NAMES) == "sum(k_1 in 1..N, sum(l in 1..k, y[l] * y[k_1])) >= 0"
+    assert substituted("sum(j in 1..n, sum(j in 1..n, a*y[j])*y[j]) >= 0", {"a": "y[j]"},
+                       NAMES) == ("sum(j_1 in 1..n, sum(j_2 in 1..n, y[j] * y[j_2])"
+                                  " * y[j_1]) >= 0")
+    assert substituted("sum(j in M, a*y[j]) >= 0", {"a": "y[j]"}, NAMES) == (
+        "sum(j_1 in M, y[j] * y[j_1]) >= 0")  # a set's own index is its own: M unchanged
     assert substituted("sum(j in 1..n+1, y[j]) >= 0", {"n": "k"}, NAMES) == (
         "sum(j in 1..k + 1, y[j]) >= 0")
 
