@@ -97,10 +97,22 @@ def test_a_declared_set_brings_its_filters_with_its_index_renamed() -> None:
     ("1..n >= 0", "a range lo..hi stands only in sum"),
     ("sum(j in 1..n/2, y[j]) >= 0", "integer coefficients"),
     ("sum(i in 1..n, sum(j in 1..i, y[j])) >= 0", "enclosing index"),
+    # regression: these reached the kernel and came out unknown (exit 1), while
+    # `y[norm2(w)] - y[norm2(w)] == 0` cancelled before it and came out proved
+    ("y[y[1]] >= y[y[1]]", "an index is a polynomial in scalars and sum indices"),
+    ("y[sum(j in 1..n, 1)] >= 0", "an index is a polynomial in scalars and sum indices"),
+    ("y[dot(w, w)] >= y[dot(w, w)]", "an index is a polynomial in scalars and sum indices"),
+    ("y[norm2(w)] - y[norm2(w)] == 0", "an index is a polynomial in scalars and sum indices"),
+    ("dot(x[dot(w, x[1])], w) >= 0", "an index is a polynomial in scalars and sum indices"),
 ])
 def test_what_the_language_refuses(text: str, why: str) -> None:
     with pytest.raises(ExpressionError, match=why):
         parse_relation(text, NAMES)
+
+
+def test_an_index_may_read_scalars_and_the_indices_of_enclosing_sums() -> None:
+    """What the refusal above leaves: a polynomial in declared scalars and sum indices."""
+    assert parse_relation("sum(j in 1..n, y[2*j + n**2]) >= y[a*k - 1]", NAMES).text
 
 
 def test_a_vector_sum_is_no_vector_of_its_own() -> None:
