@@ -11,8 +11,12 @@ written), and S's uses instantiated the same way, recursively (a used step with 
 own gets its copy too; one without is instantiated by the kernel, as before). The copy gets
 a fresh id, `S--with-1`, and a note saying what it is an instance of; the kernel proves it
 again like any step, so nothing is trusted because S was proved: a copy whose proof fails
-leaves the step that uses it unknown, naming the copy. No instance of a statement with
-inherited hypotheses ever reaches the kernel.
+leaves the step that uses it unknown, naming the copy. A sum's index is renamed where a
+substituted term names it (`substituted`), so no term is captured. No instance of a
+statement with inherited hypotheses reaches the kernel, except one whose copy would not be
+the instance (`_kernels`: a natural replaced by a non-natural, a name a summed set reads):
+the kernel judges that one by its own rules (an instance, a refusal or an unknown), as for a
+step without uses.
 
 Only a direct or case step without a witness is copied (an induction's runs and an
 existential are no statements over free names: the kernel's rules for them stay in force).
@@ -29,6 +33,7 @@ import sympy
 from proofs.errors import ProofFileError
 from proofs.language.expressions import (
     ExpressionError,
+    IndexSet,
     Names,
     Relation,
     parse_relation,
@@ -48,7 +53,7 @@ def with_instances(steps: Sequence[Step], names: Names, naturals: Collection[str
                    ) -> tuple[tuple[Step, ...], dict[str, tuple[str, str]]]:
     """`steps` with every instance of a step that uses other steps read as a use of its
     specialised copy, each copy placed just before the first step that needs it (unless it
-    replaces one of the `naturals` by anything but a natural name: `_unnatural`); and for
+    the copy would not be the instance: `_kernels`); and for
     each copy, the step and `uses` entry it was first made for (where its errors are placed:
     `Source.copies`)."""
     done: dict[str, Step] = {}  # every step so far, copies included, in order
@@ -62,7 +67,7 @@ def with_instances(steps: Sequence[Step], names: Names, naturals: Collection[str
             if used is not None and use.with_ and _copied(used):
                 try:
                     texts = {n: text(t) for n, t in use.with_}
-                    if not _unnatural(used, texts, naturals):
+                    if not _kernels(used, texts, naturals, names):
                         before = set(done)
                         written, use = use.step, Use(_copy(used, texts, naturals, names,
                                                            done, made, taken))
@@ -82,15 +87,29 @@ def _copied(step: Step) -> bool:
     return bool(step.uses) and isinstance(step.rule, Direct | CaseSplit) and not step.witness
 
 
-def _unnatural(step: Step, texts: Texts, naturals: Collection[str]) -> bool:
-    """Whether `texts` replace a natural that `step` reads by anything but a natural name.
-    Such an instance is the kernel's to judge, not copied: a natural may be replaced by a
-    name only, and the instance then holds for that name natural only (`kernel.instance`),
-    so the kernel refuses it (`t := a - 1`) or leaves the step that uses it unknown until
-    `a` is declared natural (`t := a`), as for a step without uses. A copy would read
-    `a >= 0` for a real `a` and be refuted, untruly, as the instance of `t >= 0`."""
-    return any(n in naturals and t != n and t not in naturals
-               for n, t in texts.items() if n in _read(step))
+def _kernels(step: Step, texts: Texts, naturals: Collection[str], names: Names) -> bool:
+    """Whether the instance `texts` of `step` is the kernel's to judge, not copied, because a
+    copy would not be that instance (it would be refuted, untruly, as the instance):
+
+    - it replaces a natural by anything but a natural name. A natural may be replaced by a
+      name only, and the instance then holds for that name natural only (`kernel.instance`),
+      so the kernel refuses `t := a - 1`, and leaves the step using `t := a` unknown until
+      `a` is declared natural, as for a step without uses; a copy would read `a >= 0` for a
+      real `a`;
+    - it replaces a name that a set `step` sums over reads (`M`: `y[j] >= c`, `c := d`). A
+      set means what it is declared as, so the copy's `sum(j in M, ...)` would still filter
+      on `c`; the kernel's instance replaces `c` in the filter too."""
+    read = _read(step)
+    replaced = {n for n, t in texts.items() if n in read and t != n}
+    in_sets = set().union(*(_set_reads(names.sets[m]) for m in read if m in names.sets))
+    return bool(replaced & in_sets) or any(n in naturals and texts[n] not in naturals
+                                           for n in replaced)
+
+
+def _set_reads(declared: IndexSet) -> set[str]:
+    """The names a declared set's range and conditions read, its own index aside."""
+    return {n.id for text in (declared.lo, declared.hi, *declared.where)
+            for n in ast.walk(source_tree(text)) if isinstance(n, ast.Name)} - {declared.index}
 
 
 def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
@@ -107,7 +126,7 @@ def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
         used = done[use.step]
         own = {n: substituted(text(t), texts, names) for n, t in use.with_}
         composed = {**{n: t for n, t in texts.items() if n not in own}, **own}
-        if _copied(used) and not _unnatural(used, composed, naturals):
+        if _copied(used) and not _kernels(used, composed, naturals, names):
             uses.append(Use(_copy(used, composed, naturals, names, done, made, taken)))
             continue
         read = _read(used)

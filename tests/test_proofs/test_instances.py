@@ -7,7 +7,7 @@ import pytest
 
 from proofs.errors import ProofFileError
 from proofs.proof_file import parse_proof
-from verify.proof_checker import check_proof
+from verify.proof_checker import check_proof, statements
 
 LEMMA = """title = "An instance of a step that uses another"
 vectors = ["w", "u", "a", "b"]
@@ -221,3 +221,37 @@ claim = "norm2(v) >= 0"
     assert caught.value.located("indw.toml", proof.origin).line_text() == (
         "indw.toml:20:19: step u: uses l: its instance l--with-1 (a copy of l, proved again) "
         "is refused: only a statement free of runs and existentials can be instantiated")
+
+
+SET = """title = "set by with"
+scalars = ["y", "N", "c", "d", "e"]
+naturals = ["N"]
+indexed = ["y"]
+[sets]
+M = { index = "j", range = "1..N", where = ["y[j] >= c"] }
+[[step]]
+id = "pre"
+given = ["e >= 0"]
+claim = "e >= 0"
+[[step]]
+id = "lin"
+uses = ["pre"]
+claim = "sum(j in M, y[j] - c) >= 0"
+[[step]]
+id = "use"
+uses = [{ step = "lin", with = { c = "d" } }]
+given = ["e >= 0"]
+claim = "sum(j in M, y[j] - d) >= 0"
+"""
+
+
+def test_a_name_a_summed_set_reads_is_replaced_by_the_kernel_not_a_copy() -> None:
+    """Regression: the copy's `sum(j in M, y[j] - d)` still filtered on `c` (a set means
+    what it is declared as), so it was no instance of `lin`, and came out refuted as one;
+    the kernel's instance replaces `c` in the filter too."""
+    proof = parse_proof(SET.encode(), "set.toml")
+    assert [s.id for s in proof.steps] == ["pre", "lin", "use"]
+    used = statements(proof)["use"]
+    assert used is not None and used.origins[-1] == "lin"
+    assert "where nonneg(-d + y[#1])" in str(used.hypotheses[-1].lhs)
+    assert "c" not in {s.name for s in used.hypotheses[-1].lhs.free_symbols}
