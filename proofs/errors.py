@@ -142,7 +142,7 @@ class Source:
 
     file: str
     text: str
-    copies: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    copies: Mapping[str, tuple[str, str]] = field(default_factory=dict, compare=False)
 
     def step_line(self, step: str | None) -> int:
         """The line of `step`'s `id = "..."` (`#N`: the N-th `[[step]]` header); 1 if none."""

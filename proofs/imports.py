@@ -19,6 +19,7 @@ import a file that imports), to a bounded depth and without cycles.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -28,6 +29,7 @@ from typing import Any
 import sympy
 
 from proofs.errors import ProofFileError
+from proofs.language.expressions import source_tree
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
 from proofs.library.paths import PROOFS
@@ -52,7 +54,7 @@ class Declared:
         meaning: names are shared, so a copy's defining facts would speak of another value
         under the importing file's name (a statement about `sqrt(T)` read about `max(a, a)`)."""
         known = self.defined.setdefault(name, (text, source))
-        if known[0] != text:
+        if _spelt(known[0]) != _spelt(text):
             raise ProofFileError(f"{name!r} is defined as {text} in {source} and as {known[0]} "
                                  f"in {known[1]}: a name means one thing across imports; "
                                  "rename it in one of them")
@@ -71,6 +73,15 @@ class Declared:
         elif natural and name not in self.naturals:
             raise ProofFileError(f"{name!r} is a natural in {source}: declare it in naturals "
                                  "here too (a step proved for naturals says nothing else)")
+
+
+def _spelt(text: str) -> str:
+    """A definition's text with its spacing and redundant parentheses normalised: the same
+    definition written twice is one meaning."""
+    try:
+        return ast.unparse(source_tree(text))
+    except SyntaxError:  # already read as a definition: not reached, but never a traceback
+        return text
 
 
 Load = Callable[[str], Proof]

@@ -52,10 +52,9 @@ Texts = dict[str, str]
 def with_instances(steps: Sequence[Step], names: Names, naturals: Collection[str] = ()
                    ) -> tuple[tuple[Step, ...], dict[str, tuple[str, str]]]:
     """`steps` with every instance of a step that uses other steps read as a use of its
-    specialised copy, each copy placed just before the first step that needs it (unless it
-    the copy would not be the instance: `_kernels`); and for
-    each copy, the step and `uses` entry it was first made for (where its errors are placed:
-    `Source.copies`)."""
+    specialised copy, each copy placed just before the first step that needs it (unless the
+    copy would not be the instance: `_kernels`); and for each copy, the step and `uses`
+    entry it was first made for (where its errors are placed: `Source.copies`)."""
     done: dict[str, Step] = {}  # every step so far, copies included, in order
     made: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}  # (step, texts) -> copy id
     taken = {s.id for s in steps}
