@@ -15,8 +15,8 @@ inside that string. The same locator places the notes of `proofs.earlier`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 MAX_REPORTED = 20  # errors listed in full; the rest are counted ("... and K more")
 _STEP_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*step[ \t]*\]\]", re.MULTILINE)
@@ -81,6 +81,12 @@ class ProofFileError(ValueError):
         """The same error(s) attributed to `file`, at their line and column in `source`."""
         if source is None:
             return self._with(file=file)
+        if self.step in source.copies:  # a copy is written nowhere: placed at the use it serves
+            step, used = source.copies[self.step]
+            copied = ProofFileError(f"uses {used}: its instance {self.step} (a copy of {used}, "
+                                    f"proved again) is refused: {self.problem}", step=step,
+                                    key="uses", text=used, fix=self.fix)
+            return copied.located(file, source)
         line, column = source.where(self.step, self.key, self.text, self.segment)
         return self._with(file=file, line=line, column=column)
 
@@ -129,11 +135,14 @@ class Source:
 
     Positions are found, not recorded (`tomllib` keeps none), so each search falls back to
     something coarser that is still right: the string, else the key, else the step's line,
-    else line 1.
+    else line 1. `copies` maps the id of each copy the file's instances made
+    (`proofs.instances`) to the step and the `uses` entry it was made for: an error in a copy
+    is placed there.
     """
 
     file: str
     text: str
+    copies: Mapping[str, tuple[str, str]] = field(default_factory=dict, compare=False)
 
     def step_line(self, step: str | None) -> int:
         """The line of `step`'s `id = "..."` (`#N`: the N-th `[[step]]` header); 1 if none."""

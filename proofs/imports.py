@@ -11,22 +11,25 @@ trusted because another file said so.
 
 Names are shared, as within one file: a name the copied steps use is declared in the
 importing proof with the sort it has where it comes from (added when the importing file does
-not declare it); a name declared with the other sort, or a natural of the source that the
-importing file declares as a mere scalar, is refused, naming both. Imports nest (a file may
+not declare it); a name declared with the other sort, a natural of the source that the
+importing file declares as a mere scalar, or a name defined (`[define]`) differently in the
+two files, is refused, naming both. Imports nest (a file may
 import a file that imports), to a bounded depth and without cycles.
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sympy
 
 from proofs.errors import ProofFileError
+from proofs.language.expressions import source_tree
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
 from proofs.library.paths import PROOFS
@@ -44,6 +47,17 @@ class Declared:
     vectors: list[str]
     scalars: list[str]
     naturals: list[str]
+    defined: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (text, source)
+
+    def adopt_definition(self, name: str, text: str, source: str) -> None:
+        """Record that `name` means `text` (its `[define]` in `source`), or refuse a second
+        meaning: names are shared, so a copy's defining facts would speak of another value
+        under the importing file's name (a statement about `sqrt(T)` read about `max(a, a)`)."""
+        known = self.defined.setdefault(name, (text, source))
+        if _spelt(known[0]) != _spelt(text):
+            raise ProofFileError(f"{name!r} is defined as {text} in {source} and as {known[0]} "
+                                 f"in {known[1]}: a name means one thing across imports; "
+                                 "rename it in one of them")
 
     def adopt(self, name: str, vector: bool, natural: bool, source: str) -> None:
         """Declare `name` as it is in `source`, or refuse a declaration that disagrees."""
@@ -59,6 +73,15 @@ class Declared:
         elif natural and name not in self.naturals:
             raise ProofFileError(f"{name!r} is a natural in {source}: declare it in naturals "
                                  "here too (a step proved for naturals says nothing else)")
+
+
+def _spelt(text: str) -> str:
+    """A definition's text with its spacing and redundant parentheses normalised: the same
+    definition written twice is one meaning."""
+    try:
+        return ast.unparse(source_tree(text))
+    except SyntaxError:  # already read as a definition: not reached, but never a traceback
+        return text
 
 
 Load = Callable[[str], Proof]
@@ -138,6 +161,8 @@ def _copies(reference: str, aliases: Mapping[str, str], declared: Declared, fold
         if copy_id not in copied and copy_id not in copies:
             for name, vector in _names(step, proof):
                 declared.adopt(name, vector, name in proof.naturals, source)
+                if name in proof.definitions:
+                    declared.adopt_definition(name, proof.definitions[name], source)
             copies[copy_id] = replace(
                 step, id=copy_id, uses=tuple(_renamed(u, source) for u in step.uses),
                 note=f"from {source} (step {step.id}, checked again here)"

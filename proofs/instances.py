@@ -11,8 +11,12 @@ written), and S's uses instantiated the same way, recursively (a used step with 
 own gets its copy too; one without is instantiated by the kernel, as before). The copy gets
 a fresh id, `S--with-1`, and a note saying what it is an instance of; the kernel proves it
 again like any step, so nothing is trusted because S was proved: a copy whose proof fails
-leaves the step that uses it unknown, naming the copy. No instance of a statement with
-inherited hypotheses ever reaches the kernel.
+leaves the step that uses it unknown, naming the copy. A sum's index is renamed where a
+substituted term names it (`substituted`), so no term is captured. No instance of a
+statement with inherited hypotheses reaches the kernel, except one whose copy would not be
+the instance (`_kernels`: a natural replaced by a non-natural, a name a summed set reads):
+the kernel judges that one by its own rules (an instance, a refusal or an unknown), as for a
+step without uses.
 
 Only a direct or case step without a witness is copied (an induction's runs and an
 existential are no statements over free names: the kernel's rules for them stay in force).
@@ -21,7 +25,7 @@ existential are no statements over free names: the kernel's rules for them stay 
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 import sympy
@@ -29,6 +33,7 @@ import sympy
 from proofs.errors import ProofFileError
 from proofs.language.expressions import (
     ExpressionError,
+    IndexSet,
     Names,
     Relation,
     parse_relation,
@@ -44,27 +49,35 @@ Texts = dict[str, str]
 """A substitution as texts of the proof language: name -> the term, as a user would write it."""
 
 
-def with_instances(steps: Sequence[Step], names: Names) -> tuple[Step, ...]:
+def with_instances(steps: Sequence[Step], names: Names, naturals: Collection[str] = ()
+                   ) -> tuple[tuple[Step, ...], dict[str, tuple[str, str]]]:
     """`steps` with every instance of a step that uses other steps read as a use of its
-    specialised copy, each copy placed just before the first step that needs it."""
+    specialised copy, each copy placed just before the first step that needs it (unless the
+    copy would not be the instance: `_kernels`); and for each copy, the step and `uses`
+    entry it was first made for (where its errors are placed: `Source.copies`)."""
     done: dict[str, Step] = {}  # every step so far, copies included, in order
     made: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}  # (step, texts) -> copy id
     taken = {s.id for s in steps}
+    origins: dict[str, tuple[str, str]] = {}
     for step in steps:
         uses = []
         for use in step.uses:
             used = done.get(use.step)
             if used is not None and use.with_ and _copied(used):
                 try:
-                    use = Use(_copy(used, {n: text(t) for n, t in use.with_}, names, done,
-                                    made, taken))
+                    texts = {n: text(t) for n, t in use.with_}
+                    if not _kernels(used, texts, naturals, names):
+                        before = set(done)
+                        written, use = use.step, Use(_copy(used, texts, naturals, names,
+                                                           done, made, taken))
+                        origins.update(dict.fromkeys(set(done) - before, (step.id, written)))
                 except (ExpressionError, ProofFileError) as error:
                     raise ProofFileError(f"uses {use}: its instance (a copy of "
                                          f"{use.step}, proved again) cannot be read: {error}",
                                          step=step.id, key="uses", text=use.step) from None
             uses.append(use)
         done[step.id] = replace(step, uses=tuple(uses))
-    return tuple(done.values())
+    return tuple(done.values()), origins
 
 
 def _copied(step: Step) -> bool:
@@ -73,7 +86,33 @@ def _copied(step: Step) -> bool:
     return bool(step.uses) and isinstance(step.rule, Direct | CaseSplit) and not step.witness
 
 
-def _copy(step: Step, texts: Texts, names: Names, done: dict[str, Step],
+def _kernels(step: Step, texts: Texts, naturals: Collection[str], names: Names) -> bool:
+    """Whether the instance `texts` of `step` is the kernel's to judge, not copied, because a
+    copy would not be that instance (it would be refuted, untruly, as the instance):
+
+    - it replaces a natural by anything but a natural name. A natural may be replaced by a
+      name only, and the instance then holds for that name natural only (`kernel.instance`),
+      so the kernel refuses `t := a - 1`, and leaves the step using `t := a` unknown until
+      `a` is declared natural, as for a step without uses; a copy would read `a >= 0` for a
+      real `a`;
+    - it replaces a name that a set `step` sums over reads (`M`: `y[j] >= c`, `c := d`). A
+      set means what it is declared as, so the copy's `sum(j in M, ...)` would still filter
+      on `c`; the kernel's instance replaces `c` in the filter too."""
+    read = _read(step)
+    replaced = {n for n, t in texts.items() if n in read and t != n}
+    in_sets = set().union(*(_set_reads(names.sets[m]) for m in read if m in names.sets))
+    return bool(replaced & in_sets) or any(n in naturals and texts[n] not in naturals
+                                           for n in replaced)
+
+
+def _set_reads(declared: IndexSet) -> set[str]:
+    """The names a declared set's range and conditions read, its own index aside."""
+    return {n.id for text in (declared.lo, declared.hi, *declared.where)
+            for n in ast.walk(source_tree(text)) if isinstance(n, ast.Name)} - {declared.index}
+
+
+def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
+          done: dict[str, Step],
           made: dict[tuple[str, tuple[tuple[str, str], ...]], str], taken: set[str]) -> str:
     """The id of the copy of `step` with `texts` substituted, made (with the copies it
     needs, ahead of it in `done`) unless an equal one was made already."""
@@ -86,8 +125,8 @@ def _copy(step: Step, texts: Texts, names: Names, done: dict[str, Step],
         used = done[use.step]
         own = {n: substituted(text(t), texts, names) for n, t in use.with_}
         composed = {**{n: t for n, t in texts.items() if n not in own}, **own}
-        if _copied(used):
-            uses.append(Use(_copy(used, composed, names, done, made, taken)))
+        if _copied(used) and not _kernels(used, composed, naturals, names):
+            uses.append(Use(_copy(used, composed, naturals, names, done, made, taken)))
             continue
         read = _read(used)
         kept = {n: t for n, t in composed.items() if n in read and t != n}
@@ -126,11 +165,19 @@ def text(term: Term | sympy.Expr) -> str:
 
 def substituted(written: str, texts: Texts, names: Names) -> str:
     """`written` (an expression or relation of the proof language) with the names in
-    `texts` replaced at once by their terms, parenthesised."""
+    `texts` replaced at once by their terms, parenthesised. A sum's index is bound: replaced
+    nowhere in its body, and renamed first (`j` to `j_1`, a name free nowhere in `written`,
+    the terms or the file's declarations) where a term names it, as the kernel's
+    substitution does, so no term is captured (`c := y[j]` in `sum(j in S, y[j]*c)` reads
+    `sum(j_1 in S, y[j_1]*y[j])`, not `sum(j in S, y[j]*y[j])`)."""
     if not texts:
         return written
     tree = source_tree(written)
     images = {n: source_tree(f"({t})") for n, t in texts.items()}
+    imaged = {n.id for image in images.values() for n in ast.walk(image)
+              if isinstance(n, ast.Name)}
+    taken = imaged | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | set(
+        names.vectors) | set(names.scalars) | set(names.indexed) | set(names.sets)
     bound: list[str] = []
 
     class Replace(ast.NodeTransformer):
@@ -139,17 +186,49 @@ def substituted(written: str, texts: Texts, names: Names) -> str:
 
         def visit_Call(self, node: ast.Call) -> ast.AST:
             """In `sum(j in S, body)` the index j is bound: replaced nowhere in the body."""
-            if not (isinstance(node.func, ast.Name) and node.func.id == "sum" and node.args
-                    and isinstance(node.args[0], ast.Compare)
-                    and isinstance(node.args[0].left, ast.Name)):
+            index = _index(node)
+            if index is None:
                 return self.generic_visit(node)
             node.args[0].comparators = [self.visit(c) for c in node.args[0].comparators]
-            bound.append(node.args[0].left.id)
+            if index in imaged:
+                fresh = next(f"{index}_{k}" for k in range(1, len(taken) + 2)
+                             if f"{index}_{k}" not in taken)
+                taken.add(fresh)
+                node.args[1:] = [_Rename(index, fresh).visit(a) for a in node.args[1:]]
+                node.args[0].left = ast.Name(fresh, ast.Load())
+                index = fresh
+            bound.append(index)
             node.args[1:] = [self.visit(a) for a in node.args[1:]]
             bound.pop()
             return node
 
     return ast.unparse(Replace().visit(tree)).replace(" >> ", "..")
+
+
+def _index(node: ast.Call) -> str | None:
+    """The index of `sum(j in S, body)` (None: `node` is no such sum)."""
+    if (isinstance(node.func, ast.Name) and node.func.id == "sum" and node.args
+            and isinstance(node.args[0], ast.Compare)
+            and isinstance(node.args[0].left, ast.Name)):
+        return node.args[0].left.id
+    return None
+
+
+class _Rename(ast.NodeTransformer):
+    """A sum's body with its index `old` written `new`, except inside an inner sum that
+    binds `old` again (there `old` is the inner index; only that sum's range is renamed)."""
+
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Name(self.new, node.ctx) if node.id == self.old else node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        if _index(node) != self.old:
+            return self.generic_visit(node)
+        node.args[0].comparators = [self.visit(c) for c in node.args[0].comparators]
+        return node
 
 
 def _relation(relation: Relation, texts: Texts, names: Names) -> Relation:

@@ -140,10 +140,11 @@ def parse_proof(data: bytes, file: str) -> Proof:
     try:
         document = _document(data)
         source = Source(file, data.decode("utf-8-sig"))
-        proof, notes = _proof(document, file)
+        proof, notes, copies = _proof(document, file)
     except ProofFileError as exc:
         raise exc.located(file, source) from None
-    proof = replace(proof, origin=source)
+    assert source is not None  # read before the proof
+    proof = replace(proof, origin=replace(source, copies=copies))
     if not notes:
         return proof
     return replace(proof, notes=tuple(n.located(source) for n in notes))
@@ -197,9 +198,11 @@ class Problems:
         raise_all(self.found)
 
 
-def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]]:
+def _proof(document: dict[str, Any], file: str
+           ) -> tuple[Proof, tuple[Note, ...], dict[str, tuple[str, str]]]:
     """The proof of a parsed document read from `file` (its relative paths start at the
-    file's folder; `<stdin>`: at the working directory)."""
+    file's folder; `<stdin>`: at the working directory), its notes, and where each copy its
+    instances made is used (`Source.copies`)."""
     folder = os.path.dirname(file) if file != "<stdin>" else ""
     problems = Problems()
     _each_key(problems, document, TOP_KEYS, "top level")
@@ -233,6 +236,12 @@ def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]
             needed := problems.attempt(names_and_steps)) is None:
         problems.check()
     names, found, definitions = needed
+    for definition in definitions:  # the file's own against its imports' (`adopt_definition`)
+        try:
+            declared.adopt_definition(definition.name, definition.text, "this file")
+        except ProofFileError as error:
+            problems.add(ProofFileError(error.problem, key=f"define.{definition.name}",
+                                        text=definition.text))
     copies = found.copies
     for error in found.errors:
         problems.add(error)
@@ -261,12 +270,14 @@ def _proof(document: dict[str, Any], file: str) -> tuple[Proof, tuple[Note, ...]
         problems.add(error)
     problems.check()
     assert combined is not None
-    instanced = problems.attempt(lambda: with_instances(combined, names))
+    instanced = problems.attempt(lambda: with_instances(combined, names, naturals))
     problems.check()
     assert title is not None and instanced is not None
-    return Proof(title, tuple(declared.vectors), tuple(declared.scalars), instanced,
+    with_copies_made, copies = instanced
+    return Proof(title, tuple(declared.vectors), tuple(declared.scalars), with_copies_made,
                  source or "", numeric, naturals, theorem=theorem or "",
-                 notation=notation or {}, indexed=indexed, sets=sets), notes
+                 notation=notation or {}, indexed=indexed, sets=sets,
+                 definitions={n: t for n, (t, _) in declared.defined.items()}), notes, copies
 
 
 def _sets(document: Mapping[str, Any]) -> dict[str, IndexSet]:

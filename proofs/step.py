@@ -298,6 +298,8 @@ class Proof:
     sets: Mapping[str, IndexSet] = field(default_factory=dict)  # declared sets of indices
 
     origin: Source | None = field(default=None, compare=False, repr=False)  # the file's text
+    # name -> its [define] text, the file's own and its imports' (which may not disagree)
+    definitions: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         raise_all(list(problems(self.vectors, self.scalars, self.steps, naturals=self.naturals,

@@ -407,6 +407,9 @@ class _Walker:
         if not isinstance(node.value, ast.Name) or node.value.id not in self.names.indexed:
             raise self.fail(node, "only a family declared in `indexed` takes an index")
         index = self.scalar(node.slice)
+        if not all(_INDEX_NAME.fullmatch(s.name) for s in index.free_symbols):
+            raise self.fail(node.slice, "an index is a polynomial in scalars and sum indices "
+                            "(no family member, dot, norm2 or sum inside it)")
         try:
             name = indexed.member(node.value.id, index)
         except indexed.NotPolynomial:
@@ -578,4 +581,7 @@ def expansion_size(expr: sympy.Expr) -> tuple[int, int]:
     return MAX_DEGREE + 1, MAX_TERMS + 1
 
 
+_INDEX_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|#~?[A-Za-z0-9_]+")  # a name, an index (#0)
+"""What an index may read, as the kernel's `vector_name` does: names and sum indices (`#0`,
+and `#j` where the checker reads a set's condition); no member, Gram symbol or sum."""
 _CALLS: dict[str, tuple[int, None]] = {"dot": (2, None), "norm2": (1, None)}

@@ -204,6 +204,47 @@ def test_a_missing_import_is_placed_in_the_importing_file(tmp_path: Path) -> Non
     assert main(["check", str(tmp_path / "importer.toml")]) == 2
 
 
+
+LEMMA_R = 'title = "lem"\nscalars = ["r", "T"]\n[define]\nr = "sqrt(T)"\n[[step]]\n' \
+    'id = "nonneg"\nclaim = "r >= 0"\n'
+
+
+def test_a_name_defined_otherwise_by_an_import_is_refused_at_the_define(
+        tmp_path: Path) -> None:
+    """Regression: `r = "max(a, a)"` here and `r = "sqrt(T)"` in the import were both read,
+    the import's facts about another value under this file's name (`use` refuted at
+    a = -1, r = 0, although r = max(a, a) >= 0 would give a >= 0). Names are shared across
+    imports, so the second meaning is refused; the same definition is accepted."""
+    (tmp_path / "lem.toml").write_text(LEMMA_R, encoding="utf-8")
+    text = ('title = "main2"\nscalars = ["r", "a"]\n[define]\nr = "max(a, a)"\n[imports]\n'
+            'lem = "lem.toml"\n[[step]]\nid = "use"\nuses = ["lem/nonneg"]\n'
+            'claim = "a >= 0"\n')
+    path = tmp_path / "main2.toml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    with pytest.raises(ProofFileError) as caught:
+        parse_proof(text.encode(), str(path))
+    assert [e.line_text() for e in caught.value.errors] == [
+        f"{path}:4:6: 'r' is defined as max(a, a) in this file and as sqrt(T) in lem: a name "
+        "means one thing across imports; rename it in one of them"]
+    same = text.replace('"r", "a"', '"r", "a", "T"').replace("max(a, a)", "sqrt( (T) )").replace(
+        "a >= 0", "r >= 0")
+    proof = parse_proof(same.encode(), str(path))
+    assert proof.definitions == {"r": "sqrt(T)"}  # the import's spelling, adopted first
+
+
+def test_two_imports_defining_a_name_otherwise_are_refused(tmp_path: Path) -> None:
+    """The same clash between two imported files (neither is the importing one)."""
+    (tmp_path / "lem.toml").write_text(LEMMA_R, encoding="utf-8")
+    (tmp_path / "lem2.toml").write_text(LEMMA_R.replace("sqrt(T)", "max(T, 0)"),
+                                        encoding="utf-8")
+    text = ('title = "m"\nscalars = ["a"]\n[imports]\nlem = "lem.toml"\nlem2 = "lem2.toml"\n'
+            '[[step]]\nid = "use"\nuses = ["lem/nonneg", "lem2/nonneg"]\nclaim = "1 >= 0"\n')
+    with pytest.raises(ProofFileError) as caught:
+        parse_proof(text.encode(), str(tmp_path / "m.toml"))
+    assert "'r' is defined as max(T, 0) in lem2 and as sqrt(T) in lem" in str(caught.value)
+
+
 # -- issue 27's review: entries of [numeric] and uses placed where they are; errors together --
 
 NUMERIC = """title = "h"

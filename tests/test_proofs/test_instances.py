@@ -3,8 +3,11 @@ specialised copy that the kernel proves again (proofs.instances)."""
 
 from __future__ import annotations
 
+import pytest
+
+from proofs.errors import ProofFileError
 from proofs.proof_file import parse_proof
-from verify.proof_checker import check_proof
+from verify.proof_checker import check_proof, statements
 
 LEMMA = """title = "An instance of a step that uses another"
 vectors = ["w", "u", "a", "b"]
@@ -111,3 +114,144 @@ def test_the_copy_is_proved_again_and_a_failing_one_is_named() -> None:
     assert report["nonnegative--with-2"].status == "refuted"
     assert report["any-nonnegative"].status == "unknown"
     assert "nonnegative--with-2" in report["any-nonnegative"].message
+
+
+CAPTURE = """title = "capture by with"
+scalars = ["y", "j", "N", "c", "d"]
+naturals = ["N"]
+indexed = ["y"]
+[[step]]
+id = "pre"
+given = ["d >= 0"]
+claim = "d >= 0"
+[[step]]
+id = "lin"
+uses = ["pre"]
+claim = "sum(j in 1..N, y[j]*c) == c*sum(j in 1..N, y[j])"
+[[step]]
+id = "use"
+uses = [{ step = "lin", with = { c = "y[j]" } }]
+given = ["d >= 0"]
+claim = "sum(l in 1..N, y[l]*y[j]) == y[j]*sum(l in 1..N, y[l])"
+"""
+
+
+def test_a_copy_renames_a_sums_index_a_substituted_term_names() -> None:
+    """Regression: `c := y[j]` was captured by the copy's `sum(j in ...)`, and the copy
+    (`sum(j, y[j]*y[j]) == y[j]*sum(j, y[j])`, false) came out refuted as the instance."""
+    proof = parse_proof(CAPTURE.encode(), "capture.toml")
+    assert proof.step("lin--with-1").claim.text == (
+        "sum(j_1 in 1..N, y[j_1] * y[j]) == y[j] * sum(j_2 in 1..N, y[j_2])")
+    report = check_proof(proof)
+    assert report.status == "proved", [(s.step.id, s.message) for s in report.steps]
+
+
+NATURAL = """title = "a natural replaced"
+scalars = ["t", "a", "d"]
+naturals = ["t"{more}]
+[[step]]
+id = "pre"
+given = ["d >= 0"]
+claim = "d >= 0"
+[[step]]
+id = "l2"
+uses = ["pre"]
+claim = "t >= 0"
+[[step]]
+id = "u"
+uses = [{{ step = "l2", with = {{ t = "{image}" }} }}]
+given = ["d >= 0"]
+claim = "{image} >= 0"
+"""
+
+
+def test_a_natural_replaced_by_a_real_name_is_not_copied_but_left_unknown() -> None:
+    """Regression: the copy read `a >= 0` for a real `a` and was refuted as the instance of
+    `t >= 0`; like the kernel's instance, it holds for natural a only (unknown until
+    declared), and with a declared natural it is copied and proved."""
+    proof = parse_proof(NATURAL.format(more="", image="a").encode(), "natural.toml")
+    assert not any("--with-" in s.id for s in proof.steps)
+    report = check_proof(proof)
+    assert [s.status for s in report.steps] == ["proved", "proved", "unknown"]
+    assert report.steps[-1].message == ("uses l2, which holds for natural a only; declare "
+                                        "naturals = ['a'] to use it")
+    declared = check_proof(parse_proof(NATURAL.format(more=', "a"', image="a").encode(),
+                                       "natural.toml"))
+    assert declared.status == "proved", [(s.step.id, s.message) for s in declared.steps]
+
+
+def test_a_natural_replaced_by_a_term_is_refused_at_the_use() -> None:
+    """Regression: `t := a - 1` was copied with `t` no longer natural, and refuted."""
+    text = NATURAL.format(more="", image="a - 1")
+    proof = parse_proof(text.encode(), "natural.toml")
+    with pytest.raises(ProofFileError) as caught:
+        check_proof(proof)
+    located = caught.value.located("natural.toml", proof.origin)
+    assert located.line_text() == ("natural.toml:13:1: step u: the natural t can be replaced "
+                                   "by a name only")
+
+
+def test_a_refusal_inside_a_copy_is_placed_at_the_use_it_serves() -> None:
+    """Regression: a copy's refusal was placed at 1:1 under its generated id."""
+    text = """title = "lemma over an induction"
+vectors = ["w", "x", "v"]
+scalars = ["t", "y", "R"]
+naturals = ["t"]
+[[step]]
+id = "ind"
+claim = "norm2(w) <= t*R**2"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2"]
+constants = ["R"]
+[[step]]
+id = "l"
+uses = ["ind"]
+claim = "norm2(w) >= 0"
+[[step]]
+id = "u"
+uses = [{ step = "l", with = { w = "v" } }]
+claim = "norm2(v) >= 0"
+"""
+    proof = parse_proof(text.encode(), "indw.toml")
+    with pytest.raises(ProofFileError) as caught:
+        check_proof(proof)
+    assert caught.value.located("indw.toml", proof.origin).line_text() == (
+        "indw.toml:20:19: step u: uses l: its instance l--with-1 (a copy of l, proved again) "
+        "is refused: only a statement free of runs and existentials can be instantiated")
+
+
+SET = """title = "set by with"
+scalars = ["y", "N", "c", "d", "e"]
+naturals = ["N"]
+indexed = ["y"]
+[sets]
+M = { index = "j", range = "1..N", where = ["y[j] >= c"] }
+[[step]]
+id = "pre"
+given = ["e >= 0"]
+claim = "e >= 0"
+[[step]]
+id = "lin"
+uses = ["pre"]
+claim = "sum(j in M, y[j] - c) >= 0"
+[[step]]
+id = "use"
+uses = [{ step = "lin", with = { c = "d" } }]
+given = ["e >= 0"]
+claim = "sum(j in M, y[j] - d) >= 0"
+"""
+
+
+def test_a_name_a_summed_set_reads_is_replaced_by_the_kernel_not_a_copy() -> None:
+    """Regression: the copy's `sum(j in M, y[j] - d)` still filtered on `c` (a set means
+    what it is declared as), so it was no instance of `lin`, and came out refuted as one;
+    the kernel's instance replaces `c` in the filter too."""
+    proof = parse_proof(SET.encode(), "set.toml")
+    assert [s.id for s in proof.steps] == ["pre", "lin", "use"]
+    used = statements(proof)["use"]
+    assert used is not None and used.origins[-1] == "lin"
+    assert "where nonneg(-d + y[#1])" in str(used.hypotheses[-1].lhs)
+    assert "c" not in {s.name for s in used.hypotheses[-1].lhs.free_symbols}

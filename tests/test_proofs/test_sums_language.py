@@ -97,10 +97,22 @@ def test_a_declared_set_brings_its_filters_with_its_index_renamed() -> None:
     ("1..n >= 0", "a range lo..hi stands only in sum"),
     ("sum(j in 1..n/2, y[j]) >= 0", "integer coefficients"),
     ("sum(i in 1..n, sum(j in 1..i, y[j])) >= 0", "enclosing index"),
+    # regression: these reached the kernel and came out unknown (exit 1), while
+    # `y[norm2(w)] - y[norm2(w)] == 0` cancelled before it and came out proved
+    ("y[y[1]] >= y[y[1]]", "an index is a polynomial in scalars and sum indices"),
+    ("y[sum(j in 1..n, 1)] >= 0", "an index is a polynomial in scalars and sum indices"),
+    ("y[dot(w, w)] >= y[dot(w, w)]", "an index is a polynomial in scalars and sum indices"),
+    ("y[norm2(w)] - y[norm2(w)] == 0", "an index is a polynomial in scalars and sum indices"),
+    ("dot(x[dot(w, x[1])], w) >= 0", "an index is a polynomial in scalars and sum indices"),
 ])
 def test_what_the_language_refuses(text: str, why: str) -> None:
     with pytest.raises(ExpressionError, match=why):
         parse_relation(text, NAMES)
+
+
+def test_an_index_may_read_scalars_and_the_indices_of_enclosing_sums() -> None:
+    """What the refusal above leaves: a polynomial in declared scalars and sum indices."""
+    assert parse_relation("sum(j in 1..n, y[2*j + n**2]) >= y[a*k - 1]", NAMES).text
 
 
 def test_a_vector_sum_is_no_vector_of_its_own() -> None:
@@ -123,9 +135,28 @@ def test_a_declared_set_is_checked_where_it_is_declared(sets: dict, why: str) ->
 
 
 def test_a_copys_substitution_leaves_a_bound_index_alone() -> None:
-    """The copy of an instance rewrites names in the text: never the index of a sum."""
+    """The copy of an instance rewrites names in the text: never the index of a sum, which
+    is renamed first where a term names it (a term's `j` is the file's, never captured)."""
     assert substituted("sum(j in 1..n, a*y[j]) >= j", {"j": "k", "a": "y[j]"}, NAMES) == (
-        "sum(j in 1..n, y[j] * y[j]) >= k")
+        "sum(j_1 in 1..n, y[j] * y[j_1]) >= k")
+    assert substituted("sum(j in 1..n, a*y[j]) >= 0", {"a": "y[k]"}, NAMES) == (
+        "sum(j in 1..n, y[k] * y[j]) >= 0")  # no term names j: nothing renamed
+
+
+def test_a_copys_substitution_renames_past_every_name_and_nested_sums() -> None:
+    """The fresh index is free nowhere (the text, the terms, the declarations); an inner
+    sum over the same index keeps its own, and a bound that becomes an outer index's name
+    is not captured by it (regression: the copy route captured, giving an untrue
+    `refuted`)."""
+    assert substituted("sum(j in 1..n, a*y[j] + j_1) >= 0", {"a": "y[j]"}, NAMES) == (
+        "sum(j_2 in 1..n, y[j] * y[j_2] + j_1) >= 0")
+    assert substituted("sum(k in 1..N, sum(l in 1..n, y[l]*y[k])) >= 0", {"n": "k"},
+                       NAMES) == "sum(k_1 in 1..N, sum(l in 1..k, y[l] * y[k_1])) >= 0"
+    assert substituted("sum(j in 1..n, sum(j in 1..n, a*y[j])*y[j]) >= 0", {"a": "y[j]"},
+                       NAMES) == ("sum(j_1 in 1..n, sum(j_2 in 1..n, y[j] * y[j_2])"
+                                  " * y[j_1]) >= 0")
+    assert substituted("sum(j in M, a*y[j]) >= 0", {"a": "y[j]"}, NAMES) == (
+        "sum(j_1 in M, y[j] * y[j_1]) >= 0")  # a set's own index is its own: M unchanged
     assert substituted("sum(j in 1..n+1, y[j]) >= 0", {"n": "k"}, NAMES) == (
         "sum(j in 1..k + 1, y[j]) >= 0")
 
