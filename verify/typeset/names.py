@@ -7,8 +7,9 @@ A proof's names are printed through its `Spelling` (`spelling`), which keeps the
 truthful for that proof: two names the rules would print alike (`x1` and `x_1`, both x₁; a
 name `x1` and the member `x[1]` of a family `x`) are printed as written instead, and a single
 capital then 2 reads as a square only where the proof says it is one: it binds its names to
-runs (`[numeric]`) and leaves that name the run's quantity (the vocabulary's `R2`, `D2`:
-max ||x_i||², sum d_i², squares by definition). Elsewhere `R2` is any real and prints as
+runs (`[numeric]`) and leaves that name the run's quantity (the vocabulary's `R2`, `D2`,
+`B2`: max ||x_i||², sum d_i², a bound on ||w||², squared norms or their sums, never
+negative, by definition). Elsewhere `R2` is any real and prints as
 written (R2, never R², which would show a counterexample's `R2 = -1` as `R² = -1`).
 
 Why these rules: proof files are plain ASCII identifiers, and SymPy's convention (trailing
