@@ -357,6 +357,7 @@ def problems(vectors: Sequence[str], scalars: Sequence[str], steps: Sequence[Ste
     if theorem and theorem not in broken and all(s.id != theorem for s in steps):
         yield ProofFileError(f"theorem names {theorem!r}, which is not a step", key="theorem",
                              text=theorem)
+    read_as: dict[str, str] = {}  # an identifier a notation gives -> the first name it reads
     for name, reads in (notation or {}).items():
         if name not in names.vectors | names.scalars:
             yield ProofFileError(f"notation gives undeclared name {name!r}",
@@ -365,6 +366,14 @@ def problems(vectors: Sequence[str], scalars: Sequence[str], steps: Sequence[Ste
                 MAX_NAME_LENGTH:
             yield ProofFileError(f"notation of {name!r} must be an identifier "
                                  f"(e.g. \"theta_star\"), not {reads!r}",
+                                 key=f"notation.{name}")
+        elif reads != name and reads in names.vectors | names.scalars:
+            yield ProofFileError(f"notation reads {name!r} as {reads!r}, another declared "
+                                 "name: the two would print alike", key=f"notation.{name}",
+                                 fix=f"read {name!r} as an identifier no name has")
+        elif (other := read_as.setdefault(reads, name)) != name:
+            yield ProofFileError(f"notation reads {name!r} as {reads!r}, as it reads "
+                                 f"{other!r}: the two would print alike",
                                  key=f"notation.{name}")
     if len(steps) > MAX_STEPS:
         yield ProofFileError(f"{len(steps)} steps, more than {MAX_STEPS}")

@@ -933,6 +933,12 @@ def _at_least(budget: SearchBudget, other: SearchBudget) -> bool:
     return all(getattr(budget, f) >= getattr(other, f) for f in SearchBudget.LABELS)
 
 
+def _indexed(judgement: Judgement) -> bool:
+    """Whether `judgement` mentions a sum or a family member (which no hint relates)."""
+    return any(isinstance(atoms.structure(s), atoms.Sum | atoms.Family)
+               for r in (*judgement.hypotheses, judgement.claim) for s in r.expr.free_symbols)
+
+
 def _obstacle(goal: Obligation, message: str, step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
@@ -961,6 +967,14 @@ def _obstacle(goal: Obligation, message: str, step: Step,
                 f"case knows the sign of {t} the imported induction's claim is multiplied by")
     if not goal.decisive:
         return "the witness may not fit: try another witness, or give a hint"
+    if goal.judgement.claim.kind == "==" and _indexed(goal.judgement):
+        return ("no certificate for the equality: sums are compared only by the sum rules "
+                "empty, last, skip, split, shift and count (docs/proof-files.md), proposed "
+                "where the statement's ranges differ by a constant or a hypothesis fixes a "
+                "bound, and family members only by their index as written (y[j], y[k] are "
+                "two unknowns even where j == k): write the step so that its sums meet that "
+                "way (peel a first or last member, split at a bound it names, re-index by a "
+                "constant), or prove such an identity in a step this one uses")
     if goal.judgement.claim.kind == "==":
         return ("no certificate for the equality: it is no combination of the equalities, "
                 "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "

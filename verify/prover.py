@@ -19,7 +19,7 @@ import sympy
 
 from proofs.language.terms import Vec
 from verify import kernel
-from verify.kernel import Certificate, Counterexample, Judgement
+from verify.kernel import Certificate, Counterexample, Judgement, atoms
 from verify.relevance import Part, parts
 from verify.search.counterexamples import CounterexampleSearch
 from verify.search.polynomials import Context
@@ -79,6 +79,8 @@ def _search(
             return None
         if cex is None:
             return None
+        if not all(atoms.IDENT.fullmatch(n) for n in (*cex.scalars, *cex.vectors)):
+            return None  # it values a member or a sum as a name: untrusted output, dropped
         cex = _padded(judgement, cex)
         try:
             kernel.check_counterexample(judgement, cex)

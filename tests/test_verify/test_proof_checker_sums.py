@@ -280,3 +280,77 @@ claim = "norm2(sum(j in M, y[j]*x[j])) == sum(j in M, norm2(x[j]))"
     point = json.loads(printed)
     assert list(point["scalars"]) == ["N", "a", "l", "s", "t"]  # every name, in name order
     assert list(point["families"]) == ["x", "y"]
+
+
+REGROUPED = b'''
+[[step]]
+id = "peel-first"
+given = ["N >= 1"]
+claim = "sum(j in 1..N, y[j]) == y[1] + sum(j in 2..N, y[j])"
+
+[[step]]
+id = "shift"
+claim = "sum(j in 0..N-1, y[j+1]) == sum(j in 1..N, y[j])"
+
+[[step]]
+id = "fixed-bound"
+given = ["N == 2"]
+claim = "sum(j in 1..N, y[j]) == y[1] + y[2]"
+'''
+
+
+def test_split_and_shift_are_proposed_where_the_ranges_differ() -> None:
+    """Regression (review F8): a first member peeled (split at 1), a range re-indexed by 1
+    (shift) and a bound fixed by a hypothesis (split at 2, the rest empty) came back unknown:
+    the search proposed only empty/last/skip/count. Each is now the kernel's, by the rules
+    the search proposes (in a fixed order)."""
+    found = check(REGROUPED)
+    assert {k: v.status for k, v in found.items()} == dict.fromkeys(  # type: ignore[attr-defined]
+        ("peel-first", "shift", "fixed-bound"), "proved")
+    proof = parse_proof(HEAD + REGROUPED, "s.toml")
+    assert [(r.rule, r.at) for r in sequent(proof, proof.steps[0], []).sums] == [
+        ("split", 1), ("last", 0), ("empty", 0)]
+    assert [(r.rule, r.at) for r in sequent(proof, proof.steps[1], []).sums] == [
+        ("shift", 1)]
+    assert [r.rule for r in sequent(proof, proof.steps[2], []).sums] == [
+        "split", "last", "empty", "last", "empty"]
+
+
+def test_false_regroupings_are_never_proved() -> None:
+    """The same shapes made false (a member dropped, a range moved without its body, the
+    bound fixed elsewhere): split and shift never prove them."""
+    found = status(b'''
+[[step]]
+id = "drops-a-member"
+given = ["N >= 2"]
+claim = "sum(j in 1..N, y[j]) == y[1] + sum(j in 3..N, y[j])"
+
+[[step]]
+id = "moved-range-only"
+claim = "sum(j in 0..N-1, y[j]) == sum(j in 1..N, y[j])"
+
+[[step]]
+id = "fixed-elsewhere"
+given = ["N == 3"]
+claim = "sum(j in 1..N, y[j]) == y[1] + y[2]"
+''')
+    assert found == dict.fromkeys(("drops-a-member", "moved-range-only", "fixed-elsewhere"),
+                                  "refuted")
+
+
+def test_an_unknown_equality_of_members_says_what_can_help_and_nothing_internal() -> None:
+    """Regression (review F8): `j == l |- y[j] == y[l]` said "a hint or a case split may
+    help" (neither relates two members) and leaked "kernel rejected a counterexample ...:
+    scalar 'y[j]' is not a name" (the search valued a member as a name). Now the message
+    names the sum rules and how members are compared, and no internal rejection."""
+    found = check(b'''
+[[step]]
+id = "equal-indices"
+given = ["j == l"]
+claim = "y[j] == y[l]"
+''')["equal-indices"]
+    assert found.status == "unknown"  # type: ignore[attr-defined]
+    message = found.message  # type: ignore[attr-defined]
+    assert "split, shift and count" in message and "by their index as written" in message
+    assert "kernel rejected" not in message and "is not a name" not in message
+    assert "a hint or a case split may help" not in message

@@ -47,7 +47,7 @@ class Notation(ABC):
     `[notation]`, so names read as in the step's statement (`verify.typeset.names`)."""
 
     def __init__(self, names: Mapping[str, str] | None = None) -> None:
-        self.names = dict(names or {})
+        self.names: Mapping[str, str] = names if names is not None else {}
 
     @abstractmethod
     def number(self, value: Fraction) -> str:

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from verify.audit.job import Audit
 from verify.audit.report import COLUMNS
 from verify.render import evidence
-from verify.render.certificates import MATHML, evidence_blocks
+from verify.render.certificates import MathML, evidence_blocks
 from verify.render.evidence import (
     LEGEND,
     AuditView,
@@ -28,6 +28,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
+from verify.typeset.names import spelling
 from verify.typeset.statement import joined
 from verify.typeset.written import MATHML as MATHML_WRITTEN
 
@@ -67,7 +68,8 @@ def certificates(step: StepView) -> Markup:
     parts = []
     several = len(step.goals) > 1
     for goal in step.goals:
-        rows = [row for block in evidence_blocks(goal.evidence, goal.pieces, MATHML)
+        rows = [row for block in evidence_blocks(goal.evidence, goal.pieces,
+                                                       MathML(spelling(step.proof)))
                 for row in (*block[0], *block[1])]
         title = (f'<p class="judgement">{Markup.escape(goal.goal.label)}: '
                  f"{Markup.escape(goal.verdict.status)}</p>" if several else "")

@@ -30,6 +30,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
+from verify.typeset.names import spelling
 from verify.typeset.statement import joined
 from verify.typeset.written import LATEX as WRITTEN
 from verify.typeset.written import lines
@@ -164,7 +165,7 @@ def certificates(step: StepView) -> Raw:
     """Each judgement of the step typeset: its hypotheses by label and its claim in one
     paragraph, then, when proved, the certificate's identity (`verify.render.certificates`)
     as an `align*` block, names read as in the statement."""
-    notation = Latex(step.proof.notation)
+    notation = Latex(spelling(step.proof))
     blocks = []
     several = len(step.goals) > 1
     for goal in step.goals:

@@ -28,6 +28,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
+from verify.typeset.names import spelling
 from verify.typeset.statement import joined
 from verify.typeset.written import LATEX as WRITTEN
 from verify.typeset.written import lines
@@ -111,7 +112,7 @@ def evidence_math(step: StepView) -> Raw:
     """One ```math block: one line per judgement the step needed (hypotheses by label,
     claim, and the certificate when proved), names as in the statement."""
     several = len(step.goals) > 1
-    notation = Latex(step.proof.notation)
+    notation = Latex(spelling(step.proof))
     rows = [_judgement(goal, several, notation) for goal in step.goals]
     body = " \\\\\n".join(rows)
     return Raw(fenced(r"\begin{gathered}" + body + r"\end{gathered}", "math"))

@@ -33,6 +33,7 @@ from verify.proof_checker import GoalReport, StepReport, check_step, refutes_not
 from verify.render.certificates import TEXT, Identity, Text, assignments, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
 from verify.typeset import written
+from verify.typeset.names import spelling
 from verify.typeset.statement import statement
 
 
@@ -329,7 +330,7 @@ class _Style:
     @classmethod
     def of(cls, located: Located) -> _Style:
         proof, rule = located.proof, located.step.rule
-        return cls(Text(proof.notation), written.Printer(written.TEXT, proof.notation),
+        return cls(Text(spelling(proof)), written.Printer(written.TEXT, spelling(proof)),
                    rule.written if isinstance(rule, Induction) else {},
                    refutes_nothing(located.step))
 

@@ -3,6 +3,15 @@
 name to another identifier first (`ts = "theta_star"`), so every rule stays format-free
 and nothing a stranger writes reaches LaTeX or MathML as markup.
 
+A proof's names are printed through its `Spelling` (`spelling`), which keeps the rules
+truthful for that proof: two names the rules would print alike (`x1` and `x_1`, both x₁; a
+name `x1` and the member `x[1]` of a family `x`) are printed as written instead, and a single
+capital then 2 reads as a square only where the proof says it is one: it binds its names to
+runs (`[numeric]`) and leaves that name the run's quantity (the vocabulary's `R2`, `D2`,
+`B2`: max ||x_i||², sum d_i², a bound on ||w||², squared norms or their sums, never
+negative, by definition). Elsewhere `R2` is any real and prints as
+written (R2, never R², which would show a counterexample's `R2 = -1` as `R² = -1`).
+
 Why these rules: proof files are plain ASCII identifiers, and SymPy's convention (trailing
 digits are subscripts) misreads `R2`, the squared radius, as R₂. Here a single capital
 followed by `2` is a square (the vocabulary's `R2`, `D2`), a lowercase letter followed by
@@ -13,9 +22,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from proofs.step import Proof
 
 GREEK = frozenset({
     "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
@@ -40,14 +53,18 @@ class Pretty:
     accent: str = ""
     subscripts: tuple[Pretty, ...] = ()
     superscript: str = ""
+    written: bool = False  # the head is the name as written (`x_1`), printed upright
 
     @property
     def word(self) -> bool:
         """A head of several letters that is no Greek letter: printed upright."""
-        return len(self.head) > 1 and self.head not in GREEK and not self.head.isdigit()
+        return self.written or (len(self.head) > 1 and self.head not in GREEK
+                                and not self.head.isdigit())
 
     def latex(self) -> str:
         """LaTeX math."""
+        if self.written:
+            return "\\mathrm{" + self.head.replace("_", "\\_") + "}"
         if self.head in GREEK:
             head = f"\\{self.head}"
         elif self.word:
@@ -64,6 +81,8 @@ class Pretty:
 
     def mathml(self) -> str:
         """Presentation MathML (an element; text escaped)."""
+        if self.written:
+            return f'<mi mathvariant="normal">{escape(self.head)}</mi>'
         if self.head in GREEK:
             head = f"<mi>{greek(self.head)}</mi>"
         elif self.word:
@@ -87,6 +106,8 @@ class Pretty:
 
     def text(self) -> str:
         """Plain Unicode: γ_u, θ*, x̄, R², x₁."""
+        if self.written:
+            return self.head
         head = greek(self.head) if self.head in GREEK else self.head
         if self.accent:
             head += ACCENTS[self.accent][2]
@@ -103,7 +124,11 @@ def greek(name: str) -> str:
 
 
 def pretty(name: str, notation: Mapping[str, str] | None = None) -> Pretty:
-    """`name` decomposed by the rules above, after the proof's `[notation]` renaming."""
+    """`name` decomposed by the rules above, after the proof's `[notation]` renaming (and,
+    for a proof's `Spelling`, as written where the rules would mislead)."""
+    if isinstance(notation, Spelling) and name in notation.written:
+        return Pretty(name, written=True)
+    square = not isinstance(notation, Spelling) or name in notation.squares
     name = (notation or {}).get(name, name)
     head, *rest = name.split("_") if "_" in name.strip("_") else (name,)
     accent, superscript, subscripts = "", "", []
@@ -121,7 +146,60 @@ def pretty(name: str, notation: Mapping[str, str] | None = None) -> Pretty:
     if (m := _DIGITS.fullmatch(head)) and (len(m.group(1)) == 1 or m.group(1) in GREEK):
         letters, digits = m.groups()
         if letters.isupper() and len(letters) == 1 and digits == "2" and not superscript:
-            head, superscript = letters, "2"
+            if square:
+                head, superscript = letters, "2"
         else:
             head, subscripts = letters, [Pretty(digits), *subscripts]
     return Pretty(head, accent, tuple(subscripts), superscript)
+
+
+@dataclass(frozen=True)
+class Spelling(Mapping[str, str]):
+    """How one proof's names read: its `[notation]` (this mapping), the names printed as
+    written because the rules would print two names alike (`written`), and the names that
+    may read as squares (`squares`; see the module docstring)."""
+
+    renames: Mapping[str, str] = field(default_factory=dict)
+    written: frozenset[str] = frozenset()
+    squares: frozenset[str] = frozenset()
+
+    def __getitem__(self, name: str) -> str:
+        return self.renames[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.renames)
+
+    def __len__(self) -> int:
+        return len(self.renames)
+
+
+def distinct(names: Iterable[str], renames: Mapping[str, str], squares: Iterable[str] = (),
+             families: Iterable[str] = ()) -> Spelling:
+    """The spelling of `names` under `renames` in which no two print alike in any format:
+    every name whose text, LaTeX or MathML another name shares, or that reads as a member
+    of one of `families` (`x1` against `x[1]`), printed as written (repeated until none do:
+    names as written are distinct identifiers, and ASCII, so they meet no other spelling)."""
+    names = sorted(set(names))
+    spelling = Spelling(dict(renames), frozenset(), frozenset(squares) & set(names))
+    families = sorted(set(families))
+    while True:
+        shown = {n: pretty(n, spelling) for n in names}
+        members = {pretty(f, spelling).text() for f in families}
+        seen: dict[str, set[str]] = {}
+        for n, p in shown.items():
+            for key in (p.text(), p.latex(), p.mathml()):
+                seen.setdefault(key, set()).add(n)
+        clash = {n for group in seen.values() if len(group) > 1 for n in group}
+        clash |= {n for n, p in shown.items() if p.subscripts and n not in families and
+                  Pretty(p.head, p.accent, written=p.written).text() in members}
+        clash -= spelling.written
+        if not clash:
+            return spelling
+        spelling = Spelling(spelling.renames, spelling.written | clash, spelling.squares)
+
+
+def spelling(proof: Proof) -> Spelling:
+    """The spelling of `proof`'s declared names (see the module docstring)."""
+    numeric = proof.numeric
+    squares = () if numeric is None else [n for n in proof.scalars if n not in numeric.names]
+    return distinct((*proof.vectors, *proof.scalars), proof.notation, squares, proof.indexed)

@@ -24,6 +24,7 @@ import sympy
 from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term
 from verify import kernel
+from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
 from verify.uses import UsedAs, agrees, used_as
 
@@ -81,7 +82,7 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     """`step` of `proof` as the kernel read it (`stated`; None: it read no statement, and
     the step's own hypotheses are shown), in `fmt`, names by the proof's `[notation]`;
     `statements` holds the kernel's statements of the steps it uses, by id (`verify.uses`)."""
-    notation: Mapping[str, str] = proof.notation
+    notation: Mapping[str, str] = spelling(proof)
     printer, plain = Printer(fmt, notation), Printer(TEXT, notation)
     if stated is None:
         own, inherited, naturals, exists = [h.text for h in step.hypotheses], [], [], ()

@@ -263,7 +263,7 @@ class Printer:
 
     def __init__(self, fmt: Format, notation: Mapping[str, str] | None = None) -> None:
         self.fmt = fmt
-        self.notation = notation or {}
+        self.notation: Mapping[str, str] = notation if notation is not None else {}
 
     def expression(self, text: str) -> str:
         """A scalar or vector expression as written."""

@@ -24,6 +24,7 @@ from verify.audit.job import run_audit
 from verify.cli import main
 from verify.proof_checker import statements
 from verify.render import html, latex, markdown
+from verify.typeset.names import spelling
 from verify.typeset.statement import statement, written
 from verify.typeset.written import TEXT, Printer
 from verify.uses import used_as
@@ -40,7 +41,7 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
     induction's counter), and the claims the kernel adds to the run, all in plain text."""
     st, step = stated[step_id], proof.step(step_id)
     assert st is not None
-    printer = Printer(TEXT, proof.notation)
+    printer = Printer(TEXT, spelling(proof))  # the names as the proof spells them
     counter = step.rule.variable if isinstance(step.rule, Induction) else None
     facts = {("", TEXT.natural(printer.expression(n))) for n in st.naturals if n != counter}
     for h, origin in zip(st.hypotheses, st.origins, strict=True):

@@ -84,3 +84,100 @@ def test_builtin_proof_sources_name_documents_not_fragments(proof_id: str) -> No
     assert source
     for part in source.split("; "):
         assert part.count("<") == part.count(">") and part.count("(") == part.count(")")
+
+
+# -- review F6: no two names print alike; a square only where the proof says so -------------
+
+TWINS = b'''
+title = "twins"
+scalars = ["x1", "x_1", "R2", "gamma"]
+
+[[step]]
+id = "s"
+given = ["x1 >= x_1"]
+claim = "x1 - x_1 >= 0"
+
+[[step]]
+id = "r"
+claim = "R2 >= 0"
+'''
+
+
+def _statement_text(proof: object, step_id: str, fmt: object) -> str:
+    from verify.typeset.statement import statement
+
+    st = statement(proof, proof.step(step_id), fmt, None, {})  # type: ignore[attr-defined]
+    return " ".join([*(c for g in st.given for c in g), *st.claim])
+
+
+def test_names_the_rules_print_alike_print_as_written_in_every_format() -> None:
+    """Regression (review F6): with scalars `x1` and `x_1` both declared, both printed as x₁
+    (`given x₁ ≥ x₁ ⊢ x₁ − x₁ ≥ 0`). The proof's spelling prints the colliding names as
+    written, in text, LaTeX and MathML, statements and certificates alike; the others keep
+    their rules (γ)."""
+    from proofs.proof_file import parse_proof
+    from verify.render.certificates import Latex, MathML, Text
+    from verify.typeset.names import spelling
+    from verify.typeset.written import LATEX, MATHML, TEXT
+
+    proof = parse_proof(TWINS, "twins.toml")
+    names = spelling(proof)
+    assert names.written == {"x1", "x_1"}
+    assert Text(names).name("x1") == "x1" and Text(names).name("x_1") == "x_1"
+    assert Text(names).name("gamma") == "γ"
+    assert _statement_text(proof, "s", TEXT) == "x1 ≥ x_1 ⊢ x1 − x_1 ≥ 0"
+    latex_text = _statement_text(proof, "s", LATEX)
+    assert r"\mathrm{x1}" in latex_text and r"\mathrm{x\_1}" in latex_text
+    assert "x_{1}" not in latex_text
+    mathml_text = _statement_text(proof, "s", MATHML)
+    assert ">x1<" in mathml_text and ">x_1<" in mathml_text and "<msub>" not in mathml_text
+    x1, x_1 = sympy.Symbol("x1"), sympy.Symbol("x_1")
+    assert Latex(names).polynomial(x1 - x_1) == formulas.latex(x1 - x_1, names)
+    assert formulas.latex(x1 - x_1, names) != formulas.latex(x1 - x_1)  # the rules collide
+    assert "<msub>" not in MathML(names).polynomial(x1 - x_1)
+    assert len({Text(names).name(n) for n in (*proof.scalars, *proof.vectors)}) == 4
+
+
+def test_a_name_that_reads_as_a_member_of_a_family_prints_as_written() -> None:
+    """`x1` next to a family `x` would print as x₁, as the member x[1] does."""
+    from verify.typeset.names import distinct
+
+    names = distinct(["x", "x1", "w1"], {}, families=["x"])
+    assert names.written == {"x1"}
+    assert formulas.name_latex("w1", names) == "w_{1}"
+
+
+def test_r2_reads_as_a_square_only_where_the_proof_binds_it_to_runs() -> None:
+    """Regression (review F6): a plain scalar `R2` (any real) printed as R², so a refutation
+    of `R2 >= 0` showed `R² = -1`. It prints as written (never R₂) unless the proof's
+    `[numeric]` leaves it the run quantity max ||x_i||², as the built-in proofs do."""
+    from proofs.proof_file import parse_proof
+    from verify.render.certificates import Text
+    from verify.typeset.names import spelling
+    from verify.typeset.written import TEXT
+
+    plain = spelling(parse_proof(TWINS, "twins.toml"))
+    assert Text(plain).name("R2") == "R2" and formulas.latex(sympy.Symbol("R2"), plain) == (
+        r"\mathrm{R2}")
+    assert _statement_text(parse_proof(TWINS, "twins.toml"), "r", TEXT) == "⊢ R2 ≥ 0"
+    bound = load_builtin("canonical-online")
+    assert Text(spelling(bound)).name("R2") == "R²"
+    assert _statement_text(bound, bound.steps[-1].id, TEXT).count("R²") >= 1 or all(
+        "R2" not in h.text for h in (*bound.steps[-1].hypotheses, bound.steps[-1].claim))
+
+
+def test_a_notation_that_reads_as_another_declared_name_is_refused_where_it_is() -> None:
+    """Regression (review F6): `[notation] a = "b"` with `b` declared printed `a >= b` as
+    `b ≥ b`. Refused, at the notation's line, as is a reading two notations share."""
+    from proofs.errors import ProofFileError
+    from proofs.proof_file import parse_proof
+
+    head = b'title = "nt"\nscalars = ["a", "b", "c"]\n[[step]]\nid = "s"\ngiven = ["a >= b"]\n' \
+        b'claim = "a - b >= 0"\n'
+    for table, said in ((b'[notation]\na = "b"\n', "nt.toml:8:1: notation reads 'a' as 'b', "
+                         "another declared name: the two would print alike"),
+                        (b'[notation]\na = "gamma"\nc = "gamma"\n', "nt.toml:9:1: notation "
+                         "reads 'c' as 'gamma', as it reads 'a': the two would print alike")):
+        with pytest.raises(ProofFileError) as caught:
+            parse_proof(head + table, "nt.toml")
+        assert str(caught.value).startswith(said)

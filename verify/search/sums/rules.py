@@ -8,6 +8,12 @@ For each obligation, every sum in it and every sum inside their bodies (rewritte
   when its range has a constant length, or when its upper bound is another sum's upper bound
   plus 1 or 2 (the inductive step: sum over 1..t+1 against the invariant's sum over 1..t);
   what the rule leaves (the shorter sum) is looked at in turn;
+- `split` when another sum of the obligation has the same upper bound and a lower bound
+  at most `MAX_PEEL` above (the first members peeled: 1..N against 2..N splits at 1), or
+  when a hypothesis fixes the upper bound to a number (`N == 2`: split at 2, the rest
+  empty); what it leaves is looked at in turn;
+- `shift` when another sum's range is this one's moved up by a constant (0..N-1 against
+  1..N: re-indexed by 1; never downwards, so two sums are not shifted into each other);
 - `count` for a sum of 1 over a range.
 
 A rule is proposed only when its conditions are evident (a polynomial in naturals with
@@ -55,6 +61,7 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
     given = {normal_form(h, h.text)[0] for h in hyps if not normal_form(h, h.text)[1]}
     tops = [s for r in (*hyps, claim) for e in (r.lhs, r.rhs) for s in _sums(e)]
     uppers = {atoms.structure(s).hi for s in tops}  # type: ignore[union-attr]
+    ranges = {(t.lo, t.hi) for s in tops if isinstance(t := atoms.structure(s), atoms.Sum)}
     todo: list[tuple[sympy.Symbol, tuple[sympy.Expr, ...]]] = [(s, ()) for s in
                                                               dict.fromkeys(tops)]
     seen: set[tuple[sympy.Symbol, tuple[sympy.Expr, ...]]] = set()
@@ -67,7 +74,7 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
         s: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
         inner = [p for p, _ in s.filters] + [s.body]
         todo += [(t, (atom, *within)) for e in inner for t in _sums(e)]
-        rule = _rule(s, uppers, given, naturals)
+        rule = _rule(s, uppers, given, naturals) or _regrouped(s, ranges, given)
         if rule is None:
             continue
         proposed = SumRule(rule[0], atom, rule[1], within, label)
@@ -86,7 +93,8 @@ def _rule(s: atoms.Sum, uppers: set[sympy.Expr], given: set[Fact], naturals: set
           ) -> tuple[str, sympy.Expr] | None:
     """The rule to try on one sum, and its argument, or None."""
     length = sympy.expand(s.hi - s.lo + 1)
-    if length.is_Integer and length <= 0:
+    fixed = sympy.expand(length.xreplace(_fixed(given)))
+    if fixed.is_Integer and fixed <= 0:
         return "empty", sympy.Integer(0)
     peel = (length.is_Integer and length <= 4) or any(
         (d := sympy.expand(s.hi - h)).is_Integer and 0 < d <= MAX_PEEL for h in uppers)
@@ -95,6 +103,35 @@ def _rule(s: atoms.Sum, uppers: set[sympy.Expr], given: set[Fact], naturals: set
     if s.body == 1 and not s.filters:
         return "count", sympy.Integer(0)
     return None
+
+
+def _regrouped(s: atoms.Sum, ranges: set[tuple[sympy.Expr, sympy.Expr]], given: set[Fact]
+               ) -> tuple[str, sympy.Expr] | None:
+    """`split` or `shift` of one sum, to meet another sum's range or a fixed upper bound
+    (see the module docstring), or None."""
+    for lo, hi in sorted(ranges, key=str):
+        low, high = sympy.expand(lo - s.lo), sympy.expand(hi - s.hi)
+        if high == 0 and low.is_Integer and 0 < low <= MAX_PEEL:
+            return "split", sympy.expand(lo - 1)
+        if low == high and low.is_Integer and low > 0:
+            return "shift", low
+    value = sympy.expand(s.hi.xreplace(_fixed(given)))
+    if not s.hi.is_Integer and value.is_Integer:
+        return "split", value
+    return None
+
+
+def _fixed(given: set[Fact]) -> dict[sympy.Symbol, sympy.Expr]:
+    """The names a hypothesis fixes to a number (`N == 2`: N -> 2), each by its first
+    such hypothesis in a fixed order."""
+    out: dict[sympy.Symbol, sympy.Expr] = {}
+    for g in sorted(given, key=str):
+        if g.kind == "==" and len(g.expr.free_symbols) == 1 and g.expr.is_polynomial():
+            (name,) = g.expr.free_symbols
+            poly = sympy.Poly(g.expr, name)
+            if poly.degree() == 1:
+                out.setdefault(name, -poly.nth(0) / poly.nth(1))
+    return out
 
 
 def _last(s: atoms.Sum, given: set[Fact]) -> tuple[str, sympy.Expr] | None:
