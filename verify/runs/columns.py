@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
+from typing import TypeVar
 
 import numpy as np
 import sympy
@@ -73,7 +74,7 @@ def int_array(values: Sequence[int]) -> IntArray:
     return out
 
 
-def int_matrix(ints: list[list[int]], n: int, width: int) -> IntArray:
+def int_matrix(ints: Sequence[Sequence[int]], n: int, width: int) -> IntArray:
     """An n x width matrix of exact integers: int64 when each fits, object otherwise."""
     big = bool(n and width) and (max(map(max, ints)) > INT64_LIMIT
                                  or min(map(min, ints)) < -INT64_LIMIT)
@@ -352,7 +353,7 @@ def _products(a: VectorColumn, b: VectorColumn) -> Column:
     a, b = a.padded(dim), b.padded(dim)
     if not dim or (a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT):
         return Column(a.num.astype(np.int64) @ b.num.T.astype(np.int64), a.den * b.den)
-    k, limbs_a, limbs_b = _limb_plan(top_a, top_b, dim)
+    _, limbs_a, limbs_b = _limb_plan(top_a, top_b, dim)
     if 4 * (len(a) * limbs_a + len(b) * limbs_b) <= len(a) * len(b):
         # every entry split once into limbs, the table a few int64 products of them, instead
         # of len(a) * len(b) * dim products of Python ints (when the splitting, Python ints
@@ -623,13 +624,32 @@ def _concat_dens(columns: Sequence[Column] | Sequence[VectorColumn]) -> Den:
 
 
 def _concat_columns(columns: Sequence[Column]) -> Column:
-    return Column(np.concatenate(_unify([c.num for c in columns])), _concat_dens(columns))
+    return _known(Column(np.concatenate(_unify([c.num for c in columns])),
+                         _concat_dens(columns)), columns)
 
 
 def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
     dim = max(c.dim for c in columns)
     parts = _unify([c.padded(dim).num for c in columns])
-    return VectorColumn(np.concatenate(parts, axis=0), _concat_dens(columns))
+    return _known(VectorColumn(np.concatenate(parts, axis=0), _concat_dens(columns)), columns)
+
+
+_C = TypeVar("_C", Column, VectorColumn)
+
+
+def _known(joined: _C, columns: Sequence[Column] | Sequence[VectorColumn]) -> _C:
+    """`joined`, the concatenation of `columns`, with its magnitude and largest denominator
+    filled in (cached properties) when every part knows its own: the largest of theirs, the
+    same numbers without reading the rows again (a campaign reads every part's before
+    choosing which to concatenate, `verify.numeric.campaign.verdicts`)."""
+    present = [c for c in columns if len(c)]  # an empty part's den is no row's
+    if not present:
+        return joined
+    for name in ("magnitude", "den_max"):
+        known = [c.__dict__.get(name) for c in present]
+        if None not in known:
+            joined.__dict__[name] = max(known)
+    return joined
 
 
 def run_rows(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin: Origin,
