@@ -11,7 +11,7 @@ each row keeps where it came from (`Origin`, `Provenance`) so a violation names 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -338,9 +338,13 @@ def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
         num = np.einsum("ij,ij->i", a.num, b.num)
     elif not dim:
         num = int_array([0] * len(a))
+    elif a.num.dtype != object and b.num.dtype != object:
+        # int64 entries whose products overflow: split into limbs by numpy's own shifts, a
+        # few int64 einsums, no Python int per entry
+        num = _fitting(_limb_products(a.num, b.num, dim, top_a, top_b, _row_sums))
     else:
-        # einsum of Python ints: no intermediate array of the len(a) x dim products (each
-        # product is needed once, so splitting into limbs, `_products`, does not repay here)
+        # Python ints: one einsum, no intermediate array of the len(a) x dim products
+        # (splitting them into limbs would cost more Python-int work than it saves)
         num = _fitting(np.einsum("ij,ij->i", as_object(a.num), as_object(b.num)))
     return Column(num, den_product(a.den, b.den))
 
@@ -358,7 +362,7 @@ def _products(a: VectorColumn, b: VectorColumn) -> Column:
         # every entry split once into limbs, the table a few int64 products of them, instead
         # of len(a) * len(b) * dim products of Python ints (when the splitting, Python ints
         # too, is the smaller work)
-        return Column(_limb_products(a.num, b.num.T, dim, top_a, top_b, "ij,jk->ik"),
+        return Column(_limb_products(a.num, b.num.T, dim, top_a, top_b, np.matmul),
                       a.den * b.den)
     return Column(as_object(a.num) @ as_object(b.num).T, a.den * b.den)
 
@@ -367,15 +371,21 @@ def _products(a: VectorColumn, b: VectorColumn) -> Column:
 LIMB_BITS = 31
 
 
+def _row_sums(a: IntArray, b: IntArray) -> IntArray:
+    """`<a_i, b_i>` for every row i (the caller has proved that int64 holds them)."""
+    return np.einsum("ij,ij->i", a, b)
+
+
 def _limb_products(a: IntArray, b: IntArray, dim: int, top_a: int, top_b: int,
-                   spec: str) -> IntArray:
-    """`np.einsum(spec, a, b)` exactly (a sum of `dim` products per entry; `top_a`, `top_b`
-    bound the entries' magnitudes), as an object array of Python ints, computed in int64.
+                   product: Callable[[IntArray, IntArray], IntArray]) -> IntArray:
+    """`product(a, b)` exactly (`np.matmul` or `_row_sums`: sums of `dim` products; `top_a`,
+    `top_b` bound the entries' magnitudes), as an object array of Python ints, computed in
+    int64.
 
     Each integer is split into limbs of k bits, `v = sum_l v_l 2^(k l)`: every limb but the
     top one in [0, 2^k) (`(v >> k l) & (2^k - 1)`, floor shifts), the top one `v >> k (L-1)`
     of magnitude at most 2^k. The result is `sum_s 2^(k s) P_s`, where `P_s` sums the
-    einsums of the limb pairs `(l, m)` with `l + m = s`: at most `min(La, Lb)` pairs of
+    products of the limb pairs `(l, m)` with `l + m = s`: at most `min(La, Lb)` pairs of
     `dim` products each below `2^(2k)` in magnitude, so k is chosen for that to fit int64,
     and no value is ever rounded. The `P_s` are then combined in Python ints (Horner)."""
     k, count_a, count_b = _limb_plan(top_a, top_b, dim)
@@ -383,8 +393,8 @@ def _limb_products(a: IntArray, b: IntArray, dim: int, top_a: int, top_b: int,
     sums: list[IntArray | None] = [None] * (len(limbs_a) + len(limbs_b) - 1)
     for i, x in enumerate(limbs_a):
         for j, y in enumerate(limbs_b):
-            product = np.einsum(spec, x, y)
-            sums[i + j] = product if sums[i + j] is None else sums[i + j] + product
+            part = product(x, y)
+            sums[i + j] = part if sums[i + j] is None else sums[i + j] + part
     total = as_object(sums[-1])  # type: ignore[arg-type]
     for part in reversed(sums[:-1]):
         total = (total << k) + as_object(part)  # type: ignore[arg-type]
