@@ -128,9 +128,9 @@ class IntegerBatch:
         if not W:
             return VectorColumn.of([])
         common = lcm(*D) if D else 1
-        return reduced(int_matrix([[w * (common // d) for w in row] for row, d in zip(W, D,
-                                                                                strict=True)],
-                             len(W), len(W[0])), common)
+        rows = (list(W) if all(d == common for d in D) else  # no row to scale: as they are
+                [[w * (common // d) for w in row] for row, d in zip(W, D, strict=True)])
+        return reduced(int_matrix(rows, len(W), len(W[0])), common)
 
     def xbar(self) -> VectorColumn:
         """Every `xbar_k` as one exact column."""
@@ -195,6 +195,13 @@ class BatchRun:
                              D * form.scale)
             return Fraction(form.radius2(), form.scale ** 2), gamma
         return radius2(self.data), margin(self.data, self.theta_star)
+
+    @cached_property
+    def iteration_columns(self) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+        """`_iteration_columns`, made once per run: its iteration rows and its member rows
+        (which repeat each iteration's columns per member) both read them. Callers get
+        their own dicts (`_iteration_columns_of`); the columns are shared, never written."""
+        return _iteration_columns(self)
 
     @cached_property
     def examples(self) -> VectorColumn:
@@ -316,10 +323,16 @@ def _iteration_columns(run: BatchRun) -> tuple[dict[str, Column], dict[str, Vect
     return scalars, vectors
 
 
+def _iteration_columns_of(run: BatchRun) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+    """The run's iteration columns (`BatchRun.iteration_columns`), in dicts of the caller's."""
+    scalars, vectors = run.iteration_columns
+    return dict(scalars), dict(vectors)
+
+
 def batch_iteration_rows(run: BatchRun, origin: Origin,
                          names: Collection[str] | None = None) -> InstanceBatch:
     """One row per iteration (M_k non-empty)."""
-    scalars, vectors = _iteration_columns(run)
+    scalars, vectors = _iteration_columns_of(run)
     return run_rows(scalars, vectors, origin, np.arange(len(run.iterations)))
 
 
@@ -337,7 +350,7 @@ def batch_member_rows(run: BatchRun, origin: Origin,
     before = np.cumsum(terms, axis=0) - terms  # over all members so far, all iterations
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     partial = before - before[starts][which] if members else before  # this M_k's only
-    scalars, vectors = _iteration_columns(run)
+    scalars, vectors = _iteration_columns_of(run)
     index = np.arange(len(which))
     scalars = {name: column.take(which) for name, column in scalars.items()}
     vectors = {name: column.take(which) for name, column in vectors.items()}

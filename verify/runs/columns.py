@@ -11,11 +11,12 @@ each row keeps where it came from (`Origin`, `Provenance`) so a violation names 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
+from typing import TypeVar
 
 import numpy as np
 import sympy
@@ -73,7 +74,7 @@ def int_array(values: Sequence[int]) -> IntArray:
     return out
 
 
-def int_matrix(ints: list[list[int]], n: int, width: int) -> IntArray:
+def int_matrix(ints: Sequence[Sequence[int]], n: int, width: int) -> IntArray:
     """An n x width matrix of exact integers: int64 when each fits, object otherwise."""
     big = bool(n and width) and (max(map(max, ints)) > INT64_LIMIT
                                  or min(map(min, ints)) < -INT64_LIMIT)
@@ -330,24 +331,98 @@ def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
 def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
     """`<a_i, b_i>` row by row."""
     dim = max(a.dim, b.dim)
-    bound = dim * a.magnitude * b.magnitude
+    top_a, top_b = a.magnitude, b.magnitude
+    bound = dim * top_a * top_b
     a, b = a.padded(dim), b.padded(dim)
     if a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT:
         num = np.einsum("ij,ij->i", a.num, b.num)
+    elif not dim:
+        num = int_array([0] * len(a))
+    elif a.num.dtype != object and b.num.dtype != object:
+        # int64 entries whose products overflow: split into limbs by numpy's own shifts, a
+        # few int64 einsums, no Python int per entry
+        num = _fitting(_limb_products(a.num, b.num, dim, top_a, top_b, _row_sums))
     else:
-        num = _fitting((as_object(a.num) * as_object(b.num)).sum(axis=1)) if dim else (
-            int_array([0] * len(a)))
+        # Python ints: one einsum, no intermediate array of the len(a) x dim products
+        # (splitting them into limbs would cost more Python-int work than it saves)
+        num = _fitting(np.einsum("ij,ij->i", as_object(a.num), as_object(b.num)))
     return Column(num, den_product(a.den, b.den))
 
 
 def _products(a: VectorColumn, b: VectorColumn) -> Column:
     """Every `<a_i, b_j>` as a len(a) x len(b) table of numerators (over `a.den * b.den`)."""
     dim = max(a.dim, b.dim)
-    bound = dim * a.magnitude * b.magnitude
+    top_a, top_b = a.magnitude, b.magnitude
+    bound = dim * top_a * top_b
     a, b = a.padded(dim), b.padded(dim)
     if not dim or (a.num.dtype != object and b.num.dtype != object and bound <= INT64_LIMIT):
         return Column(a.num.astype(np.int64) @ b.num.T.astype(np.int64), a.den * b.den)
+    _, limbs_a, limbs_b = _limb_plan(top_a, top_b, dim)
+    if 4 * (len(a) * limbs_a + len(b) * limbs_b) <= len(a) * len(b):
+        # every entry split once into limbs, the table a few int64 products of them, instead
+        # of len(a) * len(b) * dim products of Python ints (when the splitting, Python ints
+        # too, is the smaller work)
+        return Column(_limb_products(a.num, b.num.T, dim, top_a, top_b, np.matmul),
+                      a.den * b.den)
     return Column(as_object(a.num) @ as_object(b.num).T, a.den * b.den)
+
+
+#: The widest limb `_limb_products` splits integers into.
+LIMB_BITS = 31
+
+
+def _row_sums(a: IntArray, b: IntArray) -> IntArray:
+    """`<a_i, b_i>` for every row i (the caller has proved that int64 holds them)."""
+    return np.einsum("ij,ij->i", a, b)
+
+
+def _limb_products(a: IntArray, b: IntArray, dim: int, top_a: int, top_b: int,
+                   product: Callable[[IntArray, IntArray], IntArray]) -> IntArray:
+    """`product(a, b)` exactly (`np.matmul` or `_row_sums`: sums of `dim` products; `top_a`,
+    `top_b` bound the entries' magnitudes), as an object array of Python ints, computed in
+    int64.
+
+    Each integer is split into limbs of k bits, `v = sum_l v_l 2^(k l)`: every limb but the
+    top one in [0, 2^k) (`(v >> k l) & (2^k - 1)`, floor shifts), the top one `v >> k (L-1)`
+    of magnitude at most 2^k. The result is `sum_s 2^(k s) P_s`, where `P_s` sums the
+    products of the limb pairs `(l, m)` with `l + m = s`: at most `min(La, Lb)` pairs of
+    `dim` products each below `2^(2k)` in magnitude, so k is chosen for that to fit int64,
+    and no value is ever rounded. The `P_s` are then combined in Python ints (Horner)."""
+    k, count_a, count_b = _limb_plan(top_a, top_b, dim)
+    limbs_a, limbs_b = _limbs(a, count_a, k), _limbs(b, count_b, k)
+    sums: list[IntArray | None] = [None] * (len(limbs_a) + len(limbs_b) - 1)
+    for i, x in enumerate(limbs_a):
+        for j, y in enumerate(limbs_b):
+            part = product(x, y)
+            sums[i + j] = part if sums[i + j] is None else sums[i + j] + part
+    total = as_object(sums[-1])  # type: ignore[arg-type]
+    for part in reversed(sums[:-1]):
+        total = (total << k) + as_object(part)  # type: ignore[arg-type]
+    return total
+
+
+def _limb_plan(top_a: int, top_b: int, dim: int) -> tuple[int, int, int]:
+    """The limb width k of `_limb_products` (the widest up to `LIMB_BITS` for which
+    `min(La, Lb) * dim * 4^k` fits int64) and the limb counts La, Lb of integers of
+    magnitude at most `top_a`, `top_b` (every magnitude below 2^(k L))."""
+    bits_a, bits_b = max(top_a, 1).bit_length(), max(top_b, 1).bit_length()
+    k = LIMB_BITS
+    while k > 1 and min(-(-bits_a // k), -(-bits_b // k)) * max(dim, 1) * 4**k > INT64_LIMIT:
+        k -= 1
+    return k, -(-bits_a // k), -(-bits_b // k)
+
+
+def _limbs(values: IntArray, count: int, k: int) -> list[IntArray]:
+    """`values` as `count` int64 limbs of k bits, lowest first (`_limb_products`: every
+    magnitude below 2^(k count)): the top limb signed, the others in [0, 2^k)."""
+    mask = (1 << k) - 1
+    out = []
+    rest = values
+    for _ in range(count - 1):
+        out.append((rest & mask).astype(np.int64))
+        rest = rest >> k
+    out.append(rest.astype(np.int64))
+    return out
 
 
 def _fitted(column: Column) -> Column:
@@ -559,13 +634,32 @@ def _concat_dens(columns: Sequence[Column] | Sequence[VectorColumn]) -> Den:
 
 
 def _concat_columns(columns: Sequence[Column]) -> Column:
-    return Column(np.concatenate(_unify([c.num for c in columns])), _concat_dens(columns))
+    return _known(Column(np.concatenate(_unify([c.num for c in columns])),
+                         _concat_dens(columns)), columns)
 
 
 def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
     dim = max(c.dim for c in columns)
     parts = _unify([c.padded(dim).num for c in columns])
-    return VectorColumn(np.concatenate(parts, axis=0), _concat_dens(columns))
+    return _known(VectorColumn(np.concatenate(parts, axis=0), _concat_dens(columns)), columns)
+
+
+_C = TypeVar("_C", Column, VectorColumn)
+
+
+def _known(joined: _C, columns: Sequence[Column] | Sequence[VectorColumn]) -> _C:
+    """`joined`, the concatenation of `columns`, with its magnitude and largest denominator
+    filled in (cached properties) when every part knows its own: the largest of theirs, the
+    same numbers without reading the rows again (a campaign reads every part's before
+    choosing which to concatenate, `verify.numeric.campaign.verdicts`)."""
+    present = [c for c in columns if len(c)]  # an empty part's den is no row's
+    if not present:
+        return joined
+    for name in ("magnitude", "den_max"):
+        known = [c.__dict__.get(name) for c in present]
+        if None not in known:
+            joined.__dict__[name] = max(known)
+    return joined
 
 
 def run_rows(scalars: dict[str, Column], vectors: dict[str, VectorColumn], origin: Origin,

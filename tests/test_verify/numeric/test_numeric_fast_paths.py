@@ -363,3 +363,92 @@ def test_online_rows_preset_magnitudes_are_the_rows_own() -> None:
                 batch = rows(run, scenario.origin)
                 for column in (*batch.scalars.values(), *batch.vectors.values()):
                     assert column.magnitude == max_abs(column.num)
+
+
+# ---- Gram products split into int64 limbs --------------------------------------------------------
+
+
+def _entries(bits: int) -> st.SearchStrategy[int]:
+    """Integers of magnitude below 2^bits, their extremes included."""
+    top = 2**bits - 1
+    return st.one_of(st.integers(-top, top), st.sampled_from([top, -top, 0, 1, -1]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_limb_products_are_the_python_int_products(data: st.DataObject) -> None:
+    """`_limb_products` (int64 limbs) gives exactly the dot products and tables of Python
+    ints, whatever the magnitudes and dimension, on int64 inputs and on Python-int ones."""
+    from verify.runs.columns import _limb_products, _row_sums
+
+    dim = data.draw(st.integers(1, 40))
+    bits_a, bits_b = data.draw(st.integers(1, 200)), data.draw(st.integers(1, 200))
+    n, m = data.draw(st.integers(1, 5)), data.draw(st.integers(1, 5))
+    a = np.array(data.draw(st.lists(st.lists(_entries(bits_a), min_size=dim, max_size=dim),
+                                    min_size=n, max_size=n)), dtype=object).reshape(n, dim)
+    b = np.array(data.draw(st.lists(st.lists(_entries(bits_b), min_size=dim, max_size=dim),
+                                    min_size=m, max_size=m)), dtype=object).reshape(m, dim)
+    rows_b = b[np.arange(n) % m]
+    top_a, top_b = max_abs(a), max(max_abs(b), max_abs(rows_b))
+    table = _limb_products(a, b.T, dim, top_a, top_b, np.matmul)
+    assert table.tolist() == [[sum(x * y for x, y in zip(r, s, strict=True)) for s in b.tolist()]
+                              for r in a.tolist()]
+    expected = [sum(x * y for x, y in zip(r, s, strict=True))
+                for r, s in zip(a.tolist(), rows_b.tolist(), strict=True)]
+    assert _limb_products(a, rows_b, dim, top_a, top_b, _row_sums).tolist() == expected
+    if top_a <= INT64_LIMIT and top_b <= INT64_LIMIT:  # the int64 inputs `_row_products` splits
+        got = _limb_products(a.astype(np.int64), rows_b.astype(np.int64), dim, top_a, top_b,
+                             _row_sums)
+        assert got.tolist() == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_gram_columns_are_the_python_int_dot_products(data: st.DataObject) -> None:
+    """Gram columns on every path (int64, int64 limbs, Python ints, a table of distinct
+    products) hold the exact dot products, in int64 exactly when every one fits."""
+    dim = data.draw(st.integers(1, 6))
+    bits = data.draw(st.sampled_from([10, 31, 40, 62, 63, 90]))
+    base_rows = data.draw(st.integers(1, 20))  # from 17 on, a table is made of limbs
+    rows = [data.draw(st.lists(_entries(bits), min_size=dim, max_size=dim))
+            for _ in range(2 * base_rows)]
+    fits = bits <= 63
+    base_a = VectorColumn(np.array(rows[:base_rows], dtype=np.int64 if fits else object))
+    base_b = VectorColumn(np.array(rows[base_rows:], dtype=np.int64 if fits else object))
+    # every pair of base rows once (a table) and some rows as they are
+    index_a = np.repeat(np.arange(base_rows), base_rows)
+    index_b = np.tile(np.arange(base_rows), base_rows)
+    for a, b in ((base_a.take(index_a), base_b.take(index_b)), (base_a, base_b)):
+        got = gram_column(a, b)
+        expected = [sum(int(x) * int(y) for x, y in zip(a.num[i], b.num[i], strict=True))
+                    for i in range(len(a))]
+        assert [int(v) for v in got.num] == expected
+        assert (got.num.dtype == object) == any(abs(v) > INT64_LIMIT for v in expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_concatenated_columns_inherit_true_magnitudes(data: st.DataObject) -> None:
+    """A concatenation's magnitude and largest denominator, filled in from its parts' own,
+    are the largest its rows hold (parts empty or not, magnitudes read or not)."""
+    from verify.runs.columns import den_top, run_rows
+
+    parts = []
+    for _ in range(data.draw(st.integers(1, 4))):
+        n = data.draw(st.integers(0, 4))
+        bits = data.draw(st.sampled_from([5, 40, 70]))
+        dtype = object if bits > 62 else np.int64
+        scalar = Column(np.array(data.draw(st.lists(_entries(bits), min_size=n, max_size=n)),
+                                 dtype=dtype), data.draw(st.integers(1, 9)))
+        vector = VectorColumn(np.array(
+            data.draw(st.lists(st.lists(_entries(bits), min_size=2, max_size=2), min_size=n,
+                               max_size=n)), dtype=dtype).reshape(n, 2),
+            data.draw(st.integers(1, 9)))
+        part = run_rows({"a": scalar}, {"v": vector}, Origin("t"), np.arange(n))
+        if data.draw(st.booleans()):
+            part.magnitude()  # read: the concatenation inherits it
+        parts.append(part)
+    joined = InstanceBatch.concat(parts)
+    for column in (joined.scalars["a"], joined.vectors["v"]):
+        assert column.magnitude == max_abs(column.num)
+        assert column.den_max == den_top(column.den)
