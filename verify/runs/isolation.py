@@ -17,9 +17,10 @@ happens to the child is then an answer here:
 - `Stopped`: `stop`, asked while it runs, gave a reason to give up (the child is killed).
 
 What the code prints goes to standard error: the audit's standard output is its report
-(`--json` is read by programs), and a plug-in's debugging `print` must not break it. A child
-points its file descriptor 1 at standard error too (a write to it, from C or `os.write`);
-in this process only `sys.stdout` is redirected.
+(`--json` is read by programs), and a plug-in's debugging `print` must not break it. Its
+file descriptor 1 (a write to it from C or `os.write`) goes there too: for good in a child,
+for the duration of the code in this process (loading a plug-in's module runs its top level
+here).
 
 The child ignores SIGINT: a Ctrl-C, which the terminal sends to the whole process group, is
 the parent's to act on; the parent is interrupted as usual (KeyboardInterrupt) and kills
@@ -272,7 +273,7 @@ def _here(code: Callable[[], T], seconds: float) -> T:
     KeyboardInterrupt told apart by the signal (`_CtrlC`)."""
     ctrl_c = _CtrlC()
     try:
-        with _alarm(seconds), ctrl_c, contextlib.redirect_stdout(sys.stderr):
+        with _alarm(seconds), ctrl_c, _output_to_stderr():
             return code()
     except Fault:
         raise
@@ -282,6 +283,26 @@ def _here(code: Callable[[], T], seconds: float) -> T:
         if isinstance(error, KeyboardInterrupt) and ctrl_c.pressed:
             raise
         raise Raised(described(error)) from None
+
+
+@contextmanager
+def _output_to_stderr() -> Iterator[None]:
+    """`sys.stdout` and file descriptor 1 pointed at standard error while code runs here
+    (a plug-in's module loaded, a call with `apart=False`), then put back; a descriptor 1
+    that cannot be duplicated (closed) is left alone."""
+    _flush()
+    saved: int | None = None
+    with contextlib.suppress(OSError):
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        _flush()
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 class _Alarm(BaseException):

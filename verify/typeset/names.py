@@ -7,10 +7,11 @@ A proof's names are printed through its `Spelling` (`spelling`), which keeps the
 truthful for that proof: two names the rules would print alike (`x1` and `x_1`, both x₁; a
 name `x1` and the member `x[1]` of a family `x`) are printed as written instead, and a single
 capital then 2 reads as a square only where the proof says it is one: it binds its names to
-runs (`[numeric]`) and leaves that name the run's quantity (the vocabulary's `R2`, `D2`,
-`B2`: max ||x_i||², sum d_i², a bound on ||w||², squared norms or their sums, never
-negative, by definition). Elsewhere `R2` is any real and prints as
-written (R2, never R², which would show a counterexample's `R2 = -1` as `R² = -1`).
+runs (`[numeric]`) and leaves that name a quantity its kind of run provides (`RUN_SQUARES`:
+`R2`, `D2`, `B2`, max ||x_i||², sum d_i², a bound on ||w||², squared norms or their sums,
+never negative, by definition; `E2` or a `D2` of an online run is no such quantity).
+Elsewhere `R2` is any real and prints as written (R2, never R², which would show a
+counterexample's `R2 = -1` as `R² = -1`).
 
 Why these rules: proof files are plain ASCII identifiers, and SymPy's convention (trailing
 digits are subscripts) misreads `R2`, the squared radius, as R₂. Here a single capital
@@ -198,8 +199,20 @@ def distinct(names: Iterable[str], renames: Mapping[str, str], squares: Iterable
         spelling = Spelling(spelling.renames, spelling.written | clash, spelling.squares)
 
 
+RUN_SQUARES: Mapping[str, frozenset[str]] = {
+    "online": frozenset({"R2"}), "batch": frozenset({"R2"}),
+    "single-pass": frozenset({"R2", "D2"}), "cyclic": frozenset({"R2", "B2"}),
+}
+"""The squared quantities (a capital then 2) each built-in kind of run provides: those of
+`verify.runs`' QUANTITIES, written out here because typesetting must not load the runs
+(NumPy) to print a statement; a test keeps the two the same. A user's kind of run has none
+here, so its names print as written."""
+
+
 def spelling(proof: Proof) -> Spelling:
     """The spelling of `proof`'s declared names (see the module docstring)."""
     numeric = proof.numeric
-    squares = () if numeric is None else [n for n in proof.scalars if n not in numeric.names]
+    squares = () if numeric is None else [
+        n for n in proof.scalars
+        if n not in numeric.names and n in RUN_SQUARES.get(numeric.run, frozenset())]
     return distinct((*proof.vectors, *proof.scalars), proof.notation, squares, proof.indexed)

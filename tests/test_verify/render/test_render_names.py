@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -162,8 +163,35 @@ def test_r2_reads_as_a_square_only_where_the_proof_binds_it_to_runs() -> None:
     assert _statement_text(parse_proof(TWINS, "twins.toml"), "r", TEXT) == "⊢ R2 ≥ 0"
     bound = load_builtin("canonical-online")
     assert Text(spelling(bound)).name("R2") == "R²"
-    assert _statement_text(bound, bound.steps[-1].id, TEXT).count("R²") >= 1 or all(
-        "R2" not in h.text for h in (*bound.steps[-1].hypotheses, bound.steps[-1].claim))
+    assert _statement_text(bound, "norm-growth", TEXT).count("R²") >= 1
+
+
+def test_a_name_bound_to_runs_reads_as_a_square_only_if_its_run_kind_provides_it() -> None:
+    """Review finding: `E2` (or a `D2` of an online run) in a proof bound to runs printed as
+    E², though no run gives it (the audit says so: it is no quantity of the run), so a
+    refutation of `E2 >= 0` read `⊢ E² ≥ 0`."""
+    from proofs.proof_file import parse_proof
+    from verify.render.certificates import Text
+    from verify.typeset.names import spelling
+
+    text = (b'title = "e2"\nscalars = ["R2", "D2", "E2"]\n[numeric]\nrun = "online"\n'
+            b'[[step]]\nid = "bad"\nclaim = "E2 + D2 + R2 >= 0"\n')
+    names = Text(spelling(parse_proof(text, "e2.toml")))
+    assert [names.name(n) for n in ("R2", "D2", "E2")] == ["R²", "D2", "E2"]
+    passes = Text(spelling(parse_proof(text.replace(b'"online"', b'"single-pass"'), "p.toml")))
+    assert [passes.name(n) for n in ("R2", "D2", "E2")] == ["R²", "D²", "E2"]
+
+
+def test_the_squares_typesetting_knows_are_the_run_kinds_squared_quantities() -> None:
+    """`RUN_SQUARES` (written out so that printing loads no runs) is what each built-in kind
+    of run provides: every quantity named by a capital then 2."""
+    from verify.runs import quantity
+    from verify.typeset.names import RUN_SQUARES
+
+    provided = {k.name: frozenset(q.name for q in k.quantities
+                                  if re.fullmatch(r"[A-Z]2", q.name))
+                for k in quantity.kinds() if k.name in quantity.built_in()}
+    assert provided == RUN_SQUARES
 
 
 def test_a_notation_that_reads_as_another_declared_name_is_refused_where_it_is() -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from fractions import Fraction
@@ -315,3 +317,21 @@ def test_in_this_process_a_plug_in_prints_to_standard_error(
     Plugin("p", None, hostile.chatty, isolated=False).run(DATA, U, 5)
     out, err = capsys.readouterr()
     assert "HELLO FROM PLUGIN" in err and "HELLO" not in out
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_what_a_plug_in_prints_while_it_loads_goes_to_standard_error(jobs: int) -> None:
+    """Review finding: the module of a plug-in is loaded in the audit's process, where only
+    `sys.stdout` was redirected, so its top level's write to descriptor 1 opened `--json`'s
+    output. (A process of its own: a module is loaded once per process.)"""
+    done = subprocess.run(
+        [sys.executable, "-m", "verify", "audit", str(CASES / "plug.toml"), "--budget",
+         "small", "--json", "--jobs", str(jobs), "--algorithm",
+         f"p={CASES / 'loud.py'}:perceptron"],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(CASES.parents[1]), os.environ.get("PYTHONPATH", "")])})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["proofs"][0]["steps"]
+    assert "TOPLEVEL PRINT" in done.stderr and "TOPLEVEL RAW" in done.stderr
+    assert "TOPLEVEL" not in done.stdout
