@@ -10,7 +10,8 @@ library), so the copy is what coqc would write there. Only a compile that succee
 a text that fails, or differs in one byte, is compiled by coqc every time.
 
 `preamble_once` (a fixture, `tests/conftest.py`) routes the coqc runs of `verify.coq.build`
-(`export_and_check`) through it.
+(`export_and_check`) through it. `compiles` is the tampering tests' one way to ask coqc
+whether a module of an export, rewritten, still compiles.
 """
 
 from __future__ import annotations
@@ -51,3 +52,12 @@ def compile_inner_product(directory: Path, executable: str = "coqc"
                 shutil.copyfile(directory / name, kept / name)
         _compiled[text] = kept
     return done
+
+
+def compiles(directory: Path, module: str, source: str, executable: str = "coqc") -> bool:
+    """Whether `module` (a `.v` file in `directory`, its `InnerProduct.v` compiled) compiles
+    once its text is `source` (written there: a caller that tampers restores it)."""
+    (directory / module).write_text(source, encoding="utf-8")
+    done = subprocess.run([executable, "-R", ".", LOGICAL, module], cwd=directory,
+                          capture_output=True, text=True, check=False)
+    return done.returncode == 0

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from coq_preamble import compile_inner_product
+from coq_preamble import compiles as coqc_compiles
 
 from proofs.proof_file import parse_proof
 from verify.cli import main
@@ -202,10 +203,7 @@ def test_the_rules_compile_and_a_tampered_witness_or_instance_is_rejected(
     text = path.read_text()
 
     def compiles(source: str) -> bool:
-        path.write_text(source)
-        done = subprocess.run([COQC, "-R", ".", LOGICAL, "quantifiers.v"], cwd=tmp_path,
-                              capture_output=True, text=True, check=False)
-        return done.returncode == 0
+        return coqc_compiles(tmp_path, 'quantifiers.v', source, COQC)  # type: ignore[arg-type]
 
     assert compile_inner_product(tmp_path).returncode == 0
     assert compiles(text)  # as written (so each rejection below is the tampering's)

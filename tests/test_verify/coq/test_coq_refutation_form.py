@@ -12,17 +12,16 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from cases.steps import ROOTS as SHARED_ROOTS
 from coq_preamble import compile_inner_product
+from coq_preamble import compiles as coqc_compiles
 
 from proofs.proof_file import parse_proof
 from verify.cli import main
 from verify.coq import export_and_check
-from verify.coq.build import LOGICAL
 from verify.proof_checker import check_proof
 
 # the preamble compiled once per process, not once per test (tests/coq_preamble.py)
@@ -116,10 +115,7 @@ def test_refutation_form_compiles_and_a_tampered_export_is_rejected(
     text = path.read_text()
 
     def compiles(source: str) -> bool:
-        path.write_text(source)
-        done = subprocess.run([COQC, "-R", ".", LOGICAL, "roots.v"], cwd=tmp_path,
-                              capture_output=True, text=True, check=False)
-        return done.returncode == 0
+        return coqc_compiles(tmp_path, 'roots.v', source, COQC)  # type: ignore[arg-type]
 
     assert compile_inner_product(tmp_path).returncode == 0
     assert compiles(text)  # the export as written (before each tampering: not a setup error)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from coq_preamble import compile_inner_product
+from coq_preamble import compiles as coqc_compiles
 
 from proofs.library import load_builtin
 from proofs.proof_file import parse_proof
@@ -183,10 +184,7 @@ def _sums_compile(directory: Path, variants: tuple[tuple[str, str, str, int], ..
     text = path.read_text()
 
     def compiles(source: str) -> bool:
-        path.write_text(source)
-        done = subprocess.run([COQC, "-R", ".", LOGICAL, "sums.v"], cwd=directory,  # type: ignore[list-item]
-                              capture_output=True, text=True, check=False)
-        return done.returncode == 0
+        return coqc_compiles(directory, 'sums.v', source, COQC)  # type: ignore[arg-type]
 
     try:
         assert compile_inner_product(directory).returncode == 0  # type: ignore[arg-type]
