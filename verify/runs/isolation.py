@@ -18,8 +18,8 @@ happens to the child is then an answer here:
 
 What the code prints goes to standard error: the audit's standard output is its report
 (`--json` is read by programs), and a plug-in's debugging `print` must not break it. Its
-file descriptor 1 (a write to it from C or `os.write`) goes there too: for good in a child,
-for the duration of the code in this process (loading a plug-in's module runs its top level
+file descriptor 1 (a write to it from C or `os.write`) goes there too, for the duration of
+the code, in a child and in this process (loading a plug-in's module runs its top level
 here).
 
 The child ignores SIGINT: a Ctrl-C, which the terminal sends to the whole process group, is
@@ -186,11 +186,9 @@ def _child(code: Callable[[], Any], write_end: int, mask: Any) -> NoReturn:
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        with contextlib.suppress(OSError):  # no standard error: output goes where it went
-            os.dup2(2, 1)
-        sys.stdout = sys.stderr
         try:
-            answer: tuple[str, Any] = ("value", code())
+            with _output_to_stderr():
+                answer: tuple[str, Any] = ("value", code())
         except Fault as fault:
             answer = ("fault", str(fault))
         except BaseException as error:  # whatever the code raised is its answer
@@ -287,9 +285,9 @@ def _here(code: Callable[[], T], seconds: float) -> T:
 
 @contextmanager
 def _output_to_stderr() -> Iterator[None]:
-    """`sys.stdout` and file descriptor 1 pointed at standard error while code runs here
-    (a plug-in's module loaded, a call with `apart=False`), then put back; a descriptor 1
-    that cannot be duplicated (closed) is left alone."""
+    """`sys.stdout` and file descriptor 1 pointed at standard error while the code runs
+    (in a child, or here: a plug-in's module loaded, a call with `apart=False`), then put
+    back; a descriptor 1 that cannot be duplicated (closed) is left alone."""
     _flush()
     saved: int | None = None
     with contextlib.suppress(OSError):
