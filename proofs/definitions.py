@@ -116,11 +116,25 @@ def mentioned(relations: Iterable[Relation], coefficients: Iterable[sympy.Expr] 
     the coefficients mention, vectors included (through their Gram symbols)."""
     out: set[str] = set()
     for r in relations:
-        out |= {n.id for n in ast.walk(source_tree(r.text)) if isinstance(n, ast.Name)}
+        out |= written_names(source_tree(r.text))
         out |= names_in(r.lhs) | names_in(r.rhs)
     for c in coefficients:
         out |= names_in(c)
     return out
+
+
+def written_names(tree: ast.AST) -> set[str]:
+    """The names a text mentions free: a sum's index is bound in its body, so it is no
+    mention of a defined name spelled the same (`sum(r in 1..N, y[r])` says nothing of a
+    defined `r`, and must not get r's facts as hypotheses)."""
+    if (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name) and tree.func.id == "sum"
+            and len(tree.args) == 2 and isinstance(head := tree.args[0], ast.Compare)
+            and isinstance(head.left, ast.Name)):
+        return set().union(*map(written_names, head.comparators)) | (
+            written_names(tree.args[1]) - {head.left.id})
+    if isinstance(tree, ast.Name):
+        return {tree.id}
+    return set().union(*map(written_names, ast.iter_child_nodes(tree)))
 
 
 def defining(names: set[str], definitions: tuple[Definition, ...]) -> tuple[Relation, ...]:

@@ -113,7 +113,7 @@ def declare(vectors: Sequence[str], scalars: Sequence[str], indexed: Sequence[st
                                          f"{declared.index}", key=name, text=text)
                 parse_bound(text, names)
             for text in declared.where:
-                parse_relation(text, names, scope)
+                parse_relation(text, names, scope, of_set=name)
         except ExpressionError as error:
             raise ProofFileError(f"set {name!r}: {error}", key=name, segment=error.segment,
                                  fix=error.fix) from None

@@ -129,8 +129,10 @@ Scope = Mapping[str, sympy.Symbol]
 """Names read as other symbols (a set's index read as the index of a term-wise use)."""
 
 
-def parse_relation(text: str, names: Names, scope: Scope | None = None) -> Relation:
-    """Parse one relation `a <= b` (exactly one comparison)."""
+def parse_relation(text: str, names: Names, scope: Scope | None = None,
+                   of_set: str | None = None) -> Relation:
+    """Parse one relation `a <= b` (exactly one comparison); `of_set`: it is a `where` of
+    that declared set (a polynomial, not reading the set itself)."""
     tree = _parse(text)
     if not isinstance(tree, ast.Compare):
         raise ExpressionError(f"{text!r} is not a relation (expected one of <= < >= > ==)")
@@ -139,7 +141,8 @@ def parse_relation(text: str, names: Names, scope: Scope | None = None) -> Relat
     op = RELATIONS.get(type(tree.ops[0]))
     if op is None:
         raise ExpressionError(f"{text!r}: relation must be one of <= < >= > ==")
-    walker = _Walker(text, names, dict(scope or {}))
+    walker = _Walker(text, names, dict(scope or {}), polynomial=of_set is not None,
+                     reading=() if of_set is None else (of_set,))
     lhs = walker.scalar(tree.left)
     rhs = walker.scalar(tree.comparators[0])
     gap = expansion_size(lhs)[1] + expansion_size(rhs)[1]
@@ -265,16 +268,26 @@ class _Walker:
     """Builds SymPy scalars and `Vec`s from a whitelisted syntax tree; rejects all else.
 
     `scope` maps the index of each enclosing sum to the fresh name printed for it; a sum of
-    vectors is a `Vec` key `@K` (`sums[key]`), expanded by bilinearity inside dot/norm2."""
+    vectors is a `Vec` key `@K` (`sums[key]`), expanded by bilinearity inside dot/norm2.
+
+    `polynomial`: this text is a sum's body or bound, or a declared set's range or `where`,
+    where nothing divides by a term that is not constant: SymPy would cancel `j/j` to 1
+    before anything sees the division, and with it the members where the sum is undefined
+    (the divisor's text, read outside the sum, would name the file's `j`). `reading`: the
+    declared sets whose range or `where` is being read, so that a set summed over inside its
+    own (or a set's it reads) is refused, not followed for ever."""
 
     def __init__(self, text: str, names: Names, scope: dict[str, sympy.Symbol] | None = None,
-                 fresh: list[int] | None = None) -> None:
+                 fresh: list[int] | None = None, *, polynomial: bool = False,
+                 reading: tuple[str, ...] = ()) -> None:
         self.text = text
         self.names = names
         self.work = 0  # predicted terms of the expansions done so far (charged to the file)
         self.scope = scope or {}
         self.fresh = fresh if fresh is not None else [0]  # shared with sub-walkers
         self.sums: dict[str, _VectorSum] = {}
+        self.polynomial = polynomial
+        self.reading = reading
 
     def fail(self, node: ast.AST, problem: str, fix: str | None = None) -> ExpressionError:
         segment = ast.get_source_segment(self.text.strip(), node) or self.text
@@ -351,6 +364,8 @@ class _Walker:
                 raise self.fail(node, "division by a vector")
             if right == 0:
                 raise self.fail(node, "division by zero")
+            if self.polynomial and right.free_symbols:
+                raise self.fail(node, _POLYNOMIAL_SUM)
             if isinstance(left, Vec):
                 return self.scaled(node, left, 1 / right)
             return self.bounded(node, left / right)
@@ -425,8 +440,14 @@ class _Walker:
             raise self.fail(node, "a sum is written sum(j in lo..hi, body) or sum(j in M, body)")
         index, where = node.args[0].left.id, node.args[0].comparators[0]
         if isinstance(where, ast.Name) and where.id in self.names.sets:
+            if where.id in self.reading:
+                raise self.fail(where, f"set {where.id} is read inside its own range or "
+                                "`where` (a set cannot be defined through itself)")
+            if len(self.reading) >= MAX_SET_NESTING:
+                raise self.fail(where, f"sets nested more than {MAX_SET_NESTING} deep (a "
+                                "set's condition reads a set whose condition reads a set)")
             declared = self.names.sets[where.id]
-            lo, hi = (self.sub(text, {}).bound(_parse(text))
+            lo, hi = (self.sub(text, {}, where.id).bound(_parse(text))
                       for text in (declared.lo, declared.hi))
             named: str | None = where.id
         elif isinstance(where, ast.BinOp) and isinstance(where.op, ast.RShift):
@@ -451,7 +472,11 @@ class _Walker:
     def bound(self, node: ast.expr) -> sympy.Expr:
         """A bound of a sum: a polynomial with integer coefficients in declared scalars (the
         kernel wants them natural), no family, sum or index of an enclosing sum."""
-        value = self.scalar(node)
+        polynomial, self.polynomial = self.polynomial, True
+        try:
+            value = self.scalar(node)
+        finally:
+            self.polynomial = polynomial
         if not all(s.name in self.names.scalars and s.name not in self.names.indexed and
                    s not in self.scope.values() for s in value.free_symbols) or any(
                 not c.is_Integer for c in sympy.Poly(value, *value.free_symbols or [
@@ -460,10 +485,11 @@ class _Walker:
                             "in declared naturals (no family, sum or enclosing index)")
         return value
 
-    def sub(self, text: str, scope: dict[str, sympy.Symbol]) -> _Walker:
-        """A walker of another text (a declared set's) in its own `scope`, sharing fresh names
-        and the budget."""
-        return _Walker(text, self.names, scope, self.fresh)
+    def sub(self, text: str, scope: dict[str, sympy.Symbol], declared: str) -> _Walker:
+        """A walker of another text (the range or a `where` of the set `declared`) in its own
+        `scope`, sharing fresh names and the budget."""
+        return _Walker(text, self.names, scope, self.fresh, polynomial=True,
+                       reading=(*self.reading, declared))
 
     def sub_walk(self, found: _VectorSum) -> tuple[sympy.Symbol, Value, list]:
         """The body of a sum walked with its index bound to a fresh name, and its filters: a
@@ -475,13 +501,14 @@ class _Walker:
         if found.set is not None:
             declared = self.names.sets[found.set]
             for text in declared.where:
-                walker = self.sub(text, {declared.index: symbol})
+                walker = self.sub(text, {declared.index: symbol}, found.set)
                 relation = walker.relation(_parse(text))
                 gap = relation.lhs - relation.rhs if relation.op in (">=", ">", "==") else (
                     relation.rhs - relation.lhs)
                 filters.append((gap, {"<=": ">=", "<": ">"}.get(relation.op, relation.op)))
         scope = {**dict(found.scope), found.index: symbol}
-        walker = _Walker(self.text, self.names, scope, self.fresh)
+        walker = _Walker(self.text, self.names, scope, self.fresh, polynomial=True,
+                         reading=self.reading)
         body = walker.value(found.body)
         self.work += walker.work
         self.sums.update(walker.sums)
@@ -497,8 +524,9 @@ class _Walker:
         try:
             return indexed.finite_sum(symbol, found.lo, found.hi, filters, value)
         except indexed.NotPolynomial:
-            raise self.fail(found.body, "the bounds, set and body of a sum are polynomials "
-                            "(no division inside a sum)") from None
+            raise self.fail(found.body, _POLYNOMIAL_SUM) from None
+        except indexed.TooLong as error:
+            raise self.fail(found.body, str(error)) from None
 
     def relation(self, tree: ast.expr) -> Relation:
         """A relation of a declared set's `where`, read in this walker's scope."""
@@ -581,6 +609,12 @@ def expansion_size(expr: sympy.Expr) -> tuple[int, int]:
     return MAX_DEGREE + 1, MAX_TERMS + 1
 
 
+#: How deep sets may be read inside sets' conditions: each level reads every sum of the one
+#: below again (with its own index), so the text of a chain grows with the product of the
+#: sums per condition; the conditions of the sources need no set at all.
+MAX_SET_NESTING = 2
+_POLYNOMIAL_SUM = ("the bounds, set and body of a sum are polynomials (no division inside a "
+                   "sum, but by a nonzero constant)")
 _INDEX_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|#~?[A-Za-z0-9_]+")  # a name, an index (#0)
 """What an index may read, as the kernel's `vector_name` does: names and sum indices (`#0`,
 and `#j` where the checker reads a set's condition); no member, Gram symbol or sum."""

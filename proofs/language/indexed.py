@@ -33,6 +33,16 @@ class NotPolynomial(ValueError):
     """An index, bound, filter or body that divides by something not constant."""
 
 
+class TooLong(ValueError):
+    """A sum whose text passes `MAX_SUM_TEXT` characters."""
+
+
+#: The most characters of a sum's text (the name of the symbol built here): the kernel reads
+#: no atom longer (`verify.kernel.atoms.MAX_NAME`, the same measure of the same text), so a
+#: step with a longer one could only be `unknown`: bad input, refused where it is written.
+MAX_SUM_TEXT = 4000
+
+
 def text(e: sympy.Expr) -> str:
     """`e`, a polynomial over QQ, in the kernel's grammar: expanded, `c*a*b**2` terms."""
     e = sympy.expand(e)
@@ -66,6 +76,9 @@ def finite_sum(index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
     where = ", ".join(f"{KINDS[kind]}({text(p)})" for p, kind in filters)
     name = (f"sum({index.name} in {text(lo)}..{text(hi)}{' where ' * bool(where)}{where}: "
             f"{text(body)})")
+    if len(name) > MAX_SUM_TEXT:
+        raise TooLong(f"a sum of {len(name)} characters as the kernel reads it (at most "
+                      f"{MAX_SUM_TEXT})")
     inside = set().union(names_in(body), *(names_in(p) for p, _ in filters))
     _FREE[name] = frozenset(names_in(lo) | names_in(hi) | (inside - {index.name}))
     return sympy.Symbol(name)

@@ -156,6 +156,41 @@ step = { w = "w + d*u" }
     assert "when d >= 0" in str(step.statement)  # the definition is among the update facts
 
 
+def test_a_sum_index_spelled_as_a_defined_name_does_not_get_its_definition() -> None:
+    """Red-team finding: a sum's bound index spelled like a defined name (`r = "sqrt(T)"`)
+    attached r's facts (`r**2 == T`, so T >= 0) to a step that never mentions the defined
+    r, and `T >= sum(r in 1..1, 0)` (T >= 0 for every T) came out proved. A bound index is
+    no mention: refuted at T < 0, with no defining fact among the hypotheses."""
+    captured = """
+title = "a bound index named like a defined name"
+scalars = ["T", "r", "N", "y"]
+naturals = ["N"]
+indexed = ["y"]
+
+[define]
+r = "sqrt(T)"
+
+[[step]]
+id = "bound-index"
+claim = "T >= sum(r in 1..1, 0)"
+
+[[step]]
+id = "bound-index-over-members"
+claim = "sum(r in 1..N, y[r]) + T >= sum(r in 1..N, y[r])"
+
+[[step]]
+id = "both"
+claim = "r + sum(r in 1..N, 0) >= 0"
+"""
+    steps = check_proof(parse_proof(captured.encode(), "captured.toml")).steps
+    for step in steps[:2]:
+        assert step.status == "refuted", (step.step.id, step.message)
+        assert "T ==" not in str(step.statement) and "r >= 0" not in str(step.statement)
+    # the free r outside the sum is a mention: its facts make r >= 0 provable
+    assert steps[2].status == "proved", steps[2].message
+    assert "r >= 0" in str(steps[2].statement)
+
+
 def test_huge_literals_are_unknown_or_decided_never_a_traceback(
         tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     """Red-team finding: `1e400` overflowed the float screen and the float LP (untrusted

@@ -18,6 +18,7 @@ from proofs.errors import ProofFileError
 from proofs.proof_file import parse_proof
 
 HEADER = 'title = "T"\nvectors = ["w", "x"]\nscalars = ["y", "R"]\n'
+SUMS = b'title = "T"\nscalars = ["y", "N", "j", "k"]\nnaturals = ["N"]\nindexed = ["y"]\n'
 
 
 def claim(text: str, *, given: str = "") -> bytes:
@@ -90,6 +91,37 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("nul-in-data-path",
      HEADER.encode() + b'[numeric]\nrun = "online"\ndata = ["d\\u0000.csv"]\n[[step]]\n'
      b'id = "a"\nclaim = "y**2 >= 0"\n', "a path cannot hold a NUL character"),
+    # division inside a sum, cancelled by SymPy before anything saw it (red team, F3/F4):
+    # `j/j` at j = 0 and `y[j]/y[j]` in a set's condition were proved with no condition
+    # on the members (or one on the file's `j`)
+    *((name, SUMS + body, "no division inside a sum") for name, body in (
+        ("division-in-sum-body", b'[[step]]\nid = "a"\nclaim = "sum(j in 0..N, j/j) == N + 1"\n'),
+        ("division-of-members", b'[[step]]\nid = "a"\nclaim = "sum(j in 1..N, y[j]/y[j]) == N"\n'),
+        ("division-in-a-bound", b'[[step]]\nid = "a"\nclaim = "sum(j in 1..N/N, 1) == 1"\n'),
+        ("division-in-a-where", b'[sets]\nM = { index = "j", range = "1..N", where = '
+         b'["y[j]/y[j] >= 1"] }\n[[step]]\nid = "a"\nclaim = "sum(j in M, 1) == N"\n'),
+        ("division-in-a-range", b'[sets]\nM = { index = "j", range = "1..N/N", where = [] }'
+         b'\n[[step]]\nid = "a"\nclaim = "sum(j in M, 1) == 1"\n'))),
+    # a set read inside its own condition, directly or through another: a RecursionError
+    # traceback once (red team)
+    *((name, SUMS + b'[sets]\n' + sets + b'[[step]]\nid = "a"\nclaim = "sum(j in M, 1) >= 0"\n',
+       "a set cannot be defined through itself") for name, sets in (
+        ("set-through-itself",
+         b'M = { index = "j", range = "1..N", where = ["sum(k in M, y[k]) >= y[j]"] }\n'),
+        ("sets-through-each-other",
+         b'M = { index = "j", range = "1..N", where = ["sum(k in P, y[k]) >= y[j]"] }\n'
+         b'P = { index = "j", range = "1..N", where = ["sum(k in M, y[k]) >= y[j]"] }\n'))),
+    # each set's condition summing twice over the one before: the text doubles per set (13
+    # sets hung for minutes once); sets are nested at most two deep
+    ("sets-doubling", SUMS + b'[sets]\nS0 = { index = "j", range = "1..N", where = '
+     b'["y[j] >= 0"] }\n' + b"".join(
+         f'S{i} = {{ index = "j", range = "1..N", where = ["y[j] >= sum(k in S{i - 1}, y[k]) '
+         f'+ sum(k in S{i - 1}, y[k]*y[k])"] }}\n'.encode() for i in range(1, 13))
+     + b'[[step]]\nid = "a"\nclaim = "sum(j in S12, 1) >= 0"\n', "sets nested more than 2"),
+    # a sum the kernel could only refuse to read (an atom past its longest): bad input,
+    # where it once was an `unknown` verdict (red team)
+    ("sum-text-too-long", SUMS + b'[[step]]\nid = "a"\nclaim = "sum(j in 1..N, (y[j] + '
+     b'y[j+1] + y[j+2] + y[j+3] + y[j+4] + y[j+5] + y[j+6])**4) >= 0"\n', "(at most 4000)"),
     ("too-many-hints",
      claim("y >= 0").replace(b"claim", b"hints = [" + b'"y", ' * 21 + b"]\nclaim"),
      "more than 20"),

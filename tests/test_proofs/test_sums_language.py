@@ -89,6 +89,11 @@ def test_a_declared_set_brings_its_filters_with_its_index_renamed() -> None:
     ("w[1] >= 0", "only a family declared"),
     ("y[1/n] >= 0", "polynomial"),
     ("sum(j in 1..n, 1/y[j]) >= 0", "no division inside a sum"),
+    # regression (red team): SymPy cancelled these to 1 before any check saw the division
+    ("sum(j in 0..n, j/j) == n + 1", "no division inside a sum"),
+    ("sum(j in 1..n, y[j]/y[j]) == n", "no division inside a sum"),
+    ("sum(j in 1..n/n, 1) == 1", "no division inside a sum"),
+    ("sum(j in 1..n, sum(l in 1..n, y[l]/y[j])) >= 0", "no division inside a sum"),
     ("sum(j in 1..n) >= 0", "a sum is written"),
     ("sum(j in Q, y[j]) >= 0", "declared set"),
     ("sum(j, 1..n, y[j]) >= 0", "a sum is written"),
@@ -110,6 +115,21 @@ def test_what_the_language_refuses(text: str, why: str) -> None:
         parse_relation(text, NAMES)
 
 
+def test_a_sum_may_divide_by_a_nonzero_constant() -> None:
+    """What the refusal of division inside a sum leaves: a constant divisor, defined
+    everywhere (`(n - n + 2)` is the constant 2 as SymPy reads it)."""
+    assert parse_relation("sum(j in 1..n, y[j]/2) == sum(j in 1..n, y[j]/(n - n + 2))",
+                          NAMES).text
+
+
+def test_the_parser_refuses_the_sums_the_kernel_could_not_read() -> None:
+    """One measure, one limit: the text of the symbol built is the atom the kernel reads."""
+    from proofs.language.indexed import MAX_SUM_TEXT
+    from verify.kernel.atoms import MAX_NAME
+
+    assert MAX_SUM_TEXT == MAX_NAME
+
+
 def test_an_index_may_read_scalars_and_the_indices_of_enclosing_sums() -> None:
     """What the refusal above leaves: a polynomial in declared scalars and sum indices."""
     assert parse_relation("sum(j in 1..n, y[2*j + n**2]) >= y[a*k - 1]", NAMES).text
@@ -126,6 +146,9 @@ def test_a_vector_sum_is_no_vector_of_its_own() -> None:
     ({"M": IndexSet("y", "1", "N", ())}, "no family"),
     ({"n": IndexSet("j", "1", "N", ())}, "new identifier"),
     ({"M": IndexSet("j", "1", "N", ("y[j] <= q",))}, "undeclared"),
+    ({"M": IndexSet("j", "1", "N", ("y[j]/y[j] >= 1",))}, "no division inside a sum"),
+    ({"M": IndexSet("j", "1", "N/N", ())}, "no division inside a sum"),
+    ({"M": IndexSet("j", "1", "N", ("sum(k in M, y[k]) >= 0",))}, "through itself"),
 ])
 def test_a_declared_set_is_checked_where_it_is_declared(sets: dict, why: str) -> None:
     with pytest.raises(ProofFileError, match=why):
