@@ -452,7 +452,8 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
         terms = _substitution(entry, "with", names) if "with" in entry else {}
         over = entry.get("sum", [])
         overs = [over] if isinstance(over, str) else over
-        if not isinstance(overs, list) or not all(isinstance(o, str) for o in overs):
+        if not isinstance(overs, list) or not all(isinstance(o, str) for o in overs) or (
+                "sum" in entry and not overs):  # `sum = []` is no plain use in disguise
             raise ProofFileError(f"uses {used}: sum must be `j in M` or a list of them",
                                  key="sum")
         for text in overs:

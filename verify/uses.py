@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from proofs.step import Step, Use
+from proofs.step import Proof, Step, Use
 from verify.kernel import KernelError, Rel, Statement, names_of
 from verify.proof_checker import used_statement
 
@@ -40,18 +40,19 @@ class UsedAs:
     kind: Kind
 
 
-def used_as(step: Step, stated: Statement,
-            statements: Mapping[str, Statement | None]) -> tuple[UsedAs, ...]:
+def used_as(step: Step, stated: Statement, statements: Mapping[str, Statement | None],
+            proof: Proof) -> tuple[UsedAs, ...]:
     """Each use of `step` (whose kernel statement is `stated`) in `uses` order, with the used
-    step's statement from `statements` (by step id); a use whose statement is unknown there
-    or cannot be instantiated is left out (the kernel read no statement through it)."""
+    step's statement from `statements` (by step id), instantiated or summed over the sets of
+    `proof` as the checker does; a use whose statement is unknown there or cannot be
+    instantiated is left out (the kernel read no statement through it)."""
     found = []
     for use in step.uses:
         used = statements.get(use.step)
         if used is None:
             continue
         try:
-            used = used_statement(use, used)
+            used = used_statement(use, used, proof)
         except KernelError:
             continue
         kind: Kind = ("lemma" if _one_update(used, stated) else

@@ -451,6 +451,8 @@ class _Walker:
                       for text in (declared.lo, declared.hi))
             named: str | None = where.id
         elif isinstance(where, ast.BinOp) and isinstance(where.op, ast.RShift):
+            if index in {n.id for n in ast.walk(where) if isinstance(n, ast.Name)}:
+                raise self.fail(where, f"a sum's range may not mention its own index {index}")
             lo, hi, named = self.bound(where.left), self.bound(where.right), None
         else:
             raise self.fail(where, "a sum ranges over lo..hi or a declared set (in [sets])")

@@ -122,6 +122,8 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     # where it once was an `unknown` verdict (red team)
     ("sum-text-too-long", SUMS + b'[[step]]\nid = "a"\nclaim = "sum(j in 1..N, (y[j] + '
      b'y[j+1] + y[j+2] + y[j+3] + y[j+4] + y[j+5] + y[j+6])**4) >= 0"\n', "(at most 4000)"),
+    ("empty-sum-list", SUMS + b'[[step]]\nid = "m"\nclaim = "y[j]**2 >= 0"\n[[step]]\nid = "a"'
+     b'\nclaim = "N >= 0"\nuses = [{ step = "m", sum = [] }]\n', "sum must be `j in M`"),
     ("too-many-hints",
      claim("y >= 0").replace(b"claim", b"hints = [" + b'"y", ' * 21 + b"]\nclaim"),
      "more than 20"),

@@ -102,6 +102,8 @@ def test_a_declared_set_brings_its_filters_with_its_index_renamed() -> None:
     ("1..n >= 0", "a range lo..hi stands only in sum"),
     ("sum(j in 1..n/2, y[j]) >= 0", "integer coefficients"),
     ("sum(i in 1..n, sum(j in 1..i, y[j])) >= 0", "enclosing index"),
+    # regression (red team): the range's `j` was read as the file's j, as the docs refuse
+    ("sum(n in 1..n, y[n]) >= 0", "may not mention its own index n"),
     # regression: these reached the kernel and came out unknown (exit 1), while
     # `y[norm2(w)] - y[norm2(w)] == 0` cancelled before it and came out proved
     ("y[y[1]] >= y[y[1]]", "an index is a polynomial in scalars and sum indices"),

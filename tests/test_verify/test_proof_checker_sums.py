@@ -354,3 +354,37 @@ claim = "y[j] == y[l]"
     assert "split, shift and count" in message and "by their index as written" in message
     assert "kernel rejected" not in message and "is not a name" not in message
     assert "a hint or a case split may help" not in message
+
+
+def test_a_term_wise_lemma_of_an_induction_is_typeset_as_the_kernel_read_it(
+        tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red-team finding: `explain` (and every report) read a term-wise use unsummed, saw a
+    plain lemma the kernel had not read, and raised "the uses read here are not the
+    kernel's" (a traceback, exit 1) on a proved step; `--coq` named that use a carried
+    invariant. The use is read summed, as the checker reads it."""
+    from pathlib import Path
+
+    from verify.cli import main
+
+    path = Path(str(tmp_path)) / "lemma.toml"
+    path.write_bytes(HEAD + b'''
+[[step]]
+id = "member"
+claim = "y[j]**2 >= 0"
+
+[[step]]
+id = "ind"
+claim = "s >= 0"
+uses = [{ step = "member", sum = "j in 1..N" }]
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + sum(j in 1..N, y[j]**2)" }
+constants = ["y"]
+''')
+    assert main(["explain", str(path), "ind"]) == 0
+    out = capsys.readouterr().out
+    assert "sum(#1 in 1..N: y[#1]^2) >= 0    [lemma]" in out
+    markdown = Path(str(tmp_path)) / "lemma.md"
+    assert main(["audit", str(path), "--markdown", str(markdown)]) == 0
+    assert "summed over j in 1..N" in markdown.read_text()

@@ -252,7 +252,7 @@ class Statements:
         export refuses the step (`induction` compares them): never a wrong theorem."""
         statements = {k: e.statement for k, e in self.done.items()}
         return [(u.use.step, _terms(u.use.with_))
-                for u in used_as(step, stated, statements) if u.kind == "lemma"]
+                for u in used_as(step, stated, statements, self.proof) if u.kind == "lemma"]
 
     def imported(self, step: Step, stated: Statement) -> list[str]:
         """The steps whose statements `step` imports as they are (its uses without `with`,

@@ -88,7 +88,7 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
         own, inherited, naturals, exists = [h.text for h in step.hypotheses], [], [], ()
         uses: tuple[UsedAs, ...] = ()
     else:
-        uses = used_as(step, stated, statements)
+        uses = used_as(step, stated, statements, proof)
         if not agrees(stated, uses):
             raise ValueError(f"{step.id}: the uses read here are not the kernel's: "
                              f"{stated.run}")
