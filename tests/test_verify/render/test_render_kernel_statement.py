@@ -48,7 +48,7 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
         source, substituted = written(h.text)
         facts.add((origin + substituted if origin else "", printer.relation(source)))
     run = [printer.relation(written(u.statement.claim.text)[0])
-           for u in used_as(step, st, stated) if u.kind != "imported"]
+           for u in used_as(step, st, stated, proof) if u.kind != "imported"]
     return facts, run
 
 
