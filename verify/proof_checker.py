@@ -32,7 +32,7 @@ from proofs.step import CaseSplit, Hint, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation, atoms
 from verify.kernel.algebra import names_of, normal_form
-from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget
+from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, TimeCap
 from verify.store.library import Form, Store, key_of, shipped
 from verify.store.recall import keep, recall
 from verify.verdict import Status, Verdict
@@ -482,7 +482,7 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
                 refutation = kernel.refute(seq, goal.label, verdict.counterexample)
             except kernel.KernelError as error:
                 found = _on_sets(seq, goal, step, budget, store,  # sums read as unknowns
-                                 consult=k not in rejected)
+                                 consult=k not in rejected, deadline=deadline)
                 if found is None:
                     reports[-1] = GoalReport(goal, Verdict(
                         "unknown", None, None, f"counterexample not one to the statement as "
@@ -498,7 +498,8 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
     for k, report in enumerate(reports):  # unknown with sums: a concrete set may refute it
         if report.goal.decisive and (k in skipped or report.verdict.status == "unknown") and (
                 found := skipped.get(k) or _on_sets(seq, report.goal, step, budget, store,
-                                                    consult=k not in rejected)) is not None:
+                                                    consult=k not in rejected,
+                                                    deadline=deadline)) is not None:
             reports[k] = found[1]
             return StepReport(step, _labelled(found[1], len(needed), step, budget),
                               perf_counter() - start, tuple(reports), stated,
@@ -513,7 +514,7 @@ ON_SETS = ("counterexample at a concrete point (its sums and family members eval
 
 
 def _on_sets(seq: kernel.Sequent, goal: Obligation, step: Step, budget: SearchBudget,
-             store: Store | None = None, consult: bool = True
+             store: Store | None = None, consult: bool = True, deadline: float | None = None
              ) -> tuple[kernel.Refutation, GoalReport] | None:
     """For a step with sums or family members: a counterexample on concrete small sets, the
     sums unfolded (`verify.search.sums.worlds`), refuting `goal` as written; None without.
@@ -531,7 +532,10 @@ def _on_sets(seq: kernel.Sequent, goal: Obligation, step: Step, budget: SearchBu
             stored := _recalled_on_sets(seq, goal, step, budget, store)):
         return stored
     start = perf_counter()
-    cex = counterexample(seq, goal.label, budget)
+    try:
+        cex = counterexample(seq, goal.label, budget, deadline)
+    except TimeCap:  # the user's cap: not a verdict the store may keep
+        return None
     verdict = (Verdict("unknown", None, None, "no counterexample on concrete sets",
                        perf_counter() - start) if cex is None else
                Verdict("refuted", None, cex, ON_SETS, perf_counter() - start))

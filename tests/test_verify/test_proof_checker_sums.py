@@ -388,3 +388,26 @@ constants = ["y"]
     markdown = Path(str(tmp_path)) / "lemma.md"
     assert main(["audit", str(path), "--markdown", str(markdown)]) == 0
     assert "summed over j in 1..N" in markdown.read_text()
+
+
+def test_the_search_on_concrete_sets_stops_at_the_users_time_cap() -> None:
+    """Red-team finding: `--time-limit` did not reach the search on concrete sets (a chain
+    of sets ran 142 s under a 20 s cap). Its deadline passed, the search stops (`TimeCap`)
+    and leaves the step unknown; without a cap it refutes the same step."""
+    from time import perf_counter
+
+    from verify.search.sums.worlds import counterexample as on_sets
+    from verify.search.work import TimeCap
+
+    proof = parse_proof(HEAD + b'''
+[[step]]
+id = "recursion-from-one"
+claim = "sum(j in 1..n, y[j]) == sum(j in 1..n-1, y[j]) + y[n]"
+''', "sums.toml")
+    seq = sequent(proof, proof.steps[0], [])
+    label = next(o.label for o in kernel.obligations(seq) if o.decisive)
+    assert on_sets(seq, label, BUDGETS["small"]) is not None
+    with pytest.raises(TimeCap):
+        on_sets(seq, label, BUDGETS["small"], deadline=perf_counter() - 1)
+    report = check_proof(proof, store=None, budget=BUDGETS["small"], guard=0.0).steps[0]
+    assert report.status == "unknown", report.message

@@ -9,8 +9,9 @@ others: a family is any function). A member of a filtered set is in or out by a 
 choices (all in, all out, then mixed), the filter or its negation becoming a hypothesis. The
 ordinary search then looks for a point of the unfolded judgement; the point is read back as
 families and handed to the kernel's `refute`, which evaluates the step as written there.
-Deterministic; bounded (`MAX_VALUES` assignments, `PATTERNS` patterns, `MAX_TERMS` terms, a
-`SHARE` of the step's budget for each).
+Deterministic; bounded (`MAX_VALUES` assignments, `PATTERNS` patterns, `MAX_TERMS` terms and
+`MAX_VISITS` members visited in the unfolding, a `SHARE` of the step's budget for each), and
+stopped by the step's time cap when the user sets one (`--time-limit`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from fractions import Fraction
+from time import perf_counter
 
 import sympy
 
@@ -32,11 +34,12 @@ VALUES = range(4)  # the values tried for each natural of a bound or scalar of a
 MAX_VALUES = 24  # assignments tried, the smallest first
 PATTERNS = (-1, 0, 1, 2, 5, 6, 9, 10)  # memberships: all in, all out, mixed (bit i: i-th)
 MAX_TERMS = 600  # symbols an unfolded judgement may have
+MAX_VISITS = 4 * MAX_TERMS  # members of sums visited by one unfolding (filters' sums too)
 SHARE = 1 / 16  # of the step's budget, for each assignment and pattern
 
 
 class _TooLarge(Exception):
-    """An unfolding past `MAX_TERMS`: not searched."""
+    """An unfolding past `MAX_TERMS` or `MAX_VISITS`: not searched."""
 
 
 class _Unfolding:
@@ -48,6 +51,7 @@ class _Unfolding:
         self.decided: dict[tuple[Fact, ...], bool] = {}
         self.assumed: list[Fact] = []
         self.members: dict[str, tuple[str, Fraction]] = {}  # plain name -> (family, index)
+        self.visits = 0  # members of sums visited: sums in filters of sums nest, and multiply
 
     def plain(self, family: str, index: sympy.Expr) -> str:
         if not index.is_Rational:
@@ -77,6 +81,9 @@ class _Unfolding:
             return atoms.gram(*names)
         lo, hi = found.lo, found.hi
         if not (lo.is_Integer and hi.is_Integer) or hi - lo > MAX_TERMS:
+            raise _TooLarge
+        self.visits += max(int(hi - lo) + 1, 0)
+        if self.visits > MAX_VISITS:
             raise _TooLarge
         total = sympy.Integer(0)
         for k in range(int(lo), int(hi) + 1):
@@ -112,10 +119,11 @@ def concrete(exprs: Iterable[sympy.Expr]) -> bool:
                for e in exprs for s in e.free_symbols)
 
 
-def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget
-                   ) -> Counterexample | None:
+def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget,
+                   deadline: float | None = None) -> Counterexample | None:
     """A point on concrete sets at which the kernel refutes the decisive obligation `label`
-    of `seq` as written, or None when none was found within the bounds."""
+    of `seq` as written, or None when none was found within the bounds. Raises `TimeCap`
+    once `deadline` (a `perf_counter` time; None: no cap) has passed."""
     found = [o for o in kernel.obligations(seq) if o.label == label and o.decisive]
     if not found or found[0].written is None:
         return None
@@ -127,11 +135,14 @@ def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget
     for values in assignments:
         fixed = dict(zip(chosen, map(sympy.Integer, values), strict=True))
         for pattern in PATTERNS:
+            guard = None if deadline is None else max(0.0, deadline - perf_counter())
+            if guard == 0.0:
+                raise TimeCap("time cap reached during the search on concrete sets")
             try:  # each attempt on its own small share: one hard judgement stops no other
-                point = _search(hyps, claim, fixed, pattern, Work(budget.scaled(SHARE)))
+                point = _search(hyps, claim, fixed, pattern, Work(budget.scaled(SHARE), guard))
             except (_TooLarge, kernel.KernelError):
                 break
-            except (Exhausted, TimeCap):
+            except Exhausted:
                 continue
             if point is None:
                 continue
