@@ -113,7 +113,8 @@ def _set_reads(declared: IndexSet) -> set[str]:
 
 def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
           done: dict[str, Step],
-          made: dict[tuple[str, tuple[tuple[str, str], ...]], str], taken: set[str]) -> str:
+          made: dict[tuple[str, tuple[tuple[str, str], ...]], str], taken: set[str],
+          why: str = "an instance of a step that uses other steps is its copy") -> str:
     """The id of the copy of `step` with `texts` substituted, made (with the copies it
     needs, ahead of it in `done`) unless an equal one was made already."""
     texts = {n: t for n, t in texts.items() if t != n}  # `a := a` replaces nothing
@@ -125,6 +126,10 @@ def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
         used = done[use.step]
         own = {n: substituted(text(t), texts, names) for n, t in use.with_}
         composed = {**{n: t for n, t in texts.items() if n not in own}, **own}
+        if use.over and (summed := _summed(use, used, composed, naturals, names, done, made,
+                                           taken)) is not None:
+            uses.append(summed)
+            continue
         if _copied(used) and not _kernels(used, composed, naturals, names):
             uses.append(Use(_copy(used, composed, naturals, names, done, made, taken)))
             continue
@@ -143,11 +148,46 @@ def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
         claim=_relation(step.claim, texts, names),
         hints=tuple(_parsed_term("", substituted(text(h), texts, names), names,
                                  vector=isinstance(h, Vec)) for h in step.hints),
-        note=f"the instance {shown} of step {step.id}, proved again here (an instance of a "
-        "step that uses other steps is its copy)")
+        note=f"the instance {shown} of step {step.id}, proved again here ({why})")
     done[copy.id] = copy
     made[key] = copy.id
     return copy.id
+
+
+def _summed(use: Use, used: Step, texts: Texts, naturals: Collection[str], names: Names,
+            done: dict[str, Step], made: dict[tuple[str, tuple[tuple[str, str], ...]], str],
+            taken: set[str]) -> Use | None:
+    """A term-wise use (`sum = "j in S"`) inside a copy: the used step's copy with the names
+    it reads replaced (or the step itself, when it reads none of them), summed over the
+    range with its bounds replaced too (the kernel's term-wise rule, on a step the kernel
+    proves again). The index is bound by the summation, so it is replaced nowhere (`j := k`
+    on the copied step does not reach the member's `j`). None (the use is then read as an
+    instance, which the kernel does not sum: the copy stays unknown) when the summation
+    cannot be carried as it is: a replaced name is one a set of the use reads, a term names
+    an index (it would be read at one member and summed at all), or the used step is not a
+    statement over free names."""
+    parts = [part.partition(" in ") for part in use.over.split(";")]
+    indices = {index.strip() for index, _, _ in parts}
+    moving = {n: t for n, t in texts.items() if n not in indices}
+    terms = {n.id for t in moving.values() for n in ast.walk(source_tree(f"({t})"))
+             if isinstance(n, ast.Name)}
+    sets = set().union(*(_set_reads(names.sets[w.strip()]) for _, _, w in parts
+                         if w.strip() in names.sets))
+    if terms & indices or set(moving) & sets:
+        return None
+    over = ";".join(f"{index.strip()} in {where.strip()}" if where.strip() in names.sets else
+                    f"{index.strip()} in " + "..".join(
+                        substituted(bound, moving, names) for bound in where.split(".."))
+                    for index, _, where in parts)
+    read = _read(used)
+    kept = {n: t for n, t in moving.items() if n in read}
+    if not kept:
+        return Use(used.id, over=over)
+    if used.witness or not isinstance(used.rule, Direct | CaseSplit) or _kernels(
+            used, kept, naturals, names):
+        return None
+    return Use(_copy(used, kept, naturals, names, done, made, taken,
+                     "a copy sums it term-wise"), over=over)
 
 
 def text(term: Term | sympy.Expr) -> str:

@@ -255,3 +255,71 @@ def test_a_name_a_summed_set_reads_is_replaced_by_the_kernel_not_a_copy() -> Non
     assert used is not None and used.origins[-1] == "lin"
     assert "where nonneg(-d + y[#1])" in str(used.hypotheses[-1].lhs)
     assert "c" not in {s.name for s in used.hypotheses[-1].lhs.free_symbols}
+
+
+TERMWISE_COPY = """title = "An instance of a step proved by the term-wise rule"
+scalars = ["y", "c", "d", "j", "N", "K"]
+naturals = ["N", "K"]
+indexed = ["y"]
+
+[[step]]
+id = "member"
+given = ["c >= 0"]
+claim = "c*y[j]**2 >= 0"
+
+[[step]]
+id = "sum"
+claim = "c*sum(j in 1..N, y[j]**2) >= 0"
+uses = [{ step = "member", sum = "j in 1..N" }]
+
+[[step]]
+id = "copy"
+given = ["d >= 0"]
+claim = "d*sum(j in 1..N, y[j]**2) >= 0"
+uses = [{ step = "sum", with = { c = "d" } }]
+
+[[step]]
+id = "copy-claims-more"
+given = ["d >= 0"]
+claim = "d*sum(j in 1..N, y[j]**2) >= 1"
+uses = [{ step = "sum", with = { c = "d" } }]
+
+[[step]]
+id = "copy-names-the-index"
+claim = "y[j]*sum(j in 1..N, y[j]**2) >= 0"
+uses = [{ step = "sum", with = { c = "y[j]" } }]
+
+[[step]]
+id = "copy-moves-the-range"
+given = ["c >= 0"]
+claim = "c*sum(j in 1..K, y[j]**2) >= 0"
+uses = [{ step = "sum", with = { N = "K" } }]
+"""
+
+
+def test_an_instance_of_a_term_wise_step_is_proved_by_a_summed_copy() -> None:
+    """Regression: a `with` copy of a step proved by the term-wise rule came back unknown
+    (the copy's use of `member` lost its `sum`, so the copy had no sum to prove from). The
+    copy now uses `member`'s copy summed over the same range: each proved again by the
+    kernel, the summation its term-wise rule. Where the summation cannot be carried (a term
+    naming the index) the copy stays unknown, never
+    proved; a claim beyond the instance is not proved either. A replaced bound moves the
+    range the copy sums over."""
+    proof = parse_proof(TERMWISE_COPY.encode(), "termwise-copy.toml")
+    report = check_proof(proof, store=None)
+    found = {s.step.id: s for s in report.steps}
+    assert found["copy"].status == "proved"
+    assert found["member--with-1"].status == found["sum--with-1"].status == "proved"
+    summed = [u for u in found["sum--with-1"].step.uses]
+    assert [(u.step, u.over, u.with_) for u in summed] == [("member--with-1", "j in 1..N", ())]
+    assert "a copy sums it term-wise" in found["member--with-1"].step.note
+    assert [str(h) for h in found["member--with-1"].step.hypotheses] == ["d >= 0"]
+    assert found["copy-claims-more"].status != "proved"
+    assert found["copy-names-the-index"].status != "proved"
+    # a bound replaced: `member` (which reads no N) summed over the range moved with it
+    assert found["copy-moves-the-range"].status == "proved"
+    moved = found["sum--with-3"].step
+    assert "N := K" in moved.note
+    assert [(u.step, u.over) for u in moved.uses] == [("member", "j in 1..K")]
+    copies = [s for s in found if s.startswith("member--with")]
+    assert copies == ["member--with-1"]  # c := y[j] makes no summed copy

@@ -296,6 +296,11 @@ claim = "sum(j in 0..N-1, y[j+1]) == sum(j in 1..N, y[j])"
 id = "fixed-bound"
 given = ["N == 2"]
 claim = "sum(j in 1..N, y[j]) == y[1] + y[2]"
+
+[[step]]
+id = "peel-first-plain"
+given = ["N >= 2"]
+claim = "sum(j in 1..N, j) == 1 + sum(j in 2..N, j)"
 '''
 
 
@@ -306,7 +311,7 @@ def test_split_and_shift_are_proposed_where_the_ranges_differ() -> None:
     the search proposes (in a fixed order)."""
     found = check(REGROUPED)
     assert {k: v.status for k, v in found.items()} == dict.fromkeys(  # type: ignore[attr-defined]
-        ("peel-first", "shift", "fixed-bound"), "proved")
+        ("peel-first", "shift", "fixed-bound", "peel-first-plain"), "proved")
     proof = parse_proof(HEAD + REGROUPED, "s.toml")
     assert [(r.rule, r.at) for r in sequent(proof, proof.steps[0], []).sums] == [
         ("split", 1), ("last", 0), ("empty", 0)]
@@ -314,6 +319,10 @@ def test_split_and_shift_are_proposed_where_the_ranges_differ() -> None:
         ("shift", 1)]
     assert [r.rule for r in sequent(proof, proof.steps[2], []).sums] == [
         "split", "last", "empty", "last", "empty"]
+    # a sum over no family, peeled where a hypothesis only implies the split's condition
+    # (N >= 2 gives N - 1 >= 0): regression, unknown before (the condition was not evident)
+    assert [(r.rule, r.at) for r in sequent(proof, proof.steps[3], []).sums] == [
+        ("split", 1), ("last", 0), ("empty", 0)]
 
 
 def test_false_regroupings_are_never_proved() -> None:
@@ -333,8 +342,20 @@ claim = "sum(j in 0..N-1, y[j]) == sum(j in 1..N, y[j])"
 id = "fixed-elsewhere"
 given = ["N == 3"]
 claim = "sum(j in 1..N, y[j]) == y[1] + y[2]"
+
+[[step]]
+id = "peel-plain-empty-range"
+claim = "sum(j in 1..N, j) == 1 + sum(j in 2..N, j)"
+
+[[step]]
+id = "peel-plain-wrong-member"
+given = ["N >= 2"]
+claim = "sum(j in 1..N, j) == 2 + sum(j in 2..N, j)"
 ''')
-    assert found == dict.fromkeys(("drops-a-member", "moved-range-only", "fixed-elsewhere"),
+    # peel-plain-empty-range: at N = 0 the left sum is 0, the right side 1 + 0;
+    # peel-plain-wrong-member: the first member is 1, not 2, at every N >= 2
+    assert found == dict.fromkeys(("drops-a-member", "moved-range-only", "fixed-elsewhere",
+                                   "peel-plain-empty-range", "peel-plain-wrong-member"),
                                   "refuted")
 
 

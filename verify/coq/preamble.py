@@ -10,7 +10,8 @@ over integer ranges (`zsum`, a fold over a list of consecutive integers) with th
 as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
 definition by induction on the length of the range, again without any axiom; last the
 term-wise rule's lemmas (`verify.coq.termwise`): a sum of terms each >= 0 (= 0) where the
-filters hold, and the split of a sum by linearity into canonical sums.
+filters hold, and the split of a sum by linearity into canonical sums; last sums of vectors
+(`verify.coq.vectorsums`), read through an inner product term by term.
 """
 
 PREAMBLE = r"""(** A real inner-product space, axiomatised: the only axioms of the export. *)
@@ -496,4 +497,23 @@ Ltac ip_orient := repeat match goal with
       end
   end.
 Ltac ip_canon := try unfold det2, det3; autorewrite with ip_db; ip_orient.
+
+(** * Sums of vectors, as written inside an inner product (verify.coq.vectorsums):
+    [vzsum lo hi f] adds [f (IZR j)] for lo <= j <= hi with [vadd], the zero vector
+    [vscal 0 _] when the range is empty; a filter is a 0/1 factor [vscal (ind_ge p)].
+    An inner product reads it term by term, proved by induction on the length of the range. *)
+Fixpoint nvsum (k : nat) (lo : Z) (f : R -> V) : V :=
+  match k with O => vscal 0 (f (IZR lo)) | S k' => vadd (f (IZR lo)) (nvsum k' (lo + 1)%Z f) end.
+
+Definition vzsum (lo hi : Z) (f : R -> V) : V := nvsum (Z.to_nat (hi - lo + 1)) lo f.
+
+Lemma nvsum_ip : forall k lo f w, ip (nvsum k lo f) w = nsum k lo (fun x => ip (f x) w).
+Proof.
+  induction k as [| k IH]; intros lo f w; simpl.
+  - rewrite ip_scal_l. ring.
+  - rewrite ip_add_l, IH. reflexivity.
+Qed.
+
+Lemma ip_vzsum_l : forall lo hi f w, ip (vzsum lo hi f) w = zsum lo hi (fun x => ip (f x) w).
+Proof. intros lo hi f w. unfold vzsum, zsum. apply nvsum_ip. Qed.
 """

@@ -4,13 +4,16 @@ Two printers. `expr` prints the kernel's SymPy polynomials (Gram symbol `<a,b>` 
 `Written` prints a relation from its *source text*, so a theorem reads as the user wrote it
 (`ip (vadd w (vscal y x)) (vadd w (vscal y x)) <= ip w w + R2`), optionally with names
 substituted (induction obligations). Relations built in code have no source text to read;
-they fall back to `expr`. Every number is printed exactly (`p / q`), never as a float.
+they fall back to `expr`. A sum in the text prints in the kernel's reading, a sum of vectors
+as a `vzsum` (`vector_sum`: where the kernel's reading keeps no sum to print, its terms
+cancelled). Every number is printed exactly (`p / q`), never as a float.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
@@ -19,7 +22,9 @@ from proofs.language.expressions import (
     ExpressionError,
     Names,
     Relation,
+    parse_bound,
     parse_relation,
+    parse_scalar,
     source_tree,
 )
 from verify.kernel import Rel, atoms, gram_pair
@@ -41,6 +46,7 @@ _RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if 
     zsum_bounds zle_of zlt_of pos_eq zero_eq zbounds
     zsum_ge zsum_eq0 zsum_combine zsum_zero ind_ge_nonneg ind_gt_nonneg ind_eq_nonneg
     ind_ge_zero ind_gt_zero ind_eq_zero claim_eq_rev fact_eq_rev ip_orient ip_canon Rle_ge
+    nvsum vzsum nvsum_ip ip_vzsum_l
     id exp ln sin cos tan sqrt Rabs Rsqr PI Rmin Rmax Rinv Ropp Rplus Rmult Rminus Rdiv
     Rpower Rle Rlt Rge Rgt IPR up fst snd pred plus mult minus min max length list nil cons
     app map comp"""
@@ -210,12 +216,16 @@ class Written:
         names: Names,
         scalars: Mapping[str, str] | None = None,
         vectors: Mapping[str, str] | None = None,
+        nat: Mapping[str, str] | None = None,
     ) -> None:
         self.names = names
         self.scalars = dict(scalars or {})
         self.vectors = dict(vectors or {})
+        self.nat = dict(nat or {})  # a natural's `nat` term in the bounds of a sum
         self.text = ""
         self.members: set[str] = set()  # family members printed as vectors, by kernel name
+        self.bound = False  # inside the body of a sum (`vectorsums.printed`)
+        self.sums: dict[str, VectorSum] = {}  # the vector sums printed, by their text
 
     def relation(self, relation: Rel) -> tuple[str, str, str] | None:
         """`(lhs, op, rhs)` printed from the text, or None when the text is not the source
@@ -224,12 +234,13 @@ class Written:
             return None
         try:
             parsed = parse_relation(relation.text, self.names)
-            if (parsed.lhs, parsed.op, parsed.rhs) != (relation.lhs, relation.op, relation.rhs):
+            if (atoms.canonical(parsed.lhs), parsed.op, atoms.canonical(parsed.rhs)) != (
+                    relation.lhs, relation.op, relation.rhs):  # sums read as the kernel does
                 return None
         except ExpressionError:
             return None
         self.text = relation.text.strip()
-        tree = ast.parse(self.text, mode="eval").body
+        tree = source_tree(self.text)  # a range `lo..hi` read as `>>`, of the same width
         if not isinstance(tree, ast.Compare):
             return None
         return self.value(tree.left)[0], COQ_OP[relation.op], self.value(tree.comparators[0])[0]
@@ -250,6 +261,9 @@ class Written:
             return (f"(vscal (-1) {text})", True) if is_vector else (f"(- {text})", False)
         if isinstance(node, ast.BinOp):
             return self.binary(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "sum":
+            return vector_sum(self, node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             args = [self.value(a)[0] for a in node.args]
             first, second = args[0], args[-1]
@@ -307,6 +321,137 @@ class Written:
         raise ExpressionError(f"cannot print operator {type(op).__name__} for Coq")
 
 
+# -- sums of vectors as written (issue 31; their lemmas: `verify.coq.vectorsums`) ----------
+
+@dataclass(frozen=True)
+class VectorSum:
+    """A written sum of vectors as printed (`text`, a `vzsum`), its bounds in Z, and its
+    split by linearity: (coefficient, canonical sum) pairs, each a Coq term."""
+
+    text: str
+    lo: str
+    hi: str
+    parts: tuple[tuple[str, str], ...]
+
+
+def _with_vectors(names: Names, *vectors: str) -> Names:
+    """The proof's names with extra vectors, on a budget of their own (printing re-reads
+    texts the file already paid for)."""
+    return Names(names.vectors | set(vectors), names.scalars, indexed=names.indexed,
+                 sets=names.sets)
+
+
+def _segment(written: Written, node: ast.expr) -> str:
+    text = ast.get_source_segment(written.text, node)
+    if text is None:
+        raise ExpressionError(f"cannot print {ast.unparse(node)} for Coq")
+    return text
+
+
+def vector_sum(written: Written, node: ast.Call) -> tuple[str, bool]:
+    """A call `sum(...)` in a relation `written` prints from its text: a scalar sum in the
+    kernel's reading, a sum of vectors as a `vzsum` (recorded in `written.sums`)."""
+    if written.bound:
+        raise ExpressionError("a sum inside a sum's body is not printed for Coq yet")
+    segment = _segment(written, node)
+    names = _with_vectors(written.names)
+    try:
+        value = parse_scalar(segment, names)
+    except ExpressionError:
+        pass  # a sum of vectors: printed below
+    else:
+        return expr(atoms.canonical(value), written.scalars, written.nat), False
+    if (len(node.args) != 2 or not isinstance(node.args[0], ast.Compare)
+            or not isinstance(node.args[0].left, ast.Name)):
+        raise ExpressionError(f"cannot print {segment} for Coq")
+    index, where, body = node.args[0].left.id, node.args[0].comparators[0], node.args[1]
+    var = f"s'{index}"
+    filters: list[tuple[sympy.Expr, str, str]] = []  # (gap, kind, the set's index)
+    if isinstance(where, ast.Name) and where.id in names.sets:
+        declared = names.sets[where.id]
+        lo, hi = parse_bound(declared.lo, names), parse_bound(declared.hi, names)
+        for text in declared.where:
+            relation = parse_relation(text, names, {declared.index: sympy.Symbol(
+                declared.index)})
+            gap = (relation.lhs - relation.rhs if relation.op in (">=", ">", "==")
+                   else relation.rhs - relation.lhs)
+            kind = {"<=": ">=", "<": ">"}.get(relation.op, relation.op)
+            filters.append((sympy.expand(gap), kind, declared.index))
+    elif isinstance(where, ast.BinOp) and isinstance(where.op, ast.RShift):
+        lo = parse_bound(_segment(written, where.left), names)
+        hi = parse_bound(_segment(written, where.right), names)
+    else:
+        raise ExpressionError(f"cannot print {segment} for Coq")
+    bounds = integer(lo, written.nat), integer(hi, written.nat)
+    outer = dict(written.scalars)
+
+    def wrap(term: str) -> str:
+        """`term` (a vector at the member `var`) times each filter's 0/1 factor."""
+        for gap, kind, set_index in reversed(filters):
+            p = expr(gap, {**outer, set_index: var}, written.nat)
+            term = f"(vscal ({INDICATORS[kind]} {p}) {term})"
+        return f"(fun {var} => {term})"
+
+    written.scalars = {**outer, index: var}
+    written.bound = True
+    try:
+        text, is_vector = written.value(body)
+    finally:
+        written.scalars, written.bound = outer, False
+    if not is_vector:
+        raise ExpressionError(f"cannot print {segment} for Coq")
+    parts = []
+    for (dep, vector), coefficient in _split(written, _segment(written, body), index).items():
+        inner = {**outer, index: var}
+        term = f"(vscal {expr(dep, inner, written.nat)} {_split_vector(written, vector, inner)})"
+        parts.append((expr(coefficient, outer, written.nat),
+                      f"(vzsum {bounds[0]} {bounds[1]} {wrap(term)})"))
+    found = VectorSum(f"(vzsum {bounds[0]} {bounds[1]} {wrap(text)})", *bounds, tuple(parts))
+    written.sums.setdefault(found.text, found)
+    return found.text, True
+
+
+def _split(written: Written, body: str, index: str
+           ) -> dict[tuple[sympy.Expr, str], sympy.Expr]:
+    """The body of a vector sum by linearity: (monomial reading the index, vector) -> its
+    coefficient free of the index, read off `dot(body, probe)` by the language's parser."""
+    probe = "probe"
+    while probe in written.names.vectors | written.names.scalars:
+        probe += "_"
+    relation = parse_relation(f"dot({body}, {probe}) == 0", _with_vectors(written.names, probe),
+                              {index: sympy.Symbol(index)})
+    out: dict[tuple[sympy.Expr, str], sympy.Expr] = {}
+    for term in sympy.Add.make_args(sympy.expand(relation.lhs - relation.rhs)):
+        if term == 0:
+            continue
+        coefficient, factors = term.as_coeff_mul()
+        vector, dep, rest = None, sympy.Integer(1), sympy.Integer(coefficient)
+        for factor in factors:
+            base = factor.base if factor.is_Pow else factor
+            pair = gram_pair(base) if base.is_Symbol else None
+            if pair is not None and probe in pair and not factor.is_Pow:
+                vector = pair[0] if pair[1] == probe else pair[1]
+            elif index in atoms.names_of(factor):
+                dep *= factor
+            else:
+                rest *= factor
+        if vector is None:
+            raise ExpressionError(f"cannot split the body {body} for Coq")
+        out[(dep, vector)] = out.get((dep, vector), sympy.Integer(0)) + rest
+    return {k: c for k, c in out.items() if sympy.expand(c) != 0}
+
+
+def _split_vector(written: Written, vector: str, real: Mapping[str, str]) -> str:
+    """A vector of the split: a name (as `written` substitutes it) or a family member."""
+    if atoms.IDENT.fullmatch(vector):
+        return written.vectors.get(vector, name(vector))
+    member = atoms.structure(sympy.Symbol(vector))
+    if not isinstance(member, atoms.Family):
+        raise ExpressionError(f"cannot print the vector {vector} for Coq")
+    return f"({name(member.family)} {expr(member.index, real, written.nat)})"
+
+
+
 def names_in(relation: Rel | Relation, source: Names) -> set[str]:
     """Every declared name a relation mentions, in its SymPy form or its source text."""
     found: set[str] = set()
@@ -318,4 +463,46 @@ def names_in(relation: Rel | Relation, source: Names) -> set[str]:
         return found
     declared = source.vectors | source.scalars
     found.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in declared)
+    for used in sets_in(relation, source):
+        found |= set_names(source, used)
+    return found
+
+
+def sets_in(relation: Rel | Relation, source: Names) -> set[str]:
+    """The declared sets a relation's text sums over."""
+    try:
+        tree = source_tree(relation.text)
+    except SyntaxError:
+        return set()
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} & set(source.sets)
+
+
+def bound_names(relation: Rel | Relation, source: Names) -> set[str]:
+    """The declared names the bounds of the sums a relation's text writes read: a range's
+    `lo..hi`, a set's range and filters (naturals, bound as `nat` where such a sum is
+    printed from its text, `vectorsums`)."""
+    try:
+        tree = source_tree(relation.text)
+    except SyntaxError:
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift):
+            found.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    for used in sets_in(relation, source):
+        found |= set_names(source, used)
+    return found & (source.vectors | source.scalars)
+
+
+def set_names(source: Names, set_name: str) -> set[str]:
+    """The declared names a set's range and filters read, its own index excepted (a sum
+    over it printed from the text binds them, `vectorsums`)."""
+    declared, found = source.sets[set_name], set()
+    for text in (declared.lo, declared.hi, *declared.where):
+        try:
+            tree = source_tree(text)
+        except SyntaxError:
+            continue
+        found.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+                     and n.id in source.vectors | source.scalars and n.id != declared.index)
     return found

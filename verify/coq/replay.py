@@ -173,6 +173,8 @@ class Script:
         self.integral: dict[str, str] = {}  # a natural -> `IZR (Z.of_nat nat) = n`
         self.members: set[str] = set()  # family members paired in Gram symbols (`ip_norm`)
         self.quantified: dict[Rel, str] = {}  # a summed claim -> its premise, term-wise
+        self.vector_sums: set[str] = set()  # written vector sums declared (`vectorsums`)
+        self.vector_rewrites: list[str] = []  # their splits, rewritten by `ip_norm`
 
     def expr(self, e: sympy.Expr) -> str:
         """`e` for Coq, a natural in a bound of a sum by its `nat` variable."""
@@ -206,9 +208,10 @@ class Script:
         pairs = itertools.combinations(sorted({*self.vectors, *self.members}), 2)
         syms = "".join(f", ?(ip_sym {printer.vector_atom(b)} {printer.vector_atom(a)})"
                        for a, b in pairs)
+        split = "".join(f", ?{label}" for label in self.vector_rewrites)
         return "try unfold det2, det3; autorewrite with ip_db" + (
-            f"; rewrite {syms[2:]}" if syms else ""
-        )
+            f"; rewrite {split[2:]}" if split else "") + (
+            f"; rewrite {syms[2:]}" if syms else "") + ("; ip_orient" if split else "")
 
     def emit(self, line: str) -> None:
         """One line of the script at the current depth."""
@@ -231,10 +234,13 @@ class Script:
 
     def relation_text(self, relation: Rel) -> tuple[str, str, str]:
         """A relation as written (or from its SymPy form when it has no source text)."""
-        source = Written(self.proof.names)
+        source = Written(self.proof.names, nat=self.nat)
         written = source.relation(relation)
         if written is not None:
             self.note_members(source.members)  # `ip_norm` orders them, as in the kernel
+            if source.sums and not set(source.sums) <= self.vector_sums:
+                raise Unsupported(f"{relation.text!r}: its sums of vectors are not declared "
+                                  "in the proof (`vectorsums.declare`)")
             return written
         return printer.kernel_relation(relation, nat=self.nat)
 

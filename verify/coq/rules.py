@@ -20,6 +20,7 @@ from proofs.language.expressions import ExpressionError
 from proofs.step import CaseSplit, Direct, Induction, Step
 from verify.coq.printer import (
     Written,
+    bound_names,
     has_atoms,
     ident,
     kernel_relation,
@@ -39,6 +40,7 @@ from verify.coq.statement import (
 )
 from verify.coq.termwise import derive, of_use, premise
 from verify.coq.termwise import names as termwise_names
+from verify.coq.vectorsums import declare_written
 from verify.kernel import KernelError, Rel, gram_pair
 
 
@@ -100,7 +102,9 @@ class Rules(Statements):
         if isinstance(step.rule, Induction):
             return self.induction(proved, hypotheses, applications, derived_claims, main,
                                   sides, header, printed, tuple(own), lemmas)
-        naturals = st.naturals
+        naturals = st.naturals | {  # the bounds of a sum printed from its text
+            n for r in (*st.hypotheses, st.claim) for n in bound_names(r, self.proof.names)
+            if n in self.proof.naturals}
         split = term_names(step.rule.on) if isinstance(step.rule, CaseSplit) else set()
         for term in (*proved.witness.values(), *(
                 t for _, substitution in proved.instances for t in substitution.values())):
@@ -129,6 +133,7 @@ class Rules(Statements):
                                     g.obligation.judgement.claim))
         intros = self.introduce(script, variables, naturals, list(names.values()),
                                 applications, derived_claims, vectors)
+        declare_written(script, (*hypotheses, st.claim))  # sums of vectors as written
         for relation, summation in termwise.items():  # each summed claim, re-derived
             script.hyps[relation] = derive(self.proof, script, summation, relation,
                                            names[relation])
@@ -159,7 +164,7 @@ class Rules(Statements):
                      if relation in printed else shown.relation(relation))
             if parts is None and has_atoms(relation):  # its sums: the kernel's reading
                 parts = kernel_relation(relation, as_real, {n: name(n) for n in intros})
-            if parts is None and written_with_sums(relation):
+            if parts is None and written_with_sums(relation):  # e.g. a sum inside a sum
                 raise Unsupported(
                     f"{relation.text!r} cannot be stated in Coq yet: its sums cancel in the "
                     f"kernel's reading, which leaves {relation.lhs} {relation.op} "

@@ -184,7 +184,13 @@ class CounterexampleSearch:
         among the points searched.
 
         Each batch is charged to `work.points`; `Exhausted` is raised when none are left.
+        A judgement with family members or sums gets none: a point of this search values
+        every generator as a name, and a point of the language values names only (the
+        kernel refuses a value for a member or a sum), so it proposes none there; such a
+        judgement is refuted on concrete sets (`verify.search.sums.worlds`).
         """
+        if not all(IDENT.fullmatch(n) for n in (*self.scalars, *self.vectors)):
+            return None
         if not (self.scalars or self.vectors):  # no names: one point, evaluated exactly
             work.grant("points", 1)
             empty = Counterexample({}, {})

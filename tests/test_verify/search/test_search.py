@@ -136,3 +136,26 @@ def test_strict_claim_certificate_has_a_strict_term() -> None:
     result = decide(judgement)
     assert result.status == "proved"
     assert Product(Fraction(2), (0,), ()) in result.certificate.products
+
+
+def test_the_screen_proposes_no_point_that_values_a_member_or_a_sum() -> None:
+    """Regression: the screen valued a family member (`y[1]`), a sum or a Gram symbol of
+    members as a plain name, a point the kernel refuses and the prover had to drop; it now
+    proposes none there (the concrete sets of `verify.search.sums.worlds` refute such a
+    step), and still finds one where every generator is a name (`a`)."""
+    from verify.kernel.atoms import family, finite_sum, vector_name
+    from verify.search.work import DEFAULT_BUDGET, Work
+
+    j = sympy.Symbol("j")
+    member = family("y", sympy.Integer(1))
+    total = finite_sum(j, sympy.Integer(1), sympy.Symbol("n"), [], family("y", j))
+    square = sympy.Symbol(f"<{vector_name('x', sympy.Integer(1))},"
+                          f"{vector_name('x', sympy.Integer(1))}>")
+    for claim in (member, total, -square, sympy.Symbol("a")):
+        judgement = Judgement((), Fact(sympy.expand(claim), ">="), (), ("a", "n"))
+        found = CounterexampleSearch(Context(judgement)).search(Work(DEFAULT_BUDGET))
+        if claim == sympy.Symbol("a"):
+            assert found == Counterexample({"a": Fraction(-1)}, {})
+            check_counterexample(judgement, found)
+        else:
+            assert found is None, claim

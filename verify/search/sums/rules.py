@@ -17,9 +17,10 @@ For each obligation, every sum in it and every sum inside their bodies (rewritte
 - `count` for a sum of 1 over a range.
 
 A rule is proposed only when its conditions are evident (a polynomial in naturals with
-nonnegative coefficients, or a hypothesis of the obligation, compared in normal form): a
-condition the kernel cannot prove would leave the step unknown. Deterministic, and bounded
-(`MAX_RULES` per obligation).
+nonnegative coefficients, or a hypothesis of the obligation, compared in normal form, or
+such a hypothesis plus a polynomial in naturals with nonnegative coefficients: `N - 1 >= 0`
+from `N >= 2`): a condition the kernel cannot prove would leave the step unknown.
+Deterministic, and bounded (`MAX_RULES` per obligation).
 """
 
 from __future__ import annotations
@@ -169,7 +170,24 @@ def _evident(condition: Fact, given: set[Fact], naturals: set[str]) -> bool:
     e = sympy.expand(condition.expr)
     if e.is_Rational:
         return bool(e > 0 or (e == 0 and condition.kind != ">"))
-    if condition.kind == ">=" and {s.name for s in e.free_symbols} <= naturals and all(
-            c >= 0 for c in sympy.Poly(e, *sorted(e.free_symbols, key=str)).coeffs()):
+    if condition.kind == ">=" and _nonnegative(e, naturals):
         return True
-    return _scaled(Fact(e, condition.kind), given)
+    return _scaled(Fact(e, condition.kind), given) or _weaker(Fact(e, condition.kind), given,
+                                                              naturals)
+
+
+def _nonnegative(e: sympy.Expr, naturals: set[str]) -> bool:
+    """Whether `e` is a polynomial in naturals with nonnegative coefficients (so >= 0)."""
+    e = sympy.expand(e)
+    if e.is_Rational:
+        return bool(e >= 0)
+    return {s.name for s in e.free_symbols} <= naturals and all(
+        c >= 0 for c in sympy.Poly(e, *sorted(e.free_symbols, key=str)).coeffs())
+
+
+def _weaker(condition: Fact, given: set[Fact], naturals: set[str]) -> bool:
+    """Whether `condition` (`c >= 0`) is a hypothesis `g >= 0` (`> 0`, `== 0`) plus a
+    polynomial in naturals with nonnegative coefficients: `N - 1 >= 0` from `N >= 2`, the
+    condition of peeling the first member of 1..N when a hypothesis says N >= 2."""
+    return condition.kind == ">=" and any(
+        _nonnegative(condition.expr - g.expr, naturals) for g in sorted(given, key=str))
