@@ -323,3 +323,37 @@ def test_an_instance_of_a_term_wise_step_is_proved_by_a_summed_copy() -> None:
     assert [(u.step, u.over) for u in moved.uses] == [("member", "j in 1..K")]
     copies = [s for s in found if s.startswith("member--with")]
     assert copies == ["member--with-1"]  # c := y[j] makes no summed copy
+
+
+def test_a_copy_of_a_term_wise_step_keeps_the_members_hypotheses_summed() -> None:
+    """Red-team finding (false proved): a copy dropped its use's `sum`, so the member
+    step's hypotheses about one free `j` (`j >= 1`, `j <= N`, forcing N >= 1) came in
+    plain, and `d >= 0 |- d*N >= d`, false at N = 0, d = 1, was proved through an
+    instance of a true step; the copy of a refuted step gave a proved one too."""
+    head = '''
+title = "every step proved, one false as written"
+scalars = ["y", "N", "j", "c", "d"]
+naturals = ["N"]
+indexed = ["y"]
+[[step]]
+id = "member"
+given = ["j >= 1", "j <= N"]
+claim = "y[j]**2 >= 0"
+[[step]]
+id = "s"
+given = ["c >= 0"]
+claim = "CLAIM"
+uses = [{ step = "member", sum = "j in 1..N" }]
+[[step]]
+id = "t"
+given = ["d >= 0"]
+claim = "d*N >= d"
+uses = [{ step = "s", with = { c = "d" } }]
+'''
+    for claim, s_status in (
+            ("c*N + c*sum(j in 1..N, y[j]**2) >= c*sum(j in 1..N, y[j]**2)", "proved"),
+            ("c*N >= c", "refuted")):
+        proof = parse_proof(head.replace("CLAIM", claim).encode(), "copy.toml")
+        found = {s.step.id: s for s in check_proof(proof, store=None).steps}
+        assert found["s"].status == s_status, found["s"].message
+        assert found["t"].status != "proved", found["t"].message
