@@ -185,8 +185,6 @@ def divided(data: Dataset, factor: Fraction) -> Dataset:
     `scale c` and every `rows q` (the form its Fractions give, without a pass over them)."""
     if factor <= 0:
         raise ValueError(f"the factor must be positive, not {factor}")
-    out = Dataset(tuple(tuple(v / factor if v else v for v in x) for x in data.X), data.y,
-                  data.name)
     base = integer_form(data)
     q, c = factor.denominator, factor.numerator
     if q == 1:
@@ -204,9 +202,23 @@ def divided(data: Dataset, factor: Fraction) -> Dataset:
     top = base.max_abs * q // g
     if rows.dtype == object and top < 2**63:
         rows = rows.astype(np.int64)
+    out = Dataset(_rationals(rows, scale), data.y, data.name)
     if scale.bit_length() <= MAX_SCALE_BITS:  # else its Fractions' form refuses it, as ever
         _remember(out, IntegerForm(rows, scale, base.y, top, False))
     return out
+
+
+def _rationals(rows: np.ndarray, scale: int) -> tuple[Vector, ...]:
+    """The examples `rows / scale` as Fractions, one Fraction made per distinct integer
+    (`divided`: the adversary's and the planted data's rows repeat a few values, half of
+    them zeros, and a division of Fractions per cell cost more than the run made on them)."""
+    n, d = rows.shape
+    if d == 0:
+        return ((),) * n
+    values, codes = np.unique(rows, return_inverse=True)
+    table = [Fraction(v, scale) for v in values.tolist()]
+    cells = list(map(table.__getitem__, codes.reshape(-1).tolist()))
+    return tuple(tuple(cells[i:i + d]) for i in range(0, n * d, d))
 
 
 def _integer_form(data: Dataset) -> IntegerForm:
