@@ -51,7 +51,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import reduce
+from functools import cached_property, reduce
 from itertools import chain
 from math import gcd, lcm
 from operator import add, mul
@@ -106,7 +106,12 @@ class IntegerForm:
         return self.rows * self.y[:, None]
 
     def radius2(self) -> int:
-        """`max_i ||rows[i]||^2`, exactly."""
+        """`max_i ||rows[i]||^2`, exactly (computed once per form: a scenario's runs of every
+        algorithm, and every row set of each, ask it of the same cached form)."""
+        return self._radius2
+
+    @cached_property
+    def _radius2(self) -> int:
         if self.rows.dtype != object and self.max_abs**2 * max(self.d, 1) < 2**63:
             return int(np.einsum("ij,ij->i", self.rows, self.rows).max())
         return max(sum(v * v for v in row) for row in self.rows.tolist())
