@@ -51,7 +51,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import reduce
+from functools import cached_property, reduce
 from itertools import chain
 from math import gcd, lcm
 from operator import add, mul
@@ -106,7 +106,12 @@ class IntegerForm:
         return self.rows * self.y[:, None]
 
     def radius2(self) -> int:
-        """`max_i ||rows[i]||^2`, exactly."""
+        """`max_i ||rows[i]||^2`, exactly (computed once per form: a scenario's runs of every
+        algorithm, and every row set of each, ask it of the same cached form)."""
+        return self._radius2
+
+    @cached_property
+    def _radius2(self) -> int:
         if self.rows.dtype != object and self.max_abs**2 * max(self.d, 1) < 2**63:
             return int(np.einsum("ij,ij->i", self.rows, self.rows).max())
         return max(sum(v * v for v in row) for row in self.rows.tolist())
@@ -185,8 +190,6 @@ def divided(data: Dataset, factor: Fraction) -> Dataset:
     `scale c` and every `rows q` (the form its Fractions give, without a pass over them)."""
     if factor <= 0:
         raise ValueError(f"the factor must be positive, not {factor}")
-    out = Dataset(tuple(tuple(v / factor if v else v for v in x) for x in data.X), data.y,
-                  data.name)
     base = integer_form(data)
     q, c = factor.denominator, factor.numerator
     if q == 1:
@@ -204,9 +207,23 @@ def divided(data: Dataset, factor: Fraction) -> Dataset:
     top = base.max_abs * q // g
     if rows.dtype == object and top < 2**63:
         rows = rows.astype(np.int64)
+    out = Dataset(_rationals(rows, scale), data.y, data.name)
     if scale.bit_length() <= MAX_SCALE_BITS:  # else its Fractions' form refuses it, as ever
         _remember(out, IntegerForm(rows, scale, base.y, top, False))
     return out
+
+
+def _rationals(rows: np.ndarray, scale: int) -> tuple[Vector, ...]:
+    """The examples `rows / scale` as Fractions, one Fraction made per distinct integer
+    (`divided`: the adversary's and the planted data's rows repeat a few values, half of
+    them zeros, and a division of Fractions per cell cost more than the run made on them)."""
+    n, d = rows.shape
+    if d == 0:
+        return ((),) * n
+    values, codes = np.unique(rows, return_inverse=True)
+    table = [Fraction(v, scale) for v in values.tolist()]
+    cells = list(map(table.__getitem__, codes.reshape(-1).tolist()))
+    return tuple(tuple(cells[i:i + d]) for i in range(0, n * d, d))
 
 
 def _integer_form(data: Dataset) -> IntegerForm:

@@ -528,11 +528,17 @@ def epoch_rows(run: CyclicRun, origin: Origin,
     scalars["mus"] = mus
     scalars["kb"], scalars["k"] = Column(before[met]), Column(k[starts])
     scalars["m1"] = Column(m[met])
-    threshold = run.constants["T"]
-    scalars["far"] = Column(np.array([int(mus.value(e) <= -threshold) for e in range(E)],
-                                     dtype=np.int64))
+    scalars["far"] = Column(_at_most(mus, -run.constants["T"]).astype(np.int64))
     scalars["e"] = Column(np.arange(E, dtype=np.int64))
     return run_rows(scalars, vectors, origin, np.arange(E))
+
+
+def _at_most(column: Column, bound: Fraction) -> np.ndarray:
+    """Rows where `column <= bound`, exactly: `num / den <= a / b` iff `num b <= a den` (both
+    denominators positive), in Python ints (no Fraction per row: a long run has 10^4 epochs)."""
+    den = column.den if isinstance(column.den, int) else as_object(column.den)
+    return np.asarray(as_object(column.num) * bound.denominator <= bound.numerator * den,
+                      dtype=bool)
 
 
 # ---- runners -------------------------------------------------------------------------------

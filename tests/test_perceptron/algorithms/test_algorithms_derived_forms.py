@@ -51,3 +51,16 @@ def test_derived_forms_are_the_forms_of_their_fractions(data: Dataset, factor: F
     divided = fast.divided(data, factor)
     assert divided.X == tuple(tuple(v / factor for v in x) for x in data.X)
     _as_computed(divided)
+
+
+def test_divided_wide_data_are_the_plain_quotients() -> None:
+    """The adversary's wide rows (half zeros, a few distinct rationals) divided by a radius
+    bound: each Fraction made once per distinct integer is the plain quotient of its cell."""
+    from perceptron.generators.adversary import OnlineAdversary
+
+    played = OnlineAdversary(Fraction(9 * 7), Fraction(3), seed=5).play()
+    factor = Fraction(17, 3)
+    divided = fast.divided(played.data, factor)
+    assert divided.X == tuple(tuple(v / factor for v in x) for x in played.data.X)
+    assert all(type(v) is Fraction for x in divided.X for v in x)
+    _as_computed(divided)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from perceptron.algorithms.margin import run_margin
 from perceptron.algorithms.voted import run_voted
@@ -20,7 +22,7 @@ from perceptron.geometry.separability import Inseparable, separability
 from verify.audit.targets import NOTHING_NAMED, scenarios_of
 from verify.numeric import epochs
 from verify.runs import cyclic
-from verify.runs.columns import Origin
+from verify.runs.columns import Column, Origin, int_array
 from verify.runs.cyclic import KIND, cycling_runs, far_start, label, runner, voted_run
 from verify.runs.quantity import Scenario
 
@@ -215,3 +217,17 @@ def test_a_data_file_that_is_not_separable_is_run_with_e1_as_u() -> None:
     assert scenario.u == (Fraction(1), Fraction(0)) and scenario.data is xor
     with pytest.raises(Exception, match="not linearly separable"):
         scenarios_of(xor, NOTHING_NAMED, None, "online", "xor.csv")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-(2**70), 2**70) | st.integers(-9, 9), max_size=6),
+       st.sampled_from([1, 4, 2**62, 3**50]),
+       st.builds(Fraction, st.integers(-(2**66), 2**66) | st.integers(-9, 9),
+                 st.sampled_from([1, 3, 2**63 + 1])))
+def test_the_far_column_compares_as_fractions_do(nums: list[int], den: int,
+                                                  bound: Fraction) -> None:
+    """`_at_most` (the epoch rows' `far`, mus <= -T, decided on numerators in Python ints)
+    marks exactly the rows whose Fraction is at most the bound, near and beyond int64."""
+    column = Column(int_array(nums), den)
+    expected = [column.value(i) <= bound for i in range(len(nums))]
+    assert cyclic._at_most(column, bound).tolist() == expected
