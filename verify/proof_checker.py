@@ -242,14 +242,16 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
         tuple(relation(proof, h) for h in step.hypotheses), relation(proof, step.claim),
         rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
     )
-    from verify.search.sums.rules import has_sums, propose  # untrusted: only proposes
+    from verify.search.sums import congruences  # untrusted: only proposes
+    from verify.search.sums.rules import has_sums, propose
 
     claims = [(u if isinstance(u, kernel.Statement) else u.statement).claim for u in uses]
     exprs = [e for r in (*seq.hypotheses, seq.claim, *claims) for e in (r.lhs, r.rhs)]
-    if not has_sums(exprs):
+    if not has_sums(exprs) and not congruences.has_members(exprs):
         return seq
     try:
-        return replace(seq, sums=propose(seq))
+        found = propose(seq) if has_sums(exprs) else ()
+        return replace(seq, sums=found + congruences.propose(seq))
     except kernel.KernelError:  # the kernel will say why, reading the step itself
         return seq
 

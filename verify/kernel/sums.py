@@ -127,7 +127,7 @@ def _identity(name: str, target: sympy.Symbol, at: sympy.Expr, within: tuple[sym
         t: atoms.Sum = atoms.structure(inner[0])  # type: ignore[assignment]
         if any(j.name in atoms.names_of(p) for p, _ in t.filters):  # each: none may cancel
             raise KernelError(f"swap: the inner set of {target} depends on the outer index")
-        a, b = sympy.Symbol("#~0"), sympy.Symbol("#~1")  # fresh (no canonical name has them)
+        a, b = sympy.Symbol("#~0"), sympy.Symbol("#0")  # fresh: substitution's own are #~h, h > 0
         ab = {j.name: a, f"#{t.bound}": b}
         inside = atoms.finite_sum(a, s.lo, s.hi, [(atoms.substitute(p, ab, {}), k) for p, k in
                                                   s.filters], atoms.substitute(
