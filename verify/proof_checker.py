@@ -971,12 +971,15 @@ def _obstacle(goal: Obligation, message: str, step: Step,
         return "the witness may not fit: try another witness, or give a hint"
     if goal.judgement.claim.kind == "==" and _indexed(goal.judgement):
         return ("no certificate for the equality: sums are compared only by the sum rules "
-                "empty, last, skip, split, shift and count (docs/proof-files.md), proposed "
-                "where the statement's ranges differ by a constant or a hypothesis fixes a "
-                "bound, and family members only by their index as written (y[j], y[k] are "
-                "two unknowns even where j == k): write the step so that its sums meet that "
-                "way (peel a first or last member, split at a bound it names, re-index by a "
-                "constant), or prove such an identity in a step this one uses")
+                "empty, last, skip, split, shift, count and swap (docs/proof-files.md), "
+                "proposed where the statement's ranges differ by a constant, a hypothesis "
+                "fixes a bound or a double sum is another in the other order, and family "
+                "members by their index as written or by congruence, where a hypothesis gives "
+                "a name of the index as a term (`j == k + 1`: y[j] is y[k + 1]; under "
+                "`j*k == k**2` y[j], y[k] stay two unknowns): write the step so that its sums "
+                "and indices meet that way (peel a first or last member, split at a bound it "
+                "names, re-index by a constant, state j == k), or prove such an identity in a "
+                "step this one uses")
     if goal.judgement.claim.kind == "==":
         return ("no certificate for the equality: it is no combination of the equalities, "
                 "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "
