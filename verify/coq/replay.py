@@ -293,6 +293,9 @@ class Script:
                 return self.replay(self.conditions[fact])
             source = self.sum_fact(fact)  # an identity of sums, from the preamble's lemmas
             if source is None:
+                from verify.coq import congruence  # a member's index by an equal one
+                source = congruence.prove(self, fact)
+            if source is None:
                 raise Unsupported(f"the fact {fact} has no source in the statement")
         f, f_proof = self.clearing(source, fact)
         a, _op, b = self.relation_text(source)
