@@ -69,11 +69,13 @@ claim = "sum(l in 1..N, a[l]*y[l + j]) == sum(l in 1..N, a[l]*y[l + k])"
 
 [[step]]
 id = "swap-ranges"
-claim = "sum(j in 1..N, sum(l in 1..K, a[j]*y[l]*z[j+l])) == sum(l in 1..K, sum(j in 1..N, a[j]*y[l]*z[j+l]))"
+claim = "sum(j in 1..N, sum(l in 1..K, a[j]*y[l]*z[j+l])) == \
+sum(l in 1..K, sum(j in 1..N, a[j]*y[l]*z[j+l]))"
 
 [[step]]
 id = "swap-a-set"
-claim = "sum(j in M, sum(l in 1..K, y[j]*a[l]*z[j*l])) <= sum(l in 1..K, sum(j in M, y[j]*a[l]*z[j*l]))"
+claim = "sum(j in M, sum(l in 1..K, y[j]*a[l]*z[j*l])) <= \
+sum(l in 1..K, sum(j in M, y[j]*a[l]*z[j*l]))"
 '''
 
 
@@ -112,7 +114,8 @@ claim = "sum(j in 1..N, y[j]) == N*y[k]"
 
 [[step]]
 id = "swap-forgets-a-factor"
-claim = "sum(j in 1..N, sum(l in 1..K, a[j]*y[l]*z[j+l])) == sum(l in 1..K, sum(j in 1..N, a[l]*y[j]*z[j+l]))"
+claim = "sum(j in 1..N, sum(l in 1..K, a[j]*y[l]*z[j+l])) == \
+sum(l in 1..K, sum(j in 1..N, a[l]*y[j]*z[j+l]))"
 
 [[step]]
 id = "swap-moves-the-set"

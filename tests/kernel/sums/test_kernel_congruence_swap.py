@@ -35,7 +35,8 @@ from verify.kernel import (
 )
 from verify.kernel.atoms import World, family, gram
 
-j, k, l, n, m, a, t = (sympy.Symbol(name) for name in ("j", "k", "l", "n", "m", "a", "t"))
+j, k, l, n, m, a, t = (  # noqa: E741 (l: the index users write)
+    sympy.Symbol(name) for name in ("j", "k", "l", "n", "m", "a", "t"))
 ZERO, ONE = sympy.Integer(0), sympy.Integer(1)
 F = Fraction
 NATURALS = frozenset({"n", "m"})

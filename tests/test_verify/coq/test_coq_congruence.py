@@ -1,0 +1,93 @@
+"""Issue 31's congruence and swap in Coq: a member's index replaced by an equal term
+(`verify/coq/congruence.py`) is re-checked by coqc (the condition gives `n = k`, the identity
+by `rewrite` and `f_equal` down to the indices), with no decision procedure and nothing
+admitted; its false variants do not compile. A swapped double sum is not replayed yet: its
+step says `not exported` and is not counted as checked. Compiling skips without coqc."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from coq_preamble import compile_inner_product
+from coq_preamble import compiles as coqc_compiles
+
+from proofs.proof_file import parse_proof
+from verify.coq import NOT_RUN, export_and_check
+from verify.proof_checker import check_proof
+from verify.search.work import BUDGETS
+
+# the preamble compiled once per process, not once per test (tests/coq_preamble.py)
+pytestmark = pytest.mark.usefixtures("preamble_once")
+COQC = shutil.which("coqc")
+DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit|Axiom)\b")
+
+FILE = b'''
+title = "congruence"
+vectors = ["x", "w"]
+scalars = ["y", "a", "j", "k", "N", "K"]
+naturals = ["N", "K"]
+indexed = ["x", "y", "a"]
+
+[[step]]
+id = "scalar"
+given = ["j == k"]
+claim = "y[j] == y[k]"
+
+[[step]]
+id = "vector"
+given = ["j == k"]
+claim = "dot(w, x[j]) == dot(w, x[k])"
+
+[[step]]
+id = "moved"
+given = ["j == k + 1"]
+claim = "y[j]*dot(w, x[j]) == y[k+1]*dot(w, x[k+1])"
+
+[[step]]
+id = "swap"
+claim = "sum(j in 1..N, sum(l in 1..K, a[j]*y[l]*a[j+l])) == \
+sum(l in 1..K, sum(j in 1..N, a[j]*y[l]*a[j+l]))"
+'''
+
+#: False variants of congruence.v (what it breaks, the text, its replacement): coqc must
+#: reject each.
+FALSE = (
+    ("another member", "(y j) = (y k).", "(y j) = (y (k + 1)).", 1),
+    ("no equality", "    j = k ->\n    (y j) = (y k).", "    j <= k ->\n    (y j) = (y k).", 1),
+    ("moved by 2", "j = (k + 1) ->", "j = (k + 2) ->", 1),
+)
+
+
+def _export(tmp_path: Path, compile: bool) -> tuple[dict[str, str], str]:
+    proof = parse_proof(FILE, "congruence.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    run = export_and_check(tmp_path, [("congruence", proof, list(report.steps))],
+                           compile=compile)
+    return run.for_proof("congruence"), (tmp_path / "congruence.v").read_text()
+
+
+def test_a_congruence_is_replayed_and_a_swap_says_it_is_not(tmp_path: Path) -> None:
+    results, text = _export(tmp_path, compile=False)
+    assert {k: v for k, v in results.items() if k != "swap"} == dict.fromkeys(
+        ("scalar", "vector", "moved"), NOT_RUN)  # exported, coqc not asked
+    assert results["swap"].startswith("not exported: ") and "a swap" in results["swap"]
+    assert "step_swap" not in text
+    assert text.count("apply Rminus_diag_uniq") == 4  # `moved`: its y and its x member
+    assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
+
+
+@pytest.mark.skipif(COQC is None, reason="coqc is not on PATH (apt-get install coq)")
+def test_the_congruences_compile_and_false_variants_do_not(tmp_path: Path) -> None:
+    results, text = _export(tmp_path, compile=True)
+    assert {k: v for k, v in results.items() if k != "swap"} == dict.fromkeys(
+        ("scalar", "vector", "moved"), "checked")
+    assert results["swap"].startswith("not exported: ")
+    assert compile_inner_product(tmp_path).returncode == 0  # type: ignore[arg-type]
+    for what, old, new, count in FALSE:
+        assert text.count(old) == count, what
+        assert not coqc_compiles(tmp_path, "congruence.v", text.replace(old, new),
+                                 COQC), what  # type: ignore[arg-type]
