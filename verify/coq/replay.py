@@ -329,8 +329,8 @@ class Script:
                     return relation
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
             raise Unsupported(f"the sum identity {fact} is no rule at the top of a sum (a rule "
-                              "inside a sum's body, a split, a shift or a swap is not replayed "
-                              "in Coq yet)")
+                              "inside a sum's body, a split, a shift, a swap or a congruence of "
+                              "a sum is not replayed in Coq yet)")
         return None
 
     def zreal(self) -> str:
