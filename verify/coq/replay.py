@@ -327,6 +327,9 @@ class Script:
                 if normal_form(relation, relation.text)[0] == fact:
                     self.prove_sum(rule, at, found, relation, conditions)
                     return relation
+        from verify.coq import swap  # a double sum in the other order
+        if (swapped := swap.prove(self, fact)) is not None:
+            return swapped
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
             raise Unsupported(f"the sum identity {fact} is no rule at the top of a sum (a rule "
                               "inside a sum's body, a split, a shift, a swap or a congruence of "
