@@ -14,6 +14,7 @@ rejects the entry. Each step's report counts both (`recalled`, `searched`).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -251,9 +252,11 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
         return seq
     try:
         found = propose(seq) if has_sums(exprs) else ()
-        return replace(seq, sums=found + congruences.propose(seq))
     except kernel.KernelError:  # the kernel will say why, reading the step itself
         return seq
+    with contextlib.suppress(kernel.KernelError):  # on its own: the sum rules stay proposed
+        found += congruences.propose(seq)
+    return replace(seq, sums=found) if found else seq
 
 
 Used = kernel.Statement | kernel.Stated | kernel.Theorem
