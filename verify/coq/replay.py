@@ -293,8 +293,8 @@ class Script:
                 return self.replay(self.conditions[fact])
             source = self.sum_fact(fact)  # an identity of sums, from the preamble's lemmas
             if source is None:
-                from verify.coq import congruence  # a member's index by an equal one
-                source = congruence.prove(self, fact)
+                from verify.coq.identities import congruence  # an index by an equal one
+                source = congruence(self, fact)
             if source is None:
                 raise Unsupported(f"the fact {fact} has no source in the statement")
         f, f_proof = self.clearing(source, fact)
@@ -327,8 +327,8 @@ class Script:
                 if normal_form(relation, relation.text)[0] == fact:
                     self.prove_sum(rule, at, found, relation, conditions)
                     return relation
-        from verify.coq import swap  # a double sum in the other order
-        if (swapped := swap.prove(self, fact)) is not None:
+        from verify.coq.identities import swap  # a double sum in the other order
+        if (swapped := swap(self, fact)) is not None:
             return swapped
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
             raise Unsupported(f"the sum identity {fact} is no rule at the top of a sum (a rule "

@@ -1,5 +1,16 @@
-"""The swap of a double sum in Coq: the kernel's `swap` re-checked by coqc (issue 31).
+"""Two of the kernel's identities of atoms in Coq (issue 31): a congruence and a swap.
 
+**Congruence.**
+The kernel's `congruence` (verify/kernel/sums.py, docs/proof-files.md) gives `A == A[n := k]`
+for an atom `A` where its condition `n - k == 0` holds. Replayed here for family members and
+Gram symbols (no sum): the condition, proved from the obligation's hypotheses as its side
+obligation is, gives `n = k` (`Rminus_diag_uniq`); `A = A[n := k]` is then `rewrite` of `n`
+by `k` and `f_equal` down to the members' indices, which are equal by `ring` (the Gram
+symbol's vectors swapped by `ip_sym` where the kernel orders them the other way). A
+congruence of a sum, or of a natural (a `nat` in Coq), is not replayed: the step says
+`not exported`, never checked.
+
+**Swap.**
 The kernel's `swap` (verify/kernel/sums.py, docs/proof-files.md) gives `sum(j in A where F,
 P(j)*sum(l in B where G, b(j, l))) == sum(l in B where G, sum(j in A where F, P(j)*b(j, l)))`
 in canonical form. Replayed by the preamble's `zsum_swap` (both sides are the sum over the
@@ -9,27 +20,86 @@ the inner index goes inside (`zsum_factor`), the members' indices as each side p
 made the canonical ones (`f_equal; ring`, a Gram symbol's vectors by `ip_sym`), then `ring`.
 Not replayed (the step says `not exported`): a summand with a sum inside, or filters that
 the two sides print differently.
+
+Each takes the fact a kernel obligation states and the script replaying it (`Replay`, which
+`verify.coq.replay.Script` is: this module does not import it, so the replay may call here).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Protocol
 
 import sympy
 
 from verify.coq import printer
-from verify.coq.congruence import CLOSE
 from verify.coq.printer import INDICATORS
 from verify.coq.statement import Unsupported
 from verify.kernel import Fact, KernelError, Rel, SumRule, atoms, sums
 from verify.kernel.algebra import normal_form
 
-if TYPE_CHECKING:
-    from verify.coq.replay import Script
-
-__all__ = ["prove"]
+__all__ = ["Replay", "congruence", "swap"]
+CLOSE = ("first [reflexivity | (f_equal; ring) | (f_equal; f_equal; ring) | "
+         "(rewrite ip_sym; first [reflexivity | (f_equal; ring) | (f_equal; f_equal; ring)])]")
 U, V = sympy.Symbol("#~0"), sympy.Symbol("#0")  # the two indices, as the kernel's swap names them
 NAMES = {U.name: "u'", V.name: "v'"}
+
+
+class Replay(Protocol):
+    """What a proof script offers the proofs here (`verify.coq.replay.Script`)."""
+    conditions: Mapping[Fact, object]
+    by_case: Mapping[tuple[str, Fact], object]
+    case: str
+    nat: dict[str, str]
+    hyps: dict[Rel, str]
+
+    def fact(self, fact: Fact) -> str: ...
+    def new(self, prefix: str) -> str: ...
+    def emit(self, line: str) -> None: ...
+    def expr(self, e: sympy.Expr) -> str: ...
+
+
+def _candidates(conditions: list[Fact]) -> list[tuple[str, sympy.Expr, Fact]]:
+    """`(n, k, condition)` for each condition `n - k == 0` (up to a constant factor)."""
+    out = []
+    for c in conditions:
+        for name in sorted(c.expr.free_symbols, key=lambda s: s.name):
+            if c.kind == "==" and atoms.IDENT.fullmatch(name.name) and c.expr.is_polynomial(name):
+                coeffs = sympy.Poly(c.expr, name).all_coeffs()
+                if len(coeffs) == 2 and coeffs[0].is_Rational:
+                    out.append((name.name, sympy.expand(-coeffs[1] / coeffs[0]), c))
+    return out
+
+
+def congruence(script: Replay, fact: Fact) -> Rel | None:
+    """The congruence whose identity is `fact`, proved in `script` (its relation named in
+    `script.hyps`); None when `fact` is none the obligation's conditions give."""
+    if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
+        return None
+    conditions = [f for f in script.conditions] + [f for case, f in script.by_case
+                                                   if case == script.case]
+    members = sorted((s for s in fact.expr.free_symbols if atoms.structure(s) is not None),
+                     key=lambda s: s.name)
+    for n, k, condition in _candidates(conditions):
+        for member in members:
+            try:
+                relation, _ = sums.identity(sums.frozen(SumRule("congruence", member, k,
+                                                                var=n)))
+            except KernelError:
+                continue
+            if normal_form(relation, relation.text)[0] != fact:
+                continue
+            if n in script.nat:
+                raise Unsupported(f"a congruence of the natural {n} is not replayed in Coq yet")
+            known = script.fact(condition)
+            equal, label = script.new("e"), script.new("s")
+            script.emit(f"assert ({equal} : {script.expr(sympy.Symbol(n))} = {script.expr(k)}) "
+                        f"by (apply Rminus_diag_uniq; refine (zero_eq _ _ _ {known}); ring).")
+            script.emit(f"assert ({label} : {script.expr(relation.lhs)} = "
+                        f"{script.expr(relation.rhs)}) by (rewrite {equal}; {CLOSE}).")
+            script.hyps[relation] = label
+            return relation
+    return None
 
 
 def _parts(atom: sympy.Symbol) -> tuple[atoms.Sum, atoms.Sum, sympy.Expr]:
@@ -48,7 +118,7 @@ def _full(outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr, at: dict[str, 
     return sorted(filters, key=str), sympy.expand(moved(factor * inner.body))
 
 
-def prove(script: Script, fact: Fact) -> Rel | None:
+def swap(script: Replay, fact: Fact) -> Rel | None:
     """The swap whose identity is `fact`, proved in `script` (its relation named in
     `script.hyps`); None when no sum of `fact` swapped gives it."""
     for atom in sorted(fact.expr.free_symbols, key=str):
@@ -64,7 +134,7 @@ def prove(script: Script, fact: Fact) -> Rel | None:
     return None
 
 
-def _emit(script: Script, relation: Rel) -> None:
+def _emit(script: Replay, relation: Rel) -> None:
     if not (relation.rhs.is_Symbol and isinstance(atoms.structure(relation.rhs), atoms.Sum)):
         raise Unsupported("a swap whose other order is not one sum is not replayed in Coq yet")
     first, other = _parts(relation.lhs), _parts(relation.rhs)  # type: ignore[arg-type]
@@ -89,7 +159,7 @@ def _emit(script: Script, relation: Rel) -> None:
     script.hyps[relation] = label
 
 
-def _side(script: Script, outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr, x: str,
+def _side(script: Replay, outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr, x: str,
           y: str) -> None:
     """One of `zsum_swap`'s premises, `f x = zsum (fun y => h ..)`, for the side `outer`."""
     nat, own = script.nat, {f"#{outer.bound}": x}
