@@ -14,6 +14,7 @@ rejects the entry. Each step's report counts both (`recalled`, `searched`).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -242,16 +243,20 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
         tuple(relation(proof, h) for h in step.hypotheses), relation(proof, step.claim),
         rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
     )
-    from verify.search.sums.rules import has_sums, propose  # untrusted: only proposes
+    from verify.search.sums import congruences  # untrusted: only proposes
+    from verify.search.sums.rules import has_sums, propose
 
     claims = [(u if isinstance(u, kernel.Statement) else u.statement).claim for u in uses]
     exprs = [e for r in (*seq.hypotheses, seq.claim, *claims) for e in (r.lhs, r.rhs)]
-    if not has_sums(exprs):
+    if not has_sums(exprs) and not congruences.has_members(exprs):
         return seq
     try:
-        return replace(seq, sums=propose(seq))
+        found = propose(seq) if has_sums(exprs) else ()
     except kernel.KernelError:  # the kernel will say why, reading the step itself
         return seq
+    with contextlib.suppress(kernel.KernelError):  # on its own: the sum rules stay proposed
+        found += congruences.propose(seq)
+    return replace(seq, sums=found) if found else seq
 
 
 Used = kernel.Statement | kernel.Stated | kernel.Theorem
@@ -973,12 +978,15 @@ def _obstacle(goal: Obligation, message: str, step: Step,
         return "the witness may not fit: try another witness, or give a hint"
     if goal.judgement.claim.kind == "==" and _indexed(goal.judgement):
         return ("no certificate for the equality: sums are compared only by the sum rules "
-                "empty, last, skip, split, shift and count (docs/proof-files.md), proposed "
-                "where the statement's ranges differ by a constant or a hypothesis fixes a "
-                "bound, and family members only by their index as written (y[j], y[k] are "
-                "two unknowns even where j == k): write the step so that its sums meet that "
-                "way (peel a first or last member, split at a bound it names, re-index by a "
-                "constant), or prove such an identity in a step this one uses")
+                "empty, last, skip, split, shift, count and swap (docs/proof-files.md), "
+                "proposed where the statement's ranges differ by a constant, a hypothesis "
+                "fixes a bound or a double sum is another in the other order, and family "
+                "members by their index as written or by congruence, where a hypothesis gives "
+                "a name of the index as a term (`j == k + 1`: y[j] is y[k + 1]; under "
+                "`j*k == k**2` y[j], y[k] stay two unknowns): write the step so that its sums "
+                "and indices meet that way (peel a first or last member, split at a bound it "
+                "names, re-index by a constant, state j == k), or prove such an identity in a "
+                "step this one uses")
     if goal.judgement.claim.kind == "==":
         return ("no certificate for the equality: it is no combination of the equalities, "
                 "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "

@@ -318,7 +318,7 @@ def test_split_and_shift_are_proposed_where_the_ranges_differ() -> None:
     assert [(r.rule, r.at) for r in sequent(proof, proof.steps[1], []).sums] == [
         ("shift", 1)]
     assert [r.rule for r in sequent(proof, proof.steps[2], []).sums] == [
-        "split", "last", "empty", "last", "empty"]
+        "split", "last", "empty", "last", "empty", "congruence"]  # and N := 2 in the sum
     # a sum over no family, peeled where a hypothesis only implies the split's condition
     # (N >= 2 gives N - 1 >= 0): regression, unknown before (the condition was not evident)
     assert [(r.rule, r.at) for r in sequent(proof, proof.steps[3], []).sums] == [
@@ -363,16 +363,19 @@ def test_an_unknown_equality_of_members_says_what_can_help_and_nothing_internal(
     """Regression (review F8): `j == l |- y[j] == y[l]` said "a hint or a case split may
     help" (neither relates two members) and leaked "kernel rejected a counterexample ...:
     scalar 'y[j]' is not a name" (the search valued a member as a name). Now the message
-    names the sum rules and how members are compared, and no internal rejection."""
+    names the sum rules and how members are compared, and no internal rejection. Since the
+    congruence rule `j == l` proves it (below); `j*l == l**2, l > 0` (j == l too, but no
+    hypothesis gives j as a term) still does not."""
     found = check(b'''
 [[step]]
 id = "equal-indices"
-given = ["j == l"]
+given = ["j*l == l**2", "l > 0"]
 claim = "y[j] == y[l]"
 ''')["equal-indices"]
     assert found.status == "unknown"  # type: ignore[attr-defined]
     message = found.message  # type: ignore[attr-defined]
-    assert "split, shift and count" in message and "by their index as written" in message
+    assert "shift, count and swap" in message and "by their index as written" in message
+    assert "by congruence" in message
     assert "kernel rejected" not in message and "is not a name" not in message
     assert "a hint or a case split may help" not in message
 

@@ -9,9 +9,9 @@ and the bridges between a statement as written and its facts `p (kind) 0`; then 
 over integer ranges (`zsum`, a fold over a list of consecutive integers) with their filters
 as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
 definition by induction on the length of the range, again without any axiom; last the
-term-wise rule's lemmas (`verify.coq.termwise`): a sum of terms each >= 0 (= 0) where the
+term-wise rule's lemmas (`verify.coq.sums.termwise`): a sum of terms each >= 0 (= 0) where the
 filters hold, and the split of a sum by linearity into canonical sums; last sums of vectors
-(`verify.coq.vectorsums`), read through an inner product term by term.
+(`verify.coq.sums.vectorsums`), read through an inner product term by term.
 """
 
 PREAMBLE = r"""(** A real inner-product space, axiomatised: the only axioms of the export. *)
@@ -483,6 +483,43 @@ Proof. induction k as [| k IH]; intros lo; simpl; [reflexivity | rewrite IH; rin
 Lemma zsum_zero : forall lo hi, zsum lo hi (fun _ => 0) = 0.
 Proof. intros lo hi. unfold zsum. apply nsum_zero. Qed.
 
+(** A double sum in the other order (the kernel's `swap`): both are the sum over the product
+    of the two ranges, by induction on the outer one; the summands are brought to one function
+    of both indices pointwise ([zsum_factor]: a factor free of the inner index goes inside). *)
+Lemma nsum_ext : forall k lo f g, (forall x, f x = g x) -> nsum k lo f = nsum k lo g.
+Proof.
+  induction k as [| k IH]; intros lo f g E; simpl; [reflexivity |].
+  rewrite E, (IH (lo + 1)%Z f g E). reflexivity.
+Qed.
+
+Lemma nsum_add : forall k lo f g,
+  nsum k lo (fun x => f x + g x) = nsum k lo f + nsum k lo g.
+Proof. induction k as [| k IH]; intros lo f g; simpl; [ring | rewrite IH; ring]. Qed.
+
+Lemma nsum_swap : forall a lo b lo' (h : R -> R -> R),
+  nsum a lo (fun x => nsum b lo' (fun y => h x y)) =
+  nsum b lo' (fun y => nsum a lo (fun x => h x y)).
+Proof.
+  induction a as [| a IH]; intros lo b lo' h; simpl.
+  - symmetry. apply nsum_zero.
+  - rewrite IH, <- nsum_add. reflexivity.
+Qed.
+
+Lemma zsum_swap : forall lo hi lo' hi' (h : R -> R -> R) f g,
+  (forall x, f x = zsum lo' hi' (fun y => h x y)) ->
+  (forall y, g y = zsum lo hi (fun x => h x y)) -> zsum lo hi f = zsum lo' hi' g.
+Proof.
+  intros lo hi lo' hi' h f g F G. unfold zsum in *.
+  rewrite (nsum_ext _ _ f _ F), (nsum_ext _ _ g _ G). apply nsum_swap.
+Qed.
+
+Lemma nsum_factor : forall k lo c f, c * nsum k lo f = nsum k lo (fun y => c * f y).
+Proof. induction k as [| k IH]; intros lo c f; simpl; [ring | rewrite <- IH; ring]. Qed.
+
+Lemma zsum_factor : forall lo hi c f g, (forall y, c * f y = g y) ->
+  c * zsum lo hi f = zsum lo hi g.
+Proof. intros lo hi c f g E. unfold zsum. rewrite nsum_factor. apply nsum_ext. exact E. Qed.
+
 Lemma claim_eq_rev : forall a b f p, 0 < f -> f * (b - a) = p -> p = 0 -> a = b.
 Proof. intros a b f p Hf E H. symmetry. exact (claim_eq b a f p Hf E H). Qed.
 
@@ -498,7 +535,7 @@ Ltac ip_orient := repeat match goal with
   end.
 Ltac ip_canon := try unfold det2, det3; autorewrite with ip_db; ip_orient.
 
-(** * Sums of vectors, as written inside an inner product (verify.coq.vectorsums):
+(** * Sums of vectors, as written inside an inner product (verify.coq.sums.vectorsums):
     [vzsum lo hi f] adds [f (IZR j)] for lo <= j <= hi with [vadd], the zero vector
     [vscal 0 _] when the range is empty; a filter is a 0/1 factor [vscal (ind_ge p)].
     An inner product reads it term by term, proved by induction on the length of the range. *)

@@ -321,7 +321,7 @@ class Written:
         raise ExpressionError(f"cannot print operator {type(op).__name__} for Coq")
 
 
-# -- sums of vectors as written (issue 31; their lemmas: `verify.coq.vectorsums`) ----------
+# -- sums of vectors as written (issue 31; their lemmas: `verify.coq.sums.vectorsums`) ----------
 
 @dataclass(frozen=True)
 class VectorSum:

@@ -299,6 +299,9 @@ class Script:
                 return self.replay(self.conditions[fact])
             source = self.sum_fact(fact)  # an identity of sums, from the preamble's lemmas
             if source is None:
+                from verify.coq.sums.identities import congruence  # an index by an equal one
+                source = congruence(self, fact)
+            if source is None:
                 raise Unsupported(f"the fact {fact} has no source in the statement")
         f, f_proof = self.clearing(source, fact)
         a, _op, b = self.relation_text(source)
@@ -330,10 +333,13 @@ class Script:
                 if normal_form(relation, relation.text)[0] == fact:
                     self.prove_sum(rule, at, found, relation, conditions)
                     return relation
+        from verify.coq.sums.identities import swap  # a double sum in the other order
+        if (swapped := swap(self, fact)) is not None:
+            return swapped
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
             raise Unsupported(f"the sum identity {fact} is no rule at the top of a sum (a rule "
-                              "inside a sum's body, a split or a shift is not replayed in Coq "
-                              "yet)")
+                              "inside a sum's body, a split, a shift, a swap or a congruence of "
+                              "a sum is not replayed in Coq yet)")
         return None
 
     def zreal(self) -> str:

@@ -38,9 +38,9 @@ from verify.coq.statement import (
     comment,
     term_names,
 )
-from verify.coq.termwise import derive, of_use, premise
-from verify.coq.termwise import names as termwise_names
-from verify.coq.vectorsums import declare_written
+from verify.coq.sums.termwise import derive, of_use, premise
+from verify.coq.sums.termwise import names as termwise_names
+from verify.coq.sums.vectorsums import declare_written
 from verify.kernel import KernelError, Rel, gram_pair
 
 

@@ -132,7 +132,7 @@ class Level:
 @dataclass(frozen=True)
 class Termwise:
     """A used step's claim about one member (each level's index free) summed over
-    `levels`, innermost first (`verify.coq.termwise` states and derives it)."""
+    `levels`, innermost first (`verify.coq.sums.termwise` states and derives it)."""
 
     used: str
     claim: Rel

@@ -15,6 +15,11 @@ F, body) (`atoms`: lo, hi integers, F the filters, j bound):
 - `shift` (at = c): S == sum(j in lo + c..hi + c where F(j - c), body(j - c)), always
   (j -> j + c is a bijection of the integers).
 - `count`: sum(j in lo..hi, 1) == hi - lo + 1 when hi - lo + 1 >= 0.
+- `swap`: S == sum(l in B where G, sum(j in lo..hi where F, P(j)*b(j, l))) when body =
+  P(j)*sum(l in B where G, b(j, l)), its only sum, and G free of j (bounds always are): one
+  sum over the product set, in either order. A set depending on j (l <= j) is refused.
+- `congruence` (var = n, at = k) of any member, Gram symbol or sum A: A == A[n := k] when
+  n - k == 0 (an atom is a function of its names' values; substitution captures nothing).
 
 Linearity and alpha-equivalence are in the sums' canonical form itself (`atoms.finite_sum`),
 and the inner product of vector sums is expanded by bilinearity where a statement is read
@@ -36,7 +41,7 @@ from verify.kernel import algebra, atoms
 from verify.kernel.algebra import Fact, KernelError, Rel
 
 __all__ = ["RULES", "SumRule"]
-RULES = ("empty", "last", "skip", "split", "shift", "count")
+RULES = ("empty", "last", "skip", "split", "shift", "count", "swap", "congruence")
 ZERO = sympy.Integer(0)
 
 
@@ -51,6 +56,7 @@ class SumRule:
     at: sympy.Expr = ZERO
     within: tuple[sympy.Expr, ...] = ()
     label: str = ""
+    var: str = ""  # congruence: the scalar name replaced by `at`
 
 
 def frozen(rule: object) -> SumRule:
@@ -63,7 +69,8 @@ def frozen(rule: object) -> SumRule:
                   algebra.expr(rule.at, "a sum rule's argument"),
                   tuple(algebra.expr(w, "a sum rule's enclosing sum")
                         for w in algebra.items(rule.within, "a sum rule's enclosing sums")),
-                  algebra.text(rule.label, "a sum rule's obligation"))
+                  algebra.text(rule.label, "a sum rule's obligation"),
+                  algebra.text(rule.var, "a congruence's name"))
     identity(out)
     return out
 
@@ -71,17 +78,17 @@ def frozen(rule: object) -> SumRule:
 def identity(rule: SumRule) -> tuple[Rel, tuple[Fact, ...]]:
     """The fact a rule `frozen` made states (`lhs == rhs`, lhs a sum of the statement) and
     its conditions: copies, as at every exit of a memo (a caller may change them in place)."""
-    rel, facts = _identity(rule.rule, rule.target, rule.at, rule.within)
+    rel, facts = _identity(rule.rule, rule.target, rule.at, rule.within, rule.var)
     return Rel(rel.lhs, rel.op, rel.rhs, rel.text), tuple(Fact(f.expr, f.kind) for f in facts)
 
 
 @lru_cache(maxsize=4096)
-def _identity(name: str, target: sympy.Symbol, at: sympy.Expr,
-              within: tuple[sympy.Expr, ...]) -> tuple[Rel, tuple[Fact, ...]]:
-    s = atoms.structure(target)
-    if not isinstance(s, atoms.Sum):
-        raise KernelError(f"a sum rule rewrites a sum, not {target}")
-    j, one = sympy.Symbol(f"#{s.bound}"), sympy.Integer(1)
+def _identity(name: str, target: sympy.Symbol, at: sympy.Expr, within: tuple[sympy.Expr, ...],
+              var: str) -> tuple[Rel, tuple[Fact, ...]]:
+    if not isinstance(s := atoms.structure(target), atoms.Sum) and (s is None or name != (
+            "congruence")):  # a congruence rewrites any atom, every other rule a sum
+        raise KernelError(f"a sum rule rewrites a sum, not {target} (congruence: any atom)")
+    j, one = sympy.Symbol(f"#{getattr(s, 'bound', 0)}"), sympy.Integer(1)
 
     def part(lo: sympy.Expr, hi: sympy.Expr) -> sympy.Expr:
         return atoms.finite_sum(j, lo, hi, s.filters, s.body)
@@ -89,8 +96,11 @@ def _identity(name: str, target: sympy.Symbol, at: sympy.Expr,
     def at_(e: sympy.Expr, value: sympy.Expr) -> sympy.Expr:
         return atoms.substitute(e, {j.name: value}, {})
 
-    conditions = [(s.hi - s.lo, ">=")]
-    if name == "empty":
+    conditions = [(s.hi - s.lo, ">=")] if isinstance(s, atoms.Sum) else []
+    if name == "congruence" and atoms.IDENT.fullmatch(var):
+        rhs, conditions = atoms.substitute(target, {var: at}, {}), [(sympy.Symbol(var) - at,
+                                                                     "==")]
+    elif name == "empty":
         rhs, conditions = sympy.Integer(0), [(s.lo - s.hi - 1, ">=")]
     elif name == "last":
         rhs = part(s.lo, s.hi - 1) + at_(s.body, s.hi)
@@ -112,6 +122,18 @@ def _identity(name: str, target: sympy.Symbol, at: sympy.Expr,
             (at_(p, moved - at), kind) for p, kind in s.filters], at_(s.body, moved - at)), []
     elif name == "count" and s.body == one and not s.filters:
         rhs, conditions = s.hi - s.lo + 1, [(s.hi - s.lo + 1, ">=")]
+    elif name == "swap" and len(inner := [f for f in s.body.free_symbols if isinstance(
+            atoms.structure(f), atoms.Sum)]) == 1 and s.body.as_powers_dict()[inner[0]] == 1:
+        t: atoms.Sum = atoms.structure(inner[0])  # type: ignore[assignment]
+        if any(j.name in atoms.names_of(p) for p, _ in t.filters):  # each: none may cancel
+            raise KernelError(f"swap: the inner set of {target} depends on the outer index")
+        a, b = sympy.Symbol("#~0"), sympy.Symbol("#0")  # fresh: substitution's own are #~h, h > 0
+        ab = {j.name: a, f"#{t.bound}": b}
+        inside = atoms.finite_sum(a, s.lo, s.hi, [(atoms.substitute(p, ab, {}), k) for p, k in
+                                                  s.filters], atoms.substitute(
+            s.body.xreplace({inner[0]: t.body}), ab, {}))
+        rhs, conditions = atoms.finite_sum(b, t.lo, t.hi, [
+            (atoms.substitute(p, ab, {}), k) for p, k in t.filters], inside), []
     else:
         raise KernelError(f"no sum rule {name!r} for {target} (rules: {', '.join(RULES)})")
     facts = tuple(Fact(sympy.expand(algebra.expr(c, f"a condition of {name}")), kind)

@@ -14,7 +14,9 @@ For each obligation, every sum in it and every sum inside their bodies (rewritte
   empty); what it leaves is looked at in turn;
 - `shift` when another sum's range is this one's moved up by a constant (0..N-1 against
   1..N: re-indexed by 1; never downwards, so two sums are not shifted into each other);
-- `count` for a sum of 1 over a range.
+- `count` for a sum of 1 over a range;
+- `swap` for a double sum whose other order is a sum of the obligation (`sum(j in A, sum(l
+  in B, f))` against `sum(l in B, sum(j in A, f))`), at the top only.
 
 A rule is proposed only when its conditions are evident (a polynomial in naturals with
 nonnegative coefficients, or a hypothesis of the obligation, compared in normal form, or
@@ -75,7 +77,8 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
         s: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
         inner = [p for p, _ in s.filters] + [s.body]
         todo += [(t, (atom, *within)) for e in inner for t in _sums(e)]
-        rule = _rule(s, uppers, given, naturals) or _regrouped(s, ranges, given)
+        rule = _rule(s, uppers, given, naturals) or _regrouped(s, ranges, given) or (
+            None if within else _swapped(atom, set(tops)))
         if rule is None:
             continue
         proposed = SumRule(rule[0], atom, rule[1], within, label)
@@ -120,6 +123,17 @@ def _regrouped(s: atoms.Sum, ranges: set[tuple[sympy.Expr, sympy.Expr]], given: 
     if not s.hi.is_Integer and value.is_Integer:
         return "split", value
     return None
+
+
+def _swapped(atom: sympy.Symbol, tops: set[sympy.Symbol]) -> tuple[str, sympy.Expr] | None:
+    """`swap` when the double sum `atom` in the other order is made of sums in `tops` (the
+    obligation's), or None (the kernel refuses it where the inner set reads the outer index)."""
+    try:
+        fact, _ = kernel.sums.identity(kernel.sums.frozen(SumRule("swap", atom)))
+    except kernel.KernelError:
+        return None
+    found = set(_sums(fact.rhs))
+    return ("swap", sympy.Integer(0)) if found and found <= tops - {atom} else None
 
 
 def _fixed(given: set[Fact]) -> dict[sympy.Symbol, sympy.Expr]:

@@ -1,0 +1,6 @@
+"""How the Coq export replays the kernel's rules of finite sums (issue 31), one module per
+kind of replay: `termwise` states a term-wise use's premise for every member and derives the
+summed claim, `vectorsums` states a sum of vectors as written (`vzsum`) where the kernel's
+reading cancels it, `identities` replays a congruence (an index by an equal one) and a swap
+of a double sum. Their lemmas are the preamble's (`verify.coq.preamble`), proved there by
+induction, with no axiom of ours."""

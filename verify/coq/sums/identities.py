@@ -1,0 +1,182 @@
+"""Two of the kernel's identities of atoms in Coq (issue 31): a congruence and a swap.
+
+**Congruence.**
+The kernel's `congruence` (verify/kernel/sums.py, docs/proof-files.md) gives `A == A[n := k]`
+for an atom `A` where its condition `n - k == 0` holds. Replayed here for family members and
+Gram symbols (no sum): the condition, proved from the obligation's hypotheses as its side
+obligation is, gives `n = k` (`Rminus_diag_uniq`); `A = A[n := k]` is then `rewrite` of `n`
+by `k` and `f_equal` down to the members' indices, which are equal by `ring` (the Gram
+symbol's vectors swapped by `ip_sym` where the kernel orders them the other way). A
+congruence of a sum, or of a natural (a `nat` in Coq), is not replayed: the step says
+`not exported`, never checked.
+
+**Swap.**
+The kernel's `swap` (verify/kernel/sums.py, docs/proof-files.md) gives `sum(j in A where F,
+P(j)*sum(l in B where G, b(j, l))) == sum(l in B where G, sum(j in A where F, P(j)*b(j, l)))`
+in canonical form. Replayed by the preamble's `zsum_swap` (both sides are the sum over the
+product of the ranges, proved by induction on the outer range) applied to the full summand
+`h u' v' = F(u') G(v') P(u') b(u', v')`, each side brought to it pointwise: the factor free of
+the inner index goes inside (`zsum_factor`), the members' indices as each side prints them
+made the canonical ones (`f_equal; ring`, a Gram symbol's vectors by `ip_sym`), then `ring`.
+Not replayed (the step says `not exported`): a summand with a sum inside, or filters that
+the two sides print differently.
+
+Each takes the fact a kernel obligation states and the script replaying it (`Replay`, which
+`verify.coq.replay.Script` is: this module does not import it, so the replay may call here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+import sympy
+
+from verify.coq import printer
+from verify.coq.printer import INDICATORS
+from verify.coq.statement import Unsupported
+from verify.kernel import Fact, KernelError, Rel, SumRule, atoms, sums
+from verify.kernel.algebra import normal_form
+
+__all__ = ["Replay", "congruence", "swap"]
+CLOSE = ("first [reflexivity | (f_equal; ring) | (f_equal; f_equal; ring) | "
+         "(rewrite ip_sym; first [reflexivity | (f_equal; ring) | (f_equal; f_equal; ring)])]")
+U, V = sympy.Symbol("#~0"), sympy.Symbol("#0")  # the two indices, as the kernel's swap names them
+NAMES = {U.name: "u'", V.name: "v'"}
+
+
+class Replay(Protocol):
+    """What a proof script offers the proofs here (`verify.coq.replay.Script`)."""
+    conditions: Mapping[Fact, object]
+    by_case: Mapping[tuple[str, Fact], object]
+    case: str
+    nat: dict[str, str]
+    hyps: dict[Rel, str]
+
+    def fact(self, fact: Fact) -> str: ...
+    def new(self, prefix: str) -> str: ...
+    def emit(self, line: str) -> None: ...
+    def expr(self, e: sympy.Expr) -> str: ...
+
+
+def _candidates(conditions: list[Fact]) -> list[tuple[str, sympy.Expr, Fact]]:
+    """`(n, k, condition)` for each condition `n - k == 0` (up to a constant factor)."""
+    out = []
+    for c in conditions:
+        for name in sorted(c.expr.free_symbols, key=lambda s: s.name):
+            if c.kind == "==" and atoms.IDENT.fullmatch(name.name) and c.expr.is_polynomial(name):
+                coeffs = sympy.Poly(c.expr, name).all_coeffs()
+                if len(coeffs) == 2 and coeffs[0].is_Rational:
+                    out.append((name.name, sympy.expand(-coeffs[1] / coeffs[0]), c))
+    return out
+
+
+def congruence(script: Replay, fact: Fact) -> Rel | None:
+    """The congruence whose identity is `fact`, proved in `script` (its relation named in
+    `script.hyps`); None when `fact` is none the obligation's conditions give."""
+    if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
+        return None
+    conditions = [f for f in script.conditions] + [f for case, f in script.by_case
+                                                   if case == script.case]
+    members = sorted((s for s in fact.expr.free_symbols if atoms.structure(s) is not None),
+                     key=lambda s: s.name)
+    for n, k, condition in _candidates(conditions):
+        for member in members:
+            try:
+                relation, _ = sums.identity(sums.frozen(SumRule("congruence", member, k,
+                                                                var=n)))
+            except KernelError:
+                continue
+            if normal_form(relation, relation.text)[0] != fact:
+                continue
+            if n in script.nat:
+                raise Unsupported(f"a congruence of the natural {n} is not replayed in Coq yet")
+            known = script.fact(condition)
+            equal, label = script.new("e"), script.new("s")
+            script.emit(f"assert ({equal} : {script.expr(sympy.Symbol(n))} = {script.expr(k)}) "
+                        f"by (apply Rminus_diag_uniq; refine (zero_eq _ _ _ {known}); ring).")
+            script.emit(f"assert ({label} : {script.expr(relation.lhs)} = "
+                        f"{script.expr(relation.rhs)}) by (rewrite {equal}; {CLOSE}).")
+            script.hyps[relation] = label
+            return relation
+    return None
+
+
+def _parts(atom: sympy.Symbol) -> tuple[atoms.Sum, atoms.Sum, sympy.Expr]:
+    """A double sum's outer and inner sums and its outer body's factor free of the inner."""
+    outer: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
+    (inner,) = [s for s in outer.body.free_symbols if isinstance(atoms.structure(s), atoms.Sum)]
+    return outer, atoms.structure(inner), outer.body.xreplace({inner: 1})  # type: ignore[return-value]
+
+
+def _full(outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr, at: dict[str, sympy.Symbol]
+          ) -> tuple[list[tuple[sympy.Expr, str]], sympy.Expr]:
+    """The indicators and the summand of both indices, each index named as `at` says."""
+    def moved(e: sympy.Expr) -> sympy.Expr:
+        return atoms.substitute(e, at, {})
+    filters = [(moved(p), k) for p, k in (*outer.filters, *inner.filters)]
+    return sorted(filters, key=str), sympy.expand(moved(factor * inner.body))
+
+
+def swap(script: Replay, fact: Fact) -> Rel | None:
+    """The swap whose identity is `fact`, proved in `script` (its relation named in
+    `script.hyps`); None when no sum of `fact` swapped gives it."""
+    for atom in sorted(fact.expr.free_symbols, key=str):
+        if not isinstance(atoms.structure(atom), atoms.Sum):
+            continue
+        try:
+            relation, _ = sums.identity(sums.frozen(SumRule("swap", atom)))
+        except KernelError:
+            continue
+        if normal_form(relation, relation.text)[0] == fact:
+            _emit(script, relation)
+            return relation
+    return None
+
+
+def _emit(script: Replay, relation: Rel) -> None:
+    if not (relation.rhs.is_Symbol and isinstance(atoms.structure(relation.rhs), atoms.Sum)):
+        raise Unsupported("a swap whose other order is not one sum is not replayed in Coq yet")
+    first, other = _parts(relation.lhs), _parts(relation.rhs)  # type: ignore[arg-type]
+    left = _full(*first, {f"#{first[0].bound}": U, f"#{first[1].bound}": V})
+    right = _full(*other, {f"#{other[0].bound}": V, f"#{other[1].bound}": U})
+    inside = [left[1], *(p for p, _ in left[0])]
+    if left != right or any(isinstance(atoms.structure(s), atoms.Sum)
+                            for e in inside for s in e.free_symbols):
+        raise Unsupported("a swap of a summand or set with a sum inside, or whose sets print "
+                          "otherwise in its two orders, is not replayed in Coq yet")
+    nat = script.nat
+    whole = "".join(f"({INDICATORS[k]} {printer.expr(p, NAMES, nat)}) * " for p, k in left[0])
+    whole += printer.expr(left[1], NAMES, nat)
+    label = script.new("s")
+    bounds = " ".join(printer.integer(b, nat) for b in (first[0].lo, first[0].hi, first[1].lo,
+                                                        first[1].hi))
+    script.emit(f"assert ({label} : {script.expr(relation.lhs)} = {script.expr(relation.rhs)}).")
+    script.emit(f"{{ apply (zsum_swap {bounds} (fun u' v' => {whole})).")
+    _side(script, *first, "u'", "v'")
+    _side(script, *other, "v'", "u'")
+    script.emit("}")
+    script.hyps[relation] = label
+
+
+def _side(script: Replay, outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr, x: str,
+          y: str) -> None:
+    """One of `zsum_swap`'s premises, `f x = zsum (fun y => h ..)`, for the side `outer`."""
+    nat, own = script.nat, {f"#{outer.bound}": x}
+    c = "".join(f"({INDICATORS[k]} {printer.expr(p, own, nat)}) * " for p, k in outer.filters)
+    c += printer.expr(factor, own, nat)
+    lo, hi, function = printer.sum_parts(inner, own, nat)
+    script.emit(f"  - intros {x}. cbv beta. transitivity ({c} * zsum {lo} {hi} {function}); "
+                f"[ring | apply zsum_factor; intros {y}; cbv beta].")
+    both = {**own, f"#{inner.bound}": y}
+    kernel = {f"#{outer.bound}": U if x == "u'" else V, f"#{inner.bound}": V if y == "v'" else U}
+    for p, _ in (*outer.filters, *inner.filters):
+        if printer.expr(p, both, nat) != printer.expr(atoms.substitute(p, kernel, {}), NAMES, nat):
+            raise Unsupported("a swap whose sets print otherwise in its two orders is not "
+                              "replayed in Coq yet")
+    for symbol in sorted((factor * inner.body).free_symbols, key=str):
+        naive = printer.expr(symbol, both, nat)
+        canon = printer.expr(atoms.substitute(symbol, kernel, {}), NAMES, nat)
+        if atoms.structure(symbol) is not None and naive != canon:
+            script.emit(f"    replace {naive} with {canon} by ({CLOSE}).")
+    script.emit("    ring.")
