@@ -257,6 +257,15 @@ def remember_integer_form(data: Dataset, distinct: Sequence[Fraction], codes: np
     _remember(data, _form_of(data, [distinct[k] for k in used.tolist()], renumber[flat]))
 
 
+def remember_integer_arrays(data: Dataset, X: np.ndarray) -> None:
+    """Cache the integer form of `data` whose coordinates are the integers `X` (n x d, any
+    integer dtype; the caller made `data.X` of them): `integer_arrays`' form of `X` and the
+    labels, which is the one `integer_form` builds from the Fractions (scale 1, the same
+    rows, labels and bound), without a pass over them (a source of many small integer
+    datasets, `verify.numeric.unit_margin`, makes its points as integers first)."""
+    _remember(data, integer_arrays(X, np.array(data.y, dtype=np.int64)))
+
+
 def integer_vector(w: Sequence[Fraction]) -> tuple[list[int], int]:
     """`w == W / D` with integer `W` and positive integer `D` (the least common denominator)."""
     D = lcm(*(v.denominator for v in w)) if w else 1

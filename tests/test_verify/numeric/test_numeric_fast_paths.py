@@ -365,6 +365,38 @@ def test_online_rows_preset_magnitudes_are_the_rows_own() -> None:
                     assert column.magnitude == max_abs(column.num)
 
 
+def test_online_iterates_are_the_fraction_replay() -> None:
+    """A run's integer iterates (cumulative sums in int64 from a zero start, the general
+    path otherwise) are its trace's Fraction iterates over `unit`, never wrapped: on long
+    integer runs, planted and tight data, a learning rate that is no unit, a nonzero start,
+    and steps beyond int64."""
+    from perceptron.algorithms.online import run_online
+    from perceptron.conventions import DEFAULT, Conventions
+    from verify.numeric.unit_margin import unit_margin
+    from verify.runs.online import IntegerRun
+
+    huge = Dataset(((Fraction(2**62), Fraction(1)), (Fraction(1), Fraction(-3))), (1, -1),
+                   "huge")
+    datasets = [sc.data for sc in (*unit_margin(50_000, 8), *campaign.generated(3, 3),
+                                   *campaign.tight(5, 2))]
+    cases = [(data, DEFAULT) for data in datasets]
+    cases += [(datasets[0], Conventions(eta=Fraction(3))),
+              (datasets[1], Conventions(eta=Fraction(2, 7))),
+              (datasets[2], Conventions(w0=(Fraction(1, 2),) * datasets[2].d)),
+              (huge, DEFAULT)]
+    paths = set()
+    for data, conventions in cases:
+        result = run_online(data, conventions, max_epochs=50, keep_trace=True)
+        assert result.trace is not None
+        integer = IntegerRun(result.trace.problem, result.trace.indices)
+        W = integer.iterates
+        paths.add(W.dtype == object)
+        unit = integer.problem.unit
+        expected = [up.w_before for up in result.trace] + [result.w]
+        assert [tuple(unit * int(v) for v in row) for row in W.tolist()] == expected
+    assert paths == {False, True}  # both dtypes met
+
+
 # ---- Gram products split into int64 limbs --------------------------------------------------------
 
 
