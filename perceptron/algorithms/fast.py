@@ -364,7 +364,9 @@ class Problem:
         """The run of `conventions` on examples already in integer form."""
         step = conventions.eta / form.scale
         if conventions.w0 is None:  # the zero start: no pass over a wide iterate's zeros
-            unit, W0 = _rational_gcd([step]), (0,) * form.d
+            # the largest rational dividing the one positive `step` into an integer is
+            # `step` itself (`_rational_gcd([step])`), so E is 1
+            unit, W0 = step, (0,) * form.d
         else:
             w0 = conventions.initial(form.d)
             unit = _rational_gcd([step, *(v for v in w0 if v)])

@@ -559,7 +559,9 @@ class InstanceBatch:
     def magnitude(self) -> int:
         """The largest numerator or denominator in any column: how costly rows are to check."""
         columns = [*self.scalars.values(), *self.vectors.values()]
-        return max((max(c.magnitude, c.den_max) for c in columns), default=0)
+        # a common denominator is its own largest (no cached property to fill for it)
+        return max((max(c.magnitude, c.den if type(c.den) is int else c.den_max)
+                    for c in columns), default=0)
 
     def column(self, symbol: sympy.Symbol) -> Column:
         """The column bound to a scalar or Gram symbol (Gram columns computed once)."""
@@ -673,8 +675,40 @@ def _concat_columns(columns: Sequence[Column]) -> Column:
 
 def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
     dim = max(c.dim for c in columns)
-    parts = _unify([c.padded(dim).num for c in columns])
-    return _known(VectorColumn(np.concatenate(parts, axis=0), _concat_dens(columns)), columns)
+    num = _concat_taken(columns, dim)
+    if num is None:
+        num = np.concatenate(_unify([c.padded(dim).num for c in columns]), axis=0)
+    return _known(VectorColumn(num, _concat_dens(columns)), columns)
+
+
+def _concat_taken(columns: Sequence[VectorColumn], dim: int) -> IntArray | None:
+    """The numerators `_concat_vectors` makes, when every column holds int64 rows or was
+    taken from an int64 column (`VectorColumn.take`: a run's example rows repeat its
+    iterates and examples): each distinct source once, zero-padded to `dim`, then every row
+    picked from them in one gather, instead of padding and gathering column by column (a
+    long-run campaign concatenates the rows of hundreds of runs, of 2 and 3 coordinates).
+    None: some column holds Python ints (then the plain way)."""
+    sources: list[IntArray] = []
+    offsets: dict[int, int] = {}
+    picks: list[IntArray] = []
+    size = 0
+    for column in columns:
+        base, index = column.source if column.source is not None else (column, None)
+        offset = offsets.get(id(base))
+        if offset is None:
+            num = base.num
+            if num.dtype != np.int64:
+                return None
+            if num.shape[1] < dim:  # zero coordinates appended, as `padded` appends them
+                wide = np.zeros((len(num), dim), dtype=np.int64)
+                wide[:, :num.shape[1]] = num
+                num = wide
+            offset = offsets[id(base)] = size
+            sources.append(num)
+            size += len(num)
+        picks.append(np.arange(offset, offset + len(column)) if index is None
+                     else index + offset if offset else index)
+    return np.concatenate(sources, axis=0)[np.concatenate(picks)]
 
 
 _C = TypeVar("_C", Column, VectorColumn)
