@@ -107,7 +107,12 @@ def narrowest(a: np.ndarray, top: int) -> np.ndarray:
     holds them: the loop reads the examples once per epoch, and small entries keep them in
     cache (int32 is left out: each dtype is one more compilation on a fresh machine, and
     entries that large are rare below the int64 tier)."""
-    for dtype in (np.int8, np.int16):
-        if top <= np.iinfo(dtype).max:
+    for dtype, largest in _NARROW:
+        if top <= largest:
             return np.ascontiguousarray(a, dtype=dtype)
     return np.ascontiguousarray(a, dtype=np.int64)
+
+
+#: The narrow dtypes `narrowest` tries, with their largest values (`np.iinfo` once: asked
+#: at every run, it cost more than the conversion of a long run's few examples).
+_NARROW = tuple((dtype, int(np.iinfo(dtype).max)) for dtype in (np.int8, np.int16))

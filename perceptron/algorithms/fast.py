@@ -274,6 +274,15 @@ def remember_integer_form(data: Dataset, distinct: Sequence[Fraction], codes: np
     _remember(data, _form_of(data, [distinct[k] for k in used.tolist()], renumber[flat]))
 
 
+def remember_integer_arrays(data: Dataset, X: np.ndarray) -> None:
+    """Cache the integer form of `data` whose coordinates are the integers `X` (n x d, any
+    integer dtype; the caller made `data.X` of them): `integer_arrays`' form of `X` and the
+    labels, which is the one `integer_form` builds from the Fractions (scale 1, the same
+    rows, labels and bound), without a pass over them (a source of many small integer
+    datasets, `verify.numeric.unit_margin`, makes its points as integers first)."""
+    _remember(data, integer_arrays(X, np.array(data.y, dtype=np.int64)))
+
+
 def integer_vector(w: Sequence[Fraction]) -> tuple[list[int], int]:
     """`w == W / D` with integer `W` and positive integer `D` (the least common denominator)."""
     D = lcm(*(v.denominator for v in w)) if w else 1
@@ -372,7 +381,9 @@ class Problem:
         """The run of `conventions` on examples already in integer form."""
         step = conventions.eta / form.scale
         if conventions.w0 is None:  # the zero start: no pass over a wide iterate's zeros
-            unit, W0 = _rational_gcd([step]), (0,) * form.d
+            # the largest rational dividing the one positive `step` into an integer is
+            # `step` itself (`_rational_gcd([step])`), so E is 1
+            unit, W0 = step, (0,) * form.d
         else:
             w0 = conventions.initial(form.d)
             unit = _rational_gcd([step, *(v for v in w0 if v)])

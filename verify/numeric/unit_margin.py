@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from perceptron.algorithms.fast import remember_integer_form
+from perceptron.algorithms.fast import remember_integer_arrays
 from perceptron.dataset import Dataset
 from verify.runs.columns import Origin
 from verify.runs.quantity import Scenario
@@ -51,15 +51,15 @@ def unit_margin(seed: int, count: int, *, max_epochs: int = 400,
         # u with no integer point at margin 1 in range: every <u, x> is a multiple of
         # gcd(u), so none is +-1 when that exceeds 1 (the rejection loop would try all
         # `TRIES * wanted` points in vain; the points of the rest are in range or not)
-        found = _margin_one(rng, u, wanted) if math.gcd(*u) == 1 else []
-        if not found:
+        points, scores = (_margin_one(rng, u, wanted) if math.gcd(*u) == 1
+                          else (np.zeros((0, dim), dtype=np.int64), np.zeros(0, dtype=np.int64)))
+        if not len(scores):
             continue
-        points = tuple(tuple(_EXACT[v] for v in x) for x, _ in found)
-        labels = tuple(score for _, score in found)
-        name = f"unit-margin(seed={seed + i}, d={dim}, n={len(points)})"
-        data = Dataset(points, labels, name)
+        name = f"unit-margin(seed={seed + i}, d={dim}, n={len(scores)})"
+        data = Dataset(tuple(tuple(_EXACT[v] for v in x) for x in points.tolist()),
+                       tuple(scores.tolist()), name)
         # the engine's integer form of these points, from the integers themselves
-        remember_integer_form(data, _VALUES, np.array([x for x, _ in found]) + SPAN)
+        remember_integer_arrays(data, points)
         yield Scenario(data,
                        tuple(_EXACT[v] for v in u), Origin("unit-margin", seed + i, name),
                        max_epochs, max_iterations)
@@ -67,13 +67,12 @@ def unit_margin(seed: int, count: int, *, max_epochs: int = 400,
 
 #: Every coordinate as the one Fraction it is (Fractions are immutable: one object each).
 _EXACT = {v: Fraction(v) for v in range(-SPAN, SPAN + 1)}
-#: The same Fractions in order: coordinate v is `_VALUES[v + SPAN]`.
-_VALUES = tuple(_EXACT.values())
 
 
 def _margin_one(rng: random.Random, u: list[int], wanted: int
-                ) -> list[tuple[list[int], int]]:
-    """The points x (with their scores `<u, x>` = +-1) that this loop keeps, in order:
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The points x (rows of an int64 array) and their scores `<u, x>` = +-1 that this loop
+    keeps, in order:
 
         for _ in range(TRIES * wanted):
             x = [rng.randint(-SPAN, SPAN) for _ in range(dim)]
@@ -83,16 +82,17 @@ def _margin_one(rng: random.Random, u: list[int], wanted: int
     along than the loop would leave it, which nothing reads (each scenario has its own)."""
     dim = len(u)
     tries = TRIES * wanted
-    values = np.zeros(0, dtype=np.int64)
-    block = 512
+    direction = np.array(u, dtype=np.int64)
+    values = _draws(rng, 512)
+    block = 2048
     while True:
-        values = np.concatenate([values, _draws(rng, block)])
         usable = min(len(values) // dim, tries)
         points = values[:usable * dim].reshape(usable, dim)
-        scores = points @ np.array(u, dtype=np.int64)
+        scores = points @ direction
         hits = np.flatnonzero(np.abs(scores) == 1)[:wanted]
         if len(hits) == wanted or usable == tries:
-            return [(points[k].tolist(), int(scores[k])) for k in hits]
+            return points[hits], scores[hits]
+        values = np.concatenate([values, _draws(rng, block)])
         block *= 4
 
 

@@ -14,14 +14,45 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
 from math import lcm
-from typing import TypeVar
+from typing import Any, Generic, Self, TypeVar, overload
 
 import numpy as np
 import sympy
 
 from proofs.language.terms import gram_pair
+
+_T = TypeVar("_T")
+
+
+class cached_property(Generic[_T]):
+    """`functools.cached_property` without its lock: the value is computed at the first
+    read and stored in the instance's `__dict__`, where later reads find it first (a
+    non-data descriptor), and where a builder may store a value it knows (`Column.counting`).
+
+    Python 3.11's takes a lock at every first read (3.12 dropped it); a long-run campaign
+    makes about twenty columns per run whose magnitudes and denominators are each read
+    once, and that lock was a few percent of its time. Columns are never shared between
+    threads while being filled."""
+
+    def __init__(self, method: Callable[[Any], _T]) -> None:
+        self.method = method
+        self.name = method.__name__
+        self.__doc__ = method.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> Self: ...
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _T: ...
+    def __get__(self, instance: object | None, owner: type | None = None) -> _T | Self:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.method(instance)
+        return value
+
 
 #: int64 is used only when every intermediate magnitude is provably below this.
 INT64_LIMIT = 2**63 - 1
@@ -228,7 +259,9 @@ class VectorColumn:
     def constant(cls, row: Sequence[int | Fraction], n: int) -> VectorColumn:
         """The same vector on `n` rows (built once; the repetitions only when read)."""
         single = cls.of([row])
-        return cls(None, single.den, (single, np.zeros(n, dtype=np.intp)))
+        column = cls(None, single.den, (single, np.zeros(n, dtype=np.intp)))
+        column.__dict__["magnitude"] = single.magnitude if n else 0  # every row is `row`
+        return column
 
     @property
     def num(self) -> IntArray:
@@ -526,7 +559,9 @@ class InstanceBatch:
     def magnitude(self) -> int:
         """The largest numerator or denominator in any column: how costly rows are to check."""
         columns = [*self.scalars.values(), *self.vectors.values()]
-        return max((max(c.magnitude, c.den_max) for c in columns), default=0)
+        # a common denominator is its own largest (no cached property to fill for it)
+        return max((max(c.magnitude, c.den if type(c.den) is int else c.den_max)
+                    for c in columns), default=0)
 
     def column(self, symbol: sympy.Symbol) -> Column:
         """The column bound to a scalar or Gram symbol (Gram columns computed once)."""
@@ -640,8 +675,42 @@ def _concat_columns(columns: Sequence[Column]) -> Column:
 
 def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
     dim = max(c.dim for c in columns)
-    parts = _unify([c.padded(dim).num for c in columns])
-    return _known(VectorColumn(np.concatenate(parts, axis=0), _concat_dens(columns)), columns)
+    num = _concat_taken(columns, dim)
+    if num is None:
+        num = np.concatenate(_unify([c.padded(dim).num for c in columns]), axis=0)
+    return _known(VectorColumn(num, _concat_dens(columns)), columns)
+
+
+def _concat_taken(columns: Sequence[VectorColumn], dim: int) -> IntArray | None:
+    """The numerators `_concat_vectors` makes, when every column was taken from an int64
+    column (`VectorColumn.take`: a run's example rows repeat its iterates and examples):
+    each distinct source once, zero-padded to `dim`, then every row picked from them in one
+    gather, instead of padding and gathering column by column (a long-run campaign
+    concatenates the example rows of hundreds of runs, of 2 and 3 coordinates). None: some
+    column holds its own rows or Python ints (then the plain way, which measured no slower
+    for them)."""
+    sources: list[IntArray] = []
+    offsets: dict[int, int] = {}
+    picks: list[IntArray] = []
+    size = 0
+    for column in columns:
+        if column.source is None:
+            return None
+        base, index = column.source
+        offset = offsets.get(id(base))
+        if offset is None:
+            num = base.num
+            if num.dtype != np.int64:
+                return None
+            if num.shape[1] < dim:  # zero coordinates appended, as `padded` appends them
+                wide = np.zeros((len(num), dim), dtype=np.int64)
+                wide[:, :num.shape[1]] = num
+                num = wide
+            offset = offsets[id(base)] = size
+            sources.append(num)
+            size += len(num)
+        picks.append(index + offset if offset else index)
+    return np.concatenate(sources, axis=0)[np.concatenate(picks)]
 
 
 _C = TypeVar("_C", Column, VectorColumn)

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
 
 import numpy as np
 
@@ -44,6 +43,7 @@ from verify.runs.columns import (
     VectorColumn,
     as_object,
     block_prefix,
+    cached_property,
     gram_column,
     in_exact_dtype,
     max_abs,
@@ -144,9 +144,16 @@ class IntegerRun:
     def iterates(self) -> IntArray:
         """`W_0, ..., W_T` (T + 1 rows), exact: int64 when a bound allows, else object."""
         p = self.problem
+        steps = p.Z[self.indices]
+        if steps.dtype != object and p.E == 1 and not any(p.W0) and (
+                len(self.indices) * max(p.form.max_abs, 1) <= INT64_LIMIT):
+            # from zero (then E is 1), every partial sum of T steps of entries at most |Z|
+            # fits: the same integers as below, without a pass over an object row
+            out = np.zeros((len(self.indices) + 1, p.d), dtype=np.int64)
+            np.cumsum(steps, axis=0, out=out[1:])
+            return out
         W0 = np.array([list(p.W0)], dtype=object)
         top = max(max_abs(W0), 0) + p.E * len(self.indices) * max(p.form.max_abs, 1)
-        steps = p.Z[self.indices]
         if top <= INT64_LIMIT and steps.dtype != object:
             W0, steps = W0.astype(np.int64), steps.astype(np.int64) * p.E
         else:
@@ -358,15 +365,17 @@ def example_rows(run: OnlineUpdates, origin: Origin,
     per_state, dim, count = data.n, data.d, len(run.updates) + 1
     wanted = _wanted(names)
     t = np.repeat(np.arange(count, dtype=np.int64), per_state)
-    j = np.tile(np.arange(per_state, dtype=np.int64), count)
-    y = np.array(data.y, dtype=np.int64)[j]
+    j = np.arange(count * per_state, dtype=np.int64) % per_state  # 0..n-1 per state
+    y = (run.integer.problem.form.y if run.integer is not None
+         else np.array(data.y, dtype=np.int64))[j]
     if run.integer is not None:
         X, W = run.integer.examples(), run.integer.states()
     else:
         X, W = VectorColumn.of(data.X, dim), VectorColumn.of(run.states, dim)
     x_rows = X.take(j, every=True)
-    scalars = {"t": Column.counting(t, count - 1), "y": Column.counting(y, 1),
-               "h": Column(t + 1, 2)}
+    scalars = {"t": Column.counting(t, count - 1), "y": Column.counting(y, 1)}
+    if wanted("h"):
+        scalars["h"] = Column(t + 1, 2)
     q = np.arange(count) % (dim + 1)
     if wanted("db") or wanted("J_at"):
         db = (q == dim).astype(np.int64)

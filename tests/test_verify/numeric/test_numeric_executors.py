@@ -172,3 +172,38 @@ def test_compiled_long_run_shards_count_what_the_numpy_loop_counts():
                                   runners={"online": numpy_loop})
     assert summary(compiled) == summary(plain)
     assert compiled.instances > 5000 and compiled.total_seconds > 0
+
+
+def test_a_long_run_shard_collects_less_often_and_restores_the_threshold() -> None:
+    """While a compiled (long-run) shard runs, the youngest generation's threshold is at
+    least `YOUNG_OBJECTS`; the process's own is back afterwards, also when the shard fails,
+    and a plain shard leaves it alone."""
+    import gc
+
+    from verify.numeric import shards
+
+    seen: list[int] = []
+    real = campaign.run_campaign
+
+    def spy(*args: object, **kwargs: object) -> campaign.CampaignResult:
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    before = gc.get_threshold()
+    checks = campaign.canonical_checks()
+    try:
+        gc.set_threshold(900, *before[1:])
+        campaign.run_campaign = spy  # type: ignore[assignment]
+        long, = unit_margin_shards(50_000, 2, size=2, compiled=True)
+        plain, = unit_margin_shards(50_000, 2, size=2)
+        shards.run_shard(checks, long)
+        assert gc.get_threshold()[0] == 900
+        shards.run_shard(checks, plain)
+        broken = shards.Shard("unit-margin", 0, 1, lambda: iter([None]), compiled=True)
+        with pytest.raises(AttributeError):
+            shards.run_shard(checks, broken)  # type: ignore[arg-type]
+        assert gc.get_threshold()[0] == 900
+    finally:
+        campaign.run_campaign = real  # type: ignore[assignment]
+        gc.set_threshold(*before)
+    assert seen == [shards.YOUNG_OBJECTS, 900, shards.YOUNG_OBJECTS]

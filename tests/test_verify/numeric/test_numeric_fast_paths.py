@@ -365,6 +365,38 @@ def test_online_rows_preset_magnitudes_are_the_rows_own() -> None:
                     assert column.magnitude == max_abs(column.num)
 
 
+def test_online_iterates_are_the_fraction_replay() -> None:
+    """A run's integer iterates (cumulative sums in int64 from a zero start, the general
+    path otherwise) are its trace's Fraction iterates over `unit`, never wrapped: on long
+    integer runs, planted and tight data, a learning rate that is no unit, a nonzero start,
+    and steps beyond int64."""
+    from perceptron.algorithms.online import run_online
+    from perceptron.conventions import DEFAULT, Conventions
+    from verify.numeric.unit_margin import unit_margin
+    from verify.runs.online import IntegerRun
+
+    huge = Dataset(((Fraction(2**62), Fraction(1)), (Fraction(1), Fraction(-3))), (1, -1),
+                   "huge")
+    datasets = [sc.data for sc in (*unit_margin(50_000, 8), *campaign.generated(3, 3),
+                                   *campaign.tight(5, 2))]
+    cases = [(data, DEFAULT) for data in datasets]
+    cases += [(datasets[0], Conventions(eta=Fraction(3))),
+              (datasets[1], Conventions(eta=Fraction(2, 7))),
+              (datasets[2], Conventions(w0=(Fraction(1, 2),) * datasets[2].d)),
+              (huge, DEFAULT)]
+    paths = set()
+    for data, conventions in cases:
+        result = run_online(data, conventions, max_epochs=50, keep_trace=True)
+        assert result.trace is not None
+        integer = IntegerRun(result.trace.problem, result.trace.indices)
+        W = integer.iterates
+        paths.add(W.dtype == object)
+        unit = integer.problem.unit
+        expected = [up.w_before for up in result.trace] + [result.w]
+        assert [tuple(unit * int(v) for v in row) for row in W.tolist()] == expected
+    assert paths == {False, True}  # both dtypes met
+
+
 # ---- Gram products split into int64 limbs --------------------------------------------------------
 
 
@@ -452,3 +484,54 @@ def test_concatenated_columns_inherit_true_magnitudes(data: st.DataObject) -> No
     for column in (joined.scalars["a"], joined.vectors["v"]):
         assert column.magnitude == max_abs(column.num)
         assert column.den_max == den_top(column.den)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_concatenated_vectors_are_the_padded_parts_in_order(data: st.DataObject) -> None:
+    """`_concat_vectors` gathers int64 parts, taken or not, of 1 to 3 coordinates (some
+    sharing a source, as a run's rows share its iterates) from their sources at once: the
+    same rows and dtype as padding each part and concatenating them, Python ints too."""
+    from verify.runs.columns import _concat_vectors, _unify
+
+    bases = []
+    for _ in range(data.draw(st.integers(1, 3))):
+        n, dim = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 3))
+        bits = data.draw(st.sampled_from([5, 5, 70]))
+        rows = data.draw(st.lists(st.lists(_entries(bits), min_size=dim, max_size=dim),
+                                  min_size=n, max_size=n))
+        bases.append(VectorColumn(np.array(rows, dtype=object if bits > 62 else np.int64)))
+    parts = []
+    for _ in range(data.draw(st.integers(1, 5))):
+        base = bases[data.draw(st.integers(0, len(bases) - 1))]
+        if data.draw(st.booleans()):
+            parts.append(base)
+        else:
+            rows = data.draw(st.lists(st.integers(0, len(base) - 1), max_size=6))
+            parts.append(base.take(np.array(rows, dtype=np.int64)))
+    dim = max(p.dim for p in parts)
+    expected = np.concatenate(_unify([p.padded(dim).num for p in parts]), axis=0)
+    joined = _concat_vectors(parts)
+    assert joined.num.dtype == expected.dtype
+    assert joined.num.shape == expected.shape
+    assert joined.num.tolist() == expected.tolist()
+
+
+def test_concatenated_rows_of_long_runs_are_the_padded_parts() -> None:
+    """The rows of long runs of 2 and 3 coordinates, concatenated as a campaign does: every
+    vector column the rows of each run padded and stacked in order (the state rows' own
+    iterates, the example rows' taken ones, the update rows' slices)."""
+    from verify.numeric.unit_margin import unit_margin
+    from verify.runs.columns import _unify
+    from verify.runs.online import state_rows, update_rows
+
+    runs = [(engine_runner(sc), sc.origin) for sc in unit_margin(50_000, 40)]
+    assert {run.data.d for run, _ in runs} == {2, 3}
+    for rows in (state_rows, update_rows, example_rows):
+        parts = [rows(run, origin) for run, origin in runs]
+        joined = InstanceBatch.concat(parts)
+        for name, column in joined.vectors.items():
+            dim = max(p.vectors[name].dim for p in parts)
+            expected = np.concatenate(_unify([p.vectors[name].padded(dim).num for p in parts]))
+            assert column.num.dtype == expected.dtype == np.int64
+            assert column.num.tolist() == expected.tolist()

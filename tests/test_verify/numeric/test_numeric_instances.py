@@ -21,6 +21,7 @@ from verify.runs.columns import (
     InstanceBatch,
     Origin,
     VectorColumn,
+    cached_property,
     gram_column,
     max_abs,
 )
@@ -268,3 +269,31 @@ def test_taken_rows_are_made_only_when_read() -> None:
     assert taken._num is None  # the Gram column read the base's rows
     assert [taken.row(i) for i in range(3)] == [base.row(1), base.row(0), base.row(1)]
     assert taken.num.tolist() == base.num[[1, 0, 1]].tolist() and taken._num is not None
+
+
+def test_column_properties_are_computed_once_and_keep_a_preset_value() -> None:
+    """The columns' lock-free `cached_property`: the first read computes and stores the
+    value, later reads find it without computing again, a builder's preset value wins, and
+    a constant vector column knows its magnitude (the single row's, 0 without rows)."""
+    calls: list[int] = []
+
+    class Counted:
+        @cached_property
+        def value(self) -> int:
+            """Counts its computations."""
+            calls.append(1)
+            return 42
+
+    counted = Counted()
+    assert (counted.value, counted.value, len(calls)) == (42, 42, 1)
+    assert Counted.value.__doc__ == "Counts its computations."
+    preset = Counted()
+    preset.__dict__["value"] = 7
+    assert (preset.value, len(calls)) == (7, 1)
+    column = Column(np.array([3, -9, 4], dtype=np.int64))
+    assert column.magnitude == 9 and column.den_max == 1
+    row = (Fraction(-5, 2), Fraction(1, 3))
+    for n in (0, 1, 4):
+        constant = VectorColumn.constant(row, n)
+        assert constant.__dict__["magnitude"] == (15 if n else 0)
+        assert constant.magnitude == max_abs(constant.num)
