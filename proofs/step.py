@@ -110,7 +110,7 @@ def declare(vectors: Sequence[str], scalars: Sequence[str], indexed: Sequence[st
                 if declared.index in {n.id for n in ast.walk(source_tree(text))
                                       if isinstance(n, ast.Name)}:
                     raise ProofFileError(f"set {name!r}: its range mentions its own index "
-                                         f"{declared.index}", key=name, text=text)
+                                         f"{declared.index}", key=name)  # placed at the set
                 parse_bound(text, names)
             for text in declared.where:
                 parse_relation(text, names, scope, of_set=name)

@@ -182,6 +182,15 @@ def test_a_bad_run_kind_is_placed_at_its_value(tmp_path: Path) -> None:
         "one registered with verify.runs)"]
 
 
+def test_a_set_whose_range_names_its_index_is_placed_at_the_set(tmp_path: Path) -> None:
+    """Red-team finding: the error was placed at the first `j` of the file (the `scalars`
+    line), the index's one-letter text located anywhere; it belongs to the set."""
+    text = ('title = "s"\nscalars = ["y", "N", "j"]\nnaturals = ["N"]\nindexed = ["y"]\n'
+            '[sets]\nM = { index = "j", range = "j..N", where = [] }\n[[step]]\nid = "a"\n'
+            'claim = "sum(j in M, y[j]**2) >= 0"\n')
+    assert _lines(text, tmp_path) == ["p.toml:6:1: set 'M': its range mentions its own index j"]
+
+
 def test_a_misspelt_claim_is_one_error_not_two_out_of_order(tmp_path: Path) -> None:
     """The docs' many.toml without a `claim` line printed "16:1 unknown key 'clam'" and then
     "15:1 missing 'claim'", a follow-on of the same slip, out of line order."""
