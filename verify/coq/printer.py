@@ -12,6 +12,7 @@ cancelled). Every number is printed exactly (`p / q`), never as a float.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +28,7 @@ from proofs.language.expressions import (
     parse_scalar,
     source_tree,
 )
+from verify.coq.preamble import PREAMBLE
 from verify.kernel import Rel, atoms, gram_pair
 
 #: Coq keywords, every global name an exported proof refers to, and globals of Coq's prelude
@@ -50,7 +52,19 @@ _RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if 
     id exp ln sin cos tan sqrt Rabs Rsqr PI Rmin Rmax Rinv Ropp Rplus Rmult Rminus Rdiv
     Rpower Rle Rlt Rge Rgt IPR up fst snd pred plus mult minus min max length list nil cons
     app map comp"""
-RESERVED = frozenset(_RESERVED_TEXT.split())
+#: The library lemmas the replays' scripts name (verify/coq/*.py), besides the preamble's.
+_LIBRARY_TEXT = """IZR_le IZR_lt Req_EM_T Req_dec Rgt_not_eq Rinv_0_lt_compat Rle_antisym Rle_dec
+    Rle_lt_dec Rle_lt_or_eq_dec Rle_lt_trans Rle_or_lt Rlt_dec Rlt_irrefl Rlt_le_dec
+    Rlt_le_trans Rminus_diag_uniq Rmult_0_l Rmult_0_r Rmult_1_l Rmult_integral
+    Rmult_integral_contrapositive_currified Rmult_le_compat_l Rmult_le_reg_l Rmult_lt_compat_l
+    Ropp_0 Ropp_0_gt_lt_contravar Ropp_le_cancel Ropp_le_contravar Rplus_0_r Rsqr_pos_lt
+    Rtotal_order"""
+#: Every name the preamble defines (its lemmas, definitions and fixpoints), read from it, so
+#: that a lemma added there is reserved with it (a red team shadowed `zsum_swap`).
+_PREAMBLE_NAMES = frozenset(re.findall(
+    r"^\s*(?:Lemma|Theorem|Definition|Fixpoint|Inductive|Corollary|Fact|Notation|Parameter|"
+    r"Axiom|Hypothesis|Variable)\s+([A-Za-z_][A-Za-z0-9_']*)", PREAMBLE, re.MULTILINE))
+RESERVED = frozenset(_RESERVED_TEXT.split()) | frozenset(_LIBRARY_TEXT.split()) | _PREAMBLE_NAMES
 
 COQ_OP = {"<=": "<=", "<": "<", ">=": ">=", ">": ">", "==": "="}
 

@@ -39,8 +39,12 @@ from verify.kernel import Fact, KernelError, Rel, SumRule, atoms, sums
 from verify.kernel.algebra import normal_form
 
 __all__ = ["Replay", "congruence", "swap"]
-CLOSE = ("first [reflexivity | (f_equal; ring) | (f_equal; f_equal; ring) | "
-         "(rewrite ip_sym; first [reflexivity | (f_equal; ring) | (f_equal; f_equal; ring)])]")
+#: An index moved to an equal one is equal by `ring`, or by `field` where it has a fraction
+#: (`2 * (1/2 * k) = k`: red team); each tactic either closes the goal or fails.
+_EQUAL_INDEX = ("(f_equal; ring) | (f_equal; f_equal; ring) | (f_equal; field) | "
+                "(f_equal; f_equal; field)")
+CLOSE = (f"first [reflexivity | {_EQUAL_INDEX} | "
+         f"(rewrite ip_sym; first [reflexivity | {_EQUAL_INDEX}])]")
 U, V = sympy.Symbol("#~0"), sympy.Symbol("#0")  # the two indices, as the kernel's swap names them
 NAMES = {U.name: "u'", V.name: "v'"}
 
@@ -106,7 +110,7 @@ def _parts(atom: sympy.Symbol) -> tuple[atoms.Sum, atoms.Sum, sympy.Expr]:
     """A double sum's outer and inner sums and its outer body's factor free of the inner."""
     outer: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
     (inner,) = [s for s in outer.body.free_symbols if isinstance(atoms.structure(s), atoms.Sum)]
-    return outer, atoms.structure(inner), outer.body.xreplace({inner: 1})  # type: ignore[return-value]
+    return outer, atoms.structure(inner), outer.body.xreplace({inner: sympy.S.One})  # type: ignore[return-value]
 
 
 def _full(outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr, at: dict[str, sympy.Symbol]
