@@ -19,6 +19,7 @@ import sympy
 from verify import kernel
 from verify.kernel import SumRule, atoms
 from verify.kernel.algebra import normal_form
+from verify.search.sums.rules import per_obligation
 
 MAX_RULES = 24  # per obligation
 
@@ -30,11 +31,7 @@ def has_members(exprs: list[sympy.Expr]) -> bool:
 
 def propose(seq: kernel.Sequent) -> tuple[SumRule, ...]:
     """The congruences for every obligation of `seq` (each for its obligation only)."""
-    out: list[SumRule] = []
-    for ob in kernel.obligations(seq):
-        if ob.written is not None:
-            out += _for(ob.label, *ob.written, set(seq.naturals))
-    return tuple(dict.fromkeys(out))
+    return per_obligation(seq, _for)
 
 
 def _eliminations(hyps: tuple[kernel.Rel, ...]) -> list[tuple[str, sympy.Expr]]:

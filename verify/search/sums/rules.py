@@ -27,7 +27,7 @@ Deterministic, and bounded (`MAX_RULES` per obligation).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import sympy
 
@@ -41,10 +41,19 @@ MAX_PEEL = 2  # an upper bound at most this much above another's is peeled
 
 def propose(seq: kernel.Sequent) -> tuple[SumRule, ...]:
     """The rules for every obligation of `seq` (each for its obligation only)."""
+    return per_obligation(seq, _for)
+
+
+#: What proposes the rules of one obligation: its label, hypotheses, claim and the naturals.
+Proposer = Callable[[str, tuple[kernel.Rel, ...], kernel.Rel, set[str]], list[SumRule]]
+
+
+def per_obligation(seq: kernel.Sequent, proposer: Proposer) -> tuple[SumRule, ...]:
+    """`proposer`'s rules for every obligation of `seq` as written, in order, each once."""
     out: list[SumRule] = []
     for ob in kernel.obligations(seq):
         if ob.written is not None:
-            out += _for(ob.label, *ob.written, set(seq.naturals))
+            out += proposer(ob.label, *ob.written, set(seq.naturals))
     return tuple(dict.fromkeys(out))
 
 
