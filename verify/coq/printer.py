@@ -31,34 +31,26 @@ from proofs.language.expressions import (
 from verify.coq.preamble import PREAMBLE
 from verify.kernel import Rel, atoms, gram_pair
 
-#: Coq keywords, every global name an exported proof refers to, and globals of Coq's prelude
-#: and `Reals` a proof's name could be read as when a binder is missing (`id`, `exp`): a
-#: proof's own names are renamed `name'` when they would be one (a proof-file name never
-#: contains `'`), so an unbound name is an error of coqc, never a global read silently.
-_RESERVED_TEXT = """_ as at cofix else end exists exists2 fix for forall fun if IF in let match mod
-    return then using where with Prop SProp Set Type R V Z S O ip vadd vscal det2 det3 IZR
-    INR pow Rlt_0_1 Rlt_le Rmult_le_pos Rmult_lt_0_compat Rplus_le_le_0_compat Rle_refl
-    eq_refl pow2_ge_0 ip_pos nz_of_factor gram2_nonneg gram3_nonneg int_nonneg int_pos rat_nonneg
-    rat_pos
-    add_pos_nonneg sum_ge sum_gt sum_eq ge_of_eq0 lin0 replay_ge replay_gt replay_eq fact_le
-    fact_lt fact_ge fact_gt fact_eq claim_le claim_lt claim_ge claim_gt claim_eq
-    nz_of_pow_pos trichotomy dichotomy nz_solve ip_db ip_sym True False and or not nat
-    S_INR pos_INR Rle_ge IH nz_mul_l nz_mul_r Rgt_not_eq
-    by_contra_ge by_contra_gt zsum nsum ind_ge ind_gt ind_eq zsum_empty zsum_last zsum_count
-    zsum_bounds zle_of zlt_of pos_eq zero_eq zbounds
-    zsum_ge zsum_eq0 zsum_combine zsum_zero ind_ge_nonneg ind_gt_nonneg ind_eq_nonneg
-    ind_ge_zero ind_gt_zero ind_eq_zero claim_eq_rev fact_eq_rev ip_orient ip_canon Rle_ge
-    nvsum vzsum nvsum_ip ip_vzsum_l
-    id exp ln sin cos tan sqrt Rabs Rsqr PI Rmin Rmax Rinv Ropp Rplus Rmult Rminus Rdiv
-    Rpower Rle Rlt Rge Rgt IPR up fst snd pred plus mult minus min max length list nil cons
-    app map comp"""
+#: Coq keywords, the global names an exported proof refers to that neither the preamble
+#: defines nor `_LIBRARY_TEXT` lists (tactic-made names, prelude types), and globals of Coq's
+#: prelude and `Reals` a proof's name could be read as when a binder is missing (`id`,
+#: `exp`): a proof's own names are renamed `name'` when they would be one (a proof-file name
+#: never contains `'`), so an unbound name is an error of coqc, never a global read silently.
+_RESERVED_TEXT = """
+    _ as at cofix else end exists exists2 fix for forall fun if IF in let match mod return
+    then using where with Prop SProp Set Type R Z S O IZR INR pow eq_refl nz_solve ip_db
+    True False and or not nat IH zbounds ip_orient ip_canon id exp ln sin cos tan sqrt
+    Rabs Rsqr PI Rmin Rmax Rinv Ropp Rplus Rmult Rminus Rdiv Rpower Rle Rlt Rge Rgt IPR
+    up fst snd pred plus mult minus min max length list nil cons app map comp"""
 #: The library lemmas the replays' scripts name (verify/coq/*.py), besides the preamble's.
-_LIBRARY_TEXT = """IZR_le IZR_lt Req_EM_T Req_dec Rgt_not_eq Rinv_0_lt_compat Rle_antisym Rle_dec
-    Rle_lt_dec Rle_lt_or_eq_dec Rle_lt_trans Rle_or_lt Rlt_dec Rlt_irrefl Rlt_le_dec
-    Rlt_le_trans Rminus_diag_uniq Rmult_0_l Rmult_0_r Rmult_1_l Rmult_integral
-    Rmult_integral_contrapositive_currified Rmult_le_compat_l Rmult_le_reg_l Rmult_lt_compat_l
-    Ropp_0 Ropp_0_gt_lt_contravar Ropp_le_cancel Ropp_le_contravar Rplus_0_r Rsqr_pos_lt
-    Rtotal_order"""
+_LIBRARY_TEXT = """
+    IZR_le IZR_lt Req_EM_T Req_dec Rgt_not_eq Rinv_0_lt_compat Rle_antisym Rle_dec Rle_ge
+    Rle_lt_dec Rle_lt_or_eq_dec Rle_lt_trans Rle_or_lt Rle_refl Rlt_0_1 Rlt_dec
+    Rlt_irrefl Rlt_le Rlt_le_dec Rlt_le_trans Rminus_diag_uniq Rmult_0_l Rmult_0_r
+    Rmult_1_l Rmult_integral Rmult_integral_contrapositive_currified Rmult_le_compat_l
+    Rmult_le_pos Rmult_le_reg_l Rmult_lt_0_compat Rmult_lt_compat_l Ropp_0
+    Ropp_0_gt_lt_contravar Ropp_le_cancel Ropp_le_contravar Rplus_0_r
+    Rplus_le_le_0_compat Rsqr_pos_lt Rtotal_order S_INR pos_INR pow2_ge_0"""
 #: Every name the preamble defines (its lemmas, definitions and fixpoints), read from it, so
 #: that a lemma added there is reserved with it (a red team shadowed `zsum_swap`).
 _PREAMBLE_NAMES = frozenset(re.findall(
