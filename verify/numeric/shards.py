@@ -244,18 +244,14 @@ def _settled() -> None:
 
 @cache
 def _long_runs_ahead() -> None:
-    """Ready this process for many long runs, once: load the engine's compiled loop, and
-    move every object alive now (the imported modules, SymPy's among them, the compiled
-    checks) out of the collector's sight (`gc.freeze`), so that its full collections, which
-    the objects of each run's rows trigger, stop scanning them (about a tenth of a long-run
-    worker's time). Objects frozen are never collected: only those alive now are frozen,
-    after a collection."""
+    """Ready this process for many long runs, once: load the engine's compiled loop. A
+    process whose first shard is a long-run one (every worker of a long-run campaign) loads
+    it before `_settled` freezes what is alive, so the loop's objects are frozen with the
+    modules (their full collections were about a tenth of a long-run worker's time)."""
     from perceptron.algorithms import compiled
 
     if compiled.AVAILABLE:
         compiled.kernels()
-    gc.collect()  # garbage now is collected, not frozen
-    gc.freeze()
 
 
 @contextmanager
