@@ -675,42 +675,8 @@ def _concat_columns(columns: Sequence[Column]) -> Column:
 
 def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
     dim = max(c.dim for c in columns)
-    num = _concat_taken(columns, dim)
-    if num is None:
-        num = np.concatenate(_unify([c.padded(dim).num for c in columns]), axis=0)
-    return _known(VectorColumn(num, _concat_dens(columns)), columns)
-
-
-def _concat_taken(columns: Sequence[VectorColumn], dim: int) -> IntArray | None:
-    """The numerators `_concat_vectors` makes, when every column was taken from an int64
-    column (`VectorColumn.take`: a run's example rows repeat its iterates and examples):
-    each distinct source once, zero-padded to `dim`, then every row picked from them in one
-    gather, instead of padding and gathering column by column (a long-run campaign
-    concatenates the example rows of hundreds of runs, of 2 and 3 coordinates). None: some
-    column holds its own rows or Python ints (then the plain way, which measured no slower
-    for them)."""
-    sources: list[IntArray] = []
-    offsets: dict[int, int] = {}
-    picks: list[IntArray] = []
-    size = 0
-    for column in columns:
-        if column.source is None:
-            return None
-        base, index = column.source
-        offset = offsets.get(id(base))
-        if offset is None:
-            num = base.num
-            if num.dtype != np.int64:
-                return None
-            if num.shape[1] < dim:  # zero coordinates appended, as `padded` appends them
-                wide = np.zeros((len(num), dim), dtype=np.int64)
-                wide[:, :num.shape[1]] = num
-                num = wide
-            offset = offsets[id(base)] = size
-            sources.append(num)
-            size += len(num)
-        picks.append(index + offset if offset else index)
-    return np.concatenate(sources, axis=0)[np.concatenate(picks)]
+    return _known(VectorColumn(np.concatenate(_unify([c.padded(dim).num for c in columns]),
+                                              axis=0), _concat_dens(columns)), columns)
 
 
 _C = TypeVar("_C", Column, VectorColumn)

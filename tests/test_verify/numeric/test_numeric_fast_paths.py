@@ -486,37 +486,6 @@ def test_concatenated_columns_inherit_true_magnitudes(data: st.DataObject) -> No
         assert column.den_max == den_top(column.den)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.data())
-def test_concatenated_vectors_are_the_padded_parts_in_order(data: st.DataObject) -> None:
-    """`_concat_vectors` gathers int64 parts, taken or not, of 1 to 3 coordinates (some
-    sharing a source, as a run's rows share its iterates) from their sources at once: the
-    same rows and dtype as padding each part and concatenating them, Python ints too."""
-    from verify.runs.columns import _concat_vectors, _unify
-
-    bases = []
-    for _ in range(data.draw(st.integers(1, 3))):
-        n, dim = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 3))
-        bits = data.draw(st.sampled_from([5, 5, 70]))
-        rows = data.draw(st.lists(st.lists(_entries(bits), min_size=dim, max_size=dim),
-                                  min_size=n, max_size=n))
-        bases.append(VectorColumn(np.array(rows, dtype=object if bits > 62 else np.int64)))
-    parts = []
-    for _ in range(data.draw(st.integers(1, 5))):
-        base = bases[data.draw(st.integers(0, len(bases) - 1))]
-        if data.draw(st.booleans()):
-            parts.append(base)
-        else:
-            rows = data.draw(st.lists(st.integers(0, len(base) - 1), max_size=6))
-            parts.append(base.take(np.array(rows, dtype=np.int64)))
-    dim = max(p.dim for p in parts)
-    expected = np.concatenate(_unify([p.padded(dim).num for p in parts]), axis=0)
-    joined = _concat_vectors(parts)
-    assert joined.num.dtype == expected.dtype
-    assert joined.num.shape == expected.shape
-    assert joined.num.tolist() == expected.tolist()
-
-
 def test_concatenated_rows_of_long_runs_are_the_padded_parts() -> None:
     """The rows of long runs of 2 and 3 coordinates, concatenated as a campaign does: every
     vector column the rows of each run padded and stacked in order (the state rows' own
