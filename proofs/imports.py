@@ -259,13 +259,14 @@ def _renamed(use: Use, source: str) -> Use:
 
 def _names(step: Step, proof: Proof) -> Iterator[tuple[str, bool]]:
     """Every name a step mentions, with whether it is a vector (as `proof` declares it)."""
-    exprs: list[sympy.Expr] = [e for r in (*step.hypotheses, step.claim) for e in (r.lhs, r.rhs)]
+    exprs: list[sympy.Expr] = [e for r in (*step.hypotheses, step.claim)
+                               for e in (r.lhs, r.rhs, *r.divisors)]
     terms: list[sympy.Expr | Vec] = [*step.hints, *step.witness.values(),
                                      *(t for u in step.uses for _, t in u.with_)]
     names = {*step.witness, *(n for u in step.uses for n, _ in u.with_)}
     rule = step.rule
     if isinstance(rule, Induction):
-        exprs += [e for r in rule.hypotheses for e in (r.lhs, r.rhs)]
+        exprs += [e for r in rule.hypotheses for e in (r.lhs, r.rhs, *r.divisors)]
         terms += [*rule.base.values(), *rule.step.values()]
         names |= {rule.variable, *rule.constants, *rule.base, *rule.step}
         rule = rule.split

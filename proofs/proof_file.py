@@ -456,6 +456,7 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
                 "sum" in entry and not overs):  # `sum = []` is no plain use in disguise
             raise ProofFileError(f"uses {used}: sum must be `j in M` or a list of them",
                                  key="sum")
+        spelt = []  # each `j in S` with single spaces: what the checker splits on " in "
         for text in overs:
             read = OVER.fullmatch(text)
             if terms or read is None or read[1] not in names.scalars or not (
@@ -466,7 +467,8 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
             if read[2] not in names.sets:
                 for bound in read[2].split("..", 1):
                     _parsed(parse_bound, bound.strip(), names, "sum")
-        out.append(Use(used, tuple(sorted(terms.items())), "; ".join(o.strip() for o in overs)))
+            spelt.append(f"{read[1]} in {read[2]}")
+        out.append(Use(used, tuple(sorted(terms.items())), "; ".join(spelt)))
     return tuple(out)
 
 

@@ -197,7 +197,7 @@ class Induction:
             check_terms(mapping, names, "induction substitution")
         for relation in self.hypotheses:  # update facts may divide, as hypotheses may
             _check_relation(relation, names)
-            required(relation, names)  # refuses a division inside a divisor
+            required(relation)  # refuses a division inside a divisor
 
 
 Rule = Direct | CaseSplit | Induction
@@ -410,7 +410,7 @@ def _validate(step: Step, names: Names) -> None:
     """Cheap checks only: clearing divisions (field arithmetic) waits for `goals`."""
     for relation in (*step.hypotheses, step.claim):
         _check_relation(relation, names)
-        required(relation, names)  # refuses divisions it cannot admit
+        required(relation)  # refuses divisions it cannot admit
     for hint in step.hints:
         _check_hint(hint, names)
     step.rule.validate(names)

@@ -25,7 +25,6 @@ from typing import Literal
 import sympy
 
 from proofs.errors import ProofFileError, raise_all
-from proofs.language.division import divisors
 from proofs.language.expressions import ExpressionError, Relation, parse_relation, parse_scalar
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
@@ -190,11 +189,11 @@ step, replaying a worker's reports), each step repeats the hypotheses of the ste
 and reading the atoms of sums was most of that time."""
 
 
-def relation(proof: Proof, r: Relation) -> kernel.Rel:
-    """`r` for the kernel, with every quantity its source text divides by; its sums and
-    family members in the kernel's canonical form (`atoms.canonical`)."""
+def relation(r: Relation) -> kernel.Rel:
+    """`r` for the kernel, with every quantity its text divides by (`Relation.divisors`);
+    its sums and family members in the kernel's canonical form (`atoms.canonical`)."""
     return kernel.Rel(_canonical(r.lhs), r.op, _canonical(r.rhs), r.text,
-                      tuple(map(_canonical, divisors(r, proof.names))))
+                      tuple(map(_canonical, r.divisors)))
 
 
 def fact_of(r: Relation) -> kernel.Fact:
@@ -233,14 +232,14 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
         split = step.rule.split
         rule = kernel.Induction(
             step.rule.variable, terms(dict(step.rule.base)), terms(dict(step.rule.step)),  # type: ignore[arg-type]
-            tuple(relation(proof, h) for h in step.rule.hypotheses),
+            tuple(relation(h) for h in step.rule.hypotheses),
             frozenset(step.rule.constants),
             None if split is None else kernel.Cases(_canonical(split.on),
                                                     split.zero_case, split.text),
         )
     seq = kernel.Sequent(
         step.id, frozenset(proof.vectors), frozenset(proof.scalars),
-        tuple(relation(proof, h) for h in step.hypotheses), relation(proof, step.claim),
+        tuple(relation(h) for h in step.hypotheses), relation(step.claim),
         rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
     )
     from verify.search.sums import congruences  # untrusted: only proposes
@@ -326,7 +325,7 @@ def over(use: Use, proof: Proof) -> list[Summation]:
         else:
             lo, _, hi = where.partition("..")
             filters = ()
-        rels = [relation(proof, parse_relation(f, names, scope)) for f in filters]
+        rels = [relation(parse_relation(f, names, scope)) for f in filters]
         out.append((index, _canonical(parse_scalar(lo, names)),
                     _canonical(parse_scalar(hi, names)),  # each filter's text about j
                     tuple(replace(r, text=_renamed(r.text, scope)) for r in rels)))

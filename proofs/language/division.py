@@ -3,24 +3,16 @@
 The kernel clears divisions and states their side conditions (`verify.kernel.algebra`); it
 needs to know every quantity the author divided by. SymPy's form shows the `a**-n` factors,
 but SymPy cancels some divisions on construction (`x/x` becomes `1`), which must not make
-`x == 0 |- y*x/x == y` provable: so the source text is read too (`divisors`), and the parser
-refuses what the kernel could not state (a division inside a divisor).
+`x == 0 |- y*x/x == y` provable: so the parser records what the text divides by
+(`Relation.divisors`), and refuses what the kernel could not state (a division inside a
+divisor).
 """
 
 from __future__ import annotations
 
-import ast
-
 import sympy
 
-from proofs.language.expressions import (
-    ExpressionError,
-    Names,
-    Relation,
-    parse_relation,
-    parse_scalar,
-    source_tree,
-)
+from proofs.language.expressions import ExpressionError, Relation
 
 
 def denominators(expr: sympy.Basic) -> tuple[sympy.Expr, ...]:
@@ -46,35 +38,16 @@ def _refuse_nested(denominator: sympy.Expr) -> None:
         raise ExpressionError(f"division inside the denominator {denominator}")
 
 
-def divisors(relation: Relation, names: Names) -> tuple[sympy.Expr, ...]:
-    """Every non-constant `d` the source text of `relation` divides by.
+def required(relation: Relation) -> tuple[sympy.Expr, ...]:
+    """The quantities that must be proved positive before `relation` may be cleared: the
+    reciprocals of its SymPy form, and what its text divides by (`Relation.divisors`).
 
-    A relation whose text does not parse back to it (one built in code) has no source to
-    read, and only its SymPy form counts.
-    """
-    if "/" not in relation.text:
-        return ()
-    try:
-        if parse_relation(relation.text, names) != relation:
-            return ()
-    except ExpressionError:
-        return ()
-    text = relation.text.strip()
-    found: dict[sympy.Expr, None] = {}
-    for node in ast.walk(source_tree(text)):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-            divisor = parse_scalar(ast.get_source_segment(text, node.right) or "", names)
-            if divisor.free_symbols:
-                _refuse_nested(divisor)
-                found[divisor] = None
-    return tuple(found)
-
-
-def required(relation: Relation, names: Names) -> tuple[sympy.Expr, ...]:
-    """The quantities that must be proved positive before `relation` may be cleared."""
+    Raises ExpressionError for a division inside a divisor."""
     found = denominators(sympy.Tuple(relation.lhs, relation.rhs))
+    for divisor in relation.divisors:
+        _refuse_nested(divisor)
     bases = {d.base if d.is_Pow else d for d in found}
-    extra = tuple(d for d in divisors(relation, names) if not _implied(d, bases))
+    extra = tuple(d for d in relation.divisors if not _implied(d, bases))
     return (*found, *(d for d in extra if d not in found))
 
 

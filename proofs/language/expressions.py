@@ -45,6 +45,12 @@ MAX_TERMS = 1_000
 #: built-in library uses at most a few hundred per file).
 MAX_FILE_TERMS = 4_000
 MAX_LITERAL_DIGITS = 100
+#: Bits of the largest coefficient an expression's expansion may have (`coefficient_bits`):
+#: a literal of `MAX_LITERAL_DIGITS` digits to the power `MAX_EXPONENT` (1 600 digits, 5 316
+#: bits) fits, twice over; a power of a power of a literal does not (`((10**16)**16)**16` has
+#: 4 097 digits, each further level multiplies them by 16: eight levels took 3.4 GB), nor an
+#: expansion whose coefficients Python would refuse to print (4 300 digits, 14 284 bits).
+MAX_COEFFICIENT_BITS = 12_000
 RELATIONS: dict[type[ast.cmpop], str] = {
     ast.LtE: "<=", ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.Eq: "==",
 }
@@ -111,12 +117,19 @@ class Names:
 
 @dataclass(frozen=True)
 class Relation:
-    """`lhs op rhs` with `op` among `<= < >= > ==`, both sides scalar expressions."""
+    """`lhs op rhs` with `op` among `<= < >= > ==`, both sides scalar expressions.
+
+    `divisors`: every non-constant quantity the text divides by, read while the text is
+    parsed, in the same names and scope. SymPy cancels some divisions on construction (`x/x`
+    is `1`), and `x == 0 |- y*x/x == y` must not become provable: the kernel states each
+    divisor's side condition. A relation carries them wherever it goes (a copy into another
+    proof reads the same `Relation`), so nothing has to re-read its text under other names."""
 
     lhs: sympy.Expr
     op: str
     rhs: sympy.Expr
     text: str
+    divisors: tuple[sympy.Expr, ...] = ()
 
     def __str__(self) -> str:
         return self.text
@@ -149,7 +162,7 @@ def parse_relation(text: str, names: Names, scope: Scope | None = None,
     if gap > MAX_TERMS:
         raise ExpressionError(f"{_clip(text)} expands to more than {MAX_TERMS} terms")
     names.budget.charge(walker.work + gap, text)
-    return Relation(lhs, op, rhs, " ".join(text.split()))
+    return Relation(lhs, op, rhs, " ".join(text.split()), tuple(walker.divisors))
 
 
 def parse_bound(text: str, names: Names) -> sympy.Expr:
@@ -224,8 +237,8 @@ def _parse(text: str) -> ast.expr:
     if not text.isascii():
         return _refuse_non_ascii(text)
     if "#" in text or "\\" in text:
-        # Comments and line continuations are outside the grammar; they would also break the
-        # whitespace-normalised text the division rule re-reads for divisors such as `x/x`.
+        # Comments and line continuations are outside the grammar; the whitespace-normalised
+        # text a step prints would also not be what was read.
         raise ExpressionError(f"{text!r}: comments and backslashes are not allowed")
     if ">>" in text:
         raise ExpressionError(f"{_clip(text)}: '>>' is not an operator here")
@@ -288,6 +301,7 @@ class _Walker:
         self.sums: dict[str, _VectorSum] = {}
         self.polynomial = polynomial
         self.reading = reading
+        self.divisors: dict[sympy.Expr, None] = {}  # what the text divides by, in order
 
     def fail(self, node: ast.AST, problem: str, fix: str | None = None) -> ExpressionError:
         segment = ast.get_source_segment(self.text.strip(), node) or self.text
@@ -366,6 +380,8 @@ class _Walker:
                 raise self.fail(node, "division by zero")
             if self.polynomial and right.free_symbols:
                 raise self.fail(node, _POLYNOMIAL_SUM)
+            if right.free_symbols:
+                self.divisors[right] = None
             if isinstance(left, Vec):
                 return self.scaled(node, left, 1 / right)
             return self.bounded(node, left / right)
@@ -387,8 +403,13 @@ class _Walker:
         return self.bounded(node, base**exponent.value)
 
     def bounded(self, node: ast.AST, expr: sympy.Expr) -> sympy.Expr:
-        """Refuse expressions whose expansion would explode, judged without expanding."""
+        """Refuse expressions whose expansion would explode, judged without expanding, and
+        coefficients past `MAX_COEFFICIENT_BITS` (SymPy computes `c**n` of a constant at once,
+        and the kernel expands)."""
         self.check(node, *expansion_size(expr))
+        if coefficient_bits(expr) > MAX_COEFFICIENT_BITS:
+            raise self.fail(node, "its expansion has coefficients of more than "
+                            f"{MAX_COEFFICIENT_BITS} bits")
         return expr
 
     def check(self, node: ast.AST, degree: int, terms: int) -> int:
@@ -609,6 +630,25 @@ def expansion_size(expr: sympy.Expr) -> tuple[int, int]:
         n = abs(int(expr.exp))
         return d * n, min(comb(n + t - 1, t - 1), MAX_TERMS + 1)  # multinomial count
     return MAX_DEGREE + 1, MAX_TERMS + 1
+
+
+def coefficient_bits(expr: sympy.Expr) -> int:
+    """An upper bound on the bits of the numerator and of the denominator of every
+    coefficient of the expansion of `expr`, predicted from its tree as `expansion_size` is:
+    a rational constant counts its own, a product (or a sum: fractions over different
+    denominators) adds its parts', `s**n` multiplies `s`'s by `n` and adds the multinomial
+    coefficients' (at most `t**n` for `t` terms)."""
+    if expr.is_Rational:
+        return max(expr.p.bit_length(), expr.q.bit_length())
+    if expr.is_Atom:
+        return 1
+    parts = [coefficient_bits(arg) for arg in expr.args]
+    if expr.is_Add or expr.is_Mul:
+        return sum(parts) + len(parts).bit_length()
+    if expr.is_Pow and expr.exp.is_Integer:
+        n = abs(int(expr.exp))
+        return n * (parts[0] + expansion_size(expr.base)[1].bit_length())
+    return MAX_COEFFICIENT_BITS + 1
 
 
 #: How deep sets may be read inside sets' conditions: each level reads every sum of the one

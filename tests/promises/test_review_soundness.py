@@ -67,6 +67,44 @@ def test_cancelled_division_still_needs_its_denominator() -> None:
     assert statuses["a"] != "proved"
 
 
+LEMMA_DIVIDING = 'title = "lemma"\nscalars = [%s]\n%s[[step]]\nid = "c"\nclaim = "%s"\n'
+IMPORTER = ('title = "importer"\nscalars = [%s]\n%s[imports]\nlem = "lemma.toml"\n'
+            '[[step]]\nid = "main"\nuses = ["lem/c"]\nclaim = "%s"\n')
+
+
+@pytest.mark.parametrize(("lemma", "importer"), [
+    # red team 3 (F1a): the copy's divisors were read again from its text under the
+    # importer's names, where the cancelled `x` was undeclared, and silently dropped
+    (('"x"', "", "x/x == 1"), ('"y"', "", "y**2 >= 0")),
+    # (F1b) an unused declaration moved the fresh names of sum indices, so the re-read gave
+    # another expression and the divisors were dropped again; `--coq` then printed a theorem
+    # without the division
+    (('"x", "N"', 'naturals = ["N"]\n', "sum(j in 1..N, 1)*x/x == N"),
+     ('"x", "N", "_i1"', 'naturals = ["N"]\n', "N >= 0")),
+])
+def test_an_imported_step_keeps_what_it_divides_by(tmp_path, lemma: tuple[str, str, str],
+                                                   importer: tuple[str, str, str]) -> None:
+    from proofs.proof_file import load_proof
+
+    (tmp_path / "lemma.toml").write_text(LEMMA_DIVIDING % lemma, encoding="utf-8")
+    (tmp_path / "main.toml").write_text(IMPORTER % importer, encoding="utf-8")
+    alone = check_proof(load_proof(str(tmp_path / "lemma.toml")))
+    imported = check_proof(load_proof(str(tmp_path / "main.toml")))
+    assert [s.status for s in alone.steps] == ["unknown"]
+    assert imported.steps[0].step.id == "lem--c"
+    assert imported.steps[0].status == "unknown"  # as in its own file: x > 0 is not known
+    assert "denominator x > 0" in imported.steps[0].message
+
+
+def test_a_relation_records_its_divisors_in_the_scope_it_was_read_in() -> None:
+    names = Names(frozenset({"w"}), frozenset({"x", "y", "j"}))
+    j = sympy.Symbol("k")
+    relation = parse_relation("y*x/x + dot(w, w)/(x*y) >= j/x", names, {"j": j})
+    assert relation.lhs - relation.rhs == y + gram("w", "w") / (x * y) - j / x
+    assert relation.divisors == (x, x * y)  # x once, in the order written
+    assert parse_relation("x/2 >= 0", names).divisors == ()
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -50,6 +50,9 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("boolean", claim("True >= 0"), "only integer and decimal"),
     ("conditional", claim("(y if R else 1) >= 0"), "IfExp is not allowed"),
     ("huge-exponent", claim("y**100000 >= 0"), "exponent must be between"),
+    # red team 3 (F3): powers of powers of constants are computed at once by SymPy
+    ("constant-tower", claim("(((10**16)**16)**16)**2 > 0"), "coefficients of more than"),
+    ("coefficient-bomb", claim(f"(y + ({'9' * 99})**16)**16 >= 0"), "coefficients of more than"),
     ("tower", claim("y**(10**10) >= 0"), "exponent must be a literal"),
     ("symbolic-exponent", claim("y**y >= 0"), "exponent must be a literal"),
     ("negative-exponent", claim("y**-1 >= 0"), "exponent must be a literal"),

@@ -215,6 +215,16 @@ def test_a_proof_file_declares_families_and_sets_and_sums_a_step() -> None:
     assert str(proof.steps[1].uses[0]) == "member summed over j in M"
 
 
+@pytest.mark.parametrize("spelling", [b"j\\tin M", b"j in\\tM", b"  j   in  M ",
+                                      "j\u00a0in M".encode()])
+def test_a_term_wise_use_spelt_with_other_spaces_is_the_same_use(spelling: bytes) -> None:
+    # red team 3 (F2): the file's reader accepts any spaces around `in`, the checker split on
+    # " in " alone: a tab ended in a traceback
+    proof = parse_proof(FILE.replace(b'sum = "j in M"', b'sum = "%s"' % spelling), "sums.toml")
+    assert proof.steps[1].uses[0].over == "j in M"
+    assert [s.status for s in check_proof(proof).steps] == ["proved", "proved"]
+
+
 @pytest.mark.parametrize(("edit", "why"), [
     ((b'sum = "j in M"', b'sum = "q in M"'), "must be `j in M`"),
     ((b'sum = "j in M"', b'sum = "j in M", with = { n = "N" }'), "no `with`"),
