@@ -40,6 +40,7 @@ from proofs.language.expressions import (
     parse_scalar,
     parse_vector,
     source_tree,
+    spelt_tree,
 )
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec, gram_pair
@@ -212,8 +213,8 @@ def substituted(written: str, texts: Texts, names: Names) -> str:
     `sum(j_1 in S, y[j_1]*y[j])`, not `sum(j in S, y[j]*y[j])`)."""
     if not texts:
         return written
-    tree = source_tree(written)
-    images = {n: source_tree(f"({t})") for n, t in texts.items()}
+    tree = spelt_tree(written)
+    images = {n: spelt_tree(f"({t})") for n, t in texts.items()}
     imaged = {n.id for image in images.values() for n in ast.walk(image)
               if isinstance(n, ast.Name)}
     taken = imaged | {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | set(

@@ -229,6 +229,23 @@ def source_tree(text: str) -> ast.expr:
     return ast.parse(text.strip().replace("..", ">>"), mode="eval").body
 
 
+def spelt_tree(text: str) -> ast.expr:
+    """`source_tree(text)` with each decimal literal kept as written, for `ast.unparse` to
+    print back: it prints a float's `repr`, and `0.10000000000000001` and `0.1` are one
+    float (`1e400` and `1e999` both `1e309`), where the language reads each exactly."""
+    tree = source_tree(text)
+    written = text.strip().replace("..", ">>")
+
+    class Spell(ast.NodeTransformer):
+        def visit_Constant(self, node: ast.Constant) -> ast.expr:
+            segment = ast.get_source_segment(written, node)
+            if not isinstance(node.value, float) or segment is None:
+                return node
+            return ast.copy_location(ast.Name(segment, ast.Load()), node)
+
+    return Spell().visit(tree)
+
+
 def _parse(text: str) -> ast.expr:
     if not isinstance(text, str):
         raise ExpressionError(f"expected a string, got {type(text).__name__}")

@@ -371,3 +371,99 @@ def test_a_proof_path_that_is_no_regular_file_is_one_line(kind: str, tmp_path: P
         load_proof(importer)
     assert f"i.toml:4:8: imports {path}: {path}: is {kind}, not a regular file" in \
         str(caught.value)
+
+
+def _chain(folder: Path, depth: int, references: int) -> Path:
+    """Files L0 .. L{depth}, each importing the next and using `references` of its steps."""
+    for k in range(depth + 1):
+        lines = [f'title = "L{k}"', 'scalars = ["x"]']
+        if k < depth:
+            lines += ["[imports]", f'a = "L{k + 1}.toml"']
+        for i in range(references):
+            lines += ["[[step]]", f'id = "s{i}"', 'claim = "x**2 >= 0"']
+        if k < depth:
+            uses = ", ".join(f'"a/s{i}"' for i in range(references))
+            lines += ["[[step]]", 'id = "t"', f"uses = [{uses}]", 'claim = "x**2 >= 0"']
+        (folder / f"L{k}.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder / "L0.toml"
+
+
+def test_a_file_imported_by_many_references_is_read_once_per_depth(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 3 (F4): every reference read its file again, with that file's own imports,
+    so three levels of twenty references took 126 s (twenty to the depth); each file is now
+    read once per depth of one outermost read (counted, not timed)."""
+    import proofs.proof_file as proof_file
+
+    reads: list[str] = []
+    real = proof_file.load_proof
+
+    def counted(path: str | Path) -> object:
+        reads.append(os.path.basename(str(path)))
+        return real(path)
+
+    monkeypatch.setattr(proof_file, "load_proof", counted)
+    top = _chain(tmp_path, 4, 20)
+    proof = counted(top)
+    assert sorted(reads) == ["L0.toml", "L1.toml", "L2.toml", "L3.toml", "L4.toml"]
+    assert [s.id for s in proof.steps[:2]] == ["a--s0", "a--s1"]  # type: ignore[attr-defined]
+
+
+def test_two_imports_whose_copies_would_share_an_id_are_refused(tmp_path: Path) -> None:
+    """Red team 3 (F6): alias `a` with step `b--c` and alias `a--b` with step `c` both copy
+    to `a--b--c`; the second reference read the first file's step (a true statement, but
+    not the one named)."""
+    (tmp_path / "one.toml").write_text(
+        'title = "one"\nscalars = ["x"]\n[[step]]\nid = "b--c"\ngiven = ["x >= 1"]\n'
+        'claim = "x >= 0"\n', encoding="utf-8")
+    (tmp_path / "two.toml").write_text(
+        'title = "two"\nscalars = ["x"]\n[[step]]\nid = "c"\ngiven = ["x >= 5"]\n'
+        'claim = "x >= 4"\n', encoding="utf-8")
+    text = ('title = "m"\nscalars = ["x"]\n[imports]\na = "one.toml"\na--b = "two.toml"\n'
+            '[[step]]\nid = "s1"\nuses = ["a/b--c"]\nclaim = "x >= 0"\n'
+            '[[step]]\nid = "s2"\nuses = ["a--b/c"]\nclaim = "x >= 4"\n')
+    (found,) = _errors_of(text, tmp_path / "m.toml")
+    assert "'a--b--c' would name the copies of two different steps" in found
+    assert main(["check", str(tmp_path / "m.toml")]) == 2
+
+
+def test_definitions_across_imports_compare_decimals_as_written(tmp_path: Path) -> None:
+    """Red team 3 (F7): the texts were compared after `ast.unparse`, through floats, so
+    `sqrt(0.10000000000000001)` here and `sqrt(0.1)` in the import were one meaning."""
+    (tmp_path / "src.toml").write_text(
+        'title = "src"\nscalars = ["r"]\n[define]\nr = "sqrt(0.1)"\n[[step]]\nid = "pos"\n'
+        'claim = "r >= 0"\n', encoding="utf-8")
+    text = ('title = "imp"\nscalars = ["r"]\n[define]\nr = "sqrt(0.10000000000000001)"\n'
+            '[imports]\ns = "src.toml"\n[[step]]\nid = "big"\nuses = ["s/pos"]\n'
+            'claim = "r >= 0"\n')
+    (found,) = _errors_of(text, tmp_path / "imp.toml")
+    assert "'r' is defined as sqrt(0.10000000000000001) in this file and as sqrt(0.1)" in found
+    assert _errors_of(text.replace("0.10000000000000001", "(0.1)"), tmp_path / "imp.toml") == []
+
+
+def _errors_of(text: str, path: Path) -> list[str]:
+    """The errors of the file `text` written at `path` (its imports read beside it)."""
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_proof(path)
+    except ProofFileError as caught:
+        return [str(e) for e in caught.errors]
+    return []
+
+
+@pytest.mark.parametrize(("rule", "where"), [
+    ('base = { s = "0" }\nstep = { s = "s + x/x" }',
+     "induction.step.s = 's + x/x' must not divide by x:"),
+    ('base = { s = "x/(2*x)" }\nstep = { s = "s + 1" }',
+     "induction.base.s = 'x/(2*x)' must not divide by 2*x:"),
+])
+def test_a_term_that_divides_by_a_name_is_refused(tmp_path: Path, rule: str, where: str) -> None:
+    """Red team 3: the docs refuse a division in an induction's `base` or `step` (and in a
+    `with` term), but SymPy had cancelled `x/x` before the check saw it; a division by a
+    constant stays allowed."""
+    text = ('title = "i"\nscalars = ["s", "t", "x"]\nnaturals = ["t"]\n[[step]]\nid = "count"\n'
+            'claim = "s == t"\n[step.induction]\nvariable = "t"\n%s\n')
+    (found,) = _lines(text % rule, tmp_path)
+    assert where in found
+    proof = parse_proof((text % 'base = { s = "0" }\nstep = { s = "s + 2/2" }').encode(), "p.toml")
+    assert str(proof.steps[0].rule.step["s"]) == "s + 1"  # type: ignore[attr-defined]

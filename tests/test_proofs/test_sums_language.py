@@ -168,6 +168,13 @@ def test_a_copys_substitution_leaves_a_bound_index_alone() -> None:
         "sum(j in 1..n, y[k] * y[j]) >= 0")  # no term names j: nothing renamed
 
 
+def test_a_copys_substitution_keeps_decimals_as_written() -> None:
+    """Red team 3 (F7): `ast.unparse` printed each decimal's float, so the copy `a := b` of
+    `a*1e999 >= 0` stated `b * 1e309 >= 0`, another statement than the one its note names."""
+    assert substituted("a*1e999 >= 0.10000000000000001", {"a": "n*1.50"}, NAMES) == (
+        "n * 1.50 * 1e999 >= 0.10000000000000001")
+
+
 def test_a_copys_substitution_renames_past_every_name_and_nested_sums() -> None:
     """The fresh index is free nowhere (the text, the terms, the declarations); an inner
     sum over the same index keeps its own, and a bound that becomes an outer index's name

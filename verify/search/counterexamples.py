@@ -76,13 +76,17 @@ class _Poly:
     used: frozenset[int] = frozenset()  # the generators its terms read
 
     def floats(self, gens: dict[int, np.ndarray], size: int) -> np.ndarray:
+        """The polynomial at every point, in floats: a screen whose candidates are checked
+        exactly, so an overflow (`inf`, `nan`: a coefficient beyond float range) only loses a
+        candidate, and is no warning of the user's."""
         total = np.zeros(size)
-        for coeff, exponents in self.terms:
-            term = np.full(size, to_float(coeff))
-            for i, e in enumerate(exponents):
-                if e:
-                    term = term * gens[i] ** e
-            total += term
+        with np.errstate(all="ignore"):
+            for coeff, exponents in self.terms:
+                term = np.full(size, to_float(coeff))
+                for i, e in enumerate(exponents):
+                    if e:
+                        term = term * gens[i] ** e
+                total += term
         return total
 
     def exact(self, gens: dict[int, Fraction]) -> Fraction:
