@@ -359,6 +359,83 @@ claim = "sum(j in 1..N, j) == 2 + sum(j in 2..N, j)"
                                   "refuted")
 
 
+EQUATED = b'''
+[[step]]
+id = "empty"
+given = ["n == t"]
+claim = "sum(j in t..n-1, y[j]) == 0"
+
+[[step]]
+id = "one-member"
+given = ["n == t"]
+claim = "sum(j in t..n, y[j]) == y[t]"
+
+[[step]]
+id = "one-member-moved"
+given = ["n == t + 1"]
+claim = "sum(j in t..n-1, y[j]) == y[t]"
+'''
+
+
+def test_a_range_an_equality_empties_or_makes_one_member_is_proved() -> None:
+    """Regression (issue 31): `n == t |- sum(j in t..n-1, y[j]) == 0` and its one-member
+    analogue came back unknown: the search read a range's length only under a hypothesis
+    fixing a bound to a number. Now an equality of names reads it (n - t is 0 there): `empty`,
+    or `last` and `empty` of what is left, the member's index met by a congruence; each rule's
+    condition (`t - n >= 0`, `n - t >= 0`) the kernel's, from the equality."""
+    found = check(EQUATED)
+    assert {k: v.status for k, v in found.items()} == dict.fromkeys(  # type: ignore[attr-defined]
+        ("empty", "one-member", "one-member-moved"), "proved")
+    proof = parse_proof(HEAD + EQUATED, "s.toml")
+    assert [r.rule for r in sequent(proof, proof.steps[0], []).sums] == ["empty", "congruence"]
+    one = sequent(proof, proof.steps[1], []).sums
+    assert [r.rule for r in one] == ["last", "empty", "congruence", "congruence"]
+    assert (one[-1].target, one[-1].var, one[-1].at) == (  # the member `last` made
+        family("y", sympy.Symbol("n")), "n", sympy.Symbol("t"))
+    assert [r.rule for r in sequent(proof, proof.steps[2], []).sums] == [
+        "last", "empty", "congruence", "congruence"]
+
+
+def test_false_ranges_under_an_equality_are_never_proved() -> None:
+    """The same shapes made false: one member taken for none, a range one too long, the
+    wrong member, an inequality where the rule needs the equality, two members taken for
+    one, and an equality of another bound. Each is refuted on a concrete set."""
+    found = status(b'''
+[[step]]
+id = "one-taken-for-none"
+given = ["n == t + 1"]
+claim = "sum(j in t..n-1, y[j]) == 0"
+
+[[step]]
+id = "one-too-long"
+given = ["n == t"]
+claim = "sum(j in t..n, y[j]) == 0"
+
+[[step]]
+id = "wrong-member"
+given = ["n == t"]
+claim = "sum(j in t..n, y[j]) == y[t+1]"
+
+[[step]]
+id = "inequality-only"
+given = ["n >= t"]
+claim = "sum(j in t..n-1, y[j]) == 0"
+
+[[step]]
+id = "two-taken-for-one"
+given = ["n == t + 1"]
+claim = "sum(j in t..n, y[j]) == y[t]"
+
+[[step]]
+id = "another-bound"
+given = ["N == t"]
+claim = "sum(j in t..n-1, y[j]) == 0"
+''')
+    assert found == dict.fromkeys(("one-taken-for-none", "one-too-long", "wrong-member",
+                                   "inequality-only", "two-taken-for-one", "another-bound"),
+                                  "refuted")
+
+
 def test_an_unknown_equality_of_members_says_what_can_help_and_nothing_internal() -> None:
     """Regression (review F8): `j == l |- y[j] == y[l]` said "a hint or a case split may
     help" (neither relates two members) and leaked "kernel rejected a counterexample ...:

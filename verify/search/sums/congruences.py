@@ -6,7 +6,8 @@ member's index replaced by an equal one, `y[j]` read as `y[k]` where a hypothesi
 Each equality hypothesis of an obligation, free of division, that is linear in some plain
 name `n` with a constant coefficient (`j == k + 1`: `j := k + 1`) eliminates that name (the
 first such in name order), in the order the hypotheses come: every atom of the obligation
-that mentions `n` (and every atom an earlier congruence made) is rewritten with `n` replaced.
+that mentions `n` (and every atom an earlier congruence made, and every member a sum rule
+of the step makes: `last` of sum(j in m..n) makes y[n]) is rewritten with `n` replaced.
 Both sides of `y[j] == y[k + 1]` then meet at `y[k + 1]`. The kernel checks each as an
 instance of its schema and proves its condition `n - k == 0` from the hypotheses; nothing
 here is believed. Deterministic and bounded (`MAX_RULES` per obligation).
@@ -19,7 +20,7 @@ import sympy
 from verify import kernel
 from verify.kernel import SumRule, atoms
 from verify.kernel.algebra import normal_form
-from verify.search.sums.rules import per_obligation
+from verify.search.sums.rules import eliminations, per_obligation
 
 MAX_RULES = 24  # per obligation
 
@@ -30,25 +31,17 @@ def has_members(exprs: list[sympy.Expr]) -> bool:
 
 
 def propose(seq: kernel.Sequent) -> tuple[SumRule, ...]:
-    """The congruences for every obligation of `seq` (each for its obligation only)."""
-    return per_obligation(seq, _for)
+    """The congruences for every obligation of `seq` (each for its obligation only), after
+    the sum rules it has (`seq.sums`: the atoms their right sides make are rewritten too)."""
+    made = [(r.label, kernel.sums.identity(kernel.sums.frozen(r))[0].rhs) for r in seq.sums]
 
-
-def _eliminations(hyps: tuple[kernel.Rel, ...]) -> list[tuple[str, sympy.Expr]]:
-    """`(n, k)` for each equality hypothesis that gives a plain name `n` as `k` (see above)."""
-    out = []
-    for h in hyps:
-        fact, conditions = normal_form(h, h.text)
-        if fact.kind != "==" or conditions:
-            continue
-        for name in sorted(fact.expr.free_symbols, key=lambda s: s.name):
-            if not atoms.IDENT.fullmatch(name.name):
-                continue
-            c = sympy.Poly(fact.expr, name).all_coeffs() if fact.expr.is_polynomial(name) else []
-            if len(c) == 2 and c[0].is_Rational and c[0] != 0:
-                out.append((name.name, sympy.expand(-c[1] / c[0])))
-                break
-    return out
+    def for_obligation(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
+                       naturals: set[str]) -> list[SumRule]:
+        rhs = [e for of, e in made if of in ("", label)]
+        return _for(label, hyps, claim, naturals, {
+            s for e in rhs for s in e.free_symbols if not isinstance(atoms.structure(s),
+                                                                     atoms.Sum)})
+    return per_obligation(seq, for_obligation)
 
 
 def _atoms(symbols: set[sympy.Symbol], name: str) -> list[sympy.Symbol]:
@@ -59,11 +52,14 @@ def _atoms(symbols: set[sympy.Symbol], name: str) -> list[sympy.Symbol]:
 
 
 def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
-         naturals: set[str]) -> list[SumRule]:
-    """The congruences one obligation needs (see the module docstring)."""
-    present = set().union(*(e.free_symbols for r in (*hyps, claim) for e in (r.lhs, r.rhs)))
+         naturals: set[str], made: set[sympy.Symbol]) -> list[SumRule]:
+    """The congruences one obligation needs (see the module docstring); `made`: the members
+    and Gram symbols its sum rules make (the sums they make are the sum rules' own)."""
+    present = set().union(made, *(e.free_symbols for r in (*hyps, claim)
+                                  for e in (r.lhs, r.rhs)))
     out: list[SumRule] = []
-    for name, term in _eliminations(hyps):
+    facts = [f for f, conditions in (normal_form(h, h.text) for h in hyps) if not conditions]
+    for name, term in eliminations(facts):
         for atom in _atoms(present, name):
             proposed = SumRule("congruence", atom, term, (), label, name)
             try:
