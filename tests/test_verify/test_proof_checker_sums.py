@@ -436,6 +436,66 @@ claim = "sum(j in t..n-1, y[j]) == 0"
                                   "refuted")
 
 
+INSIDE = b'''
+[[step]]
+id = "swap-inside"
+claim = "sum(k in 1..N, y[k]*sum(j in 1..N, sum(l in 1..t, z[j+l+k]))) == \
+sum(k in 1..N, y[k]*sum(l in 1..t, sum(j in 1..N, z[j+l+k])))"
+
+[[step]]
+id = "congruence-inside"
+given = ["n == s"]
+claim = "sum(j in 1..n, y[j+n]) == sum(j in 1..n, y[j+s])"
+'''
+
+
+def test_swap_and_congruence_are_proposed_inside_another_sums_body() -> None:
+    """Regression (issue 31): a double sum swapped inside another sum's body, and a member
+    whose index an equality rewrites inside a sum that cannot be rewritten whole (n := s would
+    make its bound the scalar s, no natural), came back unknown: the search proposed swap and
+    congruence at the top only, though the kernel rewrites inside a body (`within`)."""
+    found = check(INSIDE)
+    assert {k: v.status for k, v in found.items()} == dict.fromkeys(  # type: ignore[attr-defined]
+        ("swap-inside", "congruence-inside"), "proved")
+    proof = parse_proof(HEAD + INSIDE, "s.toml")
+    swaps = sequent(proof, proof.steps[0], []).sums
+    assert [(r.rule, len(r.within)) for r in swaps] == [("swap", 1), ("swap", 1)]
+    (congruence,) = sequent(proof, proof.steps[1], []).sums
+    assert (congruence.rule, congruence.var, congruence.at, len(congruence.within)) == (
+        "congruence", "n", sympy.Symbol("s"), 1)
+    target = atoms.structure(congruence.target)  # the member inside the sum's body
+    assert target == atoms.Family("y", sympy.Symbol("#1") + sympy.Symbol("n"))
+
+
+def test_false_swaps_and_congruences_inside_a_body_are_never_proved() -> None:
+    """The same shapes made false: the swapped side's range changed, its summand's indices
+    exchanged, the equality off by one, an inequality where the congruence needs the
+    equality. Each is refuted on a concrete set."""
+    found = status(b'''
+[[step]]
+id = "swap-other-range"
+claim = "sum(k in 1..N, y[k]*sum(j in 1..N, sum(l in 1..t, z[j+l+k]))) == \
+sum(k in 1..N, y[k]*sum(l in 1..t, sum(j in 1..t, z[j+l+k])))"
+
+[[step]]
+id = "swap-other-summand"
+claim = "sum(k in 1..N, y[k]*sum(j in 1..N, sum(l in 1..t, z[j+2*l+k]))) == \
+sum(k in 1..N, y[k]*sum(l in 1..t, sum(j in 1..N, z[2*j+l+k])))"
+
+[[step]]
+id = "congruence-off-by-one"
+given = ["n == s + 1"]
+claim = "sum(j in 1..n, y[j+n]) == sum(j in 1..n, y[j+s])"
+
+[[step]]
+id = "congruence-inequality"
+given = ["n >= s"]
+claim = "sum(j in 1..n, y[j+n]) == sum(j in 1..n, y[j+s])"
+''')
+    assert found == dict.fromkeys(("swap-other-range", "swap-other-summand",
+                                   "congruence-off-by-one", "congruence-inequality"), "refuted")
+
+
 def test_an_unknown_equality_of_members_says_what_can_help_and_nothing_internal() -> None:
     """Regression (review F8): `j == l |- y[j] == y[l]` said "a hint or a case split may
     help" (neither relates two members) and leaked "kernel rejected a counterexample ...:

@@ -8,9 +8,12 @@ name `n` with a constant coefficient (`j == k + 1`: `j := k + 1`) eliminates tha
 first such in name order), in the order the hypotheses come: every atom of the obligation
 that mentions `n` (and every atom an earlier congruence made, and every member a sum rule
 of the step makes: `last` of sum(j in m..n) makes y[n]) is rewritten with `n` replaced.
-Both sides of `y[j] == y[k + 1]` then meet at `y[k + 1]`. The kernel checks each as an
-instance of its schema and proves its condition `n - k == 0` from the hypotheses; nothing
-here is believed. Deterministic and bounded (`MAX_RULES` per obligation).
+Both sides of `y[j] == y[k + 1]` then meet at `y[k + 1]`. Where a sum cannot be rewritten
+whole (its bound would become no natural: `n == s` for a scalar s, and sum(j in 1..n,
+y[j + n])), the atoms inside its body and filters are, inside it (`within`), its bounds
+kept. The kernel checks each as an instance of its schema and proves its condition
+`n - k == 0` from the hypotheses; nothing here is believed. Deterministic and bounded
+(`MAX_RULES` per obligation, `MAX_VISITS` atoms per equality).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from verify.kernel.algebra import normal_form
 from verify.search.sums.rules import eliminations, per_obligation
 
 MAX_RULES = 24  # per obligation
+MAX_VISITS = 64  # atoms looked at per equality, inside sums' bodies too
 
 
 def has_members(exprs: list[sympy.Expr]) -> bool:
@@ -60,14 +64,25 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
     out: list[SumRule] = []
     facts = [f for f, conditions in (normal_form(h, h.text) for h in hyps) if not conditions]
     for name, term in eliminations(facts):
-        for atom in _atoms(present, name):
-            proposed = SumRule("congruence", atom, term, (), label, name)
+        todo: list[tuple[sympy.Symbol, tuple[sympy.Expr, ...]]] = [
+            (atom, ()) for atom in _atoms(present, name)]
+        visits = 0
+        while todo and len(out) < MAX_RULES and visits < MAX_VISITS:
+            (atom, within), visits = todo.pop(0), visits + 1
+            proposed = SumRule("congruence", atom, term, within, label, name)
             try:
                 fact, _ = kernel.sums.identity(kernel.sums.frozen(proposed))
             except kernel.KernelError:
+                fact = None
+            if fact is None or atoms.bound_names(fact.rhs) - naturals:
+                # refused, or a bound made no natural (the kernel would refuse the step):
+                # inside a sum, its members may still be rewritten (its bounds stay)
+                inside = atoms.structure(atom)
+                if isinstance(inside, atoms.Sum):
+                    parts = [inside.body, *(p for p, _ in inside.filters)]
+                    todo += [(t, (atom, *within)) for t in _atoms(
+                        set().union(*(e.free_symbols for e in parts)), name)]
                 continue
-            if atoms.bound_names(fact.rhs) - naturals or len(out) >= MAX_RULES:
-                continue  # a bound made no natural: the kernel would refuse the step
             out.append(proposed)
             present |= fact.rhs.free_symbols
     return out

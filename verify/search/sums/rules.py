@@ -16,7 +16,8 @@ For each obligation, every sum in it and every sum inside their bodies (rewritte
   1..N: re-indexed by 1; never downwards, so two sums are not shifted into each other);
 - `count` for a sum of 1 over a range;
 - `swap` for a double sum whose other order is a sum of the obligation (`sum(j in A, sum(l
-  in B, f))` against `sum(l in B, sum(j in A, f))`), at the top only;
+  in B, f))` against `sum(l in B, sum(j in A, f))`), or, inside another sum's body, whose
+  other order there makes the enclosing sum one of the obligation's;
 - failing all these, `empty` (or `last`) when the obligation's equalities of names
   (`eliminations`) make the range's length a constant <= 0 (or 1): `n == m` and m..n-1 (or
   m..n); the member `last` leaves, y[n], meets y[m] by a congruence (`congruences`).
@@ -90,8 +91,8 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
         s: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
         inner = [p for p, _ in s.filters] + [s.body]
         todo += [(t, (atom, *within)) for e in inner for t in _sums(e)]
-        rule = _rule(s, uppers, given, naturals) or _regrouped(s, ranges, given) or (
-            None if within else _swapped(atom, set(tops))) or _equated(s, equal, given)
+        rule = _rule(s, uppers, given, naturals) or _regrouped(s, ranges, given) or _swapped(
+            atom, within, set(tops)) or _equated(s, equal, given)
         if rule is None:
             continue
         proposed = SumRule(rule[0], atom, rule[1], within, label)
@@ -170,15 +171,17 @@ def _regrouped(s: atoms.Sum, ranges: set[tuple[sympy.Expr, sympy.Expr]], given: 
     return None
 
 
-def _swapped(atom: sympy.Symbol, tops: set[sympy.Symbol]) -> tuple[str, sympy.Expr] | None:
+def _swapped(atom: sympy.Symbol, within: tuple[sympy.Expr, ...], tops: set[sympy.Symbol]
+             ) -> tuple[str, sympy.Expr] | None:
     """`swap` when the double sum `atom` in the other order is made of sums in `tops` (the
-    obligation's), or None (the kernel refuses it where the inner set reads the outer index)."""
+    obligation's), or, inside the sums `within`, when the outermost rewritten so is; else None
+    (the kernel refuses it where the inner set reads the outer index)."""
     try:
-        fact, _ = kernel.sums.identity(kernel.sums.frozen(SumRule("swap", atom)))
+        fact, _ = kernel.sums.identity(kernel.sums.frozen(SumRule("swap", atom, within=within)))
     except kernel.KernelError:
         return None
     found = set(_sums(fact.rhs))
-    return ("swap", sympy.Integer(0)) if found and found <= tops - {atom} else None
+    return ("swap", sympy.Integer(0)) if found and found <= tops - {fact.lhs} else None
 
 
 def _fixed(given: set[Fact]) -> dict[sympy.Symbol, sympy.Expr]:
