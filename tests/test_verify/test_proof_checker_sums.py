@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from cases.sums import never_proved
 
 from proofs.errors import ProofFileError
 from proofs.proof_file import parse_proof
@@ -494,6 +495,35 @@ claim = "sum(j in 1..n, y[j+n]) == sum(j in 1..n, y[j+s])"
 ''')
     assert found == dict.fromkeys(("swap-other-range", "swap-other-summand",
                                    "congruence-off-by-one", "congruence-inequality"), "refuted")
+
+
+def test_a_triangle_inside_a_body_is_not_swapped_naively() -> None:
+    """Inside a sum over i (its body reading i, so no linearity takes the triangle out), the
+    triangle sum(j <= n, sum(k <= n, k <= j, z[k+i])) against the naive swap that moves the
+    filter with its sum, sum(k <= n, sum(j <= n, j <= k, z[k+i])) (false: at n = 2 the first
+    counts z[1+i] twice, the second once). The kernel refuses the swap of a set that reads the
+    outer index, so the search proposes none, and the step is never proved."""
+    i, j, k, n = (sympy.Symbol(v) for v in "ijkn")
+    one, two = sympy.Integer(1), n
+
+    def y(e: sympy.Expr) -> sympy.Expr:
+        return family("y", e)
+
+    def z(e: sympy.Expr) -> sympy.Expr:
+        return family("z", e)
+
+    left = finite_sum(i, one, two, [], y(i) * finite_sum(j, one, two, [], finite_sum(
+        k, one, two, [(j - k, ">=")], z(k + i))))
+    right = finite_sum(i, one, two, [], y(i) * finite_sum(k, one, two, [], finite_sum(
+        j, one, two, [(k - j, ">=")], z(k + i))))
+    seq = kernel.Sequent("s", frozenset(), frozenset({"n", "y", "z"}), (), kernel.Rel(
+        left, "==", right, "triangle"), kernel.Direct(), naturals=frozenset({"n"}))
+    proposed = rules.propose(seq)
+    assert not any(r.rule == "swap" for r in proposed)
+    never_proved(replace(seq, sums=proposed))
+    cex = Counterexample({"n": Fraction(2)}, {}, {"y": {Fraction(1): Fraction(1)},
+                                                 "z": {Fraction(2): Fraction(1)}})
+    kernel.refute(replace(seq, sums=proposed), "main", cex)
 
 
 def test_an_unknown_equality_of_members_says_what_can_help_and_nothing_internal() -> None:
