@@ -15,11 +15,12 @@ kernel's summed claim inside its proof, level by level from the innermost: the r
 each member's term by the indicators' lemmas (`ind_ge_nonneg`, ...: where a filter fails the
 term is 0, where it holds the written filter follows from it and the premise gives the claim),
 then the raw sum equals the kernel's canonical reading by `zsum_combine` (one canonical sum
-split off at a time, pointwise by `ring`, each family member and indicator of a canonical sum
-first read as the raw sum's: the same term, its index printed in another order) and
-`zsum_zero`. Every lemma is in the preamble, proved by induction on the length of the range. The premise itself is not derived from the
-used step's theorem (a plain use's claim is, by applying it): it is the kernel's instance of
-the used claim at each member, and the README says so.
+split off at a time, pointwise by `ring`, each family member and indicator of a canonical
+sum first read as the raw sum's: the same term, its index printed in another order) and
+`zsum_zero`. Every lemma is in the preamble, proved by induction on the length of the
+range. The premise itself is not derived from the used step's theorem (a plain use's claim
+is, by applying it): it is the kernel's instance of the used claim at each member, and the
+README says so.
 """
 
 from __future__ import annotations
