@@ -254,7 +254,7 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     except kernel.KernelError:  # the kernel will say why, reading the step itself
         return seq
     with contextlib.suppress(kernel.KernelError):  # on its own: the sum rules stay proposed
-        found += congruences.propose(seq)
+        found += congruences.propose(replace(seq, sums=found))
     return replace(seq, sums=found) if found else seq
 
 

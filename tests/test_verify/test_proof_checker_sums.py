@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from cases.sums import never_proved
 
 from proofs.errors import ProofFileError
 from proofs.proof_file import parse_proof
@@ -357,6 +358,172 @@ claim = "sum(j in 1..N, j) == 2 + sum(j in 2..N, j)"
     assert found == dict.fromkeys(("drops-a-member", "moved-range-only", "fixed-elsewhere",
                                    "peel-plain-empty-range", "peel-plain-wrong-member"),
                                   "refuted")
+
+
+EQUATED = b'''
+[[step]]
+id = "empty"
+given = ["n == t"]
+claim = "sum(j in t..n-1, y[j]) == 0"
+
+[[step]]
+id = "one-member"
+given = ["n == t"]
+claim = "sum(j in t..n, y[j]) == y[t]"
+
+[[step]]
+id = "one-member-moved"
+given = ["n == t + 1"]
+claim = "sum(j in t..n-1, y[j]) == y[t]"
+'''
+
+
+def test_a_range_an_equality_empties_or_makes_one_member_is_proved() -> None:
+    """Regression (issue 31): `n == t |- sum(j in t..n-1, y[j]) == 0` and its one-member
+    analogue came back unknown: the search read a range's length only under a hypothesis
+    fixing a bound to a number. Now an equality of names reads it (n - t is 0 there): `empty`,
+    or `last` and `empty` of what is left, the member's index met by a congruence; each rule's
+    condition (`t - n >= 0`, `n - t >= 0`) the kernel's, from the equality."""
+    found = check(EQUATED)
+    assert {k: v.status for k, v in found.items()} == dict.fromkeys(  # type: ignore[attr-defined]
+        ("empty", "one-member", "one-member-moved"), "proved")
+    proof = parse_proof(HEAD + EQUATED, "s.toml")
+    assert [r.rule for r in sequent(proof, proof.steps[0], []).sums] == ["empty", "congruence"]
+    one = sequent(proof, proof.steps[1], []).sums
+    assert [r.rule for r in one] == ["last", "empty", "congruence", "congruence"]
+    assert (one[-1].target, one[-1].var, one[-1].at) == (  # the member `last` made
+        family("y", sympy.Symbol("n")), "n", sympy.Symbol("t"))
+    assert [r.rule for r in sequent(proof, proof.steps[2], []).sums] == [
+        "last", "empty", "congruence", "congruence"]
+
+
+def test_false_ranges_under_an_equality_are_never_proved() -> None:
+    """The same shapes made false: one member taken for none, a range one too long, the
+    wrong member, an inequality where the rule needs the equality, two members taken for
+    one, and an equality of another bound. Each is refuted on a concrete set."""
+    found = status(b'''
+[[step]]
+id = "one-taken-for-none"
+given = ["n == t + 1"]
+claim = "sum(j in t..n-1, y[j]) == 0"
+
+[[step]]
+id = "one-too-long"
+given = ["n == t"]
+claim = "sum(j in t..n, y[j]) == 0"
+
+[[step]]
+id = "wrong-member"
+given = ["n == t"]
+claim = "sum(j in t..n, y[j]) == y[t+1]"
+
+[[step]]
+id = "inequality-only"
+given = ["n >= t"]
+claim = "sum(j in t..n-1, y[j]) == 0"
+
+[[step]]
+id = "two-taken-for-one"
+given = ["n == t + 1"]
+claim = "sum(j in t..n, y[j]) == y[t]"
+
+[[step]]
+id = "another-bound"
+given = ["N == t"]
+claim = "sum(j in t..n-1, y[j]) == 0"
+''')
+    assert found == dict.fromkeys(("one-taken-for-none", "one-too-long", "wrong-member",
+                                   "inequality-only", "two-taken-for-one", "another-bound"),
+                                  "refuted")
+
+
+INSIDE = b'''
+[[step]]
+id = "swap-inside"
+claim = "sum(k in 1..N, y[k]*sum(j in 1..N, sum(l in 1..t, z[j+l+k]))) == \
+sum(k in 1..N, y[k]*sum(l in 1..t, sum(j in 1..N, z[j+l+k])))"
+
+[[step]]
+id = "congruence-inside"
+given = ["n == s"]
+claim = "sum(j in 1..n, y[j+n]) == sum(j in 1..n, y[j+s])"
+'''
+
+
+def test_swap_and_congruence_are_proposed_inside_another_sums_body() -> None:
+    """Regression (issue 31): a double sum swapped inside another sum's body, and a member
+    whose index an equality rewrites inside a sum that cannot be rewritten whole (n := s would
+    make its bound the scalar s, no natural), came back unknown: the search proposed swap and
+    congruence at the top only, though the kernel rewrites inside a body (`within`)."""
+    found = check(INSIDE)
+    assert {k: v.status for k, v in found.items()} == dict.fromkeys(  # type: ignore[attr-defined]
+        ("swap-inside", "congruence-inside"), "proved")
+    proof = parse_proof(HEAD + INSIDE, "s.toml")
+    swaps = sequent(proof, proof.steps[0], []).sums
+    assert [(r.rule, len(r.within)) for r in swaps] == [("swap", 1), ("swap", 1)]
+    (congruence,) = sequent(proof, proof.steps[1], []).sums
+    assert (congruence.rule, congruence.var, congruence.at, len(congruence.within)) == (
+        "congruence", "n", sympy.Symbol("s"), 1)
+    target = atoms.structure(congruence.target)  # the member inside the sum's body
+    assert target == atoms.Family("y", sympy.Symbol("#1") + sympy.Symbol("n"))
+
+
+def test_false_swaps_and_congruences_inside_a_body_are_never_proved() -> None:
+    """The same shapes made false: the swapped side's range changed, its summand's indices
+    exchanged, the equality off by one, an inequality where the congruence needs the
+    equality. Each is refuted on a concrete set."""
+    found = status(b'''
+[[step]]
+id = "swap-other-range"
+claim = "sum(k in 1..N, y[k]*sum(j in 1..N, sum(l in 1..t, z[j+l+k]))) == \
+sum(k in 1..N, y[k]*sum(l in 1..t, sum(j in 1..t, z[j+l+k])))"
+
+[[step]]
+id = "swap-other-summand"
+claim = "sum(k in 1..N, y[k]*sum(j in 1..N, sum(l in 1..t, z[j+2*l+k]))) == \
+sum(k in 1..N, y[k]*sum(l in 1..t, sum(j in 1..N, z[2*j+l+k])))"
+
+[[step]]
+id = "congruence-off-by-one"
+given = ["n == s + 1"]
+claim = "sum(j in 1..n, y[j+n]) == sum(j in 1..n, y[j+s])"
+
+[[step]]
+id = "congruence-inequality"
+given = ["n >= s"]
+claim = "sum(j in 1..n, y[j+n]) == sum(j in 1..n, y[j+s])"
+''')
+    assert found == dict.fromkeys(("swap-other-range", "swap-other-summand",
+                                   "congruence-off-by-one", "congruence-inequality"), "refuted")
+
+
+def test_a_triangle_inside_a_body_is_not_swapped_naively() -> None:
+    """Inside a sum over i (its body reading i, so no linearity takes the triangle out), the
+    triangle sum(j <= n, sum(k <= n, k <= j, z[k+i])) against the naive swap that moves the
+    filter with its sum, sum(k <= n, sum(j <= n, j <= k, z[k+i])) (false: at n = 2 the first
+    counts z[1+i] twice, the second once). The kernel refuses the swap of a set that reads the
+    outer index, so the search proposes none, and the step is never proved."""
+    i, j, k, n = (sympy.Symbol(v) for v in "ijkn")
+    one, two = sympy.Integer(1), n
+
+    def y(e: sympy.Expr) -> sympy.Expr:
+        return family("y", e)
+
+    def z(e: sympy.Expr) -> sympy.Expr:
+        return family("z", e)
+
+    left = finite_sum(i, one, two, [], y(i) * finite_sum(j, one, two, [], finite_sum(
+        k, one, two, [(j - k, ">=")], z(k + i))))
+    right = finite_sum(i, one, two, [], y(i) * finite_sum(k, one, two, [], finite_sum(
+        j, one, two, [(k - j, ">=")], z(k + i))))
+    seq = kernel.Sequent("s", frozenset(), frozenset({"n", "y", "z"}), (), kernel.Rel(
+        left, "==", right, "triangle"), kernel.Direct(), naturals=frozenset({"n"}))
+    proposed = rules.propose(seq)
+    assert not any(r.rule == "swap" for r in proposed)
+    never_proved(replace(seq, sums=proposed))
+    cex = Counterexample({"n": Fraction(2)}, {}, {"y": {Fraction(1): Fraction(1)},
+                                                 "z": {Fraction(2): Fraction(1)}})
+    kernel.refute(replace(seq, sums=proposed), "main", cex)
 
 
 def test_an_unknown_equality_of_members_says_what_can_help_and_nothing_internal() -> None:

@@ -318,29 +318,44 @@ class Script:
 
     def sum_fact(self, fact: Fact) -> Rel | None:
         """The sum rule whose identity is `fact` (the kernel's, recomputed), proved by the
-        preamble's lemma for it; None when no rule at the top of a sum of `fact` gives it."""
+        preamble's lemma for it; None when no rule at the top of a sum of `fact` gives it.
+        A rule at the top is taken only when the kernel proved its conditions (each a side
+        obligation of the step, `given`): the same identity may be a rule inside a sum's body
+        (`empty` of an inner range makes the outer sum 0, as `empty` of the outer range would
+        under a condition the kernel never proved)."""
         for s in sorted(fact.expr.free_symbols, key=str):
             found = atoms.structure(s)
             if not isinstance(found, atoms.Sum):
                 continue
-            skips = [("skip", k) for k in range(-len(found.filters), len(found.filters))]
-            for rule, at in [("empty", 0), ("last", 0), ("count", 0), *skips]:
+            for rule, at in _top_rules(found):
                 try:
                     relation, conditions = sums.identity(sums.frozen(
                         SumRule(rule, s, sympy.Integer(at))))
                 except KernelError:
                     continue
-                if normal_form(relation, relation.text)[0] == fact:
+                if normal_form(relation, relation.text)[0] == fact and all(
+                        map(self.given, conditions)):
                     self.prove_sum(rule, at, found, relation, conditions)
                     return relation
         from verify.coq.sums.identities import swap  # a double sum in the other order
         if (swapped := swap(self, fact)) is not None:
             return swapped
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
-            raise Unsupported(f"the sum identity {fact} is no rule at the top of a sum (a rule "
-                              "inside a sum's body, a split, a shift, a swap or a congruence of "
-                              "a sum is not replayed in Coq yet)")
+            inside = _inside(fact)
+            raise Unsupported(
+                f"the sum identity {fact} is the rule {inside[0]} of {inside[1]} inside "
+                "another sum's body, and a rule inside a sum's body is not replayed in Coq yet"
+                if inside else
+                f"the sum identity {fact} is no rule at the top of a sum (a rule inside a "
+                "sum's body, a split, a shift, a swap or a congruence of a sum is not "
+                "replayed in Coq yet)")
         return None
+
+    def given(self, fact: Fact) -> bool:
+        """Whether `fact` is at hand without deriving it: derived already, a side obligation
+        of the step (in this case or every one), or a relation in context."""
+        return (fact in self.facts or (self.case, fact) in self.by_case
+                or fact in self.conditions or any(self.form(r)[0] == fact for r in self.hyps))
 
     def zreal(self) -> str:
         """Reads `IZR` of a bound as the real it is (`Z.of_nat n` as the natural n)."""
@@ -575,3 +590,36 @@ class Script:
             f"refine ({CLAIM_LEMMA[relation.op]} _ _ {f} _ {f_proof} _ {fact_label}); "
             f"{self.ip_norm()}; {identity(a, b, f, self.prop(fact))}."
         )
+
+
+def _top_rules(s: atoms.Sum) -> list[tuple[str, int]]:
+    """The rules the replay proves at the top of the sum `s`, and their arguments."""
+    return [("empty", 0), ("last", 0), ("count", 0),
+            *(("skip", k) for k in range(-len(s.filters), len(s.filters)))]
+
+
+def _inside(fact: Fact) -> tuple[str, sympy.Symbol] | None:
+    """`(rule, inner)` when `fact` is the identity of a rule `_top_rules` names of a sum
+    `inner` inside the body or filters of a sum of `fact` (`within` them, innermost first, as
+    the kernel rewrites there), or None. Only to say why it is not replayed."""
+    todo = [(s, ()) for s in sorted(fact.expr.free_symbols, key=str)
+            if isinstance(atoms.structure(s), atoms.Sum)]
+    while todo:
+        atom, within = todo.pop(0)
+        found: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
+        for part in (found.body, *(p for p, _ in found.filters)):
+            for t in sorted(part.free_symbols, key=str):
+                inner = atoms.structure(t)
+                if not isinstance(inner, atoms.Sum):
+                    continue
+                chain = (atom, *within)
+                todo.append((t, chain))
+                for rule, at in _top_rules(inner):
+                    try:
+                        relation, _ = sums.identity(sums.frozen(
+                            SumRule(rule, t, sympy.Integer(at), chain)))
+                    except KernelError:
+                        continue
+                    if normal_form(relation, relation.text)[0] == fact:
+                        return rule, t
+    return None

@@ -575,6 +575,11 @@ claim = "y[2*j] == y[k]"
 id = "swap-third-sum"
 claim = "sum(j in 1..N, sum(l in 1..K, a[j]*sum(i in 1..K, y[i + l + j]))) == \
 sum(l in 1..K, sum(j in 1..N, a[j]*sum(i in 1..K, y[i + l + j])))"
+
+# the kernel's `empty` of the inner range, inside the outer sum's body (`within`)
+[[step]]
+id = "inner-empty"
+claim = "sum(j in 1..N, sum(l in 1..0, a[j + l])) == 0"
 '''
 
 #: False variants of identities.v (what it breaks, the text, how often it occurs, its first
@@ -607,7 +612,11 @@ def _export_identities(tmp_path: Path, compile: bool) -> tuple[dict[str, str], s
 
 
 IDENTITIES_NOT_YET = {"swap-third-sum": "a sum inside", "in-a-sum": "a congruence of a sum",
-           "natural": "the natural K"}
+           "natural": "the natural K",
+           "inner-empty": "is the rule empty of sum(#1 in 1..0: a[#1 + #2]) inside another "
+                          "sum's body, and a rule inside a sum's body is not replayed"}
+#: `inner-empty` said "the fact -N >= 0 has no source in the statement" (the outer sum's own
+#: `empty`, whose condition the kernel never proved, was taken for the rule): regression.
 #: `swap-bare` (the outer body is the inner sum, no factor of its own: a traceback once) and
 #: `half` (an index with a fraction, equal by `field`, not `ring`) are red-team findings.
 IDENTITIES_CHECKED = ("scalar", "vector", "moved", "swap", "swap-filtered", "swap-bare", "half")

@@ -80,6 +80,18 @@ id = "sum-pair"
 claim = "c*sum(j in 1..N, y[j])**2 == 0"
 uses = [{ step = "member-pair", sum = ["l in 1..N", "j in 1..N"] }]
 
+# a member indexed by both levels (`y[l+j]`): the raw sum's member printed `y (x + IZR z)`,
+# the canonical sum's `y (IZR z + x)`, which `ring` read as two unknowns (regression)
+[[step]]
+id = "member-pair-index"
+given = ["c >= 0"]
+claim = "c*y[l+j]**2 >= 0"
+
+[[step]]
+id = "sum-pair-index"
+claim = "c*sum(j in 1..N, sum(l in 1..N, y[l+j]**2)) >= 0"
+uses = [{ step = "member-pair-index", sum = ["l in 1..N", "j in 1..N"] }]
+
 [[step]]
 id = "uses-sum"
 claim = "c*sum(j in 1..N, y[j]**2) + 1 >= 1"
@@ -90,6 +102,11 @@ uses = ["sum"]
 SUM_PREMISES = ("c >= 0 ->\n    (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> "
                 "(c * ((y (IZR z'0)) ^ 2)) >= 0)")
 SUM_THEOREM = "Theorem step_sum : forall (N : nat) (c j : R) (y : R -> R),\n    " + SUM_PREMISES
+
+PAIR_INDEX_THEOREM = (
+    "Theorem step_sum_pair_index : forall (N : nat) (c j l : R) (y : R -> R),\n    c >= 0 ->\n"
+    "    (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> forall z'1 : Z, (((1))%Z "
+    "<= z'1 <= ((Z.of_nat N))%Z)%Z -> (c * ((y ((IZR z'0) + (IZR z'1))) ^ 2)) >= 0)")
 
 #: False variants of termwise.v, each (what it breaks, the text, its replacement): coqc must
 #: reject each. Each drops the kept hypothesis that makes the used claim true (c >= 0,
@@ -106,6 +123,10 @@ FALSE_TERMWISE = (
      "(y (IZR z'0)) >= 1 ->",
      "c = c ->\n    (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> "
      "(y (IZR z'0)) >= 2 ->"),
+    # the premise about y(j + j) only, the sum of y(j + l)**2: false at N = 2, c = -1,
+    # y(3) = 1, y = 0 elsewhere (its members' indices replaced by `ring`: no more than equal)
+    ("another member", PAIR_INDEX_THEOREM, PAIR_INDEX_THEOREM.replace("c >= 0", "c = c").replace(
+        "(y ((IZR z'0) + (IZR z'1)))", "(y ((IZR z'0) + (IZR z'0)))")),
     # the inner index over 2..N: false at N = 1, c = 1, y(1) = 1 (the premise is empty)
     ("smaller inner range", "c = 0 ->\n    (forall z'0 : Z, (((1))%Z <= z'0 <= "
      "((Z.of_nat N))%Z)%Z -> forall z'1 : Z, (((1))%Z",
@@ -152,7 +173,7 @@ def test_a_term_wise_premise_is_the_used_claim_for_every_member(
     # the summed claim is derived, never a premise: no theorem states the kernel's sum of
     # the used claim (its text, `..., summed over j in 1..N`, is in the comments only)
     statements = re.findall(r"Theorem .*?Proof\.", text, re.S)
-    assert len(statements) == 9 and not any("summed over" in s for s in statements)
+    assert len(statements) == 11 and not any("summed over" in s for s in statements)
     assert "(c * (zsum ((1))%Z ((Z.of_nat N))%Z (fun j'1 => ((y j'1) ^ 2)))) >= 0 ->" not in text
     assert "Admitted" not in text and "nra" not in text
 
@@ -162,7 +183,7 @@ def test_term_wise_steps_are_checked_assuming_no_sum(
         exported: tuple[Path, dict[str, str], list[str]]) -> None:
     _, results, report = exported
     assert set(results.values()) == {"checked"}
-    assert report[-1].startswith("coq: 9/9 steps checked by coqc in ")
+    assert report[-1].startswith("coq: 11/11 steps checked by coqc in ")
     assert "assuming" not in report[-1]
 
 

@@ -15,10 +15,12 @@ kernel's summed claim inside its proof, level by level from the innermost: the r
 each member's term by the indicators' lemmas (`ind_ge_nonneg`, ...: where a filter fails the
 term is 0, where it holds the written filter follows from it and the premise gives the claim),
 then the raw sum equals the kernel's canonical reading by `zsum_combine` (one canonical sum
-split off at a time, pointwise by `ring`) and `zsum_zero`. Every lemma is in the preamble,
-proved by induction on the length of the range. The premise itself is not derived from the
-used step's theorem (a plain use's claim is, by applying it): it is the kernel's instance of
-the used claim at each member, and the README says so.
+split off at a time, pointwise by `ring`, each family member and indicator of a canonical
+sum first read as the raw sum's: the same term, its index printed in another order) and
+`zsum_zero`. Every lemma is in the preamble, proved by induction on the length of the
+range. The premise itself is not derived from the used step's theorem (a plain use's claim
+is, by applying it): it is the kernel's instance of the used claim at each member, and the
+README says so.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from verify.coq import printer
 from verify.coq.printer import INDICATORS, Written, expr, integer, kernel_relation
 from verify.coq.replay import CLAIM_LEMMA, HYP_LEMMA, Script, constant, gap_of, identity
 from verify.coq.statement import Level, Termwise, Unsupported
+from verify.coq.sums.identities import CLOSE
 from verify.kernel import KernelError, Rel, Statement, atoms, summed
 from verify.kernel.algebra import normal_form
 
@@ -261,7 +264,7 @@ class _Deriver:
     def combine(self, plan: _Plan, real: Mapping[str, str], function: str, lo: str,
                 hi: str) -> None:
         """The raw sum is the kernel's total: `zsum_combine` splits off one canonical sum at
-        a time (pointwise by `ring`, each indicator first read as the raw sum's), then
+        a time (pointwise by `ring`, each indicator and member first read as the raw sum's), then
         `zsum_zero`; the combination is the total by `ring`."""
         script = self.script
         parts = []
@@ -276,7 +279,9 @@ class _Deriver:
         self.emit(f"transitivity {chain}; [| ring].")
         u = script.new("u")
         point = script.new("x")
-        replaced = self.indicators(plan, real, point, [found for *_, found in parts])
+        found = [f for *_, f in parts]
+        replaced = self.indicators(plan, real, point, found) + self.members(
+            plan, real, point, found)
         for m, (k, function_m, _, _) in enumerate(parts):
             rest = "0"
             for k2, g2, _, _ in reversed(parts[m + 1:]):
@@ -286,6 +291,25 @@ class _Deriver:
             self.emit(f"refine (zsum_combine {lo} {hi} _ {k} {function_m} (fun {u} => {rest}) "
                       f"_ _ _); [{pointwise} |].")
         self.emit("apply zsum_zero.")
+
+    def members(self, plan: _Plan, real: Mapping[str, str], point: str,
+                found: Sequence[atoms.Sum]) -> str:
+        """`replace` of each family member (or Gram symbol with one) of a canonical sum's
+        body at the point by the raw sum's: the same member, its index printed from another
+        name of the summed index, so in another order (`z (x + IZR z)` against `z (IZR z +
+        x)`), which `ring` reads as two unknowns."""
+        j, out = sympy.Symbol(plan.level.index), {}
+        for s in found:
+            for symbol in sorted(s.body.free_symbols, key=str):
+                if isinstance(atoms.structure(symbol), atoms.Sum) or (
+                        atoms.structure(symbol) is None and atoms.gram_pair(symbol) is None):
+                    continue
+                text = self.expr(symbol, {**real, f"#{s.bound}": point})
+                raw = self.expr(atoms.substitute(symbol, {f"#{s.bound}": j}, {}),
+                                {**real, plan.level.index: point})
+                if text != raw:
+                    out[text] = f"replace {text} with {raw} by ({CLOSE}); "
+        return "".join(out.values())
 
     def indicators(self, plan: _Plan, real: Mapping[str, str], point: str,
                    found: Sequence[atoms.Sum]) -> str:

@@ -16,7 +16,11 @@ For each obligation, every sum in it and every sum inside their bodies (rewritte
   1..N: re-indexed by 1; never downwards, so two sums are not shifted into each other);
 - `count` for a sum of 1 over a range;
 - `swap` for a double sum whose other order is a sum of the obligation (`sum(j in A, sum(l
-  in B, f))` against `sum(l in B, sum(j in A, f))`), at the top only.
+  in B, f))` against `sum(l in B, sum(j in A, f))`), or, inside another sum's body, whose
+  other order there makes the enclosing sum one of the obligation's;
+- failing all these, `empty` (or `last`) when the obligation's equalities of names
+  (`eliminations`) make the range's length a constant <= 0 (or 1): `n == m` and m..n-1 (or
+  m..n); the member `last` leaves, y[n], meets y[m] by a congruence (`congruences`).
 
 A rule is proposed only when its conditions are evident (a polynomial in naturals with
 nonnegative coefficients, or a hypothesis of the obligation, compared in normal form, or
@@ -27,7 +31,7 @@ Deterministic, and bounded (`MAX_RULES` per obligation).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 import sympy
 
@@ -70,7 +74,8 @@ def _sums(e: sympy.Expr) -> list[sympy.Symbol]:
 def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
          naturals: set[str]) -> list[SumRule]:
     """The rules one obligation needs (see the module docstring)."""
-    given = {normal_form(h, h.text)[0] for h in hyps if not normal_form(h, h.text)[1]}
+    facts = [f for f, conditions in (normal_form(h, h.text) for h in hyps) if not conditions]
+    given, equal = set(facts), dict(eliminations(facts))
     tops = [s for r in (*hyps, claim) for e in (r.lhs, r.rhs) for s in _sums(e)]
     uppers = {atoms.structure(s).hi for s in tops}  # type: ignore[union-attr]
     ranges = {(t.lo, t.hi) for s in tops if isinstance(t := atoms.structure(s), atoms.Sum)}
@@ -86,8 +91,8 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
         s: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
         inner = [p for p, _ in s.filters] + [s.body]
         todo += [(t, (atom, *within)) for e in inner for t in _sums(e)]
-        rule = _rule(s, uppers, given, naturals) or _regrouped(s, ranges, given) or (
-            None if within else _swapped(atom, set(tops)))
+        rule = _rule(s, uppers, given, naturals) or _regrouped(s, ranges, given) or _swapped(
+            atom, within, set(tops)) or _equated(s, equal, given)
         if rule is None:
             continue
         proposed = SumRule(rule[0], atom, rule[1], within, label)
@@ -118,6 +123,38 @@ def _rule(s: atoms.Sum, uppers: set[sympy.Expr], given: set[Fact], naturals: set
     return None
 
 
+def eliminations(facts: Sequence[Fact]) -> list[tuple[str, sympy.Expr]]:
+    """`(n, k)` for each equality among `facts` that gives a plain name `n` as a term `k`: linear
+    in `n` with a constant coefficient (`j - k - 1 == 0`: `j := k + 1`), the first such name
+    in name order, in the order the facts come (`congruences` rewrites members by them, and
+    `_equated` reads a range's length by them)."""
+    out = []
+    for fact in facts:
+        if fact.kind != "==":
+            continue
+        for name in sorted(fact.expr.free_symbols, key=lambda s: s.name):
+            if not atoms.IDENT.fullmatch(name.name):
+                continue
+            c = sympy.Poly(fact.expr, name).all_coeffs() if fact.expr.is_polynomial(name) else []
+            if len(c) == 2 and c[0].is_Rational and c[0] != 0:
+                out.append((name.name, sympy.expand(-c[1] / c[0])))
+                break
+    return out
+
+
+def _equated(s: atoms.Sum, equal: dict[str, sympy.Expr], given: set[Fact]
+             ) -> tuple[str, sympy.Expr] | None:
+    """`empty`, or `last` (`skip`), of a range whose length the obligation's equalities make a
+    constant <= 0, or one: `n == m` and `sum(j in m..n-1, ...)` (length n - m, 0 there), or
+    `sum(j in m..n, ...)` (one member, peeled: its index n meets m by a congruence); the
+    rule's condition (`m - n >= 0`, `n - m >= 0`) is then an equality's consequence."""
+    by = {sympy.Symbol(n): k for n, k in equal.items()}
+    length = sympy.expand((s.hi - s.lo + 1).xreplace(by))
+    if not length.is_Integer or length > 1:
+        return None
+    return ("empty", sympy.Integer(0)) if length <= 0 else _last(s, given)
+
+
 def _regrouped(s: atoms.Sum, ranges: set[tuple[sympy.Expr, sympy.Expr]], given: set[Fact]
                ) -> tuple[str, sympy.Expr] | None:
     """`split` or `shift` of one sum, to meet another sum's range or a fixed upper bound
@@ -134,15 +171,17 @@ def _regrouped(s: atoms.Sum, ranges: set[tuple[sympy.Expr, sympy.Expr]], given: 
     return None
 
 
-def _swapped(atom: sympy.Symbol, tops: set[sympy.Symbol]) -> tuple[str, sympy.Expr] | None:
+def _swapped(atom: sympy.Symbol, within: tuple[sympy.Expr, ...], tops: set[sympy.Symbol]
+             ) -> tuple[str, sympy.Expr] | None:
     """`swap` when the double sum `atom` in the other order is made of sums in `tops` (the
-    obligation's), or None (the kernel refuses it where the inner set reads the outer index)."""
+    obligation's), or, inside the sums `within`, when the outermost rewritten so is; else None
+    (the kernel refuses it where the inner set reads the outer index)."""
     try:
-        fact, _ = kernel.sums.identity(kernel.sums.frozen(SumRule("swap", atom)))
+        fact, _ = kernel.sums.identity(kernel.sums.frozen(SumRule("swap", atom, within=within)))
     except kernel.KernelError:
         return None
     found = set(_sums(fact.rhs))
-    return ("swap", sympy.Integer(0)) if found and found <= tops - {atom} else None
+    return ("swap", sympy.Integer(0)) if found and found <= tops - {fact.lhs} else None
 
 
 def _fixed(given: set[Fact]) -> dict[sympy.Symbol, sympy.Expr]:
