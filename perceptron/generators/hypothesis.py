@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
 from typing import TYPE_CHECKING
 
 from perceptron.dataset import Dataset, Vector
@@ -42,8 +43,17 @@ class Planted:
     u: Vector
 
 
-def _inner(a: Vector, b: Vector) -> Fraction:
-    return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
+def _inner_sign(a: Vector, b: Vector) -> int:
+    """The sign of `<a, b>` (-1, 0 or 1), exactly, in Python integers: the sum over the
+    least common multiple L of the products' denominators, `sum p_k q_k (L / (r_k s_k))`
+    for `a_k = p_k / r_k`, `b_k = q_k / s_k`, has the sign of `<a, b>` (L > 0). The same
+    sign as the sum of Fractions, without a Fraction (two gcds) per coordinate: drawing
+    the data was most of a planted scenario's cost."""
+    dens = [p.denominator * q.denominator for p, q in zip(a, b, strict=True)]
+    common = lcm(*dens)
+    total = sum(p.numerator * q.numerator * (common // d)
+                for p, q, d in zip(a, b, dens, strict=True))
+    return (total > 0) - (total < 0)
 
 
 def _vector(draw: Draw, dim: int, bound: int, den: int) -> Vector:
@@ -69,10 +79,11 @@ def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N) -> Plante
                            for k in range(dim)))
         else:
             X.append(_vector(draw, dim, bound, den))
-    kept = [x for x in X if _inner(u, x) != 0]
+    signs = [_inner_sign(u, x) for x in X]
+    kept = [x for x, sign in zip(X, signs, strict=True) if sign]
+    labels = tuple(sign for sign in signs if sign)
     if not kept:
-        kept = [u]
-    labels = tuple(1 if _inner(u, x) > 0 else -1 for x in kept)
+        kept, labels = [u], (1,)  # <u, u> > 0
     return Planted(Dataset(tuple(kept), labels, "planted"), u)
 
 

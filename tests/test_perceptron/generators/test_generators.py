@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron.generators.adversary import OnlineAdversary, rational_squares, sum_of_squares
+from perceptron.generators.hypothesis import _inner_sign, seeded_separable
 from perceptron.generators.tight import orthonormal, rational_rotation
 from perceptron.geometry.linear import dot, radius2
 from verify.numeric.campaign import ADVERSARY_SHAPES
@@ -137,3 +138,31 @@ def test_play_is_respond_to_the_perceptron(R2: Fraction, gamma: Fraction, seed: 
         assert played.iterates[t] == tuple(w)
         w = [a + y * c for a, c in zip(w, x, strict=True)]
     assert played.iterates[-1] == tuple(w) and len(played.iterates) == played.mistakes + 1
+
+
+_RATIONALS = st.one_of(st.fractions(max_denominator=7),
+                       st.builds(Fraction, st.integers(-(10**30), 10**30),
+                                 st.integers(1, 10**20)))
+
+
+@given(st.integers(1, 6).flatmap(lambda dim: st.tuples(
+    st.lists(_RATIONALS, min_size=dim, max_size=dim),
+    st.lists(_RATIONALS, min_size=dim, max_size=dim))))
+def test_planted_inner_sign_is_the_fraction_sign(pair: tuple[list[Fraction], list[Fraction]]
+                                                 ) -> None:
+    """`planted` labels by the sign of `<u, x>` computed in integers (`_inner_sign`): the
+    sign of the sum of Fractions, zero included, at any size."""
+    a, b = map(tuple, pair)
+    exact = sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
+    assert _inner_sign(a, b) == (exact > 0) - (exact < 0)
+    assert _inner_sign(a, tuple(-v for v in b)) == -_inner_sign(a, b)
+    assert _inner_sign(a, tuple(Fraction(0) for _ in b)) == 0
+
+
+def test_seeded_planted_data_are_labelled_by_the_planted_separator() -> None:
+    """Every kept example has `y <u, x> > 0` by Fractions, on seeds whose data mix
+    fractions, ties and magnitudes beyond int64."""
+    for seed in range(400):
+        planted_data = seeded_separable(seed)
+        for x, y in zip(planted_data.data.X, planted_data.data.y, strict=True):
+            assert y * dot(planted_data.u, x) > 0
