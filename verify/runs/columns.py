@@ -452,7 +452,7 @@ def _limbs(values: IntArray, count: int, k: int) -> list[IntArray]:
     out = []
     rest = values
     for _ in range(count - 1):
-        out.append((rest & mask).astype(np.int64))
+        out.append((rest & mask).astype(np.int64, copy=False))
         rest = rest >> k
     out.append(rest.astype(np.int64))
     return out
