@@ -4,7 +4,9 @@ numerically (docs/design.md §6).
 With `--only ID` only that proof is audited (a built-in id, a proof file, or a proof given by
 the name the summary shows), and a report file is its stand-alone handout (theorem, graph,
 steps, certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one
-page. So is a report file of a single proof file given.
+page. So is a report file of a single proof file given. Report files are refused before any
+work (`report_clash`) when one option is given twice, when two name one file, when one is
+`-` (never standard output) or an input of the audit: nothing is ever overwritten silently.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
 was rendered whole, 1 otherwise; findings in the source proofs are reported, not failures,
@@ -103,13 +105,16 @@ def register(subparsers: Any) -> None:
                         "smallest integers, still failing on the exact engine) and the "
                         "command that reproduces it")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--markdown", type=Path, metavar="FILE",
+    parser.add_argument("--markdown", action=_Report, metavar="FILE",
                         help="also write the report as Markdown to FILE")
-    parser.add_argument("--html", type=Path, metavar="FILE",
+    parser.add_argument("--html", action=_Report, metavar="FILE",
                         help="also write a self-contained HTML page (formulas in MathML, "
                         "no scripts, nothing fetched when viewed) to FILE")
-    parser.add_argument("--latex", type=Path, metavar="FILE",
-                        help="also write a standalone LaTeX document to FILE")
+    parser.add_argument("--latex", action=_Report, metavar="FILE",
+                        help="also write a standalone LaTeX document to FILE. Each report "
+                        "option is given at most once, names a file of its own (not `-`: "
+                        "reports are never written to standard output), and never a proof "
+                        "file or data file given; otherwise nothing is done (exit 2)")
     parser.add_argument("--summary", action="store_true",
                         help="report files are one page: theorems, verdicts and findings")
     parser.add_argument("--no-appendix", action="store_true",
@@ -156,6 +161,9 @@ def run(args: argparse.Namespace) -> int:
     from verify.audit.report import summary_table, to_json, to_text
 
     outputs = {name: getattr(args, name) for name in REPORTS if getattr(args, name)}
+    clash = report_clash(outputs, inputs(args))
+    if clash is not None:
+        raise UsageError(clash)
     for path in outputs.values():
         folder = path.parent if str(path.parent) else Path()
         if not folder.is_dir() or not os.access(folder, os.W_OK):
@@ -251,6 +259,65 @@ def selection(proofs: Sequence[str], only: Sequence[str] | None
             raise UsageError(f"unknown proof id {name!r} (built-in: {', '.join(PROOFS)}"
                              f"{given})")
     return chosen, [p for p in dict.fromkeys(proofs) if p not in chosen]
+
+
+class _Report(argparse.Action):
+    """`--markdown FILE` and its siblings: a report file, given once, never `-`. A second
+    `--markdown` would silently win over the first, and `-` would be a file named `-` where
+    a reader expects standard output: both are refused while parsing (one line, exit 2)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        if getattr(namespace, self.dest, None) is not None:
+            parser.error(f"{option_string} given twice: give each report option once")
+        if values == "-":
+            parser.error(f"{option_string} -: reports are written to files, never to "
+                         "standard output; name a file (./- for a file named -)")
+        setattr(namespace, self.dest, Path(str(values)))
+
+
+def inputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The files the audit reads, as what they are and their path: every proof file and
+    data file given (not `-`, standard input), and every plug-in's FILE.py."""
+    given: list[tuple[str, Path]] = []
+    for name in dict.fromkeys([*args.proofs, *(args.only or [])]):
+        if name != "-" and Path(name).is_file():  # what is not a file cannot be lost
+            given.append(("proof file", Path(name)))
+    given += [("data file", Path(name)) for name in args.data if name != "-"]
+    for text in args.algorithm:
+        module = text.rpartition("=")[2].rpartition(":")[0]
+        if module.endswith(".py"):
+            given.append(("plug-in file", Path(module)))
+    return given
+
+
+def same_file(first: Path, second: Path) -> bool:
+    """Whether two paths name one file: the same resolved path (`./a.md` and `a.md`, or
+    through a symbolic link), or, for files that exist, the same inode (a hard link)."""
+    if first.resolve() == second.resolve():
+        return True
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # one of them does not exist (yet): then the resolved paths decide
+        return False
+
+
+def report_clash(outputs: dict[str, Path], given: Sequence[tuple[str, Path]]) -> str | None:
+    """The one line refusing report files that would overwrite one another or an input
+    (`inputs`), before any work is done; None when every report file is a file of its own.
+    Without it the last report written would silently replace the others, or the proof
+    file or data file the audit read, while exit 0 said every report was written whole."""
+    named = list(outputs.items())
+    for index, (name, path) in enumerate(named):
+        for other, path2 in named[:index]:
+            if same_file(path, path2):
+                return (f"--{other} {path2} and --{name} {path} name the same file: give "
+                        "each report a file of its own")
+        for what, source in given:
+            if same_file(path, source):
+                return (f"--{name} {path}: that is a {what} given ({source}); a report "
+                        "never overwrites an input")
+    return None
 
 
 class _Param(argparse.Action):

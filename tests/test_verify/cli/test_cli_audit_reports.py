@@ -1,0 +1,100 @@
+"""Red team 4, item 1: report files never overwrite one another or an input. Each refusal is
+one line and exit 2 before any work, and the files named are left as they were."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from verify.cli import main
+
+PROOF = """
+title = "one step"
+vectors = []
+scalars = ["a"]
+
+[[step]]
+id = "sq"
+claim = "a**2 >= 0"
+"""
+
+DATA = "x1,x2,y\n1,0,1\n0,1,-1\n"
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "victim.toml").write_text(PROOF, encoding="utf-8")
+    (tmp_path / "victim.csv").write_text(DATA, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The one line `audit argv` is refused with (exit 2, nothing on stdout)."""
+    with pytest.raises(SystemExit) as parsed:  # argparse's refusals exit while parsing
+        code = main(["audit", *argv, "--budget", "small", "--jobs", "1"])
+        raise SystemExit(code)
+    out, err = capsys.readouterr()
+    assert parsed.value.code == 2, err
+    assert out == "" and err.count("\n") == 1 and err.startswith("novikoff: error: "), err
+    return err
+
+
+@pytest.mark.parametrize("reports", [
+    ["--markdown", "b.md", "--latex", "b.md"],
+    ["--markdown", "./a.md", "--latex", "a.md"],
+    ["--html", "sub/../h.html", "--markdown", "h.html"],
+])
+def test_two_reports_naming_one_file_are_refused(
+        folder: Path, reports: list[str], capsys: pytest.CaptureFixture[str]):
+    (folder / "sub").mkdir()
+    assert "name the same file" in _refused(["victim.toml", *reports], capsys)
+    assert sorted(p.name for p in folder.iterdir()) == ["sub", "victim.csv", "victim.toml"]
+
+
+def test_a_hard_link_to_another_report_is_the_same_file(
+        folder: Path, capsys: pytest.CaptureFixture[str]):
+    (folder / "a.md").write_text("mine", encoding="utf-8")
+    os.link(folder / "a.md", folder / "b.md")
+    assert "name the same file" in _refused(
+        ["victim.toml", "--markdown", "a.md", "--latex", "b.md"], capsys)
+    assert (folder / "a.md").read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize(("argv", "what"), [
+    (["victim.toml", "--markdown", "victim.toml"], "a proof file given"),
+    (["victim.toml", "--markdown", "./victim.toml"], "a proof file given"),
+    (["--only", "victim.toml", "--latex", "victim.toml"], "a proof file given"),
+    (["victim.toml", "--data", "victim.csv", "--html", "victim.csv"], "a data file given"),
+])
+def test_a_report_never_overwrites_an_input(
+        folder: Path, argv: list[str], what: str, capsys: pytest.CaptureFixture[str]):
+    assert what in _refused(argv, capsys)
+    assert (folder / "victim.toml").read_text(encoding="utf-8") == PROOF
+    assert (folder / "victim.csv").read_text(encoding="utf-8") == DATA
+
+
+def test_a_report_option_given_twice_is_refused(
+        folder: Path, capsys: pytest.CaptureFixture[str]):
+    err = _refused(["victim.toml", "--markdown", "c.md", "--markdown", "d.md"], capsys)
+    assert "--markdown given twice" in err
+    assert not (folder / "c.md").exists() and not (folder / "d.md").exists()
+
+
+def test_a_report_to_dash_is_refused_not_a_file_named_dash(
+        folder: Path, capsys: pytest.CaptureFixture[str]):
+    assert "never to standard output" in _refused(["victim.toml", "--latex", "-"], capsys)
+    assert not (folder / "-").exists()
+
+
+def test_distinct_report_files_are_each_written(
+        folder: Path, capsys: pytest.CaptureFixture[str]):
+    code = main(["audit", "victim.toml", "--data", "victim.csv", "--budget", "small",
+                 "--jobs", "1", "--markdown", "r.md", "--latex", "r.tex", "--html", "r.html"])
+    assert code == 0, capsys.readouterr().err
+    assert (folder / "r.md").read_text(encoding="utf-8").startswith("# one step\n")
+    assert "\\begin{document}" in (folder / "r.tex").read_text(encoding="utf-8")
+    assert (folder / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert (folder / "victim.toml").read_text(encoding="utf-8") == PROOF
