@@ -175,6 +175,14 @@ class AuditView:
                 found.append(Finding(proof, step, proof.step(f"{step.audit.step.id}-corrected")))
         return cls(report, tuple(proofs.values()), tuple(found))
 
+    @property
+    def vacuous(self) -> tuple[StepView, ...]:
+        """The steps proved vacuously (their hypotheses contradict, or no run leaves their
+        start): every format lists them, summary or not, as the terminal does, since a
+        bare "proved" would say more than was shown."""
+        return tuple(s for p in self.proofs for s in p.steps
+                     if s.report["symbolic"]["vacuity"])
+
 
 LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses it. Fill: "
           "green proved, red refuted, amber unknown; border: solid checked on runs, dashed "

@@ -1,0 +1,122 @@
+"""Red team 4, items 2-4: the fixed sentences of the report documents are true of the audit
+they describe. The intro of HTML and LaTeX says that unknown steps exist (and what unknown
+means) when some do; `--no-appendix` documents never announce certificates they leave out;
+a vacuous theorem, and every vacuous step, is shown as vacuous in every format, summary
+included, as the terminal shows it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verify.audit.job import Audit, run_audit
+from verify.render import html, latex, markdown
+from verify.render.evidence import Layout
+
+#: `xx` is unknown (nothing shows x != 0); the theorem `false` is proved only because its
+#: hypotheses contradict (r = sqrt(a - 5) needs a >= 5).
+PROOF = """
+title = "honest texts"
+vectors = []
+scalars = ["x", "r", "a"]
+
+[define]
+r = "sqrt(a - 5)"
+
+[[step]]
+id = "xx"
+claim = "x/x == 1"
+
+[[step]]
+id = "false"
+given = ["a <= 1"]
+claim = "r >= 100 + a"
+"""
+
+#: One step, proved with a certificate: nothing unknown, nothing vacuous.
+PLAIN = """
+title = "plain"
+vectors = []
+scalars = ["a"]
+
+[[step]]
+id = "sq"
+claim = "a**2 >= 0"
+"""
+
+RENDER = {"markdown": markdown.render, "html": html.render, "latex": latex.render}
+LAYOUTS = {"full": Layout(), "no-appendix": Layout(appendix=False),
+           "summary": Layout(summary=True)}
+
+
+def _audit(folder: Path, text: str, name: str) -> Audit:
+    path = folder / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return run_audit([str(path)], budget="small")
+
+
+@pytest.fixture(scope="module")
+def honest(tmp_path_factory: pytest.TempPathFactory) -> Audit:
+    audit = _audit(tmp_path_factory.mktemp("honest"), PROOF, "honest")
+    steps = {s.step.id: s.symbolic for s in audit.proofs[0].steps}
+    assert steps["xx"].status == "unknown" and steps["false"].vacuous  # what is tested below
+    return audit
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Audit:
+    audit = _audit(tmp_path_factory.mktemp("plain"), PLAIN, "plain")
+    assert [s.symbolic.status for s in audit.proofs[0].steps] == ["proved"]
+    return audit
+
+
+def _text(fmt: str, audit: Audit, layout: str) -> str:
+    failures: list[str] = []
+    document = RENDER[fmt](audit, failures, LAYOUTS[layout])
+    assert failures == []
+    return " ".join(document.split())  # sentences, whatever the line breaks
+
+
+@pytest.mark.parametrize("fmt", ["html", "latex"])
+def test_the_intro_says_unknown_steps_exist_when_some_do(fmt: str, honest: Audit,
+                                                         plain: Audit):
+    with_unknown, without = _text(fmt, honest, "full"), _text(fmt, plain, "full")
+    assert "or else unknown (1 step here): neither proved nor refuted" in with_unknown
+    assert "whether it holds" in with_unknown
+    assert "unknown (" not in without
+    # the sentence that was untrue with unknown steps is gone from that document only
+    decided = ("Each step is decided <em>symbolically</em>: proved" if fmt == "html" else
+               "refuted with a counterexample, both re-checked by an exact kernel;")
+    assert decided in without and decided not in with_unknown
+    for document in (with_unknown, without):
+        assert "every step holds" not in document
+
+
+@pytest.mark.parametrize("fmt", sorted(RENDER))
+def test_no_appendix_never_announces_the_certificates_it_leaves_out(fmt: str, honest: Audit):
+    full, short = _text(fmt, honest, "full"), _text(fmt, honest, "no-appendix")
+    announced = {"markdown": "when proved, the certificate's identity",
+                 "html": "in a certificate, h<sub>i</sub> and e<sub>i</sub>",
+                 "latex": "Certificates are in the appendix."}[fmt]
+    assert announced in full and announced not in short
+    assert "left out of this shorter handout" in short
+    assert "left out" not in full
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("fmt", sorted(RENDER))
+def test_a_vacuous_theorem_is_vacuous_in_every_format_and_layout(
+        fmt: str, layout: str, honest: Audit, plain: Audit):
+    document = _text(fmt, honest, layout)
+    reason = "the hypotheses are contradictory"
+    theorem = {"markdown": f"✅ proved, **vacuous**: {reason} (step false)",
+               "html": f'<span class="label">Vacuous:</span> {reason}</p>',
+               "latex": rf"\textbf{{proved}}, \textbf{{vacuous}}: {reason} (step"}[fmt]
+    assert theorem in document
+    listed = {"markdown": f"- honest / false: {reason}",
+              "html": f"honest / false</a>: {reason}" if layout != "summary"
+              else f"<li>honest / false: {reason}</li>",
+              "latex": rf"\texttt{{honest/false}}: {reason}."}[fmt]  # one item, or run in
+    assert "Vacuous (1)" in document and listed in document
+    assert "acuous" not in _text(fmt, plain, layout)
