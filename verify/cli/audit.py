@@ -116,7 +116,8 @@ def register(subparsers: Any) -> None:
                         "reports are never written to standard output), and never a proof "
                         "file or data file given; otherwise nothing is done (exit 2)")
     parser.add_argument("--summary", action="store_true",
-                        help="report files are one page: theorems, verdicts and findings")
+                        help="report files are one page: theorems, verdicts, findings and "
+                        "vacuous steps")
     parser.add_argument("--no-appendix", action="store_true",
                         help="report files leave out the certificates (a shorter handout)")
     parser.add_argument("--only", action="append", metavar="ID",

@@ -133,8 +133,8 @@ class ProofView:
 @dataclass(frozen=True)
 class Layout:
     """Which document to write: the whole audit (one proof audited: that proof's handout),
-    or with `summary` one page of theorems, verdicts and findings; `appendix` keeps the
-    certificates (a handout without them is shorter)."""
+    or with `summary` one page of theorems, verdicts, findings and vacuous steps; `appendix`
+    keeps the certificates (a handout without them is shorter)."""
 
     summary: bool = False
     appendix: bool = True
