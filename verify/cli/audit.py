@@ -9,7 +9,8 @@ work (`report_clash`) when one option is given twice, when two name one file, wh
 `-` (never standard output) or an input of the audit: nothing is ever overwritten silently.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
-was rendered whole, 1 otherwise; findings in the source proofs are reported, not failures,
+was rendered whole (and, with `--coq`, coqc rejected no step exported), 1 otherwise;
+findings in the source proofs are reported, not failures,
 unless `--strict`. A proof file or data file that cannot be used is one line on stderr per
 error (every independent error of a proof file, as `check` lists them) and exit 2, after the
 report of the others; when nothing could be audited, only those lines. The summary is
@@ -71,8 +72,9 @@ def register(subparsers: Any) -> None:
         "named (built-in ids and proof files, mixed), and check each step's statement on "
         "exact runs over adversarial sequences and the data given. Exit 0 when the canonical "
         "proofs and every proof file audited are verified and every report file was written "
-        "whole; 1 when one of them is not verified (with --strict: any proof audited), or a "
-        "piece of a report file could not be rendered; 2 when a proof, data file or plug-in "
+        "whole; 1 when one of them is not verified (with --strict: any proof audited), a "
+        "piece of a report file could not be rendered, or coqc rejects a step --coq "
+        "exported; 2 when a proof, data file or plug-in "
         "cannot be used or fails (one line each, the others are reported), or on a usage "
         "error.",
     )
@@ -234,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"novikoff: error: {error}", file=sys.stderr)
     if audit.errors:
         return 2
-    return 0 if passed and not unrendered else 1
+    return 0 if passed and not unrendered and (coq is None or not coq.rejected) else 1
 
 
 def selection(proofs: Sequence[str], only: Sequence[str] | None

@@ -1,7 +1,8 @@
 """`novikoff check FILE [--json] [--statements] [--budget B] [--time-limit S]`: check a proof
 file (docs/design.md §5).
 
-Exit 0 when every step is proved, 1 when any is refuted or unknown; bad input is a
+Exit 0 when every step is proved, 1 when any is refuted or unknown or, with `--coq` and
+coqc on PATH, when coqc rejects a step exported (`CoqRun.rejected`); bad input is a
 `ProofFileError`, which the CLI prints as one line per error (file:line:column, step,
 problem, fix) with exit code 2.
 """
@@ -36,7 +37,8 @@ def register(subparsers: Any) -> None:
         "check",
         help="check every step of a proof file",
         description="Prove or refute every step of a TOML proof file (docs/design.md §5). "
-        "Exit 0 when all steps are proved, 1 when any is refuted or unknown, 2 on bad input.",
+        "Exit 0 when all steps are proved, 1 when any is refuted or unknown (or, with --coq, "
+        "when coqc rejects a step exported), 2 on bad input.",
     )
     parser.add_argument("file", metavar="FILE",
                         help="the proof file (TOML), `-` for stdin, or a built-in proof id "
@@ -101,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         print(human(report, statements=args.statements)
               + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     print_notes(proof)
-    return 0 if report.status == "proved" else 1
+    return 0 if report.status == "proved" and (coq is None or not coq.rejected) else 1
 
 
 def human(report: ProofReport, *, statements: bool = False) -> str:

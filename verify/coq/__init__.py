@@ -31,6 +31,13 @@ class CoqRun:
     results: dict[tuple[str, str], str]
     seconds: float | None  # compile time, None when coqc did not run
 
+    @property
+    def rejected(self) -> int:
+        """How many exported steps coqc did not check (its error, or the preamble's): the
+        commands exit 1 then, since Coq did not re-check what was exported to it. A step
+        not exported, or coqc not on PATH, is said in its line and is no rejection."""
+        return sum(r.startswith("error:") for r in self.results.values())
+
     def for_proof(self, proof_id: str) -> dict[str, str]:
         """Step id -> result for one proof."""
         return {s: r for (p, s), r in self.results.items() if p == proof_id}
@@ -109,6 +116,7 @@ def lines(run: CoqRun) -> list[str]:
     took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
     out.append(f"coq: {checked}/{len(run.results)} steps checked by coqc{took}"
                + (f", {assuming} of them assuming a term-wise sum" if assuming else "")
+               + (f", {run.rejected} rejected by coqc" if run.rejected else "")
                + f" (project in {run.directory})")
     return out
 
@@ -118,7 +126,8 @@ def add_option(parser: Any) -> None:
     parser.add_argument(
         "--coq", type=Path, metavar="DIR", default=None,
         help="also export every proved step to a Coq project in DIR and, when coqc is on "
-        "PATH, re-check it with coqc (a second, independent kernel)",
+        "PATH, re-check it with coqc (a second, independent kernel); exit 1 when coqc "
+        "rejects a step exported",
     )
 
 

@@ -36,9 +36,13 @@ from verify.kernel import Rel, atoms, gram_pair
 #: prelude and `Reals` a proof's name could be read as when a binder is missing (`id`,
 #: `exp`): a proof's own names are renamed `name'` when they would be one (a proof-file name
 #: never contains `'`), so an unbound name is an error of coqc, never a global read silently.
+#: The keywords are every word coqc 8.16 refused as a binder of a theorem over R under the
+#: exported files' imports (each word of `Print Grammar constr/tactic/vernac/binders` and
+#: the vernacular's declaration keywords tried alone; a red team's `Axiom` broke coqc).
 _RESERVED_TEXT = """
-    _ as at cofix else end exists exists2 fix for forall fun if IF in let match mod return
-    then using where with Prop SProp Set Type R Z S O IZR INR pow eq_refl nz_solve ip_db
+    _ as at by cofix else end exists exists2 fix for forall fun if IF in let match mod return
+    then until using where with Axiom CoFixpoint Definition Fixpoint Hypothesis Parameter
+    Theorem Variable Prop SProp Set Type R Z S O IZR INR pow eq_refl nz_solve ip_db
     True False and or not nat IH zbounds ip_orient ip_canon id exp ln sin cos tan sqrt
     Rabs Rsqr PI Rmin Rmax Rinv Ropp Rplus Rmult Rminus Rdiv Rpower Rle Rlt Rge Rgt IPR
     up fst snd pred plus mult minus min max length list nil cons app map comp"""

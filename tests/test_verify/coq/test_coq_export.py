@@ -298,3 +298,59 @@ def test_check_cli_refuses_a_coq_dir_that_is_a_file(
     assert code == 2
     assert err.count("\n") == 1 and "not a directory" in err
 
+
+
+#: Names coqc 8.16 refuses as binders (red team 4: `Axiom`, next to `exact`, broke coqc while
+#: `check --coq` exited 0), and `exact`, a tactic name coqc accepts: every step must check.
+KEYWORDS = b"""
+title = "coq keywords"
+vectors = ["Theorem", "by"]
+scalars = ["exact", "Axiom", "CoFixpoint", "Definition", "Fixpoint", "Hypothesis",
+           "Parameter", "Variable", "until"]
+
+[[step]]
+id = "s1"
+given = ["exact >= 0", "Axiom >= exact", "CoFixpoint*Definition >= 0", "until == Fixpoint"]
+claim = "Axiom + Hypothesis**2 + Parameter**2 + until - Fixpoint >= 0"
+
+[[step]]
+id = "s2"
+claim = "dot(Theorem, by) <= norm2(Theorem) + norm2(by) + Variable**2"
+hints = ["Theorem - by"]
+"""
+
+
+@needs_coqc
+def test_names_that_are_coq_keywords_are_renamed_and_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    proof = tmp_path / "keywords.toml"
+    proof.write_bytes(KEYWORDS)
+    assert main(["check", str(proof), "--coq", str(tmp_path / "coq")]) == 0
+    out = capsys.readouterr().out
+    assert "coq keywords s1: checked" in out and "coq keywords s2: checked" in out
+    text = (tmp_path / "coq" / "keywords.v").read_text()
+    assert "(Axiom' " in text or " Axiom' " in text
+    assert "Theorem' by'" in text or "by' Theorem'" in text
+
+
+@needs_coqc
+def test_a_step_coqc_rejects_makes_check_and_audit_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team 4: coqc failed on an exported step and `check --coq` exited 0. A keyword left
+    unrenamed (the printer's reserved names emptied) is a real coqc rejection."""
+    from verify.coq import printer
+
+    proof = tmp_path / "keywords.toml"
+    proof.write_bytes(KEYWORDS)
+    monkeypatch.setattr(printer, "RESERVED", frozenset())
+    assert main(["check", str(proof), "--coq", str(tmp_path / "c")]) == 1
+    out = capsys.readouterr().out
+    assert "coq keywords s1: error:" in out and "rejected by coqc" in out
+    assert main(["audit", str(proof), "--budget", "small", "--jobs", "1",
+                 "--coq", str(tmp_path / "a")]) == 1
+    out = capsys.readouterr().out
+    assert "coq keywords s1: error:" in out
+    monkeypatch.undo()  # the same proof, renamed: checked, exit 0
+    assert main(["check", str(proof), "--coq", str(tmp_path / "c")]) == 0
