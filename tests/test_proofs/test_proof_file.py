@@ -106,7 +106,7 @@ def test_split_without_zero_case() -> None:
         (D + 'induction = { variable = "q", base = {}, step = {} }\n', "a", "'q' is not a"),
         (D + IND + 'base = { z = "w" }, step = {} }\n', "a", "'z' is not a declared name"),
         (D + IND + 'base = { y = "w" }, step = {} }\n', "a", "induction.base.y:"),
-        (D + 'witness = { y = "1/y" }\n', "a", "witness of 'y' must not divide"),
+        (D + 'witness = { y = "1/y" }\n', "a", "witness.y = '1/y' must not divide by y"),
         (D + 'uses = [{ step = "a", by = 1 }]\n', "a", "unknown key 'by' in a use"),
         (D + 'uses = [1]\n', "a", "list of step ids or { step, with } tables"),
         (D + IND + 'base = { w = "y" }, step = {} }\n', "a", "induction.base.w:"),
