@@ -34,6 +34,7 @@ __all__ = [
     "float_rows",
     "functional_margins",
     "margin2",
+    "margin_numerators",
     "norm2",
     "radius2",
     "scaled_combination",
@@ -166,6 +167,15 @@ def functional_margins(
     data: Dataset, w: Sequence[Fraction], b: Fraction = Fraction(0)
 ) -> list[Fraction]:
     """The exact values y_i (<w, x_i> + b), one per example, in integer arithmetic."""
+    numerators, den = margin_numerators(data, w, b)
+    return [Fraction(m, den) for m in numerators]
+
+
+def margin_numerators(
+    data: Dataset, w: Sequence[Fraction], b: Fraction = Fraction(0)
+) -> tuple[list[int], int]:
+    """`(M, D)` with `y_i (<w, x_i> + b) == M[i] / D` exactly and `D > 0` (not reduced): the
+    functional margins without a Fraction per example, for comparisons of all of them."""
     wn, wd = common_denominator(w)
     s = scaled_matrix(data)[0]
     # y_i (<w, x_i> + b) = y_i (<wn, xint_i> + b * wd * s) / (wd * s)
@@ -173,8 +183,7 @@ def functional_margins(
     bden = b * den
     bn, bd = bden.numerator, bden.denominator
     products = scaled_products(data, wn)
-    return [Fraction(yi * (p * bd + bn), den * bd)
-            for p, yi in zip(products, data.y, strict=True)]
+    return [yi * (p * bd + bn) for p, yi in zip(products, data.y, strict=True)], den * bd
 
 
 def scaled_products(data: Dataset, vector: Sequence[int]) -> list[int]:

@@ -52,6 +52,7 @@ from perceptron.geometry.linear import (
     float_rows,
     functional_margins,
     margin2,
+    margin_numerators,
     norm2,
     scaled_combination,
     scaled_matrix,
@@ -114,24 +115,24 @@ class MaxMarginResult:
         nw = norm2(w)
         if nw == 0:
             return False
-        margins = functional_margins(data, w, b)
+        margins, md = margin_numerators(data, w, b)  # margin_i = margins[i] / md, md > 0
         if not self.optimal:
-            m = min(margins)
+            m = Fraction(min(margins), md)
             return m > 0 and self.gamma2 > 0 and self.gamma2 <= m * m / nw
         alpha = self.alpha
-        if len(alpha) != data.n or not all(type(a) is Fraction for a in alpha):
+        if len(alpha) != data.n or not set(map(type, alpha)) <= {Fraction}:
             return False
-        if any(a < 0 for a in alpha):
+        an, ad = common_denominator(alpha)  # alpha_i = an[i] / ad, ad > 0
+        if any(a < 0 for a in an):
             return False
-        if any(m < 1 for m in margins):  # primal feasibility
+        if any(m < md for m in margins):  # primal feasibility: margin_i >= 1
             return False
-        if any(a > 0 and m != 1 for a, m in zip(alpha, margins, strict=True)):
+        if any(a and m != md for a, m in zip(an, margins, strict=True)):
             return False  # complementary slackness
-        if self.bias and sum(a * yi for a, yi in zip(alpha, data.y, strict=True)) != 0:
+        if self.bias and sum(map(mul, an, data.y)) != 0:
             return False
         # stationarity: w = sum_i alpha_i y_i x_i, in integers over a common denominator:
         # w_k = (sum_i a_i y_i xint_ik) / (ad * s)  <=>  wn_k * ad * s == wd * sum(...)
-        an, ad = common_denominator(alpha)
         wn, wd = common_denominator(w)
         support = [i for i, a in enumerate(an) if a]
         sums = scaled_combination(data, support, [an[i] * data.y[i] for i in support])
