@@ -131,8 +131,11 @@ def float_rows(data: Dataset) -> np.ndarray:
     the integer rows `s * x_i` are shifted so that the largest entry has about 500 bits,
     which never overflows, not even in a squared norm.
     """
+    s, matrix, top_value = scaled_matrix(data)
+    if matrix.dtype != object and s.bit_length() <= 500:  # int64 to float64: correctly rounded
+        return matrix.astype(np.float64) / float(s)
     s, rows = scaled_rows(data)
-    top = max((max(max(x), -min(x)).bit_length() for x in rows if x), default=0)  # max |v|
+    top = top_value.bit_length()  # bits of max |v|
     if top <= 500 and s.bit_length() <= 500:
         return np.array(rows, dtype=np.float64) / float(s)
     shift = max(top - 500, 0)

@@ -12,6 +12,7 @@ import math
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -20,6 +21,7 @@ from perceptron.algorithms.fast import MAX_SCALE_BITS
 from perceptron.dataset import Dataset
 from perceptron.geometry.linear import (
     common_denominator,
+    float_rows,
     functional_margins,
     margin_numerators,
     scaled_combination,
@@ -126,6 +128,18 @@ def test_scaled_rows_are_the_datasets_integer_rows(data: Dataset) -> None:
     s2, matrix, top = scaled_matrix(data)
     assert s2 == s and matrix.tolist() == rows
     assert top == max(abs(v) for r in rows for v in r)
+
+
+@given(datasets())
+def test_float_rows_round_the_scaled_integers_as_python_does(data: Dataset) -> None:
+    """The warm start's floats (untrusted, but they pick the support a certificate starts
+    from): int64 rows cast by numpy round to the floats Python's `float` gives."""
+    s, rows = data.scale(), data.integer_rows()
+    found = float_rows(data)
+    if s.bit_length() <= 500 and max(abs(v) for r in rows for v in r).bit_length() <= 500:
+        assert found.tolist() == (np.array(rows, dtype=np.float64) / float(s)).tolist()
+    else:  # scaled by a power of two: every entry finite
+        assert np.isfinite(found).all()
 
 
 @given(datasets(), st.data())
