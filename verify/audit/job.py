@@ -17,6 +17,7 @@ is one line in `Audit.errors`, and the other proofs are audited and reported all
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
@@ -393,7 +394,9 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
     cannot be read or run (a proof's, or one of `data`) is one line too, and the proofs are
     audited without it (the audit then fails on that line). A proof naming
     an `unusable` plug-in is admitted (its steps are not run). `each(admitted, id)` is
-    called as soon as a proof is admitted (a pool starts on it while the next is read)."""
+    called as soon as a proof is admitted (a pool starts on it while the next is read);
+    the targets are then read largest file first (`_largest_first`: the proofs that take a
+    worker longest start first), and everything is returned in the order of `chosen`."""
     out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}), dict(unusable or {}))
     memo: dict[str, Read] = {}
     shared = []
@@ -403,16 +406,18 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             shared.append(path)
         except FAULTS as error:
             out.errors.append(_one_line(error, path))
-    for target in chosen:
+    lines: dict[str, list[str]] = {t.id: [] for t in chosen}  # each target's, in its order
+    for target in _largest_first(chosen) if each is not None else chosen:
+        errors = lines[target.id]
         try:
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *out.unusable))
         except ProofFileError as error:
-            out.errors.extend(_lines(_with_naming(error, target, (*(plugins or ()),
-                                                                  *out.unusable)), target.name))
+            errors.extend(_lines(_with_naming(error, target, (*(plugins or ()),
+                                                              *out.unusable)), target.name))
             continue
         except FAULTS as error:
-            out.errors.extend(_lines(error, target.name))
+            errors.extend(_lines(error, target.name))
             continue
         run = proof.numeric.run if proof.numeric is not None else None
         files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
@@ -421,12 +426,33 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             try:            # audited, on the others (the audit fails: its errors say why)
                 scenarios.extend(data_scenarios(path, run, memo, limits))
             except FAULTS as error:
-                out.errors.append(_one_line(error, target.name))
+                errors.append(_one_line(error, target.name))
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, tuple(scenarios)
         if each is not None:
             each(out, target.id)
+    out.errors.extend(line for target in chosen for line in lines[target.id])
+    ids = [t.id for t in chosen if t.id in out.proofs]
+    out.proofs, out.targets = {i: out.proofs[i] for i in ids}, {i: out.targets[i] for i in ids}
+    out.names, out.data = {i: out.names[i] for i in ids}, {i: out.data[i] for i in ids}
     return out
+
+
+def _largest_first(chosen: Sequence[Target]) -> list[Target]:
+    """`chosen`, the largest proof file first (its size in bytes standing for the work of
+    planning and checking it; a file that cannot be read last, where its reading fails): the
+    order in which a pool best receives the proofs, so that the longest is not the last to
+    start while the other workers wait for the plan. Only an order of work: the audit's
+    report keeps the order of `chosen`."""
+    def size(target: Target) -> int:
+        if target.text is not None:
+            return len(target.text)
+        try:
+            return os.stat(target.name if target.file else PROOFS[target.name]).st_size
+        except (OSError, KeyError):
+            return 0
+
+    return sorted(chosen, key=lambda t: -size(t))
 
 
 def _lines(error: Exception, name: str) -> list[str]:
