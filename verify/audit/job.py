@@ -548,10 +548,12 @@ def _proof_work(proof_id: str, proof: Proof, name: str, names: Naming,
                 plugins: Mapping[str, Plugin], unusable: Mapping[str, str],
                 guard: float | None, search: bool) -> _Worked:
     """A proof's share of the plan (`_part`) and, unless the kernel's rules refuse it, its
-    symbolic check detached (`_symbolic_detached`), where it runs (a worker process). Both
-    state every step (SymPy's and the kernel's caches then serve the second), and the plan's
-    share comes back long before the proof would if this process planned every proof itself
-    while the pool checked them (the shards wait on the plan, not on the proofs)."""
+    symbolic check detached (`_symbolic_detached`), where it runs: a process of the local
+    pool, never a Dask cluster's worker. Both state every step, so the second finds SymPy's
+    and the kernel's caches warm. The shards wait on every proof's share of the plan: made in
+    the pool as the proofs are read, it no longer waits on this process planning every proof
+    alone while the pool, done with the symbolic checks, sat idle. The symbolic reports are
+    replayed by the kernel in the audit's own process (`replay`), as before."""
     part = _part(proof_id, proof, name, names, plugins, unusable)
     return part, (() if part.refused else _symbolic_detached(proof, guard, search))
 
