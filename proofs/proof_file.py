@@ -360,7 +360,22 @@ def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) ->
     if any("\0" in path for path in data):  # no file has such a name
         raise ProofFileError("numeric.data: a path cannot hold a NUL character",
                              key="numeric.data")
+    for path in data:
+        _refuse_outside(path, folder)
     return RunBinding(run, bound, named, tuple(os.path.join(folder, path) for path in data))
+
+
+def _refuse_outside(path: str, folder: str) -> None:
+    """A data file a proof names lies in the proof file's folder or below it, symbolic links
+    resolved: a stranger's proof file must not read `/etc/passwd` or `../../secret.txt` (a
+    data file's first unreadable cell is quoted in the error). Files elsewhere are given
+    with `--data FILE`, which the user types."""
+    inside = os.path.realpath(folder or os.curdir)
+    target = os.path.realpath(os.path.join(folder, path))
+    if os.path.isabs(path) or os.path.commonpath([inside, target]) != inside:
+        raise ProofFileError(f"numeric.data: {path!r} is outside the proof file's folder; a "
+                             "proof names data files beside it or below it (give others "
+                             "with --data FILE)", key="numeric.data", text=path)
 
 
 def _label(table: dict[str, Any], index: int) -> str:

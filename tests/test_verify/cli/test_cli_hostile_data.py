@@ -57,13 +57,36 @@ def hostile(tmp_path: Path) -> dict[str, str]:
 
 def test_hostile_numeric_data_are_one_line_each(tmp_path: Path,
                                                 hostile: dict[str, str]) -> None:
+    """Beside the proof file (a pipe, a folder) through `[numeric] data`; anywhere (the
+    devices) through `--data`, which the user types."""
     for number, (path, kind) in enumerate(hostile.items()):
         proof = tmp_path / f"proof{number}.toml"
+        beside = path.startswith(str(tmp_path))
+        named = os.path.relpath(path, tmp_path) if beside else "d.csv"
+        proof.write_text(PROOF.format(paths=f'"{named}"' if beside else ""))
+        given = () if beside else ("--data", path)
+        done = _novikoff("audit", str(proof), "--budget", "small", "--jobs", "1", *given)
+        assert done.returncode == 2, done.stderr
+        (error,) = _errors(done)
+        assert f"{path}: is {kind}" in error
+
+
+def test_a_proof_file_reads_no_data_outside_its_folder(tmp_path: Path) -> None:
+    """Red team 4: `data = ["/etc/passwd", "../secret.txt"]` in a stranger's proof file was
+    read, and the first cell that is no number quoted in the error (`not a number:
+    'SECRET_TOKEN_abc123'`). A proof names data beside it or below it, links resolved."""
+    (tmp_path / "secret.txt").write_text("SECRET_TOKEN_abc123,1\n")
+    folder = tmp_path / "proof"
+    folder.mkdir()
+    (folder / "link.csv").symlink_to(tmp_path / "secret.txt")
+    for number, path in enumerate(["/etc/passwd", "../secret.txt", "link.csv"]):
+        proof = folder / f"proof{number}.toml"
         proof.write_text(PROOF.format(paths=f'"{path}"'))
         done = _novikoff("audit", str(proof), "--budget", "small", "--jobs", "1")
         assert done.returncode == 2, done.stderr
         (error,) = _errors(done)
-        assert f"{path}: is {kind}" in error
+        assert f"numeric.data: {path!r} is outside the proof file's folder" in error
+        assert "SECRET" not in done.stderr + done.stdout and "root:" not in done.stderr
 
 
 def test_run_refuses_a_device_and_bounds_standard_input() -> None:
