@@ -129,7 +129,7 @@ def register(subparsers: Any) -> None:
                         default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
                         f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
+    parser.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                         help="run the campaign's shards on the workers of this Dask "
                         "scheduler (tcp://HOST:PORT; needs Dask: `pip install -e '.[dask]'` in "
                         "the checkout); the "
@@ -144,6 +144,16 @@ def register(subparsers: Any) -> None:
                         "a step it cuts short is unknown with 'time cap')")
     add_option(parser)
     parser.set_defaults(handler=run)
+
+
+def scheduler_address(text: str) -> str:
+    """`--scheduler`: a Dask scheduler's address, `tcp://HOST:PORT` (or `tls://`)."""
+    from verify.numeric.executors import SCHEDULER_ADDRESS
+
+    if not SCHEDULER_ADDRESS.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is no scheduler address: write "
+                                         "tcp://HOST:PORT")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
