@@ -33,6 +33,11 @@ BYTES_PER_CELL = 64
 SCALED_BITS_PER_BYTE = 64
 #: ... and never below this many bits (small files with a few large numbers stay readable).
 MIN_SCALED_BITS = 1 << 24
+#: The largest `--max-cells` and `--max-scaled-bits` the command line takes: far past any
+#: machine (10^12 cells allow 64 TB of file; 10^15 bits are 125 TB), so a larger value is a
+#: slip, refused in one line rather than carried into sizes and messages.
+MOST_CELLS = 10**12
+MOST_SCALED_BITS = 10**15
 
 
 @dataclass(frozen=True)
@@ -130,14 +135,36 @@ def _read_bytes(p: Path, source: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
                         "or from standard input as -", source=source)
     with open(fd, "rb", closefd=True) as handle:
         try:
-            return _bounded(handle.read(limits.bytes + 1), source, limits)
+            return _bounded(_read_at_most(handle, limits.bytes + 1), source, limits)
         except OSError as exc:
             raise DataError(f"cannot read: {exc.strerror or exc}", source=source) from None
 
 
 def read_stream(stream: BinaryIO, source: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     """The bytes of a stream (standard input), at most `limits.bytes` of them."""
-    return _bounded(stream.read(limits.bytes + 1), source, limits)
+    return _bounded(_read_at_most(stream, limits.bytes + 1), source, limits)
+
+
+#: Bytes asked of a file at a time by `_read_at_most`.
+READ_CHUNK = 1 << 20
+
+
+def _read_at_most(handle: BinaryIO, most: int) -> bytes:
+    """At most `most` bytes of `handle`, read a chunk at a time until the end or `most`.
+
+    Never `handle.read(most)`: that asks for a buffer of `most` bytes up front, so a large
+    limit (`--max-cells 1000000000` allows 64 GB) was a MemoryError before a byte was read,
+    and one past a C size an OverflowError. Memory follows what the file holds instead.
+    """
+    chunks: list[bytes] = []
+    left = most
+    while left > 0:
+        chunk = handle.read(min(READ_CHUNK, left))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def _bounded(raw: bytes, source: str, limits: Limits) -> bytes:
