@@ -26,7 +26,8 @@ Faults are never verdicts. Each call runs in a child process of its own
 state after the import). A plug-in that raises (anything: a `SystemExit` of any code and a
 `KeyboardInterrupt` it raises itself are its faults too; a real Ctrl-C still interrupts the
 audit), kills its process, returns something that is not such a trace, returns more than
-`max_updates` updates (a generator that never ends is read only that far: deterministic), or
+`max_updates` updates (a generator that never ends is read only that far: deterministic),
+returns a coordinate past `MAX_VALUE_BITS` or a trace past `MAX_TRACE_BITS`, or
 does not return within `seconds` of wall clock (a guard against a hang, never a budget: the
 child is killed) raises `PluginFault`, one line naming the plug-in and the fault. The
 campaign stops running that plug-in and the audit reports the line (exit 2); every other
@@ -98,6 +99,13 @@ GROUP = "novikoff.algorithms"
 MAX_UPDATES = 100_000
 #: Wall-clock guard per call, in seconds: generous, a guard against a loop, never a verdict.
 SECONDS = 60.0
+#: The most bits one coordinate a plug-in returns may take (numerator and denominator
+#: together: about 19 700 decimal digits), and all the coordinates of one call's trace. Past
+#: them the run is a fault, found in the plug-in's child before the value is sent: exact
+#: checks on a number of millions of digits (`Fraction(10)**3_000_000`) would keep the audit
+#: computing for ever (the `--max-scaled-bits` idea, for what a plug-in returns).
+MAX_VALUE_BITS = 1 << 16
+MAX_TRACE_BITS = 1 << 30
 
 Algorithm = Callable[..., Iterable[Any]]  # (data, max_updates, **params)
 T = TypeVar("T")
@@ -356,6 +364,7 @@ class Plugin:
                 raise PluginFault(f"plug-in {self.name}: iteration {k} names an example twice")
             out.append((tuple(sorted(int(j) for j in members)),
                         self._vector(data, f"iteration {k}'s theta_after", after)))
+        self._within(data, (after for _, after in out))
         return out
 
     def _batch_parts(self, k: int, item: Any) -> tuple[Any, Any]:
@@ -399,7 +408,21 @@ class Plugin:
                 raise PluginFault(f"plug-in {self.name}: {what} has coordinate {i} = "
                                   f"{repr(v)[:80]}, a {type(v).__name__}, not an int or a "
                                   "Fraction (exact)")
-        return tuple(Fraction(v) for v in value)
+        vector = tuple(Fraction(v) for v in value)
+        for i, v in enumerate(vector):
+            if _bits(v) > MAX_VALUE_BITS:
+                raise PluginFault(f"plug-in {self.name}: {what} has coordinate {i} of "
+                                  f"{_bits(v)} bits, more than the limit of {MAX_VALUE_BITS} "
+                                  "(numerator and denominator)")
+        return vector
+
+    def _within(self, data: Dataset, vectors: Iterable[Vector]) -> None:
+        """PluginFault when the coordinates of one call's trace take more than
+        `MAX_TRACE_BITS` bits in all (each is within `MAX_VALUE_BITS`: `_vector`)."""
+        total = sum(_bits(v) for vector in vectors for v in vector)
+        if total > MAX_TRACE_BITS:
+            raise PluginFault(f"plug-in {self.name}: its trace on {data.name} takes {total} "
+                              f"bits, more than the limit of {MAX_TRACE_BITS}")
 
     def _read(self, data: Dataset, returned: Iterable[Any], cap: int
               ) -> list[tuple[int, Vector]]:
@@ -419,6 +442,7 @@ class Plugin:
                 raise PluginFault(f"plug-in {self.name}: update {k} names example {index!r}, "
                                   f"not an index 0..{data.n - 1}")
             out.append((int(index), self._vector(data, f"update {k}'s w_after", after)))
+        self._within(data, (after for _, after in out))
         return out
 
     def _parts(self, k: int, item: Any) -> tuple[Any, Any]:
@@ -471,6 +495,11 @@ def _trace(data: Dataset, items: Iterable[tuple[int, Vector]]
         steps.append(_step(w, after, x, y))
         w = after
     return tuple(updates), tuple(steps)
+
+
+def _bits(value: Fraction) -> int:
+    """The bits of an exact value: its numerator's and its denominator's."""
+    return value.numerator.bit_length() + value.denominator.bit_length()
 
 
 def _exact(value: object) -> bool:

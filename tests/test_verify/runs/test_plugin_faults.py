@@ -18,7 +18,8 @@ import pytest
 from cases.plugins import hostile
 
 from perceptron.dataset import Dataset
-from verify.runs.plugin import Plugin, PluginFault
+from verify.runs import plugin as plugin_module
+from verify.runs.plugin import MAX_VALUE_BITS, Plugin, PluginFault
 
 CASES = Path(hostile.__file__).parent
 DATA = Dataset.of([[1, 2], [2, -1], [-1, 1]], [1, 1, -1], "three")
@@ -108,6 +109,32 @@ def test_a_vector_of_another_dimension_says_both_dimensions() -> None:
     with pytest.raises(PluginFault) as raised:
         Plugin.of("p", hostile.wrong_dimension).run(DATA, U, 5)
     assert str(raised.value) == "plug-in p: update 0's w_after has 3 coordinates, the data 2"
+
+
+@pytest.mark.parametrize("isolated", [True, False])
+def test_a_plug_in_returning_huge_numbers_is_a_fault(isolated: bool) -> None:
+    """Red team 4: a coordinate of millions of bits kept the audit's exact checks computing
+    for ever; one past `MAX_VALUE_BITS` is refused where the plug-in runs."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin("p", None, hostile.huge_numbers, isolated=isolated).run(DATA, U, 5)
+    # 2**1_000_000 / 3: 1 000 001 bits over 2
+    assert str(raised.value) == ("plug-in p: update 0's w_after has coordinate 0 of 1000003 "
+                                 f"bits, more than the limit of {MAX_VALUE_BITS} (numerator "
+                                 "and denominator)")
+
+
+def test_a_plug_in_trace_past_its_total_of_bits_is_a_fault(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Coordinates each within `MAX_VALUE_BITS` but too many of them: the total is bounded
+    too (here lowered, so that the test stays small; a forked child sees it)."""
+    monkeypatch.setattr(plugin_module, "MAX_TRACE_BITS", 1_000_000)
+    assert len(Plugin.of("p", hostile.many_large_numbers).run(DATA, U, 8).updates) == 8
+    with pytest.raises(PluginFault) as raised:
+        Plugin.of("p", hostile.many_large_numbers).run(DATA, U, 9)
+    bits = sum(DATA.d * ((1 << 60_000) * k).bit_length() + DATA.d for k in range(1, 10))
+    assert bits > 1_000_000
+    assert str(raised.value) == (f"plug-in p: its trace on three takes {bits} bits, more "
+                                 "than the limit of 1000000")
 
 
 @pytest.mark.parametrize(("function", "said"), [
