@@ -141,3 +141,12 @@ def many_large_numbers(data: Any, max_updates: int) -> Any:
     big = 1 << 60_000
     return [(i % data.n, tuple(Fraction(big * (i + 1)) for _ in range(data.d)))
             for i in range(max_updates)]
+
+
+def floods(data: Any, max_updates: int) -> Any:
+    """The perceptron, printing 900 001 bytes first: to descriptor 1, through `print` and to
+    `sys.stderr` (red team 4's printed 300 MB a call: 15 GB of standard error)."""
+    os.write(1, b"y" * 300_000)
+    print("z" * 300_000)
+    sys.stderr.write("w" * 300_000)
+    return perceptron(data, max_updates)

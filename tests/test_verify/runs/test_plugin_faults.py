@@ -19,6 +19,7 @@ from cases.plugins import hostile
 
 from perceptron.dataset import Dataset
 from verify.runs import plugin as plugin_module
+from verify.runs.isolation import OUTPUT_SHOWN
 from verify.runs.plugin import MAX_VALUE_BITS, Plugin, PluginFault
 
 CASES = Path(hostile.__file__).parent
@@ -336,6 +337,21 @@ def test_what_a_plug_in_prints_goes_to_standard_error_not_into_the_json(
     assert report["proofs"][0]["steps"]
     assert "HELLO FROM PLUGIN" in err and "RAW WRITE" in err
     assert "HELLO" not in out and "RAW" not in out
+
+
+def test_what_a_plug_in_call_prints_is_passed_on_up_to_a_cap(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """Red team 4: a plug-in printing 300 MB a call made gigabytes of standard error; the
+    first `OUTPUT_SHOWN` bytes of a call (descriptors 1 and 2, `print`, `sys.stderr`) are
+    passed on, then one line says how many were left out, and the run is read as usual."""
+    run = Plugin.of("p", hostile.floods).run(DATA, U, 5)
+    out, err = capfd.readouterr()
+    assert out == ""
+    assert len(run.updates) == len(Plugin.of("q", hostile.perceptron).run(DATA, U, 5).updates)
+    capfd.readouterr()
+    assert err == ("y" * OUTPUT_SHOWN + f"\nnovikoff: {900_001 - OUTPUT_SHOWN} more bytes of a "
+                   f"plug-in call's output left out (the first {OUTPUT_SHOWN} bytes of each "
+                   "call are shown)\n")
 
 
 def test_in_this_process_a_plug_in_prints_to_standard_error(
