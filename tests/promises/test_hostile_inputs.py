@@ -30,6 +30,7 @@ from perceptron.dataset import Dataset, scaled_size
 from perceptron.errors import DataError
 from perceptron.geometry.linear import float_rows
 from perceptron.geometry.max_margin import max_margin
+from perceptron.geometry.separators import quick_separability
 from perceptron.io.loaders import Limits, load, parse_csv, parse_dat
 from perceptron.numbers import approximate, approximate_text, as_text, digit_count, int_text
 from proofs.errors import ProofFileError
@@ -295,6 +296,19 @@ def test_max_margin_of_extreme_data_is_exact(value: str) -> None:
     assert np.all(np.isfinite(rows)) and np.all(rows != 0)
     reference = float_rows(unit)
     assert np.allclose(rows / rows[0, 0], reference / reference[0, 0])
+
+
+def test_a_row_the_float_screen_rounds_to_zero_warns_nothing() -> None:
+    """Red team 4: beside `1e309`, the row `(1, 1)` is 0 in the float screen's scaled rows,
+    and 0/0 printed numpy's RuntimeWarning on the terminal; the answer is still exact."""
+    data = Dataset.of([["1e309", "1"], ["1", "1"]], [1, -1])
+    assert not np.any(float_rows(data)[1])  # the case: a row 0 in float, not exactly
+    with warnings.catch_warnings(record=True) as caught:  # recorded: an error would be
+        warnings.simplefilter("always")  # swallowed as the untrusted screen's failure
+        found = quick_separability(data)
+    assert [str(w.message) for w in caught] == []
+    assert found is None or found.check(data)  # None: the exact solver decides
+    assert max_margin(data).gamma2 > 0
 
 
 def test_superscript_count_is_an_error() -> None:
