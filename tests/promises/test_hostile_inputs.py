@@ -274,6 +274,17 @@ def test_huge_numbers_print_without_the_digit_limit(tmp_path: Path) -> None:
     assert code == 0 and "~" in out
 
 
+def test_a_huge_eta_prints_approximately_in_the_conventions_line() -> None:
+    """Red team 4: `--eta 1e9999` printed its 10 000 digits in the `conventions` line of the
+    text report, which the README says shows huge numbers approximately; exact in --json."""
+    code, out, _ = cli("run", "--eta", "1e9999")
+    (line,) = [line for line in out.splitlines() if line.startswith("conventions")]
+    assert code == 0 and "eta = ~1e+9999 (exact: 10000 digits; see --json)," in line
+    assert len(line) < 200
+    code, out, _ = cli("run", "--eta", "1e9999", "--json")
+    assert json.loads(out)["conventions"]["eta"] == as_text(Fraction(10) ** 9999)
+
+
 @pytest.mark.parametrize("value", ["1e308", "1e-400", "1e5000"])
 def test_extreme_data_bound_and_plot(tmp_path: Path, value: str) -> None:
     """Row 8: `1e308` or `1e-400` in the data: OverflowError in float_rows and in the plot."""
