@@ -66,6 +66,7 @@ import inspect
 import os
 import re
 import shlex
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -212,9 +213,9 @@ class Plugin:
         assert self.spec is not None
         where, _, attribute = self.spec.rpartition(":")
         def find() -> Any:
-            if where.endswith(".py") and not Path(where).is_file():
+            if where.endswith(".py") and (problem := _not_a_file(where)) is not None:
                 raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
-                                  f"{where}: no such file")
+                                  f"{where}: {problem}")
             module = _module(where)
             if not hasattr(module, attribute):  # named by the user's file, not the module's
                 raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
@@ -516,6 +517,23 @@ def _step(w: Vector, after: Vector, x: Vector, y: int) -> Fraction | None:
         return Fraction(0) if not any(delta) else None
     tau = y * sum((d * v for d, v in zip(delta, x, strict=True)), Fraction(0)) / norm
     return tau if all(d == tau * y * v for d, v in zip(delta, x, strict=True)) else None
+
+
+def _not_a_file(where: str) -> str | None:
+    """Why the plug-in file `where` cannot be read (None: it is a regular file): missing,
+    or something else, looked at without opening it (a named pipe would block the reader,
+    `/dev/zero` never end), a link followed to what it names."""
+    from proofs.proof_file import file_kind
+
+    try:
+        mode = os.stat(where).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as error:
+        return f"cannot read it ({error.strerror or error})"
+    if stat.S_ISREG(mode):
+        return None
+    return f"is {file_kind(mode)}, not a regular file: a plug-in is a .py file or a module"
 
 
 def _module(where: str) -> Any:

@@ -79,13 +79,14 @@ def test_run_refuses_a_device_and_bounds_standard_input() -> None:
     assert error.startswith("novikoff: error: <stdin>: more than 320000000 bytes")
 
 
-@pytest.mark.parametrize("command", ["check", "audit"])
+@pytest.mark.parametrize("command", ["check", "audit", "explain"])
 def test_a_proof_path_that_is_no_regular_file_is_one_line(command: str,
                                                           hostile: dict[str, str]) -> None:
     """Issue 27's review: `novikoff audit /dev/zero` said "file is larger than 1024 KiB",
-    and a named pipe as PROOF blocked until someone wrote it."""
+    and a named pipe as PROOF blocked until someone wrote it; (red team 4) `novikoff explain
+    PIPE STEP` said "no built-in proof"."""
     for path, kind in hostile.items():
-        done = _novikoff(command, path)
+        done = _novikoff(command, path, *(["s"] if command == "explain" else []))
         assert done.returncode == 2, done.stderr
         assert _errors(done) == [f"novikoff: error: {path}: is {kind}, not a regular file: a "
                                  "proof is read from a file (on the command line, from "

@@ -255,6 +255,11 @@ BROKEN = {"syntax_error.py": "def broken(:\n", "import_error.py":
     ("p={cases}/hostile.py:nothere", "cannot be loaded: {cases}/hostile.py defines no "
                                      "'nothere'"),
     ("p={dir}/nofile.py:f", "cannot be loaded: {dir}/nofile.py: no such file"),
+    # red team 4: these said "no such file"
+    ("p={dir}/fifo.py:f", "cannot be loaded: {dir}/fifo.py: is a named pipe, not a regular "
+                          "file: a plug-in is a .py file or a module"),
+    ("p={dir}/zero.py:f", "cannot be loaded: {dir}/zero.py: is a character device, not a "
+                          "regular file: a plug-in is a .py file or a module"),
     ("p=", "--algorithm p=: give MODULE:FUNCTION"),
     ("p=no-such-entry-point", "no entry point 'no-such-entry-point'"),
 ])
@@ -268,6 +273,8 @@ def test_a_plug_in_that_cannot_be_loaded_is_one_line(
 
     for name, text in BROKEN.items():
         (tmp_path / name).write_text(text)
+    os.mkfifo(tmp_path / "fifo.py")  # nobody writes it: reading it would block
+    (tmp_path / "zero.py").symlink_to("/dev/zero")  # reading it would never end
     other = tmp_path / "other.toml"
     other.write_text(OTHER)
     code = main(["audit", str(CASES / "plug.toml"), str(other), "--budget", "small",
