@@ -19,7 +19,8 @@ from perceptron.numbers import approximate, as_text, digit_count, parse_exact
 _NONFINITE = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
 #: A cell that looks like a number (even a malformed one such as `1/0` or `1.2.3`): a row with
 #: one is data, never a header.
-_NUMERIC_LOOKING = re.compile(r"^\s*\(?[+-]?(\d|\.\d|(nan|inf)\b)", re.IGNORECASE)
+_NUMERIC_LOOKING = re.compile(r"^\s*\(?[+-]?(\d|\.\d|(nan|inf)\b)", re.IGNORECASE)  # any
+# digit, `٣` too: a row of them is data (refused by `parse_exact`), never a header
 #: A `.dat` count: ASCII digits only (`str.isdigit` also accepts `²`, which `int` refuses).
 _COUNT = re.compile(r"[0-9]+")
 _BLANK = object()

@@ -421,3 +421,37 @@ def load_bytes(data: bytes, suffix: str) -> Dataset:
         path = Path(folder) / f"input{suffix}"
         path.write_bytes(data)
         return load(path)
+
+
+@pytest.mark.parametrize("digit", ["٣", "１", "³"])
+def test_digits_other_than_ascii_are_refused(tmp_path: Path, digit: str) -> None:
+    """Red team 4: `٣` (Arabic-Indic) and `１` (full width) were read as numbers in data
+    cells and in `--eta`, `--seed`, `--epochs` (`--seed ٣` was seed 3), as `int`, `float`
+    and `\\d` take them; proof files took ASCII digits only. One line each now."""
+    data = tmp_path / "digits.csv"
+    data.write_text(f"{digit},1,1\n-1,-1,-1\n")
+    code, _, err = cli("run", str(data))
+    assert f"digits.csv:1:1: not a number: '{digit}' (digits are ASCII 0-9 only)" in \
+        one_line_error(code, err)
+    svm = tmp_path / "digits.svm"
+    svm.write_text(f"1 {digit}:1\n-1 1:2\n")
+    code, _, err = cli("run", str(svm))
+    assert f"feature index '{digit}' is not a positive integer" in one_line_error(code, err)
+    ok = tmp_path / "ok.csv"
+    ok.write_text("1,2,1\n-1,-1,-1\n")
+    for args, said in ((["run", str(ok), "--eta", f"{digit}/2"],
+                        f"--eta: not a number: '{digit}/2' (digits are ASCII 0-9 only)"),
+                       (["run", str(ok), "--epochs", digit],
+                        f"--epochs: '{digit}' is not a whole number of epochs (ASCII digits "
+                        "0-9 only)"),
+                       (["bound", str(ok), "--max-cells", f"1{digit}"],
+                        f"--max-cells: '1{digit}' is not a whole number of cells (ASCII "
+                        "digits 0-9 only)"),
+                       (["audit", "--seed", digit],
+                        f"--seed: '{digit}' is not an integer seed (ASCII digits 0-9 only)"),
+                       (["check", "canonical-online", "--time-limit", digit],
+                        f"--time-limit: '{digit}' is not a number of seconds (ASCII digits "
+                        "0-9 only)")):
+        code, _, err = cli(*args)
+        assert err == f"novikoff: error: argument {said}\n", args
+        assert code == 2
