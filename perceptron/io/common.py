@@ -251,7 +251,13 @@ def _label_index(label_column: int | str | None, width: int, header: list[str] |
             raise DataError(f"no column named {label_column!r}"
                             + (" (the file has no header row)" if header is None else ""),
                             source=source, line=line)
-        return header.index(label_column)
+        named = [i for i, name in enumerate(header) if name == label_column]
+        if len(named) > 1:  # the first was taken silently once: which one is meant?
+            listed = ", ".join(map(str, named[:-1])) + f" and {named[-1]}"
+            raise DataError(f"{len(named)} columns are named {label_column[:40]!r} (columns "
+                            f"{listed}, counting from 0): give the label column by its "
+                            "index", source=source, line=line)
+        return named[0]
     index = label_column + width if label_column < 0 else label_column
     if not 0 <= index < width:
         raise DataError(f"label column {label_column} is outside the {width} columns",

@@ -455,3 +455,19 @@ def test_digits_other_than_ascii_are_refused(tmp_path: Path, digit: str) -> None
         code, _, err = cli(*args)
         assert err == f"novikoff: error: argument {said}\n", args
         assert code == 2
+
+
+def test_a_label_column_name_two_columns_have_is_refused(tmp_path: Path) -> None:
+    """Red team 4: `--label-column a` with two columns named `a` took the first silently."""
+    text = "a,a,label\n1,1,5\n-1,-1,-1\n"
+    with pytest.raises(DataError) as caught:
+        parse_csv(text, source="dup.csv", label_column="a")
+    assert str(caught.value) == ("dup.csv:1: 2 columns are named 'a' (columns 0 and 1, "
+                                 "counting from 0): give the label column by its index")
+    assert parse_csv(text, label_column=1).X == ((1, 5), (-1, -1))  # an index still works
+    assert parse_csv(text.replace("a,a", "a,b"), label_column="b").X == ((1, 5), (-1, -1))
+    path = tmp_path / "dup.csv"
+    path.write_text(text)
+    for command in ("run", "bound"):
+        code, _, err = cli(command, str(path), "--label-column", "a")
+        assert "2 columns are named 'a'" in one_line_error(code, err)
