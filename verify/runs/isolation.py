@@ -251,6 +251,8 @@ def _collect(read_end: int, seconds: float, stop: Callable[[], str | None],
 
 #: Bytes of a child's output (descriptors 1 and 2) passed on to standard error per call.
 OUTPUT_SHOWN = 1 << 16
+#: Chunks read from a child's output pipe once it has answered (at most 16 MiB).
+DRAINED = 256
 
 
 class _Output:
@@ -288,18 +290,21 @@ class _Output:
                 _write_all(2, shown)
 
     def close(self) -> None:
-        """What the child left in the pipe (read without waiting: a process it started may
-        hold the pipe open), then the pipe closed and the line on what was left out."""
-        while self.end is not None:
-            ready, _, _ = select.select([self.end], [], [], 0)
-            if not ready:
-                os.close(self.end)
-                self.end = None
+        """What the child left in the pipe (read without waiting, and at most `DRAINED`
+        chunks: a process it started may hold the pipe open, and write on), then the pipe
+        closed and the line on what was left out."""
+        for _ in range(DRAINED):
+            if self.end is None or not select.select([self.end], [], [], 0)[0]:
                 break
             self.read()
+        more = ""
+        if self.end is not None:
+            more = "at least " if select.select([self.end], [], [], 0)[0] else ""
+            os.close(self.end)
+            self.end = None
         if self.left_out:
             with contextlib.suppress(Exception):
-                print(("\n" if self.line_open else "") + f"novikoff: {self.left_out} more "
+                print(("\n" if self.line_open else "") + f"novikoff: {more}{self.left_out} more "
                       f"bytes of a plug-in call's output left out (the first {OUTPUT_SHOWN} "
                       "bytes of each call are shown)", file=sys.stderr, flush=True)
 
