@@ -119,8 +119,14 @@ def _float_lp(data: Dataset) -> Separable | Inseparable | None:
     x = float_rows(data)
     y = np.array(data.y, dtype=float)
     a = y[:, None] * x
-    norms = np.linalg.norm(a, axis=1)
-    a = a / norms[:, None]
+    # A row may be 0 in float though not exactly (`float_rows` scales `1e309` to 500 bits,
+    # and `1` beside it underflows): it stays 0 rather than 0/0 = NaN with numpy's
+    # RuntimeWarning on the user's terminal. Any float trouble here is harmless: the LP only
+    # proposes, and its separator (every margin) or its Gordan support is checked exactly.
+    with np.errstate(all="ignore"):
+        norms = np.linalg.norm(a, axis=1)
+        norms[norms == 0] = 1.0
+        a = a / norms[:, None]
     n, d = a.shape
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -34,6 +34,7 @@ from verify.cli.check import seconds
 from verify.cli.common import (
     UsageError,
     add_limit_options,
+    integer,
     limits,
     made_folder,
     whole_number,
@@ -120,7 +121,8 @@ def register(subparsers: Any) -> None:
                         "or by the name the summary shows (its file's stem); a PROOF given "
                         "that no --only names is then not audited. With one proof a report "
                         "file is its stand-alone handout")
-    parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="campaign seed, an integer (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default); the symbolic search always "
                         "has the default work budget, so findings never depend on this or on "
@@ -360,3 +362,8 @@ def write_reports(audit: Audit, outputs: dict[str, Path], layout: Layout | None 
             more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
             print(f"novikoff: {path}: {failures[0]}{more}", file=sys.stderr)
     return missing
+
+
+def _seed(text: str) -> int:
+    """`--seed`: an integer in ASCII digits (`int` alone took `--seed ٣` as seed 3)."""
+    return integer(text, "an integer seed")

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     w = weights(result.w)
     fields = [
         ("data", f"{data.name} ({counted(data.n, 'example')}, {counted(data.d, 'feature')})"),
-        ("conventions", conventions.describe()),
+        ("conventions", conventions.describe(SHOW_DIGITS)),
         ("mistakes", str(result.mistakes)),
         ("epochs", str(result.epochs)),
         ("converged", f"{'yes' if result.converged else 'no'} ({result.reason})"),
