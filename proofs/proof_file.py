@@ -381,7 +381,7 @@ def _refuse_outside(path: str, folder: str) -> None:
     with `--data FILE`, which the user types."""
     inside = os.path.realpath(folder or os.curdir)
     target = os.path.realpath(os.path.join(folder, path))
-    if os.path.isabs(path) or os.path.commonpath([inside, target]) != inside:
+    if os.path.commonpath([inside, target]) != inside:
         raise ProofFileError(f"numeric.data: {path!r} is outside the proof file's folder; a "
                              "proof names data files beside it or below it (give others "
                              "with --data FILE)", key="numeric.data", text=path)
