@@ -146,12 +146,18 @@ def check_time(root: Path, path: Path) -> tuple[float, float, float, dict[str, i
     return figures["seconds"], figures["cpu"], whole, figures["counts"]
 
 
-def command_time(root: Path, arguments: Sequence[str]) -> float:
-    """Wall seconds of one `novikoff` command (python -m verify) run by the checkout `root`."""
+def command_time(root: Path, arguments: Sequence[str]) -> tuple[float, float]:
+    """Wall seconds and CPU-seconds (user + system) of one `novikoff` command (python -m
+    verify) run by the checkout `root`, bytecode caches written (under
+    PYTHONDONTWRITEBYTECODE a checkout without them compiled every module in every run: a
+    fresh copy measured against one with caches paid tenths of a second the other did not)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "verify", *arguments], cwd=root, env=_env(root),
+    subprocess.run([sys.executable, "-m", "verify", *arguments], cwd=root, env=_cached_env(root),
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def proof_part(sizes: Sequence[int], shape: str, roots: Sequence[Path], folder: Path,
@@ -196,23 +202,32 @@ def data_part(command: str, roots: Sequence[Path], folder: Path, examples: Seque
     """Time `command` (run or bound) on growing n, then growing d; exponents per checkout."""
     for label, shapes in (("examples n (d = 10)", [(n, 10) for n in examples]),
                           ("dimension d (n = 4)", [(4, d) for d in dimensions])):
-        print(f"novikoff {command}, growing {label}: seconds, whole process")
+        print(f"novikoff {command}, growing {label}: seconds of the whole process, "
+              f"CPU-seconds (least of {repeat}, the checkouts alternating)")
         results: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
+        cpus: dict[Path, list[tuple[int, float]]] = {root: [] for root in roots}
         for n, d in shapes:
             path = folder / f"data-{n}x{d}.csv"
             if not path.exists():
                 path.write_text(dataset(n, d))
             size = n if d == 10 else d
+            runs: dict[Path, list[tuple[float, float]]] = {root: [] for root in roots}
+            for _ in range(repeat):  # alternating the checkouts: both see the same load
+                for root in roots:
+                    runs[root].append(command_time(root, [command, str(path)]))
             cells = []
             for root in roots:
-                seconds = min(command_time(root, [command, str(path)]) for _ in range(repeat))
+                seconds, cpu = (min(r[i] for r in runs[root]) for i in range(2))
                 results[root].append((size, seconds))
-                cells.append(f"{seconds:7.2f} s")
-            ratio = (f"  ratio {results[roots[0]][-1][1] / results[roots[1]][-1][1]:.3f}x"
+                cpus[root].append((size, cpu))
+                cells.append(f"{seconds:7.2f} s {cpu:7.2f} cpu")
+            ratio = (f"  ratio {results[roots[0]][-1][1] / results[roots[1]][-1][1]:.3f}x, "
+                     f"cpu {cpus[roots[0]][-1][1] / cpus[roots[1]][-1][1]:.3f}x"
                      if len(roots) == 2 else "")
             print(f"  {size:>9,}  " + "  |  ".join(cells) + ratio)
         for root in roots:
             _exponent(root, results[root], len(roots))
+            _exponent(root, cpus[root], len(roots), "CPU-seconds")
 
 
 def startup_commands(one_step: Path) -> dict[str, list[str]]:

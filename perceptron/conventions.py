@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from perceptron.numbers import as_text, exact
+from perceptron.numbers import as_text, exact, shown
 
 #: Update rules: the condition on the functional margin `m = y <w, x>` that triggers an update.
 RULES: dict[str, str] = {
@@ -90,12 +90,18 @@ class Conventions:
             "w0": None if self.w0 is None else [as_text(v) for v in self.w0],
         }
 
-    def describe(self) -> str:
-        """One human line."""
-        w0 = "0" if self.w0 is None else "(" + ", ".join(as_text(v) for v in self.w0) + ")"
+    def describe(self, max_digits: int | None = None) -> str:
+        """One human line: its numbers exact, or, with `max_digits`, approximate past that
+        many digits (`perceptron.numbers.shown`: a report for a person, as the text report
+        of `novikoff run` shows `--eta 1e9999`; JSON keeps them exact)."""
+
+        def text(q: Fraction) -> str:
+            return as_text(q) if max_digits is None else shown(q, max_digits)
+
+        w0 = "0" if self.w0 is None else "(" + ", ".join(text(v) for v in self.w0) + ")"
         sz = {1: "+1", 0: "0", -1: "-1"}[self.sign_zero]
         bias = "bias by augmentation" if self.bias else "no bias"
-        return (f"update on {RULES[self.rule]}, sign(0) = {sz}, eta = {as_text(self.eta)}, "
+        return (f"update on {RULES[self.rule]}, sign(0) = {sz}, eta = {text(self.eta)}, "
                 f"w0 = {w0}, {bias}")
 
 

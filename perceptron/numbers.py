@@ -16,11 +16,13 @@ from perceptron.errors import DataError
 
 #: Longest numeric token accepted from a file: enough for any real data, bounded for strangers.
 MAX_TOKEN = 4096
-_RATIO = re.compile(r"^\s*([+-]?\d+)\s*[/%]\s*([+-]?\d+)\s*$")
-_DECIMAL = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*$")
+# ASCII digits only (re.ASCII): `\d` alone also takes `٣` and `１`, which `int` reads as 3
+# and 1, so `--seed ٣` was seed 3; proof files take ASCII digits only, and so does data.
+_RATIO = re.compile(r"^\s*([+-]?\d+)\s*[/%]\s*([+-]?\d+)\s*$", re.ASCII)
+_DECIMAL = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*$", re.ASCII)
 #: A decimal whose exponent has more digits than `_DECIMAL` takes: a number, but one whose
 #: exact value (`1e999999999` is a billion-digit integer) no memory holds.
-_HUGE_EXPONENT = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d{5,}\s*$")
+_HUGE_EXPONENT = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d{5,}\s*$", re.ASCII)
 
 
 def parse_exact(text: str) -> Fraction:
@@ -45,6 +47,8 @@ def parse_exact(text: str) -> Fraction:
         raise DataError(f"exponent out of range in {text.strip()!r}: at most 4 digits (|e| < "
                         "10000); a number that large or that small has no exact value "
                         "memory could hold")
+    if any(c.isdigit() and not c.isascii() for c in text):
+        raise DataError(f"not a number: {text.strip()!r} (digits are ASCII 0-9 only)")
     raise DataError(f"not a number: {text.strip()!r}")
 
 

@@ -33,12 +33,12 @@ from proofs.language.expressions import spelt_tree
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
 from proofs.library.paths import PROOFS
-from proofs.step import STEP_ID, CaseSplit, Induction, Proof, Step, Use
+from proofs.step import MAX_STEPS, STEP_ID, CaseSplit, Induction, Proof, Step, Use
 
 MAX_IMPORTS = 20
 MAX_DEPTH = 8
 _LOADING: list[str] = []  # the files being imported, outermost first (cycles, depth)
-_READ: list[dict[tuple[str, int], Proof]] = []
+_READ: list[dict[tuple[str, int], Proof | ProofFileError | OSError]] = []
 """The proofs read while the outermost `imported` runs, by path and depth (the depth
 bounds what a file may still import): a file that many references, or many files, import
 is read once. Red team 3: twenty references per file, each file importing the next, took
@@ -143,8 +143,17 @@ def imported(table: Any, wanted: Sequence[str], declared: Declared, folder: str,
                                           out.copies))
             except ProofFileError as error:
                 out.broken.add(reference)
-                out.errors.append(error if error.key else ProofFileError(
-                    error.problem, key="uses", text=reference, fix=error.fix))
+                located = error if error.key else ProofFileError(
+                    error.problem, key="uses", text=reference, fix=error.fix)
+                if str(located) not in map(str, out.errors):  # one file's error, said once
+                    out.errors.append(located)
+            if len(out.copies) > MAX_STEPS:  # said now: each file imported fans out again
+                out.errors.append(ProofFileError(
+                    f"uses {reference}: the steps imported so far are {len(out.copies)}, more "
+                    f"than {MAX_STEPS} (a proof's steps, its copies included)", key="uses",
+                    text=reference))
+                out.broken.update(wanted)
+                break
     finally:
         if top:
             _LOADING.pop()
@@ -247,13 +256,19 @@ def _load(source: str, aliases: Mapping[str, str], folder: str, load: Load) -> P
 
 
 def _read_once(path: str, depth: int, load: Load) -> Proof:
-    """`load(path)`, or the proof it gave earlier in this outermost read at the same depth
-    (-1: a built-in proof, whose imports are its own)."""
+    """`load(path)`, or what it gave earlier in this outermost read at the same depth (-1:
+    a built-in proof, whose imports are its own): the proof, or the error it raised."""
     read = _READ[-1] if _READ else {}
     key = (os.path.realpath(path), depth)
     if key not in read:
-        read[key] = load(path)
-    return read[key]
+        try:
+            read[key] = load(path)
+        except (ProofFileError, OSError) as error:
+            read[key] = error
+    found = read[key]
+    if isinstance(found, Exception):
+        raise found
+    return found
 
 
 def _closure(proof: Proof, step_id: str, reference: str) -> list[Step]:

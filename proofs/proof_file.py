@@ -78,6 +78,7 @@ from proofs.step import (
     Term,
     Use,
     declare,
+    step_id_problem,
 )
 from proofs.step import problems as problems_of
 
@@ -105,10 +106,18 @@ def load_proof(path: str | os.PathLike[str]) -> Proof:
     return parse_proof(read_regular(os.fspath(path)), os.fspath(path))
 
 
-#: What a path that is not a regular file is, by its `stat` test (`read_regular`).
+#: What a path that is not a regular file is, by its `stat` test (`file_kind`).
 _NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
                 (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
                 (stat.S_ISSOCK, "a socket"))
+
+
+def file_kind(mode: int) -> str:
+    """What a file of `stat` mode `mode` is, in words ("a named pipe"), for a message that
+    refuses what is not a regular file (a proof here, a plug-in's `.py` file)."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    return next((what for test, what in _NOT_REGULAR if test(mode)), "not a file")
 
 
 def read_regular(path: str) -> bytes:
@@ -127,8 +136,8 @@ def read_regular(path: str) -> bytes:
     if not stat.S_ISREG(mode):
         if fd is not None:
             os.close(fd)
-        kind = next((what for test, what in _NOT_REGULAR if test(mode)), "not a file")
-        raise ProofFileError(f"is {kind}, not a regular file: a proof is read from a file (on "
+        raise ProofFileError(f"is {file_kind(mode)}, not a regular file: a proof is read "
+                             "from a file (on "
                              "the command line, from standard input as -)", file=path)
     with open(fd, "rb", closefd=True) as handle:
         return handle.read(MAX_BYTES + 1)
@@ -360,7 +369,22 @@ def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) ->
     if any("\0" in path for path in data):  # no file has such a name
         raise ProofFileError("numeric.data: a path cannot hold a NUL character",
                              key="numeric.data")
+    for path in data:
+        _refuse_outside(path, folder)
     return RunBinding(run, bound, named, tuple(os.path.join(folder, path) for path in data))
+
+
+def _refuse_outside(path: str, folder: str) -> None:
+    """A data file a proof names lies in the proof file's folder or below it, symbolic links
+    resolved: a stranger's proof file must not read `/etc/passwd` or `../../secret.txt` (a
+    data file's first unreadable cell is quoted in the error). Files elsewhere are given
+    with `--data FILE`, which the user types."""
+    inside = os.path.realpath(folder or os.curdir)
+    target = os.path.realpath(os.path.join(folder, path))
+    if os.path.commonpath([inside, target]) != inside:
+        raise ProofFileError(f"numeric.data: {path!r} is outside the proof file's folder; a "
+                             "proof names data files beside it or below it (give others "
+                             "with --data FILE)", key="numeric.data", text=path)
 
 
 def _label(table: dict[str, Any], index: int) -> str:
@@ -380,9 +404,8 @@ def _step(table: dict[str, Any], index: int, names: Names, problems: Problems) -
 
     _each_key(problems, table, STEP_KEYS, "a step", label)
     step_id = table.get("id")
-    if not isinstance(step_id, str) or not STEP_ID.fullmatch(step_id):
-        problems.add(ProofFileError(f"id {step_id!r} must be a string matching [a-z0-9-]+",
-                                    step=label, key="id"))
+    if (problem := step_id_problem(step_id)) is not None:
+        problems.add(ProofFileError(problem, step=label, key="id"))
     given = attempt(lambda: _strings(table, "given", limit=MAX_HYPOTHESES)) or []
     # a misspelt `claim` (`clam`) is one error, its unknown key: no follow-on "missing"
     misspelt = "claim" not in table and "claim" in _meant(table, STEP_KEYS)

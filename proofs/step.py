@@ -43,6 +43,10 @@ MAX_NAME_LENGTH = 64
 RESERVED = frozenset({"dot", "norm2", "sum"})
 MAX_SETS = 20
 STEP_ID = re.compile(r"[a-z0-9-]{1,64}")
+#: The rule of `STEP_ID` in words, for the message of an id that breaks it.
+STEP_ID_RULE = "1 to 64 characters, each a-z, 0-9 or -"
+#: Characters of a stranger's text echoed in a message (the rest is counted).
+ECHOED = 40
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 Hint = sympy.Expr | Vec
@@ -84,8 +88,12 @@ def declare(vectors: Sequence[str], scalars: Sequence[str], indexed: Sequence[st
         where = {"key": key, "text": name} if isinstance(name, str) else {"key": key}
         if not isinstance(name, str) or not IDENTIFIER.fullmatch(name):
             raise _not_an_identifier(name, where)
-        if len(name) > MAX_NAME_LENGTH or keyword.iskeyword(name):
-            raise ProofFileError(f"name {name!r} cannot be used", **where)
+        if len(name) > MAX_NAME_LENGTH:
+            raise ProofFileError(f"name {_clipped(name)} has {len(name)} characters, more than "
+                                 f"the {MAX_NAME_LENGTH} a name may have", **where)
+        if keyword.iskeyword(name):
+            raise ProofFileError(f"name {name!r} cannot be used: it is a Python keyword",
+                                 **where)
         if name in RESERVED:
             raise ProofFileError(f"name {name!r} is reserved", **where)
         if name in seen:
@@ -118,6 +126,23 @@ def declare(vectors: Sequence[str], scalars: Sequence[str], indexed: Sequence[st
             raise ProofFileError(f"set {name!r}: {error}", key=name, segment=error.segment,
                                  fix=error.fix) from None
     return names
+
+
+def step_id_problem(value: object) -> str | None:
+    """What is wrong with `value` as a step id (`STEP_ID`), in one line that echoes at most
+    `ECHOED` of its characters; None when it is one."""
+    if isinstance(value, str) and STEP_ID.fullmatch(value):
+        return None
+    if isinstance(value, str) and len(value) > 64:
+        return (f"id {_clipped(value)} has {len(value)} characters, more than 64 (an id is "
+                f"{STEP_ID_RULE})")
+    shown = _clipped(value) if isinstance(value, str) else repr(value)[:ECHOED]
+    return f"id {shown} must be a string of {STEP_ID_RULE}"
+
+
+def _clipped(text: str) -> str:
+    """`text` quoted for a message, its first `ECHOED` characters only."""
+    return repr(text) if len(text) <= ECHOED else repr(text[:ECHOED]) + "..."
 
 
 def _not_an_identifier(name: object, where: Mapping[str, str]) -> ProofFileError:
@@ -242,8 +267,8 @@ class Step:
     def __post_init__(self) -> None:
         object.__setattr__(self, "uses", tuple(  # plain ids read as uses as proved
             Use(u) if isinstance(u, str) else u for u in self.uses))
-        if not isinstance(self.id, str) or not STEP_ID.fullmatch(self.id):
-            raise ProofFileError(f"id {self.id!r} must match [a-z0-9-]+ (at most 64 characters)")
+        if (problem := step_id_problem(self.id)) is not None:
+            raise ProofFileError(problem)
         if len(self.hypotheses) > MAX_HYPOTHESES:
             raise ProofFileError(
                 f"{len(self.hypotheses)} hypotheses, more than {MAX_HYPOTHESES}", step=self.id

@@ -55,6 +55,18 @@ def test_the_script_runs_at_its_smallest_size(capsys: pytest.CaptureFixture[str]
     assert "fitted exponent of CPU-seconds" in out
 
 
+@pytest.mark.parametrize("command", ["run", "bound"])
+def test_the_data_parts_time_each_size_in_seconds_and_cpu_seconds(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--part run|bound` at the tiny sizes: a row per size with wall and CPU-seconds, and
+    the fitted exponent of both (the steadier CPU-seconds on a shared machine)."""
+    scaling.main(["--tiny", "--part", command])
+    out = capsys.readouterr().out
+    assert f"novikoff {command}, growing examples n" in out and "growing dimension d" in out
+    assert out.count(" cpu") == 4
+    assert "fitted exponent of seconds" in out and "fitted exponent of CPU-seconds" in out
+
+
 def test_the_startup_part_runs_each_command_once(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 30's start-up commands, one round: each exits 0 (both one-step files proved) and
     says what it loads; a check searched without an LP loads no SciPy. No time is asserted."""

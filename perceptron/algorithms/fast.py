@@ -333,6 +333,8 @@ def exact_combination(coefficients: Sequence[int], rows: np.ndarray,
     l1 = sum(map(abs, map(int, coefficients)))
     if rows.dtype != object and top * l1 < 2**63 and l1 < 2**63:
         return (np.array(coefficients, dtype=np.int64) @ rows).tolist()
+    if rows.dtype != object:  # big coefficients of int64 rows: in int64 limbs (`exact_matvec`)
+        return exact_matvec(rows.T, coefficients, top)
     obj = np.empty(len(coefficients), dtype=object)
     obj[:] = [int(c) for c in coefficients]
     return list(obj @ rows.astype(object)) if rows.size else [0] * rows.shape[1]

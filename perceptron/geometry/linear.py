@@ -20,7 +20,7 @@ import weakref
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import reduce
-from operator import mul
+from operator import attrgetter, mul
 
 import numpy as np
 
@@ -34,9 +34,14 @@ __all__ = [
     "float_rows",
     "functional_margins",
     "margin2",
+    "margin_numerators",
     "norm2",
     "radius2",
+    "scaled_combination",
+    "scaled_matrix",
+    "scaled_products",
     "scaled_rows",
+    "shared_fractions",
     "solve_integer_system",
 ]
 
@@ -74,10 +79,47 @@ def scaled_rows(data: Dataset) -> tuple[int, list[list[int]]]:
     hit = _SCALED.get(key)
     if hit is not None and hit[0]() is data:
         return hit[1], hit[2]
-    s = data.scale()
-    rows = data.integer_rows()
+    s, matrix, _top = scaled_matrix(data)
+    rows = matrix.tolist() if data.d else [[] for _ in range(data.n)]
     _SCALED[key] = (weakref.ref(data, lambda _r, key=key: _SCALED.pop(key, None)), s, rows)
     return s, rows
+
+
+def scaled_matrix(data: Dataset) -> tuple[int, np.ndarray, int]:
+    """`(s, M, top)`: `scaled_rows` as an n x d array (int64 when every entry fits, else an
+    object array of Python ints) and `top = max |M_ij|`.
+
+    It is the run's integer form (`perceptron.algorithms.fast.integer_form`: one home for
+    the computation, and a loader hands it over without a pass over the cells' Fractions);
+    data whose common denominator that form refuses (more than `MAX_SCALE_BITS` bits) are
+    scaled here from their Fractions, as before."""
+    from perceptron.algorithms.fast import integer_form
+
+    if data.d == 0:  # no cells: the least common denominator of nothing is 1
+        return 1, np.zeros((data.n, 0), dtype=np.int64), 0
+    try:
+        form = integer_form(data)
+    except DataError:
+        hit = _SCALED.get(id(data))
+        s, rows = (hit[1], hit[2]) if hit is not None and hit[0]() is data else (
+            data.scale(), data.integer_rows())
+        matrix = np.empty((data.n, data.d), dtype=object)
+        matrix[:] = rows
+        return s, matrix, max((abs(v) for r in rows for v in r), default=0)
+    return form.scale, form.rows, form.max_abs
+
+
+def scaled_combination(data: Dataset, indices: Sequence[int], coefficients: Sequence[int]
+                       ) -> list[int]:
+    """`sum_k coefficients[k] * s x_(indices[k])` exactly, as Python ints (d of them): numpy
+    in int64 when a bound proves no entry or partial sum overflows, Python ints beyond
+    (`perceptron.algorithms.fast.exact_combination`)."""
+    from perceptron.algorithms.fast import exact_combination
+
+    if not indices:
+        return [0] * data.d
+    _s, matrix, top = scaled_matrix(data)
+    return exact_combination(coefficients, matrix[list(indices)], top)
 
 
 def float_rows(data: Dataset) -> np.ndarray:
@@ -89,8 +131,11 @@ def float_rows(data: Dataset) -> np.ndarray:
     the integer rows `s * x_i` are shifted so that the largest entry has about 500 bits,
     which never overflows, not even in a squared norm.
     """
+    s, matrix, top_value = scaled_matrix(data)
+    if matrix.dtype != object and s.bit_length() <= 500:  # int64 to float64: correctly rounded
+        return matrix.astype(np.float64) / float(s)
     s, rows = scaled_rows(data)
-    top = max((max(max(x), -min(x)).bit_length() for x in rows if x), default=0)  # max |v|
+    top = top_value.bit_length()  # bits of max |v|
     if top <= 500 and s.bit_length() <= 500:
         return np.array(rows, dtype=np.float64) / float(s)
     shift = max(top - 500, 0)
@@ -125,16 +170,35 @@ def functional_margins(
     data: Dataset, w: Sequence[Fraction], b: Fraction = Fraction(0)
 ) -> list[Fraction]:
     """The exact values y_i (<w, x_i> + b), one per example, in integer arithmetic."""
+    numerators, den = margin_numerators(data, w, b)
+    return [Fraction(m, den) for m in numerators]
+
+
+def margin_numerators(
+    data: Dataset, w: Sequence[Fraction], b: Fraction = Fraction(0)
+) -> tuple[list[int], int]:
+    """`(M, D)` with `y_i (<w, x_i> + b) == M[i] / D` exactly and `D > 0` (not reduced): the
+    functional margins without a Fraction per example, for comparisons of all of them."""
     wn, wd = common_denominator(w)
-    s, rows = scaled_rows(data)
+    s = scaled_matrix(data)[0]
     # y_i (<w, x_i> + b) = y_i (<wn, xint_i> + b * wd * s) / (wd * s)
     den = wd * s
     bden = b * den
     bn, bd = bden.numerator, bden.denominator
-    out = []
-    for x, yi in zip(rows, data.y, strict=True):
-        out.append(Fraction(yi * (_idot(wn, x) * bd + bn), den * bd))
-    return out
+    products = scaled_products(data, wn)
+    return [yi * (p * bd + bn) for p, yi in zip(products, data.y, strict=True)], den * bd
+
+
+def scaled_products(data: Dataset, vector: Sequence[int]) -> list[int]:
+    """`<vector, s x_i>` for every example, exactly, as Python ints: one numpy product in
+    int64 when a bound proves no partial sum overflows (`max |s x_ik| * sum_k |vector_k| <
+    2**63`), else a C-level sum of Python-int products per example (cutting a million big
+    coordinates into int64 limbs cost more than the few products it saves)."""
+    _s, matrix, top = scaled_matrix(data)
+    l1 = sum(map(abs, vector))
+    if matrix.dtype != object and top * l1 < 2**63 and data.d:
+        return (matrix @ np.array(vector, dtype=np.int64)).tolist()
+    return [_idot(vector, x) for x in scaled_rows(data)[1]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,16 +236,36 @@ def common_denominator(v: Sequence[Fraction]) -> tuple[Sequence[int], int]:
     return known[1], known[2]
 
 
+_NUMERATOR = attrgetter("numerator")
+_DENOMINATOR = attrgetter("denominator")
+
+
 def _common(v: Sequence[object]) -> tuple[list[int], int]:
     if not v:
         return [], 1
-    # ints and Fractions as they are (a Fraction rebuilt per entry was most of `novikoff
-    # bound` on a million features); anything else exact is read by `Fraction`
-    exact = [q if type(q) is int or type(q) is Fraction else Fraction(q) for q in v]
-    den = math.lcm(*(q.denominator for q in exact))
+    # ints and Fractions as they are, read by C-level maps (a Python loop over the entries
+    # was most of `novikoff bound` on a million features); anything else exact by `Fraction`
+    if set(map(type, v)) <= {int, Fraction}:
+        exact: Sequence[object] = v
+    else:
+        exact = [q if type(q) is int or type(q) is Fraction else Fraction(q) for q in v]
+    dens = list(map(_DENOMINATOR, exact))
+    distinct = set(dens)
+    den = math.lcm(*distinct)
+    numerators = map(_NUMERATOR, exact)
     if den == 1:
-        return [q.numerator for q in exact], 1
-    return [q.numerator * (den // q.denominator) for q in exact], den
+        return list(numerators), 1
+    factor = {q: den // q for q in distinct}  # a few distinct denominators: one division each
+    return list(map(mul, numerators, map(factor.__getitem__, dens))), den
+
+
+def shared_fractions(numerators: Sequence[int], factor: int, denominator: int
+                     ) -> tuple[Fraction, ...]:
+    """The Fractions `numerators[k] * factor / denominator`, one object made per distinct
+    numerator and shared (a million coordinates of a separator of small-integer data take a
+    few thousand values; a Fraction built per coordinate was seconds)."""
+    table = {v: Fraction(v * factor, denominator) for v in set(numerators)}
+    return tuple(map(table.__getitem__, numerators))
 
 
 def integer_gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:

@@ -39,6 +39,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import repeat
 from operator import mul
 
 import numpy as np
@@ -51,8 +52,12 @@ from perceptron.geometry.linear import (
     float_rows,
     functional_margins,
     margin2,
+    margin_numerators,
     norm2,
+    scaled_combination,
+    scaled_matrix,
     scaled_rows,
+    shared_fractions,
     solve_integer_system,
 )
 from perceptron.geometry.separators import Inseparable, _obvious_gordan, quick_separability
@@ -103,42 +108,37 @@ class MaxMarginResult:
 
     def _check(self, data: Dataset) -> bool:
         w, b = self.w, self.b
-        if len(w) != data.d or not all(type(v) is Fraction for v in (*w, b, self.gamma2)):
+        if len(w) != data.d or not set(map(type, (*w, b, self.gamma2))) <= {Fraction}:
             return False
         if not self.bias and b != 0:
             return False
         nw = norm2(w)
         if nw == 0:
             return False
-        margins = functional_margins(data, w, b)
+        margins, md = margin_numerators(data, w, b)  # margin_i = margins[i] / md, md > 0
         if not self.optimal:
-            m = min(margins)
+            m = Fraction(min(margins), md)
             return m > 0 and self.gamma2 > 0 and self.gamma2 <= m * m / nw
         alpha = self.alpha
-        if len(alpha) != data.n or not all(type(a) is Fraction for a in alpha):
+        if len(alpha) != data.n or not set(map(type, alpha)) <= {Fraction}:
             return False
-        if any(a < 0 for a in alpha):
+        an, ad = common_denominator(alpha)  # alpha_i = an[i] / ad, ad > 0
+        if any(a < 0 for a in an):
             return False
-        if any(m < 1 for m in margins):  # primal feasibility
+        if any(m < md for m in margins):  # primal feasibility: margin_i >= 1
             return False
-        if any(a > 0 and m != 1 for a, m in zip(alpha, margins, strict=True)):
+        if any(a and m != md for a, m in zip(an, margins, strict=True)):
             return False  # complementary slackness
-        if self.bias and sum(a * yi for a, yi in zip(alpha, data.y, strict=True)) != 0:
+        if self.bias and sum(map(mul, an, data.y)) != 0:
             return False
-        # stationarity: w = sum_i alpha_i y_i x_i, in integers over a common denominator.
-        an, ad = common_denominator(alpha)
+        # stationarity: w = sum_i alpha_i y_i x_i, in integers over a common denominator:
+        # w_k = (sum_i a_i y_i xint_ik) / (ad * s)  <=>  wn_k * ad * s == wd * sum(...)
         wn, wd = common_denominator(w)
-        s, rows = scaled_rows(data)
         support = [i for i, a in enumerate(an) if a]
-        coef = [an[i] * data.y[i] for i in support]
-        if support:
-            columns = zip(*(rows[i] for i in support), strict=True)
-        else:
-            columns = ([] for _ in range(data.d))
-        for wk, col in zip(wn, columns, strict=True):
-            # w_k = (sum a_i y_i xint_ik) / (ad * s)  <=>  wn_k * ad * s == wd * sum(...)
-            if wk * ad * s != wd * sum(map(mul, coef, col)):
-                return False
+        sums = scaled_combination(data, support, [an[i] * data.y[i] for i in support])
+        left = ad * scaled_matrix(data)[0]
+        if list(map(mul, wn, repeat(left))) != list(map(mul, sums, repeat(wd))):
+            return False
         return self.gamma2 == 1 / nw
 
 
@@ -213,9 +213,9 @@ class _Problem:
         self.y = data.y
         self.n = data.n
         self._cols: dict[int, list[int]] = {}
-        big = max((max(max(r), -min(r)) for r in self.rows if r), default=0)  # max |v|
-        self._np = (np.array(self.rows, dtype=np.int64)
-                    if big * big * max(1, data.d) < 2**62 else None)
+        _s, matrix, big = scaled_matrix(data)  # big = max |v|
+        self._np = (matrix if matrix.dtype != object and big * big * max(1, data.d) < 2**62
+                    else None)
         self.pos = [i for i in range(self.n) if self.y[i] > 0]
         self.neg = [i for i in range(self.n) if self.y[i] < 0]
         # generators: points i (h = 1), or pairs (i, j) of a positive and a negative (h = 2)
@@ -394,14 +394,11 @@ class _Problem:
             alpha[m] = Fraction(self.y[m] * cm * s * s, ud) / rho
         # r * ud = sum_m c_m xint_m, w' = r / rho, w = s * w' (constraints <w', v_k> >= h_k
         # read y_k <s w', x_k> >= 1 since xint = s x); then w = sum_m alpha_m y_m x_m.
+        # w_k = (sum_m c_m xint_mk) s / (ud rho): the combination in integers, then one
+        # Fraction per distinct value
         idx = list(c)
-        cv = [c[m] for m in idx]
-        if idx:  # w_k = (sum_m c_m xint_mk) s / (ud rho): one Fraction per coordinate
-            scale, den = s * rho.denominator, ud * rho.numerator
-            w = [Fraction(sum(map(mul, cv, col)) * scale, den)
-                 for col in zip(*(self.rows[m] for m in idx), strict=True)]
-        else:  # pragma: no cover - a positive multiplier always leaves a nonzero combination
-            w = [Fraction(0)] * len(self.rows[0])
+        combination = scaled_combination(self.data, idx, [c[m] for m in idx])
+        w = shared_fractions(combination, s * rho.denominator, ud * rho.numerator)
         b = Fraction(0)
         if self.bias:
             wn, wd = common_denominator(w)
@@ -410,7 +407,7 @@ class _Problem:
             b = 1 - top
         nw = norm2(w)
         return MaxMarginResult(
-            w=tuple(w), b=b, alpha=tuple(alpha), gamma2=1 / nw, optimal=True, bias=self.bias,
+            w=w, b=b, alpha=tuple(alpha), gamma2=1 / nw, optimal=True, bias=self.bias,
             method="exact Lawson-Hanson (KKT verified)",
         )
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import mul
 
 import numpy as np
 
@@ -28,6 +27,7 @@ from perceptron.geometry.linear import (
     common_denominator,
     float_rows,
     functional_margins,
+    scaled_combination,
     scaled_rows,
     solve_integer_system,
 )
@@ -68,11 +68,9 @@ class Inseparable:
         if any(v < 0 for v in self.lam) or not any(v > 0 for v in self.lam):
             return False
         ln, _ = common_denominator(self.lam)
-        _, rows = scaled_rows(data)
         support = [i for i, v in enumerate(ln) if v]
         coef = [ln[i] * data.y[i] for i in support]
-        columns = zip(*(rows[i] for i in support), strict=True)
-        return all(sum(map(mul, coef, col)) == 0 for col in columns)
+        return not any(scaled_combination(data, support, coef))
 
 
 def quick_separability(data: Dataset) -> Separable | Inseparable | None:
@@ -121,8 +119,14 @@ def _float_lp(data: Dataset) -> Separable | Inseparable | None:
     x = float_rows(data)
     y = np.array(data.y, dtype=float)
     a = y[:, None] * x
-    norms = np.linalg.norm(a, axis=1)
-    a = a / norms[:, None]
+    # A row may be 0 in float though not exactly (`float_rows` scales `1e309` to 500 bits,
+    # and `1` beside it underflows): it stays 0 rather than 0/0 = NaN with numpy's
+    # RuntimeWarning on the user's terminal. Any float trouble here is harmless: the LP only
+    # proposes, and its separator (every margin) or its Gordan support is checked exactly.
+    with np.errstate(all="ignore"):
+        norms = np.linalg.norm(a, axis=1)
+        norms[norms == 0] = 1.0
+        a = a / norms[:, None]
     n, d = a.shape
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

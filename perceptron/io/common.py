@@ -19,7 +19,8 @@ from perceptron.numbers import approximate, as_text, digit_count, parse_exact
 _NONFINITE = re.compile(r"^[+-]?(nan|inf|infinity)$", re.IGNORECASE)
 #: A cell that looks like a number (even a malformed one such as `1/0` or `1.2.3`): a row with
 #: one is data, never a header.
-_NUMERIC_LOOKING = re.compile(r"^\s*\(?[+-]?(\d|\.\d|(nan|inf)\b)", re.IGNORECASE)
+_NUMERIC_LOOKING = re.compile(r"^\s*\(?[+-]?(\d|\.\d|(nan|inf)\b)", re.IGNORECASE)  # any
+# digit, `٣` too: a row of them is data (refused by `parse_exact`), never a header
 #: A `.dat` count: ASCII digits only (`str.isdigit` also accepts `²`, which `int` refuses).
 _COUNT = re.compile(r"[0-9]+")
 _BLANK = object()
@@ -33,6 +34,11 @@ BYTES_PER_CELL = 64
 SCALED_BITS_PER_BYTE = 64
 #: ... and never below this many bits (small files with a few large numbers stay readable).
 MIN_SCALED_BITS = 1 << 24
+#: The largest `--max-cells` and `--max-scaled-bits` the command line takes: far past any
+#: machine (10^12 cells allow 64 TB of file; 10^15 bits are 125 TB), so a larger value is a
+#: slip, refused in one line rather than carried into sizes and messages.
+MOST_CELLS = 10**12
+MOST_SCALED_BITS = 10**15
 
 
 @dataclass(frozen=True)
@@ -130,14 +136,36 @@ def _read_bytes(p: Path, source: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
                         "or from standard input as -", source=source)
     with open(fd, "rb", closefd=True) as handle:
         try:
-            return _bounded(handle.read(limits.bytes + 1), source, limits)
+            return _bounded(_read_at_most(handle, limits.bytes + 1), source, limits)
         except OSError as exc:
             raise DataError(f"cannot read: {exc.strerror or exc}", source=source) from None
 
 
 def read_stream(stream: BinaryIO, source: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     """The bytes of a stream (standard input), at most `limits.bytes` of them."""
-    return _bounded(stream.read(limits.bytes + 1), source, limits)
+    return _bounded(_read_at_most(stream, limits.bytes + 1), source, limits)
+
+
+#: Bytes asked of a file at a time by `_read_at_most`.
+READ_CHUNK = 1 << 20
+
+
+def _read_at_most(handle: BinaryIO, most: int) -> bytes:
+    """At most `most` bytes of `handle`, read a chunk at a time until the end or `most`.
+
+    Never `handle.read(most)`: that asks for a buffer of `most` bytes up front, so a large
+    limit (`--max-cells 1000000000` allows 64 GB) was a MemoryError before a byte was read,
+    and one past a C size an OverflowError. Memory follows what the file holds instead.
+    """
+    chunks: list[bytes] = []
+    left = most
+    while left > 0:
+        chunk = handle.read(min(READ_CHUNK, left))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def _bounded(raw: bytes, source: str, limits: Limits) -> bytes:
@@ -223,7 +251,13 @@ def _label_index(label_column: int | str | None, width: int, header: list[str] |
             raise DataError(f"no column named {label_column!r}"
                             + (" (the file has no header row)" if header is None else ""),
                             source=source, line=line)
-        return header.index(label_column)
+        named = [i for i, name in enumerate(header) if name == label_column]
+        if len(named) > 1:  # the first was taken silently once: which one is meant?
+            listed = ", ".join(map(str, named[:-1])) + f" and {named[-1]}"
+            raise DataError(f"{len(named)} columns are named {label_column[:40]!r} (columns "
+                            f"{listed}, counting from 0): give the label column by its "
+                            "index", source=source, line=line)
+        return named[0]
     index = label_column + width if label_column < 0 else label_column
     if not 0 <= index < width:
         raise DataError(f"label column {label_column} is outside the {width} columns",

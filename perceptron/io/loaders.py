@@ -15,9 +15,10 @@ equal to -1, 0 or 1 is a label (`1.0` is 1); anything else is an error.
 
 **CSV** (`.csv`, `.tsv`, or text that is neither JSON nor `.dat`): one example per line, the
 label in the LAST column unless `label_column` says otherwise (an index, negative from the end,
-or a header name). The delimiter is `,` for `.csv`, a tab for `.tsv`, else the first of `,`,
-`;`, tab found in the first row, else runs of whitespace. Double quotes around a cell are
-allowed. Blank lines and lines starting with `#` are skipped. **Header rule:** the first row
+or a header name, which must name one column only). The delimiter is `,` for `.csv`, a tab
+for `.tsv`, else the first of `,`, `;`, tab found in the first row, else runs of whitespace.
+Double quotes around a cell are allowed. Blank lines and lines starting with `#` are skipped.
+**Header rule:** the first row
 is a header exactly when at least one of its cells is non-empty and none looks like a number
 (an optional sign, then a digit, `.` and a digit, or `nan`/`inf`): `1/0,1` is a data row
 with an error, never a header dropped silently. Every later row must be all numbers.

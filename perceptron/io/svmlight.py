@@ -37,8 +37,8 @@ from perceptron.io.common import DEFAULT_LIMITS, Limits, _cell, _decode, _Labels
 EXTENSIONS = (".svm", ".svmlight", ".libsvm")
 
 _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_LINE = re.compile(rf"^\s*{_NUMBER}(?:\s+(?:qid|\d+):\S+)*\s*(?:#.*)?$")
-_PAIR = re.compile(r"\s+(?:qid|\d+):")
+_LINE = re.compile(rf"^\s*{_NUMBER}(?:\s+(?:qid|\d+):\S+)*\s*(?:#.*)?$", re.ASCII)
+_PAIR = re.compile(r"\s+(?:qid|\d+):", re.ASCII)
 
 
 def looks_like_svmlight(head: str) -> bool:
@@ -86,7 +86,7 @@ def parse_svmlight(text: str, *, source: str = "<svmlight>",
                                 line=no, column=column)
             if name == "qid":
                 continue
-            if not name.isdigit() or len(name) > 12:
+            if not (name.isascii() and name.isdigit()) or len(name) > 12:
                 raise DataError(f"feature index {name[:40]!r} is not a positive integer",
                                 source=source, line=no, column=column)
             index = int(name)

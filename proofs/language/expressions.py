@@ -346,8 +346,11 @@ class _Walker:
         segment = ast.get_source_segment(self.text.strip(), node) or ""
         if isinstance(node.value, bool) or not isinstance(node.value, int | float):
             raise self.fail(node, "only integer and decimal literals are allowed")
-        if not _LITERAL.match(segment) or len(segment) > MAX_LITERAL_DIGITS:
+        if not _LITERAL.match(segment):
             raise self.fail(node, "literal must be a plain integer or decimal")
+        if len(segment) > MAX_LITERAL_DIGITS:
+            raise self.fail(node, f"literal of {len(segment)} characters, more than the "
+                            f"{MAX_LITERAL_DIGITS} a literal may have")
         return as_scalar(Fraction(segment))
 
     def name(self, node: ast.Name) -> Value:

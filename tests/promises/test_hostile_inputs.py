@@ -30,6 +30,7 @@ from perceptron.dataset import Dataset, scaled_size
 from perceptron.errors import DataError
 from perceptron.geometry.linear import float_rows
 from perceptron.geometry.max_margin import max_margin
+from perceptron.geometry.separators import quick_separability
 from perceptron.io.loaders import Limits, load, parse_csv, parse_dat
 from perceptron.numbers import approximate, approximate_text, as_text, digit_count, int_text
 from proofs.errors import ProofFileError
@@ -273,6 +274,17 @@ def test_huge_numbers_print_without_the_digit_limit(tmp_path: Path) -> None:
     assert code == 0 and "~" in out
 
 
+def test_a_huge_eta_prints_approximately_in_the_conventions_line() -> None:
+    """Red team 4: `--eta 1e9999` printed its 10 000 digits in the `conventions` line of the
+    text report, which the README says shows huge numbers approximately; exact in --json."""
+    code, out, _ = cli("run", "--eta", "1e9999")
+    (line,) = [line for line in out.splitlines() if line.startswith("conventions")]
+    assert code == 0 and "eta = ~1e+9999 (exact: 10000 digits; see --json)," in line
+    assert len(line) < 200
+    code, out, _ = cli("run", "--eta", "1e9999", "--json")
+    assert json.loads(out)["conventions"]["eta"] == as_text(Fraction(10) ** 9999)
+
+
 @pytest.mark.parametrize("value", ["1e308", "1e-400", "1e5000"])
 def test_extreme_data_bound_and_plot(tmp_path: Path, value: str) -> None:
     """Row 8: `1e308` or `1e-400` in the data: OverflowError in float_rows and in the plot."""
@@ -295,6 +307,19 @@ def test_max_margin_of_extreme_data_is_exact(value: str) -> None:
     assert np.all(np.isfinite(rows)) and np.all(rows != 0)
     reference = float_rows(unit)
     assert np.allclose(rows / rows[0, 0], reference / reference[0, 0])
+
+
+def test_a_row_the_float_screen_rounds_to_zero_warns_nothing() -> None:
+    """Red team 4: beside `1e309`, the row `(1, 1)` is 0 in the float screen's scaled rows,
+    and 0/0 printed numpy's RuntimeWarning on the terminal; the answer is still exact."""
+    data = Dataset.of([["1e309", "1"], ["1", "1"]], [1, -1])
+    assert not np.any(float_rows(data)[1])  # the case: a row 0 in float, not exactly
+    with warnings.catch_warnings(record=True) as caught:  # recorded: an error would be
+        warnings.simplefilter("always")  # swallowed as the untrusted screen's failure
+        found = quick_separability(data)
+    assert [str(w.message) for w in caught] == []
+    assert found is None or found.check(data)  # None: the exact solver decides
+    assert max_margin(data).gamma2 > 0
 
 
 def test_superscript_count_is_an_error() -> None:
@@ -396,3 +421,53 @@ def load_bytes(data: bytes, suffix: str) -> Dataset:
         path = Path(folder) / f"input{suffix}"
         path.write_bytes(data)
         return load(path)
+
+
+@pytest.mark.parametrize("digit", ["٣", "１", "³"])
+def test_digits_other_than_ascii_are_refused(tmp_path: Path, digit: str) -> None:
+    """Red team 4: `٣` (Arabic-Indic) and `１` (full width) were read as numbers in data
+    cells and in `--eta`, `--seed`, `--epochs` (`--seed ٣` was seed 3), as `int`, `float`
+    and `\\d` take them; proof files took ASCII digits only. One line each now."""
+    data = tmp_path / "digits.csv"
+    data.write_text(f"{digit},1,1\n-1,-1,-1\n")
+    code, _, err = cli("run", str(data))
+    assert f"digits.csv:1:1: not a number: '{digit}' (digits are ASCII 0-9 only)" in \
+        one_line_error(code, err)
+    svm = tmp_path / "digits.svm"
+    svm.write_text(f"1 {digit}:1\n-1 1:2\n")
+    code, _, err = cli("run", str(svm))
+    assert f"feature index '{digit}' is not a positive integer" in one_line_error(code, err)
+    ok = tmp_path / "ok.csv"
+    ok.write_text("1,2,1\n-1,-1,-1\n")
+    for args, said in ((["run", str(ok), "--eta", f"{digit}/2"],
+                        f"--eta: not a number: '{digit}/2' (digits are ASCII 0-9 only)"),
+                       (["run", str(ok), "--epochs", digit],
+                        f"--epochs: '{digit}' is not a whole number of epochs (ASCII digits "
+                        "0-9 only)"),
+                       (["bound", str(ok), "--max-cells", f"1{digit}"],
+                        f"--max-cells: '1{digit}' is not a whole number of cells (ASCII "
+                        "digits 0-9 only)"),
+                       (["audit", "--seed", digit],
+                        f"--seed: '{digit}' is not an integer seed (ASCII digits 0-9 only)"),
+                       (["check", "canonical-online", "--time-limit", digit],
+                        f"--time-limit: '{digit}' is not a number of seconds (ASCII digits "
+                        "0-9 only)")):
+        code, _, err = cli(*args)
+        assert err == f"novikoff: error: argument {said}\n", args
+        assert code == 2
+
+
+def test_a_label_column_name_two_columns_have_is_refused(tmp_path: Path) -> None:
+    """Red team 4: `--label-column a` with two columns named `a` took the first silently."""
+    text = "a,a,label\n1,1,5\n-1,-1,-1\n"
+    with pytest.raises(DataError) as caught:
+        parse_csv(text, source="dup.csv", label_column="a")
+    assert str(caught.value) == ("dup.csv:1: 2 columns are named 'a' (columns 0 and 1, "
+                                 "counting from 0): give the label column by its index")
+    assert parse_csv(text, label_column=1).X == ((1, 5), (-1, -1))  # an index still works
+    assert parse_csv(text.replace("a,a", "a,b"), label_column="b").X == ((1, 5), (-1, -1))
+    path = tmp_path / "dup.csv"
+    path.write_text(text)
+    for command in ("run", "bound"):
+        code, _, err = cli(command, str(path), "--label-column", "a")
+        assert "2 columns are named 'a'" in one_line_error(code, err)

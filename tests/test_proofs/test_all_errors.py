@@ -467,3 +467,21 @@ def test_a_term_that_divides_by_a_name_is_refused(tmp_path: Path, rule: str, whe
     assert where in found
     proof = parse_proof((text % 'base = { s = "0" }\nstep = { s = "s + 2/2" }').encode(), "p.toml")
     assert str(proof.steps[0].rule.step["s"]) == "s + 1"  # type: ignore[attr-defined]
+
+
+def test_imports_that_fan_out_are_refused_once_past_the_step_limit(tmp_path: Path) -> None:
+    """Red team 4: twenty aliases of the next file per file, each step `s` using all twenty
+    copies of the next file's `s`, grow twenty-fold per level (20^8 copies at the allowed
+    depth); the limit of a proof's steps was counted only once every copy was built (a
+    level of four did not end in 200 s). It is counted as the copies are made."""
+    depth, fan = 4, 20
+    for k in range(depth + 1):
+        lines = [f'title = "L{k}"', 'scalars = ["x"]']
+        if k < depth:
+            lines += ["[imports]", *(f'a{i} = "L{k + 1}.toml"' for i in range(fan))]
+        lines += ["[[step]]", 'id = "s"', 'claim = "x*x >= 0"']
+        if k < depth:
+            lines.append("uses = [" + ", ".join(f'"a{i}/s"' for i in range(fan)) + "]")
+        (tmp_path / f"L{k}.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (found,) = _errors_of((tmp_path / "L0.toml").read_text(), tmp_path / "L0.toml")
+    assert found.endswith("steps, more than 1000"), found  # said once, not per alias

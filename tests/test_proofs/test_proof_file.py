@@ -73,14 +73,18 @@ def test_split_without_zero_case() -> None:
     assert proof.steps[0].rule.zero_case is False  # cases >= 0, < 0 (tests/test_kernel_rules.py)
 
 
+#: What an id that breaks the rule is told (it once said "matching [a-z0-9-]+" only).
+ID_RULE = "must be a string of 1 to 64 characters, each a-z, 0-9 or -"
+
+
 @pytest.mark.parametrize(
     ("body", "step", "problem"),
     [
         (A + 'prove = "yes"\n', "a", "unknown key 'prove'"),
         ("colour = 1\n" + A, None, "unknown key 'colour'"),
-        ('[[step]]\nid = "A b"\nclaim = "y >= 0"\n', "#1", "must be a string matching"),
-        ('[[step]]\nid = 3\nclaim = "y >= 0"\n', "#1", "must be a string matching"),
-        ('[[step]]\nclaim = "y >= 0"\n', "#1", "must be a string matching"),
+        ('[[step]]\nid = "A b"\nclaim = "y >= 0"\n', "#1", ID_RULE),
+        ('[[step]]\nid = 3\nclaim = "y >= 0"\n', "#1", ID_RULE),
+        ('[[step]]\nclaim = "y >= 0"\n', "#1", ID_RULE),
         ('[[step]]\nid = "a"\n', "a", "missing 'claim'"),
         ('[[step]]\nid = "a"\nclaim = 1\n', "a", "'claim' must be a string"),
         (A + 'given = "y >= 0"\n', "a", "list of strings"),
@@ -106,7 +110,7 @@ def test_split_without_zero_case() -> None:
         (D + 'induction = { variable = "q", base = {}, step = {} }\n', "a", "'q' is not a"),
         (D + IND + 'base = { z = "w" }, step = {} }\n', "a", "'z' is not a declared name"),
         (D + IND + 'base = { y = "w" }, step = {} }\n', "a", "induction.base.y:"),
-        (D + 'witness = { y = "1/y" }\n', "a", "witness of 'y' must not divide"),
+        (D + 'witness = { y = "1/y" }\n', "a", "witness.y = '1/y' must not divide by y"),
         (D + 'uses = [{ step = "a", by = 1 }]\n', "a", "unknown key 'by' in a use"),
         (D + 'uses = [1]\n', "a", "list of step ids or { step, with } tables"),
         (D + IND + 'base = { w = "y" }, step = {} }\n', "a", "induction.base.w:"),
@@ -156,7 +160,7 @@ STEP = '[[step]]\nid = "a"\nclaim = "1 >= 0"\n'
         ('title = "T"\nvectors = ["w"]\nscalars = ["w"]\n' + STEP, "declared more than once"),
         ('title = "T"\nscalars = ["dot"]\n' + STEP, "reserved"),
         ('title = "T"\nscalars = ["norm2"]\n' + STEP, "reserved"),
-        ('title = "T"\nscalars = ["lambda"]\n' + STEP, "cannot be used"),
+        ('title = "T"\nscalars = ["lambda"]\n' + STEP, "cannot be used: it is a Python keyword"),
         ('title = "T"\nscalars = ["2x"]\n' + STEP, "not an identifier"),
         ('title = "T"\nscalars = ["a b"]\n' + STEP, "not an identifier"),
         ('title = "T"\n', "no [[step]] tables"),

@@ -63,7 +63,17 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("long-expression", claim(" + ".join(["y"] * 2000) + " >= 0"), "characters exceeds"),
     ("many-nodes", claim("+".join(["y*R"] * 150) + " >= 0"), "syntax nodes"),
     ("nested-parentheses", claim("(" * 900 + "y" + ")" * 900 + " >= 0"), "not a valid"),
-    ("huge-literal", claim("1" * 500 + " >= 0"), "plain integer or decimal"),
+    # red team 4: the limit said (it said "must be a plain integer or decimal")
+    ("huge-literal", claim("1" * 500 + " >= 0"),
+     "literal of 500 characters, more than the 100 a literal may have"),
+    # red team 4: the length limit said, the id clipped (100 KB was echoed, and "must match
+    # [a-z0-9-]+" though it did), and why a long name cannot be used
+    ("long-step-id", (HEADER + f'[[step]]\nid = "{"a" * 100_000}"\nclaim = "y >= 0"\n').encode(),
+     f"id '{'a' * 40}'... has 100000 characters, more than 64 (an id is 1 to 64 characters, "
+     "each a-z, 0-9 or -)"),
+    ("long-name", f'title = "T"\nscalars = ["{"a" * 100_000}"]\n[[step]]\nid = "s"\n'
+     'claim = "1 >= 0"\n'.encode(),
+     f"name '{'a' * 40}'... has 100000 characters, more than the 64 a name may have"),
     ("hex-literal", claim("0x10 >= 0"), "plain integer or decimal"),
     ("chained", claim("0 <= y <= 1"), "chains comparisons"),
     ("no-relation", claim("y + 1"), "not a relation"),
@@ -150,6 +160,7 @@ def test_hostile_file_is_rejected_fast_and_never_run(
     assert problem in str(caught.value), str(caught.value)
     assert re.match(r"hostile\.toml(:\d+:\d+)?: ", str(caught.value)), str(caught.value)
     assert "\n" not in str(caught.value)
+    assert len(str(caught.value)) < 3000  # the message never echoes a whole hostile file
     assert not sentinel.exists(), f"{name} was executed"
     assert elapsed < 1.0, f"{name} took {elapsed:.2f}s"
 

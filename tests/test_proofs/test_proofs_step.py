@@ -61,8 +61,13 @@ def test_proof_structure_errors(steps: tuple[Step, ...], problem: str) -> None:
 
 
 def test_step_limits() -> None:
-    with pytest.raises(ProofFileError, match="must match"):
+    with pytest.raises(ProofFileError, match="must be a string of 1 to 64 characters, each "
+                       "a-z, 0-9 or -"):
         Step("Bad_Id", (), rel("y >= 0"))
+    with pytest.raises(ProofFileError) as long_id:  # red team 4: the limit said, the id clipped
+        Step("a" * 100_000, (), rel("y >= 0"))
+    assert str(long_id.value) == (f"id '{'a' * 40}'... has 100000 characters, more than 64 (an "
+                                  "id is 1 to 64 characters, each a-z, 0-9 or -)")
     with pytest.raises(ProofFileError, match="201 hypotheses"):
         Step("a", (rel("y >= 0"),) * 201, rel("y >= 0"))
     with pytest.raises(ProofFileError, match="21 hints"):

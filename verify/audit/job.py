@@ -17,6 +17,7 @@ is one line in `Audit.errors`, and the other proofs are audited and reported all
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
@@ -302,21 +303,31 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     (`verify.runs.plugin.shared_faults`)."""
     say = progress or (lambda _done, _total, _message: None)
     chosen = targets(list(ids) if ids else list(PROOFS))
-    admitted = _admitted(chosen, data, plugins,
-                         {name: fault for name, fault in refused if name not in BUILT_IN}, limits)
+    unusable = {name: fault for name, fault in refused if name not in BUILT_IN}
 
     if jobs <= 1 and scheduler is None:
+        admitted = _admitted(chosen, data, plugins, unusable, limits)
         plan = _plan(admitted, budget, seed, guard, search)
         campaign_result, reports = _serially(plan, say)
     else:
         with executor(jobs) as local, (executor(scheduler=scheduler) if scheduler is not None
                                        else nullcontext(local)) as numeric:
-            # With a pool, the proofs go first: it checks them while this process states
-            # every step for the campaign (a few seconds of SymPy it would otherwise wait on).
-            early = (_submit_symbolic(local, admitted.proofs, guard, search)
-                     if jobs > 1 else None)
-            plan = _plan(admitted, budget, seed, guard, search)
-            campaign_result, reports = _in_parallel(plan, say, local, numeric, early)
+            # Each proof goes to the pool as soon as it is read (`_proof_work`: its share of
+            # the plan, then its symbolic check, in one process that so states its steps
+            # once for both), while this process reads the next; the shards start when
+            # every proof's checks are back. This process then replays the proofs' reports
+            # while the pool runs the shards.
+            work: dict[str, Future[_Worked]] = {}
+
+            def submit(out: _Admitted, proof_id: str) -> None:
+                work[proof_id] = local.submit(
+                    _proof_work, proof_id, out.proofs[proof_id], out.targets[proof_id].name,
+                    out.names[proof_id], out.plugins, out.unusable, guard, search)
+
+            admitted = _admitted(chosen, data, plugins, unusable, limits, submit)
+            plan = _plan(admitted, budget, seed, guard, search,
+                         {proof_id: task.result()[0] for proof_id, task in work.items()})
+            campaign_result, reports = _in_parallel(plan, say, numeric, work)
     checks = plan.checks
     say(plan.total, plan.total, "done")
     faults = _faults(plan, campaign_result)
@@ -376,13 +387,16 @@ class _Admitted:
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
               plugins: Mapping[str, Plugin] | None = None,
-              unusable: Mapping[str, str] | None = None, limits: Limits = DEFAULT_LIMITS
-              ) -> _Admitted:
+              unusable: Mapping[str, str] | None = None, limits: Limits = DEFAULT_LIMITS,
+              each: Callable[[_Admitted, str], None] | None = None) -> _Admitted:
     """Load every target, read its `[numeric] names` and its data files (and `data`); a
     target that cannot be read is left out, its fault kept as one line. A data file that
     cannot be read or run (a proof's, or one of `data`) is one line too, and the proofs are
     audited without it (the audit then fails on that line). A proof naming
-    an `unusable` plug-in is admitted (its steps are not run)."""
+    an `unusable` plug-in is admitted (its steps are not run). `each(admitted, id)` is
+    called as soon as a proof is admitted (a pool starts on it while the next is read);
+    the targets are then read largest file first (`_largest_first`: the proofs that take a
+    worker longest start first), and everything is returned in the order of `chosen`."""
     out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}), dict(unusable or {}))
     memo: dict[str, Read] = {}
     shared = []
@@ -392,16 +406,18 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             shared.append(path)
         except FAULTS as error:
             out.errors.append(_one_line(error, path))
-    for target in chosen:
+    lines: dict[str, list[str]] = {t.id: [] for t in chosen}  # each target's, in its order
+    for target in _largest_first(chosen) if each is not None else chosen:
+        errors = lines[target.id]
         try:
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *out.unusable))
         except ProofFileError as error:
-            out.errors.extend(_lines(_with_naming(error, target, (*(plugins or ()),
-                                                                  *out.unusable)), target.name))
+            errors.extend(_lines(_with_naming(error, target, (*(plugins or ()),
+                                                              *out.unusable)), target.name))
             continue
         except FAULTS as error:
-            out.errors.extend(_lines(error, target.name))
+            errors.extend(_lines(error, target.name))
             continue
         run = proof.numeric.run if proof.numeric is not None else None
         files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
@@ -410,10 +426,33 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             try:            # audited, on the others (the audit fails: its errors say why)
                 scenarios.extend(data_scenarios(path, run, memo, limits))
             except FAULTS as error:
-                out.errors.append(_one_line(error, target.name))
+                errors.append(_one_line(error, target.name))
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, tuple(scenarios)
+        if each is not None:
+            each(out, target.id)
+    out.errors.extend(line for target in chosen for line in lines[target.id])
+    ids = [t.id for t in chosen if t.id in out.proofs]
+    out.proofs, out.targets = {i: out.proofs[i] for i in ids}, {i: out.targets[i] for i in ids}
+    out.names, out.data = {i: out.names[i] for i in ids}, {i: out.data[i] for i in ids}
     return out
+
+
+def _largest_first(chosen: Sequence[Target]) -> list[Target]:
+    """`chosen`, the largest proof file first (its size in bytes standing for the work of
+    planning and checking it; a file that cannot be read last, where its reading fails): the
+    order in which a pool best receives the proofs, so that the longest is not the last to
+    start while the other workers wait for the plan. Only an order of work: the audit's
+    report keeps the order of `chosen`."""
+    def size(target: Target) -> int:
+        if target.text is not None:
+            return len(target.text)
+        try:
+            return os.stat(target.name if target.file else PROOFS[target.name]).st_size
+        except (OSError, KeyError):
+            return 0
+
+    return sorted(chosen, key=lambda t: -size(t))
 
 
 def _lines(error: Exception, name: str) -> list[str]:
@@ -436,37 +475,25 @@ def _one_line(error: Exception, name: str) -> str:
 
 
 def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
-          search: bool = False) -> _Plan:
+          search: bool = False, parts: Mapping[str, _Part] | None = None) -> _Plan:
     """The checks of every step whose quantities a row set binds (the reason of every other
-    step), and the campaign's shards: the budget's, and one per proof with data files."""
+    step), and the campaign's shards: the budget's, and one per proof with data files. Each
+    proof's share is `parts[id]` when a pool made it (`_proof_work`), else made here; they
+    are put together in the proofs' order either way."""
     checks: list[Check] = []
     reasons: dict[str, str] = {}
     errors: list[str] = []
     proofs = dict(admitted.proofs)
     for proof_id, proof in admitted.proofs.items():
-        try:  # every proof, run or not: a refused one is its lines, the others are audited
-            stated = statements(proof)
-        except ProofFileError as error:  # refused by the kernel's rules: placed in the file
-            placed = error.located(proof.origin.file, proof.origin) if proof.origin else error
-            errors.extend(_lines(placed, admitted.targets[proof_id].name))
+        part = parts[proof_id] if parts is not None else _part(
+            proof_id, proof, admitted.targets[proof_id].name, admitted.names[proof_id],
+            admitted.plugins, admitted.unusable)
+        if part.refused:  # every proof, run or not: a refused one is its lines, the others
+            errors.extend(part.refused)  # are audited
             del proofs[proof_id]
             continue
-        if proof.numeric is None:
-            reasons.update({f"{proof_id}/{s.id}": "the proof declares no [numeric] run"
-                            for s in proof.steps})
-            continue
-        for step in proof.steps:
-            name = f"{proof_id}/{step.id}"
-            if (algorithm := proof.numeric.algorithm) in admitted.unusable:
-                reasons[name] = (f"the plug-in {algorithm} could not be used: "
-                                 f"{admitted.unusable[algorithm]}")
-                continue
-            reason, check = _check(name, proof, stated[step.id], admitted.names[proof_id],
-                                   admitted.plugins)
-            if check is not None:
-                checks.append(check)
-            else:
-                reasons[name] = reason
+        checks.extend(part.checks)
+        reasons.update(part.reasons)
     single = {c.kind.passes for c in checks}
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
@@ -475,6 +502,60 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
                  admitted.targets, search)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One proof's share of the plan: the checks of its steps and why each other step has
+    none; or, for a proof the kernel's rules refuse, its lines (`refused`)."""
+
+    checks: tuple[Check, ...]
+    reasons: Mapping[str, str]
+    refused: tuple[str, ...] = ()
+
+
+def _part(proof_id: str, proof: Proof, name: str, names: Naming,
+          plugins: Mapping[str, Plugin], unusable: Mapping[str, str]) -> _Part:
+    """`proof`'s share of the plan (`name`: the proof as the command line names it)."""
+    try:
+        stated = statements(proof)
+    except ProofFileError as error:  # refused by the kernel's rules: placed in the file
+        placed = error.located(proof.origin.file, proof.origin) if proof.origin else error
+        return _Part((), {}, tuple(_lines(placed, name)))
+    if proof.numeric is None:
+        return _Part((), {f"{proof_id}/{s.id}": "the proof declares no [numeric] run"
+                          for s in proof.steps})
+    checks: list[Check] = []
+    reasons: dict[str, str] = {}
+    for step in proof.steps:
+        step_name = f"{proof_id}/{step.id}"
+        if (algorithm := proof.numeric.algorithm) in unusable:
+            reasons[step_name] = (f"the plug-in {algorithm} could not be used: "
+                                  f"{unusable[algorithm]}")
+            continue
+        reason, check = _check(step_name, proof, stated[step.id], names, plugins)
+        if check is not None:
+            checks.append(check)
+        else:
+            reasons[step_name] = reason
+    return _Part(tuple(checks), reasons)
+
+
+_Worked = tuple[_Part, tuple[StepReport, ...]]
+
+
+def _proof_work(proof_id: str, proof: Proof, name: str, names: Naming,
+                plugins: Mapping[str, Plugin], unusable: Mapping[str, str],
+                guard: float | None, search: bool) -> _Worked:
+    """A proof's share of the plan (`_part`) and, unless the kernel's rules refuse it, its
+    symbolic check detached (`_symbolic_detached`), where it runs: a process of the local
+    pool, never a Dask cluster's worker. Both state every step, so the second finds SymPy's
+    and the kernel's caches warm. The shards wait on every proof's share of the plan: made in
+    the pool as the proofs are read, it no longer waits on this process planning every proof
+    alone while the pool, done with the symbolic checks, sat idle. The symbolic reports are
+    replayed by the kernel in the audit's own process (`replay`), as before."""
+    part = _part(proof_id, proof, name, names, plugins, unusable)
+    return part, (() if part.refused else _symbolic_detached(proof, guard, search))
 
 
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,
@@ -495,16 +576,6 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
                 f"the plug-in {plugin.name}'s runs do not have (its steps are tau)"), None
     return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin)
-
-
-def _submit_symbolic(pool: Executor, proofs: Mapping[str, Proof], guard: float | None,
-                     search: bool = False) -> dict[Future[tuple[StepReport, ...]], str]:
-    """Every proof's check submitted to `pool`, longest proofs first (so that no worker
-    starts a long proof last). The proof travels as it was read here: unpickling it costs a
-    worker a fiftieth of parsing its file again (2 s for the built-in proofs), and the worker
-    checks exactly the proof this process reports on."""
-    return {pool.submit(_symbolic_detached, proofs[proof_id], guard, search): proof_id
-            for proof_id in sorted(proofs, key=lambda p: -len(proofs[p].steps))}
 
 
 @dataclass(frozen=True)
@@ -549,24 +620,21 @@ def _serially(plan: _Plan, say: Progress) -> tuple[CampaignResult, Reports]:
     return result, reports
 
 
-def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
-                 symbolic: dict[Future[tuple[StepReport, ...]], str] | None = None
-                 ) -> tuple[CampaignResult, Reports]:
-    """Proofs on `local` (unless already submitted: `symbolic`), campaign shards on `numeric`
-    (the same pool, or a Dask cluster's), reporting progress as each finishes; shard
-    verdicts merged in shard order."""
+def _in_parallel(plan: _Plan, say: Progress, numeric: Executor,
+                 work: Mapping[str, Future[_Worked]]) -> tuple[CampaignResult, Reports]:
+    """Campaign shards on `numeric` (the local pool, or a Dask cluster's) and the proofs'
+    reports (`work`, submitted to the local pool as they were read) replayed here as each
+    comes back, reporting progress as each finishes; shard verdicts merged in shard order."""
     parts: dict[int, CampaignResult] = {}
     reports: Reports = {}
     proofs = plan.proofs
-    # Shards before proofs run here: on a cluster they start while the proofs are checked.
     # Submitted last shard first: the real datasets and the adversary's largest bounds come
     # late in shard order and cost the most, so they start first and leave no long tail.
     # (Only the submission order; the verdicts are merged in shard order.)
     shipped = _Shipped.of(plan.checks)  # pickled once, not once per shard
     campaigns = {numeric.submit(_shard_verdicts, shipped, plan.shards[index]): index
                  for index in reversed(range(len(plan.shards)))}
-    if symbolic is None:
-        symbolic = _submit_symbolic(local, proofs, plan.guard, plan.search)
+    symbolic = {task: proof_id for proof_id, task in work.items()}
     say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks")
     done = 0
     for task in as_completed([*campaigns, *symbolic]):
@@ -574,7 +642,7 @@ def _in_parallel(plan: _Plan, say: Progress, local: Executor, numeric: Executor,
             name = symbolic[task]
             if name not in proofs:  # refused while planning: its result is not reported
                 continue
-            reports[name] = replay(proofs[name], task.result())
+            reports[name] = replay(proofs[name], task.result()[1])
             done += len(proofs[name].steps)
         else:
             index = campaigns[task]

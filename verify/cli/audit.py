@@ -37,6 +37,7 @@ from verify.cli.check import seconds
 from verify.cli.common import (
     UsageError,
     add_limit_options,
+    integer,
     limits,
     made_folder,
     whole_number,
@@ -128,7 +129,8 @@ def register(subparsers: Any) -> None:
                         "or by the name the summary shows (its file's stem); a PROOF given "
                         "that no --only names is then not audited. With one proof a report "
                         "file is its stand-alone handout")
-    parser.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="campaign seed, an integer (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default); the symbolic search always "
                         "has the default work budget, so findings never depend on this or on "
@@ -137,7 +139,7 @@ def register(subparsers: Any) -> None:
                         default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
                         f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
-    parser.add_argument("--scheduler", metavar="ADDRESS",
+    parser.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                         help="run the campaign's shards on the workers of this Dask "
                         "scheduler (tcp://HOST:PORT; needs Dask: `pip install -e '.[dask]'` in "
                         "the checkout); the "
@@ -152,6 +154,16 @@ def register(subparsers: Any) -> None:
                         "a step it cuts short is unknown with 'time cap')")
     add_option(parser)
     parser.set_defaults(handler=run)
+
+
+def scheduler_address(text: str) -> str:
+    """`--scheduler`: a Dask scheduler's address, `tcp://HOST:PORT` (or `tls://`)."""
+    from verify.numeric.executors import SCHEDULER_ADDRESS
+
+    if not SCHEDULER_ADDRESS.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is no scheduler address: write "
+                                         "tcp://HOST:PORT")
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -420,3 +432,8 @@ def write_reports(audit: Audit, outputs: dict[str, Path], layout: Layout | None 
             more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
             print(f"novikoff: {path}: {failures[0]}{more}", file=sys.stderr)
     return missing
+
+
+def _seed(text: str) -> int:
+    """`--seed`: an integer in ASCII digits (`int` alone took `--seed ٣` as seed 3)."""
+    return integer(text, "an integer seed")

@@ -66,11 +66,16 @@ def register(subparsers: Any) -> None:
 
 
 def seconds(text: str) -> float:
-    """A positive, finite time limit in seconds."""
+    """A positive, finite time limit in seconds, written in ASCII (`float` alone takes `٣`
+    as 3)."""
     try:
+        if not text.isascii():
+            raise ValueError(text)
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        ascii_only = " (ASCII digits 0-9 only)" if not text.isascii() else ""
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number of seconds"
+                                         f"{ascii_only}") from None
     if not (math.isfinite(value) and 0 < value <= MAX_TIME_LIMIT):
         raise argparse.ArgumentTypeError(f"time limit must be in (0, {MAX_TIME_LIMIT:g}]")
     return value

@@ -8,6 +8,7 @@ live here, so a bad value reads the same everywhere.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,18 +26,41 @@ def whole_number(what: str, low: int, high: int | None = None) -> Callable[[str]
     """An argparse type: an integer count of `what` in `[low, high]`, else a one-line error."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is not a whole number of {what}"
-            ) from None
+        value = integer(text, f"a whole number of {what}")
         if value < low or (high is not None and value > high):
             allowed = f"at least {low}" if high is None else f"between {low} and {high}"
-            raise argparse.ArgumentTypeError(f"{what} must be {allowed}, not {value}")
+            raise argparse.ArgumentTypeError(f"{what} must be {allowed}, not {_clipped(value)}")
         return value
 
     return parse
+
+
+#: An integer on the command line: ASCII digits only (`int` also takes `٣` and `１`).
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: Digits of an integer option's value echoed in an error; the rest is counted.
+_ECHOED_DIGITS = 40
+
+
+def integer(text: str, what: str = "an integer") -> int:
+    """An integer option's value: optional sign and ASCII digits, else an argparse error
+    saying so (digits of other scripts are refused, as in proof files and data files)."""
+    if not _INTEGER.fullmatch(text.strip()):
+        shown = text if len(text) <= _ECHOED_DIGITS else f"{text[:_ECHOED_DIGITS]}..."
+        ascii_only = (" (ASCII digits 0-9 only)"
+                      if any(c.isdigit() and not c.isascii() for c in text) else "")
+        raise argparse.ArgumentTypeError(f"{shown!r} is not {what}{ascii_only}")
+    stripped = text.strip()
+    if len(stripped) > 4000:  # past Python's int-from-text limit; far past any bound here
+        raise argparse.ArgumentTypeError(
+            f"{stripped[:_ECHOED_DIGITS]}... ({len(stripped)} characters) is too long for "
+            f"{what}")
+    return int(stripped)
+
+
+def _clipped(value: int) -> str:
+    """`value` for an error line: exact up to `_ECHOED_DIGITS` digits, else its size."""
+    text = str(value)
+    return text if len(text) <= _ECHOED_DIGITS else f"a number of {len(text.lstrip('-'))} digits"
 
 
 def label_column(text: str) -> int | str:
@@ -97,17 +121,21 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
         BYTES_PER_CELL,
         MAX_CELLS,
         MIN_SCALED_BITS,
+        MOST_CELLS,
+        MOST_SCALED_BITS,
         SCALED_BITS_PER_BYTE,
     )
 
-    parser.add_argument("--max-cells", type=whole_number("cells", 1), default=MAX_CELLS,
-                        metavar="N", help=f"refuse data files with more than N numbers, or "
-                        f"of more than {BYTES_PER_CELL} N bytes (default {MAX_CELLS})")
-    parser.add_argument("--max-scaled-bits", type=whole_number("bits", 1), default=None,
-                        metavar="N", help="refuse data whose integer form (every number times "
-                        "the common denominator) would take more than N bits (default "
+    parser.add_argument("--max-cells", type=whole_number("cells", 1, MOST_CELLS),
+                        default=MAX_CELLS, metavar="N",
+                        help=f"refuse data files with more than N numbers, or of more than "
+                        f"{BYTES_PER_CELL} N bytes (default {MAX_CELLS}, at most 10^12)")
+    parser.add_argument("--max-scaled-bits", type=whole_number("bits", 1, MOST_SCALED_BITS),
+                        default=None, metavar="N",
+                        help="refuse data whose integer form (every number times the common "
+                        f"denominator) would take more than N bits (default "
                         f"{SCALED_BITS_PER_BYTE} per byte of the file, at least "
-                        f"{MIN_SCALED_BITS})")
+                        f"{MIN_SCALED_BITS}; at most 10^15)")
 
 
 def limits(args: argparse.Namespace) -> Any:

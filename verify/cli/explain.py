@@ -80,6 +80,7 @@ def _locate(first: str, second: str | None) -> Located:
     """
     import difflib
 
+    from proofs.library import PROOFS
     from verify.cli.common import read_proof
     from verify.render.text import Located, UnknownStep, locate
 
@@ -87,7 +88,10 @@ def _locate(first: str, second: str | None) -> Located:
         proof_name, step_id = first, second
     else:
         proof_name, _, step_id = first.strip().rpartition("/")
-    is_file = proof_name == "-" or proof_name.endswith(".toml") or Path(proof_name).is_file()
+    # any existing path is a file to read (a named pipe or a device is then refused in one
+    # line as such by `read_proof`), but a folder of a built-in proof's name
+    is_file = proof_name == "-" or proof_name.endswith(".toml") or (
+        Path(proof_name).exists() and not (Path(proof_name).is_dir() and proof_name in PROOFS))
     try:
         if not proof_name or not is_file:
             return locate(f"{proof_name}/{step_id}" if proof_name else step_id)

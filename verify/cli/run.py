@@ -61,7 +61,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--label-column", metavar="C", type=label_column,
                         help="CSV/.npy label column: an index (negative from the end) or a "
                         "header name (default: the last column)")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as JSON, the final w whole (the text shows "
+                        f"at most {2 * WEIGHTS_SHOWN + 1} weights: the first and last "
+                        f"{WEIGHTS_SHOWN} of a longer w)")
     parser.add_argument("--plot", metavar="FILE",
                         help="also draw FILE (.png or .svg): <w_t,u> against t*gamma, "
                         "||w_t||^2 against t*R^2, and the mistakes against R^2/gamma^2 "
@@ -120,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     w = weights(result.w)
     fields = [
         ("data", f"{data.name} ({counted(data.n, 'example')}, {counted(data.d, 'feature')})"),
-        ("conventions", conventions.describe()),
+        ("conventions", conventions.describe(SHOW_DIGITS)),
         ("mistakes", str(result.mistakes)),
         ("epochs", str(result.epochs)),
         ("converged", f"{'yes' if result.converged else 'no'} ({result.reason})"),

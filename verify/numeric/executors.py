@@ -16,6 +16,10 @@ exact integers and Fractions they add up are the same sums in the same order.
 
 from __future__ import annotations
 
+import os
+import re
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -23,6 +27,10 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+SCHEDULER_ADDRESS = re.compile(r"(tcp|tls)://[^\s/:]+:\d{1,5}")
+"""What a Dask scheduler's address looks like here (`tcp://127.0.0.1:8786`): anything else
+is refused before Dask is asked to reach it (it raised a traceback after a minute)."""
 
 
 class Inline(Executor):
@@ -49,7 +57,11 @@ def executor(jobs: int = 1, scheduler: str | None = None) -> Iterator[Executor]:
     if scheduler is not None:
         from distributed import Client  # Dask only when asked for
 
-        with Client(scheduler, set_as_default=False) as client:
+        try:
+            client = Client(scheduler, set_as_default=False)
+        except (OSError, ValueError) as error:  # unreachable (TimeoutError is an OSError)
+            raise OSError(f"the Dask scheduler at {scheduler}: {error}") from None
+        with client:
             pool = client.get_executor(pure=False)
             try:
                 yield pool
@@ -58,8 +70,23 @@ def executor(jobs: int = 1, scheduler: str | None = None) -> Iterator[Executor]:
     elif jobs <= 1:
         yield Inline()
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=watch_parent) as pool:
             yield pool
+
+
+def watch_parent(every: float = 1.0) -> None:
+    """In a worker: end this process once its parent has ended. A pool's workers outlived an
+    audit killed with SIGTERM (by `timeout`, or a CI job cancelled), reparented and waiting
+    for work for ever (red team 4). A daemon thread polls the parent's pid; it decides
+    nothing about the work, only when to stop."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="novikoff-parent-watch", daemon=True).start()
 
 
 def gather(pool: Executor, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:

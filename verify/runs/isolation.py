@@ -20,7 +20,10 @@ What the code prints goes to standard error: the audit's standard output is its 
 (`--json` is read by programs), and a plug-in's debugging `print` must not break it. Its
 file descriptor 1 (a write to it from C or `os.write`) goes there too, for the duration of
 the code, in a child and in this process (loading a plug-in's module runs its top level
-here).
+here). A child's descriptors 1 and 2 are a pipe the parent reads as it waits: the first
+`OUTPUT_SHOWN` bytes of a call are passed on, the rest counted and said in one line
+(`_Output`), so a call printing 300 MB costs 64 KiB of standard error, not 300 MB. In this
+process nothing is capped.
 
 The child ignores SIGINT: a Ctrl-C, which the terminal sends to the whole process group, is
 the parent's to act on; the parent is interrupted as usual (KeyboardInterrupt) and kills
@@ -115,6 +118,7 @@ def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | No
     it interrupts the parent once it is inside the `try` that ends the child."""
     _flush()  # what this process printed is not printed again by the child
     read_end, write_end = os.pipe()
+    out_read, out_write = os.pipe()
     held = _HeldInterrupt()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -124,23 +128,27 @@ def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | No
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         held.release()
-        os.close(read_end)
-        os.close(write_end)
+        for end in (read_end, write_end, out_read, out_write):
+            os.close(end)
         raise
     if pid == 0:
         os.close(read_end)
-        _child(code, write_end, mask)
+        os.close(out_read)
+        _child(code, write_end, out_write, mask)
     status: int | None = None
+    output = _Output(out_read)
     try:
         os.close(write_end)
+        os.close(out_write)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         held.release()  # a Ctrl-C meanwhile raises here
-        payload = _collect(read_end, seconds, stop)
+        payload = _collect(read_end, seconds, stop, output)
         _, status = os.waitpid(pid, 0)
     finally:
         os.close(read_end)
         if status is None:  # timed out, stopped or interrupted: the child goes too
             _end(pid)
+        output.close()
     try:
         kind, value = _Plain(io.BytesIO(payload)).load()
     except Exception:  # nothing, or part of an answer: the child died first
@@ -178,17 +186,27 @@ class _HeldInterrupt:
             signal.raise_signal(signal.SIGINT)
 
 
-def _child(code: Callable[[], Any], write_end: int, mask: Any) -> NoReturn:
+def _child(code: Callable[[], Any], write_end: int, out_write: int, mask: Any) -> NoReturn:
     """In the child: run the code, write its answer, exit (never returns, never runs the
     parent's clean-up: `os._exit`). SIGINT is ignored (a Ctrl-C is the parent's to act on),
-    then the parent's signal mask restored."""
+    then the parent's signal mask restored. Its descriptors 1 and 2 are the output pipe
+    (`out_write`) the parent passes on to its standard error, at most `OUTPUT_SHOWN` bytes
+    (`_Output`)."""
     status = 70
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for descriptor in (1, 2):
+            with contextlib.suppress(OSError):
+                os.dup2(out_write, descriptor)
+        os.close(out_write)
+        # Python's streams too, whatever they were (a test's capture): one stream on the pipe
+        # (never closed: the child exits with it)
+        stream = open(2, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                      closefd=False)
+        sys.stdout = sys.stderr = stream
         try:
-            with _output_to_stderr():
-                answer: tuple[str, Any] = ("value", code())
+            answer: tuple[str, Any] = ("value", code())
         except Fault as fault:
             answer = ("fault", str(fault))
         except BaseException as error:  # whatever the code raised is its answer
@@ -205,24 +223,97 @@ def _child(code: Callable[[], Any], write_end: int, mask: Any) -> NoReturn:
         os._exit(status)
 
 
-def _collect(read_end: int, seconds: float, stop: Callable[[], str | None]) -> bytes:
-    """Everything the child writes until it closes the pipe (exits); `TimedOut` past
-    `seconds`, `Stopped` when `stop` gives a reason (asked every `POLL` seconds)."""
+def _collect(read_end: int, seconds: float, stop: Callable[[], str | None],
+             output: _Output) -> bytes:
+    """Everything the child writes until it closes the pipe (exits), its output passed on
+    meanwhile (`output`); `TimedOut` past `seconds`, `Stopped` when `stop` gives a reason
+    (asked every `POLL` seconds)."""
     chunks: list[bytes] = []
     deadline = time.monotonic() + seconds
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise TimedOut
-        ready, _, _ = select.select([read_end], [], [], min(left, POLL))
+        ready, _, _ = select.select([read_end, *output.ends()], [], [], min(left, POLL))
         if not ready:
             if (reason := stop()) is not None:
                 raise Stopped(reason)
+            continue
+        if output.end in ready:
+            output.read()
+        if read_end not in ready:
             continue
         chunk = os.read(read_end, 1 << 16)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
+
+
+#: Bytes of a child's output (descriptors 1 and 2) passed on to standard error per call.
+OUTPUT_SHOWN = 1 << 16
+#: Chunks read from a child's output pipe once it has answered (at most 16 MiB).
+DRAINED = 256
+
+
+class _Output:
+    """A child's output, read from its pipe as it comes (so it never blocks on a full pipe):
+    the first `OUTPUT_SHOWN` bytes written to this process's standard error, the rest
+    counted and left out, then one line saying how many bytes were (a plug-in printing
+    300 MB a call once made gigabytes of standard error)."""
+
+    def __init__(self, end: int) -> None:
+        self.end: int | None = end
+        self.shown = 0
+        self.left_out = 0
+        self.line_open = False  # what was shown ends inside a line
+
+    def ends(self) -> list[int]:
+        """The pipe, while it is open."""
+        return [] if self.end is None else [self.end]
+
+    def read(self) -> None:
+        """One chunk of the pipe, passed on or counted; the pipe closed at its end."""
+        if self.end is None:
+            return
+        chunk = os.read(self.end, 1 << 16)
+        if not chunk:
+            os.close(self.end)
+            self.end = None
+            return
+        shown = chunk[: max(0, OUTPUT_SHOWN - self.shown)]
+        self.shown += len(shown)
+        self.left_out += len(chunk) - len(shown)
+        if shown:
+            self.line_open = not shown.endswith(b"\n")
+            _flush()
+            with contextlib.suppress(OSError):
+                _write_all(2, shown)
+
+    def close(self) -> None:
+        """What the child left in the pipe (read without waiting, and at most `DRAINED`
+        chunks: a process it started may hold the pipe open, and write on), then the pipe
+        closed and the line on what was left out."""
+        for _ in range(DRAINED):
+            if self.end is None or not select.select([self.end], [], [], 0)[0]:
+                break
+            self.read()
+        more = ""
+        if self.end is not None:
+            more = "at least " if select.select([self.end], [], [], 0)[0] else ""
+            os.close(self.end)
+            self.end = None
+        if self.left_out:
+            with contextlib.suppress(Exception):
+                print(("\n" if self.line_open else "") + f"novikoff: {more}{self.left_out} more "
+                      f"bytes of a plug-in call's output left out (the first {OUTPUT_SHOWN} "
+                      "bytes of each call are shown)", file=sys.stderr, flush=True)
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    """All of `data` written to `descriptor`."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view):]
 
 
 def _end(pid: int) -> None:

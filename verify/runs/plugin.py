@@ -26,7 +26,8 @@ Faults are never verdicts. Each call runs in a child process of its own
 state after the import). A plug-in that raises (anything: a `SystemExit` of any code and a
 `KeyboardInterrupt` it raises itself are its faults too; a real Ctrl-C still interrupts the
 audit), kills its process, returns something that is not such a trace, returns more than
-`max_updates` updates (a generator that never ends is read only that far: deterministic), or
+`max_updates` updates (a generator that never ends is read only that far: deterministic),
+returns a coordinate past `MAX_VALUE_BITS` or a trace past `MAX_TRACE_BITS`, or
 does not return within `seconds` of wall clock (a guard against a hang, never a budget: the
 child is killed) raises `PluginFault`, one line naming the plug-in and the fault. The
 campaign stops running that plug-in and the audit reports the line (exit 2); every other
@@ -65,6 +66,7 @@ import inspect
 import os
 import re
 import shlex
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -98,6 +100,13 @@ GROUP = "novikoff.algorithms"
 MAX_UPDATES = 100_000
 #: Wall-clock guard per call, in seconds: generous, a guard against a loop, never a verdict.
 SECONDS = 60.0
+#: The most bits one coordinate a plug-in returns may take (numerator and denominator
+#: together: about 19 700 decimal digits), and all the coordinates of one call's trace. Past
+#: them the run is a fault, found in the plug-in's child before the value is sent: exact
+#: checks on a number of millions of digits (`Fraction(10)**3_000_000`) would keep the audit
+#: computing for ever (the `--max-scaled-bits` idea, for what a plug-in returns).
+MAX_VALUE_BITS = 1 << 16
+MAX_TRACE_BITS = 1 << 30
 
 Algorithm = Callable[..., Iterable[Any]]  # (data, max_updates, **params)
 T = TypeVar("T")
@@ -204,9 +213,9 @@ class Plugin:
         assert self.spec is not None
         where, _, attribute = self.spec.rpartition(":")
         def find() -> Any:
-            if where.endswith(".py") and not Path(where).is_file():
+            if where.endswith(".py") and (problem := _not_a_file(where)) is not None:
                 raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
-                                  f"{where}: no such file")
+                                  f"{where}: {problem}")
             module = _module(where)
             if not hasattr(module, attribute):  # named by the user's file, not the module's
                 raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
@@ -356,6 +365,7 @@ class Plugin:
                 raise PluginFault(f"plug-in {self.name}: iteration {k} names an example twice")
             out.append((tuple(sorted(int(j) for j in members)),
                         self._vector(data, f"iteration {k}'s theta_after", after)))
+        self._within(data, (after for _, after in out))
         return out
 
     def _batch_parts(self, k: int, item: Any) -> tuple[Any, Any]:
@@ -399,7 +409,21 @@ class Plugin:
                 raise PluginFault(f"plug-in {self.name}: {what} has coordinate {i} = "
                                   f"{repr(v)[:80]}, a {type(v).__name__}, not an int or a "
                                   "Fraction (exact)")
-        return tuple(Fraction(v) for v in value)
+        vector = tuple(Fraction(v) for v in value)
+        for i, v in enumerate(vector):
+            if _bits(v) > MAX_VALUE_BITS:
+                raise PluginFault(f"plug-in {self.name}: {what} has coordinate {i} of "
+                                  f"{_bits(v)} bits, more than the limit of {MAX_VALUE_BITS} "
+                                  "(numerator and denominator)")
+        return vector
+
+    def _within(self, data: Dataset, vectors: Iterable[Vector]) -> None:
+        """PluginFault when the coordinates of one call's trace take more than
+        `MAX_TRACE_BITS` bits in all (each is within `MAX_VALUE_BITS`: `_vector`)."""
+        total = sum(_bits(v) for vector in vectors for v in vector)
+        if total > MAX_TRACE_BITS:
+            raise PluginFault(f"plug-in {self.name}: its trace on {data.name} takes {total} "
+                              f"bits, more than the limit of {MAX_TRACE_BITS}")
 
     def _read(self, data: Dataset, returned: Iterable[Any], cap: int
               ) -> list[tuple[int, Vector]]:
@@ -419,6 +443,7 @@ class Plugin:
                 raise PluginFault(f"plug-in {self.name}: update {k} names example {index!r}, "
                                   f"not an index 0..{data.n - 1}")
             out.append((int(index), self._vector(data, f"update {k}'s w_after", after)))
+        self._within(data, (after for _, after in out))
         return out
 
     def _parts(self, k: int, item: Any) -> tuple[Any, Any]:
@@ -473,6 +498,11 @@ def _trace(data: Dataset, items: Iterable[tuple[int, Vector]]
     return tuple(updates), tuple(steps)
 
 
+def _bits(value: Fraction) -> int:
+    """The bits of an exact value: its numerator's and its denominator's."""
+    return value.numerator.bit_length() + value.denominator.bit_length()
+
+
 def _exact(value: object) -> bool:
     """An int (not a bool) or a Fraction: a value exact arithmetic can decide with."""
     return isinstance(value, Fraction) or (isinstance(value, int) and not isinstance(value, bool))
@@ -487,6 +517,23 @@ def _step(w: Vector, after: Vector, x: Vector, y: int) -> Fraction | None:
         return Fraction(0) if not any(delta) else None
     tau = y * sum((d * v for d, v in zip(delta, x, strict=True)), Fraction(0)) / norm
     return tau if all(d == tau * y * v for d, v in zip(delta, x, strict=True)) else None
+
+
+def _not_a_file(where: str) -> str | None:
+    """Why the plug-in file `where` cannot be read (None: it is a regular file): missing,
+    or something else, looked at without opening it (a named pipe would block the reader,
+    `/dev/zero` never end), a link followed to what it names."""
+    from proofs.proof_file import file_kind
+
+    try:
+        mode = os.stat(where).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as error:
+        return f"cannot read it ({error.strerror or error})"
+    if stat.S_ISREG(mode):
+        return None
+    return f"is {file_kind(mode)}, not a regular file: a plug-in is a .py file or a module"
 
 
 def _module(where: str) -> Any:

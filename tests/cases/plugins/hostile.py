@@ -126,3 +126,27 @@ def chatty(data: Any, max_updates: int) -> Any:
     sys.stdout.flush()
     os.write(1, b"RAW WRITE\n")
     return perceptron(data, max_updates)
+
+
+def huge_numbers(data: Any, max_updates: int) -> Any:
+    """A first update of a million bits (red team 4's `Fraction(10)**3_000_000` kept the
+    audit's exact checks computing for ever)."""
+    big = Fraction(1 << 1_000_000, 3)
+    return [(0, tuple(big * data.y[0] * c for c in data.X[0]))]
+
+
+def many_large_numbers(data: Any, max_updates: int) -> Any:
+    """Updates of 60 000-bit coordinates, each within the limit of one coordinate, as many
+    as it may make."""
+    big = 1 << 60_000
+    return [(i % data.n, tuple(Fraction(big * (i + 1)) for _ in range(data.d)))
+            for i in range(max_updates)]
+
+
+def floods(data: Any, max_updates: int) -> Any:
+    """The perceptron, printing 900 001 bytes first: to descriptor 1, through `print` and to
+    `sys.stderr` (red team 4's printed 300 MB a call: 15 GB of standard error)."""
+    os.write(1, b"y" * 300_000)
+    print("z" * 300_000)
+    sys.stderr.write("w" * 300_000)
+    return perceptron(data, max_updates)

@@ -74,3 +74,24 @@ def test_shipped_checks_are_the_checks_of_the_bytes_received():
     assert again.checks() is first.checks()  # the same bytes: unpickled once
     assert other.checks() == (campaign.wrong_norm_growth(),)
     assert first.checks() == canonical and first.checks() is not other.checks()
+
+
+def test_two_processes_read_the_largest_file_first_and_report_in_the_order_given(tmp_path):
+    """With a pool the proofs are read largest file first (`_largest_first`), so that the
+    longest reaches a worker first; the report keeps the order given: the proofs, and the
+    refused files' lines, which a larger file would otherwise put first."""
+    from verify.audit.job import _largest_first
+    from verify.audit.targets import targets
+
+    small, large = tmp_path / "small.toml", tmp_path / "large.toml"
+    small.write_text("[proof\n")  # unreadable TOML, each in a line of its own
+    large.write_text("# padding\n" * 200 + "[proof\n")
+    chosen = [str(small), "canonical-online-w0", str(large), "canonical-online"]
+    order = [t.name for t in _largest_first(targets(chosen))]
+    assert order.index(str(large)) < order.index(str(small))
+    assert order.index("canonical-online") < order.index("canonical-online-w0")
+    one, two = (run_audit(chosen, budget="small", jobs=jobs) for jobs in (1, 2))
+    assert [p.id for p in two.proofs] == ["canonical-online-w0", "canonical-online"]
+    assert two.errors == one.errors and len(two.errors) == 2
+    assert str(small) in two.errors[0] and str(large) in two.errors[1]
+    assert to_json(one) == to_json(two)

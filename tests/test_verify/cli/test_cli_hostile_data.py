@@ -57,13 +57,36 @@ def hostile(tmp_path: Path) -> dict[str, str]:
 
 def test_hostile_numeric_data_are_one_line_each(tmp_path: Path,
                                                 hostile: dict[str, str]) -> None:
+    """Beside the proof file (a pipe, a folder) through `[numeric] data`; anywhere (the
+    devices) through `--data`, which the user types."""
     for number, (path, kind) in enumerate(hostile.items()):
         proof = tmp_path / f"proof{number}.toml"
+        beside = path.startswith(str(tmp_path))
+        named = os.path.relpath(path, tmp_path) if beside else "d.csv"
+        proof.write_text(PROOF.format(paths=f'"{named}"' if beside else ""))
+        given = () if beside else ("--data", path)
+        done = _novikoff("audit", str(proof), "--budget", "small", "--jobs", "1", *given)
+        assert done.returncode == 2, done.stderr
+        (error,) = _errors(done)
+        assert f"{path}: is {kind}" in error
+
+
+def test_a_proof_file_reads_no_data_outside_its_folder(tmp_path: Path) -> None:
+    """Red team 4: `data = ["/etc/passwd", "../secret.txt"]` in a stranger's proof file was
+    read, and the first cell that is no number quoted in the error (`not a number:
+    'SECRET_TOKEN_abc123'`). A proof names data beside it or below it, links resolved."""
+    (tmp_path / "secret.txt").write_text("SECRET_TOKEN_abc123,1\n")
+    folder = tmp_path / "proof"
+    folder.mkdir()
+    (folder / "link.csv").symlink_to(tmp_path / "secret.txt")
+    for number, path in enumerate(["/etc/passwd", "../secret.txt", "link.csv"]):
+        proof = folder / f"proof{number}.toml"
         proof.write_text(PROOF.format(paths=f'"{path}"'))
         done = _novikoff("audit", str(proof), "--budget", "small", "--jobs", "1")
         assert done.returncode == 2, done.stderr
         (error,) = _errors(done)
-        assert f"{path}: is {kind}" in error
+        assert f"numeric.data: {path!r} is outside the proof file's folder" in error
+        assert "SECRET" not in done.stderr + done.stdout and "root:" not in done.stderr
 
 
 def test_run_refuses_a_device_and_bounds_standard_input() -> None:
@@ -79,14 +102,50 @@ def test_run_refuses_a_device_and_bounds_standard_input() -> None:
     assert error.startswith("novikoff: error: <stdin>: more than 320000000 bytes")
 
 
-@pytest.mark.parametrize("command", ["check", "audit"])
+@pytest.mark.parametrize("command", ["check", "audit", "explain"])
 def test_a_proof_path_that_is_no_regular_file_is_one_line(command: str,
                                                           hostile: dict[str, str]) -> None:
     """Issue 27's review: `novikoff audit /dev/zero` said "file is larger than 1024 KiB",
-    and a named pipe as PROOF blocked until someone wrote it."""
+    and a named pipe as PROOF blocked until someone wrote it; (red team 4) `novikoff explain
+    PIPE STEP` said "no built-in proof"."""
     for path, kind in hostile.items():
-        done = _novikoff(command, path)
+        done = _novikoff(command, path, *(["s"] if command == "explain" else []))
         assert done.returncode == 2, done.stderr
         assert _errors(done) == [f"novikoff: error: {path}: is {kind}, not a regular file: a "
                                  "proof is read from a file (on the command line, from "
                                  "standard input as -)"]
+
+
+@pytest.mark.parametrize("command", ["run", "bound", "audit"])
+def test_a_large_cell_limit_reads_a_small_file_in_bounded_memory(tmp_path: Path,
+                                                                 command: str) -> None:
+    """Red team 4: `--max-cells 1000000000` asked `read` for a buffer of the 64 GB it
+    allows (MemoryError traceback) before a byte was read: now read a chunk at a time."""
+    data = tmp_path / "ok.csv"
+    data.write_text("1,2,1\n-1,-1,-1\n")
+    proof = tmp_path / "proof.toml"
+    proof.write_text(PROOF.format(paths=f'"{data}"'))
+    args = {"run": [str(data)], "bound": [str(data)],
+            "audit": [str(proof), "--budget", "small", "--jobs", "1"]}[command]
+    done = _novikoff(command, *args, "--max-cells", "1000000000")
+    assert done.returncode == 0, done.stderr
+    assert _errors(done) == []
+
+
+@pytest.mark.parametrize("option, what, most", [("--max-cells", "cells", "1000000000000"),
+                                                ("--max-scaled-bits", "bits",
+                                                 "1000000000000000")])
+@pytest.mark.parametrize("command", ["run", "bound", "audit"])
+def test_a_limit_past_any_machine_is_one_line(tmp_path: Path, command: str, option: str,
+                                              what: str, most: str) -> None:
+    """Red team 4: `--max-cells 99999999999999999999999` was an OverflowError traceback."""
+    data = tmp_path / "ok.csv"
+    data.write_text("1,2,1\n-1,-1,-1\n")
+    target = [str(data)] if command != "audit" else ["--data", str(data)]
+    done = _novikoff(command, *target, option, "99999999999999999999999")
+    assert done.returncode == 2
+    assert _errors(done) == [f"novikoff: error: argument {option}: {what} must be between 1 "
+                             f"and {most}, not 99999999999999999999999"]
+    done = _novikoff(command, *target, option, "9" * 5000)
+    assert _errors(done) == [f"novikoff: error: argument {option}: {'9' * 40}... (5000 "
+                             f"characters) is too long for a whole number of {what}"]

@@ -207,3 +207,60 @@ def test_a_long_run_shard_collects_less_often_and_restores_the_threshold() -> No
         campaign.run_campaign = real  # type: ignore[assignment]
         gc.set_threshold(*before)
     assert seen == [shards.YOUNG_OBJECTS, 900, shards.YOUNG_OBJECTS]
+
+
+@pytest.mark.parametrize("address", ["bogus", "http://x:1", "", "tcp://host", "tcp://h:1/x"])
+def test_a_scheduler_address_of_another_form_is_one_line(
+        address: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 4: `--scheduler bogus` reached Dask, which raised a 59-line traceback after
+    a minute; the form is read first."""
+    from verify.cli import main
+
+    with pytest.raises(SystemExit) as leaving:  # argparse's way out: a usage error
+        main(["audit", "canonical-online", "--scheduler", address])
+    assert leaving.value.code == 2
+    err = capsys.readouterr().err
+    assert err == (f"novikoff: error: argument --scheduler: {address!r} is no scheduler "
+                   "address: write tcp://HOST:PORT\n")
+
+
+@pytest.mark.slow
+def test_an_unreachable_scheduler_is_an_os_error_naming_it() -> None:
+    """Dask gives up after its connect timeout (30 s); the audit's CLI says it in one line."""
+    pytest.importorskip("distributed")
+    with (pytest.raises(OSError, match=r"the Dask scheduler at tcp://127\.0\.0\.1:1: "),
+          executor(scheduler="tcp://127.0.0.1:1")):
+        pass
+
+
+def test_a_worker_ends_once_its_parent_has_ended(tmp_path) -> None:
+    """Red team 4: an audit killed with SIGTERM left its pool's workers waiting for ever;
+    each worker now watches its parent (`watch_parent`, the pool's initializer)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import os, sys, time\nfrom verify.numeric.executors import watch_parent\n"
+              "child = os.fork()\nif child == 0:\n    watch_parent(every=0.05)\n"
+              "    time.sleep(120)\n    os._exit(0)\nprint(child, flush=True)\ntime.sleep(120)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())  # type: ignore[union-attr]
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+
+    def alive() -> bool:
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                return stat.read().rpartition(")")[2].split()[0] != "Z"  # a zombie has ended
+        except FileNotFoundError:
+            return False
+
+    for _ in range(400):  # up to 20 s on a loaded machine; it takes about 0.05 s
+        if not alive():
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(child, signal.SIGKILL)
+        raise AssertionError("the worker outlived its parent")

@@ -18,7 +18,9 @@ import pytest
 from cases.plugins import hostile
 
 from perceptron.dataset import Dataset
-from verify.runs.plugin import Plugin, PluginFault
+from verify.runs import plugin as plugin_module
+from verify.runs.isolation import OUTPUT_SHOWN
+from verify.runs.plugin import MAX_VALUE_BITS, Plugin, PluginFault
 
 CASES = Path(hostile.__file__).parent
 DATA = Dataset.of([[1, 2], [2, -1], [-1, 1]], [1, 1, -1], "three")
@@ -108,6 +110,32 @@ def test_a_vector_of_another_dimension_says_both_dimensions() -> None:
     with pytest.raises(PluginFault) as raised:
         Plugin.of("p", hostile.wrong_dimension).run(DATA, U, 5)
     assert str(raised.value) == "plug-in p: update 0's w_after has 3 coordinates, the data 2"
+
+
+@pytest.mark.parametrize("isolated", [True, False])
+def test_a_plug_in_returning_huge_numbers_is_a_fault(isolated: bool) -> None:
+    """Red team 4: a coordinate of millions of bits kept the audit's exact checks computing
+    for ever; one past `MAX_VALUE_BITS` is refused where the plug-in runs."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin("p", None, hostile.huge_numbers, isolated=isolated).run(DATA, U, 5)
+    # 2**1_000_000 / 3: 1 000 001 bits over 2
+    assert str(raised.value) == ("plug-in p: update 0's w_after has coordinate 0 of 1000003 "
+                                 f"bits, more than the limit of {MAX_VALUE_BITS} (numerator "
+                                 "and denominator)")
+
+
+def test_a_plug_in_trace_past_its_total_of_bits_is_a_fault(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Coordinates each within `MAX_VALUE_BITS` but too many of them: the total is bounded
+    too (here lowered, so that the test stays small; a forked child sees it)."""
+    monkeypatch.setattr(plugin_module, "MAX_TRACE_BITS", 1_000_000)
+    assert len(Plugin.of("p", hostile.many_large_numbers).run(DATA, U, 8).updates) == 8
+    with pytest.raises(PluginFault) as raised:
+        Plugin.of("p", hostile.many_large_numbers).run(DATA, U, 9)
+    bits = sum(DATA.d * ((1 << 60_000) * k).bit_length() + DATA.d for k in range(1, 10))
+    assert bits > 1_000_000
+    assert str(raised.value) == (f"plug-in p: its trace on three takes {bits} bits, more "
+                                 "than the limit of 1000000")
 
 
 @pytest.mark.parametrize(("function", "said"), [
@@ -227,6 +255,11 @@ BROKEN = {"syntax_error.py": "def broken(:\n", "import_error.py":
     ("p={cases}/hostile.py:nothere", "cannot be loaded: {cases}/hostile.py defines no "
                                      "'nothere'"),
     ("p={dir}/nofile.py:f", "cannot be loaded: {dir}/nofile.py: no such file"),
+    # red team 4: these said "no such file"
+    ("p={dir}/fifo.py:f", "cannot be loaded: {dir}/fifo.py: is a named pipe, not a regular "
+                          "file: a plug-in is a .py file or a module"),
+    ("p={dir}/zero.py:f", "cannot be loaded: {dir}/zero.py: is a character device, not a "
+                          "regular file: a plug-in is a .py file or a module"),
     ("p=", "--algorithm p=: give MODULE:FUNCTION"),
     ("p=no-such-entry-point", "no entry point 'no-such-entry-point'"),
 ])
@@ -240,6 +273,8 @@ def test_a_plug_in_that_cannot_be_loaded_is_one_line(
 
     for name, text in BROKEN.items():
         (tmp_path / name).write_text(text)
+    os.mkfifo(tmp_path / "fifo.py")  # nobody writes it: reading it would block
+    (tmp_path / "zero.py").symlink_to("/dev/zero")  # reading it would never end
     other = tmp_path / "other.toml"
     other.write_text(OTHER)
     code = main(["audit", str(CASES / "plug.toml"), str(other), "--budget", "small",
@@ -309,6 +344,21 @@ def test_what_a_plug_in_prints_goes_to_standard_error_not_into_the_json(
     assert report["proofs"][0]["steps"]
     assert "HELLO FROM PLUGIN" in err and "RAW WRITE" in err
     assert "HELLO" not in out and "RAW" not in out
+
+
+def test_what_a_plug_in_call_prints_is_passed_on_up_to_a_cap(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """Red team 4: a plug-in printing 300 MB a call made gigabytes of standard error; the
+    first `OUTPUT_SHOWN` bytes of a call (descriptors 1 and 2, `print`, `sys.stderr`) are
+    passed on, then one line says how many were left out, and the run is read as usual."""
+    run = Plugin.of("p", hostile.floods).run(DATA, U, 5)
+    out, err = capfd.readouterr()
+    assert out == ""
+    assert len(run.updates) == len(Plugin.of("q", hostile.perceptron).run(DATA, U, 5).updates)
+    capfd.readouterr()
+    assert err == ("y" * OUTPUT_SHOWN + f"\nnovikoff: {900_001 - OUTPUT_SHOWN} more bytes of a "
+                   f"plug-in call's output left out (the first {OUTPUT_SHOWN} bytes of each "
+                   "call are shown)\n")
 
 
 def test_in_this_process_a_plug_in_prints_to_standard_error(
