@@ -160,7 +160,8 @@ def scheduler_address(text: str) -> str:
     """`--scheduler`: a Dask scheduler's address, `tcp://HOST:PORT` (or `tls://`)."""
     from verify.numeric.executors import SCHEDULER_ADDRESS
 
-    if not SCHEDULER_ADDRESS.fullmatch(text):
+    read = SCHEDULER_ADDRESS.fullmatch(text)
+    if read is None or not 0 < int(read[2]) < 1 << 16:
         raise argparse.ArgumentTypeError(f"{text!r} is no scheduler address: write "
                                          "tcp://HOST:PORT")
     return text
@@ -176,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     from verify.audit.report import summary_table, to_json, to_text
 
     outputs = {name: getattr(args, name) for name in REPORTS if getattr(args, name)}
-    clash = report_clash(outputs, inputs(args))
+    clash = report_clash(outputs, inputs(args), written_folders(args))
     if clash is not None:
         raise UsageError(clash)
     for path in outputs.values():
@@ -232,6 +233,12 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     from verify.render.evidence import Layout
 
+    clash = report_clash(outputs, [("data file", Path(path)) for p in audit.proofs
+                                   if p.proof.numeric is not None
+                                   for path in p.proof.numeric.data])
+    if clash is not None:  # a proof's own data files are known once it is read
+        print(f"novikoff: error: {clash}; no report was written", file=sys.stderr)
+        return 2
     unrendered = write_reports(audit, outputs,
                                Layout(summary=args.summary, appendix=not args.no_appendix))
     if args.counterexamples is not None:
@@ -317,13 +324,26 @@ def same_file(first: Path, second: Path) -> bool:
         return False
 
 
-def report_clash(outputs: dict[str, Path], given: Sequence[tuple[str, Path]]) -> str | None:
+def written_folders(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The folders the audit writes files of its own into (`--coq`, `--counterexamples`)."""
+    return [(f"--{option.replace('_', '-')}", Path(folder)) for option in
+            ("coq", "counterexamples") if (folder := getattr(args, option, None)) is not None]
+
+
+def report_clash(outputs: dict[str, Path], given: Sequence[tuple[str, Path]],
+                 folders: Sequence[tuple[str, Path]] = ()) -> str | None:
     """The one line refusing report files that would overwrite one another or an input
-    (`inputs`), before any work is done; None when every report file is a file of its own.
-    Without it the last report written would silently replace the others, or the proof
-    file or data file the audit read, while exit 0 said every report was written whole."""
+    (`inputs`), or fall in a folder the audit writes into (`written_folders`: red team 5,
+    a report in `--coq DIR` replaced an exported theory); None when every report file is
+    a file of its own. Without it the last report written would silently replace the
+    others, or the proof file or data file the audit read, while exit 0 said every report
+    was written whole."""
     named = list(outputs.items())
     for index, (name, path) in enumerate(named):
+        for option, folder in folders:
+            if path.resolve().is_relative_to(folder.resolve()):
+                return (f"--{name} {path} is inside {option} {folder}, whose files the audit "
+                        "writes: put the report elsewhere")
         for other, path2 in named[:index]:
             if same_file(path, path2):
                 return (f"--{other} {path2} and --{name} {path} name the same file: give "

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-SCHEDULER_ADDRESS = re.compile(r"(tcp|tls)://[^\s/:]+:\d{1,5}")
+SCHEDULER_ADDRESS = re.compile(r"(tcp|tls)://[^\s/:]+:(\d{1,5})", re.ASCII)
 """What a Dask scheduler's address looks like here (`tcp://127.0.0.1:8786`): anything else
 is refused before Dask is asked to reach it (it raised a traceback after a minute)."""
 
@@ -70,23 +70,42 @@ def executor(jobs: int = 1, scheduler: str | None = None) -> Iterator[Executor]:
     elif jobs <= 1:
         yield Inline()
     else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=watch_parent) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=watch_parent,
+                                 initargs=(os.getpid(),)) as pool:
             yield pool
 
 
-def watch_parent(every: float = 1.0) -> None:
-    """In a worker: end this process once its parent has ended. A pool's workers outlived an
-    audit killed with SIGTERM (by `timeout`, or a CI job cancelled), reparented and waiting
-    for work for ever (red team 4). A daemon thread polls the parent's pid; it decides
-    nothing about the work, only when to stop."""
-    parent = os.getppid()
+def watch_parent(parent: int, every: float = 1.0) -> None:
+    """In a worker: end this process once `parent` (the process that made the pool, named
+    by it: a worker that asked its own parent late could get a stranger) has ended. A
+    pool's workers outlived an audit killed with SIGTERM (by `timeout`, or a CI job
+    cancelled), reparented and waiting for work for ever (red team 4). A daemon thread polls;
+    it decides nothing about the work, only when to stop."""
 
     def watch() -> None:
-        while os.getppid() == parent:
+        while not _ended(parent):
             time.sleep(every)
         os._exit(1)
 
     threading.Thread(target=watch, name="novikoff-parent-watch", daemon=True).start()
+
+
+def _ended(pid: int) -> bool:
+    """Whether process `pid` has ended: gone, or a zombie (ended, not yet reaped by its own
+    parent), read from /proc where there is one, else asked of the system."""
+    if os.path.isdir("/proc/self"):
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                return stat.read().rpartition(b")")[2].split()[0] in (b"Z", b"X")
+        except FileNotFoundError:
+            return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, someone else's: not ours, but not ended
+        return False
+    return False
 
 
 def gather(pool: Executor, fn: Callable[[T], R], items: Iterable[T]) -> list[R]:

@@ -93,6 +93,19 @@ def sleeps_and_says_where(data: Any, max_updates: int) -> Any:
     return []
 
 
+def leaves_a_sleeper(data: Any, max_updates: int) -> Any:
+    """Starts a process that sleeps a minute holding every descriptor it inherited (the
+    answer's pipe among them), writes its id to NOVIKOFF_TEST_PID_FILE, then answers at
+    once: one update on the first example."""
+    sleeper = os.fork()
+    if sleeper == 0:
+        time.sleep(60)
+        os._exit(0)
+    with open(os.environ["NOVIKOFF_TEST_PID_FILE"], "a") as handle:
+        handle.write(f"{sleeper}\n")
+    return [(0, tuple(data.y[0] * v for v in data.X[0]))]
+
+
 def wrong_dimension(data: Any, max_updates: int) -> Any:
     return [(0, (Fraction(1),) * (data.d + 1))]
 

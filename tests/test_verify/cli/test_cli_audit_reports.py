@@ -98,3 +98,31 @@ def test_distinct_report_files_are_each_written(
     assert "\\begin{document}" in (folder / "r.tex").read_text(encoding="utf-8")
     assert (folder / "r.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert (folder / "victim.toml").read_text(encoding="utf-8") == PROOF
+
+
+@pytest.mark.parametrize("option", ["--coq", "--counterexamples"])
+def test_a_report_inside_a_folder_the_audit_writes_is_refused(
+        folder: Path, option: str, capsys: pytest.CaptureFixture[str]):
+    """Red team 5: `--coq coq3 --markdown coq3/lemmas.v` replaced the exported theory with
+    the report, while the output said coqc had checked it."""
+    (folder / "out").mkdir()
+    assert f"is inside {option} out" in _refused(
+        ["victim.toml", option, "out", "--markdown", "out/victim.v"], capsys)
+    assert list((folder / "out").iterdir()) == []
+
+
+def test_a_report_never_overwrites_a_data_file_the_proof_names(
+        folder: Path, capsys: pytest.CaptureFixture[str]):
+    """Red team 5: a data file named in the proof's `[numeric] data` (not on the command
+    line) was replaced by the report with exit 0; it is known once the proof is read, so
+    the summary is printed and no report is written."""
+    (folder / "named.toml").write_text(
+        'title = "t"\nscalars = ["t"]\nnaturals = ["t"]\n[numeric]\nrun = "online"\n'
+        'data = ["victim.csv"]\n[[step]]\nid = "count"\nclaim = "t >= 0"\n', encoding="utf-8")
+    code = main(["audit", "named.toml", "--budget", "small", "--jobs", "1",
+                 "--markdown", "victim.csv"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "novikoff: error: --markdown victim.csv: that is a data file given" in err
+    assert "no report was written" in err
+    assert (folder / "victim.csv").read_text(encoding="utf-8") == DATA

@@ -209,7 +209,8 @@ def test_a_long_run_shard_collects_less_often_and_restores_the_threshold() -> No
     assert seen == [shards.YOUNG_OBJECTS, 900, shards.YOUNG_OBJECTS]
 
 
-@pytest.mark.parametrize("address", ["bogus", "http://x:1", "", "tcp://host", "tcp://h:1/x"])
+@pytest.mark.parametrize("address", ["bogus", "http://x:1", "", "tcp://host", "tcp://h:1/x",
+                                     "tcp://h:99999", "tcp://h:0", "tcp://h:\u0668\u0667"])
 def test_a_scheduler_address_of_another_form_is_one_line(
         address: str, capsys: pytest.CaptureFixture[str]) -> None:
     """Red team 4: `--scheduler bogus` reached Dask, which raised a 59-line traceback after
@@ -242,9 +243,12 @@ def test_a_worker_ends_once_its_parent_has_ended(tmp_path) -> None:
     import sys
     import time
 
+    # the parent named before the fork: a child that asked for its parent itself could be
+    # asking after the parent was killed (the first version of this test failed so in CI)
     script = ("import os, sys, time\nfrom verify.numeric.executors import watch_parent\n"
-              "child = os.fork()\nif child == 0:\n    watch_parent(every=0.05)\n"
-              "    time.sleep(120)\n    os._exit(0)\nprint(child, flush=True)\ntime.sleep(120)\n")
+              "me = os.getpid()\nchild = os.fork()\nif child == 0:\n"
+              "    watch_parent(me, every=0.05)\n    time.sleep(120)\n    os._exit(0)\n"
+              "print(child, flush=True)\ntime.sleep(120)\n")
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     child = int(parent.stdout.readline())  # type: ignore[union-attr]
     parent.send_signal(signal.SIGKILL)

@@ -4,6 +4,7 @@ reported; a real Ctrl-C still stops the audit."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -171,6 +172,22 @@ def test_no_child_process_is_left_behind(tmp_path: Path,
     (pid,) = map(int, record.read_text().split())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_a_process_the_plug_in_leaves_holding_the_pipe_does_not_hold_its_answer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 5: the answer was read until the pipe's end, which a process the plug-in
+    started kept open: each call waited for it, and one that slept on was a false "did not
+    return within 60 s". The child's exit ends the answer."""
+    record = tmp_path / "pids"
+    monkeypatch.setenv("NOVIKOFF_TEST_PID_FILE", str(record))
+    try:
+        trace = Plugin("p", None, hostile.leaves_a_sleeper, seconds=20).run(DATA, U, 5)
+        assert len(trace.updates) == 1  # its answer, read once the child has exited
+    finally:
+        for pid in map(int, record.read_text().split()):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def _audit(tmp_path: Path, spec: str, jobs: int,
