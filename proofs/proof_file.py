@@ -35,7 +35,6 @@ Extensions beyond §5 (all optional):
 
 from __future__ import annotations
 
-import ast
 import difflib
 import os
 import re
@@ -58,7 +57,7 @@ from proofs.language.expressions import (
     parse_bound,
     parse_relation,
     parse_scalar,
-    source_tree,
+    parse_term,
 )
 from proofs.language.expressions import parse_vector as parse_vector_expression
 from proofs.step import (
@@ -508,26 +507,15 @@ def _substitution(table: dict[str, Any], key: str, names: Names,
                                  key=f"{where}{key}.{name}")
         if not isinstance(text, str):
             raise ProofFileError(f"{where}{key}.{name} must be a string")
-        parse = parse_vector_expression if name in names.vectors else parse_scalar
-        out[name] = _parsed(parse, text, names, f"{where}{key}.{name}")  # type: ignore[arg-type]
-        divisor = _named_divisor(text)
-        if divisor is not None:
+        term, divisors = _parsed(lambda t, n, v=name in names.vectors: parse_term(t, n, vector=v),
+                                 text, names, f"{where}{key}.{name}")
+        if divisors:
             raise ProofFileError(f"{where}{key}.{name} = {text.strip()!r} must not divide by "
-                                 f"{divisor}: a term divides by constants only (SymPy cancels "
-                                 "`x/x` to 1, and with it where the statement is undefined)",
-                                 key=f"{where}{key}.{name}")
+                                 f"{divisors[0]}: a term divides by constants only (SymPy "
+                                 "cancels `x/x` to 1, and with it where the statement is "
+                                 "undefined)", key=f"{where}{key}.{name}")
+        out[name] = term
     return out
-
-
-def _named_divisor(text: str) -> str | None:
-    """The first divisor of `text` that reads a name, as written; None when it divides by
-    constants only. The parsed term cannot tell: SymPy has cancelled `x/x` already."""
-    written = text.strip()
-    for node in ast.walk(source_tree(written)):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and any(
-                isinstance(inner, ast.Name) for inner in ast.walk(node.right)):
-            return ast.get_source_segment(written.replace("..", ">>"), node.right)
-    return None
 
 
 def _relation(text: str, names: Names, where: str) -> Relation:

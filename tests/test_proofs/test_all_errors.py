@@ -7,11 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
+import sympy
 
 from proofs.errors import MAX_REPORTED, ProofFileError, ProofFileErrors, Source
 from proofs.proof_file import load_proof, parse_proof
 from verify.cli import main
 from verify.proof_checker import statements
+
+x_, y_ = sympy.symbols("x y")
 
 MANY = """title = "Many errors"
 vectors = ["w", "x"]
@@ -467,6 +470,41 @@ def test_a_term_that_divides_by_a_name_is_refused(tmp_path: Path, rule: str, whe
     assert where in found
     proof = parse_proof((text % 'base = { s = "0" }\nstep = { s = "s + 2/2" }').encode(), "p.toml")
     assert str(proof.steps[0].rule.step["s"]) == "s + 1"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("term", "where"), [
+    ('witness = { y = "x/x" }', "witness.y = 'x/x' must not divide by x:"),
+    ('witness = { y = "(y + 1)/(y + 1)" }', "witness.y = '(y + 1)/(y + 1)' must not divide by "
+     "y + 1:"),
+    ('witness = { w = "w*x/x" }', "witness.w = 'w*x/x' must not divide by x:"),
+    ('witness = { w = "w/x" }', "witness.w = 'w/x' must not divide by x:"),
+    ('uses = [{ step = "base", with = { y = "y*x/x" } }]',
+     "step s: with.y = 'y*x/x' must not divide by x:"),
+])
+def test_a_term_dividing_by_a_name_is_refused_whatever_sympy_cancels(
+        tmp_path: Path, term: str, where: str) -> None:
+    """The term parser gives what its text divides by (`parse_term`, the record a relation
+    keeps as `Relation.divisors`): `x/x`, cancelled to 1 before anything sees the term, a
+    vector term and a `with` term are refused as a plain division by a name is."""
+    text = ('title = "d"\nvectors = ["w"]\nscalars = ["x", "y"]\n[[step]]\nid = "base"\n'
+            'claim = "y**2 >= 0"\n[[step]]\nid = "s"\nclaim = "y**2 + x**2 >= 0"\n%s\n')
+    found = [line for line in _lines(text % term, tmp_path) if "must not divide" in line]
+    assert len(found) == 1 and where in found[0], found
+
+
+def test_a_term_dividing_by_a_constant_is_read_and_its_divisors_are_the_walkers() -> None:
+    """A constant divisor is no division by a name (`x/2`, or `x/(y - y + 2)`, which is 2);
+    a term records its divisors as a relation does, in the order the text reads them."""
+    from proofs.language.expressions import parse_relation, parse_term
+    from proofs.step import declare
+
+    names = declare(["w"], ["x", "y"])
+    assert parse_term("x/2 + y", names, vector=False) == (sympy.Rational(1, 2) * x_ + y_, ())
+    assert parse_term("x/(y - y + 2)", names, vector=False)[1] == ()
+    assert parse_term("x/x + y/(x + 1)", names, vector=False) == (
+        1 + y_ / (x_ + 1), (x_, x_ + 1))
+    assert parse_term("w*y/x", names, vector=True)[1] == (x_,)
+    assert parse_relation("x/x + y/(x + 1) >= 0", names).divisors == (x_, x_ + 1)
 
 
 def test_imports_that_fan_out_are_refused_once_past_the_step_limit(tmp_path: Path) -> None:
