@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 from proofs.definitions import Definition, parse_definitions, with_definitions
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError, Source, raise_all
-from proofs.imports import Declared, Imported, imported, references, with_copies
+from proofs.imports import Declared, Imported, imported, outside, references, with_copies
 from proofs.instances import with_instances
 from proofs.language.expressions import (
     ExpressionError,
@@ -375,12 +375,9 @@ def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) ->
 
 def _refuse_outside(path: str, folder: str) -> None:
     """A data file a proof names lies in the proof file's folder or below it, symbolic links
-    resolved: a stranger's proof file must not read `/etc/passwd` or `../../secret.txt` (a
-    data file's first unreadable cell is quoted in the error). Files elsewhere are given
-    with `--data FILE`, which the user types."""
-    inside = os.path.realpath(folder or os.curdir)
-    target = os.path.realpath(os.path.join(folder, path))
-    if os.path.commonpath([inside, target]) != inside:
+    resolved (`proofs.imports.outside`): a data file's first unreadable cell is quoted in
+    the error. Files elsewhere are given with `--data FILE`, which the user types."""
+    if outside(path, folder):
         raise ProofFileError(f"numeric.data: {path!r} is outside the proof file's folder; a "
                              "proof names data files beside it or below it (give others "
                              "with --data FILE)", key="numeric.data", text=path)

@@ -4,6 +4,7 @@ file:line:column with its step and, where one is known, a fix; dependent errors 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -372,8 +373,88 @@ def test_a_proof_path_that_is_no_regular_file_is_one_line(kind: str, tmp_path: P
                         'id = "s"\nuses = ["lib/x"]\nclaim = "norm2(w) >= 0"\n')
     with pytest.raises(ProofFileError) as caught:
         load_proof(importer)
-    assert f"i.toml:4:8: imports {path}: {path}: is {kind}, not a regular file" in \
+    inside = kind != "a character device"  # /dev/zero is outside the importer's folder
+    assert (f"i.toml:4:8: imports {path}: {path}: is {kind}, not a regular file" if inside
+            else f"i.toml:4:8: imports {path}: outside the importing file's folder") in \
         str(caught.value)
+
+
+LEMMA = ('title = "lemma"\nscalars = ["a"]\n[[step]]\nid = "sq"\nclaim = "a**2 >= 0"\n')
+
+
+def _importing(target: str) -> str:
+    return (f'title = "i"\nscalars = ["a"]\n[imports]\nlib = "{target}"\n[[step]]\nid = "s"\n'
+            'uses = ["lib/sq"]\nclaim = "a**2 + 1 >= 0"\n')
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "../secret.toml", "sub/../../secret.toml",
+                                    "link.toml", "linked/lemma.toml", "{home}/.ssh/config"])
+def test_an_import_outside_the_importing_files_folder_is_refused_unread(
+        tmp_path: Path, target: str) -> None:
+    """Review: `[imports]` read any path (`/etc/passwd`, `~/.ssh/...`) and the TOML error
+    quoted what it found there. As `[numeric] data`, an import is a file beside the
+    importing file or below it, `..` and symbolic links resolved (a link inside pointing
+    outside is outside); the refusal is one line at the entry and reads nothing."""
+    secret = tmp_path / "secret.toml"
+    secret.write_text('password = "hunter2"\n' + LEMMA, encoding="utf-8")
+    home = tmp_path / "proofs"
+    (home / "sub").mkdir(parents=True)
+    (home / "link.toml").symlink_to(secret)
+    (home / "linked").symlink_to(tmp_path)
+    shutil.copy(secret, tmp_path / "lemma.toml")
+    target = target.format(home=os.path.expanduser("~"))
+    (found,) = _errors_of(_importing(target), home / "main.toml")
+    assert found == (f"{home / 'main.toml'}:4:8: imports {target}: outside the importing "
+                     "file's folder; a proof imports proof files beside it or below it "
+                     "(symbolic links followed), or a built-in proof by its id")
+    assert "password" not in found and "hunter2" not in found
+
+
+def test_an_import_beside_or_below_is_read_and_a_built_in_id_still_imports(
+        tmp_path: Path) -> None:
+    """What stays allowed: a file below (`sub/lemma.toml`, `./sub/../lemma.toml`), a link
+    inside the folder to a file inside it, a nested import below the imported file, and a
+    built-in proof named by its id."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "lemma.toml").write_text(LEMMA, encoding="utf-8")
+    (tmp_path / "lemma.toml").write_text(LEMMA, encoding="utf-8")
+    (tmp_path / "alias.toml").symlink_to(tmp_path / "sub" / "lemma.toml")
+    for target in ("sub/lemma.toml", "./sub/../lemma.toml", "alias.toml"):
+        assert _errors_of(_importing(target), tmp_path / "main.toml") == [], target
+    (tmp_path / "sub" / "mid.toml").write_text(
+        _importing("lemma.toml").replace('"s"', '"sq"'), encoding="utf-8")
+    assert _errors_of(_importing("sub/mid.toml"), tmp_path / "main.toml") == []
+    text = ('title = "b"\nvectors = ["w", "x"]\nscalars = ["y"]\n[imports]\n'
+            'lib = "canonical-online"\n[[step]]\nid = "s"\nuses = ["lib/norm-growth"]\n'
+            'claim = "norm2(w) >= 0"\n')
+    assert not any("imports" in e for e in _errors_of(text, tmp_path / "b.toml"))
+
+
+def test_a_nested_import_outside_its_own_files_folder_is_refused(tmp_path: Path) -> None:
+    """Each file imports from its own folder down: `sub/mid.toml` may not reach back up to
+    `../lemma.toml` (so nothing reached through imports lies outside the first file's
+    folder)."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "lemma.toml").write_text(LEMMA, encoding="utf-8")
+    (tmp_path / "sub" / "mid.toml").write_text(
+        _importing("../lemma.toml").replace('"s"', '"sq"'), encoding="utf-8")
+    (found,) = _errors_of(_importing("sub/mid.toml"), tmp_path / "main.toml")
+    assert "imports sub/mid.toml: " in found and \
+        "imports ../lemma.toml: outside the importing file's folder" in found
+
+
+def test_an_alias_that_is_a_built_in_id_is_refused(tmp_path: Path) -> None:
+    """Review: `[imports] canonical-online = "mine.toml"` made copies named, and said to
+    come, from the built-in `canonical-online`; such an alias is refused at its entry."""
+    (tmp_path / "mine.toml").write_text(LEMMA, encoding="utf-8")
+    text = ('title = "i"\nscalars = ["a"]\n[imports]\ncanonical-online = "mine.toml"\n'
+            '[[step]]\nid = "s"\nuses = ["canonical-online/sq"]\nclaim = "a**2 + 1 >= 0"\n')
+    (found,) = _errors_of(text, tmp_path / "main.toml")
+    assert found == (f"{tmp_path / 'main.toml'}:4:1: imports canonical-online: "
+                     "'canonical-online' is a built-in proof's id; an alias must be another "
+                     "name (its copies would be named, and said to come from, that proof); "
+                     "rename it, e.g. my-canonical-online")
+    assert _errors_of(text.replace("canonical-online", "mine"), tmp_path / "main.toml") == []
 
 
 def _chain(folder: Path, depth: int, references: int) -> Path:
