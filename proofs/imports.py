@@ -128,7 +128,7 @@ def imported(table: Any, wanted: Sequence[str], declared: Declared, folder: str,
     a file that imports it, is a cycle found here, said once."""
     out = Imported({}, [], set())
     try:
-        aliases = _aliases(table)
+        aliases = imports_table(table)
     except ProofFileError as error:
         return Imported({}, [error], set(wanted))  # what an alias names is unknown
     top = importer is not None and not _LOADING
@@ -206,7 +206,10 @@ def with_copies(steps: Sequence[Step], copies: Mapping[str, Step]) -> tuple[Step
     return (*copies.values(), *own)
 
 
-def _aliases(table: Any) -> Mapping[str, str]:
+def imports_table(table: Any) -> Mapping[str, str]:
+    """The `[imports]` table read (alias -> target), or ProofFileError for one that is not
+    such a table, has too many entries, a path with a NUL, or an alias that is a built-in
+    id."""
     if table is None:
         return {}
     if not isinstance(table, dict) or not all(
@@ -253,7 +256,7 @@ def resolved(target: str, folder: str) -> str | None:
 
 
 def _load(source: str, aliases: Mapping[str, str], folder: str, load: Load) -> Proof:
-    """The proof `source` names: an alias of `[imports]` (never a built-in id: `_aliases`),
+    """The proof `source` names: an alias of `[imports]` (never a built-in id: `imports_table`),
     else a built-in id."""
     if source not in aliases:
         if source in PROOFS:

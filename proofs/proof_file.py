@@ -47,7 +47,17 @@ from typing import Any, TypeVar
 from proofs.definitions import Definition, parse_definitions, with_definitions
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError, Source, raise_all
-from proofs.imports import Declared, Imported, imported, outside, references, with_copies
+from proofs.imports import (
+    MAX_DEPTH,
+    Declared,
+    Imported,
+    imported,
+    imports_table,
+    outside,
+    references,
+    resolved,
+    with_copies,
+)
 from proofs.instances import with_instances
 from proofs.language.expressions import (
     ExpressionError,
@@ -103,6 +113,33 @@ T = TypeVar("T")
 def load_proof(path: str | os.PathLike[str]) -> Proof:
     """The proof in the file at `path`; raises ProofFileError (or OSError) on bad input."""
     return parse_proof(read_regular(os.fspath(path)), os.fspath(path))
+
+
+def imported_files(path: str | os.PathLike[str]) -> list[str]:
+    """The files the proof file at `path` may read through its `[imports]`, transitively
+    (every alias's file, each resolved as the parser resolves it, `proofs.imports.resolved`,
+    at most `MAX_DEPTH` deep), read as TOML only (no expression is parsed: cheap, for the
+    audit to refuse a report file that would overwrite one before any work). What cannot be
+    read, or is refused (outside its importer's folder), is left out: the parser says why."""
+    found: dict[str, str] = {}  # real path -> as named (each file read once: a link to
+    pending = [(os.fspath(path), 0)]  # its own folder must not make a path per round)
+    while pending:
+        file, depth = pending.pop()
+        try:
+            table = _document(read_regular(file)).get("imports")
+            aliases = imports_table(table)
+        except (ProofFileError, OSError):
+            continue
+        for target in aliases.values():
+            try:
+                named = resolved(target, os.path.dirname(file))
+            except ProofFileError:
+                continue
+            if named is not None and depth < MAX_DEPTH and (
+                    real := os.path.realpath(named)) not in found:
+                found[real] = named
+                pending.append((named, depth + 1))
+    return list(found.values())
 
 
 #: What a path that is not a regular file is, by its `stat` test (`file_kind`).
