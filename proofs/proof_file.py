@@ -119,8 +119,10 @@ def imported_files(path: str | os.PathLike[str]) -> list[str]:
     """The files the proof file at `path` may read through its `[imports]`, transitively
     (every alias's file, each resolved as the parser resolves it, `proofs.imports.resolved`,
     at most `MAX_DEPTH` deep), read as TOML only (no expression is parsed: cheap, for the
-    audit to refuse a report file that would overwrite one before any work). What cannot be
-    read, or is refused (outside its importer's folder), is left out: the parser says why."""
+    audit to refuse a report file that would overwrite one before any work). What is refused
+    (outside its importer's folder) is left out, the parser says why; a file named but
+    missing or unreadable is listed, not followed (a report written there would become what
+    the proof imports)."""
     found: dict[str, str] = {}  # real path -> as named (each file read once: a link to
     pending = [(os.fspath(path), 0)]  # its own folder must not make a path per round)
     while pending:

@@ -604,3 +604,32 @@ def test_imports_that_fan_out_are_refused_once_past_the_step_limit(tmp_path: Pat
         (tmp_path / f"L{k}.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (found,) = _errors_of((tmp_path / "L0.toml").read_text(), tmp_path / "L0.toml")
     assert found.endswith("steps, more than 1000"), found  # said once, not per alias
+
+
+def test_the_files_a_proof_imports_are_listed_each_read_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`imported_files` (the audit's list of files a report may not overwrite) follows
+    `[imports]` transitively, as the parser resolves them, TOML only; each real file is read
+    once: twenty links to the file's own folder (`l0/a.toml` ... `l19/a.toml`, each another
+    path to one file) would otherwise be 20**8 reads. What is refused (outside the folder)
+    or a built-in id is left out; a file named but missing is listed (a report written there
+    would become what the proof imports)."""
+    import proofs.proof_file as proof_file
+
+    for k in range(20):
+        (tmp_path / f"l{k}").symlink_to(tmp_path)
+    (tmp_path / "a.toml").write_text(
+        LEMMA + "[imports]\n" + "".join(f'a{k} = "l{k}/a.toml"\n' for k in range(20)),
+        encoding="utf-8")
+    (tmp_path / "main.toml").write_text(
+        _importing("a.toml")[: -1] + '\n', encoding="utf-8")
+    text = (tmp_path / "main.toml").read_text(encoding="utf-8").replace(
+        '[imports]\n', '[imports]\nout = "../elsewhere.toml"\nnone = "missing.toml"\n'
+        'builtin = "canonical-online"\n')
+    (tmp_path / "main.toml").write_text(text, encoding="utf-8")
+    reads: list[str] = []
+    real = proof_file.read_regular
+    monkeypatch.setattr(proof_file, "read_regular", lambda p: reads.append(p) or real(p))
+    found = proof_file.imported_files(tmp_path / "main.toml")
+    assert found == [str(tmp_path / "missing.toml"), str(tmp_path / "a.toml")]
+    assert len(reads) == 3, reads  # main.toml, a.toml, and the attempt at missing.toml
