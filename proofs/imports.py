@@ -201,7 +201,7 @@ def with_copies(steps: Sequence[Step], copies: Mapping[str, Step]) -> tuple[Step
     if clash:
         raise ProofFileError(f"step id {sorted(clash)[0]!r} is taken by an imported step")
     own = tuple(replace(s, uses=tuple(
-        Use(_copy_id(*u.step.rsplit("/", 1)), u.with_, u.over) if "/" in u.step else u
+        replace(u, step=_copy_id(*u.step.rsplit("/", 1))) if "/" in u.step else u
         for u in s.uses)) for s in steps)
     return (*copies.values(), *own)
 
@@ -331,7 +331,7 @@ def _copy_id(source: str, step_id: str) -> str:
 
 
 def _renamed(use: Use, source: str) -> Use:
-    return Use(_copy_id(source, use.step), use.with_, use.over)
+    return replace(use, step=_copy_id(source, use.step))
 
 
 def _names(step: Step, proof: Proof) -> Iterator[tuple[str, bool]]:

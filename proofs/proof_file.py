@@ -44,7 +44,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from proofs.definitions import Definition, parse_definitions, with_definitions
+from proofs.definitions import Definition, parse_definitions, redefining_uses, with_definitions
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError, Source, raise_all
 from proofs.imports import (
@@ -312,6 +312,9 @@ def _proof(document: dict[str, Any], file: str
         if read_as_then is not None:
             steps, naturals, notes = read_as_then  # type: ignore[assignment]
     combined = problems.attempt(lambda: with_copies(steps, copies))
+    for error in redefining_uses(combined or steps, {n: t for n, (t, _) in
+                                                     declared.defined.items()}):
+        problems.add(error)
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     for error in problems_of(declared.vectors, declared.scalars, combined or steps,
                              naturals=naturals, numeric=numeric, theorem=theorem or "",
@@ -453,6 +456,7 @@ def _step(table: dict[str, Any], index: int, names: Names, problems: Problems) -
         uses=attempt(lambda: _uses(table, names)),
         hints=tuple(attempt(lambda k=k, t=t: _hint(t, names, f"hints[{k}]"))
                     for k, t in enumerate(hints)),
+        hint_texts=tuple(" ".join(t.split()) if isinstance(t, str) else "" for t in hints),
         source=attempt(lambda: _text(table, "source")),
         note=attempt(lambda: _text(table, "note")),
         rule=attempt(lambda: _rule(table, names)),
@@ -528,7 +532,9 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
                 for bound in read[2].split("..", 1):
                     _parsed(parse_bound, bound.strip(), names, "sum")
             spelt.append(f"{read[1]} in {read[2]}")
-        out.append(Use(used, tuple(sorted(terms.items())), "; ".join(spelt)))
+        written = entry.get("with", {})
+        out.append(Use(used, tuple(sorted(terms.items())), "; ".join(spelt),
+                       tuple(sorted((n, " ".join(written[n].split())) for n in terms))))
     return tuple(out)
 
 

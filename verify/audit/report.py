@@ -19,6 +19,7 @@ from verify import kernel
 from verify.audit.citations import proof_source
 from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
 from verify.numeric.instances import NumericVerdict
+from verify.proof_checker import StepReport
 from verify.render import json as serialize
 from verify.typeset.words import counted
 
@@ -183,12 +184,6 @@ def summary_table(audit: Audit) -> str:
     return "\n".join(lines)
 
 
-def names(step: StepAudit) -> frozenset[str]:
-    """The scalar and vector names the step's statement mentions: a counterexample is shown
-    on these only (the kernel's may bind more)."""
-    return mentioned((*step.hypotheses, step.step.claim))
-
-
 def mentioned(relations: Iterable[kernel.Rel | Relation]) -> frozenset[str]:
     """The scalar, vector and family names `relations` mention (a statement's: `names`): a
     Gram symbol its vectors, a member or a sum the names inside it (the kernel's reading of
@@ -204,15 +199,41 @@ def _symbol_names(symbol: sympy.Symbol) -> frozenset[str]:
         return symbol_names(symbol)
 
 
-def counterexample_line(step: StepAudit) -> str | None:
-    """`y = 1, g = 0` for a refuted step: the values that make the claim false."""
-    cex = step.symbolic.counterexample
+ANY_POINT = "any point (its refuted obligation names no variable)"
+"""A counterexample shown on no names: the refuted obligation is false as it stands."""
+
+
+def refuted_names(report: StepReport) -> frozenset[str]:
+    """The names a refuted step's counterexample is shown on: those of the obligation it
+    refutes, as written (an induction's base reads the base's terms: with `s := c` the
+    deciding value is c's, and s, which the statement names, decides nothing there; red team
+    6 saw `at s = 0` printed for a base `s := -1` that fails at every point), else those of
+    the step's statement."""
+    for goal in report.goals:
+        if goal.verdict.status == "refuted" and goal.goal.written is not None:
+            hypotheses, claim = goal.goal.written
+            return mentioned((*hypotheses, claim))
+    stated = report.statement
+    return mentioned((*stated.hypotheses, stated.claim) if stated is not None else
+                     (*report.step.hypotheses, report.step.claim))
+
+
+def point_text(report: StepReport) -> str | None:
+    """`y = 1, g = 0` for a refuted step: the values of its counterexample that make the
+    refuted obligation false (`refuted_names`); `any point` when that obligation names
+    nothing (it is false as it stands)."""
+    cex = report.counterexample
     if cex is None:
         return None
     from verify.render.certificates import assignments
 
-    return ", ".join(assignments(cex.scalars, cex.vectors, names(step),
-                                 families=cex.families)) or "(no names)"
+    return ", ".join(assignments(cex.scalars, cex.vectors, refuted_names(report),
+                                 families=cex.families)) or ANY_POINT
+
+
+def counterexample_line(step: StepAudit) -> str | None:
+    """`y = 1, g = 0` for a refuted step: the values that make the claim false."""
+    return point_text(step.symbolic)
 
 
 def to_text(audit: Audit) -> str:
