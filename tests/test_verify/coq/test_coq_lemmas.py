@@ -119,6 +119,12 @@ VARIANTS = {
         'given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2"]\n'
         f'claim = "{LEMMA}"\nhints = ["dot(w - x, w - x)"]',
         'given = ["norm2(x) <= R**2"]\nclaim = "norm2(x) <= R**2"'),
+    # an update fact repeated (regression: the step lemma stated both but introduced one name
+    # for them, every later premise under the name of the one before it: coqc rejected it)
+    "repeated-fact": BASE.replace(
+        'given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2"]\nconstants',
+        'given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2", "y*dot(w, x) <= 0"]'
+        '\nconstants'),
 }
 
 

@@ -398,6 +398,24 @@ step = { s = "s + sum(i in 1..K, y[i])" }
 constants = ["y", "K"]
 
 [[step]]
+id = "sum-in-base"
+claim = "s == sum(i in 1..K, y[i]) + t"
+[step.induction]
+variable = "t"
+base = { s = "sum(i in 1..K, y[i])" }
+step = { s = "s + 1" }
+constants = ["y", "K"]
+
+[[step]]
+id = "sum-in-vector-update"
+claim = "dot(v, w) == t*sum(i in 1..K, y[i])*norm2(w)"
+[step.induction]
+variable = "t"
+base = { v = "0*w" }
+step = { v = "v + sum(i in 1..K, y[i])*w" }
+constants = ["y", "K", "w"]
+
+[[step]]
 id = "scalar-sums-cancel"
 claim = "sum(i in 1..t, y[i]) - sum(i in 1..t, y[i]) == 0"
 """
@@ -428,8 +446,12 @@ def test_a_family_read_only_in_an_update_is_bound_not_read_as_a_coq_global(
     assert results["fresh-family"] == (
         "not exported: a family read afresh at each update (id: not among the induction's "
         "constants) is not replayed in Coq yet")
-    assert results["sum-in-update"] == (
-        "not exported: a sum in an induction's base or update is not replayed in Coq yet")
+    # a scalar sum in the base or the update (issue 31): printed from the kernel's form, in
+    # the lemmas and in the theorem over nat alike; a vector's is refused with the reason
+    assert results["sum-in-update"] == results["sum-in-base"] == NOT_RUN
+    assert results["sum-in-vector-update"] == (
+        "not exported: a sum in a vector of an induction's base or update is not replayed in "
+        "Coq yet")
     # scalar sums that cancel in the kernel's reading: stated as written (the bound t a nat)
     assert results["scalar-sums-cancel"] == NOT_RUN
     assert ("Theorem step_scalar_sums_cancel : forall (t : nat) (i : R) (y : R -> R),\n    "
@@ -451,12 +473,72 @@ def test_the_bound_families_compile_and_a_dropped_binder_does_not(
         return subprocess.run([COQC, "-R", ".", LOGICAL, "families.v"], cwd=directory,
                               capture_output=True, text=True, check=False).returncode == 0
 
-    assert compiles(text)
-    # the family's binder dropped, as the export once wrote it: the name is unbound now
-    # (renamed `exp'`), not Coq's exponential
-    dropped = text.replace("forall (exp' : R -> R) (s : nat -> R)", "forall (s : nat -> R)")
-    assert dropped != text
-    assert not compiles(dropped)
+    try:
+        assert compiles(text)
+        # the family's binder dropped, as the export once wrote it: the name is unbound now
+        # (renamed `exp'`), not Coq's exponential
+        dropped = text.replace("forall (exp' : R -> R) (s : nat -> R)",
+                               "forall (s : nat -> R)")
+        assert dropped != text
+        assert not compiles(dropped)
+    finally:  # the module's fixture: the next test reads the file as exported
+        path.write_text(text)
+
+
+SUM_K = "(zsum ((1))%Z ((Z.of_nat K))%Z (fun j'1 => (y j'1)))"
+#: False variants of the inductions with a sum in their base or update (what each breaks, the
+#: text, its replacement): coqc must reject each.
+FALSE_SUMMED_RUNS = (
+    ("the update adds a sum over one more member",
+     f"s (S n') = ((s n') + {SUM_K})",
+     "s (S n') = ((s n') + (zsum ((1))%Z ((Z.of_nat K) + (1))%Z (fun j'1 => (y j'1))))"),
+    ("the step lemma's claim after the update, one sum too many",
+     f"(s + {SUM_K}) = ({SUM_K} * ((INR t) + 1))",
+     f"(s + {SUM_K}) = ({SUM_K} * ((INR t) + 2))"),
+    ("the run starts at a sum from 0, which adds y 0",
+     f"s 0%nat = {SUM_K} ->",
+     "s 0%nat = (zsum ((0))%Z ((Z.of_nat K))%Z (fun j'1 => (y j'1))) ->"),
+    ("the base lemma's start, a sum from 0",
+     f"{SUM_K} = ({SUM_K} + 0).",
+     f"(zsum ((0))%Z ((Z.of_nat K))%Z (fun j'1 => (y j'1))) = ({SUM_K} + 0)."),
+)
+
+
+def test_a_scalar_sum_in_an_inductions_base_or_update_is_stated_in_the_kernels_form(
+        families: tuple[Path, dict[str, str]]) -> None:
+    """Issue 31: a sum in an induction's base or update was refused ('a sum in an
+    induction's base or update is not replayed in Coq yet'); a scalar one is now printed from
+    the kernel's canonical form, the same term in the step lemma's claim and in the
+    theorem's update equation (so `exact` closes the theorem's step)."""
+    text = (families[0] / "families.v").read_text()
+    assert (f"(forall n', (n' < N')%nat -> s (S n') = ((s n') + {SUM_K})) ->\n    "
+            f"forall n', (n' <= N')%nat -> (s n') = ({SUM_K} * (INR n'))." in text)
+    assert f"(s + {SUM_K}) = ({SUM_K} * ((INR t) + 1))." in text
+    assert (f"s 0%nat = {SUM_K} ->\n    (forall n', (n' < N')%nat -> s (S n') = ((s n') + 1))"
+            in text)
+    assert f"{SUM_K} = ({SUM_K} + 0)." in text
+
+
+@needs_coqc
+def test_a_sum_in_an_inductions_base_or_update_compiles_and_false_variants_do_not(
+        families: tuple[Path, dict[str, str]]) -> None:
+    directory, _ = families
+    assert compile_inner_product(directory).returncode == 0
+    path = directory / "families.v"
+    text = path.read_text()
+
+    def compiles(source: str) -> bool:
+        path.write_text(source)
+        return subprocess.run([COQC, "-R", ".", LOGICAL, "families.v"], cwd=directory,
+                              capture_output=True, text=True, check=False).returncode == 0
+
+    try:
+        assert compiles(text)
+        for what, old, new in FALSE_SUMMED_RUNS:
+            assert text.count(old) == 1, what
+            assert not compiles(text.replace(old, new)), what
+    finally:
+        path.write_text(text)
 
 
 # finite-sums (issue 31.1): Cauchy–Schwarz for two vectors with their norms as scalars, and
