@@ -594,7 +594,8 @@ def test_finite_sums_compile_and_false_variants_do_not(tmp_path: Path) -> None:
 # `f_equal` down to the indices) and a double sum in the other order (same module: the
 # preamble's `zsum_swap`, proved by induction) are re-checked by coqc, with no decision
 # procedure and nothing admitted; their false variants do not compile. What is not replayed
-# (a congruence of a sum or of a natural, a swap with a sum in its summand) says `not exported`
+# (a congruence of a natural, a swap with a sum in its summand; a member in a sum's body is
+# replayed, `rewrite` under the sum's `fun`) says `not exported`
 # with its reason and is not counted as checked. Compiling skips without coqc.
 
 DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit|Axiom)\b")
@@ -681,6 +682,9 @@ FALSE_IDENTITIES = (
      "((Z.of_nat N))%Z (fun j'1 => ((a (j'1 + j'2)) * (a j'1))))",
      "(zsum ((1))%Z ((Z.of_nat K + 1))%Z (fun j'2 => ((zsum ((1))%Z "
      "((Z.of_nat N))%Z (fun j'1 => ((a (j'1 + j'2)) * (a j'1))))", 1),
+    # a congruence inside a sum's body (issue 31): the right side's member moved one further
+    ("congruence in a sum's body", "(fun j'1 => ((a (j'1 + k)) * (y j'1)))).\nProof.",
+     "(fun j'1 => ((a (j'1 + k + 1)) * (y j'1)))).\nProof.", 1),
 )
 
 
@@ -693,7 +697,7 @@ def _export_identities(tmp_path: Path, compile: bool) -> tuple[dict[str, str], s
     return run.for_proof("identities"), (tmp_path / "identities.v").read_text()
 
 
-IDENTITIES_NOT_YET = {"swap-third-sum": "a sum inside", "in-a-sum": "a congruence of a sum",
+IDENTITIES_NOT_YET = {"swap-third-sum": "a sum inside",
            "natural": "the natural K",
            "inner-empty": "is the rule empty of sum(#1 in 1..0: a[#1 + #2]) inside another "
                           "sum's body, and a rule inside a sum's body is not replayed"}
@@ -701,7 +705,10 @@ IDENTITIES_NOT_YET = {"swap-third-sum": "a sum inside", "in-a-sum": "a congruenc
 #: `empty`, whose condition the kernel never proved, was taken for the rule): regression.
 #: `swap-bare` (the outer body is the inner sum, no factor of its own: a traceback once) and
 #: `half` (an index with a fraction, equal by `field`, not `ring`) are red-team findings.
-IDENTITIES_CHECKED = ("scalar", "vector", "moved", "swap", "swap-filtered", "swap-bare", "half")
+#: `in-a-sum` (a member inside a sum's body moved by `j == k`) said "not exported" before
+#: issue 31's congruence inside a body: now `rewrite` under the sum's `fun` (issue 31 (b)).
+IDENTITIES_CHECKED = ("scalar", "vector", "moved", "in-a-sum", "swap", "swap-filtered",
+                      "swap-bare", "half")
 
 
 def test_a_congruence_is_replayed_and_a_swap_says_it_is_not(tmp_path: Path) -> None:
@@ -713,7 +720,8 @@ def test_a_congruence_is_replayed_and_a_swap_says_it_is_not(tmp_path: Path) -> N
         assert f"step_{step.replace('-', '_')} " not in text
     assert results == dict.fromkeys(IDENTITIES_CHECKED, NOT_RUN)  # exported, coqc not asked
     assert text.count("apply (zsum_swap ") == 3
-    assert text.count("apply Rminus_diag_uniq") == 5  # `moved`: its y and its x member
+    # `moved`: its y and its x member; `in-a-sum`: its member in the sum's body
+    assert text.count("apply Rminus_diag_uniq") == 6
     assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
 
 
@@ -737,7 +745,8 @@ def _identities_compile(tmp_path: Path,
 def test_the_congruences_compile_and_false_variants_do_not(tmp_path: Path) -> None:
     """The first false variant (a congruence) and the first of a swap in every run; all
     with `-m slow`, as the other tables of false variants."""
-    _identities_compile(tmp_path, (FALSE_IDENTITIES[0], FALSE_IDENTITIES[3]))
+    _identities_compile(tmp_path, (FALSE_IDENTITIES[0], FALSE_IDENTITIES[3],
+                                   FALSE_IDENTITIES[-1]))
 
 
 @pytest.mark.slow
