@@ -98,6 +98,7 @@ def _summary(audit: Audit) -> Json:
     symbolic = {k: sum(s.symbolic.status == k for s in steps)
                 for k in ("proved", "refuted", "unknown")}
     numeric = [s.numeric for s in steps if s.numeric is not None]
+    tested = [v for v in numeric if v.status != "not-run"]
     return {
         "seed": audit.seed,
         "budget": audit.budget,
@@ -105,7 +106,7 @@ def _summary(audit: Audit) -> Json:
         "steps": len(steps),
         "symbolic": symbolic,
         "numeric": {
-            "checked_steps": len(numeric),
+            "checked_steps": len(tested),
             "instances": sum(v.instances for v in numeric),
             "violations": sum(v.violations for v in numeric),
         },
@@ -153,12 +154,14 @@ class ProofCounts:
 
     @classmethod
     def of(cls, audit: ProofAudit) -> ProofCounts:
-        """Steps per symbolic status; numerically checked steps, instances, violations."""
+        """Steps per symbolic status; the steps tested on runs (some instance met their
+        hypotheses: red team 7 saw two steps whose every instance was vacuous counted as
+        checked), the run instances evaluated (vacuous ones too), violations."""
         symbolic = [sum(s.symbolic.status == k for s in audit.steps)
                     for k in ("proved", "refuted", "unknown")]
         numeric = [s.numeric for s in audit.steps if s.numeric is not None]
-        return cls(*symbolic, len(numeric), sum(v.instances for v in numeric),
-                   sum(v.violations for v in numeric))
+        return cls(*symbolic, sum(v.status != "not-run" for v in numeric),
+                   sum(v.instances for v in numeric), sum(v.violations for v in numeric))
 
 
 COLUMNS = ("proved", "refuted", "unknown", "numeric", "instances", "violations")
@@ -264,8 +267,17 @@ def to_text(audit: Audit) -> str:
 
 def mostly_vacuous(step: StepAudit) -> bool:
     """Checked on runs, but on more than half of its instances a hypothesis was false there:
-    the claim was tested on the rest only."""
+    the claim was tested on the rest only (on none when every instance was vacuous)."""
     return step.numeric is not None and 2 * step.numeric.vacuous > step.numeric.instances
+
+
+def vacuous_count(verdict: NumericVerdict) -> str:
+    """`1589 of 1600 run instances vacuous (hypotheses false)`, or, when every one was, that
+    the claim was tested on none (not "most")."""
+    if verdict.vacuous == verdict.instances:
+        return (f"all {verdict.instances} run instances vacuous (hypotheses false): the claim "
+                "was tested on none")
+    return f"{verdict.vacuous} of {verdict.instances} run instances vacuous (hypotheses false)"
 
 
 def vacuous_lines(audit: Audit) -> list[str]:
@@ -276,14 +288,13 @@ def vacuous_lines(audit: Audit) -> list[str]:
     for p in audit.proofs:
         mostly = [s for s in p.steps if mostly_vacuous(s)]
         if p.file:
-            lines += [f"  {p.id}/{s.step.id}: {s.numeric.vacuous} of "  # type: ignore[union-attr]
-                      f"{s.numeric.instances} run instances vacuous (hypotheses false)"  # type: ignore[union-attr]
+            lines += [f"  {p.id}/{s.step.id}: {vacuous_count(s.numeric)}"  # type: ignore[arg-type]
                       for s in mostly]
         elif mostly:
             lines.append(f"  {p.id}: {counted(len(mostly), 'step')} "
                          "(how many instances: in --json and the reports)")
-    return ["", "mostly vacuous on runs (a hypothesis false on most instances: the claim was "
-            "tested on the others only):", *lines] if lines else []
+    return ["", "mostly vacuous on runs (a hypothesis false on most instances or all: the claim "
+            "was tested on the others only, or on none):", *lines] if lines else []
 
 
 def not_run_lines(audit: Audit) -> list[str]:

@@ -201,6 +201,9 @@ def numeric_line(step: Json) -> str:
     """How the statement fared on runs, in words."""
     numeric = step["numeric"]
     if numeric["status"] == "not-run":
+        if numeric["instances"]:  # bound, and every instance vacuous
+            return (f"not run: all {numeric['instances']} run instances vacuous (hypotheses "
+                    "false on every one): the claim was tested on none")
         return "not run: " + numeric.get("reason", "no run instance bound its names")
     if numeric["violations"]:
         line = f"violated on {numeric['violations']} of {numeric['instances']} run instances"

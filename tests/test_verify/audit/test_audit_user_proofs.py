@@ -358,6 +358,49 @@ def test_the_text_summary_shows_steps_mostly_vacuous_on_runs():
         f"  perceptron: {len(mostly)} steps (how many instances: in --json and the reports)"]
 
 
+WHOLLY_VACUOUS = """
+title = "t4"
+vectors = ["w", "x"]
+scalars = ["R2", "y", "t"]
+[numeric]
+run = "online"
+data = ["d1.csv"]
+[[step]]
+id = "v1"
+given = ["norm2(x) > R2"]
+claim = "norm2(x) >= R2"
+[[step]]
+id = "v2"
+given = ["t < 0"]
+claim = "t <= 0"
+"""
+
+
+def test_a_step_vacuous_on_every_run_instance_is_not_counted_as_checked(tmp_path: Path):
+    """Red team 7: two steps whose hypotheses no run row meets (R2 is the largest squared
+    norm, t >= 0) were counted as 2 steps checked on runs, in the table, the JSON summary,
+    and the text said "mostly vacuous: the claim was tested on the others only" of 100%."""
+    from verify.render.evidence import numeric_line
+
+    (tmp_path / "d1.csv").write_text("1,0,1\n0,1,1\n-1,-1,-1\n")
+    proof = _write(tmp_path, "t4.toml", WHOLLY_VACUOUS)
+    audit = run_audit([proof], budget="small", jobs=1)
+    (checked,) = audit.proofs
+    assert all(s.numeric is not None and s.numeric.status == "not-run"
+               and s.numeric.instances == s.numeric.vacuous > 0 for s in checked.steps)
+    data = to_json(audit)
+    assert data["summary"]["numeric"]["checked_steps"] == 0
+    text = to_text(audit)
+    row = next(line for line in text.splitlines() if line.startswith("t4 "))
+    assert row.split()[2:6] == ["2", "0", "0", "0"]  # proved refuted unknown numeric
+    for s in checked.steps:
+        assert (f"  t4/{s.step.id}: all {s.numeric.instances} run instances vacuous "
+                "(hypotheses false): the claim was tested on none") in text
+    for step in data["proofs"][0]["steps"]:
+        assert numeric_line(step).startswith(
+            f"not run: all {step['numeric']['instances']} run instances vacuous")
+
+
 def test_every_error_of_a_refused_file_is_a_line_and_nothing_audited_prints_no_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     """Newcomer trial, item 16: the audit printed only the first of a file's errors (two bad
