@@ -42,12 +42,29 @@ class _TooLarge(Exception):
     """An unfolding past `MAX_TERMS` or `MAX_VISITS`: not searched."""
 
 
+#: Substitutions already made (`_substituted`), by expression and values.
+_Memo = dict[tuple[sympy.Expr, frozenset[tuple[str, sympy.Expr]]], sympy.Expr]
+
+
+def _substituted(e: sympy.Expr, values: dict[str, sympy.Expr], memo: _Memo) -> sympy.Expr:
+    """`atoms.substitute(e, values, {})`, made once per expression and values for a search:
+    the patterns of one assignment substitute the same values into the same hypotheses and
+    the same members (only which members count differs), and a substitution into a sum is
+    most of an attempt's cost (it rebuilds the sum's canonical form). The result is the
+    kernel's, a SymPy expression (immutable), whichever pattern asks first."""
+    key = (e, frozenset(values.items()))
+    if key not in memo:
+        memo[key] = atoms.substitute(e, values, {})
+    return memo[key]
+
+
 class _Unfolding:
     """One assignment and one pattern of memberships: the symbols it made and the facts it
     assumed about memberships."""
 
-    def __init__(self, pattern: int) -> None:
+    def __init__(self, pattern: int, memo: _Memo) -> None:
         self.pattern = pattern
+        self.memo = memo
         self.decided: dict[tuple[Fact, ...], bool] = {}
         self.assumed: list[Fact] = []
         self.members: dict[str, tuple[str, Fraction]] = {}  # plain name -> (family, index)
@@ -88,10 +105,10 @@ class _Unfolding:
         total = sympy.Integer(0)
         for k in range(int(lo), int(hi) + 1):
             at = {f"#{found.bound}": sympy.Integer(k)}
-            filters = tuple(Fact(self.expr(atoms.substitute(p, at, {})), kind)
+            filters = tuple(Fact(self.expr(_substituted(p, at, self.memo)), kind)
                             for p, kind in found.filters)
             if self.member(filters):
-                total += self.expr(atoms.substitute(found.body, at, {}))
+                total += self.expr(_substituted(found.body, at, self.memo))
         return total
 
     def member(self, filters: tuple[Fact, ...]) -> bool:
@@ -132,6 +149,7 @@ def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget,
     named = set().union(*map(atoms.named, exprs))
     chosen = sorted(set().union(*map(atoms.bound_names, exprs)) | _index_names(exprs))
     assignments = sorted(itertools.product(VALUES, repeat=len(chosen)), key=sum)[:MAX_VALUES]
+    memo: _Memo = {}  # the substitutions made, shared by every attempt
     for values in assignments:
         fixed = dict(zip(chosen, map(sympy.Integer, values), strict=True))
         for pattern in PATTERNS:
@@ -139,7 +157,8 @@ def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget,
             if guard == 0.0:
                 raise TimeCap("time cap reached during the search on concrete sets")
             try:  # each attempt on its own small share: one hard judgement stops no other
-                point = _search(hyps, claim, fixed, pattern, Work(budget.scaled(SHARE), guard))
+                point = _search(hyps, claim, fixed, pattern, Work(budget.scaled(SHARE), guard),
+                                memo)
             except (_TooLarge, kernel.KernelError):
                 break
             except Exhausted:
@@ -172,14 +191,14 @@ def _index_names(exprs: list[sympy.Expr]) -> set[str]:
 
 
 def _search(hyps: tuple[kernel.Rel, ...], claim: kernel.Rel, fixed: dict[str, sympy.Expr],
-            pattern: int, work: Work) -> Counterexample | None:
+            pattern: int, work: Work, memo: _Memo) -> Counterexample | None:
     """A point of the unfolded judgement (one assignment, one pattern), as the search finds it
-    (members named `_y_2`), or None."""
-    unfolding = _Unfolding(pattern)
+    (members named `_y_2`), or None. `memo`: the substitutions already made (`_substituted`)."""
+    unfolding = _Unfolding(pattern, memo)
     facts: list[Fact] = []
     for r in (*hyps, claim):
-        sides = [unfolding.expr(atoms.substitute(e, fixed, {})) for e in (r.lhs, r.rhs)]
-        divisors = tuple(unfolding.expr(atoms.substitute(d, fixed, {})) for d in r.divisors)
+        sides = [unfolding.expr(_substituted(e, fixed, memo)) for e in (r.lhs, r.rhs)]
+        divisors = tuple(unfolding.expr(_substituted(d, fixed, memo)) for d in r.divisors)
         fact, conditions = normal_form(kernel.Rel(*sides[:1], r.op, sides[1], r.text,
                                                   divisors), r.text)
         facts += [*conditions, fact]
