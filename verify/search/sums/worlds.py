@@ -118,13 +118,28 @@ class _Unfolding:
             return True
         if filters not in self.decided:
             bit = len(self.decided)
-            inside = self.pattern == -1 or bool(self.pattern >> bit & 1)
+            inside = _inside(self.pattern, bit)
             self.decided[filters] = inside
             first = filters[0]
             self.assumed += list(filters) if inside else [Fact(
                 first.expr if first.kind == "==" else -first.expr,
                 ">" if first.kind != ">" else ">=")]
         return self.decided[filters]
+
+
+def _inside(pattern: int, bit: int) -> bool:
+    """Whether `pattern` puts in the `bit`-th member decided (-1: every member)."""
+    return pattern == -1 or bool(pattern >> bit & 1)
+
+
+def _repeats(pattern: int, decided: tuple[bool, ...]) -> bool:
+    """Whether `pattern` decides the members of an unfolding as an earlier attempt did
+    (`decided`, in the order it decided them), and so makes that unfolding again: the
+    unfolding asks for each decision in an order its earlier decisions fix, so a pattern
+    that answers the first ones alike meets the same members in the same order and asks no
+    more. Its judgement is that attempt's, searched on the same budget: the same outcome,
+    which did not end the search (a refutation would have)."""
+    return all(_inside(pattern, bit) == inside for bit, inside in enumerate(decided))
 
 
 def concrete(exprs: Iterable[sympy.Expr]) -> bool:
@@ -152,13 +167,16 @@ def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget,
     memo: _Memo = {}  # the substitutions made, shared by every attempt
     for values in assignments:
         fixed = dict(zip(chosen, map(sympy.Integer, values), strict=True))
+        done: list[tuple[bool, ...]] = []  # the decisions of this assignment's unfoldings
         for pattern in PATTERNS:
             guard = None if deadline is None else max(0.0, deadline - perf_counter())
             if guard == 0.0:
                 raise TimeCap("time cap reached during the search on concrete sets")
+            if any(_repeats(pattern, decided) for decided in done):
+                continue  # an attempt made already (all patterns alike where none is decided)
             try:  # each attempt on its own small share: one hard judgement stops no other
                 point = _search(hyps, claim, fixed, pattern, Work(budget.scaled(SHARE), guard),
-                                memo)
+                                memo, done)
             except (_TooLarge, kernel.KernelError):
                 break
             except Exhausted:
@@ -191,9 +209,11 @@ def _index_names(exprs: list[sympy.Expr]) -> set[str]:
 
 
 def _search(hyps: tuple[kernel.Rel, ...], claim: kernel.Rel, fixed: dict[str, sympy.Expr],
-            pattern: int, work: Work, memo: _Memo) -> Counterexample | None:
+            pattern: int, work: Work, memo: _Memo, done: list[tuple[bool, ...]]
+            ) -> Counterexample | None:
     """A point of the unfolded judgement (one assignment, one pattern), as the search finds it
-    (members named `_y_2`), or None. `memo`: the substitutions already made (`_substituted`)."""
+    (members named `_y_2`), or None. `memo`: the substitutions already made (`_substituted`);
+    `done`: the unfolding's decisions are added to it, once it is made (`_repeats`)."""
     unfolding = _Unfolding(pattern, memo)
     facts: list[Fact] = []
     for r in (*hyps, claim):
@@ -202,6 +222,7 @@ def _search(hyps: tuple[kernel.Rel, ...], claim: kernel.Rel, fixed: dict[str, sy
         fact, conditions = normal_form(kernel.Rel(*sides[:1], r.op, sides[1], r.text,
                                                   divisors), r.text)
         facts += [*conditions, fact]
+    done.append(tuple(unfolding.decided.values()))
     *given, goal = facts
     names = set().union(*(atoms.named(f.expr) for f in facts))
     judgement = Judgement((*given, *unfolding.assumed), goal,
