@@ -13,6 +13,14 @@ the system `sum w_k T_k + sum q_j M_j - c * target == 0` is homogeneous and any 
 solution can be scaled; for strict claims the strict terms must add up to >= 1. Minimising
 the total weight favours sparse supports, which round to rationals more easily.
 
+A user's constants may lie far outside float range or span it (`x >= 1e400`, `x >= 1e-400`,
+`1e20*x`): when a coefficient's magnitude is outside `2**-WIDE_BITS .. 2**WIDE_BITS`, the rows
+and columns are scaled by powers of two (`equilibrate`), which is exact and reversible, so the
+float LP sees entries near 1. The point is returned in the scaled unknowns together with the
+columns' exponents; `verify.search.rationalize` un-scales its guesses exactly (a Fraction
+times a power of two), so no float ever holds a huge or tiny number. Without a wide
+coefficient nothing is scaled and the LP is the one of before, float for float.
+
 The solve is bounded by work, not time: an LP over the size budget is not attempted, and HiGHS
 runs its serial dual simplex under an iteration limit (`maxiter`) with no time limit, so the
 same input gives the same point whatever the load.
@@ -22,13 +30,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Sos
-from verify.search.polynomials import PerElement, degree
+from verify.search.polynomials import PerElement, degree, fraction
 from verify.search.work import Work
 
 # -- the columns -------------------------------------------------------------------------------
@@ -79,12 +89,107 @@ def charge(work: Work, poly: PolyElement) -> None:
 
 # -- the LP -----------------------------------------------------------------------------------
 
-_floats = PerElement(lambda poly: (tuple(poly), [float(c) for c in poly.values()]))
-"""A column's monomials and its coefficients in floats, in one order."""
+WIDE_BITS = 20
+"""A coefficient of magnitude outside `2**-WIDE_BITS .. 2**WIDE_BITS` makes the LP scaled."""
+
+EQUILIBRATION_PASSES = 8
+"""Alternating row and column passes of `equilibrate` (a fixed count: deterministic)."""
+
+
+def _column_floats(poly: PolyElement) -> tuple[tuple[tuple[int, ...], ...], list[float], bool]:
+    """A column's monomials, its coefficients in floats (in one order), and whether one is
+    wide (outside `2**-WIDE_BITS .. 2**WIDE_BITS`, or beyond float range altogether)."""
+    monomials = tuple(poly)
+    values: list[float] = []
+    wide = False
+    for coeff in poly.values():
+        try:
+            value = float(coeff)
+        except OverflowError:  # 1e400: this column is only ever used scaled
+            values.append(float("inf"))
+            wide = True
+            continue
+        magnitude = abs(value)
+        wide = wide or not 2.0**-WIDE_BITS <= magnitude <= 2.0**WIDE_BITS
+        values.append(value)
+    return monomials, values, wide
+
+
+_floats = PerElement(_column_floats)
+
+
+def _exponent(value: Fraction) -> int:
+    """`floor(log2 |value|)` up to one, from bit lengths (exact integers, no float)."""
+    return abs(value.numerator).bit_length() - value.denominator.bit_length()
+
+
+def _scaled(value: Fraction, shift: int) -> float:
+    """`float(value * 2**shift)`, with the product formed exactly before the one rounding."""
+    numerator, denominator = value.numerator, value.denominator
+    if shift >= 0:
+        numerator <<= shift
+    else:
+        denominator <<= -shift
+    return numerator / denominator  # Python rounds int / int correctly
+
+
+SCALINGS: tuple[str, ...] = ("mean", "max")
+"""The two scalings of a wide LP, tried in this order (`equilibrate`)."""
+
+
+def equilibrate(entries: Sequence[tuple[int, int, int]], n_rows: int, n_cols: int,
+                scaling: str) -> tuple[list[int], list[int]]:
+    """Power-of-two exponents `(rows, cols)` for the entries `(row, col, exponent)`, each to
+    be scaled by `2**(rows[row] + cols[col])`: passes over the rows, then the columns
+    (integers only, a fixed number of passes), each shifting a line so that
+
+    * `mean`: the mean of its exponents is 0 (rounded down). Every entry stays visible, so a
+      column needed with a weight `1e-400` next to ones of weight 1 (`x >= 1e-400 |- 2*x >=
+      1e-400`) keeps a weight the LP can see;
+    * `max`: its largest exponent is 0 (Ruiz's max-norm scaling). An entry far below its
+      row's largest is then as negligible to the LP as it is in that row's float sum
+      (`1e400*x + y >= 1e400 + 1`), where the mean leaves entries near `2**±664`.
+
+    Neither suits every LP (measured on the wide step table of `tests/test_verify/search/
+    test_search_wide.py`), so a wide LP is solved under one, then the other; the exact solve
+    of `verify.search.rationalize` sees every entry either way."""
+    rows, cols = [0] * n_rows, [0] * n_cols
+
+    def shift(shifts: list[int], key: int, other: list[int], other_key: int) -> None:
+        high: dict[int, int] = {}
+        total: dict[int, int] = {}
+        count: dict[int, int] = {}
+        for entry in entries:
+            i, e = entry[key], entry[2] + other[entry[other_key]]
+            high[i] = max(high.get(i, e), e)
+            total[i] = total.get(i, 0) + e
+            count[i] = count.get(i, 0) + 1
+        for i, e in high.items():
+            shifts[i] = -e if scaling == "max" else -(total[i] // count[i])
+
+    for _ in range(EQUILIBRATION_PASSES):
+        shift(rows, 0, cols, 1)
+        shift(cols, 1, rows, 0)
+    return rows, cols
+
+
+def wide(target: PolyElement, columns: Sequence[Term | Multiple]) -> bool:
+    """Whether the LP of `target` over `columns` has a wide coefficient (is scaled)."""
+    return _floats(target)[2] or any(_floats(c.poly)[2] for c in columns)
+
 
 ITERATION_LIMIT = 1  # scipy's status for "iteration limit reached"
 
-LpPoint = tuple[np.ndarray, np.ndarray, float]
+
+class LpPoint(NamedTuple):
+    """An approximate LP point in the LP's (possibly scaled) unknowns: the weight of a column
+    `k` is `weights[k] * 2**exponents[k]` and the target's scale `scale * 2**exponents[-1]`
+    (all exponents 0 when the LP was not scaled)."""
+
+    weights: np.ndarray
+    free: np.ndarray
+    scale: float
+    exponents: tuple[int, ...]
 
 
 def solve_lp(
@@ -94,8 +199,10 @@ def solve_lp(
     *,
     strict: bool,
     work: Work,
+    scaling: str = SCALINGS[0],
 ) -> LpPoint | None:
-    """An approximate point `(weights, multiple values, scale)` of the LP, or None."""
+    """An approximate point `(weights, multiple values, scale, exponents)` of the LP, or None;
+    `scaling` is the one a wide LP gets (`equilibrate`)."""
     if strict and not any(t.strict for t in terms):
         return None
     columns = [t.poly for t in terms] + [m.poly for m in multiples] + [-target]
@@ -116,11 +223,16 @@ def solve_lp(
     rows: list[int] = []
     cols: list[int] = []
     data: list[float] = []
+    wide = False
     for k, poly in enumerate(columns):
-        monomials, values = _floats(poly)
+        monomials, values, wide_column = _floats(poly)
+        wide = wide or wide_column
         rows += [index.setdefault(monomial, len(index)) for monomial in monomials]
         cols += [k] * len(values)
         data += values
+    exponents = (0,) * n
+    if wide:
+        data, exponents = _equilibrated(columns, rows, cols, len(index), n, scaling)
     a_eq = coo_matrix((data, (rows, cols)), shape=(len(index), n)).tocsr()
     cost = np.concatenate([np.ones(n_terms), np.zeros(n_free), [0.0]])
     bounds = [(0.0, None)] * n_terms + [(None, None)] * n_free + [(1.0, None)]
@@ -136,4 +248,21 @@ def solve_lp(
     if result.status != 0 or result.x is None:
         return None
     x = result.x
-    return x[:n_terms], x[n_terms : n_terms + n_free], float(x[-1])
+    return LpPoint(x[:n_terms], x[n_terms : n_terms + n_free], float(x[-1]), exponents)
+
+
+def _equilibrated(columns: Sequence[PolyElement], rows: Sequence[int], cols: Sequence[int],
+                  n_rows: int, n_cols: int, scaling: str
+                  ) -> tuple[list[float], tuple[int, ...]]:
+    """The LP's entries scaled by powers of two (`equilibrate`), in the order of `rows` and
+    `cols`, and the column exponents (the unknowns' scales).
+
+    The bounds need no change: the system is homogeneous, so `scale >= 1` and the strict
+    terms' `sum >= 1` only normalise a cone, and they normalise it as well in the scaled
+    unknowns (positive multiples of the old ones)."""
+    exact = [fraction(c) for poly in columns for c in poly.values()]
+    entries = [(i, k, _exponent(v)) for i, k, v in zip(rows, cols, exact, strict=True)]
+    row_shift, col_shift = equilibrate(entries, n_rows, n_cols, scaling)
+    data = [_scaled(v, row_shift[i] + col_shift[k])
+            for i, k, v in zip(rows, cols, exact, strict=True)]
+    return data, tuple(col_shift)
