@@ -173,11 +173,6 @@ def equilibrate(entries: Sequence[tuple[int, int, int]], n_rows: int, n_cols: in
     return rows, cols
 
 
-def wide(target: PolyElement, columns: Sequence[Term | Multiple]) -> bool:
-    """Whether the LP of `target` over `columns` has a wide coefficient (is scaled)."""
-    return _floats(target)[2] or any(_floats(c.poly)[2] for c in columns)
-
-
 ITERATION_LIMIT = 1  # scipy's status for "iteration limit reached"
 
 
@@ -192,33 +187,73 @@ class LpPoint(NamedTuple):
     exponents: tuple[int, ...]
 
 
-def solve_lp(
+@dataclass(frozen=True)
+class Lp:
+    """One matching LP, assembled (`build_lp`): its entries in floats as `(rows, cols, data)`,
+    and whether a coefficient is wide (then `solve` scales it, and the strategy may solve it
+    exactly first, `verify.search.exact_lp`)."""
+
+    columns: tuple[PolyElement, ...]  # the terms', the multiples', then `-target`
+    terms: Sequence[Term]
+    n_free: int
+    n_rows: int
+    rows: list[int]
+    cols: list[int]
+    data: list[float]
+    strict: bool
+    wide: bool
+
+    def solve(self, work: Work, scaling: str = SCALINGS[0]) -> LpPoint | None:
+        """An approximate point of the LP, or None; `scaling` is the one a wide LP gets."""
+        work.check_guard("an LP")
+        from scipy.optimize import linprog  # when an LP is solved (SciPy's import is 0.6 s)
+        from scipy.sparse import coo_matrix
+
+        n_terms, n_free = len(self.terms), self.n_free
+        n = n_terms + n_free + 1
+        data, exponents = self.data, (0,) * n
+        if self.wide:
+            data, exponents = _equilibrated(self.columns, self.rows, self.cols, self.n_rows, n,
+                                            scaling)
+        a_eq = coo_matrix((data, (self.rows, self.cols)), shape=(self.n_rows, n)).tocsr()
+        cost = np.concatenate([np.ones(n_terms), np.zeros(n_free), [0.0]])
+        bounds = [(0.0, None)] * n_terms + [(None, None)] * n_free + [(1.0, None)]
+        a_ub = b_ub = None
+        if self.strict:
+            a_ub = np.array([[-1.0 if t.strict else 0.0 for t in self.terms]
+                             + [0.0] * (n_free + 1)])
+            b_ub = np.array([-1.0])
+        result = linprog(
+            cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.zeros(self.n_rows), bounds=bounds,
+            method="highs-ds", options={"maxiter": work.budget.lp_iterations, "presolve": True},
+        )
+        work.lp_iterations_used(int(result.nit), stopped=result.status == ITERATION_LIMIT)
+        if result.status != 0 or result.x is None:
+            return None
+        x = result.x
+        return LpPoint(x[:n_terms], x[n_terms : n_terms + n_free], float(x[-1]), exponents)
+
+
+def build_lp(
     target: PolyElement,
     terms: Sequence[Term],
     multiples: Sequence[Multiple],
     *,
     strict: bool,
     work: Work,
-    scaling: str = SCALINGS[0],
-) -> LpPoint | None:
-    """An approximate point `(weights, multiple values, scale, exponents)` of the LP, or None;
-    `scaling` is the one a wide LP gets (`equilibrate`)."""
+) -> Lp | None:
+    """The LP of `target` over the columns, or None when it is over the size budget or
+    plainly infeasible (no strict term for a strict claim, a target monomial no column has)."""
     if strict and not any(t.strict for t in terms):
         return None
-    columns = [t.poly for t in terms] + [m.poly for m in multiples] + [-target]
+    columns = (*(t.poly for t in terms), *(m.poly for m in multiples), -target)
     covered: set[tuple[int, ...]] = set()
     for poly in columns[:-1]:
         covered.update(poly)
-    n_terms, n_free = len(terms), len(multiples)
-    n = n_terms + n_free + 1
-    if not work.fits_lp(len(covered.union(target)), n):
+    if not work.fits_lp(len(covered.union(target)), len(columns)):
         return None
     if not covered.issuperset(target):
         return None  # a row `-c * coeff == 0` with c >= 1: infeasible, no solver needed
-    work.check_guard("an LP")
-    from scipy.optimize import linprog  # when an LP is solved (SciPy's import is 0.6 s)
-    from scipy.sparse import coo_matrix
-
     index: dict[tuple[int, ...], int] = {}
     rows: list[int] = []
     cols: list[int] = []
@@ -230,25 +265,22 @@ def solve_lp(
         rows += [index.setdefault(monomial, len(index)) for monomial in monomials]
         cols += [k] * len(values)
         data += values
-    exponents = (0,) * n
-    if wide:
-        data, exponents = _equilibrated(columns, rows, cols, len(index), n, scaling)
-    a_eq = coo_matrix((data, (rows, cols)), shape=(len(index), n)).tocsr()
-    cost = np.concatenate([np.ones(n_terms), np.zeros(n_free), [0.0]])
-    bounds = [(0.0, None)] * n_terms + [(None, None)] * n_free + [(1.0, None)]
-    a_ub = b_ub = None
-    if strict:
-        a_ub = np.array([[-1.0 if t.strict else 0.0 for t in terms] + [0.0] * (n_free + 1)])
-        b_ub = np.array([-1.0])
-    result = linprog(
-        cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.zeros(len(index)), bounds=bounds,
-        method="highs-ds", options={"maxiter": work.budget.lp_iterations, "presolve": True},
-    )
-    work.lp_iterations_used(int(result.nit), stopped=result.status == ITERATION_LIMIT)
-    if result.status != 0 or result.x is None:
-        return None
-    x = result.x
-    return LpPoint(x[:n_terms], x[n_terms : n_terms + n_free], float(x[-1]), exponents)
+    return Lp(columns, terms, len(multiples), len(index), rows, cols, data, strict, wide)
+
+
+def solve_lp(
+    target: PolyElement,
+    terms: Sequence[Term],
+    multiples: Sequence[Multiple],
+    *,
+    strict: bool,
+    work: Work,
+    scaling: str = SCALINGS[0],
+) -> LpPoint | None:
+    """An approximate point `(weights, multiple values, scale, exponents)` of the LP, or None
+    (`build_lp`, then `Lp.solve`)."""
+    lp = build_lp(target, terms, multiples, strict=strict, work=work)
+    return None if lp is None else lp.solve(work, scaling)
 
 
 def _equilibrated(columns: Sequence[PolyElement], rows: Sequence[int], cols: Sequence[int],

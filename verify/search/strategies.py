@@ -19,7 +19,7 @@ from sympy.polys.rings import PolyElement
 from verify.kernel import Certificate, Product
 from verify.search.equalities import equality_certificate, equality_multiples
 from verify.search.exact_lp import exact_point
-from verify.search.lp import SCALINGS, Multiple, Term, solve_lp, wide
+from verify.search.lp import SCALINGS, Multiple, Term, build_lp
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import certificate_from_exact, certificate_from_point
@@ -98,11 +98,14 @@ class LpStrategy(Strategy):
             multiples = equality_multiples(ctx, bound)
             extra_terms, extra_multiples = self.atoms(ctx, bound)
             terms, multiples = [*terms, *extra_terms], [*multiples, *extra_multiples]
+            lp = build_lp(target, terms, multiples, strict=strict, work=ctx.work)
+            if lp is None:
+                continue
             # a wide LP is solved exactly when it is small (`verify.search.exact_lp`), else
             # under one scaling, then the other (`verify.search.lp.equilibrate`); any other LP
             # is solved once in floats, as it always was
             scalings = SCALINGS[:1]
-            if wide(target, [*terms, *multiples]):
+            if lp.wide:
                 exact = exact_point(target, terms, multiples, strict=strict, work=ctx.work)
                 if exact is False:
                     continue  # exactly infeasible: no float LP can do better
@@ -111,8 +114,7 @@ class LpStrategy(Strategy):
                     continue
                 scalings = SCALINGS
             for scaling in scalings:
-                point = solve_lp(target, terms, multiples, strict=strict, work=ctx.work,
-                                 scaling=scaling)
+                point = lp.solve(ctx.work, scaling)
                 if point is None:
                     continue
                 found = certificate_from_point(
