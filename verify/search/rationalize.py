@@ -158,7 +158,7 @@ def certificate_from_exact(
     free: Sequence[Fraction],
     multiplier: tuple[int, ...],
 ) -> Certificate:
-    """The certificate of an exact LP point (`verify.search.exact_lp`): no rounding needed."""
+    """The certificate of an exact LP point (`verify.search.lp.exact_point`): no rounding needed."""
     products = tuple(Product(w, terms[k].hyps, terms[k].sigma)
                      for k, w in enumerate(weights) if w > 0)
     return Certificate(products=products, linear=linear_part(ctx, multiples, free),

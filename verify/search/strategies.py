@@ -18,8 +18,7 @@ from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
 from verify.search.equalities import equality_certificate, equality_multiples
-from verify.search.exact_lp import exact_point
-from verify.search.lp import SCALINGS, Multiple, Term, build_lp
+from verify.search.lp import SCALINGS, Multiple, Term, build_lp, exact_point
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import certificate_from_exact, certificate_from_point
@@ -101,7 +100,7 @@ class LpStrategy(Strategy):
             lp = build_lp(target, terms, multiples, strict=strict, work=ctx.work)
             if lp is None:
                 continue
-            # a wide LP is solved exactly when it is small (`verify.search.exact_lp`), else
+            # a wide LP is solved exactly when it is small (`verify.search.lp.exact_point`), else
             # under one scaling, then the other (`verify.search.lp.equilibrate`); any other LP
             # is solved once in floats, as it always was
             scalings = SCALINGS[:1]

@@ -1,7 +1,7 @@
 """Steps whose constants lie beyond float range or span it (`verify.search.lp.equilibrate`).
 
 A true step must not come back unknown because a float overflowed or underflowed: a small
-LP with a wide coefficient is solved exactly (`verify.search.exact_lp`), a larger one scaled
+LP with a wide coefficient is solved exactly (`verify.search.lp.exact_point`), a larger one scaled
 by powers of two (exact) and its point un-scaled exactly. Each true step has a false
 twin, which must never be proved. The verdicts are the prover's, and every certificate is
 re-checked here by the kernel.
@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 
 from verify.kernel import check_certificate
 from verify.prover import decide
-from verify.search import exact_lp
-from verify.search.exact_lp import exact_point
-from verify.search.lp import SCALINGS, equilibrate
+from verify.search import lp
+from verify.search.lp import SCALINGS, equilibrate, exact_point
 from verify.search.polynomials import Context
 from verify.search.products import hypothesis_products
 from verify.search.work import DEFAULT_BUDGET, Work
@@ -120,7 +119,7 @@ def test_equilibrate_centres_a_scalable_matrix() -> None:
 
 def test_a_wide_lp_too_large_to_solve_exactly_is_scaled(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the exact LP off, the scaled float LPs alone prove the wide steps they can."""
-    monkeypatch.setattr(exact_lp, "EXACT_LP_ENTRIES", 0)
+    monkeypatch.setattr(lp, "EXACT_LP_ENTRIES", 0)
     for given_facts, claim in ((("x >= 1e400",), "x >= 1e399"),
                                (("x >= 1e-400",), "2*x >= 1e-400"),
                                (("a >= 1e-300", "b >= 1e-300"), "a*b >= 1e-600")):
