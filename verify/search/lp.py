@@ -98,23 +98,20 @@ EQUILIBRATION_PASSES = 8
 
 def _column_floats(poly: PolyElement) -> tuple[tuple[tuple[int, ...], ...], list[float], bool]:
     """A column's monomials, its coefficients in floats (in one order), and whether one is
-    wide (outside `2**-WIDE_BITS .. 2**WIDE_BITS`, or beyond float range altogether)."""
+    wide (outside `2**-WIDE_BITS .. 2**WIDE_BITS`, or beyond float range altogether: then
+    its floats are placeholders, as a wide LP is only ever solved scaled)."""
     monomials = tuple(poly)
-    values: list[float] = []
-    wide = False
-    for coeff in poly.values():
-        try:
-            value = float(coeff)
-        except OverflowError:  # 1e400: this column is only ever used scaled
-            values.append(float("inf"))
-            wide = True
-            continue
-        magnitude = abs(value)
-        wide = wide or not 2.0**-WIDE_BITS <= magnitude <= 2.0**WIDE_BITS
-        values.append(value)
-    return monomials, values, wide
+    try:
+        values = [float(c) for c in poly.values()]
+    except OverflowError:  # 1e400
+        return monomials, [float("inf")] * len(monomials), True
+    if not values:
+        return monomials, values, False
+    magnitudes = [abs(v) for v in values]
+    return monomials, values, min(magnitudes) < _LOW or max(magnitudes) > _HIGH
 
 
+_LOW, _HIGH = 2.0**-WIDE_BITS, 2.0**WIDE_BITS
 _floats = PerElement(_column_floats)
 
 
