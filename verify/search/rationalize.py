@@ -17,7 +17,7 @@ from sympy.polys.matrices import DomainMatrix
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
-from verify.search.lp import Multiple, Term
+from verify.search.lp import LpPoint, Multiple, Term
 from verify.search.polynomials import Context, fraction
 
 SUPPORT_TOLERANCE = 1e-7
@@ -27,6 +27,13 @@ MAX_DENOMINATOR = 10_000
 def nearby(value: float) -> Fraction:
     """A small-denominator fraction near `value` (LP vertices are usually simple rationals)."""
     return Fraction(value).limit_denominator(MAX_DENOMINATOR)
+
+
+def _shifted(value: Fraction, shift: int) -> Fraction:
+    """`value * 2**shift`, exactly."""
+    if shift >= 0:
+        return value * (1 << shift)
+    return value / (1 << -shift)
 
 
 def exact_solution(
@@ -80,19 +87,49 @@ def certificate_from_point(
     target: PolyElement,
     terms: Sequence[Term],
     multiples: Sequence[Multiple],
-    point: tuple[np.ndarray, np.ndarray, float],
+    point: LpPoint,
     multiplier: tuple[int, ...],
     strict: bool,
 ) -> Certificate | None:
     """Round an LP point `(term weights, multiple values, scale)` to an exact certificate."""
-    weights, free, scale = point
+    weights, exponents = point.weights, point.exponents
+    # a guess is the LP's ratio to the target's scale, un-scaled exactly (`LpPoint`)
+    shifts = [e - exponents[-1] for e in exponents[:-1]]
     top = max(float(np.max(np.abs(weights), initial=0.0)), 1.0)
-    chosen = [k for k, w in enumerate(weights) if w > SUPPORT_TOLERANCE * top]
-    used = [k for k, q in enumerate(free) if abs(q) > SUPPORT_TOLERANCE * top]
+    supports = [SUPPORT_TOLERANCE * top]
+    if any(exponents):
+        # a scaled LP's unknowns differ in scale by their columns' (`x >= 0, y >= 1e30 |-
+        # x*y + y >= 1e30` needs `y - 1e30` at 4.9e-4 beside `x*(y - 1e30)` at 8.4e6 and `x`
+        # at 2.7e10): a relative cut can drop a needed column, so every nonzero one is tried
+        supports.append(0.0)
+    for cut in supports:
+        found = _on_support(ctx, target, terms, multiples, point, shifts, cut, multiplier,
+                            strict)
+        if found is not None:
+            return found
+    return None
+
+
+def _on_support(
+    ctx: Context,
+    target: PolyElement,
+    terms: Sequence[Term],
+    multiples: Sequence[Multiple],
+    point: LpPoint,
+    shifts: Sequence[int],
+    cut: float,
+    multiplier: tuple[int, ...],
+    strict: bool,
+) -> Certificate | None:
+    """The exact certificate on the columns whose LP value exceeds `cut` in magnitude (with
+    the multiples so chosen, then with all of them), or None."""
+    weights, free, scale, _ = point
+    chosen = [k for k, w in enumerate(weights) if w > cut]
+    used = [k for k, q in enumerate(free) if abs(q) > cut]
     for free_set in (used, list(range(len(multiples)))):
         columns = [terms[k].poly for k in chosen] + [multiples[k].poly for k in free_set]
-        guess = [nearby(weights[k] / scale) for k in chosen]
-        guess += [nearby(free[k] / scale) for k in free_set]
+        guess = [_shifted(nearby(weights[k] / scale), shifts[k]) for k in chosen]
+        guess += [_shifted(nearby(free[k] / scale), shifts[len(terms) + k]) for k in free_set]
         values = exact_solution(columns, target, guess)
         if values is None:
             continue
@@ -111,3 +148,18 @@ def certificate_from_point(
         linear = linear_part(ctx, [multiples[k] for k in free_set], values[len(chosen) :])
         return Certificate(products=products, linear=linear, multiplier=multiplier)
     return None
+
+
+def certificate_from_exact(
+    ctx: Context,
+    terms: Sequence[Term],
+    multiples: Sequence[Multiple],
+    weights: Sequence[Fraction],
+    free: Sequence[Fraction],
+    multiplier: tuple[int, ...],
+) -> Certificate:
+    """The certificate of an exact LP point (`verify.search.lp.exact_point`): no rounding needed."""
+    products = tuple(Product(w, terms[k].hyps, terms[k].sigma)
+                     for k, w in enumerate(weights) if w > 0)
+    return Certificate(products=products, linear=linear_part(ctx, multiples, free),
+                       multiplier=multiplier)

@@ -18,10 +18,10 @@ from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
 from verify.search.equalities import equality_certificate, equality_multiples
-from verify.search.lp import Multiple, Term, solve_lp
+from verify.search.lp import SCALINGS, Multiple, Term, build_lp, exact_point
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
-from verify.search.rationalize import certificate_from_point
+from verify.search.rationalize import certificate_from_exact, certificate_from_point
 from verify.search.sdp.problem import Block, Problem, SdpUnavailable, problems, solve
 from verify.search.sdp.rounding import certificate as rounded
 from verify.search.sdp.rounding import small_diagonal
@@ -97,14 +97,31 @@ class LpStrategy(Strategy):
             multiples = equality_multiples(ctx, bound)
             extra_terms, extra_multiples = self.atoms(ctx, bound)
             terms, multiples = [*terms, *extra_terms], [*multiples, *extra_multiples]
-            point = solve_lp(target, terms, multiples, strict=strict, work=ctx.work)
-            if point is None:
+            lp = build_lp(target, terms, multiples, strict=strict, work=ctx.work)
+            if lp is None:
                 continue
-            found = certificate_from_point(
-                ctx, target, terms, multiples, point, multiplier, strict
-            )
-            if found is not None:
-                yield found
+            # a wide LP is solved exactly when it is small (`verify.search.lp.exact_point`), else
+            # under one scaling, then the other (`verify.search.lp.equilibrate`); any other LP
+            # is solved once in floats, as it always was
+            scalings = SCALINGS[:1]
+            if lp.wide:
+                exact = exact_point(target, terms, multiples, strict=strict, work=ctx.work)
+                if exact is False:
+                    continue  # exactly infeasible: no float LP can do better
+                if exact is not None:
+                    yield certificate_from_exact(ctx, terms, multiples, *exact, multiplier)
+                    continue
+                scalings = SCALINGS
+            for scaling in scalings:
+                point = lp.solve(ctx.work, scaling)
+                if point is None:
+                    continue
+                found = certificate_from_point(
+                    ctx, target, terms, multiples, point, multiplier, strict
+                )
+                if found is not None:
+                    yield found
+                    break
 
 
 class LinearCombination(LpStrategy):

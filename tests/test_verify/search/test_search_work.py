@@ -155,9 +155,10 @@ def test_lp_is_deterministic() -> None:
     points = [solve_lp(target, terms, [], strict=False, work=Work(DEFAULT_BUDGET))
               for _ in range(3)]
     assert all(p is not None for p in points)
-    for weights, free, scale in points[1:]:
+    for weights, free, scale, exponents in points[1:]:
         assert weights.tobytes() == points[0][0].tobytes()  # bit for bit
         assert free.tobytes() == points[0][1].tobytes() and scale == points[0][2]
+        assert exponents == points[0][3] == (0,) * (len(terms) + 1)  # not wide: unscaled
 
 
 def test_exhausted_candidates_end_the_certificate_search(
