@@ -21,7 +21,7 @@ from proofs.language.terms import Vec
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, atoms
 from verify.relevance import Part, parts
-from verify.search.counterexamples import CounterexampleSearch
+from verify.search.counterexamples import CounterexampleSearch, linear_counterexample
 from verify.search.polynomials import Context
 from verify.search.strategies import STRATEGIES
 from verify.search.work import DEFAULT_BUDGET, Exhausted, SearchBudget, TimeCap, Work
@@ -77,6 +77,9 @@ def _search(
         except Exhausted as exhausted:
             notes.append(f"counterexample search ({how}): {exhausted}")
             return None
+        return checked(cex, how)
+
+    def checked(cex: Counterexample | None, how: str) -> Verdict | None:
         if cex is None:
             return None
         if not all(atoms.IDENT.fullmatch(n) for n in (*cex.scalars, *cex.vectors)):
@@ -101,6 +104,8 @@ def _search(
             return verdict
         notes.extend(f"{where}{note}" for note in part_work.notes)
     if (verdict := refuted("search in dimensions 1-3", quick=False)) is not None:
+        return verdict
+    if (verdict := checked(linear_counterexample(judgement, work.budget), "one LP")) is not None:
         return verdict
     notes.append("no counterexample among small rationals in dimensions 1-3")
     return None

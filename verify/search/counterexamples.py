@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 
@@ -52,7 +52,7 @@ from sympy.polys.rings import PolyElement
 
 from perceptron.numbers import to_float
 from verify.kernel import Counterexample, Judgement, gram_pair
-from verify.kernel.algebra import holds
+from verify.kernel.algebra import Fact, holds
 from verify.kernel.atoms import IDENT, Family, KernelError, Sum, World, structure
 from verify.search.polynomials import Context, PerElement, fraction, symbols_of
 from verify.search.rationalize import nearby
@@ -373,6 +373,26 @@ def linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample |
     values = {s.name: nearby(float(v)) for s, v in zip(symbols, result.x, strict=False)}
     return Counterexample({**{name: Fraction(0) for name in judgement.scalars}, **values},
                           {name: (Fraction(0),) for name in judgement.vectors})
+
+
+def linear_counterexample(judgement: Judgement, budget: SearchBudget) -> Counterexample | None:
+    """A point where the hypotheses hold and the claim fails, found by `linear_point` when
+    they and the claim are linear in scalars (a claim `p == 0` fails at `p > 0` or at
+    `p < 0`: one LP each), or None. The screen tries small rationals only, so a claim false
+    only beyond them (`R2 <= 100000`, false at 100001: red team 7) stayed unknown. The point
+    is rounded from floats (`nearby`) and counts only once the kernel has checked it."""
+    claim = judgement.claim
+    failing = {">=": [Fact(-claim.expr, ">")], ">": [Fact(-claim.expr, ">=")],
+               "==": [Fact(claim.expr, ">"), Fact(-claim.expr, ">")]}[claim.kind]
+    for fact in failing:
+        try:
+            point = linear_point(replace(judgement, hypotheses=(*judgement.hypotheses, fact)),
+                                 budget)
+        except (ValueError, OverflowError):  # a coefficient beyond float range
+            continue
+        if point is not None:
+            return point
+    return None
 
 
 @lru_cache(maxsize=1 << 14)

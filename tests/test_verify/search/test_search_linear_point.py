@@ -75,3 +75,33 @@ def test_linear_hypotheses_are_not_vacuous_and_contradictory_ones_still_are() ->
     assert [s.vacuous for s in report.steps] == [False, False, False, True]
     assert all(s.satisfied is not None for s in report.steps[:3])
     assert report.steps[3].satisfied is None and report.steps[3].vacuity is not None
+
+
+LINEAR_REFUTATIONS = {  # (hypotheses, claim) false only beyond the screen's small rationals
+    "a bound no value passes": ((), Fact(100000 - x[0], ">=")),  # R2 <= 100000
+    "a strict bound": ((Fact(x[0] - 5000, ">="),), Fact(6000 - x[0], ">")),
+    "an equality above its floor": ((Fact(x[0] - 1000, ">="),), Fact(x[0] - 1000, "==")),
+    "an equality below its ceiling": ((Fact(-1000 - x[0], ">="),), Fact(x[0] + 1000, "==")),
+}
+
+
+def test_a_linear_claim_false_beyond_small_values_is_refuted_by_one_lp() -> None:
+    """Red team 7: `R2 <= 100000` stayed unknown (the screen tries small rationals only);
+    the LP finds a point where the hypotheses hold and the claim fails, which the kernel
+    checks, and the prover reports it as refuted."""
+    from verify.prover import decide
+    from verify.search.counterexamples import linear_counterexample
+
+    for hypotheses, claim in LINEAR_REFUTATIONS.values():
+        stated = Judgement(hypotheses, claim, ("u", "w"),
+                           tuple(sorted(s.name for s in (*x, y))))
+        point = linear_counterexample(stated, DEFAULT_BUDGET)
+        assert point is not None
+        kernel.check_counterexample(stated, point)
+        verdict = decide(stated)
+        assert verdict.status == "refuted" and verdict.counterexample is not None
+    true = Judgement((Fact(x[0] - 100000, ">="),), Fact(x[0] - 99999, ">="), (), ("x0",))
+    assert linear_counterexample(true, DEFAULT_BUDGET) is None
+    assert decide(true).status == "proved"
+    gram_claim = Judgement((), Fact(100000 - gram("u", "w"), ">="), ("u", "w"), ())
+    assert linear_counterexample(gram_claim, DEFAULT_BUDGET) is None  # not linear in scalars
