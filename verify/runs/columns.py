@@ -258,9 +258,15 @@ class VectorColumn:
     @classmethod
     def constant(cls, row: Sequence[int | Fraction], n: int) -> VectorColumn:
         """The same vector on `n` rows (built once; the repetitions only when read)."""
-        single = cls.of([row])
+        return cls.repeated(cls.of([row]), n)
+
+    @classmethod
+    def repeated(cls, single: VectorColumn, n: int) -> VectorColumn:
+        """The one row of `single` on `n` rows (the repetitions only when read): a run's
+        constant vector made once (`single`, read but never written) and repeated by every
+        row set of the run that binds it."""
         column = cls(None, single.den, (single, np.zeros(n, dtype=np.intp)))
-        column.__dict__["magnitude"] = single.magnitude if n else 0  # every row is `row`
+        column.__dict__["magnitude"] = single.magnitude if n else 0  # every row is that one
         return column
 
     @property
