@@ -202,8 +202,24 @@ class Column:
                           den if exponent == 1 else self.den_power(exponent - 1, in_int64) * den)
         return cache[key]
 
+    def scaled_power(self, exponent: int, den_exponent: int, in_int64: bool) -> IntArray:
+        """`num ** exponent * den ** den_exponent` row by row, for a column with a
+        denominator per row (in int64 when the caller has proved it fits), made once per
+        column and pair of exponents: a polynomial over rows of several runs puts each
+        term over `prod den ** degree`, and the terms of the polynomials of a batch repeat
+        these few products."""
+        if den_exponent == 0:
+            return self.power(exponent, in_int64)
+        if exponent == 0:
+            return self.den_power(den_exponent, in_int64)  # type: ignore[return-value]
+        key = (in_int64, exponent, den_exponent)
+        cache = self._powers
+        if key not in cache:
+            cache[key] = self.power(exponent, in_int64) * self.den_power(den_exponent, in_int64)
+        return cache[key]
+
     @cached_property
-    def _powers(self) -> dict[tuple[bool, int], IntArray]:
+    def _powers(self) -> dict[tuple[int, ...], IntArray]:
         return {}
 
     def power(self, exponent: int, in_int64: bool) -> IntArray:
