@@ -545,11 +545,14 @@ def verdicts(held: Sequence[Part],
         batch = (parts[members[0]] if len(members) == 1
                  else InstanceBatch.concat([parts[i] for i in members]))
         ends = np.cumsum([len(parts[i]) for i in members])
-        evaluated: dict[Judgement, tuple[NumericVerdict, int | None]] = {}
-        for k, (check, judgement) in enumerate(checks):
-            if check.judgement not in evaluated:  # a judgement several checks state: once
-                evaluated[check.judgement] = judgement.check_rows(batch)
-            verdict, row = evaluated[check.judgement]
+        # by compiled judgement, by identity: equal judgements compile to one object
+        # (`CompiledJudgement.compile` is memoised), and hashing a Judgement walks its facts
+        # at every lookup (two equal ones compiled apart would only be evaluated twice)
+        evaluated: dict[int, tuple[NumericVerdict, int | None]] = {}
+        for k, (_check, judgement) in enumerate(checks):
+            if id(judgement) not in evaluated:  # a judgement several checks state: once
+                evaluated[id(judgement)] = judgement.check_rows(batch)
+            verdict, row = evaluated[id(judgement)]
             first = (math.inf if row is None
                      else rank[members[int(np.searchsorted(ends, row, side="right"))]])
             found[k].append((first, verdict))

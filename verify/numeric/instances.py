@@ -154,13 +154,21 @@ class CompiledPolynomial:
             for c in columns)
         total: IntArray = (np.zeros(n, dtype=np.int64) if exact_int64
                            else as_object(np.zeros(n, dtype=np.int64)))
+        common = [not isinstance(c.den, np.ndarray) for c in columns]
         for (m, c), term in zip(self.terms, factors, strict=True):
+            # a common denominator's power is a number: into the coefficient (at most the
+            # bound, as every factor of a term is); a per-row one's with the numerators'
+            # power of its column, that product made once per column (`Column.scaled_power`)
+            for j, column in enumerate(columns):
+                if common[j] and degrees[j] > m[j]:
+                    c *= column.den_power(degrees[j] - m[j], exact_int64)  # type: ignore[operator]
             value: IntArray | int = np.int64(c) if exact_int64 else c
             for j, e in term:
-                value = value * columns[j].power(e, exact_int64)
+                if common[j]:
+                    value = value * columns[j].power(e, exact_int64)
             for j, column in enumerate(columns):
-                if degrees[j] > m[j]:
-                    value = value * column.den_power(degrees[j] - m[j], exact_int64)
+                if not common[j] and degrees[j]:
+                    value = value * column.scaled_power(m[j], degrees[j] - m[j], exact_int64)
             total = total + value
         # the rows' denominators: int64 only when the largest fits
         in_int64 = self.denominator * prod(t ** k for t, k in zip(tops, degrees, strict=True)

@@ -21,7 +21,7 @@ makes of the same rationals). Fractions are made only if someone reads them (tes
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
@@ -122,12 +122,24 @@ class IntegerBatch:
         return (tuple(W), D) == (self.W[-1], self.D[-1])
 
     def states(self, first: int = 0, stop: int | None = None) -> VectorColumn:
-        """The iterates `theta_first .. theta_{stop-1}` as one exact column."""
+        """The iterates `theta_first .. theta_{stop-1}` as one exact column: rows of the
+        column of every iterate (`_states`, made once per run: its state, iteration and
+        member rows all read it), over their own least common denominator (`reduced` of
+        those rows: the canonical numerators and denominator of the same rationals, which
+        the rows scaled to the lcm of their own D make too)."""
 
-        W, D = self.W[first:stop], self.D[first:stop]
-        if not W:
+        if not self.W[first:stop]:
             return VectorColumn.of([])
-        common = lcm(*D) if D else 1
+        every = self._states
+        if (first, stop) in ((0, None), (0, len(self.W))):
+            return every
+        return reduced(every.num[first:stop], every.den)
+
+    @cached_property
+    def _states(self) -> VectorColumn:
+        """Every iterate, over the lcm of the D's (`states`)."""
+        W, D = self.W, self.D
+        common = lcm(*D)
         rows = (list(W) if all(d == common for d in D) else  # no row to scale: as they are
                 [[w * (common // d) for w in row] for row, d in zip(W, D, strict=True)])
         return reduced(int_matrix(rows, len(W), len(W[0])), common)
@@ -197,11 +209,12 @@ class BatchRun:
         return radius2(self.data), margin(self.data, self.theta_star)
 
     @cached_property
-    def iteration_columns(self) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
-        """`_iteration_columns`, made once per run: its iteration rows and its member rows
-        (which repeat each iteration's columns per member) both read them. Callers get
-        their own dicts (`_iteration_columns_of`); the columns are shared, never written."""
-        return _iteration_columns(self)
+    def made(self) -> dict[str, Column | VectorColumn]:
+        """The columns of this run made so far, by quantity (`_made`): each is made once,
+        when some row set first reads it (the iteration and member rows of a run share the
+        iteration columns, and every row set the constant vectors' one row), and shared,
+        never written."""
+        return {}
 
     @cached_property
     def examples(self) -> VectorColumn:
@@ -279,85 +292,142 @@ def _member_terms(data: Dataset, X: VectorColumn, members: Sequence[int]) -> Int
     return in_exact_dtype(picked, len(members) * max_abs(picked)) * signs[:, None]
 
 
-def _batch_constants(run: BatchRun, n: int) -> tuple[dict[str, Column],
-                                                      dict[str, VectorColumn]]:
-    R2, gamma = run.constants
-    scalars = {"R2": Column.constant(R2, n), "gamma": Column.constant(gamma, n)}
-    vectors = {"theta_star": VectorColumn.constant(run.theta_star, n),
-               "theta0": VectorColumn.constant(run.theta0, n)}
+def _made(run: BatchRun, name: str) -> Column | VectorColumn:
+    """The run's column of `name` (an iteration quantity, or the one row of a constant
+    vector: `theta_star!`, `theta0!`), made once per run (`BatchRun.made`)."""
+    found = run.made.get(name)
+    if found is None:
+        found = run.made[name] = _make(run, name)
+    return found
+
+
+def _make(run: BatchRun, name: str) -> Column | VectorColumn:
+    """`_made`'s column of `name`, from the run's integers when it has them."""
+    if name == "theta_star!":
+        return VectorColumn.of([run.theta_star])
+    if name == "theta0!":
+        return VectorColumn.of([run.theta0])
+    integer = run.integer
+    if integer is not None:
+        if name == "alpha":
+            return Column.of(integer.alphas)
+        if name == "e":  # 1 - a/b = (b - a)/b in lowest terms: over alpha's denominator
+            alpha = _made(run, "alpha")
+            assert isinstance(alpha, Column)
+            return Column(int_array([alpha.den - v for v in alpha.num.tolist()]), alpha.den)
+        if name == "mk":
+            return Column(np.array([len(m) for m in integer.sets], dtype=np.int64))
+        if name == "theta":
+            return integer.states(0, integer.iterations)
+        if name == "theta_next":
+            return integer.states(1, integer.iterations + 1)
+        assert name == "xbar", name
+        return integer.xbar()
+    its = run.iterations
+    if name == "alpha":
+        return Column.of([it.alpha for it in its])
+    if name == "e":
+        return Column.of([1 - it.alpha for it in its])
+    if name == "mk":
+        return Column(np.array([len(it.members) for it in its], dtype=np.int64))
+    if name == "theta":
+        return VectorColumn.of([it.theta for it in its])
+    if name == "theta_next":
+        return VectorColumn.of([it.theta_next for it in its])
+    assert name == "xbar", name
+    return VectorColumn.of([it.xbar for it in its])
+
+
+def _wanted(names: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether a row builder must make a column: all of them when no names are given (a
+    row set's builder may skip the columns no check reads, `verify.runs.quantity.RowSet`)."""
+    if names is None:
+        return lambda _name: True
+    return frozenset(names).__contains__
+
+
+def _batch_constants(run: BatchRun, n: int, wanted: Callable[[str], bool]
+                     ) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+    scalars: dict[str, Column] = {}
+    if wanted("R2") or wanted("gamma"):
+        R2, gamma = run.constants
+        if wanted("R2"):
+            scalars["R2"] = Column.constant(R2, n)
+        if wanted("gamma"):
+            scalars["gamma"] = Column.constant(gamma, n)
+    vectors = {name: VectorColumn.repeated(_made(run, name + "!"), n)  # type: ignore[arg-type]
+               for name in ("theta_star", "theta0") if wanted(name)}
     return scalars, vectors
 
 
 def batch_state_rows(run: BatchRun, origin: Origin,
                      names: Collection[str] | None = None) -> InstanceBatch:
-    """One row per iterate theta_k, k = 0..K."""
+    """One row per iterate theta_k, k = 0..K (only the columns `names` asks for, when
+    given)."""
+    wanted = _wanted(names)
     count = len(run.iterations) + 1
-    scalars, vectors = _batch_constants(run, count)
-    scalars["k"] = Column(np.arange(count, dtype=np.int64))
-    vectors["theta"] = (run.integer.states() if run.integer is not None
-                        else VectorColumn.of(run.states))
+    scalars, vectors = _batch_constants(run, count, wanted)
+    if wanted("k"):
+        scalars["k"] = Column(np.arange(count, dtype=np.int64))
+    if wanted("theta"):
+        vectors["theta"] = (run.integer.states() if run.integer is not None
+                            else VectorColumn.of(run.states))
     return run_rows(scalars, vectors, origin, np.arange(count))
 
 
-def _iteration_columns(run: BatchRun) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
-    """The quantities of every iteration, one row each."""
+def _iteration_columns(run: BatchRun, wanted: Callable[[str], bool]
+                       ) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
+    """The quantities of every iteration, one row each (those `wanted`): the per-iteration
+    ones made once per run (`_made`), since the member rows repeat them per member."""
     its = run.iterations
-    scalars, vectors = _batch_constants(run, len(its))
-    scalars["k"] = Column(np.arange(len(its), dtype=np.int64))
-    if run.integer is not None:
-        integer = run.integer
-        alpha = scalars["alpha"] = Column.of(integer.alphas)
-        # e = 1 - a/b = (b - a)/b in lowest terms: over the same common denominator as alpha
-        scalars["e"] = Column(int_array([alpha.den - v for v in alpha.num.tolist()]), alpha.den)
-        scalars["mk"] = Column(np.array([len(m) for m in integer.sets], dtype=np.int64))
-        vectors["theta"] = integer.states(0, integer.iterations)
-        vectors["theta_next"] = integer.states(1, integer.iterations + 1)
-        vectors["xbar"] = integer.xbar()
-        return scalars, vectors
-    scalars["alpha"] = Column.of([it.alpha for it in its])
-    scalars["e"] = Column.of([1 - it.alpha for it in its])
-    scalars["mk"] = Column(np.array([len(it.members) for it in its], dtype=np.int64))
-    vectors["theta"] = VectorColumn.of([it.theta for it in its])
-    vectors["theta_next"] = VectorColumn.of([it.theta_next for it in its])
-    vectors["xbar"] = VectorColumn.of([it.xbar for it in its])
+    scalars, vectors = _batch_constants(run, len(its), wanted)
+    if wanted("k"):
+        scalars["k"] = Column(np.arange(len(its), dtype=np.int64))
+    for name in ("alpha", "e", "mk"):
+        if wanted(name):
+            scalars[name] = _made(run, name)  # type: ignore[assignment]
+    for name in ("theta", "theta_next", "xbar"):
+        if wanted(name):
+            vectors[name] = _made(run, name)  # type: ignore[assignment]
     return scalars, vectors
-
-
-def _iteration_columns_of(run: BatchRun) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
-    """The run's iteration columns (`BatchRun.iteration_columns`), in dicts of the caller's."""
-    scalars, vectors = run.iteration_columns
-    return dict(scalars), dict(vectors)
 
 
 def batch_iteration_rows(run: BatchRun, origin: Origin,
                          names: Collection[str] | None = None) -> InstanceBatch:
-    """One row per iteration (M_k non-empty)."""
-    scalars, vectors = _iteration_columns_of(run)
+    """One row per iteration (M_k non-empty; only the columns `names` asks for, when
+    given)."""
+    scalars, vectors = _iteration_columns(run, _wanted(names))
     return run_rows(scalars, vectors, origin, np.arange(len(run.iterations)))
 
 
 def batch_member_rows(run: BatchRun, origin: Origin,
                       names: Collection[str] | None = None) -> InstanceBatch:
-    """One row per member of each M_k: the partial sum before it, and the member itself."""
+    """One row per member of each M_k: the partial sum before it, and the member itself
+    (only the columns `names` asks for, when given)."""
+    wanted = _wanted(names)
     sets = (run.integer.sets if run.integer is not None
             else [it.members for it in run.iterations])
     sizes = np.array([len(m) for m in sets], dtype=np.int64)
     which = np.repeat(np.arange(len(sizes)), sizes)
     members = [j for m in sets for j in m]
-    X = run.examples
-    terms = _member_terms(run.data, X, members)
-    terms = in_exact_dtype(terms, len(members) * max_abs(terms))
-    before = np.cumsum(terms, axis=0) - terms  # over all members so far, all iterations
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    partial = before - before[starts][which] if members else before  # this M_k's only
-    scalars, vectors = _iteration_columns_of(run)
-    index = np.arange(len(which))
+    scalars, vectors = _iteration_columns(run, wanted)
     scalars = {name: column.take(which) for name, column in scalars.items()}
     vectors = {name: column.take(which) for name, column in vectors.items()}
-    scalars["i"] = Column(index - starts[which])
-    scalars["y"] = Column(np.array([run.data.y[j] for j in members], dtype=np.int64))
-    vectors["s"] = VectorColumn(partial, X.den)
-    vectors["x"] = X.take(np.array(members, dtype=np.int64))
+    if wanted("i"):
+        scalars["i"] = Column(np.arange(len(which)) - starts[which])
+    if wanted("y"):
+        scalars["y"] = Column(np.array([run.data.y[j] for j in members], dtype=np.int64))
+    if wanted("s") or wanted("x"):
+        X = run.examples
+        if wanted("s"):
+            terms = _member_terms(run.data, X, members)
+            terms = in_exact_dtype(terms, len(members) * max_abs(terms))
+            before = np.cumsum(terms, axis=0) - terms  # over all members so far, all iterations
+            partial = before - before[starts][which] if members else before  # this M_k's only
+            vectors["s"] = VectorColumn(partial, X.den)
+        if wanted("x"):
+            vectors["x"] = X.take(np.array(members, dtype=np.int64))
     return run_rows(scalars, vectors, origin, which)
 
 

@@ -202,8 +202,24 @@ class Column:
                           den if exponent == 1 else self.den_power(exponent - 1, in_int64) * den)
         return cache[key]
 
+    def scaled_power(self, exponent: int, den_exponent: int, in_int64: bool) -> IntArray:
+        """`num ** exponent * den ** den_exponent` row by row, for a column with a
+        denominator per row (in int64 when the caller has proved it fits), made once per
+        column and pair of exponents: a polynomial over rows of several runs puts each
+        term over `prod den ** degree`, and the terms of the polynomials of a batch repeat
+        these few products."""
+        if den_exponent == 0:
+            return self.power(exponent, in_int64)
+        if exponent == 0:
+            return self.den_power(den_exponent, in_int64)  # type: ignore[return-value]
+        key = (in_int64, exponent, den_exponent)
+        cache = self._powers
+        if key not in cache:
+            cache[key] = self.power(exponent, in_int64) * self.den_power(den_exponent, in_int64)
+        return cache[key]
+
     @cached_property
-    def _powers(self) -> dict[tuple[bool, int], IntArray]:
+    def _powers(self) -> dict[tuple[int, ...], IntArray]:
         return {}
 
     def power(self, exponent: int, in_int64: bool) -> IntArray:
@@ -258,9 +274,15 @@ class VectorColumn:
     @classmethod
     def constant(cls, row: Sequence[int | Fraction], n: int) -> VectorColumn:
         """The same vector on `n` rows (built once; the repetitions only when read)."""
-        single = cls.of([row])
+        return cls.repeated(cls.of([row]), n)
+
+    @classmethod
+    def repeated(cls, single: VectorColumn, n: int) -> VectorColumn:
+        """The one row of `single` on `n` rows (the repetitions only when read): a run's
+        constant vector made once (`single`, read but never written) and repeated by every
+        row set of the run that binds it."""
         column = cls(None, single.den, (single, np.zeros(n, dtype=np.intp)))
-        column.__dict__["magnitude"] = single.magnitude if n else 0  # every row is `row`
+        column.__dict__["magnitude"] = single.magnitude if n else 0  # every row is that one
         return column
 
     @property

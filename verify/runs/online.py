@@ -245,6 +245,12 @@ class OnlineUpdates:
             return self.integer.radius2(), self.integer.margin(self.u)
         return radius2(self.data), margin(self.data, self.u)
 
+    @cached_property
+    def constant_rows(self) -> dict[str, VectorColumn]:
+        """The one-row columns of `u` and `w0` made so far (`_constant_row`): made once per
+        run, each row set of the run repeats them (`VectorColumn.repeated`)."""
+        return {}
+
     @property
     def initial(self) -> Vector:
         """`w_0` (zero unless given)."""
@@ -295,10 +301,19 @@ def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
         scalars["beta"] = Column.constant(run.beta or Fraction(0), n)
     vectors = {}
     if wanted("u"):
-        vectors["u"] = VectorColumn.constant(run.u, n)
+        vectors["u"] = VectorColumn.repeated(_constant_row(run, "u"), n)
     if wanted("w0"):  # made only when read: the zero vector is a Fraction per coordinate
-        vectors["w0"] = VectorColumn.constant(run.initial, n)
+        vectors["w0"] = VectorColumn.repeated(_constant_row(run, "w0"), n)
     return scalars, vectors
+
+
+def _constant_row(run: OnlineUpdates, name: str) -> VectorColumn:
+    """The one row of the run's `u` or `w0`, made once per run (`constant_rows`)."""
+    found = run.constant_rows.get(name)
+    if found is None:
+        found = run.constant_rows[name] = VectorColumn.of([run.u if name == "u"
+                                                           else run.initial])
+    return found
 
 
 def update_rows(run: OnlineUpdates, origin: Origin,

@@ -4,11 +4,13 @@ built from Fractions: same numerators, denominators and dtypes, for every batch 
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from verify.numeric import campaign
 from verify.runs import kind
 from verify.runs.batch import BatchRun, engine_batch_runner
-from verify.runs.columns import Origin
+from verify.runs.columns import Origin, VectorColumn
 
 
 def as_fractions(run: BatchRun) -> BatchRun:
@@ -48,3 +50,67 @@ def test_lazy_iterations_compare_as_tuples():
     run = engine_batch_runner(scenario)[0]
     assert run.iterations == tuple(run.iterations)
     assert len(run.iterations) == run.integer.iterations  # type: ignore[union-attr]
+
+
+def _same_columns(mine, theirs) -> None:
+    """Two row batches hold the same columns, in the same order, with the same numerators,
+    denominators and dtypes."""
+    assert list(mine.scalars) == list(theirs.scalars)
+    assert list(mine.vectors) == list(theirs.vectors)
+    for name, column in theirs.scalars.items():
+        other = mine.scalars[name]
+        assert np.array_equal(np.asarray(other.den), np.asarray(column.den)), name
+        assert other.num.dtype == column.num.dtype and np.array_equal(other.num, column.num)
+    for name, vector in theirs.vectors.items():
+        other = mine.vectors[name]
+        assert np.array_equal(np.asarray(other.den), np.asarray(vector.den)), name
+        assert other.num.dtype == vector.num.dtype and np.array_equal(other.num, vector.num)
+        assert other.magnitude == vector.magnitude, name
+
+
+@given(st.data())
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+def test_batch_rows_of_some_names_are_those_columns_of_all_rows(data):
+    """A batch row set built for the names its checks read (`names`) holds exactly those
+    columns of the rows built without names (the builders skip the others, and make each
+    iteration column once per run), in their order; no names at all still count the rows."""
+    source = data.draw(st.sampled_from(["generated", "tight", "adversary"]))
+    seed = data.draw(st.integers(0, 50))
+    scenario = next(iter(campaign.generated(seed, 1) if source == "generated"
+                         else campaign.tight(seed, 1) if source == "tight"
+                         else campaign.adversary(seed, (1 + seed % 4,), 1 + seed % 4)))
+    batch = kind("batch")
+    for fresh in engine_batch_runner(scenario):
+        for binding in [r.name for r in batch.row_sets]:
+            offered = sorted(batch.names(binding))
+            names = data.draw(st.sets(st.sampled_from(offered)))
+            whole = batch.rows(fresh, binding, Origin("t"))
+            for run in (fresh, as_fractions(fresh)):  # the integer and the Fraction paths
+                some = batch.rows(run, binding, Origin("t"), names)
+                assert len(some) == len(whole)
+                assert set(some.scalars) | set(some.vectors) == set(names)
+                restricted = batch.rows(fresh, binding, Origin("t"))
+                restricted.scalars = {n: c for n, c in restricted.scalars.items() if n in names}
+                restricted.vectors = {n: c for n, c in restricted.vectors.items() if n in names}
+                _same_columns(some, restricted)
+
+
+@given(st.data())
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+def test_integer_states_of_a_range_are_the_fraction_states(data):
+    """`IntegerBatch.states(first, stop)`, rows of the column of every iterate reduced to
+    their own least common denominator, is the column `VectorColumn.of` makes of those
+    iterates' Fractions (same numerators, denominator, dtype and magnitude)."""
+    seed = data.draw(st.integers(0, 60))
+    scenario = next(iter(campaign.adversary(seed, (1 + seed % 5,), 1 + seed % 4)))
+    for run in engine_batch_runner(scenario):
+        integer = run.integer
+        assert integer is not None
+        count = integer.iterations + 1
+        first = data.draw(st.integers(0, count))
+        stop = data.draw(st.one_of(st.none(), st.integers(first, count)))
+        got = integer.states(first, stop)
+        expected = VectorColumn.of(list(run.states[first:stop]))
+        assert (got.den, got.num.dtype) == (expected.den, expected.num.dtype)
+        assert np.array_equal(got.num, expected.num)
+        assert got.magnitude == expected.magnitude

@@ -35,6 +35,7 @@ from verify.runs.columns import (
     Origin,
     VectorColumn,
     gram_column,
+    int_array,
     max_abs,
 )
 from verify.runs.online import OnlineUpdates, engine_runner, example_rows
@@ -504,3 +505,49 @@ def test_concatenated_rows_of_long_runs_are_the_padded_parts() -> None:
             expected = np.concatenate(_unify([p.vectors[name].padded(dim).num for p in parts]))
             assert column.num.dtype == expected.dtype == np.int64
             assert column.num.tolist() == expected.tolist()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_compiled_polynomial_over_per_row_denominators_is_the_fraction_value(
+        data: st.DataObject) -> None:
+    """`CompiledPolynomial.evaluate` on columns with a denominator per row (rows of several
+    runs concatenated), beside one with a common denominator: each row's value over its own
+    denominator is the Fraction value, in int64 only when it fits; the columns' arrays
+    (their powers shared between polynomials, `Column.scaled_power`) are never written, and
+    a second polynomial over the same batch is right too."""
+    a, b, c = sympy.symbols("a b c")
+    exprs = [a**2 - 2 * a * b + 3, a, 7 * b**3 - a / 3, a * b * c, c**2 * a - b,
+             sympy.Rational(2, 3) * a**2 * b + sympy.Integer(1) / 7, a**3 + b**2 + c]
+    first, second = data.draw(st.sampled_from(exprs)), data.draw(st.sampled_from(exprs))
+    edge = st.sampled_from([0, 1, -1, 2**31, -(2**31), 2**62, 2**63 - 1, 3037000499])
+    values = st.one_of(edge, st.integers(-(2**40), 2**40), st.integers(-9, 9))
+    dens = st.sampled_from([1, 2, 3, 5, 2**20 + 7, 2**40 + 1, 2**62 + 3, 2**64 + 1])
+    n = data.draw(st.integers(1, 6))
+    columns, fractions = {}, {}
+    for name in ("a", "b", "c"):
+        per_row = data.draw(st.booleans()) or name == "a"
+        den_list = ([data.draw(dens) for _ in range(n)] if per_row else [data.draw(dens)] * n)
+        nums = [data.draw(values) for _ in range(n)]
+        fractions[name] = [Fraction(p, q) for p, q in zip(nums, den_list, strict=True)]
+        num_array = int_array(nums)
+        if per_row:
+            den_array = int_array(den_list)
+            columns[name] = Column(num_array, den_array)
+        else:
+            columns[name] = Column(num_array, den_list[0])
+    batch = InstanceBatch(columns, {}, (Origin("t"),), np.zeros(n, dtype=np.int64),
+                          np.arange(n, dtype=np.int64))
+    before = {k: (col.num.copy(), np.copy(col.den)) for k, col in columns.items()}
+    for expr in (first, second):
+        nums, den = CompiledPolynomial.compile(expr).evaluate(batch)
+        got = [Fraction(int(v), int(den[i]) if isinstance(den, np.ndarray) else den)
+               for i, v in enumerate(nums)]
+        expected = [Fraction(str(expr.subs({sympy.Symbol(k): sympy.Rational(
+            fractions[k][i].numerator, fractions[k][i].denominator) for k in "abc"})))
+            for i in range(n)]
+        assert got == expected
+        if nums.dtype != object:
+            assert max_abs(nums) <= INT64_LIMIT
+    for k, col in columns.items():
+        assert np.array_equal(col.num, before[k][0]) and np.array_equal(col.den, before[k][1])
