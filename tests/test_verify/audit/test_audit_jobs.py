@@ -147,3 +147,14 @@ def test_a_proof_that_needs_a_search_gets_the_same_report_from_the_pool(tmp_path
     assert searched.steps[0].symbolic.theorem is not None  # made again by the kernel here
     assert built_in.status == "verified" and not any(s.symbolic.searched
                                                       for s in built_in.steps)
+
+
+def test_with_search_the_pool_searches_and_the_report_is_the_same():
+    """`search`: every judgement searched, in the pool with its proof's share of the plan,
+    and replayed by the kernel here; the report is the one from one process."""
+    one, two = (run_audit(["canonical-online-w0"], budget="small", jobs=jobs, search=True)
+                for jobs in (1, 2))
+    assert to_json(one) == to_json(two)
+    (proof,) = two.proofs
+    assert proof.status == "verified" and not any(s.symbolic.recalled for s in proof.steps)
+    assert all(s.symbolic.theorem is not None for s in proof.steps)
