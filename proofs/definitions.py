@@ -21,7 +21,7 @@ checks (as written here, so that their text reads back to them: divisions includ
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import sympy
@@ -36,7 +36,8 @@ from proofs.language.expressions import (
     source_tree,
 )
 from proofs.language.indexed import names_in
-from proofs.step import Induction, Step, parts
+from proofs.language.terms import Vec
+from proofs.step import Induction, Step, Term, parts
 
 #: function -> (number of arguments, defining facts of `n` in terms of the arguments' texts)
 FUNCTIONS = {
@@ -165,3 +166,78 @@ def with_definitions(step: Step, definitions: tuple[Definition, ...]) -> Step:
         rule = replace(rule, hypotheses=(*rule.hypotheses,
                                          *(f for f in update if f not in rule.hypotheses)))
     return replace(step, hypotheses=hypotheses, rule=rule)
+
+
+def redefining_uses(steps: Sequence[Step], defined: Mapping[str, str]) -> list[ProofFileError]:
+    """The `with` instances that would give a defined name another value, one error each.
+
+    A step that mentions a defined name carries its defining facts as hypotheses of its own,
+    so an instance of it replaces names in them too: `with = { w = "0*w" }` on a step about
+    `n = norm(w)` brings in `n**2 == norm2(0)`, facts that say `n` is 0 while the file says
+    it is `norm(w)` (red team 6: `n == 0` came out proved from no hypothesis the user wrote;
+    `r = max(0, a)` with `a := 5` made `r >= 5`). The kernel is right about the instance;
+    the file's reading of the name is what it breaks. So an instance may replace neither a
+    defined name that the used step mentions (itself or through the steps it uses) nor a
+    name such a name's definition reads; to use the step at another value, define a name for
+    that value and state the step with it."""
+    by_id = {step.id: step for step in steps}
+    reads = {name: _reads(name, defined) for name in defined}
+    mentions: dict[str, set[str]] = {}
+
+    def mentioned_by(step_id: str) -> set[str]:
+        if step_id not in mentions:
+            mentions[step_id] = set()  # a cycle is refused elsewhere; stop here meanwhile
+            step = by_id.get(step_id)
+            if step is not None:
+                relations = (*step.hypotheses, step.claim, *(
+                    step.rule.hypotheses if isinstance(step.rule, Induction) else ()))
+                mentions[step_id] = mentioned(relations).union(
+                    *(mentioned_by(use.step) for use in step.uses))
+        return mentions[step_id]
+
+    errors = []
+    for step in steps:
+        for use in step.uses:
+            replaced = {name for name, term in use.with_ if not _itself(name, term)}
+            if not replaced:
+                continue
+            fixed = {name: reads[name] | {name} for name in mentioned_by(use.step) & set(reads)}
+            clash = sorted((name, defined_name) for defined_name, held in fixed.items()
+                           for name in replaced & held)
+            if clash:
+                name, defined_name = clash[0]
+                what = "is defined" if name == defined_name else \
+                    f"is read by the definition of {defined_name}"
+                errors.append(ProofFileError(
+                    f"uses {use.step}: its instance replaces {name}, which {what} "
+                    f"({defined_name} = {defined[defined_name]}); {use.step} carries "
+                    f"{defined_name}'s defining facts, and with {name} replaced they would give "
+                    f"{defined_name} another value under the same name",
+                    step=step.id, key="uses", text=use.step,
+                    fix=f"define a name for the value you mean and state a step with it, or "
+                        f"leave {name} as it is"))
+    return errors
+
+
+def _reads(name: str, defined: Mapping[str, str]) -> set[str]:
+    """The names `name`'s definition reads, through the definitions it reads (the function
+    names aside)."""
+    out: set[str] = set()
+    todo = [name]
+    while todo:
+        text = defined.get(todo.pop())
+        if text is None:
+            continue
+        tree = ast.parse(text.strip(), mode="eval")
+        called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+        found = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called}
+        todo += sorted(found - out - {name})
+        out |= found
+    return out
+
+
+def _itself(name: str, term: Term) -> bool:
+    """Whether `name := term` replaces nothing (the term is the name)."""
+    if isinstance(term, Vec):
+        return dict(term.items()) == {name: 1}
+    return term == sympy.Symbol(name)

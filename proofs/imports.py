@@ -1,8 +1,9 @@
 """Steps of other proofs: `uses = ["canonical-online/norm-growth"]` across files.
 
 A `uses` entry `SOURCE/STEP` names a step of another proof: SOURCE is a built-in proof id or
-an alias of the file's `[imports]` table (`lemmas = "lemmas.toml"`, a path relative to the
-importing file, or `lib = "canonical-online"`). The used step, and every step it uses in its
+an alias of the file's `[imports]` table (`lemmas = "lemmas.toml"`, a file beside the
+importing file or below it, `outside`; or `lib = "canonical-online"`; an alias is never a
+built-in id). The used step, and every step it uses in its
 own proof (transitively), are copied into the importing proof ahead of its own steps, under
 the ids `SOURCE--STEP`, and the entry is read as a use of that copy. So the kernel checks
 the copy again, and its full statement (hypotheses, inherited hypotheses, the runs of an
@@ -127,7 +128,7 @@ def imported(table: Any, wanted: Sequence[str], declared: Declared, folder: str,
     a file that imports it, is a cycle found here, said once."""
     out = Imported({}, [], set())
     try:
-        aliases = _aliases(table)
+        aliases = imports_table(table)
     except ProofFileError as error:
         return Imported({}, [error], set(wanted))  # what an alias names is unknown
     top = importer is not None and not _LOADING
@@ -200,12 +201,15 @@ def with_copies(steps: Sequence[Step], copies: Mapping[str, Step]) -> tuple[Step
     if clash:
         raise ProofFileError(f"step id {sorted(clash)[0]!r} is taken by an imported step")
     own = tuple(replace(s, uses=tuple(
-        Use(_copy_id(*u.step.rsplit("/", 1)), u.with_, u.over) if "/" in u.step else u
+        replace(u, step=_copy_id(*u.step.rsplit("/", 1))) if "/" in u.step else u
         for u in s.uses)) for s in steps)
     return (*copies.values(), *own)
 
 
-def _aliases(table: Any) -> Mapping[str, str]:
+def imports_table(table: Any) -> Mapping[str, str]:
+    """The `[imports]` table read (alias -> target), or ProofFileError for one that is not
+    such a table, has too many entries, a path with a NUL, or an alias that is a built-in
+    id."""
     if table is None:
         return {}
     if not isinstance(table, dict) or not all(
@@ -219,12 +223,41 @@ def _aliases(table: Any) -> Mapping[str, str]:
         if "\0" in target:  # no file has such a name (and the system refuses to look)
             raise ProofFileError(f"imports {name}: a path cannot hold a NUL character",
                                  key=f"imports.{name}")
+        if name in PROOFS:  # its copies would be `PROOF--STEP`, "from PROOF": the built-in's
+            raise ProofFileError(f"imports {name}: {name!r} is a built-in proof's id; an alias "
+                                 "must be another name (its copies would be named, and said to "
+                                 "come from, that proof)", key=f"imports.{name}",
+                                 fix=f"rename it, e.g. my-{name}")
     return table
 
 
+def outside(path: str, folder: str) -> bool:
+    """Whether `path`, relative to `folder` (`""`: the working directory), lies outside that
+    folder once symbolic links and `..` are resolved. A stranger's proof file names files
+    beside it or below it only (its `[imports]`, its `[numeric] data`): else it would read
+    `/etc/passwd` or `~/.ssh/...`, and an error would quote what it found there."""
+    inside = os.path.realpath(folder or os.curdir)
+    target = os.path.realpath(os.path.join(folder, path))
+    return os.path.commonpath([inside, target]) != inside
+
+
+def resolved(target: str, folder: str) -> str | None:
+    """The file an `[imports]` entry's `target` names, read from a file in `folder`: None
+    for a built-in proof id (unless a file of that name lies in `folder`: a file wins, as on
+    the command line); ProofFileError (not placed) for a path outside `folder`
+    (`outside`)."""
+    if target in PROOFS and not os.path.exists(os.path.join(folder, target)):
+        return None
+    if outside(target, folder):
+        raise ProofFileError(f"imports {target}: outside the importing file's folder; a proof "
+                             "imports proof files beside it or below it (symbolic links "
+                             "followed), or a built-in proof by its id")
+    return os.path.normpath(os.path.join(folder, target))
+
+
 def _load(source: str, aliases: Mapping[str, str], folder: str, load: Load) -> Proof:
-    """The proof `source` names: an alias of `[imports]` (a file wins over a built-in id of
-    the same name, as on the command line), else a built-in id."""
+    """The proof `source` names: an alias of `[imports]` (never a built-in id: `imports_table`),
+    else a built-in id."""
     if source not in aliases:
         if source in PROOFS:
             return _read_once(str(PROOFS[source]), -1, load)
@@ -233,10 +266,13 @@ def _load(source: str, aliases: Mapping[str, str], folder: str, load: Load) -> P
                              "an alias of [imports]",
                              fix=f"did you mean {close[0]!r}?" if close else None)
     target = aliases[source]
-    if target in PROOFS and not os.path.exists(os.path.join(folder, target)):
-        return _read_once(str(PROOFS[target]), -1, load)
-    path = os.path.normpath(os.path.join(folder, target))
     entry = {"key": f"imports.{source}", "text": target}  # at `source = "target"`, [imports]
+    try:
+        path = resolved(target, folder)
+    except ProofFileError as error:
+        raise ProofFileError(error.problem, **entry) from None
+    if path is None:
+        return _read_once(str(PROOFS[target]), -1, load)
     if any(os.path.realpath(path) == os.path.realpath(p) for p in _LOADING):
         raise ProofFileError(f"imports {target}: a cycle ({' -> '.join([*_LOADING, path])})",
                              **entry)
@@ -295,7 +331,7 @@ def _copy_id(source: str, step_id: str) -> str:
 
 
 def _renamed(use: Use, source: str) -> Use:
-    return Use(_copy_id(source, use.step), use.with_, use.over)
+    return replace(use, step=_copy_id(source, use.step))
 
 
 def _names(step: Step, proof: Proof) -> Iterator[tuple[str, bool]]:

@@ -66,13 +66,13 @@ def with_instances(steps: Sequence[Step], names: Names, naturals: Collection[str
             used = done.get(use.step)
             if used is not None and use.with_ and _copied(used):
                 try:
-                    texts = {n: text(t) for n, t in use.with_}
+                    texts = written(use)
                     if not _kernels(used, texts, naturals, names):
                         before = set(done)
-                        written, use = use.step, Use(_copy(used, texts, naturals, names,
-                                                           done, made, taken))
-                        origins.update(dict.fromkeys(set(done) - before, (step.id, written)))
-                except (ExpressionError, ProofFileError) as error:
+                        named, use = use.step, Use(_copy(used, texts, naturals, names,
+                                                         done, made, taken))
+                        origins.update(dict.fromkeys(set(done) - before, (step.id, named)))
+                except (ExpressionError, ProofFileError, SyntaxError) as error:
                     raise ProofFileError(f"uses {use}: its instance (a copy of "
                                          f"{use.step}, proved again) cannot be read: {error}",
                                          step=step.id, key="uses", text=use.step) from None
@@ -125,7 +125,7 @@ def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
     uses = []
     for use in step.uses:
         used = done[use.step]
-        own = {n: substituted(text(t), texts, names) for n, t in use.with_}
+        own = {n: substituted(t, texts, names) for n, t in written(use).items()}
         composed = {**{n: t for n, t in texts.items() if n not in own}, **own}
         if use.over and (summed := _summed(use, used, composed, naturals, names, done, made,
                                            taken)) is not None:
@@ -137,18 +137,23 @@ def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
         read = _read(used)
         kept = {n: t for n, t in composed.items() if n in read and t != n}
         uses.append(Use(used.id, tuple(sorted(
-            (n, _parsed_term(n, t, names)) for n, t in kept.items()))))
+            (n, _parsed_term(n, t, names)) for n, t in kept.items())),
+            texts=tuple(sorted(kept.items()))))
     rule = step.rule
     if isinstance(rule, CaseSplit):
         on = substituted(rule.text or text(rule.on), texts, names)
         rule = CaseSplit(parse_scalar(on, names), on, rule.zero_case)
     shown = ", ".join(f"{n} := {t}" for n, t in sorted(texts.items()))
+    hint_images = tuple(substituted(h, texts, names) for h in (
+        step.hint_texts if len(step.hint_texts) == len(step.hints)
+        else tuple(map(text, step.hints))))
     copy = replace(
         step, id=_fresh(step.id, taken), uses=tuple(uses), rule=rule,
         hypotheses=tuple(_relation(h, texts, names) for h in step.hypotheses),
         claim=_relation(step.claim, texts, names),
-        hints=tuple(_parsed_term("", substituted(text(h), texts, names), names,
-                                 vector=isinstance(h, Vec)) for h in step.hints),
+        hints=tuple(_parsed_term("", image, names, vector=isinstance(h, Vec))
+                    for h, image in zip(step.hints, hint_images, strict=True)),
+        hint_texts=hint_images,
         note=f"the instance {shown} of step {step.id}, proved again here ({why})")
     done[copy.id] = copy
     made[key] = copy.id
@@ -189,6 +194,12 @@ def _summed(use: Use, used: Step, texts: Texts, naturals: Collection[str], names
         return None
     return Use(_copy(used, kept, naturals, names, done, made, taken,
                      "a copy sums it term-wise"), over=over)
+
+
+def written(use: Use) -> Texts:
+    """The terms of `use`'s `with` as written (`Use.texts`), or printed (`text`) for a use
+    built in Python."""
+    return dict(use.texts) if use.texts else {n: text(t) for n, t in use.with_}
 
 
 def text(term: Term | sympy.Expr) -> str:

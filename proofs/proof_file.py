@@ -35,7 +35,6 @@ Extensions beyond §5 (all optional):
 
 from __future__ import annotations
 
-import ast
 import difflib
 import os
 import re
@@ -45,10 +44,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from proofs.definitions import Definition, parse_definitions, with_definitions
+from proofs.definitions import Definition, parse_definitions, redefining_uses, with_definitions
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError, Source, raise_all
-from proofs.imports import Declared, Imported, imported, references, with_copies
+from proofs.imports import (
+    MAX_DEPTH,
+    Declared,
+    Imported,
+    imported,
+    imports_table,
+    outside,
+    references,
+    resolved,
+    with_copies,
+)
 from proofs.instances import with_instances
 from proofs.language.expressions import (
     ExpressionError,
@@ -58,7 +67,7 @@ from proofs.language.expressions import (
     parse_bound,
     parse_relation,
     parse_scalar,
-    source_tree,
+    parse_term,
 )
 from proofs.language.expressions import parse_vector as parse_vector_expression
 from proofs.step import (
@@ -104,6 +113,35 @@ T = TypeVar("T")
 def load_proof(path: str | os.PathLike[str]) -> Proof:
     """The proof in the file at `path`; raises ProofFileError (or OSError) on bad input."""
     return parse_proof(read_regular(os.fspath(path)), os.fspath(path))
+
+
+def imported_files(path: str | os.PathLike[str]) -> list[str]:
+    """The files the proof file at `path` may read through its `[imports]`, transitively
+    (every alias's file, each resolved as the parser resolves it, `proofs.imports.resolved`,
+    at most `MAX_DEPTH` deep), read as TOML only (no expression is parsed: cheap, for the
+    audit to refuse a report file that would overwrite one before any work). What is refused
+    (outside its importer's folder) is left out, the parser says why; a file named but
+    missing or unreadable is listed, not followed (a report written there would become what
+    the proof imports)."""
+    found: dict[str, str] = {}  # real path -> as named (each file read once: a link to
+    pending = [(os.fspath(path), 0)]  # its own folder must not make a path per round)
+    while pending:
+        file, depth = pending.pop()
+        try:
+            table = _document(read_regular(file)).get("imports")
+            aliases = imports_table(table)
+        except (ProofFileError, OSError):
+            continue
+        for target in aliases.values():
+            try:
+                named = resolved(target, os.path.dirname(file))
+            except ProofFileError:
+                continue
+            if named is not None and depth < MAX_DEPTH and (
+                    real := os.path.realpath(named)) not in found:
+                found[real] = named
+                pending.append((named, depth + 1))
+    return list(found.values())
 
 
 #: What a path that is not a regular file is, by its `stat` test (`file_kind`).
@@ -274,6 +312,9 @@ def _proof(document: dict[str, Any], file: str
         if read_as_then is not None:
             steps, naturals, notes = read_as_then  # type: ignore[assignment]
     combined = problems.attempt(lambda: with_copies(steps, copies))
+    for error in redefining_uses(combined or steps, {n: t for n, (t, _) in
+                                                     declared.defined.items()}):
+        problems.add(error)
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     for error in problems_of(declared.vectors, declared.scalars, combined or steps,
                              naturals=naturals, numeric=numeric, theorem=theorem or "",
@@ -376,12 +417,9 @@ def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) ->
 
 def _refuse_outside(path: str, folder: str) -> None:
     """A data file a proof names lies in the proof file's folder or below it, symbolic links
-    resolved: a stranger's proof file must not read `/etc/passwd` or `../../secret.txt` (a
-    data file's first unreadable cell is quoted in the error). Files elsewhere are given
-    with `--data FILE`, which the user types."""
-    inside = os.path.realpath(folder or os.curdir)
-    target = os.path.realpath(os.path.join(folder, path))
-    if os.path.commonpath([inside, target]) != inside:
+    resolved (`proofs.imports.outside`): a data file's first unreadable cell is quoted in
+    the error. Files elsewhere are given with `--data FILE`, which the user types."""
+    if outside(path, folder):
         raise ProofFileError(f"numeric.data: {path!r} is outside the proof file's folder; a "
                              "proof names data files beside it or below it (give others "
                              "with --data FILE)", key="numeric.data", text=path)
@@ -418,6 +456,7 @@ def _step(table: dict[str, Any], index: int, names: Names, problems: Problems) -
         uses=attempt(lambda: _uses(table, names)),
         hints=tuple(attempt(lambda k=k, t=t: _hint(t, names, f"hints[{k}]"))
                     for k, t in enumerate(hints)),
+        hint_texts=tuple(" ".join(t.split()) if isinstance(t, str) else "" for t in hints),
         source=attempt(lambda: _text(table, "source")),
         note=attempt(lambda: _text(table, "note")),
         rule=attempt(lambda: _rule(table, names)),
@@ -493,7 +532,9 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
                 for bound in read[2].split("..", 1):
                     _parsed(parse_bound, bound.strip(), names, "sum")
             spelt.append(f"{read[1]} in {read[2]}")
-        out.append(Use(used, tuple(sorted(terms.items())), "; ".join(spelt)))
+        written = entry.get("with", {})
+        out.append(Use(used, tuple(sorted(terms.items())), "; ".join(spelt),
+                       tuple(sorted((n, " ".join(written[n].split())) for n in terms))))
     return tuple(out)
 
 
@@ -508,26 +549,15 @@ def _substitution(table: dict[str, Any], key: str, names: Names,
                                  key=f"{where}{key}.{name}")
         if not isinstance(text, str):
             raise ProofFileError(f"{where}{key}.{name} must be a string")
-        parse = parse_vector_expression if name in names.vectors else parse_scalar
-        out[name] = _parsed(parse, text, names, f"{where}{key}.{name}")  # type: ignore[arg-type]
-        divisor = _named_divisor(text)
-        if divisor is not None:
+        term, divisors = _parsed(lambda t, n, v=name in names.vectors: parse_term(t, n, vector=v),
+                                 text, names, f"{where}{key}.{name}")
+        if divisors:
             raise ProofFileError(f"{where}{key}.{name} = {text.strip()!r} must not divide by "
-                                 f"{divisor}: a term divides by constants only (SymPy cancels "
-                                 "`x/x` to 1, and with it where the statement is undefined)",
-                                 key=f"{where}{key}.{name}")
+                                 f"{divisors[0]}: a term divides by constants only (SymPy "
+                                 "cancels `x/x` to 1, and with it where the statement is "
+                                 "undefined)", key=f"{where}{key}.{name}")
+        out[name] = term
     return out
-
-
-def _named_divisor(text: str) -> str | None:
-    """The first divisor of `text` that reads a name, as written; None when it divides by
-    constants only. The parsed term cannot tell: SymPy has cancelled `x/x` already."""
-    written = text.strip()
-    for node in ast.walk(source_tree(written)):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and any(
-                isinstance(inner, ast.Name) for inner in ast.walk(node.right)):
-            return ast.get_source_segment(written.replace("..", ">>"), node.right)
-    return None
 
 
 def _relation(text: str, names: Names, where: str) -> Relation:

@@ -237,12 +237,19 @@ class Use:
     with_: tuple[tuple[str, Term], ...] = ()
     over: str = ""  # summed term-wise: "j in M" or "j in lo..hi", several `;`-separated, in
     # order (the first sum innermost: kernel `summed`, applied to the summed statement)
+    texts: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """`with_`'s terms as written (name -> text), what a copy substitutes into: SymPy's
+    printing of a sum or of a family's member does not read back (red team 6: a copy of a
+    step used `with = { c = "sum(j in 1..n, y[j])" }` raised a traceback). Empty for a use
+    built in Python: its terms are printed then (`proofs.instances.written`)."""
 
     def __str__(self) -> str:
         if self.over:
             return f"{self.step} summed over {self.over}"
         if not self.with_:
             return self.step
+        if self.texts:
+            return f"{self.step} with " + ", ".join(f"{n} := {t}" for n, t in self.texts)
         shown = (sum((c * sympy.Symbol(v) for v, c in t.items()), sympy.S(0))
                  if isinstance(t, Vec) else t for _, t in self.with_)
         return f"{self.step} with " + ", ".join(
@@ -263,6 +270,9 @@ class Step:
     note: str = ""
     rule: Rule = field(default_factory=Direct)
     witness: Mapping[str, Term] = field(default_factory=dict)
+    hint_texts: tuple[str, ...] = field(default=(), compare=False)
+    """`hints` as written, one text each (or empty for a step built in Python): what a copy
+    substitutes into (`Use.texts` says why)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "uses", tuple(  # plain ids read as uses as proved

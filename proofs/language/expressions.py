@@ -175,21 +175,40 @@ def parse_bound(text: str, names: Names) -> sympy.Expr:
 
 def parse_scalar(text: str, names: Names, scope: Scope | None = None) -> sympy.Expr:
     """Parse a scalar expression (e.g. a hint polynomial)."""
-    walker = _Walker(text, names, dict(scope or {}))
-    value = walker.scalar(_parse(text))
-    names.budget.charge(walker.work + expansion_size(value)[1], text)
-    return value
+    return _scalar_read(text, names, scope)[0]
 
 
 def parse_vector(text: str, names: Names) -> Vec:
     """Parse a linear combination of vectors (e.g. a hint `w - t*u`)."""
+    return _vector_read(text, names)[0]
+
+
+def parse_term(text: str, names: Names, *, vector: bool) -> tuple[Value, tuple[sympy.Expr, ...]]:
+    """A term (a linear combination of vectors when `vector`, else a scalar expression) and
+    every non-constant quantity its text divides by, as `Relation.divisors` records them
+    for a relation: the parsed term cannot tell, SymPy has cancelled `x/x` to 1 already."""
+    value, walker = _vector_read(text, names) if vector else _scalar_read(text, names)
+    return value, tuple(walker.divisors)
+
+
+def _scalar_read(text: str, names: Names, scope: Scope | None = None
+                 ) -> tuple[sympy.Expr, _Walker]:
+    """A scalar expression, and the walker that read it (what it divides by)."""
+    walker = _Walker(text, names, dict(scope or {}))
+    value = walker.scalar(_parse(text))
+    names.budget.charge(walker.work + expansion_size(value)[1], text)
+    return value, walker
+
+
+def _vector_read(text: str, names: Names) -> tuple[Vec, _Walker]:
+    """A linear combination of vectors, and the walker that read it (what it divides by)."""
     walker = _Walker(text, names)
     value = walker.vector(_parse(text))
     if any(key.startswith("@") for key in value):
         raise ExpressionError(f"{_clip(text)}: a sum of vectors may stand only inside dot() "
                               "or norm2()")
     names.budget.charge(walker.work + sum(expansion_size(c)[1] for c in value.values()), text)
-    return value
+    return value, walker
 
 
 def _clip(text: str, limit: int = 80) -> str:

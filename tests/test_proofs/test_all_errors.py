@@ -4,14 +4,18 @@ file:line:column with its step and, where one is known, a fix; dependent errors 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
+import sympy
 
 from proofs.errors import MAX_REPORTED, ProofFileError, ProofFileErrors, Source
 from proofs.proof_file import load_proof, parse_proof
 from verify.cli import main
 from verify.proof_checker import statements
+
+x_, y_ = sympy.symbols("x y")
 
 MANY = """title = "Many errors"
 vectors = ["w", "x"]
@@ -369,8 +373,88 @@ def test_a_proof_path_that_is_no_regular_file_is_one_line(kind: str, tmp_path: P
                         'id = "s"\nuses = ["lib/x"]\nclaim = "norm2(w) >= 0"\n')
     with pytest.raises(ProofFileError) as caught:
         load_proof(importer)
-    assert f"i.toml:4:8: imports {path}: {path}: is {kind}, not a regular file" in \
+    inside = kind != "a character device"  # /dev/zero is outside the importer's folder
+    assert (f"i.toml:4:8: imports {path}: {path}: is {kind}, not a regular file" if inside
+            else f"i.toml:4:8: imports {path}: outside the importing file's folder") in \
         str(caught.value)
+
+
+LEMMA = ('title = "lemma"\nscalars = ["a"]\n[[step]]\nid = "sq"\nclaim = "a**2 >= 0"\n')
+
+
+def _importing(target: str) -> str:
+    return (f'title = "i"\nscalars = ["a"]\n[imports]\nlib = "{target}"\n[[step]]\nid = "s"\n'
+            'uses = ["lib/sq"]\nclaim = "a**2 + 1 >= 0"\n')
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "../secret.toml", "sub/../../secret.toml",
+                                    "link.toml", "linked/lemma.toml", "{home}/.ssh/config"])
+def test_an_import_outside_the_importing_files_folder_is_refused_unread(
+        tmp_path: Path, target: str) -> None:
+    """Review: `[imports]` read any path (`/etc/passwd`, `~/.ssh/...`) and the TOML error
+    quoted what it found there. As `[numeric] data`, an import is a file beside the
+    importing file or below it, `..` and symbolic links resolved (a link inside pointing
+    outside is outside); the refusal is one line at the entry and reads nothing."""
+    secret = tmp_path / "secret.toml"
+    secret.write_text('password = "hunter2"\n' + LEMMA, encoding="utf-8")
+    home = tmp_path / "proofs"
+    (home / "sub").mkdir(parents=True)
+    (home / "link.toml").symlink_to(secret)
+    (home / "linked").symlink_to(tmp_path)
+    shutil.copy(secret, tmp_path / "lemma.toml")
+    target = target.format(home=os.path.expanduser("~"))
+    (found,) = _errors_of(_importing(target), home / "main.toml")
+    assert found == (f"{home / 'main.toml'}:4:8: imports {target}: outside the importing "
+                     "file's folder; a proof imports proof files beside it or below it "
+                     "(symbolic links followed), or a built-in proof by its id")
+    assert "password" not in found and "hunter2" not in found
+
+
+def test_an_import_beside_or_below_is_read_and_a_built_in_id_still_imports(
+        tmp_path: Path) -> None:
+    """What stays allowed: a file below (`sub/lemma.toml`, `./sub/../lemma.toml`), a link
+    inside the folder to a file inside it, a nested import below the imported file, and a
+    built-in proof named by its id."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "lemma.toml").write_text(LEMMA, encoding="utf-8")
+    (tmp_path / "lemma.toml").write_text(LEMMA, encoding="utf-8")
+    (tmp_path / "alias.toml").symlink_to(tmp_path / "sub" / "lemma.toml")
+    for target in ("sub/lemma.toml", "./sub/../lemma.toml", "alias.toml"):
+        assert _errors_of(_importing(target), tmp_path / "main.toml") == [], target
+    (tmp_path / "sub" / "mid.toml").write_text(
+        _importing("lemma.toml").replace('"s"', '"sq"'), encoding="utf-8")
+    assert _errors_of(_importing("sub/mid.toml"), tmp_path / "main.toml") == []
+    text = ('title = "b"\nvectors = ["w", "x"]\nscalars = ["y"]\n[imports]\n'
+            'lib = "canonical-online"\n[[step]]\nid = "s"\nuses = ["lib/norm-growth"]\n'
+            'claim = "norm2(w) >= 0"\n')
+    assert not any("imports" in e for e in _errors_of(text, tmp_path / "b.toml"))
+
+
+def test_a_nested_import_outside_its_own_files_folder_is_refused(tmp_path: Path) -> None:
+    """Each file imports from its own folder down: `sub/mid.toml` may not reach back up to
+    `../lemma.toml` (so nothing reached through imports lies outside the first file's
+    folder)."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "lemma.toml").write_text(LEMMA, encoding="utf-8")
+    (tmp_path / "sub" / "mid.toml").write_text(
+        _importing("../lemma.toml").replace('"s"', '"sq"'), encoding="utf-8")
+    (found,) = _errors_of(_importing("sub/mid.toml"), tmp_path / "main.toml")
+    assert "imports sub/mid.toml: " in found and \
+        "imports ../lemma.toml: outside the importing file's folder" in found
+
+
+def test_an_alias_that_is_a_built_in_id_is_refused(tmp_path: Path) -> None:
+    """Review: `[imports] canonical-online = "mine.toml"` made copies named, and said to
+    come, from the built-in `canonical-online`; such an alias is refused at its entry."""
+    (tmp_path / "mine.toml").write_text(LEMMA, encoding="utf-8")
+    text = ('title = "i"\nscalars = ["a"]\n[imports]\ncanonical-online = "mine.toml"\n'
+            '[[step]]\nid = "s"\nuses = ["canonical-online/sq"]\nclaim = "a**2 + 1 >= 0"\n')
+    (found,) = _errors_of(text, tmp_path / "main.toml")
+    assert found == (f"{tmp_path / 'main.toml'}:4:1: imports canonical-online: "
+                     "'canonical-online' is a built-in proof's id; an alias must be another "
+                     "name (its copies would be named, and said to come from, that proof); "
+                     "rename it, e.g. my-canonical-online")
+    assert _errors_of(text.replace("canonical-online", "mine"), tmp_path / "main.toml") == []
 
 
 def _chain(folder: Path, depth: int, references: int) -> Path:
@@ -469,6 +553,41 @@ def test_a_term_that_divides_by_a_name_is_refused(tmp_path: Path, rule: str, whe
     assert str(proof.steps[0].rule.step["s"]) == "s + 1"  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(("term", "where"), [
+    ('witness = { y = "x/x" }', "witness.y = 'x/x' must not divide by x:"),
+    ('witness = { y = "(y + 1)/(y + 1)" }', "witness.y = '(y + 1)/(y + 1)' must not divide by "
+     "y + 1:"),
+    ('witness = { w = "w*x/x" }', "witness.w = 'w*x/x' must not divide by x:"),
+    ('witness = { w = "w/x" }', "witness.w = 'w/x' must not divide by x:"),
+    ('uses = [{ step = "base", with = { y = "y*x/x" } }]',
+     "step s: with.y = 'y*x/x' must not divide by x:"),
+])
+def test_a_term_dividing_by_a_name_is_refused_whatever_sympy_cancels(
+        tmp_path: Path, term: str, where: str) -> None:
+    """The term parser gives what its text divides by (`parse_term`, the record a relation
+    keeps as `Relation.divisors`): `x/x`, cancelled to 1 before anything sees the term, a
+    vector term and a `with` term are refused as a plain division by a name is."""
+    text = ('title = "d"\nvectors = ["w"]\nscalars = ["x", "y"]\n[[step]]\nid = "base"\n'
+            'claim = "y**2 >= 0"\n[[step]]\nid = "s"\nclaim = "y**2 + x**2 >= 0"\n%s\n')
+    found = [line for line in _lines(text % term, tmp_path) if "must not divide" in line]
+    assert len(found) == 1 and where in found[0], found
+
+
+def test_a_term_dividing_by_a_constant_is_read_and_its_divisors_are_the_walkers() -> None:
+    """A constant divisor is no division by a name (`x/2`, or `x/(y - y + 2)`, which is 2);
+    a term records its divisors as a relation does, in the order the text reads them."""
+    from proofs.language.expressions import parse_relation, parse_term
+    from proofs.step import declare
+
+    names = declare(["w"], ["x", "y"])
+    assert parse_term("x/2 + y", names, vector=False) == (sympy.Rational(1, 2) * x_ + y_, ())
+    assert parse_term("x/(y - y + 2)", names, vector=False)[1] == ()
+    assert parse_term("x/x + y/(x + 1)", names, vector=False) == (
+        1 + y_ / (x_ + 1), (x_, x_ + 1))
+    assert parse_term("w*y/x", names, vector=True)[1] == (x_,)
+    assert parse_relation("x/x + y/(x + 1) >= 0", names).divisors == (x_, x_ + 1)
+
+
 def test_imports_that_fan_out_are_refused_once_past_the_step_limit(tmp_path: Path) -> None:
     """Red team 4: twenty aliases of the next file per file, each step `s` using all twenty
     copies of the next file's `s`, grow twenty-fold per level (20^8 copies at the allowed
@@ -485,3 +604,32 @@ def test_imports_that_fan_out_are_refused_once_past_the_step_limit(tmp_path: Pat
         (tmp_path / f"L{k}.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (found,) = _errors_of((tmp_path / "L0.toml").read_text(), tmp_path / "L0.toml")
     assert found.endswith("steps, more than 1000"), found  # said once, not per alias
+
+
+def test_the_files_a_proof_imports_are_listed_each_read_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`imported_files` (the audit's list of files a report may not overwrite) follows
+    `[imports]` transitively, as the parser resolves them, TOML only; each real file is read
+    once: twenty links to the file's own folder (`l0/a.toml` ... `l19/a.toml`, each another
+    path to one file) would otherwise be 20**8 reads. What is refused (outside the folder)
+    or a built-in id is left out; a file named but missing is listed (a report written there
+    would become what the proof imports)."""
+    import proofs.proof_file as proof_file
+
+    for k in range(20):
+        (tmp_path / f"l{k}").symlink_to(tmp_path)
+    (tmp_path / "a.toml").write_text(
+        LEMMA + "[imports]\n" + "".join(f'a{k} = "l{k}/a.toml"\n' for k in range(20)),
+        encoding="utf-8")
+    (tmp_path / "main.toml").write_text(
+        _importing("a.toml")[: -1] + '\n', encoding="utf-8")
+    text = (tmp_path / "main.toml").read_text(encoding="utf-8").replace(
+        '[imports]\n', '[imports]\nout = "../elsewhere.toml"\nnone = "missing.toml"\n'
+        'builtin = "canonical-online"\n')
+    (tmp_path / "main.toml").write_text(text, encoding="utf-8")
+    reads: list[str] = []
+    real = proof_file.read_regular
+    monkeypatch.setattr(proof_file, "read_regular", lambda p: reads.append(p) or real(p))
+    found = proof_file.imported_files(tmp_path / "main.toml")
+    assert found == [str(tmp_path / "missing.toml"), str(tmp_path / "a.toml")]
+    assert len(reads) == 3, reads  # main.toml, a.toml, and the attempt at missing.toml

@@ -101,7 +101,7 @@ def test_instances_compose_through_copies() -> None:
         "cs-unit--with-2--with-1"]
     inner = proof.step("cs-unit--with-2--with-1")
     assert inner.claim.text == "dot(r * w + u, u) ** 2 <= norm2(r * w + u)"
-    assert [str(u) for u in inner.uses] == ["cs with a := r*w + u, b := u"]
+    assert [str(u) for u in inner.uses] == ["cs with a := r * w + u, b := u"]  # as substituted
 
 
 def test_the_copy_is_proved_again_and_a_failing_one_is_named() -> None:

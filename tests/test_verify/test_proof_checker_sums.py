@@ -194,6 +194,40 @@ claim = "sum(j in 1..n, y[j]) == sum(j in 1..n-1, y[j]) + y[n]"
         "y": {"0": "1"}}
 
 
+def test_the_search_on_concrete_sets_unfolds_each_membership_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search on concrete sets makes each substitution once (`worlds._substituted`) and
+    skips a pattern whose memberships an earlier attempt already decided alike
+    (`worlds._repeats`): the appendix's false step is refuted at the same point as when
+    every pattern is unfolded and every substitution made again, in fewer unfoldings."""
+    from verify.search.sums import worlds
+
+    step = b'''
+[[step]]
+id = "appendix"
+claim = "norm2(sum(j in M, y[j]*x[j])) == sum(j in M, norm2(x[j]))"
+'''
+    unfoldings: list[int] = []
+    search = worlds._search
+
+    def counted(*args: object) -> object:
+        unfoldings.append(args[3])  # type: ignore[arg-type]
+        return search(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(worlds, "_search", counted)
+    once = check(step)["appendix"]
+    skipping = len(unfoldings)
+    unfoldings.clear()
+    monkeypatch.setattr(worlds, "_repeats", lambda pattern, decided: False)
+    monkeypatch.setattr(worlds, "_substituted",
+                        lambda e, values, memo: atoms.substitute(e, values, {}))
+    every = check(step)["appendix"]
+    assert once.status == every.status == "refuted"  # type: ignore[attr-defined]
+    assert counterexample(once.counterexample) == counterexample(  # type: ignore[attr-defined]
+        every.counterexample)  # type: ignore[attr-defined]
+    assert 0 < skipping < len(unfoldings), (skipping, len(unfoldings))
+
+
 def test_the_relevance_filter_reads_the_names_inside_a_sum() -> None:
     """`n >= 1` is linked to a claim about sum(j in 1..n, y[j]) through n, inside the sum."""
     n = sympy.Symbol("n")

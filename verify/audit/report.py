@@ -19,6 +19,7 @@ from verify import kernel
 from verify.audit.citations import proof_source
 from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
 from verify.numeric.instances import NumericVerdict
+from verify.proof_checker import StepReport
 from verify.render import json as serialize
 from verify.typeset.words import counted
 
@@ -97,6 +98,7 @@ def _summary(audit: Audit) -> Json:
     symbolic = {k: sum(s.symbolic.status == k for s in steps)
                 for k in ("proved", "refuted", "unknown")}
     numeric = [s.numeric for s in steps if s.numeric is not None]
+    tested = [v for v in numeric if v.status != "not-run"]
     return {
         "seed": audit.seed,
         "budget": audit.budget,
@@ -104,7 +106,7 @@ def _summary(audit: Audit) -> Json:
         "steps": len(steps),
         "symbolic": symbolic,
         "numeric": {
-            "checked_steps": len(numeric),
+            "checked_steps": len(tested),
             "instances": sum(v.instances for v in numeric),
             "violations": sum(v.violations for v in numeric),
         },
@@ -152,12 +154,14 @@ class ProofCounts:
 
     @classmethod
     def of(cls, audit: ProofAudit) -> ProofCounts:
-        """Steps per symbolic status; numerically checked steps, instances, violations."""
+        """Steps per symbolic status; the steps tested on runs (some instance met their
+        hypotheses: red team 7 saw two steps whose every instance was vacuous counted as
+        checked), the run instances evaluated (vacuous ones too), violations."""
         symbolic = [sum(s.symbolic.status == k for s in audit.steps)
                     for k in ("proved", "refuted", "unknown")]
         numeric = [s.numeric for s in audit.steps if s.numeric is not None]
-        return cls(*symbolic, len(numeric), sum(v.instances for v in numeric),
-                   sum(v.violations for v in numeric))
+        return cls(*symbolic, sum(v.status != "not-run" for v in numeric),
+                   sum(v.instances for v in numeric), sum(v.violations for v in numeric))
 
 
 COLUMNS = ("proved", "refuted", "unknown", "numeric", "instances", "violations")
@@ -183,12 +187,6 @@ def summary_table(audit: Audit) -> str:
     return "\n".join(lines)
 
 
-def names(step: StepAudit) -> frozenset[str]:
-    """The scalar and vector names the step's statement mentions: a counterexample is shown
-    on these only (the kernel's may bind more)."""
-    return mentioned((*step.hypotheses, step.step.claim))
-
-
 def mentioned(relations: Iterable[kernel.Rel | Relation]) -> frozenset[str]:
     """The scalar, vector and family names `relations` mention (a statement's: `names`): a
     Gram symbol its vectors, a member or a sum the names inside it (the kernel's reading of
@@ -204,15 +202,41 @@ def _symbol_names(symbol: sympy.Symbol) -> frozenset[str]:
         return symbol_names(symbol)
 
 
-def counterexample_line(step: StepAudit) -> str | None:
-    """`y = 1, g = 0` for a refuted step: the values that make the claim false."""
-    cex = step.symbolic.counterexample
+ANY_POINT = "any point (its refuted obligation names no variable)"
+"""A counterexample shown on no names: the refuted obligation is false as it stands."""
+
+
+def refuted_names(report: StepReport) -> frozenset[str]:
+    """The names a refuted step's counterexample is shown on: those of the obligation it
+    refutes, as written (an induction's base reads the base's terms: with `s := c` the
+    deciding value is c's, and s, which the statement names, decides nothing there; red team
+    6 saw `at s = 0` printed for a base `s := -1` that fails at every point), else those of
+    the step's statement."""
+    for goal in report.goals:
+        if goal.verdict.status == "refuted" and goal.goal.written is not None:
+            hypotheses, claim = goal.goal.written
+            return mentioned((*hypotheses, claim))
+    stated = report.statement
+    return mentioned((*stated.hypotheses, stated.claim) if stated is not None else
+                     (*report.step.hypotheses, report.step.claim))
+
+
+def point_text(report: StepReport) -> str | None:
+    """`y = 1, g = 0` for a refuted step: the values of its counterexample that make the
+    refuted obligation false (`refuted_names`); `any point` when that obligation names
+    nothing (it is false as it stands)."""
+    cex = report.counterexample
     if cex is None:
         return None
     from verify.render.certificates import assignments
 
-    return ", ".join(assignments(cex.scalars, cex.vectors, names(step),
-                                 families=cex.families)) or "(no names)"
+    return ", ".join(assignments(cex.scalars, cex.vectors, refuted_names(report),
+                                 families=cex.families)) or ANY_POINT
+
+
+def counterexample_line(step: StepAudit) -> str | None:
+    """`y = 1, g = 0` for a refuted step: the values that make the claim false."""
+    return point_text(step.symbolic)
 
 
 def to_text(audit: Audit) -> str:
@@ -243,8 +267,17 @@ def to_text(audit: Audit) -> str:
 
 def mostly_vacuous(step: StepAudit) -> bool:
     """Checked on runs, but on more than half of its instances a hypothesis was false there:
-    the claim was tested on the rest only."""
+    the claim was tested on the rest only (on none when every instance was vacuous)."""
     return step.numeric is not None and 2 * step.numeric.vacuous > step.numeric.instances
+
+
+def vacuous_count(verdict: NumericVerdict) -> str:
+    """`1589 of 1600 run instances vacuous (hypotheses false)`, or, when every one was, that
+    the claim was tested on none (not "most")."""
+    if verdict.vacuous == verdict.instances:
+        return (f"all {verdict.instances} run instances vacuous (hypotheses false): the claim "
+                "was tested on none")
+    return f"{verdict.vacuous} of {verdict.instances} run instances vacuous (hypotheses false)"
 
 
 def vacuous_lines(audit: Audit) -> list[str]:
@@ -255,14 +288,13 @@ def vacuous_lines(audit: Audit) -> list[str]:
     for p in audit.proofs:
         mostly = [s for s in p.steps if mostly_vacuous(s)]
         if p.file:
-            lines += [f"  {p.id}/{s.step.id}: {s.numeric.vacuous} of "  # type: ignore[union-attr]
-                      f"{s.numeric.instances} run instances vacuous (hypotheses false)"  # type: ignore[union-attr]
+            lines += [f"  {p.id}/{s.step.id}: {vacuous_count(s.numeric)}"  # type: ignore[arg-type]
                       for s in mostly]
         elif mostly:
             lines.append(f"  {p.id}: {counted(len(mostly), 'step')} "
                          "(how many instances: in --json and the reports)")
-    return ["", "mostly vacuous on runs (a hypothesis false on most instances: the claim was "
-            "tested on the others only):", *lines] if lines else []
+    return ["", "mostly vacuous on runs (a hypothesis false on most instances or all: the claim "
+            "was tested on the others only, or on none):", *lines] if lines else []
 
 
 def not_run_lines(audit: Audit) -> list[str]:

@@ -6,7 +6,8 @@ the name the summary shows), and a report file is its stand-alone handout (theor
 steps, certificates in an appendix that `--no-appendix` leaves out); `--summary` makes it one
 page. So is a report file of a single proof file given. Report files are refused before any
 work (`report_clash`) when one option is given twice, when two name one file, when one is
-`-` (never standard output) or an input of the audit: nothing is ever overwritten silently.
+`-` (never standard output) or a file the audit reads (`inputs`, `plugin_files`, a proof's
+data files once it is read): nothing is ever overwritten silently.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
 was rendered whole (and, with `--coq`, coqc rejected no step exported), 1 otherwise;
@@ -28,7 +29,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +47,7 @@ from verify.coq import add_option, annotate, for_command, lines
 from verify.numeric.budgets import BUDGETS
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
-    from verify.audit.job import Audit
+    from verify.audit.job import Audit, ProofAudit
     from verify.render.evidence import Layout
     from verify.runs.plugin import Plugin
 
@@ -116,8 +117,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--latex", action=_Report, metavar="FILE",
                         help="also write a standalone LaTeX document to FILE. Each report "
                         "option is given at most once, names a file of its own (not `-`: "
-                        "reports are never written to standard output), and never a proof "
-                        "file or data file given; otherwise nothing is done (exit 2)")
+                        "reports are never written to standard output), and never a file "
+                        "the audit reads (a proof file, a file it imports, a data file, a "
+                        "plug-in's file); otherwise nothing is done (exit 2)")
     parser.add_argument("--summary", action="store_true",
                         help="report files are one page: theorems, verdicts, findings and "
                         "vacuous steps")
@@ -198,6 +200,9 @@ def run(args: argparse.Namespace) -> int:
         except PluginFault as fault:
             raise UsageError(str(fault).removeprefix("--param: ")) from None
     algorithms, unusable = given_plugins(args.algorithm, args.param)
+    clash = report_clash(outputs, plugin_files(algorithms))
+    if clash is not None:  # a module's file is known once it is loaded (before any work)
+        raise UsageError(clash)
     refused = given_kinds(args.run_kind)
     start = time.perf_counter()
     with progress_bar("audit") as bar:
@@ -233,8 +238,8 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     from verify.render.evidence import Layout
 
-    clash = report_clash(outputs, [("data file", Path(path)) for p in audit.proofs
-                                   if p.proof.numeric is not None
+    clash = report_clash(outputs, [(f"a data file that {_file_of(p)} names", Path(path))
+                                   for p in audit.proofs if p.proof.numeric is not None
                                    for path in p.proof.numeric.data])
     if clash is not None:  # a proof's own data files are known once it is read
         print(f"novikoff: error: {clash}; no report was written", file=sys.stderr)
@@ -256,6 +261,11 @@ def run(args: argparse.Namespace) -> int:
     if audit.errors:
         return 2
     return 0 if passed and not unrendered and (coq is None or not coq.rejected) else 1
+
+
+def _file_of(proof: ProofAudit) -> str:
+    """The file a proof audited was read from (its id when it has none)."""
+    return proof.proof.origin.file if proof.proof.origin is not None else proof.id
 
 
 def selection(proofs: Sequence[str], only: Sequence[str] | None
@@ -300,17 +310,33 @@ class _Report(argparse.Action):
 
 def inputs(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """The files the audit reads, as what they are and their path: every proof file and
-    data file given (not `-`, standard input), and every plug-in's FILE.py."""
+    data file given (not `-`, standard input), the proof files each proof file given
+    imports (`[imports]`, transitively: `imported_files`, TOML only), every built-in proof's
+    file, and every plug-in's FILE.py (a plug-in given as MODULE:FUNCTION is a file once it
+    is loaded: `plugin_files`)."""
+    from proofs.proof_file import imported_files
+
     given: list[tuple[str, Path]] = []
     for name in dict.fromkeys([*args.proofs, *(args.only or [])]):
         if name != "-" and Path(name).is_file():  # what is not a file cannot be lost
-            given.append(("proof file", Path(name)))
-    given += [("data file", Path(name)) for name in args.data if name != "-"]
+            given.append(("a proof file given", Path(name)))
+            given += [(f"a proof file that {name} imports", Path(path))
+                      for path in imported_files(name)]
+    given += [("a data file given", Path(name)) for name in args.data if name != "-"]
+    given += [(f"the file of the built-in proof {proof_id}", Path(path))
+              for proof_id, path in PROOFS.items()]
     for text in args.algorithm:
         module = text.rpartition("=")[2].rpartition(":")[0]
         if module.endswith(".py"):
-            given.append(("plug-in file", Path(module)))
+            given.append(("a plug-in file given", Path(module)))
     return given
+
+
+def plugin_files(plugins: Mapping[str, Plugin]) -> list[tuple[str, Path]]:
+    """The module file of each plug-in loaded (`Plugin.source_file`), as `inputs` says what
+    a file is: a report file must not overwrite the code it was run with."""
+    return [(f"the file of plug-in {name} (--algorithm {plugin.spec})", Path(path))
+            for name, plugin in plugins.items() if (path := plugin.source_file()) is not None]
 
 
 def same_file(first: Path, second: Path) -> bool:
@@ -350,8 +376,8 @@ def report_clash(outputs: dict[str, Path], given: Sequence[tuple[str, Path]],
                         "each report a file of its own")
         for what, source in given:
             if same_file(path, source):
-                return (f"--{name} {path}: that is a {what} given ({source}); a report "
-                        "never overwrites an input")
+                return (f"--{name} {path}: that is {what} ({source}); a report never "
+                        "overwrites a file the audit reads")
     return None
 
 

@@ -131,15 +131,11 @@ def _line(step: StepReport, width: int) -> str:
 
 
 def _point(step: StepReport) -> str:
-    """The counterexample's values of the names the step's statement mentions (the kernel's
-    point binds every name of the proof; `explain` and the reports leave the others out)."""
-    from verify.audit.report import mentioned
-    from verify.render.certificates import assignments
+    """The counterexample's values of the names the refuted obligation mentions (the
+    kernel's point binds every name of the proof; `explain` and the reports leave the others
+    out): `verify.audit.report.point_text`."""
+    from verify.audit.report import point_text
 
-    assert step.counterexample is not None
-    stated = step.statement
-    relations = (*stated.hypotheses, stated.claim) if stated is not None else (
-        *step.step.hypotheses, step.step.claim)
-    cex = step.counterexample
-    return ", ".join(assignments(cex.scalars, cex.vectors, mentioned(relations),
-                                 families=cex.families)) or "(no names)"
+    text = point_text(step)
+    assert text is not None
+    return text

@@ -9,7 +9,8 @@ to the same run); a natural besides the counter is a `nat` there too (a constant
 `nat -> nat` sequence when read fresh at each update), read via `INR`. An induction over
 sums or families (issue 31) counts by a `nat` in its lemmas too, since a sum's bounds read the
 counter as an integer; its relations are printed in the kernel's form, the invariant after an
-update with the update's terms and `S t` in place, and its families are constants of the run.
+update with the update's terms and `S t` in place, and its families are constants of the run;
+a scalar base or update term with a sum is printed from the kernel's form (`summed_terms`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class Inductions(Rules):
     """A proof's export with induction over runs (the whole exporter)."""
 
     sums = False  # whether the induction being exported has sums or families
+    #: its scalar base and update terms that hold a sum, in the kernel's form (`summed_terms`)
+    summed: dict[tuple[bool, str], sympy.Expr] = {}  # noqa: RUF012 (replaced, never mutated)
 
     def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
                   applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
@@ -64,12 +67,7 @@ class Inductions(Rules):
         assert isinstance(rule, Induction)
         t = rule.variable
         naturals = frozenset(st.naturals - {t})  # bound as `nat` (a sequence of them over nat)
-        if any(symbol.name.startswith("sum(") for value in (*rule.base.values(),
-                                                            *rule.step.values())
-               for c in (value.values() if isinstance(value, Mapping) else [value])
-               for symbol in c.free_symbols):
-            raise Unsupported("a sum in an induction's base or update is not replayed in Coq "
-                              "yet")
+        self.summed = self.summed_terms(proved)
         self.sums = any(has_atoms(r) for r in (*st.hypotheses, st.claim,
                                                *rule_relations(proved)))
         if self.sums:
@@ -108,9 +106,9 @@ class Inductions(Rules):
                                   "theorem over the same runs")
             sources.append(source)
         extra = {t, *rule.base, *rule.step, *(term_names(split.on) if split else ())}
-        for mapping in (rule.base, rule.step):
-            for value in mapping.values():
-                extra |= term_names(value)
+        for at_base, mapping in ((True, rule.base), (False, rule.step)):
+            for n, value in mapping.items():
+                extra |= term_names(self.summed.get((at_base, n), value))
         for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
             extra |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
                       for n in gram_pair(sym) or (sym.name,)}
@@ -127,8 +125,8 @@ class Inductions(Rules):
         iterated = set(rule.base) | set(rule.step) | {t}
         reads = {n for r in update for side in (r.lhs, r.rhs)
                  for sort, n in atoms.named(side) if sort != "bound"}
-        for value in rule.step.values():
-            reads |= term_names(value)
+        for n, value in rule.step.items():
+            reads |= term_names(self.summed.get((False, n), value))
         sequences = [v for v in variables if v in iterated - {t}
                      or (v in reads - iterated - set(rule.constants))]
         if fresh := sorted(set(sequences) & self.proof.names.indexed):
@@ -176,7 +174,12 @@ class Inductions(Rules):
         step = proved.step
         rule = step.rule
         assert isinstance(rule, Induction)
-        names = {h: f"hyp'{i}" for i, h in enumerate(premises)}
+        # one name per premise as stated (a repeated update fact is stated twice), the proof
+        # reading each relation by its first
+        labels = [f"hyp'{i}" for i in range(len(premises))]
+        names: dict[Rel, str] = {}
+        for h, premise_label in zip(premises, labels, strict=True):
+            names.setdefault(h, premise_label)
         conditions = {g.obligation.judgement.claim: g for g in sides
                       if g.obligation.label.startswith(f"{label}: ")}
         vectors = [v for v in variables if v in self.proof.names.vectors
@@ -189,7 +192,7 @@ class Inductions(Rules):
                                g.obligation.judgement.claim): g
                               for g in sides if ": sum rule" in g.obligation.label
                               and not g.obligation.label.startswith(f"{label}: ")}
-        intros = self.introduce(script, variables, naturals, list(names.values()),
+        intros = self.introduce(script, variables, naturals, labels,
                                 applications, derived_claims, zero_by)
         for used, substitution in lemmas:
             self.apply_lemma(script, used, substitution, intros, zero_by)
@@ -203,19 +206,24 @@ class Inductions(Rules):
         mapping = rule.base if at_base else rule.step
         t = rule.variable
         declared = self.proof.names.vectors
-        shown = Written(self.proof.names,
-                        {**as_real, t: "0" if at_base else f"({name(t)} + 1)",
-                         **{n: replace_names(term_text(v, n), real) for n, v in mapping.items()
-                            if n not in declared}},
-                        {n: replace_names(term_text(v, n), real) for n, v in mapping.items()
-                         if n in declared})
-        claim = shown.relation(proved.statement.claim)
+        summed = {n: term for (base_side, n), term in self.summed.items()
+                  if base_side == at_base}
+        claim = None  # a term with a sum has no source text Coq reads: the kernel's form
+        if not summed:
+            shown = Written(self.proof.names,
+                            {**as_real, t: "0" if at_base else f"({name(t)} + 1)",
+                             **{n: replace_names(term_text(v, n), real)
+                                for n, v in mapping.items() if n not in declared}},
+                            {n: replace_names(term_text(v, n), real) for n, v in mapping.items()
+                             if n in declared})
+            claim = shown.relation(proved.statement.claim)
         written_claim = goal.obligation.written[1]  # type: ignore[index]
         if claim is None and self.sums:  # the invariant in the kernel's form, substituted
             nat = {n: name(n) for n in intros}
             at = {t: ("0", "0%nat") if at_base else (f"((INR {name(t)}) + 1)",
                                                      f"(S {name(t)})")}
-            terms = {n: replace_names(term_text(v, n), real) for n, v in mapping.items()}
+            terms = {n: printer.expr(summed[n], as_real, nat) if n in summed
+                     else replace_names(term_text(v, n), real) for n, v in mapping.items()}
             vecs = {name(n): text for n, text in terms.items() if n in declared}
             scalars = {n: text for n, text in terms.items() if n not in declared}
             claim = self.kernel_at(proved.statement.claim,
@@ -242,6 +250,29 @@ class Inductions(Rules):
         statement = f"{self.binder(variables, naturals)}\n    {body}{' '.join(claim)}"
         return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
+
+    def summed_terms(self, proved: ProvedStep) -> dict[tuple[bool, str], sympy.Expr]:
+        """The scalar terms of an induction's base (True) and update (False) that hold a
+        sum, in the kernel's form (`Statement.over`): they are printed from it, as the
+        kernel read them (their text is the author's). A vector term with a sum is refused."""
+        rule = proved.step.rule
+        assert isinstance(rule, Induction)
+        over = proved.statement.over
+        kernel = (dict(over[1]), dict(over[2])) if over is not None else ({}, {})
+        found: dict[tuple[bool, str], sympy.Expr] = {}
+        for at_base, mapping, canonical in ((True, rule.base, kernel[0]),
+                                            (False, rule.step, kernel[1])):
+            for n, value in mapping.items():
+                parts = value.values() if isinstance(value, Mapping) else [value]
+                if not any(symbol.name.startswith("sum(") for c in parts
+                           for symbol in c.free_symbols):
+                    continue
+                term = canonical.get(n)
+                if isinstance(value, Mapping) or not isinstance(term, sympy.Expr):
+                    raise Unsupported("a sum in a vector of an induction's base or update is "
+                                      "not replayed in Coq yet")
+                found[at_base, n] = term
+        return found
 
     def sums_supported(self, proved: ProvedStep, printed: Mapping[Rel, object],
                        lemmas: Sequence[object], applications: Sequence[object]) -> None:
@@ -363,9 +394,12 @@ class Inductions(Rules):
             vecs = {v: f"({name(v)} {index})" for v in sequences if v in vectors}
             return scalars, vecs
 
-        def term_at(v: object, zero_of: str, index: str) -> str:
+        def term_at(v: object, zero_of: str, index: str, at_base: bool) -> str:
             # the lemma's own printing, names then replaced: both sides stay syntactically equal
             scalars, vecs = at(index)
+            if (at_base, zero_of) in self.summed:  # a scalar with a sum: the kernel's form
+                nat = {k: name(k) for k in naturals} | {t: index}
+                return printer.expr(self.summed[at_base, zero_of], scalars, nat)
             mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
             return replace_names(term_text(v, zero_of), mapping)
 
@@ -404,9 +438,10 @@ class Inductions(Rules):
                 for h in hypotheses]
         if any(not h for h in hyps):
             raise Unsupported("a hypothesis has no source text to restate over nat")
-        base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat')}" for v in rule.base]
+        base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat', True)}"
+                for v in rule.base]
         before = f"forall {n}, ({n} < {LENGTH})%nat ->"  # the updates of a run of LENGTH
-        nxt = [f"({before} {name(v)} (S {n}) = {term_at(rule.step[v], v, n)})"
+        nxt = [f"({before} {name(v)} (S {n}) = {term_at(rule.step[v], v, n, False)})"
                for v in rule.step]
         facts = [f"({before} {written(h, n)})" for h in update]
         premises = [*hyps, *base, *nxt, *facts]

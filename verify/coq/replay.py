@@ -337,9 +337,11 @@ class Script:
                         map(self.given, conditions)):
                     self.prove_sum(rule, at, found, relation, conditions)
                     return relation
-        from verify.coq.sums.identities import swap  # a double sum in the other order
-        if (swapped := swap(self, fact)) is not None:
+        from verify.coq.sums.identities import congruence, swap
+        if (swapped := swap(self, fact)) is not None:  # a double sum in the other order
             return swapped
+        if (congruent := congruence(self, fact)) is not None:  # a member in a sum's body
+            return congruent
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
             inside = _inside(fact)
             raise Unsupported(

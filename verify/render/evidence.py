@@ -25,7 +25,7 @@ from markupsafe import Markup
 from proofs.step import Induction, Proof
 from verify import kernel
 from verify.audit.job import Audit, ProofAudit, StepAudit
-from verify.audit.report import COLUMNS, ProofCounts, findings, names, to_json
+from verify.audit.report import ANY_POINT, COLUMNS, ProofCounts, findings, refuted_names, to_json
 from verify.proof_checker import GoalReport
 from verify.render.certificates import assignments
 from verify.typeset.graph import WIDTH, Graph, Node, layout
@@ -62,8 +62,9 @@ class StepView:
 
     @property
     def names(self) -> frozenset[str]:
-        """The scalar and vector names the step's statement mentions."""
-        return names(self.audit)
+        """The names its counterexample is shown on: those of the obligation it refutes
+        (`refuted_names`), else those of the step's statement."""
+        return refuted_names(self.audit.symbolic)
 
     @property
     def goals(self) -> tuple[GoalReport, ...]:
@@ -200,6 +201,9 @@ def numeric_line(step: Json) -> str:
     """How the statement fared on runs, in words."""
     numeric = step["numeric"]
     if numeric["status"] == "not-run":
+        if numeric["instances"]:  # bound, and every instance vacuous
+            return (f"not run: all {numeric['instances']} run instances vacuous (hypotheses "
+                    "false on every one): the claim was tested on none")
         return "not run: " + numeric.get("reason", "no run instance bound its names")
     if numeric["violations"]:
         line = f"violated on {numeric['violations']} of {numeric['instances']} run instances"
@@ -222,7 +226,7 @@ def counterexample_lines(counterexample: Json, names: Set[str] | None = None) ->
         order = "" if origin["order"] is None else f", order {origin['order']}"
         lines.append(f"from the {origin['source']} run {origin['dataset']} (seed "
                      f"{origin['seed']}{order}), iteration {origin['iteration']}")
-    return lines
+    return lines or [ANY_POINT]
 
 
 # -- templating --------------------------------------------------------------------------------

@@ -23,7 +23,14 @@ the code, in a child and in this process (loading a plug-in's module runs its to
 here). A child's descriptors 1 and 2 are a pipe the parent reads as it waits: the first
 `OUTPUT_SHOWN` bytes of a call are passed on, the rest counted and said in one line
 (`_Output`), so a call printing 300 MB costs 64 KiB of standard error, not 300 MB. In this
-process nothing is capped.
+process descriptors 1 and 2 are such a pipe too while the code runs, emptied by a thread
+(`_output_to_stderr`), with the same cap.
+
+A child process is no sandbox: it runs as the user, with the user's files, network and
+processes. It keeps a crash, a hang and the audit's own descriptors apart, nothing else; a
+plug-in can still write to the audit's standard output (`/proc/PPID/fd/1`, the terminal),
+to any file the user can, or start a process that outlives the audit. Give `--algorithm`
+only code you would run yourself.
 
 The child ignores SIGINT: a Ctrl-C, which the terminal sends to the whole process group, is
 the parent's to act on; the parent is interrupted as usual (KeyboardInterrupt) and kills
@@ -271,13 +278,15 @@ DRAINED = 256
 
 
 class _Output:
-    """A child's output, read from its pipe as it comes (so it never blocks on a full pipe):
-    the first `OUTPUT_SHOWN` bytes written to this process's standard error, the rest
-    counted and left out, then one line saying how many bytes were (a plug-in printing
-    300 MB a call once made gigabytes of standard error)."""
+    """A call's output, read from its pipe as it comes (so it never blocks on a full pipe):
+    the first `OUTPUT_SHOWN` bytes written to standard error (`to`: descriptor 2, or, while
+    the call runs in this process with descriptor 2 on the pipe, a duplicate of the real
+    one), the rest counted and left out, then one line saying how many bytes were (a
+    plug-in printing 300 MB a call once made gigabytes of standard error)."""
 
-    def __init__(self, end: int) -> None:
+    def __init__(self, end: int, to: int | None = 2) -> None:
         self.end: int | None = end
+        self.to = to  # None: descriptor 2 was closed, nothing is shown
         self.shown = 0
         self.left_out = 0
         self.line_open = False  # what was shown ends inside a line
@@ -298,11 +307,26 @@ class _Output:
         shown = chunk[: max(0, OUTPUT_SHOWN - self.shown)]
         self.shown += len(shown)
         self.left_out += len(chunk) - len(shown)
-        if shown:
+        if shown and self.to is not None:
             self.line_open = not shown.endswith(b"\n")
-            _flush()
+            if self.to == 2:  # not while this process's own streams lead into the pipe:
+                _flush()  # the reading thread would wait on the pipe it has to empty
             with contextlib.suppress(OSError):
-                _write_all(2, shown)
+                _write_all(self.to, shown)
+
+    def pump(self, stop: threading.Event) -> None:
+        """Read the pipe until it ends, or, once `stop` is set, until it is empty (at most
+        `DRAINED` more chunks: a process the code started may hold it open and write on):
+        the thread that empties it while the code runs in this process."""
+        after = 0
+        while self.end is not None and after < DRAINED:
+            ready = select.select([self.end], [], [], POLL)[0]
+            if stop.is_set():
+                if not ready:
+                    return
+                after += 1
+            if ready:
+                self.read()
 
     def close(self) -> None:
         """What the child left in the pipe (read without waiting, and at most `DRAINED`
@@ -391,22 +415,37 @@ def _here(code: Callable[[], T], seconds: float) -> T:
 
 @contextmanager
 def _output_to_stderr() -> Iterator[None]:
-    """`sys.stdout` and file descriptor 1 pointed at standard error while the code runs
-    (in a child, or here: a plug-in's module loaded, a call with `apart=False`), then put
-    back; a descriptor 1 that cannot be duplicated (closed) is left alone."""
+    """While the code runs in this process (a plug-in's module loaded, a call with
+    `apart=False`), `sys.stdout` points at standard error, and descriptors 1 and 2 at a pipe
+    that a thread empties as a child's is emptied (`_Output`): the first `OUTPUT_SHOWN`
+    bytes passed on to standard error, the rest counted and said in one line. So a module
+    that prints 300 MB when it is imported costs 64 KiB here too. The descriptors are put
+    back after; one that cannot be duplicated (closed) is left alone."""
     _flush()
-    saved: int | None = None
-    with contextlib.suppress(OSError):
-        saved = os.dup(1)
-        os.dup2(2, 1)
+    read_end, write_end = os.pipe()
+    saved: dict[int, int] = {}
+    for descriptor in (1, 2):
+        with contextlib.suppress(OSError):
+            saved[descriptor] = os.dup(descriptor)
+            os.dup2(write_end, descriptor)
+    os.close(write_end)
+    output = _Output(read_end, to=saved.get(2))
+    stop = threading.Event()
+    reader = threading.Thread(target=output.pump, args=(stop,), daemon=True,
+                              name="novikoff-plugin-output")
+    reader.start()
     try:
         with contextlib.redirect_stdout(sys.stderr):
             yield
     finally:
         _flush()
-        if saved is not None:
-            os.dup2(saved, 1)
-            os.close(saved)
+        for descriptor, duplicate in saved.items():
+            os.dup2(duplicate, descriptor)
+        stop.set()
+        reader.join()
+        for duplicate in saved.values():
+            os.close(duplicate)
+        output.close()
 
 
 class _Alarm(BaseException):

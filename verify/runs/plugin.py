@@ -233,6 +233,18 @@ class Plugin:
         object.__setattr__(self, "function", function)
         return function
 
+    def source_file(self) -> str | None:
+        """The file the plug-in's module was loaded from (`FILE.py` as given, else the
+        module's `__file__` once `load` has imported it); None for a function given through
+        the API, a module not loaded, or one without a file."""
+        if self.spec is None:
+            return None
+        where = self.spec.rpartition(":")[0]
+        if where.endswith(".py"):
+            return where
+        found = getattr(sys.modules.get(where), "__file__", None)
+        return found if isinstance(found, str) else None
+
     def __getstate__(self) -> dict[str, Any]:
         """A loaded spec travels as its spec (the worker imports it), a function by reference."""
         state = dict(self.__dict__)

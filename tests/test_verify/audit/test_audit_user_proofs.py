@@ -358,6 +358,49 @@ def test_the_text_summary_shows_steps_mostly_vacuous_on_runs():
         f"  perceptron: {len(mostly)} steps (how many instances: in --json and the reports)"]
 
 
+WHOLLY_VACUOUS = """
+title = "t4"
+vectors = ["w", "x"]
+scalars = ["R2", "y", "t"]
+[numeric]
+run = "online"
+data = ["d1.csv"]
+[[step]]
+id = "v1"
+given = ["norm2(x) > R2"]
+claim = "norm2(x) >= R2"
+[[step]]
+id = "v2"
+given = ["t < 0"]
+claim = "t <= 0"
+"""
+
+
+def test_a_step_vacuous_on_every_run_instance_is_not_counted_as_checked(tmp_path: Path):
+    """Red team 7: two steps whose hypotheses no run row meets (R2 is the largest squared
+    norm, t >= 0) were counted as 2 steps checked on runs, in the table, the JSON summary,
+    and the text said "mostly vacuous: the claim was tested on the others only" of 100%."""
+    from verify.render.evidence import numeric_line
+
+    (tmp_path / "d1.csv").write_text("1,0,1\n0,1,1\n-1,-1,-1\n")
+    proof = _write(tmp_path, "t4.toml", WHOLLY_VACUOUS)
+    audit = run_audit([proof], budget="small", jobs=1)
+    (checked,) = audit.proofs
+    assert all(s.numeric is not None and s.numeric.status == "not-run"
+               and s.numeric.instances == s.numeric.vacuous > 0 for s in checked.steps)
+    data = to_json(audit)
+    assert data["summary"]["numeric"]["checked_steps"] == 0
+    text = to_text(audit)
+    row = next(line for line in text.splitlines() if line.startswith("t4 "))
+    assert row.split()[2:6] == ["2", "0", "0", "0"]  # proved refuted unknown numeric
+    for s in checked.steps:
+        assert (f"  t4/{s.step.id}: all {s.numeric.instances} run instances vacuous "
+                "(hypotheses false): the claim was tested on none") in text
+    for step in data["proofs"][0]["steps"]:
+        assert numeric_line(step).startswith(
+            f"not run: all {step['numeric']['instances']} run instances vacuous")
+
+
 def test_every_error_of_a_refused_file_is_a_line_and_nothing_audited_prints_no_table(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     """Newcomer trial, item 16: the audit printed only the first of a file's errors (two bad
@@ -515,9 +558,12 @@ def test_a_proof_the_kernels_rules_refuse_is_its_line_and_the_others_are_audited
     assert "good " in out
 
 
-def test_a_proof_read_from_standard_input_is_audited_as_stdin(tmp_path: Path):
+def test_a_proof_read_from_standard_input_is_audited_as_stdin(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
     """README and the help say `-` reads a proof from stdin; `audit -` said "-: no such
-    file, and no built-in proof" (`check -` worked)."""
+    file, and no built-in proof" (`check -` worked). The proof from a real process's
+    standard input; the same text from a file, the reference, through the command line's
+    entry in this process (`main`, as `python -m verify` calls it)."""
     import subprocess
     import sys
 
@@ -525,13 +571,16 @@ def test_a_proof_read_from_standard_input_is_audited_as_stdin(tmp_path: Path):
     text = GROWTH % ""
     env = {**__import__("os").environ, "PYTHONPATH": str(root)}
     file = _write(tmp_path, "growth.toml", text)
-    done, again = (subprocess.run(
-        [sys.executable, "-m", "verify", "audit", proof, "--budget", "small", "--jobs", "2",
+    done = subprocess.run(
+        [sys.executable, "-m", "verify", "audit", "-", "--budget", "small", "--jobs", "2",
          "--json"], input=text, capture_output=True, text=True, cwd=tmp_path, timeout=300,
-        env=env) for proof in ("-", file))
-    assert done.returncode == again.returncode != 2, done.stderr
+        env=env)
+    monkeypatch.chdir(tmp_path)
+    code = main(["audit", file, "--budget", "small", "--jobs", "2", "--json"])
+    again = capsys.readouterr().out
+    assert done.returncode == code != 2, done.stderr
     (proof,) = json.loads(done.stdout)["proofs"]
-    (same,) = json.loads(again.stdout)["proofs"]
+    (same,) = json.loads(again)["proofs"]
     assert proof["id"] == "stdin" and same["id"] == "growth"
     assert proof["steps"] == same["steps"] and proof["status"] == same["status"]
     bad = subprocess.run([sys.executable, "-m", "verify", "audit", "-"], input=text.replace(

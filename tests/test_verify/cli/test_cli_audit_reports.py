@@ -123,6 +123,81 @@ def test_a_report_never_overwrites_a_data_file_the_proof_names(
                  "--markdown", "victim.csv"])
     err = capsys.readouterr().err
     assert code == 2
-    assert "novikoff: error: --markdown victim.csv: that is a data file given" in err
+    assert "novikoff: error: --markdown victim.csv: that is a data file that named.toml " \
+        "names (victim.csv); a report never overwrites a file the audit reads" in err
     assert "no report was written" in err
     assert (folder / "victim.csv").read_text(encoding="utf-8") == DATA
+
+
+IMPORTER = """
+title = "importer"
+scalars = ["a"]
+[imports]
+lem = "lib/lemma.toml"
+[[step]]
+id = "more"
+uses = ["lem/sq"]
+claim = "a**2 + 1 >= 0"
+"""
+
+
+@pytest.mark.parametrize(("report", "what"), [
+    ("lib/lemma.toml", "a proof file that main.toml imports (lib/lemma.toml)"),
+    ("lib/deep/victim.toml", "a proof file that main.toml imports (lib/deep/victim.toml)"),
+    ("alias.toml", "a proof file that main.toml imports (lib/lemma.toml)"),
+])
+def test_a_report_never_overwrites_a_file_reached_through_imports(
+        folder: Path, report: str, what: str, capsys: pytest.CaptureFixture[str]):
+    """Review: the files a proof file imports (transitively) are read by the audit too,
+    but only the proof files given were refused as report files; now each is, before any
+    work (a link to one is the same file)."""
+    (folder / "lib" / "deep").mkdir(parents=True)
+    lemma = PROOF.replace('"one step"', '"lemma"') + '[imports]\nd = "deep/victim.toml"\n'
+    (folder / "lib" / "lemma.toml").write_text(lemma, encoding="utf-8")
+    (folder / "lib" / "deep" / "victim.toml").write_text(PROOF, encoding="utf-8")
+    (folder / "alias.toml").symlink_to(folder / "lib" / "lemma.toml")
+    (folder / "main.toml").write_text(IMPORTER, encoding="utf-8")
+    err = _refused(["main.toml", "--markdown", report], capsys)
+    assert f"--markdown {report}: that is {what}; a report never overwrites a file the " \
+        "audit reads" in err
+    assert (folder / "lib" / "lemma.toml").read_text(encoding="utf-8") == lemma
+    assert (folder / "lib" / "deep" / "victim.toml").read_text(encoding="utf-8") == PROOF
+
+
+def test_a_report_never_overwrites_a_built_in_proofs_file(
+        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """A built-in proof's TOML is read by the audit too (here a stand-in, so that a failure
+    of this test cannot overwrite the library's own file)."""
+    import verify.cli.audit
+
+    (folder / "builtin.toml").write_text(PROOF, encoding="utf-8")
+    monkeypatch.setattr(verify.cli.audit, "PROOFS", {"stand-in": folder / "builtin.toml"})
+    assert "that is the file of the built-in proof stand-in " \
+        f"({folder / 'builtin.toml'})" in _refused(["victim.toml", "--html", "builtin.toml"],
+                                                   capsys)
+    assert (folder / "builtin.toml").read_text(encoding="utf-8") == PROOF
+
+
+PLUGIN = "def mine(data, max_updates):\n    return []\n"
+
+
+@pytest.mark.parametrize("spec", ["myplug:mine", "pa=myplug:mine", "mypkg.inner:mine"])
+def test_a_report_never_overwrites_a_plug_in_modules_file(
+        folder: Path, spec: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch):
+    """Review: `--algorithm MODULE:FUNCTION` read the module's file, which `--latex` could
+    then replace; its file is known once the module is loaded (before any work), and
+    refused in the same one line."""
+    monkeypatch.syspath_prepend(str(folder))
+    (folder / "mypkg").mkdir()
+    (folder / "mypkg" / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "mypkg" / "inner.py").write_text(PLUGIN, encoding="utf-8")
+    (folder / "myplug.py").write_text(PLUGIN, encoding="utf-8")
+    module = spec.rpartition("=")[2].partition(":")[0]
+    file = module.replace(".", "/") + ".py"
+    monkeypatch.delitem(__import__("sys").modules, module, raising=False)
+    err = _refused(["victim.toml", "--algorithm", spec, "--latex", file], capsys)
+    name = spec.partition("=")[0] if "=" in spec else "mine"
+    assert f"--latex {file}: that is the file of plug-in {name} (--algorithm " \
+        f"{spec.rpartition('=')[2]}) ({folder / file}); a report never overwrites" in err
+    assert (folder / file).read_text(encoding="utf-8") == PLUGIN

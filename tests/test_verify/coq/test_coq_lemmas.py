@@ -13,14 +13,17 @@ is rejected by coqc.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
 from coq_preamble import compile_inner_product
 
+from proofs.errors import ProofFileError
 from proofs.proof_file import load_proof, parse_proof
 from verify.coq import export_and_check
 from verify.proof_checker import check_proof
@@ -119,6 +122,12 @@ VARIANTS = {
         'given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2"]\n'
         f'claim = "{LEMMA}"\nhints = ["dot(w - x, w - x)"]',
         'given = ["norm2(x) <= R**2"]\nclaim = "norm2(x) <= R**2"'),
+    # an update fact repeated (regression: the step lemma stated both but introduced one name
+    # for them, every later premise under the name of the one before it: coqc rejected it)
+    "repeated-fact": BASE.replace(
+        'given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2"]\nconstants',
+        'given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2", "y*dot(w, x) <= 0"]'
+        '\nconstants'),
 }
 
 
@@ -215,3 +224,42 @@ def test_the_lecture_proof_compiles_whole(tmp_path: Path) -> None:
     report = check_proof(proof)
     run = export_and_check(tmp_path, [("lecture", proof, list(report.steps))])
     assert run.for_proof("lecture") == dict.fromkeys((s.id for s in proof.steps), "checked")
+
+
+CYCLING = ROOT / "proofs" / "library" / "cycling-inseparable.toml"
+EPOCH_STEP_CLAIM = ('given = ["norm2(ws + g) <= far*norm2(ws) + (1 - far)*(2*K**2 + 2*N*(N + 1)'
+                    '*R2)",\n         "far >= 0", "far <= 1"]')
+
+
+def test_the_cycling_epoch_step_is_glue_because_a_lemma_brings_its_used_claims() -> None:
+    """Why `cycling-inseparable` assumes `epoch-step` at each epoch (proofs/library/README.md,
+    "What issue 31's proofs take from the runs"): as a one-update lemma of the induction over
+    the epochs, with every fact the steps it rests on are given (29, the premises of its Coq
+    theorem) as the epochs' facts, the kernel still refuses it, naming a claim of a step it
+    uses (Cauchy–Schwarz's, here): those 18 claims would have to be update facts, assumed by
+    the theorem over the epochs. If this ever passes, the glue can go: revisit the proof."""
+    source = CYCLING.read_text()
+    steps = {s["id"]: s for s in tomllib.loads(source)["step"]}
+    rests_on: set[str] = set()
+    stack = ["epoch-step"]
+    while stack:
+        for use in steps[stack.pop()].get("uses", []):
+            used = use if isinstance(use, str) else use["step"]
+            if used not in rests_on:
+                rests_on.add(used)
+                stack.append(used)
+    facts: list[str] = []
+    for step_id, step in steps.items():
+        if step_id in rests_on or step_id == "epoch-step":
+            facts += [g for g in step.get("given", []) if g not in facts]
+    assert (len(rests_on), len(facts)) == (18, 29)
+    assert EPOCH_STEP_CLAIM in source
+    joined = source.replace(EPOCH_STEP_CLAIM, "given = " + json.dumps([*facts, "far <= 1"])
+                            ).replace('claim = "norm2(ws) <= B2"\nsource',
+                                      'claim = "norm2(ws) <= B2"\nuses = ["epoch-step"]\nsource')
+    assert joined.count('uses = ["epoch-step"]') == 1
+    proof = parse_proof(joined.encode(), str(CYCLING))
+    with pytest.raises(ProofFileError, match=re.escape(
+            "uses epoch-step at each update, but its hypothesis `dot(a, b)**2 <= "
+            "norm2(a)*norm2(b) [a := wb - ws, b := xs]` is none of the update's facts")):
+        check_proof(proof)

@@ -402,3 +402,32 @@ def test_what_a_plug_in_prints_while_it_loads_goes_to_standard_error(jobs: int) 
     assert json.loads(done.stdout)["proofs"][0]["steps"]
     assert "TOPLEVEL PRINT" in done.stderr and "TOPLEVEL RAW" in done.stderr
     assert "TOPLEVEL" not in done.stdout
+
+
+#: What a process that floods its standard error with 900 001 bytes of a plug-in's shows.
+FLOODED = ("y" * OUTPUT_SHOWN + f"\nnovikoff: {900_001 - OUTPUT_SHOWN} more bytes of a plug-in "
+           f"call's output left out (the first {OUTPUT_SHOWN} bytes of each call are shown)\n")
+
+
+@pytest.mark.parametrize("how", ["loading its module", "a call with isolated=False"])
+def test_in_this_process_a_plug_in_s_output_is_capped_too(how: str) -> None:
+    """Review: in the audit's own process (a plug-in's module is imported there; a call
+    with `isolated=False` runs there) nothing was capped, so a module printing 300 MB when
+    imported made 300 MB of standard error. It passes through a pipe capped as a child's
+    is. (A process of its own: pytest's capture would take Python's writes first.)"""
+    code = ("from fractions import Fraction\nfrom verify.runs.plugin import Plugin\n"
+            "from perceptron.dataset import Dataset\n"
+            "data = Dataset.of([[1, 2], [2, -1], [-1, 1]], [1, 1, -1], 'three')\n")
+    code += (f"Plugin.parse('p={CASES / 'flooding.py'}:perceptron')\n"
+             if how == "loading its module" else
+             "from cases.plugins import hostile\n"
+             "run = Plugin('p', None, hostile.floods, isolated=False).run("
+             "data, (Fraction(1), Fraction(0)), 5)\nassert len(run.updates) == 2, run\n")
+    code += "print('DONE')\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(CASES.parents[1]), os.environ.get("PYTHONPATH", "")])})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout == "DONE\n"
+    assert done.stderr == FLOODED

@@ -7,8 +7,11 @@ Gram symbols (no sum): the condition, proved from the obligation's hypotheses as
 obligation is, gives `n = k` (`Rminus_diag_uniq`); `A = A[n := k]` is then `rewrite` of `n`
 by `k` and `f_equal` down to the members' indices, which are equal by `ring` (the Gram
 symbol's vectors swapped by `ip_sym` where the kernel orders them the other way). A
-congruence of a sum, or of a natural (a `nat` in Coq), is not replayed: the step says
-`not exported`, never checked.
+member in the body of a sum of the fact (the kernel's congruence `within` that sum) is
+replayed the same way: `rewrite` reaches under the sum's `fun`, since `n` is free there, and
+rewrites `n` on both sides, which then print alike (issue 31). A congruence deeper in nested
+sums, or of a natural (a `nat` in Coq), is not replayed: the step says `not exported`, never
+checked.
 
 **Swap.**
 The kernel's `swap` (verify/kernel/sums.py, docs/proof-files.md) gives `sum(j in A where F,
@@ -78,17 +81,23 @@ def _candidates(conditions: list[Fact]) -> list[tuple[str, sympy.Expr, Fact]]:
 def congruence(script: Replay, fact: Fact) -> Rel | None:
     """The congruence whose identity is `fact`, proved in `script` (its relation named in
     `script.hyps`); None when `fact` is none the obligation's conditions give."""
-    if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
-        return None
     conditions = [f for f in script.conditions] + [f for case, f in script.by_case
                                                    if case == script.case]
-    members = sorted((s for s in fact.expr.free_symbols if atoms.structure(s) is not None),
-                     key=lambda s: s.name)
+    top = sorted((s for s in fact.expr.free_symbols if atoms.structure(s) is not None),
+                 key=lambda s: s.name)
+    # a member outside any sum, or one in the body of a sum of `fact` (`within` it)
+    members: list[tuple[sympy.Symbol, tuple[sympy.Expr, ...]]] = [
+        (s, ()) for s in top if not isinstance(atoms.structure(s), atoms.Sum)]
+    for outer in top:
+        if isinstance(found := atoms.structure(outer), atoms.Sum):
+            members += [(s, (outer,)) for s in sorted(found.body.free_symbols, key=str)
+                        if atoms.structure(s) is not None
+                        and not isinstance(atoms.structure(s), atoms.Sum)]
     for n, k, condition in _candidates(conditions):
-        for member in members:
+        for member, within in members:
             try:
                 relation, _ = sums.identity(sums.frozen(SumRule("congruence", member, k,
-                                                                var=n)))
+                                                                within=within, var=n)))
             except KernelError:
                 continue
             if normal_form(relation, relation.text)[0] != fact:

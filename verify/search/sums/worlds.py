@@ -42,12 +42,29 @@ class _TooLarge(Exception):
     """An unfolding past `MAX_TERMS` or `MAX_VISITS`: not searched."""
 
 
+#: Substitutions already made (`_substituted`), by expression and values.
+_Memo = dict[tuple[sympy.Expr, frozenset[tuple[str, sympy.Expr]]], sympy.Expr]
+
+
+def _substituted(e: sympy.Expr, values: dict[str, sympy.Expr], memo: _Memo) -> sympy.Expr:
+    """`atoms.substitute(e, values, {})`, made once per expression and values for a search:
+    the patterns of one assignment substitute the same values into the same hypotheses and
+    the same members (only which members count differs), and a substitution into a sum is
+    most of an attempt's cost (it rebuilds the sum's canonical form). The result is the
+    kernel's, a SymPy expression (immutable), whichever pattern asks first."""
+    key = (e, frozenset(values.items()))
+    if key not in memo:
+        memo[key] = atoms.substitute(e, values, {})
+    return memo[key]
+
+
 class _Unfolding:
     """One assignment and one pattern of memberships: the symbols it made and the facts it
     assumed about memberships."""
 
-    def __init__(self, pattern: int) -> None:
+    def __init__(self, pattern: int, memo: _Memo) -> None:
         self.pattern = pattern
+        self.memo = memo
         self.decided: dict[tuple[Fact, ...], bool] = {}
         self.assumed: list[Fact] = []
         self.members: dict[str, tuple[str, Fraction]] = {}  # plain name -> (family, index)
@@ -88,10 +105,10 @@ class _Unfolding:
         total = sympy.Integer(0)
         for k in range(int(lo), int(hi) + 1):
             at = {f"#{found.bound}": sympy.Integer(k)}
-            filters = tuple(Fact(self.expr(atoms.substitute(p, at, {})), kind)
+            filters = tuple(Fact(self.expr(_substituted(p, at, self.memo)), kind)
                             for p, kind in found.filters)
             if self.member(filters):
-                total += self.expr(atoms.substitute(found.body, at, {}))
+                total += self.expr(_substituted(found.body, at, self.memo))
         return total
 
     def member(self, filters: tuple[Fact, ...]) -> bool:
@@ -101,13 +118,28 @@ class _Unfolding:
             return True
         if filters not in self.decided:
             bit = len(self.decided)
-            inside = self.pattern == -1 or bool(self.pattern >> bit & 1)
+            inside = _inside(self.pattern, bit)
             self.decided[filters] = inside
             first = filters[0]
             self.assumed += list(filters) if inside else [Fact(
                 first.expr if first.kind == "==" else -first.expr,
                 ">" if first.kind != ">" else ">=")]
         return self.decided[filters]
+
+
+def _inside(pattern: int, bit: int) -> bool:
+    """Whether `pattern` puts in the `bit`-th member decided (-1: every member)."""
+    return pattern == -1 or bool(pattern >> bit & 1)
+
+
+def _repeats(pattern: int, decided: tuple[bool, ...]) -> bool:
+    """Whether `pattern` decides the members of an unfolding as an earlier attempt did
+    (`decided`, in the order it decided them), and so makes that unfolding again: the
+    unfolding asks for each decision in an order its earlier decisions fix, so a pattern
+    that answers the first ones alike meets the same members in the same order and asks no
+    more. Its judgement is that attempt's, searched on the same budget: the same outcome,
+    which did not end the search (a refutation would have)."""
+    return all(_inside(pattern, bit) == inside for bit, inside in enumerate(decided))
 
 
 def concrete(exprs: Iterable[sympy.Expr]) -> bool:
@@ -132,14 +164,19 @@ def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget,
     named = set().union(*map(atoms.named, exprs))
     chosen = sorted(set().union(*map(atoms.bound_names, exprs)) | _index_names(exprs))
     assignments = sorted(itertools.product(VALUES, repeat=len(chosen)), key=sum)[:MAX_VALUES]
+    memo: _Memo = {}  # the substitutions made, shared by every attempt
     for values in assignments:
         fixed = dict(zip(chosen, map(sympy.Integer, values), strict=True))
+        done: list[tuple[bool, ...]] = []  # the decisions of this assignment's unfoldings
         for pattern in PATTERNS:
             guard = None if deadline is None else max(0.0, deadline - perf_counter())
             if guard == 0.0:
                 raise TimeCap("time cap reached during the search on concrete sets")
+            if any(_repeats(pattern, decided) for decided in done):
+                continue  # an attempt made already (all patterns alike where none is decided)
             try:  # each attempt on its own small share: one hard judgement stops no other
-                point = _search(hyps, claim, fixed, pattern, Work(budget.scaled(SHARE), guard))
+                point = _search(hyps, claim, fixed, pattern, Work(budget.scaled(SHARE), guard),
+                                memo, done)
             except (_TooLarge, kernel.KernelError):
                 break
             except Exhausted:
@@ -172,17 +209,20 @@ def _index_names(exprs: list[sympy.Expr]) -> set[str]:
 
 
 def _search(hyps: tuple[kernel.Rel, ...], claim: kernel.Rel, fixed: dict[str, sympy.Expr],
-            pattern: int, work: Work) -> Counterexample | None:
+            pattern: int, work: Work, memo: _Memo, done: list[tuple[bool, ...]]
+            ) -> Counterexample | None:
     """A point of the unfolded judgement (one assignment, one pattern), as the search finds it
-    (members named `_y_2`), or None."""
-    unfolding = _Unfolding(pattern)
+    (members named `_y_2`), or None. `memo`: the substitutions already made (`_substituted`);
+    `done`: the unfolding's decisions are added to it, once it is made (`_repeats`)."""
+    unfolding = _Unfolding(pattern, memo)
     facts: list[Fact] = []
     for r in (*hyps, claim):
-        sides = [unfolding.expr(atoms.substitute(e, fixed, {})) for e in (r.lhs, r.rhs)]
-        divisors = tuple(unfolding.expr(atoms.substitute(d, fixed, {})) for d in r.divisors)
+        sides = [unfolding.expr(_substituted(e, fixed, memo)) for e in (r.lhs, r.rhs)]
+        divisors = tuple(unfolding.expr(_substituted(d, fixed, memo)) for d in r.divisors)
         fact, conditions = normal_form(kernel.Rel(*sides[:1], r.op, sides[1], r.text,
                                                   divisors), r.text)
         facts += [*conditions, fact]
+    done.append(tuple(unfolding.decided.values()))
     *given, goal = facts
     names = set().union(*(atoms.named(f.expr) for f in facts))
     judgement = Judgement((*given, *unfolding.assumed), goal,
