@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from time import perf_counter
@@ -47,9 +48,38 @@ Stored = Store | Literal["shipped"] | None
 `Store` (the tests', or a recording one), None none: every judgement is searched."""
 
 
+class NeedsSearch(Exception):
+    """Raised where a search would start while `recall_only` is in effect: the step is not
+    decided from the store alone (its whole proof is then checked where searches run)."""
+
+
+_RECALL_ONLY: ContextVar[bool] = ContextVar("novikoff_recall_only", default=False)
+
+
+@contextlib.contextmanager
+def recall_only() -> Iterator[None]:
+    """Within it, a check that would search (`decide`, a counterexample on concrete sets, a
+    point for vacuity) raises `NeedsSearch` instead. The audit's own process checks the
+    proofs from the store this way while its pool runs the campaign: a check that ends
+    inside it is exactly `check_step`'s (nothing else changes), and one that needs a search
+    goes to a worker of the pool, as a search always did."""
+    token = _RECALL_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _RECALL_ONLY.reset(token)
+
+
+def _searching(what: str) -> None:
+    """Before a search: refuse it within `recall_only`."""
+    if _RECALL_ONLY.get():
+        raise NeedsSearch(what)
+
+
 def decide(judgement: Judgement, **options: object) -> Verdict:
     """`verify.prover.decide`, imported when a search first runs: the search brings SciPy
     and the SDP solver, which a check answered from the store never needs."""
+    _searching("a judgement")
     from verify.prover import decide as search
 
     return search(judgement, **options)  # type: ignore[arg-type]
@@ -535,6 +565,7 @@ def _on_sets(seq: kernel.Sequent, goal: Obligation, step: Step, budget: SearchBu
     if store is not None and consult and (
             stored := _recalled_on_sets(seq, goal, step, budget, store)):
         return stored
+    _searching("concrete sets")
     start = perf_counter()
     try:
         cex = counterexample(seq, goal.label, budget, deadline)
@@ -671,6 +702,7 @@ def _vacuity(judgement: Judgement | None, budget: SearchBudget, store: Store | N
     # a point satisfying the hypotheses settles it (not vacuous): it need not be shrunk. No
     # SDP: a contradiction among a step's hypotheses is linear or a product of them, and the
     # SDP's rounding attempts on satisfiable hypotheses were most of a long proof's time
+    _searching(what)
     share = replace(budget.scaled(VACUITY_SHARE), sdp_entries=1)  # no SDP fits in one entry
     if (point := _point_of(judgement, share)) is not None:
         if store is not None:  # kept like a point the search finds, so a recall needs none

@@ -24,7 +24,7 @@ from concurrent.futures import Executor, Future, as_completed
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Literal
+from typing import Any, Literal
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
 from perceptron.io.common import DEFAULT_LIMITS, Limits
@@ -52,7 +52,15 @@ from verify.numeric.campaign import CampaignResult, Check
 from verify.numeric.executors import executor
 from verify.numeric.instances import NumericVerdict
 from verify.numeric.shards import RealData, Shard, budget_shards, merge, real_data, run_shard
-from verify.proof_checker import StepReport, check_step, detached, replay, statements
+from verify.proof_checker import (
+    NeedsSearch,
+    StepReport,
+    check_step,
+    detached,
+    recall_only,
+    replay,
+    statements,
+)
 from verify.runs.columns import Instance
 from verify.runs.naming import Naming, binding_of, on_runs, unbound
 from verify.runs.plugin import KINDS as PLUGIN_KINDS
@@ -313,10 +321,10 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
         with executor(jobs) as local, (executor(scheduler=scheduler) if scheduler is not None
                                        else nullcontext(local)) as numeric:
             # Each proof goes to the pool as soon as it is read (`_proof_work`: its share of
-            # the plan, then its symbolic check, in one process that so states its steps
-            # once for both), while this process reads the next; the shards start when
-            # every proof's checks are back. This process then replays the proofs' reports
-            # while the pool runs the shards.
+            # the plan; with `search` its symbolic check too, in one process that so states
+            # its steps once for both), while this process reads the next; the shards start
+            # when every proof's checks are back. This process then checks the proofs from
+            # the certificate store while the pool runs the shards (`_in_parallel`).
             work: dict[str, Future[_Worked]] = {}
 
             def submit(out: _Admitted, proof_id: str) -> None:
@@ -327,7 +335,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
             admitted = _admitted(chosen, data, plugins, unusable, limits, submit)
             plan = _plan(admitted, budget, seed, guard, search,
                          {proof_id: task.result()[0] for proof_id, task in work.items()})
-            campaign_result, reports = _in_parallel(plan, say, numeric, work)
+            campaign_result, reports = _in_parallel(plan, say, numeric, local, work)
     checks = plan.checks
     say(plan.total, plan.total, "done")
     faults = _faults(plan, campaign_result)
@@ -541,21 +549,25 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
     return _Part(tuple(checks), reasons)
 
 
-_Worked = tuple[_Part, tuple[StepReport, ...]]
+_Worked = tuple[_Part, tuple[StepReport, ...] | None]
 
 
 def _proof_work(proof_id: str, proof: Proof, name: str, names: Naming,
                 plugins: Mapping[str, Plugin], unusable: Mapping[str, str],
                 guard: float | None, search: bool) -> _Worked:
-    """A proof's share of the plan (`_part`) and, unless the kernel's rules refuse it, its
-    symbolic check detached (`_symbolic_detached`), where it runs: a process of the local
-    pool, never a Dask cluster's worker. Both state every step, so the second finds SymPy's
-    and the kernel's caches warm. The shards wait on every proof's share of the plan: made in
-    the pool as the proofs are read, it no longer waits on this process planning every proof
-    alone while the pool, done with the symbolic checks, sat idle. The symbolic reports are
-    replayed by the kernel in the audit's own process (`replay`), as before."""
+    """A proof's share of the plan (`_part`), where it runs: a process of the local pool,
+    never a Dask cluster's worker; with `search`, and unless the kernel's rules refuse the
+    proof, its symbolic check detached too (`_symbolic_detached`: every judgement searched,
+    which is the pool's work; the second finds SymPy's and the kernel's caches warm), else
+    None. The shards wait on every proof's share of the plan: made in the pool as the
+    proofs are read, it does not wait on this process planning every proof alone. From the
+    store, the audit's own process checks the proofs itself while the pool runs the shards
+    (`_in_parallel`): the kernel checks each certificate there, once; a worker's symbolic
+    check was replayed by the kernel there all the same, so it was the same kernel work
+    twice, and it held the shards back."""
     part = _part(proof_id, proof, name, names, plugins, unusable)
-    return part, (() if part.refused else _symbolic_detached(proof, guard, search))
+    return part, (_symbolic_detached(proof, guard, search) if search and not part.refused
+                  else None)
 
 
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,
@@ -620,11 +632,13 @@ def _serially(plan: _Plan, say: Progress) -> tuple[CampaignResult, Reports]:
     return result, reports
 
 
-def _in_parallel(plan: _Plan, say: Progress, numeric: Executor,
+def _in_parallel(plan: _Plan, say: Progress, numeric: Executor, local: Executor,
                  work: Mapping[str, Future[_Worked]]) -> tuple[CampaignResult, Reports]:
-    """Campaign shards on `numeric` (the local pool, or a Dask cluster's) and the proofs'
-    reports (`work`, submitted to the local pool as they were read) replayed here as each
-    comes back, reporting progress as each finishes; shard verdicts merged in shard order."""
+    """Campaign shards on `numeric` (the local pool, or a Dask cluster's) while this process
+    checks the proofs from the certificate store (`_recalled`); a proof checked in the pool
+    (`work`, with `search`) or one that needs a search (sent to `local` then) is replayed
+    here as it comes back. Progress is reported as each unit finishes; shard verdicts are
+    merged in shard order, and every report is the one `check_step` makes here."""
     parts: dict[int, CampaignResult] = {}
     reports: Reports = {}
     proofs = plan.proofs
@@ -634,15 +648,18 @@ def _in_parallel(plan: _Plan, say: Progress, numeric: Executor,
     shipped = _Shipped.of(plan.checks)  # pickled once, not once per shard
     campaigns = {numeric.submit(_shard_verdicts, shipped, plan.shards[index]): index
                  for index in reversed(range(len(plan.shards)))}
-    symbolic = {task: proof_id for proof_id, task in work.items()}
-    say(0, plan.total, f"{len(campaigns) + len(symbolic)} tasks")
+    symbolic: dict[Future[Any], str] = {task: proof_id for proof_id, task in work.items()
+                                        if proof_id in proofs and task.result()[1] is not None}
+    say(0, plan.total, f"{len(campaigns) + len(proofs)} tasks")
+    pending = [*campaigns, *symbolic]  # in submission order
     done = 0
-    for task in as_completed([*campaigns, *symbolic]):
+
+    def finished(task: Future[Any]) -> None:
+        nonlocal done
         if task in symbolic:
             name = symbolic[task]
-            if name not in proofs:  # refused while planning: its result is not reported
-                continue
-            reports[name] = replay(proofs[name], task.result()[1])
+            found = task.result()  # a proof's work (`_Worked`), or its reports alone
+            reports[name] = replay(proofs[name], found[1] if task in work.values() else found)
             done += len(proofs[name].steps)
         else:
             index = campaigns[task]
@@ -650,7 +667,38 @@ def _in_parallel(plan: _Plan, say: Progress, numeric: Executor,
             name = _name(plan.shards[index])
             done += 1
         say(done, plan.total, f"done: {name}")
+
+    def poll(_index: int = 0, _step: Step | None = None) -> None:
+        for task in [t for t in pending if t.done()]:
+            pending.remove(task)
+            finished(task)
+
+    for proof_id, proof in proofs.items():
+        if proof_id in symbolic.values():
+            continue
+        checked = _recalled(proof, plan.guard, poll)
+        if checked is None:  # a search: the pool's work, as it always was
+            task = local.submit(_symbolic_detached, proof, plan.guard, plan.search)
+            symbolic[task] = proof_id
+            pending.append(task)
+            continue
+        reports[proof_id] = checked
+        done += len(proof.steps)
+        say(done, plan.total, f"done: {proof_id}")
+    for task in as_completed(pending):
+        finished(task)
     return merge(parts[i] for i in range(len(plan.shards))), reports
+
+
+def _recalled(proof: Proof, guard: float | None, before: Callable[[int, Step], None]
+              ) -> tuple[StepReport, ...] | None:
+    """`_symbolic(proof)` from the certificate store, every certificate checked by the
+    kernel in this process; None if a step would search (`recall_only`)."""
+    try:
+        with recall_only():
+            return _symbolic(proof, guard, before)
+    except NeedsSearch:
+        return None
 
 
 def _symbolic(

@@ -9,6 +9,7 @@ is a float: it reports time, it never decides anything.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -40,10 +41,13 @@ def number(value: object) -> str:
     return str(Fraction(value))  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=1 << 14)
 def polynomial(expr: sympy.Expr) -> str:
     """`expr` in proof-file syntax: Gram symbols `<a,b>` become `dot(a, b)`; a sum, a family
     member or a Gram symbol of one is written `atom("its kernel name")` (read back as it is:
-    `verify.store.codec`)."""
+    `verify.store.codec`). Memoised: a report prints a proof's hypotheses again in every
+    judgement of every step, and SymPy's printer was most of the time the audit's report
+    took after its campaign (equal expressions are the same tree, printed the same)."""
     return str(expr.xreplace({s: _written(s) for s in expr.free_symbols}))
 
 

@@ -95,3 +95,66 @@ def test_two_processes_read_the_largest_file_first_and_report_in_the_order_given
     assert two.errors == one.errors and len(two.errors) == 2
     assert str(small) in two.errors[0] and str(large) in two.errors[1]
     assert to_json(one) == to_json(two)
+
+
+def test_recall_only_refuses_a_search_and_changes_no_report():
+    """Within `recall_only` a check answered by the store is `check_step`'s own report, and
+    one that would search raises `NeedsSearch` (the audit then checks it in its pool)."""
+    import pytest
+
+    from proofs.library import load_named
+    from verify.proof_checker import NeedsSearch, check_proof, recall_only
+
+    proof = load_named("canonical-online-w0")
+    with recall_only():
+        recalled = check_proof(proof)
+        with pytest.raises(NeedsSearch):
+            check_proof(proof, store=None)  # no store: every judgement is a search
+    def seen(report):  # what every output prints of a step (not its seconds)
+        return [(s.status, s.message, s.recalled, s.searched, s.vacuity, s.certificates)
+                for s in report.steps]
+
+    assert seen(recalled) == seen(check_proof(proof))
+    assert check_proof(proof, store=None).steps[0].status == "proved"  # searches outside it
+
+
+SEARCHED = """
+title = "a proof the certificate store does not hold"
+vectors = ["w", "x"]
+scalars = ["y", "R2"]
+
+[numeric]
+run = "online"
+
+[[step]]
+id = "growth"
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+claim = "norm2(w + y*x) <= norm2(w) + R2 + 1"
+"""
+
+
+def test_a_proof_that_needs_a_search_gets_the_same_report_from_the_pool(tmp_path):
+    """With a pool, the audit's own process checks the proofs from the store; a proof with a
+    judgement the store does not hold is searched in the pool and replayed by the kernel
+    here: the same report as from one process, with its search noted."""
+    path = tmp_path / "searched.toml"
+    path.write_text(SEARCHED)
+    chosen = [str(path), "canonical-online-w0"]
+    one, two = (run_audit(chosen, budget="small", jobs=jobs) for jobs in (1, 2))
+    assert to_json(one) == to_json(two)
+    searched, built_in = two.proofs
+    assert searched.status == "verified" and searched.steps[0].symbolic.searched
+    assert searched.steps[0].symbolic.theorem is not None  # made again by the kernel here
+    assert built_in.status == "verified" and not any(s.symbolic.searched
+                                                      for s in built_in.steps)
+
+
+def test_with_search_the_pool_searches_and_the_report_is_the_same():
+    """`search`: every judgement searched, in the pool with its proof's share of the plan,
+    and replayed by the kernel here; the report is the one from one process."""
+    one, two = (run_audit(["canonical-online-w0"], budget="small", jobs=jobs, search=True)
+                for jobs in (1, 2))
+    assert to_json(one) == to_json(two)
+    (proof,) = two.proofs
+    assert proof.status == "verified" and not any(s.symbolic.recalled for s in proof.steps)
+    assert all(s.symbolic.theorem is not None for s in proof.steps)
