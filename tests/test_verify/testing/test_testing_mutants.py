@@ -19,7 +19,7 @@ DOCS = Path(__file__).resolve().parents[3] / "docs" / "api.md"
 
 
 #: The mutants checked in every run: the first of each kind (each kind of bug, `rewrite`)
-#: under each conventions it claims, 17 of the 50; the others with `-m slow` (.ci/run).
+#: under each conventions it claims, 17 of the 55; the others with `-m slow` (.ci/run).
 EVERY_RUN = {next(m.name for m in MUTANTS if (m.kind, m.claims) == key)
              for key in dict.fromkeys((m.kind, m.claims) for m in MUTANTS)}
 
@@ -70,9 +70,16 @@ def test_one_pass_is_caught_on_runs_that_need_many_epochs_with_the_epoch_it_stop
     assert {o.source for o in report.failures} == {"protocol"}
     first = report.simplest_failure
     assert first is not None and first.call.epochs is None
+    # the simplest (n * d = 4) is the long run: 1131 epochs, the exact run's per-epoch counts
+    assert first.dataset == "protocol(1131 epochs)"
     assert first.problems[0].startswith("final w differs from the exact perceptron's")
-    assert "per epoch 2, 2, 2, 1, 0: it converges in epoch 5" in first.problems[0]
+    assert ("per epoch 2, 1, 2, 2, 2, 2, 2, 2, 2, 2, ..., 2, 0: it converges in epoch 1131"
+            in first.problems[0])
     assert first.problems[0].endswith("it is the exact perceptron's w after 1 epoch(s) (w_2)")
+    ties = next(o for o in report.failures if o.dataset == "protocol(ties and a plateau)"
+                and o.call.epochs is None and not o.call.repeat)
+    assert "per epoch 2, 2, 2, 1, 0: it converges in epoch 5" in ties.problems[0]
+    assert ties.problems[0].endswith("it is the exact perceptron's w after 1 epoch(s) (w_2)")
 
 
 def test_a_shuffled_perceptron_passes_the_theory_only_mode() -> None:
