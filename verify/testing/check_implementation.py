@@ -301,7 +301,7 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
     `verify.numeric.campaign.Scenario`s. `conventions` are the ones the implementation claims (the
     engine runs under them; `w0` must be None: `fit` has no way to receive one).
     `max_epochs` caps the campaign sources' runs; the `protocol` scenarios get at least
-    `verify.testing.protocol.PROTOCOL_EPOCHS` (their longest run needs 1131 epochs).
+    `verify.testing.protocol.PROTOCOL_EPOCHS` (their longest run needs 1042 epochs).
 
     Every scenario is fitted in full; one whose exact run needs several epochs is also cut
     after fewer (`verify.testing.protocol.plan`), and the `protocol` scenarios are fitted again
