@@ -471,8 +471,10 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
     order = False
     if fitted is not None:
         w, iterates, mistakes = _read(fitted, run_data.d, conventions.bias, seen)
-        finished = (call.epochs is None and (not theory_only or epochs == _any_order_epochs(
-            bound, None)))
+        # finished when given what the exact run needed to converge (the engine may stop
+        # at the budget: the protocol's long run with a bias), or enough for any order
+        finished = call.epochs is None and (epochs == _any_order_epochs(bound, None)
+                                            if theory_only else engine.converged)
         if iterates is not None:
             theory = check_run(handed.data, iterates, u=handed.u, conventions=conventions,
                                finished=finished)

@@ -13,9 +13,9 @@ So:
   and coordinates past float32's 2^24 where float64 is still exact;
 - updates late in the order (at index 8 and later, on the last example, at lengths 9, 13 and
   24), so a `fit` that stops reading after its first few examples differs;
-- one run of 2996 mistakes in 1042 epochs (`z_1 = (m, 1)`, `z_2 = (1 - m, -1)`,
-  `z_3 = (1, 0)` at m = 32; for even m the engine makes `3m^2 - 5m/2 + 4` mistakes in
-  `m^2 + m/2 + 2` epochs), so a cap on epochs or mistakes below that differs. No finite test
+- one run of 2996 mistakes in 1042 epochs (`y x` = `(m, 1)`, `(1 - m, -1)`, `(1, 0)` at
+  m = 32; for even m the engine makes `3m^2 - 5m/2 + 4` mistakes in `m^2 + m/2 + 2`
+  epochs), so a cap on epochs or mistakes below that differs. No finite test
   can catch a cap beyond its longest run. Three examples, not two: with two, every order
   makes the same updates, and a shuffled perceptron would only look slow, not reordered;
 - data that are not integers (halves, quarters, eighths: dyadic, so float64 holds them and
@@ -51,7 +51,7 @@ PROTOCOL = "protocol"
 #: Past 2^24 + 1 float32 rounds integers; float64 holds these runs exactly.
 FLOAT32_GAP = 2**24 + 1
 _TIES = ([[1, -1], [0, -2], [1, -2]], [-1, 1, 1])
-#: The long run's `m`: `z_1 = (m, 1)`, `z_2 = (1 - m, -1)`, `z_3 = (1, 0)`, labelled +1.
+#: The long run's `m`: its examples times their labels are `(m, 1)`, `(1 - m, -1)`, `(1, 0)`.
 LONG_M = 32
 #: The epochs the protocol scenarios may take, whatever `max_epochs` (a cap for the campaign
 #: sources) says: the longest, `LONG_M^2 + LONG_M / 2 + 2 = 1042`, with room for a perceptron
@@ -92,7 +92,8 @@ DATA: dict[str, tuple[Rows, list[int]]] = {
                             [-1, -1, 1, -1, 1, 1, 1, -1, 1, -1, 1, 1, -1, 1, 1, -1, -1, 1, -1,
                              1, -1, -1, -1, 1]),
     # 2996 mistakes in 1042 epochs: a cap on epochs or mistakes below that shows
-    "1042 epochs": ([[LONG_M, 1], [1 - LONG_M, -1], [1, 0]], [1, 1, 1]),
+    # ((1, 0) as x = (-1, 0) labelled -1: both labels, which scikit-learn's `fit` needs)
+    "1042 epochs": ([[LONG_M, 1], [1 - LONG_M, -1], [-1, 0]], [1, 1, -1]),
     # one update to w = 1/2, then the score 1/4: `< 1` updates until w = 2
     "a half": (_q("1/2"), [1]),
     # quarters: a score of 1/16 without an update; the last example updated in epoch 10

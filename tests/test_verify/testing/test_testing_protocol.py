@@ -16,7 +16,7 @@ from perceptron.algorithms.online import run_online
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from perceptron.geometry.linear import dot
-from verify import check_implementation
+from verify import check_implementation, sklearn_fit
 from verify.testing.protocol import DATA, LONG_M, PROTOCOL_EPOCHS, per_epoch, protocol
 
 HALF = Conventions(eta=Fraction(1, 2))
@@ -54,7 +54,7 @@ def test_late_examples_and_the_last_one_are_updated_after_the_first_epoch(name: 
 
 def test_the_long_run_has_its_closed_form_count() -> None:
     for m in (4, 10, 20, LONG_M):  # even m: 3m^2 - 5m/2 + 4 mistakes in m^2 + m/2 + 2 epochs
-        data = Dataset.of([[m, 1], [1 - m, -1], [1, 0]], [1, 1, 1], "long")
+        data = Dataset.of([[m, 1], [1 - m, -1], [-1, 0]], [1, 1, -1], "long")
         run = run_online(data, max_epochs=10**4)
         assert (run.converged, run.mistakes, run.epochs) == (
             True, 3 * m * m - 5 * m // 2 + 4, m * m + m // 2 + 2)
@@ -146,3 +146,14 @@ def test_a_wrong_threshold_is_caught_with_eta_one_half_too(threshold: float) -> 
     assert not check_implementation(Threshold(), sources=("protocol",), conventions=HALF).ok
     check_implementation(_HalfStep(), sources=("protocol",), conventions=HALF
                          ).raise_for_violations()
+
+
+def test_scikit_learn_passes_the_long_run_compared_by_its_final_weights() -> None:
+    # a trajectory by partial_fit costs a Python call per visit: above max_visits (the long
+    # run's 3 x 1042) only the final weights are returned, and they are the exact ones
+    long = next(s for s in protocol() if s.data.name == "protocol(1042 epochs)")
+    report = check_implementation(sklearn_fit(), sources={"protocol": [long]})
+    report.raise_for_violations()
+    full = report.outcomes[0]
+    assert full.epochs == 1042 and full.mistakes is None and full.identical
+    assert report.outcomes[1].call.epochs == 1 and report.outcomes[1].mistakes == 3
