@@ -54,6 +54,20 @@ class StopsAtOneMistake(Textbook):
         return counts[-1] <= 1
 
 
+class CapsEpochsAt56(Textbook):
+    """Makes at most 56 epochs whatever `epochs` says (red team 7: the longest run was 57)."""
+
+    def epochs(self, epochs: int) -> Iterable[int]:
+        return range(min(epochs, 56))
+
+
+class CapsMistakesAt100(Textbook):
+    """Stops after the epoch in which it reaches 100 mistakes (red team 7)."""
+
+    def stop(self, counts: list[int]) -> bool:
+        return counts[-1] == 0 or sum(counts) >= 100
+
+
 # ---- state kept between fits -----------------------------------------------------------------
 
 
@@ -174,6 +188,20 @@ class MarginOfOne(Textbook):
         return bool(label * (w @ x) <= 1)
 
 
+class UpdatesBelowOne(Textbook):
+    """Updates on `y <w, x> < 1`: on integer data the same as `<= 0` (red team 7)."""
+
+    def fires(self, w: np.ndarray, x: np.ndarray, label: int) -> bool:
+        return bool(label * (w @ x) < 1)
+
+
+class UpdatesAtHalf(Textbook):
+    """Updates on `y <w, x> <= 0.5`: on integer data the same as `<= 0` (red team 7)."""
+
+    def fires(self, w: np.ndarray, x: np.ndarray, label: int) -> bool:
+        return bool(label * (w @ x) <= 0.5)
+
+
 class MissingLabel(Textbook):
     """Steps by `eta x`, the label missing."""
 
@@ -221,6 +249,13 @@ class SkipsFirstExample(Textbook):
 
     def order(self, n: int) -> Iterable[int]:
         return range(1, n)
+
+
+class StopsReadingAt8(Textbook):
+    """Never visits past its 8th example (`if i >= 8: break`; red team 7)."""
+
+    def order(self, n: int) -> Iterable[int]:
+        return range(min(n, 8))
 
 
 class StaleScores(Textbook):

@@ -5,13 +5,16 @@ campaigns (`verify.numeric.campaign`: tight orthonormal families, the online adv
 planted separable data) and compares what it returns with `perceptron.algorithms.online.run_online`
 under the conventions it claims to follow.
 
-Each scenario is handed over as float64: the data scaled by their common denominator to
-integers (with `w_0 = 0` and no bias the perceptron is scale invariant, so this is the same
-run), and the engine runs on the exact binary values of exactly those floats, so the two
-always see the same data. Whether float64 arithmetic can be exact on a scenario is decided
-a priori: every value a perceptron forms along the exact run is an integer multiple of
-`2^-e` (eta = p / 2^e) bounded by `sqrt(T) eta R^2` (Novikoff's `||w_t||^2 <= t eta^2 R^2`
-and Cauchy–Schwarz), so `T eta^2 R^4 4^e < 2^106` makes every operation exact. There, any
+Each scenario is handed over as float64: a campaign's data scaled by their common
+denominator to integers (with `w_0 = 0` and no bias the perceptron is scale invariant, so
+this is the same run), the `protocol`'s as written (dyadic rationals such as 3/4 among them,
+which float64 holds exactly: on integers every score is an integer and a wrong threshold
+such as `< 1` equals `<= 0`), and the engine runs on the exact binary values of exactly
+those floats, so the two always see the same data. Whether float64 arithmetic can be exact
+on a scenario is decided a priori: with eta = p / 2^e and the data's common denominator s
+(a power of 2 for floats), every value a perceptron forms along the exact run is an integer
+multiple of `2^-e s^-2` bounded by `sqrt(T) eta R^2` (Novikoff's `||w_t||^2 <= t eta^2 R^2`
+and Cauchy–Schwarz), so `T eta^2 R^4 4^e s^4 < 2^106` makes every operation exact. There, any
 difference from the engine is a defect of the implementation (a *problem*); elsewhere it is
 reported as a *note* with its exact size, since rounding alone can explain it.
 
@@ -46,6 +49,7 @@ from verify.testing.protocol import (
     FULL_RUN,
     PROTOCOL,
     Call,
+    budget,
     divergence,
     epochs_hint,
     plan,
@@ -59,7 +63,7 @@ from verify.testing.protocol import (
 SOURCES = ("tight", "adversary", "generated", PROTOCOL)
 #: Up to this many numbers, a failing scenario's data are printed whole in its reproducer.
 REPRODUCER_LIMIT = 400
-#: Float64 is exact for a scenario when `T eta^2 R^4 4^e` stays below this (see above).
+#: Float64 is exact for a scenario when `T eta^2 R^4 4^e s^4` stays below this (see above).
 FLOAT_EXACT_LIMIT = 2**106
 
 
@@ -296,6 +300,8 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
     `count` scenarios from `seed`), or a mapping of source name to
     `verify.numeric.campaign.Scenario`s. `conventions` are the ones the implementation claims (the
     engine runs under them; `w0` must be None: `fit` has no way to receive one).
+    `max_epochs` caps the campaign sources' runs; the `protocol` scenarios get at least
+    `verify.testing.protocol.PROTOCOL_EPOCHS` (their longest run needs 1042 epochs).
 
     Every scenario is fitted in full; one whose exact run needs several epochs is also cut
     after fewer (`verify.testing.protocol.plan`), and the `protocol` scenarios are fitted again
@@ -350,8 +356,10 @@ class _Handover:
     bias: bool
 
     @classmethod
-    def of(cls, scenario: Scenario, bias: bool) -> _Handover:
-        _, rows = scaled_rows(scenario.data)
+    def of(cls, scenario: Scenario, bias: bool, integers: bool = True) -> _Handover:
+        """`integers`: scaled to integers (campaigns); else as written (the protocol's
+        dyadic data, exact in float64)."""
+        rows = scaled_rows(scenario.data)[1] if integers else scenario.data.X
         X = np.array([[float(v) for v in row] for row in rows], dtype=np.float64)
         y = np.array(scenario.data.y, dtype=np.int64)
         data = Dataset.of(X.tolist(), scenario.data.y, scenario.data.name)
@@ -397,15 +405,18 @@ def _float_exact(run_data: Dataset, conventions: Conventions, updates: int) -> b
     """Whether float64 is provably exact along the exact run (module docstring)."""
     eta = conventions.eta
     den = eta.denominator
-    if den & (den - 1) or eta.numerator >= 2**53 or run_data.scale() != 1:
+    scale = run_data.scale()
+    if den & (den - 1) or scale & (scale - 1) or eta.numerator >= 2**53:
         return False
-    return max(updates, 1) * eta**2 * radius2(run_data) ** 2 * den**2 < FLOAT_EXACT_LIMIT
+    return (max(updates, 1) * eta**2 * radius2(run_data) ** 2 * den**2 * scale**4
+            < FLOAT_EXACT_LIMIT)
 
 
 def _scenario(fit: Fit, source: str, scenario: Scenario, conventions: Conventions,
               max_epochs: int, theory_only: bool) -> list[ScenarioOutcome]:
     """Every call `plan` makes on one scenario, in order, on the same `fit`."""
-    handed = _Handover.of(scenario, conventions.bias)
+    handed = _Handover.of(scenario, conventions.bias, integers=source != PROTOCOL)
+    max_epochs = budget(source, max_epochs)
     full = run_online(handed.data, conventions, max_epochs=max_epochs)
     negated: tuple[_Handover, RunResult] | None = None
     outcomes = []
@@ -460,8 +471,10 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
     order = False
     if fitted is not None:
         w, iterates, mistakes = _read(fitted, run_data.d, conventions.bias, seen)
-        finished = (call.epochs is None and (not theory_only or epochs == _any_order_epochs(
-            bound, None)))
+        # finished when given what the exact run needed to converge (the engine may stop
+        # at the budget: the protocol's long run with a bias), or enough for any order
+        finished = call.epochs is None and (epochs == _any_order_epochs(bound, None)
+                                            if theory_only else engine.converged)
         if iterates is not None:
             theory = check_run(handed.data, iterates, u=handed.u, conventions=conventions,
                                finished=finished)

@@ -11,6 +11,17 @@ So:
   labels after `w_0` (so `sign(0)` matters), equal mistake counts in consecutive epochs, the
   last example updated after the first epoch, several updates per epoch (stale scores show),
   and coordinates past float32's 2^24 where float64 is still exact;
+- updates late in the order (at index 8 and later, on the last example, at lengths 9, 13 and
+  24), so a `fit` that stops reading after its first few examples differs;
+- one run of 2996 mistakes in 1042 epochs (`y x` = `(m, 1)`, `(1 - m, -1)`, `(1, 0)` at
+  m = 32; for even m the engine makes `3m^2 - 5m/2 + 4` mistakes in `m^2 + m/2 + 2`
+  epochs), so a cap on epochs or mistakes below that differs. No finite test
+  can catch a cap beyond its longest run. Three examples, not two: with two, every order
+  makes the same updates, and a shuffled perceptron would only look slow, not reordered;
+- data that are not integers (halves, quarters, eighths: dyadic, so float64 holds them and
+  every score exactly), handed over as written, where scores in (0, 1/8] occur without an
+  update: a wrong threshold (`< 1`, `<= 0.5`) fires there. Campaign scenarios are handed over
+  as integers, where every score is an integer and such a threshold equals `<= 0`;
 - `plan` asks every scenario whose exact run has two or more epochs with updates for runs cut
   after fewer epochs too, and asks the `protocol` scenarios for further fits of the same
   instance: on the labels negated, then on read-only arrays;
@@ -22,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -39,15 +51,65 @@ PROTOCOL = "protocol"
 #: Past 2^24 + 1 float32 rounds integers; float64 holds these runs exactly.
 FLOAT32_GAP = 2**24 + 1
 _TIES = ([[1, -1], [0, -2], [1, -2]], [-1, 1, 1])
-#: name -> (rows, labels). The properties each is here for are asserted by the tests.
-DATA: dict[str, tuple[list[list[int]], list[int]]] = {
+#: The long run's `m`: its examples times their labels are `(m, 1)`, `(1 - m, -1)`, `(1, 0)`.
+LONG_M = 32
+#: The epochs the protocol scenarios may take, whatever `max_epochs` (a cap for the campaign
+#: sources) says: the longest, `LONG_M^2 + LONG_M / 2 + 2 = 1042`, with room for a perceptron
+#: in another order to finish (`theory_only`).
+PROTOCOL_EPOCHS = 2000
+
+
+def _q(*rows: str) -> list[list[Fraction]]:
+    """Rows written as text (`"3/4 -5/8"`): exact dyadic rationals."""
+    return [[Fraction(v) for v in row.split()] for row in rows]
+
+
+Rows = list[list[int]] | list[list[Fraction]]
+#: name -> (rows, labels). The properties each is here for are asserted by
+#: tests/test_verify/testing/test_testing_protocol.py.
+DATA: dict[str, tuple[Rows, list[int]]] = {
     # 4 epochs with updates (2, 2, 2, 1): a plateau, ties of both labels at w != 0
     "ties and a plateau": _TIES,
     # 55 epochs with updates, the last example among them
     "56 epochs": ([[2, 5], [-4, -3], [-5, -4]], [-1, -1, 1]),
     # the first run scaled past float32's integers (the same run: scale invariance)
     "beyond float32": ([[v * FLOAT32_GAP for v in row] for row in _TIES[0]], _TIES[1]),
+    # the last example (index 8) updated in epochs 3, 5 and 7
+    "late updates (n=9)": ([[4, 5, -4], [3, -3, 2], [-3, 1, -1], [3, -2, -3], [-4, -1, 2],
+                            [0, 1, 3], [-5, 0, 1], [1, 3, -3], [3, 4, -3]],
+                           [1, -1, 1, 1, 1, -1, 1, 1, 1]),
+    # updates at index 10 and on the last example (12) after the first epoch
+    "late updates (n=13)": ([[4, 1, 5], [-1, 5, 2], [5, 5, 4], [-5, 0, 0], [-2, 5, -5],
+                             [-2, 2, -2], [3, 5, -2], [-5, -3, -2], [2, 2, -4], [4, -1, 5],
+                             [-1, 1, 0], [5, -1, 5], [-4, 4, -4]],
+                            [1, 1, 1, -1, 1, -1, 1, -1, 1, 1, -1, 1, -1]),
+    # updates at indices 8 to 23 in several epochs, the last example (23) in epochs 2 and 3
+    "late updates (n=24)": ([[-5, 3, 1], [-2, -2, -2], [-3, 0, 4], [-6, 4, -6], [2, 6, 6],
+                             [-5, -6, 4], [-2, -4, 6], [-4, 6, 2], [-4, -5, -1], [-6, 5, -1],
+                             [-4, -1, 3], [6, -5, -5], [-1, -3, -2], [1, -1, 4], [1, 1, 2],
+                             [2, -5, -5], [-1, 1, 0], [6, 0, 2], [1, 2, 0], [2, -5, -3],
+                             [-4, 4, 0], [2, -1, -4], [-5, -4, -4], [-6, 0, 4]],
+                            [-1, -1, 1, -1, 1, 1, 1, -1, 1, -1, 1, 1, -1, 1, 1, -1, -1, 1, -1,
+                             1, -1, -1, -1, 1]),
+    # 2996 mistakes in 1042 epochs: a cap on epochs or mistakes below that shows
+    # ((1, 0) as x = (-1, 0) labelled -1: both labels, which scikit-learn's `fit` needs)
+    "1042 epochs": ([[LONG_M, 1], [1 - LONG_M, -1], [-1, 0]], [1, 1, -1]),
+    # one update to w = 1/2, then the score 1/4: `< 1` updates until w = 2
+    "a half": (_q("1/2"), [1]),
+    # quarters: a score of 1/16 without an update; the last example updated in epoch 10
+    "quarters": (_q("-5/4 -7/4 3/4", "-1 -3/4 3/4", "3/2 5/4 1/2", "1/4 1/4 1/2",
+                    "5/4 -3/4 3/2", "-1 3/2 -1", "5/4 3/4 1/2", "-5/4 -2 -1", "3/4 1/2 -1/2"),
+                 [1, 1, 1, 1, 1, -1, 1, 1, -1]),
+    # eighths: a score of 7/64 without an update, 4 epochs with updates
+    "eighths": (_q("-3/4 5/8", "3/8 1/4", "1/2 -1/2", "-11/8 5/8", "-3/2 -5/4"),
+                [1, 1, -1, -1, -1]),
 }
+
+
+def budget(source: str, max_epochs: int) -> int:
+    """The epochs a scenario of `source` may take: `max_epochs`, at least `PROTOCOL_EPOCHS`
+    for the protocol's (fixed separable data whose longest run needs 1042)."""
+    return max(max_epochs, PROTOCOL_EPOCHS) if source == PROTOCOL else max_epochs
 
 
 def protocol() -> Iterator[Scenario]:

@@ -1,0 +1,160 @@
+"""The `protocol` scenarios have the properties they are there for (`verify.testing.protocol`),
+and the red team's wrong perceptrons that passed before them are caught (red team 7): one that
+never reads past its 8th example, one that caps its epochs or its mistakes, one that updates
+on `y <w, x> < 1` or `<= 0.5` (the same as `<= 0` on the integer data the campaigns hand over)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from mutants import bugs
+from mutants.base import Textbook
+
+from perceptron.algorithms.online import run_online
+from perceptron.conventions import Conventions
+from perceptron.dataset import Dataset
+from perceptron.geometry.linear import dot
+from verify import check_implementation, sklearn_fit
+from verify.testing.protocol import DATA, LONG_M, PROTOCOL_EPOCHS, per_epoch, protocol
+
+HALF = Conventions(eta=Fraction(1, 2))
+
+
+def _visits(data: Dataset, eta: Fraction = Fraction(1)) -> list[tuple[int, int, Fraction]]:
+    """Every visit of the exact cyclic run as (epoch, index, y <w, x>), replayed exactly."""
+    w = [Fraction(0)] * data.d
+    out = []
+    for epoch in range(1, PROTOCOL_EPOCHS + 1):
+        updated = False
+        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+            score = y * dot(w, x)
+            out.append((epoch, i, score))
+            if score <= 0:
+                w = [a + eta * y * b for a, b in zip(w, x, strict=True)]
+                updated = True
+        if not updated:
+            return out
+    raise AssertionError("the protocol's runs converge")
+
+
+def _scenario(name: str) -> Dataset:
+    return next(s.data for s in protocol() if s.data.name == f"protocol({name})")
+
+
+@pytest.mark.parametrize("name", ["late updates (n=9)", "late updates (n=13)",
+                                  "late updates (n=24)", "quarters"])
+def test_late_examples_and_the_last_one_are_updated_after_the_first_epoch(name: str) -> None:
+    data = _scenario(name)
+    late = {(e, i) for e, i, score in _visits(data) if score <= 0 and i >= 8 and e >= 2}
+    assert {i for _, i in late} >= {data.n - 1}, "the last example is updated after epoch 1"
+    assert len({e for e, _ in late}) >= 2, "late updates in several epochs"
+
+
+def test_the_long_run_has_its_closed_form_count() -> None:
+    for m in (4, 10, 20, LONG_M):  # even m: 3m^2 - 5m/2 + 4 mistakes in m^2 + m/2 + 2 epochs
+        data = Dataset.of([[m, 1], [1 - m, -1], [-1, 0]], [1, 1, -1], "long")
+        run = run_online(data, max_epochs=10**4)
+        assert (run.converged, run.mistakes, run.epochs) == (
+            True, 3 * m * m - 5 * m // 2 + 4, m * m + m // 2 + 2)
+    run = run_online(_scenario("1042 epochs"), max_epochs=PROTOCOL_EPOCHS)
+    assert (run.mistakes, run.epochs) == (2996, 1042)
+    assert max(run_online(s.data, max_epochs=PROTOCOL_EPOCHS).epochs for s in protocol()) == 1042
+    assert per_epoch(run)[-1] == 0 and min(per_epoch(run)[:-1]) >= 1
+
+
+@pytest.mark.parametrize("name", ["a half", "quarters", "eighths"])
+def test_dyadic_data_are_exact_floats_with_small_scores_that_are_no_mistake(name: str) -> None:
+    rows, _ = DATA[name]
+    values = [Fraction(v) for row in rows for v in row]
+    assert any(v.denominator > 1 for v in values)
+    assert all(Fraction(float(v)) == v for v in values), "float64 holds them exactly"
+    data = _scenario(name)
+    for eta in (Fraction(1), Fraction(1, 2)):
+        small = min(s for _, _, s in _visits(data, eta) if s > 0)
+        assert small <= Fraction(1, 4) * eta, "a threshold at 1/4 (times eta) fires there"
+
+
+def test_the_dyadic_scenarios_are_handed_over_as_written_and_compared_exactly() -> None:
+    report = check_implementation(Textbook(), sources=("protocol",))
+    report.raise_for_violations()
+    quarters = next(o for o in report.outcomes if o.dataset == "protocol(quarters)")
+    assert quarters.X is not None and quarters.X[0].tolist() == [-1.25, -1.75, 0.75]
+    assert quarters.float_exact and quarters.identical
+    assert all(o.float_exact for o in report.outcomes)
+
+
+@pytest.mark.parametrize(("bug", "where", "says"), [
+    (bugs.StopsReadingAt8, "protocol(late updates (n=", "final w differs"),
+    (bugs.CapsEpochsAt56, "protocol(1042 epochs)", "converges in epoch 1042"),
+    (bugs.CapsMistakesAt100, "protocol(1042 epochs)", "converges in epoch 1042"),
+    (bugs.UpdatesBelowOne, "protocol(a half)", "implementation (1), exact (1/2)"),
+    (bugs.UpdatesAtHalf, "protocol(a half)", "implementation (1), exact (1/2)"),
+])
+def test_the_red_team_7_mutants_are_caught_naming_what_differs(bug: type, where: str,
+                                                                says: str) -> None:
+    report = check_implementation(bug(), name=bug.__name__)
+    assert not report.ok and not report.order_only
+    first = report.simplest_failure
+    assert first is not None and first.dataset.startswith(where)
+    assert says in first.problems[0]
+    with pytest.raises(AssertionError, match=f"^{bug.__name__} is not the perceptron"):
+        report.raise_for_violations()
+
+
+@pytest.mark.parametrize("cut", [2, 8, 12, 20])
+def test_a_fit_that_stops_reading_after_any_few_examples_is_caught(cut: int) -> None:
+    class StopsReading(Textbook):
+        def order(self, n: int) -> range:
+            return range(min(n, cut))
+
+    assert not check_implementation(StopsReading(), sources=("protocol",)).ok
+
+
+class _Capped(Textbook):
+    """The textbook with at most `cap` epochs."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+
+    def epochs(self, epochs: int) -> range:
+        return range(min(epochs, self.cap))
+
+
+@pytest.mark.parametrize("cap", [10, 57, 100, 200, 1000, 1040])
+def test_an_epoch_cap_below_the_longest_run_is_caught(cap: int) -> None:
+    assert not check_implementation(_Capped(cap), sources=("protocol",)).ok
+
+
+def test_an_epoch_cap_at_or_beyond_the_longest_run_is_not_and_cannot_be() -> None:
+    # 1041 epochs with updates: a cap there or beyond makes the same run on every scenario
+    # (no finite test can catch a cap beyond its longest run; the docs say so)
+    check_implementation(_Capped(1041), sources=("protocol",)).raise_for_violations()
+
+
+class _HalfStep(Textbook):
+    eta = 0.5
+
+
+@pytest.mark.parametrize("threshold", [1.0, 0.5, 0.25])
+def test_a_wrong_threshold_is_caught_with_eta_one_half_too(threshold: float) -> None:
+    class Threshold(_HalfStep):
+        def fires(self, w: np.ndarray, x: np.ndarray, label: int) -> bool:
+            return bool(label * (w @ x) < threshold)
+
+    assert not check_implementation(Threshold(), sources=("protocol",), conventions=HALF).ok
+    check_implementation(_HalfStep(), sources=("protocol",), conventions=HALF
+                         ).raise_for_violations()
+
+
+def test_scikit_learn_passes_the_long_run_compared_by_its_final_weights() -> None:
+    # a trajectory by partial_fit costs a Python call per visit: above max_visits (the long
+    # run's 3 x 1042) only the final weights are returned, and they are the exact ones
+    long = next(s for s in protocol() if s.data.name == "protocol(1042 epochs)")
+    report = check_implementation(sklearn_fit(), sources={"protocol": [long]})
+    report.raise_for_violations()
+    full = report.outcomes[0]
+    assert full.epochs == 1042 and full.mistakes is None and full.identical
+    cut = report.outcomes[1]  # 3 visits: its trajectory is recorded, 2 updates
+    assert cut.call.epochs == 1 and cut.mistakes == cut.engine.mistakes == 2
