@@ -334,8 +334,9 @@ class _Refuting(GreedyShrinker[Counterexample]):
 
 def linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample | None:
     """A point (scalars; every vector 0 in dimension 1) that an LP finds for the hypotheses
-    of `judgement`, or None when one is not linear in scalars, the LP is over the budget's
-    size, or it finds none (strict facts hold with a margin: the LP maximises it, up to 1)."""
+    of `judgement`, or None when one is not linear in scalars, has a coefficient beyond
+    float range, the LP is over the budget's size, or it finds none (strict facts hold with
+    a margin: the LP maximises it, up to 1)."""
     from scipy.optimize import linprog  # the search's LP solver, loaded with the search
 
     facts = judgement.hypotheses
@@ -359,6 +360,8 @@ def linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample |
         kinds.append(fact.kind)
     inequality = [k != "==" for k in kinds]
     a, b = np.array(rows), np.array(bounds)
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        return None  # a coefficient beyond float range (`1e400`): no float LP can hold it
     cost = np.zeros(n + 1)
     cost[n] = -1.0  # maximise the margin
     result = linprog(
@@ -385,11 +388,8 @@ def linear_counterexample(judgement: Judgement, budget: SearchBudget) -> Counter
     failing = {">=": [Fact(-claim.expr, ">")], ">": [Fact(-claim.expr, ">=")],
                "==": [Fact(claim.expr, ">"), Fact(-claim.expr, ">")]}[claim.kind]
     for fact in failing:
-        try:
-            point = linear_point(replace(judgement, hypotheses=(*judgement.hypotheses, fact)),
-                                 budget)
-        except (ValueError, OverflowError):  # a coefficient beyond float range
-            continue
+        point = linear_point(replace(judgement, hypotheses=(*judgement.hypotheses, fact)),
+                             budget)
         if point is not None:
             return point
     return None

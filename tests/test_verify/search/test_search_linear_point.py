@@ -105,3 +105,12 @@ def test_a_linear_claim_false_beyond_small_values_is_refuted_by_one_lp() -> None
     assert decide(true).status == "proved"
     gram_claim = Judgement((), Fact(100000 - gram("u", "w"), ">="), ("u", "w"), ())
     assert linear_counterexample(gram_claim, DEFAULT_BUDGET) is None  # not linear in scalars
+
+
+def test_a_coefficient_beyond_float_range_gets_no_point_and_no_exception() -> None:
+    """CI at 32c940a: `t >= 1e400 |- t >= 1e399`, proved since the exact LP, then asked the
+    vacuity check's LP for a point of `t >= 1e400`, and SciPy raised (`b_ub must not contain
+    values inf`): a traceback from `novikoff check`."""
+    huge = sympy.Integer(10) ** 400
+    assert linear_point(judgement(Fact(x[0] - huge, ">=")), DEFAULT_BUDGET) is None
+    assert linear_point(judgement(Fact(huge * x[0] - 1, ">=")), DEFAULT_BUDGET) is None
