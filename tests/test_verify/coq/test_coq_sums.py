@@ -460,27 +460,33 @@ def test_a_family_read_only_in_an_update_is_bound_not_read_as_a_coq_global(
                                                               ).read_text())
 
 
-@needs_coqc
-def test_the_bound_families_compile_and_a_dropped_binder_does_not(
-        families: tuple[Path, dict[str, str]]) -> None:
+def _families_reject(families: tuple[Path, dict[str, str]],
+                     variants: tuple[tuple[str, str, str], ...]) -> None:
+    """The exported families.v compiles, and no variant (what it breaks, the text, its
+    replacement) does; the file is restored after (the module's fixture: the next test
+    reads it as exported)."""
     directory, _ = families
     assert compile_inner_product(directory).returncode == 0
     path = directory / "families.v"
     text = path.read_text()
-
-    def compiles(source: str) -> bool:
-        return coqc_compiles(directory, "families.v", source, COQC)  # type: ignore[arg-type]
-
     try:
-        assert compiles(text)
-        # the family's binder dropped, as the export once wrote it: the name is unbound now
-        # (renamed `exp'`), not Coq's exponential
-        dropped = text.replace("forall (exp' : R -> R) (s : nat -> R)",
-                               "forall (s : nat -> R)")
-        assert dropped != text
-        assert not compiles(dropped)
-    finally:  # the module's fixture: the next test reads the file as exported
+        assert coqc_compiles(directory, "families.v", text, COQC)  # type: ignore[arg-type]
+        for what, old, new in variants:
+            assert text.count(old) == 1, what
+            assert not coqc_compiles(directory, "families.v", text.replace(old, new),
+                                     COQC), what  # type: ignore[arg-type]
+    finally:
         path.write_text(text)
+
+
+@needs_coqc
+def test_the_bound_families_compile_and_a_dropped_binder_does_not(
+        families: tuple[Path, dict[str, str]]) -> None:
+    # the family's binder dropped, as the export once wrote it: the name is unbound now
+    # (renamed `exp'`), not Coq's exponential
+    _families_reject(families, (("the family's binder dropped",
+                                 "forall (exp' : R -> R) (s : nat -> R)",
+                                 "forall (s : nat -> R)"),))
 
 
 SUM_K = "(zsum ((1))%Z ((Z.of_nat K))%Z (fun j'1 => (y j'1)))"
@@ -520,21 +526,7 @@ def test_a_scalar_sum_in_an_inductions_base_or_update_is_stated_in_the_kernels_f
 @needs_coqc
 def test_a_sum_in_an_inductions_base_or_update_compiles_and_false_variants_do_not(
         families: tuple[Path, dict[str, str]]) -> None:
-    directory, _ = families
-    assert compile_inner_product(directory).returncode == 0
-    path = directory / "families.v"
-    text = path.read_text()
-
-    def compiles(source: str) -> bool:
-        return coqc_compiles(directory, "families.v", source, COQC)  # type: ignore[arg-type]
-
-    try:
-        assert compiles(text)
-        for what, old, new in FALSE_SUMMED_RUNS:
-            assert text.count(old) == 1, what
-            assert not compiles(text.replace(old, new)), what
-    finally:
-        path.write_text(text)
+    _families_reject(families, FALSE_SUMMED_RUNS)
 
 
 # finite-sums (issue 31.1): Cauchy–Schwarz for two vectors with their norms as scalars, and
