@@ -219,6 +219,29 @@ def redefining_uses(steps: Sequence[Step], defined: Mapping[str, str]) -> list[P
     return errors
 
 
+def redefining_runs(steps: Sequence[Step], defined: Mapping[str, str]) -> list[ProofFileError]:
+    """An induction whose counter or iterated names include a defined name, one error each.
+
+    A defined name has one value, its definition's (`t = max(a, 0)`), where an induction's
+    counter and iterated names change along the run: the definition was dropped for the
+    counter, or turned into update facts that cut the runs to the updates where the name
+    happens to equal its definition (red team 8: proved, each statement true as printed,
+    the file's own declaration contradicted without a word)."""
+    errors = []
+    for step in steps:
+        rule = step.rule
+        if not isinstance(rule, Induction):
+            continue
+        for name in sorted({rule.variable, *rule.base, *rule.step} & set(defined)):
+            role = "counts the runs" if name == rule.variable else "is updated"
+            errors.append(ProofFileError(
+                f"induction: {name} {role}, but [define] gives it one value ({name} = "
+                f"{defined[name]})", step=step.id, key="induction",
+                fix=f"use another name for the changing quantity, or remove {name} from "
+                    "[define]"))
+    return errors
+
+
 def _reads(name: str, defined: Mapping[str, str]) -> set[str]:
     """The names `name`'s definition reads, through the definitions it reads (the function
     names aside)."""

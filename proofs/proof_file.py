@@ -44,7 +44,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from proofs.definitions import Definition, parse_definitions, redefining_uses, with_definitions
+from proofs.definitions import (
+    Definition,
+    parse_definitions,
+    redefining_runs,
+    redefining_uses,
+    with_definitions,
+)
 from proofs.earlier import Note, earlier_language
 from proofs.errors import ProofFileError, Source, raise_all
 from proofs.imports import (
@@ -312,10 +318,13 @@ def _proof(document: dict[str, Any], file: str
         if read_as_then is not None:
             steps, naturals, notes = read_as_then  # type: ignore[assignment]
     combined = problems.attempt(lambda: with_copies(steps, copies))
-    for error in redefining_uses(combined or steps, {n: t for n, (t, _) in
-                                                     declared.defined.items()}):
+    defined = {n: t for n, (t, _) in declared.defined.items()}
+    for error in [*redefining_uses(combined or steps, defined),
+                  *redefining_runs(steps, defined)]:
         problems.add(error)
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
+    if combined is None:  # the copies clashed (said): their uses are no further error
+        broken |= {u.step for s in steps for u in s.uses if "/" in u.step}
     for error in problems_of(declared.vectors, declared.scalars, combined or steps,
                              naturals=naturals, numeric=numeric, theorem=theorem or "",
                              notation=notation, broken=broken, indexed=indexed, sets=sets):

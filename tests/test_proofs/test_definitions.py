@@ -203,3 +203,62 @@ def test_huge_literals_are_unknown_or_decided_never_a_traceback(
                         f"claim = \"{claim}\"\n".replace("'", '"'))
         assert main(["check", str(path)]) == code
         assert "Traceback" not in capsys.readouterr().err
+
+
+COUNTED = """
+title = "a defined counter"
+vectors = ["w", "x"]
+scalars = ["t", "y", "s", "a", "n"]
+naturals = ["t"]
+[define]
+DEFINE
+[[step]]
+id = "inv"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = BASE
+step = STEP
+"""
+
+
+@pytest.mark.parametrize(("define", "base", "step", "problem"), [
+    ('t = "max(a, 0)"', '{ s = "0" }', '{ s = "s + y**2" }',
+     "induction: t counts the runs, but [define] gives it one value (t = max(a, 0))"),
+    ('n = "norm(w)"', '{ n = "0", s = "0" }', '{ n = "n + 1", s = "s + n" }',
+     "induction: n is updated, but [define] gives it one value (n = norm(w))"),
+])
+def test_a_defined_name_is_no_counter_nor_iterated(define: str, base: str, step: str,
+                                                   problem: str) -> None:
+    """Red team 8: a defined counter's definition was dropped, and a defined iterated name's
+    facts became update facts that cut the runs to where it equals its definition; both
+    proved without a word against the file's own declaration."""
+    text = COUNTED.replace("DEFINE", define).replace("BASE", base).replace("STEP", step)
+    with pytest.raises(ProofFileError) as raised:
+        parse_proof(text.encode(), "counted.toml")
+    assert problem in str(raised.value)
+
+
+def test_a_clash_with_an_imported_copy_is_said_once() -> None:
+    """Red team 8: a step id taken by an imported copy was said, then every use of that
+    import as `which is not a step; did you mean ...` (it is one: the clash is the error)."""
+    text = """
+title = "import id collision"
+vectors = ["w", "x"]
+scalars = ["a", "t", "y", "R2"]
+naturals = ["t"]
+[imports]
+cs = "canonical-online"
+[[step]]
+id = "cs--norm-growth"
+given = ["a >= 5"]
+claim = "a >= 4"
+[[step]]
+id = "u"
+uses = ["cs/norm-growth"]
+claim = "norm2(w) <= t*R2"
+"""
+    with pytest.raises(ProofFileError) as raised:
+        parse_proof(text.encode(), "clash.toml")
+    said = str(raised.value)
+    assert "is taken by an imported step" in said and "not a step" not in said
