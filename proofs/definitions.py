@@ -180,20 +180,18 @@ def redefining_uses(steps: Sequence[Step], defined: Mapping[str, str]) -> list[P
     defined name that the used step mentions (itself or through the steps it uses) nor a
     name such a name's definition reads; to use the step at another value, define a name for
     that value and state the step with it."""
-    by_id = {step.id: step for step in steps}
+    if not defined or not any(use.with_ for step in steps for use in step.uses):
+        return []
     reads = {name: _reads(name, defined) for name in defined}
+    # what each step mentions, itself or through the steps it uses: uses name earlier steps
+    # only (a later one is an error said elsewhere), so one pass in file order, no recursion
+    # (a chain of a thousand uses)
     mentions: dict[str, set[str]] = {}
-
-    def mentioned_by(step_id: str) -> set[str]:
-        if step_id not in mentions:
-            mentions[step_id] = set()  # a cycle is refused elsewhere; stop here meanwhile
-            step = by_id.get(step_id)
-            if step is not None:
-                relations = (*step.hypotheses, step.claim, *(
-                    step.rule.hypotheses if isinstance(step.rule, Induction) else ()))
-                mentions[step_id] = mentioned(relations).union(
-                    *(mentioned_by(use.step) for use in step.uses))
-        return mentions[step_id]
+    for step in steps:
+        relations = (*step.hypotheses, step.claim, *(
+            step.rule.hypotheses if isinstance(step.rule, Induction) else ()))
+        mentions[step.id] = mentioned(relations).union(
+            *(mentions.get(use.step, set()) for use in step.uses))
 
     errors = []
     for step in steps:
@@ -201,7 +199,8 @@ def redefining_uses(steps: Sequence[Step], defined: Mapping[str, str]) -> list[P
             replaced = {name for name, term in use.with_ if not _itself(name, term)}
             if not replaced:
                 continue
-            fixed = {name: reads[name] | {name} for name in mentioned_by(use.step) & set(reads)}
+            fixed = {name: reads[name] | {name}
+                     for name in mentions.get(use.step, set()) & set(reads)}
             clash = sorted((name, defined_name) for defined_name, held in fixed.items()
                            for name in replaced & held)
             if clash:

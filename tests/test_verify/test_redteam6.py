@@ -171,3 +171,18 @@ def test_a_refuted_base_shows_the_values_that_refute_it(
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("refuted"))
     assert line.endswith(f"base: counterexample (dimension-1 screen) at {point}")
     assert "s = " not in line
+
+
+def test_a_long_chain_of_uses_is_read_without_recursion() -> None:
+    """The first version of the refusal above walked the uses recursively: a chain of 999
+    steps, each using the one before, ended in a RecursionError traceback (found in the
+    session's last read of its own change)."""
+    lines = ['title = "chain"', 'vectors = []', 'scalars = ["a", "n"]', "[define]",
+             'n = "max(a, 0)"']
+    for i in range(999):
+        lines += ["[[step]]", f'id = "s{i}"', 'claim = "n >= 0"']
+        lines += [f'uses = ["s{i - 1}"]'] if i else []
+    lines += ["[[step]]", 'id = "t"', 'claim = "n >= 0"',
+              'uses = [{ step = "s998", with = { a = "1" } }]']
+    with pytest.raises(ProofFileError, match="another value under the same name"):
+        parse_proof("\n".join(lines).encode(), "chain.toml")
