@@ -242,17 +242,15 @@ def redefining_runs(steps: Sequence[Step], defined: Mapping[str, str]) -> list[P
 
 
 def _reads(name: str, defined: Mapping[str, str]) -> set[str]:
-    """The names `name`'s definition reads, through the definitions it reads (the function
-    names aside)."""
+    """The names `name`'s definition reads (`written_names`, the function names aside),
+    through the definitions it reads."""
     out: set[str] = set()
     todo = [name]
     while todo:
         text = defined.get(todo.pop())
         if text is None:
             continue
-        tree = ast.parse(text.strip(), mode="eval")
-        called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-        found = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in called}
+        found = written_names(source_tree(text)) - set(FUNCTIONS)
         todo += sorted(found - out - {name})
         out |= found
     return out
