@@ -56,6 +56,7 @@ from verify.runs.quantity import (
     Scenario,
     margin,
     register,
+    wanted_columns,
 )
 
 _ALL = ("batch-state", "batch-iteration", "batch-member")
@@ -210,11 +211,20 @@ class BatchRun:
 
     @cached_property
     def made(self) -> dict[str, Column | VectorColumn]:
-        """The columns of this run made so far, by quantity (`_made`): each is made once,
-        when some row set first reads it (the iteration and member rows of a run share the
-        iteration columns, and every row set the constant vectors' one row), and shared,
-        never written."""
+        """The iteration columns of this run made so far, by quantity (`_made`): each is
+        made once, when some row set first reads it (the iteration and member rows of a run
+        share them), and shared, never written."""
         return {}
+
+    @cached_property
+    def theta_star_row(self) -> VectorColumn:
+        """`theta*` as one row, made once per run: each row set repeats it."""
+        return VectorColumn.of([self.theta_star])
+
+    @cached_property
+    def theta0_row(self) -> VectorColumn:
+        """`theta_0` as one row, made once per run: each row set repeats it."""
+        return VectorColumn.of([self.theta0])
 
     @cached_property
     def examples(self) -> VectorColumn:
@@ -293,8 +303,8 @@ def _member_terms(data: Dataset, X: VectorColumn, members: Sequence[int]) -> Int
 
 
 def _made(run: BatchRun, name: str) -> Column | VectorColumn:
-    """The run's column of `name` (an iteration quantity, or the one row of a constant
-    vector: `theta_star!`, `theta0!`), made once per run (`BatchRun.made`)."""
+    """The run's column of the iteration quantity `name`, made once per run
+    (`BatchRun.made`)."""
     found = run.made.get(name)
     if found is None:
         found = run.made[name] = _make(run, name)
@@ -303,10 +313,6 @@ def _made(run: BatchRun, name: str) -> Column | VectorColumn:
 
 def _make(run: BatchRun, name: str) -> Column | VectorColumn:
     """`_made`'s column of `name`, from the run's integers when it has them."""
-    if name == "theta_star!":
-        return VectorColumn.of([run.theta_star])
-    if name == "theta0!":
-        return VectorColumn.of([run.theta0])
     integer = run.integer
     if integer is not None:
         if name == "alpha":
@@ -338,14 +344,6 @@ def _make(run: BatchRun, name: str) -> Column | VectorColumn:
     return VectorColumn.of([it.xbar for it in its])
 
 
-def _wanted(names: Collection[str] | None) -> Callable[[str], bool]:
-    """Whether a row builder must make a column: all of them when no names are given (a
-    row set's builder may skip the columns no check reads, `verify.runs.quantity.RowSet`)."""
-    if names is None:
-        return lambda _name: True
-    return frozenset(names).__contains__
-
-
 def _batch_constants(run: BatchRun, n: int, wanted: Callable[[str], bool]
                      ) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
     scalars: dict[str, Column] = {}
@@ -355,8 +353,11 @@ def _batch_constants(run: BatchRun, n: int, wanted: Callable[[str], bool]
             scalars["R2"] = Column.constant(R2, n)
         if wanted("gamma"):
             scalars["gamma"] = Column.constant(gamma, n)
-    vectors = {name: VectorColumn.repeated(_made(run, name + "!"), n)  # type: ignore[arg-type]
-               for name in ("theta_star", "theta0") if wanted(name)}
+    vectors = {}
+    if wanted("theta_star"):
+        vectors["theta_star"] = VectorColumn.repeated(run.theta_star_row, n)
+    if wanted("theta0"):
+        vectors["theta0"] = VectorColumn.repeated(run.theta0_row, n)
     return scalars, vectors
 
 
@@ -364,7 +365,7 @@ def batch_state_rows(run: BatchRun, origin: Origin,
                      names: Collection[str] | None = None) -> InstanceBatch:
     """One row per iterate theta_k, k = 0..K (only the columns `names` asks for, when
     given)."""
-    wanted = _wanted(names)
+    wanted = wanted_columns(names)
     count = len(run.iterations) + 1
     scalars, vectors = _batch_constants(run, count, wanted)
     if wanted("k"):
@@ -396,7 +397,7 @@ def batch_iteration_rows(run: BatchRun, origin: Origin,
                          names: Collection[str] | None = None) -> InstanceBatch:
     """One row per iteration (M_k non-empty; only the columns `names` asks for, when
     given)."""
-    scalars, vectors = _iteration_columns(run, _wanted(names))
+    scalars, vectors = _iteration_columns(run, wanted_columns(names))
     return run_rows(scalars, vectors, origin, np.arange(len(run.iterations)))
 
 
@@ -404,7 +405,7 @@ def batch_member_rows(run: BatchRun, origin: Origin,
                       names: Collection[str] | None = None) -> InstanceBatch:
     """One row per member of each M_k: the partial sum before it, and the member itself
     (only the columns `names` asks for, when given)."""
-    wanted = _wanted(names)
+    wanted = wanted_columns(names)
     sets = (run.integer.sets if run.integer is not None
             else [it.members for it in run.iterations])
     sizes = np.array([len(m) for m in sets], dtype=np.int64)

@@ -23,7 +23,7 @@ signed examples' hull when it surrounds the origin (`perceptron.geometry.inner_r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -47,7 +47,15 @@ from verify.runs.columns import (
     max_abs,
     run_rows,
 )
-from verify.runs.quantity import Quantity, RowSet, RunKind, Runner, Scenario, register
+from verify.runs.quantity import (
+    Quantity,
+    RowSet,
+    RunKind,
+    Runner,
+    Scenario,
+    register,
+    wanted_columns,
+)
 
 _ALL = ("cyclic-state", "cyclic-presentation", "cyclic-epoch")
 _STATE = ("cyclic-state",)
@@ -354,20 +362,9 @@ def _fit(array: IntArray) -> IntArray:
 def _constants(run: CyclicRun, n: int) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
     """The run's constants on `n` rows (each vector made once per run, then repeated)."""
     scalars = {name: Column.constant(value, n) for name, value in run.constants.items()}
-    vectors = {name: _repeated(single, n) for name, single in run.constant_vectors.items()}
+    vectors = {name: VectorColumn.repeated(single, n)
+               for name, single in run.constant_vectors.items()}
     return scalars, vectors
-
-
-def _repeated(single: VectorColumn, n: int) -> VectorColumn:
-    """One row, repeated `n` times (as `VectorColumn.constant` makes it)."""
-    return VectorColumn(None, single.den, (single, np.zeros(n, dtype=np.intp)))
-
-
-def _wanted(names: Collection[str] | None) -> Callable[[str], bool]:
-    """Whether a row builder must make a column: all of them when no names are given."""
-    if names is None:
-        return lambda _name: True
-    return frozenset(names).__contains__
 
 
 #: The presentation rows' columns read off the voted perceptron's list (one pass over it).
@@ -378,7 +375,7 @@ def state_rows(run: CyclicRun, origin: Origin,
                names: Collection[str] | None = None) -> InstanceBatch:
     """One row per state w_t, t = 0..T (`mu`, `ue`, `E`, `z`, `S`, `L` only when `names`
     asks for them, or without names)."""
-    wanted = _wanted(names)
+    wanted = wanted_columns(names)
     s, positions = run.form.scale, run.update_positions
     rows = np.concatenate([[0], positions + 1]).astype(np.int64)  # W index of each state
     n = len(rows)
@@ -425,7 +422,7 @@ def presentation_rows(run: CyclicRun, origin: Origin,
                       names: Collection[str] | None = None) -> InstanceBatch:
     """One row per presentation (the state before it); `mu`, `mus` and the voted
     perceptron's quantities only when `names` asks for them, or without names."""
-    wanted = _wanted(names)
+    wanted = wanted_columns(names)
     s, N, P = run.form.scale, run.data.n, run.P
     which = np.array(run.presented, dtype=np.int64)
     m = np.array(run.mistakes, dtype=np.int64)

@@ -61,6 +61,7 @@ from verify.runs.quantity import (
     margin,
     radius_bound,
     register,
+    wanted_columns,
 )
 
 _ALL = ("state", "example", "update")
@@ -246,10 +247,16 @@ class OnlineUpdates:
         return radius2(self.data), margin(self.data, self.u)
 
     @cached_property
-    def constant_rows(self) -> dict[str, VectorColumn]:
-        """The one-row columns of `u` and `w0` made so far (`_constant_row`): made once per
-        run, each row set of the run repeats them (`VectorColumn.repeated`)."""
-        return {}
+    def u_row(self) -> VectorColumn:
+        """`u` as one row, made once per run: each row set of the run repeats it
+        (`VectorColumn.repeated`)."""
+        return VectorColumn.of([self.u])
+
+    @cached_property
+    def w0_row(self) -> VectorColumn:
+        """`w_0` as one row, made once per run, and only when read (the zero vector is a
+        Fraction per coordinate)."""
+        return VectorColumn.of([self.initial])
 
     @property
     def initial(self) -> Vector:
@@ -285,7 +292,7 @@ def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
                ) -> tuple[dict[str, Column], dict[str, VectorColumn]]:
     """The quantities fixed for a whole run, as columns of n equal rows (those `names` asks
     for, when given)."""
-    wanted = _wanted(names)
+    wanted = wanted_columns(names)
     scalars: dict[str, Column] = {}
     if wanted("eta"):
         scalars["eta"] = Column.constant(run.eta, n)
@@ -301,19 +308,10 @@ def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
         scalars["beta"] = Column.constant(run.beta or Fraction(0), n)
     vectors = {}
     if wanted("u"):
-        vectors["u"] = VectorColumn.repeated(_constant_row(run, "u"), n)
+        vectors["u"] = VectorColumn.repeated(run.u_row, n)
     if wanted("w0"):  # made only when read: the zero vector is a Fraction per coordinate
-        vectors["w0"] = VectorColumn.repeated(_constant_row(run, "w0"), n)
+        vectors["w0"] = VectorColumn.repeated(run.w0_row, n)
     return scalars, vectors
-
-
-def _constant_row(run: OnlineUpdates, name: str) -> VectorColumn:
-    """The one row of the run's `u` or `w0`, made once per run (`constant_rows`)."""
-    found = run.constant_rows.get(name)
-    if found is None:
-        found = run.constant_rows[name] = VectorColumn.of([run.u if name == "u"
-                                                           else run.initial])
-    return found
 
 
 def update_rows(run: OnlineUpdates, origin: Origin,
@@ -378,7 +376,7 @@ def example_rows(run: OnlineUpdates, origin: Origin,
     rows read only `w`, `x` and `y`)."""
     data = run.data
     per_state, dim, count = data.n, data.d, len(run.updates) + 1
-    wanted = _wanted(names)
+    wanted = wanted_columns(names)
     t = np.repeat(np.arange(count, dtype=np.int64), per_state)
     j = np.arange(count * per_state, dtype=np.int64) % per_state  # 0..n-1 per state
     y = (run.integer.problem.form.y if run.integer is not None
@@ -438,14 +436,6 @@ _EXAMPLE_ORDER = ("t", "y", "m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "Gb
 
 #: The example rows' columns read off the dot products `<w, x_j>` (the costly ones).
 _LOSS_NAMES = ("m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "G", "Gb")
-
-
-def _wanted(names: Collection[str] | None) -> Callable[[str], bool]:
-    """Whether a row builder must make a column: all of them when no names are given."""
-    if names is None:
-        return lambda _name: True
-    chosen = frozenset(names)
-    return chosen.__contains__
 
 
 def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: IntArray,

@@ -91,6 +91,14 @@ class RowSet:
     build: Callable[[Any, Origin, Collection[str] | None], InstanceBatch]
 
 
+def wanted_columns(names: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether a row builder must make a column: all of them when no names are given (a
+    `RowSet`'s builder may skip the columns no check reads)."""
+    if names is None:
+        return lambda _name: True
+    return frozenset(names).__contains__
+
+
 @dataclass(frozen=True)
 class RunKind:
     """A kind of run: its quantities, row sets (in order of preference), runner and laws.
