@@ -120,14 +120,12 @@ def _exponent(value: Fraction) -> int:
     return abs(value.numerator).bit_length() - value.denominator.bit_length()
 
 
-def _scaled(value: Fraction, shift: int) -> float:
-    """`float(value * 2**shift)`, with the product formed exactly before the one rounding."""
-    numerator, denominator = value.numerator, value.denominator
+def shifted(value: Fraction, shift: int) -> Fraction:
+    """`value * 2**shift`, exactly: a scaled LP's entries (`_equilibrated`, then rounded
+    once to a float) and its point's guesses un-scaled (`verify.search.rationalize`)."""
     if shift >= 0:
-        numerator <<= shift
-    else:
-        denominator <<= -shift
-    return numerator / denominator  # Python rounds int / int correctly
+        return value * (1 << shift)
+    return value / (1 << -shift)
 
 
 SCALINGS: tuple[str, ...] = ("mean", "max")
@@ -265,21 +263,6 @@ def build_lp(
     return Lp(columns, terms, len(multiples), len(index), rows, cols, data, strict, wide)
 
 
-def solve_lp(
-    target: PolyElement,
-    terms: Sequence[Term],
-    multiples: Sequence[Multiple],
-    *,
-    strict: bool,
-    work: Work,
-    scaling: str = SCALINGS[0],
-) -> LpPoint | None:
-    """An approximate point `(weights, multiple values, scale, exponents)` of the LP, or None
-    (`build_lp`, then `Lp.solve`)."""
-    lp = build_lp(target, terms, multiples, strict=strict, work=work)
-    return None if lp is None else lp.solve(work, scaling)
-
-
 def _equilibrated(columns: Sequence[PolyElement], rows: Sequence[int], cols: Sequence[int],
                   n_rows: int, n_cols: int, scaling: str
                   ) -> tuple[list[float], tuple[int, ...]]:
@@ -292,7 +275,7 @@ def _equilibrated(columns: Sequence[PolyElement], rows: Sequence[int], cols: Seq
     exact = [fraction(c) for poly in columns for c in poly.values()]
     entries = [(i, k, _exponent(v)) for i, k, v in zip(rows, cols, exact, strict=True)]
     row_shift, col_shift = equilibrate(entries, n_rows, n_cols, scaling)
-    data = [_scaled(v, row_shift[i] + col_shift[k])
+    data = [float(shifted(v, row_shift[i] + col_shift[k]))  # one rounding, of the exact value
             for i, k, v in zip(rows, cols, exact, strict=True)]
     return data, tuple(col_shift)
 

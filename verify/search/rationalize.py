@@ -17,7 +17,7 @@ from sympy.polys.matrices import DomainMatrix
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
-from verify.search.lp import LpPoint, Multiple, Term
+from verify.search.lp import LpPoint, Multiple, Term, shifted
 from verify.search.polynomials import Context, fraction
 
 SUPPORT_TOLERANCE = 1e-7
@@ -27,13 +27,6 @@ MAX_DENOMINATOR = 10_000
 def nearby(value: float) -> Fraction:
     """A small-denominator fraction near `value` (LP vertices are usually simple rationals)."""
     return Fraction(value).limit_denominator(MAX_DENOMINATOR)
-
-
-def _shifted(value: Fraction, shift: int) -> Fraction:
-    """`value * 2**shift`, exactly."""
-    if shift >= 0:
-        return value * (1 << shift)
-    return value / (1 << -shift)
 
 
 def exact_solution(
@@ -128,8 +121,8 @@ def _on_support(
     used = [k for k, q in enumerate(free) if abs(q) > cut]
     for free_set in (used, list(range(len(multiples)))):
         columns = [terms[k].poly for k in chosen] + [multiples[k].poly for k in free_set]
-        guess = [_shifted(nearby(weights[k] / scale), shifts[k]) for k in chosen]
-        guess += [_shifted(nearby(free[k] / scale), shifts[len(terms) + k]) for k in free_set]
+        guess = [shifted(nearby(weights[k] / scale), shifts[k]) for k in chosen]
+        guess += [shifted(nearby(free[k] / scale), shifts[len(terms) + k]) for k in free_set]
         values = exact_solution(columns, target, guess)
         if values is None:
             continue

@@ -20,7 +20,7 @@ from sympy.polys.rings import PolyElement
 from verify.kernel import Certificate, Fact, Judgement, check_certificate
 from verify.prover import decide
 from verify.search import sos
-from verify.search.lp import Term, solve_lp
+from verify.search.lp import Term, build_lp
 from verify.search.polynomials import Context
 from verify.search.strategies import Strategy
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, Work
@@ -143,17 +143,23 @@ def _lp_needing_iterations() -> tuple[PolyElement, list[Term]]:
 def test_lp_iteration_budget_stops_the_solver_and_says_so() -> None:
     target, terms = _lp_needing_iterations()
     enough = Work(DEFAULT_BUDGET)
-    assert solve_lp(target, terms, [], strict=False, work=enough) is not None
+    lp = build_lp(target, terms, [], strict=False, work=enough)
+    assert lp is not None and lp.solve(enough) is not None
     assert enough.used["lp_iterations"] > 1 and enough.notes == []
     starved = Work(replace(DEFAULT_BUDGET, lp_iterations=1))
-    assert solve_lp(target, terms, [], strict=False, work=starved) is None
+    lp = build_lp(target, terms, [], strict=False, work=starved)
+    assert lp is not None and lp.solve(starved) is None
     assert starved.notes == ["LP iteration budget 1 exhausted"]
 
 
 def test_lp_is_deterministic() -> None:
     target, terms = _lp_needing_iterations()
-    points = [solve_lp(target, terms, [], strict=False, work=Work(DEFAULT_BUDGET))
-              for _ in range(3)]
+    points = []
+    for _ in range(3):
+        work = Work(DEFAULT_BUDGET)
+        lp = build_lp(target, terms, [], strict=False, work=work)
+        assert lp is not None
+        points.append(lp.solve(work))
     assert all(p is not None for p in points)
     for weights, free, scale, exponents in points[1:]:
         assert weights.tobytes() == points[0][0].tobytes()  # bit for bit
