@@ -46,8 +46,9 @@ from proofs.step import Induction, Step, Term
 
 @dataclass(frozen=True)
 class Note:
-    """A declaration the file leaves out, inferred: the step it is about ('' for the file)
-    and the sentence that says what was inferred and which line to add."""
+    """What the reader of a file should know that the file does not say (a declaration it leaves
+    out, inferred; a listing that has no effect): the step it is about ('' for the file) and
+    the sentence that says it and which line to change."""
 
     step: str
     text: str

@@ -40,7 +40,7 @@ import os
 import re
 import stat
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -317,6 +317,7 @@ def _proof(document: dict[str, Any], file: str
                                                                  naturals))
         if read_as_then is not None:
             steps, naturals, notes = read_as_then  # type: ignore[assignment]
+    notes = (*notes, *_moving_constants(steps))
     combined = problems.attempt(lambda: with_copies(steps, copies))
     defined = {n: t for n, (t, _) in declared.defined.items()}
     for error in [*redefining_uses(combined or steps, defined),
@@ -339,6 +340,16 @@ def _proof(document: dict[str, Any], file: str
                  source or "", numeric, naturals, theorem=theorem or "",
                  notation=notation or {}, indexed=indexed, sets=sets,
                  definitions={n: t for n, (t, _) in declared.defined.items()}), notes, copies
+
+
+def _moving_constants(steps: Sequence[Step]) -> tuple[Note, ...]:
+    """A note for each induction whose `constants` lists a name it iterates or counts: the
+    listing has no effect (the name changes at each update), which the author may not expect."""
+    return tuple(
+        Note(s.id, f"step {s.id}: its induction iterates or counts {', '.join(moving)}, so "
+             "listing it in `constants` has no effect (it changes at each update); remove it "
+             "from `constants`")
+        for s in steps if isinstance(s.rule, Induction) and (moving := s.rule.moving_constants()))
 
 
 def _sets(document: Mapping[str, Any]) -> dict[str, IndexSet]:

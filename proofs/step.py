@@ -209,6 +209,11 @@ class Induction:
     # built in Python. Not part of the rule's meaning, so not compared.
     written: Mapping[str, Mapping[str, str]] = field(default_factory=dict, compare=False)
 
+    def moving_constants(self) -> tuple[str, ...]:
+        """The names `constants` lists that this induction iterates or counts: the kernel moves
+        them whatever the listing says, so listing them has no effect (the file gets a note)."""
+        return tuple(sorted(set(self.constants) & {*self.base, *self.step, self.variable}))
+
     def validate(self, names: Names) -> None:
         """Declared names only."""
         if self.split is not None:

@@ -226,6 +226,19 @@ def test_a_split_beside_an_induction_splits_its_inductive_step() -> None:
     assert labels == ["base", "step, case R > 0", "step, case R == 0", "step, case R < 0"]
 
 
+def test_constants_listing_an_iterated_name_gets_a_note() -> None:
+    """Regression (red team 8): `constants` listing a name the induction iterates or counts was
+    silently ignored (the kernel moves it whatever the listing says); the file now gets a note
+    naming the names, and one listing only true constants gets none."""
+    body = (D + IND + 'base = { w = "0*w" }, step = { w = "w + y*x" }, constants = [')
+    header = HEADER + 'naturals = ["R"]\n'
+    noted = parse(header + body + '"x", "w", "R"] }\n')
+    assert noted.notes == ("p.toml:6: note: step a: its induction iterates or counts R, w, so "
+                           "listing it in `constants` has no effect (it changes at each "
+                           "update); remove it from `constants`",)
+    assert parse(header + body + '"x"] }\n').notes == ()
+
+
 @pytest.mark.parametrize(("written", "hint"), [
     ("y^2 == 1", "use ** for powers"),
     ("y**2 = 1", "use =="),
