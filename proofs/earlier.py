@@ -52,10 +52,14 @@ class Note:
 
     step: str
     text: str
+    key: str | None = None  # a top-level entry it is about (`imports.me`), placed there
 
     def located(self, source: Source) -> str:
-        """`file:line: note: text`, at the step's `id = ...` line (line 1 for the file)."""
-        return f"{source.file}:{source.step_line(self.step or None)}: note: {self.text}"
+        """`file:line: note: text`, at the step's `id = ...` line, or the entry `key`'s (line 1
+        for the file)."""
+        line = source.where(None, self.key, None, None)[0] if self.key else \
+            source.step_line(self.step or None)
+        return f"{source.file}:{line}: note: {self.text}"
 
 
 def _names(values: Iterable[Term | Relation]) -> set[str]:

@@ -117,6 +117,7 @@ class Imported:
     copies: dict[str, Step]
     errors: list[ProofFileError]
     broken: set[str]
+    unused: tuple[str, ...] = ()  # aliases no step uses: never read (the file gets a note)
 
 
 def imported(table: Any, wanted: Sequence[str], declared: Declared, folder: str, load: Load,
@@ -131,6 +132,7 @@ def imported(table: Any, wanted: Sequence[str], declared: Declared, folder: str,
         aliases = imports_table(table)
     except ProofFileError as error:
         return Imported({}, [error], set(wanted))  # what an alias names is unknown
+    out.unused = tuple(sorted(set(aliases) - {r.split("/", 1)[0] for r in wanted}))
     top = importer is not None and not _LOADING
     if top:
         _LOADING.append(os.path.normpath(importer))  # type: ignore[arg-type]

@@ -317,7 +317,10 @@ def _proof(document: dict[str, Any], file: str
                                                                  naturals))
         if read_as_then is not None:
             steps, naturals, notes = read_as_then  # type: ignore[assignment]
-    notes = (*notes, *_moving_constants(steps))
+    notes = (*notes, *_moving_constants(steps), *(
+        Note("", f"[imports] {alias}: no step uses it, so it is not read; remove it",
+             key=f"imports.{alias}")
+        for alias in found.unused))
     combined = problems.attempt(lambda: with_copies(steps, copies))
     defined = {n: t for n, (t, _) in declared.defined.items()}
     for error in [*redefining_uses(combined or steps, defined),

@@ -354,6 +354,28 @@ def test_a_file_importing_itself_is_one_cycle_said_once(tmp_path: Path) -> None:
                                       f"{tmp_path / 'h2.toml'} -> {tmp_path / 'g.toml'})")
 
 
+def test_an_unused_import_is_a_note_and_is_never_read(tmp_path: Path) -> None:
+    """Regression (red team 8): an import no step uses, of the file itself or of a path that
+    is no proof, was accepted silently; it is still never read (no cycle, no error), and the
+    file gets a note at its `[imports]` entry. A used one gets none."""
+    text = ('title = "h"\nvectors = ["w"]\n[imports]\nh = "h.toml"\nz = "/dev/zero"\n'
+            '[[step]]\nid = "s"\nclaim = "norm2(w) >= 0"\n')
+    path = tmp_path / "h.toml"
+    path.write_text(text)
+    assert load_proof(path).notes == tuple(
+        f"{path}:{line}: note: [imports] {alias}: no step uses it, so it is not read; remove it"
+        for line, alias in ((4, "h"), (5, "z")))
+    (tmp_path / "g.toml").write_text(text.replace('h = "h.toml"\nz = "/dev/zero"',
+                                                  'h = "h.toml"'))
+    used = load_proof(tmp_path / "g.toml")
+    assert used.notes == (f"{tmp_path / 'g.toml'}:4: note: [imports] h: no step uses it, so "
+                          "it is not read; remove it",)
+    (tmp_path / "f.toml").write_text(text.replace('z = "/dev/zero"\n', '').replace(
+        '"h.toml"', '"g.toml"').replace('[[step]]\nid = "s"\n', '[[step]]\nid = "s"\n'
+                                         'uses = ["h/s"]\n'))
+    assert load_proof(tmp_path / "f.toml").notes == ()
+
+
 @pytest.mark.parametrize("kind", ["a character device", "a named pipe", "a directory"])
 def test_a_proof_path_that_is_no_regular_file_is_one_line(kind: str, tmp_path: Path) -> None:
     """`novikoff audit /dev/zero` said "file is larger than 1024 KiB"; a named pipe nobody
