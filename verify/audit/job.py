@@ -31,7 +31,7 @@ from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError, ProofFileErrors, Source, raise_all
 from proofs.language.expressions import Relation
 from proofs.library import CANONICAL, PROOFS
-from proofs.step import Proof, RunBinding, Step
+from proofs.step import Induction, Proof, RunBinding, Step
 from verify import kernel
 from verify.audit import citations
 from verify.audit.targets import (
@@ -94,6 +94,16 @@ class StepAudit:
         return self.symbolic.statement_text
 
     @property
+    def off_runs(self) -> bool:
+        """Violated on runs, and an induction the kernel did not refute: its claim is about
+        the runs that start, update and meet the update facts as its induction says, and
+        nothing checks that these runs do (a user's algorithm, names bound to other
+        quantities, an update other than the algorithm's), so the violation shows the step
+        false only if they do (proved: they do not, or the kernel is wrong)."""
+        return (self.numeric is not None and self.numeric.status == "violated"
+                and isinstance(self.step.rule, Induction) and self.symbolic.status != "refuted")
+
+    @property
     def finding(self) -> bool:
         """A refuted step or a numerically violated statement."""
         violated = self.numeric is not None and self.numeric.status == "violated"
@@ -109,6 +119,9 @@ class ProofAudit:
     source: str
     steps: tuple[StepAudit, ...]
     file: bool = False
+    #: the runs the proof asked for that were not made, one line each (a data file of its
+    #: own refused, its plug-in failed or unusable): it cannot be verified without them
+    unmade: tuple[str, ...] = ()
 
     @property
     def canonical(self) -> bool:
@@ -122,10 +135,12 @@ class ProofAudit:
 
     @property
     def status(self) -> ProofStatus:
-        """verified: every step proved, nothing violated; has-findings: something failed."""
+        """verified: every step proved, nothing violated, every run it asked for made;
+        has-findings: something failed; incomplete: neither (a step unknown, or runs of its
+        data files or its algorithm not made: `unmade`)."""
         if any(s.finding for s in self.steps):
             return "has-findings"
-        if all(s.symbolic.status == "proved" for s in self.steps):
+        if all(s.symbolic.status == "proved" for s in self.steps) and not self.unmade:
             return "verified"
         return "incomplete"
 
@@ -152,6 +167,8 @@ class Audit:
     refused_files: int = 0  # users' proof files that could not be audited (in `errors`)
     #: the run of each violated step's first counterexample, by `PROOF/STEP` (to shrink it)
     witnesses: Mapping[str, Witness] = field(default_factory=dict, compare=False, repr=False)
+    strict: bool = False  # `--strict`: every proof audited decides `passed` (not only those
+    # `ProofAudit.required` names), in every rendering
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""
@@ -161,21 +178,24 @@ class Audit:
                 for p in self.proofs]
         return table(("proof", "status", "findings"), rows, f"audit (seed {self.seed})")
 
-    def problems(self, *, strict: bool = False) -> list[str]:
+    def problems(self, *, strict: bool | None = None) -> list[str]:
         """Why the audit did not pass, one line each: a refused proof or data file, a
-        required proof (`passed`) not verified with its failing steps."""
+        required proof (`passed`) not verified with its failing steps (`strict`: the
+        audit's own setting unless given)."""
         lines = list(self.errors)
         for p in self.proofs:
-            if p.required(strict) and p.status != "verified":
+            if p.required(self.strict if strict is None else strict) and \
+                    p.status != "verified":
                 steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
                          if s.finding or s.symbolic.status != "proved"]
                 lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
         return lines
 
-    def passed(self, *, strict: bool = False) -> bool:
+    def passed(self, *, strict: bool | None = None) -> bool:
         """Every canonical proof and every user's proof file audited is verified (with
-        `strict`, every audited proof): a user asked for her own proof, so it decides; and
-        nothing asked for was refused (`errors`)."""
+        `strict`, every audited proof; the audit's own setting unless given): a user asked
+        for her own proof, so it decides; and nothing asked for was refused (`errors`)."""
+        strict = self.strict if strict is None else strict
         return not self.errors and all(p.status == "verified" for p in self.proofs
                                        if p.required(strict))
 
@@ -349,8 +369,12 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                       faults.get(name) or plan.reasons.get(name, _NO_ROWS))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
+        algorithm = proof.numeric.algorithm if proof.numeric is not None else None
+        failed = campaign_result.faults.get(algorithm or "") or unusable.get(algorithm or "")
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps,
-                                 admitted.targets[proof_id].file))
+                                 admitted.targets[proof_id].file,
+                                 (*admitted.refused_data.get(proof_id, ()), *[failed] * bool(
+                                     failed))))
     fault_lines = [fault for fault in campaign_result.faults.values()]
     witnesses: dict[str, Witness] = {}
     by_name = {c.name: c for c in checks}
@@ -361,7 +385,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
                  tuple([fault for _, fault in refused] + admitted.errors + plan.errors
                        + fault_lines),
-                 sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses)
+                 sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses)
 
 
 def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
@@ -391,6 +415,8 @@ class _Admitted:
     errors: list[str]
     plugins: dict[str, Plugin]  # the users' algorithms given with the audit
     unusable: Mapping[str, str] = field(default_factory=dict)  # plug-in -> why unusable
+    refused_data: dict[str, list[str]] = field(default_factory=dict)  # proof -> its data
+    # files refused, one line each (`ProofAudit.unmade`)
 
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
@@ -435,6 +461,7 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
                 scenarios.extend(data_scenarios(path, run, memo, limits))
             except FAULTS as error:
                 errors.append(_one_line(error, target.name))
+                out.refused_data.setdefault(target.id, []).append(errors[-1])
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, tuple(scenarios)
         if each is not None:

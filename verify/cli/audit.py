@@ -213,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
                           refused=unusable, search=args.search, limits=limits(args))
     if refused:  # run kinds that could not be loaded: the audit's errors, as a plug-in's are
         audit = dataclasses.replace(audit, errors=(*refused, *audit.errors))
+    audit = dataclasses.replace(audit, strict=args.strict)  # every rendering's passed/failed
     if not audit.proofs and audit.errors:  # nothing to summarise or report:
         for error in audit.errors:  # an empty table would say nothing true
             print(f"novikoff: error: {error}", file=sys.stderr)
@@ -248,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
                                Layout(summary=args.summary, appendix=not args.no_appendix))
     if args.counterexamples is not None:
         write_counterexamples(audit, args, algorithms)
-    passed = audit.passed(strict=args.strict)
+    passed = audit.passed()
     broken = f"; {unrendered} report piece(s) could not be rendered" if unrendered else ""
     print(f"audit {'passed' if passed else 'failed'} in {time.perf_counter() - start:.1f} s "
           f"(seed {args.seed}, budget {args.budget}, jobs {args.jobs}"

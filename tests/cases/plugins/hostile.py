@@ -125,6 +125,22 @@ def perceptron(data: Any, max_updates: int) -> Any:
             return
 
 
+def doubles_its_step(data: Any, max_updates: int) -> Any:
+    """A wrong perceptron: `w + 2 y x` at each update, so its runs are not the runs of an
+    induction that updates `w + y*x` (red team 9: its proved invariant was called false)."""
+    w = tuple(Fraction(0) for _ in range(data.d))
+    made = 0
+    while made < max_updates:
+        updated = False
+        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+            if y * sum(a * b for a, b in zip(w, x, strict=True)) <= 0 and made < max_updates:
+                w = tuple(a + 2 * y * b for a, b in zip(w, x, strict=True))
+                made, updated = made + 1, True
+                yield i, w
+        if not updated:
+            return
+
+
 def perceptron_but_never_alone(data: Any, max_updates: int) -> Any:
     """The perceptron, but a fault on a shrinker's run (named PROOF--STEP) of one example."""
     if data.n == 1 and "--" in data.name:

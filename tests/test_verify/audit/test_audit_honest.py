@@ -180,3 +180,79 @@ def test_a_report_file_that_cannot_be_written_is_named_in_its_one_line(
     errors = [line for line in capsys.readouterr().err.splitlines()
               if line.startswith("novikoff: error")]
     assert errors == ["novikoff: error: /dev/full: No space left on device"]
+
+
+PLUG = Path(__file__).resolve().parents[2] / "cases" / "plugins"
+
+
+def test_an_induction_violated_on_runs_it_is_not_about_is_not_called_false(
+        tmp_path: Path) -> None:
+    """Regression (red team 9): a plug-in updating `w + 2 y x` violated the proved invariant
+    of an induction updating `w + y*x`, and every output listed the step among "steps false
+    as written". The proved statement is about other runs: each output now says so, the
+    audit still fails (the proof does not describe the algorithm), and a correct plug-in's
+    runs hold."""
+    from cases.plugins import hostile
+
+    from verify.api import audit_proofs
+    from verify.audit.report import runs_caveat
+    from verify.runs.plugin import Plugin
+
+    wrong = audit_proofs(PLUG / "plug.toml", budget="small",
+                         algorithms=[Plugin("p", None, hostile.doubles_its_step)])
+    (step,) = wrong.proofs[0].steps
+    assert step.symbolic.status == "proved" and step.numeric is not None
+    assert step.numeric.status == "violated" and step.off_runs and not wrong.passed()
+    caveat = runs_caveat(step)
+    assert caveat is not None and caveat.startswith("its induction is proved, so these runs "
+                                                    "are not the runs it is about")
+    assert f"    {caveat}" in to_text(wrong).splitlines()
+    assert to_json(wrong)["proofs"][0]["steps"][0]["numeric"]["caveat"] == caveat
+    heading = "an induction violated on runs only if the runs start and update as it says"
+    for render in (markdown.render, html.render):
+        assert heading in render(wrong, [])
+    assert caveat.replace("[numeric]", "\\[numeric\\]") in markdown.render(wrong, [])
+    right = audit_proofs(PLUG / "plug.toml", budget="small",
+                         algorithms=[Plugin("p", None, hostile.perceptron)])
+    (held,) = right.proofs[0].steps
+    assert held.numeric is not None and held.numeric.status == "held"
+    assert not held.off_runs and runs_caveat(held) is None and right.passed()
+
+
+def test_strict_decides_every_rendering_not_only_the_exit_code(audit: Audit) -> None:
+    """Regression (red team 9): `--strict` on a source proof with findings printed "passed"
+    first, `summary.passed: true` and `**passed**`, then "audit failed" and exit 1."""
+    strict = dataclasses.replace(_only(audit, "ng-cs229"), strict=True)
+    assert not strict.passed() and dataclasses.replace(strict, strict=False).passed()
+    line = "no canonical proof audited; --strict: proofs verified: 0 of 1"
+    assert canonical_line(strict) == line
+    assert to_text(strict).splitlines()[0] == f"failed · {line}"
+    assert to_json(strict)["summary"]["passed"] is False
+    assert f"**failed** · {line}" in markdown.render(strict, [])
+    assert strict.problems() == strict.problems(strict=True) != []
+
+
+def test_a_proof_whose_runs_were_not_made_is_not_verified(tmp_path: Path) -> None:
+    """Regression (red team 9): a proof whose plug-in raised, or whose own data file was
+    refused, was "verified" (table, JSON, "proof files verified: 1 of 1") while the runs it
+    asked for never happened; it is incomplete now, and says why."""
+    from cases.plugins import hostile
+
+    from verify.api import audit_proofs
+    from verify.runs.plugin import Plugin
+
+    raised = audit_proofs(PLUG / "plug.toml", budget="small",
+                          algorithms=[Plugin("p", None, hostile.raises)])
+    (proof,) = raised.proofs
+    assert proof.status == "incomplete" and proof.unmade == raised.errors
+    assert canonical_line(raised) == "no canonical proof audited; proof files verified: 0 of 1"
+    (tmp_path / "bad.csv").write_text("1,2,x\n")
+    text = (PLUG / "plug.toml").read_text().replace('algorithm = "p"', 'data = ["bad.csv"]')
+    (tmp_path / "own.toml").write_text(text)
+    refused = audit_proofs(tmp_path / "own.toml", budget="small")
+    (proof,) = refused.proofs
+    assert proof.steps[0].numeric is not None  # the campaign's runs were made
+    assert proof.status == "incomplete" and len(proof.unmade) == 1
+    assert proof.unmade[0] in refused.errors and "bad.csv" in proof.unmade[0]
+    assert to_json(refused)["summary"]["proofs"] == {"own": "incomplete"}
+
