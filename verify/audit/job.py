@@ -610,7 +610,7 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     judgement = statement(proof, stated, names)
     binding = binding_of(judgement, proof.numeric.run)
     if binding is None:
-        return unbound(judgement, proof.numeric.run) or _NO_ROWS, None
+        return unbound(judgement, proof.numeric.run, proof.definitions) or _NO_ROWS, None
     plugin = (plugins or {}).get(proof.numeric.algorithm or "")
     if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
