@@ -72,17 +72,19 @@ def _q(*rows: str) -> list[list[Fraction]]:
 
 
 def _late_updates(n: int = LATE_N) -> tuple[list[list[int]], list[int]]:
-    """`n` examples whose exact run updates on the last one (in epoch 1 and again later), so a
-    `fit` that never reads example `n - 1` (a cutoff at any index below `n`) differs. Every
+    """`n` examples whose exact run updates on the first and the last one and converges in
+    epoch 2, so a `fit` that never reads example `n - 1` (a cutoff at any index below `n`)
+    differs, at the cost of two epochs (a fit's check is dominated by its visits). Every
     `y x` is distinct, in `{1, 2} x [-1, 3] x [-3, 3]^2` with its first coordinate positive
     (u = e_1 separates them: the bound is 31 mistakes), so no update on another example can
     stand for the last one's. The first, `y x = (1, 1, 0, 0)`, is the run's first update,
-    and every other but the last scores positive on it: the perceptron that skips the last
-    example converges in one epoch at a `w` that misclassifies it, which `theory_only` then
-    sees too (its run claims to be finished)."""
+    and every other but the last scores positive on it (`a + b > 0`): the perceptron that
+    skips the last example converges in one epoch at a `w` that misclassifies it, which
+    `theory_only` then sees too (its run claims to be finished). After the last one's update
+    `w = (2, -1, 1, -1)`, on which every example scores positive (`2a - b + c - d > 0`)."""
     pool = [(a, b, c, d) for a, b, c, d in product((1, 2), range(-1, 4), range(-3, 4),
                                                    range(-3, 4))
-            if a + b > 0 and (a, b, c, d) != (1, 1, 0, 0)]
+            if a + b > 0 and 2 * a - b + c - d > 0 and (a, b, c, d) != (1, 1, 0, 0)]
     signed = [(1, 1, 0, 0), *(pool[j * 97 % len(pool)] for j in range(n - 2)), (1, -2, 1, -1)]
     labels = [1 if i % 3 else -1 for i in range(n)]
     return [[label * v for v in row] for row, label in zip(signed, labels, strict=True)], labels
@@ -116,7 +118,7 @@ DATA: dict[str, tuple[Rows, list[int]]] = {
                              [-4, 4, 0], [2, -1, -4], [-5, -4, -4], [-6, 0, 4]],
                             [-1, -1, 1, -1, 1, 1, 1, -1, 1, -1, 1, 1, -1, 1, 1, -1, -1, 1, -1,
                              1, -1, -1, -1, 1]),
-    # the last of 200 examples updated in epochs 1 and 2, example 101 in epoch 2, 65 in 3
+    # the first and the last of 200 examples updated in epoch 1, converged in epoch 2
     f"late updates (n={LATE_N})": _late_updates(),
     # 2996 mistakes in 1041 epochs with updates (it converges in epoch 1042): a cap on epochs
     # or mistakes below that shows

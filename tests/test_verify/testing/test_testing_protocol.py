@@ -55,8 +55,7 @@ def _scenario(name: str) -> Dataset:
 
 
 @pytest.mark.parametrize("name", ["late updates (n=9)", "late updates (n=13)",
-                                  "late updates (n=24)", f"late updates (n={LATE_N})",
-                                  "quarters"])
+                                  "late updates (n=24)", "quarters"])
 def test_late_examples_and_the_last_one_are_updated_after_the_first_epoch(name: str) -> None:
     data = _scenario(name)
     late = {(e, i) for e, i, score in _visits(data) if score <= 0 and i >= 8 and e >= 2}
@@ -147,9 +146,9 @@ def test_the_largest_scenario_updates_its_last_example_which_no_other_stands_for
     signed = [tuple(y * v for v in x) for x, y in zip(data.X, data.y, strict=True)]
     assert len(set(signed)) == data.n and set(data.y) == {-1, 1}
     updated = [(e, i) for e, i, score in _visits(data) if score <= 0]
-    assert (1, data.n - 1) in updated and any(e >= 2 and i == data.n - 1 for e, i in updated)
-    run = run_online(data)
-    assert run.converged and run.mistakes <= 31 and run.epochs <= 5  # cheap for any fit
+    assert updated == [(1, 0), (1, data.n - 1)]
+    run = run_online(data)  # two epochs: cheap for any fit (a fit's cost is its visits)
+    assert (run.converged, run.mistakes, run.epochs) == (True, 2, 2)
     # the perceptron that never reads it converges at a w that misclassifies it
     rest = Dataset.of(data.X[:-1], data.y[:-1], "all but the last")
     w = run_online(rest).w
