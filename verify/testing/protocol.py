@@ -98,7 +98,7 @@ DATA: dict[str, tuple[Rows, list[int]]] = {
     # labels at w != 0
     "ties and a plateau": _TIES,
     # 56 epochs with updates (it converges in epoch 57), the last example among them
-    "56 epochs": ([[2, 5], [-4, -3], [-5, -4]], [-1, -1, 1]),
+    "57 epochs": ([[2, 5], [-4, -3], [-5, -4]], [-1, -1, 1]),
     # the first run scaled past float32's integers (the same run: scale invariance)
     "beyond float32": ([[v * FLOAT32_GAP for v in row] for row in _TIES[0]], _TIES[1]),
     # the last example (index 8) updated in epochs 3, 5 and 7
