@@ -324,7 +324,7 @@ def _proof(document: dict[str, Any], file: str
     combined = problems.attempt(lambda: with_copies(steps, copies))
     defined = {n: t for n, (t, _) in declared.defined.items()}
     for error in [*redefining_uses(combined or steps, defined),
-                  *redefining_runs(steps, defined)]:
+                  *redefining_runs(steps, defined), *_bound_definitions(numeric, defined)]:
         problems.add(error)
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     if combined is None:  # the copies clashed (said): their uses are no further error
@@ -343,6 +343,24 @@ def _proof(document: dict[str, Any], file: str
                  source or "", numeric, naturals, theorem=theorem or "",
                  notation=notation or {}, indexed=indexed, sets=sets,
                  definitions={n: t for n, (t, _) in declared.defined.items()}), notes, copies
+
+
+def _bound_definitions(numeric: RunBinding | None, defined: Mapping[str, str]
+                       ) -> list[ProofFileError]:
+    """A `[define]`d name bound in `[numeric] names` (red team 9: `nv = "t*R2"` for
+    `nv = "norm(v)"`, as the audit's advice for the unbound name then said). The name has its
+    definition's value, and every step that mentions it has the defining facts among its
+    hypotheses: bound to another quantity, the runs would check the step only on the rows
+    where that quantity happens to satisfy them (mostly vacuous), under the defined name's
+    name. Refused, one line each."""
+    if numeric is None:
+        return []
+    return [ProofFileError(
+        f"numeric.names.{name} = {text!r}: {name} is defined as {defined[name]} ([define]) "
+        "and keeps that meaning: bound to another quantity, the runs would check its steps "
+        "only where that quantity meets the defining facts; remove it from [numeric] names",
+        key=f"numeric.names.{name}", text=text)
+        for name, text in numeric.names.items() if name in defined]
 
 
 def _moving_constants(steps: Sequence[Step]) -> tuple[Note, ...]:

@@ -82,6 +82,7 @@ MUTANTS: tuple[Mutant, ...] = (
     _bug("examples", bugs.SkipsLastExample),
     _bug("examples", bugs.SkipsFirstExample),
     _bug("examples", bugs.StopsReadingAt8),
+    _bug("examples", bugs.StopsReadingAt25),
     _bug("examples", bugs.StaleScores),
     _bug("precision", bugs.Float32Weights),
     _bug("precision", bugs.IntegerWeights, HALF),

@@ -1,7 +1,7 @@
 """The cyclic float64 perceptron written once, with one hook per decision a bug can hide in.
 
 Each buggy perceptron of `bugs.py` overrides one hook, so the table's mutants differ from the
-textbook in exactly the line their docstring names, and the loop itself is not copied 43 times.
+textbook in exactly the line their docstring names, and the loop itself is not copied 44 times.
 """
 
 from __future__ import annotations

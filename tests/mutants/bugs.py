@@ -258,6 +258,13 @@ class StopsReadingAt8(Textbook):
         return range(min(n, 8))
 
 
+class StopsReadingAt25(Textbook):
+    """Never visits past its 25th example (red team 9: the largest scenario had 24)."""
+
+    def order(self, n: int) -> Iterable[int]:
+        return range(min(n, 25))
+
+
 class StaleScores(Textbook):
     """Decides an epoch's updates on the scores of the w it started with."""
 

@@ -3,6 +3,8 @@ defining facts, which every step that mentions the name receives as hypotheses."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from proofs.errors import ProofFileError
@@ -262,3 +264,71 @@ claim = "norm2(w) <= t*R2"
         parse_proof(text.encode(), "clash.toml")
     said = str(raised.value)
     assert "is taken by an imported step" in said and "not a step" not in said
+
+
+ON_RUNS = """
+title = "a norm on runs"
+vectors = ["v", "z"]
+scalars = ["k", "nv", "md", "Q"]
+naturals = ["k"]
+
+[numeric]
+run = "online"
+names = { v = "w", z = "u", k = "t", Q = "R2"BINDING }
+
+[define]
+nv = "norm(v)"
+md = "max(0, Q - k)"
+
+[[step]]
+id = "cs"
+given = ["norm2(z) == 1"]
+claim = "dot(v, z) <= nv"
+
+[[step]]
+id = "hinge"
+claim = "md >= Q - k"
+
+[[step]]
+id = "grows"
+claim = "k >= 0"
+"""
+
+
+@pytest.mark.parametrize(("binding", "name", "definition"), [
+    (', nv = "t*R2"', "nv", "norm(v)"), (', md = "R2"', "md", "max(0, Q - k)")])
+def test_a_defined_name_is_never_bound_on_runs(binding: str, name: str,
+                                               definition: str) -> None:
+    """Red team 9: the audit advised binding a defined name in [numeric] names, and the
+    binding it led to (`nv = "t*R2"` for `nv = norm(v)`) was accepted: the runs checked the
+    steps under the defined name's name on another quantity, vacuous wherever it does not
+    meet the defining facts. The binding is refused, one line placed at the entry."""
+    with pytest.raises(ProofFileError) as caught:
+        parse_proof(ON_RUNS.replace("BINDING", binding).encode(), "runs.toml")
+    (line,) = caught.value.lines()
+    assert line.startswith("runs.toml:9:") and f"numeric.names.{name} = " in line
+    assert f"{name} is defined as {definition} ([define]) and keeps that meaning" in line
+    assert line.endswith("remove it from [numeric] names")
+
+
+def test_an_unbound_defined_name_is_explained_not_advised_to_be_bound(tmp_path: Path) -> None:
+    """Red team 9: a step mentioning `nv = norm(v)` was not run 'nv is no quantity of an
+    online run: bind it in [numeric] names'. The audit does not evaluate definitions on
+    runs; the reason says so, names the definition, says a root is irrational in general,
+    and advises no binding."""
+    from verify.api import audit_proofs
+
+    proof = tmp_path / "runs.toml"
+    proof.write_text(ON_RUNS.replace("BINDING", ""), encoding="utf-8")
+    audit = audit_proofs(proof, budget="small")
+    (audited,) = audit.proofs
+    reasons = {s.step.id: s.reason for s in audited.steps}
+    assert reasons["cs"] == (
+        "nv is defined as norm(v) ([define]), a root, irrational in general, which no exact "
+        "run can hold: the audit does not evaluate definitions on runs (a defined name is "
+        "read only as a quantity the run offers under its name, and may not be bound in "
+        "[numeric] names): checked symbolically only")
+    assert reasons["hinge"].startswith("md is defined as max(0, Q - k) ([define]): the audit "
+                                       "does not evaluate definitions on runs")
+    assert all("bind" not in (r or "") for r in reasons.values())
+    assert audited.steps[2].numeric is not None  # the others are run as before

@@ -275,10 +275,22 @@ def csv_text(data: Dataset, named: Header = NOTHING_NAMED) -> str:
                                   for x, y in zip(data.X, data.y, strict=True))
 
 
+def file_of(directory: Path, name: str) -> Path:
+    """The data file a violated step `PROOF/STEP` is written to: `directory/PROOF--STEP.csv`."""
+    return directory / f"{name.replace('/', '--')}.csv"
+
+
+def files(audit: Audit, directory: Path) -> list[Path]:
+    """Every file `shrink_all` may write (one per violated step with a run kept), known
+    before any is shrunk: the command line refuses them when one is a file the audit read."""
+    return [file_of(directory, name) for name in sorted(audit.witnesses)]
+
+
 def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
                tries: int = TRIES) -> list[str]:
     """Shrink every violated step of `audit` and write each as `directory/PROOF--STEP.csv`
-    (the directory made if missing); one line each: the file and the command that
+    (`file_of`; the directory made if missing; a symbolic link there is replaced, the file it
+    points to left alone); one line each: the file and the command that
     reproduces it, or why there is none. `plugins`: the command-line options of each
     plug-in the audit was given (`Plugin.options`). The command repeats the audit's
     `--budget` when it was not the default (the data file's run is checked at any budget:
@@ -312,7 +324,9 @@ def _write(name: str, witness: Witness, directory: Path, options: Sequence[str],
                 "fails in the campaign but not when its data are run as a data file (in "
                 "this order, with the campaign's u and start, or a u of their own): no data "
                 "file written")
-    path = directory / f"{data.name}.csv"
+    path = file_of(directory, name)
+    if path.is_symlink():  # the folder's file is replaced, never the file a link points to
+        path.unlink()
     path.write_text(csv_text(shrunk.data, shrunk.named), encoding="utf-8")
     where = shrunk.instance.provenance
     at = f", iteration {where.iteration}" if where is not None else ""

@@ -270,6 +270,30 @@ def _with_naming(error: ProofFileError, target: Target, plugins: Collection[str]
     return error
 
 
+class UnnamedPlugin(ValueError):
+    """A plug-in was given that no proof audited names in `[numeric] algorithm`: it would
+    never be called, and the audit would pass without it (red team 9)."""
+
+
+def refuse_unnamed(chosen: Sequence[Target], names: Iterable[str], what: str) -> None:
+    """Raise UnnamedPlugin, one line naming the first plug-in of `names` that no proof of
+    `chosen` names in `[numeric] algorithm` (`what` says how the user gave it: `--algorithm`
+    on the command line, `plug-in` in the API), and the others after it. Nothing is raised
+    when a proof's TOML cannot be read: it may name any of them, and its fault is the
+    audit's own line."""
+    named: set[str | None] = set()
+    for target in chosen:
+        try:
+            named.add(target.algorithm())
+        except (OSError, ValueError, ProofFileError):
+            return
+    missing = [name for name in dict.fromkeys(names) if name not in named]
+    if missing:
+        more = f" (nor {', '.join(missing[1:])})" if missing[1:] else ""
+        raise UnnamedPlugin(f"{what} {missing[0]}: no proof audited names it ([numeric] "
+                            f"algorithm = \"{missing[0]}\"){more}")
+
+
 def statement(proof: Proof, stated: kernel.Statement, names: Naming | None = None
               ) -> Judgement:
     """A step's statement as one judgement over run quantities (`verify.runs.naming.on_runs`:
@@ -310,7 +334,8 @@ def run_audit(
     audited with their steps not run on runs (not refused as naming an unknown algorithm:
     the user gave one, the line says what is wrong with it). Data files are read within
     `limits` (`perceptron.io.common.Limits`: the command line's `--max-cells` and
-    `--max-scaled-bits`).
+    `--max-scaled-bits`). A plug-in given (in `algorithms` or `refused`) that no proof audited
+    names raises UnnamedPlugin (a ValueError) before any work: it would never run.
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
@@ -318,6 +343,9 @@ def run_audit(
     judgement whose decision the certificate store holds is checked by the kernel from the
     store (`verify.store`); `search` searches every one instead (the report is the same).
     """
+    given = [*(algorithms or {}), *(name for name, _ in refused)]
+    if given:
+        refuse_unnamed(targets(list(ids) if ids else list(PROOFS)), given, "plug-in")
     with shared_faults(algorithms or {}) as plugins:
         return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
                           refused, search, limits)
@@ -609,7 +637,7 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     judgement = statement(proof, stated, names)
     binding = binding_of(judgement, proof.numeric.run)
     if binding is None:
-        return unbound(judgement, proof.numeric.run) or _NO_ROWS, None
+        return unbound(judgement, proof.numeric.run, proof.definitions) or _NO_ROWS, None
     plugin = (plugins or {}).get(proof.numeric.algorithm or "")
     if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "

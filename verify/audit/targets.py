@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -69,6 +70,23 @@ class Target:
             return numeric_part(read_regular(self.name), self.name)
         except (OSError, ProofFileError):  # gone, or no regular file: nothing more to say
             return None
+
+    def algorithm(self) -> str | None:
+        """The algorithm the proof's `[numeric] algorithm` names (None: it names none), read
+        from its TOML alone, so before the proof is checked and before any plug-in runs
+        (`verify.audit.job.unnamed_plugins`). Raises ValueError (a file that is no TOML) or
+        OSError when the file cannot be read: then nobody can say what it names."""
+        if self.text is not None:
+            data = self.text
+        else:
+            data = read_regular(self.name if self.file else str(PROOFS[self.name]))
+        try:
+            document = tomllib.loads(data.decode("utf-8-sig"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+            raise ValueError(str(error)) from None
+        numeric = document.get("numeric")
+        named = numeric.get("algorithm") if isinstance(numeric, dict) else None
+        return named if isinstance(named, str) else None
 
 
 #: The name standard input has in a proof's errors, and its id in the audit's summary.

@@ -7,7 +7,9 @@ steps, certificates in an appendix that `--no-appendix` leaves out); `--summary`
 page. So is a report file of a single proof file given. Report files are refused before any
 work (`report_clash`) when one option is given twice, when two name one file, when one is
 `-` (never standard output) or a file the audit reads (`inputs`, `plugin_files`, a proof's
-data files once it is read): nothing is ever overwritten silently.
+data files once it is read): nothing is ever overwritten silently. So are the files of
+`--counterexamples` (`PROOF--STEP.csv`, one per violated step), known once the audit is done
+and refused before any report or counterexample is written.
 Exit 0 when every canonical proof audited is verified (both, unless `--only` or a list of
 proofs leaves some out), every user's proof file audited is verified, and every report file
 was rendered whole (and, with `--coq`, coqc rejected no step exported), 1 otherwise;
@@ -107,7 +109,8 @@ def register(subparsers: Any) -> None:
                         help="write the smallest failing run of each step violated on runs "
                         "to DIR: a CSV data file (fewest examples, smallest dimension, "
                         "smallest integers, still failing on the exact engine) and the "
-                        "command that reproduces it")
+                        "command that reproduces it; never over a file the audit reads "
+                        "(then nothing is written, exit 2)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--markdown", action=_Report, metavar="FILE",
                         help="also write the report as Markdown to FILE")
@@ -187,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
         if not folder.is_dir() or not os.access(folder, os.W_OK):
             raise UsageError(f"{path}: cannot write there (no such writable directory)")
     from verify.cli.terminal import callback, progress_bar
-    from verify.runs.plugin import PluginFault, parameters
+    from verify.runs.plugin import Plugin, PluginFault, parameters
 
     if args.counterexamples is not None:  # made now, as --coq makes its folder
         made_folder(args.counterexamples, "--counterexamples")
@@ -199,6 +202,14 @@ def run(args: argparse.Namespace) -> int:
             parameters([text], "--param")
         except PluginFault as fault:
             raise UsageError(str(fault).removeprefix("--param: ")) from None
+    from verify.audit.job import UnnamedPlugin, refuse_unnamed
+    from verify.audit.targets import targets
+
+    try:  # a plug-in no proof names would never run (the audit passed without it): refused
+        refuse_unnamed(targets(chosen or list(PROOFS)),  # before its code is loaded
+                       [Plugin.named(text) for text in args.algorithm], "--algorithm")
+    except UnnamedPlugin as error:
+        raise UsageError(str(error)) from None
     algorithms, unusable = given_plugins(args.algorithm, args.param)
     clash = report_clash(outputs, plugin_files(algorithms))
     if clash is not None:  # a module's file is known once it is loaded (before any work)
@@ -239,11 +250,19 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     from verify.render.evidence import Layout
 
-    clash = report_clash(outputs, [(f"a data file that {_file_of(p)} names", Path(path))
-                                   for p in audit.proofs if p.proof.numeric is not None
-                                   for path in p.proof.numeric.data])
-    if clash is not None:  # a proof's own data files are known once it is read
-        print(f"novikoff: error: {clash}; no report was written", file=sys.stderr)
+    named = [(f"a data file that {_file_of(p)} names", Path(path))
+             for p in audit.proofs if p.proof.numeric is not None for path in p.proof.numeric.data]
+    clash = report_clash(outputs, named)  # a proof's own data files are known once it is read
+    if clash is None and args.counterexamples is not None:  # and the files to be shrunk
+        from verify.audit.counterexamples import files
+
+        clash = report_clash([("counterexamples", path)
+                              for path in files(audit, args.counterexamples)],
+                             [*inputs(args), *plugin_files(algorithms), *named],
+                             written="a counterexample file")
+    if clash is not None:
+        nothing = "no report or counterexample file" if args.counterexamples else "no report"
+        print(f"novikoff: error: {clash}; {nothing} was written", file=sys.stderr)
         return 2
     unrendered = write_reports(audit, outputs,
                                Layout(summary=args.summary, appendix=not args.no_appendix))
@@ -357,15 +376,20 @@ def written_folders(args: argparse.Namespace) -> list[tuple[str, Path]]:
             ("coq", "counterexamples") if (folder := getattr(args, option, None)) is not None]
 
 
-def report_clash(outputs: dict[str, Path], given: Sequence[tuple[str, Path]],
-                 folders: Sequence[tuple[str, Path]] = ()) -> str | None:
+def report_clash(outputs: Mapping[str, Path] | Sequence[tuple[str, Path]],
+                 given: Sequence[tuple[str, Path]],
+                 folders: Sequence[tuple[str, Path]] = (), written: str = "a report"
+                 ) -> str | None:
     """The one line refusing report files that would overwrite one another or an input
     (`inputs`), or fall in a folder the audit writes into (`written_folders`: red team 5,
     a report in `--coq DIR` replaced an exported theory); None when every report file is
     a file of its own. Without it the last report written would silently replace the
     others, or the proof file or data file the audit read, while exit 0 said every report
-    was written whole."""
-    named = list(outputs.items())
+    was written whole. `outputs`: option (without `--`) and file, as a mapping or pairs
+    (`--counterexamples` writes several files); `written` says what they are in the line
+    (a counterexample file is refused over an input exactly as a report is: red team 9, it
+    replaced the data file the proof names)."""
+    named = list(outputs.items()) if isinstance(outputs, Mapping) else list(outputs)
     for index, (name, path) in enumerate(named):
         for option, folder in folders:
             if path.resolve().is_relative_to(folder.resolve()):
@@ -377,7 +401,7 @@ def report_clash(outputs: dict[str, Path], given: Sequence[tuple[str, Path]],
                         "each report a file of its own")
         for what, source in given:
             if same_file(path, source):
-                return (f"--{name} {path}: that is {what} ({source}); a report never "
+                return (f"--{name} {path}: that is {what} ({source}); {written} never "
                         "overwrites a file the audit reads")
     return None
 

@@ -192,6 +192,12 @@ def _shown(q: Fraction) -> str:
     return text if "~" not in text else approximate(q)
 
 
+def _mistakes(count: int) -> str:
+    """`1 mistake`, `3 mistakes`: the title and notes count them in words (red team 9: the
+    plot of a run with one update said `1 mistakes`)."""
+    return f"{count} mistake{'' if count == 1 else 's'}"
+
+
 def _equals(q: Fraction) -> str:
     """`= p/q`, or `≈ decimal` when the exact form is too long to read."""
     text = shown(q, 12)
@@ -207,7 +213,8 @@ def _which(ts: tuple[int, ...], total: int, closest: tuple[int, Fraction] | None
         ratio_text = approximate(ratio, 3)
         return f"strict at every update; closest at t = {t}:\n{what} {ratio_text} × bound"
     if len(ts) == total:
-        return f"equality at all {total} updates (tight)"
+        return ("equality at its one update (tight)" if total == 1
+                else f"equality at all {total} updates (tight)")
     listed = ", ".join(map(str, ts[:8])) + (", ..." if len(ts) > 8 else "")
     return f"equality at {len(ts)} of {total} updates (t = {listed})"
 
@@ -260,7 +267,7 @@ def plot(series: BoundSeries, ax: Sequence[Axes] | None = None) -> Figure:
         fig = ax1.get_figure()
     verdict = "≤" if series.within_bound() else ">"
     fig.suptitle(
-        f"Novikoff's mistake bound on {series.name}: {T} mistakes {verdict} "
+        f"Novikoff's mistake bound on {series.name}: {_mistakes(T)} {verdict} "
         f"R²/γ² {_equals(series.bound)}"
         + ("" if series.converged else "  (run stopped before converging)"),
         fontsize=14, fontweight="bold")
@@ -331,9 +338,9 @@ def plot(series: BoundSeries, ax: Sequence[Axes] | None = None) -> Figure:
                   "so every run stops by t = R²/γ², where the dashed curves cross")
     ax3.set_ylabel("squared length" + in_square_units)
     gap = exact_bound - T
-    summary = ((f"{T} mistakes: the bound is met exactly" if gap == 0
-                else f"{T} mistakes, {_shown(gap)} below the bound") if series.within_bound()
-               else f"{T} mistakes exceed the bound")
+    summary = ((f"{_mistakes(T)}: the bound is met exactly" if gap == 0
+                else f"{_mistakes(T)}, {_shown(gap)} below the bound") if series.within_bound()
+               else f"{_mistakes(T)} exceed{'s' if T == 1 else ''} the bound")
     notes.append((ax3, series.within_bound(), summary,
                   [*zip(ts[first:], norms[first:], strict=True),
                    *zip(ts[first:], squares[first:], strict=True),

@@ -136,14 +136,24 @@ class Naming:
         return False
 
 
-def unbound(judgement: Judgement, run: str) -> str | None:
-    """Why no row set of a `run` run binds the statement's quantities (None: one does)."""
+def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = None
+            ) -> str | None:
+    """Why no row set of a `run` run binds the statement's quantities (None: one does).
+    `defined`: the proof's `[define]`d names and their definitions, which are never advised
+    to be bound (`defined_unbound`)."""
     scalars, vectors = sorts(judgement)
     found = kind(run)
     if found.binding_for(scalars | vectors, scalars, vectors) is not None:
         return None
     article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
     strangers = sorted((scalars | vectors) - set(found.offered))
+    mine = [name for name in strangers if name in (defined or {})]
+    if mine:
+        assert defined is not None
+        others = [name for name in strangers if name not in defined]
+        rest = (f"; {', '.join(others)} {'is' if len(others) == 1 else 'are'} no quantity of "
+                f"{article} either" if others else "")
+        return f"{defined_unbound(mine, defined)}{rest}"
     if strangers:
         hints = "".join(closest(n, run) for n in strangers[:1])
         return (f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'} no quantity "
@@ -157,6 +167,31 @@ def unbound(judgement: Judgement, run: str) -> str | None:
                      if used & found.names(r.name) else f"{r.name} rows bind none of them"
                      for r in found.row_sets)
     return f"no row set of {article} binds all of {', '.join(sorted(scalars | vectors))} ({sets})"
+
+
+#: The definitions (`proofs.definitions.FUNCTIONS`) whose value is a root: irrational in
+#: general, so no exact run can hold it.
+ROOTS = ("norm(", "sqrt(")
+
+
+def defined_unbound(names: Sequence[str], defined: Mapping[str, str]) -> str:
+    """Why a step mentioning `[define]`d names that the run does not offer is not run: the
+    audit does not evaluate a definition on runs. A defined name is read on runs only as a
+    quantity the run offers under that name (single-pass runs offer `d`, the deviation
+    `max(0, gamma - y<u, x>)`), its defining facts then hypotheses checked on each row, and
+    it may not be bound in `[numeric] names` (`proofs.proof_file`: it would be another
+    quantity under its name). So the line names each definition, says a root is irrational
+    in general (no exact run holds it), and advises no binding (red team 9: it said `bind
+    it in [numeric] names`, and the binding it led to checked another quantity)."""
+    first = names[0]
+    text = defined[first]
+    what = (", a root, irrational in general, which no exact run can hold"
+            if text.startswith(ROOTS) else "")
+    more = "".join(f"; {n} as {defined[n]}" for n in names[1:])
+    return (f"{first} is defined as {text} ([define]){what}{more}: the audit does not evaluate "
+            "definitions on runs (a defined name is read only as a quantity the run offers "
+            "under its name, and may not be bound in [numeric] names): checked symbolically "
+            "only")
 
 
 def sorts(judgement: Judgement) -> tuple[set[str], set[str]]:

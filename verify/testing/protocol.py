@@ -11,13 +11,16 @@ So:
   labels after `w_0` (so `sign(0)` matters), equal mistake counts in consecutive epochs, the
   last example updated after the first epoch, several updates per epoch (stale scores show),
   and coordinates past float32's 2^24 where float64 is still exact;
-- updates late in the order (at index 8 and later, on the last example, at lengths 9, 13 and
-  24), so a `fit` that stops reading after its first few examples differs;
-- one run of 2996 mistakes in 1042 epochs (`y x` = `(m, 1)`, `(1 - m, -1)`, `(1, 0)` at
-  m = 32; for even m the engine makes `3m^2 - 5m/2 + 4` mistakes in `m^2 + m/2 + 2`
-  epochs), so a cap on epochs or mistakes below that differs. No finite test
-  can catch a cap beyond its longest run. Three examples, not two: with two, every order
-  makes the same updates, and a shuffled perceptron would only look slow, not reordered;
+- updates late in the order (at index 8 and later, on the last example, at lengths 9, 13,
+  24 and `LATE_N` = 200), so a `fit` that stops reading at any index below 200 differs
+  (one that stops at 200 or later reads every example here: no finite test catches it);
+- one run of 2996 mistakes that converges in epoch 1042 (`y x` = `(m, 1)`, `(1 - m, -1)`,
+  `(1, 0)` at m = 32; for even m the engine makes `3m^2 - 5m/2 + 4` mistakes and converges
+  in epoch `m^2 + m/2 + 2`, the first without an update: epochs count as `run_text` says
+  "converges in epoch N", the last one included), so a cap on epochs or mistakes below
+  that differs. No finite test can catch a cap beyond its longest run. Three examples,
+  not two: with two, every order makes the same updates, and a shuffled perceptron would
+  only look slow, not reordered;
 - data that are not integers (halves, quarters, eighths: dyadic, so float64 holds them and
   every score exactly), handed over as written, where scores in (0, 1/8] occur without an
   update: a wrong threshold (`< 1`, `<= 0.5`) fires there. Campaign scenarios are handed over
@@ -34,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import product
 
 import numpy as np
 
@@ -53,6 +57,9 @@ FLOAT32_GAP = 2**24 + 1
 _TIES = ([[1, -1], [0, -2], [1, -2]], [-1, 1, 1])
 #: The long run's `m`: its examples times their labels are `(m, 1)`, `(1 - m, -1)`, `(1, 0)`.
 LONG_M = 32
+#: The examples of the protocol's largest scenario, whose last one is updated: a `fit` that
+#: stops reading examples at any index below it is caught; at it or beyond, no scenario can.
+LATE_N = 200
 #: The epochs the protocol scenarios may take, whatever `max_epochs` (a cap for the campaign
 #: sources) says: the longest, `LONG_M^2 + LONG_M / 2 + 2 = 1042`, with room for a perceptron
 #: in another order to finish (`theory_only`).
@@ -64,14 +71,34 @@ def _q(*rows: str) -> list[list[Fraction]]:
     return [[Fraction(v) for v in row.split()] for row in rows]
 
 
+def _late_updates(n: int = LATE_N) -> tuple[list[list[int]], list[int]]:
+    """`n` examples whose exact run updates on the first and the last one and converges in
+    epoch 2, so a `fit` that never reads example `n - 1` (a cutoff at any index below `n`)
+    differs, at the cost of two epochs (a fit's check is dominated by its visits). Every
+    `y x` is distinct, in `{1, 2} x [-1, 3] x [-3, 3]^2` with its first coordinate positive
+    (u = e_1 separates them: the bound is 31 mistakes), so no update on another example can
+    stand for the last one's. The first, `y x = (1, 1, 0, 0)`, is the run's first update,
+    and every other but the last scores positive on it (`a + b > 0`): the perceptron that
+    skips the last example converges in one epoch at a `w` that misclassifies it, which
+    `theory_only` then sees too (its run claims to be finished). After the last one's update
+    `w = (2, -1, 1, -1)`, on which every example scores positive (`2a - b + c - d > 0`)."""
+    pool = [(a, b, c, d) for a, b, c, d in product((1, 2), range(-1, 4), range(-3, 4),
+                                                   range(-3, 4))
+            if a + b > 0 and 2 * a - b + c - d > 0 and (a, b, c, d) != (1, 1, 0, 0)]
+    signed = [(1, 1, 0, 0), *(pool[j * 97 % len(pool)] for j in range(n - 2)), (1, -2, 1, -1)]
+    labels = [1 if i % 3 else -1 for i in range(n)]
+    return [[label * v for v in row] for row, label in zip(signed, labels, strict=True)], labels
+
+
 Rows = list[list[int]] | list[list[Fraction]]
 #: name -> (rows, labels). The properties each is here for are asserted by
 #: tests/test_verify/testing/test_testing_protocol.py.
 DATA: dict[str, tuple[Rows, list[int]]] = {
-    # 4 epochs with updates (2, 2, 2, 1): a plateau, ties of both labels at w != 0
+    # 4 epochs with updates (2, 2, 2, 1; it converges in epoch 5): a plateau, ties of both
+    # labels at w != 0
     "ties and a plateau": _TIES,
-    # 55 epochs with updates, the last example among them
-    "56 epochs": ([[2, 5], [-4, -3], [-5, -4]], [-1, -1, 1]),
+    # 56 epochs with updates (it converges in epoch 57), the last example among them
+    "57 epochs": ([[2, 5], [-4, -3], [-5, -4]], [-1, -1, 1]),
     # the first run scaled past float32's integers (the same run: scale invariance)
     "beyond float32": ([[v * FLOAT32_GAP for v in row] for row in _TIES[0]], _TIES[1]),
     # the last example (index 8) updated in epochs 3, 5 and 7
@@ -91,7 +118,10 @@ DATA: dict[str, tuple[Rows, list[int]]] = {
                              [-4, 4, 0], [2, -1, -4], [-5, -4, -4], [-6, 0, 4]],
                             [-1, -1, 1, -1, 1, 1, 1, -1, 1, -1, 1, 1, -1, 1, 1, -1, -1, 1, -1,
                              1, -1, -1, -1, 1]),
-    # 2996 mistakes in 1042 epochs: a cap on epochs or mistakes below that shows
+    # the first and the last of 200 examples updated in epoch 1, converged in epoch 2
+    f"late updates (n={LATE_N})": _late_updates(),
+    # 2996 mistakes in 1041 epochs with updates (it converges in epoch 1042): a cap on epochs
+    # or mistakes below that shows
     # ((1, 0) as x = (-1, 0) labelled -1: both labels, which scikit-learn's `fit` needs)
     "1042 epochs": ([[LONG_M, 1], [1 - LONG_M, -1], [-1, 0]], [1, 1, -1]),
     # one update to w = 1/2, then the score 1/4: `< 1` updates until w = 2

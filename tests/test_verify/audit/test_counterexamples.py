@@ -212,6 +212,45 @@ def test_the_cli_makes_the_counterexamples_folder(
     assert "--counterexamples" in capsys.readouterr().err
 
 
+def test_a_counterexample_never_overwrites_a_file_the_audit_reads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 9: the proof's own `[numeric] data` file was named as the violated step's
+    counterexample (`PROOF--STEP.csv`, as a former `--counterexamples` run wrote it) and
+    replaced by the shrunk run without a word. It is refused as a report file is: one line,
+    exit 2, after the summary and before anything is written. A symbolic link in the
+    folder is replaced, not written through."""
+    from verify.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    data = "# u = 1, 1\nx1,x2,y\n2,1,1\n1,3,1\n-1,-2,-1\n-3,0,-1\n"
+    Path("cex").mkdir()
+    Path("cex/false--short.csv").write_text(data, encoding="utf-8")
+    Path("false.toml").write_text(FALSE.replace(
+        'run = "online"', 'run = "online"\ndata = ["cex/false--short.csv"]'))
+    Path("report.md").write_text("mine", encoding="utf-8")
+    command = ["audit", "false.toml", "--budget", "small", "--jobs", "1"]
+    code = main([*command, "--counterexamples", "cex", "--markdown", "out.md"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.endswith("novikoff: error: --counterexamples cex/false--short.csv: that is a "
+                        "data file that false.toml names (cex/false--short.csv); a "
+                        "counterexample file never overwrites a file the audit reads; no "
+                        "report or counterexample file was written\n"), err
+    assert Path("cex/false--short.csv").read_text(encoding="utf-8") == data
+    assert not Path("out.md").exists()
+    Path("false.toml").write_text(FALSE)  # the file given with --data: refused alike
+    assert main([*command, "--data", "./cex/false--short.csv", "--counterexamples", "cex"]) == 2
+    assert "that is a data file given (cex/false--short.csv)" in capsys.readouterr().err
+    assert Path("cex/false--short.csv").read_text(encoding="utf-8") == data
+    Path("out").mkdir()
+    Path("out/false--short.csv").symlink_to(tmp_path / "report.md")
+    assert main([*command, "--counterexamples", "out"]) == 1, capsys.readouterr().err
+    assert Path("report.md").read_text(encoding="utf-8") == "mine"
+    written = Path("out/false--short.csv")
+    assert not written.is_symlink() and load_data(str(written)).n >= 1
+
+
 def test_a_plug_in_fault_while_shrinking_stops_it(tmp_path: Path) -> None:
     """A candidate whose run faults ends the shrinking (a plug-in that hangs on smaller data
     would otherwise cost its 60 s per candidate); the smallest run found before is

@@ -196,8 +196,10 @@ def test_a_report_never_overwrites_a_plug_in_modules_file(
     module = spec.rpartition("=")[2].partition(":")[0]
     file = module.replace(".", "/") + ".py"
     monkeypatch.delitem(__import__("sys").modules, module, raising=False)
-    err = _refused(["victim.toml", "--algorithm", spec, "--latex", file], capsys)
     name = spec.partition("=")[0] if "=" in spec else "mine"
+    (folder / "named.toml").write_text(  # a plug-in no proof names is refused before it loads
+        f'{PROOF}[numeric]\nrun = "online"\nalgorithm = "{name}"\n', encoding="utf-8")
+    err = _refused(["named.toml", "--algorithm", spec, "--latex", file], capsys)
     assert f"--latex {file}: that is the file of plug-in {name} (--algorithm " \
         f"{spec.rpartition('=')[2]}) ({folder / file}); a report never overwrites" in err
     assert (folder / file).read_text(encoding="utf-8") == PLUGIN

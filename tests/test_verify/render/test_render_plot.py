@@ -124,6 +124,25 @@ def test_plot_is_a_figure_and_draws_into_given_axes() -> None:
         plt.close(own)
 
 
+def test_one_mistake_is_one_mistake_in_the_title_and_the_note() -> None:
+    """Red team 9: the plot of a run with one update was titled `1 mistakes`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from perceptron.dataset import Dataset
+    from verify.render.plot import plot
+
+    data = Dataset.of([[1, 1], [1, 0]], [1, 1], "one update")
+    series = bound_series(data, run_online(data, keep_trace=True))
+    figure = plot(series)
+    title = figure.get_suptitle()
+    assert "one update: 1 mistake ≤" in title and "mistakes" not in title, title
+    texts = [t.get_text() for ax in figure.axes for t in ax.texts]
+    assert texts[-1].endswith("\n1 mistake, 1 below the bound"), texts
+    assert texts[0].endswith("\nequality at its one update (tight)"), texts
+    assert "3 mistakes ≤" in plot(series_of("10-607")).get_suptitle()
+
+
 def test_check_target_refuses_bad_extensions_and_missing_folders(tmp_path: Path) -> None:
     assert check_target(str(tmp_path / "a.PNG")) == tmp_path / "a.PNG"
     with pytest.raises(ValueError, match=r"\.png or \.svg"):

@@ -136,6 +136,40 @@ def test_no_plug_in_code_runs_from_a_proof_file_alone(tmp_path: Path) -> None:
     assert not audit.proofs and "--algorithm pa=MODULE:FUNCTION" in audit.errors[0]
 
 
+def test_a_plug_in_no_proof_names_is_refused_before_it_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 9: a plug-in given for a proof that names no algorithm was never called, and
+    the audit passed (exit 0, `passed()` True) as if it had been checked. It is now one line
+    (exit 2; a ValueError from the API), before its code runs or any work is done; a proof
+    that names it is audited as before."""
+    from verify.audit.job import UnnamedPlugin
+    from verify.cli import main
+
+    other = tmp_path / "other.toml"
+    other.write_text(PROOF.format(algorithm=""))
+    called = tmp_path / "called"
+    module = tmp_path / "mine.py"
+    module.write_text(f"open({str(called)!r}, 'w').close()\n"
+                      "def mine(data, max_updates):\n    return []\n")
+    line = '--algorithm mine: no proof audited names it ([numeric] algorithm = "mine")'
+    code = main(["audit", str(other), "--budget", "small", "--jobs", "1",
+                 "--algorithm", f"mine={module}:mine"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err == f"novikoff: error: {line}\n"
+    assert not called.exists()  # refused before the module was loaded
+    with pytest.raises(UnnamedPlugin, match=r'^plug-in pa: no proof audited names it '
+                       r'\(\[numeric\] algorithm = "pa"\)$'):
+        audit_proofs(other, budget="small", algorithms={"pa": passive_aggressive})
+    assert issubclass(UnnamedPlugin, ValueError)
+    named = tmp_path / "named.toml"
+    named.write_text(PROOF.format(algorithm='algorithm = "pa"'))
+    with pytest.raises(UnnamedPlugin, match=r"^plug-in mp: .* \(nor pa\)$"):  # all said
+        audit_proofs(other, budget="small", algorithms={"mp": margin_perceptron,
+                                                        "pa": passive_aggressive})
+    assert audit_proofs(named, other, budget="small",
+                        algorithms={"pa": passive_aggressive}).passed()
+
+
 def test_the_cli_runs_the_example_and_exits_2_on_a_broken_plug_in(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """Through the command line's entry, in this process (`main`, as `python -m verify`

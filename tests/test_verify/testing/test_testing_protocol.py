@@ -6,6 +6,7 @@ on `y <w, x> < 1` or `<= 0.5` (the same as `<= 0` on the integer data the campai
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,9 +18,19 @@ from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from perceptron.geometry.linear import dot
 from verify import check_implementation, sklearn_fit
-from verify.testing.protocol import DATA, LONG_M, PROTOCOL_EPOCHS, per_epoch, protocol
+from verify.testing.protocol import (
+    DATA,
+    LATE_N,
+    LONG_M,
+    PROTOCOL_EPOCHS,
+    busy_epochs,
+    per_epoch,
+    protocol,
+    run_text,
+)
 
 HALF = Conventions(eta=Fraction(1, 2))
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "api.md"
 
 
 def _visits(data: Dataset, eta: Fraction = Fraction(1)) -> list[tuple[int, int, Fraction]]:
@@ -103,13 +114,79 @@ def test_the_red_team_7_mutants_are_caught_naming_what_differs(bug: type, where:
         report.raise_for_violations()
 
 
-@pytest.mark.parametrize("cut", [2, 8, 12, 20])
-def test_a_fit_that_stops_reading_after_any_few_examples_is_caught(cut: int) -> None:
-    class StopsReading(Textbook):
-        def order(self, n: int) -> range:
-            return range(min(n, cut))
+class _StopsReading(Textbook):
+    """The textbook reading only the first `cut` examples of each epoch."""
 
-    assert not check_implementation(StopsReading(), sources=("protocol",)).ok
+    def __init__(self, cut: int) -> None:
+        self.cut = cut
+
+    def order(self, n: int) -> range:
+        return range(min(n, self.cut))
+
+
+@pytest.mark.parametrize("cut", [2, 8, 12, 20, 24, 25, 100, LATE_N - 1])
+def test_a_fit_that_stops_reading_below_the_largest_scenario_is_caught(cut: int) -> None:
+    """Red team 9: a cutoff at 25 passed, no scenario having more than 24 examples; the
+    200-example one updates on its last example, so every cutoff below 200 differs."""
+    report = check_implementation(_StopsReading(cut), sources=("protocol",))
+    assert not report.ok and not report.order_only
+    if cut >= 24:
+        assert {o.dataset.partition(" (labels")[0] for o in report.failures} == {
+            f"protocol(late updates (n={LATE_N}))"}
+
+
+def test_a_cutoff_at_the_largest_scenario_is_not_and_cannot_be_caught() -> None:
+    # it reads every example of every scenario: the same runs (the docs say so)
+    check_implementation(_StopsReading(LATE_N), sources=("protocol",)).raise_for_violations()
+
+
+def test_the_largest_scenario_updates_its_last_example_which_no_other_stands_for() -> None:
+    data = _scenario(f"late updates (n={LATE_N})")
+    assert data.n == LATE_N == max(s.data.n for s in protocol())
+    signed = [tuple(y * v for v in x) for x, y in zip(data.X, data.y, strict=True)]
+    assert len(set(signed)) == data.n and set(data.y) == {-1, 1}
+    updated = [(e, i) for e, i, score in _visits(data) if score <= 0]
+    assert updated == [(1, 0), (1, data.n - 1)]
+    run = run_online(data)  # two epochs: cheap for any fit (a fit's cost is its visits)
+    assert (run.converged, run.mistakes, run.epochs) == (True, 2, 2)
+    # the perceptron that never reads it converges at a w that misclassifies it
+    rest = Dataset.of(data.X[:-1], data.y[:-1], "all but the last")
+    w = run_online(rest).w
+    assert data.y[-1] * dot(w, data.X[-1]) <= 0
+
+
+class _SkipsLastWhenLong(Textbook):
+    """Red team 9: skips the last example when n > 20, a run in another order as far as
+    `theory_only` can tell unless its final w misclassifies that example."""
+
+    def order(self, n: int) -> range:
+        return range(n - 1 if n > 20 else n)
+
+
+def test_theory_only_catches_a_skipped_example_its_final_w_misclassifies() -> None:
+    report = check_implementation(_SkipsLastWhenLong(), sources=("protocol",),
+                                  theory_only=True)
+    assert {o.dataset.partition(" (labels")[0] for o in report.failures} == {
+        f"protocol(late updates (n={LATE_N}))"}
+    assert any("not finished" in p for o in report.failures for p in o.problems)
+    assert not check_implementation(_StopsReading(25), sources=("protocol",),
+                                    theory_only=True).ok
+
+
+def test_the_docs_count_epochs_as_the_check_says_them() -> None:
+    """Red team 9: docs/api.md said runs "need 4, 56 and 1042 epochs" where the check says
+    they converge in epochs 5, 57 and 1042 (4, 56 and 1041 epochs with updates); the
+    scenarios named by their epochs count them as the check does."""
+    runs = {name: run_online(_scenario(name), max_epochs=PROTOCOL_EPOCHS)
+            for name in ("ties and a plateau", "57 epochs", "1042 epochs")}
+    assert [r.epochs for r in runs.values()] == [5, 57, 1042]
+    assert [busy_epochs(r) for r in runs.values()] == [4, 56, 1041]
+    assert all(run_text(r).endswith(f"it converges in epoch {r.epochs}") for r in runs.values())
+    text = " ".join(DOCS.read_text(encoding="utf-8").split())
+    assert "runs that converge in epochs 5, 57 and 1042" in text
+    assert "after 4, 56 and 1041 epochs with updates" in text
+    assert "need 4, 56" not in text
+    assert {"57 epochs", "1042 epochs"} <= set(DATA)
 
 
 class _Capped(Textbook):
