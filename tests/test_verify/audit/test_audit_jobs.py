@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 from collections.abc import Iterable
 
-from verify.audit.job import Verdicts, _merged, _numeric, run_audit
+import pytest
+
+from verify.audit.job import Verdicts, _frozen, _merged, _numeric, run_audit
 from verify.audit.report import to_json
 from verify.numeric import campaign
 from verify.runs.quantity import Scenario
@@ -38,6 +41,30 @@ def test_one_and_two_processes_give_the_same_report():
     serial.check()
     parallel.check()
     assert serial.calls[-1][1] == parallel.calls[-1][1]
+
+
+def test_a_pool_runs_with_the_heap_frozen_and_leaves_nothing_of_its_own_frozen():
+    """`_frozen`: what the process holds is out of the collector's scans while a pool runs
+    (its workers fork with it frozen), and unfrozen after, an error included; a caller's own
+    freeze is hers and stays. (A serial audit's shard has frozen this process for good:
+    `verify.numeric.shards._settled`; restored after.)"""
+    theirs = gc.get_freeze_count()
+    gc.unfreeze()
+    try:
+        with _frozen():
+            assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() == 0
+        with pytest.raises(ZeroDivisionError), _frozen():
+            print(1 / 0)
+        assert gc.get_freeze_count() == 0
+        gc.freeze()
+        with _frozen():
+            pass
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        if theirs:
+            gc.freeze()
 
 
 def test_sources_checked_apart_merge_to_the_joint_verdicts():
