@@ -12,6 +12,7 @@ import pytest
 from verify.audit.job import Verdicts, _frozen, _merged, _numeric, run_audit
 from verify.audit.report import to_json
 from verify.numeric import campaign
+from verify.numeric.shards import YOUNG_OBJECTS
 from verify.runs.quantity import Scenario
 
 IDS = ["canonical-online", "virtue-online"]
@@ -65,6 +66,17 @@ def test_a_pool_runs_with_the_heap_frozen_and_leaves_nothing_of_its_own_frozen()
         gc.unfreeze()
         if theirs:
             gc.freeze()
+
+
+def test_while_a_pool_runs_the_collector_scans_less_and_is_as_it_was_after():
+    """Issue 30: during a pool's audit this process's heap is frozen and its youngest
+    generation collected every `YOUNG_OBJECTS` allocations (seen from its progress calls);
+    the process's threshold is its own again after."""
+    before, seen = gc.get_threshold(), set()
+    run_audit(IDS[:1], budget="small", jobs=2, progress=lambda _d, _t, said: seen.add(
+        (said, gc.get_threshold()[0] >= YOUNG_OBJECTS, gc.get_freeze_count() > 0)))
+    assert {(young, frozen) for said, young, frozen in seen if said != "done"} == {(True, True)}
+    assert gc.get_threshold() == before
 
 
 def test_sources_checked_apart_merge_to_the_joint_verdicts():
