@@ -11,12 +11,13 @@ it caches and the shared ring generators are read-only.
 from __future__ import annotations
 
 import dataclasses
+from fractions import Fraction
 
 import pytest
 import sympy
 
 from verify import kernel
-from verify.kernel import Induction, KernelError, Rel, Sequent, algebra
+from verify.kernel import Induction, KernelError, Rel, Sequent, algebra, atoms
 from verify.prover import decide
 
 s, t = sympy.Symbol("s"), sympy.Symbol("t")
@@ -165,3 +166,32 @@ def test_the_normal_form_memo_caches_no_lie(lie: tuple) -> None:
     with pytest.raises(KernelError):
         algebra._memo(*lie, "")  # type: ignore[arg-type]
     assert algebra.normal_form(rel(s, ">=", ZERO), "s >= 0") == (kernel.Fact(s, ">="), ())
+
+
+class LyingName(str):
+    """A name hashed like "s" and equal to every other."""
+
+    def __hash__(self) -> int:
+        return hash("s")
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("impostor", [
+    Impostor("u"),                                           # a Symbol subclass equal to s
+    sympy.Symbol.__xnew__(sympy.Symbol, LyingName("u")),     # a plain Symbol, its name lying
+])
+def test_the_terms_memo_keeps_exact_trees_only(impostor: sympy.Symbol) -> None:
+    """Issue 30: `atoms._terms` is memoised (an audit reads ~300 polynomials ~9000 times),
+    only for trees of SymPy's exact core classes with `str` names, as `algebra.expr` admits
+    them: an impostor equal to `s` and hashed like it is expanded on its own, neither answered
+    from the memo (it was `s`'s terms there) nor kept in it."""
+    atoms._known.cache_clear()
+    assert atoms._terms(s + 1, "p") == ((Fraction(1), ((s, 1),)), (Fraction(1), ()))
+    assert atoms._terms(s + 1, "p") == atoms._terms(s + 1, "p", memo=False)
+    assert atoms._known.cache_info().hits == 1
+    cached = atoms._terms(s, "p")
+    ((coefficient, ((symbol, power),)),) = atoms._terms(impostor, "p")
+    assert (coefficient, power, str.__str__(symbol.name)) == (1, 1, "u")
+    assert atoms._terms(s, "p") is cached and atoms._known.cache_info().currsize == 2

@@ -45,9 +45,6 @@ T = TypeVar("T")
 ORIENTATION: dict[str, tuple[Kind, bool]] = {  # op: (kind, whether the gap is rhs - lhs)
     "<=": (">=", True), "<": (">", True), ">=": (">=", False), ">": (">", False),
     "==": ("==", False)}
-_CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Dummy, sympy.Rational,
-         sympy.Integer, *(type(n) for n in (sympy.S.Zero, sympy.S.One, sympy.S.NegativeOne,
-                                            sympy.S.Half)))
 
 
 _VALID: dict[int, sympy.Expr] = {}
@@ -136,7 +133,7 @@ def expr(value: object, what: str) -> sympy.Expr:
             raise KernelError(f"{what} divides by zero")
         if node.is_Float:
             raise KernelError(f"{what}: float {node} (the kernel takes exact rationals only)")
-        if type(node) not in _CORE:
+        if type(node) not in atoms.CORE:
             raise KernelError(f"{what} is not a polynomial over QQ: {type(node).__name__} "
                               "is not a SymPy core class")
         if node.is_Symbol and (type(node) is not sympy.Symbol or type(node.name) is not str

@@ -48,6 +48,8 @@ MAX_WORK = 200_000  # body evaluations one point may ask for
 KINDS = {">=": "nonneg", ">": "pos", "==": "zero"}
 Vector = Mapping[str, sympy.Expr]  # an explicit vector: vector names to coefficients
 Terms = tuple[tuple[Fraction, tuple[tuple[sympy.Symbol, int], ...]], ...]
+CORE = (sympy.Add, sympy.Mul, sympy.Pow, sympy.Symbol, sympy.Dummy, sympy.Rational, sympy.Integer,
+        *map(type, (sympy.S.Zero, sympy.S.One, sympy.S.NegativeOne, sympy.S.Half)))  # by exact type
 
 
 class KernelError(ValueError):
@@ -71,8 +73,11 @@ class Sum:
     body: sympy.Expr
 
 
-def _terms(e: sympy.Expr, what: str) -> Terms:
+def _terms(e: sympy.Expr, what: str, memo: bool = True) -> Terms:
     """The polynomial `e` as (coefficient, ((symbol, exponent), ...)) terms, expanded."""
+    if memo and all(type(n) in CORE and type(getattr(n, "name", "")) is str  # exact types:
+                    for n in sympy.preorder_traversal(e)):  # equal only when identical
+        return _known(e, what, False)
     symbols = sorted(e.free_symbols, key=lambda s: s.name) or [sympy.Symbol("_")]
     try:
         poly = sympy.Poly(e, *symbols, domain="QQ")
@@ -80,12 +85,10 @@ def _terms(e: sympy.Expr, what: str) -> Terms:
         raise KernelError(f"{what} is not a polynomial over QQ: {e}") from error
     return tuple((Fraction(int(c.numerator), int(c.denominator)),
                   tuple((s, k) for s, k in zip(symbols, m, strict=True) if k))
-                 for m, c in poly.terms() if c)  # immutable: `_compiled` memoises it
+                 for m, c in poly.terms() if c)  # immutable: `_known` memoises it
 
 
-@lru_cache(maxsize=4096)
-def _compiled(e: sympy.Expr) -> Terms:
-    return _terms(e, "a polynomial")
+_known = lru_cache(maxsize=1 << 14)(_terms)  # a proof's statements reread the same polynomials
 
 
 def _monomial(factors: tuple[tuple[sympy.Symbol, int], ...]) -> str:
@@ -485,7 +488,7 @@ class World:
     def of(self, e: sympy.Expr, env: Mapping[str, Fraction] | None = None) -> Fraction:
         """The value of a polynomial here."""
         total = Fraction(0)
-        for c, factors in _compiled(e):
+        for c, factors in _terms(e, "a polynomial"):
             for s, power in factors:
                 c *= self.value(s, env) ** power
             total += c
