@@ -6,9 +6,8 @@ of small dyadic values this is exact arithmetic anyway — and every survivor is
 Fractions before it counts. While NumPy is not loaded, the dimension-1 screen of a judgement
 with few names (at most `PYTHON_POINTS` points) computes the same floats in plain Python
 (`_screen_in_python`), so a step proved without an LP or an SDP never imports NumPy (issue 30,
-start-up). A found
-counterexample is shrunk (fewer dimensions, zeros, smaller numerators and denominators) while
-it still refutes; the kernel re-checks the final one.
+start-up). A found counterexample is shrunk (fewer dimensions, zeros, smaller numerators and
+denominators) while it still refutes; the kernel re-checks the final one.
 
 The screen is bounded by a count of points (`SearchBudget.points`), never by the clock: the
 batches come in a fixed order from a fixed seed, and the last one is cut to what is left.
