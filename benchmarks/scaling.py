@@ -23,8 +23,9 @@ slope of log time against log size, least squares):
   `examples/norm-growth.toml` (a linear combination found by SciPy's LP). Per command: the
   best and median wall time, the least CPU-seconds (steadier on a shared machine) and the
   heavy libraries it loads; read them against three floors, also whole processes: the bare
-  interpreter, `import sympy, numpy` (what any searched step loads first: the kernel's
-  algebra, the counterexample screen) and the same with `scipy.optimize` (the LP).
+  interpreter, `import sympy` and its first addition (what a step searched without an LP or
+  an SDP needs: the kernel's algebra; SymPy loads `sympy.tensor` and `sympy.combinatorics`
+  at its first addition), and `import sympy, numpy, scipy.optimize` (the LP).
 
 `--against DIR` times another checkout (say the version before this work, `git worktree add
 DIR COMMIT`) in the same run, alternating the two, and prints the ratio per size; `--repeat
@@ -240,8 +241,8 @@ def startup_commands(one_step: Path) -> dict[str, list[str]]:
         "check one step, an LP": ["-m", "verify", "check",
                                   str(ROOT / "examples" / "norm-growth.toml")],
         "floor: interpreter": ["-c", "pass"],
-        "floor: import sympy, numpy": ["-c", "import sympy, numpy"],
-        "floor: ... and scipy.optimize": ["-c", "import sympy, numpy, scipy.optimize"],
+        "floor: sympy + first addition": ["-c", "import sympy; sympy.Symbol('a') + 1"],
+        "floor: + numpy, scipy.optimize": ["-c", "import sympy, numpy, scipy.optimize"],
     }
 
 

@@ -133,8 +133,8 @@ def _line(step: StepReport, width: int) -> str:
 def _point(step: StepReport) -> str:
     """The counterexample's values of the names the refuted obligation mentions (the
     kernel's point binds every name of the proof; `explain` and the reports leave the others
-    out): `verify.audit.report.point_text`."""
-    from verify.audit.report import point_text
+    out): `verify.typeset.points.point_text`."""
+    from verify.typeset.points import point_text
 
     text = point_text(step)
     assert text is not None

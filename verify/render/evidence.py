@@ -25,10 +25,11 @@ from markupsafe import Markup
 from proofs.step import Induction, Proof
 from verify import kernel
 from verify.audit.job import Audit, ProofAudit, StepAudit
-from verify.audit.report import ANY_POINT, COLUMNS, ProofCounts, findings, refuted_names, to_json
+from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
 from verify.proof_checker import GoalReport
 from verify.render.certificates import assignments
 from verify.typeset.graph import WIDTH, Graph, Node, layout
+from verify.typeset.points import ANY_POINT, refuted_names
 from verify.typeset.statement import Statement, statement
 from verify.typeset.words import counted
 from verify.typeset.written import Format

@@ -3,8 +3,11 @@
 Vectors are realised as coordinates in dimension 1, 2, 3 (in that order, so the first hit has
 the smallest dimension). Candidate points are screened in bulk with numpy floats — on the grid
 of small dyadic values this is exact arithmetic anyway — and every survivor is re-checked with
-Fractions before it counts. A found counterexample is shrunk (fewer dimensions, zeros, smaller
-numerators and denominators) while it still refutes; the kernel re-checks the final one.
+Fractions before it counts. While NumPy is not loaded, the dimension-1 screen of a judgement
+with few names (at most `PYTHON_POINTS` points) computes the same floats in plain Python
+(`_screen_in_python`), so a step proved without an LP or an SDP never imports NumPy (issue 30,
+start-up). A found counterexample is shrunk (fewer dimensions, zeros, smaller numerators and
+denominators) while it still refutes; the kernel re-checks the final one.
 
 The screen is bounded by a count of points (`SearchBudget.points`), never by the clock: the
 batches come in a fixed order from a fixed seed, and the last one is cut to what is left.
@@ -40,13 +43,15 @@ contradictory hypotheses never get one.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
 import sympy
 from sympy.polys.rings import PolyElement
 
@@ -59,12 +64,23 @@ from verify.search.rationalize import nearby
 from verify.search.shrinking import GRID, GreedyShrinker
 from verify.search.work import Exhausted, SearchBudget, Work
 
+if TYPE_CHECKING:
+    import numpy as np
+
 SMALL_GRID = GRID[:5]
 GRID_POINTS = 1 << 17
 RANDOM_POINTS = 1 << 16
 TOLERANCE = 1e-9
 SEED = 20240611
 CHECKED_PER_BATCH = 16
+PYTHON_POINTS = 625
+"""A dimension-1 screen of at most this many points (four coordinates: `SMALL_GRID` ** 4) is
+computed in plain Python floats (`_screen_in_python`, the same floats as NumPy's) while NumPy
+is not loaded: for a one-step check its import (a tenth of start-up, 0.05 CPU-s) cost more
+than the screen (2 ms at 625 points, against 0.1 ms with arrays). Once something has loaded
+NumPy (an LP, an SDP, a larger screen, the audit), the arrays are used: a long proof screens
+many steps. Either way the candidates, the counterexample and the work charged are the same
+(`tests/test_verify/search/test_search_python_screen.py`), so no verdict depends on which."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +95,8 @@ class _Poly:
         """The polynomial at every point, in floats: a screen whose candidates are checked
         exactly, so an overflow (`inf`, `nan`: a coefficient beyond float range) only loses a
         candidate, and is no warning of the user's."""
+        import numpy as np  # with the first screen too large for `_screen_in_python`
+
         total = np.zeros(size)
         with np.errstate(all="ignore"):
             for coeff, exponents in self.terms:
@@ -87,6 +105,24 @@ class _Poly:
                     if e:
                         term = term * gens[i] ** e
                 total += term
+        return total
+
+    def float_at(self, gens: Sequence[float]) -> float:
+        """The polynomial at one point of the quick screen's grid, in Python floats, the
+        operations of `floats` in its order (a square as `x * x`, as NumPy's `x ** 2` is).
+
+        The grid's values are 0, +-1 and +-2 (`SMALL_GRID`), so every generator (a value or
+        the product of two) is 0 or a signed power of two: each power and each product with
+        a coefficient is exact in any float arithmetic until it overflows, where both give
+        the same infinity (Python's `**` raises instead: `_power`). The sums are then the
+        same additions in the same order, so the floats are NumPy's bit for bit."""
+        total = 0.0
+        for coeff, exponents in self.terms:
+            term = to_float(coeff)
+            for i, e in enumerate(exponents):
+                if e:
+                    term = term * _power(gens[i], e)
+            total += term
         return total
 
     def exact(self, gens: dict[int, Fraction]) -> Fraction:
@@ -133,12 +169,32 @@ def _memo_floats(fact: _Poly, gens: dict[int, np.ndarray], size: int,
     return known[2]
 
 
+def _power(x: float, e: int) -> float:
+    """`x ** e` as NumPy's array power gives it (`e >= 1`): a square is `x * x`, and an
+    overflow is an infinity of the power's sign, not Python's OverflowError."""
+    if e == 2:
+        return x * x
+    try:
+        return x**e
+    except OverflowError:
+        return -math.inf if x < 0 and e % 2 else math.inf
+
+
+def _looks_true(kind: str, value: float) -> bool:
+    """`_screen` at one value."""
+    if kind == "==":
+        return abs(value) <= TOLERANCE
+    return value > TOLERANCE if kind == ">" else value >= -TOLERANCE
+
+
 def _screen(kind: str, value: np.ndarray) -> np.ndarray:
     """Where `value (kind) 0` looks true in floats: `>=` is lenient, `>` and `==` are strict.
 
     Leniency errs towards candidates (each is re-checked exactly); strictness keeps boundary
     points such as `g = 0` for `g > 0` from crowding out the real candidates.
     """
+    import numpy as np
+
     if kind == "==":
         return np.abs(value) <= TOLERANCE
     return value > TOLERANCE if kind == ">" else value >= -TOLERANCE
@@ -199,6 +255,16 @@ class CounterexampleSearch:
             work.grant("points", 1)
             empty = Counterexample({}, {})
             return empty if self.refutes(empty) else None
+        n = len(self.scalars) + len(self.vectors)
+        if quick and len(SMALL_GRID) ** n <= PYTHON_POINTS and "numpy" not in sys.modules:
+            work.check_guard("the counterexample search")
+            size = work.grant("points", len(SMALL_GRID) ** n)
+            found = self._screen_in_python(n, size)
+            if found is not None:
+                return self.shrink(found, work) if shrink else found
+            return None
+        import numpy as np  # the larger screens: NumPy's arrays
+
         rng = np.random.default_rng(SEED)
         for dimension in (1,) if quick else (1, 2, 3):
             n = len(self.scalars) + dimension * len(self.vectors)
@@ -212,12 +278,45 @@ class CounterexampleSearch:
                     return self.shrink(found, work) if shrink else found
         return None
 
+    def _screen_in_python(self, n: int, size: int) -> Counterexample | None:
+        """`_screen` of the first `size` points of `_quick_batches(n)` (its only batch:
+        `SMALL_GRID` ** n points, the last coordinate varying fastest, as `np.indices`
+        orders them) in dimension 1, in Python floats (`_Poly.float_at`): the same
+        candidates, in the same order, so the same counterexample or None."""
+        points = list(itertools.islice(itertools.product(SMALL_GRID, repeat=n), size))
+        scalars = {name: k for k, name in enumerate(self.scalars)}
+        vectors = {name: len(self.scalars) + k for k, name in enumerate(self.vectors)}
+        *hyps, claim = self.facts
+        top = max(self.gens, default=-1) + 1
+        candidates = []
+        for point in points:
+            x = [num / den for num, den in point]
+            gens = [0.0] * top
+            for i, name in self.gens.items():
+                if isinstance(name, str):
+                    gens[i] = x[scalars[name]]
+                else:  # `sum(a[k] * b[k] for k ...)` from an array of zeros
+                    gens[i] = 0.0 + x[vectors[name[0]]] * x[vectors[name[1]]]
+            if all(_looks_true(h.kind, h.float_at(gens)) for h in hyps) and not _looks_true(
+                    claim.kind, claim.float_at(gens)):
+                candidates.append(point)
+        # `_screen`'s costs (exact in floats: integers and quarters) and its stable sort
+        candidates.sort(key=lambda point: sum(abs(num) + den - 1 + 0.25 * (num < 0)
+                                              for num, den in point))
+        for point in candidates[:CHECKED_PER_BATCH]:
+            cex = self._point([num for num, _ in point], [den for _, den in point], 1)
+            if self.refutes(cex):
+                return cex
+        return None
+
     def _screen(self, num: np.ndarray, den: np.ndarray, x: np.ndarray, dimension: int,
                 same: tuple[np.ndarray, int] | None = None) -> Counterexample | None:
         """The simplest point (numerators `num`, denominators `den`, float values `x`) that
         looks like a counterexample in floats and is one exactly, or None. `same`: the points
         are the screen's fixed ones (`_quick_batches`, which batch and how many), whose values
         of each fact are kept (`_memo_floats`)."""
+        import numpy as np
+
         size = num.shape[1]
         gens: dict[int, np.ndarray] = {}
         for i, name in self.gens.items():
@@ -257,7 +356,8 @@ class CounterexampleSearch:
         start = len(self.scalars) + self.vectors.index(vector) * dimension
         return x[start : start + dimension]
 
-    def _point(self, num: np.ndarray, den: np.ndarray, dimension: int) -> Counterexample:
+    def _point(self, num: Sequence[int] | np.ndarray, den: Sequence[int] | np.ndarray,
+               dimension: int) -> Counterexample:
         values = [Fraction(int(n), int(d)) for n, d in zip(num, den, strict=True)]
         s = len(self.scalars)
         return Counterexample(
@@ -273,6 +373,8 @@ def _batches(
     n: int, rng: np.random.Generator, quick: bool
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Points in `n` coordinates as (numerators, denominators), one column per point."""
+    import numpy as np
+
     grids = (SMALL_GRID,) if quick else (SMALL_GRID, GRID)
     for grid in grids:
         values = np.array(grid).T
@@ -288,8 +390,9 @@ def _batches(
         )
 
 
-Batch = tuple[np.ndarray, np.ndarray, np.ndarray]
-"""Points as (numerators, denominators, their quotients in floats), one column per point."""
+if TYPE_CHECKING:
+    # points as (numerators, denominators, their quotients in floats), one column per point
+    Batch = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def _valued(batches: Iterator[tuple[np.ndarray, np.ndarray]]) -> Iterator[Batch]:
@@ -306,6 +409,8 @@ def _quick_batches(n: int) -> tuple[Batch, ...]:
     They come from a fresh generator with the fixed seed, so every judgement with `n`
     coordinates screens the same points, whether or not they were built for an earlier one.
     """
+    import numpy as np
+
     out = tuple(_valued(_batches(n, np.random.default_rng(SEED), quick=True)))
     for batch in out:
         for array in batch:
@@ -337,6 +442,7 @@ def linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample |
     of `judgement`, or None when one is not linear in scalars, has a coefficient beyond
     float range, the LP is over the budget's size, or it finds none (strict facts hold with
     a margin: the LP maximises it, up to 1)."""
+    import numpy as np
     from scipy.optimize import linprog  # the search's LP solver, loaded with the search
 
     facts = judgement.hypotheses

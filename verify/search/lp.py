@@ -32,14 +32,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
-import numpy as np
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Sos
 from verify.search.polynomials import PerElement, degree, fraction
 from verify.search.work import Work
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # -- the columns -------------------------------------------------------------------------------
 
@@ -201,6 +203,7 @@ class Lp:
     def solve(self, work: Work, scaling: str = SCALINGS[0]) -> LpPoint | None:
         """An approximate point of the LP, or None; `scaling` is the one a wide LP gets."""
         work.check_guard("an LP")
+        import numpy as np  # with SciPy, when an LP is solved (a step without one needs neither)
         from scipy.optimize import linprog  # when an LP is solved (SciPy's import is 0.6 s)
         from scipy.sparse import coo_matrix
 

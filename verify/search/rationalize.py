@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-import numpy as np
 from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 from sympy.polys.rings import PolyElement
@@ -85,6 +84,8 @@ def certificate_from_point(
     strict: bool,
 ) -> Certificate | None:
     """Round an LP point `(term weights, multiple values, scale)` to an exact certificate."""
+    import numpy as np  # loaded with the LP that gave the point
+
     weights, exponents = point.weights, point.exponents
     # a guess is the LP's ratio to the target's scale, un-scaled exactly (`LpPoint`)
     shifts = [e - exponents[-1] for e in exponents[:-1]]

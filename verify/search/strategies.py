@@ -11,9 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from fractions import Fraction
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
 from sympy.polys.rings import PolyElement
 
 from verify.kernel import Certificate, Product
@@ -22,9 +21,6 @@ from verify.search.lp import SCALINGS, Multiple, Term, build_lp, exact_point
 from verify.search.polynomials import Context, degree
 from verify.search.products import hypothesis_products, multipliers
 from verify.search.rationalize import certificate_from_exact, certificate_from_point
-from verify.search.sdp.problem import Block, Problem, SdpUnavailable, problems, solve
-from verify.search.sdp.rounding import certificate as rounded
-from verify.search.sdp.rounding import small_diagonal
 from verify.search.sos import (
     dsos_squares,
     gram_minors,
@@ -34,6 +30,9 @@ from verify.search.sos import (
     norm_squares,
     weighted,
 )
+
+if TYPE_CHECKING:
+    from verify.search.sdp.problem import Problem
 
 
 class Strategy(ABC):
@@ -237,6 +236,10 @@ class SemidefiniteSquares(Strategy):
                 ) -> Iterator[Certificate]:
         """A certificate of `target >= 0` (`> 0`) from the SDPs of increasing degree; for a
         target without hypotheses, then from the sparse basis (`sparse`)."""
+        import numpy as np  # the SDP's modules (NumPy, Clarabel) load with the first SDP
+
+        from verify.search.sdp.problem import SdpUnavailable, problems
+
         strict = ctx.judgement.claim.kind == ">"
         found = None
         try:
@@ -253,6 +256,10 @@ class SemidefiniteSquares(Strategy):
     def solved(self, ctx: Context, candidates: Iterable[Problem]) -> Certificate | None:
         """The first problem whose point rounds to a certificate, each reduced up to
         `REDUCTIONS` times; None when none does or one is over the size budget."""
+        from verify.search.sdp.problem import solve
+        from verify.search.sdp.rounding import certificate as rounded
+        from verify.search.sdp.rounding import small_diagonal
+
         for problem in candidates:
             if not ctx.work.fits_sdp(problem.entries):
                 return None  # higher degrees are larger still
@@ -281,6 +288,8 @@ class SemidefiniteSquares(Strategy):
         coefficient (`ExactSos`'s basis): its solver point is cleaner than the Newton box's
         (sos.ml 1891: four zero eigenvalues, then 1, 1, 2, 4), so the kernel of a polynomial
         with irrational zeros is found (`verify.search.sdp.face`)."""
+        from verify.search.sdp.problem import Block, Problem
+
         basis = tuple(next(iter(m.keys())) for m in half_basis(ctx, target)
                       if target.coeff(m * m) > 0)
         if not basis:

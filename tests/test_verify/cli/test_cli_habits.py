@@ -139,6 +139,33 @@ def test_a_check_that_solves_no_lp_imports_no_scipy(tmp_path: Path) -> None:
     assert "LOADED []" in done.stderr, done.stderr
 
 
+@pytest.mark.parametrize("search", [[], ["--search"]])
+def test_a_searched_step_without_an_lp_imports_no_numpy(tmp_path: Path,
+                                                       search: list[str]) -> None:
+    """Start-up (issue 30, target 5): `check` of a one-step file the certificate store does not
+    hold (and with `--search`, which never consults it) loads no NumPy, SciPy or Clarabel
+    when the step needs no LP and no SDP: the dimension-1 screen of up to four names runs in
+    plain Python (`counterexamples.PYTHON_POINTS`), the exact sum of squares and the
+    screen's counterexample need no arrays; the refuted step's point is printed without the
+    audit (`verify.typeset.points`, once in the audit's report, which loads NumPy and the
+    runs). By the modules loaded, not by a time."""
+    path = tmp_path / "one.toml"
+    path.write_text('title = "one step"\nscalars = ["a", "b"]\nvectors = ["u", "v"]\n'
+                    '[[step]]\nid = "amgm"\nclaim = "a**2 + b**2 >= 2*a*b"\n'
+                    '[[step]]\nid = "false"\ngiven = ["dot(u, v) >= a"]\n'
+                    'claim = "dot(u, v) >= a + b"\n')  # four names: 625 points
+    probe = ("import atexit, sys; atexit.register(lambda: print('LOADED', sorted("
+             "{'numpy', 'scipy', 'clarabel', 'verify.audit'} & sys.modules.keys()), "
+             "file=sys.stderr)); "
+             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", probe, "check", *search, str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "proved   amgm" in done.stdout and "exact sum of squares" in done.stdout, done.stdout
+    assert "refuted  false" in done.stdout, done.stdout
+    assert "LOADED []" in done.stderr, done.stderr
+
+
 def test_list_reads_each_proof_as_the_loader_does() -> None:
     """`list` reads the built-in TOML directly (no SymPy); the loader must agree with it."""
     from proofs.library import load_builtin, summary
