@@ -215,7 +215,7 @@ class CounterexampleSearch:
 
     def _screen(self, num: np.ndarray, den: np.ndarray, x: np.ndarray, dimension: int,
                 same: tuple[np.ndarray, int] | None = None,
-                solve: Callable[[Counterexample], Counterexample | None] | None = None
+                solve: Callable[[Counterexample, int], Counterexample | None] | None = None
                 ) -> Counterexample | None:
         """The simplest point (numerators `num`, denominators `den`, float values `x`) that
         looks like a counterexample in floats and is one exactly, or None. `same`: the points
@@ -253,7 +253,7 @@ class CounterexampleSearch:
         costs = (np.abs(near) + below - 1 + 0.25 * (near < 0)).sum(axis=0)
         for point in candidates[np.argsort(costs, kind="stable")][:CHECKED_PER_BATCH]:
             cex = self._point(num[:, point], den[:, point], dimension)
-            if solve is not None and (cex := solve(cex)) is None:
+            if solve is not None and (cex := solve(cex, int(point))) is None:
                 continue  # a solved name's exact value is not rational
             if self.refutes(cex):
                 return cex
@@ -270,25 +270,32 @@ class CounterexampleSearch:
         The screen's points meet an equality only by chance, so a step with several misses
         the points where they all hold: red team 9's `[define] r = "sqrt(Q)"`, `nv =
         "norm(v)"` (read as `r**2 == Q`, `r >= 0`, `nv**2 == dot(v, v)`, `nv >= 0`) beside
-        `norm2(z) == 1` needed r, nv, v and z all right at once. Each equality, in order,
-        solves for a scalar name that no equality before reads and that it has only as
-        `c*x` (c a number: x is `-rest/c`; the first such name, in the search's order) or
-        else as `a*x**2` with `x >= 0` among the hypotheses (a defined root: x is the
-        nonnegative root of `-rest/a`, kept only when rational); its value is computed
-        from the others in floats for the screen, then exactly for each candidate
-        (`_solved`), which counts only if it refutes exactly. Deterministic: a fixed seed,
-        points counted, never the clock."""
+        `norm2(z) == 1` needed r, nv, v and z all right at once; and a root off the grid
+        (`(2*t - 3)*(t - 7) == 0`, t = 7) is met by none. Each equality, in order, solves for
+        a scalar name that no equality before reads and that it has only as `b*x` or
+        `a*x**2 + b*x` (a, b numbers; `Solve`): linear names first, then defined roots
+        (`b` is 0 and `x >= 0` is a hypothesis: the nonnegative root), then other
+        quadratics (each point screened twice, with either root), each kind in the search's
+        order of names. The value is computed from the others in floats for the screen,
+        then exactly for each candidate (`_solved`), kept only when rational, and the point
+        counts only if it refutes exactly. Deterministic: a fixed seed, points counted,
+        never the clock."""
         plan = self._plan()
         if not plan or not all(IDENT.fullmatch(n) for n in (*self.scalars, *self.vectors)):
             return None
-        solved = {self.scalars.index(self.gens[i]) for i, _, _, _ in plan}  # type: ignore[arg-type]
+        solved = {self.scalars.index(self.gens[p.generator]) for p in plan}  # type: ignore[arg-type]
         count = work.fork()
         rng = np.random.default_rng(SEED)
+        both = any(way.a and not way.sign for way in plan)
         for dimension in (1, 2):
             n = len(self.scalars) + dimension * len(self.vectors)
             free = [r for r in range(n) if r not in solved]
-            for num, den in _batches(len(free), rng, quick=False):
+            batches = _batches(len(free), rng, quick=False) if free else iter(
+                [(np.zeros((0, 1), dtype=int), np.ones((0, 1), dtype=int))])  # one point
+            for num, den in batches:
                 work.check_guard("the counterexample search (equalities solved)")
+                if both:  # each point twice: a quadratic's + root, then its - root
+                    num, den = np.repeat(num, 2, axis=1), np.repeat(den, 2, axis=1)
                 wanted = min(num.shape[1], SOLVED_POINTS - count.used["points"])
                 if wanted <= 0:
                     return None
@@ -299,45 +306,44 @@ class CounterexampleSearch:
                 x = full_num / full_den
                 self._derive(x, dimension, plan)
                 found = self._screen(full_num, full_den, x, dimension,
-                                     solve=lambda cex: self._solved(cex, plan))
+                                     solve=lambda cex, column: self._solved(cex, plan, column))
                 if found is not None:
                     return self.shrink(found, work)
         return None
 
-    def _plan(self) -> list[tuple[int, str, Fraction, _Poly]]:
-        """(generator, "linear" or "root", its coefficient, the rest of the equality) for
-        each equality that solves for a name (see `solved_search`), in order."""
+    def _plan(self) -> list[Solve]:
+        """How each equality that solves for a name does (see `solved_search`), in order."""
         *hyps, _ = self.facts
         width = next((len(m) for f in self.facts for _, m in f.terms), 0)
         unit = {i: tuple(1 if j == i else 0 for j in range(width)) for i in self.gens}
         nonnegative = {i for i in self.gens for h in hyps
                        if h.kind == ">=" and h.terms == ((Fraction(1), unit[i]),)}
-        plan: list[tuple[int, str, Fraction, _Poly]] = []
+        plan: list[Solve] = []
         read: set[int] = set()
         for fact in hyps:
             if fact.kind != "==":
                 continue
-            ways = []  # (a root rather than linear, the name's place, generator, c, rest)
+            ways = []  # (linear 0, defined root 1, quadratic 2; the name's place; the way)
             for i in fact.used - read:
                 if not isinstance(name := self.gens[i], str):
                     continue
-                own = [(c, m) for c, m in fact.terms if m[i]]
                 square = tuple(2 * e for e in unit[i])
-                if len(own) == 1 and (own[0][1] == unit[i] or (
-                        own[0][1] == square and i in nonnegative)):
-                    rest = tuple((c, m) for c, m in fact.terms if not m[i])
-                    ways.append((own[0][1] == square, self.scalars.index(name), i, own[0][0],
-                                 rest))
+                own = {m: c for c, m in fact.terms if m[i]}
+                if not own or not set(own) <= {unit[i], square}:
+                    continue  # x times another name, or x**3: not solved
+                a, b = own.get(square, Fraction(0)), own.get(unit[i], Fraction(0))
+                rest = tuple((c, m) for c, m in fact.terms if not m[i])
+                kind = 0 if not a else 1 if not b and i in nonnegative else 2
+                ways.append((kind, self.scalars.index(name), Solve(
+                    i, a, b, _Poly(rest, "==", frozenset(j for _, m in rest
+                                                         for j, e in enumerate(m) if e)),
+                    1 if kind == 1 and a > 0 else -1 if kind == 1 else 0)))
             if ways:
-                root, _, i, coeff, rest = min(ways, key=lambda w: w[:2])
-                plan.append((i, "root" if root else "linear", coeff,
-                             _Poly(rest, "==", frozenset(j for _, m in rest
-                                                         for j, e in enumerate(m) if e))))
+                plan.append(min(ways, key=lambda w: w[:2])[2])
                 read |= fact.used
         return plan
 
-    def _derive(self, x: np.ndarray, dimension: int,
-                plan: list[tuple[int, str, Fraction, _Poly]]) -> None:
+    def _derive(self, x: np.ndarray, dimension: int, plan: list[Solve]) -> None:
         """The solved names' rows of `x`, computed in floats from the others (in order)."""
         size = x.shape[1]
         gens: dict[int, np.ndarray] = {}
@@ -345,35 +351,45 @@ class CounterexampleSearch:
             if not isinstance(name, str):
                 a, b = (self._coordinates(x, v, dimension) for v in name)
                 gens[i] = sum((a[k] * b[k] for k in range(dimension)), np.zeros(size))
-        for i, kind, coeff, rest in plan:
+        signs = np.where(np.arange(size) % 2 == 0, 1.0, -1.0)  # a quadratic's two roots
+        for way in plan:
             for j, name in self.gens.items():
                 if isinstance(name, str):
                     gens[j] = x[self.scalars.index(name)]
+            a, b = to_float(way.a), to_float(way.b)
             with np.errstate(all="ignore"):
-                value = -rest.floats(gens, size) / to_float(coeff)
-                if kind == "root":
-                    value = np.sqrt(np.where(value >= 0, value, np.nan))
-            x[self.scalars.index(self.gens[i])] = value  # type: ignore[arg-type]
+                rest = way.rest.floats(gens, size)
+                if not way.a:
+                    value = -rest / b
+                else:
+                    root = np.sqrt(np.where((d := b * b - 4 * a * rest) >= 0, d, np.nan))
+                    value = (-b + (way.sign or signs) * root) / (2 * a)
+            x[self.scalars.index(self.gens[way.generator])] = value  # type: ignore[arg-type]
 
-    def _solved(self, cex: Counterexample, plan: list[tuple[int, str, Fraction, _Poly]]
+    def _solved(self, cex: Counterexample, plan: list[Solve], column: int
                 ) -> Counterexample | None:
-        """`cex` with the solved names' exact values, or None where a root is irrational."""
+        """`cex` with the solved names' exact values (a quadratic's root as `_derive` took it
+        at this `column`), or None where a root is irrational."""
         scalars = dict(cex.scalars)
         values: dict[int, Fraction] = {}
         for i, name in self.gens.items():
             if not isinstance(name, str):
                 a, b = (cex.vectors[v] for v in name)
                 values[i] = sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
-        for i, kind, coeff, rest in plan:
+        for way in plan:
             for j, name in self.gens.items():
                 if isinstance(name, str):
                     values[j] = scalars[name]
-            value = -rest.exact(values) / coeff
-            if kind == "root":
-                if value < 0 or (root := _rational_sqrt(value)) is None:
+            rest = way.rest.exact(values)
+            if not way.a:
+                value = -rest / way.b
+            else:
+                discriminant = way.b * way.b - 4 * way.a * rest
+                if discriminant < 0 or (root := _rational_sqrt(discriminant)) is None:
                     return None
-                value = root
-            scalars[self.gens[i]] = value  # type: ignore[index]
+                sign = way.sign or (1 if column % 2 == 0 else -1)
+                value = (-way.b + sign * root) / (2 * way.a)
+            scalars[self.gens[way.generator]] = value  # type: ignore[index]
         return Counterexample(scalars, cex.vectors)
 
     def _coordinates(self, x: np.ndarray, vector: str, dimension: int) -> np.ndarray:
@@ -390,6 +406,21 @@ class CounterexampleSearch:
                 for j, v in enumerate(self.vectors)
             },
         )
+
+
+@dataclass(frozen=True)
+class Solve:
+    """An equality `a*x**2 + b*x + rest == 0` (a, b numbers) solved for the name of
+    `generator` (`solved_search`): `x = -rest/b` when `a` is 0, else `(-b + sign *
+    sqrt(b**2 - 4*a*rest)) / (2*a)` with `sign` fixed (a defined root: the nonnegative
+    one) or, when 0, alternating over the screen's columns (+ at even ones), each point
+    given twice."""
+
+    generator: int
+    a: Fraction
+    b: Fraction
+    rest: _Poly
+    sign: int
 
 
 def _batches(

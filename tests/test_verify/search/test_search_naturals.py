@@ -83,6 +83,10 @@ id = "two"
 given = ["(2*t - 3)*(t - 2) == 0"]
 claim = "t <= 1"
 [[step]]
+id = "seven"
+given = ["(2*t - 3)*(t - 7) == 0"]
+claim = "t <= 5"
+[[step]]
 id = "half-only"
 given = ["(2*t - 3)*(2*t - 5) == 0"]
 claim = "t <= 1"
@@ -97,6 +101,7 @@ STEPS = {
     "five": ("refuted", 5),
     "twenty": ("refuted", 20),
     "two": ("refuted", 2),
+    "seven": ("refuted", 7),  # t = 3/2 meets the claim: the equality solved for t finds 7
     "half-only": ("unknown", "the claim fails only at values that are not natural"),
     # the false twin: false at t = 7, s = 1, never proved, and not said to hold at naturals
     "off-the-line": ("unknown", "the counterexample found is not natural, and none with "
