@@ -547,10 +547,11 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
 def _natural(seq: kernel.Sequent, goal: Obligation, stated: kernel.Statement,
              verdict: Verdict) -> tuple[kernel.Refutation, GoalReport] | str | None:
     """When the search's counterexample values a natural name off the naturals (the search
-    reads it as a real >= 0): the point moved to natural values (`verify.search.naturals`)
-    and refuted by the kernel with it, or, when no candidate refutes, what was tried (for
-    the unknown's message: only what is literally so), or None when no natural name is off
-    (the kernel refused the point for another reason)."""
+    reads it as a real >= 0): the point moved to natural values (`natural_counterexample`
+    in `verify.search.counterexamples`) and refuted by the kernel with it, or, when no
+    candidate refutes, what was tried (for the unknown's message: only what is literally
+    so), or None when no natural name is off (the kernel refused the point for another
+    reason)."""
     found = verdict.counterexample
     assert found is not None
     off = sorted(n for n in stated.naturals
@@ -558,7 +559,7 @@ def _natural(seq: kernel.Sequent, goal: Obligation, stated: kernel.Statement,
                                             or found.scalars[n] < 0))
     if not off:
         return None
-    from verify.search.naturals import natural_counterexample
+    from verify.search.counterexamples import natural_counterexample
 
     moved = natural_counterexample(goal.judgement, found, stated.naturals)
     names = ", ".join(off)
@@ -1021,7 +1022,7 @@ def _obstacle(goal: Obligation, message: str, step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
     lacks a positivity fact; a claim false only at non-natural values needs integrality (said
-    so only when every natural value was covered, `verify.search.naturals`); an
+    so only when every natural value was covered, `natural_counterexample`); an
     inductive step may need a stronger invariant; a direct step drawing on an induction's
     claim usually divides by its counter, which needs that counter's sign (a split); any
     other goal a hint, a case split or (only when the search stopped at a budget that is not

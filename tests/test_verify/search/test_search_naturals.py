@@ -1,4 +1,4 @@
-"""A counterexample off the naturals moved to natural values (`verify.search.naturals`).
+"""A counterexample off the naturals moved to natural values (`natural_counterexample`).
 
 Red team 9: `(2*t - 3)*(t - 5) == 0 |- t <= 1` with t natural is false at t = 5, but the
 search (over the reals) found t = 3/2, which the kernel refuses, and `check` said the claim
@@ -19,7 +19,7 @@ from proofs.proof_file import parse_proof
 from verify import kernel
 from verify.kernel import Counterexample
 from verify.proof_checker import check_proof
-from verify.search.naturals import NATURAL_POINTS, natural_counterexample
+from verify.search.counterexamples import NATURAL_POINTS, natural_counterexample
 
 NAMES = Names(vectors=frozenset(), scalars=frozenset({"t", "s"}))
 
