@@ -515,12 +515,14 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
             try:
                 refutation = kernel.refute(seq, goal.label, verdict.counterexample)
             except kernel.KernelError as error:
-                found = _on_sets(seq, goal, step, budget, store,  # sums read as unknowns
-                                 consult=k not in rejected, deadline=deadline)
+                natural = _natural(seq, goal, stated, verdict)  # off the naturals: moved
+                found = natural if isinstance(natural, tuple) else _on_sets(
+                    seq, goal, step, budget, store,  # sums read as unknowns
+                    consult=k not in rejected, deadline=deadline)
                 if found is None:
                     reports[-1] = GoalReport(goal, Verdict(
                         "unknown", None, None, f"counterexample not one to the statement as "
-                        f"written: {error}", verdict.seconds))
+                        f"written: {error}{natural or ''}", verdict.seconds))
                     break
                 refutation, reports[-1] = found
             for j in skipped:  # not searched above: searched now, as without the store
@@ -540,6 +542,43 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
                               refutation=found[0])
     return _conclude(proof, step, seq, stated, reports, len(needed), used, start, budget,
                      store)
+
+
+def _natural(seq: kernel.Sequent, goal: Obligation, stated: kernel.Statement,
+             verdict: Verdict) -> tuple[kernel.Refutation, GoalReport] | str | None:
+    """When the search's counterexample values a natural name off the naturals (the search
+    reads it as a real >= 0): the point moved to natural values (`natural_counterexample`
+    in `verify.search.counterexamples`) and refuted by the kernel with it, or, when no
+    candidate refutes, what was tried (for the unknown's message: only what is literally
+    so), or None when no natural name is off (the kernel refused the point for another
+    reason)."""
+    found = verdict.counterexample
+    assert found is not None
+    off = sorted(n for n in stated.naturals
+                 if n in found.scalars and (found.scalars[n].denominator != 1
+                                            or found.scalars[n] < 0))
+    if not off:
+        return None
+    from verify.search.counterexamples import natural_counterexample
+
+    moved = natural_counterexample(goal.judgement, found, stated.naturals)
+    names = ", ".join(off)
+    if moved.point is not None:
+        try:
+            refutation = kernel.refute(seq, goal.label, moved.point)
+        except kernel.KernelError as error:  # the written statement is not the judgement
+            return f"; moved to natural {names}, kernel rejected it: {error}"
+        was = ", ".join(f"{n} = {found.scalars[n]}" for n in off)
+        return refutation, GoalReport(goal, replace(
+            verdict, counterexample=moved.point,
+            message=f"{verdict.message}, moved to natural {names} (it had {was})"))
+    if moved.complete:
+        return (f"; no natural value of {names} refutes it: {names} is its only name, and "
+                f"the {moved.tried} naturals tried include the least one in every interval "
+                "where the hypotheses hold and the claim fails")
+    return (f"; no natural counterexample among the {moved.tried} points tried with {names} "
+            "moved to the naturals next to each root of the hypotheses and the claim on the "
+            "line through it")
 
 
 #: The message of an obligation refuted at a point with concrete sets (`_on_sets`).
@@ -982,14 +1021,19 @@ def _indexed(judgement: Judgement) -> bool:
 def _obstacle(goal: Obligation, message: str, step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
-    lacks a positivity fact; a claim false only at non-natural values needs integrality; an
+    lacks a positivity fact; a claim false only at non-natural values needs integrality (said
+    so only when every natural value was covered, `natural_counterexample`); an
     inductive step may need a stronger invariant; a direct step drawing on an induction's
     claim usually divides by its counter, which needs that counter's sign (a split); any
     other goal a hint, a case split or (only when the search stopped at a budget that is not
     already `large`) a larger budget. (A guide for the user, not a verdict.)"""
-    if "is not a natural number" in message:
+    if "is not a natural number" in message and "no natural value of" in message:
         return ("the claim fails only at values that are not natural, and certificates "
                 "reason over the reals: prove it by induction, or split into cases")
+    if "is not a natural number" in message:  # a natural counterexample may still exist
+        return ("the counterexample found is not natural, and none with natural values was "
+                "found near it; certificates reason over the reals: if the claim holds at "
+                "naturals, prove it by induction, or split into cases")
     if goal.written is None:
         return (f"missing a positivity fact: nothing among the hypotheses free of division "
                 f"shows {goal.judgement.claim}; add it to `given` or prove it in a step this "

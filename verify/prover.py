@@ -1,7 +1,9 @@
 """`decide`: untrusted search plus the trusted kernel, giving a `Verdict` for one judgement.
 
 Order of work: a quick counterexample screen in dimension 1 (catches most false steps), then
-the certificate strategies cheapest first, then the full counterexample search. Every loop is
+the certificate strategies cheapest first, then the full counterexample search, one LP, and a
+screen with the hypotheses' equalities solved for a name (`CounterexampleSearch.solved_search`:
+defined roots). Every loop is
 bounded by a work budget (`verify.search.work.SearchBudget`), never by the clock, so the same
 judgement gets the same verdict on any machine under any load. The optional `guard` is a
 wall-clock cap against hostile input only: when it fires the verdict is unknown with a message
@@ -106,6 +108,9 @@ def _search(
     if (verdict := refuted("search in dimensions 1-3", quick=False)) is not None:
         return verdict
     if (verdict := checked(linear_counterexample(judgement, work.budget), "one LP")) is not None:
+        return verdict
+    if (verdict := checked(counterexamples.solved_search(work), "equalities solved")
+            ) is not None:
         return verdict
     notes.append("no counterexample among small rationals in dimensions 1-3")
     return None

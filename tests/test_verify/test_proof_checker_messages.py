@@ -149,3 +149,55 @@ def test_an_exhausted_count_offers_large_below_it_and_says_so_at_it() -> None:
     assert "`--budget large` may too" in _labelled(unknown, 1, step, BUDGETS["default"])
     at_large = _labelled(unknown, 1, step, BUDGETS["large"])
     assert "already `large`" in at_large and "--budget large" not in at_large
+
+
+LECTURE_CHAIN = b"""
+title = "red team 9, l2.toml"
+vectors = ["v", "a", "z"]
+scalars = ["k", "lab", "Q", "m", "r", "nv"]
+naturals = ["k"]
+
+[define]
+nv = "norm(v)"
+r = "sqrt(Q)"
+
+[[step]]
+id = "growth"
+claim = "norm2(v) <= k*Q"
+[step.induction]
+variable = "k"
+base = { v = "0*v" }
+step = { v = "v + lab*a" }
+given = ["lab**2 == 1", "lab*dot(v, a) <= 0", "norm2(a) <= Q"]
+constants = ["Q"]
+
+[[step]]
+id = "progress"
+claim = "dot(v, z) >= k*m"
+[step.induction]
+variable = "k"
+base = { v = "0*v" }
+step = { v = "v + lab*a" }
+given = ["lab*dot(z, a) >= m"]
+constants = ["z", "m"]
+
+[[step]]
+id = "chain"
+given = ["norm2(z) == 1", "m > 0", "Q >= 0"]
+uses = ["growth", "progress"]
+claim = "k*m <= r*nv"
+"""
+
+
+def test_a_false_step_on_imported_claims_gets_no_split_advice() -> None:
+    """Red team 9: `chain` is false (one update a = z/2 with m = 1/2, Q = 1/4: k*m = 1/2 >
+    sqrt(Q)*norm(v) = 1/4), yet it was told "divide by k: split on k". The screen with its
+    equalities solved (`r**2 == Q`, `nv**2 == norm2(v)`) finds the point; a point refutes no
+    step that imports an induction's claim, so the step stays unknown, and says so."""
+    report = {s.step.id: s for s in check_proof(parse_proof(LECTURE_CHAIN, "l2.toml")).steps}
+    chain = report["chain"]
+    assert chain.status == "unknown"
+    assert chain.message.startswith("not refuted: the point found satisfies the hypotheses "
+                                    "and breaks the claim, but it may be one no run reaches")
+    assert "counterexample (equalities solved)" in chain.message
+    assert "divide by k" not in chain.message

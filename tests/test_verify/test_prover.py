@@ -119,6 +119,8 @@ def test_wrong_counterexample_is_not_reported(monkeypatch: pytest.MonkeyPatch) -
         CounterexampleSearch, "search",
         lambda self, work, quick=False, shrink=True: not_a_counterexample,
     )
+    monkeypatch.setattr(CounterexampleSearch, "solved_search",  # the other screen, too
+                        lambda self, work: not_a_counterexample)
     monkeypatch.setattr("verify.prover.STRATEGIES", ())
     case = next(c for c in CASES if c.id == "norm-growth-no-R")
     result = decide(judgement_of(case))

@@ -39,6 +39,10 @@ Values are exact, evaluated by the kernel's own evaluator (`atoms.World`, sums i
 the work is a count of points evaluated (`SearchBudget.points`, at most `REPAIR_POINTS`),
 never the clock. As with the LP's, the point counts only once the kernel has checked it, and
 contradictory hypotheses never get one.
+
+A point found over the reals that values a natural off the naturals may be moved to natural
+values (`natural_counterexample`, at the end: the naturals next to every root on its line),
+and hypotheses' equalities may be solved for a name (`CounterexampleSearch.solved_search`).
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -72,6 +76,7 @@ GRID_POINTS = 1 << 17
 RANDOM_POINTS = 1 << 16
 TOLERANCE = 1e-9
 SEED = 20240611
+SOLVED_POINTS = 1 << 18  # the most points `solved_search` screens per judgement
 CHECKED_PER_BATCH = 16
 PYTHON_POINTS = 625
 """A dimension-1 screen of at most this many points (four coordinates: `SMALL_GRID` ** 4) is
@@ -310,11 +315,14 @@ class CounterexampleSearch:
         return None
 
     def _screen(self, num: np.ndarray, den: np.ndarray, x: np.ndarray, dimension: int,
-                same: tuple[np.ndarray, int] | None = None) -> Counterexample | None:
+                same: tuple[np.ndarray, int] | None = None,
+                solve: Callable[[Counterexample, int], Counterexample | None] | None = None
+                ) -> Counterexample | None:
         """The simplest point (numerators `num`, denominators `den`, float values `x`) that
         looks like a counterexample in floats and is one exactly, or None. `same`: the points
         are the screen's fixed ones (`_quick_batches`, which batch and how many), whose values
-        of each fact are kept (`_memo_floats`)."""
+        of each fact are kept (`_memo_floats`). `solve`: the exact point of a candidate whose
+        solved names' values `x` has but `num`, `den` do not (`solved_search`)."""
         import numpy as np
 
         size = num.shape[1]
@@ -348,9 +356,148 @@ class CounterexampleSearch:
         costs = (np.abs(near) + below - 1 + 0.25 * (near < 0)).sum(axis=0)
         for point in candidates[np.argsort(costs, kind="stable")][:CHECKED_PER_BATCH]:
             cex = self._point(num[:, point], den[:, point], dimension)
+            if solve is not None and (cex := solve(cex, int(point))) is None:
+                continue  # a solved name's exact value is not rational
             if self.refutes(cex):
                 return cex
         return None
+
+    # -- equalities solved for a name -----------------------------------------------------
+
+    def solved_search(self, work: Work) -> Counterexample | None:
+        """A counterexample (shrunk) where the hypotheses' equalities are made to hold by
+        solving each for one scalar name, or None; a screen of its own after `search` found
+        none, over the other coordinates only, in dimensions 1 and 2, on a fresh count of at
+        most `SOLVED_POINTS` points (`work.fork`): so it changes no verdict `search` gives.
+
+        The screen's points meet an equality only by chance, so a step with several misses
+        the points where they all hold: red team 9's `[define] r = "sqrt(Q)"`, `nv =
+        "norm(v)"` (read as `r**2 == Q`, `r >= 0`, `nv**2 == dot(v, v)`, `nv >= 0`) beside
+        `norm2(z) == 1` needed r, nv, v and z all right at once; and a root off the grid
+        (`(2*t - 3)*(t - 7) == 0`, t = 7) is met by none. Each equality, in order, solves for
+        a scalar name that no equality before reads and that it has only as `b*x` or
+        `a*x**2 + b*x` (a, b numbers; `Solve`): linear names first, then defined roots
+        (`b` is 0 and `x >= 0` is a hypothesis: the nonnegative root), then other
+        quadratics (each point screened twice, with either root), each kind in the search's
+        order of names. The value is computed from the others in floats for the screen,
+        then exactly for each candidate (`_solved`), kept only when rational, and the point
+        counts only if it refutes exactly. Deterministic: a fixed seed, points counted,
+        never the clock."""
+        plan = self._plan()
+        if not plan or not all(IDENT.fullmatch(n) for n in (*self.scalars, *self.vectors)):
+            return None
+        import numpy as np
+
+        solved = {self.scalars.index(self.gens[p.generator]) for p in plan}  # type: ignore[arg-type]
+        count = work.fork()
+        rng = np.random.default_rng(SEED)
+        both = any(way.a and not way.sign for way in plan)
+        for dimension in (1, 2):
+            n = len(self.scalars) + dimension * len(self.vectors)
+            free = [r for r in range(n) if r not in solved]
+            batches = _batches(len(free), rng, quick=False) if free else iter(
+                [(np.zeros((0, 1), dtype=int), np.ones((0, 1), dtype=int))])  # one point
+            for num, den in batches:
+                work.check_guard("the counterexample search (equalities solved)")
+                if both:  # each point twice: a quadratic's + root, then its - root
+                    num, den = np.repeat(num, 2, axis=1), np.repeat(den, 2, axis=1)
+                wanted = min(num.shape[1], SOLVED_POINTS - count.used["points"])
+                if wanted <= 0:
+                    return None
+                size = count.grant("points", wanted)
+                full_num = np.zeros((n, size), dtype=num.dtype)
+                full_den = np.ones((n, size), dtype=den.dtype)
+                full_num[free], full_den[free] = num[:, :size], den[:, :size]
+                x = full_num / full_den
+                self._derive(x, dimension, plan)
+                found = self._screen(full_num, full_den, x, dimension,
+                                     solve=lambda cex, column: self._solved(cex, plan, column))
+                if found is not None:
+                    return self.shrink(found, work)
+        return None
+
+    def _plan(self) -> list[Solve]:
+        """How each equality that solves for a name does (see `solved_search`), in order."""
+        *hyps, _ = self.facts
+        width = next((len(m) for f in self.facts for _, m in f.terms), 0)
+        unit = {i: tuple(1 if j == i else 0 for j in range(width)) for i in self.gens}
+        nonnegative = {i for i in self.gens for h in hyps
+                       if h.kind == ">=" and h.terms == ((Fraction(1), unit[i]),)}
+        plan: list[Solve] = []
+        read: set[int] = set()
+        for fact in hyps:
+            if fact.kind != "==":
+                continue
+            ways = []  # (linear 0, defined root 1, quadratic 2; the name's place; the way)
+            for i in fact.used - read:
+                if not isinstance(name := self.gens[i], str):
+                    continue
+                square = tuple(2 * e for e in unit[i])
+                own = {m: c for c, m in fact.terms if m[i]}
+                if not own or not set(own) <= {unit[i], square}:
+                    continue  # x times another name, or x**3: not solved
+                a, b = own.get(square, Fraction(0)), own.get(unit[i], Fraction(0))
+                rest = tuple((c, m) for c, m in fact.terms if not m[i])
+                kind = 0 if not a else 1 if not b and i in nonnegative else 2
+                ways.append((kind, self.scalars.index(name), Solve(
+                    i, a, b, _Poly(rest, "==", frozenset(j for _, m in rest
+                                                         for j, e in enumerate(m) if e)),
+                    1 if kind == 1 and a > 0 else -1 if kind == 1 else 0)))
+            if ways:
+                plan.append(min(ways, key=lambda w: w[:2])[2])
+                read |= fact.used
+        return plan
+
+    def _derive(self, x: np.ndarray, dimension: int, plan: list[Solve]) -> None:
+        """The solved names' rows of `x`, computed in floats from the others (in order)."""
+        import numpy as np
+
+        size = x.shape[1]
+        gens: dict[int, np.ndarray] = {}
+        for i, name in self.gens.items():
+            if not isinstance(name, str):
+                a, b = (self._coordinates(x, v, dimension) for v in name)
+                gens[i] = sum((a[k] * b[k] for k in range(dimension)), np.zeros(size))
+        signs = np.where(np.arange(size) % 2 == 0, 1.0, -1.0)  # a quadratic's two roots
+        for way in plan:
+            for j, name in self.gens.items():
+                if isinstance(name, str):
+                    gens[j] = x[self.scalars.index(name)]
+            a, b = to_float(way.a), to_float(way.b)
+            with np.errstate(all="ignore"):
+                rest = way.rest.floats(gens, size)
+                if not way.a:
+                    value = -rest / b
+                else:
+                    root = np.sqrt(np.where((d := b * b - 4 * a * rest) >= 0, d, np.nan))
+                    value = (-b + (way.sign or signs) * root) / (2 * a)
+            x[self.scalars.index(self.gens[way.generator])] = value  # type: ignore[arg-type]
+
+    def _solved(self, cex: Counterexample, plan: list[Solve], column: int
+                ) -> Counterexample | None:
+        """`cex` with the solved names' exact values (a quadratic's root as `_derive` took it
+        at this `column`), or None where a root is irrational."""
+        scalars = dict(cex.scalars)
+        values: dict[int, Fraction] = {}
+        for i, name in self.gens.items():
+            if not isinstance(name, str):
+                a, b = (cex.vectors[v] for v in name)
+                values[i] = sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
+        for way in plan:
+            for j, name in self.gens.items():
+                if isinstance(name, str):
+                    values[j] = scalars[name]
+            rest = way.rest.exact(values)
+            if not way.a:
+                value = -rest / way.b
+            else:
+                discriminant = way.b * way.b - 4 * way.a * rest
+                if discriminant < 0 or (root := _rational_sqrt(discriminant)) is None:
+                    return None
+                sign = way.sign or (1 if column % 2 == 0 else -1)
+                value = (-way.b + sign * root) / (2 * way.a)
+            scalars[self.gens[way.generator]] = value  # type: ignore[index]
+        return Counterexample(scalars, cex.vectors)
 
     def _coordinates(self, x: np.ndarray, vector: str, dimension: int) -> np.ndarray:
         start = len(self.scalars) + self.vectors.index(vector) * dimension
@@ -367,6 +514,21 @@ class CounterexampleSearch:
                 for j, v in enumerate(self.vectors)
             },
         )
+
+
+@dataclass(frozen=True)
+class Solve:
+    """An equality `a*x**2 + b*x + rest == 0` (a, b numbers) solved for the name of
+    `generator` (`solved_search`): `x = -rest/b` when `a` is 0, else `(-b + sign *
+    sqrt(b**2 - 4*a*rest)) / (2*a)` with `sign` fixed (a defined root: the nonnegative
+    one) or, when 0, alternating over the screen's columns (+ at even ones), each point
+    given twice."""
+
+    generator: int
+    a: Fraction
+    b: Fraction
+    rest: _Poly
+    sign: int
 
 
 def _batches(
@@ -720,3 +882,152 @@ def _rational_sqrt(q: Fraction) -> Fraction | None:
     """The square root of `q` >= 0 if it is rational."""
     n, d = math.isqrt(q.numerator), math.isqrt(q.denominator)
     return Fraction(n, d) if n * n == q.numerator and d * d == q.denominator else None
+
+
+# -- a natural counterexample from one off the naturals --------------------------------------
+#
+# The search values every name as a real (a natural is only `t >= 0` to it), so it may find
+# `t = 3/2` where the hypotheses `(2*t - 3)*(t - 5) == 0` hold and the claim `t <= 1` fails,
+# which the kernel refuses as a refutation of a step with `t` natural; yet `t = 5` refutes it
+# (red team 9). Here the names that should be natural and are not are moved, one at a time, to
+# natural values along the line through the point found (every other name kept):
+#
+# On that line each hypothesis, and the claim, is a polynomial in the one name; its truth
+# changes only at its real roots. So the values where the hypotheses hold and the claim fails
+# are finitely many intervals whose ends are such roots, and the least integer >= 0 in one of
+# them is 0 or 1, or next to one of its ends (its ceiling, or its floor plus 1). The candidates
+# are therefore 0, 1 and the integers from floor - 1 to ceiling + 1 around every real root
+# (isolated exactly, `Poly.intervals`, to width under 1/2), tried in increasing order: with a
+# single such name the first that refutes is the least natural counterexample on that line,
+# and when none does there is none on it (`Moved.complete`), unless a polynomial was of a
+# degree beyond `NATURAL_DEGREE` (its roots are not isolated then, and nothing is claimed).
+# With several such names, the candidates of each are taken given the values chosen for the
+# ones before (depth first, names in order), which is no longer complete.
+#
+# The work is a count of candidate points evaluated (at most `NATURAL_POINTS`), never the
+# clock; values are exact. The point counts only once the kernel has refuted the step with it.
+
+NATURAL_POINTS = 512  # candidate points evaluated, at most, per point moved
+NATURAL_DEGREE = 24  # a polynomial of higher degree in the name: its roots are not isolated
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The outcome: a point with every natural name natural where the hypotheses hold and
+    the claim fails (or None), and whether the candidates covered every natural value of
+    the line (one name moved, the judgement's only name, every root isolated)."""
+
+    point: Counterexample | None
+    complete: bool
+    tried: int
+
+
+def is_natural(value: Fraction) -> bool:
+    """An integer >= 0."""
+    return value.denominator == 1 and value >= 0
+
+
+def natural_counterexample(judgement: Judgement, found: Counterexample,
+                           naturals: Iterable[str]) -> Moved:
+    """`found` with the names of `naturals` that it values off the naturals moved to natural
+    values where it still refutes `judgement` (see the comment above); `point` is None
+    when no candidate does."""
+    import sympy  # here: whatever the module loads, this part needs SymPy's root isolation
+
+    names = sorted(n for n in naturals if n in found.scalars
+                   and not is_natural(found.scalars[n]))
+    symbols = set().union(*(f.expr.free_symbols for f in (*judgement.hypotheses,
+                                                           judgement.claim)))
+    values: dict[sympy.Symbol, sympy.Rational] = {}
+    for symbol in symbols:
+        if symbol.name in names:
+            continue
+        pair = gram_pair(symbol)
+        if pair is None:
+            if symbol.name not in found.scalars:
+                return Moved(None, False, 0)  # a member or a sum: no value here
+            values[symbol] = sympy.Rational(found.scalars[symbol.name])
+        else:
+            a, b = (found.vectors.get(v) for v in pair)
+            if a is None or b is None or len(a) != len(b):
+                return Moved(None, False, 0)
+            values[symbol] = sympy.Rational(sum((x * y for x, y in zip(a, b, strict=True)),
+                                                Fraction(0)))
+    claim = judgement.claim
+    failing = {">=": (-claim.expr, ">"), ">": (-claim.expr, ">="), "==": (claim.expr, "!=")}
+    facts = [(h.expr.xreplace(values), h.kind) for h in judgement.hypotheses]
+    facts.append((failing[claim.kind][0].xreplace(values), failing[claim.kind][1]))
+    search = _Naturals(names, {n: found.scalars[n] for n in names})
+    chosen = search.first(facts, {})
+    point = None if chosen is None else Counterexample(
+        {**found.scalars, **chosen}, dict(found.vectors), dict(found.families))
+    complete = (search.complete and len(names) == 1
+                and {s.name for s in symbols} <= set(names))
+    return Moved(point, complete and point is None, search.tried)
+
+
+class _Naturals:
+    """The depth-first search over the names' candidates (counted, exact)."""
+
+    def __init__(self, names: list[str], start: dict[str, Fraction]) -> None:
+        self.names = names
+        self.start = start
+        self.tried = 0
+        self.complete = True  # every root isolated and no candidate left untried
+
+    def first(self, facts: list[tuple[sympy.Expr, str]], chosen: dict[str, Fraction]
+              ) -> dict[str, Fraction] | None:
+        """The first natural values of the names not yet `chosen` where `facts` hold."""
+        import sympy
+
+        if len(chosen) == len(self.names):
+            return chosen if all(_holds_exactly(e, k) for e, k in facts) else None
+        name = self.names[len(chosen)]
+        symbol = sympy.Symbol(name)
+        later = {sympy.Symbol(n): sympy.Rational(self.start[n])
+                 for n in self.names[len(chosen) + 1:]}
+        line = [(e.xreplace(later), k) for e, k in facts]  # the line through the point
+        for value in self._candidates(line, symbol):
+            if self.tried >= NATURAL_POINTS:
+                self.complete = False
+                return None
+            self.tried += 1
+            at = sympy.Integer(value)
+            if len(chosen) + 1 == len(self.names) and not all(
+                    _holds_exactly(e.xreplace({symbol: at}), k) for e, k in line):
+                continue
+            found = self.first([(e.xreplace({symbol: at}), k) for e, k in facts],
+                               {**chosen, name: Fraction(value)})
+            if found is not None:
+                return found
+        return None
+
+    def _candidates(self, line: list[tuple[sympy.Expr, str]], symbol: sympy.Symbol
+                    ) -> list[int]:
+        """0, 1 and the integers around every real root on the line, in increasing order."""
+        import sympy
+
+        wanted = {0, 1}
+        value = self.start[symbol.name]
+        wanted.update((math.floor(value), math.ceil(value)))
+        for expr, _ in line:
+            if symbol not in expr.free_symbols:
+                continue
+            poly = sympy.Poly(expr, symbol, domain=sympy.QQ)
+            if poly.degree() > NATURAL_DEGREE:
+                self.complete = False
+                continue
+            for (low, high), _ in poly.intervals(eps=sympy.Rational(1, 2)):
+                wanted.update(range(math.floor(low) - 1, math.ceil(high) + 2))
+        return sorted(v for v in wanted if v >= 0)
+
+
+def _holds_exactly(expr: sympy.Expr, kind: str) -> bool:
+    """A fact without names, exactly (`!=`: the failure of an equality)."""
+    import sympy
+
+    value = sympy.Rational(expr)
+    if kind == "!=":
+        return value != 0
+    return holds(kind, Fraction(int(value.p), int(value.q)))
+

@@ -1,0 +1,85 @@
+"""The counterexample screen with equalities solved for a name (`solved_search`).
+
+Red team 9: with `[define] r = "sqrt(Q)"`, `nv = "norm(v)"` (read as `r**2 == Q`, `r >= 0`,
+`nv**2 == norm2(v)`, `nv >= 0`) beside `norm2(z) == 1`, the step below is false at k = 1,
+Q = 1/4, m = 1/2, v = (1/2), z = (1), but the screen's points meet three equalities at once
+only by chance, and it said "no counterexample among small rationals in dimensions 1-3";
+and `(2*t - 3)*(t - 7) == 0 |- t <= 5` is false at t = 7 only, a value off the screen's grid.
+"""
+
+from __future__ import annotations
+
+import pytest
+from cases import judgement
+
+from proofs.language.expressions import Names
+from verify.kernel import check_counterexample
+from verify.prover import decide
+from verify.search.counterexamples import SOLVED_POINTS, CounterexampleSearch
+from verify.search.polynomials import Context
+from verify.search.work import DEFAULT_BUDGET, Work
+
+VECTORS, SCALARS = ("v", "z"), ("k", "Q", "m", "r", "nv", "t")
+NAMES = Names(vectors=frozenset(VECTORS), scalars=frozenset(SCALARS))
+DEFINED = ("nv >= 0", "nv**2 == norm2(v)", "r >= 0", "r**2 == Q")  # as [define] reads them
+ROOT = ("nv >= 0", "nv**2 == norm2(v)", "r >= 0", "r**2 == Q", "norm2(v) <= k*Q", "k >= 0")
+CHAIN = ("norm2(z) == 1", "m > 0", "Q >= 0", "norm2(v) <= k*Q", "dot(v, z) >= k*m", "k >= 0")
+
+#: (case, hypotheses, claim, expected): "refuted" with a kernel-checked counterexample, or
+#: "not-proved" (false twins: never proved, whatever else)
+CASES = [
+    ("red team 9, l3.toml chain-direct", (*CHAIN, *DEFINED), "k*m <= r*nv", "refuted"),
+    ("the same, strict", (*CHAIN, *DEFINED), "k*m < r*nv", "refuted"),
+    ("sqrt(k) is no factor", ROOT, "nv <= r*k", "refuted"),
+    ("a root off the grid", ("(2*t - 3)*(t - 7) == 0",), "t <= 5", "refuted"),  # t = 7
+    ("a root off the grid, the other way", ("(2*t - 3)*(t + 7) == 0",), "t >= -5", "refuted"),
+    ("no rational root", ("(2*t - 3)*(t**2 - 7) == 0",), "t <= 2", "not-proved"),
+    ("only an irrational root meets it", ("r >= 0", "r**2 == Q", "Q == 2"), "r <= 1",
+     "not-proved"),
+    ("a root without its sign fact", ("r**2 == Q", "Q == 2"), "r <= 1", "not-proved"),
+]
+
+
+@pytest.mark.parametrize(("case", "given", "claim", "expected"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_equalities_solved_for_a_name(case: str, given: tuple[str, ...], claim: str,
+                                      expected: str) -> None:
+    step = judgement(given, claim, NAMES, VECTORS, SCALARS)
+    verdict = decide(step)
+    assert verdict.status != "proved" and verdict.certificate is None
+    if expected == "refuted":
+        assert verdict.status == "refuted", verdict.message
+        assert verdict.counterexample is not None
+        check_counterexample(step, verdict.counterexample)
+    else:
+        assert verdict.counterexample is None
+
+
+def test_the_plan_solves_a_linear_name_before_a_root() -> None:
+    """`r**2 == Q` solves for Q (always rational), not r; `nv**2 == norm2(v)` for nv, a
+    defined root (nv >= 0 is a hypothesis: its nonnegative root); `norm2(z) == 1` for no
+    name."""
+    search = CounterexampleSearch(Context(judgement((*CHAIN, *DEFINED), "k*m <= r*nv", NAMES,
+                                                    VECTORS, SCALARS)))
+    plan = [(search.gens[way.generator], way.a, way.b, way.sign) for way in search._plan()]
+    assert plan == [("nv", 1, 0, 1), ("Q", 0, -1, 0)]  # nv = +sqrt(norm2(v)), Q = r**2
+
+
+def test_the_red_team_point_is_found_within_its_own_count() -> None:
+    step = judgement((*CHAIN, *DEFINED), "k*m <= r*nv", NAMES, VECTORS, SCALARS)
+    work = Work(DEFAULT_BUDGET)
+    found = CounterexampleSearch(Context(step)).solved_search(work)
+    assert found is not None
+    check_counterexample(step, found)
+    assert found.scalars["Q"] == found.scalars["r"] ** 2
+    assert work.used["points"] == 0  # counted on its own fork, at most SOLVED_POINTS
+    assert SOLVED_POINTS <= DEFAULT_BUDGET.points
+
+
+def test_the_screen_alone_misses_what_solving_finds() -> None:
+    """nv <= r*k is false at k = 1/2, Q = 9, r = 3, v = (2), nv = 2: the screen's points
+    (dimensions 1-3) meet `nv**2 == norm2(v)` and `r**2 == Q` together at none of them."""
+    search = CounterexampleSearch(Context(judgement(ROOT, "nv <= r*k", NAMES, VECTORS,
+                                                    SCALARS)))
+    assert search.search(Work(DEFAULT_BUDGET)) is None
+    assert search.solved_search(Work(DEFAULT_BUDGET)) is not None
