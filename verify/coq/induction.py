@@ -10,7 +10,8 @@ to the same run); a natural besides the counter is a `nat` there too (a constant
 sums or families (issue 31) counts by a `nat` in its lemmas too, since a sum's bounds read the
 counter as an integer; its relations are printed in the kernel's form, the invariant after an
 update with the update's terms and `S t` in place, and its families are constants of the run;
-a scalar base or update term with a sum is printed from the kernel's form (`summed_terms`).
+a base or update term with a sum is printed from the kernel's form (`summed_terms`: a
+scalar's expression, or a vector's coefficients).
 """
 
 from __future__ import annotations
@@ -43,6 +44,22 @@ def rule_relations(proved: ProvedStep) -> tuple[Rel, ...]:
                  for r in (*g.obligation.written[0], g.obligation.written[1]))
 
 
+#: An induction's base or update term in the kernel's form: a scalar's expression, or a
+#: vector's coefficients by vector name.
+Term = sympy.Expr | Mapping[str, sympy.Expr]
+
+
+def summed_text(term: Term, zero_of: str, real: Mapping[str, str], nat: Mapping[str, str],
+                vectors: Mapping[str, str]) -> str:
+    """A base or update term with a sum, printed from the kernel's form: its scalars and
+    naturals as `real` and `nat` say (`printer.expr`), a vector a linear combination of
+    names (`printer.vector`), each vector name then replaced by its term in `vectors`
+    (a sequence of the run: `(v n')` over nat)."""
+    text = (printer.vector(term, zero_of, real, nat) if isinstance(term, Mapping)
+            else printer.expr(term, real, nat))
+    return replace_names(text, dict(vectors))
+
+
 LENGTH = "N'"  # the number of updates of a run (with `'`: no proof-file name contains one)
 BOUND = "bound'"  # `(S n' <= N')%nat`: the update n' is one of the run's
 
@@ -51,8 +68,9 @@ class Inductions(Rules):
     """A proof's export with induction over runs (the whole exporter)."""
 
     sums = False  # whether the induction being exported has sums or families
-    #: its scalar base and update terms that hold a sum, in the kernel's form (`summed_terms`)
-    summed: dict[tuple[bool, str], sympy.Expr] = {}  # noqa: RUF012 (replaced, never mutated)
+    #: its base and update terms that hold a sum, in the kernel's form (`summed_terms`): a
+    #: scalar's expression, a vector's coefficients by vector name
+    summed: dict[tuple[bool, str], Term] = {}  # noqa: RUF012 (replaced, never mutated)
 
     def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
                   applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
@@ -222,7 +240,7 @@ class Inductions(Rules):
             nat = {n: name(n) for n in intros}
             at = {t: ("0", "0%nat") if at_base else (f"((INR {name(t)}) + 1)",
                                                      f"(S {name(t)})")}
-            terms = {n: printer.expr(summed[n], as_real, nat) if n in summed
+            terms = {n: summed_text(summed[n], n, as_real, nat, {}) if n in summed
                      else replace_names(term_text(v, n), real) for n, v in mapping.items()}
             vecs = {name(n): text for n, text in terms.items() if n in declared}
             scalars = {n: text for n, text in terms.items() if n not in declared}
@@ -251,15 +269,17 @@ class Inductions(Rules):
         return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
 
-    def summed_terms(self, proved: ProvedStep) -> dict[tuple[bool, str], sympy.Expr]:
-        """The scalar terms of an induction's base (True) and update (False) that hold a
-        sum, in the kernel's form (`Statement.over`): they are printed from it, as the
-        kernel read them (their text is the author's). A vector term with a sum is refused."""
+    def summed_terms(self, proved: ProvedStep) -> dict[tuple[bool, str], Term]:
+        """The terms of an induction's base (True) and update (False) that hold a sum, in
+        the kernel's form (`Statement.over`): they are printed from it, as the kernel read
+        them (their text is the author's). A scalar's is its expression; a vector's (a sum
+        in a coefficient: the language has no vector-valued sum outside `dot` and `norm2`)
+        its coefficients by vector name."""
         rule = proved.step.rule
         assert isinstance(rule, Induction)
         over = proved.statement.over
         kernel = (dict(over[1]), dict(over[2])) if over is not None else ({}, {})
-        found: dict[tuple[bool, str], sympy.Expr] = {}
+        found: dict[tuple[bool, str], Term] = {}
         for at_base, mapping, canonical in ((True, rule.base, kernel[0]),
                                             (False, rule.step, kernel[1])):
             for n, value in mapping.items():
@@ -268,10 +288,14 @@ class Inductions(Rules):
                            for symbol in c.free_symbols):
                     continue
                 term = canonical.get(n)
-                if isinstance(value, Mapping) or not isinstance(term, sympy.Expr):
-                    raise Unsupported("a sum in a vector of an induction's base or update is "
-                                      "not replayed in Coq yet")
-                found[at_base, n] = term
+                if isinstance(value, Mapping) and isinstance(term, tuple) and all(
+                        isinstance(v, str) and isinstance(c, sympy.Expr) for v, c in term):
+                    found[at_base, n] = dict(term)  # a vector: (name, coefficient) pairs
+                elif not isinstance(value, Mapping) and isinstance(term, sympy.Expr):
+                    found[at_base, n] = term
+                else:
+                    raise Unsupported(f"the term of {n} with a sum has no kernel form to "
+                                      "print")
         return found
 
     def sums_supported(self, proved: ProvedStep, printed: Mapping[Rel, object],
@@ -397,9 +421,10 @@ class Inductions(Rules):
         def term_at(v: object, zero_of: str, index: str, at_base: bool) -> str:
             # the lemma's own printing, names then replaced: both sides stay syntactically equal
             scalars, vecs = at(index)
-            if (at_base, zero_of) in self.summed:  # a scalar with a sum: the kernel's form
+            if (at_base, zero_of) in self.summed:  # a term with a sum: the kernel's form
                 nat = {k: name(k) for k in naturals} | {t: index}
-                return printer.expr(self.summed[at_base, zero_of], scalars, nat)
+                return summed_text(self.summed[at_base, zero_of], zero_of, scalars, nat,
+                                   {name(k): value for k, value in vecs.items()})
             mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
             return replace_names(term_text(v, zero_of), mapping)
 

@@ -520,6 +520,12 @@ Lemma zsum_factor : forall lo hi c f g, (forall y, c * f y = g y) ->
   c * zsum lo hi f = zsum lo hi g.
 Proof. intros lo hi c f g E. unfold zsum. rewrite nsum_factor. apply nsum_ext. exact E. Qed.
 
+(** A rule inside a sum's body (the kernel's `within`, verify.coq.sums.within): summands
+    equal at every point give equal sums (extensionality of the fold). The rule's conditions
+    mention no index, so its identity holds at every point, not only at the members. *)
+Lemma zsum_ext : forall lo hi f g, (forall x, f x = g x) -> zsum lo hi f = zsum lo hi g.
+Proof. intros lo hi f g E. unfold zsum. apply nsum_ext. exact E. Qed.
+
 Lemma claim_eq_rev : forall a b f p, 0 < f -> f * (b - a) = p -> p = 0 -> a = b.
 Proof. intros a b f p Hf E H. symmetry. exact (claim_eq b a f p Hf E H). Qed.
 
