@@ -10,7 +10,9 @@ over integer ranges (`zsum`, a fold over a list of consecutive integers) with th
 as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
 definition by induction on the length of the range, again without any axiom; last the
 term-wise rule's lemmas (`verify.coq.sums.termwise`): a sum of terms each >= 0 (= 0) where the
-filters hold, and the split of a sum by linearity into canonical sums; last sums of vectors
+filters hold, and the split of a sum by linearity into canonical sums; a double sum in the
+other order, and the extensionality of a sum (`zsum_ext`, a rule inside a sum's body:
+`verify.coq.sums.within`); last sums of vectors
 (`verify.coq.sums.vectorsums`), read through an inner product term by term.
 """
 

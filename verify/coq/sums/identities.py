@@ -10,8 +10,9 @@ symbol's vectors swapped by `ip_sym` where the kernel orders them the other way)
 member in the body of a sum of the fact (the kernel's congruence `within` that sum) is
 replayed the same way: `rewrite` reaches under the sum's `fun`, since `n` is free there, and
 rewrites `n` on both sides, which then print alike (issue 31). A congruence deeper in nested
-sums, or of a natural (a `nat` in Coq), is not replayed: the step says `not exported`, never
-checked.
+sums, or of an inner sum, is replayed by `within` (the member, or the sum's summand at a
+point, rewritten with no binder around it, then lifted out). One of a natural (a `nat` in
+Coq) is not replayed: the step says `not exported`, never checked.
 
 **Swap.**
 The kernel's `swap` (verify/kernel/sums.py, docs/proof-files.md) gives `sum(j in A where F,

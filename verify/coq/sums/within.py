@@ -103,7 +103,7 @@ def top_rules(s: atoms.Sum) -> list[tuple[str, int]]:
 def _free(e: sympy.Expr) -> list[str]:
     """The bound indices free in `e` (of the sums around it), innermost first."""
     return sorted((n for n in atoms.names_of(e) if atoms.INDEX.fullmatch(n)),
-                  key=lambda n: int(n[1:]))
+                  key=lambda n: (len(n), n))
 
 
 def _binders(indices: list[str]) -> str:
@@ -190,6 +190,9 @@ def _level_zero(script: Scope, rule: SumRule, inner: Rel, conditions: tuple[Fact
         identities.prove_swap(script, inner)
     elif rule.rule == "congruence" and isinstance(target, atoms.Sum):
         substitution = {rule.var: rule.at}
+        if atoms.substitute(rule.target, substitution, {}) != inner.rhs:
+            raise Unsupported("a congruence of a sum whose canonical form moves is not "
+                              "replayed in Coq yet")
         identities.prove_congruence(script, inner, rule.var, rule.at, conditions[0],
                                     lambda equal: _equal_atoms(script, rule.target, substitution,
                                                                equal))
