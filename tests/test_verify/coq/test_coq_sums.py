@@ -575,7 +575,7 @@ def test_a_sum_in_an_inductions_base_or_update_compiles_and_false_variants_do_no
 # finite-sums (issue 31.1): Cauchy–Schwarz for two vectors with their norms as scalars, and
 # Cauchy–Schwarz for sums. Coq re-checks each step in full: the pair's inequality, and the
 # sum from Lagrange's term for every pair of members, a premise of its theorem, the sum over
-# S x S derived in the proof (tests/test_verify/coq/test_coq_termwise.py; README, "A second
+# S x S derived in the proof (tests/test_verify/coq/sums/test_coq_termwise.py; README, "A second
 # kernel: Coq").
 FINITE_SUMS = ("lagrange-term", "cauchy-schwarz", "pair-cauchy-schwarz")
 
@@ -627,7 +627,7 @@ def test_finite_sums_compile_and_false_variants_do_not(tmp_path: Path) -> None:
 # procedure and nothing admitted; their false variants do not compile. What is not replayed
 # (a congruence of a natural, a swap with a sum in its summand; a member in a sum's body is
 # replayed, `rewrite` under the sum's `fun`, and a rule inside a sum's body is lifted through
-# it, `test_coq_within.py`) says `not exported`
+# it, `sums/test_coq_within.py`) says `not exported`
 # with its reason and is not counted as checked. Compiling skips without coqc.
 
 DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit|Axiom)\b")
@@ -734,7 +734,7 @@ IDENTITIES_NOT_YET = {"swap-third-sum": "a sum inside",
 #: `inner-empty` said "the fact -N >= 0 has no source in the statement" (the outer sum's own
 #: `empty`, whose condition the kernel never proved, was taken for the rule): regression.
 #: Then it said "... a rule inside a sum's body is not replayed": now lifted through the outer
-#: sum (`verify/coq/sums/within.py`; more in `test_coq_within.py`).
+#: sum (`verify/coq/sums/within.py`; more in `sums/test_coq_within.py`).
 #: `swap-bare` (the outer body is the inner sum, no factor of its own: a traceback once) and
 #: `half` (an index with a fraction, equal by `field`, not `ring`) are red-team findings.
 #: `in-a-sum` (a member inside a sum's body moved by `j == k`) said "not exported" before
