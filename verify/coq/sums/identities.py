@@ -11,8 +11,9 @@ member in the body of a sum of the fact (the kernel's congruence `within` that s
 replayed the same way: `rewrite` reaches under the sum's `fun`, since `n` is free there, and
 rewrites `n` on both sides, which then print alike (issue 31). A congruence deeper in nested
 sums, or of an inner sum, is replayed by `within` (the member, or the sum's summand at a
-point, rewritten with no binder around it, then lifted out). One of a natural (a `nat` in
-Coq) is not replayed: the step says `not exported`, never checked.
+point, rewritten with no binder around it, then lifted out). A natural n is rewritten as the
+real it is in a proof (`INR` of its `nat`); the bounds of sums read the `nat` and are left
+alone, as the congruence of a member leaves them.
 
 **Swap.**
 The kernel's `swap` (verify/kernel/sums.py, docs/proof-files.md) gives `sum(j in A where F,
@@ -118,9 +119,10 @@ def prove_congruence(script: Replay, relation: Rel, n: str, k: sympy.Expr,
                      condition: Fact, close: Callable[[str], str] | None = None) -> None:
     """`A = A[n := k]` (`relation`) from the condition `n - k == 0`, named in `script.hyps`:
     `n = k` (`Rminus_diag_uniq`), then `rewrite` of `n` and `f_equal` down to the indices
-    (or `close(label of n = k)`, a tactic of the caller's)."""
-    if n in script.nat:
-        raise Unsupported(f"a congruence of the natural {n} is not replayed in Coq yet")
+    (or `close(label of n = k)`, a tactic of the caller's). A natural n is the real `INR`
+    of its `nat` in a proof, where a sum's bounds read the `nat` itself: `rewrite` changes
+    the members that read n and leaves the bounds, which the congruence of a member does
+    not change (the congruence of a sum, `within`, is refused where they move)."""
     known = script.fact(condition)
     equal, label = script.new("e"), script.new("s")
     script.emit(f"assert ({equal} : {script.expr(sympy.Symbol(n))} = {script.expr(k)}) "

@@ -7,7 +7,8 @@ the outermost sum `A_m`, the identity's left side. Replayed level by level:
 
 - level 0: `forall (the outer indices free in B), B = E`, proved by the rule's own replay at
   the top of `B` (`Script.prove_sum` for `empty`, `last`, `skip`, `count`; `prove_swap`;
-  `prove_congruence` for a member), each outer index a real variable, named as the sum
+  `prove_congruence` for a member, and for a sum with its summand at a point, `zsum_ext`,
+  each member and inner sum rewritten there), each outer index a real variable, named as the sum
   binding it prints it (`j'2`), so each level's statement prints the text its enclosing
   sum's body holds;
 - level k: `forall (the indices still free), A_k = R_k` with `R_k` the kernel's canonical
@@ -20,8 +21,9 @@ The levels' right sides are recomputed with the kernel's constructors (the rule'
 of a copy of `B` whose free indices are fresh names, then `atoms.finite_sum` up the chain)
 and the export is refused unless the outermost is the kernel's identity. Not replayed (the
 step says `not exported`): a rule the replay does not prove at the top either (`split`,
-`shift`, a congruence of a natural), a target inside a filter, and a canonical sum whose
-inner sums print otherwise at the point than the raw sum's (its index renamed).
+`shift`), a target inside a filter, a congruence of a sum whose bounds or filters move, and a
+canonical sum whose inner sums print otherwise at the point than the raw sum's (its index
+renamed).
 """
 
 from __future__ import annotations

@@ -1,13 +1,15 @@
 """A sum rule inside a sum's body in Coq (issue 31, `verify/coq/sums/within.py`).
 
 The kernel rewrites a sum or member inside the body of enclosing sums (`within`): an inner
-range emptied (by its bounds or a hypothesis), its last member peeled, a double sum swapped,
-a congruence of an inner sum two sums deep. Each once said `not exported: ... a rule inside a
-sum's body is not replayed in Coq yet`; now each is exported with no decision procedure and
-nothing admitted, the rule proved at the top of its target with the outer indices free, then
-lifted through each enclosing sum by the preamble's `zsum_combine` or `zsum_ext`
-(extensionality of a sum, proved from the fold by induction). coqc accepts them, and rejects
-each false variant of their statements. Compiling skips without coqc."""
+range emptied (by its bounds, under a set's filter, by a hypothesis), its last member peeled,
+a double sum swapped, a congruence of an inner sum two sums deep (of a scalar, and of a
+natural the outer sum's bound reads too). Each once said `not exported:` (a rule inside a
+sum's body, a congruence of a sum or of a natural, was not replayed in Coq); now each is
+exported with no decision procedure and nothing admitted, the rule proved at the top of its
+target with the outer indices free, then lifted through each enclosing sum by the preamble's
+`zsum_combine` or `zsum_ext` (extensionality of a sum, proved from the fold by induction).
+coqc accepts them, and rejects each false variant of their statements. Compiling skips
+without coqc."""
 
 from __future__ import annotations
 
@@ -68,17 +70,26 @@ id = "congruence"
 given = ["c == s + 1"]
 claim = "sum(j in 1..N, sum(l in 1..K, y[j]*a[l + j + c])) == \
 sum(j in 1..N, sum(l in 1..K, y[j]*a[l + j + s + 1]))"
+
+[[step]]
+id = "congruence-of-a-natural"
+given = ["N == s"]
+claim = "sum(j in 1..N, sum(l in 1..K, a[l]*y[j + l + N])) == \
+sum(j in 1..N, sum(l in 1..K, a[l]*y[j + l + s]))"
 '''
-STEPS = ("empty-factor", "empty-filtered", "empty-by-hypothesis", "last", "swap", "congruence")
+STEPS = ("empty-factor", "empty-filtered", "empty-by-hypothesis", "last", "swap", "congruence",
+         "congruence-of-a-natural")
 #: The rules the search proposes for each step, and inside how many sums (the kernel's
 #: `within`). `congruence` is the kernel's congruence of the outer sum (`c := s + 1`): its
 #: identity is the congruence of the inner sum inside the outer's body, which the export
-#: replays (with the inner sum's summand at a point); `empty-by-hypothesis` also gets a
-#: congruence of the natural K, which its certificate does not need.
+#: replays (with the inner sum's summand at a point), as it does `congruence-of-a-natural`'s
+#: (N read in the inner sum's summand; the outer sum's bound reads N too, and stays);
+#: `empty-by-hypothesis` also gets a congruence of the natural K, which its certificate does
+#: not need.
 RULES = {"empty-factor": [("empty", 1)], "empty-filtered": [("empty", 1)],
          "empty-by-hypothesis": [("empty", 1), ("congruence", 0)],
          "last": [("last", 1), ("empty", 1)], "swap": [("swap", 1), ("swap", 1)],
-         "congruence": [("congruence", 0)]}
+         "congruence": [("congruence", 0)], "congruence-of-a-natural": [("congruence", 1)]}
 
 #: False variants of within.v's statements (what each breaks, the text, its replacement):
 #: coqc must reject each. Each text occurs once, in its theorem's statement.
@@ -101,6 +112,7 @@ FALSE_WITHIN = (
      "(fun j'2 => (zsum ((1))%Z ((Z.of_nat t))%Z (fun j'1 => (z (j'1 + j'2 + j'3)))))) * "
      "(y j'3))))."),
     ("the congruence's equality off by one", "c = (s + 1) ->", "c = (s + 2) ->"),
+    ("the natural's equality off by one", "(INR N) = s ->", "(INR N) = (s + 1) ->"),
 )
 
 
