@@ -348,8 +348,8 @@ class Script:
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
             raise Unsupported(
                 f"the sum identity {fact} is no rule the replay proves, at the top of a sum "
-                "or inside its body (a split, a shift, or a congruence of a sum is not "
-                "replayed in Coq yet)")
+                "or inside its body (a split, a shift, or a congruence in a sum's bounds or "
+                "filters is not replayed in Coq yet)")
         return None
 
     def given(self, fact: Fact) -> bool:
