@@ -551,6 +551,37 @@ def test_a_sum_in_a_vector_of_an_induction_compiles_and_false_variants_do_not(
     _families_reject(families, FALSE_VECTOR_RUNS)
 
 
+def test_a_sum_reading_an_iterated_vector_in_an_invariant_says_it_is_not_replayed(
+        tmp_path: Path) -> None:
+    """Regression (found while replaying vector sums in inductions): an invariant
+    `dot(v, sum(i in 1..K, y[i]*x[i]))` is the sum of `y[i]*<v, x[i]>`, whose `v` the base
+    lemma replaced by its term inside the sum's `fun` (`ip (vscal 0 v) (x j'1)`), where no
+    rewrite reaches: coqc rejected the kernel-proved step (`error: ... not a valid ring
+    equation`, an exit 1 of `--coq`). Now it is `not exported` with the reason."""
+    proof = parse_proof(b'''
+title = "an invariant whose sum reads the iterated vector"
+vectors = ["w", "v", "x"]
+scalars = ["t", "y", "i", "K"]
+naturals = ["t", "K"]
+indexed = ["y", "x"]
+
+[[step]]
+id = "sum-reads-v"
+claim = "dot(v, sum(i in 1..K, y[i]*x[i])) == t*sum(i in 1..K, y[i]*dot(w, x[i]))"
+[step.induction]
+variable = "t"
+base = { v = "0*w" }
+step = { v = "v + w" }
+constants = ["y", "K", "w", "x"]
+''', "reads.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    run = export_and_check(tmp_path, [("reads", proof, report.steps)], compile=False)
+    assert run.for_proof("reads") == {"sum-reads-v": (
+        "not exported: a sum whose body reads an iterated name (v) is not replayed in Coq "
+        "yet")}
+
+
 def test_a_scalar_sum_in_an_inductions_base_or_update_is_stated_in_the_kernels_form(
         families: tuple[Path, dict[str, str]]) -> None:
     """Issue 31: a sum in an induction's base or update was refused ('a sum in an
