@@ -248,6 +248,7 @@ class Inductions(Rules):
                                    {**as_real, t: at[t][0], **scalars}, {**nat, t: at[t][1]},
                                    vecs)
             self.kernel_bounds(script, proved.statement.claim, t, at_base)
+            self.canonical_sums(script, proved, at_base)
         if claim is None:
             raise Unsupported("the invariant has no source text to substitute into")
         script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
@@ -302,9 +303,12 @@ class Inductions(Rules):
                        lemmas: Sequence[object], applications: Sequence[object]) -> None:
         """Refuse an induction with sums or families that the export does not replay yet: the
         counter is a natural that no sum's body or filter reads (its bounds may), nor any
-        iterated name (`dot(v, sum(i in 1..K, y[i]*x[i]))`: the sum of `y[i]*<v, x[i]>`,
-        whose `v` the update's term replaces inside the sum's `fun`, once a coqc error), no
-        family is iterated, and nothing is used (no instance, no one-update lemma)."""
+        iterated name but a vector in the body of a sum of the invariant (or of the kernel's
+        obligations) whose bounds do not read the counter (`dot(v, sum(i in 1..K,
+        y[i]*x[i]))`: the sum of `y[i]*<v, x[i]>`, brought to the kernel's reading after
+        the update by `canonical_sums`; before it, the
+        update's term stood inside the sum's `fun` and coqc rejected the step), no family is
+        iterated, and nothing is used (no instance, no one-update lemma)."""
         step, st = proved.step, proved.statement
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -317,6 +321,7 @@ class Inductions(Rules):
         if {*rule.base, *rule.step} & self.proof.names.indexed:
             raise Unsupported("an iterated family is not replayed in Coq yet")
         iterated = {*rule.base, *rule.step}
+        vectors = iterated & set(self.proof.names.vectors)
         for relation in (*st.hypotheses, st.claim, *rule_relations(proved)):
             for side in (relation.lhs, relation.rhs):
                 for symbol in side.free_symbols:
@@ -328,8 +333,10 @@ class Inductions(Rules):
                     if t in read:
                         raise Unsupported("a sum whose body reads the induction's counter is "
                                           "not replayed in Coq yet")
-                    if names := sorted(read & iterated):  # substituted by name under the
-                        # sum's `fun`, where no rewrite reaches: not what `ring` compares
+                    names = sorted(read & iterated)
+                    if names and (relation in st.hypotheses or set(names) - vectors or t in (
+                            atoms.names_of(found.lo) | atoms.names_of(found.hi)) or any(
+                            atoms.names_of(p) & vectors for p, _ in found.filters)):
                         raise Unsupported(f"a sum whose body reads an iterated name "
                                           f"({', '.join(names)}) is not replayed in Coq yet")
 
@@ -360,6 +367,54 @@ class Inductions(Rules):
                           for b in (found.lo, found.hi)]
                 script.emit(f"rewrite (zsum_bounds {' '.join(bounds)} {' '.join(kernel)}) "
                             "by zbounds.")
+
+    def canonical_sums(self, script: Script, proved: ProvedStep, at_base: bool) -> None:
+        """Bring each sum of the invariant whose body reads an iterated vector, with the
+        base's or update's vector terms in place (as the lemma states it: by name, inside the
+        sum's `fun`), to the kernel's reading of it (the terms substituted, the sum split by
+        linearity): `linear.combine`, pointwise by `ip_canon; ring`, or `zsum_ext` and
+        `zsum_zero` where nothing is left to sum; then `rewrite` in the goal."""
+        from verify.coq.sums import linear
+
+        rule = proved.step.rule
+        assert isinstance(rule, Induction)
+        over = proved.statement.over
+        if over is None:
+            return
+        declared = self.proof.names.vectors
+        kernel = dict(over[1] if at_base else over[2])
+        vectors = {n: dict(term) for n, term in kernel.items()  # type: ignore[call-overload]
+                   if n in declared and n in (rule.base if at_base else rule.step)}
+        if not vectors:
+            return
+        nat = script.nat
+        texts = {name(n): printer.vector(term, n, {}, nat) for n, term in vectors.items()}
+        invariant = proved.statement.claim
+        for symbol in sorted({s for side in (invariant.lhs, invariant.rhs)
+                              for s in side.free_symbols}, key=str):
+            found = atoms.structure(symbol)
+            if not isinstance(found, atoms.Sum) or not atoms.names_of(found.body) & set(vectors):
+                continue
+            raw = replace_names(printer.expr(symbol, {}, nat), texts)
+            total = atoms.substitute(symbol, {}, vectors)
+            index = sympy.Symbol(f"#{found.bound}")
+            body = atoms.substitute(found.body, {}, vectors)
+            split = tuple((k, a) for k, a in linear.terms(index, found.lo, found.hi,
+                                                          found.filters, body, total) if k != 0)
+            lo, hi = printer.integer(found.lo, nat), printer.integer(found.hi, nat)
+            label = script.new("r")
+            script.emit(f"assert ({label} : {raw} = {printer.expr(total, {}, nat)}).")
+            script.emit("{")
+            script.indent += "  "
+            if split:
+                linear.combine(script, index.name, found.filters, split, {}, lo, hi)
+            else:  # nothing left to sum: the kernel's reading is 0
+                point = script.new("x")
+                script.emit(f"transitivity (zsum {lo} {hi} (fun _ => 0)); [apply zsum_ext; "
+                            f"intros {point}; cbv beta; ip_canon; ring | apply zsum_zero].")
+            script.indent = script.indent[:-2]
+            script.emit("}")
+            script.emit(f"rewrite {label}.")
 
     def lemma_statement(self, used: str, substitution: Mapping[str, object]
                         ) -> tuple[tuple[Rel, ...], Rel]:

@@ -551,14 +551,7 @@ def test_a_sum_in_a_vector_of_an_induction_compiles_and_false_variants_do_not(
     _families_reject(families, FALSE_VECTOR_RUNS)
 
 
-def test_a_sum_reading_an_iterated_vector_in_an_invariant_says_it_is_not_replayed(
-        tmp_path: Path) -> None:
-    """Regression (found while replaying vector sums in inductions): an invariant
-    `dot(v, sum(i in 1..K, y[i]*x[i]))` is the sum of `y[i]*<v, x[i]>`, whose `v` the base
-    lemma replaced by its term inside the sum's `fun` (`ip (vscal 0 v) (x j'1)`), where no
-    rewrite reaches: coqc rejected the kernel-proved step (`error: ... not a valid ring
-    equation`, an exit 1 of `--coq`). Now it is `not exported` with the reason."""
-    proof = parse_proof(b'''
+READS_V = b'''
 title = "an invariant whose sum reads the iterated vector"
 vectors = ["w", "v", "x"]
 scalars = ["t", "y", "i", "K"]
@@ -573,13 +566,55 @@ variable = "t"
 base = { v = "0*w" }
 step = { v = "v + w" }
 constants = ["y", "K", "w", "x"]
-''', "reads.toml")
+'''
+SUM_V = "(zsum ((1))%Z ((Z.of_nat K))%Z (fun j'1 => ((ip (vadd v w) (x j'1)) * (y j'1))))"
+#: False variants of `sum-reads-v` (what each breaks, the text, its replacement).
+FALSE_READS_V = (
+    ("the update adds w twice", "v (S n') = (vadd (v n') w)) ->",
+     "v (S n') = (vadd (v n') (vscal 2 w))) ->"),
+    ("the step lemma's claim one step further", f"{SUM_V} = ((zsum ((1))%Z ((Z.of_nat K))%Z "
+     "(fun j'1 => ((ip w (x j'1)) * (y j'1)))) * ((INR t) + 1)).",
+     f"{SUM_V} = ((zsum ((1))%Z ((Z.of_nat K))%Z (fun j'1 => ((ip w (x j'1)) * (y j'1)))) * "
+     "((INR t) + 2))."),
+)
+
+
+def _reads_v(tmp_path: Path, compile: bool) -> tuple[dict[str, str], str]:
+    proof = parse_proof(READS_V, "reads.toml")
     report = check_proof(proof, store=None, budget=BUDGETS["small"])
     assert report.status == "proved"
-    run = export_and_check(tmp_path, [("reads", proof, report.steps)], compile=False)
-    assert run.for_proof("reads") == {"sum-reads-v": (
-        "not exported: a sum whose body reads an iterated name (v) is not replayed in Coq "
-        "yet")}
+    run = export_and_check(tmp_path, [("reads", proof, report.steps)], compile=compile)
+    return run.for_proof("reads"), (tmp_path / "reads.v").read_text()
+
+
+def test_a_sum_reading_an_iterated_vector_in_an_invariant_is_brought_to_the_kernels_reading(
+        tmp_path: Path) -> None:
+    """Regression (found while replaying vector sums in inductions, on main too): an
+    invariant `dot(v, sum(i in 1..K, y[i]*x[i]))` is the sum of `y[i]*<v, x[i]>`, whose `v`
+    the lemmas state replaced by the update's term inside the sum's `fun`
+    (`ip (vadd v w) (x j'1)`), where no rewrite reaches: coqc rejected the kernel-proved step
+    (`error: ... not a valid ring equation`, an exit 1 of `--coq`). Now the proof brings that
+    sum to the kernel's reading (the term substituted, the sum split by linearity:
+    `zsum_combine`; nothing left at the base, `v := 0`: `zsum_ext`) before its certificate."""
+    results, text = _reads_v(tmp_path, compile=False)
+    assert results == {"sum-reads-v": NOT_RUN}
+    assert f"{SUM_V} = ((zsum" in text  # the lemma as stated: the term inside the sum
+    assert "apply zsum_ext;" in text and "refine (zsum_combine " in text
+
+
+@needs_coqc
+def test_a_sum_reading_an_iterated_vector_compiles_and_false_variants_do_not(
+        tmp_path: Path) -> None:
+    results, text = _reads_v(tmp_path, compile=True)
+    assert results == {"sum-reads-v": "checked"}
+    assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
+    try:
+        for what, old, new in FALSE_READS_V:
+            assert text.count(old) == 1, what
+            assert not coqc_compiles(tmp_path, "reads.v", text.replace(old, new),
+                                     COQC), what  # type: ignore[arg-type]
+    finally:
+        (tmp_path / "reads.v").write_text(text)
 
 
 def test_a_scalar_sum_in_an_inductions_base_or_update_is_stated_in_the_kernels_form(
