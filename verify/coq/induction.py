@@ -302,12 +302,11 @@ class Inductions(Rules):
     def sums_supported(self, proved: ProvedStep, printed: Mapping[Rel, object],
                        lemmas: Sequence[object], applications: Sequence[object]) -> None:
         """Refuse an induction with sums or families that the export does not replay yet: the
-        counter is a natural that no sum's body or filter reads (its bounds may), nor any
-        iterated name but a vector in the body of a sum of the invariant (or of the kernel's
-        obligations) whose bounds do not read the counter (`dot(v, sum(i in 1..K,
-        y[i]*x[i]))`: the sum of `y[i]*<v, x[i]>`, brought to the kernel's reading after
-        the update by `canonical_sums`; before it, the
-        update's term stood inside the sum's `fun` and coqc rejected the step), no family is
+        counter is a natural that no sum's body or filter reads (its bounds may), a sum of the
+        invariant reads no iterated name but a vector in its body, its bounds free of the
+        counter (`dot(v, sum(i in 1..K, y[i]*x[i]))`: the sum of `y[i]*<v, x[i]>`, which the
+        lemmas state with the update's term inside the sum's `fun`, brought to the kernel's
+        reading by `canonical_sums`; without it coqc rejected the step), no family is
         iterated, and nothing is used (no instance, no one-update lemma)."""
         step, st = proved.step, proved.statement
         rule = step.rule
@@ -334,11 +333,11 @@ class Inductions(Rules):
                         raise Unsupported("a sum whose body reads the induction's counter is "
                                           "not replayed in Coq yet")
                     names = sorted(read & iterated)
-                    if names and (relation in st.hypotheses or set(names) - vectors or t in (
+                    if names and relation == st.claim and (set(names) - vectors or t in (
                             atoms.names_of(found.lo) | atoms.names_of(found.hi)) or any(
                             atoms.names_of(p) & vectors for p, _ in found.filters)):
-                        raise Unsupported(f"a sum whose body reads an iterated name "
-                                          f"({', '.join(names)}) is not replayed in Coq yet")
+                        raise Unsupported(f"a sum of the invariant whose body reads an iterated "
+                                          f"name ({', '.join(names)}) is not replayed in Coq yet")
 
     def kernel_at(self, relation: Rel, real: Mapping[str, str], nat: Mapping[str, str],
                   vectors: Mapping[str, str]) -> tuple[str, str, str]:
