@@ -248,7 +248,9 @@ class Inductions(Rules):
                                    {**as_real, t: at[t][0], **scalars}, {**nat, t: at[t][1]},
                                    vecs)
             self.kernel_bounds(script, proved.statement.claim, t, at_base)
-            self.canonical_sums(script, proved, at_base)
+            self.canonical_sums(script, proved, at_base, {  # the terms as the goal reads them
+                name(n): summed_text(summed[n], n, {}, script.nat, {}) if n in summed
+                else term_text(v, n) for n, v in mapping.items() if n in declared})
         if claim is None:
             raise Unsupported("the invariant has no source text to substitute into")
         script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
@@ -367,12 +369,14 @@ class Inductions(Rules):
                 script.emit(f"rewrite (zsum_bounds {' '.join(bounds)} {' '.join(kernel)}) "
                             "by zbounds.")
 
-    def canonical_sums(self, script: Script, proved: ProvedStep, at_base: bool) -> None:
+    def canonical_sums(self, script: Script, proved: ProvedStep, at_base: bool,
+                       texts: Mapping[str, str]) -> None:
         """Bring each sum of the invariant whose body reads an iterated vector, with the
         base's or update's vector terms in place (as the lemma states it: by name, inside the
-        sum's `fun`), to the kernel's reading of it (the terms substituted, the sum split by
-        linearity): `linear.combine`, pointwise by `ip_canon; ring`, or `zsum_ext` and
-        `zsum_zero` where nothing is left to sum; then `rewrite` in the goal."""
+        sum's `fun`; `texts`, each vector's term as the goal reads it once the naturals are
+        introduced), to the kernel's reading of it (the kernel's terms substituted, the sum
+        split by linearity): `linear.combine`, pointwise by `ip_canon; ring`, or `zsum_ext`
+        and `zsum_zero` where nothing is left to sum; then `rewrite` in the goal."""
         from verify.coq.sums import linear
 
         rule = proved.step.rule
@@ -387,7 +391,6 @@ class Inductions(Rules):
         if not vectors:
             return
         nat = script.nat
-        texts = {name(n): printer.vector(term, n, {}, nat) for n, term in vectors.items()}
         invariant = proved.statement.claim
         for symbol in sorted({s for side in (invariant.lhs, invariant.rhs)
                               for s in side.free_symbols}, key=str):
