@@ -10,7 +10,8 @@ to the same run); a natural besides the counter is a `nat` there too (a constant
 sums or families (issue 31) counts by a `nat` in its lemmas too, since a sum's bounds read the
 counter as an integer; its relations are printed in the kernel's form, the invariant after an
 update with the update's terms and `S t` in place, and its families are constants of the run;
-a scalar base or update term with a sum is printed from the kernel's form (`summed_terms`).
+a base or update term with a sum is printed from the kernel's form (`summed_terms`: a
+scalar's expression, or a vector's coefficients).
 """
 
 from __future__ import annotations
@@ -43,6 +44,22 @@ def rule_relations(proved: ProvedStep) -> tuple[Rel, ...]:
                  for r in (*g.obligation.written[0], g.obligation.written[1]))
 
 
+#: An induction's base or update term in the kernel's form: a scalar's expression, or a
+#: vector's coefficients by vector name.
+Term = sympy.Expr | Mapping[str, sympy.Expr]
+
+
+def summed_text(term: Term, zero_of: str, real: Mapping[str, str], nat: Mapping[str, str],
+                vectors: Mapping[str, str]) -> str:
+    """A base or update term with a sum, printed from the kernel's form: its scalars and
+    naturals as `real` and `nat` say (`printer.expr`), a vector a linear combination of
+    names (`printer.vector`), each vector name then replaced by its term in `vectors`
+    (a sequence of the run: `(v n')` over nat)."""
+    text = (printer.vector(term, zero_of, real, nat) if isinstance(term, Mapping)
+            else printer.expr(term, real, nat))
+    return replace_names(text, dict(vectors))
+
+
 LENGTH = "N'"  # the number of updates of a run (with `'`: no proof-file name contains one)
 BOUND = "bound'"  # `(S n' <= N')%nat`: the update n' is one of the run's
 
@@ -51,8 +68,9 @@ class Inductions(Rules):
     """A proof's export with induction over runs (the whole exporter)."""
 
     sums = False  # whether the induction being exported has sums or families
-    #: its scalar base and update terms that hold a sum, in the kernel's form (`summed_terms`)
-    summed: dict[tuple[bool, str], sympy.Expr] = {}  # noqa: RUF012 (replaced, never mutated)
+    #: its base and update terms that hold a sum, in the kernel's form (`summed_terms`): a
+    #: scalar's expression, a vector's coefficients by vector name
+    summed: dict[tuple[bool, str], Term] = {}  # noqa: RUF012 (replaced, never mutated)
 
     def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
                   applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
@@ -222,7 +240,7 @@ class Inductions(Rules):
             nat = {n: name(n) for n in intros}
             at = {t: ("0", "0%nat") if at_base else (f"((INR {name(t)}) + 1)",
                                                      f"(S {name(t)})")}
-            terms = {n: printer.expr(summed[n], as_real, nat) if n in summed
+            terms = {n: summed_text(summed[n], n, as_real, nat, {}) if n in summed
                      else replace_names(term_text(v, n), real) for n, v in mapping.items()}
             vecs = {name(n): text for n, text in terms.items() if n in declared}
             scalars = {n: text for n, text in terms.items() if n not in declared}
@@ -230,6 +248,9 @@ class Inductions(Rules):
                                    {**as_real, t: at[t][0], **scalars}, {**nat, t: at[t][1]},
                                    vecs)
             self.kernel_bounds(script, proved.statement.claim, t, at_base)
+            self.canonical_sums(script, proved, at_base, {  # the terms as the goal reads them
+                name(n): summed_text(summed[n], n, {}, script.nat, {}) if n in summed
+                else term_text(v, n) for n, v in mapping.items() if n in declared})
         if claim is None:
             raise Unsupported("the invariant has no source text to substitute into")
         script.conclude(written_claim, fact_label, goal.obligation.judgement.claim, claim)
@@ -251,15 +272,17 @@ class Inductions(Rules):
         return (f"Lemma {ident(step.id)}_{label} : {statement}.\nProof.\n"
                 + "\n".join(script.lines) + "\nQed.\n")
 
-    def summed_terms(self, proved: ProvedStep) -> dict[tuple[bool, str], sympy.Expr]:
-        """The scalar terms of an induction's base (True) and update (False) that hold a
-        sum, in the kernel's form (`Statement.over`): they are printed from it, as the
-        kernel read them (their text is the author's). A vector term with a sum is refused."""
+    def summed_terms(self, proved: ProvedStep) -> dict[tuple[bool, str], Term]:
+        """The terms of an induction's base (True) and update (False) that hold a sum, in
+        the kernel's form (`Statement.over`): they are printed from it, as the kernel read
+        them (their text is the author's). A scalar's is its expression; a vector's (a sum
+        in a coefficient: the language has no vector-valued sum outside `dot` and `norm2`)
+        its coefficients by vector name."""
         rule = proved.step.rule
         assert isinstance(rule, Induction)
         over = proved.statement.over
         kernel = (dict(over[1]), dict(over[2])) if over is not None else ({}, {})
-        found: dict[tuple[bool, str], sympy.Expr] = {}
+        found: dict[tuple[bool, str], Term] = {}
         for at_base, mapping, canonical in ((True, rule.base, kernel[0]),
                                             (False, rule.step, kernel[1])):
             for n, value in mapping.items():
@@ -268,17 +291,25 @@ class Inductions(Rules):
                            for symbol in c.free_symbols):
                     continue
                 term = canonical.get(n)
-                if isinstance(value, Mapping) or not isinstance(term, sympy.Expr):
-                    raise Unsupported("a sum in a vector of an induction's base or update is "
-                                      "not replayed in Coq yet")
-                found[at_base, n] = term
+                if isinstance(value, Mapping) and isinstance(term, tuple) and all(
+                        isinstance(v, str) and isinstance(c, sympy.Expr) for v, c in term):
+                    found[at_base, n] = dict(term)  # a vector: (name, coefficient) pairs
+                elif not isinstance(value, Mapping) and isinstance(term, sympy.Expr):
+                    found[at_base, n] = term
+                else:
+                    raise Unsupported(f"the term of {n} with a sum has no kernel form to "
+                                      "print")
         return found
 
     def sums_supported(self, proved: ProvedStep, printed: Mapping[Rel, object],
                        lemmas: Sequence[object], applications: Sequence[object]) -> None:
         """Refuse an induction with sums or families that the export does not replay yet: the
-        counter is a natural that no sum's body or filter reads (its bounds may), no family
-        is iterated, and nothing is used (no instance, no one-update lemma)."""
+        counter is a natural that no sum's body or filter reads (its bounds may), a sum of the
+        invariant reads no iterated name but a vector in its body, its bounds free of the
+        counter (`dot(v, sum(i in 1..K, y[i]*x[i]))`: the sum of `y[i]*<v, x[i]>`, which the
+        lemmas state with the update's term inside the sum's `fun`, brought to the kernel's
+        reading by `canonical_sums`; without it coqc rejected the step), no family is
+        iterated, and nothing is used (no instance, no one-update lemma)."""
         step, st = proved.step, proved.statement
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -290,14 +321,25 @@ class Inductions(Rules):
             raise Unsupported("an induction over sums or families counts by a natural in Coq")
         if {*rule.base, *rule.step} & self.proof.names.indexed:
             raise Unsupported("an iterated family is not replayed in Coq yet")
+        iterated = {*rule.base, *rule.step}
+        vectors = iterated & set(self.proof.names.vectors)
         for relation in (*st.hypotheses, st.claim, *rule_relations(proved)):
             for side in (relation.lhs, relation.rhs):
                 for symbol in side.free_symbols:
                     found = atoms.structure(symbol)
-                    if isinstance(found, atoms.Sum) and t in atoms.names_of(found.body).union(
-                            *(atoms.names_of(p) for p, _ in found.filters)):
+                    if not isinstance(found, atoms.Sum):
+                        continue
+                    read = atoms.names_of(found.body).union(
+                        *(atoms.names_of(p) for p, _ in found.filters))
+                    if t in read:
                         raise Unsupported("a sum whose body reads the induction's counter is "
                                           "not replayed in Coq yet")
+                    names = sorted(read & iterated)
+                    if names and relation == st.claim and (set(names) - vectors or t in (
+                            atoms.names_of(found.lo) | atoms.names_of(found.hi)) or any(
+                            atoms.names_of(p) & vectors for p, _ in found.filters)):
+                        raise Unsupported(f"a sum of the invariant whose body reads an iterated "
+                                          f"name ({', '.join(names)}) is not replayed in Coq yet")
 
     def kernel_at(self, relation: Rel, real: Mapping[str, str], nat: Mapping[str, str],
                   vectors: Mapping[str, str]) -> tuple[str, str, str]:
@@ -326,6 +368,55 @@ class Inductions(Rules):
                           for b in (found.lo, found.hi)]
                 script.emit(f"rewrite (zsum_bounds {' '.join(bounds)} {' '.join(kernel)}) "
                             "by zbounds.")
+
+    def canonical_sums(self, script: Script, proved: ProvedStep, at_base: bool,
+                       texts: Mapping[str, str]) -> None:
+        """Bring each sum of the invariant whose body reads an iterated vector, with the
+        base's or update's vector terms in place (as the lemma states it: by name, inside the
+        sum's `fun`; `texts`, each vector's term as the goal reads it once the naturals are
+        introduced), to the kernel's reading of it (the kernel's terms substituted, the sum
+        split by linearity): `linear.combine`, pointwise by `ip_canon; ring`, or `zsum_ext`
+        and `zsum_zero` where nothing is left to sum; then `rewrite` in the goal."""
+        from verify.coq.sums import linear
+
+        rule = proved.step.rule
+        assert isinstance(rule, Induction)
+        over = proved.statement.over
+        if over is None:
+            return
+        declared = self.proof.names.vectors
+        kernel = dict(over[1] if at_base else over[2])
+        vectors = {n: dict(term) for n, term in kernel.items()  # type: ignore[call-overload]
+                   if n in declared and n in (rule.base if at_base else rule.step)}
+        if not vectors:
+            return
+        nat = script.nat
+        invariant = proved.statement.claim
+        for symbol in sorted({s for side in (invariant.lhs, invariant.rhs)
+                              for s in side.free_symbols}, key=str):
+            found = atoms.structure(symbol)
+            if not isinstance(found, atoms.Sum) or not atoms.names_of(found.body) & set(vectors):
+                continue
+            raw = replace_names(printer.expr(symbol, {}, nat), texts)
+            total = atoms.substitute(symbol, {}, vectors)
+            index = sympy.Symbol(f"#{found.bound}")
+            body = atoms.substitute(found.body, {}, vectors)
+            split = tuple((k, a) for k, a in linear.terms(index, found.lo, found.hi,
+                                                          found.filters, body, total) if k != 0)
+            lo, hi = printer.integer(found.lo, nat), printer.integer(found.hi, nat)
+            label = script.new("r")
+            script.emit(f"assert ({label} : {raw} = {printer.expr(total, {}, nat)}).")
+            script.emit("{")
+            script.indent += "  "
+            if split:
+                linear.combine(script, index.name, found.filters, split, {}, lo, hi)
+            else:  # nothing left to sum: the kernel's reading is 0
+                point = script.new("x")
+                script.emit(f"transitivity (zsum {lo} {hi} (fun _ => 0)); [apply zsum_ext; "
+                            f"intros {point}; cbv beta; ip_canon; ring | apply zsum_zero].")
+            script.indent = script.indent[:-2]
+            script.emit("}")
+            script.emit(f"rewrite {label}.")
 
     def lemma_statement(self, used: str, substitution: Mapping[str, object]
                         ) -> tuple[tuple[Rel, ...], Rel]:
@@ -397,9 +488,10 @@ class Inductions(Rules):
         def term_at(v: object, zero_of: str, index: str, at_base: bool) -> str:
             # the lemma's own printing, names then replaced: both sides stay syntactically equal
             scalars, vecs = at(index)
-            if (at_base, zero_of) in self.summed:  # a scalar with a sum: the kernel's form
+            if (at_base, zero_of) in self.summed:  # a term with a sum: the kernel's form
                 nat = {k: name(k) for k in naturals} | {t: index}
-                return printer.expr(self.summed[at_base, zero_of], scalars, nat)
+                return summed_text(self.summed[at_base, zero_of], zero_of, scalars, nat,
+                                   {name(k): value for k, value in vecs.items()})
             mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
             return replace_names(term_text(v, zero_of), mapping)
 

@@ -10,7 +10,9 @@ over integer ranges (`zsum`, a fold over a list of consecutive integers) with th
 as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
 definition by induction on the length of the range, again without any axiom; last the
 term-wise rule's lemmas (`verify.coq.sums.termwise`): a sum of terms each >= 0 (= 0) where the
-filters hold, and the split of a sum by linearity into canonical sums; last sums of vectors
+filters hold, and the split of a sum by linearity into canonical sums; a double sum in the
+other order, and the extensionality of a sum (`zsum_ext`, a rule inside a sum's body:
+`verify.coq.sums.within`); last sums of vectors
 (`verify.coq.sums.vectorsums`), read through an inner product term by term.
 """
 
@@ -519,6 +521,12 @@ Proof. induction k as [| k IH]; intros lo c f; simpl; [ring | rewrite <- IH; rin
 Lemma zsum_factor : forall lo hi c f g, (forall y, c * f y = g y) ->
   c * zsum lo hi f = zsum lo hi g.
 Proof. intros lo hi c f g E. unfold zsum. rewrite nsum_factor. apply nsum_ext. exact E. Qed.
+
+(** A rule inside a sum's body (the kernel's `within`, verify.coq.sums.within): summands
+    equal at every point give equal sums (extensionality of the fold). The rule's conditions
+    mention no index, so its identity holds at every point, not only at the members. *)
+Lemma zsum_ext : forall lo hi f g, (forall x, f x = g x) -> zsum lo hi f = zsum lo hi g.
+Proof. intros lo hi f g E. unfold zsum. apply nsum_ext. exact E. Qed.
 
 Lemma claim_eq_rev : forall a b f p, 0 < f -> f * (b - a) = p -> p = 0 -> a = b.
 Proof. intros a b f p Hf E H. symmetry. exact (claim_eq b a f p Hf E H). Qed.

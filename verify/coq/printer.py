@@ -204,10 +204,14 @@ def _reciprocal(factor: sympy.Expr) -> bool:
     return bool(factor.is_Pow and factor.exp.is_Integer and factor.exp < 0)
 
 
-def vector(v: Mapping[str, sympy.Expr], zero_of: str) -> str:
-    """A linear combination `vadd (vscal c a) ...`; the zero vector as `vscal 0 zero_of`."""
+def vector(v: Mapping[str, sympy.Expr], zero_of: str, real: Naming | None = None,
+           nat: Naming | None = None) -> str:
+    """A linear combination `vadd (vscal c a) ...`; the zero vector as `vscal 0 zero_of`.
+    A coefficient's names as `expr` prints them by `real` and `nat` (a natural in the bounds
+    of a sum in it: an induction's vector term in the kernel's form)."""
+    real, nat = real or {}, nat or {}
     terms = [
-        _vector(n, {}, {}) if c == 1 else f"(vscal {expr(c)} {_vector(n, {}, {})})"
+        _vector(n, real, nat) if c == 1 else f"(vscal {expr(c, real, nat)} {_vector(n, real, nat)})"
         for n, c in v.items()
     ]
     if not terms:

@@ -27,6 +27,7 @@ from proofs.step import Proof
 from verify.coq import printer
 from verify.coq.printer import Written, expr, number
 from verify.coq.statement import Goal, Unsupported
+from verify.coq.sums.within import inside, top_rules
 from verify.kernel import (
     Certificate,
     Fact,
@@ -327,7 +328,7 @@ class Script:
             found = atoms.structure(s)
             if not isinstance(found, atoms.Sum):
                 continue
-            for rule, at in _top_rules(found):
+            for rule, at in top_rules(found):
                 try:
                     relation, conditions = sums.identity(sums.frozen(
                         SumRule(rule, s, sympy.Integer(at))))
@@ -342,15 +343,13 @@ class Script:
             return swapped
         if (congruent := congruence(self, fact)) is not None:  # a member in a sum's body
             return congruent
+        if (lifted := inside(self, fact)) is not None:  # any of these deeper in a sum's body
+            return lifted
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
-            inside = _inside(fact)
             raise Unsupported(
-                f"the sum identity {fact} is the rule {inside[0]} of {inside[1]} inside "
-                "another sum's body, and a rule inside a sum's body is not replayed in Coq yet"
-                if inside else
-                f"the sum identity {fact} is no rule at the top of a sum (a rule inside a "
-                "sum's body, a split, a shift, a swap or a congruence of a sum is not "
-                "replayed in Coq yet)")
+                f"the sum identity {fact} is no rule the replay proves, at the top of a sum "
+                "or inside its body (a split, a shift, or a congruence in a sum's bounds or "
+                "filters is not replayed in Coq yet)")
         return None
 
     def given(self, fact: Fact) -> bool:
@@ -592,36 +591,3 @@ class Script:
             f"refine ({CLAIM_LEMMA[relation.op]} _ _ {f} _ {f_proof} _ {fact_label}); "
             f"{self.ip_norm()}; {identity(a, b, f, self.prop(fact))}."
         )
-
-
-def _top_rules(s: atoms.Sum) -> list[tuple[str, int]]:
-    """The rules the replay proves at the top of the sum `s`, and their arguments."""
-    return [("empty", 0), ("last", 0), ("count", 0),
-            *(("skip", k) for k in range(-len(s.filters), len(s.filters)))]
-
-
-def _inside(fact: Fact) -> tuple[str, sympy.Symbol] | None:
-    """`(rule, inner)` when `fact` is the identity of a rule `_top_rules` names of a sum
-    `inner` inside the body or filters of a sum of `fact` (`within` them, innermost first, as
-    the kernel rewrites there), or None. Only to say why it is not replayed."""
-    todo = [(s, ()) for s in sorted(fact.expr.free_symbols, key=str)
-            if isinstance(atoms.structure(s), atoms.Sum)]
-    while todo:
-        atom, within = todo.pop(0)
-        found: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
-        for part in (found.body, *(p for p, _ in found.filters)):
-            for t in sorted(part.free_symbols, key=str):
-                inner = atoms.structure(t)
-                if not isinstance(inner, atoms.Sum):
-                    continue
-                chain = (atom, *within)
-                todo.append((t, chain))
-                for rule, at in _top_rules(inner):
-                    try:
-                        relation, _ = sums.identity(sums.frozen(
-                            SumRule(rule, t, sympy.Integer(at), chain)))
-                    except KernelError:
-                        continue
-                    if normal_form(relation, relation.text)[0] == fact:
-                        return rule, t
-    return None

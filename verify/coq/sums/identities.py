@@ -10,8 +10,10 @@ symbol's vectors swapped by `ip_sym` where the kernel orders them the other way)
 member in the body of a sum of the fact (the kernel's congruence `within` that sum) is
 replayed the same way: `rewrite` reaches under the sum's `fun`, since `n` is free there, and
 rewrites `n` on both sides, which then print alike (issue 31). A congruence deeper in nested
-sums, or of a natural (a `nat` in Coq), is not replayed: the step says `not exported`, never
-checked.
+sums, or of an inner sum, is replayed by `within` (the member, or the sum's summand at a
+point, rewritten with no binder around it, then lifted out). A natural n is rewritten as the
+real it is in a proof (`INR` of its `nat`); the bounds of sums read the `nat` and are left
+alone, as the congruence of a member leaves them.
 
 **Swap.**
 The kernel's `swap` (verify/kernel/sums.py, docs/proof-files.md) gives `sum(j in A where F,
@@ -30,7 +32,7 @@ Each takes the fact a kernel obligation states and the script replaying it (`Rep
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 import sympy
@@ -41,7 +43,8 @@ from verify.coq.statement import Unsupported
 from verify.kernel import Fact, KernelError, Rel, SumRule, atoms, sums
 from verify.kernel.algebra import normal_form
 
-__all__ = ["Replay", "congruence", "swap"]
+__all__ = ["Replay", "candidates", "congruence", "prove_congruence", "prove_swap",
+           "side_conditions", "swap"]
 #: An index moved to an equal one is equal by `ring`, or by `field` where it has a fraction
 #: (`2 * (1/2 * k) = k`: red team); each tactic either closes the goal or fails.
 _EQUAL_INDEX = ("(f_equal; ring) | (f_equal; f_equal; ring) | (f_equal; field) | "
@@ -66,7 +69,7 @@ class Replay(Protocol):
     def expr(self, e: sympy.Expr) -> str: ...
 
 
-def _candidates(conditions: list[Fact]) -> list[tuple[str, sympy.Expr, Fact]]:
+def candidates(conditions: list[Fact]) -> list[tuple[str, sympy.Expr, Fact]]:
     """`(n, k, condition)` for each condition `n - k == 0` (up to a constant factor)."""
     out = []
     for c in conditions:
@@ -78,11 +81,16 @@ def _candidates(conditions: list[Fact]) -> list[tuple[str, sympy.Expr, Fact]]:
     return out
 
 
+def side_conditions(script: Replay) -> list[Fact]:
+    """The sum rules' conditions the kernel proved for the obligation at hand (in every case,
+    or in this one): a congruence's `n - k == 0` among them."""
+    return [*script.conditions, *(f for case, f in script.by_case if case == script.case)]
+
+
 def congruence(script: Replay, fact: Fact) -> Rel | None:
     """The congruence whose identity is `fact`, proved in `script` (its relation named in
     `script.hyps`); None when `fact` is none the obligation's conditions give."""
-    conditions = [f for f in script.conditions] + [f for case, f in script.by_case
-                                                   if case == script.case]
+    conditions = side_conditions(script)
     top = sorted((s for s in fact.expr.free_symbols if atoms.structure(s) is not None),
                  key=lambda s: s.name)
     # a member outside any sum, or one in the body of a sum of `fact` (`within` it)
@@ -93,7 +101,7 @@ def congruence(script: Replay, fact: Fact) -> Rel | None:
             members += [(s, (outer,)) for s in sorted(found.body.free_symbols, key=str)
                         if atoms.structure(s) is not None
                         and not isinstance(atoms.structure(s), atoms.Sum)]
-    for n, k, condition in _candidates(conditions):
+    for n, k, condition in candidates(conditions):
         for member, within in members:
             try:
                 relation, _ = sums.identity(sums.frozen(SumRule("congruence", member, k,
@@ -102,17 +110,27 @@ def congruence(script: Replay, fact: Fact) -> Rel | None:
                 continue
             if normal_form(relation, relation.text)[0] != fact:
                 continue
-            if n in script.nat:
-                raise Unsupported(f"a congruence of the natural {n} is not replayed in Coq yet")
-            known = script.fact(condition)
-            equal, label = script.new("e"), script.new("s")
-            script.emit(f"assert ({equal} : {script.expr(sympy.Symbol(n))} = {script.expr(k)}) "
-                        f"by (apply Rminus_diag_uniq; refine (zero_eq _ _ _ {known}); ring).")
-            script.emit(f"assert ({label} : {script.expr(relation.lhs)} = "
-                        f"{script.expr(relation.rhs)}) by (rewrite {equal}; {CLOSE}).")
-            script.hyps[relation] = label
+            prove_congruence(script, relation, n, k, condition)
             return relation
     return None
+
+
+def prove_congruence(script: Replay, relation: Rel, n: str, k: sympy.Expr,
+                     condition: Fact, close: Callable[[str], str] | None = None) -> None:
+    """`A = A[n := k]` (`relation`) from the condition `n - k == 0`, named in `script.hyps`:
+    `n = k` (`Rminus_diag_uniq`), then `rewrite` of `n` and `f_equal` down to the indices
+    (or `close(label of n = k)`, a tactic of the caller's). A natural n is the real `INR`
+    of its `nat` in a proof, where a sum's bounds read the `nat` itself: `rewrite` changes
+    the members that read n and leaves the bounds, which the congruence of a member does
+    not change (the congruence of a sum, `within`, is refused where they move)."""
+    known = script.fact(condition)
+    equal, label = script.new("e"), script.new("s")
+    script.emit(f"assert ({equal} : {script.expr(sympy.Symbol(n))} = {script.expr(k)}) "
+                f"by (apply Rminus_diag_uniq; refine (zero_eq _ _ _ {known}); ring).")
+    script.emit(f"assert ({label} : {script.expr(relation.lhs)} = "
+                f"{script.expr(relation.rhs)}) by ("
+                + (close(equal) if close else f"rewrite {equal}; {CLOSE}") + ").")
+    script.hyps[relation] = label
 
 
 def _parts(atom: sympy.Symbol) -> tuple[atoms.Sum, atoms.Sum, sympy.Expr]:
@@ -142,12 +160,14 @@ def swap(script: Replay, fact: Fact) -> Rel | None:
         except KernelError:
             continue
         if normal_form(relation, relation.text)[0] == fact:
-            _emit(script, relation)
+            prove_swap(script, relation)
             return relation
     return None
 
 
-def _emit(script: Replay, relation: Rel) -> None:
+def prove_swap(script: Replay, relation: Rel) -> None:
+    """A double sum `relation.lhs` is the other order `relation.rhs`, named in
+    `script.hyps` (`zsum_swap` on the full summand; see the module docstring)."""
     if not (relation.rhs.is_Symbol and isinstance(atoms.structure(relation.rhs), atoms.Sum)):
         raise Unsupported("a swap whose other order is not one sum is not replayed in Coq yet")
     first, other = _parts(relation.lhs), _parts(relation.rhs)  # type: ignore[arg-type]

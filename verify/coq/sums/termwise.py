@@ -14,10 +14,10 @@ kernel's summed claim inside its proof, level by level from the innermost: the r
 `zsum lo hi (fun x => ind(F1 x) * ... * g x)` is `>= 0` (`= 0`) by `zsum_ge` (`zsum_eq0`),
 each member's term by the indicators' lemmas (`ind_ge_nonneg`, ...: where a filter fails the
 term is 0, where it holds the written filter follows from it and the premise gives the claim),
-then the raw sum equals the kernel's canonical reading by `zsum_combine` (one canonical sum
-split off at a time, pointwise by `ring`, each family member and indicator of a canonical
-sum first read as the raw sum's: the same term, its index printed in another order) and
-`zsum_zero`. Every lemma is in the preamble, proved by induction on the length of the
+then the raw sum equals the kernel's canonical reading by `zsum_combine` (`linear`: one
+canonical sum split off at a time, pointwise by `ring`, each family member and indicator of a
+canonical sum first read as the raw sum's: the same term, its index printed in another order)
+and `zsum_zero`. Every lemma is in the preamble, proved by induction on the length of the
 range. The premise itself is not derived from the used step's theorem (a plain use's claim
 is, by applying it): it is the kernel's instance of the used claim at each member, and the
 README says so.
@@ -36,7 +36,7 @@ from verify.coq import printer
 from verify.coq.printer import INDICATORS, Written, expr, integer, kernel_relation
 from verify.coq.replay import CLAIM_LEMMA, HYP_LEMMA, Script, constant, gap_of, identity
 from verify.coq.statement import Level, Termwise, Unsupported
-from verify.coq.sums.identities import CLOSE
+from verify.coq.sums import linear
 from verify.kernel import KernelError, Rel, Statement, atoms, summed
 from verify.kernel.algebra import normal_form
 
@@ -141,19 +141,7 @@ def _plans(termwise: Termwise, summed_claim: Rel) -> tuple[str, list[_Plan]]:
                 raise Unsupported(f"the filter {relation.text!r} divides or is constant")
             facts.append((f.expr, f.kind))
         total = atoms.finite_sum(j, level.lo, level.hi, facts, body)
-        terms = []
-        expanded = sympy.expand(body)
-        symbols = sorted(expanded.free_symbols, key=str) or [sympy.Symbol("_")]
-        for monomial, coefficient in sympy.Poly(expanded, *symbols).terms():
-            power = [s**k for s, k in zip(symbols, monomial, strict=True) if k]
-            depends = sympy.Mul(*(p for p in power if level.index in atoms.names_of(p)))
-            rest = sympy.Mul(*(p for p in power if level.index not in atoms.names_of(p)))
-            atom = atoms.finite_sum(j, level.lo, level.hi, facts, depends)
-            if not atom.is_Symbol:
-                raise Unsupported(f"the sum of {depends} is no single canonical sum")
-            terms.append((coefficient * rest, atom))
-        if sympy.expand(sum((k * a for k, a in terms), sympy.Integer(0)) - total) != 0:
-            raise Unsupported("the kernel's reading of the sum is not its split by linearity")
+        terms = linear.terms(j, level.lo, level.hi, facts, body, total)
         filters: tuple[tuple[sympy.Expr, str], ...] = ()
         if terms:
             found = atoms.structure(terms[0][1])
@@ -225,7 +213,7 @@ class _Deriver:
         script.indent = script.indent[:-2]
         self.emit("}")
         self.emit(f"refine ({'zero_eq' if self.equal else 'nonneg_eq'} _ _ _ {nonneg}).")
-        self.combine(plan, real, function, lo, hi)
+        linear.combine(script, j, plan.filters, plan.terms, real, lo, hi)
         script.indent = script.indent[:-2]
         self.emit("}")
         return label
@@ -260,76 +248,6 @@ class _Deriver:
         weaken = "apply Rlt_le. " if claim.op in ("<", ">") else ""
         self.emit(f"{weaken}refine ({lemma} _ _ {f.text} _ {f.proof} _ {label}); ip_canon; "
                   f"{identity(a, b, f.text, self.expr(g, member))}.")
-
-    def combine(self, plan: _Plan, real: Mapping[str, str], function: str, lo: str,
-                hi: str) -> None:
-        """The raw sum is the kernel's total: `zsum_combine` splits off one canonical sum at
-        a time (pointwise by `ring`, each indicator and member first read as the raw sum's), then
-        `zsum_zero`; the combination is the total by `ring`."""
-        script = self.script
-        parts = []
-        for k, atom in plan.terms:
-            found = atoms.structure(atom)
-            assert isinstance(found, atoms.Sum)
-            parts.append((self.expr(k, real), printer.sum_parts(found, real, script.nat)[2],
-                          self.expr(atom, real), found))
-        chain = "0"
-        for k, _, atom, _ in reversed(parts):
-            chain = f"({k} * {atom} + {chain})"
-        self.emit(f"transitivity {chain}; [| ring].")
-        u = script.new("u")
-        point = script.new("x")
-        found = [f for *_, f in parts]
-        replaced = self.indicators(plan, real, point, found) + self.members(
-            plan, real, point, found)
-        for m, (k, function_m, _, _) in enumerate(parts):
-            rest = "0"
-            for k2, g2, _, _ in reversed(parts[m + 1:]):
-                rest = f"({k2} * {g2} {u} + {rest})"
-            pointwise = f"intros {point}; cbv beta; " + (replaced if m == 0 else "") + (
-                "ip_canon; ring")
-            self.emit(f"refine (zsum_combine {lo} {hi} _ {k} {function_m} (fun {u} => {rest}) "
-                      f"_ _ _); [{pointwise} |].")
-        self.emit("apply zsum_zero.")
-
-    def members(self, plan: _Plan, real: Mapping[str, str], point: str,
-                found: Sequence[atoms.Sum]) -> str:
-        """`replace` of each family member (or Gram symbol with one) of a canonical sum's
-        body at the point by the raw sum's: the same member, its index printed from another
-        name of the summed index, so in another order (`z (x + IZR z)` against `z (IZR z +
-        x)`), which `ring` reads as two unknowns."""
-        j, out = sympy.Symbol(plan.level.index), {}
-        for s in found:
-            for symbol in sorted(s.body.free_symbols, key=str):
-                if isinstance(atoms.structure(symbol), atoms.Sum) or (
-                        atoms.structure(symbol) is None and atoms.gram_pair(symbol) is None):
-                    continue
-                text = self.expr(symbol, {**real, f"#{s.bound}": point})
-                raw = self.expr(atoms.substitute(symbol, {f"#{s.bound}": j}, {}),
-                                {**real, plan.level.index: point})
-                if text != raw:
-                    out[text] = f"replace {text} with {raw} by ({CLOSE}); "
-        return "".join(out.values())
-
-    def indicators(self, plan: _Plan, real: Mapping[str, str], point: str,
-                   found: Sequence[atoms.Sum]) -> str:
-        """`replace` of each canonical sum's indicator at the point by the raw sum's (the
-        same filter, printed from another name of its index)."""
-        j = sympy.Symbol(plan.level.index)
-        out: dict[str, str] = {}
-        raw = {sympy.expand(p): (k, self.expr(p, {**real, plan.level.index: point}))
-               for p, k in plan.filters}
-        for s in found:
-            for p, k in s.filters:
-                named = sympy.expand(atoms.substitute(p, {f"#{s.bound}": j}, {}))
-                if named not in raw or raw[named][0] != k:
-                    raise Unsupported("a canonical sum's filter is not the raw sum's")
-                text = self.expr(p, {**real, f"#{s.bound}": point})
-                ind = INDICATORS[k]
-                if text != raw[named][1]:
-                    out[text] = (f"replace ({ind} {text}) with ({ind} {raw[named][1]}) by "
-                                 "(f_equal; ip_canon; ring); ")
-        return "".join(out.values())
 
 
 def derive(proof: Proof, script: Script, termwise: Termwise, summed_claim: Rel,

@@ -1,0 +1,127 @@
+"""A raw sum is the kernel's canonical reading of it, in Coq: the split by linearity (issue 31).
+
+The kernel reads `sum(j in lo..hi where F, body)` by linearity (`atoms.finite_sum`): the
+coefficients of `body` free of `j` times canonical sums of the rest. `terms` recomputes that
+split with the kernel's own constructor, one (coefficient, canonical sum) pair per monomial
+of the body. `combine` proves in Coq that the raw sum `zsum lo hi (fun x => F(x) * body(x))`
+is that combination: `zsum_combine` splits off one canonical sum at a time (pointwise by
+`ring`, each family member and indicator of a canonical sum first read as the raw sum's: the
+same term, its index printed from another name of the summed index, so in another order),
+then `zsum_zero`. Every lemma is in the preamble, proved by induction on the length of the
+range. The term-wise rule (`termwise`: the raw sum of a used claim) and a rule inside a sum's
+body (`within`: the body rewritten) both end with this step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import sympy
+
+from verify.coq import printer
+from verify.coq.printer import INDICATORS, expr
+from verify.coq.statement import Unsupported
+from verify.coq.sums.identities import CLOSE, Replay
+from verify.kernel import atoms
+
+__all__ = ["Filters", "Terms", "combine", "terms"]
+
+Filters = Sequence[tuple[sympy.Expr, str]]
+"""A raw sum's filters `(p, kind)`, about its index by name."""
+Terms = Sequence[tuple[sympy.Expr, sympy.Symbol]]
+"""A split by linearity: (coefficient free of the index, canonical sum) pairs."""
+
+
+def terms(index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr, filters: Filters,
+          body: sympy.Expr, total: sympy.Expr) -> tuple[tuple[sympy.Expr, sympy.Symbol], ...]:
+    """The split by linearity of the raw sum of `body` over `index` (one pair per monomial
+    of the expanded body), refused unless it adds up to `total`, the kernel's reading."""
+    out = []
+    expanded = sympy.expand(body)
+    symbols = sorted(expanded.free_symbols, key=str) or [sympy.Symbol("_")]
+    for monomial, coefficient in sympy.Poly(expanded, *symbols).terms():
+        power = [s**k for s, k in zip(symbols, monomial, strict=True) if k]
+        depends = sympy.Mul(*(p for p in power if index.name in atoms.names_of(p)))
+        rest = sympy.Mul(*(p for p in power if index.name not in atoms.names_of(p)))
+        atom = atoms.finite_sum(index, lo, hi, filters, depends)
+        if not atom.is_Symbol:
+            raise Unsupported(f"the sum of {depends} is no single canonical sum")
+        out.append((coefficient * rest, atom))
+    if sympy.expand(sum((k * a for k, a in out), sympy.Integer(0)) - total) != 0:
+        raise Unsupported("the kernel's reading of the sum is not its split by linearity")
+    return tuple(out)
+
+
+def combine(script: Replay, index: str, filters: Filters, split: Terms,
+            real: Mapping[str, str], lo: str, hi: str,
+            first: Callable[[str], str] = lambda point: "") -> None:
+    """Prove the goal `zsum lo hi f = total`, `f` the raw sum's function (`index` in it, its
+    `filters` as indicators) and `total` the combination of `split` (`terms`): `zsum_combine`
+    splits off one canonical sum at a time, then `zsum_zero`; the combination is the total by
+    `ring`. `first(point)` is a tactic run first at the first split's point (`f point` is read
+    there: a rewrite of its body)."""
+    parts = []
+    for k, atom in split:
+        found = atoms.structure(atom)
+        assert isinstance(found, atoms.Sum)
+        parts.append((expr(k, real, script.nat), printer.sum_parts(found, real, script.nat)[2],
+                      expr(atom, real, script.nat), found))
+    chain = "0"
+    for k, _, atom, _ in reversed(parts):
+        chain = f"({k} * {atom} + {chain})"
+    script.emit(f"transitivity {chain}; [| ring].")
+    u = script.new("u")
+    point = script.new("x")
+    found = [f for *_, f in parts]
+    replaced = _indicators(script, index, filters, real, point, found) + _members(
+        script, index, real, point, found)
+    for m, (k, function_m, _, _) in enumerate(parts):
+        rest = "0"
+        for k2, g2, _, _ in reversed(parts[m + 1:]):
+            rest = f"({k2} * {g2} {u} + {rest})"
+        pointwise = f"intros {point}; cbv beta; " + (first(point) + replaced if m == 0 else "") + (
+            "ip_canon; ring")
+        script.emit(f"refine (zsum_combine {lo} {hi} _ {k} {function_m} (fun {u} => {rest}) "
+                    f"_ _ _); [{pointwise} |].")
+    script.emit("apply zsum_zero.")
+
+
+def _members(script: Replay, index: str, real: Mapping[str, str], point: str,
+             found: Sequence[atoms.Sum]) -> str:
+    """`replace` of each family member (or Gram symbol with one) of a canonical sum's body
+    at the point by the raw sum's: the same member, its index printed from another name of
+    the summed index, so in another order (`z (x + IZR z)` against `z (IZR z + x)`), which
+    `ring` reads as two unknowns."""
+    j, out = sympy.Symbol(index), {}
+    for s in found:
+        for symbol in sorted(s.body.free_symbols, key=str):
+            if isinstance(atoms.structure(symbol), atoms.Sum) or (
+                    atoms.structure(symbol) is None and atoms.gram_pair(symbol) is None):
+                continue
+            text = expr(symbol, {**real, f"#{s.bound}": point}, script.nat)
+            raw = expr(atoms.substitute(symbol, {f"#{s.bound}": j}, {}),
+                       {**real, index: point}, script.nat)
+            if text != raw:
+                out[text] = f"replace {text} with {raw} by ({CLOSE}); "
+    return "".join(out.values())
+
+
+def _indicators(script: Replay, index: str, filters: Filters, real: Mapping[str, str],
+                point: str, found: Sequence[atoms.Sum]) -> str:
+    """`replace` of each canonical sum's indicator at the point by the raw sum's (the same
+    filter, printed from another name of its index)."""
+    j = sympy.Symbol(index)
+    out: dict[str, str] = {}
+    raw = {sympy.expand(p): (k, expr(p, {**real, index: point}, script.nat))
+           for p, k in filters}
+    for s in found:
+        for p, k in s.filters:
+            named = sympy.expand(atoms.substitute(p, {f"#{s.bound}": j}, {}))
+            if named not in raw or raw[named][0] != k:
+                raise Unsupported("a canonical sum's filter is not the raw sum's")
+            text = expr(p, {**real, f"#{s.bound}": point}, script.nat)
+            ind = INDICATORS[k]
+            if text != raw[named][1]:
+                out[text] = (f"replace ({ind} {text}) with ({ind} {raw[named][1]}) by "
+                             "(f_equal; ip_canon; ring); ")
+    return "".join(out.values())

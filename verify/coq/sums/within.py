@@ -1,0 +1,293 @@
+"""A sum rule inside a sum's body in Coq: the kernel's `within`, by extensionality (issue 31).
+
+The kernel (verify/kernel/sums.py) applies a rule to a sum or atom `B` inside the body of
+enclosing sums `A_1, ..., A_m` (innermost first): if `B == E` wherever the rule's conditions
+hold, and they mention no index, then `A_1 == A_1[B := E]` read canonically, and so on out to
+the outermost sum `A_m`, the identity's left side. Replayed level by level:
+
+- level 0: `forall (the outer indices free in B), B = E`, proved by the rule's own replay at
+  the top of `B` (`Script.prove_sum` for `empty`, `last`, `skip`, `count`; `prove_swap`;
+  `prove_congruence` for a member, and for a sum with its summand at a point, `zsum_ext`,
+  each member and inner sum rewritten there), each outer index a real variable, named as the sum
+  binding it prints it (`j'2`), so each level's statement prints the text its enclosing
+  sum's body holds;
+- level k: `forall (the indices still free), A_k = R_k` with `R_k` the kernel's canonical
+  reading of `A_k` with `A_{k-1}` replaced by `R_{k-1}`: `linear.combine` splits the raw sum
+  into those canonical sums (`zsum_combine`), the first point's body rewritten by level
+  k - 1 there; with no canonical sum left (`R_k = 0`), `zsum_ext` (the preamble's
+  extensionality of a sum) makes it the sum of 0, `zsum_zero`.
+
+The levels' right sides are recomputed with the kernel's constructors (the rule's at the top
+of a copy of `B` whose free indices are fresh names, then `atoms.finite_sum` up the chain)
+and the export is refused unless the outermost is the kernel's identity. Not replayed (the
+step says `not exported`): a rule the replay does not prove at the top either (`split`,
+`shift`), a target inside a filter, a congruence of a sum whose bounds or filters move, and a
+canonical sum whose inner sums print otherwise at the point than the raw sum's (its index
+renamed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Protocol
+
+import sympy
+
+from verify.coq import printer
+from verify.coq.printer import INDICATORS
+from verify.coq.statement import Unsupported
+from verify.coq.sums import identities, linear
+from verify.kernel import Fact, KernelError, Rel, SumRule, atoms, sums
+from verify.kernel.algebra import normal_form
+
+__all__ = ["TOP", "Scope", "inside", "top_rules"]
+
+#: The rules `Script.prove_sum` proves at the top of a sum (a level 0 reuses it).
+TOP = ("empty", "last", "count", "skip")
+
+
+class Scope(identities.Replay, Protocol):
+    """What a proof script offers here besides `identities.Replay` (`replay.Script`)."""
+    facts: dict[Fact, str]
+    nonzero: set[sympy.Expr]
+    indent: str
+
+    def given(self, fact: Fact) -> bool: ...
+    def prove_sum(self, rule: str, at: int, s: atoms.Sum, relation: Rel,
+                  conditions: tuple[Fact, ...]) -> None: ...
+
+
+def inside(script: Scope, fact: Fact) -> Rel | None:
+    """The rule inside a sum's body whose identity is `fact`, its conditions proved by the
+    kernel for this obligation; proved in `script` (its relation named in `script.hyps`).
+    None when no rule inside a sum of `fact` gives it."""
+    for rule in _candidates(script, fact):
+        try:
+            relation, conditions = sums.identity(sums.frozen(rule))
+        except KernelError:
+            continue
+        if normal_form(relation, relation.text)[0] == fact and all(
+                map(script.given, conditions)):
+            _prove(script, rule, relation)
+            return relation
+    return None
+
+
+def _candidates(script: Scope, fact: Fact) -> Iterator[SumRule]:
+    """Every rule the replay could prove inside the body of a sum of `fact`: the rules at
+    the top of an inner sum, its swap, and a congruence of a member or an inner sum from a
+    condition `n - k == 0` the kernel proved; outermost sums first."""
+    equal = identities.candidates(identities.side_conditions(script))
+    todo = [(s, ()) for s in sorted(fact.expr.free_symbols, key=str)
+            if isinstance(atoms.structure(s), atoms.Sum)]
+    while todo:
+        atom, within = todo.pop(0)
+        found: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
+        chain = (atom, *within)
+        for part in (found.body, *(p for p, _ in found.filters)):
+            for t in sorted(part.free_symbols, key=str):
+                inner = atoms.structure(t)
+                if isinstance(inner, atoms.Sum):
+                    todo.append((t, chain))
+                    yield from (SumRule(rule, t, sympy.Integer(at), chain)
+                                for rule, at in top_rules(inner))
+                    yield SumRule("swap", t, sympy.Integer(0), chain)
+                if inner is not None and not atoms.INDEX.fullmatch(t.name):
+                    yield from (SumRule("congruence", t, k, chain, var=n) for n, k, _ in equal)
+
+
+def top_rules(s: atoms.Sum) -> list[tuple[str, int]]:
+    """The rules `Script.prove_sum` proves at the top of the sum `s`, and their arguments."""
+    return [("empty", 0), ("last", 0), ("count", 0),
+            *(("skip", k) for k in range(-len(s.filters), len(s.filters)))]
+
+
+def _free(e: sympy.Expr) -> list[str]:
+    """The bound indices free in `e` (of the sums around it), innermost first."""
+    return sorted((n for n in atoms.names_of(e) if atoms.INDEX.fullmatch(n)),
+                  key=lambda n: (len(n), n))
+
+
+def _binders(indices: list[str]) -> str:
+    """`forall j'2 j'3 : R, ` for free indices (their names as a sum binding them prints)."""
+    if not indices:
+        return ""
+    return f"forall {' '.join(printer.expr(sympy.Symbol(i)) for i in indices)} : R, "
+
+
+def _at_top(rule: SumRule) -> tuple[Rel, tuple[Fact, ...]]:
+    """The rule at the top of its target, every free index of the target a fresh name for
+    the kernel (which states no rule of a sum with a free index), then named back: `B == E`
+    with the outer indices free, and the rule's conditions."""
+    free = _free(rule.target)
+    taken = atoms.names_of(rule.target) | atoms.names_of(rule.at)
+    fresh = {}
+    for index in free:
+        name = f"coq_free_{index[1:]}"
+        while name in taken:
+            name += "_"
+        fresh[index] = name
+    moved = atoms.substitute(rule.target, {i: sympy.Symbol(n) for i, n in fresh.items()}, {})
+    try:
+        relation, conditions = sums.identity(sums.frozen(SumRule(
+            rule.rule, moved, rule.at, (), var=rule.var)))
+        back = {n: sympy.Symbol(i) for i, n in fresh.items()}
+        rhs = atoms.substitute(relation.rhs, back, {})
+    except KernelError as error:
+        raise Unsupported(f"the rule {rule.rule} inside a sum's body: {error}") from None
+    if any(atoms.names_of(c.expr) & set(fresh.values()) for c in conditions):
+        raise Unsupported(f"the rule {rule.rule} inside a sum's body has a condition on an "
+                          "index")  # the kernel refuses it too: never proved
+    return Rel(rule.target, "==", rhs, f"{rule.target} == {rhs}"), conditions
+
+
+def _prove(script: Scope, rule: SumRule, relation: Rel) -> None:
+    """Emit the levels (module docstring); the last one is `relation`."""
+    inner, conditions = _at_top(rule)
+    levels = [(inner.lhs, inner.rhs)]  # each level's sum and its right side, innermost first
+    for outer in rule.within:
+        o: atoms.Sum = atoms.structure(outer)  # type: ignore[assignment]
+        lhs, rhs = levels[-1]
+        if any(lhs in p.free_symbols for p, _ in o.filters):
+            raise Unsupported("a rule inside a sum's filter is not replayed in Coq yet")
+        levels.append((outer, atoms.finite_sum(sympy.Symbol(f"#{o.bound}"), o.lo, o.hi,
+                                               o.filters, o.body.xreplace({lhs: rhs}))))
+    if levels[-1] != (relation.lhs, relation.rhs):
+        raise Unsupported(f"the rule {rule.rule} inside a sum's body is not the kernel's "
+                          "identity once lifted out of the sums")
+    for condition in conditions:  # derived here, before the blocks: each level reads them
+        script.fact(condition)
+    label = _level_zero(script, rule, inner, conditions)
+    for k in range(1, len(levels)):
+        label = _level(script, levels[k], levels[k - 1], label)
+    script.hyps[relation] = label
+
+
+def _block(script: Scope, indices: list[str], statement: str) -> tuple[str, tuple[object, ...]]:
+    """Open `assert (h : forall indices, statement). { intros indices.`: its label and the
+    script's state to restore once the block is closed (`_close`)."""
+    label = script.new("w")
+    script.emit(f"assert ({label} : {_binders(indices)}{statement}).")
+    names = " ".join(printer.expr(sympy.Symbol(i)) for i in indices)
+    script.emit("{" + (f" intros {names}." if names else ""))
+    saved = (dict(script.facts), dict(script.hyps), set(script.nonzero), script.indent)
+    script.indent += "  "
+    return label, saved
+
+
+def _close(script: Scope, saved: tuple[object, ...]) -> None:
+    script.facts, script.hyps, script.nonzero, script.indent = saved  # type: ignore[assignment]
+    script.emit("}")
+
+
+def _level_zero(script: Scope, rule: SumRule, inner: Rel, conditions: tuple[Fact, ...]) -> str:
+    """`forall (free indices), B = E` by the rule's replay at the top of `B`."""
+    label, saved = _block(script, _free(inner.lhs), f"{script.expr(inner.lhs)} = "
+                          f"{script.expr(inner.rhs)}")
+    target = atoms.structure(rule.target)
+    if rule.rule in TOP:
+        assert isinstance(target, atoms.Sum)
+        script.prove_sum(rule.rule, int(rule.at), target, inner, conditions)
+    elif rule.rule == "swap":
+        identities.prove_swap(script, inner)
+    elif rule.rule == "congruence" and isinstance(target, atoms.Sum):
+        substitution = {rule.var: rule.at}
+        if atoms.substitute(rule.target, substitution, {}) != inner.rhs:
+            raise Unsupported("a congruence of a sum whose canonical form moves is not "
+                              "replayed in Coq yet")
+        identities.prove_congruence(script, inner, rule.var, rule.at, conditions[0],
+                                    lambda equal: _equal_atoms(script, rule.target, substitution,
+                                                               equal))
+    elif rule.rule == "congruence":
+        identities.prove_congruence(script, inner, rule.var, rule.at, conditions[0])
+    else:
+        raise Unsupported(f"the rule {rule.rule} is not replayed in Coq yet")
+    script.emit(f"exact {script.hyps[inner]}.")
+    _close(script, saved)
+    return label
+
+
+def _level(script: Scope, level: tuple[sympy.Expr, sympy.Expr],
+           below: tuple[sympy.Expr, sympy.Expr], lemma: str) -> str:
+    """`forall (free indices), A_k = R_k` from the level below (`lemma`), see the module
+    docstring."""
+    outer, total = level
+    o: atoms.Sum = atoms.structure(outer)  # type: ignore[assignment]
+    index = f"#{o.bound}"
+    body = o.body.xreplace({below[0]: below[1]})
+    split = tuple((k, a) for k, a in linear.terms(sympy.Symbol(index), o.lo, o.hi, o.filters,
+                                                  body, total) if k != 0)  # 0: no summand
+    indices = _free(outer)
+    lo, hi = printer.integer(o.lo, script.nat), printer.integer(o.hi, script.nat)
+    _check_inner_sums(script, index, split)
+    label, saved = _block(script, indices, f"{script.expr(outer)} = {script.expr(total)}")
+    below_free = _free(below[0])
+
+    def rewrite(point: str) -> str:
+        args = " ".join(point if i == index else printer.expr(sympy.Symbol(i))
+                        for i in below_free)
+        return f"rewrite ({lemma}{' ' + args if args else ''}); "
+
+    if split:
+        linear.combine(script, index, o.filters, split, {}, lo, hi, rewrite)
+    else:  # nothing left to sum: the kernel's reading is 0
+        point = script.new("x")
+        script.emit(f"transitivity (zsum {lo} {hi} (fun _ => 0)); [apply zsum_ext; intros "
+                    f"{point}; cbv beta; {rewrite(point)}ring | apply zsum_zero].")
+    _close(script, saved)
+    return label
+
+
+def _check_inner_sums(script: Scope, index: str, split: linear.Terms) -> None:
+    """Refuse a canonical sum of the split whose inner sums print otherwise at a point than
+    the raw sum's (its index renamed `#h`, the terms of an index in another order): `ring`
+    would read them as two unknowns, and `linear.combine` replaces members only."""
+    point: Mapping[str, str] = {index: "x'"}
+    for _, atom in split:
+        found: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
+        own = f"#{found.bound}"
+        if own == index:
+            continue
+        for symbol in found.body.free_symbols:
+            if isinstance(atoms.structure(symbol), atoms.Sum) and printer.expr(
+                    symbol, {own: "x'"}, script.nat) != printer.expr(
+                    atoms.substitute(symbol, {own: sympy.Symbol(index)}, {}), point,
+                    script.nat):
+                raise Unsupported("a sum inside a sum's body read at another index name is "
+                                  "not replayed in Coq yet")
+
+
+def _equal_atoms(script: Scope, atom: sympy.Symbol, substitution: Mapping[str, sympy.Expr],
+                 equal: str) -> str:
+    """A tactic proving `atom = atom[n := k]` from `equal : n = k`: a member by `rewrite`
+    and `f_equal` down to its index; a sum by `zsum_ext`, at a point each indicator, member
+    and inner sum of its body replaced by its own congruence, then `ring`. Refused where the
+    substituted sum is not the same sum of substituted parts (its filters normalised
+    otherwise, its bounds or index moved)."""
+    moved = atoms.substitute(atom, substitution, {})
+    found = atoms.structure(atom)
+    if not isinstance(found, atoms.Sum):
+        return f"rewrite {equal}; {identities.CLOSE}"
+    other = atoms.structure(moved)
+    if not isinstance(other, atoms.Sum) or (other.bound, other.lo, other.hi) != (
+            found.bound, found.lo, found.hi) or [sympy.expand(atoms.substitute(
+            p, substitution, {})) for p, _ in found.filters] != [p for p, _ in other.filters]:
+        raise Unsupported("a congruence of a sum whose canonical form moves is not replayed "
+                          "in Coq yet")
+    point = script.new("x")
+    at = {f"#{found.bound}": point}
+    steps = [f"apply zsum_ext; intros {point}; cbv beta"]
+    for (p, kind), (q, _) in zip(found.filters, other.filters, strict=True):
+        ind = INDICATORS[kind]
+        steps.append(f"replace ({ind} {printer.expr(p, at, script.nat)}) with ({ind} "
+                     f"{printer.expr(q, at, script.nat)}) by (f_equal; rewrite {equal}; ring)")
+    for symbol in sorted(found.body.free_symbols, key=str):
+        if atoms.structure(symbol) is None or atoms.INDEX.fullmatch(symbol.name):
+            continue
+        image = atoms.substitute(symbol, substitution, {})
+        if image == symbol:
+            continue
+        steps.append(f"replace {printer.expr(symbol, at, script.nat)} with "
+                     f"{printer.expr(image, at, script.nat)} by ("
+                     f"{_equal_atoms(script, symbol, substitution, equal)})")
+    return "; ".join([*steps, "ip_canon; ring"])
