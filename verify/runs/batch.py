@@ -35,11 +35,13 @@ from perceptron.algorithms.trace import BatchIntegers
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import radius2
 from verify.runs.columns import (
+    INT64_LIMIT,
     Column,
     InstanceBatch,
     IntArray,
     Origin,
     VectorColumn,
+    as_object,
     in_exact_dtype,
     int_array,
     int_matrix,
@@ -138,12 +140,22 @@ class IntegerBatch:
 
     @cached_property
     def _states(self) -> VectorColumn:
-        """Every iterate, over the lcm of the D's (`states`)."""
+        """Every iterate, over the lcm of the D's (`states`): the matrix of the W's, each
+        row scaled by `lcm / D_k` at once, in int64 when the largest product provably fits
+        (a list per row of Python products was most of this), else as Python ints; `reduced`
+        makes the same column of either."""
         W, D = self.W, self.D
         common = lcm(*D)
-        rows = (list(W) if all(d == common for d in D) else  # no row to scale: as they are
-                [[w * (common // d) for w in row] for row, d in zip(W, D, strict=True)])
-        return reduced(int_matrix(rows, len(W), len(W[0])), common)
+        matrix = int_matrix(W, len(W), len(W[0]))
+        if any(d != common for d in D):  # else no row to scale: as they are
+            factors = [common // d for d in D]
+            if matrix.dtype != object and max_abs(matrix) * max(factors) <= INT64_LIMIT:
+                matrix = matrix * np.array(factors, dtype=np.int64)[:, None]
+            else:
+                scale = np.empty((len(factors), 1), dtype=object)
+                scale[:, 0] = factors
+                matrix = as_object(matrix) * scale
+        return reduced(matrix, common)
 
     def xbar(self) -> VectorColumn:
         """Every `xbar_k` as one exact column."""
