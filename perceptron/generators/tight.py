@@ -128,7 +128,12 @@ def orthonormal(labels: Sequence[int], *, scale: Fraction | int = 1, dim: int | 
         rows = [([int(i == j) for j in range(width)], 1) for i in range(n)]
     else:
         rows = _rotation_rows(width, rotation_seed)[:n]
-    X = tuple(tuple(Fraction(c.numerator * v, c.denominator * den) for v in nums)
+    # one Fraction per distinct (numerator, row denominator): an unrotated family's cells
+    # are 0 and c, and a rotated one's repeat a few values too (a gcd per cell otherwise)
+    made: dict[tuple[int, int], Fraction] = {}
+    p, q = c.numerator, c.denominator
+    X = tuple(tuple([made[key] if (key := (v, den)) in made
+                     else made.setdefault(key, Fraction(p * v, q * den)) for v in nums])
               for nums, den in rows)
     common = lcm(*(abs(den) for _, den in rows)) if rows else 1
     weights = [y * (common // den) for y, (_, den) in zip(labels, rows, strict=True)]
