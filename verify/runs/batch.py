@@ -29,7 +29,7 @@ from math import lcm
 
 import numpy as np
 
-from perceptron.algorithms.fast import IntegerForm, exact_matvec, integer_vector
+from perceptron.algorithms.fast import IntegerForm, integer_vector
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
 from perceptron.algorithms.trace import BatchIntegers
 from perceptron.dataset import Dataset, Vector
@@ -212,13 +212,9 @@ class BatchRun:
     @cached_property
     def constants(self) -> tuple[Fraction, Fraction]:
         """`(R2, gamma)`, computed once per run (every row set of the run reads them)."""
-        if self.integer is not None:
+        if self.integer is not None:  # gamma once per integer form and theta* (every start)
             form = self.integer.form
-            U, D = integer_vector(list(self.theta_star))
-            margins = exact_matvec(form.rows, U, form.max_abs)
-            gamma = Fraction(min(m * y for m, y in zip(margins, form.y.tolist(), strict=True)),
-                             D * form.scale)
-            return Fraction(form.radius2(), form.scale ** 2), gamma
+            return Fraction(form.radius2(), form.scale ** 2), form.margin(tuple(self.theta_star))
         return radius2(self.data), margin(self.data, self.theta_star)
 
     @cached_property

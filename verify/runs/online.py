@@ -25,9 +25,7 @@ from perceptron.algorithms.fast import (
     Problem,
     augmented,
     divided,
-    exact_matvec,
     integer_form,
-    integer_vector,
 )
 from perceptron.algorithms.margin import MarginRun, run_margin
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SourceAlgorithm
@@ -184,12 +182,8 @@ class IntegerRun:
         return Fraction(self.problem.R2, self.problem.form.scale ** 2)
 
     def margin(self, u: Vector) -> Fraction:
-        """`min_i y_i <u, x_i>`, from the integers."""
-        form = self.problem.form
-        U, D = integer_vector(u)
-        margins = exact_matvec(form.rows, U, form.max_abs)
-        return Fraction(min(m * y for m, y in zip(margins, form.y.tolist(), strict=True)),
-                        D * form.scale)
+        """`min_i y_i <u, x_i>`, from the integers (once per integer form and `u`)."""
+        return self.problem.form.margin(tuple(u))
 
 
 class LazyUpdates(Sequence[Update]):
