@@ -110,6 +110,23 @@ class IntegerForm:
         algorithm, and every row set of each, ask it of the same cached form)."""
         return self._radius2
 
+    def margin(self, u: Vector) -> Fraction:
+        """`min_i y_i <u, x_i>` exactly (`x_i = rows[i] / scale`), computed once per form and
+        `u`: a scenario's runs of every algorithm on the same data and separator (the
+        perceptron's, the margin perceptron's at each beta, the batch runs from each start)
+        each asked it of the same cached form, a product with every example each time."""
+        found = self._margins.get(u)
+        if found is None:
+            U, D = integer_vector(u)
+            margins = exact_matvec(self.rows, U, self.max_abs)
+            found = self._margins[u] = Fraction(
+                min(m * y for m, y in zip(margins, self.y.tolist(), strict=True)), D * self.scale)
+        return found
+
+    @cached_property
+    def _margins(self) -> dict[Vector, Fraction]:
+        return {}
+
     @cached_property
     def _radius2(self) -> int:
         if self.rows.dtype != object and self.max_abs**2 * max(self.d, 1) < 2**63:

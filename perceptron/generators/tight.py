@@ -31,7 +31,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import gcd, lcm
+from math import lcm
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.generators.adversary import rational_squares
@@ -64,23 +64,28 @@ class TightFamily(NovikoffBound):
 
 def _eliminate(rows: list[list[int]]) -> list[tuple[list[int], int]]:
     """The solution `x` of `a x = b` for the integer rows `[a | b]` (`a` n x n, invertible)
-    by exact Gauss–Jordan elimination, fraction-free: rows are combined as
-    `p * row - f * pivot_row` and divided by their content, and row i of `x` comes out as
-    integer numerators over one integer denominator (nonzero, of either sign). The solution
-    is unique, so these are the Fractions elimination over Fractions gives, without a
-    Fraction (and its gcd) per step."""
+    by exact Gauss–Jordan elimination, fraction-free in Bareiss' one-step form: at step k
+    every other row becomes `(p_k * row - f * pivot_row) / p_{k-1}` (p_k the pivot, p_{-1}
+    = 1), a division that is exact because every entry is then a minor of `[a | b]` (rows
+    swapped for a nonzero pivot are a minor's rows too). Row i of `x` comes out as integer
+    numerators over the last pivot, `+-det a` (nonzero, of either sign). The solution is
+    unique, so these are the Fractions elimination over Fractions gives, without a Fraction
+    (and its gcd) per step; nor a gcd per row per step, which dividing each row by its
+    content took (a fifth of making a rotation)."""
     n = len(rows)
     rows = [list(row) for row in rows]
+    previous = 1
     for col in range(n):
         pivot = next(r for r in range(col, n) if rows[r][col] != 0)
         rows[col], rows[pivot] = rows[pivot], rows[col]
-        p = rows[col][col]
+        top = rows[col]
+        p = top[col]
         for r in range(n):
-            if r != col and rows[r][col] != 0:
+            if r != col:
                 f = rows[r][col]
-                combined = [p * v - f * w for v, w in zip(rows[r], rows[col], strict=True)]
-                content = gcd(*combined)
-                rows[r] = [v // content for v in combined] if content > 1 else combined
+                rows[r] = ([(p * v - f * w) // previous for v, w in zip(rows[r], top, strict=True)]
+                           if f else [p * v // previous for v in rows[r]])
+        previous = p
     return [(row[n:], row[i]) for i, row in enumerate(rows)]
 
 
@@ -123,7 +128,12 @@ def orthonormal(labels: Sequence[int], *, scale: Fraction | int = 1, dim: int | 
         rows = [([int(i == j) for j in range(width)], 1) for i in range(n)]
     else:
         rows = _rotation_rows(width, rotation_seed)[:n]
-    X = tuple(tuple(Fraction(c.numerator * v, c.denominator * den) for v in nums)
+    # one Fraction per distinct (numerator, row denominator): an unrotated family's cells
+    # are 0 and c, and a rotated one's repeat a few values too (a gcd per cell otherwise)
+    made: dict[tuple[int, int], Fraction] = {}
+    p, q = c.numerator, c.denominator
+    X = tuple(tuple([made[key] if (key := (v, den)) in made
+                     else made.setdefault(key, Fraction(p * v, q * den)) for v in nums])
               for nums, den in rows)
     common = lcm(*(abs(den) for _, den in rows)) if rows else 1
     weights = [y * (common // den) for y, (_, den) in zip(labels, rows, strict=True)]

@@ -319,9 +319,33 @@ def _holding(poly: CompiledPolynomial, kind: str, batch: InstanceBatch) -> np.nd
 
 
 def _least(nums: IntArray, dens: IntArray) -> Fraction:
-    """The least of the fractions `nums[i] / dens[i]` (positive denominators), exactly: the
-    least numerator over each distinct denominator (rows of one run share theirs, so there
-    are few), then those few compared as Fractions."""
+    """The least of the fractions `nums[i] / dens[i]` (positive denominators), exactly.
+
+    Rows of one run share their denominator and come together, so the rows fall into a few
+    runs of equal denominators (`SEGMENTS`; about six per call in the default audit): the
+    least numerator of each, by one `reduceat`, then those few compared by cross-multiplying
+    (positive denominators), one Fraction made of the least. Sorting every denominator
+    (`_least_by_denominator`) was three times the work, and remains for rows of many."""
+    edges = np.flatnonzero(dens[1:] != dens[:-1])
+    if len(edges) >= SEGMENTS:
+        return _least_by_denominator(nums, dens)
+    starts = np.concatenate(([0], edges + 1))
+    lows = np.minimum.reduceat(nums, starts).tolist()
+    tops = dens[starts].tolist()
+    low, den = lows[0], tops[0]
+    for other, under in zip(lows, tops, strict=True):
+        if other * den < low * under:
+            low, den = other, under
+    return Fraction(int(low), int(den))
+
+
+#: `_least` compares the least numerators of at most this many runs of equal denominators.
+SEGMENTS = 64
+
+
+def _least_by_denominator(nums: IntArray, dens: IntArray) -> Fraction:
+    """`_least` of rows in many runs of denominators: the least numerator over each distinct
+    denominator, then those few compared as Fractions."""
     distinct, firsts, which = np.unique(dens, return_index=True, return_inverse=True)
     lows = nums[firsts]  # a copy (fancy indexing), lowered to each group's least below
     np.minimum.at(lows, which, nums)

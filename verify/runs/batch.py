@@ -29,17 +29,19 @@ from math import lcm
 
 import numpy as np
 
-from perceptron.algorithms.fast import IntegerForm, exact_matvec, integer_vector
+from perceptron.algorithms.fast import IntegerForm, integer_vector
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
 from perceptron.algorithms.trace import BatchIntegers
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import radius2
 from verify.runs.columns import (
+    INT64_LIMIT,
     Column,
     InstanceBatch,
     IntArray,
     Origin,
     VectorColumn,
+    as_object,
     in_exact_dtype,
     int_array,
     int_matrix,
@@ -138,12 +140,22 @@ class IntegerBatch:
 
     @cached_property
     def _states(self) -> VectorColumn:
-        """Every iterate, over the lcm of the D's (`states`)."""
+        """Every iterate, over the lcm of the D's (`states`): the matrix of the W's, each
+        row scaled by `lcm / D_k` at once, in int64 when the largest product provably fits
+        (a list per row of Python products was most of this), else as Python ints; `reduced`
+        makes the same column of either."""
         W, D = self.W, self.D
         common = lcm(*D)
-        rows = (list(W) if all(d == common for d in D) else  # no row to scale: as they are
-                [[w * (common // d) for w in row] for row, d in zip(W, D, strict=True)])
-        return reduced(int_matrix(rows, len(W), len(W[0])), common)
+        matrix = int_matrix(W, len(W), len(W[0]))
+        if any(d != common for d in D):  # else no row to scale: as they are
+            factors = [common // d for d in D]
+            if matrix.dtype != object and max_abs(matrix) * max(factors) <= INT64_LIMIT:
+                matrix = matrix * np.array(factors, dtype=np.int64)[:, None]
+            else:
+                scale = np.empty((len(factors), 1), dtype=object)
+                scale[:, 0] = factors
+                matrix = as_object(matrix) * scale
+        return reduced(matrix, common)
 
     def xbar(self) -> VectorColumn:
         """Every `xbar_k` as one exact column."""
@@ -200,13 +212,9 @@ class BatchRun:
     @cached_property
     def constants(self) -> tuple[Fraction, Fraction]:
         """`(R2, gamma)`, computed once per run (every row set of the run reads them)."""
-        if self.integer is not None:
+        if self.integer is not None:  # gamma once per integer form and theta* (every start)
             form = self.integer.form
-            U, D = integer_vector(list(self.theta_star))
-            margins = exact_matvec(form.rows, U, form.max_abs)
-            gamma = Fraction(min(m * y for m, y in zip(margins, form.y.tolist(), strict=True)),
-                             D * form.scale)
-            return Fraction(form.radius2(), form.scale ** 2), gamma
+            return Fraction(form.radius2(), form.scale ** 2), form.margin(tuple(self.theta_star))
         return radius2(self.data), margin(self.data, self.theta_star)
 
     @cached_property

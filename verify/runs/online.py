@@ -25,9 +25,7 @@ from perceptron.algorithms.fast import (
     Problem,
     augmented,
     divided,
-    exact_matvec,
     integer_form,
-    integer_vector,
 )
 from perceptron.algorithms.margin import MarginRun, run_margin
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SourceAlgorithm
@@ -184,12 +182,8 @@ class IntegerRun:
         return Fraction(self.problem.R2, self.problem.form.scale ** 2)
 
     def margin(self, u: Vector) -> Fraction:
-        """`min_i y_i <u, x_i>`, from the integers."""
-        form = self.problem.form
-        U, D = integer_vector(u)
-        margins = exact_matvec(form.rows, U, form.max_abs)
-        return Fraction(min(m * y for m, y in zip(margins, form.y.tolist(), strict=True)),
-                        D * form.scale)
+        """`min_i y_i <u, x_i>`, from the integers (once per integer form and `u`)."""
+        return self.problem.form.margin(tuple(u))
 
 
 class LazyUpdates(Sequence[Update]):
@@ -465,12 +459,32 @@ def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: Int
 
 def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
     """The exact engine (`perceptron.algorithms.online.run_online`), default conventions unless
-    given."""
+    given.
+
+    The last runs made (`KEPT_RUNS`) are kept with their scenario and conventions, and one
+    asked again for the same scenario object under equal conventions is that run, not a
+    second one: a campaign runs each scenario once per algorithm, and a source whose
+    conventions are the default ones (virtue-online's: update on y<w, x> <= 0, sign(0) = +1,
+    no bias, step 1) made the default run again, and its rows column by column (a run's
+    columns are made once per run object and never written, `OnlineUpdates`)."""
     from perceptron.algorithms.online import run_online
 
+    for kept, under, run in _KEPT:
+        if kept is scenario and under == conventions:
+            return run
     result = run_online(scenario.data, conventions, max_epochs=scenario.max_epochs,
                         keep_trace=True)
-    return run_from_engine(result, scenario.data, scenario.u)
+    made = run_from_engine(result, scenario.data, scenario.u)
+    _KEPT.append((scenario, conventions, made))
+    if len(_KEPT) > KEPT_RUNS:
+        del _KEPT[0]
+    return made
+
+
+#: How many of its last runs `engine_runner` keeps: a scenario's runs of every algorithm
+#: come one after another, fewer than this many of them online.
+KEPT_RUNS = 8
+_KEPT: list[tuple[Scenario, Conventions, OnlineUpdates]] = []
 
 
 def as_source_runs(scenario: Scenario, algorithm: SourceAlgorithm) -> Scenario:

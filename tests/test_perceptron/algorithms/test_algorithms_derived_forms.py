@@ -64,3 +64,18 @@ def test_divided_wide_data_are_the_plain_quotients() -> None:
     assert divided.X == tuple(tuple(v / factor for v in x) for x in played.data.X)
     assert all(type(v) is Fraction for x in divided.X for v in x)
     _as_computed(divided)
+
+
+@settings(max_examples=80, deadline=None)
+@given(datasets(), st.data())
+def test_a_forms_margin_is_the_fraction_margin_once_per_separator(data: Dataset,
+                                                                  draw: st.DataObject) -> None:
+    """`IntegerForm.margin(u)` is `min_i y_i <u, x_i>` of the Fractions (hostile magnitudes:
+    int64 and object rows), computed once per form and `u` (the same object again)."""
+    u = tuple(draw.draw(VALUES) for _ in range(data.d))
+    expected = min(y * sum((a * b for a, b in zip(u, x, strict=True)), Fraction(0))
+                   for x, y in zip(data.X, data.y, strict=True))
+    form = fast.integer_form(data)
+    found = form.margin(u)
+    assert found == expected and type(found) is Fraction
+    assert form.margin(tuple(u)) is found

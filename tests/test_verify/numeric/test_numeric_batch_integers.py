@@ -114,3 +114,34 @@ def test_integer_states_of_a_range_are_the_fraction_states(data):
         assert (got.den, got.num.dtype) == (expected.den, expected.num.dtype)
         assert np.array_equal(got.num, expected.num)
         assert got.magnitude == expected.magnitude
+
+
+
+def test_iterates_scaled_to_their_lcm_at_the_int64_edge_are_the_fraction_column():
+    """`IntegerBatch.states` scales each iterate `W_k / D_k` to the lcm of the D's in int64
+    only when the largest |W| times the largest `lcm / D_k` fits: at that bound's edge
+    (exactly 2**63 - 1), one past it, a bound past it whose products fit, and Python-int
+    iterates, the column is `VectorColumn.of`'s of the same Fractions (numerators,
+    denominator, dtype, magnitude)."""
+    from fractions import Fraction
+
+    from perceptron.algorithms.fast import integer_form
+    from perceptron.dataset import Dataset
+    from verify.runs.batch import IntegerBatch
+
+    edge = 2**63 - 1  # 7 * 7 * 73 * 127 * 337 * 92737 * 649657
+    form = integer_form(Dataset(((Fraction(1), Fraction(1)),), (1,)))
+    cases = [(((edge // 7, 1), (1, 0)), (1, 7)),  # 7 * (edge // 7) == edge: int64
+             (((edge // 7 + 1, 1), (1, 0)), (1, 7)),  # one past: Python ints
+             (((1, 1), (edge, 0)), (1, 7)),  # bound 7 * edge, products 7 and edge: int64
+             (((2**70 + 1, 3), (5, 0)), (2, 3)),  # Python-int iterates
+             (((3, 6), (9, 12)), (9, 9))]  # one D: no row scaled
+    for W, D in cases:
+        for sign in (1, -1):
+            signed = tuple(tuple(sign * w for w in row) for row in W)
+            got = IntegerBatch(form, signed, D, (), (), ()).states()
+            expected = VectorColumn.of([tuple(Fraction(w, d) for w in row)
+                                        for row, d in zip(signed, D, strict=True)])
+            assert (got.den, got.num.dtype, got.num.tolist(), got.magnitude) == (
+                expected.den, expected.num.dtype, expected.num.tolist(), expected.magnitude)
+    assert IntegerBatch(form, cases[0][0], cases[0][1], (), (), ()).states().num.dtype == np.int64

@@ -209,3 +209,24 @@ def test_a_judgement_stated_by_two_checks_is_evaluated_once_per_batch(monkeypatc
     assert once.verdicts[("norm-invariant", "generated")] == \
         once.verdicts[("copy-of-norm-invariant", "generated")] == \
         alone.verdicts[("norm-invariant", "generated")]
+
+
+def test_a_checks_compiled_judgement_is_found_by_identity_never_by_a_stale_id() -> None:
+    """`_compiled` finds a check's compiled judgement by the check's identity: the same
+    object as `CompiledJudgement.compile` makes of its judgement; an entry left under the
+    check's id by another object (an id reused) is not taken for it; a full memo starts
+    again."""
+    from verify.numeric import campaign
+
+    first, second = canonical_checks()[:2]
+    assert campaign._compiled(first) is CompiledJudgement.compile(first.judgement)
+    stale = replace(second)  # equal to `second`, another object
+    campaign._COMPILED[id(stale)] = (second, CompiledJudgement.compile(first.judgement))
+    assert campaign._compiled(stale).judgement == stale.judgement
+    assert campaign._COMPILED[id(stale)][0] is stale
+    campaign._COMPILED.update({-k: (first, campaign._compiled(first))
+                               for k in range(1, campaign.COMPILED_CHECKS + 1)})
+    fresh = replace(second)
+    assert campaign._compiled(fresh).judgement == fresh.judgement
+    assert list(campaign._COMPILED) == [id(fresh)]
+    campaign._COMPILED.clear()

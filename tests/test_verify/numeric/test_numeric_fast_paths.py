@@ -551,3 +551,14 @@ def test_compiled_polynomial_over_per_row_denominators_is_the_fraction_value(
             assert max_abs(nums) <= INT64_LIMIT
     for k, col in columns.items():
         assert np.array_equal(col.num, before[k][0]) and np.array_equal(col.den, before[k][1])
+
+
+def test_fraction_free_solve_with_swapped_pivots_and_rows_already_eliminated() -> None:
+    """Bareiss' exact divisions hold through row swaps (a zero on the diagonal) and for rows
+    whose entry in the pivot's column is already 0 (scaled, not combined): the Fraction
+    solution, for a 4 x 4 system needing both."""
+    a = [[0, 2, 0, 1], [3, 0, 0, 0], [0, 0, 0, 5], [1, 0, 7, 0]]
+    b = [[1, 0], [0, 2], [3, -1], [0, 4]]
+    a_ = [[Fraction(v) for v in row] for row in a]
+    b_ = [[Fraction(v) for v in row] for row in b]
+    assert _solve(a_, b_) == _fraction_solve(a_, b_)

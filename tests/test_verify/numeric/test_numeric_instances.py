@@ -297,3 +297,34 @@ def test_column_properties_are_computed_once_and_keep_a_preset_value() -> None:
         constant = VectorColumn.constant(row, n)
         assert constant.__dict__["magnitude"] == (15 if n else 0)
         assert constant.magnitude == max_abs(constant.num)
+
+
+@given(st.lists(st.tuples(st.integers(-2**70, 2**70), st.integers(1, 2**66),
+                          st.integers(1, 4)), min_size=1, max_size=30),
+       st.booleans())
+def test_least_is_the_least_fraction_in_any_runs_of_denominators(
+        runs: list[tuple[int, int, int]], spread: bool) -> None:
+    """`_least`, by runs of equal denominators or (past `SEGMENTS` runs) by distinct ones,
+    is the least of the fractions exactly, in int64 or Python ints (object arrays)."""
+    from verify.numeric import instances
+
+    nums = [num + k for num, _, count in runs for k in range(count)]
+    dens = [den for _, den, count in runs for _ in range(count)]
+    if spread:  # every row its own run of one: past SEGMENTS, the other path
+        nums, dens = nums * 3, dens[::-1] * 3
+    expected = min(Fraction(n, d) for n, d in zip(nums, dens, strict=True))
+    fits = all(abs(v) <= 2**63 - 1 for v in [*nums, *dens])
+    for dtype in ((np.int64, object) if fits else (object,)):
+        got = instances._least(np.array(nums, dtype=dtype), np.array(dens, dtype=dtype))
+        assert got == expected and type(got) is Fraction
+
+
+def test_least_at_the_edge_of_its_runs_of_denominators() -> None:
+    """One run, SEGMENTS - 1 edges (the last counted), SEGMENTS edges (by distinct ones)."""
+    from verify.numeric import instances
+
+    assert instances._least(np.array([5, -3, 4]), np.array([7, 7, 7])) == Fraction(-3, 7)
+    for runs in (instances.SEGMENTS, instances.SEGMENTS + 1):
+        dens = np.array([1 + k % 2 for k in range(runs)], dtype=np.int64)  # 1, 2, 1, ...
+        nums = np.array([-k for k in range(runs)], dtype=np.int64)
+        assert instances._least(nums, dens) == min(Fraction(-k, 1 + k % 2) for k in range(runs))

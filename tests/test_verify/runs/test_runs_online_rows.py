@@ -76,3 +76,26 @@ def test_rows_built_for_some_names_are_those_columns_of_all_rows(k: int) -> None
                                  full.origins, full.origin_index, full.iteration)
             part.scalars.pop("mu", None)
             same(part, kept)
+
+
+def test_a_run_asked_again_of_the_same_scenario_and_conventions_is_the_run_made() -> None:
+    """`engine_runner` keeps its last runs: the same scenario object under equal conventions
+    (virtue-online's are the default ones) is the run already made; other conventions, an
+    equal scenario of another object, or a run no longer kept make a run, with the same
+    rows."""
+    from verify.runs import online
+
+    scenario, *others = SCENARIOS[:online.KEPT_RUNS + 1]
+    run = engine_runner(scenario)
+    assert engine_runner(scenario) is run
+    assert source_runner("virtue-online")(scenario) is run
+    assert engine_runner(scenario, Conventions(rule="lt")) is not run
+    again = engine_runner(replace(scenario))
+    assert again is not run
+    for binding in ("state", "example"):
+        same(ONLINE.rows(again, binding, scenario.origin), ONLINE.rows(run, binding,
+                                                                        scenario.origin))
+    for other in others:
+        engine_runner(other)
+    assert len(online._KEPT) == online.KEPT_RUNS
+    assert engine_runner(scenario) is not run
