@@ -109,8 +109,12 @@ def _search(
         return verdict
     if (verdict := checked(linear_counterexample(judgement, work.budget), "one LP")) is not None:
         return verdict
-    if (verdict := checked(counterexamples.solved_search(work), "equalities solved")
-            ) is not None:
+    try:  # the last search: its count is what the budget has left, so it may run out
+        solved = counterexamples.solved_search(work)
+    except Exhausted as exhausted:
+        notes.append(f"counterexample search (equalities solved): {exhausted}")
+        solved = None
+    if (verdict := checked(solved, "equalities solved")) is not None:
         return verdict
     notes.append("no counterexample among small rationals in dimensions 1-3")
     return None

@@ -113,6 +113,23 @@ class StepAudit:
                 and isinstance(self.step.rule, Induction) and self.symbolic.status != "refuted")
 
     @property
+    def caveat(self) -> str | None:
+        """What a violation on runs shows for an induction (`off_runs`), in words that claim
+        nothing unchecked, as every output prints it; None for any other step (its
+        violation is a counterexample)."""
+        if not self.off_runs:
+            return None
+        if self.symbolic.status == "proved":
+            return ("its induction is proved, so these runs are not the runs it is about: "
+                    "under the [numeric] names, a run's start, its update or an update fact "
+                    "differs from the induction's base, step or given (or a trusted part is "
+                    "wrong: the kernel, the exact runs, the binding of names or the evaluation "
+                    "of the instances)")
+        return ("this violation shows the step false only if these runs start, update and "
+                "meet the update facts as its induction says (base, step and given, under "
+                "the [numeric] names): the audit does not check that they do")
+
+    @property
     def finding(self) -> bool:
         """A refuted step or a numerically violated statement."""
         violated = self.numeric is not None and self.numeric.status == "violated"
@@ -183,7 +200,8 @@ class Audit:
         """Jupyter: each proof's verdict and its findings."""
         from verify.render.notebook import table
 
-        rows = [(p.id, p.status, ", ".join(s.step.id for s in p.steps if s.finding) or "-")
+        rows = [(p.id, p.status, ", ".join(s.step.id + " (violated on runs: see its caveat)"
+                                           * s.off_runs for s in p.steps if s.finding) or "-")
                 for p in self.proofs]
         return table(("proof", "status", "findings"), rows, f"audit (seed {self.seed})")
 
@@ -197,6 +215,7 @@ class Audit:
                     p.status != "verified":
                 steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
                          if s.finding or s.symbolic.status != "proved"]
+                steps += [f"runs not made ({line})" for line in p.unmade]
                 lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
         return lines
 
@@ -212,8 +231,9 @@ class Audit:
 def _verdict(step: StepAudit) -> str:
     """A failing step's verdict in a word or two."""
     violated = step.numeric is not None and step.numeric.status == "violated"
-    return "violated on runs" if violated and step.symbolic.status == "proved" \
+    said = "violated on runs" if violated and step.symbolic.status == "proved" \
         else step.symbolic.status
+    return f"{said}; {step.caveat}" if step.caveat else said
 
 
 #: The algorithms the package knows; a user's plug-in may not take one of their names.

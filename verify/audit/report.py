@@ -57,22 +57,8 @@ def _step(audit: StepAudit) -> Json:
             "vacuity": symbolic["vacuity"],
         },
         "numeric": {**_numeric(audit.numeric, audit.reason),
-                    **({"caveat": caveat} if (caveat := runs_caveat(audit)) else {})},
+                    **({"caveat": audit.caveat} if audit.caveat else {})},
     }
-
-
-def runs_caveat(step: StepAudit) -> str | None:
-    """What a violation on runs shows for an induction (`StepAudit.off_runs`), in words that
-    claim nothing unchecked; None for any other step (its violation is a counterexample)."""
-    if not step.off_runs:
-        return None
-    if step.symbolic.status == "proved":
-        return ("its induction is proved, so these runs are not the runs it is about: under "
-                "the [numeric] names, a run's start, its update or an update fact differs "
-                "from the induction's base, step or given (or the kernel is wrong)")
-    return ("false as written only if these runs start, update and meet the update facts as "
-            "its induction says (base, step and given, under the [numeric] names): the audit "
-            "does not check that they do")
 
 
 def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
@@ -219,8 +205,8 @@ def to_text(audit: Audit) -> str:
             if s.numeric is not None and s.numeric.status == "violated":
                 lines.append(f"    numeric violated on {s.numeric.violations} of "
                              f"{s.numeric.instances} run instances")
-            if (caveat := runs_caveat(s)) is not None:
-                lines.append(f"    {caveat}")
+            if s.caveat is not None:
+                lines.append(f"    {s.caveat}")
     vacuous = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.vacuous]
     if vacuous:
         lines += ["", "vacuous (proved, but saying nothing beyond the start):"]

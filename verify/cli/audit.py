@@ -149,7 +149,8 @@ def register(subparsers: Any) -> None:
                         "scheduler (tcp://HOST:PORT; needs Dask: `pip install -e '.[dask]'` in "
                         "the checkout); the "
                         "proofs stay in the --jobs local processes; the report is the same")
-    parser.add_argument("--strict", action="store_true", help="fail on any finding")
+    parser.add_argument("--strict", action="store_true",
+                        help="fail unless every proof audited is verified (the sources' too)")
     parser.add_argument("--search", action="store_true",
                         help="search every judgement, not consulting the certificate store "
                         "(the kernel checks the store's certificates either way; the report "

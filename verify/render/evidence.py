@@ -214,7 +214,7 @@ def numeric_line(step: Json) -> str:
         line += f" ({numeric['vacuous']} vacuous: hypotheses false)"
     if numeric["min_slack"] is not None:
         line += f", least slack {numeric['min_slack']}"
-    if "caveat" in numeric:  # an induction's violation (`verify.audit.report.runs_caveat`)
+    if "caveat" in numeric:  # an induction's violation (`verify.audit.job.StepAudit.caveat`)
         line += f": {numeric['caveat']}"
     return line
 

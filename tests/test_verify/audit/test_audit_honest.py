@@ -195,7 +195,6 @@ def test_an_induction_violated_on_runs_it_is_not_about_is_not_called_false(
     from cases.plugins import hostile
 
     from verify.api import audit_proofs
-    from verify.audit.report import runs_caveat
     from verify.runs.plugin import Plugin
 
     wrong = audit_proofs(PLUG / "plug.toml", budget="small",
@@ -203,7 +202,7 @@ def test_an_induction_violated_on_runs_it_is_not_about_is_not_called_false(
     (step,) = wrong.proofs[0].steps
     assert step.symbolic.status == "proved" and step.numeric is not None
     assert step.numeric.status == "violated" and step.off_runs and not wrong.passed()
-    caveat = runs_caveat(step)
+    caveat = step.caveat
     assert caveat is not None and caveat.startswith("its induction is proved, so these runs "
                                                     "are not the runs it is about")
     assert f"    {caveat}" in to_text(wrong).splitlines()
@@ -216,7 +215,10 @@ def test_an_induction_violated_on_runs_it_is_not_about_is_not_called_false(
                          algorithms=[Plugin("p", None, hostile.perceptron)])
     (held,) = right.proofs[0].steps
     assert held.numeric is not None and held.numeric.status == "held"
-    assert not held.off_runs and runs_caveat(held) is None and right.passed()
+    assert not held.off_runs and held.caveat is None and right.passed()
+    (problem,) = wrong.problems()
+    assert problem == f"plug: has-findings: norm-growth (violated on runs; {caveat})"
+    assert "norm-growth (violated on runs: see its caveat)" in wrong._repr_html_()
 
 
 def test_strict_decides_every_rendering_not_only_the_exit_code(audit: Audit) -> None:
@@ -245,6 +247,7 @@ def test_a_proof_whose_runs_were_not_made_is_not_verified(tmp_path: Path) -> Non
                           algorithms=[Plugin("p", None, hostile.raises)])
     (proof,) = raised.proofs
     assert proof.status == "incomplete" and proof.unmade == raised.errors
+    assert raised.problems()[-1] == f"plug: incomplete: runs not made ({raised.errors[0]})"
     assert canonical_line(raised) == "no canonical proof audited; proof files verified: 0 of 1"
     (tmp_path / "bad.csv").write_text("1,2,x\n")
     text = (PLUG / "plug.toml").read_text().replace('algorithm = "p"', 'data = ["bad.csv"]')

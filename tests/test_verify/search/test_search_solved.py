@@ -83,3 +83,20 @@ def test_the_screen_alone_misses_what_solving_finds() -> None:
                                                     SCALARS)))
     assert search.search(Work(DEFAULT_BUDGET)) is None
     assert search.solved_search(Work(DEFAULT_BUDGET)) is not None
+
+
+@pytest.mark.parametrize("share", [0.01, 0.2, 0.5])
+def test_a_budget_below_its_count_is_a_note_not_a_crash(share: float) -> None:
+    """Regression (review): the solved screen drew on what the caller's budget had left, and
+    its `Exhausted` escaped `decide` (the vacuity check's share of the budget, `--budget
+    small`): `novikoff check` of a true step printed a traceback. It is a note now; the
+    verdict is the one the other searches give."""
+    budget = DEFAULT_BUDGET.scaled(share)
+    golden = judgement(("t**2 + t == 1", "k + m + Q + r + nv >= 0"), "t**2 + t <= 1", NAMES,
+                       VECTORS, SCALARS)
+    assert decide(golden, budget=budget).status == "proved"
+    irrational = judgement(("r >= 0", "r**2 == Q", "Q == 2"), "r <= 1", NAMES, VECTORS, SCALARS)
+    verdict = decide(irrational, budget=budget)
+    assert verdict.status == "unknown" and verdict.counterexample is None
+    if share == 0.01:
+        assert "counterexample search (equalities solved): point budget" in verdict.message
