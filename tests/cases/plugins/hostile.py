@@ -110,15 +110,16 @@ def wrong_dimension(data: Any, max_updates: int) -> Any:
     return [(0, (Fraction(1),) * (data.d + 1))]
 
 
-def perceptron(data: Any, max_updates: int) -> Any:
-    """A correct plug-in: the perceptron, cyclic epochs from w = 0 (for contrast)."""
+def perceptron(data: Any, max_updates: int, step: int = 1) -> Any:
+    """A correct plug-in: the perceptron, cyclic epochs from w = 0 (for contrast); `step`
+    other than 1 makes it a wrong one (`doubles_its_step`)."""
     w = tuple(Fraction(0) for _ in range(data.d))
     made = 0
     while made < max_updates:
         updated = False
         for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
             if y * sum(a * b for a, b in zip(w, x, strict=True)) <= 0 and made < max_updates:
-                w = tuple(a + y * b for a, b in zip(w, x, strict=True))
+                w = tuple(a + step * y * b for a, b in zip(w, x, strict=True))
                 made, updated = made + 1, True
                 yield i, w
         if not updated:
@@ -128,17 +129,7 @@ def perceptron(data: Any, max_updates: int) -> Any:
 def doubles_its_step(data: Any, max_updates: int) -> Any:
     """A wrong perceptron: `w + 2 y x` at each update, so its runs are not the runs of an
     induction that updates `w + y*x` (red team 9: its proved invariant was called false)."""
-    w = tuple(Fraction(0) for _ in range(data.d))
-    made = 0
-    while made < max_updates:
-        updated = False
-        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
-            if y * sum(a * b for a, b in zip(w, x, strict=True)) <= 0 and made < max_updates:
-                w = tuple(a + 2 * y * b for a, b in zip(w, x, strict=True))
-                made, updated = made + 1, True
-                yield i, w
-        if not updated:
-            return
+    return perceptron(data, max_updates, step=2)
 
 
 def perceptron_but_never_alone(data: Any, max_updates: int) -> Any:
