@@ -55,8 +55,8 @@ from verify.numeric.instances import NumericVerdict
 from verify.numeric.shards import (
     RealData,
     Shard,
-    _fewer_collections,
     budget_shards,
+    fewer_collections,
     merge,
     real_data,
     run_shard,
@@ -108,7 +108,7 @@ class StepAudit:
         the runs that start, update and meet the update facts as its induction says, and
         nothing checks that these runs do (a user's algorithm, names bound to other
         quantities, an update other than the algorithm's), so the violation shows the step
-        false only if they do (proved: they do not, or the kernel is wrong)."""
+        false only if they do (proved: they do not, or a trusted part is wrong)."""
         return (self.numeric is not None and self.numeric.status == "violated"
                 and isinstance(self.step.rule, Induction) and self.symbolic.status != "refuted")
 
@@ -395,7 +395,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
         plan = _plan(admitted, budget, seed, guard, search)
         campaign_result, reports = _serially(plan, say)
     else:
-        with _frozen(), _fewer_collections(), executor(jobs) as local, (
+        with _frozen(), fewer_collections(), executor(jobs) as local, (
                 executor(scheduler=scheduler) if scheduler is not None
                 else nullcontext(local)) as numeric:
             # Each proof goes to the pool as soon as it is read (`_proof_work`: its share of
@@ -452,7 +452,7 @@ def _frozen() -> Iterator[None]:
     out of garbage collection while a pool runs (`gc.freeze`): none of it is garbage, yet each
     full collection scanned all of it again, here and in every worker forked from here. The
     default audit's collections took 1.1 CPU-seconds in its three processes, 0.7 so (0.4 with
-    the youngest generation collected less often meanwhile: `_fewer_collections`, as a shard
+    the youngest generation collected less often meanwhile: `fewer_collections`, as a shard
     does). Unfrozen after, so that nothing of a caller's stays uncollectable (unless she had
     frozen some)."""
     theirs = gc.get_freeze_count()

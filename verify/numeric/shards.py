@@ -213,7 +213,7 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
     """One shard's campaign, with the default engine (runs where it is called), on the
     checks it admits, with fewer collections of the youngest generation
-    (`_fewer_collections`). A `compiled` shard first loads the engine's compiled loop (once
+    (`fewer_collections`). A `compiled` shard first loads the engine's compiled loop (once
     per process: the engine's `auto` mode then runs every block in it), and that time is
     counted in the shard's `total_seconds` with the rest of the worker's work."""
     start = time.perf_counter()
@@ -221,7 +221,7 @@ def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
         _long_runs_ahead()
     _settled()
     warm = time.perf_counter() - start
-    with _fewer_collections():
+    with fewer_collections():
         result = campaign.run_campaign([c for c in checks if shard.admits(c)],
                                        {shard.source: shard.scenarios()})
     result.total_seconds += warm
@@ -255,7 +255,7 @@ def _long_runs_ahead() -> None:
 
 
 @contextmanager
-def _fewer_collections() -> Iterator[None]:
+def fewer_collections() -> Iterator[None]:
     """The youngest generation collected after `YOUNG_OBJECTS` allocations instead of the
     process's threshold (Python's default is 700), while a shard runs: each run's rows
     allocate and free thousands of small objects (arrays, columns, dicts, Fractions), and
@@ -271,7 +271,7 @@ def _fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-#: The youngest generation's threshold while a shard runs (`_fewer_collections`).
+#: The youngest generation's threshold while a shard runs (`fewer_collections`).
 YOUNG_OBJECTS = 20_000
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from perceptron.algorithms.online import run_online, run_stream
 from perceptron.conventions import Conventions
@@ -234,3 +235,28 @@ def test_float_rounding_of_an_implementation_is_not_a_violation() -> None:
     assert report.ok, report.summary()
     assert report.updates == len(iterates) - 1
     assert any("floats" in note for note in report.notes)
+
+
+@given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=1, max_size=6),
+       st.tuples(st.integers(-9, 9), st.integers(-9, 9)),
+       st.tuples(st.integers(-9, 9), st.integers(-9, 9)),
+       st.sampled_from([F(1), F(1, 2), F(3)]))
+def test_the_nearest_legal_update_is_the_one_its_full_distance_picks(
+        rows: list[tuple[int, int]], w: tuple[int, int], step: tuple[int, int], eta: F) -> None:
+    """`_Steps._closest` orders the examples by `||step - eta y x||^2` less `||step||^2`
+    (each `||x||^2` once per run): the same order and the same first minimum as the full
+    distance it replaced (which a buggy fit paid at every update, over every example)."""
+    from perceptron.geometry.linear import dot, norm2
+    from verify.testing.check_run import _Steps
+
+    data = Dataset.of([list(r) for r in rows], [(-1) ** k for k in range(len(rows))], "d")
+    conv = Conventions(eta=eta)
+    steps = _Steps(data, conv, [], None, [])
+    wv, sv = tuple(map(F, w)), tuple(map(F, step))
+
+    def full(i: int) -> tuple[bool, F]:
+        y, x = data.y[i], data.X[i]
+        fires = conv.updates(y * dot(wv, x), y)
+        return (not fires, norm2([s - eta * y * v for s, v in zip(sv, x, strict=True)]))
+
+    assert steps._closest(wv, sv) == min(range(data.n), key=full)
