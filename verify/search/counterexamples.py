@@ -54,7 +54,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import sympy
 from sympy.polys.rings import PolyElement
@@ -185,24 +185,20 @@ def _power(x: float, e: int) -> float:
         return -math.inf if x < 0 and e % 2 else math.inf
 
 
-def _looks_true(kind: str, value: float) -> bool:
-    """`_screen` at one value."""
-    if kind == "==":
-        return abs(value) <= TOLERANCE
-    return value > TOLERANCE if kind == ">" else value >= -TOLERANCE
+T = TypeVar("T")  # a float, or an array of them
 
 
-def _screen(kind: str, value: np.ndarray) -> np.ndarray:
-    """Where `value (kind) 0` looks true in floats: `>=` is lenient, `>` and `==` are strict.
+def _screen(kind: str, value: T) -> T:
+    """Where `value (kind) 0` looks true in floats, at one float or elementwise on an array
+    (`_screen_in_python` and the array screens read the same test): `>=` is lenient, `>` and
+    `==` are strict.
 
     Leniency errs towards candidates (each is re-checked exactly); strictness keeps boundary
     points such as `g = 0` for `g > 0` from crowding out the real candidates.
     """
-    import numpy as np
-
     if kind == "==":
-        return np.abs(value) <= TOLERANCE
-    return value > TOLERANCE if kind == ">" else value >= -TOLERANCE
+        return abs(value) <= TOLERANCE  # type: ignore[operator, return-value]
+    return value > TOLERANCE if kind == ">" else value >= -TOLERANCE  # type: ignore[operator, return-value]
 
 
 class CounterexampleSearch:
@@ -302,7 +298,7 @@ class CounterexampleSearch:
                     gens[i] = x[scalars[name]]
                 else:  # `sum(a[k] * b[k] for k ...)` from an array of zeros
                     gens[i] = 0.0 + x[vectors[name[0]]] * x[vectors[name[1]]]
-            if all(_looks_true(h.kind, h.float_at(gens)) for h in hyps) and not _looks_true(
+            if all(_screen(h.kind, h.float_at(gens)) for h in hyps) and not _screen(
                     claim.kind, claim.float_at(gens)):
                 candidates.append(point)
         # `_screen`'s costs (exact in floats: integers and quarters) and its stable sort
