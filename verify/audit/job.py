@@ -23,12 +23,13 @@ import pickle
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Literal
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
 from perceptron.io.common import DEFAULT_LIMITS, Limits
+from proofs.definitions import parse_definitions
 from proofs.errors import ProofFileError, ProofFileErrors, Source, raise_all
 from proofs.language.expressions import Relation
 from proofs.library import CANONICAL, PROOFS
@@ -247,7 +248,14 @@ def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = 
     plug-ins do not make (online and batch runs only)."""
     if numeric is None:
         return Naming("online", {}, {})
-    return _naming(numeric, proof.vectors, proof.origin, plugins)
+    named = _naming(numeric, proof.vectors, proof.origin, plugins)
+    if not proof.definitions:
+        return named
+    try:
+        definitions = parse_definitions(proof.definitions, proof.names)
+    except ProofFileError:  # read when the proof was loaded; none evaluated rather than guessed
+        return named
+    return named.defining(definitions)
 
 
 def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
@@ -683,14 +691,15 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
         return "with the [numeric] names replaced it expands to too many terms", None
     judgement = statement(proof, stated, names)
-    binding = binding_of(judgement, proof.numeric.run)
+    defined = names.evaluated(judgement)
+    binding = binding_of(judgement, proof.numeric.run, defined)
     if binding is None:
-        return unbound(judgement, proof.numeric.run, proof.definitions) or _NO_ROWS, None
+        return unbound(judgement, proof.numeric.run, proof.definitions, defined) or _NO_ROWS, None
     plugin = (plugins or {}).get(proof.numeric.algorithm or "")
     if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
                 f"the plug-in {plugin.name}'s runs do not have (its steps are tau)"), None
-    return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin)
+    return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined)
 
 
 @dataclass(frozen=True)
@@ -882,11 +891,23 @@ def _merged(checks: Sequence[Check], verdicts: Verdicts) -> dict[str, NumericVer
     merged: dict[str, NumericVerdict] = {}
     for (name, _source_name), verdict in sorted(verdicts.items()):
         merged[name] = merged.get(name, NumericVerdict.empty()).merge(verdict)
-    judgements = {c.name: c.judgement for c in checks}
+    by_name = {c.name: c for c in checks}
     for name, verdict in merged.items():
         if verdict.counterexample is not None:
-            kernel.check_counterexample(judgements[name], as_counterexample(verdict.counterexample))
+            check = by_name[name]
+            kernel.check_counterexample(check.judgement, as_counterexample(verdict.counterexample))
+            merged[name] = replace(verdict, counterexample=_named(verdict.counterexample, check))
     return merged
+
+
+def _named(instance: Instance, check: Check) -> Instance:
+    """A counterexample as the proof names it: a definition evaluated on the rows is read
+    under its column's symbol (`verify.runs.naming.Defined`), which the kernel has just
+    checked; the reports show the proof's own name for it."""
+    if not check.defined:
+        return instance
+    shown = {d.symbol: d.name for d in check.defined}
+    return replace(instance, scalars={shown.get(n, n): v for n, v in instance.scalars.items()})
 
 
 def as_counterexample(instance: Instance) -> Counterexample:
