@@ -1030,6 +1030,11 @@ def _obstacle(goal: Obligation, message: str, step: Step,
     if "is not a natural number" in message and "no natural value of" in message:
         return ("the claim fails only at values that are not natural, and certificates "
                 "reason over the reals: prove it by induction, or split into cases")
+    if "is not a natural number" in message and "kernel rejected it" in message:
+        return ("the counterexample found is not natural, and the point with natural values "
+                "found near it was rejected by the kernel (the statement as written is not "
+                "the judgement searched: see why below); certificates reason over the reals: "
+                "if the claim holds at naturals, prove it by induction, or split into cases")
     if "is not a natural number" in message:  # a natural counterexample may still exist
         return ("the counterexample found is not natural, and none with natural values was "
                 "found near it; certificates reason over the reals: if the claim holds at "
