@@ -194,6 +194,9 @@ class Audit:
     refused_files: int = 0  # users' proof files that could not be audited (in `errors`)
     #: the run of each violated step's first counterexample, by `PROOF/STEP` (to shrink it)
     witnesses: Mapping[str, Witness] = field(default_factory=dict, compare=False, repr=False)
+    #: the data files given to the audit (`data`): files it read, which no counterexample
+    #: file may replace (`verify.audit.counterexamples.refused`)
+    data: tuple[str, ...] = field(default=(), compare=False, repr=False)
     strict: bool = False  # `--strict`: every proof audited decides `passed` (not only those
     # `ProofAudit.required` names), in every rendering
 
@@ -353,6 +356,7 @@ def run_audit(
     refused: Sequence[tuple[str, str]] = (),
     search: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    named_checked: bool = False,
 ) -> Audit:
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
     default), each also on the data files `data` (and on its own `[numeric] data`).
@@ -372,7 +376,9 @@ def run_audit(
     the user gave one, the line says what is wrong with it). Data files are read within
     `limits` (`perceptron.io.common.Limits`: the command line's `--max-cells` and
     `--max-scaled-bits`). A plug-in given (in `algorithms` or `refused`) that no proof audited
-    names raises UnnamedPlugin (a ValueError) before any work: it would never run.
+    names raises UnnamedPlugin (a ValueError) before any work: it would never run
+    (`named_checked`: the caller refused such plug-ins already with `refuse_unnamed`, as the
+    command line does before loading their code, so no proof's TOML is read a second time).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
@@ -381,7 +387,7 @@ def run_audit(
     store (`verify.store`); `search` searches every one instead (the report is the same).
     """
     given = [*(algorithms or {}), *(name for name, _ in refused)]
-    if given:
+    if given and not named_checked:
         refuse_unnamed(targets(list(ids) if ids else list(PROOFS)), given, "plug-in")
     with shared_faults(algorithms or {}) as plugins:
         return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
@@ -451,7 +457,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
                  tuple([fault for _, fault in refused] + admitted.errors + plan.errors
                        + fault_lines),
-                 sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses)
+                 sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses,
+                 data=tuple(data))
 
 
 @contextmanager
