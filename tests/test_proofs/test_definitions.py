@@ -418,3 +418,20 @@ def test_a_definition_is_one_column_per_meaning() -> None:
     symbols = [naming(p.numeric, p).defined["big"].symbol
                for p in (parse_proof(t.encode(), "p.toml") for t in texts)]
     assert symbols[0] != symbols[1] and symbols[0] == symbols[2]
+
+
+def test_a_scalar_defined_under_a_vectors_name_of_the_run_is_evaluated(tmp_path: Path) -> None:
+    """Online runs offer a vector `d` (the update's direction): a proof's scalar `d =
+    max(0, g - y*dot(z, x))` is no such quantity, so it is evaluated on the rows (it was
+    taken for the run's `d` and left unbound, 'of the other sort')."""
+    from verify.api import audit_proofs
+
+    proof = tmp_path / "hinge.toml"
+    proof.write_text(
+        'title = "hinge"\nvectors = ["w", "x", "z"]\nscalars = ["y", "g", "d"]\n'
+        '[numeric]\nrun = "online"\nnames = { z = "u", g = "gamma_u" }\n'
+        '[define]\nd = "max(0, g - y*dot(z, x))"\n'
+        '[[step]]\nid = "hinge"\nclaim = "d + y*dot(z, x) >= g"\n', encoding="utf-8")
+    (audited,) = audit_proofs(proof, budget="small").proofs
+    numeric = audited.steps[0].numeric
+    assert numeric is not None and numeric.status == "held" and numeric.vacuous == 0

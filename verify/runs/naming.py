@@ -141,7 +141,8 @@ class Naming:
         meaning (single-pass runs offer `d`, which the Freund-Schapire proofs define), and
         `sqrt`, `norm` and what reads them are not evaluated: a root is irrational in
         general (`defined_unbound` says so)."""
-        offered = set(kind(self.run).offered)
+        found = kind(self.run)
+        offered = set(found.offered) - set(found.vectors)  # a scalar `d` is no vector `d`
         defined: dict[str, Defined] = dict(self.defined)
         named = replace(self, defined=defined)  # reads `defined` as it grows
         names = {d.name for d in definitions}
