@@ -249,10 +249,7 @@ class CompiledJudgement:
     def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = ()
                  ) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
-        parts = tuple((d, tuple(
-            tuple(CompiledPolynomial.compile(sympy.expand(p))
-                  for p in sympy.fraction(sympy.together(a))) for a in d.args))  # type: ignore[misc]
-            for d in defined)
+        parts = tuple((d, tuple(_quotient_parts(a) for a in d.args)) for d in defined)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts)
 
     @cached_property
@@ -344,14 +341,23 @@ def _definition(function: str, args: Sequence[tuple[CompiledPolynomial, Compiled
     """The column of `function(*args)` (`verify.runs.naming.EXACT`: `max` or `min` of two
     rational functions, each a numerator and a denominator polynomial) on every row, in
     Python integers: the two arguments compared by cross-multiplying over positive
-    denominators, so no float decides which is the larger. Where an argument's denominator
-    is 0 the value is 0: the definition says nothing there, and the judgement's condition
-    that the denominator is positive (`on_runs`: divisions cleared) leaves the row vacuous."""
+    denominators, so no float decides which is the larger. An argument whose denominator
+    is 0 at a row is read as 0 there: the definition says nothing there, and the judgement's
+    condition that the denominator is positive (`on_runs`: divisions cleared) leaves the row
+    vacuous."""
     n = len(batch)
     (a, da), (b, db) = (_quotient(num, den, batch, n) for num, den in args)
     left, right = a * db, b * da
     first = np.asarray(left >= right if function == "max" else left <= right, dtype=bool)
     return Column(fitting(np.where(first, left, right)), fitting(da * db))
+
+
+def _quotient_parts(arg: sympy.Expr) -> tuple[CompiledPolynomial, CompiledPolynomial]:
+    """A definition's argument, a rational function, as its numerator and denominator
+    polynomials (each row divides them exactly: `_quotient`)."""
+    num, den = sympy.fraction(sympy.together(arg))
+    return CompiledPolynomial.compile(sympy.expand(num)), CompiledPolynomial.compile(
+        sympy.expand(den))
 
 
 def _quotient(num: CompiledPolynomial, den: CompiledPolynomial, batch: InstanceBatch, n: int
