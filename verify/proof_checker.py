@@ -36,7 +36,7 @@ from verify.kernel.algebra import names_of, normal_form
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, TimeCap
 from verify.store.library import Form, Store, key_of, shipped
 from verify.store.recall import keep, recall
-from verify.verdict import Status, Verdict
+from verify.verdict import Status, Stop, Verdict
 
 Progress = Callable[[int, int, Step], None]
 """Called as `progress(index, total, step)` before each step is checked."""
@@ -520,9 +520,11 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
                     seq, goal, step, budget, store,  # sums read as unknowns
                     consult=k not in rejected, deadline=deadline)
                 if found is None:
+                    unmoved = natural if isinstance(natural, _Unmoved) else None
                     reports[-1] = GoalReport(goal, Verdict(
                         "unknown", None, None, f"counterexample not one to the statement as "
-                        f"written: {error}{natural or ''}", verdict.seconds))
+                        f"written: {error}{unmoved.said if unmoved else ''}", verdict.seconds,
+                        stops=(unmoved.stop,) if unmoved else ()))
                     break
                 refutation, reports[-1] = found
             for j in skipped:  # not searched above: searched now, as without the store
@@ -544,14 +546,24 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
                      store)
 
 
+@dataclass(frozen=True)
+class _Unmoved:
+    """A counterexample off the naturals that `_natural` could not move to a refutation:
+    what was tried, for the unknown's message (only what is literally so), and what
+    happened, for its advice (`Stop`: none refutes and every natural was covered, none was
+    found, or the kernel rejected the one found)."""
+
+    said: str
+    stop: Stop
+
+
 def _natural(seq: kernel.Sequent, goal: Obligation, stated: kernel.Statement,
-             verdict: Verdict) -> tuple[kernel.Refutation, GoalReport] | str | None:
+             verdict: Verdict) -> tuple[kernel.Refutation, GoalReport] | _Unmoved | None:
     """When the search's counterexample values a natural name off the naturals (the search
     reads it as a real >= 0): the point moved to natural values (`natural_counterexample`
     in `verify.search.counterexamples`) and refuted by the kernel with it, or, when no
-    candidate refutes, what was tried (for the unknown's message: only what is literally
-    so), or None when no natural name is off (the kernel refused the point for another
-    reason)."""
+    candidate refutes, what was tried and what happened (`_Unmoved`), or None when no
+    natural name is off (the kernel refused the point for another reason)."""
     found = verdict.counterexample
     assert found is not None
     off = sorted(n for n in stated.naturals
@@ -567,18 +579,20 @@ def _natural(seq: kernel.Sequent, goal: Obligation, stated: kernel.Statement,
         try:
             refutation = kernel.refute(seq, goal.label, moved.point)
         except kernel.KernelError as error:  # the written statement is not the judgement
-            return f"; moved to natural {names}, kernel rejected it: {error}"
+            return _Unmoved(f"; moved to natural {names}, kernel rejected it: {error}",
+                            Stop("natural-rejected"))
         was = ", ".join(f"{n} = {found.scalars[n]}" for n in off)
         return refutation, GoalReport(goal, replace(
             verdict, counterexample=moved.point,
             message=f"{verdict.message}, moved to natural {names} (it had {was})"))
     if moved.complete:
-        return (f"; no natural value of {names} refutes it: {names} is its only name, and "
-                f"the {moved.tried} naturals tried include the least one in every interval "
-                "where the hypotheses hold and the claim fails")
-    return (f"; no natural counterexample among the {moved.tried} points tried with {names} "
-            "moved to the naturals next to each root of the hypotheses and the claim on the "
-            "line through it")
+        return _Unmoved(f"; no natural value of {names} refutes it: {names} is its only name, "
+                        f"and the {moved.tried} naturals tried include the least one in every "
+                        "interval where the hypotheses hold and the claim fails",
+                        Stop("natural-only"))
+    return _Unmoved(f"; no natural counterexample among the {moved.tried} points tried with "
+                    f"{names} moved to the naturals next to each root of the hypotheses and "
+                    "the claim on the line through it", Stop("natural-none"))
 
 
 #: The message of an obligation refuted at a point with concrete sets (`_on_sets`).
@@ -920,8 +934,8 @@ def _search(judgement: Judgement, own: tuple[kernel.Fact, ...], step: Step,
                    guard=_left(deadline))
     if found.certificate is None:
         return replace(verdict, message=f"{verdict.message}; in refutation form (the negated "
-                       f"claim {_brief(negated)} against the hypotheses): {found.message}"
-                       ), "whole"
+                       f"claim {_brief(negated)} against the hypotheses): {found.message}",
+                       stops=(*verdict.stops, *found.stops)), "whole"
     return replace(found, judgement=absurd, message=f"{found.message}, in refutation form "
                    f"(the hypotheses contradict the negated claim {_brief(negated)})"
                    ), "refutation"
@@ -945,7 +959,7 @@ def _antisymmetry(judgement: Judgement, own: tuple[kernel.Fact, ...], verdict: V
         if found.status != "proved":
             return replace(verdict, seconds=seconds, message=(
                 f"{verdict.message}; by antisymmetry, the half {_brief(half.claim)}: "
-                f"{found.message}"))
+                f"{found.message}"), stops=(*verdict.stops, *found.stops))
         halves.append(replace(found, judgement=found.judgement or half))
         said.append(f"{_brief(half.claim)} by {found.message.removeprefix('certificate by ')}")
     return Verdict("proved", None, None, "by antisymmetry, two certificates: "
@@ -971,7 +985,8 @@ def _labelled(report: GoalReport, count: int, step: Step,
                    f"claim, but {refutes_nothing(step)}, so it refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
-        message = f"{_obstacle(report.goal, message, step, budget)} ({message})"
+        message = (f"{_obstacle(report.goal, report.verdict.stops, step, budget)} "
+                   f"({message})")
     return message if count == 1 else f"{report.goal.label}: {message}"
 
 
@@ -986,25 +1001,20 @@ def refutes_nothing(step: Step) -> str:
             "only along runs, and a natural is read as a real >= 0)")
 
 
-_SDP_OVER = re.compile(r"an SDP of (\d+) unknowns is over the SDP size budget (\d+)")
-_LP_OVER = re.compile(r"an LP of (\d+) rows x (\d+) columns is over the LP size budget "
-                      r"(\d+) x (\d+)")
-
-
-def _larger_helps(message: str, budget: SearchBudget) -> bool:
+def _larger_helps(stops: Sequence[Stop], budget: SearchBudget) -> bool:
     """Whether the search stopped where `--budget large` would go on: a count exhausted, or
     an SDP or LP skipped for its size that would fit `large` (each size budget scaled as the
     one it was over: a share of the step's). An SDP too large even for `large` (sos.ml 1660's
     30 817 unknowns) is not a reason to offer it."""
     large = BUDGETS["large"]
-    if "exhausted" in message:
+    if any(s.kind == "exhausted" for s in stops):
         return True
-    if any(int(n) * budget.sdp_entries <= int(limit) * large.sdp_entries
-           for n, limit in _SDP_OVER.findall(message)):
+    if any(s.sizes[0] * budget.sdp_entries <= s.sizes[1] * large.sdp_entries
+           for s in stops if s.kind == "sdp-over"):
         return True
-    return any(int(r) * budget.lp_rows <= int(rl) * large.lp_rows
-               and int(c) * budget.lp_columns <= int(cl) * large.lp_columns
-               for r, c, rl, cl in _LP_OVER.findall(message))
+    return any(s.sizes[0] * budget.lp_rows <= s.sizes[2] * large.lp_rows
+               and s.sizes[1] * budget.lp_columns <= s.sizes[3] * large.lp_columns
+               for s in stops if s.kind == "lp-over")
 
 
 def _at_least(budget: SearchBudget, other: SearchBudget) -> bool:
@@ -1018,7 +1028,7 @@ def _indexed(judgement: Judgement) -> bool:
                for r in (*judgement.hypotheses, judgement.claim) for s in r.expr.free_symbols)
 
 
-def _obstacle(goal: Obligation, message: str, step: Step,
+def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
     lacks a positivity fact; a claim false only at non-natural values needs integrality (said
@@ -1026,11 +1036,19 @@ def _obstacle(goal: Obligation, message: str, step: Step,
     inductive step may need a stronger invariant; a direct step drawing on an induction's
     claim usually divides by its counter, which needs that counter's sign (a split); any
     other goal a hint, a case split or (only when the search stopped at a budget that is not
-    already `large`) a larger budget. (A guide for the user, not a verdict.)"""
-    if "is not a natural number" in message and "no natural value of" in message:
+    already `large`) a larger budget. (A guide for the user, not a verdict.) It reads what
+    stopped the search (`stops`, kinds carried with the verdict: `Stop`), never the words
+    of its message, which quote the user's own claim."""
+    kinds = {s.kind for s in stops}
+    if "natural-only" in kinds:
         return ("the claim fails only at values that are not natural, and certificates "
                 "reason over the reals: prove it by induction, or split into cases")
-    if "is not a natural number" in message:  # a natural counterexample may still exist
+    if "natural-rejected" in kinds:
+        return ("the counterexample found is not natural, and the point with natural values "
+                "found near it was rejected by the kernel (the statement as written is not "
+                "the judgement searched: see why below); certificates reason over the reals: "
+                "if the claim holds at naturals, prove it by induction, or split into cases")
+    if "natural-none" in kinds:  # a natural counterexample may still exist
         return ("the counterexample found is not natural, and none with natural values was "
                 "found near it; certificates reason over the reals: if the claim holds at "
                 "naturals, prove it by induction, or split into cases")
@@ -1066,8 +1084,8 @@ def _obstacle(goal: Obligation, message: str, step: Step,
         return ("no certificate for the equality: it is no combination of the equalities, "
                 "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "
                 "help that half)")
-    larger = _larger_helps(message, budget)
-    if "rounding to exact rationals failed" in message and not larger:
+    larger = _larger_helps(stops, budget)
+    if "rounding" in kinds and not larger:
         return ("no certificate within the budget: a hint or a case split may help; the "
                 "SDP's numeric point could not be rounded to an exact sum of squares (the "
                 "claim may not be one at the degrees tried)")

@@ -27,7 +27,7 @@ from verify.search.counterexamples import CounterexampleSearch, linear_counterex
 from verify.search.polynomials import Context
 from verify.search.strategies import STRATEGIES
 from verify.search.work import DEFAULT_BUDGET, Exhausted, SearchBudget, TimeCap, Work
-from verify.verdict import Verdict
+from verify.verdict import Stop, Verdict
 
 
 def decide(
@@ -52,13 +52,16 @@ def decide(
     start = perf_counter()
     work = Work(budget, guard)
     notes: list[str] = []
+    stops: list[Stop] = []  # what `notes` say stopped the search, as kinds (`Stop`)
     try:
-        verdict = _search(judgement, hints, work, notes, start, shrink)
+        verdict = _search(judgement, hints, work, notes, start, shrink, stops)
     except TimeCap as cap:
-        return Verdict("unknown", None, None, "; ".join([str(cap), *notes]), _since(start))
+        return Verdict("unknown", None, None, "; ".join([str(cap), *notes]), _since(start),
+                       stops=tuple(stops))
     if verdict is not None:
         return verdict
-    return Verdict("unknown", None, None, "; ".join([*notes, *work.notes]), _since(start))
+    return Verdict("unknown", None, None, "; ".join([*notes, *work.notes]), _since(start),
+                   stops=(*stops, *work.stops))
 
 
 def _search(
@@ -68,8 +71,10 @@ def _search(
     notes: list[str],
     start: float,
     shrink: bool,
+    stops: list[Stop],
 ) -> Verdict | None:
-    """The proved or refuted verdict, or None with `notes` saying what was tried."""
+    """The proved or refuted verdict, or None with `notes` saying what was tried (and
+    `stops` what stopped it short)."""
     ctx = Context(judgement, hints, work)
     counterexamples = CounterexampleSearch(ctx)
 
@@ -78,6 +83,7 @@ def _search(
             cex = counterexamples.search(work, quick=quick, shrink=shrink)
         except Exhausted as exhausted:
             notes.append(f"counterexample search ({how}): {exhausted}")
+            stops.append(Stop("exhausted"))
             return None
         return checked(cex, how)
 
@@ -102,9 +108,10 @@ def _search(
         part_work = work.fork()
         where = f"part {number + 1} of {len(found)}: " if len(found) > 1 else ""
         if verdict := _certify(judgement, part, Context(part.judgement, hints, part_work),
-                               start, notes, where):
+                               start, notes, where, stops):
             return verdict
         notes.extend(f"{where}{note}" for note in part_work.notes)
+        stops.extend(part_work.stops)
     if (verdict := refuted("search in dimensions 1-3", quick=False)) is not None:
         return verdict
     if (verdict := checked(linear_counterexample(judgement, work.budget), "one LP")) is not None:
@@ -113,6 +120,7 @@ def _search(
         solved = counterexamples.solved_search(work)
     except Exhausted as exhausted:
         notes.append(f"counterexample search (equalities solved): {exhausted}")
+        stops.append(Stop("exhausted"))
         solved = None
     if (verdict := checked(solved, "equalities solved")) is not None:
         return verdict
@@ -121,8 +129,9 @@ def _search(
 
 
 def _certify(judgement: Judgement, part: Part, ctx: Context, start: float, notes: list[str],
-             where: str) -> Verdict | None:
-    """The strategies, cheapest first, on one part: a proved verdict or None (noting why)."""
+             where: str, stops: list[Stop]) -> Verdict | None:
+    """The strategies, cheapest first, on one part: a proved verdict or None (noting why,
+    and in `stops` what stopped it short)."""
     for strategy in STRATEGIES:
         if not strategy.applies(ctx):
             continue
@@ -134,6 +143,7 @@ def _certify(judgement: Judgement, part: Part, ctx: Context, start: float, notes
         except Exhausted as exhausted:
             # the budgets are shared, so the later (costlier) strategies would run out too
             notes.append(f"{where}{strategy.name}: {exhausted}")
+            stops.append(Stop("exhausted"))
             break
         except OverflowError:  # its float LP cannot hold a coefficient such as 1e400
             notes.append(f"{where}{strategy.name}: a coefficient beyond float range (the "

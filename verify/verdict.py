@@ -9,6 +9,25 @@ from verify.kernel import Certificate, Counterexample, Judgement
 
 Status = Literal["proved", "refuted", "unknown"]
 
+#: What stopped a search short of a verdict (`Stop`): a count of the budget ran out
+#: (`exhausted`), an LP or an SDP was over the size budget (`lp-over`: rows, columns and the
+#: budget's two; `sdp-over`: unknowns and the budget's), an SDP's point could not be rounded
+#: to exact rationals (`rounding`); a counterexample off the naturals that the naturals next
+#: to it do not mend: none refutes and every natural was covered (`natural-only`), none was
+#: found (`natural-none`), or one was and the kernel rejected it (`natural-rejected`).
+StopKind = Literal["exhausted", "lp-over", "sdp-over", "rounding", "natural-only",
+                   "natural-none", "natural-rejected"]
+
+
+@dataclass(frozen=True)
+class Stop:
+    """One thing that stopped a search short, carried with its unknown verdict: the advice
+    (`verify.proof_checker._obstacle`) reads these, never the words of the message, where a
+    claim's own text (a scalar named `exhausted`) once passed for a budget run out."""
+
+    kind: StopKind
+    sizes: tuple[int, ...] = ()
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -29,6 +48,7 @@ class Verdict:
     seconds: float
     judgement: Judgement | None = None  # what the certificate proves, if fewer hypotheses
     halves: tuple[Verdict, Verdict] | None = None  # g >= 0 and -g >= 0, for g == 0
+    stops: tuple[Stop, ...] = ()  # what stopped the search short (an unknown's)
 
     def __post_init__(self) -> None:
         if (self.status == "proved") != ((self.certificate is None) != (self.halves is None)):

@@ -313,9 +313,10 @@ def test_a_defined_name_is_never_bound_on_runs(binding: str, name: str,
 
 def test_an_unbound_defined_name_is_explained_not_advised_to_be_bound(tmp_path: Path) -> None:
     """Red team 9: a step mentioning `nv = norm(v)` was not run 'nv is no quantity of an
-    online run: bind it in [numeric] names'. The audit does not evaluate definitions on
-    runs; the reason says so, names the definition, says a root is irrational in general,
-    and advises no binding."""
+    online run: bind it in [numeric] names'. A root is irrational in general, so no exact run
+    holds it: the reason says so, names the definition, and advises no binding. `md =
+    max(0, Q - k)`, exact on rationals, is evaluated on each row now (the step was not run,
+    'the audit does not evaluate definitions on runs')."""
     from verify.api import audit_proofs
 
     proof = tmp_path / "runs.toml"
@@ -325,10 +326,112 @@ def test_an_unbound_defined_name_is_explained_not_advised_to_be_bound(tmp_path: 
     reasons = {s.step.id: s.reason for s in audited.steps}
     assert reasons["cs"] == (
         "nv is defined as norm(v) ([define]), a root, irrational in general, which no exact "
-        "run can hold: the audit does not evaluate definitions on runs (a defined name is "
-        "read only as a quantity the run offers under its name, and may not be bound in "
-        "[numeric] names): checked symbolically only")
-    assert reasons["hinge"].startswith("md is defined as max(0, Q - k) ([define]): the audit "
-                                       "does not evaluate definitions on runs")
+        "run can hold: the audit evaluates on runs only definitions exact on rationals (max, "
+        "min of rational functions; a defined name is otherwise read only as a quantity the "
+        "run offers under its name, and may not be bound in [numeric] names): checked "
+        "symbolically only")
     assert all("bind" not in (r or "") for r in reasons.values())
+    hinge = audited.steps[1].numeric
+    assert hinge is not None and hinge.status == "held" and hinge.vacuous == 0
     assert audited.steps[2].numeric is not None  # the others are run as before
+
+
+DEFINED_ON_RUNS = """
+title = "definitions evaluated on runs"
+vectors = ["v", "z"]
+scalars = ["k", "Q", "big", "low", "nv", "mn"]
+naturals = ["k"]
+
+[numeric]
+run = "online"
+names = { v = "w", z = "u", k = "t", Q = "R2" }
+
+[define]
+big = "max(Q - k, k)"
+low = "min(big, Q/(k + 1))"
+nv = "norm(v)"
+mn = "min(nv, 1)"
+
+[[step]]
+id = "above"
+claim = "big >= k"
+
+[[step]]
+id = "below"
+claim = "big <= k"
+
+[[step]]
+id = "nested"
+claim = "low <= big"
+
+[[step]]
+id = "nested-false"
+claim = "low >= big"
+
+[[step]]
+id = "root"
+claim = "mn <= 1"
+"""
+
+
+def test_definitions_exact_on_rationals_are_evaluated_on_runs(tmp_path: Path) -> None:
+    """A step reading a `max`/`min` definition (of a rational function, of another such
+    definition) was not run: 'the audit does not evaluate definitions on runs'. Each row
+    now holds its exact value: a true step holds on every row of the campaign (none vacuous:
+    the defining facts hold there), a false one is violated on runs, its counterexample
+    checked by the kernel and shown under the proof's name, at the value the definition
+    has there. A definition reading a root is still not run, and says which root."""
+    from verify.api import audit_proofs
+
+    proof = tmp_path / "defined.toml"
+    proof.write_text(DEFINED_ON_RUNS, encoding="utf-8")
+    audit = audit_proofs(proof, budget="small")
+    (audited,) = audit.proofs
+    found = {s.step.id: s for s in audited.steps}
+    for held in ("above", "nested"):
+        numeric = found[held].numeric
+        assert numeric is not None and numeric.status == "held", held
+        assert numeric.instances > 100 and numeric.vacuous == 0, held
+    for false in ("below", "nested-false"):
+        numeric = found[false].numeric
+        assert numeric is not None and numeric.status == "violated", false
+        point = numeric.counterexample
+        assert point is not None
+        scalars = point.scalars
+        assert scalars["big"] == max(scalars["R2"] - scalars["t"], scalars["t"])
+        if false == "nested-false":
+            assert scalars["low"] == min(scalars["big"], scalars["R2"] / (scalars["t"] + 1))
+    assert found["root"].numeric is None or found["root"].numeric.status == "not-run"
+    assert found["root"].reason.startswith(
+        "mn is defined as min(nv, 1) ([define]), which reads nv = norm(v), a root, "
+        "irrational in general, which no exact run can hold")
+
+
+def test_a_definition_is_one_column_per_meaning() -> None:
+    """Two proofs may define one name two ways, checked on the same rows: each definition's
+    column is named by the name and its meaning on runs, so one proof's column never
+    answers for the other's, and the same definition is one column."""
+    from verify.audit.job import naming
+
+    texts = [DEFINED_ON_RUNS, DEFINED_ON_RUNS.replace("max(Q - k, k)", "max(Q, k)"),
+             DEFINED_ON_RUNS.replace("[[step]]", "# a comment\n[[step]]", 1)]
+    symbols = [naming(p.numeric, p).defined["big"].symbol
+               for p in (parse_proof(t.encode(), "p.toml") for t in texts)]
+    assert symbols[0] != symbols[1] and symbols[0] == symbols[2]
+
+
+def test_a_scalar_defined_under_a_vectors_name_of_the_run_is_evaluated(tmp_path: Path) -> None:
+    """Online runs offer a vector `d` (the update's direction): a proof's scalar `d =
+    max(0, g - y*dot(z, x))` is no such quantity, so it is evaluated on the rows (it was
+    taken for the run's `d` and left unbound, 'of the other sort')."""
+    from verify.api import audit_proofs
+
+    proof = tmp_path / "hinge.toml"
+    proof.write_text(
+        'title = "hinge"\nvectors = ["w", "x", "z"]\nscalars = ["y", "g", "d"]\n'
+        '[numeric]\nrun = "online"\nnames = { z = "u", g = "gamma_u" }\n'
+        '[define]\nd = "max(0, g - y*dot(z, x))"\n'
+        '[[step]]\nid = "hinge"\nclaim = "d + y*dot(z, x) >= g"\n', encoding="utf-8")
+    (audited,) = audit_proofs(proof, budget="small").proofs
+    numeric = audited.steps[0].numeric
+    assert numeric is not None and numeric.status == "held" and numeric.vacuous == 0

@@ -15,7 +15,7 @@ from verify import kernel
 from verify.kernel import Counterexample, Fact, Judgement, Obligation
 from verify.proof_checker import GoalReport, _labelled, check_proof
 from verify.search.work import BUDGETS
-from verify.verdict import Verdict
+from verify.verdict import Stop, Verdict
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -145,7 +145,7 @@ def test_an_exhausted_count_offers_large_below_it_and_says_so_at_it() -> None:
                       ((), kernel.Rel(x, ">=", sympy.Integer(0), "x >= 0")))
     unknown = GoalReport(goal, Verdict("unknown", None, None,
                                        "hypothesis products: candidate budget 80000 exhausted",
-                                       0.0))
+                                       0.0, stops=(Stop("exhausted"),)))
     assert "`--budget large` may too" in _labelled(unknown, 1, step, BUDGETS["default"])
     at_large = _labelled(unknown, 1, step, BUDGETS["large"])
     assert "already `large`" in at_large and "--budget large" not in at_large
@@ -201,3 +201,19 @@ def test_a_false_step_on_imported_claims_gets_no_split_advice() -> None:
                                     "and breaks the claim, but it may be one no run reaches")
     assert "counterexample (equalities solved)" in chain.message
     assert "divide by k" not in chain.message
+
+
+def test_advice_reads_what_stopped_the_search_not_the_words_of_the_claim() -> None:
+    """Review of session 10: `_obstacle` chose its advice by matching the message's words,
+    and the message quotes the claim: a scalar named `exhausted` read as a budget run out,
+    so the Motzkin polynomial (true, no sum of squares: the SDP's point is not rounded)
+    was advised `--budget large`. The advice reads the kinds the search carries with its
+    verdict (`Stop`): here the rounding."""
+    text = (b'title = "m"\nscalars = ["exhausted", "y"]\n[[step]]\nid = "motzkin"\n'
+            b'claim = "exhausted**4*y**2 + exhausted**2*y**4 - 3*exhausted**2*y**2 + 1 >= 0"\n')
+    (report,) = check_proof(parse_proof(text, "m.toml")).steps
+    assert report.status == "unknown" and "exhausted" in report.message
+    assert report.message.startswith(
+        "no certificate within the budget: a hint or a case split may help; the SDP's "
+        "numeric point could not be rounded to an exact sum of squares")
+    assert "--budget large" not in report.message

@@ -286,6 +286,52 @@ def files(audit: Audit, directory: Path) -> list[Path]:
     return [file_of(directory, name) for name in sorted(audit.witnesses)]
 
 
+def read_by(audit: Audit) -> list[tuple[str, Path]]:
+    """The files `audit` read that it knows itself, as what they are and their path (the
+    command line's `inputs` words): each proof file audited and the files it imports, each
+    proof's `[numeric] data`, the data files given (`Audit.data`), every built-in proof's
+    file, and the module file of each plug-in whose runs are kept to shrink."""
+    from proofs.library import PROOFS
+    from proofs.proof_file import imported_files
+    from verify.audit.targets import STDIN
+
+    out: list[tuple[str, Path]] = []
+    for proof in audit.proofs:
+        origin = proof.proof.origin
+        if proof.file and origin is not None and origin.file != STDIN:
+            out.append(("a proof file given", Path(origin.file)))
+            out += [(f"a proof file that {origin.file} imports", Path(path))
+                    for path in imported_files(origin.file)]
+        if proof.proof.numeric is not None:
+            out += [(f"a data file that {proof.id} names", Path(path))
+                    for path in proof.proof.numeric.data]
+    out += [("a data file given", Path(name)) for name in audit.data if name != "-"]
+    out += [(f"the file of the built-in proof {proof_id}", Path(path))
+            for proof_id, path in PROOFS.items()]
+    for witness in audit.witnesses.values():
+        plugin = witness.check.plugin
+        if plugin is not None and (path := plugin.source_file()) is not None:
+            given = f" (--algorithm {plugin.spec})" if plugin.spec else ""
+            out.append((f"the file of plug-in {plugin.name}{given}", Path(path)))
+    return out
+
+
+def refused(audit: Audit, directory: Path, read: Sequence[tuple[str, Path]] = ()
+            ) -> str | None:
+    """The one line refusing the counterexample files `shrink_all` would write into
+    `directory` when one is a file the audit read (`read`, what the caller knows it read,
+    and `read_by`, what the audit knows), None when none is: the one check of the command
+    line and of `shrink_all` (`verify.audit.overwrites.report_clash`)."""
+    from verify.audit.overwrites import report_clash
+
+    return report_clash([("counterexamples", path) for path in files(audit, directory)],
+                        [*read, *read_by(audit)], written="a counterexample file")
+
+
+class Overwrite(ValueError):
+    """`shrink_all` would replace a file the audit read (its one line: `refused`)."""
+
+
 def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
                tries: int = TRIES) -> list[str]:
     """Shrink every violated step of `audit` and write each as `directory/PROOF--STEP.csv`
@@ -294,7 +340,11 @@ def shrink_all(audit: Audit, directory: Path, plugins: Sequence[str] = (),
     reproduces it, or why there is none. `plugins`: the command-line options of each
     plug-in the audit was given (`Plugin.options`). The command repeats the audit's
     `--budget` when it was not the default (the data file's run is checked at any budget:
-    the budget sizes only the campaign around it)."""
+    the budget sizes only the campaign around it). Raises Overwrite, writing nothing, when
+    a file it would write is one the audit read (`refused`: the command line's check; from
+    Python there was none, and a proof's own data file could be replaced)."""
+    if (clash := refused(audit, directory)) is not None:
+        raise Overwrite(clash)
     directory.mkdir(parents=True, exist_ok=True)
     budget = "" if audit.budget == "default" else f" --budget {audit.budget}"
     lines = []

@@ -23,12 +23,13 @@ import pickle
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, Literal
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
 from perceptron.io.common import DEFAULT_LIMITS, Limits
+from proofs.definitions import parse_definitions
 from proofs.errors import ProofFileError, ProofFileErrors, Source, raise_all
 from proofs.language.expressions import Relation
 from proofs.library import CANONICAL, PROOFS
@@ -193,6 +194,9 @@ class Audit:
     refused_files: int = 0  # users' proof files that could not be audited (in `errors`)
     #: the run of each violated step's first counterexample, by `PROOF/STEP` (to shrink it)
     witnesses: Mapping[str, Witness] = field(default_factory=dict, compare=False, repr=False)
+    #: the data files given to the audit (`data`): files it read, which no counterexample
+    #: file may replace (`verify.audit.counterexamples.refused`)
+    data: tuple[str, ...] = field(default=(), compare=False, repr=False)
     strict: bool = False  # `--strict`: every proof audited decides `passed` (not only those
     # `ProofAudit.required` names), in every rendering
 
@@ -247,7 +251,14 @@ def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = 
     plug-ins do not make (online and batch runs only)."""
     if numeric is None:
         return Naming("online", {}, {})
-    return _naming(numeric, proof.vectors, proof.origin, plugins)
+    named = _naming(numeric, proof.vectors, proof.origin, plugins)
+    if not proof.definitions:
+        return named
+    try:
+        definitions = parse_definitions(proof.definitions, proof.names)
+    except ProofFileError:  # read when the proof was loaded; none evaluated rather than guessed
+        return named
+    return named.defining(definitions)
 
 
 def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
@@ -345,6 +356,7 @@ def run_audit(
     refused: Sequence[tuple[str, str]] = (),
     search: bool = False,
     limits: Limits = DEFAULT_LIMITS,
+    named_checked: bool = False,
 ) -> Audit:
     """Audit the proofs `ids`: built-in ids or proof files, mixed (all built-in proofs by
     default), each also on the data files `data` (and on its own `[numeric] data`).
@@ -364,7 +376,9 @@ def run_audit(
     the user gave one, the line says what is wrong with it). Data files are read within
     `limits` (`perceptron.io.common.Limits`: the command line's `--max-cells` and
     `--max-scaled-bits`). A plug-in given (in `algorithms` or `refused`) that no proof audited
-    names raises UnnamedPlugin (a ValueError) before any work: it would never run.
+    names raises UnnamedPlugin (a ValueError) before any work: it would never run
+    (`named_checked`: the caller refused such plug-ins already with `refuse_unnamed`, as the
+    command line does before loading their code, so no proof's TOML is read a second time).
     With `jobs` > 1 the proofs, and the campaign's shards (`verify.numeric.shards`), are
     checked in that many processes; with `scheduler` (a Dask address, `tcp://HOST:PORT`) the
     shards run on that cluster's workers instead. Shards do not depend on either, and their
@@ -373,7 +387,7 @@ def run_audit(
     store (`verify.store`); `search` searches every one instead (the report is the same).
     """
     given = [*(algorithms or {}), *(name for name, _ in refused)]
-    if given:
+    if given and not named_checked:
         refuse_unnamed(targets(list(ids) if ids else list(PROOFS)), given, "plug-in")
     with shared_faults(algorithms or {}) as plugins:
         return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
@@ -443,7 +457,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
                  tuple([fault for _, fault in refused] + admitted.errors + plan.errors
                        + fault_lines),
-                 sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses)
+                 sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses,
+                 data=tuple(data))
 
 
 @contextmanager
@@ -683,14 +698,15 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
         return "with the [numeric] names replaced it expands to too many terms", None
     judgement = statement(proof, stated, names)
-    binding = binding_of(judgement, proof.numeric.run)
+    defined = names.evaluated(judgement)
+    binding = binding_of(judgement, proof.numeric.run, defined)
     if binding is None:
-        return unbound(judgement, proof.numeric.run, proof.definitions) or _NO_ROWS, None
+        return unbound(judgement, proof.numeric.run, proof.definitions, defined) or _NO_ROWS, None
     plugin = (plugins or {}).get(proof.numeric.algorithm or "")
     if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
                 f"the plug-in {plugin.name}'s runs do not have (its steps are tau)"), None
-    return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin)
+    return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined)
 
 
 @dataclass(frozen=True)
@@ -882,11 +898,23 @@ def _merged(checks: Sequence[Check], verdicts: Verdicts) -> dict[str, NumericVer
     merged: dict[str, NumericVerdict] = {}
     for (name, _source_name), verdict in sorted(verdicts.items()):
         merged[name] = merged.get(name, NumericVerdict.empty()).merge(verdict)
-    judgements = {c.name: c.judgement for c in checks}
+    by_name = {c.name: c for c in checks}
     for name, verdict in merged.items():
         if verdict.counterexample is not None:
-            kernel.check_counterexample(judgements[name], as_counterexample(verdict.counterexample))
+            check = by_name[name]
+            kernel.check_counterexample(check.judgement, as_counterexample(verdict.counterexample))
+            merged[name] = replace(verdict, counterexample=_named(verdict.counterexample, check))
     return merged
+
+
+def _named(instance: Instance, check: Check) -> Instance:
+    """A counterexample as the proof names it: a definition evaluated on the rows is read
+    under its column's symbol (`verify.runs.naming.Defined`), which the kernel has just
+    checked; the reports show the proof's own name for it."""
+    if not check.defined:
+        return instance
+    shown = {d.symbol: d.name for d in check.defined}
+    return replace(instance, scalars={shown.get(n, n): v for n, v in instance.scalars.items()})
 
 
 def as_counterexample(instance: Instance) -> Counterexample:

@@ -180,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
                          "the checkout")
     chosen, left_out = selection(args.proofs, args.only)
     from verify.audit.job import run_audit
+    from verify.audit.overwrites import report_clash
     from verify.audit.report import summary_table, to_json, to_text
 
     outputs = {name: getattr(args, name) for name in REPORTS if getattr(args, name)}
@@ -222,7 +223,8 @@ def run(args: argparse.Namespace) -> int:
                           seed=args.seed, budget=args.budget,
                           guard=args.time_limit, progress=callback(bar, "jobs"),
                           jobs=args.jobs, scheduler=args.scheduler, algorithms=algorithms,
-                          refused=unusable, search=args.search, limits=limits(args))
+                          refused=unusable, search=args.search, limits=limits(args),
+                          named_checked=True)  # refused above, before any plug-in loaded
     if refused:  # run kinds that could not be loaded: the audit's errors, as a plug-in's are
         audit = dataclasses.replace(audit, errors=(*refused, *audit.errors))
     audit = dataclasses.replace(audit, strict=args.strict)  # every rendering's passed/failed
@@ -255,12 +257,10 @@ def run(args: argparse.Namespace) -> int:
              for p in audit.proofs if p.proof.numeric is not None for path in p.proof.numeric.data]
     clash = report_clash(outputs, named)  # a proof's own data files are known once it is read
     if clash is None and args.counterexamples is not None:  # and the files to be shrunk
-        from verify.audit.counterexamples import files
+        from verify.audit.counterexamples import refused
 
-        clash = report_clash([("counterexamples", path)
-                              for path in files(audit, args.counterexamples)],
-                             [*inputs(args), *plugin_files(algorithms), *named],
-                             written="a counterexample file")
+        clash = refused(audit, args.counterexamples,  # the check shrink_all makes itself
+                        [*inputs(args), *plugin_files(algorithms), *named])
     if clash is not None:
         nothing = "no report or counterexample file" if args.counterexamples else "no report"
         print(f"novikoff: error: {clash}; {nothing} was written", file=sys.stderr)
@@ -360,51 +360,10 @@ def plugin_files(plugins: Mapping[str, Plugin]) -> list[tuple[str, Path]]:
             for name, plugin in plugins.items() if (path := plugin.source_file()) is not None]
 
 
-def same_file(first: Path, second: Path) -> bool:
-    """Whether two paths name one file: the same resolved path (`./a.md` and `a.md`, or
-    through a symbolic link), or, for files that exist, the same inode (a hard link)."""
-    if first.resolve() == second.resolve():
-        return True
-    try:
-        return os.path.samefile(first, second)
-    except OSError:  # one of them does not exist (yet): then the resolved paths decide
-        return False
-
-
 def written_folders(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """The folders the audit writes files of its own into (`--coq`, `--counterexamples`)."""
     return [(f"--{option.replace('_', '-')}", Path(folder)) for option in
             ("coq", "counterexamples") if (folder := getattr(args, option, None)) is not None]
-
-
-def report_clash(outputs: Mapping[str, Path] | Sequence[tuple[str, Path]],
-                 given: Sequence[tuple[str, Path]],
-                 folders: Sequence[tuple[str, Path]] = (), written: str = "a report"
-                 ) -> str | None:
-    """The one line refusing report files that would overwrite one another or an input
-    (`inputs`), or fall in a folder the audit writes into (`written_folders`: red team 5,
-    a report in `--coq DIR` replaced an exported theory); None when every report file is
-    a file of its own. Without it the last report written would silently replace the
-    others, or the proof file or data file the audit read, while exit 0 said every report
-    was written whole. `outputs`: option (without `--`) and file, as a mapping or pairs
-    (`--counterexamples` writes several files); `written` says what they are in the line
-    (a counterexample file is refused over an input exactly as a report is: red team 9, it
-    replaced the data file the proof names)."""
-    named = list(outputs.items()) if isinstance(outputs, Mapping) else list(outputs)
-    for index, (name, path) in enumerate(named):
-        for option, folder in folders:
-            if path.resolve().is_relative_to(folder.resolve()):
-                return (f"--{name} {path} is inside {option} {folder}, whose files the audit "
-                        "writes: put the report elsewhere")
-        for other, path2 in named[:index]:
-            if same_file(path, path2):
-                return (f"--{other} {path2} and --{name} {path} name the same file: give "
-                        "each report a file of its own")
-        for what, source in given:
-            if same_file(path, source):
-                return (f"--{name} {path}: that is {what} ({source}); {written} never "
-                        "overwrites a file the audit reads")
-    return None
 
 
 class _Param(argparse.Action):

@@ -54,7 +54,7 @@ from verify.kernel import Fact, Judgement
 from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
 from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
-from verify.runs.naming import Naming, binding_of, law, on_runs
+from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
 from verify.runs.plugin import Plugin, PluginFault, steps_of
 from verify.runs.plugin import runner as plugin_runner
 from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
@@ -72,6 +72,7 @@ class Check:
     binding: str
     algorithm: str | None = None
     plugin: Plugin | None = None  # the user's algorithm of that name (`verify.runs.plugin`)
+    defined: tuple[Defined, ...] = ()  # the `[define]`d names its rows evaluate
 
     @property
     def kind(self) -> RunKind:
@@ -503,7 +504,8 @@ def _compiled(check: Check) -> CompiledJudgement:
     if found is None or found[0] is not check:
         if len(_COMPILED) >= COMPILED_CHECKS:
             _COMPILED.clear()
-        found = _COMPILED[id(check)] = (check, CompiledJudgement.compile(check.judgement))
+        compiled = CompiledJudgement.compile(check.judgement, check.defined)
+        found = _COMPILED[id(check)] = (check, compiled)
     return found[1]
 
 
@@ -629,7 +631,7 @@ def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdi
 def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]
                   ) -> tuple[int, float]:
     """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
-    compiled = [(c, CompiledJudgement.compile(c.judgement)) for c in checks]
+    compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined)) for c in checks]
     t0 = time.perf_counter()
     instances = 0
     for check, judgement in compiled:

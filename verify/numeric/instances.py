@@ -36,7 +36,10 @@ from verify.runs.columns import (
     Origin,
     VectorColumn,
     as_object,
+    den_column,
+    fitting,
 )
+from verify.runs.naming import Defined
 from verify.search.shrinking import GreedyShrinker
 
 Status = Literal["held", "violated", "not-run"]
@@ -230,32 +233,57 @@ class CompiledJudgement:
     judgement: Judgement
     hypotheses: tuple[tuple[CompiledPolynomial, str], ...]
     claim: CompiledPolynomial
+    #: the `[define]`d names the judgement reads, each a column made on the batch first
+    defined: tuple[tuple[Defined, tuple[tuple[CompiledPolynomial, CompiledPolynomial], ...]],
+                   ...] = ()
 
     @classmethod
-    def compile(cls, judgement: Judgement) -> CompiledJudgement:
-        """Compile every hypothesis and the claim (once per judgement and process: every
-        shard of a campaign compiles the same checks, `_compiled_judgement`)."""
-        return _compiled_judgement(cls, judgement)
+    def compile(cls, judgement: Judgement, defined: Sequence[Defined] = ()) -> CompiledJudgement:
+        """Compile every hypothesis and the claim, and each argument of a definition the
+        rows evaluate (`defined`, in file order) as a numerator and a denominator (once per
+        judgement and process: every shard of a campaign compiles the same checks,
+        `_compiled_judgement`)."""
+        return _compiled_judgement(cls, judgement, tuple(defined))
 
     @classmethod
-    def _compile(cls, judgement: Judgement) -> CompiledJudgement:
+    def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = ()
+                 ) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
-        return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr))
+        parts = tuple((d, tuple(_quotient_parts(a) for a in d.args)) for d in defined)
+        return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts)
 
     @cached_property
     def names(self) -> frozenset[str]:
-        """The scalar and vector names an instance must bind (once per compiled judgement:
-        every shard of a campaign asks it of every check, and reading a judgement's symbols
-        walks its SymPy trees)."""
+        """The scalar and vector names a row must bind: the run quantities it reads, those
+        of the arguments of a definition it reads in place of the definition's own (once
+        per compiled judgement: every shard of a campaign asks it of every check, and
+        reading a judgement's symbols walks its SymPy trees)."""
+        made = {d.symbol for d, _ in self.defined}
+        symbols = {s for s in self.judgement.symbols() if s.name not in made} | {
+            s for d, _ in self.defined for a in d.args for s in a.free_symbols
+            if s.name not in made}
         out: set[str] = set()
-        for symbol in self.judgement.symbols():
+        for symbol in symbols:
             pair = gram_pair(symbol)
             out |= set(pair) if pair else {symbol.name}
         return frozenset(out)
 
+    @cached_property
+    def shown(self) -> frozenset[str]:
+        """The names of a counterexample: `names`, and each definition's value at it (the
+        kernel re-checks the defining facts there, as hypotheses)."""
+        return self.names | {d.symbol for d, _ in self.defined}
+
     def assumed(self, batch: InstanceBatch) -> np.ndarray:
         """Rows where every hypothesis holds (the non-vacuous instances)."""
         return self._assumed(batch).copy()
+
+    def _define(self, batch: InstanceBatch) -> None:
+        """Make the column of each definition the judgement reads, once per batch
+        (`_definition`)."""
+        for defined, args in self.defined:
+            if defined.symbol not in batch.defined:
+                batch.defined[defined.symbol] = _definition(defined.function, args, batch)
 
     def _assumed(self, batch: InstanceBatch) -> np.ndarray:
         """`assumed`, computed once per batch and set of hypotheses (read-only: the steps of
@@ -263,6 +291,7 @@ class CompiledJudgement:
         key = self.hypotheses
         mask = batch._masks.get(key)
         if mask is None:
+            self._define(batch)
             mask = np.ones(len(batch), dtype=bool)
             for poly, kind in self.hypotheses:
                 mask &= _holding(poly, kind, batch)
@@ -279,13 +308,14 @@ class CompiledJudgement:
         if n == 0:
             return NumericVerdict.empty(), None
         assumed = self._assumed(batch)
+        self._define(batch)  # the hypotheses' mask may have been another judgement's
         kind = self.judgement.claim.kind
         values, den = self.claim.evaluate(batch)
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
         violations = int(np.count_nonzero(failed))
         first = int(failed.argmax()) if violations else None
-        counterexample = (_trimmed(batch.instance(first, self.names))
+        counterexample = (_trimmed(batch.instance(first, self.shown))
                           if first is not None else None)
         min_slack = None
         if held:
@@ -304,6 +334,45 @@ class CompiledJudgement:
         """Whether one instance satisfies every hypothesis and violates the claim."""
         batch = InstanceBatch.from_instances([instance], Origin("check"))
         return self.check(batch).violations == 1
+
+
+def _definition(function: str, args: Sequence[tuple[CompiledPolynomial, CompiledPolynomial]],
+                batch: InstanceBatch) -> Column:
+    """The column of `function(*args)` (`verify.runs.naming.EXACT`: `max` or `min` of two
+    rational functions, each a numerator and a denominator polynomial) on every row, in
+    Python integers: the two arguments compared by cross-multiplying over positive
+    denominators, so no float decides which is the larger. An argument whose denominator
+    is 0 at a row is read as 0 there: the definition says nothing there, and the judgement's
+    condition that the denominator is positive (`on_runs`: divisions cleared) leaves the row
+    vacuous."""
+    n = len(batch)
+    (a, da), (b, db) = (_quotient(num, den, batch, n) for num, den in args)
+    left, right = a * db, b * da
+    first = np.asarray(left >= right if function == "max" else left <= right, dtype=bool)
+    return Column(fitting(np.where(first, left, right)), fitting(da * db))
+
+
+def _quotient_parts(arg: sympy.Expr) -> tuple[CompiledPolynomial, CompiledPolynomial]:
+    """A definition's argument, a rational function, as its numerator and denominator
+    polynomials (each row divides them exactly: `_quotient`)."""
+    num, den = sympy.fraction(sympy.together(arg))
+    return CompiledPolynomial.compile(sympy.expand(num)), CompiledPolynomial.compile(
+        sympy.expand(den))
+
+
+def _quotient(num: CompiledPolynomial, den: CompiledPolynomial, batch: InstanceBatch, n: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """`num / den` on every row as Python-integer numerators over positive denominators
+    (0 over 1 where `den` is 0)."""
+    p, p_den = num.evaluate(batch)
+    q, q_den = den.evaluate(batch)
+    top = as_object(p) * as_object(den_column(q_den, n))
+    bottom = as_object(den_column(p_den, n)) * as_object(q)
+    negative = np.asarray(bottom < 0, dtype=bool)
+    zero = np.asarray(bottom == 0, dtype=bool)
+    top = np.where(zero, 0, np.where(negative, -top, top))
+    bottom = np.where(zero, 1, np.where(negative, -bottom, bottom))
+    return as_object(top), as_object(bottom)
 
 
 def _holding(poly: CompiledPolynomial, kind: str, batch: InstanceBatch) -> np.ndarray:
@@ -353,9 +422,10 @@ def _least_by_denominator(nums: IntArray, dens: IntArray) -> Fraction:
 
 
 @lru_cache(maxsize=1024)
-def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement) -> CompiledJudgement:
+def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement,
+                        defined: tuple[Defined, ...] = ()) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
-    return cls._compile(judgement)
+    return cls._compile(judgement, defined)
 
 
 def _trimmed(instance: Instance) -> Instance:

@@ -396,11 +396,11 @@ def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
     elif a.num.dtype != object and b.num.dtype != object:
         # int64 entries whose products overflow: split into limbs by numpy's own shifts, a
         # few int64 einsums, no Python int per entry
-        num = _fitting(_limb_products(a.num, b.num, dim, top_a, top_b, _row_sums))
+        num = fitting(_limb_products(a.num, b.num, dim, top_a, top_b, _row_sums))
     else:
         # Python ints: one einsum, no intermediate array of the len(a) x dim products
         # (splitting them into limbs would cost more Python-int work than it saves)
-        num = _fitting(np.einsum("ij,ij->i", as_object(a.num), as_object(b.num)))
+        num = fitting(np.einsum("ij,ij->i", as_object(a.num), as_object(b.num)))
     return Column(num, den_product(a.den, b.den))
 
 
@@ -482,10 +482,10 @@ def _limbs(values: IntArray, count: int, k: int) -> list[IntArray]:
 
 def _fitted(column: Column) -> Column:
     """The column in int64 when every value fits (as row-wise products give it)."""
-    return Column(_fitting(column.num), column.den)
+    return Column(fitting(column.num), column.den)
 
 
-def _fitting(num: IntArray) -> IntArray:
+def fitting(num: IntArray) -> IntArray:
     """Exact integers in int64 when every one fits, else as they are (Python ints): the
     array `int_array` makes of the same values, without a Python loop over them."""
     if num.dtype == object and max_abs(num) <= INT64_LIMIT:
@@ -574,6 +574,10 @@ class InstanceBatch:
     # of whole hypothesis sets too (`CompiledJudgement._assumed`).
     _values: dict[object, tuple[IntArray, int]] = field(default_factory=dict, repr=False)
     _masks: dict[object, np.ndarray] = field(default_factory=dict, repr=False)
+    # The columns of `[define]`d names evaluated on these rows (`verify.runs.naming.Defined`,
+    # by its symbol), made by the checks that read them: apart from `scalars`, which are the
+    # run's own quantities (the same in every batch concatenated).
+    defined: dict[str, Column] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
         return len(self.iteration)
@@ -589,9 +593,12 @@ class InstanceBatch:
         """The column bound to a scalar or Gram symbol (Gram columns computed once)."""
         pair = gram_pair(symbol)
         if pair is None:
-            if symbol.name not in self.scalars:
+            found = self.scalars.get(symbol.name)
+            if found is None:  # not `or`: a column of no rows is false
+                found = self.defined.get(symbol.name)
+            if found is None:
                 raise KeyError(f"no scalar {symbol.name!r} bound in this batch")
-            return self.scalars[symbol.name]
+            return found
         if pair not in self._grams:
             for name in pair:
                 if name not in self.vectors:
@@ -607,7 +614,8 @@ class InstanceBatch:
         """Row `i` as an Instance (restricted to `names` when given)."""
         keep = set(names) if names is not None else None
         return Instance(
-            {n: c.value(i) for n, c in self.scalars.items() if keep is None or n in keep},
+            {n: c.value(i) for n, c in (*self.scalars.items(), *self.defined.items())
+             if keep is None or n in keep},
             {n: v.row(i) for n, v in self.vectors.items() if keep is None or n in keep},
             self.provenance(i),
         )

@@ -19,11 +19,14 @@ the audit reports the step `not run` with that reason.
 from __future__ import annotations
 
 import ast
+import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import sympy
 
+from proofs.definitions import Definition
 from proofs.errors import ProofFileError, raise_all
 from proofs.language.division import denominators
 from proofs.language.expressions import (
@@ -57,15 +60,39 @@ def closest(name: str, run: str) -> str:
     return f" (closest: {near!r})" if near else ""
 
 
+#: The definitions (`proofs.definitions.FUNCTIONS`) whose value is exact on rationals: the
+#: larger or smaller of two rationals, so each row of a run holds it exactly (`Defined`).
+EXACT = ("max", "min")
+
+
+@dataclass(frozen=True)
+class Defined:
+    """A `[define]`d name evaluated on each row of a run: `function(*args)`, its arguments
+    rational functions of the run's quantities and of the `symbol`s of earlier definitions
+    (`verify.numeric.instances` makes its column, exactly: no float decides which argument
+    is the larger). `symbol` names the column: the name and a digest of the definition as
+    read on runs, so the `m` of two proofs defined alike is one column of a batch, and
+    defined otherwise two, where the proof's own name would have let one proof's column
+    answer for the other's (an identifier: the kernel reads every symbol's name as an
+    atom, and `max(...)` is none)."""
+
+    name: str
+    symbol: str
+    function: str
+    args: tuple[sympy.Expr, ...]
+
+
 @dataclass(frozen=True)
 class Naming:
     """The proof's names that denote expressions: scalar names to scalar expressions over
-    the run's quantities, vector names to combinations of its vectors; every other name
+    the run's quantities, vector names to combinations of its vectors; `defined`, its
+    `[define]`d names whose value each row holds exactly (`Defined`); every other name
     denotes the run quantity of its own name (if the run has one)."""
 
     run: str
     scalars: Mapping[str, sympy.Expr]
     vectors: Mapping[str, Vec]
+    defined: Mapping[str, Defined] = field(default_factory=dict)
 
     @classmethod
     def of(cls, numeric: RunBinding, vectors: Iterable[str]) -> Naming:
@@ -107,6 +134,50 @@ class Naming:
         raise_all(errors)
         return cls(run, scalars, vector_terms)
 
+    def defining(self, definitions: Sequence[Definition]) -> Naming:
+        """This naming with each definition exact on rationals (`EXACT`, whose arguments
+        read no name the run neither offers nor evaluates) evaluated on runs: a step that
+        reads it is then checked on runs like any other. A name the run offers keeps that
+        meaning (single-pass runs offer `d`, which the Freund-Schapire proofs define), and
+        `sqrt`, `norm` and what reads them are not evaluated: a root is irrational in
+        general (`defined_unbound` says so)."""
+        found = kind(self.run)
+        offered = set(found.offered) - set(found.vectors)  # a scalar `d` is no vector `d`
+        defined: dict[str, Defined] = dict(self.defined)
+        named = replace(self, defined=defined)  # reads `defined` as it grows
+        names = {d.name for d in definitions}
+        for definition in definitions:
+            function = definition.text.split("(", 1)[0].strip()
+            if definition.name in offered or function not in EXACT:
+                continue
+            # FUNCTIONS' templates: the first two facts are `n >= a`, `n >= b` (or `<=`)
+            args = tuple(f.rhs for f in definition.facts[:2])
+            read = {s.name for a in args for s in a.free_symbols}
+            if read & (names - set(defined) - offered):  # a root, or what reads one
+                continue
+            replaced = tuple(named.replaced(a) for a in args)
+            meaning = f"{function}({', '.join(map(sympy.srepr, replaced))})"
+            symbol = f"{definition.name}__{hashlib.sha256(meaning.encode()).hexdigest()[:12]}"
+            defined[definition.name] = Defined(definition.name, symbol, function, replaced)
+        return named
+
+    def replaced(self, expr: sympy.Expr) -> sympy.Expr:
+        """`expr` with every name replaced by what it denotes on runs, unexpanded."""
+        return expr.xreplace({s: self._term(s) for s in expr.free_symbols})
+
+    def evaluated(self, judgement: Judgement) -> tuple[Defined, ...]:
+        """The definitions a judgement over run quantities reads (through another's
+        arguments too), in file order: each column is made after those it reads."""
+        by_symbol = {d.symbol: d for d in self.defined.values()}
+        wanted = {s.name for s in judgement.symbols()} & set(by_symbol)
+        grown = True
+        while grown:
+            more = {s.name for n in wanted for a in by_symbol[n].args
+                    for s in a.free_symbols} & set(by_symbol)
+            grown = not more <= wanted
+            wanted |= more
+        return tuple(d for d in self.defined.values() if d.symbol in wanted)
+
     def judgement(self, hypotheses: Sequence[Fact], claim: Fact) -> Judgement:
         """`hypotheses |- claim` with every name replaced by what it denotes on runs, all
         at once (an inner product of two named vectors expands bilinearly)."""
@@ -122,6 +193,8 @@ class Naming:
     def _term(self, symbol: sympy.Symbol) -> sympy.Expr:
         pair = gram_pair(symbol)
         if pair is None:
+            if (defined := self.defined.get(symbol.name)) is not None:
+                return sympy.Symbol(defined.symbol)
             return self.scalars.get(symbol.name, symbol)
         a, b = (self.vectors.get(n, Vec.named(n)) for n in pair)
         return dot(a, b) if (pair[0] in self.vectors or pair[1] in self.vectors) else symbol
@@ -136,12 +209,12 @@ class Naming:
         return False
 
 
-def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = None
-            ) -> str | None:
+def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = None,
+            evaluated: Sequence[Defined] = ()) -> str | None:
     """Why no row set of a `run` run binds the statement's quantities (None: one does).
     `defined`: the proof's `[define]`d names and their definitions, which are never advised
-    to be bound (`defined_unbound`)."""
-    scalars, vectors = sorts(judgement)
+    to be bound (`defined_unbound`); `evaluated`: those the rows evaluate (`sorts`)."""
+    scalars, vectors = sorts(judgement, evaluated)
     found = kind(run)
     if found.binding_for(scalars | vectors, scalars, vectors) is not None:
         return None
@@ -175,37 +248,65 @@ ROOTS = ("norm(", "sqrt(")
 
 
 def defined_unbound(names: Sequence[str], defined: Mapping[str, str]) -> str:
-    """Why a step mentioning `[define]`d names that the run does not offer is not run: the
-    audit does not evaluate a definition on runs. A defined name is read on runs only as a
-    quantity the run offers under that name (single-pass runs offer `d`, the deviation
-    `max(0, gamma - y<u, x>)`), its defining facts then hypotheses checked on each row, and
-    it may not be bound in `[numeric] names` (`proofs.proof_file`: it would be another
-    quantity under its name). So the line names each definition, says a root is irrational
-    in general (no exact run holds it), and advises no binding (red team 9: it said `bind
-    it in [numeric] names`, and the binding it led to checked another quantity)."""
+    """Why a step mentioning `[define]`d names that the run neither offers nor evaluates is
+    not run. The audit evaluates on each row a definition exact on rationals (`EXACT`:
+    `Naming.defining`); a root is irrational in general, so no exact run can hold it, and
+    a definition reading a root is no better. Any other defined name is read on runs only as
+    a quantity the run offers under that name, and may not be bound in `[numeric] names`
+    (`proofs.proof_file`: it would be another quantity under its name). So the line names
+    each definition, says which root makes it inexact, and advises no binding (red team 9:
+    it said `bind it in [numeric] names`, and the binding it led to checked another
+    quantity)."""
     first = names[0]
     text = defined[first]
-    what = (", a root, irrational in general, which no exact run can hold"
-            if text.startswith(ROOTS) else "")
+    root = _root(first, defined)
+    what = ("" if root is None else
+            ", a root, irrational in general, which no exact run can hold" if root == first
+            else f", which reads {root} = {defined[root]}, a root, irrational in general, "
+                 "which no exact run can hold")
     more = "".join(f"; {n} as {defined[n]}" for n in names[1:])
-    return (f"{first} is defined as {text} ([define]){what}{more}: the audit does not evaluate "
-            "definitions on runs (a defined name is read only as a quantity the run offers "
+    return (f"{first} is defined as {text} ([define]){what}{more}: the audit evaluates on "
+            f"runs only definitions exact on rationals ({', '.join(EXACT)} of rational "
+            "functions; a defined name is otherwise read only as a quantity the run offers "
             "under its name, and may not be bound in [numeric] names): checked symbolically "
             "only")
 
 
-def sorts(judgement: Judgement) -> tuple[set[str], set[str]]:
+def _root(name: str, defined: Mapping[str, str]) -> str | None:
+    """The root (`ROOTS`) the definition of `name` is, or reads through other definitions
+    (None: none)."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop(0)
+        if current in seen:
+            continue
+        seen.add(current)
+        if defined[current].startswith(ROOTS):
+            return current
+        words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", defined[current]))
+        todo.extend(n for n in defined if n in words)
+    return None
+
+
+def sorts(judgement: Judgement, defined: Sequence[Defined] = ()) -> tuple[set[str], set[str]]:
     """The scalar quantities a judgement reads, and the vector ones (those of its Gram
-    symbols)."""
-    scalars = {s.name for s in judgement.symbols() if gram_pair(s) is None}
-    vectors = {n for s in judgement.symbols() if (pair := gram_pair(s)) for n in pair}
+    symbols). A `defined` name's column is made from what its arguments read, so a row set
+    must bind those, not the column's own name (no run offers it)."""
+    made = {d.symbol for d in defined}
+    symbols = {s for s in judgement.symbols() if s.name not in made} | {
+        s for d in defined for a in d.args for s in a.free_symbols if s.name not in made}
+    scalars = {s.name for s in symbols if gram_pair(s) is None}
+    vectors = {n for s in symbols if (pair := gram_pair(s)) for n in pair}
     return scalars, vectors
 
 
-def binding_of(judgement: Judgement, run: str | RunKind = "online") -> str | None:
+def binding_of(judgement: Judgement, run: str | RunKind = "online",
+               defined: Sequence[Defined] = ()) -> str | None:
     """The first row set of a `run` run binding every quantity the judgement reads, each of
-    its own sort (a scalar `d` is not the online runs' direction vector `d`)."""
-    scalars, vectors = sorts(judgement)
+    its own sort (a scalar `d` is not the online runs' direction vector `d`); `defined`: the
+    definitions it reads that the rows evaluate (`sorts`)."""
+    scalars, vectors = sorts(judgement, defined)
     found = run if isinstance(run, RunKind) else kind(run)
     return found.binding_for(scalars | vectors, scalars, vectors)
 

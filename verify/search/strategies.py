@@ -30,6 +30,7 @@ from verify.search.sos import (
     norm_squares,
     weighted,
 )
+from verify.verdict import Stop
 
 if TYPE_CHECKING:
     from verify.search.sdp.problem import Problem
@@ -274,7 +275,8 @@ class SemidefiniteSquares(Strategy):
                 drop = small_diagonal(problem, point)
                 if not drop:
                     ctx.work.note("SDP: a point was found but its rounding to exact "
-                                  "rationals failed (not positive semidefinite over QQ)")
+                                  "rationals failed (not positive semidefinite over QQ)",
+                                  Stop("rounding"))
                     break
                 first = problem.blocks[0]
                 kept = tuple(m for m in first.basis if m not in drop)

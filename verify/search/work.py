@@ -29,6 +29,8 @@ from dataclasses import dataclass, fields
 from time import perf_counter
 from typing import ClassVar
 
+from verify.verdict import Stop
+
 
 @dataclass(frozen=True)
 class SearchBudget:
@@ -111,6 +113,7 @@ class Work:
         self.used: dict[str, int] = {f.name: 0 for f in fields(budget)}
         self.peak: dict[str, int] = dict(self.used)  # largest single LP, for the budget test
         self.notes: list[str] = []
+        self.stops: list[Stop] = []  # what the notes say stopped the search, as kinds
         self._deadline = None if guard is None else perf_counter() + guard
 
     def fork(self) -> Work:
@@ -151,7 +154,8 @@ class Work:
         if rows <= self.budget.lp_rows and columns <= self.budget.lp_columns:
             return True
         self.note(f"an LP of {rows} rows x {columns} columns is over the LP size budget "
-                  f"{self.budget.lp_rows} x {self.budget.lp_columns}")
+                  f"{self.budget.lp_rows} x {self.budget.lp_columns}",
+                  Stop("lp-over", (rows, columns, self.budget.lp_rows, self.budget.lp_columns)))
         return False
 
     def fits_sdp(self, entries: int) -> bool:
@@ -159,7 +163,8 @@ class Work:
         if entries <= self.budget.sdp_entries:
             return True
         self.note(f"an SDP of {entries} unknowns is over the SDP size budget "
-                  f"{self.budget.sdp_entries}")
+                  f"{self.budget.sdp_entries}",
+                  Stop("sdp-over", (entries, self.budget.sdp_entries)))
         return False
 
     def lp_iterations_used(self, iterations: int, *, stopped: bool) -> None:
@@ -167,9 +172,13 @@ class Work:
         self.used["lp_iterations"] += iterations
         self.peak["lp_iterations"] = max(self.peak["lp_iterations"], iterations)
         if stopped:
-            self.note(f"LP iteration budget {self.budget.lp_iterations} exhausted")
+            self.note(f"LP iteration budget {self.budget.lp_iterations} exhausted",
+                      Stop("exhausted"))
 
-    def note(self, message: str) -> None:
-        """A remark for the verdict's message (each said once)."""
+    def note(self, message: str, stop: Stop | None = None) -> None:
+        """A remark for the verdict's message (each said once), and what it says stopped
+        the search (`stop`, for the advice: `Stop`)."""
         if message not in self.notes:
             self.notes.append(message)
+            if stop is not None:
+                self.stops.append(stop)

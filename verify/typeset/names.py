@@ -7,7 +7,8 @@ A proof's names are printed through its `Spelling` (`spelling`), which keeps the
 truthful for that proof: two names the rules would print alike (`x1` and `x_1`, both x₁; a
 name `x1` and the member `x[1]` of a family `x`) are printed as written instead, and a single
 capital then 2 reads as a square only where the proof says it is one: it binds its names to
-runs (`[numeric]`) and leaves that name a quantity its kind of run provides (`RUN_SQUARES`:
+runs (`[numeric]`) and leaves that name (or binds the name it renames, `[numeric] names = {
+r = "R2" }` with `[notation] r = "R2"`) a quantity its kind of run provides (`RUN_SQUARES`:
 `R2`, `D2`, `B2`, max ||x_i||², sum d_i², a bound on ||w||², squared norms or their sums,
 never negative, by definition; `E2` or a `D2` of an online run is no such quantity).
 Elsewhere `R2` is any real and prints as written (R2, never R², which would show a
@@ -210,9 +211,12 @@ here, so its names print as written."""
 
 
 def spelling(proof: Proof) -> Spelling:
-    """The spelling of `proof`'s declared names (see the module docstring)."""
+    """The spelling of `proof`'s declared names (see the module docstring). A name is a
+    square where it denotes on runs a squared quantity its kind provides: its own (`R2`
+    left unbound) or the one `[numeric] names` binds it to (`r = "R2"`), which `[notation]
+    r = "R2"` then prints R² (red team 9: it printed R2, the square known only by name)."""
     numeric = proof.numeric
+    provided = frozenset() if numeric is None else RUN_SQUARES.get(numeric.run, frozenset())
     squares = () if numeric is None else [
-        n for n in proof.scalars
-        if n not in numeric.names and n in RUN_SQUARES.get(numeric.run, frozenset())]
+        n for n in proof.scalars if numeric.names.get(n, n).strip() in provided]
     return distinct((*proof.vectors, *proof.scalars), proof.notation, squares, proof.indexed)

@@ -389,3 +389,28 @@ def test_a_header_the_run_cannot_honour_is_refused(named: Header, run: str, faul
     with pytest.raises(DataError) as raised:
         scenarios_of(data, named, None, run, "d.csv")
     assert fault in str(raised.value)
+
+
+@pytest.mark.parametrize("how", ["named", "given"])
+def test_shrink_all_from_python_never_replaces_a_data_file_the_audit_read(
+        tmp_path: Path, how: str) -> None:
+    """Closing note 10: the command line refused a counterexample file over a file the audit
+    read, but `shrink_all` called from Python had no such check: a proof naming the
+    `PROOF--STEP.csv` an earlier run wrote (or that file given as data) had it replaced by
+    the shrunk run. It makes the command line's one check (`refused`) and raises
+    Overwrite, writing nothing."""
+    from verify.audit.counterexamples import Overwrite
+
+    proof = tmp_path / "false.toml"
+    proof.write_text(FALSE)
+    shrink_all(audit_proofs(proof, budget="small"), tmp_path)
+    earlier = tmp_path / "false--short.csv"  # the counterexample the earlier run wrote
+    before = earlier.read_bytes()
+    if how == "named":
+        proof.write_text(FALSE.replace('run = "online"', f'run = "online"\ndata = ["{earlier}"]'))
+    audit = audit_proofs(proof, budget="small", data=[str(earlier)] if how == "given" else [])
+    assert "false/short" in audit.witnesses
+    with pytest.raises(Overwrite, match="a counterexample file never overwrites a file the "
+                                        "audit reads"):
+        shrink_all(audit, tmp_path)
+    assert earlier.read_bytes() == before

@@ -328,3 +328,28 @@ def test_least_at_the_edge_of_its_runs_of_denominators() -> None:
         dens = np.array([1 + k % 2 for k in range(runs)], dtype=np.int64)  # 1, 2, 1, ...
         nums = np.array([-k for k in range(runs)], dtype=np.int64)
         assert instances._least(nums, dens) == min(Fraction(-k, 1 + k % 2) for k in range(runs))
+
+
+@given(st.lists(st.tuples(st.fractions(), st.fractions(), st.fractions()), min_size=1,
+                max_size=6))
+def test_a_definition_column_is_max_and_min_exactly(rows: list[tuple[Fraction, ...]]) -> None:
+    """A `[define]`d `max`/`min` of rational functions is evaluated on each row exactly (the
+    arguments compared by cross-multiplying over positive denominators: a denominator < 0
+    flips no comparison, no float rounds two near values into a tie); an argument whose
+    denominator is 0 is read as 0 (the row is vacuous by the division's condition)."""
+    from verify.runs.columns import Instance, InstanceBatch, Origin
+    from verify.runs.naming import Defined
+
+    a, b, c = (sympy.Symbol(n) for n in "abc")
+    rows = [*rows, (Fraction(10**30 + 1, 10**30), Fraction(1), Fraction(1))]  # a float tie
+    batch = InstanceBatch.from_instances(
+        [Instance({"a": x, "b": y, "c": z}, {}) for x, y, z in rows], Origin("test"))
+    for function, pick in (("max", max), ("min", min)):
+        defined = Defined("m", f"m__{function}", function, (a / c, b * c + 1))
+        claim = Fact(sympy.Symbol(defined.symbol), ">=")
+        compiled = CompiledJudgement.compile(Judgement((), claim, (), ()), (defined,))
+        compiled.check(batch)
+        column = batch.defined[defined.symbol]
+        for i, (x, y, z) in enumerate(rows):
+            expected = pick(x / z if z != 0 else 0, y * z + 1)
+            assert column.value(i) == expected

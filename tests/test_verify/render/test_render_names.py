@@ -209,3 +209,47 @@ def test_a_notation_that_reads_as_another_declared_name_is_refused_where_it_is()
         with pytest.raises(ProofFileError) as caught:
             parse_proof(head + table, "nt.toml")
         assert str(caught.value).startswith(said)
+
+
+SQUARE_BY_NOTATION = """
+title = "notation of a square"
+vectors = ["v"]
+scalars = ["k", "Q", "P"]
+naturals = ["k"]
+
+[numeric]
+run = "online"
+names = { v = "w", k = "t", Q = "R2", P = "t*R2" }
+
+[notation]
+Q = "R2"
+P = "D2"
+
+[[step]]
+id = "growth"
+given = ["norm2(v) <= k*Q", "P == k*Q"]
+claim = "norm2(v) <= P + Q"
+"""
+
+
+def test_a_name_bound_to_a_square_reads_as_one_through_its_notation(tmp_path) -> None:
+    """Red team 9: `Q` bound to the run quantity R2 (`[numeric] names = { Q = "R2" }`) and
+    renamed `[notation] Q = "R2"` printed R2 in the Markdown, HTML and LaTeX: only a name
+    left unbound was a square. It is R² now; `P`, bound to `t*R2` (a product, no squared
+    quantity of the run) and renamed `D2`, still prints as written."""
+    from proofs.proof_file import parse_proof
+    from verify.api import audit_proofs
+    from verify.render import html, latex, markdown
+    from verify.render.certificates import Text
+    from verify.typeset.names import spelling
+
+    names = Text(spelling(parse_proof(SQUARE_BY_NOTATION.encode(), "square.toml")))
+    assert [names.name(n) for n in ("Q", "P")] == ["R²", "D2"]
+    proof = tmp_path / "square.toml"
+    proof.write_text(SQUARE_BY_NOTATION, encoding="utf-8")
+    audit = audit_proofs(proof, budget="small")
+    written, page, tex = markdown.render(audit), html.render(audit), latex.render(audit)
+    assert r"R^{2}" in written and r"\mathrm{R2}" not in written
+    assert r"R^{2}" in tex and r"\mathrm{R2}" not in tex
+    assert "<msup><mi>R</mi><mn>2</mn></msup>" in page and "<mi>R2</mi>" not in page
+    assert r"\mathrm{D2}" in written and r"\mathrm{D2}" in tex

@@ -275,3 +275,28 @@ def test_the_cli_passes_parameters_and_refuses_bad_ones_in_one_line(
     assert main([*base, "--param", "gamma=1"]) == 2
     err = capsys.readouterr().err
     assert "plug-in mp cannot be called with (data, max_updates, gamma=1)" in err
+
+
+def test_the_command_line_reads_each_proofs_toml_once_for_unnamed_plug_ins(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing note 10: the command line refused a plug-in no proof names (reading every
+    proof's TOML before loading any plug-in), then `run_audit` read every TOML again for
+    the same check. The command line's check is the audit's: once per proof."""
+    from verify.audit.targets import Target
+    from verify.cli import main
+
+    reads: list[str] = []
+    real = Target.algorithm
+
+    def counted(self: Target) -> str | None:
+        reads.append(self.name)
+        return real(self)
+
+    monkeypatch.setattr(Target, "algorithm", counted)
+    named = tmp_path / "named.toml"
+    named.write_text(PROOF.format(algorithm='algorithm = "pa"'))
+    code = main(["audit", str(named), "--budget", "small", "--jobs", "1", "--algorithm",
+                 "pa=examples.plugins.passive_aggressive:passive_aggressive"])
+    capsys.readouterr()
+    assert code == 0 and reads == [str(named)]

@@ -146,3 +146,27 @@ def test_explain_shows_the_natural_counterexample(tmp_path: Path, capsys) -> Non
     assert "    t = 5\n" in out
     assert "t ≤ 1:  5 ≤ 1  FAILS" in out
     assert "fails only at values that are not natural" not in out
+
+
+def test_a_moved_point_the_kernel_rejects_is_said_to_be_rejected(monkeypatch) -> None:
+    """Review of session 10: when the kernel rejected the point moved to the naturals, the
+    advice still said that none with natural values was found near the one found. It says
+    that one was found and the kernel rejected it, and why (the kernel's line), never that
+    none was found. (The kernel is made to reject every point here: a test of the words.)"""
+    real = kernel.refute
+
+    def refute(seq: object, label: str, point: Counterexample) -> object:
+        if all(v.denominator == 1 for v in point.scalars.values()):
+            raise kernel.KernelError("rejected for the test")
+        return real(seq, label, point)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kernel, "refute", refute)
+    text = (b'title = "t"\nscalars = ["t"]\nnaturals = ["t"]\n[[step]]\nid = "five"\n'
+            b'given = ["(2*t - 3)*(t - 5) == 0"]\nclaim = "t <= 1"\n')
+    (report,) = check_proof(parse_proof(text, "five.toml")).steps
+    assert report.status == "unknown"
+    assert report.message.startswith(
+        "the counterexample found is not natural, and the point with natural values found "
+        "near it was rejected by the kernel")
+    assert "none with natural values was found" not in report.message
+    assert "moved to natural t, kernel rejected it: rejected for the test" in report.message
