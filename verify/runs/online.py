@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import lcm
 
 import numpy as np
 
@@ -35,6 +36,7 @@ from perceptron.geometry.linear import radius2
 from verify.runs.columns import (
     INT64_LIMIT,
     Column,
+    Den,
     InstanceBatch,
     IntArray,
     Origin,
@@ -160,6 +162,19 @@ class IntegerRun:
         else:
             steps = as_object(steps) * p.E
         return np.concatenate([W0, W0 + np.cumsum(steps, axis=0)])
+
+    @cached_property
+    def scaled(self) -> tuple[IntArray, int]:
+        """`w_0, ..., w_T` as integer rows over one denominator, not reduced (`W_t * unit`):
+        the same rationals as `states`, without its gcd; made once per run (the joint rows
+        of its row sets read it, `joint_rows`)."""
+        unit = self.problem.unit
+        return times(self.iterates, unit.numerator), unit.denominator
+
+    @cached_property
+    def scaled_top(self) -> int:
+        """The largest magnitude in `scaled`'s numerators."""
+        return max_abs(self.scaled[0])
 
     def states(self, rows: slice = slice(None)) -> VectorColumn:
         """The iterates (a slice of them) as exact rationals (all of them made once: the
@@ -497,21 +512,13 @@ def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None
 JOINT_CELLS = 2**16
 
 
-def _scaled_iterates(run: OnlineUpdates) -> tuple[IntArray, int]:
-    """`w_0, ..., w_T` of an engine run as integer rows over one denominator, not reduced
-    (`W_t * unit`): the same rationals as `IntegerRun.states`, without its gcd."""
-    integer = run.integer
-    assert integer is not None
-    unit = integer.problem.unit
-    return times(integer.iterates, unit.numerator), unit.denominator
-
-
 def _joint_magnitude(run: OnlineUpdates) -> int:
     """`Joint.magnitude` of an engine run: its largest scaled iterate or example entry, or
     denominator (its constants, R2 and gamma_u, are products of these)."""
-    num, den = _scaled_iterates(run)
-    form = run.integer.problem.form  # type: ignore[union-attr]
-    return max(max_abs(num), den, form.max_abs, form.scale)
+    integer = run.integer
+    assert integer is not None
+    form = integer.problem.form
+    return max(integer.scaled_top, form.max_abs, form.scale)
 
 
 def _stacked(arrays: Sequence[IntArray], width: int) -> IntArray:
@@ -526,18 +533,40 @@ def _stacked(arrays: Sequence[IntArray], width: int) -> IntArray:
     return out
 
 
-def _over(dens: Sequence[int], counts: Sequence[int]) -> int | IntArray:
-    """Each run's denominator on each of its rows: one number when they are all equal."""
+def _over(num: IntArray, dens: Sequence[int], counts: Sequence[int]) -> tuple[IntArray, Den]:
+    """Rows of several runs, each run's over its own denominator (`dens`, `counts` rows
+    each), as numerators over one denominator when that is cheap: their common one, or
+    their lcm up to `COMMON_DEN` with every numerator scaled to it in int64; else over a
+    denominator per row. Over one, a polynomial of the batch is evaluated term by term
+    (`CompiledPolynomial._evaluate`); over one per row, each term also multiplies the
+    powers of every row's denominators (`_evaluate_per_row`), most of the joint rows'
+    checking time before."""
     first = dens[0]
     if all(d == first for d in dens):
-        return first
-    return np.repeat(int_array(list(dens)), counts)
+        return num, first
+    common = lcm(*dens)
+    if common <= COMMON_DEN and num.dtype != object:
+        factors = [common // d for d in dens]
+        if max_abs(num) * max(factors) <= INT64_LIMIT:
+            scale = np.repeat(np.array(factors, dtype=np.int64), counts)
+            return num * (scale[:, None] if num.ndim == 2 else scale), common
+    return num, np.repeat(int_array(list(dens)), counts)
+
+
+#: The largest lcm of several runs' denominators a joint column is brought to (`_over`).
+COMMON_DEN = 2**16
+
+
+def _vectors(blocks: Sequence[IntArray], dens: Sequence[int], counts: Sequence[int],
+             width: int) -> VectorColumn:
+    """A vector column of several runs' rows (`_stacked`, `_over`)."""
+    return VectorColumn(*_over(_stacked(blocks, width), dens, counts))
 
 
 def _per_run(values: Sequence[Fraction], counts: Sequence[int]) -> Column:
     """A run's constant on each of its rows, run after run."""
-    return Column(np.repeat(int_array([v.numerator for v in values]), counts),
-                  _over([v.denominator for v in values], counts))
+    return Column(*_over(np.repeat(int_array([v.numerator for v in values]), counts),
+                         [v.denominator for v in values], counts))
 
 
 def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Origin],
@@ -565,7 +594,7 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
         width = max(max(len(run.u), form.d) for run, form in zip(runs, forms, strict=True))
         scalars: dict[str, Column] = {}
         vectors: dict[str, VectorColumn] = {}
-        iterates = ([_scaled_iterates(run) for run in runs]
+        iterates = ([run.integer.scaled for run in runs]  # type: ignore[union-attr]
                     if wanted & {"w", "w_next"} else [])
         if row_set == "example":
             t = np.concatenate([np.repeat(np.arange(k + 1, dtype=np.int64), form.n)
@@ -583,34 +612,32 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
                 scalars["y"] = Column.counting(np.concatenate(
                     [form.y[i] for form, i in zip(forms, which, strict=True)]), 1)
             if "w" in wanted:
-                vectors["w"] = VectorColumn(_stacked([num[:-1] for num, _ in iterates], width),
-                                            _over([den for _, den in iterates], counts))
+                vectors["w"] = _vectors([num[:-1] for num, _ in iterates],
+                                        [den for _, den in iterates], counts, width)
             if "w_next" in wanted:
-                vectors["w_next"] = VectorColumn(
-                    _stacked([num[1:] for num, _ in iterates], width),
-                    _over([den for _, den in iterates], counts))
+                vectors["w_next"] = _vectors([num[1:] for num, _ in iterates],
+                                             [den for _, den in iterates], counts, width)
             if "x" in wanted:
-                vectors["x"] = VectorColumn(
-                    _stacked([form.rows[i] for form, i in zip(forms, which, strict=True)],
-                             width), _over([form.scale for form in forms], counts))
+                vectors["x"] = _vectors(
+                    [form.rows[i] for form, i in zip(forms, which, strict=True)],
+                    [form.scale for form in forms], counts, width)
         elif row_set == "example":
             if "y" in wanted:
                 scalars["y"] = Column.counting(np.concatenate(
                     [np.tile(form.y, k + 1) for k, form in zip(updates, forms, strict=True)]),
                     1)
             if "w" in wanted:
-                vectors["w"] = VectorColumn(
-                    _stacked([np.repeat(num, form.n, axis=0)
-                              for (num, _), form in zip(iterates, forms, strict=True)], width),
-                    _over([den for _, den in iterates], counts))
+                vectors["w"] = _vectors(
+                    [np.repeat(num, form.n, axis=0)
+                     for (num, _), form in zip(iterates, forms, strict=True)],
+                    [den for _, den in iterates], counts, width)
             if "x" in wanted:
-                vectors["x"] = VectorColumn(
-                    _stacked([np.tile(form.rows, (k + 1, 1))
-                              for k, form in zip(updates, forms, strict=True)], width),
-                    _over([form.scale for form in forms], counts))
+                vectors["x"] = _vectors([np.tile(form.rows, (k + 1, 1))
+                                         for k, form in zip(updates, forms, strict=True)],
+                                        [form.scale for form in forms], counts, width)
         elif "w" in wanted:
-            vectors["w"] = VectorColumn(_stacked([num for num, _ in iterates], width),
-                                        _over([den for _, den in iterates], counts))
+            vectors["w"] = _vectors([num for num, _ in iterates], [den for _, den in iterates],
+                                    counts, width)
         if "eta" in wanted:
             scalars["eta"] = _per_run([run.eta for run in runs], counts)
         if wanted & {"R2", "R", "gamma_u"}:
@@ -625,10 +652,9 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
             scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
         if "u" in wanted:
             rows = [run.u_row for run in runs]
-            vectors["u"] = VectorColumn(
-                _stacked([np.repeat(row.num, c, axis=0) for row, c in
-                          zip(rows, counts, strict=True)], width),
-                _over([row.den for row in rows], counts))  # type: ignore[misc]
+            vectors["u"] = _vectors([np.repeat(row.num, c, axis=0)
+                                     for row, c in zip(rows, counts, strict=True)],
+                                    [row.den for row in rows], counts, width)  # type: ignore[misc]
         index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)
         return InstanceBatch(scalars, vectors, tuple(origins), index, t)
 
