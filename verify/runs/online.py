@@ -19,6 +19,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import lcm
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -65,6 +66,9 @@ from verify.runs.quantity import (
     register,
     wanted_columns,
 )
+
+if TYPE_CHECKING:  # the engine's modules load when a run is made (`engine_runner`)
+    from perceptron.algorithms.trace import Trace
 
 _ALL = ("state", "example", "update")
 _EXAMPLE = ("example",)
@@ -288,8 +292,12 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineUpdates:
     Reads the trace's iterate before/after, example and label of every update, and the
     learning rate and initial iterate recorded in the result's conventions.
     """
-    trace = result.trace  # type: ignore[attr-defined]
-    conventions = result.conventions  # type: ignore[attr-defined]
+    return run_from_trace(result.trace, data, u)  # type: ignore[attr-defined]
+
+
+def run_from_trace(trace: Trace, data: Dataset, u: Vector) -> OnlineUpdates:
+    """`run_from_engine` of the run whose trace is `trace` (its conventions are the run's)."""
+    conventions = trace.conventions
     eta = Fraction(getattr(conventions, "eta", 1))
     w0 = getattr(conventions, "w0", None)
     integer = None
@@ -665,8 +673,8 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
 
 
 def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
-    """The exact engine (`perceptron.algorithms.online.run_online`), default conventions unless
-    given.
+    """The exact engine (`perceptron.algorithms.online.run_online`, its trace by
+    `traced_run`), default conventions unless given.
 
     The last runs made (`KEPT_RUNS`) are kept with their scenario and conventions, and one
     asked again for the same scenario object under equal conventions is that run, not a
@@ -674,14 +682,16 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
     conventions are the default ones (virtue-online's: update on y<w, x> <= 0, sign(0) = +1,
     no bias, step 1) made the default run again, and its rows column by column (a run's
     columns are made once per run object and never written, `OnlineUpdates`)."""
-    from perceptron.algorithms.online import run_online
+    from perceptron.algorithms.online import traced_run
 
     for kept, under, run in _KEPT:
         if kept is scenario and under == conventions:
             return run
-    result = run_online(scenario.data, conventions, max_epochs=scenario.max_epochs,
-                        keep_trace=True)
-    made = run_from_engine(result, scenario.data, scenario.u)
+    # the run's trace only: `run_online`'s result adds its final iterate and a separation
+    # check, which no row reads
+    _, trace = traced_run(scenario.data, conventions, max_epochs=scenario.max_epochs)
+    assert trace is not None
+    made = run_from_trace(trace, scenario.data, scenario.u)
     _KEPT.append((scenario, conventions, made))
     if len(_KEPT) > KEPT_RUNS:
         del _KEPT[0]
