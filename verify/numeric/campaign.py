@@ -609,7 +609,7 @@ def _jointly(held: Sequence[Held], checks: Sequence[tuple[Check, CompiledJudgeme
         if isinstance(part, Deferred):
             joint = part.kind.joint(part.binding)
             assert joint is not None
-            tier = _tier(joint.magnitude(part.run).bit_length())
+            tier = _tier(joint.magnitude(part.run).bit_length(), JOINT_TIERS)
             deferred.setdefault((part.kind.name, part.names, tier), []).append(part)
         else:
             made.append((stage, part))
@@ -702,9 +702,17 @@ def _batches(parts: Sequence[InstanceBatch], order: Sequence[int], magnitudes: S
     return list(groups.values())
 
 
-def _tier(bits: int) -> int:
-    """The tier of magnitude (`TIERS`) of numbers of `bits` bits."""
-    return next((k for k, edge in enumerate(TIERS) if bits <= edge), len(TIERS))
+def _tier(bits: int, tiers: Sequence[int] = TIERS) -> int:
+    """The tier of magnitude (`TIERS`, or other edges) of numbers of `bits` bits."""
+    return next((k for k, edge in enumerate(tiers) if bits <= edge), len(tiers))
+
+
+#: The tiers of magnitude whose runs' rows are made and checked together (`_jointly`): two,
+#: fewer than a run's own rows are checked in (`TIERS`), since a joint batch costs its few
+#: hundred numpy calls whatever its rows, and the rows of tiny runs are few. On the mixed
+#: sources of `benchmarks/campaign.py --medium` (the joint batches of its 28 shards, best of
+#: 11 interleaved rounds): 0.180 CPU-s with these, 0.222 with `TIERS`, 0.202 with one tier.
+JOINT_TIERS = (31,)
 
 
 def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdict,
