@@ -3,7 +3,10 @@
 A campaign takes checks (a judgement with the row set that binds its names) and sources of
 scenarios (a dataset in a fixed order, a reference separator u, and the origin that
 reproduces it), makes the runs of each scenario, binds every row of a run to the judgement's
-names, and evaluates all rows exactly and vectorised (`verify.numeric.instances`). Verdicts
+names, and evaluates all rows exactly and vectorised (`verify.numeric.instances`). The rows of
+many small runs are made together when their kind can (`verify.runs.quantity.Joint`: a few
+numpy calls per run, not a few hundred) and checked in one batch; a violation among them sends
+the check back to each run's own rows, in the order that picks its counterexample. Verdicts
 are aggregated per check and source, with the time spent evaluating, so the throughput in
 exact instances per second is measured, not guessed.
 
@@ -297,7 +300,9 @@ def _shuffled(n: int, seed: int) -> tuple[int, ...]:
 class CampaignResult:
     """Verdicts per (check, source), instance counts and timings; the scenario of each
     verdict's counterexample (`witnesses`, to shrink it), and the first fault of each user's
-    plug-in (`faults`: its checks then have no verdicts, a fault is never one)."""
+    plug-in (`faults`: its checks then have no verdicts, a fault is never one).
+    `evaluation_seconds` is the time spent checking rows, the rows that runs' kinds make
+    jointly when they are checked included (`_jointly`)."""
 
     verdicts: dict[tuple[str, str], NumericVerdict] = field(default_factory=dict)
     runs: dict[str, int] = field(default_factory=dict)
@@ -572,16 +577,23 @@ def _flush(pending: dict[str, list[Held]],
            compiled: Sequence[tuple[Check, CompiledJudgement]], source: str,
            result: CampaignResult, scenarios: Mapping[Origin, Scenario] | None = None) -> None:
     """Check the accumulated rows of each binding, and clear them: the rows left to their
-    kind made together (`_jointly`) when no check is violated on them, else every run's
-    rows made alone and checked in the order that picks the counterexample (`verdicts`)."""
+    kind made together (`_jointly`), and each check violated on them checked again on every
+    run's rows made alone, in the order that picks its counterexample (`verdicts`; a check's
+    verdict there does not depend on the others checked with it)."""
     t0 = time.perf_counter()
     for binding, held in pending.items():
         checks = [(check, judgement) for check, judgement in compiled if check.binding == binding]
         if held and checks:
             found = _jointly(held, checks)
-            if found is None:
-                found = verdicts([(stage, part.made() if isinstance(part, Deferred) else part)
-                                  for stage, part in held], checks)
+            again = [k for k, verdict in enumerate(found) if verdict.violations] if found \
+                else list(range(len(checks)))
+            if again:
+                parts = [(stage, part.made() if isinstance(part, Deferred) else part)
+                         for stage, part in held]
+                ordered = verdicts(parts, [checks[k] for k in again])
+                found = found or [NumericVerdict.empty() for _ in checks]
+                for k, verdict in zip(again, ordered, strict=True):
+                    found[k] = verdict
             for (check, _), verdict in zip(checks, found, strict=True):
                 result.record(check.name, source, verdict)
                 _witness(result, (check.name, source), verdict, scenarios or {})
@@ -592,11 +604,12 @@ def _flush(pending: dict[str, list[Held]],
 def _jointly(held: Sequence[Held], checks: Sequence[tuple[Check, CompiledJudgement]]
              ) -> list[NumericVerdict] | None:
     """The verdicts of `checks` on the held rows, those not made yet made by their kind all
-    at once (`Joint.build`, one batch per kind and set of names) and checked in that batch;
-    None when no rows were left to make, or when some check is violated: then the caller
-    checks every run's own rows in the checking order (`verdicts`), which picks the
-    counterexample. Without a violation the order decides nothing (counts add up, the least
-    slack is the least wherever it is), so these verdicts are the ones `verdicts` gives.
+    at once (`Joint.build`, one batch per kind, set of names and tier of magnitude) and
+    checked in that batch; None when no rows were left to make. A check violated here is
+    checked again by the caller on every run's own rows in the checking order (`verdicts`),
+    which picks the counterexample; for the others the order decides nothing (counts add
+    up, the least slack is the least wherever it is), so their verdicts are the ones
+    `verdicts` gives.
 
     Thousands of runs of a handful of updates each (the campaign's mixed sources) spent
     most of a worker's time building each run's columns, concatenating them and checking
@@ -625,7 +638,7 @@ def _jointly(held: Sequence[Held], checks: Sequence[tuple[Check, CompiledJudgeme
             if id(judgement) not in evaluated:
                 evaluated[id(judgement)] = judgement.check_rows(batch)[0]
             found[k] = found[k].merge(evaluated[id(judgement)])
-    return None if any(v.violations for v in found) else found
+    return found
 
 
 def verdicts(held: Sequence[Part],

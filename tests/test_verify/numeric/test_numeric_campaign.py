@@ -36,7 +36,14 @@ from verify.numeric.campaign import (
 from verify.numeric.instances import CompiledJudgement, Shrinker
 from verify.runs import kind_of
 from verify.runs.columns import InstanceBatch, Origin
-from verify.runs.online import _JOINT_NAMES, OnlineUpdates, Update, engine_runner
+from verify.runs.online import (
+    _JOINT_NAMES,
+    OnlineUpdates,
+    Update,
+    engine_runner,
+    margin_runs,
+    runner,
+)
 from verify.runs.quantity import RunKind, Scenario, margin
 
 
@@ -248,7 +255,7 @@ def _rationals(batch: InstanceBatch, names: frozenset[str]) -> list[tuple[object
             for i in range(len(batch))]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(st.lists(separable_data(max_dim=4, max_n=6), min_size=1, max_size=5),
        st.integers(0, 10**6))
 def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
@@ -261,6 +268,12 @@ def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
     scenarios = [Scenario(p.data, p.u, Origin("hypothesis", k)) for k, p in enumerate(planted)]
     scenarios += list(generated(seed, 3))  # rational data over other denominators
     runs = [engine_runner(s) for s in scenarios]
+    # other algorithms' runs: the margin perceptron's (a beta), a source's on its data
+    # divided by their radius bound (other denominators)
+    margins = margin_runs(scenarios[0])
+    stepped = runner("telgarsky-online")(scenarios[-1])
+    runs += [*margins, stepped]
+    scenarios += [scenarios[0]] * len(margins) + [scenarios[-1]]
     online = kind_of("state")
     checks = [*canonical_checks(), wrong_norm_growth()]
     for binding in ("state", "update", "example"):
@@ -292,21 +305,38 @@ def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
 def test_joint_rows_change_no_verdict_counterexample_or_witness(monkeypatch) -> None:
     """A campaign whose runs' rows are made jointly reports what one that makes each run's
     rows alone reports: verdicts, counts, least slacks, the counterexamples of false steps
-    (found again on each run's own rows) and their witnesses."""
+    (found again on each run's own rows) and their witnesses; with true steps only, and
+    with a false one on every row set."""
+    from verify.numeric import campaign as module
+
     t, y = scalar("t"), scalar("y")
     w, x = Vec.named("w"), Vec.named("x")
-    checks = [*canonical_checks(), wrong_norm_growth(),
-              Check("late", Judgement((), Fact(2 - t, ">=")), "state"),
-              Check("margin", Judgement((), Fact(y * dot_term(w, x), ">")), "example")]
+    false = [wrong_norm_growth(), Check("late", Judgement((), Fact(2 - t, ">=")), "state"),
+             Check("margin", Judgement((), Fact(y * dot_term(w, x), ">")), "example")]
 
-    def campaign() -> tuple[object, ...]:
+    def campaign(checks: list[Check]) -> tuple[object, ...]:
         sources = {"generated": generated(seed=40, count=30),
                    "adversary": adversary(seed=41, bounds=range(1, 7), sweeps=2),
                    "tight": tight(seed=42, count=20)}
         found = run_campaign(checks, sources, batch_rows=300)
         return found.verdicts, found.witnesses, found.runs
 
-    jointly = campaign()
+    answered: list[tuple[bool, bool]] = []  # (joint verdicts, some violated)
+    original = module._jointly
+
+    def spied(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        answered.append((found is not None, any(v.violations for v in found or ())))
+        return found
+
+    monkeypatch.setattr(module, "_jointly", spied)
+    true_only = campaign(list(canonical_checks()))
+    assert answered and all(joint and not violated for joint, violated in answered)
+    answered.clear()
+    with_false = campaign([*canonical_checks(), *false])
+    assert all(joint for joint, _ in answered)
+    assert any(violated for _, violated in answered)  # checked again on each run's rows
+    assert any(v.counterexample is not None for v in with_false[0].values())
     monkeypatch.setattr(RunKind, "joint", lambda _kind, _row_set: None)
-    assert campaign() == jointly
-    assert any(v.counterexample is not None for v in jointly[0].values())
+    assert campaign(list(canonical_checks())) == true_only
+    assert campaign([*canonical_checks(), *false]) == with_false
