@@ -3,7 +3,10 @@
 A campaign takes checks (a judgement with the row set that binds its names) and sources of
 scenarios (a dataset in a fixed order, a reference separator u, and the origin that
 reproduces it), makes the runs of each scenario, binds every row of a run to the judgement's
-names, and evaluates all rows exactly and vectorised (`verify.numeric.instances`). Verdicts
+names, and evaluates all rows exactly and vectorised (`verify.numeric.instances`). The rows of
+many small runs are made together when their kind can (`verify.runs.quantity.Joint`: a few
+numpy calls per run, not a few hundred) and checked in one batch; a violation among them sends
+the check back to each run's own rows, in the order that picks its counterexample. Verdicts
 are aggregated per check and source, with the time spent evaluating, so the throughput in
 exact instances per second is measured, not guessed.
 
@@ -298,7 +301,9 @@ def _shuffled(n: int, seed: int) -> tuple[int, ...]:
 class CampaignResult:
     """Verdicts per (check, source), instance counts and timings; the scenario of each
     verdict's counterexample (`witnesses`, to shrink it), and the first fault of each user's
-    plug-in (`faults`: its checks then have no verdicts, a fault is never one)."""
+    plug-in (`faults`: its checks then have no verdicts, a fault is never one).
+    `evaluation_seconds` is the time spent checking rows, the rows that runs' kinds make
+    jointly when they are checked included (`_jointly`)."""
 
     verdicts: dict[tuple[str, str], NumericVerdict] = field(default_factory=dict)
     runs: dict[str, int] = field(default_factory=dict)
@@ -397,7 +402,7 @@ class _Group:
     names: dict[str, set[str]] = field(default_factory=dict)  # row set -> names read
     kinds: dict[str, RunKind] = field(default_factory=dict)  # of the checks, by name
     runners: dict[str, Runner] = field(default_factory=dict)  # per kind, made once
-    pending: dict[str, list[Part]] = field(default_factory=dict)
+    pending: dict[str, list[Held]] = field(default_factory=dict)
     source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
     fault: str | None = None
@@ -471,15 +476,27 @@ class _Group:
                 origin = run_kind.label(scenario.origin, run)
                 if self.plugin is not None and any("tau" in self.names[b] for b in bindings):
                     steps_of(self.plugin.name, run)
-                count += self._keep(((b, run_kind.rows(run, b, origin, self.names[b]))
+                count += self._keep(((b, self._rows(run_kind, run, b, origin))
                                      for b in bindings), run_kind.pinned(scenario, run))
         return count
 
-    def _keep(self, parts: Iterable[tuple[str, InstanceBatch]], scenario: Scenario) -> int:
-        """Keep the non-empty row batches for their row sets, and `scenario` (the one that
-        makes their run again) by every origin their rows name, so a counterexample's
-        witness is found whichever origin its row carries (a pass names its margin in
-        each); return how many rows."""
+    def _rows(self, run_kind: RunKind, run: object, binding: str, origin: Origin
+              ) -> InstanceBatch | Deferred:
+        """The rows of `run` for `binding`: left to be made with other runs' at the flush
+        when its kind can (`Joint`: a built-in run's rows, not a plug-in's, whose faults
+        must surface where its run is made), else made now."""
+        names = self.names[binding]
+        joint = run_kind.joint(binding) if self.plugin is None else None
+        if joint is not None and (rows := joint.count(run, names)) is not None:
+            return Deferred(run_kind, binding, run, origin, frozenset(names), rows)
+        return run_kind.rows(run, binding, origin, names)
+
+    def _keep(self, parts: Iterable[tuple[str, InstanceBatch | Deferred]],
+              scenario: Scenario) -> int:
+        """Keep the non-empty rows for their row sets (made, or to be made at the flush),
+        and `scenario` (the one that makes their run again) by every origin their rows
+        name, so a counterexample's witness is found whichever origin its row carries (a
+        pass names its margin in each); return how many rows."""
         count = 0
         for binding, part in parts:
             if len(part):
@@ -528,19 +545,102 @@ def _refuse(message: str, error: type[Exception] = ValueError
 Part = tuple[int, InstanceBatch]
 
 
-def _flush(pending: dict[str, list[Part]],
+@dataclass(frozen=True)
+class Deferred:
+    """The rows of one run of one row set, not made yet: its kind makes them with the rows
+    of the other runs flushed with it (`Joint`), or alone (`made`) when the flush needs them
+    one by one."""
+
+    kind: RunKind
+    binding: str
+    run: object
+    origin: Origin
+    names: frozenset[str]
+    rows: int  # how many `made` has
+
+    def __len__(self) -> int:
+        return self.rows
+
+    @property
+    def origins(self) -> tuple[Origin, ...]:
+        """The one origin its rows name (as `InstanceBatch.origins`)."""
+        return (self.origin,)
+
+    def made(self) -> InstanceBatch:
+        """The rows as the row set's builder makes them (for `verdicts`)."""
+        return self.kind.rows(self.run, self.binding, self.origin, self.names)
+
+
+#: Rows of one run of one row set, made or not yet, with the stage of the checking order.
+Held = tuple[int, InstanceBatch | Deferred]
+
+
+def _flush(pending: dict[str, list[Held]],
            compiled: Sequence[tuple[Check, CompiledJudgement]], source: str,
            result: CampaignResult, scenarios: Mapping[Origin, Scenario] | None = None) -> None:
-    """Check the accumulated rows of each binding (`verdicts`), and clear them."""
+    """Check the accumulated rows of each binding, and clear them: the rows left to their
+    kind made together (`_jointly`), and each check violated on them checked again on every
+    run's rows made alone, in the order that picks its counterexample (`verdicts`; a check's
+    verdict there does not depend on the others checked with it)."""
     t0 = time.perf_counter()
-    for binding, parts in pending.items():
+    for binding, held in pending.items():
         checks = [(check, judgement) for check, judgement in compiled if check.binding == binding]
-        if parts and checks:
-            for (check, _), verdict in zip(checks, verdicts(parts, checks), strict=True):
+        if held and checks:
+            found = _jointly(held, checks)
+            again = [k for k, verdict in enumerate(found) if verdict.violations] if found \
+                else list(range(len(checks)))
+            if again:
+                parts = [(stage, part.made() if isinstance(part, Deferred) else part)
+                         for stage, part in held]
+                ordered = verdicts(parts, [checks[k] for k in again])
+                found = found or [NumericVerdict.empty() for _ in checks]
+                for k, verdict in zip(again, ordered, strict=True):
+                    found[k] = verdict
+            for (check, _), verdict in zip(checks, found, strict=True):
                 result.record(check.name, source, verdict)
                 _witness(result, (check.name, source), verdict, scenarios or {})
-        parts.clear()
+        held.clear()
     result.evaluation_seconds += time.perf_counter() - t0
+
+
+def _jointly(held: Sequence[Held], checks: Sequence[tuple[Check, CompiledJudgement]]
+             ) -> list[NumericVerdict] | None:
+    """The verdicts of `checks` on the held rows, those not made yet made by their kind all
+    at once (`Joint.build`, one batch per kind, set of names and tier of magnitude) and
+    checked in that batch; None when no rows were left to make. A check violated here is
+    checked again by the caller on every run's own rows in the checking order (`verdicts`),
+    which picks the counterexample; for the others the order decides nothing (counts add
+    up, the least slack is the least wherever it is), so their verdicts are the ones
+    `verdicts` gives.
+
+    Thousands of runs of a handful of updates each (the campaign's mixed sources) spent
+    most of a worker's time building each run's columns, concatenating them and checking
+    each tier of magnitudes apart: a few hundred numpy calls per run; made jointly, a few
+    per run."""
+    # by kind (its name), names and tier of magnitude (`_tier`)
+    deferred: dict[tuple[str, frozenset[str], int], list[Deferred]] = {}
+    made: list[Part] = []
+    for stage, part in held:
+        if isinstance(part, Deferred):
+            joint = part.kind.joint(part.binding)
+            assert joint is not None
+            tier = _tier(joint.magnitude(part.run).bit_length(), JOINT_TIERS)
+            deferred.setdefault((part.kind.name, part.names, tier), []).append(part)
+        else:
+            made.append((stage, part))
+    if not deferred:
+        return None
+    found = verdicts(made, checks) if made else [NumericVerdict.empty() for _ in checks]
+    for (_kind, names, _), parts in deferred.items():
+        joint = parts[0].kind.joint(parts[0].binding)
+        assert joint is not None
+        batch = joint.build([p.run for p in parts], [p.origin for p in parts], names)
+        evaluated: dict[int, NumericVerdict] = {}  # a judgement several checks state: once
+        for k, (_check, judgement) in enumerate(checks):
+            if id(judgement) not in evaluated:
+                evaluated[id(judgement)] = judgement.check_rows(batch)[0]
+            found[k] = found[k].merge(evaluated[id(judgement)])
+    return found
 
 
 def verdicts(held: Sequence[Part],
@@ -611,11 +711,23 @@ def _batches(parts: Sequence[InstanceBatch], order: Sequence[int], magnitudes: S
         if len(part) >= ALONE:
             key: tuple[object, ...] = ("alone", i)
         else:
-            bits = magnitudes[i].bit_length()
-            tier = next((k for k, edge in enumerate(TIERS) if bits <= edge), len(TIERS))
-            key = ("tier", tier, tuple(part.scalars), tuple(part.vectors))
+            key = ("tier", _tier(magnitudes[i].bit_length()), tuple(part.scalars),
+                   tuple(part.vectors))
         groups.setdefault(key, []).append(i)
     return list(groups.values())
+
+
+def _tier(bits: int, tiers: Sequence[int] = TIERS) -> int:
+    """The tier of magnitude (`TIERS`, or other edges) of numbers of `bits` bits."""
+    return next((k for k, edge in enumerate(tiers) if bits <= edge), len(tiers))
+
+
+#: The tiers of magnitude whose runs' rows are made and checked together (`_jointly`): two,
+#: fewer than a run's own rows are checked in (`TIERS`), since a joint batch costs its few
+#: hundred numpy calls whatever its rows, and the rows of tiny runs are few. On the mixed
+#: sources of `benchmarks/campaign.py --medium` (the joint batches of its 28 shards, best of
+#: 11 interleaved rounds): 0.180 CPU-s with these, 0.222 with `TIERS`, 0.202 with one tier.
+JOINT_TIERS = (31,)
 
 
 def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdict,

@@ -21,6 +21,7 @@ import importlib
 import pkgutil
 
 from verify.runs.quantity import (
+    Joint,
     Quantity,
     RowSet,
     RunKind,
@@ -43,5 +44,5 @@ for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
         importlib.import_module(f"{__name__}.{_module}")  # registers its kind
 seal_built_ins()
 
-__all__ = ["Quantity", "RowSet", "RunKind", "Scenario", "UnknownRunKind", "entry_point", "kind",
-           "kind_of", "kinds", "register", "unregister"]
+__all__ = ["Joint", "Quantity", "RowSet", "RunKind", "Scenario", "UnknownRunKind", "entry_point",
+           "kind", "kind_of", "kinds", "register", "unregister"]

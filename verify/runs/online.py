@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from math import lcm
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,6 +37,7 @@ from perceptron.geometry.linear import radius2
 from verify.runs.columns import (
     INT64_LIMIT,
     Column,
+    Den,
     InstanceBatch,
     IntArray,
     Origin,
@@ -44,6 +47,7 @@ from verify.runs.columns import (
     cached_property,
     gram_column,
     in_exact_dtype,
+    int_array,
     max_abs,
     plus,
     reduced,
@@ -51,6 +55,7 @@ from verify.runs.columns import (
     times,
 )
 from verify.runs.quantity import (
+    Joint,
     Quantity,
     RowSet,
     RunKind,
@@ -61,6 +66,9 @@ from verify.runs.quantity import (
     register,
     wanted_columns,
 )
+
+if TYPE_CHECKING:  # the engine's modules load when a run is made (`engine_runner`)
+    from perceptron.algorithms.trace import Trace
 
 _ALL = ("state", "example", "update")
 _EXAMPLE = ("example",)
@@ -158,6 +166,19 @@ class IntegerRun:
         else:
             steps = as_object(steps) * p.E
         return np.concatenate([W0, W0 + np.cumsum(steps, axis=0)])
+
+    @cached_property
+    def scaled(self) -> tuple[IntArray, int]:
+        """`w_0, ..., w_T` as integer rows over one denominator, not reduced (`W_t * unit`):
+        the same rationals as `states`, without its gcd; made once per run (the joint rows
+        of its row sets read it, `joint_rows`)."""
+        unit = self.problem.unit
+        return times(self.iterates, unit.numerator), unit.denominator
+
+    @cached_property
+    def scaled_top(self) -> int:
+        """The largest magnitude in `scaled`'s numerators."""
+        return max_abs(self.scaled[0])
 
     def states(self, rows: slice = slice(None)) -> VectorColumn:
         """The iterates (a slice of them) as exact rationals (all of them made once: the
@@ -271,8 +292,12 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineUpdates:
     Reads the trace's iterate before/after, example and label of every update, and the
     learning rate and initial iterate recorded in the result's conventions.
     """
-    trace = result.trace  # type: ignore[attr-defined]
-    conventions = result.conventions  # type: ignore[attr-defined]
+    return run_from_trace(result.trace, data, u)  # type: ignore[attr-defined]
+
+
+def run_from_trace(trace: Trace, data: Dataset, u: Vector) -> OnlineUpdates:
+    """`run_from_engine` of the run whose trace is `trace` (its conventions are the run's)."""
+    conventions = trace.conventions
     eta = Fraction(getattr(conventions, "eta", 1))
     w0 = getattr(conventions, "w0", None)
     integer = None
@@ -454,12 +479,202 @@ def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: Int
     return Column(block_prefix(np.where(member, at_term, 0), count, per_state), 2 * at.den)
 
 
+# ---- rows of many runs at once -------------------------------------------------------------
+
+#: The names the joint builders make, per row set (`JOINT`); a check that reads another (`mu`,
+#: the loss and gradient columns, `w0`, a plug-in's `tau`) has its rows made run by run.
+_JOINT_NAMES: dict[str, frozenset[str]] = {
+    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u"}),
+    "update": frozenset({"t", "tau", "y", "w", "w_next", "x", "eta", "R2", "R", "gamma_u",
+                         "beta", "u"}),
+    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u"}),
+}
+
+
+def _joint(row_set: str) -> Joint:
+    """How `row_set`'s rows of many engine runs are made at once (`Joint`)."""
+    return Joint(_joint_count(row_set), joint_rows(row_set), _joint_magnitude)
+
+
+def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None]:
+    """`Joint.count` of `row_set`: the rows its builder makes of an engine run (one with an
+    integer form and the built-in update rule) whose checks read only names the joint
+    builder makes; None for any other."""
+    names_made = _JOINT_NAMES[row_set]
+
+    def count(run: object, names: Collection[str]) -> int | None:
+        if (not isinstance(run, OnlineUpdates) or run.integer is None
+                or run.steps is not None or not names_made.issuperset(names)):
+            return None
+        updates = len(run.updates)
+        rows = (updates + 1 if row_set == "state" else updates if row_set == "update"
+                else (updates + 1) * run.data.n)
+        return rows if rows * max(run.data.d, 1) <= JOINT_CELLS else None
+    return count
+
+
+#: A run whose rows of one row set have more coordinates than this (rows x dimension) has
+#: them made on its own: its builder's columns repeat its iterates and examples without
+#: copying them (`VectorColumn.take`), and its Gram columns are computed on the distinct
+#: vectors, where the joint builder would copy every row (about a megabyte at this size).
+JOINT_CELLS = 2**16
+
+
+def _joint_magnitude(run: OnlineUpdates) -> int:
+    """`Joint.magnitude` of an engine run: its largest scaled iterate or example entry, or
+    denominator (its constants, R2 and gamma_u, are products of these)."""
+    integer = run.integer
+    assert integer is not None
+    form = integer.problem.form
+    return max(integer.scaled_top, form.max_abs, form.scale)
+
+
+def _stacked(arrays: Sequence[IntArray], width: int) -> IntArray:
+    """Row blocks of integers, each zero-padded to `width` columns, one under another (int64
+    unless some block holds Python ints)."""
+    big = any(a.dtype == object for a in arrays)
+    out = np.zeros((sum(len(a) for a in arrays), width), dtype=object if big else np.int64)
+    start = 0
+    for block in arrays:
+        out[start:start + len(block), :block.shape[1]] = block
+        start += len(block)
+    return out
+
+
+def _over(num: IntArray, dens: Sequence[int], counts: Sequence[int]) -> tuple[IntArray, Den]:
+    """Rows of several runs, each run's over its own denominator (`dens`, `counts` rows
+    each), as numerators over one denominator when that is cheap: their common one, or
+    their lcm up to `COMMON_DEN` with every numerator scaled to it in int64; else over a
+    denominator per row. Over one, a polynomial of the batch is evaluated term by term
+    (`CompiledPolynomial._evaluate`); over one per row, each term also multiplies the
+    powers of every row's denominators (`_evaluate_per_row`), most of the joint rows'
+    checking time before."""
+    first = dens[0]
+    if all(d == first for d in dens):
+        return num, first
+    common = lcm(*dens)
+    if common <= COMMON_DEN and num.dtype != object:
+        factors = [common // d for d in dens]
+        if max_abs(num) * max(factors) <= INT64_LIMIT:
+            scale = np.repeat(np.array(factors, dtype=np.int64), counts)
+            return num * (scale[:, None] if num.ndim == 2 else scale), common
+    return num, np.repeat(int_array(list(dens)), counts)
+
+
+#: The largest lcm of several runs' denominators a joint column is brought to (`_over`).
+COMMON_DEN = 2**16
+
+
+def _vectors(blocks: Sequence[IntArray], dens: Sequence[int], counts: Sequence[int],
+             width: int) -> VectorColumn:
+    """A vector column of several runs' rows (`_stacked`, `_over`)."""
+    return VectorColumn(*_over(_stacked(blocks, width), dens, counts))
+
+
+def _per_run(values: Sequence[Fraction], counts: Sequence[int]) -> Column:
+    """A run's constant on each of its rows, run after run."""
+    return Column(*_over(np.repeat(int_array([v.numerator for v in values]), counts),
+                         [v.denominator for v in values], counts))
+
+
+def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Origin],
+                                          Collection[str]], InstanceBatch]:
+    """`Joint.build` of `row_set`: the rows of every run (each one `_joint_count` accepts),
+    run after run in the order given, as one batch made from the runs' integer arrays
+    stacked, a few numpy calls per run instead of a few dozen and no concatenation of
+    columns afterwards. Row by row, the same exact values as the row set's own builder
+    (`state_rows`, `update_rows`, `example_rows`): each run's iterates `W_t * unit` and
+    examples `rows / scale` over its own denominators, unreduced, so a value's numerator and
+    denominator may be a common factor larger than that builder's (a property test compares
+    them as rationals, and the verdicts)."""
+
+    def build(runs: Sequence[OnlineUpdates], origins: Sequence[Origin],
+              names: Collection[str]) -> InstanceBatch:
+        wanted = frozenset(names)
+        forms = [run.integer.problem.form for run in runs]  # type: ignore[union-attr]
+        updates = [len(run.updates) for run in runs]
+        if row_set == "state":
+            counts = [k + 1 for k in updates]
+        elif row_set == "update":
+            counts = updates
+        else:
+            counts = [(k + 1) * form.n for k, form in zip(updates, forms, strict=True)]
+        width = max(max(len(run.u), form.d) for run, form in zip(runs, forms, strict=True))
+        scalars: dict[str, Column] = {}
+        vectors: dict[str, VectorColumn] = {}
+        iterates = ([run.integer.scaled for run in runs]  # type: ignore[union-attr]
+                    if wanted & {"w", "w_next"} else [])
+        if row_set == "example":
+            t = np.concatenate([np.repeat(np.arange(k + 1, dtype=np.int64), form.n)
+                                for k, form in zip(updates, forms, strict=True)])
+        else:
+            t = np.concatenate([np.arange(c, dtype=np.int64) for c in counts])
+        # the largest t, known without reading it: T, or T - 1 on update rows (a run with no
+        # update has no update rows, and `count` gives no run without rows)
+        scalars["t"] = Column.counting(t, max(updates) - (row_set == "update"))
+        if row_set == "update":
+            which = [run.integer.indices for run in runs]  # type: ignore[union-attr]
+            if "tau" in wanted:
+                scalars["tau"] = _per_run([run.eta for run in runs], counts)
+            if "y" in wanted:
+                scalars["y"] = Column.counting(np.concatenate(
+                    [form.y[i] for form, i in zip(forms, which, strict=True)]), 1)
+            if "w" in wanted:
+                vectors["w"] = _vectors([num[:-1] for num, _ in iterates],
+                                        [den for _, den in iterates], counts, width)
+            if "w_next" in wanted:
+                vectors["w_next"] = _vectors([num[1:] for num, _ in iterates],
+                                             [den for _, den in iterates], counts, width)
+            if "x" in wanted:
+                vectors["x"] = _vectors(
+                    [form.rows[i] for form, i in zip(forms, which, strict=True)],
+                    [form.scale for form in forms], counts, width)
+        elif row_set == "example":
+            if "y" in wanted:
+                scalars["y"] = Column.counting(np.concatenate(
+                    [np.tile(form.y, k + 1) for k, form in zip(updates, forms, strict=True)]),
+                    1)
+            if "w" in wanted:
+                vectors["w"] = _vectors(
+                    [np.repeat(num, form.n, axis=0)
+                     for (num, _), form in zip(iterates, forms, strict=True)],
+                    [den for _, den in iterates], counts, width)
+            if "x" in wanted:
+                vectors["x"] = _vectors([np.tile(form.rows, (k + 1, 1))
+                                         for k, form in zip(updates, forms, strict=True)],
+                                        [form.scale for form in forms], counts, width)
+        elif "w" in wanted:
+            vectors["w"] = _vectors([num for num, _ in iterates], [den for _, den in iterates],
+                                    counts, width)
+        if "eta" in wanted:
+            scalars["eta"] = _per_run([run.eta for run in runs], counts)
+        if wanted & {"R2", "R", "gamma_u"}:
+            constants = [run.constants for run in runs]
+            if "R2" in wanted:
+                scalars["R2"] = _per_run([R2 for R2, _ in constants], counts)
+            if "R" in wanted:
+                scalars["R"] = _per_run([radius_bound(R2) for R2, _ in constants], counts)
+            if "gamma_u" in wanted:
+                scalars["gamma_u"] = _per_run([gamma for _, gamma in constants], counts)
+        if "beta" in wanted:
+            scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
+        if "u" in wanted:
+            rows = [run.u_row for run in runs]
+            vectors["u"] = _vectors([np.repeat(row.num, c, axis=0)
+                                     for row, c in zip(rows, counts, strict=True)],
+                                    [row.den for row in rows], counts, width)  # type: ignore[misc]
+        index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)
+        return InstanceBatch(scalars, vectors, tuple(origins), index, t)
+
+    return build
+
+
 # ---- runners -------------------------------------------------------------------------------
 
 
 def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
-    """The exact engine (`perceptron.algorithms.online.run_online`), default conventions unless
-    given.
+    """The exact engine (`perceptron.algorithms.online.run_online`, its trace by
+    `traced_run`), default conventions unless given.
 
     The last runs made (`KEPT_RUNS`) are kept with their scenario and conventions, and one
     asked again for the same scenario object under equal conventions is that run, not a
@@ -467,14 +682,16 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
     conventions are the default ones (virtue-online's: update on y<w, x> <= 0, sign(0) = +1,
     no bias, step 1) made the default run again, and its rows column by column (a run's
     columns are made once per run object and never written, `OnlineUpdates`)."""
-    from perceptron.algorithms.online import run_online
+    from perceptron.algorithms.online import traced_run
 
     for kept, under, run in _KEPT:
         if kept is scenario and under == conventions:
             return run
-    result = run_online(scenario.data, conventions, max_epochs=scenario.max_epochs,
-                        keep_trace=True)
-    made = run_from_engine(result, scenario.data, scenario.u)
+    # the run's trace only: `run_online`'s result adds its final iterate and a separation
+    # check, which no row reads
+    _, trace = traced_run(scenario.data, conventions, max_epochs=scenario.max_epochs)
+    assert trace is not None
+    made = run_from_trace(trace, scenario.data, scenario.u)
     _KEPT.append((scenario, conventions, made))
     if len(_KEPT) > KEPT_RUNS:
         del _KEPT[0]
@@ -589,7 +806,8 @@ KIND = register(RunKind(
     (
         RowSet("state", "one row per `w_t`, t = 0..T (the final iterate included): "
                "invariants such as `t R2 - <w,w> >= 0` and the final bound "
-               "`t gamma_u^2 <= R2 <u,u>`", state_rows),
+               "`t gamma_u^2 <= R2 <u,u>`", state_rows,
+               _joint("state")),
         RowSet("example", "one row per (state `w_t`, example j), every example of the "
                "dataset in order, so both signs of `y<w,x>` and the boundary occur. It "
                "contains every update event (the update at state t is the row (t, j) of its "
@@ -597,9 +815,9 @@ KIND = register(RunKind(
                "update rows. Its loss and gradient quantities are taken at state `w`, with "
                "`M(w) = {j : y_j <w, x_j> <= 0}` (the update rule's non-strict set; the "
                "strict set gives the same numbers, its extra boundary terms being 0)",
-               example_rows),
+               example_rows, _joint("example")),
         RowSet("update", "one row per update (needed only for `w_next` and `tau`)",
-               update_rows),
+               update_rows, _joint("update")),
     ),
     runner,
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},

@@ -89,6 +89,30 @@ class RowSet:
     name: str
     doc: str
     build: Callable[[Any, Origin, Collection[str] | None], InstanceBatch]
+    joint: Joint | None = None  # the rows of many runs at once, when the kind can
+
+
+@dataclass(frozen=True)
+class Joint:
+    """How a row set's rows of many small runs are made at once (a campaign of thousands of
+    runs of a handful of updates each spent most of its time on each run's own columns and
+    on concatenating them: a few dozen numpy calls per run and row set, for a few dozen
+    rows).
+
+    `count(run, names)`: how many rows `RowSet.build` would make of `run` when this can make
+    them jointly (the same rows: a campaign's stages are cut by row counts), else None (a
+    name it does not make, a run of another shape: those runs' rows are built one by one).
+    `build(runs, origins, names)`: one batch of every run's rows, run after run, each row
+    the same exact values as `RowSet.build` gives (each column may be over other
+    denominators: a run's numerators need not be reduced, so the batch is only for
+    evaluating; a counterexample is read off the rows `RowSet.build` makes)."""
+
+    count: Callable[[Any, Collection[str]], int | None]
+    build: Callable[[Sequence[Any], Sequence[Origin], Collection[str]], InstanceBatch]
+    #: an upper bound on the numerators and denominators of a run's rows, up to the factors
+    #: its quantities' products bring (whose runs a campaign puts in one batch: one run of
+    #: big numbers would make every product of the batch exact Python ints)
+    magnitude: Callable[[Any], int] = lambda _run: 0
 
 
 def wanted_columns(names: Collection[str] | None) -> Callable[[str], bool]:
@@ -195,6 +219,10 @@ class RunKind:
             batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}
             batch.vectors = {n: c for n, c in batch.vectors.items() if n in keep}
         return batch
+
+    def joint(self, row_set: str) -> Joint | None:
+        """How the rows of `row_set` of many runs are made at once (None: run by run)."""
+        return self._builders[row_set].joint
 
     def pinned(self, scenario: Scenario, run: Any) -> Scenario:
         """The scenario that makes `run` again, alone of the runs `scenario` makes: its start

@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
-from perceptron.algorithms.online import iterate_stream, iterate_updates, run_online, run_stream
+from perceptron.algorithms.online import (
+    iterate_stream,
+    iterate_updates,
+    run_online,
+    run_stream,
+    traced_run,
+)
 from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
@@ -430,3 +436,17 @@ def test_a_long_cycle_found_across_python_blocks() -> None:
     assert results[0].reason.startswith("cycling")
     for other in results[1:]:
         _same_run(results[0], other)
+
+
+@given(datasets(), st.integers(0, 4))
+def test_traced_run_is_run_onlines_run_and_trace(data: Dataset, max_epochs: int) -> None:
+    """`traced_run` (a campaign's runner: no final iterate or separation check) drives the
+    same run and records the same trace as `run_online`."""
+    result = run_online(data, max_epochs=max_epochs)
+    run, trace = traced_run(data, max_epochs=max_epochs)
+    assert trace is not None and result.trace is not None
+    assert np.array_equal(trace.indices, result.trace.indices)
+    assert np.array_equal(trace.epochs, result.trace.epochs)
+    assert (run.mistakes, run.epochs, run.converged, run.reason, run.w()) == (
+        result.mistakes, result.epochs, result.converged, result.reason, result.w)
+    assert traced_run(data, max_epochs=max_epochs, keep_trace=False)[1] is None

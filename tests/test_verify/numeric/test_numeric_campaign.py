@@ -11,7 +11,8 @@ from dataclasses import replace
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, target
+from hypothesis import given, settings, target
+from hypothesis import strategies as st
 
 from perceptron.dataset import Dataset
 from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
@@ -22,19 +23,28 @@ from proofs.language.terms import dot as dot_term
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import (
     Check,
+    _compiled,
     adversary,
     canonical_checks,
     generated,
     orders,
     run_campaign,
     tight,
+    verdicts,
     wrong_norm_growth,
 )
 from verify.numeric.instances import CompiledJudgement, Shrinker
 from verify.runs import kind_of
-from verify.runs.columns import Origin
-from verify.runs.online import OnlineUpdates, Update
-from verify.runs.quantity import Scenario, margin
+from verify.runs.columns import InstanceBatch, Origin
+from verify.runs.online import (
+    _JOINT_NAMES,
+    OnlineUpdates,
+    Update,
+    engine_runner,
+    margin_runs,
+    runner,
+)
+from verify.runs.quantity import RunKind, Scenario, margin
 
 
 def reference_run(scenario: Scenario) -> OnlineUpdates:
@@ -230,3 +240,103 @@ def test_a_checks_compiled_judgement_is_found_by_identity_never_by_a_stale_id() 
     assert campaign._compiled(fresh).judgement == fresh.judgement
     assert list(campaign._COMPILED) == [id(fresh)]
     campaign._COMPILED.clear()
+
+
+def _rationals(batch: InstanceBatch, names: frozenset[str]) -> list[tuple[object, ...]]:
+    """Every row of `batch` as exact values of `names` (vectors without trailing zeros: the
+    padding of rows checked together is no value)."""
+    def trimmed(row: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+        while row and row[-1] == 0:
+            row = row[:-1]
+        return row
+
+    return [tuple((n, batch.scalars[n].value(i)) if n in batch.scalars
+                  else (n, trimmed(batch.vectors[n].row(i))) for n in sorted(names))
+            for i in range(len(batch))]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(separable_data(max_dim=4, max_n=6), min_size=1, max_size=5),
+       st.integers(0, 10**6))
+def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
+        planted: list[Planted], seed: int) -> None:
+    """The rows of many runs made at once (`Joint`, the online kind's `joint_rows`) are, row
+    by row, the exact values each run's own builder gives (whatever their denominators),
+    with the same count; and every canonical check (and one false step) gives the same
+    verdict on them as on the runs' own rows checked in order (`verdicts`), counterexample
+    aside: a violation sends a campaign back to those rows (`_jointly`)."""
+    scenarios = [Scenario(p.data, p.u, Origin("hypothesis", k)) for k, p in enumerate(planted)]
+    scenarios += list(generated(seed, 3))  # rational data over other denominators
+    runs = [engine_runner(s) for s in scenarios]
+    # other algorithms' runs: the margin perceptron's (a beta), a source's on its data
+    # divided by their radius bound (other denominators)
+    margins = margin_runs(scenarios[0])
+    stepped = runner("telgarsky-online")(scenarios[-1])
+    runs += [*margins, stepped]
+    scenarios += [scenarios[0]] * len(margins) + [scenarios[-1]]
+    online = kind_of("state")
+    checks = [*canonical_checks(), wrong_norm_growth()]
+    for binding in ("state", "update", "example"):
+        joint = online.joint(binding)
+        assert joint is not None
+        read = [c for c in checks if c.binding == binding]
+        for names in (frozenset().union(*(_compiled(c).names for c in read)),
+                      _JOINT_NAMES[binding]):
+            counts = [joint.count(run, names) for run in runs]
+            own = [online.rows(run, binding, s.origin, names)
+                   for run, s in zip(runs, scenarios, strict=True)]
+            assert counts == [len(part) for part in own]
+            kept = [(run, s.origin) for run, s, c in zip(runs, scenarios, counts, strict=True)
+                    if c]
+            if not kept:
+                continue
+            together = joint.build([r for r, _ in kept], [o for _, o in kept], names)
+            parts = [part for part in own if len(part)]
+            assert _rationals(together, names) == _rationals(InstanceBatch.concat(parts), names)
+            if names != _JOINT_NAMES[binding]:
+                compiled = [(c, _compiled(c)) for c in read]
+                expected = verdicts([(0, part) for part in parts], compiled)
+                for (_, judgement), verdict in zip(compiled, expected, strict=True):
+                    got = judgement.check(together)
+                    assert replace(got, counterexample=None) == \
+                        replace(verdict, counterexample=None)
+
+
+def test_joint_rows_change_no_verdict_counterexample_or_witness(monkeypatch) -> None:
+    """A campaign whose runs' rows are made jointly reports what one that makes each run's
+    rows alone reports: verdicts, counts, least slacks, the counterexamples of false steps
+    (found again on each run's own rows) and their witnesses; with true steps only, and
+    with a false one on every row set."""
+    from verify.numeric import campaign as module
+
+    t, y = scalar("t"), scalar("y")
+    w, x = Vec.named("w"), Vec.named("x")
+    false = [wrong_norm_growth(), Check("late", Judgement((), Fact(2 - t, ">=")), "state"),
+             Check("margin", Judgement((), Fact(y * dot_term(w, x), ">")), "example")]
+
+    def campaign(checks: list[Check]) -> tuple[object, ...]:
+        sources = {"generated": generated(seed=40, count=30),
+                   "adversary": adversary(seed=41, bounds=range(1, 7), sweeps=2),
+                   "tight": tight(seed=42, count=20)}
+        found = run_campaign(checks, sources, batch_rows=300)
+        return found.verdicts, found.witnesses, found.runs
+
+    answered: list[tuple[bool, bool]] = []  # (joint verdicts, some violated)
+    original = module._jointly
+
+    def spied(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        answered.append((found is not None, any(v.violations for v in found or ())))
+        return found
+
+    monkeypatch.setattr(module, "_jointly", spied)
+    true_only = campaign(list(canonical_checks()))
+    assert answered and all(joint and not violated for joint, violated in answered)
+    answered.clear()
+    with_false = campaign([*canonical_checks(), *false])
+    assert all(joint for joint, _ in answered)
+    assert any(violated for _, violated in answered)  # checked again on each run's rows
+    assert any(v.counterexample is not None for v in with_false[0].values())
+    monkeypatch.setattr(RunKind, "joint", lambda _kind, _row_set: None)
+    assert campaign(list(canonical_checks())) == true_only
+    assert campaign([*canonical_checks(), *false]) == with_false
