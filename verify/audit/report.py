@@ -43,7 +43,7 @@ def source(audit: ProofAudit) -> str:
 
 
 def _step(audit: StepAudit) -> Json:
-    symbolic = serialize.step(audit.symbolic)
+    symbolic = serialize.decision(audit.symbolic)
     return {
         "id": audit.step.id,
         "statement": audit.statement,

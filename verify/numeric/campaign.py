@@ -265,20 +265,22 @@ def with_bias(data: Dataset, name: str) -> Dataset:
 
 def real(seed: int, orders_per_set: int, sets: Sequence[RealSet] = REAL_SETS,
          directory: Path = BENCH_DATA) -> Iterator[Scenario]:
-    """Real data, bias prepended, u an exact separator (`perceptron.geometry.separability`).
+    """Real data, bias prepended, u an exact separator (`verify.runs.cyclic.decided`: the
+    certificate kept for the file's data when it checks, else
+    `perceptron.geometry.separability`'s).
 
     Per set, the file order and then `orders_per_set - 1` orders shuffled with seeds
     `seed + 1, ...`. A set whose file is missing is skipped (the report counts runs).
     """
-    from perceptron.geometry.separability import separability
     from perceptron.io.loaders import load
+    from verify.runs.cyclic import decided
 
     for spec in sets:
         path = directory / spec.file
         if not path.is_file():
             continue
         data = with_bias(load(path), spec.name)
-        found = separability(data)
+        found = decided(data)
         if not found.separable:
             continue
         for k in range(orders_per_set):

@@ -26,8 +26,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from operator import add, mul
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -56,6 +58,9 @@ from verify.runs.quantity import (
     register,
     wanted_columns,
 )
+
+if TYPE_CHECKING:
+    from perceptron.geometry.separators import Inseparable, Separable
 
 _ALL = ("cyclic-state", "cyclic-presentation", "cyclic-epoch")
 _STATE = ("cyclic-state",)
@@ -255,18 +260,51 @@ class CyclicRun:
 
 
 def gordan(data: Dataset) -> tuple[Fraction, ...]:
-    """A Gordan certificate of `data` (`perceptron.geometry.separability`), zeros when they are
-    separable; decided once per examples and labels in a process (a source that draws data
-    until they are not separable, and every run of the scenario, share it)."""
+    """A Gordan certificate of `data` (`decided`), zeros when they are separable; decided once
+    per examples and labels in a process (a source that draws data until they are not
+    separable, and every run of the scenario, share it)."""
     return _gordan(data.X, data.y)
 
 
 @lru_cache(maxsize=256)
 def _gordan(X: tuple[Vector, ...], y: tuple[int, ...]) -> tuple[Fraction, ...]:
-    from perceptron.geometry.separability import Inseparable, separability
+    from perceptron.geometry.separability import Inseparable
 
-    found = separability(Dataset(X, y))
+    found = decided(Dataset(X, y))
     return tuple(found.lam) if isinstance(found, Inseparable) else tuple(Fraction(0) for _ in X)
+
+
+#: The certificates kept for the audit's sources (`KEPT`, written by `python -m verify.store`:
+#: `verify.store.separators`), and where `decided` records the ones it had to find (None: not
+#: recording).
+KEPT = Path(__file__).with_name("separators.json")
+RECORDED: dict[str, Separable | Inseparable] | None = None
+
+
+def decided(data: Dataset) -> Separable | Inseparable:
+    """`perceptron.geometry.separability(data)`, trying first the certificate kept for these
+    data (`KEPT`): the campaign's sources (data drawn until they are not separable, the real
+    data sets) decide the same data sets on every audit, and finding their certificates took
+    SciPy's LP, whose import alone cost 0.45 CPU-seconds in each process of the audit's pool.
+    A kept certificate is the one the LP found, so the runs (their Gordan `lam`, their `u`)
+    are the same; and it decides only once it checks exactly here (Gordan's theorem: either
+    certificate proves its answer), else the data are decided as before."""
+    from perceptron.geometry.separability import fingerprint, separability
+
+    found = separability(data, _kept() if RECORDED is None else None)
+    if RECORDED is not None:
+        RECORDED[fingerprint(data)] = found
+    return found
+
+
+@cache
+def _kept() -> dict[str, Separable | Inseparable]:
+    from perceptron.geometry.separability import read_known
+
+    try:
+        return read_known(KEPT.read_text(encoding="utf-8"))
+    except FileNotFoundError:  # none kept: every data set is decided as before
+        return {}
 
 
 def surrounding(data: Dataset) -> Fraction | None:

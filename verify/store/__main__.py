@@ -1,5 +1,6 @@
-"""`python -m verify.store`: search every built-in proof and write the certificate store;
-`--check`: say what the store as shipped lacks (exit 1 if anything), writing nothing."""
+"""`python -m verify.store`: search every built-in proof and write the certificate store, and
+the separators kept for the campaign's sources (`verify.store.separators`); `--check`: say
+what the store as shipped lacks (exit 1 if anything), writing nothing."""
 
 from __future__ import annotations
 
@@ -15,11 +16,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="check the store against the built-in proofs; write nothing")
     parser.add_argument("proofs", nargs="*", help="only these built-in proofs (default: all)")
     args = parser.parse_args(argv)
-    from verify.store import write
+    from verify.store import separators, write
 
     start = time.perf_counter()
     if args.check:
-        found = write.problems()
+        found = write.problems() + ([] if args.proofs else separators.problems())
         for line in found:
             print(line)
         print(f"certificate store: {len(found)} problem(s) "
@@ -28,6 +29,8 @@ def main(argv: list[str] | None = None) -> int:
     counts = write.regenerate(proofs=args.proofs or None)
     print(f"certificate store: {sum(counts.values())} entries for {len(counts)} proofs "
           f"written to {write.FOLDER} ({time.perf_counter() - start:.1f} s)")
+    if not args.proofs:
+        print(f"separators: {separators.regenerate()} kept in {separators.cyclic.KEPT}")
     return 0
 
 

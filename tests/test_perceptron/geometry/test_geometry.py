@@ -24,7 +24,14 @@ from perceptron.geometry.linear import (
     solve_integer_system,
 )
 from perceptron.geometry.max_margin import MaxMarginResult, NotSeparableError, exact_ldp, max_margin
-from perceptron.geometry.separability import Inseparable, Separable, separability
+from perceptron.geometry.separability import (
+    Inseparable,
+    Separable,
+    fingerprint,
+    known_json,
+    read_known,
+    separability,
+)
 
 F = Fraction
 from verify.numeric.campaign import BENCH_DATA  # noqa: E402
@@ -166,6 +173,33 @@ def test_xor_is_not_separable() -> None:
         result = separability(data)
         assert isinstance(result, Inseparable)
         assert result.check(data)
+
+
+def test_a_known_certificate_decides_only_once_it_checks(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    from perceptron.geometry import separability as separability_module
+
+    found = separability(XOR_CENTRED)
+    renamed = Dataset(XOR_CENTRED.X, XOR_CENTRED.y, "another name")
+    assert fingerprint(renamed) == fingerprint(XOR_CENTRED)
+    flipped = Dataset(XOR_CENTRED.X, (1, -1, 1, -1))  # separable by (1, 0)
+    assert fingerprint(flipped) != fingerprint(XOR_CENTRED)
+    known = read_known(known_json({fingerprint(XOR_CENTRED): found}))
+    assert known == {fingerprint(XOR_CENTRED): found}  # read back exactly
+    # kept for these data and checking: it decides, nothing is solved
+    monkeypatch.setattr(separability_module, "quick_separability", None)
+    monkeypatch.setattr(separability_module, "exact_ldp", None)
+    assert separability(renamed, known) == found
+    monkeypatch.undo()
+    # kept for other data (a fingerprint collision, or a tampered file): decided afresh
+    wrong = {fingerprint(flipped): found,
+             fingerprint(XOR): Separable((F(1), F(1)))}  # misclassifies (1, 0)
+    result = separability(flipped, wrong)
+    assert isinstance(result, Separable) and result.check(flipped)
+    result = separability(XOR, wrong)
+    assert isinstance(result, Inseparable) and result.check(XOR)
+    big = Separable((F(-3**80, 7**40), F(2**70 + 1, 3)))
+    assert read_known(known_json({"k": big}))["k"].w == big.w
 
 
 def test_single_class_is_separable_without_bias_unless_it_surrounds_the_origin() -> None:

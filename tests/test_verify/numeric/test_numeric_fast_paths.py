@@ -562,3 +562,22 @@ def test_fraction_free_solve_with_swapped_pivots_and_rows_already_eliminated() -
     a_ = [[Fraction(v) for v in row] for row in a]
     b_ = [[Fraction(v) for v in row] for row in b]
     assert _solve(a_, b_) == _fraction_solve(a_, b_)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([1, 2, 7, 2**40 + 1, 2**63 - 1, 2**63, 2**70 + 3]),
+                          st.integers(0, 4)), min_size=1, max_size=6))
+def test_joined_denominators_are_each_parts_repeated(parts: list[tuple[int, int]]) -> None:
+    """Parts over different common denominators joined (`_concat_dens` repeats them in one
+    call): per row, each part's denominator, in the dtype of each part's own `den_column`
+    unified (int64 unless one passes int64), the same array as joining those columns."""
+    from verify.runs.columns import _concat_dens, _unify, den_column
+
+    columns = [Column(np.zeros(n, dtype=np.int64), den) for den, n in parts]
+    joined = _concat_dens(columns)
+    if all(den == parts[0][0] for den, _ in parts):
+        assert joined == parts[0][0]
+        return
+    expected = np.concatenate(_unify([den_column(den, n) for den, n in parts]))
+    assert joined.dtype == expected.dtype and joined.tolist() == expected.tolist()
+    assert all(type(v) is int for v in joined.tolist())
