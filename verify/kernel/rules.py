@@ -484,13 +484,13 @@ def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statemen
             hyps.setdefault(r, used.step)
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
               "says exists")
-    read = set().union(*map(_read, (*hyps, sequent.claim)))
-    if type(sequent.rule) is Induction:  # a natural the run starts from is one too
-        read |= _reads(sequent.rule.base) | _reads(sequent.rule.step)  # type: ignore[arg-type]
-    naturals |= sequent.naturals & read
+    run, rule = "", sequent.rule  # a natural a witness reads is one too, as is one an
+    read = set().union(*map(_read, (*hyps, sequent.claim)), _reads(sequent.witness))
+    if type(rule) is Induction:  # induction's run starts from, steps by or updates when
+        read |= _reads(rule.base) | _reads(rule.step) | set().union(*map(_read, rule.update))  # type: ignore[arg-type]
+    naturals |= sequent.naturals & read  # a declared natural nothing reads is left out
     _indexed(sequent, tuple(hyps), naturals | ({sequent.rule.variable} if type(
         sequent.rule) is Induction else set()))  # type: ignore[union-attr]
-    run, rule = "", sequent.rule
     if type(rule) is Induction:
         naturals.add(rule.variable)
         run = _run(sequent, tuple(hyps))
