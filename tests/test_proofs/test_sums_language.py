@@ -374,8 +374,8 @@ def test_a_renamed_condition_prints_what_the_kernel_read() -> None:
     report = check_proof(parse_proof(INSIDE, "inside.toml"))
     assert [s.status for s in report.steps] == ["proved", "proved"]
     texts = [h.text for h in report.steps[1].statement.hypotheses]
-    assert texts == ["a[l]**2 >= 0, summed over l in 1..N, N*a[l] <= sum(l_1 in S, "
-                     "a[l_1]*a[l])"]
+    assert texts == ["(a[l]**2 >= 0 summed over l in 1..N where N*a[l] <= sum(l_1 in S, "
+                     "a[l_1]*a[l]))"]
     names = declare([], ["a", "j", "l", "l_1", "k", "N"], ["a"],
                     {"S": IndexSet("j", "1", "N", ())})
     shown = parse_relation("N*a[l] <= sum(l_1 in S, a[l_1]*a[l])", names)

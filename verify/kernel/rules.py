@@ -603,8 +603,8 @@ def summed(stated: Statement, index: str, lo: sympy.Expr, hi: sympy.Expr,
     op = "==" if claim.kind == "==" else ">="
     kept = [(h, o) for h, o in zip(stated.hypotheses, stated.origins, strict=True)
             if j not in _read(h)]
-    text = ", ".join([f"{stated.claim.text}, summed over {j} in {lo}..{hi}",
-                      *(r.text for r in member[2:])])
+    where = " where " * (len(member) > 2) + ", ".join(r.text for r in member[2:])  # bracketed:
+    text = f"({stated.claim.text} summed over {j} in {lo}..{hi}{where})"  # one hypothesis
     return Statement(stated.step, tuple(h for h, _ in kept), tuple(o for _, o in kept),
                      Rel(total, op, sympy.Integer(0), text), stated.naturals | names_of(lo) |
                      names_of(hi))
