@@ -42,6 +42,12 @@ Progress = Callable[[int, int, Step], None]
 """Called as `progress(index, total, step)` before each step is checked."""
 VACUITY_SHARE = 0.2  # of a step's search budget, for looking for contradictory hypotheses
 VACUOUS_HYPOTHESES = "the hypotheses are contradictory"
+#: An induction's vacuity judgement is its update step's (`contradiction`), whose hypotheses
+#: are the step's with the invariant and the update facts: they may contradict where the
+#: step's own do not (updating on y<w, x> < 0 while the invariant says w = 0).
+VACUOUS_UPDATE = ("the update step's hypotheses (the step's, the invariant and the update "
+                  "facts) are contradictory: no update leaves a state where the invariant "
+                  "holds, so the invariant is claimed at the start state only")
 REFUTATION_SHARE = 0.5  # of its budget, for a goal left unknown: the negated claim against it
 Stored = Store | Literal["shipped"] | None
 """Which certificate store a check consults: "shipped" the package's (`verify.store`), a
@@ -156,8 +162,9 @@ class StepReport:
         """Why the step is vacuous, in the words every output prints; None when it is not."""
         if not self.vacuous:
             return None
-        return (VACUOUS_HYPOTHESES if self.vacuity is not None else
-                "no run leaves its start state: the update facts fail there, so the "
+        if self.vacuity is not None:
+            return VACUOUS_UPDATE if type(self.step.rule) is Induction else VACUOUS_HYPOTHESES
+        return ("no run leaves its start state: the update facts fail there, so the "
                 "invariant is claimed after 0 updates only")
 
     @property

@@ -54,6 +54,9 @@ MAX_COEFFICIENT_BITS = 12_000
 RELATIONS: dict[type[ast.cmpop], str] = {
     ast.LtE: "<=", ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.Eq: "==",
 }
+#: A literal as written, read exactly by `Fraction`: an integer or decimal with an optional
+#: exponent of at most three digits, accepted since files use `1e3` and `.5`; its value is
+#: then at most 10**1099 (under `MAX_COEFFICIENT_BITS`), where a longer exponent is refused.
 _LITERAL = re.compile(r"^(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$")
 
 
@@ -366,7 +369,8 @@ class _Walker:
         if isinstance(node.value, bool) or not isinstance(node.value, int | float):
             raise self.fail(node, "only integer and decimal literals are allowed")
         if not _LITERAL.match(segment):
-            raise self.fail(node, "literal must be a plain integer or decimal")
+            raise self.fail(node, "literal must be an integer or decimal, with at most a "
+                            "three-digit exponent (12, 0.5, .5, 1e3, 2.5E-4)")
         if len(segment) > MAX_LITERAL_DIGITS:
             raise self.fail(node, f"literal of {len(segment)} characters, more than the "
                             f"{MAX_LITERAL_DIGITS} a literal may have")

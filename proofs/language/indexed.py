@@ -35,13 +35,19 @@ class NotPolynomial(ValueError):
 
 
 class TooLong(ValueError):
-    """A sum whose text passes `MAX_SUM_TEXT` characters."""
+    """A sum whose text passes `MAX_SUM_TEXT` characters, or nested past `MAX_SUM_DEPTH`."""
 
 
 #: The most characters of a sum's text (the name of the symbol built here): the kernel reads
 #: no atom longer (`verify.kernel.atoms.MAX_NAME`, the same measure of the same text), so a
 #: step with a longer one could only be `unknown`: bad input, refused where it is written.
 MAX_SUM_TEXT = 4000
+
+#: The most sums written one inside another (a sum in a sum's body or filter): the kernel
+#: reads none nested deeper (`verify.kernel.atoms.MAX_HEIGHT`), so a step with a deeper one
+#: could only be `unknown`: bad input, refused where it is written.
+MAX_SUM_DEPTH = 6
+_DEPTH: dict[str, int] = {}  # name of each sum built -> how many sums it nests, itself included
 
 
 def text(e: sympy.Expr) -> str:
@@ -88,6 +94,10 @@ def member(family: str, index: sympy.Expr) -> str:
 def finite_sum(index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
                filters: list[tuple[sympy.Expr, str]], body: sympy.Expr) -> sympy.Symbol:
     """The sum of `body` over the integers `index` in lo..hi where every filter holds."""
+    inner = (body, *(p for p, _ in filters))
+    depth = 1 + max((_DEPTH.get(x.name, 0) for e in inner for x in e.free_symbols), default=0)
+    if depth > MAX_SUM_DEPTH:
+        raise TooLong(f"sums nested more than {MAX_SUM_DEPTH} deep")
     where = ", ".join(f"{KINDS[kind]}({text(p)})" for p, kind in filters)
     name = (f"sum({index.name} in {text(lo)}..{text(hi)}{' where ' * bool(where)}{where}: "
             f"{text(body)})")
@@ -96,6 +106,7 @@ def finite_sum(index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
                       f"{MAX_SUM_TEXT})")
     inside = set().union(names_in(body), *(names_in(p) for p, _ in filters))
     _FREE[name] = frozenset(names_in(lo) | names_in(hi) | (inside - {index.name}))
+    _DEPTH[name] = depth
     return sympy.Symbol(name)
 
 

@@ -99,6 +99,23 @@ def test_scalar_induction_refuses_what_its_semantics_cannot_read(
         kernel.obligations(sequent(hyps, rel(s + n, ">=", 0), rule, naturals=naturals))
 
 
+def test_a_natural_read_only_by_an_update_fact_is_natural_at_every_update() -> None:
+    # s := s + d when d == n: s >= 0 holds for natural n (its statement says n in Nat, which the
+    # step obligation assumes), and is false for a negative n, which must stay unproved then.
+    rule = Induction("t", {"s": ZERO}, {"s": s + d}, (rel(d, "==", n),))
+    seq = sequent((), rel(s, ">=", 0), rule, naturals=frozenset({"n", "t"}))
+    assert "|- s >= 0" in str(proved(seq).statement)
+    assert "n in Nat, t in Nat |-" in str(kernel.statement(seq))
+    natural = kernel.Fact(n, ">=")
+    assert natural in kernel.obligations(seq)[1].judgement.hypotheses
+    plain = sequent((), rel(s, ">=", 0), rule, naturals=frozenset({"t"}))
+    assert "n in Nat" not in str(kernel.statement(plain))
+    assert natural not in kernel.obligations(plain)[1].judgement.hypotheses
+    assert evidence(plain)[1] is None
+    with pytest.raises(KernelError):
+        kernel.conclude(plain, evidence(seq), ())  # n >= 0 is no hypothesis of plain's step
+
+
 # ---------------------------------------------------------------------------------------------
 # Instantiation: a proved statement, names replaced at once by terms of their sort.
 # ---------------------------------------------------------------------------------------------
@@ -201,6 +218,15 @@ def test_an_existential_is_proved_by_its_witness_and_says_exists() -> None:
 def test_cases_may_prove_an_existential() -> None:
     seq = sequent((), rel(B, ">=", a), Cases(a), witness={"B": a**2 + 1})
     assert "exists B" in str(proved(seq).statement)
+
+
+def test_a_natural_read_only_by_a_witness_is_natural() -> None:
+    # B := n proves exists B: B >= 0 for natural n (said n in Nat), never for a real n.
+    seq = sequent((), rel(B, ">=", 0), witness={"B": n}, naturals=frozenset({"n"}))
+    assert str(proved(seq).statement) == "n in Nat |- exists B: B >= 0"
+    bare = sequent((), rel(B, ">=", 0), witness={"B": n})
+    assert str(kernel.statement(bare)).strip() == "|- exists B: B >= 0"
+    assert None in evidence(bare)
 
 
 @pytest.mark.parametrize(("hyps", "rule", "witness", "naturals", "message"), [

@@ -348,3 +348,29 @@ def test_a_lemma_whose_hypothesis_no_update_gives_is_refused() -> None:
     with pytest.raises(ProofFileError, match="none of the update's facts"):
         check(LEMMA_THEN_INDUCTION.format(lemma_given='"2*dot(x, x) <= R2"',
                                           claim="norm2(w) <= t*R2"))
+
+
+def test_an_induction_whose_update_step_contradicts_says_so_not_its_hypotheses() -> None:
+    """Red team 10: updating on y<w, x> < 0 while the invariant says |w|^2 <= 0 makes the
+    update step's hypotheses contradictory, not the step's own (R2 >= 0): it was reported
+    `VACUOUS: the hypotheses are contradictory`."""
+    (report,) = check("""title = "T"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R2"]
+naturals = ["t"]
+[[step]]
+id = "bound"
+given = ["R2 >= 0"]
+claim = "norm2(w) <= 0"
+[step.induction]
+variable = "t"
+constants = ["R2"]
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
+""").steps
+    assert report.status == "proved" and report.vacuity is not None
+    assert report.vacuity_reason is not None
+    assert report.vacuity_reason.startswith("the update step's hypotheses (the step's, the "
+                                            "invariant and the update facts) are contradictory")
+    assert report.message.startswith("VACUOUS: the update step's hypotheses")

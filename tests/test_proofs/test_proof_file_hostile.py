@@ -74,7 +74,9 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("long-name", f'title = "T"\nscalars = ["{"a" * 100_000}"]\n[[step]]\nid = "s"\n'
      'claim = "1 >= 0"\n'.encode(),
      f"name '{'a' * 40}'... has 100000 characters, more than the 64 a name may have"),
-    ("hex-literal", claim("0x10 >= 0"), "plain integer or decimal"),
+    ("hex-literal", claim("0x10 >= 0"), "literal must be an integer or decimal"),
+    # red team 10: the message said "plain integer or decimal" of 1e9999, though 1e999 is read
+    ("long-exponent", claim("1e9999 >= 0"), "with at most a three-digit exponent"),
     ("chained", claim("0 <= y <= 1"), "chains comparisons"),
     ("no-relation", claim("y + 1"), "not a relation"),
     ("not-equal", claim("y != 1"), "relation must be one of"),
@@ -187,3 +189,17 @@ def test_cli_rejects_hostile_files_in_one_line_with_exit_2(tmp_path: Path) -> No
         assert re.match(rf"novikoff: error: {re.escape(str(path))}(:\d+:\d+)?: ", lines[0])
         assert "Traceback" not in done.stderr
     assert not sentinel.exists()
+
+
+def test_literals_with_an_exponent_are_read_exactly() -> None:
+    """What the docs and the refusal of `1e9999` promise: an exponent of at most three digits
+    is part of a literal, read exactly (no float)."""
+    from fractions import Fraction
+
+    from proofs.language.expressions import parse_relation
+    from proofs.step import declare
+
+    names = declare([], ["y"], [])
+    for text, value in (("1e3", 1000), (".5", Fraction(1, 2)), ("2.5E-4", Fraction(1, 4000)),
+                        ("1e999", 10**999)):
+        assert parse_relation(f"y == {text}", names).rhs == value

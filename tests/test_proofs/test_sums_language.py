@@ -132,6 +132,27 @@ def test_the_parser_refuses_the_sums_the_kernel_could_not_read() -> None:
     assert MAX_SUM_TEXT == MAX_NAME
 
 
+def test_sums_nested_deeper_than_the_kernel_reads_are_bad_input() -> None:
+    """Seven sums one inside another were read, then left `unknown` by the kernel (whose
+    `MAX_HEIGHT` is the limit): an input limit is refused where it is written (exit 2)."""
+    from proofs.language.indexed import MAX_SUM_DEPTH
+
+    assert MAX_SUM_DEPTH == atoms.MAX_HEIGHT
+    names = declare([], ["N", "y", *"abcdefg"], ["y"])
+
+    def nested(depth: int) -> str:
+        indices = "abcdefg"[:depth]
+        body = f"y[{'+'.join(indices)}]**2"
+        for index in reversed(indices):
+            body = f"sum({index} in 1..N, {body})"
+        return body + " >= 0"
+
+    deepest = atoms.canonical(parse_relation(nested(6), names).lhs)  # the kernel reads it
+    assert str(deepest).count("sum(") == 6
+    with pytest.raises(ExpressionError, match="sums nested more than 6 deep"):
+        parse_relation(nested(7), names)
+
+
 def test_an_index_may_read_scalars_and_the_indices_of_enclosing_sums() -> None:
     """What the refusal above leaves: a polynomial in declared scalars and sum indices."""
     assert parse_relation("sum(j in 1..n, y[2*j + n**2]) >= y[a*k - 1]", NAMES).text
@@ -353,8 +374,8 @@ def test_a_renamed_condition_prints_what_the_kernel_read() -> None:
     report = check_proof(parse_proof(INSIDE, "inside.toml"))
     assert [s.status for s in report.steps] == ["proved", "proved"]
     texts = [h.text for h in report.steps[1].statement.hypotheses]
-    assert texts == ["a[l]**2 >= 0, summed over l in 1..N, N*a[l] <= sum(l_1 in S, "
-                     "a[l_1]*a[l])"]
+    assert texts == ["(a[l]**2 >= 0 summed over l in 1..N where N*a[l] <= sum(l_1 in S, "
+                     "a[l_1]*a[l]))"]
     names = declare([], ["a", "j", "l", "l_1", "k", "N"], ["a"],
                     {"S": IndexSet("j", "1", "N", ())})
     shown = parse_relation("N*a[l] <= sum(l_1 in S, a[l_1]*a[l])", names)

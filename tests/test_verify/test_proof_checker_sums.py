@@ -636,3 +636,29 @@ claim = "sum(j in 1..n, y[j]) == sum(j in 1..n-1, y[j]) + y[n]"
         on_sets(seq, label, BUDGETS["small"], deadline=perf_counter() - 1)
     report = check_proof(proof, store=None, budget=BUDGETS["small"], guard=0.0).steps[0]
     assert report.status == "unknown", report.message
+
+
+def test_a_natural_bounding_a_sum_in_an_update_fact_only_is_natural() -> None:
+    """Red team 10: `n` declared natural but read only by an update fact bounding a sum was
+    refused 'a bound of a sum mentions n, which is not natural ... declare it in naturals',
+    though declared; the statement now says `n in Nat` (the kernel reads update facts too)."""
+    from verify.proof_checker import statements
+
+    proof = parse_proof(b"""title = "T"
+scalars = ["s", "d", "n", "t", "j", "y"]
+naturals = ["t", "n"]
+indexed = ["y"]
+[[step]]
+id = "nonneg"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+constants = ["y"]
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d == sum(j in 1..n, y[j]**2)"]
+""", "pn3.toml")
+    stated = statements(proof)["nonneg"]
+    assert stated is not None and stated.naturals == {"n", "t"}
+    assert "(d, n fresh at each update; y constant), counted by t: n in Nat, t in Nat |-" in str(
+        stated)

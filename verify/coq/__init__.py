@@ -91,12 +91,12 @@ SUMMED = (", assuming {n} used claim(s) summed term-wise (the summation is our k
 
 def _summed_premises(exported: Exported) -> str:
     """For a theorem whose premises include a used step's claim summed term-wise (the
-    kernel's text `..., summed over j in lo..hi`) *as the kernel states it*, what `checked`
+    kernel's text `(... summed over j in lo..hi)`) *as the kernel states it*, what `checked`
     must add: coqc then re-checks only the step from that sum to the claim, and the
     summation itself is our kernel's alone. A premise stated as the used claim quantified
     over the members (`exported.termwise`: the proof derives the sum, `verify.coq.sums.termwise`)
     assumes nothing of the kind. "" when no premise is a sum assumed."""
-    n = sum(", summed over " in h.text and h not in exported.termwise
+    n = sum(" summed over " in h.text and h not in exported.termwise
             for h in exported.hypotheses)
     return SUMMED.format(n=n) if n else ""
 

@@ -484,13 +484,13 @@ def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statemen
             hyps.setdefault(r, used.step)
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
               "says exists")
-    read = set().union(*map(_read, (*hyps, sequent.claim)))
-    if type(sequent.rule) is Induction:  # a natural the run starts from is one too
-        read |= _reads(sequent.rule.base) | _reads(sequent.rule.step)  # type: ignore[arg-type]
-    naturals |= sequent.naturals & read
+    run, rule = "", sequent.rule  # a natural a witness reads is one too, as is one an
+    read = set().union(*map(_read, (*hyps, sequent.claim)), _reads(sequent.witness))
+    if type(rule) is Induction:  # induction's run starts from, steps by or updates when
+        read |= _reads(rule.base) | _reads(rule.step) | set().union(*map(_read, rule.update))  # type: ignore[arg-type]
+    naturals |= sequent.naturals & read  # a declared natural nothing reads is left out
     _indexed(sequent, tuple(hyps), naturals | ({sequent.rule.variable} if type(
         sequent.rule) is Induction else set()))  # type: ignore[union-attr]
-    run, rule = "", sequent.rule
     if type(rule) is Induction:
         naturals.add(rule.variable)
         run = _run(sequent, tuple(hyps))
@@ -603,8 +603,8 @@ def summed(stated: Statement, index: str, lo: sympy.Expr, hi: sympy.Expr,
     op = "==" if claim.kind == "==" else ">="
     kept = [(h, o) for h, o in zip(stated.hypotheses, stated.origins, strict=True)
             if j not in _read(h)]
-    text = ", ".join([f"{stated.claim.text}, summed over {j} in {lo}..{hi}",
-                      *(r.text for r in member[2:])])
+    where = " where " * (len(member) > 2) + ", ".join(r.text for r in member[2:])  # bracketed:
+    text = f"({stated.claim.text} summed over {j} in {lo}..{hi}{where})"  # one hypothesis
     return Statement(stated.step, tuple(h for h, _ in kept), tuple(o for _, o in kept),
                      Rel(total, op, sympy.Integer(0), text), stated.naturals | names_of(lo) |
                      names_of(hi))

@@ -25,6 +25,10 @@ So:
   every score exactly), handed over as written, where scores in (0, 1/8] occur without an
   update: a wrong threshold (`< 1`, `<= 0.5`) fires there. Campaign scenarios are handed over
   as integers, where every score is an integer and such a threshold equals `<= 0`;
+- a positive score of 2^-52 after an update ("a tiny score": an absolute tolerance such as
+  `y <w, x> <= 0.01` fires there) and one whose cosine `y <w, x> / (||w|| ||x||)` is about
+  2^-52 ("a tiny cosine": a relative tolerance `<= r ||w|| ||x||` fires there for any r above
+  about 2.2e-16, whatever the data's scale), both float-exact (`T R^4 s^4 < 2^106`);
 - `plan` asks every scenario whose exact run has two or more epochs with updates for runs cut
   after fewer epochs too, and asks the `protocol` scenarios for further fits of the same
   instance: on the labels negated, then on read-only arrays;
@@ -133,6 +137,12 @@ DATA: dict[str, tuple[Rows, list[int]]] = {
     # eighths: a score of 7/64 without an update, 4 epochs with updates
     "eighths": (_q("-3/4 5/8", "3/8 1/4", "1/2 -1/2", "-11/8 5/8", "-3/2 -5/4"),
                 [1, 1, -1, -1, -1]),
+    # one update to w = 2^-26, then the score 2^-52 (on the same y x, labelled -1): an
+    # absolute tolerance (`y <w, x> <= 0.01`, or any above 2^-52) updates again
+    "a tiny score": (_q(f"1/{2**26}", f"-1/{2**26}"), [1, -1]),
+    # one update to w = (2^26, 1), then y <w, x> = 1 where ||w|| ||x|| is about 2^52: a
+    # relative tolerance (`y <w, x> <= r ||w|| ||x||`, any r above 2^-52) updates again
+    "a tiny cosine": ([[2**26, 1], [-1, 2**26 - 1]], [1, -1]),
 }
 
 

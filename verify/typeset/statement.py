@@ -123,20 +123,21 @@ def written(text: str) -> tuple[str, str]:
     """A kernel relation's text apart: its source text, and what the kernel did to it as
     words for a label: the substitutions instances applied (the kernel writes `text [a := w,
     b := u]`, one bracket per instance), ` with a := w, b := u`, and the sums of a term-wise
-    use (`claim, summed over j in lo..hi, F1, F2`: the claim about one member, the
-    members those of lo..hi where the filters hold), ` summed over j in lo..hi where F1, F2`
-    (empty when there is neither)."""
+    use (`(claim summed over j in lo..hi where F1, F2)`: the claim about one member, the
+    members those of lo..hi where the filters hold; bracketed, so that a statement's list of
+    hypotheses reads it as one), ` summed over j in lo..hi where F1, F2`, nested sums joined
+    by `, then over` (empty when there is neither)."""
     done: list[str] = []
     while text.endswith("]") and " [" in text:
         text, _, substitution = text.rpartition(" [")
         done.insert(0, re.sub(r"<(\w+),(\w+)>", r"dot(\1, \2)", substitution[:-1]))
     words = (" with " + ", then ".join(done)) if done else ""
-    if ", summed over " not in text:
+    if not (text.startswith("(") and text.endswith(")") and " summed over " in text):
         return text, words
-    text, *sums = text.split(", summed over ")
-    source, inner = written(text)
-    over = [summation.replace(", ", " where ", 1) for summation in sums]
-    return source, inner + " summed over " + ", then over ".join(over) + words
+    body, _, over = text[1:-1].rpartition(" summed over ")  # the outermost sum is the last
+    source, inner = written(body)
+    joint = ", then over " if " summed over " in inner else " summed over "
+    return source, inner + joint + over + words
 
 
 def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...]) -> tuple[Piece, ...]:

@@ -437,6 +437,15 @@ def test_term_wise_the_sum_of_a_theorem_about_one_member() -> None:
     use = sequent((), rel(summand, ">=", 0),
                   uses=(stated,), naturals=frozenset({"n"}))
     proved(use, (summed,))
+    # red team 10: the text was `claim, summed over j in 1..n, filter`, which a statement's
+    # list of hypotheses printed as three, one of them about a free j: now it is one, bracketed
+    assert stated.claim.text == (f"({theorem.statement.claim.text} summed over j in 1..n "
+                                 f"where {where[0].text})")
+    assert f"n in Nat, {stated.claim.text} [" in str(kernel.statement(use))
+    square = proved(sequent((), rel((z(j) * z(k)) ** 2, ">=", 0))).statement
+    twice = kernel.summed(kernel.summed(square, "j", ONE, n), "k", ONE, n)
+    assert twice.claim.text == (f"(({square.claim.text} summed over j in 1..n) "
+                                "summed over k in 1..n)")
     equal = proved(sequent((rel(j, ">=", 1),), rel(y(j) - y(j), "==", 0)))
     assert kernel.summed(equal.statement, "j", ONE, n).claim.op == "=="
     kept = proved(sequent((rel(j, ">=", 1), rel(a, ">=", 0)), rel(a * j, ">=", 0)))

@@ -129,3 +129,16 @@ def test_an_existential_claim_and_the_naturals_are_stated():
     assert shown.claim[0].startswith("⊢ ∃ B: ")
     assert shown.given == (("t ∈ ℕ",),)
     assert shown.width == len(" ".join(shown.claim))
+
+
+def test_a_summed_fact_is_read_apart_from_its_brackets() -> None:
+    """Red team 10: the kernel writes a term-wise fact bracketed (`(claim summed over ...)`,
+    one hypothesis in a list, not `claim, summed over ..., filter`); a label reads its source
+    claim and its sums in words, nested ones joined by `then over`, instances after."""
+    assert written("(y[k] >= 0 summed over k in 1..N where y[k] >= 0)") == (
+        "y[k] >= 0", " summed over k in 1..N where y[k] >= 0")
+    assert written("((a[j]*a[l] >= 0 [a := b] summed over l in 1..N) summed over j in "
+                   "1..N where a[j] >= 0, a[j] <= 1) [b := c]") == (
+        "a[j]*a[l] >= 0", " with a := b summed over l in 1..N, then over j in 1..N where "
+        "a[j] >= 0, a[j] <= 1 with b := c")
+    assert written("(a + b)*(c) >= 0") == ("(a + b)*(c) >= 0", "")

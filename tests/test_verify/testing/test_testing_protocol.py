@@ -75,7 +75,7 @@ def test_the_long_run_has_its_closed_form_count() -> None:
     assert per_epoch(run)[-1] == 0 and min(per_epoch(run)[:-1]) >= 1
 
 
-@pytest.mark.parametrize("name", ["a half", "quarters", "eighths"])
+@pytest.mark.parametrize("name", ["a half", "quarters", "eighths", "a tiny score"])
 def test_dyadic_data_are_exact_floats_with_small_scores_that_are_no_mistake(name: str) -> None:
     rows, _ = DATA[name]
     values = [Fraction(v) for row in rows for v in row]
@@ -223,6 +223,37 @@ def test_a_wrong_threshold_is_caught_with_eta_one_half_too(threshold: float) -> 
     assert not check_implementation(Threshold(), sources=("protocol",), conventions=HALF).ok
     check_implementation(_HalfStep(), sources=("protocol",), conventions=HALF
                          ).raise_for_violations()
+
+
+class _Tolerant(Textbook):
+    """Red team 10: updates on `y <w, x> <= r ||w|| ||x||` (relative) or `<= a` (absolute),
+    a 'numerically robust' perceptron: with r = 1e-6 or 1e-4, or a = 0.01, it passed."""
+
+    def __init__(self, relative: float = 0.0, absolute: float = 0.0) -> None:
+        self.relative, self.absolute = relative, absolute
+
+    def fires(self, w: np.ndarray, x: np.ndarray, label: int) -> bool:
+        limit = self.relative * np.linalg.norm(w) * np.linalg.norm(x) + self.absolute
+        return bool(label * (w @ x) <= limit)
+
+
+@pytest.mark.parametrize(("relative", "absolute", "where"), [
+    (1e-4, 0.0, "a tiny cosine"), (1e-6, 0.0, "a tiny cosine"), (1e-15, 0.0, "a tiny cosine"),
+    (0.0, 0.01, "a tiny score"), (0.0, 1e-6, "a tiny score"), (0.0, 1e-15, "a tiny score"),
+])
+def test_a_tolerance_in_the_update_rule_is_caught(relative: float, absolute: float,
+                                                  where: str) -> None:
+    report = check_implementation(_Tolerant(relative, absolute), sources=("protocol",))
+    assert not report.ok
+    first = report.simplest_failure
+    assert first is not None and first.dataset == f"protocol({where})"
+    data = _scenario(where)  # the exact run: one update, then a positive score that small
+    scores = [score for _, _, score in _visits(data)]
+    assert scores[0] == 0 and sum(score <= 0 for score in scores) == 1
+    x, w = [Fraction(v) for v in data.X[1]], [Fraction(v) for v in data.X[0]]
+    cosine2 = scores[1] ** 2 / (dot(w, w) * dot(x, x))
+    assert (scores[1] <= Fraction(1, 2**52) if where == "a tiny score"
+            else cosine2 <= Fraction(1, 2**103))  # a cosine below 2^-51.5
 
 
 def test_scikit_learn_passes_the_long_run_compared_by_its_final_weights() -> None:

@@ -171,7 +171,7 @@ def test_a_term_wise_premise_is_the_used_claim_for_every_member(
     uses = text[text.index("Theorem step_uses_sum"):]
     assert SUM_PREMISES in uses[:uses.index("Proof.")]
     # the summed claim is derived, never a premise: no theorem states the kernel's sum of
-    # the used claim (its text, `..., summed over j in 1..N`, is in the comments only)
+    # the used claim (its text, `(... summed over j in 1..N)`, is in the comments only)
     statements = re.findall(r"Theorem .*?Proof\.", text, re.S)
     assert len(statements) == 11 and not any("summed over" in s for s in statements)
     assert "(c * (zsum ((1))%Z ((Z.of_nat N))%Z (fun j'1 => ((y j'1) ^ 2)))) >= 0 ->" not in text
@@ -229,7 +229,7 @@ def test_the_term_wise_theorems_compile_and_no_false_variant_does(
 def test_a_sum_still_assumed_is_reported_and_a_derived_one_is_not() -> None:
     """`checked` says `assuming` for a premise that states the kernel's summed claim (a
     step whose sum is not derived: an instance, an induction), never for one derived."""
-    summed = Rel(sympy.Symbol("s"), ">=", sympy.Integer(0), "y[j] >= 0, summed over j in 1..N")
+    summed = Rel(sympy.Symbol("s"), ">=", sympy.Integer(0), "(y[j] >= 0 summed over j in 1..N)")
     plain = Rel(sympy.Symbol("c"), ">=", sympy.Integer(0), "c >= 0")
     assumed = Exported("s", "step_s", hypotheses=(plain, summed))
     assert _summed_premises(assumed) == SUMMED.format(n=1)
