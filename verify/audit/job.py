@@ -72,7 +72,7 @@ from verify.proof_checker import (
     statements,
 )
 from verify.runs.columns import Instance
-from verify.runs.naming import Naming, binding_of, on_runs, unbound
+from verify.runs.naming import Naming, binding_of, natural_terms, on_runs, unbound
 from verify.runs.plugin import KINDS as PLUGIN_KINDS
 from verify.runs.plugin import Plugin, shared_faults
 from verify.runs.quantity import Scenario
@@ -702,11 +702,15 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     binding = binding_of(judgement, proof.numeric.run, defined)
     if binding is None:
         return unbound(judgement, proof.numeric.run, proof.definitions, defined) or _NO_ROWS, None
+    naturals = natural_terms(stated.naturals, names, judgement, defined)
+    if isinstance(naturals, str):
+        return naturals, None
     plugin = (plugins or {}).get(proof.numeric.algorithm or "")
     if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
                 f"the plug-in {plugin.name}'s runs do not have (its steps are tau)"), None
-    return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined)
+    return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined,
+                     naturals)
 
 
 @dataclass(frozen=True)
