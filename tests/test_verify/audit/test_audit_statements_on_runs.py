@@ -123,3 +123,56 @@ def test_the_natural_mask_is_exact():
     verdict = compiled.check(batch)
     assert (verdict.instances, verdict.vacuous, verdict.violations) == (6, 3, 0)
     assert CompiledJudgement.compile(judgement).check(batch).vacuous == 0  # without: every row
+
+
+#: red team 10, find2/exists2.toml (and exists.toml with `names = { B = "0*R2" }`)
+EXISTS = """
+title = "an existential checked at one value"
+vectors = ["w", "v"]
+scalars = ["%(name)s", "z"]
+
+[[step]]
+id = "bounded"
+given = []
+claim = "%(claim)s"
+witness = { %(witness)s }
+
+[numeric]
+run = "online"
+%(names)s
+"""
+
+
+def _exists(tmp_path: Path, name: str, witness: str, names: str = "",
+            claim: str = "") -> Audit:
+    text = EXISTS % {"name": name, "claim": claim or f"norm2(w) <= {name}",
+                     "witness": witness, "names": names}
+    return run_audit([_write(tmp_path, "exists.toml", text)], budget="small")
+
+
+def test_an_existential_is_checked_at_its_witness_not_at_the_run_quantity(tmp_path: Path):
+    """`exists R2: norm2(w) <= R2` (witness norm2(w)) was checked at the online runs' R2 and
+    found 'violated' on 9 719 of 13 517 rows: it holds at its witness on every row."""
+    step = _only(audit := _exists(tmp_path, "R2", 'R2 = "norm2(w)"'))
+    assert step.symbolic.status == "proved"
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.violations == 0 and step.numeric.min_slack == 0
+    assert audit.passed()
+
+
+def test_an_existential_ignores_the_binding_of_its_bound_name(tmp_path: Path):
+    step = _only(_exists(tmp_path, "B", 'B = "norm2(w)"', 'names = { B = "0*R2" }'))
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.violations == 0
+
+
+def test_a_vector_witness_is_substituted_inside_the_inner_products(tmp_path: Path):
+    step = _only(_exists(tmp_path, "B", 'v = "w"', claim="dot(v, w) >= 0"))
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.min_slack == 0  # norm2(w) at w = 0
+
+
+def test_a_witness_no_run_evaluates_leaves_the_step_not_run_naming_it(tmp_path: Path):
+    step = _only(_exists(tmp_path, "B", 'B = "norm2(w) + z**2"'))
+    assert step.numeric is None
+    assert step.reason == "z is no quantity of an online run: bind it in [numeric] names"
