@@ -176,3 +176,33 @@ def test_a_witness_no_run_evaluates_leaves_the_step_not_run_naming_it(tmp_path: 
     step = _only(_exists(tmp_path, "B", 'B = "norm2(w) + z**2"'))
     assert step.numeric is None
     assert step.reason == "z is no quantity of an online run: bind it in [numeric] names"
+
+
+#: red team 10, find3/fam-bound.toml: a family bound in [numeric] names
+FAMILY_BOUND = """
+title = "a family member on runs"
+scalars = ["y"]
+indexed = ["y"]
+
+[[step]]
+id = "sq"
+given = []
+claim = "y[1]**2 >= 0"
+
+[numeric]
+run = "online"
+names = { y = "t" }
+"""
+
+
+def test_a_family_bound_in_names_is_refused_in_one_line(tmp_path: Path, capsys):
+    """It was accepted and changed nothing (runs bind no family member): a wrong binding
+    is refused at the entry, as a defined name's is (exit 2, one line)."""
+    from verify.cli import main
+
+    path = _write(tmp_path, "fam.toml", FAMILY_BOUND)
+    assert main(["audit", path]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"novikoff: error: {path}:13:11: numeric.names binds 'y', a family (listed "
+                   "in indexed): runs bind no family nor its members, so a step that reads "
+                   "one is checked symbolically only; remove it from [numeric] names"]
