@@ -76,6 +76,9 @@ class Check:
     algorithm: str | None = None
     plugin: Plugin | None = None  # the user's algorithm of that name (`verify.runs.plugin`)
     defined: tuple[Defined, ...] = ()  # the `[define]`d names its rows evaluate
+    #: the run terms of the statement's naturals: rows where one is not a natural number
+    #: are no instances of the statement (`CompiledJudgement.naturals`)
+    naturals: tuple[sympy.Expr, ...] = ()
 
     @property
     def kind(self) -> RunKind:
@@ -523,7 +526,7 @@ def _compiled(check: Check) -> CompiledJudgement:
     if found is None or found[0] is not check:
         if len(_COMPILED) >= COMPILED_CHECKS:
             _COMPILED.clear()
-        compiled = CompiledJudgement.compile(check.judgement, check.defined)
+        compiled = CompiledJudgement.compile(check.judgement, check.defined, check.naturals)
         found = _COMPILED[id(check)] = (check, compiled)
     return found[1]
 
@@ -745,7 +748,7 @@ def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdi
 def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]
                   ) -> tuple[int, float]:
     """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
-    compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined)) for c in checks]
+    compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined, c.naturals)) for c in checks]
     t0 = time.perf_counter()
     instances = 0
     for check, judgement in compiled:

@@ -236,21 +236,28 @@ class CompiledJudgement:
     #: the `[define]`d names the judgement reads, each a column made on the batch first
     defined: tuple[tuple[Defined, tuple[tuple[CompiledPolynomial, CompiledPolynomial], ...]],
                    ...] = ()
+    #: the run terms the statement's naturals denote: a row is an instance of the statement
+    #: only where each is a natural number (`n in Nat` is a hypothesis: red team 10 saw
+    #: `y in Nat |- y >= 0` violated on the rows of label -1)
+    naturals: tuple[CompiledPolynomial, ...] = ()
 
     @classmethod
-    def compile(cls, judgement: Judgement, defined: Sequence[Defined] = ()) -> CompiledJudgement:
-        """Compile every hypothesis and the claim, and each argument of a definition the
-        rows evaluate (`defined`, in file order) as a numerator and a denominator (once per
+    def compile(cls, judgement: Judgement, defined: Sequence[Defined] = (),
+                naturals: Sequence[sympy.Expr] = ()) -> CompiledJudgement:
+        """Compile every hypothesis and the claim, each argument of a definition the
+        rows evaluate (`defined`, in file order) as a numerator and a denominator, and the
+        term of each natural (`naturals`: polynomials over the run's quantities) (once per
         judgement and process: every shard of a campaign compiles the same checks,
         `_compiled_judgement`)."""
-        return _compiled_judgement(cls, judgement, tuple(defined))
+        return _compiled_judgement(cls, judgement, tuple(defined), tuple(naturals))
 
     @classmethod
-    def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = ()
-                 ) -> CompiledJudgement:
+    def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = (),
+                 naturals: tuple[sympy.Expr, ...] = ()) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         parts = tuple((d, tuple(_quotient_parts(a) for a in d.args)) for d in defined)
-        return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts)
+        return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts,
+                   tuple(CompiledPolynomial.compile(sympy.expand(n)) for n in naturals))
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -288,13 +295,16 @@ class CompiledJudgement:
     def _assumed(self, batch: InstanceBatch) -> np.ndarray:
         """`assumed`, computed once per batch and set of hypotheses (read-only: the steps of
         the built-in proofs share their hypotheses, 117 sets among 174 checks)."""
-        key = self.hypotheses
+        key: tuple[object, ...] = (self.hypotheses if not self.naturals
+                                   else (self.hypotheses, self.naturals))
         mask = batch._masks.get(key)
         if mask is None:
             self._define(batch)
             mask = np.ones(len(batch), dtype=bool)
             for poly, kind in self.hypotheses:
                 mask &= _holding(poly, kind, batch)
+            for natural in self.naturals:
+                mask &= _natural(natural, batch)
             batch._masks[key] = mask
         return mask
 
@@ -387,6 +397,19 @@ def _holding(poly: CompiledPolynomial, kind: str, batch: InstanceBatch) -> np.nd
     return mask
 
 
+def _natural(poly: CompiledPolynomial, batch: InstanceBatch) -> np.ndarray:
+    """Rows of `batch` where `poly` is a natural number: its numerator is at least 0 and a
+    multiple of its (positive) denominator, in integers (no float: `0.1 + 0.2` is no
+    natural, and 2**53 + 1 is one)."""
+    key = (poly, "in Nat")
+    mask = batch._masks.get(key)
+    if mask is None:
+        values, den = poly.evaluate(batch)
+        whole = values % den == 0 if isinstance(den, np.ndarray) or den != 1 else True
+        mask = batch._masks[key] = np.asarray((values >= 0) & whole, dtype=bool)
+    return mask
+
+
 def _least(nums: IntArray, dens: IntArray) -> Fraction:
     """The least of the fractions `nums[i] / dens[i]` (positive denominators), exactly.
 
@@ -423,9 +446,10 @@ def _least_by_denominator(nums: IntArray, dens: IntArray) -> Fraction:
 
 @lru_cache(maxsize=1024)
 def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement,
-                        defined: tuple[Defined, ...] = ()) -> CompiledJudgement:
+                        defined: tuple[Defined, ...] = (), naturals: tuple[sympy.Expr, ...] = ()
+                        ) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
-    return cls._compile(judgement, defined)
+    return cls._compile(judgement, defined, naturals)
 
 
 def _trimmed(instance: Instance) -> Instance:

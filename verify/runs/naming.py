@@ -311,6 +311,36 @@ def binding_of(judgement: Judgement, run: str | RunKind = "online",
     return found.binding_for(scalars | vectors, scalars, vectors)
 
 
+def natural_terms(naturals: Iterable[str], names: Naming, judgement: Judgement,
+                  defined: Sequence[Defined] = ()) -> tuple[sympy.Expr, ...] | str:
+    """The run terms the statement's `naturals` denote, each a hypothesis `term in Nat` of
+    the statement on runs (`CompiledJudgement.naturals`: a row where one is not a natural
+    number is no instance of it), or why they cannot be read on the rows that bind the
+    judgement. A natural whose term reads none of the judgement's quantities is left out
+    (a constant one that is no natural number leaves no instance at all): the judgement
+    does not depend on it, and some natural exists, so the statement holds on a row exactly
+    where the judgement does. One that reads some of them and a quantity the judgement does
+    not (`k = t + s` where only `t` is left) would need that quantity too."""
+    scalars, vectors = sorts(judgement, defined)
+    read = scalars | vectors
+    terms: list[sympy.Expr] = []
+    for name in sorted(naturals):
+        term = sympy.expand(names.replaced(sympy.Symbol(name)))
+        own = sorts(Judgement((), Fact(term, ">=")), defined)
+        needs = own[0] | own[1]
+        if not needs and not (term.is_Integer and term >= 0):
+            return (f"its natural {name} denotes {term} on runs, which is no natural number: "
+                    "no row is an instance of the statement")
+        if not needs & read:
+            continue
+        if not needs <= read:
+            return (f"its natural {name} denotes {term} on runs, which reads "
+                    f"{', '.join(sorted(needs - read))}, a quantity the statement on runs "
+                    "does not read: where it is a natural cannot be told on its rows")
+        terms.append(term)
+    return tuple(terms)
+
+
 def on_runs(stated: kernel.Statement, names: Naming) -> Judgement:
     """A step's statement as one judgement over run quantities, divisions cleared (their
     conditions become hypotheses: the statement says nothing where they fail), each name

@@ -1,0 +1,208 @@
+"""A step's statement on runs is the one the kernel proved (red team 10): its naturals are
+hypotheses (a row where a declared natural is not a natural number is no instance of it),
+an existential is checked with its witness (never at the run quantity of the bound name's
+spelling), and a step no run can bind says so truly."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import sympy
+
+from verify.audit.job import Audit, StepAudit, run_audit
+from verify.audit.report import to_text
+from verify.kernel import Fact, Judgement
+from verify.numeric.instances import CompiledJudgement
+from verify.runs.columns import Instance, InstanceBatch, Origin
+
+#: red team 10, find1/label.toml: a natural spelt like the online runs' label y
+LABEL = """
+title = "a natural named like a run quantity"
+scalars = ["y"]
+naturals = ["y"]
+
+[[step]]
+id = "nonneg"
+given = []
+claim = "%s"
+
+[numeric]
+run = "online"
+"""
+
+#: red team 10, find1/natbind.toml: a natural bound to a run expression
+NATBIND = """
+title = "natural bound to a non-natural run quantity"
+scalars = ["k"]
+naturals = ["k"]
+
+[[step]]
+id = "nonneg"
+given = []
+claim = "k >= 0"
+
+[numeric]
+run = "online"
+names = { k = "%s" }
+"""
+
+
+def _write(folder: Path, name: str, text: str) -> str:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _only(audit: Audit) -> StepAudit:
+    assert not audit.errors, audit.errors
+    (step,) = audit.proofs[0].steps
+    return step
+
+
+def test_a_natural_is_a_hypothesis_on_runs_never_a_violation(tmp_path: Path):
+    """`y in Nat |- y >= 0` was violated on every row of label -1 (59 645 of 116 346, a
+    counterexample written, "false as written"): the rows of label -1 are vacuous."""
+    audit = run_audit([_write(tmp_path, "label.toml", LABEL % "y >= 0")], budget="small")
+    step = _only(audit)
+    assert step.symbolic.status == "proved"
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.violations == 0 and step.numeric.counterexample is None
+    assert 0 < step.numeric.vacuous < step.numeric.instances  # label -1 rows: no instance
+    assert audit.passed()
+
+
+def test_a_natural_bound_in_names_is_read_through_its_binding(tmp_path: Path):
+    audit = run_audit([_write(tmp_path, "nat.toml", NATBIND % "y*dot(w, x)")], budget="small")
+    step = _only(audit)
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.violations == 0 and step.numeric.vacuous > 0
+    assert audit.passed()
+
+
+def test_a_violation_under_naturals_is_found_on_a_natural_row(tmp_path: Path):
+    """The naturals restrict the rows, they do not hide a false claim: `y in Nat |- y >= 2`
+    fails at y = 1, a natural, and only there."""
+    audit = run_audit([_write(tmp_path, "label.toml", LABEL % "y >= 2")], budget="small")
+    step = _only(audit)
+    assert step.numeric is not None and step.numeric.status == "violated"
+    assert step.numeric.counterexample is not None
+    assert step.numeric.counterexample.scalars["y"] == 1
+    assert step.numeric.violations == step.numeric.instances - step.numeric.vacuous
+
+
+def test_a_natural_no_row_makes_natural_leaves_every_instance_vacuous(tmp_path: Path):
+    """`k = y - 2` is -1 or -3 on every row: no row is an instance, and the audit says so
+    (all vacuous, the claim tested on none), never held nor violated."""
+    audit = run_audit([_write(tmp_path, "nat.toml", NATBIND % "y - 2")], budget="small")
+    step = _only(audit)
+    assert step.numeric is not None and step.numeric.status == "not-run"
+    assert step.numeric.vacuous == step.numeric.instances > 0
+    assert "nonneg: all " in to_text(audit) and "vacuous" in to_text(audit)
+
+
+def test_a_natural_bound_to_a_negative_constant_is_not_run_and_says_why(tmp_path: Path):
+    audit = run_audit([_write(tmp_path, "nat.toml", NATBIND % "0*t - 1")], budget="small")
+    step = _only(audit)
+    assert step.numeric is None
+    assert step.reason == ("its natural k denotes -1 on runs, which is no natural number: no "
+                           "row is an instance of the statement")
+
+
+def test_the_natural_mask_is_exact():
+    """Integer and sign tests in integers: 1/2 and -1 are no naturals, 0, 4/2 and 2**70 + 1
+    (which no float tells from 2**70) are."""
+    k = sympy.Symbol("k")
+    judgement = Judgement((), Fact(k + 1, ">"), (), ("k",))
+    values = [Fraction(-1), Fraction(0), Fraction(1, 2), Fraction(4, 2), Fraction(2**70 + 1),
+              Fraction(2**70 + 1, 2)]
+    batch = InstanceBatch.from_instances([Instance({"k": v}, {}) for v in values],
+                                         Origin("check"))
+    compiled = CompiledJudgement.compile(judgement, (), (k,))
+    assert compiled.assumed(batch).tolist() == [False, True, False, True, True, False]
+    verdict = compiled.check(batch)
+    assert (verdict.instances, verdict.vacuous, verdict.violations) == (6, 3, 0)
+    assert CompiledJudgement.compile(judgement).check(batch).vacuous == 0  # without: every row
+
+
+#: red team 10, find2/exists2.toml (and exists.toml with `names = { B = "0*R2" }`)
+EXISTS = """
+title = "an existential checked at one value"
+vectors = ["w", "v"]
+scalars = ["%(name)s", "z"]
+
+[[step]]
+id = "bounded"
+given = []
+claim = "%(claim)s"
+witness = { %(witness)s }
+
+[numeric]
+run = "online"
+%(names)s
+"""
+
+
+def _exists(tmp_path: Path, name: str, witness: str, names: str = "",
+            claim: str = "") -> Audit:
+    text = EXISTS % {"name": name, "claim": claim or f"norm2(w) <= {name}",
+                     "witness": witness, "names": names}
+    return run_audit([_write(tmp_path, "exists.toml", text)], budget="small")
+
+
+def test_an_existential_is_checked_at_its_witness_not_at_the_run_quantity(tmp_path: Path):
+    """`exists R2: norm2(w) <= R2` (witness norm2(w)) was checked at the online runs' R2 and
+    found 'violated' on 9 719 of 13 517 rows: it holds at its witness on every row."""
+    step = _only(audit := _exists(tmp_path, "R2", 'R2 = "norm2(w)"'))
+    assert step.symbolic.status == "proved"
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.violations == 0 and step.numeric.min_slack == 0
+    assert audit.passed()
+
+
+def test_an_existential_ignores_the_binding_of_its_bound_name(tmp_path: Path):
+    step = _only(_exists(tmp_path, "B", 'B = "norm2(w)"', 'names = { B = "0*R2" }'))
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.violations == 0
+
+
+def test_a_vector_witness_is_substituted_inside_the_inner_products(tmp_path: Path):
+    step = _only(_exists(tmp_path, "B", 'v = "w"', claim="dot(v, w) >= 0"))
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.min_slack == 0  # norm2(w) at w = 0
+
+
+def test_a_witness_no_run_evaluates_leaves_the_step_not_run_naming_it(tmp_path: Path):
+    step = _only(_exists(tmp_path, "B", 'B = "norm2(w) + z**2"'))
+    assert step.numeric is None
+    assert step.reason == "z is no quantity of an online run: bind it in [numeric] names"
+
+
+#: red team 10, find3/fam-bound.toml: a family bound in [numeric] names
+FAMILY_BOUND = """
+title = "a family member on runs"
+scalars = ["y"]
+indexed = ["y"]
+
+[[step]]
+id = "sq"
+given = []
+claim = "y[1]**2 >= 0"
+
+[numeric]
+run = "online"
+names = { y = "t" }
+"""
+
+
+def test_a_family_bound_in_names_is_refused_in_one_line(tmp_path: Path, capsys):
+    """It was accepted and changed nothing (runs bind no family member): a wrong binding
+    is refused at the entry, as a defined name's is (exit 2, one line)."""
+    from verify.cli import main
+
+    path = _write(tmp_path, "fam.toml", FAMILY_BOUND)
+    assert main(["audit", path]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"novikoff: error: {path}:13:11: numeric.names binds 'y', a family (listed "
+                   "in indexed): runs bind no family nor its members, so a step that reads "
+                   "one is checked symbolically only; remove it from [numeric] names"]
