@@ -43,6 +43,7 @@ from proofs.step import RunBinding
 from verify import kernel
 from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import normal_form
+from verify.kernel.atoms import Family, KernelError, Sum, structure
 from verify.runs.quantity import RunKind, UnknownRunKind, kind
 
 
@@ -220,6 +221,8 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
         return None
     article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
     strangers = sorted((scalars | vectors) - set(found.offered))
+    if indexed := _indexed(strangers):
+        return indexed
     mine = [name for name in strangers if name in (defined or {})]
     if mine:
         assert defined is not None
@@ -240,6 +243,35 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
                      if used & found.names(r.name) else f"{r.name} rows bind none of them"
                      for r in found.row_sets)
     return f"no row set of {article} binds all of {', '.join(sorted(scalars | vectors))} ({sets})"
+
+
+def _indexed(names: Sequence[str]) -> str | None:
+    """Why a step reading a sum or a family member is not run (None: it reads neither): no
+    run binds a family or a sum, and neither can be bound in `[numeric] names` (a family
+    name is refused there, a sum is no name). Red team 10: the line said `sum(#1 in 1..N:
+    #1) is no quantity of an online run: bind it in [numeric] names`, advice no file can
+    follow, in the kernel's own spelling of the sum; it names the sums by their ranges and
+    the families by name, never a kernel name."""
+    sums: list[str] = []
+    families: list[str] = []
+    for name in names:
+        try:
+            found = structure(sympy.Symbol(name))
+        except KernelError:  # not a kernel name: a plain one
+            continue
+        if isinstance(found, Sum):
+            span = f"{found.lo}..{found.hi}"
+            sums.append(f"a sum over {span}" if "#" not in span else "a sum")
+        elif isinstance(found, Family):
+            families.append(found.family)
+    if not sums and not families:
+        return None
+    what = [*dict.fromkeys(sums)]
+    if families:
+        listed = ", ".join(dict.fromkeys(families))
+        what.append(f"a member of the famil{'ies' if len(set(families)) > 1 else 'y'} {listed}")
+    return (f"it reads {' and '.join(what)}: runs bind no family or sum (neither can be "
+            "bound in [numeric] names), so a step that reads one is checked symbolically only")
 
 
 #: The definitions (`proofs.definitions.FUNCTIONS`) whose value is a root: irrational in

@@ -206,3 +206,39 @@ def test_a_family_bound_in_names_is_refused_in_one_line(tmp_path: Path, capsys):
     assert err == [f"novikoff: error: {path}:13:11: numeric.names binds 'y', a family (listed "
                    "in indexed): runs bind no family nor its members, so a step that reads "
                    "one is checked symbolically only; remove it from [numeric] names"]
+
+
+#: red team 10, find3/sr.toml and fam.toml: a sum and a family member on runs
+SUMS = """
+title = "sums on runs"
+scalars = ["j", "N", "y"]
+naturals = ["N"]
+indexed = ["y"]
+
+[[step]]
+id = "count"
+given = []
+claim = "sum(j in 1..N, 1) == N"
+
+[[step]]
+id = "sq"
+given = []
+claim = "y[1]**2 >= 0"
+
+[numeric]
+run = "online"
+names = { N = "t" }
+"""
+
+
+def test_a_sum_or_a_family_member_is_not_run_with_no_impossible_advice(tmp_path: Path):
+    """The reason said `sum(#1 in 1..N: 1) is no quantity of an online run: bind it in
+    [numeric] names`: the kernel's spelling, and a binding no file can write."""
+    audit = run_audit([_write(tmp_path, "sr.toml", SUMS)], budget="small")
+    count, member = audit.proofs[0].steps
+    assert count.numeric is None and member.numeric is None
+    tail = (": runs bind no family or sum (neither can be bound in [numeric] names), so a "
+            "step that reads one is checked symbolically only")
+    assert count.reason == "it reads a sum over 1..N" + tail
+    assert member.reason == "it reads a member of the family y" + tail
+    assert "#" not in to_text(audit) and "bind it in" not in to_text(audit)
