@@ -7,7 +7,8 @@ so a step re-checked by coqc rests on nothing but these four axioms and Coq's st
 numbers. The rest are small lemmas the exported proofs apply: signs of products and sums,
 and the bridges between a statement as written and its facts `p (kind) 0`; then finite sums
 over integer ranges (`zsum`, a fold over a list of consecutive integers) with their filters
-as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
+as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`; a split and a shift of a
+range: `verify.coq.sums.ranges`) proved from the
 definition by induction on the length of the range, again without any axiom; last the
 term-wise rule's lemmas (`verify.coq.sums.termwise`): a sum of terms each >= 0 (= 0) where the
 filters hold, and the split of a sum by linearity into canonical sums; a double sum in the
@@ -358,6 +359,24 @@ Proof.
   intros lo hi f v H E. rewrite (zsum_split lo (hi - 1) hi f) by lia.
   unfold zsum at 2. replace (Z.to_nat (hi - (hi - 1 + 1) + 1)) with 1%nat by lia.
   simpl. replace (hi - 1 + 1)%Z with hi by lia. rewrite E. ring.
+Qed.
+
+(** A shift of the range (the kernel's `shift` by c): j -> j + c maps lo..hi onto
+    lo + c..hi + c, the summand read at x - c; by induction on the length of the range. *)
+Lemma nsum_shift : forall k lo c f,
+  nsum k lo f = nsum k (lo + c)%Z (fun x => f (x - IZR c)).
+Proof.
+  induction k as [| k IH]; intros lo c f; simpl; [reflexivity |].
+  rewrite (IH (lo + 1)%Z c f). replace (IZR (lo + c) - IZR c) with (IZR lo)
+    by (rewrite plus_IZR; ring).
+  replace (lo + c + 1)%Z with (lo + 1 + c)%Z by lia. reflexivity.
+Qed.
+
+Lemma zsum_shift : forall lo hi c f,
+  zsum lo hi f = zsum (lo + c) (hi + c) (fun x => f (x - IZR c)).
+Proof.
+  intros lo hi c f. unfold zsum.
+  replace (hi + c - (lo + c) + 1)%Z with (hi - lo + 1)%Z by lia. apply nsum_shift.
 Qed.
 
 Lemma zsum_bounds : forall lo hi lo' hi' f, lo = lo' -> hi = hi' ->

@@ -6,7 +6,8 @@ hold, and they mention no index, then `A_1 == A_1[B := E]` read canonically, and
 the outermost sum `A_m`, the identity's left side. Replayed level by level:
 
 - level 0: `forall (the outer indices free in B), B = E`, proved by the rule's own replay at
-  the top of `B` (`Script.prove_sum` for `empty`, `last`, `skip`, `count`; `prove_swap`;
+  the top of `B` (`Script.prove_sum` for `empty`, `last`, `skip`, `count`, `split`, `shift`
+  (`ranges`); `prove_swap`;
   `prove_congruence` for a member, and for a sum with its summand at a point, `zsum_ext`,
   each member and inner sum rewritten there), each outer index a real variable, named as the sum
   binding it prints it (`j'2`), so each level's statement prints the text its enclosing
@@ -20,15 +21,15 @@ the outermost sum `A_m`, the identity's left side. Replayed level by level:
 The levels' right sides are recomputed with the kernel's constructors (the rule's at the top
 of a copy of `B` whose free indices are fresh names, then `atoms.finite_sum` up the chain)
 and the export is refused unless the outermost is the kernel's identity. Not replayed (the
-step says `not exported`): a rule the replay does not prove at the top either (`split`,
-`shift`), a target inside a filter, a congruence of a sum whose bounds or filters move, and a
-canonical sum whose inner sums print otherwise at the point than the raw sum's (its index
-renamed).
+step says `not exported`): a rule the replay does not prove at the top either (a shift
+`ranges` refuses), a target inside a filter, a congruence of a sum whose bounds or filters
+move, and a canonical sum whose inner sums print otherwise at the point than the raw sum's
+(its index renamed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 import sympy
@@ -36,14 +37,14 @@ import sympy
 from verify.coq import printer
 from verify.coq.printer import INDICATORS
 from verify.coq.statement import Unsupported
-from verify.coq.sums import identities, linear
+from verify.coq.sums import identities, linear, ranges
 from verify.kernel import Fact, KernelError, Rel, SumRule, atoms, sums
 from verify.kernel.algebra import normal_form
 
 __all__ = ["TOP", "Scope", "inside", "top_rules"]
 
 #: The rules `Script.prove_sum` proves at the top of a sum (a level 0 reuses it).
-TOP = ("empty", "last", "count", "skip")
+TOP = ("empty", "last", "count", "skip", "split", "shift")
 
 
 class Scope(identities.Replay, Protocol):
@@ -53,7 +54,7 @@ class Scope(identities.Replay, Protocol):
     indent: str
 
     def given(self, fact: Fact) -> bool: ...
-    def prove_sum(self, rule: str, at: int, s: atoms.Sum, relation: Rel,
+    def prove_sum(self, rule: str, at: sympy.Expr, s: atoms.Sum, relation: Rel,
                   conditions: tuple[Fact, ...]) -> None: ...
 
 
@@ -78,6 +79,7 @@ def _candidates(script: Scope, fact: Fact) -> Iterator[SumRule]:
     the top of an inner sum, its swap, and a congruence of a member or an inner sum from a
     condition `n - k == 0` the kernel proved; outermost sums first."""
     equal = identities.candidates(identities.side_conditions(script))
+    others = ranges.sums_in(fact.expr)  # a split's parts, a shift's image
     todo = [(s, ()) for s in sorted(fact.expr.free_symbols, key=str)
             if isinstance(atoms.structure(s), atoms.Sum)]
     while todo:
@@ -89,17 +91,20 @@ def _candidates(script: Scope, fact: Fact) -> Iterator[SumRule]:
                 inner = atoms.structure(t)
                 if isinstance(inner, atoms.Sum):
                     todo.append((t, chain))
-                    yield from (SumRule(rule, t, sympy.Integer(at), chain)
-                                for rule, at in top_rules(inner))
+                    yield from (SumRule(rule, t, at, chain)
+                                for rule, at in top_rules(inner, others))
                     yield SumRule("swap", t, sympy.Integer(0), chain)
                 if inner is not None and not atoms.INDEX.fullmatch(t.name):
                     yield from (SumRule("congruence", t, k, chain, var=n) for n, k, _ in equal)
 
 
-def top_rules(s: atoms.Sum) -> list[tuple[str, int]]:
-    """The rules `Script.prove_sum` proves at the top of the sum `s`, and their arguments."""
-    return [("empty", 0), ("last", 0), ("count", 0),
-            *(("skip", k) for k in range(-len(s.filters), len(s.filters)))]
+def top_rules(s: atoms.Sum, others: Sequence[sympy.Symbol] = ()
+              ) -> list[tuple[str, sympy.Expr]]:
+    """The rules `Script.prove_sum` proves at the top of the sum `s`, and their arguments:
+    a split or shift only where its result is among the sums `others` (`ranges.moves`)."""
+    return [(rule, sympy.Integer(at)) for rule, at in (
+        ("empty", 0), ("last", 0), ("count", 0),
+        *(("skip", k) for k in range(-len(s.filters), len(s.filters))))] + ranges.moves(s, others)
 
 
 def _free(e: sympy.Expr) -> list[str]:
@@ -187,7 +192,7 @@ def _level_zero(script: Scope, rule: SumRule, inner: Rel, conditions: tuple[Fact
     target = atoms.structure(rule.target)
     if rule.rule in TOP:
         assert isinstance(target, atoms.Sum)
-        script.prove_sum(rule.rule, int(rule.at), target, inner, conditions)
+        script.prove_sum(rule.rule, rule.at, target, inner, conditions)
     elif rule.rule == "swap":
         identities.prove_swap(script, inner)
     elif rule.rule == "congruence" and isinstance(target, atoms.Sum):

@@ -172,26 +172,3 @@ def test_rules_inside_a_sums_body_compile_and_false_variants_do_not(tmp_path: Pa
     finally:
         (tmp_path / "within.v").write_text(text)
 
-
-def test_a_shift_says_it_is_not_replayed_and_has_no_theorem(tmp_path: Path) -> None:
-    """Honest: a rule the replay proves neither at the top of a sum nor inside its body (a
-    shift of the range) is `not exported` with the reason, never counted checked."""
-    proof = parse_proof(b'''
-title = "shift"
-scalars = ["N", "y"]
-naturals = ["N"]
-indexed = ["y"]
-
-[[step]]
-id = "shift"
-claim = "sum(j in 0..N-1, y[j+1]) == sum(j in 1..N, y[j])"
-''', "shift.toml")
-    report = check_proof(proof, store=None, budget=BUDGETS["small"])
-    assert report.status == "proved"
-    run = export_and_check(tmp_path, [("shift", proof, list(report.steps))], compile=False)
-    reason = run.for_proof("shift")["shift"]
-    assert reason.startswith("not exported: the sum identity ") and (
-        "is no rule the replay proves, at the top of a sum or inside its body (a split, a "
-        "shift, or a congruence in a sum's bounds or filters is not replayed in Coq yet)"
-        in reason)
-    assert "Theorem step_shift " not in (tmp_path / "shift.v").read_text()
