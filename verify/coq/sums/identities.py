@@ -221,17 +221,18 @@ def _side(script: Replay, outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr
 
 
 def equal_atoms(script: Replay, atom: sympy.Symbol, moved: Mapping[str, sympy.Expr],
-                left: Mapping[str, str], right: Mapping[str, str]) -> str:
+                left: Mapping[str, str], right: Mapping[str, str], prefix: str = "") -> str:
     """A tactic proving `atom` (its free indices printed by `left`) equal to `atom` with the
     indices renamed by `moved` (printed by `right`): one term whose index or filter prints
     in another order. A member or Gram symbol by `CLOSE`; a sum (the third sum of a swap's
     summand, `y[i + l + j]` read with `l` and `j` exchanged) by `zsum_ext`, at a point each
     atom of its body replaced by its own renamed print (recursively) and each indicator by
     its filter renamed (`f_equal; ring`), then `ring`: `replace` cannot reach under the
-    sum's `fun`, where its own index is bound."""
+    sum's `fun`, where its own index is bound. `prefix` runs before each `ring` (a shift
+    reads its indices at `x - IZR c`: `Script.zreal` makes a natural's `IZR` the real)."""
     found = atoms.structure(atom)
     if not isinstance(found, atoms.Sum):
-        return CLOSE
+        return f"{prefix}{CLOSE}"
     other = atoms.structure(atoms.substitute(atom, moved, {}))
     nat = script.nat
     if not isinstance(other, atoms.Sum) or (other.bound, other.lo, other.hi) != (
@@ -249,7 +250,7 @@ def equal_atoms(script: Replay, atom: sympy.Symbol, moved: Mapping[str, sympy.Ex
         canon[symbol.name] = printer.expr(atoms.substitute(symbol, moved, {}), there, nat)
         if (naive := printer.expr(symbol, here, nat)) != canon[symbol.name]:
             steps.append(f"replace {naive} with {canon[symbol.name]} by ("
-                         f"{equal_atoms(script, symbol, moved, here, there)})")
+                         f"{equal_atoms(script, symbol, moved, here, there, prefix)})")
     for p, kind in found.filters:
         q = sympy.expand(atoms.substitute(p, moved, {}))
         if (q, kind) not in other.filters:
@@ -259,5 +260,6 @@ def equal_atoms(script: Replay, atom: sympy.Symbol, moved: Mapping[str, sympy.Ex
         naive, renamed = (printer.expr(p, {**here, **canon}, nat),
                           printer.expr(q, there, nat))
         if naive != renamed:
-            steps.append(f"replace ({ind} {naive}) with ({ind} {renamed}) by (f_equal; ring)")
-    return "; ".join([*steps, "ring"])
+            steps.append(f"replace ({ind} {naive}) with ({ind} {renamed}) by (f_equal; "
+                         f"{prefix}ring)")
+    return "; ".join([*steps, f"{prefix}ring"])

@@ -20,11 +20,14 @@ linearity into the kernel's canonical sums (`linear.combine`: a shifted body suc
 Which split point or shift a fact uses is read from the other sums it mentions (`moves`): a
 split's parts are sums of the same summand from lo, or to hi; a shift's image is a sum whose
 range is the target's moved by one constant. Each candidate is checked by recomputing the
-kernel's identity; a wrong guess is no proof. Not replayed (the step says so): a shift of a
-sum with a sum inside its summand or filters (its inner sum read at `x - c` is a function to
-rewrite, not a member), and one whose filter reads the index itself with a constant the shift
-moves (`j - 2 >= 0`: the kernel scales each filter to lead with 1, so the shifted filter is a
-positive multiple of the written one, which `ring` does not equate inside an indicator).
+kernel's identity; a wrong guess is no proof. A sum inside the shifted summand
+(`a[j+1]*sum(l in 1..K, y[l+j+1])`) is read at `x - c` under its own `fun`, where `replace`
+cannot reach: it is made the kernel's by `zsum_ext` at a point (`identities.equal_atoms`).
+Not replayed (the step says so): a shift whose canonical sums' inner sums print otherwise at
+a point than the raw one's, and one whose filter reads the index itself with a constant the
+shift moves (`j - 2 >= 0`: the kernel scales each filter to lead with 1, so the shifted
+filter is a positive multiple of the written one, which `ring` does not equate inside an
+indicator).
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from verify.coq import printer
 from verify.coq.printer import INDICATORS
 from verify.coq.statement import Unsupported
 from verify.coq.sums import linear
-from verify.coq.sums.identities import CLOSE, Replay
+from verify.coq.sums.identities import Replay, equal_atoms
 from verify.kernel import Rel, atoms
 
 __all__ = ["Ranges", "moves", "prove_shift", "prove_split", "sums_in"]
@@ -110,9 +113,6 @@ def prove_shift(script: Ranges, s: atoms.Sum, at: sympy.Expr, relation: Rel, lo:
     members and indicators read at `x - c` made the kernel's, and the split by linearity
     (`linear.combine`) into the canonical sums of the right side."""
     parts = (s.body, *(p for p, _ in s.filters))
-    if any(isinstance(atoms.structure(t), atoms.Sum) for e in parts for t in e.free_symbols):
-        raise Unsupported("a shift of a sum with a sum inside its summand or filters is not "
-                          "replayed in Coq yet")
     own, moved = f"#{s.bound}", sympy.Symbol("#~0")  # the kernel's fresh index of a shift
     back = {own: moved - at}
     filters = [(sympy.expand(atoms.substitute(p, back, {})), kind) for p, kind in s.filters]
@@ -124,6 +124,16 @@ def prove_shift(script: Ranges, s: atoms.Sum, at: sympy.Expr, relation: Rel, lo:
             for q, kind in first.filters} != set(filters):
         raise Unsupported("a shift whose filters the kernel rescales (a filter on the index "
                           "itself, `j - 2 >= 0`) is not replayed in Coq yet")
+    for _, atom in split:  # an inner sum prints at the point as the raw one's (`ring` atoms)
+        found: atoms.Sum = atoms.structure(atom)  # type: ignore[no-redef]
+        name = f"#{found.bound}"
+        for t in set().union(found.body.free_symbols, *(
+                p.free_symbols for p, _ in found.filters)):
+            if isinstance(atoms.structure(t), atoms.Sum) and printer.expr(
+                    t, {name: "x'"}, script.nat) != printer.expr(
+                    atoms.substitute(t, {name: moved}, {}), {moved.name: "x'"}, script.nat):
+                raise Unsupported("a shift of a sum whose inner sum prints otherwise at a "
+                                  "point is not replayed in Coq yet")
     c = printer.integer(at, script.nat)
     lo2, hi2 = printer.integer(new_lo, script.nat), printer.integer(new_hi, script.nat)
     script.emit(f"{{ refine (eq_trans (zsum_shift {lo} {hi} {c} _) _).")
@@ -144,9 +154,10 @@ def prove_shift(script: Ranges, s: atoms.Sum, at: sympy.Expr, relation: Rel, lo:
             raw = printer.expr(symbol, {own: there}, script.nat)
             canon[symbol.name] = printer.expr(atoms.substitute(symbol, back, {}), at_point,
                                               script.nat)
-            if raw != canon[symbol.name]:
-                steps[raw] = (f"replace {raw} with {canon[symbol.name]} by ({script.zreal()}; "
-                              f"{CLOSE}); ")
+            if raw != canon[symbol.name]:  # a sum inside: by `zsum_ext` at a point
+                tactic = equal_atoms(script, symbol, back, {own: there}, at_point,
+                                     f"{script.zreal()}; ")
+                steps[raw] = f"replace {raw} with {canon[symbol.name]} by ({tactic}); "
         for (p, kind), (q, _) in zip(s.filters, filters, strict=True):
             ind = INDICATORS[kind]
             raw = f"({ind} {printer.expr(p, {own: there, **canon}, script.nat)})"

@@ -6,7 +6,8 @@ The kernel's `split` (a first member peeled against a sum from lo + 1) and `shif
 with no decision procedure and nothing admitted, by the preamble's `zsum_split` and
 `zsum_shift` (proved by induction on the length of the range), at the top of a sum, under a
 set's filter, with the index itself in the summand (two canonical sums), and inside another
-sum's body (`within`). coqc accepts them and rejects each false variant of their statements.
+sum's body (`within`), and of a sum with a sum inside its summand (that sum made the kernel's
+by `zsum_ext`). coqc accepts them and rejects each false variant of their statements.
 Compiling skips without coqc."""
 
 from __future__ import annotations
@@ -65,20 +66,26 @@ claim = "sum(k in 1..N, a[k]*sum(j in 0..K-1, y[j+k+1])) == \
 sum(k in 1..N, a[k]*sum(j in 1..K, y[j+k]))"
 
 [[step]]
+id = "shift-of-a-double-sum"
+claim = "sum(j in 0..N-1, a[j+1]*sum(l in 1..K, y[l+j+1])) == \
+sum(j in 1..N, a[j]*sum(l in 1..K, y[l+j]))"
+
+[[step]]
 id = "split-inside"
 given = ["K >= 1", "sum(j in 2..K, y[j]) >= 0"]
 claim = "sum(k in 1..N, a[k]*sum(j in 1..K, y[j+k])) == \
 sum(k in 1..N, a[k]*sum(j in 1..1, y[j+k])) + sum(k in 1..N, a[k]*sum(j in 2..K, y[j+k]))"
 '''
 STEPS = ("first-member", "shift", "shift-filtered", "shift-index-in-body", "shift-inside",
-         "split-inside")
+         "shift-of-a-double-sum", "split-inside")
 #: The rules the search proposes for each step (its argument, inside how many sums): the
 #: hypotheses of `shift-inside` and `split-inside` give the search the range it moves an
 #: inner sum to (it proposes a split or shift to meet a range of the obligation's sums).
 RULES = {"first-member": [("split", 1, 0), ("last", 0, 0), ("empty", 0, 0)],
          "shift": [("shift", 1, 0)], "shift-filtered": [("shift", 1, 0)],
          "shift-index-in-body": [("shift", 1, 0), ("shift", 1, 0)],
-         "shift-inside": [("shift", 1, 1)], "split-inside": [("split", 1, 1), ("last", 0, 1)]}
+         "shift-inside": [("shift", 1, 1)], "shift-of-a-double-sum": [("shift", 1, 0)],
+         "split-inside": [("split", 1, 1), ("last", 0, 1)]}
 
 #: False variants of ranges.v's statements (what each breaks, the text, its replacement):
 #: coqc must reject each. Each text occurs once, in its theorem's statement.
@@ -97,6 +104,9 @@ FALSE_RANGES = (
     ("the inner sum shifted by 2, its range by 1",
      "((Z.of_nat K) + (-1))%Z (fun j'1 => (y (j'1 + j'2 + 1)))",
      "((Z.of_nat K) + (-1))%Z (fun j'1 => (y (j'1 + j'2 + 2)))"),
+    ("the double sum's inner sum shifted by 2, the outer range by 1",
+     "((Z.of_nat K))%Z (fun j'1 => (y (j'1 + j'2 + 1))))))) = ",
+     "((Z.of_nat K))%Z (fun j'1 => (y (j'1 + j'2 + 2))))))) = "),
     ("the inner split's first part two members",
      "(zsum ((1))%Z ((1))%Z (fun j'1 => (y (j'1 + j'2))))))) + (zsum ((1))%Z ((Z.of_nat N))%Z",
      "(zsum ((0))%Z ((1))%Z (fun j'1 => (y (j'1 + j'2))))))) + (zsum ((1))%Z ((Z.of_nat N))%Z"),
@@ -128,8 +138,10 @@ def test_a_split_or_a_shift_is_exported_with_no_decision_procedure(tmp_path: Pat
     assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
     assert text.count("(eq_trans (zsum_split ") == 2  # first-member, split-inside
     # shift, shift-filtered, shift-index-in-body (twice: the kernel's rule for each of its
-    # two canonical sums), shift-inside
-    assert text.count("(eq_trans (zsum_shift ") == 5
+    # two canonical sums), shift-inside, shift-of-a-double-sum
+    assert text.count("(eq_trans (zsum_shift ") == 6
+    # shift-of-a-double-sum: its inner sum, read at x - 1 under its `fun`, made the kernel's
+    assert text.count("by (apply zsum_ext; intros ") == 1
 
 
 def test_the_preamble_proves_the_shift_by_induction_without_an_axiom() -> None:
@@ -158,8 +170,9 @@ def _compile(tmp_path: Path, variants: tuple[tuple[str, str, str], ...]) -> None
 
 @needs_coqc
 def test_splits_and_shifts_compile_and_false_variants_do_not(tmp_path: Path) -> None:
-    """A split, a shift and a shifted filter in every run; all with `-m slow`."""
-    _compile(tmp_path, FALSE_RANGES[:3])
+    """A split, a shift, a shifted filter and a shifted double sum in every run; all with
+    `-m slow`."""
+    _compile(tmp_path, (*FALSE_RANGES[:3], FALSE_RANGES[5]))
 
 
 @pytest.mark.slow
