@@ -102,7 +102,9 @@ def prove_split(script: Ranges, s: atoms.Sum, at: sympy.Expr, labels: list[str],
     script.emit(f"  assert ({above} : ({m} <= {hi})%Z) by (apply zle_of; {script.zreal()}; "
                 f"refine (nonneg_eq _ _ _ {labels[1]}); ring).")
     script.emit(f"  refine (eq_trans (zsum_split {lo} {m} {hi} _ {below} {above}) _).")
-    script.emit(f"  rewrite (zsum_bounds ({m} + 1) {hi} {after} {hi} _) by zbounds.")
+    # `try`: where the kernel prints m + 1 as the lemma does (`(Z.of_nat K + (1))%Z`), the
+    # bounds are already the same term and `rewrite` would fail on a goal it leaves as it is
+    script.emit(f"  try (rewrite (zsum_bounds ({m} + 1) {hi} {after} {hi} _) by zbounds).")
     script.emit("  ring. }")
 
 
@@ -137,7 +139,8 @@ def prove_shift(script: Ranges, s: atoms.Sum, at: sympy.Expr, relation: Rel, lo:
     c = printer.integer(at, script.nat)
     lo2, hi2 = printer.integer(new_lo, script.nat), printer.integer(new_hi, script.nat)
     script.emit(f"{{ refine (eq_trans (zsum_shift {lo} {hi} {c} _) _).")
-    script.emit(f"  rewrite (zsum_bounds ({lo} + {c}) ({hi} + {c}) {lo2} {hi2} _) by zbounds.")
+    script.emit(f"  try (rewrite (zsum_bounds ({lo} + {c}) ({hi} + {c}) {lo2} {hi2} _) by "
+                "zbounds).")  # `try`: the bounds may already be the kernel's terms
     indent = script.indent
     script.indent += "  "
 
