@@ -426,6 +426,33 @@ Lemma ind_eq_out_pos : forall p, 0 < p -> ind_eq p = 0.
 Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [lra | reflexivity]. Qed.
 Lemma ind_eq_out_neg : forall p, 0 < - p -> ind_eq p = 0.
 Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [lra | reflexivity]. Qed.
+(** A filter scaled by a constant keeps its indicator (the kernel scales each filter of a
+    sum to lead with 1: a shifted filter on the index itself is a multiple of the written one,
+    `verify.coq.sums.ranges`). *)
+Lemma ind_ge_scale : forall p q k, 0 < k -> q = k * p -> ind_ge p = ind_ge q.
+Proof.
+  intros p q k H E. subst q. unfold ind_ge.
+  destruct (Rle_dec 0 p) as [A | A]; destruct (Rle_dec 0 (k * p)) as [B | B]; try reflexivity.
+  - exfalso. apply B. apply Rmult_le_pos; [apply Rlt_le; exact H | exact A].
+  - exfalso. apply A. apply (Rmult_le_reg_l k); [exact H | rewrite Rmult_0_r; exact B].
+Qed.
+Lemma ind_gt_scale : forall p q k, 0 < k -> q = k * p -> ind_gt p = ind_gt q.
+Proof.
+  intros p q k H E. subst q. unfold ind_gt.
+  destruct (Rlt_dec 0 p) as [A | A]; destruct (Rlt_dec 0 (k * p)) as [B | B]; try reflexivity.
+  - exfalso. apply B. apply Rmult_lt_0_compat; [exact H | exact A].
+  - exfalso. apply A. apply (Rmult_lt_reg_l k); [exact H | rewrite Rmult_0_r; exact B].
+Qed.
+Lemma ind_eq_scale : forall p q k, 0 < k -> (q = k * p \/ q = - k * p) -> ind_eq p = ind_eq q.
+Proof.
+  intros p q k H E. unfold ind_eq.
+  destruct (Req_EM_T p 0) as [A | A]; destruct (Req_EM_T q 0) as [B | B]; try reflexivity.
+  - exfalso. apply B. destruct E as [E | E]; rewrite E, A; ring.
+  - exfalso. apply A. destruct E as [E | E]; rewrite E in B.
+    + destruct (Rmult_integral _ _ B) as [C | C]; [lra | exact C].
+    + destruct (Rmult_integral _ _ B) as [C | C]; [lra | exact C].
+Qed.
+
 (** * The term-wise rule (a used claim summed over a set): each member's term is >= 0
     (= 0) where the set's filters hold, so the sum is; a strict claim gives only >= 0 (the
     set may be empty). Then the sum is split by linearity into the kernel's canonical sums. *)

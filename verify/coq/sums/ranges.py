@@ -23,16 +23,15 @@ range is the target's moved by one constant. Each candidate is checked by recomp
 kernel's identity; a wrong guess is no proof. A sum inside the shifted summand
 (`a[j+1]*sum(l in 1..K, y[l+j+1])`) is read at `x - c` under its own `fun`, where `replace`
 cannot reach: it is made the kernel's by `zsum_ext` at a point (`identities.equal_atoms`).
-Not replayed (the step says so): a shift whose canonical sums' inner sums print otherwise at
-a point than the raw one's, and one whose filter reads the index itself with a constant the
-shift moves (`j - 2 >= 0`: the kernel scales each filter to lead with 1, so the shifted
-filter is a positive multiple of the written one, which `ring` does not equate inside an
-indicator).
+A filter on the index itself (`j - 2 >= 0`) is scaled by the kernel to lead with 1, so the
+shifted filter is a constant multiple of the written one: the indicators are equal by the
+preamble's `ind_ge_scale` (`ind_gt_scale`, `ind_eq_scale`). Not replayed (the step says so):
+a shift whose canonical sums' inner sums print otherwise at a point than the raw one's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 import sympy
@@ -122,10 +121,11 @@ def prove_shift(script: Ranges, s: atoms.Sum, at: sympy.Expr, relation: Rel, lo:
     new_lo, new_hi = sympy.expand(s.lo + at), sympy.expand(s.hi + at)
     split = linear.terms(moved, new_lo, new_hi, filters, body, relation.rhs)
     first: atoms.Sum = atoms.structure(split[0][1])  # type: ignore[assignment]
-    if {(sympy.expand(atoms.substitute(q, {f"#{first.bound}": moved}, {})), kind)
-            for q, kind in first.filters} != set(filters):
-        raise Unsupported("a shift whose filters the kernel rescales (a filter on the index "
-                          "itself, `j - 2 >= 0`) is not replayed in Coq yet")
+    named = [(sympy.expand(atoms.substitute(q, {f"#{first.bound}": moved}, {})), kind)
+             for q, kind in first.filters]
+    scaled = [_scaled(p, kind, named) for p, kind in filters]
+    if len(named) != len(filters):
+        raise Unsupported("a shift whose filters the kernel merges is not replayed in Coq yet")
     for _, atom in split:  # an inner sum prints at the point as the raw one's (`ring` atoms)
         found: atoms.Sum = atoms.structure(atom)  # type: ignore[no-redef]
         name = f"#{found.bound}"
@@ -161,14 +161,43 @@ def prove_shift(script: Ranges, s: atoms.Sum, at: sympy.Expr, relation: Rel, lo:
                 tactic = equal_atoms(script, symbol, back, {own: there}, at_point,
                                      f"{script.zreal()}; ")
                 steps[raw] = f"replace {raw} with {canon[symbol.name]} by ({tactic}); "
-        for (p, kind), (q, _) in zip(s.filters, filters, strict=True):
+        for (p, kind), (q, factor) in zip(s.filters, scaled, strict=True):
             ind = INDICATORS[kind]
             raw = f"({ind} {printer.expr(p, {own: there, **canon}, script.nat)})"
             steps[raw] = (f"replace {raw} with ({ind} {printer.expr(q, at_point, script.nat)}) "
-                          f"by (f_equal; {script.zreal()}; ring); ")
+                          f"by ({_same_indicator(kind, factor, script.zreal())}); ")
         return "".join(steps.values()) + f"{script.zreal()}; "
 
-    linear.combine(script, moved.name, filters, split, {}, lo2, hi2, read)
+    linear.combine(script, moved.name, [(q, kind) for (q, _), (_, kind) in zip(
+        scaled, filters, strict=True)], split, {}, lo2, hi2, read)
     script.indent = indent
     script.emit("}")
 
+
+
+def _scaled(p: sympy.Expr, kind: str, named: Sequence[tuple[sympy.Expr, str]]
+            ) -> tuple[sympy.Expr, sympy.Expr]:
+    """The kernel's filter `q` of the shifted sum that the shifted filter `p` is, and the
+    constant `r` with q = r*p: the kernel scales a filter to lead with 1 (by a positive
+    number, any nonzero one for `==`), and a shift moves a filter's constant term (`j - 2`
+    at j - 1 is `j - 3`, led by -3: `j/3 - 1`)."""
+    for q, other in named:
+        r = sympy.cancel(q / p)
+        if other == kind and r.is_Rational and r != 0 and (r > 0 or kind == "=="):
+            return q, r
+    raise Unsupported("a shift whose filter is no multiple of one of the kernel's is not "
+                      "replayed in Coq yet")
+
+
+def _same_indicator(kind: str, factor: sympy.Expr, zreal: str) -> str:
+    """A tactic proving `ind q = ind raw` (the goal `replace` leaves) where q = factor * raw:
+    `f_equal` for a factor 1, else the preamble's `ind_*_scale` with the factor's sign proved
+    by computation (`int_pos`, `rat_pos`), then `field` for the scaled identity."""
+    if factor == 1:
+        return f"f_equal; {zreal}; ring"
+    k = abs(sympy.Rational(factor))
+    text, proof = ((f"(IZR {k.p})", f"(int_pos {k.p} eq_refl)") if k.q == 1 else
+                   (f"(IZR {k.p} / IZR {k.q})", f"(rat_pos {k.p} {k.q} eq_refl eq_refl)"))
+    last = "_" if kind != "==" else ("(or_introl _)" if factor > 0 else "(or_intror _)")
+    lemma = {">=": "ind_ge_scale", ">": "ind_gt_scale", "==": "ind_eq_scale"}[kind]
+    return f"symmetry; refine ({lemma} _ _ {text} {proof} {last}); {zreal}; field"

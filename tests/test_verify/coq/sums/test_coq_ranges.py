@@ -202,27 +202,90 @@ def test_splits_and_shifts_compile_and_no_false_variant_does(tmp_path: Path) -> 
     _compile(tmp_path, FALSE_RANGES)
 
 
-def test_a_shift_of_a_filter_on_the_index_says_it_is_not_replayed(tmp_path: Path) -> None:
-    """Honest: a shift the replay does not prove (a filter reading the index itself, which
-    the kernel rescales once shifted) is `not exported` with the reason, never checked."""
-    proof = parse_proof(b'''
-title = "rescaled"
+
+#: A shift of a set whose filter reads the index itself: the kernel scales each filter to
+#: lead with 1, so the shifted filter is a constant multiple of the written one (`j - 2 > 0`
+#: at j - 1 is `j - 3 > 0`, read `j/3 - 1 > 0`; `j + 1 == 0` at j - 2 is `1 - j == 0`, a
+#: negative multiple). Each said `not exported: a shift whose filters the kernel rescales`;
+#: now the indicators are equal by the preamble's `ind_gt_scale` (`ind_eq_scale`,
+#: `ind_ge_scale`).
+SCALED = b'''
+title = "scaled"
 scalars = ["N", "y"]
 naturals = ["N"]
 indexed = ["y"]
 
 [sets]
-G = { index = "j", range = "1..N", where = ["j - 2 >= 0"] }
-H = { index = "j", range = "2..N+1", where = ["j - 3 >= 0"] }
+G = { index = "j", range = "1..N", where = ["j - 2 > 0"] }
+H = { index = "j", range = "2..N+1", where = ["j - 3 > 0"] }
+A = { index = "j", range = "-3..N", where = ["j + 1 == 0"] }
+B = { index = "j", range = "-1..N+2", where = ["j - 1 == 0"] }
+C = { index = "j", range = "1..N", where = ["2*j - 3 >= 0", "y[j] >= 0"] }
+D = { index = "j", range = "2..N+1", where = ["2*j - 5 >= 0", "y[j-1] >= 0"] }
 
 [[step]]
-id = "rescaled"
+id = "scaled-gt"
 claim = "sum(j in G, y[j]) == sum(j in H, y[j-1])"
-''', "rescaled.toml")
+
+[[step]]
+id = "scaled-eq-negative"
+claim = "sum(j in A, y[j]) == sum(j in B, y[j-2])"
+
+[[step]]
+id = "scaled-two-filters"
+claim = "sum(j in C, j*y[j]) == sum(j in D, (j-1)*y[j-1])"
+'''
+SCALED_STEPS = ("scaled-gt", "scaled-eq-negative", "scaled-two-filters")
+FALSE_SCALED = (
+    ("the shifted filter not moved",
+     "((Z.of_nat N) + (1))%Z (fun j'1 => (ind_gt (((1 / 3) * j'1) + (- 1)))",
+     "((Z.of_nat N) + (1))%Z (fun j'1 => (ind_gt (((1 / 2) * j'1) + (- 1)))"),
+    ("the equality filter at another member",
+     "((Z.of_nat N) + (2))%Z (fun j'1 => (ind_eq (1 + (- (j'1))))",
+     "((Z.of_nat N) + (2))%Z (fun j'1 => (ind_eq (2 + (- (j'1))))"),
+    # in the first of its right side's two sums (j*y[j-1], then y[j-1])
+    ("the scaled filter moved by 2",
+     "((Z.of_nat N) + (1))%Z (fun j'1 => (ind_ge (((2 / 5) * j'1) + (- 1))) * (ind_ge (y "
+     "(j'1 + (- 1)))) * (j'1 *",
+     "((Z.of_nat N) + (1))%Z (fun j'1 => (ind_ge (((2 / 7) * j'1) + (- 1))) * (ind_ge (y "
+     "(j'1 + (- 1)))) * (j'1 *"),
+)
+
+
+def test_the_preamble_proves_a_scaled_filter_keeps_its_indicator_without_an_axiom() -> None:
+    lemmas = PREAMBLE[PREAMBLE.index("Lemma ind_ge_scale :"):]
+    lemmas = lemmas[:lemmas.index("(** * The term-wise rule")]
+    assert lemmas.count("Qed.") == 3
+    assert "forall p q k, 0 < k -> q = k * p -> ind_ge p = ind_ge q" in lemmas
+    assert "nra" not in lemmas and "Admitted" not in lemmas and "Axiom" not in lemmas
+
+
+def test_a_shift_of_a_filter_on_the_index_is_exported(tmp_path: Path) -> None:
+    """Regression (issue 31): each said `not exported: a shift whose filters the kernel
+    rescales (a filter on the index itself, ...) is not replayed in Coq yet`."""
+    proof = parse_proof(SCALED, "scaled.toml")
     report = check_proof(proof, store=None, budget=BUDGETS["small"])
     assert report.status == "proved"
-    run = export_and_check(tmp_path, [("rescaled", proof, list(report.steps))], compile=False)
-    assert run.for_proof("rescaled")["rescaled"] == (
-        "not exported: a shift whose filters the kernel rescales (a filter on the index "
-        "itself, `j - 2 >= 0`) is not replayed in Coq yet")
-    assert "Theorem step_rescaled " not in (tmp_path / "rescaled.v").read_text()
+    run = export_and_check(tmp_path, [("scaled", proof, list(report.steps))], compile=False)
+    assert run.for_proof("scaled") == dict.fromkeys(SCALED_STEPS, NOT_RUN)
+    text = (tmp_path / "scaled.v").read_text()
+    assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
+    assert [text.count(f"refine (ind_{k}_scale ") for k in ("gt", "eq", "ge")] == [1, 1, 1]
+
+
+@needs_coqc
+def test_shifts_of_scaled_filters_compile_and_false_variants_do_not(tmp_path: Path) -> None:
+    proof = parse_proof(SCALED, "scaled.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    run = export_and_check(tmp_path, [("scaled", proof, list(report.steps))], compile=True)
+    assert run.for_proof("scaled") == dict.fromkeys(SCALED_STEPS, "checked")
+    text = (tmp_path / "scaled.v").read_text()
+    assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
+    try:
+        assert coqc_compiles(tmp_path, "scaled.v", text, COQC)  # type: ignore[arg-type]
+        for what, old, new in FALSE_SCALED:
+            assert text.count(old) == 1, what
+            assert not coqc_compiles(tmp_path, "scaled.v", text.replace(old, new),
+                                     COQC), what  # type: ignore[arg-type]
+    finally:
+        (tmp_path / "scaled.v").write_text(text)
