@@ -25,8 +25,10 @@ of a copy of `B` whose free indices are fresh names, then `atoms.finite_sum` up 
 and the export is refused unless the outermost is the kernel's identity. Not replayed (the
 step says `not exported`): a rule the replay does not prove at the top either (a shift
 `ranges` refuses), a rule inside a filter that leaves it constant (its indicator stays), a
-congruence of a sum whose bounds or filters move, and a canonical sum whose inner sums print
-otherwise at the point than the raw sum's (its index renamed).
+congruence of a sum whose bounds move or whose filters are normalised otherwise once moved
+(`_equal_atoms`; one moving a member of its body and of its filter is replayed), and a
+canonical sum whose inner sums print otherwise at the point than the raw sum's (its index
+renamed).
 """
 
 from __future__ import annotations
@@ -79,11 +81,13 @@ def inside(script: Scope, fact: Fact) -> Rel | None:
 def _candidates(script: Scope, fact: Fact) -> Iterator[SumRule]:
     """Every rule the replay could prove inside the body of a sum of `fact`: the rules at
     the top of an inner sum, its swap, and a congruence of a member or an inner sum from a
-    condition `n - k == 0` the kernel proved; outermost sums first."""
+    condition `n - k == 0` the kernel proved, outermost sums first; last a congruence of a
+    whole sum of the fact (a member in its body and one in its filter moved at once)."""
     equal = identities.candidates(identities.side_conditions(script))
     others = ranges.sums_in(fact.expr)  # a split's parts, a shift's image
     todo = [(s, ()) for s in sorted(fact.expr.free_symbols, key=str)
             if isinstance(atoms.structure(s), atoms.Sum)]
+    tops = [top for top, _ in todo]
     while todo:
         atom, within = todo.pop(0)
         found: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
@@ -98,6 +102,9 @@ def _candidates(script: Scope, fact: Fact) -> Iterator[SumRule]:
                     yield SumRule("swap", t, sympy.Integer(0), chain)
                 if inner is not None and not atoms.INDEX.fullmatch(t.name):
                     yield from (SumRule("congruence", t, k, chain, var=n) for n, k, _ in equal)
+    for top in tops:  # last (its replay refuses a sum whose bounds move, `_equal_atoms`): a
+        # congruence of a whole sum of the fact, a member in its body and its filter at once
+        yield from (SumRule("congruence", top, k, (), var=n) for n, k, _ in equal)
 
 
 def top_rules(s: atoms.Sum, others: Sequence[sympy.Symbol] = ()

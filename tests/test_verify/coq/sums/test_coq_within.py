@@ -203,15 +203,23 @@ id = "empty-in-filter"
 claim = "sum(j in E, y[j]) == sum(j in F, y[j])"
 
 [[step]]
+id = "filter-and-body"
+given = ["s == c"]
+claim = "sum(j in C, y[j+c]*a[j]) == sum(j in D, y[j+s]*a[j])"
+
+[[step]]
 id = "count-in-filter"
 claim = "sum(j in G, a[j]*y[j]) == sum(j in H, a[j]*y[j])"
 '''
-FILTER_STEPS = ("congruence-in-filter", "empty-in-filter", "count-in-filter")
+FILTER_STEPS = ("congruence-in-filter", "empty-in-filter", "filter-and-body",
+                "count-in-filter")
 #: The kernel's rules: a congruence of the sum over C (its identity is the congruence of the
 #: member y[j + c] inside the filter, which the export replays), an empty and a count range
-#: inside a filter.
+#: inside a filter, and a congruence of a whole sum that moves a member of its body and one of
+#: its filter at once (said `not exported: the sum identity ... is no rule the replay
+#: proves`; now the sum's summand at a point, `zsum_ext`, each indicator rewritten).
 FILTER_RULES = {"congruence-in-filter": [("congruence", 0)], "empty-in-filter": [("empty", 1)],
-                "count-in-filter": [("count", 1)]}
+                "filter-and-body": [("congruence", 0)], "count-in-filter": [("count", 1)]}
 FALSE_FILTERS = (
     ("the equality in the filter off by one", "c = s ->", "c = s + 1 ->"),
     ("the emptied filter read one further",
@@ -219,6 +227,9 @@ FALSE_FILTERS = (
      "((Z.of_nat N))%Z (fun j'1 => (ind_ge (y (j'1 + 1))) * (y j'1)))."),
     ("the counted filter one lower", "(ind_gt ((- ((INR N))) + (y j'1)))",
      "(ind_gt ((- ((INR N) - 1)) + (y j'1)))"),
+    ("the body's member moved one further",
+     "(fun j'1 => (ind_ge (y (j'1 + s))) * ((a j'1) * (y (j'1 + s))))).",
+     "(fun j'1 => (ind_ge (y (j'1 + s))) * ((a j'1) * (y (j'1 + s + 1)))))."),
 )
 
 
