@@ -26,8 +26,10 @@ made the canonical ones (`f_equal; ring`, a Gram symbol's vectors by `ip_sym`), 
 A third sum in the summand (`sum(j, sum(l, a[j]*sum(i, y[i + l + j])))`, a user's triple sum)
 reads both indices: each side prints it with them exchanged, under its own `fun`, where
 `replace` cannot reach, so it is made the kernel's by the preamble's `zsum_ext` at a point
-(`equal_atoms`, recursively for a sum deeper still). Not replayed (the step says
-`not exported`): a set with a sum inside, or filters that the two sides print differently.
+(`equal_atoms`, recursively for a sum deeper still); so is a sum in a set's filter
+(`y[l] >= sum(i in 1..N, a[i+l])`), then its indicator by `ring`. Not replayed (the step
+says `not exported`): sets that are not the same in the two orders once canonical, or a
+filter whose members (not sums) print otherwise.
 
 Each takes the fact a kernel obligation states and the script replaying it (`Replay`, which
 `verify.coq.replay.Script` is: this module does not import it, so the replay may call here).
@@ -176,10 +178,9 @@ def prove_swap(script: Replay, relation: Rel) -> None:
     first, other = _parts(relation.lhs), _parts(relation.rhs)  # type: ignore[arg-type]
     left = _full(*first, {f"#{first[0].bound}": U, f"#{first[1].bound}": V})
     right = _full(*other, {f"#{other[0].bound}": V, f"#{other[1].bound}": U})
-    if left != right or any(isinstance(atoms.structure(s), atoms.Sum)
-                            for p, _ in left[0] for s in p.free_symbols):
-        raise Unsupported("a swap of a set with a sum inside, or whose sets print otherwise "
-                          "in its two orders, is not replayed in Coq yet")
+    if left != right:
+        raise Unsupported("a swap whose sets are not the same in its two orders is not "
+                          "replayed in Coq yet")
     nat = script.nat
     whole = "".join(f"({INDICATORS[k]} {printer.expr(p, NAMES, nat)}) * " for p, k in left[0])
     whole += printer.expr(left[1], NAMES, nat)
@@ -205,16 +206,35 @@ def _side(script: Replay, outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr
                 f"[ring | apply zsum_factor; intros {y}; cbv beta].")
     both = {**own, f"#{inner.bound}": y}
     kernel = {f"#{outer.bound}": U if x == "u'" else V, f"#{inner.bound}": V if y == "v'" else U}
-    for p, _ in (*outer.filters, *inner.filters):
-        if printer.expr(p, both, nat) != printer.expr(atoms.substitute(p, kernel, {}), NAMES, nat):
-            raise Unsupported("a swap whose sets print otherwise in its two orders is not "
-                              "replayed in Coq yet")
+    replaced: set[str] = set()  # each printed atom replaced once (a filter's may be the body's)
+    for p, kind in (*outer.filters, *inner.filters):  # a set's filter with a sum inside
+        canon = {t.name: printer.expr(atoms.substitute(t, kernel, {}), NAMES, nat)
+                 for t in p.free_symbols if atoms.structure(t) is not None}
+        if printer.expr(p, both, nat) == printer.expr(atoms.substitute(p, kernel, {}), NAMES,
+                                                      nat):
+            continue
+        for t in sorted(p.free_symbols, key=str):
+            if not isinstance(atoms.structure(t), atoms.Sum):
+                if t.name in canon and printer.expr(t, both, nat) != canon[t.name]:
+                    raise Unsupported("a swap whose sets print otherwise in its two orders is "
+                                      "not replayed in Coq yet")
+                continue
+            if (naive := printer.expr(t, both, nat)) != canon[t.name] and naive not in replaced:
+                replaced.add(naive)
+                script.emit(f"    replace {naive} with {canon[t.name]} by "
+                            f"({equal_atoms(script, t, kernel, both, NAMES)}).")
+        mapped = printer.expr(p, {**both, **canon}, nat)
+        renamed = printer.expr(atoms.substitute(p, kernel, {}), NAMES, nat)
+        if mapped != renamed:
+            script.emit(f"    replace ({INDICATORS[kind]} {mapped}) with ({INDICATORS[kind]} "
+                        f"{renamed}) by (f_equal; ring).")
     for symbol in sorted((factor * inner.body).free_symbols, key=str):
         if atoms.structure(symbol) is None:
             continue
         naive = printer.expr(symbol, both, nat)
         canon = printer.expr(atoms.substitute(symbol, kernel, {}), NAMES, nat)
-        if naive != canon:
+        if naive != canon and naive not in replaced:
+            replaced.add(naive)
             tactic = equal_atoms(script, symbol, kernel, both, NAMES)
             script.emit(f"    replace {naive} with {canon} by ({tactic}).")
     script.emit("    ring.")
