@@ -7,7 +7,8 @@ so a step re-checked by coqc rests on nothing but these four axioms and Coq's st
 numbers. The rest are small lemmas the exported proofs apply: signs of products and sums,
 and the bridges between a statement as written and its facts `p (kind) 0`; then finite sums
 over integer ranges (`zsum`, a fold over a list of consecutive integers) with their filters
-as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`) proved from the
+as 0/1 indicators, and the kernel's sum rules (`verify.kernel.sums`; a split and a shift of a
+range: `verify.coq.sums.ranges`) proved from the
 definition by induction on the length of the range, again without any axiom; last the
 term-wise rule's lemmas (`verify.coq.sums.termwise`): a sum of terms each >= 0 (= 0) where the
 filters hold, and the split of a sum by linearity into canonical sums; a double sum in the
@@ -360,6 +361,24 @@ Proof.
   simpl. replace (hi - 1 + 1)%Z with hi by lia. rewrite E. ring.
 Qed.
 
+(** A shift of the range (the kernel's `shift` by c): j -> j + c maps lo..hi onto
+    lo + c..hi + c, the summand read at x - c; by induction on the length of the range. *)
+Lemma nsum_shift : forall k lo c f,
+  nsum k lo f = nsum k (lo + c)%Z (fun x => f (x - IZR c)).
+Proof.
+  induction k as [| k IH]; intros lo c f; simpl; [reflexivity |].
+  rewrite (IH (lo + 1)%Z c f). replace (IZR (lo + c) - IZR c) with (IZR lo)
+    by (rewrite plus_IZR; ring).
+  replace (lo + c + 1)%Z with (lo + 1 + c)%Z by lia. reflexivity.
+Qed.
+
+Lemma zsum_shift : forall lo hi c f,
+  zsum lo hi f = zsum (lo + c) (hi + c) (fun x => f (x - IZR c)).
+Proof.
+  intros lo hi c f. unfold zsum.
+  replace (hi + c - (lo + c) + 1)%Z with (hi - lo + 1)%Z by lia. apply nsum_shift.
+Qed.
+
 Lemma zsum_bounds : forall lo hi lo' hi' f, lo = lo' -> hi = hi' ->
   zsum lo hi f = zsum lo' hi' f.
 Proof. intros lo hi lo' hi' f E F. rewrite E, F. reflexivity. Qed.
@@ -407,6 +426,33 @@ Lemma ind_eq_out_pos : forall p, 0 < p -> ind_eq p = 0.
 Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [lra | reflexivity]. Qed.
 Lemma ind_eq_out_neg : forall p, 0 < - p -> ind_eq p = 0.
 Proof. intros p H. unfold ind_eq. destruct (Req_EM_T p 0); [lra | reflexivity]. Qed.
+(** A filter scaled by a constant keeps its indicator (the kernel scales each filter of a
+    sum to lead with 1: a shifted filter on the index itself is a multiple of the written one,
+    `verify.coq.sums.ranges`). *)
+Lemma ind_ge_scale : forall p q k, 0 < k -> q = k * p -> ind_ge p = ind_ge q.
+Proof.
+  intros p q k H E. subst q. unfold ind_ge.
+  destruct (Rle_dec 0 p) as [A | A]; destruct (Rle_dec 0 (k * p)) as [B | B]; try reflexivity.
+  - exfalso. apply B. apply Rmult_le_pos; [apply Rlt_le; exact H | exact A].
+  - exfalso. apply A. apply (Rmult_le_reg_l k); [exact H | rewrite Rmult_0_r; exact B].
+Qed.
+Lemma ind_gt_scale : forall p q k, 0 < k -> q = k * p -> ind_gt p = ind_gt q.
+Proof.
+  intros p q k H E. subst q. unfold ind_gt.
+  destruct (Rlt_dec 0 p) as [A | A]; destruct (Rlt_dec 0 (k * p)) as [B | B]; try reflexivity.
+  - exfalso. apply B. apply Rmult_lt_0_compat; [exact H | exact A].
+  - exfalso. apply A. apply (Rmult_lt_reg_l k); [exact H | rewrite Rmult_0_r; exact B].
+Qed.
+Lemma ind_eq_scale : forall p q k, 0 < k -> (q = k * p \/ q = - k * p) -> ind_eq p = ind_eq q.
+Proof.
+  intros p q k H E. unfold ind_eq.
+  destruct (Req_EM_T p 0) as [A | A]; destruct (Req_EM_T q 0) as [B | B]; try reflexivity.
+  - exfalso. apply B. destruct E as [E | E]; rewrite E, A; ring.
+  - exfalso. apply A. destruct E as [E | E]; rewrite E in B.
+    + destruct (Rmult_integral _ _ B) as [C | C]; [lra | exact C].
+    + destruct (Rmult_integral _ _ B) as [C | C]; [lra | exact C].
+Qed.
+
 (** * The term-wise rule (a used claim summed over a set): each member's term is >= 0
     (= 0) where the set's filters hold, so the sum is; a strict claim gives only >= 0 (the
     set may be empty). Then the sum is split by linearity into the kernel's canonical sums. *)

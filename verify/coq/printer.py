@@ -52,9 +52,9 @@ _LIBRARY_TEXT = """
     Rle_lt_dec Rle_lt_or_eq_dec Rle_lt_trans Rle_or_lt Rle_refl Rlt_0_1 Rlt_dec
     Rlt_irrefl Rlt_le Rlt_le_dec Rlt_le_trans Rminus_diag_uniq Rmult_0_l Rmult_0_r
     Rmult_1_l Rmult_integral Rmult_integral_contrapositive_currified Rmult_le_compat_l
-    Rmult_le_pos Rmult_le_reg_l Rmult_lt_0_compat Rmult_lt_compat_l Ropp_0
+    Rmult_le_pos Rmult_le_reg_l Rmult_lt_0_compat Rmult_lt_compat_l Rmult_lt_reg_l Ropp_0
     Ropp_0_gt_lt_contravar Ropp_le_cancel Ropp_le_contravar Rplus_0_r
-    Rplus_le_le_0_compat Rsqr_pos_lt Rtotal_order S_INR pos_INR pow2_ge_0"""
+    Rplus_le_le_0_compat Rsqr_pos_lt Rtotal_order S_INR pos_INR pow2_ge_0 eq_trans"""
 #: Every name the preamble defines (its lemmas, definitions and fixpoints), read from it, so
 #: that a lemma added there is reserved with it (a red team shadowed `zsum_swap`).
 _PREAMBLE_NAMES = frozenset(re.findall(

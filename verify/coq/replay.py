@@ -27,6 +27,7 @@ from proofs.step import Proof
 from verify.coq import printer
 from verify.coq.printer import Written, expr, number
 from verify.coq.statement import Goal, Unsupported
+from verify.coq.sums import ranges
 from verify.coq.sums.within import inside, top_rules
 from verify.kernel import (
     Certificate,
@@ -324,14 +325,14 @@ class Script:
         obligation of the step, `given`): the same identity may be a rule inside a sum's body
         (`empty` of an inner range makes the outer sum 0, as `empty` of the outer range would
         under a condition the kernel never proved)."""
+        others = ranges.sums_in(fact.expr)  # a split's parts, a shift's image
         for s in sorted(fact.expr.free_symbols, key=str):
             found = atoms.structure(s)
             if not isinstance(found, atoms.Sum):
                 continue
-            for rule, at in top_rules(found):
+            for rule, at in top_rules(found, others):
                 try:
-                    relation, conditions = sums.identity(sums.frozen(
-                        SumRule(rule, s, sympy.Integer(at))))
+                    relation, conditions = sums.identity(sums.frozen(SumRule(rule, s, at)))
                 except KernelError:
                     continue
                 if normal_form(relation, relation.text)[0] == fact and all(
@@ -348,8 +349,8 @@ class Script:
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
             raise Unsupported(
                 f"the sum identity {fact} is no rule the replay proves, at the top of a sum "
-                "or inside its body (a split, a shift, or a congruence in a sum's bounds or "
-                "filters is not replayed in Coq yet)")
+                "or inside its body or filters (a congruence of a sum whose bounds it moves is "
+                "not replayed in Coq yet)")
         return None
 
     def given(self, fact: Fact) -> bool:
@@ -363,12 +364,13 @@ class Script:
         facts = "".join(f", ?{label}" for label in self.integral.values())
         return f"rewrite ?plus_IZR, ?minus_IZR, ?mult_IZR, ?opp_IZR{facts}"
 
-    def prove_sum(self, rule: str, at: int, s: atoms.Sum, relation: Rel,
+    def prove_sum(self, rule: str, at: sympy.Expr, s: atoms.Sum, relation: Rel,
                   conditions: tuple[Fact, ...]) -> None:
-        """`lhs = rhs` of a sum rule: its lemma (`zsum_empty`, `zsum_last`, `zsum_count`),
-        its conditions read over the integers (`zle_of`, `zlt_of`), the last member's summand
-        brought to the kernel's form (each member's index, each Gram symbol's order, each
-        filter decided by its condition), then `ring`."""
+        """`lhs = rhs` of a sum rule: its lemma (`zsum_empty`, `zsum_last`, `zsum_count`,
+        `zsum_split`, `zsum_shift`: `ranges`), its conditions read over the integers
+        (`zle_of`, `zlt_of`), the last member's summand brought to the kernel's form (each
+        member's index, each Gram symbol's order, each filter decided by its condition), then
+        `ring`."""
         if any(sympy.Poly(b, *b.free_symbols or [sympy.Symbol("_")]).total_degree() > 1
                for b in (s.lo, s.hi)):
             raise Unsupported("a sum whose bound is not linear is not replayed in Coq yet")
@@ -380,12 +382,16 @@ class Script:
         if rule == "empty":
             self.emit(f"{{ rewrite (zsum_empty {lo} {hi} _); [ring | apply zlt_of; "
                       f"{self.zreal()}; refine (nonneg_eq _ _ _ {labels[0]}); ring]. }}")
+        elif rule == "split":
+            ranges.prove_split(self, s, at, labels, lo, hi)
+        elif rule == "shift":
+            ranges.prove_shift(self, s, at, relation, lo, hi)
         elif rule == "count":
             self.emit(f"{{ rewrite (zsum_count {lo} {hi}); [{self.zreal()}; ring | "
                       f"apply zle_of; {self.zreal()}; refine (nonneg_eq _ _ _ {labels[0]}); "
                       "ring]. }")
         else:
-            self.last(s, lo, hi, labels, rule, at)
+            self.last(s, lo, hi, labels, rule, int(at))
         self.hyps[relation] = label
 
     def last(self, s: atoms.Sum, lo: str, hi: str, labels: list[str], rule: str, at: int

@@ -690,11 +690,11 @@ def test_finite_sums_compile_and_false_variants_do_not(tmp_path: Path) -> None:
 # (`verify/coq/sums/identities.py`: the condition gives `n = k`, the identity by `rewrite` and
 # `f_equal` down to the indices) and a double sum in the other order (same module: the
 # preamble's `zsum_swap`, proved by induction) are re-checked by coqc, with no decision
-# procedure and nothing admitted; their false variants do not compile. What is not replayed
-# (a swap with a sum in its summand; a member in a sum's body is replayed, `rewrite` under the
-# sum's `fun`, a congruence of a natural too, and a rule inside a sum's body is lifted through
-# it, `sums/test_coq_within.py`) says `not exported`
-# with its reason and is not counted as checked. Compiling skips without coqc.
+# procedure and nothing admitted; their false variants do not compile. A member in a sum's
+# body is replayed, `rewrite` under the sum's `fun`, a congruence of a natural too, a swap
+# with a third sum in its summand (made the kernel's by `zsum_ext`), and a rule inside a sum's
+# body is lifted through it (`sums/test_coq_within.py`); what is not replayed says
+# `not exported` with its reason and is not counted as checked. Compiling skips without coqc.
 
 DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit|Axiom)\b")
 
@@ -786,6 +786,16 @@ FALSE_IDENTITIES = (
     # a congruence of a natural: the member one further
     ("congruence of a natural", "(y (INR N)) = (y ((INR K) + 1)).",
      "(y (INR N)) = (y ((INR K) + 2)).", 1),
+    # a swap with a third sum in its summand: the swapped side's third sum reading the outer
+    # index twice, or over N
+    ("third sum's member", "(fun j'2 => ((a j'2) * (zsum ((1))%Z ((Z.of_nat K))%Z (fun j'1 => "
+     "(y (j'1 + j'2 + j'3))))))))).\nProof.",
+     "(fun j'2 => ((a j'2) * (zsum ((1))%Z ((Z.of_nat K))%Z (fun j'1 => "
+     "(y (j'1 + j'2 + j'2))))))))).\nProof.", 1),
+    ("third sum's range", "(fun j'2 => ((a j'2) * (zsum ((1))%Z ((Z.of_nat K))%Z (fun j'1 => "
+     "(y (j'1 + j'2 + j'3))))))))).\nProof.",
+     "(fun j'2 => ((a j'2) * (zsum ((1))%Z ((Z.of_nat N))%Z (fun j'1 => "
+     "(y (j'1 + j'2 + j'3))))))))).\nProof.", 1),
 )
 
 
@@ -798,30 +808,36 @@ def _export_identities(tmp_path: Path, compile: bool) -> tuple[dict[str, str], s
     return run.for_proof("identities"), (tmp_path / "identities.v").read_text()
 
 
-IDENTITIES_NOT_YET = {"swap-third-sum": "a sum inside"}
+IDENTITIES_NOT_YET: dict[str, str] = {}
 #: `inner-empty` said "the fact -N >= 0 has no source in the statement" (the outer sum's own
 #: `empty`, whose condition the kernel never proved, was taken for the rule): regression.
 #: Then it said "... a rule inside a sum's body is not replayed": now lifted through the outer
 #: sum (`verify/coq/sums/within.py`; more in `sums/test_coq_within.py`).
 #: `swap-bare` (the outer body is the inner sum, no factor of its own: a traceback once) and
 #: `half` (an index with a fraction, equal by `field`, not `ring`) are red-team findings.
+#: `swap-third-sum` said "not exported: a swap of a summand or set with a sum inside ... is not
+#: replayed in Coq yet": its third sum, printed with the two indices exchanged, is now made
+#: the kernel's by `zsum_ext` at a point (`identities.equal_atoms`).
 #: `natural` (`N == K + 1`) said "not exported: a congruence of the natural K is not replayed
 #: in Coq yet": K is the real `INR` of its `nat` in the proof, rewritten as any name.
 #: `in-a-sum` (a member inside a sum's body moved by `j == k`) said "not exported" before
 #: issue 31's congruence inside a body: now `rewrite` under the sum's `fun` (issue 31 (b)).
 IDENTITIES_CHECKED = ("scalar", "vector", "moved", "in-a-sum", "swap", "swap-filtered",
-                      "swap-bare", "half", "inner-empty", "natural")
+                      "swap-bare", "half", "inner-empty", "natural", "swap-third-sum")
 
 
-def test_a_congruence_is_replayed_and_a_swap_says_it_is_not(tmp_path: Path) -> None:
-    """Honest: what is not replayed says so, with its reason, and has no theorem."""
+def test_congruences_and_swaps_are_replayed_with_no_decision_procedure(tmp_path: Path) -> None:
+    """Each is exported (a swap with a third sum in its summand too); what is not replayed
+    (`IDENTITIES_NOT_YET`, none now) says so, with its reason, and has no theorem."""
     results, text = _export_identities(tmp_path, compile=False)
     for step, why in IDENTITIES_NOT_YET.items():
         reason = results.pop(step)
         assert reason.startswith("not exported: ") and why in reason, (step, reason)
         assert f"step_{step.replace('-', '_')} " not in text
     assert results == dict.fromkeys(IDENTITIES_CHECKED, NOT_RUN)  # exported, coqc not asked
-    assert text.count("apply (zsum_swap ") == 3
+    assert text.count("apply (zsum_swap ") == 4
+    # `swap-third-sum`: its third sum on each side, read with the indices exchanged
+    assert text.count("by (apply zsum_ext; intros ") == 2
     # `moved`: its y and its x member; `in-a-sum`: its member in the sum's body; `natural`
     assert text.count("apply Rminus_diag_uniq") == 7
     assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
@@ -848,13 +864,56 @@ def test_the_congruences_compile_and_false_variants_do_not(tmp_path: Path) -> No
     """The first false variant (a congruence) and the first of a swap in every run; all
     with `-m slow`, as the other tables of false variants."""
     _identities_compile(tmp_path, (FALSE_IDENTITIES[0], FALSE_IDENTITIES[3],
-                                   *FALSE_IDENTITIES[-2:]))
+                                   *FALSE_IDENTITIES[-4:]))
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(COQC is None, reason="coqc is not on PATH (apt-get install coq)")
 def test_the_congruences_compile_and_no_false_variant_does(tmp_path: Path) -> None:
     _identities_compile(tmp_path, FALSE_IDENTITIES)
+
+
+#: A swap of two sets each with a sum in its filter (issue 31): each side prints that sum
+#: with the indices of the double sum exchanged, under its own `fun`; it said `not exported:
+#: a swap of a set with a sum inside ... is not replayed in Coq yet`, and is now made the
+#: kernel's by `zsum_ext` at a point (`identities.equal_atoms`), then the indicator by `ring`.
+SWAP_SETS = b'''
+title = "swap-sets"
+scalars = ["N", "K", "y", "a"]
+naturals = ["N", "K"]
+indexed = ["y", "a"]
+
+[sets]
+P = { index = "l", range = "1..K", where = ["y[l] - sum(i in 1..N, a[i+l]) >= 0"] }
+Q = { index = "j", range = "1..N", where = ["sum(i in 1..K, a[i*j]) - y[j] > 0"] }
+
+[[step]]
+id = "swap-sets-with-sums"
+claim = "sum(j in Q, sum(l in P, a[j+l]*y[j])) == sum(l in P, sum(j in Q, a[j+l]*y[j]))"
+'''
+#: Q's filter read at j + l, not j*l, on the swapped side: no longer the same double sum.
+FALSE_SWAP_SETS = ("(fun j'1 => (a (j'1 * j'2)))) + (- ((y j'2))))) * ((a (j'2 + j'3)) * "
+                   "(y j'2)))))).",
+                   "(fun j'1 => (a (j'1 + j'2)))) + (- ((y j'2))))) * ((a (j'2 + j'3)) * "
+                   "(y j'2)))))).")
+
+
+def test_a_swap_of_sets_with_sums_in_their_filters_is_replayed(tmp_path: Path) -> None:
+    proof = parse_proof(SWAP_SETS, "swap_sets.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    run = export_and_check(tmp_path, [("swap_sets", proof, list(report.steps))],
+                           compile=COQC is not None)
+    text = (tmp_path / "swap_sets.v").read_text()
+    assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
+    assert text.count("by (apply zsum_ext; intros ") == 2  # each side's sum in a filter
+    if COQC is None:
+        assert run.for_proof("swap_sets") == {"swap-sets-with-sums": NOT_RUN}
+        return
+    assert run.for_proof("swap_sets") == {"swap-sets-with-sums": "checked"}
+    old, new = FALSE_SWAP_SETS
+    assert text.count(old) == 1
+    assert not coqc_compiles(tmp_path, "swap_sets.v", text.replace(old, new), COQC)
 
 
 def test_every_global_name_an_export_refers_to_is_reserved() -> None:

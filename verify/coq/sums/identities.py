@@ -23,8 +23,13 @@ product of the ranges, proved by induction on the outer range) applied to the fu
 `h u' v' = F(u') G(v') P(u') b(u', v')`, each side brought to it pointwise: the factor free of
 the inner index goes inside (`zsum_factor`), the members' indices as each side prints them
 made the canonical ones (`f_equal; ring`, a Gram symbol's vectors by `ip_sym`), then `ring`.
-Not replayed (the step says `not exported`): a summand with a sum inside, or filters that
-the two sides print differently.
+A third sum in the summand (`sum(j, sum(l, a[j]*sum(i, y[i + l + j])))`, a user's triple sum)
+reads both indices: each side prints it with them exchanged, under its own `fun`, where
+`replace` cannot reach, so it is made the kernel's by the preamble's `zsum_ext` at a point
+(`equal_atoms`, recursively for a sum deeper still); so is a sum in a set's filter
+(`y[l] >= sum(i in 1..N, a[i+l])`), then its indicator by `ring`. Not replayed (the step
+says `not exported`): sets that are not the same in the two orders once canonical, or a
+filter whose members (not sums) print otherwise.
 
 Each takes the fact a kernel obligation states and the script replaying it (`Replay`, which
 `verify.coq.replay.Script` is: this module does not import it, so the replay may call here).
@@ -43,8 +48,8 @@ from verify.coq.statement import Unsupported
 from verify.kernel import Fact, KernelError, Rel, SumRule, atoms, sums
 from verify.kernel.algebra import normal_form
 
-__all__ = ["Replay", "candidates", "congruence", "prove_congruence", "prove_swap",
-           "side_conditions", "swap"]
+__all__ = ["Replay", "candidates", "congruence", "equal_atoms", "prove_congruence",
+           "prove_swap", "side_conditions", "swap"]
 #: An index moved to an equal one is equal by `ring`, or by `field` where it has a fraction
 #: (`2 * (1/2 * k) = k`: red team); each tactic either closes the goal or fails.
 _EQUAL_INDEX = ("(f_equal; ring) | (f_equal; f_equal; ring) | (f_equal; field) | "
@@ -173,11 +178,9 @@ def prove_swap(script: Replay, relation: Rel) -> None:
     first, other = _parts(relation.lhs), _parts(relation.rhs)  # type: ignore[arg-type]
     left = _full(*first, {f"#{first[0].bound}": U, f"#{first[1].bound}": V})
     right = _full(*other, {f"#{other[0].bound}": V, f"#{other[1].bound}": U})
-    inside = [left[1], *(p for p, _ in left[0])]
-    if left != right or any(isinstance(atoms.structure(s), atoms.Sum)
-                            for e in inside for s in e.free_symbols):
-        raise Unsupported("a swap of a summand or set with a sum inside, or whose sets print "
-                          "otherwise in its two orders, is not replayed in Coq yet")
+    if left != right:
+        raise Unsupported("a swap whose sets are not the same in its two orders is not "
+                          "replayed in Coq yet")
     nat = script.nat
     whole = "".join(f"({INDICATORS[k]} {printer.expr(p, NAMES, nat)}) * " for p, k in left[0])
     whole += printer.expr(left[1], NAMES, nat)
@@ -203,13 +206,80 @@ def _side(script: Replay, outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr
                 f"[ring | apply zsum_factor; intros {y}; cbv beta].")
     both = {**own, f"#{inner.bound}": y}
     kernel = {f"#{outer.bound}": U if x == "u'" else V, f"#{inner.bound}": V if y == "v'" else U}
-    for p, _ in (*outer.filters, *inner.filters):
-        if printer.expr(p, both, nat) != printer.expr(atoms.substitute(p, kernel, {}), NAMES, nat):
-            raise Unsupported("a swap whose sets print otherwise in its two orders is not "
-                              "replayed in Coq yet")
+    replaced: set[str] = set()  # each printed atom replaced once (a filter's may be the body's)
+    for p, kind in (*outer.filters, *inner.filters):  # a set's filter with a sum inside
+        canon = {t.name: printer.expr(atoms.substitute(t, kernel, {}), NAMES, nat)
+                 for t in p.free_symbols if atoms.structure(t) is not None}
+        if printer.expr(p, both, nat) == printer.expr(atoms.substitute(p, kernel, {}), NAMES,
+                                                      nat):
+            continue
+        for t in sorted(p.free_symbols, key=str):
+            if not isinstance(atoms.structure(t), atoms.Sum):
+                if t.name in canon and printer.expr(t, both, nat) != canon[t.name]:
+                    raise Unsupported("a swap whose sets print otherwise in its two orders is "
+                                      "not replayed in Coq yet")
+                continue
+            if (naive := printer.expr(t, both, nat)) != canon[t.name] and naive not in replaced:
+                replaced.add(naive)
+                script.emit(f"    replace {naive} with {canon[t.name]} by "
+                            f"({equal_atoms(script, t, kernel, both, NAMES)}).")
+        mapped = printer.expr(p, {**both, **canon}, nat)
+        renamed = printer.expr(atoms.substitute(p, kernel, {}), NAMES, nat)
+        if mapped != renamed:
+            script.emit(f"    replace ({INDICATORS[kind]} {mapped}) with ({INDICATORS[kind]} "
+                        f"{renamed}) by (f_equal; ring).")
     for symbol in sorted((factor * inner.body).free_symbols, key=str):
+        if atoms.structure(symbol) is None:
+            continue
         naive = printer.expr(symbol, both, nat)
         canon = printer.expr(atoms.substitute(symbol, kernel, {}), NAMES, nat)
-        if atoms.structure(symbol) is not None and naive != canon:
-            script.emit(f"    replace {naive} with {canon} by ({CLOSE}).")
+        if naive != canon and naive not in replaced:
+            replaced.add(naive)
+            tactic = equal_atoms(script, symbol, kernel, both, NAMES)
+            script.emit(f"    replace {naive} with {canon} by ({tactic}).")
     script.emit("    ring.")
+
+
+def equal_atoms(script: Replay, atom: sympy.Symbol, moved: Mapping[str, sympy.Expr],
+                left: Mapping[str, str], right: Mapping[str, str], prefix: str = "") -> str:
+    """A tactic proving `atom` (its free indices printed by `left`) equal to `atom` with the
+    indices renamed by `moved` (printed by `right`): one term whose index or filter prints
+    in another order. A member or Gram symbol by `CLOSE`; a sum (the third sum of a swap's
+    summand, `y[i + l + j]` read with `l` and `j` exchanged) by `zsum_ext`, at a point each
+    atom of its body replaced by its own renamed print (recursively) and each indicator by
+    its filter renamed (`f_equal; ring`), then `ring`: `replace` cannot reach under the
+    sum's `fun`, where its own index is bound. `prefix` runs before each `ring` (a shift
+    reads its indices at `x - IZR c`: `Script.zreal` makes a natural's `IZR` the real)."""
+    found = atoms.structure(atom)
+    if not isinstance(found, atoms.Sum):
+        return f"{prefix}{CLOSE}"
+    other = atoms.structure(atoms.substitute(atom, moved, {}))
+    nat = script.nat
+    if not isinstance(other, atoms.Sum) or (other.bound, other.lo, other.hi) != (
+            found.bound, found.lo, found.hi):
+        raise Unsupported("a sum in a swap's summand whose range moves is not replayed in Coq "
+                          "yet")
+    point = script.new("x")
+    own = f"#{found.bound}"
+    here, there = {**left, own: point}, {**right, own: point}
+    steps, canon = [f"apply zsum_ext; intros {point}; cbv beta"], {}
+    for symbol in sorted(set().union(found.body.free_symbols, *(
+            p.free_symbols for p, _ in found.filters)), key=str):
+        if atoms.structure(symbol) is None or atoms.INDEX.fullmatch(symbol.name):
+            continue
+        canon[symbol.name] = printer.expr(atoms.substitute(symbol, moved, {}), there, nat)
+        if (naive := printer.expr(symbol, here, nat)) != canon[symbol.name]:
+            steps.append(f"replace {naive} with {canon[symbol.name]} by ("
+                         f"{equal_atoms(script, symbol, moved, here, there, prefix)})")
+    for p, kind in found.filters:
+        q = sympy.expand(atoms.substitute(p, moved, {}))
+        if (q, kind) not in other.filters:
+            raise Unsupported("a sum in a swap's summand whose filters the renaming rescales "
+                              "is not replayed in Coq yet")
+        ind = INDICATORS[kind]
+        naive, renamed = (printer.expr(p, {**here, **canon}, nat),
+                          printer.expr(q, there, nat))
+        if naive != renamed:
+            steps.append(f"replace ({ind} {naive}) with ({ind} {renamed}) by (f_equal; "
+                         f"{prefix}ring)")
+    return "; ".join([*steps, f"{prefix}ring"])

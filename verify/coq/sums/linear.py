@@ -54,12 +54,14 @@ def terms(index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr, filters: Filters,
 
 def combine(script: Replay, index: str, filters: Filters, split: Terms,
             real: Mapping[str, str], lo: str, hi: str,
-            first: Callable[[str], str] = lambda point: "") -> None:
+            first: Callable[[str], str] = lambda point: "",
+            rewritten: Mapping[sympy.Expr, sympy.Expr] | None = None) -> None:
     """Prove the goal `zsum lo hi f = total`, `f` the raw sum's function (`index` in it, its
     `filters` as indicators) and `total` the combination of `split` (`terms`): `zsum_combine`
     splits off one canonical sum at a time, then `zsum_zero`; the combination is the total by
     `ring`. `first(point)` is a tactic run first at the first split's point (`f point` is read
-    there: a rewrite of its body)."""
+    there: a rewrite of its body, and of its filters: `rewritten` says which atom `first`
+    rewrote to which term, so the indicators are read as the rewrite leaves them)."""
     parts = []
     for k, atom in split:
         found = atoms.structure(atom)
@@ -73,7 +75,7 @@ def combine(script: Replay, index: str, filters: Filters, split: Terms,
     u = script.new("u")
     point = script.new("x")
     found = [f for *_, f in parts]
-    replaced = _indicators(script, index, filters, real, point, found) + _members(
+    replaced = _indicators(script, index, filters, real, point, found, rewritten or {}) + _members(
         script, index, real, point, found)
     for m, (k, function_m, _, _) in enumerate(parts):
         rest = "0"
@@ -107,12 +109,16 @@ def _members(script: Replay, index: str, real: Mapping[str, str], point: str,
 
 
 def _indicators(script: Replay, index: str, filters: Filters, real: Mapping[str, str],
-                point: str, found: Sequence[atoms.Sum]) -> str:
+                point: str, found: Sequence[atoms.Sum],
+                rewritten: Mapping[sympy.Expr, sympy.Expr]) -> str:
     """`replace` of each canonical sum's indicator at the point by the raw sum's (the same
-    filter, printed from another name of its index)."""
+    filter, printed from another name of its index; an atom of it `rewritten` printed as the
+    term a rewrite left in its place, a rule inside a filter: `within`)."""
     j = sympy.Symbol(index)
     out: dict[str, str] = {}
-    raw = {sympy.expand(p): (k, expr(p, {**real, index: point}, script.nat))
+    at = {**real, index: point}
+    terms = {a.name: expr(e, at, script.nat) for a, e in rewritten.items()}  # type: ignore[attr-defined]
+    raw = {sympy.expand(p.xreplace(rewritten)): (k, expr(p, {**at, **terms}, script.nat))
            for p, k in filters}
     for s in found:
         for p, k in s.filters:

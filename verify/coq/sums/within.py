@@ -1,34 +1,39 @@
 """A sum rule inside a sum's body in Coq: the kernel's `within`, by extensionality (issue 31).
 
-The kernel (verify/kernel/sums.py) applies a rule to a sum or atom `B` inside the body of
-enclosing sums `A_1, ..., A_m` (innermost first): if `B == E` wherever the rule's conditions
-hold, and they mention no index, then `A_1 == A_1[B := E]` read canonically, and so on out to
-the outermost sum `A_m`, the identity's left side. Replayed level by level:
+The kernel (verify/kernel/sums.py) applies a rule to a sum or atom `B` inside the body or
+the filters of enclosing sums `A_1, ..., A_m` (innermost first): if `B == E` wherever the
+rule's conditions hold, and they mention no index, then `A_1 == A_1[B := E]` read
+canonically, and so on out to the outermost sum `A_m`, the identity's left side. Replayed
+level by level:
 
 - level 0: `forall (the outer indices free in B), B = E`, proved by the rule's own replay at
-  the top of `B` (`Script.prove_sum` for `empty`, `last`, `skip`, `count`; `prove_swap`;
-  `prove_congruence` for a member, and for a sum with its summand at a point, `zsum_ext`,
-  each member and inner sum rewritten there), each outer index a real variable, named as the sum
-  binding it prints it (`j'2`), so each level's statement prints the text its enclosing
-  sum's body holds;
+  the top of `B` (`Script.prove_sum` for `empty`, `last`, `skip`, `count`, `split`, `shift`
+  (`ranges`); `prove_swap`; `prove_congruence` for a member, and for a sum with its summand
+  at a point, `zsum_ext`, each member and inner sum rewritten there), each outer index a real
+  variable, named as the sum binding it prints it (`j'2`), so each level's statement prints
+  the text its enclosing sum's body holds;
 - level k: `forall (the indices still free), A_k = R_k` with `R_k` the kernel's canonical
-  reading of `A_k` with `A_{k-1}` replaced by `R_{k-1}`: `linear.combine` splits the raw sum
-  into those canonical sums (`zsum_combine`), the first point's body rewritten by level
-  k - 1 there; with no canonical sum left (`R_k = 0`), `zsum_ext` (the preamble's
-  extensionality of a sum) makes it the sum of 0, `zsum_zero`.
+  reading of `A_k` with `A_{k-1}` replaced by `R_{k-1}` (in its body and its filters):
+  `linear.combine` splits the raw sum into those canonical sums (`zsum_combine`), the first
+  point's body and indicators rewritten by level k - 1 there (an indicator then read as the
+  rewrite leaves it: two sets whose conditions are written otherwise, `y[j+c] >= 0` and
+  `y[j+s] >= 0` under `c == s`); with no canonical sum left (`R_k = 0`), `zsum_ext` (the
+  preamble's extensionality of a sum) makes it the sum of 0, `zsum_zero`.
 
 The levels' right sides are recomputed with the kernel's constructors (the rule's at the top
 of a copy of `B` whose free indices are fresh names, then `atoms.finite_sum` up the chain)
 and the export is refused unless the outermost is the kernel's identity. Not replayed (the
-step says `not exported`): a rule the replay does not prove at the top either (`split`,
-`shift`), a target inside a filter, a congruence of a sum whose bounds or filters move, and a
+step says `not exported`): a rule the replay does not prove at the top either (a shift
+`ranges` refuses), a rule inside a filter that leaves it constant (its indicator stays), a
+congruence of a sum whose bounds move or whose filters are normalised otherwise once moved
+(`_equal_atoms`; one moving a member of its body and of its filter is replayed), and a
 canonical sum whose inner sums print otherwise at the point than the raw sum's (its index
 renamed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 import sympy
@@ -36,14 +41,14 @@ import sympy
 from verify.coq import printer
 from verify.coq.printer import INDICATORS
 from verify.coq.statement import Unsupported
-from verify.coq.sums import identities, linear
+from verify.coq.sums import identities, linear, ranges
 from verify.kernel import Fact, KernelError, Rel, SumRule, atoms, sums
 from verify.kernel.algebra import normal_form
 
 __all__ = ["TOP", "Scope", "inside", "top_rules"]
 
 #: The rules `Script.prove_sum` proves at the top of a sum (a level 0 reuses it).
-TOP = ("empty", "last", "count", "skip")
+TOP = ("empty", "last", "count", "skip", "split", "shift")
 
 
 class Scope(identities.Replay, Protocol):
@@ -53,7 +58,7 @@ class Scope(identities.Replay, Protocol):
     indent: str
 
     def given(self, fact: Fact) -> bool: ...
-    def prove_sum(self, rule: str, at: int, s: atoms.Sum, relation: Rel,
+    def prove_sum(self, rule: str, at: sympy.Expr, s: atoms.Sum, relation: Rel,
                   conditions: tuple[Fact, ...]) -> None: ...
 
 
@@ -76,10 +81,13 @@ def inside(script: Scope, fact: Fact) -> Rel | None:
 def _candidates(script: Scope, fact: Fact) -> Iterator[SumRule]:
     """Every rule the replay could prove inside the body of a sum of `fact`: the rules at
     the top of an inner sum, its swap, and a congruence of a member or an inner sum from a
-    condition `n - k == 0` the kernel proved; outermost sums first."""
+    condition `n - k == 0` the kernel proved, outermost sums first; last a congruence of a
+    whole sum of the fact (a member in its body and one in its filter moved at once)."""
     equal = identities.candidates(identities.side_conditions(script))
+    others = ranges.sums_in(fact.expr)  # a split's parts, a shift's image
     todo = [(s, ()) for s in sorted(fact.expr.free_symbols, key=str)
             if isinstance(atoms.structure(s), atoms.Sum)]
+    tops = [top for top, _ in todo]
     while todo:
         atom, within = todo.pop(0)
         found: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
@@ -89,17 +97,23 @@ def _candidates(script: Scope, fact: Fact) -> Iterator[SumRule]:
                 inner = atoms.structure(t)
                 if isinstance(inner, atoms.Sum):
                     todo.append((t, chain))
-                    yield from (SumRule(rule, t, sympy.Integer(at), chain)
-                                for rule, at in top_rules(inner))
+                    yield from (SumRule(rule, t, at, chain)
+                                for rule, at in top_rules(inner, others))
                     yield SumRule("swap", t, sympy.Integer(0), chain)
                 if inner is not None and not atoms.INDEX.fullmatch(t.name):
                     yield from (SumRule("congruence", t, k, chain, var=n) for n, k, _ in equal)
+    for top in tops:  # last (its replay refuses a sum whose bounds move, `_equal_atoms`): a
+        # congruence of a whole sum of the fact, a member in its body and its filter at once
+        yield from (SumRule("congruence", top, k, (), var=n) for n, k, _ in equal)
 
 
-def top_rules(s: atoms.Sum) -> list[tuple[str, int]]:
-    """The rules `Script.prove_sum` proves at the top of the sum `s`, and their arguments."""
-    return [("empty", 0), ("last", 0), ("count", 0),
-            *(("skip", k) for k in range(-len(s.filters), len(s.filters)))]
+def top_rules(s: atoms.Sum, others: Sequence[sympy.Symbol] = ()
+              ) -> list[tuple[str, sympy.Expr]]:
+    """The rules `Script.prove_sum` proves at the top of the sum `s`, and their arguments:
+    a split or shift only where its result is among the sums `others` (`ranges.moves`)."""
+    return [(rule, sympy.Integer(at)) for rule, at in (
+        ("empty", 0), ("last", 0), ("count", 0),
+        *(("skip", k) for k in range(-len(s.filters), len(s.filters))))] + ranges.moves(s, others)
 
 
 def _free(e: sympy.Expr) -> list[str]:
@@ -147,11 +161,9 @@ def _prove(script: Scope, rule: SumRule, relation: Rel) -> None:
     levels = [(inner.lhs, inner.rhs)]  # each level's sum and its right side, innermost first
     for outer in rule.within:
         o: atoms.Sum = atoms.structure(outer)  # type: ignore[assignment]
-        lhs, rhs = levels[-1]
-        if any(lhs in p.free_symbols for p, _ in o.filters):
-            raise Unsupported("a rule inside a sum's filter is not replayed in Coq yet")
-        levels.append((outer, atoms.finite_sum(sympy.Symbol(f"#{o.bound}"), o.lo, o.hi,
-                                               o.filters, o.body.xreplace({lhs: rhs}))))
+        swap = dict([levels[-1]])  # in its body and filters, as the kernel's `within`
+        levels.append((outer, atoms.finite_sum(sympy.Symbol(f"#{o.bound}"), o.lo, o.hi, [
+            (p.xreplace(swap), kind) for p, kind in o.filters], o.body.xreplace(swap))))
     if levels[-1] != (relation.lhs, relation.rhs):
         raise Unsupported(f"the rule {rule.rule} inside a sum's body is not the kernel's "
                           "identity once lifted out of the sums")
@@ -187,7 +199,7 @@ def _level_zero(script: Scope, rule: SumRule, inner: Rel, conditions: tuple[Fact
     target = atoms.structure(rule.target)
     if rule.rule in TOP:
         assert isinstance(target, atoms.Sum)
-        script.prove_sum(rule.rule, int(rule.at), target, inner, conditions)
+        script.prove_sum(rule.rule, rule.at, target, inner, conditions)
     elif rule.rule == "swap":
         identities.prove_swap(script, inner)
     elif rule.rule == "congruence" and isinstance(target, atoms.Sum):
@@ -214,9 +226,13 @@ def _level(script: Scope, level: tuple[sympy.Expr, sympy.Expr],
     outer, total = level
     o: atoms.Sum = atoms.structure(outer)  # type: ignore[assignment]
     index = f"#{o.bound}"
-    body = o.body.xreplace({below[0]: below[1]})
-    split = tuple((k, a) for k, a in linear.terms(sympy.Symbol(index), o.lo, o.hi, o.filters,
+    swap = dict([below])
+    body, filters = o.body.xreplace(swap), [(p.xreplace(swap), k) for p, k in o.filters]
+    split = tuple((k, a) for k, a in linear.terms(sympy.Symbol(index), o.lo, o.hi, filters,
                                                   body, total) if k != 0)  # 0: no summand
+    if any(len(atoms.structure(a).filters) != len(filters) for _, a in split):  # type: ignore[union-attr]
+        raise Unsupported("a rule inside a sum's filter that leaves the filter constant is not "
+                          "replayed in Coq yet")  # its indicator stays in the raw sum
     indices = _free(outer)
     lo, hi = printer.integer(o.lo, script.nat), printer.integer(o.hi, script.nat)
     _check_inner_sums(script, index, split)
@@ -229,7 +245,7 @@ def _level(script: Scope, level: tuple[sympy.Expr, sympy.Expr],
         return f"rewrite ({lemma}{' ' + args if args else ''}); "
 
     if split:
-        linear.combine(script, index, o.filters, split, {}, lo, hi, rewrite)
+        linear.combine(script, index, o.filters, split, {}, lo, hi, rewrite, swap)
     else:  # nothing left to sum: the kernel's reading is 0
         point = script.new("x")
         script.emit(f"transitivity (zsum {lo} {hi} (fun _ => 0)); [apply zsum_ext; intros "

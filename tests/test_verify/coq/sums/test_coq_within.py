@@ -173,25 +173,101 @@ def test_rules_inside_a_sums_body_compile_and_false_variants_do_not(tmp_path: Pa
         (tmp_path / "within.v").write_text(text)
 
 
-def test_a_shift_says_it_is_not_replayed_and_has_no_theorem(tmp_path: Path) -> None:
-    """Honest: a rule the replay proves neither at the top of a sum nor inside its body (a
-    shift of the range) is `not exported` with the reason, never counted checked."""
-    proof = parse_proof(b'''
-title = "shift"
-scalars = ["N", "y"]
+
+#: A rule inside a set's filter (issue 31): the kernel rewrites a member or a sum that a
+#: filter reads (`within` rewrites a sum's filters as its body), so two sets declared with
+#: their conditions written otherwise are one. Each said `not exported: a rule inside a sum's
+#: filter is not replayed in Coq yet`; now the rewrite at a point reaches the indicator too,
+#: which is read as the rewrite leaves it (`linear.combine`'s `rewritten`).
+FILTERS = b'''
+title = "filters"
+scalars = ["N", "y", "a", "c", "s"]
 naturals = ["N"]
-indexed = ["y"]
+indexed = ["y", "a"]
+
+[sets]
+C = { index = "j", range = "1..N", where = ["y[j+c] >= 0"] }
+D = { index = "j", range = "1..N", where = ["y[j+s] >= 0"] }
+E = { index = "j", range = "1..N", where = ["sum(l in 1..0, a[l+j]) + y[j] >= 0"] }
+F = { index = "j", range = "1..N", where = ["y[j] >= 0"] }
+G = { index = "j", range = "1..N", where = ["y[j] - sum(l in 1..N, 1) > 0"] }
+H = { index = "j", range = "1..N", where = ["y[j] - N > 0"] }
 
 [[step]]
-id = "shift"
-claim = "sum(j in 0..N-1, y[j+1]) == sum(j in 1..N, y[j])"
-''', "shift.toml")
+id = "congruence-in-filter"
+given = ["c == s"]
+claim = "sum(j in C, y[j]) == sum(j in D, y[j])"
+
+[[step]]
+id = "empty-in-filter"
+claim = "sum(j in E, y[j]) == sum(j in F, y[j])"
+
+[[step]]
+id = "filter-and-body"
+given = ["s == c"]
+claim = "sum(j in C, y[j+c]*a[j]) == sum(j in D, y[j+s]*a[j])"
+
+[[step]]
+id = "count-in-filter"
+claim = "sum(j in G, a[j]*y[j]) == sum(j in H, a[j]*y[j])"
+'''
+FILTER_STEPS = ("congruence-in-filter", "empty-in-filter", "filter-and-body",
+                "count-in-filter")
+#: The kernel's rules: a congruence of the sum over C (its identity is the congruence of the
+#: member y[j + c] inside the filter, which the export replays), an empty and a count range
+#: inside a filter, and a congruence of a whole sum that moves a member of its body and one of
+#: its filter at once (said `not exported: the sum identity ... is no rule the replay
+#: proves`; now the sum's summand at a point, `zsum_ext`, each indicator rewritten).
+FILTER_RULES = {"congruence-in-filter": [("congruence", 0)], "empty-in-filter": [("empty", 1)],
+                "filter-and-body": [("congruence", 0)], "count-in-filter": [("count", 1)]}
+FALSE_FILTERS = (
+    ("the equality in the filter off by one", "c = s ->", "c = s + 1 ->"),
+    ("the emptied filter read one further",
+     "((Z.of_nat N))%Z (fun j'1 => (ind_ge (y j'1)) * (y j'1))).",
+     "((Z.of_nat N))%Z (fun j'1 => (ind_ge (y (j'1 + 1))) * (y j'1)))."),
+    ("the counted filter one lower", "(ind_gt ((- ((INR N))) + (y j'1)))",
+     "(ind_gt ((- ((INR N) - 1)) + (y j'1)))"),
+    ("the body's member moved one further",
+     "(fun j'1 => (ind_ge (y (j'1 + s))) * ((a j'1) * (y (j'1 + s))))).",
+     "(fun j'1 => (ind_ge (y (j'1 + s))) * ((a j'1) * (y (j'1 + s + 1)))))."),
+)
+
+
+def _export_filters(tmp_path: Path, compile: bool) -> tuple[dict[str, str], str]:
+    proof = parse_proof(FILTERS, "filters.toml")
     report = check_proof(proof, store=None, budget=BUDGETS["small"])
-    assert report.status == "proved"
-    run = export_and_check(tmp_path, [("shift", proof, list(report.steps))], compile=False)
-    reason = run.for_proof("shift")["shift"]
-    assert reason.startswith("not exported: the sum identity ") and (
-        "is no rule the replay proves, at the top of a sum or inside its body (a split, a "
-        "shift, or a congruence in a sum's bounds or filters is not replayed in Coq yet)"
-        in reason)
-    assert "Theorem step_shift " not in (tmp_path / "shift.v").read_text()
+    assert {s.step.id: s.status for s in report.steps} == dict.fromkeys(FILTER_STEPS, "proved")
+    run = export_and_check(tmp_path, [("filters", proof, list(report.steps))], compile=compile)
+    return run.for_proof("filters"), (tmp_path / "filters.v").read_text()
+
+
+def test_a_rule_inside_a_sets_filter_is_exported_with_no_decision_procedure(
+        tmp_path: Path) -> None:
+    """Regression (issue 31): each said `not exported: a rule inside a sum's filter is not
+    replayed in Coq yet`."""
+    from verify.proof_checker import sequent
+
+    proof = parse_proof(FILTERS, "filters.toml")
+    for step in proof.steps:
+        rules = [(r.rule, len(r.within)) for r in sequent(proof, step, []).sums]
+        assert rules == FILTER_RULES[step.id], step.id
+    results, text = _export_filters(tmp_path, compile=False)
+    assert results == dict.fromkeys(FILTER_STEPS, NOT_RUN)
+    assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
+    # the emptied filter: rewritten at the point, its indicator read as the rewrite leaves it
+    assert re.search(r"replace \(ind_ge \(y (x'\d+)\)\) with \(ind_ge \(0 \+ \(y \1\)\)\)", text)
+
+
+@needs_coqc
+def test_rules_inside_a_sets_filter_compile_and_false_variants_do_not(tmp_path: Path) -> None:
+    results, text = _export_filters(tmp_path, compile=True)
+    assert results == dict.fromkeys(FILTER_STEPS, "checked")
+    assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
+    try:
+        assert coqc_compiles(tmp_path, "filters.v", text, COQC)  # type: ignore[arg-type]
+        for what, old, new in FALSE_FILTERS:
+            assert text.count(old) == 1, what
+            assert not coqc_compiles(tmp_path, "filters.v", text.replace(old, new),
+                                     COQC), what  # type: ignore[arg-type]
+    finally:
+        (tmp_path / "filters.v").write_text(text)
