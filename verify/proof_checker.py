@@ -45,9 +45,13 @@ VACUOUS_HYPOTHESES = "the hypotheses are contradictory"
 #: An induction's vacuity judgement is its update step's (`contradiction`), whose hypotheses
 #: are the step's with the invariant and the update facts: they may contradict where the
 #: step's own do not (updating on y<w, x> < 0 while the invariant says w = 0).
+#: What such a step then claims is at most its invariant at the start state: nothing at all
+#: when the step's own hypotheses already contradict (review 11: `given = ["a >= 1",
+#: "a <= 0"]` read as claiming the base), which this certificate does not tell apart.
 VACUOUS_UPDATE = ("the update step's hypotheses (the step's, the invariant and the update "
                   "facts) are contradictory: no update leaves a state where the invariant "
-                  "holds, so the invariant is claimed at the start state only")
+                  "holds, so the step claims at most the invariant at the start state "
+                  "(nothing, if its own hypotheses contradict)")
 REFUTATION_SHARE = 0.5  # of its budget, for a goal left unknown: the negated claim against it
 Stored = Store | Literal["shipped"] | None
 """Which certificate store a check consults: "shipped" the package's (`verify.store`), a

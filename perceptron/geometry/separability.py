@@ -74,9 +74,22 @@ def known_json(certificates: Mapping[str, Certificate]) -> str:
 
 def read_known(text: str) -> dict[str, Certificate]:
     """`known_json`'s certificates back, every number an exact Fraction (from `p/q`, no
-    float). Nothing read here is believed: `separability` checks each one it uses."""
-    found = json.loads(text)["certificates"]
-    return {key: (Separable(tuple(map(Fraction, c["w"])), method="kept, checked exactly")
-                  if "w" in c else
-                  Inseparable(tuple(map(Fraction, c["lam"])), method="kept, checked exactly"))
-            for key, c in found.items()}
+    float). Nothing read here is believed: `separability` checks each one it uses; and an
+    entry that does not read (a malformed number such as `1/0`, a missing field, a file
+    that is not such JSON) is left out as one that does not check is, so the data it was
+    kept for are decided afresh rather than the whole lookup failing (review 11)."""
+    try:
+        found = json.loads(text)["certificates"]
+        entries = list(found.items())
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return {}
+    known: dict[str, Certificate] = {}
+    for key, c in entries:
+        try:
+            known[key] = (Separable(tuple(map(Fraction, c["w"])), method="kept, checked exactly")
+                          if "w" in c else
+                          Inseparable(tuple(map(Fraction, c["lam"])),
+                                      method="kept, checked exactly"))
+        except (ValueError, KeyError, TypeError, ZeroDivisionError):
+            continue
+    return known

@@ -374,3 +374,7 @@ given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
     assert report.vacuity_reason.startswith("the update step's hypotheses (the step's, the "
                                             "invariant and the update facts) are contradictory")
     assert report.message.startswith("VACUOUS: the update step's hypotheses")
+    # review 11: with the step's own hypotheses contradictory the base is not claimed either
+    assert report.vacuity_reason.endswith("so the step claims at most the invariant at the "
+                                          "start state (nothing, if its own hypotheses "
+                                          "contradict)")

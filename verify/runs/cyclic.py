@@ -286,8 +286,10 @@ def decided(data: Dataset) -> Separable | Inseparable:
     data (`KEPT`): the campaign's sources (data drawn until they are not separable, the real
     data sets) decide the same data sets on every audit, and finding their certificates took
     SciPy's LP, whose import alone cost 0.45 CPU-seconds in each process of the audit's pool.
-    A kept certificate is the one the LP found, so the runs (their Gordan `lam`, their `u`)
-    are the same; and it decides only once it checks exactly here (Gordan's theorem: either
+    A kept certificate is written as the one the LP found, so the runs (their Gordan `lam`,
+    their `u`) are the same (an edited file with another valid certificate would change the
+    runs, never a verdict: `python -m verify.store --check` compares the file with what the
+    sources decide afresh, as tests/test_verify/store does); and it decides only once it checks exactly here (Gordan's theorem: either
     certificate proves its answer), else the data are decided as before."""
     from perceptron.geometry.separability import fingerprint, separability
 

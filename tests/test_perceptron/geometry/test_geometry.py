@@ -429,3 +429,15 @@ def test_formulation_certificates_reject_tampering(iris: Dataset) -> None:
     assert not replace(f.svm, c=min(v for v in f.svm.a if v) / 2).check(iris)
     assert not replace(f.max_min, gamma2=f.max_min.gamma2 + 1).check(iris)
     assert not replace(f, min_norm=replace(f.min_norm, value=f.min_norm.value * 2)).check(iris)
+
+
+def test_a_kept_entry_that_does_not_read_is_left_out_not_a_traceback() -> None:
+    """Review 11: one entry `"lam": ["1/0"]` raised ZeroDivisionError from every lookup (each
+    pool worker's traceback) instead of leaving those data to be decided afresh."""
+    good = Separable((F(1), F(-2, 3)))
+    text = known_json({"good": good}).replace(
+        '"certificates": {', '"certificates": {"bad": {"lam": ["1/0"]}, "odd": {"w": 3}, '
+        '"none": {}, ', 1)
+    assert read_known(text) == {"good": good}
+    for broken in ("", "[]", '{"certificates": 3}', '{"other": {}}', "{"):
+        assert read_known(broken) == {}
