@@ -289,8 +289,9 @@ def decided(data: Dataset) -> Separable | Inseparable:
     A kept certificate is written as the one the LP found, so the runs (their Gordan `lam`,
     their `u`) are the same (an edited file with another valid certificate would change the
     runs, never a verdict: `python -m verify.store --check` compares the file with what the
-    sources decide afresh, as tests/test_verify/store does); and it decides only once it checks exactly here (Gordan's theorem: either
-    certificate proves its answer), else the data are decided as before."""
+    sources decide afresh, as tests/test_verify/store does); and it decides only once it
+    checks exactly here (Gordan's theorem: either certificate proves its answer), else the
+    data are decided as before."""
     from perceptron.geometry.separability import fingerprint, separability
 
     found = separability(data, _kept() if RECORDED is None else None)
