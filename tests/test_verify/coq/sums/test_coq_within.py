@@ -259,13 +259,17 @@ def test_a_rule_inside_a_sets_filter_is_exported_with_no_decision_procedure(
 
 
 @needs_coqc
-def test_rules_inside_a_sets_filter_compile_and_false_variants_do_not(tmp_path: Path) -> None:
+@pytest.mark.parametrize("variants", [
+    FALSE_FILTERS[:1], pytest.param(FALSE_FILTERS, marks=pytest.mark.slow, id="all")])
+def test_rules_inside_a_sets_filter_compile_and_false_variants_do_not(
+        tmp_path: Path, variants: tuple[tuple[str, str, str], ...]) -> None:
+    """The first false variant in every run, all with `-m slow` (each is a coqc run)."""
     results, text = _export_filters(tmp_path, compile=True)
     assert results == dict.fromkeys(FILTER_STEPS, "checked")
     assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
     try:
         assert coqc_compiles(tmp_path, "filters.v", text, COQC)  # type: ignore[arg-type]
-        for what, old, new in FALSE_FILTERS:
+        for what, old, new in variants:
             assert text.count(old) == 1, what
             assert not coqc_compiles(tmp_path, "filters.v", text.replace(old, new),
                                      COQC), what  # type: ignore[arg-type]
