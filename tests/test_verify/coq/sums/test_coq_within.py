@@ -159,13 +159,17 @@ def test_the_preamble_proves_the_extensionality_of_a_sum_without_an_axiom() -> N
 
 
 @needs_coqc
-def test_rules_inside_a_sums_body_compile_and_false_variants_do_not(tmp_path: Path) -> None:
+@pytest.mark.parametrize("variants", [
+    FALSE_WITHIN[:1], pytest.param(FALSE_WITHIN, marks=pytest.mark.slow, id="all")])
+def test_rules_inside_a_sums_body_compile_and_false_variants_do_not(
+        tmp_path: Path, variants: tuple[tuple[str, str, str], ...]) -> None:
+    """The first false variant in every run, all with `-m slow` (each is a coqc run)."""
     results, text = _export(tmp_path, compile=True)
     assert results == dict.fromkeys(STEPS, "checked")
     assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
     try:
         assert coqc_compiles(tmp_path, "within.v", text, COQC)  # type: ignore[arg-type]
-        for what, old, new in FALSE_WITHIN:
+        for what, old, new in variants:
             assert text.count(old) == 1, what
             assert not coqc_compiles(tmp_path, "within.v", text.replace(old, new),
                                      COQC), what  # type: ignore[arg-type]
