@@ -14,7 +14,8 @@ those floats, so the two always see the same data. Whether float64 arithmetic ca
 on a scenario is decided a priori: with eta = p / 2^e and the data's common denominator s
 (a power of 2 for floats), every value a perceptron forms along the exact run is an integer
 multiple of `2^-e s^-2` bounded by `sqrt(T) eta R^2` (Novikoff's `||w_t||^2 <= t eta^2 R^2`
-and Cauchy–Schwarz), so `T eta^2 R^4 4^e s^4 < 2^106` makes every operation exact. There, any
+and Cauchy–Schwarz), so `T eta^2 R^4 4^e s^4 < 2^106` together with `2^e s^2 <= 2^1074` (the
+quantum no finer than float64's subnormal spacing) makes every operation exact. There, any
 difference from the engine is a defect of the implementation (a *problem*); elsewhere it is
 reported as a *note* with its exact size, since rounding alone can explain it.
 
@@ -65,6 +66,10 @@ SOURCES = ("tight", "adversary", "generated", PROTOCOL)
 REPRODUCER_LIMIT = 400
 #: Float64 is exact for a scenario when `T eta^2 R^4 4^e s^4` stays below this (see above).
 FLOAT_EXACT_LIMIT = 2**106
+#: ... and when its quantum `2^-e s^-2` is a multiple of float64's finest spacing 2^-1074
+#: (the subnormals'), so every multiple of it below 2^53 quanta is a float: at 2^-600 the
+#: scale-invariant bound above holds while the products underflow.
+FLOAT_QUANTUM_LIMIT = 2**1074
 
 
 @dataclass(frozen=True)
@@ -407,6 +412,8 @@ def _float_exact(run_data: Dataset, conventions: Conventions, updates: int) -> b
     den = eta.denominator
     scale = run_data.scale()
     if den & (den - 1) or scale & (scale - 1) or eta.numerator >= 2**53:
+        return False
+    if den * scale**2 > FLOAT_QUANTUM_LIMIT:  # the quantum 2^-e s^-2 below float64's grid
         return False
     return (max(updates, 1) * eta**2 * radius2(run_data) ** 2 * den**2 * scale**4
             < FLOAT_EXACT_LIMIT)

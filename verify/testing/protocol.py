@@ -25,8 +25,9 @@ So:
   every score exactly), handed over as written, where scores in (0, 1/8] occur without an
   update: a wrong threshold (`< 1`, `<= 0.5`) fires there. Campaign scenarios are handed over
   as integers, where every score is an integer and such a threshold equals `<= 0`;
-- a positive score of 2^-52 after an update ("a tiny score": an absolute tolerance such as
-  `y <w, x> <= 0.01` fires there) and one whose cosine `y <w, x> / (||w|| ||x||)` is about
+- a positive score of 2^-1000 after an update ("a tiny score", data at the scale 2^-500:
+  an absolute tolerance such as `y <w, x> <= 0.01` or `<= 1e-20` fires there) and one whose
+  cosine `y <w, x> / (||w|| ||x||)` is about
   2^-52 ("a tiny cosine": a relative tolerance `<= r ||w|| ||x||` fires there for any r above
   about 2.2e-16, whatever the data's scale), both float-exact (`T R^4 s^4 < 2^106`);
 - `plan` asks every scenario whose exact run has two or more epochs with updates for runs cut
@@ -58,6 +59,10 @@ from verify.runs.quantity import Scenario
 PROTOCOL = "protocol"
 #: Past 2^24 + 1 float32 rounds integers; float64 holds these runs exactly.
 FLOAT32_GAP = 2**24 + 1
+#: "a tiny score" is at the scale 2^-TINY, its score after the update 2^-(2 TINY): above
+#: float64's smallest normal number 2^-1022 even with a learning rate down to 2^-22, so
+#: float64 holds every value exactly, and an absolute tolerance down to 2^-1000 shows.
+TINY = 500
 _TIES = ([[1, -1], [0, -2], [1, -2]], [-1, 1, 1])
 #: The long run's `m`: its examples times their labels are `(m, 1)`, `(1 - m, -1)`, `(1, 0)`.
 LONG_M = 32
@@ -137,9 +142,11 @@ DATA: dict[str, tuple[Rows, list[int]]] = {
     # eighths: a score of 7/64 without an update, 4 epochs with updates
     "eighths": (_q("-3/4 5/8", "3/8 1/4", "1/2 -1/2", "-11/8 5/8", "-3/2 -5/4"),
                 [1, 1, -1, -1, -1]),
-    # one update to w = 2^-26, then the score 2^-52 (on the same y x, labelled -1): an
-    # absolute tolerance (`y <w, x> <= 0.01`, or any above 2^-52) updates again
-    "a tiny score": (_q(f"1/{2**26}", f"-1/{2**26}"), [1, -1]),
+    # one update to w = 2^-500, then the score 2^-1000 (on the same y x, labelled -1): an
+    # absolute tolerance (`y <w, x> <= 0.01`, `<= 1e-20`, any at or above 2^-1000, about
+    # 9.3e-302) updates again; float64 holds every value as a normal number (red team 12:
+    # at 2^-26, a score of 2^-52, `<= 1e-20` passed)
+    "a tiny score": (_q(f"1/{2**TINY}", f"-1/{2**TINY}"), [1, -1]),
     # one update to w = (2^26, 1), then y <w, x> = 1 where ||w|| ||x|| is about 2^52: a
     # relative tolerance (`y <w, x> <= r ||w|| ||x||`, any r above 2^-52) updates again
     "a tiny cosine": ([[2**26, 1], [-1, 2**26 - 1]], [1, -1]),

@@ -167,3 +167,19 @@ def test_the_report_displays_in_jupyter_as_its_summary() -> None:
     html = report._repr_html_()
     assert "<th>max deviation</th>" in html and "<td>tight</td>" in html
     assert html.count("<tr>") == 1 + len(report.by_source()) and ": ok</caption>" in html
+
+
+@pytest.mark.parametrize(("scale", "exact"), [(500, True), (537, True), (538, False),
+                                              (600, False)])
+def test_float64_is_exact_only_while_the_quantum_is_on_its_grid(scale: int, exact: bool) -> None:
+    """The a-priori bound `T eta^2 R^4 4^e s^4 < 2^106` is scale invariant, but float64 is
+    not: at the scale 2^-600 the score 2^-1200 of the protocol's "a tiny score" data
+    underflows to 0, so the scenario must not count as float-exact (red team 12, found while
+    moving that scenario to 2^-500). The quantum `s^-2` must be a multiple of 2^-1074."""
+    from verify.testing.check_implementation import _float_exact
+
+    tiny = F(1, 2**scale)
+    data = Dataset.of([[tiny], [-tiny]], [1, -1], "tiny")
+    assert _float_exact(data, Conventions(), updates=1) is exact
+    if not exact:  # what float64 does there: the exact score is lost
+        assert float(tiny) * float(tiny) != tiny * tiny

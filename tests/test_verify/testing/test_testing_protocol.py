@@ -240,6 +240,8 @@ class _Tolerant(Textbook):
 @pytest.mark.parametrize(("relative", "absolute", "where"), [
     (1e-4, 0.0, "a tiny cosine"), (1e-6, 0.0, "a tiny cosine"), (1e-15, 0.0, "a tiny cosine"),
     (0.0, 0.01, "a tiny score"), (0.0, 1e-6, "a tiny score"), (0.0, 1e-15, "a tiny score"),
+    # red team 12: these passed when the tiny score was 2^-52
+    (0.0, 1e-20, "a tiny score"), (0.0, 2.0**-53, "a tiny score"), (0.0, 1e-300, "a tiny score"),
 ])
 def test_a_tolerance_in_the_update_rule_is_caught(relative: float, absolute: float,
                                                   where: str) -> None:
@@ -252,7 +254,7 @@ def test_a_tolerance_in_the_update_rule_is_caught(relative: float, absolute: flo
     assert scores[0] == 0 and sum(score <= 0 for score in scores) == 1
     x, w = [Fraction(v) for v in data.X[1]], [Fraction(v) for v in data.X[0]]
     cosine2 = scores[1] ** 2 / (dot(w, w) * dot(x, x))
-    assert (scores[1] <= Fraction(1, 2**52) if where == "a tiny score"
+    assert (scores[1] <= Fraction(1, 2**1000) if where == "a tiny score"
             else cosine2 <= Fraction(1, 2**103))  # a cosine below 2^-51.5
 
 
