@@ -15,6 +15,7 @@ body (`within`: the body rewritten) both end with this step.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 
 import sympy
 
@@ -24,7 +25,7 @@ from verify.coq.statement import Unsupported
 from verify.coq.sums.identities import CLOSE, Replay
 from verify.kernel import atoms
 
-__all__ = ["Filters", "Terms", "combine", "terms"]
+__all__ = ["Filters", "Terms", "combine", "constant_indicator", "constants", "terms"]
 
 Filters = Sequence[tuple[sympy.Expr, str]]
 """A raw sum's filters `(p, kind)`, about its index by name."""
@@ -75,8 +76,9 @@ def combine(script: Replay, index: str, filters: Filters, split: Terms,
     u = script.new("u")
     point = script.new("x")
     found = [f for *_, f in parts]
-    replaced = _indicators(script, index, filters, real, point, found, rewritten or {}) + _members(
-        script, index, real, point, found)
+    replaced = (constants(script, index, filters, real, point, rewritten or {})
+                + _indicators(script, index, filters, real, point, found, rewritten or {})
+                + _members(script, index, real, point, found))
     for m, (k, function_m, _, _) in enumerate(parts):
         rest = "0"
         for k2, g2, _, _ in reversed(parts[m + 1:]):
@@ -130,4 +132,57 @@ def _indicators(script: Replay, index: str, filters: Filters, real: Mapping[str,
             if text != raw[named][1]:
                 out[text] = (f"replace ({ind} {text}) with ({ind} {raw[named][1]}) by "
                              "(f_equal; ip_canon; ring); ")
+    return "".join(out.values())
+
+
+def _sign(value: Fraction, strict: bool) -> str:
+    """A proof of `0 <= value` (`0 < value`), a nonnegative (positive) rational, by
+    computation: the preamble's `int_nonneg` (`int_pos`, `rat_nonneg`, `rat_pos`)."""
+    lemma = ("int_pos" if strict else "int_nonneg") if value.denominator == 1 else (
+        "rat_pos" if strict else "rat_nonneg")
+    if value.denominator == 1:
+        return f"({lemma} {value.numerator} eq_refl)"
+    return f"({lemma} {value.numerator} {value.denominator} eq_refl eq_refl)"
+
+
+def constant_indicator(kind: str, value: Fraction, text: str, close: str = "field"
+                       ) -> tuple[str, str]:
+    """`(b, tactic)`: the indicator `IND text` of a filter whose polynomial the kernel reads
+    as the constant `value` is `b` (1 where the filter holds, else 0), and `tactic` proves
+    `b = IND text` (the goal `replace` leaves): the preamble's `ind_*_in` or `ind_*_out`, its
+    sign by computation (`_sign`), `text` made the constant by `close` (`field`: the text is
+    the filter as written, its atoms rewritten to what makes it constant)."""
+    bridge = {True: "pos_eq", False: "nonneg_eq"}
+    if kind == ">=":
+        lemma, strict, sign = ("ind_ge_in", False, value) if value >= 0 else (
+            "ind_ge_out", True, -value)
+    elif kind == ">":
+        lemma, strict, sign = ("ind_gt_in", True, value) if value > 0 else (
+            "ind_gt_out", False, -value)
+    elif value == 0:
+        return "1", f"symmetry; apply ind_eq_in; refine (zero_eq 0 _ _ eq_refl); {close}"
+    else:
+        lemma, strict, sign = ("ind_eq_out_pos", True, value) if value > 0 else (
+            "ind_eq_out_neg", True, -value)
+    holds = lemma.endswith("_in")
+    return ("1" if holds else "0"), (f"symmetry; apply {lemma}; refine ({bridge[strict]} _ _ _ "
+                                     f"{_sign(sign, strict)}); {close}")
+
+
+def constants(script: Replay, index: str, filters: Filters, real: Mapping[str, str],
+              point: str, rewritten: Mapping[sympy.Expr, sympy.Expr]) -> str:
+    """`replace` of each raw indicator whose filter a rewrite at the point left constant
+    (`within`: an emptied sum in a set's condition) by its value, 1 or 0: the kernel's
+    canonical sum drops a filter that holds, and is 0 where one fails."""
+    at = {**real, index: point}
+    terms = {a.name: expr(e, at, script.nat) for a, e in rewritten.items()}  # type: ignore[attr-defined]
+    out: dict[str, str] = {}
+    for p, kind in filters:
+        value = sympy.expand(p.xreplace(rewritten))
+        if not value.is_Rational:
+            continue
+        inner = expr(p, {**at, **terms}, script.nat)
+        text = f"({INDICATORS[kind]} {inner})"
+        bit, tactic = constant_indicator(kind, Fraction(int(value.p), int(value.q)), inner)
+        out[text] = f"replace {text} with {bit} by ({tactic}); "
     return "".join(out.values())

@@ -228,11 +228,20 @@ def _level(script: Scope, level: tuple[sympy.Expr, sympy.Expr],
     index = f"#{o.bound}"
     swap = dict([below])
     body, filters = o.body.xreplace(swap), [(p.xreplace(swap), k) for p, k in o.filters]
-    split = tuple((k, a) for k, a in linear.terms(sympy.Symbol(index), o.lo, o.hi, filters,
-                                                  body, total) if k != 0)  # 0: no summand
-    if any(len(atoms.structure(a).filters) != len(filters) for _, a in split):  # type: ignore[union-attr]
-        raise Unsupported("a rule inside a sum's filter that leaves the filter constant is not "
-                          "replayed in Coq yet")  # its indicator stays in the raw sum
+    # a filter the rule left constant (an emptied sum in a set's condition): the kernel drops
+    # it where it holds and reads the sum as 0 where it fails; its indicator is replaced by
+    # its value at the point (`linear.constants`)
+    kept = [(p, k) for p, k in filters if not sympy.expand(p).is_Rational]
+    fails = any(atoms.finite_sum(sympy.Symbol(index), o.lo, o.hi, [(p, k)], sympy.Integer(1))
+                == 0 for p, k in filters if sympy.expand(p).is_Rational)
+    split = () if fails else tuple((k, a) for k, a in linear.terms(
+        sympy.Symbol(index), o.lo, o.hi, kept, body, total) if k != 0)  # 0: no summand
+    if fails and total != 0:
+        raise Unsupported("the kernel's reading of a sum whose filter fails is not 0")
+    if any(len(atoms.structure(a).filters) != len({(sympy.expand(p), k) for p, k in kept})  # type: ignore[union-attr]
+           for _, a in split):
+        raise Unsupported("a rule inside a sum's filter that makes it another filter's multiple "
+                          "is not replayed in Coq yet")  # two indicators, or a rescaled one
     indices = _free(outer)
     lo, hi = printer.integer(o.lo, script.nat), printer.integer(o.hi, script.nat)
     _check_inner_sums(script, index, split)
@@ -248,8 +257,9 @@ def _level(script: Scope, level: tuple[sympy.Expr, sympy.Expr],
         linear.combine(script, index, o.filters, split, {}, lo, hi, rewrite, swap)
     else:  # nothing left to sum: the kernel's reading is 0
         point = script.new("x")
+        fixed = linear.constants(script, index, o.filters, {}, point, swap)
         script.emit(f"transitivity (zsum {lo} {hi} (fun _ => 0)); [apply zsum_ext; intros "
-                    f"{point}; cbv beta; {rewrite(point)}ring | apply zsum_zero].")
+                    f"{point}; cbv beta; {rewrite(point)}{fixed}ring | apply zsum_zero].")
     _close(script, saved)
     return label
 
