@@ -453,6 +453,15 @@ Proof.
     + destruct (Rmult_integral _ _ B) as [C | C]; [lra | exact C].
 Qed.
 
+(** An indicator is 0 or 1: two filters a congruence makes one leave its square, which
+    [ring] reads as such; a case on the indicator's value closes it (`verify.coq.sums.within`). *)
+Lemma ind_ge_01 : forall p, ind_ge p = 0 \/ ind_ge p = 1.
+Proof. intros p. unfold ind_ge. destruct (Rle_dec 0 p); [right | left]; reflexivity. Qed.
+Lemma ind_gt_01 : forall p, ind_gt p = 0 \/ ind_gt p = 1.
+Proof. intros p. unfold ind_gt. destruct (Rlt_dec 0 p); [right | left]; reflexivity. Qed.
+Lemma ind_eq_01 : forall p, ind_eq p = 0 \/ ind_eq p = 1.
+Proof. intros p. unfold ind_eq. destruct (Req_EM_T p 0); [right | left]; reflexivity. Qed.
+
 (** * The term-wise rule (a used claim summed over a set): each member's term is >= 0
     (= 0) where the set's filters hold, so the sum is; a strict claim gives only >= 0 (the
     set may be empty). Then the sum is split by linearity into the kernel's canonical sums. *)

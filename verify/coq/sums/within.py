@@ -34,6 +34,7 @@ renamed).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Protocol
 
 import sympy
@@ -58,6 +59,7 @@ class Scope(identities.Replay, Protocol):
     indent: str
 
     def given(self, fact: Fact) -> bool: ...
+    def zreal(self) -> str: ...
     def prove_sum(self, rule: str, at: sympy.Expr, s: atoms.Sum, relation: Rel,
                   conditions: tuple[Fact, ...]) -> None: ...
 
@@ -285,35 +287,90 @@ def _check_inner_sums(script: Scope, index: str, split: linear.Terms) -> None:
 
 def _equal_atoms(script: Scope, atom: sympy.Symbol, substitution: Mapping[str, sympy.Expr],
                  equal: str) -> str:
-    """A tactic proving `atom = atom[n := k]` from `equal : n = k`: a member by `rewrite`
-    and `f_equal` down to its index; a sum by `zsum_ext`, at a point each indicator, member
-    and inner sum of its body replaced by its own congruence, then `ring`. Refused where the
-    substituted sum is not the same sum of substituted parts (its filters normalised
-    otherwise, its bounds or index moved)."""
+    """A tactic proving `atom = atom[n := k]` (either way round: `replace` asks for the image
+    first) from `equal : n = k`: a member by `rewrite` and `f_equal` down to its index; a
+    sum by `zsum_ext`, at a point each indicator, member and inner sum of its body replaced
+    by its own congruence, then `ring`. Where the kernel's canonical form moves: bounds that
+    read n are made the image's by `zsum_bounds` (their equality over Z from `equal` over R,
+    `eq_IZR`); a filter the substitution rescales is the image's by the preamble's
+    `ind_*_scale`, one it leaves constant is its value (`linear.constant_indicator`; the
+    image is 0 where it fails, `zsum_zero`), and two filters it makes one are one indicator,
+    0 or 1 (`ind_*_01`: `ring` does not know an indicator's square)."""
     moved = atoms.substitute(atom, substitution, {})
     found = atoms.structure(atom)
     if not isinstance(found, atoms.Sum):
         return f"rewrite {equal}; {identities.CLOSE}"
-    other = atoms.structure(moved)
-    if not isinstance(other, atoms.Sum) or (other.bound, other.lo, other.hi) != (
-            found.bound, found.lo, found.hi) or [sympy.expand(atoms.substitute(
-            p, substitution, {})) for p, _ in found.filters] != [p for p, _ in other.filters]:
-        raise Unsupported("a congruence of a sum whose canonical form moves is not replayed "
+    other = atoms.structure(moved) if moved.is_Symbol else None
+    if moved != 0 and not isinstance(other, atoms.Sum):
+        raise Unsupported("a congruence of a sum whose image is no single sum is not replayed "
                           "in Coq yet")
+    nat = script.nat
     point = script.new("x")
     at = {f"#{found.bound}": point}
-    steps = [f"apply zsum_ext; intros {point}; cbv beta"]
-    for (p, kind), (q, _) in zip(found.filters, other.filters, strict=True):
-        ind = INDICATORS[kind]
-        steps.append(f"replace ({ind} {printer.expr(p, at, script.nat)}) with ({ind} "
-                     f"{printer.expr(q, at, script.nat)}) by (f_equal; rewrite {equal}; ring)")
+    lo, hi = printer.integer(found.lo, nat), printer.integer(found.hi, nat)
+    steps: list[str] = []
+    for p, kind in found.filters:  # each raw filter: its value, or the image's filter it is
+        image = sympy.expand(atoms.substitute(p, substitution, {}))
+        ind, text = INDICATORS[kind], printer.expr(p, at, nat)
+        if image.is_Rational:
+            bit, tactic = linear.constant_indicator(kind, Fraction(int(image.p), int(image.q)),
+                                                    text, f"rewrite ?{equal}; field")
+            steps.append(f"replace ({ind} {text}) with {bit} by ({tactic})")
+    pointwise = [f"intros {point}; cbv beta", *steps]
+    if moved == 0:  # a filter fails: nothing to sum
+        return (f"rewrite (zsum_ext {lo} {hi} _ (fun _ => 0)); [rewrite zsum_zero; reflexivity"
+                f" | {'; '.join([*pointwise, 'ring'])}]")
+    assert isinstance(other, atoms.Sum)
+    if any(sympy.Poly(b, *b.free_symbols or [sympy.Symbol("_")]).total_degree() > 1
+           for b in (other.lo, other.hi)) and (other.lo, other.hi) != (found.lo, found.hi):
+        raise Unsupported("a congruence of a sum whose bound is not linear is not replayed in "
+                          "Coq yet")
+    there = {f"#{other.bound}": point}
+    matched: dict[tuple[sympy.Expr, str], int] = {}
+    for p, kind in found.filters:
+        image = sympy.expand(atoms.substitute(p, substitution, {}))
+        if image.is_Rational:
+            continue
+        ind, text = INDICATORS[kind], printer.expr(p, at, nat)
+        q, factor = _image_filter(image, kind, other, f"#{found.bound}")
+        matched[(q, kind)] = matched.get((q, kind), 0) + 1
+        canon = printer.expr(q, there, nat)
+        tactic = ranges.same_indicator(kind, factor, f"rewrite ?{equal}")
+        pointwise.append(f"replace ({ind} {text}) with ({ind} {canon}) by ({tactic})")
+    if set(matched) != set(other.filters):
+        raise Unsupported("a congruence of a sum whose image has a filter of none of its own is "
+                          "not replayed in Coq yet")
     for symbol in sorted(found.body.free_symbols, key=str):
         if atoms.structure(symbol) is None or atoms.INDEX.fullmatch(symbol.name):
             continue
         image = atoms.substitute(symbol, substitution, {})
         if image == symbol:
             continue
-        steps.append(f"replace {printer.expr(symbol, at, script.nat)} with "
-                     f"{printer.expr(image, at, script.nat)} by ("
-                     f"{_equal_atoms(script, symbol, substitution, equal)})")
-    return "; ".join([*steps, "ip_canon; ring"])
+        pointwise.append(f"replace {printer.expr(symbol, at, nat)} with "
+                         f"{printer.expr(image, at, nat)} by ("
+                         f"{_equal_atoms(script, symbol, substitution, equal)})")
+    for (q, kind), count in matched.items():  # two filters made one: its indicator is 0 or 1
+        if count > 1:
+            ind = INDICATORS[kind]
+            pointwise.append(f"destruct ({ind}_01 {printer.expr(q, there, nat)}) as [{point}e | "
+                             f"{point}e]; rewrite {point}e")
+    tactic = f"apply zsum_ext; {'; '.join([*pointwise, 'ip_canon; ring'])}"
+    if (other.lo, other.hi) == (found.lo, found.hi):
+        return tactic
+    lo2, hi2 = printer.integer(other.lo, nat), printer.integer(other.hi, nat)
+    return (f"rewrite (zsum_bounds {lo} {hi} {lo2} {hi2} _) by (apply eq_IZR; {script.zreal()}; "
+            f"rewrite ?{equal}; ring); {tactic}")
+
+
+def _image_filter(p: sympy.Expr, kind: str, other: atoms.Sum, index: str
+                  ) -> tuple[sympy.Expr, sympy.Expr]:
+    """The filter `q` of the canonical sum `other` that a raw filter `p` (about `index`) is,
+    and the constant `r` with q = r*p (the kernel scales a filter to lead with 1, by a
+    positive number, any nonzero one for `==`)."""
+    for q, own in other.filters:
+        named = sympy.expand(atoms.substitute(q, {f"#{other.bound}": sympy.Symbol(index)}, {}))
+        r = sympy.cancel(named / p)
+        if own == kind and r.is_Rational and r != 0 and (r > 0 or kind == "=="):
+            return q, r
+    raise Unsupported("a congruence of a sum whose filter is no multiple of one of its image's "
+                      "is not replayed in Coq yet")
