@@ -27,9 +27,15 @@ A third sum in the summand (`sum(j, sum(l, a[j]*sum(i, y[i + l + j])))`, a user'
 reads both indices: each side prints it with them exchanged, under its own `fun`, where
 `replace` cannot reach, so it is made the kernel's by the preamble's `zsum_ext` at a point
 (`equal_atoms`, recursively for a sum deeper still); so is a sum in a set's filter
-(`y[l] >= sum(i in 1..N, a[i+l])`), then its indicator by `ring`. Not replayed (the step
-says `not exported`): sets that are not the same in the two orders once canonical, or a
-filter whose members (not sums) print otherwise.
+(`y[l] >= sum(i in 1..N, a[i+l])`), then its indicator by `ring`. The other order may have
+two sums in its outer body (a third sum free of the swapped index: `sum(l, sum(i, a[i+l]) *
+sum(j, y[j]*z[l+j]))`): its inner one is the sum whose sets and summand are the first
+order's. Not replayed (the step says `not exported`): a filter whose members (not sums) print
+otherwise. Sets that are not the same in the two orders once canonical are refused, but no
+swap the kernel proves has them: it renames each set's index and keeps its filters, whose
+leading monomial (the kernel scales by it) that renaming keeps (index names sort before all
+others, and the swapped sum's new index is below its old one and any enclosing sum's;
+tests/test_verify/coq/sums/test_coq_moves.py checks it on 67 of the kernel's swaps).
 
 Each takes the fact a kernel obligation states and the script replaying it (`Replay`, which
 `verify.coq.replay.Script` is: this module does not import it, so the replay may call here).

@@ -18,17 +18,24 @@ level by level:
   point's body and indicators rewritten by level k - 1 there (an indicator then read as the
   rewrite leaves it: two sets whose conditions are written otherwise, `y[j+c] >= 0` and
   `y[j+s] >= 0` under `c == s`); with no canonical sum left (`R_k = 0`), `zsum_ext` (the
-  preamble's extensionality of a sum) makes it the sum of 0, `zsum_zero`.
+  preamble's extensionality of a sum) makes it the sum of 0, `zsum_zero`. A filter the rule
+  leaves constant (`sum(l in 1..0, a[l+j]) >= 0` is `0 >= 0`) is dropped by the kernel where
+  it holds and makes the sum 0 where it fails: its indicator at the point is its value, 1 or
+  0 (`linear.constants`: the preamble's `ind_*_in`, `ind_*_out`, the sign by computation).
+
+A congruence of a whole sum whose canonical form moves (`_equal_atoms`) is replayed too: its
+bounds by `zsum_bounds` (their equality over Z from the congruence's over R, `eq_IZR`), a
+filter the substitution rescales by `ind_*_scale`, one it leaves constant by its value (the
+image 0 where it fails), two it makes one by a case on the indicator (`ind_*_01`).
 
 The levels' right sides are recomputed with the kernel's constructors (the rule's at the top
 of a copy of `B` whose free indices are fresh names, then `atoms.finite_sum` up the chain)
 and the export is refused unless the outermost is the kernel's identity. Not replayed (the
 step says `not exported`): a rule the replay does not prove at the top either (a shift
-`ranges` refuses), a rule inside a filter that leaves it constant (its indicator stays), a
-congruence of a sum whose bounds move or whose filters are normalised otherwise once moved
-(`_equal_atoms`; one moving a member of its body and of its filter is replayed), and a
-canonical sum whose inner sums print otherwise at the point than the raw sum's (its index
-renamed).
+`ranges` refuses), a rule inside a filter that makes it a multiple of another (two
+indicators of one filter, or a rescaled one), a congruence of a sum whose image is no single
+sum or whose moved bound is not linear, and a canonical sum whose inner sums print otherwise
+at the point than the raw sum's (its index renamed).
 """
 
 from __future__ import annotations
