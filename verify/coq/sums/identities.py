@@ -34,8 +34,9 @@ order's. Not replayed (the step says `not exported`): a filter whose members (no
 otherwise. Sets that are not the same in the two orders once canonical are refused, but no
 swap the kernel proves has them: it renames each set's index and keeps its filters, whose
 leading monomial (the kernel scales by it) that renaming keeps (index names sort before all
-others, and the swapped sum's new index is below its old one and any enclosing sum's;
-tests/test_verify/coq/sums/test_coq_moves.py checks it on 67 of the kernel's swaps).
+others, and the swapped sum's new index is never above its old one, always below an
+enclosing sum's; tests/test_verify/coq/sums/test_coq_moves.py checks it on 67 of the
+kernel's swaps).
 
 Each takes the fact a kernel obligation states and the script replaying it (`Replay`, which
 `verify.coq.replay.Script` is: this module does not import it, so the replay may call here).
