@@ -214,8 +214,8 @@ def _level_zero(script: Scope, rule: SumRule, inner: Rel, conditions: tuple[Fact
     elif rule.rule == "congruence" and isinstance(target, atoms.Sum):
         substitution = {rule.var: rule.at}
         if atoms.substitute(rule.target, substitution, {}) != inner.rhs:
-            raise Unsupported("a congruence of a sum whose canonical form moves is not "
-                              "replayed in Coq yet")
+            raise Unsupported("a congruence of a sum whose image, its free indices named "
+                              "back, is not the kernel's is not replayed in Coq yet")
         identities.prove_congruence(script, inner, rule.var, rule.at, conditions[0],
                                     lambda equal: _equal_atoms(script, rule.target, substitution,
                                                                equal))
