@@ -25,7 +25,8 @@ from verify.coq.statement import Unsupported
 from verify.coq.sums.identities import CLOSE, Replay
 from verify.kernel import atoms
 
-__all__ = ["Filters", "Terms", "combine", "constant_indicator", "constants", "terms"]
+__all__ = ["Filters", "Terms", "combine", "constant_indicator", "constants", "same_indicator",
+           "terms"]
 
 Filters = Sequence[tuple[sympy.Expr, str]]
 """A raw sum's filters `(p, kind)`, about its index by name."""
@@ -76,9 +77,10 @@ def combine(script: Replay, index: str, filters: Filters, split: Terms,
     u = script.new("u")
     point = script.new("x")
     found = [f for *_, f in parts]
-    replaced = (constants(script, index, filters, real, point, rewritten or {})
-                + _indicators(script, index, filters, real, point, found, rewritten or {})
-                + _members(script, index, real, point, found))
+    indicators, merged = _indicators(script, index, filters, real, point, found,
+                                     rewritten or {})
+    replaced = (constants(script, index, filters, real, point, rewritten or {}) + indicators
+                + _members(script, index, real, point, found) + merged)
     for m, (k, function_m, _, _) in enumerate(parts):
         rest = "0"
         for k2, g2, _, _ in reversed(parts[m + 1:]):
@@ -112,27 +114,48 @@ def _members(script: Replay, index: str, real: Mapping[str, str], point: str,
 
 def _indicators(script: Replay, index: str, filters: Filters, real: Mapping[str, str],
                 point: str, found: Sequence[atoms.Sum],
-                rewritten: Mapping[sympy.Expr, sympy.Expr]) -> str:
+                rewritten: Mapping[sympy.Expr, sympy.Expr]) -> tuple[str, str]:
     """`replace` of each canonical sum's indicator at the point by the raw sum's (the same
     filter, printed from another name of its index; an atom of it `rewritten` printed as the
-    term a rewrite left in its place, a rule inside a filter: `within`)."""
+    term a rewrite left in its place, a rule inside a filter: `within`; a multiple of it,
+    which the kernel rescaled to lead with 1, by `ind_*_scale`), and, second, a case on the
+    value of an indicator two raw filters share once rewritten (run last: the raw summand
+    has its square, which `ring` does not know is itself)."""
     j = sympy.Symbol(index)
     out: dict[str, str] = {}
     at = {**real, index: point}
     terms = {a.name: expr(e, at, script.nat) for a, e in rewritten.items()}  # type: ignore[attr-defined]
-    raw = {sympy.expand(p.xreplace(rewritten)): (k, expr(p, {**at, **terms}, script.nat))
-           for p, k in filters}
+    raw: dict[tuple[sympy.Expr, str], list[str]] = {}  # a filter as rewritten -> its texts
+    for p, k in filters:
+        raw.setdefault((sympy.expand(p.xreplace(rewritten)), k), []).append(
+            expr(p, {**at, **terms}, script.nat))
+    merged = ""
+    for (_, k), texts in raw.items():  # two filters the rewrite made one: one indicator, 0 or 1
+        ind = INDICATORS[k]
+        for other in dict.fromkeys(texts[1:]):
+            if other != texts[0]:
+                out[other] = (f"replace ({ind} {other}) with ({ind} {texts[0]}) by "
+                              "(f_equal; ip_canon; ring); ")
+        if len(texts) > 1:
+            merged += (f"destruct ({ind}_01 {texts[0]}) as [{point}e | {point}e]; "
+                       f"rewrite {point}e; ")
     for s in found:
         for p, k in s.filters:
             named = sympy.expand(atoms.substitute(p, {f"#{s.bound}": j}, {}))
-            if named not in raw or raw[named][0] != k:
+            ratio = next(((r, key) for key in raw if key[1] == k and (r := sympy.cancel(
+                named / key[0])).is_Rational and r != 0 and (r > 0 or k == "==")), None)
+            if ratio is None:
                 raise Unsupported("a canonical sum's filter is not the raw sum's")
-            text = expr(p, {**real, f"#{s.bound}": point}, script.nat)
+            factor, key = ratio
+            text, first = expr(p, {**real, f"#{s.bound}": point}, script.nat), raw[key][0]
             ind = INDICATORS[k]
-            if text != raw[named][1]:
-                out[text] = (f"replace ({ind} {text}) with ({ind} {raw[named][1]}) by "
+            if factor != 1:  # the kernel rescaled the rewritten filter to lead with 1
+                out[text] = (f"replace ({ind} {text}) with ({ind} {first}) by (symmetry; "
+                             f"{same_indicator(k, factor, 'ip_canon')}); ")
+            elif text != first:
+                out[text] = (f"replace ({ind} {text}) with ({ind} {first}) by "
                              "(f_equal; ip_canon; ring); ")
-    return "".join(out.values())
+    return "".join(out.values()), merged
 
 
 def _sign(value: Fraction, strict: bool) -> str:
@@ -186,3 +209,18 @@ def constants(script: Replay, index: str, filters: Filters, real: Mapping[str, s
         bit, tactic = constant_indicator(kind, Fraction(int(value.p), int(value.q)), inner)
         out[text] = f"replace {text} with {bit} by ({tactic}); "
     return "".join(out.values())
+
+
+def same_indicator(kind: str, factor: sympy.Expr, zreal: str) -> str:
+    """A tactic proving `ind q = ind raw` (the goal `replace raw with q` leaves) where
+    q = factor * raw (a filter the kernel rescales: `ranges`, `within`):
+    `f_equal` for a factor 1, else the preamble's `ind_*_scale` with the factor's sign proved
+    by computation (`int_pos`, `rat_pos`), then `field` for the scaled identity."""
+    if factor == 1:
+        return f"f_equal; {zreal}; ring"
+    k = abs(sympy.Rational(factor))
+    text, proof = ((f"(IZR {k.p})", f"(int_pos {k.p} eq_refl)") if k.q == 1 else
+                   (f"(IZR {k.p} / IZR {k.q})", f"(rat_pos {k.p} {k.q} eq_refl eq_refl)"))
+    last = "_" if kind != "==" else ("(or_introl _)" if factor > 0 else "(or_intror _)")
+    lemma = {">=": "ind_ge_scale", ">": "ind_gt_scale", "==": "ind_eq_scale"}[kind]
+    return f"symmetry; refine ({lemma} _ _ {text} {proof} {last}); {zreal}; field"

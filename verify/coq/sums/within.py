@@ -342,7 +342,7 @@ def _equal_atoms(script: Scope, atom: sympy.Symbol, substitution: Mapping[str, s
         q, factor = _image_filter(image, kind, other, f"#{found.bound}")
         matched[(q, kind)] = matched.get((q, kind), 0) + 1
         canon = printer.expr(q, there, nat)
-        tactic = ranges.same_indicator(kind, factor, f"rewrite ?{equal}")
+        tactic = linear.same_indicator(kind, factor, f"rewrite ?{equal}")
         pointwise.append(f"replace ({ind} {text}) with ({ind} {canon}) by ({tactic})")
     if set(matched) != set(other.filters):
         raise Unsupported("a congruence of a sum whose image has a filter of none of its own is "
