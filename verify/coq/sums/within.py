@@ -21,7 +21,9 @@ level by level:
   preamble's extensionality of a sum) makes it the sum of 0, `zsum_zero`. A filter the rule
   leaves constant (`sum(l in 1..0, a[l+j]) >= 0` is `0 >= 0`) is dropped by the kernel where
   it holds and makes the sum 0 where it fails: its indicator at the point is its value, 1 or
-  0 (`linear.constants`: the preamble's `ind_*_in`, `ind_*_out`, the sign by computation).
+  0 (`linear.constants`: the preamble's `ind_*_in`, `ind_*_out`, the sign by computation);
+  one it makes another filter is one indicator, 0 or 1 (`ind_*_01`), and one it makes a
+  multiple of its canonical form is that (`ind_*_scale`; `linear._indicators`).
 
 A congruence of a whole sum whose canonical form moves (`_equal_atoms`) is replayed too: its
 bounds by `zsum_bounds` (their equality over Z from the congruence's over R, `eq_IZR`), a
@@ -32,10 +34,9 @@ The levels' right sides are recomputed with the kernel's constructors (the rule'
 of a copy of `B` whose free indices are fresh names, then `atoms.finite_sum` up the chain)
 and the export is refused unless the outermost is the kernel's identity. Not replayed (the
 step says `not exported`): a rule the replay does not prove at the top either (a shift
-`ranges` refuses), a rule inside a filter that makes it a multiple of another (two
-indicators of one filter, or a rescaled one), a congruence of a sum whose image is no single
-sum or whose moved bound is not linear, and a canonical sum whose inner sums print otherwise
-at the point than the raw sum's (its index renamed).
+`ranges` refuses), a congruence of a sum whose image is no single sum or whose moved bound
+is not linear, and a canonical sum whose inner sums print otherwise at the point than the
+raw sum's (its index renamed).
 """
 
 from __future__ import annotations
@@ -249,8 +250,8 @@ def _level(script: Scope, level: tuple[sympy.Expr, sympy.Expr],
         raise Unsupported("the kernel's reading of a sum whose filter fails is not 0")
     if any(len(atoms.structure(a).filters) != len({(sympy.expand(p), k) for p, k in kept})  # type: ignore[union-attr]
            for _, a in split):
-        raise Unsupported("a rule inside a sum's filter that makes it another filter's multiple "
-                          "is not replayed in Coq yet")  # two indicators, or a rescaled one
+        raise Unsupported("a rule inside a sum's filter whose canonical sums keep other filters "
+                          "is not replayed in Coq yet")  # never: the kernel drops none else
     indices = _free(outer)
     lo, hi = printer.integer(o.lo, script.nat), printer.integer(o.hi, script.nat)
     _check_inner_sums(script, index, split)
