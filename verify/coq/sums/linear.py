@@ -125,19 +125,25 @@ def _indicators(script: Replay, index: str, filters: Filters, real: Mapping[str,
     out: dict[str, str] = {}
     at = {**real, index: point}
     terms = {a.name: expr(e, at, script.nat) for a, e in rewritten.items()}  # type: ignore[attr-defined]
-    raw: dict[tuple[sympy.Expr, str], list[str]] = {}  # a filter as rewritten -> its texts
+    # the raw filters as rewritten, in groups of multiples of one another (the kernel keeps
+    # one of each: two filters the rewrite made one, or one a multiple of the other): each
+    # group's leader -> its text, the others' indicators made the leader's
+    raw: dict[tuple[sympy.Expr, str], list[tuple[sympy.Expr, str]]] = {}
     for p, k in filters:
-        raw.setdefault((sympy.expand(p.xreplace(rewritten)), k), []).append(
-            expr(p, {**at, **terms}, script.nat))
+        q, text = sympy.expand(p.xreplace(rewritten)), expr(p, {**at, **terms}, script.nat)
+        leader = next((key for key in raw if key[1] == k and _multiple(key[0], q, k)), (q, k))
+        raw.setdefault(leader, []).append((q, text))
     merged = ""
-    for (_, k), texts in raw.items():  # two filters the rewrite made one: one indicator, 0 or 1
-        ind = INDICATORS[k]
-        for other in dict.fromkeys(texts[1:]):
-            if other != texts[0]:
-                out[other] = (f"replace ({ind} {other}) with ({ind} {texts[0]}) by "
-                              "(f_equal; ip_canon; ring); ")
-        if len(texts) > 1:
-            merged += (f"destruct ({ind}_01 {texts[0]}) as [{point}e | {point}e]; "
+    for (lead, k), members in raw.items():  # one indicator, 0 or 1
+        ind, first = INDICATORS[k], members[0][1]
+        for q, other in members[1:]:
+            if other != first and other not in out:
+                factor = sympy.cancel(lead / q)
+                tactic = ("f_equal; ip_canon; ring" if factor == 1 else
+                          same_indicator(k, factor, "ip_canon"))
+                out[other] = f"replace ({ind} {other}) with ({ind} {first}) by ({tactic}); "
+        if len(members) > 1:
+            merged += (f"destruct ({ind}_01 {first}) as [{point}e | {point}e]; "
                        f"rewrite {point}e; ")
     for s in found:
         for p, k in s.filters:
@@ -147,7 +153,7 @@ def _indicators(script: Replay, index: str, filters: Filters, real: Mapping[str,
             if ratio is None:
                 raise Unsupported("a canonical sum's filter is not the raw sum's")
             factor, key = ratio
-            text, first = expr(p, {**real, f"#{s.bound}": point}, script.nat), raw[key][0]
+            text, first = expr(p, {**real, f"#{s.bound}": point}, script.nat), raw[key][0][1]
             ind = INDICATORS[k]
             if factor != 1:  # the kernel rescaled the rewritten filter to lead with 1
                 out[text] = (f"replace ({ind} {text}) with ({ind} {first}) by (symmetry; "
@@ -209,6 +215,13 @@ def constants(script: Replay, index: str, filters: Filters, real: Mapping[str, s
         bit, tactic = constant_indicator(kind, Fraction(int(value.p), int(value.q)), inner)
         out[text] = f"replace {text} with {bit} by ({tactic}); "
     return "".join(out.values())
+
+
+def _multiple(p: sympy.Expr, q: sympy.Expr, kind: str) -> bool:
+    """Whether the filters `p` and `q` of one kind hold at the same points: q = r*p, r > 0
+    (r != 0 for `==`), a rational."""
+    r = sympy.cancel(q / p)
+    return bool(r.is_Rational and r != 0 and (r > 0 or kind == "=="))
 
 
 def same_indicator(kind: str, factor: sympy.Expr, zreal: str) -> str:

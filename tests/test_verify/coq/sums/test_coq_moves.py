@@ -8,9 +8,9 @@ no decision procedure and nothing admitted, and coqc accepts them and rejects fa
   a sum's filter that leaves the filter constant ...`, or, where the constant fails, `the
   sum of a[#2] is no single canonical sum`): the raw indicator, read at the point as the
   rewrite leaves it, is its value (`ind_*_in`, `ind_*_out`, the sign by computation); one
-  that makes it another filter (a coqc error once the first was replayed) or a multiple of
-  one (`a canonical sum's filter is not the raw sum's`): one indicator, 0 or 1
-  (`ind_*_01`), or the rescaled one (`ind_*_scale`);
+  that makes it another filter or a multiple of another (a coqc error once the first was
+  replayed), or a multiple of the kernel's (`a canonical sum's filter is not the raw
+  sum's`): one indicator, 0 or 1 (`ind_*_01`, `ind_*_scale`), or the rescaled one;
 - a congruence of a sum whose canonical form moves (`not exported: a congruence of a sum whose
   canonical form moves ...`): its bounds (`zsum_bounds`, over Z from the congruence over R),
   a filter rescaled (`ind_*_scale`), two filters made one (`ind_*_01`), a filter made
@@ -67,6 +67,7 @@ C3 = { index = "j", range = "1..N", where = ["y[j] >= 0", "c - s - 1 >= 0"] }
 W = { index = "j", range = "1..N", where = ["sum(l in 1..0, a[l+j]) + y[j] >= 0", "y[j] >= 0"] }
 V = { index = "j", range = "1..N", where = ["sum(l in 1..0, a[l+j]) + 2*y[j] >= 0"] }
 Q = { index = "j", range = "1..N", where = ["y[j] >= 0"] }
+U = { index = "j", range = "1..N", where = ["sum(l in 1..0, a[l+j]) + 2*y[j] >= 0", "y[j] >= 0"] }
 
 [[step]]
 id = "filter-holds"
@@ -83,6 +84,10 @@ claim = "sum(j in W, a[j]) == sum(j in Q, a[j])"
 [[step]]
 id = "filter-rescaled"
 claim = "sum(j in V, a[j]) == sum(j in Q, a[j])"
+
+[[step]]
+id = "filter-multiples"
+claim = "sum(j in U, y[j]*a[j]) == sum(j in Q, y[j]*a[j])"
 
 [[step]]
 id = "bounds"
@@ -115,12 +120,14 @@ id = "swap-third-sum"
 claim = "sum(j in 1..N, y[j]*sum(l in 1..N, z[l+j]*sum(i in 1..N, a[i+l]))) == \
 sum(l in 1..N, sum(i in 1..N, a[i+l])*sum(j in 1..N, y[j]*z[l+j]))"
 '''
-STEPS = ("filter-holds", "filter-fails", "filter-merged", "filter-rescaled", "bounds",
+STEPS = ("filter-holds", "filter-fails", "filter-merged", "filter-rescaled", "filter-multiples",
+         "bounds",
          "inner-bounds", "bounds-and-rescaled", "merged", "congruence-fails", "swap-third-sum")
 #: The rules the search proposes: an emptied range inside a set's filter (the filter left
 #: `0 >= 0`, or `-1/2 >= 0`), congruences of whole sums (their bounds, filters moved), a swap.
 RULES = {"filter-holds": [("empty", 1)], "filter-fails": [("empty", 1)],
          "filter-merged": [("empty", 1)], "filter-rescaled": [("empty", 1)],
+         "filter-multiples": [("empty", 1)],
          "bounds": [("congruence", 0)], "inner-bounds": [("congruence", 0)],
          "bounds-and-rescaled": [("congruence", 0)] * 3, "merged": [("congruence", 0)],
          "congruence-fails": [("congruence", 0)], "swap-third-sum": [("swap", 0)]}
@@ -140,9 +147,14 @@ FALSE_MOVES = (
      "j'2)))) + (y j'2))) * (ind_ge (y (j'2 + 1)))"),
     ("the rescaled filter's factor negative",
      "((Z.of_nat N))%Z (fun j'2 => (ind_ge ((zsum ((1))%Z ((0))%Z (fun j'1 => (a (j'1 + "
-     "j'2)))) + (2 * (y j'2))))",
+     "j'2)))) + (2 * (y j'2)))) * (a j'2)))",
      "((Z.of_nat N))%Z (fun j'2 => (ind_ge ((zsum ((1))%Z ((0))%Z (fun j'1 => (a (j'1 + "
-     "j'2)))) + ((- 2) * (y j'2))))"),
+     "j'2)))) + ((- 2) * (y j'2)))) * (a j'2)))"),
+    ("the filter a multiple of the other made its opposite",
+     "((Z.of_nat N))%Z (fun j'2 => (ind_ge ((zsum ((1))%Z ((0))%Z (fun j'1 => (a (j'1 + "
+     "j'2)))) + (2 * (y j'2)))) * (ind_ge (y j'2))",
+     "((Z.of_nat N))%Z (fun j'2 => (ind_ge ((zsum ((1))%Z ((0))%Z (fun j'1 => (a (j'1 + "
+     "j'2)))) + ((- 2) * (y j'2)))) * (ind_ge (y j'2))"),
     ("the moved bound off by one", "(INR N) = ((INR M) + 1) ->", "(INR N) = ((INR M) + 2) ->"),
     ("the inner sum's moved bound one further",
      "((Z.of_nat M))%Z (fun j'1 => (a (j'1 + j'2)))) * (y j'2)))).",
