@@ -574,6 +574,15 @@ Proof. intros lo hi c f g E. unfold zsum. rewrite nsum_factor. apply nsum_ext. e
 Lemma zsum_ext : forall lo hi f g, (forall x, f x = g x) -> zsum lo hi f = zsum lo hi g.
 Proof. intros lo hi f g E. unfold zsum. apply nsum_ext. exact E. Qed.
 
+(** An indicator is 0 or 1: two filters a congruence makes one leave its square, which
+    [ring] reads as such; a case on the indicator's value closes it (`verify.coq.sums.within`). *)
+Lemma ind_ge_01 : forall p, ind_ge p = 0 \/ ind_ge p = 1.
+Proof. intros p. unfold ind_ge. destruct (Rle_dec 0 p); [right | left]; reflexivity. Qed.
+Lemma ind_gt_01 : forall p, ind_gt p = 0 \/ ind_gt p = 1.
+Proof. intros p. unfold ind_gt. destruct (Rlt_dec 0 p); [right | left]; reflexivity. Qed.
+Lemma ind_eq_01 : forall p, ind_eq p = 0 \/ ind_eq p = 1.
+Proof. intros p. unfold ind_eq. destruct (Req_EM_T p 0); [right | left]; reflexivity. Qed.
+
 Lemma claim_eq_rev : forall a b f p, 0 < f -> f * (b - a) = p -> p = 0 -> a = b.
 Proof. intros a b f p Hf E H. symmetry. exact (claim_eq b a f p Hf E H). Qed.
 

@@ -133,8 +133,9 @@ def _symbol(s: sympy.Symbol, real: Naming, nat: Naming) -> str:
     found = atoms.structure(s)
     if isinstance(found, atoms.Family):
         return f"({name(found.family)} {expr(found.index, real, nat)})"
-    if isinstance(found, atoms.Sum):
-        lo, hi, function = sum_parts(found, real, nat)
+    if isinstance(found, atoms.Sum):  # its own index is bound here, whatever `real` maps it to
+        own = f"#{found.bound}"  # (a swap's factor `sum(#1, a[#1 + #2])` printed where #1 is u')
+        lo, hi, function = sum_parts(found, {k: v for k, v in real.items() if k != own}, nat)
         return f"(zsum {lo} {hi} {function})"
     return name(s.name)
 

@@ -349,8 +349,7 @@ class Script:
         if any(isinstance(atoms.structure(s), atoms.Sum) for s in fact.expr.free_symbols):
             raise Unsupported(
                 f"the sum identity {fact} is no rule the replay proves, at the top of a sum "
-                "or inside its body or filters (a congruence of a sum whose bounds it moves is "
-                "not replayed in Coq yet)")
+                "or inside its body or filters")
         return None
 
     def given(self, fact: Fact) -> bool:

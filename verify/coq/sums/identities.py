@@ -27,9 +27,16 @@ A third sum in the summand (`sum(j, sum(l, a[j]*sum(i, y[i + l + j])))`, a user'
 reads both indices: each side prints it with them exchanged, under its own `fun`, where
 `replace` cannot reach, so it is made the kernel's by the preamble's `zsum_ext` at a point
 (`equal_atoms`, recursively for a sum deeper still); so is a sum in a set's filter
-(`y[l] >= sum(i in 1..N, a[i+l])`), then its indicator by `ring`. Not replayed (the step
-says `not exported`): sets that are not the same in the two orders once canonical, or a
-filter whose members (not sums) print otherwise.
+(`y[l] >= sum(i in 1..N, a[i+l])`), then its indicator by `ring`. The other order may have
+two sums in its outer body (a third sum free of the swapped index: `sum(l, sum(i, a[i+l]) *
+sum(j, y[j]*z[l+j]))`): its inner one is the sum whose sets and summand are the first
+order's. Not replayed (the step says `not exported`): a filter whose members (not sums) print
+otherwise. Sets that are not the same in the two orders once canonical are refused, but no
+swap the kernel proves has them: it renames each set's index and keeps its filters, whose
+leading monomial (the kernel scales by it) that renaming keeps (index names sort before all
+others, and the swapped sum's new index is never above its old one, always below an
+enclosing sum's; tests/test_verify/coq/sums/test_coq_moves.py checks it on 67 of the
+kernel's swaps).
 
 Each takes the fact a kernel obligation states and the script replaying it (`Replay`, which
 `verify.coq.replay.Script` is: this module does not import it, so the replay may call here).
@@ -138,11 +145,16 @@ def prove_congruence(script: Replay, relation: Rel, n: str, k: sympy.Expr,
     script.hyps[relation] = label
 
 
-def _parts(atom: sympy.Symbol) -> tuple[atoms.Sum, atoms.Sum, sympy.Expr]:
-    """A double sum's outer and inner sums and its outer body's factor free of the inner."""
+def _parts(atom: sympy.Symbol) -> list[tuple[atoms.Sum, atoms.Sum, sympy.Expr]]:
+    """A double sum's outer and inner sums and its outer body's factor free of the inner, for
+    each sum of the outer body that may be the inner one: the kernel's swap takes a body with
+    one sum, but its other order may have two (`sum(j, y[j]*sum(l, z[l+j]*sum(i, a[i+l])))`
+    swapped is `sum(l, sum(i, a[i+l])*sum(j, y[j]*z[l+j]))`: the sum over i, free of j, is a
+    factor of the new outer body)."""
     outer: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
-    (inner,) = [s for s in outer.body.free_symbols if isinstance(atoms.structure(s), atoms.Sum)]
-    return outer, atoms.structure(inner), outer.body.xreplace({inner: sympy.S.One})  # type: ignore[return-value]
+    return [(outer, atoms.structure(s), outer.body.xreplace({s: sympy.S.One}))  # type: ignore[misc]
+            for s in sorted(outer.body.free_symbols, key=str)
+            if isinstance(atoms.structure(s), atoms.Sum) and outer.body.as_powers_dict()[s] == 1]
 
 
 def _full(outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr, at: dict[str, sympy.Symbol]
@@ -175,10 +187,13 @@ def prove_swap(script: Replay, relation: Rel) -> None:
     `script.hyps` (`zsum_swap` on the full summand; see the module docstring)."""
     if not (relation.rhs.is_Symbol and isinstance(atoms.structure(relation.rhs), atoms.Sum)):
         raise Unsupported("a swap whose other order is not one sum is not replayed in Coq yet")
-    first, other = _parts(relation.lhs), _parts(relation.rhs)  # type: ignore[arg-type]
+    (first,) = _parts(relation.lhs)  # type: ignore[arg-type]  # the kernel's: one sum
     left = _full(*first, {f"#{first[0].bound}": U, f"#{first[1].bound}": V})
-    right = _full(*other, {f"#{other[0].bound}": V, f"#{other[1].bound}": U})
-    if left != right:
+    # the inner sum of the other order: the one whose sets and summand are the first's (never
+    # none the kernel's swap gives: module docstring)
+    other = next((o for o in _parts(relation.rhs)  # type: ignore[arg-type]
+                  if _full(*o, {f"#{o[0].bound}": V, f"#{o[1].bound}": U}) == left), None)
+    if other is None:
         raise Unsupported("a swap whose sets are not the same in its two orders is not "
                           "replayed in Coq yet")
     nat = script.nat
@@ -253,6 +268,9 @@ def equal_atoms(script: Replay, atom: sympy.Symbol, moved: Mapping[str, sympy.Ex
     found = atoms.structure(atom)
     if not isinstance(found, atoms.Sum):
         return f"{prefix}{CLOSE}"
+    own = f"#{found.bound}"  # bound here: a swap's index may have its number (a factor's sum)
+    moved, left, right = ({k: v for k, v in m.items() if k != own}  # type: ignore[misc]
+                          for m in (moved, left, right))
     other = atoms.structure(atoms.substitute(atom, moved, {}))
     nat = script.nat
     if not isinstance(other, atoms.Sum) or (other.bound, other.lo, other.hi) != (

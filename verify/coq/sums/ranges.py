@@ -165,7 +165,7 @@ def prove_shift(script: Ranges, s: atoms.Sum, at: sympy.Expr, relation: Rel, lo:
             ind = INDICATORS[kind]
             raw = f"({ind} {printer.expr(p, {own: there, **canon}, script.nat)})"
             steps[raw] = (f"replace {raw} with ({ind} {printer.expr(q, at_point, script.nat)}) "
-                          f"by ({_same_indicator(kind, factor, script.zreal())}); ")
+                          f"by ({linear.same_indicator(kind, factor, script.zreal())}); ")
         return "".join(steps.values()) + f"{script.zreal()}; "
 
     linear.combine(script, moved.name, [(q, kind) for (q, _), (_, kind) in zip(
@@ -187,17 +187,3 @@ def _scaled(p: sympy.Expr, kind: str, named: Sequence[tuple[sympy.Expr, str]]
             return q, r
     raise Unsupported("a shift whose filter is no multiple of one of the kernel's is not "
                       "replayed in Coq yet")
-
-
-def _same_indicator(kind: str, factor: sympy.Expr, zreal: str) -> str:
-    """A tactic proving `ind q = ind raw` (the goal `replace` leaves) where q = factor * raw:
-    `f_equal` for a factor 1, else the preamble's `ind_*_scale` with the factor's sign proved
-    by computation (`int_pos`, `rat_pos`), then `field` for the scaled identity."""
-    if factor == 1:
-        return f"f_equal; {zreal}; ring"
-    k = abs(sympy.Rational(factor))
-    text, proof = ((f"(IZR {k.p})", f"(int_pos {k.p} eq_refl)") if k.q == 1 else
-                   (f"(IZR {k.p} / IZR {k.q})", f"(rat_pos {k.p} {k.q} eq_refl eq_refl)"))
-    last = "_" if kind != "==" else ("(or_introl _)" if factor > 0 else "(or_intror _)")
-    lemma = {">=": "ind_ge_scale", ">": "ind_gt_scale", "==": "ind_eq_scale"}[kind]
-    return f"symmetry; refine ({lemma} _ _ {text} {proof} {last}); {zreal}; field"

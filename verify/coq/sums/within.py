@@ -18,22 +18,32 @@ level by level:
   point's body and indicators rewritten by level k - 1 there (an indicator then read as the
   rewrite leaves it: two sets whose conditions are written otherwise, `y[j+c] >= 0` and
   `y[j+s] >= 0` under `c == s`); with no canonical sum left (`R_k = 0`), `zsum_ext` (the
-  preamble's extensionality of a sum) makes it the sum of 0, `zsum_zero`.
+  preamble's extensionality of a sum) makes it the sum of 0, `zsum_zero`. A filter the rule
+  leaves constant (`sum(l in 1..0, a[l+j]) >= 0` is `0 >= 0`) is dropped by the kernel where
+  it holds and makes the sum 0 where it fails: its indicator at the point is its value, 1 or
+  0 (`linear.constants`: the preamble's `ind_*_in`, `ind_*_out`, the sign by computation);
+  one it makes another filter, or a multiple of another, is one indicator, 0 or 1
+  (`ind_*_01`, `ind_*_scale`), and one it makes a multiple of its canonical form is that
+  (`ind_*_scale`; `linear._indicators`).
+
+A congruence of a whole sum whose canonical form moves (`_equal_atoms`) is replayed too: its
+bounds by `zsum_bounds` (their equality over Z from the congruence's over R, `eq_IZR`), a
+filter the substitution rescales by `ind_*_scale`, one it leaves constant by its value (the
+image 0 where it fails), two it makes one by a case on the indicator (`ind_*_01`).
 
 The levels' right sides are recomputed with the kernel's constructors (the rule's at the top
 of a copy of `B` whose free indices are fresh names, then `atoms.finite_sum` up the chain)
 and the export is refused unless the outermost is the kernel's identity. Not replayed (the
 step says `not exported`): a rule the replay does not prove at the top either (a shift
-`ranges` refuses), a rule inside a filter that leaves it constant (its indicator stays), a
-congruence of a sum whose bounds move or whose filters are normalised otherwise once moved
-(`_equal_atoms`; one moving a member of its body and of its filter is replayed), and a
-canonical sum whose inner sums print otherwise at the point than the raw sum's (its index
-renamed).
+`ranges` refuses), a congruence of a sum whose image is no single sum or whose moved bound
+is not linear, and a canonical sum whose inner sums print otherwise at the point than the
+raw sum's (its index renamed).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import Protocol
 
 import sympy
@@ -58,6 +68,7 @@ class Scope(identities.Replay, Protocol):
     indent: str
 
     def given(self, fact: Fact) -> bool: ...
+    def zreal(self) -> str: ...
     def prove_sum(self, rule: str, at: sympy.Expr, s: atoms.Sum, relation: Rel,
                   conditions: tuple[Fact, ...]) -> None: ...
 
@@ -205,8 +216,8 @@ def _level_zero(script: Scope, rule: SumRule, inner: Rel, conditions: tuple[Fact
     elif rule.rule == "congruence" and isinstance(target, atoms.Sum):
         substitution = {rule.var: rule.at}
         if atoms.substitute(rule.target, substitution, {}) != inner.rhs:
-            raise Unsupported("a congruence of a sum whose canonical form moves is not "
-                              "replayed in Coq yet")
+            raise Unsupported("a congruence of a sum whose image, its free indices named "
+                              "back, is not the kernel's is not replayed in Coq yet")
         identities.prove_congruence(script, inner, rule.var, rule.at, conditions[0],
                                     lambda equal: _equal_atoms(script, rule.target, substitution,
                                                                equal))
@@ -228,11 +239,19 @@ def _level(script: Scope, level: tuple[sympy.Expr, sympy.Expr],
     index = f"#{o.bound}"
     swap = dict([below])
     body, filters = o.body.xreplace(swap), [(p.xreplace(swap), k) for p, k in o.filters]
-    split = tuple((k, a) for k, a in linear.terms(sympy.Symbol(index), o.lo, o.hi, filters,
-                                                  body, total) if k != 0)  # 0: no summand
-    if any(len(atoms.structure(a).filters) != len(filters) for _, a in split):  # type: ignore[union-attr]
-        raise Unsupported("a rule inside a sum's filter that leaves the filter constant is not "
-                          "replayed in Coq yet")  # its indicator stays in the raw sum
+    # a filter the rule left constant (an emptied sum in a set's condition): the kernel drops
+    # it where it holds and reads the sum as 0 where it fails; its indicator is replaced by
+    # its value at the point (`linear.constants`)
+    kept = [(p, k) for p, k in filters if not sympy.expand(p).is_Rational]
+    fails = any(atoms.finite_sum(sympy.Symbol(index), o.lo, o.hi, [(p, k)], sympy.Integer(1))
+                == 0 for p, k in filters if sympy.expand(p).is_Rational)
+    split = () if fails else tuple((k, a) for k, a in linear.terms(
+        sympy.Symbol(index), o.lo, o.hi, kept, body, total) if k != 0)  # 0: no summand
+    if fails and total != 0:
+        raise Unsupported("the kernel's reading of a sum whose filter fails is not 0")
+    if any(len(atoms.structure(a).filters) > len(kept) for _, a in split):  # type: ignore[union-attr]
+        raise Unsupported("a rule inside a sum's filter that the kernel's canonical sums read "
+                          "with more filters is not replayed in Coq yet")  # never: it drops
     indices = _free(outer)
     lo, hi = printer.integer(o.lo, script.nat), printer.integer(o.hi, script.nat)
     _check_inner_sums(script, index, split)
@@ -248,8 +267,9 @@ def _level(script: Scope, level: tuple[sympy.Expr, sympy.Expr],
         linear.combine(script, index, o.filters, split, {}, lo, hi, rewrite, swap)
     else:  # nothing left to sum: the kernel's reading is 0
         point = script.new("x")
+        fixed = linear.constants(script, index, o.filters, {}, point, swap)
         script.emit(f"transitivity (zsum {lo} {hi} (fun _ => 0)); [apply zsum_ext; intros "
-                    f"{point}; cbv beta; {rewrite(point)}ring | apply zsum_zero].")
+                    f"{point}; cbv beta; {rewrite(point)}{fixed}ring | apply zsum_zero].")
     _close(script, saved)
     return label
 
@@ -275,35 +295,90 @@ def _check_inner_sums(script: Scope, index: str, split: linear.Terms) -> None:
 
 def _equal_atoms(script: Scope, atom: sympy.Symbol, substitution: Mapping[str, sympy.Expr],
                  equal: str) -> str:
-    """A tactic proving `atom = atom[n := k]` from `equal : n = k`: a member by `rewrite`
-    and `f_equal` down to its index; a sum by `zsum_ext`, at a point each indicator, member
-    and inner sum of its body replaced by its own congruence, then `ring`. Refused where the
-    substituted sum is not the same sum of substituted parts (its filters normalised
-    otherwise, its bounds or index moved)."""
+    """A tactic proving `atom = atom[n := k]` (either way round: `replace` asks for the image
+    first) from `equal : n = k`: a member by `rewrite` and `f_equal` down to its index; a
+    sum by `zsum_ext`, at a point each indicator, member and inner sum of its body replaced
+    by its own congruence, then `ring`. Where the kernel's canonical form moves: bounds that
+    read n are made the image's by `zsum_bounds` (their equality over Z from `equal` over R,
+    `eq_IZR`); a filter the substitution rescales is the image's by the preamble's
+    `ind_*_scale`, one it leaves constant is its value (`linear.constant_indicator`; the
+    image is 0 where it fails, `zsum_zero`), and two filters it makes one are one indicator,
+    0 or 1 (`ind_*_01`: `ring` does not know an indicator's square)."""
     moved = atoms.substitute(atom, substitution, {})
     found = atoms.structure(atom)
     if not isinstance(found, atoms.Sum):
         return f"rewrite {equal}; {identities.CLOSE}"
-    other = atoms.structure(moved)
-    if not isinstance(other, atoms.Sum) or (other.bound, other.lo, other.hi) != (
-            found.bound, found.lo, found.hi) or [sympy.expand(atoms.substitute(
-            p, substitution, {})) for p, _ in found.filters] != [p for p, _ in other.filters]:
-        raise Unsupported("a congruence of a sum whose canonical form moves is not replayed "
+    other = atoms.structure(moved) if moved.is_Symbol else None
+    if moved != 0 and not isinstance(other, atoms.Sum):
+        raise Unsupported("a congruence of a sum whose image is no single sum is not replayed "
                           "in Coq yet")
+    nat = script.nat
     point = script.new("x")
     at = {f"#{found.bound}": point}
-    steps = [f"apply zsum_ext; intros {point}; cbv beta"]
-    for (p, kind), (q, _) in zip(found.filters, other.filters, strict=True):
-        ind = INDICATORS[kind]
-        steps.append(f"replace ({ind} {printer.expr(p, at, script.nat)}) with ({ind} "
-                     f"{printer.expr(q, at, script.nat)}) by (f_equal; rewrite {equal}; ring)")
+    lo, hi = printer.integer(found.lo, nat), printer.integer(found.hi, nat)
+    steps: list[str] = []
+    for p, kind in found.filters:  # each raw filter: its value, or the image's filter it is
+        image = sympy.expand(atoms.substitute(p, substitution, {}))
+        ind, text = INDICATORS[kind], printer.expr(p, at, nat)
+        if image.is_Rational:
+            bit, tactic = linear.constant_indicator(kind, Fraction(int(image.p), int(image.q)),
+                                                    text, f"rewrite ?{equal}; field")
+            steps.append(f"replace ({ind} {text}) with {bit} by ({tactic})")
+    pointwise = [f"intros {point}; cbv beta", *steps]
+    if moved == 0:  # a filter fails: nothing to sum
+        return (f"rewrite (zsum_ext {lo} {hi} _ (fun _ => 0)); [rewrite zsum_zero; reflexivity"
+                f" | {'; '.join([*pointwise, 'ring'])}]")
+    assert isinstance(other, atoms.Sum)
+    if any(sympy.Poly(b, *b.free_symbols or [sympy.Symbol("_")]).total_degree() > 1
+           for b in (other.lo, other.hi)) and (other.lo, other.hi) != (found.lo, found.hi):
+        raise Unsupported("a congruence of a sum whose bound is not linear is not replayed in "
+                          "Coq yet")
+    there = {f"#{other.bound}": point}
+    matched: dict[tuple[sympy.Expr, str], int] = {}
+    for p, kind in found.filters:
+        image = sympy.expand(atoms.substitute(p, substitution, {}))
+        if image.is_Rational:
+            continue
+        ind, text = INDICATORS[kind], printer.expr(p, at, nat)
+        q, factor = _image_filter(image, kind, other, f"#{found.bound}")
+        matched[(q, kind)] = matched.get((q, kind), 0) + 1
+        canon = printer.expr(q, there, nat)
+        tactic = linear.same_indicator(kind, factor, f"rewrite ?{equal}")
+        pointwise.append(f"replace ({ind} {text}) with ({ind} {canon}) by ({tactic})")
+    if set(matched) != set(other.filters):
+        raise Unsupported("a congruence of a sum whose image has a filter of none of its own is "
+                          "not replayed in Coq yet")
     for symbol in sorted(found.body.free_symbols, key=str):
         if atoms.structure(symbol) is None or atoms.INDEX.fullmatch(symbol.name):
             continue
         image = atoms.substitute(symbol, substitution, {})
         if image == symbol:
             continue
-        steps.append(f"replace {printer.expr(symbol, at, script.nat)} with "
-                     f"{printer.expr(image, at, script.nat)} by ("
-                     f"{_equal_atoms(script, symbol, substitution, equal)})")
-    return "; ".join([*steps, "ip_canon; ring"])
+        pointwise.append(f"replace {printer.expr(symbol, at, nat)} with "
+                         f"{printer.expr(image, at, nat)} by ("
+                         f"{_equal_atoms(script, symbol, substitution, equal)})")
+    for (q, kind), count in matched.items():  # two filters made one: its indicator is 0 or 1
+        if count > 1:
+            ind = INDICATORS[kind]
+            pointwise.append(f"destruct ({ind}_01 {printer.expr(q, there, nat)}) as [{point}e | "
+                             f"{point}e]; rewrite {point}e")
+    tactic = f"apply zsum_ext; {'; '.join([*pointwise, 'ip_canon; ring'])}"
+    if (other.lo, other.hi) == (found.lo, found.hi):
+        return tactic
+    lo2, hi2 = printer.integer(other.lo, nat), printer.integer(other.hi, nat)
+    return (f"rewrite (zsum_bounds {lo} {hi} {lo2} {hi2} _) by (apply eq_IZR; {script.zreal()}; "
+            f"rewrite ?{equal}; ring); {tactic}")
+
+
+def _image_filter(p: sympy.Expr, kind: str, other: atoms.Sum, index: str
+                  ) -> tuple[sympy.Expr, sympy.Expr]:
+    """The filter `q` of the canonical sum `other` that a raw filter `p` (about `index`) is,
+    and the constant `r` with q = r*p (the kernel scales a filter to lead with 1, by a
+    positive number, any nonzero one for `==`)."""
+    for q, own in other.filters:
+        named = sympy.expand(atoms.substitute(q, {f"#{other.bound}": sympy.Symbol(index)}, {}))
+        r = sympy.cancel(named / p)
+        if own == kind and r.is_Rational and r != 0 and (r > 0 or kind == "=="):
+            return q, r
+    raise Unsupported("a congruence of a sum whose filter is no multiple of one of its image's "
+                      "is not replayed in Coq yet")
