@@ -230,6 +230,26 @@ def divided(data: Dataset, factor: Fraction) -> Dataset:
     return out
 
 
+def scaled_dataset(rows: Sequence[Sequence[int]], scale: int, y: Sequence[int],
+                   name: str) -> Dataset:
+    """The dataset of the examples `rows[i] / scale` (integers over their least common
+    denominator: `gcd(scale, every entry) == 1`, checked), one Fraction made per distinct
+    integer, with its integer form remembered for the engine: the form `integer_form` builds
+    from those Fractions (same scale, rows, dtype and bound), without a pass over them. A
+    generator that computes its examples in integers (the online adversary) makes its
+    dataset here instead of a Fraction per product and a conversion back."""
+    flat = [int(v) for row in rows for v in row]
+    if scale < 1 or gcd(scale, *flat) != 1:
+        raise ValueError(f"{scale} is not the least common denominator of these rows")
+    top = max(map(abs, flat), default=0)
+    table = np.array(rows, dtype=np.int64 if top < 2**63 else object)
+    if table.ndim != 2 or table.size == 0:
+        raise DataError("empty data: no examples", source=name)
+    data = Dataset(_rationals(table, scale), tuple(y), name)
+    _remember(data, IntegerForm(table, scale, np.array(data.y, dtype=np.int64), top, False))
+    return data
+
+
 def _rationals(rows: np.ndarray, scale: int) -> tuple[Vector, ...]:
     """The examples `rows / scale` as Fractions, one Fraction made per distinct integer
     (`divided`: the adversary's and the planted data's rows repeat a few values, half of

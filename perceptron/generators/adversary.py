@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from math import isqrt
+from math import gcd, isqrt, lcm
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import NovikoffBound
@@ -200,42 +200,81 @@ class OnlineAdversary:
         `1 - pull` and gains `f`, and `||w_perp||^2` becomes `(1 - pull)^2 ||w_perp||^2 +
         ||f||^2` (`f` is orthogonal to it). Kept as `w_perp = s P` with a rational `s`, the
         round costs one product per coordinate of `x` (`-y pull s` times `P`), and no sum of
-        squares is taken again (a test compares this with `respond` to the iterates)."""
+        squares is taken again (a test compares this with `respond` to the iterates).
+
+        The coordinates are integers: `P` as numerators `Pn` over one denominator `Pd`, each
+        example as numerators over its own denominator, all brought to their least common
+        denominator at the end (`perceptron.algorithms.fast.scaled_dataset`, which makes one
+        Fraction per distinct value and keeps this integer form for the engine). The round's
+        few scalars stay Fractions. The same exact sequence as a Fraction per product (a
+        test replays that), which was most of a game's time: `x` has a coordinate per
+        earlier round, so a game of b rounds made about b^2 / 2 products and their gcds."""
+        from perceptron.algorithms.fast import scaled_dataset
+
         a, perp2 = _ZERO, _ZERO
-        s, P = Fraction(1), {}  # w_perp = s * P
+        s = Fraction(1)
+        keys: list[int] = []  # w_perp = s * P, P[keys[k]] = Pn[k] / Pd
+        Pn: list[int] = []
+        Pd = 1
         dimension = 1
-        examples: list[Sparse] = []
+        g_num, g_den = self.gamma.numerator, self.gamma.denominator
+        # each example: its denominator and its (coordinate, numerator) pairs, coordinates
+        # increasing (0, then P's, then the fresh ones)
+        examples: list[tuple[int, list[int], list[int]]] = []
         labels: list[int] = []
         while max_rounds is None or len(examples) < max_rounds:
             move = self._move(a, perp2, dimension)
             if move is None:
                 break
             pull, fresh2, fresh, y = move
-            x: Sparse = {0: y * self.gamma}
-            if pull:
+            q = fresh2.denominator
+            if pull and keys:
                 c = -y * pull * s
-                x.update({i: c * v for i, v in P.items()})
-            x.update({i: y * v for i, v in fresh.items()})
-            examples.append(x)
+                den = lcm(g_den, c.denominator * Pd, q)
+                factor = c.numerator * (den // (c.denominator * Pd))
+                nums = [y * g_num * (den // g_den), *[factor * v for v in Pn]]
+                cols = [0, *keys]
+            else:
+                den = lcm(g_den, q)
+                nums, cols = [y * g_num * (den // g_den)], [0]
+            cols.extend(fresh)  # each fresh value's denominator divides q, so den
+            nums.extend(y * v.numerator * (den // v.denominator) for v in fresh.values())
+            examples.append((den, cols, nums))
             labels.append(y)
-            dimension = max(dimension, max(x) + 1)
+            dimension = max(dimension, cols[-1] + 1)
             if pull:
                 keep = 1 - pull
                 s, perp2 = keep * s, keep * keep * perp2
                 if not s:
-                    s, P = Fraction(1), {}
-            P.update({i: v / s for i, v in fresh.items()})
+                    s, keys, Pn, Pd = Fraction(1), [], [], 1
+            if fresh:
+                # v / s for each fresh v: numerators over one denominator, then P brought to
+                # the lcm of its denominator and theirs
+                parts = [v / s for v in fresh.values()]
+                common = lcm(Pd, *(p.denominator for p in parts))
+                if common != Pd:
+                    up = common // Pd
+                    Pn = [v * up for v in Pn]
+                    Pd = common
+                keys.extend(fresh)
+                Pn.extend(p.numerator * (Pd // p.denominator) for p in parts)
             perp2 += fresh2
             a += self.gamma
         if not examples:
             raise ValueError("no example can be a mistake here (R2 < gamma^2)")
-
-        def dense(v: Sparse) -> Vector:
-            row = [_ZERO] * dimension
-            for i, value in v.items():
-                row[i] = value
-            return tuple(row)
-
-        data = Dataset(tuple(dense(x) for x in examples), tuple(labels),
-                       f"adversary(R2={self.R2},gamma={self.gamma},seed={self.seed})")
-        return AdversarialSequence(data, dense({0: Fraction(1)}), self.gamma, self.R2)
+        total = lcm(*(den for den, _, _ in examples))
+        rows = []
+        for den, cols, nums in examples:
+            row = [0] * dimension
+            up = total // den
+            for col, v in zip(cols, nums, strict=True):
+                row[col] = v * up
+            rows.append(row)
+        g = gcd(total, *(v for row in rows for v in row))
+        if g > 1:
+            rows = [[v // g for v in row] for row in rows]
+            total //= g
+        data = scaled_dataset(rows, total, labels,
+                              f"adversary(R2={self.R2},gamma={self.gamma},seed={self.seed})")
+        u = (Fraction(1), *(_ZERO,) * (dimension - 1))
+        return AdversarialSequence(data, u, self.gamma, self.R2)
