@@ -249,3 +249,37 @@ def test_seeded_planted_data_are_labelled_by_the_planted_separator() -> None:
         planted_data = seeded_separable(seed)
         for x, y in zip(planted_data.data.X, planted_data.data.y, strict=True):
             assert y * dot(planted_data.u, x) > 0
+
+
+@given(seed=st.integers(0, 2**64), ranges=st.lists(
+    st.tuples(st.integers(-(10**13), 10**13), st.integers(0, 10**13) | st.integers(0, 9)),
+    min_size=1, max_size=40))
+def test_randint_of_is_randint(seed: int, ranges: list[tuple[int, int]]) -> None:
+    """`randint_of(rng)` draws what `rng.randint` draws, range after range (one value wide,
+    a power of two wide, beyond 32 bits), and leaves the generator where it leaves it."""
+    import random
+
+    from perceptron.generators.hypothesis import randint_of
+
+    fast, slow = random.Random(seed), random.Random(seed)
+    draw = randint_of(fast)
+    for lo, width in ranges:
+        assert draw(lo, lo + width) == slow.randint(lo, lo + width)
+    assert fast.getstate() == slow.getstate()
+    with pytest.raises(ValueError, match="empty range"):
+        draw(1, 0)
+
+
+def test_seeded_planted_data_are_planted_on_randint() -> None:
+    """`seeded_separable` is `planted` on the seeded generator's own `randint`, named by its
+    seed (the campaign's `generated` source), on the campaign's and the orders' limits."""
+    import random
+
+    from perceptron.generators.hypothesis import planted
+
+    for seed in (*range(300), *range(20_000, 20_350, 7)):
+        for limits in ({}, {"max_n": 6, "max_dim": 3}):
+            fast = seeded_separable(seed, **limits)
+            slow = planted(random.Random(seed).randint, **limits)
+            assert (fast.data.X, fast.data.y, fast.u) == (slow.data.X, slow.data.y, slow.u)
+            assert fast.data.name == f"planted(seed={seed})"
