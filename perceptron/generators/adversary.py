@@ -155,6 +155,7 @@ class OnlineAdversary:
             raise ValueError("need gamma > 0 and R2 >= gamma^2 (u = e_1 has ||u|| = 1)")
         self.seed = seed
         self._labels = random.Random(seed) if seed is not None else None
+        self._g2 = self.gamma**2
 
     def respond(self, w: Sparse, dimension: int) -> tuple[Sparse, int] | None:
         """An example `(x, y)` with `y<w,x> == 0`, or None when no allowed example errs.
@@ -176,7 +177,20 @@ class OnlineAdversary:
         """Against `w = a e_1 + w_perp` with `||w_perp||^2 = perp2`: `(pull, ||f||^2, f, y)`
         (the example is `x = y (gamma e_1 - pull w_perp + f)`, `f` on the coordinates from
         `dimension` on), or None when no allowed example errs."""
-        g2 = self.gamma**2
+        step = self._step(a, perp2)
+        if step is None:
+            return None
+        pull, fresh2, squares, y = step
+        start = max(dimension, 1)
+        # `rational_squares(fresh2)`, from the squares already found
+        fresh = {start + k: Fraction(v, fresh2.denominator) for k, v in enumerate(squares)}
+        return pull, fresh2, fresh, y
+
+    def _step(self, a: Fraction, perp2: Fraction
+              ) -> tuple[Fraction, Fraction, tuple[int, ...], int] | None:
+        """`_move` with `f` as integers: `(pull, ||f||^2, squares, y)`, f's coordinates being
+        `squares[k] / q` for q the denominator of `||f||^2` (`rational_squares`)."""
+        g2 = self._g2
         if perp2 == 0:
             if a > 0:
                 return None
@@ -186,10 +200,9 @@ class OnlineAdversary:
             fresh2 = self.R2 - g2 - pull * pull * perp2
         if fresh2 < 0:
             return None
-        start = max(dimension, 1)
-        fresh = {start + k: v for k, v in enumerate(rational_squares(fresh2))}
+        squares = sum_of_squares(fresh2.numerator * fresh2.denominator)
         y = 1 if self._labels is None else self._labels.choice((-1, 1))
-        return pull, fresh2, fresh, y
+        return pull, fresh2, squares, y
 
     def play(self, max_rounds: int | None = None) -> AdversarialSequence:
         """Play against the perceptron (w_0 = 0, eta = 1, rule `<=`) until no mistake is
@@ -218,57 +231,69 @@ class OnlineAdversary:
         Pd = 1
         dimension = 1
         g_num, g_den = self.gamma.numerator, self.gamma.denominator
-        # each example: its denominator and its (coordinate, numerator) pairs, coordinates
-        # increasing (0, then P's, then the fresh ones)
-        examples: list[tuple[int, list[int], list[int]]] = []
+        # each example over its own denominator: (den, coordinate 0, the factor of P's
+        # numerators, keys and Pn as they were (both only appended to, or replaced), how
+        # many of them, the first fresh coordinate, the fresh numerators)
+        examples: list[tuple[int, int, int, list[int], list[int], int, int, list[int]]] = []
         labels: list[int] = []
         while max_rounds is None or len(examples) < max_rounds:
-            move = self._move(a, perp2, dimension)
-            if move is None:
+            step = self._step(a, perp2)
+            if step is None:
                 break
-            pull, fresh2, fresh, y = move
-            q = fresh2.denominator
+            pull, fresh2, squares, y = step
+            q = fresh2.denominator  # f's coordinates: squares[k] / q
+            start = max(dimension, 1)
             if pull and keys:
-                c = -y * pull * s
+                c = -y * pull * s  # the P coordinates of x: c * P
                 den = lcm(g_den, c.denominator * Pd, q)
-                factor = c.numerator * (den // (c.denominator * Pd))
-                nums = [y * g_num * (den // g_den), *[factor * v for v in Pn]]
-                cols = [0, *keys]
+                factor, taken = c.numerator * (den // (c.denominator * Pd)), len(Pn)
             else:
                 den = lcm(g_den, q)
-                nums, cols = [y * g_num * (den // g_den)], [0]
-            cols.extend(fresh)  # each fresh value's denominator divides q, so den
-            nums.extend(y * v.numerator * (den // v.denominator) for v in fresh.values())
-            examples.append((den, cols, nums))
+                factor, taken = 0, 0
+            examples.append((den, y * g_num * (den // g_den), factor, keys, Pn, taken, start,
+                             [y * v * (den // q) for v in squares]))
             labels.append(y)
-            dimension = max(dimension, cols[-1] + 1)
+            if squares:
+                dimension = start + len(squares)
             if pull:
                 keep = 1 - pull
                 s, perp2 = keep * s, keep * keep * perp2
                 if not s:
                     s, keys, Pn, Pd = Fraction(1), [], [], 1
-            if fresh:
-                # v / s for each fresh v: numerators over one denominator, then P brought to
-                # the lcm of its denominator and theirs
-                parts = [v / s for v in fresh.values()]
-                common = lcm(Pd, *(p.denominator for p in parts))
-                if common != Pd:
-                    up = common // Pd
-                    Pn = [v * up for v in Pn]
-                    Pd = common
-                keys.extend(fresh)
-                Pn.extend(p.numerator * (Pd // p.denominator) for p in parts)
+            if squares:
+                # f / s: numerators over one denominator (reduced together: the lcm of their
+                # own), then P brought to the lcm of its denominator and theirs
+                sign = 1 if s.numerator > 0 else -1
+                nums = [sign * v * s.denominator for v in squares]
+                over = q * abs(s.numerator)
+                common = gcd(over, *nums)
+                nums, over = [v // common for v in nums], over // common
+                both = lcm(Pd, over)
+                if both != Pd:
+                    up = both // Pd
+                    Pn = [v * up for v in Pn]  # a new list: examples keep the old one
+                    Pd = both
+                keys.extend(range(start, start + len(squares)))
+                Pn.extend(v * (Pd // over) for v in nums)
             perp2 += fresh2
             a += self.gamma
         if not examples:
             raise ValueError("no example can be a mistake here (R2 < gamma^2)")
-        total = lcm(*(den for den, _, _ in examples))
+        total = lcm(*(example[0] for example in examples))
         rows = []
-        for den, cols, nums in examples:
-            row = [0] * dimension
+        for den, head, factor, P_keys, P_nums, taken, start, fresh in examples:
             up = total // den
-            for col, v in zip(cols, nums, strict=True):
-                row[col] = v * up
+            row = [0] * dimension
+            row[0] = head * up
+            if taken:
+                m = factor * up
+                # P's coordinates are consecutive: each round's fresh ones start where
+                # the last round's ended (`start`), and a reset of P starts it afresh
+                first = P_keys[0]
+                assert P_keys[taken - 1] - first == taken - 1
+                row[first:first + taken] = [m * v for v in P_nums[:taken]]
+            if fresh:
+                row[start:start + len(fresh)] = [v * up for v in fresh]
             rows.append(row)
         g = gcd(total, *(v for row in rows for v in row))
         if g > 1:
