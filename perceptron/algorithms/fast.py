@@ -243,13 +243,13 @@ def divided(data: Dataset, factor: Fraction) -> Dataset:
 
 def scaled_dataset(rows: Sequence[Sequence[int]], scale: int, y: Sequence[int],
                    name: str) -> Dataset:
-    """The dataset of the examples `rows[i] / scale` (integers over their least common
+    """The dataset of the examples `rows[i] / scale` (Python ints over their least common
     denominator: `gcd(scale, every entry) == 1`, checked), one Fraction made per distinct
     integer, with its integer form remembered for the engine: the form `integer_form` builds
     from those Fractions (same scale, rows, dtype and bound), without a pass over them. A
     generator that computes its examples in integers (the online adversary) makes its
     dataset here instead of a Fraction per product and a conversion back."""
-    flat = [int(v) for row in rows for v in row]
+    flat = list(chain.from_iterable(rows))
     if scale < 1 or gcd(scale, *flat) != 1:
         raise ValueError(f"{scale} is not the least common denominator of these rows")
     top = max(map(abs, flat), default=0)

@@ -31,6 +31,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from itertools import chain
 from math import gcd, isqrt, lcm
 
 from perceptron.dataset import Dataset, Vector
@@ -295,7 +296,7 @@ class OnlineAdversary:
             if fresh:
                 row[start:start + len(fresh)] = [v * up for v in fresh]
             rows.append(row)
-        g = gcd(total, *(v for row in rows for v in row))
+        g = gcd(total, *chain.from_iterable(rows))
         if g > 1:
             rows = [[v // g for v in row] for row in rows]
             total //= g
