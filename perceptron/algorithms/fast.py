@@ -115,23 +115,34 @@ class IntegerForm:
         `u`: a scenario's runs of every algorithm on the same data and separator (the
         perceptron's, the margin perceptron's at each beta, the batch runs from each start)
         each asked it of the same cached form, a product with every example each time."""
-        found = self._margins.get(u)
-        if found is None:
-            U, D = integer_vector(u)
-            margins = exact_matvec(self.rows, U, self.max_abs)
-            found = self._margins[u] = Fraction(
-                min(m * y for m, y in zip(margins, self.y.tolist(), strict=True)), D * self.scale)
+        for kept, found in self._margins:  # the same object first: no Fraction compared
+            if kept is u or kept == u:
+                return found
+        U, D = integer_vector(u)
+        margins = exact_matvec(self.rows, U, self.max_abs)
+        found = Fraction(min(m * y for m, y in zip(margins, self.y.tolist(), strict=True)),
+                         D * self.scale)
+        if len(self._margins) >= KEPT_MARGINS:
+            del self._margins[0]
+        self._margins.append((u, found))
         return found
 
     @cached_property
-    def _margins(self) -> dict[Vector, Fraction]:
-        return {}
+    def _margins(self) -> list[tuple[Vector, Fraction]]:
+        """The margins computed, with their `u`: a list, not a dict keyed by `u`, since
+        hashing a vector hashes each Fraction (a campaign's thousands of small runs spent
+        more on those hashes than on the margins), and a form meets one `u` or a few."""
+        return []
 
     @cached_property
     def _radius2(self) -> int:
         if self.rows.dtype != object and self.max_abs**2 * max(self.d, 1) < 2**63:
             return int(np.einsum("ij,ij->i", self.rows, self.rows).max())
         return max(sum(v * v for v in row) for row in self.rows.tolist())
+
+
+#: The most margins an integer form keeps (`IntegerForm.margin`), the latest.
+KEPT_MARGINS = 8
 
 
 def integer_arrays(X: np.ndarray, y: np.ndarray, *, bias: bool = False) -> IntegerForm:
@@ -228,6 +239,26 @@ def divided(data: Dataset, factor: Fraction) -> Dataset:
     if scale.bit_length() <= MAX_SCALE_BITS:  # else its Fractions' form refuses it, as ever
         _remember(out, IntegerForm(rows, scale, base.y, top, False))
     return out
+
+
+def scaled_dataset(rows: Sequence[Sequence[int]], scale: int, y: Sequence[int],
+                   name: str) -> Dataset:
+    """The dataset of the examples `rows[i] / scale` (Python ints over their least common
+    denominator: `gcd(scale, every entry) == 1`, checked), one Fraction made per distinct
+    integer, with its integer form remembered for the engine: the form `integer_form` builds
+    from those Fractions (same scale, rows, dtype and bound), without a pass over them. A
+    generator that computes its examples in integers (the online adversary) makes its
+    dataset here instead of a Fraction per product and a conversion back."""
+    flat = list(chain.from_iterable(rows))
+    if scale < 1 or gcd(scale, *flat) != 1:
+        raise ValueError(f"{scale} is not the least common denominator of these rows")
+    top = max(map(abs, flat), default=0)
+    table = np.array(rows, dtype=np.int64 if top < 2**63 else object)
+    if table.ndim != 2 or table.size == 0:
+        raise DataError("empty data: no examples", source=name)
+    data = Dataset(_rationals(table, scale), tuple(y), name)
+    _remember(data, IntegerForm(table, scale, np.array(data.y, dtype=np.int64), top, False))
+    return data
 
 
 def _rationals(rows: np.ndarray, scale: int) -> tuple[Vector, ...]:
@@ -407,11 +438,10 @@ class Problem:
             w0 = conventions.initial(form.d)
             unit = _rational_gcd([step, *(v for v in w0 if v)])
             W0 = tuple(int(v / unit) for v in w0)
-        E = step / unit
+        E = step / unit if unit is not step else Fraction(1)
         assert E.denominator == 1
-        q = np.array([1 if conventions.updates_at_zero(y) else 0 for y in (1, -1)],
-                     dtype=np.int64)[(1 - form.y) // 2]
-        return cls(form, form.signed(), q, W0, int(E), unit, form.radius2())
+        return cls(form, form.signed(), _thresholds(conventions, form.y), W0, int(E), unit,
+                   form.radius2())
 
     @property
     def n(self) -> int:
@@ -437,6 +467,14 @@ class Problem:
         values = [int(v) for v in (W.tolist() if isinstance(W, np.ndarray) else W)]
         return tuple([made[v] if v in made else made.setdefault(v, Fraction(p * v, r))
                       for v in values])
+
+
+def _thresholds(conventions: Conventions, y: np.ndarray) -> np.ndarray:
+    """`Problem.q`: per example, 1 when a zero margin updates its label `y`, else 0."""
+    plus, minus = (int(conventions.updates_at_zero(label)) for label in (1, -1))
+    if plus == minus:  # both labels alike, unless the rule is "mistake" with sign(0) = +-1
+        return np.full(len(y), plus, dtype=np.int64)
+    return np.where(y == 1, plus, minus).astype(np.int64)
 
 
 def _rational_gcd(values: Sequence[Fraction]) -> Fraction:
@@ -573,8 +611,9 @@ class PrimalEngine:
         self.tiers_used: list[str] = []
         # int64 when w0 fits (it does from 0): the first tier is chosen from ||W||^2, which
         # an int64 array computes without a Python pass over a wide iterate
-        top = max(map(abs, problem.W0), default=0)
-        self.W = np.array(problem.W0, dtype=np.int64 if top < 2**62 else object)
+        top = max(map(abs, problem.W0), default=0) if any(problem.W0) else 0
+        self.W = (np.zeros(len(problem.W0), dtype=np.int64) if not top
+                  else np.array(problem.W0, dtype=np.int64 if top < 2**62 else object))
         d = max(problem.d, 1)
         self.window = window or int(min(256, max(16, 6144 // d)))
         self._Z: np.ndarray = problem.Z
@@ -668,7 +707,7 @@ class PrimalEngine:
         if p.n * p.d > PYTHON_CELLS:
             return None
         if self._rows is None:
-            self._rows = [(z, [p.E * v for v in z], q)
+            self._rows = [(z, z if p.E == 1 else [p.E * v for v in z], q)
                           for z, q in zip(p.Z.tolist(), p.q.tolist(), strict=True)]
         W = self.integer_w()
         saved, saved_epoch, power, lam = _ints(cycle.saved), cycle.saved_epoch, cycle.power, \

@@ -292,11 +292,15 @@ def traced_run(data: Dataset, conventions: Conventions = DEFAULT, *, max_epochs:
         _report(progress, block, run.mistakes)
     trace = None
     if keep_trace:
-        trace = Trace(data, conventions,
-                      np.concatenate(indices) if indices else np.zeros(0, dtype=np.int64),
-                      np.concatenate(epochs) if epochs else np.zeros(0, dtype=np.int64),
-                      run.problem)
+        trace = Trace(data, conventions, _joined(indices), _joined(epochs), run.problem)
     return run, trace
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """The blocks' arrays one after another (a short run has one block: that array)."""
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 def _report(progress: Progress | None, block: Block, mistakes: int) -> None:

@@ -31,7 +31,8 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from math import isqrt
+from itertools import chain
+from math import gcd, isqrt, lcm
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import NovikoffBound
@@ -155,6 +156,7 @@ class OnlineAdversary:
             raise ValueError("need gamma > 0 and R2 >= gamma^2 (u = e_1 has ||u|| = 1)")
         self.seed = seed
         self._labels = random.Random(seed) if seed is not None else None
+        self._g2 = self.gamma**2
 
     def respond(self, w: Sparse, dimension: int) -> tuple[Sparse, int] | None:
         """An example `(x, y)` with `y<w,x> == 0`, or None when no allowed example errs.
@@ -176,7 +178,20 @@ class OnlineAdversary:
         """Against `w = a e_1 + w_perp` with `||w_perp||^2 = perp2`: `(pull, ||f||^2, f, y)`
         (the example is `x = y (gamma e_1 - pull w_perp + f)`, `f` on the coordinates from
         `dimension` on), or None when no allowed example errs."""
-        g2 = self.gamma**2
+        step = self._step(a, perp2)
+        if step is None:
+            return None
+        pull, fresh2, squares, y = step
+        start = max(dimension, 1)
+        # `rational_squares(fresh2)`, from the squares already found
+        fresh = {start + k: Fraction(v, fresh2.denominator) for k, v in enumerate(squares)}
+        return pull, fresh2, fresh, y
+
+    def _step(self, a: Fraction, perp2: Fraction
+              ) -> tuple[Fraction, Fraction, tuple[int, ...], int] | None:
+        """`_move` with `f` as integers: `(pull, ||f||^2, squares, y)`, f's coordinates being
+        `squares[k] / q` for q the denominator of `||f||^2` (`rational_squares`)."""
+        g2 = self._g2
         if perp2 == 0:
             if a > 0:
                 return None
@@ -186,10 +201,9 @@ class OnlineAdversary:
             fresh2 = self.R2 - g2 - pull * pull * perp2
         if fresh2 < 0:
             return None
-        start = max(dimension, 1)
-        fresh = {start + k: v for k, v in enumerate(rational_squares(fresh2))}
+        squares = sum_of_squares(fresh2.numerator * fresh2.denominator)
         y = 1 if self._labels is None else self._labels.choice((-1, 1))
-        return pull, fresh2, fresh, y
+        return pull, fresh2, squares, y
 
     def play(self, max_rounds: int | None = None) -> AdversarialSequence:
         """Play against the perceptron (w_0 = 0, eta = 1, rule `<=`) until no mistake is
@@ -200,42 +214,93 @@ class OnlineAdversary:
         `1 - pull` and gains `f`, and `||w_perp||^2` becomes `(1 - pull)^2 ||w_perp||^2 +
         ||f||^2` (`f` is orthogonal to it). Kept as `w_perp = s P` with a rational `s`, the
         round costs one product per coordinate of `x` (`-y pull s` times `P`), and no sum of
-        squares is taken again (a test compares this with `respond` to the iterates)."""
+        squares is taken again (a test compares this with `respond` to the iterates).
+
+        The coordinates are integers: `P` as numerators `Pn` over one denominator `Pd`, each
+        example as numerators over its own denominator, all brought to their least common
+        denominator at the end (`perceptron.algorithms.fast.scaled_dataset`, which makes one
+        Fraction per distinct value and keeps this integer form for the engine). The round's
+        few scalars stay Fractions. The same exact sequence as a Fraction per product (a
+        test replays that), which was most of a game's time: `x` has a coordinate per
+        earlier round, so a game of b rounds made about b^2 / 2 products and their gcds."""
+        from perceptron.algorithms.fast import scaled_dataset
+
         a, perp2 = _ZERO, _ZERO
-        s, P = Fraction(1), {}  # w_perp = s * P
+        s = Fraction(1)
+        keys: list[int] = []  # w_perp = s * P, P[keys[k]] = Pn[k] / Pd
+        Pn: list[int] = []
+        Pd = 1
         dimension = 1
-        examples: list[Sparse] = []
+        g_num, g_den = self.gamma.numerator, self.gamma.denominator
+        # each example over its own denominator: (den, coordinate 0, the factor of P's
+        # numerators, keys and Pn as they were (both only appended to, or replaced), how
+        # many of them, the first fresh coordinate, the fresh numerators)
+        examples: list[tuple[int, int, int, list[int], list[int], int, int, list[int]]] = []
         labels: list[int] = []
         while max_rounds is None or len(examples) < max_rounds:
-            move = self._move(a, perp2, dimension)
-            if move is None:
+            step = self._step(a, perp2)
+            if step is None:
                 break
-            pull, fresh2, fresh, y = move
-            x: Sparse = {0: y * self.gamma}
-            if pull:
-                c = -y * pull * s
-                x.update({i: c * v for i, v in P.items()})
-            x.update({i: y * v for i, v in fresh.items()})
-            examples.append(x)
+            pull, fresh2, squares, y = step
+            q = fresh2.denominator  # f's coordinates: squares[k] / q
+            start = max(dimension, 1)
+            if pull and keys:
+                c = -y * pull * s  # the P coordinates of x: c * P
+                den = lcm(g_den, c.denominator * Pd, q)
+                factor, taken = c.numerator * (den // (c.denominator * Pd)), len(Pn)
+            else:
+                den = lcm(g_den, q)
+                factor, taken = 0, 0
+            examples.append((den, y * g_num * (den // g_den), factor, keys, Pn, taken, start,
+                             [y * v * (den // q) for v in squares]))
             labels.append(y)
-            dimension = max(dimension, max(x) + 1)
+            if squares:
+                dimension = start + len(squares)
             if pull:
                 keep = 1 - pull
                 s, perp2 = keep * s, keep * keep * perp2
                 if not s:
-                    s, P = Fraction(1), {}
-            P.update({i: v / s for i, v in fresh.items()})
+                    s, keys, Pn, Pd = Fraction(1), [], [], 1
+            if squares:
+                # f / s: numerators over one denominator (reduced together: the lcm of their
+                # own), then P brought to the lcm of its denominator and theirs
+                sign = 1 if s.numerator > 0 else -1
+                nums = [sign * v * s.denominator for v in squares]
+                over = q * abs(s.numerator)
+                common = gcd(over, *nums)
+                nums, over = [v // common for v in nums], over // common
+                both = lcm(Pd, over)
+                if both != Pd:
+                    up = both // Pd
+                    Pn = [v * up for v in Pn]  # a new list: examples keep the old one
+                    Pd = both
+                keys.extend(range(start, start + len(squares)))
+                Pn.extend(v * (Pd // over) for v in nums)
             perp2 += fresh2
             a += self.gamma
         if not examples:
             raise ValueError("no example can be a mistake here (R2 < gamma^2)")
-
-        def dense(v: Sparse) -> Vector:
-            row = [_ZERO] * dimension
-            for i, value in v.items():
-                row[i] = value
-            return tuple(row)
-
-        data = Dataset(tuple(dense(x) for x in examples), tuple(labels),
-                       f"adversary(R2={self.R2},gamma={self.gamma},seed={self.seed})")
-        return AdversarialSequence(data, dense({0: Fraction(1)}), self.gamma, self.R2)
+        total = lcm(*(example[0] for example in examples))
+        rows = []
+        for den, head, factor, P_keys, P_nums, taken, start, fresh in examples:
+            up = total // den
+            row = [0] * dimension
+            row[0] = head * up
+            if taken:
+                m = factor * up
+                # P's coordinates are consecutive: each round's fresh ones start where
+                # the last round's ended (`start`), and a reset of P starts it afresh
+                first = P_keys[0]
+                assert P_keys[taken - 1] - first == taken - 1
+                row[first:first + taken] = [m * v for v in P_nums[:taken]]
+            if fresh:
+                row[start:start + len(fresh)] = [v * up for v in fresh]
+            rows.append(row)
+        g = gcd(total, *chain.from_iterable(rows))
+        if g > 1:
+            rows = [[v // g for v in row] for row in rows]
+            total //= g
+        data = scaled_dataset(rows, total, labels,
+                              f"adversary(R2={self.R2},gamma={self.gamma},seed={self.seed})")
+        u = (Fraction(1), *(_ZERO,) * (dimension - 1))
+        return AdversarialSequence(data, u, self.gamma, self.R2)

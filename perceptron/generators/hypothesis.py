@@ -60,8 +60,10 @@ def _vector(draw: Draw, dim: int, bound: int, den: int) -> Vector:
     return tuple(Fraction(draw(-bound, bound), draw(1, den)) for _ in range(dim))
 
 
-def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N) -> Planted:
-    """Draw a planted separator u, then examples labelled by `sign <u, x>` (0 dropped)."""
+def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N,
+            name: str = "planted") -> Planted:
+    """Draw a planted separator u, then examples labelled by `sign <u, x>` (0 dropped); the
+    dataset is named `name`."""
     dim = draw(1, max_dim)
     u = _vector(draw, dim, 3, 1)
     if not any(u):
@@ -84,15 +86,36 @@ def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N) -> Plante
     labels = tuple(sign for sign in signs if sign)
     if not kept:
         kept, labels = [u], (1,)  # <u, u> > 0
-    return Planted(Dataset(tuple(kept), labels, "planted"), u)
+    return Planted(Dataset(tuple(kept), labels, name), u)
 
 
 def seeded_separable(seed: int, **limits: int) -> Planted:
     """The `planted` distribution driven by `random.Random(seed)` (reproducible from seed)."""
-    rng = random.Random(seed)
-    planted_data = planted(rng.randint, **limits)
-    return Planted(Dataset(planted_data.data.X, planted_data.data.y, f"planted(seed={seed})"),
-                   planted_data.u)
+    return planted(randint_of(random.Random(seed)), **limits, name=f"planted(seed={seed})")
+
+
+def randint_of(rng: random.Random) -> Draw:
+    """`rng.randint`: the same integers drawn from the same generator, left in the same state.
+    `randint(lo, hi)` is `lo + r` for the first `r = getrandbits(k)` below `n = hi - lo + 1`,
+    k the bit length of n (CPython's `Random._randbelow_with_getrandbits`, which `randint`
+    calls through `randrange`; a test compares them); this is that loop without the two calls
+    and their argument checks around it, which were most of drawing a planted scenario. A
+    subclass of `random.Random` (its own `random` or `getrandbits`) gets its own `randint`."""
+    if type(rng) is not random.Random:
+        return rng.randint
+    getrandbits = rng.getrandbits
+
+    def draw(lo: int, hi: int) -> int:
+        n = hi - lo + 1
+        if n <= 0:
+            raise ValueError(f"empty range for randint({lo}, {hi})")
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return lo + r
+
+    return draw
 
 
 def separable_data(*, max_dim: int = MAX_DIM, max_n: int = MAX_N) -> SearchStrategy[Planted]:

@@ -701,8 +701,10 @@ SMALL = 2**20
 TIERS = (8, 16, 20, 31, 62)
 #: A run with at least this many rows in a row set is checked alone: its work outweighs a
 #: call's own cost, and alone its Gram columns are read off the smaller columns its rows were
-#: taken from (a run's iterates and its examples; `gram_column`).
-ALONE = 1000
+#: taken from (a run's iterates and its examples; `gram_column`): on the adversary's runs
+#: of big rationals, one product per example and one table of `<w, x>` per run instead of
+#: limb products on every row (`verify.runs.online.JOINT_CELLS`, measured with it).
+ALONE = 300
 
 
 def _batches(parts: Sequence[InstanceBatch], order: Sequence[int], magnitudes: Sequence[int]

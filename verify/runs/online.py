@@ -516,8 +516,14 @@ def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None
 #: A run whose rows of one row set have more coordinates than this (rows x dimension) has
 #: them made on its own: its builder's columns repeat its iterates and examples without
 #: copying them (`VectorColumn.take`), and its Gram columns are computed on the distinct
-#: vectors, where the joint builder would copy every row (about a megabyte at this size).
-JOINT_CELLS = 2**16
+#: vectors, where the joint builder would copy every row (128 kilobytes of int64 at this size).
+#: The adversary's example rows (b + 1 states times b examples of about 3b coordinates of up
+#: to 40 bits for b <= 30) were most of its checking time copied: their Gram columns in
+#: limbs on every row, where alone `<x, x>` is one product per example and `<w, x>` one
+#: table per run. With `campaign.ALONE` at 300, part (2) of `benchmarks/campaign.py
+#: --medium`, adversary shards: 0.195 -> 0.135 CPU-s (best of 6 interleaved, 2**16 and
+#: 1000 before; 2**13 to 2**15 within 3% of it; the other sources unchanged).
+JOINT_CELLS = 2**14
 
 
 def _joint_magnitude(run: OnlineUpdates) -> int:

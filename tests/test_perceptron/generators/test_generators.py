@@ -5,10 +5,12 @@ from __future__ import annotations
 from fractions import Fraction
 from math import floor
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from perceptron.algorithms.fast import _integer_form, integer_form
 from perceptron.generators.adversary import OnlineAdversary, rational_squares, sum_of_squares
 from perceptron.generators.hypothesis import _inner_sign, seeded_separable
 from perceptron.generators.tight import orthonormal, rational_rotation
@@ -140,6 +142,87 @@ def test_play_is_respond_to_the_perceptron(R2: Fraction, gamma: Fraction, seed: 
     assert played.iterates[-1] == tuple(w) and len(played.iterates) == played.mistakes + 1
 
 
+def _played_in_fractions(adversary: OnlineAdversary, max_rounds: int | None = None
+                         ) -> tuple[tuple[tuple[Fraction, ...], ...], tuple[int, ...]]:
+    """`play` as it was first written: `w_perp = s P` with P a dict of Fractions, and each
+    example's coordinates a Fraction product (`-y pull s` times P's), made dense at the
+    end (the reference the integer `play` is compared with)."""
+    zero = Fraction(0)
+    a, perp2, s, P = zero, zero, Fraction(1), {}
+    dimension = 1
+    examples: list[dict[int, Fraction]] = []
+    labels: list[int] = []
+    while max_rounds is None or len(examples) < max_rounds:
+        move = adversary._move(a, perp2, dimension)
+        if move is None:
+            break
+        pull, fresh2, fresh, y = move
+        x = {0: y * adversary.gamma}
+        if pull:
+            c = -y * pull * s
+            x.update({i: c * v for i, v in P.items()})
+        x.update({i: y * v for i, v in fresh.items()})
+        examples.append(x)
+        labels.append(y)
+        dimension = max(dimension, max(x) + 1)
+        if pull:
+            keep = 1 - pull
+            s, perp2 = keep * s, keep * keep * perp2
+            if not s:
+                s, P = Fraction(1), {}
+        P.update({i: v / s for i, v in fresh.items()})
+        perp2 += fresh2
+        a += adversary.gamma
+    return tuple(tuple(x.get(i, zero) for i in range(dimension)) for x in examples), \
+        tuple(labels)
+
+
+def _assert_integer_play(R2: Fraction, gamma: Fraction, seed: int | None,
+                         rounds: int | None) -> None:
+    played = OnlineAdversary(R2, gamma, seed=seed).play(rounds)
+    X, y = _played_in_fractions(OnlineAdversary(R2, gamma, seed=seed), rounds)
+    assert (played.data.X, played.data.y) == (X, y)
+    assert all(type(v) is Fraction for x in played.data.X for v in x)
+    assert played.u == (Fraction(1), *(Fraction(0),) * (played.data.d - 1))
+    # the integer form it keeps for the engine is the one its Fractions give
+    kept, parsed = integer_form(played.data), _integer_form(played.data)
+    assert (kept.scale, kept.max_abs, kept.bias) == (parsed.scale, parsed.max_abs, parsed.bias)
+    assert kept.rows.dtype == parsed.rows.dtype
+    assert np.array_equal(kept.rows, parsed.rows) and np.array_equal(kept.y, parsed.y)
+
+
+@pytest.mark.parametrize("shape", range(len(ADVERSARY_SHAPES)))
+def test_integer_play_is_the_fraction_play_on_the_campaign_shapes(shape: int) -> None:
+    """The examples computed in integers are exactly the Fraction products of the first
+    `play`, for every bound of the campaign's shapes up to 50 on a few seeds (50: scales
+    beyond int64), and the integer form kept is `integer_form`'s of them."""
+    for b in (*range(1, 31), 37, 44, 50):
+        _assert_integer_play(*ADVERSARY_SHAPES[shape](b), 1000 * shape + b, None)
+
+
+_POSITIVE = st.builds(Fraction, st.integers(1, 400), st.integers(1, 60))
+
+
+@given(R2=_POSITIVE, gamma=_POSITIVE, seed=st.none() | st.integers(0, 10**6),
+       rounds=st.none() | st.integers(1, 12))
+def test_integer_play_is_the_fraction_play(R2: Fraction, gamma: Fraction, seed: int | None,
+                                           rounds: int | None) -> None:
+    """The same on any radius and margin (a pull of exactly 1, which resets P, included when
+    drawn), at most 60 rounds (R2 / gamma^2 rounds are played)."""
+    if gamma * gamma > R2 or R2 / (gamma * gamma) > 60:
+        R2 = gamma * gamma * min(max(R2 / (gamma * gamma), 1), 60)
+    _assert_integer_play(R2, gamma, seed, rounds)
+
+
+def test_scaled_dataset_refuses_a_scale_that_is_not_the_least() -> None:
+    from perceptron.algorithms.fast import scaled_dataset
+
+    data = scaled_dataset([[1, 2], [3, 0]], 4, (1, -1), "d")
+    assert data.X == ((Fraction(1, 4), Fraction(1, 2)), (Fraction(3, 4), Fraction(0)))
+    with pytest.raises(ValueError, match="least common denominator"):
+        scaled_dataset([[2, 4]], 4, (1,), "d")
+
+
 _RATIONALS = st.one_of(st.fractions(max_denominator=7),
                        st.builds(Fraction, st.integers(-(10**30), 10**30),
                                  st.integers(1, 10**20)))
@@ -166,3 +249,37 @@ def test_seeded_planted_data_are_labelled_by_the_planted_separator() -> None:
         planted_data = seeded_separable(seed)
         for x, y in zip(planted_data.data.X, planted_data.data.y, strict=True):
             assert y * dot(planted_data.u, x) > 0
+
+
+@given(seed=st.integers(0, 2**64), ranges=st.lists(
+    st.tuples(st.integers(-(10**13), 10**13), st.integers(0, 10**13) | st.integers(0, 9)),
+    min_size=1, max_size=40))
+def test_randint_of_is_randint(seed: int, ranges: list[tuple[int, int]]) -> None:
+    """`randint_of(rng)` draws what `rng.randint` draws, range after range (one value wide,
+    a power of two wide, beyond 32 bits), and leaves the generator where it leaves it."""
+    import random
+
+    from perceptron.generators.hypothesis import randint_of
+
+    fast, slow = random.Random(seed), random.Random(seed)
+    draw = randint_of(fast)
+    for lo, width in ranges:
+        assert draw(lo, lo + width) == slow.randint(lo, lo + width)
+    assert fast.getstate() == slow.getstate()
+    with pytest.raises(ValueError, match="empty range"):
+        draw(1, 0)
+
+
+def test_seeded_planted_data_are_planted_on_randint() -> None:
+    """`seeded_separable` is `planted` on the seeded generator's own `randint`, named by its
+    seed (the campaign's `generated` source), on the campaign's and the orders' limits."""
+    import random
+
+    from perceptron.generators.hypothesis import planted
+
+    for seed in (*range(300), *range(20_000, 20_350, 7)):
+        for limits in ({}, {"max_n": 6, "max_dim": 3}):
+            fast = seeded_separable(seed, **limits)
+            slow = planted(random.Random(seed).randint, **limits)
+            assert (fast.data.X, fast.data.y, fast.u) == (slow.data.X, slow.data.y, slow.u)
+            assert fast.data.name == f"planted(seed={seed})"

@@ -316,7 +316,9 @@ def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
             if not kept:
                 continue
             together = joint.build([r for r, _ in kept], [o for _, o in kept], names)
-            parts = [part for part in own if len(part)]
+            # the rows of the runs made jointly (a run of more coordinates than
+            # JOINT_CELLS is made on its own, not in `together`)
+            parts = [part for part, c in zip(own, counts, strict=True) if c]
             alone = InstanceBatch.concat(parts)
             assert len(together) == len(alone)
             rows = _sampled([len(part) for part in parts])
