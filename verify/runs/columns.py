@@ -249,15 +249,22 @@ class VectorColumn:
     column holds no numerators of its own until something reads `num` (a row set of states x
     examples repeats each iterate once per example: materialised, the repetitions of a
     thousand-dimensional run took hundreds of megabytes that the Gram columns never read).
+
+    `parts`, when set, says the rows are those of several columns one after another, each
+    zero-padded to the widest (`InstanceBatch.concat`): joined only when `num` is read. A
+    joined batch's Gram columns past int64 are its parts' joined (`InstanceBatch.column`),
+    which never read the joined vectors.
     """
 
     def __init__(self, num: IntArray | None, den: Den = 1,
-                 source: tuple[VectorColumn, np.ndarray] | None = None) -> None:
-        if num is None and source is None:
-            raise ValueError("a vector column needs its numerators or a source")
+                 source: tuple[VectorColumn, np.ndarray] | None = None,
+                 parts: Sequence[VectorColumn] | None = None) -> None:
+        if num is None and source is None and parts is None:
+            raise ValueError("a vector column needs its numerators, a source or its parts")
         self._num = num
         self.den = den
         self.source = source
+        self._parts = tuple(parts) if parts is not None else None
 
     def __repr__(self) -> str:
         return f"VectorColumn({self.num!r}, {self.den})"
@@ -289,27 +296,48 @@ class VectorColumn:
     def num(self) -> IntArray:
         """The numerators, one row per vector (a taken column's made on first reading)."""
         if self._num is None:
-            base, index = self.source  # type: ignore[misc]
-            self._num = base.num[index]
+            if self._parts is not None:
+                dim = self.dim
+                self._num = np.concatenate(_unify([c.padded(dim).num for c in self._parts]),
+                                           axis=0)
+            else:
+                base, index = self.source  # type: ignore[misc]
+                self._num = base.num[index]
         return self._num
 
     def __len__(self) -> int:
-        return len(self.source[1]) if self._num is None else self._num.shape[0]  # type: ignore[index]
+        if self._num is not None:
+            return self._num.shape[0]
+        if self._parts is not None:
+            return sum(map(len, self._parts))
+        return len(self.source[1])  # type: ignore[index]
 
     @property
     def dim(self) -> int:
         """The common (padded) dimension."""
-        return self.source[0].dim if self._num is None else self._num.shape[1]  # type: ignore[index]
+        if self._num is not None:
+            return self._num.shape[1]
+        if self._parts is not None:
+            return max(c.dim for c in self._parts)
+        return self.source[0].dim  # type: ignore[index]
 
     @property
     def dtype(self) -> np.dtype:
         """The numerators' dtype (int64 or object), known without making them."""
-        return self.source[0].dtype if self._num is None else self._num.dtype  # type: ignore[index]
+        if self._num is not None:
+            return self._num.dtype
+        if self._parts is not None:
+            types = [c.dtype for c in self._parts]
+            return np.dtype(object) if any(t.kind == "O" for t in types) else \
+                np.result_type(*types)
+        return self.source[0].dtype  # type: ignore[index]
 
     def padded(self, dim: int) -> VectorColumn:
         """The same vectors with zero coordinates appended up to `dim`."""
         if dim == self.dim:
             return self
+        if self._num is None and self._parts is not None:
+            return VectorColumn(None, self.den, parts=[c.padded(dim) for c in self._parts])
         if self.source is not None:
             base, index = self.source
             return VectorColumn(None, self.den, (base.padded(dim), index))
@@ -318,9 +346,16 @@ class VectorColumn:
 
     def row(self, i: int) -> tuple[Fraction, ...]:
         """Row `i` as exact coordinates."""
-        if self._num is None:
+        if self._num is None and self._parts is None:
             base, index = self.source  # type: ignore[misc]
             return base.row(int(index[i]))
+        if self._num is None:  # joined: the row of the part that holds it, padded
+            assert self._parts is not None
+            for part in self._parts:
+                if i < len(part):
+                    return (*part.row(i), *(Fraction(0),) * (self.dim - part.dim))
+                i -= len(part)
+            raise IndexError("row out of range")
         den = den_at(self.den, i)
         return tuple(Fraction(int(v), den) for v in self._num[i])
 
@@ -335,6 +370,8 @@ class VectorColumn:
         column, the largest over the source rows they repeat (every row is some source row,
         so this is the same number), which reads each source row once instead of every copy
         (a run's example rows repeat each iterate once per example)."""
+        if self._parts is not None:  # joined: the largest of its parts' (padding is 0)
+            return max((c.magnitude for c in self._parts if len(c)), default=0)
         if self.source is not None:
             base, index = self.source
             if len(index) == 0:
@@ -381,6 +418,15 @@ def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
                 table = _products(base_a, base_b)
                 return _fitted(Column(table.num[index_a, index_b], table.den))
     return _row_products(a, b)
+
+
+def _fits(a: VectorColumn, b: VectorColumn) -> bool:
+    """Whether every `<a_i, b_i>` is computed in int64 (`_row_products`' first case): a
+    joined batch's Gram column is then one product of its joined vectors, else its parts'
+    joined (`InstanceBatch.column`: each part's in int64 when its own values allow, read
+    off the smaller columns its rows were taken from, as a run's own rows are)."""
+    return (a.dtype != object and b.dtype != object
+            and max(a.dim, b.dim) * a.magnitude * b.magnitude <= INT64_LIMIT)
 
 
 def _row_products(a: VectorColumn, b: VectorColumn) -> Column:
@@ -578,6 +624,9 @@ class InstanceBatch:
     # by its symbol), made by the checks that read them: apart from `scalars`, which are the
     # run's own quantities (the same in every batch concatenated).
     defined: dict[str, Column] = field(default_factory=dict, repr=False)
+    # The batches this one concatenates (`concat`), in order: a Gram column past int64 is
+    # computed on each of them and joined (`column`), not on the joined vectors.
+    parts: tuple[InstanceBatch, ...] = field(default=(), repr=False)
 
     def __len__(self) -> int:
         return len(self.iteration)
@@ -603,7 +652,9 @@ class InstanceBatch:
             for name in pair:
                 if name not in self.vectors:
                     raise KeyError(f"no vector {name!r} bound in this batch")
-            self._grams[pair] = gram_column(self.vectors[pair[0]], self.vectors[pair[1]])
+            a, b = self.vectors[pair[0]], self.vectors[pair[1]]
+            self._grams[pair] = (_concat_columns([part.column(symbol) for part in self.parts])
+                                 if self.parts and not _fits(a, b) else gram_column(a, b))
         return self._grams[pair]
 
     def provenance(self, i: int) -> Provenance:
@@ -634,7 +685,7 @@ class InstanceBatch:
         vectors = {name: _concat_vectors([b.vectors[name] for b in batches])
                    for name in first.vectors}
         return cls(scalars, vectors, tuple(origins), np.concatenate(index_parts),
-                   np.concatenate([b.iteration for b in batches]))
+                   np.concatenate([b.iteration for b in batches]), parts=tuple(batches))
 
     @classmethod
     def from_instances(cls, instances: Sequence[Instance], origin: Origin) -> InstanceBatch:
@@ -712,9 +763,8 @@ def _concat_columns(columns: Sequence[Column]) -> Column:
 
 
 def _concat_vectors(columns: Sequence[VectorColumn]) -> VectorColumn:
-    dim = max(c.dim for c in columns)
-    return _known(VectorColumn(np.concatenate(_unify([c.padded(dim).num for c in columns]),
-                                              axis=0), _concat_dens(columns)), columns)
+    """The rows of `columns` one after another (`VectorColumn.parts`: joined when read)."""
+    return _known(VectorColumn(None, _concat_dens(columns), parts=columns), columns)
 
 
 _C = TypeVar("_C", Column, VectorColumn)

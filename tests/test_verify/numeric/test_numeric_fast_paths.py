@@ -507,6 +507,52 @@ def test_concatenated_rows_of_long_runs_are_the_padded_parts() -> None:
             assert column.num.tolist() == expected.tolist()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_joined_gram_columns_are_those_of_the_joined_vectors(data: st.DataObject) -> None:
+    """A concatenation's Gram column, joined from its parts' own (each computed on the
+    smaller columns its rows were taken from, in its own dtype), is row by row the Gram
+    column of the joined vectors as rationals: parts of other dimensions (zero-padded),
+    other denominators, taken rows, empty parts, values past int64; and int64 only where
+    every value fits."""
+    from verify.runs.columns import run_rows
+
+    parts = []
+    for _ in range(data.draw(st.integers(1, 4))):
+        n = data.draw(st.integers(0, 4))
+        dim = data.draw(st.integers(1, 3))
+        bits = data.draw(st.sampled_from([5, 31, 40, 70]))
+        dtype = object if bits > 62 else np.int64
+
+        def vector(rows: int, dim: int = dim, bits: int = bits, dtype: type = dtype
+                   ) -> VectorColumn:
+            return VectorColumn(np.array(data.draw(st.lists(
+                st.lists(_entries(bits), min_size=dim, max_size=dim), min_size=rows,
+                max_size=rows)), dtype=dtype).reshape(rows, dim), data.draw(st.integers(1, 9)))
+
+        v = vector(n)
+        if n and data.draw(st.booleans()):  # rows taken from a smaller column, as a run's
+            base = vector(data.draw(st.integers(1, 3)))
+            v = base.take(np.array(data.draw(st.lists(st.integers(0, len(base) - 1),
+                                                      min_size=n, max_size=n)), dtype=np.intp))
+        parts.append(run_rows({}, {"v": v, "z": vector(n)}, Origin("t"), np.arange(n)))
+    joined = InstanceBatch.concat(parts)
+    rows = [(*p.vectors["v"].row(i), *[Fraction(0)] * (3 - p.vectors["v"].dim))
+            for p in parts for i in range(len(p))]
+    width = joined.vectors["v"].dim  # read before the joined numerators are made
+    assert [(*joined.vectors["v"].row(i), *[Fraction(0)] * (3 - width))
+            for i in range(len(joined))] == rows
+    for a, b in (("v", "v"), ("v", "z"), ("z", "z")):
+        got = joined.column(sympy.Symbol(f"<{a},{b}>"))
+        expected = gram_column(joined.vectors[a], joined.vectors[b])
+        assert len(got) == len(expected) == len(joined)
+        assert [got.value(i) for i in range(len(got))] == \
+            [expected.value(i) for i in range(len(expected))]
+        if got.num.dtype != object:
+            assert max_abs(got.num) <= INT64_LIMIT
+        assert got.magnitude == max_abs(got.num)
+
+
 @settings(max_examples=80, deadline=None)
 @given(st.data())
 def test_compiled_polynomial_over_per_row_denominators_is_the_fraction_value(
