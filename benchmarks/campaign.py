@@ -9,7 +9,7 @@ of long runs until N instances are checked, below).
 (1) vectorised evaluation of the canonical steps on ~10^6 prepared int64 rows;
 (2) a full canonical campaign over the sources generated, tight and adversary (seeds printed),
     in shards (`verify.numeric.shards`) on the chosen executor: its throughput per worker (instances
-    per second of worker time, runs and rows included) and overall (per second of wall time),
+    per worker CPU-second, runs and rows included) and overall (per second of wall time),
     and the time a campaign of 10^8 instances would take at that rate (extrapolated);
 (3) the source a campaign of 10^8 instances would use: long runs on integer data at margin 1
     (`verify.numeric.unit_margin`), in shards on the chosen executor, run by the engine's
@@ -246,10 +246,11 @@ def campaign_of(target: int, jobs: int, scheduler: str | None) -> CampaignResult
     violations = sum(v.violations for v in result.verdicts.values())
     print(f"total: {result.instances:,} instances, {sum(result.runs.values()):,} runs "
           f"(seeds {LONG_SEED}..{LONG_SEED + seeds - 1}, {len(done)} shards); wall {wall:.1f} "
-          f"s on {workers} worker(s), worker time {result.total_seconds:.1f} s (evaluation "
+          f"s on {workers} worker(s), worker time {result.total_seconds:.1f} s wall, "
+          f"{result.cpu_seconds:.1f} CPU-s (evaluation "
           f"{result.evaluation_seconds:.1f} s); {discarded} shard(s) in flight beyond the "
           "target discarded")
-    print(f"rates: {result.instances / result.total_seconds:,.0f} instances/s per worker "
+    print(f"rates: {result.instances / result.cpu_seconds:,.0f} instances per worker CPU-second "
           f"(runs, rows and checks), {result.instances / wall:,.0f} instances/s overall")
     for line in result.lines():
         print("   ", line)
@@ -282,11 +283,11 @@ def _until(checks: Sequence[Check], target: int, pool: Executor, workers: int,
         part = pending.pop(0).result()
         done.append(part)
         instances += part.instances
-        worker_seconds += part.total_seconds
+        worker_seconds += part.cpu_seconds
         if len(done) % report == 0 or instances >= target:
             elapsed = time.perf_counter() - start
             print(f"    {int(instances):,} instances after {len(done)} shards, {elapsed:.1f} s: "
-                  f"{instances / worker_seconds:,.0f}/s per worker, "
+                  f"{instances / worker_seconds:,.0f} per worker CPU-second, "
                   f"{instances / elapsed:,.0f}/s overall", flush=True)
     wall = time.perf_counter() - start
     for future in pending:
@@ -296,14 +297,16 @@ def _until(checks: Sequence[Check], target: int, pool: Executor, workers: int,
 
 def _throughput(result: CampaignResult, wall: float, workers: int) -> None:
     """Instances, time, and the rates per worker and overall, extrapolated to 10^8."""
-    per_worker = result.instances / result.total_seconds
+    per_worker = result.instances / result.cpu_seconds
     overall = result.instances / wall
     print(f"    {result.instances} instances, {result.runs} runs; wall {wall:.2f} s on "
-          f"{workers} worker(s), worker time {result.total_seconds:.2f} s, of which evaluation "
+          f"{workers} worker(s), worker time {result.total_seconds:.2f} s wall, "
+          f"{result.cpu_seconds:.2f} CPU-s, of which evaluation "
           f"{result.evaluation_seconds:.2f} s")
-    print(f"    throughput: {per_worker:,.0f} instances/s per worker (runs, rows and checks), "
+    print(f"    throughput: {per_worker:,.0f} instances per worker CPU-second (runs, rows and "
+          "checks), "
           f"{overall:,.0f} instances/s overall; 10^8 instances: "
-          f"{TARGET_INSTANCES / per_worker:,.0f} worker-seconds, "
+          f"{TARGET_INSTANCES / per_worker:,.0f} worker CPU-seconds, "
           f"{TARGET_INSTANCES / overall / 3600:.2f} h wall at this overall rate (extrapolated)")
 
 

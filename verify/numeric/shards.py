@@ -215,16 +215,18 @@ def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
     checks it admits, with fewer collections of the youngest generation
     (`fewer_collections`). A `compiled` shard first loads the engine's compiled loop (once
     per process: the engine's `auto` mode then runs every block in it), and that time is
-    counted in the shard's `total_seconds` with the rest of the worker's work."""
-    start = time.perf_counter()
+    counted in the shard's `total_seconds` and `cpu_seconds` with the rest of the worker's
+    work."""
+    start, cpu = time.perf_counter(), time.process_time()
     if shard.compiled:
         _long_runs_ahead()
     _settled()
-    warm = time.perf_counter() - start
+    warm, warm_cpu = time.perf_counter() - start, time.process_time() - cpu
     with fewer_collections():
         result = campaign.run_campaign([c for c in checks if shard.admits(c)],
                                        {shard.source: shard.scenarios()})
     result.total_seconds += warm
+    result.cpu_seconds += warm_cpu
     return result
 
 
@@ -277,7 +279,7 @@ YOUNG_OBJECTS = 20_000
 
 def merge(results: Iterable[CampaignResult]) -> CampaignResult:
     """Shard results added in the order given: verdicts merged per (check, source), runs and
-    evaluation seconds summed (the seconds are CPU time spent on workers, for rates only); the
+    seconds summed (wall and CPU seconds spent on workers, for rates only); the
     first witness of each (check, source) and the first fault of each plug-in kept."""
     total = CampaignResult()
     for part in results:
@@ -291,6 +293,7 @@ def merge(results: Iterable[CampaignResult]) -> CampaignResult:
             total.faults.setdefault(name, fault)
         total.evaluation_seconds += part.evaluation_seconds
         total.total_seconds += part.total_seconds
+        total.cpu_seconds += part.cpu_seconds
     return total
 
 
