@@ -324,7 +324,8 @@ def _proof(document: dict[str, Any], file: str
     combined = problems.attempt(lambda: with_copies(steps, copies))
     defined = {n: t for n, (t, _) in declared.defined.items()}
     for error in [*redefining_uses(combined or steps, defined),
-                  *redefining_runs(steps, defined), *_bound_definitions(numeric, defined)]:
+                  *redefining_runs(steps, defined), *_bound_definitions(numeric, defined),
+                  *_bound_sums(numeric)]:
         problems.add(error)
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     if combined is None:  # the copies clashed (said): their uses are no further error
@@ -343,6 +344,22 @@ def _proof(document: dict[str, Any], file: str
                  source or "", numeric, naturals, theorem=theorem or "",
                  notation=notation or {}, indexed=indexed, sets=sets,
                  definitions={n: t for n, (t, _) in declared.defined.items()}), notes, copies
+
+
+SUM_CALL = re.compile(r"\bsum\s*\(")
+
+
+def _bound_sums(numeric: RunBinding | None) -> list[ProofFileError]:
+    """A `[numeric] names` entry that is or contains a finite sum (red team 12 G:
+    `q = "sum(j in 1..t, 1)"` raised a 62-line KernelError traceback, exit 1): runs bind no
+    sum (a sum is no run quantity, nor is one evaluated on rows). Refused, one line each."""
+    if numeric is None:
+        return []
+    return [ProofFileError(
+        f"numeric.names.{name} = {text!r}: runs bind no sum (a sum is no run quantity, and "
+        "the audit evaluates none on runs); bind the name to a run expression without sum(...)",
+        key=f"numeric.names.{name}", text=text)
+        for name, text in numeric.names.items() if SUM_CALL.search(text)]
 
 
 def _bound_definitions(numeric: RunBinding | None, defined: Mapping[str, str]

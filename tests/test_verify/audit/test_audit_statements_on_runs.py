@@ -286,3 +286,17 @@ def test_a_relation_on_runs_is_read_wherever_its_divisors_are_nonzero(
     else:
         assert step.numeric.violations == 0
 
+
+@pytest.mark.parametrize("binding", [
+    "sum(j in 1..t, 1)", "sum(j in 1..3, j)", "sum(j in 1..3, dot(w, w))",
+    "dot(w, sum(j in 1..2, x))"])
+def test_a_sum_bound_in_names_is_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], binding: str):
+    """Red team 12 G: a sum bound as a run quantity raised a 62-line KernelError traceback
+    and exit 1. Runs bind no sum: refused at the entry, one line, exit 2."""
+    from verify.cli import main
+
+    path = _write(tmp_path, "nat.toml", NATBIND % binding)
+    assert main(["audit", path, "--budget", "small"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert f"nat.toml:13:16: numeric.names.k = {binding!r}: runs bind no sum" in line
