@@ -324,7 +324,8 @@ def _proof(document: dict[str, Any], file: str
     combined = problems.attempt(lambda: with_copies(steps, copies))
     defined = {n: t for n, (t, _) in declared.defined.items()}
     for error in [*redefining_uses(combined or steps, defined),
-                  *redefining_runs(steps, defined), *_bound_definitions(numeric, defined)]:
+                  *redefining_runs(steps, defined), *_bound_definitions(numeric, defined),
+                  *_bound_sums(numeric), *_natural_definitions(declared.naturals, defined, steps)]:
         problems.add(error)
     broken = frozenset(_label(t, i) for i, t in enumerate(tables)) - {s.id for s in steps}
     if combined is None:  # the copies clashed (said): their uses are no further error
@@ -343,6 +344,36 @@ def _proof(document: dict[str, Any], file: str
                  source or "", numeric, naturals, theorem=theorem or "",
                  notation=notation or {}, indexed=indexed, sets=sets,
                  definitions={n: t for n, (t, _) in declared.defined.items()}), notes, copies
+
+
+def _natural_definitions(naturals: Sequence[str], defined: Mapping[str, str],
+                         steps: Sequence[Step]) -> list[ProofFileError]:
+    """A `[define]`d name declared natural (red team 12: `r = "sqrt(T)"` with naturals =
+    ["r"] was accepted, and `sum(j in 1..r, 1) == r` proved "for T", false under the
+    definition alone at T = 2). A defined name has its definition's value, which the file
+    cannot also declare a natural number. Refused, one line each; a defined induction counter
+    is said by `redefining_runs` alone."""
+    counters = {s.rule.variable for s in steps if isinstance(s.rule, Induction)}
+    return [ProofFileError(
+        f"naturals: {name} is defined as {defined[name]} ([define]) and has that value, "
+        f"which need not be a natural number; remove {name} from naturals or from [define]",
+        key="naturals") for name in naturals if name in defined and name not in counters]
+
+
+SUM_CALL = re.compile(r"\bsum\s*\(")
+
+
+def _bound_sums(numeric: RunBinding | None) -> list[ProofFileError]:
+    """A `[numeric] names` entry that is or contains a finite sum (red team 12 G:
+    `q = "sum(j in 1..t, 1)"` raised a 62-line KernelError traceback, exit 1): runs bind no
+    sum (a sum is no run quantity, nor is one evaluated on rows). Refused, one line each."""
+    if numeric is None:
+        return []
+    return [ProofFileError(
+        f"numeric.names.{name} = {text!r}: runs bind no sum (a sum is no run quantity, and "
+        "the audit evaluates none on runs); bind the name to a run expression without sum(...)",
+        key=f"numeric.names.{name}", text=text)
+        for name, text in numeric.names.items() if SUM_CALL.search(text)]
 
 
 def _bound_definitions(numeric: RunBinding | None, defined: Mapping[str, str]

@@ -713,10 +713,16 @@ def _conclude(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Stat
 
 def contradiction(goals: Sequence[Obligation]) -> Judgement:
     """`hypotheses |- -1 >= 0` for the hypotheses every case of a step shares (for an
-    induction, those of its update step: if they contradict, no update can happen)."""
-    last = [g for g in goals if g.written is not None][-1]
+    induction, those of its update step: if they contradict, no update can happen).
+
+    Only facts valid without the case: not the case, and a sum-rule identity only if every
+    case has it (one case's rule, e.g. a `skip` whose condition is that case, holds under
+    that case alone; one all the cases share holds whichever case is true)."""
+    written = [g for g in goals if g.written is not None]
+    last = written[-1]
+    cases = [set(g.judgement.hypotheses) for g in written if "case" in g.origins]
     hyps = tuple(h for h, o in zip(last.judgement.hypotheses, last.origins, strict=True)
-                 if o != "case")
+                 if o != "case" and (o != "sum" or all(h in c for c in cases)))
     return replace(last.judgement, hypotheses=hyps, claim=kernel.Fact(sympy.Integer(-1), ">="))
 
 

@@ -378,3 +378,44 @@ given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
     assert report.vacuity_reason.endswith("so the step claims at most the invariant at the "
                                           "start state (nothing, if its own hypotheses "
                                           "contradict)")
+
+
+CASE_SUM_RULE = """title = "T"
+scalars = ["a", "b", "j", "s", "t"]
+naturals = ["t"]
+indexed = ["a", "b"]
+[sets]
+P = {{ index = "j", range = "1..2", where = ["a[j] >= 0"] }}
+Q = {{ index = "j", range = "1..1", where = ["a[j] >= 0"] }}
+[[step]]
+id = "s"
+given = ["{given}"]
+claim = "{claim}"
+split = {{ on = "a[2]", zero = false }}
+{induction}"""
+INDUCTION = """[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + 1" }
+given = []
+constants = ["a", "b"]
+"""
+
+
+@pytest.mark.parametrize(("given", "claim", "induction", "vacuous"), [
+    # red team 12 C: holds at a[1] = a[2] = 0, b = (0, 1); only the case a[2] < 0's `skip`
+    # identity (sum over P = sum over Q) contradicts it, and that case was dropped
+    ("sum(j in P, b[j]) >= sum(j in Q, b[j]) + 1", "a[2] >= 0", "", False),
+    ("sum(j in P, b[j]) >= sum(j in Q, b[j]) + 1", "s == t", INDUCTION, False),
+    # an identity every case has holds without the case: still vacuous
+    ("sum(j in 1..2, b[j]) >= b[1] + b[2] + 1", "a[2] >= 0", "", True),
+])
+def test_vacuity_reads_no_identity_only_one_case_makes(given: str, claim: str,
+                                                         induction: str, vacuous: bool) -> None:
+    """Red team 12 C: the vacuity judgement dropped the last case's `case` fact but kept that
+    case's own sum-rule identities, which hold only under it: a satisfiable step was reported
+    `VACUOUS: the hypotheses are contradictory`."""
+    (report,) = check(CASE_SUM_RULE.format(given=given, claim=claim,
+                                           induction=induction)).steps
+    assert report.status == "proved"
+    assert report.vacuous is vacuous and (report.vacuity is not None) is vacuous

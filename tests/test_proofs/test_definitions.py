@@ -435,3 +435,20 @@ def test_a_scalar_defined_under_a_vectors_name_of_the_run_is_evaluated(tmp_path:
     (audited,) = audit_proofs(proof, budget="small").proofs
     numeric = audited.steps[0].numeric
     assert numeric is not None and numeric.status == "held" and numeric.vacuous == 0
+
+
+@pytest.mark.parametrize(("define", "naturals"), [
+    ('r = "sqrt(T)"', '["r"]'), ('r = "max(T, 0)"', '["n", "r"]')])
+def test_a_defined_name_is_never_declared_natural(define: str, naturals: str) -> None:
+    """Red team 12: `[define] r = "sqrt(T)"` with naturals = ["r"] was accepted, and
+    `sum(j in 1..r, 1) == r` proved "for T" (false at T = 2 under the definition alone).
+    A defined name has its definition's value: refused, one line at `naturals`."""
+    text = (f'title = "T"\nscalars = ["T", "r", "n"]\nnaturals = {naturals}\n[define]\n'
+            f'{define}\n[[step]]\nid = "s"\ngiven = ["T >= 0"]\n'
+            'claim = "sum(j in 1..r, 1) == r"\n')
+    with pytest.raises(ProofFileError) as caught:
+        parse_proof(text.encode(), "nat.toml")
+    (line,) = caught.value.lines()
+    assert line.startswith("nat.toml:3:1: naturals: r is defined as ")
+    assert line.endswith("which need not be a natural number; remove r from naturals or "
+                         "from [define]")

@@ -662,3 +662,32 @@ given = ["d == sum(j in 1..n, y[j]**2)"]
     assert stated is not None and stated.naturals == {"n", "t"}
     assert "(d, n fresh at each update; y constant), counted by t: n in Nat, t in Nat |-" in str(
         stated)
+
+
+@pytest.mark.parametrize(("given", "claim", "point"), [
+    # red team 12 c1: fails first at n = 1, N = 4 (sum 0 <= -1), a value beyond 0..3
+    ("n >= 1", "sum(j in N..n+1, 1) <= n+1 - N + 1", {"N": 4, "n": 1}),
+    ("n >= 4", "sum(j in 1..n, 1) <= 3", {"n": 4}),  # no value in 0..3 meets n >= 4
+    ("n >= 0", "sum(j in 1..n, 1) <= 1", {"n": 2}),  # within 0..3: found there, first
+    ("y[1] >= 0", "sum(j in 1..2, y[j]) <= y[1]", {}),  # no name to choose: one attempt
+])
+def test_the_search_on_concrete_sets_reaches_past_its_first_values(
+        given: str, claim: str, point: dict[str, int]) -> None:
+    """Red team 12 (c1-slow.toml): a false step refuted by N = 5, n = 1 ended `unknown` at the
+    wall-clock guard, the concrete sets trying naturals in 0..3 only, where the hypotheses
+    leave no counterexample. Assignments the hypotheses on their names alone rule out are
+    skipped, and values up to 5 follow those in 0..3: the search on concrete sets finds the
+    point at once (work bounded as before: at most `MAX_VALUES` assignments)."""
+    from verify.search.sums.worlds import counterexample as on_sets
+
+    proof = parse_proof(HEAD + f'''
+[[step]]
+id = "s"
+given = ["{given}"]
+claim = "{claim}"
+'''.encode(), "sums.toml")
+    seq = sequent(proof, proof.steps[0], [])
+    label = next(o.label for o in kernel.obligations(seq) if o.decisive)
+    found = on_sets(seq, label, BUDGETS["small"])
+    assert found is not None
+    assert {n: found.scalars[n] for n in point} == point

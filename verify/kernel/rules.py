@@ -484,15 +484,15 @@ def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statemen
             hyps.setdefault(r, used.step)
     _mentions(tuple(hyps), set(sequent.witness), "hypothesis", "it names what the claim "
               "says exists")
-    run, rule = "", sequent.rule  # a natural a witness reads is one too, as is one an
-    read = set().union(*map(_read, (*hyps, sequent.claim)), _reads(sequent.witness))
-    if type(rule) is Induction:  # induction's run starts from, steps by or updates when
+    run, rule = "", sequent.rule  # a natural a witness or a split's `on` reads is one too,
+    read = set().union(*map(_read, (*hyps, sequent.claim)), _reads(sequent.witness), *(
+        names_of(c.on) for c in (rule, getattr(rule, "cases", None)) if type(c) is Cases))
+    if type(rule) is Induction:  # as is one an induction's run starts from, steps by or updates
         read |= _reads(rule.base) | _reads(rule.step) | set().union(*map(_read, rule.update))  # type: ignore[arg-type]
-    naturals |= sequent.naturals & read  # a declared natural nothing reads is left out
-    _indexed(sequent, tuple(hyps), naturals | ({sequent.rule.variable} if type(
-        sequent.rule) is Induction else set()))  # type: ignore[union-attr]
-    if type(rule) is Induction:
         naturals.add(rule.variable)
+    naturals |= sequent.naturals & read  # a declared natural nothing reads is left out
+    _indexed(sequent, tuple(hyps), naturals)
+    if type(rule) is Induction:
         run = _run(sequent, tuple(hyps))
         def shown(used: list[Statement]) -> str:
             return ", ".join(f"{u.claim.text} [{u.step}]" for u in used)

@@ -353,8 +353,8 @@ def _definition(function: str, args: Sequence[tuple[CompiledPolynomial, Compiled
     Python integers: the two arguments compared by cross-multiplying over positive
     denominators, so no float decides which is the larger. An argument whose denominator
     is 0 at a row is read as 0 there: the definition says nothing there, and the judgement's
-    condition that the denominator is positive (`on_runs`: divisions cleared) leaves the row
-    vacuous."""
+    condition that the denominator is nonzero (`on_runs`: divisions cleared) leaves the row
+    vacuous; a negative one is a row like any other."""
     n = len(batch)
     (a, da), (b, db) = (_quotient(num, den, batch, n) for num, den in args)
     left, right = a * db, b * da

@@ -42,7 +42,7 @@ from proofs.language.terms import Vec, dot, gram_pair
 from proofs.step import RunBinding
 from verify import kernel
 from verify.kernel import Fact, Judgement
-from verify.kernel.algebra import normal_form
+from verify.kernel.algebra import normal_form, reciprocal_bases
 from verify.kernel.atoms import Family, KernelError, Sum, structure
 from verify.runs.quantity import RunKind, UnknownRunKind, kind
 
@@ -377,11 +377,49 @@ def on_runs(stated: kernel.Statement, names: Naming) -> Judgement:
     """A step's statement as one judgement over run quantities, divisions cleared (their
     conditions become hypotheses: the statement says nothing where they fail), each name
     replaced by what it denotes on runs."""
-    forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
+    plain = {normal_form(r, r.text)[0] for r in stated.hypotheses if not r.divisors}
+    forms = [_on_rows(r, plain) for r in (*stated.hypotheses, stated.claim)]
     claim, conditions = forms.pop()
     hypotheses = tuple(dict.fromkeys(
         [f for fact, side in forms for f in (*side, fact)] + list(conditions)))
     return names.judgement(hypotheses, claim)
+
+
+def _on_rows(relation: kernel.Rel, given: set[Fact]) -> tuple[Fact, tuple[Fact, ...]]:
+    """`relation` as a polynomial fact that says what it says wherever it is defined, and
+    the conditions (`> 0` facts) that say where that is: where no divisor is 0 (red team 12
+    D: `1/(t - 10^6) <= 0` was vacuous on every row, though defined and true on each).
+
+    The kernel's `normal_form` clears a denominator by taking each of its factors c > 0 as a
+    condition (a proof must show it); a run's row only has to be one where the relation is
+    defined, and a factor may be negative there. The kernel's form is kept where every c is
+    a square (c > 0 exactly where c != 0) or among `given`, the step's hypotheses free of
+    division (false, so the row vacuous, wherever c <= 0). Else `N/D op 0` becomes
+    `N*E op 0`, E the constant and the factors of odd multiplicity of D = c*E*q**2
+    (`sympy.sqf_list`): the same where D != 0, multiplied by D*E = (c*E*q)**2 > 0. D is
+    reduced (`sympy.cancel`: where every divisor is nonzero the quotient is defined, so its
+    reduced denominator is nonzero), and each divisor d (written, or left in the relation)
+    gives `d**2 > 0` (the kernel admits no division inside a divisor). Exact: SymPy
+    rationals, no float."""
+    fact, conditions = normal_form(relation, relation.text)
+    if all(c in given or _square(c.expr) for c in conditions):
+        return fact, conditions
+    num, den = sympy.fraction(sympy.cancel(sympy.together(relation.lhs - relation.rhs)))
+    constant, factors = sympy.sqf_list(den)
+    odd = constant * sympy.Mul(*(f for f, k in factors if k % 2))
+    cleared, _ = normal_form(kernel.Rel(sympy.expand(num * odd), relation.op,
+                                        sympy.Integer(0), relation.text), relation.text)
+    divisors = (*relation.divisors, *(b for e in (relation.lhs, relation.rhs)
+                                      for b in reciprocal_bases(e, relation.text)))
+    defined = (sympy.expand(d**2) for d in divisors)
+    return cleared, tuple(dict.fromkeys(Fact(d, ">") for d in defined if not d.is_number))
+
+
+def _square(expr: sympy.Expr) -> bool:
+    """Whether `expr` is a positive constant times a square of a polynomial: > 0 exactly
+    where it is nonzero."""
+    constant, factors = sympy.sqf_list(expr)
+    return bool(constant > 0) and all(k % 2 == 0 for _, k in factors)
 
 
 def _unknown(text: str, run: str) -> tuple[str, str] | None:

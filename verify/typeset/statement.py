@@ -146,9 +146,8 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...]) -> tuple[Piece
     rule = step.rule
     if isinstance(rule, CaseSplit):
         on = printer.expression(term_text(rule.on))
-        zero = ", = 0" if rule.zero_case else ""
-        return (("text", "by cases on the sign of "), ("math", on),
-                ("text", f" (> 0{zero}, < 0):"))
+        cases = "> 0, = 0, < 0" if rule.zero_case else ">= 0, < 0"  # the kernel's cases
+        return (("text", "by cases on the sign of "), ("math", on), ("text", f" ({cases}):"))
     if not isinstance(rule, Induction):
         return ()
     fmt = printer.fmt

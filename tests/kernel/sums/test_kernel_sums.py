@@ -499,3 +499,19 @@ def test_a_refutation_evaluates_the_sums_at_a_concrete_set() -> None:
             kernel.refute(seq, "main", Counterexample({"n": Fraction(2)}, {}, bad))
     with pytest.raises(KernelError, match="must be dicts"):
         kernel.refute(seq, "main", Counterexample({"n": Fraction(2)}, {}, []))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rule", [
+    Cases(total(1, n, y(j))),
+    Induction("t", {"s": ZERO}, {"s": s + 1}, cases=Cases(total(1, n, y(j)))),
+])
+def test_a_natural_read_only_by_a_split_is_natural(rule: object) -> None:
+    # red team 12 B: a declared natural read by a split's `on` only (or an induction's
+    # cases.on) was dropped from the statement, and its sum bound then refused as "not
+    # natural ... declare it in naturals", though declared. Undeclared, it stays refused.
+    claim = rel(s, ">=", 0) if type(rule) is Induction else rel(y(0) ** 2, ">=", 0)
+    naturals = frozenset({"n", "t"})
+    seq = sequent((), claim, rule, naturals=naturals)
+    assert "n in Nat" in str(proved(seq).statement)
+    with pytest.raises(RuleError, match="a bound of a sum mentions n, which is not natural"):
+        kernel.statement(sequent((), claim, rule, naturals=naturals - {"n"}))

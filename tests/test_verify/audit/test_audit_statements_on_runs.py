@@ -8,6 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 import sympy
 
 from verify.audit.job import Audit, StepAudit, run_audit
@@ -242,3 +243,60 @@ def test_a_sum_or_a_family_member_is_not_run_with_no_impossible_advice(tmp_path:
     assert count.reason == "it reads a sum over 1..N" + tail
     assert member.reason == "it reads a member of the family y" + tail
     assert "#" not in to_text(audit) and "bind it in" not in to_text(audit)
+
+
+#: red team 12 D (r5-negdiv-runs.toml, r4-define-neg.toml): a divisor negative on every row
+DIVIDES = """
+title = "a division on runs"
+scalars = ["t", "g"]
+[define]
+g = "max(0, 1/(t - 1000000))"
+[numeric]
+run = "online"
+[[step]]
+id = "s"
+given = [%s]
+claim = "%s"
+"""
+
+
+@pytest.mark.parametrize(("given", "claim", "status", "vacuous"), [
+    ('"1/(t - 1000000) <= 0"', "t >= 5", "violated", False),  # false at t = 0..4
+    ('"1/(t - 1000000) <= 0"', "t <= 1000000", "held", False),
+    ("", "g >= 0", "held", False),
+    ('"1/(t - 1000000) > 0"', "t >= 5", "not-run", True),  # defined, false on every row
+    ('"t/t >= 1"', "t >= 1", "held", True),  # undefined where t = 0, and only there
+])
+def test_a_relation_on_runs_is_read_wherever_its_divisors_are_nonzero(
+        tmp_path: Path, given: str, claim: str, status: str, vacuous: bool):
+    """Red team 12 D: a denominator's clearing condition D > 0 was a hypothesis on runs, so
+    `1/(t - 10^6) <= 0 |- t >= 5` was vacuous on every row (t < 10^6) and its violations at
+    t < 5 were missed. A relation is defined where its divisors are nonzero: a row is vacuous
+    only where one is 0 (or a hypothesis, as written, is false there)."""
+    audit = run_audit([_write(tmp_path, "div.toml", DIVIDES % (given, claim))],
+                      budget="small")
+    step = _only(audit)
+    assert step.numeric is not None and step.numeric.status == status
+    assert (step.numeric.vacuous > 0) is vacuous
+    if status == "violated":
+        assert step.numeric.counterexample is not None
+        assert step.numeric.counterexample.scalars["t"] < 5
+        assert 0 < step.numeric.violations < step.numeric.instances  # rows t >= 5 hold
+        assert step.numeric.min_slack == -5  # at t = 0
+    else:
+        assert step.numeric.violations == 0
+
+
+@pytest.mark.parametrize("binding", [
+    "sum(j in 1..t, 1)", "sum(j in 1..3, j)", "sum(j in 1..3, dot(w, w))",
+    "dot(w, sum(j in 1..2, x))"])
+def test_a_sum_bound_in_names_is_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], binding: str):
+    """Red team 12 G: a sum bound as a run quantity raised a 62-line KernelError traceback
+    and exit 1. Runs bind no sum: refused at the entry, one line, exit 2."""
+    from verify.cli import main
+
+    path = _write(tmp_path, "nat.toml", NATBIND % binding)
+    assert main(["audit", path, "--budget", "small"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert f"nat.toml:13:16: numeric.names.k = {binding!r}: runs bind no sum" in line

@@ -120,3 +120,26 @@ def test_a_vacuous_theorem_is_vacuous_in_every_format_and_layout(
               "latex": rf"\texttt{{honest/false}}: {reason}."}[fmt]  # one item, or run in
     assert "Vacuous (1)" in document and listed in document
     assert "acuous" not in _text(fmt, plain, layout)
+
+
+@pytest.mark.parametrize(("zero", "cases"), [("false", "(>= 0, < 0)"),
+                                             ("true", "(> 0, = 0, < 0)")])
+def test_a_split_prints_the_cases_the_kernel_proves(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], zero: str, cases: str):
+    """Red team 12 E: `zero = false` splits into t >= 0 and t < 0, but `explain` and the
+    reports printed "(> 0, < 0)", a split that misses t = 0."""
+    from verify.cli import main
+
+    path = tmp_path / "split.toml"
+    path.write_text(f'title = "T"\nscalars = ["t"]\n[[step]]\nid = "s"\nclaim = "t*t >= 0"\n'
+                    f'split = {{ on = "t", zero = {zero} }}\n', encoding="utf-8")
+    assert main(["explain", str(path), "s"]) == 0
+    assert f"by cases on the sign of t {cases}:" in capsys.readouterr().out
+    report = run_audit([str(path)], budget="small")
+    for text, escape in ((markdown.render(report), markdown.escape),
+                         (latex.render(report), latex.escape),
+                         (html.render(report), lambda x: x.replace(">", "&gt;").replace(
+                             "<", "&lt;"))):
+        assert f"sign of {escape(cases)}:" in text.replace("$t$ ", "").replace(
+            "<math><mi>t</mi></math> ", "")
+        assert escape("(> 0, < 0)") not in text

@@ -3,15 +3,17 @@
 The ordinary search reads every sum as an unknown, so the points it finds give sums values
 no set gives them, and the kernel (which evaluates sums) rejects them. Here the naturals of
 the bounds, and the scalars in the indices of family members, take small values (0..3, the
-smallest first); every sum then ranges over a concrete set and is unfolded into its terms,
-each member of a family becoming a name of its own (`y[2]` is `_y_2`, independent of the
-others: a family is any function). A member of a filtered set is in or out by a pattern of
-choices (all in, all out, then mixed), the filter or its negation becoming a hypothesis. The
-ordinary search then looks for a point of the unfolded judgement; the point is read back as
-families and handed to the kernel's `refute`, which evaluates the step as written there.
-Deterministic; bounded (`MAX_VALUES` assignments, `PATTERNS` patterns, `MAX_TERMS` terms and
-`MAX_VISITS` members visited in the unfolding, a `SHARE` of the step's budget for each), and
-stopped by the step's time cap when the user sets one (`--time-limit`).
+smallest first, then up to 5 for three names or fewer); every sum then ranges over a
+concrete set and is unfolded into its terms, each member of a family becoming a name of its
+own (`y[2]` is `_y_2`, independent of the others: a family is any function). A member of a
+filtered set is in or out by a pattern of choices (all in, all out, then mixed), the filter
+or its negation becoming a hypothesis. The ordinary search then looks for a point of the
+unfolded judgement; the point is read back as families and handed to the kernel's `refute`,
+which evaluates the step as written there. Deterministic; bounded (`MAX_VALUES`
+assignments, those the hypotheses on their names alone leave, `PATTERNS` patterns,
+`MAX_TERMS` terms and `MAX_VISITS` members visited in the unfolding, a `SHARE` of the
+step's budget for each), and stopped by the step's time cap when the user sets one
+(`--time-limit`).
 """
 
 from __future__ import annotations
@@ -25,12 +27,14 @@ import sympy
 
 from verify import kernel
 from verify.kernel import Counterexample, Judgement, atoms
-from verify.kernel.algebra import Fact, normal_form
+from verify.kernel.algebra import Fact, evaluate, normal_form
 from verify.search.counterexamples import CounterexampleSearch
 from verify.search.polynomials import Context
 from verify.search.work import Exhausted, SearchBudget, TimeCap, Work
 
 VALUES = range(4)  # the values tried for each natural of a bound or scalar of an index
+WIDER = range(6)  # then, while fewer than MAX_VALUES were tried, these (`_assignments`)
+WIDENED = 3  # names at most, for WIDER
 MAX_VALUES = 24  # assignments tried, the smallest first
 PATTERNS = (-1, 0, 1, 2, 5, 6, 9, 10)  # memberships: all in, all out, mixed (bit i: i-th)
 MAX_TERMS = 600  # symbols an unfolded judgement may have
@@ -163,9 +167,8 @@ def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget,
     exprs = [e for r in (*hyps, claim) for e in (r.lhs, r.rhs, *r.divisors)]
     named = set().union(*map(atoms.named, exprs))
     chosen = sorted(set().union(*map(atoms.bound_names, exprs)) | _index_names(exprs))
-    assignments = sorted(itertools.product(VALUES, repeat=len(chosen)), key=sum)[:MAX_VALUES]
     memo: _Memo = {}  # the substitutions made, shared by every attempt
-    for values in assignments:
+    for values in _assignments(chosen, hyps):
         fixed = dict(zip(chosen, map(sympy.Integer, values), strict=True))
         done: list[tuple[bool, ...]] = []  # the decisions of this assignment's unfoldings
         for pattern in PATTERNS:
@@ -190,6 +193,30 @@ def counterexample(seq: kernel.Sequent, label: str, budget: SearchBudget,
                 continue
             return cex
     return None
+
+
+def _assignments(chosen: list[str], hyps: tuple[kernel.Rel, ...]) -> list[tuple[int, ...]]:
+    """The values tried for `chosen`, at most `MAX_VALUES`: those in `VALUES` the smallest
+    first, then those in `WIDER`, leaving out each where a hypothesis that reads `chosen`
+    only is false (no counterexample there). Red team 12 (c1-slow.toml): `n >= 1 |-
+    sum(j in N..n+1, 1) <= n - N + 2` fails first at n = 1, N = 4, outside `VALUES`: it
+    ended unknown. Those in `VALUES` keep their order, so whatever was found among them
+    still is, and first."""
+    plain = [r for r in hyps if all(s.name in chosen for e in (r.lhs, r.rhs, *r.divisors)
+                                    for s in e.free_symbols)]
+
+    def possible(values: tuple[int, ...]) -> bool:
+        point = dict(zip(chosen, values, strict=True))
+        try:
+            return all(evaluate(r, r.text, lambda s: Fraction(point[s.name])) for r in plain)
+        except kernel.KernelError:  # undefined there (a divisor 0): no instance
+            return False
+
+    ordered = sorted(itertools.product(VALUES, repeat=len(chosen)), key=sum)
+    if 0 < len(chosen) <= WIDENED:  # 6**k assignments: only for a few names
+        ordered += sorted((v for v in itertools.product(WIDER, repeat=len(chosen))
+                           if max(v) >= len(VALUES)), key=sum)
+    return list(itertools.islice(filter(possible, ordered), MAX_VALUES))
 
 
 def _index_names(exprs: list[sympy.Expr]) -> set[str]:
