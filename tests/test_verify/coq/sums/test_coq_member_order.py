@@ -31,13 +31,14 @@ needs_coqc = pytest.mark.skipif(COQC is None, reason="coqc is not on PATH")
 
 ORDER = b'''
 title = "member order"
-scalars = ["a", "b", "n", "c", "j"]
-naturals = ["n"]
+scalars = ["a", "b", "n", "c", "j", "l", "K"]
+naturals = ["n", "K"]
 indexed = ["a", "b"]
 
 [sets]
 P = { index = "j", range = "1..n", where = ["a[j+c] >= 0"] }
 Q = { index = "j", range = "1..n", where = ["a[c+j] >= 0", "b[c+j] >= a[j+c]"] }
+S = { index = "l", range = "1..K", where = ["b[c+l] >= 0"] }
 
 [[step]]
 id = "member-p"
@@ -58,8 +59,19 @@ claim = "b[j+c] >= 0"
 id = "sum-q"
 claim = "sum(j in Q, b[c+j]) >= 0"
 uses = [{ step = "member-q", sum = "j in Q" }]
+
+# two levels, each set filtered at its index plus c
+[[step]]
+id = "member-two"
+given = ["j >= 1", "j <= n", "a[j+c] >= 0", "l >= 1", "l <= K", "b[c+l] >= 0"]
+claim = "a[j+c]*b[l+c] >= 0"
+
+[[step]]
+id = "sum-two"
+claim = "sum(j in P, a[c+j]*sum(l in S, b[l+c])) >= 0"
+uses = [{ step = "member-two", sum = ["l in S", "j in P"] }]
 '''
-STEPS = ("member-p", "sum-p", "member-q", "sum-q")
+STEPS = ("member-p", "sum-p", "member-q", "sum-q", "member-two", "sum-two")
 
 #: False variants of order.v's statements (what each breaks, the text, its replacement):
 #: coqc must reject each. Each text occurs once, in its theorem's statement.
@@ -94,8 +106,10 @@ def test_a_filter_member_printed_in_another_order_is_read_as_the_raw_sums(
     # the filter as the statement prints it (the canonical sum) and as the premise does
     assert "(fun j'1 => (ind_ge (a (j'1 + c))) * (a (j'1 + c)))) >= 0." in text
     assert "-> (a (c + (IZR z'0))) >= 0 -> (a (c + (IZR z'0))) >= 0) ->" in text
-    # sum-p's filter; sum-q's two filters (the second has two members read first)
-    assert text.count("by (f_equal; replace (a (x'") == 3
+    # sum-p's filter; sum-q's two filters (the second has two members read first);
+    # sum-two's filter of P (S's, of b, at the inner level)
+    assert text.count("by (f_equal; replace (a (x'") == 4
+    assert text.count("by (f_equal; replace (b (x'") == 1
     assert "by (f_equal; ip_canon; ring)" not in text
 
 
@@ -116,7 +130,8 @@ def _compile(tmp_path: Path, variants: tuple[tuple[str, str, str], ...]) -> None
 
 @needs_coqc
 def test_a_filter_at_j_plus_c_compiles_and_a_false_variant_does_not(tmp_path: Path) -> None:
-    """Regression (red team 12, A): coqc rejected sum-p and sum-q ("No applicable tactic")."""
+    """Regression (red team 12, A): coqc rejected sum-p, sum-q and sum-two ("No applicable
+    tactic")."""
     _compile(tmp_path, FALSE_ORDER[:1])
 
 
