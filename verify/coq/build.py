@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from verify.coq.preamble import PREAMBLE
-from verify.coq.statement import Exported
+from verify.coq.statement import Exported, comment
 
 LOGICAL = "Novikoff"
 TIMEOUT = 1800.0  # seconds per coqc run: a guard against hostile input, never a verdict
@@ -38,7 +38,7 @@ class ProofFile:
     def text(self, skip: frozenset[str] = frozenset()) -> tuple[str, dict[str, tuple[int, int]]]:
         """The file's text and each exported step's line span, leaving out `skip`."""
         head = (
-            f"(** {self.title.replace('*)', '* )')}\n"
+            f"(** {comment(self.title)}\n"
             "    Exported by novikoff: every step's certificate replayed (issue 18). *)\n"
             "Require Import Reals.\n"
             f"Require Import {LOGICAL}.InnerProduct.\n"

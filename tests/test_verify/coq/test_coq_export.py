@@ -354,3 +354,40 @@ def test_a_step_coqc_rejects_makes_check_and_audit_exit_1(
     assert "coq keywords s1: error:" in out
     monkeypatch.undo()  # the same proof, renamed: checked, exit 0
     assert main(["check", str(proof), "--coq", str(tmp_path / "c")]) == 0
+
+
+#: Titles that made coqc reject every step of the file (red team 12, F: the title's `(*` opened
+#: a nested comment, its `"` a string inside the header comment: "Unterminated comment").
+NASTY_TITLES = ('Lemma (*draft*)', 'The "margin proof', '(**)', '((* a *))', '*)(*', '"(*"',
+                'inj *) Redirect "x" Print nat. (* x', '( *', 'end (', '*')
+
+
+@pytest.mark.parametrize("text", [*NASTY_TITLES, "sum(j in P, a[j+c]) >= 0 (* ok *)"])
+def test_comment_text_has_no_comment_delimiter_and_no_quote(text: str) -> None:
+    """Coq's lexer nests comments on `(*` and opens a string on `"` inside one: with none of
+    `(*`, `*)`, `"` left, user text is inert in a comment (the exporter writes it between
+    `(* ` or `(** ` and a space or a new line, so it joins no delimiter either)."""
+    from verify.coq.statement import comment
+
+    inside = comment(text)
+    assert "(*" not in inside and "*)" not in inside and '"' not in inside, inside
+    assert comment("Lemma (*draft*)") == "Lemma ( *draft* )"  # still readable
+    assert comment('The "margin" proof') == "The 'margin' proof"
+
+
+@needs_coqc
+def test_a_title_with_comment_delimiters_or_quotes_checks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression (red team 12, F): `title = "Lemma (*draft*)"` or a title with a `"` made
+    coqc reject every step ("Lexer: Unterminated comment"). All of them in one title: checked,
+    the title readable in the header."""
+    title = " ".join(NASTY_TITLES)
+    proof = tmp_path / "titled.toml"
+    proof.write_text(f'title = {json.dumps(title)}\nscalars = ["a"]\n'
+                     '[[step]]\nid = "s"\nclaim = "a*a >= 0"\n', encoding="utf-8")
+    assert main(["check", str(proof), "--coq", str(tmp_path / "coq")]) == 0
+    out = capsys.readouterr().out
+    assert "s: checked" in out and "rejected" not in out
+    text = (tmp_path / "coq" / "titled.v").read_text()
+    assert text.startswith("(** Lemma ( *draft* ) The 'margin proof ( ** ) ")

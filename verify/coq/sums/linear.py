@@ -14,7 +14,7 @@ body (`within`: the body rewritten) both end with this step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from fractions import Fraction
 
 import sympy
@@ -98,18 +98,31 @@ def _members(script: Replay, index: str, real: Mapping[str, str], point: str,
     at the point by the raw sum's: the same member, its index printed from another name of
     the summed index, so in another order (`z (x + IZR z)` against `z (IZR z + x)`), which
     `ring` reads as two unknowns."""
-    j, out = sympy.Symbol(index), {}
+    out: dict[str, str] = {}
     for s in found:
-        for symbol in sorted(s.body.free_symbols, key=str):
-            if isinstance(atoms.structure(symbol), atoms.Sum) or (
-                    atoms.structure(symbol) is None and atoms.gram_pair(symbol) is None):
-                continue
-            text = expr(symbol, {**real, f"#{s.bound}": point}, script.nat)
-            raw = expr(atoms.substitute(symbol, {f"#{s.bound}": j}, {}),
-                       {**real, index: point}, script.nat)
-            if text != raw:
-                out[text] = f"replace {text} with {raw} by ({CLOSE}); "
+        out.update(_read_raw(script, index, real, point, s.bound, s.body))
     return "".join(out.values())
+
+
+def _read_raw(script: Replay, index: str, real: Mapping[str, str], point: str, bound: int,
+              term: sympy.Expr, skip: Collection[sympy.Expr] = ()) -> dict[str, str]:
+    """For each family member (or Gram symbol with one) of `term`, a canonical sum's body or
+    filter about its index `#bound`, printed at the point: the `replace` of it by the raw
+    sum's print of it, where the two differ (keyed by the canonical print). A member whose
+    raw form is in `skip` (one a rewrite left another term in place of) is left alone."""
+    j, out = sympy.Symbol(index), {}
+    for symbol in sorted(term.free_symbols, key=str):
+        if isinstance(atoms.structure(symbol), atoms.Sum) or (
+                atoms.structure(symbol) is None and atoms.gram_pair(symbol) is None):
+            continue
+        named = atoms.substitute(symbol, {f"#{bound}": j}, {})
+        if named in skip:
+            continue
+        text = expr(symbol, {**real, f"#{bound}": point}, script.nat)
+        raw = expr(named, {**real, index: point}, script.nat)
+        if text != raw:
+            out[text] = f"replace {text} with {raw} by ({CLOSE}); "
+    return out
 
 
 def _indicators(script: Replay, index: str, filters: Filters, real: Mapping[str, str],
@@ -158,9 +171,11 @@ def _indicators(script: Replay, index: str, filters: Filters, real: Mapping[str,
             if factor != 1:  # the kernel rescaled the rewritten filter to lead with 1
                 out[text] = (f"replace ({ind} {text}) with ({ind} {first}) by (symmetry; "
                              f"{same_indicator(k, factor, 'ip_canon')}); ")
-            elif text != first:
+            elif text != first:  # a member of it printed in another order is read first
+                members = "".join(_read_raw(script, index, real, point, s.bound, p,
+                                            rewritten).values())
                 out[text] = (f"replace ({ind} {text}) with ({ind} {first}) by "
-                             "(f_equal; ip_canon; ring); ")
+                             f"(f_equal; {members}ip_canon; ring); ")
     return "".join(out.values()), merged
 
 
