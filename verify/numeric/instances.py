@@ -463,12 +463,18 @@ def _trimmed(instance: Instance) -> Instance:
     padded to the same length, which is what a batch of wider runs would have made of it.
     """
     vectors = instance.vectors
-    width = max((k + 1 for v in vectors.values() for k, c in enumerate(v) if c), default=1)
-    if all(len(v) == width for v in vectors.values()):
+    members = [v for m in instance.families.values() for v in m.values() if isinstance(v, tuple)]
+    width = max((k + 1 for v in (*vectors.values(), *members) for k, c in enumerate(v) if c),
+                default=1)
+    if all(len(v) == width for v in (*vectors.values(), *members)):
         return instance
-    return Instance(instance.scalars,
-                    {n: v[:width] + (Fraction(0),) * (width - len(v)) for n, v in vectors.items()},
-                    instance.provenance)
+
+    def cut(v: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+        return v[:width] + (Fraction(0),) * (width - len(v))
+    return Instance(instance.scalars, {n: cut(v) for n, v in vectors.items()},
+                    instance.provenance,
+                    {n: {i: cut(v) if isinstance(v, tuple) else v for i, v in m.items()}
+                     for n, m in instance.families.items()})
 
 
 def check(judgement: Judgement | CompiledJudgement,

@@ -11,7 +11,7 @@ each row keeps where it came from (`Origin`, `Provenance`) so a violation names 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -21,6 +21,7 @@ import numpy as np
 import sympy
 
 from proofs.language.terms import gram_pair
+from verify.kernel.atoms import named
 
 _T = TypeVar("_T")
 
@@ -544,6 +545,10 @@ class Instance:
     scalars: dict[str, Fraction]
     vectors: dict[str, tuple[Fraction, ...]]
     provenance: Provenance | None = None
+    #: the members of the run's families, where the statement reads a sum or a member
+    #: (`verify.runs.quantity.family_columns`): the kernel evaluates those at the instance
+    families: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = field(
+        default_factory=dict)
 
     @property
     def size(self) -> tuple[int, int, int]:
@@ -578,6 +583,9 @@ class InstanceBatch:
     # by its symbol), made by the checks that read them: apart from `scalars`, which are the
     # run's own quantities (the same in every batch concatenated).
     defined: dict[str, Column] = field(default_factory=dict, repr=False)
+    # The members of each origin's families (`Instance.families`), when its rows have
+    # columns of sums or members (`verify.runs.quantity.family_columns`); else empty.
+    families: tuple[Mapping[str, Mapping[Fraction, Any]], ...] = field(default=(), repr=False)
 
     def __len__(self) -> int:
         return len(self.iteration)
@@ -613,12 +621,20 @@ class InstanceBatch:
     def instance(self, i: int, names: Iterable[str] | None = None) -> Instance:
         """Row `i` as an Instance (restricted to `names` when given)."""
         keep = set(names) if names is not None else None
-        return Instance(
-            {n: c.value(i) for n, c in (*self.scalars.items(), *self.defined.items())
-             if keep is None or n in keep},
-            {n: v.row(i) for n, v in self.vectors.items() if keep is None or n in keep},
-            self.provenance(i),
-        )
+        scalars = {n: c.value(i) for n, c in (*self.scalars.items(), *self.defined.items())
+                   if keep is None or n in keep}
+        atoms = [n for n in scalars if "[" in n or n.startswith("sum(")]
+        if not atoms:
+            return Instance(scalars, {n: v.row(i) for n, v in self.vectors.items()
+                                      if keep is None or n in keep}, self.provenance(i))
+        read = {n for a in atoms for _, n in named(sympy.Symbol(a))}
+        for name in atoms:  # a sum's value is its members', which the kernel reads
+            del scalars[name]
+        scalars |= {n: c.value(i) for n, c in self.scalars.items() if n in read}
+        families = self.families[int(self.origin_index[i])] if self.families else {}
+        return Instance(scalars, {n: v.row(i) for n, v in self.vectors.items()
+                                  if keep is None or n in keep or n in read},
+                        self.provenance(i), {n: dict(m) for n, m in families.items()})
 
     @classmethod
     def concat(cls, batches: Sequence[InstanceBatch]) -> InstanceBatch:
@@ -633,8 +649,11 @@ class InstanceBatch:
                    for name in first.scalars}
         vectors = {name: _concat_vectors([b.vectors[name] for b in batches])
                    for name in first.vectors}
-        return cls(scalars, vectors, tuple(origins), np.concatenate(index_parts),
-                   np.concatenate([b.iteration for b in batches]))
+        joined = cls(scalars, vectors, tuple(origins), np.concatenate(index_parts),
+                     np.concatenate([b.iteration for b in batches]))
+        if all(b.families for b in batches):
+            joined.families = tuple(f for b in batches for f in b.families)
+        return joined
 
     @classmethod
     def from_instances(cls, instances: Sequence[Instance], origin: Origin) -> InstanceBatch:

@@ -28,6 +28,7 @@ base quantities (`[numeric] names`, `verify.runs.naming`).
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -36,9 +37,13 @@ from functools import cached_property
 from importlib.metadata import entry_points
 from typing import Any
 
+import numpy as np
+import sympy
+
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import functional_margins
-from verify.runs.columns import InstanceBatch, Origin
+from verify.kernel.atoms import IDENT, Family, Sum, gram_pair, named, structure
+from verify.runs.columns import Column, InstanceBatch, Origin, fitting
 
 #: Entry-point group of installed run kinds (loaded only by a name given to `entry_point`).
 GROUP = "novikoff.runs"
@@ -148,6 +153,9 @@ class RunKind:
     label: Callable[[Origin, Any], Origin] = lambda origin, _run: origin
     rank: int = 100  # where docs and messages list it (`kinds`); a user's kind: after ours
     start_of: Callable[[Any], Vector] | None = None
+    #: the families its runs offer (name: a family of vectors?), read off each run's
+    #: dataset (`run.data`) and bound on every row set: `DATASET` for the built-in kinds
+    families: Mapping[str, bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         rows = {r.name for r in self.row_sets}
@@ -213,9 +221,17 @@ class RunKind:
         """The `row_set` rows of `run` (possibly none), restricted to `names`."""
         if row_set not in self._builders:
             raise ValueError(f"a {self.name} run has no {row_set!r} rows")
-        batch = self._builders[row_set].build(run, origin, names)
+        atoms = [n for n in names or () if is_atom(n)]
+        needs = names
+        if atoms:  # the quantities a sum reads are made too, then its column of them
+            needs = {n for n in names or () if not is_atom(n)}.union(
+                *(s | v for a in atoms for s, v, _ in (atom_reads(a),)))
+        batch = self._builders[row_set].build(run, origin, needs)
+        if atoms:
+            batch.scalars.update(family_columns(run, batch, atoms))
+            batch.families = (dataset_families(run.data, self.families),)
         if names is not None:
-            keep = set(names)
+            keep = set(names) | set(needs or ())  # a sum's quantities: its natural bounds
             batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}
             batch.vectors = {n: c for n, c in batch.vectors.items() if n in keep}
         return batch
@@ -347,3 +363,255 @@ def radius_bound(R2: Fraction) -> Fraction:
 def margin(data: Dataset, u: Sequence[Fraction]) -> Fraction:
     """`gamma_u = min_i y_i <u, x_i>` (positive exactly when u strictly separates)."""
     return min(functional_margins(data, list(u)))
+
+
+# ---- the dataset's families: sums and family members on a run's rows ---------------------
+
+#: The families every built-in run offers (`RunKind.families`): its dataset's examples `X`
+#: (vectors, `X[j]` = x_j) and labels `Y` (`Y[j]` = y_j), j = 1..N, each run's own data (the
+#: augmented examples where the run's algorithm has a bias), and 0 (the zero vector) at every
+#: other index, as the kernel reads a family where a counterexample gives no member.
+DATASET: Mapping[str, bool] = {"X": True, "Y": False}
+
+#: At most this many indices a sum ranges over on the rows of one run (the kernel's own
+#: limit at one point, `verify.kernel.atoms.MAX_RANGE`).
+MAX_SPAN = 2000
+#: Sums nested at most this deep (the kernel's `MAX_HEIGHT`): bound index `#h` is axis h.
+_AXES = 1 + 6
+
+
+class FamilyError(ValueError):
+    """A sum or family member that cannot be evaluated on a run's rows (one line)."""
+
+
+def is_atom(name: str) -> bool:
+    """Whether a symbol of a judgement on runs is a sum, a family member, or an inner
+    product reading a member (the kernel's atoms that read families or bound indices), whose
+    column `family_columns` makes from the run's data, not a quantity a row set binds."""
+    return "[" in name or name.startswith("sum(")
+
+
+def atom_reads(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The scalar quantities, vector quantities and families an atom reads (inside its sums'
+    bounds, filters and bodies, and its members' indices)."""
+    read = _named(name)
+    return tuple(frozenset(n for s, n in read if s == sort)  # type: ignore[return-value]
+                 for sort in ("scalar", "vector", "family"))
+
+
+def _vector_member(name: str) -> bool:
+    """A member of a family of vectors, named alone: a part of an inner product, no column."""
+    found = structure(sympy.Symbol(name))
+    return isinstance(found, Family) and DATASET.get(found.family, False)
+
+
+def _named(name: str) -> set[tuple[str, str]]:
+    return named(sympy.Symbol(name))
+
+
+def family_columns(run: Any, batch: InstanceBatch, names: Collection[str]) -> dict[str, Column]:
+    """The column of every atom among `names` (`is_atom`) on the rows of `batch`, all of one
+    run, whose dataset (`run.data`) is the families' members; each value exact, the sums
+    added over a common denominator per row in numpy (Python integers: the members'
+    products are not bounded ahead)."""
+    atoms = [n for n in names if is_atom(n) and not _vector_member(n)]
+    if not atoms:
+        return {}
+    data = getattr(run, "data", None)
+    if data is None:
+        raise FamilyError(f"a run of type {type(run).__name__} has no dataset (`data`): its "
+                          "families cannot be read")
+    rows = _Rows(batch, data)
+    return {name: rows.column(name) for name in atoms}
+
+
+def dataset_families(data: Dataset, offered: Mapping[str, bool]
+                     ) -> dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]]:
+    """The members of a run's families as a counterexample gives them to the kernel
+    (`Instance.families`): `X[j]` the example j, `Y[j]` its label, j = 1..N."""
+    out: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = {}
+    if "X" in offered:
+        out["X"] = {Fraction(j + 1): tuple(x) for j, x in enumerate(data.X)}
+    if "Y" in offered:
+        out["Y"] = {Fraction(j + 1): Fraction(y) for j, y in enumerate(data.y)}
+    return out
+
+
+_Value = tuple[np.ndarray, Any]  # numerators (object array), positive denominators per row
+
+
+class _Rows:
+    """The rows of one run as arrays: axis 0 the row, axis h the bound index `#h` of the sum
+    being added (size 1 elsewhere), a trailing axis the coordinates of a vector."""
+
+    def __init__(self, batch: InstanceBatch, data: Any) -> None:
+        self.batch, self.n = batch, len(batch)
+        self.count = len(data.X)
+        dim = len(data.X[0]) if data.X else 0
+        den = math.lcm(*{v.denominator for x in data.X for v in x})
+        self.X = np.empty((self.count, dim), dtype=object)
+        self.X[...] = [[int(v.numerator * (den // v.denominator)) for v in x] for x in data.X]
+        self.X_den = den
+        self.Y = np.array([int(y) for y in data.y], dtype=object)
+        self.memo: dict[str, _Value] = {}
+
+    def _shape(self, size: int = 1) -> tuple[int, ...]:
+        return (size,) + (1,) * (_AXES - 1)
+
+    def column(self, name: str) -> Column:
+        num, den = self.symbol(sympy.Symbol(name), {})
+        num = np.broadcast_to(num, self._shape(self.n)).reshape(self.n)
+        den = np.broadcast_to(np.asarray(den, dtype=object), self._shape(self.n)).reshape(self.n)
+        return Column(fitting(np.array(num, dtype=object)), fitting(np.array(den, dtype=object)))
+
+    def scalar(self, name: str) -> _Value:
+        found = self.batch.scalars.get(name)
+        if found is None:
+            raise FamilyError(f"{name} is no quantity of these rows")
+        den = found.den
+        den = np.asarray(den, dtype=object).reshape(self._shape(self.n)) if isinstance(
+            den, np.ndarray) else int(den)
+        return np.asarray(found.num, dtype=object).reshape(self._shape(self.n)), den
+
+    def vector(self, name: str, scope: Mapping[str, np.ndarray]) -> _Value:
+        """A vector: a row quantity, or a member `X[I]` of the examples."""
+        if IDENT.fullmatch(name):
+            found = self.batch.vectors.get(name)
+            if found is None:
+                raise FamilyError(f"{name} is no vector quantity of these rows")
+            num = np.asarray(found.num, dtype=object)
+            den = found.den
+            den = np.asarray(den, dtype=object).reshape(self._shape(self.n)) if isinstance(
+                den, np.ndarray) else int(den)
+            return num.reshape(self._shape(self.n) + (num.shape[1],)), den
+        member = structure(sympy.Symbol(name))
+        assert isinstance(member, Family)
+        if member.family != "X":
+            raise FamilyError(f"{member.family} is no family of vectors of a run")
+        at, valid = self.index(member.index, scope)
+        values = self.X[at]  # shape (..., dim)
+        return np.where(valid[..., None], values, 0), self.X_den
+
+    def index(self, index: sympy.Expr, scope: Mapping[str, np.ndarray]
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """Where a member's index falls among 0..count-1, and whether it is one of 1..N."""
+        num, den = self.poly(index, scope)
+        whole = num % den == 0
+        position = np.where(whole, num // den, 0)
+        valid = np.asarray(whole & (position >= 1) & (position <= self.count), dtype=bool)
+        return np.where(valid, position - 1, 0).astype(np.int64), valid
+
+    def symbol(self, symbol: sympy.Symbol, scope: Mapping[str, np.ndarray]) -> _Value:
+        name = symbol.name
+        if name in scope:
+            return scope[name], 1
+        if IDENT.fullmatch(name):
+            return self.scalar(name)
+        free = not any(n.startswith("#") for _, n in _named(name))
+        if free and name in self.memo:
+            return self.memo[name]
+        pair = gram_pair(symbol)
+        if pair is not None:
+            (a, da), (b, db) = (self.vector(v, scope) for v in pair)
+            width = max(a.shape[-1], b.shape[-1])
+            a, b = (_padded(v, width) for v in (a, b))
+            value: _Value = (np.sum(a * b, axis=-1), _times(da, db))
+        else:
+            found = structure(symbol)
+            if isinstance(found, Family):
+                if found.family != "Y":
+                    raise FamilyError(f"{found.family} is no family of scalars of a run")
+                at, valid = self.index(found.index, scope)
+                value = np.where(valid, self.Y[at], 0), 1
+            else:
+                assert isinstance(found, Sum)
+                value = self.sum(found, scope)
+        if free:
+            self.memo[name] = value
+        return value
+
+    def sum(self, found: Any, scope: Mapping[str, np.ndarray]) -> _Value:
+        lo, hi = (self.whole(b, scope) for b in (found.lo, found.hi))
+        if not lo.size:
+            return np.zeros(self._shape(), dtype=object), 1
+        first, last = int(lo.min()), int(hi.max())
+        span = last - first + 1
+        if span <= 0:
+            return np.zeros(self._shape(), dtype=object), 1
+        if span > MAX_SPAN:
+            raise FamilyError(f"a sum over {first}..{last} on a run's rows: at most {MAX_SPAN} "
+                              "indices")
+        axis = found.bound
+        shape = [1] * _AXES
+        shape[axis] = span
+        at = np.arange(first, last + 1, dtype=np.int64).astype(object).reshape(shape)
+        inner = {**scope, f"#{axis}": at}
+        keep = (at >= lo.reshape(self._shape(self.n))) & (at <= hi.reshape(self._shape(self.n)))
+        for p, kind in found.filters:
+            value, _ = self.poly(p, inner)
+            keep = keep & (value > 0 if kind == ">" else value >= 0 if kind == ">="
+                           else value == 0)
+        num, den = self.poly(found.body, inner)
+        num = np.where(keep, num, 0)
+        return np.sum(num, axis=axis, keepdims=True, dtype=object), den
+
+    def whole(self, bound: sympy.Expr, scope: Mapping[str, np.ndarray]) -> np.ndarray:
+        """A sum's bound on every row, an integer (the bounds are integer polynomials in
+        naturals; a row where one is not an integer is no instance of the statement, its
+        natural's hypothesis false there: the sum is read as empty)."""
+        num, den = self.poly(bound, scope)
+        num = np.broadcast_to(num, self._shape(self.n)).reshape(self.n)
+        den = np.broadcast_to(np.asarray(den, dtype=object), self._shape(self.n)).reshape(self.n)
+        whole = num % den == 0
+        return np.where(whole, num // np.where(whole, den, 1), 0).astype(object)
+
+    def poly(self, e: sympy.Expr, scope: Mapping[str, np.ndarray]) -> _Value:
+        """A polynomial over the atoms and quantities: its terms over one denominator per row."""
+        symbols, terms = _polynomial(e)
+        values = [self.symbol(s, scope) for s in symbols]
+        degrees = [max((m[i] for m, _ in terms), default=0) for i in range(len(symbols))]
+        common = math.lcm(*(c.denominator for _, c in terms)) if terms else 1
+        den: Any = common
+        for (_, d), k in zip(values, degrees, strict=True):
+            den = _times(den, _power(d, k))
+        total: Any = np.zeros(self._shape(), dtype=object)
+        for monomial, c in terms:
+            term: Any = c.numerator * (common // c.denominator)
+            for (num, d), e_i, k in zip(values, monomial, degrees, strict=True):
+                if e_i:
+                    term = term * num ** e_i
+                if k - e_i:
+                    term = _times(term, _power(d, k - e_i))
+            total = total + term
+        return np.asarray(total, dtype=object), den
+
+
+def _times(a: Any, b: Any) -> Any:
+    if isinstance(a, int) and isinstance(b, int):
+        return a * b
+    return np.asarray(a, dtype=object) * np.asarray(b, dtype=object) if not isinstance(
+        a, int) or a != 1 else b
+
+
+def _power(d: Any, k: int) -> Any:
+    return 1 if k == 0 else d ** k
+
+
+def _padded(v: np.ndarray, width: int) -> np.ndarray:
+    if v.shape[-1] == width:
+        return v
+    pad = [(0, 0)] * (v.ndim - 1) + [(0, width - v.shape[-1])]
+    return np.pad(v, pad, constant_values=0)
+
+
+@functools.lru_cache(maxsize=4096)
+def _polynomial(e: sympy.Expr) -> tuple[tuple[sympy.Symbol, ...],
+                                        tuple[tuple[tuple[int, ...], Fraction], ...]]:
+    """`e` as its symbols and (exponents, coefficient) terms (once per expression)."""
+    symbols = tuple(sorted(e.free_symbols, key=lambda s: s.name))
+    if not symbols:
+        value = Fraction(str(sympy.Rational(e)))
+        return (), (((), value),) if value else ()
+    poly = sympy.Poly(e, *symbols, domain="QQ")
+    return symbols, tuple((tuple(m), Fraction(int(c.numerator), int(c.denominator)))
+                          for m, c in poly.terms() if c)
