@@ -40,6 +40,7 @@ from verify.runs.columns import (
     fitting,
 )
 from verify.runs.naming import Defined
+from verify.runs.quantity import family_columns, is_atom
 from verify.search.shrinking import GreedyShrinker
 
 Status = Literal["held", "violated", "not-run"]
@@ -291,6 +292,14 @@ class CompiledJudgement:
         for defined, args in self.defined:
             if defined.symbol not in batch.defined:
                 batch.defined[defined.symbol] = _definition(defined.function, args, batch)
+        if missing := [a for a in self.atoms if a not in batch.defined]:
+            batch.defined.update(family_columns(batch, missing))
+
+    @cached_property
+    def atoms(self) -> tuple[str, ...]:
+        """The sums and family members the judgement reads, each a column made on the
+        batch from its runs' families (`verify.runs.quantity.family_columns`)."""
+        return tuple(sorted(s.name for s in self.judgement.symbols() if is_atom(s.name)))
 
     def _assumed(self, batch: InstanceBatch) -> np.ndarray:
         """`assumed`, computed once per batch and set of hypotheses (read-only: the steps of

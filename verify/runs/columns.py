@@ -11,7 +11,7 @@ each row keeps where it came from (`Origin`, `Provenance`) so a violation names 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -585,7 +585,8 @@ class InstanceBatch:
     defined: dict[str, Column] = field(default_factory=dict, repr=False)
     # The members of each origin's families (`Instance.families`), when its rows have
     # columns of sums or members (`verify.runs.quantity.family_columns`); else empty.
-    families: tuple[Mapping[str, Mapping[Fraction, Any]], ...] = field(default=(), repr=False)
+    # (`verify.runs.quantity.FamilyData`: arrays, and the members a counterexample gives)
+    families: tuple[Any, ...] = field(default=(), repr=False)
 
     def __len__(self) -> int:
         return len(self.iteration)
@@ -631,7 +632,8 @@ class InstanceBatch:
         for name in atoms:  # a sum's value is its members', which the kernel reads
             del scalars[name]
         scalars |= {n: c.value(i) for n, c in self.scalars.items() if n in read}
-        families = self.families[int(self.origin_index[i])] if self.families else {}
+        families = (self.families[int(self.origin_index[i])].members if self.families
+                    else {})
         return Instance(scalars, {n: v.row(i) for n, v in self.vectors.items()
                                   if keep is None or n in keep or n in read},
                         self.provenance(i), {n: dict(m) for n, m in families.items()})
