@@ -49,7 +49,6 @@ from verify.kernel.atoms import (
     Sum,
     family,
     finite_sum,
-    gram_pair,
     structure,
 )
 from verify.kernel.atoms import dot as kernel_dot
@@ -373,11 +372,13 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
     what = [*dict.fromkeys(sums)]
     listed = ", ".join(missing)
     what.append(f"a member of the famil{'ies' if len(missing) > 1 else 'y'} {listed}")
+    article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
+    offers = (f"which offers {_offer(offered)[11:]}, its dataset's examples and labels, bound "
+              'in [numeric] names as `x = "X"`' if offered else
+              "which offers none yet (batch runs offer their dataset's examples X and labels Y)")
     return (f"it reads {' and '.join(what)}, and {listed} {'is' if len(missing) == 1 else 'are'}"
-            f" no family of {'an' if run[0] in 'aeiou' else 'a'} {run} run ({_offer(offered)}:"
-            " its dataset's examples and labels, bound in [numeric] names as `x = \"X\"`; no"
-            " run offers a family of its history yet), so a step that reads one is checked "
-            "symbolically only")
+            f" no family of {article}, {offers}; no run offers a family of its history yet: "
+            "checked symbolically only")
 
 
 #: The definitions (`proofs.definitions.FUNCTIONS`) whose value is a root: irrational in
