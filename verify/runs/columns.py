@@ -634,9 +634,14 @@ class InstanceBatch:
         scalars |= {n: c.value(i) for n, c in self.scalars.items() if n in read}
         families = (self.families[int(self.origin_index[i])].members if self.families
                     else {})
-        return Instance(scalars, {n: v.row(i) for n, v in self.vectors.items()
-                                  if keep is None or n in keep or n in read},
-                        self.provenance(i), {n: dict(m) for n, m in families.items()})
+        vectors = {n: v.row(i) for n, v in self.vectors.items()
+                   if keep is None or n in keep or n in read}
+        width = max((len(v) for v in vectors.values()), default=0)
+
+        def padded(v: Any) -> Any:  # a run's own examples, as wide as the padded rows
+            return v + (Fraction(0),) * (width - len(v)) if isinstance(v, tuple) else v
+        return Instance(scalars, vectors, self.provenance(i),
+                        {n: {j: padded(v) for j, v in m.items()} for n, m in families.items()})
 
     @classmethod
     def concat(cls, batches: Sequence[InstanceBatch]) -> InstanceBatch:

@@ -461,7 +461,7 @@ def binding_of(judgement: Judgement, run: str | RunKind = "online",
 def _member_products(judgement: Judgement) -> bool:
     """Whether the judgement reads an inner product of a family member outside any sum
     (`<theta,X[N]>`): the rows make no column of it (a sum's body reads them)."""
-    return any(is_atom(s.name) and gram_pair(s) is not None for s in judgement.symbols())
+    return any(is_atom(s.name) and isinstance(structure(s), tuple) for s in judgement.symbols())
 
 
 def natural_terms(naturals: Iterable[str], names: Naming, judgement: Judgement,
