@@ -88,7 +88,7 @@ def test_each_sum_is_the_kernels_value_at_every_row(proof_id: str, step: str) ->
 def test_the_proofs_set_is_the_runs_m_k_on_every_row() -> None:
     """finite-sums' `xbar-norm` says `xbar` and `mk` are the sums over M: with M read on
     the run's rows (the default rule, y <theta, x> <= 0), both hold at every iteration."""
-    judgement, binding, check = judged("finite-sums", "xbar-norm")
+    _, binding, check = judged("finite-sums", "xbar-norm")
     batch = rows(check, binding)
     verdict = check.check(batch)
     assert verdict.status == "held" and verdict.vacuous == 0 and verdict.instances == len(batch)
