@@ -605,6 +605,7 @@ class _Rows:
         self.memo: dict[tuple[str, tuple[Any, ...]], _Value] = {}
         self.masks: dict[tuple[Any, ...], np.ndarray] = {}
         self.gram: np.ndarray | None = None
+        self.products: dict[str, _Value] = {}
         self.one = _ints(1)
 
     def _shape(self, size: int = 1) -> tuple[int, ...]:
@@ -642,6 +643,35 @@ class _Rows:
         at, valid = self.index(index, scope)
         values = self.X[self.which, at]  # shape (..., dim): each row its own run's
         return np.where(valid[..., None], values, 0).astype(self.X.dtype), self.X_den
+
+    def member_products(self, vector: str, member: str,
+                        scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
+        """`<v,X[I]>` for a row vector v: each row's products with every example of its run
+        (a matrix product per run, made once per chunk and vector), read at I."""
+        table = self.products.get(vector)
+        if table is None:
+            found = self.batch.vectors.get(vector)
+            if found is None:
+                raise FamilyError(f"{vector} is no vector quantity of these rows")
+            num = _shrunk(np.asarray(found.num[self.rows]))
+            width = max(num.shape[1], self.X.shape[2])
+            num, X = _padded(num, width), _padded(self.X, width)
+            big = num.dtype == object or X.dtype == object or (
+                _mag(num) * _mag(X) * max(width, 1) >= _LIMIT)
+            out = np.zeros((self.n, X.shape[1]), dtype=object if big else np.int64)
+            which = self.which.reshape(self.n)
+            for k in np.unique(which):  # each run's rows against its own examples
+                rows = np.flatnonzero(which == k)
+                left, right = (num[rows], X[k].T) if not big else (_exact(num[rows]),
+                                                                    _exact(X[k].T))
+                out[rows] = left @ right
+            table = self.products[vector] = (out, _mul(self._row(found.den), self.X_den))
+        (_, family_name, index), _ = _reading(member)
+        if family_name != "X":
+            raise FamilyError(f"{family_name} is no family of vectors of a run")
+        at, valid = self.index(index, scope)
+        values = table[0][np.arange(self.n).reshape(self._shape(self.n)), at]
+        return np.where(valid, values, 0).astype(table[0].dtype), table[1]
 
     def members_gram(self, a: str, b: str, scope: Mapping[str, tuple[np.ndarray, int, int]]
                      ) -> _Value:
@@ -686,6 +716,9 @@ class _Rows:
             return found
         if reading[0] == "gram" and all(not IDENT.fullmatch(v) for v in reading[1:]):
             value = self.members_gram(reading[1], reading[2], scope)
+        elif reading[0] == "gram" and sum(bool(IDENT.fullmatch(v)) for v in reading[1:]) == 1:
+            value = self.member_products(*sorted(reading[1:], key=lambda v: not IDENT.fullmatch(
+                v)), scope)
         elif reading[0] == "gram":
             (a, da), (b, db) = (self.vector(v, scope) for v in reading[1:])
             width = max(a.shape[-1], b.shape[-1])
