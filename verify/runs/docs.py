@@ -35,7 +35,7 @@ a step is checked on the first row set that binds every quantity its statement m
 is reported `not run`, with the reason, when none does. Every value is an exact rational.
 
 *Families* (issue 31): a kind may offer its dataset as families (`RunKind.families`; the
-batch kind does): `X`, the examples, `X[j]` = x_j, and `Y`, the labels, `Y[j]` = y_j, for
+batch and cyclic kinds do): `X`, the examples, `X[j]` = x_j, and `Y`, the labels, `Y[j]` = y_j, for
 j = 1..N (`N` the number of examples, a scalar quantity of the kind; each run's own data, the
 augmented examples where its algorithm has a bias), 0 and the zero vector at any other index.
 A proof's family (`indexed`) is bound to one by name in `[numeric] names` (`x = "X"`,
