@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -658,13 +659,14 @@ class _Rows:
             num, X = _padded(num, width), _padded(self.X, width)
             big = num.dtype == object or X.dtype == object or (
                 _mag(num) * _mag(X) * max(width, 1) >= _LIMIT)
-            out = np.zeros((self.n, X.shape[1]), dtype=object if big else np.int64)
             which = self.which.reshape(self.n)
-            for k in np.unique(which):  # each run's rows against its own examples
-                rows = np.flatnonzero(which == k)
-                left, right = (num[rows], X[k].T) if not big else (_exact(num[rows]),
-                                                                    _exact(X[k].T))
-                out[rows] = left @ right
+            if not big:  # every row at once, against its run's examples
+                out = np.einsum("rd,rjd->rj", num, X[which])
+            else:  # a run's rows are contiguous: one matrix product of Python ints per run
+                out = np.zeros((self.n, X.shape[1]), dtype=object)
+                edges = [0, *(np.flatnonzero(np.diff(which)) + 1).tolist(), self.n]
+                for a, b in itertools.pairwise(edges):
+                    out[a:b] = _exact(num[a:b]) @ _exact(X[which[a]].T)
             table = self.products[vector] = (out, _mul(self._row(found.den), self.X_den))
         (_, family_name, index), _ = _reading(member)
         if family_name != "X":
