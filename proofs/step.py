@@ -392,11 +392,13 @@ def problems(vectors: Sequence[str], scalars: Sequence[str], steps: Sequence[Ste
         if name not in names.vectors and name not in names.scalars:
             yield ProofFileError(f"numeric.names binds undeclared name {name!r}",
                                  key=f"numeric.names.{name}")
-        elif name in names.indexed:  # red team 10: accepted, and it changed nothing
+        elif name in names.indexed and not IDENTIFIER.fullmatch(numeric.names[name].strip()):
+            # red team 10: a family bound to an expression was accepted and changed nothing
             yield ProofFileError(
-                f"numeric.names binds {name!r}, a family (listed in indexed): runs bind no family "
-                "nor its members, so a step that reads one is checked symbolically only; "
-                "remove it from [numeric] names", key=f"numeric.names.{name}")
+                f"numeric.names binds {name!r}, a family (listed in indexed), to "
+                f"{numeric.names[name]!r}: a family is bound to a family of the run by its "
+                "name (`x = \"X\"`: docs/run-quantities.md), not to an expression",
+                key=f"numeric.names.{name}")
     if not steps and not broken:
         yield ProofFileError("a proof needs at least one step")
     if theorem and theorem not in broken and all(s.id != theorem for s in steps):

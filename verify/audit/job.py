@@ -255,7 +255,7 @@ def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = 
     plug-ins do not make (online and batch runs only)."""
     if numeric is None:
         return Naming("online", {}, {})
-    named = _naming(numeric, proof.vectors, proof.origin, plugins)
+    named = _naming(numeric, proof.vectors, proof.origin, plugins, proof.indexed)
     if not proof.definitions:
         return named
     try:
@@ -266,9 +266,9 @@ def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = 
 
 
 def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
-            plugins: Collection[str]) -> Naming:
-    """`naming`, for a proof's `[numeric]` binding, its vectors and its file (`origin`,
-    which places the errors)."""
+            plugins: Collection[str], indexed: Sequence[str] | None = None) -> Naming:
+    """`naming`, for a proof's `[numeric]` binding, its vectors, its file (`origin`,
+    which places the errors) and its families (`indexed`; None: not known)."""
     errors: list[ProofFileError] = []  # independent: all of them at once
     if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
         errors.append(ProofFileError(
@@ -284,7 +284,7 @@ def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
             f"{{{numeric.algorithm!r}: plugin}} in the API)", key="numeric.algorithm",
             text=numeric.algorithm))
     try:
-        named = Naming.of(numeric, vectors)
+        named = Naming.of(numeric, vectors, indexed)
     except ProofFileError as error:
         errors.extend(error.errors)
     if not errors:
@@ -951,7 +951,8 @@ def _named(instance: Instance, check: Check) -> Instance:
 
 def as_counterexample(instance: Instance) -> Counterexample:
     """A numeric instance in the kernel's counterexample form."""
-    return Counterexample(dict(instance.scalars), dict(instance.vectors))
+    return Counterexample(dict(instance.scalars), dict(instance.vectors),
+                          {n: dict(m) for n, m in instance.families.items()})
 
 
 def _source(proof: Proof) -> str:

@@ -60,7 +60,7 @@ from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
 from verify.runs.plugin import Plugin, PluginFault, steps_of
 from verify.runs.plugin import runner as plugin_runner
-from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
+from verify.runs.quantity import RunKind, Runner, Scenario, is_atom, kind_of
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,12 @@ class Check:
     def kind(self) -> RunKind:
         """The run kind whose rows bind the check."""
         return kind_of(self.binding)
+
+    @property
+    def reads_families(self) -> bool:
+        """Whether its statement reads a sum or a family member (`is_atom`), whose columns
+        are made from each run's dataset (`verify.runs.quantity.family_columns`)."""
+        return any(is_atom(s.name) for s in self.judgement.symbols())
 
 
 #: The canonical checks and where each is read: the step of `CANONICAL_PROOF` whose

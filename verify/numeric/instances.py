@@ -40,6 +40,7 @@ from verify.runs.columns import (
     fitting,
 )
 from verify.runs.naming import Defined
+from verify.runs.quantity import family_columns, is_atom
 from verify.search.shrinking import GreedyShrinker
 
 Status = Literal["held", "violated", "not-run"]
@@ -291,6 +292,14 @@ class CompiledJudgement:
         for defined, args in self.defined:
             if defined.symbol not in batch.defined:
                 batch.defined[defined.symbol] = _definition(defined.function, args, batch)
+        if missing := [a for a in self.atoms if a not in batch.defined]:
+            batch.defined.update(family_columns(batch, missing))
+
+    @cached_property
+    def atoms(self) -> tuple[str, ...]:
+        """The sums and family members the judgement reads, each a column made on the
+        batch from its runs' families (`verify.runs.quantity.family_columns`)."""
+        return tuple(sorted(s.name for s in self.judgement.symbols() if is_atom(s.name)))
 
     def _assumed(self, batch: InstanceBatch) -> np.ndarray:
         """`assumed`, computed once per batch and set of hypotheses (read-only: the steps of
@@ -463,12 +472,18 @@ def _trimmed(instance: Instance) -> Instance:
     padded to the same length, which is what a batch of wider runs would have made of it.
     """
     vectors = instance.vectors
-    width = max((k + 1 for v in vectors.values() for k, c in enumerate(v) if c), default=1)
-    if all(len(v) == width for v in vectors.values()):
+    members = [v for m in instance.families.values() for v in m.values() if isinstance(v, tuple)]
+    width = max((k + 1 for v in (*vectors.values(), *members) for k, c in enumerate(v) if c),
+                default=1)
+    if all(len(v) == width for v in (*vectors.values(), *members)):
         return instance
-    return Instance(instance.scalars,
-                    {n: v[:width] + (Fraction(0),) * (width - len(v)) for n, v in vectors.items()},
-                    instance.provenance)
+
+    def cut(v: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+        return v[:width] + (Fraction(0),) * (width - len(v))
+    return Instance(instance.scalars, {n: cut(v) for n, v in vectors.items()},
+                    instance.provenance,
+                    {n: {i: cut(v) if isinstance(v, tuple) else v for i, v in m.items()}
+                     for n, m in instance.families.items()})
 
 
 def check(judgement: Judgement | CompiledJudgement,

@@ -51,12 +51,14 @@ from verify.runs.columns import (
 )
 from verify.runs.online import as_source_runs
 from verify.runs.quantity import (
+    DATASET,
     Quantity,
     RowSet,
     RunKind,
     Runner,
     Scenario,
     margin,
+    radius_bound,
     register,
     wanted_columns,
 )
@@ -73,6 +75,11 @@ QUANTITIES = (
     Quantity("theta_star", True, "the reference separator u", _ALL),
     Quantity("gamma", False, "`min_j y_j <theta_star, x_j>`", _ALL),
     Quantity("R2", False, "`max_j ||x_j||^2`", _ALL),
+    Quantity("R", False, "an exact radius bound, `||x_j|| <= R` for every j: `sqrt(R2)` when "
+             "that is rational, else the rational `ceil(sqrt(p q)) / q` for `R2 = p/q` (as for "
+             "online runs)", _ALL),
+    Quantity("N", False, "the number of examples, the indices of the families `X`, `Y` "
+             "being 1..N", _ALL),
     Quantity("theta_next", True, "`theta_{k+1} = theta_k + alpha_k xbar_k`", _STEP),
     Quantity("xbar", True, "`xbar_k = sum_{j in M_k} y_j x_j`, M_k = {j : y_j <theta_k, x_j> "
              "<= 0} (or the source's rule)", _STEP),
@@ -361,6 +368,10 @@ def _batch_constants(run: BatchRun, n: int, wanted: Callable[[str], bool]
             scalars["R2"] = Column.constant(R2, n)
         if wanted("gamma"):
             scalars["gamma"] = Column.constant(gamma, n)
+    if wanted("R"):
+        scalars["R"] = Column.constant(radius_bound(run.constants[0]), n)
+    if wanted("N"):
+        scalars["N"] = Column.constant(len(run.data.X), n)
     vectors = {}
     if wanted("theta_star"):
         vectors["theta_star"] = VectorColumn.repeated(run.theta_star_row, n)
@@ -517,4 +528,5 @@ KIND = register(RunKind(
     label=label,
     rank=1,
     start_of=lambda run: run.theta0,
+    families=DATASET,
 ))

@@ -21,6 +21,7 @@ import numpy as np
 import sympy
 
 from proofs.language.terms import gram_pair
+from verify.kernel.atoms import named
 
 _T = TypeVar("_T")
 
@@ -590,6 +591,10 @@ class Instance:
     scalars: dict[str, Fraction]
     vectors: dict[str, tuple[Fraction, ...]]
     provenance: Provenance | None = None
+    #: the members of the run's families, where the statement reads a sum or a member
+    #: (`verify.runs.quantity.family_columns`): the kernel evaluates those at the instance
+    families: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = field(
+        default_factory=dict)
 
     @property
     def size(self) -> tuple[int, int, int]:
@@ -627,6 +632,10 @@ class InstanceBatch:
     # The batches this one concatenates (`concat`), in order: a Gram column past int64 is
     # computed on each of them and joined (`column`), not on the joined vectors.
     parts: tuple[InstanceBatch, ...] = field(default=(), repr=False)
+    # The members of each origin's families (`Instance.families`), when its rows have
+    # columns of sums or members (`verify.runs.quantity.family_columns`); else empty.
+    # (`verify.runs.quantity.FamilyData`: arrays, and the members a counterexample gives)
+    families: tuple[Any, ...] = field(default=(), repr=False)
 
     def __len__(self) -> int:
         return len(self.iteration)
@@ -664,12 +673,26 @@ class InstanceBatch:
     def instance(self, i: int, names: Iterable[str] | None = None) -> Instance:
         """Row `i` as an Instance (restricted to `names` when given)."""
         keep = set(names) if names is not None else None
-        return Instance(
-            {n: c.value(i) for n, c in (*self.scalars.items(), *self.defined.items())
-             if keep is None or n in keep},
-            {n: v.row(i) for n, v in self.vectors.items() if keep is None or n in keep},
-            self.provenance(i),
-        )
+        scalars = {n: c.value(i) for n, c in (*self.scalars.items(), *self.defined.items())
+                   if keep is None or n in keep}
+        atoms = [n for n in scalars if "[" in n or n.startswith("sum(")]
+        if not atoms:
+            return Instance(scalars, {n: v.row(i) for n, v in self.vectors.items()
+                                      if keep is None or n in keep}, self.provenance(i))
+        read = {n for a in atoms for _, n in named(sympy.Symbol(a))}
+        for name in atoms:  # a sum's value is its members', which the kernel reads
+            del scalars[name]
+        scalars |= {n: c.value(i) for n, c in self.scalars.items() if n in read}
+        families = (self.families[int(self.origin_index[i])].members if self.families
+                    else {})
+        vectors = {n: v.row(i) for n, v in self.vectors.items()
+                   if keep is None or n in keep or n in read}
+        width = max((len(v) for v in vectors.values()), default=0)
+
+        def padded(v: Any) -> Any:  # a run's own examples, as wide as the padded rows
+            return v + (Fraction(0),) * (width - len(v)) if isinstance(v, tuple) else v
+        return Instance(scalars, vectors, self.provenance(i),
+                        {n: {j: padded(v) for j, v in m.items()} for n, m in families.items()})
 
     @classmethod
     def concat(cls, batches: Sequence[InstanceBatch]) -> InstanceBatch:
@@ -684,8 +707,11 @@ class InstanceBatch:
                    for name in first.scalars}
         vectors = {name: _concat_vectors([b.vectors[name] for b in batches])
                    for name in first.vectors}
-        return cls(scalars, vectors, tuple(origins), np.concatenate(index_parts),
-                   np.concatenate([b.iteration for b in batches]), parts=tuple(batches))
+        joined = cls(scalars, vectors, tuple(origins), np.concatenate(index_parts),
+                     np.concatenate([b.iteration for b in batches]), parts=tuple(batches))
+        if all(b.families for b in batches):
+            joined.families = tuple(f for b in batches for f in b.families)
+        return joined
 
     @classmethod
     def from_instances(cls, instances: Sequence[Instance], origin: Origin) -> InstanceBatch:

@@ -50,6 +50,7 @@ from verify.runs.columns import (
     run_rows,
 )
 from verify.runs.quantity import (
+    DATASET,
     Quantity,
     RowSet,
     RunKind,
@@ -683,4 +684,5 @@ KIND = register(RunKind(
           "update-when-wrong": "m*y*dot(w, x) <= 0"},
     label=label,
     rank=3,
+    families=DATASET,
 ))

@@ -34,6 +34,20 @@ linear combination of the vectors). Each kind offers *row sets*, tried in the or
 a step is checked on the first row set that binds every quantity its statement mentions, and
 is reported `not run`, with the reason, when none does. Every value is an exact rational.
 
+*Families* (issue 31): a kind may offer its dataset as families (`RunKind.families`; the
+batch and cyclic kinds do): `X`, the examples, `X[j]` = x_j, and `Y`, the labels, `Y[j]` = y_j, for
+j = 1..N (`N` the number of examples, a scalar quantity of the kind; each run's own data, the
+augmented examples where its algorithm has a bias), 0 and the zero vector at any other index.
+A proof's family (`indexed`) is bound to one by name in `[numeric] names` (`x = "X"`,
+`y = "Y"`; a family not listed denotes the run's family of its own name, if any); a family
+bound to an expression, a scalar or vector bound to a family, or families of different sorts
+are refused (one line, exit 2). Every row set binds them: a step's sums over sets and ranges
+and its family members are evaluated on each row exactly, from the run's data (the rows of
+many runs together, each reading its own run's; `verify.runs.quantity.family_columns`), and a
+counterexample gives the members, so the kernel evaluates the sums there itself. A step that
+reads an inner product of a member outside any sum (`<w,x[N]>`), or a family no run offers (a
+run's history, such as its sizes |M_i|), is not run, its reason saying so.
+
 A kind's *laws* hold on every one of its rows by definition of its quantities; the tests
 check them on runs, and `verify.testing.check_run` checks the online update rule on any run.
 
@@ -62,6 +76,10 @@ def section(run: RunKind) -> str:
         rows = ", ".join(f"`{r.name}`" for r in run.row_sets if r.name in q.rows)
         lines.append(f"| `{q.name}` | {'vector' if q.vector else 'scalar'} | {rows} | "
                      f"{_cell(q.doc)} |")
+    if run.families:
+        lines += ["", "Families: " + ", ".join(
+            f"`{n}` ({'vectors: the examples' if v else 'scalars: the labels'})"
+            for n, v in run.families.items()) + ", indexed 1..N."]
     if run.laws:
         lines += ["", "Laws:", ""]
         lines += [f"- `{name}`: `{text}`" for name, text in run.laws.items()]

@@ -43,8 +43,16 @@ from proofs.step import RunBinding
 from verify import kernel
 from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import normal_form, reciprocal_bases
-from verify.kernel.atoms import Family, KernelError, Sum, structure
-from verify.runs.quantity import RunKind, UnknownRunKind, kind
+from verify.kernel.atoms import (
+    IDENT,
+    Family,
+    Sum,
+    family,
+    finite_sum,
+    structure,
+)
+from verify.kernel.atoms import dot as kernel_dot
+from verify.runs.quantity import RunKind, UnknownRunKind, atom_reads, is_atom, kind
 
 
 def quantities(run: str) -> Names:
@@ -94,13 +102,20 @@ class Naming:
     scalars: Mapping[str, sympy.Expr]
     vectors: Mapping[str, Vec]
     defined: Mapping[str, Defined] = field(default_factory=dict)
+    #: the proof's families bound to families of the run (`x = "X"`); a family not listed
+    #: denotes the run's family of its own name, if the run has one
+    families: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, numeric: RunBinding, vectors: Iterable[str]) -> Naming:
-        """Parse `numeric.names` (the proof's `vectors` take vector expressions); raises
-        ProofFileError naming the entry, for a run kind nobody registered, and every unknown
-        quantity, term of the wrong sort or term that divides by a run quantity at once
-        (`ProofFileErrors`), each with the entry and the part of its text to place it."""
+    def of(cls, numeric: RunBinding, vectors: Iterable[str],
+           indexed: Iterable[str] | None = None) -> Naming:
+        """Parse `numeric.names` (the proof's `vectors` take vector expressions, its
+        families, `indexed`, a family of the run: `x = "X"`); raises ProofFileError naming
+        the entry, for a run kind nobody registered, and every unknown quantity, term of the
+        wrong sort, family bound to an expression or name bound to a family, or term that
+        divides by a run quantity at once (`ProofFileErrors`), each with the entry and the
+        part of its text to place it. Without `indexed` (a file that could not be read
+        whole), an entry naming a family of the run is taken for a family's."""
         run = numeric.run
         try:
             words = quantities(run)
@@ -112,9 +127,19 @@ class Naming:
         proof_vectors = set(vectors)
         scalars: dict[str, sympy.Expr] = {}
         vector_terms: dict[str, Vec] = {}
+        families: dict[str, str] = {}
         errors: list[ProofFileError] = []
+        offered = kind(run).families
         for name, text in numeric.names.items():
             where = f"numeric.names.{name}"
+            if (problem := _family_binding(name, text.strip(), run, offered, proof_vectors,
+                                           indexed)) is not None:
+                if problem:
+                    errors.append(ProofFileError(f"{where} = {text!r}: {problem}", key=where,
+                                                 text=text))
+                else:
+                    families[name] = text.strip()
+                continue
             try:
                 if name in proof_vectors:
                     vector_terms[name] = parse_vector(text, words)
@@ -133,7 +158,7 @@ class Naming:
                     f"{where} = {text!r}: divides by a run quantity (a statement on runs "
                     "must stay a polynomial)", key=where, text=text))
         raise_all(errors)
-        return cls(run, scalars, vector_terms)
+        return cls(run, scalars, vector_terms, families=families)
 
     def defining(self, definitions: Sequence[Definition]) -> Naming:
         """This naming with each definition exact on rationals (`EXACT`, whose arguments
@@ -192,6 +217,8 @@ class Naming:
         return Judgement(tuple(facts[:-1]), facts[-1], tuple(vectors), tuple(scalars))
 
     def _term(self, symbol: sympy.Symbol) -> sympy.Expr:
+        if is_atom(symbol.name):
+            return self._atom(symbol)
         pair = gram_pair(symbol)
         if pair is None:
             if (defined := self.defined.get(symbol.name)) is not None:
@@ -199,6 +226,48 @@ class Naming:
             return self.scalars.get(symbol.name, symbol)
         a, b = (self.vectors.get(n, Vec.named(n)) for n in pair)
         return dot(a, b) if (pair[0] in self.vectors or pair[1] in self.vectors) else symbol
+
+    def family(self, name: str) -> str:
+        """The run's family a proof's family denotes (its own name when not bound)."""
+        return self.families.get(name, name)
+
+    def _atom(self, symbol: sympy.Symbol) -> sympy.Expr:
+        """A sum, family member or inner product of a member, with every name inside it
+        replaced by what it denotes on runs and every family by the run's family it is bound
+        to, rebuilt by the kernel's constructors (so in the kernel's canonical form, the one
+        the kernel evaluates at a counterexample)."""
+        return self._inside(sympy.expand(symbol))
+
+    def _inside(self, e: sympy.Expr) -> sympy.Expr:
+        table: dict[sympy.Symbol, sympy.Expr] = {}
+        for s in e.free_symbols:
+            name = s.name
+            if name.startswith("#"):
+                continue
+            if IDENT.fullmatch(name):
+                table[s] = self.scalars.get(name, s)
+                continue
+            found = gram_pair(s) or structure(s)
+            if isinstance(found, tuple):
+                table[s] = kernel_dot(*(self._side(v) for v in found))
+            elif isinstance(found, Family):
+                table[s] = family(self.family(found.family), self._inside(found.index))
+            elif isinstance(found, Sum):
+                table[s] = finite_sum(sympy.Symbol(f"#{found.bound}"), self._inside(found.lo),
+                                      self._inside(found.hi),
+                                      [(self._inside(p), k) for p, k in found.filters],
+                                      self._inside(found.body))
+        return sympy.expand(e.xreplace(table)) if table else e
+
+    def _side(self, vector: str) -> Mapping[str, sympy.Expr]:
+        """One side of an inner product on runs: a combination of the run's vectors, or a
+        member of a run's family."""
+        if IDENT.fullmatch(vector):
+            return self.vectors.get(vector, Vec.named(vector))
+        member = structure(sympy.Symbol(vector))
+        assert isinstance(member, Family)
+        name = family(self.family(member.family), self._inside(member.index)).name
+        return {name: sympy.Integer(1)}
 
     def too_large(self, hypotheses: Sequence[Fact], claim: Fact) -> bool:
         """Whether the statement with the names replaced would expand past `MAX_TERMS` per
@@ -210,6 +279,41 @@ class Naming:
         return False
 
 
+def _family_binding(name: str, text: str, run: str, offered: Mapping[str, bool],
+                    vectors: set[str], indexed: Iterable[str] | None) -> str | None:
+    """Whether `[numeric] names` entry `name = text` binds a family: None (it does not:
+    an expression), "" (it does, rightly), or why it is refused (a family bound to an
+    expression, a scalar or vector bound to a family, families of different sorts)."""
+    families = set(indexed) if indexed is not None else None
+    is_family = name in families if families is not None else text in offered
+    if not is_family:
+        if text not in offered:
+            return None
+        return (f"{text} is a family of {run} runs ({_offer(offered)}), and {name} is no "
+                "family: only a family (listed in indexed) may be bound to it")
+    if text not in offered:
+        return (f"{name} is a family (listed in indexed): bind it to a family of {run} runs "
+                f"({_offer(offered)}), not to an expression")
+    mine, theirs = name in vectors, offered[text]
+    if mine != theirs:
+        return (f"{name} is a family of {'vectors' if mine else 'scalars'}, {text} one of "
+                f"{'vectors' if theirs else 'scalars'}")
+    return ""
+
+
+def _offer(offered: Mapping[str, bool]) -> str:
+    """What families a run offers, in words."""
+    if not offered:
+        return "they offer none"
+    return "they offer " + ", ".join(
+        f"{n} (of {'vectors' if v else 'scalars'})" for n, v in offered.items())
+
+
+def families_read(judgement: Judgement) -> set[str]:
+    """The families a judgement on runs reads (inside its sums too)."""
+    return {f for s in judgement.symbols() if is_atom(s.name) for f in atom_reads(s.name)[2]}
+
+
 def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = None,
             evaluated: Sequence[Defined] = ()) -> str | None:
     """Why no row set of a `run` run binds the statement's quantities (None: one does).
@@ -217,12 +321,13 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
     to be bound (`defined_unbound`); `evaluated`: those the rows evaluate (`sorts`)."""
     scalars, vectors = sorts(judgement, evaluated)
     found = kind(run)
-    if found.binding_for(scalars | vectors, scalars, vectors) is not None:
+    missing = families_read(judgement) - set(found.families)
+    if not missing and found.binding_for(scalars | vectors, scalars, vectors) is not None:
         return None
     article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
     strangers = sorted((scalars | vectors) - set(found.offered))
-    if indexed := _indexed(strangers):
-        return indexed
+    if missing:
+        return _indexed(judgement, sorted(missing), run, found.families)
     mine = [name for name in strangers if name in (defined or {})]
     if mine:
         assert defined is not None
@@ -230,6 +335,10 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
         rest = (f"; {', '.join(others)} {'is' if len(others) == 1 else 'are'} no quantity of "
                 f"{article} either" if others else "")
         return f"{defined_unbound(mine, defined)}{rest}"
+    if not strangers and _member_products(judgement):
+        return ("it reads an inner product of a family member outside any sum, of which the "
+                "rows make no column (inside a sum's body they are evaluated): checked "
+                "symbolically only")
     if strangers:
         hints = "".join(closest(n, run) for n in strangers[:1])
         return (f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'} no quantity "
@@ -245,33 +354,32 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
     return f"no row set of {article} binds all of {', '.join(sorted(scalars | vectors))} ({sets})"
 
 
-def _indexed(names: Sequence[str]) -> str | None:
-    """Why a step reading a sum or a family member is not run (None: it reads neither): no
-    run binds a family or a sum, and neither can be bound in `[numeric] names` (a family
-    name is refused there, a sum is no name). Red team 10: the line said `sum(#1 in 1..N:
-    #1) is no quantity of an online run: bind it in [numeric] names`, advice no file can
-    follow, in the kernel's own spelling of the sum; it names the sums by their ranges and
-    the families by name, never a kernel name."""
+def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
+             offered: Mapping[str, bool]) -> str:
+    """Why a step reading a family no run of its kind offers is not run: it names the sums
+    by their ranges and the families by name, never a kernel name (red team 10: the line
+    said `sum(#1 in 1..N: #1) is no quantity of an online run: bind it in [numeric] names`,
+    in the kernel's own spelling of the sum). A run offers its dataset's families (`X`, `Y`:
+    docs/run-quantities.md), which a proof's family is bound to in `[numeric] names`; a
+    family of anything else (a run's history: its sizes |M_i|, its examples seen by time i)
+    is offered by no run yet."""
     sums: list[str] = []
-    families: list[str] = []
-    for name in names:
-        try:
-            found = structure(sympy.Symbol(name))
-        except KernelError:  # not a kernel name: a plain one
-            continue
-        if isinstance(found, Sum):
+    for symbol in sorted(judgement.symbols(), key=lambda s: s.name):
+        found = structure(symbol) if is_atom(symbol.name) else None
+        if isinstance(found, Sum) and set(missing) & atom_reads(symbol.name)[2]:
             span = f"{found.lo}..{found.hi}"
             sums.append(f"a sum over {span}" if "#" not in span else "a sum")
-        elif isinstance(found, Family):
-            families.append(found.family)
-    if not sums and not families:
-        return None
     what = [*dict.fromkeys(sums)]
-    if families:
-        listed = ", ".join(dict.fromkeys(families))
-        what.append(f"a member of the famil{'ies' if len(set(families)) > 1 else 'y'} {listed}")
-    return (f"it reads {' and '.join(what)}: runs bind no family or sum (neither can be "
-            "bound in [numeric] names), so a step that reads one is checked symbolically only")
+    listed = ", ".join(missing)
+    what.append(f"a member of the famil{'ies' if len(missing) > 1 else 'y'} {listed}")
+    article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
+    offers = (f"which offers {_offer(offered)[11:]}, its dataset's examples and labels, bound "
+              'in [numeric] names as `x = "X"`' if offered else
+              "which offers none yet (batch and cyclic runs offer their dataset's examples X and "
+              "labels Y)")
+    return (f"it reads {' and '.join(what)}, and {listed} {'is' if len(missing) == 1 else 'are'}"
+            f" no family of {article}, {offers}; no run offers a family of its history yet: "
+            "checked symbolically only")
 
 
 #: The definitions (`proofs.definitions.FUNCTIONS`) whose value is a root: irrational in
@@ -328,8 +436,14 @@ def sorts(judgement: Judgement, defined: Sequence[Defined] = ()) -> tuple[set[st
     made = {d.symbol for d in defined}
     symbols = {s for s in judgement.symbols() if s.name not in made} | {
         s for d in defined for a in d.args for s in a.free_symbols if s.name not in made}
+    atoms = {s for s in symbols if is_atom(s.name)}  # a sum: the quantities it reads
+    symbols -= atoms
     scalars = {s.name for s in symbols if gram_pair(s) is None}
     vectors = {n for s in symbols if (pair := gram_pair(s)) for n in pair}
+    for atom in atoms:
+        read = atom_reads(atom.name)
+        scalars |= read[0]
+        vectors |= read[1]
     return scalars, vectors
 
 
@@ -340,7 +454,15 @@ def binding_of(judgement: Judgement, run: str | RunKind = "online",
     definitions it reads that the rows evaluate (`sorts`)."""
     scalars, vectors = sorts(judgement, defined)
     found = run if isinstance(run, RunKind) else kind(run)
+    if not families_read(judgement) <= set(found.families) or _member_products(judgement):
+        return None
     return found.binding_for(scalars | vectors, scalars, vectors)
+
+
+def _member_products(judgement: Judgement) -> bool:
+    """Whether the judgement reads an inner product of a family member outside any sum
+    (`<theta,X[N]>`): the rows make no column of it (a sum's body reads them)."""
+    return any(is_atom(s.name) and isinstance(structure(s), tuple) for s in judgement.symbols())
 
 
 def natural_terms(naturals: Iterable[str], names: Naming, judgement: Judgement,

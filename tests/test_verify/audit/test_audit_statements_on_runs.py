@@ -197,16 +197,18 @@ names = { y = "t" }
 
 
 def test_a_family_bound_in_names_is_refused_in_one_line(tmp_path: Path, capsys):
-    """It was accepted and changed nothing (runs bind no family member): a wrong binding
-    is refused at the entry, as a defined name's is (exit 2, one line)."""
+    """It was accepted and changed nothing: a family bound to a quantity (here a scalar,
+    on runs that offer no family) is refused at the entry, as a defined name's is (exit 2,
+    one line). A family is bound to a family of the run (`y = "Y"` on batch runs:
+    tests/test_verify/runs/test_runs_families.py)."""
     from verify.cli import main
 
     path = _write(tmp_path, "fam.toml", FAMILY_BOUND)
     assert main(["audit", path]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"novikoff: error: {path}:13:11: numeric.names binds 'y', a family (listed "
-                   "in indexed): runs bind no family nor its members, so a step that reads "
-                   "one is checked symbolically only; remove it from [numeric] names"]
+    assert err == [f"novikoff: error: {path}:13:16: numeric.names.y = 't': y is a family "
+                   "(listed in indexed): bind it to a family of online runs (they offer "
+                   "none), not to an expression"]
 
 
 #: red team 10, find3/sr.toml and fam.toml: a sum and a family member on runs
@@ -234,14 +236,19 @@ names = { N = "t" }
 
 def test_a_sum_or_a_family_member_is_not_run_with_no_impossible_advice(tmp_path: Path):
     """The reason said `sum(#1 in 1..N: 1) is no quantity of an online run: bind it in
-    [numeric] names`: the kernel's spelling, and a binding no file can write."""
+    [numeric] names`: the kernel's spelling, and a binding no file can write. A sum that
+    reads no family is evaluated on the rows (N bound to t: the count is t on every row);
+    a member of a family the runs do not offer is not run, the reason naming it."""
     audit = run_audit([_write(tmp_path, "sr.toml", SUMS)], budget="small")
     count, member = audit.proofs[0].steps
-    assert count.numeric is None and member.numeric is None
-    tail = (": runs bind no family or sum (neither can be bound in [numeric] names), so a "
-            "step that reads one is checked symbolically only")
-    assert count.reason == "it reads a sum over 1..N" + tail
-    assert member.reason == "it reads a member of the family y" + tail
+    assert count.numeric is not None and count.numeric.status == "held"
+    assert count.numeric.vacuous == 0 and count.numeric.instances > 100
+    assert member.numeric is None
+    assert member.reason == (
+        "it reads a member of the family y, and y is no family of an online run, which "
+        "offers none yet (batch and cyclic runs offer their dataset's examples X and labels Y); "
+        "no run "
+        "offers a family of its history yet: checked symbolically only")
     assert "#" not in to_text(audit) and "bind it in" not in to_text(audit)
 
 

@@ -1,7 +1,8 @@
 """The batch bound of `finite-sums`, read on exact batch runs (issue 31.1).
 
-The audit does not run `finite-sums`: runs bind no family and no set, and its statements sum
-over sets. This test evaluates them on batch runs as the kernel evaluates a counterexample
+The audit runs `finite-sums` on batch runs (its families bound to the run's `X`, `Y`), its
+sums evaluated on the rows (test_runs_families.py checks those values against the kernel's).
+This test evaluates its statements on batch runs as the kernel evaluates a counterexample
 (sums included, exactly): at every iteration of the batch perceptron with the oracle step,
 the families `x`, `y` are the examples and labels (1-based), `theta` the iterate, `N` the
 number of examples, `R2`, `xbar`, `mk` the run's. Then the proof's set M is the run's M_k

@@ -1,0 +1,198 @@
+"""Runs bind their dataset's families (`X`, `Y`, `N`): a step reading sums and family members
+is evaluated on each row exactly, as the kernel evaluates a counterexample.
+
+The method of test_runs_finite_sums.py, applied to the audit's own evaluation: for each
+sum-reading step (table below), the statement on runs (`verify.runs.naming.on_runs`, the
+proof's families renamed to the run's), the rows of exact batch runs with the sums' columns
+(`verify.runs.quantity.family_columns`, every run of a batch at once), and at every row the
+kernel's evaluator (`Point.value`) on the same instance, families given: equal. A false
+statement with sums is violated with a counterexample the kernel re-checks; bad bindings are
+refused in one line (exit 2)."""
+
+from __future__ import annotations
+
+import functools
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import sympy
+
+from proofs.errors import ProofFileError
+from proofs.library import load_builtin
+from proofs.proof_file import load_proof
+from verify import kernel
+from verify.kernel.certificates import Point
+from verify.numeric import campaign
+from verify.numeric.instances import CompiledJudgement
+from verify.proof_checker import statements
+from verify.runs.batch import BatchRun, engine_batch_runner
+from verify.runs.columns import InstanceBatch, Origin
+from verify.runs.naming import Naming, binding_of, on_runs, unbound
+from verify.runs.quantity import is_atom, kind
+
+
+@functools.cache
+def runs() -> tuple[BatchRun, ...]:
+    """Batch runs of planted data and orthonormal families (three starts each)."""
+    scenarios = [*campaign.generated(7, 3), *campaign.tight(7, 3)]
+    return tuple(run for s in scenarios for run in engine_batch_runner(s) if run.iterations)
+
+
+def rows(check: CompiledJudgement, binding: str) -> InstanceBatch:
+    """The rows of every run, concatenated, with the columns of the judgement's sums."""
+    batches = [kind("batch").rows(run, binding, Origin("test", k), check.names)
+               for k, run in enumerate(runs())]
+    batch = InstanceBatch.concat(batches)
+    check.assumed(batch)  # makes the sums' columns (`CompiledJudgement._define`)
+    return batch
+
+
+def judged(proof_id: str, step: str) -> tuple[kernel.Judgement, str, CompiledJudgement]:
+    proof = load_builtin(proof_id)
+    assert proof.numeric is not None
+    names = Naming.of(proof.numeric, proof.vectors, proof.indexed)
+    judgement = on_runs(statements(proof)[step], names)
+    binding = binding_of(judgement, "batch")
+    assert binding is not None, unbound(judgement, "batch")
+    return judgement, binding, CompiledJudgement.compile(judgement)
+
+
+CASES = [  # (proof, step): statements whose sums the runs evaluate (`norm-of-sum` reads as
+    # 0 == 0 in the kernel's reading, both sides alike: no sum is left to evaluate)
+    ("finite-sums", "xbar-sum-bound"),
+    ("finite-sums", "xbar-norm"),
+    ("chan-batch", "appendix-sum-margin"),
+    ("chan-batch", "appendix-ratio-equality"),
+    ("chan-batch", "appendix-step-decrease-corrected"),
+    ("chan-batch", "batch-average-corrected"),
+]
+
+
+@pytest.mark.parametrize(("proof_id", "step"), CASES)
+def test_each_sum_is_the_kernels_value_at_every_row(proof_id: str, step: str) -> None:
+    judgement, binding, check = judged(proof_id, step)
+    atoms = [s for s in judgement.symbols() if is_atom(s.name)]
+    assert atoms, "the statement reads a sum"
+    batch = rows(check, binding)
+    assert len(batch) >= 40
+    for i in range(len(batch)):
+        instance = batch.instance(i, check.shown)
+        assert instance.families["X"] and instance.families["Y"]
+        at = Point(kernel.Counterexample(instance.scalars, instance.vectors, instance.families))
+        for atom in atoms:
+            assert batch.column(atom).value(i) == at.value(atom), (step, i, atom.name[:80])
+
+
+def test_the_proofs_set_is_the_runs_m_k_on_every_row() -> None:
+    """finite-sums' `xbar-norm` says `xbar` and `mk` are the sums over M: with M read on
+    the run's rows (the default rule, y <theta, x> <= 0), both hold at every iteration."""
+    _, binding, check = judged("finite-sums", "xbar-norm")
+    batch = rows(check, binding)
+    verdict = check.check(batch)
+    assert verdict.status == "held" and verdict.vacuous == 0 and verdict.instances == len(batch)
+
+
+def test_a_false_sum_statement_is_violated_with_a_counterexample_the_kernel_checks() -> None:
+    """chan-batch's `appendix-ratio-equality` (||sum y_j x_j||^2 read as sum ||x_j||^2,
+    refuted symbolically) is violated on runs; its counterexample gives the families, and
+    the kernel evaluates the sums there itself."""
+    judgement, binding, check = judged("chan-batch", "appendix-ratio-equality")
+    batch = rows(check, binding)
+    verdict, first = check.check_rows(batch)
+    assert verdict.status == "violated" and first is not None
+    cex = verdict.counterexample
+    assert cex is not None and set(cex.families) == {"X", "Y"}
+    assert not any(is_atom(n) for n in cex.scalars)  # the sums are the kernel's to evaluate
+    kernel.check_counterexample(judgement, kernel.Counterexample(
+        cex.scalars, cex.vectors, cex.families))
+    wrong = dict(cex.families["Y"])
+    wrong[Fraction(1)] = -wrong[Fraction(1)]  # another family: not a counterexample there
+    with pytest.raises(kernel.KernelError):
+        kernel.check_counterexample(judgement, kernel.Counterexample(
+            cex.scalars, cex.vectors, {**cex.families, "Y": wrong}))
+
+
+def test_a_family_no_run_offers_keeps_a_true_reason() -> None:
+    proof = load_builtin("chan-batch")
+    assert proof.numeric is not None
+    names = Naming.of(proof.numeric, proof.vectors, proof.indexed)
+    judgement = on_runs(statements(proof)["appendix-conclude"], names)
+    assert binding_of(judgement, "batch") is None
+    reason = unbound(judgement, "batch")
+    assert reason is not None and "m is no family of a batch run" in reason
+    assert "X (of vectors), Y (of scalars)" in reason and "sum(" not in reason
+
+
+PROOF = """
+title = "sums on runs"
+vectors = ["x", "theta"]
+scalars = ["y", "N", "k"]
+naturals = ["N"]
+indexed = ["x", "y"]
+[sets]
+S = {{ index = "j", range = "1..N", where = [] }}
+[numeric]
+run = "batch"
+names = {{ {names} }}
+[[step]]
+id = "count"
+given = []
+claim = "sum(j in S, y[j]**2) == N"
+"""
+
+
+def write(tmp_path: Path, names: str) -> Path:
+    path = tmp_path / "sums.toml"
+    path.write_text(textwrap.dedent(PROOF.format(names=names)))
+    return path
+
+
+@pytest.mark.parametrize(("names", "said"), [
+    ('x = "X", y = "k"', "y is a family (listed in indexed): bind it to a family of batch runs"),
+    ('x = "X", y = "Y", k = "Y"', "Y is a family of batch runs"),
+    ('x = "Y", y = "Y"', "x is a family of vectors, Y one of scalars"),
+    ('x = "X", y = "y*2"', "a family is bound to a family of the run by its name"),
+])
+def test_bad_bindings_are_refused(tmp_path: Path, names: str, said: str) -> None:
+    path = write(tmp_path, names)
+    with pytest.raises(ProofFileError) as refused:
+        proof = load_proof(path)
+        assert proof.numeric is not None
+        Naming.of(proof.numeric, proof.vectors, proof.indexed)
+    assert said in str(refused.value)
+
+
+def test_the_cli_refuses_a_family_bound_to_a_scalar_in_one_line_exit_2(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    code = main(["audit", str(write(tmp_path, 'x = "X", y = "k"')), "--budget", "small"])
+    _, err = capfd.readouterr()
+    errors = [line for line in err.splitlines() if line.startswith("novikoff: error")
+              or "sums.toml" in line]
+    assert code == 2 and len(errors) == 1, err
+    assert "y is a family (listed in indexed)" in errors[0]
+
+
+@pytest.mark.parametrize("run", ["batch", "cyclic"])
+def test_a_sum_statement_of_ones_own_is_checked_on_runs(tmp_path: Path, run: str) -> None:
+    """A user's proof with sums is treated like ours: `sum(j in S, y[j]**2) == N` (labels
+    +-1) holds on every row of batch and cyclic runs (both offer their dataset's families),
+    each row an instance (the small budget's few runs)."""
+    from verify.audit.job import run_audit
+
+    path = write(tmp_path, 'x = "X", y = "Y"')
+    path.write_text(path.read_text().replace('run = "batch"', f'run = "{run}"'))
+    audit = run_audit([str(path)], budget="small")
+    step = audit.proofs[0].steps[0]
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.instances >= 200 and step.numeric.vacuous == 0
+
+
+def test_an_unbound_family_is_not_run_with_its_reason() -> None:
+    judgement = kernel.Judgement((), kernel.Fact(
+        sympy.Symbol("sum(#1 in 1..N: z[#1])") - sympy.Symbol("N"), ">="), (), ("N",))
+    reason = unbound(judgement, "batch")
+    assert reason is not None and "z is no family of a batch run" in reason
