@@ -339,6 +339,15 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
         return ("it reads an inner product of a family member outside any sum, of which the "
                 "rows make no column (inside a sum's body they are evaluated): checked "
                 "symbolically only")
+    free = [name for name in strangers if name in _free_indices(judgement)]
+    if free:
+        others = [name for name in strangers if name not in free]
+        rest = (f"; {', '.join(others)} {'is' if len(others) == 1 else 'are'} no quantity of "
+                f"{article} either" if others else "")
+        return (f"{', '.join(free)} {'is an index' if len(free) == 1 else 'are indices'} of a "
+                "family member outside any sum, which no run binds (a run reads members at "
+                "the indices its quantities or a sum give, `y[1]`, `y[N]`, never at a free "
+                f"one), so a step about one member is checked symbolically only{rest}")
     if strangers:
         hints = "".join(closest(n, run) for n in strangers[:1])
         return (f"{', '.join(strangers)} {'is' if len(strangers) == 1 else 'are'} no quantity "
@@ -457,6 +466,23 @@ def binding_of(judgement: Judgement, run: str | RunKind = "online",
     if not families_read(judgement) <= set(found.families) or _member_products(judgement):
         return None
     return found.binding_for(scalars | vectors, scalars, vectors)
+
+
+def _free_indices(judgement: Judgement) -> set[str]:
+    """The names in the index of a family member outside any sum (`j` of `y[j]`, of
+    `dot(w, x[j])`): a step about one member, which no run binds (review: its reason said
+    `j is no quantity of a batch run: bind it in [numeric] names`, advice no file can
+    follow)."""
+    found: set[str] = set()
+    for symbol in judgement.symbols():
+        if not is_atom(symbol.name):
+            continue
+        atom = structure(symbol)
+        for part in atom if isinstance(atom, tuple) else (atom,):
+            if isinstance(part, Family):
+                found.update(s.name for s in part.index.free_symbols
+                             if not s.name.startswith("#"))
+    return found
 
 
 def _member_products(judgement: Judgement) -> bool:
