@@ -45,8 +45,13 @@ are refused (one line, exit 2). Every row set binds them: a step's sums over set
 and its family members are evaluated on each row exactly, from the run's data (the rows of
 many runs together, each reading its own run's; `verify.runs.quantity.family_columns`), and a
 counterexample gives the members, so the kernel evaluates the sums there itself. A step that
-reads an inner product of a member outside any sum (`<w,x[N]>`), or a family no run offers (a
-run's history, such as its sizes |M_i|), is not run, its reason saying so.
+reads an inner product of a member outside any sum (`<w,x[N]>`), a member at a free index
+(`y[j]`, j bound by nothing), or a family no run offers (a run's history, such as its sizes
+|M_i|), is not run, its reason saying so. The audit checks a step that reads a sum or a member
+on every source but the adversary's and the benchmark's real datasets (whose exact
+big-integer sums cost most of the time; `verify.numeric.shards.NO_FAMILIES`) and a data file
+(`--data`) of more than 2000 examples (`MAX_SPAN`, the kernel's own limit on a range); every
+other step runs there as before.
 
 A kind's *laws* hold on every one of its rows by definition of its quantities; the tests
 check them on runs, and `verify.testing.check_run` checks the online update rule on any run.
