@@ -244,7 +244,8 @@ def test_a_data_file_past_the_sum_limit_runs_no_sum_and_raises_nothing(
     data = tmp_path / "big.csv"
     data.write_text("\n".join(rows) + "\n")
     path = write(tmp_path, 'x = "X", y = "Y"')
-    path.write_text(path.read_text() + '\n[[step]]\nid = "plain"\ngiven = []\nclaim = "k**2 >= 0"\n')
+    plain = '\n[[step]]\nid = "plain"\ngiven = []\nclaim = "k**2 >= 0"\n'
+    path.write_text(path.read_text() + plain)
     code = main(["audit", str(path), "--data", str(data), "--budget", "small", "--jobs", "1",
                  "--json"])
     out, err = capfd.readouterr()
