@@ -76,10 +76,11 @@ from verify.proof_checker import (
     terms,
 )
 from verify.runs.columns import Instance
+from verify.runs.families import MAX_SPAN
 from verify.runs.naming import Naming, binding_of, natural_terms, on_runs, unbound
 from verify.runs.plugin import KINDS as PLUGIN_KINDS
 from verify.runs.plugin import Plugin, shared_faults
-from verify.runs.quantity import MAX_SPAN, Scenario
+from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]

@@ -57,10 +57,11 @@ from verify.kernel import Fact, Judgement
 from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
 from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
+from verify.runs.families import is_atom
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
 from verify.runs.plugin import Plugin, PluginFault, steps_of
 from verify.runs.plugin import runner as plugin_runner
-from verify.runs.quantity import RunKind, Runner, Scenario, is_atom, kind_of
+from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class Check:
     @cached_property
     def reads_families(self) -> bool:
         """Whether its statement reads a sum or a family member (`is_atom`), whose columns
-        are made from each run's dataset (`verify.runs.quantity.family_columns`). Read by
+        are made from each run's dataset (`verify.runs.families.family_columns`). Read by
         every shard of an audit for every check: once each (2.6 CPU-s of an audit when it
         was recomputed)."""
         return any(is_atom(s.name) for s in self.judgement.symbols())

@@ -39,8 +39,8 @@ from verify.runs.columns import (
     den_column,
     fitting,
 )
+from verify.runs.families import family_columns, is_atom
 from verify.runs.naming import Defined
-from verify.runs.quantity import family_columns, is_atom
 from verify.search.shrinking import GreedyShrinker
 
 Status = Literal["held", "violated", "not-run"]
@@ -298,7 +298,7 @@ class CompiledJudgement:
     @cached_property
     def atoms(self) -> tuple[str, ...]:
         """The sums and family members the judgement reads, each a column made on the
-        batch from its runs' families (`verify.runs.quantity.family_columns`)."""
+        batch from its runs' families (`verify.runs.families.family_columns`)."""
         return tuple(sorted(s.name for s in self.judgement.symbols() if is_atom(s.name)))
 
     def _assumed(self, batch: InstanceBatch) -> np.ndarray:

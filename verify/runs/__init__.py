@@ -2,6 +2,8 @@
 
 - `columns`: the exact column types a run's rows are built of;
 - `quantity`: `Quantity`, `RowSet`, `RunKind` and the open registry of run kinds;
+- `families`: the dataset's families a kind offers (`X`, `Y` over 1..N) and the exact
+  columns of sums and family members on a run's rows;
 - `online`, `batch`, `single_pass`, `cyclic`: the built-in kinds, one module each
   (quantities, engine adapters, runners, row builders), registered when this package is
   imported: it imports every module of its own but its machinery (`_MACHINERY`), so a new
@@ -37,7 +39,7 @@ from verify.runs.quantity import (
 )
 
 #: The wing's own machinery: every other module of this package is a built-in run kind.
-_MACHINERY = {"columns", "quantity", "naming", "plugin", "isolation", "docs"}
+_MACHINERY = {"columns", "quantity", "families", "naming", "plugin", "isolation", "docs"}
 
 for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
     if _module not in _MACHINERY:  # (`docs` is also run as a script: not imported here)

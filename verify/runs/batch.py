@@ -49,9 +49,9 @@ from verify.runs.columns import (
     reduced,
     run_rows,
 )
+from verify.runs.families import DATASET
 from verify.runs.online import as_source_runs
 from verify.runs.quantity import (
-    DATASET,
     Quantity,
     RowSet,
     RunKind,

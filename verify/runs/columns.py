@@ -592,7 +592,7 @@ class Instance:
     vectors: dict[str, tuple[Fraction, ...]]
     provenance: Provenance | None = None
     #: the members of the run's families, where the statement reads a sum or a member
-    #: (`verify.runs.quantity.family_columns`): the kernel evaluates those at the instance
+    #: (`verify.runs.families.family_columns`): the kernel evaluates those at the instance
     families: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = field(
         default_factory=dict)
 
@@ -633,8 +633,8 @@ class InstanceBatch:
     # computed on each of them and joined (`column`), not on the joined vectors.
     parts: tuple[InstanceBatch, ...] = field(default=(), repr=False)
     # The members of each origin's families (`Instance.families`), when its rows have
-    # columns of sums or members (`verify.runs.quantity.family_columns`); else empty.
-    # (`verify.runs.quantity.FamilyData`: arrays, and the members a counterexample gives)
+    # columns of sums or members (`verify.runs.families.family_columns`); else empty.
+    # (`verify.runs.families.FamilyData`: arrays, and the members a counterexample gives)
     families: tuple[Any, ...] = field(default=(), repr=False)
 
     def __len__(self) -> int:

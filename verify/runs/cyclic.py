@@ -49,8 +49,8 @@ from verify.runs.columns import (
     max_abs,
     run_rows,
 )
+from verify.runs.families import DATASET
 from verify.runs.quantity import (
-    DATASET,
     Quantity,
     RowSet,
     RunKind,

@@ -43,7 +43,7 @@ A proof's family (`indexed`) is bound to one by name in `[numeric] names` (`x = 
 bound to an expression, a scalar or vector bound to a family, or families of different sorts
 are refused (one line, exit 2). Every row set binds them: a step's sums over sets and ranges
 and its family members are evaluated on each row exactly, from the run's data (the rows of
-many runs together, each reading its own run's; `verify.runs.quantity.family_columns`), and a
+many runs together, each reading its own run's; `verify.runs.families.family_columns`), and a
 counterexample gives the members, so the kernel evaluates the sums there itself. A step that
 reads an inner product of a member outside any sum (`<w,x[N]>`), a member at a free index
 (`y[j]`, j bound by nothing), or a family no run offers (a run's history, such as its sizes

@@ -52,7 +52,8 @@ from verify.kernel.atoms import (
     structure,
 )
 from verify.kernel.atoms import dot as kernel_dot
-from verify.runs.quantity import RunKind, UnknownRunKind, atom_reads, is_atom, kind
+from verify.runs.families import atom_reads, is_atom
+from verify.runs.quantity import RunKind, UnknownRunKind, kind
 
 
 def quantities(run: str) -> Names:

@@ -4,7 +4,7 @@ is evaluated on each row exactly, as the kernel evaluates a counterexample.
 The method of test_runs_finite_sums.py, applied to the audit's own evaluation: for each
 sum-reading step (table below), the statement on runs (`verify.runs.naming.on_runs`, the
 proof's families renamed to the run's), the rows of exact batch runs with the sums' columns
-(`verify.runs.quantity.family_columns`, every run of a batch at once), and at every row the
+(`verify.runs.families.family_columns`, every run of a batch at once), and at every row the
 kernel's evaluator (`Point.value`) on the same instance, families given: equal. A false
 statement with sums is violated with a counterexample the kernel re-checks; bad bindings are
 refused in one line (exit 2)."""
@@ -29,8 +29,9 @@ from verify.numeric.instances import CompiledJudgement
 from verify.proof_checker import statements
 from verify.runs.batch import BatchRun, engine_batch_runner
 from verify.runs.columns import InstanceBatch, Origin
+from verify.runs.families import is_atom
 from verify.runs.naming import Naming, binding_of, on_runs, unbound
-from verify.runs.quantity import is_atom, kind
+from verify.runs.quantity import kind
 
 
 @functools.cache
