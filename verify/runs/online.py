@@ -54,6 +54,7 @@ from verify.runs.columns import (
     run_rows,
     times,
 )
+from verify.runs.families import DATASET
 from verify.runs.quantity import (
     Joint,
     Quantity,
@@ -88,6 +89,8 @@ QUANTITIES = (
     Quantity("gamma_u", False, "`min_i y_i <u, x_i>`: the margin of the *unnormalised* u, "
              "so that `||w_t|| ||u|| >= <w_t, u> >= t gamma_u` needs no square root", _ALL),
     Quantity("w0", True, "the initial iterate", _ALL),
+    Quantity("N", False, "the number of examples, the indices of the families `X`, `Y` "
+             "(the run's dataset, augmented when its algorithm has a bias)", _ALL),
     Quantity("beta", False, "the margin the update asks for, `y<w,x> <= beta`: the margin "
              "perceptron's (`perceptron.algorithms.margin`), 0 for every other online run",
              _ALL),
@@ -325,6 +328,8 @@ def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
             scalars["gamma_u"] = Column.constant(gamma_u, n)
     if wanted("beta"):
         scalars["beta"] = Column.constant(run.beta or Fraction(0), n)
+    if wanted("N"):
+        scalars["N"] = Column.constant(run.data.n, n)
     vectors = {}
     if wanted("u"):
         vectors["u"] = VectorColumn.repeated(run.u_row, n)
@@ -484,10 +489,10 @@ def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: Int
 #: The names the joint builders make, per row set (`JOINT`); a check that reads another (`mu`,
 #: the loss and gradient columns, `w0`, a plug-in's `tau`) has its rows made run by run.
 _JOINT_NAMES: dict[str, frozenset[str]] = {
-    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u"}),
+    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u", "N"}),
     "update": frozenset({"t", "tau", "y", "w", "w_next", "x", "eta", "R2", "R", "gamma_u",
-                         "beta", "u"}),
-    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u"}),
+                         "beta", "u", "N"}),
+    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u", "N"}),
 }
 
 
@@ -664,6 +669,10 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
                 scalars["gamma_u"] = _per_run([gamma for _, gamma in constants], counts)
         if "beta" in wanted:
             scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
+        if "N" in wanted:
+            sizes = [run.data.n for run in runs]
+            scalars["N"] = Column.counting(np.repeat(np.array(sizes, dtype=np.int64), counts),
+                                           max(sizes))
         if "u" in wanted:
             rows = [run.u_row for run in runs]
             vectors["u"] = _vectors([np.repeat(row.num, c, axis=0)
@@ -829,4 +838,5 @@ KIND = register(RunKind(
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},
     label=label,
     rank=0,
+    families=DATASET,
 ))

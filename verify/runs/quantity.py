@@ -228,7 +228,8 @@ class RunKind:
             if data is None:
                 raise FamilyError(f"a {self.name} run of type {type(run).__name__} has no "
                                   "dataset (`data`): its families cannot be read")
-            batch.families = (FamilyData.of(data, self.families),)
+            # one per origin: a run's rows may name several (a single pass's, per margin)
+            batch.families = (FamilyData.of(data, self.families),) * len(batch.origins)
         if names is not None:
             keep = set(names) | set(needs or ())  # a sum's quantities: its natural bounds
             batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}
