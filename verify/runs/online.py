@@ -54,7 +54,7 @@ from verify.runs.columns import (
     run_rows,
     times,
 )
-from verify.runs.families import DATASET
+from verify.runs.families import DATASET, FamilyData, is_atom
 from verify.runs.quantity import (
     Joint,
     Quantity,
@@ -63,6 +63,7 @@ from verify.runs.quantity import (
     Runner,
     Scenario,
     margin,
+    needed,
     radius_bound,
     register,
     wanted_columns,
@@ -509,7 +510,7 @@ def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None
 
     def count(run: object, names: Collection[str]) -> int | None:
         if (not isinstance(run, OnlineUpdates) or run.integer is None
-                or run.steps is not None or not names_made.issuperset(names)):
+                or run.steps is not None or not names_made.issuperset(needed(names))):
             return None
         updates = len(run.updates)
         rows = (updates + 1 if row_set == "state" else updates if row_set == "update"
@@ -601,7 +602,7 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
 
     def build(runs: Sequence[OnlineUpdates], origins: Sequence[Origin],
               names: Collection[str]) -> InstanceBatch:
-        wanted = frozenset(names)
+        wanted = frozenset(needed(names))  # a sum's quantities: its column is made later
         forms = [run.integer.problem.form for run in runs]  # type: ignore[union-attr]
         updates = [len(run.updates) for run in runs]
         if row_set == "state":
@@ -679,7 +680,10 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
                                      for row, c in zip(rows, counts, strict=True)],
                                     [row.den for row in rows], counts, width)  # type: ignore[misc]
         index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)
-        return InstanceBatch(scalars, vectors, tuple(origins), index, t)
+        batch = InstanceBatch(scalars, vectors, tuple(origins), index, t)
+        if any(is_atom(n) for n in names):  # each run's own dataset, as `RunKind.rows` reads
+            batch.families = tuple(FamilyData.of(run.data, DATASET) for run in runs)
+        return batch
 
     return build
 

@@ -264,7 +264,7 @@ def test_a_data_file_past_the_sum_limit_runs_no_sum_and_raises_nothing(
 ONLINE_PROOF = """
 title = "sums on online runs"
 vectors = ["x", "w"]
-scalars = ["y", "N", "mu", "t"]
+scalars = ["y", "N", "mu", "t", "R2"]
 naturals = ["N"]
 indexed = ["x", "y"]
 [sets]
@@ -284,6 +284,10 @@ id = "mean-margin"
 given = []
 claim = "sum(j in S, y[j]*dot(w, x[j])) >= N*mu"
 [[step]]
+id = "bounded"
+given = ["t >= 0", "R2 >= 0"]
+claim = "sum(j in S, y[j]*dot(w, x[j])) <= N*t*R2"
+[[step]]
 id = "all-at-the-least"
 given = []
 claim = "sum(j in S, y[j]*dot(w, x[j])) <= N*mu"
@@ -292,8 +296,8 @@ claim = "sum(j in S, y[j]*dot(w, x[j])) <= N*mu"
 
 def online_proof(tmp_path: Path, run: str) -> Path:
     """A user's proof over the dataset of `run` runs (its margin steps on online runs: the
-    mean margin of the iterate is at least its least one, `mu`; and a false one, that it is
-    at most)."""
+    mean margin of the iterate is at least its least one, `mu`, and at most `t R2`, since
+    `||w||^2 <= t R2` from w_0 = 0; and a false one, that it is at most `mu`)."""
     path = tmp_path / f"sums-{run}.toml"
     path.write_text(textwrap.dedent(ONLINE_PROOF.format(run=run))
                     + (textwrap.dedent(MARGIN_STEPS) if run == "online" else ""))
@@ -317,8 +321,9 @@ def test_a_sum_statement_of_ones_own_is_checked_on_online_and_single_pass_runs(
     assert count.instances >= 150 and count.vacuous == 0
     if run != "online":
         return
-    mean = steps["mean-margin"].numeric
-    assert mean is not None and mean.status == "held" and mean.instances >= 150
+    for held in ("mean-margin", "bounded"):
+        mean = steps[held].numeric
+        assert mean is not None and mean.status == "held" and mean.instances >= 150, held
     false = steps["all-at-the-least"].numeric
     assert false is not None and false.status == "violated"
     cex = false.counterexample
@@ -342,13 +347,15 @@ def online_runs() -> tuple[object, ...]:
     return (*made, *(kind("single-pass").runner(None)(s) for s in passes.noisy(7, 2)))
 
 
-@pytest.mark.parametrize(("run", "step"), [("online", "mean-margin"), ("online", "count"),
-                                           ("single-pass", "count")])
+@pytest.mark.parametrize(("run", "step"), [("online", "mean-margin"), ("online", "bounded"),
+                                           ("online", "count"), ("single-pass", "count")])
 def test_each_online_sum_is_the_kernels_value_at_every_row(tmp_path: Path, run: str,
                                                            step: str) -> None:
     """The columns of an online step's sums (`family_columns`, every run's rows at once) equal
     the kernel's evaluator at every row, given the row's instance and its run's families; a
-    single pass's rows name one origin per margin, each with its run's families."""
+    single pass's rows name one origin per margin, each with its run's families. The online
+    rows the joint builder makes (`Joint`: many runs' rows at once, as the campaign makes
+    them) carry each run's families and give the same values."""
     proof = load_proof(online_proof(tmp_path, run))
     assert proof.numeric is not None
     judgement = on_runs(statements(proof)[step],
@@ -372,3 +379,15 @@ def test_each_online_sum_is_the_kernels_value_at_every_row(tmp_path: Path, run: 
         for atom in atoms:
             assert batch.column(atom).value(i) == at.value(atom), (step, i, atom.name[:80])
     assert check.check(batch).status == "held"
+    joint = kind(run).joint(binding)
+    if joint is None or "mu" in check.names:  # single passes' rows, and `mu`'s, are made
+        return  # run by run
+    # the rows of every run at once (`Joint`, as the campaign makes them): the same values
+    assert all(joint.count(r, check.names) is not None for r in made)
+    together = joint.build(made, [Origin("test", k) for k in range(len(made))], check.names)
+    check.assumed(together)
+    assert len(together) == len(batch) and len(together.families) == len(made)
+    for atom in atoms:
+        assert [together.column(atom).value(i) for i in range(len(batch))] == \
+            [batch.column(atom).value(i) for i in range(len(batch))], atom.name[:80]
+    assert check.check(together).instances == len(batch)
