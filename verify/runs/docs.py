@@ -34,10 +34,11 @@ linear combination of the vectors). Each kind offers *row sets*, tried in the or
 a step is checked on the first row set that binds every quantity its statement mentions, and
 is reported `not run`, with the reason, when none does. Every value is an exact rational.
 
-*Families* (issue 31): a kind may offer its dataset as families (`RunKind.families`; the
-batch and cyclic kinds do): `X`, the examples, `X[j]` = x_j, and `Y`, the labels, `Y[j]` = y_j, for
-j = 1..N (`N` the number of examples, a scalar quantity of the kind; each run's own data, the
-augmented examples where its algorithm has a bias), 0 and the zero vector at any other index.
+*Families* (issue 31): a kind may offer its dataset as families (`RunKind.families`; every
+built-in kind does: batch, cyclic, online and single-pass runs): `X`, the examples,
+`X[j]` = x_j, and `Y`, the labels, `Y[j]` = y_j, for j = 1..N (`N` the number of examples, a
+scalar quantity of the kind; each run's own data, the augmented examples where its algorithm
+has a bias), 0 and the zero vector at any other index.
 A proof's family (`indexed`) is bound to one by name in `[numeric] names` (`x = "X"`,
 `y = "Y"`; a family not listed denotes the run's family of its own name, if any); a family
 bound to an expression, a scalar or vector bound to a family, or families of different sorts

@@ -385,7 +385,7 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
     article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
     offers = (f"which offers {_offer(offered)[11:]}, its dataset's examples and labels, bound "
               'in [numeric] names as `x = "X"`' if offered else
-              "which offers none yet (batch and cyclic runs offer their dataset's examples X and "
+              "which offers none yet (the built-in runs offer their dataset's examples X and "
               "labels Y)")
     return (f"it reads {' and '.join(what)}, and {listed} {'is' if len(missing) == 1 else 'are'}"
             f" no family of {article}, {offers}; no run offers a family of its history yet: "

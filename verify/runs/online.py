@@ -54,6 +54,7 @@ from verify.runs.columns import (
     run_rows,
     times,
 )
+from verify.runs.families import DATASET, FamilyData, is_atom
 from verify.runs.quantity import (
     Joint,
     Quantity,
@@ -62,6 +63,7 @@ from verify.runs.quantity import (
     Runner,
     Scenario,
     margin,
+    needed,
     radius_bound,
     register,
     wanted_columns,
@@ -88,6 +90,8 @@ QUANTITIES = (
     Quantity("gamma_u", False, "`min_i y_i <u, x_i>`: the margin of the *unnormalised* u, "
              "so that `||w_t|| ||u|| >= <w_t, u> >= t gamma_u` needs no square root", _ALL),
     Quantity("w0", True, "the initial iterate", _ALL),
+    Quantity("N", False, "the number of examples, the indices of the families `X`, `Y` "
+             "(the run's dataset, augmented when its algorithm has a bias)", _ALL),
     Quantity("beta", False, "the margin the update asks for, `y<w,x> <= beta`: the margin "
              "perceptron's (`perceptron.algorithms.margin`), 0 for every other online run",
              _ALL),
@@ -325,6 +329,8 @@ def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
             scalars["gamma_u"] = Column.constant(gamma_u, n)
     if wanted("beta"):
         scalars["beta"] = Column.constant(run.beta or Fraction(0), n)
+    if wanted("N"):
+        scalars["N"] = Column.constant(run.data.n, n)
     vectors = {}
     if wanted("u"):
         vectors["u"] = VectorColumn.repeated(run.u_row, n)
@@ -484,10 +490,10 @@ def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: Int
 #: The names the joint builders make, per row set (`JOINT`); a check that reads another (`mu`,
 #: the loss and gradient columns, `w0`, a plug-in's `tau`) has its rows made run by run.
 _JOINT_NAMES: dict[str, frozenset[str]] = {
-    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u"}),
+    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u", "N"}),
     "update": frozenset({"t", "tau", "y", "w", "w_next", "x", "eta", "R2", "R", "gamma_u",
-                         "beta", "u"}),
-    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u"}),
+                         "beta", "u", "N"}),
+    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u", "N"}),
 }
 
 
@@ -504,7 +510,7 @@ def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None
 
     def count(run: object, names: Collection[str]) -> int | None:
         if (not isinstance(run, OnlineUpdates) or run.integer is None
-                or run.steps is not None or not names_made.issuperset(names)):
+                or run.steps is not None or not names_made.issuperset(needed(names))):
             return None
         updates = len(run.updates)
         rows = (updates + 1 if row_set == "state" else updates if row_set == "update"
@@ -596,7 +602,7 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
 
     def build(runs: Sequence[OnlineUpdates], origins: Sequence[Origin],
               names: Collection[str]) -> InstanceBatch:
-        wanted = frozenset(names)
+        wanted = frozenset(needed(names))  # a sum's quantities: its column is made later
         forms = [run.integer.problem.form for run in runs]  # type: ignore[union-attr]
         updates = [len(run.updates) for run in runs]
         if row_set == "state":
@@ -664,13 +670,20 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
                 scalars["gamma_u"] = _per_run([gamma for _, gamma in constants], counts)
         if "beta" in wanted:
             scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
+        if "N" in wanted:
+            sizes = [run.data.n for run in runs]
+            scalars["N"] = Column.counting(np.repeat(np.array(sizes, dtype=np.int64), counts),
+                                           max(sizes))
         if "u" in wanted:
             rows = [run.u_row for run in runs]
             vectors["u"] = _vectors([np.repeat(row.num, c, axis=0)
                                      for row, c in zip(rows, counts, strict=True)],
                                     [row.den for row in rows], counts, width)  # type: ignore[misc]
         index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)
-        return InstanceBatch(scalars, vectors, tuple(origins), index, t)
+        batch = InstanceBatch(scalars, vectors, tuple(origins), index, t)
+        if any(is_atom(n) for n in names):  # each run's own dataset, as `RunKind.rows` reads
+            batch.families = tuple(FamilyData.of(run.data, DATASET) for run in runs)
+        return batch
 
     return build
 
@@ -829,4 +842,5 @@ KIND = register(RunKind(
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},
     label=label,
     rank=0,
+    families=DATASET,
 ))

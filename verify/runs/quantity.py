@@ -116,6 +116,14 @@ class Joint:
     magnitude: Callable[[Any], int] = lambda _run: 0
 
 
+def needed(names: Collection[str]) -> set[str]:
+    """The quantities rows must bind for `names`: its own, but for each sum or family member
+    (`is_atom`), the quantities it reads (its bounds, filters, body), from which its column
+    is made where the rows are checked (`family_columns`)."""
+    return {n for n in names if not is_atom(n)}.union(
+        *(s | v for a in names if is_atom(a) for s, v, _ in (atom_reads(a),)))
+
+
 def wanted_columns(names: Collection[str] | None) -> Callable[[str], bool]:
     """Whether a row builder must make a column: all of them when no names are given (a
     `RowSet`'s builder may skip the columns no check reads)."""
@@ -220,15 +228,15 @@ class RunKind:
         atoms = [n for n in names or () if is_atom(n)]
         needs = names
         if atoms:  # the quantities a sum reads are made too, then its column of them
-            needs = {n for n in names or () if not is_atom(n)}.union(
-                *(s | v for a in atoms for s, v, _ in (atom_reads(a),)))
+            needs = needed(names or ())
         batch = self._builders[row_set].build(run, origin, needs)
         if atoms:  # its columns are made where the rows are checked (`family_columns`)
             data = getattr(run, "data", None)
             if data is None:
                 raise FamilyError(f"a {self.name} run of type {type(run).__name__} has no "
                                   "dataset (`data`): its families cannot be read")
-            batch.families = (FamilyData.of(data, self.families),)
+            # one per origin: a run's rows may name several (a single pass's, per margin)
+            batch.families = (FamilyData.of(data, self.families),) * len(batch.origins)
         if names is not None:
             keep = set(names) | set(needs or ())  # a sum's quantities: its natural bounds
             batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}

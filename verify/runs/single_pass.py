@@ -30,6 +30,7 @@ import numpy as np
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import functional_margins, radius2
 from verify.runs.columns import Column, InstanceBatch, IntArray, Origin, VectorColumn, int_array
+from verify.runs.families import DATASET
 from verify.runs.online import IntegerRun
 from verify.runs.quantity import Quantity, RowSet, RunKind, Runner, radius_bound, register
 
@@ -51,6 +52,8 @@ QUANTITIES = (
     Quantity("R", False, "its rational radius bound (as for online runs)", _BOTH),
     Quantity("D2", False, "`sum_i d_i^2` over the whole sequence", _BOTH),
     Quantity("D", False, "its rational bound, as `R` is R2's", _BOTH),
+    Quantity("N", False, "the number of elements of the sequence, the indices of the "
+             "families `X`, `Y`", _BOTH),
     Quantity("x", True, "the element updated on", _UPDATE),
     Quantity("y", False, "its label", _UPDATE),
     Quantity("d", False, "the update's deviation `max(0, gamma - y <u, x>)`", _UPDATE),
@@ -198,7 +201,7 @@ def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: str) -> Insta
     scalars = {
         "t": Column(t), "gamma": Column.constant(gamma, n), "R2": Column.constant(R2, n),
         "R": Column.constant(radius_bound(R2), n), "D2": Column.constant(D2, n),
-        "D": Column.constant(radius_bound(D2), n),
+        "D": Column.constant(radius_bound(D2), n), "N": Column.constant(run.data.n, n),
         "s": _column(sums.s, t, sums.den), "q": _column(sums.q, t, sums.den**2),
         "rest": _column(sums.rest, t, sums.den**2),
     }
@@ -255,4 +258,5 @@ KIND = register(RunKind(
     passes=True,
     laws={"update-rule": "norm2(w_next - (w + y*x)) == 0"},
     rank=2,
+    families=DATASET,
 ))

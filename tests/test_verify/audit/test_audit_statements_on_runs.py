@@ -198,9 +198,9 @@ names = { y = "t" }
 
 def test_a_family_bound_in_names_is_refused_in_one_line(tmp_path: Path, capsys):
     """It was accepted and changed nothing: a family bound to a quantity (here a scalar,
-    on runs that offer no family) is refused at the entry, as a defined name's is (exit 2,
-    one line). A family is bound to a family of the run (`y = "Y"` on batch runs:
-    tests/test_verify/runs/test_runs_families.py)."""
+    on online runs, which offer their dataset's families) is refused at the entry, as a
+    defined name's is (exit 2, one line). A family is bound to a family of the run
+    (`y = "Y"`: tests/test_verify/runs/test_runs_families.py)."""
     from verify.cli import main
 
     path = _write(tmp_path, "fam.toml", FAMILY_BOUND)
@@ -208,7 +208,7 @@ def test_a_family_bound_in_names_is_refused_in_one_line(tmp_path: Path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"novikoff: error: {path}:13:16: numeric.names.y = 't': y is a family "
                    "(listed in indexed): bind it to a family of online runs (they offer "
-                   "none), not to an expression"]
+                   "X (of vectors), Y (of scalars)), not to an expression"]
 
 
 #: red team 10, find3/sr.toml and fam.toml: a sum and a family member on runs
@@ -246,9 +246,9 @@ def test_a_sum_or_a_family_member_is_not_run_with_no_impossible_advice(tmp_path:
     assert member.numeric is None
     assert member.reason == (
         "it reads a member of the family y, and y is no family of an online run, which "
-        "offers none yet (batch and cyclic runs offer their dataset's examples X and labels Y); "
-        "no run "
-        "offers a family of its history yet: checked symbolically only")
+        "offers X (of vectors), Y (of scalars), its dataset's examples and labels, bound in "
+        "[numeric] names as `x = \"X\"`; no run offers a family of its history yet: checked "
+        "symbolically only")
     assert "#" not in to_text(audit) and "bind it in" not in to_text(audit)
 
 

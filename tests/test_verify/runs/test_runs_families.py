@@ -257,3 +257,137 @@ def test_a_data_file_past_the_sum_limit_runs_no_sum_and_raises_nothing(
     assert steps["count"]["status"] == "held" and steps["count"]["instances"] >= 150
     assert steps["plain"]["status"] == "held"
     assert code in (0, 1)
+
+
+# ---- online and single-pass runs offer the dataset's families too ---------------------------
+
+ONLINE_PROOF = """
+title = "sums on online runs"
+vectors = ["x", "w"]
+scalars = ["y", "N", "mu", "t", "R2"]
+naturals = ["N"]
+indexed = ["x", "y"]
+[sets]
+S = {{ index = "j", range = "1..N", where = [] }}
+[numeric]
+run = "{run}"
+names = {{ x = "X", y = "Y" }}
+[[step]]
+id = "count"
+given = []
+claim = "sum(j in S, y[j]**2) == N"
+"""
+
+MARGIN_STEPS = """
+[[step]]
+id = "mean-margin"
+given = []
+claim = "sum(j in S, y[j]*dot(w, x[j])) >= N*mu"
+[[step]]
+id = "bounded"
+given = ["t >= 0", "R2 >= 0"]
+claim = "sum(j in S, y[j]*dot(w, x[j])) <= N*t*R2"
+[[step]]
+id = "all-at-the-least"
+given = []
+claim = "sum(j in S, y[j]*dot(w, x[j])) <= N*mu"
+"""
+
+
+def online_proof(tmp_path: Path, run: str) -> Path:
+    """A user's proof over the dataset of `run` runs (its margin steps on online runs: the
+    mean margin of the iterate is at least its least one, `mu`, and at most `t R2`, since
+    `||w||^2 <= t R2` from w_0 = 0; and a false one, that it is at most `mu`)."""
+    path = tmp_path / f"sums-{run}.toml"
+    path.write_text(textwrap.dedent(ONLINE_PROOF.format(run=run))
+                    + (textwrap.dedent(MARGIN_STEPS) if run == "online" else ""))
+    return path
+
+
+@pytest.mark.parametrize("run", ["online", "single-pass"])
+def test_a_sum_statement_of_ones_own_is_checked_on_online_and_single_pass_runs(
+        tmp_path: Path, run: str) -> None:
+    """Online and single-pass runs offer their dataset's families and `N`: a user's sums over
+    1..N are checked on their rows (they were not run: no family of an online run); on
+    online runs `sum_j y_j <w, x_j> >= N mu` holds at every state, and `<= N mu` is violated,
+    its counterexample (the members of X, Y, and w, mu) accepted by the kernel."""
+    from verify.audit.job import run_audit
+
+    path = online_proof(tmp_path, run)
+    audit = run_audit([str(path)], budget="small")
+    steps = {s.step.id: s for s in audit.proofs[0].steps}
+    count = steps["count"].numeric
+    assert count is not None and count.status == "held", steps["count"].reason
+    assert count.instances >= 150 and count.vacuous == 0
+    if run != "online":
+        return
+    for held in ("mean-margin", "bounded"):
+        mean = steps[held].numeric
+        assert mean is not None and mean.status == "held" and mean.instances >= 150, held
+    false = steps["all-at-the-least"].numeric
+    assert false is not None and false.status == "violated"
+    cex = false.counterexample
+    assert cex is not None and set(cex.families) == {"X", "Y"}
+    proof = load_proof(path)
+    assert proof.numeric is not None
+    judgement = on_runs(statements(proof)["all-at-the-least"],
+                        Naming.of(proof.numeric, proof.vectors, proof.indexed))
+    kernel.check_counterexample(judgement, kernel.Counterexample(
+        cex.scalars, cex.vectors, cex.families))
+
+
+@functools.cache
+def online_runs() -> tuple[object, ...]:
+    """Online runs of planted data and orthonormal families, and single passes of noisy
+    planted data (each read at every margin of `verify.numeric.passes.MARGINS`)."""
+    from verify.numeric import passes
+
+    scenarios = [*campaign.generated(7, 12), *campaign.tight(7, 6)]
+    made = [kind("online").runner(None)(s) for s in scenarios]
+    return (*made, *(kind("single-pass").runner(None)(s) for s in passes.noisy(7, 2)))
+
+
+@pytest.mark.parametrize(("run", "step"), [("online", "mean-margin"), ("online", "bounded"),
+                                           ("online", "count"), ("single-pass", "count")])
+def test_each_online_sum_is_the_kernels_value_at_every_row(tmp_path: Path, run: str,
+                                                           step: str) -> None:
+    """The columns of an online step's sums (`family_columns`, every run's rows at once) equal
+    the kernel's evaluator at every row, given the row's instance and its run's families; a
+    single pass's rows name one origin per margin, each with its run's families. The online
+    rows the joint builder makes (`Joint`: many runs' rows at once, as the campaign makes
+    them) carry each run's families and give the same values."""
+    proof = load_proof(online_proof(tmp_path, run))
+    assert proof.numeric is not None
+    judgement = on_runs(statements(proof)[step],
+                        Naming.of(proof.numeric, proof.vectors, proof.indexed))
+    binding = binding_of(judgement, run)
+    assert binding is not None, unbound(judgement, run)
+    check = CompiledJudgement.compile(judgement)
+    made = [r for r in online_runs() if (run == "single-pass") == hasattr(r, "margins")]
+    batch = InstanceBatch.concat([kind(run).rows(r, binding, Origin("test", k), check.names)
+                                  for k, r in enumerate(made)])
+    check.assumed(batch)
+    assert len(batch) >= 40 and len(batch.families) == len(batch.origins)
+    atoms = [s for s in judgement.symbols() if is_atom(s.name)]
+    assert atoms
+    for i in range(len(batch)):
+        instance = batch.instance(i, check.shown)
+        data = made[int(batch.origins[int(batch.origin_index[i])].seed)].data
+        assert instance.families["Y"] == {Fraction(j + 1): Fraction(y)
+                                          for j, y in enumerate(data.y)}
+        at = Point(kernel.Counterexample(instance.scalars, instance.vectors, instance.families))
+        for atom in atoms:
+            assert batch.column(atom).value(i) == at.value(atom), (step, i, atom.name[:80])
+    assert check.check(batch).status == "held"
+    joint = kind(run).joint(binding)
+    if joint is None or "mu" in check.names:  # single passes' rows, and `mu`'s, are made
+        return  # run by run
+    # the rows of every run at once (`Joint`, as the campaign makes them): the same values
+    assert all(joint.count(r, check.names) is not None for r in made)
+    together = joint.build(made, [Origin("test", k) for k in range(len(made))], check.names)
+    check.assumed(together)
+    assert len(together) == len(batch) and len(together.families) == len(made)
+    for atom in atoms:
+        assert [together.column(atom).value(i) for i in range(len(batch))] == \
+            [batch.column(atom).value(i) for i in range(len(batch))], atom.name[:80]
+    assert check.check(together).instances == len(batch)
