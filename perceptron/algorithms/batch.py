@@ -175,15 +175,23 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
     W, D = integer_vector(start)
     Z = _SignedRows(form)  # M_k: the j where <W_k, Z[j]> <= 0 (or < 0)
     strict = rule == "lt"
+    # the optimal step from n-vectors, not d-vectors: <T, xbar> = sum_{j in M} <T, Z[j]> and
+    # ||xbar||^2 = sum_{j in M} <xbar, Z[j]> (the margins' own move), the same integers
+    # (with the Gram rows only: else `<T, Z[j]>` costs as much as the products it saves)
+    optimal = type(chooser).alpha is OptimalStep.alpha and Z.gram is not None
+    if optimal:
+        assert isinstance(chooser, OptimalStep)
+        towards, theta_den = Z.products(chooser._T), chooser._D
     sets: list[tuple[int, ...]] = []
     alphas: list[Fraction] = []
     iterates: list[tuple[tuple[int, ...], int]] = [(tuple(W), D)]
     xbars: list[tuple[int, ...]] = []
-    saved, saved_k, power, lam = (tuple(W), D), 0, 1, 0
+    saved, saved_k, power, lam = iterates[0], 0, 1, 0
     converged, reason, k = False, "", 0
     margins = Z.products(W)  # <W_k, Z[j]>, kept up to date below
     while True:
-        M = tuple(j for j, m in enumerate(margins) if (m < 0 if strict else m <= 0))
+        M = ([j for j, m in enumerate(margins) if m < 0] if strict
+             else [j for j, m in enumerate(margins) if m <= 0])
         if not M:
             converged, reason = True, f"M_{k} is empty: w_{k} makes no mistake"
             break
@@ -195,38 +203,46 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
             reason = (f"xbar_{k} = 0 with |M_{k}| = {len(M)}: no step can move w_{k}, "
                       "the run never converges")
             break
-        alpha = chooser.alpha(k + 1, xbar, form.scale)
+        moved = Z.moved(M, xbar)  # <xbar, Z[j]> for every j
+        if optimal:
+            alpha: Fraction | None = Fraction(
+                form.scale * sum([towards[j] for j in M]),
+                theta_den * sum([moved[j] for j in M]))
+        else:
+            alpha = chooser.alpha(k + 1, xbar, form.scale)
         if alpha is None:
             reason = f"the step schedule has no alpha_{k + 1}"
             break
-        if alpha == 0:
+        a = alpha.numerator
+        if a == 0:
             reason = (f"alpha_{k + 1} = 0: w_{k} would never change, the run never converges")
             break
         # w + alpha * xbar_int / s  with  w = W / D,  alpha = a / b: W' = W b s + D a xbar
         # over D b s, reduced; its margins <W', Z[j]> follow from the old ones and
         # <xbar, Z[j]> (integers of the data's size) instead of a product with the
         # iterate, whose integers grow by hundreds of bits over a run
-        bs, Da = alpha.denominator * form.scale, D * alpha.numerator
+        bs, Da = alpha.denominator * form.scale, D * a
         W = [wi * bs + Da * xi for wi, xi in zip(W, xbar, strict=True)]
-        margins = [m * bs + Da * p for m, p in zip(margins, Z.products(xbar), strict=True)]
+        margins = [m * bs + Da * p for m, p in zip(margins, moved, strict=True)]
         D = D * bs
         g = gcd(D, *W)  # divides every <W', Z[j]> too, W' being a multiple of g
         if g > 1:
             W, D = [wi // g for wi in W], D // g
             margins = [m // g for m in margins]
         k += 1
-        sets.append(M)
+        sets.append(tuple(M))
         alphas.append(alpha)
-        iterates.append((tuple(W), D))
+        now = (tuple(W), D)
+        iterates.append(now)
         xbars.append(tuple(xbar))
         if chooser.deterministic:
-            if iterates[-1] == saved:
+            if now == saved:
                 reason = (f"cycling: w_{k} equals w_{saved_k}, so the iterations repeat "
                           "forever: the run never converges")
                 break
             lam += 1
             if lam == power:
-                saved, saved_k, power, lam = iterates[-1], k, power * 2, 0
+                saved, saved_k, power, lam = now, k, power * 2, 0
     w: Vector = tuple(Fraction(wi, D) for wi in W)
     separating = all(m > 0 for m in margins)
     trace = (BatchTrace(data, bias, start, sets, alphas, BatchIntegers(form, tuple(iterates),
@@ -243,9 +259,27 @@ class _SignedRows:
     (`SMALL_CELLS`), else by numpy (`exact_matvec`, `exact_combination`)."""
 
     def __init__(self, form: IntegerForm) -> None:
-        self.Z = form.signed()
+        self.Z = form.signed_once
         self.max_abs = form.max_abs
         self.rows: list[list[int]] | None = self.Z.tolist() if self.Z.size <= SMALL_CELLS else None
+        # the Gram rows where `Z @ xbar` would be Python products: small data, and int64 data
+        # whose products may pass int64 (`n d max_abs^2`, a bound on every `<xbar, Z[j]>`);
+        # not for data of Python ints, whose Gram costs more than the runs' products saved
+        n, d = self.Z.shape
+        self.gram: list[list[int]] | None = (
+            form.signed_gram if self.rows is not None
+            or (self.Z.dtype != object and n * d * form.max_abs ** 2 >= 2**63) else None)
+
+    def moved(self, M: Sequence[int], xbar: Sequence[int]) -> list[int]:
+        """`<xbar, Z[j]>` for every j, `xbar = sum_{j in M} Z[j]`: by the Gram rows of M when
+        kept (`n |M|` additions; the Gram being symmetric, row j is column j), else
+        `products(xbar)`."""
+        gram = self.gram
+        if gram is None:
+            return self.products(xbar)
+        if len(M) == 1:
+            return gram[M[0]]
+        return [sum(column) for column in zip(*(gram[j] for j in M), strict=True)]
 
     def products(self, v: Sequence[int]) -> list[int]:
         """`<v, Z[j]>` for every j."""
