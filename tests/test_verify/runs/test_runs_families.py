@@ -391,3 +391,24 @@ def test_each_online_sum_is_the_kernels_value_at_every_row(tmp_path: Path, run: 
         assert [together.column(atom).value(i) for i in range(len(batch))] == \
             [batch.column(atom).value(i) for i in range(len(batch))], atom.name[:80]
     assert check.check(together).instances == len(batch)
+
+
+# ---- red team 13: valid files the audit must finish on, one report, no traceback -----------
+
+def test_padding_a_big_integer_array_keeps_its_products_exact() -> None:
+    """`--data bigA.csv --data bigB.csv` (widths 2 and 3, coordinates past int64): a chunk's
+    iterates were widened to the examples' width by `np.pad`, which writes `np.int64(0)` into
+    an object array, and a big Python int times it raised `OverflowError` in
+    `member_products` (a traceback). The zeros are Python ints: the product is exact."""
+    import numpy as np
+
+    from verify.runs.families import _padded
+
+    big = 10**30
+    theta = _padded(np.array([[big, -big]], dtype=object), 3)
+    assert theta.dtype == object and [type(v) for v in theta[0]] == [int, int, int]
+    X = np.array([[big, big, 3 * big]], dtype=object)
+    assert (theta @ X.T).tolist() == [[0]]
+    assert (_padded(np.array([[big]], dtype=object), 2) @ np.array([[big], [big]],
+            dtype=object)).tolist() == [[big * big]]
+    assert _padded(np.array([[1, 2]], dtype=np.int64), 4).tolist() == [[1, 2, 0, 0]]

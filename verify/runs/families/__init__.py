@@ -463,10 +463,14 @@ class _Rows:
 
 
 def _padded(v: np.ndarray, width: int) -> np.ndarray:
+    """`v` widened to `width` coordinates with zeros of its own kind: Python int 0 in an
+    object array (`np.pad` writes `np.int64(0)` there, and a big Python int plus an
+    `np.int64` overflows instead of staying exact)."""
     if v.shape[-1] == width:
         return v
-    pad = [(0, 0)] * (v.ndim - 1) + [(0, width - v.shape[-1])]
-    return np.pad(v, pad, constant_values=0)
+    out = np.zeros((*v.shape[:-1], width), dtype=v.dtype)  # object zeros are Python ints
+    out[..., :v.shape[-1]] = v
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
