@@ -412,3 +412,65 @@ def test_padding_a_big_integer_array_keeps_its_products_exact() -> None:
     assert (_padded(np.array([[big]], dtype=object), 2) @ np.array([[big], [big]],
             dtype=object)).tolist() == [[big * big]]
     assert _padded(np.array([[1, 2]], dtype=np.int64), 4).tolist() == [[1, 2, 0, 0]]
+
+
+WIDE = [  # (claim, what the step's reason says): sums no row evaluates, counted beforehand
+    ("sum(j in 1..N+3000, y[j]**2) == N", "a sum over 1..3"),  # span.toml: past MAX_SPAN
+    ("sum(j in 10000000000000000000*N..10000000000000000000*N + 1, y[j]) == 0",
+     "is past 2**62"),  # span2.toml: bounds past int64 (an OverflowError in `_Rows.whole`)
+    ("sum(a in 1..N+200, sum(b in 1..N+200, sum(c in 1..N+200, y[a+b+c]))) <= N",
+     "index tuples on a run's row: at most 4000000"),  # deep.toml: one row's cells
+]
+
+
+@pytest.mark.parametrize(("claim", "said"), WIDE)
+def test_sums_past_a_rows_work_are_not_run_with_their_reason(tmp_path: Path, claim: str,
+                                                              said: str) -> None:
+    """Red team 13 B, C, F: a sum over more than `MAX_SPAN` indices, bounds past int64, or
+    nested sums whose index tuples on one row pass `ROW_CELLS` raised in the worker (a
+    `FamilyError` or `OverflowError` traceback, exit 1) or took gigabytes. Counted before
+    any array is made: the step is not run on those rows, its reason says why, and the
+    audit finishes with one report."""
+    from verify.audit.job import run_audit
+
+    path = write(tmp_path, 'x = "X", y = "Y"')
+    path.write_text(path.read_text().replace('"sum(j in S, y[j]**2) == N"', f'"{claim}"'))
+    audit = run_audit([str(path)], budget="small")
+    step = audit.proofs[0].steps[0]
+    assert step.numeric is None
+    assert step.reason is not None and "its sums were not evaluated on any of the" in \
+        step.reason and said in step.reason, step.reason
+
+
+def test_a_chunk_whose_sums_pass_its_cells_is_made_in_halves_and_keeps_no_inner_arrays(
+        tmp_path: Path) -> None:
+    """A double sum over 1..N+200 (within `MAX_SPAN`) on every row of the batch runs: the
+    chunks are sized by the rows' count (at most 7), so a chunk's cells passed `CELLS`; it
+    is made in halves (`_Wide`), each value the kernel's. After its columns a chunk keeps
+    no array that varies with a bound index: a six-deep sum kept 2.2 GB of them on the
+    batch (red team 13 F)."""
+    from verify.runs import families
+
+    path = write(tmp_path, 'x = "X", y = "Y"')
+    path.write_text(path.read_text().replace(
+        '"sum(j in S, y[j]**2) == N"', '"sum(j in 1..N+200, sum(l in 1..N+200, y[j]*y[l])) <= N"'))
+    proof = load_proof(path)
+    assert proof.numeric is not None
+    judgement = on_runs(statements(proof)["count"],
+                        Naming.of(proof.numeric, proof.vectors, proof.indexed))
+    binding = binding_of(judgement, "batch")
+    assert binding is not None
+    check = CompiledJudgement.compile(judgement)
+    batch = InstanceBatch.concat([kind("batch").rows(run, binding, Origin("test", k),
+                                                     check.names)
+                                  for k, run in enumerate(runs())])
+    check.assumed(batch)
+    assert len(batch) * 202**2 > families.CELLS
+    atom = next(s for s in judgement.symbols() if is_atom(s.name))
+    for i in range(0, len(batch), 7):
+        instance = batch.instance(i, check.shown)
+        at = Point(kernel.Counterexample(instance.scalars, instance.vectors, instance.families))
+        assert batch.column(atom).value(i) == at.value(atom), i
+    for rows in batch.__dict__["_family_rows"].values():
+        assert all(not bound for _, bound in rows.memo)
+        assert all(not key[-1] for key in rows.masks)
