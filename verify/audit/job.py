@@ -741,9 +741,14 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     if stated.exists:
         stated = witnessed(proof, stated)
     forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
-    if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
-        return "with the [numeric] names replaced it expands to too many terms", None
-    judgement = statement(proof, stated, names)
+    try:
+        if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
+            return "with the [numeric] names replaced it expands to too many terms", None
+        judgement = statement(proof, stated, names)
+    except kernel.KernelError as error:  # a name bound to `dot(theta, theta)` as an index
+        return (f"with the [numeric] names replaced it is no statement the kernel reads "
+                f"({error}): a family's index and a sum's bounds must stay polynomials in "
+                "scalar names, which an inner product bound to a name is not"), None
     defined = names.evaluated(judgement)
     binding = binding_of(judgement, proof.numeric.run, defined)
     if binding is None:

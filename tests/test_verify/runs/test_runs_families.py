@@ -474,3 +474,46 @@ def test_a_chunk_whose_sums_pass_its_cells_is_made_in_halves_and_keeps_no_inner_
     for rows in batch.__dict__["_family_rows"].values():
         assert all(not bound for _, bound in rows.memo)
         assert all(not key[-1] for key in rows.masks)
+
+
+NOT_RUN = [  # (names, [define] s, claim, what the step's reason says): red team 13 D, E, G
+    ('x = "X", y = "Y", k = "dot(theta, theta)"', None, "y[k]**2 <= 1",
+     "it is no statement the kernel reads (Y[<theta,theta>]"),  # D: KernelError traceback
+    ('x = "X", y = "Y", k = "dot(theta, theta)"', None, "sum(j in 1..k, y[j]**2) <= k",
+     "it is no statement the kernel reads (the upper bound `<theta,theta>`"),
+    ('x = "X", y = "Y"', "max(sum(j in 1..N, y[j]), 0)", "s >= sum(j in 1..N, y[j])",
+     "which reads a sum or a family member"),  # E: KernelError in `Naming.defining`
+    ('x = "X", y = "Y"', "max(y[1], 0)", "s >= y[1]",
+     "which reads a sum or a family member"),  # E': KeyError in `_define`
+    ('x = "X", y = "Y"', None, "dot(theta, x[1])**2 >= 0",  # G: "no run of this campaign"
+     "it reads an inner product of a family member outside any sum"),
+]
+
+
+@pytest.mark.parametrize(("names", "define", "claim", "said"), NOT_RUN)
+def test_what_runs_cannot_evaluate_is_not_run_with_a_true_reason(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], names: str, define: str | None,
+        claim: str, said: str) -> None:
+    """A name bound to `dot(theta, theta)` read as a member's index or a sum's bound
+    (`Naming.too_large` raised KernelError), a definition reading a sum or a member
+    (KernelError in `Naming.defining`, KeyError in `_define`): tracebacks, exit 1. A product
+    `<theta, x[1]>` outside any sum was not run with "no run of this campaign had a row of
+    the kind its quantities need", untrue. Each is now not run, its reason true, the audit
+    one report."""
+    from verify.cli import main
+
+    path = write(tmp_path, names)
+    text = path.read_text().replace('"sum(j in S, y[j]**2) == N"', f'"{claim}"').replace(
+        'given = []', 'given = ["N >= 1"]')
+    if define is not None:
+        text = text.replace('"k"]', '"k", "s"]') + f'\n[define]\ns = "{define}"\n'
+    text = text.replace('naturals = ["N"]', 'naturals = ["N", "k"]')
+    path.write_text(text)
+    code = main(["audit", str(path), "--budget", "small", "--jobs", "1", "--json"])
+    out, err = capfd.readouterr()
+    assert "Traceback" not in err and code in (0, 1), err
+    import json
+
+    step = json.loads(out)["proofs"][0]["steps"][0]["numeric"]
+    assert step["status"] == "not-run" and said in step["reason"], step["reason"]
+    assert "no run of this campaign" not in step["reason"]
