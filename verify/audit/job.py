@@ -463,8 +463,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     audits = []
     for proof_id, proof in plan.proofs.items():
         steps = tuple(
-            StepAudit(step, report, numeric.get(name := f"{proof_id}/{step.id}"),
-                      None if name in numeric else
+            StepAudit(step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
+                      _unevaluated(numeric.get(name)) if name in numeric else
                       faults.get(name) or plan.reasons.get(name, _NO_ROWS))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
@@ -519,6 +519,22 @@ def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
 
 
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
+
+
+def _evaluated(verdict: NumericVerdict | None) -> NumericVerdict | None:
+    """A step's verdict, or None when none of its rows was evaluated because its sums were
+    past the work a row may take (`NumericVerdict.unevaluated`: it was not run, and
+    `_unevaluated` says why)."""
+    return None if verdict is None or _unevaluated(verdict) else verdict
+
+
+def _unevaluated(verdict: NumericVerdict | None) -> str | None:
+    """Why a step was not run when every row its runs gave was left unevaluated (its sums
+    past `verify.runs.families.MAX_SPAN` indices, `ROW_CELLS` index tuples, or int64)."""
+    if verdict is None or verdict.instances or verdict.vacuous or not verdict.unevaluated:
+        return None
+    return (f"its sums were not evaluated on any of the {verdict.unevaluated} rows of its "
+            f"runs: {verdict.reason}")
 
 
 @dataclass
@@ -725,9 +741,14 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     if stated.exists:
         stated = witnessed(proof, stated)
     forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]
-    if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
-        return "with the [numeric] names replaced it expands to too many terms", None
-    judgement = statement(proof, stated, names)
+    try:
+        if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
+            return "with the [numeric] names replaced it expands to too many terms", None
+        judgement = statement(proof, stated, names)
+    except kernel.KernelError as error:  # a name bound to `dot(theta, theta)` as an index
+        return (f"with the [numeric] names replaced it is no statement the kernel reads "
+                f"({error}): a family's index and a sum's bounds must stay polynomials in "
+                "scalar names, which an inner product bound to a name is not"), None
     defined = names.evaluated(judgement)
     binding = binding_of(judgement, proof.numeric.run, defined)
     if binding is None:

@@ -84,6 +84,8 @@ def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
                 "iteration": where.iteration,
             },
         },
+        **({"unevaluated": verdict.unevaluated, "reason": f"not evaluated on "
+            f"{verdict.unevaluated} rows: {verdict.reason}"} if verdict.unevaluated else {}),
     }
 
 

@@ -39,7 +39,7 @@ from verify.runs.columns import (
     den_column,
     fitting,
 )
-from verify.runs.families import family_columns, is_atom
+from verify.runs.families import FamilyError, family_columns, is_atom
 from verify.runs.naming import Defined
 from verify.search.shrinking import GreedyShrinker
 
@@ -210,6 +210,11 @@ class NumericVerdict:
     violations: int
     min_slack: Fraction | None
     counterexample: Instance | None
+    #: rows on which the check was not run, neither instances nor vacuous: their sums could
+    #: not be evaluated within the work a row may take (`verify.runs.families.FamilyError`,
+    #: decided by counting indices and cells before evaluating), and the first such reason
+    unevaluated: int = 0
+    reason: str | None = None
 
     @staticmethod
     def empty() -> NumericVerdict:
@@ -224,7 +229,8 @@ class NumericVerdict:
         status: Status = "violated" if violations else "held" if checked else "not-run"
         return NumericVerdict(
             status, self.instances + other.instances, self.vacuous + other.vacuous, violations,
-            min(slacks) if slacks else None, self.counterexample or other.counterexample)
+            min(slacks) if slacks else None, self.counterexample or other.counterexample,
+            self.unevaluated + other.unevaluated, self.reason or other.reason)
 
 
 @dataclass(frozen=True)
@@ -326,8 +332,11 @@ class CompiledJudgement:
         n = len(batch)
         if n == 0:
             return NumericVerdict.empty(), None
-        assumed = self._assumed(batch)
-        self._define(batch)  # the hypotheses' mask may have been another judgement's
+        try:
+            assumed = self._assumed(batch)
+            self._define(batch)  # the hypotheses' mask may have been another judgement's
+        except FamilyError as error:  # its sums past the work a row may take: not run here
+            return NumericVerdict("not-run", 0, 0, 0, None, None, n, str(error)), None
         kind = self.judgement.claim.kind
         values, den = self.claim.evaluate(batch)
         failed = assumed & ~_holding(self.claim, kind, batch)

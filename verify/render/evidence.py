@@ -214,6 +214,8 @@ def numeric_line(step: Json) -> str:
         line += f" ({numeric['vacuous']} vacuous: hypotheses false)"
     if numeric["min_slack"] is not None:
         line += f", least slack {numeric['min_slack']}"
+    if numeric.get("unevaluated"):  # rows whose sums were past a row's work: not run there
+        line += f"; {numeric['reason']}"
     if "caveat" in numeric:  # an induction's violation (`verify.audit.job.StepAudit.caveat`)
         line += f": {numeric['caveat']}"
     return line

@@ -182,6 +182,8 @@ class Naming:
             read = {s.name for a in args for s in a.free_symbols}
             if read & (names - set(defined) - offered):  # a root, or what reads one
                 continue
+            if any(is_atom(name) for name in read):  # a sum or a family member: the rows
+                continue  # make their columns for statements, never inside a definition
             replaced = tuple(named.replaced(a) for a in args)
             meaning = f"{function}({', '.join(map(sympy.srepr, replaced))})"
             symbol = f"{definition.name}__{hashlib.sha256(meaning.encode()).hexdigest()[:12]}"
@@ -324,7 +326,9 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
     found = kind(run)
     missing = families_read(judgement) - set(found.families)
     if not missing and found.binding_for(scalars | vectors, scalars, vectors) is not None:
-        return None
+        # bound but for an inner product of a member outside any sum (`binding_of`): its
+        # own reason (red team 13 G: it fell through to "no run ... had a row")
+        return _PRODUCTS if _member_products(judgement) else None
     article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
     strangers = sorted((scalars | vectors) - set(found.offered))
     if missing:
@@ -337,9 +341,7 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
                 f"{article} either" if others else "")
         return f"{defined_unbound(mine, defined)}{rest}"
     if not strangers and _member_products(judgement):
-        return ("it reads an inner product of a family member outside any sum, of which the "
-                "rows make no column (inside a sum's body they are evaluated): checked "
-                "symbolically only")
+        return _PRODUCTS
     free = [name for name in strangers if name in _free_indices(judgement)]
     if free:
         others = [name for name in strangers if name not in free]
@@ -355,6 +357,10 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
                 f"of {article}{hints}: bind {'it' if len(strangers) == 1 else 'them'} in "
                 "[numeric] names")
     wrong = sorted((scalars & found.vectors) | (vectors - found.vectors))
+    if mine := [name for name in wrong if name in (defined or {})]:
+        assert defined is not None  # a defined name the run offers of the other sort
+        return (f"{defined_unbound(mine, defined)}; {', '.join(mine)} on {article} is a "
+                "quantity of the other sort (vector or scalar)")
     if wrong:
         return f"{', '.join(wrong)}: of the other sort (vector or scalar) on {article}"
     used = scalars | vectors
@@ -410,7 +416,10 @@ def defined_unbound(names: Sequence[str], defined: Mapping[str, str]) -> str:
     first = names[0]
     text = defined[first]
     root = _root(first, defined)
-    what = ("" if root is None else
+    what = (", which reads a sum or a family member, which the audit evaluates on runs in a "
+            "step's statement but never inside a definition" if root is None and (
+                "sum(" in text or "[" in text) else
+            "" if root is None else
             ", a root, irrational in general, which no exact run can hold" if root == first
             else f", which reads {root} = {defined[root]}, a root, irrational in general, "
                  "which no exact run can hold")
@@ -484,6 +493,11 @@ def _free_indices(judgement: Judgement) -> set[str]:
                 found.update(s.name for s in part.index.free_symbols
                              if not s.name.startswith("#"))
     return found
+
+
+_PRODUCTS = ("it reads an inner product of a family member outside any sum, of which the rows "
+             "make no column (inside a sum's body they are evaluated): checked symbolically "
+             "only")
 
 
 def _member_products(judgement: Judgement) -> bool:

@@ -391,3 +391,160 @@ def test_each_online_sum_is_the_kernels_value_at_every_row(tmp_path: Path, run: 
         assert [together.column(atom).value(i) for i in range(len(batch))] == \
             [batch.column(atom).value(i) for i in range(len(batch))], atom.name[:80]
     assert check.check(together).instances == len(batch)
+
+
+# ---- red team 13: valid files the audit must finish on, one report, no traceback -----------
+
+def test_padding_a_big_integer_array_keeps_its_products_exact() -> None:
+    """`--data bigA.csv --data bigB.csv` (widths 2 and 3, coordinates past int64): a chunk's
+    iterates were widened to the examples' width by `np.pad`, which writes `np.int64(0)` into
+    an object array, and a big Python int times it raised `OverflowError` in
+    `member_products` (a traceback). The zeros are Python ints: the product is exact."""
+    import numpy as np
+
+    from verify.runs.families import _padded
+
+    big = 10**30
+    theta = _padded(np.array([[big, -big]], dtype=object), 3)
+    assert theta.dtype == object and [type(v) for v in theta[0]] == [int, int, int]
+    X = np.array([[big, big, 3 * big]], dtype=object)
+    assert (theta @ X.T).tolist() == [[0]]
+    assert (_padded(np.array([[big]], dtype=object), 2) @ np.array([[big], [big]],
+            dtype=object)).tolist() == [[big * big]]
+    assert _padded(np.array([[1, 2]], dtype=np.int64), 4).tolist() == [[1, 2, 0, 0]]
+
+
+WIDE = [  # (claim, what the step's reason says): sums no row evaluates, counted beforehand
+    ("sum(j in 1..N+3000, y[j]**2) == N", "a sum over 1..3"),  # span.toml: past MAX_SPAN
+    ("sum(j in 10000000000000000000*N..10000000000000000000*N + 1, y[j]) == 0",
+     "is past 2**62"),  # span2.toml: bounds past int64 (an OverflowError in `_Rows.whole`)
+    ("sum(a in 1..N+200, sum(b in 1..N+200, sum(c in 1..N+200, y[a+b+c]))) <= N",
+     "index tuples on a run's row: at most 4000000"),  # deep.toml: one row's cells
+]
+
+
+@pytest.mark.parametrize(("claim", "said"), WIDE)
+def test_sums_past_a_rows_work_are_not_run_with_their_reason(tmp_path: Path, claim: str,
+                                                              said: str) -> None:
+    """Red team 13 B, C, F: a sum over more than `MAX_SPAN` indices, bounds past int64, or
+    nested sums whose index tuples on one row pass `ROW_CELLS` raised in the worker (a
+    `FamilyError` or `OverflowError` traceback, exit 1) or took gigabytes. Counted before
+    any array is made: the step is not run on those rows, its reason says why, and the
+    audit finishes with one report."""
+    from verify.audit.job import run_audit
+
+    path = write(tmp_path, 'x = "X", y = "Y"')
+    path.write_text(path.read_text().replace('"sum(j in S, y[j]**2) == N"', f'"{claim}"'))
+    audit = run_audit([str(path)], budget="small")
+    step = audit.proofs[0].steps[0]
+    assert step.numeric is None
+    assert step.reason is not None and "its sums were not evaluated on any of the" in \
+        step.reason and said in step.reason, step.reason
+
+
+def test_a_chunk_whose_sums_pass_its_cells_is_made_in_halves_and_keeps_no_inner_arrays(
+        tmp_path: Path) -> None:
+    """A double sum over 1..N+200 (within `MAX_SPAN`) on every row of the batch runs: the
+    chunks are sized by the rows' count (at most 7), so a chunk's cells passed `CELLS`; it
+    is made in halves (`_Wide`), each value the kernel's. After its columns a chunk keeps
+    no array that varies with a bound index: a six-deep sum kept 2.2 GB of them on the
+    batch (red team 13 F)."""
+    from verify.runs import families
+
+    path = write(tmp_path, 'x = "X", y = "Y"')
+    path.write_text(path.read_text().replace(
+        '"sum(j in S, y[j]**2) == N"', '"sum(j in 1..N+200, sum(l in 1..N+200, y[j]*y[l])) <= N"'))
+    proof = load_proof(path)
+    assert proof.numeric is not None
+    judgement = on_runs(statements(proof)["count"],
+                        Naming.of(proof.numeric, proof.vectors, proof.indexed))
+    binding = binding_of(judgement, "batch")
+    assert binding is not None
+    check = CompiledJudgement.compile(judgement)
+    batch = InstanceBatch.concat([kind("batch").rows(run, binding, Origin("test", k),
+                                                     check.names)
+                                  for k, run in enumerate(runs())])
+    check.assumed(batch)
+    assert len(batch) * 202**2 > families.CELLS
+    atom = next(s for s in judgement.symbols() if is_atom(s.name))
+    for i in range(0, len(batch), 7):
+        instance = batch.instance(i, check.shown)
+        at = Point(kernel.Counterexample(instance.scalars, instance.vectors, instance.families))
+        assert batch.column(atom).value(i) == at.value(atom), i
+    for rows in batch.__dict__["_family_rows"].values():
+        assert all(not bound for _, bound in rows.memo)
+        assert all(not key[-1] for key in rows.masks)
+
+
+NOT_RUN = [  # (names, [define] s, claim, what the step's reason says): red team 13 D, E, G
+    ('x = "X", y = "Y", k = "dot(theta, theta)"', None, "y[k]**2 <= 1",
+     "it is no statement the kernel reads (Y[<theta,theta>]"),  # D: KernelError traceback
+    ('x = "X", y = "Y", k = "dot(theta, theta)"', None, "sum(j in 1..k, y[j]**2) <= k",
+     "it is no statement the kernel reads (the upper bound `<theta,theta>`"),
+    ('x = "X", y = "Y"', "max(sum(j in 1..N, y[j]), 0)", "s >= sum(j in 1..N, y[j])",
+     "which reads a sum or a family member"),  # E: KernelError in `Naming.defining`
+    ('x = "X", y = "Y"', "max(y[1], 0)", "s >= y[1]",
+     "which reads a sum or a family member"),  # E': KeyError in `_define`
+    ('x = "X", y = "Y"', None, "dot(theta, x[1])**2 >= 0",  # G: "no run of this campaign"
+     "it reads an inner product of a family member outside any sum"),
+]
+
+
+@pytest.mark.parametrize(("names", "define", "claim", "said"), NOT_RUN)
+def test_what_runs_cannot_evaluate_is_not_run_with_a_true_reason(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], names: str, define: str | None,
+        claim: str, said: str) -> None:
+    """A name bound to `dot(theta, theta)` read as a member's index or a sum's bound
+    (`Naming.too_large` raised KernelError), a definition reading a sum or a member
+    (KernelError in `Naming.defining`, KeyError in `_define`): tracebacks, exit 1. A product
+    `<theta, x[1]>` outside any sum was not run with "no run of this campaign had a row of
+    the kind its quantities need", untrue. Each is now not run, its reason true, the audit
+    one report."""
+    from verify.cli import main
+
+    path = write(tmp_path, names)
+    text = path.read_text().replace('"sum(j in S, y[j]**2) == N"', f'"{claim}"').replace(
+        'given = []', 'given = ["N >= 1"]')
+    if define is not None:
+        text = text.replace('"k"]', '"k", "s"]') + f'\n[define]\ns = "{define}"\n'
+    text = text.replace('naturals = ["N"]', 'naturals = ["N", "k"]')
+    path.write_text(text)
+    code = main(["audit", str(path), "--budget", "small", "--jobs", "1", "--json"])
+    out, err = capfd.readouterr()
+    assert "Traceback" not in err and code in (0, 1), err
+    import json
+
+    step = json.loads(out)["proofs"][0]["steps"][0]["numeric"]
+    assert step["status"] == "not-run" and said in step["reason"], step["reason"]
+    assert "no run of this campaign" not in step["reason"]
+
+
+def test_rows_past_a_rows_work_are_counted_and_said_beside_the_others_verdict(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """A triple sum over 1..N: 343 index tuples on a generated run's row, 160**3 past
+    `ROW_CELLS` on the rows of a 160-example `--data` file (deep.toml on n30.csv took 5.4 GiB
+    for one row). The step holds on the generated rows; the file's rows are not evaluated,
+    counted in the JSON (`unevaluated`) and said on the step's line."""
+    from verify.cli import main
+    from verify.render.evidence import numeric_line
+
+    rows = [f"{-(1 + i % 5)},{i % 7 - 3},-1" if i % 2 else f"{1 + i % 5},{i % 7 - 3},1"
+            for i in range(160)]
+    data = tmp_path / "n160.csv"
+    data.write_text("\n".join(rows) + "\n")
+    path = write(tmp_path, 'x = "X", y = "Y"')
+    path.write_text(path.read_text().replace(
+        '"sum(j in S, y[j]**2) == N"',
+        '"sum(a in 1..N, sum(b in 1..N, sum(c in 1..N, y[a+b+c]))) <= N**3"'))
+    code = main(["audit", str(path), "--data", str(data), "--budget", "small", "--jobs", "1",
+                 "--json"])
+    out, err = capfd.readouterr()
+    assert "Traceback" not in err, err
+    import json
+
+    step = json.loads(out)["proofs"][0]["steps"][0]
+    numeric = step["numeric"]
+    assert numeric["status"] == "held" and numeric["instances"] >= 150, numeric
+    assert numeric.get("unevaluated", 0) > 0 and "index tuples on a run's row" in numeric["reason"]
+    assert f"not evaluated on {numeric['unevaluated']} rows" in numeric_line(step)
+    assert code == 1  # refuted symbolically (y[3] = 2 when N = 1: labels are not assumed +-1)

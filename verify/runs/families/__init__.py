@@ -126,6 +126,15 @@ _FAMILY_DATA: dict[tuple[int, tuple[str, ...]], tuple[Dataset, FamilyData]] = {}
 #: Rows x indices x indices ... evaluated at once at most (a chunk of a batch's rows: its
 #: runs' sums are added together, each run's rows read its own dataset).
 CELLS = 1 << 21
+#: Index tuples one row's nested sums may range over at most (a double sum over the widest
+#: range `MAX_SPAN` allows): past it a row is not evaluated (`FamilyError`, before any array
+#: is made), since a six-deep sum over 30 examples took 5.4 GiB for one row (red team 13).
+ROW_CELLS = MAX_SPAN**2
+
+
+class _Wide(Exception):
+    """A chunk of rows whose sums range over more than `CELLS` cells in all: made again in
+    halves (`family_columns`), each row's values the same."""
 
 
 def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Column]:
@@ -152,11 +161,19 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
                 break
             stop += 1
         chunks = batch.__dict__.setdefault("_family_rows", {})
-        rows = chunks.get((start, stop))
-        if rows is None:  # kept on the batch: its judgements share masks and inner sums
-            rows = chunks[(start, stop)] = _Rows(batch, slice(start, stop))
-        for name in atoms:
-            parts[name].append(rows.column(name))
+        while True:  # a sum ranging past the rows' count: the chunk in halves (`_Wide`)
+            rows = chunks.get((start, stop))
+            if rows is None:  # kept on the batch: its judgements share masks and inner sums
+                rows = chunks[(start, stop)] = _Rows(batch, slice(start, stop))
+            try:
+                made = [rows.column(name) for name in atoms]
+                break
+            except _Wide:
+                del chunks[(start, stop)]
+                stop = start + (stop - start) // 2
+        rows.pruned()
+        for name, column in zip(atoms, made, strict=True):
+            parts[name].append(column)
         start = stop
     return {name: _joined(columns) for name, columns in parts.items()}
 
@@ -269,6 +286,14 @@ class _Rows:
         self.gram: np.ndarray | None = None
         self.products: dict[str, _Value] = {}
         self.one = _ints(1)
+
+    def pruned(self) -> None:
+        """Forget the values and masks that vary with a bound index (arrays of up to `CELLS`
+        cells each): the chunk stays on its batch for the next judgement's atoms, whose
+        per-row values and top-level sets are kept. Every chunk of a batch kept them all:
+        a six-deep sum over 7 examples held 2.2 GB of inner arrays (red team 13)."""
+        self.memo = {k: v for k, v in self.memo.items() if not k[1]}
+        self.masks = {k: v for k, v in self.masks.items() if not k[-1]}
 
     def _shape(self, size: int = 1) -> tuple[int, ...]:
         return (size,) + (1,) * (_AXES - 1)
@@ -409,6 +434,12 @@ class _Rows:
         if span > MAX_SPAN:
             raise FamilyError(f"a sum over {first}..{last} on a run's rows: at most {MAX_SPAN} "
                               "indices")
+        cells = span * math.prod(v[2] - v[1] + 1 for v in scope.values())
+        if cells > ROW_CELLS:  # counted before any array of them is made
+            raise FamilyError(f"nested sums over {cells} index tuples on a run's row: at most "
+                              f"{ROW_CELLS}")
+        if self.n > 1 and self.n * cells > CELLS:
+            raise _Wide
         axis = found.bound
         shape = [1] * _AXES
         shape[axis] = span
@@ -437,7 +468,11 @@ class _Rows:
         num = np.broadcast_to(num, self._shape(self.n)).reshape(self.n)
         den = np.broadcast_to(den, self._shape(self.n)).reshape(self.n)
         whole = num % den == 0
-        return np.where(whole, num // np.where(whole, den, 1), 0).astype(np.int64)
+        value = np.where(whole, num // np.where(whole, den, 1), 0)
+        if value.dtype == object and _mag(value) >= _LIMIT:  # no index of a run is there
+            raise FamilyError(f"a sum's bound {bound} is past 2**62 on a run's row: its "
+                              "indices are no int64")
+        return value.astype(np.int64)
 
     def poly(self, e: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
         """A polynomial over the atoms and quantities: its terms over one denominator per
@@ -463,10 +498,14 @@ class _Rows:
 
 
 def _padded(v: np.ndarray, width: int) -> np.ndarray:
+    """`v` widened to `width` coordinates with zeros of its own kind: Python int 0 in an
+    object array (`np.pad` writes `np.int64(0)` there, and a big Python int plus an
+    `np.int64` overflows instead of staying exact)."""
     if v.shape[-1] == width:
         return v
-    pad = [(0, 0)] * (v.ndim - 1) + [(0, width - v.shape[-1])]
-    return np.pad(v, pad, constant_values=0)
+    out = np.zeros((*v.shape[:-1], width), dtype=v.dtype)  # object zeros are Python ints
+    out[..., :v.shape[-1]] = v
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
