@@ -55,6 +55,16 @@ def test_a_base_exception_of_the_plug_in_is_its_fault(function, said) -> None:
     assert str(raised.value) == f"plug-in p {said}"
 
 
+#: A process started as a background job without job control (`cmd &` in a script, `nohup`)
+#: inherits SIGINT ignored, as POSIX says, and Python then installs no handler: no Ctrl-C
+#: reaches it. The Ctrl-C tests need a SIGINT that is delivered (two failed, each after its
+#: plug-in's whole deadline, when .ci/run was started that way, 2026-11-28).
+DELIVERED = pytest.mark.skipif(signal.getsignal(signal.SIGINT) is signal.SIG_IGN,
+                               reason="SIGINT is ignored in this process (started as a "
+                                      "background job without job control)")
+
+
+@DELIVERED
 @pytest.mark.parametrize("isolated", [True, False])
 def test_a_real_ctrl_c_while_the_plug_in_runs_still_interrupts(isolated: bool) -> None:
     """A SIGINT delivered while the plug-in runs is the user's Ctrl-C, not its fault: in
@@ -87,6 +97,7 @@ def _interrupt_armed() -> None:
 os.register_at_fork(after_in_parent=_interrupt_armed)
 
 
+@DELIVERED
 def test_a_ctrl_c_that_another_thread_receives_during_the_fork_still_interrupts() -> None:
     """Regression (the test above failed once in the suite at load 8, 2026-11-26): a SIGINT
     that reaches another thread of the process (pytest-xdist's, a Dask worker's) while the
