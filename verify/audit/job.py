@@ -76,7 +76,6 @@ from verify.proof_checker import (
     terms,
 )
 from verify.runs.columns import Instance
-from verify.runs.families import MAX_SPAN
 from verify.runs.naming import Naming, binding_of, natural_terms, on_runs, unbound
 from verify.runs.plugin import KINDS as PLUGIN_KINDS
 from verify.runs.plugin import Plugin, shared_faults
@@ -667,8 +666,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
     own = tuple(Shard(DATA_SOURCE, 0, len(found), partial(tuple, found),
-                      only=frozenset({proof_id}),
-                      families=all(len(s.data.X) <= MAX_SPAN for s in found))
+                      only=frozenset({proof_id}))
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
                  admitted.targets, search)

@@ -62,14 +62,10 @@ class Shard:
     #: numba in the worker (`run_shard`; the runs are the same integers either way)
     compiled: bool = False
 
-    #: whether its runs check statements that read a sum or a family member: not on the
-    #: sources of `NO_FAMILIES`, nor on a data file with more than `MAX_SPAN` examples (a
-    #: sum over them raised `FamilyError` in the worker, a traceback)
-    families: bool = True
-
     def admits(self, check: Check) -> bool:
-        """Whether this shard runs `check` (named `PROOF/STEP`)."""
-        if check.reads_families and (self.source in NO_FAMILIES or not self.families):
+        """Whether this shard runs `check` (named `PROOF/STEP`): one that reads a sum or a
+        family member not on the sources of `NO_FAMILIES`."""
+        if check.reads_families and self.source in NO_FAMILIES:
             return False
         return self.only is None or check.name.rsplit("/", 1)[0] in self.only
 

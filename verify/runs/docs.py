@@ -50,9 +50,11 @@ reads an inner product of a member outside any sum (`<w,x[N]>`), a member at a f
 (`y[j]`, j bound by nothing), or a family no run offers (a run's history, such as its sizes
 |M_i|), is not run, its reason saying so. The audit checks a step that reads a sum or a member
 on every source but the adversary's and the benchmark's real datasets (whose exact
-big-integer sums cost most of the time; `verify.numeric.shards.NO_FAMILIES`) and a data file
-(`--data`) of more than 2000 examples (`MAX_SPAN`, the kernel's own limit on a range); every
-other step runs there as before.
+big-integer sums cost most of the time; `verify.numeric.shards.NO_FAMILIES`); every other
+step runs there as before. On any row, a sum over more than 2000 indices (`MAX_SPAN`, the
+kernel's own limit on a range, so a data file of more examples), nested sums over more than
+2000^2 index tuples, or bounds past 2^62 are not evaluated, counted before any array is made:
+those rows are no instances, and the step's report says on how many and why.
 
 A kind's *laws* hold on every one of its rows by definition of its quantities; the tests
 check them on runs, and `verify.testing.check_run` checks the online update rule on any run.

@@ -236,8 +236,9 @@ def test_a_data_file_past_the_sum_limit_runs_no_sum_and_raises_nothing(
         tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     """`--data` with 2001 examples and a step that sums over them: the worker raised
     `FamilyError: a sum over 1..2001 on a run's rows: at most 2000 indices`, a traceback. The
-    data file's shard now runs no sum-reading check (`Shard.families`); the step is checked
-    on the campaign's sources, and every other step on the file too."""
+    file's rows are now no instances of the sum step, counted as not evaluated with that
+    reason (the one mechanism of every row past a sum's limit); the step is checked on the
+    campaign's sources, and every other step on the file too."""
     from verify.cli import main
 
     rows = [f"{-(1 + i % 5)},{i % 7 - 3},-1" if i % 2 else f"{1 + i % 5},{i % 7 - 3},1"
@@ -255,7 +256,8 @@ def test_a_data_file_past_the_sum_limit_runs_no_sum_and_raises_nothing(
 
     steps = {s["id"]: s["numeric"] for p in json.loads(out)["proofs"] for s in p["steps"]}
     assert steps["count"]["status"] == "held" and steps["count"]["instances"] >= 150
-    assert steps["plain"]["status"] == "held"
+    assert steps["count"]["unevaluated"] > 0 and "1..2001" in steps["count"]["reason"]
+    assert steps["plain"]["status"] == "held" and "unevaluated" not in steps["plain"]
     assert code in (0, 1)
 
 
