@@ -693,7 +693,7 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
 
 def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
     """The exact engine (`perceptron.algorithms.online.run_online`, its trace by
-    `traced_run`), default conventions unless given.
+    `run_trace`), default conventions unless given.
 
     The last runs made (`KEPT_RUNS`) are kept with their scenario and conventions, and one
     asked again for the same scenario object under equal conventions is that run, not a
@@ -701,15 +701,14 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
     conventions are the default ones (virtue-online's: update on y<w, x> <= 0, sign(0) = +1,
     no bias, step 1) made the default run again, and its rows column by column (a run's
     columns are made once per run object and never written, `OnlineUpdates`)."""
-    from perceptron.algorithms.online import traced_run
+    from perceptron.algorithms.online import run_trace
 
     for kept, under, run in _KEPT:
         if kept is scenario and under == conventions:
             return run
-    # the run's trace only: `run_online`'s result adds its final iterate and a separation
-    # check, which no row reads
-    _, trace = traced_run(scenario.data, conventions, max_epochs=scenario.max_epochs)
-    assert trace is not None
+    # the run's trace only (`run_trace`): `run_online`'s result adds its final iterate and a
+    # separation check, which no row reads
+    trace = run_trace(scenario.data, conventions, max_epochs=scenario.max_epochs)
     made = run_from_trace(trace, scenario.data, scenario.u)
     _KEPT.append((scenario, conventions, made))
     if len(_KEPT) > KEPT_RUNS:
