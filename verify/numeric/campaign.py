@@ -418,7 +418,9 @@ class _Group:
     algorithm: str | None
     defaults: Mapping[str, Runner]  # the default runs asked for instead of a kind's own
     compiled: list[tuple[Check, CompiledJudgement]] = field(default_factory=list)
-    names: dict[str, set[str]] = field(default_factory=dict)  # row set -> names read
+    #: row set -> names read (frozen: each run's rows are deferred with them, and a row
+    #: set's joint builder memoises its answer for them, `verify.runs.online._joint_count`)
+    names: dict[str, frozenset[str]] = field(default_factory=dict)
     kinds: dict[str, RunKind] = field(default_factory=dict)  # of the checks, by name
     runners: dict[str, Runner] = field(default_factory=dict)  # per kind, made once
     pending: dict[str, list[Held]] = field(default_factory=dict)
@@ -427,6 +429,8 @@ class _Group:
     fault: str | None = None
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
+    #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
+    _bindings: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, algorithm: str | None, defaults: Mapping[str, Runner],
@@ -445,7 +449,9 @@ class _Group:
         """Compile `check` and note the names its row set must provide."""
         judgement = _compiled(check)
         self.compiled.append((check, judgement))
-        self.names.setdefault(check.binding, set()).update(judgement.names)
+        self.names[check.binding] = self.names.get(check.binding, frozenset()).union(
+            judgement.names)
+        self._bindings.clear()
         self.pending.setdefault(check.binding, [])
         run_kind = check.kind
         if run_kind.name not in self.kinds:
@@ -489,7 +495,10 @@ class _Group:
         for name, run_kind in self.kinds.items():
             if not run_kind.reads(scenario):
                 continue
-            bindings = sorted(b for b in self.names if b in run_kind.row_names)
+            bindings = self._bindings.get(name)
+            if bindings is None:
+                bindings = self._bindings[name] = sorted(b for b in self.names
+                                                         if b in run_kind.row_names)
             made = self.runners[name](scenario)
             for run in made if isinstance(made, tuple) else (made,):
                 origin = run_kind.label(scenario.origin, run)
@@ -507,7 +516,7 @@ class _Group:
         names = self.names[binding]
         joint = run_kind.joint(binding) if self.plugin is None else None
         if joint is not None and (rows := joint.count(run, names)) is not None:
-            return Deferred(run_kind, binding, run, origin, frozenset(names), rows)
+            return Deferred(run_kind, binding, run, origin, names, rows)
         return run_kind.rows(run, binding, origin, names)
 
     def _keep(self, parts: Iterable[tuple[str, InstanceBatch | Deferred]],

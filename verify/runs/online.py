@@ -507,10 +507,19 @@ def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None
     integer form and the built-in update rule) whose checks read only names the joint
     builder makes; None for any other."""
     names_made = _JOINT_NAMES[row_set]
+    # whether it makes every name a frozen set of names needs: asked once per run and set
+    # by a campaign (`verify.numeric.campaign._Group`), the same few sets each time
+    makes: dict[frozenset[str], bool] = {}
 
     def count(run: object, names: Collection[str]) -> int | None:
-        if (not isinstance(run, OnlineUpdates) or run.integer is None
-                or run.steps is not None or not names_made.issuperset(needed(names))):
+        if not isinstance(run, OnlineUpdates) or run.integer is None or run.steps is not None:
+            return None
+        made = makes.get(names) if isinstance(names, frozenset) else None
+        if made is None:
+            made = names_made.issuperset(needed(names))
+            if isinstance(names, frozenset) and len(makes) < MEMO_NAMES:
+                makes[names] = made
+        if not made:
             return None
         updates = len(run.updates)
         rows = (updates + 1 if row_set == "state" else updates if row_set == "update"
@@ -519,6 +528,8 @@ def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None
     return count
 
 
+#: At most this many sets of names each joint builder remembers it makes (`_joint_count`).
+MEMO_NAMES = 1024
 #: A run whose rows of one row set have more coordinates than this (rows x dimension) has
 #: them made on its own: its builder's columns repeat its iterates and examples without
 #: copying them (`VectorColumn.take`), and its Gram columns are computed on the distinct
