@@ -310,16 +310,47 @@ def run_trace(data: Dataset, conventions: Conventions = DEFAULT, *,
     under `EpochDriver` (the same comparisons, cycle detection and cap; a test compares
     the traces), since those objects and their numpy arrays per block were about half a
     campaign run's engine time (the runs of `benchmarks/campaign.py --medium`'s mixed
-    sources, a handful of updates each). Any other problem is `traced_run`'s."""
+    sources, a handful of updates each). In a process that has loaded it, a run that the
+    driver's first compiled block ends is that block alone (`_one_block`). Any other run
+    is `traced_run`'s."""
     if max_epochs < 0:
         raise ValueError(f"max_epochs must be >= 0, not {max_epochs}")
-    if data.n * (data.d + conventions.bias) > PYTHON_CELLS or compiled.loaded():
+    n, d = data.n, data.d + conventions.bias
+    loaded = compiled.AVAILABLE and compiled.loaded()
+    small = n * d <= PYTHON_CELLS and not loaded
+    # one compiled block, the driver's first (`EpochDriver.blocks`: as many epochs)
+    one_block = (loaded and max_epochs <= BLOCK_WORK // max(n * d, 1)
+                 and max_epochs <= BLOCK_RECORD // max(n, 1))
+    if not (small or one_block):
         return traced_run(data, conventions, max_epochs=max_epochs)[1]  # type: ignore[return-value]
-    conventions.initial(data.d + conventions.bias)  # checks the length of w0, as `OnlineRun`
+    conventions.initial(d)  # checks the length of w0, as `OnlineRun`
     problem = Problem.build(data, conventions)
-    indices, epochs = _small_trace(problem, max_epochs)
-    return Trace(data, conventions, np.array(indices, dtype=np.int64),
-                 np.array(epochs, dtype=np.int64), problem)
+    if small:
+        indices, epochs = _small_trace(problem, max_epochs)
+        return Trace(data, conventions, np.array(indices, dtype=np.int64),
+                     np.array(epochs, dtype=np.int64), problem)
+    found = _one_block(problem, max_epochs)
+    if found is None:  # the run goes on past the block: the driver's, from the start
+        return traced_run(data, conventions, max_epochs=max_epochs)[1]  # type: ignore[return-value]
+    indices, epochs = found
+    return Trace(data, conventions, indices, epochs, problem)
+
+
+def _one_block(problem: Problem, max_epochs: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The positions that updated and their epochs, of the run of `problem` when the compiled
+    engine's first block (`PrimalEngine.run_block` from epoch 1, as `EpochDriver.blocks` asks
+    it in a process that has loaded the compiled loop) ends it: converged, cycled, or all
+    `max_epochs` run. None when it does not (a block cut where the tier's bound stops
+    certifying it, or one the engine would not run): the driver then runs on. A long-run
+    campaign's runs (`verify.numeric.unit_margin`) end in it, and the driver, the run object
+    and their generator were about a fifth of their engine time."""
+    engine = PrimalEngine(problem, compiled=True)
+    block = engine.run_block(CycleState(engine.state()), 1, max_epochs, True)
+    if block is None or block.indices is None or (
+            block.status == "ran" and len(block.counts) < max_epochs):
+        return None
+    epochs = np.repeat(np.arange(1, len(block.counts) + 1, dtype=np.int64), block.counts)
+    return block.indices, epochs
 
 
 def _small_trace(problem: Problem, max_epochs: int) -> tuple[list[int], list[int]]:

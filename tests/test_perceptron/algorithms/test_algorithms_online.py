@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
+from perceptron.algorithms import compiled
 from perceptron.algorithms.fast import Problem
 from perceptron.algorithms.online import (
+    _one_block,
     _small_trace,
     iterate_stream,
     iterate_updates,
@@ -473,6 +475,27 @@ def test_run_trace_is_traced_runs_trace(draw: st.DataObject, data: Dataset,
     # its loop itself, whether or not this process has loaded the compiled one
     indices, epochs = _small_trace(Problem.build(data, conventions), max_epochs)
     assert indices == expected.indices.tolist() and epochs == expected.epochs.tolist()
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="numba is not installed")
+@given(st.data(), datasets(small_rational), st.integers(0, 40))
+def test_run_trace_with_the_compiled_loop_is_traced_runs_trace(
+        draw: st.DataObject, data: Dataset, max_epochs: int) -> None:
+    """With the compiled loop loaded, a run that the driver's first compiled block ends is
+    that block alone (`_one_block`): the same trace as `traced_run`'s, under any
+    conventions; a run the block does not end is left to the driver (None)."""
+    compiled.kernels()
+    conventions = draw.draw(conventions_for(data.d))
+    trace = run_trace(data, conventions, max_epochs=max_epochs)
+    run, expected = traced_run(data, conventions, max_epochs=max_epochs)
+    assert expected is not None
+    assert np.array_equal(trace.indices, expected.indices)
+    assert np.array_equal(trace.epochs, expected.epochs)
+    found = _one_block(Problem.build(data, conventions), max_epochs)
+    if found is not None:  # else the driver's blocks made `trace`, compared above
+        assert found[0].tolist() == expected.indices.tolist()
+        assert found[1].tolist() == expected.epochs.tolist()
+        assert run.converged or run.reason.startswith("cycling") or run.epochs == max_epochs
 
 
 def test_run_trace_stops_on_a_cycle_where_the_driver_does() -> None:
