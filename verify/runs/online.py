@@ -628,8 +628,18 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
         iterates = ([run.integer.scaled for run in runs]  # type: ignore[union-attr]
                     if wanted & {"w", "w_next"} else [])
         if row_set == "example":
-            t = np.concatenate([np.repeat(np.arange(k + 1, dtype=np.int64), form.n)
-                                for k, form in zip(updates, forms, strict=True)])
+            # row r is (state, example): which state of the batch's (all runs' iterates one
+            # after another) and which example (all runs' examples one after another), in
+            # a few numpy calls for the whole batch, not a repeat and a tile per run
+            states = np.array(updates, dtype=np.int64) + 1
+            examples = np.array([form.n for form in forms], dtype=np.int64)
+            sizes = np.repeat(examples, states)  # rows per state
+            state_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+            example_of = (np.arange(len(state_of), dtype=np.int64)
+                          - np.repeat(np.cumsum(sizes) - sizes, sizes)
+                          + np.repeat(np.repeat(np.cumsum(examples) - examples, states), sizes))
+            t = (np.arange(len(sizes), dtype=np.int64)
+                 - np.repeat(np.cumsum(states) - states, states))[state_of]
         else:
             t = np.concatenate([np.arange(c, dtype=np.int64) for c in counts])
         # the largest t, known without reading it: T, or T - 1 on update rows (a run with no
@@ -654,18 +664,16 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
                     [form.scale for form in forms], counts, width)
         elif row_set == "example":
             if "y" in wanted:
-                scalars["y"] = Column.counting(np.concatenate(
-                    [np.tile(form.y, k + 1) for k, form in zip(updates, forms, strict=True)]),
-                    1)
+                scalars["y"] = Column.counting(
+                    np.concatenate([form.y for form in forms])[example_of], 1)
             if "w" in wanted:
-                vectors["w"] = _vectors(
-                    [np.repeat(num, form.n, axis=0)
-                     for (num, _), form in zip(iterates, forms, strict=True)],
-                    [den for _, den in iterates], counts, width)
+                vectors["w"] = VectorColumn(*_over(
+                    _stacked([num for num, _ in iterates], width)[state_of],
+                    [den for _, den in iterates], counts))
             if "x" in wanted:
-                vectors["x"] = _vectors([np.tile(form.rows, (k + 1, 1))
-                                         for k, form in zip(updates, forms, strict=True)],
-                                        [form.scale for form in forms], counts, width)
+                vectors["x"] = VectorColumn(*_over(
+                    _stacked([form.rows for form in forms], width)[example_of],
+                    [form.scale for form in forms], counts))
         elif "w" in wanted:
             vectors["w"] = _vectors([num for num, _ in iterates], [den for _, den in iterates],
                                     counts, width)
