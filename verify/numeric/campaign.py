@@ -48,7 +48,7 @@ import sympy
 
 from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
-from perceptron.generators.hypothesis import seeded_separable
+from perceptron.generators.hypothesis import randint_of, seeded_separable
 from perceptron.generators.orders import MistakeCounter, most_mistakes
 from perceptron.generators.tight import orthonormal
 from proofs.language.terms import Vec, scalar
@@ -193,16 +193,28 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
     are drawn and not built, so a shard of the stream costs its own families only; each
     family's rotation has a seed of its own)."""
     rng = random.Random(seed)
+    # `rng.randint(lo, hi)` is `draw(lo, hi)` (`randint_of`), and `rng.choice(seq)` and
+    # `rng.randrange(m)` are `seq[draw(0, len(seq) - 1)]` and `draw(0, m - 1)`: CPython's
+    # three draw `_randbelow(n)` the same way, so these are the same integers from the same
+    # stream (a test replays it with `rng`'s own methods), without the methods' own calls
+    # and checks around each, most of drawing the stream (and of replaying it before a
+    # shard's start)
+    draw = randint_of(rng)
     for i in range(start + count):
-        n = rng.randint(1, 8)
-        labels = [rng.choice((-1, 1)) for _ in range(n)]
-        scale = Fraction(rng.randint(1, 9), rng.choice((1, 1, 2, 3)))
-        dim = n + rng.randint(0, 2)
-        rotation = rng.randrange(10**6) if rng.random() < 0.5 else None
+        n = draw(1, 8)
+        labels = [_SIGNS[draw(0, 1)] for _ in range(n)]
+        scale = Fraction(draw(1, 9), _SCALE_DENOMINATORS[draw(0, 3)])
+        dim = n + draw(0, 2)
+        rotation = draw(0, 10**6 - 1) if rng.random() < 0.5 else None
         if i < start:
             continue
         family = orthonormal(labels, scale=scale, dim=dim, rotation_seed=rotation)
         yield Scenario(family.data, family.u, Origin("tight", seed + i, family.data.name))
+
+
+#: The labels and the scales' denominators `tight` draws from.
+_SIGNS = (-1, 1)
+_SCALE_DENOMINATORS = (1, 1, 2, 3)
 
 
 #: (R2, gamma) families of the adversary: the bound R2/gamma^2 is b for each b.

@@ -693,12 +693,11 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
             sizes = [run.data.n for run in runs]
             scalars["N"] = Column.counting(np.repeat(np.array(sizes, dtype=np.int64), counts),
                                            max(sizes))
-        if "u" in wanted:
+        index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)  # each row's run
+        if "u" in wanted:  # each run's one row, stacked once and picked for its rows
             rows = [run.u_row for run in runs]
-            vectors["u"] = _vectors([np.repeat(row.num, c, axis=0)
-                                     for row, c in zip(rows, counts, strict=True)],
-                                    [row.den for row in rows], counts, width)  # type: ignore[misc]
-        index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)
+            vectors["u"] = VectorColumn(*_over(_stacked([row.num for row in rows], width)[index],
+                                               [row.den for row in rows], counts))  # type: ignore[misc]
         batch = InstanceBatch(scalars, vectors, tuple(origins), index, t)
         if any(is_atom(n) for n in names):  # each run's own dataset, as `RunKind.rows` reads
             batch.families = tuple(FamilyData.of(run.data, DATASET) for run in runs)
