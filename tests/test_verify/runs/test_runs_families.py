@@ -556,3 +556,31 @@ def test_rows_past_a_rows_work_are_counted_and_said_beside_the_others_verdict(
     assert f"not evaluated on {numeric['unevaluated']} rows" in numeric_line(step)
     assert code == 1  # refuted symbolically (y[3] = 2 when N = 1: labels are not assumed +-1)
 
+
+def test_a_run_past_a_sums_limit_leaves_out_its_own_rows_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sums on runs were left out per batch: one run of a batch past `MAX_SPAN` (here
+    lowered below the larger runs' N) made every row of the batch unevaluated, so a step
+    read `not run` on rows that were within the limit. Now exactly the rows of the runs
+    past it are not evaluated, with the reason, and the other rows give the verdict they
+    give alone (instances, vacuous rows, violations, least slack)."""
+    from verify.runs import families
+
+    _, binding, check = judged("chan-batch", "appendix-ratio-equality")
+    made = [(run, kind("batch").rows(run, binding, Origin("test", k), check.names))
+            for k, run in enumerate(runs())]
+    sizes = sorted({run.data.n for run, _ in made})
+    limit = sizes[len(sizes) // 2]
+    assert sizes[0] <= limit < sizes[-1]
+    past = sum(len(rows) for run, rows in made if run.data.n > limit)
+    monkeypatch.setattr(families, "MAX_SPAN", limit)
+    whole = InstanceBatch.concat([rows for _, rows in made])
+    alone = InstanceBatch.concat([rows for run, rows in made if run.data.n <= limit])
+    verdict, within = check.check(whole), check.check(alone)
+    assert 0 < past < len(whole)
+    assert verdict.unevaluated == past and within.unevaluated == 0
+    assert verdict.reason is not None and f"at most {limit} indices" in verdict.reason
+    assert (verdict.status, verdict.instances, verdict.vacuous, verdict.violations,
+            verdict.min_slack) == (within.status, within.instances, within.vacuous,
+                                   within.violations, within.min_slack)
+    assert verdict.instances == len(alone) and verdict.status == "violated"
