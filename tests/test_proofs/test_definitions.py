@@ -397,10 +397,10 @@ def test_definitions_exact_on_rationals_are_evaluated_on_runs(tmp_path: Path) ->
         assert numeric is not None and numeric.status == "violated", false
         point = numeric.counterexample
         assert point is not None
-        scalars = point.scalars
-        assert scalars["big"] == max(scalars["R2"] - scalars["t"], scalars["t"])
+        scalars = point.scalars  # in the proof's names: Q = "R2", k = "t"
+        assert scalars["big"] == max(scalars["Q"] - scalars["k"], scalars["k"])
         if false == "nested-false":
-            assert scalars["low"] == min(scalars["big"], scalars["R2"] / (scalars["t"] + 1))
+            assert scalars["low"] == min(scalars["big"], scalars["Q"] / (scalars["k"] + 1))
     assert found["root"].numeric is None or found["root"].numeric.status == "not-run"
     assert found["root"].reason.startswith(
         "mn is defined as min(nv, 1) ([define]), which reads nv = norm(v), a root, "

@@ -54,7 +54,9 @@ big-integer sums cost most of the time; `verify.numeric.shards.NO_FAMILIES`); ev
 step runs there as before. On any row, a sum over more than 2000 indices (`MAX_SPAN`, the
 kernel's own limit on a range, so a data file of more examples), nested sums over more than
 2000^2 index tuples, or bounds past 2^62 are not evaluated, counted before any array is made:
-those rows are no instances, and the step's report says on how many and why.
+those rows are no instances, and the step's report says on how many and why. The limits are
+a run's: the rows of a run past one (its rows made alone) are left out, and the other runs of
+its batch are evaluated as ever (one run past a limit left the whole batch unevaluated).
 
 A kind's *laws* hold on every one of its rows by definition of its quantities; the tests
 check them on runs, and `verify.testing.check_run` checks the online update rule on any run.

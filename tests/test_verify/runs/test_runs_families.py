@@ -30,7 +30,7 @@ from verify.proof_checker import statements
 from verify.runs.batch import BatchRun, engine_batch_runner
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
-from verify.runs.naming import Naming, binding_of, on_runs, unbound
+from verify.runs.naming import Naming, ProofPoint, binding_of, on_runs, unbound
 from verify.runs.quantity import kind
 
 
@@ -329,13 +329,18 @@ def test_a_sum_statement_of_ones_own_is_checked_on_online_and_single_pass_runs(
     false = steps["all-at-the-least"].numeric
     assert false is not None and false.status == "violated"
     cex = false.counterexample
-    assert cex is not None and set(cex.families) == {"X", "Y"}
+    # shown in the proof's names (x = "X", y = "Y"); the run's instance, which the audit's
+    # kernel checked, is kept beside them and passes the kernel's check here too
+    assert isinstance(cex, ProofPoint) and set(cex.families) == {"x", "y"}
+    checked = cex.checked
+    assert checked is not None and set(checked.families) == {"X", "Y"}
+    assert checked.families["X"] == cex.families["x"] and checked.scalars == cex.scalars
     proof = load_proof(path)
     assert proof.numeric is not None
     judgement = on_runs(statements(proof)["all-at-the-least"],
                         Naming.of(proof.numeric, proof.vectors, proof.indexed))
     kernel.check_counterexample(judgement, kernel.Counterexample(
-        cex.scalars, cex.vectors, cex.families))
+        checked.scalars, checked.vectors, checked.families))
 
 
 @functools.cache
@@ -550,3 +555,32 @@ def test_rows_past_a_rows_work_are_counted_and_said_beside_the_others_verdict(
     assert numeric.get("unevaluated", 0) > 0 and "index tuples on a run's row" in numeric["reason"]
     assert f"not evaluated on {numeric['unevaluated']} rows" in numeric_line(step)
     assert code == 1  # refuted symbolically (y[3] = 2 when N = 1: labels are not assumed +-1)
+
+
+def test_a_run_past_a_sums_limit_leaves_out_its_own_rows_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sums on runs were left out per batch: one run of a batch past `MAX_SPAN` (here
+    lowered below the larger runs' N) made every row of the batch unevaluated, so a step
+    read `not run` on rows that were within the limit. Now exactly the rows of the runs
+    past it are not evaluated, with the reason, and the other rows give the verdict they
+    give alone (instances, vacuous rows, violations, least slack)."""
+    from verify.runs import families
+
+    _, binding, check = judged("chan-batch", "appendix-ratio-equality")
+    made = [(run, kind("batch").rows(run, binding, Origin("test", k), check.names))
+            for k, run in enumerate(runs())]
+    sizes = sorted({run.data.n for run, _ in made})
+    limit = sizes[len(sizes) // 2]
+    assert sizes[0] <= limit < sizes[-1]
+    past = sum(len(rows) for run, rows in made if run.data.n > limit)
+    monkeypatch.setattr(families, "MAX_SPAN", limit)
+    whole = InstanceBatch.concat([rows for _, rows in made])
+    alone = InstanceBatch.concat([rows for run, rows in made if run.data.n <= limit])
+    verdict, within = check.check(whole), check.check(alone)
+    assert 0 < past < len(whole)
+    assert verdict.unevaluated == past and within.unevaluated == 0
+    assert verdict.reason is not None and f"at most {limit} indices" in verdict.reason
+    assert (verdict.status, verdict.instances, verdict.vacuous, verdict.violations,
+            verdict.min_slack) == (within.status, within.instances, within.vacuous,
+                                   within.violations, within.min_slack)
+    assert verdict.instances == len(alone) and verdict.status == "violated"

@@ -171,11 +171,62 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
             except _Wide:
                 del chunks[(start, stop)]
                 stop = start + (stop - start) // 2
+            except FamilyError:  # past a limit on some run's rows: each run of them alone
+                made = [_runs_apart(batch, start, stop, name) for name in atoms]
+                break
         rows.pruned()
         for name, column in zip(atoms, made, strict=True):
             parts[name].append(column)
         start = stop
     return {name: _joined(columns) for name, columns in parts.items()}
+
+
+def unevaluated(batch: InstanceBatch, atoms: Collection[str]) -> tuple[np.ndarray, str] | None:
+    """The rows of `batch` on which a sum or member among `atoms` was not evaluated (a mask),
+    and the first reason (`FamilyError`), or None when it was evaluated on every row: the
+    rows of each run whose rows, made alone, pass a limit (`MAX_SPAN`, `ROW_CELLS`, int64
+    bounds), not the batch's other runs (`family_columns`). Their columns hold 0 there."""
+    found = batch.__dict__.get("_unevaluated")
+    if not found or not (past := [found[a] for a in atoms if a in found]):
+        return None
+    runs = {run: reason for origins in past for run, reason in origins.items()}
+    return np.isin(batch.origin_index, list(runs)), runs[min(runs)]
+
+
+def _runs_apart(batch: InstanceBatch, start: int, stop: int, name: str) -> Column:
+    """The column of atom `name` on rows start..stop-1, each run's rows made alone: a run
+    whose own rows pass a limit (`FamilyError`) is noted on the batch with the reason
+    (`unevaluated`: every row of that run is then not evaluated) and holds 0 here; the
+    other runs' values are those made with every run (each row reads its own run's
+    data). Called only where some run of the chunk passed a limit: a batch of runs within
+    them never comes here."""
+    which = batch.origin_index[start:stop]
+    edges = [start, *(np.flatnonzero(np.diff(which)) + 1 + start).tolist(), stop]
+    columns = []
+    for a, b in itertools.pairwise(edges):
+        try:
+            columns.append(_alone(batch, a, b, name))
+        except FamilyError as error:
+            past = batch.__dict__.setdefault("_unevaluated", {}).setdefault(name, {})
+            past.setdefault(int(batch.origin_index[a]), str(error))
+            columns.append(Column(np.zeros(b - a, dtype=np.int64), np.ones(b - a, dtype=np.int64)))
+    return _joined(columns)
+
+
+def _alone(batch: InstanceBatch, start: int, stop: int, name: str) -> Column:
+    """The column of atom `name` on rows start..stop-1 (one run's), made in halves where
+    its cells pass `CELLS` (`_Wide`)."""
+    columns = []
+    while start < stop:
+        end = stop
+        while True:
+            try:
+                columns.append(_Rows(batch, slice(start, end)).column(name))
+                break
+            except _Wide:
+                end = start + (end - start) // 2
+        start = end
+    return _joined(columns)
 
 
 def _joined(columns: Sequence[Column]) -> Column:
