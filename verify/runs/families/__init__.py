@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -37,6 +37,33 @@ from verify.runs.columns import Column, InstanceBatch, fitting
 #: augmented examples where the run's algorithm has a bias), and 0 (the zero vector) at every
 #: other index, as the kernel reads a family where a counterexample gives no member.
 DATASET: Mapping[str, bool] = {"X": True, "Y": False}
+
+#: The families of an online run's history (`verify.runs.online`, `RunKind.families`): its
+#: updates `XU[k]`, `YU[k]` (the example and label updated on at update k = 1..t, so that
+#: `w = w0 + eta*sum(k in 1..t, YU[k]*XU[k])` for the built-in rules), and its stream, the
+#: examples visited in order (cyclic epochs), at times i = 1..`time`: `XS[i]`, `YS[i]` the
+#: example and label visited at time i, `ZS[i]` = YS[i]*XS[i] (Telgarsky's x_i y_i), `IS[i]`
+#: 1 when the visit at time i updated, else 0 (Telgarsky's 1[i in M_i]); each the whole run's
+#: history (a row at update t reads the first t updates, or the times up to its `time`), 0
+#: and the zero vector past it. A member of a vector family is an example of the run's
+#: dataset times a factor (`History`), so its products are read off the dataset's Gram.
+HISTORY: Mapping[str, bool] = {"XU": True, "YU": False, "XS": True, "YS": False,
+                               "ZS": True, "IS": False}
+
+#: What each family denotes, in words (docs/run-quantities.md).
+FAMILY_DOCS: Mapping[str, str] = {
+    "X": "the examples, `X[j]` = x_j, j = 1..N",
+    "Y": "the labels, `Y[j]` = y_j, j = 1..N",
+    "XU": "the example updated on at update k, k = 1..t (the whole run's updates: a row "
+          "reads the first t)",
+    "YU": "its label, k = 1..t, so that `w = w0 + eta*sum(k in 1..t, YU[k]*XU[k])`",
+    "XS": "the example visited at time i of the stream (cyclic epochs in order: "
+          "`XS[i]` = X[(i - 1) mod N + 1]), i = 1..time",
+    "YS": "its label, i = 1..time",
+    "ZS": "their product `YS[i]*XS[i]` (Telgarsky's x_i y_i), i = 1..time",
+    "IS": "1 when the visit at time i updated, else 0 (Telgarsky's 1[i in M_i]), i = 1..time, "
+          "so that `sum(i in 1..time, IS[i]) = t`",
+}
 
 #: At most this many indices a sum ranges over on the rows of one run (the kernel's own
 #: limit at one point, `verify.kernel.atoms.MAX_RANGE`).
@@ -67,22 +94,48 @@ def atom_reads(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
 def _vector_member(name: str) -> bool:
     """A member of a family of vectors, named alone: a part of an inner product, no column."""
     found = structure(sympy.Symbol(name))
-    return isinstance(found, Family) and DATASET.get(found.family, False)
+    return isinstance(found, Family) and (DATASET.get(found.family, False)
+                                          or HISTORY.get(found.family, False))
 
 
 def _named(name: str) -> set[tuple[str, str]]:
     return named(sympy.Symbol(name))
 
 
+@dataclass(frozen=True)
+class History:
+    """A run's past as families over its dataset (`HISTORY`): a family of vectors as, per
+    index k = 1..len, the example's position (0-based) in the dataset and an integer factor
+    (its member is factor * X[position]); a family of scalars as its integer values. Made
+    once per run, and only when a statement reads one of them (`FamilyData.history`)."""
+
+    vectors: Mapping[str, tuple[np.ndarray, np.ndarray]]
+    scalars: Mapping[str, np.ndarray]
+
+    def members(self, name: str, X: Sequence[Any]) -> dict[Fraction, Any]:
+        """The kernel's members of one family (`X`: the dataset's examples)."""
+        if name in self.vectors:
+            at, factor = self.vectors[name]
+            return {Fraction(k + 1): tuple(int(f) * v for v in X[int(j)])
+                    for k, (j, f) in enumerate(zip(at.tolist(), factor.tolist(), strict=True))}
+        return {Fraction(k + 1): Fraction(int(v)) for k, v in enumerate(self.scalars[name])}
+
+
 @dataclass
 class FamilyData:
     """One run's families as arrays (`X[j]` the example j = 1..count over one denominator,
-    `Y[j]` its label) and as the kernel's members (`members`, for a counterexample)."""
+    `Y[j]` its label) and as the kernel's members (`members`, for a counterexample); with
+    `past`, its history too (`HISTORY`, made when first read)."""
 
     X: np.ndarray
     X_den: int
     Y: np.ndarray
     members: Mapping[str, Mapping[Fraction, Any]]
+    #: the run's history (`History`) when its kind offers one, made only when read
+    past: Callable[[], History] | None = field(default=None, compare=False)
+    #: the dataset's families this run's extend (its Gram matrix is made once per dataset)
+    base: FamilyData | None = field(default=None, compare=False, repr=False)
+    examples: Sequence[Any] = field(default=(), compare=False, repr=False)
 
     @property
     def count(self) -> int:
@@ -91,7 +144,33 @@ class FamilyData:
     @cached_property
     def gram(self) -> np.ndarray:
         """`<X[i],X[j]>` numerators (over `X_den**2`), once per dataset."""
+        if self.base is not None:
+            return self.base.gram
         return _total(_mul(self.X[:, None, :], self.X[None, :, :]), -1)[..., 0]
+
+    @cached_property
+    def history(self) -> History:
+        """The run's history (FamilyError: its kind offers none, or this run has none)."""
+        if self.past is None:
+            raise FamilyError("these rows' runs offer no history: its families cannot be read")
+        return self.past()
+
+    def with_history(self, past: Callable[[], History], examples: Sequence[Any]
+                     ) -> FamilyData:
+        """This dataset's families and one run's history (`past`, made when first read;
+        `examples`: the dataset's examples, the members of a counterexample's families)."""
+        return FamilyData(self.X, self.X_den, self.Y, self.members, past, self, examples)
+
+    def members_read(self, read: Collection[str]) -> Mapping[str, Mapping[Fraction, Any]]:
+        """The members a counterexample gives: the dataset's families, and those of the
+        history that the statement reads (`read`: its names), each the whole run's."""
+        if self.past is None:
+            return self.members
+        found = {n for n in read if n in HISTORY}
+        if not found:
+            return self.members
+        return {**self.members, **{n: self.history.members(n, self.examples)
+                                   for n in sorted(found)}}
 
     @classmethod
     def of(cls, data: Dataset, offered: Mapping[str, bool]) -> FamilyData:
@@ -286,6 +365,7 @@ class _Rows:
         self.gram: np.ndarray | None = None
         self.products: dict[str, _Value] = {}
         self.one = _ints(1)
+        self.past: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
 
     def pruned(self) -> None:
         """Forget the values and masks that vary with a bound index (arrays of up to `CELLS`
@@ -325,11 +405,55 @@ class _Rows:
             num = _shrunk(np.asarray(found.num[self.rows]))
             return num.reshape((*self._shape(self.n), num.shape[1])), self._row(found.den)
         (kind, family_name, index), _ = _reading(name)
-        if kind != "member" or family_name != "X":
+        if kind != "member":
             raise FamilyError(f"{family_name} is no family of vectors of a run")
-        at, valid = self.index(index, scope)
+        at, factor, valid = self.example(family_name, index, scope)
         values = self.X[self.which, at]  # shape (..., dim): each row its own run's
-        return np.where(valid[..., None], values, 0).astype(self.X.dtype), self.X_den
+        if factor is not None:
+            values = _mul(values, factor[..., None])
+        return np.where(valid[..., None], values, 0).astype(values.dtype), self.X_den
+
+    def example(self, family_name: str, index: sympy.Expr,
+                scope: Mapping[str, tuple[np.ndarray, int, int]]
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """A member of a family of vectors as an example of each row's run: its position
+        among the examples, its factor (None: 1, a member of `X`), and whether the index is
+        one of the family's."""
+        if family_name == "X":
+            at, valid = self.index(index, scope)
+            return at, None, valid
+        at, factor, counts = self.history(family_name, True)
+        position, valid = self.index(index, scope, counts)
+        assert factor is not None
+        return at[self.which, position], factor[self.which, position], valid
+
+    def history(self, family_name: str, vector: bool
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """A history family (`HISTORY`) of every run of the chunk, padded to the longest:
+        per run the examples' positions and factors (a family of vectors) or the values (of
+        scalars, factor None), and each row's count of members."""
+        found = self.past.get(family_name)
+        if found is not None:
+            return found
+        if HISTORY.get(family_name) is not vector:
+            sort = "vectors" if vector else "scalars"
+            raise FamilyError(f"{family_name} is no family of {sort} of a run")
+        made = [f.history for f in self.data]
+        if vector:
+            parts = [h.vectors[family_name] for h in made]
+        else:
+            parts = [(h.scalars[family_name], None) for h in made]
+        longest = max(1, *(len(p[0]) for p in parts))  # one zero at least, to index
+        first = np.zeros((len(parts), longest), dtype=np.int64)
+        second = None if not vector else np.zeros((len(parts), longest), dtype=np.int64)
+        for k, (a, b) in enumerate(parts):
+            first[k, :len(a)] = a
+            if second is not None:
+                second[k, :len(a)] = b
+        counts = np.array([len(p[0]) for p in parts], dtype=np.int64)[
+            self.which.reshape(self.n)].reshape(self._shape(self.n))
+        found = self.past[family_name] = (first, second, counts)
+        return found
 
     def member_products(self, vector: str, member: str,
                         scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
@@ -355,11 +479,11 @@ class _Rows:
                     out[a:b] = _exact(num[a:b]) @ _exact(X[which[a]].T)
             table = self.products[vector] = (out, _mul(self._row(found.den), self.X_den))
         (_, family_name, index), _ = _reading(member)
-        if family_name != "X":
-            raise FamilyError(f"{family_name} is no family of vectors of a run")
-        at, valid = self.index(index, scope)
+        at, factor, valid = self.example(family_name, index, scope)
         values = table[0][np.arange(self.n).reshape(self._shape(self.n)), at]
-        return np.where(valid, values, 0).astype(table[0].dtype), table[1]
+        if factor is not None:
+            values = _mul(values, factor)
+        return np.where(valid, values, 0).astype(values.dtype), table[1]
 
     def members_gram(self, a: str, b: str, scope: Mapping[str, tuple[np.ndarray, int, int]]
                      ) -> _Value:
@@ -374,20 +498,24 @@ class _Rows:
                 self.gram[k, :g.shape[0], :g.shape[1]] = g
         (_, fa, ia), _ = _reading(a)
         (_, fb, ib), _ = _reading(b)
-        if fa != "X" or fb != "X":
-            raise FamilyError(f"{fa if fa != 'X' else fb} is no family of vectors of a run")
-        (at, valid), (bt, bvalid) = self.index(ia, scope), self.index(ib, scope)
+        (at, fat, valid), (bt, fbt, bvalid) = (self.example(fa, ia, scope),
+                                               self.example(fb, ib, scope))
         values = self.gram[self.which, at, bt]
-        return np.where(valid & bvalid, values, 0).astype(self.gram.dtype), _mul(self.X_den,
-                                                                                 self.X_den)
+        for factor in (fat, fbt):  # a history member: an example times its factor
+            if factor is not None:
+                values = _mul(values, factor)
+        return np.where(valid & bvalid, values, 0).astype(values.dtype), _mul(self.X_den,
+                                                                              self.X_den)
 
-    def index(self, index: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]
-              ) -> tuple[np.ndarray, np.ndarray]:
-        """Where a member's index falls among 0..count-1, and whether it is one of 1..N."""
+    def index(self, index: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]],
+              counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Where a member's index falls among 0..count-1, and whether it is one of 1..N (or
+        of 1..`counts`, a history family's)."""
         num, den = self.poly(index, scope)
         whole = num % den == 0
         position = np.where(whole, num // den, 0)
-        valid = np.asarray(whole & (position >= 1) & (position <= self.counts), dtype=bool)
+        top = self.counts if counts is None else counts
+        valid = np.asarray(whole & (position >= 1) & (position <= top), dtype=bool)
         return np.where(valid, position - 1, 0).astype(np.int64), valid
 
     def symbol(self, symbol: sympy.Symbol, scope: Mapping[str, tuple[np.ndarray, int, int]]
@@ -412,9 +540,11 @@ class _Rows:
             width = max(a.shape[-1], b.shape[-1])
             a, b = (_padded(v, width) for v in (a, b))
             value: _Value = (_total(_mul(a, b), -1)[..., 0], _mul(da, db))
+        elif reading[0] == "member" and reading[1] != "Y":  # a history's: its values
+            values, _, counts = self.history(reading[1], False)
+            at, valid = self.index(reading[2], scope, counts)
+            value = np.where(valid, values[self.which, at], 0), self.one
         elif reading[0] == "member":
-            if reading[1] != "Y":
-                raise FamilyError(f"{reading[1]} is no family of scalars of a run")
             at, valid = self.index(reading[2], scope)
             value = np.where(valid, self.Y[self.which, at], 0), self.one
         else:
