@@ -54,15 +54,17 @@ HISTORY: Mapping[str, bool] = {"XU": True, "YU": False, "XS": True, "YS": False,
 FAMILY_DOCS: Mapping[str, str] = {
     "X": "the examples, `X[j]` = x_j, j = 1..N",
     "Y": "the labels, `Y[j]` = y_j, j = 1..N",
-    "XU": "the example updated on at update k, k = 1..t (the whole run's updates: a row "
-          "reads the first t)",
-    "YU": "its label, k = 1..t, so that `w = w0 + eta*sum(k in 1..t, YU[k]*XU[k])`",
-    "XS": "the example visited at time i of the stream (cyclic epochs in order: "
-          "`XS[i]` = X[(i - 1) mod N + 1]), i = 1..time",
-    "YS": "its label, i = 1..time",
-    "ZS": "their product `YS[i]*XS[i]` (Telgarsky's x_i y_i), i = 1..time",
-    "IS": "1 when the visit at time i updated, else 0 (Telgarsky's 1[i in M_i]), i = 1..time, "
-          "so that `sum(i in 1..time, IS[i]) = t`",
+    "XU": "the example updated on at update k, k = 1..T, the whole run's updates: a row "
+          "reads the first t",
+    "YU": "its label, so that `w = w0 + eta*sum(k in 1..t, YU[k]*XU[k])` on every row of a "
+          "built-in rule's run",
+    "XS": "the example visited at time i of the stream, epochs in order: "
+          "`XS[i]` = `X[(i - 1) mod N + 1]`, i = 1 up to the last update's time; a row reads "
+          "the times up to its `time`",
+    "YS": "its label",
+    "ZS": "their product `YS[i]*XS[i]`, Telgarsky's x_i y_i",
+    "IS": "1 when the visit at time i updated, else 0 (Telgarsky's 1[i in M_i]), so that "
+          "`sum(i in 1..time, IS[i]) = t`",
 }
 
 #: At most this many indices a sum ranges over on the rows of one run (the kernel's own
