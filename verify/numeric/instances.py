@@ -39,7 +39,7 @@ from verify.runs.columns import (
     den_column,
     fitting,
 )
-from verify.runs.families import FamilyError, family_columns, is_atom
+from verify.runs.families import FamilyError, family_columns, is_atom, unevaluated
 from verify.runs.naming import Defined
 from verify.search.shrinking import GreedyShrinker
 
@@ -339,6 +339,9 @@ class CompiledJudgement:
             return NumericVerdict("not-run", 0, 0, 0, None, None, n, str(error)), None
         kind = self.judgement.claim.kind
         values, den = self.claim.evaluate(batch)
+        skipped = unevaluated(batch, self.atoms) if self.atoms else None
+        if skipped is not None:  # rows whose own sums span past the limit: no instances
+            assumed = assumed & ~skipped[0]
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
         violations = int(np.count_nonzero(failed))
@@ -355,6 +358,10 @@ class CompiledJudgement:
             else:
                 min_slack = Fraction(int(np.minimum.reduce(gaps)), den)
         status: Status = "violated" if violations else "held" if held else "not-run"
+        if skipped is not None:
+            out = int(np.count_nonzero(skipped[0]))
+            return (NumericVerdict(status, n - out, n - out - held, violations, min_slack,
+                                   counterexample, out, skipped[1]), first)
         return (NumericVerdict(status, n, n - held, violations, min_slack, counterexample),
                 first)
 

@@ -233,6 +233,7 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
     counts = np.array([f.count for f in batch.families], dtype=np.int64)
     per_row = counts[batch.origin_index]
     parts: dict[str, list[Column]] = {n: [] for n in atoms}
+    over: dict[str, list[tuple[np.ndarray, str] | None]] = {n: [] for n in atoms}
     start, n = 0, len(batch)
     while start < n:  # chunks of rows whose cells (rows x count^height) stay below CELLS
         widest, stop = 1, start
@@ -255,8 +256,32 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
         rows.pruned()
         for name, column in zip(atoms, made, strict=True):
             parts[name].append(column)
+            over[name].append(rows.overs_of[name])
         start = stop
+    skipped = batch.__dict__.setdefault("_unevaluated", {})
+    for name, masks in over.items():
+        if any(m is not None for m in masks):
+            sizes = [len(c.num) for c in parts[name]]
+            skipped[name] = (np.concatenate([m[0] if m is not None else np.zeros(k, dtype=bool)
+                                             for m, k in zip(masks, sizes, strict=True)]),
+                             next(m[1] for m in masks if m is not None))
     return {name: _joined(columns) for name, columns in parts.items()}
+
+
+def unevaluated(batch: InstanceBatch, atoms: Collection[str]) -> tuple[np.ndarray, str] | None:
+    """The rows of `batch` on which one of `atoms` was not evaluated (a sum of that row alone
+    ranging over more than `MAX_SPAN` indices: a long run's history, past the kernel's own
+    limit), and the first reason; None when every row was. Those rows are no instances of
+    a statement reading the atoms; the other rows of their batch are (`family_columns`
+    reads them as empty sums, which nothing else reads)."""
+    found = [batch.__dict__.get("_unevaluated", {}).get(a) for a in atoms]
+    found = [f for f in found if f is not None]
+    if not found:
+        return None
+    mask = found[0][0].copy()
+    for other, _ in found[1:]:
+        mask |= other
+    return mask, found[0][1]
 
 
 def _joined(columns: Sequence[Column]) -> Column:
@@ -368,6 +393,11 @@ class _Rows:
         self.products: dict[str, _Value] = {}
         self.one = _ints(1)
         self.past: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
+        # rows whose own sum spans past `MAX_SPAN` (read as empty, not evaluated): per sum
+        # (`overs`, kept with its value), per atom made (`overs_of`), and while one is made
+        self.overs: dict[tuple[str, tuple[Any, ...]], tuple[np.ndarray, str]] = {}
+        self.overs_of: dict[str, tuple[np.ndarray, str] | None] = {}
+        self.over: tuple[np.ndarray, str] | None = None
 
     def pruned(self) -> None:
         """Forget the values and masks that vary with a bound index (arrays of up to `CELLS`
@@ -375,6 +405,7 @@ class _Rows:
         per-row values and top-level sets are kept. Every chunk of a batch kept them all:
         a six-deep sum over 7 examples held 2.2 GB of inner arrays (red team 13)."""
         self.memo = {k: v for k, v in self.memo.items() if not k[1]}
+        self.overs = {k: v for k, v in self.overs.items() if not k[1]}
         self.masks = {k: v for k, v in self.masks.items() if not k[-1]}
 
     def _shape(self, size: int = 1) -> tuple[int, ...]:
@@ -386,7 +417,9 @@ class _Rows:
         return _ints(int(den))
 
     def column(self, name: str) -> Column:
+        self.over = None
         num, den = self.symbol(sympy.Symbol(name), {})
+        self.overs_of[name] = self.over
         num = np.broadcast_to(num, self._shape(self.n)).reshape(self.n)
         den = np.broadcast_to(den, self._shape(self.n)).reshape(self.n)
         return Column(fitting(np.array(num, dtype=object)), fitting(np.array(den, dtype=object)))
@@ -531,6 +564,7 @@ class _Rows:
         key = (name, tuple((b, *scope[b][1:]) for b in bound))
         found = self.memo.get(key)
         if found is not None:
+            self._skip(self.overs.get(key))
             return found
         if reading[0] == "gram" and all(not IDENT.fullmatch(v) for v in reading[1:]):
             value = self.members_gram(reading[1], reading[2], scope)
@@ -550,19 +584,40 @@ class _Rows:
             at, valid = self.index(reading[2], scope)
             value = np.where(valid, self.Y[self.which, at], 0), self.one
         else:
+            outer, self.over = self.over, None
             value = self.sum(reading[1], scope)
+            if self.over is not None:
+                self.overs[key] = self.over
+            self.over = outer
+            self._skip(self.overs.get(key))
         self.memo[key] = value
         return value
+
+    def _skip(self, over: tuple[np.ndarray, str] | None) -> None:
+        """Add rows not evaluated to those of the atom being made."""
+        if over is not None:
+            self.over = over if self.over is None else (self.over[0] | over[0], self.over[1])
 
     def sum(self, found: Any, scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
         lo, hi = (self.whole(b, scope) for b in (found.lo, found.hi))
         empty = np.zeros(self._shape(), dtype=np.int64), self.one
         if not lo.size:
             return empty
-        first, last = int(lo.min()), int(hi.max())
+        wide = hi - lo + 1 > MAX_SPAN  # a row's own sum past the limit: that row alone
+        if wide.any():
+            first, last = int(lo[wide].min()), int(hi[wide].max())
+            self._skip((wide, f"a sum over {first}..{last} on a run's rows: at most "
+                              f"{MAX_SPAN} indices"))
+            hi = np.where(wide, lo - 1, hi)  # read as empty there, and not evaluated
+        live = hi >= lo
+        if not live.any():
+            return empty
+        first, last = int(lo[live].min()), int(hi[live].max())
         span = last - first + 1
         if span <= 0:
             return empty
+        if span > MAX_SPAN and self.n > 1:  # rows' sums apart: in halves (`_Wide`)
+            raise _Wide
         if span > MAX_SPAN:
             raise FamilyError(f"a sum over {first}..{last} on a run's rows: at most {MAX_SPAN} "
                               "indices")
