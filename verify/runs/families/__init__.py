@@ -613,6 +613,9 @@ class _Rows:
         if not live.any():
             return empty
         first, last = int(lo[live].min()), int(hi[live].max())
+        if not scope and last - first < MAX_SPAN and (
+                made := self.by_run(found, lo, hi, live, first, last)) is not None:
+            return made
         span = last - first + 1
         if span <= 0:
             return empty
@@ -645,6 +648,60 @@ class _Rows:
             self.masks[key] = keep
         num, den = self.poly(found.body, inner)
         return _total(np.where(keep, num, 0).astype(num.dtype), axis), den
+
+    def by_run(self, found: Any, lo: np.ndarray, hi: np.ndarray, live: np.ndarray, first: int,
+               last: int) -> _Value | None:
+        """A sum of no other sum whose body and filters read nothing that varies between the
+        rows of a run (its families, a run's constants such as u): each run's terms made once
+        over first..last, and each row's value the difference of their prefix sums at its
+        bounds. A run's history sums range over up to `MAX_SPAN` times on each of its rows:
+        rows x indices cells become runs x indices. None: some quantity read varies, or each
+        run has one row here (`sum` adds them row by row)."""
+        local = self.which.reshape(self.n)
+        used, firsts = np.unique(local, return_index=True)
+        if len(used) == self.n:
+            return None
+        read = {pair for e in (found.body, *(p for p, _ in found.filters))
+                for sym in e.free_symbols if not sym.name.startswith("#")
+                for pair in _named(sym.name)}
+        for sort, name in read:
+            if sort in ("scalar", "vector"):
+                column = (self.batch.scalars if sort == "scalar" else self.batch.vectors
+                          ).get(name)
+                if column is None or not _per_run(column, self.rows, firsts[local]):
+                    return None
+        sub = self.__dict__.get("_by_run")
+        if sub is None:
+            sub = self.__dict__["_by_run"] = _Rows(
+                self.batch, np.arange(len(self.batch))[self.rows][firsts])
+        span, axis = last - first + 1, found.bound
+        shape = [1] * _AXES
+        shape[axis] = span
+        at = np.arange(first, last + 1, dtype=np.int64).reshape(shape)
+        inner = {f"#{axis}": (at, first, last)}
+        keep = np.ones(shape, dtype=bool)
+        for p, kind in found.filters:
+            value, _ = sub.poly(p, inner)
+            keep = keep & (value > 0 if kind == ">" else value >= 0 if kind == ">="
+                           else value == 0)
+        num, den = sub.poly(found.body, inner)
+        full = list(sub._shape(sub.n))
+        full[axis] = span
+        terms = np.broadcast_to(np.where(keep, num, 0).astype(num.dtype), full).reshape(
+            sub.n, span)
+        prefix = np.zeros((sub.n, span + 1), dtype=terms.dtype)
+        if terms.dtype != object and _mag(terms) * span < _LIMIT:
+            np.cumsum(terms, axis=1, out=prefix[:, 1:])
+        else:
+            prefix = prefix.astype(object)
+            prefix[:, 1:] = np.cumsum(_exact(terms), axis=1)
+        k = np.searchsorted(used, local)
+        top = np.where(live, hi - first + 1, 0)
+        bottom = np.where(live, lo - first, 0)
+        value = np.where(live, prefix[k, top] - prefix[k, bottom], 0).astype(prefix.dtype)
+        if isinstance(den, np.ndarray) and den.size > 1:
+            den = den.reshape(sub.n)[k].reshape(self._shape(self.n))
+        return _shrunk(value.reshape(self._shape(self.n))), den
 
     def whole(self, bound: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]
               ) -> np.ndarray:
@@ -682,6 +739,21 @@ class _Rows:
                     term = _mul(term, d)
             total = _add(total, term)
         return total, den
+
+
+def _per_run(column: Any, rows: slice, firsts: np.ndarray) -> bool:
+    """Whether a column holds one value on all the rows of each run among `rows` (`firsts`:
+    each row's first row of its run, positions within `rows`): the same numerator over the
+    same denominator (a value written two ways counts as varying: the sum is then made row
+    by row, as before)."""
+    num = np.asarray(column.num[rows])
+    if not np.array_equal(num, num[firsts]):
+        return False
+    den = column.den
+    if isinstance(den, np.ndarray):
+        d = np.asarray(den[rows])
+        return bool(np.array_equal(d, d[firsts]))
+    return True
 
 
 def _padded(v: np.ndarray, width: int) -> np.ndarray:
