@@ -246,8 +246,9 @@ def test_a_sum_or_a_family_member_is_not_run_with_no_impossible_advice(tmp_path:
     assert member.numeric is None
     assert member.reason == (
         "it reads a member of the family y, and y is no family of an online run, which "
-        "offers X (of vectors), Y (of scalars), its dataset's examples and labels, bound in "
-        "[numeric] names as `x = \"X\"`; no run offers a family of its history yet: checked "
+        "offers X (of vectors), Y (of scalars), XU (of vectors), YU (of scalars), XS (of "
+        "vectors), YS (of scalars), ZS (of vectors), IS (of scalars), its dataset's examples "
+        "and labels and its history, bound in [numeric] names as `x = \"X\"`: checked "
         "symbolically only")
     assert "#" not in to_text(audit) and "bind it in" not in to_text(audit)
 
