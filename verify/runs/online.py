@@ -449,8 +449,8 @@ def _time(run: OnlineUpdates, scalars: dict[str, Column], names: Collection[str]
         return
     times = run.state_times()
     if times is not None:
-        picked = times[states]
-        scalars["time"] = Column.counting(picked, int(times[-1]))
+        picked = times[states]  # increasing with t: its largest is the last state's
+        scalars["time"] = Column.counting(picked, int(picked[-1]) if len(picked) else 0)
 
 
 def iterate_margins(run: OnlineUpdates) -> Column:
@@ -566,10 +566,11 @@ def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: Int
 #: The names the joint builders make, per row set (`JOINT`); a check that reads another (`mu`,
 #: the loss and gradient columns, `w0`, a plug-in's `tau`) has its rows made run by run.
 _JOINT_NAMES: dict[str, frozenset[str]] = {
-    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u", "N"}),
+    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u", "N", "time"}),
     "update": frozenset({"t", "tau", "y", "w", "w_next", "x", "eta", "R2", "R", "gamma_u",
-                         "beta", "u", "N"}),
-    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u", "N"}),
+                         "beta", "u", "N", "time"}),
+    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u", "N",
+                          "time"}),
 }
 
 
@@ -750,8 +751,8 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
             times = [run.state_times() for run in runs]
             picked = [np.repeat(s, form.n) if row_set == "example" else s[:c]  # type: ignore[index]
                       for s, c, form in zip(times, counts, forms, strict=True)]
-            scalars["time"] = Column.counting(np.concatenate(picked),
-                                              max(int(s[-1]) for s in times))  # type: ignore[index]
+            scalars["time"] = Column.counting(np.concatenate(picked), max(
+                (int(p[-1]) for p in picked if len(p)), default=0))
         if "N" in wanted:
             sizes = [run.data.n for run in runs]
             scalars["N"] = Column.counting(np.repeat(np.array(sizes, dtype=np.int64), counts),

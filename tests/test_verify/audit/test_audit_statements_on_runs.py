@@ -208,7 +208,9 @@ def test_a_family_bound_in_names_is_refused_in_one_line(tmp_path: Path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"novikoff: error: {path}:13:16: numeric.names.y = 't': y is a family "
                    "(listed in indexed): bind it to a family of online runs (they offer "
-                   "X (of vectors), Y (of scalars)), not to an expression"]
+                   "X (of vectors), Y (of scalars), XU (of vectors), YU (of scalars), XS (of "
+                   "vectors), YS (of scalars), ZS (of vectors), IS (of scalars)), not to an "
+                   "expression"]
 
 
 #: red team 10, find3/sr.toml and fam.toml: a sum and a family member on runs

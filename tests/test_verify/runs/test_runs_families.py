@@ -796,3 +796,21 @@ def test_a_history_family_on_a_batch_run_says_which_kind_offers_one() -> None:
     assert "online runs offer their history as families (XU, YU, XS, YS, ZS, IS)" in reason
     assert "yet" not in reason
     assert unbound(judgement, "online") is None
+
+
+@pytest.mark.parametrize("row_set", ["state", "example", "update"])
+def test_the_joint_rows_time_is_each_runs_own(row_set: str) -> None:
+    """`time` on the rows the campaign makes for many runs at once (`Joint`) equals each
+    run's own rows' (`RunKind.rows`), row by row, and its preset magnitude is its largest."""
+    from verify.runs.columns import max_abs
+
+    made = list(history_runs())
+    joint = kind("online").joint(row_set)
+    assert joint is not None and all(joint.count(r, {"time", "t"}) is not None for r in made)
+    together = joint.build(made, [Origin("test", k) for k in range(len(made))], {"time", "t"})
+    alone = [kind("online").rows(r, row_set, Origin("test", k), {"time", "t"})
+             for k, r in enumerate(made)]
+    expected = [v for b in alone for v in b.scalars["time"].num.tolist()]
+    assert together.scalars["time"].num.tolist() == expected and len(expected) >= 60
+    for column in (together.scalars["time"], *(b.scalars["time"] for b in alone)):
+        assert column.magnitude == max_abs(column.num)
