@@ -814,3 +814,34 @@ def test_the_joint_rows_time_is_each_runs_own(row_set: str) -> None:
     assert together.scalars["time"].num.tolist() == expected and len(expected) >= 60
     for column in (together.scalars["time"], *(b.scalars["time"] for b in alone)):
         assert column.magnitude == max_abs(column.num)
+
+
+def test_a_plugins_run_offers_its_updates_and_no_stream() -> None:
+    """A plug-in's run has no integer form: its updates are matched to the dataset's
+    examples (XU, YU), and its order is its own, so it has no `time` and no stream families
+    (reading one is a `FamilyError`, its rows not evaluated); an update on no example of
+    the dataset makes its history unreadable, said in one line."""
+    from verify.runs.families import FamilyError
+    from verify.runs.online import OnlineUpdates, Update
+
+    run = history_runs()[0]
+    data = run.data  # type: ignore[attr-defined]
+    ups = list(run.updates)  # type: ignore[attr-defined]
+    plug = OnlineUpdates(data, run.u, ups, plugin="mine")  # type: ignore[attr-defined]
+    assert plug.indices.tolist() == run.indices.tolist()  # type: ignore[attr-defined]
+    assert set(plug.history.vectors) == {"XU"} and set(plug.history.scalars) == {"YU"}
+    assert plug.state_times() is None
+    assert "time" not in kind("online").rows(plug, "state", Origin("test"), {"t", "time"}
+                                             ).scalars
+    stranger = Update(ups[0].w, tuple(2 * v for v in ups[0].x), ups[0].y, ups[0].w_next)
+    odd = OnlineUpdates(data, run.u, [stranger], plugin="mine")  # type: ignore[attr-defined]
+    with pytest.raises(FamilyError, match="on no example of its dataset"):
+        odd.history  # noqa: B018
+    judgement = kernel.Judgement((), kernel.Fact(
+        sympy.Symbol("sum(#1 in 1..t: IS[#1])") - sympy.Symbol("t"), "=="), (), ("t",))
+    check = CompiledJudgement.compile(judgement)
+    batch = kind("online").rows(plug, "state", Origin("test"), check.names)
+    verdict = check.check(batch)
+    assert verdict.status == "not-run" and verdict.unevaluated == len(batch)
+    assert verdict.reason is not None and "IS is no family of a run of a plug-in" in \
+        verdict.reason

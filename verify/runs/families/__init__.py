@@ -474,6 +474,9 @@ class _Rows:
             sort = "vectors" if vector else "scalars"
             raise FamilyError(f"{family_name} is no family of {sort} of a run")
         made = [f.history for f in self.data]
+        if any(family_name not in (h.vectors if vector else h.scalars) for h in made):
+            raise FamilyError(f"{family_name} is no family of a run of a plug-in: its order "
+                              "is its own, so its runs offer their updates, not a stream")
         if vector:
             parts = [h.vectors[family_name] for h in made]
         else:
