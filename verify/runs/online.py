@@ -272,16 +272,21 @@ class OnlineUpdates:
     @cached_property
     def indices(self) -> IntArray:
         """The position in the dataset of the example of each update (0-based): the
-        engine's own, or a plug-in's update matched to the first example equal to it."""
+        engine's own, or else each update matched to an example equal to it, the first
+        visited after the last update's (equal examples: the one a cyclic run meets first)."""
         if self.integer is not None:
             return np.asarray(self.integer.indices, dtype=np.int64)
-        where: dict[tuple[Vector, int], int] = {}
+        where: dict[tuple[Vector, int], list[int]] = {}
         for j, (x, y) in enumerate(zip(self.data.X, self.data.y, strict=True)):
-            where.setdefault((tuple(x), int(y)), j)
-        found = [where.get((tuple(up.x), int(up.y))) for up in self.updates]
-        if None in found:
-            raise FamilyError("an update of this run is on no example of its dataset: its "
-                              "history's families cannot be read")
+            where.setdefault((tuple(x), int(y)), []).append(j)
+        n, last, found = max(self.data.n, 1), -1, []
+        for up in self.updates:  # among equal examples, the first visited after the last
+            places = where.get((tuple(up.x), int(up.y)))  # update (the engine's, in order)
+            if places is None:
+                raise FamilyError("an update of this run is on no example of its dataset: "
+                                  "its history's families cannot be read")
+            last = min(places, key=lambda p, at=last: (p - at - 1) % n)
+            found.append(last)
         return np.array(found, dtype=np.int64)
 
     @cached_property
