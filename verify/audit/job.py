@@ -761,6 +761,9 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
                 f"the plug-in {plugin.name}'s runs do not have (its steps are tau)"), None
+    if plugin is not None and "time" in {s.name for s in judgement.symbols()}:
+        return (f"it names time, the stream's time of an iterate, which the plug-in "
+                f"{plugin.name}'s runs do not have (their order is their own)"), None
     return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined,
                      naturals)
 

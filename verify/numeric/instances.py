@@ -337,16 +337,17 @@ class CompiledJudgement:
             self._define(batch)  # the hypotheses' mask may have been another judgement's
         except FamilyError as error:  # its sums past the work a row may take: not run here
             return NumericVerdict("not-run", 0, 0, 0, None, None, n, str(error)), None
+        kind = self.judgement.claim.kind
+        values, den = self.claim.evaluate(batch)
         skipped, reason = 0, None
         if self.atoms and (past := unevaluated(batch, self.atoms)) is not None:
-            # the rows of runs whose sums pass a limit: neither instances nor vacuous
+            # rows whose sums pass a limit (a row's own span, or its run's): neither
+            # instances nor vacuous; read once every atom of the statement is made
             mask, reason = past
             skipped = int(np.count_nonzero(mask))
             if skipped == n:
                 return NumericVerdict("not-run", 0, 0, 0, None, None, n, reason), None
             assumed = assumed & ~mask
-        kind = self.judgement.claim.kind
-        values, den = self.claim.evaluate(batch)
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
         violations = int(np.count_nonzero(failed))

@@ -54,7 +54,7 @@ from verify.kernel.atoms import (
 )
 from verify.kernel.atoms import dot as kernel_dot
 from verify.runs.columns import Instance
-from verify.runs.families import atom_reads, is_atom
+from verify.runs.families import HISTORY, atom_reads, is_atom
 from verify.runs.quantity import RunKind, UnknownRunKind, kind
 
 
@@ -487,9 +487,9 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
     by their ranges and the families by name, never a kernel name (red team 10: the line
     said `sum(#1 in 1..N: #1) is no quantity of an online run: bind it in [numeric] names`,
     in the kernel's own spelling of the sum). A run offers its dataset's families (`X`, `Y`:
-    docs/run-quantities.md), which a proof's family is bound to in `[numeric] names`; a
-    family of anything else (a run's history: its sizes |M_i|, its examples seen by time i)
-    is offered by no run yet."""
+    docs/run-quantities.md), which a proof's family is bound to in `[numeric] names`, and
+    online runs their history too (`XU`, `YU`, `XS`, `YS`, `ZS`, `IS`); a family of
+    anything else (a batch run's sizes |M_i|) is offered by no run."""
     sums: list[str] = []
     for symbol in sorted(judgement.symbols(), key=lambda s: s.name):
         found = structure(symbol) if is_atom(symbol.name) else None
@@ -500,13 +500,16 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
     listed = ", ".join(missing)
     what.append(f"a member of the famil{'ies' if len(missing) > 1 else 'y'} {listed}")
     article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
-    offers = (f"which offers {_offer(offered)[11:]}, its dataset's examples and labels, bound "
-              'in [numeric] names as `x = "X"`' if offered else
-              "which offers none yet (the built-in runs offer their dataset's examples X and "
+    history = any(n in HISTORY for n in offered)
+    offers = (f"which offers {_offer(offered)[11:]}, its dataset's examples and labels"
+              f"{' and its history' if history else ''}, bound in [numeric] names as "
+              '`x = "X"`' if offered else
+              "which offers none (the built-in runs offer their dataset's examples X and "
               "labels Y)")
+    others = ("" if history else "; online runs offer their history as families (XU, YU, XS,"
+              " YS, ZS, IS), no other kind does")
     return (f"it reads {' and '.join(what)}, and {listed} {'is' if len(missing) == 1 else 'are'}"
-            f" no family of {article}, {offers}; no run offers a family of its history yet: "
-            "checked symbolically only")
+            f" no family of {article}, {offers}{others}: checked symbolically only")
 
 
 #: The definitions (`proofs.definitions.FUNCTIONS`) whose value is a root: irrational in
