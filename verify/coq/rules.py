@@ -226,7 +226,8 @@ class Rules(Statements):
                                          + premises) + ".")
         in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
         self.apply_uses(script, applications, claims, intros,
-                        lambda term, zero: self.coq_term(term, zero, zero_by, in_proof))
+                        lambda term, zero: self.coq_term(term, zero, zero_by, in_proof,
+                                                         intros))
         for natural, nat in intros.items():
             fact = script.new("natge")
             script.emit(f"pose proof (pos_INR {nat}) as {fact}. "

@@ -190,13 +190,14 @@ def comment(text: str) -> str:
     return text.replace("(*", "( *").replace("*)", "* )").replace('"', "'")
 
 
-def term_text(value: object, zero_of: str, nat: Mapping[str, str] | None = None) -> str:
+def term_text(value: object, zero_of: str, nat: Mapping[str, str] | None = None,
+              real: Mapping[str, str] | None = None) -> str:
     """An induction's base or update of one name: a vector (`vadd`/`vscal`, the zero vector
-    as `vscal 0 zero_of`), or a scalar expression; `nat`: each natural's `nat` term in the
-    bounds of a sum (`printer.expr`)."""
+    as `vscal 0 zero_of`), or a scalar expression; `real` and `nat`: a natural's term where
+    a scalar stands and in the bounds of a sum (`printer.expr`)."""
     if isinstance(value, Mapping):
-        return printer.vector(value, zero_of, nat=nat)
-    return expr(value, nat=nat)  # type: ignore[arg-type]
+        return printer.vector(value, zero_of, real, nat)
+    return expr(value, real, nat)  # type: ignore[arg-type]
 
 
 def term_names(value: object) -> set[str]:
@@ -338,14 +339,15 @@ class Statements:
                  naturals: Mapping[str, str], nat: Mapping[str, str] | None = None) -> str:
         """A substitution's or witness's term in Coq: a vector (its zero as `vscal 0` of a
         vector in scope) or a scalar; each natural name printed as `naturals` says, and in
-        the bounds of a sum as its `nat` term says (a witness is printed inside a proof,
-        where a natural's name is its real `INR n`: red team 14 F4)."""
+        the bounds of a sum as its `nat` term says (default: its own name, a `nat` binder of
+        a statement; inside a proof, where a natural's name is its real `INR n`, its `nat`
+        variable: red team 14 F4; a renaming of the printed text reached into the bounds,
+        `Z.of_nat (INR n)`)."""
         if isinstance(term, Mapping) and not term:
             if not vectors:
                 raise Unsupported("a zero vector with no vector in scope to print it by")
             zero_of = vectors[0]
-        mapping = {name(n): text for n, text in naturals.items()}
-        return replace_names(term_text(term, zero_of, nat), mapping)
+        return term_text(term, zero_of, nat, naturals)
 
     def instance_text(self, printed: tuple[Rel, Mapping[str, object]], vectors: Sequence[str],
                       naturals: Mapping[str, str]) -> tuple[str, str, str]:

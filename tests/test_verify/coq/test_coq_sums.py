@@ -943,11 +943,12 @@ def test_the_preamble_proves_the_swap_by_induction_without_an_axiom() -> None:
 
 # Red team 14 F4: a sum in a split's `on`, in a witness, or in an induction's update split on a
 # set's sum was `not exported: 'sum(_i1 in 1..N: y[_i1])' is not the canonical name of what it
-# says` (the exporter read the proof layer's spelling of the term, not the kernel's); past
-# that, a witness and a vector update with a sum printed a natural's real name in a sum's
-# bound inside the proof (`Z.of_nat N`, N a real there), which coqc rejected.
+# says` (the exporter read the proof layer's spelling of the term, not the kernel's), as was
+# an instance (`with`) at a sum; past that, a witness, an instance's term and a vector update
+# with a sum printed a natural's real name in a sum's bound inside the proof (`Z.of_nat N`, N
+# a real there; `Z.of_nat (INR N)`), which coqc rejected.
 SPLIT_WITNESS = b"""
-title = "sums in a split, a witness and an update"
+title = "sums in a split, a witness, an instance and an update"
 vectors = ["w", "x"]
 scalars = ["y", "N", "k", "B", "t"]
 naturals = ["N", "t"]
@@ -964,6 +965,15 @@ split = { on = "sum(k in 1..N, y[k])" }
 id = "witness-a-sum"
 claim = "sum(k in 1..N, y[k]) <= B"
 witness = { B = "sum(k in 1..N, y[k])" }
+
+[[step]]
+id = "square"
+claim = "B*B >= 0"
+
+[[step]]
+id = "instance-at-a-sum"
+uses = [{ step = "square", with = { B = "sum(k in 1..N, y[k])" } }]
+claim = "sum(k in 1..N, y[k])*sum(k in 1..N, y[k]) + 1 >= 0"
 
 [[step]]
 id = "induction-split-on-a-set-sum"
