@@ -437,6 +437,31 @@ def test_a_scalar_defined_under_a_vectors_name_of_the_run_is_evaluated(tmp_path:
     assert numeric is not None and numeric.status == "held" and numeric.vacuous == 0
 
 
+def test_a_definition_read_in_a_sets_filter_is_evaluated_on_runs(tmp_path: Path) -> None:
+    """Red team 14 F1: `mm = max(t, 1)` read in a set's `where` left the step not run, 'the
+    audit evaluates on runs only definitions exact on rationals', untrue of `max` (a step
+    reading `mm` in a sum's body was run). The definition is evaluated inside the sum's
+    filter as in a body: the false step is violated on runs, its counterexample at the
+    definition's value there."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "d.csv").write_text("x1,x2,y\n1,0,1\n0,1,-1\n2,1,1\n1,3,-1\n",
+                                    encoding="utf-8")
+    proof = tmp_path / "filter.toml"
+    proof.write_text(
+        'title = "filter"\nvectors = ["w", "x"]\nscalars = ["y", "N", "k", "t", "mm"]\n'
+        'naturals = ["N", "t"]\nindexed = ["x", "y"]\n[numeric]\nrun = "online"\n'
+        'names = { x = "X", y = "Y" }\ndata = ["d.csv"]\n[define]\nmm = "max(t, 1)"\n'
+        '[sets]\nM = { index = "k", range = "1..N", where = ["k - mm <= 0"] }\n'
+        '[[step]]\nid = "in-filter"\ngiven = ["N >= 1"]\nclaim = "sum(k in M, 1) <= 0"\n',
+        encoding="utf-8")
+    (audited,) = audit_proofs(proof, budget="small").proofs
+    numeric = audited.steps[0].numeric
+    assert numeric is not None and numeric.status == "violated"
+    point = numeric.counterexample
+    assert point is not None and point.scalars["mm"] == max(point.scalars["t"], 1)
+
+
 @pytest.mark.parametrize(("define", "naturals"), [
     ('r = "sqrt(T)"', '["r"]'), ('r = "max(T, 0)"', '["n", "r"]')])
 def test_a_defined_name_is_never_declared_natural(define: str, naturals: str) -> None:

@@ -200,7 +200,10 @@ class Naming:
         """The definitions a judgement over run quantities reads (through another's
         arguments too), in file order: each column is made after those it reads."""
         by_symbol = {d.symbol: d for d in self.defined.values()}
-        wanted = {s.name for s in judgement.symbols()} & set(by_symbol)
+        read = {s.name for s in judgement.symbols()}
+        wanted = (read | {n for a in read if is_atom(a) for n in atom_reads(a)[0]}) & set(
+            by_symbol)  # inside a sum (a set's filter) too
+
         grown = True
         while grown:
             more = {s.name for n in wanted for a in by_symbol[n].args
@@ -249,8 +252,10 @@ class Naming:
             name = s.name
             if name.startswith("#"):
                 continue
-            if IDENT.fullmatch(name):
-                table[s] = self.scalars.get(name, s)
+            if IDENT.fullmatch(name):  # a definition read in a sum's filter or bound too
+                defined = self.defined.get(name)
+                table[s] = (sympy.Symbol(defined.symbol) if defined is not None
+                            else self.scalars.get(name, s))
                 continue
             found = gram_pair(s) or structure(s)
             if isinstance(found, tuple):
@@ -575,7 +580,7 @@ def sorts(judgement: Judgement, defined: Sequence[Defined] = ()) -> tuple[set[st
     vectors = {n for s in symbols if (pair := gram_pair(s)) for n in pair}
     for atom in atoms:
         read = atom_reads(atom.name)
-        scalars |= read[0]
+        scalars |= read[0] - made  # a definition read inside a sum: its column is made
         vectors |= read[1]
     return scalars, vectors
 

@@ -479,6 +479,8 @@ class _Rows:
 
     def scalar(self, name: str) -> _Value:
         found = self.batch.scalars.get(name)
+        if found is None:  # a `[define]`d name's column (`Naming.evaluated`: made first)
+            found = self.batch.defined.get(name)
         if found is None:
             raise FamilyError(f"{name} is no quantity of these rows")
         num = _shrunk(np.asarray(found.num[self.rows]))
