@@ -194,7 +194,11 @@ def _mag(a: np.ndarray) -> int:
     """The largest magnitude in an integer array (0 when empty)."""
     if a.size == 0:
         return 0
-    return int(np.max(np.abs(a))) if a.dtype != object else max(map(abs, a.ravel().tolist()))
+    if a.dtype == object:
+        return max(map(abs, a.ravel().tolist()))
+    # the extremes as Python ints, not `abs` of every entry: no array allocated, and no
+    # int64 overflow at -2**63 (the ufuncs' reduce: a sum's arrays are read many times)
+    return max(int(np.maximum.reduce(a, axis=None)), -int(np.minimum.reduce(a, axis=None)))
 
 
 def _exact(a: np.ndarray) -> np.ndarray:
@@ -329,7 +333,7 @@ class _Rows:
             raise FamilyError(f"{family_name} is no family of vectors of a run")
         at, valid = self.index(index, scope)
         values = self.X[self.which, at]  # shape (..., dim): each row its own run's
-        return np.where(valid[..., None], values, 0).astype(self.X.dtype), self.X_den
+        return np.where(valid[..., None], values, 0).astype(self.X.dtype, copy=False), self.X_den
 
     def member_products(self, vector: str, member: str,
                         scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
@@ -359,7 +363,7 @@ class _Rows:
             raise FamilyError(f"{family_name} is no family of vectors of a run")
         at, valid = self.index(index, scope)
         values = table[0][np.arange(self.n).reshape(self._shape(self.n)), at]
-        return np.where(valid, values, 0).astype(table[0].dtype), table[1]
+        return np.where(valid, values, 0).astype(table[0].dtype, copy=False), table[1]
 
     def members_gram(self, a: str, b: str, scope: Mapping[str, tuple[np.ndarray, int, int]]
                      ) -> _Value:
@@ -378,8 +382,8 @@ class _Rows:
             raise FamilyError(f"{fa if fa != 'X' else fb} is no family of vectors of a run")
         (at, valid), (bt, bvalid) = self.index(ia, scope), self.index(ib, scope)
         values = self.gram[self.which, at, bt]
-        return np.where(valid & bvalid, values, 0).astype(self.gram.dtype), _mul(self.X_den,
-                                                                                 self.X_den)
+        return (np.where(valid & bvalid, values, 0).astype(self.gram.dtype, copy=False),
+                _mul(self.X_den, self.X_den))
 
     def index(self, index: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]
               ) -> tuple[np.ndarray, np.ndarray]:
@@ -388,7 +392,7 @@ class _Rows:
         whole = num % den == 0
         position = np.where(whole, num // den, 0)
         valid = np.asarray(whole & (position >= 1) & (position <= self.counts), dtype=bool)
-        return np.where(valid, position - 1, 0).astype(np.int64), valid
+        return np.where(valid, position - 1, 0).astype(np.int64, copy=False), valid
 
     def symbol(self, symbol: sympy.Symbol, scope: Mapping[str, tuple[np.ndarray, int, int]]
                ) -> _Value:
@@ -457,7 +461,7 @@ class _Rows:
                                else value == 0)
             self.masks[key] = keep
         num, den = self.poly(found.body, inner)
-        return _total(np.where(keep, num, 0).astype(num.dtype), axis), den
+        return _total(np.where(keep, num, 0).astype(num.dtype, copy=False), axis), den
 
     def whole(self, bound: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]
               ) -> np.ndarray:
@@ -481,20 +485,30 @@ class _Rows:
         values = [self.symbol(s, scope) for s in symbols]
         degrees = [max((m[i] for m, _ in terms), default=0) for i in range(len(symbols))]
         common = math.lcm(*(c.denominator for _, c in terms)) if terms else 1
-        den = _ints(common)
-        for (_, d), k in zip(values, degrees, strict=True):
-            for _ in range(k):
-                den = _mul(den, d)
-        total = np.zeros(self._shape(), dtype=np.int64)
+        # a factor 1 is never multiplied, nor a first term added to 0: the same integers,
+        # without the two passes over the arrays each `_mul` and `_add` takes (their
+        # magnitudes), which were most of a sum's work on the few rows of a small run
+        den = _product(_ints(common) if common != 1 else None,
+                       [d for (_, d), k in zip(values, degrees, strict=True) for _ in range(k)])
+        total: np.ndarray | None = None
         for monomial, c in terms:
-            term = _ints(c.numerator * (common // c.denominator))
-            for (num, d), e_i, k in zip(values, monomial, degrees, strict=True):
-                for _ in range(e_i):
-                    term = _mul(term, num)
-                for _ in range(k - e_i):
-                    term = _mul(term, d)
-            total = _add(total, term)
+            coefficient = c.numerator * (common // c.denominator)
+            term = _product(_ints(coefficient) if coefficient != 1 else None, [
+                f for (num, d), e_i, k in zip(values, monomial, degrees, strict=True)
+                for f in (*(num,) * e_i, *(d,) * (k - e_i))])
+            total = term if total is None else _add(total, term)
+        if total is None or total.ndim < _AXES:  # no term, or constants only: on the axes
+            total = _add(np.zeros(self._shape(), dtype=np.int64),
+                         total if total is not None else _ints(0))
         return total, den
+
+
+def _product(first: np.ndarray | None, factors: Sequence[np.ndarray]) -> np.ndarray:
+    """`first` times every factor, exactly (`_mul`); no `first` is 1."""
+    out = first
+    for factor in factors:
+        out = factor if out is None else _mul(out, factor)
+    return out if out is not None else _ints(1)
 
 
 def _padded(v: np.ndarray, width: int) -> np.ndarray:
