@@ -30,7 +30,7 @@ import sympy
 
 from perceptron.dataset import Dataset
 from verify.kernel.atoms import IDENT, Family, Sum, gram_pair, named, structure
-from verify.runs.columns import Column, InstanceBatch, fitting
+from verify.runs.columns import Column, InstanceBatch, fitting, in_int64
 
 #: The families every built-in run offers (`RunKind.families`): its dataset's examples `X`
 #: (vectors, `X[j]` = x_j) and labels `Y` (`Y[j]` = y_j), j = 1..N, each run's own data (the
@@ -195,7 +195,10 @@ def _mag(a: np.ndarray) -> int:
     if a.size == 0:
         return 0
     if a.dtype == object:
-        return max(map(abs, a.ravel().tolist()))
+        fitted = in_int64(a)
+        if fitted is None:
+            return max(map(abs, a.ravel().tolist()))
+        a = fitted
     # the extremes as Python ints, not `abs` of every entry: no array allocated, and no
     # int64 overflow at -2**63 (the ufuncs' reduce: a sum's arrays are read many times)
     return max(int(np.maximum.reduce(a, axis=None)), -int(np.minimum.reduce(a, axis=None)))
