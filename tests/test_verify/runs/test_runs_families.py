@@ -550,3 +550,39 @@ def test_rows_past_a_rows_work_are_counted_and_said_beside_the_others_verdict(
     assert numeric.get("unevaluated", 0) > 0 and "index tuples on a run's row" in numeric["reason"]
     assert f"not evaluated on {numeric['unevaluated']} rows" in numeric_line(step)
     assert code == 1  # refuted symbolically (y[3] = 2 when N = 1: labels are not assumed +-1)
+
+
+def _chunk_stop_row_by_row(per_row: list[int], start: int, height: int) -> int:
+    """The chunk's end as `family_columns` found it before `_chunk_stop`: row by row."""
+    from verify.runs import families
+
+    widest, stop = 1, start
+    while stop < len(per_row):
+        widest = max(widest, per_row[stop])
+        if stop > start and (stop + 1 - start) * widest ** height > families.CELLS:
+            break
+        stop += 1
+    return stop
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_chunk_ends_where_its_cells_first_pass_the_limit_row_by_row(seed: int) -> None:
+    """`_chunk_stop` reads the rows by runs of one largest count, not one by one; it ends
+    each chunk at the same row as the row-by-row scan: batches of tiny and of big datasets,
+    counts growing, falling and mixed, every nesting depth, starts anywhere."""
+    import random
+
+    import numpy as np
+
+    from verify.runs import families
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        top = rng.choice([1, 3, 30, 200, 2000, 5000])
+        per_row = [c for _ in range(rng.randint(1, 40))
+                   for c in [rng.randint(0, top)] * rng.randint(1, 400)]
+        if rng.random() < 0.3:
+            per_row.sort(reverse=rng.random() < 0.5)
+        start, height = rng.randrange(len(per_row)), rng.randint(0, 7)
+        assert families._chunk_stop(np.array(per_row, dtype=np.int64), start, height) == \
+            _chunk_stop_row_by_row(per_row, start, height)

@@ -154,12 +154,7 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
     parts: dict[str, list[Column]] = {n: [] for n in atoms}
     start, n = 0, len(batch)
     while start < n:  # chunks of rows whose cells (rows x count^height) stay below CELLS
-        widest, stop = 1, start
-        while stop < n:
-            widest = max(widest, int(per_row[stop]))
-            if stop > start and (stop + 1 - start) * widest ** height > CELLS:
-                break
-            stop += 1
+        stop = _chunk_stop(per_row, start, height)
         chunks = batch.__dict__.setdefault("_family_rows", {})
         while True:  # a sum ranging past the rows' count: the chunk in halves (`_Wide`)
             rows = chunks.get((start, stop))
@@ -176,6 +171,24 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
             parts[name].append(column)
         start = stop
     return {name: _joined(columns) for name, columns in parts.items()}
+
+
+def _chunk_stop(per_row: np.ndarray, start: int, height: int) -> int:
+    """Where the chunk of rows from `start` ends: at the first row `stop > start` at which
+    `(stop + 1 - start) * widest ** height` passes `CELLS` (`widest` the largest count of
+    rows `start..stop`, at least 1), else at the last row. Read by runs of rows over which
+    that largest count stays the same, a few: in each the product grows with `stop`, so its
+    first row past `CELLS` is `m * W > CELLS`, `m > CELLS // W`, in integers (a Python loop
+    over every row was most of the work on batches of tiny runs)."""
+    rest = np.maximum(per_row[start:], 1)
+    running = np.maximum.accumulate(rest)
+    edges = [0, *(np.flatnonzero(running[1:] != running[:-1]) + 1).tolist(), len(rest)]
+    for first, end in itertools.pairwise(edges):
+        rows = CELLS // int(running[first]) ** height + 1  # the fewest rows past CELLS
+        at = max(first, 1, rows - 1)  # its row, past `start` and within this run
+        if at < end:
+            return start + at
+    return start + len(rest)
 
 
 def _joined(columns: Sequence[Column]) -> Column:
