@@ -13,8 +13,9 @@ of long runs until N instances are checked, below).
     and the time a campaign of 10^8 instances would take at that rate (extrapolated);
 (3) the source a campaign of 10^8 instances would use: long runs on integer data at margin 1
     (`verify.numeric.unit_margin`), in shards on the chosen executor, run by the engine's
-    compiled loop (loaded once per worker, counted in its time), with the same throughput
-    figures and extrapolation as (2);
+    compiled loop once a worker's long runs have checked `shards.COMPILE_AFTER` instances
+    (loaded once per worker, counted in its time; its Python loop before), with the same
+    throughput figures and extrapolation as (2);
 (4) the time to refute the norm-growth step without its R2 term and shrink the counterexample.
 
 `--instances N` runs a campaign instead of the parts above: the long runs of (3), seeds

@@ -18,5 +18,12 @@ class DataError(ValueError):
         self.source = source
         self.line = line
         self.column = column
-        where = ":".join(str(p) for p in (source, line, column) if p is not None)
+        where = ":".join(printable(str(p)) for p in (source, line, column) if p is not None)
         super().__init__(f"{where}: {problem}" if where else problem)
+
+
+def printable(name: str) -> str:
+    """A file name on one line: a character that does not print (a newline, a tab, an escape)
+    written as its Python escape, `x\\ny.toml` (truth14: a name with a newline split the one
+    error line in two); any other character, spaces and non-ASCII letters included, as is."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in name)

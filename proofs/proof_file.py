@@ -365,13 +365,17 @@ SUM_CALL = re.compile(r"\bsum\s*\(")
 
 def _bound_sums(numeric: RunBinding | None) -> list[ProofFileError]:
     """A `[numeric] names` entry that is or contains a finite sum (red team 12 G:
-    `q = "sum(j in 1..t, 1)"` raised a 62-line KernelError traceback, exit 1): runs bind no
-    sum (a sum is no run quantity, nor is one evaluated on rows). Refused, one line each."""
+    `q = "sum(j in 1..t, 1)"` raised a 62-line KernelError traceback, exit 1): a binding is a
+    run expression, and run expressions have no sums (the audit evaluates the sums a step's
+    statements write, over the run's families, not sums inside a binding). Refused, one line
+    each."""
     if numeric is None:
         return []
     return [ProofFileError(
-        f"numeric.names.{name} = {text!r}: runs bind no sum (a sum is no run quantity, and "
-        "the audit evaluates none on runs); bind the name to a run expression without sum(...)",
+        f"numeric.names.{name} = {text!r}: a name cannot be bound to a sum (a binding is a run "
+        "expression, which has none; the audit evaluates the sums a step writes, over the "
+        "run's families); write the sum in the steps, or bind the name to a run expression "
+        "without sum(...)",
         key=f"numeric.names.{name}", text=text)
         for name, text in numeric.names.items() if SUM_CALL.search(text)]
 

@@ -151,7 +151,7 @@ class IntegerForm:
     def _radius2(self) -> int:
         if self.rows.dtype != object and self.max_abs**2 * max(self.d, 1) < 2**63:
             return int(np.einsum("ij,ij->i", self.rows, self.rows).max())
-        return max(sum(v * v for v in row) for row in self.rows.tolist())
+        return max(sum(map(mul, row, row)) for row in self.rows.tolist())
 
 
 #: The most margins an integer form keeps (`IntegerForm.margin`), the latest.

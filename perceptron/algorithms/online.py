@@ -19,12 +19,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
+from operator import add, mul
 from typing import Any
 
 import numpy as np
 
 from perceptron.algorithms import compiled
 from perceptron.algorithms.fast import (
+    PYTHON_CELLS,
     Block,
     CycleState,
     DualEngine,
@@ -294,6 +296,92 @@ def traced_run(data: Dataset, conventions: Conventions = DEFAULT, *, max_epochs:
     if keep_trace:
         trace = Trace(data, conventions, _joined(indices), _joined(epochs), run.problem)
     return run, trace
+
+
+def run_trace(data: Dataset, conventions: Conventions = DEFAULT, *,
+              max_epochs: int = 1000) -> Trace:
+    """The trace `traced_run(data, conventions, max_epochs=max_epochs)` makes (engine
+    `auto`), alone: what a verifier's campaign reads of its thousands of short runs.
+
+    A small problem (`PYTHON_CELLS` cells at most) in a process that has not loaded the
+    compiled loop (`compiled.loaded()`: the `auto` engine would run it there, at once)
+    runs here, epochs on Python integers in one loop (`_small_trace`), without the driver,
+    the engine and their blocks: the same updates in the same epochs as `_python_block`
+    under `EpochDriver` (the same comparisons, cycle detection and cap; a test compares
+    the traces), since those objects and their numpy arrays per block were about half a
+    campaign run's engine time (the runs of `benchmarks/campaign.py --medium`'s mixed
+    sources, a handful of updates each). In a process that has loaded it, a run that the
+    driver's first compiled block ends is that block alone (`_one_block`). Any other run
+    is `traced_run`'s."""
+    if max_epochs < 0:
+        raise ValueError(f"max_epochs must be >= 0, not {max_epochs}")
+    n, d = data.n, data.d + conventions.bias
+    loaded = compiled.AVAILABLE and compiled.loaded()
+    small = n * d <= PYTHON_CELLS and not loaded
+    # one compiled block, the driver's first (`EpochDriver.blocks`: as many epochs)
+    one_block = (loaded and max_epochs <= BLOCK_WORK // max(n * d, 1)
+                 and max_epochs <= BLOCK_RECORD // max(n, 1))
+    if not (small or one_block):
+        return traced_run(data, conventions, max_epochs=max_epochs)[1]  # type: ignore[return-value]
+    conventions.initial(d)  # checks the length of w0, as `OnlineRun`
+    problem = Problem.build(data, conventions)
+    if small:
+        indices, epochs = _small_trace(problem, max_epochs)
+        return Trace(data, conventions, np.array(indices, dtype=np.int64),
+                     np.array(epochs, dtype=np.int64), problem)
+    found = _one_block(problem, max_epochs)
+    if found is None:  # the run goes on past the block: the driver's, from the start
+        return traced_run(data, conventions, max_epochs=max_epochs)[1]  # type: ignore[return-value]
+    indices, epochs = found
+    return Trace(data, conventions, indices, epochs, problem)
+
+
+def _one_block(problem: Problem, max_epochs: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The positions that updated and their epochs, of the run of `problem` when the compiled
+    engine's first block (`PrimalEngine.run_block` from epoch 1, as `EpochDriver.blocks` asks
+    it in a process that has loaded the compiled loop) ends it: converged, cycled, or all
+    `max_epochs` run. None when it does not (a block cut where the tier's bound stops
+    certifying it, or one the engine would not run): the driver then runs on. A long-run
+    campaign's runs (`verify.numeric.unit_margin`) end in it, and the driver, the run object
+    and their generator were about a fifth of their engine time."""
+    engine = PrimalEngine(problem, compiled=True)
+    block = engine.run_block(CycleState(engine.state()), 1, max_epochs, True)
+    if block is None or block.indices is None or (
+            block.status == "ran" and len(block.counts) < max_epochs):
+        return None
+    epochs = np.repeat(np.arange(1, len(block.counts) + 1, dtype=np.int64), block.counts)
+    return block.indices, epochs
+
+
+def _small_trace(problem: Problem, max_epochs: int) -> tuple[list[int], list[int]]:
+    """The positions that updated and the epoch of each, of the run of `problem` from `W0`
+    for at most `max_epochs` cyclic epochs, stopping at the first epoch without an update or
+    when the iterate at the start of an epoch repeats the one Brent's detection saved
+    (`CycleState`: saved at epoch 1, then at epochs 2, 4, 8, ... after each save), as the
+    driver and `PrimalEngine._python_block` do, in exact Python integers."""
+    E = problem.E
+    rows = [(z, z if E == 1 else [E * v for v in z], q)
+            for z, q in zip(problem.Z.tolist(), problem.q.tolist(), strict=True)]
+    W = list(problem.W0)
+    saved, power, lam = list(W), 1, 0
+    indices: list[int] = []
+    epochs: list[int] = []
+    for epoch in range(1, max_epochs + 1):
+        if epoch > 1:
+            if W == saved:
+                break  # cycled: the epochs from here repeat forever
+            lam += 1
+            if lam == power:
+                saved, power, lam = list(W), power * 2, 0
+        before = len(indices)
+        for i, (z, step, q) in enumerate(rows):
+            if sum(map(mul, W, z)) < q:
+                W = list(map(add, W, step))
+                indices.append(i)
+        if len(indices) == before:
+            break  # converged
+        epochs += [epoch] * (len(indices) - before)
+    return indices, epochs
 
 
 def _joined(parts: list[np.ndarray]) -> np.ndarray:

@@ -7,9 +7,12 @@ side conditions of its divisions) are decided by the prover and re-checked by th
 from __future__ import annotations
 
 import functools
+import re
+from pathlib import Path
 
 import pytest
 
+import proofs.library
 from proofs.library import CANONICAL, PROOFS, RESULTS, SOURCES, VARIANTS, load_builtin
 from verify import kernel
 from verify.proof_checker import StepReport, check_proof
@@ -62,3 +65,26 @@ def test_batch_bound_is_the_corrected_one() -> None:
     assert proof.step("decrease-bound").claim.text == (
         "dot(theta_star, xbar)**2/norm2(xbar) >= gamma**2/R2"
     )
+
+
+def _status_table() -> dict[str, str]:
+    """proofs/library/README.md's theorem table: each proof id and its `status here`."""
+    rows = {}
+    text = (Path(proofs.library.__file__).parent / "README.md").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        # cells are split at a bar with a space each side (`||x||` in a formula has none)
+        cells = [cell.strip() for cell in re.split(r" \| ", line.strip().strip("|"))]
+        if len(cells) == 5 and cells[1].strip("`") in PROOFS:
+            rows[cells[1].strip("`")] = cells[4]
+    return rows
+
+
+def test_the_library_table_says_runs_only_of_proofs_that_declare_a_run() -> None:
+    """Truth14: the table called `canonical-online-normalised` "proved + Coq + runs" though it
+    declares no `[numeric]` run (no step of it is checked on runs). A status names `runs`
+    exactly when the proof binds a run."""
+    statuses = _status_table()
+    assert len(statuses) >= 15
+    for proof_id, status in statuses.items():
+        has_run = load_builtin(proof_id).numeric is not None
+        assert bool(re.search(r"\bruns\b", status)) == has_run, (proof_id, status)

@@ -30,6 +30,7 @@ from typing import Any, Literal
 import sympy
 
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS
+from perceptron.errors import printable
 from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.definitions import parse_definitions
 from proofs.errors import ProofFileError, ProofFileErrors, Source, raise_all
@@ -635,11 +636,11 @@ def _one_line(error: Exception, name: str) -> str:
     """A refused target or data file in one line that names the file (once: an error that
     names it already is not prefixed with it again)."""
     if isinstance(error, OSError) and error.filename is not None:
-        return f"{error.filename}: {error.strerror or error}"
-    text = " ".join(str(error).split())
-    if (isinstance(error, ProofFileError) and error.file) or text.startswith(f"{name}:"):
+        return f"{printable(str(error.filename))}: {error.strerror or error}"
+    text, shown = " ".join(str(error).split()), printable(name)
+    if (isinstance(error, ProofFileError) and error.file) or text.startswith(f"{shown}:"):
         return text
-    return f"{name}: {text}"
+    return f"{shown}: {text}"
 
 
 def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,

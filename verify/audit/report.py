@@ -211,7 +211,7 @@ def to_text(audit: Audit) -> str:
                 lines.append(f"    {s.caveat}")
     vacuous = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.vacuous]
     if vacuous:
-        lines += ["", "vacuous (proved, but saying nothing beyond the start):"]
+        lines += ["", "vacuous (proved, but saying nothing, each for the reason given):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.vacuity_reason}" for p, s in vacuous]
     unknown = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.status == "unknown"]
     if unknown:

@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from perceptron.errors import DataError
+from perceptron.errors import DataError, printable
 from proofs.errors import ProofFileError
 from verify.cli.common import UsageError
 
@@ -159,5 +159,6 @@ def _lines(exc: BaseException) -> list[str]:
 
 def _one_line(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.filename is not None:
-        return f"{exc.filename}: {exc.strerror or exc}"
+        return f"{printable(str(exc.filename))}: {exc.strerror or exc}"
     return " ".join(str(exc).split()) or type(exc).__name__
+

@@ -48,7 +48,7 @@ import sympy
 
 from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
-from perceptron.generators.hypothesis import seeded_separable
+from perceptron.generators.hypothesis import randint_of, seeded_separable
 from perceptron.generators.orders import MistakeCounter, most_mistakes
 from perceptron.generators.tight import orthonormal
 from proofs.language.terms import Vec, scalar
@@ -193,16 +193,28 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
     are drawn and not built, so a shard of the stream costs its own families only; each
     family's rotation has a seed of its own)."""
     rng = random.Random(seed)
+    # `rng.randint(lo, hi)` is `draw(lo, hi)` (`randint_of`), and `rng.choice(seq)` and
+    # `rng.randrange(m)` are `seq[draw(0, len(seq) - 1)]` and `draw(0, m - 1)`: CPython's
+    # three draw `_randbelow(n)` the same way, so these are the same integers from the same
+    # stream (a test replays it with `rng`'s own methods), without the methods' own calls
+    # and checks around each, most of drawing the stream (and of replaying it before a
+    # shard's start)
+    draw = randint_of(rng)
     for i in range(start + count):
-        n = rng.randint(1, 8)
-        labels = [rng.choice((-1, 1)) for _ in range(n)]
-        scale = Fraction(rng.randint(1, 9), rng.choice((1, 1, 2, 3)))
-        dim = n + rng.randint(0, 2)
-        rotation = rng.randrange(10**6) if rng.random() < 0.5 else None
+        n = draw(1, 8)
+        labels = [_SIGNS[draw(0, 1)] for _ in range(n)]
+        scale = Fraction(draw(1, 9), _SCALE_DENOMINATORS[draw(0, 3)])
+        dim = n + draw(0, 2)
+        rotation = draw(0, 10**6 - 1) if rng.random() < 0.5 else None
         if i < start:
             continue
         family = orthonormal(labels, scale=scale, dim=dim, rotation_seed=rotation)
         yield Scenario(family.data, family.u, Origin("tight", seed + i, family.data.name))
+
+
+#: The labels and the scales' denominators `tight` draws from.
+_SIGNS = (-1, 1)
+_SCALE_DENOMINATORS = (1, 1, 2, 3)
 
 
 #: (R2, gamma) families of the adversary: the bound R2/gamma^2 is b for each b.
@@ -418,7 +430,9 @@ class _Group:
     algorithm: str | None
     defaults: Mapping[str, Runner]  # the default runs asked for instead of a kind's own
     compiled: list[tuple[Check, CompiledJudgement]] = field(default_factory=list)
-    names: dict[str, set[str]] = field(default_factory=dict)  # row set -> names read
+    #: row set -> names read (frozen: each run's rows are deferred with them, and a row
+    #: set's joint builder memoises its answer for them, `verify.runs.online._joint_count`)
+    names: dict[str, frozenset[str]] = field(default_factory=dict)
     kinds: dict[str, RunKind] = field(default_factory=dict)  # of the checks, by name
     runners: dict[str, Runner] = field(default_factory=dict)  # per kind, made once
     pending: dict[str, list[Held]] = field(default_factory=dict)
@@ -427,6 +441,8 @@ class _Group:
     fault: str | None = None
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
+    #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
+    _bindings: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, algorithm: str | None, defaults: Mapping[str, Runner],
@@ -445,7 +461,9 @@ class _Group:
         """Compile `check` and note the names its row set must provide."""
         judgement = _compiled(check)
         self.compiled.append((check, judgement))
-        self.names.setdefault(check.binding, set()).update(judgement.names)
+        self.names[check.binding] = self.names.get(check.binding, frozenset()).union(
+            judgement.names)
+        self._bindings.clear()
         self.pending.setdefault(check.binding, [])
         run_kind = check.kind
         if run_kind.name not in self.kinds:
@@ -489,7 +507,10 @@ class _Group:
         for name, run_kind in self.kinds.items():
             if not run_kind.reads(scenario):
                 continue
-            bindings = sorted(b for b in self.names if b in run_kind.row_names)
+            bindings = self._bindings.get(name)
+            if bindings is None:
+                bindings = self._bindings[name] = sorted(b for b in self.names
+                                                         if b in run_kind.row_names)
             made = self.runners[name](scenario)
             for run in made if isinstance(made, tuple) else (made,):
                 origin = run_kind.label(scenario.origin, run)
@@ -507,7 +528,7 @@ class _Group:
         names = self.names[binding]
         joint = run_kind.joint(binding) if self.plugin is None else None
         if joint is not None and (rows := joint.count(run, names)) is not None:
-            return Deferred(run_kind, binding, run, origin, frozenset(names), rows)
+            return Deferred(run_kind, binding, run, origin, names, rows)
         return run_kind.rows(run, binding, origin, names)
 
     def _keep(self, parts: Iterable[tuple[str, InstanceBatch | Deferred]],

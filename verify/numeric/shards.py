@@ -59,7 +59,8 @@ class Shard:
     #: the proofs whose checks it runs (None: all): a user's data file is her proof's only
     only: frozenset[str] | None = None
     #: whether its runs are long enough that the engine's compiled loop repays importing
-    #: numba in the worker (`run_shard`; the runs are the same integers either way)
+    #: numba in the worker, once the worker's shards of such runs have checked
+    #: `COMPILE_AFTER` instances (`run_shard`; the runs are the same integers either way)
     compiled: bool = False
 
     def admits(self, check: Check) -> bool:
@@ -150,9 +151,10 @@ def real_shards(seed: int, orders_per_set: int,
 def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE, *,
                        compiled: bool = False) -> list[Shard]:
     """`unit_margin.unit_margin(seed, count)` in shards (scenario i from seed + i); with
-    `compiled`, run by the engine's compiled loop (`Shard.compiled`): a long-run campaign's
-    choice, since the import costs about a second per worker process, more than a few
-    hundred seeds save."""
+    `compiled`, run by the engine's compiled loop once the worker has checked
+    `COMPILE_AFTER` instances of such shards (`Shard.compiled`): a long-run campaign's
+    choice, since loading it costs about half a CPU-second per worker process, more than a
+    few thousand seeds save."""
     from verify.numeric.unit_margin import unit_margin
 
     return [Shard("unit-margin", a, b, partial(unit_margin, seed + a, b - a),
@@ -225,12 +227,13 @@ def budget_shards(budget: Budget, seed: int, size: int = SHARD_SIZE, *, passes: 
 def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
     """One shard's campaign, with the default engine (runs where it is called), on the
     checks it admits, with fewer collections of the youngest generation
-    (`fewer_collections`). A `compiled` shard first loads the engine's compiled loop (once
-    per process: the engine's `auto` mode then runs every block in it), and that time is
+    (`fewer_collections`). A `compiled` shard run by a process whose `compiled` shards have
+    checked `COMPILE_AFTER` instances first loads the engine's compiled loop (once per
+    process: the engine's `auto` mode then runs every block in it), and that time is
     counted in the shard's `total_seconds` and `cpu_seconds` with the rest of the worker's
     work."""
     start, cpu = time.perf_counter(), time.process_time()
-    if shard.compiled:
+    if shard.compiled and _LONG_INSTANCES[0] >= COMPILE_AFTER:
         _long_runs_ahead()
     _settled()
     warm, warm_cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -239,7 +242,23 @@ def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
                                        {shard.source: shard.scenarios()})
     result.total_seconds += warm
     result.cpu_seconds += warm_cpu
+    if shard.compiled:
+        _LONG_INSTANCES[0] += result.instances
     return result
+
+
+#: Instances a process's `compiled` shards check before it loads the engine's compiled loop
+#: (`run_shard`): a count of work, never a time. Loading it (numba's import and its first
+#: call, which loads the cached machine code) cost about 0.5 CPU-s, and it then saved about
+#: 0.08 CPU-s per 10^6 instances of long runs at margin 1 against the engine's Python loop
+#: for small problems (`perceptron.algorithms.online.run_trace`; 2000 seeds of
+#: `benchmarks/campaign.py` part (3), three rounds each way): it repays itself after about
+#: 6 * 10^6 instances, so a process pays at most about twice the better of the two
+#: (loading at once, or never), the rent-or-buy bound. A campaign of 10^8 instances loads it
+#: in its first dozen shards per worker; one of a few million never needs it.
+COMPILE_AFTER = 5_000_000
+#: Instances checked so far by this process's `compiled` shards.
+_LONG_INSTANCES = [0]
 
 
 @cache
@@ -251,21 +270,33 @@ def _settled() -> None:
     (about one per dozen shards), and each scanned those objects again: about 0.7 of the
     audit's 25 CPU-seconds of shards, measured by `gc.callbacks`. Objects frozen are never
     collected as cycles (reference counting still frees the rest), and only those alive now
-    are frozen; nothing a shard computes depends on it."""
-    gc.collect()
+    are frozen; nothing a shard computes depends on it.
+
+    The collection is of the two younger generations only: the oldest holds what survived
+    the imports' own collections, a full pass over it cost 35-40 ms of CPU once per process
+    (about a tenth of the mixed sources' shards of `benchmarks/campaign.py --medium`) and
+    found no garbage there, in a fresh process, in the benchmark's after its part (1) and in
+    the default audit's two workers (`gc.collect(2)` after `gc.collect(1)`: 0 objects); in
+    a serial audit (`--jobs 1`, after the symbolic half) it found 175 small objects in 92
+    ms. A cycle left in it only stays allocated, frozen, until the process ends."""
+    gc.collect(1)
     gc.freeze()
 
 
 @cache
 def _long_runs_ahead() -> None:
-    """Ready this process for many long runs, once: load the engine's compiled loop. A
-    process whose first shard is a long-run one (every worker of a long-run campaign) loads
-    it before `_settled` freezes what is alive, so the loop's objects are frozen with the
-    modules (their full collections were about a tenth of a long-run worker's time)."""
+    """Ready this process for many long runs, once: load the engine's compiled loop, and move
+    its objects out of the cyclic collector's sight as `_settled` does the modules' (their
+    full collections were about a tenth of a long-run worker's time): with the modules
+    before the first shard's `_settled`, or by freezing again after it (between shards:
+    what is alive then is the process's own, a shard's rows being gone)."""
     from perceptron.algorithms import compiled
 
     if compiled.AVAILABLE:
         compiled.kernels()
+        if _settled.cache_info().currsize:
+            gc.collect(1)
+            gc.freeze()
 
 
 @contextmanager

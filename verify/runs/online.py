@@ -507,10 +507,19 @@ def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None
     integer form and the built-in update rule) whose checks read only names the joint
     builder makes; None for any other."""
     names_made = _JOINT_NAMES[row_set]
+    # whether it makes every name a frozen set of names needs: asked once per run and set
+    # by a campaign (`verify.numeric.campaign._Group`), the same few sets each time
+    makes: dict[frozenset[str], bool] = {}
 
     def count(run: object, names: Collection[str]) -> int | None:
-        if (not isinstance(run, OnlineUpdates) or run.integer is None
-                or run.steps is not None or not names_made.issuperset(needed(names))):
+        if not isinstance(run, OnlineUpdates) or run.integer is None or run.steps is not None:
+            return None
+        made = makes.get(names) if isinstance(names, frozenset) else None
+        if made is None:
+            made = names_made.issuperset(needed(names))
+            if isinstance(names, frozenset) and len(makes) < MEMO_NAMES:
+                makes[names] = made
+        if not made:
             return None
         updates = len(run.updates)
         rows = (updates + 1 if row_set == "state" else updates if row_set == "update"
@@ -519,6 +528,8 @@ def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None
     return count
 
 
+#: At most this many sets of names each joint builder remembers it makes (`_joint_count`).
+MEMO_NAMES = 1024
 #: A run whose rows of one row set have more coordinates than this (rows x dimension) has
 #: them made on its own: its builder's columns repeat its iterates and examples without
 #: copying them (`VectorColumn.take`), and its Gram columns are computed on the distinct
@@ -617,8 +628,18 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
         iterates = ([run.integer.scaled for run in runs]  # type: ignore[union-attr]
                     if wanted & {"w", "w_next"} else [])
         if row_set == "example":
-            t = np.concatenate([np.repeat(np.arange(k + 1, dtype=np.int64), form.n)
-                                for k, form in zip(updates, forms, strict=True)])
+            # row r is (state, example): which state of the batch's (all runs' iterates one
+            # after another) and which example (all runs' examples one after another), in
+            # a few numpy calls for the whole batch, not a repeat and a tile per run
+            states = np.array(updates, dtype=np.int64) + 1
+            examples = np.array([form.n for form in forms], dtype=np.int64)
+            sizes = np.repeat(examples, states)  # rows per state
+            state_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+            example_of = (np.arange(len(state_of), dtype=np.int64)
+                          - np.repeat(np.cumsum(sizes) - sizes, sizes)
+                          + np.repeat(np.repeat(np.cumsum(examples) - examples, states), sizes))
+            t = (np.arange(len(sizes), dtype=np.int64)
+                 - np.repeat(np.cumsum(states) - states, states))[state_of]
         else:
             t = np.concatenate([np.arange(c, dtype=np.int64) for c in counts])
         # the largest t, known without reading it: T, or T - 1 on update rows (a run with no
@@ -643,18 +664,16 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
                     [form.scale for form in forms], counts, width)
         elif row_set == "example":
             if "y" in wanted:
-                scalars["y"] = Column.counting(np.concatenate(
-                    [np.tile(form.y, k + 1) for k, form in zip(updates, forms, strict=True)]),
-                    1)
+                scalars["y"] = Column.counting(
+                    np.concatenate([form.y for form in forms])[example_of], 1)
             if "w" in wanted:
-                vectors["w"] = _vectors(
-                    [np.repeat(num, form.n, axis=0)
-                     for (num, _), form in zip(iterates, forms, strict=True)],
-                    [den for _, den in iterates], counts, width)
+                vectors["w"] = VectorColumn(*_over(
+                    _stacked([num for num, _ in iterates], width)[state_of],
+                    [den for _, den in iterates], counts))
             if "x" in wanted:
-                vectors["x"] = _vectors([np.tile(form.rows, (k + 1, 1))
-                                         for k, form in zip(updates, forms, strict=True)],
-                                        [form.scale for form in forms], counts, width)
+                vectors["x"] = VectorColumn(*_over(
+                    _stacked([form.rows for form in forms], width)[example_of],
+                    [form.scale for form in forms], counts))
         elif "w" in wanted:
             vectors["w"] = _vectors([num for num, _ in iterates], [den for _, den in iterates],
                                     counts, width)
@@ -674,12 +693,11 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
             sizes = [run.data.n for run in runs]
             scalars["N"] = Column.counting(np.repeat(np.array(sizes, dtype=np.int64), counts),
                                            max(sizes))
-        if "u" in wanted:
+        index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)  # each row's run
+        if "u" in wanted:  # each run's one row, stacked once and picked for its rows
             rows = [run.u_row for run in runs]
-            vectors["u"] = _vectors([np.repeat(row.num, c, axis=0)
-                                     for row, c in zip(rows, counts, strict=True)],
-                                    [row.den for row in rows], counts, width)  # type: ignore[misc]
-        index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)
+            vectors["u"] = VectorColumn(*_over(_stacked([row.num for row in rows], width)[index],
+                                               [row.den for row in rows], counts))  # type: ignore[misc]
         batch = InstanceBatch(scalars, vectors, tuple(origins), index, t)
         if any(is_atom(n) for n in names):  # each run's own dataset, as `RunKind.rows` reads
             batch.families = tuple(FamilyData.of(run.data, DATASET) for run in runs)
@@ -693,7 +711,7 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
 
 def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> OnlineUpdates:
     """The exact engine (`perceptron.algorithms.online.run_online`, its trace by
-    `traced_run`), default conventions unless given.
+    `run_trace`), default conventions unless given.
 
     The last runs made (`KEPT_RUNS`) are kept with their scenario and conventions, and one
     asked again for the same scenario object under equal conventions is that run, not a
@@ -701,15 +719,14 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
     conventions are the default ones (virtue-online's: update on y<w, x> <= 0, sign(0) = +1,
     no bias, step 1) made the default run again, and its rows column by column (a run's
     columns are made once per run object and never written, `OnlineUpdates`)."""
-    from perceptron.algorithms.online import traced_run
+    from perceptron.algorithms.online import run_trace
 
     for kept, under, run in _KEPT:
         if kept is scenario and under == conventions:
             return run
-    # the run's trace only: `run_online`'s result adds its final iterate and a separation
-    # check, which no row reads
-    _, trace = traced_run(scenario.data, conventions, max_epochs=scenario.max_epochs)
-    assert trace is not None
+    # the run's trace only (`run_trace`): `run_online`'s result adds its final iterate and a
+    # separation check, which no row reads
+    trace = run_trace(scenario.data, conventions, max_epochs=scenario.max_epochs)
     made = run_from_trace(trace, scenario.data, scenario.u)
     _KEPT.append((scenario, conventions, made))
     if len(_KEPT) > KEPT_RUNS:

@@ -9,11 +9,16 @@ import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 
+from perceptron.algorithms import compiled
+from perceptron.algorithms.fast import Problem
 from perceptron.algorithms.online import (
+    _one_block,
+    _small_trace,
     iterate_stream,
     iterate_updates,
     run_online,
     run_stream,
+    run_trace,
     traced_run,
 )
 from perceptron.conventions import DEFAULT, Conventions
@@ -450,3 +455,63 @@ def test_traced_run_is_run_onlines_run_and_trace(data: Dataset, max_epochs: int)
     assert (run.mistakes, run.epochs, run.converged, run.reason, run.w()) == (
         result.mistakes, result.epochs, result.converged, result.reason, result.w)
     assert traced_run(data, max_epochs=max_epochs, keep_trace=False)[1] is None
+
+
+@given(st.data(), datasets(small_rational), st.integers(0, 40))
+def test_run_trace_is_traced_runs_trace(draw: st.DataObject, data: Dataset,
+                                        max_epochs: int) -> None:
+    """`run_trace` (a campaign's runner; a small problem on Python integers in one loop,
+    without the driver) records the same updates in the same epochs as `traced_run`, under
+    any conventions: converged, capped, and cycling runs (non-separable data), each with its
+    integer form."""
+    conventions = draw.draw(conventions_for(data.d))
+    trace = run_trace(data, conventions, max_epochs=max_epochs)
+    _, expected = traced_run(data, conventions, max_epochs=max_epochs)
+    assert expected is not None
+    assert np.array_equal(trace.indices, expected.indices)
+    assert np.array_equal(trace.epochs, expected.epochs)
+    assert trace.indices.dtype == trace.epochs.dtype == np.int64
+    assert trace.problem.W0 == expected.problem.W0 and trace.problem.E == expected.problem.E
+    # its loop itself, whether or not this process has loaded the compiled one
+    indices, epochs = _small_trace(Problem.build(data, conventions), max_epochs)
+    assert indices == expected.indices.tolist() and epochs == expected.epochs.tolist()
+
+
+@pytest.mark.skipif(not compiled.AVAILABLE, reason="numba is not installed")
+@given(st.data(), datasets(small_rational), st.integers(0, 40))
+def test_run_trace_with_the_compiled_loop_is_traced_runs_trace(
+        draw: st.DataObject, data: Dataset, max_epochs: int) -> None:
+    """With the compiled loop loaded, a run that the driver's first compiled block ends is
+    that block alone (`_one_block`): the same trace as `traced_run`'s, under any
+    conventions; a run the block does not end is left to the driver (None)."""
+    compiled.kernels()
+    conventions = draw.draw(conventions_for(data.d))
+    trace = run_trace(data, conventions, max_epochs=max_epochs)
+    run, expected = traced_run(data, conventions, max_epochs=max_epochs)
+    assert expected is not None
+    assert np.array_equal(trace.indices, expected.indices)
+    assert np.array_equal(trace.epochs, expected.epochs)
+    found = _one_block(Problem.build(data, conventions), max_epochs)
+    if found is not None:  # else the driver's blocks made `trace`, compared above
+        assert found[0].tolist() == expected.indices.tolist()
+        assert found[1].tolist() == expected.epochs.tolist()
+        assert run.converged or run.reason.startswith("cycling") or run.epochs == max_epochs
+
+
+def test_run_trace_stops_on_a_cycle_where_the_driver_does() -> None:
+    """XOR never converges: the run stops where Brent's detection finds the repeated iterate,
+    as the driver's, not at the cap; a big problem goes to `traced_run` itself."""
+    data = xor()
+    trace = run_trace(data, max_epochs=1000)
+    run, expected = traced_run(data, max_epochs=1000)
+    assert expected is not None and run.reason.startswith("cycling") and run.epochs < 1000
+    assert np.array_equal(trace.indices, expected.indices)
+    assert np.array_equal(trace.epochs, expected.epochs)
+    indices, epochs = _small_trace(Problem.build(data, DEFAULT), 1000)
+    assert indices == expected.indices.tolist() and epochs == expected.epochs.tolist()
+    big = Dataset(tuple((F(k % 5 - 2),) * 40 + (F(1),) for k in range(4)), (1, -1, 1, -1))
+    _, wide = traced_run(big, max_epochs=50)
+    assert wide is not None and np.array_equal(run_trace(big, max_epochs=50).indices,
+                                                wide.indices)
+    with pytest.raises(ValueError, match="max_epochs"):
+        run_trace(data, max_epochs=-1)

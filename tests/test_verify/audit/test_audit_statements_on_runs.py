@@ -300,10 +300,11 @@ def test_a_relation_on_runs_is_read_wherever_its_divisors_are_nonzero(
 def test_a_sum_bound_in_names_is_one_line_and_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], binding: str):
     """Red team 12 G: a sum bound as a run quantity raised a 62-line KernelError traceback
-    and exit 1. Runs bind no sum: refused at the entry, one line, exit 2."""
+    and exit 1. A binding has no sum: refused at the entry, one line, exit 2."""
     from verify.cli import main
 
     path = _write(tmp_path, "nat.toml", NATBIND % binding)
     assert main(["audit", path, "--budget", "small"]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert f"nat.toml:13:16: numeric.names.k = {binding!r}: runs bind no sum" in line
+    assert f"nat.toml:13:16: numeric.names.k = {binding!r}: a name cannot be bound to a sum" in line
+    assert "evaluates none on runs" not in line  # truth14: untrue since runs evaluate sums

@@ -149,3 +149,27 @@ def test_a_limit_past_any_machine_is_one_line(tmp_path: Path, command: str, opti
     done = _novikoff(command, *target, option, "9" * 5000)
     assert _errors(done) == [f"novikoff: error: argument {option}: {'9' * 40}... (5000 "
                              f"characters) is too long for a whole number of {what}"]
+
+
+@pytest.mark.parametrize("command, kind", [
+    ("check", "proof"), ("explain", "proof"), ("audit", "proof"),
+    ("run", "data"), ("bound", "data"), ("audit", "data")])
+def test_a_path_with_a_newline_is_named_on_one_line(tmp_path: Path, command: str, kind: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Truth14: `novikoff check $'x\\ny.toml'` printed "novikoff: error: x" and "y.toml: No
+    such file or directory" on two lines. A name's non-printing characters are escaped."""
+    from verify.cli import main
+
+    missing = str(tmp_path / f"x\ny.{'toml' if kind == 'proof' else 'csv'}")
+    if kind == "proof":
+        args = [command, missing, *(["s"] if command == "explain" else [])]
+    elif command == "audit":
+        proof = tmp_path / "proof.toml"
+        proof.write_text(PROOF.format(paths=""))
+        args = [command, str(proof), "--budget", "small", "--jobs", "1", "--data", missing]
+    else:
+        args = [command, missing]
+    assert main(args) == 2
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert errors[-1].startswith(f"novikoff: error: {tmp_path}/x\\ny.")
+    assert all(line.startswith(("novikoff: error: ", "audit ")) for line in errors), errors

@@ -97,6 +97,32 @@ def test_tight_runs_make_n_mistakes() -> None:
         assert len(reference_run(scenario).updates) == scenario.data.n
 
 
+@given(st.integers(0, 10**6), st.integers(0, 12), st.integers(1, 12))
+def test_tight_draws_the_stream_that_randoms_own_methods_draw(seed: int, start: int,
+                                                              count: int) -> None:
+    """`tight` draws its stream with `randint_of`: the scenarios (and the shards' starts)
+    are those of the stream drawn with `random.Random`'s `randint`, `choice` and
+    `randrange`, replayed here as the source drew it before."""
+    import random
+
+    from perceptron.generators.tight import orthonormal
+
+    rng = random.Random(seed)
+    expected = []
+    for i in range(start + count):
+        n = rng.randint(1, 8)
+        labels = [rng.choice((-1, 1)) for _ in range(n)]
+        scale = Fraction(rng.randint(1, 9), rng.choice((1, 1, 2, 3)))
+        dim = n + rng.randint(0, 2)
+        rotation = rng.randrange(10**6) if rng.random() < 0.5 else None
+        if i >= start:
+            family = orthonormal(labels, scale=scale, dim=dim, rotation_seed=rotation)
+            expected.append((family.data, family.u, Origin("tight", seed + i,
+                                                           family.data.name)))
+    got = [(s.data, s.u, s.origin) for s in tight(seed, count, start)]
+    assert got == expected
+
+
 def test_wrong_step_is_violated_with_a_shrunk_counterexample_and_provenance() -> None:
     wrong = wrong_norm_growth()
     result = run_campaign([wrong], {"tight": tight(seed=8, count=20)},

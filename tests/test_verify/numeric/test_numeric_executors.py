@@ -152,12 +152,16 @@ def test_counterexamples_do_not_depend_on_how_the_campaign_is_cut():
     assert len({len(v) for v in found[0].vectors.values()}) == 1  # one width, no padding
 
 
-def test_compiled_long_run_shards_count_what_the_numpy_loop_counts():
-    """A long-run shard run by the engine's compiled loop (`Shard.compiled`: numba loaded in
-    the worker, so the engine's `auto` mode compiles) gives the same verdicts and runs as
-    the same scenarios run by the numpy loop (`engine="primal"`, whatever is loaded)."""
+def test_compiled_long_run_shards_count_what_the_numpy_loop_counts(monkeypatch):
+    """A long-run shard run by the engine's compiled loop (`Shard.compiled`, in a process
+    whose such shards have checked `COMPILE_AFTER` instances: numba loaded in the worker,
+    so the engine's `auto` mode compiles) gives the same verdicts and runs as the same
+    scenarios run by the numpy loop (`engine="primal"`, whatever is loaded)."""
     from perceptron.algorithms.online import run_online
+    from verify.numeric import shards
     from verify.runs.online import run_from_engine
+
+    monkeypatch.setattr(shards, "_LONG_INSTANCES", [shards.COMPILE_AFTER])
 
     def numpy_loop(scenario: Scenario) -> OnlineUpdates:
         result = run_online(scenario.data, max_epochs=scenario.max_epochs, engine="primal")
@@ -174,6 +178,28 @@ def test_compiled_long_run_shards_count_what_the_numpy_loop_counts():
     assert compiled.instances > 5000 and compiled.total_seconds > 0
     # the rates per worker are in CPU time (a loaded machine stretches the wall time)
     assert 0 < compiled.cpu_seconds <= compiled.total_seconds + 0.5
+
+
+def test_long_run_shards_load_the_compiled_loop_after_enough_instances(monkeypatch):
+    """A process loads the compiled loop for its `compiled` shards only once they have
+    checked `COMPILE_AFTER` instances (a count, the same on any machine); a plain shard
+    neither counts nor loads it; the verdicts are the same either way."""
+    from verify.numeric import shards
+
+    loads: list[int] = []
+    monkeypatch.setattr(shards, "_long_runs_ahead", lambda: loads.append(1))
+    monkeypatch.setattr(shards, "_LONG_INSTANCES", [0])
+    monkeypatch.setattr(shards, "COMPILE_AFTER", 1)
+    checks = campaign.canonical_checks()
+    long, = unit_margin_shards(50_000, 2, size=2, compiled=True)
+    plain, = unit_margin_shards(50_000, 2, size=2)
+    first = shards.run_shard(checks, long)
+    assert loads == [] and shards._LONG_INSTANCES == [first.instances] and first.instances > 0
+    again = shards.run_shard(checks, plain)
+    assert loads == [] and shards._LONG_INSTANCES == [first.instances]
+    second = shards.run_shard(checks, long)
+    assert loads == [1] and shards._LONG_INSTANCES == [2 * first.instances]
+    assert summary(first) == summary(second) == summary(again)
 
 
 def test_a_shard_collects_less_often_and_restores_the_threshold() -> None:
