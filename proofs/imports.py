@@ -12,9 +12,9 @@ trusted because another file said so.
 
 Names are shared, as within one file: a name the copied steps use is declared in the
 importing proof with the sort it has where it comes from (added when the importing file does
-not declare it); a name declared with the other sort, a natural of the source that the
-importing file declares as a mere scalar, or a name defined (`[define]`) differently in the
-two files, is refused, naming both. Imports nest (a file may
+not declare it); a name declared with the other sort or as a family (`indexed`), a
+natural of the source that the importing file declares as a mere scalar, or a name defined
+(`[define]`) differently in the two files, is refused, naming both. Imports nest (a file may
 import a file that imports), to a bounded depth and without cycles.
 """
 
@@ -54,6 +54,9 @@ class Declared:
     scalars: list[str]
     naturals: list[str]
     defined: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (text, source)
+    #: the importing file's families: no imported proof has any (`_copies`), so a copied
+    #: step's name is a plain vector or scalar, another sort than a family of that name
+    indexed: tuple[str, ...] = ()
 
     def adopt_definition(self, name: str, text: str, source: str) -> None:
         """Record that `name` means `text` (its `[define]` in `source`), or refuse a second
@@ -69,9 +72,12 @@ class Declared:
         """Declare `name` as it is in `source`, or refuse a declaration that disagrees."""
         mine = self.vectors if vector else self.scalars
         other = self.scalars if vector else self.vectors
+        sort = "vector" if vector else "scalar"
         if name in other:
-            sort = "vector" if vector else "scalar"
             raise ProofFileError(f"{name!r} is a {sort} in {source}, declared otherwise here")
+        if name in self.indexed:  # red team 14 F3: the copy read `x` as the family's member
+            raise ProofFileError(f"{name!r} is a {sort} in {source}, declared a family "
+                                 "(indexed) here: rename it in one of them")
         if name not in mine:
             mine.append(name)
             if natural:

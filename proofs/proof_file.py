@@ -266,6 +266,8 @@ def _proof(document: dict[str, Any], file: str
                                                  _strings(document, "scalars", limit=None),
                                                  _strings(document, "naturals", limit=None)))
     indexed = problems.attempt(lambda: tuple(_strings(document, "indexed", limit=MAX_NAMES)))
+    if declared is not None and indexed is not None:
+        declared.indexed = indexed  # an imported name of that name is refused (`adopt`)
     sets = problems.attempt(lambda: _sets(document)) if "sets" in document else {}
     tables = document.get("step")
 

@@ -1057,6 +1057,9 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
     stopped the search (`stops`, kinds carried with the verdict: `Stop`), never the words
     of its message, which quote the user's own claim."""
     kinds = {s.kind for s in stops}
+    if "time-cap" in kinds:  # truth14: it said "within the budget" of a search the clock cut
+        return ("no verdict before the time cap: the clock (`--time-limit`) stopped the "
+                "search, not its budget; a larger time limit, or none, may decide it")
     if "natural-only" in kinds:
         return ("the claim fails only at values that are not natural, and certificates "
                 "reason over the reals: prove it by induction, or split into cases")

@@ -57,7 +57,7 @@ def decide(
         verdict = _search(judgement, hints, work, notes, start, shrink, stops)
     except TimeCap as cap:
         return Verdict("unknown", None, None, "; ".join([str(cap), *notes]), _since(start),
-                       stops=tuple(stops))
+                       stops=(*stops, Stop("time-cap")))
     if verdict is not None:
         return verdict
     return Verdict("unknown", None, None, "; ".join([*notes, *work.notes]), _since(start),

@@ -14,9 +14,10 @@ Status = Literal["proved", "refuted", "unknown"]
 #: budget's two; `sdp-over`: unknowns and the budget's), an SDP's point could not be rounded
 #: to exact rationals (`rounding`); a counterexample off the naturals that the naturals next
 #: to it do not mend: none refutes and every natural was covered (`natural-only`), none was
-#: found (`natural-none`), or one was and the kernel rejected it (`natural-rejected`).
+#: found (`natural-none`), or one was and the kernel rejected it (`natural-rejected`); the
+#: user's wall-clock cap (`--time-limit`) reached (`time-cap`: the clock, not the budget).
 StopKind = Literal["exhausted", "lp-over", "sdp-over", "rounding", "natural-only",
-                   "natural-none", "natural-rejected"]
+                   "natural-none", "natural-rejected", "time-cap"]
 
 
 @dataclass(frozen=True)

@@ -397,10 +397,10 @@ def test_definitions_exact_on_rationals_are_evaluated_on_runs(tmp_path: Path) ->
         assert numeric is not None and numeric.status == "violated", false
         point = numeric.counterexample
         assert point is not None
-        scalars = point.scalars
-        assert scalars["big"] == max(scalars["R2"] - scalars["t"], scalars["t"])
+        scalars = point.scalars  # in the proof's names: Q = "R2", k = "t"
+        assert scalars["big"] == max(scalars["Q"] - scalars["k"], scalars["k"])
         if false == "nested-false":
-            assert scalars["low"] == min(scalars["big"], scalars["R2"] / (scalars["t"] + 1))
+            assert scalars["low"] == min(scalars["big"], scalars["Q"] / (scalars["k"] + 1))
     assert found["root"].numeric is None or found["root"].numeric.status == "not-run"
     assert found["root"].reason.startswith(
         "mn is defined as min(nv, 1) ([define]), which reads nv = norm(v), a root, "
@@ -435,6 +435,31 @@ def test_a_scalar_defined_under_a_vectors_name_of_the_run_is_evaluated(tmp_path:
     (audited,) = audit_proofs(proof, budget="small").proofs
     numeric = audited.steps[0].numeric
     assert numeric is not None and numeric.status == "held" and numeric.vacuous == 0
+
+
+def test_a_definition_read_in_a_sets_filter_is_evaluated_on_runs(tmp_path: Path) -> None:
+    """Red team 14 F1: `mm = max(t, 1)` read in a set's `where` left the step not run, 'the
+    audit evaluates on runs only definitions exact on rationals', untrue of `max` (a step
+    reading `mm` in a sum's body was run). The definition is evaluated inside the sum's
+    filter as in a body: the false step is violated on runs, its counterexample at the
+    definition's value there."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "d.csv").write_text("x1,x2,y\n1,0,1\n0,1,-1\n2,1,1\n1,3,-1\n",
+                                    encoding="utf-8")
+    proof = tmp_path / "filter.toml"
+    proof.write_text(
+        'title = "filter"\nvectors = ["w", "x"]\nscalars = ["y", "N", "k", "t", "mm"]\n'
+        'naturals = ["N", "t"]\nindexed = ["x", "y"]\n[numeric]\nrun = "online"\n'
+        'names = { x = "X", y = "Y" }\ndata = ["d.csv"]\n[define]\nmm = "max(t, 1)"\n'
+        '[sets]\nM = { index = "k", range = "1..N", where = ["k - mm <= 0"] }\n'
+        '[[step]]\nid = "in-filter"\ngiven = ["N >= 1"]\nclaim = "sum(k in M, 1) <= 0"\n',
+        encoding="utf-8")
+    (audited,) = audit_proofs(proof, budget="small").proofs
+    numeric = audited.steps[0].numeric
+    assert numeric is not None and numeric.status == "violated"
+    point = numeric.counterexample
+    assert point is not None and point.scalars["mm"] == max(point.scalars["t"], 1)
 
 
 @pytest.mark.parametrize(("define", "naturals"), [

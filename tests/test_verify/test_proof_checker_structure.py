@@ -190,6 +190,10 @@ def test_a_time_cap_leaves_the_step_unknown_and_says_so() -> None:
     report = check_step(proof(step), step, guard=1e-9)
     assert report.status == "unknown" and "time cap" in report.message
     assert report.certificates == ()
+    # truth14: the advice blamed the budget ("no certificate within the budget") for a
+    # search the clock cut short
+    assert report.message.startswith("no verdict before the time cap: the clock")
+    assert "within the budget" not in report.message
 
 
 def test_an_unknown_goal_says_what_is_missing_first() -> None:

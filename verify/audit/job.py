@@ -77,11 +77,12 @@ from verify.proof_checker import (
     terms,
 )
 from verify.runs.columns import Instance
-from verify.runs.naming import Naming, binding_of, natural_terms, on_runs, unbound
+from verify.runs.naming import Naming, Reading, binding_of, natural_terms, on_runs, unbound
 from verify.runs.plugin import KINDS as PLUGIN_KINDS
 from verify.runs.plugin import Plugin, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
+from verify.typeset.points import mentioned
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
 Progress = Callable[[int, int, str], None]
@@ -458,7 +459,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     checks = plan.checks
     say(plan.total, plan.total, "done")
     faults = _faults(plan, campaign_result)
-    numeric = _merged(checks, campaign_result.verdicts)
+    numeric = _merged(checks, campaign_result.verdicts,
+                      partial(_reading, plan=plan, names=admitted.names, reports=reports))
 
     audits = []
     for proof_id, proof in plan.proofs.items():
@@ -759,6 +761,9 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
                 f"the plug-in {plugin.name}'s runs do not have (its steps are tau)"), None
+    if plugin is not None and "time" in {s.name for s in judgement.symbols()}:
+        return (f"it names time, the stream's time of an iterate, which the plug-in "
+                f"{plugin.name}'s runs do not have (their order is their own)"), None
     return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined,
                      naturals)
 
@@ -947,8 +952,11 @@ def _numeric(
     return _merged(checks, campaign.run_campaign(checks, sources).verdicts)
 
 
-def _merged(checks: Sequence[Check], verdicts: Verdicts) -> dict[str, NumericVerdict]:
-    """One verdict per check, sources merged in name order; violations kernel-checked."""
+def _merged(checks: Sequence[Check], verdicts: Verdicts,
+            reading: Callable[[str], Reading | None] | None = None) -> dict[str, NumericVerdict]:
+    """One verdict per check, sources merged in name order; violations kernel-checked, then
+    read in the proof's names (`reading`: a step's `Reading`, None for checks of no proof,
+    which keep the run's names)."""
     merged: dict[str, NumericVerdict] = {}
     for (name, _source_name), verdict in sorted(verdicts.items()):
         merged[name] = merged.get(name, NumericVerdict.empty()).merge(verdict)
@@ -956,15 +964,39 @@ def _merged(checks: Sequence[Check], verdicts: Verdicts) -> dict[str, NumericVer
     for name, verdict in merged.items():
         if verdict.counterexample is not None:
             check = by_name[name]
+            # the kernel checks the run's instance against the statement on runs, as it
+            # always did; only then is it renamed for the reader (nothing else reads it)
             kernel.check_counterexample(check.judgement, as_counterexample(verdict.counterexample))
-            merged[name] = replace(verdict, counterexample=_named(verdict.counterexample, check))
+            found = reading(name) if reading is not None else None
+            shown = (found.point(verdict.counterexample) if found is not None
+                     else _named(verdict.counterexample, check))
+            merged[name] = replace(verdict, counterexample=shown)
     return merged
+
+
+def _reading(name: str, plan: _Plan, names: Mapping[str, Naming], reports: Reports
+             ) -> Reading | None:
+    """How step `name`'s counterexample on runs reads in its proof's names: the names its
+    statement reads, as the kernel read it (`StepReport.statement`; an existential claim at
+    its witness, as it is checked on runs); None when there is no statement."""
+    proof_id, step_id = name.rsplit("/", 1)
+    proof = plan.proofs[proof_id]
+    report = next(r for r in reports[proof_id] if r.step.id == step_id)
+    stated = report.statement
+    if stated is None or proof.numeric is None:
+        return None
+    if stated.exists:
+        stated = witnessed(proof, stated)
+    declared = {*proof.scalars, *proof.vectors, *proof.indexed, *proof.definitions}
+    return Reading.of(names[proof_id], declared, mentioned((*stated.hypotheses, stated.claim)),
+                      proof.numeric.names, proof.definitions)
 
 
 def _named(instance: Instance, check: Check) -> Instance:
     """A counterexample as the proof names it: a definition evaluated on the rows is read
     under its column's symbol (`verify.runs.naming.Defined`), which the kernel has just
-    checked; the reports show the proof's own name for it."""
+    checked; the reports show the proof's own name for it (checks of no proof audited: the
+    audit's steps are read by `Reading`)."""
     if not check.defined:
         return instance
     shown = {d.symbol: d.name for d in check.defined}

@@ -14,7 +14,9 @@ from verify.audit.citations import proof_source
 from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
 from verify.numeric.instances import NumericVerdict
 from verify.render import json as serialize
-from verify.typeset.points import point_text
+from verify.runs.columns import Instance
+from verify.runs.naming import ProofPoint
+from verify.typeset.points import instance_lines, point_text
 from verify.typeset.words import counted
 
 Json = dict[str, Any]
@@ -77,6 +79,7 @@ def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
         "min_slack": None if verdict.min_slack is None else serialize.number(verdict.min_slack),
         "counterexample": None if cex is None else {
             **serialize.counterexample(as_counterexample(cex)),
+            **_read_in_proof_names(cex),
             "origin": None if where is None else {
                 "source": where.origin.source, "seed": where.origin.seed,
                 "dataset": where.origin.dataset,
@@ -87,6 +90,21 @@ def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
         **({"unevaluated": verdict.unevaluated, "reason": f"not evaluated on "
             f"{verdict.unevaluated} rows: {verdict.reason}"} if verdict.unevaluated else {}),
     }
+
+
+def _read_in_proof_names(cex: Instance) -> Json:
+    """What a run's counterexample read in the proof's names adds (`ProofPoint`, only where
+    there is some): each name the step reads bound to an expression, that expression
+    (`denotes`: no value), and the run quantities no name of the step denotes, in the run's
+    names (`run`)."""
+    if not isinstance(cex, ProofPoint):
+        return {}
+    out: Json = {}
+    if cex.denotes:
+        out["denotes"] = dict(cex.denotes)
+    if cex.run is not None:
+        out["run"] = serialize.counterexample(as_counterexample(cex.run))
+    return out
 
 
 def _summary(audit: Audit) -> Json:
@@ -207,6 +225,8 @@ def to_text(audit: Audit) -> str:
             if s.numeric is not None and s.numeric.status == "violated":
                 lines.append(f"    numeric violated on {s.numeric.violations} of "
                              f"{s.numeric.instances} run instances")
+                if (cex := _numeric(s.numeric)["counterexample"]) is not None:
+                    lines.append(f"    on a run: {'; '.join(instance_lines(cex))}")
             if s.caveat is not None:
                 lines.append(f"    {s.caveat}")
     vacuous = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.vacuous]

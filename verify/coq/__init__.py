@@ -73,7 +73,8 @@ def export_and_check(
     if executable is None or not compile:
         return CoqRun(directory, results, None)
     compiled = compile_project(files, executable)
-    summed = {(ids[f.module], e.step_id): _summed_premises(e) for f in files for e in f.steps}
+    summed = {(ids[f.module], e.step_id): _summed_premises(e) + _assumed_uses(e)
+              for f in files for e in f.steps}
     for (module, step_id), result in compiled.results.items():
         key = (ids[module], step_id)
         results[key] = result + summed[key] if result == "checked" else result
@@ -101,6 +102,18 @@ def _summed_premises(exported: Exported) -> str:
     return SUMMED.format(n=n) if n else ""
 
 
+#: What a theorem that assumes the claim of a used step not exported adds to `checked`.
+ASSUMED = (", assuming the claim of {steps} (not exported: a premise of this theorem, not "
+           "derived)")
+
+
+def _assumed_uses(exported: Exported) -> str:
+    """For a theorem that uses a step whose theorem is not exported, what `checked` must
+    add: that step's claim is then a premise, assumed, where a plain use's claim is
+    otherwise derived by applying the used theorem (README). "" when none is."""
+    return ASSUMED.format(steps=", ".join(exported.assumed)) if exported.assumed else ""
+
+
 def annotate(steps: list[dict[str, Any]], results: dict[str, str]) -> None:
     """Add a `coq` field to each JSON step (by its `id`)."""
     for step in steps:
@@ -112,10 +125,14 @@ def lines(run: CoqRun) -> list[str]:
     out = [f"coq {proof_id} {step_id}: {result}" for (proof_id, step_id), result
            in run.results.items()]
     checked = sum(r.startswith("checked") for r in run.results.values())
-    assuming = sum(r.startswith("checked, assuming") for r in run.results.values())
+    assuming = sum(r.startswith("checked") and "summed term-wise" in r
+                   for r in run.results.values())
+    unexported = sum(r.startswith("checked") and "(not exported: a premise" in r
+                     for r in run.results.values())
     took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
     out.append(f"coq: {checked}/{len(run.results)} steps checked by coqc{took}"
                + (f", {assuming} of them assuming a term-wise sum" if assuming else "")
+               + (f", {unexported} assuming a claim not exported" if unexported else "")
                + (f", {run.rejected} rejected by coqc" if run.rejected else "")
                + f" (project in {run.directory})")
     return out

@@ -449,7 +449,7 @@ class Script:
             if any(not v for v in vectors):
                 return _Term("0", "(Rle_refl 0)", False)  # a zero vector: the entry is 0
             self.note_members(n for v in vectors for n in v)
-            vs = [printer.vector(v, "") for v in vectors]  # nonempty: no zero to print
+            vs = [printer.vector(v, "", nat=self.nat) for v in vectors]  # nonempty: no zero
             if len(vs) == 1:
                 term = _Term(f"(ip {vs[0]} {vs[0]})", f"(ip_pos {vs[0]})", False)
             elif len(vs) == 2:

@@ -54,8 +54,18 @@ class Rules(Statements):
         except (Unsupported, ExpressionError, KernelError) as error:
             exported = Exported(proved.step.id, None, reason=str(error))
         exported.statement = proved.statement
+        if exported.theorem is not None:
+            exported.assumed = self.unexported(proved)
         self.done[proved.step.id] = exported
         return exported
+
+    def unexported(self, proved: ProvedStep) -> tuple[str, ...]:
+        """The steps this one uses whose theorems are not exported (plainly, transitively,
+        or by an instance): their claims are premises of its theorem, assumed there."""
+        used = [*self.imported(proved.step, proved.statement),
+                *(u for u, _ in proved.instances)]
+        return tuple(dict.fromkeys(
+            s for s in used if (e := self.done.get(s)) is None or e.theorem is None))
 
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
@@ -150,7 +160,8 @@ class Rules(Statements):
         claim = st.claim
         if exists:  # the goal becomes the claim at the witness: the obligation's claim
             script.emit("exists " + ", ".join(
-                self.coq_term(proved.witness[n], n, vectors, {}) for n in exists) + ".")
+                self.coq_term(proved.witness[n], n, vectors, {}, script.nat) for n in exists)
+                + ".")
             claim = main[0].obligation.written[1]  # type: ignore[index]
         script.conclude(claim, label, claim_fact)
         as_real = {n: f"(INR {name(n)})" for n in intros}
@@ -215,7 +226,8 @@ class Rules(Statements):
                                          + premises) + ".")
         in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
         self.apply_uses(script, applications, claims, intros,
-                        lambda term, zero: self.coq_term(term, zero, zero_by, in_proof))
+                        lambda term, zero: self.coq_term(term, zero, zero_by, in_proof,
+                                                         intros))
         for natural, nat in intros.items():
             fact = script.new("natge")
             script.emit(f"pose proof (pos_INR {nat}) as {fact}. "

@@ -67,8 +67,12 @@ class ProvedStep:
 
 def _terms(pairs: Iterable[tuple[str, object]]) -> dict[str, object]:
     """A substitution as the kernel reads it: a vector as a plain `{name: coefficient}`
-    dict, a scalar as its SymPy expression."""
-    return {n: dict(t.items()) if isinstance(t, Mapping) else t for n, t in pairs}
+    dict, a scalar as its SymPy expression, each sum and member in the kernel's canonical
+    form (the step's are the parser's, `_i1` its sums' indices: red team 14 F4, a witness
+    `sum(k in 1..N, y[k])` was not exported, 'not the canonical name of what it says')."""
+    return {n: {atoms.canonical(sympy.Symbol(v)).name: atoms.canonical(c)
+                for v, c in t.items()} if isinstance(t, Mapping)
+            else atoms.canonical(t) for n, t in pairs}  # type: ignore[arg-type]
 
 
 def proved_step(report: object) -> ProvedStep | None:
@@ -170,6 +174,10 @@ class Exported:
     #: premises stated as a used claim quantified over a set's members (`termwise`), each
     #: by the summed claim it stands for; the proof derives that claim (a `Termwise`)
     termwise: Mapping[Rel, Termwise] = field(default_factory=dict)
+    #: the steps used (plainly or by an instance) that are not exported: their claims stay
+    #: premises of this theorem, assumed, not derived (red team 14 F4: the step read
+    #: `checked` though the README says a plain use's claim is derived)
+    assumed: tuple[str, ...] = ()
 
 
 def comment(text: str) -> str:
@@ -182,25 +190,31 @@ def comment(text: str) -> str:
     return text.replace("(*", "( *").replace("*)", "* )").replace('"', "'")
 
 
-def term_text(value: object, zero_of: str) -> str:
+def term_text(value: object, zero_of: str, nat: Mapping[str, str] | None = None,
+              real: Mapping[str, str] | None = None) -> str:
     """An induction's base or update of one name: a vector (`vadd`/`vscal`, the zero vector
-    as `vscal 0 zero_of`), or a scalar expression."""
+    as `vscal 0 zero_of`), or a scalar expression; `real` and `nat`: a natural's term where
+    a scalar stands and in the bounds of a sum (`printer.expr`)."""
     if isinstance(value, Mapping):
-        return printer.vector(value, zero_of)
-    return expr(value)  # type: ignore[arg-type]
+        return printer.vector(value, zero_of, real, nat)
+    return expr(value, real, nat)  # type: ignore[arg-type]
 
 
 def term_names(value: object) -> set[str]:
     """The declared names an induction's base or update of one name reads: a family member's
     family and its index's names too (a family read nowhere else must still be bound in the
-    export, or Coq would read its name as a global of its own: `id`, `exp`)."""
+    export, or Coq would read its name as a global of its own: `id`, `exp`). A term may be
+    the proof layer's (`step.rule.on`, a witness: its sums' indices `_i1`), read through the
+    kernel's canonical form (red team 14 F4: the kernel refused `sum(_i1 in 1..N: y[_i1])`
+    as no canonical name, and the step was not exported)."""
     if isinstance(value, Mapping):
         coefficients = list(value.values())
-        found = set().union(*(atoms.vector_names(v) for v in value))
+        found = set().union(*(atoms.vector_names(atoms.canonical(sympy.Symbol(v)).name)
+                              for v in value))
     else:
         coefficients, found = [value], set()
     for c in coefficients:
-        found.update(n for sort, n in atoms.named(c) if sort != "bound")
+        found.update(n for sort, n in atoms.named(atoms.canonical(c)) if sort != "bound")
     return found
 
 
@@ -322,15 +336,18 @@ class Statements:
                     printed.setdefault(relation, source)
 
     def coq_term(self, term: object, zero_of: str, vectors: Sequence[str],
-                 naturals: Mapping[str, str]) -> str:
+                 naturals: Mapping[str, str], nat: Mapping[str, str] | None = None) -> str:
         """A substitution's or witness's term in Coq: a vector (its zero as `vscal 0` of a
-        vector in scope) or a scalar; each natural name printed as `naturals` says."""
+        vector in scope) or a scalar; each natural name printed as `naturals` says, and in
+        the bounds of a sum as its `nat` term says (default: its own name, a `nat` binder of
+        a statement; inside a proof, where a natural's name is its real `INR n`, its `nat`
+        variable: red team 14 F4; a renaming of the printed text reached into the bounds,
+        `Z.of_nat (INR n)`)."""
         if isinstance(term, Mapping) and not term:
             if not vectors:
                 raise Unsupported("a zero vector with no vector in scope to print it by")
             zero_of = vectors[0]
-        mapping = {name(n): text for n, text in naturals.items()}
-        return replace_names(term_text(term, zero_of), mapping)
+        return term_text(term, zero_of, nat, naturals)
 
     def instance_text(self, printed: tuple[Rel, Mapping[str, object]], vectors: Sequence[str],
                       naturals: Mapping[str, str]) -> tuple[str, str, str]:

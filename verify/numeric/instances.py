@@ -39,7 +39,7 @@ from verify.runs.columns import (
     den_column,
     fitting,
 )
-from verify.runs.families import FamilyError, family_columns, is_atom
+from verify.runs.families import FamilyError, family_columns, is_atom, unevaluated
 from verify.runs.naming import Defined
 from verify.search.shrinking import GreedyShrinker
 
@@ -349,6 +349,15 @@ class CompiledJudgement:
             return NumericVerdict("not-run", 0, 0, 0, None, None, n, str(error)), None
         kind = self.judgement.claim.kind
         values, den = self.claim.evaluate(batch)
+        skipped, reason = 0, None
+        if self.atoms and (past := unevaluated(batch, self.atoms)) is not None:
+            # rows whose sums pass a limit (a row's own span, or its run's): neither
+            # instances nor vacuous; read once every atom of the statement is made
+            mask, reason = past
+            skipped = int(np.count_nonzero(mask))
+            if skipped == n:
+                return NumericVerdict("not-run", 0, 0, 0, None, None, n, reason), None
+            assumed = assumed & ~mask
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
         violations = int(np.count_nonzero(failed))
@@ -365,8 +374,9 @@ class CompiledJudgement:
             else:
                 min_slack = Fraction(int(np.minimum.reduce(gaps)), den)
         status: Status = "violated" if violations else "held" if held else "not-run"
-        return (NumericVerdict(status, n, n - held, violations, min_slack, counterexample),
-                first)
+        instances = n - skipped
+        return (NumericVerdict(status, instances, instances - held, violations, min_slack,
+                               counterexample, skipped, reason), first)
 
     def is_counterexample(self, instance: Instance) -> bool:
         """Whether one instance satisfies every hypothesis and violates the claim."""

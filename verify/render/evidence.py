@@ -27,9 +27,8 @@ from verify import kernel
 from verify.audit.job import Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
 from verify.proof_checker import GoalReport
-from verify.render.certificates import assignments
 from verify.typeset.graph import WIDTH, Graph, Node, layout
-from verify.typeset.points import ANY_POINT, refuted_names
+from verify.typeset.points import instance_lines, refuted_names
 from verify.typeset.statement import Statement, statement
 from verify.typeset.words import counted
 from verify.typeset.written import Format
@@ -222,16 +221,9 @@ def numeric_line(step: Json) -> str:
 
 
 def counterexample_lines(counterexample: Json, names: Set[str] | None = None) -> list[str]:
-    """`name = value` per scalar then per vector (only `names`, when given), and where a run
-    instance came from."""
-    lines = assignments(counterexample["scalars"], counterexample["vectors"], names,
-                        families=counterexample.get("families"))
-    origin = counterexample.get("origin")
-    if origin is not None:
-        order = "" if origin["order"] is None else f", order {origin['order']}"
-        lines.append(f"from the {origin['source']} run {origin['dataset']} (seed "
-                     f"{origin['seed']}{order}), iteration {origin['iteration']}")
-    return lines or [ANY_POINT]
+    """`name = value` per scalar then per vector (only `names`, when given), and for a run
+    instance what it adds and where it came from (`verify.typeset.points.instance_lines`)."""
+    return instance_lines(counterexample, names)
 
 
 # -- templating --------------------------------------------------------------------------------

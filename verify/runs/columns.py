@@ -707,8 +707,8 @@ class InstanceBatch:
         for name in atoms:  # a sum's value is its members', which the kernel reads
             del scalars[name]
         scalars |= {n: c.value(i) for n, c in self.scalars.items() if n in read}
-        families = (self.families[int(self.origin_index[i])].members if self.families
-                    else {})
+        families = (self.families[int(self.origin_index[i])].members_read(read)
+                    if self.families else {})
         vectors = {n: v.row(i) for n, v in self.vectors.items()
                    if keep is None or n in keep or n in read}
         width = max((len(v) for v in vectors.values()), default=0)

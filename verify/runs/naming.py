@@ -21,8 +21,9 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 import sympy
 
@@ -52,7 +53,8 @@ from verify.kernel.atoms import (
     structure,
 )
 from verify.kernel.atoms import dot as kernel_dot
-from verify.runs.families import atom_reads, is_atom
+from verify.runs.columns import Instance
+from verify.runs.families import HISTORY, atom_reads, is_atom
 from verify.runs.quantity import RunKind, UnknownRunKind, kind
 
 
@@ -198,7 +200,10 @@ class Naming:
         """The definitions a judgement over run quantities reads (through another's
         arguments too), in file order: each column is made after those it reads."""
         by_symbol = {d.symbol: d for d in self.defined.values()}
-        wanted = {s.name for s in judgement.symbols()} & set(by_symbol)
+        read = {s.name for s in judgement.symbols()}
+        wanted = (read | {n for a in read if is_atom(a) for n in atom_reads(a)[0]}) & set(
+            by_symbol)  # inside a sum (a set's filter) too
+
         grown = True
         while grown:
             more = {s.name for n in wanted for a in by_symbol[n].args
@@ -247,8 +252,10 @@ class Naming:
             name = s.name
             if name.startswith("#"):
                 continue
-            if IDENT.fullmatch(name):
-                table[s] = self.scalars.get(name, s)
+            if IDENT.fullmatch(name):  # a definition read in a sum's filter or bound too
+                defined = self.defined.get(name)
+                table[s] = (sympy.Symbol(defined.symbol) if defined is not None
+                            else self.scalars.get(name, s))
                 continue
             found = gram_pair(s) or structure(s)
             if isinstance(found, tuple):
@@ -280,6 +287,115 @@ class Naming:
             if expansion_size(fact.expr.xreplace(replace))[1] > MAX_TERMS:
                 return True
         return False
+
+
+_V = TypeVar("_V")
+
+
+@dataclass(frozen=True)
+class ProofPoint(Instance):
+    """A counterexample found on a run, read in the proof's names (`Reading.point`): each
+    value under the name of the proof that denotes its run quantity as it stands, the
+    value itself unchanged. `denotes`: each name the step reads that is bound to an
+    expression (`margin = "y*dot(w, x)"`), with that expression as the proof wrote it; its
+    value is not given (no row holds it, the kernel evaluated only the run's quantities).
+    `run`: the values of the run quantities no name the step reads denotes as they stand
+    (they enter through such an expression), under the run's own names, kept apart so that
+    a run's `x` is never read as a proof's `x` that denotes something else (its scalars and
+    vectors: a family enters by name only)."""
+
+    denotes: Mapping[str, str] = field(default_factory=dict)
+    run: Instance | None = None
+    #: the instance itself, in the run's names: the one the kernel checked against the
+    #: statement on runs (`verify.audit.job._merged`), which a caller may check again
+    checked: Instance | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How one step's counterexample on runs reads in its proof's names: what the names
+    denote (`names`), the proof's declared names (its scalars, vectors, families and
+    `[define]`d names: one left unbound denotes the run quantity of its own name), the names
+    the step's statement reads (`read`: of several names that denote one run quantity, the
+    step's are shown), and the `[numeric] names` as written (`written`)."""
+
+    names: Naming
+    declared: frozenset[str]
+    read: frozenset[str]
+    written: Mapping[str, str]
+
+    def point(self, instance: Instance) -> ProofPoint:
+        """`instance` (in the run's names, as the kernel has just checked it against the
+        statement on runs) renamed, nothing evaluated: a run quantity under each name the
+        step reads that denotes it as it stands (`th = "w"`, `x = "X"`, a name left unbound;
+        a `[define]`d name's column under that name), else under its run name in `run`;
+        each name the step reads that is bound to an expression in `denotes`. Presentation
+        only: the kernel's check is made on `instance` before, never on this."""
+        aliases = self._aliases()
+        made = {d.symbol for d in self.names.defined.values()}
+
+        def shown(quantity: str) -> list[str]:
+            return [n for n in aliases.get(quantity, ()) if n in self.read or quantity in made]
+
+        def split(values: Mapping[str, _V]) -> tuple[dict[str, _V], dict[str, _V]]:
+            mine: dict[str, _V] = {}
+            theirs: dict[str, _V] = {}
+            for quantity, value in values.items():
+                names = shown(quantity)
+                mine.update(dict.fromkeys(names, value))
+                if not names:
+                    theirs[quantity] = value
+            return dict(sorted(mine.items())), dict(sorted(theirs.items()))
+
+        scalars, run_scalars = split(instance.scalars)
+        vectors, run_vectors = split(instance.vectors)
+        # a run family no name of the step denotes is one its statement does not read (a
+        # family is bound by name only, never inside an expression): the rows give every
+        # family of the dataset, the reader needs only the step's
+        families, _ = split(instance.families)
+        bare = {n for names in aliases.values() for n in names}
+        denotes = {n: self.written[n].strip() for n in sorted(self.read)
+                   if n in self.written and n not in bare}
+        run = Instance(run_scalars, run_vectors) if run_scalars or run_vectors else None
+        return ProofPoint(scalars, vectors, instance.provenance, families, denotes, run,
+                          instance)
+
+    def _aliases(self) -> dict[str, list[str]]:
+        """Run quantity -> the proof's names that denote it as it stands."""
+        out: dict[str, list[str]] = {}
+        for name, expr in self.names.scalars.items():
+            if isinstance(expr, sympy.Symbol) and gram_pair(expr) is None \
+                    and not is_atom(expr.name):
+                out.setdefault(expr.name, []).append(name)
+        for name, vector in self.names.vectors.items():
+            if len(vector) == 1 and next(iter(vector.values())) == 1:
+                out.setdefault(next(iter(vector)), []).append(name)
+        for name, family_name in self.names.families.items():
+            out.setdefault(family_name, []).append(name)
+        for defined in self.names.defined.values():
+            out.setdefault(defined.symbol, []).append(defined.name)
+        bound = {*self.names.scalars, *self.names.vectors, *self.names.families,
+                 *self.names.defined}
+        for name in sorted(self.declared - bound):
+            out.setdefault(name, []).append(name)
+        return out
+
+    @classmethod
+    def of(cls, names: Naming, declared: Collection[str], read: Collection[str],
+           written: Mapping[str, str], definitions: Mapping[str, str] | None = None
+           ) -> Reading:
+        """`read` grown by the names each `[define]`d name it reads reads in turn
+        (`definitions`, by their text: the step reading `big = "max(Q - k, k)"` reads Q
+        and k, whose run values its counterexample holds)."""
+        grown, todo = set(read), [n for n in read if n in (definitions or {})]
+        while todo:
+            text = (definitions or {})[todo.pop()]
+            for word in set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)) & set(declared):
+                if word not in grown:
+                    grown.add(word)
+                    if word in (definitions or {}):
+                        todo.append(word)
+        return cls(names, frozenset(declared), frozenset(grown), dict(written))
 
 
 def _family_binding(name: str, text: str, run: str, offered: Mapping[str, bool],
@@ -376,9 +492,9 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
     by their ranges and the families by name, never a kernel name (red team 10: the line
     said `sum(#1 in 1..N: #1) is no quantity of an online run: bind it in [numeric] names`,
     in the kernel's own spelling of the sum). A run offers its dataset's families (`X`, `Y`:
-    docs/run-quantities.md), which a proof's family is bound to in `[numeric] names`; a
-    family of anything else (a run's history: its sizes |M_i|, its examples seen by time i)
-    is offered by no run yet."""
+    docs/run-quantities.md), which a proof's family is bound to in `[numeric] names`, and
+    online runs their history too (`XU`, `YU`, `XS`, `YS`, `ZS`, `IS`); a family of
+    anything else (a batch run's sizes |M_i|) is offered by no run."""
     sums: list[str] = []
     for symbol in sorted(judgement.symbols(), key=lambda s: s.name):
         found = structure(symbol) if is_atom(symbol.name) else None
@@ -389,13 +505,16 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
     listed = ", ".join(missing)
     what.append(f"a member of the famil{'ies' if len(missing) > 1 else 'y'} {listed}")
     article = f"{'an' if run[0] in 'aeiou' else 'a'} {run} run"
-    offers = (f"which offers {_offer(offered)[11:]}, its dataset's examples and labels, bound "
-              'in [numeric] names as `x = "X"`' if offered else
-              "which offers none yet (the built-in runs offer their dataset's examples X and "
+    history = any(n in HISTORY for n in offered)
+    offers = (f"which offers {_offer(offered)[11:]}, its dataset's examples and labels"
+              f"{' and its history' if history else ''}, bound in [numeric] names as "
+              '`x = "X"`' if offered else
+              "which offers none (the built-in runs offer their dataset's examples X and "
               "labels Y)")
+    others = ("" if history else "; online runs offer their history as families (XU, YU, XS,"
+              " YS, ZS, IS), no other kind does")
     return (f"it reads {' and '.join(what)}, and {listed} {'is' if len(missing) == 1 else 'are'}"
-            f" no family of {article}, {offers}; no run offers a family of its history yet: "
-            "checked symbolically only")
+            f" no family of {article}, {offers}{others}: checked symbolically only")
 
 
 #: The definitions (`proofs.definitions.FUNCTIONS`) whose value is a root: irrational in
@@ -461,7 +580,7 @@ def sorts(judgement: Judgement, defined: Sequence[Defined] = ()) -> tuple[set[st
     vectors = {n for s in symbols if (pair := gram_pair(s)) for n in pair}
     for atom in atoms:
         read = atom_reads(atom.name)
-        scalars |= read[0]
+        scalars |= read[0] - made  # a definition read inside a sum: its column is made
         vectors |= read[1]
     return scalars, vectors
 

@@ -54,7 +54,7 @@ from verify.runs.columns import (
     run_rows,
     times,
 )
-from verify.runs.families import DATASET, FamilyData, is_atom
+from verify.runs.families import DATASET, HISTORY, FamilyData, FamilyError, History, is_atom
 from verify.runs.quantity import (
     Joint,
     Quantity,
@@ -92,6 +92,10 @@ QUANTITIES = (
     Quantity("w0", True, "the initial iterate", _ALL),
     Quantity("N", False, "the number of examples, the indices of the families `X`, `Y` "
              "(the run's dataset, augmented when its algorithm has a bias)", _ALL),
+    Quantity("time", False, "the time of `w` in the stream: how many examples the run had "
+             "visited (epochs in order) when it made `w_t`, the visit of update t (0 for "
+             "`w_0`), the indices of the stream's families `XS`, `YS`, `ZS`, `IS`; no "
+             "column for a plug-in's run, whose order is its own", _ALL),
     Quantity("beta", False, "the margin the update asks for, `y<w,x> <= beta`: the margin "
              "perceptron's (`perceptron.algorithms.margin`), 0 for every other online run",
              _ALL),
@@ -266,6 +270,68 @@ class OnlineUpdates:
         return radius2(self.data), margin(self.data, self.u)
 
     @cached_property
+    def indices(self) -> IntArray:
+        """The position in the dataset of the example of each update (0-based): the
+        engine's own, or else each update matched to an example equal to it, the first
+        visited after the last update's (equal examples: the one a cyclic run meets first)."""
+        if self.integer is not None:
+            return np.asarray(self.integer.indices, dtype=np.int64)
+        where: dict[tuple[Vector, int], list[int]] = {}
+        for j, (x, y) in enumerate(zip(self.data.X, self.data.y, strict=True)):
+            where.setdefault((tuple(x), int(y)), []).append(j)
+        n, last, found = max(self.data.n, 1), -1, []
+        for up in self.updates:  # among equal examples, the first visited after the last
+            places = where.get((tuple(up.x), int(up.y)))  # update (the engine's, in order)
+            if places is None:
+                raise FamilyError("an update of this run is on no example of its dataset: "
+                                  "its history's families cannot be read")
+            last = min(places, key=lambda p, at=last: (p - at - 1) % n)
+            found.append(last)
+        return np.array(found, dtype=np.int64)
+
+    @cached_property
+    def times(self) -> IntArray:
+        """The time of each update in the stream (1-based visits, epochs in order): the
+        first at `j_1 + 1`, each next one at the next visit of its example, since the rule
+        reads only `w` and the example and `w` is unchanged in between (a visit of that
+        example in between, at the same `w`, would have updated)."""
+        j, n = self.indices, max(self.data.n, 1)
+        if not len(j):
+            return np.zeros(0, dtype=np.int64)
+        steps = np.concatenate([j[:1] + 1, (j[1:] - j[:-1] - 1) % n + 1])
+        return np.cumsum(steps)
+
+    @cached_property
+    def history(self) -> History:
+        """Its history as families (`verify.runs.families.HISTORY`): the updates, and the
+        stream up to the last update (a plug-in's run: the updates only)."""
+        j = self.indices
+        y = np.array([int(v) for v in self.data.y], dtype=np.int64)
+        vectors: dict[str, tuple[IntArray, IntArray]] = {
+            "XU": (j, np.ones(len(j), dtype=np.int64))}
+        scalars: dict[str, IntArray] = {"YU": y[j] if len(j) else np.zeros(0, dtype=np.int64)}
+        if self.plugin is None:
+            visits = int(self.times[-1]) if len(j) else 0
+            seen = np.arange(visits, dtype=np.int64) % max(self.data.n, 1)
+            labels = y[seen] if visits else np.zeros(0, dtype=np.int64)
+            updated = np.zeros(visits, dtype=np.int64)
+            updated[self.times - 1] = 1
+            vectors |= {"XS": (seen, np.ones(visits, dtype=np.int64)), "ZS": (seen, labels)}
+            scalars |= {"YS": labels, "IS": updated}
+        return History(vectors, scalars)
+
+    def state_times(self) -> IntArray | None:
+        """`time` of each state `w_0, ..., w_T` (None: a plug-in's run, no stream order)."""
+        if self.plugin is not None:
+            return None
+        return np.concatenate([np.zeros(1, dtype=np.int64), self.times])
+
+    def families(self) -> FamilyData:
+        """Its dataset's families and its history's (made when first read)."""
+        return FamilyData.of(self.data, DATASET).with_history(lambda: self.history,
+                                                              self.data.X)
+
+    @cached_property
     def u_row(self) -> VectorColumn:
         """`u` as one row, made once per run: each row set of the run repeats it
         (`VectorColumn.repeated`)."""
@@ -345,6 +411,7 @@ def update_rows(run: OnlineUpdates, origin: Origin,
     n = len(run.updates)
     scalars, vectors = _constants(run, n, names)
     scalars["t"] = Column.counting(np.arange(n, dtype=np.int64), n - 1)
+    _time(run, scalars, names, slice(0, n))
     if run.steps is None:
         scalars["tau"] = Column.constant(run.eta, n)
     elif None not in run.steps:  # a plug-in's update not along y x has no tau (no column)
@@ -371,11 +438,24 @@ def state_rows(run: OnlineUpdates, origin: Origin,
     n = len(run.updates) + 1
     scalars, vectors = _constants(run, n, names)
     scalars["t"] = Column.counting(np.arange(n, dtype=np.int64), n - 1)
+    _time(run, scalars, names, slice(0, n))
     vectors["w"] = (run.integer.states() if run.integer is not None
                     else VectorColumn.of(run.states))
     if names is not None and "mu" in names:
         scalars["mu"] = iterate_margins(run)
     return run_rows(scalars, vectors, origin, np.arange(n))
+
+
+def _time(run: OnlineUpdates, scalars: dict[str, Column], names: Collection[str] | None,
+          states: slice | IntArray) -> None:
+    """`time` at the rows' states (`states`: their t), when asked for and the run has a
+    stream order."""
+    if names is not None and "time" not in names:
+        return
+    times = run.state_times()
+    if times is not None:
+        picked = times[states]  # increasing with t: its largest is the last state's
+        scalars["time"] = Column.counting(picked, int(picked[-1]) if len(picked) else 0)
 
 
 def iterate_margins(run: OnlineUpdates) -> Column:
@@ -412,6 +492,7 @@ def example_rows(run: OnlineUpdates, origin: Origin,
         X, W = VectorColumn.of(data.X, dim), VectorColumn.of(run.states, dim)
     x_rows = X.take(j, every=True)
     scalars = {"t": Column.counting(t, count - 1), "y": Column.counting(y, 1)}
+    _time(run, scalars, names, t)
     if wanted("h"):
         scalars["h"] = Column(t + 1, 2)
     q = np.arange(count) % (dim + 1)
@@ -455,8 +536,8 @@ def example_rows(run: OnlineUpdates, origin: Origin,
 
 
 #: The order of the example rows' own scalars (a counterexample lists its values in it).
-_EXAMPLE_ORDER = ("t", "y", "m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "Gb", "h", "db",
-                  "b")
+_EXAMPLE_ORDER = ("t", "time", "y", "m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "Gb", "h",
+                  "db", "b")
 
 
 #: The example rows' columns read off the dot products `<w, x_j>` (the costly ones).
@@ -490,10 +571,11 @@ def _moved_loss(g: Column, X: VectorColumn, W: VectorColumn, t: IntArray, j: Int
 #: The names the joint builders make, per row set (`JOINT`); a check that reads another (`mu`,
 #: the loss and gradient columns, `w0`, a plug-in's `tau`) has its rows made run by run.
 _JOINT_NAMES: dict[str, frozenset[str]] = {
-    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u", "N"}),
+    "state": frozenset({"t", "w", "eta", "R2", "R", "gamma_u", "beta", "u", "N", "time"}),
     "update": frozenset({"t", "tau", "y", "w", "w_next", "x", "eta", "R2", "R", "gamma_u",
-                         "beta", "u", "N"}),
-    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u", "N"}),
+                         "beta", "u", "N", "time"}),
+    "example": frozenset({"t", "y", "w", "x", "eta", "R2", "R", "gamma_u", "beta", "u", "N",
+                          "time"}),
 }
 
 
@@ -689,6 +771,12 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
                 scalars["gamma_u"] = _per_run([gamma for _, gamma in constants], counts)
         if "beta" in wanted:
             scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
+        if "time" in wanted and all(run.plugin is None for run in runs):
+            times = [run.state_times() for run in runs]
+            picked = [np.repeat(s, form.n) if row_set == "example" else s[:c]  # type: ignore[index]
+                      for s, c, form in zip(times, counts, forms, strict=True)]
+            scalars["time"] = Column.counting(np.concatenate(picked), max(
+                (int(p[-1]) for p in picked if len(p)), default=0))
         if "N" in wanted:
             sizes = [run.data.n for run in runs]
             scalars["N"] = Column.counting(np.repeat(np.array(sizes, dtype=np.int64), counts),
@@ -700,7 +788,7 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
                                                [row.den for row in rows], counts))  # type: ignore[misc]
         batch = InstanceBatch(scalars, vectors, tuple(origins), index, t)
         if any(is_atom(n) for n in names):  # each run's own dataset, as `RunKind.rows` reads
-            batch.families = tuple(FamilyData.of(run.data, DATASET) for run in runs)
+            batch.families = tuple(run.families() for run in runs)
         return batch
 
     return build
@@ -859,5 +947,6 @@ KIND = register(RunKind(
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},
     label=label,
     rank=0,
-    families=DATASET,
+    families={**DATASET, **HISTORY},
+    history=True,
 ))

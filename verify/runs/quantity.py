@@ -168,6 +168,9 @@ class RunKind:
     #: the families its runs offer (name: a family of vectors?), read off each run's
     #: dataset (`run.data`) and bound on every row set: `DATASET` for the built-in kinds
     families: Mapping[str, bool] = field(default_factory=dict)
+    #: whether its runs offer their history too (`verify.runs.families.HISTORY`, among
+    #: `families`): each run's `families()` gives its dataset's families and its history's
+    history: bool = False
 
     def __post_init__(self) -> None:
         rows = {r.name for r in self.row_sets}
@@ -244,7 +247,8 @@ class RunKind:
                 raise FamilyError(f"a {self.name} run of type {type(run).__name__} has no "
                                   "dataset (`data`): its families cannot be read")
             # one per origin: a run's rows may name several (a single pass's, per margin)
-            batch.families = (FamilyData.of(data, self.families),) * len(batch.origins)
+            batch.families = ((run.families() if self.history
+                               else FamilyData.of(data, self.families)),) * len(batch.origins)
         if names is not None:
             keep = set(names) | set(needs or ())  # a sum's quantities: its natural bounds
             batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}

@@ -9,7 +9,8 @@ refuted step loaded the whole audit for it, and NumPy and the runs with the audi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Set
+from typing import Any
 
 import sympy
 
@@ -64,3 +65,30 @@ def point_text(report: StepReport) -> str | None:
 
     return ", ".join(assignments(cex.scalars, cex.vectors, refuted_names(report),
                                  families=cex.families)) or ANY_POINT
+
+
+def instance_lines(counterexample: Mapping[str, Any], names: Set[str] | None = None
+                   ) -> list[str]:
+    """A counterexample's JSON (`verify.audit.report`, `verify.render.json`) as lines:
+    `name = value` per scalar, vector and family member (only `names`, when given); for one
+    found on a run, each name bound to an expression and what it denotes on the run (no
+    value: none was evaluated), the run quantities no name of the step denotes in the run's
+    names, and where the run came from. The terminal and the three documents print run
+    counterexamples with this."""
+    from verify.render.certificates import assignments
+
+    lines = assignments(counterexample["scalars"], counterexample["vectors"], names,
+                        families=counterexample.get("families"))
+    lines += [f"{name} denotes the run's {text}"
+              for name, text in counterexample.get("denotes", {}).items()]
+    run = counterexample.get("run")
+    if run is not None:
+        lines += [line if line.startswith("every other") else f"the run's {line}"
+                  for line in assignments(run["scalars"], run["vectors"],
+                                          families=run.get("families"))]
+    origin = counterexample.get("origin")
+    if origin is not None:
+        order = "" if origin["order"] is None else f", order {origin['order']}"
+        lines.append(f"from the {origin['source']} run {origin['dataset']} (seed "
+                     f"{origin['seed']}{order}), iteration {origin['iteration']}")
+    return lines or [ANY_POINT]

@@ -208,7 +208,9 @@ def test_a_family_bound_in_names_is_refused_in_one_line(tmp_path: Path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"novikoff: error: {path}:13:16: numeric.names.y = 't': y is a family "
                    "(listed in indexed): bind it to a family of online runs (they offer "
-                   "X (of vectors), Y (of scalars)), not to an expression"]
+                   "X (of vectors), Y (of scalars), XU (of vectors), YU (of scalars), XS (of "
+                   "vectors), YS (of scalars), ZS (of vectors), IS (of scalars)), not to an "
+                   "expression"]
 
 
 #: red team 10, find3/sr.toml and fam.toml: a sum and a family member on runs
@@ -246,8 +248,9 @@ def test_a_sum_or_a_family_member_is_not_run_with_no_impossible_advice(tmp_path:
     assert member.numeric is None
     assert member.reason == (
         "it reads a member of the family y, and y is no family of an online run, which "
-        "offers X (of vectors), Y (of scalars), its dataset's examples and labels, bound in "
-        "[numeric] names as `x = \"X\"`; no run offers a family of its history yet: checked "
+        "offers X (of vectors), Y (of scalars), XU (of vectors), YU (of scalars), XS (of "
+        "vectors), YS (of scalars), ZS (of vectors), IS (of scalars), its dataset's examples "
+        "and labels and its history, bound in [numeric] names as `x = \"X\"`: checked "
         "symbolically only")
     assert "#" not in to_text(audit) and "bind it in" not in to_text(audit)
 

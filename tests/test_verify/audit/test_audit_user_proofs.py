@@ -245,6 +245,10 @@ def test_steps_of_the_library_and_of_other_files_are_used_with_their_statements(
 @pytest.mark.parametrize(("change", "problem"), [
     ('naturals = []\nscalars = ["y", "R2", "t"]', "'t' is a natural in canonical-online"),
     ('scalars = ["y", "R2", "a"]', "'a' is a vector in lem, declared otherwise here"),
+    # red team 14 F3: a family here, a plain vector there was accepted, the copy reading x
+    ('scalars = ["y", "R2"]\nindexed = ["x"]',
+     r"/main\.toml:\d+:\d+: 'x' is a vector in canonical-online, declared a family "
+     r"\(indexed\) here: rename it in one of them$"),
 ])
 def test_an_imported_name_of_another_sort_or_not_natural_is_refused(
         tmp_path: Path, change: str, problem: str):

@@ -939,3 +939,93 @@ def test_the_preamble_proves_the_swap_by_induction_without_an_axiom() -> None:
     assert "Lemma nsum_swap :" in swap and "induction a as" in swap
     assert not DECIDERS.search(swap.replace("Axiom", ""))  # no decision procedure either
     assert "Axiom" not in PREAMBLE[PREAMBLE.index("Finite sums over integer ranges"):]
+
+
+# Red team 14 F4: a sum in a split's `on`, in a witness, or in an induction's update split on a
+# set's sum was `not exported: 'sum(_i1 in 1..N: y[_i1])' is not the canonical name of what it
+# says` (the exporter read the proof layer's spelling of the term, not the kernel's), as was
+# an instance (`with`) at a sum; past that, a witness, an instance's term and a vector update
+# with a sum printed a natural's real name in a sum's bound inside the proof (`Z.of_nat N`, N
+# a real there; `Z.of_nat (INR N)`), which coqc rejected.
+SPLIT_WITNESS = b"""
+title = "sums in a split, a witness, an instance and an update"
+vectors = ["w", "x"]
+scalars = ["y", "N", "k", "B", "t"]
+naturals = ["N", "t"]
+indexed = ["y"]
+[sets]
+M = { index = "k", range = "1..N", where = ["y[k] >= 0"] }
+
+[[step]]
+id = "split-on-a-sum"
+claim = "sum(k in 1..N, y[k])*sum(k in 1..N, y[k]) >= 0"
+split = { on = "sum(k in 1..N, y[k])" }
+
+[[step]]
+id = "witness-a-sum"
+claim = "sum(k in 1..N, y[k]) <= B"
+witness = { B = "sum(k in 1..N, y[k])" }
+
+[[step]]
+id = "square"
+claim = "B*B >= 0"
+
+[[step]]
+id = "instance-at-a-sum"
+uses = [{ step = "square", with = { B = "sum(k in 1..N, y[k])" } }]
+claim = "sum(k in 1..N, y[k])*sum(k in 1..N, y[k]) + 1 >= 0"
+
+[[step]]
+id = "induction-split-on-a-set-sum"
+claim = "dot(w, w) >= 0"
+split = { on = "sum(k in M, y[k])" }
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + sum(k in M, y[k])*x" }
+constants = ["y", "N"]
+"""
+
+
+@needs_coqc
+def test_a_sum_in_a_split_a_witness_or_an_update_is_exported_and_compiles(
+        tmp_path: Path) -> None:
+    proof = parse_proof(SPLIT_WITNESS, "split.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    run = export_and_check(tmp_path, [("split", proof, report.steps)])
+    assert run.for_proof("split") == {s.id: "checked" for s in proof.steps}
+    assert not DECIDERS.search((tmp_path / "split.v").read_text())
+
+
+UNEXPORTED_USE = b"""
+title = "a use of a step not exported"
+vectors = ["w"]
+scalars = ["y", "N", "M", "k"]
+naturals = ["N", "M"]
+indexed = ["y"]
+
+[[step]]
+id = "a"
+given = ["N - M == 0"]
+claim = "sum(k in 1..N*N, y[k]) - sum(k in 1..M*M, y[k]) >= 0"
+
+[[step]]
+id = "b"
+uses = ["a"]
+claim = "N - M + 1 >= 0"
+"""
+
+
+@needs_coqc
+def test_a_use_of_a_step_not_exported_says_its_claim_is_assumed(tmp_path: Path) -> None:
+    """Red team 14 F4: `b` read `checked` with `a`'s claim an unmarked premise of its
+    theorem, though a plain use's claim is derived (README): `a` is not exported (a
+    congruence of a sum whose bound is not linear), so nothing applies its theorem."""
+    proof = parse_proof(UNEXPORTED_USE, "use.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    run = export_and_check(tmp_path, [("use", proof, report.steps)])
+    assert run.for_proof("use")["b"] == (
+        "checked, assuming the claim of a (not exported: a premise of this theorem, not "
+        "derived)")

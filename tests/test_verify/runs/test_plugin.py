@@ -300,3 +300,38 @@ def test_the_command_line_reads_each_proofs_toml_once_for_unnamed_plug_ins(
                  "pa=examples.plugins.passive_aggressive:passive_aggressive"])
     capsys.readouterr()
     assert code == 0 and reads == [str(named)]
+
+
+HISTORY = """
+title = "a plug-in's history"
+scalars = ["t", "time", "yu"]
+vectors = ["w", "xu"]
+naturals = ["t", "time"]
+indexed = ["xu", "yu"]
+[numeric]
+run = "online"
+algorithm = "mp"
+names = { xu = "XU", yu = "YU" }
+[[step]]
+id = "iterate"
+claim = "norm2(w - sum(k in 1..t, yu[k]*xu[k])) == 0"
+[[step]]
+id = "time"
+claim = "time >= t"
+"""
+
+
+@pytest.mark.slow
+def test_a_plug_ins_runs_offer_their_updates_and_no_time(tmp_path: Path) -> None:
+    """The margin perceptron as a plug-in (tau = 1, from w_0 = 0): `w` is the sum of its
+    updates' `YU[k] XU[k]` on every state; `time`, the stream's, is no quantity of its runs
+    (their order is their own), and the step naming it is not run, its reason saying so.
+    Slow (181 s here under load: a child process per run of the small budget's campaign)."""
+    path = tmp_path / "history.toml"
+    path.write_text(HISTORY)
+    audit = audit_proofs(path, budget="small", algorithms={"mp": margin_perceptron})
+    steps = {s.step.id: s for s in audit.proofs[0].steps}
+    iterate = steps["iterate"].numeric
+    assert iterate is not None and iterate.status == "held" and iterate.instances >= 50
+    assert steps["time"].numeric is None
+    assert "which the plug-in mp's runs do not have" in (steps["time"].reason or "")

@@ -30,7 +30,7 @@ from verify.proof_checker import statements
 from verify.runs.batch import BatchRun, engine_batch_runner
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
-from verify.runs.naming import Naming, binding_of, on_runs, unbound
+from verify.runs.naming import Naming, ProofPoint, binding_of, on_runs, unbound
 from verify.runs.quantity import kind
 
 
@@ -254,11 +254,19 @@ def test_a_data_file_past_the_sum_limit_runs_no_sum_and_raises_nothing(
     assert "Traceback" not in err and "FamilyError" not in err, err
     import json
 
-    steps = {s["id"]: s["numeric"] for p in json.loads(out)["proofs"] for s in p["steps"]}
+    import jsonschema
+
+    from verify import schema
+
+    report = json.loads(out)
+    steps = {s["id"]: s["numeric"] for p in report["proofs"] for s in p["steps"]}
     assert steps["count"]["status"] == "held" and steps["count"]["instances"] >= 150
     assert steps["count"]["unevaluated"] > 0 and "1..2001" in steps["count"]["reason"]
     assert steps["plain"]["status"] == "held" and "unevaluated" not in steps["plain"]
     assert code in (0, 1)
+    # truth14: the shipped schema refused `unevaluated` and `reason`
+    validator = jsonschema.Draft202012Validator(schema.load("audit"))
+    assert [error.message for error in validator.iter_errors(report)] == []
 
 
 # ---- online and single-pass runs offer the dataset's families too ---------------------------
@@ -329,13 +337,18 @@ def test_a_sum_statement_of_ones_own_is_checked_on_online_and_single_pass_runs(
     false = steps["all-at-the-least"].numeric
     assert false is not None and false.status == "violated"
     cex = false.counterexample
-    assert cex is not None and set(cex.families) == {"X", "Y"}
+    # shown in the proof's names (x = "X", y = "Y"); the run's instance, which the audit's
+    # kernel checked, is kept beside them and passes the kernel's check here too
+    assert isinstance(cex, ProofPoint) and set(cex.families) == {"x", "y"}
+    checked = cex.checked
+    assert checked is not None and set(checked.families) == {"X", "Y"}
+    assert checked.families["X"] == cex.families["x"] and checked.scalars == cex.scalars
     proof = load_proof(path)
     assert proof.numeric is not None
     judgement = on_runs(statements(proof)["all-at-the-least"],
                         Naming.of(proof.numeric, proof.vectors, proof.indexed))
     kernel.check_counterexample(judgement, kernel.Counterexample(
-        cex.scalars, cex.vectors, cex.families))
+        checked.scalars, checked.vectors, checked.families))
 
 
 @functools.cache
@@ -550,6 +563,330 @@ def test_rows_past_a_rows_work_are_counted_and_said_beside_the_others_verdict(
     assert numeric.get("unevaluated", 0) > 0 and "index tuples on a run's row" in numeric["reason"]
     assert f"not evaluated on {numeric['unevaluated']} rows" in numeric_line(step)
     assert code == 1  # refuted symbolically (y[3] = 2 when N = 1: labels are not assumed +-1)
+
+
+def test_a_run_past_a_sums_limit_leaves_out_its_own_rows_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sums on runs were left out per batch: one run of a batch past `MAX_SPAN` (here
+    lowered below the larger runs' N) made every row of the batch unevaluated, so a step
+    read `not run` on rows that were within the limit. Now exactly the rows of the runs
+    past it are not evaluated, with the reason, and the other rows give the verdict they
+    give alone (instances, vacuous rows, violations, least slack)."""
+    from verify.runs import families
+
+    _, binding, check = judged("chan-batch", "appendix-ratio-equality")
+    made = [(run, kind("batch").rows(run, binding, Origin("test", k), check.names))
+            for k, run in enumerate(runs())]
+    sizes = sorted({run.data.n for run, _ in made})
+    limit = sizes[len(sizes) // 2]
+    assert sizes[0] <= limit < sizes[-1]
+    past = sum(len(rows) for run, rows in made if run.data.n > limit)
+    monkeypatch.setattr(families, "MAX_SPAN", limit)
+    whole = InstanceBatch.concat([rows for _, rows in made])
+    alone = InstanceBatch.concat([rows for run, rows in made if run.data.n <= limit])
+    verdict, within = check.check(whole), check.check(alone)
+    assert 0 < past < len(whole)
+    assert verdict.unevaluated == past and within.unevaluated == 0
+    assert verdict.reason is not None and f"at most {limit} indices" in verdict.reason
+    assert (verdict.status, verdict.instances, verdict.vacuous, verdict.violations,
+            verdict.min_slack) == (within.status, within.instances, within.vacuous,
+                                   within.violations, within.min_slack)
+    assert verdict.instances == len(alone) and verdict.status == "violated"
+
+
+# ---- online runs offer their history: updates XU, YU over 1..t, stream XS, YS, ZS, IS -------
+
+HISTORY_PROOF = """
+title = "history sums on online runs"
+vectors = ["xu", "w", "w0", "xs", "z"]
+scalars = ["yu", "t", "eta", "time", "ys", "ind", "N"]
+naturals = ["t", "time"]
+indexed = ["xu", "yu", "xs", "ys", "z", "ind"]
+[numeric]
+run = "online"
+names = {{ {names} }}
+"""
+
+HISTORY_NAMES = 'xu = "XU", yu = "YU", xs = "XS", ys = "YS", z = "ZS", ind = "IS"'
+
+HISTORY_STEPS = [  # (id, given, claim, holds on every row of every run)
+    ("iterate", "", "norm2(w - w0 - eta*sum(k in 1..t, yu[k]*xu[k])) == 0", True),
+    ("updates-counted", "", "sum(i in 1..time, ind[i]) == t", True),
+    ("stream-iterate", "", "norm2(w - w0 - eta*sum(i in 1..time, ind[i]*z[i])) == 0", True),
+    ("stream-products", "", "norm2(sum(i in 1..time, z[i] - ys[i]*xs[i])) == 0", True),
+    ("iterate-products", "",  # reads w: made row by row, not from prefix sums
+     "eta*sum(k in 1..t, yu[k]*dot(w - w0, xu[k])) == norm2(w - w0)", True),
+    ("stream-labels", "", "sum(i in 1..time, ys[i]**2) == time", True),
+    ("false-labels", "", "sum(k in 1..t, yu[k]) == t", False),
+    ("false-off-by-one", '"t >= 1"',
+     "norm2(w - w0 - eta*sum(k in 1..t-1, yu[k]*xu[k])) == 0", False),
+    ("false-every-visit-updates", "", "sum(i in 1..time, ind[i]) == time", False),
+]
+
+
+def history_proof(tmp_path: Path, names: str = HISTORY_NAMES) -> Path:
+    path = tmp_path / "history.toml"
+    steps = "".join(f'\n[[step]]\nid = "{i}"\ngiven = [{g}]\nclaim = "{c}"\n'
+                    for i, g, c, _ in HISTORY_STEPS)
+    path.write_text(textwrap.dedent(HISTORY_PROOF.format(names=names)) + steps)
+    return path
+
+
+@functools.cache
+def history_runs() -> tuple[object, ...]:
+    """Online runs of planted data and orthonormal families: several updates per epoch, so
+    the stream's times differ from the updates' counts."""
+    scenarios = [*campaign.generated(7, 12), *campaign.tight(7, 6)]
+    return tuple(kind("online").runner(None)(s) for s in scenarios)
+
+
+def history_batch(tmp_path: Path, step: str, binding: str | None = None
+                  ) -> tuple[kernel.Judgement, CompiledJudgement, InstanceBatch, list[object]]:
+    proof = load_proof(history_proof(tmp_path))
+    assert proof.numeric is not None
+    judgement = on_runs(statements(proof)[step],
+                        Naming.of(proof.numeric, proof.vectors, proof.indexed))
+    binding = binding or binding_of(judgement, "online")
+    assert binding is not None, unbound(judgement, "online")
+    check = CompiledJudgement.compile(judgement)
+    made = list(history_runs())
+    batch = InstanceBatch.concat([kind("online").rows(r, binding, Origin("test", k),
+                                                      check.names)
+                                  for k, r in enumerate(made)])
+    check.assumed(batch)
+    return judgement, check, batch, made
+
+
+def test_a_runs_stream_times_are_the_engines_epochs_and_indices() -> None:
+    """`OnlineUpdates.times` derives each update's visit from the updated examples alone
+    (the next visit of its example); the engine's trace records the epoch and index of each
+    update: the time is (epoch - 1) N + index + 1 on every run, and the stream families read
+    them (IS is 1 exactly there, XS cycles through the examples, ZS = YS XS)."""
+    import numpy as np
+
+    from perceptron.algorithms.online import traced_run
+
+    scenarios = [*campaign.generated(7, 12), *campaign.tight(7, 6)]
+    for scenario, run in zip(scenarios, history_runs(), strict=True):
+        _, trace = traced_run(scenario.data, max_epochs=scenario.max_epochs)
+        assert trace is not None
+        n = scenario.data.n
+        expected = (np.asarray(trace.epochs) - 1) * n + np.asarray(trace.indices) + 1
+        assert run.times.tolist() == expected.tolist()  # type: ignore[attr-defined]
+        history = run.history  # type: ignore[attr-defined]
+        visits = int(expected[-1]) if len(expected) else 0
+        assert np.flatnonzero(history.scalars["IS"]).tolist() == (expected - 1).tolist()
+        assert history.vectors["XS"][0].tolist() == [i % n for i in range(visits)]
+        assert history.scalars["YS"].tolist() == [scenario.data.y[i % n]
+                                                  for i in range(visits)]
+        assert history.vectors["ZS"][1].tolist() == history.scalars["YS"].tolist()
+        assert history.vectors["XU"][0].tolist() == list(trace.indices)
+
+
+def _holds(judgement: kernel.Judgement, instance: object) -> bool:
+    """Whether the kernel finds the claim true at the row's instance (its hypotheses hold)."""
+    try:
+        kernel.check_counterexample(judgement, kernel.Counterexample(
+            instance.scalars, instance.vectors, instance.families))  # type: ignore[attr-defined]
+    except kernel.KernelError as error:
+        assert "holds at the counterexample" in str(error), error
+        return True
+    return False
+
+
+def _independent(step: str, run: object, t: int) -> bool:
+    """Whether the step holds at state t of `run`, evaluated with Fractions from the run's
+    updates (`Update`: example, label, iterates) and the engine's times, not from arrays."""
+    updates = run.updates[:t]  # type: ignore[attr-defined]
+    w = run.states[t]  # type: ignore[attr-defined]
+    w0, eta = run.initial, run.eta  # type: ignore[attr-defined]
+    data = run.data  # type: ignore[attr-defined]
+    time = int(run.state_times()[t])  # type: ignore[attr-defined]
+    visited = [(data.X[i % data.n], data.y[i % data.n]) for i in range(time)]
+    summed = [sum((eta * u.y * u.x[c] for u in updates), Fraction(0)) for c in range(len(w))]
+    if step in ("iterate", "stream-iterate"):
+        return all(w[c] == w0[c] + summed[c] for c in range(len(w)))
+    if step == "updates-counted":
+        return len(updates) == t and time >= t
+    if step == "stream-products":
+        return True
+    if step == "iterate-products":
+        d = [a - b for a, b in zip(w, w0, strict=True)]
+        return eta * sum((u.y * sum((a * b for a, b in zip(d, u.x, strict=True)), Fraction(0))
+                          for u in updates), Fraction(0)) == sum(a * a for a in d)
+    if step == "stream-labels":
+        return sum(y * y for _, y in visited) == time
+    if step == "false-labels":
+        return sum(u.y for u in updates) == t
+    if step == "false-off-by-one":
+        before = updates[:-1]
+        return all(w[c] == w0[c] + sum((eta * u.y * u.x[c] for u in before), Fraction(0))
+                   for c in range(len(w)))
+    assert step == "false-every-visit-updates"
+    return t == time
+
+
+@pytest.mark.parametrize(("step", "holds"), [(i, h) for i, _, _, h in HISTORY_STEPS])
+def test_each_history_sum_is_the_kernels_value_and_the_runs_own_at_every_row(
+        tmp_path: Path, step: str, holds: bool) -> None:
+    """On the state rows of online runs: each history sum's column (made per run from
+    prefix sums, or row by row when it reads `w`) equals the kernel's evaluator given the
+    row's instance and the history families it reads; the step holds on a row exactly when
+    the same statement evaluated from the run's updates with Fractions holds; the true ones
+    hold on every row, and a false one's counterexample (the members of XU, YU, ... it
+    reads) is accepted by the kernel."""
+    judgement, check, batch, made = history_batch(tmp_path, step, "state")
+    atoms = [s for s in judgement.symbols() if is_atom(s.name)]
+    assert atoms and len(batch) >= 80
+    verdict, first = check.check_rows(batch)
+    for i in range(len(batch)):
+        instance = batch.instance(i, check.shown)
+        at = Point(kernel.Counterexample(instance.scalars, instance.vectors, instance.families))
+        for atom in atoms:
+            assert batch.column(atom).value(i) == at.value(atom), (step, i, atom.name[:80])
+        run = made[int(batch.origins[int(batch.origin_index[i])].seed)]
+        t = int(batch.iteration[i])
+        if step == "false-off-by-one" and t == 0:
+            continue  # its hypothesis t >= 1 fails: vacuous
+        assert _independent(step, run, t) == _holds(judgement, instance), (step, i)
+    if holds:
+        assert verdict.status == "held" and verdict.violations == 0 and verdict.unevaluated == 0
+        return
+    assert verdict.status == "violated" and first is not None
+    cex = verdict.counterexample
+    assert cex is not None and set(cex.families) - {"X", "Y"} <= {"XU", "YU", "IS", "ZS",
+                                                                   "XS", "YS"}
+    assert set(cex.families) - {"X", "Y"}, "the history families it reads are given"
+    kernel.check_counterexample(judgement, kernel.Counterexample(
+        cex.scalars, cex.vectors, cex.families))
+
+
+def test_a_history_sum_of_run_constants_is_made_once_per_run() -> None:
+    """`sum(i in 1..time, IS[i])` reads no quantity that varies within a run: its chunks
+    make each run's terms once (`_Rows.by_run`, prefix sums read at each row's bounds)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as where:
+        _, check, batch, _ = history_batch(Path(where), "updates-counted", "state")
+    chunks = batch.__dict__["_family_rows"].values()
+    assert any("_by_run" in rows.__dict__ for rows in chunks)
+    assert check.check(batch).status == "held"
+
+
+def test_rows_whose_own_history_sum_passes_the_span_are_not_evaluated_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long run's late rows sum over more than `MAX_SPAN` times: those rows alone are not
+    evaluated (counted, with the reason), every other row of the batch is an instance. A
+    `FamilyError` took the whole batch with it (1116 rows of telgarsky-online's, where 156
+    pass the span). The limit lowered to 5 here: the rows not evaluated are exactly those
+    whose sums' bound (time, or t) passes 5."""
+    import numpy as np
+
+    from verify.runs import families
+
+    monkeypatch.setattr(families, "MAX_SPAN", 5)
+    for step, bound in (("updates-counted", "time"), ("iterate-products", "t")):
+        _, check, batch, _ = history_batch(tmp_path, step, "state")
+        verdict = check.check(batch)  # by run, and row by row (it reads w)
+        late = int(np.count_nonzero(batch.scalars[bound].num > 5))
+        assert 0 < late < len(batch)
+        assert verdict.unevaluated == late and verdict.instances == len(batch) - late, step
+        assert verdict.status == "held" and verdict.reason is not None
+        assert "at most 5 indices" in verdict.reason
+
+
+@pytest.mark.parametrize(("run", "names", "said"), [
+    ("online", HISTORY_NAMES.replace('xu = "XU"', 'xu = "YU"'),
+     "xu is a family of vectors, YU one of scalars"),
+    ("online", HISTORY_NAMES.replace('ind = "IS"', 'ind = "time"'),
+     "ind is a family (listed in indexed): bind it to a family of online runs"),
+    ("online", HISTORY_NAMES + ', N = "IS"', "IS is a family of online runs"),
+    ("batch", HISTORY_NAMES, "xu is a family (listed in indexed): bind it to a family of "
+     "batch runs (they offer X (of vectors), Y (of scalars)), not to an expression"),
+])
+def test_bad_history_bindings_are_refused(tmp_path: Path, run: str, names: str,
+                                          said: str) -> None:
+    path = history_proof(tmp_path, names)
+    path.write_text(path.read_text().replace('run = "online"', f'run = "{run}"'))
+    with pytest.raises(ProofFileError) as refused:
+        proof = load_proof(path)
+        assert proof.numeric is not None
+        Naming.of(proof.numeric, proof.vectors, proof.indexed)
+    assert said in str(refused.value)
+
+
+def test_the_cli_refuses_a_history_family_of_the_wrong_sort_in_one_line_exit_2(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from verify.cli import main
+
+    path = history_proof(tmp_path, HISTORY_NAMES.replace('z = "ZS"', 'z = "IS"'))
+    code = main(["audit", str(path), "--budget", "small"])
+    _, err = capfd.readouterr()
+    errors = [line for line in err.splitlines() if line.startswith("novikoff: error")
+              or "history.toml" in line]
+    assert code == 2 and len(errors) == 1, err
+    assert "z is a family of vectors, IS one of scalars" in errors[0]
+
+
+def test_a_history_family_on_a_batch_run_says_which_kind_offers_one() -> None:
+    """The reason of a step reading a history family on a kind that offers none: no longer
+    "no run offers a family of its history yet" (online runs do)."""
+    judgement = kernel.Judgement((), kernel.Fact(
+        sympy.Symbol("sum(#1 in 1..N: IS[#1])") - sympy.Symbol("N"), "<="), (), ("N",))
+    reason = unbound(judgement, "batch")
+    assert reason is not None and "IS is no family of a batch run" in reason
+    assert "online runs offer their history as families (XU, YU, XS, YS, ZS, IS)" in reason
+    assert "yet" not in reason
+    assert unbound(judgement, "online") is None
+
+
+@pytest.mark.parametrize("row_set", ["state", "example", "update"])
+def test_the_joint_rows_time_is_each_runs_own(row_set: str) -> None:
+    """`time` on the rows the campaign makes for many runs at once (`Joint`) equals each
+    run's own rows' (`RunKind.rows`), row by row, and its preset magnitude is its largest."""
+    from verify.runs.columns import max_abs
+
+    made = list(history_runs())
+    joint = kind("online").joint(row_set)
+    assert joint is not None and all(joint.count(r, {"time", "t"}) is not None for r in made)
+    together = joint.build(made, [Origin("test", k) for k in range(len(made))], {"time", "t"})
+    alone = [kind("online").rows(r, row_set, Origin("test", k), {"time", "t"})
+             for k, r in enumerate(made)]
+    expected = [v for b in alone for v in b.scalars["time"].num.tolist()]
+    assert together.scalars["time"].num.tolist() == expected and len(expected) >= 60
+    for column in (together.scalars["time"], *(b.scalars["time"] for b in alone)):
+        assert column.magnitude == max_abs(column.num)
+
+
+def test_a_plugins_run_offers_its_updates_and_no_stream() -> None:
+    """A plug-in's run has no integer form: its updates are matched to the dataset's
+    examples (XU, YU), and its order is its own, so it has no `time` and no stream families
+    (reading one is a `FamilyError`, its rows not evaluated); an update on no example of
+    the dataset makes its history unreadable, said in one line."""
+    from verify.runs.families import FamilyError
+    from verify.runs.online import OnlineUpdates, Update
+
+    run = history_runs()[0]
+    data = run.data  # type: ignore[attr-defined]
+    ups = list(run.updates)  # type: ignore[attr-defined]
+    plug = OnlineUpdates(data, run.u, ups, plugin="mine")  # type: ignore[attr-defined]
+    assert plug.indices.tolist() == run.indices.tolist()  # type: ignore[attr-defined]
+    assert set(plug.history.vectors) == {"XU"} and set(plug.history.scalars) == {"YU"}
+    assert plug.state_times() is None
+    assert "time" not in kind("online").rows(plug, "state", Origin("test"), {"t", "time"}
+                                             ).scalars
+    stranger = Update(ups[0].w, tuple(2 * v for v in ups[0].x), ups[0].y, ups[0].w_next)
+    odd = OnlineUpdates(data, run.u, [stranger], plugin="mine")  # type: ignore[attr-defined]
+    with pytest.raises(FamilyError, match="on no example of its dataset"):
+        odd.history  # noqa: B018
+    judgement = kernel.Judgement((), kernel.Fact(
+        sympy.Symbol("sum(#1 in 1..t: IS[#1])") - sympy.Symbol("t"), "=="), (), ("t",))
+    check = CompiledJudgement.compile(judgement)
+    batch = kind("online").rows(plug, "state", Origin("test"), check.names)
+    verdict = check.check(batch)
+    assert verdict.status == "not-run" and verdict.unevaluated == len(batch)
+    assert verdict.reason is not None and "IS is no family of a run of a plug-in" in \
+        verdict.reason
 
 
 def _chunk_stop_row_by_row(per_row: list[int], start: int, height: int) -> int:

@@ -45,6 +45,9 @@ def test_integer_rows_equal_fraction_rows(k: int) -> None:
             same(ONLINE.rows(run, binding, scenario.origin),
                  ONLINE.rows(slow, binding, scenario.origin))
         assert run.constants == slow.constants
+        # the history read off the updates alone (equal examples: the adversary's zeros)
+        assert slow.indices.tolist() == run.indices.tolist()
+        assert slow.times.tolist() == run.times.tolist()
 
 
 def test_reduced_is_the_least_common_denominator() -> None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -37,6 +37,35 @@ from verify.runs.columns import Column, InstanceBatch, fitting, in_int64
 #: augmented examples where the run's algorithm has a bias), and 0 (the zero vector) at every
 #: other index, as the kernel reads a family where a counterexample gives no member.
 DATASET: Mapping[str, bool] = {"X": True, "Y": False}
+
+#: The families of an online run's history (`verify.runs.online`, `RunKind.families`): its
+#: updates `XU[k]`, `YU[k]` (the example and label updated on at update k = 1..t, so that
+#: `w = w0 + eta*sum(k in 1..t, YU[k]*XU[k])` for the built-in rules), and its stream, the
+#: examples visited in order (cyclic epochs), at times i = 1..`time`: `XS[i]`, `YS[i]` the
+#: example and label visited at time i, `ZS[i]` = YS[i]*XS[i] (Telgarsky's x_i y_i), `IS[i]`
+#: 1 when the visit at time i updated, else 0 (Telgarsky's 1[i in M_i]); each the whole run's
+#: history (a row at update t reads the first t updates, or the times up to its `time`), 0
+#: and the zero vector past it. A member of a vector family is an example of the run's
+#: dataset times a factor (`History`), so its products are read off the dataset's Gram.
+HISTORY: Mapping[str, bool] = {"XU": True, "YU": False, "XS": True, "YS": False,
+                               "ZS": True, "IS": False}
+
+#: What each family denotes, in words (docs/run-quantities.md).
+FAMILY_DOCS: Mapping[str, str] = {
+    "X": "the examples, `X[j]` = x_j, j = 1..N",
+    "Y": "the labels, `Y[j]` = y_j, j = 1..N",
+    "XU": "the example updated on at update k, k = 1..T, the whole run's updates: a row "
+          "reads the first t",
+    "YU": "its label, so that `w = w0 + eta*sum(k in 1..t, YU[k]*XU[k])` on every row of a "
+          "built-in rule's run",
+    "XS": "the example visited at time i of the stream, epochs in order: "
+          "`XS[i]` = `X[(i - 1) mod N + 1]`, i = 1 up to the last update's time; a row reads "
+          "the times up to its `time`",
+    "YS": "its label",
+    "ZS": "their product `YS[i]*XS[i]`, Telgarsky's x_i y_i",
+    "IS": "1 when the visit at time i updated, else 0 (Telgarsky's 1[i in M_i]), so that "
+          "`sum(i in 1..time, IS[i]) = t`",
+}
 
 #: At most this many indices a sum ranges over on the rows of one run (the kernel's own
 #: limit at one point, `verify.kernel.atoms.MAX_RANGE`).
@@ -67,22 +96,48 @@ def atom_reads(name: str) -> tuple[frozenset[str], frozenset[str], frozenset[str
 def _vector_member(name: str) -> bool:
     """A member of a family of vectors, named alone: a part of an inner product, no column."""
     found = structure(sympy.Symbol(name))
-    return isinstance(found, Family) and DATASET.get(found.family, False)
+    return isinstance(found, Family) and (DATASET.get(found.family, False)
+                                          or HISTORY.get(found.family, False))
 
 
 def _named(name: str) -> set[tuple[str, str]]:
     return named(sympy.Symbol(name))
 
 
+@dataclass(frozen=True)
+class History:
+    """A run's past as families over its dataset (`HISTORY`): a family of vectors as, per
+    index k = 1..len, the example's position (0-based) in the dataset and an integer factor
+    (its member is factor * X[position]); a family of scalars as its integer values. Made
+    once per run, and only when a statement reads one of them (`FamilyData.history`)."""
+
+    vectors: Mapping[str, tuple[np.ndarray, np.ndarray]]
+    scalars: Mapping[str, np.ndarray]
+
+    def members(self, name: str, X: Sequence[Any]) -> dict[Fraction, Any]:
+        """The kernel's members of one family (`X`: the dataset's examples)."""
+        if name in self.vectors:
+            at, factor = self.vectors[name]
+            return {Fraction(k + 1): tuple(int(f) * v for v in X[int(j)])
+                    for k, (j, f) in enumerate(zip(at.tolist(), factor.tolist(), strict=True))}
+        return {Fraction(k + 1): Fraction(int(v)) for k, v in enumerate(self.scalars[name])}
+
+
 @dataclass
 class FamilyData:
     """One run's families as arrays (`X[j]` the example j = 1..count over one denominator,
-    `Y[j]` its label) and as the kernel's members (`members`, for a counterexample)."""
+    `Y[j]` its label) and as the kernel's members (`members`, for a counterexample); with
+    `past`, its history too (`HISTORY`, made when first read)."""
 
     X: np.ndarray
     X_den: int
     Y: np.ndarray
     members: Mapping[str, Mapping[Fraction, Any]]
+    #: the run's history (`History`) when its kind offers one, made only when read
+    past: Callable[[], History] | None = field(default=None, compare=False)
+    #: the dataset's families this run's extend (its Gram matrix is made once per dataset)
+    base: FamilyData | None = field(default=None, compare=False, repr=False)
+    examples: Sequence[Any] = field(default=(), compare=False, repr=False)
 
     @property
     def count(self) -> int:
@@ -91,7 +146,33 @@ class FamilyData:
     @cached_property
     def gram(self) -> np.ndarray:
         """`<X[i],X[j]>` numerators (over `X_den**2`), once per dataset."""
+        if self.base is not None:
+            return self.base.gram
         return _total(_mul(self.X[:, None, :], self.X[None, :, :]), -1)[..., 0]
+
+    @cached_property
+    def history(self) -> History:
+        """The run's history (FamilyError: its kind offers none, or this run has none)."""
+        if self.past is None:
+            raise FamilyError("these rows' runs offer no history: its families cannot be read")
+        return self.past()
+
+    def with_history(self, past: Callable[[], History], examples: Sequence[Any]
+                     ) -> FamilyData:
+        """This dataset's families and one run's history (`past`, made when first read;
+        `examples`: the dataset's examples, the members of a counterexample's families)."""
+        return FamilyData(self.X, self.X_den, self.Y, self.members, past, self, examples)
+
+    def members_read(self, read: Collection[str]) -> Mapping[str, Mapping[Fraction, Any]]:
+        """The members a counterexample gives: the dataset's families, and those of the
+        history that the statement reads (`read`: its names), each the whole run's."""
+        if self.past is None:
+            return self.members
+        found = {n for n in read if n in HISTORY}
+        if not found:
+            return self.members
+        return {**self.members, **{n: self.history.members(n, self.examples)
+                                   for n in sorted(found)}}
 
     @classmethod
     def of(cls, data: Dataset, offered: Mapping[str, bool]) -> FamilyData:
@@ -152,6 +233,7 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
     counts = np.array([f.count for f in batch.families], dtype=np.int64)
     per_row = counts[batch.origin_index]
     parts: dict[str, list[Column]] = {n: [] for n in atoms}
+    over: dict[str, list[tuple[np.ndarray, str] | None]] = {n: [] for n in atoms}
     start, n = 0, len(batch)
     while start < n:  # chunks of rows whose cells (rows x count^height) stay below CELLS
         stop = _chunk_stop(per_row, start, height)
@@ -161,15 +243,24 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
             if rows is None:  # kept on the batch: its judgements share masks and inner sums
                 rows = chunks[(start, stop)] = _Rows(batch, slice(start, stop))
             try:
-                made = [rows.column(name) for name in atoms]
+                made = [(rows.column(name), rows.overs_of[name]) for name in atoms]
                 break
             except _Wide:
                 del chunks[(start, stop)]
                 stop = start + (stop - start) // 2
+            except FamilyError:  # past a limit on some run's rows: each run of them alone
+                made = [_runs_apart(batch, start, stop, name) for name in atoms]
+                break
         rows.pruned()
-        for name, column in zip(atoms, made, strict=True):
+        for name, (column, past) in zip(atoms, made, strict=True):
             parts[name].append(column)
+            over[name].append(past)
         start = stop
+    skipped = batch.__dict__.setdefault("_unevaluated", {})
+    for name, masks in over.items():
+        joined = _overs_joined([(len(c.num), m) for c, m in zip(parts[name], masks, strict=True)])
+        if joined is not None:
+            skipped[name] = joined
     return {name: _joined(columns) for name, columns in parts.items()}
 
 
@@ -189,6 +280,74 @@ def _chunk_stop(per_row: np.ndarray, start: int, height: int) -> int:
         if at < end:
             return start + at
     return start + len(rest)
+
+
+def unevaluated(batch: InstanceBatch, atoms: Collection[str]) -> tuple[np.ndarray, str] | None:
+    """The rows of `batch` on which one of `atoms` was not evaluated, and the first reason;
+    None when every row was: a row whose own sum ranges over more than `MAX_SPAN` indices (a
+    long run's history, past the kernel's own limit), and every row of a run whose rows,
+    made alone, pass another limit (`ROW_CELLS`, int64 bounds: `_runs_apart`), not the
+    batch's other runs. Those rows are no instances of a statement reading the atoms; their
+    columns hold 0 (an empty sum), which nothing else reads (`family_columns`)."""
+    found = [batch.__dict__.get("_unevaluated", {}).get(a) for a in atoms]
+    found = [f for f in found if f is not None]
+    if not found:
+        return None
+    mask = found[0][0].copy()
+    for other, _ in found[1:]:
+        mask |= other
+    return mask, found[0][1]
+
+
+Over = tuple[np.ndarray, str] | None
+"""Rows of a chunk not evaluated (a mask over its rows) and the first reason, or None."""
+
+
+def _runs_apart(batch: InstanceBatch, start: int, stop: int, name: str) -> tuple[Column, Over]:
+    """The column of atom `name` on rows start..stop-1, each run's rows made alone, and the
+    rows not evaluated: a run whose own rows pass a limit (`FamilyError`) holds 0 and every
+    row of it is not evaluated, with the reason; the other runs' values are those made with
+    every run (each row reads its own run's data). Called only where some run of the chunk
+    passed a limit: a batch of runs within them never comes here."""
+    which = batch.origin_index[start:stop]
+    edges = [start, *(np.flatnonzero(np.diff(which)) + 1 + start).tolist(), stop]
+    columns, overs = [], []
+    for a, b in itertools.pairwise(edges):
+        try:
+            column, past = _alone(batch, a, b, name)
+        except FamilyError as error:
+            column = Column(np.zeros(b - a, dtype=np.int64), np.ones(b - a, dtype=np.int64))
+            past = (np.ones(b - a, dtype=bool), str(error))
+        columns.append(column)
+        overs.append((b - a, past))
+    return _joined(columns), _overs_joined(overs)
+
+
+def _alone(batch: InstanceBatch, start: int, stop: int, name: str) -> tuple[Column, Over]:
+    """The column of atom `name` on rows start..stop-1 (one run's), made in halves where
+    its cells pass `CELLS` (`_Wide`), and its rows whose own sums span past `MAX_SPAN`."""
+    columns, overs = [], []
+    while start < stop:
+        end = stop
+        while True:
+            rows = _Rows(batch, slice(start, end))
+            try:
+                columns.append(rows.column(name))
+                break
+            except _Wide:
+                end = start + (end - start) // 2
+        overs.append((end - start, rows.overs_of[name]))
+        start = end
+    return _joined(columns), _overs_joined(overs)
+
+
+def _overs_joined(overs: Sequence[tuple[int, Over]]) -> Over:
+    """Consecutive parts' rows not evaluated (each part's size and its own), as one."""
+    if all(past is None for _, past in overs):
+        return None
+    return (np.concatenate([past[0] if past is not None else np.zeros(size, dtype=bool)
+                            for size, past in overs]),
+            next(past[1] for _, past in overs if past is not None))
 
 
 def _joined(columns: Sequence[Column]) -> Column:
@@ -306,6 +465,12 @@ class _Rows:
         self.gram: np.ndarray | None = None
         self.products: dict[str, _Value] = {}
         self.one = _ints(1)
+        self.past: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
+        # rows whose own sum spans past `MAX_SPAN` (read as empty, not evaluated): per sum
+        # (`overs`, kept with its value), per atom made (`overs_of`), and while one is made
+        self.overs: dict[tuple[str, tuple[Any, ...]], tuple[np.ndarray, str]] = {}
+        self.overs_of: dict[str, tuple[np.ndarray, str] | None] = {}
+        self.over: tuple[np.ndarray, str] | None = None
 
     def pruned(self) -> None:
         """Forget the values and masks that vary with a bound index (arrays of up to `CELLS`
@@ -313,6 +478,7 @@ class _Rows:
         per-row values and top-level sets are kept. Every chunk of a batch kept them all:
         a six-deep sum over 7 examples held 2.2 GB of inner arrays (red team 13)."""
         self.memo = {k: v for k, v in self.memo.items() if not k[1]}
+        self.overs = {k: v for k, v in self.overs.items() if not k[1]}
         self.masks = {k: v for k, v in self.masks.items() if not k[-1]}
 
     def _shape(self, size: int = 1) -> tuple[int, ...]:
@@ -324,13 +490,17 @@ class _Rows:
         return _ints(int(den))
 
     def column(self, name: str) -> Column:
+        self.over = None
         num, den = self.symbol(sympy.Symbol(name), {})
+        self.overs_of[name] = self.over
         num = np.broadcast_to(num, self._shape(self.n)).reshape(self.n)
         den = np.broadcast_to(den, self._shape(self.n)).reshape(self.n)
         return Column(fitting(np.array(num, dtype=object)), fitting(np.array(den, dtype=object)))
 
     def scalar(self, name: str) -> _Value:
         found = self.batch.scalars.get(name)
+        if found is None:  # a `[define]`d name's column (`Naming.evaluated`: made first)
+            found = self.batch.defined.get(name)
         if found is None:
             raise FamilyError(f"{name} is no quantity of these rows")
         num = _shrunk(np.asarray(found.num[self.rows]))
@@ -345,11 +515,58 @@ class _Rows:
             num = _shrunk(np.asarray(found.num[self.rows]))
             return num.reshape((*self._shape(self.n), num.shape[1])), self._row(found.den)
         (kind, family_name, index), _ = _reading(name)
-        if kind != "member" or family_name != "X":
+        if kind != "member":
             raise FamilyError(f"{family_name} is no family of vectors of a run")
-        at, valid = self.index(index, scope)
+        at, factor, valid = self.example(family_name, index, scope)
         values = self.X[self.which, at]  # shape (..., dim): each row its own run's
-        return np.where(valid[..., None], values, 0).astype(self.X.dtype, copy=False), self.X_den
+        if factor is not None:
+            values = _mul(values, factor[..., None])
+        return np.where(valid[..., None], values, 0).astype(values.dtype, copy=False), self.X_den
+
+    def example(self, family_name: str, index: sympy.Expr,
+                scope: Mapping[str, tuple[np.ndarray, int, int]]
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """A member of a family of vectors as an example of each row's run: its position
+        among the examples, its factor (None: 1, a member of `X`), and whether the index is
+        one of the family's."""
+        if family_name == "X":
+            at, valid = self.index(index, scope)
+            return at, None, valid
+        at, factor, counts = self.history(family_name, True)
+        position, valid = self.index(index, scope, counts)
+        assert factor is not None
+        return at[self.which, position], factor[self.which, position], valid
+
+    def history(self, family_name: str, vector: bool
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """A history family (`HISTORY`) of every run of the chunk, padded to the longest:
+        per run the examples' positions and factors (a family of vectors) or the values (of
+        scalars, factor None), and each row's count of members."""
+        found = self.past.get(family_name)
+        if found is not None:
+            return found
+        if HISTORY.get(family_name) is not vector:
+            sort = "vectors" if vector else "scalars"
+            raise FamilyError(f"{family_name} is no family of {sort} of a run")
+        made = [f.history for f in self.data]
+        if any(family_name not in (h.vectors if vector else h.scalars) for h in made):
+            raise FamilyError(f"{family_name} is no family of a run of a plug-in: its order "
+                              "is its own, so its runs offer their updates, not a stream")
+        if vector:
+            parts = [h.vectors[family_name] for h in made]
+        else:
+            parts = [(h.scalars[family_name], None) for h in made]
+        longest = max(1, *(len(p[0]) for p in parts))  # one zero at least, to index
+        first = np.zeros((len(parts), longest), dtype=np.int64)
+        second = None if not vector else np.zeros((len(parts), longest), dtype=np.int64)
+        for k, (a, b) in enumerate(parts):
+            first[k, :len(a)] = a
+            if second is not None:
+                second[k, :len(a)] = b
+        counts = np.array([len(p[0]) for p in parts], dtype=np.int64)[
+            self.which.reshape(self.n)].reshape(self._shape(self.n))
+        found = self.past[family_name] = (first, second, counts)
+        return found
 
     def member_products(self, vector: str, member: str,
                         scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
@@ -375,11 +592,11 @@ class _Rows:
                     out[a:b] = _exact(num[a:b]) @ _exact(X[which[a]].T)
             table = self.products[vector] = (out, _mul(self._row(found.den), self.X_den))
         (_, family_name, index), _ = _reading(member)
-        if family_name != "X":
-            raise FamilyError(f"{family_name} is no family of vectors of a run")
-        at, valid = self.index(index, scope)
+        at, factor, valid = self.example(family_name, index, scope)
         values = table[0][np.arange(self.n).reshape(self._shape(self.n)), at]
-        return np.where(valid, values, 0).astype(table[0].dtype, copy=False), table[1]
+        if factor is not None:
+            values = _mul(values, factor)
+        return np.where(valid, values, 0).astype(values.dtype, copy=False), table[1]
 
     def members_gram(self, a: str, b: str, scope: Mapping[str, tuple[np.ndarray, int, int]]
                      ) -> _Value:
@@ -394,20 +611,24 @@ class _Rows:
                 self.gram[k, :g.shape[0], :g.shape[1]] = g
         (_, fa, ia), _ = _reading(a)
         (_, fb, ib), _ = _reading(b)
-        if fa != "X" or fb != "X":
-            raise FamilyError(f"{fa if fa != 'X' else fb} is no family of vectors of a run")
-        (at, valid), (bt, bvalid) = self.index(ia, scope), self.index(ib, scope)
+        (at, fat, valid), (bt, fbt, bvalid) = (self.example(fa, ia, scope),
+                                               self.example(fb, ib, scope))
         values = self.gram[self.which, at, bt]
-        return (np.where(valid & bvalid, values, 0).astype(self.gram.dtype, copy=False),
+        for factor in (fat, fbt):  # a history member: an example times its factor
+            if factor is not None:
+                values = _mul(values, factor)
+        return (np.where(valid & bvalid, values, 0).astype(values.dtype, copy=False),
                 _mul(self.X_den, self.X_den))
 
-    def index(self, index: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]
-              ) -> tuple[np.ndarray, np.ndarray]:
-        """Where a member's index falls among 0..count-1, and whether it is one of 1..N."""
+    def index(self, index: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]],
+              counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Where a member's index falls among 0..count-1, and whether it is one of 1..N (or
+        of 1..`counts`, a history family's)."""
         num, den = self.poly(index, scope)
         whole = num % den == 0
         position = np.where(whole, num // den, 0)
-        valid = np.asarray(whole & (position >= 1) & (position <= self.counts), dtype=bool)
+        top = self.counts if counts is None else counts
+        valid = np.asarray(whole & (position >= 1) & (position <= top), dtype=bool)
         return np.where(valid, position - 1, 0).astype(np.int64, copy=False), valid
 
     def symbol(self, symbol: sympy.Symbol, scope: Mapping[str, tuple[np.ndarray, int, int]]
@@ -421,6 +642,7 @@ class _Rows:
         key = (name, tuple((b, *scope[b][1:]) for b in bound))
         found = self.memo.get(key)
         if found is not None:
+            self._skip(self.overs.get(key))
             return found
         if reading[0] == "gram" and all(not IDENT.fullmatch(v) for v in reading[1:]):
             value = self.members_gram(reading[1], reading[2], scope)
@@ -432,25 +654,51 @@ class _Rows:
             width = max(a.shape[-1], b.shape[-1])
             a, b = (_padded(v, width) for v in (a, b))
             value: _Value = (_total(_mul(a, b), -1)[..., 0], _mul(da, db))
+        elif reading[0] == "member" and reading[1] != "Y":  # a history's: its values
+            values, _, counts = self.history(reading[1], False)
+            at, valid = self.index(reading[2], scope, counts)
+            value = np.where(valid, values[self.which, at], 0), self.one
         elif reading[0] == "member":
-            if reading[1] != "Y":
-                raise FamilyError(f"{reading[1]} is no family of scalars of a run")
             at, valid = self.index(reading[2], scope)
             value = np.where(valid, self.Y[self.which, at], 0), self.one
         else:
+            outer, self.over = self.over, None
             value = self.sum(reading[1], scope)
+            if self.over is not None:
+                self.overs[key] = self.over
+            self.over = outer
+            self._skip(self.overs.get(key))
         self.memo[key] = value
         return value
+
+    def _skip(self, over: tuple[np.ndarray, str] | None) -> None:
+        """Add rows not evaluated to those of the atom being made."""
+        if over is not None:
+            self.over = over if self.over is None else (self.over[0] | over[0], self.over[1])
 
     def sum(self, found: Any, scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
         lo, hi = (self.whole(b, scope) for b in (found.lo, found.hi))
         empty = np.zeros(self._shape(), dtype=np.int64), self.one
         if not lo.size:
             return empty
-        first, last = int(lo.min()), int(hi.max())
+        wide = hi - lo + 1 > MAX_SPAN  # a row's own sum past the limit: that row alone
+        if wide.any():
+            first, last = int(lo[wide].min()), int(hi[wide].max())
+            self._skip((wide, f"a sum over {first}..{last} on a run's rows: at most "
+                              f"{MAX_SPAN} indices"))
+            hi = np.where(wide, lo - 1, hi)  # read as empty there, and not evaluated
+        live = hi >= lo
+        if not live.any():
+            return empty
+        first, last = int(lo[live].min()), int(hi[live].max())
+        if not scope and last - first < MAX_SPAN and (
+                made := self.by_run(found, lo, hi, live, first, last)) is not None:
+            return made
         span = last - first + 1
         if span <= 0:
             return empty
+        if span > MAX_SPAN and self.n > 1:  # rows' sums apart: in halves (`_Wide`)
+            raise _Wide
         if span > MAX_SPAN:
             raise FamilyError(f"a sum over {first}..{last} on a run's rows: at most {MAX_SPAN} "
                               "indices")
@@ -478,6 +726,60 @@ class _Rows:
             self.masks[key] = keep
         num, den = self.poly(found.body, inner)
         return _total(np.where(keep, num, 0).astype(num.dtype, copy=False), axis), den
+
+    def by_run(self, found: Any, lo: np.ndarray, hi: np.ndarray, live: np.ndarray, first: int,
+               last: int) -> _Value | None:
+        """A sum of no other sum whose body and filters read nothing that varies between the
+        rows of a run (its families, a run's constants such as u): each run's terms made once
+        over first..last, and each row's value the difference of their prefix sums at its
+        bounds. A run's history sums range over up to `MAX_SPAN` times on each of its rows:
+        rows x indices cells become runs x indices. None: some quantity read varies, or each
+        run has one row here (`sum` adds them row by row)."""
+        local = self.which.reshape(self.n)
+        used, firsts = np.unique(local, return_index=True)
+        if len(used) == self.n:
+            return None
+        read = {pair for e in (found.body, *(p for p, _ in found.filters))
+                for sym in e.free_symbols if not sym.name.startswith("#")
+                for pair in _named(sym.name)}
+        for sort, name in read:
+            if sort in ("scalar", "vector"):
+                column = (self.batch.scalars if sort == "scalar" else self.batch.vectors
+                          ).get(name)
+                if column is None or not _per_run(column, self.rows, firsts[local]):
+                    return None
+        sub = self.__dict__.get("_by_run")
+        if sub is None:
+            sub = self.__dict__["_by_run"] = _Rows(
+                self.batch, np.arange(len(self.batch))[self.rows][firsts])
+        span, axis = last - first + 1, found.bound
+        shape = [1] * _AXES
+        shape[axis] = span
+        at = np.arange(first, last + 1, dtype=np.int64).reshape(shape)
+        inner = {f"#{axis}": (at, first, last)}
+        keep = np.ones(shape, dtype=bool)
+        for p, kind in found.filters:
+            value, _ = sub.poly(p, inner)
+            keep = keep & (value > 0 if kind == ">" else value >= 0 if kind == ">="
+                           else value == 0)
+        num, den = sub.poly(found.body, inner)
+        full = list(sub._shape(sub.n))
+        full[axis] = span
+        terms = np.broadcast_to(np.where(keep, num, 0).astype(num.dtype), full).reshape(
+            sub.n, span)
+        prefix = np.zeros((sub.n, span + 1), dtype=terms.dtype)
+        if terms.dtype != object and _mag(terms) * span < _LIMIT:
+            np.cumsum(terms, axis=1, out=prefix[:, 1:])
+        else:
+            prefix = prefix.astype(object)
+            prefix[:, 1:] = np.cumsum(_exact(terms), axis=1)
+        k = np.searchsorted(used, local)
+        top = np.where(live, hi - first + 1, 0)
+        bottom = np.where(live, lo - first, 0)
+        value = np.where(live, prefix[k, top] - prefix[k, bottom], 0).astype(prefix.dtype)
+        if isinstance(den, np.ndarray) and den.size > 1:
+            den = den.reshape(sub.n)[k].reshape(self._shape(self.n))
+        return _shrunk(value.reshape(self._shape(self.n))), den
 
     def whole(self, bound: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]
               ) -> np.ndarray:
@@ -525,6 +827,21 @@ def _product(first: np.ndarray | None, factors: Sequence[np.ndarray]) -> np.ndar
     for factor in factors:
         out = factor if out is None else _mul(out, factor)
     return out if out is not None else _ints(1)
+
+
+def _per_run(column: Any, rows: slice, firsts: np.ndarray) -> bool:
+    """Whether a column holds one value on all the rows of each run among `rows` (`firsts`:
+    each row's first row of its run, positions within `rows`): the same numerator over the
+    same denominator (a value written two ways counts as varying: the sum is then made row
+    by row, as before)."""
+    num = np.asarray(column.num[rows])
+    if not np.array_equal(num, num[firsts]):
+        return False
+    den = column.den
+    if isinstance(den, np.ndarray):
+        d = np.asarray(den[rows])
+        return bool(np.array_equal(d, d[firsts]))
+    return True
 
 
 def _padded(v: np.ndarray, width: int) -> np.ndarray:
