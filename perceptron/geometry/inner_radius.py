@@ -51,7 +51,7 @@ def inner_radius2(data: Dataset) -> Fraction | None:
         if not any(normal):
             continue
         offset = _dot(normal, chosen[0])
-        sides = {(_dot(normal, p) > offset) - (_dot(normal, p) < offset) for p in points}
+        sides = {(v > offset) - (v < offset) for v in (_dot(normal, p) for p in points)}
         if sides == {-1, 0} or sides == {0}:
             pass
         elif sides == {1, 0}:

@@ -156,8 +156,7 @@ class CompiledPolynomial:
         exact_int64 = bound <= INT64_LIMIT and all(
             c.num.dtype != object and (not isinstance(c.den, np.ndarray) or c.den.dtype != object)
             for c in columns)
-        total: IntArray = (np.zeros(n, dtype=np.int64) if exact_int64
-                           else as_object(np.zeros(n, dtype=np.int64)))
+        total: IntArray | None = None
         common = [not isinstance(c.den, np.ndarray) for c in columns]
         for (m, c), term in zip(self.terms, factors, strict=True):
             # a common denominator's power is a number: into the coefficient (at most the
@@ -166,14 +165,25 @@ class CompiledPolynomial:
             for j, column in enumerate(columns):
                 if common[j] and degrees[j] > m[j]:
                     c *= column.den_power(degrees[j] - m[j], exact_int64)  # type: ignore[operator]
-            value: IntArray | int = np.int64(c) if exact_int64 else c
+            # a coefficient 1 multiplies nothing, and the first term is added to nothing
+            # (the same integers, one array operation fewer each)
+            value: IntArray | None = None
             for j, e in term:
                 if common[j]:
-                    value = value * columns[j].power(e, exact_int64)
+                    factor = columns[j].power(e, exact_int64)
+                    value = factor if value is None else value * factor
             for j, column in enumerate(columns):
                 if not common[j] and degrees[j]:
-                    value = value * column.scaled_power(m[j], degrees[j] - m[j], exact_int64)
-            total = total + value
+                    factor = column.scaled_power(m[j], degrees[j] - m[j], exact_int64)
+                    value = factor if value is None else value * factor
+            if value is None or c != 1:
+                coefficient = np.int64(c) if exact_int64 else c
+                value = (value * coefficient if value is not None
+                         else np.full(n, coefficient, dtype=np.int64 if exact_int64 else object))
+            total = value if total is None else total + value
+        if total is None:  # no term: 0 on every row
+            total = (np.zeros(n, dtype=np.int64) if exact_int64
+                     else as_object(np.zeros(n, dtype=np.int64)))
         # the rows' denominators: int64 only when the largest fits
         in_int64 = self.denominator * prod(t ** k for t, k in zip(tops, degrees, strict=True)
                                            ) <= INT64_LIMIT

@@ -23,6 +23,7 @@ of a rational point (`unit_near`): exactly unit, whatever the float used to aim 
 from __future__ import annotations
 
 import math
+import operator
 import random
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
@@ -85,13 +86,17 @@ def _planted(rng: random.Random, flips: bool) -> tuple[Dataset, Vector, str]:
     rate = rng.choice((5, 10, 20, 30, 40)) if flips else 0
     X: list[Vector] = []
     y: list[int] = []
+    # <u, x> times the positive lcm of u's denominators: its sign, in integers (a Fraction
+    # per product was most of making these scenarios)
+    common = math.lcm(*(c.denominator for c in u))
+    scaled = [c.numerator * (common // c.denominator) for c in u]
     while len(X) < n:
-        x = tuple(Fraction(rng.randint(-9, 9)) for _ in range(dim))
-        score = sum(a * b for a, b in zip(u, x, strict=True))
+        draws = [rng.randint(-9, 9) for _ in range(dim)]
+        score = sum(map(operator.mul, scaled, draws))
         if score == 0:
             continue
         label = 1 if score > 0 else -1
-        X.append(x)
+        X.append(tuple(map(Fraction, draws)))
         y.append(-label if rng.randrange(100) < rate else label)
     return Dataset(tuple(X), tuple(y)), u, f"d={dim}, n={n}, {rate}% flipped"
 

@@ -28,6 +28,7 @@ base quantities (`[numeric] names`, `verify.runs.naming`).
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -120,8 +121,15 @@ def needed(names: Collection[str]) -> set[str]:
     """The quantities rows must bind for `names`: its own, but for each sum or family member
     (`is_atom`), the quantities it reads (its bounds, filters, body), from which its column
     is made where the rows are checked (`family_columns`)."""
-    return {n for n in names if not is_atom(n)}.union(
-        *(s | v for a in names if is_atom(a) for s, v, _ in (atom_reads(a),)))
+    return set(_needed(frozenset(names)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _needed(names: frozenset[str]) -> frozenset[str]:
+    """`needed`, once per set of names (a campaign asks it of every run's rows of every row
+    set a check binds, with the same few sets)."""
+    return frozenset({n for n in names if not is_atom(n)}.union(
+        *(s | v for a in names if is_atom(a) for s, v, _ in (atom_reads(a),))))
 
 
 def wanted_columns(names: Collection[str] | None) -> Callable[[str], bool]:

@@ -887,3 +887,39 @@ def test_a_plugins_run_offers_its_updates_and_no_stream() -> None:
     assert verdict.status == "not-run" and verdict.unevaluated == len(batch)
     assert verdict.reason is not None and "IS is no family of a run of a plug-in" in \
         verdict.reason
+
+
+def _chunk_stop_row_by_row(per_row: list[int], start: int, height: int) -> int:
+    """The chunk's end as `family_columns` found it before `_chunk_stop`: row by row."""
+    from verify.runs import families
+
+    widest, stop = 1, start
+    while stop < len(per_row):
+        widest = max(widest, per_row[stop])
+        if stop > start and (stop + 1 - start) * widest ** height > families.CELLS:
+            break
+        stop += 1
+    return stop
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_chunk_ends_where_its_cells_first_pass_the_limit_row_by_row(seed: int) -> None:
+    """`_chunk_stop` reads the rows by runs of one largest count, not one by one; it ends
+    each chunk at the same row as the row-by-row scan: batches of tiny and of big datasets,
+    counts growing, falling and mixed, every nesting depth, starts anywhere."""
+    import random
+
+    import numpy as np
+
+    from verify.runs import families
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        top = rng.choice([1, 3, 30, 200, 2000, 5000])
+        per_row = [c for _ in range(rng.randint(1, 40))
+                   for c in [rng.randint(0, top)] * rng.randint(1, 400)]
+        if rng.random() < 0.3:
+            per_row.sort(reverse=rng.random() < 0.5)
+        start, height = rng.randrange(len(per_row)), rng.randint(0, 7)
+        assert families._chunk_stop(np.array(per_row, dtype=np.int64), start, height) == \
+            _chunk_stop_row_by_row(per_row, start, height)

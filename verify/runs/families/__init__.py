@@ -30,7 +30,7 @@ import sympy
 
 from perceptron.dataset import Dataset
 from verify.kernel.atoms import IDENT, Family, Sum, gram_pair, named, structure
-from verify.runs.columns import Column, InstanceBatch, fitting
+from verify.runs.columns import Column, InstanceBatch, fitting, in_int64
 
 #: The families every built-in run offers (`RunKind.families`): its dataset's examples `X`
 #: (vectors, `X[j]` = x_j) and labels `Y` (`Y[j]` = y_j), j = 1..N, each run's own data (the
@@ -236,12 +236,7 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
     over: dict[str, list[tuple[np.ndarray, str] | None]] = {n: [] for n in atoms}
     start, n = 0, len(batch)
     while start < n:  # chunks of rows whose cells (rows x count^height) stay below CELLS
-        widest, stop = 1, start
-        while stop < n:
-            widest = max(widest, int(per_row[stop]))
-            if stop > start and (stop + 1 - start) * widest ** height > CELLS:
-                break
-            stop += 1
+        stop = _chunk_stop(per_row, start, height)
         chunks = batch.__dict__.setdefault("_family_rows", {})
         while True:  # a sum ranging past the rows' count: the chunk in halves (`_Wide`)
             rows = chunks.get((start, stop))
@@ -267,6 +262,24 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
         if joined is not None:
             skipped[name] = joined
     return {name: _joined(columns) for name, columns in parts.items()}
+
+
+def _chunk_stop(per_row: np.ndarray, start: int, height: int) -> int:
+    """Where the chunk of rows from `start` ends: at the first row `stop > start` at which
+    `(stop + 1 - start) * widest ** height` passes `CELLS` (`widest` the largest count of
+    rows `start..stop`, at least 1), else at the last row. Read by runs of rows over which
+    that largest count stays the same, a few: in each the product grows with `stop`, so its
+    first row past `CELLS` is `m * W > CELLS`, `m > CELLS // W`, in integers (a Python loop
+    over every row was most of the work on batches of tiny runs)."""
+    rest = np.maximum(per_row[start:], 1)
+    running = np.maximum.accumulate(rest)
+    edges = [0, *(np.flatnonzero(running[1:] != running[:-1]) + 1).tolist(), len(rest)]
+    for first, end in itertools.pairwise(edges):
+        rows = CELLS // int(running[first]) ** height + 1  # the fewest rows past CELLS
+        at = max(first, 1, rows - 1)  # its row, past `start` and within this run
+        if at < end:
+            return start + at
+    return start + len(rest)
 
 
 def unevaluated(batch: InstanceBatch, atoms: Collection[str]) -> tuple[np.ndarray, str] | None:
@@ -353,7 +366,14 @@ def _mag(a: np.ndarray) -> int:
     """The largest magnitude in an integer array (0 when empty)."""
     if a.size == 0:
         return 0
-    return int(np.max(np.abs(a))) if a.dtype != object else max(map(abs, a.ravel().tolist()))
+    if a.dtype == object:
+        fitted = in_int64(a)
+        if fitted is None:
+            return max(map(abs, a.ravel().tolist()))
+        a = fitted
+    # the extremes as Python ints, not `abs` of every entry: no array allocated, and no
+    # int64 overflow at -2**63 (the ufuncs' reduce: a sum's arrays are read many times)
+    return max(int(np.maximum.reduce(a, axis=None)), -int(np.minimum.reduce(a, axis=None)))
 
 
 def _exact(a: np.ndarray) -> np.ndarray:
@@ -501,7 +521,7 @@ class _Rows:
         values = self.X[self.which, at]  # shape (..., dim): each row its own run's
         if factor is not None:
             values = _mul(values, factor[..., None])
-        return np.where(valid[..., None], values, 0).astype(values.dtype), self.X_den
+        return np.where(valid[..., None], values, 0).astype(values.dtype, copy=False), self.X_den
 
     def example(self, family_name: str, index: sympy.Expr,
                 scope: Mapping[str, tuple[np.ndarray, int, int]]
@@ -576,7 +596,7 @@ class _Rows:
         values = table[0][np.arange(self.n).reshape(self._shape(self.n)), at]
         if factor is not None:
             values = _mul(values, factor)
-        return np.where(valid, values, 0).astype(values.dtype), table[1]
+        return np.where(valid, values, 0).astype(values.dtype, copy=False), table[1]
 
     def members_gram(self, a: str, b: str, scope: Mapping[str, tuple[np.ndarray, int, int]]
                      ) -> _Value:
@@ -597,8 +617,8 @@ class _Rows:
         for factor in (fat, fbt):  # a history member: an example times its factor
             if factor is not None:
                 values = _mul(values, factor)
-        return np.where(valid & bvalid, values, 0).astype(values.dtype), _mul(self.X_den,
-                                                                              self.X_den)
+        return (np.where(valid & bvalid, values, 0).astype(values.dtype, copy=False),
+                _mul(self.X_den, self.X_den))
 
     def index(self, index: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]],
               counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -609,7 +629,7 @@ class _Rows:
         position = np.where(whole, num // den, 0)
         top = self.counts if counts is None else counts
         valid = np.asarray(whole & (position >= 1) & (position <= top), dtype=bool)
-        return np.where(valid, position - 1, 0).astype(np.int64), valid
+        return np.where(valid, position - 1, 0).astype(np.int64, copy=False), valid
 
     def symbol(self, symbol: sympy.Symbol, scope: Mapping[str, tuple[np.ndarray, int, int]]
                ) -> _Value:
@@ -705,7 +725,7 @@ class _Rows:
                                else value == 0)
             self.masks[key] = keep
         num, den = self.poly(found.body, inner)
-        return _total(np.where(keep, num, 0).astype(num.dtype), axis), den
+        return _total(np.where(keep, num, 0).astype(num.dtype, copy=False), axis), den
 
     def by_run(self, found: Any, lo: np.ndarray, hi: np.ndarray, live: np.ndarray, first: int,
                last: int) -> _Value | None:
@@ -783,20 +803,30 @@ class _Rows:
         values = [self.symbol(s, scope) for s in symbols]
         degrees = [max((m[i] for m, _ in terms), default=0) for i in range(len(symbols))]
         common = math.lcm(*(c.denominator for _, c in terms)) if terms else 1
-        den = _ints(common)
-        for (_, d), k in zip(values, degrees, strict=True):
-            for _ in range(k):
-                den = _mul(den, d)
-        total = np.zeros(self._shape(), dtype=np.int64)
+        # a factor 1 is never multiplied, nor a first term added to 0: the same integers,
+        # without the two passes over the arrays each `_mul` and `_add` takes (their
+        # magnitudes), which were most of a sum's work on the few rows of a small run
+        den = _product(_ints(common) if common != 1 else None,
+                       [d for (_, d), k in zip(values, degrees, strict=True) for _ in range(k)])
+        total: np.ndarray | None = None
         for monomial, c in terms:
-            term = _ints(c.numerator * (common // c.denominator))
-            for (num, d), e_i, k in zip(values, monomial, degrees, strict=True):
-                for _ in range(e_i):
-                    term = _mul(term, num)
-                for _ in range(k - e_i):
-                    term = _mul(term, d)
-            total = _add(total, term)
+            coefficient = c.numerator * (common // c.denominator)
+            term = _product(_ints(coefficient) if coefficient != 1 else None, [
+                f for (num, d), e_i, k in zip(values, monomial, degrees, strict=True)
+                for f in (*(num,) * e_i, *(d,) * (k - e_i))])
+            total = term if total is None else _add(total, term)
+        if total is None or total.ndim < _AXES:  # no term, or constants only: on the axes
+            total = _add(np.zeros(self._shape(), dtype=np.int64),
+                         total if total is not None else _ints(0))
         return total, den
+
+
+def _product(first: np.ndarray | None, factors: Sequence[np.ndarray]) -> np.ndarray:
+    """`first` times every factor, exactly (`_mul`); no `first` is 1."""
+    out = first
+    for factor in factors:
+        out = factor if out is None else _mul(out, factor)
+    return out if out is not None else _ints(1)
 
 
 def _per_run(column: Any, rows: slice, firsts: np.ndarray) -> bool:
