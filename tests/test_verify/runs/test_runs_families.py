@@ -150,6 +150,15 @@ def write(tmp_path: Path, names: str) -> Path:
     return path
 
 
+def _refusal(path: Path) -> str:
+    """The one-line refusal of `path`'s bindings (its loading or its naming of the run)."""
+    with pytest.raises(ProofFileError) as refused:
+        proof = load_proof(path)
+        assert proof.numeric is not None
+        Naming.of(proof.numeric, proof.vectors, proof.indexed)
+    return str(refused.value)
+
+
 @pytest.mark.parametrize(("names", "said"), [
     ('x = "X", y = "k"', "y is a family (listed in indexed): bind it to a family of batch runs"),
     ('x = "X", y = "Y", k = "Y"', "Y is a family of batch runs"),
@@ -158,11 +167,7 @@ def write(tmp_path: Path, names: str) -> Path:
 ])
 def test_bad_bindings_are_refused(tmp_path: Path, names: str, said: str) -> None:
     path = write(tmp_path, names)
-    with pytest.raises(ProofFileError) as refused:
-        proof = load_proof(path)
-        assert proof.numeric is not None
-        Naming.of(proof.numeric, proof.vectors, proof.indexed)
-    assert said in str(refused.value)
+    assert said in _refusal(path)
 
 
 def test_the_cli_refuses_a_family_bound_to_a_scalar_in_one_line_exit_2(
@@ -808,11 +813,7 @@ def test_bad_history_bindings_are_refused(tmp_path: Path, run: str, names: str,
                                           said: str) -> None:
     path = history_proof(tmp_path, names)
     path.write_text(path.read_text().replace('run = "online"', f'run = "{run}"'))
-    with pytest.raises(ProofFileError) as refused:
-        proof = load_proof(path)
-        assert proof.numeric is not None
-        Naming.of(proof.numeric, proof.vectors, proof.indexed)
-    assert said in str(refused.value)
+    assert said in _refusal(path)
 
 
 def test_the_cli_refuses_a_history_family_of_the_wrong_sort_in_one_line_exit_2(
