@@ -71,7 +71,12 @@ sums range past those limits is not evaluated, as any other. Cost: a scalar sum 
 reads only families and the run's constants is made once per run (prefix sums); a sum of
 history vectors inside an inner product (`norm2(w - sum(k in 1..t, YU[k]*XU[k]))`) is
 evaluated row by row through the Gram matrix, quadratic in t: that one-step proof took
-95 s of the default audit (76 CPU-seconds, 12 085 instances) on 2026-11-28.
+95 s of the default audit (76 CPU-seconds, 12 085 instances) on 2026-11-28. Only each row's
+work is bounded (`ROW_CELLS`), not a step's total: on long runs (the margin perceptron's,
+or a data file of about a thousand examples each updated once) a double sum over a run's
+history, or such an inner product, can run for many minutes and take gigabytes (red team
+15: a small-budget audit past five minutes; 8 GB for a double sum over 1..time on 1000
+orthonormal examples). Prefer a scalar sum with the run's constants (`dot(u, ...)`).
 
 A kind's *laws* hold on every one of its rows by definition of its quantities; the tests
 check them on runs, and `verify.testing.check_run` checks the online update rule on any run.
