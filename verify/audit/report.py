@@ -227,6 +227,9 @@ def to_text(audit: Audit) -> str:
                              f"{s.numeric.instances} run instances")
                 if (cex := _numeric(s.numeric)["counterexample"]) is not None:
                     lines.append(f"    on a run: {'; '.join(instance_lines(cex))}")
+            if s.numeric is not None and s.numeric.unevaluated:  # red team 15: said in JSON only
+                lines.append(f"    not evaluated on {s.numeric.unevaluated} rows of its runs: "
+                             f"{s.numeric.reason}")
             if s.caveat is not None:
                 lines.append(f"    {s.caveat}")
     vacuous = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.vacuous]

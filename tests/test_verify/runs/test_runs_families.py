@@ -924,3 +924,22 @@ def test_a_chunk_ends_where_its_cells_first_pass_the_limit_row_by_row(seed: int)
         start, height = rng.randrange(len(per_row)), rng.randint(0, 7)
         assert families._chunk_stop(np.array(per_row, dtype=np.int64), start, height) == \
             _chunk_stop_row_by_row(per_row, start, height)
+
+
+def test_a_finding_says_in_the_terminal_on_how_many_rows_it_was_not_evaluated(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 15 F3: a step refuted symbolically whose runs left rows unevaluated said so
+    in the JSON only; the terminal's findings now say on how many rows and why."""
+    from verify.cli import main
+    from verify.runs import families
+
+    path = write(tmp_path, 'x = "X", y = "Y"')
+    path.write_text(path.read_text() + '\n[[step]]\nid = "wrong"\ngiven = []\n'
+                    'claim = "sum(j in S, y[j]**2) <= 0"\n')
+    monkeypatch.setattr(families, "MAX_SPAN", 4)  # the larger runs' sums past it
+    main(["audit", str(path), "--budget", "small", "--jobs", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    at = lines.index(next(line for line in lines if line.strip().startswith("sums/wrong:")))
+    said = [line for line in lines[at:at + 6] if "not evaluated on" in line]
+    assert len(said) == 1 and "rows of its runs: " in said[0] and "at most 4 indices" in said[0]
