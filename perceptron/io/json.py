@@ -24,6 +24,25 @@ class _Constant(str):
     """A non-standard JSON constant (NaN, Infinity, -Infinity)."""
 
 
+class _DuplicateKey(ValueError):
+    """An object that names a key twice: Python's `json` would keep the last value silently,
+    so `{"y": [1], "y": [-1]}` would be read as whichever the writer put second."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object, refused when it names a key twice (`_DuplicateKey`)."""
+    doc: dict[str, object] = {}
+    for key, value in pairs:
+        if key in doc:
+            raise _DuplicateKey(key)
+        doc[key] = value
+    return doc
+
+
 def _json_int(text: str) -> int | _FloatText:
     if len(text) > MAX_TOKEN:
         return _FloatText(text)  # reported, with its place, by _cell
@@ -41,7 +60,10 @@ def parse_json(text: str, *, source: str = "<json>", limits: Limits = DEFAULT_LI
     """Parse JSON text `{"X": [[...]], "y": [...]}` exactly (see the module docstring)."""
     try:
         doc = json.loads(text, parse_float=_FloatText, parse_int=_json_int,
-                         parse_constant=_Constant)
+                         parse_constant=_Constant, object_pairs_hook=_object)
+    except _DuplicateKey as exc:
+        raise DataError(f"invalid JSON: the key {exc.key!r} appears twice in one object "
+                        "(which value is meant cannot be told)", source=source) from None
     except json.JSONDecodeError as exc:
         raise DataError(f"invalid JSON: {exc.msg}", source=source, line=exc.lineno,
                         column=exc.colno) from None

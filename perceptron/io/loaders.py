@@ -25,7 +25,8 @@ with an error, never a header dropped silently. Every later row must be all numb
 
 **JSON** (`.json`, or text starting with `{`): `{"X": [[...], ...], "y": [...]}`; numbers as
 JSON numbers (parsed from their decimal text, never through a binary float) or as strings such
-as `"1/3"`, `"-2 % 7"`, `"0.25"`.
+as `"1/3"`, `"-2 % 7"`, `"0.25"`; an object that names a key twice is refused (which value
+was meant cannot be told).
 
 **numpy** (`.npy`: a 2-D array, label column last unless `label_column`; `.npz`: arrays `X`
 and `y`), and `from_arrays(X, y)` for arrays in memory. Pickled object arrays are refused.

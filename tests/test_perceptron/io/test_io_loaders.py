@@ -148,6 +148,18 @@ def test_json_missing_key_and_huge_integer() -> None:
     assert "too long" in exc.problem and exc.line == 1
 
 
+@pytest.mark.parametrize("text", [
+    '{"X": [[1, 1]], "y": [1], "y": [-1]}',
+    '{"X": [[1, 1]], "X": [[2, 2]], "y": [1]}',
+    '{"X": [[1, 1]], "y": [1], "note": {"a": 1, "a": 2}}',
+])
+def test_json_a_key_named_twice_is_refused(text: str) -> None:
+    """Red team 16: `{"y": [1], "y": [-1]}` was read with the last value, silently (Python's
+    `json`); which one the writer meant cannot be told, so the file is refused in one line."""
+    exc = error(parse_json, text, source="f.json")
+    assert "appears twice" in exc.problem, exc
+
+
 # ---- numpy ---------------------------------------------------------------------------------------
 
 
