@@ -151,6 +151,10 @@ def _npy_array(stream: io.BufferedIOBase | io.BytesIO | zipfile.ZipExtFile, sour
         raise DataError(f"{what}truncated: the header declares shape {shape} of {dtype} "
                         f"({count * dtype.itemsize} bytes), the file holds {len(data)}",
                         source=source)
+    if stream.read(1):  # rows past the declared shape would be dropped without a word
+        raise DataError(f"{what}the header declares shape {shape} of {dtype} "
+                        f"({count * dtype.itemsize} bytes), the file holds more",
+                        source=source)
     array = np.frombuffer(data, dtype=dtype, count=count)
     order = "F" if fortran else "C"
     return array.reshape(shape[::-1]).transpose() if order == "F" else array.reshape(shape)

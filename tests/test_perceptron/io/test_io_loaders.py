@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import time
+import zipfile
 from fractions import Fraction
 from pathlib import Path
 
@@ -204,6 +206,27 @@ def test_npy_and_npz_files(tmp_path: Path) -> None:
     pickled = tmp_path / "p.npy"
     np.save(pickled, np.array([[F(1), 1]], dtype=object), allow_pickle=True)
     assert "numpy" in error(load, pickled).problem
+
+
+def test_npy_bytes_past_the_declared_shape_are_refused(tmp_path: Path) -> None:
+    """Red team 16: a header declaring fewer rows than the file holds was read as those rows,
+    the rest dropped without a word; a file shorter than its header says was refused already."""
+    full = tmp_path / "full.npy"
+    np.save(full, np.array([[1, 1], [2, -1], [3, 1]], dtype=np.int64))
+    raw = full.read_bytes()
+    lying = tmp_path / "lying.npy"
+    lying.write_bytes(raw.replace(b"(3, 2)", b"(2, 2)", 1))
+    assert "the file holds more" in error(load, lying).problem
+    short = tmp_path / "short.npy"
+    short.write_bytes(raw[:-8])
+    assert "truncated" in error(load, short).problem
+    archive = tmp_path / "lying.npz"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("X.npy", raw.replace(b"(3, 2)", b"(2, 2)", 1))
+        buffer = io.BytesIO()
+        np.save(buffer, np.array([1, -1]))
+        z.writestr("y.npy", buffer.getvalue())
+    assert "the file holds more" in error(load, archive).problem
 
 
 # ---- .dat ----------------------------------------------------------------------------------------
