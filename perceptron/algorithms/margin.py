@@ -11,9 +11,13 @@ The run is exact: the data are scaled by their common denominator to integer row
 (`perceptron.algorithms.fast.integer_form`), the iterate is kept as the integer `W = s w`
 (w_0 = 0, eta = 1), and `y<w, x> <= beta` is decided as `<W, Z_i> <= beta s^2` with
 `Z_i = y_i X_i`: integers against the largest integer `B = floor(beta s^2)` below the
-threshold, Python integers throughout (no overflow, no float). Epochs are cyclic over the
-examples in order, as the engine's, and the run stops at the first epoch without an update
-or at the epoch cap. No SymPy here (docs/design.md §1).
+threshold, Python integers throughout (no overflow, no float decides). Epochs are cyclic over
+the examples in order, as the engine's, and the run stops at the first epoch without an update
+or at the epoch cap. On few examples the loop runs on the margins `<W, Z_i>` themselves,
+moved by the signed Gram rows (`IntegerForm.signed_gram`: exact integers, in float64 only
+where every partial sum is below 2**53, as the engine's `gram`); and once the iterate at the
+start of an epoch repeats, the rest of the run to the cap is the cycle between (`_epochs`).
+No SymPy here (docs/design.md §1).
 """
 
 from __future__ import annotations
