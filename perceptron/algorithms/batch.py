@@ -28,7 +28,6 @@ from operator import mul
 
 from perceptron.algorithms.fast import (
     IntegerForm,
-    exact_combination,
     exact_matvec,
     integer_form,
     integer_vector,
@@ -198,12 +197,11 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
         if k >= max_iterations:
             reason = f"iteration cap {max_iterations} reached with |M_{k}| = {len(M)}"
             break
-        xbar = Z.total(M)
-        if not any(xbar):
+        xbar, moved = Z.step(M)  # and <xbar, Z[j]> for every j
+        if moved is None:
             reason = (f"xbar_{k} = 0 with |M_{k}| = {len(M)}: no step can move w_{k}, "
                       "the run never converges")
             break
-        moved = Z.moved(M, xbar)  # <xbar, Z[j]> for every j
         if optimal:
             alpha: Fraction | None = Fraction(
                 form.scale * sum([towards[j] for j in M]),
@@ -256,7 +254,7 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
 class _SignedRows:
     """The signed examples `Z[j] = y_j rows[j]` of a run's integer form, and the two exact
     products the batch loop takes of them, as Python ints: in Python lists for a small `Z`
-    (`SMALL_CELLS`), else by numpy (`exact_matvec`, `exact_combination`)."""
+    (`SMALL_CELLS`), else by numpy (`step`, `exact_matvec`)."""
 
     def __init__(self, form: IntegerForm) -> None:
         self.Z = form.signed_once
@@ -269,6 +267,27 @@ class _SignedRows:
         self.gram: list[list[int]] | None = (
             form.signed_gram if self.rows is not None
             or (self.Z.dtype != object and n * d * form.max_abs ** 2 >= 2**63) else None)
+        self.machine = self.rows is None and self.gram is None and self.Z.dtype != object
+
+    def step(self, M: Sequence[int]) -> tuple[list[int], list[int] | None]:
+        """`xbar = sum_{j in M} Z[j]` and `<xbar, Z[j]>` for every j (None when `xbar = 0`).
+
+        Numpy's rows: `xbar` the sum of the rows of M, in int64 when `|M| max_abs` fits
+        (it bounds every partial sum), else in Python ints (no product: the coefficients
+        are 1s); on int64 rows without the Gram rows (`machine`) the products in int64 too,
+        `n d max_abs^2 < 2**63` bounding every partial sum of `<xbar, Z[j]>`. No Python
+        pass over the `d` coordinates to bound them (`exact_combination`), nor a copy of
+        Python-int rows per product."""
+        if self.rows is not None:
+            xbar = self.total(M)
+            return xbar, self.moved(M, xbar) if any(xbar) else None
+        taken = self.Z[list(M)]
+        small = taken.dtype != object and len(M) * self.max_abs < 2**63
+        total = taken.sum(axis=0) if small else taken.astype(object).sum(axis=0)
+        xbar = total.tolist()
+        if not any(xbar):
+            return xbar, None
+        return xbar, (self.Z @ total).tolist() if self.machine else self.moved(M, xbar)
 
     def moved(self, M: Sequence[int], xbar: Sequence[int]) -> list[int]:
         """`<xbar, Z[j]>` for every j, `xbar = sum_{j in M} Z[j]`: by the Gram rows of M when
@@ -288,11 +307,7 @@ class _SignedRows:
         return [sum(map(mul, z, v)) for z in self.rows]
 
     def total(self, M: Sequence[int]) -> list[int]:
-        """`sum_{j in M} Z[j]` (`M` not empty)."""
-        if self.rows is None:
-            coefficients = [0] * self.Z.shape[0]
-            for j in M:
-                coefficients[j] = 1
-            return exact_combination(coefficients, self.Z, self.max_abs)
+        """`sum_{j in M} Z[j]` (`M` not empty) of a small `Z`'s Python lists."""
         rows = self.rows
+        assert rows is not None
         return [sum(column) for column in zip(*(rows[j] for j in M), strict=True)]

@@ -362,7 +362,8 @@ def exact_matvec(rows: np.ndarray, vector: Sequence[int], max_abs: int | None = 
         return _limbed_matvec(rows, [int(v) for v in vector], bits)
     obj = np.empty(len(vector), dtype=object)
     obj[:] = [int(v) for v in vector]
-    return list(rows.astype(object) @ obj) if rows.size else [0] * rows.shape[0]
+    # no copy of rows of Python ints already (the batch perceptron's, every iteration)
+    return list(rows.astype(object, copy=False) @ obj) if rows.size else [0] * rows.shape[0]
 
 
 #: The narrowest limbs `exact_matvec` cuts a vector into (narrower ones would be so many that
@@ -398,7 +399,7 @@ def exact_combination(coefficients: Sequence[int], rows: np.ndarray,
         return exact_matvec(rows.T, coefficients, top)
     obj = np.empty(len(coefficients), dtype=object)
     obj[:] = [int(c) for c in coefficients]
-    return list(obj @ rows.astype(object)) if rows.size else [0] * rows.shape[1]
+    return list(obj @ rows.astype(object, copy=False)) if rows.size else [0] * rows.shape[1]
 
 
 def _max_abs(a: np.ndarray) -> int:

@@ -329,21 +329,31 @@ def perceptron_cyclic(data: Dataset, u: Vector, max_epochs: int,
     run = CyclicRun(data, tuple(u), (), (), 0, start=start)
     Z = [[int(v) for v in row] for row in run.form.signed().tolist()]
     W = list(run.W0)
-    presented: list[int] = []
     mistakes: list[int] = []
+    # the state at the start of each epoch, first seen at which epoch: an epoch's
+    # presentations depend on nothing else, so when one repeats, the epochs since repeat
+    # to the end of the run (`perceptron.algorithms.margin` reads its own run so too)
+    seen: dict[tuple[int, ...], int] = {}
     epochs = 0
     while epochs < max_epochs:
-        epochs += 1
-        clean = True
-        for j, z in enumerate(Z):  # map over operator functions: the margin perceptron's idiom
-            wrong = sum(map(mul, W, z)) <= 0
-            presented.append(j)
-            mistakes.append(int(wrong))
-            if wrong:
-                W = list(map(add, W, z))
-                clean = False
-        if clean:
+        key = tuple(W)
+        if (first := seen.get(key)) is not None:
+            whole, part = divmod(max_epochs - epochs, epochs - first)
+            cycle = mistakes[first * data.n:]
+            mistakes += cycle * whole + cycle[:part * data.n]
+            epochs = max_epochs
             break
+        seen[key] = epochs
+        epochs += 1
+        row = [0] * data.n
+        for j, z in enumerate(Z):  # map over operator functions: the margin perceptron's idiom
+            if sum(map(mul, W, z)) <= 0:
+                W = list(map(add, W, z))
+                row[j] = 1
+        mistakes += row
+        if not any(row):
+            break
+    presented = list(range(data.n)) * epochs
     made, covered = _reference(data, max_epochs, start)
     replayed = [j for j, m in zip(presented[:covered * data.n], mistakes, strict=False) if m]
     if tuple(replayed) != made or (covered < epochs and start is None):

@@ -338,3 +338,24 @@ def test_the_gram_path_is_taken() -> None:
     assert batch._SignedRows(integer_form(Dataset.of([(2, 3), (-5, 1)], [1, -1]))).gram == [
         [13, 7], [7, 26]]
     assert isinstance(_step_rule("optimal", (1, 1)), OptimalStep)
+
+
+@given(st.integers(1, 6), st.integers(1, 5),
+       st.sampled_from([4, 2**20, 2**40, 2**62, 2**63 - 1, 2**70]), st.data())
+def test_a_numpy_step_is_the_python_integer_sums(n: int, d: int, top: int,
+                                                 data: st.DataObject) -> None:
+    """`_SignedRows.step` on numpy's rows (issue 30: xbar summed in int64 when `|M| max_abs`
+    fits, else in Python ints; the products in int64 when `n d max_abs^2` fits, else by the
+    Gram rows or `exact_matvec`): xbar and every `<xbar, Z[j]>` are the Python-int sums,
+    and no xbar of 0 gives products."""
+    X = [tuple(data.draw(st.integers(-top, top)) for _ in range(d)) for _ in range(n)]
+    y = [data.draw(st.sampled_from([-1, 1])) for _ in range(n)]
+    M = sorted(data.draw(st.sets(st.integers(0, n - 1), min_size=1)))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(batch, "SMALL_CELLS", 0)
+        rows = batch._SignedRows(integer_form(Dataset.of(X, y)))
+    Z = [[yi * v for v in x] for x, yi in zip(X, y, strict=True)]
+    xbar = [sum(Z[j][i] for j in M) for i in range(d)]
+    found, moved = rows.step(M)
+    assert found == xbar and all(type(v) is int for v in found)
+    assert moved == ([sum(map(mul, xbar, z)) for z in Z] if any(xbar) else None)

@@ -202,3 +202,54 @@ def test_a_tied_vote_and_the_hyperplane_predict_zero() -> None:
 def test_no_epoch_is_refused() -> None:
     with pytest.raises(DataError, match="epochs must be at least 1"):
         run_voted(Dataset.of([[1]], [1]), 0)
+
+
+# ---- issue 30: the loops' shortcuts against the textbook loop --------------------------------
+
+#: Small rational examples with labels, separable or not (inseparable runs cycle: the
+#: shortcut of `_repeated` is taken on them).
+any_data = st.integers(1, 3).flatmap(lambda d: st.lists(
+    st.tuples(st.lists(st.fractions(min_value=-3, max_value=3, max_denominator=3),
+                       min_size=d, max_size=d), st.sampled_from((-1, 1))),
+    min_size=1, max_size=7)).map(lambda rows: Dataset.of([x for x, _ in rows],
+                                                          [y for _, y in rows]))
+
+
+@pytest.mark.parametrize("dual", [True, False], ids=["margins", "iterate"])
+@given(any_data, betas, st.integers(1, 40))
+def test_both_loops_are_the_textbook_rule_on_any_data(dual: bool, data: Dataset, beta: Fraction,
+                                                      max_epochs: int) -> None:
+    """Both exact loops of `_epochs` (on the margins, on the iterate), each cutting a cycling
+    run short, make the textbook loop's updates, iterate, epochs and convergence."""
+    import perceptron.algorithms.margin as module
+
+    saved = module.DUAL_EXAMPLES
+    module.DUAL_EXAMPLES = 100 if dual else -100
+    try:
+        run = run_margin(data, beta, max_epochs=max_epochs)
+    finally:
+        module.DUAL_EXAMPLES = saved
+    indices, w, converged = reference(data, beta, max_epochs)
+    assert (list(run.indices), run.w, run.converged) == (indices, w, converged)
+    assert run.epochs == (max_epochs if not converged else
+                          next(e for e in range(1, max_epochs + 1)
+                               if run_margin(data, beta, max_epochs=e).converged))
+
+
+def test_a_cycling_run_is_repeated_to_the_cap() -> None:
+    """Data no margin 1/2 separates cycle from the first epochs: the run to each cap is the
+    textbook loop's (its updates a repetition of the cycle, its iterate where the cap stops
+    it), on both loops."""
+    import perceptron.algorithms.margin as module
+
+    data = Dataset.of([(1, 0), (-1, 0), (0, 1), (0, -1), (2, 1)], [1, 1, -1, -1, 1])
+    for dual in (100, -100):
+        saved, module.DUAL_EXAMPLES = module.DUAL_EXAMPLES, dual
+        try:
+            for cap in (1, 2, 3, 7, 1000):
+                run = run_margin(data, Fraction(1, 2), max_epochs=cap)
+                indices, w, converged = reference(data, Fraction(1, 2), cap)
+                assert not converged and run.epochs == cap
+                assert (list(run.indices), run.w) == (indices, w)
+        finally:
+            module.DUAL_EXAMPLES = saved

@@ -231,3 +231,39 @@ def test_the_far_column_compares_as_fractions_do(nums: list[int], den: int,
     column = Column(int_array(nums), den)
     expected = [column.value(i) <= bound for i in range(len(nums))]
     assert cyclic._at_most(column, bound).tolist() == expected
+
+
+#: Small rational examples with labels, separable or not (inseparable runs cycle, and the
+#: replay repeats their cycle to the cap).
+any_data = st.integers(1, 3).flatmap(lambda d: st.lists(
+    st.tuples(st.lists(st.fractions(min_value=-3, max_value=3, max_denominator=3),
+                       min_size=d, max_size=d), st.sampled_from((-1, 1))),
+    min_size=1, max_size=6)).map(lambda rows: Dataset.of([x for x, _ in rows],
+                                                          [y for _, y in rows]))
+
+
+@given(any_data, st.integers(1, 40), st.booleans())
+def test_the_replay_is_the_textbook_loop_presentation_by_presentation(
+        data: Dataset, max_epochs: int, from_start: bool) -> None:
+    """`perceptron_cyclic`, which repeats a cycling run's cycle to the cap (issue 30), makes
+    the textbook loop's presentations and mistakes, epoch by epoch, from 0 or a start."""
+    start = tuple(Fraction(k % 3 - 1) for k in range(data.d)) if from_start else None
+    w: Vector = start if start is not None else tuple(Fraction(0) for _ in range(data.d))
+    presented: list[int] = []
+    mistakes: list[int] = []
+    epochs = 0
+    while epochs < max_epochs:
+        epochs += 1
+        clean = True
+        for j, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+            wrong = y * dot(w, x) <= 0
+            presented.append(j)
+            mistakes.append(int(wrong))
+            if wrong:
+                w = tuple(a + y * b for a, b in zip(w, x, strict=True))
+                clean = False
+        if clean:
+            break
+    u = tuple(Fraction(int(k == 0)) for k in range(data.d))
+    run = cyclic.perceptron_cyclic(data, u, max_epochs, start)
+    assert (list(run.presented), list(run.mistakes), run.epochs) == (presented, mistakes, epochs)
