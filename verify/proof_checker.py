@@ -33,6 +33,7 @@ from proofs.step import CaseSplit, Hint, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation, atoms
 from verify.kernel.algebra import names_of, normal_form
+from verify.search.sums.termwise import MARK
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, TimeCap
 from verify.store.library import Form, Store, key_of, shipped
 from verify.store.recall import keep, recall
@@ -146,6 +147,7 @@ class StepReport:
     searched: tuple[str, ...] = ()  # with a store: one note per judgement searched, and why
     stated: kernel.Stated | None = None  # the kernel's reading of `statement` (this process)
     satisfied: Counterexample | None = None  # where its vacuity judgement's hypotheses hold
+    termwise: tuple[StepReport, ...] = ()  # the lemmas found and proved, used summed (`step`)
 
     @property
     def status(self) -> Status:
@@ -464,12 +466,65 @@ def check_step(
     `read` the kernel's reading of the step if the caller has it (`check_proof` reads every
     step first, to refuse a bad file before deciding anything), else it is read here."""
     used_store = shipped() if store == "shipped" else store
-    if used_store is None:
-        return _check_step(proof, step, budget, guard, earlier, None, read)
-    recalled, searched = used_store.recalled, len(used_store.searched)
+    recalled, searched = (0, 0) if used_store is None else (used_store.recalled,
+                                                            len(used_store.searched))
     report = _check_step(proof, step, budget, guard, earlier, used_store, read)
+    if report.status == "unknown" and report.goals and MARK not in step.id:
+        report = _with_termwise(proof, step, report, budget, guard, earlier, used_store)
+    if used_store is None:
+        return report
     return replace(report, recalled=used_store.recalled - recalled,
                    searched=tuple(used_store.searched[searched:]))
+
+
+#: The share of the step's budget each term-wise lemma is searched with (`_with_termwise`).
+LEMMA_SHARE = 0.25
+
+
+def _with_termwise(proof: Proof, step: Step, report: StepReport, budget: SearchBudget,
+                   guard: float | None, earlier: dict[str, StepReport] | None,
+                   store: Store | None) -> StepReport:
+    """`report` (unknown, with sums) decided again with the term-wise facts found: the
+    lemmas `verify.search.sums.termwise` writes about one member of each sum, each proved
+    as a step of its own with `LEMMA_SHARE` of the budget, the proved ones used summed, as a
+    user's `uses = [{ step = ..., sum = ... }]` (the kernel checks each lemma and the
+    summation: nothing new is trusted). The new report, proved, names the facts and holds
+    the lemmas' reports (`StepReport.termwise`) and the step as decided (its uses extended);
+    `report` itself when nothing was found or the step is still not proved."""
+    from verify.search.sums import termwise
+
+    goals = [g.goal for g in report.goals]
+    if not termwise.mentions_sums(goals) or (index := termwise.fresh_index(proof)) is None:
+        return report
+    home, lemmas = termwise.lemmas(proof, step, goals, index, over)
+    proved: list[tuple[termwise.Lemma, StepReport]] = []
+    covered: set[sympy.Symbol] = set()
+    small = budget.scaled(LEMMA_SHARE)
+    spent = report.seconds
+    for lemma in lemmas:
+        if set(lemma.key) <= covered:
+            continue
+        try:
+            found = _check_step(home, lemma.step, small, guard, {}, store, None)
+        except ProofFileError:  # a lemma the rules refuse is no fact found
+            continue
+        spent += found.seconds
+        if found.status == "proved":
+            proved.append((lemma, found))
+            covered |= set(lemma.key)
+    if not proved:
+        return report
+    decided = replace(step, uses=(*step.uses, *(lemma.use for lemma, _ in proved)))
+    given = {**(earlier or {}), **{lemma.step.id: found for lemma, found in proved}}
+    try:
+        again = _check_step(home, decided, budget, guard, given, store, None)
+    except ProofFileError:
+        return report
+    if again.status != "proved":
+        return report
+    facts = "; ".join(f"{lemma.shown} ({lemma.step.id})" for lemma, _ in proved)
+    return replace(again, message=f"{again.message}; term-wise facts found and proved: {facts}",
+                   seconds=spent + again.seconds, termwise=tuple(found for _, found in proved))
 
 
 def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | None,
