@@ -883,24 +883,30 @@ def _satisfied(judgement: Judgement, used: Sequence[StepReport]) -> Counterexamp
 def detached(report: StepReport) -> StepReport:
     """`report` without its kernel values, to cross a process boundary: a Theorem is never
     pickled (unpickling could forge one); `replay` makes it again from the evidence."""
-    return replace(report, theorem=None, refutation=None, stated=None)
+    return replace(report, theorem=None, refutation=None, stated=None,
+                   termwise=tuple(map(detached, report.termwise)))
 
 
 def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...]:
     """Detached reports of `proof`'s steps with their Theorems and Refutations made again by
-    the kernel, here, from the evidence they carry (a worker's claims count for nothing)."""
+    the kernel, here, from the evidence they carry (a worker's claims count for nothing).
+    A step decided with term-wise lemmas found (`StepReport.termwise`) is replayed after
+    them, in the proof `termwise.extended` makes (its own step, its uses extended)."""
+    from verify.search.sums.termwise import extended
+
     done: dict[str, StepReport] = {}
-    for report in reports:
-        step, theorem, refutation = proof.step(report.step.id), None, None  # the proof's own
+    home, flat = extended(proof, reports)
+    for report in flat:  # type: ignore[assignment]
+        step, theorem, refutation = home.step(report.step.id), None, None  # the proof's own
         used = [done[u.step] for u in step.uses]
         if report.statement is not None:
             proved = [g.kernel_evidence for g in report.goals if g.pieces]
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]
             try:
-                seq = sequent(proof, step, [used_statement(u, used_value(r), proof)  # type: ignore[arg-type]
-                                            for u, r in zip(step.uses, used, strict=True)])
-                theorems = [used_theorem(u, r.theorem, proof)
+                seq = sequent(home, step, [used_statement(u, used_value(r), home)  # type: ignore[arg-type]
+                                           for u, r in zip(step.uses, used, strict=True)])
+                theorems = [used_theorem(u, r.theorem, home)
                             for u, r in zip(step.uses, used, strict=True)]
                 if len(proved) == len(report.goals) and None not in theorems:
                     theorem = kernel.conclude(seq, proved, theorems)  # type: ignore[arg-type]
@@ -918,7 +924,8 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
             except kernel.KernelError as error:
                 report = replace(report, message=f"kernel rejected on replay: {error}")
         done[step.id] = replace(report, theorem=theorem, refutation=refutation)
-    return tuple(done.values())
+    return tuple(replace(done[r.step.id], termwise=tuple(done[f.step.id] for f in r.termwise))
+                 for r in reports)
 
 
 def _left(deadline: float | None) -> float | None:

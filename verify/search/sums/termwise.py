@@ -4,17 +4,17 @@ A user proves `sum(k in 1..N, y[k]**2) >= 0` by writing a lemma `y[j]**2 >= 0` a
 summed (`uses = [{ step = "member", sum = "j in 1..N" }]`, the kernel's term-wise rule,
 `kernel.summed`). This module writes those lemmas for a step the search left unknown: for
 each sum of its obligations (as the checker forms them), the lemmas that its body is `>= 0`
-or `<= 0` at one member `j` (a fresh scalar), and, for two sums over the same set in one
-relation, that one body is `<=` or `>=` the other there; each lemma's hypotheses are the
-membership facts (`j >= lo`, `j <= hi`, the set's filters: read from the declared set whose
-summation gives exactly this sum) and the step's own hypotheses, which do not mention the
-fresh j: exactly the premises the term-wise rule admits.
+or `<= 0` at one member `j` (a fresh scalar), and, for several sums over one set in one
+claim, that their combination there is `>= 0` (`a[j] <= b[j]` for `sum(a) <= sum(b)`); each
+lemma's hypotheses are the membership facts (`j >= lo`, `j <= hi`, the set's filters: read
+from the declared set whose summation gives exactly this sum) and the step's own hypotheses,
+which do not mention the fresh j: exactly the premises the term-wise rule admits.
 
 Nothing here is believed. The checker (`verify.proof_checker`) proves each lemma as a step of
 its own, with a small share of the budget (counted work), and uses the proved ones summed,
 as a user's `uses` does: the kernel checks the lemma's theorem and the summation, and the
-step's report names the facts found (`Found`). A lemma whose summation `summed` refuses, or
-whose sum is not the one it was written for, is never proposed.
+step's report names the facts found (`StepReport.termwise`). A lemma whose summation
+`summed` refuses, or whose sum is not the one it was written for, is never proposed.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 import sympy
 
@@ -80,8 +79,10 @@ def mentions_sums(goals: Iterable[Obligation]) -> bool:
 def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
            summations: Summations) -> tuple[Proof, tuple[Lemma, ...]]:
     """The proof with `index` declared (the lemmas' home), and the lemmas for `step`'s sums
-    in `goals` (its obligations), in order: each sum's body `>= 0`, then `<= 0`; then, for
-    two sums over the same set in one relation, body `<=` and `>=` body. At most
+    in `goals` (its obligations), in order: for several sums over one set in one claim `p >= 0`
+    (`p > 0`, `p == 0`), the part of p linear in them as one body `>= 0` (`sum(a) <= sum(b)`
+    from `a[j] <= b[j]`); then each sum's body `>= 0`, then `<= 0` (a sum a proved lemma
+    speaks of already is not tried again: `Lemma.key`). At most
     `MAX_LEMMAS`; deterministic."""
     home = replace(proof, scalars=(*proof.scalars, index))
     found = _sums(goals, MAX_SUMS)
@@ -107,26 +108,30 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
         body = _source(_member(s, index))
         if body is not None:
             bodies[target] = (s, body)
+    for fact in _claims(goals):  # several sums over one set in one claim: term by term
+        groups: dict[tuple[object, ...], list[sympy.Symbol]] = {}
+        for target in sorted(fact.free_symbols & set(bodies), key=sympy.default_sort_key):
+            s = bodies[target][0]
+            groups.setdefault((s.bound, s.lo, s.hi, s.filters), []).append(target)
+        for group in groups.values():
+            if len(group) > 1 and (made := _combination(fact, group, bodies, index)):
+                add(f"{made[0]} >= 0", tuple(group), bodies[group[0]][0], made[1])
     for target, (s, body) in bodies.items():
         add(f"{body} >= 0", (target,), s, target)
         add(f"{body} <= 0", (target,), s, -target)
-    pairs = [(a, b) for relation in _relations(goals) for a, b in combinations(relation, 2)
-             if a in bodies and b in bodies and _same_set(bodies[a][0], bodies[b][0])]
-    for a, b in dict.fromkeys(pairs):
-        (s, left), (_, right) = bodies[a], bodies[b]
-        add(f"{left} <= {right}", (a, b), s, b - a)
-        add(f"{left} >= {right}", (a, b), s, a - b)
     return home, tuple(out)
 
 
-def extended(proof: Proof, reports: Sequence[object]) -> tuple[Proof, list[object]]:
+def extended(proof: Proof, reports: Iterable[object]) -> tuple[Proof, list[object]]:
     """`proof` and its step reports with the lemmas a report found (`StepReport.termwise`)
-    as steps just before it, the step as checked (its uses the summed lemmas) in its place,
-    and their fresh indices declared: what the Coq export and `explain` read, so a step
+    as steps just before it, the step with its uses extended by them (as checked) in its
+    place, and their fresh indices declared: what the Coq export and `explain` read, so a step
     proved with found facts is exported and shown as if the user had written them."""
+    reports = list(reports)  # read three times: a generator would be spent after one
     if not any(getattr(r, "termwise", ()) for r in reports):
-        return proof, list(reports)
+        return proof, reports
     by_id = {r.step.id: r for r in reports}  # type: ignore[attr-defined]
+    own = {s.id for s in proof.steps}
     steps: list[Step] = []
     flat: list[object] = []
     scalars = list(proof.scalars)
@@ -135,8 +140,10 @@ def extended(proof: Proof, reports: Sequence[object]) -> tuple[Proof, list[objec
         for lemma in getattr(report, "termwise", ()):
             steps.append(lemma.step)
             flat.append(lemma)
-        if report is not None:
-            steps.append(report.step)  # type: ignore[attr-defined]
+        if report is not None:  # the proof's own step, its uses extended by the lemmas'
+            found = {lemma.step.id for lemma in getattr(report, "termwise", ())}
+            steps.append(replace(step, uses=(*step.uses, *(
+                u for u in report.step.uses if u.step in found))))  # type: ignore[attr-defined]
             flat.append(report)
         else:
             steps.append(step)
@@ -144,7 +151,18 @@ def extended(proof: Proof, reports: Sequence[object]) -> tuple[Proof, list[objec
         for use in report.step.uses if getattr(report, "termwise", ()) else ():  # type: ignore[attr-defined]
             if MARK in use.step and (name := use.over.split(" in ")[0]) not in scalars:
                 scalars.append(name)
-    return replace(proof, scalars=tuple(scalars), steps=tuple(steps)), flat
+    home = replace(proof, scalars=tuple(scalars))
+    return replace(home, steps=tuple(_read_here(s, home) if MARK in s.id and s.id not in
+                                     own else s for s in steps)), flat
+
+
+def _read_here(lemma: Step, home: Proof) -> Step:
+    """A lemma's relations read again from their texts by this process's parser: a member
+    or sum it builds is known to the names of this process only (`symbol_names`), and a
+    lemma made elsewhere (an audit's worker) is then the text it shows, nothing more."""
+    return replace(lemma, hypotheses=tuple(parse_relation(r.text, home.names)
+                                           for r in lemma.hypotheses),
+                   claim=parse_relation(lemma.claim.text, home.names))
 
 
 def _sums(goals: Iterable[Obligation], most: int) -> list[sympy.Symbol]:
@@ -160,21 +178,27 @@ def _sums(goals: Iterable[Obligation], most: int) -> list[sympy.Symbol]:
     return list(out)
 
 
-def _relations(goals: Iterable[Obligation]) -> list[list[sympy.Symbol]]:
-    """The sums of each relation of `goals`, one list per relation."""
-    out = []
-    for goal in goals:
-        for fact in (*goal.judgement.hypotheses, goal.judgement.claim):
-            found = sorted((s for s in fact.expr.free_symbols
-                            if isinstance(atoms.structure(s), atoms.Sum)),
-                           key=sympy.default_sort_key)
-            if len(found) > 1:
-                out.append(found)
-    return out
+def _claims(goals: Iterable[Obligation]) -> list[sympy.Expr]:
+    """The polynomials of the claims of `goals` (`p >= 0`, `p > 0`, `p == 0`), each once."""
+    return list(dict.fromkeys(goal.judgement.claim.expr for goal in goals))
 
 
-def _same_set(a: atoms.Sum, b: atoms.Sum) -> bool:
-    return (a.bound, a.lo, a.hi, a.filters) == (b.bound, b.lo, b.hi, b.filters)
+def _combination(fact: sympy.Expr, group: list[sympy.Symbol],
+                 bodies: dict[sympy.Symbol, tuple[atoms.Sum, str]], index: str
+                 ) -> tuple[str, sympy.Expr] | None:
+    """The part of `fact` linear in the sums of `group` (over one set), with constant
+    coefficients, as one body at the member `index` (`2*y[j]*z[j] - y[j]**2 - z[j]**2`)
+    and as the sums (`2*S1 - S2 - S3`); None when a coefficient is not constant."""
+    poly = sympy.Poly(fact, *group)
+    if poly.total_degree() > 1:
+        return None
+    pairs = [(poly.coeff_monomial(g), g) for g in group]
+    if any(not c.is_Rational for c, _ in pairs):
+        return None
+    body = sympy.expand(sum((c * _member(atoms.structure(g), index)  # type: ignore[arg-type]
+                             for c, g in pairs), sympy.Integer(0)))
+    text = _source(body)
+    return None if text is None else (text, sum((c * g for c, g in pairs), sympy.Integer(0)))
 
 
 def _member(s: atoms.Sum, index: str) -> sympy.Expr:
