@@ -443,11 +443,15 @@ def check_proof(
     `store`: the certificate store consulted before searching (see `Stored`)."""
     readings = _readings(proof)
     done: dict[str, StepReport] = {}
-    for index, step in enumerate(proof.steps):
+    moved: set[str] = set()  # steps whose statement is not the one read first: decided with
+    for index, step in enumerate(proof.steps):  # term-wise facts found, or using such a step
         if progress is not None:
             progress(index, len(proof.steps), step)
+        fresh = any(u.step in moved for u in step.uses)
         done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done,
-                                   store=store, read=readings[step.id])
+                                   store=store, read=None if fresh else readings[step.id])
+        if fresh or done[step.id].termwise:
+            moved.add(step.id)
     return ProofReport(proof.title, tuple(done.values()))
 
 
