@@ -33,7 +33,6 @@ from proofs.step import CaseSplit, Hint, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation, atoms
 from verify.kernel.algebra import names_of, normal_form
-from verify.search.sums.termwise import MARK
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, TimeCap
 from verify.store.library import Form, Store, key_of, shipped
 from verify.store.recall import keep, recall
@@ -473,7 +472,7 @@ def check_step(
     recalled, searched = (0, 0) if used_store is None else (used_store.recalled,
                                                             len(used_store.searched))
     report = _check_step(proof, step, budget, guard, earlier, used_store, read)
-    if report.status == "unknown" and report.goals and MARK not in step.id:
+    if report.status == "unknown" and report.goals:  # lemmas are checked by `_check_step`
         report = _with_termwise(proof, step, report, budget, guard, earlier, used_store)
     if used_store is None:
         return report
@@ -494,7 +493,8 @@ def _with_termwise(proof: Proof, step: Step, report: StepReport, budget: SearchB
     user's `uses = [{ step = ..., sum = ... }]` (the kernel checks each lemma and the
     summation: nothing new is trusted). The new report, proved, names the facts and holds
     the lemmas' reports (`StepReport.termwise`) and the step as decided (its uses extended);
-    `report` itself when nothing was found or the step is still not proved."""
+    `report` itself when nothing was found, and when the step is still not proved with what
+    was found, `report` saying so (its verdict is the one without them)."""
     from verify.search.sums import termwise
 
     goals = [g.goal for g in report.goals]
@@ -524,8 +524,11 @@ def _with_termwise(proof: Proof, step: Step, report: StepReport, budget: SearchB
         again = _check_step(home, decided, budget, guard, given, store, None)
     except ProofFileError:
         return report
-    if again.status != "proved":
-        return report
+    if again.status != "proved":  # the verdict without them, and what was found in vain
+        found = "; ".join(lemma.shown for lemma, _ in proved)
+        return replace(report, message=f"{report.message}; term-wise facts found and proved, "
+                       f"the step still not proved with them: {found}",
+                       seconds=spent + again.seconds)
     facts = "; ".join(f"{lemma.shown} ({lemma.step.id})" for lemma, _ in proved)
     return replace(again, message=f"{again.message}; term-wise facts found and proved: {facts}",
                    seconds=spent + again.seconds, termwise=tuple(found for _, found in proved))

@@ -155,6 +155,18 @@ claim = "sum(j in 1..N, y[j]) >= 0"
     assert index in home.scalars
 
 
+def test_a_step_still_unknown_with_the_facts_found_says_which_were_found() -> None:
+    """Cauchy-Schwarz for sums is true, but no term-wise fact gives it: the verdict is the
+    one without them, and the message names what was found."""
+    report = one('claim = "sum(k in 1..N, y[k]*z[k])**2 <= '
+                 'sum(k in 1..N, y[k]**2)*sum(k in 1..N, z[k]**2)"')
+    assert report.status == "unknown" and report.termwise == ()
+    assert report.message.endswith(
+        "; term-wise facts found and proved, the step still not proved with them: "
+        "y[i]**2 >= 0 summed over i in 1..N; z[i]**2 >= 0 summed over i in 1..N")
+    assert [str(u) for u in report.step.uses] == []
+
+
 def test_a_step_proved_without_them_finds_none() -> None:
     plain = one('claim = "sum(k in 1..N, y[k]) == sum(k in 1..N, y[k])"')
     assert plain.status == "proved" and plain.termwise == ()

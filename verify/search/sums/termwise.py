@@ -148,12 +148,13 @@ def extended(proof: Proof, reports: Iterable[object]) -> tuple[Proof, list[objec
         else:
             steps.append(step)
     for report in reports:
-        for use in report.step.uses if getattr(report, "termwise", ()) else ():  # type: ignore[attr-defined]
-            if MARK in use.step and (name := use.over.split(" in ")[0]) not in scalars:
+        found = {lemma.step.id for lemma in getattr(report, "termwise", ())}
+        for use in report.step.uses:  # type: ignore[attr-defined]
+            if use.step in found and (name := use.over.split(" in ")[0]) not in scalars:
                 scalars.append(name)
     home = replace(proof, scalars=tuple(scalars))
-    return replace(home, steps=tuple(_read_here(s, home) if MARK in s.id and s.id not in
-                                     own else s for s in steps)), flat
+    return replace(home, steps=tuple(s if s.id in own else _read_here(s, home)
+                                     for s in steps)), flat
 
 
 def _read_here(lemma: Step, home: Proof) -> Step:
