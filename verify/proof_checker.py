@@ -505,29 +505,33 @@ def _with_termwise(proof: Proof, step: Step, report: StepReport, budget: SearchB
     covered: set[sympy.Symbol] = set()
     small = budget.scaled(LEMMA_SHARE)
     spent = report.seconds
+
+    def left() -> float | None:  # the wall-clock cap against hostile input is the step's
+        return None if guard is None else max(0.0, guard - spent)  # own: lemmas included
+
     for lemma in lemmas:
-        if set(lemma.key) <= covered:
+        if set(lemma.key) <= covered or left() == 0:
             continue
         try:
-            found = _check_step(home, lemma.step, small, guard, {}, store, None)
+            found = _check_step(home, lemma.step, small, left(), {}, store, None)
         except ProofFileError:  # a lemma the rules refuse is no fact found
             continue
         spent += found.seconds
         if found.status == "proved":
             proved.append((lemma, found))
             covered |= set(lemma.key)
-    if not proved:
-        return report
+    if not proved or left() == 0:
+        return replace(report, seconds=spent)
     decided = replace(step, uses=(*step.uses, *(lemma.use for lemma, _ in proved)))
     given = {**(earlier or {}), **{lemma.step.id: found for lemma, found in proved}}
     try:
-        again = _check_step(home, decided, budget, guard, given, store, None)
+        again = _check_step(home, decided, budget, left(), given, store, None)
     except ProofFileError:
-        return report
+        return replace(report, seconds=spent)
     if again.status != "proved":  # the verdict without them, and what was found in vain
-        found = "; ".join(lemma.shown for lemma, _ in proved)
+        shown = "; ".join(lemma.shown for lemma, _ in proved)
         return replace(report, message=f"{report.message}; term-wise facts found and proved, "
-                       f"the step still not proved with them: {found}",
+                       f"the step still not proved with them: {shown}",
                        seconds=spent + again.seconds)
     facts = "; ".join(f"{lemma.shown} ({lemma.step.id})" for lemma, _ in proved)
     return replace(again, message=f"{again.message}; term-wise facts found and proved: {facts}",

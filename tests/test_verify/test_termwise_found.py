@@ -247,3 +247,12 @@ def test_check_reports_both_steps_of_the_reproduction_proved(
     out = capsys.readouterr().out
     assert "proved (2 proved, 0 refuted, 0 unknown" in out
     assert "[c-termwise-1] |- sum(k in 1..N, y[k]**2) >= 0" in out
+
+
+def test_the_time_cap_covers_the_lemmas_too() -> None:
+    """`--time-limit` caps the step as a whole (against hostile input): once the step used
+    it, no lemma is searched, and the step stays unknown as without them."""
+    proof = parse_proof(REPRODUCTION, "s2.toml")
+    for step in check_proof(proof, store=None, guard=0.0).steps:
+        assert step.status == "unknown" and step.termwise == ()
+        assert "term-wise" not in step.message
