@@ -146,6 +146,7 @@ class StepReport:
     searched: tuple[str, ...] = ()  # with a store: one note per judgement searched, and why
     stated: kernel.Stated | None = None  # the kernel's reading of `statement` (this process)
     satisfied: Counterexample | None = None  # where its vacuity judgement's hypotheses hold
+    termwise: tuple[StepReport, ...] = ()  # the lemmas found and proved, used summed (`step`)
 
     @property
     def status(self) -> Status:
@@ -441,11 +442,15 @@ def check_proof(
     `store`: the certificate store consulted before searching (see `Stored`)."""
     readings = _readings(proof)
     done: dict[str, StepReport] = {}
-    for index, step in enumerate(proof.steps):
+    moved: set[str] = set()  # steps whose statement is not the one read first: decided with
+    for index, step in enumerate(proof.steps):  # term-wise facts found, or using such a step
         if progress is not None:
             progress(index, len(proof.steps), step)
+        fresh = any(u.step in moved for u in step.uses)
         done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done,
-                                   store=store, read=readings[step.id])
+                                   store=store, read=None if fresh else readings[step.id])
+        if fresh or done[step.id].termwise:
+            moved.add(step.id)
     return ProofReport(proof.title, tuple(done.values()))
 
 
@@ -464,12 +469,73 @@ def check_step(
     `read` the kernel's reading of the step if the caller has it (`check_proof` reads every
     step first, to refuse a bad file before deciding anything), else it is read here."""
     used_store = shipped() if store == "shipped" else store
-    if used_store is None:
-        return _check_step(proof, step, budget, guard, earlier, None, read)
-    recalled, searched = used_store.recalled, len(used_store.searched)
+    recalled, searched = (0, 0) if used_store is None else (used_store.recalled,
+                                                            len(used_store.searched))
     report = _check_step(proof, step, budget, guard, earlier, used_store, read)
+    if report.status == "unknown" and report.goals:  # lemmas are checked by `_check_step`
+        report = _with_termwise(proof, step, report, budget, guard, earlier, used_store)
+    if used_store is None:
+        return report
     return replace(report, recalled=used_store.recalled - recalled,
                    searched=tuple(used_store.searched[searched:]))
+
+
+#: The share of the step's budget each term-wise lemma is searched with (`_with_termwise`).
+LEMMA_SHARE = 0.25
+
+
+def _with_termwise(proof: Proof, step: Step, report: StepReport, budget: SearchBudget,
+                   guard: float | None, earlier: dict[str, StepReport] | None,
+                   store: Store | None) -> StepReport:
+    """`report` (unknown, with sums) decided again with the term-wise facts found: the
+    lemmas `verify.search.sums.termwise` writes about one member of each sum, each proved
+    as a step of its own with `LEMMA_SHARE` of the budget, the proved ones used summed, as a
+    user's `uses = [{ step = ..., sum = ... }]` (the kernel checks each lemma and the
+    summation: nothing new is trusted). The new report, proved, names the facts and holds
+    the lemmas' reports (`StepReport.termwise`) and the step as decided (its uses extended);
+    `report` itself when nothing was found, and when the step is still not proved with what
+    was found, `report` saying so (its verdict is the one without them)."""
+    from verify.search.sums import termwise
+
+    goals = [g.goal for g in report.goals]
+    if not termwise.mentions_sums(goals) or (index := termwise.fresh_index(proof)) is None:
+        return report
+    home, lemmas = termwise.lemmas(proof, step, goals, index, over)
+    proved: list[tuple[termwise.Lemma, StepReport]] = []
+    covered: set[sympy.Symbol] = set()
+    small = budget.scaled(LEMMA_SHARE)
+    spent = report.seconds
+
+    def left() -> float | None:  # the wall-clock cap against hostile input is the step's
+        return None if guard is None else max(0.0, guard - spent)  # own: lemmas included
+
+    for lemma in lemmas:
+        if set(lemma.key) <= covered or left() == 0:
+            continue
+        try:
+            found = _check_step(home, lemma.step, small, left(), {}, store, None)
+        except ProofFileError:  # a lemma the rules refuse is no fact found
+            continue
+        spent += found.seconds
+        if found.status == "proved":
+            proved.append((lemma, found))
+            covered |= set(lemma.key)
+    if not proved or left() == 0:
+        return replace(report, seconds=spent)
+    decided = replace(step, uses=(*step.uses, *(lemma.use for lemma, _ in proved)))
+    given = {**(earlier or {}), **{lemma.step.id: found for lemma, found in proved}}
+    try:
+        again = _check_step(home, decided, budget, left(), given, store, None)
+    except ProofFileError:
+        return replace(report, seconds=spent)
+    if again.status != "proved":  # the verdict without them, and what was found in vain
+        shown = "; ".join(lemma.shown for lemma, _ in proved)
+        return replace(report, message=f"{report.message}; term-wise facts found and proved, "
+                       f"the step still not proved with them: {shown}",
+                       seconds=spent + again.seconds)
+    facts = "; ".join(f"{lemma.shown} ({lemma.step.id})" for lemma, _ in proved)
+    return replace(again, message=f"{again.message}; term-wise facts found and proved: {facts}",
+                   seconds=spent + again.seconds, termwise=tuple(found for _, found in proved))
 
 
 def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | None,
@@ -828,24 +894,30 @@ def _satisfied(judgement: Judgement, used: Sequence[StepReport]) -> Counterexamp
 def detached(report: StepReport) -> StepReport:
     """`report` without its kernel values, to cross a process boundary: a Theorem is never
     pickled (unpickling could forge one); `replay` makes it again from the evidence."""
-    return replace(report, theorem=None, refutation=None, stated=None)
+    return replace(report, theorem=None, refutation=None, stated=None,
+                   termwise=tuple(map(detached, report.termwise)))
 
 
 def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...]:
     """Detached reports of `proof`'s steps with their Theorems and Refutations made again by
-    the kernel, here, from the evidence they carry (a worker's claims count for nothing)."""
+    the kernel, here, from the evidence they carry (a worker's claims count for nothing).
+    A step decided with term-wise lemmas found (`StepReport.termwise`) is replayed after
+    them, in the proof `termwise.extended` makes (its own step, its uses extended)."""
+    from verify.search.sums.termwise import extended
+
     done: dict[str, StepReport] = {}
-    for report in reports:
-        step, theorem, refutation = proof.step(report.step.id), None, None  # the proof's own
+    home, flat = extended(proof, reports)
+    for report in flat:  # type: ignore[assignment]
+        step, theorem, refutation = home.step(report.step.id), None, None  # the proof's own
         used = [done[u.step] for u in step.uses]
         if report.statement is not None:
             proved = [g.kernel_evidence for g in report.goals if g.pieces]
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]
             try:
-                seq = sequent(proof, step, [used_statement(u, used_value(r), proof)  # type: ignore[arg-type]
-                                            for u, r in zip(step.uses, used, strict=True)])
-                theorems = [used_theorem(u, r.theorem, proof)
+                seq = sequent(home, step, [used_statement(u, used_value(r), home)  # type: ignore[arg-type]
+                                           for u, r in zip(step.uses, used, strict=True)])
+                theorems = [used_theorem(u, r.theorem, home)
                             for u, r in zip(step.uses, used, strict=True)]
                 if len(proved) == len(report.goals) and None not in theorems:
                     theorem = kernel.conclude(seq, proved, theorems)  # type: ignore[arg-type]
@@ -863,7 +935,8 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
             except kernel.KernelError as error:
                 report = replace(report, message=f"kernel rejected on replay: {error}")
         done[step.id] = replace(report, theorem=theorem, refutation=refutation)
-    return tuple(done.values())
+    return tuple(replace(done[r.step.id], termwise=tuple(done[f.step.id] for f in r.termwise))
+                 for r in reports)
 
 
 def _left(deadline: float | None) -> float | None:

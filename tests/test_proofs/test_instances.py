@@ -302,9 +302,10 @@ def test_an_instance_of_a_term_wise_step_is_proved_by_a_summed_copy() -> None:
     (the copy's use of `member` lost its `sum`, so the copy had no sum to prove from). The
     copy now uses `member`'s copy summed over the same range: each proved again by the
     kernel, the summation its term-wise rule. Where the summation cannot be carried (a term
-    naming the index) the copy stays unknown, never
-    proved; a claim beyond the instance is not proved either. A replaced bound moves the
-    range the copy sums over."""
+    naming the index) the copy has no summed use: it is proved only by the term-wise fact
+    the checker finds itself (`sum(y[i]**2) >= 0`), its statement keeping the instance's
+    `c >= 0 [c := y[j]]` that makes it true; a claim beyond the instance is not proved. A
+    replaced bound moves the range the copy sums over."""
     proof = parse_proof(TERMWISE_COPY.encode(), "termwise-copy.toml")
     report = check_proof(proof, store=None)
     found = {s.step.id: s for s in report.steps}
@@ -315,7 +316,13 @@ def test_an_instance_of_a_term_wise_step_is_proved_by_a_summed_copy() -> None:
     assert "a copy sums it term-wise" in found["member--with-1"].step.note
     assert [str(h) for h in found["member--with-1"].step.hypotheses] == ["d >= 0"]
     assert found["copy-claims-more"].status != "proved"
-    assert found["copy-names-the-index"].status != "proved"
+    named = found["sum--with-2"]  # c := y[j]: member's copy could not be summed
+    assert [(u.step, u.over) for u in named.step.uses] == [
+        ("member", ""), ("sum--with-2-termwise-1", "i in 1..N")]  # the second found
+    assert [r.step.claim.text for r in named.termwise] == ["y[i]**2 >= 0"]
+    assert named.statement is not None and "c >= 0 [c := y[j]]" in [
+        h.text for h in named.statement.hypotheses]  # y[j] >= 0: the claim holds
+    assert found["copy-names-the-index"].status == "proved"
     # a bound replaced: `member` (which reads no N) summed over the range moved with it
     assert found["copy-moves-the-range"].status == "proved"
     moved = found["sum--with-3"].step

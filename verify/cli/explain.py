@@ -13,6 +13,7 @@ proof file (one line, with close matches). `--json` prints the same as data.
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,11 +60,16 @@ def run(args: argparse.Namespace) -> int:
 
     from verify.cli.common import print_notes
     from verify.render.text import check_with_uses, explain, explanation
+    from verify.search.sums.termwise import extended
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
     located = _locate(args.step, args.in_step)
     reports = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget],
                               guard=args.time_limit)
+    if found := reports[located.step.id].termwise:  # shown as the uses they were decided with
+        located = replace(located, proof=extended(located.proof, list(reports.values()))[0],
+                          step=reports[located.step.id].step)
+        reports = {**reports, **{r.step.id: r for r in found}}
     if args.json:  # data on stdout only; the proof's notes would not be JSON
         print(json.dumps(explanation(located, reports), indent=2, ensure_ascii=False))
     else:

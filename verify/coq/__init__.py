@@ -55,11 +55,13 @@ def export_and_check(
     """
     from verify.coq.build import ProofFile, compile_project, coqc, module_name, write_project
     from verify.coq.export import export_proof
+    from verify.search.sums.termwise import extended
 
     files: list[ProofFile] = []
     ids: dict[str, str] = {}
     results: dict[tuple[str, str], str] = {}
-    for proof_id, proof, reports in proofs:
+    for proof_id, written, written_reports in proofs:  # found lemmas as steps (as written)
+        proof, reports = extended(written, written_reports)
         steps = export_proof(proof, reports)
         module = module_name(proof_id)
         ids[module] = proof_id

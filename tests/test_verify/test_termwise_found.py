@@ -1,0 +1,258 @@
+"""Term-wise facts the checker finds itself (`verify.search.sums.termwise`): a step with sums
+the search leaves unknown is decided again with lemmas about one member of each sum, proved
+as steps of their own and used summed through the kernel's term-wise rule, as a user's
+`uses = [{ step = ..., sum = ... }]`. True steps are proved and say which facts were found;
+false ones are never proved, also when the concrete sets that refute them are not searched
+(so the lemmas are tried on them)."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+import verify.proof_checker as checker
+from proofs.proof_file import parse_proof
+from verify.proof_checker import check_proof, detached, replay
+from verify.search.sums import termwise
+from verify.search.work import BUDGETS
+
+HEAD = b'''
+title = "found"
+vectors = ["w", "x", "th"]
+scalars = ["n", "N", "t", "s", "y", "z", "j", "l", "a", "k"]
+naturals = ["n", "N", "t"]
+indexed = ["x", "y", "z"]
+
+[sets]
+M = { index = "j", range = "1..N", where = ["y[j]**2 == 1", "y[j]*dot(th, x[j]) <= 0"] }
+P = { index = "j", range = "1..N", where = ["z[j] >= 0"] }
+Q = { index = "j", range = "1..N", where = ["y[j] <= z[j]"] }
+'''
+
+#: The reproduction (an induction whose update adds a sum of squares, and that sum >= 0):
+#: both `unknown` before the checker found term-wise facts itself.
+REPRODUCTION = b'''
+title = "sum of squares in an induction"
+vectors = ["w", "x"]
+scalars = ["y", "N", "k", "t", "s"]
+naturals = ["N", "t"]
+indexed = ["y"]
+
+[[step]]
+id = "b"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + sum(k in 1..N, y[k]**2)" }
+constants = ["y", "N"]
+
+[[step]]
+id = "c"
+claim = "sum(k in 1..N, y[k]**2) >= 0"
+'''
+
+TRUE = {
+    "squares": ('claim = "sum(k in 1..N, y[k]**2 + z[k]**2) >= 0"', "y[i]**2 + z[i]**2 >= 0"),
+    "negated-squares": ('claim = "sum(k in 1..N, -y[k]**2) <= 0"', "y[i]**2 >= 0"),
+    "mistakes-on-a-set": ('claim = "sum(j in M, y[j]*dot(th, x[j])) <= 0"',
+                          "dot(th, x[i])*y[i] <= 0 summed over i in M"),
+    "signed-product-filtered": ('claim = "sum(j in P, z[j]*y[j]**2) >= 0"',
+                                "y[i]**2*z[i] >= 0 summed over i in P"),
+    "order-on-a-set": ('claim = "sum(j in Q, y[j]) <= sum(j in Q, z[j])"',
+                       "-y[i] + z[i] >= 0 summed over i in Q"),
+    "difference-of-sums": (
+        'claim = "sum(k in 1..N, 2*y[k]*z[k]) <= sum(k in 1..N, y[k]**2 + z[k]**2)"',
+        "y[i]**2 - 2*y[i]*z[i] + z[i]**2 >= 0 summed over i in 1..N"),
+    "free-name-beside-the-index": ('given = ["z[j] >= 0"]\n'
+                                   'claim = "sum(k in 1..N, y[k]**2*z[j]) >= 0"',
+                                   "y[i]**2 >= 0 summed over i in 1..N"),
+    "squared-norms": ('claim = "sum(k in 1..N, norm2(x[k])) >= 0"', "dot(x[i], x[i]) >= 0"),
+    "scaled-by-a-hypothesis": ('given = ["a >= 0"]\nclaim = "a*sum(k in 1..N, y[k]**2) >= 0"',
+                               "y[i]**2 >= 0"),
+}
+
+FALSE = {
+    "unsigned-body": 'claim = "sum(k in 1..N, y[k]) >= 0"',
+    "empty-set": 'claim = "sum(k in 1..N, y[k]**2 + 1) >= 1"',
+    "empty-set-strict": 'claim = "sum(k in 1..N, y[k]**2 + 1) > 0"',
+    "hypothesis-on-the-index": 'given = ["y[j] >= 0"]\nclaim = "sum(j in 1..N, y[j]) >= 0"',
+    "captured-by-the-bound-name": ('given = ["y[j] >= 0", "z[j] >= 0"]\n'
+                                   'claim = "sum(k in 1..N, y[k]*z[j]) >= 0"'),
+    "order-the-wrong-way": 'claim = "sum(j in Q, z[j]) <= sum(j in Q, y[j])"',
+    "filter-not-given": 'claim = "sum(k in 1..N, z[k]*y[k]**2) >= 0"',
+}
+
+
+def one(body: str) -> checker.StepReport:
+    proof = parse_proof(HEAD + f'\n[[step]]\nid = "s"\n{body}\n'.encode(), "found.toml")
+    return check_proof(proof, store=None, budget=BUDGETS["small"]).steps[0]
+
+
+def test_the_reproduction_is_proved_with_the_facts_it_found() -> None:
+    proof = parse_proof(REPRODUCTION, "s2.toml")
+    report = check_proof(proof, store=None)
+    assert [s.status for s in report.steps] == ["proved", "proved"]
+    for step in report.steps:
+        assert ("term-wise facts found and proved: y[j]**2 >= 0 summed over j in 1..N "
+                f"({step.step.id}-termwise-1)") in step.message
+        assert [r.status for r in step.termwise] == ["proved"]
+        assert step.statement is not None and step.theorem is not None
+        assert step.theorem.statement == step.statement  # the report shows its theorem
+        assert "(y[j]**2 >= 0 summed over j in 1..N)" in [h.text for h in
+                                                         step.statement.hypotheses]
+        assert [str(u) for u in step.step.uses] == [
+            f"{step.step.id}-termwise-1 summed over j in 1..N"]
+
+
+@pytest.mark.parametrize("name", sorted(TRUE))
+def test_true_steps_with_sums_are_proved_by_the_facts_found(name: str) -> None:
+    body, fact = TRUE[name]
+    report = one(body)
+    assert report.status == "proved", report.message
+    assert "term-wise facts found and proved: " in report.message
+    assert fact in report.message
+    assert all(r.status == "proved" for r in report.termwise)
+
+
+@pytest.mark.parametrize("name", sorted(FALSE))
+def test_false_steps_with_sums_are_never_proved(name: str) -> None:
+    assert one(FALSE[name]).status != "proved"
+
+
+@pytest.mark.parametrize("name", sorted(FALSE))
+def test_false_steps_stay_unproved_when_the_lemmas_are_tried(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the concrete sets (which refute them first), the false steps come back
+    unknown and every lemma is tried on them: none makes them proved."""
+    monkeypatch.setattr(checker, "_on_sets", lambda *args, **kwargs: None)
+    report = one(FALSE[name])
+    assert report.status != "proved", report.message
+    assert report.termwise == ()
+
+
+def test_the_lemmas_admit_only_membership_facts_beside_the_steps_own() -> None:
+    """The hypothesis `y[j] >= 0` names the file's j, not the member: the fresh index is
+    another name, so the lemma `y[i] >= 0` cannot read it as its own member's."""
+    proof = parse_proof(HEAD + b'''
+[[step]]
+id = "s"
+given = ["y[j] >= 0"]
+claim = "sum(j in 1..N, y[j]) >= 0"
+''', "found.toml")
+    index = termwise.fresh_index(proof)
+    assert index not in {"j", "k", "l"}
+    stated = checker.kernel.state(checker.sequent(proof, proof.steps[0], []))
+    home, lemmas = termwise.lemmas(proof, proof.steps[0], stated.obligations, index,  # type: ignore[arg-type]
+                                   checker.over)
+    assert [lemma.shown for lemma in lemmas] == [f"y[{index}] >= 0 summed over {index} in 1..N",
+                                                 f"y[{index}] <= 0 summed over {index} in 1..N"]
+    for lemma in lemmas:
+        assert [h.text for h in lemma.step.hypotheses] == [f"{index} >= 1", f"{index} <= N",
+                                                           "y[j] >= 0"]
+    assert index in home.scalars
+
+
+def test_a_step_still_unknown_with_the_facts_found_says_which_were_found() -> None:
+    """Cauchy-Schwarz for sums is true, but no term-wise fact gives it: the verdict is the
+    one without them, and the message names what was found."""
+    report = one('claim = "sum(k in 1..N, y[k]*z[k])**2 <= '
+                 'sum(k in 1..N, y[k]**2)*sum(k in 1..N, z[k]**2)"')
+    assert report.status == "unknown" and report.termwise == ()
+    assert report.message.endswith(
+        "; term-wise facts found and proved, the step still not proved with them: "
+        "y[i]**2 >= 0 summed over i in 1..N; z[i]**2 >= 0 summed over i in 1..N")
+    assert [str(u) for u in report.step.uses] == []
+
+
+def test_a_step_proved_without_them_finds_none() -> None:
+    plain = one('claim = "sum(k in 1..N, y[k]) == sum(k in 1..N, y[k])"')
+    assert plain.status == "proved" and plain.termwise == ()
+    assert "term-wise" not in plain.message
+
+
+def test_the_facts_found_are_the_same_each_run() -> None:
+    """Budgets count work: the lemmas tried and the facts found do not depend on time."""
+    first, second = (one(TRUE["order-on-a-set"][0]) for _ in range(2))
+    assert first.message.split("; ", 1)[1] == second.message.split("; ", 1)[1]
+    assert [r.step for r in first.termwise] == [r.step for r in second.termwise]
+
+
+def test_a_later_step_imports_the_facts_with_the_step_it_uses() -> None:
+    proof = parse_proof(REPRODUCTION + b'''
+[[step]]
+id = "d"
+claim = "sum(k in 1..N, y[k]**2) + 1 >= 1"
+uses = [{ step = "c" }]
+''', "s3.toml")
+    d = check_proof(proof, store=None).steps[-1]
+    assert d.status == "proved" and d.termwise == ()
+    assert d.statement is not None and d.theorem is not None
+    assert d.theorem.statement == d.statement
+    assert [(h.text, o) for h, o in zip(d.statement.hypotheses, d.statement.origins,
+                                         strict=True)] == [
+        ("(y[j]**2 >= 0 summed over j in 1..N)", "c"), ("sum(k in 1..N, y[k]**2) >= 0", "c")]
+
+
+def test_the_facts_found_cross_processes_and_are_replayed_by_the_kernel() -> None:
+    """An audit's worker sends its reports detached (no Theorem is pickled): the parent
+    makes the lemmas' Theorems and the step's again from their evidence."""
+    proof = parse_proof(REPRODUCTION, "s2.toml")
+    sent = [pickle.loads(pickle.dumps(detached(s)))
+            for s in check_proof(proof, store=None).steps]
+    assert all(s.theorem is None and all(r.theorem is None for r in s.termwise) for s in sent)
+    again = replay(proof, sent)
+    assert [s.status for s in again] == ["proved", "proved"]
+    assert [r.status for s in again for r in s.termwise] == ["proved", "proved"]
+
+
+def test_extended_declares_the_index_and_puts_each_lemma_before_its_step() -> None:
+    proof = parse_proof(REPRODUCTION, "s2.toml")
+    reports = check_proof(proof, store=None).steps
+    home, flat = termwise.extended(proof, reports)
+    assert [s.id for s in home.steps] == ["b-termwise-1", "b", "c-termwise-1", "c"]
+    assert [r.step.id for r in flat] == [s.id for s in home.steps]  # type: ignore[attr-defined]
+    assert "j" in home.scalars and "j" not in proof.scalars
+    assert termwise.extended(proof, [replace_termwise(r) for r in reports])[0] is proof
+
+
+def replace_termwise(report: checker.StepReport) -> checker.StepReport:
+    from dataclasses import replace
+    return replace(report, termwise=())
+
+
+def test_explain_shows_the_facts_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
+    from verify.cli import main
+
+    path = tmp_path / "s2.toml"
+    path.write_bytes(REPRODUCTION)
+    assert main(["explain", str(path), "c"]) == 0
+    out = capsys.readouterr().out
+    assert "term-wise facts found and proved: y[j]**2 >= 0 summed over j in 1..N" in out
+    assert "uses the claims of: c-termwise-1 summed over j in 1..N" in out
+    assert "from c-termwise-1 summed over j in 1..N: y[j]² ≥ 0" in out
+
+
+def test_check_reports_both_steps_of_the_reproduction_proved(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `novikoff check s2.toml --statements` said `unknown` for both."""
+    from verify.cli import main
+
+    path = tmp_path / "s2.toml"
+    path.write_bytes(REPRODUCTION)
+    assert main(["check", str(path), "--statements"]) == 0
+    out = capsys.readouterr().out
+    assert "proved (2 proved, 0 refuted, 0 unknown" in out
+    assert "[c-termwise-1] |- sum(k in 1..N, y[k]**2) >= 0" in out
+
+
+def test_the_time_cap_covers_the_lemmas_too() -> None:
+    """`--time-limit` caps the step as a whole (against hostile input): once the step used
+    it, no lemma is searched, and the step stays unknown as without them."""
+    proof = parse_proof(REPRODUCTION, "s2.toml")
+    for step in check_proof(proof, store=None, guard=0.0).steps:
+        assert step.status == "unknown" and step.termwise == ()
+        assert "term-wise" not in step.message

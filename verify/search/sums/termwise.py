@@ -1,0 +1,261 @@
+"""Term-wise facts a step with sums may need, proposed as lemmas about one member.
+
+A user proves `sum(k in 1..N, y[k]**2) >= 0` by writing a lemma `y[j]**2 >= 0` and using it
+summed (`uses = [{ step = "member", sum = "j in 1..N" }]`, the kernel's term-wise rule,
+`kernel.summed`). This module writes those lemmas for a step the search left unknown: for
+each sum of its obligations (as the checker forms them), the lemmas that its body is `>= 0`
+or `<= 0` at one member `j` (a fresh scalar), and, for several sums over one set in one
+claim, that their combination there is `>= 0` (`a[j] <= b[j]` for `sum(a) <= sum(b)`); each
+lemma's hypotheses are the membership facts (`j >= lo`, `j <= hi`, the set's filters: read
+from the declared set whose summation gives exactly this sum) and the step's own hypotheses,
+which do not mention the fresh j: exactly the premises the term-wise rule admits.
+
+Nothing here is believed. The checker (`verify.proof_checker`) proves each lemma as a step of
+its own, with a small share of the budget (counted work), and uses the proved ones summed,
+as a user's `uses` does: the kernel checks the lemma's theorem and the summation, and the
+step's report names the facts found (`StepReport.termwise`). A lemma whose summation
+`summed` refuses, or whose sum is not the one it was written for, is never proposed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+
+import sympy
+
+from proofs.errors import ProofFileError
+from proofs.language.expressions import ExpressionError, Relation, parse_relation
+from proofs.step import Direct, Proof, Step, Use
+from verify import kernel
+from verify.kernel import Obligation, atoms
+
+MAX_SUMS = 4  # sums of one step looked at, in the order its obligations first mention them
+MAX_LEMMAS = 8  # lemmas proposed for one step
+INDICES = ("j", "i", "l", "m", "p", "q")  # the fresh index's name: the first free of these
+MARK = "-termwise-"  # in a lemma's step id: `<step>-termwise-<k>`
+
+#: The kernel's `summed` arguments of a use (`verify.proof_checker.over`, passed in: this
+#: module is searched from there and imports nothing of it).
+Summations = Callable[[Use, Proof], Sequence[tuple[str, sympy.Expr, sympy.Expr,
+                                                   tuple[kernel.Rel, ...]]]]
+
+
+@dataclass(frozen=True)
+class Lemma:
+    """A lemma about one member (`step`, a direct step of `proof` as `extended` makes it),
+    the use that sums it over its sum's set, and the sums it speaks of (`key`: a lemma
+    whose key another proved one has is not tried)."""
+
+    step: Step
+    use: Use
+    key: tuple[sympy.Symbol, ...]
+
+    @property
+    def shown(self) -> str:
+        """`y[j]**2 >= 0 summed over j in 1..N`: the fact as a user's use reads."""
+        return f"{self.step.claim.text} summed over {self.use.over}"
+
+
+def fresh_index(proof: Proof) -> str | None:
+    """A name for the member: no declared name, and no word of the proof's texts (a bound
+    index of a written sum may be any undeclared name); None when all are taken."""
+    taken = set(proof.vectors) | set(proof.scalars) | set(proof.indexed) | set(proof.sets)
+    texts = [proof.source, *(r.text for s in proof.steps for r in (*s.hypotheses, s.claim)),
+             *(w for s in proof.sets.values() for w in (s.lo, s.hi, *s.where))]
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "\n".join(texts)))
+    for name in (*INDICES, *(f"j{k}" for k in range(1, 10))):
+        if name not in taken and name not in words:
+            return name
+    return None
+
+
+def mentions_sums(goals: Iterable[Obligation]) -> bool:
+    """Whether any of `goals` mentions a sum."""
+    return bool(_sums(goals, 1))
+
+
+def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
+           summations: Summations) -> tuple[Proof, tuple[Lemma, ...]]:
+    """The proof with `index` declared (the lemmas' home), and the lemmas for `step`'s sums
+    in `goals` (its obligations), in order: for several sums over one set in one claim `p >= 0`
+    (`p > 0`, `p == 0`), the part of p linear in them as one body `>= 0` (`sum(a) <= sum(b)`
+    from `a[j] <= b[j]`); then each sum's body `>= 0`, then `<= 0` (a sum a proved lemma
+    speaks of already is not tried again: `Lemma.key`). At most
+    `MAX_LEMMAS`; deterministic."""
+    home = replace(proof, scalars=(*proof.scalars, index))
+    found = _sums(goals, MAX_SUMS)
+    taken = {s.id for s in proof.steps}
+    out: list[Lemma] = []
+
+    def add(claim: str, key: tuple[sympy.Symbol, ...], s: atoms.Sum, want: sympy.Expr) -> None:
+        if len(out) >= MAX_LEMMAS:
+            return
+        k = len(out) + 1
+        name = f"{step.id[:40]}{MARK}{k}"
+        while name in taken:
+            k += 1
+            name = f"{step.id[:40]}{MARK}{k}"
+        made = _lemma(home, step, name, index, s, claim, want, summations)
+        if made is not None:
+            taken.add(name)
+            out.append(Lemma(made[0], made[1], key))
+
+    bodies: dict[sympy.Symbol, tuple[atoms.Sum, str]] = {}
+    for target in found:
+        s: atoms.Sum = atoms.structure(target)  # type: ignore[assignment]
+        body = _source(_member(s, index))
+        if body is not None:
+            bodies[target] = (s, body)
+    for fact in _claims(goals):  # several sums over one set in one claim: term by term
+        groups: dict[tuple[object, ...], list[sympy.Symbol]] = {}
+        for target in sorted(fact.free_symbols & set(bodies), key=sympy.default_sort_key):
+            s = bodies[target][0]
+            groups.setdefault((s.bound, s.lo, s.hi, s.filters), []).append(target)
+        for group in groups.values():
+            if len(group) > 1 and (made := _combination(fact, group, bodies, index)):
+                add(f"{made[0]} >= 0", tuple(group), bodies[group[0]][0], made[1])
+    for target, (s, body) in bodies.items():
+        add(f"{body} >= 0", (target,), s, target)
+        add(f"{body} <= 0", (target,), s, -target)
+    return home, tuple(out)
+
+
+def extended(proof: Proof, reports: Iterable[object]) -> tuple[Proof, list[object]]:
+    """`proof` and its step reports with the lemmas a report found (`StepReport.termwise`)
+    as steps just before it, the step with its uses extended by them (as checked) in its
+    place, and their fresh indices declared: what the Coq export and `explain` read, so a step
+    proved with found facts is exported and shown as if the user had written them."""
+    reports = list(reports)  # read three times: a generator would be spent after one
+    if not any(getattr(r, "termwise", ()) for r in reports):
+        return proof, reports
+    by_id = {r.step.id: r for r in reports}  # type: ignore[attr-defined]
+    own = {s.id for s in proof.steps}
+    steps: list[Step] = []
+    flat: list[object] = []
+    scalars = list(proof.scalars)
+    for step in proof.steps:
+        report = by_id.get(step.id)
+        for lemma in getattr(report, "termwise", ()):
+            steps.append(lemma.step)
+            flat.append(lemma)
+        if report is not None:  # the proof's own step, its uses extended by the lemmas'
+            found = {lemma.step.id for lemma in getattr(report, "termwise", ())}
+            steps.append(replace(step, uses=(*step.uses, *(
+                u for u in report.step.uses if u.step in found))))  # type: ignore[attr-defined]
+            flat.append(report)
+        else:
+            steps.append(step)
+    for report in reports:
+        found = {lemma.step.id for lemma in getattr(report, "termwise", ())}
+        for use in report.step.uses:  # type: ignore[attr-defined]
+            if use.step in found and (name := use.over.split(" in ")[0]) not in scalars:
+                scalars.append(name)
+    home = replace(proof, scalars=tuple(scalars))
+    return replace(home, steps=tuple(s if s.id in own else _read_here(s, home)
+                                     for s in steps)), flat
+
+
+def _read_here(lemma: Step, home: Proof) -> Step:
+    """A lemma's relations read again from their texts by this process's parser: a member
+    or sum it builds is known to the names of this process only (`symbol_names`), and a
+    lemma made elsewhere (an audit's worker) is then the text it shows, nothing more."""
+    return replace(lemma, hypotheses=tuple(parse_relation(r.text, home.names)
+                                           for r in lemma.hypotheses),
+                   claim=parse_relation(lemma.claim.text, home.names))
+
+
+def _sums(goals: Iterable[Obligation], most: int) -> list[sympy.Symbol]:
+    """The sums `goals` mention (their hypotheses and claims), first mention first."""
+    out: dict[sympy.Symbol, None] = {}
+    for goal in goals:
+        for fact in (*goal.judgement.hypotheses, goal.judgement.claim):
+            for s in sorted(fact.expr.free_symbols, key=sympy.default_sort_key):
+                if isinstance(atoms.structure(s), atoms.Sum):
+                    out.setdefault(s, None)
+                    if len(out) >= most:
+                        return list(out)
+    return list(out)
+
+
+def _claims(goals: Iterable[Obligation]) -> list[sympy.Expr]:
+    """The polynomials of the claims of `goals` (`p >= 0`, `p > 0`, `p == 0`), each once."""
+    return list(dict.fromkeys(goal.judgement.claim.expr for goal in goals))
+
+
+def _combination(fact: sympy.Expr, group: list[sympy.Symbol],
+                 bodies: dict[sympy.Symbol, tuple[atoms.Sum, str]], index: str
+                 ) -> tuple[str, sympy.Expr] | None:
+    """The part of `fact` linear in the sums of `group` (over one set), with constant
+    coefficients, as one body at the member `index` (`2*y[j]*z[j] - y[j]**2 - z[j]**2`)
+    and as the sums (`2*S1 - S2 - S3`); None when a coefficient is not constant."""
+    poly = sympy.Poly(fact, *group)
+    if poly.total_degree() > 1:
+        return None
+    pairs = [(poly.coeff_monomial(g), g) for g in group]
+    if any(not c.is_Rational for c, _ in pairs):
+        return None
+    body = sympy.expand(sum((c * _member(atoms.structure(g), index)  # type: ignore[arg-type]
+                             for c, g in pairs), sympy.Integer(0)))
+    text = _source(body)
+    return None if text is None else (text, sum((c * g for c, g in pairs), sympy.Integer(0)))
+
+
+def _member(s: atoms.Sum, index: str) -> sympy.Expr:
+    """The body of `s` at the member `index`."""
+    return atoms.substitute(s.body, {f"#{s.bound}": sympy.Symbol(index)}, {})
+
+
+def _source(e: sympy.Expr) -> str | None:
+    """`e` (the kernel's form) as a proof file writes it: a Gram symbol `<a,b>` as
+    `dot(a, b)`, a family's member as `y[j]`; None for a body with a sum inside (its
+    kernel name is not the file's syntax). The lemma re-reads the text and must meet `e`."""
+    names: dict[sympy.Symbol, sympy.Symbol] = {}
+    for s in e.free_symbols:
+        found = atoms.structure(s)
+        if isinstance(found, atoms.Sum) or atoms.INDEX.search(s.name):
+            return None
+        if (pair := atoms.gram_pair(s)) is not None:
+            names[s] = sympy.Symbol(f"dot({pair[0]}, {pair[1]})")
+    return str(e.xreplace(names))
+
+
+def _lemma(home: Proof, step: Step, name: str, index: str, s: atoms.Sum, claim: str,
+           want: sympy.Expr, summations: Summations) -> tuple[Step, Use] | None:
+    """The lemma `claim` about the member `index` of `s`'s set, and its use summed over that
+    set, if its text reads back and the kernel sums it to exactly `want` (the sum's
+    expression it was written for) >= 0; else None."""
+    lo, hi = _source(s.lo), _source(s.hi)
+    if lo is None or hi is None:
+        return None
+    ranges = [f"{index} in {lo}..{hi}"] if not s.filters else [
+        f"{index} in {m}" for m in sorted(home.sets)]
+    names = home.names
+    own = tuple(step.hypotheses)  # an induction's update facts are not: they move
+    for over in ranges:
+        use = Use(name, over=over)
+        try:
+            (j, lo_, hi_, filters), = summations(use, home)
+            member = (parse_relation(f"{index} >= {lo}", names),
+                      parse_relation(f"{index} <= {hi}", names),
+                      *(parse_relation(f.text, names) for f in filters))
+            if filters and (lo_, hi_) != (s.lo, s.hi):
+                continue
+            lemma = Step(name, (*member, *own), parse_relation(claim, names), rule=Direct(),
+                         note=f"found for {step.id}: a fact about one member, summed")
+            stated = kernel.statement(kernel.Sequent(
+                name, frozenset(home.vectors), frozenset(home.scalars),
+                tuple(_rel(r) for r in lemma.hypotheses), _rel(lemma.claim),
+                naturals=frozenset(home.naturals)))
+            total = kernel.summed(stated, j, lo_, hi_, filters).claim
+        except (kernel.KernelError, ProofFileError, ExpressionError, ValueError):
+            continue
+        if sympy.expand(total.lhs - total.rhs - want) == 0 and total.op == ">=":
+            return lemma, use
+    return None
+
+
+def _rel(r: Relation) -> kernel.Rel:
+    return kernel.Rel(atoms.canonical(r.lhs), r.op, atoms.canonical(r.rhs), r.text,
+                      tuple(map(atoms.canonical, r.divisors)))
