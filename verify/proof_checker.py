@@ -36,6 +36,7 @@ from verify.kernel.algebra import names_of, normal_form
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, TimeCap
 from verify.store.library import Form, Store, key_of, shipped
 from verify.store.recall import keep, recall
+from verify.typeset.indices import readable
 from verify.verdict import Status, Stop, Verdict
 
 Progress = Callable[[int, int, Step], None]
@@ -146,6 +147,10 @@ class StepReport:
     searched: tuple[str, ...] = ()  # with a store: one note per judgement searched, and why
     stated: kernel.Stated | None = None  # the kernel's reading of `statement` (this process)
     satisfied: Counterexample | None = None  # where its vacuity judgement's hypotheses hold
+
+    def __post_init__(self) -> None:
+        # a message names sums as a proof file writes them, never by the kernel's `#1`
+        object.__setattr__(self, "message", readable(self.message))
     termwise: tuple[StepReport, ...] = ()  # the lemmas found and proved, used summed (`step`)
 
     @property
@@ -176,7 +181,7 @@ class StepReport:
     def statement_text(self) -> str:
         """The full statement the kernel read (the step's own text if it could not)."""
         if self.statement is not None:
-            return str(self.statement)
+            return readable(str(self.statement))
         own = ", ".join(h.text for h in self.step.hypotheses)
         return f"{own} |- {self.step.claim.text}"
 

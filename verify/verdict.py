@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from verify.kernel import Certificate, Counterexample, Judgement
+from verify.typeset.indices import readable
 
 Status = Literal["proved", "refuted", "unknown"]
 
@@ -60,6 +61,8 @@ class Verdict:
             raise ValueError("each half is a certificate with the judgement it proves")
         if (self.status == "refuted") != (self.counterexample is not None):
             raise ValueError("a refuted verdict needs a counterexample, and only it has one")
+        # a message names sums as a proof file writes them, never by the kernel's `#1`
+        object.__setattr__(self, "message", readable(self.message))
 
     @property
     def pieces(self) -> tuple[tuple[Judgement | None, Certificate], ...]:

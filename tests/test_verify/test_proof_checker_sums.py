@@ -609,7 +609,7 @@ constants = ["y"]
 ''')
     assert main(["explain", str(path), "ind"]) == 0
     out = capsys.readouterr().out
-    assert "sum(#1 in 1..N: y[#1]^2) >= 0    [lemma]" in out
+    assert "sum(k in 1..N, y[k]^2) >= 0    [lemma]" in out  # j is a name of the text
     markdown = Path(str(tmp_path)) / "lemma.md"
     assert main(["audit", str(path), "--markdown", str(markdown)]) == 0
     assert "summed over j in 1..N" in markdown.read_text()

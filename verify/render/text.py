@@ -19,6 +19,7 @@ import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import sympy
 
@@ -33,6 +34,7 @@ from verify.proof_checker import GoalReport, StepReport, check_step, refutes_not
 from verify.render.certificates import TEXT, Identity, Text, assignments, labels
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
 from verify.typeset import written
+from verify.typeset.indices import readable
 from verify.typeset.names import spelling
 from verify.typeset.statement import statement
 
@@ -435,7 +437,7 @@ def explain(located: Located, reports: Mapping[str, StepReport]) -> str:
     for goal in report.goals:
         lines.append("")
         lines += _goal_lines(goal, several, style)
-    return "\n".join(lines)
+    return readable("\n".join(lines))
 
 
 def _plugged_json(p: Plugged) -> dict[str, object]:
@@ -498,7 +500,7 @@ def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str
     typeset, and per judgement its hypotheses, claim, certificate lines and the argument
     (with the contradiction spelled out in refutation form) or its counterexample."""
     step, style, report = located.step, _Style.of(located), reports[located.step.id]
-    return {
+    return _readable({
         "step": located.full_id, "proof_title": located.proof.title,
         "status": report.status, "message": report.message,
         "source": step.source or None, "note": step.note or None,
@@ -506,4 +508,15 @@ def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str
         "statement": [line.strip() for line in statement_lines(located, reports)[1:]],
         "vacuous": report.vacuous, "vacuity": report.vacuity_reason,
         "judgements": [_goal_json(goal, style) for goal in report.goals],
-    }
+    })
+
+
+def _readable(value: object) -> Any:
+    """`value` with its strings' canonical sums as a proof file writes them (`readable`)."""
+    if isinstance(value, str):
+        return readable(value)
+    if isinstance(value, dict):
+        return {k: _readable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_readable(v) for v in value]
+    return value
