@@ -213,6 +213,14 @@ CELLS = 1 << 21
 ROW_CELLS = MAX_SPAN**2
 
 
+#: Index tuples the sums of one atom may range over on the rows of one batch (a shard's
+#: rows of one row set) in all, counted from each row's own ranges before any array is made
+#: (`_costs`): the rows past it, the batch's last ones, are not evaluated, with the reason.
+#: Each row's work was bounded (`ROW_CELLS`), not a step's: a double sum over a long run's
+#: history ran past five minutes, and took 8 GB on 1000 orthonormal examples (red team 15).
+WORK = 1 << 25
+
+
 class _Wide(Exception):
     """A chunk of rows whose sums range over more than `CELLS` cells in all: made again in
     halves (`family_columns`), each row's values the same."""
@@ -230,28 +238,35 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
         raise FamilyError("these rows carry no dataset: their families cannot be read")
     height = max((_reading(a)[0][1].bound if _reading(a)[0][0] == "sum" else 0)
                  for a in atoms)
+    cuts = {name: _cut(batch, name) for name in atoms}  # past `WORK`: rows cut..n-1
     counts = np.array([f.count for f in batch.families], dtype=np.int64)
     per_row = counts[batch.origin_index]
     parts: dict[str, list[Column]] = {n: [] for n in atoms}
     over: dict[str, list[tuple[np.ndarray, str] | None]] = {n: [] for n in atoms}
     start, n = 0, len(batch)
     while start < n:  # chunks of rows whose cells (rows x count^height) stay below CELLS
-        stop = _chunk_stop(per_row, start, height)
+        stop = min([_chunk_stop(per_row, start, height),
+                    *(c for c, _ in cuts.values() if c > start)])
+        made_here = [a for a in atoms if cuts[a][0] > start]
         chunks = batch.__dict__.setdefault("_family_rows", {})
         while True:  # a sum ranging past the rows' count: the chunk in halves (`_Wide`)
             rows = chunks.get((start, stop))
             if rows is None:  # kept on the batch: its judgements share masks and inner sums
                 rows = chunks[(start, stop)] = _Rows(batch, slice(start, stop))
             try:
-                made = [(rows.column(name), rows.overs_of[name]) for name in atoms]
+                made = [(rows.column(name), rows.overs_of[name]) for name in made_here]
                 break
             except _Wide:
                 del chunks[(start, stop)]
                 stop = start + (stop - start) // 2
             except FamilyError:  # past a limit on some run's rows: each run of them alone
-                made = [_runs_apart(batch, start, stop, name) for name in atoms]
+                made = [_runs_apart(batch, start, stop, name) for name in made_here]
                 break
         rows.pruned()
+        made_by = dict(zip(made_here, made, strict=True))
+        made = [made_by.get(name) or (  # past the work budget: not evaluated
+            Column(np.zeros(stop - start, dtype=np.int64), np.ones(stop - start, dtype=np.int64)),
+            (np.ones(stop - start, dtype=bool), cuts[name][1])) for name in atoms]
         for name, (column, past) in zip(atoms, made, strict=True):
             parts[name].append(column)
             over[name].append(past)
@@ -262,6 +277,50 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
         if joined is not None:
             skipped[name] = joined
     return {name: _joined(columns) for name, columns in parts.items()}
+
+
+def _cut(batch: InstanceBatch, name: str) -> tuple[int, str]:
+    """The first row of `batch` on which atom `name` is not evaluated for the work budget
+    (`WORK`: its rows' index tuples in all, in row order, `_costs`), and why; `len(batch)`
+    when every row is within it. A function of the atom and the batch alone, so the same
+    whichever step makes the column, however its rows are chunked."""
+    n = len(batch)
+    if _reading(name)[0][0] != "sum":
+        return n, ""
+    try:
+        costs = _costs(_Rows(batch, slice(0, n)), _reading(name)[0][1])
+    except FamilyError:  # a bound past int64: said where the rows are made
+        return n, ""
+    total = np.cumsum(costs)
+    past = np.flatnonzero(total > WORK)
+    if not len(past):
+        return n, ""
+    cut = int(past[0])
+    return cut, (f"the work budget: this sum's index tuples on the rows of its batch (a "
+                 f"shard's) before these pass {WORK} in all")
+
+
+def _costs(rows: _Rows, found: Any) -> np.ndarray:
+    """Each row's index tuples for a sum (Python ints): a sum made from per-run prefix sums
+    (`_linear_plan`, `by_run`) its own and its inner sums' ranges; any other the product
+    of the ranges nested (row by row, `_Rows.sum`); a range past `MAX_SPAN` none (that row
+    is not evaluated)."""
+    plan = _linear_plan(found, functools.partial(_run_constant, rows.batch))
+    return _node_costs(rows, found, np.ones(rows.n, dtype=object), plan is None)
+
+
+def _node_costs(rows: _Rows, found: Any, outer: np.ndarray, nested: bool) -> np.ndarray:
+    lo, hi = (rows.whole(b, {}).astype(object) for b in (found.lo, found.hi))
+    span = hi - lo + 1
+    span = np.where((span > MAX_SPAN) | (span < 0), 0, span)
+    here = outer * span if nested else span
+    total = here.copy()
+    inside = {s for e in (found.body, *(p for p, _ in found.filters)) for s in e.free_symbols}
+    for symbol in sorted(inside, key=lambda s: s.name):
+        reading, _ = _reading(symbol.name)
+        if reading[0] == "sum":
+            total = total + _node_costs(rows, reading[1], here, nested)
+    return total
 
 
 def _chunk_stop(per_row: np.ndarray, start: int, height: int) -> int:
@@ -611,15 +670,6 @@ class _Rows:
         self.n = len(origin)
         used, local = np.unique(origin, return_inverse=True)
         data = self.data = [batch.families[int(i)] for i in used]
-        count = max(f.count for f in data)
-        dim = max(f.X.shape[1] for f in data)
-        big = any(f.X.dtype == object for f in data)
-        X = np.zeros((len(data), count, dim), dtype=object if big else np.int64)
-        Y = np.zeros((len(data), count), dtype=np.int64)
-        for k, f in enumerate(data):
-            X[k, :f.count, :f.X.shape[1]] = f.X
-            Y[k, :f.count] = f.Y
-        self.X, self.Y = X, Y
         shape = self._shape(self.n)
         self.which = local.astype(np.int64).reshape(shape)
         self.counts = np.array([f.count for f in data], dtype=np.int64)[local].reshape(shape)
@@ -644,6 +694,27 @@ class _Rows:
         self.memo = {k: v for k, v in self.memo.items() if not k[1]}
         self.overs = {k: v for k, v in self.overs.items() if not k[1]}
         self.masks = {k: v for k, v in self.masks.items() if not k[-1]}
+
+    @cached_property
+    def X(self) -> np.ndarray:
+        """Each run's examples (runs x count x dim, zero-padded), made when first read (a
+        chunk whose sums' bounds alone are read, `_costs`, makes none)."""
+        data = self.data
+        count = max(f.count for f in data)
+        dim = max(f.X.shape[1] for f in data)
+        big = any(f.X.dtype == object for f in data)
+        X = np.zeros((len(data), count, dim), dtype=object if big else np.int64)
+        for k, f in enumerate(data):
+            X[k, :f.count, :f.X.shape[1]] = f.X
+        return X
+
+    @cached_property
+    def Y(self) -> np.ndarray:
+        """Each run's labels (runs x count, zero-padded), made when first read."""
+        Y = np.zeros((len(self.data), max(f.count for f in self.data)), dtype=np.int64)
+        for k, f in enumerate(self.data):
+            Y[k, :f.count] = f.Y
+        return Y
 
     def _shape(self, size: int = 1) -> tuple[int, ...]:
         return (size,) + (1,) * (_AXES - 1)
