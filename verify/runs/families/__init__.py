@@ -703,12 +703,20 @@ class _Rows:
         self.memo = {k: v for k, v in self.memo.items() if not k[1]}
         self.overs = {k: v for k, v in self.overs.items() if not k[1]}
         self.masks = {k: v for k, v in self.masks.items() if not k[-1]}
+        # and the runs' examples and Gram matrices (runs x count x dim, runs x count^2),
+        # made again if read: every chunk of 1000 examples in 1000 dimensions kept its own
+        # copy, 4 GB over a batch's chunks (red team 15 F2)
+        self.__dict__.pop("X", None)
+        self.__dict__.pop("Y", None)
+        self.gram = None
 
     @cached_property
     def X(self) -> np.ndarray:
         """Each run's examples (runs x count x dim, zero-padded), made when first read (a
         chunk whose sums' bounds alone are read, `_costs`, makes none)."""
         data = self.data
+        if len(data) == 1:  # one run's: its dataset's own array, not a copy
+            return data[0].X[None]
         count = max(f.count for f in data)
         dim = max(f.X.shape[1] for f in data)
         big = any(f.X.dtype == object for f in data)
