@@ -224,7 +224,7 @@ ROW_CELLS = MAX_SPAN**2
 
 #: Index tuples the sums of one atom may range over on the rows of one batch (runs of a
 #: shard checked together) in all, counted from each row's own ranges before any array is made
-#: (`_costs`): the rows past it, the batch's last ones, are not evaluated, with the reason.
+#: (`_node_costs`): the rows past it, the batch's last ones, are not evaluated, with the reason.
 #: Each row's work was bounded (`ROW_CELLS`), not a step's: a double sum over a long run's
 #: history ran past five minutes, and took 8 GB on 1000 orthonormal examples (red team 15).
 WORK = 1 << 25
@@ -290,14 +290,20 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
 
 def _cut(batch: InstanceBatch, name: str) -> tuple[int, str]:
     """The first row of `batch` on which atom `name` is not evaluated for the work budget
-    (`WORK`: its rows' index tuples in all, in row order, `_costs`), and why; `len(batch)`
+    (`WORK`: its rows' index tuples in all, in row order, `_node_costs`), and why; `len(batch)`
     when every row is within it. A function of the atom and the batch alone, so the same
     whichever step makes the column, however its rows are chunked."""
     n = len(batch)
     if _reading(name)[0][0] != "sum":
         return n, ""
+    found = _reading(name)[0][1]
+    if n * _most(found, True, 1) <= WORK:  # within it on any rows: nothing to count
+        return n, ""
+    nested = _linear_plan(found, functools.partial(_run_constant, batch)) is None
+    if n * _most(found, nested, 1) <= WORK:
+        return n, ""
     try:
-        costs = _costs(_Rows(batch, slice(0, n)), _reading(name)[0][1])
+        costs = _node_costs(_Rows(batch, slice(0, n)), found, np.ones(n, dtype=object), nested)
     except FamilyError:  # a bound past int64: said where the rows are made
         return n, ""
     total = np.cumsum(costs)
@@ -309,26 +315,38 @@ def _cut(batch: InstanceBatch, name: str) -> tuple[int, str]:
                  f"shard's) before these pass {WORK} in all")
 
 
-def _costs(rows: _Rows, found: Any) -> np.ndarray:
-    """Each row's index tuples for a sum (Python ints): a sum made from per-run prefix sums
-    (`_linear_plan`, `by_run`) its own and its inner sums' ranges; any other the product
-    of the ranges nested (row by row, `_Rows.sum`); a range past `MAX_SPAN` none (that row
-    is not evaluated)."""
-    plan = _linear_plan(found, functools.partial(_run_constant, rows.batch))
-    return _node_costs(rows, found, np.ones(rows.n, dtype=object), plan is None)
+def _inner_sums(found: Any) -> list[Any]:
+    """The sums read by a sum's body and filters (`Sum`s), in name order, once per sum."""
+    return _inner_sums_of(found.body, found.filters)
+
+
+@functools.lru_cache(maxsize=4096)
+def _inner_sums_of(body: sympy.Expr, filters: tuple[tuple[sympy.Expr, str], ...]
+                   ) -> list[Any]:
+    inside = {s for e in (body, *(p for p, _ in filters)) for s in e.free_symbols}
+    return [r[1] for r in (_reading(s.name)[0] for s in sorted(inside, key=lambda s: s.name))
+            if r[0] == "sum"]
+
+
+def _most(found: Any, nested: bool, outer: int) -> int:
+    """The most index tuples `_node_costs` counts for a sum on one row (each range
+    `MAX_SPAN`)."""
+    here = outer * MAX_SPAN if nested else MAX_SPAN
+    return here + sum(_most(inner, nested, here) for inner in _inner_sums(found))
 
 
 def _node_costs(rows: _Rows, found: Any, outer: np.ndarray, nested: bool) -> np.ndarray:
+    """Each row's index tuples for a sum (Python ints): a sum made from per-run prefix sums
+    (`_linear_plan`, `by_run`; `nested` false) its own and its inner sums' ranges; any other
+    the product of the ranges nested (row by row, `_Rows.sum`); a range past `MAX_SPAN`
+    none (that row is not evaluated)."""
     lo, hi = (rows.whole(b, {}).astype(object) for b in (found.lo, found.hi))
     span = hi - lo + 1
     span = np.where((span > MAX_SPAN) | (span < 0), 0, span)
     here = outer * span if nested else span
     total = here.copy()
-    inside = {s for e in (found.body, *(p for p, _ in found.filters)) for s in e.free_symbols}
-    for symbol in sorted(inside, key=lambda s: s.name):
-        reading, _ = _reading(symbol.name)
-        if reading[0] == "sum":
-            total = total + _node_costs(rows, reading[1], here, nested)
+    for inner in _inner_sums(found):
+        total = total + _node_costs(rows, inner, here, nested)
     return total
 
 
@@ -713,7 +731,7 @@ class _Rows:
     @cached_property
     def X(self) -> np.ndarray:
         """Each run's examples (runs x count x dim, zero-padded), made when first read (a
-        chunk whose sums' bounds alone are read, `_costs`, makes none)."""
+        chunk whose sums' bounds alone are read, `_node_costs`, makes none)."""
         data = self.data
         if len(data) == 1:  # one run's: its dataset's own array, not a copy
             return data[0].X[None]
