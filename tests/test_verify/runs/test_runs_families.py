@@ -1043,3 +1043,28 @@ def test_the_gram_of_a_dataset_is_a_matrix_product_exactly() -> None:
     big = np.array([[2**40, 1], [3, -(2**40)]], dtype=object)
     assert _gram(big).tolist() == [[2**80 + 1, 3 * 2**40 - 2**40], [3 * 2**40 - 2**40,
                                                                     9 + 2**80]]
+
+
+def test_the_work_budget_leaves_the_same_rows_however_the_rows_are_chunked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows past `WORK` are counted from each row's own ranges, not from the chunks
+    evaluated (whose sizes depend on the other atoms made with it and on `CELLS`): with the
+    chunks made a hundred times smaller, the same rows are not evaluated, the same reason,
+    and the same value on every row evaluated."""
+    import numpy as np
+
+    from verify.runs import families
+
+    monkeypatch.setattr(families, "WORK", 2000)
+    claim = "sum(i in 1..time, sum(k in 1..time, ind[i]*ind[k]*dot(z[i], z[k])**2)) >= 0"
+    made = []
+    for cells in (families.CELLS, families.CELLS // 100):
+        monkeypatch.setattr(families, "CELLS", cells)
+        check, batch, _ = _steps_batch(tmp_path, claim)
+        columns = families.family_columns(batch, check.atoms)
+        past = families.unevaluated(batch, check.atoms)
+        assert past is not None
+        made.append((columns[check.atoms[0]], past))
+    (first, (mask, why)), (second, (mask2, why2)) = made
+    assert np.array_equal(mask, mask2) and why == why2 and 0 < np.count_nonzero(mask) < len(mask)
+    assert all(first.value(i) == second.value(i) for i in np.flatnonzero(~mask))
