@@ -73,7 +73,7 @@ families and the run's constants, a sum of history vectors inside an inner produ
 `norm2(w - sum(k in 1..t, YU[k]*XU[k]))`, a double sum) are read from per-run prefix sums,
 exactly: each run's terms made once, about d cells per row, so such a step evaluates every row
 within the limits above (that one-step proof took 95 s of the default audit; measured again
-2026-11-28: 3.8 CPU-seconds, 219 223 instances). Any other sum is evaluated row by row, and a
+2026-11-28: 4.1 CPU-seconds, 219 223 instances). Any other sum is evaluated row by row, and a
 step's total work is bounded: each sum, on the rows of one batch (runs of a shard checked
 together), ranges over at most 2^25 index tuples in all (`WORK`; nested ranges multiplied, a
 prefix-summed range counted once), counted in row order from each row's own ranges before

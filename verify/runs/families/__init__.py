@@ -311,8 +311,8 @@ def _cut(batch: InstanceBatch, name: str) -> tuple[int, str]:
     if not len(past):
         return n, ""
     cut = int(past[0])
-    return cut, (f"the work budget: this sum's index tuples on the rows of its batch (a "
-                 f"shard's) before these pass {WORK} in all")
+    return cut, (f"the work budget: this sum's index tuples on the rows of its batch (runs "
+                 f"of a shard checked together) before these pass {WORK} in all")
 
 
 def _inner_sums(found: Any) -> list[Any]:
@@ -373,7 +373,8 @@ def unevaluated(batch: InstanceBatch, atoms: Collection[str]) -> tuple[np.ndarra
     None when every row was: a row whose own sum ranges over more than `MAX_SPAN` indices (a
     long run's history, past the kernel's own limit), and every row of a run whose rows,
     made alone, pass another limit (`ROW_CELLS`, int64 bounds: `_runs_apart`), not the
-    batch's other runs. Those rows are no instances of a statement reading the atoms; their
+    batch's other runs, and the batch's last rows, past the work budget of one of the sums
+    (`WORK`, `_cut`). Those rows are no instances of a statement reading the atoms; their
     columns hold 0 (an empty sum), which nothing else reads (`family_columns`)."""
     found = [batch.__dict__.get("_unevaluated", {}).get(a) for a in atoms]
     found = [f for f in found if f is not None]
