@@ -532,7 +532,8 @@ def _evaluated(verdict: NumericVerdict | None) -> NumericVerdict | None:
 
 def _unevaluated(verdict: NumericVerdict | None) -> str | None:
     """Why a step was not run when every row its runs gave was left unevaluated (its sums
-    past `verify.runs.families.MAX_SPAN` indices, `ROW_CELLS` index tuples, or int64)."""
+    past `verify.runs.families.MAX_SPAN` indices, `ROW_CELLS` index tuples, int64, or the
+    batch's work budget `WORK`)."""
     if verdict is None or verdict.instances or verdict.vacuous or not verdict.unevaluated:
         return None
     return (f"its sums were not evaluated on any of the {verdict.unevaluated} rows of its "

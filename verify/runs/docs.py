@@ -67,16 +67,19 @@ times 1..`time` (`sum(i in 1..time, IS[i]) = t`), each the whole run's, so a row
 part up to its own t or time (a plug-in's run offers its updates only, its order being its
 own). Their members are the run's examples, so their products are read off the dataset's Gram
 matrix, and a counterexample gives the history families its statement reads. A row whose
-sums range past those limits is not evaluated, as any other. Cost: a scalar sum whose body
-reads only families and the run's constants is made once per run (prefix sums); a sum of
-history vectors inside an inner product (`norm2(w - sum(k in 1..t, YU[k]*XU[k]))`) is
-evaluated row by row through the Gram matrix, quadratic in t: that one-step proof took
-95 s of the default audit (76 CPU-seconds, 12 085 instances) on 2026-11-28. Only each row's
-work is bounded (`ROW_CELLS`), not a step's total: on long runs (the margin perceptron's,
-or a data file of about a thousand examples each updated once) a double sum over a run's
-history, or such an inner product, can run for many minutes and take gigabytes (red team
-15: a small-budget audit past five minutes; 8 GB for a double sum over 1..time on 1000
-orthonormal examples). Prefer a scalar sum with the run's constants (`dot(u, ...)`).
+sums range past those limits is not evaluated, as any other. Cost: a sum whose body reads only
+families and the run's constants, a sum of history vectors inside an inner product
+(`sum(k in 1..t, YU[k]*dot(XU[k], w))`), and a sum of such sums (the kernel's expansion of
+`norm2(w - sum(k in 1..t, YU[k]*XU[k]))`, a double sum) are read from per-run prefix sums,
+exactly: each run's terms made once, about d cells per row, so such a step evaluates every row
+within the limits above (that one-step proof took 95 s of the default audit; measured again
+2026-11-28: 4.1 CPU-seconds, 219 223 instances). Any other sum is evaluated row by row, and a
+step's total work is bounded: each sum, on the rows of one batch (runs of a shard checked
+together), ranges over at most 2^25 index tuples in all (`WORK`; nested ranges multiplied, a
+prefix-summed range counted once), counted in row order from each row's own ranges before
+any array is made (a chunk of rows is evaluated over its rows' ranges together, at most
+2^21 cells at once); the rows past it, the batch's last ones, are not evaluated, and the
+step's report says on how many and why (`the work budget`).
 
 A kind's *laws* hold on every one of its rows by definition of its quantities; the tests
 check them on runs, and `verify.testing.check_run` checks the online update rule on any run.

@@ -943,3 +943,128 @@ def test_a_finding_says_in_the_terminal_on_how_many_rows_it_was_not_evaluated(
     at = lines.index(next(line for line in lines if line.strip().startswith("sums/wrong:")))
     said = [line for line in lines[at:at + 6] if "not evaluated on" in line]
     assert len(said) == 1 and "rows of its runs: " in said[0] and "at most 4 indices" in said[0]
+
+
+# ---- red team 15: sums over a long history, prefix sums and a total work budget ----------
+
+def _steps_batch(tmp_path: Path, claim: str) -> tuple[CompiledJudgement, InstanceBatch,
+                                                      list[object]]:
+    """The state rows of `history_runs` with the columns of one claim's sums."""
+    path = tmp_path / "budget.toml"
+    path.write_text(textwrap.dedent(HISTORY_PROOF.format(names=HISTORY_NAMES))
+                    + f'\n[[step]]\nid = "s"\nclaim = "{claim}"\n')
+    proof = load_proof(path)
+    assert proof.numeric is not None
+    judgement = on_runs(statements(proof)["s"],
+                        Naming.of(proof.numeric, proof.vectors, proof.indexed))
+    check = CompiledJudgement.compile(judgement)
+    made = list(history_runs())
+    batch = InstanceBatch.concat([kind("online").rows(r, "state", Origin("test", k), check.names)
+                                  for k, r in enumerate(made)])
+    return check, batch, made
+
+
+def test_a_double_sum_of_history_vectors_is_read_from_prefix_sums_on_every_row(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 15: `sum(i, sum(k, ind[i]*ind[k]*<z[i],z[k]>))` over 1..time (the kernel's
+    expansion of a norm of a history sum) was evaluated row by row, t^2 cells on every row.
+    It is read from per-run prefix sums (`_Rows.linear`): every row evaluated, the work
+    budget never reached (lowered to 10^4 here: the row-by-row path would pass it), and each
+    row's value is the double sum replayed with Fractions from the run's own stream."""
+    from verify.runs import families
+
+    monkeypatch.setattr(families, "WORK", 10**4)
+    taken = []
+    linear = families._Rows.linear
+    monkeypatch.setattr(families._Rows, "linear",
+                        lambda self, *a: taken.append(1) or linear(self, *a))
+    claim = "sum(i in 1..time, sum(k in 1..time, ind[i]*ind[k]*dot(z[i], z[k]))) >= 0"
+    check, batch, made = _steps_batch(tmp_path, claim)
+    verdict = check.check(batch)
+    assert taken and verdict.unevaluated == 0 and verdict.instances == len(batch)
+    assert verdict.status == "held"
+    (atom,) = check.atoms
+    column = batch.column(sympy.Symbol(atom))
+    for i in range(len(batch)):
+        run = made[int(batch.origins[int(batch.origin_index[i])].seed)]
+        data = run.data  # type: ignore[attr-defined]
+        time = int(run.state_times()[int(batch.iteration[i])])  # type: ignore[attr-defined]
+        marks = run.history.scalars["IS"]  # type: ignore[attr-defined]
+        total = [Fraction(0)] * len(data.X[0])
+        for j in range(time):
+            if int(marks[j]):
+                x, y = data.X[j % data.n], data.y[j % data.n]
+                total = [a + y * b for a, b in zip(total, x, strict=True)]
+        assert column.value(i) == sum((a * a for a in total), Fraction(0)), i
+
+
+def test_sums_past_the_work_budget_leave_the_batchs_last_rows_unevaluated(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 15 F1/F2: each row's sums were bounded, not a step's total. A double sum
+    that no prefix sum reads (a squared product) is evaluated row by row, in row order,
+    until its index tuples (each row's time + time^2: the outer range, and the inner one
+    for each outer index) pass `WORK`: the rows from there on are not evaluated, counted
+    with the reason; the rows before are evaluated, their values the kernel's."""
+    import numpy as np
+
+    from verify.runs import families
+
+    monkeypatch.setattr(families, "WORK", 2000)
+    claim = "sum(i in 1..time, sum(k in 1..time, ind[i]*ind[k]*dot(z[i], z[k])**2)) >= 0"
+    check, batch, _ = _steps_batch(tmp_path, claim)
+    verdict = check.check(batch)
+    times = np.asarray([int(batch.scalars["time"].value(i)) for i in range(len(batch))])
+    spent = np.cumsum(times + times**2)
+    cut = int(np.flatnonzero(spent > 2000)[0])
+    assert 0 < cut < len(batch)
+    assert verdict.unevaluated == len(batch) - cut and verdict.instances == cut
+    assert verdict.reason is not None and "work budget" in verdict.reason
+    assert "2000" in verdict.reason
+    (atom,) = check.atoms
+    for i in range(cut):
+        instance = batch.instance(i, check.shown)
+        at = Point(kernel.Counterexample(instance.scalars, instance.vectors, instance.families))
+        assert batch.column(sympy.Symbol(atom)).value(i) == at.value(sympy.Symbol(atom))
+    # red team 15 F2: each chunk kept on the batch held its own copy of its runs' examples
+    # (and Gram): 4 GB over the chunks of 1000 examples in 1000 dimensions
+    chunks = batch.__dict__["_family_rows"].values()
+    assert chunks and all("X" not in rows.__dict__ and rows.gram is None for rows in chunks)
+
+
+def test_the_gram_of_a_dataset_is_a_matrix_product_exactly() -> None:
+    """`FamilyData.gram` (red team 15 F2: made as a count x count x dim array of products,
+    8 GB for 1000 examples in 1000 dimensions): int64 when it fits, Python integers past."""
+    import numpy as np
+
+    from verify.runs.families import _gram
+
+    X = np.array([[1, 2, 3], [-4, 5, 0]], dtype=np.int64)
+    assert _gram(X).tolist() == [[14, 6], [6, 41]]
+    big = np.array([[2**40, 1], [3, -(2**40)]], dtype=object)
+    assert _gram(big).tolist() == [[2**80 + 1, 3 * 2**40 - 2**40], [3 * 2**40 - 2**40,
+                                                                    9 + 2**80]]
+
+
+def test_the_work_budget_leaves_the_same_rows_however_the_rows_are_chunked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows past `WORK` are counted from each row's own ranges, not from the chunks
+    evaluated (whose sizes depend on the other atoms made with it and on `CELLS`): with the
+    chunks made a hundred times smaller, the same rows are not evaluated, the same reason,
+    and the same value on every row evaluated."""
+    import numpy as np
+
+    from verify.runs import families
+
+    monkeypatch.setattr(families, "WORK", 2000)
+    claim = "sum(i in 1..time, sum(k in 1..time, ind[i]*ind[k]*dot(z[i], z[k])**2)) >= 0"
+    made = []
+    for cells in (families.CELLS, families.CELLS // 100):
+        monkeypatch.setattr(families, "CELLS", cells)
+        check, batch, _ = _steps_batch(tmp_path, claim)
+        columns = families.family_columns(batch, check.atoms)
+        past = families.unevaluated(batch, check.atoms)
+        assert past is not None
+        made.append((columns[check.atoms[0]], past))
+    (first, (mask, why)), (second, (mask2, why2)) = made
+    assert np.array_equal(mask, mask2) and why == why2 and 0 < np.count_nonzero(mask) < len(mask)
+    assert all(first.value(i) == second.value(i) for i in np.flatnonzero(~mask))

@@ -148,7 +148,7 @@ class FamilyData:
         """`<X[i],X[j]>` numerators (over `X_den**2`), once per dataset."""
         if self.base is not None:
             return self.base.gram
-        return _total(_mul(self.X[:, None, :], self.X[None, :, :]), -1)[..., 0]
+        return _gram(self.X)
 
     @cached_property
     def history(self) -> History:
@@ -202,6 +202,15 @@ class FamilyData:
                    members)
 
 
+def _gram(X: np.ndarray) -> np.ndarray:
+    """`X @ X.T` exactly: int64 where the magnitudes prove every inner product fits, Python
+    integers otherwise; a matrix product, never the count x count x dim array of products
+    (8 GB for 1000 orthonormal examples in 1000 dimensions, red team 15 F2)."""
+    if X.dtype != object and _mag(X) ** 2 * max(X.shape[1], 1) < _LIMIT:
+        return X @ X.T
+    return _shrunk(np.asarray(_exact(X) @ _exact(X).T, dtype=object))
+
+
 _FAMILY_DATA: dict[tuple[int, tuple[str, ...]], tuple[Dataset, FamilyData]] = {}
 
 #: Rows x indices x indices ... evaluated at once at most (a chunk of a batch's rows: its
@@ -211,6 +220,14 @@ CELLS = 1 << 21
 #: range `MAX_SPAN` allows): past it a row is not evaluated (`FamilyError`, before any array
 #: is made), since a six-deep sum over 30 examples took 5.4 GiB for one row (red team 13).
 ROW_CELLS = MAX_SPAN**2
+
+
+#: Index tuples the sums of one atom may range over on the rows of one batch (runs of a
+#: shard checked together) in all, counted from each row's own ranges before any array is made
+#: (`_node_costs`): the rows past it, the batch's last ones, are not evaluated, with the reason.
+#: Each row's work was bounded (`ROW_CELLS`), not a step's: a double sum over a long run's
+#: history ran past five minutes, and took 8 GB on 1000 orthonormal examples (red team 15).
+WORK = 1 << 25
 
 
 class _Wide(Exception):
@@ -230,28 +247,35 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
         raise FamilyError("these rows carry no dataset: their families cannot be read")
     height = max((_reading(a)[0][1].bound if _reading(a)[0][0] == "sum" else 0)
                  for a in atoms)
+    cuts = {name: _cut(batch, name) for name in atoms}  # past `WORK`: rows cut..n-1
     counts = np.array([f.count for f in batch.families], dtype=np.int64)
     per_row = counts[batch.origin_index]
     parts: dict[str, list[Column]] = {n: [] for n in atoms}
     over: dict[str, list[tuple[np.ndarray, str] | None]] = {n: [] for n in atoms}
     start, n = 0, len(batch)
     while start < n:  # chunks of rows whose cells (rows x count^height) stay below CELLS
-        stop = _chunk_stop(per_row, start, height)
+        stop = min([_chunk_stop(per_row, start, height),
+                    *(c for c, _ in cuts.values() if c > start)])
+        made_here = [a for a in atoms if cuts[a][0] > start]
         chunks = batch.__dict__.setdefault("_family_rows", {})
         while True:  # a sum ranging past the rows' count: the chunk in halves (`_Wide`)
             rows = chunks.get((start, stop))
             if rows is None:  # kept on the batch: its judgements share masks and inner sums
                 rows = chunks[(start, stop)] = _Rows(batch, slice(start, stop))
             try:
-                made = [(rows.column(name), rows.overs_of[name]) for name in atoms]
+                made = [(rows.column(name), rows.overs_of[name]) for name in made_here]
                 break
             except _Wide:
                 del chunks[(start, stop)]
                 stop = start + (stop - start) // 2
             except FamilyError:  # past a limit on some run's rows: each run of them alone
-                made = [_runs_apart(batch, start, stop, name) for name in atoms]
+                made = [_runs_apart(batch, start, stop, name) for name in made_here]
                 break
         rows.pruned()
+        made_by = dict(zip(made_here, made, strict=True))
+        made = [made_by.get(name) or (  # past the work budget: not evaluated
+            Column(np.zeros(stop - start, dtype=np.int64), np.ones(stop - start, dtype=np.int64)),
+            (np.ones(stop - start, dtype=bool), cuts[name][1])) for name in atoms]
         for name, (column, past) in zip(atoms, made, strict=True):
             parts[name].append(column)
             over[name].append(past)
@@ -262,6 +286,68 @@ def family_columns(batch: InstanceBatch, names: Collection[str]) -> dict[str, Co
         if joined is not None:
             skipped[name] = joined
     return {name: _joined(columns) for name, columns in parts.items()}
+
+
+def _cut(batch: InstanceBatch, name: str) -> tuple[int, str]:
+    """The first row of `batch` on which atom `name` is not evaluated for the work budget
+    (`WORK`: its rows' index tuples in all, in row order, `_node_costs`), and why; `len(batch)`
+    when every row is within it. A function of the atom and the batch alone, so the same
+    whichever step makes the column, however its rows are chunked."""
+    n = len(batch)
+    if _reading(name)[0][0] != "sum":
+        return n, ""
+    found = _reading(name)[0][1]
+    if n * _most(found, True, 1) <= WORK:  # within it on any rows: nothing to count
+        return n, ""
+    nested = _linear_plan(found, functools.partial(_run_constant, batch)) is None
+    if n * _most(found, nested, 1) <= WORK:
+        return n, ""
+    try:
+        costs = _node_costs(_Rows(batch, slice(0, n)), found, np.ones(n, dtype=object), nested)
+    except FamilyError:  # a bound past int64: said where the rows are made
+        return n, ""
+    total = np.cumsum(costs)
+    past = np.flatnonzero(total > WORK)
+    if not len(past):
+        return n, ""
+    cut = int(past[0])
+    return cut, (f"the work budget: this sum's index tuples on the rows of its batch (runs "
+                 f"of a shard checked together) before these pass {WORK} in all")
+
+
+def _inner_sums(found: Any) -> list[Any]:
+    """The sums read by a sum's body and filters (`Sum`s), in name order, once per sum."""
+    return _inner_sums_of(found.body, found.filters)
+
+
+@functools.lru_cache(maxsize=4096)
+def _inner_sums_of(body: sympy.Expr, filters: tuple[tuple[sympy.Expr, str], ...]
+                   ) -> list[Any]:
+    inside = {s for e in (body, *(p for p, _ in filters)) for s in e.free_symbols}
+    return [r[1] for r in (_reading(s.name)[0] for s in sorted(inside, key=lambda s: s.name))
+            if r[0] == "sum"]
+
+
+def _most(found: Any, nested: bool, outer: int) -> int:
+    """The most index tuples `_node_costs` counts for a sum on one row (each range
+    `MAX_SPAN`)."""
+    here = outer * MAX_SPAN if nested else MAX_SPAN
+    return here + sum(_most(inner, nested, here) for inner in _inner_sums(found))
+
+
+def _node_costs(rows: _Rows, found: Any, outer: np.ndarray, nested: bool) -> np.ndarray:
+    """Each row's index tuples for a sum (Python ints): a sum made from per-run prefix sums
+    (`_linear_plan`, `by_run`; `nested` false) its own and its inner sums' ranges; any other
+    the product of the ranges nested (row by row, `_Rows.sum`); a range past `MAX_SPAN`
+    none (that row is not evaluated)."""
+    lo, hi = (rows.whole(b, {}).astype(object) for b in (found.lo, found.hi))
+    span = hi - lo + 1
+    span = np.where((span > MAX_SPAN) | (span < 0), 0, span)
+    here = outer * span if nested else span
+    total = here.copy()
+    for inner in _inner_sums(found):
+        total = total + _node_costs(rows, inner, here, nested)
+    return total
 
 
 def _chunk_stop(per_row: np.ndarray, start: int, height: int) -> int:
@@ -287,7 +373,8 @@ def unevaluated(batch: InstanceBatch, atoms: Collection[str]) -> tuple[np.ndarra
     None when every row was: a row whose own sum ranges over more than `MAX_SPAN` indices (a
     long run's history, past the kernel's own limit), and every row of a run whose rows,
     made alone, pass another limit (`ROW_CELLS`, int64 bounds: `_runs_apart`), not the
-    batch's other runs. Those rows are no instances of a statement reading the atoms; their
+    batch's other runs, and the batch's last rows, past the work budget of one of the sums
+    (`WORK`, `_cut`). Those rows are no instances of a statement reading the atoms; their
     columns hold 0 (an empty sum), which nothing else reads (`family_columns`)."""
     found = [batch.__dict__.get("_unevaluated", {}).get(a) for a in atoms]
     found = [f for f in found if f is not None]
@@ -434,6 +521,170 @@ def _reading(name: str) -> tuple[Any, ...]:
     return ("sum", found), bound
 
 
+@dataclass(frozen=True)
+class _Term:
+    """One term of a sum's body (`_Linear`): `pure`, a polynomial reading only the sum's own
+    index, families and the run's constants, times at most one `link`: None, a Gram
+    `("gram", A, V)` of a vector member A whose index reads only the sum's own index (and the
+    run's constants) with a vector V that does not read it, or `("sum", inner)`, a sum
+    (`_Linear`) whose body reads the sum's index only in the V of its Gram links."""
+
+    pure: sympy.Expr
+    link: tuple[Any, ...] | None
+
+
+@dataclass(frozen=True)
+class _Linear:
+    """A sum whose value on a row is read from per-run prefix sums (`_Rows.linear`): its
+    lower bound a run's constant (so a run's rows range over one prefix), its filters read
+    only its own index, families and the run's constants, each term a `_Term`."""
+
+    found: Any
+    terms: tuple[_Term, ...]
+
+
+def _linear_plan(found: Any, constant: Callable[[str, str], bool]) -> _Linear | None:
+    """`found` (a `Sum`) as a `_Linear`, or None when some part of it varies otherwise
+    (`constant(sort, name)`: whether a scalar or vector quantity holds one value on all the
+    rows of each run). A sum of sums of history vectors (the kernel's expansion of
+    `norm2(w - sum(k in 1..t, YU[k]*XU[k]))`) becomes one inner product of two prefix sums
+    per row: linear in t, where it was quadratic on every row."""
+    own = f"#{found.bound}"
+
+    def pure(names: Collection[tuple[str, str]]) -> bool:
+        return all(sort == "family" or (sort == "bound" and name == own)
+                   or (sort in ("scalar", "vector") and constant(sort, name))
+                   for sort, name in names)
+
+    if not pure(named(found.lo)) or not all(pure(named(p)) for p, _ in found.filters):
+        return None
+    symbols, terms = _polynomial(found.body)
+    out = []
+    for monomial, c in terms:
+        factor: sympy.Expr = sympy.Rational(c.numerator, c.denominator)
+        link: tuple[Any, ...] | None = None
+        for symbol, power in zip(symbols, monomial, strict=True):
+            if not power:
+                continue
+            if pure(_named(symbol.name)):
+                factor *= symbol**power
+                continue
+            if power != 1 or link is not None:
+                return None
+            reading, _ = _reading(symbol.name)
+            if reading[0] == "gram":
+                sides = [v for v in reading[1:] if ("bound", own) in _vector_named(v)]
+                if len(sides) != 1 or IDENT.fullmatch(sides[0]) or not pure(
+                        _vector_named(sides[0])):
+                    return None
+                other = reading[2] if sides[0] == reading[1] else reading[1]
+                link = ("gram", sides[0], other)
+            elif reading[0] == "sum":
+                inner = _linear_plan(reading[1], constant)
+                if inner is None or not all(
+                        t.link is not None and t.link[0] == "gram"
+                        and pure(_vector_named(t.link[2]) - {("bound", f"#{reading[1].bound}")})
+                        and IDENT.fullmatch(t.link[2]) is None
+                        and ("bound", own) not in named(t.pure)
+                        for t in inner.terms):
+                    return None
+                link = ("sum", inner)
+            else:
+                return None
+        out.append(_Term(factor, link))
+    return _Linear(found, tuple(out))
+
+
+def _vector_named(name: str) -> frozenset[tuple[str, str]]:
+    """The names a vector side of a Gram symbol reads (a row vector: itself)."""
+    if IDENT.fullmatch(name):
+        return frozenset({("vector", name)})
+    return frozenset(_named(name))
+
+
+def _run_constant(batch: InstanceBatch, sort: str, name: str) -> bool:
+    """Whether a scalar or vector quantity holds one value on all the rows of each run of
+    `batch` (a run's rows are contiguous), once per batch and name: so on the rows of any
+    chunk too (`_linear_plan`)."""
+    memo = batch.__dict__.setdefault("_run_constant", {})
+    found = memo.get((sort, name))
+    if found is None:
+        column = (batch.scalars if sort == "scalar" else batch.vectors).get(name)
+        if column is None and sort == "scalar":
+            column = batch.defined.get(name)
+        if column is None:
+            found = False
+        else:
+            _, start, inverse = np.unique(batch.origin_index, return_index=True,
+                                          return_inverse=True)
+            found = _per_run(column, slice(None), start[inverse])
+        memo[(sort, name)] = found
+    return bool(found)
+
+
+def _prefix_read(num: np.ndarray, den: Any, m: int, k: np.ndarray, top: np.ndarray,
+                 bottom: np.ndarray) -> _Value:
+    """Each row's sum of its run's terms (`num`: (m runs, span, ...) over a denominator per
+    run) from index `bottom` (excluded) to `top`, read off the runs' prefix sums (`k`: each
+    row's run among the m)."""
+    span = num.shape[1]
+    prefix = np.zeros((m, span + 1, *num.shape[2:]), dtype=num.dtype)
+    if num.dtype != object and _mag(num) * span < _LIMIT:
+        np.cumsum(num, axis=1, out=prefix[:, 1:])
+    else:
+        prefix = prefix.astype(object)
+        prefix[:, 1:] = np.cumsum(_exact(num), axis=1)
+    value = prefix[k, top] - prefix[k, bottom]
+    den = np.broadcast_to(np.asarray(den), (m,) + (1,) * (_AXES - 1)).reshape(m)[k]
+    return value, den
+
+
+def _scatter(value: _Value, rows: np.ndarray, n: int, width: int | None) -> _Value:
+    """Values on the rows `rows` (a mask over n) as values on all n rows: 0 over 1 elsewhere."""
+    num, den = value
+    den = np.asarray(den)
+    if rows.all():
+        return num, np.broadcast_to(den, (n,)) if den.ndim == 0 else den
+    out = np.zeros((n,) if width is None else (n, width), dtype=num.dtype)
+    out[rows] = num
+    dens = np.ones(n, dtype=den.dtype)
+    dens[rows] = den
+    return out, dens
+
+
+def _plus(x: _Value, y: _Value) -> _Value:
+    """`x + y` of two per-row values over per-row denominators (one denominator kept when
+    both are the same)."""
+    (a, da), (b, db) = x, y
+    if da is db or (np.shape(da) == np.shape(db) and np.array_equal(da, db)):
+        return _add(a, b), da
+    da_, db_ = (d[:, None] if a.ndim == 2 and np.ndim(d) == 1 else d for d in (da, db))
+    return _add(_mul(a, np.asarray(db_)), _mul(b, np.asarray(da_))), _mul(np.asarray(da),
+                                                                          np.asarray(db))
+
+
+def _dot(x: _Value, y: _Value) -> _Value:
+    """`<x, y>` on every row of two vectors per row (numerators (n, d) over per-row
+    denominators), exactly."""
+    (a, da), (b, db) = x, y
+    width = max(a.shape[-1], b.shape[-1])
+    a, b = _padded(a, width), _padded(b, width)
+    return _total(_mul(a, b), -1)[..., 0], _mul(np.asarray(da), np.asarray(db))
+
+
+def _merge_pieces(pieces: Sequence[tuple[_Value, str]]) -> list[tuple[_Value, str]]:
+    """Pieces `<R, V>` of one V added into one (each group of runs made its own)."""
+    merged: dict[str, _Value] = {}
+    for (num, den), v in pieces:
+        if v in merged:
+            (a, da) = merged[v]
+            width = max(a.shape[-1], num.shape[-1])
+            merged[v] = _plus((_padded(a, width), da), (_padded(num, width), den))
+        else:
+            merged[v] = (num, den)
+    return [(value, v) for v, value in merged.items()]
+
+
 class _Rows:
     """The rows of one run as arrays: axis 0 the row, axis h the bound index `#h` of the sum
     being added (size 1 elsewhere), a trailing axis the coordinates of a vector. Every value
@@ -447,15 +698,6 @@ class _Rows:
         self.n = len(origin)
         used, local = np.unique(origin, return_inverse=True)
         data = self.data = [batch.families[int(i)] for i in used]
-        count = max(f.count for f in data)
-        dim = max(f.X.shape[1] for f in data)
-        big = any(f.X.dtype == object for f in data)
-        X = np.zeros((len(data), count, dim), dtype=object if big else np.int64)
-        Y = np.zeros((len(data), count), dtype=np.int64)
-        for k, f in enumerate(data):
-            X[k, :f.count, :f.X.shape[1]] = f.X
-            Y[k, :f.count] = f.Y
-        self.X, self.Y = X, Y
         shape = self._shape(self.n)
         self.which = local.astype(np.int64).reshape(shape)
         self.counts = np.array([f.count for f in data], dtype=np.int64)[local].reshape(shape)
@@ -480,6 +722,35 @@ class _Rows:
         self.memo = {k: v for k, v in self.memo.items() if not k[1]}
         self.overs = {k: v for k, v in self.overs.items() if not k[1]}
         self.masks = {k: v for k, v in self.masks.items() if not k[-1]}
+        # and the runs' examples and Gram matrices (runs x count x dim, runs x count^2),
+        # made again if read: every chunk of 1000 examples in 1000 dimensions kept its own
+        # copy, 4 GB over a batch's chunks (red team 15 F2)
+        self.__dict__.pop("X", None)
+        self.__dict__.pop("Y", None)
+        self.gram = None
+
+    @cached_property
+    def X(self) -> np.ndarray:
+        """Each run's examples (runs x count x dim, zero-padded), made when first read (a
+        chunk whose sums' bounds alone are read, `_node_costs`, makes none)."""
+        data = self.data
+        if len(data) == 1:  # one run's: its dataset's own array, not a copy
+            return data[0].X[None]
+        count = max(f.count for f in data)
+        dim = max(f.X.shape[1] for f in data)
+        big = any(f.X.dtype == object for f in data)
+        X = np.zeros((len(data), count, dim), dtype=object if big else np.int64)
+        for k, f in enumerate(data):
+            X[k, :f.count, :f.X.shape[1]] = f.X
+        return X
+
+    @cached_property
+    def Y(self) -> np.ndarray:
+        """Each run's labels (runs x count, zero-padded), made when first read."""
+        Y = np.zeros((len(self.data), max(f.count for f in self.data)), dtype=np.int64)
+        for k, f in enumerate(self.data):
+            Y[k, :f.count] = f.Y
+        return Y
 
     def _shape(self, size: int = 1) -> tuple[int, ...]:
         return (size,) + (1,) * (_AXES - 1)
@@ -694,6 +965,8 @@ class _Rows:
         if not scope and last - first < MAX_SPAN and (
                 made := self.by_run(found, lo, hi, live, first, last)) is not None:
             return made
+        if not scope and (made := self.linear(found, lo, hi)) is not None:
+            return made
         span = last - first + 1
         if span <= 0:
             return empty
@@ -780,6 +1053,120 @@ class _Rows:
         if isinstance(den, np.ndarray) and den.size > 1:
             den = den.reshape(sub.n)[k].reshape(self._shape(self.n))
         return _shrunk(value.reshape(self._shape(self.n))), den
+
+    def linear(self, found: Any, lo: np.ndarray, hi: np.ndarray) -> _Value | None:
+        """A top-level sum with a Gram of history vectors in its body, or a sum of such
+        sums (`_linear_plan`), from per-run prefix sums: `sum(k in 1..t, YU[k]*<XU[k],w>)`
+        is `<P_t, w>` with `P_t = sum(k in 1..t, YU[k]*XU[k])` a run's prefix sum, and the
+        double sum of the kernel's `norm2(w - sum(...))` is `<P_t, P_t>`: d cells per row,
+        where the row by row sum took t (or t^2) cells. Exact integers throughout. None:
+        some part of the sum varies otherwise, or it has no vector (`by_run`, `sum`)."""
+        plan = _linear_plan(found, functools.partial(_run_constant, self.batch))
+        if plan is None or all(t.link is None for t in plan.terms):
+            return None
+        scalar, pieces = self._linear(plan, lo, hi)
+        for r, v in pieces:  # a top-level sum's vectors V read no bound index: each row's
+            scalar = _plus(scalar, _dot(r, self._row_vector(v)))
+        num, den = scalar
+        return (_shrunk(num).reshape(self._shape(self.n)),
+                _shrunk(np.asarray(den)).reshape(self._shape(self.n)))
+
+    def _flat(self, den: Any) -> np.ndarray:
+        """A denominator as one entry per row of the chunk."""
+        return np.broadcast_to(np.asarray(den), self._shape(self.n)).reshape(self.n)
+
+    def _row_vector(self, name: str) -> _Value:
+        """A vector reading no bound index on every row: (numerators (n, d), denominators)."""
+        num, den = self.vector(name, {})
+        return num.reshape(self.n, num.shape[-1]), self._flat(den)
+
+    def _linear(self, plan: _Linear, lo: np.ndarray | None = None, hi: np.ndarray | None = None
+                ) -> tuple[_Value, list[tuple[_Value, str]]]:
+        """A `_Linear` sum on every row: a scalar (numerators, denominators, per row) and
+        pieces `(R, V)` standing for `<R, V>` (R a vector per row, V a vector name reading
+        the enclosing sum's index, read there)."""
+        found = plan.found
+        if lo is None or hi is None:  # an inner sum: its bounds, rows past the span
+            lo, hi = (self.whole(b, {}) for b in (found.lo, found.hi))
+            wide = hi - lo + 1 > MAX_SPAN
+            if wide.any():
+                self._skip((wide, f"a sum over {int(lo[wide].min())}..{int(hi[wide].max())} "
+                                  f"on a run's rows: at most {MAX_SPAN} indices"))
+                hi = np.where(wide, lo - 1, hi)
+        zero = (np.zeros(self.n, dtype=np.int64), np.ones(self.n, dtype=np.int64))
+        live = hi >= lo
+        if not live.any():
+            return zero, []
+        first, last = int(lo[live].min()), int(hi[live].max())
+        if last - first >= MAX_SPAN:  # runs whose lower bounds differ: in halves
+            raise _Wide
+        span, axis = last - first + 1, found.bound
+        local = self.which.reshape(self.n)
+        used, firsts = np.unique(local, return_index=True)
+        top = np.where(live, hi - first + 1, 0)
+        bottom = np.where(live, lo - first, 0)
+        width = max(int(self.X.shape[2]), 1)
+        per = CELLS // max(span * width, 1)
+        groups = ([np.arange(len(used))] if len(used) <= per
+                  else [np.array([g]) for g in range(len(used))])
+        scalar, pieces = zero, []
+        inner_made = [self._linear(t.link[1]) if t.link is not None and t.link[0] == "sum"
+                      else None for t in plan.terms]
+        for group in groups:
+            rows = np.isin(local, used[group])
+            k = np.searchsorted(used[group], local[rows])
+            sub = _Rows(self.batch, np.arange(len(self.batch))[self.rows][firsts[group]])
+            shape = [1] * _AXES
+            shape[axis] = span
+            at = np.arange(first, last + 1, dtype=np.int64).reshape(shape)
+            scope = {f"#{axis}": (at, first, last)}
+            keep = np.ones(shape, dtype=bool)
+            for p, kind in found.filters:
+                value, _ = sub.poly(p, scope)
+                keep = keep & (value > 0 if kind == ">" else value >= 0 if kind == ">="
+                               else value == 0)
+            full = list(sub._shape(sub.n))
+            full[axis] = span
+            keep = np.broadcast_to(keep, full).reshape(sub.n, span)
+
+            def read(num: np.ndarray, den: Any, k: np.ndarray = k, rows: np.ndarray = rows,
+                     m: int = sub.n) -> _Value:
+                return _prefix_read(num, den, m, k, top[rows], bottom[rows])
+
+            for term, made in zip(plan.terms, inner_made, strict=True):
+                pn, pd = sub.poly(term.pure, scope)
+                pn = np.where(keep, np.broadcast_to(pn, full).reshape(sub.n, span), 0)
+                pn = pn.astype(object if pn.dtype == object else np.int64, copy=False)
+                if term.link is None:
+                    scalar = _plus(scalar, _scatter(read(pn, pd), rows, self.n, None))
+                    continue
+                if term.link[0] == "gram":
+                    _, a, v = term.link
+                    vectors = [(a, v)]
+                else:
+                    assert made is not None
+                    if made[0] is not None:  # the inner sum's scalar: times sum P
+                        inside = _scatter(read(pn, pd), rows, self.n, None)
+                        scalar = _plus(scalar, (_mul(inside[0], made[0][0]),
+                                                _mul(inside[1], made[0][1])))
+                    vectors = [(v, r) for r, v in made[1]]
+                for a, other in vectors:
+                    an, ad = sub.vector(a, scope)
+                    an = np.broadcast_to(an, (*full, an.shape[-1])).reshape(
+                        sub.n, span, an.shape[-1])
+                    r = _scatter(read(_mul(pn[..., None], an), _mul(np.asarray(pd), ad)),
+                                 rows, self.n, an.shape[-1])
+                    if isinstance(other, str):  # R, paired with V where it is read
+                        pieces.append((r, other))
+                    else:  # an inner sum's piece (R', a): <R', R> on each row
+                        scalar = _plus(scalar, _dot(other, r))
+        folded = []
+        for r, v in pieces:
+            if any(s == "bound" for s, _ in _vector_named(v)):
+                folded.append((r, v))
+            else:  # reads no bound index: read on each row now
+                scalar = _plus(scalar, _dot(r, self._row_vector(v)))
+        return scalar, _merge_pieces(folded)
 
     def whole(self, bound: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]
               ) -> np.ndarray:
