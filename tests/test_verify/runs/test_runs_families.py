@@ -807,7 +807,8 @@ def test_rows_whose_own_history_sum_passes_the_span_are_not_evaluated_alone(
      "ind is a family (listed in indexed): bind it to a family of online runs"),
     ("online", HISTORY_NAMES + ', N = "IS"', "IS is a family of online runs"),
     ("batch", HISTORY_NAMES, "xu is a family (listed in indexed): bind it to a family of "
-     "batch runs (they offer X (of vectors), Y (of scalars)), not to an expression"),
+     "batch runs (they offer X (of vectors), Y (of scalars), MK (of scalars)), not to an "
+     "expression"),
 ])
 def test_bad_history_bindings_are_refused(tmp_path: Path, run: str, names: str,
                                           said: str) -> None:
@@ -830,15 +831,17 @@ def test_the_cli_refuses_a_history_family_of_the_wrong_sort_in_one_line_exit_2(
 
 
 def test_a_history_family_on_a_batch_run_says_which_kind_offers_one() -> None:
-    """The reason of a step reading a history family on a kind that offers none: no longer
-    "no run offers a family of its history yet" (online runs do)."""
+    """The reason of a step reading a history family its kind does not offer names the
+    family and what the kind offers (its history too): a batch run offers the sizes of its
+    sets (MK), not a stream; no longer "no run offers a family of its history yet"."""
     judgement = kernel.Judgement((), kernel.Fact(
         sympy.Symbol("sum(#1 in 1..N: IS[#1])") - sympy.Symbol("N"), "<="), (), ("N",))
     reason = unbound(judgement, "batch")
     assert reason is not None and "IS is no family of a batch run" in reason
-    assert "online runs offer their history as families (XU, YU, XS, YS, ZS, IS)" in reason
+    assert "MK (of scalars)" in reason and "and its history" in reason
     assert "yet" not in reason
-    assert unbound(judgement, "online") is None
+    for other in ("online", "single-pass", "cyclic"):
+        assert unbound(judgement, other) is None, other
 
 
 @pytest.mark.parametrize("row_set", ["state", "example", "update"])
