@@ -68,6 +68,7 @@ CASES = [  # (proof, step): statements whose sums the runs evaluate (`norm-of-su
     ("chan-batch", "appendix-ratio-equality"),
     ("chan-batch", "appendix-step-decrease-corrected"),
     ("chan-batch", "batch-average-corrected"),
+    ("chan-batch", "appendix-induction-step"),  # the run's history: sizes MK to k and k + 1
 ]
 
 
@@ -116,14 +117,23 @@ def test_a_false_sum_statement_is_violated_with_a_counterexample_the_kernel_chec
 
 
 def test_a_family_no_run_offers_keeps_a_true_reason() -> None:
-    proof = load_builtin("chan-batch")
+    """finite-sums' family `r` (any reals) is no family of a batch run; chan-batch's sizes
+    `m` are (the run's history `MK`), so its appendix's induction binds iteration rows."""
+    proof = load_builtin("finite-sums")
     assert proof.numeric is not None
     names = Naming.of(proof.numeric, proof.vectors, proof.indexed)
-    judgement = on_runs(statements(proof)["appendix-conclude"], names)
+    judgement = on_runs(statements(proof)["triangle"], names)
     assert binding_of(judgement, "batch") is None
     reason = unbound(judgement, "batch")
-    assert reason is not None and "m is no family of a batch run" in reason
-    assert "X (of vectors), Y (of scalars)" in reason and "sum(" not in reason
+    assert reason is not None and "r is no family of a batch run" in reason
+    assert "X (of vectors), Y (of scalars), MK (of scalars)" in reason
+    assert "sum(" not in reason
+    chan = load_builtin("chan-batch")
+    assert chan.numeric is not None
+    named = Naming.of(chan.numeric, chan.vectors, chan.indexed)
+    for step in ("appendix-conclude", "appendix-induction-step"):
+        found = on_runs(statements(chan)[step], named)
+        assert binding_of(found, "batch") == "batch-iteration", unbound(found, "batch")
 
 
 PROOF = """
