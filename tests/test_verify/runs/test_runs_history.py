@@ -26,6 +26,7 @@ from verify import kernel
 from verify.kernel.certificates import Point
 from verify.numeric import campaign, epochs
 from verify.numeric.instances import CompiledJudgement
+from verify.numeric.orthonormal import orthonormal_positive
 from verify.proof_checker import statements
 from verify.runs.batch import engine_batch_runner
 from verify.runs.columns import InstanceBatch, Origin
@@ -291,3 +292,120 @@ def test_the_histories_are_the_runs_own() -> None:
     for r, _ in made("batch"):
         rows = kind("batch").rows(r, "batch-iteration", Origin("test"), {"mk"})
         assert r.history.scalars["MK"].tolist() == rows.scalars["mk"].num.tolist()  # type: ignore[attr-defined]
+
+
+# ---- tightness-orthonormal's glue, as sums over an online run's history ---------------------
+
+ONCE = """
+title = "each example is updated exactly once"
+vectors = ["xu", "w", "x", "xx"]
+scalars = ["yu", "t", "mu", "N"]
+naturals = ["t", "N"]
+indexed = ["xu", "yu", "xx"]
+[numeric]
+run = "online"
+names = { xu = "XU", yu = "YU", xx = "X" }
+
+[[step]]
+id = "at-most-once"
+given = []
+claim = "norm2(sum(k in 1..t, yu[k]*xu[k])) == t"
+
+[[step]]
+id = "not-before"
+given = []
+claim = "sum(k in 1..t, yu[k]*dot(xu[k], x)) == 0"
+
+[[step]]
+id = "exactly-once-at-convergence"
+given = ["mu > 0"]
+claim = "sum(j in 1..N, (sum(k in 1..t, yu[k]*dot(xu[k], xx[j])) - 1)**2) == 0"
+"""
+
+
+@pytest.mark.parametrize(("step", "binding"), [("at-most-once", "state"),
+                                               ("not-before", "update"),
+                                               ("exactly-once-at-convergence", "state")])
+def test_each_orthonormal_example_is_updated_exactly_once_on_the_runs(
+        tmp_path: Path, step: str, binding: str) -> None:
+    """The glue of `tightness-orthonormal` ("each example is updated exactly once", which its
+    count-at-convergence takes as two per-state facts) as sums over the runs' history, on
+    the audit's orthonormal runs: the updates' double sum is t at every state (at most
+    once: sum_j c_j^2 = sum_j c_j), each update's example is orthogonal to every earlier
+    update's (not updated before), and at the final state (mu > 0) every example's count
+    c_j = sum_k y_k <x_k, x_j> is 1. Each sum equals the kernel's evaluator at every row and
+    the counts the updates' own, counted here in Fractions; every step holds on every row,
+    the last at the final state of every run (not vacuously)."""
+    path = tmp_path / "once.toml"
+    path.write_text(ONCE)
+    loaded = load_proof(path)
+    assert loaded.numeric is not None
+    judgement = on_runs(statements(loaded)[step],
+                        Naming.of(loaded.numeric, loaded.vectors, loaded.indexed))
+    check = CompiledJudgement.compile(judgement)
+    made = [kind("online").runner("orthonormal-perceptron")(s)
+            for s in orthonormal_positive(0, 8)]
+    batch = InstanceBatch.concat([kind("online").rows(r, binding, Origin("test", k),
+                                                      check.names)
+                                  for k, r in enumerate(made)])
+    check.assumed(batch)
+    verdict = check.check(batch)
+    assert verdict.status == "held" and verdict.violations == 0 and verdict.unevaluated == 0
+    atoms = [a for a in judgement.symbols() if is_atom(a.name)]
+    for i in range(len(batch)):
+        instance = batch.instance(i, check.shown)
+        at = Point(kernel.Counterexample(instance.scalars, instance.vectors, instance.families))
+        for atom in atoms:
+            assert batch.column(atom).value(i) == at.value(atom), (step, i)
+    if step == "exactly-once-at-convergence":  # the final state of each run is an instance
+        assert verdict.instances - verdict.vacuous == len(made)
+        for r in made:
+            counts = [sum(1 for u in r.updates if u.x == tuple(x))  # type: ignore[attr-defined]
+                      for x in r.data.X]  # type: ignore[attr-defined]
+            assert counts == [1] * r.data.n  # type: ignore[attr-defined]
+
+
+def test_each_example_is_presented_once_per_epoch_in_order(tmp_path: Path) -> None:
+    """`separable-converges`' "each example is presented once per epoch", as a sum over a
+    cyclic run's stream: epoch e's presentations are the times e*N + 1..e*N + N, and
+    `XS[e*N + j]` is `X[j]` there, on every epoch row of every run (the sum equals the
+    kernel's evaluator at every row); one time later, it is not."""
+    path = tmp_path / "epochs.toml"
+    path.write_text(textwrap.dedent("""
+        title = "the stream of a cyclic run, epoch by epoch"
+        vectors = ["xs", "x"]
+        scalars = ["e", "N"]
+        naturals = ["e", "N"]
+        indexed = ["xs", "x"]
+        [numeric]
+        run = "cyclic"
+        names = { xs = "XS", x = "X" }
+        [[step]]
+        id = "in-order"
+        given = []
+        claim = "sum(j in 1..N, norm2(xs[e*N + j] - x[j])) == 0"
+        [[step]]
+        id = "false-shifted"
+        given = []
+        claim = "sum(j in 1..N, norm2(xs[e*N + j + 1] - x[j])) == 0"
+        """))
+    loaded = load_proof(path)
+    assert loaded.numeric is not None
+    naming = Naming.of(loaded.numeric, loaded.vectors, loaded.indexed)
+    for step, status in (("in-order", "held"), ("false-shifted", "violated")):
+        judgement = on_runs(statements(loaded)[step], naming)
+        assert binding_of(judgement, "cyclic") == "cyclic-epoch"
+        check = CompiledJudgement.compile(judgement)
+        batch = InstanceBatch.concat([kind("cyclic").rows(r, "cyclic-epoch", Origin("test", k),
+                                                          check.names)
+                                      for k, (r, _) in enumerate(made("cyclic"))])
+        check.assumed(batch)
+        verdict = check.check(batch)
+        assert verdict.status == status and len(batch) >= 10, step
+        atoms = [a for a in judgement.symbols() if is_atom(a.name)]
+        for i in range(len(batch)):
+            instance = batch.instance(i, check.shown)
+            at = Point(kernel.Counterexample(instance.scalars, instance.vectors,
+                                             instance.families))
+            for atom in atoms:
+                assert batch.column(atom).value(i) == at.value(atom), (step, i)
