@@ -174,7 +174,7 @@ def made(run: str) -> tuple[tuple[object, Callable[[int], object]], ...]:
             out.append((run_pass(data, u, (Fraction(1, 2),)), states.__getitem__))
         return tuple(out)
     if run == "cyclic":
-        short = [Scenario(s.data, s.u, s.origin, 6) for s in epochs.inseparable(3, 3)]
+        short = [Scenario(s.data, s.u, s.origin, 3) for s in epochs.inseparable(3, 3)]
         out = []
         for s in [*epochs.separable_epochs(3, 3), *short]:
             states = replay_cyclic(s.data, s.max_epochs)
