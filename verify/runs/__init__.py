@@ -2,9 +2,9 @@
 
 - `columns`: the exact column types a run's rows are built of;
 - `quantity`: `Quantity`, `RowSet`, `RunKind` and the open registry of run kinds;
-- `families`: the dataset's families a kind offers (`X`, `Y` over 1..N), an online run's
-  history (`HISTORY`: its updates and its stream) and the exact columns of sums and family
-  members on a run's rows;
+- `families`: the dataset's families a kind offers (`X`, `Y` over 1..N), a run's history
+  (`HISTORY`: the updates and the stream of an online, single-pass or cyclic run, the sizes
+  of a batch run's sets) and the exact columns of sums and family members on a run's rows;
 - `online`, `batch`, `single_pass`, `cyclic`: the built-in kinds, one module each
   (quantities, engine adapters, runners, row builders), registered when this package is
   imported: it imports every module of its own but its machinery (`_MACHINERY`), so a new

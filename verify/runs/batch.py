@@ -49,7 +49,7 @@ from verify.runs.columns import (
     reduced,
     run_rows,
 )
-from verify.runs.families import DATASET
+from verify.runs.families import DATASET, SIZES, FamilyData, History
 from verify.runs.online import as_source_runs
 from verify.runs.quantity import (
     Quantity,
@@ -242,6 +242,24 @@ class BatchRun:
         return VectorColumn.of([self.theta0])
 
     @cached_property
+    def sizes(self) -> IntArray:
+        """|M_k| of each iteration k = 0..K-1."""
+        sets = (self.integer.sets if self.integer is not None
+                else [it.members for it in self.iterations])
+        return np.array([len(m) for m in sets], dtype=np.int64)
+
+    @cached_property
+    def history(self) -> History:
+        """Its history as families (`verify.runs.families.SIZES`): `MK[i]` the size of the
+        set of iteration i = 1..K."""
+        return History({}, {"MK": self.sizes})
+
+    def families(self) -> FamilyData:
+        """Its dataset's families and its history's (made when first read)."""
+        return FamilyData.of(self.data, DATASET).with_history(lambda: self.history,
+                                                              self.data.X)
+
+    @cached_property
     def examples(self) -> VectorColumn:
         """The examples as one exact column, built once per run."""
         if self.integer is not None:
@@ -337,7 +355,7 @@ def _make(run: BatchRun, name: str) -> Column | VectorColumn:
             assert isinstance(alpha, Column)
             return Column(int_array([alpha.den - v for v in alpha.num.tolist()]), alpha.den)
         if name == "mk":
-            return Column(np.array([len(m) for m in integer.sets], dtype=np.int64))
+            return Column(run.sizes)
         if name == "theta":
             return integer.states(0, integer.iterations)
         if name == "theta_next":
@@ -350,7 +368,7 @@ def _make(run: BatchRun, name: str) -> Column | VectorColumn:
     if name == "e":
         return Column.of([1 - it.alpha for it in its])
     if name == "mk":
-        return Column(np.array([len(it.members) for it in its], dtype=np.int64))
+        return Column(run.sizes)
     if name == "theta":
         return VectorColumn.of([it.theta for it in its])
     if name == "theta_next":
@@ -427,7 +445,7 @@ def batch_member_rows(run: BatchRun, origin: Origin,
     wanted = wanted_columns(names)
     sets = (run.integer.sets if run.integer is not None
             else [it.members for it in run.iterations])
-    sizes = np.array([len(m) for m in sets], dtype=np.int64)
+    sizes = run.sizes
     which = np.repeat(np.arange(len(sizes)), sizes)
     members = [j for m in sets for j in m]
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
@@ -528,5 +546,6 @@ KIND = register(RunKind(
     label=label,
     rank=1,
     start_of=lambda run: run.theta0,
-    families=DATASET,
+    families={**DATASET, **SIZES},
+    history=True,
 ))

@@ -49,7 +49,7 @@ from verify.runs.columns import (
     max_abs,
     run_rows,
 )
-from verify.runs.families import DATASET
+from verify.runs.families import DATASET, STREAM, UPDATES, FamilyData, History
 from verify.runs.quantity import (
     Quantity,
     RowSet,
@@ -93,6 +93,10 @@ QUANTITIES = (
     Quantity("t", False, "the updates made before `w`", _STATE_PRESENTATION),
     Quantity("mu", False, "`min_j y_j <w, x_j>`, the margin of the row's iterate on the data",
              _STATE_PRESENTATION),
+    Quantity("time", False, "the time of `w` in the stream of presentations: the "
+             "presentation (1-based) of update t (0 for `w_0`), as for online runs; the "
+             "indices of the stream's families `XS`, `YS`, `ZS`, `IS` (on presentation rows "
+             "`n` counts every presentation before the row's)", _STATE_PRESENTATION),
     # states
     Quantity("ue", False, "the epochs the first t updates fall in", _STATE),
     Quantity("E", False, "the run's number of epochs", _STATE),
@@ -258,6 +262,26 @@ class CyclicRun:
     def update_positions(self) -> IntArray:
         """The presentations that are updates."""
         return np.flatnonzero(np.array(self.mistakes, dtype=np.int64))
+
+    @cached_property
+    def times(self) -> IntArray:
+        """`time` of each state `w_0, ..., w_T`: 0, then each update's presentation,
+        1-based."""
+        return np.concatenate([[0], self.update_positions + 1]).astype(np.int64)
+
+    @cached_property
+    def history(self) -> History:
+        """Its history as families (`verify.runs.families.HISTORY`): the updates, and the
+        stream of every presentation, epochs in order."""
+        y = np.array([int(v) for v in self.data.y], dtype=np.int64)
+        presented = np.array(self.presented, dtype=np.int64)
+        return History.of(y, presented[self.update_positions], presented,
+                          np.array(self.mistakes, dtype=np.int64))
+
+    def families(self) -> FamilyData:
+        """Its dataset's families and its history's (made when first read)."""
+        return FamilyData.of(self.data, DATASET).with_history(lambda: self.history,
+                                                              self.data.X)
 
 
 def gordan(data: Dataset) -> tuple[Fraction, ...]:
@@ -434,6 +458,8 @@ def state_rows(run: CyclicRun, origin: Origin,
     scalars, vectors = _constants(run, n)
     scalars["t"] = Column(np.arange(n, dtype=np.int64))
     vectors["w"] = _vectors(run.W[rows], s)
+    if wanted("time"):
+        scalars["time"] = Column(run.times)
     if wanted("mu"):
         scalars["mu"] = _column(run.margins[rows].min(axis=1), s * s)
     if wanted("ue") or wanted("E"):
@@ -484,6 +510,8 @@ def presentation_rows(run: CyclicRun, origin: Origin,
     scalars["y"] = Column(np.array(run.data.y, dtype=np.int64)[which])
     scalars["t"] = Column(np.concatenate([[0], np.cumsum(m)[:-1]]).astype(np.int64)
                           if P else np.zeros(0, dtype=np.int64))
+    if wanted("time"):
+        scalars["time"] = Column(run.times[scalars["t"].num])
     vectors["w"] = _vectors(run.W[:P], s)
     vectors["w_next"] = _vectors(run.W[1:P + 1], s)
     vectors["x"] = _vectors(run.form.rows[which], s)
@@ -694,5 +722,6 @@ KIND = register(RunKind(
           "update-when-wrong": "m*y*dot(w, x) <= 0"},
     label=label,
     rank=3,
-    families=DATASET,
+    families={**DATASET, **UPDATES, **STREAM},
+    history=True,
 ))

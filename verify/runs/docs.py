@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from verify.runs.families import FAMILY_DOCS
+from verify.runs.families import FAMILY_DOCS, KIND_FAMILY_DOCS
 from verify.runs.quantity import RunKind, built_in, kind
 
 #: Where the page lives in a checkout.
@@ -48,8 +48,8 @@ and its family members are evaluated on each row exactly, from the run's data (t
 many runs together, each reading its own run's; `verify.runs.families.family_columns`), and a
 counterexample gives the members, so the kernel evaluates the sums there itself. A step that
 reads an inner product of a member outside any sum (`<w,x[N]>`), a member at a free index
-(`y[j]`, j bound by nothing), or a family its kind does not offer (a batch run's history, such
-as its sizes |M_i|), is not run, its reason saying so. The audit checks a step that reads a
+(`y[j]`, j bound by nothing), or a family its kind does not offer (a batch run's updates, a
+cyclic run's sizes `MK`), is not run, its reason saying so. The audit checks a step that reads a
 sum or a member on every source but the adversary's and the benchmark's real datasets (whose
 exact big-integer sums cost most of the time; `verify.numeric.shards.NO_FAMILIES`); every
 other step runs there as before. On any row, a sum over more than 2000 indices (`MAX_SPAN`, the
@@ -59,13 +59,19 @@ those rows are no instances, and the step's report says on how many and why. The
 a run's: the rows of a run past one (its rows made alone) are left out, and the other runs of
 its batch are evaluated as ever (one run past a limit left the whole batch unevaluated).
 
-*History* (issue 31): online runs also offer their past as families, so that the sources' sums
-over the updates so far are checked on every row: the updates `XU`, `YU` over 1..t (the
-example and label of update k; `w = w0 + eta*sum(k in 1..t, YU[k]*XU[k])` for the built-in
-rules) and the stream `XS`, `YS`, `ZS` = `YS*XS`, `IS` (1 where the visit updated) over the
-times 1..`time` (`sum(i in 1..time, IS[i]) = t`), each the whole run's, so a row reads the
-part up to its own t or time (a plug-in's run offers its updates only, its order being its
-own). Their members are the run's examples, so their products are read off the dataset's Gram
+*History* (issue 31): every built-in kind also offers its runs' past as families, so that
+the sources' sums over the updates so far are checked on every row. Online, single-pass and
+cyclic runs offer the same families, in the same names and conventions: the updates `XU`,
+`YU` over 1..t (the example and label of update k; `w = w0 + eta*sum(k in 1..t,
+YU[k]*XU[k])` for the built-in rules) and the stream `XS`, `YS`, `ZS` = `YS*XS`, `IS` (1
+where the visit updated) over the times 1..`time` (`sum(i in 1..time, IS[i]) = t`), each
+the whole run's, so a row reads the part up to its own t or time (a plug-in's run offers its
+updates only, its order being its own). The stream is an online run's visits up to its last
+update, a single pass's N elements, a cyclic run's every presentation (epoch e's are the
+times e*N + 1..e*N + N); `time` is the visit of update t on each (0 for `w_0`). Batch runs
+offer the sizes of their sets, `MK` over 1..k (`MK[i]` = |M| of iteration i, made at
+theta_{i-1}; `sum(i in 1..k, MK[i])` the members of the sets before theta_k, Chan's sum of
+the |M_i|). Their members are the run's examples, so their products are read off the dataset's Gram
 matrix, and a counterexample gives the history families its statement reads. A row whose
 sums range past those limits is not evaluated, as any other. Cost: a sum whose body reads only
 families and the run's constants, a sum of history vectors inside an inner product
@@ -111,7 +117,8 @@ def section(run: RunKind) -> str:
                      f"{_cell(q.doc)} |")
     if run.families:
         lines += ["", "Families (0 and the zero vector at any other index):", ""]
-        lines += [f"- `{n}` ({'vectors' if v else 'scalars'}): {FAMILY_DOCS.get(n, n)}"
+        lines += [f"- `{n}` ({'vectors' if v else 'scalars'}): "
+                  f"{KIND_FAMILY_DOCS.get(run.name, {}).get(n, FAMILY_DOCS.get(n, n))}"
                   for n, v in run.families.items()]
     if run.laws:
         lines += ["", "Laws:", ""]

@@ -493,8 +493,9 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
     said `sum(#1 in 1..N: #1) is no quantity of an online run: bind it in [numeric] names`,
     in the kernel's own spelling of the sum). A run offers its dataset's families (`X`, `Y`:
     docs/run-quantities.md), which a proof's family is bound to in `[numeric] names`, and
-    online runs their history too (`XU`, `YU`, `XS`, `YS`, `ZS`, `IS`); a family of
-    anything else (a batch run's sizes |M_i|) is offered by no run."""
+    their history too: online, single-pass and cyclic runs their updates and stream (`XU`,
+    `YU`, `XS`, `YS`, `ZS`, `IS`), batch runs the sizes of their sets (`MK`); a family of
+    anything else is offered by no run."""
     sums: list[str] = []
     for symbol in sorted(judgement.symbols(), key=lambda s: s.name):
         found = structure(symbol) if is_atom(symbol.name) else None
@@ -511,8 +512,8 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
               '`x = "X"`' if offered else
               "which offers none (the built-in runs offer their dataset's examples X and "
               "labels Y)")
-    others = ("" if history else "; online runs offer their history as families (XU, YU, XS,"
-              " YS, ZS, IS), no other kind does")
+    others = ("" if history else "; the built-in runs offer their history as families "
+              "(online, single-pass and cyclic runs XU, YU, XS, YS, ZS, IS; batch runs MK)")
     return (f"it reads {' and '.join(what)}, and {listed} {'is' if len(missing) == 1 else 'are'}"
             f" no family of {article}, {offers}{others}: checked symbolically only")
 

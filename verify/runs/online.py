@@ -54,7 +54,15 @@ from verify.runs.columns import (
     run_rows,
     times,
 )
-from verify.runs.families import DATASET, HISTORY, FamilyData, FamilyError, History, is_atom
+from verify.runs.families import (
+    DATASET,
+    STREAM,
+    UPDATES,
+    FamilyData,
+    FamilyError,
+    History,
+    is_atom,
+)
 from verify.runs.quantity import (
     Joint,
     Quantity,
@@ -307,18 +315,13 @@ class OnlineUpdates:
         stream up to the last update (a plug-in's run: the updates only)."""
         j = self.indices
         y = np.array([int(v) for v in self.data.y], dtype=np.int64)
-        vectors: dict[str, tuple[IntArray, IntArray]] = {
-            "XU": (j, np.ones(len(j), dtype=np.int64))}
-        scalars: dict[str, IntArray] = {"YU": y[j] if len(j) else np.zeros(0, dtype=np.int64)}
-        if self.plugin is None:
-            visits = int(self.times[-1]) if len(j) else 0
-            seen = np.arange(visits, dtype=np.int64) % max(self.data.n, 1)
-            labels = y[seen] if visits else np.zeros(0, dtype=np.int64)
-            updated = np.zeros(visits, dtype=np.int64)
-            updated[self.times - 1] = 1
-            vectors |= {"XS": (seen, np.ones(visits, dtype=np.int64)), "ZS": (seen, labels)}
-            scalars |= {"YS": labels, "IS": updated}
-        return History(vectors, scalars)
+        if self.plugin is not None:
+            return History.of(y, j)
+        visits = int(self.times[-1]) if len(j) else 0
+        updated = np.zeros(visits, dtype=np.int64)
+        updated[self.times - 1] = 1
+        return History.of(y, j, np.arange(visits, dtype=np.int64) % max(self.data.n, 1),
+                          updated)
 
     def state_times(self) -> IntArray | None:
         """`time` of each state `w_0, ..., w_T` (None: a plug-in's run, no stream order)."""
@@ -947,6 +950,6 @@ KIND = register(RunKind(
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},
     label=label,
     rank=0,
-    families={**DATASET, **HISTORY},
+    families={**DATASET, **UPDATES, **STREAM},
     history=True,
 ))

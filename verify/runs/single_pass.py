@@ -30,7 +30,7 @@ import numpy as np
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import functional_margins, radius2
 from verify.runs.columns import Column, InstanceBatch, IntArray, Origin, VectorColumn, int_array
-from verify.runs.families import DATASET
+from verify.runs.families import DATASET, STREAM, UPDATES, FamilyData, History
 from verify.runs.online import IntegerRun
 from verify.runs.quantity import Quantity, RowSet, RunKind, Runner, radius_bound, register
 
@@ -54,6 +54,9 @@ QUANTITIES = (
     Quantity("D", False, "its rational bound, as `R` is R2's", _BOTH),
     Quantity("N", False, "the number of elements of the sequence, the indices of the "
              "families `X`, `Y`", _BOTH),
+    Quantity("time", False, "the time of `w` in the pass: the position (1-based) of the "
+             "element of update t (0 for `w_0`), the indices of the stream's families `XS`, "
+             "`YS`, `ZS`, `IS`", _BOTH),
     Quantity("x", True, "the element updated on", _UPDATE),
     Quantity("y", False, "its label", _UPDATE),
     Quantity("d", False, "the update's deviation `max(0, gamma - y <u, x>)`", _UPDATE),
@@ -100,6 +103,27 @@ class SinglePass:
     @cached_property
     def _sums(self) -> dict[Fraction, PassSums]:
         return {}
+
+    @cached_property
+    def times(self) -> IntArray:
+        """`time` of each state `w_0, ..., w_T`: 0, then each update's position, 1-based."""
+        return np.concatenate([np.zeros(1, dtype=np.int64),
+                               np.array(self.positions, dtype=np.int64) + 1])
+
+    @cached_property
+    def history(self) -> History:
+        """Its history as families (`verify.runs.families.HISTORY`): the updates, and the
+        stream of the whole pass (its N elements in order)."""
+        y = np.array([int(v) for v in self.data.y], dtype=np.int64)
+        updated = np.zeros(self.data.n, dtype=np.int64)
+        updated[list(self.positions)] = 1
+        return History.of(y, np.array(self.positions, dtype=np.int64),
+                          np.arange(self.data.n, dtype=np.int64), updated)
+
+    def families(self) -> FamilyData:
+        """Its dataset's families and its history's (made when first read)."""
+        return FamilyData.of(self.data, DATASET).with_history(lambda: self.history,
+                                                              self.data.X)
 
     def deviations(self, gamma: Fraction) -> tuple[tuple[int, ...], int]:
         """`d_i = max(0, gamma - y_i <u, x_i>)`, exactly: numerators over one denominator."""
@@ -202,6 +226,7 @@ def _at(run: SinglePass, gamma: Fraction, origin: Origin, binding: str) -> Insta
         "t": Column(t), "gamma": Column.constant(gamma, n), "R2": Column.constant(R2, n),
         "R": Column.constant(radius_bound(R2), n), "D2": Column.constant(D2, n),
         "D": Column.constant(radius_bound(D2), n), "N": Column.constant(run.data.n, n),
+        "time": Column(run.times[t]),
         "s": _column(sums.s, t, sums.den), "q": _column(sums.q, t, sums.den**2),
         "rest": _column(sums.rest, t, sums.den**2),
     }
@@ -258,5 +283,6 @@ KIND = register(RunKind(
     passes=True,
     laws={"update-rule": "norm2(w_next - (w + y*x)) == 0"},
     rank=2,
-    families=DATASET,
+    families={**DATASET, **UPDATES, **STREAM},
+    history=True,
 ))

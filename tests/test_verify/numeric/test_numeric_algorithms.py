@@ -102,7 +102,8 @@ def test_orthonormal_families_are_what_the_tightness_proof_assumes() -> None:
         result = run_online(data, keep_trace=True)
         assert result.mistakes == k and result.converged and tuple(result.w) == tuple(u)
         # every hypothesis of count-at-convergence holds at every state (none is vacuous by
-        # them): mu is an integer and <w, u> >= k mu; mu > 0 at the final state only
+        # them): mu is an integer, and <w, u> >= k mu (alignment-lower-bound's claim, from
+        # u the examples' sum, each margin at least mu); mu > 0 at the final state only
         run = run_from_engine(result, data, u)
         values = state_values(run, {"w", "t", "u", "mu"})
         for v in values:

@@ -68,6 +68,7 @@ CASES = [  # (proof, step): statements whose sums the runs evaluate (`norm-of-su
     ("chan-batch", "appendix-ratio-equality"),
     ("chan-batch", "appendix-step-decrease-corrected"),
     ("chan-batch", "batch-average-corrected"),
+    ("chan-batch", "appendix-induction-step"),  # the run's history: sizes MK to k and k + 1
 ]
 
 
@@ -116,14 +117,23 @@ def test_a_false_sum_statement_is_violated_with_a_counterexample_the_kernel_chec
 
 
 def test_a_family_no_run_offers_keeps_a_true_reason() -> None:
-    proof = load_builtin("chan-batch")
+    """finite-sums' family `r` (any reals) is no family of a batch run; chan-batch's sizes
+    `m` are (the run's history `MK`), so its appendix's induction binds iteration rows."""
+    proof = load_builtin("finite-sums")
     assert proof.numeric is not None
     names = Naming.of(proof.numeric, proof.vectors, proof.indexed)
-    judgement = on_runs(statements(proof)["appendix-conclude"], names)
+    judgement = on_runs(statements(proof)["triangle"], names)
     assert binding_of(judgement, "batch") is None
     reason = unbound(judgement, "batch")
-    assert reason is not None and "m is no family of a batch run" in reason
-    assert "X (of vectors), Y (of scalars)" in reason and "sum(" not in reason
+    assert reason is not None and "r is no family of a batch run" in reason
+    assert "X (of vectors), Y (of scalars), MK (of scalars)" in reason
+    assert "sum(" not in reason
+    chan = load_builtin("chan-batch")
+    assert chan.numeric is not None
+    named = Naming.of(chan.numeric, chan.vectors, chan.indexed)
+    for step in ("appendix-conclude", "appendix-induction-step"):
+        found = on_runs(statements(chan)[step], named)
+        assert binding_of(found, "batch") == "batch-iteration", unbound(found, "batch")
 
 
 PROOF = """
@@ -807,7 +817,8 @@ def test_rows_whose_own_history_sum_passes_the_span_are_not_evaluated_alone(
      "ind is a family (listed in indexed): bind it to a family of online runs"),
     ("online", HISTORY_NAMES + ', N = "IS"', "IS is a family of online runs"),
     ("batch", HISTORY_NAMES, "xu is a family (listed in indexed): bind it to a family of "
-     "batch runs (they offer X (of vectors), Y (of scalars)), not to an expression"),
+     "batch runs (they offer X (of vectors), Y (of scalars), MK (of scalars)), not to an "
+     "expression"),
 ])
 def test_bad_history_bindings_are_refused(tmp_path: Path, run: str, names: str,
                                           said: str) -> None:
@@ -830,15 +841,17 @@ def test_the_cli_refuses_a_history_family_of_the_wrong_sort_in_one_line_exit_2(
 
 
 def test_a_history_family_on_a_batch_run_says_which_kind_offers_one() -> None:
-    """The reason of a step reading a history family on a kind that offers none: no longer
-    "no run offers a family of its history yet" (online runs do)."""
+    """The reason of a step reading a history family its kind does not offer names the
+    family and what the kind offers (its history too): a batch run offers the sizes of its
+    sets (MK), not a stream; no longer "no run offers a family of its history yet"."""
     judgement = kernel.Judgement((), kernel.Fact(
         sympy.Symbol("sum(#1 in 1..N: IS[#1])") - sympy.Symbol("N"), "<="), (), ("N",))
     reason = unbound(judgement, "batch")
     assert reason is not None and "IS is no family of a batch run" in reason
-    assert "online runs offer their history as families (XU, YU, XS, YS, ZS, IS)" in reason
+    assert "MK (of scalars)" in reason and "and its history" in reason
     assert "yet" not in reason
-    assert unbound(judgement, "online") is None
+    for other in ("online", "single-pass", "cyclic"):
+        assert unbound(judgement, other) is None, other
 
 
 @pytest.mark.parametrize("row_set", ["state", "example", "update"])

@@ -47,8 +47,17 @@ DATASET: Mapping[str, bool] = {"X": True, "Y": False}
 #: history (a row at update t reads the first t updates, or the times up to its `time`), 0
 #: and the zero vector past it. A member of a vector family is an example of the run's
 #: dataset times a factor (`History`), so its products are read off the dataset's Gram.
-HISTORY: Mapping[str, bool] = {"XU": True, "YU": False, "XS": True, "YS": False,
-                               "ZS": True, "IS": False}
+#: Single-pass runs (`verify.runs.single_pass`) offer the same families of their pass (the
+#: stream its N elements in order), cyclic runs (`verify.runs.cyclic`) of their presentations
+#: (the stream every presentation, epochs in order, the last epoch's too).
+UPDATES: Mapping[str, bool] = {"XU": True, "YU": False}
+STREAM: Mapping[str, bool] = {"XS": True, "YS": False, "ZS": True, "IS": False}
+#: The family of a batch run's history (`verify.runs.batch`): `MK[i]` = |M| of iteration i =
+#: 1..K (the set made at theta_{i-1}), so that `sum(i in 1..k, MK[i])` counts the members of
+#: the sets before theta_k (Chan's sum of the sizes |M_i|).
+SIZES: Mapping[str, bool] = {"MK": False}
+#: Every history family (a run kind offers those of its runs, `RunKind.families`).
+HISTORY: Mapping[str, bool] = {**UPDATES, **STREAM, **SIZES}
 
 #: What each family denotes, in words (docs/run-quantities.md).
 FAMILY_DOCS: Mapping[str, str] = {
@@ -65,6 +74,33 @@ FAMILY_DOCS: Mapping[str, str] = {
     "ZS": "their product `YS[i]*XS[i]`, Telgarsky's x_i y_i",
     "IS": "1 when the visit at time i updated, else 0 (Telgarsky's 1[i in M_i]), so that "
           "`sum(i in 1..time, IS[i]) = t`",
+    "MK": "the size |M| of the set of iteration i, i = 1..K (made at theta_{i-1}: `MK[k + 1]` "
+          "= `mk` on the iteration row of theta_k), the whole run's: a row reads the first k, "
+          "`sum(i in 1..k, MK[i])` the members of the sets before theta_k",
+}
+
+#: Where a single-pass or cyclic run's families say otherwise than an online run's
+#: (`FAMILY_DOCS`), per kind (docs/run-quantities.md).
+KIND_FAMILY_DOCS: Mapping[str, Mapping[str, str]] = {
+    "single-pass": {
+        "XU": "the element updated on at update k, k = 1..T, the pass's updates: a row reads "
+              "the first t",
+        "YU": "its label, so that `w = sum(k in 1..t, YU[k]*XU[k])` on every row",
+        "XS": "the element visited at time i of the pass: `XS[i]` = `X[i]`, i = 1..N (the "
+              "whole pass); a row reads the times up to its `time`",
+    },
+    "cyclic": {
+        "XU": "the example updated on at update k, k = 1..T, the whole run's updates: a row "
+              "reads the first t",
+        "YU": "its label, so that `w = w0 + sum(k in 1..t, YU[k]*XU[k])` on every row",
+        "XS": "the example presented at time i, epochs in order: `XS[i]` = "
+              "`X[(i - 1) mod N + 1]`, i = 1..P (every presentation of the run, its last "
+              "epoch's too); a row reads the times up to its `time` (the presentations of "
+              "epoch e are the times e*N + 1..e*N + N)",
+        "IS": "1 when the presentation at time i updated (`m`), else 0, so that "
+              "`sum(i in 1..time, IS[i]) = t` and, on presentation rows, "
+              "`sum(i in 1..n, IS[i]) = t`",
+    },
 }
 
 #: At most this many indices a sum ranges over on the rows of one run (the kernel's own
@@ -113,6 +149,24 @@ class History:
 
     vectors: Mapping[str, tuple[np.ndarray, np.ndarray]]
     scalars: Mapping[str, np.ndarray]
+
+    @classmethod
+    def of(cls, y: np.ndarray, updates: np.ndarray, stream: np.ndarray | None = None,
+           updated: np.ndarray | None = None) -> History:
+        """The families `UPDATES` and `STREAM` of a run on a dataset labelled `y` (int64):
+        `updates` the position (0-based) of the example of each update, `stream` that of
+        each visit in order and `updated` 1 where the visit updated (None: no stream, a
+        plug-in's run). The one home of these families, for every kind offering them."""
+        ones = np.ones(len(updates), dtype=np.int64)
+        vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {"XU": (updates, ones)}
+        scalars: dict[str, np.ndarray] = {
+            "YU": y[updates] if len(updates) else np.zeros(0, dtype=np.int64)}
+        if stream is not None and updated is not None:
+            labels = y[stream] if len(stream) else np.zeros(0, dtype=np.int64)
+            vectors |= {"XS": (stream, np.ones(len(stream), dtype=np.int64)),
+                        "ZS": (stream, labels)}
+            scalars |= {"YS": labels, "IS": np.asarray(updated, dtype=np.int64)}
+        return cls(vectors, scalars)
 
     def members(self, name: str, X: Sequence[Any]) -> dict[Fraction, Any]:
         """The kernel's members of one family (`X`: the dataset's examples)."""
