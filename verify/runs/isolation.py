@@ -51,24 +51,34 @@ one the code raises itself is `Raised`.
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import os
 import pickle
 import select
 import signal
+import socket
+import struct
 import sys
 import threading
 import time
 import warnings
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
+from functools import partial
 from typing import Any, NoReturn, TypeVar
 
 T = TypeVar("T")
 
 #: Whether calls can run in a child process here.
 CAN_FORK = hasattr(os, "fork")
+#: Whether calls can be forked from a fork server here (`Server`): where a process can be
+#: handed over as a descriptor (a pidfd, Linux), so that the server's child is killed by
+#: this process without a race on its number, and descriptors passed over a socket.
+SERVES = CAN_FORK and hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal") \
+    and hasattr(socket, "send_fds")
 #: Seconds between two questions to `stop` while a child runs.
 POLL = 0.2
 
@@ -391,6 +401,300 @@ class _Plain(pickle.Unpickler):
         if (module, name) == ("fractions", "Fraction"):
             return Fraction
         raise pickle.UnpicklingError(f"{module}.{name} is not plain data")
+
+
+# ---- from a fork server ---------------------------------------------------------------------
+
+
+class Server:
+    """A fork server ("zygote"): a process forked from this one once, at its first call,
+    from which the child of each call is forked. `call(request, ...)` answers as `call` does
+    (a value, or `Fault`, `Raised`, `Died`, `TimedOut`, `Stopped`), the code being
+    `serve(request)` in the call's child; the request travels to the server as a pickle (the
+    server trusts this process: it is this process, earlier), the answer back as `call`'s,
+    read by `_Plain`.
+
+    Why: forking the audit's process for every call cost more than many a call (each fork
+    copies its page tables, and after each fork every page the audit writes is copied once
+    more, in the audit). The server is forked once and then idles: its children are forked
+    from a process that writes nothing between them, its objects frozen for the collector
+    (`gc.freeze`: a child's collection does not touch them). Every call's child starts from
+    the server's state, the same for all of them, so no call sees another's side effects,
+    as with a child forked from this process.
+
+    The server's children are its own, so it waits for them and says how each ended (its
+    wait status) over the socket; it hands each one over as a pidfd as well, by which this
+    process kills it (at its deadline, when `stop` says so, on a Ctrl-C) without a race on
+    its number. The server runs in a process group of its own: a Ctrl-C from the terminal
+    reaches this process only, which ends the call (a SIGINT sent to the server itself is
+    passed on to this process, as a SIGINT sent to a call's parent was before). When this
+    process ends, or closes the server (`close`), the server reads the end of its socket,
+    kills a call still running and exits. If the server itself dies, the call under way is
+    killed and answered `Died`, saying so; the next call starts a new server."""
+
+    def __init__(self, serve: Callable[[Any], Any]) -> None:
+        self.serve = serve
+        self.pid: int | None = None  # the server's process, once started
+        self.socket: socket.socket | None = None
+        self.owner = os.getpid()
+        weakref.finalize(self, _close_server, self.__dict__)
+        _SERVERS.add(self)
+
+    def usable(self) -> bool:
+        """Whether a call can be asked of it here: it is this process's, not inherited by a
+        fork (a closed one starts again at its next call)."""
+        return self.owner == os.getpid()
+
+    def call(self, request: Any, seconds: float, stop: Callable[[], str | None] | None = None
+             ) -> Any:
+        """`serve(request)`'s value, computed in a child forked from the server (started
+        now if need be); raises as `call` does."""
+        payload = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+        if self.socket is None:
+            self._start()
+        assert self.socket is not None
+        _flush()
+        read_end, write_end = os.pipe()
+        out_read, out_write = os.pipe()
+        output = _Output(out_read)
+        pidfd: int | None = None
+        status: int | None = None
+        synced = False  # the server said how the child ended (or is gone): it waits for a call
+        try:
+            try:
+                socket.send_fds(self.socket, [struct.pack("!Q", len(payload))],
+                                [write_end, out_write])
+                self.socket.sendall(payload)
+                reply, fds = _receive(self.socket, 8, with_fds=1)
+            except OSError:
+                reply, fds = b"", []
+            finally:
+                os.close(write_end)
+                os.close(out_write)
+            if len(reply) < 8 or not fds:
+                synced = True
+                for fd in fds:
+                    os.close(fd)
+                raise Died(self._gone()) from None
+            pidfd = fds[0]
+            answer, status = self._collect(read_end, seconds, stop or (lambda: None), output)
+            synced = True
+        except (TimedOut, Stopped):
+            if not synced:
+                self._kill(pidfd)
+                with contextlib.suppress(Died):
+                    self._status()
+            raise
+        except Died:
+            self._kill(pidfd)  # the server is gone: the call it started goes too
+            raise
+        except BaseException:  # a Ctrl-C, ...: the call and its server end here
+            self._kill(pidfd)
+            self.close()
+            raise
+        finally:
+            os.close(read_end)
+            if pidfd is not None:
+                os.close(pidfd)
+            output.close()
+        try:
+            kind, value = _Plain(io.BytesIO(answer)).load()
+        except Exception:  # nothing, or part of an answer: the child died first
+            raise Died(_death(status)) from None
+        if kind == "value":
+            return value
+        raise (Fault if kind == "fault" else Raised)(value)
+
+    def close(self) -> None:
+        """End the server (it reads the end of its socket, kills a call still running and
+        exits) and wait for it; nothing when it was never started or is closed already."""
+        _close_server(self.__dict__)
+
+    def _start(self) -> None:
+        """Fork the server (SIGINT blocked and held across the fork, as in `_in_child`)."""
+        _flush()
+        ours, theirs = socket.socketpair()
+        held = _HeldInterrupt()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            with warnings.catch_warnings():  # as in `_in_child`
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pid = os.fork()
+        except BaseException:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            held.release()
+            ours.close()
+            theirs.close()
+            raise
+        if pid == 0:
+            ours.close()
+            _serve_forever(theirs, self.serve, mask)
+        theirs.close()
+        self.pid, self.socket = pid, ours
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            held.release()  # a Ctrl-C meanwhile raises here
+        except BaseException:
+            self.close()
+            raise
+
+    def _collect(self, read_end: int, seconds: float, stop: Callable[[], str | None],
+                 output: _Output) -> tuple[bytes, int]:
+        """Everything the child writes until the server says how it ended (its wait status
+        then), its output passed on meanwhile; `TimedOut` past `seconds`, `Stopped` when
+        `stop` gives a reason (asked every `POLL` seconds), `Died` when the server is gone.
+        A process the code started may hold the answer's pipe open after the child has
+        ended: the child's end ends the answer (as in `_collect`)."""
+        assert self.socket is not None
+        chunks: list[bytes] = []
+        answer: int | None = read_end
+        deadline = time.monotonic() + seconds
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimedOut
+            ends = [self.socket, *output.ends(), *([] if answer is None else [answer])]
+            ready, _, _ = select.select(ends, [], [], min(left, POLL))
+            if not ready:
+                if (reason := stop()) is not None:
+                    raise Stopped(reason)
+                continue
+            if output.end in ready:
+                output.read()
+            if self.socket in ready:  # the child has ended: what it wrote is in the pipe
+                status = self._status()
+                return b"".join([*chunks, *_available(read_end)]), status
+            if answer is not None and answer in ready:
+                chunk = os.read(answer, 1 << 16)
+                if chunk:
+                    chunks.append(chunk)
+                else:  # the answer is complete: its end comes from the server
+                    answer = None
+
+    def _status(self) -> int:
+        """How the call's child ended, as the server says (`Died` when it is gone)."""
+        assert self.socket is not None
+        try:
+            reply, _ = _receive(self.socket, 4)
+        except OSError:
+            reply = b""
+        if len(reply) < 4:
+            raise Died(self._gone())
+        return int(struct.unpack("!i", reply)[0])
+
+    def _gone(self) -> str:
+        """Why the server does not answer, in words (the server closed, waited for)."""
+        status = _close_server(self.__dict__, kill=True)
+        return f"lost the process its calls are forked from, which {_death(status)}"
+
+    @staticmethod
+    def _kill(pidfd: int | None) -> None:
+        """Kill the call's child, by its pidfd (one that has ended already: nothing)."""
+        if pidfd is not None:
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+
+
+#: Every server of this process (a child forked from it drops them: `_forget_servers`).
+_SERVERS: weakref.WeakSet[Server] = weakref.WeakSet()
+
+
+def _close_server(state: dict[str, Any], kill: bool = False) -> int | None:
+    """Close the server whose attributes are `state` (its socket; its process killed too
+    when `kill`) and wait for its process: its wait status (None: not started, or not this
+    process's to wait for)."""
+    sock, pid = state.get("socket"), state.get("pid")
+    state["socket"] = None
+    if sock is not None:
+        sock.close()
+    if pid is None or state.get("owner") != os.getpid():
+        return None
+    state["pid"] = None
+    if kill:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    try:
+        return os.waitpid(pid, 0)[1]
+    except ChildProcessError:
+        return None
+
+
+def _forget_servers() -> None:
+    """In a child just forked: the servers of its parent are not its own (their sockets are
+    closed here, so that a server sees its socket end when its owner closes it)."""
+    for server in list(_SERVERS):
+        if server.socket is not None:
+            server.socket.close()
+            server.socket = None
+        server.pid = None
+    _SERVERS.clear()
+
+
+if CAN_FORK:
+    os.register_at_fork(after_in_child=_forget_servers)
+
+
+def _receive(sock: socket.socket, size: int, with_fds: int = 0) -> tuple[bytes, list[int]]:
+    """`size` bytes from `sock` (fewer: it ended first), and the descriptors that came
+    with the first of them (at most `with_fds`)."""
+    data, fds = b"", []
+    while len(data) < size:
+        if with_fds and not data:
+            chunk, fds, _, _ = socket.recv_fds(sock, size, with_fds)
+        else:
+            chunk = sock.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data, fds
+
+
+def _served(serve: Callable[[Any], Any], payload: bytes) -> Any:
+    """In a server's child: `serve` of the request that `payload` pickles."""
+    return serve(pickle.loads(payload))
+
+
+def _serve_forever(sock: socket.socket, serve: Callable[[Any], Any], mask: Any) -> NoReturn:
+    """The server (never returns: `os._exit`): for each request on `sock` (its size, then
+    its pickle, with the descriptors of the answer's and the output's pipes), a child forked
+    that runs `serve(request)` as `_child` runs a call; its number and pidfd sent back, then
+    its wait status once it has ended. The end of `sock` ends the server, and a call still
+    running with it."""
+    status = 70
+    try:
+        audit = os.getppid()
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)  # a Ctrl-C from the terminal is the audit's alone
+        signal.signal(signal.SIGINT, lambda _n, _f: os.kill(audit, signal.SIGINT))
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        gc.freeze()  # what the children's collections leave alone (and so never copy)
+        while True:
+            header, fds = _receive(sock, 8, with_fds=2)
+            if len(header) < 8 or len(fds) != 2:
+                break
+            payload, _ = _receive(sock, struct.unpack("!Q", header)[0])
+            pid = os.fork()
+            if pid == 0:
+                sock.close()
+                _child(partial(_served, serve, payload), fds[0], fds[1], mask)
+            del payload
+            for fd in fds:
+                os.close(fd)
+            pidfd = os.pidfd_open(pid)
+            try:
+                socket.send_fds(sock, [struct.pack("!q", pid)], [pidfd])
+                ended = select.select([sock, pidfd], [], [])[0]
+                if pidfd not in ended:  # the audit closed the socket (or broke the protocol)
+                    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    break
+                child = os.waitpid(pid, 0)[1]
+            finally:
+                os.close(pidfd)
+            sock.sendall(struct.pack("!i", child))
+        status = 0
+    finally:
+        os._exit(status)
 
 
 # ---- in this process ------------------------------------------------------------------------
