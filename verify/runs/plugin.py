@@ -69,7 +69,6 @@ import shlex
 import stat
 import sys
 import tempfile
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -99,8 +98,6 @@ KINDS = tuple(CONTRACTS)
 GROUP = "novikoff.algorithms"
 #: The most updates any plug-in run may return, whatever the scenario's epoch cap.
 MAX_UPDATES = 100_000
-#: Fork servers a thread keeps, of the plug-ins it calls (`Plugin._server`).
-SERVERS_KEPT = 4
 #: Wall-clock guard per call, in seconds: generous, a guard against a loop, never a verdict.
 SECONDS = 60.0
 #: The most bits one coordinate a plug-in returns may take (numerator and denominator
@@ -115,11 +112,6 @@ Algorithm = Callable[..., Iterable[Any]]  # (data, max_updates, **params)
 T = TypeVar("T")
 #: A parameter's value as written: an integer, `p/q` or a finite decimal (ASCII digits only).
 RATIONAL = re.compile(r"[+-]?[0-9]+(?:/[0-9]+|\.[0-9]+)?", re.ASCII)
-
-
-#: The fork servers of the plug-ins given to audits, in this process, by thread, audit
-#: (`board`), plug-in and function (`Plugin._server`).
-_SERVERS: dict[tuple[Any, ...], isolation.Server] = {}
 
 
 class PluginFault(isolation.Fault):
@@ -254,10 +246,8 @@ class Plugin:
         return found if isinstance(found, str) else None
 
     def __getstate__(self) -> dict[str, Any]:
-        """A loaded spec travels as its spec (the worker imports it), a function by reference;
-        its fork server stays (`_server`)."""
+        """A loaded spec travels as its spec (the worker imports it), a function by reference."""
         state = dict(self.__dict__)
-        state.pop("_served", None)
         if self.spec is not None:
             state["function"] = None
         return state
@@ -277,19 +267,15 @@ class Plugin:
                               f"raised {{}} on {data.name}",
                               f"did not return within {self.seconds:g} s on {data.name} "
                               f"({data.n} examples)",
-                              f"{{}} while running on {data.name}",
-                              request=("online", _plain(data), cap))
+                              f"{{}} while running on {data.name}")
         updates, steps = _trace(data, items)
         return OnlineUpdates(data, tuple(u), LazyUpdates(len(updates), lambda: updates),
                              steps=steps, plugin=self.name)
 
     def _calling(self, code: Callable[[], T], failed: str, slow: str, died: str = "{}", *,
-                 apart: bool | None = None, request: tuple[Any, ...] | None = None) -> T:
+                 apart: bool | None = None) -> T:
         """`code()`, the plug-in's own code, run by `verify.runs.isolation.call`: in a child
-        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`;
-        a call that can also be said as a `request` (`_serve`), where the system has fork
-        servers, in a child of the plug-in's fork server (`_server`) instead: the same code
-        and answers, without forking the audit's process for each call.
+        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`.
         Whatever goes wrong is a `PluginFault` naming the plug-in: `failed` with what it
         raised put in (a `SystemExit` of any code and a `KeyboardInterrupt` it raises
         itself included: they are its way of failing, not the user's wish to stop the
@@ -298,9 +284,6 @@ class Plugin:
         calls it again; a child still running when another process posts that is ended,
         with the posted fault."""
         try:
-            if request is not None and self.isolated and apart is None and isolation.SERVES:
-                return self._server().call(request, self.seconds,  # type: ignore[no-any-return]
-                                           stop=self.posted)
             return isolation.call(code, self.seconds,
                                   apart=self.isolated if apart is None else apart,
                                   stop=self.posted)
@@ -318,28 +301,6 @@ class Plugin:
             fault = f"plug-in {self.name} {slow}"
             self.post(fault)
             raise PluginFault(fault) from None
-
-    def _server(self) -> isolation.Server:
-        """The fork server of this plug-in's calls in this process and thread, started (at
-        its first call) from the state after its module was loaded: one per plug-in and
-        audit (`board`: the shards of one audit a process runs share it, `shared_faults`
-        closes it), else one per `Plugin` object (closed with it). Each thread has its own:
-        a server answers one call at a time."""
-        if self.board is None:
-            server = self.__dict__.get("_served")
-            if server is None or not server.usable():
-                server = isolation.Server(partial(_serve, self))
-                object.__setattr__(self, "_served", server)
-            return server  # type: ignore[no-any-return]
-        key = (threading.get_ident(), self.board, self, id(self.load()))
-        server = _SERVERS.pop(key, None)
-        if server is None or not server.usable():
-            server = isolation.Server(partial(_serve, self))
-        _SERVERS[key] = server  # the most recently used last
-        mine = [k for k in _SERVERS if k[0] == key[0]]
-        for old in mine[:-SERVERS_KEPT]:  # a thread keeps a few (their processes idle)
-            _SERVERS.pop(old).close()
-        return server
 
     def _posting(self) -> Path | None:
         """Where this plug-in's timeout is posted (None: no board)."""
@@ -391,8 +352,7 @@ class Plugin:
                                                     **dict(self.params)), cap),
             f"raised {{}} on {data.name}",
             f"did not return within {self.seconds:g} s on {data.name} ({data.n} examples)",
-            f"{{}} while running on {data.name}",
-            request=("batch", _plain(data), cap, start, star))
+            f"{{}} while running on {data.name}")
         return BatchRun(data, star, start, self._iterations(data, start, items))
 
     def _read_batch(self, data: Dataset, returned: Iterable[Any], cap: int
@@ -535,23 +495,6 @@ def parameters(texts: Iterable[str], what: str) -> tuple[tuple[str, Fraction], .
     return tuple(out.items())
 
 
-def _plain(data: Dataset) -> tuple[tuple[Vector, ...], tuple[int, ...], str]:
-    """`data` as plain values, as it travels to a plug-in's fork server (`_serve`): its
-    examples, labels and name, not the values it caches."""
-    return data.X, data.y, data.name
-
-
-def _serve(plugin: Plugin, request: tuple[Any, ...]) -> Any:
-    """In a child of the plug-in's fork server: the call `request` says (`Plugin.run`'s or
-    `Plugin.run_batch`'s, the data as `_plain` made it), its trace read as there."""
-    kind, (X, y, name), cap, *starts = request
-    data, function, params = Dataset(X, y, name), plugin.load(), dict(plugin.params)
-    if kind == "online":
-        return plugin._read(data, function(data, cap, **params), cap)
-    start, star = starts
-    return plugin._read_batch(data, function(data, cap, start, star, **params), cap)
-
-
 def _trace(data: Dataset, items: Iterable[tuple[int, Vector]]
            ) -> tuple[tuple[Update, ...], tuple[Fraction | None, ...]]:
     """The updates of a trace read (`Plugin._read`), and each one's step `tau` when
@@ -638,11 +581,7 @@ def shared_faults(given: Mapping[str, Plugin]) -> Iterator[dict[str, Plugin]]:
         yield {}
         return
     with tempfile.TemporaryDirectory(prefix="novikoff-plugin-faults-") as folder:
-        try:
-            yield {name: replace(plugin, board=folder) for name, plugin in given.items()}
-        finally:  # this process's fork servers of the audit's plug-ins (`Plugin._server`)
-            for key in [k for k in _SERVERS if k[1] == folder]:
-                _SERVERS.pop(key).close()
+        yield {name: replace(plugin, board=folder) for name, plugin in given.items()}
 
 
 def plugins(given: Iterable[Plugin | str] | dict[str, Algorithm] | None,
