@@ -69,13 +69,14 @@ import shlex
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 from importlib.metadata import entry_points
 from itertools import islice
+from math import lcm
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -398,8 +399,7 @@ class Plugin:
         theta = theta0
         out = []
         for k, (members, after) in enumerate(items):
-            xbar = tuple(sum((data.y[j] * data.X[j][c] for j in members), Fraction(0))
-                         for c in range(data.d))
+            xbar = _signed_sum(data, members)
             alpha = _step(theta, after, xbar, 1)
             if alpha is None or not any(xbar):
                 raise PluginFault(f"plug-in {self.name}: iteration {k} on {data.name} is not "
@@ -522,13 +522,36 @@ def _exact(value: object) -> bool:
 
 def _step(w: Vector, after: Vector, x: Vector, y: int) -> Fraction | None:
     """`tau` with `after = w + tau y x` exactly, or None (no such tau: another kind of
-    update, such as a second-order one)."""
-    norm = sum((v * v for v in x), Fraction(0))
+    update, such as a second-order one). Read off one coordinate where `x` is not zero
+    (`t = tau y` there), then `delta == t x` checked on every coordinate in integers, as
+    `d.num t.den v.den == t.num v.num d.den` (denominators are positive), without a
+    Fraction made and reduced per coordinate. The same `tau` as the projection
+    `y <delta, x> / ||x||^2` when there is one (then every coordinate gives it), at less
+    than half the cost: this runs on every update of every call (a fifth of the CPU of
+    the passive-aggressive example's audit went here)."""
     delta = [a - b for a, b in zip(after, w, strict=True)]
-    if norm == 0:
+    c = next((i for i, v in enumerate(x) if v), None)
+    if c is None:  # x = 0: only a step that changes nothing is along it
         return Fraction(0) if not any(delta) else None
-    tau = y * sum((d * v for d, v in zip(delta, x, strict=True)), Fraction(0)) / norm
-    return tau if all(d == tau * y * v for d, v in zip(delta, x, strict=True)) else None
+    t = delta[c] / x[c]
+    tn, td = t.numerator, t.denominator
+    if all(d.numerator * td * v.denominator == tn * v.numerator * d.denominator
+           for d, v in zip(delta, x, strict=True)):
+        return t / y
+    return None
+
+
+def _signed_sum(data: Dataset, members: Sequence[int]) -> Vector:
+    """`xbar = sum_{j in members} y_j x_j`, exactly: each coordinate summed in integers over
+    the least common denominator of its terms and reduced once (a sum of Fractions reduces
+    at every term; this runs on every iteration of every batch call)."""
+    out = []
+    for c in range(data.d):
+        terms = [(data.y[j], data.X[j][c]) for j in members]
+        common = lcm(*(v.denominator for _, v in terms))
+        out.append(Fraction(sum(y * v.numerator * (common // v.denominator) for y, v in terms),
+                            common))
+    return tuple(out)
 
 
 def _not_a_file(where: str) -> str | None:
