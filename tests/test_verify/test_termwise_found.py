@@ -218,6 +218,44 @@ def test_extended_declares_the_index_and_puts_each_lemma_before_its_step() -> No
     assert termwise.extended(proof, [replace_termwise(r) for r in reports])[0] is proof
 
 
+@pytest.mark.parametrize("stem", ["a" * 40, "b" * 59])
+def test_two_steps_lemmas_never_share_an_id(stem: str) -> None:
+    """Red team 17: lemma ids were `step.id[:40]` + `-termwise-k`, so two steps whose ids
+    share their first 40 characters named their different lemmas alike, and `--coq` and
+    `audit --jobs 2` (the replay of `extended`) refused the file while `--jobs 1` passed it.
+    Ids long enough to carry the mark keep it whole, longer ones a digest of the whole id."""
+    text = f'''title = "f3"
+scalars = ["y", "z", "N"]
+naturals = ["N"]
+indexed = ["y", "z"]
+
+[[step]]
+id = "{stem}x"
+claim = "sum(k in 1..N, y[k]**2) >= 0"
+
+[[step]]
+id = "{stem}y"
+claim = "sum(k in 1..N, -z[k]**4) <= 0"
+'''
+    proof = parse_proof(text.encode(), "f3.toml")
+    reports = check_proof(proof, store=None).steps
+    home, _ = termwise.extended(proof, reports)
+    ids = [s.id for s in home.steps]
+    assert len(ids) == 4 and len(set(ids)) == 4, ids
+    assert all(len(i) <= 64 for i in ids)
+    sent = [pickle.loads(pickle.dumps(detached(s))) for s in reports]
+    assert [s.status for s in replay(proof, sent)] == ["proved", "proved"]
+
+
+def test_a_lemma_stem_gives_back_its_step() -> None:
+    """Distinct ids, distinct stems: a short id is its own stem; a long one is 53 characters
+    (no short id has that length) ending in a digest of the whole id."""
+    ids = ["a", "a-termwise-1", "x" * 52, "x" * 53, "x" * 64, "x" * 63 + "y"]
+    stems = [termwise.lemma_stem(i) for i in ids]
+    assert len(set(stems)) == len(ids)
+    assert stems[:3] == ids[:3] and {len(s) for s in stems[3:]} == {53}
+
+
 def replace_termwise(report: checker.StepReport) -> checker.StepReport:
     from dataclasses import replace
     return replace(report, termwise=())

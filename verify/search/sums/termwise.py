@@ -19,6 +19,7 @@ step's report names the facts found (`StepReport.termwise`). A lemma whose summa
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -71,6 +72,19 @@ def fresh_index(proof: Proof) -> str | None:
     return None
 
 
+def lemma_stem(step_id: str) -> str:
+    """What a step's lemma ids start with, before `MARK` and a number: the step's id, or for
+    an id too long to carry them (over 52 characters) its first 36 and a digest of the whole,
+    53 characters. Distinct steps get distinct stems (a short id is never 53 characters long;
+    two long ones differ in their digests), so two steps' lemmas never share an id: the text
+    after the last `MARK` is the number, so the id gives back its stem. (Red team 17: ids
+    cut at 40 characters gave two steps' different lemmas one id, and `--coq` and `audit
+    --jobs 2` refused the file while `--jobs 1` passed it.)"""
+    if len(step_id) <= 64 - len(MARK) - 2:
+        return step_id
+    return f"{step_id[:36]}-{hashlib.sha256(step_id.encode()).hexdigest()[:16]}"
+
+
 def mentions_sums(goals: Iterable[Obligation]) -> bool:
     """Whether any of `goals` mentions a sum."""
     return bool(_sums(goals, 1))
@@ -87,16 +101,17 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
     home = replace(proof, scalars=(*proof.scalars, index))
     found = _sums(goals, MAX_SUMS)
     taken = {s.id for s in proof.steps}
+    stem = lemma_stem(step.id)
     out: list[Lemma] = []
 
     def add(claim: str, key: tuple[sympy.Symbol, ...], s: atoms.Sum, want: sympy.Expr) -> None:
         if len(out) >= MAX_LEMMAS:
             return
         k = len(out) + 1
-        name = f"{step.id[:40]}{MARK}{k}"
-        while name in taken:
+        while (name := f"{stem}{MARK}{k}") in taken:
             k += 1
-            name = f"{step.id[:40]}{MARK}{k}"
+        if len(name) > 64:  # no step id (a file's ids took every k up to here)
+            return
         made = _lemma(home, step, name, index, s, claim, want, summations)
         if made is not None:
             taken.add(name)
