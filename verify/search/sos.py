@@ -155,16 +155,18 @@ def _dependent(combo: tuple[Vec, ...], indices: tuple[int, ...],
                parallel: set[tuple[int, int]]) -> bool:
     """Whether the vectors of `combo` are evidently linearly dependent, so that their Gram
     determinant is identically 0 (by Cauchy–Binet: the Gram matrix is `C G C^T` for their
-    coefficient matrix `C`): two are `parallel` (pairs of `indices`, positions in the pool),
-    or all their coefficients are rational numbers and `C` has rank below its rows.
+    coefficient matrix `C`): they are combinations of fewer names than there are vectors
+    (three vectors in the plane of `u` and `v`), two are `parallel` (pairs of `indices`,
+    positions in the pool), or all their coefficients are rational numbers and `C` has rank
+    below its rows.
 
     The search is untrusted and may only lose certificates: a column left out here is one
     that would have been dropped as 0 after building it, which cost `gram_size` work (three
     multiples of one hint with 40-term coefficients: minutes, for nothing; red team 16 F1).
     """
-    if any(pair in parallel for pair in combinations(indices, 2)):
-        return True
     names = sorted(set().union(*combo))
+    if len(names) < len(combo) or any(pair in parallel for pair in combinations(indices, 2)):
+        return True
     if not all(c.is_Rational for v in combo for c in v.values()):
         return False
     rows = [[Fraction(int(v[n].p), int(v[n].q)) if n in v else Fraction(0) for n in names]
