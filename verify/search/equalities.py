@@ -24,8 +24,8 @@ def equality_multiples(ctx: Context, max_degree: int) -> list[Multiple]:
             if not equality or room < 0:
                 continue
             for m in ctx.monomials(room):
+                charge(ctx.work, len(equality))  # a monomial multiple: the same count of terms
                 poly = equality.mul_monom(m.LM)
-                charge(ctx.work, poly)
                 out.append(Multiple(j, m, poly))
         ctx.cache[key] = out
     return ctx.cache[key]  # type: ignore[return-value]

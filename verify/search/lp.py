@@ -83,10 +83,16 @@ class Multiple:
 Column = Term | Multiple
 
 
-def charge(work: Work, poly: PolyElement) -> None:
-    """Charge one built column and its terms to the work budget."""
+def charge(work: Work, size: int) -> None:
+    """Charge one column of at most `size` terms to the work budget, before it is expanded.
+
+    `size` is a bound known without expanding (the product of its factors' term counts:
+    `Context.gram_size`, `Context.product_size`), so a column over the budget is never
+    built, and one that cancels to few terms or none still pays for its expansion: the
+    budget, not the clock, stops a search whatever the columns turn out to be.
+    """
     work.charge("candidates")
-    work.charge("terms", len(poly))
+    work.charge("terms", size)
 
 
 # -- the LP -----------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, permutations
+from math import prod
 from typing import Generic, TypeVar
 
 import sympy
@@ -162,6 +163,28 @@ class Context:
                     )
             self._dots[key] = total
         return self._dots[key]
+
+    def dot_size(self, a: Vec, b: Vec) -> int:
+        """The terms of `vec_dot(a, b)` before like terms merge (one product of coefficient
+        terms per pair of names): an upper bound on its size and on the multiplications
+        expanding it, known without expanding it."""
+        return sum(len(self.poly(x)) * len(self.poly(y)) for x in a.values() for y in b.values())
+
+    def gram_size(self, vectors: Sequence[Vec]) -> int:
+        """The terms of `gram_det(vectors)` before like terms merge: one product of entries
+        per permutation, each entry counted by `dot_size` (as the parser's `expansion_size`
+        counts a file's expressions). The Laplace expansion multiplies at most about twice
+        this many pairs of terms, so a column charged this count before it is built costs no
+        more than its charge, even when it cancels to 0 (red team 16 F1: the determinant of
+        three dependent hints, identically 0, had cost minutes and was charged nothing)."""
+        n = len(vectors)
+        sizes = [[self.dot_size(a, b) for b in vectors] for a in vectors]
+        return sum(prod(sizes[i][p[i]] for i in range(n)) for p in permutations(range(n)))
+
+    def product_size(self, hyps: Iterable[int]) -> int:
+        """The terms of `hyp_product(hyps)` before like terms merge (the product of its
+        factors' counts): what expanding it may cost, known before expanding it."""
+        return prod(len(self.hyps[i]) for i in hyps)
 
     def gram_det(self, vectors: Sequence[Vec]) -> PolyElement:
         """Determinant of the Gram matrix of `vectors` (Laplace expansion; n <= 3 here)."""

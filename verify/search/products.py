@@ -38,8 +38,10 @@ def hypothesis_products(ctx: Context, max_factors: int, max_degree: int) -> list
                     continue
                 if sum(degrees[i] for i in combo) > max_degree:
                     continue
+                # charged by its factors' term counts before it is expanded: a product of
+                # large hypotheses is refused by the budget, never built and then counted
+                charge(ctx.work, ctx.product_size(combo))
                 poly = ctx.hyp_product(combo)
-                charge(ctx.work, poly)
                 terms.append(Term(combo, poly, strict=all(i in strict for i in combo)))
         ctx.cache[key] = terms
     return ctx.cache[key]  # type: ignore[return-value]

@@ -31,7 +31,8 @@ from verify.search.polynomials import Context, degree, fraction
 ONE = Fraction(1)
 MAX_DSOS_BASIS = 32  # pairs grow quadratically; beyond this only the lowest degrees are paired
 
-Built = tuple[PolyElement, Callable[[], Sos]]
+Built = tuple[int, Callable[[], PolyElement], Callable[[], Sos]]
+"""A column to build: a bound on its terms (charged first), its expansion, its square."""
 Monomial = tuple[int, ...]
 SHARED_SIZE = 128  # contexts' square lists kept across judgements (a proof reuses its ring)
 _SHARED: OrderedDict[object, tuple[list[Term], list[int]]] = OrderedDict()
@@ -42,10 +43,12 @@ def _terms(
 ) -> list[Term]:
     """The distinct nonzero square terms from `build`, built once per context and charged.
 
-    Every strategy and every LP round asks for the same squares; they are expanded once. With
-    `shared`, the list depends only on the ring (`key` says what else), so the judgements of
-    one proof share it; each context is still charged the same work, item by item, as if it
-    had built the list itself, so a verdict never depends on what was decided before.
+    Each column is charged its bound before it is expanded (`charge`), so the budget stops
+    the building and no column costs more than it was charged. Every strategy and every LP
+    round asks for the same squares; they are expanded once. With `shared`, the list depends
+    only on the ring (`key` says what else), so the judgements of one proof share it; each
+    context is still charged the same work, item by item, as if it had built the list
+    itself, so a verdict never depends on what was decided before.
     """
     if key in ctx.cache:
         return ctx.cache[key]  # type: ignore[return-value]
@@ -55,9 +58,10 @@ def _terms(
         out: list[Term] = []
         sizes: list[int] = []
         seen: set[tuple[tuple[tuple[int, ...], object], ...]] = set()
-        for poly, square in build():
-            charge(ctx.work, poly)
-            sizes.append(len(poly))
+        for size, expand, square in build():
+            charge(ctx.work, size)
+            sizes.append(size)
+            poly = expand()
             item_key = tuple(sorted(poly.items()))
             if poly and item_key not in seen:
                 seen.add(item_key)
@@ -95,6 +99,12 @@ def _made(item: Sos) -> Callable[[], Sos]:
     return lambda: item
 
 
+def _built(poly: PolyElement) -> tuple[int, Callable[[], PolyElement]]:
+    """A column of at most three terms, made already from exponents (no arithmetic): its
+    count is its charge."""
+    return len(poly), lambda: poly
+
+
 def vector_pool(ctx: Context) -> list[Vec]:
     """The vectors whose Gram minors are tried: every vector name, then vector hints."""
     pool = [Vec.named(name) for name in ctx.vectors]
@@ -103,16 +113,81 @@ def vector_pool(ctx: Context) -> list[Vec]:
 
 
 def gram_minors(ctx: Context, max_degree: int) -> list[Term]:
-    """Gram determinants of pairs and triples from the vector pool."""
+    """Gram determinants of pairs and triples from the vector pool, each charged its
+    `gram_size` before it is expanded; those of evidently dependent vectors (`_dependent`)
+    are identically 0, so they are left out unbuilt."""
 
     def build() -> Iterable[Built]:
         pool = vector_pool(ctx)
+        parallel = {(i, j) for i, j in combinations(range(len(pool)), 2)
+                    if _parallel(ctx, pool[i], pool[j])}
         for size in (2, 3):
-            for combo in combinations(pool, size):
-                yield ctx.gram_det(combo), _made(GramMinor(ONE, combo))
+            for indices in combinations(range(len(pool)), size):
+                combo = tuple(pool[i] for i in indices)
+                if _dependent(combo, indices, parallel):
+                    continue
+                yield (ctx.gram_size(combo), partial(ctx.gram_det, combo),
+                       _made(GramMinor(ONE, combo)))
 
     key = ("gram minors", tuple(vector_pool(ctx)))
     return _upto(_terms(ctx, key, build, shared=True), max_degree)
+
+
+def _parallel(ctx: Context, a: Vec, b: Vec) -> bool:
+    """Whether `b` is evidently a multiple of `a`: both of one same name (`t*v` and `v`), or
+    one a rational multiple of the other (`2*s*(u + v)` and `3*s*(u + v)`). Compared in the
+    ring, term by term (no product is expanded); a multiple by a polynomial of two or more
+    names (`s*(u + v)` and `u + v`) is not recognised, and is charged as any other pair."""
+    if not a or not b:
+        return True  # the zero vector
+    if set(a) != set(b):
+        return False
+    if len(a) == 1:
+        return True
+    pa, pb = [ctx.poly(a[n]) for n in a], [ctx.poly(b[n]) for n in a]
+    if pa[0].LM != pb[0].LM:
+        return False
+    ratio = pa[0].LC / pb[0].LC
+    return all(x == y * ratio for x, y in zip(pa, pb, strict=True))
+
+
+def _dependent(combo: tuple[Vec, ...], indices: tuple[int, ...],
+               parallel: set[tuple[int, int]]) -> bool:
+    """Whether the vectors of `combo` are evidently linearly dependent, so that their Gram
+    determinant is identically 0 (by Cauchy–Binet: the Gram matrix is `C G C^T` for their
+    coefficient matrix `C`): they are combinations of fewer names than there are vectors
+    (three vectors in the plane of `u` and `v`), two are `parallel` (pairs of `indices`,
+    positions in the pool), or all their coefficients are rational numbers and `C` has rank
+    below its rows.
+
+    The search is untrusted and may only lose certificates: a column left out here is one
+    that would have been dropped as 0 after building it, which cost `gram_size` work (three
+    multiples of one hint with 40-term coefficients: minutes, for nothing; red team 16 F1).
+    """
+    names = sorted(set().union(*combo))
+    if len(names) < len(combo) or any(pair in parallel for pair in combinations(indices, 2)):
+        return True
+    if not all(c.is_Rational for v in combo for c in v.values()):
+        return False
+    rows = [[Fraction(int(v[n].p), int(v[n].q)) if n in v else Fraction(0) for n in names]
+            for v in combo]
+    return _rank(rows) < len(rows)
+
+
+def _rank(rows: list[list[Fraction]]) -> int:
+    """The rank of a small matrix of Fractions (Gaussian elimination, exact)."""
+    rows = [row[:] for row in rows]
+    rank = 0
+    for column in range(len(rows[0]) if rows else 0):
+        pivot = next((r for r in range(rank, len(rows)) if rows[r][column]), None)
+        if pivot is None:
+            continue
+        rows[rank], rows[pivot] = rows[pivot], rows[rank]
+        for r in range(rank + 1, len(rows)):
+            factor = rows[r][column] / rows[rank][column]
+            rows[r] = [x - factor * y for x, y in zip(rows[r], rows[rank], strict=True)]
+        rank += 1
+    return rank
 
 
 def _norm_square(a: str, b: str, coeff: int | sympy.Expr) -> NormSquare:
@@ -132,7 +207,7 @@ def norm_squares(ctx: Context, max_degree: int) -> list[Term]:
         coefficients += [(scalar(n), _exponent(ctx.gens[ctx.index[scalar(n)]]))
                          for n in ctx.scalars]
         for a in ctx.vectors:
-            yield ctx.gram_gen(a, a), _made(NormSquare(ONE, Vec.named(a)))
+            yield *_built(ctx.gram_gen(a, a)), _made(NormSquare(ONE, Vec.named(a)))
         for a, b in combinations(ctx.vectors, 2):
             aa, ab, bb = (_exponent(ctx.gram_gen(*pair)) for pair in ((a, a), (a, b), (b, b)))
             for c, e in coefficients:
@@ -140,23 +215,25 @@ def norm_squares(ctx: Context, max_degree: int) -> list[Term]:
                 for sign in (1, -1):
                     # three distinct monomials: the ring's own expansion, without its arithmetic
                     coeff = two if sign == 1 else -two
-                    yield (new({aa: one, cross: coeff, _times(bb, c2): one}),
+                    yield (*_built(new({aa: one, cross: coeff, _times(bb, c2): one})),
                            partial(_norm_square, a, b, sign * c))
                     if c != 1:
-                        yield (new({bb: one, cross: coeff, _times(aa, c2): one}),
+                        yield (*_built(new({bb: one, cross: coeff, _times(aa, c2): one})),
                                partial(_norm_square, b, a, sign * c))
 
     return _upto(_terms(ctx, "norm squares", build, shared=True), max_degree)
 
 
 def hint_squares(ctx: Context, max_degree: int) -> list[Term]:
-    """Squares of scalar hints and norm squares of vector hints."""
+    """Squares of scalar hints and norm squares of vector hints, each charged its size
+    before like terms merge."""
 
     def build() -> Iterable[Built]:
         for h in ctx.scalar_hints:
-            yield ctx.poly(h) ** 2, _made(Square(ONE, h))
+            poly = ctx.poly(h)  # an expression of the file, bounded by its parser
+            yield len(poly) ** 2, partial(pow, poly, 2), _made(Square(ONE, h))
         for v in ctx.vector_hints:
-            yield ctx.vec_dot(v, v), _made(NormSquare(ONE, v))
+            yield ctx.dot_size(v, v), partial(ctx.vec_dot, v, v), _made(NormSquare(ONE, v))
 
     return _upto(_terms(ctx, "hint squares", build), max_degree)
 
@@ -194,15 +271,15 @@ def dsos_squares(ctx: Context, target: PolyElement) -> list[Term]:
     def build() -> Iterable[Built]:
         new, one, two = ctx.ring.zero.new, QQ(1), QQ(2)
         for m, e in zip(basis, exponents, strict=True):
-            yield new({_times(e, e): one}), partial(_square_of, ctx.symbols, m, None, 1)
+            yield *_built(new({_times(e, e): one})), partial(_square_of, ctx.symbols, m, None, 1)
         pairs = combinations(range(min(len(basis), MAX_DSOS_BASIS)), 2)
         for i, j in pairs:
             squares = {_times(exponents[i], exponents[i]): one,
                        _times(exponents[j], exponents[j]): one}
             cross = _times(exponents[i], exponents[j])
-            yield (new({**squares, cross: two}),
+            yield (*_built(new({**squares, cross: two})),
                    partial(_square_of, ctx.symbols, basis[i], basis[j], 1))
-            yield (new({**squares, cross: -two}),
+            yield (*_built(new({**squares, cross: -two})),
                    partial(_square_of, ctx.symbols, basis[i], basis[j], -1))
 
     key = ("dsos", tuple(exponents))
@@ -215,7 +292,8 @@ def weighted(
     """Products `hypothesis product * square`, for certificates like `t * |w - u|^2`.
 
     The degree of a product is the sum of the degrees, so oversized products are never
-    expanded; each product is expanded once per context.
+    expanded; each product is charged its factors' term counts multiplied, before it is
+    expanded, once per context.
     """
     memo: dict[tuple[tuple[int, ...], int], tuple[Term, Term]] = ctx.cache.setdefault(
         "weighted", {}
@@ -229,8 +307,8 @@ def weighted(
                 continue
             key = (factor.hyps, id(term))
             if key not in memo:  # the memo holds `term`, so its id is not reused
+                charge(ctx.work, len(factor.poly) * len(term.poly))
                 poly = factor.poly * term.poly
-                charge(ctx.work, poly)
                 memo[key] = (term, Term(factor.hyps, poly, square=term.square))
             out.append(memo[key][1])
     return out

@@ -67,6 +67,15 @@ class EqualityClaim(Strategy):
                 return
 
 
+def _target(ctx: Context, multiplier: tuple[int, ...]) -> PolyElement:
+    """`m * gap` for the multiplier `m` (a product of strict hypotheses), charged to the
+    terms budget by its factors' term counts before it is expanded."""
+    ctx.work.charge("terms", ctx.product_size(multiplier) * len(ctx.gap))
+    if not ctx.gap:
+        return ctx.ring.zero  # nothing to expand (and the multiplier is not built for it)
+    return ctx.hyp_product(multiplier) * ctx.gap
+
+
 class LpStrategy(Strategy):
     """Columns handed to the matching LP, for `m * gap` with each candidate multiplier `m`.
 
@@ -89,8 +98,7 @@ class LpStrategy(Strategy):
     def candidates(self, ctx: Context) -> Iterator[Certificate]:
         strict = ctx.judgement.claim.kind == ">"
         for multiplier in multipliers(ctx):
-            target = ctx.hyp_product(multiplier) * ctx.gap
-            ctx.work.charge("terms", len(target))  # one round: its target, then its LP
+            target = _target(ctx, multiplier)  # one round: its target, then its LP
             reach = max((self.factors * degree(h) for h in ctx.hyps), default=0)
             bound = max(degree(target), min(reach, self.max_bound))
             terms = self.columns(ctx, target, bound)
@@ -228,7 +236,7 @@ class SemidefiniteSquares(Strategy):
     def candidates(self, ctx: Context) -> Iterator[Certificate]:
         # `m * gap` for the first `sdp_multipliers` multipliers (the budget's choice)
         for multiplier in multipliers(ctx)[:ctx.work.budget.sdp_multipliers]:
-            target = ctx.hyp_product(multiplier) * ctx.gap
+            target = _target(ctx, multiplier)
             for found in self.rounded(ctx, target, inequalities=not multiplier):
                 yield replace(found, multiplier=multiplier)
                 return
