@@ -44,7 +44,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "step-invariance": ("tests/test_verify/test_step_invariance.py",),
     # the red team's attacks, checked in one file once (`verdicts`, about 10 s): split over two
     # workers, each checked the whole file
-    "finite-sums-redteam": ("tests/test_verify/test_finite_sums_redteam.py",),
+    "finite-sums-redteam": ("tests/test_verify/sums/test_sums_redteam.py",),
     # their module's audits
     "render-documents": ("tests/test_verify/render/test_render_documents.py",),
     "audit-schema": ("tests/test_verify/audit/test_audit_schema.py",),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 import sympy
@@ -304,7 +305,7 @@ id = "appendix"
 given = ["a*a + s*s + l*l + t*t >= 0"]
 claim = "norm2(sum(j in M, y[j]*x[j])) == sum(j in M, norm2(x[j]))"
 '''
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = Path(__file__).resolve().parents[3]  # the project: tests/test_verify/sums/here
     texts = {subprocess.run([sys.executable, "-c", script], input=step, capture_output=True,
                             check=True, cwd=root, timeout=120,
                             env={**os.environ, "PYTHONHASHSEED": seed}
@@ -587,7 +588,6 @@ def test_a_term_wise_lemma_of_an_induction_is_typeset_as_the_kernel_read_it(
     plain lemma the kernel had not read, and raised "the uses read here are not the
     kernel's" (a traceback, exit 1) on a proved step; `--coq` named that use a carried
     invariant. The use is read summed, as the checker reads it."""
-    from pathlib import Path
 
     from verify.cli import main
 
