@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 
@@ -13,6 +15,7 @@ def python_blocks(text: str) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
 
 
+@pytest.mark.slow  # one of the suite's longest end-to-end checks: run by `-m slow`
 def test_the_api_page_runs() -> None:
     blocks = python_blocks(DOC.read_text())
     assert len(blocks) >= 8

@@ -437,6 +437,7 @@ def test_a_scalar_defined_under_a_vectors_name_of_the_run_is_evaluated(tmp_path:
     assert numeric is not None and numeric.status == "held" and numeric.vacuous == 0
 
 
+@pytest.mark.slow  # one of the suite's longest end-to-end checks: run by `-m slow`
 def test_a_definition_read_in_a_sets_filter_is_evaluated_on_runs(tmp_path: Path) -> None:
     """Red team 14 F1: `mm = max(t, 1)` read in a set's `where` left the step not run, 'the
     audit evaluates on runs only definitions exact on rationals', untrue of `max` (a step

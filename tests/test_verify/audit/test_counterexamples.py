@@ -272,6 +272,7 @@ def test_a_plug_in_fault_while_shrinking_stops_it(tmp_path: Path) -> None:
 REVIEW = Path(__file__).resolve().parents[2] / "cases" / "review27"
 
 
+@pytest.mark.slow  # one of the suite's longest end-to-end checks: run by `-m slow`
 def test_the_shrinker_merges_coordinates_where_dropping_one_fails(tmp_path: Path) -> None:
     """Issue 27's review: `tau >= 1` under the normalised perceptron (tau = 1/norm2(x))
     was written in dimension 2 (`-1,1,-1`), though the 1-D `2,1` fails too: neither

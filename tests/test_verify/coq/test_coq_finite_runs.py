@@ -141,6 +141,7 @@ def test_premises_over_every_index_are_contradictory_for_batch_termination(
     assert done.returncode == 0, done.stderr + done.stdout
 
 
+@pytest.mark.slow  # one of the suite's longest end-to-end checks: run by `-m slow`
 @needs_coqc
 def test_a_concrete_run_discharges_the_premises_of_the_canonical_inductions(
     canonical: list[Checked], tmp_path: Path

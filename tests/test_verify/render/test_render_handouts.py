@@ -171,7 +171,7 @@ needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None,
 #: The handouts pdflatex compiles in every run: the full audit, which holds every proof's
 #: statements, and the handouts with the widest formulas (sums, the canonical proof); the
 #: others (3-6 s each) run with `-m slow`, which .ci/run runs too.
-EVERY_RUN = ("all", "canonical-online", "chan-batch", "telgarsky-online")
+EVERY_RUN = ("canonical-online", "chan-batch", "telgarsky-online")  # the rest: `-m slow`
 
 
 @needs_pdflatex
@@ -221,6 +221,7 @@ MEASURE = """() => {
 }"""
 
 
+@pytest.mark.slow  # one of the suite's longest end-to-end checks: run by `-m slow`
 def test_no_html_formula_is_wider_than_the_column(handouts: Handouts, whole: dict[str, str],
                                                  tmp_path: Path):
     sync_playwright, chromium = _browser()

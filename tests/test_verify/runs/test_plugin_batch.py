@@ -106,6 +106,7 @@ def test_every_batch_fault_is_one_line(function, fault: str) -> None:
     assert fault in str(raised.value) and "\n" not in str(raised.value)
 
 
+@pytest.mark.slow  # one of the suite's longest end-to-end checks: run by `-m slow`
 def test_the_example_proof_is_verified_on_the_plug_in_s_runs() -> None:
     """examples/batch-unit-step.toml: every step checked on the plug-in's batch rows, none
     vacuous (alpha = 1 on every iteration), from the three starts."""
@@ -144,6 +145,7 @@ def test_a_plug_in_of_the_wrong_kind_is_one_line(tmp_path: Path) -> None:
         Plugin.of("p", unit_step, ["gamma=1"])
 
 
+@pytest.mark.slow  # one of the suite's longest end-to-end checks: run by `-m slow`
 def test_the_cli_runs_the_batch_example_with_jobs(capsys: pytest.CaptureFixture[str]) -> None:
     from verify.cli import main
 
