@@ -148,10 +148,11 @@ class StepReport:
     stated: kernel.Stated | None = None  # the kernel's reading of `statement` (this process)
     satisfied: Counterexample | None = None  # where its vacuity judgement's hypotheses hold
 
+    termwise: tuple[StepReport, ...] = ()  # the lemmas found and proved, used summed (`step`)
+
     def __post_init__(self) -> None:
         # a message names sums as a proof file writes them, never by the kernel's `#1`
         object.__setattr__(self, "message", readable(self.message))
-    termwise: tuple[StepReport, ...] = ()  # the lemmas found and proved, used summed (`step`)
 
     @property
     def status(self) -> Status:

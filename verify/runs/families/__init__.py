@@ -1046,10 +1046,7 @@ class _Rows:
         if keep is None:  # the members of a set, once for every sum over it
             keep = (at >= lo.reshape(self._shape(self.n))) & (
                 at <= hi.reshape(self._shape(self.n)))
-            for p, kind in found.filters:
-                value, _ = self.poly(p, inner)
-                keep = keep & (value > 0 if kind == ">" else value >= 0 if kind == ">="
-                               else value == 0)
+            keep = self.filtered(keep, found.filters, inner)
             self.masks[key] = keep
         num, den = self.poly(found.body, inner)
         return _total(np.where(keep, num, 0).astype(num.dtype, copy=False), axis), den
@@ -1084,11 +1081,7 @@ class _Rows:
         shape[axis] = span
         at = np.arange(first, last + 1, dtype=np.int64).reshape(shape)
         inner = {f"#{axis}": (at, first, last)}
-        keep = np.ones(shape, dtype=bool)
-        for p, kind in found.filters:
-            value, _ = sub.poly(p, inner)
-            keep = keep & (value > 0 if kind == ">" else value >= 0 if kind == ">="
-                           else value == 0)
+        keep = sub.filtered(np.ones(shape, dtype=bool), found.filters, inner)
         num, den = sub.poly(found.body, inner)
         full = list(sub._shape(sub.n))
         full[axis] = span
@@ -1174,11 +1167,7 @@ class _Rows:
             shape[axis] = span
             at = np.arange(first, last + 1, dtype=np.int64).reshape(shape)
             scope = {f"#{axis}": (at, first, last)}
-            keep = np.ones(shape, dtype=bool)
-            for p, kind in found.filters:
-                value, _ = sub.poly(p, scope)
-                keep = keep & (value > 0 if kind == ">" else value >= 0 if kind == ">="
-                               else value == 0)
+            keep = sub.filtered(np.ones(shape, dtype=bool), found.filters, scope)
             full = list(sub._shape(sub.n))
             full[axis] = span
             keep = np.broadcast_to(keep, full).reshape(sub.n, span)
@@ -1236,6 +1225,16 @@ class _Rows:
             raise FamilyError(f"a sum's bound {bound} is past 2**62 on a run's row: its "
                               "indices are no int64")
         return value.astype(np.int64)
+
+    def filtered(self, keep: np.ndarray, filters: Sequence[tuple[sympy.Expr, str]],
+                 scope: Mapping[str, tuple[np.ndarray, int, int]]) -> np.ndarray:
+        """`keep` where each filter of a sum holds (`p > 0`, `p >= 0`, `p == 0`), its members
+        read in `scope`: one home for a set's membership, whichever way a sum is made."""
+        for p, kind in filters:
+            value, _ = self.poly(p, scope)
+            keep = keep & (value > 0 if kind == ">" else value >= 0 if kind == ">="
+                           else value == 0)
+        return keep
 
     def poly(self, e: sympy.Expr, scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
         """A polynomial over the atoms and quantities: its terms over one denominator per
