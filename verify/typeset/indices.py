@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from itertools import chain, count
 
+from proofs.step import IDENTIFIER
+
 #: Letters offered to bound indices, in order (then j1, j2, ...).
 LETTERS = ("j", "k", "l", "i", "m", "p", "q", "r")
 
@@ -21,7 +23,6 @@ LETTERS = ("j", "k", "l", "i", "m", "p", "q", "r")
 FILTERS = {"nonneg": ">=", "pos": ">", "zero": "=="}
 
 _HEIGHT = re.compile(r"#(\d+)(?!\d)")
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def readable(text: str) -> str:
@@ -29,7 +30,7 @@ def readable(text: str) -> str:
     holds none)."""
     if "sum(#" not in text:
         return text
-    taken = set(_IDENTIFIER.findall(text))
+    taken = set(IDENTIFIER.findall(text))
     offered = (c for c in chain(LETTERS, (f"j{n}" for n in count(1))) if c not in taken)
     heights = sorted({int(h) for h in _HEIGHT.findall(text)}, reverse=True)
     letter = {h: next(offered) for h in heights}  # outermost first: it reads j, inner k

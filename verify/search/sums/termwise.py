@@ -20,7 +20,6 @@ step's report names the facts found (`StepReport.termwise`). A lemma whose summa
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -28,7 +27,7 @@ import sympy
 
 from proofs.errors import ProofFileError
 from proofs.language.expressions import ExpressionError, Relation, parse_relation
-from proofs.step import Direct, Proof, Step, Use
+from proofs.step import IDENTIFIER, Direct, Proof, Step, Use
 from verify import kernel
 from verify.kernel import Obligation, atoms
 
@@ -65,7 +64,7 @@ def fresh_index(proof: Proof) -> str | None:
     taken = set(proof.vectors) | set(proof.scalars) | set(proof.indexed) | set(proof.sets)
     texts = [proof.source, *(r.text for s in proof.steps for r in (*s.hypotheses, s.claim)),
              *(w for s in proof.sets.values() for w in (s.lo, s.hi, *s.where))]
-    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "\n".join(texts)))
+    words = set(IDENTIFIER.findall("\n".join(texts)))
     for name in (*INDICES, *(f"j{k}" for k in range(1, 10))):
         if name not in taken and name not in words:
             return name
