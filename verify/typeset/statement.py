@@ -100,16 +100,30 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
         exists = stated.exists
     given = [(fmt.natural(printer.expression(n)),) for n in naturals]
     given += [tuple(printer.chunks(text)) for text in own]
+    claims = {(u.use.step, u.statement.claim.text) for u in uses}
     facts = []
     for origin, text in inherited:
         source, substituted = written(text)
-        facts.append((origin + substituted, tuple(printer.chunks(source))))
+        facts.append((provenance(origin, substituted, (origin, text) in claims),
+                      tuple(printer.chunks(source))))
     claim_text = step.claim.text if stated is None else stated.claim.text
     claim, shown = printer.chunks(claim_text), plain.chunks(claim_text)
     claim[0] = fmt.row([*_turnstile(printer, exists), claim[0]])
     shown[0] = TEXT.row([*_turnstile(plain, exists), shown[0]])
     return Statement(_rule(step, printer, uses), tuple(given), tuple(facts), tuple(claim),
                      tuple(len(c) for c in shown))
+
+
+def provenance(used: str, done: str, claim: bool) -> str:
+    """Where an inherited fact comes from, in words that are true of it: `used` the step it
+    comes through, `done` what the kernel did to it (`written`), `claim` whether it is that
+    step's claim (else one of that step's own hypotheses, which the step holds under).
+    `c summed over j ...` says that c's claim was summed; a hypothesis c holds, summed
+    where c was proved (a use c wrote, or a term-wise fact the checker found for c), reads
+    `c (its hypothesis summed over j ...)` (red team 17: it read as if c were summed)."""
+    if claim or " summed over " not in done:
+        return used + done
+    return f"{used} (its hypothesis{done})"
 
 
 def _turnstile(printer: Printer, exists: tuple[str, ...]) -> list[str]:

@@ -44,11 +44,17 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
     printer = Printer(TEXT, spelling(proof))  # the names as the proof spells them
     counter = step.rule.variable if isinstance(step.rule, Induction) else None
     facts = {("", TEXT.natural(printer.expression(n))) for n in st.naturals if n != counter}
+    uses = used_as(step, st, stated, proof)
+    claims = {(u.use.step, u.statement.claim.text) for u in uses}
     for h, origin in zip(st.hypotheses, st.origins, strict=True):
         source, substituted = written(h.text)
+        # a used step's claim summed reads `c summed over ...`; a hypothesis c holds summed
+        # reads `c (its hypothesis summed over ...)` (red team 17 F2)
+        if origin and " summed over " in substituted and (origin, h.text) not in claims:
+            origin, substituted = f"{origin} (its hypothesis{substituted})", ""
         facts.add((origin + substituted if origin else "", printer.relation(source)))
     run = [printer.relation(written(u.statement.claim.text)[0])
-           for u in used_as(step, st, stated, proof) if u.kind != "imported"]
+           for u in uses if u.kind != "imported"]
     return facts, run
 
 

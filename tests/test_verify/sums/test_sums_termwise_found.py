@@ -294,3 +294,40 @@ def test_the_time_cap_covers_the_lemmas_too() -> None:
     for step in check_proof(proof, store=None, guard=0.0).steps:
         assert step.status == "unknown" and step.termwise == ()
         assert "term-wise" not in step.message
+
+
+def test_a_fact_a_used_step_holds_is_not_labelled_as_that_step_summed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression (red team 17 F2): a step using `c`, whose term-wise fact was found for `c`,
+    showed `from c summed over j in 1..N: y[j]² ≥ 0`, which reads as if c's claim were
+    summed; it is a hypothesis c holds. The claim of a use summed stays `from c summed over`
+    (`c-termwise-1`'s, in `c`'s own statement)."""
+    from verify.cli import main
+
+    path = tmp_path / "s3.toml"
+    path.write_bytes(REPRODUCTION + b'''
+[[step]]
+id = "e"
+claim = "sum(k in 1..N, y[k]**2) + 1 >= 1"
+uses = ["c"]
+''')
+    assert main(["explain", str(path), "e"]) == 0
+    out = capsys.readouterr().out
+    assert "from c (its hypothesis summed over j in 1..N): y[j]² ≥ 0" in out
+    assert "from c summed over" not in out
+    assert main(["explain", str(path), "c"]) == 0
+    assert "from c-termwise-1 summed over j in 1..N: y[j]² ≥ 0" in capsys.readouterr().out
+
+
+def test_the_tightness_proofs_inherited_sum_reads_as_a_hypothesis(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression (red team 17 F2, the built-in proofs): `count-at-convergence` uses
+    `alignment-lower-bound`, which sums `member-margin`; the fact was labelled `from
+    alignment-lower-bound summed over ...`."""
+    from verify.cli import main
+
+    assert main(["explain", "tightness-orthonormal", "count-at-convergence"]) == 0
+    out = capsys.readouterr().out
+    assert ("from alignment-lower-bound (its hypothesis summed over j in 1..N where "
+            "yy[j]*dot(w, xx[j]) >= mu): yy[j]·⟨w, xx[j]⟩ ≥ μ") in out
+    assert "from alignment-lower-bound summed over" not in out
