@@ -296,6 +296,28 @@ def test_the_time_cap_covers_the_lemmas_too() -> None:
         assert "term-wise" not in step.message
 
 
+def test_a_time_cap_reached_while_the_lemmas_are_made_says_time_cap(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (red team 17 F3): the lemmas' share of `--time-limit` was counted from
+    their searches' own seconds only, so making them overran the cap (3.0-3.3 s against
+    2 s), and a step the cap stopped before its lemmas were tried was unknown in the
+    budget's words. Making the lemmas is slowed past the cap here: none is searched, and
+    the verdict says it is the clock's."""
+    import time
+
+    made = termwise.lemmas
+
+    def slow(*args: object, **kwargs: object) -> object:
+        time.sleep(1.0)
+        return made(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(termwise, "lemmas", slow)
+    proof = parse_proof(REPRODUCTION, "s2.toml")
+    step = next(s for s in check_proof(proof, store=None, guard=1.0).steps if s.step.id == "c")
+    assert step.status == "unknown" and step.termwise == ()
+    assert "time cap" in step.message
+
+
 def test_a_fact_a_used_step_holds_is_not_labelled_as_that_step_summed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression (red team 17 F2): a step using `c`, whose term-wise fact was found for `c`,
