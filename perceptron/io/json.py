@@ -78,6 +78,11 @@ def parse_json(text: str, *, source: str = "<json>", limits: Limits = DEFAULT_LI
 
     if not isinstance(doc, dict):
         raise fail("the document must be an object with keys \"X\" and \"y\"", [])
+    for key, what in (("X", "examples"), ("y", "labels")):
+        if len(twins := sorted(k for k in doc if k.lower() == key.lower())) > 1:
+            # red team 16: `Y` beside `y` was ignored, silently
+            raise fail(f"holds both {' and '.join(map(repr, twins))}: which are the {what} is "
+                       f"ambiguous; keep one, named {key!r}", [])
     for key in ("X", "y"):
         if key not in doc:
             raise fail(f"missing key {key!r}", [])

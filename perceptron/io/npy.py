@@ -168,6 +168,12 @@ def _npz_arrays(raw: bytes, source: str, limits: Limits) -> tuple[np.ndarray, np
         raise DataError(f"not a readable .npz file: {_short(exc)}", source=source) from None
     with archive:
         names = [n.removesuffix(".npy") for n in archive.namelist()]
+        for key, what in (("X", "examples"), ("y", "labels")):
+            twins = sorted(n for n in archive.namelist()
+                           if n.removesuffix(".npy").lower() == key.lower())
+            if len(twins) > 1:  # red team 16: `y` beside `Y` was read, `Y` ignored, silently
+                raise DataError(f"holds both {' and '.join(map(repr, twins))}: which are the "
+                                f"{what} is ambiguous; keep one, named {key!r}", source=source)
         if "X" not in names or "y" not in names:
             shown = ", ".join(sorted(names)[:10]) or "none"
             raise DataError(f"a .npz file needs arrays 'X' and 'y'; it has {shown}",

@@ -229,6 +229,42 @@ def test_npy_bytes_past_the_declared_shape_are_refused(tmp_path: Path) -> None:
     assert "the file holds more" in error(load, archive).problem
 
 
+@pytest.mark.parametrize(("members", "twins"), [
+    ({"X.npy": [[1, 0], [0, 1]], "y.npy": [1, -1], "Y.npy": [-1, 1]}, "'Y.npy' and 'y.npy'"),
+    ({"X.npy": [[1, 0], [0, 1]], "x.npy": [[0, 1], [1, 0]], "y.npy": [1, -1]},
+     "'X.npy' and 'x.npy'"),
+    ({"X.npy": [[1, 0], [0, 1]], "y.npy": [1, -1], "y": [-1, 1]}, "'y' and 'y.npy'"),
+])
+def test_npz_with_two_arrays_for_the_labels_or_examples_is_refused(
+        tmp_path: Path, members: dict[str, list[object]], twins: str) -> None:
+    """Red team 16: an `.npz` holding `y` and `Y` was read with `y`, `Y` ignored without a
+    word (likewise `x` beside `X`, and a member `y` beside `y.npy`, of which `y.npy` was
+    read); which the writer meant cannot be told, so the file is refused in one line.
+    Other arrays (`meta`) are still ignored: they name nothing the loader reads."""
+    archive = tmp_path / "two.npz"
+    with zipfile.ZipFile(archive, "w") as z:
+        for name, value in members.items():
+            buffer = io.BytesIO()
+            np.save(buffer, np.array(value))
+            z.writestr(name, buffer.getvalue())  # the member's name as written
+    exc = error(load, archive)
+    assert f"holds both {twins}: which are the" in exc.problem, exc
+    assert "ambiguous; keep one, named" in exc.problem
+    fine = tmp_path / "fine.npz"
+    np.savez(fine, X=np.array([[1, 0], [0, 1]]), y=np.array([1, -1]), meta=np.array([0]))
+    assert load(fine).y == (1, -1)
+
+
+@pytest.mark.parametrize("text", [
+    '{"X": [[1, 1]], "y": [1], "Y": [-1]}',
+    '{"X": [[1, 1]], "x": [[2, 2]], "y": [1]}',
+])
+def test_json_with_two_keys_for_the_labels_or_examples_is_refused(text: str) -> None:
+    """Red team 16's `.npz` case in JSON: `Y` beside `y` was ignored, silently."""
+    exc = error(parse_json, text, source="f.json")
+    assert "holds both" in exc.problem and "ambiguous; keep one, named" in exc.problem, exc
+
+
 # ---- .dat ----------------------------------------------------------------------------------------
 
 DESCRIPTION_EXAMPLE = "3\n4\n1\n0\n-1/3\n14\n-3%7\n1\n1.3\n0\n1\n0\n0\n1\n2\n3/2\n4\n"
