@@ -143,3 +143,23 @@ def test_a_split_prints_the_cases_the_kernel_proves(
         assert f"sign of {escape(cases)}:" in text.replace("$t$ ", "").replace(
             "<math><mi>t</mi></math> ", "")
         assert escape("(> 0, < 0)") not in text
+
+
+def test_a_long_history_in_a_counterexample_is_shown_cut_saying_so() -> None:
+    """Regression: a counterexample on a run of 40 000 updates printed every member of `YU`,
+    a line of 580 KB in the audit's summary (a double sum refuted at t = 501 of a long
+    cyclic run). Text shows the first members and the last two, and how many are left out
+    and where they all are; a short family is shown whole."""
+    from fractions import Fraction
+
+    from verify.render.certificates import MEMBERS_SHOWN, assignments
+
+    history = {Fraction(k): Fraction((-1) ** k) for k in range(1, 40_001)}
+    lines = assignments({"t": 501}, {}, families={"YU": history})
+    assert len(lines) == 1 + MEMBERS_SHOWN + 2
+    assert lines[1] == "YU[1] = -1" and lines[-3:] == [
+        "YU[39999] = -1", "YU[40000] = 1", "every other member 0"]
+    assert f"... {40_000 - MEMBERS_SHOWN} more members of YU (all 40000 in the JSON report)" \
+        in lines
+    short = {Fraction(k): Fraction(k) for k in range(1, MEMBERS_SHOWN + 1)}
+    assert len(assignments({}, {}, families={"YU": short})) == MEMBERS_SHOWN + 1
