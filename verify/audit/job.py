@@ -459,15 +459,18 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     checks = plan.checks
     say(plan.total, plan.total, "done")
     faults = _faults(plan, campaign_result)
+    unchecked: dict[str, str] = {}
     numeric = _merged(checks, campaign_result.verdicts,
-                      partial(_reading, plan=plan, names=admitted.names, reports=reports))
+                      partial(_reading, plan=plan, names=admitted.names, reports=reports),
+                      unchecked)
 
     audits = []
     for proof_id, proof in plan.proofs.items():
         steps = tuple(
             StepAudit(step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
                       _unevaluated(numeric.get(name)) if name in numeric else
-                      faults.get(name) or plan.reasons.get(name, _NO_ROWS))
+                      faults.get(name) or unchecked.get(name)
+                      or plan.reasons.get(name, _NO_ROWS))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -954,20 +957,33 @@ def _numeric(
 
 
 def _merged(checks: Sequence[Check], verdicts: Verdicts,
-            reading: Callable[[str], Reading | None] | None = None) -> dict[str, NumericVerdict]:
+            reading: Callable[[str], Reading | None] | None = None,
+            unchecked: dict[str, str] | None = None) -> dict[str, NumericVerdict]:
     """One verdict per check, sources merged in name order; violations kernel-checked, then
     read in the proof's names (`reading`: a step's `Reading`, None for checks of no proof,
-    which keep the run's names)."""
+    which keep the run's names). A check whose first violation the kernel cannot evaluate
+    (its sums there past the kernel's work on one point, `verify.kernel.atoms.MAX_WORK`) has
+    no verdict: why is put in `unchecked` (a violation is reported only kernel-checked; it
+    was a traceback, exit 1: a double sum over a long run's history refuted at t = 448)."""
     merged: dict[str, NumericVerdict] = {}
     for (name, _source_name), verdict in sorted(verdicts.items()):
         merged[name] = merged.get(name, NumericVerdict.empty()).merge(verdict)
     by_name = {c.name: c for c in checks}
-    for name, verdict in merged.items():
+    for name, verdict in list(merged.items()):
         if verdict.counterexample is not None:
             check = by_name[name]
             # the kernel checks the run's instance against the statement on runs, as it
             # always did; only then is it renamed for the reader (nothing else reads it)
-            kernel.check_counterexample(check.judgement, as_counterexample(verdict.counterexample))
+            try:
+                kernel.check_counterexample(check.judgement,
+                                            as_counterexample(verdict.counterexample))
+            except kernel.KernelError as error:
+                del merged[name]
+                (unchecked if unchecked is not None else {})[name] = (
+                    f"not reported: its exact evaluation found {verdict.violations} violating "
+                    f"rows, but the kernel cannot re-check the first ({error}), and only a "
+                    "violation the kernel has checked is reported")
+                continue
             found = reading(name) if reading is not None else None
             shown = (found.point(verdict.counterexample) if found is not None
                      else _named(verdict.counterexample, check))
