@@ -39,7 +39,7 @@ from verify.runs.columns import (
     den_column,
     fitting,
 )
-from verify.runs.families import FamilyError, family_columns, is_atom, unevaluated
+from verify.runs.families import FamilyError, family_columns, is_atom, step_work, unevaluated
 from verify.runs.naming import Defined
 from verify.search.shrinking import GreedyShrinker
 
@@ -304,7 +304,10 @@ class CompiledJudgement:
 
     def _define(self, batch: InstanceBatch) -> None:
         """Make the column of each definition the judgement reads, once per batch
-        (`_definition`)."""
+        (`_definition`); FamilyError, before any column is made, when its sums together
+        pass the work of a step on this batch (`step_work`)."""
+        if self.atoms and (why := step_work(batch, self.atoms)) is not None:
+            raise FamilyError(why)
         for defined, args in self.defined:
             if defined.symbol not in batch.defined:
                 batch.defined[defined.symbol] = _definition(defined.function, args, batch)

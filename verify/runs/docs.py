@@ -85,7 +85,11 @@ together), ranges over at most 2^25 index tuples in all (`WORK`; nested ranges m
 prefix-summed range counted once), counted in row order from each row's own ranges before
 any array is made (a chunk of rows is evaluated over its rows' ranges together, at most
 2^21 cells at once); the rows past it, the batch's last ones, are not evaluated, and the
-step's report says on how many and why (`the work budget`).
+step's report says on how many and why (`the work budget`). A step's sums together, each
+counted to its own cut, range over at most 2^26 index tuples on a batch's rows
+(`STEP_WORK`): a step past it is not evaluated on that batch, counted before any of its
+columns is made, and its report says so (`the work budget of a step`), so a step of many
+wide sums costs about what two cost.
 
 A kind's *laws* hold on every one of its rows by definition of its quantities; the tests
 check them on runs, and `verify.testing.check_run` checks the online update rule on any run.

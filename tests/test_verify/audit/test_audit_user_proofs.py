@@ -624,3 +624,41 @@ claim = "sum(k in 1..t, sum(l in 1..t, YU[k+l]**2)) <= 3"
     assert ("but the kernel cannot re-check the first (evaluating the sums here takes more "
             "than 5 terms), and only a violation the kernel has checked is reported") in step.reason
     assert to_json(audit)["proofs"][0]["steps"][0]["numeric"]["reason"] == step.reason
+
+
+def test_a_step_of_many_wide_sums_is_bounded_as_a_whole_not_sum_by_sum(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Regression: the work budget bounded each sum on a batch's rows, not a step, so a step
+    of k wide sums did k times the work (four double sums over a long cyclic run's history:
+    37 CPU-seconds where one took 9). The budgets are lowered here so that short online runs
+    reach them: a step of three sums passes the step's budget and is not evaluated on those
+    batches, saying why; a step of one sum is cut only by its own budget, as before."""
+    from verify.runs import families
+
+    monkeypatch.setattr(families, "WORK", 40)
+    monkeypatch.setattr(families, "STEP_WORK", 80)
+    path = _write(tmp_path, "w.toml", """
+title = "three wide sums in one step"
+scalars = ["t", "YU", "k"]
+naturals = ["t"]
+indexed = ["YU"]
+
+[numeric]
+run = "online"
+
+[[step]]
+id = "three"
+claim = "sum(k in 1..t, YU[k]**2) + sum(k in 1..t, YU[k]**4) + sum(k in 1..t, YU[k]**6) >= 0"
+
+[[step]]
+id = "one"
+claim = "sum(k in 1..t, YU[k]**2) >= 0"
+""")
+    audit = run_audit([path], budget="small", jobs=1)
+    three, one = audit.proofs[0].steps
+    assert three.numeric is None and three.reason is not None  # every batch past it here
+    assert three.reason.startswith("its sums were not evaluated on any of the ")
+    assert "rows of its runs: the work budget of a step: its 3 sums range over " in three.reason
+    assert three.reason.endswith("more than 80 in all")
+    assert one.numeric is not None and one.numeric.instances > 0
+    assert one.numeric.reason is not None and "of a step" not in one.numeric.reason

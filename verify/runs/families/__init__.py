@@ -282,6 +282,12 @@ ROW_CELLS = MAX_SPAN**2
 #: Each row's work was bounded (`ROW_CELLS`), not a step's: a double sum over a long run's
 #: history ran past five minutes, and took 8 GB on 1000 orthonormal examples (red team 15).
 WORK = 1 << 25
+#: Index tuples the sums of one step (a judgement checked on runs) may range over on the rows
+#: of one batch in all, each sum counted to its own cut (`WORK`): past it the step is not
+#: evaluated on that batch, said with the reason, decided before any of its columns is made
+#: (`step_work`). Each sum was bounded, not a step: one with k wide sums did k times the
+#: work (four double sums over a long run's history: 37 CPU-seconds, where one took 9).
+STEP_WORK = 2 * WORK
 
 
 class _Wide(Exception):
@@ -348,25 +354,55 @@ def _cut(batch: InstanceBatch, name: str) -> tuple[int, str]:
     when every row is within it. A function of the atom and the batch alone, so the same
     whichever step makes the column, however its rows are chunked."""
     n = len(batch)
-    if _reading(name)[0][0] != "sum":
-        return n, ""
-    found = _reading(name)[0][1]
-    if n * _most(found, True, 1) <= WORK:  # within it on any rows: nothing to count
-        return n, ""
-    nested = _linear_plan(found, functools.partial(_run_constant, batch)) is None
-    if n * _most(found, nested, 1) <= WORK:
-        return n, ""
-    try:
-        costs = _node_costs(_Rows(batch, slice(0, n)), found, np.ones(n, dtype=object), nested)
-    except FamilyError:  # a bound past int64: said where the rows are made
-        return n, ""
-    total = np.cumsum(costs)
-    past = np.flatnonzero(total > WORK)
+    total = _running_work(batch, name, WORK)
+    past = np.flatnonzero(total > WORK) if total is not None else ()
     if not len(past):
         return n, ""
     cut = int(past[0])
     return cut, (f"the work budget: this sum's index tuples on the rows of its batch (runs "
                  f"of a shard checked together) before these pass {WORK} in all")
+
+
+def _running_work(batch: InstanceBatch, name: str, within: int) -> np.ndarray | None:
+    """The index tuples atom `name` ranges over on the rows of `batch`, running in row order
+    (`_node_costs`); None when it is no sum, when its bound on any rows is within `within`
+    (nothing to count), or when a bound passes int64 (said where the rows are made)."""
+    n = len(batch)
+    if _reading(name)[0][0] != "sum":
+        return None
+    found = _reading(name)[0][1]
+    if n * _most(found, True, 1) <= within:
+        return None
+    nested = _linear_plan(found, functools.partial(_run_constant, batch)) is None
+    if n * _most(found, nested, 1) <= within:
+        return None
+    try:
+        costs = _node_costs(_Rows(batch, slice(0, n)), found, np.ones(n, dtype=object), nested)
+    except FamilyError:
+        return None
+    return np.cumsum(costs)
+
+
+def step_work(batch: InstanceBatch, names: Collection[str]) -> str | None:
+    """Why a step reading atoms `names` is not evaluated on `batch`: its sums together range
+    over more than `STEP_WORK` index tuples on the batch's rows, each counted to its own cut
+    (`_cut`); None when within it. Counted before any column is made, from the step's atoms
+    and the batch alone, so the same whichever step made the columns first."""
+    sums = tuple(sorted(n for n in set(names) if is_atom(n) and _reading(n)[0][0] == "sum"))
+    if len(sums) * WORK <= STEP_WORK:  # each within `WORK` by its own cut
+        return None
+    known = batch.__dict__.setdefault("_step_work", {})
+    if sums not in known:
+        work = 0
+        for name in sums:
+            total = _running_work(batch, name, 0)
+            under = total[total <= WORK] if total is not None else ()
+            work += int(under[-1]) if len(under) else 0
+        known[sums] = None if work <= STEP_WORK else (
+            f"the work budget of a step: its {len(sums)} sums range over {work} index tuples "
+            f"on the rows of its batch (runs of a shard checked together), more than "
+            f"{STEP_WORK} in all")
+    return known[sums]  # type: ignore[no-any-return]
 
 
 def _inner_sums(found: Any) -> list[Any]:
