@@ -6,6 +6,7 @@ identical reports.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -240,7 +241,8 @@ def to_text(audit: Audit) -> str:
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
-    return "\n".join(lines + vacuous_lines(audit) + not_run_lines(audit))
+    return "\n".join(lines + vacuous_lines(audit) + partly_lines(audit, found)
+                     + not_run_lines(audit))
 
 
 def mostly_vacuous(step: StepAudit) -> bool:
@@ -273,6 +275,28 @@ def vacuous_lines(audit: Audit) -> list[str]:
                          "(how many instances: in --json and the reports)")
     return ["", "mostly vacuous on runs (a hypothesis false on most instances or all: the claim "
             "was tested on the others only, or on none):", *lines] if lines else []
+
+
+def partly_lines(audit: Audit, said: Sequence[tuple[ProofAudit, StepAudit]] = ()
+                 ) -> list[str]:
+    """The steps checked on runs whose rows were in part not evaluated (their sums past a
+    limit or a work budget), but for those the findings list with the reason already
+    (`said`): for a user's proof file one line per step, with the counts and the reason; for
+    a built-in proof only how many steps (in the JSON and the reports). The table counts
+    only the rows evaluated, and did not say that others were left out."""
+    shown = {(p.id, s.step.id) for p, s in said}
+    lines = []
+    for p in audit.proofs:
+        partly = [s for s in p.steps if s.numeric is not None and s.numeric.unevaluated
+                  and (p.id, s.step.id) not in shown]
+        if p.file:
+            lines += [f"  {p.id}/{s.step.id}: not evaluated on {s.numeric.unevaluated} rows "  # type: ignore[union-attr]
+                      f"of its runs: {s.numeric.reason}" for s in partly]  # type: ignore[union-attr]
+        elif partly:
+            lines.append(f"  {p.id}: {counted(len(partly), 'step')} (which rows and why: in "
+                         "--json and the reports)")
+    return ["", "partly checked on runs (rows their sums did not allow are not counted):",
+            *lines] if lines else []
 
 
 def not_run_lines(audit: Audit) -> list[str]:
