@@ -979,10 +979,11 @@ def _merged(checks: Sequence[Check], verdicts: Verdicts,
                                             as_counterexample(verdict.counterexample))
             except kernel.KernelError as error:
                 del merged[name]
-                (unchecked if unchecked is not None else {})[name] = (
-                    f"not reported: its exact evaluation found {verdict.violations} violating "
-                    f"rows, but the kernel cannot re-check the first ({error}), and only a "
-                    "violation the kernel has checked is reported")
+                if unchecked is not None:
+                    unchecked[name] = (
+                        f"not reported: its exact evaluation found {verdict.violations} "
+                        f"violating rows, but the kernel cannot re-check the first ({error}), "
+                        "and only a violation the kernel has checked is reported")
                 continue
             found = reading(name) if reading is not None else None
             shown = (found.point(verdict.counterexample) if found is not None
