@@ -29,7 +29,7 @@ from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
 from verify.proof_checker import GoalReport
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.points import instance_lines, refuted_names
-from verify.typeset.statement import Statement, statement
+from verify.typeset.statement import Statement, statement, statements_of
 from verify.typeset.words import counted
 from verify.typeset.written import Format
 
@@ -164,7 +164,7 @@ class AuditView:
         report = to_json(audit)
         proofs: dict[str, ProofView] = {}
         for p, entry in zip(audit.proofs, report["proofs"], strict=True):
-            stated = {s.step.id: s.symbolic.statement for s in p.steps}
+            stated = statements_of(s.symbolic for s in p.steps)
             proofs[p.id] = ProofView(p, entry, tuple(
                 StepView(s, {**e, "proof": p.id}, p.proof, stated)
                 for s, e in zip(p.steps, entry["steps"], strict=True)))
