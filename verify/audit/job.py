@@ -48,7 +48,7 @@ from verify.audit.targets import (
     read,
     targets,
 )
-from verify.kernel import Counterexample, Judgement
+from verify.kernel import Counterexample, Judgement, atoms
 from verify.kernel.algebra import normal_form
 from verify.kernel.atoms import substitute
 from verify.numeric import campaign
@@ -979,16 +979,35 @@ def _merged(checks: Sequence[Check], verdicts: Verdicts,
                                             as_counterexample(verdict.counterexample))
             except kernel.KernelError as error:
                 del merged[name]
-                (unchecked if unchecked is not None else {})[name] = (
-                    f"not reported: its exact evaluation found {verdict.violations} violating "
-                    f"rows, but the kernel cannot re-check the first ({error}), and only a "
-                    "violation the kernel has checked is reported")
+                (unchecked if unchecked is not None else {})[name] = _unreported(verdict, error)
                 continue
             found = reading(name) if reading is not None else None
             shown = (found.point(verdict.counterexample) if found is not None
                      else _named(verdict.counterexample, check))
             merged[name] = replace(verdict, counterexample=shown)
     return merged
+
+
+#: How the reason of a step starts whose runs found violations none of which is reported
+#: (`_unreported`): it was run, so the reports do not say `not run` of it.
+UNREPORTED = "run, but not reported: "
+
+
+def _unreported(verdict: NumericVerdict, error: kernel.KernelError) -> str:
+    """Why a step whose runs found violations has no verdict on runs: the kernel did not
+    confirm the first, either because evaluating its sums at that point is past the
+    kernel's work (`verify.kernel.atoms.MAX_WORK`: it cannot re-check it), or because it
+    evaluated it and found no violation there (the run engine and the kernel disagree: a
+    fault of this tool, said as one). Each is said as what it is: a rejection once read
+    `cannot re-check`, and the step `not run`."""
+    found = (f"{UNREPORTED}its exact evaluation found {verdict.violations} violating rows "
+             f"of {verdict.instances} run instances, but the kernel ")
+    if f"more than {atoms.MAX_WORK} terms" in str(error):  # atoms' own words for its limit
+        return (f"{found}cannot re-check the first ({error}), and only a violation the kernel "
+                "has checked is reported")
+    return (f"{found}rejected the first ({error}): the run engine and the kernel disagree, a "
+            "fault of this tool (please report it); only a violation the kernel has checked "
+            "is reported")
 
 
 def _reading(name: str, plan: _Plan, names: Mapping[str, Naming], reports: Reports

@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from proofs.step import Induction, Proof
 from verify import kernel
-from verify.audit.job import Audit, ProofAudit, StepAudit
+from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
 from verify.proof_checker import GoalReport
 from verify.typeset.graph import WIDTH, Graph, Node, layout
@@ -204,7 +204,8 @@ def numeric_line(step: Json) -> str:
         if numeric["instances"]:  # bound, and every instance vacuous
             return (f"not run: all {numeric['instances']} run instances vacuous (hypotheses "
                     "false on every one): the claim was tested on none")
-        return "not run: " + numeric.get("reason", "no run instance bound its names")
+        reason = numeric.get("reason", "no run instance bound its names")
+        return reason if reason.startswith(UNREPORTED) else "not run: " + reason
     if numeric["violations"]:
         line = f"violated on {numeric['violations']} of {numeric['instances']} run instances"
     else:
