@@ -378,3 +378,19 @@ uses = ["c"]
         assert "c-termwise-1 (its hypothesis" not in text, report.name
         assert "c-termwise-1 summed over j in 1..N" in text, report.name
         assert "c (its hypothesis: c-termwise-1's claim summed over j in 1..N)" in text, report.name
+
+
+def test_the_html_report_links_no_found_lemma_to_a_section_it_lacks(tmp_path: Path) -> None:
+    """Regression: the HTML report linked `from c-termwise-1 ...` to `#...--c-termwise-1`,
+    a section it has not (a found lemma is no step of the file): every link must land."""
+    import re
+
+    from verify.cli import main
+
+    path, page = tmp_path / "s5.toml", tmp_path / "r.html"
+    path.write_bytes(REPRODUCTION)
+    assert main(["audit", str(path), "--html", str(page)]) == 0
+    html = page.read_text()
+    assert "from c-termwise-1 summed over j in 1..N<" in html
+    targets = set(re.findall(r'href="#([^"]+)"', html))
+    assert targets and all(f'id="{t}"' in html for t in targets)
