@@ -7,7 +7,9 @@ cleared) is evaluated exactly on the rows of adversarial runs (`verify.runs`) wh
 proof declares `[numeric]` (its names, or the expressions they are bound to, denote run
 quantities of the declared kind and algorithm: `verify.runs.naming`) and one row set binds every
 quantity of the step; otherwise it is `not-run`, with the reason. A numeric violation is
-turned into a kernel counterexample and re-checked before it is reported.
+turned into a kernel counterexample and re-checked before it is reported; a step whose
+violations the kernel confirmed none of has no verdict on runs either (`not-run`), its
+reason saying it was run (`UNREPORTED`).
 
 A user's proof file goes through exactly the path of a built-in proof (`verify.audit.targets`);
 a file that cannot be read, a name bound to nothing a run offers, or a data file that fails

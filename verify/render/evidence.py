@@ -187,8 +187,9 @@ class AuditView:
 
 LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses it. Fill: "
           "green proved, red refuted, amber unknown; border: solid checked on runs, dashed "
-          "not run, thick a finding; dotted orange halo: rests on a finding; ★ the theorem, "
-          "↻ an induction.")
+          "no verdict on runs (not run, or run with no violation confirmed by the kernel), "
+          "thick a finding; dotted orange halo: rests on a finding; ★ the theorem, ↻ an "
+          "induction.")
 
 
 def symbolic_line(step: Json) -> str:
