@@ -7,7 +7,9 @@ cleared) is evaluated exactly on the rows of adversarial runs (`verify.runs`) wh
 proof declares `[numeric]` (its names, or the expressions they are bound to, denote run
 quantities of the declared kind and algorithm: `verify.runs.naming`) and one row set binds every
 quantity of the step; otherwise it is `not-run`, with the reason. A numeric violation is
-turned into a kernel counterexample and re-checked before it is reported.
+turned into a kernel counterexample and re-checked before it is reported; a step whose
+violations the kernel confirmed none of has no verdict on runs either (`not-run`), its
+reason saying it was run (`UNREPORTED`).
 
 A user's proof file goes through exactly the path of a built-in proof (`verify.audit.targets`);
 a file that cannot be read, a name bound to nothing a run offers, or a data file that fails
@@ -48,7 +50,7 @@ from verify.audit.targets import (
     read,
     targets,
 )
-from verify.kernel import Counterexample, Judgement
+from verify.kernel import Counterexample, Judgement, atoms
 from verify.kernel.algebra import normal_form
 from verify.kernel.atoms import substitute
 from verify.numeric import campaign
@@ -980,16 +982,35 @@ def _merged(checks: Sequence[Check], verdicts: Verdicts,
             except kernel.KernelError as error:
                 del merged[name]
                 if unchecked is not None:
-                    unchecked[name] = (
-                        f"not reported: its exact evaluation found {verdict.violations} "
-                        f"violating rows, but the kernel cannot re-check the first ({error}), "
-                        "and only a violation the kernel has checked is reported")
+                    unchecked[name] = _unreported(verdict, error)
                 continue
             found = reading(name) if reading is not None else None
             shown = (found.point(verdict.counterexample) if found is not None
                      else _named(verdict.counterexample, check))
             merged[name] = replace(verdict, counterexample=shown)
     return merged
+
+
+#: How the reason of a step starts whose runs found violations none of which is reported
+#: (`_unreported`): it was run, so the reports do not say `not run` of it.
+UNREPORTED = "run, but not reported: "
+
+
+def _unreported(verdict: NumericVerdict, error: kernel.KernelError) -> str:
+    """Why a step whose runs found violations has no verdict on runs: the kernel did not
+    confirm the first, either because evaluating its sums at that point is past the
+    kernel's work (`verify.kernel.atoms.MAX_WORK`: it cannot re-check it), or because it
+    evaluated it and found no violation there (the run engine and the kernel disagree: a
+    fault of this tool, said as one). Each is said as what it is: a rejection once read
+    `cannot re-check`, and the step `not run`."""
+    found = (f"{UNREPORTED}its exact evaluation found {verdict.violations} violating rows "
+             f"of {verdict.instances} run instances, but the kernel ")
+    if f"more than {atoms.MAX_WORK} terms" in str(error):  # atoms' own words for its limit
+        return (f"{found}cannot re-check the first ({error}), and only a violation the kernel "
+                "has checked is reported")
+    return (f"{found}rejected the first ({error}): the run engine and the kernel disagree, a "
+            "fault of this tool (please report it); only a violation the kernel has checked "
+            "is reported")
 
 
 def _reading(name: str, plan: _Plan, names: Mapping[str, Naming], reports: Reports

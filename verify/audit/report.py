@@ -12,7 +12,7 @@ from typing import Any
 
 from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
-from verify.audit.job import Audit, ProofAudit, StepAudit, as_counterexample
+from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit, as_counterexample
 from verify.numeric.instances import NumericVerdict
 from verify.render import json as serialize
 from verify.runs.columns import Instance
@@ -300,9 +300,11 @@ def partly_lines(audit: Audit, said: Sequence[tuple[ProofAudit, StepAudit]] = ()
 
 
 def not_run_lines(audit: Audit) -> list[str]:
-    """Why steps were not run: one line per proof that binds no run (`[numeric]`); for a
-    user's proof file one line per other step that no row set binds, with the reason; for
-    a built-in proof only how many (the reasons are in the JSON and the reports)."""
+    """Why steps have no verdict on runs (not run, or run with violations none of which the
+    kernel confirmed: `UNREPORTED`, and the heading says so): one line per proof that binds
+    no run (`[numeric]`); for a user's proof file one line per other step that no row set
+    binds, with the reason; for a built-in proof only how many (the reasons are in the JSON
+    and the reports)."""
     lines = []
     for p in audit.proofs:
         if p.proof.numeric is None:
@@ -314,4 +316,7 @@ def not_run_lines(audit: Audit) -> list[str]:
         elif skipped:
             lines.append(f"  {p.id}: {counted(len(skipped), 'step')} "
                          "(why: in --json and the reports)")
-    return ["", "not run (checked symbolically only):", *lines] if lines else []
+    run = any(s.reason and s.reason.startswith(UNREPORTED) for p in audit.proofs
+              for s in p.steps if s.numeric is None)  # its runs' violations unconfirmed
+    head = "not run, or run and not reported" if run else "not run"
+    return ["", f"{head} (checked symbolically only):", *lines] if lines else []

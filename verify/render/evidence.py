@@ -24,12 +24,12 @@ from markupsafe import Markup
 
 from proofs.step import Induction, Proof
 from verify import kernel
-from verify.audit.job import Audit, ProofAudit, StepAudit
+from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
 from verify.proof_checker import GoalReport
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.points import instance_lines, refuted_names
-from verify.typeset.statement import Statement, statement
+from verify.typeset.statement import Statement, statement, statements_of
 from verify.typeset.words import counted
 from verify.typeset.written import Format
 
@@ -164,7 +164,7 @@ class AuditView:
         report = to_json(audit)
         proofs: dict[str, ProofView] = {}
         for p, entry in zip(audit.proofs, report["proofs"], strict=True):
-            stated = {s.step.id: s.symbolic.statement for s in p.steps}
+            stated = statements_of(s.symbolic for s in p.steps)
             proofs[p.id] = ProofView(p, entry, tuple(
                 StepView(s, {**e, "proof": p.id}, p.proof, stated)
                 for s, e in zip(p.steps, entry["steps"], strict=True)))
@@ -187,8 +187,9 @@ class AuditView:
 
 LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses it. Fill: "
           "green proved, red refuted, amber unknown; border: solid checked on runs, dashed "
-          "not run, thick a finding; dotted orange halo: rests on a finding; ★ the theorem, "
-          "↻ an induction.")
+          "no verdict on runs (not run, or run with no violation confirmed by the kernel), "
+          "thick a finding; dotted orange halo: rests on a finding; ★ the theorem, ↻ an "
+          "induction.")
 
 
 def symbolic_line(step: Json) -> str:
@@ -204,7 +205,8 @@ def numeric_line(step: Json) -> str:
         if numeric["instances"]:  # bound, and every instance vacuous
             return (f"not run: all {numeric['instances']} run instances vacuous (hypotheses "
                     "false on every one): the claim was tested on none")
-        return "not run: " + numeric.get("reason", "no run instance bound its names")
+        reason = numeric.get("reason", "no run instance bound its names")
+        return reason if reason.startswith(UNREPORTED) else "not run: " + reason
     if numeric["violations"]:
         line = f"violated on {numeric['violations']} of {numeric['instances']} run instances"
     else:

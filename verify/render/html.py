@@ -48,10 +48,14 @@ def statement(step: StepView) -> Markup:
     if st.given:
         given = "<span>, </span>".join(formula(g) for g in st.given)
         parts.append(f'<div class="given"><span class="label">given</span> {given}</div>')
+    steps = {s.id for s in step.proof.steps}
     for used, chunks in st.inherited:
-        anchor = Markup.escape(f"{step.report_proof}--{used.split()[0]}")
-        parts.append(f'<div class="inherited"><span class="label">from <a href="#{anchor}">'
-                     f"{Markup.escape(used)}</a></span> {formula(chunks)}</div>")
+        label = Markup.escape(used)
+        if used.split()[0] in steps:  # a term-wise lemma the checker found has no section
+            anchor = Markup.escape(f"{step.report_proof}--{used.split()[0]}")
+            label = Markup(f'<a href="#{anchor}">{label}</a>')
+        parts.append(f'<div class="inherited"><span class="label">from {label}</span> '
+                     f"{formula(chunks)}</div>")
     parts.append(f'<div class="claim">{formula(st.claim)}</div>')
     return Markup(f'<div class="statement">{"".join(parts)}</div>')
 

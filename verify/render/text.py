@@ -36,7 +36,7 @@ from verify.search.work import DEFAULT_BUDGET, SearchBudget
 from verify.typeset import written
 from verify.typeset.indices import readable
 from verify.typeset.names import spelling
-from verify.typeset.statement import statement
+from verify.typeset.statement import statement, statements_of
 
 
 class UnknownStep(ValueError):
@@ -350,8 +350,7 @@ def statement_lines(located: Located, reports: Mapping[str, StepReport]) -> list
     Unicode: its run or cases, its naturals and own hypotheses, each inherited fact marked
     with the step it comes from, its claim (`reports`: `check_with_uses`)."""
     st = statement(located.proof, located.step, written.TEXT,
-                   reports[located.step.id].statement,
-                   {k: r.statement for k, r in reports.items()})
+                   reports[located.step.id].statement, statements_of(reports.values()))
     lines = ["statement:"]
     if st.run:
         lines.append("  " + "".join(text for _, text in st.run))

@@ -4,7 +4,7 @@ Markdown, from one layout.
 A node is a step, an edge `a -> b` says step `b` uses step `a` (its `uses`); an induction's
 node says so (its run is its own premise), and a step corrected by `<id>-corrected` points to
 its correction with a dashed edge. Colours are verdicts (green proved, red refuted, amber
-unknown); the border says what runs did (solid: checked on runs, dashed: not run, thick
+unknown); the border says what runs did (solid: checked on runs, dashed: no verdict on runs, thick
 red: violated); a step that rests on a finding, at any distance, is marked, so the graph of
 a source with findings shows where each sits and what depends on it.
 

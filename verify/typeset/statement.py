@@ -16,7 +16,7 @@ after t updates: ‖w‖² ≤ t R²".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sympy
@@ -24,6 +24,7 @@ import sympy
 from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term
 from verify import kernel
+from verify.proof_checker import StepReport
 from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
 from verify.uses import UsedAs, agrees, used_as
@@ -104,7 +105,7 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     facts = []
     for origin, text in inherited:
         source, substituted = written(text)
-        facts.append((provenance(origin, substituted, (origin, text) in claims),
+        facts.append((provenance(origin, substituted, _held(origin, text, claims, statements)),
                       tuple(printer.chunks(source))))
     claim_text = step.claim.text if stated is None else stated.claim.text
     claim, shown = printer.chunks(claim_text), plain.chunks(claim_text)
@@ -114,16 +115,64 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
                      tuple(len(c) for c in shown))
 
 
-def provenance(used: str, done: str, claim: bool) -> str:
+def statements_of(reports: Iterable[StepReport]) -> dict[str, kernel.Statement | None]:
+    """The kernel's statements of `reports` by step id, with those of the term-wise lemmas
+    each was decided with (`StepReport.termwise`): the `statements` a step's statement is
+    typeset from, so that a fact a used step holds summed names the lemma summed."""
+    return {r.step.id: r.statement for report in reports
+            for r in (*report.termwise, report)}
+
+
+def provenance(used: str, done: str, held: tuple[bool, str | None]) -> str:
     """Where an inherited fact comes from, in words that are true of it: `used` the step it
-    comes through, `done` what the kernel did to it (`written`), `claim` whether it is that
-    step's claim (else one of that step's own hypotheses, which the step holds under).
-    `c summed over j ...` says that c's claim was summed; a hypothesis c holds, summed
-    where c was proved (a use c wrote, or a term-wise fact the checker found for c), reads
-    `c (its hypothesis summed over j ...)` (red team 17: it read as if c were summed)."""
-    if claim or " summed over " not in done:
+    comes through, `done` what the kernel did to it (`written`), `held` whether it is one of
+    that step's own hypotheses (else its claim) and, if so, the step whose claim it sums
+    when that is known (`_held`). `c summed over j ...` says that c's claim was summed; a
+    hypothesis c holds, summed where c was proved (a use c wrote, or a term-wise lemma the
+    checker found for c), reads `c (its hypothesis: b's claim summed over j ...)`, or
+    without `b's claim` when the summed step is not known (red team 17 F2: it read as if c
+    were summed)."""
+    hypothesis, summed = held
+    if not hypothesis or " summed over " not in done:
         return used + done
-    return f"{used} (its hypothesis{done})"
+    whose = f": {summed}'s claim" if summed else ""
+    return f"{used} (its hypothesis{whose}{done})"
+
+
+def _held(used: str, text: str, claims: set[tuple[str, str]],
+          statements: Mapping[str, kernel.Statement | None]) -> tuple[bool, str | None]:
+    """Whether the fact `text` that the step `used` brought is one of `used`'s hypotheses
+    (not its claim), and then the step whose claim it is, summed: followed through the
+    statements of `statements` that hold it as a hypothesis, to the one that holds it as
+    its claim (None when the trail leaves `statements` or ends at a statement's own
+    hypothesis). `claims`: (step, claim) of each use the typesetter read; a step it did not
+    read (a term-wise lemma a report's step was decided with) is asked of `statements`:
+    a known statement without the fact among its hypotheses brought it as its claim, an
+    unknown one is taken to hold it (so the fact is never called its claim unread). `text`
+    may carry the substitutions of an instance (` [a := w]`), which the used statement's
+    own hypothesis does not."""
+    if (used, text) in claims:
+        return False, None
+    bare = {text}
+    while text.endswith("]") and " [" in text:
+        text = text.rpartition(" [")[0]
+        bare.add(text)
+
+    def holder(step: str) -> str | None:  # who brought the fact to `step` ('' its own);
+        stated = statements.get(step)  # None: not among its hypotheses
+        return None if stated is None else next(
+            (o for h, o in zip(stated.hypotheses, stated.origins, strict=True) if h.text in bare),
+            None)
+
+    if used in statements and statements[used] is not None and holder(used) is None:
+        return False, None  # the step's claim, summed where this step used it
+    at, seen = used, set()
+    while at not in seen and (held := holder(at)):
+        seen.add(at)
+        if statements.get(held) is not None and holder(held) is None:
+            return True, held
+        at = held
+    return True, None
 
 
 def _turnstile(printer: Printer, exists: tuple[str, ...]) -> list[str]:

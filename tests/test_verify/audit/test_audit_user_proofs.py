@@ -620,10 +620,66 @@ claim = "sum(k in 1..t, sum(l in 1..t, YU[k+l]**2)) <= 3"
     (step,) = audit.proofs[0].steps
     assert step.numeric is None and audit.proofs[0].status != "verified"
     assert step.reason is not None and step.reason.startswith(
-        "not reported: its exact evaluation found ")
+        "run, but not reported: its exact evaluation found ")
     assert ("but the kernel cannot re-check the first (evaluating the sums here takes more "
             "than 5 terms), and only a violation the kernel has checked is reported") in step.reason
     assert to_json(audit)["proofs"][0]["steps"][0]["numeric"]["reason"] == step.reason
+
+
+DOUBLE_SUM = """
+title = "a double sum on runs"
+scalars = ["t", "YU", "k", "l"]
+naturals = ["t"]
+indexed = ["YU"]
+
+[numeric]
+run = "online"
+
+[[step]]
+id = "pairs"
+claim = "sum(k in 1..t, sum(l in 1..t, YU[k+l]**2)) <= 3"
+"""
+
+
+def test_a_step_whose_run_violations_are_unconfirmed_is_not_said_not_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Regression: a step whose runs found violations the kernel cannot re-check was listed
+    under `not run (checked symbolically only)` in the summary and read `Numeric: not run:
+    not reported: ...` in the reports, though it was run (and its violations counted)."""
+    from verify.kernel import atoms
+    from verify.render.evidence import numeric_line
+
+    monkeypatch.setattr(atoms, "MAX_WORK", 5)
+    audit = run_audit([_write(tmp_path, "d.toml", DOUBLE_SUM)], budget="small", jobs=1)
+    text = to_text(audit)
+    assert "\nnot run, or run and not reported (checked symbolically only):\n" in text
+    assert "\nnot run (checked symbolically only):" not in text
+    (entry,) = to_json(audit)["proofs"][0]["steps"]
+    line = numeric_line(entry)
+    assert line.startswith("run, but not reported: its exact evaluation found ")
+    assert " run instances, but the kernel cannot re-check the first" in line
+    assert "not run" not in line
+
+
+def test_a_violation_the_kernel_rejects_is_not_said_unrecheckable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Regression: a violation the runs found and the kernel evaluated and rejected (the run
+    engine and the kernel disagree) was said `the kernel cannot re-check the first`, which
+    is untrue: it re-checked it. The kernel's rejection is simulated here."""
+    import verify.audit.job as job
+    from verify import kernel
+
+    def rejects(judgement: object, cex: object) -> None:
+        raise kernel.KernelError("the claim `x` holds at the counterexample (value 0)")
+
+    monkeypatch.setattr(job.kernel, "check_counterexample", rejects)
+    audit = run_audit([_write(tmp_path, "d.toml", DOUBLE_SUM)], budget="small", jobs=1)
+    (step,) = audit.proofs[0].steps
+    assert step.numeric is None and step.reason is not None
+    assert "cannot re-check" not in step.reason
+    assert ("but the kernel rejected the first (the claim `x` holds at the counterexample "
+            "(value 0)): the run engine and the kernel disagree, a fault of this tool"
+            ) in step.reason
 
 
 def test_a_step_of_many_wide_sums_is_bounded_as_a_whole_not_sum_by_sum(

@@ -49,13 +49,32 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
     for h, origin in zip(st.hypotheses, st.origins, strict=True):
         source, substituted = written(h.text)
         # a used step's claim summed reads `c summed over ...`; a hypothesis c holds summed
-        # reads `c (its hypothesis summed over ...)` (red team 17 F2)
+        # reads `c (its hypothesis: b's claim summed over ...)`, b the step c uses summed
+        # (red team 17 F2)
         if origin and " summed over " in substituted and (origin, h.text) not in claims:
-            origin, substituted = f"{origin} (its hypothesis{substituted})", ""
+            inner = _summing(proof, origin, h.text, stated)
+            whose = f": {min(inner)}'s claim" if len(inner) == 1 else ""
+            origin, substituted = f"{origin} (its hypothesis{whose}{substituted})", ""
         facts.add((origin + substituted if origin else "", printer.relation(source)))
     run = [printer.relation(written(u.statement.claim.text)[0])
            for u in uses if u.kind != "imported"]
     return facts, run
+
+
+def _summing(proof: Proof, step_id: str, text: str,
+             stated: dict[str, kernel.Statement | None]) -> set[str]:
+    """The steps whose claim, summed, is the fact `text` that `step_id` holds: read from the
+    uses of `step_id` (its own, or of a step it uses that brings the fact as a hypothesis)."""
+    st = stated[step_id]
+    if st is None:
+        return set()
+    found: set[str] = set()
+    for u in used_as(proof.step(step_id), st, stated, proof):
+        if u.statement.claim.text == text:
+            found.add(u.use.step)
+        elif text in {r.text for r in u.statement.hypotheses}:
+            found |= _summing(proof, u.use.step, text, stated)
+    return found
 
 
 def _facts_shown(proof: Proof, step_id: str, stated: dict[str, kernel.Statement | None]

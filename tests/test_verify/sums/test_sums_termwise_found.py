@@ -335,7 +335,7 @@ uses = ["c"]
 ''')
     assert main(["explain", str(path), "e"]) == 0
     out = capsys.readouterr().out
-    assert "from c (its hypothesis summed over j in 1..N): y[j]² ≥ 0" in out
+    assert "from c (its hypothesis: c-termwise-1's claim summed over j in 1..N): y[j]² ≥ 0" in out
     assert "from c summed over" not in out
     assert main(["explain", str(path), "c"]) == 0
     assert "from c-termwise-1 summed over j in 1..N: y[j]² ≥ 0" in capsys.readouterr().out
@@ -350,6 +350,47 @@ def test_the_tightness_proofs_inherited_sum_reads_as_a_hypothesis(
 
     assert main(["explain", "tightness-orthonormal", "count-at-convergence"]) == 0
     out = capsys.readouterr().out
-    assert ("from alignment-lower-bound (its hypothesis summed over j in 1..N where "
-            "yy[j]*dot(w, xx[j]) >= mu): yy[j]·⟨w, xx[j]⟩ ≥ μ") in out
+    assert ("from alignment-lower-bound (its hypothesis: member-margin's claim summed over j "
+            "in 1..N where yy[j]*dot(w, xx[j]) >= mu): yy[j]·⟨w, xx[j]⟩ ≥ μ") in out
     assert "from alignment-lower-bound summed over" not in out
+
+
+def test_the_reports_say_which_claim_is_summed_where_a_lemma_was_found(tmp_path: Path) -> None:
+    """Regression (red team 17 F2, the reports): in the Markdown, LaTeX and HTML reports the
+    step `c` proved with a found lemma showed `From c-termwise-1 (its hypothesis summed over
+    ...)`, though what is summed there is the lemma's claim (its hypotheses are the
+    membership facts only): the reports did not know the lemma's statement. A step using `c`
+    names the lemma whose claim `c` holds summed, as `explain` does."""
+    from verify.cli import main
+
+    path = tmp_path / "s4.toml"
+    path.write_bytes(REPRODUCTION + b'''
+[[step]]
+id = "e"
+claim = "sum(k in 1..N, y[k]**2) + 1 >= 1"
+uses = ["c"]
+''')
+    md, tex, page = (tmp_path / f"r.{ext}" for ext in ("md", "tex", "html"))
+    assert main(["audit", str(path), "--markdown", str(md), "--latex", str(tex),
+                 "--html", str(page)]) == 0
+    for report in (md, tex, page):
+        text = report.read_text().replace("&#39;", "'")
+        assert "c-termwise-1 (its hypothesis" not in text, report.name
+        assert "c-termwise-1 summed over j in 1..N" in text, report.name
+        assert "c (its hypothesis: c-termwise-1's claim summed over j in 1..N)" in text, report.name
+
+
+def test_the_html_report_links_no_found_lemma_to_a_section_it_lacks(tmp_path: Path) -> None:
+    """Regression: the HTML report linked `from c-termwise-1 ...` to `#...--c-termwise-1`,
+    a section it has not (a found lemma is no step of the file): every link must land."""
+    import re
+
+    from verify.cli import main
+
+    path, page = tmp_path / "s5.toml", tmp_path / "r.html"
+    path.write_bytes(REPRODUCTION)
+    assert main(["audit", str(path), "--html", str(page)]) == 0
+    html = page.read_text()
+    assert "from c-termwise-1 summed over j in 1..N<" in html
+    targets = set(re.findall(r'href="#([^"]+)"', html))
+    assert targets and all(f'id="{t}"' in html for t in targets)
