@@ -124,6 +124,11 @@ class Work:
         other.guard = self.guard
         return other
 
+    def seconds_left(self) -> float | None:
+        """The seconds before the guard fires (None: no guard; 0 once it has passed): for a
+        call the search cannot interrupt (one SDP solve), which is handed it as its own cap."""
+        return None if self._deadline is None else max(0.0, self._deadline - perf_counter())
+
     def check_guard(self, during: str) -> None:
         """Raise `TimeCap` if the guard is set and has passed; the clock is read only then."""
         if self._deadline is not None and perf_counter() > self._deadline:

@@ -29,6 +29,7 @@ import numpy as np
 from sympy.polys.rings import PolyElement
 
 from verify.search.polynomials import Context, degree
+from verify.search.work import TimeCap
 
 Monomial = tuple[int, ...]
 MAX_PAIRED = 6  # products of two hypotheses are blocks only while there are this few
@@ -201,12 +202,16 @@ def solve(ctx: Context, problem: Problem) -> Point | None:
     settings.max_iter = ctx.work.budget.sdp_iterations
     settings.max_threads = 1
     settings.chordal_decomposition_enable = False
+    if (left := ctx.work.seconds_left()) is not None:  # only --time-limit is a clock: one
+        settings.time_limit = left  # solve overran a 2 s cap by seconds (red team 17 F3)
     try:
         solution = clarabel.DefaultSolver(sparse.csc_matrix((n_vars, n_vars)), q, a, b, cones,
                                           settings).solve()
     except Exception as error:  # an untrusted solver may fail in any way
         raise SdpUnavailable(f"the SDP solver failed: {error}") from error
     status = str(solution.status)
+    if "MaxTime" in status:  # the guard's seconds ran out inside the solver
+        raise TimeCap("time cap reached during an SDP")
     if "Infeasible" in status:
         return None
     x = np.asarray(solution.x, dtype=float)
