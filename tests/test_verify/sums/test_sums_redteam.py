@@ -285,3 +285,32 @@ def test_the_library_proves_what_the_attacks_distort() -> None:
         "sum(j in S, a[j]*b[j])**2 <= sum(j in S, a[j]**2)*sum(j in S, b[j]**2)")
     assert claims["triangle"] == "norm2(sum(j in T, v[j])) <= sum(j in T, r[j])**2"
     assert claims["xbar-norm"] == "norm2(xbar) <= mk**2*R2"
+
+
+def test_concrete_sums_past_the_expansion_bound_are_not_unfolded() -> None:
+    """Red team 18 F1: `sum(k in 1..2, sum(l in 1..60, sum(m in 1..60, y[k]*y[l]*y[m])))`,
+    which the kernel reads as a product of three sums, was unfolded on its concrete sets to
+    3 660 terms in 60 names, whose normal form took 183 s past a 5 s `--time-limit` (3 x 400
+    x 400: 1.4 GB). The unfolding predicts the terms before expanding and refuses past
+    `MAX_EXPANDED`, the bound a proof file's own expressions have; the step is unknown, as
+    it was, and a product within the bound is still unfolded."""
+    import sympy
+
+    from verify.search.sums import worlds
+
+    y = sympy.symbols("y1:61")
+    a, b, c = sympy.symbols("a b c")
+    table = {a: y[0] + y[1], b: sum(y), c: sum(y[:10])}
+    assert worlds._expansion(a * b**2, table) == 2 * 60 * 60 > worlds.MAX_EXPANDED
+    assert worlds._expansion(a * c + b, table) == 2 * 10 + 60 <= worlds.MAX_EXPANDED
+    proof = parse_proof(b'''
+title = "a product of concrete sums"
+scalars = ["y"]
+indexed = ["y"]
+
+[[step]]
+id = "s1"
+claim = "sum(k in 1..2, sum(l in 1..60, sum(m in 1..60, y[k]*y[l]*y[m]))) <= 1000000000000"
+''', "wide.toml")
+    (step,) = check_proof(proof, store=None).steps
+    assert step.status == "unknown"

@@ -25,6 +25,7 @@ from time import perf_counter
 
 import sympy
 
+from proofs.language.expressions import MAX_TERMS as EXPRESSION_TERMS
 from verify import kernel
 from verify.kernel import Counterexample, Judgement, atoms
 from verify.kernel.algebra import Fact, evaluate, normal_form
@@ -39,7 +40,27 @@ MAX_VALUES = 24  # assignments tried, the smallest first
 PATTERNS = (-1, 0, 1, 2, 5, 6, 9, 10)  # memberships: all in, all out, mixed (bit i: i-th)
 MAX_TERMS = 600  # symbols an unfolded judgement may have
 MAX_VISITS = 4 * MAX_TERMS  # members of sums visited by one unfolding (filters' sums too)
+#: Terms an unfolded expression may expand to, predicted before SymPy expands it: a product
+#: of sums unfolds to the product of their sizes (red team 18: `sum(k in 1..2, sum(l in
+#: 1..60, sum(m in 1..60, y[k]*y[l]*y[m])))`, which the kernel reads as a product of three
+#: sums, expanded to 3 660 terms in 60 names, whose normal form took 183 s past a 5 s
+#: `--time-limit`; 3 x 400 x 400 took 1.4 GB). The bound a proof file's own expressions
+#: have (1 000 terms per expression).
+MAX_EXPANDED = EXPRESSION_TERMS
 SHARE = 1 / 16  # of the step's budget, for each assignment and pattern
+
+
+def _expansion(e: sympy.Expr, table: dict[sympy.Symbol, sympy.Expr]) -> int:
+    """At most how many terms `e` expands to with each symbol replaced as `table` says: each
+    term of `e` (read as a polynomial in its symbols) the product of its factors' sizes."""
+    total = 0
+    for term in sympy.Add.make_args(sympy.expand(e)):
+        count = 1
+        for factor, power in term.as_powers_dict().items():
+            if factor in table:
+                count *= len(sympy.Add.make_args(table[factor])) ** int(power)
+        total += count
+    return total
 
 
 class _TooLarge(Exception):
@@ -85,8 +106,11 @@ class _Unfolding:
         return name
 
     def expr(self, e: sympy.Expr) -> sympy.Expr:
-        """`e`, every index concrete, with its sums unfolded and its members named."""
+        """`e`, every index concrete, with its sums unfolded and its members named (past
+        `MAX_EXPANDED` predicted terms: `_TooLarge`, before anything is expanded)."""
         table = {s: self.symbol(s) for s in e.free_symbols}
+        if _expansion(e, table) > MAX_EXPANDED:
+            raise _TooLarge
         return sympy.expand(e.xreplace(table))
 
     def symbol(self, s: sympy.Symbol) -> sympy.Expr:
