@@ -314,3 +314,21 @@ claim = "sum(k in 1..2, sum(l in 1..60, sum(m in 1..60, y[k]*y[l]*y[m]))) <= 100
 ''', "wide.toml")
     (step,) = check_proof(proof, store=None).steps
     assert step.status == "unknown"
+
+
+def test_no_term_wise_fact_is_found_for_an_evidently_empty_sum() -> None:
+    """Red team 18 F2: the same product over 1..2 x 1..30 x 1..30 came back `unknown` with
+    `term-wise facts found and proved ...: y[j] >= 0 summed over j in 1..0`, a fact about a
+    sum the kernel's reading made empty: true of no member, it says nothing, and it took a
+    lemma's share of the budget. A sum whose concrete bounds are empty gets no lemma."""
+    proof = parse_proof(b'''
+title = "a product of concrete sums"
+scalars = ["y"]
+indexed = ["y"]
+
+[[step]]
+id = "s1"
+claim = "sum(k in 1..2, sum(l in 1..30, sum(m in 1..30, y[k]*y[l]*y[m]))) <= 1000000000000"
+''', "narrow.toml")
+    (step,) = check_proof(proof, store=None).steps
+    assert step.status == "unknown" and "in 1..0" not in step.message
