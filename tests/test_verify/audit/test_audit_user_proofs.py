@@ -594,38 +594,6 @@ def test_a_proof_read_from_standard_input_is_audited_as_stdin(
     assert bad.stderr.count("\n") == 1
 
 
-def test_a_violation_the_kernel_cannot_recheck_is_not_reported_and_does_not_crash(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """Regression: a double sum over a long cyclic run's history, violated first at t = 448,
-    made the kernel's re-check of that row raise (more than `MAX_WORK` terms at one point)
-    and the audit ended in a traceback, exit 1. The kernel's limit is lowered here so that
-    short online runs reach it: the step is not run, saying why, and nothing crashes."""
-    from verify.kernel import atoms
-
-    monkeypatch.setattr(atoms, "MAX_WORK", 5)
-    path = _write(tmp_path, "d.toml", """
-title = "a double sum the kernel cannot re-check here"
-scalars = ["t", "YU", "k", "l"]
-naturals = ["t"]
-indexed = ["YU"]
-
-[numeric]
-run = "online"
-
-[[step]]
-id = "pairs"
-claim = "sum(k in 1..t, sum(l in 1..t, YU[k+l]**2)) <= 3"
-""")
-    audit = run_audit([path], budget="small", jobs=1)
-    (step,) = audit.proofs[0].steps
-    assert step.numeric is None and audit.proofs[0].status != "verified"
-    assert step.reason is not None and step.reason.startswith(
-        "run, but not reported: its exact evaluation found ")
-    assert ("but the kernel cannot re-check the first (evaluating the sums here takes more "
-            "than 5 terms), and only a violation the kernel has checked is reported") in step.reason
-    assert to_json(audit)["proofs"][0]["steps"][0]["numeric"]["reason"] == step.reason
-
-
 DOUBLE_SUM = """
 title = "a double sum on runs"
 scalars = ["t", "YU", "k", "l"]
@@ -639,6 +607,26 @@ run = "online"
 id = "pairs"
 claim = "sum(k in 1..t, sum(l in 1..t, YU[k+l]**2)) <= 3"
 """
+
+
+def test_a_violation_the_kernel_cannot_recheck_is_not_reported_and_does_not_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Regression: a double sum over a long cyclic run's history, violated first at t = 448,
+    made the kernel's re-check of that row raise (more than `MAX_WORK` terms at one point)
+    and the audit ended in a traceback, exit 1. The kernel's limit is lowered here so that
+    short online runs reach it: the step is not run, saying why, and nothing crashes."""
+    from verify.kernel import atoms
+
+    monkeypatch.setattr(atoms, "MAX_WORK", 5)
+    path = _write(tmp_path, "d.toml", DOUBLE_SUM)
+    audit = run_audit([path], budget="small", jobs=1)
+    (step,) = audit.proofs[0].steps
+    assert step.numeric is None and audit.proofs[0].status != "verified"
+    assert step.reason is not None and step.reason.startswith(
+        "run, but not reported: its exact evaluation found ")
+    assert ("but the kernel cannot re-check the first (evaluating the sums here takes more "
+            "than 5 terms), and only a violation the kernel has checked is reported") in step.reason
+    assert to_json(audit)["proofs"][0]["steps"][0]["numeric"]["reason"] == step.reason
 
 
 def test_a_step_whose_run_violations_are_unconfirmed_is_not_said_not_run(

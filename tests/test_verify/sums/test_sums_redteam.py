@@ -20,6 +20,7 @@ import pytest
 from proofs.errors import ProofFileError
 from proofs.library import load_builtin
 from proofs.proof_file import parse_proof
+from proofs.step import Proof
 from verify import kernel
 from verify.proof_checker import StepReport, check_proof
 from verify.search.work import BUDGETS
@@ -287,6 +288,20 @@ def test_the_library_proves_what_the_attacks_distort() -> None:
     assert claims["xbar-norm"] == "norm2(xbar) <= mk**2*R2"
 
 
+def _product_of_sums(n: int) -> Proof:
+    """`sum(k in 1..2, sum(l in 1..n, sum(m in 1..n, y[k]*y[l]*y[m]))) <= 10^12`: the kernel
+    reads it as a product of three concrete sums (red team 18)."""
+    return parse_proof(f'''
+title = "a product of concrete sums"
+scalars = ["y"]
+indexed = ["y"]
+
+[[step]]
+id = "s1"
+claim = "sum(k in 1..2, sum(l in 1..{n}, sum(m in 1..{n}, y[k]*y[l]*y[m]))) <= 1000000000000"
+'''.encode(), f"product-{n}.toml")
+
+
 def test_concrete_sums_past_the_expansion_bound_are_not_unfolded() -> None:
     """Red team 18 F1: `sum(k in 1..2, sum(l in 1..60, sum(m in 1..60, y[k]*y[l]*y[m])))`,
     which the kernel reads as a product of three sums, was unfolded on its concrete sets to
@@ -303,16 +318,7 @@ def test_concrete_sums_past_the_expansion_bound_are_not_unfolded() -> None:
     table = {a: y[0] + y[1], b: sum(y), c: sum(y[:10])}
     assert worlds._expansion(a * b**2, table) == 2 * 60 * 60 > worlds.MAX_EXPANDED
     assert worlds._expansion(a * c + b, table) == 2 * 10 + 60 <= worlds.MAX_EXPANDED
-    proof = parse_proof(b'''
-title = "a product of concrete sums"
-scalars = ["y"]
-indexed = ["y"]
-
-[[step]]
-id = "s1"
-claim = "sum(k in 1..2, sum(l in 1..60, sum(m in 1..60, y[k]*y[l]*y[m]))) <= 1000000000000"
-''', "wide.toml")
-    (step,) = check_proof(proof, store=None).steps
+    (step,) = check_proof(_product_of_sums(60), store=None).steps
     assert step.status == "unknown"
 
 
@@ -321,14 +327,5 @@ def test_no_term_wise_fact_is_found_for_an_evidently_empty_sum() -> None:
     `term-wise facts found and proved ...: y[j] >= 0 summed over j in 1..0`, a fact about a
     sum the kernel's reading made empty: true of no member, it says nothing, and it took a
     lemma's share of the budget. A sum whose concrete bounds are empty gets no lemma."""
-    proof = parse_proof(b'''
-title = "a product of concrete sums"
-scalars = ["y"]
-indexed = ["y"]
-
-[[step]]
-id = "s1"
-claim = "sum(k in 1..2, sum(l in 1..30, sum(m in 1..30, y[k]*y[l]*y[m]))) <= 1000000000000"
-''', "narrow.toml")
-    (step,) = check_proof(proof, store=None).steps
+    (step,) = check_proof(_product_of_sums(30), store=None).steps
     assert step.status == "unknown" and "in 1..0" not in step.message
