@@ -52,13 +52,14 @@ SHARE = 1 / 16  # of the step's budget, for each assignment and pattern
 
 def _expansion(e: sympy.Expr, table: dict[sympy.Symbol, sympy.Expr]) -> int:
     """At most how many terms `e` expands to with each symbol replaced as `table` says: each
-    term of `e` (read as a polynomial in its symbols) the product of its factors' sizes."""
+    term of `e` (read as a polynomial in its symbols) the product of its factors' sizes, a
+    divisor's (a negative power) counted as a factor."""
     total = 0
     for term in sympy.Add.make_args(sympy.expand(e)):
         count = 1
         for factor, power in term.as_powers_dict().items():
             if factor in table:
-                count *= len(sympy.Add.make_args(table[factor])) ** int(power)
+                count *= len(sympy.Add.make_args(table[factor])) ** abs(int(power))
         total += count
     return total
 
