@@ -157,6 +157,9 @@ class ProofAudit:
     #: the runs the proof asked for that were not made, one line each (a data file of its
     #: own refused, its plug-in failed or unusable): it cannot be verified without them
     unmade: tuple[str, ...] = ()
+    #: its steps whose runs found violations the kernel confirmed none of (`_unreported`),
+    #: one line each: two parts of this tool disagree, so it cannot be verified either
+    unconfirmed: tuple[str, ...] = ()
 
     @property
     def canonical(self) -> bool:
@@ -171,11 +174,13 @@ class ProofAudit:
     @property
     def status(self) -> ProofStatus:
         """verified: every step proved, nothing violated, every run it asked for made;
-        has-findings: something failed; incomplete: neither (a step unknown, or runs of its
-        data files or its algorithm not made: `unmade`)."""
+        has-findings: something failed; incomplete: neither (a step unknown, runs of its data
+        files or its algorithm not made: `unmade`, or violations its runs found that the
+        kernel confirmed none of: `unconfirmed`)."""
         if any(s.finding for s in self.steps):
             return "has-findings"
-        if all(s.symbolic.status == "proved" for s in self.steps) and not self.unmade:
+        if all(s.symbolic.status == "proved" for s in self.steps) and not (
+                self.unmade or self.unconfirmed):
             return "verified"
         return "incomplete"
 
@@ -228,6 +233,7 @@ class Audit:
                 steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
                          if s.finding or s.symbolic.status != "proved"]
                 steps += [f"runs not made ({line})" for line in p.unmade]
+                steps += [f"violations on runs not confirmed ({line})" for line in p.unconfirmed]
                 lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
         return lines
 
@@ -480,7 +486,9 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps,
                                  admitted.targets[proof_id].file,
                                  (*admitted.refused_data.get(proof_id, ()), *[failed] * bool(
-                                     failed))))
+                                     failed)),
+                                 tuple(f"{s.step.id}: {unchecked[n]}" for s in steps
+                                       if (n := f"{proof_id}/{s.step.id}") in unchecked)))
     fault_lines = [fault for fault in campaign_result.faults.values()]
     witnesses: dict[str, Witness] = {}
     by_name = {c.name: c for c in checks}

@@ -711,3 +711,22 @@ claim = "sum(k in 1..t, YU[k]**2) >= 0"
     assert "partly checked on runs (rows their sums did not allow are not counted):" in text
     assert (f"  w/one: not evaluated on {one.numeric.unevaluated} rows of its runs: "
             f"{one.numeric.reason}") in text
+
+
+def test_a_proof_with_violations_the_kernel_did_not_confirm_is_not_verified(tmp_path: Path):
+    """Final read of the unconfirmed violations: a step whose runs found violations that
+    the kernel confirmed none of (two parts of this tool disagreeing) had no verdict on runs
+    and said why, but its proof, every step proved, still came out `verified` (exit 0). It
+    is incomplete, and the audit's problems say why."""
+    from dataclasses import replace
+
+    audit = run_audit([_write(tmp_path, "g.toml", GROWTH % "")], budget="small", jobs=1)
+    proof = replace(audit.proofs[0], steps=tuple(  # its steps proved and not violated
+        s for s in audit.proofs[0].steps if s.symbolic.status == "proved" and not s.finding))
+    assert proof.steps and proof.status == "verified"
+    doubted = replace(proof, unconfirmed=("growth: run, but not reported: ...",))
+    assert doubted.status == "incomplete"
+    shown = replace(audit, proofs=(doubted,))
+    assert not shown.passed()
+    assert shown.problems() == ["g: incomplete: violations on runs not confirmed (growth: run, "
+                                "but not reported: ...)"]
