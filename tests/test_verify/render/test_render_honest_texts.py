@@ -163,3 +163,30 @@ def test_a_long_history_in_a_counterexample_is_shown_cut_saying_so() -> None:
         in lines
     short = {Fraction(k): Fraction(k) for k in range(1, MEMBERS_SHOWN + 1)}
     assert len(assignments({}, {}, families={"YU": short})) == MEMBERS_SHOWN + 1
+
+
+NOTED = """
+title = "noted"
+source = "My lecture notes, Thm 4.2"
+vectors = []
+scalars = ["a"]
+
+[[step]]
+id = "sq"
+claim = "a**2 >= 0"
+note = "divide by k when k > 0"
+"""
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex"])
+def test_a_theorems_source_and_note_are_apart(fmt: str, tmp_path: Path) -> None:
+    """Newcomer trial 19: the theorem's source and its step's note ran together in the
+    Markdown and LaTeX reports (`Source: My lecture notes, Thm 4.2. divide by k ...`), the
+    note read as part of the citation. Each is its own paragraph, the note labelled."""
+    audit = _audit(tmp_path, NOTED, "noted")
+    failures: list[str] = []
+    document = RENDER[fmt](audit, failures, Layout())
+    assert failures == []
+    assert "Thm 4.2. divide" not in document
+    apart = "\n\nNote: " if fmt == "markdown" else "\\par\\emph{Note:} "
+    assert f"Thm 4.2.{apart}divide by k when k" in document
