@@ -368,7 +368,12 @@ class CampaignResult:
         return out
 
 
-def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]], *,
+#: A piece of a source's scenarios, named by its source (`run_campaign`).
+Segment = tuple[str, Iterable[Scenario]]
+
+
+def run_campaign(checks: Sequence[Check],
+                 sources: Mapping[str, Iterable[Scenario]] | Sequence[Segment], *,
                  runners: Mapping[str, Runner] | None = None,
                  batch_rows: int = 20_000, held_rows: int = 200_000) -> CampaignResult:
     """Run every scenario of every source once per algorithm, and check every check on the
@@ -382,6 +387,14 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
     stage that brings the rows held to `held_rows`, and at the end of each source (the bound
     on memory, a count of rows, never of bytes), so that the rows of many stages are checked
     in few, large batches.
+
+    `sources` may also be a sequence of segments, `(source, scenarios)` pairs, consecutive
+    ones of a source being pieces of it (the shards a task runs together,
+    `verify.numeric.shards.run_shards`): each segment ends its stages as a source does, so
+    the order of checking, and with it every verdict and counterexample, is that of the
+    segments run one by one and merged in order; but their rows are checked together, at the
+    end of the source's last consecutive segment (or past `held_rows`), in a few batches
+    rather than a few per segment.
     """
     start, cpu = time.perf_counter(), time.process_time()
     result = CampaignResult()
@@ -390,9 +403,10 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
         if check.algorithm not in groups:
             groups[check.algorithm] = _Group.of(check.algorithm, runners or {}, check.plugin)
         groups[check.algorithm].add(check)
-    stage = 0
-    for source, scenarios in sources.items():
-        pending_rows = held = 0
+    segments = list(sources.items()) if isinstance(sources, Mapping) else list(sources)
+    stage = held = 0
+    for position, (source, scenarios) in enumerate(segments):
+        pending_rows = 0
         result.runs.setdefault(source, 0)
         for scenario in scenarios:
             result.runs[source] += 1
@@ -409,8 +423,12 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
                         group.flush(source, result)
                     held = 0
         stage += 1
+        if position + 1 < len(segments) and segments[position + 1][0] == source \
+                and held < held_rows:
+            continue  # the source goes on in the next segment: its rows checked with those
         for group in groups.values():
             group.flush(source, result)
+        held = 0
     for algorithm, group in groups.items():
         if group.fault is not None and algorithm is not None:
             result.faults[algorithm] = group.fault
