@@ -68,12 +68,16 @@ def label_column(text: str) -> int | str:
     the end), anything else a header name.
 
     One parser for every command, so that `--label-column 0` means column 0 everywhere (it
-    once reached the loader of `novikoff bound` as the header name "0").
+    once reached the loader of `novikoff bound` as the header name "0"). An index is written
+    in ASCII digits, as every integer option's (`integer`): `٠` was read as column 0 and
+    `1_0` as column 10 by `int` (red team 19 F8); digits of another script alone are
+    refused, and `1_0` is a header name.
     """
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    if _INTEGER.fullmatch(text.strip()):
+        return integer(text, "a column index")
+    if text.strip().lstrip("+-").isdigit():  # digits of another script: no header either
+        return integer(text, "a column index")  # refused, saying ASCII digits only
+    return text
 
 
 #: Name shown for standard input in messages and reports.

@@ -337,6 +337,21 @@ def test_label_column_zero_is_the_first_column(capsys: pytest.CaptureFixture[str
 
 
 @pytest.mark.parametrize("command", ["bound", "run"])
+def test_a_label_column_index_is_written_in_ascii_digits(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    """Red team 19 F8: `--label-column ٠` (an Arabic-Indic zero) ran as column 0 and `1_0` as
+    column 10 (Python's `int`), where every other integer option refuses them. Digits of
+    another script are refused in one line, exit 2; `1_0` is a header name, and this file
+    has none of that name."""
+    first = tmp_path / "first.csv"
+    first.write_text(LABEL_FIRST)
+    code, _, err = cli(capsys, command, str(first), "--label-column", "\u0660")
+    assert code == 2 and "is not a column index (ASCII digits 0-9 only)" in err
+    code, _, err = cli(capsys, command, str(first), "--label-column", "1_0")
+    assert code == 2 and "no column named '1_0'" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["bound", "run"])
 def test_data_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                          tmp_path: Path, command: str) -> None:
     path = tmp_path / "d.csv"

@@ -27,6 +27,8 @@ from verify.render import formulas
     ("xbar", r"\bar{x}"),
     ("w_k", r"w_{k}"),
     ("x", "x"),
+    ("eta_", r"\mathrm{eta\_}"),  # red team 19 F7: `\mathrm{eta_}` is no TeX (pdflatex fails)
+    ("R2_", r"\mathrm{R2\_}"),
 ])
 def test_names_print_by_rule_in_latex(name: str, expected: str) -> None:
     """Issue 29: `xbar` x̄, `theta_star` θ*, `R2` R², `gamma` γ, `_k` a subscript."""
