@@ -22,7 +22,7 @@ import gc
 import hashlib
 import os
 import pickle
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -31,14 +31,12 @@ from typing import Any, Literal
 
 import sympy
 
-from perceptron.algorithms.sources import SOURCE_ALGORITHMS
 from perceptron.errors import printable
 from perceptron.io.common import DEFAULT_LIMITS, Limits
-from proofs.definitions import parse_definitions
-from proofs.errors import ProofFileError, ProofFileErrors, Source, raise_all
+from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
 from proofs.library import CANONICAL, PROOFS
-from proofs.step import Induction, Proof, RunBinding, Step
+from proofs.step import Induction, Proof, Step
 from verify import kernel
 from verify.audit import citations
 from verify.audit.targets import (
@@ -54,7 +52,7 @@ from verify.kernel import Counterexample, Judgement, atoms
 from verify.kernel.algebra import normal_form
 from verify.kernel.atoms import substitute
 from verify.numeric import campaign
-from verify.numeric.algorithms import OWN_ALGORITHMS
+from verify.numeric.algorithms import BUILT_IN, naming, with_naming
 from verify.numeric.budgets import BUDGETS
 from verify.numeric.campaign import CampaignResult, Check
 from verify.numeric.executors import executor
@@ -80,7 +78,6 @@ from verify.proof_checker import (
 )
 from verify.runs.columns import Instance
 from verify.runs.naming import Naming, Reading, binding_of, natural_terms, on_runs, unbound
-from verify.runs.plugin import KINDS as PLUGIN_KINDS
 from verify.runs.plugin import Plugin, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
@@ -252,76 +249,6 @@ def _verdict(step: StepAudit) -> str:
     said = "violated on runs" if violated and step.symbolic.status == "proved" \
         else step.symbolic.status
     return f"{said}; {step.caveat}" if step.caveat else said
-
-
-#: The algorithms the package knows; a user's plug-in may not take one of their names.
-BUILT_IN = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
-
-
-def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = ()) -> Naming:
-    """What the proof's names denote on runs (none bound: every name as itself); raises
-    ProofFileError for an expression of no run quantities, an unknown algorithm (`plugins`:
-    the users' algorithms given with the audit), or a plug-in asked for runs of a kind
-    plug-ins do not make (online and batch runs only)."""
-    if numeric is None:
-        return Naming("online", {}, {})
-    named = _naming(numeric, proof.vectors, proof.origin, plugins, proof.indexed)
-    if not proof.definitions:
-        return named
-    try:
-        definitions = parse_definitions(proof.definitions, proof.names)
-    except ProofFileError:  # read when the proof was loaded; none evaluated rather than guessed
-        return named
-    return named.defining(definitions)
-
-
-def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
-            plugins: Collection[str], indexed: Sequence[str] | None = None) -> Naming:
-    """`naming`, for a proof's `[numeric]` binding, its vectors, its file (`origin`,
-    which places the errors) and its families (`indexed`; None: not known)."""
-    errors: list[ProofFileError] = []  # independent: all of them at once
-    if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
-        errors.append(ProofFileError(
-            f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which makes "
-            f"{' or '.join(PLUGIN_KINDS)} runs, not {numeric.run!r} ones", key="numeric.run",
-            text=numeric.run))
-    if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
-        given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
-        errors.append(ProofFileError(
-            f"numeric.algorithm {numeric.algorithm!r} is no known algorithm (known: "
-            f"{', '.join(BUILT_IN)}{given}; a plug-in runs only when given: --algorithm "
-            f"{numeric.algorithm}=MODULE:FUNCTION on the command line, algorithms="
-            f"{{{numeric.algorithm!r}: plugin}} in the API)", key="numeric.algorithm",
-            text=numeric.algorithm))
-    try:
-        named = Naming.of(numeric, vectors, indexed)
-    except ProofFileError as error:
-        errors.extend(error.errors)
-    if not errors:
-        return named
-    if origin is None:
-        raise_all(errors)
-    raise_all([e.located(origin.file, origin) for e in errors])  # placed as the loader does
-    raise AssertionError("unreachable")
-
-
-def _with_naming(error: ProofFileError, target: Target, plugins: Collection[str]
-                 ) -> ProofFileError:
-    """A proof file's errors and, when its `[numeric]` run kind and names read on their own,
-    the errors of what they denote on runs (`_naming`), together in file order: one run
-    reports both."""
-    part = target.numeric_part() if error.file else None
-    if part is None:
-        return error
-    numeric, vectors, origin = part
-    try:
-        _naming(numeric, vectors, origin, plugins)
-    except ProofFileError as named:
-        said = {e.key for e in error.errors if e.key} | {(e.line, e.column) for e in error.errors}
-        more = [e for e in named.errors if e.key not in said and (e.line, e.column) not in said]
-        return ProofFileErrors(sorted([*error.errors, *more],
-                                      key=lambda e: (e.line or 0, e.column or 0)))
-    return error
 
 
 class UnnamedPlugin(ValueError):
@@ -597,7 +524,8 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *out.unusable))
         except ProofFileError as error:
-            errors.extend(_lines(_with_naming(error, target, (*(plugins or ()),
+            errors.extend(_lines(with_naming(error, target.numeric_part() if error.file
+                                             else None, (*(plugins or ()),
                                                               *out.unusable)), target.name))
             continue
         except FAULTS as error:
