@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 import sympy
 
-from perceptron.errors import printable
+from perceptron.errors import DataError, printable
 from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
@@ -538,7 +538,7 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             try:            # audited, on the others (the audit fails: its errors say why)
                 scenarios.extend(data_scenarios(path, run, memo, limits))
             except FAULTS as error:
-                errors.append(_one_line(error, target.name))
+                errors.append(_data_line(error, path, proof, target.name))
                 out.refused_data.setdefault(target.id, []).append(errors[-1])
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, tuple(scenarios)
@@ -574,6 +574,23 @@ def _lines(error: Exception, name: str) -> list[str]:
     if isinstance(error, ProofFileError) and error.file:
         return error.lines()
     return [_one_line(error, name)]
+
+
+def _data_line(error: Exception, path: str, proof: Proof, name: str) -> str:
+    """A data file's fault in one line: one of the file as a whole (no such file, no
+    examples: no line of its own to name) for a file of the proof's `[numeric] data` is
+    placed at its entry in the proof file, as the loader places the entries it refuses
+    (newcomer 19 saw `sub/m.toml: sub/missing.csv: no such file`, unplaced)."""
+    numeric, origin = proof.numeric, proof.origin
+    if (isinstance(error, DataError) and error.source == path and error.line is None
+            and numeric is not None and path in numeric.data and origin is not None):
+        folder = os.path.dirname(origin.file) if origin.file != "<stdin>" else ""
+        entry = path[len(folder) + 1:] if folder and path.startswith(folder + os.sep) \
+            else path
+        placed = ProofFileError(f"numeric.data: {entry!r}: {error.problem}",
+                                key="numeric.data", text=entry)
+        return _lines(placed.located(origin.file, origin), name)[0]
+    return _one_line(error, name)
 
 
 def _one_line(error: Exception, name: str) -> str:
