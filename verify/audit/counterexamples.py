@@ -39,15 +39,9 @@ from pathlib import Path
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
+from perceptron.io.header import NOTHING_NAMED, Header, is_unit, separates
 from verify.audit.job import Audit, Witness
-from verify.audit.targets import (
-    DATA_SOURCE,
-    NOTHING_NAMED,
-    Header,
-    is_unit,
-    scenarios_of,
-    separates,
-)
+from verify.audit.targets import DATA_SOURCE, scenarios_of
 from verify.numeric import campaign
 from verify.numeric.campaign import Check
 from verify.numeric.passes import unit_near

@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 import sympy
 
-from perceptron.errors import DataError, printable
+from perceptron.errors import DataError, each_error, printable
 from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
@@ -515,8 +515,8 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
         try:
             read(path, memo, limits)
             shared.append(path)
-        except FAULTS as error:
-            out.errors.append(_one_line(error, path))
+        except FAULTS as error:  # read for every proof: named as the command line gave it
+            out.errors.extend(f"--data {_one_line(fault, path)}" for fault in each_error(error))
     lines: dict[str, list[str]] = {t.id: [] for t in chosen}  # each target's, in its order
     for target in _largest_first(chosen) if each is not None else chosen:
         errors = lines[target.id]
@@ -538,8 +538,10 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             try:            # audited, on the others (the audit fails: its errors say why)
                 scenarios.extend(data_scenarios(path, run, memo, limits))
             except FAULTS as error:
-                errors.append(_data_line(error, path, proof, target.name))
-                out.refused_data.setdefault(target.id, []).append(errors[-1])
+                said = [_data_line(fault, path, proof, target.name)
+                        for fault in each_error(error)]
+                errors.extend(said)
+                out.refused_data.setdefault(target.id, []).extend(said)
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, tuple(scenarios)
         if each is not None:

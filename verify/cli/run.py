@@ -114,9 +114,17 @@ def run(args: argparse.Namespace) -> int:
         result = run_online(data, conventions, max_epochs=args.epochs,
                             keep_trace=target is not None, progress=callback(bar, "epochs"))
     if target is not None:
+        from perceptron.errors import DataError
         from verify.render.plot import bound_series, draw
 
-        draw(bound_series(data, result), target)
+        try:
+            series = bound_series(data, result)
+        except DataError as error:  # named as given, folder and all (the data know their
+            if args.data is None or error.source != data.name:  # file's base name only)
+                raise
+            raise DataError(error.problem, source=args.data, line=error.line,
+                            column=error.column) from None
+        draw(series, target)
     if args.json:
         print(json.dumps(result.as_dict()))
         return 0

@@ -156,8 +156,9 @@ def test_every_bad_data_file_is_one_line_naming_it_once(
                  "--jobs", "1"]) == 2
     errors = [line for line in capsys.readouterr().err.splitlines()
               if line.startswith("novikoff: error:")]
-    assert errors == [f"novikoff: error: {nan}:2:1: 'nan' is not a finite number (NaN and "
-                      "infinities are refused)", f"novikoff: error: {missing}: no such file"]
+    assert errors == [f"novikoff: error: --data {nan}:2:1: 'nan' is not a finite number (NaN "
+                      "and infinities are refused)",
+                      f"novikoff: error: --data {missing}: no such file"]
 
 
 def test_the_audit_takes_the_loaders_limits_it_names(
