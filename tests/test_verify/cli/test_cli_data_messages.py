@@ -141,3 +141,30 @@ def test_a_one_column_csv_with_another_delimiter_gets_a_hint(
         f"column (its line holds {found}, but its cells are split at ',': a .csv file's "
         "delimiter is ',', a .tsv file's a tab; write that delimiter, or name the file .txt "
         "to have ',', ';' or a tab found in its first row)"]
+
+
+def test_run_and_bound_refuse_a_u_the_audit_refuses(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`run` and `bound` accepted a `# u` header that does not separate (exit 0) while the
+    audit refused the file (newcomer 19 §5.10): one line, exit 2, the audit's words; and a
+    header fault the audit refuses for every proof too."""
+    data = tmp_path / "badu.csv"
+    data.write_text("# u = -1, 0\nx1,x2,label\n1,0,1\n-2,1,-1\n-2,5,1\n")
+    proof = tmp_path / "p.toml"
+    proof.write_text(GROWTH.replace("data = []\n", ""))
+    assert main(["audit", str(proof), "--data", str(data), "--budget", "small",
+                 "--jobs", "1"]) == 2
+    (audit,) = errors(capsys)
+    said = audit.removeprefix(f"novikoff: error: {proof}: ")
+    for command in ("run", "bound"):
+        assert main([command, str(data)]) == 2
+        assert errors(capsys) == [f"novikoff: error: {said}"]
+    twice = tmp_path / "twice.csv"
+    twice.write_text("# u = 1, 0\n# u = 1, 1\n1,0,1\n")
+    for command in ("run", "bound"):
+        assert main([command, str(twice)]) == 2
+        assert errors(capsys) == [f"novikoff: error: {twice}:2: names u twice (first on "
+                                  "line 1)"]
+    good = tmp_path / "good.csv"
+    good.write_text("# u = 1, 0\n1,0,1\n-2,1,-1\n")
+    assert main(["run", str(good)]) == 0
