@@ -157,6 +157,12 @@ class ProofAudit:
     #: its steps whose runs found violations the kernel confirmed none of (`_unreported`),
     #: one line each: two parts of this tool disagree, so it cannot be verified either
     unconfirmed: tuple[str, ...] = ()
+    #: the data files its steps were run on (its `[numeric] data` and `--data`, those read),
+    #: as the command line names them, with their examples' count, and the instances
+    #: checked on their runs over all its steps (newcomer 19: no output said that a proof's
+    #: data were run at all)
+    data_files: tuple[DataFile, ...] = ()
+    data_instances: int = 0
 
     @property
     def canonical(self) -> bool:
@@ -180,6 +186,15 @@ class ProofAudit:
                 self.unmade or self.unconfirmed):
             return "verified"
         return "incomplete"
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A data file a proof's steps were run on: its path as named (a proof's entries joined
+    to its folder, a `--data` file as given) and how many examples it has."""
+
+    path: str
+    examples: int
 
 
 @dataclass(frozen=True)
@@ -415,7 +430,12 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                                  (*admitted.refused_data.get(proof_id, ()), *[failed] * bool(
                                      failed)),
                                  tuple(f"{s.step.id}: {unchecked[n]}" for s in steps
-                                       if (n := f"{proof_id}/{s.step.id}") in unchecked)))
+                                       if (n := f"{proof_id}/{s.step.id}") in unchecked),
+                                 tuple(admitted.files.get(proof_id, ())),
+                                 sum(campaign_result.verdicts[key].instances
+                                     for s in steps if (key := (f"{proof_id}/{s.step.id}",
+                                                                DATA_SOURCE))
+                                     in campaign_result.verdicts)))
     fault_lines = [fault for fault in campaign_result.faults.values()]
     witnesses: dict[str, Witness] = {}
     by_name = {c.name: c for c in checks}
@@ -494,6 +514,8 @@ class _Admitted:
     unusable: Mapping[str, str] = field(default_factory=dict)  # plug-in -> why unusable
     refused_data: dict[str, list[str]] = field(default_factory=dict)  # proof -> its data
     # files refused, one line each (`ProofAudit.unmade`)
+    files: dict[str, list[DataFile]] = field(default_factory=dict)  # proof -> its data
+    # files run (`ProofAudit.data_files`)
 
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
@@ -537,6 +559,7 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
         for path in files:  # every bad file is a line of its own; the proof is still
             try:            # audited, on the others (the audit fails: its errors say why)
                 scenarios.extend(data_scenarios(path, run, memo, limits))
+                out.files.setdefault(target.id, []).append(DataFile(path, memo[path].data.n))
             except FAULTS as error:
                 said = [_data_line(fault, path, proof, target.name)
                         for fault in each_error(error)]

@@ -168,3 +168,40 @@ def test_run_and_bound_refuse_a_u_the_audit_refuses(tmp_path: Path,
     good = tmp_path / "good.csv"
     good.write_text("# u = 1, 0\n1,0,1\n-2,1,-1\n")
     assert main(["run", str(good)]) == 0
+
+
+def test_the_data_files_a_proof_ran_on_are_said(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer 19 §6: a proof's `[numeric] data` appeared nowhere in the text summary or the
+    JSON; whether it was run could be told only by the instance counts. Each proof names its
+    files (its own, then `--data`), their examples and the instances their runs gave; the
+    JSON's `data` (absent without data files) is valid against the shipped schema."""
+    import json
+
+    import jsonschema
+
+    from verify import schema
+
+    (tmp_path / "toy.csv").write_text("# u = 1, 0\n1,0,1\n-2,1,-1\n3,1,1\n")
+    more = tmp_path / "more.csv"
+    more.write_text("2,1,1\n-1,-1,-1\n")
+    proof = tmp_path / "p.toml"
+    proof.write_text(PROOF % '"toy.csv"')
+    argv = ["audit", str(proof), "--data", str(more), "--budget", "small", "--jobs", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    (line,) = [s for s in out.splitlines() if s.startswith("  p: ")]
+    assert out.splitlines()[out.splitlines().index(line) - 1] == "data files run:"
+    assert line.startswith(f"  p: {tmp_path / 'toy.csv'} (3 examples), {more} (2 examples); ")
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    validator = jsonschema.Draft202012Validator(schema.load("audit"))
+    assert list(validator.iter_errors(report)) == []
+    data = report["proofs"][0]["data"]
+    assert data["files"] == [{"path": str(tmp_path / "toy.csv"), "examples": 3},
+                             {"path": str(more), "examples": 2}]
+    assert line.endswith(f"; {data['instances']} instances on their runs")
+    assert 0 < data["instances"] <= report["proofs"][0]["steps"][0]["numeric"]["instances"]
+    proof.write_text(PROOF.replace("data = [%s]\n", ""))
+    assert main(["audit", str(proof), "--budget", "small", "--jobs", "1", "--json"]) == 0
+    assert "data" not in json.loads(capsys.readouterr().out)["proofs"][0]
