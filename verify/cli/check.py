@@ -122,6 +122,14 @@ def run(args: argparse.Namespace) -> int:
         from verify.runs.plugin import Plugin
 
         naming(proof.numeric, proof, [Plugin.named(text) for text in args.algorithm])
+    if args.algorithm:  # as the audit refuses one (`verify.audit.job.refuse_unnamed`)
+        from verify.runs.plugin import Plugin
+
+        named = proof.numeric.algorithm if proof.numeric is not None else None
+        unnamed = [n for n in dict.fromkeys(map(Plugin.named, args.algorithm)) if n != named]
+        if unnamed:
+            raise UsageError(f"--algorithm {unnamed[0]}: the proof does not name it "
+                             f"([numeric] algorithm = \"{unnamed[0]}\")")
     with progress_bar("check") as bar:
         try:
             report = check_proof(proof, budget=SEARCH_BUDGETS[args.budget],

@@ -71,6 +71,11 @@ def test_plugin_name_given_is_known(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 2 and "'nonesuch' is no known algorithm" in err
     code, err = check(tmp_path, capsys, text, "--algorithm", "nonesuch=absent.py:f")
     assert code == 0, err
+    code, err = check(tmp_path, capsys, text, "--algorithm", "nonesuch=absent.py:f",
+                      "--algorithm", "other=absent.py:f")  # named by no proof: as the audit
+    assert code == 2
+    assert err == ("novikoff: error: --algorithm other: the proof does not name it "
+                   "([numeric] algorithm = \"other\")\n")
 
 
 def test_numeric_errors_with_the_files_others(tmp_path: Path,
