@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from perceptron.errors import printable
 from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit, as_counterexample
@@ -30,13 +31,29 @@ def to_json(audit: Audit) -> Json:
 
 
 def _proof(audit: ProofAudit) -> Json:
-    return {
+    out: Json = {
         "id": audit.id,
         "title": audit.proof.title,
         "source": source(audit),
         "status": audit.status,
         "steps": [_step(s) for s in audit.steps],
     }
+    if audit.data_files:  # only then: an audit without data files reads as it did
+        out["data"] = {"instances": audit.data_instances,
+                       "files": [{"path": f.path, "examples": f.examples}
+                                 for f in audit.data_files]}
+    return out
+
+
+def data_lines(audit: Audit) -> list[str]:
+    """The data files each proof's steps were run on, with their examples and the
+    instances their runs gave (newcomer 19 found them said nowhere: whether a proof's
+    `[numeric] data` was run at all could be told only by the instance counts)."""
+    lines = [f"  {p.id}: " + ", ".join(
+        f"{printable(f.path)} ({counted(f.examples, 'example')})" for f in p.data_files)
+        + f"; {counted(p.data_instances, 'instance')} on their runs"
+        for p in audit.proofs if p.data_files]
+    return ["", "data files run:", *lines] if lines else []
 
 
 def source(audit: ProofAudit) -> str:
@@ -241,8 +258,8 @@ def to_text(audit: Audit) -> str:
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
-    return "\n".join(lines + vacuous_lines(audit) + partly_lines(audit, found)
-                     + not_run_lines(audit))
+    return "\n".join(lines + data_lines(audit) + vacuous_lines(audit)
+                     + partly_lines(audit, found) + not_run_lines(audit))
 
 
 def mostly_vacuous(step: StepAudit) -> bool:

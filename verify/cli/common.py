@@ -147,3 +147,22 @@ def limits(args: argparse.Namespace) -> Any:
     from perceptron.io.loaders import Limits
 
     return Limits(max_cells=args.max_cells, max_scaled_bits=args.max_scaled_bits)
+
+
+def given_kinds(names: list[str]) -> list[str]:
+    """Register the run kinds of `--run-kind` (a user's code runs from here on: she asked for
+    it); one line per kind that cannot be loaded, and the audit goes on without it (its
+    proofs are then refused as naming a kind nobody registered)."""
+    from verify.runs import UnknownRunKind, entry_point
+
+    refused = []
+    for name in dict.fromkeys(names):
+        try:
+            entry_point(name)
+        except (UnknownRunKind, ValueError) as error:  # not installed, not a kind, a clash
+            refused.append(f"--run-kind {name}: {' '.join(str(error).split())}"[:300])
+        except Exception as error:  # the user's code, whatever it raises: one line
+            text = " ".join(str(error).split())
+            refused.append(f"--run-kind {name}: cannot be loaded: {type(error).__name__}: "
+                           f"{text}"[:300])
+    return refused
