@@ -109,6 +109,15 @@ class GoalReport:
         return self.goal.judgement
 
     @property
+    def status(self) -> Status:
+        """The judgement's status as every output prints it: `refuted` only when its point
+        refutes the step (a decisive obligation, `kernel.Obligation.decisive`); a point of a
+        goal that is not decisive refutes nothing (`refutes_nothing`), so that goal is
+        `unknown`, as its step is (newcomer 19 read `refuted` beside a step `unknown`)."""
+        status = self.verdict.status
+        return "unknown" if status == "refuted" and not self.goal.decisive else status
+
+    @property
     def evidence(self) -> Judgement:
         """The judgement the verdict's certificate proves, whose hypotheses its labels
         index: the obligation's, fewer of them (weakening), or in refutation form the

@@ -159,7 +159,8 @@ def goal(value: GoalReport) -> Json:
     """One judgement of a step, as decided: the hypotheses its evidence uses (a certificate
     may use fewer than the obligation has: weakening, which the kernel checked)."""
     decided = value.evidence
-    return {"label": value.goal.label, **judgement(decided), **verdict(value.verdict)}
+    return {"label": value.goal.label, **judgement(decided), **verdict(value.verdict),
+            "status": value.status}  # a point that refutes nothing: unknown, as its step
 
 
 def step(value: StepReport) -> Json:

@@ -385,7 +385,7 @@ def _certificate_lines(judgement: Judgement, value: Certificate, notation: Text)
 def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
     judgement, verdict = report.evidence, report.verdict
     notation = style.notation
-    lines = [f"judgement {report.goal.label}: {verdict.status}"] if several else []
+    lines = [f"judgement {report.goal.label}: {report.status}"] if several else []
     origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
     written_claim = style.claim(report)
     shown = f"{written_claim}    i.e.  " if written_claim is not None else ""
@@ -460,7 +460,7 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     judgement, verdict, notation = report.evidence, report.verdict, style.notation
     origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
     out: dict[str, object] = {
-        "label": report.goal.label, "status": verdict.status,
+        "label": report.goal.label, "status": report.status,
         "hypotheses": [{"label": n, "fact": notation.fact(h),
                         "origin": origin.get(h, "negated claim") or "own"}
                        for n, h in zip(labels(judgement), judgement.hypotheses, strict=True)],

@@ -46,7 +46,7 @@ def refuted_names(report: StepReport) -> frozenset[str]:
     6 saw `at s = 0` printed for a base `s := -1` that fails at every point), else those of
     the step's statement."""
     for goal in report.goals:
-        if goal.verdict.status == "refuted" and goal.goal.written is not None:
+        if goal.status == "refuted" and goal.goal.written is not None:
             hypotheses, claim = goal.goal.written
             return mentioned((*hypotheses, claim))
     stated = report.statement
