@@ -126,17 +126,20 @@ def statements_of(reports: Iterable[StepReport]) -> dict[str, kernel.Statement |
 def provenance(used: str, done: str, held: tuple[bool, str | None]) -> str:
     """Where an inherited fact comes from, in words that are true of it: `used` the step it
     comes through, `done` what the kernel did to it (`written`), `held` whether it is one of
-    that step's own hypotheses (else its claim) and, if so, the step whose claim it sums
-    when that is known (`_held`). `c summed over j ...` says that c's claim was summed; a
-    hypothesis c holds, summed where c was proved (a use c wrote, or a term-wise lemma the
-    checker found for c), reads `c (its hypothesis: b's claim summed over j ...)`, or
-    without `b's claim` when the summed step is not known (red team 17 F2: it read as if c
-    were summed)."""
-    hypothesis, summed = held
-    if not hypothesis or " summed over " not in done:
+    that step's own hypotheses (else its claim) and, if so, the step whose claim it is when
+    that is known (`_held`). A used step's claim reads `c`; a hypothesis c holds that is b's
+    claim reads `b (through c)` (newcomer 19: `From squared-progress: <w, u> >= k*gam` named
+    the step that passed on progress's claim as its source), and one c holds summed, where c
+    was proved (a use c wrote, or a term-wise lemma the checker found for c), reads
+    `c (its hypothesis: b's claim summed over j ...)`, or without `b's claim` when the
+    summed step is not known (red team 17 F2: it read as if c were summed)."""
+    hypothesis, whose = held
+    if not hypothesis:
         return used + done
-    whose = f": {summed}'s claim" if summed else ""
-    return f"{used} (its hypothesis{whose}{done})"
+    if " summed over " in done:
+        claim = f": {whose}'s claim" if whose else ""
+        return f"{used} (its hypothesis{claim}{done})"
+    return f"{whose}{done} (through {used})" if whose else used + done
 
 
 def _held(used: str, text: str, claims: set[tuple[str, str]],
