@@ -67,6 +67,13 @@ def point_text(report: StepReport) -> str | None:
                                  families=cex.families)) or ANY_POINT
 
 
+def seed_words(seed: int | None) -> str:
+    """`seed 3`, or for a run no seed drew (a data file's, the protocol's, a shrunk grid's)
+    `not drawn from a seed`: every output that names a run's origin says it so (newcomer 19
+    read `(seed None)` for a data file's run)."""
+    return "not drawn from a seed" if seed is None else f"seed {seed}"
+
+
 def instance_lines(counterexample: Mapping[str, Any], names: Set[str] | None = None
                    ) -> list[str]:
     """A counterexample's JSON (`verify.audit.report`, `verify.render.json`) as lines:
@@ -89,6 +96,6 @@ def instance_lines(counterexample: Mapping[str, Any], names: Set[str] | None = N
     origin = counterexample.get("origin")
     if origin is not None:
         order = "" if origin["order"] is None else f", order {origin['order']}"
-        lines.append(f"from the {origin['source']} run {origin['dataset']} (seed "
-                     f"{origin['seed']}{order}), iteration {origin['iteration']}")
+        lines.append(f"from the {origin['source']} run {origin['dataset']} "
+                     f"({seed_words(origin['seed'])}{order}), iteration {origin['iteration']}")
     return lines or [ANY_POINT]

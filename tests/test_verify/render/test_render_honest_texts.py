@@ -163,3 +163,18 @@ def test_a_long_history_in_a_counterexample_is_shown_cut_saying_so() -> None:
         in lines
     short = {Fraction(k): Fraction(k) for k in range(1, MEMBERS_SHOWN + 1)}
     assert len(assignments({}, {}, families={"YU": short})) == MEMBERS_SHOWN + 1
+
+
+def test_a_run_no_seed_drew_is_not_said_to_have_seed_none() -> None:
+    """Newcomer 19, section 5.4: a data file's run was printed `from the data run typo.csv
+    (seed None), iteration 2`, a raw Python None."""
+    from verify.typeset.points import instance_lines
+
+    def origin(seed: int | None) -> dict[str, object]:
+        return {"scalars": {"k": "2"}, "vectors": {}, "origin": {
+            "source": "data", "seed": seed, "dataset": "typo.csv", "order": None,
+            "iteration": 2}}
+
+    assert instance_lines(origin(None))[-1] == (
+        "from the data run typo.csv (not drawn from a seed), iteration 2")
+    assert instance_lines(origin(7))[-1] == "from the data run typo.csv (seed 7), iteration 2"
