@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy
 
@@ -25,6 +25,7 @@ from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term
 from verify import kernel
 from verify.proof_checker import StepReport
+from verify.typeset.indices import readable
 from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
 from verify.uses import UsedAs, agrees, used_as
@@ -121,6 +122,27 @@ def statements_of(reports: Iterable[StepReport]) -> dict[str, kernel.Statement |
     typeset from, so that a fact a used step holds summed names the lemma summed."""
     return {r.step.id: r.statement for report in reports
             for r in (*report.termwise, report)}
+
+
+def statement_text(report: StepReport,
+                   statements: Mapping[str, kernel.Statement | None]) -> str:
+    """`report`'s full statement as the kernel reads it (`StepReport.statement_text`: the
+    kernel's own text), each inherited fact tagged as the typeset statement says where it
+    comes from: `[c]` for what c brought as its claim or its own hypothesis, `[b (through
+    c)]` for b's claim that c holds as a hypothesis (newcomer 19: `[squared-progress]` for
+    progress's claim); a fact c holds summed keeps `[c]`, its text saying it is summed.
+    `statements`: the kernel's statements of the proof's steps, by id (`statements_of`)."""
+    stated = report.statement
+    if stated is None:
+        return report.statement_text
+    tags = []
+    for h, origin in zip(stated.hypotheses, stated.origins, strict=True):
+        hypothesis, whose = _held(origin, h.text, set(), statements) if origin else (False,
+                                                                                     None)
+        summed = " summed over " in h.text
+        tags.append(f"{whose} (through {origin})" if hypothesis and whose and not summed
+                    else origin)
+    return readable(str(replace(stated, origins=tuple(tags))))
 
 
 def provenance(used: str, done: str, held: tuple[bool, str | None]) -> str:

@@ -183,3 +183,25 @@ def test_a_summed_fact_is_read_apart_from_its_brackets() -> None:
         "a[j]*a[l] >= 0", " with a := b summed over l in 1..N, then over j in 1..N where "
         "a[j] >= 0, a[j] <= 1 with b := c")
     assert written("(a + b)*(c) >= 0") == ("(a + b)*(c) >= 0", "")
+
+
+def test_the_statement_text_tags_a_passed_on_claim_with_its_step(
+        capsys: pytest.CaptureFixture[str]):
+    """Newcomer 19, section 5.5: the full statement (`check --statements`, `check --json`,
+    the audit's JSON and findings) tagged progress's claim, which combine holds through
+    cauchy-schwarz, `[combine]`; it reads `[progress (through combine)]`. What combine
+    brings as its claim or its own hypothesis keeps `[combine]`."""
+    from verify.audit.report import to_json
+
+    want = ("norm2(u) == 1 [combine], norm2(w) <= t*R**2 [norm-growth (through combine)], "
+            "dot(w, u) >= t*gamma [progress (through combine)], "
+            "t**2*gamma**2 <= norm2(w) [cauchy-schwarz (through combine)], "
+            "t**2*gamma**2 <= t*R**2 [combine] |- t <= R**2/gamma**2")
+    assert main(["check", str(LECTURE), "--json"]) == 0
+    steps = {s["id"]: s for s in json.loads(capsys.readouterr().out)["steps"]}
+    assert steps["mistake-bound"]["statement"].endswith(want)
+    assert main(["check", str(LECTURE), "--statements"]) == 0
+    assert want in capsys.readouterr().out
+    audit = run_audit([str(LECTURE)], budget="small")
+    (proof,) = to_json(audit)["proofs"]
+    assert {s["id"]: s["statement"] for s in proof["steps"]}["mistake-bound"].endswith(want)
