@@ -47,6 +47,7 @@ from verify.numeric.campaign import Check
 from verify.numeric.passes import unit_near
 from verify.runs.columns import Instance
 from verify.runs.quantity import kind
+from verify.typeset.points import seed_words
 
 #: At most this many candidate runs per violated step: a bound on the work, not on the clock.
 TRIES = 400
@@ -364,7 +365,7 @@ def _write(name: str, witness: Witness, directory: Path, options: Sequence[str],
     shrunk = shrink(witness.check, data, witness.check.kind.name, tries, named)
     origin = scenario.origin
     if shrunk is None:
-        return (f"{name}: its run ({origin.source}, seed {origin.seed}, {origin.dataset}) "
+        return (f"{name}: its run ({origin.source}, {seed_words(origin.seed)}, {origin.dataset}) "
                 "fails in the campaign but not when its data are run as a data file (in "
                 "this order, with the campaign's u and start, or a u of their own): no data "
                 "file written")

@@ -6,7 +6,7 @@ identical reports.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,11 +14,13 @@ from perceptron.errors import printable
 from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit, as_counterexample
+from verify.kernel import Statement
 from verify.numeric.instances import NumericVerdict
 from verify.render import json as serialize
 from verify.runs.columns import Instance
 from verify.runs.naming import ProofPoint
 from verify.typeset.points import instance_lines, point_text
+from verify.typeset.statement import statement_text, statements_of
 from verify.typeset.words import counted
 
 Json = dict[str, Any]
@@ -31,12 +33,13 @@ def to_json(audit: Audit) -> Json:
 
 
 def _proof(audit: ProofAudit) -> Json:
+    stated = statements_of(s.symbolic for s in audit.steps)
     out: Json = {
         "id": audit.id,
         "title": audit.proof.title,
         "source": source(audit),
         "status": audit.status,
-        "steps": [_step(s) for s in audit.steps],
+        "steps": [_step(s, stated) for s in audit.steps],
     }
     if audit.data_files:  # only then: an audit without data files reads as it did
         out["data"] = {"instances": audit.data_instances,
@@ -62,11 +65,11 @@ def source(audit: ProofAudit) -> str:
     return proof_source(audit.proof.source, (s.step.source for s in audit.steps))
 
 
-def _step(audit: StepAudit) -> Json:
+def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
     symbolic = serialize.decision(audit.symbolic)
     return {
         "id": audit.step.id,
-        "statement": audit.statement,
+        "statement": statement_text(audit.symbolic, stated),
         "source": audit.step.source,
         "note": audit.step.note,
         "symbolic": {
@@ -236,7 +239,8 @@ def to_text(audit: Audit) -> str:
     if found:
         lines += ["", "findings:"]
         for p, s in found:
-            lines.append(f"  {p.id}/{s.step.id}: {s.statement}")
+            stated = statements_of(step.symbolic for step in p.steps)
+            lines.append(f"  {p.id}/{s.step.id}: {statement_text(s.symbolic, stated)}")
             lines.append(f"    symbolic {s.symbolic.status}: {s.symbolic.message}")
             if (values := counterexample_line(s)) is not None:
                 lines.append(f"    counterexample: {values}")

@@ -167,9 +167,11 @@ def _with_naming(error: ProofFileError, file: str, algorithms: list[str]) -> Pro
 def human(report: ProofReport, *, statements: bool = False) -> str:
     """One line per step (status, time, message), with `statements` its full statement
     indented below it, then a summary line."""
-    width = max(len(s.step.id) for s in report.steps)
+    from verify.typeset.statement import statement_text, statements_of
+
+    width, stated = max(len(s.step.id) for s in report.steps), statements_of(report.steps)
     lines = [line for s in report.steps for line in (
-        _line(s, width), *([f"{'':<9}{s.statement_text}"] if statements else []))]
+        _line(s, width), *([f"{'':<9}{statement_text(s, stated)}"] if statements else []))]
     counts = {k: sum(s.status == k for s in report.steps) for k in ("proved", "refuted", "unknown")}
     tally = ", ".join(f"{n} {k}" for k, n in counts.items())
     lines.append(f"{report.title}: {report.status} ({tally}; {report.seconds:.2f}s)")

@@ -297,6 +297,21 @@ def test_explain_user_file_errors_are_one_line(capsys: pytest.CaptureFixture[str
     assert one_line_error(code, out, err) and "missing.toml" in err
 
 
+def test_explain_a_file_without_a_step_says_so_and_lists_its_steps(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newcomer 19, section 5.2: `novikoff explain FILE` read the file's name as a built-in
+    step id (`no built-in step 'lecture4b.toml'`)."""
+    code, out, err = cli(capsys, "explain", str(EXAMPLE_PROOF))
+    assert one_line_error(code, out, err)
+    assert "built-in" not in err
+    assert (f"no step given: {EXAMPLE_PROOF} is a proof file; explain one of its steps with "
+            f"`novikoff explain {EXAMPLE_PROOF} STEP`") in err
+    assert err.rstrip().endswith("its steps: norm-growth")
+    stdin(monkeypatch, EXAMPLE_PROOF.read_bytes())
+    code, out, err = cli(capsys, "explain", "-")
+    assert one_line_error(code, out, err) and "`novikoff explain - STEP`" in err
+
+
 def test_explain_builtin_forms_still_work(capsys: pytest.CaptureFixture[str]) -> None:
     from proofs.library import PROOFS
     from verify.render.text import builtin_steps

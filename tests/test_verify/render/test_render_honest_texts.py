@@ -190,3 +190,18 @@ def test_a_theorems_source_and_note_are_apart(fmt: str, tmp_path: Path) -> None:
     assert "Thm 4.2. divide" not in document
     apart = "\n\nNote: " if fmt == "markdown" else "\\par\\emph{Note:} "
     assert f"Thm 4.2.{apart}divide by k when k" in document
+
+
+def test_a_run_no_seed_drew_is_not_said_to_have_seed_none() -> None:
+    """Newcomer 19, section 5.4: a data file's run was printed `from the data run typo.csv
+    (seed None), iteration 2`, a raw Python None."""
+    from verify.typeset.points import instance_lines
+
+    def origin(seed: int | None) -> dict[str, object]:
+        return {"scalars": {"k": "2"}, "vectors": {}, "origin": {
+            "source": "data", "seed": seed, "dataset": "typo.csv", "order": None,
+            "iteration": 2}}
+
+    assert instance_lines(origin(None))[-1] == (
+        "from the data run typo.csv (not drawn from a seed), iteration 2")
+    assert instance_lines(origin(7))[-1] == "from the data run typo.csv (seed 7), iteration 2"
