@@ -15,11 +15,16 @@ for the scenario: its epoch cap times the number of examples, at most `MAX_UPDAT
 there, as the built-in engines stop at their epoch cap.
 
 The trace becomes an online run (`verify.runs.online.OnlineUpdates`),
-so every row set, campaign source and check works on it unchanged. One name is a plug-in's
-own: `tau`, the step of an update, `w_next = w + tau y x`, recovered exactly from the trace
-(for the built-in runs `tau = eta`). `eta` and `beta` (the built-in rules' constants) mean
-nothing for a rule the package does not know: a step that names them on a plug-in's runs is
-a fault (bind them with `[numeric] names` instead).
+so every row set, campaign source and check works on it unchanged. Its form is checked (the
+faults below), not that it is the perceptron's run nor one to convergence: a plug-in may stop
+early (the passive-aggressive example does) and update off `y x` (a second-order rule). How
+each run ended is counted (`Ran`: converged, cut at its limit, stopped before both; updates
+not along `y x`) and said beside the verdicts, which are verdicts on those runs.
+
+One name is a plug-in's own: `tau`, the step of an update, `w_next = w + tau y x`,
+recovered exactly from the trace (for the built-in runs `tau = eta`). `eta` and `beta` (the
+built-in rules' constants) mean nothing for a rule the package does not know: a step that
+names them on a plug-in's runs is a fault (bind them with `[numeric] names` instead).
 
 Faults are never verdicts. Each call runs in a child process of its own
 (`verify.runs.isolation`: a crash ends the child, not the audit; every call starts from the
@@ -71,7 +76,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import partial
 from importlib.metadata import entry_points
@@ -260,7 +265,7 @@ class Plugin:
         """The plug-in's run on `data` as an online run; raises PluginFault (at once, when
         it timed out already in this audit: `posted`)."""
         function = self.load()
-        cap = min(max_updates, MAX_UPDATES)
+        cap = limit(max_updates)
         if (posted := self.posted()) is not None:
             raise PluginFault(posted)
         items = self._calling(lambda: self._read(data, function(data, cap, **dict(self.params)),
@@ -344,7 +349,7 @@ class Plugin:
         (`verify.runs.batch.BatchRun`); raises PluginFault (at once, when it timed out
         already in this audit)."""
         function = self.load()
-        cap = min(max_iterations, MAX_UPDATES)
+        cap = limit(max_iterations)
         if (posted := self.posted()) is not None:
             raise PluginFault(posted)
         start, star = tuple(theta0), tuple(theta_star)
@@ -640,8 +645,20 @@ def runner(plugin: Plugin, kind: str) -> Runner:
 
 def _online_run(plugin: Plugin, scenario: Scenario) -> OnlineUpdates:
     """A user's online algorithm on a scenario, within the campaign's limit: as many updates
-    as `max_epochs` cyclic epochs could make (`Plugin.run` caps it further)."""
-    return plugin.run(scenario.data, scenario.u, scenario.max_epochs * scenario.data.n)
+    as `max_epochs` cyclic epochs could make (`Plugin.run` caps it further: `limit`)."""
+    return plugin.run(scenario.data, scenario.u, _asked(scenario))
+
+
+def _asked(scenario: Scenario) -> int:
+    """The updates the campaign allows an online plug-in on `scenario`: as many as
+    `max_epochs` cyclic epochs could make (before `limit`)."""
+    return scenario.max_epochs * scenario.data.n
+
+
+def limit(asked: int) -> int:
+    """The most updates (iterations) a plug-in's call may return when `asked` are allowed:
+    never more than `MAX_UPDATES`."""
+    return min(asked, MAX_UPDATES)
 
 
 def _batch_runs(plugin: Plugin, scenario: Scenario) -> tuple[BatchRun, ...]:
@@ -660,3 +677,77 @@ def steps_of(name: str, run: object) -> None:
         if tau is None:
             raise PluginFault(f"plug-in {name}: update {k} on {run.data.name} is not along "
                               "y x, so it has no step tau (a step of the proof reads tau)")
+
+
+@dataclass(frozen=True)
+class Ran:
+    """How a plug-in's runs of one kind ended, counted over an audit's campaign (summed over
+    its shards in any order: the same for every `--jobs`), said beside the verdicts
+    (`line`). The contract cannot make more of it a fault: a plug-in may stop before it
+    converges (the passive-aggressive example, whose losses only tend to 0, stops after 3
+    epochs), and its updates need not be along `y x` (a second-order rule's are not). So
+    the audit says what its runs were, and a verdict on them is a verdict on those runs:
+    `converged`, the last iterate classifies every example (`classifies`); `cut`, the run
+    made as many updates (iterations) as it was allowed, `limit`, as a built-in run stops at
+    its epoch cap; `stopped`, neither. `unstepped`: updates of an online run not along `y x`
+    of the example they name (no step `tau`)."""
+
+    runs: int = 0
+    converged: int = 0
+    cut: int = 0
+    stopped: int = 0
+    updates: int = 0
+    unstepped: int = 0
+
+    def __add__(self, other: Ran) -> Ran:
+        return Ran(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def line(self, name: str, kind: str) -> str:
+        """`plug-in mine: 120 online runs: 52 converged, 68 stopped before ...`: one line."""
+        steps = "iterations" if kind == "batch" else "updates"
+        ends = [f"{self.converged} converged (the last iterate classifies every example)",
+                f"{self.cut} cut at their limit (max_{steps})",
+                f"{self.stopped} stopped before converging and before their limit"]
+        line = (f"plug-in {name}: {self.runs} {kind} run{'s' * (self.runs != 1)}: "
+                + ", ".join(ends))
+        if kind == "online":
+            line += (f"; {self.unstepped} of {self.updates} updates not along y x of the "
+                     "example they name" if self.unstepped else
+                     f"; each of its {self.updates} updates along y x of its example")
+        return line
+
+
+def ran(run: object, scenario: Scenario) -> Ran:
+    """How one of a plug-in's runs on `scenario` ended (`Ran`): an online run (made within
+    `limit` of `_asked` updates) or a batch run (within `limit` of `max_iterations`)."""
+    if isinstance(run, OnlineUpdates):
+        made, cap = len(run.updates), limit(_asked(scenario))
+        last = run.updates[made - 1].w_next if made else tuple(
+            Fraction(0) for _ in range(run.data.d))
+        updates, unstepped = made, sum(tau is None for tau in run.steps or ())
+    elif isinstance(run, BatchRun):
+        made, cap = len(run.iterations), limit(scenario.max_iterations)
+        last, updates, unstepped = run.states[-1], 0, 0
+    else:
+        return Ran()
+    if classifies(run.data, last):
+        return Ran(1, 1, 0, 0, updates, unstepped)
+    return Ran(1, 0, *((1, 0) if made >= cap else (0, 1)), updates, unstepped)
+
+
+def classifies(data: Dataset, w: Vector) -> bool:
+    """Whether `w` classifies every example of `data` under one sign(0): `y <w, x> < 0` for
+    none, and the examples on its boundary (`<w, x> = 0`) all of one label. Every rule the
+    online and batch kinds cover updates on an example it misclassifies, whatever it asks
+    beyond (a margin, a hinge loss), so a run that converged ends at such a `w`; the
+    perceptron's own, `y <w, x> > 0` for every example, is one."""
+    tied: set[int] = set()
+    for x, y in zip(data.X, data.y, strict=True):
+        s = sum((a * b for a, b in zip(w, x, strict=True)), Fraction(0))
+        if s == 0:
+            tied.add(int(y))
+            if len(tied) > 1:
+                return False
+        elif (s > 0) != (y > 0):
+            return False
+    return True
