@@ -33,12 +33,16 @@ state after the import). A plug-in that raises (anything: a `SystemExit` of any 
 audit), kills its process, returns something that is not such a trace, returns more than
 `max_updates` updates (a generator that never ends is read only that far: deterministic),
 returns a coordinate past `MAX_VALUE_BITS` or a trace past `MAX_TRACE_BITS`, or
-does not return within `seconds` of wall clock (a guard against a hang, never a budget: the
-child is killed) raises `PluginFault`, one line naming the plug-in and the fault. The
+does not return within `seconds` of its process's CPU time (a guard against a loop, never a
+budget: the child is killed; CPU seconds, so the same under any load of the machine), or
+within `wall` seconds of wall clock (a far larger guard, only against a call blocked outside
+the CPU: sleeping, waiting on input) raises `PluginFault`, one line naming the plug-in and
+the fault (a timeout's with a remedy). The
 campaign stops running that plug-in and the audit reports the line (exit 2); every other
 proof is reported as usual. A timeout is posted where every process of the audit reads it
 (`shared_faults`), so the plug-in is called no more in any shard or worker. Importing the
-plug-in's module runs in the process itself (once), under `SIGALRM` in the main thread.
+plug-in's module runs in the process itself (once), under `SIGPROF` (the process's CPU
+time) and `SIGALRM` (the wall clock's) in the main thread.
 
 Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
 calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
@@ -104,8 +108,19 @@ KINDS = tuple(CONTRACTS)
 GROUP = "novikoff.algorithms"
 #: The most updates any plug-in run may return, whatever the scenario's epoch cap.
 MAX_UPDATES = 100_000
-#: Wall-clock guard per call, in seconds: generous, a guard against a loop, never a verdict.
+#: CPU-time guard per call, in CPU seconds of the call's process: generous, a guard against a
+#: loop, never a verdict; CPU time, not the wall clock's, so that whether a call is stopped
+#: does not depend on the machine's load (newcomer trial 19: an audit ended in a finding or
+#: in exit 2 by the load of a shared machine).
 SECONDS = 60.0
+#: Wall-clock guard per call, in seconds: only against a call blocked outside the CPU
+#: (sleeping, waiting on input), which never spends its CPU seconds; ten times those, so that
+#: a call busy on the CPU meets the CPU guard first unless the load leaves it less than a
+#: tenth of a core.
+WALL_SECONDS = 600.0
+#: What to do about a call past its CPU seconds, said in its fault.
+REMEDY = ("to stay within it: --budget small (fewer, smaller scenarios), fewer epochs in the "
+          "plug-in, or faster code")
 #: The most bits one coordinate a plug-in returns may take (numerator and denominator
 #: together: about 19 700 decimal digits), and all the coordinates of one call's trace. Past
 #: them the run is a fault, found in the plug-in's child before the value is sent: exact
@@ -133,7 +148,8 @@ class Plugin:
     name: str
     spec: str | None = None
     function: Algorithm | None = field(default=None, compare=False)
-    seconds: float = SECONDS
+    seconds: float = SECONDS  # CPU seconds of each call (`SECONDS`)
+    wall: float = WALL_SECONDS  # wall-clock seconds of each call (`WALL_SECONDS`)
     params: tuple[tuple[str, Fraction], ...] = ()  # keyword arguments of every call
     #: each call in a child process of its own (`verify.runs.isolation`); False: in the
     #: process running the campaign (a debugger sees it, a crash ends that process)
@@ -232,7 +248,7 @@ class Plugin:
         # in this process, which keeps the module (each call's child starts from it)
         function = self._calling(find,
                                  f"({self.spec}) cannot be loaded: {{}}",
-                                 f"({self.spec}) did not load within {self.seconds:g} s",
+                                 f"({self.spec}) did not load within {{}}",
                                  apart=False)
         if not callable(function):
             raise PluginFault(f"plug-in {self.name} ({self.spec}): {attribute} is not callable")
@@ -271,7 +287,7 @@ class Plugin:
         items = self._calling(lambda: self._read(data, function(data, cap, **dict(self.params)),
                                                  cap),
                               f"raised {{}} on {data.name}",
-                              f"did not return within {self.seconds:g} s on {data.name} "
+                              f"did not return within {{}} on {data.name} "
                               f"({data.n} examples)",
                               f"{{}} while running on {data.name}")
         updates, steps = _trace(data, items)
@@ -281,16 +297,16 @@ class Plugin:
     def _calling(self, code: Callable[[], T], failed: str, slow: str, died: str = "{}", *,
                  apart: bool | None = None) -> T:
         """`code()`, the plug-in's own code, run by `verify.runs.isolation.call`: in a child
-        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`.
-        Whatever goes wrong is a `PluginFault` naming the plug-in: `failed` with what it
-        raised put in (a `SystemExit` of any code and a `KeyboardInterrupt` it raises
-        itself included: they are its way of failing, not the user's wish to stop the
-        audit; a real Ctrl-C still interrupts), `died` with how its process ended put in,
-        or `slow` past `seconds`, which is posted (`post`) so that no process of the audit
-        calls it again; a child still running when another process posts that is ended,
-        with the posted fault."""
+        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`
+        of CPU time and `wall` of wall clock. Whatever goes wrong is a `PluginFault` naming
+        the plug-in: `failed` with what it raised put in (a `SystemExit` of any code and a
+        `KeyboardInterrupt` it raises itself included: they are its way of failing, not the
+        user's wish to stop the audit; a real Ctrl-C still interrupts), `died` with how its
+        process ended put in, or `slow` past either guard, the guard put in (`_guard`),
+        which is posted (`post`) so that no process of the audit calls it again; a child
+        still running when another process posts that is ended, with the posted fault."""
         try:
-            return isolation.call(code, self.seconds,
+            return isolation.call(code, self.seconds, wall=self.wall,
                                   apart=self.isolated if apart is None else apart,
                                   stop=self.posted)
         except PluginFault:
@@ -303,10 +319,22 @@ class Plugin:
             raise PluginFault(f"plug-in {self.name} {died.format(death)}") from None
         except isolation.Stopped as posted:
             raise PluginFault(str(posted)) from None
-        except isolation.TimedOut:
-            fault = f"plug-in {self.name} {slow}"
+        except isolation.TimedOut as out:
+            within, meaning = self._guard(out.clock, apart is False)
+            fault = f"plug-in {self.name} {slow.format(within)}: {meaning}"
             self.post(fault)
             raise PluginFault(fault) from None
+
+    def _guard(self, clock: str, loading: bool) -> tuple[str, str]:
+        """The guard that went off, in words, and what it means: `60 CPU-seconds` and what
+        counted and what to do, or `600 s of wall clock` and what it guards against."""
+        if clock == "wall":
+            return (f"{self.wall:g} s of wall clock", "a guard against a call blocked outside "
+                    f"the CPU (sleeping, waiting on input), which spends none of its "
+                    f"{self.seconds:g} CPU-seconds")
+        whose = "the audit's process" if loading else "its process"
+        return (f"{self.seconds:g} CPU-seconds", f"{whose}'s CPU time, the same under any "
+                "load" + ("" if loading else f"; {REMEDY}"))
 
     def _posting(self) -> Path | None:
         """Where this plug-in's timeout is posted (None: no board)."""
@@ -357,7 +385,7 @@ class Plugin:
             lambda: self._read_batch(data, function(data, cap, start, star,
                                                     **dict(self.params)), cap),
             f"raised {{}} on {data.name}",
-            f"did not return within {self.seconds:g} s on {data.name} ({data.n} examples)",
+            f"did not return within {{}} on {data.name} ({data.n} examples)",
             f"{{}} while running on {data.name}")
         return BatchRun(data, star, start, self._iterations(data, start, items))
 
@@ -600,7 +628,7 @@ def _module(where: str) -> Any:
 @contextmanager
 def shared_faults(given: Mapping[str, Plugin]) -> Iterator[dict[str, Plugin]]:
     """The plug-ins `given`, posting their timeouts to a folder that every process of one
-    audit reads (removed at the end): the guard's 60 s are then spent once per plug-in and
+    audit reads (removed at the end): the guard's seconds are then spent once per plug-in and
     audit, not once per shard or process (`--jobs`), and a call running elsewhere when the
     fault is posted is ended with it. Only timeouts travel so: every other fault is
     deterministic and cheap, found again by each shard, so the fault the audit reports
