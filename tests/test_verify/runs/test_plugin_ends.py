@@ -145,3 +145,35 @@ def test_an_audit_without_plug_ins_says_nothing_of_them(tmp_path: Path) -> None:
     audit = audit_proofs(other, budget="small")
     assert audit.plugins == () and "plugin_runs" not in to_json(audit)["summary"]
     assert "runs of plug-ins" not in to_text(audit)
+
+
+def test_the_counts_are_the_same_for_every_jobs(tmp_path: Path) -> None:
+    """Summed over the shards (`verify.numeric.shards.merge`): one worker or two, the same
+    line."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF)
+    lines = {jobs: audit_proofs(mine, budget="small", jobs=jobs,
+                                algorithms={"mine": one_pass}).plugins for jobs in (1, 2)}
+    assert lines[1] == lines[2] and len(lines[1]) == 1
+
+
+def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None:
+    """The batch perceptron with unit step (examples/): three starts per scenario, each run
+    converged or cut at max_iterations; no line on updates along y x (a batch step is read
+    along xbar, or the run is a fault)."""
+    import sys
+
+    root = Path(__file__).resolve().parents[3]
+    sys.path.insert(0, str(root))
+    from examples.plugins.batch_perceptron import unit_step
+
+    audit = audit_proofs(root / "examples" / "batch-unit-step.toml", budget="small",
+                         algorithms={"unit-step": unit_step})
+    (line,) = audit.plugins
+    found = re.fullmatch(r"plug-in unit-step: (\d+) batch runs: (\d+) converged \(the last "
+                         r"iterate classifies every example\), (\d+) cut at their limit "
+                         r"\(max_iterations\), 0 stopped before converging and before their "
+                         r"limit", line)
+    assert found is not None, line
+    runs, converged, cut = map(int, found.groups())
+    assert runs == converged + cut and runs % 3 == 0 and converged
