@@ -74,6 +74,11 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, NoReturn, TypeVar
 
+try:  # POSIX (where the system forks): imported here, not in each child (a fork per call)
+    import resource
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None  # type: ignore[assignment]
+
 T = TypeVar("T")
 
 #: Whether calls can run in a child process here.
@@ -265,11 +270,11 @@ def _cpu_guard(seconds: float) -> None:
     `seconds`; behind it `RLIMIT_CPU` (whole seconds): SIGXCPU a second later, SIGKILL a
     second after that, a limit the code cannot raise (it can lower its hard limit only),
     for code that handles or blocks the signals."""
-    import resource
-
     for number in (signal.SIGPROF, signal.SIGXCPU):
         signal.signal(number, signal.SIG_DFL)
     signal.setitimer(signal.ITIMER_PROF, seconds)
+    if resource is None:  # pragma: no cover - not POSIX
+        return
     soft = math.ceil(seconds) + 1
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
     if hard != resource.RLIM_INFINITY:  # lower already: kept (it cannot be raised)
