@@ -226,6 +226,9 @@ class Audit:
     data: tuple[str, ...] = field(default=(), compare=False, repr=False)
     strict: bool = False  # `--strict`: every proof audited decides `passed` (not only those
     # `ProofAudit.required` names), in every rendering
+    #: how the runs of each plug-in that made them ended, one line per plug-in and run kind
+    #: (`verify.runs.plugin.Ran.line`): what a verdict on them is a verdict on
+    plugins: tuple[str, ...] = ()
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""
@@ -449,7 +452,10 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                  tuple([fault for _, fault in refused] + admitted.errors + plan.errors
                        + fault_lines),
                  sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses,
-                 data=tuple(data))
+                 data=tuple(data),
+                 plugins=tuple(ran.line(name, kind) for (name, kind), ran
+                               in sorted(campaign_result.plugins.items())
+                               if name not in campaign_result.faults))
 
 
 @contextmanager

@@ -149,6 +149,7 @@ def _summary(audit: Audit) -> Json:
         "findings": [f"{p.id}/{s.step.id}" for p, s in findings(audit)],
         "passed": audit.passed(),
         "errors": list(audit.errors),
+        **({"plugin_runs": list(audit.plugins)} if audit.plugins else {}),
         "real_data": audit.real_data,
         "canonical": {"audited": [p.id for p in canonical],
                       "verified": [p.id for p in canonical if p.status == "verified"],
@@ -263,7 +264,15 @@ def to_text(audit: Audit) -> str:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
     return "\n".join(lines + data_lines(audit) + vacuous_lines(audit)
-                     + partly_lines(audit, found) + not_run_lines(audit))
+                     + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
+
+
+def plugin_lines(audit: Audit) -> list[str]:
+    """How the runs of each plug-in ended (`Audit.plugins`): what its steps' verdicts on runs
+    are verdicts on (a run that stopped before it converged is checked as the run it is)."""
+    return ["", "runs of plug-ins (each checked as the trace it is: exact values, sizes, "
+            "steps; a verdict on runs is one on these):",
+            *(f"  {line}" for line in audit.plugins)] if audit.plugins else []
 
 
 def mostly_vacuous(step: StepAudit) -> bool:

@@ -59,7 +59,7 @@ from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
-from verify.runs.plugin import Plugin, PluginFault, steps_of
+from verify.runs.plugin import Plugin, PluginFault, Ran, ran, steps_of
 from verify.runs.plugin import runner as plugin_runner
 from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
 
@@ -327,7 +327,9 @@ def _shuffled(n: int, seed: int) -> tuple[int, ...]:
 class CampaignResult:
     """Verdicts per (check, source), instance counts and timings; the scenario of each
     verdict's counterexample (`witnesses`, to shrink it), and the first fault of each user's
-    plug-in (`faults`: its checks then have no verdicts, a fault is never one).
+    plug-in (`faults`: its checks then have no verdicts, a fault is never one), and how the
+    runs of each plug-in that made them ended, by (plug-in, run kind) (`plugins`,
+    `verify.runs.plugin.Ran`).
     `evaluation_seconds` is the time spent checking rows, the rows that runs' kinds make
     jointly when they are checked included (`_jointly`); `total_seconds` the wall time of the
     whole campaign and `cpu_seconds` its process CPU time (on a loaded machine the two differ:
@@ -338,6 +340,7 @@ class CampaignResult:
     runs: dict[str, int] = field(default_factory=dict)
     witnesses: dict[tuple[str, str], Scenario] = field(default_factory=dict)
     faults: dict[str, str] = field(default_factory=dict)
+    plugins: dict[tuple[str, str], Ran] = field(default_factory=dict)
     evaluation_seconds: float = 0.0
     total_seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -436,6 +439,8 @@ def run_campaign(checks: Sequence[Check],
                 for key in [k for k in result.verdicts if k[0] == check.name]:
                     del result.verdicts[key]
                     result.witnesses.pop(key, None)
+        elif algorithm is not None:
+            result.plugins.update({(algorithm, kind): each for kind, each in group.ran.items()})
     result.total_seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - cpu
     return result
@@ -457,6 +462,7 @@ class _Group:
     source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
     fault: str | None = None
+    ran: dict[str, Ran] = field(default_factory=dict)  # a plug-in's runs, by kind: how they ended
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
     #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
@@ -532,8 +538,10 @@ class _Group:
             made = self.runners[name](scenario)
             for run in made if isinstance(made, tuple) else (made,):
                 origin = run_kind.label(scenario.origin, run)
-                if self.plugin is not None and any("tau" in self.names[b] for b in bindings):
-                    steps_of(self.plugin.name, run)
+                if self.plugin is not None:
+                    if any("tau" in self.names[b] for b in bindings):
+                        steps_of(self.plugin.name, run)
+                    self.ran[name] = self.ran.get(name, Ran()) + ran(run, scenario)
                 count += self._keep(((b, self._rows(run_kind, run, b, origin))
                                      for b in bindings), run_kind.pinned(scenario, run))
         return count

@@ -354,8 +354,9 @@ YOUNG_OBJECTS = 20_000
 
 def merge(results: Iterable[CampaignResult]) -> CampaignResult:
     """Shard results added in the order given: verdicts merged per (check, source), runs and
-    seconds summed (wall and CPU seconds spent on workers, for rates only); the
-    first witness of each (check, source) and the first fault of each plug-in kept."""
+    seconds summed (wall and CPU seconds spent on workers, for rates only), and how plug-ins'
+    runs ended; the first witness of each (check, source) and the first fault of each
+    plug-in kept."""
     total = CampaignResult()
     for part in results:
         for key, verdict in part.verdicts.items():
@@ -366,6 +367,8 @@ def merge(results: Iterable[CampaignResult]) -> CampaignResult:
             total.witnesses.setdefault(key, scenario)
         for name, fault in part.faults.items():
             total.faults.setdefault(name, fault)
+        for key, ran in part.plugins.items():
+            total.plugins[key] = total.plugins[key] + ran if key in total.plugins else ran
         total.evaluation_seconds += part.evaluation_seconds
         total.total_seconds += part.total_seconds
         total.cpu_seconds += part.cpu_seconds
