@@ -156,7 +156,9 @@ class OnlineAdversary:
             raise ValueError("need gamma > 0 and R2 >= gamma^2 (u = e_1 has ||u|| = 1)")
         self.seed = seed
         self._labels = random.Random(seed) if seed is not None else None
-        self._g2 = self.gamma**2
+        #: gamma's and R2's numerators and denominators (`_integer_step`)
+        self._integers = (self.gamma.numerator, self.gamma.denominator, self.R2.numerator,
+                          self.R2.denominator)
 
     def respond(self, w: Sparse, dimension: int) -> tuple[Sparse, int] | None:
         """An example `(x, y)` with `y<w,x> == 0`, or None when no allowed example errs.
@@ -191,19 +193,42 @@ class OnlineAdversary:
               ) -> tuple[Fraction, Fraction, tuple[int, ...], int] | None:
         """`_move` with `f` as integers: `(pull, ||f||^2, squares, y)`, f's coordinates being
         `squares[k] / q` for q the denominator of `||f||^2` (`rational_squares`)."""
-        g2 = self._g2
-        if perp2 == 0:
-            if a > 0:
-                return None
-            fresh2, pull = self.R2 - g2, _ZERO
-        else:
-            pull = a * self.gamma / perp2
-            fresh2 = self.R2 - g2 - pull * pull * perp2
-        if fresh2 < 0:
+        step = self._integer_step(a.numerator, a.denominator, perp2.numerator,
+                                  perp2.denominator)
+        if step is None:
             return None
-        squares = sum_of_squares(fresh2.numerator * fresh2.denominator)
+        pull_num, pull_den, fresh_num, fresh_den, squares, y = step
+        return Fraction(pull_num, pull_den), Fraction(fresh_num, fresh_den), squares, y
+
+    def _integer_step(self, a_num: int, a_den: int, perp_num: int, perp_den: int
+                      ) -> tuple[int, int, int, int, tuple[int, ...], int] | None:
+        """`_step` on `a = a_num / a_den` and `perp2 = perp_num / perp_den` (positive
+        denominators, not necessarily reduced), in integers: `pull = a gamma / perp2` and
+        `||f||^2 = R2 - gamma^2 - pull^2 perp2 = R2 - gamma^2 - pull a gamma` (as
+        `pull perp2 = a gamma`), each as its reduced numerator and denominator (the ones its
+        Fraction has), the squares of `f` and the label. A round of `play` made a dozen
+        Fractions here and in its own update, a gcd and a few calls each: most of a game's
+        time once the examples were integers."""
+        gn, gd, Rn, Rd = self._integers
+        if perp_num == 0:
+            if a_num > 0:
+                return None
+            pull_num, pull_den = 0, 1
+            fresh_num, fresh_den = Rn * gd * gd - Rd * gn * gn, Rd * gd * gd
+        else:
+            pull_num, pull_den = a_num * gn * perp_den, a_den * gd * perp_num
+            g = gcd(pull_num, pull_den)
+            pull_num, pull_den = pull_num // g, pull_den // g
+            under = pull_den * a_den
+            fresh_num = (Rn * gd * gd - Rd * gn * gn) * under - Rd * pull_num * a_num * gn * gd
+            fresh_den = Rd * gd * gd * under
+        g = gcd(fresh_num, fresh_den)
+        fresh_num, fresh_den = fresh_num // g, fresh_den // g
+        if fresh_num < 0:
+            return None
+        squares = sum_of_squares(fresh_num * fresh_den)
         y = 1 if self._labels is None else self._labels.choice((-1, 1))
-        return pull, fresh2, squares, y
+        return pull_num, pull_den, fresh_num, fresh_den, squares, y
 
     def play(self, max_rounds: int | None = None) -> AdversarialSequence:
         """Play against the perceptron (w_0 = 0, eta = 1, rule `<=`) until no mistake is
@@ -219,14 +244,17 @@ class OnlineAdversary:
         The coordinates are integers: `P` as numerators `Pn` over one denominator `Pd`, each
         example as numerators over its own denominator, all brought to their least common
         denominator at the end (`perceptron.algorithms.fast.scaled_dataset`, which makes one
-        Fraction per distinct value and keeps this integer form for the engine). The round's
-        few scalars stay Fractions. The same exact sequence as a Fraction per product (a
-        test replays that), which was most of a game's time: `x` has a coordinate per
-        earlier round, so a game of b rounds made about b^2 / 2 products and their gcds."""
+        Fraction per distinct value and keeps this integer form for the engine), and so are
+        the round's few scalars (`_integer_step`; `a` as rounds of gamma, `s` and
+        `||w_perp||^2` as reduced numerators and denominators). The same exact sequence as
+        a Fraction per product and scalar (a test replays that), which was most of a game's
+        time: `x` has a coordinate per earlier round, so a game of b rounds made about
+        b^2 / 2 products and their gcds, and each round a dozen scalar Fractions."""
         from perceptron.algorithms.fast import scaled_dataset
 
-        a, perp2 = _ZERO, _ZERO
-        s = Fraction(1)
+        rounds = 0  # a = rounds * gamma
+        perp_num, perp_den = 0, 1  # ||w_perp||^2, reduced
+        s_num, s_den = 1, 1  # s, reduced
         keys: list[int] = []  # w_perp = s * P, P[keys[k]] = Pn[k] / Pd
         Pn: list[int] = []
         Pd = 1
@@ -238,16 +266,18 @@ class OnlineAdversary:
         examples: list[tuple[int, int, int, list[int], list[int], int, int, list[int]]] = []
         labels: list[int] = []
         while max_rounds is None or len(examples) < max_rounds:
-            step = self._step(a, perp2)
+            step = self._integer_step(rounds * g_num, g_den, perp_num, perp_den)
             if step is None:
                 break
-            pull, fresh2, squares, y = step
-            q = fresh2.denominator  # f's coordinates: squares[k] / q
+            pull_num, pull_den, fresh_num, q, squares, y = step  # f's coordinates: squares / q
             start = max(dimension, 1)
-            if pull and keys:
-                c = -y * pull * s  # the P coordinates of x: c * P
-                den = lcm(g_den, c.denominator * Pd, q)
-                factor, taken = c.numerator * (den // (c.denominator * Pd)), len(Pn)
+            if pull_num and keys:
+                # the P coordinates of x: c * P, c = -y pull s (reduced)
+                c_num, c_den = -y * pull_num * s_num, pull_den * s_den
+                g = gcd(c_num, c_den)
+                c_num, c_den = c_num // g, c_den // g
+                den = lcm(g_den, c_den * Pd, q)
+                factor, taken = c_num * (den // (c_den * Pd)), len(Pn)
             else:
                 den = lcm(g_den, q)
                 factor, taken = 0, 0
@@ -256,17 +286,24 @@ class OnlineAdversary:
             labels.append(y)
             if squares:
                 dimension = start + len(squares)
-            if pull:
-                keep = 1 - pull
-                s, perp2 = keep * s, keep * keep * perp2
-                if not s:
-                    s, keys, Pn, Pd = Fraction(1), [], [], 1
+            if pull_num:
+                # keep = 1 - pull = (pull_den - pull_num) / pull_den, reduced as pull is;
+                # s and ||w_perp||^2 scaled by keep and keep^2
+                keep = pull_den - pull_num
+                s_num, s_den = keep * s_num, pull_den * s_den
+                g = gcd(s_num, s_den)
+                s_num, s_den = s_num // g, s_den // g
+                perp_num, perp_den = keep * keep * perp_num, pull_den * pull_den * perp_den
+                g = gcd(perp_num, perp_den)
+                perp_num, perp_den = perp_num // g, perp_den // g
+                if not s_num:
+                    s_num, s_den, keys, Pn, Pd = 1, 1, [], [], 1
             if squares:
                 # f / s: numerators over one denominator (reduced together: the lcm of their
                 # own), then P brought to the lcm of its denominator and theirs
-                sign = 1 if s.numerator > 0 else -1
-                nums = [sign * v * s.denominator for v in squares]
-                over = q * abs(s.numerator)
+                sign = 1 if s_num > 0 else -1
+                nums = [sign * v * s_den for v in squares]
+                over = q * abs(s_num)
                 common = gcd(over, *nums)
                 nums, over = [v // common for v in nums], over // common
                 both = lcm(Pd, over)
@@ -276,8 +313,10 @@ class OnlineAdversary:
                     Pd = both
                 keys.extend(range(start, start + len(squares)))
                 Pn.extend(v * (Pd // over) for v in nums)
-            perp2 += fresh2
-            a += self.gamma
+            perp_num, perp_den = perp_num * q + fresh_num * perp_den, perp_den * q
+            g = gcd(perp_num, perp_den)
+            perp_num, perp_den = perp_num // g, perp_den // g
+            rounds += 1
         if not examples:
             raise ValueError("no example can be a mistake here (R2 < gamma^2)")
         total = lcm(*(example[0] for example in examples))

@@ -36,6 +36,7 @@ import math
 import os
 import random
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -786,8 +787,9 @@ def _batches(parts: Sequence[InstanceBatch], order: Sequence[int], magnitudes: S
 
 
 def _tier(bits: int, tiers: Sequence[int] = TIERS) -> int:
-    """The tier of magnitude (`TIERS`, or other edges) of numbers of `bits` bits."""
-    return next((k for k, edge in enumerate(tiers) if bits <= edge), len(tiers))
+    """The tier of magnitude (`TIERS`, or other edges, ascending) of numbers of `bits` bits:
+    the first edge at least `bits` (`len(tiers)` past the last)."""
+    return bisect_left(tiers, bits)
 
 
 #: The tiers of magnitude whose runs' rows are made and checked together (`_jointly`): two,

@@ -142,21 +142,68 @@ def test_play_is_respond_to_the_perceptron(R2: Fraction, gamma: Fraction, seed: 
     assert played.iterates[-1] == tuple(w) and len(played.iterates) == played.mistakes + 1
 
 
+def _step_in_fractions(adversary: OnlineAdversary, a: Fraction, perp2: Fraction
+                       ) -> tuple[Fraction, Fraction, tuple[int, ...], int] | None:
+    """`OnlineAdversary._step` as it was first written, in Fractions (`pull = a gamma /
+    perp2`, `||f||^2 = R2 - gamma^2 - pull^2 perp2`), drawing the label from the
+    adversary's generator as it does: the reference its integer step is compared with."""
+    g2 = adversary.gamma**2
+    if perp2 == 0:
+        if a > 0:
+            return None
+        fresh2, pull = adversary.R2 - g2, Fraction(0)
+    else:
+        pull = a * adversary.gamma / perp2
+        fresh2 = adversary.R2 - g2 - pull * pull * perp2
+    if fresh2 < 0:
+        return None
+    squares = sum_of_squares(fresh2.numerator * fresh2.denominator)
+    labels = adversary._labels
+    return pull, fresh2, squares, 1 if labels is None else labels.choice((-1, 1))
+
+
+# small: the squares of `||f||^2` are found by search (`sum_of_squares`), in both steps
+_RATIONAL = st.builds(Fraction, st.integers(-12, 12), st.integers(1, 6))
+
+
+@given(R2=st.builds(Fraction, st.integers(1, 60), st.integers(1, 6)),
+       gamma=st.builds(Fraction, st.integers(1, 6), st.integers(1, 6)),
+       a=_RATIONAL, perp2=_RATIONAL.map(abs), seed=st.none() | st.integers(0, 10**6))
+def test_the_integer_step_is_the_fraction_step(R2: Fraction, gamma: Fraction, a: Fraction,
+                                               perp2: Fraction, seed: int | None) -> None:
+    """`_step` (in integers, `_integer_step`) answers any `a` and `||w_perp||^2 >= 0` as
+    the Fraction formulas do: the same pull, `||f||^2`, squares and label, or None, both
+    reduced; from unreduced numerators and denominators too."""
+    if gamma * gamma > R2:
+        R2 = gamma * gamma
+    mine, theirs = (OnlineAdversary(R2, gamma, seed=seed) for _ in range(2))
+    expected = _step_in_fractions(theirs, a, perp2)
+    assert mine._step(a, perp2) == expected
+    again = OnlineAdversary(R2, gamma, seed=seed)._integer_step(
+        3 * a.numerator, 3 * a.denominator, 7 * perp2.numerator, 7 * perp2.denominator)
+    assert again == (None if expected is None else (
+        expected[0].numerator, expected[0].denominator, expected[1].numerator,
+        expected[1].denominator, *expected[2:]))
+
+
 def _played_in_fractions(adversary: OnlineAdversary, max_rounds: int | None = None
                          ) -> tuple[tuple[tuple[Fraction, ...], ...], tuple[int, ...]]:
-    """`play` as it was first written: `w_perp = s P` with P a dict of Fractions, and each
+    """`play` as it was first written: `w_perp = s P` with P a dict of Fractions, each
     example's coordinates a Fraction product (`-y pull s` times P's), made dense at the
-    end (the reference the integer `play` is compared with)."""
+    end, and each round's scalars Fractions (`_step_in_fractions`): the reference the
+    integer `play` is compared with."""
     zero = Fraction(0)
     a, perp2, s, P = zero, zero, Fraction(1), {}
     dimension = 1
     examples: list[dict[int, Fraction]] = []
     labels: list[int] = []
     while max_rounds is None or len(examples) < max_rounds:
-        move = adversary._move(a, perp2, dimension)
-        if move is None:
+        step = _step_in_fractions(adversary, a, perp2)
+        if step is None:
             break
-        pull, fresh2, fresh, y = move
+        pull, fresh2, squares, y = step
+        fresh = {max(dimension, 1) + k: v for k, v in enumerate(rational_squares(fresh2))}
+        assert tuple(fresh.values()) == tuple(Fraction(v, fresh2.denominator) for v in squares)
         x = {0: y * adversary.gamma}
         if pull:
             c = -y * pull * s

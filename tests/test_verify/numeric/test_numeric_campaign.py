@@ -23,8 +23,11 @@ from proofs.language.terms import Vec, scalar
 from proofs.language.terms import dot as dot_term
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import (
+    JOINT_TIERS,
+    TIERS,
     Check,
     _compiled,
+    _tier,
     adversary,
     canonical_checks,
     generated,
@@ -396,3 +399,13 @@ def test_joint_rows_change_no_verdict_counterexample_or_witness(monkeypatch) -> 
     monkeypatch.setattr(RunKind, "joint", lambda _kind, _row_set: None)
     assert campaign(list(canonical_checks())) == true_only
     assert campaign([*canonical_checks(), *false]) == with_false
+
+
+def test_a_tier_is_the_first_edge_at_least_the_bits():
+    """`_tier` (a bisection) is the first edge of the tiers at least the bit length, and
+    their count past the last, on `TIERS`, `JOINT_TIERS` and no edges, every edge included."""
+    for tiers in (TIERS, JOINT_TIERS, ()):
+        for bits in range(0, 130):
+            assert _tier(bits, tiers) == next(
+                (k for k, edge in enumerate(tiers) if bits <= edge), len(tiers))
+    assert [_tier(bits) for bits in (0, 8, 9, 62, 63)] == [0, 0, 1, 4, 5]
