@@ -318,8 +318,10 @@ class Inductions(Rules):
     def sums_supported(self, proved: ProvedStep, printed: Mapping[Rel, object],
                        lemmas: Sequence[object], applications: Sequence[object]) -> None:
         """Refuse an induction with sums or families that the export does not replay yet: the
-        counter is a natural that no sum's body or filter reads in the step's hypotheses or
-        the update's facts, and the invariant's only through the bounds of a nested sum (a
+        counter is a natural that no sum's body or filter reads in the step's hypotheses (an
+        update's fact may: `sum(k in 1..t, y[k]*dot(x[k], x[t+1])) == 0`, the new example
+        orthogonal to the earlier ones), and the invariant's only through the bounds of a
+        nested sum (a
         double sum over `1..t`, the kernel's expansion of `norm2(w - sum(k in 1..t, ...))`:
         `kernel_bounds` replaces such a bound under the outer sum's `fun`); the obligations'
         own relations may read it anywhere (the invariant after an update reads the update's
@@ -345,6 +347,9 @@ class Inductions(Rules):
         vectors = iterated & set(self.proof.names.vectors)
         premises = dict.fromkeys(r for g in proved.goals if g.obligation.written is not None
                                  for r in g.obligation.written[0])  # in order: one message
+        # the update's facts, read at each update (`x[t+1]` in a sum's body): printed with the
+        # counter in place in the step lemma and at `n'` over nat alike
+        updates = set(st.over[3]) if st.over is not None else set()  # type: ignore[call-overload]
         for relation in (*st.hypotheses, st.claim, *premises):
             for side in (relation.lhs, relation.rhs):
                 for symbol in side.free_symbols:
@@ -353,7 +358,8 @@ class Inductions(Rules):
                         continue
                     read = atoms.names_of(found.body).union(
                         *(atoms.names_of(p) for p, _ in found.filters))
-                    if t in read and (relation != st.claim or reads_counter(found, t)):
+                    if t in read and relation not in updates and (
+                            relation != st.claim or reads_counter(found, t)):
                         raise Unsupported("a sum whose body reads the induction's counter "
                                           + ("other than in a nested sum's bounds "
                                              if relation == st.claim else "")

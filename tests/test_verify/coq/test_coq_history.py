@@ -7,8 +7,10 @@ whose body reads the induction's counter"), and forced, coqc rejected it: a rewr
 inner sum's bounds cannot reach under the outer sum's `fun` (its function reads the outer
 index). The bounds are now replaced as closed terms (`replace ... by zbounds`), which reaches
 them there, and the invariant's sums whose bodies read the iterate are brought to the
-kernel's reading with their bounds at `0` and `t + 1`. What is still refused says why: the
-counter read in a body otherwise (a member's index `z[i + t]`), or in an update's fact.
+kernel's reading with their bounds at `0` and `t + 1`. An update's fact may read the counter
+in a sum's body too (the orthonormal runs' count: each update's example orthogonal to the
+earlier ones). What is still refused says why: the counter read in the invariant's body
+otherwise (a member's index `z[i + t]`), or in a split's case.
 Compiling skips without coqc; a false variant must not compile."""
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pytest
 from coq_preamble import compile_inner_product
 from coq_preamble import compiles as coqc_compiles
 
+from proofs.library import load_builtin
 from proofs.proof_file import parse_proof
 from verify.coq import NOT_RUN, export_and_check
 from verify.proof_checker import check_proof
@@ -65,7 +68,7 @@ constants = ["z"]
 base = { s = "z[1]" }
 step = { s = "z[t+2]" }
 
-# the counter read in a sum's body in an update's fact: refused, and says so
+# the counter read in a sum's body in an update's fact (the update's own member): replayed
 [[step]]
 id = "fact-reads-counter"
 claim = "s == sum(i in 1..t, z[i])"
@@ -75,6 +78,29 @@ constants = ["z"]
 base = { s = "0" }
 step = { s = "s + c" }
 given = ["c == sum(i in 1..1, z[i+t])"]
+
+# the orthonormal runs' count (tightness-orthonormal's glue): each update's example a unit
+# vector orthogonal to the earlier ones, an update fact whose sum reads the counter
+[[step]]
+id = "orthonormal-count"
+claim = "norm2(sum(k in 1..t, yu[k]*xu[k])) == t"
+[step.induction]
+variable = "t"
+constants = ["xu", "yu"]
+base = { s = "0" }
+step = { s = "s" }
+given = ["yu[t+1]**2 == 1", "norm2(xu[t+1]) == 1", "sum(k in 1..t, yu[k]*dot(xu[k], xu[t+1])) == 0"]
+
+# the counter read in a sum's body in a split's case: refused, and says so
+[[step]]
+id = "split-reads-counter"
+claim = "s == sum(i in 1..t, z[i])"
+split = { on = "sum(i in 1..1, z[i+t])" }
+[step.induction]
+variable = "t"
+constants = ["z"]
+base = { s = "0" }
+step = { s = "s + z[t+1]" }
 """
 
 #: False variants of history.v, each (what it breaks, the text, its replacement, how often
@@ -85,7 +111,11 @@ FALSE_HISTORY = (
      "(vscal (yu ((INR n') + 1)) (xu ((INR n') + 2)))", 1),
     # the invariant after an update with the inner sum of its double sum one term short
     ("inner bound", "(fun j'2 => ((zsum ((1))%Z ((Z.of_nat (S t)))%Z",
-     "(fun j'2 => ((zsum ((1))%Z ((Z.of_nat t))%Z", 2),
+     "(fun j'2 => ((zsum ((1))%Z ((Z.of_nat t))%Z", 3),
+    # the orthonormal count's new example orthogonal to the next one's, not to the earlier
+    # ones: the count no longer follows
+    ("orthogonal", "(fun j'1 => ((ip (xu j'1) (xu ((INR n') + 1))) * (yu j'1)))",
+     "(fun j'1 => ((ip (xu j'1) (xu ((INR n') + 2))) * (yu j'1)))", 1),
 )
 
 
@@ -102,17 +132,18 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
 def test_the_iterate_as_the_sum_of_its_updates_is_exported(
         exported: tuple[Path, dict[str, str]]) -> None:
     directory, results = exported
-    assert results["iterate-from-zero"] == results["iterate"] == NOT_RUN
+    assert {results[s] for s in ("iterate-from-zero", "iterate", "fact-reads-counter",
+                                 "orthonormal-count")} == {NOT_RUN}
     text = (directory / "history.v").read_text()
     # the double sum over 1..t, its inner sum in the outer one's body, over nat and in the
     # step lemma after the update
     assert ("(zsum ((1))%Z ((Z.of_nat n'))%Z (fun j'2 => ((zsum ((1))%Z ((Z.of_nat n'))%Z "
             "(fun j'1 => ((ip (xu j'1) (xu j'2)) * (yu j'1)))) * (yu j'2))))" in text)
-    assert text.count("(fun j'2 => ((zsum ((1))%Z ((Z.of_nat (S t)))%Z") == 2
+    assert text.count("(fun j'2 => ((zsum ((1))%Z ((Z.of_nat (S t)))%Z") == 3
     # its bounds replaced as closed terms, under the outer sum's `fun` too
-    assert text.count("replace ((Z.of_nat 0%nat))%Z with ((0))%Z by zbounds.") == 2
+    assert text.count("replace ((Z.of_nat 0%nat))%Z with ((0))%Z by zbounds.") == 4
     assert text.count("replace ((Z.of_nat (S nat'0)))%Z with ((Z.of_nat nat'0) + (1))%Z by "
-                      "zbounds.") == 2
+                      "zbounds.") == 4
     assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
 
 
@@ -121,7 +152,7 @@ def test_what_is_not_replayed_yet_says_why(exported: tuple[Path, dict[str, str]]
     assert results["member-of-counter"] == (
         "not exported: a sum whose body reads the induction's counter other than in a nested "
         "sum's bounds is not replayed in Coq yet")
-    assert results["fact-reads-counter"] == (
+    assert results["split-reads-counter"] == (
         "not exported: a sum whose body reads the induction's counter is not replayed in Coq "
         "yet")
 
@@ -144,3 +175,14 @@ def test_the_iterate_compiles_and_false_variants_do_not(
             assert not compiles(text.replace(old, new)), what
     finally:
         path.write_text(text)
+
+
+@pytest.mark.skipif(COQC is None, reason="coqc is not on PATH")
+def test_the_builtin_online_history_is_checked_by_coqc(tmp_path: Path) -> None:
+    """The library's step (`online-history`, issue 31's glue) as the audit's `--coq` exports
+    it: every step `checked` by coqc (on main: `not exported`, the refusal above)."""
+    proof = load_builtin("online-history")
+    report = check_proof(proof)
+    assert report.status == "proved"
+    run = export_and_check(tmp_path, [("online-history", proof, report.steps)])
+    assert run.for_proof("online-history") == {"iterate-is-sum-of-updates": "checked"}
