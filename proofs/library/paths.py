@@ -39,10 +39,12 @@ RESULTS: tuple[str, ...] = (
     "tightness-every-margin",
     "voted-freund-schapire",
     "finite-sums",
+    "online-history",
 )
 """Published results beyond the five sources, each checked on runs of its own algorithm
 where it is about runs (`finite-sums` holds laws of every finite sum, three of its steps
-checked on batch runs, whose dataset's families its families are bound to)."""
+checked on batch runs, whose dataset's families its families are bound to;
+`online-history` the iterate as the sum of its updates, on the online runs' history)."""
 
 PROOFS: dict[str, Path] = {
     **{name: HERE / f"{name}.toml" for name in (*CANONICAL, *VARIANTS, *RESULTS)},

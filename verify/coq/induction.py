@@ -60,6 +60,20 @@ def summed_text(term: Term, zero_of: str, real: Mapping[str, str], nat: Mapping[
     return replace_names(text, dict(vectors))
 
 
+def reads_counter(found: atoms.Sum, t: str) -> bool:
+    """Whether the sum's body or filters read the counter `t` other than in the bounds of a
+    sum nested in them (a family member's index `x[k + t]`, a factor `t`)."""
+    for part in (found.body, *(p for p, _ in found.filters)):
+        for symbol in part.free_symbols:
+            inner = atoms.structure(symbol)
+            if isinstance(inner, atoms.Sum):
+                if reads_counter(inner, t):
+                    return True
+            elif t in atoms.names_of(symbol):
+                return True
+    return False
+
+
 LENGTH = "N'"  # the number of updates of a run (with `'`: no proof-file name contains one)
 BOUND = "bound'"  # `(S n' <= N')%nat`: the update n' is one of the run's
 
@@ -304,12 +318,20 @@ class Inductions(Rules):
     def sums_supported(self, proved: ProvedStep, printed: Mapping[Rel, object],
                        lemmas: Sequence[object], applications: Sequence[object]) -> None:
         """Refuse an induction with sums or families that the export does not replay yet: the
-        counter is a natural that no sum's body or filter reads (its bounds may), a sum of the
-        invariant reads no iterated name but a vector in its body, its bounds free of the
-        counter (`dot(v, sum(i in 1..K, y[i]*x[i]))`: the sum of `y[i]*<v, x[i]>`, which the
-        lemmas state with the update's term inside the sum's `fun`, brought to the kernel's
-        reading by `canonical_sums`; without it coqc rejected the step), no family is
-        iterated, and nothing is used (no instance, no one-update lemma)."""
+        counter is a natural that no sum's body or filter reads in the step's hypotheses (an
+        update's fact may: `sum(k in 1..t, y[k]*dot(x[k], x[t+1])) == 0`, the new example
+        orthogonal to the earlier ones), and the invariant's only through the bounds of a
+        nested sum (a
+        double sum over `1..t`, the kernel's expansion of `norm2(w - sum(k in 1..t, ...))`:
+        `kernel_bounds` replaces such a bound under the outer sum's `fun`); the obligations'
+        own relations may read it anywhere (the invariant after an update reads the update's
+        members, `x[t+1]`, inside its sums: the replay derives them, coqc checks them); a
+        sum of the invariant reads no iterated name but a vector in its body
+        (`dot(v, sum(i in 1..K, y[i]*x[i]))`: the sum of `y[i]*<v, x[i]>`, which the lemmas
+        state with the update's term inside the sum's `fun`, brought to the kernel's reading
+        by `canonical_sums`, its bounds those of the base or of `t + 1` where they read the
+        counter; without it coqc rejected the step), no family is iterated, and nothing is
+        used (no instance, no one-update lemma)."""
         step, st = proved.step, proved.statement
         rule = step.rule
         assert isinstance(rule, Induction)
@@ -323,7 +345,12 @@ class Inductions(Rules):
             raise Unsupported("an iterated family is not replayed in Coq yet")
         iterated = {*rule.base, *rule.step}
         vectors = iterated & set(self.proof.names.vectors)
-        for relation in (*st.hypotheses, st.claim, *rule_relations(proved)):
+        premises = dict.fromkeys(r for g in proved.goals if g.obligation.written is not None
+                                 for r in g.obligation.written[0])  # in order: one message
+        # the update's facts, read at each update (`x[t+1]` in a sum's body): printed with the
+        # counter in place in the step lemma and at `n'` over nat alike
+        updates = set(st.over[3]) if st.over is not None else set()  # type: ignore[call-overload]
+        for relation in (*st.hypotheses, st.claim, *premises):
             for side in (relation.lhs, relation.rhs):
                 for symbol in side.free_symbols:
                     found = atoms.structure(symbol)
@@ -331,12 +358,14 @@ class Inductions(Rules):
                         continue
                     read = atoms.names_of(found.body).union(
                         *(atoms.names_of(p) for p, _ in found.filters))
-                    if t in read:
-                        raise Unsupported("a sum whose body reads the induction's counter is "
-                                          "not replayed in Coq yet")
+                    if t in read and relation not in updates and (
+                            relation != st.claim or reads_counter(found, t)):
+                        raise Unsupported("a sum whose body reads the induction's counter "
+                                          + ("other than in a nested sum's bounds "
+                                             if relation == st.claim else "")
+                                          + "is not replayed in Coq yet")
                     names = sorted(read & iterated)
-                    if names and relation == st.claim and (set(names) - vectors or t in (
-                            atoms.names_of(found.lo) | atoms.names_of(found.hi)) or any(
+                    if names and relation == st.claim and (set(names) - vectors or any(
                             atoms.names_of(p) & vectors for p, _ in found.filters)):
                         raise Unsupported(f"a sum of the invariant whose body reads an iterated "
                                           f"name ({', '.join(names)}) is not replayed in Coq yet")
@@ -351,23 +380,41 @@ class Inductions(Rules):
     def kernel_bounds(self, script: Script, invariant: Rel, t: str, at_base: bool) -> None:
         """Bring the bounds of the invariant's sums, at the base (`t = 0`) or after the update
         (`S t`, as the theorem over `nat` reads them), to the kernel's substituted bounds
-        (`0`, `t + 1`): `zsum_bounds`, the equalities of integers by `zbounds`."""
+        (`0`, `t + 1`): each bound that reads the counter `replace`d by the kernel's, their
+        equality of integers by `zbounds`. A bound reads no bound index (the kernel refuses
+        one), so it is a closed term even where its sum is nested in another's body (a double
+        sum over `1..t`): `replace` rewrites it under the outer sum's `fun` too, which a
+        rewrite of the inner sum itself cannot (its function reads the outer index). The
+        longest first, so that one bound printed inside another is replaced as part of it."""
         nat = script.nat
         value = sympy.Integer(0) if at_base else sympy.Symbol(t) + 1
         goal = {**nat, t: "0%nat" if at_base else f"(S {nat[t]})"}
+        pairs: dict[str, str] = {}
+        for bound in sorted(self.counted_bounds(invariant, t), key=str):
+            kernel = printer.integer(sympy.expand(bound.subs(sympy.Symbol(t), value)), nat)
+            pairs[printer.integer(bound, goal)] = kernel
+        for text in sorted(pairs, key=lambda b: (-len(b), b)):
+            script.emit(f"replace {text} with {pairs[text]} by zbounds.")
+
+    @staticmethod
+    def counted_bounds(relation: Rel, t: str) -> set[sympy.Expr]:
+        """The bounds that read the counter `t` of every sum of `relation`, nested ones in
+        another's body or filters too."""
+        found: set[sympy.Expr] = set()
+        todo = [s for side in (relation.lhs, relation.rhs) for s in side.free_symbols]
         seen = set()
-        for side in (invariant.lhs, invariant.rhs):
-            for symbol in sorted(side.free_symbols, key=str):
-                found = atoms.structure(symbol)
-                if not isinstance(found, atoms.Sum) or symbol in seen or t not in (
-                        atoms.names_of(found.lo) | atoms.names_of(found.hi)):
-                    continue
-                seen.add(symbol)
-                bounds = [printer.integer(b, goal) for b in (found.lo, found.hi)]
-                kernel = [printer.integer(sympy.expand(b.subs(sympy.Symbol(t), value)), nat)
-                          for b in (found.lo, found.hi)]
-                script.emit(f"rewrite (zsum_bounds {' '.join(bounds)} {' '.join(kernel)}) "
-                            "by zbounds.")
+        while todo:
+            symbol = todo.pop()
+            if symbol in seen:
+                continue
+            seen.add(symbol)
+            structure = atoms.structure(symbol)
+            if not isinstance(structure, atoms.Sum):
+                continue
+            found |= {b for b in (structure.lo, structure.hi) if t in atoms.names_of(b)}
+            todo += [s for e in (structure.body, *(p for p, _ in structure.filters))
+                     for s in e.free_symbols]
+        return found
 
     def canonical_sums(self, script: Script, proved: ProvedStep, at_base: bool,
                        texts: Mapping[str, str]) -> None:
@@ -392,13 +439,23 @@ class Inductions(Rules):
             return
         nat = script.nat
         invariant = proved.statement.claim
-        for symbol in sorted({s for side in (invariant.lhs, invariant.rhs)
-                              for s in side.free_symbols}, key=str):
-            found = atoms.structure(symbol)
+        counted = sympy.Integer(0) if at_base else sympy.Symbol(rule.variable) + 1
+        for written in sorted({s for side in (invariant.lhs, invariant.rhs)
+                               for s in side.free_symbols}, key=str):
+            found = atoms.structure(written)
             if not isinstance(found, atoms.Sum) or not atoms.names_of(found.body) & set(vectors):
                 continue
+            symbol: sympy.Expr = written
+            if rule.variable in atoms.names_of(written):  # its bounds as `kernel_bounds` left them
+                symbol = atoms.substitute(written, {rule.variable: counted}, {})
+                found = atoms.structure(symbol) if isinstance(symbol, sympy.Symbol) else None
+                if not isinstance(found, atoms.Sum):
+                    raise Unsupported("a sum of the invariant is no single sum at the counter's "
+                                      "next value")
             raw = replace_names(printer.expr(symbol, {}, nat), texts)
             total = atoms.substitute(symbol, {}, vectors)
+            if raw == printer.expr(total, {}, nat):  # the term is the kernel's already (a base
+                continue  # `w := w0`): nothing to rewrite, and `rewrite` refuses an identity
             index = sympy.Symbol(f"#{found.bound}")
             body = atoms.substitute(found.body, {}, vectors)
             split = tuple((k, a) for k, a in linear.terms(index, found.lo, found.hi,
