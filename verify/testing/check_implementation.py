@@ -570,11 +570,17 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
     if call.read_only:
         X.setflags(write=False)
         y.setflags(write=False)
+    fitted = None
     try:
-        fitted = as_fitted(fit(X, y, epochs))
+        returned = fit(X, y, epochs)
     except Exception as error:  # the implementation's failure is the finding
         seen.defects.append(_raised(error, call))
-        fitted = None
+    else:
+        try:
+            fitted = as_fitted(returned)
+        except (ValueError, TypeError) as error:  # so is a return value it cannot read
+            seen.defects.append(f"returned {_short(returned)}, which is no weight vector, "
+                                f"(w, mistakes) or (w, mistakes, iterates): {error}")
     seen.defects.extend(_modified(X, handed.X, "X") + _modified(y, handed.y, "y"))
     w = iterates = mistakes = deviation = first = theory = None
     order = False
@@ -658,16 +664,54 @@ def _modified(now: np.ndarray, before: np.ndarray, name: str) -> list[str]:
             f"{before[at].item()!r}, it is now {now[at].item()!r}; it must leave its inputs alone"]
 
 
+def _short(value: object, limit: int = 80) -> str:
+    """A returned value in at most `limit` characters, with its type."""
+    text = " ".join(repr(value).split())
+    return f"{type(value).__name__} {text if len(text) <= limit else text[:limit] + '...'}"
+
+
+def _vector(values: object, what: str, seen: _Findings) -> Vector | None:
+    """Returned weights as exact numbers, or None with a defect when one is not a finite
+    real number: NaN, an infinity, None, a complex, text (numbers are returned as numbers,
+    not written), a container. Such a return is a fault of that call, never the checker's."""
+    try:
+        flat = np.ravel(np.asarray(values, dtype=object))
+    except (ValueError, TypeError) as error:  # a ragged nest numpy cannot lay out
+        seen.defects.append(f"returned {what} that are no vector: {error}")
+        return None
+    out = []
+    for j, v in enumerate(flat):
+        try:
+            if isinstance(v, (str, bytes)):
+                raise ValueError(f"{v!r} is text, not a number")
+            out.append(exact(v))
+        except (ValueError, TypeError, ArithmeticError) as error:  # DataError among them
+            said = " ".join(str(error).split())
+            seen.defects.append(f"returned {what} with an entry that is no finite real "
+                                f"number: at [{j}], {said[:160]}")
+            return None
+    return tuple(out)
+
+
 def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
           ) -> tuple[Vector | None, list[Vector] | None, int | None]:
-    """The final w, the iterates and the mistakes, exactly (a wrong width is a defect)."""
-    w: Vector | None = tuple(exact(v) for v in fitted.w)
-    if len(w) != d:  # type: ignore[arg-type]
-        seen.defects.append(f"returned {len(w)} weights; the data need {d}"  # type: ignore[arg-type]
+    """The final w, the iterates and the mistakes, exactly (a wrong width, a weight that is
+    no finite number, are defects)."""
+    w = _vector(fitted.w, "weights", seen)
+    if w is not None and len(w) != d:
+        seen.defects.append(f"returned {len(w)} weights; the data need {d}"
                             + (" (the bias last)" if bias else ""))
         w = None
-    iterates = ([tuple(exact(v) for v in np.ravel(np.asarray(it, dtype=object)))
-                 for it in fitted.iterates] if fitted.iterates is not None else None)
+    iterates: list[Vector] | None = None
+    if fitted.iterates is not None:
+        try:
+            listed = list(fitted.iterates)
+        except TypeError as error:
+            seen.defects.append(f"returned iterates that are no sequence: {error}")
+            listed = None
+        read = ([_vector(it, f"the iterate w_{t}", seen) for t, it in enumerate(listed)]
+                if listed is not None else [None])
+        iterates = None if any(it is None for it in read) else read  # type: ignore[assignment]
     if iterates is not None and any(len(it) != d for it in iterates):
         seen.defects.append(f"returned iterates that do not all have {d} coordinates")
         iterates = None

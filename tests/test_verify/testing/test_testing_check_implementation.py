@@ -263,3 +263,38 @@ def test_a_decision_rounding_may_flip_keeps_differences_as_notes() -> None:
     outcome = report.outcomes[0]
     assert report.ok and not outcome.float_exact
     assert outcome.notes[0].endswith(f"(float64 may round here: {bounds.flip})")
+
+
+@pytest.mark.parametrize(("spoil", "said"), [
+    (lambda w, its: (w * np.nan, its), "at [0], nan is not a finite number"),
+    (lambda w, its: (w * -np.inf, its), "inf is not a finite number"),
+    (lambda w, its: (None, its), "NoneType value None is not a number"),
+    (lambda w, its: (w.astype(complex), its), "is not a number"),
+    (lambda w, its: ({"w": w}, its), "dict value"),
+    (lambda w, its: ([str(v) for v in w], its), "is text, not a number"),
+    (lambda w, its: (w, [its[0] * np.nan, *its[1:]]), "returned the iterate w_0 with an entry"),
+])
+def test_a_return_that_is_no_finite_real_vector_is_a_problem_not_a_crash(spoil, said) -> None:  # type: ignore[no-untyped-def]
+    def fit(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[object, int, object]:
+        w, mistakes, iterates = numpy_perceptron(X, y, epochs)
+        bad_w, bad_iterates = spoil(w, iterates)
+        return bad_w, mistakes, bad_iterates
+
+    with np.errstate(invalid="ignore"):
+        report = check_implementation(fit, sources=("tight",), count=1)
+    assert not report.ok
+    first = report.outcomes[0]
+    assert len(first.problems) == 1 and said in first.problems[0]
+    assert first.problems[0].startswith("returned ")
+    with pytest.raises(AssertionError, match="reproduce with exactly the data handed over"):
+        report.raise_for_violations()
+
+
+def test_a_scalar_or_unreadable_return_is_a_problem_not_a_crash() -> None:
+    scalar = check_implementation(lambda X, y, e: (3.0, 1, [np.zeros(X.shape[1])]),
+                                  sources=("tight",), count=1)
+    assert not scalar.ok and scalar.outcomes[0].problems[0].startswith("returned ")
+    counted = check_implementation(lambda X, y, e: (numpy_perceptron(X, y, e)[0], "3"),
+                                   sources=("tight",), count=1)
+    assert counted.outcomes[0].problems[0].startswith("returned tuple (")
+    assert "a mistake count must be an integer, not '3'" in counted.outcomes[0].problems[0]
