@@ -157,14 +157,25 @@ class ScenarioOutcome:
     def reproducer(self, limit: int = REPRODUCER_LIMIT) -> str:
         """Python that hands the implementation this scenario's data exactly as
         `check_implementation` did (float64 written with `repr`, which round-trips), or,
-        past `limit` numbers, the first rows and how to regenerate the scenario."""
+        past `limit` numbers, its nonzero entries when at most `limit` (the protocol's
+        256-feature scenario), else the first rows and how to regenerate the scenario."""
         if self.X is None or self.y is None:
             return f"# scenario {self.where}: data not kept"
         rows = self.X.tolist()
-        shown = rows if self.X.size <= limit else rows[:max(1, limit // max(self.d, 1))]
-        body = ",\n     ".join("[" + ", ".join(map(repr, row)) + "]" for row in shown)
-        lines = [f"X = np.array([{body}])", f"y = np.array({self.y.tolist()!r})",
-                 f"fit(X, y, {self.epochs})"]
+        sparse = self.X.size > limit and np.count_nonzero(self.X) <= limit
+        shown = (rows if self.X.size <= limit or sparse
+                 else rows[:max(1, limit // max(self.d, 1))])
+        if sparse:
+            made = [f"X = np.zeros(({self.n}, {self.d}))"]
+            for i, row in enumerate(rows):
+                cols = [j for j, v in enumerate(row) if v]
+                if cols:
+                    made.append(f"X[{i}, {cols}] = {[row[j] for j in cols]!r}")
+            x_text = "\n".join(made)
+        else:
+            body = ",\n     ".join("[" + ", ".join(map(repr, row)) + "]" for row in shown)
+            x_text = f"X = np.array([{body}])"
+        lines = [x_text, f"y = np.array({self.y.tolist()!r})", f"fit(X, y, {self.epochs})"]
         if self.call.read_only:
             lines.insert(2, "X.setflags(write=False); y.setflags(write=False)")
         if self.calls_before:
