@@ -626,6 +626,9 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
                           f"engine stopped early ({engine.reason})")
     rounding = (None if exact_floats or theory_only
                 else _Rounding.of(run_data, conventions, engine))
+    if (not exact_floats and (rounding is None or rounding.flip) and iterates is not None
+            and theory is not None):
+        seen.defects.extend(_unexplained_update(iterates, theory, run_data, conventions))
     problems = list(seen.defects)
     for text, size in seen.found:
         if exact_floats:
@@ -647,6 +650,31 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
                            epochs, exact_floats, bound, engine, w, mistakes, deviation, first,
                            theory, tuple(problems), tuple(seen.notes), handed.X, handed.y,
                            call, order and decided)
+
+
+def _unexplained_update(iterates: Sequence[Vector], theory: TheoryReport, run_data: Dataset,
+                        conventions: Conventions) -> list[str]:
+    """The first update of the implementation's own iterates whose exact score is farther
+    above 0 than float64's error of that score can reach, if any: no rounding explains it,
+    whatever the rest of the run (a check of its own iterates, so it needs no exact run).
+
+    The score `y <w_{t-1}, x>` of its own iterate (float64 values, held exactly) computed in
+    float64 in any order is off by at most `2 d u sum_j |w_j x_j| + d tiny + tiny max(1,
+    1/eta)` (`_Rounding`'s bound with no drift: Higham's dot-product bound, products that
+    underflow, a scaling by eta that underflows to 0), so above that it cannot be <= 0."""
+    if theory.check("update-condition").status != "violated":
+        return []
+    eta, d = conventions.eta, run_data.d
+    for t, i in enumerate(theory.examples, start=1):
+        w, x, y = iterates[t - 1], run_data.X[i], run_data.y[i]
+        score = y * dot(w, x)
+        error = (2 * d * UNIT_ROUNDOFF * sum(abs(a * b) for a, b in zip(w, x, strict=True))
+                 + d * SUBNORMAL + SUBNORMAL * max(1, 1 / eta))
+        if score > error:
+            return [f"its update {t} is on example {i} (y = {y:+d}) with y<w_{t - 1}, x> = "
+                    f"{as_text(score)}, above {_about(error)}, the bound on float64's error of "
+                    f"that score: no float64 rounding makes it trigger an update"]
+    return []
 
 
 def _any_order_epochs(bound: Fraction | None, cap: int | None) -> int:

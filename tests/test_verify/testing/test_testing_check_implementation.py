@@ -298,3 +298,16 @@ def test_a_scalar_or_unreadable_return_is_a_problem_not_a_crash() -> None:
                                    sources=("tight",), count=1)
     assert counted.outcomes[0].problems[0].startswith("returned tuple (")
     assert "a mistake count must be an integer, not '3'" in counted.outcomes[0].problems[0]
+
+
+def test_theory_only_fails_an_update_no_float64_rounding_can_trigger() -> None:
+    # no exact run bounds a run in its own order, but its own scores are bounded one by one
+    report = check_implementation(int64_perceptron, sources=planted_seed_3(), theory_only=True)
+    outcome = report.outcomes[0]
+    assert not outcome.float_exact and not report.ok
+    assert outcome.problems[0].startswith(
+        "its update 3 is on example 3 (y = -1) with y<w_2, x> = 2138378137014536649686623, "
+        "above ")
+    assert outcome.problems[0].endswith("no float64 rounding makes it trigger an update")
+    assert check_implementation(numpy_perceptron, sources=planted_seed_3(),
+                                theory_only=True).ok
