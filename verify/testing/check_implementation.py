@@ -17,7 +17,8 @@ multiple of `2^-e s^-2` bounded by `sqrt(T) eta R^2` (Novikoff's `||w_t||^2 <= t
 and Cauchy–Schwarz), so `T eta^2 R^4 4^e s^4 < 2^106` together with `2^e s^2 <= 2^1074` (the
 quantum no finer than float64's subnormal spacing) makes every operation exact. There, any
 difference from the engine is a defect of the implementation (a *problem*); elsewhere it is
-reported as a *note* with its exact size, since rounding alone can explain it.
+a *note* with its exact size only where float64 rounding can explain it (`_Rounding` bounds
+that error from the exact run's magnitudes), and a problem where it cannot.
 
 One full call per scenario is not enough (every campaign scenario without a bias converges in
 its first epoch): `verify.testing.protocol` plans the further calls (runs cut after fewer
@@ -40,7 +41,7 @@ from perceptron.algorithms.trace import Trace
 from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import mistake_bound, normalised_margin2
-from perceptron.geometry.linear import norm2, radius2, scaled_rows
+from perceptron.geometry.linear import dot, norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, exact
 from perceptron.result import RunResult
 from verify.runs.columns import Origin
@@ -81,6 +82,12 @@ class Fitted:
     mistakes: int | None = None
     iterates: Sequence[Sequence[object]] | None = None
 
+
+#: float64's unit roundoff: a rounded operation's relative error is at most this.
+UNIT_ROUNDOFF = Fraction(1, 2**53)
+#: float64's smallest subnormal: a product that underflows is off by less than this (sums
+#: and differences of floats never underflow inexactly).
+SUBNORMAL = Fraction(1, 2**1074)
 
 #: A perceptron under test: `fit(X, y, epochs)` with X float64 (n, d), y int64 in {-1, +1}.
 Fit = Callable[[np.ndarray, np.ndarray, int], Any]
@@ -150,14 +157,25 @@ class ScenarioOutcome:
     def reproducer(self, limit: int = REPRODUCER_LIMIT) -> str:
         """Python that hands the implementation this scenario's data exactly as
         `check_implementation` did (float64 written with `repr`, which round-trips), or,
-        past `limit` numbers, the first rows and how to regenerate the scenario."""
+        past `limit` numbers, its nonzero entries when at most `limit` (the protocol's
+        256-feature scenario), else the first rows and how to regenerate the scenario."""
         if self.X is None or self.y is None:
             return f"# scenario {self.where}: data not kept"
         rows = self.X.tolist()
-        shown = rows if self.X.size <= limit else rows[:max(1, limit // max(self.d, 1))]
-        body = ",\n     ".join("[" + ", ".join(map(repr, row)) + "]" for row in shown)
-        lines = [f"X = np.array([{body}])", f"y = np.array({self.y.tolist()!r})",
-                 f"fit(X, y, {self.epochs})"]
+        sparse = self.X.size > limit and np.count_nonzero(self.X) <= limit
+        shown = (rows if self.X.size <= limit or sparse
+                 else rows[:max(1, limit // max(self.d, 1))])
+        if sparse:
+            made = [f"X = np.zeros(({self.n}, {self.d}))"]
+            for i, row in enumerate(rows):
+                cols = [j for j, v in enumerate(row) if v]
+                if cols:
+                    made.append(f"X[{i}, {cols}] = {[row[j] for j in cols]!r}")
+            x_text = "\n".join(made)
+        else:
+            body = ",\n     ".join("[" + ", ".join(map(repr, row)) + "]" for row in shown)
+            x_text = f"X = np.array([{body}])"
+        lines = [x_text, f"y = np.array({self.y.tolist()!r})", f"fit(X, y, {self.epochs})"]
         if self.call.read_only:
             lines.insert(2, "X.setflags(write=False); y.setflags(write=False)")
         if self.calls_before:
@@ -419,6 +437,99 @@ def _float_exact(run_data: Dataset, conventions: Conventions, updates: int) -> b
             < FLOAT_EXACT_LIMIT)
 
 
+@dataclass(frozen=True)
+class _Rounding:
+    """How far float64 rounding can move a perceptron's run on a scenario where it is not
+    exact, bounded from the exact run's magnitudes.
+
+    A float64 perceptron that makes the exact run's decisions (the same updates) has iterates
+    `w~_t` with `|w~_t,j - w_t,j| <= drift` for every t and j, where, with `u = 2^-53`,
+    `tiny = 2^-1074`, T the exact run's updates, W the largest `|w_t,j|` along it, X the
+    largest `|x_ij|` (the bias coordinate's 1 included) and d the coordinates:
+    `drift = 2 T (u W + 3 u eta X + tiny)`. Why: each update adds `eta y x_j` formed with at
+    most two roundings (`eta` itself, the product; `y = +-1` is exact), so off by at most
+    `3 u eta X + tiny` (underflow); the addition rounds once, by at most `u (W + drift)`
+    (a sum of floats never underflows inexactly); over T updates the errors add up, and
+    `T u <= 1/2` turns `drift <= T (u W + 3 u eta X + tiny) + T u drift` into the bound
+    (with t updates made, the same holds with t for T). A score `y <w~_t, x>` computed in
+    float64 in any order (np.dot, a loop, pairwise) is then off the exact `y <w_t, x>` by
+    at most `score_t = d drift_t X + 2 d u d (W + drift_t) X + d tiny + tiny max(1, 1/eta)`
+    (`score` is its largest, at t = T), and by nothing at t = 0, where `w~_0 = w_0 = 0`
+    and every product is an exact zero: the drift moves it by at most `d drift_t X`; Higham's
+    bound for a dot product in any order, `gamma_d sum |w~_j x_j|` with
+    `gamma_d = d u / (1 - d u) <= 2 d u`, covers the rounding; `d tiny` the products that
+    underflow, `tiny max(1, 1/eta)` a score scaled by `eta` that underflows to 0 (scaling
+    by `y` or `eta` cannot change a sign otherwise).
+
+    So when every score of the exact run (each visit of each epoch, t updates after the
+    start) is farther than `score_t` from the threshold 0, induction on the visits shows
+    that a float64 perceptron makes exactly the exact run's decisions (`flip` is then ''):
+    its mistakes are the exact run's, and its weights within `drift` of the exact ones. A
+    different number of mistakes or a deviation beyond `drift` is then no rounding (the
+    check fails it). Otherwise `flip` names the visit where rounding may decide, and the
+    differences stay notes.
+    """
+
+    drift: Fraction
+    score: Fraction
+    flip: str
+    why: str
+
+    @classmethod
+    def of(cls, run_data: Dataset, conventions: Conventions, engine: RunResult) -> _Rounding:
+        """The bounds for `engine`, the exact run on `run_data` (replayed visit by visit)."""
+        eta, u, tiny, d = conventions.eta, UNIT_ROUNDOFF, SUBNORMAL, run_data.d
+        X = max((abs(v) for row in run_data.X for v in row), default=Fraction(0))
+        T = engine.mistakes
+        assert T * u <= Fraction(1, 2) and d * u <= Fraction(1, 2), "far below any real run"
+        assert isinstance(engine.trace, Trace)
+        W = max((abs(a) for w_t in engine.trace.iterates() for a in w_t), default=Fraction(0))
+
+        def drift(t: int) -> Fraction:
+            return 2 * t * (u * W + 3 * u * eta * X + tiny)
+
+        def score(t: int) -> Fraction:
+            return (d * drift(t) * X + 2 * d * u * d * (W + drift(t)) * X + d * tiny
+                    + tiny * max(1, 1 / eta)) if t else Fraction(0)
+
+        w: Vector = tuple(Fraction(0) for _ in range(d))
+        t, least = 0, None
+        for epoch in range(1, engine.epochs + 1):
+            for i, (x, y) in enumerate(zip(run_data.X, run_data.y, strict=True)):
+                s = y * dot(w, x)
+                if t and abs(s) <= score(t):
+                    flip = (f"the exact run's score y<w_{t}, x> = {as_text(s)} on example {i}"
+                            f" in epoch {epoch} is within {_about(score(t))} of 0, the bound "
+                            f"on float64's error of that score, so rounding may decide there")
+                    return cls(drift(T), score(T), flip, "")
+                if t and (least is None or abs(s) < least):
+                    least = abs(s)
+                if conventions.updates(s, y):
+                    w = tuple(a + eta * y * b for a, b in zip(w, x, strict=True))
+                    t += 1
+        assert w == engine.w, "the replay is the exact run"
+        why = (f"every score of the exact run past w_0 is at least "
+               f"{'(none)' if least is None else _about(least)} from 0, more than "
+               f"{_about(score(T))}, the bound on float64's error of a score here, so a float64 "
+               f"perceptron makes the exact run's updates, its weights within "
+               f"{_about(drift(T))} of the exact ones")
+        return cls(drift(T), score(T), "", why)
+
+    @property
+    def drift_text(self) -> str:
+        """The drift bound, in a few digits."""
+        return _about(self.drift)
+
+
+def _about(value: Fraction) -> str:
+    """A positive bound in three digits (exactly when a float cannot hold it)."""
+    try:
+        near = float(value)
+    except OverflowError:
+        return as_text(value)
+    return f"{near:.3g}" if near or not value else as_text(value)
+
+
 def _scenario(fit: Fit, source: str, scenario: Scenario, conventions: Conventions,
               max_epochs: int, theory_only: bool) -> list[ScenarioOutcome]:
     """Every call `plan` makes on one scenario, in order, on the same `fit`."""
@@ -439,11 +550,13 @@ def _scenario(fit: Fit, source: str, scenario: Scenario, conventions: Convention
 
 @dataclass
 class _Findings:
-    """What one call showed: `defects` fail whatever the arithmetic, `found` only where
-    float64 is exact (elsewhere they are notes)."""
+    """What one call showed: `defects` fail whatever the arithmetic; `found` are differences
+    from the exact run, each with its size (the largest weight deviation it stands for, or
+    None for a difference of decisions: an update made or not), which fail where float64 is
+    exact, and elsewhere unless `_Rounding` shows that float64 can explain them."""
 
     defects: list[str] = field(default_factory=list)
-    found: list[str] = field(default_factory=list)
+    found: list[tuple[str, Fraction | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -468,11 +581,17 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
     if call.read_only:
         X.setflags(write=False)
         y.setflags(write=False)
+    fitted = None
     try:
-        fitted = as_fitted(fit(X, y, epochs))
+        returned = fit(X, y, epochs)
     except Exception as error:  # the implementation's failure is the finding
         seen.defects.append(_raised(error, call))
-        fitted = None
+    else:
+        try:
+            fitted = as_fitted(returned)
+        except (ValueError, TypeError) as error:  # so is a return value it cannot read
+            seen.defects.append(f"returned {_short(returned)}, which is no weight vector, "
+                                f"(w, mistakes) or (w, mistakes, iterates): {error}")
     seen.defects.extend(_modified(X, handed.X, "X") + _modified(y, handed.y, "y"))
     w = iterates = mistakes = deviation = first = theory = None
     order = False
@@ -497,21 +616,65 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
                 more = _finishes(fit, handed, conventions, bound, max_epochs)
                 order = more is not None
             if order:
-                seen.found[before:] = [_order_text(theory, engine, first, more)]  # type: ignore[arg-type]
+                seen.found[before:] = [(_order_text(theory, engine, first, more), None)]  # type: ignore[arg-type]
         if mistakes is not None and bound is not None and mistakes > bound:
-            seen.found.append(f"made {mistakes} mistakes, more than the Novikoff bound "
-                              f"R^2 ||u||^2 / gamma_u^2 = {as_text(bound)} "
-                              f"(at most {floor(bound)})")
+            seen.found.append((f"made {mistakes} mistakes, more than the Novikoff bound "
+                               f"R^2 ||u||^2 / gamma_u^2 = {as_text(bound)} "
+                               f"(at most {floor(bound)})", None))
     if not comparable and not theory_only:
         seen.notes.append(f"not compared: the data handed over are not separable, and the "
                           f"engine stopped early ({engine.reason})")
-    problems = seen.defects + seen.found if exact_floats else seen.defects
-    if not exact_floats:
-        seen.notes.extend(f"{f} (float64 may round here)" for f in seen.found)
+    rounding = (None if exact_floats or theory_only
+                else _Rounding.of(run_data, conventions, engine))
+    if (not exact_floats and (rounding is None or rounding.flip) and iterates is not None
+            and theory is not None):
+        seen.defects.extend(_unexplained_update(iterates, theory, run_data, conventions))
+    problems = list(seen.defects)
+    for text, size in seen.found:
+        if exact_floats:
+            problems.append(text)
+        elif rounding is None:
+            seen.notes.append(f"{text} (float64 is not proven exact here, and with "
+                              f"theory_only no exact run bounds its rounding)")
+        elif rounding.flip:
+            seen.notes.append(f"{text} (float64 may round here: {rounding.flip})")
+        elif size is not None and size <= rounding.drift:
+            seen.notes.append(f"{text} (float64 may round here: within {rounding.drift_text}"
+                              f", the bound on float64's rounding of w along the exact run)")
+        else:
+            said = any("no float64 rounding explains this" in p for p in problems)
+            problems.append(f"{text} (no float64 rounding explains this"
+                            + (", as above)" if said else f": {rounding.why})"))
+    decided = exact_floats or (rounding is not None and not rounding.flip)
     return ScenarioOutcome(source, origin, handed.data.name, handed.data.n, handed.data.d,
                            epochs, exact_floats, bound, engine, w, mistakes, deviation, first,
                            theory, tuple(problems), tuple(seen.notes), handed.X, handed.y,
-                           call, order and exact_floats)
+                           call, order and decided)
+
+
+def _unexplained_update(iterates: Sequence[Vector], theory: TheoryReport, run_data: Dataset,
+                        conventions: Conventions) -> list[str]:
+    """The first update of the implementation's own iterates whose exact score is farther
+    above 0 than float64's error of that score can reach, if any: no rounding explains it,
+    whatever the rest of the run (a check of its own iterates, so it needs no exact run).
+
+    The score `y <w_{t-1}, x>` of its own iterate (float64 values, held exactly) computed in
+    float64 in any order is off by at most `2 d u sum_j |w_j x_j| + d tiny + tiny max(1,
+    1/eta)` (`_Rounding`'s bound with no drift: Higham's dot-product bound, products that
+    underflow, a scaling by eta that underflows to 0), so above that it cannot be <= 0."""
+    if theory.check("update-condition").status != "violated":
+        return []
+    eta, d = conventions.eta, run_data.d
+    for t, i in enumerate(theory.examples, start=1):
+        w, x, y = iterates[t - 1], run_data.X[i], run_data.y[i]
+        score = y * dot(w, x)
+        error = (2 * d * UNIT_ROUNDOFF * sum(abs(a * b) for a, b in zip(w, x, strict=True))
+                 + d * SUBNORMAL + SUBNORMAL * max(1, 1 / eta))
+        if score > error:
+            return [f"its update {t} is on example {i} (y = {y:+d}) with y<w_{t - 1}, x> = "
+                    f"{as_text(score)}, above {_about(error)}, the bound on float64's error of "
+                    f"that score: no float64 rounding makes it trigger an update"]
+    return []
 
 
 def _any_order_epochs(bound: Fraction | None, cap: int | None) -> int:
@@ -540,16 +703,54 @@ def _modified(now: np.ndarray, before: np.ndarray, name: str) -> list[str]:
             f"{before[at].item()!r}, it is now {now[at].item()!r}; it must leave its inputs alone"]
 
 
+def _short(value: object, limit: int = 80) -> str:
+    """A returned value in at most `limit` characters, with its type."""
+    text = " ".join(repr(value).split())
+    return f"{type(value).__name__} {text if len(text) <= limit else text[:limit] + '...'}"
+
+
+def _vector(values: object, what: str, seen: _Findings) -> Vector | None:
+    """Returned weights as exact numbers, or None with a defect when one is not a finite
+    real number: NaN, an infinity, None, a complex, text (numbers are returned as numbers,
+    not written), a container. Such a return is a fault of that call, never the checker's."""
+    try:
+        flat = np.ravel(np.asarray(values, dtype=object))
+    except (ValueError, TypeError) as error:  # a ragged nest numpy cannot lay out
+        seen.defects.append(f"returned {what} that are no vector: {error}")
+        return None
+    out = []
+    for j, v in enumerate(flat):
+        try:
+            if isinstance(v, (str, bytes)):
+                raise ValueError(f"{v!r} is text, not a number")
+            out.append(exact(v))
+        except (ValueError, TypeError, ArithmeticError) as error:  # DataError among them
+            said = " ".join(str(error).split())
+            seen.defects.append(f"returned {what} with an entry that is no finite real "
+                                f"number: at [{j}], {said[:160]}")
+            return None
+    return tuple(out)
+
+
 def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
           ) -> tuple[Vector | None, list[Vector] | None, int | None]:
-    """The final w, the iterates and the mistakes, exactly (a wrong width is a defect)."""
-    w: Vector | None = tuple(exact(v) for v in fitted.w)
-    if len(w) != d:  # type: ignore[arg-type]
-        seen.defects.append(f"returned {len(w)} weights; the data need {d}"  # type: ignore[arg-type]
+    """The final w, the iterates and the mistakes, exactly (a wrong width, a weight that is
+    no finite number, are defects)."""
+    w = _vector(fitted.w, "weights", seen)
+    if w is not None and len(w) != d:
+        seen.defects.append(f"returned {len(w)} weights; the data need {d}"
                             + (" (the bias last)" if bias else ""))
         w = None
-    iterates = ([tuple(exact(v) for v in np.ravel(np.asarray(it, dtype=object)))
-                 for it in fitted.iterates] if fitted.iterates is not None else None)
+    iterates: list[Vector] | None = None
+    if fitted.iterates is not None:
+        try:
+            listed = list(fitted.iterates)
+        except TypeError as error:
+            seen.defects.append(f"returned iterates that are no sequence: {error}")
+            listed = None
+        read = ([_vector(it, f"the iterate w_{t}", seen) for t, it in enumerate(listed)]
+                if listed is not None else [None])
+        iterates = None if any(it is None for it in read) else read  # type: ignore[assignment]
     if iterates is not None and any(len(it) != d for it in iterates):
         seen.defects.append(f"returned iterates that do not all have {d} coordinates")
         iterates = None
@@ -565,28 +766,30 @@ def _against(w: Vector | None, iterates: list[Vector] | None, mistakes: int | No
              ) -> tuple[Fraction | None, int | None, bool]:
     """Compare with the exact run: `(max deviation, first differing iterate, whether the
     only difference is the order of a legal complete run)`."""
-    found: list[str] = []
+    found: list[tuple[str, Fraction | None]] = []
     deviation = first = None
     hint = ""
     if w is not None and comparable:
         deviation = max((abs(a - b) for a, b in zip(w, engine.w, strict=True)),
                         default=Fraction(0))
         if deviation:
-            found.append(f"final w differs from the exact perceptron's (max deviation "
-                         f"{as_text(deviation)}): implementation {vector_text(w)}, exact "
-                         f"{vector_text(engine.w)} ({run_text(engine)}){w_hint(w, full)}")
+            found.append((f"final w differs from the exact perceptron's (max deviation "
+                          f"{as_text(deviation)}): implementation {vector_text(w)}, exact "
+                          f"{vector_text(engine.w)} ({run_text(engine)}){w_hint(w, full)}",
+                          deviation))
     if mistakes is not None and comparable and mistakes != engine.mistakes:
-        found.append(f"made {mistakes} mistakes; the exact perceptron makes "
-                     f"{engine.mistakes} ({run_text(engine)})")
+        found.append((f"made {mistakes} mistakes; the exact perceptron makes "
+                      f"{engine.mistakes} ({run_text(engine)})", None))
     if iterates is not None:
         first = _first_difference(iterates, engine)
         hint = "" if first is None else epochs_hint(iterates, full, epochs)
+        apart = _apart(iterates, engine)
         if first is not None:
-            found.append(f"its iterates leave the exact perceptron's at w_{first}: "
-                         f"{hint or divergence(iterates, engine, first, run_data)}")
+            found.append((f"its iterates leave the exact perceptron's at w_{first}: "
+                          f"{hint or divergence(iterates, engine, first, run_data)}", apart))
         assert theory is not None
         if not theory.ok:
-            found.append(f"its iterates break the theory: {theory.first_violation}")
+            found.append((f"its iterates break the theory: {theory.first_violation}", apart))
     violated = set() if theory is None else {c.name for c in theory.checks
                                               if c.status == "violated"}
     order = (first is not None and not hint and violated <= {"converged"}
@@ -640,18 +843,29 @@ def _own_run(w: Vector | None, iterates: list[Vector] | None, mistakes: int | No
                             "verify.Fitted")
         return
     if w is not None and w != iterates[-1]:
-        seen.found.append(f"its final w {vector_text(w)} is not its last iterate "
-                          f"{vector_text(iterates[-1])}")
+        seen.found.append((f"its final w {vector_text(w)} is not its last iterate "
+                           f"{vector_text(iterates[-1])}", None))
     if mistakes is not None and mistakes != len(iterates) - 1:
-        seen.found.append(f"reports {mistakes} mistakes but returns {len(iterates) - 1} "
-                          f"updates")
+        seen.found.append((f"reports {mistakes} mistakes but returns {len(iterates) - 1} "
+                           f"updates", None))
     if len(iterates) - 1 > epochs * n:
-        seen.found.append(f"made {len(iterates) - 1} updates in epochs={epochs} of {n} "
-                          f"examples: at most {epochs * n} are possible (one visit of each "
-                          f"example per epoch)")
+        seen.found.append((f"made {len(iterates) - 1} updates in epochs={epochs} of {n} "
+                           f"examples: at most {epochs * n} are possible (one visit of each "
+                           f"example per epoch)", None))
     assert theory is not None
     if not theory.ok:
-        seen.found.append(f"its iterates break the theory: {theory.first_violation}")
+        seen.found.append((f"its iterates break the theory: {theory.first_violation}", None))
+
+
+def _apart(iterates: Sequence[Vector], engine: RunResult) -> Fraction | None:
+    """The largest coordinate deviation of the iterates from the engine's, when there are as
+    many; None when their numbers differ (a difference of decisions, not of rounding)."""
+    assert isinstance(engine.trace, Trace)
+    theirs = list(engine.trace.iterates())
+    if len(iterates) != len(theirs):
+        return None
+    return max((abs(a - b) for mine, exact_w in zip(iterates, theirs, strict=True)
+                for a, b in zip(mine, exact_w, strict=True)), default=Fraction(0))
 
 
 def _first_difference(iterates: Sequence[Vector], engine: RunResult) -> int | None:

@@ -14,6 +14,8 @@ So:
 - updates late in the order (at index 8 and later, on the last example, at lengths 9, 13,
   24 and `LATE_N` = 200), so a `fit` that stops reading at any index below 200 differs
   (one that stops at 200 or later reads every example here: no finite test catches it);
+- a decision hanging on the last of `WIDE_D` = 256 features, so a `fit` that reads only the
+  first K features differs for every K below 256 (the campaigns stop at 21 features);
 - one run of 2996 mistakes that converges in epoch 1042 (`y x` = `(m, 1)`, `(1 - m, -1)`,
   `(1, 0)` at m = 32; for even m the engine makes `3m^2 - 5m/2 + 4` mistakes and converges
   in epoch `m^2 + m/2 + 2`, the first without an update: epochs count as `run_text` says
@@ -69,6 +71,11 @@ LONG_M = 32
 #: The examples of the protocol's largest scenario, whose last one is updated: a `fit` that
 #: stops reading examples at any index below it is caught; at it or beyond, no scenario can.
 LATE_N = 200
+#: The features of the protocol's widest scenario, whose last one decides an update: a `fit`
+#: that reads only the first K features is caught for every K below it; at it or beyond, no
+#: scenario can (red team 19: the widest scenario had 21 features, and a fit reading only 21
+#: passed).
+WIDE_D = 256
 #: The epochs the protocol scenarios may take, whatever `max_epochs` (a cap for the campaign
 #: sources) says: the longest, `LONG_M^2 + LONG_M / 2 + 2 = 1042`, with room for a perceptron
 #: in another order to finish (`theory_only`).
@@ -97,6 +104,20 @@ def _late_updates(n: int = LATE_N) -> tuple[list[list[int]], list[int]]:
     signed = [(1, 1, 0, 0), *(pool[j * 97 % len(pool)] for j in range(n - 2)), (1, -2, 1, -1)]
     labels = [1 if i % 3 else -1 for i in range(n)]
     return [[label * v for v in row] for row, label in zip(signed, labels, strict=True)], labels
+
+
+def _last_feature(d: int = WIDE_D) -> tuple[list[list[int]], list[int]]:
+    """Two examples of `d` features whose exact run's decision on the second hangs on the last
+    feature alone: `x_1 = e_d` (y = +1) and `x_2 = -(e_1 + e_d)` (y = -1). The run updates on
+    x_1 to `w_1 = e_d`, on which x_2 scores `y <w_1, x_2> = 1`: no update; it converges in
+    epoch 2 after 1 mistake. A `fit` that scores only the first K < d features sees 0 there
+    (`w_1` is 0 on them) and updates again; one that also updates only those never learns
+    `e_d` and never converges. Both labels occur (scikit-learn's `fit` needs them)."""
+    first = [0] * d
+    first[-1] = 1
+    second = [0] * d
+    second[0] = second[-1] = -1
+    return [first, second], [1, -1]
 
 
 Rows = list[list[int]] | list[list[Fraction]]
@@ -129,6 +150,8 @@ DATA: dict[str, tuple[Rows, list[int]]] = {
                              1, -1, -1, -1, 1]),
     # the first and the last of 200 examples updated in epoch 1, converged in epoch 2
     f"late updates (n={LATE_N})": _late_updates(),
+    # the last of WIDE_D = 256 features decides whether the second example updates
+    f"the last feature (d={WIDE_D})": _last_feature(),
     # 2996 mistakes in 1041 epochs with updates (it converges in epoch 1042): a cap on epochs
     # or mistakes below that shows
     # ((1, 0) as x = (-1, 0) labelled -1: both labels, which scikit-learn's `fit` needs)

@@ -183,3 +183,131 @@ def test_float64_is_exact_only_while_the_quantum_is_on_its_grid(scale: int, exac
     assert _float_exact(data, Conventions(), updates=1) is exact
     if not exact:  # what float64 does there: the exact score is lost
         assert float(tiny) * float(tiny) != tiny * tiny
+
+
+def int64_perceptron(X: np.ndarray, y: np.ndarray, epochs: int
+                     ) -> tuple[np.ndarray, int, list[np.ndarray]]:
+    """The classic "integral data are exact in int64" bug: its products of about 1e12 * 1e12
+    wrap around (red team 19, F2)."""
+    if np.all(X == np.round(X)):
+        X, y = X.astype(np.int64), y.astype(np.int64)
+    w = np.zeros(X.shape[1], dtype=X.dtype)
+    iterates = [w.copy()]
+    for _ in range(epochs):
+        changed = False
+        for x, label in zip(X, y, strict=True):
+            if label * (w @ x) <= 0:
+                w = w + label * x
+                iterates.append(w.copy())
+                changed = True
+        if not changed:
+            break
+    return w, len(iterates) - 1, iterates
+
+
+def planted_seed_3() -> dict[str, list[Scenario]]:
+    """A `generated` scenario where float64 is not exact (coordinates about 1e12) but no
+    decision of the exact run is near 0: a float64 perceptron makes its 3 updates."""
+    from verify.numeric import campaign
+
+    return {"generated": [s for s in campaign.generated(0, 4) if s.origin.seed == 3]}
+
+
+def test_an_int64_overflow_fails_where_float64_is_not_exact_but_cannot_explain_it() -> None:
+    report = check_implementation(int64_perceptron, sources=planted_seed_3())
+    outcome = report.outcomes[0]
+    assert not outcome.float_exact and not report.ok
+    assert "no float64 rounding explains this: every score of the exact run" in (
+        outcome.problems[0])
+    assert any(p.startswith("made 10 mistakes; the exact perceptron makes 3") and
+               "no float64 rounding explains this" in p for p in outcome.problems)
+    assert not any("float64 may round here" in n for n in outcome.notes)
+    # without iterates too: the mistakes alone are no rounding
+    bare = check_implementation(lambda X, y, e: int64_perceptron(X, y, e)[:2],
+                                sources=planted_seed_3())
+    assert not bare.ok
+    # while a float64 perceptron passes there, within the rounding bound
+    fine = check_implementation(numpy_perceptron, sources=planted_seed_3())
+    assert fine.ok and not fine.outcomes[0].float_exact
+
+
+def test_rounding_bound_excuses_only_deviations_within_it() -> None:
+    from verify.testing.check_implementation import _Rounding
+
+    outcome = check_implementation(numpy_perceptron, sources=planted_seed_3()).outcomes[0]
+    bounds = _Rounding.of(Dataset.of(outcome.X.tolist(), outcome.y.tolist(), "p"),
+                          Conventions(), outcome.engine)
+    assert not bounds.flip and 0 < bounds.drift < 1
+    assert outcome.max_deviation is not None and outcome.max_deviation <= bounds.drift
+
+    def nudged(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        return numpy_perceptron(X, y, epochs)[0] + np.array([1.0, 0, 0, 0])
+
+    report = check_implementation(nudged, sources=planted_seed_3())
+    assert not report.ok
+    assert "no float64 rounding explains this" in report.outcomes[0].problems[0]
+
+
+def test_a_decision_rounding_may_flip_keeps_differences_as_notes() -> None:
+    from perceptron.algorithms.online import run_online
+    from verify.testing.check_implementation import _Rounding
+
+    # after w_1 = (2^60, 1) the second example scores exactly 0: far inside the rounding bound
+    big = 2**60
+    data = Dataset.of([[big, 1], [-1, big]], [1, 1], "tie")
+    bounds = _Rounding.of(data, Conventions(), run_online(data, Conventions()))
+    assert bounds.flip.startswith("the exact run's score y<w_1, x> = 0 on example 1 in epoch 1")
+    report = check_implementation(
+        lambda X, y, e: numpy_perceptron(X, y, e)[0] + 1.0,
+        sources={"custom": [Scenario(data, (F(1), F(1)), Origin("custom", 0, "tie"))]})
+    outcome = report.outcomes[0]
+    assert report.ok and not outcome.float_exact
+    assert outcome.notes[0].endswith(f"(float64 may round here: {bounds.flip})")
+
+
+@pytest.mark.parametrize(("spoil", "said"), [
+    (lambda w, its: (w * np.nan, its), "at [0], nan is not a finite number"),
+    (lambda w, its: (w * -np.inf, its), "inf is not a finite number"),
+    (lambda w, its: (None, its), "NoneType value None is not a number"),
+    (lambda w, its: (w.astype(complex), its), "is not a number"),
+    (lambda w, its: ({"w": w}, its), "dict value"),
+    (lambda w, its: ([str(v) for v in w], its), "is text, not a number"),
+    (lambda w, its: (w, [its[0] * np.nan, *its[1:]]), "returned the iterate w_0 with an entry"),
+])
+def test_a_return_that_is_no_finite_real_vector_is_a_problem_not_a_crash(spoil, said) -> None:  # type: ignore[no-untyped-def]
+    def fit(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[object, int, object]:
+        w, mistakes, iterates = numpy_perceptron(X, y, epochs)
+        bad_w, bad_iterates = spoil(w, iterates)
+        return bad_w, mistakes, bad_iterates
+
+    with np.errstate(invalid="ignore"):
+        report = check_implementation(fit, sources=("tight",), count=1)
+    assert not report.ok
+    first = report.outcomes[0]
+    assert len(first.problems) == 1 and said in first.problems[0]
+    assert first.problems[0].startswith("returned ")
+    with pytest.raises(AssertionError, match="reproduce with exactly the data handed over"):
+        report.raise_for_violations()
+
+
+def test_a_scalar_or_unreadable_return_is_a_problem_not_a_crash() -> None:
+    scalar = check_implementation(lambda X, y, e: (3.0, 1, [np.zeros(X.shape[1])]),
+                                  sources=("tight",), count=1)
+    assert not scalar.ok and scalar.outcomes[0].problems[0].startswith("returned ")
+    counted = check_implementation(lambda X, y, e: (numpy_perceptron(X, y, e)[0], "3"),
+                                   sources=("tight",), count=1)
+    assert counted.outcomes[0].problems[0].startswith("returned tuple (")
+    assert "a mistake count must be an integer, not '3'" in counted.outcomes[0].problems[0]
+
+
+def test_theory_only_fails_an_update_no_float64_rounding_can_trigger() -> None:
+    # no exact run bounds a run in its own order, but its own scores are bounded one by one
+    report = check_implementation(int64_perceptron, sources=planted_seed_3(), theory_only=True)
+    outcome = report.outcomes[0]
+    assert not outcome.float_exact and not report.ok
+    assert outcome.problems[0].startswith(
+        "its update 3 is on example 3 (y = -1) with y<w_2, x> = 2138378137014536649686623, "
+        "above ")
+    assert outcome.problems[0].endswith("no float64 rounding makes it trigger an update")
+    assert check_implementation(numpy_perceptron, sources=planted_seed_3(),
+                                theory_only=True).ok

@@ -23,6 +23,7 @@ from verify.testing.protocol import (
     LATE_N,
     LONG_M,
     PROTOCOL_EPOCHS,
+    WIDE_D,
     busy_epochs,
     per_epoch,
     protocol,
@@ -268,3 +269,55 @@ def test_scikit_learn_passes_the_long_run_compared_by_its_final_weights() -> Non
     assert full.epochs == 1042 and full.mistakes is None and full.identical
     cut = report.outcomes[1]  # 3 visits: its trajectory is recorded, 2 updates
     assert cut.call.epochs == 1 and cut.mistakes == cut.engine.mistakes == 2
+
+
+class _ReadsFeatures(Textbook):
+    """The textbook scoring only the first `width` features (a fixed-size buffer), updating
+    every one (red team 19, F1)."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+
+    def fires(self, w: np.ndarray, x: np.ndarray, label: int) -> bool:
+        return bool(label * (w[:self.width] @ x[:self.width]) <= 0)
+
+WIDE = f"protocol(the last feature (d={WIDE_D}))"
+
+
+@pytest.mark.parametrize("width", [1, 21, 64, WIDE_D - 1])
+def test_a_fit_that_reads_fewer_features_than_the_widest_scenario_is_caught(width: int) -> None:
+    """Red team 19: reading only 21 features passed, the widest scenario having 21."""
+    wide = {"protocol": [s for s in protocol() if s.data.name == WIDE]}
+    report = check_implementation(_ReadsFeatures(width), sources=wide)
+    assert not report.ok and not report.order_only
+    assert "final w differs" in report.outcomes[0].problems[0]
+    assert not check_implementation(_ReadsFeatures(width), sources=wide, theory_only=True).ok
+
+
+def test_a_fit_reading_as_many_features_as_the_widest_scenario_cannot_be_caught() -> None:
+    wide = {"protocol": [s for s in protocol() if s.data.name == WIDE]}
+    check_implementation(_ReadsFeatures(WIDE_D), sources=wide).raise_for_violations()
+
+
+def test_the_widest_scenario_hangs_an_update_on_its_last_feature() -> None:
+    rows, labels = DATA[f"the last feature (d={WIDE_D})"]
+    data = Dataset.of(rows, labels, "wide")
+    assert data.d == WIDE_D == max(len(r[0]) for r, _ in DATA.values())
+    assert set(data.y) == {-1, 1}
+    assert [(e, i) for e, i, score in _visits(data) if score <= 0] == [(1, 0)]
+    # w_1 = x_1: the second example's score 1 comes from the last feature alone, so a fit
+    # that scores fewer features sees 0 and updates there
+    w1, x2, y2 = data.X[0], data.X[1], data.y[1]
+    assert y2 * w1[-1] * x2[-1] == 1 and dot(w1[:-1], x2[:-1]) == 0
+    assert f"caught for every K below {WIDE_D}" in " ".join(DOCS.read_text().split())
+
+
+def test_the_widest_scenarios_reproducer_rebuilds_its_data_whole() -> None:
+    wide = {"protocol": [s for s in protocol() if s.data.name == WIDE]}
+    failure = check_implementation(_ReadsFeatures(21), sources=wide).simplest_failure
+    assert failure is not None and failure.X is not None
+    code = failure.reproducer()
+    assert "the first" not in code and code.startswith("X = np.zeros((2, 256))")
+    space: dict[str, object] = {"np": np}
+    exec(code.replace(f"fit(X, y, {failure.epochs})", ""), space)
+    assert np.array_equal(space["X"], failure.X) and np.array_equal(space["y"], failure.y)
