@@ -43,14 +43,14 @@ ROOT = Path(__file__).resolve().parent.parent
 BEFORE = {"wall": 47.0, "cpu": 90.5}
 HALVES = """
 import json, sys, time
-from verify.audit.job import _admitted, _plan, _shard_verdicts, _symbolic, targets
+from verify.audit.job import _admitted, _plan, _shard_verdicts, _symbolic, _tasks, targets
 from verify.numeric.shards import merge
 budget, ids = sys.argv[1], sys.argv[2:]
 from proofs.library import PROOFS
 plan = _plan(_admitted(targets(ids or list(PROOFS)), []), budget, 0, None)
 figures = {}
 wall, cpu = time.perf_counter(), time.process_time()
-result = merge([_shard_verdicts(plan.checks, shard) for shard in plan.shards])
+result = merge([_shard_verdicts(plan.checks, task) for task in _tasks(plan)])
 figures["numeric"] = {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu,
                       "instances": sum(v.instances for v in result.verdicts.values())}
 wall, cpu = time.perf_counter(), time.process_time()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class DataError(ValueError):
     """Bad input data; the message names the file, line and column where known."""
@@ -20,6 +22,26 @@ class DataError(ValueError):
         self.column = column
         where = ":".join(printable(str(p)) for p in (source, line, column) if p is not None)
         super().__init__(f"{where}: {problem}" if where else problem)
+
+
+class DataErrors(DataError):
+    """Several independent faults of one data file (its header naming u twice and a start
+    theta0 no run takes, ...): each is its own line wherever the faults are said
+    (`errors`); the first stands for them all where one error is read."""
+
+    def __init__(self, errors: Sequence[DataError]) -> None:
+        self.errors = tuple(errors)
+        first = self.errors[0]
+        super().__init__(first.problem, source=first.source, line=first.line,
+                         column=first.column)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+def each_error(error: Exception) -> tuple[Exception, ...]:
+    """The independent faults an error stands for: a `DataErrors`'s own, else itself."""
+    return error.errors if isinstance(error, DataErrors) else (error,)
 
 
 def printable(name: str) -> str:

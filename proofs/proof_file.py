@@ -485,22 +485,30 @@ def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) ->
         return RunBinding(run, bound, named, ())
     problems.check()
     assert run is not None and bound is not None and data is not None
-    if any("\0" in path for path in data):  # no file has such a name
-        raise ProofFileError("numeric.data: a path cannot hold a NUL character",
-                             key="numeric.data")
-    for path in data:
-        _refuse_outside(path, folder)
+    refused = [error for path in data if (error := _refused_path(path, folder)) is not None]
+    if refused:  # the file is refused: its entries that name no file are said with it
+        raise_all([*refused, *(
+            ProofFileError(f"numeric.data: {path!r}: no such file", key="numeric.data",
+                           text=path)
+            for path in data if _refused_path(path, folder) is None
+            and not os.path.exists(os.path.join(folder, path)))])
     return RunBinding(run, bound, named, tuple(os.path.join(folder, path) for path in data))
 
 
-def _refuse_outside(path: str, folder: str) -> None:
-    """A data file a proof names lies in the proof file's folder or below it, symbolic links
+def _refused_path(path: str, folder: str) -> ProofFileError | None:
+    """Why a data file a proof names is refused before it is read, if it is (each entry's
+    error is independent: every one is said, placed at its entry; newcomer 19 saw only the
+    first). A data file lies in the proof file's folder or below it, symbolic links
     resolved (`proofs.imports.outside`): a data file's first unreadable cell is quoted in
     the error. Files elsewhere are given with `--data FILE`, which the user types."""
+    if "\0" in path:  # no file has such a name
+        return ProofFileError("numeric.data: a path cannot hold a NUL character",
+                              key="numeric.data")
     if outside(path, folder):
-        raise ProofFileError(f"numeric.data: {path!r} is outside the proof file's folder; a "
-                             "proof names data files beside it or below it (give others "
-                             "with --data FILE)", key="numeric.data", text=path)
+        return ProofFileError(f"numeric.data: {path!r} is outside the proof file's folder; a "
+                              "proof names data files beside it or below it (give others "
+                              "with --data FILE)", key="numeric.data", text=path)
+    return None
 
 
 def _label(table: dict[str, Any], index: int) -> str:

@@ -56,7 +56,7 @@ def audit_proofs(*proofs: str | PathLike[str], data: Sequence[str | PathLike[str
     `--algorithm` (`"pa=mymodule:passive_aggressive"`), or `Plugin`s (with parameters:
     `Plugin.parse(text, ["beta=1/2"])`). Only these run; a proof file names
     one but never brings code. A name that shadows a built-in raises `PluginFault`."""
-    from verify.audit.job import BUILT_IN
+    from verify.numeric.algorithms import BUILT_IN
 
     given = plugins(dict(algorithms) if isinstance(algorithms, Mapping) else algorithms,
                     BUILT_IN)

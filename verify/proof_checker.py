@@ -109,6 +109,15 @@ class GoalReport:
         return self.goal.judgement
 
     @property
+    def status(self) -> Status:
+        """The judgement's status as every output prints it: `refuted` only when its point
+        refutes the step (a decisive obligation, `kernel.Obligation.decisive`); a point of a
+        goal that is not decisive refutes nothing (`refutes_nothing`), so that goal is
+        `unknown`, as its step is (newcomer 19 read `refuted` beside a step `unknown`)."""
+        status = self.verdict.status
+        return "unknown" if status == "refuted" and not self.goal.decisive else status
+
+    @property
     def evidence(self) -> Judgement:
         """The judgement the verdict's certificate proves, whose hypotheses its labels
         index: the obligation's, fewer of them (weakening), or in refutation form the
@@ -1100,7 +1109,8 @@ def _labelled(report: GoalReport, count: int, step: Step,
         message = f"invariant is not inductive ({message})"
     elif report.verdict.status == "refuted" and not report.goal.decisive and report.goal.written:
         message = (f"not refuted: the point found satisfies the hypotheses and breaks the "
-                   f"claim, but {refutes_nothing(step)}, so it refutes nothing ({message})")
+                   f"claim, but {refutes_nothing(step, report.goal, report.verdict.counterexample)}"
+                   f", so it refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
         message = (f"{_obstacle(report.goal, report.verdict.stops, step, budget)} "
@@ -1108,15 +1118,41 @@ def _labelled(report: GoalReport, count: int, step: Step,
     return message if count == 1 else f"{report.goal.label}: {message}"
 
 
-def refutes_nothing(step: Step) -> str:
+def refutes_nothing(step: Step, goal: Obligation,
+                    point: Counterexample | None = None) -> str:
     """Why a point where a goal's hypotheses hold and its claim fails does not refute the
     step, when the goal is not decisive (`kernel.Obligation.decisive`), in the words every
-    output prints: the witness may be what fails, or the point may be one no run reaches (a
-    natural is read there as a real >= 0)."""
+    output prints: the witness may be what fails; or, for an induction's step case, the
+    state it assumes the invariant at may be one no run reaches; or the step imports an
+    induction's claim, which holds only along runs (the kernel's only other reason). A
+    natural that `point` values off the naturals (the search reads one as a real >= 0) is
+    said too. Newcomer 19: an induction importing nothing was told it imports one."""
     if step.witness:
         return "the witness may be what fails (a better witness may prove the step)"
+    off = _off_naturals(goal, point)
+    if isinstance(step.rule, Induction) and goal.label.startswith("step"):
+        return ("the state it starts from may be one no run reaches (the step case assumes "
+                "the invariant at every state where it holds, not only at the states of the "
+                "induction's runs; the invariant may then still hold along every run, true but "
+                f"not inductive, and a stronger one may prove it{off})")
     return ("it may be one no run reaches (the step imports an induction's claim, which holds "
-            "only along runs, and a natural is read as a real >= 0)")
+            f"only along runs{off})")
+
+
+def _off_naturals(goal: Obligation, point: Counterexample | None) -> str:
+    """`, and it gives the natural k the value 1/2, which no run does` for the naturals of
+    `goal` (its hypotheses `n >= 0` marked natural) that `point` values off the naturals;
+    empty when there are none, or no point."""
+    if point is None:
+        return ""
+    naturals = [h.expr.name for h, o in zip(goal.judgement.hypotheses, goal.origins,
+                                            strict=True) if o == "natural" and h.expr.is_Symbol]
+    off = [f"{n} the value {point.scalars[n]}" for n in naturals if n in point.scalars
+           and (point.scalars[n].denominator != 1 or point.scalars[n] < 0)]
+    if not off:
+        return ""
+    return (f", and it gives the natural {', '.join(off)}, which no run does: the search "
+            "reads a natural as a real >= 0")
 
 
 def _larger_helps(stops: Sequence[Stop], budget: SearchBudget) -> bool:

@@ -289,6 +289,8 @@ def _rationals(rows: np.ndarray, scale: int) -> tuple[Vector, ...]:
 
 def _integer_form(data: Dataset) -> IntegerForm:
     flat = list(chain.from_iterable(data.X))
+    if len(flat) <= FEW_CELLS:
+        return _form_of(data, flat, None)
     # Loaders share one Fraction object per distinct value: convert each object once (ids are
     # unique here, every object being alive in `data`).
     ids = list(map(id, flat))
@@ -299,9 +301,17 @@ def _integer_form(data: Dataset) -> IntegerForm:
     return _form_of(data, distinct, index)
 
 
-def _form_of(data: Dataset, distinct: Sequence[Fraction], index: np.ndarray) -> IntegerForm:
+#: A dataset of at most this many cells has its integer form made cell by cell
+#: (`_integer_form`): finding its distinct Fraction objects first cost more than converting
+#: them all (the campaign's planted and tight datasets, a few dozen cells each).
+FEW_CELLS = 256
+
+
+def _form_of(data: Dataset, distinct: Sequence[Fraction], index: np.ndarray | None
+             ) -> IntegerForm:
     """The integer form of `data` whose cells, row-major, are `distinct[index[k]]` (every
-    distinct value used): each distinct value converted once, then gathered by index."""
+    distinct value used): each distinct value converted once, then gathered by index
+    (`index` None: `distinct` is every cell, row-major)."""
     scale = 1
     for q in {v.denominator for v in distinct}:
         if scale % q:
@@ -310,15 +320,17 @@ def _form_of(data: Dataset, distinct: Sequence[Fraction], index: np.ndarray) -> 
                 raise DataError(f"the examples' common denominator has more than "
                                 f"{MAX_SCALE_BITS} bits: exact arithmetic on these data is "
                                 "impractical", source=data.name)
-    ints = [v.numerator * (scale // v.denominator) for v in distinct]
+    ints = ([v.numerator for v in distinct] if scale == 1
+            else [v.numerator * (scale // v.denominator) for v in distinct])
     top = max(map(abs, ints))
     y = np.array(data.y, dtype=np.int64)
     if top < 2**63:
-        rows = np.array(ints, dtype=np.int64)[index]
+        rows = np.array(ints, dtype=np.int64)
     else:
-        table = np.empty(len(ints), dtype=object)
-        table[:] = ints
-        rows = table[index]
+        rows = np.empty(len(ints), dtype=object)
+        rows[:] = ints
+    if index is not None:
+        rows = rows[index]
     return IntegerForm(rows.reshape(data.n, data.d), scale, y, top, False)
 
 

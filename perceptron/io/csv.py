@@ -75,7 +75,9 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
     label = _label_index(label_column, width, header, source, first_no)
     if width < 2:
         raise DataError(f"each row needs a label and at least one feature; found {width} "
-                        "column", source=source, line=rows[0][0])
+                        f"column{_delimiter_hint(dict(content)[rows[0][0]], delimiter)}",
+                        source=source,
+                        line=rows[0][0])
     counts: Counter[str] = Counter()
     for no, cells in rows:
         if len(cells) != width:
@@ -96,6 +98,20 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
     data = Dataset(tuple(X), tuple(y), Path(source).name)
     _remember(data, cache, rows, label)
     return data
+
+
+def _delimiter_hint(line: str, delimiter: str | None) -> str:
+    """Why a one-column file may be one: its first example's `line` holds `;` or a tab while
+    the cells are split at another delimiter (a `.csv` file's is `,`, a `.tsv` file's a tab;
+    newcomer 19's `;`-separated `.csv` file was said to have 1 column, no more)."""
+    found = [name for c, name in ((";", "';'"), ("\t", "a tab"))
+             if c in line and c != delimiter]
+    if not found:
+        return ""
+    split = {",": "','", "\t": "a tab", ";": "';'"}.get(delimiter or "", "whitespace")
+    return (f" (its line holds {' and '.join(found)}, but its cells are split at {split}: "
+            "a .csv file's delimiter is ',', a .tsv file's a tab; write that delimiter, or "
+            "name the file .txt to have ',', ';' or a tab found in its first row)")
 
 
 def _remember(data: Dataset, cache: dict[str, Fraction], rows: list[tuple[int, list[str]]],

@@ -221,7 +221,10 @@ def _clip(text: str, limit: int = 80) -> str:
 
 
 _FIXITS = (
-    (re.compile(r"(?<![<>=!])=(?!=)"), "use == for equality (a relation, not an assignment)"),
+    (re.compile(r"(?<![<>=!])=(?![=<>])"),
+     "use == for equality (a relation, not an assignment)"),
+    (re.compile(r"(?<![<>=!])=<"), "write <= for 'less than or equal' (=< is no operator)"),
+    (re.compile(r"(?<![<>=!])=>"), "write >= for 'greater than or equal' (=> is no operator)"),
     (re.compile(r"<\s*[A-Za-z_]\w*\s*,"), "write dot(w, x) for the inner product <w, x>"),
     (re.compile(r"\|\|"), "write norm2(x) for ||x||^2 (squared norms only: no roots)"),
     (re.compile(r"\^"), "use ** for powers (y**2, not y^2)"),
@@ -230,7 +233,8 @@ _FIXITS = (
 
 def fixit(text: str) -> str:
     """What to write instead, for the habits of other notations a student brings (issue
-    29.7): `y^2`, `y**2 = 1`, `y*<w, x>`, `||x||`; "" when none applies."""
+    29.7): `y^2`, `y**2 = 1`, `a =< b` (newcomer 19: it was told to use ==), `y*<w, x>`,
+    `||x||`; "" when none applies."""
     hints = [hint for pattern, hint in _FIXITS if pattern.search(text)]
     return f": {'; '.join(hints)}" if hints else ""
 

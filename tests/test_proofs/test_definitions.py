@@ -411,7 +411,7 @@ def test_a_definition_is_one_column_per_meaning() -> None:
     """Two proofs may define one name two ways, checked on the same rows: each definition's
     column is named by the name and its meaning on runs, so one proof's column never
     answers for the other's, and the same definition is one column."""
-    from verify.audit.job import naming
+    from verify.numeric.algorithms import naming
 
     texts = [DEFINED_ON_RUNS, DEFINED_ON_RUNS.replace("max(Q - k, k)", "max(Q, k)"),
              DEFINED_ON_RUNS.replace("[[step]]", "# a comment\n[[step]]", 1)]

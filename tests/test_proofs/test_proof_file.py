@@ -255,6 +255,22 @@ def test_a_habit_from_another_notation_gets_a_fix_it(written: str, hint: str) ->
         parse_relation(written, names)
 
 
+@pytest.mark.parametrize(("written", "hint"), [
+    ("dot(w, x) =< 0", "write <= for 'less than or equal'"),
+    ("t => 0", "write >= for 'greater than or equal'"),
+])
+def test_a_reversed_comparison_is_told_its_comparison_not_equality(written: str,
+                                                                    hint: str) -> None:
+    """Newcomer 19, section 5.1: `dot(w,x) =< 0` was told "use == for equality"; the writer
+    meant `<=`."""
+    from proofs.language.expressions import ExpressionError, Names, parse_relation
+
+    names = Names(vectors=frozenset({"w", "x"}), scalars=frozenset({"y", "t"}))
+    with pytest.raises(ExpressionError, match=re.escape(hint)) as raised:
+        parse_relation(written, names)
+    assert "==" not in str(raised.value)
+
+
 def test_a_proof_file_names_its_theorem_and_notation(tmp_path) -> None:
     """Issue 29: `theorem` picks the main result (default: the last step no other uses);
     `[notation]` must rename declared names to identifiers."""

@@ -217,3 +217,135 @@ def test_advice_reads_what_stopped_the_search_not_the_words_of_the_claim() -> No
         "no certificate within the budget: a hint or a case split may help; the SDP's "
         "numeric point could not be rounded to an exact sum of squares")
     assert "--budget large" not in report.message
+
+
+SPLIT_ON_COUNTER = b"""
+title = "an imported induction's claim, split on its counter"
+vectors = ["w", "x"]
+scalars = ["y", "k", "R2"]
+naturals = ["k"]
+
+[[step]]
+id = "norm-after-k"
+claim = "norm2(w) <= k*R2"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+constants = ["R2"]
+
+[[step]]
+id = "radius"
+uses = ["norm-after-k"]
+claim = "R2 >= 0"
+split = { on = "k" }
+"""
+
+
+def test_a_judgement_whose_point_refutes_nothing_is_never_called_refuted(
+        tmp_path: Path, capsys) -> None:
+    """Newcomer 19, section 1: the case k == 0 has a point (R2 = -1) that breaks it, but the
+    step imports an induction's claim, so the point refutes nothing and the step is unknown;
+    explain printed `judgement case k == 0: refuted` under `status: unknown`, and its JSON
+    (and `check --json`) listed that judgement as refuted."""
+    import json
+
+    from verify.cli import main
+    from verify.render.certificates import Latex
+    from verify.render.markdown import _judgement
+    from verify.typeset.names import spelling
+
+    path = tmp_path / "split.toml"
+    path.write_bytes(SPLIT_ON_COUNTER)
+    assert main(["explain", str(path), "radius"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[1].startswith("status: unknown — case k == 0: not refuted")
+    assert "judgement case k == 0: unknown" in out
+    assert ": refuted" not in out
+    assert "it refutes nothing" in out  # the point is still shown, and why it decides nothing
+    assert main(["explain", str(path), "radius", "--json"]) == 1
+    explained = json.loads(capsys.readouterr().out)
+    assert explained["status"] == "unknown"
+    judgements = {j["label"]: j for j in explained["judgements"]}
+    assert [j["status"] for j in judgements.values()] == ["proved", "unknown", "proved"]
+    assert judgements["case k == 0"]["counterexample"]["refutes"] is False
+    assert main(["check", str(path), "--json"]) == 1
+    checked = json.loads(capsys.readouterr().out)["steps"][1]
+    assert checked["status"] == "unknown"
+    assert [j["status"] for j in checked["judgements"]] == ["proved", "unknown", "proved"]
+    assert checked["judgements"][1]["counterexample"] is not None  # the point, refuting nothing
+    proof = parse_proof(SPLIT_ON_COUNTER, "split.toml")
+    report = check_proof(proof).steps[1]
+    assert [g.status for g in report.goals] == ["proved", "unknown", "proved"]
+    assert report.goals[1].verdict.status == "refuted"  # the search's verdict is kept as found
+    typeset = _judgement(report.goals[1], True, Latex(spelling(proof)))
+    assert r"\text{case k == 0: unknown}" in typeset and "refuted" not in typeset
+
+
+NOT_INDUCTIVE = b"""
+title = "an induction that imports nothing, without the mistake condition"
+vectors = ["w", "x"]
+scalars = ["y", "k", "R2"]
+naturals = ["k"]
+
+[[step]]
+id = "norm-no-mistake"
+claim = "norm2(w) <= k*R2"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "norm2(x) <= R2"]
+constants = ["R2"]
+"""
+
+
+def test_an_induction_importing_nothing_is_told_why_its_step_case_point_refutes_nothing(
+        tmp_path: Path, capsys) -> None:
+    """Newcomer 19, section 1, last bullet: explain said the point of an induction's step
+    case refutes nothing because "the step imports an induction's claim", which this one does
+    not; the true reason is that the step case assumes the invariant at any state where it
+    holds, which may be a state no run reaches."""
+    import json
+
+    from verify.cli import main
+
+    path = tmp_path / "d.toml"
+    path.write_bytes(NOT_INDUCTIVE)
+    assert main(["explain", str(path), "norm-no-mistake"]) == 1
+    out = capsys.readouterr().out
+    assert "status: unknown — step: invariant is not inductive" in out
+    assert "judgement step: unknown" in out
+    assert "imports an induction's claim" not in out
+    assert ("it refutes nothing: the state it starts from may be one no run reaches (the step "
+            "case assumes the invariant at every state where it holds, not only at the states "
+            "of the induction's runs;") in out
+    assert main(["explain", str(path), "norm-no-mistake", "--json"]) == 1
+    step = json.loads(capsys.readouterr().out)["judgements"][1]
+    assert step["label"] == "step" and step["status"] == "unknown"
+    assert step["counterexample"]["refutes_nothing"].startswith(
+        "the state it starts from may be one no run reaches")
+
+
+def test_a_point_off_the_naturals_is_said_to_be_off_them_and_only_then(
+        tmp_path: Path, capsys) -> None:
+    """The words "a natural is read as a real >= 0" were printed for every point, also one
+    whose naturals are natural (newcomer 19's k = 0); they are said when the point gives a
+    natural a value no run has (NOT_NATURAL's t = 3/2), with that value."""
+    from verify.cli import main
+
+    path = tmp_path / "n.toml"
+    path.write_bytes(NOT_NATURAL)
+    assert main(["explain", str(path), "c"]) == 1
+    out = capsys.readouterr().out
+    assert ("the step imports an induction's claim, which holds only along runs, and it gives "
+            "the natural t the value 3/2, which no run does: the search reads a natural as a "
+            "real >= 0") in out
+    path.write_bytes(SPLIT_ON_COUNTER)
+    assert main(["explain", str(path), "radius"]) == 1
+    out = capsys.readouterr().out
+    assert "k = 0" in out
+    assert ("it may be one no run reaches (the step imports an induction's claim, which holds "
+            "only along runs)") in out
+    assert "as a real" not in out

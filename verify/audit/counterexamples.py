@@ -4,7 +4,7 @@ A violation names a run of the campaign (source, seed, dataset, order, iteration
 hands the user that run shrunk, as a CSV file with the command that reproduces it:
 `novikoff audit PROOF --data FILE` (with the `--algorithm` the audit was given). The run keeps
 what made it the campaign's run besides its data, which the file names in comment lines
-(`verify.audit.targets.Header`): the reference separator u (`# u = 3, -1, 1/2`; a step may
+(`perceptron.io.header.Header`): the reference separator u (`# u = 3, -1, 1/2`; a step may
 read u, gamma_u and what follows from them), a batch run's start (`# theta0 = ...`: the
 campaign runs each batch scenario from three starts, the file from the one that failed),
 and a single pass's unit u and margins (`# gamma = 1/4, 1`). So every candidate is judged
@@ -39,20 +39,15 @@ from pathlib import Path
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
+from perceptron.io.header import NOTHING_NAMED, Header, is_unit, separates
 from verify.audit.job import Audit, Witness
-from verify.audit.targets import (
-    DATA_SOURCE,
-    NOTHING_NAMED,
-    Header,
-    is_unit,
-    scenarios_of,
-    separates,
-)
+from verify.audit.targets import DATA_SOURCE, scenarios_of
 from verify.numeric import campaign
 from verify.numeric.campaign import Check
 from verify.numeric.passes import unit_near
 from verify.runs.columns import Instance
 from verify.runs.quantity import kind
+from verify.typeset.points import seed_words
 
 #: At most this many candidate runs per violated step: a bound on the work, not on the clock.
 TRIES = 400
@@ -270,7 +265,7 @@ def _smaller(data: Dataset) -> Iterator[Candidate]:
 
 def csv_text(data: Dataset, named: Header = NOTHING_NAMED) -> str:
     """The data as a CSV file `novikoff` reads: one example per line, the label last; first
-    the header lines of what is `named` (`verify.audit.targets.header` reads them)."""
+    the header lines of what is `named` (`perceptron.io.header.header` reads them)."""
     return named.text() + "".join(",".join([*map(str, x), str(y)]) + "\n"
                                   for x, y in zip(data.X, data.y, strict=True))
 
@@ -370,7 +365,7 @@ def _write(name: str, witness: Witness, directory: Path, options: Sequence[str],
     shrunk = shrink(witness.check, data, witness.check.kind.name, tries, named)
     origin = scenario.origin
     if shrunk is None:
-        return (f"{name}: its run ({origin.source}, seed {origin.seed}, {origin.dataset}) "
+        return (f"{name}: its run ({origin.source}, {seed_words(origin.seed)}, {origin.dataset}) "
                 "fails in the campaign but not when its data are run as a data file (in "
                 "this order, with the campaign's u and start, or a u of their own): no data "
                 "file written")

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import itertools
 import os
 import pickle
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -31,14 +32,12 @@ from typing import Any, Literal
 
 import sympy
 
-from perceptron.algorithms.sources import SOURCE_ALGORITHMS
-from perceptron.errors import printable
+from perceptron.errors import DataError, each_error, printable
 from perceptron.io.common import DEFAULT_LIMITS, Limits
-from proofs.definitions import parse_definitions
-from proofs.errors import ProofFileError, ProofFileErrors, Source, raise_all
+from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
 from proofs.library import CANONICAL, PROOFS
-from proofs.step import Induction, Proof, RunBinding, Step
+from proofs.step import Induction, Proof, Step
 from verify import kernel
 from verify.audit import citations
 from verify.audit.targets import (
@@ -54,7 +53,7 @@ from verify.kernel import Counterexample, Judgement, atoms
 from verify.kernel.algebra import normal_form
 from verify.kernel.atoms import substitute
 from verify.numeric import campaign
-from verify.numeric.algorithms import OWN_ALGORITHMS
+from verify.numeric.algorithms import BUILT_IN, naming, with_naming
 from verify.numeric.budgets import BUDGETS
 from verify.numeric.campaign import CampaignResult, Check
 from verify.numeric.executors import executor
@@ -63,10 +62,11 @@ from verify.numeric.shards import (
     RealData,
     Shard,
     budget_shards,
+    bundles,
     fewer_collections,
     merge,
     real_data,
-    run_shard,
+    run_shards,
 )
 from verify.proof_checker import (
     NeedsSearch,
@@ -80,7 +80,6 @@ from verify.proof_checker import (
 )
 from verify.runs.columns import Instance
 from verify.runs.naming import Naming, Reading, binding_of, natural_terms, on_runs, unbound
-from verify.runs.plugin import KINDS as PLUGIN_KINDS
 from verify.runs.plugin import Plugin, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
@@ -160,6 +159,12 @@ class ProofAudit:
     #: its steps whose runs found violations the kernel confirmed none of (`_unreported`),
     #: one line each: two parts of this tool disagree, so it cannot be verified either
     unconfirmed: tuple[str, ...] = ()
+    #: the data files its steps were run on (its `[numeric] data` and `--data`, those read),
+    #: as the command line names them, with their examples' count, and the instances
+    #: checked on their runs over all its steps (newcomer 19: no output said that a proof's
+    #: data were run at all)
+    data_files: tuple[DataFile, ...] = ()
+    data_instances: int = 0
 
     @property
     def canonical(self) -> bool:
@@ -183,6 +188,15 @@ class ProofAudit:
                 self.unmade or self.unconfirmed):
             return "verified"
         return "incomplete"
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A data file a proof's steps were run on: its path as named (a proof's entries joined
+    to its folder, a `--data` file as given) and how many examples it has."""
+
+    path: str
+    examples: int
 
 
 @dataclass(frozen=True)
@@ -212,6 +226,9 @@ class Audit:
     data: tuple[str, ...] = field(default=(), compare=False, repr=False)
     strict: bool = False  # `--strict`: every proof audited decides `passed` (not only those
     # `ProofAudit.required` names), in every rendering
+    #: how the runs of each plug-in that made them ended, one line per plug-in and run kind
+    #: (`verify.runs.plugin.Ran.line`): what a verdict on them is a verdict on
+    plugins: tuple[str, ...] = ()
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""
@@ -252,76 +269,6 @@ def _verdict(step: StepAudit) -> str:
     said = "violated on runs" if violated and step.symbolic.status == "proved" \
         else step.symbolic.status
     return f"{said}; {step.caveat}" if step.caveat else said
-
-
-#: The algorithms the package knows; a user's plug-in may not take one of their names.
-BUILT_IN = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
-
-
-def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = ()) -> Naming:
-    """What the proof's names denote on runs (none bound: every name as itself); raises
-    ProofFileError for an expression of no run quantities, an unknown algorithm (`plugins`:
-    the users' algorithms given with the audit), or a plug-in asked for runs of a kind
-    plug-ins do not make (online and batch runs only)."""
-    if numeric is None:
-        return Naming("online", {}, {})
-    named = _naming(numeric, proof.vectors, proof.origin, plugins, proof.indexed)
-    if not proof.definitions:
-        return named
-    try:
-        definitions = parse_definitions(proof.definitions, proof.names)
-    except ProofFileError:  # read when the proof was loaded; none evaluated rather than guessed
-        return named
-    return named.defining(definitions)
-
-
-def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
-            plugins: Collection[str], indexed: Sequence[str] | None = None) -> Naming:
-    """`naming`, for a proof's `[numeric]` binding, its vectors, its file (`origin`,
-    which places the errors) and its families (`indexed`; None: not known)."""
-    errors: list[ProofFileError] = []  # independent: all of them at once
-    if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
-        errors.append(ProofFileError(
-            f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which makes "
-            f"{' or '.join(PLUGIN_KINDS)} runs, not {numeric.run!r} ones", key="numeric.run",
-            text=numeric.run))
-    if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
-        given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
-        errors.append(ProofFileError(
-            f"numeric.algorithm {numeric.algorithm!r} is no known algorithm (known: "
-            f"{', '.join(BUILT_IN)}{given}; a plug-in runs only when given: --algorithm "
-            f"{numeric.algorithm}=MODULE:FUNCTION on the command line, algorithms="
-            f"{{{numeric.algorithm!r}: plugin}} in the API)", key="numeric.algorithm",
-            text=numeric.algorithm))
-    try:
-        named = Naming.of(numeric, vectors, indexed)
-    except ProofFileError as error:
-        errors.extend(error.errors)
-    if not errors:
-        return named
-    if origin is None:
-        raise_all(errors)
-    raise_all([e.located(origin.file, origin) for e in errors])  # placed as the loader does
-    raise AssertionError("unreachable")
-
-
-def _with_naming(error: ProofFileError, target: Target, plugins: Collection[str]
-                 ) -> ProofFileError:
-    """A proof file's errors and, when its `[numeric]` run kind and names read on their own,
-    the errors of what they denote on runs (`_naming`), together in file order: one run
-    reports both."""
-    part = target.numeric_part() if error.file else None
-    if part is None:
-        return error
-    numeric, vectors, origin = part
-    try:
-        _naming(numeric, vectors, origin, plugins)
-    except ProofFileError as named:
-        said = {e.key for e in error.errors if e.key} | {(e.line, e.column) for e in error.errors}
-        more = [e for e in named.errors if e.key not in said and (e.line, e.column) not in said]
-        return ProofFileErrors(sorted([*error.errors, *more],
-                                      key=lambda e: (e.line or 0, e.column or 0)))
-    return error
 
 
 class UnnamedPlugin(ValueError):
@@ -488,7 +435,12 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                                  (*admitted.refused_data.get(proof_id, ()), *[failed] * bool(
                                      failed)),
                                  tuple(f"{s.step.id}: {unchecked[n]}" for s in steps
-                                       if (n := f"{proof_id}/{s.step.id}") in unchecked)))
+                                       if (n := f"{proof_id}/{s.step.id}") in unchecked),
+                                 tuple(admitted.files.get(proof_id, ())),
+                                 sum(campaign_result.verdicts[key].instances
+                                     for s in steps if (key := (f"{proof_id}/{s.step.id}",
+                                                                DATA_SOURCE))
+                                     in campaign_result.verdicts)))
     fault_lines = [fault for fault in campaign_result.faults.values()]
     witnesses: dict[str, Witness] = {}
     by_name = {c.name: c for c in checks}
@@ -500,7 +452,10 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                  tuple([fault for _, fault in refused] + admitted.errors + plan.errors
                        + fault_lines),
                  sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses,
-                 data=tuple(data))
+                 data=tuple(data),
+                 plugins=tuple(ran.line(name, kind) for (name, kind), ran
+                               in sorted(campaign_result.plugins.items())
+                               if name not in campaign_result.faults))
 
 
 @contextmanager
@@ -567,6 +522,8 @@ class _Admitted:
     unusable: Mapping[str, str] = field(default_factory=dict)  # plug-in -> why unusable
     refused_data: dict[str, list[str]] = field(default_factory=dict)  # proof -> its data
     # files refused, one line each (`ProofAudit.unmade`)
+    files: dict[str, list[DataFile]] = field(default_factory=dict)  # proof -> its data
+    # files run (`ProofAudit.data_files`)
 
 
 def _admitted(chosen: Sequence[Target], data: Sequence[str],
@@ -588,8 +545,8 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
         try:
             read(path, memo, limits)
             shared.append(path)
-        except FAULTS as error:
-            out.errors.append(_one_line(error, path))
+        except FAULTS as error:  # read for every proof: named as the command line gave it
+            out.errors.extend(f"--data {_one_line(fault, path)}" for fault in each_error(error))
     lines: dict[str, list[str]] = {t.id: [] for t in chosen}  # each target's, in its order
     for target in _largest_first(chosen) if each is not None else chosen:
         errors = lines[target.id]
@@ -597,7 +554,8 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *out.unusable))
         except ProofFileError as error:
-            errors.extend(_lines(_with_naming(error, target, (*(plugins or ()),
+            errors.extend(_lines(with_naming(error, target.numeric_part() if error.file
+                                             else None, (*(plugins or ()),
                                                               *out.unusable)), target.name))
             continue
         except FAULTS as error:
@@ -609,9 +567,12 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
         for path in files:  # every bad file is a line of its own; the proof is still
             try:            # audited, on the others (the audit fails: its errors say why)
                 scenarios.extend(data_scenarios(path, run, memo, limits))
+                out.files.setdefault(target.id, []).append(DataFile(path, memo[path].data.n))
             except FAULTS as error:
-                errors.append(_one_line(error, target.name))
-                out.refused_data.setdefault(target.id, []).append(errors[-1])
+                said = [_data_line(fault, path, proof, target.name)
+                        for fault in each_error(error)]
+                errors.extend(said)
+                out.refused_data.setdefault(target.id, []).extend(said)
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, tuple(scenarios)
         if each is not None:
@@ -646,6 +607,23 @@ def _lines(error: Exception, name: str) -> list[str]:
     if isinstance(error, ProofFileError) and error.file:
         return error.lines()
     return [_one_line(error, name)]
+
+
+def _data_line(error: Exception, path: str, proof: Proof, name: str) -> str:
+    """A data file's fault in one line: one of the file as a whole (no such file, no
+    examples: no line of its own to name) for a file of the proof's `[numeric] data` is
+    placed at its entry in the proof file, as the loader places the entries it refuses
+    (newcomer 19 saw `sub/m.toml: sub/missing.csv: no such file`, unplaced)."""
+    numeric, origin = proof.numeric, proof.origin
+    if (isinstance(error, DataError) and error.source == path and error.line is None
+            and numeric is not None and path in numeric.data and origin is not None):
+        folder = os.path.dirname(origin.file) if origin.file != "<stdin>" else ""
+        entry = path[len(folder) + 1:] if folder and path.startswith(folder + os.sep) \
+            else path
+        placed = ProofFileError(f"numeric.data: {entry!r}: {error.problem}",
+                                key="numeric.data", text=entry)
+        return _lines(placed.located(origin.file, origin), name)[0]
+    return _one_line(error, name)
 
 
 def _one_line(error: Exception, name: str) -> str:
@@ -809,11 +787,12 @@ Reports = dict[str, tuple[StepReport, ...]]
 def _serially(plan: _Plan, say: Progress) -> tuple[CampaignResult, Reports]:
     """Every unit in this process, reporting progress step by step."""
     parts = []
-    for done, shard in enumerate(plan.shards):
-        say(done, plan.total, f"numeric: {len(plan.checks)} statements on {_name(shard)}")
-        parts.append(_shard_verdicts(plan.checks, shard))
+    done = 0
+    for task in _tasks(plan):
+        say(done, plan.total, f"numeric: {len(plan.checks)} statements on {_name(task)}")
+        parts.append(_shard_verdicts(plan.checks, task))
+        done += len(task)
     result = merge(parts)
-    done = len(plan.shards)
     reports: Reports = {}
     for proof_id, proof in plan.proofs.items():
         def before(checked: int, step: Step, proof_id: str = proof_id, start: int = done) -> None:
@@ -838,8 +817,9 @@ def _in_parallel(plan: _Plan, say: Progress, numeric: Executor, local: Executor,
     # late in shard order and cost the most, so they start first and leave no long tail.
     # (Only the submission order; the verdicts are merged in shard order.)
     shipped = _Shipped.of(plan.checks)  # pickled once, not once per shard
-    campaigns = {numeric.submit(_shard_verdicts, shipped, plan.shards[index]): index
-                 for index in reversed(range(len(plan.shards)))}
+    tasks = _tasks(plan)
+    campaigns = {numeric.submit(_shard_verdicts, shipped, tasks[index]): index
+                 for index in reversed(range(len(tasks)))}
     symbolic: dict[Future[Any], str] = {task: proof_id for proof_id, task in work.items()
                                         if proof_id in proofs and task.result()[1] is not None}
     say(0, plan.total, f"{len(campaigns) + len(proofs)} tasks")
@@ -856,8 +836,8 @@ def _in_parallel(plan: _Plan, say: Progress, numeric: Executor, local: Executor,
         else:
             index = campaigns[task]
             parts[index] = task.result()
-            name = _name(plan.shards[index])
-            done += 1
+            name = _name(tasks[index])
+            done += len(tasks[index])
         say(done, plan.total, f"done: {name}")
 
     def poll(_index: int = 0, _step: Step | None = None) -> None:
@@ -879,7 +859,7 @@ def _in_parallel(plan: _Plan, say: Progress, numeric: Executor, local: Executor,
         say(done, plan.total, f"done: {proof_id}")
     for task in as_completed(pending):
         finished(task)
-    return merge(parts[i] for i in range(len(plan.shards))), reports
+    return merge(parts[i] for i in range(len(tasks))), reports
 
 
 def _recalled(proof: Proof, guard: float | None, before: Callable[[int, Step], None]
@@ -916,10 +896,32 @@ def _symbolic_detached(proof: Proof, guard: float | None, search: bool = False
     return tuple(map(detached, _symbolic(proof, guard, search=search)))
 
 
-def _shard_verdicts(checks: Sequence[Check] | _Shipped, shard: Shard) -> CampaignResult:
-    """One shard's campaign: verdicts per (check, source), witnesses, plug-in faults (its
-    scenarios built where it runs)."""
-    return run_shard(checks.checks() if isinstance(checks, _Shipped) else checks, shard)
+def _shard_verdicts(checks: Sequence[Check] | _Shipped, task: tuple[Shard, ...]
+                    ) -> CampaignResult:
+    """One task's campaign, a shard or several alike (`_tasks`): verdicts per (check,
+    source), witnesses, plug-in faults (its scenarios built where it runs)."""
+    return run_shards(checks.checks() if isinstance(checks, _Shipped) else checks, task)
+
+
+#: Consecutive shards of one source that one task runs together (`run_shards`: the verdicts,
+#: counts and counterexamples of each shard alone, merged in order; but their rows checked
+#: in a few joint batches, not a few per shard). Measured on the default audit's shards in
+#: one process (2026-11-28, CPU-seconds of each source's shards one per task / all in one):
+#: orthonormal 1.54-1.59 / 0.99-1.15 (54 shards of tiny runs), generated 2.83-2.92 /
+#: 2.20-2.45, tight 1.42-1.51 / 1.01-1.04, adversary 3.33-3.37 / 2.87-2.98; the others
+#: gained nothing (margin-family lost: 1.26-1.59 / 2.40-2.44). A few tasks per source stay,
+#: so that two workers share them without a long tail.
+BUNDLED: Mapping[str, int] = {"orthonormal": 14, "generated": 3, "tight": 3, "adversary": 5}
+
+
+def _tasks(plan: _Plan) -> list[tuple[Shard, ...]]:
+    """The plan's shards as tasks, in shard order: up to `BUNDLED[source]` consecutive
+    shards of one source (and the same proofs and runs) each; one shard per task when a
+    check runs a plug-in (its fault ends its task's runs, which must be one shard's)."""
+    if any(check.plugin is not None for check in plan.checks):
+        return [(shard,) for shard in plan.shards]
+    return [task for source, alike in itertools.groupby(plan.shards, lambda s: s.source)
+            for task in bundles(list(alike), BUNDLED.get(source, 1))]
 
 
 @dataclass(frozen=True)
@@ -954,9 +956,9 @@ _RECEIVED: dict[str, tuple[Check, ...]] = {}
 """The checks this process last unpickled (`_Shipped.checks`), by the digest of their bytes."""
 
 
-def _name(shard: Shard) -> str:
-    """A shard as progress messages name it."""
-    return f"{shard.source} runs {shard.start}-{shard.stop - 1}"
+def _name(task: tuple[Shard, ...]) -> str:
+    """A task's shards as progress messages name them."""
+    return f"{task[0].source} runs {task[0].start}-{task[-1].stop - 1}"
 
 
 def _numeric(

@@ -30,8 +30,9 @@ from functools import cache
 from pathlib import Path
 
 from perceptron.dataset import Dataset, Vector
-from perceptron.errors import DataError
+from perceptron.errors import DataError, DataErrors
 from perceptron.io.common import DEFAULT_LIMITS, Limits
+from perceptron.io.header import Header, header, is_unit, not_separating, separates
 from proofs.errors import ProofFileError, Source
 from proofs.library import PROOFS, load_named
 from proofs.proof_file import MAX_BYTES, numeric_part, parse_proof, read_regular
@@ -132,80 +133,6 @@ def load_data(path: str, limits: Limits = DEFAULT_LIMITS) -> Dataset:
 
 
 @dataclass(frozen=True)
-class Header:
-    """What a text data file names in its comment lines before its first example, so that a
-    shrunk counterexample (`verify.audit.counterexamples`) is run as the campaign ran it:
-
-    - `# u = 3, -1, 1/2`: the reference separator u (for runs to convergence it must
-      separate the examples; for single passes it must be of norm exactly 1);
-    - `# theta0 = 0, 2, -1`: the one start of batch runs (kinds with `RunKind.start_of`);
-    - `# gamma = 1/4, 1`: the margins a single pass is read at (each > 0).
-    """
-
-    u: Vector | None = None
-    theta0: Vector | None = None
-    margins: tuple[Fraction, ...] = ()
-
-    def text(self) -> str:
-        """The comment lines naming what is given (empty when nothing is)."""
-        named = (("u", self.u), ("theta0", self.theta0), ("gamma", self.margins or None))
-        return "".join(f"# {key} = {', '.join(map(str, values))}\n"
-                       for key, values in named if values is not None)
-
-
-#: A data file that names nothing: runs as the campaign's own data runs.
-NOTHING_NAMED = Header()
-#: The keys a data file's header may name (`Header`), and the line that names u.
-HEADER_KEYS = ("u", "theta0", "gamma")
-U_LINE = "# u ="
-
-
-def header(path: str, data: Dataset) -> Header:
-    """What the text data file `path` names (`Header`; nothing for a binary format or
-    standard input, read already); DataError when a line names a value that is not exact
-    rationals of the data's dimension (margins: > 0), or names a key twice."""
-    from perceptron.numbers import parse_exact
-
-    if path == "-":
-        return Header()
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 16).decode("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return Header()  # a binary format names nothing (and was read already)
-    found: dict[str, tuple[Fraction, ...]] = {}
-    for line in (line.strip() for line in head if line.lstrip().startswith("#")):
-        key, equals, values = line[1:].partition("=")
-        key = key.strip()
-        if not equals or key not in HEADER_KEYS:
-            continue  # any other comment
-        if key in found:
-            raise DataError(f"{path}: names {key} twice")
-        try:
-            found[key] = tuple(parse_exact(t.strip()) for t in values.split(","))
-        except DataError as error:
-            raise DataError(f"{path}: its line `{line[:60]}`: {error}") from None
-        if key != "gamma" and len(found[key]) != data.d:
-            raise DataError(f"{path}: its {key} has {len(found[key])} coordinates, its "
-                            f"examples {data.d}")
-        if key == "gamma" and min(found[key]) <= 0:
-            raise DataError(f"{path}: its margins gamma must be > 0")
-    return Header(found.get("u"), found.get("theta0"), found.get("gamma", ()))
-
-
-def separates(u: Sequence[Fraction], data: Dataset) -> bool:
-    """Whether `y<u, x> > 0` for every example: `u` is a separator of `data`, exactly."""
-    return len(u) == data.d and all(
-        y * sum((a * b for a, b in zip(u, x, strict=True)), Fraction(0)) > 0
-        for x, y in zip(data.X, data.y, strict=True))
-
-
-def is_unit(u: Sequence[Fraction]) -> bool:
-    """Whether `||u||^2 = 1` exactly (the u a single pass is read with)."""
-    return sum((c * c for c in u), Fraction(0)) == 1
-
-
-@dataclass(frozen=True)
 class Read:
     """A data file as read: its examples, what its header names, and an exact separator
     through the origin when the header names no u and the data have one."""
@@ -253,16 +180,17 @@ def scenarios_of(data: Dataset, named: Header, separator: Vector | None, run: st
 
     chosen = None if run is None else kind(run)
     passes = None if chosen is None else chosen.passes  # None: for every kind
-    if chosen is not None:
-        _refuse_unread(named, chosen, path)
+    faults = _unread(named, chosen, path) if chosen is not None else []
+    if passes is False and (fault := not_separating(path, named, data)) is not None:
+        faults.append(fault)
+    if faults:  # every one at once, each at its header line
+        raise DataErrors(sorted(faults, key=lambda f: f.line or 0))
     origin = Origin(DATA_SOURCE, None, data.name)
     out: list[Scenario] = []
-    if passes is not True:
-        if named.u is not None and not separates(named.u, data):
-            if passes is False:
-                raise DataError(f"{path}: the u it names does not separate its examples "
-                                "(y<u, x> > 0 for every example)")
-        elif (u := named.u if named.u is not None else separator) is not None:
+    if passes is not True and (named.u is None or separates(named.u, data)):
+        # (a u that does not separate: refused above for runs to convergence, no such runs
+        # for every kind)
+        if (u := named.u if named.u is not None else separator) is not None:
             out.append(Scenario(data, u, origin, start=named.theta0))
         elif chosen is not None and chosen.any_data:
             reference = tuple(Fraction(int(i == 0)) for i in range(data.d))
@@ -285,15 +213,21 @@ def scenarios_of(data: Dataset, named: Header, separator: Vector | None, run: st
     return tuple(out)
 
 
-def _refuse_unread(named: Header, chosen: RunKind, path: str) -> None:
-    """DataError when the file names what runs of `chosen` kind do not read: a value
-    silently ignored would make its run another one than the file says."""
+def _unread(named: Header, chosen: RunKind, path: str) -> list[DataError]:
+    """The faults of a file that names what runs of `chosen` kind do not read, each at its
+    header line (every one: newcomer 19 saw a file naming both gamma and theta0 said for the
+    first only): a value silently ignored would make its run another one than the file
+    says."""
+    faults = []
     if named.theta0 is not None and chosen.start_of is None:
-        raise DataError(f"{path}: names a start theta0, which {chosen.name} runs do not take "
-                        "(batch runs do)")
+        faults.append(DataError(f"names a start theta0, which {chosen.name} runs do not take "
+                                "(batch runs do)", source=path,
+                                line=named.lines.get("theta0")))
     if named.margins and not chosen.passes:
-        raise DataError(f"{path}: names margins gamma, which {chosen.name} runs do not read "
-                        "(single passes do)")
+        faults.append(DataError(f"names margins gamma, which {chosen.name} runs do not read "
+                                "(single passes do)", source=path,
+                                line=named.lines.get("gamma")))
+    return faults
 
 
 FAULTS: tuple[type[Exception], ...] = (ProofFileError, DataError, OSError, UnicodeDecodeError)

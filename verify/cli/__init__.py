@@ -24,7 +24,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from perceptron.errors import DataError, printable
+from perceptron.errors import DataError, each_error, printable
 from proofs.errors import ProofFileError
 from verify.cli.common import UsageError
 
@@ -154,7 +154,7 @@ def _lines(exc: BaseException) -> list[str]:
     `proofs.errors.MAX_REPORTED`, the most important first); any other error is one line."""
     if isinstance(exc, ProofFileError):
         return [" ".join(line.split()) for line in exc.lines()]
-    return [_one_line(exc)]
+    return [_one_line(e) for e in each_error(exc)]  # a data file's faults: one line each
 
 
 def _one_line(exc: BaseException) -> str:

@@ -40,6 +40,7 @@ from verify.cli.check import seconds
 from verify.cli.common import (
     UsageError,
     add_limit_options,
+    given_kinds,
     integer,
     limits,
     made_folder,
@@ -384,7 +385,7 @@ def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
     the name it was given and its one line (`run_audit(refused=...)`: the line is one of
     the audit's errors, the proofs that name it are not run, and nothing else is said about
     that name). A name given twice is refused, whichever was meant."""
-    from verify.audit.job import BUILT_IN
+    from verify.numeric.algorithms import BUILT_IN
     from verify.runs.plugin import Plugin, PluginFault, plugins
 
     loaded: dict[str, Plugin] = {}
@@ -401,25 +402,6 @@ def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
         loaded[plugin.name] = plugin
     unusable = {name for name, _ in refused}
     return {name: p for name, p in loaded.items() if name not in unusable}, refused
-
-
-def given_kinds(names: list[str]) -> list[str]:
-    """Register the run kinds of `--run-kind` (a user's code runs from here on: she asked for
-    it); one line per kind that cannot be loaded, and the audit goes on without it (its
-    proofs are then refused as naming a kind nobody registered)."""
-    from verify.runs import UnknownRunKind, entry_point
-
-    refused = []
-    for name in dict.fromkeys(names):
-        try:
-            entry_point(name)
-        except (UnknownRunKind, ValueError) as error:  # not installed, not a kind, a clash
-            refused.append(f"--run-kind {name}: {' '.join(str(error).split())}"[:300])
-        except Exception as error:  # the user's code, whatever it raises: one line
-            text = " ".join(str(error).split())
-            refused.append(f"--run-kind {name}: cannot be loaded: {type(error).__name__}: "
-                           f"{text}"[:300])
-    return refused
 
 
 def write_counterexamples(audit: Audit, args: argparse.Namespace,

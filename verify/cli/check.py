@@ -15,9 +15,11 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from verify.cli.common import UsageError
 from verify.coq import add_option, annotate, for_command, lines
 
 if TYPE_CHECKING:  # SymPy and SciPy load only when a proof is checked: `novikoff run` starts fast
+    from proofs.errors import ProofFileError
     from verify.proof_checker import ProofReport, StepReport
 
 MAX_TIME_LIMIT = 3600.0
@@ -61,6 +63,14 @@ def register(subparsers: Any) -> None:
                         help="search every judgement, not consulting the certificate store "
                         "of the built-in proofs (the kernel checks stored certificates either "
                         "way, and the verdicts are the same)")
+    parser.add_argument("--algorithm", action="append", default=[],
+                        metavar="[NAME=]MODULE:FUNCTION",
+                        help="the plug-in the audit will be given for [numeric] algorithm = "
+                        "NAME, spelled as for audit; its code is not loaded (check is "
+                        "symbolic): it only makes NAME a known algorithm")
+    parser.add_argument("--run-kind", action="append", default=[], metavar="NAME",
+                        help="register an installed kind of run, the entry point NAME of the "
+                        "group novikoff.runs, as audit does (its code runs when given here)")
     add_option(parser)
     parser.set_defaults(handler=run)
 
@@ -82,7 +92,12 @@ def seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Load, check, report; the exit code says whether everything was proved."""
+    """Load, check, report; the exit code says whether everything was proved. A `[numeric]`
+    table the audit would refuse (an unknown run kind, an algorithm neither built in nor a
+    plug-in named by `--algorithm`, whose code is not loaded, names that read no quantity of
+    the run kind) is refused here in the audit's words (`verify.numeric.algorithms.naming`),
+    with the file's other errors: newcomer 19 saw `run = "onlin"` pass `check`, then fail
+    the audit."""
     from proofs.errors import ProofFileError
     from verify.cli.common import print_notes, read_proof
     from verify.cli.terminal import callback, progress_bar
@@ -90,7 +105,31 @@ def run(args: argparse.Namespace) -> int:
     from verify.render import json as serialize
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
-    _, proof = read_proof(args.file)
+    if args.run_kind:  # registered as the audit does (the user's code: she asked for it)
+        from verify.cli.common import given_kinds
+
+        refused = given_kinds(args.run_kind)
+        if refused:
+            raise UsageError(refused[0])
+    try:
+        _, proof = read_proof(args.file)
+    except ProofFileError as error:  # with the [numeric] errors, as the audit lists them
+        if args.file == "-" or not error.file or not Path(args.file).is_file():
+            raise
+        raise _with_naming(error, args.file, args.algorithm) from None
+    if proof.numeric is not None and (args.file == "-" or Path(args.file).exists()):
+        from verify.numeric.algorithms import naming  # a built-in proof's table is audited
+        from verify.runs.plugin import Plugin
+
+        naming(proof.numeric, proof, [Plugin.named(text) for text in args.algorithm])
+    if args.algorithm:  # as the audit refuses one (`verify.audit.job.refuse_unnamed`)
+        from verify.runs.plugin import Plugin
+
+        named = proof.numeric.algorithm if proof.numeric is not None else None
+        unnamed = [n for n in dict.fromkeys(map(Plugin.named, args.algorithm)) if n != named]
+        if unnamed:
+            raise UsageError(f"--algorithm {unnamed[0]}: the proof does not name it "
+                             f"([numeric] algorithm = \"{unnamed[0]}\")")
     with progress_bar("check") as bar:
         try:
             report = check_proof(proof, budget=SEARCH_BUDGETS[args.budget],
@@ -111,12 +150,28 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.status == "proved" and (coq is None or not coq.rejected) else 1
 
 
+def _with_naming(error: ProofFileError, file: str, algorithms: list[str]) -> ProofFileError:
+    """The errors of a proof file `check` cannot read, with those of its `[numeric]` run kind,
+    algorithm and names (`verify.numeric.algorithms.with_naming`), as the audit lists them."""
+    from proofs.proof_file import numeric_part, read_regular
+    from verify.numeric.algorithms import with_naming
+    from verify.runs.plugin import Plugin
+
+    try:
+        part = numeric_part(read_regular(file), file)
+    except (OSError, ProofFileError):
+        return error
+    return with_naming(error, part, [Plugin.named(text) for text in algorithms])
+
+
 def human(report: ProofReport, *, statements: bool = False) -> str:
     """One line per step (status, time, message), with `statements` its full statement
     indented below it, then a summary line."""
-    width = max(len(s.step.id) for s in report.steps)
+    from verify.typeset.statement import statement_text, statements_of
+
+    width, stated = max(len(s.step.id) for s in report.steps), statements_of(report.steps)
     lines = [line for s in report.steps for line in (
-        _line(s, width), *([f"{'':<9}{s.statement_text}"] if statements else []))]
+        _line(s, width), *([f"{'':<9}{statement_text(s, stated)}"] if statements else []))]
     counts = {k: sum(s.status == k for s in report.steps) for k in ("proved", "refuted", "unknown")}
     tally = ", ".join(f"{n} {k}" for k, n in counts.items())
     lines.append(f"{report.title}: {report.status} ({tally}; {report.seconds:.2f}s)")

@@ -68,12 +68,16 @@ def label_column(text: str) -> int | str:
     the end), anything else a header name.
 
     One parser for every command, so that `--label-column 0` means column 0 everywhere (it
-    once reached the loader of `novikoff bound` as the header name "0").
+    once reached the loader of `novikoff bound` as the header name "0"). An index is written
+    in ASCII digits, as every integer option's (`integer`): `٠` was read as column 0 and
+    `1_0` as column 10 by `int` (red team 19 F8); digits of another script alone are
+    refused, and `1_0` is a header name.
     """
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    if _INTEGER.fullmatch(text.strip()):
+        return integer(text, "a column index")
+    if text.strip().lstrip("+-").isdigit():  # digits of another script: no header either
+        return integer(text, "a column index")  # refused, saying ASCII digits only
+    return text
 
 
 #: Name shown for standard input in messages and reports.
@@ -143,3 +147,22 @@ def limits(args: argparse.Namespace) -> Any:
     from perceptron.io.loaders import Limits
 
     return Limits(max_cells=args.max_cells, max_scaled_bits=args.max_scaled_bits)
+
+
+def given_kinds(names: list[str]) -> list[str]:
+    """Register the run kinds of `--run-kind` (a user's code runs from here on: she asked for
+    it); one line per kind that cannot be loaded, and the audit goes on without it (its
+    proofs are then refused as naming a kind nobody registered)."""
+    from verify.runs import UnknownRunKind, entry_point
+
+    refused = []
+    for name in dict.fromkeys(names):
+        try:
+            entry_point(name)
+        except (UnknownRunKind, ValueError) as error:  # not installed, not a kind, a clash
+            refused.append(f"--run-kind {name}: {' '.join(str(error).split())}"[:300])
+        except Exception as error:  # the user's code, whatever it raises: one line
+            text = " ".join(str(error).split())
+            refused.append(f"--run-kind {name}: cannot be loaded: {type(error).__name__}: "
+                           f"{text}"[:300])
+    return refused

@@ -92,6 +92,12 @@ def _locate(first: str, second: str | None) -> Located:
 
     if second is not None:
         proof_name, step_id = first, second
+    elif first == "-" or first.endswith(".toml") or Path(first).is_file():
+        shown, proof = read_proof(first)  # a proof file without a step (newcomer 19: it was
+        ids = ", ".join(step.id for step in proof.steps)  # read as a built-in step id)
+        raise UsageError(f"no step given: {shown} is a proof file; explain one of its steps "
+                         f"with `novikoff explain {first} STEP` (`novikoff check {first}` "
+                         f"checks them all); its steps: {ids}")
     else:
         proof_name, _, step_id = first.strip().rpartition("/")
     # any existing path is a file to read (a named pipe or a device is then refused in one

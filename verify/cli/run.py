@@ -85,7 +85,9 @@ def _eta(text: str) -> Fraction:
 
 def data_or_example(args: argparse.Namespace, default: str | None = None) -> tuple[Dataset, bool]:
     """The data of `run` and `bound`: DATA (`-` for stdin) or `--example NAME`, with the bias
-    to use: `--bias`, or the example's own convention (XOR is meant with a bias)."""
+    to use: `--bias`, or the example's own convention (XOR is meant with a bias). A file's
+    header is read as the audit reads it (`perceptron.io.header`): a fault of it, or a
+    `# u` that does not separate the examples, is refused (DataError) as by the audit."""
     if args.data is not None and args.example is not None:
         raise UsageError("give DATA or --example, not both")
     if args.data is None:
@@ -96,9 +98,14 @@ def data_or_example(args: argparse.Namespace, default: str | None = None) -> tup
             raise UsageError("give DATA (a file, or - for stdin) or --example NAME")
         chosen = example(name)
         return chosen.build(), args.bias or chosen.bias
+    from perceptron.io.header import header, not_separating
     from perceptron.io.loaders import load
 
-    return load(args.data, label_column=args.label_column, limits=limits(args)), args.bias
+    data = load(args.data, label_column=args.label_column, limits=limits(args))
+    fault = not_separating(args.data, header(args.data, data), data)
+    if fault is not None:  # refused as the audit refuses it, in its words: a u the file
+        raise fault        # names and the run ignored would pass unseen (newcomer 19 §5.10)
+    return data, args.bias
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,9 +121,17 @@ def run(args: argparse.Namespace) -> int:
         result = run_online(data, conventions, max_epochs=args.epochs,
                             keep_trace=target is not None, progress=callback(bar, "epochs"))
     if target is not None:
+        from perceptron.errors import DataError
         from verify.render.plot import bound_series, draw
 
-        draw(bound_series(data, result), target)
+        try:
+            series = bound_series(data, result)
+        except DataError as error:  # named as given, folder and all (the data know their
+            if args.data is None or error.source != data.name:  # file's base name only)
+                raise
+            raise DataError(error.problem, source=args.data, line=error.line,
+                            column=error.column) from None
+        draw(series, target)
     if args.json:
         print(json.dumps(result.as_dict()))
         return 0

@@ -45,7 +45,16 @@ users' data files), which stay every algorithm's.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+
+from perceptron.algorithms.sources import SOURCE_ALGORITHMS
+from proofs.definitions import parse_definitions
+from proofs.errors import ProofFileError, ProofFileErrors, Source, raise_all
+from proofs.step import Proof, RunBinding
+from verify.runs.naming import Naming
+from verify.runs.plugin import KINDS as PLUGIN_KINDS
 
 
 @dataclass(frozen=True)
@@ -119,3 +128,83 @@ EXCLUSIVE_SOURCES: frozenset[str] = frozenset(
 def runs_by_default(source: str) -> bool:
     """Whether the default perceptron and the seed sources' algorithms run `source`."""
     return source not in EXCLUSIVE_SOURCES
+
+
+# ---- a proof's [numeric] table resolved: its kind, algorithm and names ---------------------
+# Here, below the audit, so that `novikoff check` refuses what the audit would refuse of the
+# table, in the same words, without loading the audit (newcomer 19 saw `run = "onlin"` pass
+# `check` and fail the audit; issue 30: `check` loads no audit).
+
+#: The algorithms the package knows; a user's plug-in may not take one of their names.
+BUILT_IN = (*SOURCE_ALGORITHMS, *OWN_ALGORITHMS)
+
+
+def naming(numeric: RunBinding | None, proof: Proof, plugins: Collection[str] = ()) -> Naming:
+    """What the proof's names denote on runs (none bound: every name as itself); raises
+    ProofFileError for an expression of no run quantities, an unknown algorithm (`plugins`:
+    the users' algorithms given with the audit), or a plug-in asked for runs of a kind
+    plug-ins do not make (online and batch runs only)."""
+    if numeric is None:
+        return Naming("online", {}, {})
+    named = _naming(numeric, proof.vectors, proof.origin, plugins, proof.indexed)
+    if not proof.definitions:
+        return named
+    try:
+        definitions = parse_definitions(proof.definitions, proof.names)
+    except ProofFileError:  # read when the proof was loaded; none evaluated rather than guessed
+        return named
+    return named.defining(definitions)
+
+
+def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
+            plugins: Collection[str], indexed: Sequence[str] | None = None) -> Naming:
+    """`naming`, for a proof's `[numeric]` binding, its vectors, its file (`origin`,
+    which places the errors) and its families (`indexed`; None: not known)."""
+    errors: list[ProofFileError] = []  # independent: all of them at once
+    if numeric.algorithm in plugins and numeric.run not in PLUGIN_KINDS:
+        errors.append(ProofFileError(
+            f"numeric.algorithm {numeric.algorithm!r} is a plug-in, which makes "
+            f"{' or '.join(PLUGIN_KINDS)} runs, not {numeric.run!r} ones", key="numeric.run",
+            text=numeric.run))
+    if numeric.algorithm is not None and numeric.algorithm not in (*BUILT_IN, *plugins):
+        given = f"; plug-ins given: {', '.join(plugins)}" if plugins else ""
+        near = difflib.get_close_matches(numeric.algorithm, [*BUILT_IN, *plugins], n=1,
+                                         cutoff=0.6)
+        errors.append(ProofFileError(
+            f"numeric.algorithm {numeric.algorithm!r} is no known algorithm"
+            f"{f'; did you mean {near[0]!r}?' if near else ''} (known: "
+            f"{', '.join(BUILT_IN)}{given}; a plug-in runs only when given: --algorithm "
+            f"{numeric.algorithm}=MODULE:FUNCTION on the command line, algorithms="
+            f"{{{numeric.algorithm!r}: plugin}} in the API)", key="numeric.algorithm",
+            text=numeric.algorithm))
+    try:
+        named = Naming.of(numeric, vectors, indexed)
+    except ProofFileError as error:
+        errors.extend(error.errors)
+    if not errors:
+        return named
+    if origin is None:
+        raise_all(errors)
+    raise_all([e.located(origin.file, origin) for e in errors])  # placed as the loader does
+    raise AssertionError("unreachable")
+
+
+def with_naming(error: ProofFileError,
+                part: tuple[RunBinding, tuple[str, ...], Source] | None,
+                plugins: Collection[str]) -> ProofFileError:
+    """A proof file's errors and, when its `[numeric]` run kind and names read on their own
+    (`part`: `proofs.proof_file.numeric_part`), the errors of what they denote on runs
+    (`_naming`), together in file order: one run reports both."""
+    if part is None:
+        return error
+    numeric, vectors, origin = part
+    try:
+        _naming(numeric, vectors, origin, plugins)
+    except ProofFileError as named:
+        said = {e.key for e in error.errors if e.key} | {(e.line, e.column) for e in error.errors}
+        more = [e for e in named.errors if e.key not in said and (e.line, e.column) not in said]
+        return ProofFileErrors(sorted([*error.errors, *more],
+                                      key=lambda e: (e.line or 0, e.column or 0)))
+    return error
+
+

@@ -59,7 +59,7 @@ from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
-from verify.runs.plugin import Plugin, PluginFault, steps_of
+from verify.runs.plugin import Plugin, PluginFault, Ran, ran, steps_of
 from verify.runs.plugin import runner as plugin_runner
 from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
 
@@ -327,7 +327,9 @@ def _shuffled(n: int, seed: int) -> tuple[int, ...]:
 class CampaignResult:
     """Verdicts per (check, source), instance counts and timings; the scenario of each
     verdict's counterexample (`witnesses`, to shrink it), and the first fault of each user's
-    plug-in (`faults`: its checks then have no verdicts, a fault is never one).
+    plug-in (`faults`: its checks then have no verdicts, a fault is never one), and how the
+    runs of each plug-in that made them ended, by (plug-in, run kind) (`plugins`,
+    `verify.runs.plugin.Ran`).
     `evaluation_seconds` is the time spent checking rows, the rows that runs' kinds make
     jointly when they are checked included (`_jointly`); `total_seconds` the wall time of the
     whole campaign and `cpu_seconds` its process CPU time (on a loaded machine the two differ:
@@ -338,6 +340,7 @@ class CampaignResult:
     runs: dict[str, int] = field(default_factory=dict)
     witnesses: dict[tuple[str, str], Scenario] = field(default_factory=dict)
     faults: dict[str, str] = field(default_factory=dict)
+    plugins: dict[tuple[str, str], Ran] = field(default_factory=dict)
     evaluation_seconds: float = 0.0
     total_seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -368,7 +371,12 @@ class CampaignResult:
         return out
 
 
-def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenario]], *,
+#: A piece of a source's scenarios, named by its source (`run_campaign`).
+Segment = tuple[str, Iterable[Scenario]]
+
+
+def run_campaign(checks: Sequence[Check],
+                 sources: Mapping[str, Iterable[Scenario]] | Sequence[Segment], *,
                  runners: Mapping[str, Runner] | None = None,
                  batch_rows: int = 20_000, held_rows: int = 200_000) -> CampaignResult:
     """Run every scenario of every source once per algorithm, and check every check on the
@@ -382,6 +390,14 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
     stage that brings the rows held to `held_rows`, and at the end of each source (the bound
     on memory, a count of rows, never of bytes), so that the rows of many stages are checked
     in few, large batches.
+
+    `sources` may also be a sequence of segments, `(source, scenarios)` pairs, consecutive
+    ones of a source being pieces of it (the shards a task runs together,
+    `verify.numeric.shards.run_shards`): each segment ends its stages as a source does, so
+    the order of checking, and with it every verdict and counterexample, is that of the
+    segments run one by one and merged in order; but their rows are checked together, at the
+    end of the source's last consecutive segment (or past `held_rows`), in a few batches
+    rather than a few per segment.
     """
     start, cpu = time.perf_counter(), time.process_time()
     result = CampaignResult()
@@ -390,9 +406,10 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
         if check.algorithm not in groups:
             groups[check.algorithm] = _Group.of(check.algorithm, runners or {}, check.plugin)
         groups[check.algorithm].add(check)
-    stage = 0
-    for source, scenarios in sources.items():
-        pending_rows = held = 0
+    segments = list(sources.items()) if isinstance(sources, Mapping) else list(sources)
+    stage = held = 0
+    for position, (source, scenarios) in enumerate(segments):
+        pending_rows = 0
         result.runs.setdefault(source, 0)
         for scenario in scenarios:
             result.runs[source] += 1
@@ -409,8 +426,12 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
                         group.flush(source, result)
                     held = 0
         stage += 1
+        if position + 1 < len(segments) and segments[position + 1][0] == source \
+                and held < held_rows:
+            continue  # the source goes on in the next segment: its rows checked with those
         for group in groups.values():
             group.flush(source, result)
+        held = 0
     for algorithm, group in groups.items():
         if group.fault is not None and algorithm is not None:
             result.faults[algorithm] = group.fault
@@ -418,6 +439,8 @@ def run_campaign(checks: Sequence[Check], sources: Mapping[str, Iterable[Scenari
                 for key in [k for k in result.verdicts if k[0] == check.name]:
                     del result.verdicts[key]
                     result.witnesses.pop(key, None)
+        elif algorithm is not None:
+            result.plugins.update({(algorithm, kind): each for kind, each in group.ran.items()})
     result.total_seconds = time.perf_counter() - start
     result.cpu_seconds = time.process_time() - cpu
     return result
@@ -439,6 +462,7 @@ class _Group:
     source_filter: Callable[[str], bool] = runs_by_default  # the sources it runs
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
     fault: str | None = None
+    ran: dict[str, Ran] = field(default_factory=dict)  # a plug-in's runs, by kind: how they ended
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
     #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
@@ -514,8 +538,10 @@ class _Group:
             made = self.runners[name](scenario)
             for run in made if isinstance(made, tuple) else (made,):
                 origin = run_kind.label(scenario.origin, run)
-                if self.plugin is not None and any("tau" in self.names[b] for b in bindings):
-                    steps_of(self.plugin.name, run)
+                if self.plugin is not None:
+                    if any("tau" in self.names[b] for b in bindings):
+                        steps_of(self.plugin.name, run)
+                    self.ran[name] = self.ran.get(name, Ran()) + ran(run, scenario)
                 count += self._keep(((b, self._rows(run_kind, run, b, origin))
                                      for b in bindings), run_kind.pinned(scenario, run))
         return count

@@ -232,19 +232,51 @@ def run_shard(checks: Sequence[Check], shard: Shard) -> CampaignResult:
     process: the engine's `auto` mode then runs every block in it), and that time is
     counted in the shard's `total_seconds` and `cpu_seconds` with the rest of the worker's
     work."""
+    return run_shards(checks, (shard,))
+
+
+def run_shards(checks: Sequence[Check], shards: Sequence[Shard]) -> CampaignResult:
+    """The campaign of several shards in one task (`bundles`: consecutive shards alike in
+    source, proofs and runs), as `run_shard` runs one: the same verdicts, counts,
+    counterexamples and witnesses as `merge` of each shard's `run_shard` in order (each
+    shard a segment of `campaign.run_campaign`, which ends its stages as a shard's campaign
+    does), but the rows of all of them checked together, a few batches per row set instead
+    of a few per shard. Those per-shard batches were most of a shard's work on the mixed
+    sources (small runs, a few dozen rows each; `benchmarks/campaign.py`)."""
+    first = shards[0]
+    assert all(_alike(first, s) for s in shards), "a bundle of unlike shards"
     start, cpu = time.perf_counter(), time.process_time()
-    if shard.compiled and _LONG_INSTANCES[0] >= COMPILE_AFTER:
+    if first.compiled and _LONG_INSTANCES[0] >= COMPILE_AFTER:
         _long_runs_ahead()
     _settled()
     warm, warm_cpu = time.perf_counter() - start, time.process_time() - cpu
     with fewer_collections():
-        result = campaign.run_campaign([c for c in checks if shard.admits(c)],
-                                       {shard.source: shard.scenarios()})
+        result = campaign.run_campaign([c for c in checks if first.admits(c)],
+                                       [(s.source, s.scenarios()) for s in shards])
     result.total_seconds += warm
     result.cpu_seconds += warm_cpu
-    if shard.compiled:
+    if first.compiled:
         _LONG_INSTANCES[0] += result.instances
     return result
+
+
+def _alike(one: Shard, other: Shard) -> bool:
+    """Whether two shards run the same checks the same way (`bundles`)."""
+    return (one.source, one.only, one.compiled) == (other.source, other.only, other.compiled)
+
+
+def bundles(shards: Sequence[Shard], per_task: int) -> list[tuple[Shard, ...]]:
+    """`shards` in order, cut into tasks of at most `per_task` consecutive shards alike in
+    source, proofs and runs (`run_shards`). Bundled, a shard's result is not its own: a
+    plug-in's fault would end the runs of the whole task, so shards whose checks name a
+    plug-in are best run one per task (`run_sharded`)."""
+    out: list[tuple[Shard, ...]] = []
+    for shard in shards:
+        if out and len(out[-1]) < per_task and _alike(out[-1][0], shard):
+            out[-1] += (shard,)
+        else:
+            out.append((shard,))
+    return out
 
 
 #: Instances a process's `compiled` shards check before it loads the engine's compiled loop
@@ -322,8 +354,9 @@ YOUNG_OBJECTS = 20_000
 
 def merge(results: Iterable[CampaignResult]) -> CampaignResult:
     """Shard results added in the order given: verdicts merged per (check, source), runs and
-    seconds summed (wall and CPU seconds spent on workers, for rates only); the
-    first witness of each (check, source) and the first fault of each plug-in kept."""
+    seconds summed (wall and CPU seconds spent on workers, for rates only), and how plug-ins'
+    runs ended; the first witness of each (check, source) and the first fault of each
+    plug-in kept."""
     total = CampaignResult()
     for part in results:
         for key, verdict in part.verdicts.items():
@@ -334,6 +367,8 @@ def merge(results: Iterable[CampaignResult]) -> CampaignResult:
             total.witnesses.setdefault(key, scenario)
         for name, fault in part.faults.items():
             total.faults.setdefault(name, fault)
+        for key, ran in part.plugins.items():
+            total.plugins[key] = total.plugins[key] + ran if key in total.plugins else ran
         total.evaluation_seconds += part.evaluation_seconds
         total.total_seconds += part.total_seconds
         total.cpu_seconds += part.cpu_seconds
@@ -342,22 +377,27 @@ def merge(results: Iterable[CampaignResult]) -> CampaignResult:
 
 @dataclass(frozen=True)
 class _Task:
-    """A picklable call of `run_shard` (the checks travel with each task)."""
+    """A picklable call of `run_shards` (the checks travel with each task)."""
 
     checks: tuple[Check, ...]
 
-    def __call__(self, shard: Shard) -> CampaignResult:
-        return run_shard(self.checks, shard)
+    def __call__(self, shards: tuple[Shard, ...]) -> CampaignResult:
+        return run_shards(self.checks, shards)
 
 
-def run_sharded(checks: Sequence[Check], shards: Sequence[Shard], pool: Executor
-                ) -> tuple[CampaignResult, float]:
-    """Every shard on `pool`, merged in shard order; and the wall-clock seconds taken.
+def run_sharded(checks: Sequence[Check], shards: Sequence[Shard], pool: Executor,
+                per_task: int = 1) -> tuple[CampaignResult, float]:
+    """Every shard on `pool`, up to `per_task` consecutive alike shards per task
+    (`bundles`; one per task when a check names a plug-in), merged in shard order; and the
+    wall-clock seconds taken. The verdicts, counts and counterexamples are the same
+    whatever `per_task` (`run_shards`); only the work per task differs.
 
-    The merged result's `total_seconds` is the sum of the shards' own times (worker time);
+    The merged result's `total_seconds` is the sum of the tasks' own times (worker time);
     the wall time is returned beside it, so throughput per worker and overall can both be
     stated.
     """
+    if any(check.plugin is not None for check in checks):
+        per_task = 1
     start = time.perf_counter()
-    result = merge(gather(pool, _Task(tuple(checks)), shards))
+    result = merge(gather(pool, _Task(tuple(checks)), bundles(shards, per_task)))
     return result, time.perf_counter() - start

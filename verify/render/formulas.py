@@ -169,10 +169,18 @@ def mathml(expr: sympy.Expr, notation: Names = None) -> str:
     Named entities become numeric references, so the fragment is well-formed XML too.
     """
     text = str(_GramMathML(notation).doprint(_checked(expr)))
+    # a name of several letters beside another factor gets a visible dot: with the invisible
+    # times a browser set `k gam` as one word, `kgam` (newcomer trial 19)
+    text = _WORD_TIMES.sub(lambda m: m[0].replace("&InvisibleTimes;", "&#x22C5;"), text)
     for old, new in _REPLACEMENTS:
         text = text.replace(old, new)
     return text
 
+
+#: An invisible product beside a MathML identifier of several letters (a user's name such
+#: as `gam`; an entity, one letter such as `&#x3B3;`, is not one).
+_WORD_TIMES = re.compile(r"<mi[^>]*>[^<&]{2,}</mi><mo>&InvisibleTimes;</mo>"
+                         r"|<mo>&InvisibleTimes;</mo><mi[^>]*>[^<&]{2,}</mi>")
 
 _REPLACEMENTS = (
     ("<mo>-</mo>", "<mo>&#x2212;</mo>"),

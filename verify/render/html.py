@@ -76,7 +76,7 @@ def certificates(step: StepView) -> Markup:
                                                        MathML(spelling(step.proof)))
                 for row in (*block[0], *block[1])]
         title = (f'<p class="judgement">{Markup.escape(goal.goal.label)}: '
-                 f"{Markup.escape(goal.verdict.status)}</p>" if several else "")
+                 f"{Markup.escape(goal.status)}</p>" if several else "")
         parts.append(f'{title}<math display="block"><mtable>{"".join(rows)}</mtable></math>')
     return Markup(f'<div class="cert">{"".join(parts)}</div>')
 

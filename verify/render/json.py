@@ -8,6 +8,7 @@ is a float: it reports time, it never decides anything.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -25,8 +26,10 @@ from verify.kernel import (
     Product,
     Sos,
     Square,
+    Statement,
 )
 from verify.proof_checker import GoalReport, ProofReport, StepReport
+from verify.typeset.statement import statement_text, statements_of
 from verify.verdict import Verdict
 
 Json = dict[str, Any]
@@ -159,24 +162,26 @@ def goal(value: GoalReport) -> Json:
     """One judgement of a step, as decided: the hypotheses its evidence uses (a certificate
     may use fewer than the obligation has: weakening, which the kernel checked)."""
     decided = value.evidence
-    return {"label": value.goal.label, **judgement(decided), **verdict(value.verdict)}
+    return {"label": value.goal.label, **judgement(decided), **verdict(value.verdict),
+            "status": value.status}  # a point that refutes nothing: unknown, as its step
 
 
-def step(value: StepReport) -> Json:
+def step(value: StepReport, statements: Mapping[str, Statement | None] | None = None) -> Json:
     """docs/design.md §5: `id, status, certificate, counterexample, message, seconds`.
 
     `certificate` is the evidence of a one-judgement step and the list of them (in
     `judgements` order) of a step with several: a certificate, or for an equality proved by
     antisymmetry `{"halves": [...]}` (`evidence`); `judgements` details each one.
     `statement` is the full statement the kernel read (inherited hypotheses, naturals, the
-    runs of an induction); `vacuous` is true when it was proved but says nothing beyond its
-    start, and `vacuity` says why (its hypotheses contradict, or no run leaves its start).
-    """
+    runs of an induction), each inherited fact tagged with where it comes from, read in
+    `statements` (the proof's, by step id: `verify.typeset.statement.statement_text`);
+    `vacuous` is true when it was proved but says nothing beyond its start, and `vacuity`
+    says why (its hypotheses contradict, or no run leaves its start)."""
     decided = decision(value)
     return {**{key: decided[key] for key in ("id", "status", "certificate", "counterexample",
                                              "message")},
             "seconds": round(value.seconds, 6),
-            "statement": value.statement_text,
+            "statement": statement_text(value, statements or {}),
             "vacuous": value.vacuous,
             "vacuity": decided["vacuity"],
             "judgements": [goal(g) for g in value.goals]}
@@ -203,4 +208,6 @@ def decision(value: StepReport) -> Json:
 
 def report(value: ProofReport) -> Json:
     """docs/design.md §5: `{"title", "status", "steps"}`."""
-    return {"title": value.title, "status": value.status, "steps": [step(s) for s in value.steps]}
+    stated = statements_of(value.steps)
+    return {"title": value.title, "status": value.status,
+            "steps": [step(s, stated) for s in value.steps]}

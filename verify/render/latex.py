@@ -169,7 +169,7 @@ def certificates(step: StepView) -> Raw:
     blocks = []
     several = len(step.goals) > 1
     for goal in step.goals:
-        title = (f"\\emph{{{escape(goal.goal.label)}: {goal.verdict.status}}}. "
+        title = (f"\\emph{{{escape(goal.goal.label)}: {goal.status}}}. "
                  if several else "")
         for given, rows in evidence_blocks(goal.evidence, goal.pieces, notation):
             blocks.append(_given(title, [row.replace('&', '') for row in given]))

@@ -102,7 +102,7 @@ def graph(proof: ProofView) -> Raw:
 def _judgement(goal: GoalReport, several: bool, notation: Latex) -> str:
     """One judgement as an `aligned` block on one line: its hypotheses by label, its claim,
     then the certificate's identity (`verify.render.certificates`)."""
-    rows = [rf"&\text{{{goal.goal.label}: {goal.verdict.status}}}"] if several else []
+    rows = [rf"&\text{{{goal.goal.label}: {goal.status}}}"] if several else []
     rows += [row for block in evidence_blocks(goal.evidence, goal.pieces, notation)
              for row in (*block[0], *block[1])]
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"

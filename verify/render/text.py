@@ -327,14 +327,17 @@ class _Style:
     notation: Text
     names: written.Printer
     author: Mapping[str, Mapping[str, str]]  # an induction's `base`/`step` as written
-    why_not: str  # why a point of a goal that is not decisive refutes nothing
+    step: Step
 
     @classmethod
     def of(cls, located: Located) -> _Style:
         proof, rule = located.proof, located.step.rule
         return cls(Text(spelling(proof)), written.Printer(written.TEXT, spelling(proof)),
-                   rule.written if isinstance(rule, Induction) else {},
-                   refutes_nothing(located.step))
+                   rule.written if isinstance(rule, Induction) else {}, located.step)
+
+    def why_not(self, report: GoalReport) -> str:
+        """Why a point of `report`'s goal, which is not decisive, refutes nothing."""
+        return refutes_nothing(self.step, report.goal, report.verdict.counterexample)
 
     def claim(self, report: GoalReport) -> str | None:
         """The obligation's claim as written (an induction's base or step substituted)."""
@@ -385,7 +388,7 @@ def _certificate_lines(judgement: Judgement, value: Certificate, notation: Text)
 def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
     judgement, verdict = report.evidence, report.verdict
     notation = style.notation
-    lines = [f"judgement {report.goal.label}: {verdict.status}"] if several else []
+    lines = [f"judgement {report.goal.label}: {report.status}"] if several else []
     origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
     written_claim = style.claim(report)
     shown = f"{written_claim}    i.e.  " if written_claim is not None else ""
@@ -410,7 +413,7 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
             lines.append("  by contradiction: " + argument)
     elif verdict.counterexample is not None:
         lines += counterexample_lines(report, verdict.counterexample, notation, style.names,
-                                      style.why_not)
+                                      style.why_not(report))
     else:
         lines.append(f"  no certificate or counterexample found: {verdict.message}")
     return lines
@@ -460,7 +463,7 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     judgement, verdict, notation = report.evidence, report.verdict, style.notation
     origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
     out: dict[str, object] = {
-        "label": report.goal.label, "status": verdict.status,
+        "label": report.goal.label, "status": report.status,
         "hypotheses": [{"label": n, "fact": notation.fact(h),
                         "origin": origin.get(h, "negated claim") or "own"}
                        for n, h in zip(labels(judgement), judgement.hypotheses, strict=True)],
@@ -481,7 +484,7 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
         found = refuting(report, verdict.counterexample, notation, style.names)
         out["counterexample"] = {
             "refutes": report.goal.decisive,
-            "refutes_nothing": None if report.goal.decisive else style.why_not,
+            "refutes_nothing": None if report.goal.decisive else style.why_not(report),
             "scalars": {n: str(Fraction(v)) for n, v in found.scalars.items()},  # type: ignore[arg-type]
             "vectors": {n: [str(Fraction(x)) for x in v]  # type: ignore[attr-defined]
                         for n, v in found.vectors.items()},

@@ -1,4 +1,4 @@
-"""Running a stranger's code apart: each call in a child process, under a wall-clock guard.
+"""Running a stranger's code apart: each call in a child process, under a CPU-time guard.
 
 A plug-in (`verify.runs.plugin`) is code the user gave, which the campaign calls on every
 scenario. Called in the audit's own process, a crash (a segfault in an extension module,
@@ -6,14 +6,21 @@ scenario. Called in the audit's own process, a crash (a segfault in an extension
 worker's death breaks the whole pool), and a loop that `SIGALRM` cannot interrupt (one in C,
 one that catches whatever the alarm raises) would hang it. So `call` runs each call in a
 child forked for it (where the system forks, POSIX): the child runs the code and writes its
-answer, plain data, to a pipe; the parent waits at most `seconds`, then kills it. Whatever
-happens to the child is then an answer here:
+answer, plain data, to a pipe. The guard is the child's own CPU time, `seconds` of it (an
+`ITIMER_PROF` timer in the child, whose signal ends it, and behind it `RLIMIT_CPU`, which a
+child that handles the signal cannot raise past its hard limit): CPU seconds do not depend
+on what else the machine runs, so whether a call is stopped is the same under any load (the
+wall clock decided it before, and a loaded machine turned a finding into an exit 2). A
+second guard, `wall` seconds of wall clock (much larger), only ends a child blocked outside
+the CPU (sleeping, waiting on input), which never spends its CPU seconds. Whatever happens
+to the child is then an answer here:
 
 - `Fault`: the code raised an error whose message says it all (a `PluginFault`);
 - `Raised`: it raised anything else (a `SystemExit` of any code, a `KeyboardInterrupt` it
   raised itself, a `MemoryError` included): its type and message in a few words;
 - `Died`: the child ended without answering (killed by a signal, or exited): how;
-- `TimedOut`: it did not answer within `seconds` (the child is killed);
+- `TimedOut`: it did not answer within `seconds` of its CPU time, or `wall` seconds of wall
+  clock (`TimedOut.clock` says which; the child is killed);
 - `Stopped`: `stop`, asked while it runs, gave a reason to give up (the child is killed).
 
 What the code prints goes to standard error: the audit's standard output is its report
@@ -42,7 +49,8 @@ The answer travels as a pickle of plain values (ints, strings, tuples, lists, `F
 it is read back by an unpickler that admits no other class, so reading it runs no code.
 
 Where the system has no `fork` (or with `apart=False`, for a debugger), the call runs in
-this process under `SIGALRM` (main thread only) with the same answers but `Died`, which
+this process under `SIGPROF` after `seconds` of the process's CPU time and `SIGALRM` after
+`wall` seconds (main thread only) with the same answers but `Died`, which
 cannot be caught there (the process is gone). `KeyboardInterrupt` there is told apart by
 the signal: a SIGINT that arrives while the code runs is the user's Ctrl-C and interrupts;
 one the code raises itself is `Raised`.
@@ -52,6 +60,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import os
 import pickle
 import select
@@ -64,6 +73,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, NoReturn, TypeVar
+
+try:  # POSIX (where the system forks): imported here, not in each child (a fork per call)
+    import resource
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None  # type: ignore[assignment]
 
 T = TypeVar("T")
 
@@ -86,21 +100,34 @@ class Died(Exception):
 
 
 class TimedOut(Exception):
-    """The code did not answer within its seconds."""
+    """The code did not answer within its seconds: `clock` is "cpu" (its CPU time, the
+    guard) or "wall" (the wall clock's, a guard against a call blocked outside the CPU)."""
+
+    def __init__(self, clock: str = "cpu") -> None:
+        super().__init__(clock)
+        self.clock = clock
 
 
 class Stopped(Exception):
     """`stop` gave this reason to give up while the code ran."""
 
 
-def call(code: Callable[[], T], seconds: float, *, apart: bool = True,
-         stop: Callable[[], str | None] | None = None) -> T:
+#: The wall-clock guard of a call given none, as a multiple of its CPU seconds: generous, so
+#: that a call busy on the CPU meets its CPU guard first on any machine short of one whose
+#: load gives it less than a tenth of a core.
+WALL_FACTOR = 10
+
+
+def call(code: Callable[[], T], seconds: float, *, wall: float | None = None,
+         apart: bool = True, stop: Callable[[], str | None] | None = None) -> T:
     """`code()`'s value, computed in a child process (`apart` and the system forks) or in
-    this one; raises `Fault`, `Raised`, `Died`, `TimedOut` or `Stopped` (module docstring).
-    The value must be plain data (see `_Plain`)."""
+    this one, within `seconds` of CPU time and `wall` seconds of wall clock (default
+    `WALL_FACTOR` times `seconds`); raises `Fault`, `Raised`, `Died`, `TimedOut` or
+    `Stopped` (module docstring). The value must be plain data (see `_Plain`)."""
+    wall = WALL_FACTOR * seconds if wall is None else wall
     if apart and CAN_FORK:
-        return _in_child(code, seconds, stop or (lambda: None))
-    return _here(code, seconds)
+        return _in_child(code, seconds, wall, stop or (lambda: None))
+    return _here(code, seconds, wall)
 
 
 def described(error: BaseException) -> str:
@@ -115,7 +142,8 @@ def described(error: BaseException) -> str:
 # ---- in a child process ---------------------------------------------------------------------
 
 
-def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | None]) -> T:
+def _in_child(code: Callable[[], T], seconds: float, wall: float,
+              stop: Callable[[], str | None]) -> T:
     """`call` in a child forked for it: its answer read from a pipe, its end judged.
 
     A Ctrl-C that arrives while `os.fork` runs its handlers (logging's, ...) would be raised
@@ -141,17 +169,18 @@ def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | No
     if pid == 0:
         os.close(read_end)
         os.close(out_read)
-        _child(code, write_end, out_write, mask)
+        _child(code, write_end, out_write, mask, seconds)
     status: int | None = None
+    cpu = 0.0
     output = _Output(out_read)
     try:
         os.close(write_end)
         os.close(out_write)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         held.release()  # a Ctrl-C meanwhile raises here
-        payload, status = _collect(read_end, pid, seconds, stop, output)
+        payload, status, cpu = _collect(read_end, pid, wall, stop, output)
         if status is None:
-            _, status = os.waitpid(pid, 0)
+            status, cpu = _reaped(pid, 0)
     finally:
         os.close(read_end)
         if status is None:  # timed out, stopped or interrupted: the child goes too
@@ -160,6 +189,8 @@ def _in_child(code: Callable[[], T], seconds: float, stop: Callable[[], str | No
     try:
         kind, value = _Plain(io.BytesIO(payload)).load()
     except Exception:  # nothing, or part of an answer: the child died first
+        if _out_of_cpu(status, cpu, seconds):
+            raise TimedOut("cpu") from None
         raise Died(_death(status)) from None
     if kind == "value":
         return value  # type: ignore[no-any-return]
@@ -194,16 +225,18 @@ class _HeldInterrupt:
             signal.raise_signal(signal.SIGINT)
 
 
-def _child(code: Callable[[], Any], write_end: int, out_write: int, mask: Any) -> NoReturn:
+def _child(code: Callable[[], Any], write_end: int, out_write: int, mask: Any,
+           seconds: float) -> NoReturn:
     """In the child: run the code, write its answer, exit (never returns, never runs the
     parent's clean-up: `os._exit`). SIGINT is ignored (a Ctrl-C is the parent's to act on),
-    then the parent's signal mask restored. Its descriptors 1 and 2 are the output pipe
-    (`out_write`) the parent passes on to its standard error, at most `OUTPUT_SHOWN` bytes
-    (`_Output`)."""
+    then the parent's signal mask restored; the CPU guard set (`_cpu_guard`). Its
+    descriptors 1 and 2 are the output pipe (`out_write`) the parent passes on to its
+    standard error, at most `OUTPUT_SHOWN` bytes (`_Output`)."""
     status = 70
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        _cpu_guard(seconds)
         for descriptor in (1, 2):
             with contextlib.suppress(OSError):
                 os.dup2(out_write, descriptor)
@@ -231,24 +264,66 @@ def _child(code: Callable[[], Any], write_end: int, out_write: int, mask: Any) -
         os._exit(status)
 
 
-def _collect(read_end: int, pid: int, seconds: float, stop: Callable[[], str | None],
-             output: _Output) -> tuple[bytes, int | None]:
-    """Everything the child writes until it closes the pipe or exits (its status then, else
-    None), its output passed on meanwhile (`output`); `TimedOut` past `seconds`, `Stopped`
-    when `stop` gives a reason (asked every `POLL` seconds). A process the code started
-    may hold the pipe open after the child has answered and exited: the child's exit ends
-    the answer too (red team 5: it was a false "did not return within 60 s")."""
+def _cpu_guard(seconds: float) -> None:
+    """In the child: end it after `seconds` of its CPU time (a fresh count: a forked child's
+    starts at 0). `ITIMER_PROF`'s SIGPROF, whose default action ends the process, at
+    `seconds`; behind it `RLIMIT_CPU` (whole seconds): SIGXCPU a second later, SIGKILL a
+    second after that, a limit the code cannot raise (it can lower its hard limit only),
+    for code that handles or blocks the signals."""
+    for number in (signal.SIGPROF, signal.SIGXCPU):
+        signal.signal(number, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    if resource is None:  # pragma: no cover - not POSIX
+        return
+    soft = math.ceil(seconds) + 1
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:  # lower already: kept (it cannot be raised)
+        soft = min(soft, hard)
+    else:
+        hard = soft + 1
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def _out_of_cpu(status: int | None, cpu: float, seconds: float) -> bool:
+    """Whether a child that ended without answering was ended by the CPU guard: by its
+    signals (SIGPROF, SIGXCPU), or by SIGKILL once its CPU time reached the guard (the
+    `RLIMIT_CPU` hard limit, for code that handled the others)."""
+    if status is None or not os.WIFSIGNALED(status):
+        return False
+    number = os.WTERMSIG(status)
+    return number in (signal.SIGPROF, signal.SIGXCPU) or (
+        number == signal.SIGKILL and cpu >= seconds)
+
+
+def _reaped(pid: int, options: int) -> tuple[int | None, float]:
+    """`os.wait4`: the child's status (None: it has not ended, with `os.WNOHANG`) and the
+    CPU seconds it used (user and system)."""
+    done, status, usage = os.wait4(pid, options)
+    if not done:
+        return None, 0.0
+    return status, usage.ru_utime + usage.ru_stime
+
+
+def _collect(read_end: int, pid: int, wall: float, stop: Callable[[], str | None],
+             output: _Output) -> tuple[bytes, int | None, float]:
+    """Everything the child writes until it closes the pipe or exits (its status and CPU
+    seconds then, else None and 0), its output passed on meanwhile (`output`); `TimedOut`
+    ("wall") past `wall` seconds, `Stopped` when `stop` gives a reason (asked every `POLL`
+    seconds). A process the code started may hold the pipe open after the child has
+    answered and exited: the child's exit ends the answer too (red team 5: it was a false
+    "did not return within 60 s")."""
     chunks: list[bytes] = []
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + wall
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
-            raise TimedOut
+            raise TimedOut("wall")
         ready, _, _ = select.select([read_end, *output.ends()], [], [], min(left, POLL))
         if not ready:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:  # what it wrote is in the pipe: it could not exit before
-                return b"".join([*chunks, *_available(read_end)]), status
+            status, cpu = _reaped(pid, os.WNOHANG)
+            if status is not None:  # what it wrote is in the pipe: it could not exit before
+                return b"".join([*chunks, *_available(read_end)]), status, cpu
             if (reason := stop()) is not None:
                 raise Stopped(reason)
             continue
@@ -258,7 +333,7 @@ def _collect(read_end: int, pid: int, seconds: float, stop: Callable[[], str | N
             continue
         chunk = os.read(read_end, 1 << 16)
         if not chunk:
-            return b"".join(chunks), None
+            return b"".join(chunks), None, 0.0
         chunks.append(chunk)
 
 
@@ -396,17 +471,18 @@ class _Plain(pickle.Unpickler):
 # ---- in this process ------------------------------------------------------------------------
 
 
-def _here(code: Callable[[], T], seconds: float) -> T:
-    """`call` in this process: `SIGALRM` after `seconds` (main thread only), and a
-    KeyboardInterrupt told apart by the signal (`_CtrlC`)."""
+def _here(code: Callable[[], T], seconds: float, wall: float) -> T:
+    """`call` in this process: `SIGPROF` after `seconds` of the process's CPU time and
+    `SIGALRM` after `wall` seconds (main thread only), and a KeyboardInterrupt told apart
+    by the signal (`_CtrlC`)."""
     ctrl_c = _CtrlC()
     try:
-        with _alarm(seconds), ctrl_c, _output_to_stderr():
+        with _alarm(seconds, wall), ctrl_c, _output_to_stderr():
             return code()
     except Fault:
         raise
-    except _Alarm:
-        raise TimedOut from None
+    except _Alarm as alarm:
+        raise TimedOut(alarm.clock) from None
     except BaseException as error:  # the code's, whatever it is (but a real Ctrl-C)
         if isinstance(error, KeyboardInterrupt) and ctrl_c.pressed:
             raise
@@ -449,29 +525,46 @@ def _output_to_stderr() -> Iterator[None]:
 
 
 class _Alarm(BaseException):
-    """The wall-clock guard went off (a BaseException, so that the code's own `except
-    Exception` does not swallow it)."""
+    """A guard went off, `clock` says which ("cpu" or "wall"; a BaseException, so that the
+    code's own `except Exception` does not swallow it)."""
+
+    def __init__(self, clock: str) -> None:
+        super().__init__(clock)
+        self.clock = clock
+
+
+#: The in-process guards: each clock's timer and its signal.
+_TIMERS = (("cpu", "ITIMER_PROF", "SIGPROF"), ("wall", "ITIMER_REAL", "SIGALRM"))
 
 
 @contextmanager
-def _alarm(seconds: float) -> Iterator[None]:
-    """Raise `_Alarm` in this thread after `seconds` (main thread with SIGALRM only;
-    elsewhere no guard: Python cannot interrupt another thread)."""
+def _alarm(seconds: float, wall: float) -> Iterator[None]:
+    """Raise `_Alarm` in this thread after `seconds` of the process's CPU time (SIGPROF) or
+    `wall` seconds (SIGALRM) (main thread only; elsewhere, or without the signals, no
+    guard: Python cannot interrupt another thread)."""
     if threading.current_thread() is not threading.main_thread() or \
-            not hasattr(signal, "SIGALRM"):
+            not all(hasattr(signal, name) for _, _, name in _TIMERS):
         yield
         return
 
-    def expire(_signum: int, _frame: object) -> None:
-        raise _Alarm
+    def expiring(clock: str) -> Callable[[int, object], None]:
+        def expire(_signum: int, _frame: object) -> None:
+            raise _Alarm(clock)
+        return expire
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    limits = {"cpu": seconds, "wall": wall}
+    previous = []
+    for clock, timer, name in _TIMERS:
+        number = getattr(signal, name)
+        previous.append((number, signal.signal(number, expiring(clock))))
+        signal.setitimer(getattr(signal, timer), limits[clock])
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for _, timer, _name in _TIMERS:
+            signal.setitimer(getattr(signal, timer), 0)
+        for number, handler in previous:
+            signal.signal(number, handler)
 
 
 class _CtrlC:

@@ -928,7 +928,9 @@ KIND = register(RunKind(
     "The perceptron run to convergence (`run_online`: w_0 = 0, eta = 1, update on "
     "y<w,x> <= 0, cyclic epochs), or the algorithm the proof names (`[numeric] algorithm`: "
     "a source's rule and sign(0), with a bias on the augmented examples [x; 1] and u "
-    "extended by a 0; the margin perceptron at each of its margins; a user's plug-in).",
+    "extended by a 0; the margin perceptron at each of its margins; a user's plug-in, whose "
+    "runs are its own: they need not converge nor update along y x, and the audit says how "
+    "many did, `verify.runs.plugin.Ran`).",
     QUANTITIES,
     (
         RowSet("state", "one row per `w_t`, t = 0..T (the final iterate included): "

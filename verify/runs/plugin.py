@@ -15,11 +15,16 @@ for the scenario: its epoch cap times the number of examples, at most `MAX_UPDAT
 there, as the built-in engines stop at their epoch cap.
 
 The trace becomes an online run (`verify.runs.online.OnlineUpdates`),
-so every row set, campaign source and check works on it unchanged. One name is a plug-in's
-own: `tau`, the step of an update, `w_next = w + tau y x`, recovered exactly from the trace
-(for the built-in runs `tau = eta`). `eta` and `beta` (the built-in rules' constants) mean
-nothing for a rule the package does not know: a step that names them on a plug-in's runs is
-a fault (bind them with `[numeric] names` instead).
+so every row set, campaign source and check works on it unchanged. Its form is checked (the
+faults below), not that it is the perceptron's run nor one to convergence: a plug-in may stop
+early (the passive-aggressive example does) and update off `y x` (a second-order rule). How
+each run ended is counted (`Ran`: converged, cut at its limit, stopped before both; updates
+not along `y x`) and said beside the verdicts, which are verdicts on those runs.
+
+One name is a plug-in's own: `tau`, the step of an update, `w_next = w + tau y x`,
+recovered exactly from the trace (for the built-in runs `tau = eta`). `eta` and `beta` (the
+built-in rules' constants) mean nothing for a rule the package does not know: a step that
+names them on a plug-in's runs is a fault (bind them with `[numeric] names` instead).
 
 Faults are never verdicts. Each call runs in a child process of its own
 (`verify.runs.isolation`: a crash ends the child, not the audit; every call starts from the
@@ -28,12 +33,16 @@ state after the import). A plug-in that raises (anything: a `SystemExit` of any 
 audit), kills its process, returns something that is not such a trace, returns more than
 `max_updates` updates (a generator that never ends is read only that far: deterministic),
 returns a coordinate past `MAX_VALUE_BITS` or a trace past `MAX_TRACE_BITS`, or
-does not return within `seconds` of wall clock (a guard against a hang, never a budget: the
-child is killed) raises `PluginFault`, one line naming the plug-in and the fault. The
+does not return within `seconds` of its process's CPU time (a guard against a loop, never a
+budget: the child is killed; CPU seconds, so the same under any load of the machine), or
+within `wall` seconds of wall clock (a far larger guard, only against a call blocked outside
+the CPU: sleeping, waiting on input) raises `PluginFault`, one line naming the plug-in and
+the fault (a timeout's with a remedy). The
 campaign stops running that plug-in and the audit reports the line (exit 2); every other
 proof is reported as usual. A timeout is posted where every process of the audit reads it
 (`shared_faults`), so the plug-in is called no more in any shard or worker. Importing the
-plug-in's module runs in the process itself (once), under `SIGALRM` in the main thread.
+plug-in's module runs in the process itself (once), under `SIGPROF` (the process's CPU
+time) and `SIGALRM` (the wall clock's) in the main thread.
 
 Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
 calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
@@ -71,7 +80,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import partial
 from importlib.metadata import entry_points
@@ -99,8 +108,19 @@ KINDS = tuple(CONTRACTS)
 GROUP = "novikoff.algorithms"
 #: The most updates any plug-in run may return, whatever the scenario's epoch cap.
 MAX_UPDATES = 100_000
-#: Wall-clock guard per call, in seconds: generous, a guard against a loop, never a verdict.
+#: CPU-time guard per call, in CPU seconds of the call's process: generous, a guard against a
+#: loop, never a verdict; CPU time, not the wall clock's, so that whether a call is stopped
+#: does not depend on the machine's load (newcomer trial 19: an audit ended in a finding or
+#: in exit 2 by the load of a shared machine).
 SECONDS = 60.0
+#: Wall-clock guard per call, in seconds: only against a call blocked outside the CPU
+#: (sleeping, waiting on input), which never spends its CPU seconds; ten times those, so that
+#: a call busy on the CPU meets the CPU guard first unless the load leaves it less than a
+#: tenth of a core.
+WALL_SECONDS = 600.0
+#: What to do about a call past its CPU seconds, said in its fault.
+REMEDY = ("to stay within it: --budget small (fewer, smaller scenarios), fewer epochs in the "
+          "plug-in, or faster code")
 #: The most bits one coordinate a plug-in returns may take (numerator and denominator
 #: together: about 19 700 decimal digits), and all the coordinates of one call's trace. Past
 #: them the run is a fault, found in the plug-in's child before the value is sent: exact
@@ -128,7 +148,8 @@ class Plugin:
     name: str
     spec: str | None = None
     function: Algorithm | None = field(default=None, compare=False)
-    seconds: float = SECONDS
+    seconds: float = SECONDS  # CPU seconds of each call (`SECONDS`)
+    wall: float = WALL_SECONDS  # wall-clock seconds of each call (`WALL_SECONDS`)
     params: tuple[tuple[str, Fraction], ...] = ()  # keyword arguments of every call
     #: each call in a child process of its own (`verify.runs.isolation`); False: in the
     #: process running the campaign (a debugger sees it, a crash ends that process)
@@ -227,7 +248,7 @@ class Plugin:
         # in this process, which keeps the module (each call's child starts from it)
         function = self._calling(find,
                                  f"({self.spec}) cannot be loaded: {{}}",
-                                 f"({self.spec}) did not load within {self.seconds:g} s",
+                                 f"({self.spec}) did not load within {{}}",
                                  apart=False)
         if not callable(function):
             raise PluginFault(f"plug-in {self.name} ({self.spec}): {attribute} is not callable")
@@ -260,13 +281,13 @@ class Plugin:
         """The plug-in's run on `data` as an online run; raises PluginFault (at once, when
         it timed out already in this audit: `posted`)."""
         function = self.load()
-        cap = min(max_updates, MAX_UPDATES)
+        cap = limit(max_updates)
         if (posted := self.posted()) is not None:
             raise PluginFault(posted)
         items = self._calling(lambda: self._read(data, function(data, cap, **dict(self.params)),
                                                  cap),
                               f"raised {{}} on {data.name}",
-                              f"did not return within {self.seconds:g} s on {data.name} "
+                              f"did not return within {{}} on {data.name} "
                               f"({data.n} examples)",
                               f"{{}} while running on {data.name}")
         updates, steps = _trace(data, items)
@@ -276,16 +297,16 @@ class Plugin:
     def _calling(self, code: Callable[[], T], failed: str, slow: str, died: str = "{}", *,
                  apart: bool | None = None) -> T:
         """`code()`, the plug-in's own code, run by `verify.runs.isolation.call`: in a child
-        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`.
-        Whatever goes wrong is a `PluginFault` naming the plug-in: `failed` with what it
-        raised put in (a `SystemExit` of any code and a `KeyboardInterrupt` it raises
-        itself included: they are its way of failing, not the user's wish to stop the
-        audit; a real Ctrl-C still interrupts), `died` with how its process ended put in,
-        or `slow` past `seconds`, which is posted (`post`) so that no process of the audit
-        calls it again; a child still running when another process posts that is ended,
-        with the posted fault."""
+        process (`isolated`, unless `apart` says otherwise) or in this one, within `seconds`
+        of CPU time and `wall` of wall clock. Whatever goes wrong is a `PluginFault` naming
+        the plug-in: `failed` with what it raised put in (a `SystemExit` of any code and a
+        `KeyboardInterrupt` it raises itself included: they are its way of failing, not the
+        user's wish to stop the audit; a real Ctrl-C still interrupts), `died` with how its
+        process ended put in, or `slow` past either guard, the guard put in (`_guard`),
+        which is posted (`post`) so that no process of the audit calls it again; a child
+        still running when another process posts that is ended, with the posted fault."""
         try:
-            return isolation.call(code, self.seconds,
+            return isolation.call(code, self.seconds, wall=self.wall,
                                   apart=self.isolated if apart is None else apart,
                                   stop=self.posted)
         except PluginFault:
@@ -298,10 +319,22 @@ class Plugin:
             raise PluginFault(f"plug-in {self.name} {died.format(death)}") from None
         except isolation.Stopped as posted:
             raise PluginFault(str(posted)) from None
-        except isolation.TimedOut:
-            fault = f"plug-in {self.name} {slow}"
+        except isolation.TimedOut as out:
+            within, meaning = self._guard(out.clock, apart is False)
+            fault = f"plug-in {self.name} {slow.format(within)}: {meaning}"
             self.post(fault)
             raise PluginFault(fault) from None
+
+    def _guard(self, clock: str, loading: bool) -> tuple[str, str]:
+        """The guard that went off, in words, and what it means: `60 CPU-seconds` and what
+        counted and what to do, or `600 s of wall clock` and what it guards against."""
+        if clock == "wall":
+            return (f"{self.wall:g} s of wall clock", "a guard against a call blocked outside "
+                    f"the CPU (sleeping, waiting on input), which spends none of its "
+                    f"{self.seconds:g} CPU-seconds")
+        whose = "the audit's process" if loading else "its process"
+        return (f"{self.seconds:g} CPU-seconds", f"{whose}'s CPU time, the same under any "
+                "load" + ("" if loading else f"; {REMEDY}"))
 
     def _posting(self) -> Path | None:
         """Where this plug-in's timeout is posted (None: no board)."""
@@ -344,7 +377,7 @@ class Plugin:
         (`verify.runs.batch.BatchRun`); raises PluginFault (at once, when it timed out
         already in this audit)."""
         function = self.load()
-        cap = min(max_iterations, MAX_UPDATES)
+        cap = limit(max_iterations)
         if (posted := self.posted()) is not None:
             raise PluginFault(posted)
         start, star = tuple(theta0), tuple(theta_star)
@@ -352,7 +385,7 @@ class Plugin:
             lambda: self._read_batch(data, function(data, cap, start, star,
                                                     **dict(self.params)), cap),
             f"raised {{}} on {data.name}",
-            f"did not return within {self.seconds:g} s on {data.name} ({data.n} examples)",
+            f"did not return within {{}} on {data.name} ({data.n} examples)",
             f"{{}} while running on {data.name}")
         return BatchRun(data, star, start, self._iterations(data, start, items))
 
@@ -595,7 +628,7 @@ def _module(where: str) -> Any:
 @contextmanager
 def shared_faults(given: Mapping[str, Plugin]) -> Iterator[dict[str, Plugin]]:
     """The plug-ins `given`, posting their timeouts to a folder that every process of one
-    audit reads (removed at the end): the guard's 60 s are then spent once per plug-in and
+    audit reads (removed at the end): the guard's seconds are then spent once per plug-in and
     audit, not once per shard or process (`--jobs`), and a call running elsewhere when the
     fault is posted is ended with it. Only timeouts travel so: every other fault is
     deterministic and cheap, found again by each shard, so the fault the audit reports
@@ -640,8 +673,20 @@ def runner(plugin: Plugin, kind: str) -> Runner:
 
 def _online_run(plugin: Plugin, scenario: Scenario) -> OnlineUpdates:
     """A user's online algorithm on a scenario, within the campaign's limit: as many updates
-    as `max_epochs` cyclic epochs could make (`Plugin.run` caps it further)."""
-    return plugin.run(scenario.data, scenario.u, scenario.max_epochs * scenario.data.n)
+    as `max_epochs` cyclic epochs could make (`Plugin.run` caps it further: `limit`)."""
+    return plugin.run(scenario.data, scenario.u, _asked(scenario))
+
+
+def _asked(scenario: Scenario) -> int:
+    """The updates the campaign allows an online plug-in on `scenario`: as many as
+    `max_epochs` cyclic epochs could make (before `limit`)."""
+    return scenario.max_epochs * scenario.data.n
+
+
+def limit(asked: int) -> int:
+    """The most updates (iterations) a plug-in's call may return when `asked` are allowed:
+    never more than `MAX_UPDATES`."""
+    return min(asked, MAX_UPDATES)
 
 
 def _batch_runs(plugin: Plugin, scenario: Scenario) -> tuple[BatchRun, ...]:
@@ -660,3 +705,77 @@ def steps_of(name: str, run: object) -> None:
         if tau is None:
             raise PluginFault(f"plug-in {name}: update {k} on {run.data.name} is not along "
                               "y x, so it has no step tau (a step of the proof reads tau)")
+
+
+@dataclass(frozen=True)
+class Ran:
+    """How a plug-in's runs of one kind ended, counted over an audit's campaign (summed over
+    its shards in any order: the same for every `--jobs`), said beside the verdicts
+    (`line`). The contract cannot make more of it a fault: a plug-in may stop before it
+    converges (the passive-aggressive example, whose losses only tend to 0, stops after 3
+    epochs), and its updates need not be along `y x` (a second-order rule's are not). So
+    the audit says what its runs were, and a verdict on them is a verdict on those runs:
+    `converged`, the last iterate classifies every example (`classifies`); `cut`, the run
+    made as many updates (iterations) as it was allowed, `limit`, as a built-in run stops at
+    its epoch cap; `stopped`, neither. `unstepped`: updates of an online run not along `y x`
+    of the example they name (no step `tau`)."""
+
+    runs: int = 0
+    converged: int = 0
+    cut: int = 0
+    stopped: int = 0
+    updates: int = 0
+    unstepped: int = 0
+
+    def __add__(self, other: Ran) -> Ran:
+        return Ran(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def line(self, name: str, kind: str) -> str:
+        """`plug-in mine: 120 online runs: 52 converged, 68 stopped before ...`: one line."""
+        steps = "iterations" if kind == "batch" else "updates"
+        ends = [f"{self.converged} converged (the last iterate classifies every example)",
+                f"{self.cut} cut at their limit (max_{steps})",
+                f"{self.stopped} stopped before converging and before their limit"]
+        line = (f"plug-in {name}: {self.runs} {kind} run{'s' * (self.runs != 1)}: "
+                + ", ".join(ends))
+        if kind == "online":
+            line += (f"; {self.unstepped} of {self.updates} updates not along y x of the "
+                     "example they name" if self.unstepped else
+                     f"; each of its {self.updates} updates along y x of its example")
+        return line
+
+
+def ran(run: object, scenario: Scenario) -> Ran:
+    """How one of a plug-in's runs on `scenario` ended (`Ran`): an online run (made within
+    `limit` of `_asked` updates) or a batch run (within `limit` of `max_iterations`)."""
+    if isinstance(run, OnlineUpdates):
+        made, cap = len(run.updates), limit(_asked(scenario))
+        last = run.updates[made - 1].w_next if made else tuple(
+            Fraction(0) for _ in range(run.data.d))
+        updates, unstepped = made, sum(tau is None for tau in run.steps or ())
+    elif isinstance(run, BatchRun):
+        made, cap = len(run.iterations), limit(scenario.max_iterations)
+        last, updates, unstepped = run.states[-1], 0, 0
+    else:
+        return Ran()
+    if classifies(run.data, last):
+        return Ran(1, 1, 0, 0, updates, unstepped)
+    return Ran(1, 0, *((1, 0) if made >= cap else (0, 1)), updates, unstepped)
+
+
+def classifies(data: Dataset, w: Vector) -> bool:
+    """Whether `w` classifies every example of `data` under one sign(0): `y <w, x> < 0` for
+    none, and the examples on its boundary (`<w, x> = 0`) all of one label. Every rule the
+    online and batch kinds cover updates on an example it misclassifies, whatever it asks
+    beyond (a margin, a hinge loss), so a run that converged ends at such a `w`; the
+    perceptron's own, `y <w, x> > 0` for every example, is one."""
+    tied: set[int] = set()
+    for x, y in zip(data.X, data.y, strict=True):
+        s = sum((a * b for a, b in zip(w, x, strict=True)), Fraction(0))
+        if s == 0:
+            tied.add(int(y))
+            if len(tied) > 1:
+                return False
+        elif (s > 0) != (y > 0):
+            return False
+    return True

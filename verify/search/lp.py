@@ -38,7 +38,7 @@ from sympy.polys.rings import PolyElement
 
 from verify.kernel import Sos
 from verify.search.polynomials import PerElement, degree, fraction
-from verify.search.work import Work
+from verify.search.work import TimeCap, Work
 
 if TYPE_CHECKING:
     import numpy as np
@@ -227,10 +227,16 @@ class Lp:
             a_ub = np.array([[-1.0 if t.strict else 0.0 for t in self.terms]
                              + [0.0] * (n_free + 1)])
             b_ub = np.array([-1.0])
+        options: dict[str, object] = {"maxiter": work.budget.lp_iterations, "presolve": True}
+        if (left := work.seconds_left()) is not None:  # only --time-limit is a clock: one
+            options["time_limit"] = left  # solve is handed what is left of it, as an SDP is
         result = linprog(
             cost, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.zeros(self.n_rows), bounds=bounds,
-            method="highs-ds", options={"maxiter": work.budget.lp_iterations, "presolve": True},
+            method="highs-ds", options=options,
         )
+        if (result.status == ITERATION_LIMIT and left is not None
+                and int(result.nit) < work.budget.lp_iterations):  # stopped by the clock
+            raise TimeCap("time cap reached during an LP")
         work.lp_iterations_used(int(result.nit), stopped=result.status == ITERATION_LIMIT)
         if result.status != 0 or result.x is None:
             return None

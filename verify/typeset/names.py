@@ -65,12 +65,13 @@ class Pretty:
 
     def latex(self) -> str:
         """LaTeX math."""
-        if self.written:
-            return "\\mathrm{" + self.head.replace("_", "\\_") + "}"
+        upright = "\\mathrm{" + self.head.replace("_", "\\_") + "}"  # `eta_` too (red team
+        if self.written:  # 19 F7: `\\mathrm{eta_}` is no TeX)
+            return upright
         if self.head in GREEK:
             head = f"\\{self.head}"
         elif self.word:
-            head = "\\mathrm{" + self.head + "}"
+            head = upright
         else:
             head = self.head
         if self.accent:

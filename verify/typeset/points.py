@@ -46,7 +46,7 @@ def refuted_names(report: StepReport) -> frozenset[str]:
     6 saw `at s = 0` printed for a base `s := -1` that fails at every point), else those of
     the step's statement."""
     for goal in report.goals:
-        if goal.verdict.status == "refuted" and goal.goal.written is not None:
+        if goal.status == "refuted" and goal.goal.written is not None:
             hypotheses, claim = goal.goal.written
             return mentioned((*hypotheses, claim))
     stated = report.statement
@@ -65,6 +65,13 @@ def point_text(report: StepReport) -> str | None:
 
     return ", ".join(assignments(cex.scalars, cex.vectors, refuted_names(report),
                                  families=cex.families)) or ANY_POINT
+
+
+def seed_words(seed: int | None) -> str:
+    """`seed 3`, or for a run no seed drew (a data file's, the protocol's, a shrunk grid's)
+    `not drawn from a seed`: every output that names a run's origin says it so (newcomer 19
+    read `(seed None)` for a data file's run)."""
+    return "not drawn from a seed" if seed is None else f"seed {seed}"
 
 
 def instance_lines(counterexample: Mapping[str, Any], names: Set[str] | None = None
@@ -89,6 +96,6 @@ def instance_lines(counterexample: Mapping[str, Any], names: Set[str] | None = N
     origin = counterexample.get("origin")
     if origin is not None:
         order = "" if origin["order"] is None else f", order {origin['order']}"
-        lines.append(f"from the {origin['source']} run {origin['dataset']} (seed "
-                     f"{origin['seed']}{order}), iteration {origin['iteration']}")
+        lines.append(f"from the {origin['source']} run {origin['dataset']} "
+                     f"({seed_words(origin['seed'])}{order}), iteration {origin['iteration']}")
     return lines or [ANY_POINT]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import sympy
 
@@ -25,6 +25,7 @@ from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term
 from verify import kernel
 from verify.proof_checker import StepReport
+from verify.typeset.indices import readable
 from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
 from verify.uses import UsedAs, agrees, used_as
@@ -123,20 +124,44 @@ def statements_of(reports: Iterable[StepReport]) -> dict[str, kernel.Statement |
             for r in (*report.termwise, report)}
 
 
+def statement_text(report: StepReport,
+                   statements: Mapping[str, kernel.Statement | None]) -> str:
+    """`report`'s full statement as the kernel reads it (`StepReport.statement_text`: the
+    kernel's own text), each inherited fact tagged as the typeset statement says where it
+    comes from: `[c]` for what c brought as its claim or its own hypothesis, `[b (through
+    c)]` for b's claim that c holds as a hypothesis (newcomer 19: `[squared-progress]` for
+    progress's claim); a fact c holds summed keeps `[c]`, its text saying it is summed.
+    `statements`: the kernel's statements of the proof's steps, by id (`statements_of`)."""
+    stated = report.statement
+    if stated is None:
+        return report.statement_text
+    tags = []
+    for h, origin in zip(stated.hypotheses, stated.origins, strict=True):
+        hypothesis, whose = _held(origin, h.text, set(), statements) if origin else (False,
+                                                                                     None)
+        summed = " summed over " in h.text
+        tags.append(f"{whose} (through {origin})" if hypothesis and whose and not summed
+                    else origin)
+    return readable(str(replace(stated, origins=tuple(tags))))
+
+
 def provenance(used: str, done: str, held: tuple[bool, str | None]) -> str:
     """Where an inherited fact comes from, in words that are true of it: `used` the step it
     comes through, `done` what the kernel did to it (`written`), `held` whether it is one of
-    that step's own hypotheses (else its claim) and, if so, the step whose claim it sums
-    when that is known (`_held`). `c summed over j ...` says that c's claim was summed; a
-    hypothesis c holds, summed where c was proved (a use c wrote, or a term-wise lemma the
-    checker found for c), reads `c (its hypothesis: b's claim summed over j ...)`, or
-    without `b's claim` when the summed step is not known (red team 17 F2: it read as if c
-    were summed)."""
-    hypothesis, summed = held
-    if not hypothesis or " summed over " not in done:
+    that step's own hypotheses (else its claim) and, if so, the step whose claim it is when
+    that is known (`_held`). A used step's claim reads `c`; a hypothesis c holds that is b's
+    claim reads `b (through c)` (newcomer 19: `From squared-progress: <w, u> >= k*gam` named
+    the step that passed on progress's claim as its source), and one c holds summed, where c
+    was proved (a use c wrote, or a term-wise lemma the checker found for c), reads
+    `c (its hypothesis: b's claim summed over j ...)`, or without `b's claim` when the
+    summed step is not known (red team 17 F2: it read as if c were summed)."""
+    hypothesis, whose = held
+    if not hypothesis:
         return used + done
-    whose = f": {summed}'s claim" if summed else ""
-    return f"{used} (its hypothesis{whose}{done})"
+    if " summed over " in done:
+        claim = f": {whose}'s claim" if whose else ""
+        return f"{used} (its hypothesis{claim}{done})"
+    return f"{whose}{done} (through {used})" if whose else used + done
 
 
 def _held(used: str, text: str, claims: set[tuple[str, str]],

@@ -15,6 +15,7 @@ in all three, so a step, its certificate and `explain` share one notation.
 from __future__ import annotations
 
 import ast
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 
@@ -138,6 +139,11 @@ class Latex(Format):
         return rf"\exists\, {', '.join(names)}\colon"
 
 
+#: A MathML identifier of several letters (a user's name such as `gam`; an entity, one
+#: letter such as `&#x3B3;`, is not one).
+_WORD = re.compile(r"<mi[^>]*>[^<&]{2,}</mi>")
+
+
 class MathML(Format):
     """Presentation MathML fragments (no `<math>` around them)."""
 
@@ -167,7 +173,10 @@ class MathML(Format):
         return f"<msup>{base}<mrow>{exponent}</mrow></msup>"
 
     def times(self, left: str, right: str, numeral: bool) -> str:
-        sign = "&#x22C5;" if numeral else "&#x2062;"
+        # a name of several letters beside another factor gets a visible dot: with the
+        # invisible times a browser set `k gam` as one word, `kgam` (newcomer trial 19)
+        dotted = numeral or any(_WORD.search(side) for side in (left, right))
+        sign = "&#x22C5;" if dotted else "&#x2062;"
         return f"<mrow>{left}<mo>{sign}</mo>{right}</mrow>"
 
     def call(self, function: str, args: Sequence[str]) -> str:

@@ -170,3 +170,19 @@ def floods(data: Any, max_updates: int) -> Any:
     print("z" * 300_000)
     sys.stderr.write("w" * 300_000)
     return perceptron(data, max_updates)
+
+
+def ignores_the_cpu_guard(data: Any, max_updates: int) -> Any:
+    """A loop that ignores the signals of the CPU guard (SIGPROF, SIGXCPU): the hard CPU
+    limit, which it cannot raise, ends it (SIGKILL)."""
+    for number in (signal.SIGPROF, signal.SIGXCPU):
+        signal.signal(number, signal.SIG_IGN)
+    while True:
+        pass
+
+
+def sleeps_a_while(data: Any, max_updates: int) -> Any:
+    """Little CPU, much wall clock: 1.5 s in short sleeps, then one update."""
+    for _ in range(15):
+        time.sleep(0.1)
+    return [(0, (Fraction(1), Fraction(2)))]

@@ -79,3 +79,25 @@ def test_a_forms_margin_is_the_fraction_margin_once_per_separator(data: Dataset,
     found = form.margin(u)
     assert found == expected and type(found) is Fraction
     assert form.margin(tuple(u)) is found
+
+
+@settings(max_examples=80, deadline=None)
+@given(datasets())
+def test_a_small_datasets_form_cell_by_cell_is_its_form_by_distinct_values(data: Dataset
+                                                                          ) -> None:
+    """A dataset of at most `FEW_CELLS` cells has its form made cell by cell: the form made
+    from its distinct values and gathered (`_form_of` with an index), on hostile magnitudes
+    too (near 2^63, beyond, huge denominators)."""
+    few = fast._integer_form(data)
+    limit = fast.FEW_CELLS
+    try:
+        fast.FEW_CELLS = 0
+        distinct = fast._integer_form(data)
+    finally:
+        fast.FEW_CELLS = limit
+    assert len(data.X) * data.d <= limit
+    assert (few.scale, few.max_abs, few.rows.dtype, few.bias) == (
+        distinct.scale, distinct.max_abs, distinct.rows.dtype, distinct.bias)
+    assert few.rows.tolist() == distinct.rows.tolist()
+    assert few.rows.shape == distinct.rows.shape
+    assert few.y.tolist() == distinct.y.tolist()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import subprocess
 import sys
@@ -197,3 +198,30 @@ def test_with_search_the_pool_searches_and_the_report_is_the_same():
     (proof,) = two.proofs
     assert proof.status == "verified" and not any(s.symbolic.recalled for s in proof.steps)
     assert all(s.symbolic.theorem is not None for s in proof.steps)
+
+
+def test_shards_bundled_per_task_give_the_report_of_one_shard_per_task(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The audit runs up to `BUNDLED[source]` consecutive shards of a source in one task
+    (their rows checked together; 7% of the default audit's CPU). The report must be the
+    one of each shard in a task of its own, in one process and in two, and the tasks the
+    shards in order, each of one source and within its cap."""
+    from verify.audit import job
+
+    progress = Recorder()
+    bundled = to_json(run_audit(IDS, budget="small", seed=5, jobs=2, progress=progress))
+    progress.check()
+    plan = job._plan(job._admitted(job.targets(IDS), []), "small", 5, None)
+    tasks = job._tasks(plan)
+    assert [s for task in tasks for s in task] == list(plan.shards)
+    assert all(len({s.source for s in task}) == 1
+               and len(task) <= job.BUNDLED.get(task[0].source, 1) for task in tasks)
+    assert any(len(task) > 1 for task in tasks)  # something was bundled here
+    # a plug-in's fault ends its task's runs, which must then be one shard's
+    plugged = dataclasses.replace(plan, checks=(
+        dataclasses.replace(plan.checks[0], plugin=object()), *plan.checks[1:]))
+    assert all(len(task) == 1 for task in job._tasks(plugged))
+    monkeypatch.setattr(job, "BUNDLED", {})
+    assert all(len(task) == 1 for task in job._tasks(plan))
+    for jobs in (1, 2):
+        assert to_json(run_audit(IDS, budget="small", seed=5, jobs=jobs)) == bundled

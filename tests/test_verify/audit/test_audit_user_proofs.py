@@ -147,7 +147,7 @@ def test_every_bad_data_file_is_one_line_naming_it_once(
     assert errors == [
         f"novikoff: error: {proof}: {tmp_path / 'nan.csv'}:2:1: 'nan' is not a finite number "
         "(NaN and infinities are refused)",
-        f"novikoff: error: {proof}: {tmp_path / 'none.csv'}: no such file",
+        f"novikoff: error: {proof}:9:21: numeric.data: 'none.csv': no such file",
         f"novikoff: error: {proof}: {tmp_path / 'huge.csv'}:1:1: exponent out of range in "
         "'1e999999999': at most 4 digits (|e| < 10000); a number that large or that small "
         "has no exact value memory could hold"]
@@ -156,8 +156,9 @@ def test_every_bad_data_file_is_one_line_naming_it_once(
                  "--jobs", "1"]) == 2
     errors = [line for line in capsys.readouterr().err.splitlines()
               if line.startswith("novikoff: error:")]
-    assert errors == [f"novikoff: error: {nan}:2:1: 'nan' is not a finite number (NaN and "
-                      "infinities are refused)", f"novikoff: error: {missing}: no such file"]
+    assert errors == [f"novikoff: error: --data {nan}:2:1: 'nan' is not a finite number (NaN "
+                      "and infinities are refused)",
+                      f"novikoff: error: --data {missing}: no such file"]
 
 
 def test_the_audit_takes_the_loaders_limits_it_names(

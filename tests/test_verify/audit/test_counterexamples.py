@@ -10,18 +10,10 @@ import pytest
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
+from perceptron.io.header import U_LINE, Header, is_unit, separates
 from verify.api import audit_proofs
 from verify.audit.counterexamples import fails, shrink, shrink_all
-from verify.audit.targets import (
-    U_LINE,
-    Header,
-    data_scenarios,
-    is_unit,
-    load_data,
-    read,
-    scenarios_of,
-    separates,
-)
+from verify.audit.targets import data_scenarios, load_data, read, scenarios_of
 
 FALSE = """
 title = "A false invariant"

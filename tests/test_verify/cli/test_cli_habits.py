@@ -297,6 +297,21 @@ def test_explain_user_file_errors_are_one_line(capsys: pytest.CaptureFixture[str
     assert one_line_error(code, out, err) and "missing.toml" in err
 
 
+def test_explain_a_file_without_a_step_says_so_and_lists_its_steps(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newcomer 19, section 5.2: `novikoff explain FILE` read the file's name as a built-in
+    step id (`no built-in step 'lecture4b.toml'`)."""
+    code, out, err = cli(capsys, "explain", str(EXAMPLE_PROOF))
+    assert one_line_error(code, out, err)
+    assert "built-in" not in err
+    assert (f"no step given: {EXAMPLE_PROOF} is a proof file; explain one of its steps with "
+            f"`novikoff explain {EXAMPLE_PROOF} STEP`") in err
+    assert err.rstrip().endswith("its steps: norm-growth")
+    stdin(monkeypatch, EXAMPLE_PROOF.read_bytes())
+    code, out, err = cli(capsys, "explain", "-")
+    assert one_line_error(code, out, err) and "`novikoff explain - STEP`" in err
+
+
 def test_explain_builtin_forms_still_work(capsys: pytest.CaptureFixture[str]) -> None:
     from proofs.library import PROOFS
     from verify.render.text import builtin_steps
@@ -334,6 +349,21 @@ def test_label_column_zero_is_the_first_column(capsys: pytest.CaptureFixture[str
     headless.write_text("1,2,3\n-1,-2,-3\n")
     code, out, _ = cli(capsys, command, str(headless), "--label-column", "0", "--json")
     assert code == 0
+
+
+@pytest.mark.parametrize("command", ["bound", "run"])
+def test_a_label_column_index_is_written_in_ascii_digits(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str) -> None:
+    """Red team 19 F8: `--label-column ٠` (an Arabic-Indic zero) ran as column 0 and `1_0` as
+    column 10 (Python's `int`), where every other integer option refuses them. Digits of
+    another script are refused in one line, exit 2; `1_0` is a header name, and this file
+    has none of that name."""
+    first = tmp_path / "first.csv"
+    first.write_text(LABEL_FIRST)
+    code, _, err = cli(capsys, command, str(first), "--label-column", "\u0660")
+    assert code == 2 and "is not a column index (ASCII digits 0-9 only)" in err
+    code, _, err = cli(capsys, command, str(first), "--label-column", "1_0")
+    assert code == 2 and "no column named '1_0'" in err and len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("command", ["bound", "run"])

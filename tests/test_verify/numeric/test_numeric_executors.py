@@ -17,7 +17,9 @@ from verify.numeric.shards import (
     Shard,
     adversary_shards,
     budget_shards,
+    bundles,
     generated_shards,
+    merge,
     real_shards,
     run_sharded,
     tight_shards,
@@ -150,6 +152,37 @@ def test_counterexamples_do_not_depend_on_how_the_campaign_is_cut():
         found.append(result.verdicts[(wrong.name, "tight")].counterexample)
     assert found[0] is not None and found[0] == found[1]
     assert len({len(v) for v in found[0].vectors.values()}) == 1  # one width, no padding
+
+
+def test_shards_bundled_in_tasks_give_what_each_shard_gives():
+    with executor(1) as pool:
+        alone = run_sharded(CHECKS, shards(), pool)[0]
+        for per_task in (2, 3, 50):
+            bundled = run_sharded(CHECKS, shards(), pool, per_task)[0]
+            assert summary(bundled) == summary(alone)
+            assert bundled.witnesses == alone.witnesses
+    assert alone.verdicts[("norm-growth-without-R2", "generated")].counterexample is not None
+    assert [len(b) for b in bundles(shards(), 2)] == [2, 1, 2, 1, 2]
+    assert [[s.source for s in b] for b in bundles(shards(), 50)] == [
+        ["generated"] * 3, ["tight"] * 3, ["adversary"] * 2]
+
+
+@pytest.mark.parametrize(("batch_rows", "held_rows"), [(20_000, 200_000), (40, 100), (1, 1)])
+def test_segments_of_a_source_check_what_their_own_campaigns_check(batch_rows: int,
+                                                                   held_rows: int):
+    """A source's segments in one campaign (a task's shards) end their stages as their own
+    campaigns do, so their rows, checked together or whenever `held_rows` says, give the
+    verdicts and the counterexamples of those campaigns merged in order."""
+    cut = (*generated_shards(11, 6, size=2), *tight_shards(11, 6, size=3))
+    segments = [(s.source, list(s.scenarios())) for s in cut]
+    apart = merge(campaign.run_campaign(CHECKS, {source: scenarios}, batch_rows=batch_rows,
+                                        held_rows=held_rows)
+                  for source, scenarios in segments)
+    together = campaign.run_campaign(CHECKS, segments, batch_rows=batch_rows,
+                                     held_rows=held_rows)
+    assert summary(together) == summary(apart)
+    assert together.witnesses == apart.witnesses
+    assert apart.verdicts[("norm-growth-without-R2", "tight")].violations
 
 
 def test_compiled_long_run_shards_count_what_the_numpy_loop_counts(monkeypatch):

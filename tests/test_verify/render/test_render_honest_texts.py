@@ -163,3 +163,45 @@ def test_a_long_history_in_a_counterexample_is_shown_cut_saying_so() -> None:
         in lines
     short = {Fraction(k): Fraction(k) for k in range(1, MEMBERS_SHOWN + 1)}
     assert len(assignments({}, {}, families={"YU": short})) == MEMBERS_SHOWN + 1
+
+
+NOTED = """
+title = "noted"
+source = "My lecture notes, Thm 4.2"
+vectors = []
+scalars = ["a"]
+
+[[step]]
+id = "sq"
+claim = "a**2 >= 0"
+note = "divide by k when k > 0"
+"""
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex"])
+def test_a_theorems_source_and_note_are_apart(fmt: str, tmp_path: Path) -> None:
+    """Newcomer trial 19: the theorem's source and its step's note ran together in the
+    Markdown and LaTeX reports (`Source: My lecture notes, Thm 4.2. divide by k ...`), the
+    note read as part of the citation. Each is its own paragraph, the note labelled."""
+    audit = _audit(tmp_path, NOTED, "noted")
+    failures: list[str] = []
+    document = RENDER[fmt](audit, failures, Layout())
+    assert failures == []
+    assert "Thm 4.2. divide" not in document
+    apart = "\n\nNote: " if fmt == "markdown" else "\\par\\emph{Note:} "
+    assert f"Thm 4.2.{apart}divide by k when k" in document
+
+
+def test_a_run_no_seed_drew_is_not_said_to_have_seed_none() -> None:
+    """Newcomer 19, section 5.4: a data file's run was printed `from the data run typo.csv
+    (seed None), iteration 2`, a raw Python None."""
+    from verify.typeset.points import instance_lines
+
+    def origin(seed: int | None) -> dict[str, object]:
+        return {"scalars": {"k": "2"}, "vectors": {}, "origin": {
+            "source": "data", "seed": seed, "dataset": "typo.csv", "order": None,
+            "iteration": 2}}
+
+    assert instance_lines(origin(None))[-1] == (
+        "from the data run typo.csv (not drawn from a seed), iteration 2")
+    assert instance_lines(origin(7))[-1] == "from the data run typo.csv (seed 7), iteration 2"

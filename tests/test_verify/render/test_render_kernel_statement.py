@@ -55,6 +55,12 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
             inner = _summing(proof, origin, h.text, stated)
             whose = f": {min(inner)}'s claim" if len(inner) == 1 else ""
             origin, substituted = f"{origin} (its hypothesis{whose}{substituted})", ""
+        elif origin and (origin, h.text) not in claims:
+            # a hypothesis c holds that is b's claim reads `b (through c)` (newcomer 19: it
+            # read `c`, as if c had proved it)
+            inner = _summing(proof, origin, h.text, stated)
+            if len(inner) == 1:
+                origin, substituted = f"{min(inner)}{substituted} (through {origin})", ""
         facts.add((origin + substituted if origin else "", printer.relation(source)))
     run = [printer.relation(written(u.statement.claim.text)[0])
            for u in uses if u.kind != "imported"]
@@ -112,7 +118,11 @@ def test_the_lecture_theorem_is_the_kernels_in_every_format():
     assert audit.proofs[0].status == "verified"
     md = markdown.render(audit)
     theorem = md[:md.index("## The proof")]
-    assert theorem.count("*From combine:*") == 5
+    # combine's own hypothesis and its claim; the claims it passes on are named by their
+    # steps (newcomer 19: all five read `From combine`)
+    assert theorem.count("*From combine:*") == 2
+    for source in ("norm-growth", "progress", "cauchy-schwarz"):
+        assert theorem.count(f"*From {source} (through combine):*") == 1
     assert "$y^{2} = 1$" not in theorem
     assert r"\lVert w + y\,x \rVert" not in theorem
     norm_growth = md[md.index("#### norm-growth"):md.index("#### cauchy-schwarz")]
@@ -124,7 +134,8 @@ def test_the_lecture_theorem_is_the_kernels_in_every_format():
     assert combine.count("*From ") == 3  # the claims of norm-growth, progress, cauchy-schwarz
     tex = latex.render(audit)
     tex_theorem = tex[:tex.index(r"\section")]
-    assert tex_theorem.count(r"\emph{From \texttt{combine}:}") == 5
+    assert tex_theorem.count(r"\emph{From \texttt{combine}:}") == 2
+    assert tex_theorem.count(r"(through combine)}:}") == 3
     assert "y^{2} = 1" not in tex_theorem
     page = html.render(audit)
     html_theorem = page[:page.index('class="step ')]
@@ -137,6 +148,11 @@ def test_explain_states_the_kernels_theorem(capsys: pytest.CaptureFixture[str]):
     statement_lines = out[out.index("statement:"):out.index("\njudgement")]
     assert "y² = 1" not in statement_lines and "‖w + y·x‖²" not in statement_lines
     assert "  given t ∈ ℕ, γ > 0\n  from combine: ‖u‖² = 1\n" in statement_lines
+    # newcomer 19: the claims combine passes on read `from combine`, as if it proved them
+    assert ("  from norm-growth (through combine): ‖w‖² ≤ t·R²\n"
+            "  from progress (through combine): ⟨w, u⟩ ≥ t·γ\n"
+            "  from cauchy-schwarz (through combine): t²γ² ≤ ‖w‖²\n"
+            "  from combine: t²γ² ≤ t·R²\n") in statement_lines
     assert main(["explain", str(LECTURE), "norm-growth", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["statement"] == [
@@ -167,3 +183,25 @@ def test_a_summed_fact_is_read_apart_from_its_brackets() -> None:
         "a[j]*a[l] >= 0", " with a := b summed over l in 1..N, then over j in 1..N where "
         "a[j] >= 0, a[j] <= 1 with b := c")
     assert written("(a + b)*(c) >= 0") == ("(a + b)*(c) >= 0", "")
+
+
+def test_the_statement_text_tags_a_passed_on_claim_with_its_step(
+        capsys: pytest.CaptureFixture[str]):
+    """Newcomer 19, section 5.5: the full statement (`check --statements`, `check --json`,
+    the audit's JSON and findings) tagged progress's claim, which combine holds through
+    cauchy-schwarz, `[combine]`; it reads `[progress (through combine)]`. What combine
+    brings as its claim or its own hypothesis keeps `[combine]`."""
+    from verify.audit.report import to_json
+
+    want = ("norm2(u) == 1 [combine], norm2(w) <= t*R**2 [norm-growth (through combine)], "
+            "dot(w, u) >= t*gamma [progress (through combine)], "
+            "t**2*gamma**2 <= norm2(w) [cauchy-schwarz (through combine)], "
+            "t**2*gamma**2 <= t*R**2 [combine] |- t <= R**2/gamma**2")
+    assert main(["check", str(LECTURE), "--json"]) == 0
+    steps = {s["id"]: s for s in json.loads(capsys.readouterr().out)["steps"]}
+    assert steps["mistake-bound"]["statement"].endswith(want)
+    assert main(["check", str(LECTURE), "--statements"]) == 0
+    assert want in capsys.readouterr().out
+    audit = run_audit([str(LECTURE)], budget="small")
+    (proof,) = to_json(audit)["proofs"]
+    assert {s["id"]: s["statement"] for s in proof["steps"]}["mistake-bound"].endswith(want)

@@ -27,6 +27,8 @@ from verify.render import formulas
     ("xbar", r"\bar{x}"),
     ("w_k", r"w_{k}"),
     ("x", "x"),
+    ("eta_", r"\mathrm{eta\_}"),  # red team 19 F7: `\mathrm{eta_}` is no TeX (pdflatex fails)
+    ("R2_", r"\mathrm{R2\_}"),
 ])
 def test_names_print_by_rule_in_latex(name: str, expected: str) -> None:
     """Issue 29: `xbar` x̄, `theta_star` θ*, `R2` R², `gamma` γ, `_k` a subscript."""
@@ -253,3 +255,21 @@ def test_a_name_bound_to_a_square_reads_as_one_through_its_notation(tmp_path) ->
     assert r"R^{2}" in tex and r"\mathrm{R2}" not in tex
     assert "<msup><mi>R</mi><mn>2</mn></msup>" in page and "<mi>R2</mi>" not in page
     assert r"\mathrm{D2}" in written and r"\mathrm{D2}" in tex
+
+
+@pytest.mark.parametrize(("left", "right", "dotted"), [
+    ("k", "gam", True), ("gam", "k", True), ("k", "t", False), ("k", "gamma", False),
+])
+def test_a_product_with_a_name_of_several_letters_has_a_visible_dot(
+        left: str, right: str, dotted: bool) -> None:
+    """Newcomer trial 19: `k*gam` was set with MathML's invisible times, and a browser drew
+    it as one word, `kgam`. A name of several letters beside a factor gets a visible dot,
+    in both MathML printers (SymPy expressions, and statements as written); one-letter
+    names (`gamma` is γ) keep the invisible product."""
+    from verify.typeset.written import MathML, Printer
+
+    expr = sympy.Symbol(left) * sympy.Symbol(right)
+    shown = [formulas.mathml(expr), Printer(MathML()).expression(f"{left}*{right}")]
+    for text in shown:
+        assert ("&#x22C5;" in text) == dotted and ("&#x2062;" in text) != dotted, text
+        ET.fromstring(f"<math>{text}</math>")

@@ -19,7 +19,8 @@ from perceptron.algorithms.margin import run_margin
 from perceptron.algorithms.voted import run_voted
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.separability import Inseparable, separability
-from verify.audit.targets import NOTHING_NAMED, scenarios_of
+from perceptron.io.header import NOTHING_NAMED
+from verify.audit.targets import scenarios_of
 from verify.numeric import epochs
 from verify.runs import cyclic
 from verify.runs.columns import Column, Origin, int_array

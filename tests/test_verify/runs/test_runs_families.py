@@ -1083,6 +1083,69 @@ def test_the_work_budget_leaves_the_same_rows_however_the_rows_are_chunked(
     assert all(first.value(i) == second.value(i) for i in np.flatnonzero(~mask))
 
 
+THREE_SUMS = """
+title = "three sums over an online run's history"
+scalars = ["t", "YU", "k"]
+naturals = ["t"]
+indexed = ["YU"]
+
+[numeric]
+run = "online"
+
+[[step]]
+id = "three"
+claim = "sum(k in 1..t, YU[k]**2) + sum(k in 1..t, YU[k]**4) + sum(k in 1..t, YU[k]**6) >= 0"
+"""
+
+
+@pytest.mark.parametrize("slack", [-1, 0, 1, None])
+def test_a_steps_work_is_decided_as_by_counting_every_sum(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slack: int | None) -> None:
+    """`step_work` skips counting a step's sums row by row when their bounds on every row
+    (`_most`) already keep them within `STEP_WORK` (the count was a fifth of a batch's
+    checking on some runs). The verdict must be the count's: a step of three sums on online
+    runs, with the step's budget just below, at and just above the counted work, and far
+    above it (the shortcut's case), against the count made here from each row's ranges."""
+    import numpy as np
+
+    from verify.runs import families
+
+    path = tmp_path / "three.toml"
+    path.write_text(THREE_SUMS)
+    proof = load_proof(path)
+    assert proof.numeric is not None
+    judgement = on_runs(statements(proof)["three"],
+                        Naming.of(proof.numeric, proof.vectors, proof.indexed))
+    binding = binding_of(judgement, "online")
+    assert binding is not None
+    check = CompiledJudgement.compile(judgement)
+    sums = [a for a in check.atoms if families._reading(a)[0][0] == "sum"]
+    made = [r for r in online_runs() if not hasattr(r, "margins")]
+
+    def batch() -> InstanceBatch:
+        return InstanceBatch.concat([kind("online").rows(r, binding, Origin("test", k),
+                                                         check.names)
+                                     for k, r in enumerate(made)])
+
+    monkeypatch.setattr(families, "WORK", 1 << 40)  # no sum cut by its own budget
+    rows = batch()
+    counted = 0
+    for name in sums:
+        found = families._reading(name)[0][1]
+        nested = families._linear_plan(
+            found, functools.partial(families._run_constant, rows)) is None
+        counted += int(np.sum(families._node_costs(
+            families._Rows(rows, slice(0, len(rows))), found,
+            np.ones(len(rows), dtype=object), nested)))
+    assert len(sums) == 3 and counted > 0
+    budget = 3 << 40 if slack is None else counted + slack
+    monkeypatch.setattr(families, "STEP_WORK", budget)
+    why = families.step_work(batch(), check.atoms)
+    assert (why is None) == (counted <= budget)
+    if why is not None:
+        assert f"range over {counted} index tuples" in why
+
+
 def test_each_rows_products_with_its_runs_examples_are_made_a_block_of_cells_at_a_time(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """`<v, X[I]>` reads each row's products with every example of its run. In int64 they

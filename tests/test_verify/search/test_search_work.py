@@ -429,3 +429,19 @@ def test_a_large_hypothesis_product_is_refused_before_it_is_expanded(
     with pytest.raises(Exhausted, match="term budget 200 exhausted"):
         hypothesis_products(ctx, 2, 4)
     assert expanded == [(), (0,), (1,)]  # 1, and each hypothesis: 1 + 30 + 31 terms
+
+
+def test_one_lp_solve_is_handed_the_seconds_left_of_the_time_cap(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression (closing note of 2026-11-28: `--time-limit` could be overshot by an LP,
+    whose solver was not handed the clock as an SDP's is): the LP solver is handed the
+    seconds left of the guard, and its running out is the time cap, said as such. None are
+    left here (no clock decides the test): a step the LP proves without a cap is unknown,
+    saying the time cap stopped an LP; without a guard nothing changes."""
+    monkeypatch.setattr(Work, "seconds_left", lambda self: None if self.guard is None else 0.0)
+    (case,) = [c for c in CASES if c.id == "strict-norm-growth"]
+    j = judgement_of(case)
+    capped = decide(j, guard=3600.0)
+    assert capped.status == "unknown" and "time cap reached during an LP" in capped.message
+    assert any(stop.kind == "time-cap" for stop in capped.stops)
+    assert decide(j).status == "proved"

@@ -366,7 +366,8 @@ def _cut(batch: InstanceBatch, name: str) -> tuple[int, str]:
 def _running_work(batch: InstanceBatch, name: str, within: int) -> np.ndarray | None:
     """The index tuples atom `name` ranges over on the rows of `batch`, running in row order
     (`_node_costs`); None when it is no sum, when its bound on any rows is within `within`
-    (nothing to count), or when a bound passes int64 (said where the rows are made)."""
+    (nothing to count), or when a bound passes int64 (said where the rows are made). Counted
+    once per batch and atom (`_cut` and `step_work` both read it)."""
     n = len(batch)
     if _reading(name)[0][0] != "sum":
         return None
@@ -376,11 +377,16 @@ def _running_work(batch: InstanceBatch, name: str, within: int) -> np.ndarray | 
     nested = _linear_plan(found, functools.partial(_run_constant, batch)) is None
     if n * _most(found, nested, 1) <= within:
         return None
-    try:
-        costs = _node_costs(_Rows(batch, slice(0, n)), found, np.ones(n, dtype=object), nested)
-    except FamilyError:
-        return None
-    return np.cumsum(costs)
+    counted = batch.__dict__.setdefault("_running_work", {})
+    if name not in counted:
+        try:
+            costs = _node_costs(_Rows(batch, slice(0, n)), found, np.ones(n, dtype=object),
+                                nested)
+        except FamilyError:
+            counted[name] = None
+        else:
+            counted[name] = np.cumsum(costs)
+    return counted[name]  # type: ignore[no-any-return]
 
 
 def step_work(batch: InstanceBatch, names: Collection[str]) -> str | None:
@@ -391,6 +397,9 @@ def step_work(batch: InstanceBatch, names: Collection[str]) -> str | None:
     sums = tuple(sorted(n for n in set(names) if is_atom(n) and _reading(n)[0][0] == "sum"))
     if len(sums) * WORK <= STEP_WORK:  # each within `WORK` by its own cut
         return None
+    rows = len(batch)  # each sum's work is at most its bound on every row (`_most`), and
+    if sum(min(rows * _most(_reading(n)[0][1], True, 1), WORK) for n in sums) <= STEP_WORK:
+        return None  # at most `WORK` by its cut: within the step's without counting them
     known = batch.__dict__.setdefault("_step_work", {})
     if sums not in known:
         work = 0

@@ -50,12 +50,12 @@ MAX_EXPANDED = EXPRESSION_TERMS
 SHARE = 1 / 16  # of the step's budget, for each assignment and pattern
 
 
-def _expansion(e: sympy.Expr, table: dict[sympy.Symbol, sympy.Expr]) -> int:
-    """At most how many terms `e` expands to with each symbol replaced as `table` says: each
-    term of `e` (read as a polynomial in its symbols) the product of its factors' sizes, a
+def _expansion(expanded: sympy.Expr, table: dict[sympy.Symbol, sympy.Expr]) -> int:
+    """At most how many terms `expanded` (an expanded expression) expands to with each symbol
+    replaced as `table` says: each of its terms the product of its factors' sizes, a
     divisor's (a negative power) counted as a factor."""
     total = 0
-    for term in sympy.Add.make_args(sympy.expand(e)):
+    for term in sympy.Add.make_args(expanded):
         count = 1
         for factor, power in term.as_powers_dict().items():
             if factor in table:
@@ -110,9 +110,10 @@ class _Unfolding:
         """`e`, every index concrete, with its sums unfolded and its members named (past
         `MAX_EXPANDED` predicted terms: `_TooLarge`, before anything is expanded)."""
         table = {s: self.symbol(s) for s in e.free_symbols}
-        if _expansion(e, table) > MAX_EXPANDED:
+        expanded = sympy.expand(e)  # expanded once: the prediction reads its terms
+        if _expansion(expanded, table) > MAX_EXPANDED:
             raise _TooLarge
-        return sympy.expand(e.xreplace(table))
+        return sympy.expand(expanded.xreplace(table))
 
     def symbol(self, s: sympy.Symbol) -> sympy.Expr:
         found = atoms.gram_pair(s) or atoms.structure(s)

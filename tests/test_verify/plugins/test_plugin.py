@@ -144,7 +144,7 @@ def test_every_fault_is_one_line_naming_the_plug_in(function, fault) -> None:
 
 def test_a_plug_in_that_never_returns_is_stopped_by_the_guard() -> None:
     plugin = Plugin("loop", None, _never_returns, seconds=0.2)
-    with pytest.raises(PluginFault, match=r"plug-in loop did not return within 0\.2 s"):
+    with pytest.raises(PluginFault, match=r"plug-in loop did not return within 0\.2 CPU-seconds"):
         plugin.run(DATA, U, 5)
 
 

@@ -110,7 +110,7 @@ def test_a_ctrl_c_that_another_thread_receives_during_the_fork_still_interrupts(
     ARMED.append(other.ident)
     try:
         with pytest.raises(KeyboardInterrupt):
-            Plugin("p", None, hostile.sleeps_forever, seconds=10).run(DATA, U, 5)
+            Plugin("p", None, hostile.sleeps_forever, wall=10).run(DATA, U, 5)
     finally:
         ARMED.clear()
         done.set()
@@ -163,15 +163,27 @@ def test_a_plug_in_that_kills_its_process_is_a_fault(function, said) -> None:
     assert str(raised.value) == f"plug-in p {said}"
 
 
-@pytest.mark.parametrize("function", [hostile.sleeps_forever, hostile.loops_forever,
-                                      hostile.swallows_everything])
+@pytest.mark.parametrize("function", [hostile.sleeps_forever, hostile.swallows_everything])
 def test_a_plug_in_that_never_returns_is_killed_at_its_deadline(function) -> None:
-    """Even one that catches every exception (which defeats an alarm in its process)."""
-    plugin = Plugin("p", None, function, seconds=0.5)
+    """Even one that catches every exception (which defeats an alarm in its process). One
+    that sleeps spends no CPU: the wall clock's guard ends it."""
+    plugin = Plugin("p", None, function, wall=0.5)
     start = time.monotonic()
-    with pytest.raises(PluginFault, match=r"^plug-in p did not return within 0\.5 s on three"):
+    with pytest.raises(PluginFault, match=r"^plug-in p did not return within 0\.5 s of wall "
+                                          r"clock on three \(3 examples\): a guard against a "
+                                          r"call blocked outside the CPU"):
         plugin.run(DATA, U, 5)
     assert time.monotonic() - start < 5
+
+
+def test_a_plug_in_that_loops_is_killed_at_its_cpu_seconds() -> None:
+    """A loop spends CPU: its CPU seconds end it, whatever the wall clock allows."""
+    plugin = Plugin("p", None, hostile.loops_forever, seconds=0.5)
+    with pytest.raises(PluginFault, match=r"^plug-in p did not return within 0\.5 "
+                                          r"CPU-seconds on three \(3 examples\): its "
+                                          r"process's CPU time, the same under any load; to "
+                                          r"stay within it: --budget small"):
+        plugin.run(DATA, U, 5)
 
 
 def test_no_child_process_is_left_behind(tmp_path: Path,
@@ -179,7 +191,7 @@ def test_no_child_process_is_left_behind(tmp_path: Path,
     record = tmp_path / "pids"
     monkeypatch.setenv("NOVIKOFF_TEST_PID_FILE", str(record))
     with pytest.raises(PluginFault, match="did not return"):
-        Plugin("p", None, hostile.sleeps_and_says_where, seconds=0.5).run(DATA, U, 5)
+        Plugin("p", None, hostile.sleeps_and_says_where, wall=0.5).run(DATA, U, 5)
     (pid,) = map(int, record.read_text().split())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
@@ -193,7 +205,7 @@ def test_a_process_the_plug_in_leaves_holding_the_pipe_does_not_hold_its_answer(
     record = tmp_path / "pids"
     monkeypatch.setenv("NOVIKOFF_TEST_PID_FILE", str(record))
     try:
-        trace = Plugin("p", None, hostile.leaves_a_sleeper, seconds=20).run(DATA, U, 5)
+        trace = Plugin("p", None, hostile.leaves_a_sleeper, wall=20).run(DATA, U, 5)
         assert len(trace.updates) == 1  # its answer, read once the child has exited
     finally:
         for pid in map(int, record.read_text().split()):
@@ -251,18 +263,18 @@ def test_a_plug_in_that_times_out_is_called_no_more_in_the_audit(
     monkeypatch.setenv("NOVIKOFF_TEST_PID_FILE", str(record))
     other = tmp_path / "other.toml"
     other.write_text(OTHER)
-    plugin = Plugin("p", None, hostile.sleeps_and_says_where, seconds=2)
+    plugin = Plugin("p", None, hostile.sleeps_and_says_where, wall=2)
     start = time.monotonic()
     audit = audit_proofs(CASES / "plug.toml", other, budget="small", jobs=jobs,
                          algorithms=[plugin])
     calls = record.read_text().split()
     assert 1 <= len(calls) <= jobs, calls
     assert len(audit.errors) == 1
-    assert audit.errors[0].startswith("plug-in p did not return within 2 s on ")
+    assert audit.errors[0].startswith("plug-in p did not return within 2 s of wall clock on ")
     by_id = {p.id: p for p in audit.proofs}
     assert by_id["other"].status == "verified" and by_id["other"].steps[0].numeric is not None
     assert by_id["plug"].steps[0].numeric is None
-    assert time.monotonic() - start < 60  # not a shard's 2 s each (nor the default 60 s)
+    assert time.monotonic() - start < 60  # not a shard's 2 s each (nor the default 600 s)
     for pid in map(int, calls):
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)

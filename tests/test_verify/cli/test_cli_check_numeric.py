@@ -1,0 +1,96 @@
+"""`novikoff check` reads a proof's `[numeric]` table as the audit does (newcomer trial 19).
+
+docs/proof-files.md said `check` does not read `[numeric]`, yet it refused a data path
+outside the folder and an unknown key while `run = "onlin"` and `algorithm = "nonesuch"`
+passed it and failed the audit. A table the audit would refuse is refused by `check`, in
+the audit's words, placed in the file, with the file's other errors in the same run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verify.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+PROOF = '''title = "t"
+vectors = ["w", "x"]
+scalars = ["y", "R2"]
+
+[[step]]
+id = "one-update-growth"
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+claim = "norm2(w + y*x) <= norm2(w) + R2"
+
+[numeric]
+run = "{run}"
+{algorithm}
+'''
+
+
+def check(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, *argv: str
+          ) -> tuple[int, str]:
+    path = tmp_path / "p.toml"
+    path.write_text(text)
+    code = main(["check", str(path), *argv])
+    return code, capsys.readouterr().err
+
+
+def test_unknown_run_kind_refused_with_did_you_mean(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    code, err = check(tmp_path, capsys, PROOF.format(run="onlin", algorithm=""))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert "p.toml:11:8: numeric.run = 'onlin': no run kind 'onlin' (closest: 'online')" \
+        in lines[0]
+
+
+def test_unknown_algorithm_refused_with_did_you_mean(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    code, err = check(tmp_path, capsys,
+                      PROOF.format(run="online", algorithm='algorithm = "margin-perceptorn"'))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert ("p.toml:12:14: numeric.algorithm 'margin-perceptorn' is no known algorithm; did "
+            "you mean 'margin-perceptron'?") in lines[0]
+
+
+def test_plugin_name_given_is_known(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                    ) -> None:
+    """A plug-in named with `--algorithm` (as the audit takes it; its code is not loaded)
+    is a known algorithm; without it the name is refused, as by the audit."""
+    text = PROOF.format(run="online", algorithm='algorithm = "nonesuch"')
+    code, err = check(tmp_path, capsys, text)
+    assert code == 2 and "'nonesuch' is no known algorithm" in err
+    code, err = check(tmp_path, capsys, text, "--algorithm", "nonesuch=absent.py:f")
+    assert code == 0, err
+    code, err = check(tmp_path, capsys, text, "--algorithm", "nonesuch=absent.py:f",
+                      "--algorithm", "other=absent.py:f")  # named by no proof: as the audit
+    assert code == 2
+    assert err == ("novikoff: error: --algorithm other: the proof does not name it "
+                   "([numeric] algorithm = \"other\")\n")
+
+
+def test_numeric_errors_with_the_files_others(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown key (a parse error) and an unknown algorithm: both, in file order."""
+    code, err = check(tmp_path, capsys, PROOF.format(
+        run="online", algorithm='algorithm = "nonesuch"\nbogus = 1'))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 2
+    assert "p.toml:12:14: numeric.algorithm 'nonesuch'" in lines[0]
+    assert "p.toml:13:1: unknown key 'bogus' in numeric" in lines[1]
+
+
+def test_plugin_example_checks_with_its_plugin(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["check", str(EXAMPLES / "batch-unit-step.toml"), "--algorithm",
+                 f"{EXAMPLES / 'plugins' / 'batch_perceptron.py'}:unit_step"])
+    assert code == 0, capsys.readouterr().err

@@ -1,0 +1,207 @@
+"""Data files and a proof's `[numeric] data`: every error said, each placed (newcomer 19).
+
+The project promises every independent error of a file in one run, each at its
+file:line:column; the trial found `data = ["../toy.csv", "missing.csv"]` said the first
+only, and the missing file, said later by the audit, unplaced.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verify.cli import main
+
+PROOF = '''title = "t"
+vectors = ["w", "x"]
+scalars = ["y", "R2"]
+
+[[step]]
+id = "one-update-growth"
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+claim = "norm2(w + y*x) <= norm2(w) + R2"
+
+[numeric]
+run = "online"
+data = [%s]
+'''
+
+
+def errors(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    return [line for line in capsys.readouterr().err.splitlines()
+            if line.startswith("novikoff: error:")]
+
+
+def test_every_data_entry_error_is_said_placed(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "toy.csv").write_text("1,1\n")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    proof = sub / "l.toml"
+    proof.write_text(PROOF % '"../toy.csv", "missing.csv", "../toy.csv "')
+    assert main(["check", str(proof)]) == 2
+    assert errors(capsys) == [
+        f"novikoff: error: {proof}:12:10: numeric.data: '../toy.csv' is outside the proof "
+        "file's folder; a proof names data files beside it or below it (give others with "
+        "--data FILE)",
+        f"novikoff: error: {proof}:12:24: numeric.data: 'missing.csv': no such file",
+        f"novikoff: error: {proof}:12:39: numeric.data: '../toy.csv ' is outside the proof "
+        "file's folder; a proof names data files beside it or below it (give others with "
+        "--data FILE)"]
+
+
+def test_a_missing_data_file_is_placed_by_the_audit(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]
+                                                    ) -> None:
+    proof = tmp_path / "m.toml"
+    proof.write_text(PROOF % '"missing.csv"')
+    assert main(["audit", str(proof), "--budget", "small", "--jobs", "1"]) == 2
+    assert errors(capsys) == [
+        f"novikoff: error: {proof}:12:10: numeric.data: 'missing.csv': no such file"]
+
+
+# -- the data files' own messages (newcomer 19 §5.8) -----------------------------------------
+
+GROWTH = PROOF % ""
+
+
+def test_a_data_read_fault_says_where_the_file_was_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A `--data` file's read fault is the same for every proof, so it names the option, as
+    a proof-dependent fault names the proof file: each data error says where it comes from
+    (a bad label under `--data` had no prefix, the other data errors the proof file's)."""
+    proof = tmp_path / "p.toml"
+    proof.write_text(GROWTH.replace("data = []\n", ""))
+    label = tmp_path / "label2.csv"
+    label.write_text("x1,x2,label\n1,2,1\n3,4,2\n")
+    assert main(["audit", str(proof), "--data", str(label), "--budget", "small",
+                 "--jobs", "1"]) == 2
+    assert errors(capsys) == [
+        f"novikoff: error: --data {label}:3:3: label 2 is not one of -1/+1 or 0/1"]
+
+
+def test_a_u_that_does_not_separate_is_placed_and_says_what_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Its line, the first example that fails and its margin (the old parenthesis "(y<u, x>
+    > 0 for every example)" read as if the condition held)."""
+    data = tmp_path / "badu.csv"
+    data.write_text("# u = -1, 0\nx1,x2,label\n1,0,1\n-2,1,-1\n-2,5,1\n")
+    said = (f"{data}:1: the u it names does not separate its examples: example 1 has "
+            "y<u, x> = -1, not > 0 (and 1 other example)")
+    proof = tmp_path / "p.toml"
+    proof.write_text(GROWTH.replace("data = []\n", ""))
+    assert main(["audit", str(proof), "--data", str(data), "--budget", "small",
+                 "--jobs", "1"]) == 2
+    assert errors(capsys) == [f"novikoff: error: {proof}: {said}"]
+
+
+def test_every_conflicting_header_is_said_at_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A start theta0 and margins gamma, neither read by online runs: both, each at its line
+    (the first only was said); a key named twice and a bad value: both too."""
+    proof = tmp_path / "p.toml"
+    proof.write_text(GROWTH.replace("data = []\n", ""))
+    both = tmp_path / "both.csv"
+    both.write_text("# gamma = 1/2\n# theta0 = 0, 1\n1,0,1\n")
+    assert main(["audit", str(proof), "--data", str(both), "--budget", "small",
+                 "--jobs", "1"]) == 2
+    assert errors(capsys) == [
+        f"novikoff: error: {proof}: {both}:1: names margins gamma, which online runs do not "
+        "read (single passes do)",
+        f"novikoff: error: {proof}: {both}:2: names a start theta0, which online runs do not "
+        "take (batch runs do)"]
+    twice = tmp_path / "twice.csv"
+    twice.write_text("# u = 1, 0\n# u = 1, 1\n# gamma = 0\n1,0,1\n")
+    assert main(["audit", str(proof), "--data", str(twice), "--budget", "small",
+                 "--jobs", "1"]) == 2
+    assert errors(capsys) == [
+        f"novikoff: error: --data {twice}:2: names u twice (first on line 1)",
+        f"novikoff: error: --data {twice}:3: its margins gamma must be > 0"]
+
+
+def test_a_plot_fault_names_the_file_as_given(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "nonsep.csv"
+    data.write_text("1,1\n-1,1\n")
+    assert main(["run", str(data), "--plot", str(tmp_path / "np.png")]) == 2
+    (line,) = errors(capsys)
+    assert line.startswith(f"novikoff: error: {data}: no plot: the data are not separable")
+
+
+@pytest.mark.parametrize(("text", "found"), [("x1;x2;label\n1;2;1\n", "';'"),
+                                             ("x1\tx2\tlabel\n1\t2\t1\n", "a tab")])
+def test_a_one_column_csv_with_another_delimiter_gets_a_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, found: str) -> None:
+    data = tmp_path / "semicolon.csv"
+    data.write_text(text)
+    assert main(["run", str(data)]) == 2
+    assert errors(capsys) == [
+        f"novikoff: error: {data}:2: each row needs a label and at least one feature; found 1 "
+        f"column (its line holds {found}, but its cells are split at ',': a .csv file's "
+        "delimiter is ',', a .tsv file's a tab; write that delimiter, or name the file .txt "
+        "to have ',', ';' or a tab found in its first row)"]
+
+
+def test_run_and_bound_refuse_a_u_the_audit_refuses(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """`run` and `bound` accepted a `# u` header that does not separate (exit 0) while the
+    audit refused the file (newcomer 19 §5.10): one line, exit 2, the audit's words; and a
+    header fault the audit refuses for every proof too."""
+    data = tmp_path / "badu.csv"
+    data.write_text("# u = -1, 0\nx1,x2,label\n1,0,1\n-2,1,-1\n-2,5,1\n")
+    proof = tmp_path / "p.toml"
+    proof.write_text(GROWTH.replace("data = []\n", ""))
+    assert main(["audit", str(proof), "--data", str(data), "--budget", "small",
+                 "--jobs", "1"]) == 2
+    (audit,) = errors(capsys)
+    said = audit.removeprefix(f"novikoff: error: {proof}: ")
+    for command in ("run", "bound"):
+        assert main([command, str(data)]) == 2
+        assert errors(capsys) == [f"novikoff: error: {said}"]
+    twice = tmp_path / "twice.csv"
+    twice.write_text("# u = 1, 0\n# u = 1, 1\n1,0,1\n")
+    for command in ("run", "bound"):
+        assert main([command, str(twice)]) == 2
+        assert errors(capsys) == [f"novikoff: error: {twice}:2: names u twice (first on "
+                                  "line 1)"]
+    good = tmp_path / "good.csv"
+    good.write_text("# u = 1, 0\n1,0,1\n-2,1,-1\n")
+    assert main(["run", str(good)]) == 0
+
+
+def test_the_data_files_a_proof_ran_on_are_said(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer 19 §6: a proof's `[numeric] data` appeared nowhere in the text summary or the
+    JSON; whether it was run could be told only by the instance counts. Each proof names its
+    files (its own, then `--data`), their examples and the instances their runs gave; the
+    JSON's `data` (absent without data files) is valid against the shipped schema."""
+    import json
+
+    import jsonschema
+
+    from verify import schema
+
+    (tmp_path / "toy.csv").write_text("# u = 1, 0\n1,0,1\n-2,1,-1\n3,1,1\n")
+    more = tmp_path / "more.csv"
+    more.write_text("2,1,1\n-1,-1,-1\n")
+    proof = tmp_path / "p.toml"
+    proof.write_text(PROOF % '"toy.csv"')
+    argv = ["audit", str(proof), "--data", str(more), "--budget", "small", "--jobs", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    (line,) = [s for s in out.splitlines() if s.startswith("  p: ")]
+    assert out.splitlines()[out.splitlines().index(line) - 1] == "data files run:"
+    assert line.startswith(f"  p: {tmp_path / 'toy.csv'} (3 examples), {more} (2 examples); ")
+    assert main([*argv, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    validator = jsonschema.Draft202012Validator(schema.load("audit"))
+    assert list(validator.iter_errors(report)) == []
+    data = report["proofs"][0]["data"]
+    assert data["files"] == [{"path": str(tmp_path / "toy.csv"), "examples": 3},
+                             {"path": str(more), "examples": 2}]
+    assert line.endswith(f"; {data['instances']} instances on their runs")
+    assert 0 < data["instances"] <= report["proofs"][0]["steps"][0]["numeric"]["instances"]
+    proof.write_text(PROOF.replace("data = [%s]\n", ""))
+    assert main(["audit", str(proof), "--budget", "small", "--jobs", "1", "--json"]) == 0
+    assert "data" not in json.loads(capsys.readouterr().out)["proofs"][0]

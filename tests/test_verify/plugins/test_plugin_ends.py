@@ -1,0 +1,179 @@
+"""How a plug-in's runs ended, said beside the verdicts (newcomer trial 19, section 2).
+
+A perceptron plug-in that made one pass only, and one whose updates added the previous
+example (off by one), were audited as online runs and the proof came out `verified` with
+nothing said: the docs call an online run "the perceptron run to convergence (...; a user's
+plug-in)" and the README says a plug-in's output is checked as "a trace of the run kind it
+claims". The contract cannot make them faults (a plug-in may stop before it converges: the
+passive-aggressive example stops after 3 epochs; a second-order rule's updates are not
+along `y x`), so the audit now says, per plug-in, how many runs converged, were cut at their
+limit or stopped before either, and how many updates are not along `y x` of their example.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from perceptron.dataset import Dataset, Vector
+from verify.api import audit_proofs
+from verify.audit.report import to_json, to_text
+from verify.runs.columns import Origin
+from verify.runs.plugin import Plugin, Ran, classifies, ran
+from verify.runs.quantity import Scenario
+
+DATA = Dataset.of([[1, 2], [2, -1], [-1, 1]], [1, 1, -1], "three")
+#: separable by (2, -3), but not in one pass: the perceptron needs 13 updates
+SLOW = Dataset.of([[2, 1], [1, 1]], [1, -1], "slow")
+U = (Fraction(2), Fraction(-3))
+SCENARIO = Scenario(SLOW, U, Origin("test"), max_epochs=10)
+
+PROOF = """
+title = "t is a natural"
+scalars = ["t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+algorithm = "mine"
+[[step]]
+id = "count"
+claim = "t >= 0"
+"""
+
+
+def _dot(a: Vector, b: Vector) -> Fraction:
+    return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
+
+
+def perceptron(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
+    """Cyclic epochs until one makes no update, or `max_updates`."""
+    w: Vector = tuple(Fraction(0) for _ in range(data.d))
+    made = 0
+    while made < max_updates:
+        updated = False
+        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+            if y * _dot(w, x) <= 0 and made < max_updates:
+                w = tuple(a + y * b for a, b in zip(w, x, strict=True))
+                made, updated = made + 1, True
+                yield i, w
+        if not updated:
+            return
+
+
+def one_pass(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
+    """The newcomer's bug: one epoch, no outer loop."""
+    w: Vector = tuple(Fraction(0) for _ in range(data.d))
+    for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+        if y * _dot(w, x) <= 0 and i < max_updates:
+            w = tuple(a + y * b for a, b in zip(w, x, strict=True))
+            yield i, w
+
+
+def off_by_one(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
+    """The newcomer's other bug: tests example i, adds example i - 1."""
+    w: Vector = tuple(Fraction(0) for _ in range(data.d))
+    made = 0
+    for _ in range(20):
+        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+            if y * _dot(w, x) <= 0 and made < max_updates:
+                w = tuple(a + data.y[i - 1] * b for a, b in zip(w, data.X[i - 1], strict=True))
+                made += 1
+                yield i, w
+
+
+def test_classifies_is_one_sign_of_zero_for_every_example() -> None:
+    assert classifies(DATA, (Fraction(1), Fraction(0)))  # y<w,x> = 1, 2, 1
+    assert not classifies(DATA, (Fraction(0), Fraction(0)))  # both labels on the boundary
+    assert not classifies(DATA, (Fraction(-1), Fraction(0)))  # misclassifies all
+    # (0, 1): <w,x> = 2, -1, 1: example 1 (label +1) misclassified
+    assert not classifies(DATA, (Fraction(0), Fraction(1)))
+    one_label = Dataset.of([[1, 0], [0, 1]], [1, 1], "ones")
+    assert classifies(one_label, (Fraction(0), Fraction(0)))  # sign(0) = +1 does it
+
+
+def test_each_run_is_counted_by_how_it_ended() -> None:
+    """Converged, cut at its limit (as many updates as allowed), or stopped before both;
+    updates not along y x of the example they name counted."""
+    assert ran(Plugin.of("p", perceptron).run(SLOW, U, 20), SCENARIO) == Ran(1, 1, 0, 0, 13, 0)
+    assert ran(Plugin.of("p", one_pass).run(SLOW, U, 20), SCENARIO) == Ran(1, 0, 0, 1, 2, 0)
+    cut = Scenario(SLOW, U, Origin("test"), max_epochs=1)  # 2 updates allowed
+    assert ran(Plugin.of("p", perceptron).run(SLOW, U, 2), cut) == Ran(1, 0, 1, 0, 2, 0)
+    # off by one: the update on example 0 adds example 1's y x (-1, -1), the next one on
+    # example 1 example 0's (2, 1): neither along the y x of the example it names
+    assert ran(Plugin.of("p", off_by_one).run(SLOW, U, 2), cut) == Ran(1, 0, 1, 0, 2, 2)
+    assert Ran(1, 1, 0, 0, 2, 0) + Ran(1, 0, 1, 0, 3, 2) == Ran(2, 1, 1, 0, 5, 2)
+
+
+@pytest.mark.parametrize("function, said", [
+    (perceptron, r"plug-in mine: (\d+) online runs: \1 converged .*, 0 cut at their limit "
+                 r"\(max_updates\), 0 stopped before converging and before their limit; "
+                 r"each of its \d+ updates along y x of its example$"),
+    (one_pass, r"plug-in mine: \d+ online runs: \d+ converged .*, [1-9]\d* stopped before "
+               r"converging and before their limit; each of its"),
+    (off_by_one, r"plug-in mine: .*; [1-9]\d* of \d+ updates not along y x of the example "
+                 r"they name$"),
+])
+def test_the_audit_says_how_a_plug_ins_runs_ended(tmp_path: Path, function: object,
+                                                  said: str) -> None:
+    """In the text summary and the JSON (valid against the shipped schema); the one-pass
+    plug-in's proof is still verified (its runs are what the verdict is on), but the line
+    says that some of them stopped before converging."""
+    import jsonschema
+
+    from verify import schema
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF)
+    audit = audit_proofs(mine, budget="small", algorithms={"mine": function})
+    assert len(audit.plugins) == 1
+    assert re.match(said, audit.plugins[0])
+    text = to_text(audit)
+    assert "runs of plug-ins" in text and f"  {audit.plugins[0]}" in text.splitlines()
+    report = json.loads(json.dumps(to_json(audit)))
+    assert report["summary"]["plugin_runs"] == list(audit.plugins)
+    assert list(jsonschema.Draft202012Validator(schema.load("audit")).iter_errors(report)) == []
+
+
+def test_an_audit_without_plug_ins_says_nothing_of_them(tmp_path: Path) -> None:
+    other = tmp_path / "other.toml"
+    other.write_text(PROOF.replace('algorithm = "mine"\n', ""))
+    audit = audit_proofs(other, budget="small")
+    assert audit.plugins == () and "plugin_runs" not in to_json(audit)["summary"]
+    assert "runs of plug-ins" not in to_text(audit)
+
+
+def test_the_counts_are_the_same_for_every_jobs(tmp_path: Path) -> None:
+    """Summed over the shards (`verify.numeric.shards.merge`): one worker or two, the same
+    line."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF)
+    lines = {jobs: audit_proofs(mine, budget="small", jobs=jobs,
+                                algorithms={"mine": one_pass}).plugins for jobs in (1, 2)}
+    assert lines[1] == lines[2] and len(lines[1]) == 1
+
+
+def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None:
+    """The batch perceptron with unit step (examples/): three starts per scenario, each run
+    converged or cut at max_iterations; no line on updates along y x (a batch step is read
+    along xbar, or the run is a fault)."""
+    import sys
+
+    root = Path(__file__).resolve().parents[3]
+    sys.path.insert(0, str(root))
+    from examples.plugins.batch_perceptron import unit_step
+
+    audit = audit_proofs(root / "examples" / "batch-unit-step.toml", budget="small",
+                         algorithms={"unit-step": unit_step})
+    (line,) = audit.plugins
+    found = re.fullmatch(r"plug-in unit-step: (\d+) batch runs: (\d+) converged \(the last "
+                         r"iterate classifies every example\), (\d+) cut at their limit "
+                         r"\(max_iterations\), 0 stopped before converging and before their "
+                         r"limit", line)
+    assert found is not None, line
+    runs, converged, cut = map(int, found.groups())
+    assert runs == converged + cut and runs % 3 == 0 and converged
