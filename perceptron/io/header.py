@@ -12,7 +12,8 @@ the same file). Every fault is placed at its line, and every independent one is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -63,23 +64,33 @@ def header(path: str, data: Dataset) -> Header:
     if path == "-":
         return Header()
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 16).decode("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return Header()  # a binary format names nothing (and was read already)
+        head = list(_comments(path))
+    except OSError:
+        return Header()  # read already by the loader, which said what was wrong
     found: dict[str, tuple[Fraction, ...]] = {}
     lines: dict[str, int] = {}
     faults: list[DataError] = []
-    for no, line in ((no, line.strip()) for no, line in enumerate(head, 1)
-                     if line.lstrip().startswith("#")):
-        key, equals, values = line[1:].partition("=")
-        key = key.strip()
-        if not equals or key not in HEADER_KEYS:
-            continue  # any other comment
+    for no, raw, whole in head:
+        key, equals, _ = raw.lstrip()[1:].partition(b"=")
+        try:
+            key_text = key.decode("ascii").strip()
+        except UnicodeDecodeError:
+            continue  # no key of ours: any other comment
+        if not equals or key_text not in HEADER_KEYS:
+            continue
 
         def fault(problem: str, no: int = no) -> None:
             faults.append(DataError(problem, source=path, line=no))
 
+        if not whole:
+            fault(f"its {key_text} line is longer than {HEADER_LINE} bytes")
+            continue
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            fault(f"its {key_text} line is not UTF-8 text")
+            continue
+        key, values = key_text, line[1:].partition("=")[2]
         if key in found or key in lines:
             fault(f"names {key} twice (first on line {lines[key]})")
             continue
@@ -131,3 +142,33 @@ def not_separating(path: str, named: Header, data: Dataset) -> DataError | None:
     return DataError(f"the u it names does not separate its examples: example {first + 1} "
                      f"has y<u, x> = {found[first]}, not > 0{also}", source=path,
                      line=named.lines.get("u"))
+
+
+#: A header line's bytes at most (a `# u = ...` of a million coordinates is refused, placed
+#: at its line; a longer plain comment is skipped whole, never held).
+HEADER_LINE = 1 << 20
+
+
+def _comments(path: str) -> Iterator[tuple[int, bytes, bool]]:
+    """The comment lines before the file's first example, read a line at a time (bounded by
+    `HEADER_LINE` each): its number, its bytes (at most `HEADER_LINE`), and whether they
+    are the whole line. Blank lines are passed over; the first other line ends the header
+    (an example, or the first bytes of a binary format). Red team 20 F1: the first 64 KiB
+    were decoded at once, so a character split at their end dropped the whole header (a
+    `u` that does not separate then accepted, exit 0), and a line across it was cut (`u = 1,
+    -10` read as `1, -1`)."""
+    with open(path, "rb") as handle:
+        for no in itertools.count(1):
+            raw = handle.readline(HEADER_LINE + 1)
+            if not raw:
+                return
+            whole = raw.endswith(b"\n") or len(raw) <= HEADER_LINE
+            if not whole:  # the rest of an overlong line, read and dropped in pieces
+                while (rest := handle.readline(HEADER_LINE)) and not rest.endswith(b"\n"):
+                    pass
+            stripped = raw.strip()
+            if not stripped:
+                continue
+            if not stripped.startswith(b"#"):
+                return
+            yield no, raw[:HEADER_LINE], whole

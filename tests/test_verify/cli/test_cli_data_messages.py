@@ -205,3 +205,21 @@ def test_the_data_files_a_proof_ran_on_are_said(tmp_path: Path,
     proof.write_text(PROOF.replace("data = [%s]\n", ""))
     assert main(["audit", str(proof), "--budget", "small", "--jobs", "1", "--json"]) == 0
     assert "data" not in json.loads(capsys.readouterr().out)["proofs"][0]
+
+
+@pytest.mark.parametrize("command", ["run", "bound"])
+def test_a_header_is_read_whole_past_64_kib(tmp_path: Path, command: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 20 F1: the header was the first 64 KiB decoded at once. A two-byte character
+    split at their end dropped the whole header (a `u` that does not separate accepted,
+    exit 0), and a `# u` line across them was cut (`u = 1, -10` read as `1, -1`, refused as
+    not separating). Comment lines are read one at a time, whole."""
+    split = tmp_path / "split.csv"  # a comment of é (2 bytes each) past byte 65536
+    split.write_text("# u = -1, 1\n# " + "é" * 40000 + "\n1,0,1\n0,1,-1\n", encoding="utf-8")
+    assert main([command, str(split)]) == 2
+    assert any("the u it names does not separate its examples" in e for e in errors(capsys))
+    cut = tmp_path / "cut.csv"  # `# u = 1, -10`, its last 0 past byte 65536
+    cut.write_text("#" + "c" * 65523 + "\n# u = 1, -10\n1,0,1\n1,1,-1\n")
+    assert len(cut.read_bytes().split(b"\n")[0]) + 1 + len("# u = 1, -1") == 1 << 16
+    assert main([command, str(cut)]) == 0
+    assert errors(capsys) == []
