@@ -72,3 +72,38 @@ def test_the_guards_and_their_clocks() -> None:
     with pytest.raises(isolation.TimedOut) as out:
         isolation.call(lambda: hostile.sleeps_forever(None, 0), 30, wall=0.3)
     assert out.value.clock == "wall"
+
+
+def _starts_a_sleeper() -> int:
+    """A plug-in's code that starts a process of its own, which would sleep for ever."""
+    import os
+    import time
+
+    pid = os.fork()
+    if pid == 0:  # the process it started: no guard of the call's counts its time
+        while True:
+            time.sleep(1)
+    return pid
+
+
+def test_what_a_call_starts_ends_with_it() -> None:
+    """Red team 20: the CPU guard (a timer, `RLIMIT_CPU`) counts the call's own process, and
+    only that process was killed: one it forked went on (spinning or sleeping) after the
+    call was over, and could outlive the audit. The call's process leads its own process
+    group, and the whole group is killed when the call ends, however it ends."""
+    import os
+    import time
+
+    started = isolation.call(_starts_a_sleeper, 5)
+    for _ in range(100):  # killed at once; reaped by init in its own time (a zombie till then)
+        try:
+            with open(f"/proc/{started}/stat") as stat:
+                state = stat.read().rpartition(")")[2].split()[0]
+        except FileNotFoundError:
+            break
+        if state in ("Z", "X"):
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(started, 9)
+        raise AssertionError(f"the process the call started ({started}) still runs")
