@@ -414,9 +414,11 @@ class Script:
                 canon = self.expr(moved)
                 if naive != canon:
                     gram = atoms.gram_pair(symbol) is not None
+                    # `field` where the index has a fraction (`1/2 * 2 = 1`: red team 19 F5)
+                    eq = "f_equal; f_equal; " if gram else "f_equal; "
                     self.emit(f"  replace {naive} with {canon} by ("
                               + ("rewrite ip_sym; " if _flipped(symbol, moved, at_hi) else "")
-                              + ("f_equal; f_equal; ring)." if gram else "f_equal; ring)."))
+                              + f"first [({eq}ring) | ({eq}field)]).")
         for k, (p, kind) in enumerate(s.filters):
             naive = _at(self.expr(p), bound, value)
             if rule == "last":

@@ -124,24 +124,11 @@ _CAPITALS = {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon"
 
 
 def code(text: str) -> str:
-    """`text` in typewriter type, breakable after operators, commas and hyphens (a step's id
-    such as `nonseparable-freund-schapire--partial-cauchy-schwarz` is wider than a third of
-    the line, and a typewriter run's spaces do not stretch)."""
+    """`text` in typewriter type, breakable after operators and commas."""
     escaped = escape(text)
-    for mark in ("*", "+", ",", "==", "-"):
+    for mark in ("*", "+", ",", "=="):
         escaped = escaped.replace(mark, mark + r"\allowbreak{}")
     return rf"\texttt{{{escaped}}}"
-
-
-def _source(used: str) -> str:
-    """Where an inherited fact comes from (`verify.typeset.statement.provenance`), in
-    typewriter type; `b (through c)` as two names with the words between them in the text's
-    type, where a line may break: in one typewriter run, whose spaces do not stretch, two
-    long step names ran 21-84 pt into the margin (the full audit's LaTeX)."""
-    whose, through, rest = used.partition(" (through ")
-    if not through or not rest.endswith(")") or " " in rest[:-1]:
-        return code(used)
-    return rf"{code(whose)} (through {code(rest[:-1])})"
 
 
 BUDGET = 80
@@ -164,7 +151,10 @@ def statement(step: StepView) -> Raw:
     parts = [joined(st.run, lambda t: f"${t}$", escape)] if st.run else []
     if st.given:
         parts.append(r"\emph{Given} " + ", ".join(f"${' '.join(g)}$" for g in st.given) + ".")
-    parts += [rf"\emph{{From {_source(used)}:}} ${' '.join(chunks)}$."
+    # ragged right: a label `b (through c)` of two long step names is one typewriter run, whose
+    # spaces do not stretch, so a justified line broken there was infeasible and the label
+    # ran 9-84 pt into the margin (the voted-freund-schapire handout, the full audit)
+    parts += [rf"{{\raggedright\emph{{From {code(used)}:}} ${' '.join(chunks)}$.\par}}"
               for used, chunks in st.inherited]
     return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths))
 

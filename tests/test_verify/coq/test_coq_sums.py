@@ -1029,3 +1029,32 @@ def test_a_use_of_a_step_not_exported_says_its_claim_is_assumed(tmp_path: Path) 
     assert run.for_proof("use")["b"] == (
         "checked, assuming the claim of a (not exported: a premise of this theorem, not "
         "derived)")
+
+
+FRACTION_INDEX = """
+title = "fraction indices"
+vectors = ["w", "x"]
+scalars = ["y"]
+indexed = ["y", "x"]
+
+[[step]]
+id = "half-split"
+claim = "sum(j in 1..2, y[j/2]) == y[1/2] + y[1]"
+
+[[step]]
+id = "vec-third"
+claim = "sum(j in 3..3, dot(x[j/3], w)) == dot(x[1], w)"
+"""
+
+
+@needs_coqc
+def test_a_member_at_a_fraction_index_is_moved_by_field(tmp_path: Path) -> None:
+    """Red team 19 F5: true, kernel-proved steps with a fraction in a family index were
+    rejected by coqc, so `--coq` exited 1: the member at the sum's last index was moved by
+    `replace (y ((1 / 2) * 2)) with (y 1) by (f_equal; ring)`, and `ring` cannot prove
+    `1/2 * 2 = 1`; `field` is tried when `ring` fails."""
+    proof = parse_proof(FRACTION_INDEX.encode(), "fractions.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    run = export_and_check(tmp_path, [("fractions", proof, report.steps)])
+    assert set(run.for_proof("fractions").values()) == {"checked"}, run.for_proof("fractions")

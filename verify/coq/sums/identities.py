@@ -242,7 +242,7 @@ def _side(script: Replay, outer: atoms.Sum, inner: atoms.Sum, factor: sympy.Expr
         renamed = printer.expr(atoms.substitute(p, kernel, {}), NAMES, nat)
         if mapped != renamed:
             script.emit(f"    replace ({INDICATORS[kind]} {mapped}) with ({INDICATORS[kind]} "
-                        f"{renamed}) by (f_equal; ring).")
+                        f"{renamed}) by (first [(f_equal; ring) | (f_equal; field)]).")
     for symbol in sorted((factor * inner.body).free_symbols, key=str):
         if atoms.structure(symbol) is None:
             continue
