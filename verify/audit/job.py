@@ -541,12 +541,14 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
     out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}), dict(unusable or {}))
     memo: dict[str, Read] = {}
     shared = []
+    refused: list[str] = []  # the lines of `data` refused: every proof run on them lacks them
     for path in dict.fromkeys(data):
         try:
             read(path, memo, limits)
             shared.append(path)
         except FAULTS as error:  # read for every proof: named as the command line gave it
-            out.errors.extend(f"--data {_one_line(fault, path)}" for fault in each_error(error))
+            refused.extend(f"--data {_one_line(fault, path)}" for fault in each_error(error))
+    out.errors.extend(refused)
     lines: dict[str, list[str]] = {t.id: [] for t in chosen}  # each target's, in its order
     for target in _largest_first(chosen) if each is not None else chosen:
         errors = lines[target.id]
@@ -563,6 +565,8 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             continue
         run = proof.numeric.run if proof.numeric is not None else None
         files = (*proof.numeric.data, *shared) if proof.numeric is not None else ()
+        if proof.numeric is not None and refused:  # its runs were to include them (red team
+            out.refused_data.setdefault(target.id, []).extend(refused)  # 19 F4: `verified`)
         scenarios: list[Scenario] = []
         for path in files:  # every bad file is a line of its own; the proof is still
             try:            # audited, on the others (the audit fails: its errors say why)

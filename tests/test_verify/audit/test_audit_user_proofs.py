@@ -192,6 +192,32 @@ def test_command_line_data_runs_every_proof_on_it(tmp_path: Path):
     assert [p.id for p in missing.proofs] == ["g"] and "none.csv" in missing.errors[0]
 
 
+def test_a_refused_command_line_data_file_leaves_no_proof_run_on_it_verified(tmp_path: Path):
+    """Red team 19 F4: a `--data` file refused while loading (here its `u` named twice) failed
+    the audit (exit 2, its line first), but every proof it was to be run on stayed
+    `verified`, in the table and the JSON, where a proof's own refused data file makes it
+    incomplete. It is incomplete too, its problems saying why."""
+    bad = _write(tmp_path, "twice.csv", "# u = 1, 0\n# u = 1, 0\n1,0,1\n-1,0,-1\n")
+    proof = _write(tmp_path, "g.toml", """title = "growth"
+vectors = ["w", "x"]
+scalars = ["y", "R2"]
+
+[[step]]
+id = "one-update-growth"
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+claim = "norm2(w + y*x) <= norm2(w) + R2"
+
+[numeric]
+run = "online"
+""")
+    assert run_audit([proof], budget="small").proofs[0].status == "verified"
+    audit = run_audit([proof], data=[bad], budget="small")
+    (refused,) = audit.proofs
+    assert refused.status == "incomplete" and not audit.passed()
+    assert any("twice.csv" in line and "names u twice" in line for line in refused.unmade)
+    assert any("runs not made (--data" in line for line in audit.problems())
+
+
 LEMMAS = """
 title = "lemmas"
 vectors = ["a", "b"]
