@@ -641,8 +641,8 @@ def test_a_sum_in_an_inductions_base_or_update_compiles_and_false_variants_do_no
 # finite-sums (issue 31.1): Cauchy–Schwarz for two vectors with their norms as scalars, and
 # Cauchy–Schwarz for sums. Coq re-checks each step in full: the pair's inequality, and the
 # sum from Lagrange's term for every pair of members, a premise of its theorem, the sum over
-# S x S derived in the proof (tests/test_verify/coq/sums/test_coq_termwise.py; README, "A second
-# kernel: Coq").
+# S x S derived in the proof (tests/test_verify/coq/sums/test_coq_termwise.py; docs/coq.md, *Finite
+# sums*).
 FINITE_SUMS = ("lagrange-term", "cauchy-schwarz", "pair-cauchy-schwarz")
 
 
@@ -1020,7 +1020,7 @@ claim = "N - M + 1 >= 0"
 @needs_coqc
 def test_a_use_of_a_step_not_exported_says_its_claim_is_assumed(tmp_path: Path) -> None:
     """Red team 14 F4: `b` read `checked` with `a`'s claim an unmarked premise of its
-    theorem, though a plain use's claim is derived (README): `a` is not exported (a
+    theorem, though a plain use's claim is derived (docs/coq.md): `a` is not exported (a
     congruence of a sum whose bound is not linear), so nothing applies its theorem."""
     proof = parse_proof(UNEXPORTED_USE, "use.toml")
     report = check_proof(proof, store=None, budget=BUDGETS["small"])
