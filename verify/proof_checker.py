@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -158,6 +158,7 @@ class StepReport:
     satisfied: Counterexample | None = None  # where its vacuity judgement's hypotheses hold
 
     termwise: tuple[StepReport, ...] = ()  # the lemmas found and proved, used summed (`step`)
+    run: tuple[Counterexample, ...] = ()  # an induction refuted by a run: its states
 
     def __post_init__(self) -> None:
         # a message names sums as a proof file writes them, never by the kernel's `#1`
@@ -656,8 +657,59 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
             return StepReport(step, _labelled(found[1], len(needed), step, budget),
                               perf_counter() - start, tuple(reports), stated,
                               refutation=found[0])
+    if (run := _by_run(seq, stated, reports)) is not None:
+        return StepReport(step, run[1], perf_counter() - start, tuple(reports), stated,
+                          refutation=run[0], run=run[0].run)
     return _conclude(proof, step, seq, stated, reports, len(needed), used, start, budget,
                      store)
+
+
+def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[GoalReport]
+            ) -> tuple[kernel.Refutation, str] | None:
+    """An induction whose step case has a counterexample, refuted by a run from its base
+    on that point's example (`refuting_run`), checked state by state by the kernel
+    (`kernel.refute_run`): the refutation and its message; else None. A step case's point
+    refutes nothing alone (it may be unreachable: `refutes_nothing`); a run is reachable by
+    construction, its start the base."""
+    rule = seq.rule
+    if type(rule) is not kernel.Induction or stated.runs:
+        return None
+    from verify.search.counterexamples import refuting_run
+
+    for report in reports:
+        point = report.verdict.counterexample
+        if not report.goal.label.startswith("step") or point is None:
+            continue
+        if (states := refuting_run(rule, stated.claim, point)) is None:
+            continue
+        try:
+            refutation = kernel.refute_run(seq, states)
+        except kernel.KernelError:  # a hypothesis or a lemma's claim fails on the way
+            continue
+        return refutation, _run_message(rule, stated, states)
+    return None
+
+
+def _run_message(rule: kernel.Induction, stated: kernel.Statement,
+                 states: Sequence[Counterexample]) -> str:
+    """`refuted by a run: from the start, 1 update on x = (1), y = 1 ...` (the per-update
+    names, which the statement does not name, shown here; the last state is the point)."""
+    from verify.render.certificates import assignments
+
+    iterated = {*rule.base, *rule.step, rule.variable}
+    read = set().union(*(names_of(e) for r in rule.update for e in (r.lhs, r.rhs)), *(
+        names_of(c) for t in rule.step.values()
+        for c in (t.values() if isinstance(t, Mapping) else (t,))), *(
+        set(t) for t in rule.step.values() if isinstance(t, Mapping)))
+    fresh = frozenset(read - iterated - set(rule.constants))
+    first, count = states[0], len(states) - 1
+    example = ", ".join(assignments(first.scalars, first.vectors, fresh,
+                                    families=first.families))
+    on = f", {'each ' * (count > 1)}on {example}" if example else ""
+    return (f"refuted by a run from the start: {count} update{'s' * (count > 1)}{on}, then "
+            "the invariant fails (the step case's point replayed from the base; the kernel "
+            "checked every state: the update facts hold at each update, the invariant fails "
+            "at the last)")
 
 
 @dataclass(frozen=True)
@@ -969,6 +1021,8 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
                 elif refuting:
                     refutation = kernel.refute(seq, refuting[0].goal.label,
                                                refuting[0].verdict.counterexample)  # type: ignore[arg-type]
+                elif report.run:
+                    refutation = kernel.refute_run(seq, report.run)
             except kernel.KernelError as error:
                 report = replace(report, message=f"kernel rejected on replay: {error}")
         done[step.id] = replace(report, theorem=theorem, refutation=refutation)

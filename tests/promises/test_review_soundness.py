@@ -134,13 +134,14 @@ def test_induction_given_mentioning_the_iterate_is_refused() -> None:
 
 
 def test_induction_needs_its_step() -> None:
-    # the base holds (0 <= 0) but the invariant is not inductive without a bound on x
+    # the base holds (0 <= 0) but without a bound on x the invariant fails on a run: one
+    # update on an x with dot(x, x) > 1 (refuted by that run, `kernel.refute_run`)
     statuses = _statuses(
         'title = "t"\nvectors = ["w", "x"]\nscalars = ["t"]\n'
         '[[step]]\nid = "a"\nclaim = "dot(w, w) <= t"\n'
         '[step.induction]\nvariable = "t"\nbase = { w = "0*w" }\nstep = { w = "w + x" }\n'
     )
-    assert statuses["a"] == "unknown"
+    assert statuses["a"] == "refuted"
 
 
 def test_case_split_false_in_one_case_is_refuted() -> None:

@@ -301,31 +301,74 @@ constants = ["R2"]
 """
 
 
+TRUE_NOT_INDUCTIVE = b"""
+title = "an invariant true on every run, but not inductive"
+scalars = ["s", "k"]
+naturals = ["k"]
+
+[[step]]
+id = "square-stays"
+claim = "s <= 1"
+[step.induction]
+variable = "k"
+base = { s = "0" }
+step = { s = "s**2" }
+"""
+
+
 def test_an_induction_importing_nothing_is_told_why_its_step_case_point_refutes_nothing(
         tmp_path: Path, capsys) -> None:
     """Newcomer 19, section 1, last bullet: explain said the point of an induction's step
     case refutes nothing because "the step imports an induction's claim", which this one does
     not; the true reason is that the step case assumes the invariant at any state where it
-    holds, which may be a state no run reaches."""
+    holds, which may be a state no run reaches (here s = -2: every run stays at s = 0, so no
+    run from the base refutes it either, and the step stays unknown)."""
+    import json
+
+    from verify.cli import main
+
+    path = tmp_path / "d.toml"
+    path.write_bytes(TRUE_NOT_INDUCTIVE)
+    assert main(["explain", str(path), "square-stays"]) == 1
+    out = capsys.readouterr().out
+    assert "status: unknown — step: invariant is not inductive" in out
+    assert "judgement step: unknown" in out
+    assert "imports an induction's claim" not in out and "alone, that is" not in out
+    assert ("it refutes nothing: the state it starts from may be one no run reaches (the step "
+            "case assumes the invariant at every state where it holds, not only at the states "
+            "of the induction's runs;") in out
+    assert main(["explain", str(path), "square-stays", "--json"]) == 1
+    step = json.loads(capsys.readouterr().out)["judgements"][1]
+    assert step["label"] == "step" and step["status"] == "unknown"
+    assert step["counterexample"]["refutes_nothing"].startswith(
+        "the state it starts from may be one no run reaches")
+
+
+def test_a_false_induction_is_refuted_by_a_run_from_its_base(tmp_path: Path, capsys) -> None:
+    """Newcomer 19's leftover: a genuinely false induction stayed unknown, its step case's
+    point refuting nothing. Replayed from the base on that point's example, the run breaks
+    the invariant after two updates (`w = 2x`, `norm2(w) = 4 R2 > 2 R2`); the kernel checks
+    the run state by state (`kernel.refute_run`), so the step is refuted, and every output
+    says by what."""
     import json
 
     from verify.cli import main
 
     path = tmp_path / "d.toml"
     path.write_bytes(NOT_INDUCTIVE)
+    assert main(["check", str(path)]) == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("refuted  norm-no-mistake")
+    assert "refuted by a run from the start: 2 updates, each on " in line
+    assert "then the invariant fails" in line and " at " in line and "k = 2" in line
     assert main(["explain", str(path), "norm-no-mistake"]) == 1
     out = capsys.readouterr().out
-    assert "status: unknown — step: invariant is not inductive" in out
-    assert "judgement step: unknown" in out
-    assert "imports an induction's claim" not in out
-    assert ("it refutes nothing: the state it starts from may be one no run reaches (the step "
-            "case assumes the invariant at every state where it holds, not only at the states "
-            "of the induction's runs;") in out
-    assert main(["explain", str(path), "norm-no-mistake", "--json"]) == 1
-    step = json.loads(capsys.readouterr().out)["judgements"][1]
-    assert step["label"] == "step" and step["status"] == "unknown"
-    assert step["counterexample"]["refutes_nothing"].startswith(
-        "the state it starts from may be one no run reaches")
+    assert "status: refuted — refuted by a run from the start: 2 updates" in out
+    assert "judgement step: unknown" in out  # the point alone refutes nothing ...
+    assert "alone, that is: the run made from the base on this point's example" in out
+    assert main(["check", str(path), "--json"]) == 1
+    checked = json.loads(capsys.readouterr().out)["steps"][0]
+    assert checked["status"] == "refuted" and checked["counterexample"]["scalars"]["k"] == "2"
 
 
 def test_a_point_off_the_naturals_is_said_to_be_off_them_and_only_then(

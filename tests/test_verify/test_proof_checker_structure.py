@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+import sympy
 
 from proofs.language.expressions import Names, Relation, parse_relation
 from proofs.language.terms import Vec, scalar
@@ -96,12 +97,28 @@ def test_induction_with_a_false_base_is_refuted() -> None:
 
 
 def test_induction_with_a_non_inductive_invariant_stays_unknown() -> None:
-    step = Step("inv", (), rel("dot(w, w) <= t"),
-                rule=Induction("t", {"w": Vec()}, UPDATE, ()))
+    """`y <= 1` holds on every run (y stays 0) but is not inductive (y = -2 squares to 4):
+    the step case's point refutes nothing, and no run from the base does either."""
+    step = Step("inv", (), rel("y <= 1"),
+                rule=Induction("t", {"y": sympy.Integer(0)}, {"y": scalar("y")**2}, ()))
     report = check_step(proof(step), step)
     assert report.status == "unknown"
     assert [g.verdict.status for g in report.goals] == ["proved", "refuted"]
     assert "step: invariant is not inductive" in report.message
+
+
+def test_induction_false_on_a_run_is_refuted_by_that_run() -> None:
+    """`<w,w> <= t` fails after one update on an example of squared norm 2 (no update fact
+    bounds it): the step case's point, replayed from the base, is a run the kernel checks."""
+    step = Step("inv", (), rel("dot(w, w) <= t"),
+                rule=Induction("t", {"w": Vec()}, UPDATE, ()))
+    report = check_step(proof(step), step)
+    assert report.status == "refuted" and report.refutation is not None
+    assert report.refutation.label == "run" and report.run == report.refutation.run
+    assert report.message.startswith("refuted by a run from the start: ")
+    assert report.counterexample == report.run[-1]
+    replayed = proof_checker.replay(proof(step), [proof_checker.detached(report)])[0]
+    assert replayed.status == "refuted" and replayed.refutation.run == report.run
 
 
 def test_step_using_an_unproved_step_is_not_proved() -> None:

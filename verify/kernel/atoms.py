@@ -494,6 +494,10 @@ class World:
             total += c
         return total
 
+    def vector(self, name: str) -> tuple[Fraction, ...]:
+        """The coordinates of a vector or of a family member of vectors here."""
+        return self._vector(name, {}, name)
+
     def _member(self, member: Family, env: Mapping[str, Fraction]
                 ) -> Fraction | tuple[Fraction, ...] | None:
         return self.families.get(member.family, {}).get(self.of(member.index, env))

@@ -51,6 +51,15 @@ integrality); a counterexample must give naturals natural values.
   invariant, a carried invariant or an update fact, compared in normal form): where those
   hold, the lemma, true for all values of its names, gives its claim.
   Substitution is simultaneous (`xreplace`), so `t -> t + 1` does not cascade.
+- Runs (`refute_run`): the theorem of an induction speaks of every run, so one run whose last
+  state breaks the invariant refutes it. The run is given state by state, each a point: the
+  same values at every state for every name that does not move, the counter s at state s,
+  `W_0 = base` (a name the base leaves free, anything), `W_{s+1} = step(s, W_s)` evaluated at
+  state s (a name the step leaves keeps its value; the per-update names are read at the
+  state their update starts from), the hypotheses and the carried invariants at every state,
+  the update facts and the one-update lemmas' claims at every state but the last, naturals
+  natural; the invariant false at the last state. Not for a statement that imports an
+  induction's claim (`Statement.runs`): that claim holds only along its own runs.
 """
 
 from __future__ import annotations
@@ -58,6 +67,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 
 import sympy
@@ -69,7 +79,8 @@ from verify.kernel.sums import SumRule
 
 __all__ = ["Cases", "Direct", "Induction", "Obligation", "Refutation", "RuleError", "Sequent",
            "Stated", "Statement", "Theorem", "UseError", "conclude", "instance", "instantiate",
-           "obligations", "refute", "state", "statement", "summed", "summed_theorem"]
+           "obligations", "refute", "refute_run", "run_value", "state", "statement", "summed",
+           "summed_theorem"]
 Terms = dict[str, "sympy.Expr | dict[str, sympy.Expr]"]  # scalar -> expr, vector -> explicit
 
 
@@ -202,11 +213,13 @@ class Stated(_Made):
 
 
 class Refutation(_Made):
-    """A counterexample re-checked against the statement as written (`label`: the case)."""
-    __slots__ = ("__weakref__", "counterexample", "label", "statement")
+    """A counterexample re-checked against the statement as written (`label`: the case); a
+    run's states in `run` (`refute_run`, label "run"; its last state the counterexample)."""
+    __slots__ = ("__weakref__", "counterexample", "label", "run", "statement")
     statement: Statement
     counterexample: certificates.Counterexample
     label: str
+    run: tuple[certificates.Counterexample, ...]
 
 
 def _names(value: object, what: str) -> frozenset[str]:  # `<w,w>` is no name: a Gram symbol
@@ -782,6 +795,71 @@ def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Re
             raise KernelError(f"hypothesis `{r.text}` fails at the counterexample")
     if algebra.evaluate(claim, "the claim", point.value):
         raise KernelError(f"the claim `{claim.text}` holds at the counterexample")
-    return Refutation(_KEY, statement=st, label=label,  # the validated copy, not the caller's
-                      counterexample=certificates.Counterexample(point.scalars, point.vectors,
-                                                                 point.families))
+    return Refutation(_KEY, statement=st, label=label, run=(),  # the validated copy, not the
+                      counterexample=_copy(point))  # caller's
+
+
+def _copy(point: Point) -> certificates.Counterexample:
+    return certificates.Counterexample(point.scalars, point.vectors, point.families)
+
+
+def run_value(world: atoms.World, term: sympy.Expr | Mapping[str, sympy.Expr]
+          ) -> Fraction | tuple[Fraction, ...]:
+    """The value at `world` of a run's term: a scalar's polynomial, or a vector's combination
+    of vectors (the zero vector when it has none)."""
+    if not isinstance(term, Mapping):
+        return world.of(term)
+    out = [Fraction(0)] * world.dimension
+    for name, coefficient in term.items():
+        c = world.of(coefficient)
+        out = [a + c * x for a, x in zip(out, world.vector(name), strict=True)]
+    return tuple(out)
+
+
+def refute_run(sequent: Sequent, states: Sequence[certificates.Counterexample]) -> Refutation:
+    """A Refutation of an induction by one of its runs, if `states` is one whose last state
+    breaks the invariant (label "run"; module docstring, *Runs*).
+
+    `states[s]` is the point at state s: the counter `s`, the iterated names' values `W_s`,
+    the values of everything else the run holds constant (the same at every state), and the
+    per-update names' values at update s (those of the last state are not read)."""
+    sequent, sets = _frozen(sequent)
+    st = _statement_of(sequent, sets)
+    if type(rule := sequent.rule) is not Induction or st.runs:
+        raise KernelError("a run refutes only an induction whose hypotheses are no "
+                          "induction's claim (a point could satisfy them off its runs)")
+    points = [Point(c) for c in algebra.items(states, "run states")]
+    if not points:
+        raise KernelError("a run has at least its start state")
+    moving = _moving(sequent)
+    carried = [u.claim for u in sequent.uses if _carried(u, sequent)]
+    lemmas = [u.claim for u in sequent.uses if _lemma(u, sequent)]
+    held = points[0].world
+
+    def fixed(world: atoms.World) -> tuple[object, ...]:
+        return (world.dimension, *({n: v for n, v in m.items() if n not in moving}
+                                   for m in (world.scalars, world.vectors, world.families)))
+
+    kept: Terms = {n: {n: sympy.Integer(1)} if n in sequent.vectors else sympy.Symbol(n)
+                   for n in (*rule.base, *rule.step)}  # a name the step leaves keeps its value
+    for s, point in enumerate(points):
+        if fixed(point.world) != fixed(held):
+            raise KernelError(f"state {s}: a name the run holds constant changed")
+        for n in sorted(st.naturals):
+            if (value := point.value(sympy.Symbol(n))).denominator != 1 or value < 0:
+                raise KernelError(f"state {s}: {n} = {value} is not a natural number")
+        if point.value(sympy.Symbol(rule.variable)) != s:
+            raise KernelError(f"state {s}: the counter {rule.variable} is not {s}")
+        made = rule.base if s == 0 else {**kept, **rule.step}  # from constants, or the state
+        for name, term in sorted(made.items()):  # before
+            if run_value(points[max(s - 1, 0)].world, term) != run_value(point.world, (
+                    {name: sympy.Integer(1)} if isinstance(term, dict) else sympy.Symbol(name))):
+                raise KernelError(f"state {s}: {name} is not what the run makes of it")
+        facts = (*rule.update, *lemmas) if s < len(points) - 1 else ()  # of update s
+        for r in (*st.hypotheses, *carried, *facts):
+            if not algebra.evaluate(r, f"`{r.text}` at state {s}", point.value):
+                raise KernelError(f"state {s}: `{r.text}` fails, and the run needs it")
+    if algebra.evaluate(st.claim, "the invariant", points[-1].value):
+        raise KernelError(f"the invariant `{st.claim.text}` holds at the run's last state")
+    return Refutation(_KEY, statement=st, label="run", counterexample=_copy(points[-1]),
+                      run=tuple(map(_copy, points)))

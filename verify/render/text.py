@@ -328,16 +328,23 @@ class _Style:
     names: written.Printer
     author: Mapping[str, Mapping[str, str]]  # an induction's `base`/`step` as written
     step: Step
+    by_run: bool = False  # the step refuted by a run (`StepReport.run`)
 
     @classmethod
-    def of(cls, located: Located) -> _Style:
+    def of(cls, located: Located, report: StepReport | None = None) -> _Style:
         proof, rule = located.proof, located.step.rule
         return cls(Text(spelling(proof)), written.Printer(written.TEXT, spelling(proof)),
-                   rule.written if isinstance(rule, Induction) else {}, located.step)
+                   rule.written if isinstance(rule, Induction) else {}, located.step,
+                   report is not None and bool(report.run))
 
     def why_not(self, report: GoalReport) -> str:
-        """Why a point of `report`'s goal, which is not decisive, refutes nothing."""
-        return refutes_nothing(self.step, report.goal, report.verdict.counterexample)
+        """Why a point of `report`'s goal, which is not decisive, refutes nothing alone
+        (and, for an induction refuted by a run, that the run made from it does)."""
+        alone = refutes_nothing(self.step, report.goal, report.verdict.counterexample)
+        return (f"{alone}; alone, that is: the run made from the base on this point's "
+                "example reaches a state where the invariant fails, and that run refutes the "
+                "step (its status above)"
+                if self.by_run and report.goal.label.startswith("step") else alone)
 
     def claim(self, report: GoalReport) -> str | None:
         """The obligation's claim as written (an induction's base or step substituted)."""
@@ -422,7 +429,8 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
 def explain(located: Located, reports: Mapping[str, StepReport]) -> str:
     """The step, its source and note, and each judgement with its evidence (`reports`: the
     step's and those of the steps it uses, `check_with_uses`)."""
-    step, style, report = located.step, _Style.of(located), reports[located.step.id]
+    step, report = located.step, reports[located.step.id]
+    style = _Style.of(located, report)
     lines = [f"{located.full_id}  ({located.proof.title})",
              f"status: {report.status} — {report.message}"]
     if step.source:
@@ -501,7 +509,8 @@ def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str
     """What `explain` prints, as data (`novikoff explain --json`): the step, its statement
     typeset, and per judgement its hypotheses, claim, certificate lines and the argument
     (with the contradiction spelled out in refutation form) or its counterexample."""
-    step, style, report = located.step, _Style.of(located), reports[located.step.id]
+    step, report = located.step, reports[located.step.id]
+    style = _Style.of(located, report)
     return _readable({
         "step": located.full_id, "proof_title": located.proof.title,
         "status": report.status, "message": report.message,

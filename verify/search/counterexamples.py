@@ -71,6 +71,8 @@ from verify.search.work import Exhausted, SearchBudget, Work
 if TYPE_CHECKING:
     import numpy as np
 
+    from verify.kernel import Induction, Rel
+
 SMALL_GRID = GRID[:5]
 GRID_POINTS = 1 << 17
 RANDOM_POINTS = 1 << 16
@@ -1027,3 +1029,47 @@ def _holds_exactly(expr: sympy.Expr, kind: str) -> bool:
         return value != 0
     return holds(kind, Fraction(int(value.p), int(value.q)))
 
+
+
+#: Updates a candidate run makes from the start before `refuting_run` gives up: a count of
+#: work, never a time.
+RUN_UPDATES = 32
+
+
+def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
+                 limit: int = RUN_UPDATES) -> tuple[Counterexample, ...] | None:
+    """A run of the induction `rule` that may refute it (`kernel.refute_run` decides): from
+    its base, each update made on the per-update values of `point` (the step case's
+    counterexample: its example, its label; the constants its values too), until the
+    invariant `claim` fails after an update. None when an update fact fails first (the run
+    cannot go on), when `limit` updates pass, or when `point` lacks a value the run reads.
+
+    The step case's point satisfies the invariant at a state no run may reach; replayed from
+    the base on the same example, a false invariant often fails after a few updates (from
+    w = 0, `norm2(w) <= t*R**2/2` fails after one update on an example of norm R)."""
+    from verify.kernel import run_value
+    from verify.kernel.algebra import evaluate
+    from verify.kernel.certificates import Point
+
+    def at(state: Counterexample, values: dict[str, object]) -> Counterexample:
+        return Counterexample(
+            {**state.scalars, **{n: v for n, v in values.items() if not isinstance(v, tuple)}},
+            {**state.vectors, **{n: v for n, v in values.items() if isinstance(v, tuple)}},
+            state.families)
+
+    try:
+        state = at(point, {rule.variable: Fraction(0)})
+        world = Point(state).world
+        states = [at(state, {n: run_value(world, term) for n, term in rule.base.items()})]
+        for s in range(limit + 1):
+            value = Point(states[-1]).value
+            if s > 0 and not evaluate(claim, "the invariant", value):
+                return tuple(states)
+            if s == limit or not all(evaluate(r, r.text, value) for r in rule.update):
+                return None
+            world = Point(states[-1]).world
+            states.append(at(states[-1], {rule.variable: Fraction(s + 1), **{
+                n: run_value(world, term) for n, term in rule.step.items()}}))
+    except KernelError:  # a value the run reads is missing, or a division by zero
+        return None
+    return None
