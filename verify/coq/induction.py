@@ -84,7 +84,7 @@ class Inductions(Rules):
     sums = False  # whether the induction being exported has sums or families
     #: its base and update terms that hold a sum, in the kernel's form (`summed_terms`): a
     #: scalar's expression, a vector's coefficients by vector name
-    summed: dict[tuple[bool, str], Term] = {}  # noqa: RUF012 (replaced, never mutated)
+    run_sums: dict[tuple[bool, str], Term] = {}  # noqa: RUF012 (replaced, never mutated)
 
     def induction(self, proved: ProvedStep, hypotheses: tuple[Rel, ...],
                   applications: list[tuple[str, Mapping[str, object]]], derived_claims: set[Rel],
@@ -99,7 +99,7 @@ class Inductions(Rules):
         assert isinstance(rule, Induction)
         t = rule.variable
         naturals = frozenset(st.naturals - {t})  # bound as `nat` (a sequence of them over nat)
-        self.summed = self.summed_terms(proved)
+        self.run_sums = self.summed_terms(proved)
         self.sums = any(has_atoms(r) for r in (*st.hypotheses, st.claim,
                                                *rule_relations(proved)))
         if self.sums:
@@ -140,7 +140,7 @@ class Inductions(Rules):
         extra = {t, *rule.base, *rule.step, *(term_names(split.on) if split else ())}
         for at_base, mapping in ((True, rule.base), (False, rule.step)):
             for n, value in mapping.items():
-                extra |= term_names(self.summed.get((at_base, n), value))
+                extra |= term_names(self.run_sums.get((at_base, n), value))
         for relation in printed:  # its text (`... [a := w]`) is not source: read its terms
             extra |= {n for side in (relation.lhs, relation.rhs) for sym in side.free_symbols
                       for n in gram_pair(sym) or (sym.name,)}
@@ -158,7 +158,7 @@ class Inductions(Rules):
         reads = {n for r in update for side in (r.lhs, r.rhs)
                  for sort, n in atoms.named(side) if sort != "bound"}
         for n, value in rule.step.items():
-            reads |= term_names(self.summed.get((False, n), value))
+            reads |= term_names(self.run_sums.get((False, n), value))
         sequences = [v for v in variables if v in iterated - {t}
                      or (v in reads - iterated - set(rule.constants))]
         if fresh := sorted(set(sequences) & self.proof.names.indexed):
@@ -238,7 +238,7 @@ class Inductions(Rules):
         mapping = rule.base if at_base else rule.step
         t = rule.variable
         declared = self.proof.names.vectors
-        summed = {n: term for (base_side, n), term in self.summed.items()
+        summed = {n: term for (base_side, n), term in self.run_sums.items()
                   if base_side == at_base}
         claim = None  # a term with a sum has no source text Coq reads: the kernel's form
         if not summed:
@@ -545,9 +545,9 @@ class Inductions(Rules):
         def term_at(v: object, zero_of: str, index: str, at_base: bool) -> str:
             # the lemma's own printing, names then replaced: both sides stay syntactically equal
             scalars, vecs = at(index)
-            if (at_base, zero_of) in self.summed:  # a term with a sum: the kernel's form
+            if (at_base, zero_of) in self.run_sums:  # a term with a sum: the kernel's form
                 nat = {k: name(k) for k in naturals} | {t: index}
-                return summed_text(self.summed[at_base, zero_of], zero_of, scalars, nat,
+                return summed_text(self.run_sums[at_base, zero_of], zero_of, scalars, nat,
                                    {name(k): value for k, value in vecs.items()})
             mapping = {name(k): value for k, value in {**scalars, **vecs}.items()}
             return replace_names(term_text(v, zero_of), mapping)

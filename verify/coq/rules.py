@@ -261,7 +261,8 @@ class Rules(Statements):
                 used = self.done[used_id]
                 hypotheses = (self.substituted(used_id, substitution)[0] if substitution
                               else used.hypotheses)
-                missing = next(h.text for h in hypotheses if h not in script.hyps)
+                missing = next((h.text for h in hypotheses if h not in (  # as `apply` reads
+                    script.quantified if h in used.termwise else script.hyps)), "a premise")
                 raise Unsupported(f"applying {used_id} needs {missing!r}")
             pending = left
 

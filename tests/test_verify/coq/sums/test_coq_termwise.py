@@ -236,3 +236,54 @@ def test_a_sum_still_assumed_is_reported_and_a_derived_one_is_not() -> None:
     derived = Exported("s", "step_s", hypotheses=(plain, summed),
                        termwise={summed: Termwise("member", plain, ())})
     assert _summed_premises(derived) == ""
+
+
+# Newcomer 21, C1: `--coq` ended in a traceback (StopIteration) on this file: exporting the
+# induction `ind` replaced the exporter's term-wise summations with its own base and update
+# terms (one attribute name for both), so `after`, which uses `summed`, no longer stated its
+# quantified premise, and applying `summed` found none.
+INDUCTION_BETWEEN = b"""
+title = "an induction exported between a term-wise step and a step that uses it"
+scalars = ["y", "g", "k", "j", "y0", "R2"]
+vectors = ["x", "u", "w", "x0"]
+naturals = ["k"]
+indexed = ["x", "y"]
+[sets]
+U = { index = "j", range = "1..k", where = ["y[j]*dot(u, x[j]) >= g"] }
+[[step]]
+id = "member"
+given = ["j >= 1", "j <= k", "y[j]*dot(u, x[j]) >= g"]
+claim = "y[j]*dot(u, x[j]) - g >= 0"
+[[step]]
+id = "summed"
+uses = [{ step = "member", sum = "j in U" }]
+claim = "dot(u, sum(j in U, y[j]*x[j])) >= g*sum(j in U, 1)"
+[[step]]
+id = "ind"
+claim = "norm2(w) <= k*R2"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y0*x0" }
+given = ["y0**2 == 1", "y0*dot(w, x0) <= 0", "norm2(x0) <= R2"]
+constants = ["R2"]
+[[step]]
+id = "after"
+given = ["dot(u, w) == dot(u, sum(j in U, y[j]*x[j]))"]
+uses = ["summed"]
+claim = "dot(u, w) >= g*sum(j in U, 1)"
+"""
+
+
+def test_an_induction_between_keeps_the_term_wise_premises_of_later_steps(
+        tmp_path: Path) -> None:
+    proof = parse_proof(INDUCTION_BETWEEN, "between.toml")
+    report = check_proof(proof, store=None, budget=BUDGETS["small"])
+    assert report.status == "proved"
+    run = export_and_check(tmp_path, [("between", proof, report.steps)], compile=COQC is not None)
+    text = (tmp_path / "between.v").read_text()
+    after = text[text.index("Theorem step_after"):]
+    assert "(forall z'0 : Z," in after[:after.index("Proof.")]  # the quantified premise
+    assert "summed over" not in after[:after.index("Proof.")]
+    if COQC is not None:
+        assert set(run.for_proof("between").values()) == {"checked"}
