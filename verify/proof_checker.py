@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -159,6 +159,7 @@ class StepReport:
 
     termwise: tuple[StepReport, ...] = ()  # the lemmas found and proved, used summed (`step`)
     run: tuple[Counterexample, ...] = ()  # an induction refuted by a run: its states
+    run_from: str = ""  # ... made from the point of this judgement (its label)
 
     def __post_init__(self) -> None:
         # a message names sums as a proof file writes them, never by the kernel's `#1`
@@ -659,18 +660,19 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
                               refutation=found[0])
     if (run := _by_run(seq, stated, reports)) is not None:
         return StepReport(step, run[1], perf_counter() - start, tuple(reports), stated,
-                          refutation=run[0], run=run[0].run)
+                          refutation=run[0], run=run[0].run, run_from=run[2])
     return _conclude(proof, step, seq, stated, reports, len(needed), used, start, budget,
                      store)
 
 
 def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[GoalReport]
-            ) -> tuple[kernel.Refutation, str] | None:
+            ) -> tuple[kernel.Refutation, str, str] | None:
     """An induction whose step case has a counterexample, refuted by a run from its base
     on that point's example (`refuting_run`), checked state by state by the kernel
-    (`kernel.refute_run`): the refutation and its message; else None. A step case's point
-    refutes nothing alone (it may be unreachable: `refutes_nothing`); a run is reachable by
-    construction, its start the base."""
+    (`kernel.refute_run`): the refutation, its message and the step case's label; else
+    None. A step case's point refutes nothing alone (it may be unreachable:
+    `refutes_nothing`); a run is reachable by construction, its start the base. A side
+    condition's point is no example to replay (its facts are not the update's)."""
     rule = seq.rule
     if type(rule) is not kernel.Induction or stated.runs:
         return None
@@ -678,7 +680,8 @@ def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[Goa
 
     for report in reports:
         point = report.verdict.counterexample
-        if not report.goal.label.startswith("step") or point is None:
+        if not report.goal.label.startswith("step") or point is None or (
+                report.goal.written is None):
             continue
         if (states := refuting_run(rule, stated.claim, point)) is None:
             continue
@@ -686,27 +689,25 @@ def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[Goa
             refutation = kernel.refute_run(seq, states)
         except kernel.KernelError:  # a hypothesis or a lemma's claim fails on the way
             continue
-        return refutation, _run_message(rule, stated, states)
+        return refutation, _run_message(rule, states), report.goal.label
     return None
 
 
-def _run_message(rule: kernel.Induction, stated: kernel.Statement,
-                 states: Sequence[Counterexample]) -> str:
-    """`refuted by a run: from the start, 1 update on x = (1), y = 1 ...` (the per-update
-    names, which the statement does not name, shown here; the last state is the point)."""
+def _run_message(rule: kernel.Induction, states: Sequence[Counterexample]) -> str:
+    """`refuted by a run from the start: 1 update, on x = (1), y = 1, then ...` (the
+    per-update names, which the statement does not name, shown here; the last state is the
+    point)."""
     from verify.render.certificates import assignments
+    from verify.search.counterexamples import per_update_names
 
-    iterated = {*rule.base, *rule.step, rule.variable}
-    read = set().union(*(names_of(e) for r in rule.update for e in (r.lhs, r.rhs)), *(
-        names_of(c) for t in rule.step.values()
-        for c in (t.values() if isinstance(t, Mapping) else (t,))), *(
-        set(t) for t in rule.step.values() if isinstance(t, Mapping)))
-    fresh = frozenset(read - iterated - set(rule.constants))
+    fresh = per_update_names(rule)
     first, count = states[0], len(states) - 1
     example = ", ".join(assignments(first.scalars, first.vectors, fresh,
                                     families=first.families))
+    free = ", ".join(assignments(first.scalars, first.vectors, set(rule.step) - set(rule.base)))
     on = f", {'each ' * (count > 1)}on {example}" if example else ""
-    return (f"refuted by a run from the start: {count} update{'s' * (count > 1)}{on}, then "
+    start = f"the start ({free}: the base leaves it free)" if free else "the start"
+    return (f"refuted by a run from {start}: {count} update{'s' * (count > 1)}{on}, then "
             "the invariant fails (the step case's point replayed from the base; the kernel "
             "checked every state: the update facts hold at each update, the invariant fails "
             "at the last)")
@@ -1276,8 +1277,15 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                                                 strict=True)
                     if o == "natural" and h.expr.is_Symbol and h.expr in claimed]
         t = counters[0] if counters else "the run's length"
-        return (f"divide by {t}: split on {t} (`split = {{ on = \"{t}\" }}`), so that each "
-                f"case knows the sign of {t} the imported induction's claim is multiplied by")
+        lacking = ("a fact the step lacks (a sign such as `R2 >= 0`, a bound), a hint, or a "
+                   "lemma it uses")
+        if isinstance(step.rule, CaseSplit):  # newcomer 21: told to split on k, split on k
+            return (f"no certificate in this case: it may need {lacking}; its point refutes "
+                    "nothing (the step imports an induction's claim, which holds only along "
+                    "runs)")
+        return (f"split on {t} if the step divides by it (the imported induction's claim "
+                f"multiplied by {t}: `split = {{ on = \"{t}\" }}`, so that each case knows "
+                f"its sign); else it may need {lacking}")
     if not goal.decisive:
         return "the witness may not fit: try another witness, or give a hint"
     if goal.judgement.claim.kind == "==" and _indexed(goal.judgement):

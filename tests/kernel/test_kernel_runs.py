@@ -54,7 +54,7 @@ def test_a_run_whose_last_state_breaks_the_invariant_refutes_it() -> None:
 
 
 @pytest.mark.parametrize(("states", "why"), [
-    ([], "at least its start state"),
+    ([], "its start state and at most"),
     ([state(0, (0,)), state(1, (1,), b=Fraction(2))], "holds constant changed"),
     ([state(0, (0,)), state(2, (1,))], "the counter t is not 1"),
     ([state(0, (1,)), state(1, (2,))], "w is not what the run makes of it"),  # not the base
@@ -79,7 +79,23 @@ def test_the_counter_is_natural_at_every_state() -> None:
         kernel.refute_run(sequent((), claim, RUNS, naturals=frozenset({"t", "n"})), bad)
 
 
-def test_the_hypotheses_hold_at_every_state() -> None:
+def test_a_run_is_at_most_max_run_updates_long() -> None:
+    """Red team 22 F3: the kernel's work on a run is bounded by its length."""
+    long = [state(k, (0,), x=(0,)) for k in range(kernel.rules.MAX_RUN + 2)]
+    with pytest.raises(KernelError, match="at most 64 updates"):
+        kernel.refute_run(induction(FALSE), long)
+
+
+def test_a_name_is_a_vector_or_a_scalar_never_both() -> None:
+    """Red team 22 F2: with `w` declared both ways, a scalar `w` that nothing updates could
+    change between states, refuting a statement that holds while it is constant."""
+    both = Sequent("norm", frozenset({"w", "x"}), frozenset({"t", "y", "B", "w"}), (), FALSE,
+                   RUNS, naturals=frozenset({"t"}))
+    with pytest.raises(kernel.RuleError, match="no name both kinds"):
+        kernel.refute_run(both, [state(0, (0,)), state(1, (1,))])
+
+
+def test_the_hypotheses_hold() -> None:
     seq = induction(FALSE, hyps=(rel(B, ">=", 2),))
     with pytest.raises(KernelError, match="`B >= 2` fails"):
         kernel.refute_run(seq, [state(0, (0,)), state(1, (1,))])

@@ -49,8 +49,22 @@ def test_a_direct_step_dividing_by_an_induction_counter_is_told_to_split_on_it()
     report = check_proof(parse_proof(text.encode(), "no-split.toml"), budget=BUDGETS["small"])
     last = report.steps[-1]
     assert last.status == "unknown"
-    assert last.message.startswith("main: divide by t: split on t")
+    assert last.message.startswith("main: split on t if the step divides by it")
     assert "invariant may be too weak" not in last.message
+
+
+def test_a_step_split_on_the_counter_is_not_told_to_split_on_it() -> None:
+    """Newcomer 21, H1: a step already split on k was told, in its case k == 0, "divide by
+    k: split on k" (its case lacked `R2 >= 0`; nothing divided by k); following it, a second
+    `split =` gave a TOML error. Here a typo (a claim twice too strong) in a split step."""
+    text = (ROOT / "examples" / "mistake-bound.toml").read_text()
+    assert 'split = { on = "t" }' in text
+    text = text.replace('claim = "t <= R**2/g**2"', 'claim = "t <= R**2/(2*g**2)"')
+    report = check_proof(parse_proof(text.encode(), "no-sign.toml"), budget=BUDGETS["small"])
+    unknown = [s for s in report.steps if s.status == "unknown"]
+    assert unknown, [s.message for s in report.steps]
+    for step in unknown:
+        assert "split on" not in step.message, step.message
 
 
 def test_a_step_using_an_unformed_statement_names_it_and_why() -> None:
@@ -369,6 +383,11 @@ def test_a_false_induction_is_refuted_by_a_run_from_its_base(tmp_path: Path, cap
     assert main(["check", str(path), "--json"]) == 1
     checked = json.loads(capsys.readouterr().out)["steps"][0]
     assert checked["status"] == "refuted" and checked["counterexample"]["scalars"]["k"] == "2"
+    assert [state["scalars"]["k"] for state in checked["run"]] == ["0", "1", "2"]
+    assert checked["run"][-1] == checked["counterexample"]
+    assert main(["explain", str(path), "norm-no-mistake", "--json"]) == 1
+    explained = json.loads(capsys.readouterr().out)  # newcomer 21, L2: refuted, and by what
+    assert explained["status"] == "refuted" and explained["refuted_by_run"] == checked["run"]
 
 
 def test_a_point_off_the_naturals_is_said_to_be_off_them_and_only_then(
@@ -392,3 +411,40 @@ def test_a_point_off_the_naturals_is_said_to_be_off_them_and_only_then(
     assert ("it may be one no run reaches (the step imports an induction's claim, which holds "
             "only along runs)") in out
     assert "as a real" not in out
+
+
+FREE_START = b"""
+title = "a counter the base leaves free"
+vectors = ["w", "x"]
+scalars = ["t", "y", "s"]
+naturals = ["t"]
+
+[[step]]
+id = "count"
+claim = "t*s >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x", s = "s + 1" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "a == 1/norm2(x)"]
+"""
+
+
+def test_a_refuting_run_says_where_it_starts_and_from_which_point(tmp_path: Path,
+                                                                   capsys) -> None:
+    """Red team 22, F5: `s = -1` after one `s := s + 1` read as impossible, the run's free
+    start (s, which the base leaves free) unsaid; F4: explain claimed the refuting run for a
+    side condition's point too (`norm2(x) > 0`, from which no run starts)."""
+    from verify.cli import main
+
+    path = tmp_path / "free.toml"
+    path.write_bytes(FREE_START.replace(b'scalars = ["t", "y", "s"]',
+                                        b'scalars = ["t", "y", "s", "a"]'))
+    assert main(["explain", str(path), "count"]) == 1
+    out = capsys.readouterr().out
+    status = out.splitlines()[1]
+    assert status.startswith("status: refuted — refuted by a run from the start (s = ")
+    assert "the base leaves it free): 1 update" in status
+    judgements = out.split("judgement ")[1:]
+    made_from = [j.split(":")[0] for j in judgements if "alone, that is" in j]
+    assert made_from == ["step"], made_from  # not the denominator's side condition

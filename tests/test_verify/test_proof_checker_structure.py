@@ -24,6 +24,10 @@ def rel(text: str) -> Relation:
     return parse_relation(text, NAMES)
 
 
+def rel_scalar(text: str) -> Relation:
+    return parse_relation(text, Names(vectors=frozenset(), scalars=frozenset({"t", "s"})))
+
+
 def proof(*steps: Step) -> Proof:
     return Proof("T", VECTORS, SCALARS, steps)
 
@@ -117,6 +121,8 @@ def test_induction_false_on_a_run_is_refuted_by_that_run() -> None:
     assert report.refutation.label == "run" and report.run == report.refutation.run
     assert report.message.startswith("refuted by a run from the start: ")
     assert report.counterexample == report.run[-1]
+    # red team 21 F6: no update is made from the last state, so its example is not shown
+    assert "x" not in report.counterexample.vectors and "x" in report.run[0].vectors
     replayed = proof_checker.replay(proof(step), [proof_checker.detached(report)])[0]
     assert replayed.status == "refuted" and replayed.refutation.run == report.run
 
@@ -254,3 +260,20 @@ claim = "a**4*b**2 + a**2*b**4 + 1 >= 3*a**2*b**2"
     assert hard.status == "unknown"
     assert hard.message.startswith("no certificate within the budget: a hint")
     assert "linear combination: no certificate" in hard.message  # what was tried, after
+
+
+def test_a_run_that_outgrows_its_bits_is_given_up_not_followed() -> None:
+    """Red team 21 F2: `s := s*s` from 2 doubles the bits of s at every update, and the
+    replay of 32 updates ran past every cap (a true invariant, `(s - 3)**2 >= 1` on 2, 4, 16,
+    256, ...). The run is given up once its state holds more than `RUN_BITS` bits."""
+    from verify.search.counterexamples import refuting_run
+
+    s_ = scalar("s")
+    rule = kernel.Induction("t", {"s": sympy.Integer(2)}, {"s": s_ * s_})
+    claim = kernel.Rel((s_ - 3)**2, ">=", sympy.Integer(1), "(s - 3)**2 >= 1")
+    point = Counterexample({"s": Fraction(-7), "t": Fraction(0)}, {})
+    assert refuting_run(rule, claim, point) is None  # stopped at 2**(2**14): not 32 updates
+    step = Step("sq", (), rel_scalar("(s - 3)**2 >= 1"),
+                rule=Induction("t", {"s": sympy.Integer(2)}, {"s": s_ * s_}, ()))
+    report = check_step(Proof("T", (), ("t", "s"), (step,)), step)
+    assert report.status == "unknown"

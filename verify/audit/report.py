@@ -78,6 +78,7 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
             "counterexample": symbolic["counterexample"],
             "message": symbolic["message"],
             "vacuity": symbolic["vacuity"],
+            **({"run": symbolic["run"]} if "run" in symbolic else {}),
         },
         "numeric": {**_numeric(audit.numeric, audit.reason),
                     **({"caveat": audit.caveat} if audit.caveat else {})},

@@ -56,10 +56,11 @@ integrality); a counterexample must give naturals natural values.
   same values at every state for every name that does not move, the counter s at state s,
   `W_0 = base` (a name the base leaves free, anything), `W_{s+1} = step(s, W_s)` evaluated at
   state s (a name the step leaves keeps its value; the per-update names are read at the
-  state their update starts from), the hypotheses and the carried invariants at every state,
-  the update facts and the one-update lemmas' claims at every state but the last, naturals
-  natural; the invariant false at the last state. Not for a statement that imports an
-  induction's claim (`Statement.runs`): that claim holds only along its own runs.
+  state their update starts from), the carried invariants at every state, the update facts
+  and the one-update lemmas' claims at every state but the last, the hypotheses (which read
+  constants only) at the last, naturals natural; the invariant false at the last state. Not
+  for a statement that imports an induction's claim (`Statement.runs`): that claim holds
+  only along its own runs.
 """
 
 from __future__ import annotations
@@ -334,8 +335,8 @@ def _frozen(sequent: object) -> tuple[Sequent, tuple[Places | None, ...]]:
     if type(sequent) is not Sequent:
         raise KernelError(f"expected a Sequent, not {type(sequent).__name__}")
     vectors, scalars = _names(sequent.vectors, "vectors"), _names(sequent.scalars, "scalars")
-    if not _names(sequent.naturals, "naturals") <= scalars:
-        raise RuleError("naturals must be declared scalars")
+    if not _names(sequent.naturals, "naturals") <= scalars or vectors & scalars:
+        raise RuleError("naturals must be declared scalars, and no name both kinds")
     rule = sequent.rule
     if type(rule) is Induction:
         if (t := algebra.text(rule.variable, "induction variable")) not in scalars:
@@ -816,6 +817,9 @@ def run_value(world: atoms.World, term: sympy.Expr | Mapping[str, sympy.Expr]
     return tuple(out)
 
 
+MAX_RUN = 64  # updates of a run `refute_run` reads: each state is checked whole
+
+
 def refute_run(sequent: Sequent, states: Sequence[certificates.Counterexample]) -> Refutation:
     """A Refutation of an induction by one of its runs, if `states` is one whose last state
     breaks the invariant (label "run"; module docstring, *Runs*).
@@ -828,13 +832,12 @@ def refute_run(sequent: Sequent, states: Sequence[certificates.Counterexample]) 
     if type(rule := sequent.rule) is not Induction or st.runs:
         raise KernelError("a run refutes only an induction whose hypotheses are no "
                           "induction's claim (a point could satisfy them off its runs)")
-    points = [Point(c) for c in algebra.items(states, "run states")]
-    if not points:
-        raise KernelError("a run has at least its start state")
+    points = [Point(c) for c in algebra.items(states, "run states")[:MAX_RUN + 2]]
+    if not 0 < len(points) <= MAX_RUN + 1:
+        raise KernelError(f"a run has its start state and at most {MAX_RUN} updates")
     moving = _moving(sequent)
     carried = [u.claim for u in sequent.uses if _carried(u, sequent)]
     lemmas = [u.claim for u in sequent.uses if _lemma(u, sequent)]
-    held = points[0].world
 
     def fixed(world: atoms.World) -> tuple[object, ...]:
         return (world.dimension, *({n: v for n, v in m.items() if n not in moving}
@@ -843,7 +846,7 @@ def refute_run(sequent: Sequent, states: Sequence[certificates.Counterexample]) 
     kept: Terms = {n: {n: sympy.Integer(1)} if n in sequent.vectors else sympy.Symbol(n)
                    for n in (*rule.base, *rule.step)}  # a name the step leaves keeps its value
     for s, point in enumerate(points):
-        if fixed(point.world) != fixed(held):
+        if fixed(point.world) != fixed(points[0].world):
             raise KernelError(f"state {s}: a name the run holds constant changed")
         for n in sorted(st.naturals):
             if (value := point.value(sympy.Symbol(n))).denominator != 1 or value < 0:
@@ -855,8 +858,8 @@ def refute_run(sequent: Sequent, states: Sequence[certificates.Counterexample]) 
             if run_value(points[max(s - 1, 0)].world, term) != run_value(point.world, (
                     {name: sympy.Integer(1)} if isinstance(term, dict) else sympy.Symbol(name))):
                 raise KernelError(f"state {s}: {name} is not what the run makes of it")
-        facts = (*rule.update, *lemmas) if s < len(points) - 1 else ()  # of update s
-        for r in (*st.hypotheses, *carried, *facts):
+        facts = (*rule.update, *lemmas) if s < len(points) - 1 else st.hypotheses  # of
+        for r in (*carried, *facts):  # update s; the hypotheses read constants only
             if not algebra.evaluate(r, f"`{r.text}` at state {s}", point.value):
                 raise KernelError(f"state {s}: `{r.text}` fails, and the run needs it")
     if algebra.evaluate(st.claim, "the invariant", points[-1].value):

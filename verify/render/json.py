@@ -176,10 +176,12 @@ def step(value: StepReport, statements: Mapping[str, Statement | None] | None = 
     runs of an induction), each inherited fact tagged with where it comes from, read in
     `statements` (the proof's, by step id: `verify.typeset.statement.statement_text`);
     `vacuous` is true when it was proved but says nothing beyond its start, and `vacuity`
-    says why (its hypotheses contradict, or no run leaves its start)."""
+    says why (its hypotheses contradict, or no run leaves its start). An induction refuted by
+    a run (`kernel.refute_run`) has `run`, its states from the start (the counterexample is
+    the last)."""
     decided = decision(value)
     return {**{key: decided[key] for key in ("id", "status", "certificate", "counterexample",
-                                             "message")},
+                                             "message", "run") if key in decided},
             "seconds": round(value.seconds, 6),
             "statement": statement_text(value, statements or {}),
             "vacuous": value.vacuous,
@@ -203,6 +205,7 @@ def decision(value: StepReport) -> Json:
         "counterexample": None if refuting is None else counterexample(refuting),
         "message": value.message,
         "vacuity": value.vacuity_reason,
+        **({"run": [counterexample(state) for state in value.run]} if value.run else {}),
     }
 
 

@@ -328,14 +328,14 @@ class _Style:
     names: written.Printer
     author: Mapping[str, Mapping[str, str]]  # an induction's `base`/`step` as written
     step: Step
-    by_run: bool = False  # the step refuted by a run (`StepReport.run`)
+    by_run: str = ""  # the judgement whose point a refuting run was made from (`run_from`)
 
     @classmethod
     def of(cls, located: Located, report: StepReport | None = None) -> _Style:
         proof, rule = located.proof, located.step.rule
         return cls(Text(spelling(proof)), written.Printer(written.TEXT, spelling(proof)),
                    rule.written if isinstance(rule, Induction) else {}, located.step,
-                   report is not None and bool(report.run))
+                   report.run_from if report is not None and report.run else "")
 
     def why_not(self, report: GoalReport) -> str:
         """Why a point of `report`'s goal, which is not decisive, refutes nothing alone
@@ -344,7 +344,7 @@ class _Style:
         return (f"{alone}; alone, that is: the run made from the base on this point's "
                 "example reaches a state where the invariant fails, and that run refutes the "
                 "step (its status above)"
-                if self.by_run and report.goal.label.startswith("step") else alone)
+                if report.goal.label == self.by_run else alone)
 
     def claim(self, report: GoalReport) -> str | None:
         """The obligation's claim as written (an induction's base or step substituted)."""
@@ -508,7 +508,11 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
 def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str, object]:
     """What `explain` prints, as data (`novikoff explain --json`): the step, its statement
     typeset, and per judgement its hypotheses, claim, certificate lines and the argument
-    (with the contradiction spelled out in refutation form) or its counterexample."""
+    (with the contradiction spelled out in refutation form) or its counterexample; for an
+    induction refuted by a run (no judgement is: its step case's point refutes nothing
+    alone), `refuted_by_run`, the run's states from the start."""
+    from verify.render.json import counterexample
+
     step, report = located.step, reports[located.step.id]
     style = _Style.of(located, report)
     return _readable({
@@ -519,6 +523,8 @@ def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str
         "statement": [line.strip() for line in statement_lines(located, reports)[1:]],
         "vacuous": report.vacuous, "vacuity": report.vacuity_reason,
         "judgements": [_goal_json(goal, style) for goal in report.goals],
+        **({"refuted_by_run": [counterexample(state) for state in report.run]}
+           if report.run else {}),
     })
 
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 import itertools
 import math
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
@@ -1031,9 +1031,31 @@ def _holds_exactly(expr: sympy.Expr, kind: str) -> bool:
 
 
 
-#: Updates a candidate run makes from the start before `refuting_run` gives up: a count of
-#: work, never a time.
+#: Updates a candidate run makes from the start before `refuting_run` gives up, and the
+#: bits its state may hold (every numerator and denominator together): counts of work, never
+#: a time. An update may square a value (`s := s*s` from 2 doubles its bits each time), so a
+#: bound on updates alone bounds nothing (red team 21 F2: 32 such updates ran past every cap).
 RUN_UPDATES = 32
+RUN_BITS = 1 << 14
+
+
+def per_update_names(rule: Induction) -> frozenset[str]:
+    """The names an induction's update reads that are neither iterated, nor its counter,
+    nor among its constants: fresh at every update (the example, its label), as the kernel
+    reads them."""
+    from verify.kernel.algebra import names_of
+
+    terms = [c for t in rule.step.values()
+             for c in (t.values() if isinstance(t, Mapping) else (t,))]
+    read = set().union(*(names_of(e) for r in rule.update for e in (r.lhs, r.rhs, *r.divisors)),
+                       *map(names_of, terms),
+                       *(set(t) for t in rule.step.values() if isinstance(t, Mapping)))
+    return frozenset(read - {*rule.base, *rule.step, rule.variable} - set(rule.constants))
+
+
+def _bits(state: Counterexample) -> int:
+    values = [*state.scalars.values(), *(x for v in state.vectors.values() for x in v)]
+    return sum(v.numerator.bit_length() + v.denominator.bit_length() for v in values)
 
 
 def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
@@ -1041,8 +1063,10 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
     """A run of the induction `rule` that may refute it (`kernel.refute_run` decides): from
     its base, each update made on the per-update values of `point` (the step case's
     counterexample: its example, its label; the constants its values too), until the
-    invariant `claim` fails after an update. None when an update fact fails first (the run
-    cannot go on), when `limit` updates pass, or when `point` lacks a value the run reads.
+    invariant `claim` fails after an update; its last state without the per-update names,
+    which no update reads there. None when an update fact fails first (the run cannot go
+    on), when `limit` updates pass or the state outgrows `RUN_BITS`, or when `point` lacks a
+    value the run reads.
 
     The step case's point satisfies the invariant at a state no run may reach; replayed from
     the base on the same example, a false invariant often fails after a few updates (from
@@ -1051,7 +1075,7 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
     from verify.kernel.algebra import evaluate
     from verify.kernel.certificates import Point
 
-    def at(state: Counterexample, values: dict[str, object]) -> Counterexample:
+    def at(state: Counterexample, values: Mapping[str, object]) -> Counterexample:
         return Counterexample(
             {**state.scalars, **{n: v for n, v in values.items() if not isinstance(v, tuple)}},
             {**state.vectors, **{n: v for n, v in values.items() if isinstance(v, tuple)}},
@@ -1064,12 +1088,19 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
         for s in range(limit + 1):
             value = Point(states[-1]).value
             if s > 0 and not evaluate(claim, "the invariant", value):
-                return tuple(states)
+                fresh = per_update_names(rule)
+                last = states[-1]
+                return (*states[:-1], Counterexample(
+                    {n: v for n, v in last.scalars.items() if n not in fresh},
+                    {n: v for n, v in last.vectors.items() if n not in fresh},
+                    {n: v for n, v in last.families.items() if n not in fresh}))
             if s == limit or not all(evaluate(r, r.text, value) for r in rule.update):
                 return None
             world = Point(states[-1]).world
             states.append(at(states[-1], {rule.variable: Fraction(s + 1), **{
                 n: run_value(world, term) for n, term in rule.step.items()}}))
+            if _bits(states[-1]) > RUN_BITS:  # before anything is evaluated on it
+                return None
     except KernelError:  # a value the run reads is missing, or a division by zero
         return None
     return None
