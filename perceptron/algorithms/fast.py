@@ -257,11 +257,12 @@ def divided(data: Dataset, factor: Fraction) -> Dataset:
 def scaled_dataset(rows: Sequence[Sequence[int]], scale: int, y: Sequence[int],
                    name: str) -> Dataset:
     """The dataset of the examples `rows[i] / scale` (Python ints over their least common
-    denominator: `gcd(scale, every entry) == 1`, checked), one Fraction made per distinct
-    integer, with its integer form remembered for the engine: the form `integer_form` builds
-    from those Fractions (same scale, rows, dtype and bound), without a pass over them. A
-    generator that computes its examples in integers (the online adversary) makes its
-    dataset here instead of a Fraction per product and a conversion back."""
+    denominator: `gcd(scale, every entry) == 1`, checked), with its integer form remembered
+    for the engine: the form `integer_form` builds from its Fractions (same scale, rows,
+    dtype and bound), without a pass over them. A generator that computes its examples in
+    integers (the online adversary) makes its dataset here instead of a Fraction per
+    product and a conversion back. Its Fractions are made when first read (`ScaledDataset`),
+    one per distinct integer: a campaign's runs read the integer form only."""
     flat = list(chain.from_iterable(rows))
     if scale < 1 or gcd(scale, *flat) != 1:
         raise ValueError(f"{scale} is not the least common denominator of these rows")
@@ -269,9 +270,77 @@ def scaled_dataset(rows: Sequence[Sequence[int]], scale: int, y: Sequence[int],
     table = np.array(rows, dtype=np.int64 if top < 2**63 else object)
     if table.ndim != 2 or table.size == 0:
         raise DataError("empty data: no examples", source=name)
-    data = Dataset(_rationals(table, scale), tuple(y), name)
+    data = ScaledDataset.of(table, scale, tuple(y), name)
     _remember(data, IntegerForm(table, scale, np.array(data.y, dtype=np.int64), top, False))
     return data
+
+
+class _LazyExamples:
+    """`ScaledDataset.X`: the examples as Fractions (`_rationals` of its integer table),
+    made at the first read and kept in the instance (a non-data descriptor: the instance's
+    own `X`, once there, is found first)."""
+
+    def __get__(self, instance: ScaledDataset | None, owner: type | None = None
+                ) -> tuple[Vector, ...]:
+        if instance is None:
+            return self  # type: ignore[return-value]
+        X = instance.__dict__["X"] = _rationals(instance._table, instance.scale())
+        return X
+
+
+class ScaledDataset(Dataset):
+    """A `Dataset` whose examples are `table[i] / scale` (integers over their least common
+    denominator; `scaled_dataset`), its Fractions made only when `X` is first read. The
+    same dataset as the one of those Fractions: equal to it, the same hash and size, its
+    integer form the same (`integer_form`, remembered). The online adversary's games made
+    a Fraction per distinct value of tens of coordinates per round (about a third of a
+    game's time), which a campaign's runs never read: they read the integer form."""
+
+    X = _LazyExamples()  # type: ignore[assignment]
+    _table: np.ndarray
+
+    @classmethod
+    def of(cls, table: np.ndarray, scale: int, y: tuple[int, ...], name: str
+           ) -> ScaledDataset:
+        """The dataset of `table / scale` (a 2-D integer array, `scale` their least common
+        denominator) and labels `y`, checked as `Dataset` checks its own (the entries are
+        integers by construction: their Fractions are exact)."""
+        if len(table) != len(y):
+            raise DataError(f"{len(table)} examples but {len(y)} labels", source=name)
+        for i, label in enumerate(y):
+            if label not in (-1, 1):
+                raise DataError(f"label {label!r} of example {i} is not -1 or +1", source=name)
+        data = object.__new__(cls)
+        # a frozen dataclass's fields, set as its own __init__ sets them; `_scale` is the
+        # cached least common denominator (`Dataset.scale`)
+        data.__dict__.update(y=y, name=name, _table=table, _scale=scale)
+        return data
+
+    @property
+    def n(self) -> int:
+        """Number of examples (from the integers: without making the Fractions)."""
+        table = self.__dict__.get("_table")  # none in a copy made by `dataclasses.replace`
+        return int(table.shape[0]) if table is not None else len(self.X)
+
+    @property
+    def d(self) -> int:
+        """Number of features (from the integers: without making the Fractions)."""
+        table = self.__dict__.get("_table")
+        return int(table.shape[1]) if table is not None else len(self.X[0])
+
+    def __repr__(self) -> str:
+        """The repr of the equal `Dataset` (what a report or a message shows of it is the
+        same whichever of the two a generator made)."""
+        return repr(Dataset(self.X, self.y, self.name))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to any `Dataset` of the same examples, labels and name (a dataclass's own
+        equality would hold only between two of the same class)."""
+        if not isinstance(other, Dataset):
+            return NotImplemented
+        return (self.X, self.y, self.name) == (other.X, other.y, other.name)
+
+    __hash__ = Dataset.__hash__
 
 
 def _rationals(rows: np.ndarray, scale: int) -> tuple[Vector, ...]:

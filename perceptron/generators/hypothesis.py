@@ -17,10 +17,10 @@ extreme magnitudes (up to 10^12, beyond int64 once squared and summed).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
 from typing import TYPE_CHECKING
 
 from perceptron.dataset import Dataset, Vector
@@ -43,50 +43,64 @@ class Planted:
     u: Vector
 
 
-def _inner_sign(a: Vector, b: Vector) -> int:
-    """The sign of `<a, b>` (-1, 0 or 1), exactly, in Python integers: the sum over the
-    least common multiple L of the products' denominators, `sum p_k q_k (L / (r_k s_k))`
-    for `a_k = p_k / r_k`, `b_k = q_k / s_k`, has the sign of `<a, b>` (L > 0). The same
-    sign as the sum of Fractions, without a Fraction (two gcds) per coordinate: drawing
-    the data was most of a planted scenario's cost."""
-    dens = [p.denominator * q.denominator for p, q in zip(a, b, strict=True)]
-    common = lcm(*dens)
-    total = sum(p.numerator * q.numerator * (common // d)
-                for p, q, d in zip(a, b, dens, strict=True))
+Cells = list[tuple[int, int]]
+"""An example as drawn: a `(numerator, denominator)` pair of integers per coordinate."""
+
+
+def _inner_sign(u: Sequence[int], x: Cells) -> int:
+    """The sign of `<u, x>` (-1, 0 or 1) for an integer `u`, exactly, in Python integers:
+    over the least common multiple L of x's denominators, `sum u_k p_k (L / q_k)` for
+    `x_k = p_k / q_k` has the sign of `<u, x>` (L > 0); no Fraction made."""
+    common = lcm(*[q for _, q in x])
+    total = sum([a * p * (common // q) for a, (p, q) in zip(u, x, strict=True)])
     return (total > 0) - (total < 0)
 
 
-def _vector(draw: Draw, dim: int, bound: int, den: int) -> Vector:
-    return tuple(Fraction(draw(-bound, bound), draw(1, den)) for _ in range(dim))
+def _cells(draw: Draw, dim: int, bound: int, den: int) -> Cells:
+    return [(draw(-bound, bound), draw(1, den)) for _ in range(dim)]
 
 
 def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N,
             name: str = "planted") -> Planted:
     """Draw a planted separator u, then examples labelled by `sign <u, x>` (0 dropped); the
-    dataset is named `name`."""
+    dataset is named `name`.
+
+    Each coordinate is drawn as a numerator and a denominator (`Cells`; u's denominators are
+    1), and the data are made of those integers over their least common denominator
+    (`perceptron.algorithms.fast.scaled_dataset`: the Fractions made only if read, the
+    integer form handed to the engine): the same dataset as a Fraction per coordinate,
+    which were most of a planted scenario's cost and which a campaign's runs never read."""
+    from perceptron.algorithms.fast import scaled_dataset
+
     dim = draw(1, max_dim)
-    u = _vector(draw, dim, 3, 1)
+    u = [p for p, _ in _cells(draw, dim, 3, 1)]
     if not any(u):
-        u = (Fraction(1), *u[1:])
+        u[0] = 1
     bound = MAGNITUDES[draw(0, len(MAGNITUDES) - 1)]
     den = (1, 1, 2, 7)[draw(0, 3)]
-    X: list[Vector] = []
+    X: list[Cells] = []
     for _ in range(draw(1, max_n)):
         kind = draw(0, 5)
         if kind == 0 and X:  # a duplicate
             X.append(X[draw(0, len(X) - 1)])
         elif kind == 1:  # an axis example: orthogonal to the other axes, ties y<w,x> = 0
             axis = draw(0, dim - 1)
-            X.append(tuple(Fraction(draw(1, bound)) if k == axis else Fraction(0)
-                           for k in range(dim)))
+            X.append([(draw(1, bound), 1) if k == axis else (0, 1) for k in range(dim)])
         else:
-            X.append(_vector(draw, dim, bound, den))
+            X.append(_cells(draw, dim, bound, den))
     signs = [_inner_sign(u, x) for x in X]
     kept = [x for x, sign in zip(X, signs, strict=True) if sign]
     labels = tuple(sign for sign in signs if sign)
     if not kept:
-        kept, labels = [u], (1,)  # <u, u> > 0
-    return Planted(Dataset(tuple(kept), labels, name), u)
+        kept, labels = [[(a, 1) for a in u]], (1,)  # <u, u> > 0
+    # over the lcm L of every denominator, then over the least one (L / g)
+    common = lcm(*[q for x in kept for _, q in x])
+    rows = [[p * (common // q) for p, q in x] for x in kept]
+    g = gcd(common, *[v for row in rows for v in row])
+    if g > 1:
+        rows = [[v // g for v in row] for row in rows]
+    return Planted(scaled_dataset(rows, common // g, labels, name),
+                   tuple(Fraction(a) for a in u))
 
 
 def seeded_separable(seed: int, **limits: int) -> Planted:

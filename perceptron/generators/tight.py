@@ -31,7 +31,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.generators.adversary import rational_squares
@@ -129,19 +129,23 @@ def orthonormal(labels: Sequence[int], *, scale: Fraction | int = 1, dim: int | 
         rows = [([int(i == j) for j in range(width)], 1) for i in range(n)]
     else:
         rows = _rotation_rows(width, rotation_seed)[:n]
-    # one Fraction per distinct (numerator, row denominator): an unrotated family's cells
-    # are 0 and c, and a rotated one's repeat a few values too (a gcd per cell otherwise)
-    made: dict[tuple[int, int], Fraction] = {}
+    # the examples as integers over one denominator: cell (i, j) is p v / (q den_i) for
+    # c = p / q and row i's numerators v over den_i (of either sign), so over q L, L the lcm
+    # of the |den_i|, its numerator is p v (L / den_i); brought to the least common
+    # denominator (the gcd of all out), the dataset's Fractions are made only if read
+    # (`scaled_dataset`: a campaign's runs read its integer form)
+    from perceptron.algorithms.fast import scaled_dataset
+
     p, q = c.numerator, c.denominator
-    X = tuple(tuple([made[key] if (key := (v, den)) in made
-                     else made.setdefault(key, Fraction(p * v, q * den)) for v in nums])
-              for nums, den in rows)
     common = lcm(*(abs(den) for _, den in rows)) if rows else 1
+    table = [[p * v * (common // den) for v in nums] for nums, den in rows]
+    g = gcd(q * common, *(v for row in table for v in row))
+    table = [[v // g for v in row] for row in table]
     weights = [y * (common // den) for y, (_, den) in zip(labels, rows, strict=True)]
     u = tuple(Fraction(sum(w * nums[k] for w, (nums, _) in zip(weights, rows, strict=True)),
                        common) for k in range(width))
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
-    return TightFamily(Dataset(X, tuple(labels), name), u, c, c * c)
+    return TightFamily(scaled_dataset(table, q * common // g, labels, name), u, c, c * c)
 
 
 def margin_family(rho: Fraction | int, *, R2: Fraction | int = 1,

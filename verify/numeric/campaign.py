@@ -192,8 +192,19 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
     """Orthonormal families with random labels, sizes 1..8, scales and rational rotations:
     scenarios `start .. start + count` of the stream drawn from `seed` (those before `start`
     are drawn and not built, so a shard of the stream costs its own families only; each
-    family's rotation has a seed of its own)."""
+    family's rotation has a seed of its own).
+
+    Where this process's last stream of `seed` that was drawn to its end ended, up to
+    `start`, the stream goes on from there (`_TIGHT_STREAMS`) instead of being drawn again
+    from its first scenario: a worker runs a source's shards in order, and the draws replayed
+    before each shard's start grew with the shard's position (shard k of 25 scenarios
+    replayed 25 k families' draws). The same generator state, so the same draws."""
     rng = random.Random(seed)
+    first = 0
+    kept = _TIGHT_STREAMS.get(seed)
+    if kept is not None and kept[0] <= start:
+        first = kept[0]
+        rng.setstate(kept[1])
     # `rng.randint(lo, hi)` is `draw(lo, hi)` (`randint_of`), and `rng.choice(seq)` and
     # `rng.randrange(m)` are `seq[draw(0, len(seq) - 1)]` and `draw(0, m - 1)`: CPython's
     # three draw `_randbelow(n)` the same way, so these are the same integers from the same
@@ -201,16 +212,26 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
     # and checks around each, most of drawing the stream (and of replaying it before a
     # shard's start)
     draw = randint_of(rng)
-    for i in range(start + count):
+    for i in range(first, start + count):
         n = draw(1, 8)
         labels = [_SIGNS[draw(0, 1)] for _ in range(n)]
-        scale = Fraction(draw(1, 9), _SCALE_DENOMINATORS[draw(0, 3)])
+        numerator, denominator = draw(1, 9), _SCALE_DENOMINATORS[draw(0, 3)]
         dim = n + draw(0, 2)
         rotation = draw(0, 10**6 - 1) if rng.random() < 0.5 else None
         if i < start:
             continue
-        family = orthonormal(labels, scale=scale, dim=dim, rotation_seed=rotation)
+        family = orthonormal(labels, scale=Fraction(numerator, denominator), dim=dim,
+                             rotation_seed=rotation)
         yield Scenario(family.data, family.u, Origin("tight", seed + i, family.data.name))
+    if len(_TIGHT_STREAMS) >= TIGHT_STREAMS and seed not in _TIGHT_STREAMS:
+        _TIGHT_STREAMS.clear()
+    _TIGHT_STREAMS[seed] = (start + count, rng.getstate())
+
+
+#: The streams of `tight` this process drew to their end: seed -> (the position reached,
+#: the generator's state there), at most `TIGHT_STREAMS` seeds (then it starts again).
+_TIGHT_STREAMS: dict[int, tuple[int, tuple[object, ...]]] = {}
+TIGHT_STREAMS = 16
 
 
 #: The labels and the scales' denominators `tight` draws from.

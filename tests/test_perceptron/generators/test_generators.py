@@ -11,6 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from perceptron.algorithms.fast import _integer_form, integer_form
+from perceptron.dataset import Dataset
+from perceptron.errors import DataError
 from perceptron.generators.adversary import OnlineAdversary, rational_squares, sum_of_squares
 from perceptron.generators.hypothesis import _inner_sign, seeded_separable
 from perceptron.generators.tight import orthonormal, rational_rotation
@@ -275,18 +277,142 @@ _RATIONALS = st.one_of(st.fractions(max_denominator=7),
                                  st.integers(1, 10**20)))
 
 
+_CELLS = st.tuples(st.integers(-(10**30), 10**30), st.integers(1, 10**20)) | st.tuples(
+    st.integers(-3, 3), st.integers(1, 7))
+
+
 @given(st.integers(1, 6).flatmap(lambda dim: st.tuples(
-    st.lists(_RATIONALS, min_size=dim, max_size=dim),
-    st.lists(_RATIONALS, min_size=dim, max_size=dim))))
-def test_planted_inner_sign_is_the_fraction_sign(pair: tuple[list[Fraction], list[Fraction]]
+    st.lists(st.integers(-(10**20), 10**20) | st.integers(-3, 3), min_size=dim, max_size=dim),
+    st.lists(_CELLS, min_size=dim, max_size=dim))))
+def test_planted_inner_sign_is_the_fraction_sign(pair: tuple[list[int], list[tuple[int, int]]]
                                                  ) -> None:
-    """`planted` labels by the sign of `<u, x>` computed in integers (`_inner_sign`): the
-    sign of the sum of Fractions, zero included, at any size."""
-    a, b = map(tuple, pair)
-    exact = sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
-    assert _inner_sign(a, b) == (exact > 0) - (exact < 0)
-    assert _inner_sign(a, tuple(-v for v in b)) == -_inner_sign(a, b)
-    assert _inner_sign(a, tuple(Fraction(0) for _ in b)) == 0
+    """`planted` labels by the sign of `<u, x>` computed in integers (`_inner_sign`, x as
+    drawn: a numerator and a denominator per coordinate): the sign of the sum of Fractions,
+    zero included, at any size."""
+    u, x = pair
+    exact = sum((a * Fraction(p, q) for a, (p, q) in zip(u, x, strict=True)), Fraction(0))
+    assert _inner_sign(u, x) == (exact > 0) - (exact < 0)
+    assert _inner_sign(u, [(-p, q) for p, q in x]) == -_inner_sign(u, x)
+    assert _inner_sign(u, [(0, q) for _, q in x]) == 0
+
+
+def _planted_in_fractions(seed: int, max_dim: int = 8, max_n: int = 12
+                          ) -> tuple[tuple[tuple[Fraction, ...], ...], tuple[int, ...],
+                                     tuple[Fraction, ...]]:
+    """The planted distribution as it was written before its integer form: a Fraction per
+    drawn coordinate, signs by sums of Fractions (the reference of `planted`)."""
+    import random
+
+    rng = random.Random(seed)
+    draw = rng.randint
+
+    def vector(dim: int, bound: int, den: int) -> tuple[Fraction, ...]:
+        return tuple(Fraction(draw(-bound, bound), draw(1, den)) for _ in range(dim))
+
+    dim = draw(1, max_dim)
+    u = vector(dim, 3, 1)
+    if not any(u):
+        u = (Fraction(1), *u[1:])
+    bound = (3, 100, 10**6, 10**12)[draw(0, 3)]
+    den = (1, 1, 2, 7)[draw(0, 3)]
+    X: list[tuple[Fraction, ...]] = []
+    for _ in range(draw(1, max_n)):
+        kind = draw(0, 5)
+        if kind == 0 and X:
+            X.append(X[draw(0, len(X) - 1)])
+        elif kind == 1:
+            axis = draw(0, dim - 1)
+            X.append(tuple(Fraction(draw(1, bound)) if k == axis else Fraction(0)
+                           for k in range(dim)))
+        else:
+            X.append(vector(dim, bound, den))
+    signs = [(s > 0) - (s < 0) for s in (dot(u, x) for x in X)]
+    kept = tuple(x for x, sign in zip(X, signs, strict=True) if sign)
+    labels = tuple(sign for sign in signs if sign)
+    return (kept, labels, u) if kept else ((u,), (1,), u)
+
+
+def _assert_form_of_its_fractions(data: Dataset) -> None:
+    """The integer form a generator hands the engine is the one its Fractions give."""
+    kept, parsed = integer_form(data), _integer_form(data)
+    assert (kept.scale, kept.max_abs, kept.bias) == (parsed.scale, parsed.max_abs, parsed.bias)
+    assert kept.rows.dtype == parsed.rows.dtype
+    assert np.array_equal(kept.rows, parsed.rows) and np.array_equal(kept.y, parsed.y)
+
+
+def test_planted_data_are_the_fraction_draws() -> None:
+    """`planted` draws integers and makes its data over their least common denominator: the
+    same examples, labels and separator as a Fraction per draw, on seeds of every magnitude
+    (beyond int64 included) and denominator, on the campaign's and the orders' limits; and
+    the integer form it hands the engine is the one those Fractions give."""
+    for seed in (*range(400), *range(20_000, 20_400, 3)):
+        for limits in ({}, {"max_n": 6, "max_dim": 3}):
+            drawn = seeded_separable(seed, **limits)
+            assert (drawn.data.X, drawn.data.y, drawn.u) == _planted_in_fractions(seed, **limits)
+            _assert_form_of_its_fractions(drawn.data)
+
+
+@given(labels=st.lists(st.sampled_from((-1, 1)), min_size=1, max_size=8),
+       scale=st.builds(Fraction, st.integers(1, 40), st.sampled_from((1, 2, 3, 7, 12))),
+       extra=st.integers(0, 3), rotation=st.none() | st.integers(0, 10**6))
+def test_orthonormal_data_are_the_fraction_cells(labels: list[int], scale: Fraction,
+                                                 extra: int, rotation: int | None) -> None:
+    """`orthonormal` makes its examples as integers over their least common denominator:
+    cell (i, j) is `scale` times the rotation's entry (a numerator over its row's
+    denominator, of either sign), exactly, and the integer form it hands the engine is the
+    one its Fractions give."""
+    family = orthonormal(labels, scale=scale, dim=len(labels) + extra, rotation_seed=rotation)
+    rows = (rational_rotation(len(labels) + extra, rotation)[:len(labels)]
+            if rotation is not None else
+            [[Fraction(int(i == j)) for j in range(len(labels) + extra)]
+             for i in range(len(labels))])
+    assert family.data.X == tuple(tuple(scale * v for v in row) for row in rows)
+    assert family.data.y == tuple(labels)
+    _assert_form_of_its_fractions(family.data)
+
+
+def test_a_scaled_dataset_is_the_dataset_of_its_fractions() -> None:
+    """The dataset `scaled_dataset` makes (its Fractions made when first read) is the
+    `Dataset` of those Fractions: equal both ways, the same hash, repr, size and scale, a
+    pickle of it equal, and a copy by `dataclasses.replace`, a subset and the augmented
+    data as the plain dataset's; its size is read without making its Fractions."""
+    import dataclasses
+    import pickle
+
+    from perceptron.algorithms.fast import scaled_dataset
+
+    data = scaled_dataset([[1, 2, 0], [3, 0, -5]], 4, (1, -1), "d")
+    assert "X" not in data.__dict__ and (data.n, data.d) == (2, 3)
+    assert "X" not in data.__dict__
+    plain = Dataset(data.X, (1, -1), "d")
+    assert data == plain and plain == data and hash(data) == hash(plain)
+    assert repr(data) == repr(plain) and data.scale() == plain.scale() == 4
+    assert data != Dataset(data.X, (1, 1), "d") and data != Dataset(data.X, (1, -1), "e")
+    assert pickle.loads(pickle.dumps(data)) == plain
+    copy = dataclasses.replace(data, name="e")
+    assert (copy.X, copy.n, copy.d, copy.name) == (plain.X, 2, 3, "e")
+    assert data.subset([1, 0]) == plain.subset([1, 0])
+    assert data.augmented() == plain.augmented()
+    with pytest.raises(DataError, match="is not -1 or"):
+        scaled_dataset([[1]], 1, (2,), "d")
+    with pytest.raises(DataError, match="2 examples but 1 labels"):
+        scaled_dataset([[1], [2]], 1, (1,), "d")
+
+
+def test_a_campaign_run_makes_no_fraction_of_the_generated_data() -> None:
+    """The engine's run of a planted, tight or adversary scenario, and the rows a campaign
+    checks on it, read the integer form its generator handed over, not its Fractions
+    (making them was most of drawing a scenario)."""
+    from verify.numeric.campaign import canonical_checks, generated, run_campaign, tight
+    from verify.numeric.shards import adversary_shards
+
+    sources = {"generated": list(generated(20_000, 30)), "tight": list(tight(30_000, 30)),
+               "adversary": [s for shard in adversary_shards(40_000, range(1, 6))
+                             for s in shard.scenarios()]}
+    result = run_campaign(canonical_checks(), sources)
+    assert result.instances > 0 and all(v.violations == 0 for v in result.verdicts.values())
+    for scenarios in sources.values():
+        assert all("X" not in s.data.__dict__ for s in scenarios)
 
 
 def test_seeded_planted_data_are_labelled_by_the_planted_separator() -> None:

@@ -126,6 +126,30 @@ def test_tight_draws_the_stream_that_randoms_own_methods_draw(seed: int, start: 
     assert got == expected
 
 
+def test_tight_goes_on_from_where_its_last_stream_ended() -> None:
+    """A stream of `tight` drawn to its end is kept where it ended (`_TIGHT_STREAMS`), and a
+    later call of the same seed from there or beyond goes on from it instead of drawing
+    the stream again: every cut of the stream, in any order, is the cut of the stream drawn
+    whole; a stream left unfinished keeps nothing; and the memo stays bounded."""
+    from verify.numeric import campaign as source
+
+    def cut(seed: int, count: int, start: int) -> list[tuple[object, ...]]:
+        return [(s.data, s.u, s.origin) for s in tight(seed, count, start)]
+
+    source._TIGHT_STREAMS.clear()
+    whole = cut(77, 30, 0)
+    source._TIGHT_STREAMS.clear()
+    for start, count in ((0, 5), (5, 5), (12, 4), (3, 6), (16, 14), (29, 1)):
+        assert cut(77, count, start) == whole[start:start + count]
+        assert source._TIGHT_STREAMS[77][0] == start + count
+    unfinished = tight(77, 5, 0)
+    next(unfinished)
+    assert source._TIGHT_STREAMS[77][0] == 30
+    for seed in range(2 * source.TIGHT_STREAMS):
+        cut(1000 + seed, 1, 0)
+    assert len(source._TIGHT_STREAMS) <= source.TIGHT_STREAMS
+
+
 def test_wrong_step_is_violated_with_a_shrunk_counterexample_and_provenance() -> None:
     wrong = wrong_norm_growth()
     result = run_campaign([wrong], {"tight": tight(seed=8, count=20)},
