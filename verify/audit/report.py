@@ -268,13 +268,23 @@ def to_text(audit: Audit) -> str:
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
-    return "\n".join(lines + data_lines(audit) + vacuous_lines(audit)
+    return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
 
 
 PLUGIN_RUNS = ("each checked as the trace it is: exact values, sizes, steps; a verdict on "
                "runs is one on these")
 """What the lines of `Audit.plugins` qualify, as every rendering heads them."""
+
+
+def unmade_lines(audit: Audit) -> list[str]:
+    """The runs each proof asked for that were not made (`ProofAudit.unmade`: a data file of
+    its own refused, its plug-in failed or unusable), one line each: why a proof whose
+    steps may all be proved and held on runs is `incomplete` (newcomer 19 §3: said on
+    standard error only, as the audit's errors)."""
+    lines = [f"  {p.id}: {line}" for p in audit.proofs for line in p.unmade]
+    return ["", "runs not made (so not verified; verdicts on runs are on the runs made):",
+            *lines] if lines else []
 
 
 def plugin_lines(audit: Audit) -> list[str]:
