@@ -283,8 +283,11 @@ def unmade_lines(audit: Audit) -> list[str]:
     steps may all be proved and held on runs is `incomplete` (newcomer 19 §3: said on
     standard error only, as the audit's errors)."""
     lines = [f"  {p.id}: {line}" for p in audit.proofs for line in p.unmade]
-    return ["", "runs not made (so not verified; verdicts on runs are on the runs made):",
-            *lines] if lines else []
+    return ["", f"runs not made ({UNMADE}):", *lines] if lines else []
+
+
+UNMADE = "so not verified; verdicts on runs are on the runs made"
+"""What the lines of `ProofAudit.unmade` mean, as every rendering heads them."""
 
 
 def plugin_lines(audit: Audit) -> list[str]:

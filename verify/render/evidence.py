@@ -193,6 +193,13 @@ class AuditView:
         return tuple((p, data_text(p.audit)) for p in self.proofs if p.audit.data_files)
 
     @property
+    def unmade(self) -> tuple[tuple[ProofView, str], ...]:
+        """Each proof's runs not made, one line each (`ProofAudit.unmade`: a data file of its
+        own refused, its plug-in failed: what was kept of its runs), as the terminal's `runs
+        not made` says them; none when every run asked for was made."""
+        return tuple((p, line) for p in self.proofs for line in p.audit.unmade)
+
+    @property
     def plugin_runs(self) -> tuple[str, ...]:
         """How the runs of each plug-in ended, one line per plug-in and run kind (the JSON's
         `summary.plugin_runs`, the terminal's `runs of plug-ins:`); none without plug-ins."""

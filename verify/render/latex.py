@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from verify.audit.job import Audit
-from verify.audit.report import COLUMNS, PLUGIN_RUNS
+from verify.audit.report import COLUMNS, PLUGIN_RUNS, UNMADE
 from verify.render import evidence
 from verify.render.certificates import Latex, evidence_blocks
 from verify.render.evidence import (
@@ -235,5 +235,6 @@ def render(audit: Audit, failures: list[str] | None = None,
         counterexample=guarded(counterexample, fallback, failed),
         code=lambda text: Raw(code(text)), claim=guarded(claim, fallback, failed),
         breakable=lambda text: Raw(breakable(text)), plugin_runs_note=PLUGIN_RUNS,
+        unmade_note=UNMADE,
         symbolic_line=evidence.symbolic_line,
         numeric_line=evidence.numeric_line)

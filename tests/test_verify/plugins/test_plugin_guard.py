@@ -135,6 +135,19 @@ def doubles_and_stalls(data: Dataset, max_updates: int) -> object:
     return hostile.doubles_its_step(data, max_updates)
 
 
+def _reports(audit: object) -> dict[str, str]:
+    """The Markdown, HTML and LaTeX reports of `audit`, their escapes of its lines undone
+    (Markdown's backslashes, HTML's entities, LaTeX's `--`, `\\_` and breaks after `/`)."""
+    import html as entities
+    import re
+
+    from verify.render import html, latex, markdown
+
+    return {"md": re.sub(r"\\(.)", r"\1", markdown.render(audit)),
+            "html": entities.unescape(html.render(audit)),
+            "tex": latex.render(audit).replace("-{}-", "--").replace("\\_", "_")}
+
+
 def test_a_timeout_keeps_the_runs_that_finished() -> None:
     """The trial's plug-in ran past its guard on one adversary scenario and every step of its
     proof was "not run": the scenarios that had finished were thrown away. The shards before
@@ -174,6 +187,8 @@ def test_a_timeout_keeps_the_runs_that_finished() -> None:
         assert text[at - 1].startswith("runs not made (so not verified")
         assert f"runs not made ({error}; {FAULT_KEPT})" in audit.problems()[-1]
         reports[jobs] = json.dumps(to_json(audit))
+    for name, text in _reports(audit).items():  # the same line in every report
+        assert "Runs not made" in text and f"{error}; {FAULT_KEPT}" in text, name
     assert reports[1] == reports[2]
 
 
