@@ -80,7 +80,7 @@ from verify.proof_checker import (
 )
 from verify.runs.columns import Instance
 from verify.runs.naming import Naming, Reading, binding_of, natural_terms, on_runs, unbound
-from verify.runs.plugin import Plugin, shared_faults
+from verify.runs.plugin import Plugin, at, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
 from verify.typeset.points import mentioned
@@ -352,7 +352,8 @@ def run_audit(
     or of the source algorithm named by `[numeric] algorithm` (its rule, sign(0), bias: its
     own iterates), or of the user's plug-in of that name in `algorithms`
     (`verify.runs.plugin`: no plug-in runs unless given here; a fault of one is a line of
-    `errors`, its steps not run; one that timed out is called no more in any process).
+    `errors`, its proofs not verified, their steps checked on the runs of the shards before
+    the fault only; one that timed out is called no more for a later shard in any process).
     `refused`: the plug-ins given that could not be used (loaded, named), as `(name,
     fault)`: each fault is a line of `errors`, and the proofs naming such a plug-in are
     audited with their steps not run on runs (not refused as naming an unknown algorithm:
@@ -429,7 +430,9 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
-        failed = campaign_result.faults.get(algorithm or "") or unusable.get(algorithm or "")
+        failed = unusable.get(algorithm or "") or campaign_result.faults.get(algorithm or "")
+        if failed and any(s.numeric is not None for s in steps):  # runs before it were kept
+            failed = f"{failed}; {FAULT_KEPT}"
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps,
                                  admitted.targets[proof_id].file,
                                  (*admitted.refused_data.get(proof_id, ()), *[failed] * bool(
@@ -445,7 +448,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     witnesses: dict[str, Witness] = {}
     by_name = {c.name: c for c in checks}
     for name, source in sorted(campaign_result.witnesses):  # sources merged in this order
-        if name not in faults and name not in witnesses:
+        if name not in witnesses:  # a plug-in's fault: only runs before it (`merge`)
             witnesses[name] = Witness(by_name[name], campaign_result.witnesses[(name, source)],
                                       plan.targets[name.rsplit("/", 1)[0]].name)
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
@@ -454,8 +457,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                  sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses,
                  data=tuple(data),
                  plugins=tuple(ran.line(name, kind) for (name, kind), ran
-                               in sorted(campaign_result.plugins.items())
-                               if name not in campaign_result.faults))
+                               in sorted(campaign_result.plugins.items())))
 
 
 @contextmanager
@@ -477,15 +479,20 @@ def _frozen() -> Iterator[None]:
 
 
 def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
-    """`PROOF/STEP` -> why it has no verdict, for every check of a plug-in that failed (its
-    verdicts on the shards before the fault are dropped: a fault is never a verdict)."""
-    out = {}
-    for check in plan.checks:
-        if check.algorithm in result.faults:
-            out[check.name] = result.faults[check.algorithm]  # `plug-in NAME raised ...`
-            for key in [k for k in result.verdicts if k[0] == check.name]:
-                del result.verdicts[key]
-    return out
+    """`PROOF/STEP` -> its plug-in's fault, for every check of a plug-in that failed: why it
+    has no verdict when no run before the fault bound it. Its verdicts on the shards before
+    the fault are kept (`verify.numeric.shards.merge`: those runs were made and checked, and a
+    violation there is a finding as any is; newcomer 19 §3 saw every finished run thrown
+    away); the fault itself is never a verdict, and its proofs are not verified
+    (`ProofAudit.unmade`)."""
+    return {check.name: result.faults[check.algorithm]  # `plug-in NAME raised ...`
+            for check in plan.checks if check.algorithm in result.faults}
+
+
+#: What a plug-in's fault leaves of its proof's verdicts on runs, when some step has one
+#: (`ProofAudit.unmade`).
+FAULT_KEPT = ("its steps were checked on the runs of the campaign's shards before this "
+              "scenario's, not on this shard's nor on any later one's")
 
 
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
@@ -792,9 +799,9 @@ def _serially(plan: _Plan, say: Progress) -> tuple[CampaignResult, Reports]:
     """Every unit in this process, reporting progress step by step."""
     parts = []
     done = 0
-    for task in _tasks(plan):
+    for position, task in enumerate(_tasks(plan)):
         say(done, plan.total, f"numeric: {len(plan.checks)} statements on {_name(task)}")
-        parts.append(_shard_verdicts(plan.checks, task))
+        parts.append(_shard_verdicts(plan.checks, task, position))
         done += len(task)
     result = merge(parts)
     reports: Reports = {}
@@ -822,8 +829,14 @@ def _in_parallel(plan: _Plan, say: Progress, numeric: Executor, local: Executor,
     # (Only the submission order; the verdicts are merged in shard order.)
     shipped = _Shipped.of(plan.checks)  # pickled once, not once per shard
     tasks = _tasks(plan)
-    campaigns = {numeric.submit(_shard_verdicts, shipped, tasks[index]): index
-                 for index in reversed(range(len(tasks)))}
+    # A plug-in's tasks go in shard order instead: its timeout, posted by one task, ends the
+    # calls of the later tasks only (`verify.runs.plugin.at`), so that the earlier ones are
+    # made in any schedule; submitted last first, each earlier task would wait out the
+    # guard again.
+    order = range(len(tasks)) if any(c.plugin is not None for c in plan.checks) \
+        else reversed(range(len(tasks)))
+    campaigns = {numeric.submit(_shard_verdicts, shipped, tasks[index], index): index
+                 for index in order}
     symbolic: dict[Future[Any], str] = {task: proof_id for proof_id, task in work.items()
                                         if proof_id in proofs and task.result()[1] is not None}
     say(0, plan.total, f"{len(campaigns) + len(proofs)} tasks")
@@ -900,11 +913,13 @@ def _symbolic_detached(proof: Proof, guard: float | None, search: bool = False
     return tuple(map(detached, _symbolic(proof, guard, search=search)))
 
 
-def _shard_verdicts(checks: Sequence[Check] | _Shipped, task: tuple[Shard, ...]
-                    ) -> CampaignResult:
+def _shard_verdicts(checks: Sequence[Check] | _Shipped, task: tuple[Shard, ...],
+                    position: int | None = None) -> CampaignResult:
     """One task's campaign, a shard or several alike (`_tasks`): verdicts per (check,
-    source), witnesses, plug-in faults (its scenarios built where it runs)."""
-    return run_shards(checks.checks() if isinstance(checks, _Shipped) else checks, task)
+    source), witnesses, plug-in faults (its scenarios built where it runs); `position`, its
+    index among the tasks, orders the plug-ins' posted timeouts (`verify.runs.plugin.at`)."""
+    with at(position):
+        return run_shards(checks.checks() if isinstance(checks, _Shipped) else checks, task)
 
 
 #: Consecutive shards of one source that one task runs together (`run_shards`: the verdicts,

@@ -52,11 +52,16 @@ def data_lines(audit: Audit) -> list[str]:
     """The data files each proof's steps were run on, with their examples and the
     instances their runs gave (newcomer 19 found them said nowhere: whether a proof's
     `[numeric] data` was run at all could be told only by the instance counts)."""
-    lines = [f"  {p.id}: " + ", ".join(
-        f"{printable(f.path)} ({counted(f.examples, 'example')})" for f in p.data_files)
-        + f"; {counted(p.data_instances, 'instance')} on their runs"
-        for p in audit.proofs if p.data_files]
+    lines = [f"  {p.id}: {data_text(p)}" for p in audit.proofs if p.data_files]
     return ["", "data files run:", *lines] if lines else []
+
+
+def data_text(audit: ProofAudit) -> str:
+    """`toy.csv (3 examples), b.csv (5 examples); 24 instances on their runs`: a proof's
+    data files as every rendering says them (`data_lines`, the reports)."""
+    return (", ".join(f"{printable(f.path)} ({counted(f.examples, 'example')})"
+                      for f in audit.data_files)
+            + f"; {counted(audit.data_instances, 'instance')} on their runs")
 
 
 def source(audit: ProofAudit) -> str:
@@ -264,15 +269,32 @@ def to_text(audit: Audit) -> str:
     if unknown:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
-    return "\n".join(lines + data_lines(audit) + vacuous_lines(audit)
+    return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
+
+
+PLUGIN_RUNS = ("each checked as the trace it is: exact values, sizes, steps; a verdict on "
+               "runs is one on these")
+"""What the lines of `Audit.plugins` qualify, as every rendering heads them."""
+
+
+def unmade_lines(audit: Audit) -> list[str]:
+    """The runs each proof asked for that were not made (`ProofAudit.unmade`: a data file of
+    its own refused, its plug-in failed or unusable), one line each: why a proof whose
+    steps may all be proved and held on runs is `incomplete` (newcomer 19 §3: said on
+    standard error only, as the audit's errors)."""
+    lines = [f"  {p.id}: {line}" for p in audit.proofs for line in p.unmade]
+    return ["", f"runs not made ({UNMADE}):", *lines] if lines else []
+
+
+UNMADE = "so not verified; verdicts on runs are on the runs made"
+"""What the lines of `ProofAudit.unmade` mean, as every rendering heads them."""
 
 
 def plugin_lines(audit: Audit) -> list[str]:
     """How the runs of each plug-in ended (`Audit.plugins`): what its steps' verdicts on runs
     are verdicts on (a run that stopped before it converged is checked as the run it is)."""
-    return ["", "runs of plug-ins (each checked as the trace it is: exact values, sizes, "
-            "steps; a verdict on runs is one on these):",
+    return ["", f"runs of plug-ins ({PLUGIN_RUNS}):",
             *(f"  {line}" for line in audit.plugins)] if audit.plugins else []
 
 

@@ -363,6 +363,9 @@ class CampaignResult:
     witnesses: dict[tuple[str, str], Scenario] = field(default_factory=dict)
     faults: dict[str, str] = field(default_factory=dict)
     plugins: dict[tuple[str, str], Ran] = field(default_factory=dict)
+    #: the names of each plug-in's checks, by plug-in (a fault of the plug-in in one shard
+    #: drops their verdicts from the later shards: `verify.numeric.shards.merge`)
+    plugin_checks: dict[str, frozenset[str]] = field(default_factory=dict)
     evaluation_seconds: float = 0.0
     total_seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -455,6 +458,8 @@ def run_campaign(checks: Sequence[Check],
             group.flush(source, result)
         held = 0
     for algorithm, group in groups.items():
+        if group.plugin is not None and algorithm is not None:
+            result.plugin_checks[algorithm] = frozenset(c.name for c, _ in group.compiled)
         if group.fault is not None and algorithm is not None:
             result.faults[algorithm] = group.fault
             for check, _ in group.compiled:

@@ -356,19 +356,32 @@ def merge(results: Iterable[CampaignResult]) -> CampaignResult:
     """Shard results added in the order given: verdicts merged per (check, source), runs and
     seconds summed (wall and CPU seconds spent on workers, for rates only), and how plug-ins'
     runs ended; the first witness of each (check, source) and the first fault of each
-    plug-in kept."""
+    plug-in kept. A plug-in's checks keep the verdicts (witnesses, runs) of the results
+    before its first fault, none from that result (`campaign.run_campaign` dropped them) or
+    after it: the runs before a fault are made in every schedule, those after it may be
+    stopped by its posted timeout or not (`verify.runs.plugin.at`), so the merge is the same
+    whatever the processes and the order they ran in (newcomer 19 §3: a timeout once threw
+    away every run, also those that had finished)."""
     total = CampaignResult()
+    ended: set[str] = set()  # plug-ins whose fault came in an earlier result
     for part in results:
+        cut = {name for plugin in ended for name in part.plugin_checks.get(plugin, ())}
         for key, verdict in part.verdicts.items():
-            total.record(*key, verdict)
+            if key[0] not in cut:
+                total.record(*key, verdict)
         for source, runs in part.runs.items():
             total.runs[source] = total.runs.get(source, 0) + runs
         for key, scenario in part.witnesses.items():
-            total.witnesses.setdefault(key, scenario)
+            if key[0] not in cut:
+                total.witnesses.setdefault(key, scenario)
         for name, fault in part.faults.items():
             total.faults.setdefault(name, fault)
         for key, ran in part.plugins.items():
-            total.plugins[key] = total.plugins[key] + ran if key in total.plugins else ran
+            if key[0] not in ended:
+                total.plugins[key] = total.plugins[key] + ran if key in total.plugins else ran
+        for name, checks in part.plugin_checks.items():
+            total.plugin_checks[name] = total.plugin_checks.get(name, frozenset()) | checks
+        ended.update(part.faults)
         total.evaluation_seconds += part.evaluation_seconds
         total.total_seconds += part.total_seconds
         total.cpu_seconds += part.cpu_seconds

@@ -25,7 +25,7 @@ from markupsafe import Markup
 from proofs.step import Induction, Proof
 from verify import kernel
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
-from verify.audit.report import COLUMNS, ProofCounts, findings, to_json
+from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, to_json
 from verify.proof_checker import GoalReport
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.points import instance_lines, refuted_names
@@ -183,6 +183,27 @@ class AuditView:
         bare "proved" would say more than was shown."""
         return tuple(s for p in self.proofs for s in p.steps
                      if s.report["symbolic"]["vacuity"])
+
+    @property
+    def data(self) -> tuple[tuple[ProofView, str], ...]:
+        """Each proof run on data files (its `[numeric] data`, `--data`) and those files with
+        their examples and the instances their runs gave, in the words of the terminal's
+        `data files run:` (`verify.audit.report.data_text`); none when no proof was (the
+        JSON's `data`: newcomer 19 found the reports silent about them)."""
+        return tuple((p, data_text(p.audit)) for p in self.proofs if p.audit.data_files)
+
+    @property
+    def unmade(self) -> tuple[tuple[ProofView, str], ...]:
+        """Each proof's runs not made, one line each (`ProofAudit.unmade`: a data file of its
+        own refused, its plug-in failed: what was kept of its runs), as the terminal's `runs
+        not made` says them; none when every run asked for was made."""
+        return tuple((p, line) for p in self.proofs for line in p.audit.unmade)
+
+    @property
+    def plugin_runs(self) -> tuple[str, ...]:
+        """How the runs of each plug-in ended, one line per plug-in and run kind (the JSON's
+        `summary.plugin_runs`, the terminal's `runs of plug-ins:`); none without plug-ins."""
+        return tuple(self.report["summary"].get("plugin_runs", ()))
 
 
 LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses it. Fill: "

@@ -15,7 +15,7 @@ from importlib.resources import files
 from markupsafe import Markup
 
 from verify.audit.job import Audit
-from verify.audit.report import COLUMNS
+from verify.audit.report import COLUMNS, PLUGIN_RUNS, UNMADE
 from verify.render import evidence
 from verify.render.certificates import MathML, evidence_blocks
 from verify.render.evidence import (
@@ -106,4 +106,5 @@ def render(audit: Audit, failures: list[str] | None = None,
         graph=graph,
         certificates=guarded(certificates, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
-        symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line)
+        symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
+        plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE)

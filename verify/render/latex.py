@@ -16,7 +16,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from verify.audit.job import Audit
-from verify.audit.report import COLUMNS
+from verify.audit.report import COLUMNS, PLUGIN_RUNS, UNMADE
 from verify.render import evidence
 from verify.render.certificates import Latex, evidence_blocks
 from verify.render.evidence import (
@@ -131,6 +131,12 @@ def code(text: str) -> str:
     return rf"\texttt{{{escaped}}}"
 
 
+def breakable(text: str) -> str:
+    """`text` escaped (`escape`), breakable after every `/`: a data file's path is one word
+    of a page's width or more (a temporary folder's), which would run into the margin."""
+    return escape(text).replace("/", r"/\allowbreak{}")
+
+
 BUDGET = 80
 """Characters of plain text a display line holds at 10pt on the page (about 95 fit)."""
 
@@ -228,5 +234,7 @@ def render(audit: Audit, failures: list[str] | None = None,
         certificates=guarded(certificates, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
         code=lambda text: Raw(code(text)), claim=guarded(claim, fallback, failed),
+        breakable=lambda text: Raw(breakable(text)), plugin_runs_note=PLUGIN_RUNS,
+        unmade_note=UNMADE,
         symbolic_line=evidence.symbolic_line,
         numeric_line=evidence.numeric_line)

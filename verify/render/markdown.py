@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from verify.audit.job import Audit
+from verify.audit.report import PLUGIN_RUNS, UNMADE
 from verify.proof_checker import GoalReport
 from verify.render import evidence
 from verify.render.certificates import Latex, evidence_blocks
@@ -146,6 +147,7 @@ def render(audit: Audit, failures: list[str] | None = None,
         counterexample=guarded(counterexample, fallback, failed),
         symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
         refuted=sum(s.report["symbolic"]["status"] == "refuted" for s in steps),
+        plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE,
     )
     return re.sub(r"\n{3,}", "\n\n", text).rstrip("\n") + "\n"
 

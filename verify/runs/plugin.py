@@ -38,9 +38,12 @@ budget: the child is killed; CPU seconds, so the same under any load of the mach
 within `wall` seconds of wall clock (a far larger guard, only against a call blocked outside
 the CPU: sleeping, waiting on input) raises `PluginFault`, one line naming the plug-in and
 the fault (a timeout's with a remedy). The
-campaign stops running that plug-in and the audit reports the line (exit 2); every other
-proof is reported as usual. A timeout is posted where every process of the audit reads it
-(`shared_faults`), so the plug-in is called no more in any shard or worker. Importing the
+campaign stops running that plug-in and the audit reports the line (exit 2); the runs of the
+shards before the one that failed (in shard order) are checked as usual, the rest are not,
+so its proofs cannot be verified (`incomplete`, or `has-findings` when a run made shows a
+violation); every other proof is reported as usual. A timeout is posted where every process
+of the audit reads it (`shared_faults`), so the plug-in is called no more in any later shard
+(`at`) or worker. Importing the
 plug-in's module runs in the process itself (once), under `SIGPROF` (the process's CPU
 time) and `SIGALRM` (the wall clock's) in the main thread.
 
@@ -80,6 +83,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from functools import partial
@@ -336,26 +340,48 @@ class Plugin:
         return (f"{self.seconds:g} CPU-seconds", f"{whose}'s CPU time, the same under any "
                 "load" + ("" if loading else f"; {REMEDY}"))
 
+    def _key(self) -> str:
+        """The plug-in's name as its postings' file names start (`_posting`)."""
+        return hashlib.sha256(self.name.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
     def _posting(self) -> Path | None:
-        """Where this plug-in's timeout is posted (None: no board)."""
+        """Where this plug-in's timeout is posted by a task at the current position (`at`;
+        None: no board): one file per position, `-1` for a call at no position."""
         if self.board is None:
             return None
-        key = hashlib.sha256(self.name.encode("utf-8", "surrogatepass")).hexdigest()[:24]
-        return Path(self.board) / f"{key}.fault"
+        position = _POSITION.get()
+        return Path(self.board) / f"{self._key()}.{-1 if position is None else position}.fault"
 
     def posted(self) -> str | None:
-        """The fault posted for this plug-in by any process of the audit, if any."""
-        where = self._posting()
-        if where is None:
+        """The fault posted for this plug-in by any process of the audit that stops a call
+        here: one posted by a task before this one in the audit's order (`at`), or, at no
+        position, any (the first in order, if several)."""
+        if self.board is None:
             return None
+        position = _POSITION.get()
         try:
-            return where.read_text(encoding="utf-8")
-        except OSError:  # none posted (or no board here: a Dask worker on another machine)
+            names = os.listdir(self.board)
+        except OSError:  # no board here: a Dask worker on another machine
             return None
+        key, found = self._key(), []
+        for name in names:  # `KEY.POSITION.fault`; a `.part` being written is not one yet
+            parts = name.split(".")
+            if (len(parts) == 3 and parts[0] == key and parts[2] == "fault"
+                    and re.fullmatch(r"-?[0-9]+", parts[1])):
+                at = int(parts[1])
+                if position is None or at < position:
+                    found.append((at, name))
+        for _, name in sorted(found):
+            try:
+                return (Path(self.board) / name).read_text(encoding="utf-8")
+            except OSError:
+                continue
+        return None
 
     def post(self, fault: str) -> None:
-        """Post `fault` for every process of the audit (the first one posted stays: written
-        aside, then linked into place, which fails when one is there)."""
+        """Post `fault` for every process of the audit at this task's position (`at`: it
+        ends the calls of the tasks after this one; the first one posted at a position
+        stays: written aside, then linked into place, which fails when one is there)."""
         where = self._posting()
         if where is None:
             return
@@ -625,14 +651,35 @@ def _module(where: str) -> Any:
     return module
 
 
+#: The position in the audit's order of the task this thread runs (`at`), or None.
+_POSITION: ContextVar[int | None] = ContextVar("novikoff_plugin_position", default=None)
+
+
+@contextmanager
+def at(position: int | None) -> Iterator[None]:
+    """Calls made inside are those of the audit's task at `position` (its index in shard
+    order): a timeout they post ends the calls of later tasks only, and only one posted by
+    an earlier task ends theirs (`Plugin.posted`). The runs of every task before the first
+    whose plug-in failed are then made in any schedule, however many processes run the
+    tasks and in whatever order: the audit keeps their verdicts and drops the later tasks'
+    (`verify.numeric.shards.merge`), so what it reports is the same for every `--jobs`."""
+    token = _POSITION.set(position)
+    try:
+        yield
+    finally:
+        _POSITION.reset(token)
+
+
 @contextmanager
 def shared_faults(given: Mapping[str, Plugin]) -> Iterator[dict[str, Plugin]]:
     """The plug-ins `given`, posting their timeouts to a folder that every process of one
-    audit reads (removed at the end): the guard's seconds are then spent once per plug-in and
-    audit, not once per shard or process (`--jobs`), and a call running elsewhere when the
-    fault is posted is ended with it. Only timeouts travel so: every other fault is
-    deterministic and cheap, found again by each shard, so the fault the audit reports
-    (the first in shard order) is the same for every `--jobs`."""
+    audit reads (removed at the end): the guard's seconds are then spent about once per
+    plug-in and audit, not once per shard (a shard before the one that posted still runs,
+    `at`: the audit sends a plug-in's shards in order, so at most `--jobs` are under way),
+    and a call of a later shard running elsewhere when the fault is posted is ended with
+    it. Only timeouts travel so: every other fault is deterministic and cheap, found again
+    by each shard, so the fault the audit reports (the first in shard order) is the same
+    for every `--jobs`."""
     if not given:
         yield {}
         return

@@ -207,6 +207,43 @@ def test_the_data_files_a_proof_ran_on_are_said(tmp_path: Path,
     assert "data" not in json.loads(capsys.readouterr().out)["proofs"][0]
 
 
+def test_the_data_files_a_proof_ran_on_are_said_in_every_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer 19 §6, the reports: the Markdown, HTML and LaTeX reports said nothing of the
+    data files (the summary's `data files run:` and the JSON's `data` did). Each says them
+    in the summary's words, in its layout, full or `--summary`; a report of a proof without
+    data files has no such section."""
+    import html
+
+    (tmp_path / "toy.csv").write_text("# u = 1, 0\n1,0,1\n-2,1,-1\n3,1,1\n")
+    deep = tmp_path / "a_folder_whose_name_is_long" / "and_another_one_inside_it_as_long"
+    deep.mkdir(parents=True)
+    more = deep / "the_lecturers_own_examples_with_a_long_name.csv"
+    more.write_text("2,1,1\n-1,-1,-1\n")
+    proof = tmp_path / "p.toml"
+    proof.write_text(PROOF % '"toy.csv"')
+    for summary in ([], ["--summary"]):
+        reports = {f: tmp_path / f"r{len(summary)}.{f}" for f in ("md", "html", "tex")}
+        assert main(["audit", str(proof), "--data", str(more), "--budget", "small",
+                     "--jobs", "1", "--markdown", str(reports["md"]), "--html",
+                     str(reports["html"]), "--latex", str(reports["tex"]), *summary]) == 0
+        (line,) = [s for s in capsys.readouterr().out.splitlines() if s.startswith("  p: ")]
+        said = line.removeprefix("  p: ")
+        read = {"md": reports["md"].read_text().replace("\\_", "_"),
+                "html": html.unescape(reports["html"].read_text()),
+                "tex": reports["tex"].read_text().replace("\\_", "_").replace(
+                    "/\\allowbreak{}", "/")}
+        assert f"- p: {said}" in read["md"] and "## Data files run" in read["md"]
+        assert f"p</a>: {said}</li>" in read["html"] or f"<li>p: {said}</li>" in read["html"]
+        assert f"p}}: {said}" in read["tex"] and "Data files run" in read["tex"]
+    proof.write_text(PROOF.replace("data = [%s]\n", ""))
+    reports = {f: tmp_path / f"none.{f}" for f in ("md", "html", "tex")}
+    assert main(["audit", str(proof), "--budget", "small", "--jobs", "1", "--markdown",
+                 str(reports["md"]), "--html", str(reports["html"]), "--latex",
+                 str(reports["tex"])]) == 0
+    assert all("Data files run" not in r.read_text() for r in reports.values())
+
+
 @pytest.mark.parametrize("command", ["run", "bound"])
 def test_a_header_is_read_whole_past_64_kib(tmp_path: Path, command: str,
                                             capsys: pytest.CaptureFixture[str]) -> None:

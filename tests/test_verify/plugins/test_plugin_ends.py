@@ -22,6 +22,7 @@ import pytest
 
 from perceptron.dataset import Dataset, Vector
 from verify.api import audit_proofs
+from verify.audit.job import Audit
 from verify.audit.report import to_json, to_text
 from verify.runs.columns import Origin
 from verify.runs.plugin import Plugin, Ran, classifies, ran
@@ -139,12 +140,43 @@ def test_the_audit_says_how_a_plug_ins_runs_ended(tmp_path: Path, function: obje
     assert list(jsonschema.Draft202012Validator(schema.load("audit")).iter_errors(report)) == []
 
 
+def _reports(audit: Audit) -> dict[str, str]:
+    """The three reports of `audit`, full and `--summary`, by format, with the escapes of
+    a plug-in's line undone (Markdown's and LaTeX's `\\_`, HTML's entities)."""
+    import html as entities
+
+    from verify.render import html, latex, markdown
+    from verify.render.evidence import Layout
+
+    out = {}
+    for summary in (False, True):
+        layout = Layout(summary=summary)
+        out[f"md{summary}"] = markdown.render(audit, layout=layout).replace("\\_", "_")
+        out[f"html{summary}"] = entities.unescape(html.render(audit, layout=layout))
+        out[f"tex{summary}"] = latex.render(audit, layout=layout).replace("\\_", "_")
+    return out
+
+
+def test_the_reports_say_how_a_plug_ins_runs_ended(tmp_path: Path) -> None:
+    """The Markdown, HTML and LaTeX reports, full and `--summary`, said nothing of how a
+    plug-in's runs ended (the text summary and the JSON did): a one-pass perceptron's proof
+    read `verified` there with no word that its runs stopped before converging."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF)
+    audit = audit_proofs(mine, budget="small", algorithms={"mine": one_pass})
+    (line,) = audit.plugins
+    assert "stopped before converging" in line
+    for name, text in _reports(audit).items():
+        assert "Runs of plug-ins" in text and line in text, name
+
+
 def test_an_audit_without_plug_ins_says_nothing_of_them(tmp_path: Path) -> None:
     other = tmp_path / "other.toml"
     other.write_text(PROOF.replace('algorithm = "mine"\n', ""))
     audit = audit_proofs(other, budget="small")
     assert audit.plugins == () and "plugin_runs" not in to_json(audit)["summary"]
     assert "runs of plug-ins" not in to_text(audit)
+    assert all("Runs of plug-ins" not in text for text in _reports(audit).values())
 
 
 def test_the_counts_are_the_same_for_every_jobs(tmp_path: Path) -> None:

@@ -107,3 +107,110 @@ def test_what_a_call_starts_ends_with_it() -> None:
     else:
         os.kill(started, 9)
         raise AssertionError(f"the process the call started ({started}) still runs")
+
+
+# -- a timeout keeps the runs that finished (newcomer trial 19, §3) -----------------------------
+
+#: The scenario the stalling plug-ins loop on: the adversary's of bound 7, in the fourth of
+#: the five adversary shards of `--budget small` (planted, orthonormal, then adversary bounds
+#: 1-2, 3-4, 5-6, 7-8, 9-10, two per shard).
+STALLS_ON = "adversary(R2=7,gamma=1,seed=7)"
+
+
+def stalls_on_one_scenario(data: Dataset, max_updates: int) -> object:
+    """The perceptron, but a loop on `STALLS_ON` (the first 1 000-epoch cap of the trial's
+    off-by-one plug-in in pure Python: past the guard on one scenario only)."""
+    if data.name == STALLS_ON:
+        while True:
+            pass
+    return hostile.perceptron(data, max_updates)
+
+
+def doubles_and_stalls(data: Dataset, max_updates: int) -> object:
+    """`hostile.doubles_its_step` (its runs break the plug-in proof's invariant), but a loop
+    on `STALLS_ON`."""
+    if data.name == STALLS_ON:
+        while True:
+            pass
+    return hostile.doubles_its_step(data, max_updates)
+
+
+def _reports(audit: object) -> dict[str, str]:
+    """The Markdown, HTML and LaTeX reports of `audit`, their escapes of its lines undone
+    (Markdown's backslashes, HTML's entities, LaTeX's `--`, `\\_` and breaks after `/`)."""
+    import html as entities
+    import re
+
+    from verify.render import html, latex, markdown
+
+    return {"md": re.sub(r"\\(.)", r"\1", markdown.render(audit)),
+            "html": entities.unescape(html.render(audit)),
+            "tex": latex.render(audit).replace("-{}-", "--").replace("\\_", "_")}
+
+
+def test_a_timeout_keeps_the_runs_that_finished() -> None:
+    """The trial's plug-in ran past its guard on one adversary scenario and every step of its
+    proof was "not run": the scenarios that had finished were thrown away. The shards before
+    the one that timed out are now checked and counted (their 46 runs: 20 planted, 20
+    orthonormal, the adversary's bounds 1-6), that shard's and the later ones' are not; the
+    proof is `incomplete` (never verified), saying which scenario did not finish, why, and
+    what to do; the fault is the audit's error (exit 2). The same with `--jobs` 1 and 2: the
+    shards before the fault are made in any schedule (a posted timeout ends later shards'
+    calls only), the later ones' verdicts dropped whether made or not."""
+    import json
+    import re
+    from pathlib import Path
+
+    from verify.api import audit_proofs
+    from verify.audit.job import FAULT_KEPT
+    from verify.audit.report import to_json, to_text
+
+    proof_file = Path(hostile.__file__).parent / "plug.toml"
+    plugin = Plugin("p", None, stalls_on_one_scenario, seconds=0.5)
+    reports = {}
+    for jobs in (1, 2):
+        audit = audit_proofs(proof_file, budget="small", jobs=jobs, algorithms=[plugin])
+        (error,) = audit.errors
+        assert error.startswith(f"plug-in p did not return within 0.5 CPU-seconds on "
+                                f"{STALLS_ON} (7 examples): its process's CPU time"), error
+        assert "--budget small" in error and "faster code" in error
+        (proof,) = audit.proofs
+        (step,) = proof.steps
+        assert proof.status == "incomplete" and not audit.passed()
+        assert step.numeric is not None and step.numeric.status == "held"
+        assert step.numeric.instances > 0
+        assert proof.unmade == (f"{error}; {FAULT_KEPT}",)
+        (line,) = audit.plugins
+        assert re.match(r"plug-in p: 46 online runs: 46 converged", line), line
+        text = to_text(audit).splitlines()
+        at = text.index(f"  plug: {error}; {FAULT_KEPT}")
+        assert text[at - 1].startswith("runs not made (so not verified")
+        assert f"runs not made ({error}; {FAULT_KEPT})" in audit.problems()[-1]
+        reports[jobs] = json.dumps(to_json(audit))
+    for name, text in _reports(audit).items():  # the same line in every report
+        assert "Runs not made" in text and f"{error}; {FAULT_KEPT}" in text, name
+    assert reports[1] == reports[2]
+
+
+def test_a_violation_on_the_runs_before_a_timeout_is_a_finding() -> None:
+    """With a smaller epoch cap the trial's buggy plug-in was a clear finding; past the guard
+    on one scenario it was "not run" everywhere. The runs made before the fault are checked
+    as any are: a violation there is a finding (with the induction's caveat, as always for a
+    plug-in's runs), and the fault is still the audit's error."""
+    from pathlib import Path
+
+    from verify.api import audit_proofs
+    from verify.audit.report import to_json
+
+    plugin = Plugin("p", None, doubles_and_stalls, seconds=0.5)
+    audit = audit_proofs(Path(hostile.__file__).parent / "plug.toml", budget="small",
+                         jobs=1, algorithms=[plugin])
+    assert len(audit.errors) == 1 and STALLS_ON in audit.errors[0]
+    (proof,) = audit.proofs
+    (step,) = proof.steps
+    assert proof.status == "has-findings"
+    assert step.numeric is not None and step.numeric.status == "violated"
+    assert step.caveat is not None and step.numeric.counterexample is not None
+    report = to_json(audit)
+    assert report["summary"]["findings"] == ["plug/norm-growth"]
+    assert report["proofs"][0]["steps"][0]["numeric"]["violations"] > 0

@@ -186,6 +186,31 @@ def test_latex_has_no_overfull_box_in_any_handout_or_the_full_audit(
 
 
 @needs_pdflatex
+def test_latex_data_files_and_plug_in_runs_make_no_overfull_box(tmp_path: Path):
+    """The reports' data files (a path is one long word: a temporary folder's, here deeper)
+    and a plug-in's runs, full and `--summary`: no box past the margin."""
+    from cases.plugins import hostile
+
+    from verify.api import audit_proofs
+
+    deep = tmp_path / "a_folder_whose_name_is_long" / "and-another-one-inside-it-as-long"
+    deep.mkdir(parents=True)
+    (deep / "the_lecturers_own_examples_with_a_long_name.csv").write_text(
+        "# u = 1, 0\n1,2,1\n2,-1,1\n-1,1,-1\n")
+    proof = deep / "plug.toml"
+    proof.write_text((Path(hostile.__file__).parent / "plug.toml").read_text().replace(
+        'algorithm = "p"', 'algorithm = "p"\ndata = ["the_lecturers_own_examples_with_a_'
+        'long_name.csv"]'))
+    audit = audit_proofs(proof, budget="small", algorithms={"p": hostile.perceptron})
+    assert audit.proofs[0].data_files and audit.plugins
+    for summary in (False, True):
+        source = latex.render(audit, layout=Layout(summary=summary))
+        assert "Data files run" in source and "Runs of plug-ins" in source
+        _, boxes = _pdflatex(source, tmp_path, f"data{summary}")
+        assert not [b for b in boxes if b > 1], summary
+
+
+@needs_pdflatex
 def test_the_canonical_online_handout_and_the_summary_are_short(audit: Audit, tmp_path: Path):
     alone = _only(audit, "canonical-online")
     pages, _ = _pdflatex(latex.render(alone, layout=Layout(appendix=False)), tmp_path, "h")
