@@ -35,7 +35,7 @@ from verify.kernel import Certificate, Counterexample, Judgement, Obligation, at
 from verify.kernel.algebra import names_of, normal_form
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, TimeCap
 from verify.store.library import Form, Store, key_of, shipped
-from verify.store.recall import keep, recall
+from verify.store.recall import keep, recall, refuted_on_sets
 from verify.typeset.indices import readable
 from verify.verdict import Status, Stop, Verdict
 
@@ -745,6 +745,8 @@ def _on_sets(seq: kernel.Sequent, goal: Obligation, step: Step, budget: SearchBu
         keep(store, key, "sets", what, "whole", verdict, goal.judgement)
     if cex is None:
         return None
+    if store is not None:
+        refuted_on_sets(store, f"{step.id}: {goal.label}")
     return kernel.refute(seq, goal.label, cex), GoalReport(goal, verdict)
 
 
