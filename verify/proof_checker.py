@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -593,11 +593,40 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
                                     for u, r in zip(step.uses, used, strict=True)])
         read = read or kernel.state(seq)
     except kernel.RuleError as error:
+        if found := _found_facts(used, earlier):  # the file is well formed (red team 19 F6)
+            return StepReport(step, f"not decided: {error}. What it uses was proved with "
+                              f"facts the search found, which the file does not state "
+                              f"({found}), and read with them the rules admit no such use, "
+                              "so the step is left unknown, not refused",
+                              perf_counter() - start, (), None)
         raise refusal(error, step) from None
     except kernel.KernelError as error:  # a used claim out of context, or 1/0 after a base
         return StepReport(step, str(error), perf_counter() - start, (), None)
     return replace(_decided(proof, step, seq, read.statement, read.obligations, used, budget,
                             deadline, store, start), stated=read)
+
+
+def _found_facts(used: Sequence[StepReport], earlier: Mapping[str, StepReport]) -> str:
+    """The term-wise facts the search found for the used steps, or for the steps they use
+    (transitively), as their reports name them ('' when none): a step decided with them states
+    them as hypotheses, so a step that uses it reads a statement the file does not write.
+    Red team 19 F6: such a lemma used at each update made `check` refuse the well-formed
+    file (exit 2) over a hypothesis the user never wrote, and only when the budget let the
+    search find the fact."""
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    pending = list(used)
+    while pending:
+        report = pending.pop(0)
+        if report.step.id in seen:
+            continue
+        seen.add(report.step.id)
+        for fact in report.termwise:
+            over = next((u.over for u in report.step.uses if u.step == fact.step.id), "")
+            out.setdefault(fact.step.id, f"{fact.step.claim.text} summed over {over} for "
+                                         f"{report.step.id} ({fact.step.id})")
+        pending += [earlier[u.step] for u in report.step.uses if u.step in earlier]
+    return "; ".join(out.values())
 
 
 def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Statement,
