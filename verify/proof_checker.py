@@ -25,7 +25,7 @@ from typing import Literal
 
 import sympy
 
-from proofs.errors import ProofFileError, raise_all
+from proofs.errors import ProofFileError, ProofFileErrors, raise_all
 from proofs.language.expressions import ExpressionError, Relation, parse_relation, parse_scalar
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
@@ -412,6 +412,25 @@ def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
     refused one is not read (its error would be the used step's, again)."""
     return {name: None if read is None else read.statement
             for name, read in _readings(proof).items()}
+
+
+def with_refusals(error: ProofFileError) -> ProofFileError:
+    """`error`, a file that could not be read whole, with what the kernel's rules refuse in
+    the steps that were read without error and use none with one (`error.partial`, placed
+    in the file), in file order: docs/proof-files.md promises every independent error of the
+    file in one run, and the rules read a step only once the file is read (red team 19: of
+    two steps' independent `with` errors, the second was reported only once the first was
+    fixed). `check`, `explain` and the audit read a file's errors through it."""
+    partial = error.partial
+    if not isinstance(partial, Proof) or error.file is None:
+        return error
+    try:
+        statements(partial)
+    except ProofFileError as refused:
+        placed = refused.located(error.file, partial.origin)
+        return ProofFileErrors(sorted([*error.errors, *placed.errors],
+                                      key=lambda e: (e.line or 0, e.column or 0)))
+    return error
 
 
 def _readings(proof: Proof) -> dict[str, kernel.Stated | None]:

@@ -703,6 +703,8 @@ def test_a_rules_refusal_comes_with_the_readers_errors(tmp_path: Path,
         "z[j] in 'z'",
         f"novikoff: error: {path}:19:1: step famscalar: instance of base: 'y' is not a name "
         "it can substitute"]
+    assert main(["audit", str(path), "--budget", "small"]) == 2  # the audit reads it so too
+    assert capsys.readouterr().err.splitlines()[-2:] == err.splitlines()
     path.write_text(WITH.replace('uses = [{ step = "base", with = { y = "z" } }]', ''))
     assert main(["check", str(path)]) == 2
     assert capsys.readouterr().err.splitlines() == [

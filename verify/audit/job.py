@@ -77,6 +77,7 @@ from verify.proof_checker import (
     replay,
     statements,
     terms,
+    with_refusals,
 )
 from verify.runs.columns import Instance
 from verify.runs.naming import (
@@ -579,9 +580,9 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *out.unusable))
         except ProofFileError as error:
-            errors.extend(_lines(with_naming(error, target.numeric_part() if error.file
-                                             else None, (*(plugins or ()),
-                                                              *out.unusable)), target.name))
+            errors.extend(_lines(with_naming(with_refusals(error), target.numeric_part()
+                                             if error.file else None,
+                                             (*(plugins or ()), *out.unusable)), target.name))
             continue
         except FAULTS as error:
             errors.extend(_lines(error, target.name))

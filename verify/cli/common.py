@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from proofs.errors import ProofFileError
     from proofs.step import Proof
 
 
@@ -94,6 +93,7 @@ def read_proof(name: str) -> tuple[str, Proof]:
     from proofs.errors import ProofFileError
     from proofs.library import load_named
     from proofs.proof_file import MAX_BYTES, parse_proof
+    from verify.proof_checker import with_refusals
 
     try:
         if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
@@ -101,29 +101,6 @@ def read_proof(name: str) -> tuple[str, Proof]:
         return name, load_named(name)
     except ProofFileError as error:  # with the rules' refusals of the steps that were read
         raise with_refusals(error) from None
-
-
-def with_refusals(error: ProofFileError) -> ProofFileError:
-    """`error`, a file that could not be read whole, with what the kernel's rules refuse in
-    the steps that were read without error and use none with one (`error.partial`, placed
-    in the file), in file order: docs/proof-files.md promises every independent error of the
-    file in one run, and the rules read a step only once the file is read (red team 19: of
-    two steps' independent `with` errors, the second was reported only once the first was
-    fixed)."""
-    from proofs.errors import ProofFileError, ProofFileErrors
-    from proofs.step import Proof
-    from verify.proof_checker import statements
-
-    partial = error.partial
-    if not isinstance(partial, Proof) or error.file is None:
-        return error
-    try:
-        statements(partial)
-    except ProofFileError as refused:
-        placed = refused.located(error.file, partial.origin)
-        return ProofFileErrors(sorted([*error.errors, *placed.errors],
-                                      key=lambda e: (e.line or 0, e.column or 0)))
-    return error
 
 
 def made_folder(directory: Path, option: str) -> None:
