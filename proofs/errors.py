@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 MAX_REPORTED = 20  # errors listed in full; the rest are counted ("... and K more")
 _STEP_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*step[ \t]*\]\]", re.MULTILINE)
@@ -33,6 +34,11 @@ class ProofFileError(ValueError):
     `segment` the offending part of it: they place the error in the file (`Source.located`),
     which fills in `line` and `column`. `fix` says what to write instead, where that is known.
     """
+
+    #: The proof of the steps read without error, where the file could not be read whole:
+    #: set by the reader (`proofs.proof_file`), so that a checker can add what its rules
+    #: refuse in those steps (`verify.proof_checker.with_refusals`); None otherwise.
+    partial: Any = None
 
     def __init__(self, problem: str, *, file: str | None = None, step: str | None = None,
                  key: str | None = None, text: str | None = None, segment: str | None = None,

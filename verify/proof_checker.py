@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -25,7 +25,7 @@ from typing import Literal
 
 import sympy
 
-from proofs.errors import ProofFileError, raise_all
+from proofs.errors import ProofFileError, ProofFileErrors, raise_all
 from proofs.language.expressions import ExpressionError, Relation, parse_relation, parse_scalar
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
@@ -35,7 +35,7 @@ from verify.kernel import Certificate, Counterexample, Judgement, Obligation, at
 from verify.kernel.algebra import names_of, normal_form
 from verify.search.work import BUDGETS, DEFAULT_BUDGET, SearchBudget, TimeCap
 from verify.store.library import Form, Store, key_of, shipped
-from verify.store.recall import keep, recall
+from verify.store.recall import keep, recall, refuted_on_sets
 from verify.typeset.indices import readable
 from verify.verdict import Status, Stop, Verdict
 
@@ -416,6 +416,25 @@ def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
             for name, read in _readings(proof).items()}
 
 
+def with_refusals(error: ProofFileError) -> ProofFileError:
+    """`error`, a file that could not be read whole, with what the kernel's rules refuse in
+    the steps that were read without error and use none with one (`error.partial`, placed
+    in the file), in file order: docs/proof-files.md promises every independent error of the
+    file in one run, and the rules read a step only once the file is read (red team 19: of
+    two steps' independent `with` errors, the second was reported only once the first was
+    fixed). `check`, `explain` and the audit read a file's errors through it."""
+    partial = error.partial
+    if not isinstance(partial, Proof) or error.file is None:
+        return error
+    try:
+        statements(partial)
+    except ProofFileError as refused:
+        placed = refused.located(error.file, partial.origin)
+        return ProofFileErrors(sorted([*error.errors, *placed.errors],
+                                      key=lambda e: (e.line or 0, e.column or 0)))
+    return error
+
+
 def _readings(proof: Proof) -> dict[str, kernel.Stated | None]:
     """`statements`, as the kernel's readings (`kernel.Stated`), which `check_step` takes."""
     out: dict[str, kernel.Stated | None] = {}
@@ -595,11 +614,40 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
                                     for u, r in zip(step.uses, used, strict=True)])
         read = read or kernel.state(seq)
     except kernel.RuleError as error:
+        if found := _found_facts(used, earlier):  # the file is well formed (red team 19 F6)
+            return StepReport(step, f"not decided: {error}. What it uses was proved with "
+                              f"facts the search found, which the file does not state "
+                              f"({found}), and read with them the rules admit no such use, "
+                              "so the step is left unknown, not refused",
+                              perf_counter() - start, (), None)
         raise refusal(error, step) from None
     except kernel.KernelError as error:  # a used claim out of context, or 1/0 after a base
         return StepReport(step, str(error), perf_counter() - start, (), None)
     return replace(_decided(proof, step, seq, read.statement, read.obligations, used, budget,
                             deadline, store, start), stated=read)
+
+
+def _found_facts(used: Sequence[StepReport], earlier: Mapping[str, StepReport]) -> str:
+    """The term-wise facts the search found for the used steps, or for the steps they use
+    (transitively), as their reports name them ('' when none): a step decided with them states
+    them as hypotheses, so a step that uses it reads a statement the file does not write.
+    Red team 19 F6: such a lemma used at each update made `check` refuse the well-formed
+    file (exit 2) over a hypothesis the user never wrote, and only when the budget let the
+    search find the fact."""
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    pending = list(used)
+    while pending:
+        report = pending.pop(0)
+        if report.step.id in seen:
+            continue
+        seen.add(report.step.id)
+        for fact in report.termwise:
+            over = next((u.over for u in report.step.uses if u.step == fact.step.id), "")
+            out.setdefault(fact.step.id, f"{fact.step.claim.text} summed over {over} for "
+                                         f"{report.step.id} ({fact.step.id})")
+        pending += [earlier[u.step] for u in report.step.uses if u.step in earlier]
+    return "; ".join(out.values())
 
 
 def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Statement,
@@ -798,6 +846,8 @@ def _on_sets(seq: kernel.Sequent, goal: Obligation, step: Step, budget: SearchBu
         keep(store, key, "sets", what, "whole", verdict, goal.judgement)
     if cex is None:
         return None
+    if store is not None:
+        refuted_on_sets(store, f"{step.id}: {goal.label}")
     return kernel.refute(seq, goal.label, cex), GoalReport(goal, verdict)
 
 

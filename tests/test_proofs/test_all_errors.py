@@ -655,3 +655,58 @@ def test_the_files_a_proof_imports_are_listed_each_read_once(
     found = proof_file.imported_files(tmp_path / "main.toml")
     assert found == [str(tmp_path / "missing.toml"), str(tmp_path / "a.toml")]
     assert len(reads) == 3, reads  # main.toml, a.toml, and the attempt at missing.toml
+
+
+WITH = """title = "wf"
+vectors = ["w"]
+scalars = ["y", "z", "c", "N"]
+naturals = ["N"]
+indexed = ["y", "z"]
+
+[[step]]
+id = "base"
+given = ["y[1] >= 0"]
+claim = "sum(j in 1..1, y[j]) >= 0"
+
+[[step]]
+id = "fam"
+given = ["z[1] >= 0"]
+claim = "sum(j in 1..1, z[j]) >= 0"
+uses = [{ step = "base", with = { y = "z" } }]
+
+[[step]]
+id = "famscalar"
+given = ["c >= 0"]
+claim = "c >= 0"
+uses = [{ step = "base", with = { y = "c" } }]
+
+[[step]]
+id = "after-fam"
+uses = ["fam"]
+claim = "c**2 >= 0"
+"""
+
+
+def test_a_rules_refusal_comes_with_the_readers_errors(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    """Red team 19 (after F9): a `with` the reader refuses (step fam) hid the kernel's
+    refusal of an independent `with` (step famscalar), reported only once the first was
+    fixed. Both now, in file order; a step using the broken one is not read (its error
+    would be that one's); and a file read whole is refused by the rules as before."""
+    path = tmp_path / "wf.toml"
+    path.write_text(WITH)
+    assert main(["check", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [
+        f"novikoff: error: {path}:16:40: step fam: with.y: z is a family: write a member, "
+        "z[j] in 'z'",
+        f"novikoff: error: {path}:19:1: step famscalar: instance of base: 'y' is not a name "
+        "it can substitute"]
+    assert main(["audit", str(path), "--budget", "small"]) == 2  # the audit reads it so too
+    assert capsys.readouterr().err.splitlines()[-2:] == err.splitlines()
+    path.write_text(WITH.replace('uses = [{ step = "base", with = { y = "z" } }]', ''))
+    assert main(["check", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"novikoff: error: {path}:19:1: step famscalar: instance of base: 'y' is not a name "
+        "it can substitute"]

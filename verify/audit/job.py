@@ -77,9 +77,18 @@ from verify.proof_checker import (
     replay,
     statements,
     terms,
+    with_refusals,
 )
 from verify.runs.columns import Instance
-from verify.runs.naming import Naming, Reading, binding_of, natural_terms, on_runs, unbound
+from verify.runs.naming import (
+    Naming,
+    Reading,
+    binding_of,
+    natural_terms,
+    on_runs,
+    sorts,
+    unbound,
+)
 from verify.runs.plugin import Plugin, at, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
@@ -98,6 +107,16 @@ class StepAudit:
     symbolic: StepReport
     numeric: NumericVerdict | None
     reason: str | None = None  # why it was not run on any run (when numeric is None)
+    #: an induction's update facts on the updates of the runs it was checked on: its
+    #: `instances` the updates, its `vacuous` those where an update fact fails (`UPDATES`);
+    #: None when not checked (no induction, no update facts, or no row binds them)
+    updates: NumericVerdict | None = None
+
+    @property
+    def unmet_updates(self) -> int:
+        """How many updates of its runs fail its induction's update facts (newcomer 19: the
+        runs of a strict update `y<w,x> < 0` update on `<= 0`, and nothing said so)."""
+        return self.updates.vacuous if self.updates is not None else 0
 
     @property
     def hypotheses(self) -> tuple[kernel.Rel | Relation, ...]:
@@ -133,9 +152,13 @@ class StepAudit:
                     "differs from the induction's base, step or given (or a trusted part is "
                     "wrong: the kernel, the exact runs, the binding of names or the evaluation "
                     "of the instances)")
+        checked = ("the audit does not check that they do" if self.updates is None else
+                   "the audit checks the update facts only, at each update of these runs, "
+                   + (f"and {self.unmet_updates} of {self.updates.instances} fail them"
+                      if self.unmet_updates else "and none fails them"))
         return ("this violation shows the step false only if these runs start, update and "
                 "meet the update facts as its induction says (base, step and given, under "
-                "the [numeric] names): the audit does not check that they do")
+                f"the [numeric] names): {checked}")
 
     @property
     def finding(self) -> bool:
@@ -426,7 +449,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
             StepAudit(step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
                       _unevaluated(numeric.get(name)) if name in numeric else
                       faults.get(name) or unchecked.get(name)
-                      or plan.reasons.get(name, _NO_ROWS))
+                      or plan.reasons.get(name, _NO_ROWS),
+                      _evaluated(numeric.get(name + UPDATES)) if name in numeric else None)
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -563,9 +587,9 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
             proof = target.load()
             names = naming(proof.numeric, proof, (*(plugins or ()), *out.unusable))
         except ProofFileError as error:
-            errors.extend(_lines(with_naming(error, target.numeric_part() if error.file
-                                             else None, (*(plugins or ()),
-                                                              *out.unusable)), target.name))
+            errors.extend(_lines(with_naming(with_refusals(error), target.numeric_part()
+                                             if error.file else None,
+                                             (*(plugins or ()), *out.unusable)), target.name))
             continue
         except FAULTS as error:
             errors.extend(_lines(error, target.name))
@@ -710,6 +734,8 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
         reason, check = _check(step_name, proof, stated[step.id], names, plugins)
         if check is not None:
             checks.append(check)
+            if (updates := _updates(step, stated[step.id], proof, names, check)) is not None:
+                checks.append(updates)
         else:
             reasons[step_name] = reason
     return _Part(tuple(checks), reasons)
@@ -734,6 +760,39 @@ def _proof_work(proof_id: str, proof: Proof, name: str, names: Naming,
     part = _part(proof_id, proof, name, names, plugins, unusable)
     return part, (_symbolic_detached(proof, guard, search) if search and not part.refused
                   else None)
+
+
+#: The name of an induction's update-facts check is its step's name and this (`_updates`).
+UPDATES = " update facts"
+_TRUE = kernel.Rel(sympy.Integer(0), ">=", sympy.Integer(0), "0 >= 0")
+
+
+def _updates(step: Step, stated: kernel.Statement | None, proof: Proof, names: Naming,
+             check: Check) -> Check | None:
+    """For an induction with update facts, checked on runs (`check`): the check whose
+    hypotheses are its update facts (under the [numeric] names) and whose claim holds
+    everywhere, on the rows that bind them, so that it counts the updates of these runs
+    (`instances`) and those where an update fact fails (`vacuous`): its claim is about runs
+    whose every update meets them, and nothing else checks that these runs do. None when no
+    row set binds them, or they read a quantity its runs' rows do not make."""
+    if not isinstance(step.rule, Induction) or not step.rule.hypotheses or stated is None:
+        return None
+    from verify.proof_checker import relation
+
+    facts = tuple(relation(r) for r in step.rule.hypotheses)
+    try:
+        judgement = statement(proof, kernel.Statement(step.id, facts, ("",) * len(facts), _TRUE,
+                                                      stated.naturals), names)
+    except kernel.KernelError:
+        return None
+    defined = names.evaluated(judgement)
+    scalars, vectors = sorts(judgement, defined)
+    rows = next((r.name for r in check.kind.row_sets if r.updates), None)
+    if rows is None or binding_of(judgement, check.kind, defined) is None or not (
+            scalars | vectors) <= check.kind.names(rows):
+        return None
+    return Check(check.name + UPDATES, judgement, rows, check.algorithm, check.plugin,
+                 defined)
 
 
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,

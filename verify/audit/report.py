@@ -86,7 +86,11 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
             **({"run": symbolic["run"]} if "run" in symbolic else {}),
         },
         "numeric": {**_numeric(audit.numeric, audit.reason),
-                    **({"caveat": audit.caveat} if audit.caveat else {})},
+                    **({"caveat": audit.caveat} if audit.caveat else {}),
+                    **({"update_facts": {"updates": audit.updates.instances,  # type: ignore[union-attr]
+                                         "unmet": audit.unmet_updates,
+                                         "said": unmet_text(audit)}}
+                       if audit.unmet_updates else {})},
     }
 
 
@@ -270,6 +274,7 @@ def to_text(audit: Audit) -> str:
         lines += ["", "unknown (neither proved nor refuted within the limits):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
     return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
+                     + unmet_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
 
 
@@ -296,6 +301,28 @@ def plugin_lines(audit: Audit) -> list[str]:
     are verdicts on (a run that stopped before it converged is checked as the run it is)."""
     return ["", f"runs of plug-ins ({PLUGIN_RUNS}):",
             *(f"  {line}" for line in audit.plugins)] if audit.plugins else []
+
+
+def unmet_text(step: StepAudit) -> str:
+    """What the updates of a step's runs that fail its induction's update facts mean for its
+    verdict on those runs (newcomer 19: nothing said that the runs of a strict update
+    `y<w,x> < 0` update on `<= 0`; the caveat came only with a violation)."""
+    assert step.updates is not None
+    count = (f"all {step.updates.instances}" if step.unmet_updates == step.updates.instances
+             else f"{step.unmet_updates} of {step.updates.instances}")
+    return (f"its update facts fail at {count} updates of the runs it was checked on (under "
+            "the [numeric] names): from such an update on, a run is none of the runs its "
+            "induction is about, so its verdict on these runs says nothing of the induction "
+            "there")
+
+
+def unmet_lines(audit: Audit) -> list[str]:
+    """The inductions whose runs update where their update facts fail (`unmet_text`): one
+    line per step, for every proof (a built-in proof's too: its runs should be its own)."""
+    lines = [f"  {p.id}/{s.step.id}: {unmet_text(s)}" for p in audit.proofs for s in p.steps
+             if s.unmet_updates]
+    return ["", "update facts not met on runs (each induction's claim is about the runs whose "
+            "every update meets its update facts):", *lines] if lines else []
 
 
 def mostly_vacuous(step: StepAudit) -> bool:

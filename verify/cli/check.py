@@ -103,8 +103,12 @@ def run(args: argparse.Namespace) -> int:
     from verify.cli.terminal import callback, progress_bar
     from verify.proof_checker import check_proof
     from verify.render import json as serialize
+    from verify.runs.plugin import Plugin
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
+    for text in args.algorithm:  # its code is never loaded here: its spelling is all checked
+        if (problem := Plugin.malformed(text)) is not None:
+            raise UsageError(problem)
     if args.run_kind:  # registered as the audit does (the user's code: she asked for it)
         from verify.cli.common import given_kinds
 
@@ -119,12 +123,9 @@ def run(args: argparse.Namespace) -> int:
         raise _with_naming(error, args.file, args.algorithm) from None
     if proof.numeric is not None and (args.file == "-" or Path(args.file).exists()):
         from verify.numeric.algorithms import naming  # a built-in proof's table is audited
-        from verify.runs.plugin import Plugin
 
         naming(proof.numeric, proof, [Plugin.named(text) for text in args.algorithm])
     if args.algorithm:  # as the audit refuses one (`verify.audit.job.refuse_unnamed`)
-        from verify.runs.plugin import Plugin
-
         named = proof.numeric.algorithm if proof.numeric is not None else None
         unnamed = [n for n in dict.fromkeys(map(Plugin.named, args.algorithm)) if n != named]
         if unnamed:

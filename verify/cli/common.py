@@ -90,12 +90,17 @@ def read_proof(name: str) -> tuple[str, Proof]:
     A file of that name wins over a built-in id, so a user's `canonical-online` file in the
     current directory is never shadowed. Returns the name to show and the parsed proof.
     """
+    from proofs.errors import ProofFileError
     from proofs.library import load_named
     from proofs.proof_file import MAX_BYTES, parse_proof
+    from verify.proof_checker import with_refusals
 
-    if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
-        return STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
-    return name, load_named(name)
+    try:
+        if name == "-":  # bounded like a file: parse_proof refuses more than MAX_BYTES
+            return STDIN, parse_proof(sys.stdin.buffer.read(MAX_BYTES + 1), STDIN)
+        return name, load_named(name)
+    except ProofFileError as error:  # with the rules' refusals of the steps that were read
+        raise with_refusals(error) from None
 
 
 def made_folder(directory: Path, option: str) -> None:

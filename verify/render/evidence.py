@@ -240,6 +240,8 @@ def numeric_line(step: Json) -> str:
         line += f"; {numeric['reason']}"
     if "caveat" in numeric:  # an induction's violation (`verify.audit.job.StepAudit.caveat`)
         line += f": {numeric['caveat']}"
+    if "update_facts" in numeric:  # updates failing its update facts (`report.unmet_text`)
+        line += f"; {numeric['update_facts']['said']}"
     return line
 
 

@@ -537,7 +537,7 @@ KIND = register(RunKind(
         RowSet("batch-state", "one row per iterate theta_k, k = 0..K (the last with M_K empty "
                "when the run converged)", batch_state_rows),
         RowSet("batch-iteration", "one row per iteration with M_k non-empty",
-               batch_iteration_rows),
+               batch_iteration_rows, updates=True),
         RowSet("batch-member", "one row per member of each M_k: the partial sum before it, "
                "and the member itself", batch_member_rows),
     ),

@@ -946,7 +946,7 @@ KIND = register(RunKind(
                "strict set gives the same numbers, its extra boundary terms being 0)",
                example_rows, _joint("example")),
         RowSet("update", "one row per update (needed only for `w_next` and `tau`)",
-               update_rows, _joint("update")),
+               update_rows, _joint("update"), updates=True),
     ),
     runner,
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},

@@ -184,6 +184,39 @@ class Plugin:
         return plugin
 
     @staticmethod
+    def malformed(text: str) -> str | None:
+        """What is wrong with `--algorithm TEXT` as written, read without loading anything
+        (None: well formed): `check` takes the text without loading its code, so a spelling
+        the audit could never load must be refused there, not passed as a known name.
+        `[NAME=]MODULE:FUNCTION`, `[NAME=]FILE.py:FUNCTION` or `[NAME=]ENTRY-POINT`: NAME an
+        algorithm id as `[numeric] algorithm` writes it, MODULE a dotted Python name,
+        FUNCTION a Python name."""
+        from proofs.step import STEP_ID  # the id `[numeric] algorithm` is read as
+
+        name, equals, spec = text.rpartition("=")
+        given = f"--algorithm {text!r}: "
+        if equals and not name:
+            return given + "the NAME before '=' is empty (give NAME=MODULE:FUNCTION)"
+        if name and not STEP_ID.fullmatch(name):
+            return (given + f"{name!r} is no algorithm id ([a-z0-9-]+, as [numeric] "
+                    "algorithm names it)")
+        if not spec.strip():
+            return (given + "give MODULE:FUNCTION, FILE.py:FUNCTION or an installed entry "
+                    "point's name" + (" after NAME=" if equals else ""))
+        if ":" not in spec:
+            return None if spec == spec.strip() else (
+                given + f"the entry point's name {spec!r} has spaces around it")
+        where, _, attribute = spec.rpartition(":")
+        if not attribute.isidentifier():
+            return given + f"FUNCTION {attribute!r} after the last ':' is not a Python name"
+        if where.endswith(".py") and where.strip() == where and len(where) > 3:
+            return None
+        if not all(part.isidentifier() for part in where.split(".")):
+            return (given + f"MODULE {where!r} before the last ':' is neither a dotted "
+                    "Python module name nor a FILE.py path")
+        return None
+
+    @staticmethod
     def named(text: str) -> str:
         """The name `--algorithm TEXT` gives its plug-in, whether or not it can be loaded:
         NAME of `NAME=...`, else the function's name with `_` read as `-`, else the entry

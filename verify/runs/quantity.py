@@ -92,6 +92,9 @@ class RowSet:
     doc: str
     build: Callable[[Any, Origin, Collection[str] | None], InstanceBatch]
     joint: Joint | None = None  # the rows of many runs at once, when the kind can
+    #: one row per update of the run, the iterate before it: where an induction's update
+    #: facts are checked (`verify.audit.job`: whether the runs are the induction's runs)
+    updates: bool = False
 
 
 @dataclass(frozen=True)

@@ -277,7 +277,7 @@ KIND = register(RunKind(
     QUANTITIES,
     (
         RowSet("pass-state", "one row per state w_t, t = 0..T, per margin", state_rows),
-        RowSet("pass-update", "one row per update, per margin", update_rows),
+        RowSet("pass-update", "one row per update, per margin", update_rows, updates=True),
     ),
     runner,
     passes=True,

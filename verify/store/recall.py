@@ -22,6 +22,20 @@ from verify.verdict import Verdict
 
 Evidence = Certificate | Counterexample
 NOTHING_TO_STORE = "the search finds neither a certificate nor a counterexample: nothing to store"
+#: The note of a search on concrete sets that finds no counterexample (it seeks no certificate).
+NO_COUNTEREXAMPLE_ON_SETS = "the search finds no counterexample on concrete sets: nothing to store"
+#: A judgement's note once the search on concrete sets refutes it after all (red team 19 F9:
+#: the note said the search found no counterexample of a step the same run reported refuted).
+REFUTED_ON_SETS = ("the search with its sums as unknowns finds neither a certificate nor a "
+                   "counterexample, so nothing of its own to store; the search on concrete "
+                   "sets then refutes it, as its note says")
+UNSTORED = (NOTHING_TO_STORE, NO_COUNTEREXAMPLE_ON_SETS, REFUTED_ON_SETS)  # no entry is missing
+
+
+def unstored(note: str) -> bool:
+    """Whether a note of `Store.searched` is of a search whose verdict carries no evidence
+    (so no entry of the store is missing for it)."""
+    return note.endswith(tuple(f"({text})" for text in UNSTORED))
 
 
 def recall(store: Store, key: str, purpose: Purpose, judgement_of: Callable[[Form], Judgement],
@@ -36,7 +50,8 @@ def recall(store: Store, key: str, purpose: Purpose, judgement_of: Callable[[For
     start = perf_counter()
     entry = store.find(key)
     if entry is None:
-        why = store.stale or "no stored certificate"
+        why = store.stale or ("no stored counterexample" if purpose == "sets" else
+                              "no stored certificate")
         store.searched.append(f"{what}: searched ({why})")
         return None
     try:
@@ -82,7 +97,17 @@ def keep(store: Store, key: str, purpose: Purpose, where: str, form: Form,
     carry no evidence, so they are never stored: such a judgement is searched every run)."""
     if verdict.status == "unknown":
         if store.searched and store.searched[-1].startswith(f"{where}: searched"):
-            store.searched[-1] = f"{where}: searched ({NOTHING_TO_STORE})"
+            none = NO_COUNTEREXAMPLE_ON_SETS if purpose == "sets" else NOTHING_TO_STORE
+            store.searched[-1] = f"{where}: searched ({none})"
         return
     if store.recording is not None:
         store.recording.setdefault(key, (purpose, where, form, verdict, judgement.vectors))
+
+
+def refuted_on_sets(store: Store, where: str) -> None:
+    """The note of the judgement `where` (`step: label`), kept as unknown by its own search,
+    saying that the search on concrete sets then refuted it (called when it does)."""
+    unknown = f"{where}: searched ({NOTHING_TO_STORE})"
+    for k, note in enumerate(store.searched):
+        if note == unknown:
+            store.searched[k] = f"{where}: searched ({REFUTED_ON_SETS})"

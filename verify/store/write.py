@@ -19,7 +19,7 @@ from verify.proof_checker import check_proof
 from verify.render import json as serialize
 from verify.store import codec
 from verify.store.library import FOLDER, Entry, Store, read_file, search_fingerprint
-from verify.store.recall import NOTHING_TO_STORE
+from verify.store.recall import unstored
 from verify.verdict import Verdict
 
 
@@ -95,7 +95,7 @@ def problems(folder: Path = FOLDER, proofs: list[str] | None = None) -> list[str
     for proof_id in chosen:
         for step in check_proof(load_builtin(proof_id), store=store).steps:
             lines.extend(f"{proof_id}/{note}" for note in step.searched
-                         if NOTHING_TO_STORE not in note)
+                         if not unstored(note))
     unused = sorted(store.entries.keys() - store.used)
     lines.extend(f"stale entry {store.entries[k].where} ({k[:12]}): no built-in statement "
                  "asks for it" for k in unused)

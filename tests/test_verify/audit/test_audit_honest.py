@@ -259,3 +259,73 @@ def test_a_proof_whose_runs_were_not_made_is_not_verified(tmp_path: Path) -> Non
     assert proof.unmade[0] in refused.errors and "bad.csv" in proof.unmade[0]
     assert to_json(refused)["summary"]["proofs"] == {"own": "incomplete"}
 
+
+
+STRICT = '''title = "strict"
+vectors = ["w", "x"]
+scalars = ["y", "k", "R2"]
+naturals = ["k"]
+
+[[step]]
+id = "norm-strict-update"
+claim = "norm2(w) <= k*R2"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
+constants = ["R2"]
+
+[[step]]
+id = "norm-update"
+claim = "norm2(w) <= k*R2"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+constants = ["R2"]
+
+[numeric]
+run = "online"
+names = { k = "t" }
+'''
+
+
+def test_runs_that_do_not_meet_an_inductions_update_facts_are_said_so(tmp_path: Path) -> None:
+    """Newcomer 19, section 6: an induction with the strict update `y<w,x> < 0` was checked
+    on runs that update on `<= 0` with no remark (the caveat came only with a violation).
+    Its updates failing the facts are counted and said, in the text and the JSON (a field
+    present only then); the same induction on `<= 0` has no such remark."""
+    from verify.api import audit_proofs
+
+    path = tmp_path / "strict.toml"
+    path.write_text(STRICT)
+    audit = audit_proofs(path, budget="small")
+    strict, plain = audit.proofs[0].steps
+    assert strict.numeric is not None and strict.numeric.status == "held"
+    assert strict.updates is not None and 0 < strict.unmet_updates <= strict.updates.instances
+    assert plain.updates is not None and plain.updates.instances == strict.updates.instances
+    assert plain.unmet_updates == 0
+    steps = to_json(audit)["proofs"][0]["steps"]
+    facts = steps[0]["numeric"]["update_facts"]
+    assert (facts["updates"], facts["unmet"]) == (strict.updates.instances, strict.unmet_updates)
+    assert facts["said"].startswith(f"its update facts fail at {strict.unmet_updates} of "
+                                    f"{strict.updates.instances} updates of the runs it was "
+                                    "checked on")
+    assert "update_facts" not in steps[1]["numeric"]
+    text = to_text(audit).splitlines()
+    assert f"  strict/norm-strict-update: {facts['said']}" in text
+    assert not any(line.startswith("  strict/norm-update:") for line in text)
+    assert facts["said"].replace("[numeric]", "\\[numeric\\]") in markdown.render(audit, [])
+
+
+def test_a_built_in_inductions_runs_that_miss_its_update_facts_are_said_so(audit: Audit):
+    """joeyonng's norm chain as written assumes `||x|| = R` and a strict mistake at each
+    update, which its runs do not meet; its corrected form's runs do."""
+    source = _only(audit, "joeyonng-online")
+    steps = {s.step.id: s for s in source.proofs[0].steps}
+    assert steps["norm-unrolled"].unmet_updates > 0
+    assert steps["norm-unrolled-corrected"].updates is not None
+    assert steps["norm-unrolled-corrected"].unmet_updates == 0
+    assert "joeyonng-online/norm-unrolled: its update facts fail at" in to_text(source)

@@ -78,6 +78,36 @@ def test_plugin_name_given_is_known(tmp_path: Path, capsys: pytest.CaptureFixtur
                    "([numeric] algorithm = \"other\")\n")
 
 
+@pytest.mark.parametrize(("spec", "problem"), [
+    ("nonesuch=", "give MODULE:FUNCTION, FILE.py:FUNCTION or an installed entry point's name "
+     "after NAME="),
+    ("", "give MODULE:FUNCTION, FILE.py:FUNCTION or an installed entry point's name"),
+    ("=", "the NAME before '=' is empty"),
+    ("=m:f", "the NAME before '=' is empty"),
+    ("no such=m:f", "'no such' is no algorithm id ([a-z0-9-]+"),
+    ("nonesuch=m:", "FUNCTION '' after the last ':' is not a Python name"),
+    ("nonesuch=m:f-g", "FUNCTION 'f-g' after the last ':' is not a Python name"),
+    ("nonesuch=:f", "MODULE '' before the last ':' is neither a dotted Python module name"),
+    ("nonesuch=a:b:c", "MODULE 'a:b' before the last ':' is neither"),
+    ("nonesuch=x y:f", "MODULE 'x y' before the last ':' is neither"),
+    ("nonesuch=.py:f", "MODULE '.py' before the last ':' is neither"),
+    ("nonesuch= spaced ", "the entry point's name ' spaced ' has spaces around it"),
+])
+def test_malformed_plugin_spec_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       spec: str, problem: str) -> None:
+    """`check` never loads `--algorithm`'s code, so it read any text as a known name and
+    passed (exit 0): a spelling the audit could never load is one line, exit 2, in what it
+    says (its module or function as written, never as loaded); a well-formed one that names
+    nothing loadable still passes, as the code is not loaded (above)."""
+    text = PROOF.format(run="online", algorithm='algorithm = "nonesuch"')
+    code, err = check(tmp_path, capsys, text, "--algorithm", spec)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith(f"novikoff: error: --algorithm {spec!r}: ")
+    assert problem in err
+    for fine in ("nonesuch=absent.py:f", "nonesuch=pkg.mod:fit", "nonesuch=entry-point"):
+        assert check(tmp_path, capsys, text, "--algorithm", fine)[0] == 0
+
+
 def test_numeric_errors_with_the_files_others(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     """An unknown key (a parse error) and an unknown algorithm: both, in file order."""

@@ -232,3 +232,50 @@ def test_the_reader_reads_a_point_with_families() -> None:
     assert codec.counterexample(serialize.counterexample(point)) == point
     with pytest.raises(codec.StoreFormatError):
         codec.counterexample({"scalars": {}, "vectors": {}, "families": {"y": ["1"]}})
+
+
+COUNT = '''title = "h1"
+vectors = ["w"]
+scalars = ["t", "YU"]
+naturals = ["t"]
+indexed = ["YU"]
+
+[[step]]
+id = "sum-count"
+given = []
+claim = "sum(k in 1..t, YU[k]**2) <= t"
+'''
+
+
+def test_a_note_says_the_concrete_sets_refuted_what_the_search_did_not(tmp_path: Path
+                                                                       ) -> None:
+    """Red team 19 F9: a step the search leaves unknown and the concrete sets refute had the
+    note "the search finds neither a certificate nor a counterexample: nothing to store",
+    written before the sets were searched; now its note says the sets refuted it, and the
+    sets' own note names a counterexample, not a certificate. Neither is a missing entry."""
+    from proofs.proof_file import load_proof
+    from verify.store.recall import NOTHING_TO_STORE, REFUTED_ON_SETS, unstored
+
+    path = tmp_path / "h1.toml"
+    path.write_text(COUNT)
+    proof = load_proof(str(path))
+    report = check_step(proof, proof.step("sum-count"), store=Store())
+    assert report.status == "refuted" and report.refutation is not None
+    assert report.searched == (f"sum-count: main: searched ({REFUTED_ON_SETS})",
+                               "sum-count: main: on concrete sets: searched (no stored "
+                               "counterexample)")
+    assert not any(NOTHING_TO_STORE in note for note in report.searched)
+    assert unstored(report.searched[0]) and not unstored(report.searched[1])
+
+
+def test_a_search_on_sets_that_finds_nothing_says_so() -> None:
+    """Its note speaks of a counterexample only (it seeks no certificate)."""
+    from verify.kernel import Judgement
+    from verify.store.recall import NO_COUNTEREXAMPLE_ON_SETS, keep, unstored
+    from verify.verdict import Verdict
+
+    store = Store(searched=["p: main: on concrete sets: searched (no stored counterexample)"])
+    keep(store, "k", "sets", "p: main: on concrete sets", "whole",
+         Verdict("unknown", None, None, "none", 0.0), Judgement((), None, (), ()))  # type: ignore[arg-type]
+    assert store.searched == [f"p: main: on concrete sets: searched ({NO_COUNTEREXAMPLE_ON_SETS})"]
+    assert unstored(store.searched[0])

@@ -394,3 +394,60 @@ def test_the_html_report_links_no_found_lemma_to_a_section_it_lacks(tmp_path: Pa
     assert "from c-termwise-1 summed over j in 1..N<" in html
     targets = set(re.findall(r'href="#([^"]+)"', html))
     assert targets and all(f'id="{t}"' in html for t in targets)
+
+
+#: Red team 19 F6: a lemma proved with a fact the search found (`lm`), used at each update.
+ONE_UPDATE = b'''
+title = "sf2"
+vectors = ["w", "x", "xx"]
+scalars = ["t", "N", "s"]
+naturals = ["t", "N"]
+indexed = ["xx"]
+
+[sets.D]
+index = "j"
+range = "1..N"
+where = ["dot(w, xx[j]) > 0"]
+
+[[step]]
+id = "lm"
+given = []
+claim = "sum(j in D, 1) >= 0"
+
+[[step]]
+id = "inv"
+given = []
+claim = "s >= 0"
+uses = ["lm"]
+[step.induction]
+variable = "t"
+constants = ["xx", "N"]
+base = { w = "0*w", s = "0" }
+step = { w = "w + x", s = "s + sum(j in D, 1)" }
+given = []
+'''
+
+
+@pytest.mark.parametrize("budget", ["small", "default"])
+def test_a_lemma_proved_with_found_facts_used_at_each_update_is_no_file_error(
+        budget: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 19 F6: `check` refused this well-formed file (exit 2) over a hypothesis the
+    user never wrote, the fact the search found to prove `lm`, and only when the budget let
+    it find the fact. At every budget the file is read; `inv` is left unknown (never proved:
+    the kernel admits no lemma whose hypothesis is not a fact of the update), its message
+    names the fact found and says it is not in the file."""
+    from verify.cli import main
+
+    report = check_proof(parse_proof(ONE_UPDATE, "sf2.toml"), budget=BUDGETS[budget],
+                         store=None)
+    lm, inv = report.steps
+    assert lm.status == "proved" and [f.step.id for f in lm.termwise] == ["lm-termwise-1"]
+    assert inv.status == "unknown" and inv.theorem is None and inv.statement is None
+    assert inv.message.startswith("not decided: uses lm at each update, but its hypothesis ")
+    assert ("What it uses was proved with facts the search found, which the file does not "
+            "state (1 >= 0 summed over i in D for lm (lm-termwise-1))") in inv.message
+    path = tmp_path / "sf2.toml"
+    path.write_bytes(ONE_UPDATE)
+    assert main(["check", str(path), "--budget", budget]) == 1
+    out, err = capsys.readouterr()
+    assert err == "" and "unknown  inv" in out
