@@ -36,6 +36,8 @@ def parse_dat(text: str, *, source: str = "<dat>", limits: Limits = DEFAULT_LIMI
     if not text.strip():
         raise DataError("no examples: the file is empty", source=source)
     lines = text.rstrip().split("\n")
+    if len(lines) == 1 and "\r" in lines[0]:  # read as one line, refused for its first number
+        raise DataError("CR-only line endings (old Mac); convert to LF", source=source, line=1)
     header: list[tuple[int, str]] = []
     for no, raw in enumerate(lines, 1):
         if raw.strip():

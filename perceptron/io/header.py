@@ -12,8 +12,9 @@ the same file). Every fault is placed at its line, and every independent one is 
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Mapping, Sequence
+import io
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -57,39 +58,50 @@ U_LINE = "# u ="
 def header(path: str, data: Dataset) -> Header:
     """What the text data file `path` names (`Header`; nothing for a binary format or
     standard input, read already); DataError, placed at its line, when a line names a value
-    that is not exact rationals of the data's dimension (margins: > 0), or names a key
-    twice: every such fault at once (`DataErrors`)."""
+    that is not exact rationals of the data's dimension (margins: > 0), names a key twice,
+    looks like a header line but cannot be read as one (`# U = 1`, `# u\u00a0= 1`), or is a
+    header line after the header (after the first example or column-name row: the loaders
+    skip every comment line, so it would be ignored): every such fault at once
+    (`DataErrors`). Lines are the loaders' lines: a UTF-8 byte-order mark is the start of
+    the file, and CR, LF and CR LF (and the other breaks of `str.splitlines`) end a line."""
     from perceptron.numbers import parse_exact
 
     if path == "-":
         return Header()
-    try:
-        head = list(_comments(path))
-    except OSError:
-        return Header()  # read already by the loader, which said what was wrong
     found: dict[str, tuple[Fraction, ...]] = {}
     lines: dict[str, int] = {}
     faults: list[DataError] = []
+    try:
+        head, late = _comments(path)
+    except OSError:
+        return Header()  # read already by the loader, which said what was wrong
+    for no, first in late:
+        faults.append(DataError(
+            f"a header line after the header (it ends at line {first}, the first line that "
+            "is not a comment): header lines go before the first example and any "
+            "column-name row", source=path, line=no))
     for no, raw, whole in head:
-        key, equals, _ = raw.lstrip()[1:].partition(b"=")
-        try:
-            key_text = key.decode("ascii").strip()
-        except UnicodeDecodeError:
-            continue  # no key of ours: any other comment
-        if not equals or key_text not in HEADER_KEYS:
-            continue
+        key, equals, _ = raw.lstrip()[1:].partition("=")
+        key_text = key.strip()
 
         def fault(problem: str, no: int = no) -> None:
             faults.append(DataError(problem, source=path, line=no))
 
+        if not equals or key_text not in HEADER_KEYS:
+            if _LOOKS_LIKE_KEY.match(raw):
+                fault(f"its line `{_shown(raw)}` looks like a header line but is not one: "
+                      "write `# u = ...`, `# theta0 = ...` or `# gamma = ...` (lower case, "
+                      "an ASCII `=`)")
+            continue
         if not whole:
-            fault(f"its {key_text} line is longer than {HEADER_LINE} bytes")
+            fault(f"its {key_text} line is longer than {HEADER_LINE} characters")
             continue
         try:
-            line = raw.decode("utf-8").strip()
-        except UnicodeDecodeError:
+            raw.encode("utf-8")
+        except UnicodeEncodeError:  # a byte that is not UTF-8, kept as a lone surrogate
             fault(f"its {key_text} line is not UTF-8 text")
             continue
+        line = raw.strip()
         key, values = key_text, line[1:].partition("=")[2]
         if key in found or key in lines:
             fault(f"names {key} twice (first on line {lines[key]})")
@@ -107,8 +119,23 @@ def header(path: str, data: Dataset) -> Header:
         else:
             found[key] = read
     if faults:
-        raise DataErrors(faults)
+        raise DataErrors(sorted(faults, key=lambda f: f.line or 0))
     return Header(found.get("u"), found.get("theta0"), found.get("gamma", ()), lines)
+
+
+#: A comment line meant as a header line: `#`, a key in any case, an `=`-like character
+#: after any spaces (a no-break space pasted from a web page included). One the header does
+#: not read is refused, never skipped as any other comment (red team 21, F3).
+_LOOKS_LIKE_KEY = re.compile(r"\s*#\s*(u|theta0|gamma)\s*[=\uff1d\ufe66]",
+                             re.IGNORECASE)
+
+
+def _shown(line: str) -> str:
+    """A line as a message shows it: stripped, at most 60 characters, escapes for what a
+    terminal would not show (a no-break space is `\\xa0`)."""
+    text = line.strip()[:60]
+    return "".join(c if c.isprintable() and (c == " " or not c.isspace())
+                   else ascii(c)[1:-1] for c in text)
 
 
 def margins(u: Sequence[Fraction], data: Dataset) -> list[Fraction]:
@@ -149,26 +176,48 @@ def not_separating(path: str, named: Header, data: Dataset) -> DataError | None:
 HEADER_LINE = 1 << 20
 
 
-def _comments(path: str) -> Iterator[tuple[int, bytes, bool]]:
+def _comments(path: str) -> tuple[list[tuple[int, str, bool]], list[tuple[int, int]]]:
     """The comment lines before the file's first example, read a line at a time (bounded by
-    `HEADER_LINE` each): its number, its bytes (at most `HEADER_LINE`), and whether they
-    are the whole line. Blank lines are passed over; the first other line ends the header
-    (an example, or the first bytes of a binary format). Red team 20 F1: the first 64 KiB
-    were decoded at once, so a character split at their end dropped the whole header (a
-    `u` that does not separate then accepted, exit 0), and a line across it was cut (`u = 1,
-    -10` read as `1, -1`)."""
-    with open(path, "rb") as handle:
-        for no in itertools.count(1):
-            raw = handle.readline(HEADER_LINE + 1)
-            if not raw:
-                return
-            whole = raw.endswith(b"\n") or len(raw) <= HEADER_LINE
+    `HEADER_LINE` characters each): its number, its text (at most `HEADER_LINE`
+    characters; a byte that is not UTF-8 kept as a lone surrogate), and whether that is the
+    whole line. Blank lines are passed over; the first other line ends the header (an
+    example, a column-name row). Then `late`: the lines after it that look like header lines
+    (`_LOOKS_LIKE_KEY`), each with the line that ended the header. A binary format (numpy's
+    magic, a zip archive) has neither.
+
+    Lines are the loaders' (`perceptron.io.csv`): the file is read as `utf-8-sig` (a
+    byte-order mark is no character of the first line) with universal newlines, each line
+    split again as `str.splitlines` splits. Red team 21 F3/F5: a BOM before `# u` ended the
+    header at its first line (the u dropped in silence), a CR-only file was one line. Red
+    team 20 F1: the first 64 KiB were decoded at once, so a character split at their end
+    dropped the whole header, and a line across it was cut (`u = 1, -10` read as `1, -1`)."""
+    head: list[tuple[int, str, bool]] = []
+    late: list[tuple[int, int]] = []
+    ended = 0  # the line that ended the header, 0 while in it
+    with open(path, "rb") as binary:
+        start = binary.read(6)
+        if not start or start.startswith((b"\x93NUMPY", b"PK\x03\x04")):
+            return head, late
+        binary.seek(0)
+        handle = io.TextIOWrapper(binary, encoding="utf-8-sig", errors="surrogateescape",
+                                  newline=None)
+        no = 0
+        while text := handle.readline(HEADER_LINE + 1):
+            whole = text.endswith("\n") or len(text) <= HEADER_LINE
             if not whole:  # the rest of an overlong line, read and dropped in pieces
-                while (rest := handle.readline(HEADER_LINE)) and not rest.endswith(b"\n"):
+                while (rest := handle.readline(HEADER_LINE)) and not rest.endswith("\n"):
                     pass
-            stripped = raw.strip()
-            if not stripped:
-                continue
-            if not stripped.startswith(b"#"):
-                return
-            yield no, raw[:HEADER_LINE], whole
+            parts = text.splitlines() if whole else [text[:HEADER_LINE]]
+            for part in parts or [""]:
+                no += 1
+                stripped = part.strip()
+                if ended:
+                    if stripped.startswith("#") and _LOOKS_LIKE_KEY.match(part):
+                        late.append((no, ended))
+                elif not stripped:
+                    continue
+                elif stripped.startswith("#"):
+                    head.append((no, part, whole))
+                else:
+                    ended = no
+    return head, late

@@ -53,17 +53,21 @@ def export_and_check(
     `error: <coqc's message>`, `not exported: <why>` or
     `not run: ...` (no coqc, or `compile=False`).
     """
-    from verify.coq.build import ProofFile, compile_project, coqc, module_name, write_project
+    from verify.coq.build import ProofFile, compile_project, coqc, module_names, write_project
     from verify.coq.export import export_proof
     from verify.search.sums.termwise import extended
 
     files: list[ProofFile] = []
-    ids: dict[str, str] = {}
+    ids: dict[str, str] = {}  # module -> proof id: modules are distinct (`module_names`)
     results: dict[tuple[str, str], str] = {}
-    for proof_id, written, written_reports in proofs:  # found lemmas as steps (as written)
-        proof, reports = extended(written, written_reports)
+    proofs = list(proofs)
+    if len({proof_id for proof_id, _, _ in proofs}) < len(proofs):  # results are keyed by id
+        raise ValueError("export_and_check: two proofs with one id")
+    for (proof_id, written, written_reports), module in zip(
+        proofs, module_names([p[0] for p in proofs]), strict=True
+    ):
+        proof, reports = extended(written, written_reports)  # found lemmas as steps
         steps = export_proof(proof, reports)
-        module = module_name(proof_id)
         ids[module] = proof_id
         files.append(ProofFile(module, proof.title, tuple(steps)))
         for step in steps:

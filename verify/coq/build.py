@@ -57,9 +57,35 @@ class ProofFile:
 
 
 def module_name(proof_id: str) -> str:
-    """A Coq module name for a proof id (letters, digits, `_`)."""
+    """A Coq module name for a proof id (letters, digits, `_`); not unique by itself
+    (`a-b` and `a_b` give one name): an export names its modules with `module_names`."""
     cleaned = re.sub(r"[^A-Za-z0-9_]", "_", proof_id)
     return cleaned if cleaned[:1].isalpha() else f"p_{cleaned}"
+
+
+#: Module names no proof may take: the preamble's file, the libraries a written file
+#: requires (a local `Reals.v` would be the one `coqdep` finds for `Require Import Reals`
+#: under `coq_makefile`) and Coq's own roots.
+RESERVED = frozenset({"InnerProduct", "Reals", "Lra", "ZArith", "Lia", "Coq", "Stdlib"})
+
+
+def module_names(proof_ids: Sequence[str]) -> list[str]:
+    """One Coq module name per proof, in order, each distinct and none reserved (red team
+    21 F1: `a-b` and `a_b` wrote one `.v` file and one proof's coqc results were printed for
+    the other, a refuted step as `checked`; a proof `InnerProduct` overwrote the axioms).
+    A name taken (compared case-insensitively, for file systems that fold case) gets the
+    first free suffix `_2`, `_3`, ... in the order given, so the export stays deterministic."""
+    taken = {name.casefold() for name in RESERVED}
+    out: list[str] = []
+    for proof_id in proof_ids:
+        base = name = module_name(proof_id)
+        suffix = 1
+        while name.casefold() in taken:
+            suffix += 1
+            name = f"{base}_{suffix}"
+        taken.add(name.casefold())
+        out.append(name)
+    return out
 
 
 def write_project(directory: Path, files: Sequence[ProofFile]) -> list[Path]:

@@ -52,6 +52,7 @@ UNICODE = {
     "⊆": r"$\subseteq$", "⊂": r"$\subset$", "∪": r"$\cup$", "∩": r"$\cap$", "∀": r"$\forall$",
     "∃": r"$\exists$", "¬": r"$\neg$", "∧": r"$\wedge$", "∨": r"$\vee$", "≈": r"$\approx$",
     "≡": r"$\equiv$", "∂": r"$\partial$", "⊥": r"$\perp$", "∉": r"$\notin$", "↦": r"$\mapsto$",
+    "÷": r"$\div$", "\u2044": "/",
 }
 TITLE = "Audit of the perceptron convergence proofs"
 PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
@@ -115,8 +116,42 @@ def _char(c: str) -> str:
             letter = letter.capitalize() if case else letter
             if letter.isalpha() and (not case or letter in _CAPITALS):
                 return rf"$\{letter}$"
-    plain = unicodedata.normalize("NFKD", c).encode("ascii", "ignore").decode()
-    return "".join(map(_char, plain)) if plain else rf"\textsf{{[U+{ord(c):04X}]}}"
+    return _decomposed(c)
+
+
+def _decomposed(c: str) -> str:
+    r"""A character with no entry of its own, from its Unicode decomposition when that says
+    all of it, else its code point. Red team 21 F4: the decomposition folded to ASCII, the
+    rest dropped, changed numbers: `10⁶` was typeset `106`, `p. 10½` `p. 1012`. Now a
+    superscript or subscript stays one (`10\textsuperscript{6}`; `x₁₀` is
+    `x\textsubscript{1}\textsubscript{0}`), a vulgar fraction is its numerator and
+    denominator with a slash after a thin space (`10\,1/2`), a circled one is in
+    parentheses, a compatibility form is what it stands for when each of its characters can
+    be said (`ﬁ`, `™`, `µ`), a letter with accents TeX has commands for keeps them (`ǚ`);
+    anything else is `[U+XXXX]`, never dropped."""
+    tag, _, _ = unicodedata.decomposition(c).partition(" ")
+    plain = unicodedata.normalize("NFKD", c)
+    if plain == c:  # no decomposition: nothing to say it with
+        return rf"\textsf{{[U+{ord(c):04X}]}}"
+    letters = "".join(_char(p) for p in plain if not unicodedata.combining(p))
+    marks = [p for p in plain if unicodedata.combining(p)]
+    if tag == "<super>" and not marks:
+        return rf"\textsuperscript{{{letters}}}"
+    if tag == "<sub>" and not marks:
+        return rf"\textsubscript{{{letters}}}"
+    if tag == "<fraction>":  # the fraction slash U+2044 is in ASCII's place
+        return r"\," + "".join("/" if p == "\u2044" else _char(p) for p in plain)
+    if tag == "<circle>" and not marks:
+        return f"({letters})"
+    if not marks and "[U+" not in letters:  # `ﬁ`, `™`, `µ` (Greek mu), `Ａ`: said whole
+        return letters
+    if len(plain) == len(marks) + 1 and plain[0].isascii() and plain[0].isalpha() and all(
+            m in _ACCENTS for m in marks):
+        out = plain[0]
+        for mark in marks:
+            out = rf"\{_ACCENTS[mark]}{{{out}}}"
+        return out
+    return rf"\textsf{{[U+{ord(c):04X}]}}"
 
 
 _CAPITALS = {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi",

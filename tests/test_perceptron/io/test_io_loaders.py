@@ -290,6 +290,8 @@ def test_dat_format_of_the_benchmark(tmp_path: Path) -> None:
     ("2\n0\n1\n1\n", 2, "0 features"),
     ("7\n", 1, "starts with"),
     ("3\n4\n1\nnan\n", 4, "finite"),
+    # red team 21 F5: CR-only lines were one line, "starts with the number of vectors"
+    ("2\r2\r1\r1\r0\r0\r0\r1\r", 1, "CR-only line endings (old Mac); convert to LF"),
 ])
 def test_dat_errors_are_located(text: str, line: int, words: str) -> None:
     exc = error(parse_dat, text, source="x.dat")

@@ -117,10 +117,18 @@ def test_a_recomputed_separator_would_not_reproduce_it(tmp_path: Path) -> None:
     ("# theta0 = 1, 2, 3", "its theta0 has 3 coordinates, its examples 2"),
     ("# gamma = 1, 0", "its margins gamma must be > 0"),
     ("# u = 1, 1\n# u = 1, 2", "names u twice"),
+    # red team 21 F3: a byte-order mark (Excel's) dropped the header in silence, exit 0
+    ("\ufeff# u = -1, -1", "bad.csv:1: the u it names does not separate its examples"),
+    # ... and so did a `# u` after a CSV's column-name row, or one not spelled as a key
+    ("a,b,label\n# u = -1, -1", "bad.csv:2: a header line after the header"),
+    ("# U = -1, -1", "bad.csv:1: its line `# U = -1, -1` looks like a header line"),
+    ("# u \uff1d -1, -1", "bad.csv:1: its line `# u \uff1d -1, -1` looks like a header line"),
+    # red team 21 F5: CR-only lines were one header line (`not a number: '-1\r1'`)
+    ("# u = -1, -1\r1,2,1\r", "bad.csv:1: the u it names does not separate its examples"),
 ])
 def test_a_bad_header_line_is_one_line(tmp_path: Path, line: str, fault: str) -> None:
     path = tmp_path / "bad.csv"
-    path.write_text(f"{line}\n1,2,1\n2,1,1\n")
+    path.write_text(f"{line}\n1,2,1\n2,1,1\n", encoding="utf-8", newline="")
     with pytest.raises(DataError) as raised:
         data_scenarios(str(path), "online")
     assert fault in str(raised.value) and "\n" not in str(raised.value)

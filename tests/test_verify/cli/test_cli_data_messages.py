@@ -260,3 +260,28 @@ def test_a_header_is_read_whole_past_64_kib(tmp_path: Path, command: str,
     assert len(cut.read_bytes().split(b"\n")[0]) + 1 + len("# u = 1, -1") == 1 << 16
     assert main([command, str(cut)]) == 0
     assert errors(capsys) == []
+
+
+@pytest.mark.parametrize("command", ["run", "bound"])
+def test_a_header_is_read_as_the_loaders_read_the_file(
+    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Red team 21 F3/F5: the loaders read a byte-order mark as the file's start and CR as a
+    line end, the header reader did not: a BOM dropped the header (a `u` that does not
+    separate accepted, exit 0), and CR-only lines made the whole file one `# u` line,
+    refused for a number the user never wrote (`'1\\r1'`)."""
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes(b"\xef\xbb\xbf# u = -1, 1\n1,0,1\n0,1,-1\n")
+    assert main([command, str(bom)]) == 2
+    assert errors(capsys) == [f"novikoff: error: {bom}:1: the u it names does not separate "
+                              "its examples: example 1 has y<u, x> = -1, not > 0 (and 1 "
+                              "other example)"]
+    cr = tmp_path / "cr.csv"
+    cr.write_bytes(b"# u = 1, 1\r1,0,1\r0,1,1\r")
+    assert main([command, str(cr)]) == 0
+    assert errors(capsys) == []
+    late = tmp_path / "late.csv"  # after the column names: refused, not skipped
+    late.write_bytes(b"a,b,label\r\n# u = -1, 1\r\n1,0,1\r\n0,1,-1\r\n# u = 1, 1\r\n")
+    assert main([command, str(late)]) == 2
+    assert [e.split(": a header line after")[0] for e in errors(capsys)] == [
+        f"novikoff: error: {late}:2", f"novikoff: error: {late}:5"]

@@ -38,7 +38,7 @@ import sympy
 from coq_preamble import compile_inner_product
 
 from proofs.step import Induction, Proof
-from verify.coq.build import LOGICAL, ProofFile, module_name, write_project
+from verify.coq.build import LOGICAL, ProofFile, module_names, write_project
 from verify.coq.export import Exported, export_proof
 from verify.coq.preamble import PREAMBLE
 from verify.coq.printer import number
@@ -301,9 +301,9 @@ def in_the_plane(directory: Path, proofs: Sequence[tuple[str, Proof, Sequence[ob
     """Export `proofs`, compile them against `MODEL`, then each induction `(proof id, step
     id)` of `runs` applied to its run; coqc's result for the last file."""
     files, instances = [], []
-    for proof_id, proof, reports in proofs:
+    modules = module_names([proof_id for proof_id, _, _ in proofs])  # as the export names them
+    for (proof_id, proof, reports), module in zip(proofs, modules, strict=True):
         steps = export_proof(proof, reports)
-        module = module_name(proof_id)
         files.append(ProofFile(module, proof.title, tuple(steps)))
         instances += [instance(module, e, runs[(proof_id, e.step_id)]) for e in steps
                       if (proof_id, e.step_id) in runs]

@@ -356,6 +356,57 @@ def test_a_step_coqc_rejects_makes_check_and_audit_exit_1(
     assert main(["check", str(proof), "--coq", str(tmp_path / "c")]) == 0
 
 
+def test_module_names_are_distinct_deterministic_and_never_reserved() -> None:
+    """Red team 21, F1: `a-b` and `a_b` gave one module (one `.v` file, one proof's coqc
+    results printed for the other); `InnerProduct` overwrote the preamble."""
+    from verify.coq.build import RESERVED, module_names
+
+    assert module_names(["a_b", "a-b", "a_b_2", "A.b"]) == ["a_b", "a_b_2", "a_b_2_2", "A_b_3"]
+    assert module_names(["canonical-online", "canonical_online"]) == [
+        "canonical_online", "canonical_online_2"]
+    assert module_names(["InnerProduct", "innerproduct", "Reals", "1x"]) == [
+        "InnerProduct_2", "innerproduct_3", "Reals_2", "p_1x"]
+    assert not {n.casefold() for n in module_names(sorted(RESERVED))} & {
+        n.casefold() for n in RESERVED}
+
+
+TRUE_ONE = b'title = "true one"\nscalars = ["a"]\n[[step]]\nid = "k"\n' + (
+    b'given = ["a >= 1"]\nclaim = "a >= 0"\n')
+FALSE_ONE = TRUE_ONE.replace(b"true", b"false").replace(b'"a >= 1"', b'"a >= 0"').replace(
+    b'claim = "a >= 0"', b'claim = "a >= 1"')
+
+
+@needs_coqc
+def test_proofs_with_one_module_name_keep_their_own_coq_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Red team 21, F1 (regression): `a_b` (true) and `a-b` (its step `k` refuted) audited
+    together wrote one `a_b.v`; the refuted `k` was printed `coq: checked` and the proved one
+    `not run: coqc is not on PATH`. Each proof now has its own module and its own results;
+    a proof named `InnerProduct` no longer overwrites the axioms (coqc rejected a true step)."""
+    (tmp_path / "a_b.toml").write_bytes(TRUE_ONE)
+    (tmp_path / "a-b.toml").write_bytes(FALSE_ONE)
+    out = tmp_path / "out"
+    code = main(["audit", str(tmp_path / "a_b.toml"), str(tmp_path / "a-b.toml"), "--json",
+                 "--budget", "small", "--jobs", "1", "--coq", str(out)])
+    data = json.loads(capsys.readouterr().out)
+    coq = {p["id"]: {s["id"]: (s["symbolic"]["status"], s["coq"]) for s in p["steps"]}
+           for p in data["proofs"]}
+    assert code == 1  # a refuted step: the audit has findings
+    assert coq["a_b"]["k"] == ("proved", "checked")
+    status, result = coq["a-b"]["k"]
+    assert status == "refuted" and result.startswith("not exported:"), (status, result)
+    assert (out / "_CoqProject").read_text().splitlines() == [
+        f"-R . {LOGICAL}", "InnerProduct.v", "a_b.v", "a_b_2.v"]
+    assert "a >= 1" in (out / "a_b.v").read_text() and "false one" in (out / "a_b_2.v").read_text()
+
+    (tmp_path / "InnerProduct.toml").write_bytes(TRUE_ONE)
+    assert main(["check", str(tmp_path / "InnerProduct.toml"), "--coq", str(tmp_path / "c")]) == 0
+    assert "coq InnerProduct k: checked" in capsys.readouterr().out
+    assert "Axiom" in (tmp_path / "c" / "InnerProduct.v").read_text()
+    assert (tmp_path / "c" / "InnerProduct_2.v").is_file()
+
+
 #: Titles that made coqc reject every step of the file (red team 12, F: the title's `(*` opened
 #: a nested comment, its `"` a string inside the header comment: "Unterminated comment").
 NASTY_TITLES = ('Lemma (*draft*)', 'The "margin proof', '(**)', '((* a *))', '*)(*', '"(*"',

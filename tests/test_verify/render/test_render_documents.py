@@ -21,7 +21,7 @@ from verify.typeset.statement import joined
 
 IDS = ["joeyonng-online", "canonical-online-w0"]
 HOSTILE = ("<script>alert(1)</script> \\input{/etc/passwd} $x^2$ 50% & ``` | [a](javascript:x) "
-           "θ ≤ ‖w‖ x̄ ∇ ⊆ ☃ 中 \\end{document}")
+           "θ ≤ ‖w‖ x̄ ∇ ⊆ ☃ 中 10⁶ runs, p. 10½, x₁₀, n³, ™ ǚ ① µ \\end{document}")
 
 
 @pytest.fixture(scope="module")
@@ -249,6 +249,25 @@ def test_non_ascii_survives_in_latex() -> None:
         assert "?" not in latex.escape(f"a{char}"), (char, hex(ord(char)))
     assert latex.escape("x̄ ŵ") == r"\={x} ŵ"
     assert latex.escape("☃") == r"\textsf{[U+2603]}"
+
+
+@pytest.mark.parametrize(("text", "typeset"), [
+    ("10⁶ runs", r"10\textsuperscript{6} runs"),
+    ("p. 10½", r"p. 10\,1/2"),
+    ("2¼", r"2\,1/4"),
+    ("n³", r"n\textsuperscript{3}"),
+    ("x₁₀", r"x\textsubscript{1}\textsubscript{0}"),
+    ("10⁻¹", r"10\textsuperscript{-}\textsuperscript{1}"),
+    ("™ ﬁ µ", r"\textsuperscript{TM} fi $\mu$"),
+    ("ǚ ①", r"\v{\"{u}} (1)"),
+    ("ș ǆ", r"\textsf{[U+0219]} \textsf{[U+01C6]}"),
+])
+def test_latex_never_changes_a_number_nor_drops_a_character(text: str, typeset: str) -> None:
+    """Red team 21 F4: user text was folded to ASCII by NFKD with the rest dropped, so
+    `10⁶ runs` was typeset `106 runs` and `p. 10½` `p. 1012`. A superscript or subscript
+    stays one, a fraction is `n/d` after a thin space, and what cannot be said whole is its
+    code point (`ș` was `s`, its comma dropped)."""
+    assert latex.escape(text) == typeset
 
 
 @pytest.mark.parametrize(("numeric", "said"), [
