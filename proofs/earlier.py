@@ -37,7 +37,7 @@ from typing import Any
 
 import sympy
 
-from proofs.errors import ProofFileError, Source, raise_all
+from proofs.errors import ProofFileError, Source
 from proofs.language.expressions import Relation
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
@@ -134,10 +134,15 @@ def _runs(step: Step) -> tuple[object, ...]:
 
 
 def earlier_language(document: Mapping[str, Any], steps: tuple[Step, ...],
-                     naturals: tuple[str, ...]) -> tuple[tuple[Step, ...], tuple[str, ...],
-                                                         tuple[Note, ...]]:
-    """`steps` and `naturals` with the declarations of the earlier language inferred, and a
-    note for each (module docstring)."""
+                     naturals: tuple[str, ...]
+                     ) -> tuple[tuple[Step, ...], tuple[str, ...], tuple[Note, ...],
+                                tuple[ProofFileError, ...]]:
+    """`steps` and `naturals` with the declarations of the earlier language inferred, a note
+    for each (module docstring), and the refusals of the inductions that cannot keep their
+    meaning: the other steps are returned as inferred all the same, so that the file's
+    other errors are those of the earlier reading (a refusal once dropped every inference,
+    and the kernel's refusals of the steps read without error were those of the stricter
+    language: three untrue lines beside the one true one)."""
     tables = document.get("step", [])
     notes: list[Note] = []
     out = []
@@ -166,7 +171,6 @@ def earlier_language(document: Mapping[str, Any], steps: tuple[Step, ...],
                                   "[step.induction]"))
                 step = replace(step, rule=replace(step.rule, constants=found))
         out.append(step)
-    raise_all(errors)
     declared = document.get("scalars", [])  # an undeclared counter is its step's error
     counters = sorted({s.rule.variable for s in out
                        if isinstance(s.rule, Induction) and s.rule.variable in declared})
@@ -176,4 +180,4 @@ def earlier_language(document: Mapping[str, Any], steps: tuple[Step, ...],
         notes.append(Note("", f"no `naturals` (the earlier language): {', '.join(counters)} "
                           f"natural, as the inductions' counters; add `naturals = [{listed}]` "
                           "at the top level"))
-    return tuple(out), naturals, tuple(notes)
+    return tuple(out), naturals, tuple(notes), tuple(errors)

@@ -322,7 +322,9 @@ def _proof(document: dict[str, Any], file: str
         read_as_then = problems.attempt(lambda: earlier_language(document, tuple(steps),
                                                                  naturals))
         if read_as_then is not None:
-            steps, naturals, notes = read_as_then  # type: ignore[assignment]
+            steps, naturals, notes, refused = read_as_then  # type: ignore[assignment]
+            for error in refused:
+                problems.add(error)
     notes = (*notes, *_moving_constants(steps), *(
         Note("", f"[imports] {alias}: no step uses it, so it is not read; remove it",
              key=f"imports.{alias}")

@@ -103,12 +103,14 @@ def run(args: argparse.Namespace) -> int:
     from verify.cli.terminal import callback, progress_bar
     from verify.proof_checker import check_proof
     from verify.render import json as serialize
-    from verify.runs.plugin import Plugin
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
-    for text in args.algorithm:  # its code is never loaded here: its spelling is all checked
-        if (problem := Plugin.malformed(text)) is not None:
-            raise UsageError(problem)
+    if args.algorithm:  # its code is never loaded here: its spelling is all checked (and the
+        from verify.runs.plugin import Plugin  # runs' modules, NumPy's, only when given)
+
+        for text in args.algorithm:
+            if (problem := Plugin.malformed(text)) is not None:
+                raise UsageError(problem)
     if args.run_kind:  # registered as the audit does (the user's code: she asked for it)
         from verify.cli.common import given_kinds
 
