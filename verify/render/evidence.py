@@ -28,6 +28,7 @@ from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, to_json
 from verify.proof_checker import GoalReport
 from verify.typeset.graph import WIDTH, Graph, Node, layout
+from verify.typeset.names import Spelling, spelling
 from verify.typeset.points import instance_lines, refuted_names
 from verify.typeset.statement import Statement, statement, statements_of
 from verify.typeset.words import counted
@@ -59,6 +60,12 @@ class StepView:
                     self.report["symbolic"]["status"], self.report["numeric"]["status"],
                     isinstance(step.rule, Induction), step.id == self.proof.main_result,
                     self.audit.finding)
+
+    @property
+    def notation(self) -> Spelling:
+        """How the proof's names read (`verify.typeset.names.spelling`): its counterexamples
+        are written in it, as its formulas are."""
+        return spelling(self.proof)
 
     @property
     def names(self) -> frozenset[str]:
@@ -245,10 +252,12 @@ def numeric_line(step: Json) -> str:
     return line
 
 
-def counterexample_lines(counterexample: Json, names: Set[str] | None = None) -> list[str]:
-    """`name = value` per scalar then per vector (only `names`, when given), and for a run
-    instance what it adds and where it came from (`verify.typeset.points.instance_lines`)."""
-    return instance_lines(counterexample, names)
+def counterexample_lines(counterexample: Json, names: Set[str] | None = None,
+                         show: Callable[[str], str] = str) -> list[str]:
+    """`name = value` per scalar then per vector (only `names`, when given; each step's name
+    as `show` writes it), and for a run instance what it adds and where it came from
+    (`verify.typeset.points.instance_lines`)."""
+    return instance_lines(counterexample, names, show)
 
 
 # -- templating --------------------------------------------------------------------------------

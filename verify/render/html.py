@@ -9,7 +9,7 @@ here from SymPy's printers over identifiers (`formulas`, `certificates`) are mar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.resources import files
 
 from markupsafe import Markup
@@ -28,7 +28,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
-from verify.typeset.names import spelling
+from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import joined
 from verify.typeset.written import MATHML as MATHML_WRITTEN
 
@@ -81,11 +81,13 @@ def certificates(step: StepView) -> Markup:
     return Markup(f'<div class="cert">{"".join(parts)}</div>')
 
 
-def counterexample(cex: Json, names: object = None) -> Markup:
-    """`name = value` items, and where a run instance came from."""
+def counterexample(cex: Json, names: object = None,
+                   notation: Mapping[str, str] | None = None) -> Markup:
+    """`name = value` items, and where a run instance came from, the step's names as its
+    formulas read them (`notation`, `StepView.notation`: θ* = (0), not ts = (0))."""
     shown = names if isinstance(names, frozenset) else None
-    items = "".join(f"<li>{Markup.escape(line)}</li>"
-                    for line in evidence.counterexample_lines(cex, shown))
+    items = "".join(f"<li>{Markup.escape(line)}</li>" for line in evidence.counterexample_lines(
+        cex, shown, lambda n: pretty(n, notation).text()))
     return Markup(f'<ul class="cex">{items}</ul>')
 
 

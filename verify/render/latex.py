@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from verify.audit.job import Audit
 from verify.audit.report import COLUMNS, PLUGIN_RUNS, UNMADE
@@ -30,7 +30,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
-from verify.typeset.names import spelling
+from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import joined
 from verify.typeset.written import LATEX as WRITTEN
 from verify.typeset.written import lines
@@ -244,10 +244,16 @@ def graph(proof: ProofView) -> Raw:
                + "}\n" + r"\end{center}" + "\n{\\footnotesize " + escape(LEGEND) + "}\n")
 
 
-def counterexample(cex: Json, names: object = None) -> Raw:
-    """`name = value` items in typewriter type, and where a run instance came from."""
+def counterexample(cex: Json, names: object = None,
+                   notation: Mapping[str, str] | None = None) -> Raw:
+    """`name = value` items in typewriter type, and where a run instance came from; the
+    step's names in math, as its formulas read them (`notation`, `StepView.notation`:
+    $\theta^{*}$ = (0), not ts = (0))."""
     shown = names if isinstance(names, frozenset) else None
-    return Raw(code("; ".join(evidence.counterexample_lines(cex, shown))))
+    written = "; ".join(evidence.counterexample_lines(cex, shown, lambda n: f"\0{n}\0"))
+    pieces = [("math", pretty(part, notation).latex()) if k % 2 else ("text", part)
+              for k, part in enumerate(written.split("\0")) if part]
+    return Raw(joined(pieces, lambda t: f"${t}$", code))
 
 
 def render(audit: Audit, failures: list[str] | None = None,

@@ -11,7 +11,7 @@ nor change the Markdown structure.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from verify.audit.job import Audit
 from verify.audit.report import PLUGIN_RUNS, UNMADE
@@ -29,7 +29,7 @@ from verify.render.evidence import (
     environment,
     guarded,
 )
-from verify.typeset.names import spelling
+from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import joined
 from verify.typeset.written import LATEX as WRITTEN
 from verify.typeset.written import lines
@@ -119,10 +119,13 @@ def evidence_math(step: StepView) -> Raw:
     return Raw(fenced(r"\begin{gathered}" + body + r"\end{gathered}", "math"))
 
 
-def counterexample(cex: Json, names: object = None) -> str:
-    """`name = value; ...` and where a run instance came from (escaped when printed)."""
+def counterexample(cex: Json, names: object = None,
+                   notation: Mapping[str, str] | None = None) -> str:
+    """`name = value; ...` and where a run instance came from (escaped when printed), the
+    step's names as its formulas read them (`notation`, `StepView.notation`: θ* = (0))."""
     shown = names if isinstance(names, frozenset) else None
-    return "; ".join(evidence.counterexample_lines(cex, shown))
+    return "; ".join(evidence.counterexample_lines(
+        cex, shown, lambda n: pretty(n, notation).text()))
 
 
 def render(audit: Audit, failures: list[str] | None = None,

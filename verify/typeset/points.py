@@ -9,7 +9,7 @@ refuted step loaded the whole audit for it, and NumPy and the runs with the audi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from typing import Any
 
 import sympy
@@ -74,19 +74,21 @@ def seed_words(seed: int | None) -> str:
     return "not drawn from a seed" if seed is None else f"seed {seed}"
 
 
-def instance_lines(counterexample: Mapping[str, Any], names: Set[str] | None = None
-                   ) -> list[str]:
+def instance_lines(counterexample: Mapping[str, Any], names: Set[str] | None = None,
+                   show: Callable[[str], str] = str) -> list[str]:
     """A counterexample's JSON (`verify.audit.report`, `verify.render.json`) as lines:
     `name = value` per scalar, vector and family member (only `names`, when given); for one
     found on a run, each name bound to an expression and what it denotes on the run (no
     value: none was evaluated), the run quantities no name of the step denotes in the run's
     names, and where the run came from. The terminal and the three documents print run
-    counterexamples with this."""
+    counterexamples with this. `show` writes the step's names (a report: as the proof's
+    `[notation]` reads, as its formulas and `explain` do; newcomer 21 M1: `ts = (0)` beside
+    θ*); the run's own quantities keep the run's names."""
     from verify.render.certificates import assignments
 
-    lines = assignments(counterexample["scalars"], counterexample["vectors"], names,
+    lines = assignments(counterexample["scalars"], counterexample["vectors"], names, show,
                         families=counterexample.get("families"))
-    lines += [f"{name} denotes the run's {text}"
+    lines += [f"{show(name)} denotes the run's {text}"
               for name, text in counterexample.get("denotes", {}).items()]
     run = counterexample.get("run")
     if run is not None:

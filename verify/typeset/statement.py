@@ -15,16 +15,19 @@ after t updates: ‖w‖² ≤ t R²".
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import sympy
 
+from proofs.errors import ProofFileError
 from proofs.language.terms import Vec, gram_pair
-from proofs.step import CaseSplit, Induction, Proof, Step, Term
+from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.proof_checker import StepReport
+from verify.proof_checker import over as summations
 from verify.typeset.indices import readable
 from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
@@ -105,14 +108,14 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     claims = {(u.use.step, u.statement.claim.text) for u in uses}
     facts = []
     for origin, text in inherited:
-        source, substituted = written(text)
+        source, substituted = written(text, proof)
         facts.append((provenance(origin, substituted, _held(origin, text, claims, statements)),
                       tuple(printer.chunks(source))))
     claim_text = step.claim.text if stated is None else stated.claim.text
     claim, shown = printer.chunks(claim_text), plain.chunks(claim_text)
     claim[0] = fmt.row([*_turnstile(printer, exists), claim[0]])
     shown[0] = TEXT.row([*_turnstile(plain, exists), shown[0]])
-    return Statement(_rule(step, printer, uses), tuple(given), tuple(facts), tuple(claim),
+    return Statement(_rule(step, printer, uses, proof), tuple(given), tuple(facts), tuple(claim),
                      tuple(len(c) for c in shown))
 
 
@@ -153,12 +156,13 @@ def provenance(used: str, done: str, held: tuple[bool, str | None]) -> str:
     claim reads `b (through c)` (newcomer 19: `From squared-progress: <w, u> >= k*gam` named
     the step that passed on progress's claim as its source), and one c holds summed, where c
     was proved (a use c wrote, or a term-wise lemma the checker found for c), reads
-    `c (its hypothesis: b's claim summed over j ...)`, or without `b's claim` when the
-    summed step is not known (red team 17 F2: it read as if c were summed)."""
+    `c (its hypothesis: b's claim, summed)`, or without `b's claim` when the summed step is
+    not known (red team 17 F2: it read as if c were summed); the sum itself, over what and
+    with which filters, is the fact's formula (`written`)."""
     hypothesis, whose = held
     if not hypothesis:
         return used + done
-    if " summed over " in done:
+    if SUMMED in done.lstrip(", ").split(", then "):
         claim = f": {whose}'s claim" if whose else ""
         return f"{used} (its hypothesis{claim}{done})"
     return f"{whose}{done} (through {used})" if whose else used + done
@@ -207,28 +211,109 @@ def _turnstile(printer: Printer, exists: tuple[str, ...]) -> list[str]:
                            if exists else [])]
 
 
-def written(text: str) -> tuple[str, str]:
-    """A kernel relation's text apart: its source text, and what the kernel did to it as
-    words for a label: the substitutions instances applied (the kernel writes `text [a := w,
-    b := u]`, one bracket per instance), ` with a := w, b := u`, and the sums of a term-wise
-    use (`(claim summed over j in lo..hi where F1, F2)`: the claim about one member, the
-    members those of lo..hi where the filters hold; bracketed, so that a statement's list of
-    hypotheses reads it as one), ` summed over j in lo..hi where F1, F2`, nested sums joined
-    by `, then over` (empty when there is neither)."""
-    done: list[str] = []
+SUMMED = "summed"
+"""The word for a fact a term-wise use brought (`written`): its formula says over what."""
+
+
+def written(text: str, proof: Proof | None = None) -> tuple[str, str]:
+    """A kernel relation's text apart: the relation to typeset, and what the kernel did to
+    it as words for a label. The kernel writes the substitutions of instances after the
+    text (`text [a := w, b := u]`, one bracket per instance): they read ` with a := w, b :=
+    u`, and the relation is the text as written. It writes a term-wise use's fact bracketed
+    (`(claim summed over j in lo..hi where F1, F2)`, one hypothesis in a list): that fact is
+    the sum over the set of the claim's two sides' difference, and it is typeset so, never
+    as the claim about one member (newcomer 21 H2: a handout showed `y_j<θ*, x_j> - γ >= 0`,
+    j free, a statement the kernel never used): `sum(j in U, y[j]*dot(ts, x[j]) - gam) >= 0`,
+    the set by its name when a set of `proof` (`[sets]`) reads exactly as the kernel's, else
+    by its range with its filters under the sum (`sum(j in lo..hi, body, F1, F2)`, as
+    `Printer` reads it); a strict claim sums to a weak one (`kernel.summed`: the set may be
+    empty). The words then say `, summed` (`SUMMED`); instances and sums in order, joined
+    by `, then`, nested sums once: ` with a := b, then summed, then with b := c`."""
+    source, events = _apart(text, proof)
+    words = ", then ".join(events)
+    return source, (", " if events[0] == SUMMED else " ") + words if events else ""
+
+
+def _apart(text: str, proof: Proof | None) -> tuple[str, list[str]]:
+    """`written`'s relation, and its words as a list of events, inner first."""
+    after: list[str] = []
     while text.endswith("]") and " [" in text:
         text, _, substitution = text.rpartition(" [")
-        done.insert(0, re.sub(r"<(\w+),(\w+)>", r"dot(\1, \2)", substitution[:-1]))
-    words = (" with " + ", then ".join(done)) if done else ""
+        after.insert(0, "with " + re.sub(r"<(\w+),(\w+)>", r"dot(\1, \2)",
+                                         substitution[:-1]))
     if not (text.startswith("(") and text.endswith(")") and " summed over " in text):
-        return text, words
+        return text, after
     body, _, over = text[1:-1].rpartition(" summed over ")  # the outermost sum is the last
-    source, inner = written(body)
-    joint = ", then over " if " summed over " in inner else " summed over "
-    return source, inner + joint + over + words
+    inner, events = _apart(body, proof)
+    tree = _expr(inner)
+    if not isinstance(tree, ast.Compare) or len(tree.ops) != 1:
+        raise ValueError(f"{inner!r} is not one relation")
+    index, _, rest = over.partition(" in ")
+    bounds, _, where = rest.partition(" where ")
+    lo, _, hi = bounds.partition("..")
+    name = _declared(proof, index, over)
+    members: ast.expr = (ast.Name(name) if name else
+                         ast.BinOp(_expr(lo), ast.RShift(), _expr(hi)))
+    filters = [] if name or not where else [_expr(f) for f in _top_level(where)]
+    total = ast.Call(ast.Name("sum"), [ast.Compare(ast.Name(index), [ast.In()], [members]),
+                                       _difference(tree), *filters], [])
+    kind = type(tree.ops[0])
+    if _zero(tree.left) and not _zero(tree.comparators[0]):  # `0 <= g`: the sum of g >= 0
+        kind = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}.get(
+            kind, kind)
+    op = {ast.Eq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.LtE}.get(kind, ast.GtE)()
+    source = ast.unparse(ast.Compare(total, [op], [ast.Constant(0)]))
+    return source, [*events, *([] if events[-1:] == [SUMMED] else [SUMMED]), *after]
 
 
-def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...]) -> tuple[Piece, ...]:
+def _plain(text: str) -> str:
+    """A relation's text as Python reads it (`lo..hi` as `>>`, as `Printer` reads it)."""
+    return " ".join(text.split()).replace("..", ">>")
+
+
+def _expr(text: str) -> ast.expr:
+    return ast.parse(_plain(text), mode="eval").body
+
+
+def _zero(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0
+
+
+def _difference(relation: ast.Compare) -> ast.expr:
+    """The term the kernel sums for `lhs (op) rhs`: `lhs - rhs`, or the side that is not 0."""
+    left, right = relation.left, relation.comparators[0]
+    if _zero(right):
+        return left
+    return right if _zero(left) else ast.BinOp(left, ast.Sub(), right)
+
+
+def _top_level(text: str) -> list[str]:
+    """`F1, F2` apart at the commas outside brackets (`dot(ts, x[j]) >= g, y[j] >= 0`)."""
+    parts, depth, start = [], 0, 0
+    for k, c in enumerate(text):
+        depth += (c in "([") - (c in ")]")
+        if c == "," and depth == 0:
+            parts.append(text[start:k].strip())
+            start = k + 1
+    return [*parts, text[start:].strip()]
+
+
+def _declared(proof: Proof | None, index: str, over: str) -> str | None:
+    """The set of `proof` that a use `sum = "<index> in <set>"` reads as the kernel's sum
+    `over` (`j in lo..hi where F1, F2`, the kernel's text, `kernel.summed`), if one does."""
+    for name in (proof.sets if proof is not None else {}):
+        try:
+            [(j, lo, hi, filters)] = summations(Use("", over=f"{index} in {name}"), proof)
+        except ProofFileError:  # a set whose conditions name the index: not this one
+            continue
+        where = " where " * bool(filters) + ", ".join(f.text for f in filters)
+        if f"{j} in {lo}..{hi}{where}" == over:
+            return name
+    return None
+
+
+def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
+          proof: Proof) -> tuple[Piece, ...]:
     """An induction's run in words and formulas (with the invariants the kernel carries at
     every state and the one-update lemmas it assumes at each update); a case split's cases."""
     rule = step.rule
@@ -261,7 +346,7 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...]) -> tuple[Piece
     for kind, opening in (("carried", ", where at every state "),
                           ("lemma", ", at each update also ")):
         for k, used in enumerate(u for u in uses if u.kind == kind):
-            source, substituted = written(used.statement.claim.text)
+            source, substituted = written(used.statement.claim.text, proof)
             pieces += [("text", ", " if k else opening), ("math", printer.relation(source)),
                        ("text", f" ({used.statement.step}{substituted})")]
     pieces += [("text", ", after "), ("math", printer.expression(rule.variable)),

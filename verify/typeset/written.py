@@ -74,9 +74,12 @@ class Format(ABC):
         """`y[i]`, a member of a family: y with the subscript i."""
 
     @abstractmethod
-    def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
+    def total(self, index: str, lo: str, hi: str | None, body: str,
+              where: Sequence[str] = ()) -> str:
         """`sum(j in lo..hi, body)` (Σ from j = lo to hi), or with `hi` None, `sum(j in M,
-        body)` (Σ over j in the set `lo`)."""
+        body)` (Σ over j in the set `lo`); `where`, printed relations: only the members
+        where they hold (a term-wise fact over a set no `[sets]` name reads:
+        `verify.typeset.statement.written`), written under the Σ with the range."""
 
     @abstractmethod
     def natural(self, name: str) -> str:
@@ -127,10 +130,17 @@ class Latex(Format):
     def member(self, family: str, index: str) -> str:
         return f"{{{family}}}_{{{index}}}"
 
-    def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
+    def total(self, index: str, lo: str, hi: str | None, body: str,
+              where: Sequence[str] = ()) -> str:
         if hi is None:
-            return rf"\sum_{{{index} \in {lo}}} {body}"
-        return rf"\sum_{{{index}={lo}}}^{{{hi}}} {body}"
+            under = rf"{index} \in {lo}"
+        elif not where:
+            return rf"\sum_{{{index}={lo}}}^{{{hi}}} {body}"
+        else:
+            under = rf"{lo} \le {index} \le {hi}"
+        if where:
+            under = r"\substack{" + r" \\ ".join([under, *where]) + "}"
+        return rf"\sum_{{{under}}} {body}"
 
     def natural(self, name: str) -> str:
         return rf"{name} \in \mathbb{{N}}"
@@ -194,13 +204,18 @@ class MathML(Format):
     def member(self, family: str, index: str) -> str:
         return f"<msub>{family}<mrow>{index}</mrow></msub>"
 
-    def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
+    def total(self, index: str, lo: str, hi: str | None, body: str,
+              where: Sequence[str] = ()) -> str:
         sigma = "<mo>&#x2211;</mo>"
-        if hi is None:
-            return (f"<mrow><munder>{sigma}<mrow>{index}<mo>&#x2208;</mo>{lo}</mrow></munder>"
-                    f"{body}</mrow>")
-        return (f"<mrow><munderover>{sigma}<mrow>{index}<mo>=</mo>{lo}</mrow>"
-                f"<mrow>{hi}</mrow></munderover>{body}</mrow>")
+        if hi is not None and not where:
+            return (f"<mrow><munderover>{sigma}<mrow>{index}<mo>=</mo>{lo}</mrow>"
+                    f"<mrow>{hi}</mrow></munderover>{body}</mrow>")
+        under = (f"<mrow>{index}<mo>&#x2208;</mo>{lo}</mrow>" if hi is None else
+                 f"<mrow>{lo}<mo>&#x2264;</mo>{index}<mo>&#x2264;</mo>{hi}</mrow>")
+        if where:  # one condition a row, as LaTeX's \substack
+            under = "<mtable>" + "".join(f"<mtr><mtd>{c}</mtd></mtr>"
+                                         for c in (under, *where)) + "</mtable>"
+        return f"<mrow><munder>{sigma}{under}</munder>{body}</mrow>"
 
     def natural(self, name: str) -> str:
         return f'<mrow>{name}<mo>&#x2208;</mo><mi mathvariant="normal">&#x2115;</mi></mrow>'
@@ -253,7 +268,11 @@ class Text(Format):
     def member(self, family: str, index: str) -> str:
         return f"{family}[{index}]"
 
-    def total(self, index: str, lo: str, hi: str | None, body: str) -> str:
+    def total(self, index: str, lo: str, hi: str | None, body: str,
+              where: Sequence[str] = ()) -> str:
+        if where:
+            under = f"{index} ∈ {lo}" if hi is None else f"{lo} ≤ {index} ≤ {hi}"
+            return f"Σ_{{{', '.join([under, *where])}}} {body}"
         return f"Σ_{{{index} ∈ {lo if hi is None else f'{lo}..{hi}'}}} {body}"
 
     def natural(self, name: str) -> str:
@@ -322,18 +341,28 @@ class Printer:
         if isinstance(node, ast.Subscript):
             return fmt.member(self._node(node.value)[0], self._node(node.slice)[0]), ATOM
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id == "sum" and len(node.args) == 2
+                and node.func.id == "sum" and len(node.args) >= 2
                 and isinstance(node.args[0], ast.Compare)):
+            # `sum(j in S, body)`; filters after the body, `sum(j in lo..hi, body, F1, F2)`,
+            # are no proof file's syntax: the typesetter writes them for a term-wise fact
             where = node.args[0].comparators[0]
             ranged = isinstance(where, ast.BinOp) and isinstance(where.op, ast.RShift)
             lo = self._node(where.left if ranged else where)[0]  # type: ignore[attr-defined]
             hi = self._node(where.right)[0] if ranged else None  # type: ignore[attr-defined]
+            filters = [self._relation(f) for f in node.args[2:]]
             return fmt.total(self._node(node.args[0].left)[0], lo, hi,
-                             self._at_least(node.args[1], MUL)), MUL
+                             self._at_least(node.args[1], MUL), filters), MUL
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
             args = [self._node(a)[0] for a in node.args]
             return fmt.call(node.func.id, args), ATOM
         raise ValueError(f"cannot typeset {ast.dump(node)[:60]}")
+
+    def _relation(self, node: ast.expr) -> str:
+        """`lhs op rhs`, one relation, on one line."""
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            raise ValueError(f"cannot typeset {ast.dump(node)[:60]} as one relation")
+        op = self.fmt.op(RELATIONS[type(node.ops[0])])
+        return self.fmt.row([self._node(node.left)[0], op, self._node(node.comparators[0])[0]])
 
     def _binary(self, node: ast.BinOp) -> tuple[str, int]:
         fmt = self.fmt

@@ -284,3 +284,21 @@ def test_a_steps_runs_in_words(numeric: dict[str, object], said: str) -> None:
     from verify.render.evidence import numeric_line
 
     assert numeric_line({"numeric": numeric}) == said
+
+
+def test_a_counterexample_uses_the_proofs_notation_in_every_format() -> None:
+    """Newcomer 21 M1: beside a formula in θ* and γ, the counterexample read `gam = 1, ts =
+    (1)`, the file's raw names, while `explain` wrote the notation. Every format now writes
+    the names as the formulas do; a step's note is escaped, not typeset (L4), and the HTML's
+    step section labels it as the others do."""
+    trial = Path(__file__).resolve().parents[2] / "cases" / "trial21" / "sums.toml"
+    audit = run_audit([str(trial)], budget="small")
+    md, tex, page = markdown.render(audit), latex.render(audit), html.render(audit)
+    assert md.count("c = 0; γ = 1; θ\\* = (1)") == 2 and "ts = (1)" not in md
+    assert tex.count(r"$c$ \texttt{= 0;} $\gamma$ \texttt{= 1;} $\theta^{*}$ \texttt{= (1)}") == 3
+    assert "gam = 1" not in tex and "ts = (1)" not in tex
+    assert page.count('<ul class="cex"><li>c = 0</li><li>γ = 1</li><li>θ* = (1)</li></ul>') == 2
+    assert "<li>ts = (1)</li>" not in page
+    assert (r"of it\_\{j\} \#1 \$x\$ \textless{}b\textgreater{} \textbackslash{}emph" in tex
+            and '<span class="label">Note:</span> one update gains' in page.split(
+                'class="step ')[1])

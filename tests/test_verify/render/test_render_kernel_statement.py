@@ -24,9 +24,10 @@ from verify.audit.job import run_audit
 from verify.cli import main
 from verify.proof_checker import statements
 from verify.render import html, latex, markdown
+from verify.render.evidence import Layout
 from verify.typeset.names import spelling
 from verify.typeset.statement import statement, written
-from verify.typeset.written import TEXT, Printer
+from verify.typeset.written import LATEX, TEXT, Printer
 from verify.uses import used_as
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -47,11 +48,11 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
     uses = used_as(step, st, stated, proof)
     claims = {(u.use.step, u.statement.claim.text) for u in uses}
     for h, origin in zip(st.hypotheses, st.origins, strict=True):
-        source, substituted = written(h.text)
-        # a used step's claim summed reads `c summed over ...`; a hypothesis c holds summed
-        # reads `c (its hypothesis: b's claim summed over ...)`, b the step c uses summed
-        # (red team 17 F2)
-        if origin and " summed over " in substituted and (origin, h.text) not in claims:
+        source, substituted = written(h.text, proof)
+        # a used step's claim summed reads `c, summed`; a hypothesis c holds summed reads
+        # `c (its hypothesis: b's claim, summed)`, b the step c uses summed (red team 17
+        # F2); the formula is the sum (newcomer 21 H2)
+        if origin and " summed over " in h.text and (origin, h.text) not in claims:
             inner = _summing(proof, origin, h.text, stated)
             whose = f": {min(inner)}'s claim" if len(inner) == 1 else ""
             origin, substituted = f"{origin} (its hypothesis{whose}{substituted})", ""
@@ -62,7 +63,7 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
             if len(inner) == 1:
                 origin, substituted = f"{min(inner)}{substituted} (through {origin})", ""
         facts.add((origin + substituted if origin else "", printer.relation(source)))
-    run = [printer.relation(written(u.statement.claim.text)[0])
+    run = [printer.relation(written(u.statement.claim.text, proof)[0])
            for u in uses if u.kind != "imported"]
     return facts, run
 
@@ -94,7 +95,8 @@ def _facts_shown(proof: Proof, step_id: str, stated: dict[str, kernel.Statement 
 # every built-in proof (by its id) and the trial's and examples' files (by their path), read
 # in the test, not while collecting (reading them all takes seconds, in every worker)
 SOURCES: list[tuple[str, str | Path]] = [(f"builtin:{p}", p) for p in PROOFS] + [
-    (path.name, path) for path in (*sorted(TRIAL.glob("*.toml")), *EXAMPLES)]
+    (path.name, path) for path in (*sorted(TRIAL.glob("*.toml")),
+                                   *sorted((TRIAL.parent / "trial21").glob("*.toml")), *EXAMPLES)]
 
 
 @pytest.mark.parametrize(("name", "source"), SOURCES, ids=[n for n, _ in SOURCES])
@@ -174,15 +176,72 @@ def test_an_existential_claim_and_the_naturals_are_stated():
 
 def test_a_summed_fact_is_read_apart_from_its_brackets() -> None:
     """Red team 10: the kernel writes a term-wise fact bracketed (`(claim summed over ...)`,
-    one hypothesis in a list, not `claim, summed over ..., filter`); a label reads its source
-    claim and its sums in words, nested ones joined by `then over`, instances after."""
+    one hypothesis in a list, not `claim, summed over ..., filter`). Newcomer 21 H2: the
+    fact is the sum, not the claim about one member with its index free; it is typeset as
+    the sum of the claim's sides' difference over the range, the filters (commas inside
+    them kept) under the sum, a strict claim summed weak, `0 <= g` as the sum of g; the label
+    says `summed` and the instances in order."""
     assert written("(y[k] >= 0 summed over k in 1..N where y[k] >= 0)") == (
-        "y[k] >= 0", " summed over k in 1..N where y[k] >= 0")
+        "sum(k in 1 >> N, y[k], y[k] >= 0) >= 0", ", summed")
     assert written("((a[j]*a[l] >= 0 [a := b] summed over l in 1..N) summed over j in "
                    "1..N where a[j] >= 0, a[j] <= 1) [b := c]") == (
-        "a[j]*a[l] >= 0", " with a := b summed over l in 1..N, then over j in 1..N where "
-        "a[j] >= 0, a[j] <= 1 with b := c")
+        "sum(j in 1 >> N, sum(l in 1 >> N, a[j] * a[l]), a[j] >= 0, a[j] <= 1) >= 0",
+        " with a := b, then summed, then with b := c")
+    assert written("(y[j] < z[j] summed over j in 2..n + 1 where dot(u, x[j]) >= g, "
+                   "y[j] >= 0)")[0] == (
+        "sum(j in 2 >> n + 1, y[j] - z[j], dot(u, x[j]) >= g, y[j] >= 0) <= 0")
+    assert written("(0 <= y[j]**2 summed over j in 1..N)")[0] == "sum(j in 1 >> N, y[j] ** 2) >= 0"
+    assert written("(y[j] == 1 summed over j in 1..N)")[0] == "sum(j in 1 >> N, y[j] - 1) == 0"
     assert written("(a + b)*(c) >= 0") == ("(a + b)*(c) >= 0", "")
+    assert written("a >= b [a := w]") == ("a >= b", " with a := w")
+    for fmt, want in ((TEXT, "Σ_{2 ≤ j ≤ n + 1, ⟨u, x[j]⟩ ≥ g} (y[j] − z[j]) ≤ 0"),
+                      (LATEX, r"\sum_{\substack{2 \le j \le n + 1 \\ \langle u, {x}_{j} "
+                              r"\rangle \ge g}} \left({y}_{j} - {z}_{j}\right) \le 0")):
+        assert Printer(fmt).relation(written(
+            "(y[j] < z[j] summed over j in 2..n + 1 where dot(u, x[j]) >= g)")[0]) == want
+
+
+SUMS = TRIAL.parent / "trial21" / "sums.toml"
+"""Newcomer 21's week-5 handout in small: a one-member lemma summed term-wise over a set
+(`U`), a step holding the sum as a hypothesis, a false step about θ* and γ."""
+
+
+def test_a_summed_fact_is_typeset_as_its_sum_in_every_report() -> None:
+    """Newcomer 21 H2: every report and `explain` typeset the fact `margin-member` brings
+    summed over U as its body, `y_j<θ*, x_j> - γ >= 0`, j free: a statement the kernel never
+    used. It reads as the kernel's (`check --statements`: `(... summed over j in 1..k where
+    ...)`): the sum over U, in the page's notation; the label says where it comes from, and
+    no longer spells the set in the file's raw names (`ts`, `gam`)."""
+    audit = run_audit([str(SUMS)], budget="small")
+    md, tex = markdown.render(audit), latex.render(audit)
+    page = html.render(audit)
+    summed = (r"\sum_{j \in U} \left({y}_{j}\,\langle \theta^{*}, {x}_{j} \rangle - "
+              r"\gamma\right) \ge 0")
+    body = r"${y}_{j}\,\langle \theta^{*}, {x}_{j} \rangle - \gamma \ge 0$"
+    theorem = md[:md.index("## Findings")]
+    assert (f"*From progress-sum (its hypothesis: margin-member's claim, summed):* ${summed}$."
+            in theorem)
+    assert md.count(f"*From margin-member, summed:* ${summed}$.") == 1
+    assert body not in md and "summed over" not in md and "dot(ts" not in md
+    assert tex[:tex.index(r"\section")].count(summed) == 1
+    assert tex.count(summed) == 3 and body not in tex and "summed over" not in tex
+    sigma = ('<munder><mo>&#x2211;</mo><mrow><mi>j</mi><mo>&#x2208;</mo><mi>U</mi></mrow>'
+             '</munder><mrow><mo>(</mo>')
+    facts = page.split('<div class="inherited">')[1:]
+    held = [f for f in facts if "margin-member" in f[:f.index("</span>")]]
+    assert len(held) == 3 and all(sigma in f for f in held)
+    assert all("summed over" not in f[:f.index("</span>")] for f in facts)
+    summary = markdown.render(audit, layout=Layout(summary=True))
+    assert f"*From progress-sum (its hypothesis: margin-member's claim, summed):* ${summed}$." \
+        in summary and body not in summary
+
+
+def test_explain_states_a_summed_fact_as_its_sum(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", str(SUMS), "scaled"]) == 0
+    out = capsys.readouterr().out
+    assert ("  from progress-sum (its hypothesis: margin-member's claim, summed): "
+            "Σ_{j ∈ U} (y[j]·⟨θ*, x[j]⟩ − γ) ≥ 0\n") in out
+    assert "y[j]·⟨θ*, x[j]⟩ − γ ≥ 0\n" not in out
 
 
 def test_the_statement_text_tags_a_passed_on_claim_with_its_step(

@@ -612,7 +612,9 @@ constants = ["y"]
     assert "sum(k in 1..N, y[k]^2) >= 0    [lemma]" in out  # j is a name of the text
     markdown = Path(str(tmp_path)) / "lemma.md"
     assert main(["audit", str(path), "--markdown", str(markdown)]) == 0
-    assert "summed over j in 1..N" in markdown.read_text()
+    # the lemma at each update is the sum, not `y_j^2 >= 0` with j free (newcomer 21 H2)
+    assert (r"at each update also $\sum_{j=1}^{N} {y}_{j}^{2} \ge 0$ (member, summed)"
+            in markdown.read_text())
 
 
 def test_the_search_on_concrete_sets_stops_at_the_users_time_cap() -> None:

@@ -271,7 +271,8 @@ def test_explain_shows_the_facts_found(tmp_path: Path, capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert "term-wise facts found and proved: y[j]**2 >= 0 summed over j in 1..N" in out
     assert "uses the claims of: c-termwise-1 summed over j in 1..N" in out
-    assert "from c-termwise-1 summed over j in 1..N: y[j]² ≥ 0" in out
+    # the fact is the sum, not `y[j]² ≥ 0` with j free (newcomer 21 H2)
+    assert "from c-termwise-1, summed: Σ_{j ∈ 1..N} y[j]² ≥ 0" in out
 
 
 def test_check_reports_both_steps_of_the_reproduction_proved(
@@ -322,8 +323,9 @@ def test_a_fact_a_used_step_holds_is_not_labelled_as_that_step_summed(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Regression (red team 17 F2): a step using `c`, whose term-wise fact was found for `c`,
     showed `from c summed over j in 1..N: y[j]² ≥ 0`, which reads as if c's claim were
-    summed; it is a hypothesis c holds. The claim of a use summed stays `from c summed over`
-    (`c-termwise-1`'s, in `c`'s own statement)."""
+    summed; it is a hypothesis c holds. The claim of a use summed stays `from c, summed`
+    (`c-termwise-1`'s, in `c`'s own statement); the fact is typeset as the sum (newcomer 21
+    H2)."""
     from verify.cli import main
 
     path = tmp_path / "s3.toml"
@@ -335,10 +337,11 @@ uses = ["c"]
 ''')
     assert main(["explain", str(path), "e"]) == 0
     out = capsys.readouterr().out
-    assert "from c (its hypothesis: c-termwise-1's claim summed over j in 1..N): y[j]² ≥ 0" in out
-    assert "from c summed over" not in out
+    assert ("from c (its hypothesis: c-termwise-1's claim, summed): Σ_{j ∈ 1..N} y[j]² ≥ 0"
+            in out)
+    assert "from c, summed" not in out
     assert main(["explain", str(path), "c"]) == 0
-    assert "from c-termwise-1 summed over j in 1..N: y[j]² ≥ 0" in capsys.readouterr().out
+    assert "from c-termwise-1, summed: Σ_{j ∈ 1..N} y[j]² ≥ 0" in capsys.readouterr().out
 
 
 def test_the_tightness_proofs_inherited_sum_reads_as_a_hypothesis(
@@ -350,9 +353,9 @@ def test_the_tightness_proofs_inherited_sum_reads_as_a_hypothesis(
 
     assert main(["explain", "tightness-orthonormal", "count-at-convergence"]) == 0
     out = capsys.readouterr().out
-    assert ("from alignment-lower-bound (its hypothesis: member-margin's claim summed over j "
-            "in 1..N where yy[j]*dot(w, xx[j]) >= mu): yy[j]·⟨w, xx[j]⟩ ≥ μ") in out
-    assert "from alignment-lower-bound summed over" not in out
+    assert ("from alignment-lower-bound (its hypothesis: member-margin's claim, summed): "
+            "Σ_{j ∈ D} (yy[j]·⟨w, xx[j]⟩ − μ) ≥ 0") in out
+    assert "from alignment-lower-bound, summed" not in out
 
 
 def test_the_reports_say_which_claim_is_summed_where_a_lemma_was_found(tmp_path: Path) -> None:
@@ -374,10 +377,10 @@ uses = ["c"]
     assert main(["audit", str(path), "--markdown", str(md), "--latex", str(tex),
                  "--html", str(page)]) == 0
     for report in (md, tex, page):
-        text = report.read_text().replace("&#39;", "'")
+        text = report.read_text().replace("&#39;", "'").replace(r"\allowbreak{}", "")
         assert "c-termwise-1 (its hypothesis" not in text, report.name
-        assert "c-termwise-1 summed over j in 1..N" in text, report.name
-        assert "c (its hypothesis: c-termwise-1's claim summed over j in 1..N)" in text, report.name
+        assert "c-termwise-1, summed" in text, report.name
+        assert "c (its hypothesis: c-termwise-1's claim, summed)" in text, report.name
 
 
 def test_the_html_report_links_no_found_lemma_to_a_section_it_lacks(tmp_path: Path) -> None:
@@ -391,7 +394,7 @@ def test_the_html_report_links_no_found_lemma_to_a_section_it_lacks(tmp_path: Pa
     path.write_bytes(REPRODUCTION)
     assert main(["audit", str(path), "--html", str(page)]) == 0
     html = page.read_text()
-    assert "from c-termwise-1 summed over j in 1..N<" in html
+    assert "from c-termwise-1, summed<" in html
     targets = set(re.findall(r'href="#([^"]+)"', html))
     assert targets and all(f'id="{t}"' in html for t in targets)
 
