@@ -63,7 +63,9 @@ from verify.numeric.shards import (
     Shard,
     budget_shards,
     bundles,
+    estimate,
     fewer_collections,
+    longest_first,
     merge,
     real_data,
     run_shards,
@@ -665,7 +667,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
     own = tuple(Shard(DATA_SOURCE, 0, len(found), partial(tuple, found),
-                      only=frozenset({proof_id}))
+                      only=frozenset({proof_id}), work=estimate(DATA_SOURCE, len(found)))
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
                  admitted.targets, search)
@@ -817,13 +819,13 @@ def _in_parallel(plan: _Plan, say: Progress, numeric: Executor, local: Executor,
     parts: dict[int, CampaignResult] = {}
     reports: Reports = {}
     proofs = plan.proofs
-    # Submitted last shard first: the real datasets and the adversary's largest bounds come
-    # late in shard order and cost the most, so they start first and leave no long tail.
-    # (Only the submission order; the verdicts are merged in shard order.)
+    # Submitted the largest estimated work first (`longest_first`), so that the longest
+    # tasks do not start last and leave one worker idle at the end. (Only the submission
+    # order; the verdicts are merged in shard order.)
     shipped = _Shipped.of(plan.checks)  # pickled once, not once per shard
     tasks = _tasks(plan)
     campaigns = {numeric.submit(_shard_verdicts, shipped, tasks[index]): index
-                 for index in reversed(range(len(tasks)))}
+                 for index in longest_first(tasks)}
     symbolic: dict[Future[Any], str] = {task: proof_id for proof_id, task in work.items()
                                         if proof_id in proofs and task.result()[1] is not None}
     say(0, plan.total, f"{len(campaigns) + len(proofs)} tasks")
@@ -920,12 +922,10 @@ BUNDLED: Mapping[str, int] = {"orthonormal": 14, "generated": 3, "tight": 3, "ad
 
 def _tasks(plan: _Plan) -> list[tuple[Shard, ...]]:
     """The plan's shards as tasks, in shard order: up to `BUNDLED[source]` consecutive
-    shards of one source (and the same proofs and runs) each; one shard per task when a
-    check runs a plug-in (its fault ends its task's runs, which must be one shard's)."""
-    if any(check.plugin is not None for check in plan.checks):
-        return [(shard,) for shard in plan.shards]
+    shards of one source (and the same proofs and runs) each (`bundles`: one each when a
+    check runs a plug-in)."""
     return [task for source, alike in itertools.groupby(plan.shards, lambda s: s.source)
-            for task in bundles(list(alike), BUNDLED.get(source, 1))]
+            for task in bundles(list(alike), BUNDLED.get(source, 1), plan.checks)]
 
 
 @dataclass(frozen=True)
