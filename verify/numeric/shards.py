@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -62,6 +62,9 @@ class Shard:
     #: numba in the worker, once the worker's shards of such runs have checked
     #: `COMPILE_AFTER` instances (`run_shard`; the runs are the same integers either way)
     compiled: bool = False
+    #: its estimated work (`estimate`): only the order in which an audit submits its tasks
+    #: (`longest_first`), never what runs, with what, or how the results are merged
+    work: int = 0
 
     def admits(self, check: Check) -> bool:
         """Whether this shard runs `check` (named `PROOF/STEP`): one that reads a sum or a
@@ -91,6 +94,31 @@ def real_data(shards: Iterable[Shard]) -> RealData:
     return "present" if found == len(files) else "partial" if found else "absent"
 
 
+#: Estimated work of one scenario of each source, in CPU-microseconds: the default audit's
+#: shards run one at a time in one process (2026-11-28 at b833c8d, two rounds, load 1-2.5;
+#: the adversary's per bound: `_adversary_work`). A count decided once, never a time measured
+#: during a run: it orders the tasks longest first (`longest_first`) and decides nothing else.
+SCENARIO_WORK: Mapping[str, int] = {
+    "generated": 20_000, "tight": 10_000, "orders": 60_000, "real": 300_000,
+    "unit-margin": 30_000, "orthonormal": 1_200, "separable-epochs": 5_000,
+    "inseparable": 16_000, "inseparable-long": 120_000, "margin-family": 2_600,
+    "noisy": 9_000, "adversarial": 14_000, "tight-pass": 4_000, "real-prefix": 30_000,
+}
+
+
+def estimate(source: str, scenarios: int) -> int:
+    """The estimated work of `scenarios` scenarios of `source` (`SCENARIO_WORK`; a source it
+    does not know, a user's data file among them, as many of the real datasets' runs)."""
+    return scenarios * SCENARIO_WORK.get(source, SCENARIO_WORK["real"])
+
+
+def _adversary_work(bound: int) -> int:
+    """The estimated work of the adversary's run on `bound` (CPU-microseconds): b updates of
+    2b-dimensional data with denominators of many bits, about 10 ms at b <= 20, 0.1-0.15 s at
+    b = 40, 0.25-0.3 s at b = 49 (the fit b^4 / 20 plus 10 ms: within a factor of 2)."""
+    return 10_000 + bound ** 4 // 20
+
+
 def _cuts(count: int, size: int) -> Iterator[tuple[int, int]]:
     """`(start, stop)` ranges of at most `size` covering `0..count`."""
     for start in range(0, count, size):
@@ -99,20 +127,23 @@ def _cuts(count: int, size: int) -> Iterator[tuple[int, int]]:
 
 def generated_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
     """`campaign.generated(seed, count)` in shards (scenario i is drawn from seed + i)."""
-    return [Shard("generated", a, b, partial(campaign.generated, seed + a, b - a))
+    return [Shard("generated", a, b, partial(campaign.generated, seed + a, b - a),
+                  work=estimate("generated", b - a))
             for a, b in _cuts(count, size)]
 
 
 def orders_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
     """`campaign.orders(seed, count)` in shards (scenario i searched from seed + i)."""
-    return [Shard("orders", a, b, partial(campaign.orders, seed + a, b - a))
+    return [Shard("orders", a, b, partial(campaign.orders, seed + a, b - a),
+                  work=estimate("orders", b - a))
             for a, b in _cuts(count, size)]
 
 
 def tight_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Shard]:
     """`campaign.tight(seed, count)` in shards (one random stream, its draws replayed up to
     each shard's start without building those families)."""
-    return [Shard("tight", a, b, partial(campaign.tight, seed, b - a, a))
+    return [Shard("tight", a, b, partial(campaign.tight, seed, b - a, a),
+                  work=estimate("tight", b - a))
             for a, b in _cuts(count, size)]
 
 
@@ -120,7 +151,8 @@ def adversary_shards(seed: int, bounds: Sequence[int], sweeps: int = 1,
                      size: int = SHARD_SIZE) -> list[Shard]:
     """`campaign.adversary(seed, bounds, sweeps)` in shards, each scenario made directly."""
     bounds = tuple(bounds)
-    return [Shard("adversary", a, b, partial(_adversary_cut, seed, bounds, a, b))
+    return [Shard("adversary", a, b, partial(_adversary_cut, seed, bounds, a, b),
+                  work=sum(_adversary_work(bounds[p % len(bounds)]) for p in range(a, b)))
             for a, b in _cuts(len(bounds) * sweeps, size)]
 
 
@@ -144,7 +176,8 @@ def real_shards(seed: int, orders_per_set: int,
     if orders_per_set <= 0:
         return []
     return [Shard("real", k * orders_per_set, (k + 1) * orders_per_set,
-                  partial(campaign.real, seed, orders_per_set, (spec,)), spec.file)
+                  partial(campaign.real, seed, orders_per_set, (spec,)), spec.file,
+                  work=estimate("real", orders_per_set))
             for k, spec in enumerate(sets)]
 
 
@@ -158,7 +191,7 @@ def unit_margin_shards(seed: int, count: int, size: int = SHARD_SIZE, *,
     from verify.numeric.unit_margin import unit_margin
 
     return [Shard("unit-margin", a, b, partial(unit_margin, seed + a, b - a),
-                  compiled=compiled)
+                  compiled=compiled, work=estimate("unit-margin", b - a))
             for a, b in _cuts(count, size)]
 
 
@@ -166,7 +199,8 @@ def orthonormal_shards(seed: int, count: int, size: int = SHARD_SIZE) -> list[Sh
     """`orthonormal.orthonormal_positive(seed, count)` in shards (scenario i from seed + i)."""
     from verify.numeric.orthonormal import orthonormal_positive
 
-    return [Shard("orthonormal", a, b, partial(orthonormal_positive, seed + a, b - a))
+    return [Shard("orthonormal", a, b, partial(orthonormal_positive, seed + a, b - a),
+                  work=estimate("orthonormal", b - a))
             for a, b in _cuts(count, size)]
 
 
@@ -181,7 +215,8 @@ def epoch_shards(budget: Budget, seed: int, size: int = SHARD_SIZE) -> list[Shar
             ("inseparable", budget.inseparable, epochs.inseparable, size),
             ("inseparable-long", budget.inseparable_long, epochs.inseparable_long, 1),
             ("margin-family", budget.margin_families, epochs.margin_families, 4 * size)):
-        out += [Shard(name, a, b, partial(make, seed + a, b - a)) for a, b in _cuts(count, per)]
+        out += [Shard(name, a, b, partial(make, seed + a, b - a), work=estimate(name, b - a))
+                for a, b in _cuts(count, per)]
     return out
 
 
@@ -191,13 +226,14 @@ def pass_shards(seed: int, count: int, prefix_orders: int, size: int = SHARD_SIZ
     by offsetting the seed (scenario i from seed + i), each real prefix set in one shard."""
     from verify.numeric import passes
 
-    out = [Shard(name, a, b, partial(make, seed + a, b - a))
+    out = [Shard(name, a, b, partial(make, seed + a, b - a), work=estimate(name, b - a))
            for name, make in (("noisy", passes.noisy), ("adversarial", passes.adversarial),
                               ("tight-pass", passes.tight))
            for a, b in _cuts(count, size)]
     if prefix_orders > 0:
         out += [Shard("real-prefix", k * prefix_orders, (k + 1) * prefix_orders,
-                      partial(passes.real_prefix, seed, prefix_orders, (spec,)), spec[0])
+                      partial(passes.real_prefix, seed, prefix_orders, (spec,)), spec[0],
+                      work=estimate("real-prefix", prefix_orders))
                 for k, spec in enumerate(passes.PREFIX_SETS)]
     return out
 
@@ -265,11 +301,16 @@ def _alike(one: Shard, other: Shard) -> bool:
     return (one.source, one.only, one.compiled) == (other.source, other.only, other.compiled)
 
 
-def bundles(shards: Sequence[Shard], per_task: int) -> list[tuple[Shard, ...]]:
+def bundles(shards: Sequence[Shard], per_task: int, checks: Sequence[Check]
+            ) -> list[tuple[Shard, ...]]:
     """`shards` in order, cut into tasks of at most `per_task` consecutive shards alike in
-    source, proofs and runs (`run_shards`). Bundled, a shard's result is not its own: a
-    plug-in's fault would end the runs of the whole task, so shards whose checks name a
-    plug-in are best run one per task (`run_sharded`)."""
+    source, proofs and runs (`run_shards`); one shard per task when one of `checks` runs a
+    plug-in: a plug-in's fault ends the runs of the rest of its task, so bundled, the shards
+    after it in the task would make none, and what its runs made would depend on the
+    bundling; one per task, each shard's result is its own. (The audit and the campaigns
+    both cut their tasks here, so the rule has this one home.)"""
+    if any(check.plugin is not None for check in checks):
+        per_task = 1
     out: list[tuple[Shard, ...]] = []
     for shard in shards:
         if out and len(out[-1]) < per_task and _alike(out[-1][0], shard):
@@ -277,6 +318,14 @@ def bundles(shards: Sequence[Shard], per_task: int) -> list[tuple[Shard, ...]]:
         else:
             out.append((shard,))
     return out
+
+
+def longest_first(tasks: Sequence[Sequence[Shard]]) -> list[int]:
+    """The indices of `tasks`, the largest estimated work first (`Shard.work`, summed; ties
+    in task order): the order in which a pool best receives them, so that the longest do not
+    start last and leave one worker waiting on the other at the end (a list schedule's
+    tail). Only an order of submission: results are merged in task order all the same."""
+    return sorted(range(len(tasks)), key=lambda i: -sum(s.work for s in tasks[i]))
 
 
 #: Instances a process's `compiled` shards check before it loads the engine's compiled loop
@@ -401,16 +450,14 @@ class _Task:
 def run_sharded(checks: Sequence[Check], shards: Sequence[Shard], pool: Executor,
                 per_task: int = 1) -> tuple[CampaignResult, float]:
     """Every shard on `pool`, up to `per_task` consecutive alike shards per task
-    (`bundles`; one per task when a check names a plug-in), merged in shard order; and the
-    wall-clock seconds taken. The verdicts, counts and counterexamples are the same
-    whatever `per_task` (`run_shards`); only the work per task differs.
+    (`bundles`), merged in shard order; and the wall-clock seconds taken. The verdicts,
+    counts and counterexamples are the same whatever `per_task` (`run_shards`); only the
+    work per task differs.
 
     The merged result's `total_seconds` is the sum of the tasks' own times (worker time);
     the wall time is returned beside it, so throughput per worker and overall can both be
     stated.
     """
-    if any(check.plugin is not None for check in checks):
-        per_task = 1
     start = time.perf_counter()
-    result = merge(gather(pool, _Task(tuple(checks)), bundles(shards, per_task)))
+    result = merge(gather(pool, _Task(tuple(checks)), bundles(shards, per_task, checks)))
     return result, time.perf_counter() - start

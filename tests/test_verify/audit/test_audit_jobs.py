@@ -13,7 +13,7 @@ import pytest
 from verify.audit.job import Verdicts, _frozen, _merged, _numeric, run_audit
 from verify.audit.report import to_json
 from verify.numeric import campaign
-from verify.numeric.shards import YOUNG_OBJECTS
+from verify.numeric.shards import YOUNG_OBJECTS, Shard, merge
 from verify.runs.quantity import Scenario
 
 IDS = ["canonical-online", "virtue-online"]
@@ -93,6 +93,42 @@ def test_sources_checked_apart_merge_to_the_joint_verdicts():
         apart.update(campaign.run_campaign(checks, {name: scenarios}).verdicts)
     assert _merged(checks, apart) == joint
     assert joint[campaign.wrong_norm_growth().name].status == "violated"
+
+
+def test_counterexamples_checked_ahead_are_the_ones_merged_reports(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the shards run, the audit's process kernel-checks each step's counterexample as
+    soon as every task that could report an earlier one is back (`_Ahead`); `_merged` then
+    reuses that outcome for that very instance only, and checks any other itself: the
+    verdicts are those it makes alone."""
+    from verify.audit import job
+
+    checks = [*campaign.canonical_checks(), campaign.wrong_norm_growth()]
+    wrong = campaign.wrong_norm_growth().name
+    made = {"tight": campaign.tight(1, 6), "adversary": campaign.adversary(1, (1, 2, 3)),
+            "generated": campaign.generated(1, 6)}
+    tasks = [(Shard(name, 0, 1, tuple),) for name in made]  # in shard order
+    parts = {i: campaign.run_campaign(checks, {name: made[name]})
+             for i, name in enumerate(made)}
+    first = parts[1].verdicts[(wrong, "adversary")].counterexample  # the first by name
+    assert first is not None
+    ahead = job._Ahead.of(checks, tasks)
+    ahead.done({0: parts[0], 2: parts[2]})  # the adversary's task, first by name, not back
+    assert ahead.confirmed == {}
+    ahead.done(parts)
+    assert set(ahead.confirmed) == {wrong} and ahead.confirmed[wrong].error is None
+    assert ahead.confirmed[wrong].instance is first
+    verdicts = merge(parts[i] for i in range(len(tasks))).verdicts
+    calls = []
+    checked = job.kernel.check_counterexample
+    monkeypatch.setattr(job.kernel, "check_counterexample",
+                        lambda *a: calls.append(a) or checked(*a))
+    assert _merged(checks, verdicts, ahead=ahead.confirmed) == _merged(checks, verdicts)
+    assert len(calls) == 1  # the second `_merged` alone
+    other = {wrong: dataclasses.replace(ahead.confirmed[wrong], instance=dataclasses.replace(
+        ahead.confirmed[wrong].instance))}  # equal, not the same object: checked again
+    assert _merged(checks, verdicts, ahead=other) == _merged(checks, verdicts)
+    assert len(calls) == 3
 
 
 def test_jobs_must_be_positive():

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from concurrent.futures import as_completed
 
@@ -11,6 +12,7 @@ import pytest
 from verify.audit import run_audit
 from verify.audit.report import to_json
 from verify.numeric import campaign
+from verify.numeric.budgets import BUDGETS
 from verify.numeric.campaign import CampaignResult
 from verify.numeric.executors import Inline, executor
 from verify.numeric.shards import (
@@ -18,7 +20,9 @@ from verify.numeric.shards import (
     adversary_shards,
     budget_shards,
     bundles,
+    estimate,
     generated_shards,
+    longest_first,
     merge,
     real_shards,
     run_sharded,
@@ -162,9 +166,29 @@ def test_shards_bundled_in_tasks_give_what_each_shard_gives():
             assert summary(bundled) == summary(alone)
             assert bundled.witnesses == alone.witnesses
     assert alone.verdicts[("norm-growth-without-R2", "generated")].counterexample is not None
-    assert [len(b) for b in bundles(shards(), 2)] == [2, 1, 2, 1, 2]
-    assert [[s.source for s in b] for b in bundles(shards(), 50)] == [
+    assert [len(b) for b in bundles(shards(), 2, CHECKS)] == [2, 1, 2, 1, 2]
+    assert [[s.source for s in b] for b in bundles(shards(), 50, CHECKS)] == [
         ["generated"] * 3, ["tight"] * 3, ["adversary"] * 2]
+    # a plug-in's fault ends the runs of the rest of its task: one shard per task then
+    plugged = (dataclasses.replace(CHECKS[0], plugin=object()), *CHECKS[1:])
+    assert [len(b) for b in bundles(shards(), 50, plugged)] == [1] * len(shards())
+
+
+def test_tasks_longest_first_by_estimated_work_ties_in_task_order():
+    """`longest_first` orders by the shards' estimated work (a count set when they are cut,
+    never a time), ties kept in task order; every shard of the default budget has an
+    estimate, the adversary's growing with its bound."""
+    tasks = [(s,) for s in shards()]
+    order = longest_first(tasks)
+    assert sorted(order) == list(range(len(tasks)))
+    works = [tasks[i][0].work for i in order]
+    assert works == sorted(works, reverse=True)
+    assert all(order[k] < order[k + 1] for k in range(len(order) - 1)
+               if works[k] == works[k + 1])
+    assert all(s.work > 0 for s in budget_shards(BUDGETS["default"], 0))
+    low, high = adversary_shards(0, range(1, 51), size=2)[::24]
+    assert high.work > 10 * low.work
+    assert estimate("generated", 4) == 2 * estimate("generated", 2)
 
 
 @pytest.mark.parametrize(("batch_rows", "held_rows"), [(20_000, 200_000), (40, 100), (1, 1)])
