@@ -472,6 +472,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                                                                 DATA_SOURCE))
                                      in campaign_result.verdicts)))
     fault_lines = [fault for fault in campaign_result.faults.values()]
+    given = {c.plugin.name: c.plugin for c in checks if c.plugin is not None}
     witnesses: dict[str, Witness] = {}
     by_name = {c.name: c for c in checks}
     for name, source in sorted(campaign_result.witnesses):  # sources merged in this order
@@ -483,7 +484,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                        + fault_lines),
                  sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses,
                  data=tuple(data),
-                 plugins=tuple(ran.line(name, kind) for (name, kind), ran
+                 plugins=tuple(ran.line(name, kind, given.get(name)) for (name, kind), ran
                                in sorted(campaign_result.plugins.items())))
 
 

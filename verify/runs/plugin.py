@@ -810,13 +810,17 @@ class Ran:
     def __add__(self, other: Ran) -> Ran:
         return Ran(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
-    def line(self, name: str, kind: str) -> str:
-        """`plug-in mine: 120 online runs: 52 converged, 68 stopped before ...`: one line."""
+    def line(self, name: str, kind: str, plugin: Plugin | None = None) -> str:
+        """`plug-in mine (m.py:fit, eta = 1/2): 120 online runs: 52 converged, ...`: one line,
+        naming what ran (newcomer 21: a handout said neither the code nor its parameters)."""
         steps = "iterations" if kind == "batch" else "updates"
         ends = [f"{self.converged} converged (the last iterate classifies every example)",
                 f"{self.cut} cut at their limit (max_{steps})",
                 f"{self.stopped} stopped before converging and before their limit"]
-        line = (f"plug-in {name}: {self.runs} {kind} run{'s' * (self.runs != 1)}: "
+        what = [] if plugin is None else [*([plugin.spec] if plugin.spec else []), *(
+            f"{key} = {value}" for key, value in plugin.params)]
+        named = f"{name} ({', '.join(what)})" if what else name
+        line = (f"plug-in {named}: {self.runs} {kind} run{'s' * (self.runs != 1)}: "
                 + ", ".join(ends))
         if kind == "online":
             line += (f"; {self.unstepped} of {self.updates} updates not along y x of the "

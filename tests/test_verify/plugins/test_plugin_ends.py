@@ -209,3 +209,15 @@ def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None
     assert found is not None, line
     runs, converged, cut = map(int, found.groups())
     assert runs == converged + cut and runs % 3 == 0 and converged
+
+
+def test_a_plug_ins_line_names_its_code_and_parameters() -> None:
+    """Newcomer 21, H3: the handout said how the plug-in's runs ended, but not which code ran
+    nor its `--param` values (the runs of `eta = 1/2` read as the package's perceptron)."""
+    from verify.runs.plugin import Plugin, Ran
+
+    given = Plugin("mine", "mycode/eta.py:eta_perceptron", params=(("eta", Fraction(1, 2)),))
+    line = Ran(3, 2, 0, 1, 7, 0).line("mine", "online", given)
+    assert line.startswith("plug-in mine (mycode/eta.py:eta_perceptron, eta = 1/2): 3 online "
+                           "runs: 2 converged")
+    assert Ran(3, 2, 0, 1, 7, 0).line("mine", "online").startswith("plug-in mine: 3 online")
