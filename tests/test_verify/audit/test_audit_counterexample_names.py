@@ -132,6 +132,8 @@ def test_the_terminal_and_the_documents_print_the_proofs_names(
     assert "the run's theta = (" in expression and "th = (" not in expression
     for document in (markdown, html, latex):  # as typeset: escapes and break hints out
         text = unescape(document.read_text()).replace("\\allowbreak{}", "").replace("\\", "")
+        for markup in ("$", "mathrm{", "texttt{", "}"):  # LaTeX: a name as math, then text
+            text = text.replace(markup, "") if document == latex else text
         assert "g denotes the run's dot(theta, theta)" in text, document
         assert "the run's theta = (" in text, document
         assert "X[1]" not in text and "x[1] = (" in text, document
