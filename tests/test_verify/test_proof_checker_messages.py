@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import sympy
+from cases.inductions import HEADER, norm_induction
 
 from proofs.proof_file import parse_proof
 from verify import kernel
@@ -233,28 +234,14 @@ def test_advice_reads_what_stopped_the_search_not_the_words_of_the_claim() -> No
     assert "--budget large" not in report.message
 
 
-SPLIT_ON_COUNTER = b"""
-title = "an imported induction's claim, split on its counter"
-vectors = ["w", "x"]
-scalars = ["y", "k", "R2"]
-naturals = ["k"]
-
-[[step]]
-id = "norm-after-k"
-claim = "norm2(w) <= k*R2"
-[step.induction]
-variable = "k"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
-constants = ["R2"]
-
+SPLIT_ON_COUNTER = ('title = "an imported induction\'s claim, split on its counter"\n' + HEADER
+                    + norm_induction("norm-after-k") + """
 [[step]]
 id = "radius"
 uses = ["norm-after-k"]
 claim = "R2 >= 0"
 split = { on = "k" }
-"""
+""").encode()
 
 
 def test_a_judgement_whose_point_refutes_nothing_is_never_called_refuted(
@@ -297,22 +284,9 @@ def test_a_judgement_whose_point_refutes_nothing_is_never_called_refuted(
     assert r"\text{case k == 0: unknown}" in typeset and "refuted" not in typeset
 
 
-NOT_INDUCTIVE = b"""
-title = "an induction that imports nothing, without the mistake condition"
-vectors = ["w", "x"]
-scalars = ["y", "k", "R2"]
-naturals = ["k"]
-
-[[step]]
-id = "norm-no-mistake"
-claim = "norm2(w) <= k*R2"
-[step.induction]
-variable = "k"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y**2 == 1", "norm2(x) <= R2"]
-constants = ["R2"]
-"""
+NOT_INDUCTIVE = ('title = "an induction that imports nothing, without the mistake condition"\n'
+                 + HEADER + norm_induction("norm-no-mistake", '"y**2 == 1", "norm2(x) <= R2"')
+                 ).encode()
 
 
 TRUE_NOT_INDUCTIVE = b"""

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cases.inductions import HEADER, norm_induction
 
 from proofs.library import CANONICAL, PROOFS
 from verify.audit import job
@@ -261,35 +262,14 @@ def test_a_proof_whose_runs_were_not_made_is_not_verified(tmp_path: Path) -> Non
 
 
 
-STRICT = '''title = "strict"
-vectors = ["w", "x"]
-scalars = ["y", "k", "R2"]
-naturals = ["k"]
-
-[[step]]
-id = "norm-strict-update"
-claim = "norm2(w) <= k*R2"
-[step.induction]
-variable = "k"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
-constants = ["R2"]
-
-[[step]]
-id = "norm-update"
-claim = "norm2(w) <= k*R2"
-[step.induction]
-variable = "k"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
-constants = ["R2"]
-
+STRICT = ('title = "strict"\n' + HEADER
+          + norm_induction("norm-strict-update",
+                           '"y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"')
+          + norm_induction("norm-update") + '''
 [numeric]
 run = "online"
 names = { k = "t" }
-'''
+''')
 
 
 def test_runs_that_do_not_meet_an_inductions_update_facts_are_said_so(tmp_path: Path) -> None:
