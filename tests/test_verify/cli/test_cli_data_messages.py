@@ -143,6 +143,27 @@ def test_a_one_column_csv_with_another_delimiter_gets_a_hint(
         "to have ',', ';' or a tab found in its first row)"]
 
 
+@pytest.mark.parametrize(("name", "said"), [
+    ("toy.arff", "the .arff format is not read; readable: CSV (.csv, .txt), TSV (.tsv), JSON "
+     "(.json), numpy (.npy, .npz), LIBSVM (.svm, .svmlight, .libsvm), .dat (as CSV text this "
+     "file fails: ragged row: 3 columns, expected 2)"),
+    ("toy.txt", "ragged row: 3 columns, expected 2"),
+    ("toy.tsv", "each row needs a label and at least one feature; found 1 column"),
+])
+def test_an_unread_format_is_said_unread(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         name: str, said: str) -> None:
+    """Newcomer 21 M4: a Weka `.arff` file was said to have a ragged row, as if it were a
+    CSV file; a file of an extension no loader reads says so and names the readable ones.
+    A `.txt` or `.tsv` file (read as CSV) keeps its own error; a readable file with an
+    unknown extension is still read (sniffed)."""
+    data = tmp_path / name
+    data.write_text("1,2\n1,2,3\n")
+    assert main(["run", str(data)]) == 2
+    assert [e.split(": ", 3)[3] for e in errors(capsys)] == [said]
+    (tmp_path / "ok.arff").write_text("1,1\n-1,-1\n")
+    assert main(["run", str(tmp_path / "ok.arff")]) == 0
+
+
 def test_run_and_bound_refuse_a_u_the_audit_refuses(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """`run` and `bound` accepted a `# u` header that does not separate (exit 0) while the
