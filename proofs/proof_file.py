@@ -220,10 +220,34 @@ def _document(data: bytes) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         at = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        raise ProofFileError(f"invalid TOML: {exc}", line=int(at[1]) if at else None,
+        said = _duplicate_key(text, int(at[1])) if at and str(exc).startswith(
+            "Cannot overwrite a value") else None
+        raise ProofFileError(said or f"invalid TOML: {exc}", line=int(at[1]) if at else None,
                              column=int(at[2]) if at else None) from None
     except RecursionError:
         raise ProofFileError("invalid TOML: nested too deeply") from None
+
+
+def _duplicate_key(text: str, line: int) -> str | None:
+    """What TOML's "Cannot overwrite a value" at `line` means when that line writes a key
+    its table already holds (newcomer 21 L5: a second `split = ...` in a step was said only
+    as the parser's words): the key, and the step (by id) or table it is in. None when the
+    line is no `key = value` (then the parser's own words are said)."""
+    lines = text.splitlines()
+    written = re.match(r"\s*([A-Za-z0-9_-]+)\s*=", lines[line - 1]) if line <= len(lines) else None
+    if written is None:
+        return None
+    key = written[1]
+    start = next((i for i in range(line - 1, -1, -1) if lines[i].lstrip().startswith("[")), None)
+    table = lines[start].strip() if start is not None else ""
+    if table == "[[step]]" and start is not None:
+        block = lines[start + 1:]
+        end = next((i for i, t in enumerate(block) if t.lstrip().startswith("[")), len(block))
+        ids = [m[1] for t in block[:end] if (m := re.match(r'\s*id\s*=\s*"([^"]*)"', t))]
+        where = f"step '{ids[0]}'" if ids else "a step"
+        return f"duplicate key '{key}' in {where}: a step has one {key}"
+    where = f"table {table}" if table else "the file's top level"
+    return f"duplicate key '{key}' in {where}: a key is written once in its table"
 
 
 class Problems:

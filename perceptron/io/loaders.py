@@ -58,7 +58,7 @@ import sys
 from pathlib import Path
 
 from perceptron.dataset import Dataset
-from perceptron.errors import DataError
+from perceptron.errors import DataError, printable
 from perceptron.io.common import (
     _COUNT,
     DEFAULT_LIMITS,
@@ -100,6 +100,12 @@ FORMATS = {".csv": "csv", ".tsv": "csv", ".json": "json", ".npy": "npy", ".npz":
 # LIBSVM / svmlight files: read by perceptron.io.svmlight (on the rules of perceptron.io.common).
 FORMATS.update(dict.fromkeys((".svm", ".svmlight", ".libsvm"), "svmlight"))
 
+
+#: Extensions of plain text whose format is sniffed (CSV unless the contents say otherwise).
+SNIFFED = ("", ".txt", ".text", ".data")
+#: The formats `load` reads, as a user's error line names them.
+READABLE = ("CSV (.csv, .txt), TSV (.tsv), JSON (.json), numpy (.npy, .npz), "
+            "LIBSVM (.svm, .svmlight, .libsvm), .dat")
 
 
 def load(path: str | os.PathLike[str], *, label_column: int | str | None = None,
@@ -145,8 +151,16 @@ def load(path: str | os.PathLike[str], *, label_column: int | str | None = None,
                             "first on each line)", source=source)
         return parse_svmlight(text, source=source, limits=limits)
     delimiter = "\t" if p.suffix.lower() == ".tsv" else "," if p.suffix.lower() == ".csv" else None
-    return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter,
-                     limits=limits)
+    try:
+        return parse_csv(text, source=source, label_column=label_column, delimiter=delimiter,
+                         limits=limits)
+    except DataError as error:
+        suffix = p.suffix.lower()
+        if suffix in FORMATS or suffix in SNIFFED:
+            raise
+        raise DataError(f"the {printable(p.suffix)} format is not read; readable: {READABLE} "
+                        f"(as CSV text this file fails: {error.problem})", source=source,
+                        line=error.line, column=error.column) from None
 
 
 def _sniff(raw: bytes) -> str:

@@ -98,6 +98,12 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("nested-arrays", b"title = " + b"[" * 100_000, "invalid TOML"),
     ("nested-tables", b"title = " + b"{a = " * 50_000, "invalid TOML"),
     ("not-toml", b"title: proof\n- step", "invalid TOML"),
+    # newcomer 21 L5: a key written twice was said as TOML's "Cannot overwrite a value"
+    ("duplicate-split", (HEADER + '[[step]]\nid = "a"\nclaim = "y >= 0"\nsplit = { on = "y" }'
+                         '\nsplit = { on = "y", zero = true }\n').encode(),
+     "8:34: duplicate key 'split' in step 'a': a step has one split"),
+    ("duplicate-title", (HEADER + 'title = "U"\n').encode(),
+     "4:12: duplicate key 'title' in the file's top level: a key is written once in its table"),
     ("reserved-name", b'title = "T"\nscalars = ["dot"]\n[[step]]\nid = "a"\nclaim = "1 >= 0"\n',
      "reserved"),
     ("nul-in-import-path",  # once a traceback (review finding F5)

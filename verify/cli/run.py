@@ -98,13 +98,25 @@ def data_or_example(args: argparse.Namespace, default: str | None = None) -> tup
             raise UsageError("give DATA (a file, or - for stdin) or --example NAME")
         chosen = example(name)
         return chosen.build(), args.bias or chosen.bias
+    from perceptron.errors import DataError, DataErrors
     from perceptron.io.header import header, not_separating
     from perceptron.io.loaders import load
 
     data = load(args.data, label_column=args.label_column, limits=limits(args))
-    fault = not_separating(args.data, header(args.data, data), data)
+    named = header(args.data, data)
+    fault = not_separating(args.data, named, data)
     if fault is not None:  # refused as the audit refuses it, in its words: a u the file
         raise fault        # names and the run ignored would pass unseen (newcomer 19 §5.10)
+    unhonoured = [DataError(problem, source=args.data, line=named.lines.get(key))
+                  for key, problem in (
+        ("theta0", "a start theta0 is for a batch run; `run` and `bound` run the online "
+                   "perceptron from 0: remove the line, or audit a batch proof on the file"),
+        ("gamma", "margins gamma are for a single pass; `run` and `bound` run to "
+                  "convergence: remove the line, or audit a single-pass proof on the file"),
+    ) if key in named.lines]
+    if unhonoured:  # newcomer 21 M3: a `# gamma` line was passed over in silence, which the
+        raise DataErrors(unhonoured)  # docs say refuses the file for runs to convergence
+    args.header_u = named.u
     return data, args.bias
 
 
@@ -132,8 +144,10 @@ def run(args: argparse.Namespace) -> int:
             raise DataError(error.problem, source=args.data, line=error.line,
                             column=error.column) from None
         draw(series, target)
+    named_u = getattr(args, "header_u", None)
     if args.json:
-        print(json.dumps(result.as_dict()))
+        print(json.dumps(result.as_dict() | ({"header_u": [str(v) for v in named_u]}
+                                             if named_u is not None else {})))
         return 0
     w = weights(result.w)
     fields = [
@@ -146,6 +160,9 @@ def run(args: argparse.Namespace) -> int:
          else "no (some y<w,x> <= 0, checked exactly)"),
         ("w", f"({w})" + (" (bias last)" if bias else "")),
     ]
+    if named_u is not None:  # newcomer 21 M3: the header's u was read but never shown
+        fields.append(("header u", f"({weights(named_u)}) read from the file, separates "
+                                   "its examples (checked exactly)"))
     if target is not None:
         fields.append(("plot", target))
     print_fields(fields)

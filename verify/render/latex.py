@@ -80,11 +80,26 @@ def escape(text: str) -> str:
     with a combining accent (x̄, ŵ) keeps it; a character pdflatex has no glyph for is
     written as its code point, `[U+2603]`, never dropped or replaced by "?"."""
     text = unicodedata.normalize("NFC", " ".join(text.split()))
-    out = "".join(_accented(c, text[i + 1]) if i + 1 < len(text) and unicodedata.combining(
+    pieces = [_accented(c, text[i + 1]) if i + 1 < len(text) and unicodedata.combining(
         text[i + 1]) else "" if unicodedata.combining(c) else _char(c)
-        for i, c in enumerate(text))
+        for i, c in enumerate(text)]
+    out = _unligated(pieces)
     return _DIGITS.sub(lambda m: r"\allowbreak{}".join(
         m.group(0)[i:i + 16] for i in range(0, len(m.group(0)), 16)) + r"\allowbreak{}", out)
+
+
+def _unligated(pieces: list[str]) -> str:
+    """The pieces joined with `{}` wherever one ends in a hyphen and the next begins with
+    one: TeX makes `--` an en-dash and `---` an em-dash, so `--budget`, an option a user
+    copies from the page, was typeset `–budget`. A dash written as such (`–`, `—`) keeps its
+    ligature."""
+    out: list[str] = []
+    for piece in pieces:
+        if piece.startswith("-") and out and out[-1].endswith("-"):
+            out.append("{}")
+        if piece:
+            out.append(piece)
+    return "".join(out)
 
 
 _DIGITS = re.compile(r"[0-9]{17,}")

@@ -143,6 +143,59 @@ def test_a_one_column_csv_with_another_delimiter_gets_a_hint(
         "to have ',', ';' or a tab found in its first row)"]
 
 
+@pytest.mark.parametrize(("name", "said"), [
+    ("toy.arff", "the .arff format is not read; readable: CSV (.csv, .txt), TSV (.tsv), JSON "
+     "(.json), numpy (.npy, .npz), LIBSVM (.svm, .svmlight, .libsvm), .dat (as CSV text this "
+     "file fails: ragged row: 3 columns, expected 2)"),
+    ("toy.txt", "ragged row: 3 columns, expected 2"),
+    ("toy.tsv", "each row needs a label and at least one feature; found 1 column"),
+])
+def test_an_unread_format_is_said_unread(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         name: str, said: str) -> None:
+    """Newcomer 21 M4: a Weka `.arff` file was said to have a ragged row, as if it were a
+    CSV file; a file of an extension no loader reads says so and names the readable ones.
+    A `.txt` or `.tsv` file (read as CSV) keeps its own error; a readable file with an
+    unknown extension is still read (sniffed)."""
+    data = tmp_path / name
+    data.write_text("1,2\n1,2,3\n")
+    assert main(["run", str(data)]) == 2
+    assert [e.split(": ", 3)[3] for e in errors(capsys)] == [said]
+    (tmp_path / "ok.arff").write_text("1,1\n-1,-1\n")
+    assert main(["run", str(tmp_path / "ok.arff")]) == 0
+
+
+@pytest.mark.parametrize("command", ["run", "bound"])
+@pytest.mark.parametrize(("line", "said"), [
+    ("# gamma = 1/2", "margins gamma are for a single pass; `run` and `bound` run to "
+     "convergence: remove the line, or audit a single-pass proof on the file"),
+    ("# theta0 = 0, 1", "a start theta0 is for a batch run; `run` and `bound` run the online "
+     "perceptron from 0: remove the line, or audit a batch proof on the file"),
+])
+def test_run_and_bound_refuse_a_header_line_they_cannot_honour(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, line: str,
+        said: str) -> None:
+    """Newcomer 21 M3: `# gamma = 1/2` was passed over in silence by `run` and `bound`; the
+    docs say a header line the runs cannot honour refuses the file, at its line."""
+    data = tmp_path / "ugam.csv"
+    data.write_text(f"# u = 1, 1\n{line}\n1,1,1\n-1,-1,-1\n")
+    assert main([command, str(data)]) == 2
+    assert errors(capsys) == [f"novikoff: error: {data}:2: {said}"]
+
+
+def test_run_says_the_u_its_header_names(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer 21 M3: `run` never said the header's u was read; it says it (text, JSON)."""
+    import json
+
+    data = tmp_path / "u.csv"
+    data.write_text("# u = 1, 1/2\n1,1,1\n-1,-1,-1\n")
+    assert main(["run", str(data)]) == 0
+    assert "header u     (1, 1/2) read from the file, separates its examples (checked exactly)" \
+        in capsys.readouterr().out.splitlines()
+    assert main(["run", str(data), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["header_u"] == ["1", "1/2"]
+
+
 def test_run_and_bound_refuse_a_u_the_audit_refuses(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """`run` and `bound` accepted a `# u` header that does not separate (exit 0) while the

@@ -261,12 +261,17 @@ def test_non_ascii_survives_in_latex() -> None:
     ("™ ﬁ µ", r"\textsuperscript{TM} fi $\mu$"),
     ("ǚ ①", r"\v{\"{u}} (1)"),
     ("ș ǆ", r"\textsf{[U+0219]} \textsf{[U+01C6]}"),
+    ("--budget small", "-{}-budget small"),
+    ("a---b", "a-{}-{}-b"),
+    ("1–-2", "1--{}-2"),
 ])
 def test_latex_never_changes_a_number_nor_drops_a_character(text: str, typeset: str) -> None:
     """Red team 21 F4: user text was folded to ASCII by NFKD with the rest dropped, so
     `10⁶ runs` was typeset `106 runs` and `p. 10½` `p. 1012`. A superscript or subscript
     stays one, a fraction is `n/d` after a thin space, and what cannot be said whole is its
-    code point (`ș` was `s`, its comma dropped)."""
+    code point (`ș` was `s`, its comma dropped). Polish: two ASCII hyphens are TeX's
+    en-dash ligature, so an option a user copies (`--budget`) was typeset `–budget`; each
+    hyphen before another is closed with `{}`."""
     assert latex.escape(text) == typeset
 
 
