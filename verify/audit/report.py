@@ -271,7 +271,7 @@ def to_text(audit: Audit) -> str:
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.vacuity_reason}" for p, s in vacuous]
     unknown = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.status == "unknown"]
     if unknown:
-        lines += ["", "unknown (neither proved nor refuted within the limits):"]
+        lines += ["", "unknown (neither proved nor refuted; each line says why):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
     return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
                      + unmet_lines(audit)

@@ -84,6 +84,9 @@ def test_the_intro_says_unknown_steps_exist_when_some_do(fmt: str, honest: Audit
     with_unknown, without = _text(fmt, honest, "full"), _text(fmt, plain, "full")
     assert "or else unknown (1 step here): neither proved nor refuted" in with_unknown
     assert "whether it holds" in with_unknown
+    # not every unknown step is unknown for a limit (an imported induction's claim, refused
+    # facts, a failing witness): the sentence must be true of all of them
+    assert "within the search's limits" not in with_unknown
     assert "unknown (" not in without
     # the sentence that was untrue with unknown steps is gone from that document only
     decided = ("Each step is decided <em>symbolically</em>: proved" if fmt == "html" else
@@ -205,3 +208,10 @@ def test_a_run_no_seed_drew_is_not_said_to_have_seed_none() -> None:
     assert instance_lines(origin(None))[-1] == (
         "from the data run typo.csv (not drawn from a seed), iteration 2")
     assert instance_lines(origin(7))[-1] == "from the data run typo.csv (seed 7), iteration 2"
+
+
+def test_the_text_summary_heads_unknown_steps_truly(honest: Audit):
+    from verify.audit.report import to_text
+    text = to_text(honest)
+    assert "unknown (neither proved nor refuted; each line says why):" in text
+    assert "within the limits" not in text
