@@ -334,6 +334,7 @@ def test_names_that_are_coq_keywords_are_renamed_and_check(
     assert "Theorem' by'" in text or "by' Theorem'" in text
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 @needs_coqc
 def test_a_step_coqc_rejects_makes_check_and_audit_exit_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch

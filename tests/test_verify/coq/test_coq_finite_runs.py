@@ -157,6 +157,7 @@ def test_a_concrete_run_discharges_the_premises_of_the_canonical_inductions(
     assert done.returncode == 0, done.stderr + done.stdout
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 @needs_coqc
 def test_a_run_that_breaks_an_update_fact_is_rejected(
     canonical: list[Checked], tmp_path: Path

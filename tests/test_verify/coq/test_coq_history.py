@@ -157,6 +157,7 @@ def test_what_is_not_replayed_yet_says_why(exported: tuple[Path, dict[str, str]]
         "yet")
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 @pytest.mark.skipif(COQC is None, reason="coqc is not on PATH")
 def test_the_iterate_compiles_and_false_variants_do_not(
         exported: tuple[Path, dict[str, str]]) -> None:

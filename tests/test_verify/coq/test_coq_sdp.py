@@ -45,6 +45,7 @@ def test_sdp_certificates_are_exported_without_a_decision_procedure(tmp_path: Pa
     assert not DECIDERS.search(re.sub(r"\(\*.*?\*\)", "", text, flags=re.S))
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 @pytest.mark.skipif(COQC is None, reason="coqc is not on PATH (apt-get install coq)")
 def test_sdp_certificates_compile(tmp_path: Path) -> None:
     results, _ = _exported(tmp_path, compile=True)

@@ -342,6 +342,7 @@ def _sources_compile(directory: Path,
         (directory / "telgarsky_online.v").write_text(text)
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 @needs_coqc
 def test_the_sources_steps_compile_and_false_variants_do_not(
         sources: tuple[Path, dict[str, str]]) -> None:

@@ -179,6 +179,7 @@ def test_an_audit_without_plug_ins_says_nothing_of_them(tmp_path: Path) -> None:
     assert all("Runs of plug-ins" not in text for text in _reports(audit).values())
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_the_counts_are_the_same_for_every_jobs(tmp_path: Path) -> None:
     """Summed over the shards (`verify.numeric.shards.merge`): one worker or two, the same
     line."""
@@ -189,6 +190,7 @@ def test_the_counts_are_the_same_for_every_jobs(tmp_path: Path) -> None:
     assert lines[1] == lines[2] and len(lines[1]) == 1
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None:
     """The batch perceptron with unit step (examples/): three starts per scenario, each run
     converged or cut at max_iterations; no line on updates along y x (a batch step is read

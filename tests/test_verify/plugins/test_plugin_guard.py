@@ -148,6 +148,7 @@ def _reports(audit: object) -> dict[str, str]:
             "tex": latex.render(audit).replace("-{}-", "--").replace("\\_", "_")}
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_a_timeout_keeps_the_runs_that_finished() -> None:
     """The trial's plug-in ran past its guard on one adversary scenario and every step of its
     proof was "not run": the scenarios that had finished were thrown away. The shards before
