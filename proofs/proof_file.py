@@ -718,15 +718,20 @@ def _relation(text: str, names: Names, where: str) -> Relation:
 
 
 def _hint(text: str, names: Names, where: str) -> Hint:
-    """A scalar polynomial or, failing that, a vector expression."""
+    """A scalar polynomial or, failing that, a vector expression. When neither reads it, the
+    error said is the vector reading's if the text is a vector (newcomer 21: the hint
+    `th - sum(j in U, y[j]*x[j])` was refused as "a vector is used outside dot()/norm2()",
+    untrue of a hint, which may be a vector; what fails is its sum of vectors)."""
     try:
         return parse_scalar(text, names)
     except ExpressionError as scalar_error:
         try:
             return parse_vector_expression(text, names)
-        except ExpressionError:
-            raise ProofFileError(f"{where}: {scalar_error}", key=where, text=text,
-                                 segment=scalar_error.segment, fix=scalar_error.fix) from None
+        except ExpressionError as vector_error:
+            said = vector_error if str(scalar_error).startswith(
+                "a vector is used outside") else scalar_error
+            raise ProofFileError(f"{where}: {said}", key=where, text=text,
+                                 segment=said.segment, fix=said.fix) from None
 
 
 def _parsed(parse: Callable[[str, Names], T], text: str, names: Names, where: str) -> T:

@@ -287,3 +287,17 @@ def test_a_proof_file_names_its_theorem_and_notation(tmp_path) -> None:
         parse_proof(('theorem = "three"\n' + base).encode(), "f")
     with pytest.raises(ProofFileError, match="identifier"):
         parse_proof((base + '[notation]\na = "\\\\alpha"\n').encode(), "f")
+
+
+def test_a_hint_with_a_sum_of_vectors_is_refused_for_what_it_is() -> None:
+    """Newcomer 21, M2: a vector hint with a sum of vectors in it was refused as "a vector is
+    used outside dot()/norm2()", untrue of a hint (which may be a vector); its vector
+    reading's error says what fails."""
+    text = ('title = "T"\nvectors = ["th", "x"]\nscalars = ["y", "k", "j"]\nnaturals = ["k"]\n'
+            'indexed = ["x", "y"]\n[[step]]\nid = "a"\nclaim = "dot(th, th) >= 0"\n'
+            'hints = ["th - sum(j in 1..k, y[j]*x[j])"]\n')
+    with pytest.raises(ProofFileError) as caught:
+        parse(text)
+    assert "hints[0]:" in str(caught.value)
+    assert "a sum of vectors may stand only inside dot() or norm2()" in str(caught.value)
+    assert "a vector is used outside" not in str(caught.value)
