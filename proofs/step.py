@@ -278,6 +278,10 @@ class Step:
     hint_texts: tuple[str, ...] = field(default=(), compare=False)
     """`hints` as written, one text each (or empty for a step built in Python): what a copy
     substitutes into (`Use.texts` says why)."""
+    named: tuple[tuple[str, str], ...] = ()
+    """Sums of vectors of the step named as fresh vectors, (name, the sum as written): never
+    written in a file; set by the checker when it decides the step again with them (the
+    kernel's `VectorSum`: their inner products read by bilinearity)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "uses", tuple(  # plain ids read as uses as proved

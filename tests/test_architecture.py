@@ -68,7 +68,7 @@ def test_nothing_outside_the_kernel_touches_its_key() -> None:
 
 
 def test_the_kernel_stays_small_enough_to_read() -> None:
-    """At most 1825 lines of code and docstrings (blank lines not counted, as cloc counts code
+    """At most 1910 lines of code and docstrings (blank lines not counted, as cloc counts code
     plus comments): the size the README states for the trusted base (800 for the rules of
     issue 12, 120 for those of issue 16: scalar induction, instances, existentials, invariants
     carried between inductions over the same runs, a split inductive step, and the red team's
@@ -96,10 +96,13 @@ def test_the_kernel_stays_small_enough_to_read() -> None:
     the other order with its refusal of an inner set that reads the outer index; the sum
     rules' one schema function now reads any atom for a congruence); and 73 for `refute_run`,
     an induction refuted by one of its runs, checked state by state, at most 64 updates, and
-    no name both a vector and a scalar (tests/kernel/test_kernel_runs.py)."""
+    no name both a vector and a scalar (tests/kernel/test_kernel_runs.py); and 85 for named
+    vector sums (`sums.VectorSum`: a fresh vector standing for a sum of vectors, its inner
+    products read by bilinearity as facts of the obligations, with its semantics, validation
+    and the freshness the definition needs; tests/kernel/sums/test_kernel_named_sums.py)."""
     lines = [line for path in modules("verify/kernel")
              for line in path.read_text().splitlines() if line.strip()]
-    assert len(lines) <= 1825, f"verify/kernel has {len(lines)} non-blank lines"
+    assert len(lines) <= 1910, f"verify/kernel has {len(lines)} non-blank lines"
 
 
 @pytest.mark.parametrize(

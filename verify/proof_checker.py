@@ -26,7 +26,13 @@ from typing import Literal
 import sympy
 
 from proofs.errors import ProofFileError, ProofFileErrors, raise_all
-from proofs.language.expressions import ExpressionError, Relation, parse_relation, parse_scalar
+from proofs.language.expressions import (
+    ExpressionError,
+    Relation,
+    parse_relation,
+    parse_scalar,
+    vector_sums,
+)
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
 from proofs.step import CaseSplit, Hint, Induction, Proof, Step, Term, Use
@@ -300,6 +306,7 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
         step.id, frozenset(proof.vectors), frozenset(proof.scalars),
         tuple(relation(h) for h in step.hypotheses), relation(step.claim),
         rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
+        named=tuple(_vector_sum(proof, name, text) for name, text in step.named),
     )
     from verify.search.sums import congruences  # untrusted: only proposes
     from verify.search.sums.rules import has_sums, propose
@@ -315,6 +322,14 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     with contextlib.suppress(kernel.KernelError):  # on its own: the sum rules stay proposed
         found += congruences.propose(replace(seq, sums=found))
     return replace(seq, sums=found) if found else seq
+
+
+def _vector_sum(proof: Proof, name: str, text: str) -> kernel.VectorSum:
+    """The sum of vectors `text` as the kernel names it `name` (`Step.named`)."""
+    found = vector_sums(text, proof.names)[0]
+    return kernel.VectorSum(name, found.index, _canonical(found.lo), _canonical(found.hi),
+                            tuple((_canonical(p), kind) for p, kind in found.filters),
+                            tuple(_vector(found.body).items()))
 
 
 Used = kernel.Statement | kernel.Stated | kernel.Theorem
@@ -510,6 +525,8 @@ def check_step(
     report = _check_step(proof, step, budget, guard, earlier, used_store, read)
     if report.status == "unknown" and report.goals:  # lemmas are checked by `_check_step`
         report = _with_termwise(proof, step, report, budget, guard, earlier, used_store)
+    if report.status == "unknown" and report.goals and not step.named:
+        report = _with_named_sums(proof, step, report, budget, guard, earlier, used_store)
     if used_store is None:
         return report
     return replace(report, recalled=used_store.recalled - recalled,
@@ -579,6 +596,44 @@ def _with_termwise(proof: Proof, step: Step, report: StepReport, budget: SearchB
     facts = "; ".join(f"{lemma.shown} ({lemma.step.id})" for lemma, _ in proved)
     return replace(again, message=f"{again.message}; term-wise facts found and proved: {facts}",
                    seconds=spent(), termwise=tuple(found for _, found in proved))
+
+
+#: At most this many sums of vectors of one step are named (`_with_named_sums`).
+MAX_NAMED = 3
+
+
+def _with_named_sums(proof: Proof, step: Step, report: StepReport, budget: SearchBudget,
+                     guard: float | None, earlier: dict[str, StepReport] | None,
+                     store: Store | None) -> StepReport:
+    """`report` (unknown) decided again with the sums of vectors its claim and hypotheses
+    write named as fresh vectors (`Step.named`; at most `MAX_NAMED`): the kernel gives each
+    name its inner products by bilinearity, so the search can treat the sum as one vector
+    (`norm2(th - sum(j in 1..k, y[j]*x[j])) >= 0` is then a square, which no certificate in
+    the sums' own atoms is). A direct or case step only (an induction's sums move with its
+    run). The new report if proved, saying so; else `report`, its verdict the one without."""
+    if isinstance(step.rule, Induction):
+        return report
+    texts = list(dict.fromkeys(found.text for r in (*step.hypotheses, step.claim)
+                               for found in vector_sums(r.text, proof.names)))[:MAX_NAMED]
+    if not texts:
+        return report
+    began = perf_counter() - report.seconds
+    taken = set(proof.vectors) | set(proof.scalars)
+    names = next([f"S{k}" + "_" * m for k in range(1, len(texts) + 1)]
+                 for m in range(len(taken) + 1)
+                 if not {f"S{k}" + "_" * m for k in range(1, len(texts) + 1)} & taken)
+    decided = replace(step, named=tuple(zip(names, texts, strict=True)))
+    left = None if guard is None else max(0.0, guard - (perf_counter() - began))
+    try:
+        again = _check_step(proof, decided, budget, left, earlier, store, None)
+    except ProofFileError:  # a naming the rules refuse proves nothing
+        return report
+    if again.status != "proved":
+        return replace(report, seconds=perf_counter() - began)
+    shown = ", ".join(f"{n} = {t}" for n, t in decided.named)
+    return replace(again, message=f"{again.message}; with its sums of vectors named as vectors "
+                   f"(their inner products read by bilinearity): {shown}",
+                   seconds=perf_counter() - began)
 
 
 def _capped(report: StepReport) -> bool:
@@ -1042,13 +1097,16 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
     """Detached reports of `proof`'s steps with their Theorems and Refutations made again by
     the kernel, here, from the evidence they carry (a worker's claims count for nothing).
     A step decided with term-wise lemmas found (`StepReport.termwise`) is replayed after
-    them, in the proof `termwise.extended` makes (its own step, its uses extended)."""
+    them, in the proof `termwise.extended` makes (its own step, its uses extended); one
+    decided with its sums of vectors named (`Step.named`), with those names."""
     from verify.search.sums.termwise import extended
 
     done: dict[str, StepReport] = {}
     home, flat = extended(proof, reports)
     for report in flat:  # type: ignore[assignment]
         step, theorem, refutation = home.step(report.step.id), None, None  # the proof's own
+        step = replace(step, named=report.step.named)  # with its sums named, if it was (the
+        # kernel admits any fresh names: a wrong one proves nothing, `sums.VectorSum`)
         used = [done[u.step] for u in step.uses]
         if report.statement is not None:
             proved = [g.kernel_evidence for g in report.goals if g.pieces]

@@ -194,6 +194,48 @@ def parse_term(text: str, names: Names, *, vector: bool) -> tuple[Value, tuple[s
     return value, tuple(walker.divisors)
 
 
+@dataclass(frozen=True)
+class VectorSumReading:
+    """A sum of vectors as written (`text`) and as read: its index (a fresh name), bounds,
+    filters (`gap kind 0`) and body, an explicit vector whose members may read the index."""
+
+    text: str
+    index: str
+    lo: sympy.Expr
+    hi: sympy.Expr
+    filters: tuple[tuple[sympy.Expr, str], ...]
+    body: Vec
+
+
+def vector_sums(text: str, names: Names) -> tuple[VectorSumReading, ...]:
+    """The sums of vectors a relation writes outside any other sum, in order, each once (by
+    its text); one whose body holds another sum of vectors is left out. For a relation the
+    file has read already (within its budget: reading it again costs as much)."""
+    tree, out = _parse(text), {}
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop(0)
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "sum"):
+            pending.extend(ast.iter_child_nodes(node))
+            continue
+        walker = _Walker(text, names)
+        if isinstance(key := next(iter(_keys(walker.finite_sum(node))), None), str):
+            index, body, filters = walker.sub_walk(walker.sums[key])
+            segment = " ".join((ast.get_source_segment(text, node) or "").split())
+            if isinstance(body, Vec) and not any(k.startswith("@") for k in body) and segment:
+                found = walker.sums[key]
+                out.setdefault(segment, VectorSumReading(segment, index.name, found.lo,
+                                                         found.hi, tuple(filters), body))
+    return tuple(out.values())
+
+
+def _keys(value: Value) -> list[str]:
+    """The one key of a vector sum read alone (`Vec.named("@K")`), else none."""
+    return list(value) if isinstance(value, Vec) and len(value) == 1 and next(
+        iter(value)).startswith("@") else []
+
+
 def _scalar_read(text: str, names: Names, scope: Scope | None = None
                  ) -> tuple[sympy.Expr, _Walker]:
     """A scalar expression, and the walker that read it (what it divides by)."""

@@ -69,6 +69,9 @@ class Rules(Statements):
 
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
+        if step.named:
+            raise Unsupported("its sums of vectors are named as vectors (" + ", ".join(
+                f"{n} = {t}" for n, t in step.named) + "), which the export does not state yet")
         exists = tuple(getattr(st, "exists", ()))
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "

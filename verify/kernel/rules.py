@@ -76,7 +76,7 @@ import sympy
 from verify.kernel import algebra, atoms, certificates, sums
 from verify.kernel.algebra import Fact, KernelError, Rel, names_of
 from verify.kernel.certificates import Judgement, Point, check_certificate, facts
-from verify.kernel.sums import SumRule
+from verify.kernel.sums import SumRule, VectorSum
 
 __all__ = ["Cases", "Direct", "Induction", "Obligation", "Refutation", "RuleError", "Sequent",
            "Stated", "Statement", "Theorem", "UseError", "conclude", "instance", "instantiate",
@@ -157,6 +157,7 @@ class Sequent:
     naturals: frozenset[str] = frozenset()
     witness: Mapping[str, Mapping[str, sympy.Expr] | sympy.Expr] = field(default_factory=dict)
     sums: tuple[SumRule, ...] = ()  # identities of its sums, facts of the obligations (sums.py)
+    named: tuple[VectorSum, ...] = ()  # fresh vectors naming its sums of vectors (sums.py)
 
 
 @dataclass(frozen=True)
@@ -356,10 +357,16 @@ def _frozen(sequent: object) -> tuple[Sequent, tuple[Places | None, ...]]:
         raise RuleError("a witness is for a direct or case step, and names none of what it "
                         "witnesses")
     found = tuple(map(sums.frozen, algebra.items(sequent.sums, "sum rules")))
+    named = tuple(map(sums.frozen_sum, algebra.items(sequent.named, "named sums")))
+    given = [s.name for s in named]
+    if named and (type(rule) is Induction or len(set(given)) < len(given) or set(given) & (
+            vectors | scalars | set().union(*map(sums.reads, named)))):
+        raise RuleError("a named vector sum is for a direct or case step, its name fresh: "
+                        "declared nowhere, given once, read by no named sum")
     return Sequent(algebra.text(sequent.step, "step"), vectors, scalars,
                    _rels(sequent.hypotheses, "hypotheses"), _rels((sequent.claim,), "claim")[0],
-                   rule, tuple(u for u, _ in uses), sequent.naturals, witness, found  # type: ignore[arg-type]
-                   ), tuple(hyps for _, hyps in uses)
+                   rule, tuple(u for u, _ in uses), sequent.naturals, witness, found,  # type: ignore[arg-type]
+                   named), tuple(hyps for _, hyps in uses)
 
 
 def _shown(mapping: Terms) -> str:
@@ -662,15 +669,24 @@ def _admit(label: str, written: tuple[tuple[Rel, ...], Rel], origins: Sequence[s
     context = [(Fact(sympy.Symbol(n), ">="), "natural") for n in sorted(st.naturals & mentioned)]
     context += [(f, o) for (f, c), o in given if not c]
     conditions = list(dict.fromkeys(c for _, cs in forms for c in cs))
+    if bad := sorted(mentioned & {s.name for s in sequent.named}):
+        raise RuleError(f"the named vector sum {bad[0]} is a name the step reads")
+    grams = {n for f, _ in forms for s in f.expr.free_symbols if (p := atoms.gram_pair(s))
+             for n in p if "#" not in n} | {n for f, _ in forms for k, n in atoms.named(
+                 f.expr) if k == "vector"}
+    named = sums.definitions(sequent.named, grams)
+    if bad := sorted(set().union(*(atoms.bound_names(f.expr) for f in named)) - st.naturals):
+        raise RuleError(f"a named vector sum has a bound of {', '.join(bad)}, not natural")
     unique: dict[Fact, str] = {}  # a fact given twice is one hypothesis (its first origin)
     for f, o in (*context, *((c, "condition") for c in conditions),
-                 *((f, o) for (f, c), o in given if c), *((f, "sum") for f, _, _ in found)):
+                 *((f, o) for (f, c), o in given if c), *((f, "sum") for f, _, _ in found),
+                 *((f, "named") for f in named)):
         unique.setdefault(f, o)
 
     def obligation(label: str, given: Sequence[tuple[Fact, str]], goal: Fact,
                    decisive: bool, written: tuple | None) -> Obligation:
-        judgement = Judgement(tuple(f for f, _ in given), goal, tuple(sorted(sequent.vectors)),
-                              tuple(sorted(sequent.scalars)))
+        judgement = Judgement(tuple(f for f, _ in given), goal, tuple(sorted(
+            sequent.vectors | {s.name for s in sequent.named})), tuple(sorted(sequent.scalars)))
         return Obligation(label, judgement, decisive, tuple(o for _, o in given), written)
 
     where = "" if label == "main" else f"{label}: "

@@ -21,6 +21,15 @@ F, body) (`atoms`: lo, hi integers, F the filters, j bound):
 - `congruence` (var = n, at = k) of any member, Gram symbol or sum A: A == A[n := k] when
   n - k == 0 (an atom is a function of its names' values; substitution captures nothing).
 
+A named vector sum (`VectorSum`) is a definition, not an identity between sums: a fresh vector
+name S standing for sum(j in lo..hi where F, v_j) (v_j an explicit vector, its coefficients
+and members reading j). In every model where the bounds are integers (the rules want their
+names natural) the sum is a vector of the model's space, and by bilinearity `<S, w> =
+sum(j, <v_j, w>)` for every vector w free of j, `<S, T> = sum(l in T's set, <S, u_l>)` for
+another named sum T = sum(l, u_l), S itself included (`definitions`). An obligation may
+assume these facts when S is a name it does not otherwise read: any model of it extends to
+one of its facts by taking S to be the sum, and the claim, free of S, holds there.
+
 Linearity and alpha-equivalence are in the sums' canonical form itself (`atoms.finite_sum`),
 and the inner product of vector sums is expanded by bilinearity where a statement is read
 (`<sum v_j, w> = sum <v_j, w>`), so neither is a rule here. A rule may rewrite a sum inside
@@ -40,7 +49,7 @@ import sympy
 from verify.kernel import algebra, atoms
 from verify.kernel.algebra import Fact, KernelError, Rel
 
-__all__ = ["RULES", "SumRule"]
+__all__ = ["RULES", "SumRule", "VectorSum"]
 RULES = ("empty", "last", "skip", "split", "shift", "count", "swap", "congruence")
 ZERO = sympy.Integer(0)
 
@@ -57,6 +66,81 @@ class SumRule:
     within: tuple[sympy.Expr, ...] = ()
     label: str = ""
     var: str = ""  # congruence: the scalar name replaced by `at`
+
+
+@dataclass(frozen=True)
+class VectorSum:
+    """The fresh vector `name` standing for sum(`index` in lo..hi where filters, body), `body`
+    an explicit vector (member names and coefficients may read `index`)."""
+    name: str
+    index: str
+    lo: sympy.Expr
+    hi: sympy.Expr
+    filters: tuple[tuple[sympy.Expr, str], ...]
+    body: tuple[tuple[str, sympy.Expr], ...]
+
+
+def frozen_sum(value: object) -> VectorSum:
+    """`value` rebuilt from exact, validated values; KernelError unless its name and index
+    are identifiers, its parts do not read its name, nor its bounds its index."""
+    if type(value) is not VectorSum:
+        raise KernelError("a named vector sum must be a VectorSum")
+    out = VectorSum(algebra.text(value.name, "a sum's name"), algebra.text(value.index, "index"),
+                    algebra.expr(value.lo, "a bound"), algebra.expr(value.hi, "a bound"), tuple(
+        (algebra.expr(p, "a filter"), algebra.text(k, "a filter's kind"))
+        for p, k in map(tuple, algebra.items(value.filters, "filters"))), tuple(
+        (algebra.text(v, "a member"), algebra.expr(c, "a coefficient"))
+        for v, c in map(tuple, algebra.items(value.body, "a sum's body"))))
+    if not (atoms.IDENT.fullmatch(out.name) and atoms.IDENT.fullmatch(out.index)) or any(
+            n == out.name or n.startswith("#") for n in reads(out)) or out.index in (
+            atoms.names_of(out.lo) | atoms.names_of(out.hi)) or not out.body or any(
+            k not in atoms.KINDS for _, k in out.filters):
+        raise KernelError(f"the vector sum {out.name!r} is not a fresh identifier over a sum "
+                          "of vectors whose bounds do not read its index")
+    inner(out, {out.name: ONE})  # its reading is well formed
+    return out
+
+
+ONE = sympy.Integer(1)
+
+
+def reads(s: VectorSum) -> set[str]:
+    """Every name S's sum reads (its index among them)."""
+    return set().union(*(atoms.vector_names(v) | atoms.names_of(c) for v, c in s.body), *(
+        atoms.names_of(p) for p, _ in s.filters), atoms.names_of(s.lo), atoms.names_of(s.hi))
+
+
+def _members(s: VectorSum, j: sympy.Symbol
+             ) -> tuple[list[tuple[sympy.Expr, str]], dict[str, sympy.Expr]]:
+    """S's filters and body with its index renamed `j` (a member `x[index]` too)."""
+    fresh, body = {s.index: j}, {}
+    for v, c in s.body:
+        found = atoms.structure(sympy.Symbol(v))
+        key = atoms.vector_name(found.family, atoms.substitute(found.index, fresh, {})) if (
+            isinstance(found, atoms.Family)) else v
+        body[key] = body.get(key, sympy.Integer(0)) + atoms.substitute(c, fresh, {})
+    return [(atoms.substitute(p, fresh, {}), k) for p, k in s.filters], body
+
+
+def inner(s: VectorSum, w: atoms.Vector) -> sympy.Expr:
+    """`<S, w>` read by bilinearity: the sum over S's set of `<v_j, w>`, S's index renamed
+    `#~0` first (no canonical name has it), so a name free in `w` is never captured."""
+    filters, body = _members(s, j := sympy.Symbol("#~0"))
+    return atoms.finite_sum(j, s.lo, s.hi, filters, atoms.dot(body, w))
+
+
+def definitions(named: tuple[VectorSum, ...], vectors: set[str]) -> tuple[Fact, ...]:
+    """The facts `<S, w> == ...` of each named sum S with each of `vectors`, and with each
+    named sum T (itself included) as the sum over T's set of `<S, u_l>`, l renamed `#~1`."""
+    out = []
+    for k, s in enumerate(named):
+        out += [Fact(sympy.expand(atoms.gram(s.name, w) - inner(s, {w: ONE})), "==")
+                for w in sorted(vectors)]
+        for t in named[k:]:
+            filters, body = _members(t, j := sympy.Symbol("#~1"))
+            reading = atoms.finite_sum(j, t.lo, t.hi, filters, inner(s, body))
+            out.append(Fact(sympy.expand(atoms.gram(s.name, t.name) - reading), "=="))
+    return tuple(out)
 
 
 def frozen(rule: object) -> SumRule:

@@ -1,0 +1,77 @@
+"""Sums of vectors named as vectors (`proof_checker._with_named_sums`, the kernel's
+`VectorSum`): a step with a sum of vectors that the search leaves unknown is decided again
+with each sum a fresh vector whose inner products the kernel reads by bilinearity. True
+steps users write about such sums (a square, Cauchy–Schwarz, the expansion of a square with
+the cross term) are proved, saying so; false ones are never proved; the names cross
+processes and are replayed by the kernel; `--coq` says truly that such a step is not
+exported."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from proofs.proof_file import parse_proof
+from verify.proof_checker import check_proof, detached, replay
+
+HEAD = '''
+title = "named"
+vectors = ["th", "x", "S1"]
+scalars = ["y", "k", "j", "c"]
+naturals = ["k"]
+indexed = ["x", "y"]
+
+[[step]]
+id = "s"
+claim = "{claim}"
+'''
+SUM = "sum(j in 1..k, y[j]*x[j])"
+POSITIVE = "sum(j in 1..k, x[j])"
+
+#: (claim, proved?): each true one was unknown before the sums were named.
+CASES = [
+    (f"norm2(th - {SUM}) >= 0", True),
+    (f"2*dot(th, {SUM}) <= dot(th, th) + norm2({SUM})", True),
+    (f"dot(th, {SUM})**2 <= dot(th, th)*norm2({SUM})", True),  # Cauchy–Schwarz
+    (f"norm2(th + c*{SUM}) >= 0", True),
+    (f"norm2({SUM} - {POSITIVE}) >= 0", True),  # two sums named
+    # false: the appendix's error (no cross terms), a wrong direction, a wrong constant
+    (f"norm2({SUM}) == sum(j in 1..k, y[j]**2*norm2(x[j]))", False),
+    (f"dot(th, {SUM}) <= dot(th, th)", False),
+    (f"norm2(th - {SUM}) >= dot(th, th)", False),
+    (f"4*dot(th, {SUM}) <= dot(th, th) + norm2({SUM})", False),
+]
+
+
+def checked(claim: str) -> object:
+    proof = parse_proof(HEAD.format(claim=claim).encode(), "named.toml")
+    return proof, check_proof(proof)
+
+
+@pytest.mark.parametrize(("claim", "true"), CASES)
+def test_true_steps_with_sums_of_vectors_are_proved_and_false_ones_never(
+        claim: str, true: bool) -> None:
+    _, report = checked(claim)
+    step = report.steps[0]
+    assert (step.status == "proved") is true, step.message
+    if true:  # the file declares S1: the names are fresh (S1_)
+        assert "with its sums of vectors named as vectors" in step.message
+        assert f"S1_ = {SUM}" in step.message or f"S1_ = {POSITIVE}" in step.message
+
+
+def test_the_named_sums_cross_processes_and_are_replayed_by_the_kernel() -> None:
+    proof, report = checked(CASES[0][0])
+    sent = [pickle.loads(pickle.dumps(detached(s))) for s in report.steps]
+    again = replay(proof, sent)
+    assert [s.status for s in again] == ["proved"] and again[0].theorem is not None
+
+
+def test_coq_says_such_a_step_is_not_exported(tmp_path) -> None:
+    from verify.coq import export_and_check
+
+    proof, report = checked(CASES[0][0])
+    run = export_and_check(tmp_path, [("named", proof, report.steps)], compile=False)
+    assert run.results[("named", "s")] == (
+        f"not exported: its sums of vectors are named as vectors (S1_ = {SUM}), which the "
+        "export does not state yet")
