@@ -49,6 +49,13 @@ class ProofFileError(ValueError):
         self.fix, self.line, self.column = fix, line, column
         super().__init__(self.line_text())
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole, every field kept (an audit's worker sends its errors to the parent;
+        by its `args` alone the line would be read again as the problem)."""
+        return (_rebuilt, (type(self), self.problem, {
+            k: getattr(self, k) for k in ("file", "step", "key", "text", "segment", "fix",
+                                          "line", "column")}))
+
     def line_text(self) -> str:
         """`FILE:LINE:COLUMN: step ID: problem; fix`, without the parts that are unknown."""
         place = ":".join(str(p) for p in (self.file, self.line, self.column) if p is not None)
@@ -116,6 +123,10 @@ class ProofFileErrors(ProofFileError):
         """Every error, in the order found (the file's)."""
         return self._all
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its errors (its constructor takes them, not a message)."""
+        return (ProofFileErrors, (list(self._all),))
+
     def at(self, *, step: str | None = None, prefix: str = "") -> ProofFileError:
         """Every error inside `step`, led by `prefix` (`ProofFileError.at`)."""
         return ProofFileErrors([e.at(step=step, prefix=prefix) for e in self._all])
@@ -125,6 +136,12 @@ class ProofFileErrors(ProofFileError):
         placed nowhere first)."""
         placed = [e.located(file, source) for e in self._all]
         return ProofFileErrors(sorted(placed, key=lambda e: (e.line or 0, e.column or 0)))
+
+
+def _rebuilt(kind: type[ProofFileError], problem: str, fields: dict[str, Any]
+             ) -> ProofFileError:
+    """A `ProofFileError` unpickled (`ProofFileError.__reduce__`)."""
+    return kind(problem, **fields)
 
 
 def raise_all(errors: Sequence[ProofFileError]) -> None:

@@ -95,7 +95,7 @@ def finite_sum(index: sympy.Symbol, lo: sympy.Expr, hi: sympy.Expr,
                filters: list[tuple[sympy.Expr, str]], body: sympy.Expr) -> sympy.Symbol:
     """The sum of `body` over the integers `index` in lo..hi where every filter holds."""
     inner = (body, *(p for p, _ in filters))
-    depth = 1 + max((_DEPTH.get(x.name, 0) for e in inner for x in e.free_symbols), default=0)
+    depth = 1 + max((_depth(x.name) for e in inner for x in e.free_symbols), default=0)
     if depth > MAX_SUM_DEPTH:
         raise TooLong(f"sums nested more than {MAX_SUM_DEPTH} deep")
     where = ", ".join(f"{KINDS[kind]}({text(p)})" for p, kind in filters)
@@ -118,11 +118,45 @@ def names_in(expr: sympy.Expr) -> set[str]:
 def symbol_names(symbol: sympy.Symbol) -> frozenset[str]:
     """The names one symbol mentions: itself, a Gram symbol's vectors, or what a member or a
     sum the parser built mentions (a Gram symbol of members too)."""
-    if symbol.name in _FREE:
-        return _FREE[symbol.name]
     if pair := gram_pair(symbol):
         return frozenset(pair)
     if symbol.name.startswith("<") and symbol.name.endswith(">"):
         a, _, b = symbol.name[1:-1].partition(",")
-        return frozenset(_FREE.get(a, {a}) | _FREE.get(b, {b}))
-    return frozenset({symbol.name})
+        return _built(a) | _built(b)
+    return _built(symbol.name)
+
+
+_WORD = re.compile(r"#~?[A-Za-z0-9_]+|[A-Za-z_][A-Za-z0-9_]*")  # a placeholder `#j` too
+_CALL = re.compile(r"\b(?:sum|nonneg|pos|zero)\(")
+_BOUND = re.compile(r"\bsum\(([A-Za-z_][A-Za-z0-9_]*) in ")
+
+
+def _built(name: str) -> frozenset[str]:
+    """What a name mentions: recorded when this process built it (`member`, `finite_sum`),
+    else read from its text, where a proof built in another process arrived pickled (an
+    audit's worker: red team, 2026-11-28, its termwise lemmas were refused as reading
+    undeclared sums). The text is the grammar above: the words of a member or a sum but the
+    call words, `in`, the keyword `where` and the sums' own indices (fresh `_iK` names)."""
+    if name in _FREE:
+        return _FREE[name]
+    if "[" not in name and not name.startswith("sum("):
+        return frozenset({name})
+    bound = set(_BOUND.findall(name))
+    words = _WORD.findall(_CALL.sub("(", name).replace(" where (", " ("))
+    _FREE[name] = frozenset(w for w in words if w not in bound and w != "in")
+    return _FREE[name]
+
+
+def _depth(name: str) -> int:
+    """How many sums a name nests, itself included (0: not a sum), recorded or read."""
+    if name in _DEPTH or not name.startswith("sum("):
+        return _DEPTH.get(name, 0)
+    deepest, opened = 0, []
+    for match in re.finditer(r"\bsum\(|[()]", name):
+        if match.group() == ")":
+            opened.pop()
+        else:
+            opened.append(match.group() != "(")
+            deepest = max(deepest, sum(opened))
+    _DEPTH[name] = deepest
+    return deepest

@@ -710,3 +710,18 @@ def test_a_rules_refusal_comes_with_the_readers_errors(tmp_path: Path,
     assert capsys.readouterr().err.splitlines() == [
         f"novikoff: error: {path}:19:1: step famscalar: instance of base: 'y' is not a name "
         "it can substitute"]
+
+
+def test_errors_cross_processes_whole() -> None:
+    """An audit's worker sends a file's errors to the parent pickled: `ProofFileErrors` could
+    not be unpickled (its constructor takes errors, its `args` held the message), and a
+    `ProofFileError` lost its file, step and place (found 2026-11-28)."""
+    import pickle
+
+    one = ProofFileError("bad", file="f.toml", step="s", key="claim", text="a", segment="a",
+                         fix="write b", line=3, column=7)
+    both = ProofFileErrors([one, ProofFileError("worse", step="t")])
+    again = pickle.loads(pickle.dumps(both))
+    assert type(again) is ProofFileErrors and str(again) == str(both)
+    assert [e.line_text() for e in again.errors] == [e.line_text() for e in both.errors]
+    assert vars(pickle.loads(pickle.dumps(one))) == vars(one)

@@ -381,3 +381,24 @@ def test_a_renamed_condition_prints_what_the_kernel_read() -> None:
     shown = parse_relation("N*a[l] <= sum(l_1 in S, a[l_1]*a[l])", names)
     read = parse_relation("N*a[l] <= sum(k in S, a[k]*a[l])", names)
     assert atoms.canonical(shown.lhs - shown.rhs) == atoms.canonical(read.lhs - read.rhs)
+
+
+def test_names_of_sums_read_from_their_text_are_the_ones_recorded(monkeypatch) -> None:
+    """A process that did not parse a proof (an audit's worker, which unpickles it) reads
+    the names a member or a sum mentions, and how deep a sum nests, from its text: the same
+    as the parser recorded, for every member and sum of the built-in proofs and examples,
+    and of whatever the tests run before this one in its process built (placeholders `#j`
+    of substitutions among them)."""
+    from pathlib import Path
+
+    from proofs.language import indexed
+
+    root = Path(__file__).resolve().parents[2]
+    for path in (*root.glob("examples/*.toml"), *root.glob("proofs/library/**/*.toml")):
+        parse_proof(path.read_bytes(), path.name)
+    free, depth = dict(indexed._FREE), dict(indexed._DEPTH)
+    assert len(free) > 100 and max(depth.values()) >= 2  # nested sums among them
+    monkeypatch.setattr(indexed, "_FREE", {})
+    monkeypatch.setattr(indexed, "_DEPTH", {})
+    assert {name: indexed._built(name) for name in free} == free
+    assert {name: indexed._depth(name) for name in depth} == depth

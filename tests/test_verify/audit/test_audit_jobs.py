@@ -12,6 +12,7 @@ import pytest
 
 from verify.audit.job import Verdicts, _frozen, _merged, _numeric, run_audit
 from verify.audit.report import to_json
+from verify.cli.audit import store_note
 from verify.numeric import campaign
 from verify.numeric.shards import YOUNG_OBJECTS, Shard, merge
 from verify.runs.quantity import Scenario
@@ -261,3 +262,41 @@ def test_shards_bundled_per_task_give_the_report_of_one_shard_per_task(
     assert all(len(task) == 1 for task in job._tasks(plan))
     for jobs in (1, 2):
         assert to_json(run_audit(IDS, budget="small", seed=5, jobs=jobs)) == bundled
+
+
+SUMS_OF_VECTORS = '''title = "sums of vectors, {name}"
+vectors = ["th", "x"]
+scalars = ["y", "k", "j"]
+naturals = ["k"]
+indexed = ["x", "y"]
+[[step]]
+id = "sq"
+claim = "norm2(th - sum(j in 1..k, y[j]*x[j])) >= 0"
+[[step]]
+id = "squares"
+claim = "sum(j in 1..k, y[j]**2) >= 0"
+'''
+
+
+def test_proof_files_with_sums_are_checked_in_workers_as_in_one_process(tmp_path):
+    """A user's proof with sums, audited beside another proof with two processes: the worker
+    unpickles the proof, whose sums the parser's registry of names does not know there, and
+    the term-wise facts' proof (a new `Proof`, validated) refused them as undeclared; the
+    `ProofFileErrors` then could not be unpickled either, and the audit ended in a traceback
+    (`BrokenProcessPool`). Both found 2026-11-28; the report is now the one-process one."""
+    files = []
+    for name in ("a.toml", "b.toml"):
+        (path := tmp_path / name).write_text(SUMS_OF_VECTORS.replace("{name}", name))
+        files.append(str(path))
+    one = to_json(run_audit(files, budget="small", jobs=1))
+    audit = run_audit(files, budget="small", jobs=2)
+    two = to_json(audit)
+    assert one == two
+    # newcomer 21, L3: the store holds the built-in proofs only, so the files' searches are
+    # counted apart, without a first reason ("nothing to store" of a step then proved)
+    searched = sum(len(s.symbolic.searched) for p in audit.proofs for s in p.steps)
+    assert store_note(audit, False) == (
+        f"certificate store: 0 judgements from the store, {searched} of proof files searched "
+        "(the store holds the built-in proofs' judgements only)") and searched > 0
+    assert [s["symbolic"]["status"] for p in two["proofs"] for s in p["steps"]] == [
+        "proved"] * 4
