@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 
 class DataError(ValueError):
@@ -23,6 +24,12 @@ class DataError(ValueError):
         where = ":".join(printable(str(p)) for p in (source, line, column) if p is not None)
         super().__init__(f"{where}: {problem}" if where else problem)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (an audit's worker sends its errors to the parent; by its `args`
+        alone the message would be read again as the problem, its place lost)."""
+        return (partial(type(self), source=self.source, line=self.line, column=self.column),
+                (self.problem,))
+
 
 class DataErrors(DataError):
     """Several independent faults of one data file (its header naming u twice and a start
@@ -37,6 +44,10 @@ class DataErrors(DataError):
 
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its errors (its constructor takes them, not a message)."""
+        return (DataErrors, (self.errors,))
 
 
 def each_error(error: Exception) -> tuple[Exception, ...]:

@@ -39,6 +39,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from itertools import repeat
 from operator import mul
 
@@ -74,6 +75,10 @@ class NotSeparableError(DataError):
         what = "not separable with a bias" if bias else "not separable through the origin"
         why = f" ({certificate.reason})" if certificate.reason else ""
         super().__init__(f"data {what}{why}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled by what it is made of (a worker's error reaches the parent whole)."""
+        return (partial(NotSeparableError, bias=self.bias), (self.certificate,))
 
 
 @dataclass(frozen=True)

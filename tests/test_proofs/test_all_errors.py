@@ -725,3 +725,24 @@ def test_errors_cross_processes_whole() -> None:
     assert type(again) is ProofFileErrors and str(again) == str(both)
     assert [e.line_text() for e in again.errors] == [e.line_text() for e in both.errors]
     assert vars(pickle.loads(pickle.dumps(one))) == vars(one)
+
+
+def test_data_errors_cross_processes_whole() -> None:
+    """The same for the data's errors: `DataErrors` and `NotSeparableError` could not be
+    unpickled (their constructors take errors, a certificate), `DataError` lost its place."""
+    import pickle
+    from fractions import Fraction
+
+    from perceptron.errors import DataError, DataErrors
+    from perceptron.geometry.max_margin import NotSeparableError
+    from perceptron.geometry.separators import Inseparable
+
+    one = DataError("bad", source="f.csv", line=2, column=3)
+    for error in (one, DataErrors([one, DataError("worse", source="g.csv")]),
+                  NotSeparableError(Inseparable((Fraction(1), Fraction(1)), "xor"), bias=True)):
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error) and str(again) == str(error)
+        assert {k: v for k, v in vars(again).items() if k != "errors"} == {
+            k: v for k, v in vars(error).items() if k != "errors"}
+        assert list(map(repr, getattr(again, "errors", ()))) == list(map(
+            repr, getattr(error, "errors", ())))
