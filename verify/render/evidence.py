@@ -79,6 +79,12 @@ class StepView:
         return self.audit.symbolic.goals
 
     @property
+    def named(self) -> tuple[tuple[str, str], ...]:
+        """The sums of vectors named as vectors to prove it (`Step.named`), said beside it:
+        its certificate's facts read those names."""
+        return self.audit.symbolic.step.named
+
+    @property
     def anchor(self) -> str:
         """A fragment id for links: `proof--step` (both are `[a-z0-9-]+` in proof files)."""
         return f"{self.report_proof}--{self.audit.step.id}"

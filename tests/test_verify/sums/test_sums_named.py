@@ -75,3 +75,19 @@ def test_coq_says_such_a_step_is_not_exported(tmp_path) -> None:
     assert run.results[("named", "s")] == (
         f"not exported: its sums of vectors are named as vectors (S1_ = {SUM}), which the "
         "export does not state yet")
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html", "latex"])
+def test_the_reports_say_which_sums_were_named(tmp_path, fmt: str) -> None:
+    """The certificate's facts read S1_, which the statement does not: every report says what
+    it names, beside the step (seen in a rendered LaTeX handout: the appendix's facts
+    `<S1, th> - ... = 0` with S1 defined nowhere)."""
+    from verify.audit.job import run_audit
+    from verify.cli.audit import renderer
+
+    (path := tmp_path / "named.toml").write_text(HEAD.format(claim=CASES[0][0]))
+    failures: list[str] = []
+    text = renderer(fmt)(run_audit([str(path)], budget="small"), failures, None)
+    assert not failures
+    assert "Proved with its sums of vectors named as vectors" in text
+    assert "S1_ = sum(j in 1..k, y" in text.replace("\\_", "_").replace("\\[", "[")
