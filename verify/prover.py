@@ -3,7 +3,8 @@
 Order of work: a quick counterexample screen in dimension 1 (catches most false steps), then
 the certificate strategies cheapest first, then the full counterexample search, one LP, and a
 screen with the hypotheses' equalities solved for a name (`CounterexampleSearch.solved_search`:
-defined roots). Every loop is
+defined roots), and for scalars only the claim's critical points (`critical_search`). Every
+loop is
 bounded by a work budget (`verify.search.work.SearchBudget`), never by the clock, so the same
 judgement gets the same verdict on any machine under any load. The optional `guard` is a
 wall-clock cap against hostile input only: when it fires the verdict is unknown with a message
@@ -123,6 +124,14 @@ def _search(
         stops.append(Stop("exhausted"))
         solved = None
     if (verdict := checked(solved, "equalities solved")) is not None:
+        return verdict
+    try:  # after it, on a count of its own: the claim's critical points (scalars only)
+        critical = counterexamples.critical_search(work)
+    except Exhausted as exhausted:
+        notes.append(f"counterexample search (critical points): {exhausted}")
+        stops.append(Stop("exhausted"))
+        critical = None
+    if (verdict := checked(critical, "at a critical point of the claim")) is not None:
         return verdict
     notes.append("no counterexample among small rationals in dimensions 1-3")
     return None

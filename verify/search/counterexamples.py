@@ -79,6 +79,9 @@ RANDOM_POINTS = 1 << 16
 TOLERANCE = 1e-9
 SEED = 20240611
 SOLVED_POINTS = 1 << 18  # the most points `solved_search` screens per judgement
+CRITICAL_POINTS = 1 << 12  # the most values `critical_search` evaluates per judgement
+CRITICAL_ROUNDS = 3  # of `critical_search`'s moves, each name once per round
+CRITICAL_DEGREE = 24  # a claim of higher degree in a name: its critical points are not sought
 CHECKED_PER_BATCH = 16
 PYTHON_POINTS = 625
 """A dimension-1 screen of at most this many points (four coordinates: `SMALL_GRID` ** 4) is
@@ -412,6 +415,58 @@ class CounterexampleSearch:
                                      solve=lambda cex, column: self._solved(cex, plan, column))
                 if found is not None:
                     return self.shrink(found, work)
+        return None
+
+    def critical_search(self, work: Work) -> Counterexample | None:
+        """A counterexample at a critical point of the claim, for a judgement of scalar names
+        only whose claim is an inequality, or None: from all zeros, then all ones, each name
+        in turn moved to a rational near a real critical point of the claim's polynomial
+        along it (the others held: floor, ceiling and a small-denominator rational of each
+        root of the derivative), keeping the value that lowers the polynomial most, exactly;
+        `CRITICAL_ROUNDS` rounds. The screen's grid misses a claim that fails only far from
+        it or between its values (red team 23 F1: `(a - 100)**2 >= 1`, `(n - 7)**2 >= 1`,
+        `(a - 7)**2 + (b - 3)**2 >= 1/4` were unknown). Floats only propose (NumPy's roots);
+        a point counts only if it refutes exactly; on a count of its own, at most
+        `CRITICAL_POINTS` values, after every other search: it changes no verdict they give."""
+        claim = self.facts[-1]
+        if self.vectors or claim.kind == "==" or not claim.terms or not all(
+                isinstance(n, str) and IDENT.fullmatch(n) for n in self.gens.values()):
+            return None
+        import numpy as np
+
+        count = work.fork()
+        for start in (Fraction(0), Fraction(1)):
+            point = dict.fromkeys(self.gens, start)
+            for _ in range(CRITICAL_ROUNDS):
+                for i in sorted(self.gens):
+                    work.check_guard("the counterexample search (critical points)")
+                    along = [Fraction(0)] * (1 + max(e[i] for _, e in claim.terms))
+                    for coeff, exponents in claim.terms:
+                        along[exponents[i]] += coeff * math.prod(
+                            point[j] ** e for j, e in enumerate(exponents) if e and j != i)
+                    slope = [k * c for k, c in enumerate(along)][1:]
+                    while slope and not slope[-1]:
+                        slope.pop()
+                    floats = [to_float(c) for c in reversed(slope)]
+                    if not slope or len(slope) > CRITICAL_DEGREE or not all(
+                            map(math.isfinite, floats)) or not any(floats):
+                        continue  # a coefficient beyond float range: no roots proposed
+                    candidates = {point[i]}
+                    for root in np.roots(floats):
+                        if abs(root.imag) <= 1e-9 * max(1.0, abs(root.real)) and math.isfinite(
+                                root.real):
+                            candidates |= {Fraction(math.floor(root.real)), Fraction(
+                                math.ceil(root.real)), Fraction(root.real).limit_denominator(64)}
+                    if count.used["points"] + len(candidates) > CRITICAL_POINTS:
+                        return None
+                    count.grant("points", len(candidates))
+                    point[i] = min(sorted(candidates), key=lambda v: sum(
+                        c * v ** k for k, c in enumerate(along)))
+                    values = {self.gens[j]: point[j] for j in self.gens}
+                    cex = Counterexample({n: values.get(n, Fraction(0))
+                                          for n in self.scalars}, {})
+                    if self.refutes(cex):
+                        return self.shrink(cex, work)
         return None
 
     def _plan(self) -> list[Solve]:
