@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -34,11 +34,13 @@ if TYPE_CHECKING:
 
 GREEK = frozenset({
     "alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa",
-    "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
+    "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "upsilon", "phi", "chi", "psi",
     "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi",
     "Omega",
 })
-"""Names that print as Greek letters (those LaTeX has a command for)."""
+"""Names that print as Greek letters (those LaTeX has a command for), but `pi`: every reader
+takes π for 3.14159..., so a free scalar `pi` printed π made "π > 3" read as refuted (red
+team 23 F3); it prints as written."""
 ACCENTS = {"bar": ("\\bar", "\u00af", "\u0304"), "hat": ("\\hat", "^", "\u0302"),
            "tilde": ("\\tilde", "~", "\u0303")}
 """Accent suffix -> (LaTeX command, MathML accent, combining character)."""
@@ -179,8 +181,10 @@ class Spelling(Mapping[str, str]):
 def distinct(names: Iterable[str], renames: Mapping[str, str], squares: Iterable[str] = (),
              families: Iterable[str] = ()) -> Spelling:
     """The spelling of `names` under `renames` in which no two print alike in any format:
-    every name whose text, LaTeX or MathML another name shares, or that reads as a member
-    of one of `families` (`x1` against `x[1]`), printed as written (repeated until none do:
+    every name whose text, LaTeX or MathML another name shares, that reads as a member of
+    one of `families` (`x1` against `x[1]`), or a square whose base another name is (`R2`
+    as R² beside `R`, whose `R**2` is R² too: red team 23 F2, "R² ≤ R²" refuted in the
+    built-in Freund–Schapire handout), printed as written (repeated until none do:
     names as written are distinct identifiers, and ASCII, so they meet no other spelling)."""
     names = sorted(set(names))
     spelling = Spelling(dict(renames), frozenset(), frozenset(squares) & set(names))
@@ -195,10 +199,18 @@ def distinct(names: Iterable[str], renames: Mapping[str, str], squares: Iterable
         clash = {n for group in seen.values() if len(group) > 1 for n in group}
         clash |= {n for n, p in shown.items() if p.subscripts and n not in families and
                   Pretty(p.head, p.accent, written=p.written).text() in members}
+        clash |= {n for n, p in shown.items() if p.superscript == "2" and _printed(
+            replace(p, superscript="")) & set().union(*(_printed(q) for m, q in shown.items()
+                                                        if m != n))}
         clash -= spelling.written
         if not clash:
             return spelling
         spelling = Spelling(spelling.renames, spelling.written | clash, spelling.squares)
+
+
+def _printed(p: Pretty) -> set[str]:
+    """How `p` prints in each format."""
+    return {p.text(), p.latex(), p.mathml()}
 
 
 RUN_SQUARES: Mapping[str, frozenset[str]] = {

@@ -273,3 +273,21 @@ def test_a_product_with_a_name_of_several_letters_has_a_visible_dot(
     for text in shown:
         assert ("&#x22C5;" in text) == dotted and ("&#x2062;" in text) != dotted, text
         ET.fromstring(f"<math>{text}</math>")
+
+
+def test_a_square_whose_base_is_another_name_prints_as_written() -> None:
+    """Red team 23 F2: with `R` and `R2` both declared, `R2` printed R², as `R**2` does, so
+    the built-in Freund–Schapire handout read "R² ≤ R²" (a hypothesis `R2 <= R**2`) and a
+    user's refuted `R2 <= R**2` read "⊢ R² ≤ R²". F3: a free scalar `pi` printed π, so a
+    refuted `pi > 3` read "⊢ π > 3"."""
+    from verify.render.certificates import Text
+    from verify.typeset.names import distinct, spelling
+    from verify.typeset.written import TEXT
+
+    names = distinct(["R", "R2", "D2", "pi"], {}, squares=["R2", "D2"])
+    assert names.written == {"R2"} and Text(names).name("D2") == "D²"
+    assert Text(names).name("pi") == "pi" and formulas.name_latex("pi") == r"\mathrm{pi}"
+    proof = load_builtin("nonseparable-freund-schapire")
+    assert "R" in proof.scalars and Text(spelling(proof)).name("R2") == "R2"
+    texts = [_statement_text(proof, s.id, TEXT) for s in proof.steps]
+    assert not [t for t in texts if "R² ≤ R²" in t or "D² ≤ D²" in t]
