@@ -123,11 +123,14 @@ def header(path: str, data: Dataset) -> Header:
     return Header(found.get("u"), found.get("theta0"), found.get("gamma", ()), lines)
 
 
-#: A comment line meant as a header line: `#`, a key in any case, an `=`-like character
-#: after any spaces (a no-break space pasted from a web page included). One the header does
-#: not read is refused, never skipped as any other comment (red team 21, F3).
-_LOOKS_LIKE_KEY = re.compile(r"\s*#\s*(u|theta0|gamma)\s*[=\uff1d\ufe66]",
-                             re.IGNORECASE)
+#: A comment line meant as a header line: `#`, a key in any case (`theta_0`, `theta`, `w0`
+#: for theta0), then after any spaces (a no-break space pasted from a web page included) an
+#: `=`-like character, a colon (`:`, `:=`) or a number. One the header does not read is
+#: refused, never skipped as any other comment (red team 21 F3; red team 23 F5: `# u: 1, 0`,
+#: `# u := 1, 0`, `# gamma 1/4` and `# theta_0 = 0, 2` were skipped, the file's separator,
+#: margins or start replaced in silence). `# u is a unit vector` is a comment.
+_LOOKS_LIKE_KEY = re.compile(
+    r"\s*#\s*(u|theta_?0?|w_?0|gamma)(\s*[=\uff1d\ufe66:]|\s+[-+.(0-9])", re.IGNORECASE)
 
 
 def _shown(line: str) -> str:

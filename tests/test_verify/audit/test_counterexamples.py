@@ -123,6 +123,13 @@ def test_a_recomputed_separator_would_not_reproduce_it(tmp_path: Path) -> None:
     ("a,b,label\n# u = -1, -1", "bad.csv:2: a header line after the header"),
     ("# U = -1, -1", "bad.csv:1: its line `# U = -1, -1` looks like a header line"),
     ("# u \uff1d -1, -1", "bad.csv:1: its line `# u \uff1d -1, -1` looks like a header line"),
+    # red team 23 F5: a colon, `:=` or a number after the key, `theta_0`, were skipped
+    ("# u: -1, -1", "bad.csv:1: its line `# u: -1, -1` looks like a header line"),
+    ("# u := -1, -1", "bad.csv:1: its line `# u := -1, -1` looks like a header line"),
+    ("# u -1, -1", "bad.csv:1: its line `# u -1, -1` looks like a header line"),
+    ("# gamma: 1/4, 1", "bad.csv:1: its line `# gamma: 1/4, 1` looks like a header line"),
+    ("# theta_0 = 0, 2", "bad.csv:1: its line `# theta_0 = 0, 2` looks like a header line"),
+    ("# w0 = 0, 2", "bad.csv:1: its line `# w0 = 0, 2` looks like a header line"),
     # red team 21 F5: CR-only lines were one header line (`not a number: '-1\r1'`)
     ("# u = -1, -1\r1,2,1\r", "bad.csv:1: the u it names does not separate its examples"),
 ])
@@ -136,7 +143,8 @@ def test_a_bad_header_line_is_one_line(tmp_path: Path, line: str, fault: str) ->
 
 def test_other_comments_are_no_header(tmp_path: Path) -> None:
     path = tmp_path / "plain.csv"
-    path.write_text("# from the lecture notes, u = (1, 1)\n# gammas: 1\n1,2,1\n2,1,1\n")
+    path.write_text("# from the lecture notes, u = (1, 1)\n# gammas: 1\n# u is a unit "
+                    "vector\n# gamma is its margin\n# u2 is another\n1,2,1\n2,1,1\n")
     assert read(str(path)).header == Header()
 
 
