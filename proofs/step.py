@@ -361,11 +361,16 @@ class Proof:
     def main_result(self) -> str:
         """The id of the step a reader should see first: `theorem` when the file names it,
         else the last step no other step uses (the end of the longest chain of reasoning
-        is where a proof file puts its conclusion)."""
+        is where a proof file puts its conclusion), passing over `X-corrected` where a step
+        `X` exists: a correction stands beside its theorem, never for it (red team 23 F6:
+        a summary headed "Theorem ✅ proved (step main-corrected)" over a refuted `main`)."""
         if self.theorem:
             return self.theorem
         used = {u.step for s in self.steps for u in s.uses}
-        return next(s.id for s in reversed(self.steps) if s.id not in used)
+        ids = {s.id for s in self.steps}
+        last = [s.id for s in reversed(self.steps) if s.id not in used]
+        return next((i for i in last if i.removesuffix("-corrected") not in ids - {i}),
+                    last[0])
 
     def step(self, step_id: str) -> Step:
         """The step with id `step_id`."""

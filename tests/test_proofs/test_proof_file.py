@@ -289,6 +289,19 @@ def test_a_proof_file_names_its_theorem_and_notation(tmp_path) -> None:
         parse_proof((base + '[notation]\na = "\\\\alpha"\n').encode(), "f")
 
 
+def test_the_default_theorem_is_never_a_correction() -> None:
+    """Red team 23 F6: with steps `main` (refuted) and `main-corrected`, the default theorem
+    (the last step no other uses) was the correction, and the summary's first line read
+    "Theorem ✅ proved (step main-corrected)"; a correction stands beside its theorem."""
+    from proofs.proof_file import parse_proof
+
+    text = ('title = "t"\nscalars = ["a"]\n[[step]]\nid = "main"\nclaim = "a >= 1"\n'
+            '[[step]]\nid = "main-corrected"\nclaim = "a**2 >= 0"\n')
+    assert parse_proof(text.encode(), "f").main_result == "main"
+    alone = text.replace('id = "main"', 'id = "other"')  # no `main`: the step is a plain one
+    assert parse_proof(alone.encode(), "f").main_result == "main-corrected"
+
+
 def test_a_hint_with_a_sum_of_vectors_is_refused_for_what_it_is() -> None:
     """Newcomer 21, M2: a vector hint with a sum of vectors in it was refused as "a vector is
     used outside dot()/norm2()", untrue of a hint (which may be a vector); its vector
