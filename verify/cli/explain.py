@@ -13,6 +13,7 @@ proof file (one line, with close matches). `--json` prints the same as data.
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,13 +64,19 @@ def run(args: argparse.Namespace) -> int:
     from verify.search.sums.termwise import extended
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
-    located = _locate(args.step, args.in_step)
+    located, lemma = _locate(args.step, args.in_step)
     reports = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget],
                               guard=args.time_limit)
     if found := reports[located.step.id].termwise:  # shown as the uses they were decided with
         located = replace(located, proof=extended(located.proof, list(reports.values()))[0],
                           step=reports[located.step.id].step)
         reports = {**reports, **{r.step.id: r for r in found}}
+    if lemma is not None:  # a term-wise fact the check names (red team 23 F4)
+        if lemma not in {r.step.id for r in found}:
+            raise UsageError(f"no step {lemma!r} in {located.proof_id}: {located.step.id} was "
+                             "decided without that term-wise fact (`novikoff check` names "
+                             "those it finds)")
+        located = replace(located, step=located.proof.step(lemma))
     if args.json:  # data on stdout only; the proof's notes would not be JSON
         print(json.dumps(explanation(located, reports), indent=2, ensure_ascii=False))
     else:
@@ -78,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
     return 0 if reports[located.step.id].status == "proved" else 1
 
 
-def _locate(first: str, second: str | None) -> Located:
-    """The step named by the arguments: `PROOF STEP` or `PROOF/STEP` (or a bare STEP).
+def _locate(first: str, second: str | None) -> tuple[Located, str | None]:
+    """The step named by the arguments: `PROOF STEP` or `PROOF/STEP` (or a bare STEP); and,
+    for `STEP-termwise-K` of a proof file's step, that lemma's id (the step is then STEP,
+    whose check finds it).
 
     PROOF is a file when it is `-`, names an existing file, or ends in `.toml` (a missing
     `.toml` file is then a one-line error), else a built-in proof id.
@@ -106,14 +115,17 @@ def _locate(first: str, second: str | None) -> Located:
         Path(proof_name).exists() and not (Path(proof_name).is_dir() and proof_name in PROOFS))
     try:
         if not proof_name or not is_file:
-            return locate(f"{proof_name}/{step_id}" if proof_name else step_id)
+            return locate(f"{proof_name}/{step_id}" if proof_name else step_id), None
     except UnknownStep as exc:
         raise UsageError(str(exc)) from None
     shown, proof = read_proof(proof_name)
     ids = [step.id for step in proof.steps]
+    owner = re.fullmatch(r"(.+)-termwise-[0-9]+", step_id)
+    if step_id not in ids and owner and owner.group(1) in ids:
+        return Located(shown, proof, proof.step(owner.group(1))), step_id
     if step_id not in ids:
         close = difflib.get_close_matches(step_id, ids, n=3, cutoff=0.6)
         hint = ", ".join(close or ids)
         raise UsageError(f"no step {step_id!r} in {shown}; "
                          f"{'close matches' if close else 'its steps'}: {hint}")
-    return Located(shown, proof, proof.step(step_id))
+    return Located(shown, proof, proof.step(step_id)), None

@@ -273,6 +273,12 @@ def test_explain_shows_the_facts_found(tmp_path: Path, capsys: pytest.CaptureFix
     assert "uses the claims of: c-termwise-1 summed over j in 1..N" in out
     # the fact is the sum, not `y[j]² ≥ 0` with j free (newcomer 21 H2)
     assert "from c-termwise-1, summed: Σ_{j ∈ 1..N} y[j]² ≥ 0" in out
+    # red team 23 F4: the lemma's id the check names is a step explain finds
+    assert main(["explain", str(path), "c-termwise-1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}/c-termwise-1") and "⊢ y[j]² ≥ 0" in out
+    assert main(["explain", str(path), "c-termwise-2"]) == 2
+    assert "c was decided without that term-wise fact" in capsys.readouterr().err
 
 
 def test_check_reports_both_steps_of_the_reproduction_proved(
