@@ -255,6 +255,9 @@ def numeric_line(step: Json) -> str:
         line += f": {numeric['caveat']}"
     if "update_facts" in numeric:  # updates failing its update facts (`report.unmet_text`)
         line += f"; {numeric['update_facts']['said']}"
+    if "update_facts_unchecked" in numeric:  # cyclic runs and others: no row per update
+        line += ("; its update facts were not checked on its runs: "
+                 f"{numeric['update_facts_unchecked']}")
     return line
 
 
