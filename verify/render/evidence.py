@@ -85,6 +85,16 @@ class StepView:
         return self.audit.symbolic.step.named
 
     @property
+    def coq(self) -> str | None:
+        """With `--coq DIR`, what coqc said of the step (`verify.coq.step_text`: checked,
+        rejected, not exported, not run), as the text's `coq` lines say it; else None."""
+        if "coq" not in self.report:
+            return None
+        from verify.coq import step_text
+
+        return step_text(self.report["coq"])
+
+    @property
     def anchor(self) -> str:
         """A fragment id for links: `proof--step` (both are `[a-z0-9-]+` in proof files)."""
         return f"{self.report_proof}--{self.audit.step.id}"
@@ -170,6 +180,9 @@ class AuditView:
     report: Json
     proofs: tuple[ProofView, ...]
     findings: tuple[Finding, ...]
+    #: with `--coq DIR`, the text's summary line of what coqc checked, after its `coq: `
+    #: (`verify.coq.summary_line`); None when --coq was not given
+    coq: str | None = None
 
     @classmethod
     def of(cls, audit: Audit) -> AuditView:
@@ -187,7 +200,12 @@ class AuditView:
             step = proof.step(step_audit.step.id)
             if step is not None:
                 found.append(Finding(proof, step, proof.step(f"{step.audit.step.id}-corrected")))
-        return cls(report, tuple(proofs.values()), tuple(found))
+        coq = None
+        if audit.coq is not None:
+            from verify.coq import summary_line
+
+            coq = summary_line(audit.coq).removeprefix("coq: ")
+        return cls(report, tuple(proofs.values()), tuple(found), coq)
 
     @property
     def vacuous(self) -> tuple[StepView, ...]:
