@@ -28,7 +28,7 @@ from concurrent.futures import Executor, Future, as_completed
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import sympy
 
@@ -95,9 +95,6 @@ from verify.runs.plugin import Plugin, at, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
 from verify.typeset.points import mentioned
-
-if TYPE_CHECKING:  # the export loads only with --coq
-    from verify.coq import CoqRun
 
 ProofStatus = Literal["verified", "has-findings", "incomplete"]
 Progress = Callable[[int, int, str], None]
@@ -261,9 +258,6 @@ class Audit:
     #: how the runs of each plug-in that made them ended, one line per plug-in and run kind
     #: (`verify.runs.plugin.Ran.line`): what a verdict on them is a verdict on
     plugins: tuple[str, ...] = ()
-    #: `--coq DIR`: what the Coq export and coqc said of each step (None when not asked):
-    #: the JSON's `coq` per step and every report's lines (`verify.coq.summary_line`)
-    coq: CoqRun | None = field(default=None, compare=False, repr=False)
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""

@@ -29,11 +29,6 @@ Json = dict[str, Any]
 def to_json(audit: Audit) -> Json:
     """`{"proofs": [...], "summary": {...}}` as in docs/design.md §6."""
     proofs = [_proof(p) for p in audit.proofs]
-    if audit.coq is not None:  # `--coq DIR`: what coqc said, per step
-        from verify.coq import annotate
-
-        for proof in proofs:
-            annotate(proof["steps"], audit.coq.for_proof(proof["id"]))
     return {"proofs": proofs, "summary": _summary(audit)}
 
 

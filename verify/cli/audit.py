@@ -46,7 +46,7 @@ from verify.cli.common import (
     made_folder,
     whole_number,
 )
-from verify.coq import add_option, for_command, lines
+from verify.coq import add_option, annotate, for_command, lines
 from verify.numeric.budgets import BUDGETS
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
@@ -235,7 +235,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
-    audit = dataclasses.replace(audit, coq=coq)  # the JSON's and every report's coq lines
     if audit.real_data in ("absent", "partial"):
         from verify.numeric.campaign import BENCH_DATA
 
@@ -244,7 +243,10 @@ def run(args: argparse.Namespace) -> int:
               "runs were skipped, so the campaign is smaller than its budget", file=sys.stderr)
     # The summary first: a report file that cannot be written must not cost it.
     if args.json:
-        print(json.dumps(to_json(audit), indent=2))
+        data = to_json(audit)
+        for proof in data["proofs"] if coq is not None else ():
+            annotate(proof["steps"], coq.for_proof(proof["id"]))
+        print(json.dumps(data, indent=2))
         if bar is not None:
             print(summary_table(audit), file=sys.stderr)
     else:
@@ -264,8 +266,8 @@ def run(args: argparse.Namespace) -> int:
         nothing = "no report or counterexample file" if args.counterexamples else "no report"
         print(f"novikoff: error: {clash}; {nothing} was written", file=sys.stderr)
         return 2
-    unrendered = write_reports(audit, outputs,
-                               Layout(summary=args.summary, appendix=not args.no_appendix))
+    unrendered = write_reports(audit, outputs, Layout(summary=args.summary,
+                                                      appendix=not args.no_appendix, coq=coq))
     if args.counterexamples is not None:
         write_counterexamples(audit, args, algorithms)
     passed = audit.passed()

@@ -162,6 +162,9 @@ class Layout:
 
     summary: bool = False
     appendix: bool = True
+    #: `--coq DIR`: what the Coq export and coqc said of each step (a `verify.coq.CoqRun`;
+    #: None when not asked), said per step and in one line (`AuditView.coq`)
+    coq: Any = None
 
 
 @dataclass(frozen=True)
@@ -185,9 +188,16 @@ class AuditView:
     coq: str | None = None
 
     @classmethod
-    def of(cls, audit: Audit) -> AuditView:
-        """Pair `audit` with `to_json(audit)`; findings as `verify.audit.report.findings`."""
+    def of(cls, audit: Audit, coq: Any = None) -> AuditView:
+        """Pair `audit` with `to_json(audit)`; findings as `verify.audit.report.findings`;
+        with `coq` (`Layout.coq`, a `verify.coq.CoqRun`) each step's `coq` as the JSON of
+        `--coq` has it."""
         report = to_json(audit)
+        if coq is not None:
+            from verify.coq import annotate
+
+            for entry in report["proofs"]:
+                annotate(entry["steps"], coq.for_proof(entry["id"]))
         proofs: dict[str, ProofView] = {}
         for p, entry in zip(audit.proofs, report["proofs"], strict=True):
             stated = statements_of(s.symbolic for s in p.steps)
@@ -200,12 +210,12 @@ class AuditView:
             step = proof.step(step_audit.step.id)
             if step is not None:
                 found.append(Finding(proof, step, proof.step(f"{step.audit.step.id}-corrected")))
-        coq = None
-        if audit.coq is not None:
+        line = None
+        if coq is not None:
             from verify.coq import summary_line
 
-            coq = summary_line(audit.coq).removeprefix("coq: ")
-        return cls(report, tuple(proofs.values()), tuple(found), coq)
+            line = summary_line(coq).removeprefix("coq: ")
+        return cls(report, tuple(proofs.values()), tuple(found), line)
 
     @property
     def vacuous(self) -> tuple[StepView, ...]:

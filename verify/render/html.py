@@ -95,7 +95,7 @@ def render(audit: Audit, failures: list[str] | None = None,
            layout: Layout | None = None) -> str:
     """The whole page (`templates/report.html.j2`); a step that cannot be typeset is shown
     as such and its message appended to `failures` (`evidence.guarded`)."""
-    view = AuditView.of(audit)
+    view = AuditView.of(audit, (layout or Layout()).coq)
     style = files("verify.render").joinpath("templates/report.css").read_text("utf-8")
     failed = [] if failures is None else failures
 

@@ -275,7 +275,7 @@ def render(audit: Audit, failures: list[str] | None = None,
            layout: Layout | None = None) -> str:
     """The whole document (`templates/report.tex.j2`); a step that cannot be typeset is
     shown as such and its message appended to `failures` (`evidence.guarded`)."""
-    view = AuditView.of(audit)
+    view = AuditView.of(audit, (layout or Layout()).coq)
     template = environment("latex", escape).get_template("report.tex.j2")
     failed = [] if failures is None else failures
 

@@ -134,7 +134,7 @@ def render(audit: Audit, failures: list[str] | None = None,
     shown as such and its message appended to `failures` (`evidence.guarded`)."""
     env = environment("markdown", escape)
     template = env.get_template("report.md.j2")
-    view = AuditView.of(audit)
+    view = AuditView.of(audit, (layout or Layout()).coq)
     steps = [s for p in view.proofs for s in p.steps]
     failed = [] if failures is None else failures
 

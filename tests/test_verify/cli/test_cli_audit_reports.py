@@ -221,12 +221,12 @@ def test_the_reports_say_what_coq_said_of_each_step_only_with_coq(
     it per step and in one summary line, only when --coq ran, and a step coqc did not check
     never reads checked: without coqc on PATH every step is `not run`, a step not proved
     `not exported`, and a step coqc rejects `rejected by coqc`."""
-    import dataclasses
     import shutil
 
     from verify.api import audit_proofs
     from verify.coq import CoqRun
     from verify.render import html, latex, markdown
+    from verify.render.evidence import Layout
 
     (folder / "two.toml").write_text(TWO, encoding="utf-8")
     argv = ["audit", "two.toml", "--budget", "small", "--jobs", "1",
@@ -243,11 +243,11 @@ def test_the_reports_say_what_coq_said_of_each_step_only_with_coq(
         assert "not run: coqc is not on PATH" in text, fmt
         assert "not exported: not proved by our kernel" in text, fmt
         assert "checked." not in text and "coq: checked" not in text, fmt
-    audit = dataclasses.replace(audit_proofs(folder / "two.toml", budget="small"), coq=CoqRun(
-        folder / "out", {("two", "sq"): "error: boom", ("two", "wrong"): "not exported: no"},
-        1.0))
+    audit = audit_proofs(folder / "two.toml", budget="small")
+    layout = Layout(coq=CoqRun(folder / "out", {("two", "sq"): "error: boom",
+                                                ("two", "wrong"): "not exported: no"}, 1.0))
     for render in (markdown.render, html.render, latex.render):
-        text = render(audit, []).replace("/\\allowbreak{}", "/")
+        text = render(audit, [], layout).replace("/\\allowbreak{}", "/")
         assert "rejected by coqc: boom" in text
         assert "0/2 steps checked by coqc in 1.0 s, 1 rejected by coqc" in text
 
