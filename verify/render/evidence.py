@@ -30,9 +30,16 @@ from verify.proof_checker import GoalReport
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.names import Spelling, spelling
 from verify.typeset.points import instance_lines, refuted_names
-from verify.typeset.statement import Statement, statement, statements_of
+from verify.typeset.statement import (
+    Piece,
+    Statement,
+    defined_sets,
+    read_sets,
+    statement,
+    statements_of,
+)
 from verify.typeset.words import counted
-from verify.typeset.written import Format
+from verify.typeset.written import Format, Printer
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -83,6 +90,20 @@ class StepView:
         """The sums of vectors named as vectors to prove it (`Step.named`), said beside it:
         its certificate's facts read those names."""
         return self.audit.symbolic.step.named
+
+    def claim_sets(self, fmt: Format, seen: set[tuple[str, str]] | None = None
+                   ) -> tuple[Piece, ...]:
+        """The proof's sets its claim reads, defined (`defined_sets`), for a claim shown
+        alone (a summary's theorem and findings; the statement defines those it reads:
+        `Statement.sets`); those of this proof in `seen` (defined above in the same
+        document: the one-page summary cannot repeat them) are left out, the others added."""
+        stated = self.audit.symbolic.statement
+        text = stated.claim.text if stated is not None else self.audit.step.claim.text
+        names = [n for n in read_sets(self.proof, [text])
+                 if (self.report_proof, n) not in (seen if seen is not None else set())]
+        if seen is not None:
+            seen.update((self.report_proof, n) for n in names)
+        return defined_sets(self.proof, names, Printer(fmt, self.notation))
 
     @property
     def coq(self) -> str | None:

@@ -57,6 +57,9 @@ def statement(step: StepView) -> Markup:
         parts.append(f'<div class="inherited"><span class="label">from {label}</span> '
                      f"{formula(chunks)}</div>")
     parts.append(f'<div class="claim">{formula(st.claim)}</div>')
+    if st.sets:  # the proof's sets it reads, defined where they are used
+        sets = joined(st.sets, lambda t: f"<math>{t}</math>", lambda t: str(Markup.escape(t)))
+        parts.append(f'<p class="sets">{sets}.</p>')
     return Markup(f'<div class="statement">{"".join(parts)}</div>')
 
 
