@@ -113,6 +113,10 @@ class StepAudit:
     #: `instances` the updates, its `vacuous` those where an update fact fails (`UPDATES`);
     #: None when not checked (no induction, no update facts, or no row binds them)
     updates: NumericVerdict | None = None
+    #: why an induction's update facts were not checked on the runs it was checked on
+    #: (`_updates`: cyclic runs and kinds without a row per update, rows that do not make
+    #: a quantity they read); None when checked, or no induction checked on runs
+    updates_unchecked: str | None = None
 
     @property
     def unmet_updates(self) -> int:
@@ -453,7 +457,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                       _unevaluated(numeric.get(name)) if name in numeric else
                       faults.get(name) or unchecked.get(name)
                       or plan.reasons.get(name, _NO_ROWS),
-                      _evaluated(numeric.get(name + UPDATES)) if name in numeric else None)
+                      _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
+                      _updates_unchecked(step, name, numeric, plan))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -524,6 +529,18 @@ FAULT_KEPT = ("its steps were checked on the runs of the campaign's shards befor
 
 
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
+
+
+def _updates_unchecked(step: Step, name: str, numeric: Mapping[str, NumericVerdict],
+                       plan: _Plan) -> str | None:
+    """Why the update facts of an induction checked on runs were not checked on them (its
+    plan's reason, `_updates`; or no update of its runs evaluated), None when they were, or
+    for a step not checked on runs or with no update facts."""
+    if (_evaluated(numeric.get(name)) is None or not isinstance(step.rule, Induction)
+            or not step.rule.hypotheses
+            or _evaluated(numeric.get(name + UPDATES)) is not None):
+        return None
+    return plan.updates.get(name, "none of the updates of its runs was evaluated")
 
 
 def _evaluated(verdict: NumericVerdict | None) -> NumericVerdict | None:
@@ -684,6 +701,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
     are put together in the proofs' order either way."""
     checks: list[Check] = []
     reasons: dict[str, str] = {}
+    updates: dict[str, str] = {}
     errors: list[str] = []
     proofs = dict(admitted.proofs)
     for proof_id, proof in admitted.proofs.items():
@@ -696,6 +714,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
             continue
         checks.extend(part.checks)
         reasons.update(part.reasons)
+        updates.update(part.updates)
     single = {c.kind.passes for c in checks}
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
@@ -703,7 +722,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
                       only=frozenset({proof_id}), work=estimate(DATA_SOURCE, len(found)))
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
-                 admitted.targets, search)
+                 admitted.targets, search, updates)
 
 
 @dataclass(frozen=True)
@@ -714,6 +733,8 @@ class _Part:
     checks: tuple[Check, ...]
     reasons: Mapping[str, str]
     refused: tuple[str, ...] = ()
+    #: why a checked induction's update facts are not checked on its runs (`_updates`)
+    updates: Mapping[str, str] = field(default_factory=dict)
 
 
 def _part(proof_id: str, proof: Proof, name: str, names: Naming,
@@ -729,6 +750,7 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
                           for s in proof.steps})
     checks: list[Check] = []
     reasons: dict[str, str] = {}
+    unchecked: dict[str, str] = {}  # why an induction's update facts are not checked
     for step in proof.steps:
         step_name = f"{proof_id}/{step.id}"
         if (algorithm := proof.numeric.algorithm) in unusable:
@@ -738,11 +760,14 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
         reason, check = _check(step_name, proof, stated[step.id], names, plugins)
         if check is not None:
             checks.append(check)
-            if (updates := _updates(step, stated[step.id], proof, names, check)) is not None:
+            updates = _updates(step, stated[step.id], proof, names, check)
+            if isinstance(updates, Check):
                 checks.append(updates)
+            elif updates is not None:
+                unchecked[step_name] = updates
         else:
             reasons[step_name] = reason
-    return _Part(tuple(checks), reasons)
+    return _Part(tuple(checks), reasons, updates=unchecked)
 
 
 _Worked = tuple[_Part, tuple[StepReport, ...] | None]
@@ -772,13 +797,15 @@ _TRUE = kernel.Rel(sympy.Integer(0), ">=", sympy.Integer(0), "0 >= 0")
 
 
 def _updates(step: Step, stated: kernel.Statement | None, proof: Proof, names: Naming,
-             check: Check) -> Check | None:
+             check: Check) -> Check | str | None:
     """For an induction with update facts, checked on runs (`check`): the check whose
     hypotheses are its update facts (under the [numeric] names) and whose claim holds
     everywhere, on the rows that bind them, so that it counts the updates of these runs
     (`instances`) and those where an update fact fails (`vacuous`): its claim is about runs
-    whose every update meets them, and nothing else checks that these runs do. None when no
-    row set binds them, or they read a quantity its runs' rows do not make."""
+    whose every update meets them, and nothing else checks that these runs do. Why they
+    cannot be checked there (every output says so: a reader would take silence for checked)
+    when its runs have no row per update (cyclic runs, a kind of the user's without one),
+    or those rows do not make a quantity they read; None for any other step."""
     if not isinstance(step.rule, Induction) or not step.rule.hypotheses or stated is None:
         return None
     from verify.proof_checker import relation
@@ -787,14 +814,19 @@ def _updates(step: Step, stated: kernel.Statement | None, proof: Proof, names: N
     try:
         judgement = statement(proof, kernel.Statement(step.id, facts, ("",) * len(facts), _TRUE,
                                                       stated.naturals), names)
-    except kernel.KernelError:
-        return None
+    except kernel.KernelError as error:
+        return (f"with the [numeric] names replaced they are no statement the kernel reads "
+                f"({error})")
     defined = names.evaluated(judgement)
     scalars, vectors = sorts(judgement, defined)
     rows = next((r.name for r in check.kind.row_sets if r.updates), None)
-    if rows is None or binding_of(judgement, check.kind, defined) is None or not (
-            scalars | vectors) <= check.kind.names(rows):
-        return None
+    if rows is None:
+        return f"its runs ({check.kind.name}) have no row per update"
+    missing = sorted((scalars | vectors) - check.kind.names(rows))
+    if missing or binding_of(judgement, check.kind, defined) is None:
+        return (f"the rows per update of its runs ({check.kind.name}: {rows}) do not make "
+                + (f"{', '.join(missing)}, which they read under the [numeric] names"
+                   if missing else "every quantity they read under the [numeric] names"))
     return Check(check.name + UPDATES, judgement, rows, check.algorithm, check.plugin,
                  defined)
 
@@ -847,6 +879,8 @@ class _Plan:
     errors: list[str]
     targets: Mapping[str, Target]
     search: bool = False  # every judgement searched, the certificate store not consulted
+    #: why a checked induction's update facts are not checked on its runs (`_updates`)
+    updates: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:

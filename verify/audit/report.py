@@ -90,7 +90,9 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
                     **({"update_facts": {"updates": audit.updates.instances,  # type: ignore[union-attr]
                                          "unmet": audit.unmet_updates,
                                          "said": unmet_text(audit)}}
-                       if audit.unmet_updates else {})},
+                       if audit.unmet_updates else {}),
+                    **({"update_facts_unchecked": audit.updates_unchecked}
+                       if audit.updates_unchecked is not None else {})},
     }
 
 
@@ -274,7 +276,7 @@ def to_text(audit: Audit) -> str:
         lines += ["", "unknown (neither proved nor refuted; each line says why):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
     return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
-                     + unmet_lines(audit)
+                     + unmet_lines(audit) + unchecked_update_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
 
 
@@ -323,6 +325,28 @@ def unmet_lines(audit: Audit) -> list[str]:
              if s.unmet_updates]
     return ["", "update facts not met on runs (each induction's claim is about the runs whose "
             "every update meets its update facts):", *lines] if lines else []
+
+
+UPDATES_UNCHECKED = ("each induction's claim is about the runs whose every update meets its "
+                     "update facts; nothing checked that these runs' updates do, so its "
+                     "verdict on them holds of its runs only if they do")
+"""What the lines of `unchecked_update_lines` mean, as every rendering heads them."""
+
+
+def unchecked_update_lines(audit: Audit) -> list[str]:
+    """The inductions checked on runs whose update facts were not (`StepAudit.
+    updates_unchecked`), one line per proof and reason: the audit checks them at each update
+    of online, single-pass and batch runs, and a reader who saw no line on them would take
+    them for checked and met on cyclic runs and a user's kind of runs too."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for p in audit.proofs:
+        for s in p.steps:
+            if s.updates_unchecked is not None:
+                grouped.setdefault((p.id, s.updates_unchecked), []).append(s.step.id)
+    lines = [f"  {proof_id} ({reason}): {', '.join(steps)}"
+             for (proof_id, reason), steps in grouped.items()]
+    return ["", f"update facts not checked on runs ({UPDATES_UNCHECKED}):", *lines] \
+        if lines else []
 
 
 def mostly_vacuous(step: StepAudit) -> bool:

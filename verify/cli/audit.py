@@ -266,8 +266,8 @@ def run(args: argparse.Namespace) -> int:
         nothing = "no report or counterexample file" if args.counterexamples else "no report"
         print(f"novikoff: error: {clash}; {nothing} was written", file=sys.stderr)
         return 2
-    unrendered = write_reports(audit, outputs,
-                               Layout(summary=args.summary, appendix=not args.no_appendix))
+    unrendered = write_reports(audit, outputs, Layout(summary=args.summary,
+                                                      appendix=not args.no_appendix, coq=coq))
     if args.counterexamples is not None:
         write_counterexamples(audit, args, algorithms)
     passed = audit.passed()

@@ -63,15 +63,16 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Load, compute, report."""
-    from verify.cli.run import data_or_example
+    from verify.cli.run import data_or_example, header_u
     from verify.cli.terminal import print_fields
 
     data, bias = data_or_example(args)
     report = bound_report(data, bias=bias, epochs=args.epochs, separator=args.json)
+    named_json, named_fields = header_u(args)  # the file's `# u`, as `run` prints it
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(report | named_json, indent=2))
     else:
-        print_fields(fields(report))
+        print_fields(fields(report) + named_fields)
     if not report["separable"]:
         return 1
     return 0 if report["within_bound"] is not False else 1

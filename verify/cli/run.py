@@ -144,10 +144,9 @@ def run(args: argparse.Namespace) -> int:
             raise DataError(error.problem, source=args.data, line=error.line,
                             column=error.column) from None
         draw(series, target)
-    named_u = getattr(args, "header_u", None)
+    named_json, named_fields = header_u(args)
     if args.json:
-        print(json.dumps(result.as_dict() | ({"header_u": [str(v) for v in named_u]}
-                                             if named_u is not None else {})))
+        print(json.dumps(result.as_dict() | named_json))
         return 0
     w = weights(result.w)
     fields = [
@@ -160,13 +159,24 @@ def run(args: argparse.Namespace) -> int:
          else "no (some y<w,x> <= 0, checked exactly)"),
         ("w", f"({w})" + (" (bias last)" if bias else "")),
     ]
-    if named_u is not None:  # newcomer 21 M3: the header's u was read but never shown
-        fields.append(("header u", f"({weights(named_u)}) read from the file, separates "
-                                   "its examples (checked exactly)"))
+    fields += named_fields
     if target is not None:
         fields.append(("plot", target))
     print_fields(fields)
     return 0
+
+
+def header_u(args: argparse.Namespace) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:
+    """The data file's `# u = ...` header (`data_or_example` read it and checked that it
+    separates the examples) as `run` and `bound` print it: the JSON's exact `header_u` and
+    the text's `header u` row; nothing without one (newcomer 21 M3: it was read and shown
+    by neither, then by `run` only)."""
+    named_u = getattr(args, "header_u", None)
+    if named_u is None:
+        return {}, []
+    return ({"header_u": [str(v) for v in named_u]},
+            [("header u", f"({weights(named_u)}) read from the file, separates its examples "
+                          "(checked exactly)")])
 
 
 WEIGHTS_SHOWN = 5

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import
 NOT_RUN = "not run: coqc is not on PATH"
 
 __all__ = ["NOT_RUN", "SUMMED", "CoqRun", "add_option", "annotate", "export_and_check",
-           "for_command", "lines"]
+           "for_command", "lines", "step_text", "summary_line"]
 
 
 @dataclass(frozen=True)
@@ -127,21 +127,33 @@ def annotate(steps: list[dict[str, Any]], results: dict[str, str]) -> None:
 
 
 def lines(run: CoqRun) -> list[str]:
-    """Human report: one `coq: ...` line per step, then a summary."""
-    out = [f"coq {proof_id} {step_id}: {result}" for (proof_id, step_id), result
-           in run.results.items()]
+    """Human report: one `coq: ...` line per step, then a summary (`summary_line`)."""
+    return [*(f"coq {proof_id} {step_id}: {result}" for (proof_id, step_id), result
+              in run.results.items()), summary_line(run)]
+
+
+def step_text(result: str) -> str:
+    """A step's result as the reports say it: `checked` (and what it assumes), `rejected by
+    coqc: <its message>`, `not exported: <why>`, `not run: <why>` (never checked unless
+    coqc checked it)."""
+    return f"rejected by coqc: {result[len('error: '):]}" if result.startswith("error: ") \
+        else result
+
+
+def summary_line(run: CoqRun) -> str:
+    """`coq: 12/15 steps checked by coqc in 3.1 s, ... (project in DIR)`: the text's last
+    line of `lines` and every report's (`verify.render`)."""
     checked = sum(r.startswith("checked") for r in run.results.values())
     assuming = sum(r.startswith("checked") and "summed term-wise" in r
                    for r in run.results.values())
     unexported = sum(r.startswith("checked") and "(not exported: a premise" in r
                      for r in run.results.values())
     took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
-    out.append(f"coq: {checked}/{len(run.results)} steps checked by coqc{took}"
-               + (f", {assuming} of them assuming a term-wise sum" if assuming else "")
-               + (f", {unexported} assuming a claim not exported" if unexported else "")
-               + (f", {run.rejected} rejected by coqc" if run.rejected else "")
-               + f" (project in {run.directory})")
-    return out
+    return (f"coq: {checked}/{len(run.results)} steps checked by coqc{took}"
+            + (f", {assuming} of them assuming a term-wise sum" if assuming else "")
+            + (f", {unexported} assuming a claim not exported" if unexported else "")
+            + (f", {run.rejected} rejected by coqc" if run.rejected else "")
+            + f" (project in {run.directory})")
 
 
 def add_option(parser: Any) -> None:

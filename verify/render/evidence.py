@@ -30,9 +30,16 @@ from verify.proof_checker import GoalReport
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.names import Spelling, spelling
 from verify.typeset.points import instance_lines, refuted_names
-from verify.typeset.statement import Statement, statement, statements_of
+from verify.typeset.statement import (
+    Piece,
+    Statement,
+    defined_sets,
+    read_sets,
+    statement,
+    statements_of,
+)
 from verify.typeset.words import counted
-from verify.typeset.written import Format
+from verify.typeset.written import Format, Printer
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -83,6 +90,30 @@ class StepView:
         """The sums of vectors named as vectors to prove it (`Step.named`), said beside it:
         its certificate's facts read those names."""
         return self.audit.symbolic.step.named
+
+    def claim_sets(self, fmt: Format, seen: set[tuple[str, str]] | None = None
+                   ) -> tuple[Piece, ...]:
+        """The proof's sets its claim reads, defined (`defined_sets`), for a claim shown
+        alone (a summary's theorem and findings; the statement defines those it reads:
+        `Statement.sets`); those of this proof in `seen` (defined above in the same
+        document: the one-page summary cannot repeat them) are left out, the others added."""
+        stated = self.audit.symbolic.statement
+        text = stated.claim.text if stated is not None else self.audit.step.claim.text
+        names = [n for n in read_sets(self.proof, [text])
+                 if (self.report_proof, n) not in (seen if seen is not None else set())]
+        if seen is not None:
+            seen.update((self.report_proof, n) for n in names)
+        return defined_sets(self.proof, names, Printer(fmt, self.notation))
+
+    @property
+    def coq(self) -> str | None:
+        """With `--coq DIR`, what coqc said of the step (`verify.coq.step_text`: checked,
+        rejected, not exported, not run), as the text's `coq` lines say it; else None."""
+        if "coq" not in self.report:
+            return None
+        from verify.coq import step_text
+
+        return step_text(self.report["coq"])
 
     @property
     def anchor(self) -> str:
@@ -152,6 +183,9 @@ class Layout:
 
     summary: bool = False
     appendix: bool = True
+    #: `--coq DIR`: what the Coq export and coqc said of each step (a `verify.coq.CoqRun`;
+    #: None when not asked), said per step and in one line (`AuditView.coq`)
+    coq: Any = None
 
 
 @dataclass(frozen=True)
@@ -170,11 +204,21 @@ class AuditView:
     report: Json
     proofs: tuple[ProofView, ...]
     findings: tuple[Finding, ...]
+    #: with `--coq DIR`, the text's summary line of what coqc checked, after its `coq: `
+    #: (`verify.coq.summary_line`); None when --coq was not given
+    coq: str | None = None
 
     @classmethod
-    def of(cls, audit: Audit) -> AuditView:
-        """Pair `audit` with `to_json(audit)`; findings as `verify.audit.report.findings`."""
+    def of(cls, audit: Audit, coq: Any = None) -> AuditView:
+        """Pair `audit` with `to_json(audit)`; findings as `verify.audit.report.findings`;
+        with `coq` (`Layout.coq`, a `verify.coq.CoqRun`) each step's `coq` as the JSON of
+        `--coq` has it."""
         report = to_json(audit)
+        if coq is not None:
+            from verify.coq import annotate
+
+            for entry in report["proofs"]:
+                annotate(entry["steps"], coq.for_proof(entry["id"]))
         proofs: dict[str, ProofView] = {}
         for p, entry in zip(audit.proofs, report["proofs"], strict=True):
             stated = statements_of(s.symbolic for s in p.steps)
@@ -187,7 +231,12 @@ class AuditView:
             step = proof.step(step_audit.step.id)
             if step is not None:
                 found.append(Finding(proof, step, proof.step(f"{step.audit.step.id}-corrected")))
-        return cls(report, tuple(proofs.values()), tuple(found))
+        line = None
+        if coq is not None:
+            from verify.coq import summary_line
+
+            line = summary_line(coq).removeprefix("coq: ")
+        return cls(report, tuple(proofs.values()), tuple(found), line)
 
     @property
     def vacuous(self) -> tuple[StepView, ...]:
@@ -255,6 +304,9 @@ def numeric_line(step: Json) -> str:
         line += f": {numeric['caveat']}"
     if "update_facts" in numeric:  # updates failing its update facts (`report.unmet_text`)
         line += f"; {numeric['update_facts']['said']}"
+    if "update_facts_unchecked" in numeric:  # cyclic runs and others: no row per update
+        line += ("; its update facts were not checked on its runs: "
+                 f"{numeric['update_facts_unchecked']}")
     return line
 
 

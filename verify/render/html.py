@@ -57,6 +57,9 @@ def statement(step: StepView) -> Markup:
         parts.append(f'<div class="inherited"><span class="label">from {label}</span> '
                      f"{formula(chunks)}</div>")
     parts.append(f'<div class="claim">{formula(st.claim)}</div>')
+    if st.sets:  # the proof's sets it reads, defined where they are used
+        sets = joined(st.sets, lambda t: f"<math>{t}</math>", lambda t: str(Markup.escape(t)))
+        parts.append(f'<p class="sets">{sets}.</p>')
     return Markup(f'<div class="statement">{"".join(parts)}</div>')
 
 
@@ -95,7 +98,7 @@ def render(audit: Audit, failures: list[str] | None = None,
            layout: Layout | None = None) -> str:
     """The whole page (`templates/report.html.j2`); a step that cannot be typeset is shown
     as such and its message appended to `failures` (`evidence.guarded`)."""
-    view = AuditView.of(audit)
+    view = AuditView.of(audit, (layout or Layout()).coq)
     style = files("verify.render").joinpath("templates/report.css").read_text("utf-8")
     failed = [] if failures is None else failures
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from verify.audit.job import Audit
 from verify.audit.report import COLUMNS, PLUGIN_RUNS, UNMADE
@@ -212,12 +213,15 @@ def statement(step: StepView) -> Raw:
     # ran 9-84 pt into the margin (the voted-freund-schapire handout, the full audit)
     parts += [rf"{{\raggedright\emph{{From {code(used)}:}} ${' '.join(chunks)}$.\par}}"
               for used, chunks in st.inherited]
-    return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths))
+    sets = ("\n" + joined(st.sets, lambda t: f"${t}$", escape) + ".") if st.sets else ""
+    return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths) + sets)
 
 
-def claim(step: StepView) -> Raw:
+def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:
     """The claim alone, inline (a summary line)."""
-    return Raw("$" + " ".join(step.statement(WRITTEN).claim[:]).replace(r"\vdash ", "", 1) + "$")
+    sets = step.claim_sets(WRITTEN, seen)  # its sets defined, once in a document
+    return Raw("$" + " ".join(step.statement(WRITTEN).claim[:]).replace(r"\vdash ", "", 1) + "$"
+               + (" (" + joined(sets, lambda t: f"${t}$", escape) + ")" if sets else ""))
 
 
 def certificates(step: StepView) -> Raw:
@@ -275,7 +279,7 @@ def render(audit: Audit, failures: list[str] | None = None,
            layout: Layout | None = None) -> str:
     """The whole document (`templates/report.tex.j2`); a step that cannot be typeset is
     shown as such and its message appended to `failures` (`evidence.guarded`)."""
-    view = AuditView.of(audit)
+    view = AuditView.of(audit, (layout or Layout()).coq)
     template = environment("latex", escape).get_template("report.tex.j2")
     failed = [] if failures is None else failures
 
@@ -289,7 +293,8 @@ def render(audit: Audit, failures: list[str] | None = None,
         statement=guarded(statement, fallback, failed), graph=guarded(graph, fallback, failed),
         certificates=guarded(certificates, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
-        code=lambda text: Raw(code(text)), claim=guarded(claim, fallback, failed),
+        code=lambda text: Raw(code(text)),
+        claim=guarded(partial(claim, seen=set()), fallback, failed),  # sets defined once
         breakable=lambda text: Raw(breakable(text)), plugin_runs_note=PLUGIN_RUNS,
         unmade_note=UNMADE,
         symbolic_line=evidence.symbolic_line,

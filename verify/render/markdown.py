@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from verify.audit.job import Audit
 from verify.audit.report import PLUGIN_RUNS, UNMADE
@@ -87,12 +88,15 @@ def statement(step: StepView) -> Raw:
         parts.append("*Given* " + ", ".join(f"${_math(g)}$" for g in st.given) + ".")
     parts += [f"*From {escape(used)}:* ${_math(chunks)}$." for used, chunks in st.inherited]
     block = fenced(_math(st.claim, st.widths), "math")
-    return Raw("\n\n".join([*parts, block]))
+    sets = [joined(st.sets, lambda t: f"${t}$", escape) + "."] if st.sets else []
+    return Raw("\n\n".join([*parts, block, *sets]))
 
 
-def claim(step: StepView) -> Raw:
+def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:
     """The claim alone, inline."""
-    return Raw("$" + " ".join(step.statement(WRITTEN).claim).replace(r"\vdash ", "", 1) + "$")
+    sets = step.claim_sets(WRITTEN, seen)  # its sets defined, once in a document
+    return Raw("$" + " ".join(step.statement(WRITTEN).claim).replace(r"\vdash ", "", 1) + "$"
+               + (" (" + joined(sets, lambda t: f"${t}$", escape) + ")" if sets else ""))
 
 
 def graph(proof: ProofView) -> Raw:
@@ -134,7 +138,7 @@ def render(audit: Audit, failures: list[str] | None = None,
     shown as such and its message appended to `failures` (`evidence.guarded`)."""
     env = environment("markdown", escape)
     template = env.get_template("report.md.j2")
-    view = AuditView.of(audit)
+    view = AuditView.of(audit, (layout or Layout()).coq)
     steps = [s for p in view.proofs for s in p.steps]
     failed = [] if failures is None else failures
 
@@ -144,7 +148,8 @@ def render(audit: Audit, failures: list[str] | None = None,
     text = template.render(
         view=view, summary=view.report["summary"], columns=evidence_columns(),
         status=status, numeric_cell=numeric_cell, layout=layout or Layout(),
-        statement=guarded(statement, fallback, failed), claim=guarded(claim, fallback, failed),
+        statement=guarded(statement, fallback, failed),
+        claim=guarded(partial(claim, seen=set()), fallback, failed),  # sets defined once
         graph=guarded(graph, fallback, failed),
         evidence_math=guarded(evidence_math, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),

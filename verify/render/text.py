@@ -368,6 +368,8 @@ def statement_lines(located: Located, reports: Mapping[str, StepReport]) -> list
         lines.append("  given " + ", ".join(" ".join(g) for g in st.given))
     lines += [f"  from {used}: {' '.join(chunks)}" for used, chunks in st.inherited]
     lines.append("  " + " ".join(st.claim))
+    if st.sets:
+        lines.append("  " + "".join(text for _, text in st.sets) + ".")
     return lines
 
 

@@ -66,6 +66,9 @@ class Statement:
     inherited: tuple[tuple[str, tuple[str, ...]], ...]  # (used step, a fact in chunks)
     claim: tuple[str, ...]  # `⊢ claim` in chunks (`Printer.chunks`)
     widths: tuple[int, ...]  # each chunk's length in plain text (to break lines)
+    #: `where D is the set of the integers j from 1 to n with ...`: each declared set of
+    #: the proof (`[sets]`) the statement reads, defined (`defined_sets`); () when none
+    sets: tuple[Piece, ...] = ()
 
     @property
     def width(self) -> int:
@@ -115,8 +118,38 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     claim, shown = printer.chunks(claim_text), plain.chunks(claim_text)
     claim[0] = fmt.row([*_turnstile(printer, exists), claim[0]])
     shown[0] = TEXT.row([*_turnstile(plain, exists), shown[0]])
+    read = [*own, *(written(text, proof)[0] for _, text in inherited), claim_text]
     return Statement(_rule(step, printer, uses, proof), tuple(given), tuple(facts), tuple(claim),
-                     tuple(len(c) for c in shown))
+                     tuple(len(c) for c in shown),
+                     defined_sets(proof, read_sets(proof, read), printer))
+
+
+def read_sets(proof: Proof, texts: Iterable[str]) -> tuple[str, ...]:
+    """The declared sets of `proof` (`[sets]`) that `texts` read (`sum(j in D, ...)`), in
+    the order the proof declares them."""
+    read = " ".join(texts)
+    return tuple(name for name in proof.sets
+                 if re.search(rf"\bin\s+{re.escape(name)}\b", read))
+
+
+def defined_sets(proof: Proof, names: Iterable[str], printer: Printer) -> tuple[Piece, ...]:
+    """The sets `names` of `proof` defined as the proof declares them, in words and
+    formulas: `where D is the set of the integers j from 1 to n with F1 and F2` (no period:
+    a claim inline puts it in parentheses). A theorem box showed `∑_{j ∈ D}` with D defined
+    nowhere in the report (only in the proof file)."""
+    pieces: list[Piece] = []
+    for name in names:
+        declared = proof.sets[name]
+        pieces += [("text", "where " if not pieces else "; "),
+                   ("math", printer.expression(name)),
+                   ("text", " is the set of the integers "),
+                   ("math", printer.expression(declared.index)), ("text", " from "),
+                   ("math", printer.expression(declared.lo)), ("text", " to "),
+                   ("math", printer.expression(declared.hi))]
+        for k, condition in enumerate(declared.where):
+            pieces += [("text", " with " if k == 0 else " and "),
+                       ("math", printer.relation(condition))]
+    return tuple(pieces)
 
 
 def statements_of(reports: Iterable[StepReport]) -> dict[str, kernel.Statement | None]:

@@ -309,3 +309,47 @@ def test_a_built_in_inductions_runs_that_miss_its_update_facts_are_said_so(audit
     assert steps["norm-unrolled-corrected"].updates is not None
     assert steps["norm-unrolled-corrected"].unmet_updates == 0
     assert "joeyonng-online/norm-unrolled: its update facts fail at" in to_text(source)
+
+
+def test_update_facts_not_checked_on_runs_without_update_rows_are_said_so(tmp_path: Path):
+    """Cyclic runs (and a user's kind of runs) have no row per update, so an induction's
+    update facts are not checked on them; nothing said so, and a reader took the silence for
+    checked and met. Each output says which were not and why: the text by proof and reason,
+    the JSON (`numeric.update_facts_unchecked`, there only then), the reports beside the
+    step; on online runs, where they are checked, nothing is added."""
+    from verify.api import audit_proofs
+
+    said = "its runs (cyclic) have no row per update"
+    for run in ("cyclic", "online"):
+        path = tmp_path / f"{run}.toml"
+        path.write_text('title = "t"\n' + HEADER + norm_induction("norm-update")
+                        + f'\n[numeric]\nrun = "{run}"\nnames = {{ k = "t" }}\n')
+        audit = audit_proofs(path, budget="small")
+        (step,) = audit.proofs[0].steps
+        assert step.numeric is not None and step.numeric.status == "held"
+        numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+        text = to_text(audit)
+        if run == "online":
+            assert step.updates is not None and step.updates_unchecked is None
+            assert "update_facts_unchecked" not in numeric
+            assert "update facts not checked" not in text
+            continue
+        assert step.updates is None and step.updates_unchecked == said
+        assert numeric["update_facts_unchecked"] == said
+        assert "update facts not checked on runs (" in text
+        assert f"  cyclic ({said}): norm-update" in text.splitlines()
+        for fmt, render in RENDERERS.items():
+            assert "update facts were not checked on its runs" in render(audit, []), fmt
+
+
+def test_built_in_cyclic_inductions_say_their_update_facts_were_not_checked(audit: Audit):
+    """The built-in proofs on cyclic runs (separable-converges and its kin) had held
+    inductions whose update facts nothing checked, and nothing said it; the online ones'
+    are checked."""
+    steps = {(p.id, s.step.id): s for p in audit.proofs for s in p.steps}
+    cyclic = steps[("separable-converges", "updating-epochs")]
+    assert cyclic.updates is None
+    assert cyclic.updates_unchecked == "its runs (cyclic) have no row per update"
+    online = steps[("canonical-online", "norm-growth")]
+    assert online.updates is not None and online.updates_unchecked is None
+    assert "  separable-converges (its runs (cyclic) have no row per update): " in to_text(audit)

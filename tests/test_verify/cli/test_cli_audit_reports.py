@@ -203,3 +203,66 @@ def test_a_report_never_overwrites_a_plug_in_modules_file(
     assert f"--latex {file}: that is the file of plug-in {name} (--algorithm " \
         f"{spec.rpartition('=')[2]}) ({folder / file}); a report never overwrites" in err
     assert (folder / file).read_text(encoding="utf-8") == PLUGIN
+
+
+TWO = PROOF + '\n[[step]]\nid = "wrong"\nclaim = "a >= 0"\n'
+
+
+def _reports(folder: Path) -> dict[str, str]:
+    """Each report written, LaTeX's line breaks and bold label read as plain text."""
+    return {name: (folder / f"r.{ext}").read_text(encoding="utf-8").replace(
+                "/\\allowbreak{}", "/").replace("\\textbf{Coq}", "Coq")
+            for name, ext in (("markdown", "md"), ("html", "html"), ("latex", "tex"))}
+
+
+def test_the_reports_say_what_coq_said_of_each_step_only_with_coq(
+        folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch):
+    """The text and JSON said what --coq did and the reports did not; now each report says
+    it per step and in one summary line, only when --coq ran, and a step coqc did not check
+    never reads checked: without coqc on PATH every step is `not run`, a step not proved
+    `not exported`, and a step coqc rejects `rejected by coqc`."""
+    import shutil
+
+    from verify.api import audit_proofs
+    from verify.coq import CoqRun
+    from verify.render import html, latex, markdown
+    from verify.render.evidence import Layout
+
+    (folder / "two.toml").write_text(TWO, encoding="utf-8")
+    argv = ["audit", "two.toml", "--budget", "small", "--jobs", "1",
+            "--markdown", "r.md", "--html", "r.html", "--latex", "r.tex"]
+    assert main(argv) == 1  # `wrong` is refuted
+    for fmt, text in _reports(folder).items():
+        assert "coq" not in text.lower().replace("coqc", ""), fmt  # not asked: not said
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    assert main([*argv, "--coq", "out"]) == 1
+    said = capsys.readouterr().out
+    assert "coq: 0/2 steps checked by coqc (project in out)" in said
+    for fmt, text in _reports(folder).items():
+        assert "Coq: 0/2 steps checked by coqc (project in out)" in text, fmt
+        assert "not run: coqc is not on PATH" in text, fmt
+        assert "not exported: not proved by our kernel" in text, fmt
+        assert "checked." not in text and "coq: checked" not in text, fmt
+    audit = audit_proofs(folder / "two.toml", budget="small")
+    layout = Layout(coq=CoqRun(folder / "out", {("two", "sq"): "error: boom",
+                                                ("two", "wrong"): "not exported: no"}, 1.0))
+    for render in (markdown.render, html.render, latex.render):
+        text = render(audit, [], layout).replace("/\\allowbreak{}", "/")
+        assert "rejected by coqc: boom" in text
+        assert "0/2 steps checked by coqc in 1.0 s, 1 rejected by coqc" in text
+
+
+@pytest.mark.skipif(__import__("shutil").which("coqc") is None, reason="coqc is not on PATH")
+def test_a_step_coqc_checked_reads_checked_in_every_report(
+        folder: Path, capsys: pytest.CaptureFixture[str]):
+    """With coqc, the proved step is `coq: checked` in every report, the refuted one not
+    exported, and the summary line is the text's."""
+    (folder / "two.toml").write_text(TWO, encoding="utf-8")
+    assert main(["audit", "two.toml", "--budget", "small", "--jobs", "1", "--coq", "out",
+                 "--markdown", "r.md", "--html", "r.html", "--latex", "r.tex"]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("coq: "))
+    for fmt, text in _reports(folder).items():
+        assert line.removeprefix("coq: ").split(" in ")[0] == "1/2 steps checked by coqc"
+        assert "1/2 steps checked by coqc" in text, fmt
+        assert ("Coq: checked" in text or "coq: checked" in text), fmt
+        assert "not exported: not proved by our kernel" in text, fmt

@@ -182,18 +182,29 @@ def test_run_and_bound_refuse_a_header_line_they_cannot_honour(
     assert errors(capsys) == [f"novikoff: error: {data}:2: {said}"]
 
 
-def test_run_says_the_u_its_header_names(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """Newcomer 21 M3: `run` never said the header's u was read; it says it (text, JSON)."""
+@pytest.mark.parametrize("command", ["run", "bound"])
+def test_run_and_bound_say_the_u_its_header_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """Newcomer 21 M3: `run` never said the header's u was read; it says it (text, JSON).
+    `bound` read it too (refusing a `# gamma` beside it) and never said it: it says it as
+    `run` does (`verify.cli.run.header_u`, one code path); without the line, neither does."""
     import json
 
     data = tmp_path / "u.csv"
     data.write_text("# u = 1, 1/2\n1,1,1\n-1,-1,-1\n")
-    assert main(["run", str(data)]) == 0
-    assert "header u     (1, 1/2) read from the file, separates its examples (checked exactly)" \
-        in capsys.readouterr().out.splitlines()
-    assert main(["run", str(data), "--json"]) == 0
+    assert main([command, str(data)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = [line for line in lines if line.startswith("header u")]
+    assert [" ".join(line.split()) for line in said] == [
+        "header u (1, 1/2) read from the file, separates its examples (checked exactly)"]
+    assert main([command, str(data), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["header_u"] == ["1", "1/2"]
+    plain = tmp_path / "plain.csv"
+    plain.write_text("1,1,1\n-1,-1,-1\n")
+    assert main([command, str(plain)]) == 0
+    assert "header u" not in capsys.readouterr().out
+    assert main([command, str(plain), "--json"]) == 0
+    assert "header_u" not in json.loads(capsys.readouterr().out)
 
 
 def test_run_and_bound_refuse_a_u_the_audit_refuses(tmp_path: Path,

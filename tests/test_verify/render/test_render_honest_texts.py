@@ -215,3 +215,51 @@ def test_the_text_summary_heads_unknown_steps_truly(honest: Audit):
     text = to_text(honest)
     assert "unknown (neither proved nor refuted; each line says why):" in text
     assert "within the limits" not in text
+
+
+SET_U = '''
+title = "a set U"
+theorem = "positive-sum"
+scalars = ["a", "j", "N"]
+naturals = ["N"]
+indexed = ["a"]
+
+[sets]
+U = { index = "j", range = "1..N", where = ["a[j] >= 0"] }
+
+[[step]]
+id = "positive-sum"
+claim = "sum(j in U, a[j]) >= 0"
+'''
+
+
+def test_a_set_the_theorem_box_reads_is_defined_where_it_is_used(tmp_path) -> None:
+    """The theorem box (and every statement) showed a sum over a declared set, `∑_{j ∈ D}`
+    in tightness-every-margin's, `∑_{j ∈ S}` in finite-sums', with the set defined nowhere
+    in the report: each format now says beside the statement what the set is, as the proof
+    declares it (`[sets]`), and beside a claim shown alone (a summary's theorem)."""
+    from verify.api import audit_proofs
+    from verify.render import html, latex, markdown
+    from verify.render.evidence import Layout
+
+    path = tmp_path / "setu.toml"
+    path.write_text(SET_U)
+    audit = audit_proofs(path, budget="small")
+    assert audit.proofs[0].steps[0].symbolic.status == "proved"
+    md = markdown.render(audit, [])
+    assert "where $U$ is the set of the integers $j$ from $1$ to $N$ with ${a}_{j} \\ge 0$." in md
+    tex = latex.render(audit, [])
+    assert "where $U$ is the set of the integers $j$ from $1$ to $N$ with" in tex
+    page = html.render(audit, [])
+    assert page.count('<p class="sets">where <math>') == 2  # the theorem box and the step
+    assert "is the set of the integers" in page.split('id="theorem-setu"')[1].split("</section>")[0]
+    other = tmp_path / "other.toml"
+    other.write_text(SET_U.replace("a set U", "another"))
+    both = audit_proofs(path, other, budget="small")  # no handout: claims alone
+    for render in (markdown.render, latex.render):
+        summary = render(both, [], Layout(summary=True))
+        assert summary.count("(where $U$ is the set of the integers $j$ from $1$ to $N$ with") \
+            == 2
+    path.write_text(SET_U.replace("sum(j in U, a[j]) >= 0", "N >= 0"))
+    plain = audit_proofs(path, budget="small")
+    assert "is the set of" not in markdown.render(plain, [])
