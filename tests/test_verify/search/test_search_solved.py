@@ -1,4 +1,5 @@
-"""The counterexample screen with equalities solved for a name (`solved_search`).
+"""The counterexample searches after the bulk screen: equalities solved for a name
+(`solved_search`), then the claim's critical points (`critical_search`, below).
 
 Red team 9: with `[define] r = "sqrt(Q)"`, `nv = "norm(v)"` (read as `r**2 == Q`, `r >= 0`,
 `nv**2 == norm2(v)`, `nv >= 0`) beside `norm2(z) == 1`, the step below is false at k = 1,
@@ -9,8 +10,12 @@ and `(2*t - 3)*(t - 7) == 0 |- t <= 5` is false at t = 7 only, a value off the s
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from cases import judgement
+from hypothesis import given
+from hypothesis import strategies as st
 
 from proofs.language.expressions import Names
 from verify.kernel import check_counterexample
@@ -100,3 +105,61 @@ def test_a_budget_below_its_count_is_a_note_not_a_crash(share: float) -> None:
     assert verdict.status == "unknown" and verdict.counterexample is None
     if share == 0.01:
         assert "counterexample search (equalities solved): point budget" in verdict.message
+
+# -- the claim's critical points (`critical_search`) ------------------------------------------
+# Red team 23 F1: `(a - 100)**2 >= 1`, `(n - 7)**2 >= 1` (n natural) and `(a - 7)**2 + (b -
+# 3)**2 >= 1/4` fail at a point off the screen's grid of small rationals, were `unknown`, and
+# their advice pointed at proving them ("a hint or a case split may help"). True claims and a
+# claim false only between naturals are never refuted by it.
+
+CRITICAL_SCALARS = ("a", "b", "n")
+CRITICAL_NAMES = Names(vectors=frozenset(), scalars=frozenset(CRITICAL_SCALARS))
+
+#: (hypotheses, claim, a counterexample's values or None: never refuted)
+CRITICAL_CASES = [
+    ((), "(a - 100)**2 >= 1", {"a": 100}),
+    (("n >= 0",), "(n - 7)**2 >= 1", {"n": 7}),
+    ((), "(a - 7)**2 + (b - 3)**2 >= 1/4", {"a": 7, "b": 3}),
+    ((), "(a - 1000)**2 + (b + 1000)**2 > 0", {"a": 1000, "b": -1000}),
+    ((), "(4*a - 1)**2*(a - 50)**2 + a >= 1", {"a": Fraction(1, 4)}),  # the root 1/4
+    ((), "(a - 100)**2 >= 0", None),  # true
+    ((), "(a - 7)**2 + (b - 3)**2 + 1/4 > 0", None),
+    (("a >= 200",), "(a - 100)**2 >= 1", None),  # its hypothesis keeps it away
+]
+
+
+@pytest.mark.parametrize(("given_", "claim", "values"), CRITICAL_CASES)
+def test_a_claim_failing_far_from_the_grid_is_refuted_there(
+        given_: tuple[str, ...], claim: str, values: dict | None) -> None:
+    step = judgement(given_, claim, CRITICAL_NAMES, (), CRITICAL_SCALARS)
+    verdict = decide(step)
+    if values is None:  # true: proved, and the critical points refute nothing
+        search = CounterexampleSearch(Context(step, (), Work(DEFAULT_BUDGET)))
+        assert search.critical_search(Work(DEFAULT_BUDGET)) is None
+        assert verdict.status == "proved", verdict.message
+        return
+    assert verdict.status == "refuted", verdict.message
+    check_counterexample(step, verdict.counterexample)
+    assert {n: verdict.counterexample.scalars[n] for n in values} == values
+
+
+@given(st.lists(st.tuples(st.integers(-300, 300), st.integers(1, 5)), min_size=1,
+                max_size=3), st.integers(1, 50))
+def test_a_sum_of_squares_plus_a_constant_is_never_refuted(
+        centres: list[tuple[int, int]], constant: int) -> None:
+    """A true claim: the search may propose, the exact check refuses every point."""
+    names = ("a", "b", "n")[:len(centres)]
+    claim = " + ".join(f"{k}*({x} - {c})**2" for (c, k), x in zip(centres, names,
+                                                                     strict=False))
+    step = judgement((), f"{claim} + {constant} > {constant - 1}", CRITICAL_NAMES, (),
+                     CRITICAL_SCALARS)
+    search = CounterexampleSearch(Context(step, (), Work(DEFAULT_BUDGET)))
+    assert search.critical_search(Work(DEFAULT_BUDGET)) is None
+
+
+def test_vectors_and_equalities_are_left_to_the_other_searches() -> None:
+    names = Names(vectors=frozenset({"w"}), scalars=frozenset(CRITICAL_SCALARS))
+    for claim in ("dot(w, w) >= 1", "(a - 100)**2 == 1"):
+        step = judgement((), claim, names, ("w",), CRITICAL_SCALARS)
+        search = CounterexampleSearch(Context(step, (), Work(DEFAULT_BUDGET)))
+        assert search.critical_search(Work(DEFAULT_BUDGET)) is None
