@@ -72,10 +72,15 @@ def run(args: argparse.Namespace) -> int:
                           step=reports[located.step.id].step)
         reports = {**reports, **{r.step.id: r for r in found}}
     if lemma is not None:  # a term-wise fact the check names (red team 23 F4)
+        owner = located.step.id
+        if (status := reports[owner].status) != "proved":  # red team 23 F9
+            raise UsageError(f"no step {lemma!r} in {located.proof_id}: {owner} is {status}, "
+                             "and the term-wise facts found for a step are steps only when "
+                             "it is proved with them (`novikoff check` lists those found)")
         if lemma not in {r.step.id for r in found}:
-            raise UsageError(f"no step {lemma!r} in {located.proof_id}: {located.step.id} was "
-                             "decided without that term-wise fact (`novikoff check` names "
-                             "those it finds)")
+            raise UsageError(f"no step {lemma!r} in {located.proof_id}: {owner} was proved "
+                             "without that term-wise fact (`novikoff check` names those it "
+                             "was proved with)")
         located = replace(located, step=located.proof.step(lemma))
     if args.json:  # data on stdout only; the proof's notes would not be JSON
         print(json.dumps(explanation(located, reports), indent=2, ensure_ascii=False))

@@ -278,7 +278,16 @@ def test_explain_shows_the_facts_found(tmp_path: Path, capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert out.startswith(f"{path}/c-termwise-1") and "⊢ y[j]² ≥ 0" in out
     assert main(["explain", str(path), "c-termwise-2"]) == 2
-    assert "c was decided without that term-wise fact" in capsys.readouterr().err
+    assert "c was proved without that term-wise fact" in capsys.readouterr().err
+    # red team 23 F9: of a step left unknown, whatever facts were found, no lemma is a step
+    unknown = tmp_path / "s1.toml"
+    unknown.write_text('title = "t"\nscalars = ["y", "N", "j"]\nnaturals = ["N"]\n'
+                       'indexed = ["y"]\n[sets]\nM = { index = "j", range = "1..N", where = '
+                       '["y[j] >= 0"] }\n[[step]]\nid = "a6"\n'
+                       'claim = "sum(j in M, y[j]) >= sum(j in 1..N, y[j])"\n')
+    assert main(["explain", str(unknown), "a6-termwise-1"]) == 2
+    assert "a6 is unknown, and the term-wise facts found for a step are steps only when it " \
+        "is proved with them" in capsys.readouterr().err
 
 
 def test_check_reports_both_steps_of_the_reproduction_proved(
