@@ -123,7 +123,12 @@ def test_induction_false_on_a_run_is_refuted_by_that_run() -> None:
     assert report.counterexample == report.run[-1]
     # red team 21 F6: no update is made from the last state, so its example is not shown
     assert "x" not in report.counterexample.vectors and "x" in report.run[0].vectors
-    replayed = proof_checker.replay(proof(step), [proof_checker.detached(report)])[0]
+    # as an audit's worker sends it (pickled): read-only views of the run's states (a
+    # MappingProxyType) could be neither pickled nor read back by the kernel (merge fault)
+    import pickle
+
+    sent = pickle.loads(pickle.dumps(proof_checker.detached(report)))
+    replayed = proof_checker.replay(proof(step), [sent])[0]
     assert replayed.status == "refuted" and replayed.refutation.run == report.run
 
 

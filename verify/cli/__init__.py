@@ -134,6 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("novikoff: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:  # a guard behind the budgets, which count work before they allocate
+        print("novikoff: error: out of memory: the input asks for more than this machine "
+              "has", file=sys.stderr)
+        return 2
 
 
 def _quiet_stdout() -> None:

@@ -192,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
         folder = path.parent if str(path.parent) else Path()
         if not folder.is_dir() or not os.access(folder, os.W_OK):
             raise UsageError(f"{path}: cannot write there (no such writable directory)")
+        if path.is_dir():  # red team 23 F8: refused after the whole audit had run
+            raise UsageError(f"{path}: is a directory; name the report's file")
     from verify.cli.terminal import callback, progress_bar
     from verify.runs.plugin import Plugin, PluginFault, parameters
 

@@ -70,7 +70,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from types import MappingProxyType as _RO  # a refutation's counterexample, read-only
 
 import sympy
 
@@ -817,9 +816,8 @@ def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Re
                       counterexample=_copy(point))  # caller's
 
 
-def _copy(point: Point) -> certificates.Counterexample:  # read-only: no holder changes it
-    return certificates.Counterexample(_RO(dict(point.scalars)), _RO(dict(point.vectors)),  # type: ignore[arg-type]
-                                       _RO({n: _RO(dict(m)) for n, m in point.families.items()}))  # type: ignore[arg-type]
+def _copy(point: Point) -> certificates.Counterexample:
+    return certificates.Counterexample(point.scalars, point.vectors, point.families)
 
 
 def run_value(world: atoms.World, term: sympy.Expr | Mapping[str, sympy.Expr]

@@ -175,3 +175,38 @@ def test_a_path_with_a_newline_is_named_on_one_line(tmp_path: Path, command: str
     given = "--data " if (command, kind) == ("audit", "data") else ""  # read for every proof
     assert errors[-1].startswith(f"novikoff: error: {given}{tmp_path}/x\\ny.")
     assert all(line.startswith(("novikoff: error: ", "audit ")) for line in errors), errors
+
+
+def test_a_one_step_file_is_checked_in_bounded_memory(tmp_path: Path) -> None:
+    """Red team 23 F7: a claim with sums of vectors in five generators and degree 6 made the
+    search list every monomial up to its degree before charging the first to the budget
+    (20 GB, the process killed; under a cap a `MemoryError` traceback). Checked within the
+    child's 2 GB, decided (refuted: false at c = 0, n = 0, w = (1)), no traceback."""
+    path = tmp_path / "m3.toml"
+    path.write_text('title = "memory"\nvectors = ["th", "w", "x"]\nscalars = ["y", "n", "c"]\n'
+                    'naturals = ["n"]\nindexed = ["x", "y"]\n[[step]]\nid = "s"\nclaim = '
+                    '"dot(sum(k in 0..n, x[k]) + w, w - sum(j in 1..1, y[j]*x[j])) <= norm2(2*th'
+                    ' + sum(j in 0..n+1, y[j]**2*th))*norm2(c*sum(j in 1..n, j*w) + c*th)"\n')
+    done = _novikoff("check", str(path))
+    assert done.returncode == 1 and _errors(done) == [], done.stderr
+    assert done.stdout.startswith("refuted  s")
+
+
+def test_memory_exhausted_anywhere_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Behind the budgets: a `MemoryError` from any command is one line and exit 2, never a
+    traceback (red team 23 F7 printed one under a memory cap)."""
+    from verify import cli
+
+    def exhausted(args: object) -> int:
+        raise MemoryError
+
+    parser = cli.build_parser(("list",))
+    monkeypatch.setattr(cli, "build_parser", lambda needed: parser)
+    parser.set_defaults(handler=exhausted)
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        for sub in action.choices.values():
+            sub.set_defaults(handler=exhausted)
+    assert cli.main(["list"]) == 2
+    assert capsys.readouterr().err == ("novikoff: error: out of memory: the input asks for "
+                                       "more than this machine has\n")
