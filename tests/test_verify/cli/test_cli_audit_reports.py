@@ -266,3 +266,26 @@ def test_a_step_coqc_checked_reads_checked_in_every_report(
         assert "1/2 steps checked by coqc" in text, fmt
         assert ("Coq: checked" in text or "coq: checked" in text), fmt
         assert "not exported: not proved by our kernel" in text, fmt
+
+
+def test_a_report_path_that_is_a_directory_is_refused_before_any_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 23 F8: `--markdown /` ran the whole audit, printed its summary, then failed
+    on writing (`/: Is a directory`); a report path is checked before the work."""
+    from verify.cli import main
+
+    assert main(["audit", "canonical-online", "--markdown", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        f"novikoff: error: {tmp_path}: is a directory; name the report's file\n")
+
+
+def test_the_coq_line_counts_found_lemmas_apart_from_steps() -> None:
+    """Red team 23 F8: `coq: 9/17 steps checked` for two files of 16 steps, the 17th a
+    term-wise lemma the checker found."""
+    from verify.coq import CoqRun, summary_line
+
+    run = CoqRun(Path("out"), {("p", "a"): "checked", ("p", "b"): "not exported: x",
+                               ("p", "b-termwise-1"): "checked"}, None)
+    assert summary_line(run) == ("coq: 1/2 steps (and 1/1 term-wise lemmas the checker found) "
+                                 "checked by coqc (project in out)")
