@@ -9,7 +9,6 @@ Nothing here decides a verdict of our own kernel: Coq is a second, independent j
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
