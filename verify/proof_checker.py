@@ -325,8 +325,15 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
 
 
 def _vector_sum(proof: Proof, name: str, text: str) -> kernel.VectorSum:
-    """The sum of vectors `text` as the kernel names it `name` (`Step.named`)."""
-    found = vector_sums(text, proof.names)[0]
+    """The sum of vectors `text` as the kernel names it `name` (`Step.named`); KernelError
+    when `text` is none (a detached report's names are a worker's word: rtnamed F2)."""
+    try:
+        found = vector_sums(text, proof.names)
+    except ExpressionError as error:
+        raise kernel.KernelError(f"named sum {name}: {error}") from None
+    if len(found) != 1 or found[0].text != " ".join(text.split()):
+        raise kernel.KernelError(f"named sum {name}: {text!r} is not one sum of vectors")
+    found = found[0]
     return kernel.VectorSum(name, found.index, _canonical(found.lo), _canonical(found.hi),
                             tuple((_canonical(p), kind) for p, kind in found.filters),
                             tuple(_vector(found.body).items()))
@@ -614,14 +621,17 @@ def _with_named_sums(proof: Proof, step: Step, report: StepReport, budget: Searc
     if isinstance(step.rule, Induction):
         return report
     texts = list(dict.fromkeys(found.text for r in (*step.hypotheses, step.claim)
-                               for found in vector_sums(r.text, proof.names)))[:MAX_NAMED]
+                               for found in vector_sums(r.text, proof.names)
+                               if len(found.body) <= kernel.MAX_MEMBERS))[:MAX_NAMED]
     if not texts:
         return report
     began = perf_counter() - report.seconds
     taken = set(proof.vectors) | set(proof.scalars)
-    names = next([f"S{k}" + "_" * m for k in range(1, len(texts) + 1)]
+    # `Sum1` prints as written (a word and digits), so as no declared name does (rtnamed
+    # F4: `S1` printed S₁, as a declared `S_1` does)
+    names = next([f"Sum{k}" + "_" * m for k in range(1, len(texts) + 1)]
                  for m in range(len(taken) + 1)
-                 if not {f"S{k}" + "_" * m for k in range(1, len(texts) + 1)} & taken)
+                 if not {f"Sum{k}" + "_" * m for k in range(1, len(texts) + 1)} & taken)
     decided = replace(step, named=tuple(zip(names, texts, strict=True)))
     left = None if guard is None else max(0.0, guard - (perf_counter() - began))
     try:

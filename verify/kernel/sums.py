@@ -49,7 +49,7 @@ import sympy
 from verify.kernel import algebra, atoms
 from verify.kernel.algebra import Fact, KernelError, Rel
 
-__all__ = ["RULES", "SumRule", "VectorSum"]
+__all__ = ["MAX_MEMBERS", "RULES", "SumRule", "VectorSum"]
 RULES = ("empty", "last", "skip", "split", "shift", "count", "swap", "congruence")
 ZERO = sympy.Integer(0)
 
@@ -66,6 +66,10 @@ class SumRule:
     within: tuple[sympy.Expr, ...] = ()
     label: str = ""
     var: str = ""  # congruence: the scalar name replaced by `at`
+
+
+ONE = sympy.Integer(1)
+MAX_MEMBERS = 8  # of a named sum's body: <S, T> reads |body S| x |body T| Gram symbols
 
 
 @dataclass(frozen=True)
@@ -85,12 +89,16 @@ def frozen_sum(value: object) -> VectorSum:
     are identifiers, its parts do not read its name, nor its bounds its index."""
     if type(value) is not VectorSum:
         raise KernelError("a named vector sum must be a VectorSum")
+    parts = [[algebra.items(e, what) for e in algebra.items(getattr(value, what), what)]
+             for what in ("filters", "body")]
+    if any(len(e) != 2 for part in parts for e in part) or len(parts[1]) > MAX_MEMBERS:
+        raise KernelError(f"a named sum's filters and members are pairs, at most {MAX_MEMBERS} "
+                          "members (its facts pair every member with every other)")
     out = VectorSum(algebra.text(value.name, "a sum's name"), algebra.text(value.index, "index"),
                     algebra.expr(value.lo, "a bound"), algebra.expr(value.hi, "a bound"), tuple(
-        (algebra.expr(p, "a filter"), algebra.text(k, "a filter's kind"))
-        for p, k in map(tuple, algebra.items(value.filters, "filters"))), tuple(
-        (algebra.text(v, "a member"), algebra.expr(c, "a coefficient"))
-        for v, c in map(tuple, algebra.items(value.body, "a sum's body"))))
+        (algebra.expr(p, "a filter"), algebra.text(k, "a filter's kind")) for p, k in parts[0]),
+        tuple((algebra.text(v, "a member"), algebra.expr(c, "a coefficient"))
+              for v, c in parts[1]))
     if not (atoms.IDENT.fullmatch(out.name) and atoms.IDENT.fullmatch(out.index)) or any(
             n == out.name or n.startswith("#") for n in reads(out)) or out.index in (
             atoms.names_of(out.lo) | atoms.names_of(out.hi)) or not out.body or any(
@@ -101,7 +109,6 @@ def frozen_sum(value: object) -> VectorSum:
     return out
 
 
-ONE = sympy.Integer(1)
 
 
 def reads(s: VectorSum) -> set[str]:

@@ -109,6 +109,13 @@ def test_a_name_that_is_not_fresh_is_refused(make: object, why: str) -> None:
     ("S1", "j", ONE, k, (), ((X_J, sympy.Symbol("#~0")),)),  # a bound index free in it
     ("S1", "j", ONE, j, (), ((X_J, Y_J),)),  # its bound reads its index
     ("S1", "j", ONE, k, ((Y_J, "<"),), ((X_J, Y_J),)),  # no such filter kind
+    # rtnamed F1: parts read unchecked (a TypeError, a ValueError, an endless iterable)
+    ("S1", "j", ONE, k, (5,), ((X_J, Y_J),)),
+    ("S1", "j", ONE, k, ((Y_J, ">=", 0),), ((X_J, Y_J),)),
+    ("S1", "j", ONE, k, (), ((X_J,),)),
+    ("S1", "j", ONE, k, (iter([Y_J, ">="]),), ((X_J, Y_J),)),
+    # rtnamed F3: facts of two wide sums passed Python's recursion limit (9 members here)
+    ("S1", "j", ONE, k, (), tuple((atoms.vector_name("x", j + m), ONE) for m in range(9))),
 ])
 def test_a_malformed_vector_sum_is_refused(bad: tuple) -> None:
     with pytest.raises(KernelError):

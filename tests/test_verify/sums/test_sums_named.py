@@ -17,7 +17,7 @@ from verify.proof_checker import check_proof, detached, replay
 
 HEAD = '''
 title = "named"
-vectors = ["th", "x", "S1"]
+vectors = ["th", "x", "Sum1"]
 scalars = ["y", "k", "j", "c"]
 naturals = ["k"]
 indexed = ["x", "y"]
@@ -55,9 +55,9 @@ def test_true_steps_with_sums_of_vectors_are_proved_and_false_ones_never(
     _, report = checked(claim)
     step = report.steps[0]
     assert (step.status == "proved") is true, step.message
-    if true:  # the file declares S1: the names are fresh (S1_)
+    if true:  # the file declares Sum1: the names are fresh (Sum1_)
         assert "with its sums of vectors named as vectors" in step.message
-        assert f"S1_ = {SUM}" in step.message or f"S1_ = {POSITIVE}" in step.message
+        assert f"Sum1_ = {SUM}" in step.message or f"Sum1_ = {POSITIVE}" in step.message
 
 
 def test_the_named_sums_cross_processes_and_are_replayed_by_the_kernel() -> None:
@@ -73,13 +73,13 @@ def test_coq_says_such_a_step_is_not_exported(tmp_path) -> None:
     proof, report = checked(CASES[0][0])
     run = export_and_check(tmp_path, [("named", proof, report.steps)], compile=False)
     assert run.results[("named", "s")] == (
-        f"not exported: its sums of vectors are named as vectors (S1_ = {SUM}), which the "
+        f"not exported: its sums of vectors are named as vectors (Sum1_ = {SUM}), which the "
         "export does not state yet")
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "html", "latex"])
 def test_the_reports_say_which_sums_were_named(tmp_path, fmt: str) -> None:
-    """The certificate's facts read S1_, which the statement does not: every report says what
+    """The certificate's facts read Sum1_, which the statement does not: every report says what
     it names, beside the step (seen in a rendered LaTeX handout: the appendix's facts
     `<S1, th> - ... = 0` with S1 defined nowhere)."""
     from verify.audit.job import run_audit
@@ -90,4 +90,40 @@ def test_the_reports_say_which_sums_were_named(tmp_path, fmt: str) -> None:
     text = renderer(fmt)(run_audit([str(path)], budget="small"), failures, None)
     assert not failures
     assert "Proved with its sums of vectors named as vectors" in text
-    assert "S1_ = sum(j in 1..k, y" in text.replace("\\_", "_").replace("\\[", "[")
+    assert "Sum1_ = sum(j in 1..k, y" in text.replace("\\_", "_").replace("\\[", "[")
+
+
+def test_wide_sums_are_not_named_and_a_hostile_name_is_rejected_on_replay() -> None:
+    """rtnamed F3: two givens each with a sum of 33 vectors made the named sums' facts pass
+    Python's recursion limit (a traceback, 20 s); such sums are not named (at most
+    `kernel.MAX_MEMBERS` vectors in a body; 9 here, for the suite's time). F2: a detached
+    report naming no sum of vectors stopped the whole replay (IndexError); it is that
+    step's rejection."""
+    from dataclasses import replace
+
+    given = ", ".join('"dot(th, sum(j in 1..k, ' + " + ".join(
+        f"x[j+{m}]" for m in range(start, start + 9)) + ')) >= 1"' for start in (0, 100))
+    wide = parse_proof(HEAD.format(claim=f"dot(th, {POSITIVE})**2 <= norm2(th)*norm2({POSITIVE})")
+                       .replace('id = "s"', f'id = "s"\ngiven = [{given}]').encode(), "wide.toml")
+    step = check_proof(wide).steps[0]  # proved with the one narrow sum named, or not: no crash
+    assert all(text == POSITIVE for _, text in step.step.named)
+    proof, report = checked(CASES[0][0])
+    for bad in ("dot(th, th)", "sum(j in 1..k", f"{SUM} + {SUM}"):
+        step = replace(report.steps[0].step, named=(("Sum1_", bad),))
+        sent = replace(detached(report.steps[0]), step=step)
+        again = replay(proof, [pickle.loads(pickle.dumps(sent))])
+        assert again[0].status != "proved" and again[0].theorem is None
+
+
+def test_the_fresh_name_prints_as_no_declared_name_does() -> None:
+    """rtnamed F4: the fresh name `S1` and a declared `S_1` both printed S₁, so `explain`
+    showed <S1,S_1> and <S1,S1> alike; `Sum1` prints as written."""
+    from verify.render.certificates import Text
+    from verify.typeset.names import spelling
+
+    text = HEAD.replace('"Sum1"', '"S_1"').format(claim=f"norm2(S_1 - {SUM}) >= 0")
+    proof = parse_proof(text.encode(), "named.toml")
+    step = check_proof(proof).steps[0]
+    assert step.status == "proved" and step.step.named == (("Sum1", SUM),)
+    names = Text(spelling(proof))
+    assert names.name("Sum1") == "Sum1" and names.name("S_1") == "S₁"
