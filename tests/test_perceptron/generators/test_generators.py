@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from math import floor
+from math import floor, isqrt
 
 import numpy as np
 import pytest
@@ -13,11 +13,50 @@ from hypothesis import strategies as st
 from perceptron.algorithms.fast import _integer_form, integer_form
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
-from perceptron.generators.adversary import OnlineAdversary, rational_squares, sum_of_squares
+from perceptron.generators.adversary import (
+    OnlineAdversary,
+    _scan_two_squares,
+    _two_squares,
+    rational_squares,
+    sum_of_squares,
+)
 from perceptron.generators.hypothesis import _inner_sign, seeded_separable
 from perceptron.generators.tight import orthonormal, rational_rotation
 from perceptron.geometry.linear import dot, radius2
 from verify.numeric.campaign import ADVERSARY_SHAPES
+
+
+def _two_squares_by_scan(n: int) -> tuple[int, int] | None:
+    """The plain scan `_two_squares` replaced: `a` from `isqrt(n)` down while 2 a^2 >= n."""
+    a = isqrt(n)
+    while 2 * a * a >= n:
+        root = isqrt(n - a * a)
+        if root * root == n - a * a:
+            return a, root
+        a -= 1
+    return None
+
+
+def test_two_squares_equals_the_plain_scan_on_every_small_n() -> None:
+    # the reductions (by 4 and by p^2, p = 3 mod 4) and the mod-16 filter give the same
+    # pair, the largest a, as the scan: every n below 20 000, where all the cases occur
+    for n in range(20_000):
+        assert _two_squares(n) == _two_squares_by_scan(n) == _scan_two_squares(n), n
+
+
+@given(st.integers(min_value=0, max_value=10**12), st.sampled_from([1, 2, 3, 6, 7, 21, 77, 23]))
+def test_two_squares_equals_the_plain_scan(n: int, scale: int) -> None:
+    # scaled by factors the reduction divides out (2, 3, 7, 11, 23), and unscaled
+    for m in (n, n * scale * scale, n * scale):
+        assert _two_squares(m) == _two_squares_by_scan(m)
+
+
+def test_sum_of_squares_remembered_answers_are_the_computed_ones() -> None:
+    first = [sum_of_squares(n) for n in range(3000)]
+    sum_of_squares.cache_clear()
+    assert [sum_of_squares(n) for n in range(3000)] == first
+    with pytest.raises(ValueError):
+        sum_of_squares(-1)
 
 
 def test_sum_of_squares_uses_the_fewest_squares() -> None:
