@@ -798,7 +798,11 @@ class Ran:
     `converged`, the last iterate classifies every example (`classifies`); `cut`, the run
     made as many updates (iterations) as it was allowed, `limit`, as a built-in run stops at
     its epoch cap; `stopped`, neither. `unstepped`: updates of an online run not along `y x`
-    of the example they name (no step `tau`)."""
+    of the example they name (no step `tau`). `tied`: converged runs whose last iterate has
+    examples on its boundary (`<w, x> = 0`), classified only under a sign(0) convention;
+    `idle`: runs that made no update or iteration at all (newcomer 23: a plug-in that never
+    updated read "69 converged (the last iterate classifies every example) ... each of its 0
+    updates along y x", its w = 0 classifying nothing but by sign(0))."""
 
     runs: int = 0
     converged: int = 0
@@ -806,6 +810,8 @@ class Ran:
     stopped: int = 0
     updates: int = 0
     unstepped: int = 0
+    tied: int = 0
+    idle: int = 0
 
     def __add__(self, other: Ran) -> Ran:
         return Ran(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -814,18 +820,23 @@ class Ran:
         """`plug-in mine (m.py:fit, eta = 1/2): 120 online runs: 52 converged, ...`: one line,
         naming what ran (newcomer 21: a handout said neither the code nor its parameters)."""
         steps = "iterations" if kind == "batch" else "updates"
-        ends = [f"{self.converged} converged (the last iterate classifies every example)",
+        tied = (f"; {self.tied} of them only under a sign(0) convention, examples on its "
+                "boundary" if self.tied else "")
+        ends = [f"{self.converged} converged (the last iterate classifies every example{tied})",
                 f"{self.cut} cut at their limit (max_{steps})",
-                f"{self.stopped} stopped before converging and before their limit"]
+                f"{self.stopped} stopped before converging and before their limit",
+                *([f"{self.idle} made no {steps[:-1]} at all"] if self.idle else [])]
         what = [] if plugin is None else [*([plugin.spec] if plugin.spec else []), *(
             f"{key} = {value}" for key, value in plugin.params)]
         named = f"{name} ({', '.join(what)})" if what else name
         line = (f"plug-in {named}: {self.runs} {kind} run{'s' * (self.runs != 1)}: "
                 + ", ".join(ends))
-        if kind == "online":
+        if kind == "online" and self.updates:
             line += (f"; {self.unstepped} of {self.updates} updates not along y x of the "
                      "example they name" if self.unstepped else
                      f"; each of its {self.updates} updates along y x of its example")
+        elif kind == "online":
+            line += "; no update at all"
         return line
 
 
@@ -842,9 +853,12 @@ def ran(run: object, scenario: Scenario) -> Ran:
         last, updates, unstepped = run.states[-1], 0, 0
     else:
         return Ran()
+    idle = int(made == 0)
     if classifies(run.data, last):
-        return Ran(1, 1, 0, 0, updates, unstepped)
-    return Ran(1, 0, *((1, 0) if made >= cap else (0, 1)), updates, unstepped)
+        tied = int(any(sum((a * b for a, b in zip(last, x, strict=True)), Fraction(0)) == 0
+                       for x in run.data.X))
+        return Ran(1, 1, 0, 0, updates, unstepped, tied, idle)
+    return Ran(1, 0, *((1, 0) if made >= cap else (0, 1)), updates, unstepped, 0, idle)
 
 
 def classifies(data: Dataset, w: Vector) -> bool:

@@ -110,6 +110,32 @@ def test_each_run_is_counted_by_how_it_ended() -> None:
     assert Ran(1, 1, 0, 0, 2, 0) + Ran(1, 0, 1, 0, 3, 2) == Ran(2, 1, 1, 0, 5, 2)
 
 
+def strict_less(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
+    """Newcomer 23's bug: updates on `y <w, x> < 0`, so from w = 0 never."""
+    w: Vector = tuple(Fraction(0) for _ in range(data.d))
+    for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+        if y * _dot(w, x) < 0 and i < max_updates:
+            w = tuple(a + y * b for a, b in zip(w, x, strict=True))
+            yield i, w
+
+
+def test_a_run_that_never_moved_is_said_so() -> None:
+    """Newcomer 23 M3: a plug-in that never updated read "69 converged (the last iterate
+    classifies every example) ... each of its 0 updates along y x of its example", its w = 0
+    classifying an all-(+1) data set only under sign(0) = +1."""
+    ones = Dataset.of([[2, 1], [1, 1]], [1, 1], "ones")
+    scenario = Scenario(ones, (Fraction(1), Fraction(0)), Origin("test"), max_epochs=10)
+    still = ran(Plugin.of("p", strict_less).run(ones, scenario.u, 20), scenario)
+    assert still == Ran(1, 1, 0, 0, 0, 0, 1, 1)
+    moving = ran(Plugin.of("p", strict_less).run(SLOW, U, 20), SCENARIO)
+    line = (still + moving).line("p", "online")
+    assert line == ("plug-in p: 2 online runs: 1 converged (the last iterate classifies every "
+                    "example; 1 of them only under a sign(0) convention, examples on its "
+                    "boundary), 0 cut at their limit (max_updates), 1 stopped before "
+                    "converging and before their limit, 2 made no update at all; no update "
+                    "at all")
+
+
 @pytest.mark.parametrize("function, said", [
     (perceptron, r"plug-in mine: (\d+) online runs: \1 converged .*, 0 cut at their limit "
                  r"\(max_updates\), 0 stopped before converging and before their limit; "
