@@ -858,7 +858,10 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     plugin = (plugins or {}).get(proof.numeric.algorithm or "")
     if plugin is not None and (fixed := {s.name for s in judgement.symbols()} & {"eta", "beta"}):
         return (f"it names {', '.join(sorted(fixed))}, a constant of the built-in rules that "
-                f"the plug-in {plugin.name}'s runs do not have (its steps are tau)"), None
+                f"the plug-in {plugin.name}'s runs do not have (its steps are tau, read off "
+                "each update): a step about one update may name tau instead "
+                "(docs/run-quantities.md); the built-in rule's runs, which have eta, check a "
+                "proof whose [numeric] names no algorithm"), None
     if plugin is not None and "time" in {s.name for s in judgement.symbols()}:
         return (f"it names time, the stream's time of an iterate, which the plug-in "
                 f"{plugin.name}'s runs do not have (their order is their own)"), None

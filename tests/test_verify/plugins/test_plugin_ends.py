@@ -205,6 +205,18 @@ def test_an_audit_without_plug_ins_says_nothing_of_them(tmp_path: Path) -> None:
     assert all("Runs of plug-ins" not in text for text in _reports(audit).values())
 
 
+def test_a_step_naming_eta_on_a_plug_ins_runs_says_what_to_write(tmp_path: Path) -> None:
+    """Newcomer 23 L3: "it names eta, a constant of the built-in rules that the plug-in
+    mine's runs do not have (its steps are tau)" left the user to find the fix."""
+    mine = tmp_path / "eta.toml"
+    mine.write_text(PROOF.replace('scalars = ["t"]', 'scalars = ["t", "eta"]').replace(
+        'claim = "t >= 0"', 'given = ["eta > 0"]\nclaim = "t*eta >= 0"'))
+    audit = audit_proofs(mine, budget="small", algorithms={"mine": perceptron})
+    (step,) = to_json(audit)["proofs"][0]["steps"]
+    assert "its steps are tau, read off each update): a step about one update may name tau " \
+        "instead" in step["numeric"]["reason"]
+
+
 @pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_the_counts_are_the_same_for_every_jobs(tmp_path: Path) -> None:
     """Summed over the shards (`verify.numeric.shards.merge`): one worker or two, the same
