@@ -46,7 +46,7 @@ from verify.cli.common import (
     made_folder,
     whole_number,
 )
-from verify.coq import add_option, annotate, for_command, lines
+from verify.coq import CoqRun, add_option, annotate, for_command, lines
 from verify.numeric.budgets import BUDGETS
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
@@ -254,8 +254,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(to_text(audit) + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
     sys.stdout.flush()
-    from verify.render.evidence import Layout
-
     named = [(f"a data file that {_file_of(p)} names", Path(path))
              for p in audit.proofs if p.proof.numeric is not None for path in p.proof.numeric.data]
     clash = report_clash(outputs, named)  # a proof's own data files are known once it is read
@@ -268,8 +266,7 @@ def run(args: argparse.Namespace) -> int:
         nothing = "no report or counterexample file" if args.counterexamples else "no report"
         print(f"novikoff: error: {clash}; {nothing} was written", file=sys.stderr)
         return 2
-    unrendered = write_reports(audit, outputs, Layout(summary=args.summary,
-                                                      appendix=not args.no_appendix, coq=coq))
+    unrendered = write_reports(audit, outputs, _layout(args, coq)) if outputs else 0
     if args.counterexamples is not None:
         write_counterexamples(audit, args, algorithms)
     passed = audit.passed()
@@ -285,6 +282,15 @@ def run(args: argparse.Namespace) -> int:
     if audit.errors:
         return 2
     return 0 if passed and not unrendered and (coq is None or not coq.rejected) else 1
+
+
+def _layout(args: argparse.Namespace, coq: CoqRun | None) -> Layout:
+    """The report files' layout; the renderers (Jinja2, about 25 ms) are imported only
+    here, when a report file is asked for, not on the --json or text path, whose time the
+    user waits for after the last shard."""
+    from verify.render.evidence import Layout
+
+    return Layout(summary=args.summary, appendix=not args.no_appendix, coq=coq)
 
 
 def _file_of(proof: ProofAudit) -> str:

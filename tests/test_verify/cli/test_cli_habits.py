@@ -465,3 +465,18 @@ def test_piped_tables_never_wrap_an_exact_number() -> None:
     lines = out.getvalue().splitlines()
     assert lines[0] == f"w         ({long}, 1)" and lines[1] == "mistakes  3"
     assert lines[-1] == f"x  {long}" and "\x1b" not in out.getvalue()
+
+
+def test_an_audit_without_report_files_imports_no_renderer() -> None:
+    """Issue 30, target 1: `audit --json` (and the text summary) writes no report file, so
+    it does not load the renderers (Jinja2 and the evidence module, about 25 ms the user
+    waited for after the last shard). By the modules loaded, not by a time."""
+    probe = ("import atexit, sys; atexit.register(lambda: print('LOADED', sorted("
+             "{'jinja2', 'verify.render.evidence'} & sys.modules.keys()), file=sys.stderr)); "
+             "from verify.cli import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", probe, "audit", "--json", "--jobs", "1",
+                           "--budget", "small", "--only", "finite-sums"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert '"finite-sums"' in done.stdout, done.stdout[:500]
+    assert "LOADED []" in done.stderr, done.stderr
