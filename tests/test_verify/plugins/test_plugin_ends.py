@@ -245,7 +245,8 @@ def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None
     found = re.fullmatch(r"plug-in unit-step: (\d+) batch runs: (\d+) converged \(the last "
                          r"iterate classifies every example\), (\d+) cut at their limit "
                          r"\(max_iterations\), 0 stopped before converging and before their "
-                         r"limit", line)
+                         r"limit(?:, \d+ made no iteration at all)?", line)  # a start that
+    # classifies every example: no iteration (newcomer 23 M3's count)
     assert found is not None, line
     runs, converged, cut = map(int, found.groups())
     assert runs == converged + cut and runs % 3 == 0 and converged
