@@ -278,6 +278,7 @@ claim = "sum(j in 1..k, y[j]**2) >= 0"
 '''
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_proof_files_with_sums_are_checked_in_workers_as_in_one_process(tmp_path):
     """A user's proof with sums, audited beside another proof with two processes: the worker
     unpickles the proof, whose sums the parser's registry of names does not know there, and

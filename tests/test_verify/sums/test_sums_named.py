@@ -93,6 +93,7 @@ def test_the_reports_say_which_sums_were_named(tmp_path, fmt: str) -> None:
     assert "Sum1_ = sum(j in 1..k, y" in text.replace("\\_", "_").replace("\\[", "[")
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_wide_sums_are_not_named_and_a_hostile_name_is_rejected_on_replay() -> None:
     """rtnamed F3: two givens each with a sum of 33 vectors made the named sums' facts pass
     Python's recursion limit (a traceback, 20 s); such sums are not named (at most
