@@ -109,8 +109,6 @@ def frozen_sum(value: object) -> VectorSum:
     return out
 
 
-
-
 def reads(s: VectorSum) -> set[str]:
     """Every name S's sum reads (its index among them)."""
     return set().union(*(atoms.vector_names(v) | atoms.names_of(c) for v, c in s.body), *(
