@@ -117,22 +117,20 @@ def _search(
         return verdict
     if (verdict := checked(linear_counterexample(judgement, work.budget), "one LP")) is not None:
         return verdict
-    try:  # the last search: its count is what the budget has left, so it may run out
-        solved = counterexamples.solved_search(work)
-    except Exhausted as exhausted:
-        notes.append(f"counterexample search (equalities solved): {exhausted}")
-        stops.append(Stop("exhausted"))
-        solved = None
-    if (verdict := checked(solved, "equalities solved")) is not None:
-        return verdict
-    try:  # after it, on a count of its own: the claim's critical points (scalars only)
-        critical = counterexamples.critical_search(work)
-    except Exhausted as exhausted:
-        notes.append(f"counterexample search (critical points): {exhausted}")
-        stops.append(Stop("exhausted"))
-        critical = None
-    if (verdict := checked(critical, "at a critical point of the claim")) is not None:
-        return verdict
+    # the last searches, each on a count of its own that the budget may run out: the
+    # hypotheses' equalities solved for a name, then the claim's critical points (scalars)
+    for search, named, how in (
+            (counterexamples.solved_search, "equalities solved", "equalities solved"),
+            (counterexamples.critical_search, "critical points",
+             "at a critical point of the claim")):
+        try:
+            found = search(work)
+        except Exhausted as exhausted:
+            notes.append(f"counterexample search ({named}): {exhausted}")
+            stops.append(Stop("exhausted"))
+            found = None
+        if (verdict := checked(found, how)) is not None:
+            return verdict
     notes.append("no counterexample among small rationals in dimensions 1-3")
     return None
 
