@@ -377,8 +377,9 @@ def online_runs() -> tuple[object, ...]:
     return (*made, *(kind("single-pass").runner(None)(s) for s in passes.noisy(7, 2)))
 
 
-@pytest.mark.parametrize(("run", "step"), [("online", "mean-margin"), ("online", "bounded"),
-                                           ("online", "count"), ("single-pass", "count")])
+@pytest.mark.parametrize(("run", "step"), [
+    ("online", "mean-margin"), ("online", "bounded"), ("online", "count"),
+    pytest.param("single-pass", "count", marks=pytest.mark.slow)])  # 6 s: `-m slow` only
 def test_each_online_sum_is_the_kernels_value_at_every_row(tmp_path: Path, run: str,
                                                            step: str) -> None:
     """The columns of an online step's sums (`family_columns`, every run's rows at once) equal
@@ -448,8 +449,9 @@ WIDE = [  # (claim, what the step's reason says): sums no row evaluates, counted
     ("sum(j in 1..N+3000, y[j]**2) == N", "a sum over 1..3"),  # span.toml: past MAX_SPAN
     ("sum(j in 10000000000000000000*N..10000000000000000000*N + 1, y[j]) == 0",
      "is past 2**62"),  # span2.toml: bounds past int64 (an OverflowError in `_Rows.whole`)
-    ("sum(a in 1..N+200, sum(b in 1..N+200, sum(c in 1..N+200, y[a+b+c]))) <= N",
-     "index tuples on a run's row: at most 4000000"),  # deep.toml: one row's cells
+    pytest.param("sum(a in 1..N+200, sum(b in 1..N+200, sum(c in 1..N+200, y[a+b+c]))) <= N",
+                 "index tuples on a run's row: at most 4000000",  # deep.toml: one row's cells
+                 marks=pytest.mark.slow),  # 7 s: the suite's 5 minutes, `-m slow` in .ci/run
 ]
 
 
@@ -741,7 +743,9 @@ def _independent(step: str, run: object, t: int) -> bool:
     return t == time
 
 
-@pytest.mark.parametrize(("step", "holds"), [(i, h) for i, _, _, h in HISTORY_STEPS])
+@pytest.mark.parametrize(("step", "holds"), [  # the costliest (7 s) under `-m slow` only
+    pytest.param(i, h, marks=pytest.mark.slow) if i == "stream-products" else (i, h)
+    for i, _, _, h in HISTORY_STEPS])
 def test_each_history_sum_is_the_kernels_value_and_the_runs_own_at_every_row(
         tmp_path: Path, step: str, holds: bool) -> None:
     """On the state rows of online runs: each history sum's column (made per run from

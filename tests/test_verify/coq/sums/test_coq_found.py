@@ -52,6 +52,7 @@ claim = "sum(k in Q, y[k]) <= sum(k in Q, z[k])"
 
 
 @needs_coqc
+@pytest.mark.slow  # 7 s of coqc: the suite's 5 minutes, run by `-m slow` in .ci/run
 def test_steps_proved_with_facts_found_are_checked_by_coqc(tmp_path: Path) -> None:
     proof = parse_proof(FOUND, "found.toml")
     report = check_proof(proof, store=None)
