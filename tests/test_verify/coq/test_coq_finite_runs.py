@@ -123,6 +123,7 @@ Qed.
 
 
 @needs_coqc
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_premises_over_every_index_are_contradictory_for_batch_termination(
     canonical: list[Checked], tmp_path: Path
 ) -> None:

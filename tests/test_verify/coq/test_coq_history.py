@@ -179,6 +179,7 @@ def test_the_iterate_compiles_and_false_variants_do_not(
 
 
 @pytest.mark.skipif(COQC is None, reason="coqc is not on PATH")
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_the_builtin_online_history_is_checked_by_coqc(tmp_path: Path) -> None:
     """The library's step (`online-history`, issue 31's glue) as the audit's `--coq` exports
     it: every step `checked` by coqc (on main: `not exported`, the refusal above)."""

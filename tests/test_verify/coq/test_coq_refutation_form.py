@@ -105,6 +105,7 @@ def test_refutation_form_in_cases_and_side_conditions_compiles(tmp_path: Path) -
 
 
 @needs_coqc
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_refutation_form_compiles_and_a_tampered_export_is_rejected(
     roots: tuple[str, object, list[object]], tmp_path: Path
 ) -> None:

@@ -547,6 +547,7 @@ def test_a_sum_in_a_vector_of_an_inductions_base_or_update_is_stated_in_the_kern
 
 
 @needs_coqc
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_a_sum_in_a_vector_of_an_induction_compiles_and_false_variants_do_not(
         families: tuple[Path, dict[str, str]]) -> None:
     _families_reject(families, FALSE_VECTOR_RUNS)
@@ -634,6 +635,7 @@ def test_a_scalar_sum_in_an_inductions_base_or_update_is_stated_in_the_kernels_f
 
 
 @needs_coqc
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_a_sum_in_an_inductions_base_or_update_compiles_and_false_variants_do_not(
         families: tuple[Path, dict[str, str]]) -> None:
     _families_reject(families, FALSE_SUMMED_RUNS)
@@ -861,6 +863,7 @@ def _identities_compile(tmp_path: Path,
 
 
 @pytest.mark.skipif(COQC is None, reason="coqc is not on PATH (apt-get install coq)")
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_the_congruences_compile_and_false_variants_do_not(tmp_path: Path) -> None:
     """The first false variant (a congruence), the first of a swap and the last (a swap of
     sets with sums in their filters) in every run; all with `-m slow`, as the other tables

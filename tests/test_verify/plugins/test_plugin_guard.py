@@ -193,6 +193,7 @@ def test_a_timeout_keeps_the_runs_that_finished() -> None:
     assert reports[1] == reports[2]
 
 
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_a_violation_on_the_runs_before_a_timeout_is_a_finding() -> None:
     """With a smaller epoch cap the trial's buggy plug-in was a clear finding; past the guard
     on one scenario it was "not run" everywhere. The runs made before the fault are checked

@@ -129,6 +129,7 @@ def _compile(tmp_path: Path, variants: tuple[tuple[str, str, str], ...]) -> None
 
 
 @needs_coqc
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_a_filter_at_j_plus_c_compiles_and_a_false_variant_does_not(tmp_path: Path) -> None:
     """Regression (red team 12, A): coqc rejected sum-p, sum-q and sum-two ("No applicable
     tactic")."""

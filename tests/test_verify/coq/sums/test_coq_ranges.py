@@ -189,6 +189,7 @@ def _compile(tmp_path: Path, variants: tuple[tuple[str, str, str], ...]) -> None
 
 
 @needs_coqc
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
 def test_splits_and_shifts_compile_and_false_variants_do_not(tmp_path: Path) -> None:
     """Every step compiles; of the false variants, a split's and a range's from a natural
     (coqc once rejected such kernel-proved steps) in every run, all with `-m slow` (each is a
