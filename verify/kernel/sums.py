@@ -123,7 +123,7 @@ def _members(s: VectorSum, j: sympy.Symbol
         found = atoms.structure(sympy.Symbol(v))
         key = atoms.vector_name(found.family, atoms.substitute(found.index, fresh, {})) if (
             isinstance(found, atoms.Family)) else v
-        body[key] = body.get(key, sympy.Integer(0)) + atoms.substitute(c, fresh, {})
+        body[key] = body.get(key, ZERO) + atoms.substitute(c, fresh, {})
     return [(atoms.substitute(p, fresh, {}), k) for p, k in s.filters], body
 
 
@@ -190,7 +190,7 @@ def _identity(name: str, target: sympy.Symbol, at: sympy.Expr, within: tuple[sym
         rhs, conditions = atoms.substitute(target, {var: at}, {}), [(sympy.Symbol(var) - at,
                                                                      "==")]
     elif name == "empty":
-        rhs, conditions = sympy.Integer(0), [(s.lo - s.hi - 1, ">=")]
+        rhs, conditions = ZERO, [(s.lo - s.hi - 1, ">=")]
     elif name == "last":
         rhs = part(s.lo, s.hi - 1) + at_(s.body, s.hi)
         conditions += [(at_(p, s.hi), kind) for p, kind in s.filters]
