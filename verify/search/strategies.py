@@ -19,7 +19,13 @@ from verify.kernel import Certificate, Product
 from verify.search.equalities import equality_certificate, equality_multiples
 from verify.search.lp import SCALINGS, Multiple, Term, build_lp, exact_point
 from verify.search.polynomials import Context, degree
-from verify.search.products import hypothesis_products, multipliers
+from verify.search.products import (
+    hypothesis_products,
+    multipliers,
+    sign_multipliers,
+    sign_product_terms,
+    sign_products,
+)
 from verify.search.rationalize import certificate_from_exact, certificate_from_point
 from verify.search.sos import (
     dsos_squares,
@@ -95,9 +101,13 @@ class LpStrategy(Strategy):
         del ctx, bound
         return [], []
 
+    def multipliers(self, ctx: Context) -> list[tuple[int, ...]]:
+        """The multipliers `m` tried, in order (`products.multipliers` by default)."""
+        return multipliers(ctx)
+
     def candidates(self, ctx: Context) -> Iterator[Certificate]:
         strict = ctx.judgement.claim.kind == ">"
-        for multiplier in multipliers(ctx):
+        for multiplier in self.multipliers(ctx):
             target = _target(ctx, multiplier)  # one round: its target, then its LP
             reach = max((self.factors * degree(h) for h in ctx.hyps), default=0)
             bound = max(degree(target), min(reach, self.max_bound))
@@ -201,6 +211,32 @@ class WeightedSquares(HypothesisProducts):
                     seen.add(id(term))
                     out.append(term)
         return out
+
+
+class SignProducts(HypothesisProducts):
+    """`hypothesis products` with the signs of products of sign-known atoms.
+
+    An atom whose sign a hypothesis states by itself (`g > 0`, `eta > 0`, a natural's
+    `t >= 0`) makes every product of such atoms a fact the kernel's product rule checks, but
+    `hypothesis products` multiplies at most three hypotheses and clears at most two: with a
+    learning rate the textbook steps need four (`t*eta*g` times a hypothesis) and clear three
+    (`t*eta**2`). So this strategy adds the products of atoms the judgement writes as
+    columns, alone and times each other hypothesis (`products.sign_product_terms`), and
+    tries as multipliers the products of strictly positive atoms that carry the claim's
+    monomials onto the hypotheses' (`products.sign_multipliers`). It comes after the cheaper
+    strategies, so no certificate they find changes; it does nothing on a judgement without
+    such products."""
+
+    name = "sign products"
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and bool(sign_products(ctx) or sign_multipliers(ctx))
+
+    def multipliers(self, ctx: Context) -> list[tuple[int, ...]]:
+        return [(), *sign_multipliers(ctx)]
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        return [*super().columns(ctx, target, bound), *sign_product_terms(ctx, bound)]
 
 
 class ExactSos(Strategy):
@@ -313,5 +349,6 @@ STRATEGIES: tuple[Strategy, ...] = (
     ExactSos(),
     HypothesisProducts(),
     WeightedSquares(),
+    SignProducts(),
     SemidefiniteSquares(),
 )
