@@ -13,10 +13,11 @@ import sympy
 
 from proofs.proof_file import parse_proof
 from verify import kernel
-from verify.kernel import Fact, Judgement
-from verify.proof_checker import check_proof
+from verify.kernel import Fact, Judgement, Obligation
+from verify.proof_checker import _factor_advice, check_proof
 from verify.search.polynomials import Context
 from verify.search.products import sign_multipliers, sign_products
+from verify.verdict import Stop
 
 LECTURE = """
 title = "Lecture 3: perceptron with step eta"
@@ -138,3 +139,34 @@ def test_sign_products_and_multipliers_are_read_off_the_judgement() -> None:
     weak = Judgement((Fact(t, ">="), *bound.hypotheses[1:]), bound.claim, ("w",),
                      bound.scalars)
     assert sign_multipliers(Context(weak)) == []
+
+
+def test_an_unsplit_bound_is_told_which_factor_a_split_lets_it_cancel() -> None:
+    """Newcomer 23, M2: the advice named a split on t only; it now names the factor
+    t*eta**2 that the case t > 0 cancels, and following it proves the step."""
+    unsplit = LECTURE.replace('split = { on = "t" }\n', "")
+    report = check_proof(parse_proof(unsplit.encode(), "unsplit.toml"))
+    last = report.steps[-1]
+    assert last.status == "unknown"
+    assert last.message.startswith(
+        "main: cancelling the positive factor eta**2*t proves the claim once `t > 0` is known"
+        " (the kernel accepted that certificate with it added): split on t (`split = { on ="
+        ' "t" }`), so that its case t > 0 knows it'), last.message
+    assert statuses(LECTURE)["mistake-bound"] == "proved"  # the advice followed
+
+
+def test_the_factor_advice_names_facts_to_add_for_scalars_of_no_known_sign() -> None:
+    t = sympy.Symbol("t")
+    judgement = Judgement((Fact(t, ">="),), Fact(t, ">="), (), ("t", "eta"))
+    goal = Obligation("main", judgement, True, ("natural",))
+    stop = Stop("factor", names=("eta**2*t", "eta", "t"))
+    assert _factor_advice(goal, [stop]) == (
+        "cancelling the positive factor eta**2*t proves the claim once `eta > 0` and `t > 0`"
+        " are known (the kernel accepted that certificate with them added): add `eta > 0` and"
+        " `t > 0` to `given` if they hold, or prove them in a step this one uses")
+    # one scalar, known >= 0: a split on it gives the case that knows it
+    assert _factor_advice(goal, [Stop("factor", names=("t", "t"))]).endswith(
+        'split on t (`split = { on = "t" }`), so that its case t > 0 knows it')
+    assert _factor_advice(goal, [Stop("factor", names=("eta", "eta"))]).endswith(
+        "add `eta > 0` to `given` if it holds, or prove it in a step this one uses")
+    assert _factor_advice(goal, [Stop("exhausted")]) is None
