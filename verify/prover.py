@@ -69,7 +69,9 @@ def _factor(judgement: Judgement, hints: Sequence[sympy.Expr | Vec], work: Work
             ) -> tuple[Stop, ...]:
     """The `factor` stop of an unknown judgement (`missing_factor`: a positive factor that
     clears the claim once some scalars are known > 0, checked by the kernel), on a count of
-    its own; none when there is none or its count runs out."""
+    its own (the whole budget: its LP is the size of the search's own, and at most
+    `MAX_FACTOR_TRIALS` rounds of it are tried); none when there is none or its count runs
+    out."""
     try:
         found = missing_factor(judgement, hints, work.fork())
     except (Exhausted, TimeCap):

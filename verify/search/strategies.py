@@ -18,6 +18,7 @@ from sympy.polys.rings import PolyElement
 
 from verify import kernel
 from verify.kernel import Certificate, Fact, Product
+from verify.kernel import atoms as atoms_
 from verify.search.equalities import equality_certificate, equality_multiples
 from verify.search.lp import SCALINGS, Multiple, Term, build_lp, exact_point
 from verify.search.polynomials import Context, Hint, degree
@@ -273,7 +274,9 @@ def missing_factor(judgement: kernel.Judgement, hints: Sequence[Hint], work: Wor
         return None
     known = {gen: i for gen, i in sign_atoms(ctx).items()
              if judgement.hypotheses[i].kind == ">"}
-    scalars = [gen for gen in ctx.used if gen < len(ctx.scalars) and gen not in known]
+    # plain names only: a family member or a sum is no fact a user adds as written
+    scalars = [gen for gen in ctx.used if gen < len(ctx.scalars) and gen not in known
+               and atoms_.IDENT.fullmatch(ctx.scalars[gen])]
     if not scalars:
         return None
     extra = tuple(Fact(ctx.symbols[gen], ">") for gen in scalars)
