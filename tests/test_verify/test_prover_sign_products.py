@@ -170,3 +170,18 @@ def test_the_factor_advice_names_facts_to_add_for_scalars_of_no_known_sign() -> 
     assert _factor_advice(goal, [Stop("factor", names=("eta", "eta"))]).endswith(
         "add `eta > 0` to `given` if it holds, or prove it in a step this one uses")
     assert _factor_advice(goal, [Stop("exhausted")]) is None
+
+
+def test_a_step_split_on_another_name_is_not_told_to_split_again() -> None:
+    """A step has one split (newcomer 21: a second `split =` is a TOML error), so a step split
+    on g whose case lacks t > 0 is told to add or prove that fact instead."""
+    other = LECTURE.replace('split = { on = "t" }', 'split = { on = "g" }')
+    report = check_proof(parse_proof(other.encode(), "split-g.toml"))
+    last = report.steps[-1]
+    assert last.status == "unknown"
+    assert last.message.startswith(
+        "case g > 0: no certificate in this case: cancelling the positive factor eta**2*t "
+        "proves the claim once `t > 0` is known (the kernel accepted that certificate with it "
+        "added): add `t > 0` to `given` if it holds, or prove it in a step this one uses"
+    ), last.message
+    assert "split on t" not in last.message
