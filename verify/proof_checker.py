@@ -35,7 +35,7 @@ from proofs.language.expressions import (
 )
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
-from proofs.step import CaseSplit, Hint, Induction, Proof, Step, Term, Use
+from proofs.step import CaseSplit, Direct, Hint, Induction, Proof, Step, Term, Use
 from verify import kernel
 from verify.kernel import Certificate, Counterexample, Judgement, Obligation, atoms
 from verify.kernel.algebra import names_of, normal_form
@@ -1355,6 +1355,33 @@ def _indexed(judgement: Judgement) -> bool:
                for r in (*judgement.hypotheses, judgement.claim) for s in r.expr.free_symbols)
 
 
+def _factor_advice(goal: Obligation, stops: Sequence[Stop], can_split: bool = True
+                   ) -> str | None:
+    """The remedy a `factor` stop names (newcomer 23, M2): the claim times a positive factor
+    follows once some scalars are known > 0, which the kernel checked with exactly those
+    facts; a scalar known >= 0 (a natural) gets a split on it, whose case `x > 0` knows it,
+    when the step `can_split` (a step that splits or inducts already cannot split again:
+    newcomer 21's second `split =` was a TOML error), any other the fact itself to add.
+    None without such a stop."""
+    found = next((s for s in stops if s.kind == "factor" and len(s.names) > 1), None)
+    if found is None:
+        return None
+    factor, *scalars = found.names
+    one = len(scalars) == 1
+    it = "it" if one else "them"
+    nonnegative = {str(h.expr) for h in goal.judgement.hypotheses
+                   if h.kind == ">=" and h.expr.is_Symbol}
+    split = [x for x in scalars if x in nonnegative] if one and can_split else []
+    facts = " and ".join(f"`{x} > 0`" for x in scalars)
+    remedy = (f"split on {split[0]} (`split = {{ on = \"{split[0]}\" }}`), so that its case "
+              f"{split[0]} > 0 knows it" if split else
+              f"add {facts} to `given` if {'it holds' if one else 'they hold'}, or prove {it} in "
+              "a step this one uses")
+    return (f"cancelling the positive factor {factor} proves the claim once {facts} "
+            f"{'is' if one else 'are'} known (the kernel accepted that certificate with {it} "
+            f"added): {remedy}")
+
+
 def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
@@ -1397,10 +1424,13 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
         t = counters[0] if counters else "the run's length"
         lacking = ("a fact the step lacks (a sign such as `R2 >= 0`, a bound), a hint, or a "
                    "lemma it uses")
+        factor = _factor_advice(goal, stops, can_split=isinstance(step.rule, Direct))
         if isinstance(step.rule, CaseSplit):  # newcomer 21: told to split on k, split on k
-            return (f"no certificate in this case: it may need {lacking}; its point refutes "
-                    "nothing (the step imports an induction's claim, which holds only along "
-                    "runs)")
+            return (f"no certificate in this case: {factor or f'it may need {lacking}'}; its "
+                    "point refutes nothing (the step imports an induction's claim, which holds "
+                    "only along runs)")
+        if factor is not None:
+            return f"{factor}; else it may need {lacking}"
         return (f"split on {t} if the step divides by it (the imported induction's claim "
                 f"multiplied by {t}: `split = {{ on = \"{t}\" }}`, so that each case knows "
                 f"its sign); else it may need {lacking}")
@@ -1421,6 +1451,8 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
         return ("no certificate for the equality: it is no combination of the equalities, "
                 "and one of its halves `<=`, `>=` was not proved (a hint or a case split may "
                 "help that half)")
+    if (factor := _factor_advice(goal, stops, can_split=isinstance(step.rule, Direct))) is not None:
+        return factor
     larger = _larger_helps(stops, budget)
     if "rounding" in kinds and not larger:
         return ("no certificate within the budget: a hint or a case split may help; the "

@@ -26,7 +26,7 @@ from verify.kernel import Certificate, Counterexample, Judgement, atoms
 from verify.relevance import Part, parts
 from verify.search.counterexamples import CounterexampleSearch, linear_counterexample
 from verify.search.polynomials import Context
-from verify.search.strategies import STRATEGIES
+from verify.search.strategies import STRATEGIES, missing_factor
 from verify.search.work import DEFAULT_BUDGET, Exhausted, SearchBudget, TimeCap, Work
 from verify.verdict import Stop, Verdict
 
@@ -62,7 +62,21 @@ def decide(
     if verdict is not None:
         return verdict
     return Verdict("unknown", None, None, "; ".join([*notes, *work.notes]), _since(start),
-                   stops=(*stops, *work.stops))
+                   stops=(*stops, *work.stops, *_factor(judgement, hints, work)))
+
+
+def _factor(judgement: Judgement, hints: Sequence[sympy.Expr | Vec], work: Work
+            ) -> tuple[Stop, ...]:
+    """The `factor` stop of an unknown judgement (`missing_factor`: a positive factor that
+    clears the claim once some scalars are known > 0, checked by the kernel), on a count of
+    its own (the whole budget: its LP is the size of the search's own, and at most
+    `MAX_FACTOR_TRIALS` rounds of it are tried); none when there is none or its count runs
+    out."""
+    try:
+        found = missing_factor(judgement, hints, work.fork())
+    except (Exhausted, TimeCap):
+        return ()
+    return () if found is None else (found,)
 
 
 def _search(

@@ -16,9 +16,11 @@ Status = Literal["proved", "refuted", "unknown"]
 #: to exact rationals (`rounding`); a counterexample off the naturals that the naturals next
 #: to it do not mend: none refutes and every natural was covered (`natural-only`), none was
 #: found (`natural-none`), or one was and the kernel rejected it (`natural-rejected`); the
-#: user's wall-clock cap (`--time-limit`) reached (`time-cap`: the clock, not the budget).
+#: user's wall-clock cap (`--time-limit`) reached (`time-cap`: the clock, not the budget);
+#: a positive factor would clear the claim if some of its atoms were known > 0 (`factor`:
+#: `names` holds the factor, then those atoms; a certificate the kernel accepted with them).
 StopKind = Literal["exhausted", "lp-over", "sdp-over", "rounding", "natural-only",
-                   "natural-none", "natural-rejected", "time-cap"]
+                   "natural-none", "natural-rejected", "time-cap", "factor"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,7 @@ class Stop:
 
     kind: StopKind
     sizes: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()  # a `factor`'s text, then its atoms not known > 0
 
 
 @dataclass(frozen=True)

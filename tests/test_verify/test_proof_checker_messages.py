@@ -50,7 +50,11 @@ def test_a_direct_step_dividing_by_an_induction_counter_is_told_to_split_on_it()
     report = check_proof(parse_proof(text.encode(), "no-split.toml"), budget=BUDGETS["small"])
     last = report.steps[-1]
     assert last.status == "unknown"
-    assert last.message.startswith("main: split on t if the step divides by it")
+    # newcomer 23, M2: the factor the split lets it cancel is named, checked by the kernel
+    assert last.message.startswith(
+        "main: cancelling the positive factor t proves the claim once `t > 0` is known (the "
+        'kernel accepted that certificate with it added): split on t (`split = { on = "t" }`)'
+        ", so that its case t > 0 knows it"), last.message
     assert "invariant may be too weak" not in last.message
 
 

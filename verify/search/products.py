@@ -54,3 +54,111 @@ def multipliers(ctx: Context, max_factors: int = 2) -> list[tuple[int, ...]]:
     for count in range(max_factors + 1):
         out.extend(combinations_with_replacement(strict, count))
     return out
+
+
+def sign_atoms(ctx: Context) -> dict[int, int]:
+    """The generators whose sign a hypothesis states by itself (`g > 0`, `eta > 0`, a
+    natural's `t >= 0`, a case's `t > 0`): generator index -> that hypothesis's index, a
+    strict one preferred (only strict factors may clear a claim). A product of such atoms is
+    a product of hypotheses, so its sign needs no lemma: the kernel's product rule checks it.
+    """
+    key = "sign atoms"
+    if key not in ctx.cache:
+        atoms: dict[int, int] = {}
+        for i in inequality_indices(ctx):
+            hyp = ctx.hyps[i]
+            if len(hyp) != 1:
+                continue
+            (monomial, coeff), = hyp.items()
+            if sum(monomial) != 1 or coeff <= 0:
+                continue
+            gen = monomial.index(1)
+            if gen not in atoms or (ctx.judgement.hypotheses[i].kind == ">"
+                                    and ctx.judgement.hypotheses[atoms[gen]].kind != ">"):
+                atoms[gen] = i
+        ctx.cache[key] = atoms
+    return ctx.cache[key]  # type: ignore[return-value]
+
+
+def _combo(monomial: tuple[int, ...], atoms: dict[int, int]) -> tuple[int, ...]:
+    """The hypothesis indices whose product is `monomial` (a monomial in sign atoms)."""
+    return tuple(sorted(atoms[gen] for gen, power in enumerate(monomial)
+                        for _ in range(power)))
+
+
+def _sign_part(monomial: tuple[int, ...], atoms: dict[int, int]) -> tuple[int, ...]:
+    """`monomial` with every generator that is no sign atom dropped."""
+    return tuple(power if gen in atoms else 0 for gen, power in enumerate(monomial))
+
+
+MAX_SIGN_FACTORS = 4  # atoms in one sign product or multiplier: t*eta**2*g is the largest met
+MAX_SIGN_PRODUCTS = 8  # sign products (and as many multipliers) per judgement, first found
+
+
+def sign_products(ctx: Context) -> list[tuple[int, ...]]:
+    """Products of two or more sign atoms that the judgement writes: the sign-atom part of
+    each monomial of its hypotheses and claim (`t*eta*g` of `<u,w> - eta*g*t >= 0`), as
+    hypothesis indices, in order of first appearance. Each is a fact `t*eta*g >= 0` the
+    search may multiply another hypothesis by: `dot(w,u)**2 - (t*eta*g)**2` is
+    `(dot(w,u) - t*eta*g)**2 + 2*t*eta*g*(dot(w,u) - t*eta*g)`, a product of four
+    hypotheses, beyond the three of `hypothesis_products` (newcomer 23, M1)."""
+    atoms = sign_atoms(ctx)
+    found: list[tuple[int, ...]] = []
+    for poly in (*ctx.hyps, ctx.gap):
+        for monomial in sorted(poly.keys()):
+            part = _sign_part(monomial, atoms)
+            if 2 <= sum(part) <= MAX_SIGN_FACTORS and (combo := _combo(part, atoms)) not in found:
+                found.append(combo)
+    return found[:MAX_SIGN_PRODUCTS]
+
+
+def sign_product_terms(ctx: Context, bound: int) -> list[Term]:
+    """Columns `M` and `M * h` for each sign product `M` (`sign_products`) and each
+    inequality hypothesis `h` that is no sign atom, of degree <= `bound`, each charged as
+    `hypothesis_products` charges its own."""
+    key = ("sign products", bound)
+    if key not in ctx.cache:
+        strict = set(ctx.indices(">"))
+        atoms = set(sign_atoms(ctx).values())
+        others = [i for i in inequality_indices(ctx) if i not in atoms and ctx.hyps[i]]
+        terms: list[Term] = []
+        for product in sign_products(ctx):
+            for combo in (product, *(tuple(sorted((*product, i))) for i in others)):
+                if sum(degree(ctx.hyps[i]) for i in combo) > bound:
+                    continue
+                charge(ctx.work, ctx.product_size(combo))
+                terms.append(Term(combo, ctx.hyp_product(combo),
+                                  strict=all(i in strict for i in combo)))
+        ctx.cache[key] = terms
+    return ctx.cache[key]  # type: ignore[return-value]
+
+
+def sign_multipliers(ctx: Context, atoms: dict[int, int] | None = None
+                     ) -> list[tuple[int, ...]]:
+    """Positive factors worth clearing from the claim: monomials `q` in the strictly positive
+    sign atoms (or in `atoms`, generator -> hypothesis index) such that `q` times every
+    monomial of the claim's gap is a monomial some hypothesis writes, as hypothesis indices
+    (a multiplier the kernel accepts: a product of strict hypotheses). `t > 0, eta > 0,
+    <w,w> <= t*eta**2*R**2, t**2*eta**2*g**2 <= <w,w> |- R**2 - g**2*t >= 0` gets `t*eta**2`:
+    `t*eta**2*(R**2 - g**2*t)` is the sum of the two (newcomer 23, M2): three factors,
+    beyond the two of `multipliers`."""
+    if atoms is None:
+        atoms = {gen: i for gen, i in sign_atoms(ctx).items()
+                 if ctx.judgement.hypotheses[i].kind == ">"}
+    if not atoms or not ctx.gap:
+        return []
+    written = {m for hyp in ctx.hyps for m in hyp}
+    gap = sorted(ctx.gap.keys())
+    found: list[tuple[int, ...]] = []
+    for first in gap[:1]:
+        for monomial in sorted(written):
+            q = tuple(a - b for a, b in zip(monomial, first, strict=True))
+            if min(q) < 0 or any(p and gen not in atoms for gen, p in enumerate(q)):
+                continue
+            if not 1 <= sum(q) <= MAX_SIGN_FACTORS:
+                continue
+            if all(tuple(a + b for a, b in zip(m, q, strict=True)) in written for m in gap):
+                combo = _combo(q, atoms)
+                if combo not in found:
+                    found.append(combo)
+    return found[:MAX_SIGN_PRODUCTS]

@@ -8,18 +8,28 @@ a budget runs out, `Exhausted` ends the search for certificates (never a clock).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from math import prod
 from typing import TYPE_CHECKING, ClassVar
 
 from sympy.polys.rings import PolyElement
 
-from verify.kernel import Certificate, Product
+from verify import kernel
+from verify.kernel import Certificate, Fact, Product
+from verify.kernel import atoms as atoms_
 from verify.search.equalities import equality_certificate, equality_multiples
 from verify.search.lp import SCALINGS, Multiple, Term, build_lp, exact_point
-from verify.search.polynomials import Context, degree
-from verify.search.products import hypothesis_products, multipliers
+from verify.search.polynomials import Context, Hint, degree
+from verify.search.products import (
+    hypothesis_products,
+    multipliers,
+    sign_atoms,
+    sign_multipliers,
+    sign_product_terms,
+    sign_products,
+)
 from verify.search.rationalize import certificate_from_exact, certificate_from_point
 from verify.search.sos import (
     dsos_squares,
@@ -30,6 +40,7 @@ from verify.search.sos import (
     norm_squares,
     weighted,
 )
+from verify.search.work import Work
 from verify.verdict import Stop
 
 if TYPE_CHECKING:
@@ -95,9 +106,13 @@ class LpStrategy(Strategy):
         del ctx, bound
         return [], []
 
+    def multipliers(self, ctx: Context) -> list[tuple[int, ...]]:
+        """The multipliers `m` tried, in order (`products.multipliers` by default)."""
+        return multipliers(ctx)
+
     def candidates(self, ctx: Context) -> Iterator[Certificate]:
         strict = ctx.judgement.claim.kind == ">"
-        for multiplier in multipliers(ctx):
+        for multiplier in self.multipliers(ctx):
             target = _target(ctx, multiplier)  # one round: its target, then its LP
             reach = max((self.factors * degree(h) for h in ctx.hyps), default=0)
             bound = max(degree(target), min(reach, self.max_bound))
@@ -201,6 +216,94 @@ class WeightedSquares(HypothesisProducts):
                     seen.add(id(term))
                     out.append(term)
         return out
+
+
+class SignProducts(HypothesisProducts):
+    """`hypothesis products` with the signs of products of sign-known atoms.
+
+    An atom whose sign a hypothesis states by itself (`g > 0`, `eta > 0`, a natural's
+    `t >= 0`) makes every product of such atoms a fact the kernel's product rule checks, but
+    `hypothesis products` multiplies at most three hypotheses and clears at most two: with a
+    learning rate the textbook steps need four (`t*eta*g` times a hypothesis) and clear three
+    (`t*eta**2`). So this strategy adds the products of atoms the judgement writes as
+    columns, alone and times each other hypothesis (`products.sign_product_terms`), and
+    tries as multipliers the products of strictly positive atoms that carry the claim's
+    monomials onto the hypotheses' (`products.sign_multipliers`). It comes after the cheaper
+    strategies, so no certificate they find changes; it does nothing on a judgement without
+    such products."""
+
+    name = "sign products"
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and bool(sign_products(ctx) or sign_multipliers(ctx))
+
+    def multipliers(self, ctx: Context) -> list[tuple[int, ...]]:
+        return [(), *sign_multipliers(ctx)]
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        return [*super().columns(ctx, target, bound), *sign_product_terms(ctx, bound)]
+
+
+class _Cleared(SignProducts):
+    """`sign products` with one multiplier only (`missing_factor`'s trial)."""
+
+    def __init__(self, multiplier: tuple[int, ...]) -> None:
+        self.multiplier = multiplier
+
+    def applies(self, ctx: Context) -> bool:
+        return Strategy.applies(self, ctx)
+
+    def multipliers(self, ctx: Context) -> list[tuple[int, ...]]:
+        return [self.multiplier]
+
+
+MAX_FACTOR_TRIALS = 2  # factors tried by `missing_factor`, each one LP round
+
+
+def missing_factor(judgement: kernel.Judgement, hints: Sequence[Hint], work: Work
+                   ) -> Stop | None:
+    """For an unknown claim: a product `q` of scalars, some not known > 0, that clears the
+    claim once they are (`t*eta**2` when only `t >= 0` is known: a split on t gives its case
+    `t > 0`), as a `factor` stop naming `q` and those scalars; None when there is none.
+
+    The advice must stay true, so `q` is named only when the kernel accepts a certificate of
+    the judgement with `x > 0` added for exactly those scalars `x` and `q` as its multiplier:
+    with those facts the search finds it (`SignProducts`). Charged to `work`, a count."""
+    ctx = Context(judgement, hints, work)
+    if judgement.claim.kind not in (">=", ">") or not ctx.gap:
+        return None
+    known = {gen: i for gen, i in sign_atoms(ctx).items()
+             if judgement.hypotheses[i].kind == ">"}
+    # plain names only: a family member or a sum is no fact a user adds as written
+    scalars = [gen for gen in ctx.used if gen < len(ctx.scalars) and gen not in known
+               and atoms_.IDENT.fullmatch(ctx.scalars[gen])]
+    if not scalars:
+        return None
+    extra = tuple(Fact(ctx.symbols[gen], ">") for gen in scalars)
+    wide = replace(judgement, hypotheses=(*judgement.hypotheses, *extra))
+    atoms = {**known, **{gen: len(judgement.hypotheses) + k for k, gen in enumerate(scalars)}}
+    tried = 0
+    for combo in sign_multipliers(Context(wide, hints, work), atoms):
+        added = sorted({i for i in combo if i >= len(judgement.hypotheses)})
+        if not added:
+            continue  # clears with what is known: the search has tried it
+        if tried == MAX_FACTOR_TRIALS:
+            break
+        tried += 1
+        # exactly the facts it names, so that the advice says all it takes
+        names = [extra[i - len(judgement.hypotheses)] for i in added]
+        trial = replace(judgement, hypotheses=(*judgement.hypotheses, *names))
+        moved = {old: len(judgement.hypotheses) + k for k, old in enumerate(added)}
+        multiplier = tuple(sorted(moved.get(i, i) for i in combo))
+        trial_ctx = Context(trial, hints, work)
+        for certificate in _Cleared(multiplier).candidates(trial_ctx):
+            try:
+                kernel.check_certificate(trial, certificate)
+            except kernel.KernelError:
+                continue
+            factor = prod((trial.hypotheses[i].expr for i in multiplier), start=1)
+            return Stop("factor", names=(str(factor), *(str(f.expr) for f in names)))
+    return None
 
 
 class ExactSos(Strategy):
@@ -313,5 +416,6 @@ STRATEGIES: tuple[Strategy, ...] = (
     ExactSos(),
     HypothesisProducts(),
     WeightedSquares(),
+    SignProducts(),
     SemidefiniteSquares(),
 )

@@ -1,0 +1,187 @@
+"""Signs of products of sign-known atoms (newcomer 23, M1 and M2): a lecturer's proof with a
+learning rate `eta` proves as its eta-free twin does, with no lemma `t*eta*g >= 0` written
+by hand, and its false variants are never proved.
+
+With `eta` the textbook steps need a product of four hypotheses (`t*eta*g` times the
+progress invariant) and a multiplier of three (`t*eta**2`), one more than `hypothesis
+products` tries; `verify.search.products.sign_product_terms` and `sign_multipliers` supply
+them, and the kernel checks every certificate as before."""
+
+from __future__ import annotations
+
+import sympy
+
+from proofs.proof_file import parse_proof
+from verify import kernel
+from verify.kernel import Fact, Judgement, Obligation
+from verify.proof_checker import _factor_advice, check_proof
+from verify.search.polynomials import Context
+from verify.search.products import sign_multipliers, sign_products
+from verify.verdict import Stop
+
+LECTURE = """
+title = "Lecture 3: perceptron with step eta"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "R", "g", "eta"]
+naturals = ["t"]
+
+[[step]]
+id = "norm-invariant"
+claim = "norm2(w) <= t*eta**2*R**2"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2", "eta > 0"]
+constants = ["R", "eta"]
+
+[[step]]
+id = "progress-invariant"
+claim = "dot(w, u) >= t*eta*g"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["y*dot(u, x) >= g", "eta > 0"]
+constants = ["u", "g", "eta"]
+
+[[step]]
+id = "squared-lower-bound"
+uses = ["progress-invariant"]
+given = ["norm2(u) == 1", "g > 0", "eta > 0"]
+claim = "t**2*eta**2*g**2 <= norm2(w)"
+hints = ["w - dot(w, u)*u"]
+
+[[step]]
+id = "mistake-bound"
+uses = ["norm-invariant", "squared-lower-bound"]
+given = ["g > 0", "eta > 0"]
+claim = "t <= R**2/g**2"
+split = { on = "t" }
+"""
+
+# the two steps stated directly (their used claims as `given`), so a false variant is
+# refuted outright rather than left unknown as a point no run may reach
+DIRECT = """
+title = "eta steps, direct"
+vectors = ["w", "u"]
+scalars = ["t", "R", "g", "eta"]
+naturals = ["t"]
+
+[[step]]
+id = "squared-lower-bound"
+given = ["dot(w, u) >= t*eta*g", "norm2(u) == 1", "g > 0", "eta > 0"]
+claim = "t**2*eta**2*g**2 <= norm2(w)"
+hints = ["w - dot(w, u)*u"]
+
+[[step]]
+id = "mistake-bound"
+given = ["norm2(w) <= t*eta**2*R**2", "t**2*eta**2*g**2 <= norm2(w)", "g > 0", "eta > 0"]
+claim = "t <= R**2/g**2"
+split = { on = "t" }
+"""
+
+
+def statuses(text: str) -> dict[str, str]:
+    report = check_proof(parse_proof(text.encode(), "eta.toml"))
+    return {step.step.id: step.status for step in report.steps}
+
+
+def test_the_lecturers_eta_proof_as_written_is_proved() -> None:
+    report = check_proof(parse_proof(LECTURE.encode(), "lecture.toml"))
+    by_id = {step.step.id: step for step in report.steps}
+    assert [s.status for s in report.steps] == ["proved"] * 4, [s.message for s in report.steps]
+    assert by_id["squared-lower-bound"].message == "certificate by sign products"
+    # every certificate is the kernel's to accept: re-check each piece
+    for step in report.steps:
+        for goal in step.goals:
+            for judgement, certificate in goal.pieces:
+                kernel.check_certificate(judgement, certificate)
+
+
+def test_the_direct_steps_are_proved_and_their_false_variants_refuted() -> None:
+    assert statuses(DIRECT) == {"squared-lower-bound": "proved", "mistake-bound": "proved"}
+    # without eta > 0 (eta = 0 or negative breaks both), or with the inequality reversed
+    no_eta = DIRECT.replace(', "eta > 0"]', "]")
+    assert statuses(no_eta) == {"squared-lower-bound": "refuted", "mistake-bound": "refuted"}
+    reversed_ = DIRECT.replace('claim = "t**2*eta**2*g**2 <= norm2(w)"',
+                               'claim = "t**2*eta**2*g**2 >= norm2(w)"').replace(
+        'claim = "t <= R**2/g**2"', 'claim = "t >= R**2/g**2"')
+    assert statuses(reversed_) == {"squared-lower-bound": "refuted", "mistake-bound": "refuted"}
+
+
+def test_the_lecturers_false_variants_are_never_proved() -> None:
+    no_eta = LECTURE.replace('given = ["norm2(u) == 1", "g > 0", "eta > 0"]',
+                             'given = ["norm2(u) == 1", "g > 0"]').replace(
+        'given = ["g > 0", "eta > 0"]\nclaim = "t <=', 'given = ["g > 0"]\nclaim = "t <=')
+    found = statuses(no_eta)
+    assert found["squared-lower-bound"] != "proved"
+    assert found["mistake-bound"] != "proved"
+    reversed_ = LECTURE.replace('claim = "t <= R**2/g**2"', 'claim = "t >= R**2/g**2"')
+    assert statuses(reversed_)["mistake-bound"] != "proved"
+
+
+def test_sign_products_and_multipliers_are_read_off_the_judgement() -> None:
+    t, g, eta, R = sympy.symbols("t g eta R")
+    ww, uw = sympy.Symbol("<w,w>"), sympy.Symbol("<u,w>")
+    progress = Judgement((Fact(t, ">="), Fact(g, ">"), Fact(eta, ">"),
+                          Fact(uw - t * eta * g, ">=")),
+                         Fact(ww - t**2 * eta**2 * g**2, ">="), ("u", "w"), ("t", "g", "eta"))
+    # t*eta*g (hypotheses 0, 1, 2) from the progress fact; the claim's t**2*eta**2*g**2
+    # is past MAX_SIGN_FACTORS
+    assert sign_products(Context(progress)) == [(0, 1, 2)]
+    bound = Judgement((Fact(t, ">"), Fact(g, ">"), Fact(eta, ">"),
+                       Fact(t * eta**2 * R**2 - ww, ">="),
+                       Fact(ww - t**2 * eta**2 * g**2, ">=")),
+                      Fact(R**2 - g**2 * t, ">="), ("w",), ("t", "g", "eta", "R"))
+    assert sign_multipliers(Context(bound)) == [(0, 2, 2)]  # t*eta**2
+    # t only known >= 0: no multiplier may use it (a nonnegative m could be 0)
+    weak = Judgement((Fact(t, ">="), *bound.hypotheses[1:]), bound.claim, ("w",),
+                     bound.scalars)
+    assert sign_multipliers(Context(weak)) == []
+
+
+def test_an_unsplit_bound_is_told_which_factor_a_split_lets_it_cancel() -> None:
+    """Newcomer 23, M2: the advice named a split on t only; it now names the factor
+    t*eta**2 that the case t > 0 cancels, and following it proves the step."""
+    unsplit = LECTURE.replace('split = { on = "t" }\n', "")
+    report = check_proof(parse_proof(unsplit.encode(), "unsplit.toml"))
+    last = report.steps[-1]
+    assert last.status == "unknown"
+    assert last.message.startswith(
+        "main: cancelling the positive factor eta**2*t proves the claim once `t > 0` is known"
+        " (the kernel accepted that certificate with it added): split on t (`split = { on ="
+        ' "t" }`), so that its case t > 0 knows it'), last.message
+    assert statuses(LECTURE)["mistake-bound"] == "proved"  # the advice followed
+
+
+def test_the_factor_advice_names_facts_to_add_for_scalars_of_no_known_sign() -> None:
+    t = sympy.Symbol("t")
+    judgement = Judgement((Fact(t, ">="),), Fact(t, ">="), (), ("t", "eta"))
+    goal = Obligation("main", judgement, True, ("natural",))
+    stop = Stop("factor", names=("eta**2*t", "eta", "t"))
+    assert _factor_advice(goal, [stop]) == (
+        "cancelling the positive factor eta**2*t proves the claim once `eta > 0` and `t > 0`"
+        " are known (the kernel accepted that certificate with them added): add `eta > 0` and"
+        " `t > 0` to `given` if they hold, or prove them in a step this one uses")
+    # one scalar, known >= 0: a split on it gives the case that knows it
+    assert _factor_advice(goal, [Stop("factor", names=("t", "t"))]).endswith(
+        'split on t (`split = { on = "t" }`), so that its case t > 0 knows it')
+    assert _factor_advice(goal, [Stop("factor", names=("eta", "eta"))]).endswith(
+        "add `eta > 0` to `given` if it holds, or prove it in a step this one uses")
+    assert _factor_advice(goal, [Stop("exhausted")]) is None
+
+
+def test_a_step_split_on_another_name_is_not_told_to_split_again() -> None:
+    """A step has one split (newcomer 21: a second `split =` is a TOML error), so a step split
+    on g whose case lacks t > 0 is told to add or prove that fact instead."""
+    other = LECTURE.replace('split = { on = "t" }', 'split = { on = "g" }')
+    report = check_proof(parse_proof(other.encode(), "split-g.toml"))
+    last = report.steps[-1]
+    assert last.status == "unknown"
+    assert last.message.startswith(
+        "case g > 0: no certificate in this case: cancelling the positive factor eta**2*t "
+        "proves the claim once `t > 0` is known (the kernel accepted that certificate with it "
+        "added): add `t > 0` to `given` if it holds, or prove it in a step this one uses"
+    ), last.message
+    assert "split on t" not in last.message
