@@ -802,14 +802,17 @@ def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[Goa
             refutation = kernel.refute_run(seq, states)
         except kernel.KernelError:  # a hypothesis or a lemma's claim fails on the way
             continue
-        return refutation, _run_message(rule, states), report.goal.label
+        return refutation, _run_message(rule, states, stated.claim), report.goal.label
     return None
 
 
-def _run_message(rule: kernel.Induction, states: Sequence[Counterexample]) -> str:
-    """`refuted by a run from the start: 1 update, on x = (1), y = 1, then ...` (the
-    per-update names, which the statement does not name, shown here; the last state is the
-    point)."""
+def _run_message(rule: kernel.Induction, states: Sequence[Counterexample],
+                 claim: kernel.Rel) -> str:
+    """`refuted by a run from the start: 1 update, on x = (1), y = 1, with eta = 2, then
+    ...`: the per-update names and the run's constants that the claim does not name (an
+    update `w + eta*y*x` or an update fact `y<w,x> <= b` reads them), which the point shown
+    after the message (the claim's names) leaves out; without them `w = (-2)` after one
+    update on `x = (-1)` reads as a wrong sum (newcomer 24). The last state is the point."""
     from verify.render.certificates import assignments
     from verify.search.counterexamples import per_update_names
 
@@ -817,8 +820,12 @@ def _run_message(rule: kernel.Induction, states: Sequence[Counterexample]) -> st
     first, count = states[0], len(states) - 1
     example = ", ".join(assignments(first.scalars, first.vectors, fresh,
                                     families=first.families))
+    claimed = {n for e in (claim.lhs, claim.rhs, *claim.divisors) for n in names_of(e)}
+    held = ", ".join(assignments(first.scalars, first.vectors,
+                                 set(rule.constants) - claimed, families=first.families))
     free = ", ".join(assignments(first.scalars, first.vectors, set(rule.step) - set(rule.base)))
     on = f", {'each ' * (count > 1)}on {example}" if example else ""
+    on += f", with {held}" if held else ""
     start = f"the start ({free}: the base leaves it free)" if free else "the start"
     return (f"refuted by a run from {start}: {count} update{'s' * (count > 1)}{on}, then "
             "the invariant fails (the step case's point replayed from the base; the kernel "

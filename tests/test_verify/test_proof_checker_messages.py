@@ -6,6 +6,7 @@ stated and why, and `--budget large` offered only where it can go on (never at `
 from __future__ import annotations
 
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import sympy
@@ -426,3 +427,45 @@ def test_a_refuting_run_says_where_it_starts_and_from_which_point(tmp_path: Path
     judgements = out.split("judgement ")[1:]
     made_from = [j.split(":")[0] for j in judgements if "alone, that is" in j]
     assert made_from == ["step"], made_from  # not the denominator's side condition
+
+
+RATE_PROGRESS = b"""
+title = "progress with a step size, its gamma unsigned"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "gamma", "eta"]
+naturals = ["t"]
+
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= t*gamma"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["y*dot(u, x) >= gamma", "eta > 0"]
+constants = ["u", "gamma", "eta"]
+"""
+
+
+def test_a_refuting_run_names_the_constants_its_updates_read(tmp_path: Path, capsys) -> None:
+    """Newcomer 24, M2: `1 update, on y = 1, x = (-1) ... at ..., w = (-2)` left out eta = 2,
+    which the update `w + eta*y*x` reads and the claim does not name: the run read as a wrong
+    sum. The message names every constant of the run the claim does not (the point printed
+    after it names the claim's), with its value at the run; the claim's own are not repeated."""
+    import re
+
+    from verify.cli import main
+
+    path = tmp_path / "rate.toml"
+    path.write_bytes(RATE_PROGRESS)
+    assert main(["check", str(path)]) == 1
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("refuted  progress")
+    found = re.search(r"1 update, on (.*?), with eta = (\S+), then the invariant fails", line)
+    assert found is not None, line
+    assert "gamma" not in found[1] and "with u =" not in line  # the claim's names: at the end
+    # the update replayed by hand: w = 0 + eta*y*x at the example shown
+    y = Fraction(re.search(r"\by = (\S+?),", found[1])[1])
+    x = Fraction(re.search(r"\bx = \((\S+?)\)", found[1])[1])
+    w = Fraction(re.search(r"\bw = \((\S+?)\)$", line)[1])
+    assert w == Fraction(found[2]) * y * x
