@@ -114,13 +114,13 @@ def test_coq_checks_a_named_step_and_rejects_another_definition(tmp_path) -> Non
     _rejected(tmp_path, VARIANTS[:1])
 
 
-@pytest.mark.slow  # coqc about 2 s a variant (the suite's 5 minutes: run by -m slow)
+@pytest.mark.slow  # the check and three coqc runs (1 s each): 8-14 s loaded; run by -m slow
 @needs_coqc
 def test_coq_rejects_a_longer_range_and_a_stronger_claim(tmp_path) -> None:
     _rejected(tmp_path, VARIANTS[1:])
 
 
-@pytest.mark.slow  # about 1 s of coqc a step (the suite's 5 minutes: run by -m slow)
+@pytest.mark.slow  # eight checks and coqc 2.9 s: about 30 s loaded; run by -m slow
 @needs_coqc
 def test_coq_checks_every_kind_of_named_step(tmp_path) -> None:
     """Two members and a coefficient free of the index, two sums (`<S, T>` read through T's
