@@ -30,8 +30,8 @@ DECIDERS = re.compile(r"\b(nra|lra|psatz|nlinarith|lia|nia|Admitted|admit|Axiom)
 
 NAMED = '''
 title = "named"
-vectors = ["th", "x", "z"]
-scalars = ["y", "k", "m", "j", "c"]
+vectors = ["th", "x", "z", "u"]
+scalars = ["y", "k", "m", "j", "c", "g"]
 naturals = ["k", "m"]
 indexed = ["x", "y", "z"]
 
@@ -51,6 +51,9 @@ STEPS = [
     ("two-members", [], "norm2(th - sum(j in 1..k, x[j+1] - 2*c*z[j])) >= 0"),
     ("filtered", [], "norm2(th - sum(j in M, y[j]*x[j])) >= 0"),
     ("given", [f"dot(th, {SUM}) >= 1"], f"norm2(th)*norm2({SUM}) >= 1"),
+    # a division, cleared under its denominator's side condition
+    ("divide", ["g > 0", "norm2(u) > 0", "dot(u, sum(j in 1..k, x[j])) >= g"],
+     "norm2(sum(j in 1..k, x[j])) >= g**2/norm2(u)"),
 ]
 
 
@@ -120,11 +123,12 @@ def test_coq_rejects_a_longer_range_and_a_stronger_claim(tmp_path) -> None:
     _rejected(tmp_path, VARIANTS[1:])
 
 
-@pytest.mark.slow  # eight checks and coqc 2.9 s: about 30 s loaded; run by -m slow
+@pytest.mark.slow  # nine checks and coqc about 3 s: 30-40 s loaded; run by -m slow
 @needs_coqc
 def test_coq_checks_every_kind_of_named_step(tmp_path) -> None:
     """Two members and a coefficient free of the index, two sums (`<S, T>` read through T's
-    members), a set's filter (an indicator in the definition), a premise with the sum."""
+    members), a set's filter (an indicator in the definition), a premise with the sum, a
+    division."""
     results, text = _export(tmp_path, STEPS, compile=True)
     assert results == dict.fromkeys((i for i, _, _ in STEPS), "checked")
     assert "pose (Sum2 := " in text and "clearbody Sum1 Sum2." in text
