@@ -38,6 +38,7 @@ from verify.coq.statement import (
     comment,
     term_names,
 )
+from verify.coq.sums import named
 from verify.coq.sums.termwise import derive, of_use, premise
 from verify.coq.sums.termwise import names as termwise_names
 from verify.coq.sums.vectorsums import declare_written
@@ -69,9 +70,6 @@ class Rules(Statements):
 
     def _step(self, proved: ProvedStep) -> Exported:
         step, st = proved.step, proved.statement
-        if step.named:
-            raise Unsupported("its sums of vectors are named as vectors (" + ", ".join(
-                f"{n} = {t}" for n, t in step.named) + "), which the export does not state yet")
         exists = tuple(getattr(st, "exists", ()))
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
@@ -147,6 +145,7 @@ class Rules(Statements):
         intros = self.introduce(script, variables, naturals, list(names.values()),
                                 applications, derived_claims, vectors)
         declare_written(script, (*hypotheses, st.claim))  # sums of vectors as written
+        named.declare(script, step.named, proved.goals)  # sums of vectors named as vectors
         for relation, summation in termwise.items():  # each summed claim, re-derived
             script.hyps[relation] = derive(self.proof, script, summation, relation,
                                            names[relation])

@@ -3,8 +3,7 @@
 with each sum a fresh vector whose inner products the kernel reads by bilinearity. True
 steps users write about such sums (a square, Cauchy–Schwarz, the expansion of a square with
 the cross term) are proved, saying so; false ones are never proved; the names cross
-processes and are replayed by the kernel; `--coq` says truly that such a step is not
-exported."""
+processes and are replayed by the kernel; `--coq` exports such a step."""
 
 from __future__ import annotations
 
@@ -67,14 +66,16 @@ def test_the_named_sums_cross_processes_and_are_replayed_by_the_kernel() -> None
     assert [s.status for s in again] == ["proved"] and again[0].theorem is not None
 
 
-def test_coq_says_such_a_step_is_not_exported(tmp_path) -> None:
-    from verify.coq import export_and_check
+def test_coq_exports_such_a_step(tmp_path) -> None:
+    """Once `not exported: its sums of vectors are named as vectors`; now its theorem is
+    written, Sum1_ defined in its proof (tests/test_verify/coq/sums/test_coq_named.py
+    compiles such steps)."""
+    from verify.coq import NOT_RUN, export_and_check
 
     proof, report = checked(CASES[0][0])
     run = export_and_check(tmp_path, [("named", proof, report.steps)], compile=False)
-    assert run.results[("named", "s")] == (
-        f"not exported: its sums of vectors are named as vectors (Sum1_ = {SUM}), which the "
-        "export does not state yet")
+    assert run.results[("named", "s")] == NOT_RUN
+    assert "pose (Sum1_ := (vzsum " in (tmp_path / "named.v").read_text()
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "html", "latex"])
