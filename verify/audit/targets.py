@@ -197,7 +197,7 @@ def scenarios_of(data: Dataset, named: Header, separator: Vector | None, run: st
             out.append(Scenario(data, reference, origin))
         elif passes is False:
             raise DataError(f"{path}: not linearly separable through the origin, so {run} "
-                            "runs have no separator u (add a constant column for a bias)")
+                            f"runs have no separator u{_with_bias(data)}")
     if passes is not False:
         once = replace(origin, dataset=f"{data.name} (one pass)")
         if named.u is not None and not is_unit(named.u):
@@ -211,6 +211,18 @@ def scenarios_of(data: Dataset, named: Header, separator: Vector | None, run: st
                 raise DataError(f"{path}: the sum of y*x is zero: no direction for a unit u"
                                 ) from None
     return tuple(out)
+
+
+def _with_bias(data: Dataset) -> str:
+    """What a constant column would change for data not separable through the origin,
+    decided exactly (`separability` of the augmented data): the advice to add one only when
+    it makes them separable (newcomer 24 was told to add one to XOR, which no bias
+    separates)."""
+    from perceptron.geometry.separability import Separable, separability
+
+    if isinstance(separability(data.augmented()), Separable):
+        return " (with a constant column for a bias they are separable: add one)"
+    return ", not even with a constant column for a bias"
 
 
 def _unread(named: Header, chosen: RunKind, path: str) -> list[DataError]:

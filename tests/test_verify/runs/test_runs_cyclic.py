@@ -220,6 +220,22 @@ def test_a_data_file_that_is_not_separable_is_run_with_e1_as_u() -> None:
         scenarios_of(xor, NOTHING_NAMED, None, "online", "xor.csv")
 
 
+def test_runs_to_convergence_refuse_unseparable_data_advising_a_bias_only_where_it_helps(
+) -> None:
+    """Newcomer 24: XOR's refusal advised a constant column for a bias, which separates no
+    XOR; the advice is given exactly when the augmented data are separable (decided)."""
+    xor = next(epochs.inseparable(0, 1)).data
+    assert isinstance(separability(xor.augmented()), Inseparable)
+    with pytest.raises(Exception, match="no separator u, not even with a constant column"):
+        scenarios_of(xor, NOTHING_NAMED, None, "online", "xor.csv")
+    # 1 -> +1, 2 -> -1: no w through the origin, (w, b) = (-1, 3/2) with a bias
+    offset = Dataset(((Fraction(1),), (Fraction(2),)), (1, -1), "offset")
+    assert isinstance(separability(offset), Inseparable)
+    with pytest.raises(Exception, match=r"\(with a constant column for a bias they are "
+                                        r"separable: add one\)"):
+        scenarios_of(offset, NOTHING_NAMED, None, "online", "offset.csv")
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(-(2**70), 2**70) | st.integers(-9, 9), max_size=6),
        st.sampled_from([1, 4, 2**62, 3**50]),
