@@ -49,6 +49,9 @@ def parse_exact(text: str) -> Fraction:
                         "memory could hold")
     if any(c.isdigit() and not c.isascii() for c in text):
         raise DataError(f"not a number: {text.strip()!r} (digits are ASCII 0-9 only)")
+    if _DECIMAL.match(text.replace(",", ".", 1)):  # `2,5` in a `;`-separated file
+        raise DataError(f"not a number: {text.strip()!r} (a decimal is written with a "
+                        "point: 2.5, not 2,5)")
     raise DataError(f"not a number: {text.strip()!r}")
 
 

@@ -3,6 +3,7 @@ label from a cell, each problem a `DataError` with its location (rules: `percept
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import stat
@@ -242,14 +243,24 @@ def _labels(values: Sequence[Fraction], source: str, column: int | None = None) 
     labels = _Labels(source)
     return [labels.add(v, i + 1, column) for i, v in enumerate(values)]
 
+def _listed(names: Sequence[str], shown: int = 6) -> str:
+    """A header's column names, the first `shown` of them (each cut at 40 characters)."""
+    text = ", ".join(repr(n[:40]) for n in names[:shown])
+    return text + (f" and {len(names) - shown} more" if len(names) > shown else "")
+
+
 def _label_index(label_column: int | str | None, width: int, header: list[str] | None,
                  source: str, line: int) -> int:
     if label_column is None:
         return width - 1
     if isinstance(label_column, str):
         if header is None or label_column not in header:
-            raise DataError(f"no column named {label_column!r}"
-                            + (" (the file has no header row)" if header is None else ""),
+            close = difflib.get_close_matches(  # the first columns only: a header may be wide
+                label_column[:40], (header or [])[:200], n=1, cutoff=0.6)
+            raise DataError(f"no column named {label_column[:40]!r}"
+                            + (" (the file has no header row)" if header is None else
+                               f" (did you mean {close[0][:40]!r}?)" if close else
+                               f" (its header names {_listed(header)})"),
                             source=source, line=line)
         named = [i for i, name in enumerate(header) if name == label_column]
         if len(named) > 1:  # the first was taken silently once: which one is meant?

@@ -366,6 +366,29 @@ def test_a_label_column_index_is_written_in_ascii_digits(
     assert code == 2 and "no column named '1_0'" in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_misspelt_label_column_and_a_decimal_comma_say_the_fix(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Newcomer 24: `--label-column lable` said only `no column named 'lable'`, and `2,5` in a
+    `;`-separated file only `not a number`; the line now names the closest column (or the
+    header's columns) and the decimal point."""
+    named = tmp_path / "exam.csv"
+    named.write_text("hours,sleep,label\n1,2,1\n-1,-2,-1\n")
+    code, _, err = cli(capsys, "run", str(named), "--label-column", "lable")
+    assert code == 2 and "no column named 'lable' (did you mean 'label'?)" in err
+    assert len(err.strip().splitlines()) == 1
+    code, _, err = cli(capsys, "run", str(named), "--label-column", "grade")
+    assert code == 2 and "no column named 'grade' (its header names 'hours', 'sleep', " \
+        "'label')" in err
+    euro = tmp_path / "euro.txt"
+    euro.write_text("hours;label\n2,5;1\n-1,5;-1\n")
+    code, _, err = cli(capsys, "run", str(euro))
+    assert code == 2 and "not a number: '2,5' (a decimal is written with a point: 2.5, " \
+        "not 2,5)" in err
+    euro.write_text("hours;label\n2.5;1\nx,y;-1\n")  # no decimal either way: no advice
+    code, _, err = cli(capsys, "run", str(euro))
+    assert code == 2 and "not a number: 'x,y'" in err and "decimal" not in err
+
+
 @pytest.mark.parametrize("command", ["bound", "run"])
 def test_data_from_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
                          tmp_path: Path, command: str) -> None:
