@@ -456,10 +456,16 @@ class CounterexampleSearch:
                         candidates |= {root, Fraction(math.floor(root)), Fraction(math.ceil(root))}
                     else:
                         floats = [to_float(c) for c in reversed(slope)]
-                        if not slope or len(slope) > CRITICAL_DEGREE or not all(
-                                map(math.isfinite, floats)) or not any(floats):
-                            continue  # a coefficient beyond float range: no roots proposed
-                        for root in np.roots(floats):
+                        if not slope or len(slope) > CRITICAL_DEGREE or not any(floats):
+                            continue
+                        if not all(map(math.isfinite, floats)):  # beyond float range: only
+                            root = _lone_root(slope)  # a slope of one root, exactly
+                            if root is None:
+                                continue
+                            floats = []
+                            candidates |= {root, Fraction(math.floor(root)),
+                                           Fraction(math.ceil(root))}
+                        for root in np.roots(floats) if floats else ():
                             if abs(root.imag) <= 1e-9 * max(1.0, abs(root.real)) and (
                                     math.isfinite(root.real)):
                                 candidates |= {Fraction(math.floor(root.real)), Fraction(
@@ -1167,3 +1173,17 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
     except KernelError:  # a value the run reads is missing, or a division by zero
         return None
     return None
+
+
+def _lone_root(slope: Sequence[Fraction]) -> Fraction | None:
+    """The root of the polynomial with coefficients `slope` (constant first), exactly, when
+    it has one distinct root (its square-free part is linear: `(a - 1e400)**4 >= 1`'s slope
+    is `4*(a - 10**400)**3`, beyond float range for NumPy); else None."""
+    v = sympy.Symbol("v")
+    part = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(slope)],
+                      v, domain="QQ").sqf_part()
+    if part.degree() != 1:
+        return None
+    lead, constant = part.all_coeffs()
+    root = -constant / lead
+    return Fraction(int(root.p), int(root.q))

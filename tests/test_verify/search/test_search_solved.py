@@ -129,6 +129,7 @@ CRITICAL_CASES = [
     (("n >= 0",), "(n - 1e999 - 1/2)**2 >= 1/2", {"n": 10**999}),
     ((), "(a - 1e999)**2 + (b + 1e500)**2 >= 1", {"a": 10**999, "b": -10**500}),
     ((), "(a - 1e-999)**2 >= 1e-999", {"a": 0}),
+    ((), "(a - 1e400)**4 >= 1", {"a": 10**400}),  # a slope of one root, past float range
     ((), "(a - 1e999)**2 >= 0", None),  # true
     ((), "(a - 100)**2 >= 0", None),  # true
     ((), "(a - 7)**2 + (b - 3)**2 + 1/4 > 0", None),
@@ -182,3 +183,16 @@ def test_the_shrinker_ranks_values_past_float_range() -> None:
     assert cost(-huge) - cost(huge) == Fraction(1, 4)
     assert all(cost(v) < cost(huge) for v in simpler_values(huge))
     assert Fraction(0) in set(simpler_values(huge))
+
+
+def test_a_slope_past_float_range_gives_its_root_only_when_it_has_one() -> None:
+    """The exact fallback of `critical_search` where NumPy cannot read the coefficients:
+    the root of a slope whose square-free part is linear; None for more roots."""
+    from verify.search.counterexamples import _lone_root
+
+    c = Fraction(10**400)
+    cube = [-c**3, 3 * c**2, -3 * c, Fraction(1)]  # (v - c)**3, constant first
+    assert _lone_root([4 * k for k in cube]) == c
+    assert _lone_root([-c / 3, Fraction(1)]) == c / 3
+    assert _lone_root([-c**2, Fraction(0), Fraction(1)]) is None  # v = c and v = -c
+    assert _lone_root([c**2, Fraction(0), Fraction(1)]) is None  # no real root: not linear
