@@ -1275,8 +1275,17 @@ def _antisymmetry(judgement: Judgement, own: tuple[kernel.Fact, ...], verdict: V
 
 def _brief(fact: kernel.Fact, limit: int = 160) -> str:
     """`fact` for a message: a long expansion (a degree-16 power is pages of terms) is cut,
-    saying how long it was; the full statement is in the report's `statement`."""
-    text = str(fact)
+    saying how long it was; the full statement is in the report's `statement`. Its sums are
+    made `readable` before the cut, not after it (red team 23 F8: a cut inside a sum's
+    header left it unreadable to the message's own `readable`, which then showed the
+    kernel's filter `nonneg(...)`, no syntax of the language); the length said is the
+    readable text's."""
+    return brief_text(str(fact), limit)
+
+
+def brief_text(text: str, limit: int = 160) -> str:
+    """The kernel's `text` of a fact, readable, cut at `limit` characters (`_brief`)."""
+    text = readable(text)
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 

@@ -385,6 +385,49 @@ def test_a_refutation_is_checked_against_the_statement_as_written() -> None:
         kernel.refute(seq, "main", Counterexample({"t": Fraction(-1)}, {}))
 
 
+def test_a_refutations_counterexample_cannot_be_changed_by_its_holder() -> None:
+    """Red team 22 F6: a Refutation is immutable, but its counterexample's dicts could be
+    changed in place by whoever held it (`refutation.counterexample.scalars["t"] = 1/2` made
+    it claim a point it was never checked at). They are `Frozen` copies: every mutator
+    refused, neither the caller's counterexample nor the kernel's point shared; yet they
+    pickle as themselves (an audit's workers send refutations; a MappingProxyType view could
+    not be pickled, and was reverted), read as dicts (equality, items, JSON) and are read
+    back by the kernel (`Point`)."""
+    import copy
+    import json
+
+    from verify.render.json import counterexample as serialized
+
+    seq = sequent((rel(t, ">", 0),), rel(1 / t, ">=", 1))
+    given = Counterexample({"t": Fraction(2)}, {}, {"a": {Fraction(1): Fraction(3)}})
+    refutation = kernel.refute(seq, "main", given)
+    cex = refutation.counterexample
+    for mapping in (cex.scalars, cex.vectors, cex.families, cex.families["a"]):
+        assert type(mapping) is kernel.Frozen
+        for change in (lambda m: m.__setitem__("t", 1), lambda m: m.__delitem__("t"),
+                       lambda m: m.update(t=1), lambda m: m.pop("t"), lambda m: m.popitem(),
+                       lambda m: m.clear(), lambda m: m.setdefault("t", 1),
+                       lambda m: m.__ior__({"t": 1})):
+            with pytest.raises(TypeError, match="read-only"):
+                change(mapping)
+    with pytest.raises(TypeError, match="read-only"):
+        cex.scalars["t"] = Fraction(1, 2)  # type: ignore[index]
+    assert cex.scalars == {"t": Fraction(2)} and cex.families == {"a": {Fraction(1): 3}}
+    given.scalars["t"] = Fraction(1, 2)  # the caller's own: not the refutation's
+    given.families["a"][Fraction(1)] = Fraction(0)
+    assert cex.scalars == {"t": Fraction(2)} and cex.families == {"a": {Fraction(1): 3}}
+    assert json.dumps(serialized(cex)) == json.dumps(serialized(
+        Counterexample({"t": Fraction(2)}, {}, {"a": {Fraction(1): Fraction(3)}})))
+    for back in (pickle.loads(pickle.dumps(refutation.counterexample)), copy.deepcopy(cex)):
+        assert back == cex and type(back.scalars) is type(back.families["a"]) is kernel.Frozen
+        with pytest.raises(TypeError, match="read-only"):
+            back.families["a"][Fraction(1)] = Fraction(0)  # type: ignore[index]
+        assert kernel.refute(seq, "main", back).counterexample == cex  # read back
+    mine = dict(cex.scalars)  # a plain copy is the holder's to change
+    mine["t"] = Fraction(5)
+    assert cex.scalars["t"] == 2
+
+
 def test_sequents_are_validated() -> None:
     with pytest.raises(KernelError, match="expected a Sequent"):
         kernel.statement("s")  # type: ignore[arg-type]

@@ -51,6 +51,14 @@ def test_a_run_whose_last_state_breaks_the_invariant_refutes_it() -> None:
     refutation = kernel.refute_run(induction(FALSE), [state(0, (0,)), state(1, (1,))])
     assert refutation.label == "run" and len(refutation.run) == 2
     assert refutation.counterexample.vectors["w"] == (Fraction(1),)
+    for point in (refutation.counterexample, *refutation.run):  # read-only, as `refute`'s
+        with pytest.raises(TypeError, match="read-only"):
+            point.vectors["w"] = (Fraction(0),)  # type: ignore[index]
+    # pickled (an audit's workers send it) and read back by the kernel: the same run
+    import pickle
+
+    states = pickle.loads(pickle.dumps(refutation.run))
+    assert kernel.refute_run(induction(FALSE), states).run == refutation.run
 
 
 @pytest.mark.parametrize(("states", "why"), [

@@ -213,6 +213,49 @@ def test_an_unknown_step_names_a_long_negated_claim_briefly(
     assert len(report.message) < 600  # the hint text and at most 160 characters of the claim
 
 
+NESTED_SETS = """
+title = "nested sets"
+scalars = ["y", "N", "c"]
+naturals = ["N"]
+indexed = ["y"]
+[sets]
+M = { index = "j", range = "1..N", where = ["y[j] >= c", "y[j] <= 2*c"] }
+Q = { index = "l", range = "0..N-1", where = ["sum(j in M, y[j]) >= y[l]"] }
+[[step]]
+id = "t"
+claim = "sum(l in Q, y[l]) <= sum(l in Q, sum(j in M, y[j]))"
+"""
+
+
+def test_a_long_claim_cut_for_a_message_shows_no_kernel_notation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red team 23 F8: the negated claim of a step over a set whose filter reads another
+    set's sum was cut inside a sum's header, and the message read `sum(j in 0..-1 + N where
+    nonneg(sum(k in 1..N where ...` (the kernel's filter; `nonneg` is no syntax of the
+    language): the sums are made readable before the cut. Checked at every cut length."""
+    from proofs.proof_file import parse_proof
+
+    monkeypatch.setattr(proof_checker, "decide", lambda judgement, **_: Verdict(
+        "unknown", None, None, "nothing found", 0.0))
+    nested = parse_proof(NESTED_SETS.encode(), "nest.toml")
+    report = check_step(nested, nested.step("t"))
+    assert report.status == "unknown" and "characters)" in report.message, report.message
+    negated = report.message[report.message.index("the negated claim "):]
+    assert "sum(j in " in negated or "sum(k in " in negated, negated
+    canonical = ("sum(#2 in 0..N - 1 where nonneg(sum(#1 in 1..N where nonneg(y[#1] - c), "
+                 "pos(2*c - y[#1]): y[#1]) - y[#2]): y[#2]) >= 0")
+    for limit in range(1, len(canonical) + 1):  # a cut anywhere, in a header too
+        cut = proof_checker.brief_text(canonical, limit)
+        for notation in ("nonneg(", "pos(", "zero(", "#"):
+            assert notation not in cut, (limit, cut)
+    assert proof_checker.brief_text(canonical, 1000) == (
+        "sum(j in 0..N - 1 where sum(k in 1..N where y[k] - c >= 0 and 2*c - y[k] > 0, y[k]) "
+        "- y[j] >= 0, y[j]) >= 0")
+    for message in (report.message, report.statement_text):
+        assert "nonneg(" not in message and "sum(#" not in message
+
+
 def test_a_time_cap_leaves_the_step_unknown_and_says_so() -> None:
     step = Step("s", (), rel("dot(w, w) >= 0"))
     report = check_step(proof(step), step, guard=1e-9)

@@ -91,7 +91,7 @@ from verify.runs.naming import (
     sorts,
     unbound,
 )
-from verify.runs.plugin import Plugin, at, shared_faults
+from verify.runs.plugin import Plugin, Ran, at, shared_faults
 from verify.runs.quantity import Scenario
 from verify.search.work import DEFAULT_BUDGET
 from verify.typeset.points import mentioned
@@ -258,6 +258,8 @@ class Audit:
     #: how the runs of each plug-in that made them ended, one line per plug-in and run kind
     #: (`verify.runs.plugin.Ran.line`): what a verdict on them is a verdict on
     plugins: tuple[str, ...] = ()
+    #: the same, as numbers: `(name, kind, Ran)` in the order of `plugins` (`Ran.counts`)
+    plugin_ends: tuple[tuple[str, str, Ran], ...] = ()
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""
@@ -490,7 +492,9 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                  sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses,
                  data=tuple(data),
                  plugins=tuple(ran.line(name, kind, given.get(name)) for (name, kind), ran
-                               in sorted(campaign_result.plugins.items())))
+                               in sorted(campaign_result.plugins.items())),
+                 plugin_ends=tuple((name, kind, ran) for (name, kind), ran
+                                   in sorted(campaign_result.plugins.items())))
 
 
 @contextmanager

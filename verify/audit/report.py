@@ -162,6 +162,8 @@ def _summary(audit: Audit) -> Json:
         "passed": audit.passed(),
         "errors": list(audit.errors),
         **({"plugin_runs": list(audit.plugins)} if audit.plugins else {}),
+        **({"plugin_run_counts": [ran.counts(name, kind) for name, kind, ran
+                                  in audit.plugin_ends]} if audit.plugin_ends else {}),
         "real_data": audit.real_data,
         "canonical": {"audited": [p.id for p in canonical],
                       "verified": [p.id for p in canonical if p.status == "verified"],

@@ -36,8 +36,8 @@ from sympy.polys.rings import PolyElement
 from verify.kernel import algebra, atoms
 from verify.kernel.algebra import KINDS, Fact, KernelError, gram, gram_pair
 
-__all__ = ["Certificate", "Counterexample", "GramMinor", "Judgement", "NormSquare", "Product",
-           "Sos", "Square", "check_certificate", "check_counterexample"]
+__all__ = ["Certificate", "Counterexample", "Frozen", "GramMinor", "Judgement", "NormSquare",
+           "Product", "Sos", "Square", "check_certificate", "check_counterexample"]
 MAX_GRAM = 3  # GramMinor sizes 1..MAX_GRAM
 
 
@@ -97,6 +97,21 @@ class Certificate:
     products: tuple[Product, ...]
     linear: tuple[tuple[int, sympy.Expr], ...] = ()
     multiplier: tuple[int, ...] = ()
+
+
+class Frozen(dict):  # type: ignore[type-arg]
+    """A read-only dict, a Refutation's counterexample's (red team 22 F6: its holder could
+    change the point the kernel checked), that pickles (an audit's workers send it) and reads
+    back as a dict (a MappingProxyType view did neither)."""
+    __slots__ = ()
+
+    def _refused(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("a checked counterexample is read-only")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refused
+
+    def __reduce__(self) -> tuple[type, tuple[dict]]:  # type: ignore[type-arg, override]
+        return Frozen, (dict(self),)
 
 
 @dataclass(frozen=True)
@@ -247,7 +262,7 @@ class Point:
     def __init__(self, cex: object) -> None:
         if type(cex) is not Counterexample:
             raise KernelError(f"expected a Counterexample, not {type(cex).__name__}")
-        if not all(type(d) is dict for d in (cex.scalars, cex.vectors, cex.families)):
+        if not all(type(d) in (dict, Frozen) for d in (cex.scalars, cex.vectors, cex.families)):
             raise KernelError("counterexample scalars, vectors and families must be dicts")
         self.scalars = {self._name(n, "scalar"): algebra.rational(v, f"scalar {n}")
                         for n, v in cex.scalars.items()}
@@ -255,7 +270,7 @@ class Point:
                         for n, v in cex.vectors.items()}
         self.families: dict[str, dict[Fraction, Fraction | tuple[Fraction, ...]]] = {}
         for n, members in cex.families.items():
-            if type(members) is not dict:
+            if type(members) not in (dict, Frozen):
                 raise KernelError(f"family {n!r} must be a dict of index to value")
             self.families[algebra.text(n, "family name")] = {
                 algebra.rational(i, f"an index of {n}"): self._coordinates(v, n) if type(v) in (

@@ -816,8 +816,10 @@ def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Re
                       counterexample=_copy(point))  # caller's
 
 
-def _copy(point: Point) -> certificates.Counterexample:
-    return certificates.Counterexample(point.scalars, point.vectors, point.families)
+def _copy(point: Point) -> certificates.Counterexample:  # read-only: no holder changes it
+    ro = certificates.Frozen
+    return certificates.Counterexample(ro(point.scalars), ro(point.vectors), ro(
+        {n: ro(m) for n, m in point.families.items()}))
 
 
 def run_value(world: atoms.World, term: sympy.Expr | Mapping[str, sympy.Expr]

@@ -816,6 +816,18 @@ class Ran:
     def __add__(self, other: Ran) -> Ran:
         return Ran(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
 
+    def counts(self, name: str, kind: str) -> dict[str, object]:
+        """What `line` says, as numbers (`summary.plugin_run_counts` in the audit's JSON;
+        newcomer 23 L3: a test suite could read the counts only by parsing the sentence).
+        `updates` and `updates_not_along_yx` only for online runs (a batch run's iterations
+        are not counted: null), as the sentence says them only for those."""
+        online = kind == "online"
+        return {"plugin": name, "kind": kind, "runs": self.runs,
+                "converged": self.converged, "cut_at_limit": self.cut,
+                "stopped_before_converging": self.stopped, "sign0_only": self.tied,
+                "no_update": self.idle, "updates": self.updates if online else None,
+                "updates_not_along_yx": self.unstepped if online else None}
+
     def line(self, name: str, kind: str, plugin: Plugin | None = None) -> str:
         """`plug-in mine (m.py:fit, eta = 1/2): 120 online runs: 52 converged, ...`: one line,
         naming what ran (newcomer 21: a handout said neither the code nor its parameters)."""

@@ -425,7 +425,9 @@ class CounterexampleSearch:
         root of the derivative), keeping the value that lowers the polynomial most, exactly;
         `CRITICAL_ROUNDS` rounds. The screen's grid misses a claim that fails only far from
         it or between its values (red team 23 F1: `(a - 100)**2 >= 1`, `(n - 7)**2 >= 1`,
-        `(a - 7)**2 + (b - 3)**2 >= 1/4` were unknown). Floats only propose (NumPy's roots);
+        `(a - 7)**2 + (b - 3)**2 >= 1/4` were unknown). A claim quadratic along the name has
+        its vertex `-b/2a` proposed exactly, with its floor and ceiling (`(a - 1e999)**2 >= 1`
+        is beyond float range); else floats only propose (NumPy's roots);
         a point counts only if it refutes exactly; on a count of its own, at most
         `CRITICAL_POINTS` values, after every other search: it changes no verdict they give."""
         claim = self.facts[-1]
@@ -447,16 +449,28 @@ class CounterexampleSearch:
                     slope = [k * c for k, c in enumerate(along)][1:]
                     while slope and not slope[-1]:
                         slope.pop()
-                    floats = [to_float(c) for c in reversed(slope)]
-                    if not slope or len(slope) > CRITICAL_DEGREE or not all(
-                            map(math.isfinite, floats)) or not any(floats):
-                        continue  # a coefficient beyond float range: no roots proposed
                     candidates = {point[i]}
-                    for root in np.roots(floats):
-                        if abs(root.imag) <= 1e-9 * max(1.0, abs(root.real)) and math.isfinite(
-                                root.real):
-                            candidates |= {Fraction(math.floor(root.real)), Fraction(
-                                math.ceil(root.real)), Fraction(root.real).limit_denominator(64)}
+                    if len(slope) == 2:  # quadratic along it: the vertex, exactly (red team
+                        # 23 F1: `(a - 1e999)**2 >= 1`, past float range, had no root proposed)
+                        root = -slope[0] / slope[1]
+                        candidates |= {root, Fraction(math.floor(root)), Fraction(math.ceil(root))}
+                    else:
+                        floats = [to_float(c) for c in reversed(slope)]
+                        if not slope or len(slope) > CRITICAL_DEGREE or not any(floats):
+                            continue
+                        if not all(map(math.isfinite, floats)):  # beyond float range: only
+                            root = _lone_root(slope)  # a slope of one root, exactly
+                            if root is None:
+                                continue
+                            floats = []
+                            candidates |= {root, Fraction(math.floor(root)),
+                                           Fraction(math.ceil(root))}
+                        for root in np.roots(floats) if floats else ():
+                            if abs(root.imag) <= 1e-9 * max(1.0, abs(root.real)) and (
+                                    math.isfinite(root.real)):
+                                candidates |= {Fraction(math.floor(root.real)), Fraction(
+                                    math.ceil(root.real)),
+                                               Fraction(root.real).limit_denominator(64)}
                     if count.used["points"] + len(candidates) > CRITICAL_POINTS:
                         return None
                     count.grant("points", len(candidates))
@@ -1159,3 +1173,17 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
     except KernelError:  # a value the run reads is missing, or a division by zero
         return None
     return None
+
+
+def _lone_root(slope: Sequence[Fraction]) -> Fraction | None:
+    """The root of the polynomial with coefficients `slope` (constant first), exactly, when
+    it has one distinct root (its square-free part is linear: `(a - 1e400)**4 >= 1`'s slope
+    is `4*(a - 10**400)**3`, beyond float range for NumPy); else None."""
+    v = sympy.Symbol("v")
+    part = sympy.Poly([sympy.Rational(c.numerator, c.denominator) for c in reversed(slope)],
+                      v, domain="QQ").sqf_part()
+    if part.degree() != 1:
+        return None
+    lead, constant = part.all_coeffs()
+    root = -constant / lead
+    return Fraction(int(root.p), int(root.q))

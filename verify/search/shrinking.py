@@ -35,9 +35,10 @@ class Point(Protocol):
 P = TypeVar("P", bound=Point)
 
 
-def cost(value: Fraction) -> float:
-    """How complicated a value looks; shrinking only ever lowers the total."""
-    return abs(value.numerator) + value.denominator - 1 + (0.25 if value < 0 else 0.0)
+def cost(value: Fraction) -> Fraction:
+    """How complicated a value looks; shrinking only ever lowers the total. Exact: a float
+    overflowed on a value past float range (red team 23 F1's `a = 10**999`)."""
+    return abs(value.numerator) + value.denominator - 1 + Fraction(1 if value < 0 else 0, 4)
 
 
 def simpler_values(value: Fraction) -> Iterator[Fraction]:

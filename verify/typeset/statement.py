@@ -185,7 +185,9 @@ def provenance(used: str, done: str, held: tuple[bool, str | None]) -> str:
     """Where an inherited fact comes from, in words that are true of it: `used` the step it
     comes through, `done` what the kernel did to it (`written`), `held` whether it is one of
     that step's own hypotheses (else its claim) and, if so, the step whose claim it is when
-    that is known (`_held`). A used step's claim reads `c`; a hypothesis c holds that is b's
+    that is known (`_held`). A used step's claim reads `c`; a hypothesis of c that no known
+    step proves reads `c (its hypothesis)` (newcomer 23 L5: a given of c read as derived
+    from c); a hypothesis c holds that is b's
     claim reads `b (through c)` (newcomer 19: `From squared-progress: <w, u> >= k*gam` named
     the step that passed on progress's claim as its source), and one c holds summed, where c
     was proved (a use c wrote, or a term-wise lemma the checker found for c), reads
@@ -198,7 +200,9 @@ def provenance(used: str, done: str, held: tuple[bool, str | None]) -> str:
     if SUMMED in done.lstrip(", ").split(", then "):
         claim = f": {whose}'s claim" if whose else ""
         return f"{used} (its hypothesis{claim}{done})"
-    return f"{whose}{done} (through {used})" if whose else used + done
+    # a hypothesis of `used` that no known step proves: given there, not derived by it
+    # (newcomer 23 L5: `from squared-lower-bound ||u||^2 = 1` read as its result)
+    return f"{whose}{done} (through {used})" if whose else f"{used} (its hypothesis{done})"
 
 
 def _held(used: str, text: str, claims: set[tuple[str, str]],
@@ -352,6 +356,13 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
     rule = step.rule
     if isinstance(rule, CaseSplit):
         on = printer.expression(term_text(rule.on))
+        if isinstance(rule.on, sympy.Symbol) and rule.on.name in proof.naturals:
+            # newcomer 23 L5: "(> 0, = 0, < 0)" for a natural t listed a case that cannot
+            # occur; the kernel still checks it, with t >= 0 among its hypotheses: vacuous
+            kept = "> 0, = 0" if rule.zero_case else ">= 0"
+            return (("text", "by cases on the sign of "), ("math", on),
+                    ("text", f" ({kept}; the case < 0 is vacuous: "),
+                    ("math", printer.fmt.natural(on)), ("text", "):"))
         cases = "> 0, = 0, < 0" if rule.zero_case else ">= 0, < 0"  # the kernel's cases
         return (("text", "by cases on the sign of "), ("math", on), ("text", f" ({cases}):"))
     if not isinstance(rule, Induction):

@@ -757,3 +757,38 @@ def test_a_proof_with_violations_the_kernel_did_not_confirm_is_not_verified(tmp_
     assert not shown.passed()
     assert shown.problems() == ["g: incomplete: violations on runs not confirmed (growth: run, "
                                 "but not reported: ...)"]
+
+
+RUN_REFUTED = """
+title = "a norm invariant false on runs"
+vectors = ["w", "x"]
+scalars = ["t", "y"]
+naturals = ["t"]
+
+[[step]]
+id = "inv"
+claim = "dot(w, w) <= t"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1"]
+"""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_step_refuted_by_a_run_is_refuted_by_the_audit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str) -> None:
+    """Red team 22 F6's first fix (a Refutation's counterexample as read-only views) was
+    reverted: the views could be neither pickled nor read back by the kernel, so an audit of
+    a user's induction refuted by a run came back unknown. Through the command line, with one
+    worker and two: refuted, its run in the JSON, the counterexample the run's last state."""
+    path = tmp_path / "inv.toml"
+    path.write_text(RUN_REFUTED)
+    assert main(["audit", str(path), "--json", "--jobs", jobs]) == 1
+    (proof,) = json.loads(capsys.readouterr().out)["proofs"]
+    (step,) = proof["steps"]
+    symbolic = step["symbolic"]
+    assert symbolic["status"] == "refuted", symbolic
+    assert symbolic["message"].startswith("refuted by a run from the start: ")
+    assert len(symbolic["run"]) == 2 and symbolic["counterexample"] == symbolic["run"][-1]

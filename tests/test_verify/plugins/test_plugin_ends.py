@@ -110,6 +110,25 @@ def test_each_run_is_counted_by_how_it_ended() -> None:
     assert Ran(1, 1, 0, 0, 2, 0) + Ran(1, 0, 1, 0, 3, 2) == Ran(2, 1, 1, 0, 5, 2)
 
 
+def test_the_counts_are_what_the_line_says_as_numbers() -> None:
+    """Newcomer 23 L3: `summary.plugin_runs` was a sentence only; `Ran.counts` gives its
+    numbers (`summary.plugin_run_counts`), named for what they count, and no count of
+    updates for a batch run (whose line counts none)."""
+    both = Ran(7, 3, 2, 2, 40, 5, 1, 1)
+    assert both.counts("p", "online") == {
+        "plugin": "p", "kind": "online", "runs": 7, "converged": 3, "cut_at_limit": 2,
+        "stopped_before_converging": 2, "sign0_only": 1, "no_update": 1, "updates": 40,
+        "updates_not_along_yx": 5}
+    line = both.line("p", "online")
+    assert line.startswith("plug-in p: 7 online runs: 3 converged (the last iterate "
+                           "classifies every example; 1 of them only under a sign(0) ")
+    assert ("2 cut at their limit" in line and "2 stopped before converging" in line
+            and "1 made no update at all" in line and "5 of 40 updates not along" in line)
+    batch = Ran(3, 2, 1, 0, 0, 0, 0, 0).counts("b", "batch")
+    assert batch["updates"] is None and batch["updates_not_along_yx"] is None
+    assert (batch["runs"], batch["converged"], batch["cut_at_limit"]) == (3, 2, 1)
+
+
 def strict_less(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
     """Newcomer 23's bug: updates on `y <w, x> < 0`, so from w = 0 never."""
     w: Vector = tuple(Fraction(0) for _ in range(data.d))
@@ -163,6 +182,17 @@ def test_the_audit_says_how_a_plug_ins_runs_ended(tmp_path: Path, function: obje
     assert "runs of plug-ins" in text and f"  {audit.plugins[0]}" in text.splitlines()
     report = json.loads(json.dumps(to_json(audit)))
     assert report["summary"]["plugin_runs"] == list(audit.plugins)
+    (counts,) = report["summary"]["plugin_run_counts"]  # newcomer 23 L3: numbers beside it
+    assert (counts["plugin"], counts["kind"]) == ("mine", "online")
+    assert counts["runs"] == (counts["converged"] + counts["cut_at_limit"]
+                              + counts["stopped_before_converging"]) > 0
+    line = audit.plugins[0]
+    assert f": {counts['runs']} online runs: {counts['converged']} converged " in line
+    assert f", {counts['cut_at_limit']} cut at their limit " in line
+    assert f", {counts['stopped_before_converging']} stopped before converging " in line
+    assert (f"each of its {counts['updates']} updates along y x" in line
+            if counts["updates_not_along_yx"] == 0 else
+            f"; {counts['updates_not_along_yx']} of {counts['updates']} updates not" in line)
     assert list(jsonschema.Draft202012Validator(schema.load("audit")).iter_errors(report)) == []
 
 
@@ -201,6 +231,7 @@ def test_an_audit_without_plug_ins_says_nothing_of_them(tmp_path: Path) -> None:
     other.write_text(PROOF.replace('algorithm = "mine"\n', ""))
     audit = audit_proofs(other, budget="small")
     assert audit.plugins == () and "plugin_runs" not in to_json(audit)["summary"]
+    assert "plugin_run_counts" not in to_json(audit)["summary"]
     assert "runs of plug-ins" not in to_text(audit)
     assert all("Runs of plug-ins" not in text for text in _reports(audit).values())
 
@@ -223,9 +254,10 @@ def test_the_counts_are_the_same_for_every_jobs(tmp_path: Path) -> None:
     line."""
     mine = tmp_path / "mine.toml"
     mine.write_text(PROOF)
-    lines = {jobs: audit_proofs(mine, budget="small", jobs=jobs,
-                                algorithms={"mine": one_pass}).plugins for jobs in (1, 2)}
-    assert lines[1] == lines[2] and len(lines[1]) == 1
+    audits = {jobs: audit_proofs(mine, budget="small", jobs=jobs,
+                                 algorithms={"mine": one_pass}) for jobs in (1, 2)}
+    assert audits[1].plugins == audits[2].plugins and len(audits[1].plugins) == 1
+    assert audits[1].plugin_ends == audits[2].plugin_ends and len(audits[1].plugin_ends) == 1
 
 
 @pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
@@ -242,6 +274,8 @@ def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None
     audit = audit_proofs(root / "examples" / "batch-unit-step.toml", budget="small",
                          algorithms={"unit-step": unit_step})
     (line,) = audit.plugins
+    (counts,) = to_json(audit)["summary"]["plugin_run_counts"]
+    assert counts["kind"] == "batch" and counts["updates"] is None
     found = re.fullmatch(r"plug-in unit-step: (\d+) batch runs: (\d+) converged \(the last "
                          r"iterate classifies every example\), (\d+) cut at their limit "
                          r"\(max_iterations\), 0 stopped before converging and before their "
@@ -250,6 +284,7 @@ def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None
     assert found is not None, line
     runs, converged, cut = map(int, found.groups())
     assert runs == converged + cut and runs % 3 == 0 and converged
+    assert (counts["runs"], counts["converged"], counts["cut_at_limit"]) == (runs, converged, cut)
 
 
 def test_a_plug_ins_line_names_its_code_and_parameters() -> None:

@@ -263,3 +263,21 @@ def test_a_set_the_theorem_box_reads_is_defined_where_it_is_used(tmp_path) -> No
     path.write_text(SET_U.replace("sum(j in U, a[j]) >= 0", "N >= 0"))
     plain = audit_proofs(path, budget="small")
     assert "is the set of" not in markdown.render(plain, [])
+
+
+@pytest.mark.parametrize(("written", "shown"), [
+    ("(a - 1e999)**2 >= 1", "1e999"),  # was `inf`
+    ("(a - 1e-999)**2 >= 1e-999", "1e-999"),  # was `0.0`
+    ("a >= 0.1234567890123456789", "0.1234567890123456789"),  # was rounded to 17 digits
+    ("a >= 1e300", "1e300"),  # was `1e+300`
+    ("a >= 0.5 + 2", "0.5"),
+])
+def test_a_decimal_is_typeset_as_written(written: str, shown: str) -> None:
+    """Red team 23 F1 residual: `novikoff explain` and every report typeset a decimal
+    through Python's float, stating `(a − inf)² ≥ 1` for `(a - 1e999)**2 >= 1` (the
+    language reads 1e999 exactly, 10**999) and `(a − 0.0)²` for 1e-999."""
+    from verify.typeset.written import LATEX, MATHML, TEXT, Printer
+
+    for fmt in (TEXT, LATEX, MATHML):
+        text = Printer(fmt).relation(written)
+        assert shown in text and "inf" not in text and "0.0" not in text, (fmt, text)

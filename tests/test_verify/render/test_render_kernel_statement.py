@@ -62,6 +62,9 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
             inner = _summing(proof, origin, h.text, stated)
             if len(inner) == 1:
                 origin, substituted = f"{min(inner)}{substituted} (through {origin})", ""
+            else:  # c's own given, no step's claim: `c (its hypothesis)` (newcomer 23 L5:
+                # `from c` read as if c had derived it)
+                origin, substituted = f"{origin} (its hypothesis{substituted})", ""
         facts.add((origin + substituted if origin else "", printer.relation(source)))
     run = [printer.relation(written(u.statement.claim.text, proof)[0])
            for u in uses if u.kind != "imported"]
@@ -122,7 +125,8 @@ def test_the_lecture_theorem_is_the_kernels_in_every_format():
     theorem = md[:md.index("## The proof")]
     # combine's own hypothesis and its claim; the claims it passes on are named by their
     # steps (newcomer 19: all five read `From combine`)
-    assert theorem.count("*From combine:*") == 2
+    assert theorem.count("*From combine:*") == 1  # its claim
+    assert theorem.count("*From combine (its hypothesis):*") == 1  # a given of combine
     for source in ("norm-growth", "progress", "cauchy-schwarz"):
         assert theorem.count(f"*From {source} (through combine):*") == 1
     assert "$y^{2} = 1$" not in theorem
@@ -136,7 +140,8 @@ def test_the_lecture_theorem_is_the_kernels_in_every_format():
     assert combine.count("*From ") == 3  # the claims of norm-growth, progress, cauchy-schwarz
     tex = latex.render(audit)
     tex_theorem = tex[:tex.index(r"\section")]
-    assert tex_theorem.count(r"\emph{From \texttt{combine}:}") == 2
+    assert tex_theorem.count(r"\emph{From \texttt{combine}:}") == 1
+    assert tex_theorem.count(r"\emph{From \texttt{combine (its hypothesis)}:}") == 1
     assert tex_theorem.count(r"(through combine)}:}") == 3
     assert "y^{2} = 1" not in tex_theorem
     page = html.render(audit)
@@ -149,7 +154,7 @@ def test_explain_states_the_kernels_theorem(capsys: pytest.CaptureFixture[str]):
     out = capsys.readouterr().out
     statement_lines = out[out.index("statement:"):out.index("\njudgement")]
     assert "y² = 1" not in statement_lines and "‖w + y·x‖²" not in statement_lines
-    assert "  given t ∈ ℕ, γ > 0\n  from combine: ‖u‖² = 1\n" in statement_lines
+    assert "  given t ∈ ℕ, γ > 0\n  from combine (its hypothesis): ‖u‖² = 1\n" in statement_lines
     # newcomer 19: the claims combine passes on read `from combine`, as if it proved them
     assert ("  from norm-growth (through combine): ‖w‖² ≤ t·R²\n"
             "  from progress (through combine): ⟨w, u⟩ ≥ t·γ\n"
@@ -264,3 +269,41 @@ def test_the_statement_text_tags_a_passed_on_claim_with_its_step(
     audit = run_audit([str(LECTURE)], budget="small")
     (proof,) = to_json(audit)["proofs"]
     assert {s["id"]: s["statement"] for s in proof["steps"]}["mistake-bound"].endswith(want)
+
+
+@pytest.mark.parametrize(("naturals", "split", "run"), [
+    ('["t"]', '{ on = "t" }',
+     "by cases on the sign of t (> 0, = 0; the case < 0 is vacuous: t ∈ ℕ):"),
+    ('["t"]', '{ on = "t", zero = false }',
+     "by cases on the sign of t (>= 0; the case < 0 is vacuous: t ∈ ℕ):"),
+    ("[]", '{ on = "t" }', "by cases on the sign of t (> 0, = 0, < 0):"),
+    ('["t"]', '{ on = "t - 1" }', "by cases on the sign of t − 1 (> 0, = 0, < 0):"),
+])
+def test_a_split_on_a_natural_says_its_negative_case_is_vacuous(naturals: str, split: str,
+                                                                run: str) -> None:
+    """Newcomer 23 L5: the handout read "by cases on the sign of t (> 0, = 0, < 0)" for a
+    natural t, listing a case that cannot occur; the kernel checks it with t >= 0 among its
+    hypotheses, so it is said vacuous (a polynomial in a natural, t - 1, can be negative)."""
+    from proofs.proof_file import parse_proof
+
+    text = (f'title = "s"\nscalars = ["t"]\nnaturals = {naturals}\n[[step]]\nid = "sq"\n'
+            f'claim = "t**2 >= 0"\nsplit = {split}\n')
+    proof = parse_proof(text.encode(), "s.toml")
+    stated = statements(proof)
+    shown = statement(proof, proof.step("sq"), TEXT, stated["sq"], stated)
+    assert "".join(piece for _, piece in shown.run) == run
+
+
+def test_a_used_steps_given_is_marked_its_hypothesis_in_every_format() -> None:
+    """Newcomer 23 L5: the theorem box read `from squared-lower-bound ‖u‖² = 1`, a given of
+    that step shown as if it were derived there; its claim keeps `from c`."""
+    from proofs.proof_file import parse_proof
+
+    text = ('title = "t"\nscalars = ["a", "b"]\n[[step]]\nid = "one"\ngiven = ["a >= 1"]\n'
+            'claim = "a > 0"\n[[step]]\nid = "two"\ngiven = ["b >= a"]\nclaim = "b > 0"\n'
+            'uses = ["one"]\n')
+    proof = parse_proof(text.encode(), "t.toml")
+    stated = statements(proof)
+    for fmt in (TEXT, LATEX):
+        shown = statement(proof, proof.step("two"), fmt, stated["two"], stated)
+        assert [used for used, _ in shown.inherited] == ["one (its hypothesis)", "one"]

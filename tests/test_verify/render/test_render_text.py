@@ -171,8 +171,9 @@ def test_inherited_hypotheses_are_each_marked(steps: list[Located]) -> None:
     proof = parse_proof(text.encode(), "t.toml")
     located = Located("t.toml", proof, proof.step("two"))
     lines = statement_lines(located, check_with_uses(located))
-    assert lines == ["statement:", "  given b ≥ a", "  from one: a ≥ 1", "  from one: a > 0",
-                     "  ⊢ b > 0"]
+    # one's given is not one's result (newcomer 23 L5): marked as its hypothesis
+    assert lines == ["statement:", "  given b ≥ a", "  from one (its hypothesis): a ≥ 1",
+                     "  from one: a > 0", "  ⊢ b > 0"]
 
 
 def test_explain_json_is_what_explain_prints(capsys: pytest.CaptureFixture[str]) -> None:

@@ -122,6 +122,15 @@ CRITICAL_CASES = [
     ((), "(a - 7)**2 + (b - 3)**2 >= 1/4", {"a": 7, "b": 3}),
     ((), "(a - 1000)**2 + (b + 1000)**2 > 0", {"a": 1000, "b": -1000}),
     ((), "(4*a - 1)**2*(a - 50)**2 + a >= 1", {"a": Fraction(1, 4)}),  # the root 1/4
+    # red team 23 F1 residual: beyond float range (NumPy proposed no root), the vertex of a
+    # claim quadratic along the name is proposed exactly; a natural at its floor/ceiling
+    ((), "(a - 1e999)**2 >= 1", {"a": 10**999}),
+    ((), "(a + 1e999)**2 >= 1", {"a": -10**999}),
+    (("n >= 0",), "(n - 1e999 - 1/2)**2 >= 1/2", {"n": 10**999}),
+    ((), "(a - 1e999)**2 + (b + 1e500)**2 >= 1", {"a": 10**999, "b": -10**500}),
+    ((), "(a - 1e-999)**2 >= 1e-999", {"a": 0}),
+    ((), "(a - 1e400)**4 >= 1", {"a": 10**400}),  # a slope of one root, past float range
+    ((), "(a - 1e999)**2 >= 0", None),  # true
     ((), "(a - 100)**2 >= 0", None),  # true
     ((), "(a - 7)**2 + (b - 3)**2 + 1/4 > 0", None),
     (("a >= 200",), "(a - 100)**2 >= 1", None),  # its hypothesis keeps it away
@@ -163,3 +172,27 @@ def test_vectors_and_equalities_are_left_to_the_other_searches() -> None:
         step = judgement((), claim, names, ("w",), CRITICAL_SCALARS)
         search = CounterexampleSearch(Context(step, (), Work(DEFAULT_BUDGET)))
         assert search.critical_search(Work(DEFAULT_BUDGET)) is None
+
+
+def test_the_shrinker_ranks_values_past_float_range() -> None:
+    """Red team 23 F1 residual: shrinking `a = 10**999` raised OverflowError (its cost added
+    a float to the numerator), a traceback from `novikoff check`; the cost is exact now."""
+    from verify.search.shrinking import cost, simpler_values
+
+    huge = Fraction(10**999)
+    assert cost(-huge) - cost(huge) == Fraction(1, 4)
+    assert all(cost(v) < cost(huge) for v in simpler_values(huge))
+    assert Fraction(0) in set(simpler_values(huge))
+
+
+def test_a_slope_past_float_range_gives_its_root_only_when_it_has_one() -> None:
+    """The exact fallback of `critical_search` where NumPy cannot read the coefficients:
+    the root of a slope whose square-free part is linear; None for more roots."""
+    from verify.search.counterexamples import _lone_root
+
+    c = Fraction(10**400)
+    cube = [-c**3, 3 * c**2, -3 * c, Fraction(1)]  # (v - c)**3, constant first
+    assert _lone_root([4 * k for k in cube]) == c
+    assert _lone_root([-c / 3, Fraction(1)]) == c / 3
+    assert _lone_root([-c**2, Fraction(0), Fraction(1)]) is None  # v = c and v = -c
+    assert _lone_root([c**2, Fraction(0), Fraction(1)]) is None  # no real root: not linear
