@@ -32,6 +32,8 @@ DEFAULT_EPOCHS = 1000
 MAX_EPOCHS = 10**9
 #: Exact numbers longer than this are shown approximately in the human report (JSON: exact).
 SHOW_DIGITS = 60
+#: At most this many nonzero Gordan weights are listed in the text (all are in `--json`).
+LAMBDAS_SHOWN = 8
 
 
 def register(subparsers: Any) -> None:
@@ -224,14 +226,19 @@ def fields(report: dict[str, Any]) -> list[tuple[str, str]]:
                          f"gamma^2 = {_num(fb['gamma2'])}"
                          + ("" if fb.get("optimal") else " (lower bound)")))
     else:
-        used = sum(1 for v in report["certificate"]["lambda"] if v != "0")
+        used = [(i, v) for i, v in enumerate(report["certificate"]["lambda"], 1) if v != "0"]
         x = "(x_i, 1)" if report["bias"] else "x_i"
+        # the weights themselves when few (newcomer 24: a lecturer shows them to the class;
+        # examples counted from 1, as every data message counts them), all in the JSON
+        shown = (": " + ", ".join(f"lambda_{i} = {v}" for i, v in used)
+                 if len(used) <= LAMBDAS_SHOWN and sum(len(v) for _, v in used) <= 200
+                 else "")
         rows += [
             ("separable", "no" + (" (not even with a bias)" if report["bias"] else "")),
             ("reason", report["reason"]),
             ("certificate", f"Gordan, checked exactly: lambda >= 0, not all zero, "
-                            f"sum_i lambda_i y_i {x} = 0 (lambda nonzero on {used} of "
-                            f"{report['n']} examples)"),
+                            f"sum_i lambda_i y_i {x} = 0 (lambda nonzero on {len(used)} of "
+                            f"{report['n']} examples{shown})"),
             ("gamma^2", "0: no margin, no Novikoff bound"),
         ]
     if report["mistakes"] is None:
