@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -147,10 +148,25 @@ def run(args: argparse.Namespace) -> int:
             annotate(data["steps"], coq.for_proof(Path(args.file).stem))
         print(json.dumps(data, indent=2))
     else:
+        hint = _explain_hint(report, args.file)
         print(human(report, statements=args.statements)
-              + ("\n" + "\n".join(lines(coq)) if coq is not None else ""))
+              + ("\n" + "\n".join(lines(coq)) if coq is not None else "")
+              + (f"\n{hint}" if hint else ""))
     print_notes(proof)
     return 0 if report.status == "proved" and (coq is None or not coq.rejected) else 1
+
+
+def _explain_hint(report: ProofReport, file: str) -> str | None:
+    """For steps left unknown with a point found that refutes nothing (it may be one no run
+    reaches): the command that shows it (newcomer 24: the line says a point was found, not
+    where it is, nor how to see it)."""
+    found = [s.step.id for s in report.steps if s.status == "unknown" and any(
+        g.verdict.counterexample is not None for g in s.goals)]
+    if not found or file == "-":
+        return None
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return (f"the point found for {found[0]}{more}, with each hypothesis and the claim "
+            f"evaluated at it: novikoff explain {shlex.quote(file)} {shlex.quote(found[0])}")
 
 
 def _with_naming(error: ProofFileError, file: str, algorithms: list[str]) -> ProofFileError:

@@ -235,3 +235,44 @@ def test_a_counterexample_lists_only_the_names_the_step_uses(
     assert {part.split(" = ")[0] for part in point.split(", ") if " = " in part} <= {
         "R", "y", "w", "x"}
     assert "gamma" not in point and "u = " not in point and "t = " not in point
+
+
+PAST_ITS_INVARIANT = b"""
+title = "a step past its invariant"
+vectors = ["w", "x"]
+scalars = ["t", "y"]
+naturals = ["t"]
+
+[[step]]
+id = "norm-growth"
+claim = "norm2(w) <= t"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "norm2(x) <= 1", "y*dot(w, x) <= 0"]
+
+[[step]]
+id = "too-small"
+uses = ["norm-growth"]
+claim = "norm2(w) <= t - 1"
+"""
+
+
+def test_a_point_that_refutes_nothing_is_shown_by_the_command_check_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer 24: `check` said a point was found that may be one no run reaches, neither
+    where nor how to see it. Its last line names the `explain` command, which shows it; a
+    file with no such step has no such line, and stdin has none (no file to name)."""
+    path = tmp_path / "past.toml"
+    path.write_bytes(PAST_ITS_INVARIANT)
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("unknown  too-small") and "may be one no run reaches" in out[1]
+    assert out[-1] == ("the point found for too-small, with each hypothesis and the claim "
+                       f"evaluated at it: novikoff explain {path} too-small")
+    assert main(["explain", str(path), "too-small"]) == 1
+    assert "a point where the hypotheses hold and the claim fails" in capsys.readouterr().out
+    path.write_bytes(PAST_ITS_INVARIANT.replace(b"t - 1", b"t + 1"))
+    assert main(["check", str(path)]) == 0
+    assert "novikoff explain" not in capsys.readouterr().out
