@@ -238,11 +238,12 @@ def run(args: argparse.Namespace) -> int:
     coq = for_command(args.coq, [(p.id, p.proof, [s.symbolic for s in p.steps])
                                  for p in audit.proofs])
     if audit.real_data in ("absent", "partial"):
-        from verify.numeric.campaign import BENCH_DATA
+        from verify.numeric.campaign import BENCH_DATA, BENCH_DATA_FROM
 
         print(f"novikoff: warning: the benchmark datasets are {audit.real_data} at "
-              f"{BENCH_DATA} (set NOVIKOFF_BENCH_DATA to bench-data/coqperceptron): their "
-              "runs were skipped, so the campaign is smaller than its budget", file=sys.stderr)
+              f"{BENCH_DATA} ({BENCH_DATA_FROM}; set NOVIKOFF_BENCH_DATA to the folder of the Coq "
+              "perceptron benchmark's .dat files): their runs were skipped, so the campaign "
+              "is smaller than its budget", file=sys.stderr)
     # The summary first: a report file that cannot be written must not cost it.
     if args.json:
         data = to_json(audit)

@@ -285,6 +285,18 @@ def _bench_data() -> Path:
 BENCH_DATA = _bench_data()
 
 
+def _bench_data_from() -> str:
+    """Where `_bench_data` found its folder, as the audit's warning names it (newcomer 24: a
+    default beside the clone's parent folder, unexplained)."""
+    if os.environ.get("NOVIKOFF_BENCH_DATA"):
+        return "NOVIKOFF_BENCH_DATA"
+    return "the default, shared/bench-data/coqperceptron beside the project's folder"
+
+
+#: Where `BENCH_DATA` came from (`_bench_data_from`).
+BENCH_DATA_FROM = _bench_data_from()
+
+
 @dataclass(frozen=True)
 class RealSet:
     """A real dataset: its file, how to relabel it, and the online run's epoch cap."""

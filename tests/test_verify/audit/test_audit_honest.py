@@ -110,6 +110,15 @@ def test_the_cli_warns_when_the_datasets_are_missing_and_prints_before_writing(
     assert json.loads(out)["summary"]["real_data"] == "absent"
     assert "benchmark datasets are absent" in err and "NOVIKOFF_BENCH_DATA" in err
     assert (tmp_path / "r.md").is_file()
+    # where that folder came from (newcomer 24: a path beside the clone's parent, unexplained)
+    from verify.numeric import campaign
+
+    assert f"{campaign.BENCH_DATA} ({campaign.BENCH_DATA_FROM}; set NOVIKOFF_BENCH_DATA to " \
+        "the folder of the Coq perceptron benchmark's .dat files)" in err
+    monkeypatch.delenv("NOVIKOFF_BENCH_DATA", raising=False)
+    assert campaign._bench_data_from().startswith("the default, shared/bench-data/")
+    monkeypatch.setenv("NOVIKOFF_BENCH_DATA", str(tmp_path))
+    assert campaign._bench_data_from() == "NOVIKOFF_BENCH_DATA"
 
 
 def test_a_step_that_cannot_be_typeset_is_shown_as_such_and_the_rest_is_written(
