@@ -115,7 +115,7 @@ def reads(s: VectorSum) -> set[str]:
         atoms.names_of(p) for p, _ in s.filters), atoms.names_of(s.lo), atoms.names_of(s.hi))
 
 
-def _members(s: VectorSum, j: sympy.Symbol
+def members(s: VectorSum, j: sympy.Symbol
              ) -> tuple[list[tuple[sympy.Expr, str]], dict[str, sympy.Expr]]:
     """S's filters and body with its index renamed `j` (a member `x[index]` too)."""
     fresh, body = {s.index: j}, {}
@@ -130,7 +130,7 @@ def _members(s: VectorSum, j: sympy.Symbol
 def inner(s: VectorSum, w: atoms.Vector) -> sympy.Expr:
     """`<S, w>` read by bilinearity: the sum over S's set of `<v_j, w>`, S's index renamed
     `#~0` first (no canonical name has it), so a name free in `w` is never captured."""
-    filters, body = _members(s, j := sympy.Symbol("#~0"))
+    filters, body = members(s, j := sympy.Symbol("#~0"))
     return atoms.finite_sum(j, s.lo, s.hi, filters, atoms.dot(body, w))
 
 
@@ -142,7 +142,7 @@ def definitions(named: tuple[VectorSum, ...], vectors: set[str]) -> tuple[Fact, 
         out += [Fact(sympy.expand(atoms.gram(s.name, w) - inner(s, {w: ONE})), "==")
                 for w in sorted(vectors)]
         for t in named[k:]:
-            filters, body = _members(t, j := sympy.Symbol("#~1"))
+            filters, body = members(t, j := sympy.Symbol("#~1"))
             reading = atoms.finite_sum(j, t.lo, t.hi, filters, inner(s, body))
             out.append(Fact(sympy.expand(atoms.gram(s.name, t.name) - reading), "=="))
     return tuple(out)

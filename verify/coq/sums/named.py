@@ -61,18 +61,6 @@ def _written(script: Script, text: str) -> tuple[str, str, str, str]:
     return printed, found.lo, found.hi, printed[printed.index("(fun "):-1]
 
 
-def _members(s: VectorSum, index: sympy.Symbol) -> tuple[list[tuple[sympy.Expr, str]],
-                                                         dict[str, sympy.Expr]]:
-    """S's filters and body with its index renamed `index` (a member `x[j]` too)."""
-    fresh, body = {s.index: index}, {}
-    for v, c in s.body:
-        found = atoms.structure(sympy.Symbol(v))
-        key = atoms.vector_name(found.family, atoms.substitute(found.index, fresh, {})) if (
-            isinstance(found, atoms.Family)) else v
-        body[key] = body.get(key, sympy.Integer(0)) + atoms.substitute(c, fresh, {})
-    return [(atoms.substitute(p, fresh, {}), k) for p, k in s.filters], body
-
-
 def _facts(goals: Iterable[Goal]) -> list[Fact]:
     """The named sums' facts among the goals' hypotheses (their halves' too), each once."""
     out: dict[Fact, None] = {}
@@ -112,7 +100,7 @@ class _Named:
         then the raw sum is the kernel's split by linearity (`linear.combine`)."""
         found = self.named[s][0]
         index = sympy.Symbol("#~0")
-        filters, body = _members(found, index)
+        filters, body = sums.members(found, index)
         split = linear.terms(index, found.lo, found.hi, filters, atoms.dot(body, w), total)
         self.script.emit(f"rewrite ({self.raw_lemma(s)} _).")
         script = self.script
@@ -128,7 +116,7 @@ class _Named:
         `ip (u l) S` by a lemma over the point l."""
         point = self.script.new("p")
         found_t = self.named[t][0]
-        filters, body = _members(found_t, index := sympy.Symbol(POINT))
+        filters, body = sums.members(found_t, index := sympy.Symbol(POINT))
         reading, lemmas = sympy.Integer(0), []
         for member, coefficient in body.items():
             if (s, member, point) not in self.member:
