@@ -31,7 +31,7 @@ Deterministic, and bounded (`MAX_RULES` per obligation).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import sympy
 
@@ -76,6 +76,7 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
     """The rules one obligation needs (see the module docstring)."""
     facts = [f for f, conditions in (normal_form(h, h.text) for h in hyps) if not conditions]
     given, equal = set(facts), dict(eliminations(facts))
+    fixed = _fixed(given)
     tops = [s for r in (*hyps, claim) for e in (r.lhs, r.rhs) for s in _sums(e)]
     uppers = {atoms.structure(s).hi for s in tops}  # type: ignore[union-attr]
     ranges = {(t.lo, t.hi) for s in tops if isinstance(t := atoms.structure(s), atoms.Sum)}
@@ -91,7 +92,7 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
         s: atoms.Sum = atoms.structure(atom)  # type: ignore[assignment]
         inner = [p for p, _ in s.filters] + [s.body]
         todo += [(t, (atom, *within)) for e in inner for t in _sums(e)]
-        rule = _rule(s, uppers, given, naturals) or _regrouped(s, ranges, given) or _swapped(
+        rule = _rule(s, uppers, given, fixed, naturals) or _regrouped(s, ranges, fixed) or _swapped(
             atom, within, set(tops)) or _equated(s, equal, given)
         if rule is None:
             continue
@@ -107,12 +108,13 @@ def _for(label: str, hyps: tuple[kernel.Rel, ...], claim: kernel.Rel,
     return out
 
 
-def _rule(s: atoms.Sum, uppers: set[sympy.Expr], given: set[Fact], naturals: set[str]
+def _rule(s: atoms.Sum, uppers: set[sympy.Expr], given: set[Fact],
+          fixed: Mapping[sympy.Symbol, sympy.Expr], naturals: set[str]
           ) -> tuple[str, sympy.Expr] | None:
-    """The rule to try on one sum, and its argument, or None."""
+    """The rule to try on one sum, and its argument, or None; `fixed`: `_fixed(given)`."""
     length = sympy.expand(s.hi - s.lo + 1)
-    fixed = sympy.expand(length.xreplace(_fixed(given)))
-    if fixed.is_Integer and fixed <= 0:
+    at_fixed = sympy.expand(length.xreplace(fixed))
+    if at_fixed.is_Integer and at_fixed <= 0:
         return "empty", sympy.Integer(0)
     peel = (length.is_Integer and length <= 4) or any(
         (d := sympy.expand(s.hi - h)).is_Integer and 0 < d <= MAX_PEEL for h in uppers)
@@ -155,17 +157,17 @@ def _equated(s: atoms.Sum, equal: dict[str, sympy.Expr], given: set[Fact]
     return ("empty", sympy.Integer(0)) if length <= 0 else _last(s, given)
 
 
-def _regrouped(s: atoms.Sum, ranges: set[tuple[sympy.Expr, sympy.Expr]], given: set[Fact]
-               ) -> tuple[str, sympy.Expr] | None:
-    """`split` or `shift` of one sum, to meet another sum's range or a fixed upper bound
-    (see the module docstring), or None."""
+def _regrouped(s: atoms.Sum, ranges: set[tuple[sympy.Expr, sympy.Expr]],
+               fixed: Mapping[sympy.Symbol, sympy.Expr]) -> tuple[str, sympy.Expr] | None:
+    """`split` or `shift` of one sum, to meet another sum's range or an upper bound the
+    hypotheses fix (`fixed`, see the module docstring), or None."""
     for lo, hi in sorted(ranges, key=str):
         low, high = sympy.expand(lo - s.lo), sympy.expand(hi - s.hi)
         if high == 0 and low.is_Integer and 0 < low <= MAX_PEEL:
             return "split", sympy.expand(lo - 1)
         if low == high and low.is_Integer and low > 0:
             return "shift", low
-    value = sympy.expand(s.hi.xreplace(_fixed(given)))
+    value = sympy.expand(s.hi.xreplace(fixed))
     if not s.hi.is_Integer and value.is_Integer:
         return "split", value
     return None
@@ -186,14 +188,15 @@ def _swapped(atom: sympy.Symbol, within: tuple[sympy.Expr, ...], tops: set[sympy
 
 def _fixed(given: set[Fact]) -> dict[sympy.Symbol, sympy.Expr]:
     """The names a hypothesis fixes to a number (`N == 2`: N -> 2), each by its first
-    such hypothesis in a fixed order."""
+    such hypothesis in a fixed order (of their texts: only those that may fix one are
+    printed, which for a long obligation was most of the rule search's time)."""
     out: dict[sympy.Symbol, sympy.Expr] = {}
-    for g in sorted(given, key=str):
-        if g.kind == "==" and len(g.expr.free_symbols) == 1 and g.expr.is_polynomial():
-            (name,) = g.expr.free_symbols
-            poly = sympy.Poly(g.expr, name)
-            if poly.degree() == 1:
-                out.setdefault(name, -poly.nth(0) / poly.nth(1))
+    for g in sorted((g for g in given if g.kind == "==" and len(g.expr.free_symbols) == 1
+                     and g.expr.is_polynomial()), key=str):
+        (name,) = g.expr.free_symbols
+        poly = sympy.Poly(g.expr, name)
+        if poly.degree() == 1:
+            out.setdefault(name, -poly.nth(0) / poly.nth(1))
     return out
 
 
@@ -251,5 +254,5 @@ def _weaker(condition: Fact, given: set[Fact], naturals: set[str]) -> bool:
     """Whether `condition` (`c >= 0`) is a hypothesis `g >= 0` (`> 0`, `== 0`) plus a
     polynomial in naturals with nonnegative coefficients: `N - 1 >= 0` from `N >= 2`, the
     condition of peeling the first member of 1..N when a hypothesis says N >= 2."""
-    return condition.kind == ">=" and any(
-        _nonnegative(condition.expr - g.expr, naturals) for g in sorted(given, key=str))
+    return condition.kind == ">=" and any(  # any order: the answer is the same
+        _nonnegative(condition.expr - g.expr, naturals) for g in given)
