@@ -87,6 +87,16 @@ CASES: tuple[Case, ...] = (
         "proved",
     ),
     Case("cauchy-schwarz", AB, (), (), "dot(a, b)**2 <= dot(a, a)*dot(b, b)", "proved"),
+    # a square of a scalar times a square the pools hold (`scaled squares`): each was unknown
+    Case("scaled-norm-square", WX, ("c",), (), "c**2*norm2(w - x) >= 0", "proved",
+         note="|c*w - c*x|^2"),
+    Case("scaled-vector-norm", WX, ("c",), (), "norm2(c*w - c*x) >= 0", "proved"),
+    Case("scaled-cauchy-schwarz", AB, ("c",), (),
+         "c**2*dot(a, b)**2 <= c**2*dot(a, a)*dot(b, b)", "proved",
+         note="the Gram minor of (c*a, b)"),
+    Case("scaled-square-and-hypothesis", WX, ("c", "R"), ("norm2(x) <= R**2",),
+         "c**2*norm2(w - x) + c**2*R**2 >= c**2*norm2(x)", "proved",
+         note="a scaled square plus c**2 times a hypothesis"),
     Case("cancel-positive-factor", (), ("a", "b", "c"), ("c > 0", "c*a == c*b"), "a == b",
          "proved", note="issue 16: an equality with a multiplier (c > 0 cancels)"),
     Case("cancel-nonzero-square", (), ("a", "b", "c"), ("c**2 > 0", "c*a == c*b"), "a == b",
@@ -229,6 +239,9 @@ CASES: tuple[Case, ...] = (
         hints=("w - s*u",),
     ),
     # -- false steps --------------------------------------------------------------------------
+    Case("scaled-norm-square-positive", WX, ("c",), (), "c**2*norm2(w - x) > 0", "refuted",
+         note="c = 0, or w = x"),
+    Case("scaled-norm-square-unscaled", WX, ("c",), (), "norm2(c*w - x) >= c**2", "refuted"),
     Case(
         "norm-growth-no-R",
         WX,

@@ -7,6 +7,8 @@
 * DSOS squares `m_i**2`, `(m_i ± m_j)**2` of monomials from a half-degree basis: the
   diagonally dominant part of the SOS cone, which is linear and so fits the LP.
 * Hints supplied by the user: squares of scalar hints, norm squares of vector hints.
+* Scaled squares: those squares times the square of a monomial of scalars that divides the
+  whole target (`c**2*|w - x|^2`, which is `|c*w - c*x|^2`).
 * `ldlt_squares`: when the gap itself is a quadratic form in monomials, an exact rational
   LDL^T factorisation of one Gram matrix gives weighted squares without any LP.
 """
@@ -284,6 +286,46 @@ def dsos_squares(ctx: Context, target: PolyElement) -> list[Term]:
 
     key = ("dsos", tuple(exponents))
     return _upto(_terms(ctx, key, build, shared=True), degree(target))
+
+
+def common_square(ctx: Context, target: PolyElement) -> PolyElement:
+    """The largest monomial `m` of the scalars whose square divides every monomial of
+    `target` (the ring's 1 when there is none): `c**2*<w,w> - 2*c**2*<w,x> + c**2*<x,x>`
+    gives `c`. Gram symbols are left out: `<w,w>**2` is no square of a scalar of the step."""
+    if not target:
+        return ctx.ring.one
+    scalars = len(ctx.scalars)  # the ring's first generators (`Context`)
+    exponents = tuple(min(monomial[i] for monomial in target) // 2 if i < scalars else 0
+                      for i in range(len(ctx.gens)))
+    return ctx.ring.zero.new({exponents: QQ(1)})
+
+
+def scaled_squares(ctx: Context, terms: Iterable[Term], m: PolyElement, max_degree: int
+                   ) -> list[Term]:
+    """`m**2` times each square of `terms` with no hypothesis in it, its square scaled by
+    `m` (`_scaled`): the columns for a target `m**2 * square`, which the pools hold only
+    unscaled. Each is charged its term count before it is expanded."""
+    factor, expr = m ** 2, m.as_expr(*ctx.symbols)
+    out: list[Term] = []
+    for term in terms:
+        if term.square is None or term.hyps or term.degree + degree(factor) > max_degree:
+            continue
+        charge(ctx.work, len(term.poly))
+        out.append(Term((), term.poly * factor, square=partial(_scaled, term.square, expr)))
+    return out
+
+
+def _scaled(square: Callable[[], Sos], m: sympy.Expr) -> Sos:
+    """`square()` times `m**2`, as a square still: `m*p` squared, `m*v` normed, or a Gram
+    minor with its first vector times `m` (its row and column scaled: the determinant times
+    `m**2`)."""
+    found = square()
+    if isinstance(found, Square):
+        return Square(found.weight, m * found.poly)
+    if isinstance(found, NormSquare):
+        return NormSquare(found.weight, Vec(found.vector).scaled(m))
+    first, *rest = found.vectors
+    return GramMinor(found.weight, (Vec(first).scaled(m), *rest))
 
 
 def weighted(

@@ -32,12 +32,14 @@ from verify.search.products import (
 )
 from verify.search.rationalize import certificate_from_exact, certificate_from_point
 from verify.search.sos import (
+    common_square,
     dsos_squares,
     gram_minors,
     half_basis,
     hint_squares,
     ldlt_squares,
     norm_squares,
+    scaled_squares,
     weighted,
 )
 from verify.search.work import Work
@@ -244,6 +246,31 @@ class SignProducts(HypothesisProducts):
         return [*super().columns(ctx, target, bound), *sign_product_terms(ctx, bound)]
 
 
+class ScaledSquares(WeightedSquares):
+    """`weighted squares` with its vector squares times the square of a monomial of scalars
+    that divides the whole target (`sos.common_square`).
+
+    `c**2*|w - x|^2 >= 0`, `norm2(c*w - c*x) >= 0` and `c**2*<w,x>**2 <= c**2*|w|^2*|x|^2`
+    were unknown: the pools hold `|w - x|^2` and the Gram minor of (w, x), but no multiple of
+    them by `c**2` (a hypothesis may weight a square, a square may not). This strategy adds
+    those multiples as squares of their own (`|c*w - c*x|^2`, the minor of (c*w, x)), alone
+    and times each hypothesis. It applies only when the gap has such a factor, and comes
+    after the strategies before it, so no certificate they find changes."""
+
+    name = "scaled squares"
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and common_square(ctx, ctx.gap) != ctx.ring.one
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        m = common_square(ctx, target)
+        reach = bound - degree(m ** 2)
+        pool = [*norm_squares(ctx, reach), *gram_minors(ctx, reach), *hint_squares(ctx, reach)]
+        scaled = scaled_squares(ctx, pool, m, bound)
+        return [*super().columns(ctx, target, bound), *scaled,
+                *weighted(ctx, scaled, hypothesis_products(ctx, 1, bound), bound)]
+
+
 class _Cleared(SignProducts):
     """`sign products` with one multiplier only (`missing_factor`'s trial)."""
 
@@ -417,5 +444,6 @@ STRATEGIES: tuple[Strategy, ...] = (
     HypothesisProducts(),
     WeightedSquares(),
     SignProducts(),
+    ScaledSquares(),
     SemidefiniteSquares(),
 )

@@ -100,9 +100,20 @@ id = "count-twice"
 given = []
 claim = "2*t + 2 > 0"
 uses = ["count"]
+
+# a square with polynomial coefficients (`scaled squares`: |c*w - c*x|^2, the minor of c*w, x)
+[[step]]
+id = "scaled-squares"
+given = ["norm2(x) <= R**2"]
+claim = "c**2*norm2(w - x) + c**2*R**2 + c**2*dot(w, x)**2 >= c**2*norm2(x) + 0*c"
+
+[[step]]
+id = "scaled-cs"
+given = []
+claim = "c**2*dot(w, x)**2 <= c**2*norm2(w)*norm2(x)"
 """
 STEPS = ["double", "cs", "chained", "split", "cancel", "half", "scaled-lower", "count",
-         "count-twice"]
+         "count-twice", "scaled-squares", "scaled-cs"]
 
 
 @pytest.fixture(scope="module")
