@@ -64,6 +64,10 @@ def parse_definitions(table: Mapping[str, object], names: Names) -> tuple[Defini
         raise ProofFileError(f"{len(table)} definitions, more than {MAX_DEFINITIONS}")
     out: list[Definition] = []
     for name, text in table.items():
+        if name in names.vectors:
+            raise ProofFileError(
+                f"define: {name!r} is a vector; [define] defines scalars only (by max, min, "
+                "sqrt or norm): write the vector's expression where the steps use it")
         if name not in names.scalars:
             raise ProofFileError(f"define: {name!r} is not a declared scalar")
         if not isinstance(text, str):

@@ -3,6 +3,7 @@ defining facts, which every step that mentions the name receives as hypotheses."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -98,6 +99,8 @@ given = ["y*dot(u, x) + d >= gamma", "d <= 0"]
     ("define", "problem"),
     [
         ('q = "max(0, 1)"', "'q' is not a declared scalar"),
+        # a vector is named, not a scalar: said so, and what to write instead
+        ('w = "u + x"', "'w' is a vector; [define] defines scalars only"),
         ('n = "abs(T)"', "must be one of max(a, b), min(a, b), sqrt(e), norm(v)"),
         ('n = "max(T)"', "max takes 2 argument(s)"),
         ('n = "sqrt(T, T)"', "sqrt takes 1 argument(s)"),
@@ -113,7 +116,7 @@ def test_bad_definitions_are_one_line_errors(define: str, problem: str,
                                              capsys: pytest.CaptureFixture[str],
                                              tmp_path: object) -> None:
     text = HEADER + f"[define]\n{define}\n\n[[step]]\nid = \"s\"\ngiven = []\nclaim = \"t >= t\"\n"
-    with pytest.raises(ProofFileError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ProofFileError, match=re.escape(problem)):
         parse_proof(text.encode(), "bad.toml")
     path = tmp_path / "bad.toml"  # type: ignore[operator]
     path.write_text(text)
