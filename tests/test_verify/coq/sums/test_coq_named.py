@@ -133,3 +133,31 @@ def test_coq_checks_every_kind_of_named_step(tmp_path) -> None:
     assert results == dict.fromkeys((i for i, _, _ in STEPS), "checked")
     assert "pose (Sum2 := " in text and "clearbody Sum1 Sum2." in text
     assert not DECIDERS.search(text)
+
+
+SPLIT = f'''
+[[step]]
+id = "split-square"
+given = []
+claim = "c**2*norm2(th - {SUM}) >= 0"
+split = {{ on = "c", zero = true }}
+'''
+
+
+@needs_coqc
+def test_coq_checks_a_named_step_split_by_cases(tmp_path) -> None:
+    """A case split whose every case names the sum (each case's certificate a scaled square,
+    `|c*th - c*Sum1|^2`): one theorem, the sum defined and its facts proved, then each case,
+    accepted by coqc; with the claim made strict it is no longer proved, so not exported.
+    The sum is defined once, before the cases."""
+    proof = parse_proof(NAMED.format(steps=SPLIT).encode(), "named.toml")
+    report = check_proof(proof)
+    (step,) = report.steps
+    assert step.status == "proved" and step.step.named, step.message
+    assert [g.goal.label for g in step.goals] == ["case c > 0", "case c == 0", "case c < 0"]
+    run = export_and_check(tmp_path, [("named", proof, report.steps)], compile=True)
+    assert run.for_proof("named") == {"split-square": "checked"}
+    text = (tmp_path / "named.v").read_text()
+    assert text.count("clearbody Sum1.") == 1 and not DECIDERS.search(text)
+    strict = parse_proof(NAMED.format(steps=SPLIT.replace(">= 0", "> 0")).encode(), "s.toml")
+    assert check_proof(strict).steps[0].status != "proved"
