@@ -29,6 +29,10 @@ RELATIONS = {ast.LtE: "<=", ast.Lt: "<", ast.GtE: ">=", ast.Gt: ">", ast.Eq: "==
 class Format(ABC):
     """How one output writes the pieces of a formula."""
 
+    #: whether a raised exponent reads as one group (LaTeX's and MathML's superscripts); a
+    #: plain-text `^` does not: `2^1/2` reads as (2^1)/2, so such an exponent is bracketed
+    exponent_grouped: bool = True
+
     @abstractmethod
     def name(self, name: str, notation: Mapping[str, str]) -> str:
         """An identifier, prettified."""
@@ -113,7 +117,8 @@ class Latex(Format):
         return rf"\frac{{{num[0]}}}{{{den[0]}}}", ATOM
 
     def power(self, base: str, exponent: str) -> str:
-        return f"{base}^{{{exponent}}}" if "^" not in base else f"{{{base}}}^{{{exponent}}}"
+        bare = "^" not in base or (base.startswith(r"\left(") and base.endswith(r"\right)"))
+        return f"{base}^{{{exponent}}}" if bare else f"{{{base}}}^{{{exponent}}}"
 
     def times(self, left: str, right: str, numeral: bool) -> str:
         return f"{left} \\cdot {right}" if numeral else f"{left}\\,{right}"
@@ -227,6 +232,8 @@ class MathML(Format):
 class Text(Format):
     """Plain Unicode, one line: y⟨w, x⟩ ≤ 0, ‖x‖² ≤ R², t·γ_u² ≤ R²."""
 
+    exponent_grouped = False
+
     def name(self, name: str, notation: Mapping[str, str]) -> str:
         return pretty(name, notation).text()
 
@@ -327,6 +334,17 @@ class Printer:
         text, own = self._node(node)
         return text if own >= strength else self.fmt.paren(text)
 
+    def _base(self, node: ast.expr) -> str:
+        """A power's base, bracketed unless it is a name, a number, a member or a call that
+        carries no script of its own: a stacked fraction, a norm squared or a root raised
+        bare read as another formula (`\\frac{R}{\\gamma}^{2}` as R²/γ, `‖v‖²²` as ‖v‖ to
+        the 22nd, `√a²` as the root of a²; newcomer 27, F9)."""
+        text, own = self._node(node)
+        scripted = isinstance(node, ast.BinOp) or (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("norm2", "sqrt"))
+        return text if own >= ATOM and not scripted else self.fmt.paren(text)
+
     def _node(self, node: ast.expr) -> tuple[str, int]:
         fmt = self.fmt
         if isinstance(node, ast.Name):
@@ -379,7 +397,10 @@ class Printer:
         if isinstance(node.op, ast.Div):
             return fmt.frac(self._node(node.left), self._node(node.right))
         if isinstance(node.op, ast.Pow):
-            return fmt.power(self._at_least(node.left, ATOM), self._node(node.right)[0]), POW
+            exponent, strength = self._node(node.right)
+            if strength < ATOM and not fmt.exponent_grouped:
+                exponent = fmt.paren(exponent)
+            return fmt.power(self._base(node.left), exponent), POW
         raise ValueError(f"cannot typeset the operator {type(node.op).__name__}")
 
 

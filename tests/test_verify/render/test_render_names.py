@@ -291,3 +291,32 @@ def test_a_square_whose_base_is_another_name_prints_as_written() -> None:
     assert "R" in proof.scalars and Text(spelling(proof)).name("R2") == "R2"
     texts = [_statement_text(proof, s.id, TEXT) for s in proof.steps]
     assert not [t for t in texts if "R² ≤ R²" in t or "D² ≤ D²" in t]
+
+
+#: (written, LaTeX, plain text): a power's base that is not a name, number, member or plain
+#: call is bracketed, and a plain-text exponent that is not one is too (newcomer 27, F9:
+#: `\frac{R}{\gamma}^{2}` read as R²/γ, so a handout's proved `k <= (R/gamma)**2` read false)
+POWERS = [
+    ("(R/gamma)**2", r"\left(\frac{R}{\gamma}\right)^{2}", "(R/γ)²"),
+    ("(a**2/b)**3", r"\left(\frac{a^{2}}{b}\right)^{3}", "(a²/b)³"),
+    ("norm2(v)**2", r"\left(\lVert v \rVert^{2}\right)^{2}", "(‖v‖²)²"),
+    ("sqrt(a)**2", r"\left(\sqrt{a}\right)^{2}", "(√(a))²"),
+    ("(a**2)**3", r"\left(a^{2}\right)^{3}", "(a²)³"),
+    ("2**(1/2)", r"2^{\frac{1}{2}}", "2^(1/2)"),
+    ("a**(b/c)", r"a^{\frac{b}{c}}", "a^(b/c)"),
+    # bare where nothing can be misread
+    ("dot(a, b)**2", r"\langle a, b \rangle^{2}", "⟨a, b⟩²"),
+    ("y[j]**2", r"{y}_{j}^{2}", "y[j]²"),
+    ("R**2/gamma**2", r"\frac{R^{2}}{\gamma^{2}}", "R²/γ²"),
+]
+
+
+@pytest.mark.parametrize(("written", "latex", "text"), POWERS)
+def test_a_power_reads_as_the_formula_written(written: str, latex: str, text: str) -> None:
+    from verify.typeset.written import LATEX, MATHML, TEXT, Printer
+
+    assert Printer(LATEX).expression(written) == latex
+    assert Printer(TEXT).expression(written) == text
+    mathml = Printer(MATHML).expression(written)
+    bracketed = latex.startswith(r"\left(")
+    assert mathml.startswith("<msup><mrow><mo>(</mo>") == bracketed, mathml
