@@ -388,7 +388,7 @@ class Printer:
             return fmt.row(self._terms(node)), ADD
         if isinstance(node.op, ast.Mult):
             left, strength = self._node(node.left)
-            if strength < NEG:
+            if strength < NEG or _is_sum(node.left):  # Σ_j y_j c would read c as summed
                 left, strength = fmt.paren(left), ATOM
             right = self._at_least(node.right, MUL)
             numeral = isinstance(node.right, ast.Constant) or (
@@ -402,6 +402,13 @@ class Printer:
                 exponent = fmt.paren(exponent)
             return fmt.power(self._base(node.left), exponent), POW
         raise ValueError(f"cannot typeset the operator {type(node.op).__name__}")
+
+
+def _is_sum(node: ast.expr) -> bool:
+    """Whether `node` is a written sum, `sum(j in S, body)`: a factor after it would read as
+    part of its body (newcomer 27, F10: a product of two sums read as a double sum)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "sum")
 
 
 def _parse(text: str) -> ast.Expression:

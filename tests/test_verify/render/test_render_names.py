@@ -320,3 +320,19 @@ def test_a_power_reads_as_the_formula_written(written: str, latex: str, text: st
     mathml = Printer(MATHML).expression(written)
     bracketed = latex.startswith(r"\left(")
     assert mathml.startswith("<msup><mrow><mo>(</mo>") == bracketed, mathml
+
+
+@pytest.mark.parametrize(("written", "latex", "text"), [
+    ("sum(j in 1..N, y[j])*sum(l in 1..N, x[l])",
+     r"\left(\sum_{j=1}^{N} {y}_{j}\right)\,\sum_{l=1}^{N} {x}_{l}",
+     "(Σ_{j ∈ 1..N} y[j])·Σ_{l ∈ 1..N} x[l]"),
+    ("sum(j in 1..N, y[j])*c", r"\left(\sum_{j=1}^{N} {y}_{j}\right)\,c",
+     "(Σ_{j ∈ 1..N} y[j])·c"),
+    ("c*sum(j in 1..N, y[j])", r"c\,\sum_{j=1}^{N} {y}_{j}", "c·Σ_{j ∈ 1..N} y[j]"),
+])
+def test_a_sum_before_another_factor_is_bracketed(written: str, latex: str, text: str) -> None:
+    """Newcomer 27, F10: a product of two sums was typeset as if it were a double sum."""
+    from verify.typeset.written import LATEX, TEXT, Printer
+
+    assert Printer(LATEX).expression(written) == latex
+    assert Printer(TEXT).expression(written) == text
