@@ -55,7 +55,7 @@ from verify.kernel.atoms import substitute
 from verify.numeric import campaign
 from verify.numeric.algorithms import BUILT_IN, naming, with_naming
 from verify.numeric.budgets import BUDGETS
-from verify.numeric.campaign import CampaignResult, Check
+from verify.numeric.campaign import ROWS_NOT_MADE, CampaignResult, Check
 from verify.numeric.executors import executor
 from verify.numeric.instances import NumericVerdict
 from verify.numeric.shards import (
@@ -557,10 +557,12 @@ def _evaluated(verdict: NumericVerdict | None) -> NumericVerdict | None:
 def _unevaluated(verdict: NumericVerdict | None) -> str | None:
     """Why a step was not run when every row its runs gave was left unevaluated (its sums
     past `verify.runs.families.MAX_SPAN` indices, `ROW_CELLS` index tuples, int64, or the
-    batch's work budget `WORK`)."""
+    batch's work budget `WORK`; or its rows never made, a run's past
+    `verify.numeric.campaign.MAX_RUN_CELLS`)."""
     if verdict is None or verdict.instances or verdict.vacuous or not verdict.unevaluated:
         return None
-    return (f"its sums were not evaluated on any of the {verdict.unevaluated} rows of its "
+    what = "it was" if (verdict.reason or "").startswith(ROWS_NOT_MADE) else "its sums were"
+    return (f"{what} not evaluated on any of the {verdict.unevaluated} rows of its "
             f"runs: {verdict.reason}")
 
 

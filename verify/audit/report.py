@@ -15,6 +15,7 @@ from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit, as_counterexample
 from verify.kernel import Statement
+from verify.numeric.campaign import ROWS_NOT_MADE
 from verify.numeric.instances import NumericVerdict
 from verify.render import json as serialize
 from verify.runs.columns import Instance
@@ -386,10 +387,12 @@ def vacuous_lines(audit: Audit) -> list[str]:
 def partly_lines(audit: Audit, said: Sequence[tuple[ProofAudit, StepAudit]] = ()
                  ) -> list[str]:
     """The steps checked on runs whose rows were in part not evaluated (their sums past a
-    limit or a work budget), but for those the findings list with the reason already
-    (`said`): for a user's proof file one line per step, with the counts and the reason; for
-    a built-in proof only how many steps (in the JSON and the reports). The table counts
-    only the rows evaluated, and did not say that others were left out."""
+    limit or a work budget, or a run's rows past the most one run may make), but for those
+    the findings list with the reason already (`said`): for a user's proof file one line per
+    step, with the counts and the reason; for a built-in proof how many steps (which rows:
+    in the JSON and the reports), and, once each, the reason of rows never made (a run on
+    the user's `--data`, too large: newcomer 26, F6). The table counts only the rows
+    evaluated, and did not say that others were left out."""
     shown = {(p.id, s.step.id) for p, s in said}
     lines = []
     for p in audit.proofs:
@@ -401,7 +404,10 @@ def partly_lines(audit: Audit, said: Sequence[tuple[ProofAudit, StepAudit]] = ()
         elif partly:
             lines.append(f"  {p.id}: {counted(len(partly), 'step')} (which rows and why: in "
                          "--json and the reports)")
-    return ["", "partly checked on runs (rows their sums did not allow are not counted):",
+            lines += [f"    {reason}" for reason in dict.fromkeys(
+                s.numeric.reason for s in partly  # type: ignore[union-attr]
+                if (s.numeric.reason or "").startswith(ROWS_NOT_MADE))]  # type: ignore[union-attr]
+    return ["", "partly checked on runs (rows not evaluated are not counted):",
             *lines] if lines else []
 
 

@@ -408,6 +408,17 @@ class CampaignResult:
         return out
 
 
+#: At most this many coordinates (rows times the coordinates of each) in the rows of one run
+#: of one row set: a run's rows are made and checked whole, so a run of many updates on a
+#: large data file (every example at every state: 739 states of a 20 000 x 50 file, 7.4e8
+#: coordinates) took 13 GB and was killed (newcomer 26, F6). The default audit's largest is
+#: 7.8e6 (156 states of coq vec50_1's 50 examples of 1001 coordinates). Rows past it are
+#: not made, and the verdict says so (`NumericVerdict.unevaluated`, `ROWS_NOT_MADE`).
+MAX_RUN_CELLS = 2**24
+#: How the reason of rows `MAX_RUN_CELLS` left unmade begins.
+ROWS_NOT_MADE = "the rows of a run too large to check"
+
+
 #: A piece of a source's scenarios, named by its source (`run_campaign`).
 Segment = tuple[str, Iterable[Scenario]]
 
@@ -506,6 +517,8 @@ class _Group:
     stage: int = 0  # of the rows being collected
     #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
     _bindings: dict[str, list[str]] = field(default_factory=dict)
+    #: per row set, the rows of runs past `MAX_RUN_CELLS`, not made, and why (`_unmade`)
+    unmade: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, algorithm: str | None, defaults: Mapping[str, Runner],
@@ -581,9 +594,25 @@ class _Group:
                     if any("tau" in self.names[b] for b in bindings):
                         steps_of(self.plugin.name, run)
                     self.ran[name] = self.ran.get(name, Ran()) + ran(run, scenario)
-                count += self._keep(((b, self._rows(run_kind, run, b, origin))
-                                     for b in bindings), run_kind.pinned(scenario, run))
+                made_rows = [(b, self._rows(run_kind, run, b, origin)) for b in bindings
+                             if not self._unmade(run_kind, run, b, origin)]
+                count += self._keep(made_rows, run_kind.pinned(scenario, run))
         return count
+
+    def _unmade(self, run_kind: RunKind, run: object, binding: str, origin: Origin) -> bool:
+        """Whether `run`'s rows of `binding` are past `MAX_RUN_CELLS`: then they are not made
+        (`unmade` says how many and why, and `flush` records them as unevaluated)."""
+        size = run_kind.size(run, binding)
+        if size is None or size[0] * size[1] <= MAX_RUN_CELLS:
+            return False
+        rows, width = size
+        where = origin.dataset or origin.source
+        self.unmade.setdefault(binding, []).append((rows, (
+            f"{ROWS_NOT_MADE}: the run on {where} has {rows} {binding} rows of {width} "
+            f"coordinates, {rows * width} in all, more than the {MAX_RUN_CELLS} one run's "
+            "rows may hold (they are made and checked whole); check fewer examples, or fewer "
+            "coordinates")))
+        return True
 
     def _rows(self, run_kind: RunKind, run: object, binding: str, origin: Origin
               ) -> InstanceBatch | Deferred:
@@ -611,9 +640,17 @@ class _Group:
         return count
 
     def flush(self, source: str, result: CampaignResult) -> None:
-        """Check the collected rows (`_flush`); note the scenario of a new counterexample."""
+        """Check the collected rows (`_flush`); note the scenario of a new counterexample;
+        record the rows left unmade (`_unmade`) as unevaluated for every check reading them."""
         _flush(self.pending, self.compiled, source, result, self.scenarios)
         self.scenarios.clear()
+        for binding, unmade in self.unmade.items():
+            for check, _ in self.compiled:
+                if check.binding == binding:
+                    for rows, reason in unmade:
+                        result.record(check.name, source, NumericVerdict(
+                            "not-run", 0, 0, 0, None, None, rows, reason))
+        self.unmade.clear()
 
 
 def _compiled(check: Check) -> CompiledJudgement:

@@ -538,6 +538,15 @@ def example_rows(run: OnlineUpdates, origin: Origin,
     return run_rows({**constant_scalars, **scalars}, {**constant_vectors, **vectors}, origin, t)
 
 
+def example_size(run: object) -> tuple[int, int] | None:
+    """The example rows `example_rows` makes of `run` (every example at every state) and
+    the coordinates of each, before they are made: a run of many updates on a large data
+    file makes states times examples rows (`verify.numeric.campaign.MAX_RUN_CELLS`)."""
+    if not isinstance(run, OnlineUpdates):
+        return None
+    return (len(run.updates) + 1) * run.data.n, max(run.data.d, 1)
+
+
 #: The order of the example rows' own scalars (a counterexample lists its values in it).
 _EXAMPLE_ORDER = ("t", "time", "y", "m", "m_set", "m_sum", "m_set_sum", "J", "J_at", "Gb", "h",
                   "db", "b")
@@ -944,7 +953,7 @@ KIND = register(RunKind(
                "update rows. Its loss and gradient quantities are taken at state `w`, with "
                "`M(w) = {j : y_j <w, x_j> <= 0}` (the update rule's non-strict set; the "
                "strict set gives the same numbers, its extra boundary terms being 0)",
-               example_rows, _joint("example")),
+               example_rows, _joint("example"), size=example_size),
         RowSet("update", "one row per update (needed only for `w_next` and `tau`)",
                update_rows, _joint("update"), updates=True),
     ),

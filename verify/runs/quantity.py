@@ -95,6 +95,10 @@ class RowSet:
     #: one row per update of the run, the iterate before it: where an induction's update
     #: facts are checked (`verify.audit.job`: whether the runs are the induction's runs)
     updates: bool = False
+    #: `size(run)`: the rows `build` would make of `run` and the coordinates of each, known
+    #: before they are made, for a row set whose rows grow as a product (the online example
+    #: rows: states times examples); None where no run makes too many
+    size: Callable[[Any], tuple[int, int] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -257,6 +261,12 @@ class RunKind:
             batch.scalars = {n: c for n, c in batch.scalars.items() if n in keep}
             batch.vectors = {n: c for n, c in batch.vectors.items() if n in keep}
         return batch
+
+    def size(self, run: Any, row_set: str) -> tuple[int, int] | None:
+        """The rows `rows` would make of `run` for `row_set` and the coordinates of each,
+        before they are made (None: the row set does not say; `RowSet.size`)."""
+        size = self._builders[row_set].size
+        return None if size is None else size(run)
 
     def joint(self, row_set: str) -> Joint | None:
         """How the rows of `row_set` of many runs are made at once (None: run by run)."""

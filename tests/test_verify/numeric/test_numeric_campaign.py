@@ -433,3 +433,44 @@ def test_a_tier_is_the_first_edge_at_least_the_bits():
             assert _tier(bits, tiers) == next(
                 (k for k, edge in enumerate(tiers) if bits <= edge), len(tiers))
     assert [_tier(bits) for bits in (0, 8, 9, 62, 63)] == [0, 0, 1, 4, 5]
+
+
+def test_a_run_whose_rows_are_past_the_limit_is_left_unmade_and_said(monkeypatch) -> None:
+    """Newcomer 26, F6: `audit --data` on a 20 000 x 50 file made every example row of its
+    run (739 states times 20 000 examples) at once: 13 GB, killed. Rows of one run past
+    `MAX_RUN_CELLS` are not made; the checks reading them record them as unevaluated, with
+    a reason naming the run, its rows and the limit; the other row sets are checked as before,
+    and the same campaign under the limit checks them all."""
+    from verify.numeric import campaign as module
+    from verify.runs.columns import Origin
+    from verify.runs.quantity import Scenario
+
+    X = tuple((Fraction(a), Fraction(b)) for a, b in
+              ((2, 1), (-1, -3), (1, -1), (3, 2), (-2, -1), (1, 2), (-3, 1), (2, -2)))
+    u = (Fraction(3), Fraction(1))
+    y = tuple(1 if dot(x, u) > 0 else -1 for x in X)
+    scenario = Scenario(Dataset(X, y, "eight.csv"), u, Origin("data", None, "eight.csv"))
+    checks = canonical_checks()
+    whole = run_campaign(checks, {"data": [scenario]})
+    assert all(v.unevaluated == 0 for v in whole.verdicts.values())
+    example = [c for c in checks if c.binding == "example"]
+    assert example and len(example) < len(checks)  # state rows too, below
+    assert all(whole.verdicts[(c.name, "data")].instances for c in example)
+    monkeypatch.setattr(module, "MAX_RUN_CELLS", 1)
+    cut = run_campaign(checks, {"data": [scenario]})
+    for check in checks:
+        verdict = cut.verdicts[(check.name, "data")]
+        if check.binding == "example":
+            assert verdict.status == "not-run" and verdict.reason is not None
+            assert verdict.reason.startswith(
+                f"{module.ROWS_NOT_MADE}: the run on eight.csv has ")
+            rows_of_run = int(verdict.reason.split(" has ")[1].split()[0])
+            assert rows_of_run % len(X) == 0  # states times examples
+            assert (verdict.instances, verdict.vacuous, verdict.unevaluated) == (
+                0, 0, rows_of_run)
+            assert verdict.reason.endswith(
+                f"example rows of 2 coordinates, {rows_of_run * 2} in all, more than the 1 "
+                "one run's rows may hold (they are made and checked whole); check fewer "
+                "examples, or fewer coordinates")
+        else:  # the run's state rows: as many as before, all checked
+            assert verdict == whole.verdicts[(check.name, "data")]
