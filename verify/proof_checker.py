@@ -1442,9 +1442,11 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                    "lemma it uses")
         factor = _factor_advice(goal, stops, can_split=isinstance(step.rule, Direct))
         if isinstance(step.rule, CaseSplit):  # newcomer 21: told to split on k, split on k
-            return (f"no certificate in this case: {factor or f'it may need {lacking}'}; its "
-                    "point refutes nothing (the step imports an induction's claim, which holds "
-                    "only along runs)")
+            # red team 26, R1: an unknown case has no point; it said "its point refutes
+            # nothing" of a search that found none
+            return (f"no certificate in this case: {factor or f'it may need {lacking}'}; a "
+                    "point breaking this case would refute nothing (the step imports an "
+                    "induction's claim, which holds only along runs)")
         if factor is not None:
             return f"{factor}; else it may need {lacking}"
         return (f"split on {t} if the step divides by it (the imported induction's claim "
