@@ -796,7 +796,8 @@ def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[Goa
         if not report.goal.label.startswith("step") or point is None or (
                 report.goal.written is None):
             continue
-        if (states := refuting_run(rule, stated.claim, point)) is None:
+        if (states := refuting_run(rule, stated.claim, point,
+                                   naturals=frozenset(stated.naturals))) is None:
             continue
         try:
             refutation = kernel.refute_run(seq, states)

@@ -1152,14 +1152,17 @@ def _bits(state: Counterexample) -> int:
 
 
 def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
-                 limit: int = RUN_UPDATES) -> tuple[Counterexample, ...] | None:
+                 limit: int = RUN_UPDATES, naturals: frozenset[str] = frozenset()
+                 ) -> tuple[Counterexample, ...] | None:
     """A run of the induction `rule` that may refute it (`kernel.refute_run` decides): from
     its base, each update made on the per-update values of `point` (the step case's
     counterexample: its example, its label; the constants its values too), until the
     invariant `claim` fails after an update; its last state without the per-update names,
-    which no update reads there. None when an update fact fails first (the run cannot go
-    on), when `limit` updates pass or the state outgrows `RUN_BITS`, or when `point` lacks a
-    value the run reads.
+    which no update reads there, but those among `naturals` (the kernel checks every natural
+    at every state: without them a run on a natural example was rejected, "k is not
+    assigned", and the false invariant left unknown: red team 26). None when an update fact
+    fails first (the run cannot go on), when `limit` updates pass or the state outgrows
+    `RUN_BITS`, or when `point` lacks a value the run reads.
 
     The step case's point satisfies the invariant at a state no run may reach; replayed from
     the base on the same example, a false invariant often fails after a few updates (from
@@ -1181,7 +1184,7 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
         for s in range(limit + 1):
             value = Point(states[-1]).value
             if s > 0 and not evaluate(claim, "the invariant", value):
-                fresh = per_update_names(rule)
+                fresh = per_update_names(rule) - naturals
                 last = states[-1]
                 return (*states[:-1], Counterexample(
                     {n: v for n, v in last.scalars.items() if n not in fresh},
