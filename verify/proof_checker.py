@@ -796,7 +796,8 @@ def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[Goa
         if not report.goal.label.startswith("step") or point is None or (
                 report.goal.written is None):
             continue
-        if (states := refuting_run(rule, stated.claim, point)) is None:
+        if (states := refuting_run(rule, stated.claim, point,
+                                   naturals=frozenset(stated.naturals))) is None:
             continue
         try:
             refutation = kernel.refute_run(seq, states)
@@ -1316,6 +1317,10 @@ def refutes_nothing(step: Step, goal: Obligation,
     induction's claim, which holds only along runs (the kernel's only other reason). A
     natural that `point` values off the naturals (the search reads one as a real >= 0) is
     said too. Newcomer 19: an induction importing nothing was told it imports one."""
+    if goal.written is None:  # red team 26: a denominator's side condition imports nothing
+        return ("it breaks a side condition (a denominator shown > 0, or a sum rule's "
+                "condition) only, not the step: the step is unknown, not refuted, until the "
+                "condition follows from its hypotheses free of division")
     if step.witness:
         return "the witness may be what fails (a better witness may prove the step)"
     off = _off_naturals(goal, point)
@@ -1398,6 +1403,19 @@ def _factor_advice(goal: Obligation, stops: Sequence[Stop], can_split: bool = Tr
             f"added): {remedy}")
 
 
+def _denies(judgement: Judgement) -> bool:
+    """Whether a hypothesis says by itself that the claim `d > 0` fails (`-d > 0`, `-d >= 0`
+    or `d == 0`, up to a positive factor): the fact is then no fact to add to `given`."""
+    claim = judgement.claim.expr
+    if claim.is_Rational:  # `0 > 0`: a base dividing by its counter at 0 (red team 26, R3)
+        return not claim > 0
+    for fact in judgement.hypotheses:
+        ratio = sympy.cancel(fact.expr / claim)
+        if ratio.is_Rational and ratio != 0 and (fact.kind == "==" or ratio < 0):
+            return True
+    return False
+
+
 def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
@@ -1426,6 +1444,13 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                 "found near it; certificates reason over the reals: if the claim holds at "
                 "naturals, prove it by induction, or split into cases")
     if goal.written is None:
+        if _denies(goal.judgement):  # red team 26, R4: `a < 0 |- 1/a < 0` was told to add a > 0
+            said = (f"{goal.judgement.claim} is false" if goal.judgement.claim.expr.is_Rational
+                    else f"the hypotheses say {goal.judgement.claim} fails")
+            return (f"{said}, so it is no fact to "
+                    "add: a division is admitted only by a denominator shown > 0; state the "
+                    "relation multiplied through by the denominator instead (reversed where "
+                    "it is negative)")
         return (f"missing a positivity fact: nothing among the hypotheses free of division "
                 f"shows {goal.judgement.claim}; add it to `given` or prove it in a step this "
                 "one uses")
@@ -1442,9 +1467,11 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                    "lemma it uses")
         factor = _factor_advice(goal, stops, can_split=isinstance(step.rule, Direct))
         if isinstance(step.rule, CaseSplit):  # newcomer 21: told to split on k, split on k
-            return (f"no certificate in this case: {factor or f'it may need {lacking}'}; its "
-                    "point refutes nothing (the step imports an induction's claim, which holds "
-                    "only along runs)")
+            # red team 26, R1: an unknown case has no point; it said "its point refutes
+            # nothing" of a search that found none
+            return (f"no certificate in this case: {factor or f'it may need {lacking}'}; a "
+                    "point breaking this case would refute nothing (the step imports an "
+                    "induction's claim, which holds only along runs)")
         if factor is not None:
             return f"{factor}; else it may need {lacking}"
         return (f"split on {t} if the step divides by it (the imported induction's claim "

@@ -102,6 +102,31 @@ def test_an_unrefuting_counterexample_says_witness_or_unreached_point() -> None:
         assert "satisfies the judgement" not in message
 
 
+NEGATIVE_DENOMINATOR = b"""
+title = "a division by a quantity known negative"
+scalars = ["a"]
+[[step]]
+id = "v6"
+given = ["a < 0"]
+claim = "1/a < 0"
+"""
+
+
+def test_explain_does_not_blame_an_induction_for_a_side_conditions_point(
+        tmp_path: Path, capsys) -> None:
+    """Red team 26: the point a = -1 of the side condition `a > 0` was said to refute nothing
+    because "the step imports an induction's claim"; the step imports nothing (the point
+    breaks a side condition, not the step)."""
+    from verify.cli import main
+
+    path = tmp_path / "v.toml"
+    path.write_bytes(NEGATIVE_DENOMINATOR)
+    assert main(["explain", str(path), "v6"]) == 1
+    out = capsys.readouterr().out
+    assert "induction" not in out, out
+    assert "it refutes nothing: it breaks a side condition (a denominator shown > 0" in out
+
+
 NOT_NATURAL = b"""
 title = "an induction's claim used where its point may be unreached"
 scalars = ["t"]
@@ -469,3 +494,17 @@ def test_a_refuting_run_names_the_constants_its_updates_read(tmp_path: Path, cap
     x = Fraction(re.search(r"\bx = \((\S+?)\)", found[1])[1])
     w = Fraction(re.search(r"\bw = \((\S+?)\)$", line)[1])
     assert w == Fraction(found[2]) * y * x
+
+
+def test_a_denominator_the_hypotheses_make_negative_is_not_a_fact_to_add() -> None:
+    """Red team 26, R4: `a < 0 |- 1/a < 0` was told to add `a > 0` to `given` (which
+    contradicts a < 0); it is told to multiply the relation through instead."""
+    from proofs.proof_file import parse_proof
+    from verify.proof_checker import check_proof
+
+    (report,) = check_proof(parse_proof(NEGATIVE_DENOMINATOR, "v.toml")).steps
+    assert report.status == "unknown"
+    assert report.message.startswith("denominator a > 0: the hypotheses say a > 0 fails, so it "
+                                     "is no fact to add"), \
+        report.message
+    assert "add it to `given`" not in report.message

@@ -325,3 +325,32 @@ def test_a_run_that_outgrows_its_bits_is_given_up_not_followed() -> None:
                 rule=Induction("t", {"s": sympy.Integer(2)}, {"s": s_ * s_}, ()))
     report = check_step(Proof("T", (), ("t", "s"), (step,)), step)
     assert report.status == "unknown"
+
+
+NATURAL_EXAMPLE = b"""
+title = "a per-update natural"
+scalars = ["s", "t", "k"]
+naturals = ["t", "k"]
+[[step]]
+id = "r2"
+claim = "s <= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + k" }
+given = ["k*(k - 1) <= 0", "4*k**2 - 4*k + 1 >= 1/2"]
+constants = []
+"""
+
+
+def test_a_run_on_a_natural_example_refutes_the_induction() -> None:
+    """Red team 26: the run from s = 0 with one update on the natural k = 1 makes s = 1 > 0,
+    but its last state was handed to the kernel without k (a per-update name), which checks
+    every natural at every state ("scalar k is not assigned"): the step stayed unknown, its
+    point (the base itself) said to be "one no run reaches"."""
+    from proofs.proof_file import parse_proof
+    from verify.proof_checker import check_proof
+
+    (report,) = check_proof(parse_proof(NATURAL_EXAMPLE, "n.toml"), store=None).steps
+    assert report.status == "refuted", report.message
+    assert report.message.startswith("refuted by a run from the start: 1 update, on k = 1")

@@ -185,3 +185,60 @@ def test_a_step_split_on_another_name_is_not_told_to_split_again() -> None:
         "added): add `t > 0` to `given` if it holds, or prove it in a step this one uses"
     ), last.message
     assert "split on t" not in last.message
+
+
+NO_SIGN = """
+title = "mistake bound with a radius of no sign"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "R2", "g"]
+naturals = ["t"]
+[[step]]
+id = "norm-invariant"
+claim = "norm2(w) <= t*R2"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+constants = ["R2"]
+[[step]]
+id = "progress-invariant"
+claim = "dot(w, u) >= t*g"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) >= g"]
+constants = ["u", "g"]
+[[step]]
+id = "squared-lower-bound"
+uses = ["progress-invariant"]
+given = ["norm2(u) == 1", "g > 0"]
+claim = "t**2*g**2 <= norm2(w)"
+hints = ["w - dot(w, u)*u"]
+[[step]]
+id = "mistake-bound"
+uses = ["norm-invariant", "squared-lower-bound"]
+given = ["g > 0", "1000*R2 + 1 >= 0"]
+claim = "t*g**2 <= R2"
+split = { on = "t" }
+"""
+
+
+def test_the_case_t_equal_0_is_never_told_to_add_t_positive() -> None:
+    """Red team 26, R1: in the case `t == 0` of a split on t, adding `t > 0` makes the case
+    vacuous, so the kernel accepted "that certificate" trivially, and the step was told to
+    add `t > 0` to `given`, which no state of that case satisfies. (The step is false at the
+    run with no update: t = 0, w = 0, R2 = -1/2000.) It is told what it lacks instead, and
+    no "point" is spoken of where the search found none."""
+    report = check_proof(parse_proof(NO_SIGN.encode(), "no-sign.toml"))
+    last = report.steps[-1]
+    assert last.status == "unknown"
+    assert last.message.startswith("case t == 0: no certificate in this case: it may need a "
+                                   "fact the step lacks (a sign such as `R2 >= 0`"), last.message
+    assert "`t > 0`" not in last.message and "its point" not in last.message
+    t = sympy.Symbol("t")
+    case = Judgement((Fact(t, ">="), Fact(t, "==")), Fact(t, ">"), (), ("t",))
+    from verify.search.strategies import missing_factor
+    from verify.search.work import DEFAULT_BUDGET, Work
+    assert missing_factor(case, (), Work(DEFAULT_BUDGET)) is None

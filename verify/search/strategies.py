@@ -46,6 +46,8 @@ from verify.search.work import Work
 from verify.verdict import Stop
 
 if TYPE_CHECKING:
+    import sympy
+
     from verify.search.sdp.problem import Problem
 
 
@@ -303,7 +305,8 @@ def missing_factor(judgement: kernel.Judgement, hints: Sequence[Hint], work: Wor
              if judgement.hypotheses[i].kind == ">"}
     # plain names only: a family member or a sum is no fact a user adds as written
     scalars = [gen for gen in ctx.used if gen < len(ctx.scalars) and gen not in known
-               and atoms_.IDENT.fullmatch(ctx.scalars[gen])]
+               and atoms_.IDENT.fullmatch(ctx.scalars[gen])
+               and not _not_positive(judgement, ctx.symbols[gen])]
     if not scalars:
         return None
     extra = tuple(Fact(ctx.symbols[gen], ">") for gen in scalars)
@@ -331,6 +334,19 @@ def missing_factor(judgement: kernel.Judgement, hints: Sequence[Hint], work: Wor
             factor = prod((trial.hypotheses[i].expr for i in multiplier), start=1)
             return Stop("factor", names=(str(factor), *(str(f.expr) for f in names)))
     return None
+
+
+def _not_positive(judgement: kernel.Judgement, symbol: sympy.Symbol) -> bool:
+    """Whether a hypothesis says by itself that `symbol` is not > 0 (`t == 0`, `-t >= 0`,
+    `-t > 0`: a split's case `t == 0` or `t < 0`). With `symbol > 0` added such a judgement
+    is vacuous, so a certificate the kernel accepts with it says nothing, and advice to add
+    that fact cannot be followed (red team 26, R1: the case `t == 0` was told to add
+    `t > 0`)."""
+    for fact in judgement.hypotheses:
+        coeff, rest = fact.expr.as_coeff_Mul()
+        if rest == symbol and (fact.kind == "==" or coeff < 0):
+            return True
+    return False
 
 
 class ExactSos(Strategy):

@@ -114,3 +114,19 @@ def test_a_coefficient_beyond_float_range_gets_no_point_and_no_exception() -> No
     huge = sympy.Integer(10) ** 400
     assert linear_point(judgement(Fact(x[0] - huge, ">=")), DEFAULT_BUDGET) is None
     assert linear_point(judgement(Fact(huge * x[0] - 1, ">=")), DEFAULT_BUDGET) is None
+
+
+def test_a_point_with_a_large_denominator_is_kept_exact_not_rounded_away() -> None:
+    """Red team 26, R2: `0 <= a <= 1e-6 |- 1e6*a <= 1/2` is false at a = 1e-6, which the LP
+    finds; rounding it to a denominator of at most 10 000 gave a = 0, which the kernel
+    rejected, and the step was left unknown with "a hint or a case split may help"."""
+    from verify.prover import decide
+    from verify.search.counterexamples import linear_counterexample
+
+    million = sympy.Integer(10) ** 6
+    stated = Judgement((Fact(x[0], ">="), Fact(1 / million - x[0], ">=")),
+                       Fact(sympy.Rational(1, 2) - million * x[0], ">="), (), ("x0",))
+    point = linear_counterexample(stated, DEFAULT_BUDGET)
+    assert point is not None and point.scalars["x0"] == Fraction(1, 10**6)
+    kernel.check_counterexample(stated, point)
+    assert decide(stated).status == "refuted"
