@@ -56,11 +56,12 @@ from proofs.language.terms import Vec, scalar
 from proofs.step import Induction, Proof
 from verify.kernel import Fact, Judgement
 from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
+from verify.numeric.budgets import PLUGIN_WORK
 from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
-from verify.runs.plugin import Plugin, PluginFault, Ran, ran, steps_of
+from verify.runs.plugin import Plugin, PluginFault, Ran, ran, steps_of, work_of
 from verify.runs.plugin import runner as plugin_runner
 from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
 
@@ -378,6 +379,15 @@ class CampaignResult:
     #: the names of each plug-in's checks, by plug-in (a fault of the plug-in in one shard
     #: drops their verdicts from the later shards: `verify.numeric.shards.merge`)
     plugin_checks: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: the updates and iterations each plug-in's runs made (`verify.runs.plugin.work_of`), and
+    #: its budget of them (`Plugin.work`), by plug-in
+    spent: dict[str, int] = field(default_factory=dict)
+    budgets: dict[str, int] = field(default_factory=dict)
+    #: the plug-ins whose runs the budget cut: in a shard's result, those that stopped
+    #: because the tasks before it and its own runs had passed it (`_Group.over`); in a
+    #: merged result (`verify.numeric.shards.merge`), those whose runs it cut, with the
+    #: number of results (shards, in order) whose runs were kept
+    over: dict[str, int] = field(default_factory=dict)
     evaluation_seconds: float = 0.0
     total_seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -472,7 +482,17 @@ def run_campaign(checks: Sequence[Check],
     for algorithm, group in groups.items():
         if group.plugin is not None and algorithm is not None:
             result.plugin_checks[algorithm] = frozenset(c.name for c, _ in group.compiled)
-        if group.fault is not None and algorithm is not None:
+            result.spent[algorithm] = group.spent
+            result.budgets[algorithm] = group.work
+            group.plugin.post_spent(group.spent)
+            if group.over:
+                result.over[algorithm] = 0
+        if group.over and algorithm is not None:  # the merge drops this task's runs
+            for check, _ in group.compiled:
+                for key in [k for k in result.verdicts if k[0] == check.name]:
+                    del result.verdicts[key]
+                    result.witnesses.pop(key, None)
+        elif group.fault is not None and algorithm is not None:
             result.faults[algorithm] = group.fault
             for check, _ in group.compiled:
                 for key in [k for k in result.verdicts if k[0] == check.name]:
@@ -502,6 +522,15 @@ class _Group:
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
     fault: str | None = None
     ran: dict[str, Ran] = field(default_factory=dict)  # a plug-in's runs, by kind: how they ended
+    spent: int = 0  # a plug-in's updates and iterations so far (`verify.runs.plugin.work_of`)
+    over: bool = False  # a plug-in's runs stopped by its budget (`collect`)
+
+    @property
+    def work(self) -> int:
+        """A plug-in's budget of updates and iterations in the audit (`Plugin.work`, by
+        default `PLUGIN_WORK`)."""
+        work = self.plugin.work if self.plugin is not None else None
+        return PLUGIN_WORK if work is None else work
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
     #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
@@ -517,8 +546,8 @@ class _Group:
 
     def accepts(self, source: str) -> bool:
         """Whether this group's algorithm runs the scenarios of `source` (a plug-in that
-        failed runs nothing more)."""
-        return self.fault is None and self.source_filter(source)
+        failed, or whose budget was passed, runs nothing more)."""
+        return self.fault is None and not self.over and self.source_filter(source)
 
     def add(self, check: Check) -> None:
         """Compile `check` and note the names its row set must provide."""
@@ -551,10 +580,18 @@ class _Group:
     def collect(self, scenario: Scenario, stage: int = 0) -> int:
         """Run the scenario with this group's algorithm; keep its rows (in `stage` of the
         checking order, `run_campaign`); return their count. A plug-in's fault is kept
-        (`fault`) and its pending rows dropped."""
+        (`fault`) and its pending rows dropped. So are a plug-in's rows once the updates and
+        iterations its runs made here and in the tasks before this one (`Plugin.spent_before`)
+        pass its budget (`Plugin.work`): the merge drops this task's runs of it then whatever
+        the schedule (`verify.numeric.shards.merge`), so it makes no more (`over`)."""
         self.stage = stage
         if self.plugin is None:
             return self._collect(scenario)
+        if self.spent > self.work or self.spent + self.plugin.spent_before() > self.work:
+            self.over = True
+            for parts in self.pending.values():
+                parts.clear()
+            return 0
         try:
             return self._collect(scenario)
         except PluginFault as fault:
@@ -581,6 +618,8 @@ class _Group:
                     if any("tau" in self.names[b] for b in bindings):
                         steps_of(self.plugin.name, run)
                     self.ran[name] = self.ran.get(name, Ran()) + ran(run, scenario)
+                    self.spent += work_of(run)
+                    self.plugin.post_spent(self.spent)  # a lower bound while it runs
                 count += self._keep(((b, self._rows(run_kind, run, b, origin))
                                      for b in bindings), run_kind.pinned(scenario, run))
         return count
