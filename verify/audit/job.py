@@ -449,8 +449,9 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
             campaign_result, reports, ahead = _in_parallel(plan, say, numeric, local, work)
     checks = plan.checks
     say(plan.total, plan.total, "done")
-    faults = _faults(plan, campaign_result)
     cuts = _cuts(plan, campaign_result)
+    faults = {**_faults(plan, campaign_result),  # why a step has no verdict on runs
+              **{c.name: cuts[c.algorithm] for c in plan.checks if c.algorithm in cuts}}
     unchecked: dict[str, str] = {}
     numeric = _merged(checks, campaign_result.verdicts,
                       partial(_reading, plan=plan, names=admitted.names, reports=reports),
@@ -549,14 +550,17 @@ def _cuts(plan: _Plan, result: CampaignResult) -> dict[str, str]:
     out = {}
     for name, kept in result.over.items():
         shard = tasks[kept][0]
+        where = f"({shard.source}, scenarios {shard.start}-{shard.stop - 1})"
+        checked = (f"its steps were checked on the runs of the campaign's first {kept} of "
+                   f"{len(tasks)} shards only ({result.spent.get(name, 0)} updates and "
+                   f"iterations), not on shard {kept + 1} {where} nor any later one" if kept
+                   else f"its steps were checked on none of its runs: those of the "
+                   f"campaign's first shard {where} passed it alone, and none of the "
+                   f"{len(tasks)} shards was checked")
         out[name] = (f"plug-in {name}: its runs passed the audit's budget of "
                      f"{result.budgets[name]} updates and iterations of a plug-in "
-                     f"(--max-plugin-updates), so its steps were checked on the runs of the "
-                     f"campaign's first {kept} of {len(tasks)} shards only "
-                     f"({result.spent.get(name, 0)} updates and iterations), not on shard "
-                     f"{kept + 1} ({shard.source}, scenarios {shard.start}-{shard.stop - 1}) "
-                     "nor any later one; to check more, raise it with --max-plugin-updates N "
-                     "(a counted budget: the same cut on any machine)")
+                     f"(--max-plugin-updates), so {checked}; to check more, raise it with "
+                     "--max-plugin-updates N (a count of work: the same cut on any machine)")
     return out
 
 

@@ -461,10 +461,10 @@ class Plugin:
     def spent_before(self) -> int:
         """The updates and iterations posted by the tasks before this one in the audit's
         order (`at`), finished or running: a lower bound of what those tasks make, since
-        every task's count is at least 0 and only grows. When it and this task's own count pass `work`, the merge
-        will drop this task's runs of the plug-in whatever the others make
-        (`verify.numeric.shards.merge`), so they need not be made; 0 with no board or no
-        position."""
+        every task's count is at least 0 and only grows. When it and this task's own count
+        pass `work`, the merge will drop this task's runs of the plug-in whatever the others
+        make (`verify.numeric.shards.merge`), so they need not be made; 0 with no board or
+        no position."""
         where = self._spent_posting()
         if where is None:
             return 0
