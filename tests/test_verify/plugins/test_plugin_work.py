@@ -119,6 +119,12 @@ def test_a_plug_in_that_rarely_converges_is_cut_the_same_way_twice(tmp_path: Pat
         {"plugin": "mine", "budget": 2_000, "checked": 0, "cut": True}]
     (step,) = report["proofs"][0]["steps"]
     assert step["numeric"]["status"] == "not-run" and step["numeric"]["reason"] == cut
+    import jsonschema
+
+    from verify import schema
+
+    valid = jsonschema.Draft202012Validator(schema.load("audit"))
+    assert list(valid.iter_errors(json.loads(json.dumps(report)))) == []
 
 
 def test_a_cut_keeps_the_shards_before_it_and_says_how_much(tmp_path: Path) -> None:
@@ -144,7 +150,7 @@ def test_a_cut_keeps_the_shards_before_it_and_says_how_much(tmp_path: Path) -> N
     assert 0 < verdict.instances < whole.proofs[0].steps[0].numeric.instances
     assert cut.proofs[0].status == "incomplete"
     line = cut.plugins[-1]
-    assert (f"checked on the runs of the campaign's first " in line
+    assert ("checked on the runs of the campaign's first " in line
             and f"shards only ({checked} updates and iterations), not on shard " in line)
 
 
