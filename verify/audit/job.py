@@ -54,7 +54,7 @@ from verify.kernel.algebra import normal_form
 from verify.kernel.atoms import substitute
 from verify.numeric import campaign
 from verify.numeric.algorithms import BUILT_IN, naming, with_naming
-from verify.numeric.budgets import BUDGETS
+from verify.numeric.budgets import BUDGETS, PLUGIN_WORK
 from verify.numeric.campaign import CampaignResult, Check
 from verify.numeric.executors import executor
 from verify.numeric.instances import NumericVerdict
@@ -407,7 +407,9 @@ def run_audit(
     given = [*(algorithms or {}), *(name for name, _ in refused)]
     if given and not named_checked:
         refuse_unnamed(targets(list(ids) if ids else list(PROOFS)), given, "plug-in")
-    with shared_faults(algorithms or {}) as plugins:
+    budgeted = {name: plugin if plugin.work is not None else replace(plugin, work=PLUGIN_WORK)
+                for name, plugin in (algorithms or {}).items()}  # the audit's budget of each
+    with shared_faults(budgeted) as plugins:
         return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
                           refused, search, limits)
 

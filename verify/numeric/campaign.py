@@ -56,7 +56,6 @@ from proofs.language.terms import Vec, scalar
 from proofs.step import Induction, Proof
 from verify.kernel import Fact, Judgement
 from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
-from verify.numeric.budgets import PLUGIN_WORK
 from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
@@ -483,7 +482,8 @@ def run_campaign(checks: Sequence[Check],
         if group.plugin is not None and algorithm is not None:
             result.plugin_checks[algorithm] = frozenset(c.name for c, _ in group.compiled)
             result.spent[algorithm] = group.spent
-            result.budgets[algorithm] = group.work
+            if group.work is not None:
+                result.budgets[algorithm] = group.work
             group.plugin.post_spent(group.spent)
             if group.over:
                 result.over[algorithm] = 0
@@ -526,11 +526,10 @@ class _Group:
     over: bool = False  # a plug-in's runs stopped by its budget (`collect`)
 
     @property
-    def work(self) -> int:
-        """A plug-in's budget of updates and iterations in the audit (`Plugin.work`, by
-        default `PLUGIN_WORK`)."""
-        work = self.plugin.work if self.plugin is not None else None
-        return PLUGIN_WORK if work is None else work
+    def work(self) -> int | None:
+        """A plug-in's budget of updates and iterations (`Plugin.work`; the audit gives each
+        plug-in `verify.numeric.budgets.PLUGIN_WORK` unless told otherwise); None: none."""
+        return self.plugin.work if self.plugin is not None else None
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
     #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
@@ -587,7 +586,8 @@ class _Group:
         self.stage = stage
         if self.plugin is None:
             return self._collect(scenario)
-        if self.spent > self.work or self.spent + self.plugin.spent_before() > self.work:
+        if self.work is not None and (
+                self.spent > self.work or self.spent + self.plugin.spent_before() > self.work):
             self.over = True
             for parts in self.pending.values():
                 parts.clear()

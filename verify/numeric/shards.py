@@ -421,7 +421,7 @@ def merge(results: Iterable[CampaignResult]) -> CampaignResult:
         # passed) with it. Every result before it is under the budget, so it ran whole in every
         # schedule, and the cut is the same whatever the processes and the order they ran in.
         for plugin, spent in part.spent.items():
-            if plugin in ended:
+            if plugin in ended or plugin not in part.budgets:  # ended, or no budget
                 continue
             total.budgets[plugin] = part.budgets[plugin]
             if plugin in part.over or total.spent.get(plugin, 0) + spent > part.budgets[plugin]:

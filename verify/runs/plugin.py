@@ -161,9 +161,10 @@ class Plugin:
     #: a folder every process of one audit reads, where the plug-in's timeout is posted
     #: (`shared_faults`): once it has timed out anywhere, no process calls it again
     board: str | None = field(default=None, compare=False)
-    #: the most updates and iterations its runs may make in one audit (None: the campaign's
-    #: default, `verify.numeric.budgets.PLUGIN_WORK`): counted in shard order, the shard that
-    #: passes it and every later one are not checked (`verify.numeric.shards.merge`)
+    #: the most updates and iterations its runs may make in one audit (None: an audit gives
+    #: it `verify.numeric.budgets.PLUGIN_WORK`, a campaign run alone none): counted in shard
+    #: order, the shard that passes it and every later one are not checked
+    #: (`verify.numeric.shards.merge`)
     work: int | None = None
 
     @classmethod
