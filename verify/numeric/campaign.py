@@ -524,12 +524,6 @@ class _Group:
     ran: dict[str, Ran] = field(default_factory=dict)  # a plug-in's runs, by kind: how they ended
     spent: int = 0  # a plug-in's updates and iterations so far (`verify.runs.plugin.work_of`)
     over: bool = False  # a plug-in's runs stopped by its budget (`collect`)
-
-    @property
-    def work(self) -> int | None:
-        """A plug-in's budget of updates and iterations (`Plugin.work`; the audit gives each
-        plug-in `verify.numeric.budgets.PLUGIN_WORK` unless told otherwise); None: none."""
-        return self.plugin.work if self.plugin is not None else None
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
     #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
@@ -542,6 +536,12 @@ class _Group:
         own = OWN_ALGORITHMS.get(algorithm or "")
         return cls(algorithm, defaults, plugin=plugin,
                    source_filter=own.accepts if own is not None else runs_by_default)
+
+    @property
+    def work(self) -> int | None:
+        """A plug-in's budget of updates and iterations (`Plugin.work`; the audit gives each
+        plug-in `verify.numeric.budgets.PLUGIN_WORK` unless told otherwise); None: none."""
+        return self.plugin.work if self.plugin is not None else None
 
     def accepts(self, source: str) -> bool:
         """Whether this group's algorithm runs the scenarios of `source` (a plug-in that

@@ -47,6 +47,14 @@ of the audit reads it (`shared_faults`), so the plug-in is called no more in any
 plug-in's module runs in the process itself (once), under `SIGPROF` (the process's CPU
 time) and `SIGALRM` (the wall clock's) in the main thread.
 
+The guards bound one call, not an audit: all of a plug-in's runs in one audit make at most
+`work` updates and iterations (`verify.numeric.budgets.PLUGIN_WORK` unless the audit is told
+otherwise, `--max-plugin-updates`), a count, never seconds. They are counted in shard order:
+the first shard whose runs pass it and every later one are not checked
+(`verify.numeric.shards.merge`), and the audit says so; each task posts its count so far on
+the audit's board (`post_spent`) so that a later task whose own runs and the posted counts
+before it pass the budget makes no more (`spent_before`): its runs would be dropped anyway.
+
 Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
 calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
 read strictly from an integer, `p/q` or a finite decimal (`1/2`, `-3`, `0.25`; no exponent,
