@@ -125,6 +125,12 @@ def test_a_plug_in_that_rarely_converges_is_cut_the_same_way_twice(tmp_path: Pat
 
     valid = jsonschema.Draft202012Validator(schema.load("audit"))
     assert list(valid.iter_errors(json.loads(json.dumps(report)))) == []
+    import html as entities
+
+    from verify.render import html, markdown
+
+    assert cut in markdown.render(first).replace("\\_", "_")  # every report says it too
+    assert cut in entities.unescape(html.render(first))
 
 
 def test_a_cut_keeps_the_shards_before_it_and_says_how_much(tmp_path: Path) -> None:
