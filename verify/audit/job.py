@@ -54,7 +54,7 @@ from verify.kernel.algebra import normal_form
 from verify.kernel.atoms import substitute
 from verify.numeric import campaign
 from verify.numeric.algorithms import BUILT_IN, naming, with_naming
-from verify.numeric.budgets import BUDGETS
+from verify.numeric.budgets import BUDGETS, PLUGIN_WORK
 from verify.numeric.campaign import ROWS_NOT_MADE, CampaignResult, Check
 from verify.numeric.executors import executor
 from verify.numeric.instances import NumericVerdict
@@ -260,6 +260,9 @@ class Audit:
     plugins: tuple[str, ...] = ()
     #: the same, as numbers: `(name, kind, Ran)` in the order of `plugins` (`Ran.counts`)
     plugin_ends: tuple[tuple[str, str, Ran], ...] = ()
+    #: each plug-in's budget of work (`Plugin.work`): `(name, budget, updates and iterations
+    #: its runs checked made, whether the budget cut its runs)`
+    plugin_work: tuple[tuple[str, int, int, bool], ...] = ()
 
     def _repr_html_(self) -> str:
         """Jupyter: each proof's verdict and its findings."""
@@ -404,7 +407,9 @@ def run_audit(
     given = [*(algorithms or {}), *(name for name, _ in refused)]
     if given and not named_checked:
         refuse_unnamed(targets(list(ids) if ids else list(PROOFS)), given, "plug-in")
-    with shared_faults(algorithms or {}) as plugins:
+    budgeted = {name: plugin if plugin.work is not None else replace(plugin, work=PLUGIN_WORK)
+                for name, plugin in (algorithms or {}).items()}  # the audit's budget of each
+    with shared_faults(budgeted) as plugins:
         return _run_audit(ids, data, seed, budget, guard, progress, jobs, scheduler, plugins,
                           refused, search, limits)
 
@@ -446,7 +451,9 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
             campaign_result, reports, ahead = _in_parallel(plan, say, numeric, local, work)
     checks = plan.checks
     say(plan.total, plan.total, "done")
-    faults = _faults(plan, campaign_result)
+    cuts = _cuts(plan, campaign_result)
+    faults = {**_faults(plan, campaign_result),  # why a step has no verdict on runs
+              **{c.name: cuts[c.algorithm] for c in plan.checks if c.algorithm in cuts}}
     unchecked: dict[str, str] = {}
     numeric = _merged(checks, campaign_result.verdicts,
                       partial(_reading, plan=plan, names=admitted.names, reports=reports),
@@ -467,6 +474,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
         failed = unusable.get(algorithm or "") or campaign_result.faults.get(algorithm or "")
         if failed and any(s.numeric is not None for s in steps):  # runs before it were kept
             failed = f"{failed}; {FAULT_KEPT}"
+        failed = failed or cuts.get(algorithm or "")
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps,
                                  admitted.targets[proof_id].file,
                                  (*admitted.refused_data.get(proof_id, ()), *[failed] * bool(
@@ -492,7 +500,12 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                  sum(t.file for t in chosen) - sum(p.file for p in audits), witnesses=witnesses,
                  data=tuple(data),
                  plugins=tuple(ran.line(name, kind, given.get(name)) for (name, kind), ran
-                               in sorted(campaign_result.plugins.items())),
+                               in sorted(campaign_result.plugins.items()))
+                 + tuple(cuts[name] for name in sorted(cuts)),
+                 plugin_work=tuple((name, budget, campaign_result.spent.get(name, 0),
+                                    name in cuts)
+                                   for name, budget in sorted(campaign_result.budgets.items())
+                                   if name not in campaign_result.faults),
                  plugin_ends=tuple((name, kind, ran) for (name, kind), ran
                                    in sorted(campaign_result.plugins.items())))
 
@@ -524,6 +537,33 @@ def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:
     (`ProofAudit.unmade`)."""
     return {check.name: result.faults[check.algorithm]  # `plug-in NAME raised ...`
             for check in plan.checks if check.algorithm in result.faults}
+
+
+def _cuts(plan: _Plan, result: CampaignResult) -> dict[str, str]:
+    """Plug-in -> what its budget of work cut (`verify.numeric.budgets.PLUGIN_WORK`), one line,
+    for every plug-in whose runs passed it: how much was checked, from which shard on
+    nothing was, and how to raise it. Its runs are counted in shard order, so the cut is the
+    same on any machine and for every `--jobs` (`verify.numeric.shards.merge`); its steps'
+    verdicts on runs are on the shards before the cut, and its proofs are not verified
+    (`ProofAudit.unmade`: incomplete, or has-findings when a run checked shows a violation)."""
+    if not result.over:
+        return {}
+    tasks = _tasks(plan)
+    out = {}
+    for name, kept in result.over.items():
+        shard = tasks[kept][0]
+        where = f"({shard.source}, scenarios {shard.start}-{shard.stop - 1})"
+        checked = (f"its steps were checked on the runs of the campaign's first {kept} of "
+                   f"{len(tasks)} shards only ({result.spent.get(name, 0)} updates and "
+                   f"iterations), not on shard {kept + 1} {where} nor any later one" if kept
+                   else f"its steps were checked on none of its runs: those of the "
+                   f"campaign's first shard {where} passed it alone, and none of the "
+                   f"{len(tasks)} shards was checked")
+        out[name] = (f"plug-in {name}: its runs passed the audit's budget of "
+                     f"{result.budgets[name]} updates and iterations of a plug-in "
+                     f"(--max-plugin-updates), so {checked}; to check more, raise it with "
+                     "--max-plugin-updates N (a count of work: the same cut on any machine)")
+    return out
 
 
 #: What a plug-in's fault leaves of its proof's verdicts on runs, when some step has one

@@ -165,6 +165,9 @@ def _summary(audit: Audit) -> Json:
         **({"plugin_runs": list(audit.plugins)} if audit.plugins else {}),
         **({"plugin_run_counts": [ran.counts(name, kind) for name, kind, ran
                                   in audit.plugin_ends]} if audit.plugin_ends else {}),
+        **({"plugin_work": [{"plugin": name, "budget": budget, "checked": checked,
+                             "cut": cut} for name, budget, checked, cut
+                            in audit.plugin_work]} if audit.plugin_work else {}),
         "real_data": audit.real_data,
         "canonical": {"audited": [p.id for p in canonical],
                       "verified": [p.id for p in canonical if p.status == "verified"],

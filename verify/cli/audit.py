@@ -47,7 +47,7 @@ from verify.cli.common import (
     whole_number,
 )
 from verify.coq import CoqRun, add_option, annotate, for_command, lines
-from verify.numeric.budgets import BUDGETS
+from verify.numeric.budgets import BUDGETS, PLUGIN_WORK
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
     from verify.audit.job import Audit, ProofAudit
@@ -97,6 +97,14 @@ def register(subparsers: Any) -> None:
                         "be a FILE.py "
                         "or, without :FUNCTION, NAME an installed novikoff.algorithms entry "
                         "point. Its code runs only when given here (docs/proof-files.md)")
+    parser.add_argument("--max-plugin-updates", type=whole_number("updates", 1, 10**12),
+                        default=None, metavar="N",
+                        help="the most updates (online) and iterations (batch) each "
+                        "--algorithm's runs may make in the whole audit, counted in shard "
+                        f"order (default {PLUGIN_WORK}): past it, its steps are checked on the "
+                        "runs before the shard that passed it only, its proofs are not "
+                        "verified (incomplete) and the report says where it cut; a count of "
+                        "work, so the cut is the same on any machine")
     parser.add_argument("--param", action=_Param, default=[], metavar="KEY=VALUE",
                         help="a parameter of the --algorithm given just before it, passed to "
                         "its function as KEY=Fraction(VALUE): an exact rational as written "
@@ -215,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
                        [Plugin.named(text) for text in args.algorithm], "--algorithm")
     except UnnamedPlugin as error:
         raise UsageError(str(error)) from None
-    algorithms, unusable = given_plugins(args.algorithm, args.param)
+    algorithms, unusable = given_plugins(args.algorithm, args.param, args.max_plugin_updates)
     clash = report_clash(outputs, plugin_files(algorithms))
     if clash is not None:  # a module's file is known once it is loaded (before any work)
         raise UsageError(clash)
@@ -387,13 +395,16 @@ class _Param(argparse.Action):
         setattr(namespace, self.dest, params)
 
 
-def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
-                  ) -> tuple[dict[str, Plugin], list[tuple[str, str]]]:
+def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = (),
+                  work: int | None = None) -> tuple[dict[str, Plugin], list[tuple[str, str]]]:
     """The plug-ins of `--algorithm`, each with the `--param`s given after it, loaded (a
     user's code runs from here on: she asked for it); and each one that cannot be used, as
     the name it was given and its one line (`run_audit(refused=...)`: the line is one of
     the audit's errors, the proofs that name it are not run, and nothing else is said about
-    that name). A name given twice is refused, whichever was meant."""
+    that name). A name given twice is refused, whichever was meant. `work`: each one's
+    budget of updates and iterations in the audit (`--max-plugin-updates`; None: the
+    default, `verify.runs.plugin.MAX_WORK`)."""
+
     from verify.numeric.algorithms import BUILT_IN
     from verify.runs.plugin import Plugin, PluginFault, plugins
 
@@ -403,6 +414,8 @@ def given_plugins(texts: Sequence[str], params: Sequence[tuple[int, str]] = ()
         try:
             own = [value for at, value in params if at == index]
             (plugin,) = plugins([Plugin.parse(text, own)], BUILT_IN).values()
+            if work is not None:
+                plugin = dataclasses.replace(plugin, work=work)
         except PluginFault as fault:
             refused.append((Plugin.named(text), str(fault)))
             continue

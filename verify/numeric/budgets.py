@@ -13,6 +13,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from verify.runs.quantity import Scenario
 
+#: The most updates (an online run's) and iterations (a batch run's) all of one plug-in's
+#: runs may make in one audit, by default (`verify.runs.plugin.Plugin.work`,
+#: `--max-plugin-updates`): a budget of work, never of seconds, so that where it cuts is the
+#: same on any machine under any load (counted in shard order: `verify.numeric.shards.merge`).
+#: The per-call guards bound one call, not an audit: a plug-in that rarely converges (the
+#: label forgotten in its test, newcomer 24) made runs of `verify.runs.plugin.MAX_UPDATES`
+#: updates each on many scenarios and kept a default audit busy for 29 minutes (24.5
+#: CPU-minutes, 61.9 M instances).
+#: The correct margin perceptron makes 14 971 updates in that audit (446 runs); this is about
+#: 13 times that, about a minute of a buggy plug-in's audit on two cores (2026-11-28).
+PLUGIN_WORK = 200_000
+
 
 @dataclass(frozen=True)
 class Budget:

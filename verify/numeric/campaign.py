@@ -60,7 +60,7 @@ from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
-from verify.runs.plugin import Plugin, PluginFault, Ran, ran, steps_of
+from verify.runs.plugin import Plugin, PluginFault, Ran, ran, steps_of, work_of
 from verify.runs.plugin import runner as plugin_runner
 from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
 
@@ -378,6 +378,15 @@ class CampaignResult:
     #: the names of each plug-in's checks, by plug-in (a fault of the plug-in in one shard
     #: drops their verdicts from the later shards: `verify.numeric.shards.merge`)
     plugin_checks: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: the updates and iterations each plug-in's runs made (`verify.runs.plugin.work_of`), and
+    #: its budget of them (`Plugin.work`), by plug-in
+    spent: dict[str, int] = field(default_factory=dict)
+    budgets: dict[str, int] = field(default_factory=dict)
+    #: the plug-ins whose runs the budget cut: in a shard's result, those that stopped
+    #: because the tasks before it and its own runs had passed it (`_Group.over`); in a
+    #: merged result (`verify.numeric.shards.merge`), those whose runs it cut, with the
+    #: number of results (shards, in order) whose runs were kept
+    over: dict[str, int] = field(default_factory=dict)
     evaluation_seconds: float = 0.0
     total_seconds: float = 0.0
     cpu_seconds: float = 0.0
@@ -417,6 +426,13 @@ class CampaignResult:
 MAX_RUN_CELLS = 2**24
 #: How the reason of rows `MAX_RUN_CELLS` left unmade begins.
 ROWS_NOT_MADE = "the rows of a run too large to check"
+
+#: How often per budget's worth of its runs a task reads and posts a plug-in's counts on the
+#: audit's board (`_Group.collect`): at its first run, then after each `work // LOOKS`
+#: updates and iterations. Reading the board at every scenario (each task's file read again)
+#: cost about 0.5 CPU-seconds of system time in an audit of a correct plug-in's 446 runs;
+#: when it is read decides only how soon a task past the budget stops, never what is kept.
+LOOKS = 100
 
 
 #: A piece of a source's scenarios, named by its source (`run_campaign`).
@@ -483,7 +499,18 @@ def run_campaign(checks: Sequence[Check],
     for algorithm, group in groups.items():
         if group.plugin is not None and algorithm is not None:
             result.plugin_checks[algorithm] = frozenset(c.name for c, _ in group.compiled)
-        if group.fault is not None and algorithm is not None:
+            result.spent[algorithm] = group.spent
+            if group.work is not None:
+                result.budgets[algorithm] = group.work
+            group.plugin.post_spent(group.spent)
+            if group.over:
+                result.over[algorithm] = 0
+        if group.over and algorithm is not None:  # the merge drops this task's runs
+            for check, _ in group.compiled:
+                for key in [k for k in result.verdicts if k[0] == check.name]:
+                    del result.verdicts[key]
+                    result.witnesses.pop(key, None)
+        elif group.fault is not None and algorithm is not None:
             result.faults[algorithm] = group.fault
             for check, _ in group.compiled:
                 for key in [k for k in result.verdicts if k[0] == check.name]:
@@ -513,6 +540,12 @@ class _Group:
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
     fault: str | None = None
     ran: dict[str, Ran] = field(default_factory=dict)  # a plug-in's runs, by kind: how they ended
+    spent: int = 0  # a plug-in's updates and iterations so far (`verify.runs.plugin.work_of`)
+    over: bool = False  # a plug-in's runs stopped by its budget (`collect`)
+    #: `spent` when the board was last read (`collect`) and last posted to: each about
+    #: `LOOKS` times per budget's worth of runs, not at every run
+    _looked: int | None = None
+    _posted: int = 0
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
     #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
@@ -528,10 +561,16 @@ class _Group:
         return cls(algorithm, defaults, plugin=plugin,
                    source_filter=own.accepts if own is not None else runs_by_default)
 
+    @property
+    def work(self) -> int | None:
+        """A plug-in's budget of updates and iterations (`Plugin.work`; the audit gives each
+        plug-in `verify.numeric.budgets.PLUGIN_WORK` unless told otherwise); None: none."""
+        return self.plugin.work if self.plugin is not None else None
+
     def accepts(self, source: str) -> bool:
         """Whether this group's algorithm runs the scenarios of `source` (a plug-in that
-        failed runs nothing more)."""
-        return self.fault is None and self.source_filter(source)
+        failed, or whose budget was passed, runs nothing more)."""
+        return self.fault is None and not self.over and self.source_filter(source)
 
     def add(self, check: Check) -> None:
         """Compile `check` and note the names its row set must provide."""
@@ -564,10 +603,18 @@ class _Group:
     def collect(self, scenario: Scenario, stage: int = 0) -> int:
         """Run the scenario with this group's algorithm; keep its rows (in `stage` of the
         checking order, `run_campaign`); return their count. A plug-in's fault is kept
-        (`fault`) and its pending rows dropped."""
+        (`fault`) and its pending rows dropped. So are a plug-in's rows once the updates and
+        iterations its runs made here and in the tasks before this one (`Plugin.spent_before`)
+        pass its budget (`Plugin.work`): the merge drops this task's runs of it then whatever
+        the schedule (`verify.numeric.shards.merge`), so it makes no more (`over`)."""
         self.stage = stage
         if self.plugin is None:
             return self._collect(scenario)
+        if self._past_budget():
+            self.over = True
+            for parts in self.pending.values():
+                parts.clear()
+            return 0
         try:
             return self._collect(scenario)
         except PluginFault as fault:
@@ -575,6 +622,20 @@ class _Group:
             for parts in self.pending.values():
                 parts.clear()
             return 0
+
+    def _past_budget(self) -> bool:
+        """Whether this task's runs of the plug-in and those posted by the tasks before it
+        (`Plugin.spent_before`, read at its first run and then every `work // LOOKS`
+        updates and iterations) have passed its budget: then the merge drops this task's
+        runs whatever the schedule."""
+        if self.plugin is None or self.work is None:
+            return False
+        if self.spent > self.work:
+            return True
+        if self._looked is not None and self.spent - self._looked < self.work // LOOKS:
+            return False
+        self._looked = self.spent
+        return self.spent + self.plugin.spent_before() > self.work
 
     def _collect(self, scenario: Scenario) -> int:
         """`collect`, faults raised: the runs of every kind that reads the scenario, each
@@ -594,6 +655,10 @@ class _Group:
                     if any("tau" in self.names[b] for b in bindings):
                         steps_of(self.plugin.name, run)
                     self.ran[name] = self.ran.get(name, Ran()) + ran(run, scenario)
+                    self.spent += work_of(run)
+                    if self.work is not None and self.spent - self._posted >= self.work // LOOKS:
+                        self.plugin.post_spent(self.spent)  # a lower bound while it runs
+                        self._posted = self.spent
                 made_rows = [(b, self._rows(run_kind, run, b, origin)) for b in bindings
                              if not self._unmade(run_kind, run, b, origin)]
                 count += self._keep(made_rows, run_kind.pinned(scenario, run))

@@ -413,7 +413,22 @@ def merge(results: Iterable[CampaignResult]) -> CampaignResult:
     away every run, also those that had finished)."""
     total = CampaignResult()
     ended: set[str] = set()  # plug-ins whose fault came in an earlier result
-    for part in results:
+    for kept, part in enumerate(results):
+        # A plug-in's budget (`Plugin.work`) is spent in the order of the results: the first
+        # result whose runs bring its updates and iterations past it, or that stopped because
+        # they had passed it (`campaign._Group.over`: only ever that result or a later one), is
+        # dropped with every later one, its fault (if any: one found after the budget was
+        # passed) with it. Every result before it is under the budget, so it ran whole in every
+        # schedule, and the cut is the same whatever the processes and the order they ran in.
+        for plugin, spent in part.spent.items():
+            if plugin in ended or plugin not in part.budgets:  # ended, or no budget
+                continue
+            total.budgets[plugin] = part.budgets[plugin]
+            if plugin in part.over or total.spent.get(plugin, 0) + spent > part.budgets[plugin]:
+                total.over[plugin] = kept
+                ended.add(plugin)
+            else:
+                total.spent[plugin] = total.spent.get(plugin, 0) + spent
         cut = {name for plugin in ended for name in part.plugin_checks.get(plugin, ())}
         for key, verdict in part.verdicts.items():
             if key[0] not in cut:
@@ -424,13 +439,14 @@ def merge(results: Iterable[CampaignResult]) -> CampaignResult:
             if key[0] not in cut:
                 total.witnesses.setdefault(key, scenario)
         for name, fault in part.faults.items():
-            total.faults.setdefault(name, fault)
+            if name not in total.over:
+                total.faults.setdefault(name, fault)
         for key, ran in part.plugins.items():
             if key[0] not in ended:
                 total.plugins[key] = total.plugins[key] + ran if key in total.plugins else ran
         for name, checks in part.plugin_checks.items():
             total.plugin_checks[name] = total.plugin_checks.get(name, frozenset()) | checks
-        ended.update(part.faults)
+        ended.update(name for name in part.faults if name not in total.over)
         total.evaluation_seconds += part.evaluation_seconds
         total.total_seconds += part.total_seconds
         total.cpu_seconds += part.cpu_seconds

@@ -47,6 +47,14 @@ of the audit reads it (`shared_faults`), so the plug-in is called no more in any
 plug-in's module runs in the process itself (once), under `SIGPROF` (the process's CPU
 time) and `SIGALRM` (the wall clock's) in the main thread.
 
+The guards bound one call, not an audit: all of a plug-in's runs in one audit make at most
+`work` updates and iterations (`verify.numeric.budgets.PLUGIN_WORK` unless the audit is told
+otherwise, `--max-plugin-updates`), a count, never seconds. They are counted in shard order:
+the first shard whose runs pass it and every later one are not checked
+(`verify.numeric.shards.merge`), and the audit says so; each task posts its count so far on
+the audit's board (`post_spent`) so that a later task whose own runs and the posted counts
+before it pass the budget makes no more (`spent_before`): its runs would be dropped anyway.
+
 Parameters: `--param KEY=VALUE` after an `--algorithm` (or `Plugin.parse(text, params)`)
 calls the function as `my_rule(data, max_updates, KEY=VALUE, ...)`, each value a `Fraction`
 read strictly from an integer, `p/q` or a finite decimal (`1/2`, `-3`, `0.25`; no exponent,
@@ -161,6 +169,11 @@ class Plugin:
     #: a folder every process of one audit reads, where the plug-in's timeout is posted
     #: (`shared_faults`): once it has timed out anywhere, no process calls it again
     board: str | None = field(default=None, compare=False)
+    #: the most updates and iterations its runs may make in one audit (None: an audit gives
+    #: it `verify.numeric.budgets.PLUGIN_WORK`, a campaign run alone none): counted in shard
+    #: order, the shard that passes it and every later one are not checked
+    #: (`verify.numeric.shards.merge`)
+    work: int | None = None
 
     @classmethod
     def parse(cls, text: str, params: Iterable[str] = ()) -> Plugin:
@@ -428,6 +441,56 @@ class Plugin:
                 os.unlink(aside)
         except OSError:  # posted already, or no board here: the fault still ends this call
             pass
+
+    def _spent_posting(self) -> Path | None:
+        """Where the work this plug-in's runs made in the task at the current position is
+        posted (`post_spent`; None: no board, or no position)."""
+        position = _POSITION.get()
+        if self.board is None or position is None:
+            return None
+        return Path(self.board) / f"{self._key()}.{position}.spent"
+
+    def post_spent(self, spent: int) -> None:
+        """Post the updates and iterations this task's runs of the plug-in made so far, for
+        the later tasks' `spent_before`: after each run while it runs and at its end (what a
+        task stopped by `spent_before` made before it stopped): each a lower bound of what
+        the task makes, so a later task running beside it stops as soon as the two pass
+        the budget, not after making a budget's worth itself."""
+        where = self._spent_posting()
+        if where is None:
+            return
+        try:
+            handle, aside = tempfile.mkstemp(dir=where.parent, suffix=".part")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(str(spent))
+            os.replace(aside, where)
+        except OSError:  # no board here: the merge still cuts where the budget says
+            pass
+
+    def spent_before(self) -> int:
+        """The updates and iterations posted by the tasks before this one in the audit's
+        order (`at`), finished or running: a lower bound of what those tasks make, since
+        every task's count is at least 0 and only grows. When it and this task's own count
+        pass `work`, the merge will drop this task's runs of the plug-in whatever the others
+        make (`verify.numeric.shards.merge`), so they need not be made; 0 with no board or
+        no position."""
+        where = self._spent_posting()
+        if where is None:
+            return 0
+        position, key, total = _POSITION.get() or 0, self._key(), 0
+        try:
+            names = os.listdir(where.parent)
+        except OSError:
+            return 0
+        for name in names:  # `KEY.POSITION.spent`; a `.part` being written is not one yet
+            parts = name.split(".")
+            if (len(parts) == 3 and parts[0] == key and parts[2] == "spent"
+                    and parts[1].isdigit() and int(parts[1]) < position):
+                try:
+                    total += int((where.parent / name).read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue
+        return total
 
     def run_batch(self, data: Dataset, theta_star: Vector, theta0: Vector,
                   max_iterations: int) -> BatchRun:
@@ -889,3 +952,13 @@ def classifies(data: Dataset, w: Vector) -> bool:
         elif (s > 0) != (y > 0):
             return False
     return True
+
+
+def work_of(run: object) -> int:
+    """The work one of a plug-in's runs counts against its budget (`Plugin.work`): its
+    updates (an online run) or iterations (a batch run)."""
+    if isinstance(run, OnlineUpdates):
+        return len(run.updates)
+    if isinstance(run, BatchRun):
+        return len(run.iterations)
+    return 0
