@@ -306,7 +306,7 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
         step.id, frozenset(proof.vectors), frozenset(proof.scalars),
         tuple(relation(h) for h in step.hypotheses), relation(step.claim),
         rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
-        named=tuple(_vector_sum(proof, name, text) for name, text in step.named),
+        named=tuple(vector_sum(proof, name, text) for name, text in step.named),
     )
     from verify.search.sums import congruences  # untrusted: only proposes
     from verify.search.sums.rules import has_sums, propose
@@ -324,9 +324,10 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     return replace(seq, sums=found) if found else seq
 
 
-def _vector_sum(proof: Proof, name: str, text: str) -> kernel.VectorSum:
+def vector_sum(proof: Proof, name: str, text: str) -> kernel.VectorSum:
     """The sum of vectors `text` as the kernel names it `name` (`Step.named`); KernelError
-    when `text` is none (a detached report's names are a worker's word: rtnamed F2)."""
+    when `text` is none (a detached report's names are a worker's word: rtnamed F2). The
+    one reading: the Coq export defines the same sum through it (`verify.coq.sums.named`)."""
     try:
         found = vector_sums(text, proof.names)
     except ExpressionError as error:

@@ -199,6 +199,41 @@ def canonical_line(audit: Audit) -> str:
     return line
 
 
+def headline(audit: Audit) -> str:
+    """The line the documents print beside passed/failed: `handout_line` on a one-proof
+    handout, else `canonical_line` (the text, the JSON and the full reports keep it)."""
+    return handout_line(audit) if len(audit.proofs) == 1 else canonical_line(audit)
+
+
+def handout_line(audit: Audit) -> str:
+    """A one-proof handout's headline, in its reader's words: whether this proof is
+    verified, and if not, why, without `canonical_line`'s terms (a student reading "no
+    canonical proof audited; proof files verified: 1 of 1" about her own file was told of
+    proofs she never wrote). True for a proof file or a built-in proof, verified, with
+    findings or incomplete, and beside files that were refused."""
+    (proof,) = audit.proofs
+    what = "This proof file" if proof.file else f"The built-in proof {proof.id}"
+    if proof.status == "verified":
+        line = f"{what} is verified: every step is proved"
+    elif proof.status == "has-findings":
+        found = sum(s.finding for s in proof.steps)
+        line = (f"{what} is not verified: {found} step{'s' if found != 1 else ''} refuted "
+                f"or violated on runs")
+    else:
+        unknown = sum(s.symbolic.status == "unknown" for s in proof.steps)
+        why = ([f"{unknown} step{'s' if unknown != 1 else ''} neither proved nor refuted"]
+               if unknown else [])
+        why += ["runs it asks for not made"] if proof.unmade else []
+        why += ["violations on runs the kernel did not confirm"] if proof.unconfirmed else []
+        line = f"{what} is not verified: {', '.join(why) or 'incomplete'}"
+    if not proof.required(audit.strict):
+        line += " (it does not decide whether the audit passes)"
+    if audit.refused_files:
+        n = audit.refused_files
+        line += f"; {n} other proof file{'s were' if n != 1 else ' was'} refused"
+    return line
+
+
 @dataclass(frozen=True)
 class ProofCounts:
     """One proof's row of the summary table (shared by every rendering)."""

@@ -194,15 +194,47 @@ def evidence_blocks(judgement: Judgement, pieces: Sequence[tuple[Judgement, Cert
 MEMBERS_SHOWN = 10
 
 
+BRIEF_DIGITS = 24
+"""An integer longer than this is abbreviated in a one-line message (`brief`)."""
+NEAR = 10 ** 6
+"""`brief` writes `10^k + r` exactly when `|r|` is below this."""
+
+
+def brief(value: Fraction) -> str:
+    """`value` for a one-line message: `p/q` as `str`, but an integer (a numerator or a
+    denominator) of more than `BRIEF_DIGITS` digits abbreviated, exactly when it is
+    `±10^k + r` with `|r| < NEAR` (`10^999 - 1`), else marked approximate with its digit
+    count (`about 1.2345e999 (1000 digits)`). A refuted `(a - 1e999)**2 >= 1` printed its
+    point's thousand digits in `novikoff check`'s line; `--json` and `explain` keep them."""
+    def part(n: int) -> str:
+        digits = str(abs(n))
+        if len(digits) <= BRIEF_DIGITS:
+            return str(n)
+        sign = "-" if n < 0 else ""
+        power = len(digits) - 1 + (digits[0] == "9")  # 99..9 is 10^k - r
+        rest = abs(n) - 10 ** power
+        if abs(rest) < NEAR:
+            tail = f" - {-rest}" if rest < 0 else f" + {rest}" if rest else ""
+            return f"{sign}(10^{power}{tail})" if sign and tail else f"{sign}10^{power}{tail}"
+        return f"about {sign}{digits[0]}.{digits[1:5]}e{len(digits) - 1} ({len(digits)} digits)"
+
+    if value.denominator == 1:
+        return part(value.numerator)
+    p, q = (part(value.numerator), part(value.denominator))
+    return "/".join(f"({t})" if " " in t else t for t in (p, q))  # (10^30 + 7)/3
+
+
 def assignments(scalars: Mapping[str, object], vectors: Mapping[str, Sequence[object]],
                 names: Set[str] | None = None, show: Callable[[str], str] = str,
-                families: Mapping[str, Mapping[object, object]] | None = None) -> list[str]:
+                families: Mapping[str, Mapping[object, object]] | None = None,
+                number: Callable[[Fraction], str] = str) -> list[str]:
     """A counterexample's values: `name = value` per scalar, then `name = (x, y, ...)` per
     vector, exact rationals as `p/q` (only `names`, when given; each name as `show` writes
-    it). The terminal's `explain` and the three documents print counterexamples with this,
-    from objects or from their JSON."""
+    it; each value as `number` writes it: `brief` for a one-line message). The terminal's
+    `explain` and the three documents print counterexamples with this, from objects or from
+    their JSON."""
     def exact(value: object) -> str:
-        return str(Fraction(value))  # type: ignore[arg-type]
+        return number(Fraction(value))  # type: ignore[arg-type]
 
     lines = [f"{show(n)} = {exact(v)}" for n, v in scalars.items()
              if names is None or n in names]

@@ -25,7 +25,7 @@ from markupsafe import Markup
 from proofs.step import Induction, Proof
 from verify import kernel
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
-from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, to_json
+from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, headline, to_json
 from verify.proof_checker import GoalReport
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.names import Spelling, spelling
@@ -207,6 +207,9 @@ class AuditView:
     #: with `--coq DIR`, the text's summary line of what coqc checked, after its `coq: `
     #: (`verify.coq.summary_line`); None when --coq was not given
     coq: str | None = None
+    #: the line beside passed/failed (`verify.audit.report.headline`): plain words on a
+    #: one-proof handout, the canonical line elsewhere
+    headline: str = ""
 
     @classmethod
     def of(cls, audit: Audit, coq: Any = None) -> AuditView:
@@ -236,7 +239,7 @@ class AuditView:
             from verify.coq import summary_line
 
             line = summary_line(coq).removeprefix("coq: ")
-        return cls(report, tuple(proofs.values()), tuple(found), line)
+        return cls(report, tuple(proofs.values()), tuple(found), line, headline(audit))
 
     @property
     def vacuous(self) -> tuple[StepView, ...]:

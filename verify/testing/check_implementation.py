@@ -238,8 +238,11 @@ class ImplementationReport:
         return bool(self.failures) and all(o.order_differs for o in self.failures)
 
     @property
-    def max_deviation(self) -> Fraction:
-        """The largest weight deviation from the engine over all scenarios, exactly."""
+    def max_deviation(self) -> Fraction | None:
+        """The largest weight deviation from the engine over all scenarios, exactly; None
+        with `theory_only`, where no weights were compared (a 0 would claim they agree)."""
+        if self.theory_only:
+            return None
         return max((o.max_deviation for o in self.outcomes if o.max_deviation is not None),
                    default=Fraction(0))
 
@@ -251,24 +254,46 @@ class ImplementationReport:
         return {k: tuple(v) for k, v in out.items()}
 
     def summary(self) -> str:
-        """One line per source: scenarios, identical, float-exact, problems, max deviation."""
-        lines = [f"{self.implementation} vs the exact perceptron "
-                 f"({self.conventions.describe()})"]
-        for source, scenarios, identical, floats, problems, worst in self._by_source_counts():
-            lines.append(f"  {source:<10} scenarios {scenarios:<4} identical {identical:<4} "
-                         f"float-exact {floats:<4} problems {problems:<4} max deviation {worst}")
+        """One line per source: scenarios, identical, float-exact, problems, max deviation.
+
+        With `theory_only` no exact run was compared, so the headline says the theory alone
+        was checked and the comparison columns (identical, max deviation) are left out:
+        their zeros would read as a comparison that failed or was exact."""
+        lines = [self._headline()]
+        for row in self._by_source_counts():
+            cells = [f"{name} {value:<4}" for name, value in zip(self._columns()[1:], row[1:],
+                                                                  strict=True)]
+            lines.append(f"  {row[0]:<10} " + " ".join(cells).rstrip())
         return "\n".join(lines)
 
-    def _by_source_counts(self) -> list[tuple[str, int, int, int, int, str]]:
+    def _headline(self) -> str:
+        """What was checked: against the exact perceptron, or the theory only."""
+        if self.theory_only:
+            return (f"{self.implementation}: the perceptron theory checked on its own "
+                    f"iterates, not compared with the exact perceptron (theory_only) "
+                    f"({self.conventions.describe()})")
+        return f"{self.implementation} vs the exact perceptron ({self.conventions.describe()})"
+
+    def _columns(self) -> tuple[str, ...]:
+        """The table's columns; without the comparison ones under `theory_only`."""
+        if self.theory_only:
+            return ("source", "scenarios", "float-exact", "problems")
+        return ("source", "scenarios", "identical", "float-exact", "problems",
+                "max deviation")
+
+    def _by_source_counts(self) -> list[tuple[str | int, ...]]:
         """Per source: scenarios, identical, float-exact, with problems, max deviation (the
-        one table `summary` and `_repr_html_` both print)."""
-        rows = []
+        one table `summary` and `_repr_html_` both print; `_columns` names them)."""
+        rows: list[tuple[str | int, ...]] = []
         for source, group in self.by_source().items():
+            floats, problems = sum(o.float_exact for o in group), sum(not o.ok for o in group)
+            if self.theory_only:
+                rows.append((source, len(group), floats, problems))
+                continue
             worst = max((o.max_deviation for o in group if o.max_deviation is not None),
                         default=Fraction(0))
-            rows.append((source, len(group), sum(o.identical for o in group),
-                         sum(o.float_exact for o in group), sum(not o.ok for o in group),
-                         as_text(worst)))
+            rows.append((source, len(group), sum(o.identical for o in group), floats,
+                         problems, as_text(worst)))
         return rows
 
     def _repr_html_(self) -> str:
@@ -276,11 +301,9 @@ class ImplementationReport:
         from verify.render.notebook import table
 
         first = self.simplest_failure
-        caption = (f"{self.implementation} vs the exact perceptron "
-                   f"({self.conventions.describe()}): "
+        caption = (f"{self._headline()}: "
                    + ("ok" if first is None else f"FAILS: {first.problems[0]}"))
-        return table(("source", "scenarios", "identical", "float-exact", "problems",
-                      "max deviation"), self._by_source_counts(), caption)
+        return table(self._columns(), self._by_source_counts(), caption)
 
     def raise_for_violations(self) -> None:
         """Raise an AssertionError naming the simplest failing scenario and its problems."""

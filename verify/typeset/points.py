@@ -57,14 +57,15 @@ def refuted_names(report: StepReport) -> frozenset[str]:
 def point_text(report: StepReport) -> str | None:
     """`y = 1, g = 0` for a refuted step: the values of its counterexample that make the
     refuted obligation false (`refuted_names`); `any point` when that obligation names
-    nothing (it is false as it stands)."""
+    nothing (it is false as it stands). One line: a very long number abbreviated (`brief`:
+    exactly, or marked approximate), kept whole in the JSON and `explain`."""
     cex = report.counterexample
     if cex is None:
         return None
-    from verify.render.certificates import assignments
+    from verify.render.certificates import assignments, brief
 
     return ", ".join(assignments(cex.scalars, cex.vectors, refuted_names(report),
-                                 families=cex.families)) or ANY_POINT
+                                 families=cex.families, number=brief)) or ANY_POINT
 
 
 def seed_words(seed: int | None) -> str:

@@ -17,7 +17,7 @@ from cases.inductions import HEADER, norm_induction
 from proofs.library import CANONICAL, PROOFS
 from verify.audit import job
 from verify.audit.job import Audit
-from verify.audit.report import canonical_line, to_json, to_text
+from verify.audit.report import canonical_line, headline, to_json, to_text
 from verify.cli import main
 from verify.numeric import campaign, shards
 from verify.render import html, latex, markdown
@@ -84,7 +84,12 @@ def test_the_verdict_line_says_which_canonical_proofs_were_audited(
         assert to_json(selection)["summary"]["canonical"]["line"] == line
         for fmt, render in RENDERERS.items():
             document = small_audit_documents[fmt][0] if selection is audit else render(selection)
-            assert line in document and "both canonical" not in document
+            # a one-proof handout says it in plain words (`headline`), the others this line
+            assert headline(selection) in document and "both canonical" not in document
+    assert headline(none) == ("The built-in proof virtue-online is not verified: "
+                              f"{sum(s.finding for s in none.proofs[0].steps)} steps refuted "
+                              "or violated on runs (it does not decide whether the audit passes)")
+    assert headline(one) == canonical_line(one) and headline(audit) == canonical_line(audit)
     summary = to_json(none)["summary"]["canonical"]
     assert summary == {"audited": [], "verified": [], "line": "no canonical proof audited"}
     assert to_json(audit)["summary"]["canonical"]["verified"] == list(CANONICAL)
@@ -168,6 +173,40 @@ def test_the_verdict_line_counts_the_users_proof_files(audit: Audit):
     assert to_text(chosen).splitlines()[0] == f"passed · {canonical_line(chosen)}"
 
 
+def test_a_one_proof_handout_says_in_plain_words_whether_that_proof_is_verified(
+        audit: Audit):
+    """Regression: a student's handout headed "no canonical proof audited; proof files
+    verified: 1 of 1" (jargon about proofs she never wrote); it says now whether this proof
+    is verified and why not, and the text and JSON keep the canonical line."""
+    copy = dataclasses.replace(_only(audit, "canonical-online").proofs[0], file=True)
+    found = dataclasses.replace(_only(audit, "ng-cs229").proofs[0], file=True)
+    cases = {
+        "This proof file is verified: every step is proved":
+            dataclasses.replace(audit, proofs=(copy,)),
+        f"This proof file is not verified: {sum(s.finding for s in found.steps)} steps "
+        "refuted or violated on runs": dataclasses.replace(audit, proofs=(found,)),
+        "The built-in proof ng-cs229 is not verified: "
+        f"{sum(s.finding for s in found.steps)} steps refuted or violated on runs (it does "
+        "not decide whether the audit passes)": _only(audit, "ng-cs229"),
+        "This proof file is verified: every step is proved; 1 other proof file was refused":
+            dataclasses.replace(audit, proofs=(copy,), refused_files=1),
+    }
+    for line, handout in cases.items():
+        assert to_json(handout)["summary"]["canonical"]["line"] == canonical_line(handout)
+        assert to_text(handout).splitlines()[0].endswith(canonical_line(handout))
+        for fmt, render in RENDERERS.items():
+            document = render(handout)
+            assert line in document, (fmt, line)
+            assert "canonical proof" not in document.split("Theorem")[0], fmt
+    unknown = next(s for s in copy.steps if s.symbolic.status == "proved")
+    undecided = dataclasses.replace(unknown, symbolic=dataclasses.replace(
+        unknown.symbolic, theorem=None))  # neither a theorem nor a refutation: unknown
+    incomplete = dataclasses.replace(copy, steps=(undecided,))
+    assert headline(dataclasses.replace(audit, proofs=(incomplete,))) == (
+        "This proof file is not verified: 1 step neither proved nor refuted")
+    assert headline(_only(audit, *CANONICAL)) == canonical_line(_only(audit, *CANONICAL))
+
+
 def test_a_step_not_run_says_why_in_every_document(audit: Audit):
     """Issue 27.2: a step no row set binds says `not run` and why in every output."""
     proof = _only(audit, "canonical-online-normalised")  # no [numeric]: nothing is run
@@ -240,7 +279,10 @@ def test_strict_decides_every_rendering_not_only_the_exit_code(audit: Audit) -> 
     assert canonical_line(strict) == line
     assert to_text(strict).splitlines()[0] == f"failed · {line}"
     assert to_json(strict)["summary"]["passed"] is False
-    assert f"**failed** · {line}" in markdown.render(strict, [])
+    # the handout: --strict makes this proof decide, so no "does not decide" there
+    assert headline(strict).startswith("The built-in proof ng-cs229 is not verified: ")
+    assert f"**failed** · {headline(strict)} · " in markdown.render(strict, [])
+    assert "does not decide" not in headline(strict)
     assert strict.problems() == strict.problems(strict=True) != []
 
 

@@ -276,3 +276,34 @@ def test_a_point_that_refutes_nothing_is_shown_by_the_command_check_names(
     path.write_bytes(PAST_ITS_INVARIANT.replace(b"t - 1", b"t + 1"))
     assert main(["check", str(path)]) == 0
     assert "novikoff explain" not in capsys.readouterr().out
+
+
+def test_a_huge_counterexample_value_is_abbreviated_in_the_line_only(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`(a - 1e999)**2 >= 1` is refuted at a = 10^999: the line printed its thousand digits;
+    it says `10^999` now (exact), while --json and `explain` keep the exact value."""
+    proof = tmp_path / "big.toml"
+    proof.write_text('title = "big"\nscalars = ["a"]\n\n[[step]]\nid = "big"\n'
+                     'claim = "(a - 1e999)**2 >= 1"\n')
+    code, out, _ = run(capsys, str(proof))
+    assert code == 1
+    assert out.splitlines()[0].endswith(" at a = 10^999") and len(out) < 200
+    code, out, _ = run(capsys, "--json", str(proof))
+    assert json.loads(out)["steps"][0]["counterexample"]["scalars"]["a"] == str(10 ** 999)
+    assert main(["explain", str(proof), "big"]) == 1
+    assert str(10 ** 999) in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (Fraction(12345), "12345"), (Fraction(-10 ** 24), "-10^24"),
+    (Fraction(10 ** 999 - 1), "10^999 - 1"), (Fraction(-10 ** 999 + 5), "-(10^999 - 5)"),
+    (Fraction(10 ** 30 + 7, 3), "(10^30 + 7)/3"), (Fraction(1, 10 ** 40), "1/10^40"),
+    (Fraction(3 ** 2000), "about 1.7478e954 (955 digits)"),
+    (Fraction(-(10 ** 25 - 10 ** 7)), "about -9.9999e24 (25 digits)"),
+    (Fraction(3 ** 2000, 7), "(about 1.7478e954 (955 digits))/7"),
+])
+def test_brief_numbers_are_exact_or_say_they_are_approximate(value: Fraction, text: str
+                                                             ) -> None:
+    from verify.render.certificates import brief
+
+    assert brief(value) == text

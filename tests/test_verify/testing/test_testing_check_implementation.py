@@ -311,3 +311,24 @@ def test_theory_only_fails_an_update_no_float64_rounding_can_trigger() -> None:
     assert outcome.problems[0].endswith("no float64 rounding makes it trigger an update")
     assert check_implementation(numpy_perceptron, sources=planted_seed_3(),
                                 theory_only=True).ok
+
+
+def test_theory_only_summary_says_no_comparison_was_made() -> None:
+    # it said "vs the exact perceptron" with "identical 0 ... max deviation 0" columns,
+    # though theory_only compares nothing with the exact perceptron
+    report = check_implementation(numpy_perceptron, sources=("tight",), theory_only=True)
+    summary, html = report.summary(), report._repr_html_()
+    assert report.ok and report.max_deviation is None
+    headline = summary.splitlines()[0]
+    assert headline.startswith("numpy_perceptron: the perceptron theory checked on its own "
+                               "iterates, not compared with the exact perceptron")
+    assert "vs the exact perceptron" not in summary + html
+    assert "identical" not in summary + html and "max deviation" not in summary + html
+    assert summary.splitlines()[1].split() == ["tight", "scenarios", "8", "float-exact", "8",
+                                               "problems", "0"]
+    # the comparing check keeps its columns
+    compared = check_implementation(numpy_perceptron, sources=("tight",)).summary()
+    assert compared.startswith("numpy_perceptron vs the exact perceptron")
+    assert compared.splitlines()[1].split() == [
+        "tight", "scenarios", "8", "identical", "8", "float-exact", "8", "problems", "0",
+        "max", "deviation", "0"]

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING
 
 import sympy
 
-from proofs.language.expressions import source_tree, vector_sums
+from proofs.language.expressions import source_tree
 from verify.coq.printer import Written, expr, name, vector_atom
 from verify.coq.statement import Goal, Unsupported
 from verify.coq.sums import linear
-from verify.kernel import Fact, Rel, VectorSum, atoms, gram_pair, sums
+from verify.kernel import Fact, KernelError, Rel, VectorSum, atoms, gram_pair, sums
 from verify.kernel.algebra import normal_form
+from verify.proof_checker import vector_sum
 
 if TYPE_CHECKING:
     from verify.coq.replay import Script
@@ -38,15 +39,13 @@ POINT = "#~1"  # the fresh name the kernel gives T's index in `<S, T>` (`sums.de
 
 
 def _kernel_sum(script: Script, name_: str, text: str) -> VectorSum:
-    """`text` as the kernel reads it named `name_` (as `proof_checker._vector_sum` does)."""
-    found = [f for f in vector_sums(text, script.proof.names) if f.text == " ".join(text.split())]
-    if len(found) != 1:
-        raise Unsupported(f"the named sum {name_} = {text} is not one sum of vectors")
-    f = found[0]
-    return VectorSum(name_, f.index, atoms.canonical(f.lo), atoms.canonical(f.hi),
-                     tuple((atoms.canonical(p), kind) for p, kind in f.filters),
-                     tuple((atoms.canonical(sympy.Symbol(v)).name, atoms.canonical(c))
-                           for v, c in f.body.items()))
+    """`text` as the kernel reads it named `name_` (`proof_checker.vector_sum`, the one
+    reading); a text that is no one sum of vectors, or no expression, is Unsupported (an
+    ExpressionError once escaped the export here, from a copy that did not catch it)."""
+    try:
+        return vector_sum(script.proof, name_, text)
+    except KernelError as error:  # its words: which sum, and why it is none
+        raise Unsupported(str(error)) from None
 
 
 def _written(script: Script, text: str) -> tuple[str, str, str, str]:

@@ -161,3 +161,24 @@ def test_coq_checks_a_named_step_split_by_cases(tmp_path) -> None:
     assert text.count("clearbody Sum1.") == 1 and not DECIDERS.search(text)
     strict = parse_proof(NAMED.format(steps=SPLIT.replace(">= 0", "> 0")).encode(), "s.toml")
     assert check_proof(strict).steps[0].status != "proved"
+
+
+@pytest.mark.parametrize("text", [f"{SUM[:-1]}", "sum(j in 1..k, q[j]*x[j])",
+                                  "sum(j in 1..k, y[j])", "th"])
+def test_the_export_reads_a_named_sum_as_the_checker_does(text: str) -> None:
+    # the export had its own copy of the checker's reading, which let an ExpressionError
+    # (an unbalanced or undeclared sum) escape instead of saying the step is not exported
+    from verify.coq.replay import Script
+    from verify.coq.statement import Unsupported
+    from verify.coq.sums.named import _kernel_sum
+    from verify.kernel import KernelError
+    from verify.proof_checker import vector_sum
+
+    proof = parse_proof(_text([("s", [], f"norm2(th - {SUM}) >= 0")]), "named.toml")
+    script = Script(proof, [], {}, {})
+    assert _kernel_sum(script, "S1", SUM) == vector_sum(proof, "S1", SUM)
+    with pytest.raises(KernelError) as checker:
+        vector_sum(proof, "S1", text)
+    with pytest.raises(Unsupported) as export:
+        _kernel_sum(script, "S1", text)
+    assert str(export.value) == str(checker.value)
