@@ -136,8 +136,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except MemoryError:  # a guard behind the budgets, which count work before they allocate
         print("novikoff: error: out of memory: the input asks for more than this machine "
-              "has", file=sys.stderr)
+              "has, or than a worker may take (4 GB more than it started with)",
+              file=sys.stderr)
         return 2
+    except Exception as exc:  # a pool's worker ended by the system (killed, out of memory)
+        if not _broken_pool(exc):
+            raise
+        print("novikoff: error: a worker process ended abruptly (killed, or out of memory): "
+              "the input asks for more than this machine gave it", file=sys.stderr)
+        return 2
+
+
+def _broken_pool(exc: Exception) -> bool:
+    """Whether `exc` says a process pool lost a worker (`BrokenExecutor`): the system killed
+    it, most often for memory (newcomer 26, F6: a traceback ended the audit). Read off the
+    module already loaded, so that a command that made no pool imports nothing for it."""
+    futures = sys.modules.get("concurrent.futures")
+    return futures is not None and isinstance(exc, futures.BrokenExecutor)
 
 
 def _quiet_stdout() -> None:

@@ -70,9 +70,40 @@ def executor(jobs: int = 1, scheduler: str | None = None) -> Iterator[Executor]:
     elif jobs <= 1:
         yield Inline()
     else:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=watch_parent,
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_worker,
                                  initargs=(os.getpid(),)) as pool:
             yield pool
+
+
+#: How much more address space than it had when it started a pool's worker may take
+#: (`limit_memory`): the default audit's workers hold about 0.4 GB of it.
+WORKER_MEMORY = 4 * 2**30
+
+
+def _worker(parent: int) -> None:
+    """A pool worker's start: it ends with its parent (`watch_parent`) and may take at
+    most `WORKER_MEMORY` more address space (`limit_memory`)."""
+    watch_parent(parent)
+    limit_memory(WORKER_MEMORY)
+
+
+def limit_memory(more: int) -> None:
+    """Let this process take at most `more` bytes of address space beyond what it has now
+    (`RLIMIT_AS`, never raised past its hard limit): past it an allocation fails here with a
+    `MemoryError`, which the task's caller receives as its error, where the system would
+    otherwise kill the largest process on the machine once its memory ran out (newcomer 26,
+    F6: an audit's worker grew to 12 GB on a large data file and was killed, the audit ended
+    with a traceback). Where `/proc` or `RLIMIT_AS` is missing, nothing is limited."""
+    try:
+        import resource
+
+        with open("/proc/self/statm", "rb") as statm:
+            size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = size + more if hard == resource.RLIM_INFINITY else min(size + more, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, OSError, ValueError, AttributeError):
+        return
 
 
 def watch_parent(parent: int, every: float = 1.0) -> None:

@@ -10,6 +10,7 @@ import os
 import resource
 import subprocess
 import sys
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -192,14 +193,23 @@ def test_a_one_step_file_is_checked_in_bounded_memory(tmp_path: Path) -> None:
     assert done.stdout.startswith("refuted  s")
 
 
-def test_memory_exhausted_anywhere_is_one_line(monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(("error", "line"), [
+    (MemoryError, "novikoff: error: out of memory: the input asks for more than this machine "
+     "has, or than a worker may take (4 GB more than it started with)\n"),
+    # newcomer 26, F6: a pool's worker killed by the system ended the audit with a traceback
+    (BrokenProcessPool, "novikoff: error: a worker process ended abruptly (killed, or out of "
+     "memory): the input asks for more than this machine gave it\n"),
+])
+def test_memory_exhausted_anywhere_is_one_line(error: type[Exception], line: str,
+                                               monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    """Behind the budgets: a `MemoryError` from any command is one line and exit 2, never a
-    traceback (red team 23 F7 printed one under a memory cap)."""
+    """Behind the budgets: a `MemoryError` from any command, or a pool whose worker the
+    system killed, is one line and exit 2, never a traceback (red team 23 F7 printed one
+    under a memory cap)."""
     from verify import cli
 
     def exhausted(args: object) -> int:
-        raise MemoryError
+        raise error
 
     parser = cli.build_parser(("list",))
     monkeypatch.setattr(cli, "build_parser", lambda needed: parser)
@@ -208,5 +218,16 @@ def test_memory_exhausted_anywhere_is_one_line(monkeypatch: pytest.MonkeyPatch,
         for sub in action.choices.values():
             sub.set_defaults(handler=exhausted)
     assert cli.main(["list"]) == 2
-    assert capsys.readouterr().err == ("novikoff: error: out of memory: the input asks for "
-                                       "more than this machine has\n")
+    assert capsys.readouterr().err == line
+
+
+def test_a_pool_worker_past_its_memory_fails_its_task_with_a_memory_error() -> None:
+    """Newcomer 26, F6: an audit's worker grew to 12 GB and the system killed it. A pool's
+    worker may take `WORKER_MEMORY` more address space than it started with: past it an
+    allocation raises `MemoryError` in the worker, which its task's caller receives."""
+    from verify.numeric import executors
+
+    with executors.executor(jobs=2) as pool:
+        assert pool.submit(bytearray, 2**20).result() == bytearray(2**20)
+        with pytest.raises(MemoryError):
+            pool.submit(bytearray, executors.WORKER_MEMORY + 2**30).result()
