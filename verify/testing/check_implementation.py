@@ -351,6 +351,11 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
     outcomes = [replace(outcome, calls_before=k) for k, outcome in enumerate(
         outcome for source, scenarios in chosen.items() for scenario in scenarios
         for outcome in _scenario(fit, source, scenario, conventions, max_epochs, theory_only))]
+    if not outcomes:
+        # A report of no call says nothing of `fit`, yet was `ok` and passed
+        # `raise_for_violations` (red team 27: a fit returning 7s "passed" with sources={}).
+        raise ValueError(f"no scenario to run {label} on: the sources given ("
+                         f"{', '.join(map(str, chosen)) or 'none'}, count={count}) yield none")
     return ImplementationReport(label, conventions, tuple(outcomes), theory_only)
 
 

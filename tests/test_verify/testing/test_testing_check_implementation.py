@@ -121,6 +121,15 @@ def test_a_weight_array_with_two_long_axes_is_no_vector() -> None:
                                     sources=("tight",), count=1).ok
 
 
+@pytest.mark.parametrize("sources", [{}, (), {"tight": []}, ("tight",)])
+def test_no_scenario_is_no_pass(sources) -> None:  # type: ignore[no-untyped-def]
+    """Red team 27: with no scenario (an empty mapping or tuple, `count=0`) the report held
+    no call yet was `ok` and passed `raise_for_violations`, for a fit returning 7s."""
+    with pytest.raises(ValueError, match=r"^no scenario to run <lambda> on: the sources "):
+        check_implementation(lambda X, y, e: np.zeros(X.shape[1]) + 7, sources=sources,
+                             count=0)
+
+
 def huge_scenario() -> Scenario:
     """Integers beyond 2^53: float64 cannot even hold the data exactly."""
     big = 2**60 + 1
