@@ -156,6 +156,7 @@ def _in_child(code: Callable[[], T], seconds: float, wall: float,
     out_read, out_write = os.pipe()
     held = _HeldInterrupt()
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    parent = os.getpid()
     try:
         with warnings.catch_warnings():  # Python 3.12+ warns when threads exist; the child
             warnings.simplefilter("ignore", DeprecationWarning)  # only runs the code, exits
@@ -169,7 +170,7 @@ def _in_child(code: Callable[[], T], seconds: float, wall: float,
     if pid == 0:
         os.close(read_end)
         os.close(out_read)
-        _child(code, write_end, out_write, mask, seconds)
+        _child(code, write_end, out_write, mask, seconds, parent)
     with contextlib.suppress(OSError):  # as the child does: either may run first
         os.setpgid(pid, pid)
     status: int | None = None
@@ -229,7 +230,7 @@ class _HeldInterrupt:
 
 
 def _child(code: Callable[[], Any], write_end: int, out_write: int, mask: Any,
-           seconds: float) -> NoReturn:
+           seconds: float, parent: int) -> NoReturn:
     """In the child: run the code, write its answer, exit (never returns, never runs the
     parent's clean-up: `os._exit`). SIGINT is ignored (a Ctrl-C is the parent's to act on),
     then the parent's signal mask restored; the CPU guard set (`_cpu_guard`). Its
@@ -238,6 +239,7 @@ def _child(code: Callable[[], Any], write_end: int, out_write: int, mask: Any,
     status = 70
     try:
         os.setpgid(0, 0)  # its own process group: whatever it starts ends with it (`_end`)
+        _die_with(parent)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         _cpu_guard(seconds)
@@ -432,6 +434,30 @@ def _write_all(descriptor: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(descriptor, view):]
+
+
+#: Linux's `prctl` option that sends the caller a signal when its parent ends.
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """Have the child killed when the audit that forked it ends, where the system can say so
+    (Linux). The child leads its own process group (so `_end_group` can end what it
+    starts), which also takes it out of the audit's: a `timeout`, a CI runner or a terminal
+    that ends the audit with SIGTERM or SIGKILL runs none of the parent's clean-up, and a
+    plug-in sleeping or blocked on input (no CPU spent, so no CPU guard) lived on as an
+    orphan, one per job, holding whatever memory it had (red team 27: a `time.sleep(1000)`
+    plug-in outlived `timeout 20 novikoff audit` by minutes). The thread that forked the
+    child waits for it (`_collect`), so the parent's death is the audit's."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the audit ended before the request took effect
+        os._exit(70)
 
 
 def _end(pid: int) -> None:

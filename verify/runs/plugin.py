@@ -516,7 +516,7 @@ class Plugin:
         """What a batch plug-in returned, read into plain exact values (in its child, as
         `_read`): at most `cap` iterations, each the examples it updated over (a non-empty
         set of indices, kept in index order) and `theta_after` of `data.d` ints or Fractions."""
-        items = list(islice(iter(returned), cap + 1))
+        items = list(islice(self._iterable(returned, "iterations", data), cap + 1))
         if len(items) > cap:
             raise PluginFault(f"plug-in {self.name} returned more than {cap} iterations on "
                               f"{data.name} (its limit: max_iterations)")
@@ -592,13 +592,24 @@ class Plugin:
             raise PluginFault(f"plug-in {self.name}: its trace on {data.name} takes {total} "
                               f"bits, more than the limit of {MAX_TRACE_BITS}")
 
+    def _iterable(self, returned: object, what: str, data: Dataset) -> Iterator[Any]:
+        """An iterator over what the plug-in returned, or a PluginFault saying it returned no
+        iterable: reading it was said as the plug-in having raised `TypeError: 'NoneType'
+        object is not iterable`, which it had not (red team 27: a plug-in returning None)."""
+        try:
+            return iter(returned)  # type: ignore[call-overload, no-any-return]
+        except TypeError:
+            said = " ".join(repr(returned).split())[:60]
+            raise PluginFault(f"plug-in {self.name} returned {said} on {data.name}, not an "
+                              f"iterable of {what}") from None
+
     def _read(self, data: Dataset, returned: Iterable[Any], cap: int
               ) -> list[tuple[int, Vector]]:
         """What the plug-in returned, read into plain exact values: at most `cap` updates,
         each an example's index and `w_after` of `data.d` ints or Fractions (PluginFault
         otherwise). Reading it runs the plug-in's code (a generator, its objects' methods):
         it is called inside `_calling`."""
-        items = list(islice(iter(returned), cap + 1))
+        items = list(islice(self._iterable(returned, "updates", data), cap + 1))
         if len(items) > cap:
             raise PluginFault(f"plug-in {self.name} returned more than {cap} updates on "
                               f"{data.name} (its limit: max_updates)")

@@ -94,14 +94,23 @@ Fit = Callable[[np.ndarray, np.ndarray, int], Any]
 
 
 def as_fitted(value: object) -> Fitted:
-    """Read a `fit` result: a `Fitted`, a weight vector (a 1-row 2-D array is raveled), or
-    a tuple `(w, mistakes)` / `(w, mistakes, iterates)`."""
+    """Read a `fit` result: a `Fitted`, a weight vector (a row or a column is raveled, other
+        2-D arrays are left for `_vector` to refuse), or a tuple `(w, mistakes)` /
+    `(w, mistakes, iterates)`."""
     if isinstance(value, Fitted):
         return value
     if isinstance(value, tuple) and value and np.ndim(value[0]) >= 1:
         w, mistakes, iterates = (*value, None, None)[:3]
-        return Fitted(np.ravel(np.asarray(w, dtype=object)), _count(mistakes), iterates)
-    return Fitted(np.ravel(np.asarray(value, dtype=object)))
+        return Fitted(_flat(w), _count(mistakes), iterates)
+    return Fitted(_flat(value))
+
+
+def _flat(w: object) -> Sequence[object]:
+    """`w` raveled when it is a vector, a row or a column; as it was otherwise, for
+    `_vector` to refuse (an array with two axes longer than 1 is no weight vector)."""
+    array = np.asarray(w, dtype=object)
+    long_axes = sum(1 for k in array.shape if k > 1)
+    return np.ravel(array) if long_axes <= 1 else array  # type: ignore[return-value]
 
 
 def _count(mistakes: object) -> int | None:
@@ -365,6 +374,11 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
     outcomes = [replace(outcome, calls_before=k) for k, outcome in enumerate(
         outcome for source, scenarios in chosen.items() for scenario in scenarios
         for outcome in _scenario(fit, source, scenario, conventions, max_epochs, theory_only))]
+    if not outcomes:
+        # A report of no call says nothing of `fit`, yet was `ok` and passed
+        # `raise_for_violations` (red team 27: a fit returning 7s "passed" with sources={}).
+        raise ValueError(f"no scenario to run {label} on: the sources given ("
+                         f"{', '.join(map(str, chosen)) or 'none'}, count={count}) yield none")
     return ImplementationReport(label, conventions, tuple(outcomes), theory_only)
 
 
@@ -737,10 +751,18 @@ def _vector(values: object, what: str, seen: _Findings) -> Vector | None:
     real number: NaN, an infinity, None, a complex, text (numbers are returned as numbers,
     not written), a container. Such a return is a fault of that call, never the checker's."""
     try:
-        flat = np.ravel(np.asarray(values, dtype=object))
+        array = np.asarray(values, dtype=object)
     except (ValueError, TypeError) as error:  # a ragged nest numpy cannot lay out
         seen.defects.append(f"returned {what} that are no vector: {error}")
         return None
+    if sum(1 for k in array.shape if k > 1) > 1:
+        # A row (1, d) or column (d, 1) is a vector; an array with two axes longer than 1
+        # is not, even if its entries read in order are the right weights (red team 27:
+        # w.reshape(2, -1) passed as identical to the engine's w).
+        seen.defects.append(f"returned {what} of shape {array.shape}: no vector (a vector, "
+                            f"one row or one column is expected)")
+        return None
+    flat = np.ravel(array)
     out = []
     for j, v in enumerate(flat):
         try:

@@ -125,6 +125,22 @@ def test_a_vector_of_another_dimension_says_both_dimensions() -> None:
 
 
 @pytest.mark.parametrize("isolated", [True, False])
+@pytest.mark.parametrize(("returned", "said"), [(None, "None"), (5, "5")])
+def test_a_plug_in_returning_no_iterable_is_said_so(isolated: bool, returned: object,
+                                                    said: str) -> None:
+    """Red team 27: a plug-in returning None was said to have "raised TypeError: 'NoneType'
+    object is not iterable" (it raised nothing; reading its return did); online and batch."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin("p", None, lambda data, cap: returned, isolated=isolated).run(DATA, U, 5)
+    assert str(raised.value) == f"plug-in p returned {said} on three, not an iterable of updates"
+    with pytest.raises(PluginFault) as raised:
+        Plugin("p", None, lambda data, cap, start, star: returned,
+               isolated=isolated).run_batch(DATA, U, (Fraction(0), Fraction(0)), 5)
+    assert str(raised.value) == (f"plug-in p returned {said} on three, not an iterable of "
+                                 "iterations")
+
+
+@pytest.mark.parametrize("isolated", [True, False])
 def test_a_plug_in_returning_huge_numbers_is_a_fault(isolated: bool) -> None:
     """Red team 4: a coordinate of millions of bits kept the audit's exact checks computing
     for ever; one past `MAX_VALUE_BITS` is refused where the plug-in runs."""

@@ -216,3 +216,55 @@ def test_a_violation_on_the_runs_before_a_timeout_is_a_finding() -> None:
     report = to_json(audit)
     assert report["summary"]["findings"] == ["plug/norm-growth"]
     assert report["proofs"][0]["steps"][0]["numeric"]["violations"] > 0
+
+
+_SLEEPS_IN_A_CALL = """
+import os, sys, time
+from verify.runs import isolation
+
+def code():
+    with open(sys.argv[1], "w") as out:
+        out.write(str(os.getpid()))
+    time.sleep(60)
+    return 0
+
+isolation.call(code, 5, wall=120)
+"""
+
+
+@pytest.mark.skipif(not __import__("sys").platform.startswith("linux"),
+                    reason="the parent-death signal is Linux's")
+def test_a_call_ends_when_the_audit_is_killed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Red team 27: the call's process leads its own process group, out of the audit's, so
+    an audit ended by SIGKILL or SIGTERM (`timeout`, a CI runner), which runs no clean-up,
+    left a sleeping plug-in call running as an orphan (a `time.sleep(1000)` outlived
+    `timeout 20 novikoff audit` by minutes). It now dies with the process that forked it."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    marker = tmp_path / "pid"
+    audit = subprocess.Popen([sys.executable, "-c", _SLEEPS_IN_A_CALL, str(marker)])
+    try:
+        for _ in range(400):
+            if marker.exists() and marker.read_text():
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the call never started")
+        child = int(marker.read_text())
+    finally:
+        audit.kill()
+        audit.wait()
+    for _ in range(100):
+        try:
+            with open(f"/proc/{child}/stat") as stat:
+                state = stat.read().rpartition(")")[2].split()[0]
+        except FileNotFoundError:
+            return
+        if state in ("Z", "X"):
+            return
+        time.sleep(0.05)
+    os.kill(child, 9)
+    raise AssertionError(f"the call's process ({child}) outlived the audit that forked it")

@@ -103,6 +103,33 @@ def test_wrong_shapes_are_problems_whatever_the_arithmetic() -> None:
     assert outcome.problems == (f"returned {outcome.d + 1} weights; the data need {outcome.d}",)
 
 
+def test_a_weight_array_with_two_long_axes_is_no_vector() -> None:
+    """Red team 27: `w.reshape(2, -1)` passed as identical to the engine's w (its entries,
+    read in order, are right); two stacked copies are refused likewise, and a row or a
+    column is still read as the vector."""
+    def final(X: np.ndarray, y: np.ndarray, e: int) -> np.ndarray:
+        return numpy_perceptron(X, y, e)[0]
+
+    shaped = check_implementation(lambda X, y, e: np.vstack([final(X, y, e)] * 2),
+                                  sources=("tight",), count=1)
+    outcome = shaped.outcomes[0]
+    assert not shaped.ok and outcome.problems == (
+        f"returned weights of shape (2, {outcome.d}): no vector (a vector, one row or one "
+        f"column is expected)",)
+    for orient in (lambda w: w.reshape(1, -1), lambda w: w.reshape(-1, 1)):
+        assert check_implementation(lambda X, y, e, o=orient: o(final(X, y, e)),
+                                    sources=("tight",), count=1).ok
+
+
+@pytest.mark.parametrize("sources", [{}, (), {"tight": []}, ("tight",)])
+def test_no_scenario_is_no_pass(sources) -> None:  # type: ignore[no-untyped-def]
+    """Red team 27: with no scenario (an empty mapping or tuple, `count=0`) the report held
+    no call yet was `ok` and passed `raise_for_violations`, for a fit returning 7s."""
+    with pytest.raises(ValueError, match=r"^no scenario to run <lambda> on: the sources "):
+        check_implementation(lambda X, y, e: np.zeros(X.shape[1]) + 7, sources=sources,
+                             count=0)
+
+
 def huge_scenario() -> Scenario:
     """Integers beyond 2^53: float64 cannot even hold the data exactly."""
     big = 2**60 + 1
