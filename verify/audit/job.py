@@ -474,7 +474,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
         failed = unusable.get(algorithm or "") or campaign_result.faults.get(algorithm or "")
         if failed and any(s.numeric is not None for s in steps):  # runs before it were kept
             failed = f"{failed}; {FAULT_KEPT}"
-        failed = failed or cuts.get(algorithm or "")
+        failed = failed or cuts.get(algorithm or "") or _idle(campaign_result, algorithm)
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps,
                                  admitted.targets[proof_id].file,
                                  (*admitted.refused_data.get(proof_id, ()), *[failed] * bool(
@@ -526,6 +526,19 @@ def _frozen() -> Iterator[None]:
     finally:
         if not theirs:
             gc.unfreeze()
+
+
+def _idle(result: CampaignResult, algorithm: str | None) -> str | None:
+    """Why a proof run on a plug-in whose every run made no update at all is not verified
+    on them: its iterate never left its start, so no step about an update was tested
+    (newcomer 26, F3: `<` for `<=` in the mistake test, 442 runs of w = 0, read
+    `audit passed · verified`, exit 0, said only in the plug-in's line); None otherwise."""
+    ran = [each for (name, _kind), each in sorted(result.plugins.items()) if name == algorithm]
+    runs = sum(each.runs for each in ran)
+    if algorithm is None or not runs or sum(each.idle for each in ran) < runs:
+        return None
+    return (f"the plug-in {algorithm}'s {runs} runs made no update at all (each stayed at its "
+            "start): no run that tests a step about an update was made")
 
 
 def _faults(plan: _Plan, result: CampaignResult) -> dict[str, str]:

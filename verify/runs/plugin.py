@@ -921,7 +921,7 @@ class Ran:
             line += (f"; {self.unstepped} of {self.updates} updates not along y x of the "
                      "example they name" if self.unstepped else
                      f"; each of its {self.updates} updates along y x of its example")
-        elif kind == "online":
+        elif kind == "online" and self.idle < self.runs:  # all idle: said once, above
             line += "; no update at all"
         return line
 

@@ -151,8 +151,28 @@ def test_a_run_that_never_moved_is_said_so() -> None:
     assert line == ("plug-in p: 2 online runs: 1 converged (the last iterate classifies every "
                     "example; 1 of them only under a sign(0) convention, examples on its "
                     "boundary), 0 cut at their limit (max_updates), 1 stopped before "
-                    "converging and before their limit, 2 made no update at all; no update "
-                    "at all")
+                    "converging and before their limit, 2 made no update at all")
+    # newcomer 26, Low: every run idle was said twice ("...at all; no update at all")
+    assert not line.endswith("; no update at all")
+
+
+def test_a_proof_whose_plug_in_never_updated_is_not_verified(tmp_path: Path) -> None:
+    """Newcomer 26, F3: a plug-in with `<` for `<=` never left w = 0 on any of 442 runs, and
+    the audit read `passed · verified`, exit 0, only its plug-in line saying so. Its proof is
+    now incomplete, the reason among the runs not made; a plug-in that moved keeps its
+    verdict."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF)
+    idle = audit_proofs(mine, budget="small", algorithms={"mine": strict_less})
+    (proof,) = idle.proofs
+    assert proof.status == "incomplete" and not idle.passed()
+    runs = int(idle.plugins[0].split(": ")[1].split()[0])
+    assert proof.unmade == (f"the plug-in mine's {runs} runs made no update at all (each "
+                            "stayed at its start): no run that tests a step about an update "
+                            "was made",)
+    assert proof.unmade[0] in to_text(idle)
+    moved = audit_proofs(mine, budget="small", algorithms={"mine": perceptron})
+    assert moved.proofs[0].status == "verified" and not moved.proofs[0].unmade
 
 
 @pytest.mark.parametrize("function, said", [
