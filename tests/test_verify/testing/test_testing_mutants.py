@@ -108,3 +108,37 @@ def test_the_theory_only_mode_says_when_a_fit_returns_no_iterates() -> None:
     weights_only = check_implementation(lambda X, y, e: [0.0] * X.shape[1], theory_only=True,
                                         sources=("tight",), count=1)
     assert "returned no iterates: theory_only=True" in weights_only.outcomes[0].problems[0]
+
+
+def reversed_order(X: object, y: object, epochs: int) -> tuple[object, int, list[object]]:
+    """A legal perceptron visiting the examples last to first (newcomer 26, F4)."""
+    import numpy as np
+
+    w = np.zeros(X.shape[1])  # type: ignore[attr-defined]
+    iterates = [w.copy()]
+    for _ in range(epochs):
+        moved = False
+        for x, label in zip(X[::-1], y[::-1], strict=True):  # type: ignore[index]
+            if label * (w @ x) <= 0:
+                w = w + label * x
+                iterates.append(w.copy())
+                moved = True
+        if not moved:
+            break
+    return w, len(iterates) - 1, iterates
+
+
+def test_a_legal_order_cut_by_the_epoch_cap_is_said_to_visit_another_order() -> None:
+    """Newcomer 26, F4: on the protocol's long run the reversed order needs 2018 epochs, more
+    than the check gives (max_epochs); its cut run was said to 'break the theory:
+    [converged]', though the bound allows any order floor(R^2/gamma^2) + 1 epochs. It is a
+    legal run in another order, unfinished at the cap, and said so."""
+    report = check_implementation(reversed_order, name="reversed", sources=("protocol",))
+    assert not report.ok and report.order_only
+    capped = [o for o in report.failures if "the most this check gives" in o.problems[0]]
+    assert capped, [o.problems[0][:200] for o in report.failures]
+    for outcome in report.failures:
+        assert outcome.order_differs and len(outcome.problems) == 1
+        assert "breaks the theory" not in outcome.problems[0]
+    assert "legal perceptron run that obeys the theory (unfinished after the epochs the " \
+           "cyclic order needs, and after " in capped[0].problems[0]
