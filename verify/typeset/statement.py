@@ -9,8 +9,8 @@ second reading of the proof file: a used step's hypotheses are shown only where 
 imported them (an induction's one-update lemma brings none: it is a fact of each update), so
 the theorem a report states is the one the kernel checked (`check --statements`). Only the
 typesetting is the author's: each relation is printed from its source text, `norm-growth` not
-as an unconditional claim but as "for every run from w = 0, updating w ← w + y x when ...,
-after t updates: ‖w‖² ≤ t R²".
+as an unconditional claim but as "for every run from w = 0 of updates w ← w + y x, each with
+..., after t updates: ‖w‖² ≤ t R²".
 """
 
 from __future__ import annotations
@@ -380,10 +380,12 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
                                             printer.expression(text)])))
         return pieces
 
+    # the update facts are facts of each update, not the rule that makes one: "updating w ←
+    # w + y x when y<u, x> >= g" read as the perceptron's update rule (newcomer 27, F3)
     pieces: list[Piece] = [("text", "for every run from "), *assign(rule.base, "==", "base")]
-    pieces += [("text", ", updating "), *assign(rule.step, "←", "step")]
+    pieces += [("text", " of updates "), *assign(rule.step, "←", "step")]
     if rule.hypotheses:
-        pieces.append(("text", " when "))
+        pieces.append(("text", ", each with "))
         for k, fact in enumerate(rule.hypotheses):
             pieces += [("text", ", ")] if k else []
             pieces.append(("math", printer.relation(fact.text)))

@@ -113,7 +113,7 @@ def test_words_and_formulas_are_apart_in_latex_and_markdown(audit: Audit):
                 if line.startswith(("for every run from", "by cases on the sign of"))]
         assert len(runs) >= 4
         assert all(_apart(line) for line in runs), [r for r in runs if not _apart(r)]
-        assert "for every run from $w = 0$, updating $w" in text
+        assert "for every run from $w = 0$ of updates $w" in text
 
 
 def test_markdown_has_the_summary_findings_and_every_step(audit: Audit):

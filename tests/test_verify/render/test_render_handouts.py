@@ -105,7 +105,7 @@ def test_a_statement_is_typeset_as_written_not_in_normal_form():
     online = load_builtin("canonical-online")
     run = _typeset(online, "norm-growth", LATEX).run
     words = "".join(text for kind, text in run if kind == "text")
-    assert words.startswith("for every run from") and "updating" in words
+    assert words.startswith("for every run from") and "of updates" in words
     assert "after" in words and "updates" in words
 
 

@@ -163,7 +163,8 @@ def test_explain_states_the_kernels_theorem(capsys: pytest.CaptureFixture[str]):
     assert main(["explain", str(LECTURE), "norm-growth", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["statement"] == [
-        "for every run from w = 0, updating w ← w + y·x when y² = 1, y·⟨w, x⟩ ≤ 0, ‖x‖² ≤ R², "
+        "for every run from w = 0 of updates w ← w + y·x, each with y² = 1, y·⟨w, x⟩ ≤ 0, "
+        "‖x‖² ≤ R², "
         "at each update also ‖w + y·x‖² ≤ ‖w‖² + R² (one-update-growth), after t updates:",
         "⊢ ‖w‖² ≤ t·R²"]
 

@@ -82,7 +82,7 @@ def test_proved_step_shows_every_hypothesis_and_coefficient(steps: list[Located]
             assert f"({polynomial(q)}) * [{names[j]}: {fact(judgement.hypotheses[j])}]" in text
     # the induction step's certificate, as a person would write it, and where each fact is
     # from, in the reports' notation (R2 is R²), the update as the file writes it (w + y*x)
-    assert "for every run from w = 0, updating w ← w + y·x when y² = 1" in text
+    assert "for every run from w = 0 of updates w ← w + y·x, each with y² = 1" in text
     assert "claim: ‖w‖² ≤ t·R² [t := t + 1, w := w + y·x]" in text
     assert "claim: ‖w‖² ≤ t·R² [t := 0, w := 0]" in text
     assert "h2: R²*t - ⟨w,w⟩ >= 0    [invariant]" in text
