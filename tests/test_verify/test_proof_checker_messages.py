@@ -351,7 +351,7 @@ def test_an_induction_importing_nothing_is_told_why_its_step_case_point_refutes_
     out = capsys.readouterr().out
     assert "status: unknown — step: invariant is not inductive" in out
     assert "judgement step: unknown" in out
-    assert "imports an induction's claim" not in out and "alone, that is" not in out
+    assert "imports an induction's claim" not in out and "Not alone: the run" not in out
     assert ("it refutes nothing: the state it starts from may be one no run reaches (the step "
             "case assumes the invariant at every state where it holds, not only at the states "
             "of the induction's runs;") in out
@@ -383,7 +383,12 @@ def test_a_false_induction_is_refuted_by_a_run_from_its_base(tmp_path: Path, cap
     out = capsys.readouterr().out
     assert "status: refuted — refuted by a run from the start: 2 updates" in out
     assert "judgement step: unknown" in out  # the point alone refutes nothing ...
-    assert "alone, that is: the run made from the base on this point's example" in out
+    assert "Not alone: the run made from the base on this point's example" in out
+    # newcomer 27, F4: the run itself, state by state, where the explanation ends
+    states = [line.split(": ", 1)[1] for line in out.splitlines()
+              if line.startswith("    state ")]
+    assert len(states) == 3 and all("k = " in state for state in states)
+    assert [state.split("k = ")[1].split(",")[0] for state in states] == ["0", "1", "2"]
     assert main(["check", str(path), "--json"]) == 1
     checked = json.loads(capsys.readouterr().out)["steps"][0]
     assert checked["status"] == "refuted" and checked["counterexample"]["scalars"]["k"] == "2"
@@ -450,7 +455,7 @@ def test_a_refuting_run_says_where_it_starts_and_from_which_point(tmp_path: Path
     assert status.startswith("status: refuted — refuted by a run from the start (s = ")
     assert "the base leaves it free): 1 update" in status
     judgements = out.split("judgement ")[1:]
-    made_from = [j.split(":")[0] for j in judgements if "alone, that is" in j]
+    made_from = [j.split(":")[0] for j in judgements if "Not alone: the run" in j]
     assert made_from == ["step"], made_from  # not the denominator's side condition
 
 

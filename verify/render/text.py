@@ -329,22 +329,39 @@ class _Style:
     author: Mapping[str, Mapping[str, str]]  # an induction's `base`/`step` as written
     step: Step
     by_run: str = ""  # the judgement whose point a refuting run was made from (`run_from`)
+    run: tuple[Counterexample, ...] = ()  # that run's states, from the base (`StepReport.run`)
 
     @classmethod
     def of(cls, located: Located, report: StepReport | None = None) -> _Style:
         proof, rule = located.proof, located.step.rule
         return cls(Text(spelling(proof)), written.Printer(written.TEXT, spelling(proof)),
                    rule.written if isinstance(rule, Induction) else {}, located.step,
-                   report.run_from if report is not None and report.run else "")
+                   report.run_from if report is not None and report.run else "",
+                   report.run if report is not None else ())
 
     def why_not(self, report: GoalReport) -> str:
         """Why a point of `report`'s goal, which is not decisive, refutes nothing alone
         (and, for an induction refuted by a run, that the run made from it does)."""
         alone = refutes_nothing(self.step, report.goal, report.verdict.counterexample)
-        return (f"{alone}; alone, that is: the run made from the base on this point's "
-                "example reaches a state where the invariant fails, and that run refutes the "
-                "step (its status above)"
+        return (f"{alone}. Not alone: the run made from the base on this point's example "
+                "reaches a state where the invariant fails, and that run refutes the step (its "
+                "status above; its states after this point)"
                 if report.goal.label == self.by_run else alone)
+
+    def run_lines(self, report: GoalReport) -> list[str]:
+        """The refuting run made from `report`'s point, state by state from the base (none
+        for another judgement): a student read of the run only its updates' examples
+        (newcomer 27, F4)."""
+        if report.goal.label != self.by_run or not self.run:
+            return []
+        lines = ["  the run that refutes the step, from the base, state by state (the kernel "
+                 "checked each: the update facts hold at each update, the invariant fails at "
+                 "the last):"]
+        for k, state in enumerate(self.run):
+            shown = assignments(state.scalars, state.vectors,  # type: ignore[arg-type]
+                                show=self.notation.name)
+            lines.append(f"    state {k}: {', '.join(shown)}")
+        return lines
 
     def claim(self, report: GoalReport) -> str | None:
         """The obligation's claim as written (an induction's base or step substituted)."""
@@ -423,6 +440,7 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
     elif verdict.counterexample is not None:
         lines += counterexample_lines(report, verdict.counterexample, notation, style.names,
                                       style.why_not(report))
+        lines += style.run_lines(report)
     else:
         lines.append(f"  no certificate or counterexample found: {verdict.message}")
     return lines
