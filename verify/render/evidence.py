@@ -60,6 +60,18 @@ class StepView:
                          self.stated)
 
     @property
+    def invariant(self) -> str:
+        """What a claim shown alone (a summary's line, a table's cell) leaves out when the
+        step is an induction: its runs, whose base, updates or update facts may be where a
+        refuted one is wrong (newcomer 27, F7: a correct invariant read 'refuted' beside its
+        wrong update condition); empty for any other step, and for one not found false
+        (a summary's theorem lines stay one page)."""
+        if not isinstance(self.audit.step.rule, Induction) or not self.audit.finding:
+            return ""
+        return (f" (by induction on {self.audit.step.rule.variable}: an invariant of the runs "
+                "its statement describes)")
+
+    @property
     def node(self) -> Node:
         """The step as its proof's dependency graph shows it."""
         step = self.audit.step

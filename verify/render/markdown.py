@@ -96,7 +96,8 @@ def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:
     """The claim alone, inline."""
     sets = step.claim_sets(WRITTEN, seen)  # its sets defined, once in a document
     return Raw("$" + " ".join(step.statement(WRITTEN).claim).replace(r"\vdash ", "", 1) + "$"
-               + (" (" + joined(sets, lambda t: f"${t}$", escape) + ")" if sets else ""))
+               + (" (" + joined(sets, lambda t: f"${t}$", escape) + ")" if sets else "")
+               + (" " + escape(step.invariant.strip()) if step.invariant else ""))
 
 
 def graph(proof: ProofView) -> Raw:

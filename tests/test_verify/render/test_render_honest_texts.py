@@ -281,3 +281,41 @@ def test_a_decimal_is_typeset_as_written(written: str, shown: str) -> None:
     for fmt in (TEXT, LATEX, MATHML):
         text = Printer(fmt).relation(written)
         assert shown in text and "inf" not in text and "0.0" not in text, (fmt, text)
+
+
+WRONG_BASE = """
+title = "a wrong base"
+vectors = ["w", "x"]
+scalars = ["t", "y", "R2"]
+naturals = ["t"]
+
+[[step]]
+id = "norm-growth"
+claim = "norm2(w) <= t*R2"
+[step.induction]
+variable = "t"
+base = { w = "x" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+constants = ["R2", "x"]
+"""
+
+
+def test_a_refuted_induction_shown_by_its_claim_says_it_is_one(tmp_path) -> None:
+    """Newcomer 27, F7: the summary's findings showed a refuted induction by its claim alone,
+    `‖w‖² ≤ t R²`, which is true of the perceptron: the error was in the base. Its line now
+    says the claim is an invariant of the runs its statement describes; a proved one's
+    line (the theorem lines of a summary) is unchanged."""
+    from verify.api import audit_proofs
+
+    wrong, right = tmp_path / "base.toml", tmp_path / "right.toml"
+    wrong.write_text(WRONG_BASE)
+    right.write_text(WRONG_BASE.replace('base = { w = "x" }', 'base = { w = "0*w" }'))
+    audit = audit_proofs(wrong, budget="small")
+    assert audit.proofs[0].steps[0].symbolic.status == "refuted"
+    note = "(by induction on t: an invariant of the runs its statement describes)"
+    for render in (markdown.render, latex.render):
+        assert note in render(audit, layout=Layout(summary=True))
+    proved = audit_proofs(right, budget="small")
+    assert proved.proofs[0].steps[0].symbolic.status == "proved"
+    assert note not in markdown.render(proved, layout=Layout(summary=True))
