@@ -29,7 +29,7 @@ from verify.render.evidence import (
     guarded,
 )
 from verify.typeset.names import pretty, spelling
-from verify.typeset.statement import joined
+from verify.typeset.statement import heading, joined
 from verify.typeset.written import MATHML as MATHML_WRITTEN
 
 
@@ -49,13 +49,16 @@ def statement(step: StepView) -> Markup:
         given = "<span>, </span>".join(formula(g) for g in st.given)
         parts.append(f'<div class="given"><span class="label">given</span> {given}</div>')
     steps = {s.id for s in step.proof.steps}
-    for used, chunks in st.inherited:
+    for written_used, chunks in st.inherited:
+        word, used = heading(written_used)
+        name = written_used.split()[0]
         label = Markup.escape(used)
-        if used.split()[0] in steps:  # a term-wise lemma the checker found has no section
-            anchor = Markup.escape(f"{step.report_proof}--{used.split()[0]}")
-            label = Markup(f'<a href="#{anchor}">{label}</a>')
-        parts.append(f'<div class="inherited"><span class="label">from {label}</span> '
-                     f"{formula(chunks)}</div>")
+        if name in steps:  # a term-wise lemma the checker found has no section
+            anchor = Markup.escape(f"{step.report_proof}--{name}")
+            label = Markup(Markup.escape(used).replace(
+                Markup.escape(name), Markup(f'<a href="#{anchor}">{Markup.escape(name)}</a>'), 1))
+        parts.append(f'<div class="inherited"><span class="label">{word.lower()} {label}'
+                     f"</span> {formula(chunks)}</div>")
     parts.append(f'<div class="claim">{formula(st.claim)}</div>')
     if st.sets:  # the proof's sets it reads, defined where they are used
         sets = joined(st.sets, lambda t: f"<math>{t}</math>", lambda t: str(Markup.escape(t)))

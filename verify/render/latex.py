@@ -32,7 +32,7 @@ from verify.render.evidence import (
     guarded,
 )
 from verify.typeset.names import pretty, spelling
-from verify.typeset.statement import joined
+from verify.typeset.statement import heading, joined
 from verify.typeset.written import LATEX as WRITTEN
 from verify.typeset.written import lines
 
@@ -211,8 +211,8 @@ def statement(step: StepView) -> Raw:
     # ragged right: a label `b (through c)` of two long step names is one typewriter run, whose
     # spaces do not stretch, so a justified line broken there was infeasible and the label
     # ran 9-84 pt into the margin (the voted-freund-schapire handout, the full audit)
-    parts += [rf"{{\raggedright\emph{{From {code(used)}:}} ${' '.join(chunks)}$.\par}}"
-              for used, chunks in st.inherited]
+    parts += [rf"{{\raggedright\emph{{{word} {code(used)}:}} ${' '.join(chunks)}$.\par}}"
+              for (word, used), chunks in ((heading(u), c) for u, c in st.inherited)]
     sets = ("\n" + joined(st.sets, lambda t: f"${t}$", escape) + ".") if st.sets else ""
     return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths) + sets)
 

@@ -31,7 +31,7 @@ from verify.render.evidence import (
     guarded,
 )
 from verify.typeset.names import pretty, spelling
-from verify.typeset.statement import joined
+from verify.typeset.statement import heading, joined
 from verify.typeset.written import LATEX as WRITTEN
 from verify.typeset.written import lines
 
@@ -86,7 +86,8 @@ def statement(step: StepView) -> Raw:
     parts = [joined(st.run, lambda t: f"${t}$", escape)] if st.run else []
     if st.given:
         parts.append("*Given* " + ", ".join(f"${_math(g)}$" for g in st.given) + ".")
-    parts += [f"*From {escape(used)}:* ${_math(chunks)}$." for used, chunks in st.inherited]
+    parts += [f"*{word} {escape(used)}:* ${_math(chunks)}$."
+              for (word, used), chunks in ((heading(u), c) for u, c in st.inherited)]
     block = fenced(_math(st.claim, st.widths), "math")
     sets = [joined(st.sets, lambda t: f"${t}$", escape) + "."] if st.sets else []
     return Raw("\n\n".join([*parts, block, *sets]))

@@ -36,7 +36,7 @@ from verify.search.work import DEFAULT_BUDGET, SearchBudget
 from verify.typeset import written
 from verify.typeset.indices import readable
 from verify.typeset.names import spelling
-from verify.typeset.statement import statement, statements_of
+from verify.typeset.statement import heading, statement, statements_of
 
 
 class UnknownStep(ValueError):
@@ -383,7 +383,8 @@ def statement_lines(located: Located, reports: Mapping[str, StepReport]) -> list
         lines.append("  " + "".join(text for _, text in st.run))
     if st.given:
         lines.append("  given " + ", ".join(" ".join(g) for g in st.given))
-    lines += [f"  from {used}: {' '.join(chunks)}" for used, chunks in st.inherited]
+    lines += [f"  {word.lower()} {used}: {' '.join(chunks)}"
+              for (word, used), chunks in ((heading(u), c) for u, c in st.inherited)]
     lines.append("  " + " ".join(st.claim))
     if st.sets:
         lines.append("  " + "".join(text for _, text in st.sets) + ".")

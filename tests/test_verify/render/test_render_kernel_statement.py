@@ -126,7 +126,7 @@ def test_the_lecture_theorem_is_the_kernels_in_every_format():
     # combine's own hypothesis and its claim; the claims it passes on are named by their
     # steps (newcomer 19: all five read `From combine`)
     assert theorem.count("*From combine:*") == 1  # its claim
-    assert theorem.count("*From combine (its hypothesis):*") == 1  # a given of combine
+    assert theorem.count("*Given as a hypothesis of combine:*") == 1  # a given of combine
     for source in ("norm-growth", "progress", "cauchy-schwarz"):
         assert theorem.count(f"*From {source} (through combine):*") == 1
     assert "$y^{2} = 1$" not in theorem
@@ -141,7 +141,7 @@ def test_the_lecture_theorem_is_the_kernels_in_every_format():
     tex = latex.render(audit)
     tex_theorem = tex[:tex.index(r"\section")]
     assert tex_theorem.count(r"\emph{From \texttt{combine}:}") == 1
-    assert tex_theorem.count(r"\emph{From \texttt{combine (its hypothesis)}:}") == 1
+    assert tex_theorem.count(r"\emph{Given \texttt{as a hypothesis of combine}:}") == 1
     assert tex_theorem.count(r"(through combine)}:}") == 3
     assert "y^{2} = 1" not in tex_theorem
     page = html.render(audit)
@@ -154,7 +154,7 @@ def test_explain_states_the_kernels_theorem(capsys: pytest.CaptureFixture[str]):
     out = capsys.readouterr().out
     statement_lines = out[out.index("statement:"):out.index("\njudgement")]
     assert "y² = 1" not in statement_lines and "‖w + y·x‖²" not in statement_lines
-    assert "  given t ∈ ℕ, γ > 0\n  from combine (its hypothesis): ‖u‖² = 1\n" in statement_lines
+    assert "  given t ∈ ℕ, γ > 0\n  given as a hypothesis of combine: ‖u‖² = 1\n" in statement_lines
     # newcomer 19: the claims combine passes on read `from combine`, as if it proved them
     assert ("  from norm-growth (through combine): ‖w‖² ≤ t·R²\n"
             "  from progress (through combine): ⟨w, u⟩ ≥ t·γ\n"

@@ -172,7 +172,7 @@ def test_inherited_hypotheses_are_each_marked(steps: list[Located]) -> None:
     located = Located("t.toml", proof, proof.step("two"))
     lines = statement_lines(located, check_with_uses(located))
     # one's given is not one's result (newcomer 23 L5): marked as its hypothesis
-    assert lines == ["statement:", "  given b ≥ a", "  from one (its hypothesis): a ≥ 1",
+    assert lines == ["statement:", "  given b ≥ a", "  given as a hypothesis of one: a ≥ 1",
                      "  from one: a > 0", "  ⊢ b > 0"]
 
 
