@@ -55,8 +55,7 @@ def statement(step: StepView) -> Markup:
         label = Markup.escape(used)
         if name in steps:  # a term-wise lemma the checker found has no section
             anchor = Markup.escape(f"{step.report_proof}--{name}")
-            label = Markup(Markup.escape(used).replace(
-                Markup.escape(name), Markup(f'<a href="#{anchor}">{Markup.escape(name)}</a>'), 1))
+            label = Markup(f'<a href="#{anchor}">{label}</a>')
         parts.append(f'<div class="inherited"><span class="label">{word.lower()} {label}'
                      f"</span> {formula(chunks)}</div>")
     parts.append(f'<div class="claim">{formula(st.claim)}</div>')
