@@ -144,6 +144,7 @@ split = {{ on = "c", zero = true }}
 '''
 
 
+@pytest.mark.slow  # the search of three cases and coqc: about 10 s; run by -m slow
 @needs_coqc
 def test_coq_checks_a_named_step_split_by_cases(tmp_path) -> None:
     """A case split whose every case names the sum (each case's certificate a scaled square,
