@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cases.plugins.perceptrons import PROOF, dot, perceptron
 
 from perceptron.dataset import Dataset, Vector
 from verify.api import audit_proofs
@@ -34,43 +35,11 @@ SLOW = Dataset.of([[2, 1], [1, 1]], [1, -1], "slow")
 U = (Fraction(2), Fraction(-3))
 SCENARIO = Scenario(SLOW, U, Origin("test"), max_epochs=10)
 
-PROOF = """
-title = "t is a natural"
-scalars = ["t"]
-naturals = ["t"]
-[numeric]
-run = "online"
-algorithm = "mine"
-[[step]]
-id = "count"
-claim = "t >= 0"
-"""
-
-
-def _dot(a: Vector, b: Vector) -> Fraction:
-    return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
-
-
-def perceptron(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
-    """Cyclic epochs until one makes no update, or `max_updates`."""
-    w: Vector = tuple(Fraction(0) for _ in range(data.d))
-    made = 0
-    while made < max_updates:
-        updated = False
-        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
-            if y * _dot(w, x) <= 0 and made < max_updates:
-                w = tuple(a + y * b for a, b in zip(w, x, strict=True))
-                made, updated = made + 1, True
-                yield i, w
-        if not updated:
-            return
-
-
 def one_pass(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
     """The newcomer's bug: one epoch, no outer loop."""
     w: Vector = tuple(Fraction(0) for _ in range(data.d))
     for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
-        if y * _dot(w, x) <= 0 and i < max_updates:
+        if y * dot(w, x) <= 0 and i < max_updates:
             w = tuple(a + y * b for a, b in zip(w, x, strict=True))
             yield i, w
 
@@ -81,7 +50,7 @@ def off_by_one(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
     made = 0
     for _ in range(20):
         for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
-            if y * _dot(w, x) <= 0 and made < max_updates:
+            if y * dot(w, x) <= 0 and made < max_updates:
                 w = tuple(a + data.y[i - 1] * b for a, b in zip(w, data.X[i - 1], strict=True))
                 made += 1
                 yield i, w
@@ -133,7 +102,7 @@ def strict_less(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]
     """Newcomer 23's bug: updates on `y <w, x> < 0`, so from w = 0 never."""
     w: Vector = tuple(Fraction(0) for _ in range(data.d))
     for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
-        if y * _dot(w, x) < 0 and i < max_updates:
+        if y * dot(w, x) < 0 and i < max_updates:
             w = tuple(a + y * b for a, b in zip(w, x, strict=True))
             yield i, w
 

@@ -19,6 +19,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cases.plugins.perceptrons import PROOF, dot, perceptron
 
 from perceptron.dataset import Dataset, Vector
 from verify.api import audit_proofs
@@ -30,37 +31,6 @@ from verify.numeric.instances import NumericVerdict
 from verify.numeric.shards import merge
 from verify.runs.plugin import Plugin
 
-PROOF = """
-title = "t is a natural"
-scalars = ["t"]
-naturals = ["t"]
-[numeric]
-run = "online"
-algorithm = "mine"
-[[step]]
-id = "count"
-claim = "t >= 0"
-"""
-
-
-def _dot(a: Vector, b: Vector) -> Fraction:
-    return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
-
-
-def perceptron(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
-    """The perceptron, correct: cyclic epochs until one makes no update, or `max_updates`."""
-    w: Vector = tuple(Fraction(0) for _ in range(data.d))
-    made = 0
-    while made < max_updates:
-        updated = False
-        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
-            if y * _dot(w, x) <= 0 and made < max_updates:
-                w = tuple(a + y * b for a, b in zip(w, x, strict=True))
-                made, updated = made + 1, True
-                yield i, w
-        if not updated:
-            return
-
 
 def no_label(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
     """The lecturer's student's bug: `if <w, x> <= 0`, the label forgotten in the test
@@ -70,7 +40,7 @@ def no_label(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
     while made < max_updates:
         updated = False
         for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
-            if _dot(w, x) <= 0 and made < max_updates:
+            if dot(w, x) <= 0 and made < max_updates:
                 w = tuple(a + y * b for a, b in zip(w, x, strict=True))
                 made, updated = made + 1, True
                 yield i, w
