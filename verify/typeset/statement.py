@@ -208,10 +208,10 @@ def provenance(used: str, done: str, held: tuple[bool, str | None]) -> str:
 def heading(used: str) -> tuple[str, str]:
     """How a report introduces an inherited fact (`provenance`'s words, `used`): `("From",
     used)`, but a hypothesis of the used step that no step proves, `c (its hypothesis)`, is
-    an assumption of the theorem: `("Given", "as a hypothesis of c")` (newcomer 26: the
+    an assumption of the theorem: `("Given as a hypothesis of", "c")` (newcomer 26: the
     margin `γ_u > 0` read 'From combine (its hypothesis)' among the derived facts)."""
     mark = " (its hypothesis)"
-    return ("Given", f"as a hypothesis of {used[:-len(mark)]}") if used.endswith(mark) \
+    return ("Given as a hypothesis of", used[:-len(mark)]) if used.endswith(mark) \
         else ("From", used)
 
 

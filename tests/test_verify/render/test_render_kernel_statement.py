@@ -141,7 +141,7 @@ def test_the_lecture_theorem_is_the_kernels_in_every_format():
     tex = latex.render(audit)
     tex_theorem = tex[:tex.index(r"\section")]
     assert tex_theorem.count(r"\emph{From \texttt{combine}:}") == 1
-    assert tex_theorem.count(r"\emph{Given \texttt{as a hypothesis of combine}:}") == 1
+    assert tex_theorem.count(r"\emph{Given as a hypothesis of \texttt{combine}:}") == 1
     assert tex_theorem.count(r"(through combine)}:}") == 3
     assert "y^{2} = 1" not in tex_theorem
     page = html.render(audit)
