@@ -33,6 +33,26 @@ def load_csv(path: str | os.PathLike[str], *, label_column: int | str | None = N
                      limits=limits)
 
 
+#: Header names that say a column holds the labels (`_with_label_hint`).
+LABEL_NAMES = ("y", "label", "labels", "target", "class")
+
+
+def _with_label_hint(error: DataError, header: list[str] | None, label: int,
+                     label_column: int | str | None) -> DataError:
+    """`error`, a bad label read from the default (last) column, told of a header column
+    named as labels are (newcomer 26: `y,a,b` read `b` as the label, 'label 2 is not one of
+    -1/+1 or 0/1', with no word of the column `y`); any other error as it is."""
+    if label_column is not None or header is None or not error.problem.startswith("label "):
+        return error
+    named = [n for i, n in enumerate(header) if i != label and n.lower() in LABEL_NAMES]
+    if not named:
+        return error
+    return DataError(f"{error.problem} (the labels are read from the last column, "
+                     f"{header[label][:40]!r}; the header names a column {named[0]!r}: "
+                     f"--label-column {named[0]})", source=error.source, line=error.line,
+                     column=error.column)
+
+
 def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | None = None,
               delimiter: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Dataset:
     """Parse CSV text: one example per row, a label column (default: the last)."""
@@ -89,10 +109,13 @@ def parse_csv(text: str, *, source: str = "<csv>", label_column: int | str | Non
     labels = _Labels(source)
     X: list[tuple[Fraction, ...]] = []
     y: list[int] = []
-    for no, cells in rows:  # one comprehension per row: a wide file is a few long rows
-        values = [cache[cell] for cell in cells]
-        y.append(labels.add(values.pop(label), no, label + 1))
-        X.append(tuple(values))
+    try:
+        for no, cells in rows:  # one comprehension per row: a wide file is a few long rows
+            values = [cache[cell] for cell in cells]
+            y.append(labels.add(values.pop(label), no, label + 1))
+            X.append(tuple(values))
+    except DataError as error:
+        raise _with_label_hint(error, header, label, label_column) from None
     limits.check_counted([(cache[cell], count) for cell, count in counts.items() if count],
                          len(text), source)
     data = Dataset(tuple(X), tuple(y), Path(source).name)

@@ -349,3 +349,27 @@ def test_a_header_is_read_as_the_loaders_read_the_file(
     assert main([command, str(late)]) == 2
     assert [e.split(": a header line after")[0] for e in errors(capsys)] == [
         f"novikoff: error: {late}:2", f"novikoff: error: {late}:5"]
+
+
+@pytest.mark.parametrize(("text", "hint"), [
+    ("y,a,b\n1,1,2\n-1,-1,-2\n", " (the labels are read from the last column, 'b'; the header "
+                                 "names a column 'y': --label-column y)"),
+    ("Label,a,b\n1,1,2\n-1,-1,-2\n", "; the header names a column 'Label': --label-column Label)"),
+    ("a,b,c\n1,1,2\n-1,-1,-2\n", None),  # no column named as labels are: no hint
+])
+def test_a_bad_label_names_a_header_column_named_as_labels(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, hint: str | None) -> None:
+    """Newcomer 26, Low: `y,a,b` read the last column `b` as the labels, 'label 2 is not one
+    of -1/+1 or 0/1', without a word of the column named y. With --label-column as hinted
+    the file reads."""
+    path = tmp_path / "first.csv"
+    path.write_text(text)
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "label 2 is not one of -1/+1 or 0/1" in err and "\n" not in err
+    if hint is None:
+        assert "--label-column" not in err
+        return
+    assert err.endswith(hint), err
+    column = hint.rsplit(" ", 1)[1].rstrip(")")
+    assert main(["run", str(path), "--label-column", column]) == 0
