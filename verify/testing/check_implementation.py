@@ -95,7 +95,7 @@ Fit = Callable[[np.ndarray, np.ndarray, int], Any]
 
 def as_fitted(value: object) -> Fitted:
     """Read a `fit` result: a `Fitted`, a weight vector (a row or a column is raveled, other
-        2-D arrays are left for `_vector` to refuse), or a tuple `(w, mistakes)` /
+    2-D arrays are left for `_vector` to refuse), or a tuple `(w, mistakes)` /
     `(w, mistakes, iterates)`."""
     if isinstance(value, Fitted):
         return value
