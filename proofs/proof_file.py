@@ -368,8 +368,15 @@ def _proof(document: dict[str, Any], file: str
         problems.add(error)
 
     def made(steps: tuple[Step, ...]) -> Proof:
+        """The proof of `steps`; a partial one (`_partial`) may lack the theorem's step, which
+        then has errors of its own: it names no theorem, or its construction would raise
+        "theorem names 'bound', which is not a step" in place of those errors (user finding:
+        a step `bound` whose update divided by t + 1 was reported as no step at all)."""
+        named = theorem or ""
+        if named and all(step.id != named for step in steps):
+            named = ""
         return Proof(title or "", tuple(declared.vectors), tuple(declared.scalars), steps,
-                     source or "", numeric, naturals, theorem=theorem or "",
+                     source or "", numeric, naturals, theorem=named,
                      notation=notation or {}, indexed=indexed, sets=sets,
                      definitions={n: t for n, (t, _) in declared.defined.items()})
 

@@ -712,6 +712,53 @@ def test_a_rules_refusal_comes_with_the_readers_errors(tmp_path: Path,
         "it can substitute"]
 
 
+HARMONIC = """title = "harmonic"
+theorem = "bound"
+vectors = ["w", "x", "u"]
+scalars = ["y", "t", "gamma_u"]
+naturals = ["t"]
+
+[[step]]
+id = "margin"
+given = ["y*dot(u, x) >= gamma_u", "gamma_u > 0"]
+claim = "y*dot(u, x) > 0"
+
+[[step]]
+id = "bound"
+given = []
+claim = "dot(w, u) >= 0"
+
+[step.induction]
+variable = "t"
+constants = ["u", "gamma_u"]
+base = { w = "0*w" }
+step = { w = "w + y*x/(t + 1)" }
+given = ["y*dot(u, x) >= gamma_u", "gamma_u > 0"]
+"""
+
+
+def test_a_theorem_whose_step_has_errors_reports_those_errors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """User finding (high): `theorem = "bound"` over a step `bound` whose update divides by
+    t + 1 printed only `harmonic.toml:2:12: theorem names 'bound', which is not a step`
+    (the proof of the steps read without errors, built to report the rules' refusals too,
+    lacked `bound` and refused its own `theorem`); the step's error is reported instead.
+    A `theorem` naming no step at all is still an error, beside the steps' own."""
+    path = tmp_path / "harmonic.toml"
+    path.write_text(HARMONIC)
+    assert main(["check", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.splitlines() == [
+        f"novikoff: error: {path}:20:10: step bound: induction.step.w = 'w + y*x/(t + 1)' "
+        "must not divide by t + 1: a term divides by constants only (SymPy cancels `x/x` to "
+        "1, and with it where the statement is undefined)"]
+    path.write_text(HARMONIC.replace('theorem = "bound"', 'theorem = "bund"'))
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "theorem names 'bund', which is not a step" in err
+    assert "step bound: induction.step.w = 'w + y*x/(t + 1)' must not divide" in err
+
+
 def test_errors_cross_processes_whole() -> None:
     """An audit's worker sends a file's errors to the parent pickled: `ProofFileErrors` could
     not be unpickled (its constructor takes errors, its `args` held the message), and a

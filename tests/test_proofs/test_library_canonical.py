@@ -6,6 +6,7 @@ side conditions of its divisions) are decided by the prover and re-checked by th
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from pathlib import Path
@@ -14,8 +15,10 @@ import pytest
 
 import proofs.library
 from proofs.library import CANONICAL, PROOFS, RESULTS, SOURCES, VARIANTS, load_builtin
+from proofs.step import Direct, Proof, Step
 from verify import kernel
-from verify.proof_checker import StepReport, check_proof
+from verify.kernel import algebra
+from verify.proof_checker import StepReport, check_proof, check_step, statements
 
 # The source proofs have findings (pinned in test_library_seeds.py): only ours must all prove.
 OURS = (*CANONICAL, *VARIANTS, *RESULTS)
@@ -88,3 +91,46 @@ def test_the_library_table_says_runs_only_of_proofs_that_declare_a_run() -> None
     for proof_id, status in statuses.items():
         has_run = load_builtin(proof_id).numeric is not None
         assert bool(re.search(r"\bruns\b", status)) == has_run, (proof_id, status)
+
+
+def _theorem(proof: Proof) -> Step:
+    return next(step for step in proof.steps if step.id == proof.main_result)
+
+
+def _assumed_only(proof: Proof) -> tuple[Proof, Step]:
+    """The theorem step of `proof` with every given of it and of the steps it uses,
+    transitively, as its own hypotheses, and nothing else: no used claim, no rule, no hint."""
+    by_id = {step.id: step for step in proof.steps}
+    needed, todo = set(), [proof.main_result]
+    while todo:
+        if (current := todo.pop()) not in needed and current in by_id:
+            needed.add(current)
+            todo.extend(use.step for use in by_id[current].uses)
+    givens = {h.text: h for step in proof.steps if step.id in needed for h in step.hypotheses}
+    alone = dataclasses.replace(_theorem(proof), hypotheses=tuple(givens.values()), uses=(),
+                                hints=(), rule=Direct())
+    return dataclasses.replace(proof, steps=(alone,), theorem=alone.id), alone
+
+
+@pytest.mark.parametrize("proof_id", OURS)
+def test_no_theorem_assumes_its_own_conclusion(proof_id: str) -> None:
+    """User finding (medium-high): canonical-online-w0's `bound-division` took its bound
+    t gamma^2 <= R2 + 2 gamma n as a hypothesis, and canonical-online-normalised's
+    `bound-transfer` t (s gamma_u)^2 <= 1, neither using a step: both were reported verified
+    though the proof never derived them. A theorem of several steps uses some or is proved by
+    a rule (an induction, a split), and the givens of it and of every step it rests on (its
+    assumptions, without the claims those steps prove) do not prove it alone; its claim is
+    none of its own hypotheses, in any form."""
+    proof = load_builtin(proof_id)
+    theorem = _theorem(proof)
+    stated = statements(proof)[theorem.id]
+    assert stated is not None
+    assert algebra.normal_form(stated.claim, stated.claim.text) not in {
+        algebra.normal_form(h, h.text) for h, origin in zip(stated.hypotheses, stated.origins,
+                                                             strict=True) if origin == ""}
+    if len(proof.steps) > 1:
+        assert theorem.uses or not isinstance(theorem.rule, Direct), (
+            f"{proof_id}: the theorem {theorem.id} uses no step and is proved by no rule")
+    alone, step = _assumed_only(proof)
+    assert check_step(alone, step, store=None).status != "proved", (
+        proof_id, [h.text for h in step.hypotheses])
