@@ -25,6 +25,7 @@ from html import escape
 
 import sympy
 
+from perceptron.numbers import digit_count, shown
 from proofs.language.terms import Vec, gram_pair
 from verify.kernel import Certificate, Fact, GramMinor, Judgement, NormSquare, Product, Sos, Square
 from verify.render import formulas
@@ -203,24 +204,28 @@ NEAR = 10 ** 6
 def brief(value: Fraction) -> str:
     """`value` for a one-line message: `p/q` as `str`, but an integer (a numerator or a
     denominator) of more than `BRIEF_DIGITS` digits abbreviated, exactly when it is
-    `±10^k + r` with `|r| < NEAR` (`10^999 - 1`), else marked approximate with its digit
-    count (`about 1.2345e999 (1000 digits)`). A refuted `(a - 1e999)**2 >= 1` printed its
-    point's thousand digits in `novikoff check`'s line; `--json` and `explain` keep them."""
-    def part(n: int) -> str:
-        digits = str(abs(n))
-        if len(digits) <= BRIEF_DIGITS:
+    `±10^k + r` with `|r| < NEAR` (`10^999 - 1`), else the whole value as `shown` marks an
+    approximation (`~1.74780000e+954 (exact: 955 digits; see --json)`). A refuted
+    `(a - 1e999)**2 >= 1` printed its point's thousand digits in `novikoff check`'s line;
+    `--json` and `explain` keep them. Digits are counted, never converted, past `BRIEF_DIGITS`:
+    Python refuses `str` of an integer of more than 4300 digits."""
+    def exact(n: int) -> str | None:
+        size = digit_count(n)
+        if size <= BRIEF_DIGITS:
             return str(n)
-        sign = "-" if n < 0 else ""
-        power = len(digits) - 1 + (digits[0] == "9")  # 99..9 is 10^k - r
+        power = size - 1 + (abs(n) >= 9 * 10 ** (size - 1))  # 99..9 is 10^k - r
         rest = abs(n) - 10 ** power
-        if abs(rest) < NEAR:
-            tail = f" - {-rest}" if rest < 0 else f" + {rest}" if rest else ""
-            return f"{sign}(10^{power}{tail})" if sign and tail else f"{sign}10^{power}{tail}"
-        return f"about {sign}{digits[0]}.{digits[1:5]}e{len(digits) - 1} ({len(digits)} digits)"
+        if abs(rest) >= NEAR:
+            return None
+        sign = "-" if n < 0 else ""
+        tail = f" - {-rest}" if rest < 0 else f" + {rest}" if rest else ""
+        return f"{sign}(10^{power}{tail})" if sign and tail else f"{sign}10^{power}{tail}"
 
-    if value.denominator == 1:
-        return part(value.numerator)
-    p, q = (part(value.numerator), part(value.denominator))
+    p, q = exact(value.numerator), exact(value.denominator)
+    if p is None or q is None:
+        return shown(value, BRIEF_DIGITS)
+    if q == "1":
+        return p
     return "/".join(f"({t})" if " " in t else t for t in (p, q))  # (10^30 + 7)/3
 
 
