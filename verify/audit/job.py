@@ -88,6 +88,7 @@ from verify.runs.naming import (
     binding_of,
     natural_terms,
     on_runs,
+    slack_scale,
     sorts,
     unbound,
 )
@@ -925,7 +926,7 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
         return (f"it names time, the stream's time of an iterate, which the plug-in "
                 f"{plugin.name}'s runs do not have (their order is their own)"), None
     return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined,
-                     naturals)
+                     naturals, slack_scale(stated, judgement.claim, names))
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,9 @@ class Check:
     #: the run terms of the statement's naturals: rows where one is not a natural number
     #: are no instances of the statement (`CompiledJudgement.naturals`)
     naturals: tuple[sympy.Expr, ...] = ()
+    #: the factor by which clearing its claim's divisions multiplied the claim as written
+    #: (`verify.runs.naming.slack_scale`; None: none), so its least slack is the written one's
+    slack: sympy.Expr | None = None
 
     @property
     def kind(self) -> RunKind:
@@ -733,7 +736,8 @@ def _compiled(check: Check) -> CompiledJudgement:
     if found is None or found[0] is not check:
         if len(_COMPILED) >= COMPILED_CHECKS:
             _COMPILED.clear()
-        compiled = CompiledJudgement.compile(check.judgement, check.defined, check.naturals)
+        compiled = CompiledJudgement.compile(check.judgement, check.defined, check.naturals,
+                                             check.slack)
         found = _COMPILED[id(check)] = (check, compiled)
     return found[1]
 
@@ -958,7 +962,8 @@ def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdi
 def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]
                   ) -> tuple[int, float]:
     """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
-    compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined, c.naturals)) for c in checks]
+    compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined, c.naturals, c.slack))
+                for c in checks]
     t0 = time.perf_counter()
     instances = 0
     for check, judgement in compiled:

@@ -257,24 +257,30 @@ class CompiledJudgement:
     #: only where each is a natural number (`n in Nat` is a hypothesis: red team 10 saw
     #: `y in Nat |- y >= 0` violated on the rows of label -1)
     naturals: tuple[CompiledPolynomial, ...] = ()
+    #: the numerator and denominator of the factor its claim is the written claim's gap
+    #: times (`verify.runs.naming.slack_scale`), by which the least slack is divided
+    scale: tuple[CompiledPolynomial, CompiledPolynomial] | None = None
 
     @classmethod
     def compile(cls, judgement: Judgement, defined: Sequence[Defined] = (),
-                naturals: Sequence[sympy.Expr] = ()) -> CompiledJudgement:
+                naturals: Sequence[sympy.Expr] = (), scale: sympy.Expr | None = None
+                ) -> CompiledJudgement:
         """Compile every hypothesis and the claim, each argument of a definition the
         rows evaluate (`defined`, in file order) as a numerator and a denominator, and the
         term of each natural (`naturals`: polynomials over the run's quantities) (once per
         judgement and process: every shard of a campaign compiles the same checks,
         `_compiled_judgement`)."""
-        return _compiled_judgement(cls, judgement, tuple(defined), tuple(naturals))
+        return _compiled_judgement(cls, judgement, tuple(defined), tuple(naturals), scale)
 
     @classmethod
     def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = (),
-                 naturals: tuple[sympy.Expr, ...] = ()) -> CompiledJudgement:
+                 naturals: tuple[sympy.Expr, ...] = (), scale: sympy.Expr | None = None
+                 ) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         parts = tuple((d, tuple(_quotient_parts(a) for a in d.args)) for d in defined)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts,
-                   tuple(CompiledPolynomial.compile(sympy.expand(n)) for n in naturals))
+                   tuple(CompiledPolynomial.compile(sympy.expand(n)) for n in naturals),
+                   None if scale is None else _quotient_parts(scale))
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -372,14 +378,48 @@ class CompiledJudgement:
             gaps = values if held == n else values[assumed]
             if kind == "==":
                 gaps = -abs(gaps)
-            if isinstance(den, np.ndarray):
-                min_slack = _least(gaps, den if held == n else den[assumed])
+            dens = den[assumed] if isinstance(den, np.ndarray) and held < n else den
+            if self.scale is not None:
+                min_slack = self._written_slack(gaps, dens, batch, None if held == n else assumed)
+            elif isinstance(den, np.ndarray):
+                min_slack = _least(gaps, dens)
             else:
                 min_slack = Fraction(int(np.minimum.reduce(gaps)), den)
         status: Status = "violated" if violations else "held" if held else "not-run"
         instances = n - skipped
         return (NumericVerdict(status, instances, instances - held, violations, min_slack,
                                counterexample, skipped, reason), first)
+
+    def _written_slack(self, gaps: IntArray, den: Den, batch: InstanceBatch,
+                       assumed: np.ndarray | None) -> Fraction | None:
+        """The least slack of the claim as written on the rows `assumed` (None: every row),
+        where `gaps / den` are the cleared claim's values: each divided by the clearing
+        factor `a / b` at its row (`scale`), exactly, in Python integers (`a * b` may pass
+        int64). A row where the factor is 0 is one where the statement is undefined (none
+        among rows whose hypotheses hold, which include its denominators' conditions); it is
+        left out, and None said when no row is left."""
+        assert self.scale is not None
+        parts = []
+        for poly in self.scale:
+            values, under = poly.evaluate(batch)
+            if assumed is not None:
+                values = values[assumed]
+                under = under[assumed] if isinstance(under, np.ndarray) else under
+            parts.append((np.asarray(values, dtype=object), np.asarray(under, dtype=object)))
+        (a, a_den), (b, b_den) = parts  # the factor is (a / a_den) / (b / b_den)
+        nums = np.asarray(gaps, dtype=object) * a_den * b
+        dens = np.asarray(den, dtype=object) * a * b_den
+        defined = dens != 0
+        if not defined.all():
+            nums, dens = nums[defined], dens[defined]
+        if len(nums) == 0:
+            return None
+        negative = dens < 0
+        nums, dens = np.where(negative, -nums, nums), np.where(negative, -dens, dens)
+        if self.judgement.claim.kind == "==":
+            nums = -abs(nums)
+        return _least_by_denominator(nums, dens) if len(dens) > 1 else Fraction(
+            int(nums[0]), int(dens[0]))
 
     def is_counterexample(self, instance: Instance) -> bool:
         """Whether one instance satisfies every hypothesis and violates the claim."""
@@ -487,10 +527,10 @@ def _least_by_denominator(nums: IntArray, dens: IntArray) -> Fraction:
 
 @lru_cache(maxsize=1024)
 def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement,
-                        defined: tuple[Defined, ...] = (), naturals: tuple[sympy.Expr, ...] = ()
-                        ) -> CompiledJudgement:
+                        defined: tuple[Defined, ...] = (), naturals: tuple[sympy.Expr, ...] = (),
+                        scale: sympy.Expr | None = None) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
-    return cls._compile(judgement, defined, naturals)
+    return cls._compile(judgement, defined, naturals, scale)
 
 
 def _trimmed(instance: Instance) -> Instance:

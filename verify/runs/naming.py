@@ -668,6 +668,26 @@ def on_runs(stated: kernel.Statement, names: Naming) -> Judgement:
     return names.judgement(hypotheses, claim)
 
 
+def slack_scale(stated: kernel.Statement, claim: Fact, names: Naming) -> sympy.Expr | None:
+    """`M` with `claim` (the judgement `on_runs` made of `stated`) `== gap * M`, `gap` the
+    claim's slack as written (`rhs - lhs` of `<=` and `<`, `lhs - rhs` of the others), each
+    name replaced as in the judgement; None when `M` is 1. Clearing a division multiplies by
+    a factor positive where the statement is defined (`_on_rows`), so the least slack of the
+    claim as written is the least of `claim / M` (newcomer 28 F10: `t <= N/(eta*gamma**2)`
+    reported the least of `(N/(eta*gamma**2) - t)*eta*gamma**2` as its "least slack", 1/10
+    where the bound was never within 10 of t)."""
+    relation = stated.claim
+    gap = (relation.rhs - relation.lhs if relation.op in ("<=", "<")
+           else relation.lhs - relation.rhs)
+    if not relation.divisors and not any(
+            power.exp.is_negative for e in (relation.lhs, relation.rhs)
+            for power in e.atoms(sympy.Pow)):
+        return None  # no division: the claim is the gap, expanded
+    written = names.judgement((), Fact(sympy.together(gap), ">=")).claim.expr
+    scale = sympy.cancel(sympy.together(claim.expr / written))
+    return None if scale == 1 or written == 0 else scale
+
+
 def _on_rows(relation: kernel.Rel, given: set[Fact]) -> tuple[Fact, tuple[Fact, ...]]:
     """`relation` as a polynomial fact that says what it says wherever it is defined, and
     the conditions (`> 0` facts) that say where that is: where no divisor is 0 (red team 12

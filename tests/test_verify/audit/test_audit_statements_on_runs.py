@@ -311,3 +311,47 @@ def test_a_sum_bound_in_names_is_one_line_and_exit_2(
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert f"nat.toml:13:16: numeric.names.k = {binding!r}: a name cannot be bound to a sum" in line
     assert "evaluates none on runs" not in line  # truth14: untrue since runs evaluate sums
+
+
+SLACKS = """title = "one bound written three ways"
+vectors = ["w", "u"]
+scalars = ["t", "R2", "gamma_u"]
+naturals = ["t"]
+
+[numeric]
+run = "online"
+
+[[step]]
+id = "as-written"
+given = ["gamma_u > 0", "R2 >= 0"]
+claim = "t/(t + 2) <= 2*R2*dot(u, u)/(gamma_u**2*(t + 2))"
+
+[[step]]
+id = "times-ten"
+given = ["gamma_u > 0", "R2 >= 0"]
+claim = "10*t/(t + 2) <= 20*R2*dot(u, u)/(gamma_u**2*(t + 2))"
+
+[[step]]
+id = "within"
+given = ["gamma_u > 0", "R2 >= 0"]
+claim = "2*R2*dot(u, u)/(gamma_u**2*(t + 2)) - t/(t + 2) >= %s"
+"""
+
+
+def test_the_least_slack_is_that_of_the_claim_as_written(tmp_path: Path) -> None:
+    """Newcomer 28 F10: `t <= N/(eta*gamma**2)` was reported with the least slack of the
+    claim multiplied through by its denominator, `(N/(eta*gamma**2) - t)*eta*gamma**2`: 1/10
+    where the bound was never within 10 of t, and another number for the same bound written
+    another way. The least slack is now `rhs - lhs` as written: ten times the claim has ten
+    times its slack, and the bound minus t is at least that slack on every row, with
+    equality somewhere (its own least slack 0)."""
+    audit = run_audit([_write(tmp_path, "slack.toml", SLACKS % "0")], budget="small")
+    slack = {s.step.id: s.numeric.min_slack for s in audit.proofs[0].steps
+             if s.numeric is not None}
+    assert slack["as-written"] is not None and slack["as-written"] > 0
+    assert slack["times-ten"] == 10 * slack["as-written"]
+    assert slack["within"] == slack["as-written"]
+    tight = run_audit([_write(tmp_path, "tight.toml", SLACKS % slack["as-written"])],
+                      budget="small")
+    within = tight.proofs[0].steps[2].numeric
+    assert within is not None and within.status == "held" and within.min_slack == 0
