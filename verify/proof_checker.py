@@ -1353,7 +1353,8 @@ def _labelled(report: GoalReport, count: int, step: Step,
     """The goal's message, led by what is missing when that can be told (issue 16): one
     short sentence naming the remedy, then the search's details in parentheses."""
     message = report.verdict.message
-    if report.goal.label.startswith("step") and report.verdict.status == "refuted":
+    if (report.goal.label.startswith("step") and report.verdict.status == "refuted"
+            and report.goal.written is not None):  # not a side condition (red team 26 R3)
         message = f"invariant is not inductive ({message})"
     elif report.verdict.status == "refuted" and not report.goal.decisive and report.goal.written:
         message = (f"not refuted: the point found satisfies the hypotheses and breaks the "
@@ -1509,6 +1510,13 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                     "add: a division is admitted only by a denominator shown > 0; state the "
                     "relation multiplied through by the denominator instead (reversed where "
                     "it is negative)")
+        rule = step.rule
+        if isinstance(rule, Induction) and (changing := sorted(
+                {rule.variable, *rule.step} & names_of(goal.judgement.claim.expr))):
+            return (f"missing a positivity fact: nothing among the hypotheses free of division "
+                    f"shows {goal.judgement.claim} at every state; prove it as an invariant in "
+                    f"a step this one uses (a `given` may not mention {', '.join(changing)}, "
+                    "which the updates change)")  # red team 26 R3
         return (f"missing a positivity fact: nothing among the hypotheses free of division "
                 f"shows {goal.judgement.claim}; add it to `given` or prove it in a step this "
                 "one uses")

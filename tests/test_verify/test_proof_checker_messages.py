@@ -513,3 +513,34 @@ def test_a_denominator_the_hypotheses_make_negative_is_not_a_fact_to_add() -> No
                                      "is no fact to add"), \
         report.message
     assert "add it to `given`" not in report.message
+
+
+DIVIDING_INVARIANT = b"""title = "induction division"
+scalars = ["s", "t"]
+naturals = ["t"]
+[[step]]
+id = "d3"
+claim = "1/(s + 1) > 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s - 2" }
+constants = []
+"""
+
+
+def test_an_induction_s_denominator_side_condition_is_no_invariant_and_no_given() -> None:
+    """Red team 26, R3: the denominators of an invariant's step case (`s + 1 > 0` after
+    `s := s - 2`) were labelled "invariant is not inductive", though only a side condition
+    failed, and the remedy offered was a `given`, which may not mention `s`; it names the
+    side condition and the one remedy that exists, an invariant in a step this one uses."""
+    from proofs.proof_file import parse_proof
+    from verify.proof_checker import check_proof
+
+    (report,) = check_proof(parse_proof(DIVIDING_INVARIANT, "d.toml")).steps
+    assert report.status == "unknown"
+    assert "not inductive" not in report.message and "add it to `given`" not in report.message
+    assert report.message.startswith(
+        "step: denominator s + 1 > 0: missing a positivity fact: nothing among the hypotheses "
+        "free of division shows s + 1 > 0 at every state; prove it as an invariant in a step "
+        "this one uses (a `given` may not mention s, which the updates change)"), report.message

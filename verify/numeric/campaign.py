@@ -60,7 +60,7 @@ from verify.numeric.instances import CompiledJudgement, NumericVerdict
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
-from verify.runs.plugin import Plugin, PluginFault, Ran, ran, steps_of, work_of
+from verify.runs.plugin import Plugin, PluginFault, Ran, ran, same_runs, steps_of, work_of
 from verify.runs.plugin import runner as plugin_runner
 from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
 
@@ -540,6 +540,7 @@ class _Group:
     plugin: Plugin | None = None  # a user's algorithm: its faults end its runs (`fault`)
     fault: str | None = None
     ran: dict[str, Ran] = field(default_factory=dict)  # a plug-in's runs, by kind: how they ended
+    made_twice: set[str] = field(default_factory=set)  # kinds a plug-in's run was made again of
     spent: int = 0  # a plug-in's updates and iterations so far (`verify.runs.plugin.work_of`)
     over: bool = False  # a plug-in's runs stopped by its budget (`collect`)
     #: `spent` when the board was last read (`collect`) and last posted to: each about
@@ -649,6 +650,10 @@ class _Group:
                 bindings = self._bindings[name] = sorted(b for b in self.names
                                                          if b in run_kind.row_names)
             made = self.runners[name](scenario)
+            if self.plugin is not None and name not in self.made_twice:
+                self.made_twice.add(name)
+                self.ran[name] = self.ran.get(name, Ran()) + Ran(
+                    made_twice=1, otherwise=int(not same_runs(made, self.runners[name](scenario))))
             for run in made if isinstance(made, tuple) else (made,):
                 origin = run_kind.label(scenario.origin, run)
                 if self.plugin is not None:

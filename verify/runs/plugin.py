@@ -876,7 +876,11 @@ class Ran:
     examples on its boundary (`<w, x> = 0`), classified only under a sign(0) convention;
     `idle`: runs that made no update or iteration at all (newcomer 23: a plug-in that never
     updated read "69 converged (the last iterate classifies every example) ... each of its 0
-    updates along y x", its w = 0 classifying nothing but by sign(0))."""
+    updates along y x", its w = 0 classifying nothing but by sign(0)). `made_twice`: runs
+    made a second time on their scenario (a task's first of each kind: the audit's runs are
+    the same on every machine only if the plug-in's are), `otherwise` of them coming out
+    otherwise (red team 27 F6: two audits of a plug-in that drew random numbers counted 1157
+    and 941 instances, and nothing said why)."""
 
     runs: int = 0
     converged: int = 0
@@ -886,6 +890,8 @@ class Ran:
     unstepped: int = 0
     tied: int = 0
     idle: int = 0
+    made_twice: int = 0
+    otherwise: int = 0
 
     def __add__(self, other: Ran) -> Ran:
         return Ran(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -900,7 +906,8 @@ class Ran:
                 "converged": self.converged, "cut_at_limit": self.cut,
                 "stopped_before_converging": self.stopped, "sign0_only": self.tied,
                 "no_update": self.idle, "updates": self.updates if online else None,
-                "updates_not_along_yx": self.unstepped if online else None}
+                "updates_not_along_yx": self.unstepped if online else None,
+                "made_twice": self.made_twice, "otherwise_when_made_again": self.otherwise}
 
     def line(self, name: str, kind: str, plugin: Plugin | None = None) -> str:
         """`plug-in mine (m.py:fit, eta = 1/2): 120 online runs: 52 converged, ...`: one line,
@@ -923,6 +930,11 @@ class Ran:
                      f"; each of its {self.updates} updates along y x of its example")
         elif kind == "online" and self.idle < self.runs:  # all idle: said once, above
             line += "; no update at all"
+        if self.otherwise:
+            line += (f"; NOT DETERMINISTIC: of {self.made_twice} runs made twice on the same "
+                     f"scenario, {self.otherwise} came out otherwise the second time, so another "
+                     "audit of it may make other runs, count other instances and reach "
+                     "another verdict")
         return line
 
 
@@ -945,6 +957,20 @@ def ran(run: object, scenario: Scenario) -> Ran:
                        for x in run.data.X))
         return Ran(1, 1, 0, 0, updates, unstepped, tied, idle)
     return Ran(1, 0, *((1, 0) if made >= cap else (0, 1)), updates, unstepped, 0, idle)
+
+
+def same_runs(made: object, again: object) -> bool:
+    """Whether two calls of a plug-in's runner on one scenario made the same runs (a tuple
+    of batch runs, or one online run): field by field, a lazy sequence of updates or
+    iterations (`LazyUpdates`, equal only to itself) item by item."""
+    def fields_of(run: object) -> tuple[object, ...]:
+        return tuple(tuple(v) if isinstance(v := getattr(run, f.name), Sequence) else v
+                     for f in fields(run) if f.compare)  # type: ignore[arg-type]
+
+    runs, others = (made, again) if isinstance(made, tuple) else ((made,), (again,))
+    return (isinstance(others, tuple) and len(runs) == len(others)
+            and all(type(a) is type(b) and fields_of(a) == fields_of(b)
+                    for a, b in zip(runs, others, strict=True)))
 
 
 def classifies(data: Dataset, w: Vector) -> bool:

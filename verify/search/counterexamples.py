@@ -668,35 +668,64 @@ class _Refuting(GreedyShrinker[Counterexample]):
 
 def linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample | None:
     """A point (scalars; every vector 0 in dimension 1) that an LP finds for the hypotheses
-    of `judgement`, or None when one is not linear in scalars, has a coefficient beyond
-    float range, the LP is over the budget's size, or it finds none (strict facts hold with
-    a margin: the LP maximises it, up to 1)."""
-    import numpy as np
-    from scipy.optimize import linprog  # the search's LP solver, loaded with the search
-
+    of `judgement`, or None when one is not linear in scalars, the LP is over the budget's
+    size or iterations, or it finds none (strict facts hold with a margin: the float LP
+    maximises it, up to 1). A wide coefficient (outside `2**-WIDE_BITS .. 2**WIDE_BITS`) is
+    beyond what HiGHS solves (red team 26 R2: `a >= 1e20 |- a <= 1e17` was left unknown, HiGHS
+    answered "Model error"): such an LP is solved exactly (`_exact_linear_point`)."""
     facts = judgement.hypotheses
     symbols = sorted(set().union(*(symbols_of(f.expr) for f in facts)), key=lambda s: s.name)
     if not facts or any(gram_pair(s) is not None for s in symbols):
         return None
     if not budget.lp_rows >= len(facts) or not budget.lp_columns > len(symbols):
         return None
+    forms = [_linear(fact.expr) for fact in facts]
+    if any(form is None for form in forms):
+        return None
+    linear = [(fact.kind, form) for fact, form in zip(facts, forms, strict=True)
+              if form is not None]
+    if any(_wide(v) for _, (constant, coefficients) in linear
+           for v in (constant, *(c for _, c in coefficients))):
+        values = _exact_linear_point(linear, symbols, budget.lp_iterations)
+    else:
+        values = _float_linear_point(facts, linear, symbols, budget.lp_iterations)
+    if values is None:
+        return None
+    return Counterexample({**{name: Fraction(0) for name in judgement.scalars}, **values},
+                          {name: (Fraction(0),) for name in judgement.vectors})
+
+
+LinearFact = tuple[str, tuple[Fraction, tuple[tuple[sympy.Symbol, Fraction], ...]]]
+"""A fact's kind and `_linear` form: `constant + sum(coefficient * symbol) (kind) 0`."""
+
+
+def _wide(value: Fraction) -> bool:
+    """Whether a nonzero `value` lies outside `2**-WIDE_BITS .. 2**WIDE_BITS` (bit lengths)."""
+    from verify.search.lp import WIDE_BITS
+
+    exponent = abs(value.numerator).bit_length() - value.denominator.bit_length()
+    return value != 0 and not -WIDE_BITS <= exponent <= WIDE_BITS
+
+
+def _float_linear_point(facts: Sequence[Fact], linear: Sequence[LinearFact],
+                        symbols: Sequence[sympy.Symbol], iterations: int
+                        ) -> dict[str, Fraction] | None:
+    """`linear_point`'s float LP (HiGHS, at most `iterations`), its point made exact."""
+    import numpy as np
+    from scipy.optimize import linprog  # the search's LP solver, loaded with the search
+
     n, column = len(symbols), {s: k for k, s in enumerate(symbols)}
     rows, bounds, kinds = [], [], []
-    for fact in facts:
-        if (form := _linear(fact.expr)) is None:
-            return None
-        constant, coefficients = form
+    for kind, (constant, coefficients) in linear:
         row = np.zeros(n + 1)
         for symbol, coeff in coefficients:
-            row[column[symbol]] = coeff
-        row[n] = -1.0 if fact.kind == ">" else 0.0  # a strict fact holds with the margin t
+            row[column[symbol]] = float(coeff)
+        row[n] = -1.0 if kind == ">" else 0.0  # a strict fact holds with the margin t
         rows.append(-row)  # fact (kind) 0: -(a x) [+ t] <= c, or a x == -c
-        bounds.append(constant)
-        kinds.append(fact.kind)
+        bounds.append(float(constant))
+        kinds.append(kind)
     inequality = [k != "==" for k in kinds]
     a, b = np.array(rows), np.array(bounds)
-    if not (np.isfinite(a).all() and np.isfinite(b).all()):
-        return None  # a coefficient beyond float range (`1e400`): no float LP can hold it
     cost = np.zeros(n + 1)
     cost[n] = -1.0  # maximise the margin
     result = linprog(
@@ -705,12 +734,43 @@ def linear_point(judgement: Judgement, budget: SearchBudget) -> Counterexample |
         A_eq=-a[[not i for i in inequality]] if not all(inequality) else None,
         b_eq=-b[[not i for i in inequality]] if not all(inequality) else None,
         bounds=[(None, None)] * n + [(0.0, 1.0)], method="highs-ds",
-        options={"maxiter": budget.lp_iterations, "presolve": True})
+        options={"maxiter": iterations, "presolve": True})
     if result.status != 0 or result.x is None or (">" in kinds and not result.x[n] > 0):
         return None  # none, or strict facts that hold with no margin
-    values = _exact_point(facts, symbols, [float(v) for v in result.x[:n]])
-    return Counterexample({**{name: Fraction(0) for name in judgement.scalars}, **values},
-                          {name: (Fraction(0),) for name in judgement.vectors})
+    return _exact_point(facts, symbols, [float(v) for v in result.x[:n]])
+
+
+def _exact_linear_point(linear: Sequence[LinearFact], symbols: Sequence[sympy.Symbol],
+                        iterations: int) -> dict[str, Fraction] | None:
+    """A point of the linear facts over QQ (`verify.search.lp.phase_one`), or None when there
+    is none, the tableau is over `EXACT_LP_ENTRIES` or `iterations` pivots do not settle it.
+
+    Strict facts are made non-strict by homogenising: `a.x + c > 0` has a solution among the
+    others iff `a.x + c*l >= 1` does with `l >= 1` (non-strict facts `a.x + c*l >= 0`,
+    equalities `== 0`); then `x / l` is a point (scale a point of margin `e` by
+    `l = max(1, 1/e)` for the converse). So one feasibility problem, phase one only; `x` is
+    split into `x+ - x-` and each inequality gets a slack, all >= 0."""
+    from verify.search.lp import EXACT_LP_ENTRIES, phase_one
+
+    n, column = len(symbols), {s: k for k, s in enumerate(symbols)}
+    slacks = sum(kind != "==" for kind, _ in linear) + 1  # the last one is l's: l - s == 1
+    n_vars, n_rows = 2 * n + 1 + slacks, len(linear) + 1
+    if n_rows * (n_vars + n_rows + 1) > EXACT_LP_ENTRIES:
+        return None
+    table = [[Fraction(0)] * (n_vars + n_rows + 1) for _ in range(n_rows)]
+    scale, slack = 2 * n, 2 * n + 1  # l's column, then the next slack's
+    for row, (kind, (constant, coefficients)) in zip(table, linear, strict=False):
+        for symbol, coeff in coefficients:
+            row[column[symbol]], row[n + column[symbol]] = coeff, -coeff
+        row[scale] = constant
+        if kind != "==":
+            row[slack], slack = Fraction(-1), slack + 1
+        row[-1] = Fraction(int(kind == ">"))
+    table[-1][scale], table[-1][slack], table[-1][-1] = Fraction(1), Fraction(-1), Fraction(1)
+    values = phase_one(table, n_vars, iterations).values
+    if not values:
+        return None
+    return {s.name: (values[k] - values[n + k]) / values[scale] for s, k in column.items()}
 
 
 #: How an LP's float point is made exact, in turn: small denominators first (LP vertices are
@@ -755,16 +815,16 @@ def linear_counterexample(judgement: Judgement, budget: SearchBudget) -> Counter
 
 
 @lru_cache(maxsize=1 << 14)
-def _linear(expr: sympy.Expr) -> tuple[float, tuple[tuple[sympy.Symbol, float], ...]] | None:
+def _linear(expr: sympy.Expr) -> tuple[Fraction, tuple[tuple[sympy.Symbol, Fraction], ...]] | None:
     """`expr` (an expanded polynomial, as the kernel's facts are) as a constant and the
-    coefficient of each symbol, in floats; None unless it is of degree at most 1."""
-    constant, coefficients = 0.0, []
+    coefficient of each symbol, exactly; None unless it is of degree at most 1."""
+    constant, coefficients = Fraction(0), []
     for term in sympy.Add.make_args(expr):
         coeff, rest = term.as_coeff_Mul()
         if rest == 1:
-            constant += float(coeff)
+            constant += fraction(coeff)
         elif rest.is_Symbol:
-            coefficients.append((rest, float(coeff)))
+            coefficients.append((rest, fraction(coeff)))
         else:
             return None
     return constant, tuple(coefficients)

@@ -362,6 +362,32 @@ def exact_point(
         for k, term in enumerate(terms):
             row[k] = Fraction(int(term.strict))
         row[scale + 1], row[-1] = Fraction(-1), Fraction(1)
+    solved = phase_one(table, n_vars, work.budget.lp_iterations)
+    work.lp_iterations_used(solved.pivots, stopped=solved.values is None)
+    if solved.values is None or solved.values is False:
+        return solved.values
+    values = solved.values
+    c = 1 + values[scale]
+    weights = [w / c for w in values[:n_terms]]
+    free = [(values[n_terms + j] - values[n_terms + n_free + j]) / c for j in range(n_free)]
+    return weights, free
+
+
+class PhaseOne(NamedTuple):
+    """`phase_one`'s answer: a vertex (False: none exists; None: stopped) and pivots made."""
+
+    values: list[Fraction] | Literal[False] | None
+    pivots: int
+
+
+def phase_one(table: list[list[Fraction]], n_vars: int, limit: int) -> PhaseOne:
+    """A vertex `v >= 0` of `table`'s rows read as `sum(row[:n_vars] * v) == row[-1]`, by
+    phase one of the simplex method with Bland's rule (the lowest index enters and, among
+    ties, leaves: it terminates, on the same vertex on any machine), within `limit` pivots.
+
+    Each row has `n_rows` zero columns before its right-hand side, the artificials' (row `i`'s
+    is column `n_vars + i`); the table is changed in place."""
+    n_rows, width = len(table), n_vars + len(table) + 1
     for i, row in enumerate(table):
         if row[-1] < 0:
             table[i] = row = [-v for v in row]
@@ -376,9 +402,8 @@ def exact_point(
         entering = next((v for v in range(width - 1) if cost[v] < 0), None)
         if entering is None:
             break
-        if pivots >= work.budget.lp_iterations:
-            work.lp_iterations_used(pivots, stopped=True)
-            return None
+        if pivots >= limit:
+            return PhaseOne(None, pivots)
         leaving = None
         for i, row in enumerate(table):
             if row[entering] > 0:
@@ -390,17 +415,13 @@ def exact_point(
         _pivot(table, cost, leaving[1], entering)
         basis[leaving[1]] = entering
         pivots += 1
-    work.lp_iterations_used(pivots, stopped=False)
     if -cost[-1] != 0:  # the artificials' least sum is positive: infeasible
-        return False
+        return PhaseOne(False, pivots)
     values = [Fraction(0)] * n_vars
     for i, v in enumerate(basis):
         if v < n_vars:
             values[v] = table[i][-1]
-    c = 1 + values[scale]
-    weights = [w / c for w in values[:n_terms]]
-    free = [(values[n_terms + j] - values[n_terms + n_free + j]) / c for j in range(n_free)]
-    return weights, free
+    return PhaseOne(values, pivots)
 
 
 def _pivot(table: list[list[Fraction]], cost: list[Fraction], row: int, column: int) -> None:

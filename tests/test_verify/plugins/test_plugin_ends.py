@@ -13,6 +13,7 @@ limit or stopped before either, and how many updates are not along `y x` of thei
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -83,11 +84,11 @@ def test_the_counts_are_what_the_line_says_as_numbers() -> None:
     """Newcomer 23 L3: `summary.plugin_runs` was a sentence only; `Ran.counts` gives its
     numbers (`summary.plugin_run_counts`), named for what they count, and no count of
     updates for a batch run (whose line counts none)."""
-    both = Ran(7, 3, 2, 2, 40, 5, 1, 1)
+    both = Ran(7, 3, 2, 2, 40, 5, 1, 1, 2, 1)
     assert both.counts("p", "online") == {
         "plugin": "p", "kind": "online", "runs": 7, "converged": 3, "cut_at_limit": 2,
         "stopped_before_converging": 2, "sign0_only": 1, "no_update": 1, "updates": 40,
-        "updates_not_along_yx": 5}
+        "updates_not_along_yx": 5, "made_twice": 2, "otherwise_when_made_again": 1}
     line = both.line("p", "online")
     assert line.startswith("plug-in p: 7 online runs: 3 converged (the last iterate "
                            "classifies every example; 1 of them only under a sign(0) ")
@@ -286,3 +287,34 @@ def test_a_plug_ins_line_names_its_code_and_parameters() -> None:
     assert line.startswith("plug-in mine (mycode/eta.py:eta_perceptron, eta = 1/2): 3 online "
                            "runs: 2 converged")
     assert Ran(3, 2, 0, 1, 7, 0).line("mine", "online").startswith("plug-in mine: 3 online")
+
+
+def alternating(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
+    """A plug-in with state across calls, kept in a file (each call is made in a process of
+    its own): the perceptron, then no update at all, in turn."""
+    counter = Path(os.environ["NOVIKOFF_TEST_CALLS"])
+    calls = int(counter.read_text() or 0) + 1 if counter.exists() else 1
+    counter.write_text(str(calls))
+    return perceptron(data, max_updates) if calls % 2 else iter(())
+
+
+def test_a_plug_in_that_is_not_deterministic_is_said_so(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red team 27 F6: two audits of a plug-in that drew random numbers counted 1157 and 941
+    instances, and nothing said why. Each task's first run of a kind is made twice; a run
+    that comes out otherwise is said in the plug-in's line and counted in the JSON; a
+    deterministic plug-in's runs are made twice as well and said nothing of."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text(PROOF)
+    monkeypatch.setenv("NOVIKOFF_TEST_CALLS", str(tmp_path / "calls"))
+    flaky = audit_proofs(mine, budget="small", algorithms={"mine": alternating})
+    [counts] = to_json(flaky)["summary"]["plugin_run_counts"]
+    assert counts["made_twice"] >= counts["otherwise_when_made_again"] >= 1
+    assert re.search(r"; NOT DETERMINISTIC: of \d+ runs made twice on the same scenario, \d+ "
+                     r"came out otherwise the second time, so another audit of it may make "
+                     r"other runs, count other instances and reach another verdict$",
+                     flaky.plugins[0])
+    steady = audit_proofs(mine, budget="small", algorithms={"mine": perceptron})
+    [counts] = to_json(steady)["summary"]["plugin_run_counts"]
+    assert counts["made_twice"] >= 1 and counts["otherwise_when_made_again"] == 0
+    assert "DETERMINISTIC" not in to_text(steady)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 import sympy
 
 from proofs.proof_file import parse_proof
@@ -107,13 +108,38 @@ def test_a_linear_claim_false_beyond_small_values_is_refuted_by_one_lp() -> None
     assert linear_counterexample(gram_claim, DEFAULT_BUDGET) is None  # not linear in scalars
 
 
-def test_a_coefficient_beyond_float_range_gets_no_point_and_no_exception() -> None:
+def test_a_coefficient_beyond_float_range_gets_an_exact_point_and_no_exception() -> None:
     """CI at 32c940a: `t >= 1e400 |- t >= 1e399`, proved since the exact LP, then asked the
     vacuity check's LP for a point of `t >= 1e400`, and SciPy raised (`b_ub must not contain
-    values inf`): a traceback from `novikoff check`."""
+    values inf`): a traceback from `novikoff check`. Such an LP is now solved exactly."""
     huge = sympy.Integer(10) ** 400
-    assert linear_point(judgement(Fact(x[0] - huge, ">=")), DEFAULT_BUDGET) is None
-    assert linear_point(judgement(Fact(huge * x[0] - 1, ">=")), DEFAULT_BUDGET) is None
+    point = linear_point(judgement(Fact(x[0] - huge, ">=")), DEFAULT_BUDGET)
+    assert point is not None and point.scalars["x0"] >= 10**400
+    point = linear_point(judgement(Fact(huge * x[0] - 1, ">")), DEFAULT_BUDGET)
+    assert point is not None and point.scalars["x0"] * 10**400 > 1
+    infeasible = (Fact(x[0] - huge, ">="), Fact(huge - 1 - x[0], ">="))
+    assert linear_point(judgement(*infeasible), DEFAULT_BUDGET) is None
+
+
+@pytest.mark.parametrize(("given", "claim", "point"), [
+    ("a >= 1e20", "a <= 1e17", 10**20),
+    ("a >= 1e20", "a*1e-17 < 1", 10**20),
+    ("a >= 0", "a*1e30 <= 1/2", Fraction(1, 10**30)),
+    ("a >= 1e20", "a + 1 > a*1.00000000000000001", 10**20),
+])
+def test_a_false_linear_step_with_wide_constants_is_refuted_exactly(
+        given: str, claim: str, point: Fraction) -> None:
+    """Red team 26 R2: HiGHS takes |b| >= 1e20 for infinite ("Model error") and cannot see
+    1e30 beside 1, so these false steps stayed unknown with "a hint or a case split may help";
+    an LP with a coefficient outside 2**-20 .. 2**20 is solved over QQ (phase one of the exact
+    simplex, strict facts homogenised), and the kernel checks the point."""
+    extra = ', "a <= 1e-30"' if given == "a >= 0" else ""
+    text = (f'title = "wide"\nscalars = ["a"]\n[[step]]\nid = "s"\ngiven = ["{given}"{extra}]\n'
+            f'claim = "{claim}"\n')
+    report = check_proof(parse_proof(text.encode(), "wide.toml"), store=None)
+    [step] = report.steps
+    assert step.status == "refuted" and "one LP" in step.message, step.message
+    assert step.counterexample is not None and step.counterexample.scalars["a"] == point
 
 
 def test_a_point_with_a_large_denominator_is_kept_exact_not_rounded_away() -> None:
