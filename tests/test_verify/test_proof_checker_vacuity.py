@@ -183,3 +183,10 @@ def test_every_output_names_them_and_the_summary_counts_it(
     out = capsys.readouterr().out
     assert "vacuous (1 proved, but saying nothing, each for the reason given):" in out
     assert "two/both: the hypotheses are contradictory: t*g - n >= 0" in out
+    # a one-proof handout's headline: "verified" never alone when a step proves nothing
+    document = tmp_path / "two.md"
+    assert main(["audit", str(path), "--markdown", str(document)]) == 0
+    text = document.read_text(encoding="utf-8")
+    assert ("This proof file is verified: every step is proved, 1 of them vacuously (saying "
+            "nothing, for the reason each gives)") in text
+    assert "3 proved (1 of them vacuous)" in text

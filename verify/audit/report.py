@@ -216,6 +216,9 @@ def handout_line(audit: Audit) -> str:
     what = "This proof file" if proof.file else f"The built-in proof {proof.id}"
     if proof.status == "verified":
         line = f"{what} is verified: every step is proved"
+        if vacuous := sum(s.symbolic.vacuous for s in proof.steps):  # not "verified" alone
+            line += (f", {vacuous} of them vacuously (saying nothing, for the reason each "
+                     "gives)")
     elif proof.status == "has-findings":
         found = sum(s.finding for s in proof.steps)
         line = (f"{what} is not verified: {found} step{'s' if found != 1 else ''} refuted "
