@@ -53,7 +53,7 @@ PARTIAL_SUM = Induction("t", {"s": ZERO}, {"s": s + d}, (rel(d, ">=", 0),))
 def test_a_partial_sum_is_iterated_and_its_statement_says_so() -> None:
     seq = sequent((), rel(s, ">=", 0), PARTIAL_SUM)
     theorem = proved(seq)
-    assert "from s := 0, s := d + s at each update when d >= 0" in str(theorem.statement)
+    assert "from s := 0 of updates s := d + s, each with d >= 0" in str(theorem.statement)
     base, step = kernel.obligations(seq)
     assert base.judgement.claim == kernel.Fact(ZERO, ">=")  # P(0, s := 0)
     assert step.judgement.claim == kernel.Fact(s + d, ">=")  # P(t + 1, s := s + d)
@@ -284,7 +284,7 @@ def test_a_dividing_update_fact_gets_a_side_condition_from_the_division_free_fac
     seq = sequent((), rel(s, ">=", 0), rule)
     labels = [ob.label for ob in kernel.obligations(seq)]
     assert labels == ["base", "step", "step: denominator y > 0"]
-    assert "when a == 1/y, y > 0" in str(proved(seq).statement)
+    assert "each with a == 1/y, y > 0" in str(proved(seq).statement)
     # without the positivity fact the side condition has no certificate: never proved
     bare = sequent((), rel(s, ">=", 0), Induction("t", {"s": ZERO}, {"s": s + a},
                                                   (rel(a, "==", 1 / e),)))

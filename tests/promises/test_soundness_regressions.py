@@ -143,7 +143,7 @@ def test_issue_19_with_t_natural_b_is_true_and_c_is_not_refuted() -> None:
 def test_issue_19_the_induction_context_is_shown_where_its_claim_is_used() -> None:
     report = check(NATURALS_19.format(naturals='naturals = ["t"]', given='given = ["t <= 5"]'))
     a, b, _ = report.steps
-    assert "when t <= 5" in a.statement_text
+    assert "each with t <= 5" in a.statement_text
     assert "t*(t-1) >= 0 [a]" in b.statement_text
 
 
@@ -159,7 +159,7 @@ def test_json_carries_the_statement_and_vacuity(
     assert main(["check", str(path), "--json"]) == 0
     steps = json.loads(capsys.readouterr().out)["steps"]
     assert [s["vacuous"] for s in steps] == [True, False]
-    assert "when 0 > 1" in steps[0]["statement"]
+    assert "each with 0 > 1" in steps[0]["statement"]
     assert main(["check", str(path)]) == 0
     assert "VACUOUS" in capsys.readouterr().out
 

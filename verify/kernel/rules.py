@@ -427,9 +427,9 @@ def _run(sequent: Sequent, hyps: Sequence[Rel]) -> str:
     notes = [f"{', '.join(sorted(fresh))} fresh at each update"] if fresh else []
     if constant := sorted((rule.constants & reads) - iterated):
         notes.append(f"{', '.join(constant)} constant")
-    return (f"from {_shown(rule.base) or 'any start'}, "  # type: ignore[arg-type]
-            f"{_shown(rule.step) or 'no change'} at each update"  # type: ignore[arg-type]
-            + (f" when {', '.join(r.text for r in rule.update)}" if rule.update else "")
+    return (f"from {_shown(rule.base) or 'any start'} "  # type: ignore[arg-type]
+            f"of updates {_shown(rule.step) or 'that change nothing'}"  # type: ignore[arg-type]
+            + (f", each with {', '.join(r.text for r in rule.update)}" if rule.update else "")
             + (f" ({'; '.join(notes)})" if notes else "") + f", counted by {rule.variable}")
 
 
