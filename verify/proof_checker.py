@@ -55,10 +55,12 @@ VACUOUS_HYPOTHESES = "the hypotheses are contradictory"
 #: What such a step then claims is at most its invariant at the start state: nothing at all
 #: when the step's own hypotheses already contradict (review 11: `given = ["a >= 1",
 #: "a <= 0"]` read as claiming the base), which this certificate does not tell apart.
-VACUOUS_UPDATE = ("the update step's hypotheses (the step's, the invariant and the update "
-                  "facts) are contradictory: no update leaves a state where the invariant "
-                  "holds, so the step claims at most the invariant at the start state "
-                  "(nothing, if its own hypotheses contradict)")
+VACUOUS_UPDATE_HEAD = ("the update step's hypotheses (the step's, the invariant and the "
+                       "update facts) are contradictory")
+VACUOUS_UPDATE_TAIL = ("no update leaves a state where the invariant holds, so the step claims "
+                       "at most the invariant at the start state (nothing, if its own "
+                       "hypotheses contradict)")
+VACUOUS_UPDATE = f"{VACUOUS_UPDATE_HEAD}: {VACUOUS_UPDATE_TAIL}"
 REFUTATION_SHARE = 0.5  # of its budget, for a goal left unknown: the negated claim against it
 Stored = Store | Literal["shipped"] | None
 """Which certificate store a check consults: "shipped" the package's (`verify.store`), a
@@ -191,9 +193,24 @@ class StepReport:
         if not self.vacuous:
             return None
         if self.vacuity is not None:
-            return VACUOUS_UPDATE if type(self.step.rule) is Induction else VACUOUS_HYPOTHESES
+            named = [f"{text} ({where})" for text, where in self.contradictory]
+            together = (" and ".join(filter(None, [", ".join(named[:-1]), *named[-1:]]))
+                        + (" cannot hold together" if len(named) > 1 else " cannot hold"))
+            if type(self.step.rule) is Induction:
+                return (f"{VACUOUS_UPDATE_HEAD}: {together}; {VACUOUS_UPDATE_TAIL}" if named
+                        else VACUOUS_UPDATE)
+            return f"{VACUOUS_HYPOTHESES}: {together}" if named else VACUOUS_HYPOTHESES
         return ("no run leaves its start state: the update facts fail there, so the "
                 "invariant is claimed after 0 updates only")
+
+    @property
+    def contradictory(self) -> tuple[tuple[str, str], ...]:
+        """The hypotheses the vacuity certificate uses, each as written with where it comes
+        from (`contradicting`): a set of them that cannot hold together (the kernel checked
+        the certificate, which reads no other); none unless `vacuity` is set."""
+        if self.vacuity is None or not self.goals:
+            return ()
+        return contradicting([g.goal for g in self.goals], self.vacuity, self.statement)
 
     @property
     def statement_text(self) -> str:
@@ -1004,6 +1021,46 @@ def contradiction(goals: Sequence[Obligation]) -> Judgement:
     hyps = tuple(h for h, o in zip(last.judgement.hypotheses, last.origins, strict=True)
                  if o != "case" and (o != "sum" or all(h in c for c in cases)))
     return replace(last.judgement, hypotheses=hyps, claim=kernel.Fact(sympy.Integer(-1), ">="))
+
+
+#: Where a hypothesis of a vacuity judgement comes from, in words, by its mark in the
+#: obligation (`kernel.Obligation.origins`); `inherited` and `claim` name the used step.
+_FROM = {"": "given", "condition": "a division's condition", "invariant": "the invariant",
+         "update": "an update fact", "lemma": "a one-update lemma",
+         "sum": "an identity of its sums", "named": "a named vector sum's definition"}
+
+
+def contradicting(goals: Sequence[Obligation], certificate: Certificate,
+                  stated: kernel.Statement | None) -> tuple[tuple[str, str], ...]:
+    """The hypotheses of `contradiction(goals)` that `certificate` (its kernel-checked
+    evidence) reads, in order: each as written with where it comes from (`given`, `a
+    hypothesis of c` or `c's claim` for what the used step c brought, `t is natural`, ...).
+    The certificate reads no other hypothesis, so these alone cannot hold together: a
+    step that uses two case lemmas learns which of the conditions it inherited clash
+    (`t*g - n >= 0` from one, `t*g - n < 0` from the other). Read from the obligation the
+    kernel made (`written`, `origins`) and the statement's `origins`, never searched."""
+    judgement = contradiction(goals)
+    last = [g for g in goals if g.written is not None][-1]
+    marks: dict[kernel.Fact, str] = {}
+    for fact, mark in zip(last.judgement.hypotheses, last.origins, strict=True):
+        marks.setdefault(fact, mark)
+    read = ({i for p in certificate.products if p.coeff for i in p.hyps}
+            | {j for j, q in certificate.linear if q != 0} | set(certificate.multiplier))
+    written = last.written[0]  # type: ignore[index]
+    forms = [normal_form(r, r.text)[0] for r in written]
+    found = []
+    for i in sorted(read):
+        fact = judgement.hypotheses[i]
+        mark = marks.get(fact, "")
+        at = next((k for k, f in enumerate(forms) if f == fact), None)
+        text = written[at].text if at is not None else f"{fact.expr} {fact.kind} 0"
+        origin = (stated.origins[at] if stated is not None and at is not None
+                  and at < len(stated.hypotheses) else "")
+        where = (f"a hypothesis of {origin}" if mark == "inherited" and origin else
+                 f"{origin}'s claim" if mark == "claim" and origin else
+                 f"{fact.expr} is natural" if mark == "natural" else _FROM.get(mark, mark))
+        found.append((readable(text), where))
+    return tuple(found)
 
 
 def at_start(seq: kernel.Sequent, stated: kernel.Statement) -> Judgement | None:

@@ -84,6 +84,7 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
             "counterexample": symbolic["counterexample"],
             "message": symbolic["message"],
             "vacuity": symbolic["vacuity"],
+            "contradictory": symbolic["contradictory"],
             **({"run": symbolic["run"]} if "run" in symbolic else {}),
         },
         "numeric": {**_numeric(audit.numeric, audit.reason),
@@ -215,6 +216,9 @@ def handout_line(audit: Audit) -> str:
     what = "This proof file" if proof.file else f"The built-in proof {proof.id}"
     if proof.status == "verified":
         line = f"{what} is verified: every step is proved"
+        if vacuous := sum(s.symbolic.vacuous for s in proof.steps):  # not "verified" alone
+            line += (f", {vacuous} of them vacuously (saying nothing, for the reason each "
+                     "gives)")
     elif proof.status == "has-findings":
         found = sum(s.finding for s in proof.steps)
         line = (f"{what} is not verified: {found} step{'s' if found != 1 else ''} refuted "
@@ -310,7 +314,8 @@ def to_text(audit: Audit) -> str:
                 lines.append(f"    {s.caveat}")
     vacuous = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.vacuous]
     if vacuous:
-        lines += ["", "vacuous (proved, but saying nothing, each for the reason given):"]
+        lines += ["", f"vacuous ({len(vacuous)} proved, but saying nothing, each for the "
+                      "reason given):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.vacuity_reason}" for p, s in vacuous]
     unknown = [(p, s) for p in audit.proofs for s in p.steps if s.symbolic.status == "unknown"]
     if unknown:

@@ -193,6 +193,8 @@ def human(report: ProofReport, *, statements: bool = False) -> str:
         _line(s, width), *([f"{'':<9}{statement_text(s, stated)}"] if statements else []))]
     counts = {k: sum(s.status == k for s in report.steps) for k in ("proved", "refuted", "unknown")}
     tally = ", ".join(f"{n} {k}" for k, n in counts.items())
+    if vacuous := sum(s.vacuous for s in report.steps):  # proved, but saying nothing
+        tally = tally.replace(" proved", f" proved ({vacuous} of them vacuous)", 1)
     lines.append(f"{report.title}: {report.status} ({tally}; {report.seconds:.2f}s)")
     return "\n".join(lines)
 

@@ -176,7 +176,8 @@ def step(value: StepReport, statements: Mapping[str, Statement | None] | None = 
     runs of an induction), each inherited fact tagged with where it comes from, read in
     `statements` (the proof's, by step id: `verify.typeset.statement.statement_text`);
     `vacuous` is true when it was proved but says nothing beyond its start, and `vacuity`
-    says why (its hypotheses contradict, or no run leaves its start). An induction refuted by
+    says why (its hypotheses contradict, or no run leaves its start); `contradictory` lists
+    the contradicting hypotheses, each with where it comes from. An induction refuted by
     a run (`kernel.refute_run`) has `run`, its states from the start (the counterexample is
     the last)."""
     decided = decision(value)
@@ -186,13 +187,14 @@ def step(value: StepReport, statements: Mapping[str, Statement | None] | None = 
             "statement": statement_text(value, statements or {}),
             "vacuous": value.vacuous,
             "vacuity": decided["vacuity"],
+            "contradictory": decided["contradictory"],
             "judgements": [goal(g) for g in value.goals]}
 
 
 def decision(value: StepReport) -> Json:
     """What `step` says of how a step was decided, without its statement and judgements:
-    `id, status, certificate, counterexample, message, vacuity` (the audit's report reads
-    only these; printing every judgement's hypotheses for it was half the time its JSON
+    `id, status, certificate, counterexample, message, vacuity, contradictory` (the audit's
+    report reads only these; printing every judgement's hypotheses for it was half the time its JSON
     took, after the campaign, with the pool done)."""
     certificates = [evidence(g.verdict) for g in value.goals if g.verdict.pieces]
     refuting = value.counterexample
@@ -205,8 +207,18 @@ def decision(value: StepReport) -> Json:
         "counterexample": None if refuting is None else counterexample(refuting),
         "message": value.message,
         "vacuity": value.vacuity_reason,
+        "contradictory": contradictory(value),
         **({"run": [counterexample(state) for state in value.run]} if value.run else {}),
     }
+
+
+def contradictory(value: StepReport) -> list[Json] | None:
+    """The hypotheses whose contradiction makes a proved step vacuous, each as written with
+    where it comes from (`StepReport.contradictory`: those its kernel-checked certificate
+    reads); None when no such certificate was found (`vacuous: false`, or vacuous because
+    no run leaves its start state)."""
+    named = value.contradictory
+    return [{"hypothesis": text, "from": where} for text, where in named] if named else None
 
 
 def report(value: ProofReport) -> Json:

@@ -532,7 +532,7 @@ def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str
     (with the contradiction spelled out in refutation form) or its counterexample; for an
     induction refuted by a run (no judgement is: its step case's point refutes nothing
     alone), `refuted_by_run`, the run's states from the start."""
-    from verify.render.json import counterexample
+    from verify.render.json import contradictory, counterexample
 
     step, report = located.step, reports[located.step.id]
     style = _Style.of(located, report)
@@ -543,6 +543,7 @@ def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str
         "uses": [str(u) for u in step.uses],
         "statement": [line.strip() for line in statement_lines(located, reports)[1:]],
         "vacuous": report.vacuous, "vacuity": report.vacuity_reason,
+        "contradictory": contradictory(report),
         "judgements": [_goal_json(goal, style) for goal in report.goals],
         **({"refuted_by_run": [counterexample(state) for state in report.run]}
            if report.run else {}),

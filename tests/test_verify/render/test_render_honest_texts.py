@@ -112,16 +112,21 @@ def test_no_appendix_never_announces_the_certificates_it_leaves_out(fmt: str, ho
 def test_a_vacuous_theorem_is_vacuous_in_every_format_and_layout(
         fmt: str, layout: str, honest: Audit, plain: Audit):
     document = _text(fmt, honest, layout)
-    reason = "the hypotheses are contradictory"
-    theorem = {"markdown": f"✅ proved, **vacuous**: {reason} (step false)",
-               "html": f'<span class="label">Vacuous:</span> {reason}</p>',
-               "latex": rf"\textbf{{proved}}, \textbf{{vacuous}}: {reason} (step"}[fmt]
+    # the reason names the hypotheses that contradict (the certificate reads them alone)
+    reason = "the hypotheses are contradictory: a"
+    theorem = {"markdown": f"✅ proved, **vacuous**: {reason}",
+               "html": f'<span class="label">Vacuous:</span> {reason}',
+               "latex": rf"\textbf{{proved}}, \textbf{{vacuous}}: {reason}"}[fmt]
     assert theorem in document
+    assert "(given) cannot hold together" in document
     listed = {"markdown": f"- honest / false: {reason}",
               "html": f"honest / false</a>: {reason}" if layout != "summary"
-              else f"<li>honest / false: {reason}</li>",
-              "latex": rf"\texttt{{honest/false}}: {reason}."}[fmt]  # one item, or run in
+              else f"<li>honest / false: {reason}",
+              "latex": rf"\texttt{{honest/false}}: {reason}"}[fmt]  # one item, or run in
     assert "Vacuous (1)" in document and listed in document
+    counted = ('1 proved (<a href="#vacuous">1 of them vacuous</a>)' if fmt == "html" else
+               "1 proved (1 of them vacuous)")
+    assert counted in document  # the summary line counts it
     assert "acuous" not in _text(fmt, plain, layout)
 
 

@@ -8,7 +8,7 @@ from verify.proof_checker import check_step
 from verify.render import json as serialize
 
 STEP_KEYS = ["id", "status", "certificate", "counterexample", "message", "seconds",
-             "statement", "vacuous", "vacuity", "judgements"]
+             "statement", "vacuous", "vacuity", "contradictory", "judgements"]
 
 
 def test_a_steps_decision_is_its_rendering_without_the_judgements() -> None:
@@ -20,5 +20,5 @@ def test_a_steps_decision_is_its_rendering_without_the_judgements() -> None:
         decided = serialize.decision(reports[step.id])
         assert list(whole) == STEP_KEYS
         assert list(decided) == ["id", "status", "certificate", "counterexample", "message",
-                                 "vacuity"]
+                                 "vacuity", "contradictory"]
         assert decided == {key: whole[key] for key in decided}
