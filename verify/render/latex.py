@@ -201,20 +201,27 @@ def display(chunks: Sequence[str], widths: Sequence[int]) -> str:
     return "\\begin{multline*}\n" + " \\\\\n".join(rows) + "\n\\end{multline*}"
 
 
-def statement(step: StepView) -> Raw:
+def statement(step: StepView, alone: bool = False) -> Raw:
     """The step as written: its run or cases, own hypotheses, what it inherits (marked),
-    then ⊢ claim displayed (`display`)."""
+    then ⊢ claim displayed (`display`). `alone` (the theorem box): first the runs of the
+    inductions it rests on (`Statement.context`), and after it what its names denote
+    (`StepView.definitions`)."""
     st = step.statement(WRITTEN)
-    parts = [joined(st.run, lambda t: f"${t}$", escape)] if st.run else []
-    if st.given:
-        parts.append(r"\emph{Given} " + ", ".join(f"${' '.join(g)}$" for g in st.given) + ".")
+    context = st.context if alone else ()
+    parts = [joined(piece, lambda t: f"${t}$", escape) for piece in (context, st.run) if piece]
+    given = st.given_in_context if context else st.given
+    if given:
+        parts.append(r"\emph{Given} " + ", ".join(f"${' '.join(g)}$" for g in given) + ".")
     # ragged right: a label `b (through c)` of two long step names is one typewriter run, whose
     # spaces do not stretch, so a justified line broken there was infeasible and the label
     # ran 9-84 pt into the margin (the voted-freund-schapire handout, the full audit)
     parts += [rf"{{\raggedright\emph{{{word} {code(used)}:}} ${' '.join(chunks)}$.\par}}"
               for (word, used), chunks in ((heading(u), c) for u, c in st.inherited)]
     sets = ("\n" + joined(st.sets, lambda t: f"${t}$", escape) + ".") if st.sets else ""
-    return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths) + sets)
+    defined = step.definitions(WRITTEN) if alone else ()
+    names = ("\n\n" + joined(defined, lambda t: f"${t}$", escape) + "\\par") if defined \
+        else ""
+    return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths) + sets + names)
 
 
 def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:

@@ -79,18 +79,24 @@ def _math(chunks: Sequence[str], widths: Sequence[int] | None = None) -> str:
     return r"\begin{aligned}&" + r" \\ &\quad ".join(rows) + r"\end{aligned}"
 
 
-def statement(step: StepView) -> Raw:
+def statement(step: StepView, alone: bool = False) -> Raw:
     """The step as written: its run or cases and hypotheses in words and inline math,
-    what it inherits (marked), then ⊢ claim in a ```math block."""
+    what it inherits (marked), then ⊢ claim in a ```math block. `alone` (the theorem box):
+    first the runs of the inductions it rests on (`Statement.context`), and after it what
+    its names denote (`StepView.definitions`)."""
     st = step.statement(WRITTEN)
-    parts = [joined(st.run, lambda t: f"${t}$", escape)] if st.run else []
-    if st.given:
-        parts.append("*Given* " + ", ".join(f"${_math(g)}$" for g in st.given) + ".")
+    context = st.context if alone else ()
+    parts = [joined(piece, lambda t: f"${t}$", escape) for piece in (context, st.run) if piece]
+    given = st.given_in_context if context else st.given
+    if given:
+        parts.append("*Given* " + ", ".join(f"${_math(g)}$" for g in given) + ".")
     parts += [f"*{word} {escape(used)}:* ${_math(chunks)}$."
               for (word, used), chunks in ((heading(u), c) for u, c in st.inherited)]
     block = fenced(_math(st.claim, st.widths), "math")
     sets = [joined(st.sets, lambda t: f"${t}$", escape) + "."] if st.sets else []
-    return Raw("\n\n".join([*parts, block, *sets]))
+    defined = step.definitions(WRITTEN) if alone else ()
+    names = [joined(defined, lambda t: f"${t}$", escape)] if defined else []
+    return Raw("\n\n".join([*parts, block, *sets, *names]))
 
 
 def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:

@@ -23,8 +23,9 @@ from verify.audit.job import Audit
 from verify.proof_checker import statements
 from verify.render import latex
 from verify.render.evidence import AuditView, Layout
+from verify.typeset.names import spelling
 from verify.typeset.statement import Statement, statement
-from verify.typeset.written import LATEX, MATHML, Format
+from verify.typeset.written import LATEX, MATHML, TEXT, Format, Printer
 
 ROOT = Path(__file__).resolve().parents[3]
 BROWSER_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
@@ -107,6 +108,76 @@ def test_a_statement_is_typeset_as_written_not_in_normal_form():
     words = "".join(text for kind, text in run if kind == "text")
     assert words.startswith("for every run from") and "of updates" in words
     assert "after" in words and "updates" in words
+
+
+def _words(pieces) -> str:
+    return "".join(text for _, text in pieces)
+
+
+def test_the_theorem_is_stated_for_the_runs_its_inductions_are_about():
+    """Newcomer 27, F2: canonical-online's theorem box read `given t ∈ ℕ, ⟨u,u⟩ = 1; From
+    norm-growth: ‖w‖² ≤ tR²; ... ⊢ tγ_u² ≤ R²`, the runs only in the step boxes below. Its
+    two inductions are over one run (from w = 0, w ← w + yx): the theorem holds after t
+    updates of every run each of whose updates has both inductions' update facts, and it
+    says so, each fact with the induction that assumed it, t natural by `after t updates`."""
+    proof = load_builtin("canonical-online")
+    st = _typeset(proof, "bound-unit", TEXT)
+    words = _words(st.context)
+    assert words.startswith("For every run from w = 0 of updates w ← w + y·x, each with ")
+    assert "y² = 1, y·⟨w, x⟩ ≤ 0, ‖x‖² ≤ R² (norm-growth), y·⟨u, x⟩ ≥ γ_u (lower-bound)" \
+        in words
+    assert words.endswith(", after t updates (the runs of the inductions norm-growth, "
+                          "lower-bound, whose claims it rests on):")
+    assert ("t ∈ ℕ",) in st.given and st.given_in_context == (("⟨u, u⟩", "= 1"),)
+    # nothing the kernel did not assume: the update facts are exactly the inductions'
+    printer = Printer(TEXT, spelling(proof))
+    facts = [printer.relation(f.text) for s in ("norm-growth", "lower-bound")
+             for f in proof.step(s).rule.hypotheses]
+    between = words[words.index("each with ") + 10:words.index(", after t updates")]
+    assert between.replace(" (norm-growth)", "").replace(" (lower-bound)", "") == ", ".join(
+        facts)
+    # an induction's own box keeps its run; a step resting on no induction has no context
+    assert _typeset(proof, "norm-growth", TEXT).context == ()
+    assert _typeset(proof, "cauchy-schwarz", TEXT).context == ()
+
+
+def test_inductions_over_different_runs_are_not_merged_into_one_run():
+    """A theorem resting on inductions over different runs (nonseparable-freund-schapire:
+    w, s; w; s, q; ...) would be false as `for every run ...` of one of them: each is
+    described with its own runs, and the counter stays among the naturals."""
+    proof = load_builtin("nonseparable-freund-schapire")
+    st = _typeset(proof, proof.main_result, TEXT)
+    words = _words(st.context)
+    assert words.startswith("Its facts from inductions hold on their runs: lower-bound for "
+                            "every run from w = 0, s = 0 of updates")
+    assert "; norm-growth for every run from w = 0 of updates w ← w + y·x," in words
+    assert st.given_in_context == st.given and ("t ∈ ℕ",) in st.given
+
+
+def test_the_theorem_box_says_what_its_names_denote_on_runs(handouts: Handouts):
+    """Newcomer 27, F2: no handout defined w, t, u, γ_u, R. The theorem box gives each name
+    it reads that is a quantity of the proof's run kind the registry's words for it
+    (`Quantity.doc`, the text docs/run-quantities.md is generated from); in every format,
+    in the theorem box only (the step boxes below do not repeat it)."""
+    from verify.runs.online import QUANTITIES
+
+    doc = {q.name: q.doc for q in QUANTITIES}
+    alone = {fmt: document for fmt, (document, _) in handouts("canonical-online").items()}
+    words = "Its names denote quantities of online runs (docs/run-quantities.md): "
+    for fmt, document in alone.items():
+        assert document.count(words) == 1, fmt
+        start = document.index(words)
+        assert start < document.index("The proof"), fmt
+        defined = document[start:document.index("Source", start)]
+        for phrase in ("the number of updates before", "the reference separator (planted",
+                       "over the dataset (squared: no square root)", "the example (on"):
+            assert phrase in defined, (fmt, phrase)
+        assert doc["t"].startswith("the number of updates before")
+    page = alone["html"]
+    box = page[page.index('class="theorem'):page.index('id="proof-')]
+    assert box.index("For every run from") < box.index('class="given"') < box.index(
+        'class="claim"') < box.index('class="names"')
+    assert "t</mi><mo>&#x2208;</mo>" not in box.replace("<mi>t</mi><mo>∈", "")
 
 
 def test_minus_never_prints_as_plus_minus(whole: dict[str, str]):
