@@ -25,12 +25,14 @@ from markupsafe import Markup
 
 from proofs.step import IDENTIFIER, Induction, Proof, Step
 from verify import kernel
+from verify.audit.citations import documents
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, headline, to_json
 from verify.proof_checker import GoalReport
 from verify.runs.quantity import UnknownRunKind
 from verify.runs.quantity import kind as run_kind
 from verify.typeset.graph import WIDTH, Graph, Node, layout
+from verify.typeset.indices import readable
 from verify.typeset.names import Spelling, spelling
 from verify.typeset.points import instance_lines, refuted_names
 from verify.typeset.statement import (
@@ -191,6 +193,19 @@ class ProofView:
         """The corrected statement of the theorem, when it is a finding and has one."""
         return self.step(f"{self.theorem.audit.step.id}-corrected") if (
             self.theorem.audit.finding) else None
+
+    @property
+    def sources(self) -> str:
+        """The proof's sources for its header: its own `source` when given, else the
+        documents its steps cite (`verify.audit.citations.documents`), or `not given`. The
+        JSON's `source` (`citations.proof_source`) keeps every first fragment."""
+        return self.cited or "not given"
+
+    @property
+    def cited(self) -> str:
+        """`sources`, or '' when the proof gives none and its steps cite no document."""
+        return self.audit.proof.source or ", ".join(
+            documents(s.step.source for s in self.audit.steps))
 
     @property
     def verdict(self) -> str:
@@ -371,6 +386,63 @@ def _prose(doc: str, printer: Printer) -> list[Piece]:
         pieces.append(("text", re.sub(r"<([^<>,]+),([^<>]+)>", r"⟨\1,\2⟩",
                                       part.replace("*", "") if k % 2 == 0 else part)))
     return pieces
+
+
+_LABEL_WORDS = re.compile(r"(denominator|cases?|sum rule \w+) (.+)")
+
+
+def label_pieces(label: str, printer: Printer) -> tuple[Piece, ...]:
+    """A judgement's label (the kernel's: `step, case t > 0`, `denominator gamma_u**2 > 0`,
+    `cases: denominator R**2 > 0`) in words and formulas: each relation it names typeset as
+    the statements are (`⟨xb, xb⟩ > 0`, `γ_u² > 0`), the words as they are; a relation the
+    printer cannot read (a canonical sum with filters) stays as the kernel wrote it
+    (newcomer 27, F6: a handout said `denominator gamma_u**2 > 0` in Python syntax)."""
+    pieces: list[Piece] = []
+    for part, separator in _label_parts(label):
+        found = _LABEL_WORDS.fullmatch(part)
+        words, relation = (found[1] + " ", found[2]) if found else ("", part)
+        try:
+            if not _RELATION.search(relation):
+                raise ValueError("words only")
+            formula = printer.relation(re.sub(r"<([^<>,]+),([^<>]+)>", r"dot(\1, \2)",
+                                              readable(relation)))
+            pieces += [("text", words)] if words else []
+            pieces.append(("math", formula))
+        except (SyntaxError, ValueError, TypeError, KeyError):
+            pieces.append(("text", readable(part)))
+        pieces += [("text", separator)] if separator else []
+    return tuple(pieces)
+
+
+def message_pieces(step: StepView, printer: Printer) -> tuple[Piece, ...]:
+    """The step's symbolic message (the JSON's, `2 judgements proved: main, denominator
+    gamma_u**2 > 0`) with each judgement's label in it typeset (`label_pieces`)."""
+    message: str = step.report["symbolic"]["message"]
+    labels = sorted({g.goal.label for g in step.goals}, key=len, reverse=True)
+    if not labels:
+        return (("text", message),)
+    pieces: list[Piece] = []
+    for k, part in enumerate(re.split("(" + "|".join(map(re.escape, labels)) + ")", message)):
+        pieces += label_pieces(part, printer) if k % 2 else [("text", part)] if part else []
+    return tuple(pieces)
+
+
+_RELATION = re.compile(r"[<>=]=?")
+
+
+def _label_parts(label: str) -> list[tuple[str, str]]:
+    """`label` cut at its `, ` and `: ` outside brackets, each part with the separator after
+    it ('' for the last)."""
+    parts, depth, start, k = [], 0, 0, 0
+    while k < len(label):
+        c = label[k]
+        depth += (c in "([") - (c in ")]")
+        if depth == 0 and label.startswith((", ", ": "), k):
+            parts.append((label[start:k], label[k:k + 2]))
+            start = k = k + 2
+            continue
+        k += 1
+    return [*parts, (label[start:], "")]
 
 
 def symbolic_line(step: Json) -> str:

@@ -27,10 +27,13 @@ from verify.render.evidence import (
     StepView,
     environment,
     guarded,
+    label_pieces,
+    message_pieces,
 )
 from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import Piece, heading, joined
 from verify.typeset.written import MATHML as MATHML_WRITTEN
+from verify.typeset.written import Printer
 
 
 def formula(chunks: Sequence[str], css: str = "f") -> str:
@@ -85,14 +88,21 @@ def certificates(step: StepView) -> Markup:
     certificate's identity, as one MathML table (`verify.render.certificates`)."""
     parts = []
     several = len(step.goals) > 1
+    printer = Printer(MATHML_WRITTEN, spelling(step.proof))
     for goal in step.goals:
         rows = [row for block in evidence_blocks(goal.evidence, goal.pieces,
                                                        MathML(spelling(step.proof)))
                 for row in (*block[0], *block[1])]
-        title = (f'<p class="judgement">{Markup.escape(goal.goal.label)}: '
-                 f"{Markup.escape(goal.status)}</p>" if several else "")
+        label = _words(label_pieces(goal.goal.label, printer))
+        title = (f'<p class="judgement">{label}: {Markup.escape(goal.status)}</p>'
+                 if several else "")
         parts.append(f'{title}<math display="block"><mtable>{"".join(rows)}</mtable></math>')
     return Markup(f'<div class="cert">{"".join(parts)}</div>')
+
+
+def message(step: StepView) -> Markup:
+    """The step's symbolic message, each judgement's label typeset (`message_pieces`)."""
+    return Markup(_words(message_pieces(step, Printer(MATHML_WRITTEN, spelling(step.proof)))))
 
 
 def counterexample(cex: Json, names: object = None,
@@ -121,6 +131,7 @@ def render(audit: Audit, failures: list[str] | None = None,
         layout=layout or Layout(), statement=guarded(statement, fallback, failed),
         graph=graph,
         certificates=guarded(certificates, fallback, failed),
+        message=guarded(message, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
         symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
         plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE)

@@ -30,11 +30,12 @@ from verify.render.evidence import (
     StepView,
     environment,
     guarded,
+    label_pieces,
 )
 from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import heading, joined
 from verify.typeset.written import LATEX as WRITTEN
-from verify.typeset.written import lines
+from verify.typeset.written import Printer, lines
 
 ASCII = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",
@@ -79,10 +80,14 @@ def escape(text: str) -> str:
     """`text` as LaTeX text that typesets as written and executes nothing; a long run of
     digits (an exact slack of 60 digits) may break every 16 digits and after a `/`. A letter
     with a combining accent (x̄, ŵ) keeps it; a character pdflatex has no glyph for is
-    written as its code point, `[U+2603]`, never dropped or replaced by "?"."""
+    written as its code point, `[U+2603]`, never dropped or replaced by "?". A straight
+    quote that opens a quotation (at the start, or after a space or an opening bracket) is
+    TeX's opening quote: `'Re-defining the loss'` came out with two closing quotes (newcomer
+    27, F6); any other is the closing quote or apostrophe it always was."""
     text = unicodedata.normalize("NFC", " ".join(text.split()))
     pieces = [_accented(c, text[i + 1]) if i + 1 < len(text) and unicodedata.combining(
-        text[i + 1]) else "" if unicodedata.combining(c) else _char(c)
+        text[i + 1]) else "" if unicodedata.combining(c) else _OPENING[c]
+        if c in _OPENING and (i == 0 or text[i - 1] in " ([{") else _char(c)
         for i, c in enumerate(text)]
     out = _unligated(pieces)
     return _DIGITS.sub(lambda m: r"\allowbreak{}".join(
@@ -104,6 +109,8 @@ def _unligated(pieces: list[str]) -> str:
 
 
 _DIGITS = re.compile(r"[0-9]{17,}")
+#: A straight quote that opens a quotation, as TeX writes it (`escape`).
+_OPENING = {"'": "`", '"': "``"}
 #: Combining accents and the text-mode commands that put them on a Latin letter.
 _ACCENTS = {"\u0302": "^", "\u0304": "=", "\u0303": "~", "\u0301": "'", "\u0300": "`",
             "\u0307": ".", "\u0308": '"', "\u030c": "v"}
@@ -239,9 +246,10 @@ def certificates(step: StepView) -> Raw:
     notation = Latex(spelling(step.proof))
     blocks = []
     several = len(step.goals) > 1
+    printer = Printer(WRITTEN, spelling(step.proof))
     for goal in step.goals:
-        title = (f"\\emph{{{escape(goal.goal.label)}: {goal.status}}}. "
-                 if several else "")
+        label = joined(label_pieces(goal.goal.label, printer), lambda t: f"${t}$", escape)
+        title = f"\\emph{{{label}: {goal.status}}}. " if several else ""
         for given, rows in evidence_blocks(goal.evidence, goal.pieces, notation):
             blocks.append(_given(title, [row.replace('&', '') for row in given]))
             title = ""

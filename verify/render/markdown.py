@@ -29,11 +29,12 @@ from verify.render.evidence import (
     StepView,
     environment,
     guarded,
+    label_pieces,
 )
 from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import heading, joined
 from verify.typeset.written import LATEX as WRITTEN
-from verify.typeset.written import lines
+from verify.typeset.written import Printer, lines
 
 BUDGET = 80
 """Plain-text characters a displayed line holds before it breaks."""
@@ -115,10 +116,18 @@ def graph(proof: ProofView) -> Raw:
 def _judgement(goal: GoalReport, several: bool, notation: Latex) -> str:
     """One judgement as an `aligned` block on one line: its hypotheses by label, its claim,
     then the certificate's identity (`verify.render.certificates`)."""
-    rows = [rf"&\text{{{goal.goal.label}: {goal.status}}}"] if several else []
+    label = "".join(t if kind == "math" else rf"\text{{{_tex_text(t)}}}" for kind, t in
+                    label_pieces(goal.goal.label, Printer(WRITTEN, notation.names)))
+    rows = [rf"&{label}\text{{: {goal.status}}}"] if several else []
     rows += [row for block in evidence_blocks(goal.evidence, goal.pieces, notation)
              for row in (*block[0], *block[1])]
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+def _tex_text(text: str) -> str:
+    """`text` inside `\\text{}` of a formula: TeX's special characters escaped (a label the
+    printer could not read keeps the kernel's `_`, `#`, `<`)."""
+    return re.sub(r"([_#%&$^{}])", r"\\\1", text.replace("\\", "/"))
 
 
 def evidence_math(step: StepView) -> Raw:
