@@ -31,7 +31,7 @@ from verify.proof_checker import over as summations
 from verify.typeset.indices import readable
 from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
-from verify.uses import UsedAs, agrees, used_as
+from verify.uses import UsedAs, agrees, mentions, moving, used_as
 
 Piece = tuple[str, str]
 """`("text", words)` or `("math", formula)`: a renderer escapes the first, wraps the second
@@ -164,7 +164,8 @@ def runs_of(proof: Proof, stated: kernel.Statement,
     start, each of whose updates satisfies every one of their update facts, after t updates
     the statement holds. A handout showed the theorem as an implication between lemma
     conclusions, the runs only in the step boxes further down (newcomer 27, F2). Inductions
-    over different runs are each described with their runs, nothing merged."""
+    whose runs are parts of one run (`one_run`: one pass moving w, s, q, ... at once) give
+    that run; others are each described with their own runs, nothing merged."""
     names = inductions_of(stated, statements)
     steps = {s.id: s for s in proof.steps}
     described: list[tuple[str, Step, kernel.Statement]] = []
@@ -176,29 +177,8 @@ def runs_of(proof: Proof, stated: kernel.Statement,
         described.append((name, step, used))
     if not described:
         return (), None
-    runs = {used.over[:3] for _, _, used in described if used.over is not None}
-    several = len(described) > 1
-    if len(runs) == 1:
-        name, step, used = described[0]
-        rule = step.rule
-        assert isinstance(rule, Induction)
-        start, _, _ = _induction(rule, printer, (), proof)
-        facts: list[Piece] = []
-        clauses: list[Piece] = []
-        for name, step, used in described:
-            assert isinstance(step.rule, Induction)
-            _, own, extra = _induction(step.rule, printer, used_as(step, used, statements,
-                                                                   proof), proof)
-            if own:
-                facts += [("text", ", " if facts else ", each with "), *own]
-                facts += [("text", f" ({name})")] if several else []
-            clauses += extra
-        whose = ", ".join(n for n, _, _ in described)
-        return (("text", "For every run "), *start, *facts, *clauses,
-                ("text", ", after "), ("math", printer.expression(rule.variable)),
-                ("text", f" updates (the runs of the induction{'s' if several else ''} "
-                         f"{whose}, whose claim{'s' if several else ''} it rests on):")), \
-            rule.variable
+    if one_run(tuple(used for _, _, used in described)):
+        return _joint_run(proof, described, statements, printer)
     pieces: list[Piece] = [("text", "Its facts from inductions hold on their runs: ")]
     for k, (name, step, used) in enumerate(described):
         assert isinstance(step.rule, Induction)
@@ -206,6 +186,78 @@ def runs_of(proof: Proof, stated: kernel.Statement,
         pieces += [("text", "; " if k else ""), ("text", f"{name} "), *run[:-1],
                    ("text", run[-1][1].removesuffix(":"))]
     return (*pieces, ("text", ".")), None
+
+
+def one_run(inductions: Sequence[kernel.Statement]) -> bool:
+    """Whether the runs of `inductions` are parts of one run: the same counter, every name
+    iterated by two of them started and updated alike, and a name one of them iterates
+    either moving in each other that reads it (iterated alike, or per-update: any value at
+    each update) or not read there. Then a run of all their iterated names at once, each of
+    whose updates satisfies every one of their update facts, is a run of each of them (its
+    part in each one's names), so each claim holds after t updates of it. A name one of
+    them holds fixed (a constant, a name it reads but does not move) that another moves
+    makes the runs different: no run is one of both."""
+    overs = [i.over for i in inductions]
+    if not overs or any(o is None for o in overs) or len({o[0] for o in overs}) != 1:  # type: ignore[index]
+        return False
+    for i, stated in enumerate(inductions):
+        base, step = dict(overs[i][1]), dict(overs[i][2])  # type: ignore[index]
+        free = moving(stated) - set(base) - set(step)  # its counter and per-update names
+        read = mentions(stated)
+        for other in overs[:i] + overs[i + 1:]:
+            other_base, other_step = dict(other[1]), dict(other[2])  # type: ignore[index]
+            for name in {*other_base, *other_step}:
+                if name in base or name in step:
+                    if base.get(name) != other_base.get(name) or step.get(
+                            name) != other_step.get(name):
+                        return False
+                elif name in read and (name not in free or name == overs[i][0]):  # type: ignore[index]
+                    return False
+    return True
+
+
+def _joint_run(proof: Proof, described: Sequence[tuple[str, Step, kernel.Statement]],
+               statements: Mapping[str, kernel.Statement | None],
+               printer: Printer) -> tuple[tuple[Piece, ...], str]:
+    """`runs_of` for inductions whose runs are parts of one run (`one_run`): that run, its
+    start and update the union of theirs, each update fact once, tagged with the inductions
+    that assumed it (when there are several), then the clauses of each (the invariants it
+    carries, the one-update lemmas it assumes), each once."""
+    rules = [step.rule for _, step, _ in described]
+    assert all(isinstance(r, Induction) for r in rules)
+    first = rules[0]
+    assert isinstance(first, Induction)
+    merged = replace(first, base={k: v for r in rules for k, v in r.base.items()},  # type: ignore[union-attr]
+                     step={k: v for r in rules for k, v in r.step.items()},  # type: ignore[union-attr]
+                     written={key: {k: v for r in rules  # type: ignore[union-attr]
+                                    for k, v in r.written.get(key, {}).items()}
+                              for key in ("base", "step")})
+    start, _, _ = _induction(merged, printer, (), proof)
+    owners: dict[str, list[str]] = {}
+    clauses: list[Piece] = []
+    seen: set[tuple[Piece, ...]] = set()
+    for name, step, used in described:
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        for fact in rule.hypotheses:
+            owners.setdefault(printer.relation(fact.text), []).append(name)
+        _, _, extra = _induction(rule, printer, used_as(step, used, statements, proof), proof)
+        if tuple(extra) not in seen:
+            seen.add(tuple(extra))
+            clauses += extra
+    several = len(described) > 1
+    facts: list[Piece] = []
+    shown = list(owners.items())
+    for k, (fact, by) in enumerate(shown):
+        facts += [("text", ", " if facts else ", each with "), ("math", fact)]
+        if several and (k + 1 == len(shown) or shown[k + 1][1] != by):
+            facts.append(("text", f" ({', '.join(by)})"))
+    whose = ", ".join(n for n, _, _ in described)
+    return (("text", "For every run "), *start, *facts, *clauses,
+            ("text", ", after "), ("math", printer.expression(first.variable)),
+            ("text", f" updates (the runs of the induction{'s' if several else ''} "
+                     f"{whose}, whose claim{'s' if several else ''} it rests on):")), \
+        first.variable
 
 
 def read_sets(proof: Proof, texts: Iterable[str]) -> tuple[str, ...]:

@@ -141,17 +141,117 @@ def test_the_theorem_is_stated_for_the_runs_its_inductions_are_about():
     assert _typeset(proof, "cauchy-schwarz", TEXT).context == ()
 
 
-def test_inductions_over_different_runs_are_not_merged_into_one_run():
-    """A theorem resting on inductions over different runs (nonseparable-freund-schapire:
-    w, s; w; s, q; ...) would be false as `for every run ...` of one of them: each is
-    described with its own runs, and the counter stays among the naturals."""
+def test_inductions_over_parts_of_one_run_give_that_run():
+    """nonseparable-freund-schapire's theorem rests on five inductions over one pass, each
+    moving some of w, s, q, rest (started and updated alike where two move the same name):
+    a run moving all four at once is a run of each, so the theorem is stated for it, each
+    update fact once, tagged with the inductions that assumed it."""
     proof = load_builtin("nonseparable-freund-schapire")
     st = _typeset(proof, proof.main_result, TEXT)
     words = _words(st.context)
-    assert words.startswith("Its facts from inductions hold on their runs: lower-bound for "
-                            "every run from w = 0, s = 0 of updates")
-    assert "; norm-growth for every run from w = 0 of updates w ← w + y·x," in words
-    assert st.given_in_context == st.given and ("t ∈ ℕ",) in st.given
+    assert words.startswith("For every run from w = 0, s = 0, q = 0, rest = D2 of updates "
+                            "w ← w + y·x, s ← s + d, q ← q + d², rest ← rest − skip − d², "
+                            "each with d ≥ 0, ")
+    assert "‖x‖² ≤ R2 (norm-growth), skip ≥ 0 (unseen-accounting)," in words
+    assert words.count("d ≥ 0,") == 1 and ("t ∈ ℕ",) not in st.given_in_context
+
+
+def test_inductions_over_different_runs_are_not_merged_into_one_run():
+    """cycling-inseparable's theorem rests on inductions counting epochs (e) and updates
+    within an epoch (r): no run is one of both, so each is described with its own runs,
+    and the counters stay among the naturals."""
+    proof = load_builtin("cycling-inseparable")
+    st = _typeset(proof, proof.main_result, TEXT)
+    words = _words(st.context)
+    assert words.startswith("Its facts from inductions hold on their runs: "
+                            "epoch-starts-bounded for every run from ws = w₀ of updates")
+    assert "after e updates;" in words and words.endswith("after r updates.")
+    assert st.given_in_context == st.given and ("e ∈ ℕ",) in st.given
+
+
+ONE_RUN = """
+title = "two inductions"
+theorem = "both"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "g", "s"]
+naturals = ["t"]
+
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= t*g"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) >= g"]
+constants = ["u", "g"]
+
+[[step]]
+id = "count"
+claim = "s == t"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + 1" }
+
+[[step]]
+id = "both"
+uses = ["progress", "count"]
+claim = "dot(w, u) >= s*g"
+"""
+
+
+def _parsed(text: str) -> Proof:
+    from proofs.proof_file import parse_proof
+
+    return parse_proof(text.encode(), "one.toml")
+
+
+def test_inductions_moving_different_names_alike_are_one_run():
+    from verify.typeset.statement import one_run
+
+    proof = _parsed(ONE_RUN)
+    stated = statements(proof)
+    assert one_run((stated["progress"], stated["count"]))
+    words = _words(_typeset(proof, "both", TEXT).context)
+    assert words.startswith("For every run from w = 0, s = 0 of updates w ← w + y·x, "
+                            "s ← s + 1, each with y·⟨u, x⟩ ≥ g (progress), after t updates "
+                            "(the runs of the inductions progress, count, whose claims it "
+                            "rests on):")
+
+
+THIRD = """
+[[step]]
+id = "from-one"
+claim = "s == t + 1"
+[step.induction]
+variable = "t"
+base = { s = "1" }
+step = { s = "s + 1" }
+
+[[step]]
+id = "all"
+uses = ["progress", "count", "from-one"]
+claim = "dot(w, u) >= s*g"
+"""
+
+
+@pytest.mark.parametrize(("text", "uses"), [
+    # a third induction starts s at 1, count at 0: no run is one of both
+    (ONE_RUN + THIRD, ("progress", "count", "from-one")),
+    # progress holds s fixed (it reads s, does not move it), count moves it
+    (ONE_RUN.replace('claim = "dot(w, u) >= t*g"', 'claim = "dot(w, u) >= t*g - s"'),
+     ("progress", "count")),
+])
+def test_runs_that_differ_are_not_one_run(text: str, uses: tuple[str, ...]):
+    from verify.typeset.statement import one_run
+
+    proof = _parsed(text)
+    stated = statements(proof)
+    assert not one_run(tuple(stated[n] for n in uses))
+    theorem = "all" if "from-one" in uses else "both"
+    words = _words(_typeset(proof, theorem, TEXT).context)
+    assert words.startswith("Its facts from inductions hold on their runs: progress for every")
 
 
 def test_the_theorem_box_says_what_its_names_denote_on_runs(handouts: Handouts):
