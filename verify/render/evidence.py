@@ -375,17 +375,37 @@ def _prose(doc: str, printer: Printer) -> list[Piece]:
     other (`max_i ||x_i||^2`) is written with the symbols it spells (‖x_i‖², ⟨u, x_i⟩, ≥)."""
     pieces: list[Piece] = []
     for k, part in enumerate(_CODE.split(doc)):
-        if k % 2:
-            try:
-                pieces.append(("math", printer.expression(part)))
-                continue
-            except (SyntaxError, ValueError, TypeError, KeyError):
-                pass
+        if k % 2 and (formula := _formula(part, printer)):
+            pieces += formula
+            continue
         for ascii_, symbol in _ASCII_MATH[:5] if k % 2 == 0 else _ASCII_MATH:
             part = part.replace(ascii_, symbol)
         pieces.append(("text", re.sub(r"<([^<>,]+),([^<>]+)>", r"⟨\1,\2⟩",
                                       part.replace("*", "") if k % 2 == 0 else part)))
     return pieces
+
+
+def _formula(fragment: str, printer: Printer) -> list[Piece]:
+    """A description's code fragment typeset when it reads as one expression or relation
+    once its ASCII is spelled in proof-file syntax (`||v||^2` as `norm2(v)`, `<a, b>` as
+    `dot(a, b)`, juxtaposition as a product, a leading `max_i`/`min_j` kept as its
+    operator): `max_i ||x_i||^2`, `min_i y_i <u, x_i>`, `sqrt(R2)`; [] for any other
+    (`||w_t|| ||u|| >= <w_t, u> >= t gamma_u`, a chain), which is written as text."""
+    text = re.sub(r"\|\|([^|]+)\|\|\^2", r"norm2(\1)", fragment.strip())
+    text = re.sub(r"<([^<>,]+),\s*([^<>]+)>", r" dot(\1, \2)", text).strip()
+    extreme = re.match(r"(max|min)_(\w+) (.+)", text)
+    body = extreme[3] if extreme else text
+    body = re.sub(r"(?<=[\w)\]])\s+(?=[A-Za-z(])", "*", " ".join(body.split()))
+    body = re.sub(r"(?<![<>=!])=(?!=)", "==", body)
+    if re.search(r"\bsum\b(?!\()", body):  # `-sum y_i x_i`: a sum in words, not a product
+        return []
+    try:
+        shown = printer.relation(body) if _RELATION.search(body) else printer.expression(body)
+        head = [("math", printer.expression(f"{extreme[1]}_{extreme[2]}")),
+                ("text", " ")] if extreme else []
+    except (SyntaxError, ValueError, TypeError, KeyError):
+        return []
+    return [*head, ("math", shown)]
 
 
 _LABEL_WORDS = re.compile(r"(denominator|cases?|sum rule \w+) (.+)")

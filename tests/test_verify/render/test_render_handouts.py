@@ -272,7 +272,10 @@ def test_the_theorem_box_says_what_its_names_denote_on_runs(handouts: Handouts):
         for phrase in ("the number of updates before", "the reference separator (planted",
                        "over the dataset (squared: no square root)", "the example (on"):
             assert phrase in defined, (fmt, phrase)
+        # the registry's ASCII formulas typeset (`max_i ||x_i||^2`, `min_i y_i <u, x_i>`)
+        assert "max_i" not in defined and "‖x_i‖" not in defined and "<u, x_i>" not in defined
         assert doc["t"].startswith("the number of updates before")
+    assert r"$\mathrm{max}_{i}$ $\lVert x_{i} \rVert^{2}$" in alone["latex"]
     page = alone["html"]
     box = page[page.index('class="theorem'):page.index('id="proof-')]
     assert box.index("For every run from") < box.index('class="given"') < box.index(
