@@ -87,6 +87,17 @@ def moving(stated: Statement) -> set[str]:
         reads - constants)  # type: ignore[operator]
 
 
+def mentions(stated: Statement) -> set[str]:
+    """Every name `stated` reads: its hypotheses and claim and, for an induction, its
+    update facts and the terms of its start and update."""
+    names = set().union(*map(_names, (*stated.hypotheses, stated.claim)))
+    if stated.over is not None:
+        _, base, step, update, _ = stated.over
+        names |= set().union(*(_term_names(t) for _, t in (*base, *step)),  # type: ignore[misc]
+                             *(_names(r) for r in update))  # type: ignore[attr-defined]
+    return names
+
+
 def _one_update(used: Statement, stated: Statement) -> bool:
     """A statement about no run that reads what moves in the induction `stated`."""
     return not used.run and not used.runs and bool(

@@ -311,7 +311,8 @@ def test_a_judgement_whose_point_refutes_nothing_is_never_called_refuted(
     assert [g.status for g in report.goals] == ["proved", "unknown", "proved"]
     assert report.goals[1].verdict.status == "refuted"  # the search's verdict is kept as found
     typeset = _judgement(report.goals[1], True, Latex(spelling(proof)))
-    assert r"\text{case k == 0: unknown}" in typeset and "refuted" not in typeset
+    # its label typeset (newcomer 27, F6: `k == 0` was Python inside \text)
+    assert r"\text{case }k = 0\text{: unknown}" in typeset and "refuted" not in typeset
 
 
 NOT_INDUCTIVE = ('title = "an induction that imports nothing, without the mistake condition"\n'

@@ -71,3 +71,13 @@ def proof_source(own: str, step_sources: Iterable[str]) -> str:
     """A proof's source: its own `source` when given (whole, never cut), else the documents
     its steps cite, joined by `; `."""
     return own or "; ".join(cited(step_sources))
+
+
+def documents(sources: Iterable[str]) -> list[str]:
+    """The documents the `sources` cite in the `Document, place` form, each once, in order
+    of first citation: a remark such as `not in the seed: ...` or `the seeds' bound for ...`
+    cites none. A handout's proof header listed `Chan; not in the seed; Ng; ...`, fragments
+    a student cannot read as sources (newcomer 27, F6); each step still shows its own."""
+    found = [document(part) for source in sources for part in _split(source, ";")
+             if _is_citation(part)]
+    return [d for d in dict.fromkeys(found) if d]

@@ -14,6 +14,7 @@ to escape a stranger's title or note.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
 from functools import cache, wraps
@@ -22,18 +23,23 @@ from typing import Any, TypeVar
 import jinja2
 from markupsafe import Markup
 
-from proofs.step import Induction, Proof
+from proofs.step import IDENTIFIER, Induction, Proof, Step
 from verify import kernel
+from verify.audit.citations import documents
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, headline, to_json
 from verify.proof_checker import GoalReport
+from verify.runs.quantity import UnknownRunKind
+from verify.runs.quantity import kind as run_kind
 from verify.typeset.graph import WIDTH, Graph, Node, layout
+from verify.typeset.indices import readable
 from verify.typeset.names import Spelling, spelling
 from verify.typeset.points import instance_lines, refuted_names
 from verify.typeset.statement import (
     Piece,
     Statement,
     defined_sets,
+    inductions_of,
     read_sets,
     statement,
     statements_of,
@@ -58,6 +64,17 @@ class StepView:
         """The statement the kernel read, typeset in `fmt` (`verify.typeset.statement`)."""
         return statement(self.proof, self.audit.step, fmt, self.audit.symbolic.statement,
                          self.stated)
+
+    def definitions(self, fmt: Format) -> tuple[Piece, ...]:
+        """What the names of the step's statement denote, for a statement read alone (the
+        theorem box): each name it reads that the proof's run kind offers (`[numeric] run`;
+        the same name, or through `[numeric] names`), with the kind's own words for it
+        (`verify.runs.quantity.Quantity.doc`, the one home of that text, which
+        docs/run-quantities.md is generated from); () when the proof names no run kind or
+        its statement reads no run quantity. A handout's theorem defined none of w, t, u,
+        γ_u, R (newcomer 27, F2)."""
+        return quantity_definitions(self.proof, self.audit.step, self.audit.symbolic.statement,
+                                    self.stated, fmt)
 
     @property
     def invariant(self) -> str:
@@ -178,6 +195,19 @@ class ProofView:
             self.theorem.audit.finding) else None
 
     @property
+    def sources(self) -> str:
+        """The proof's sources for its header: its own `source` when given, else the
+        documents its steps cite (`verify.audit.citations.documents`), or `not given`. The
+        JSON's `source` (`citations.proof_source`) keeps every first fragment."""
+        return self.cited or "not given"
+
+    @property
+    def cited(self) -> str:
+        """`sources`, or '' when the proof gives none and its steps cite no document."""
+        return self.audit.proof.source or ", ".join(
+            documents(s.step.source for s in self.audit.steps))
+
+    @property
     def verdict(self) -> str:
         """The theorem's verdict as a reader needs it: violated on runs, else symbolic."""
         return self.theorem.kind
@@ -288,6 +318,151 @@ LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses i
           "no verdict on runs (not run, or run with no violation confirmed by the kernel), "
           "thick a finding; dotted orange halo: rests on a finding; ★ the theorem, ↻ an "
           "induction.")
+
+
+def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | None,
+                         statements: Mapping[str, kernel.Statement | None],
+                         fmt: Format) -> tuple[Piece, ...]:
+    """`StepView.definitions`: `where, on the runs of kind K it is checked on
+    (docs/run-quantities.md), w is the iterate w_t; t the number of updates before w; ...`,
+    the names in the order the statement (its runs first) reads them."""
+    binding = proof.numeric
+    if binding is None:
+        return ()
+    try:
+        offered = {q.name: q for q in run_kind(binding.run).quantities}
+    except UnknownRunKind:
+        return ()
+    texts = [h.text for h in (stated.hypotheses if stated is not None else step.hypotheses)]
+    texts.append(stated.claim.text if stated is not None else step.claim.text)
+    if stated is not None:  # the runs of the inductions it rests on (`runs_of`) read more
+        for name in inductions_of(stated, statements):
+            rule = next((s.rule for s in proof.steps if s.id == name), None)
+            if isinstance(rule, Induction):
+                texts[:0] = [*(f.text for f in rule.hypotheses),
+                             *(" ".join(written.values()) for written in rule.written.values())]
+    declared = {*proof.vectors, *proof.scalars}
+    read = dict.fromkeys(n for text in texts for n in IDENTIFIER.findall(text) if n in declared)
+    rank = {q: k for k, q in enumerate(offered)}  # the kind's own order: w, t, ..., x, y
+    order = sorted(read, key=lambda n: rank.get(binding.names.get(n, n), len(rank)))
+    printer, run_printer = Printer(fmt, spelling(proof)), Printer(fmt)
+    pieces: list[Piece] = []
+    for name in order:
+        bound = binding.names.get(name, name)
+        quantity = offered.get(bound)
+        if quantity is None and IDENTIFIER.fullmatch(bound):
+            continue  # no run quantity (a family, or no binding): no words for it here
+        shown = printer.expression(name)
+        pieces += [("text", "; " if pieces else ""), ("math", shown)]
+        if bound != name and run_printer.expression(bound) != shown:
+            pieces += [("text", " = "), ("math", run_printer.expression(bound))]
+        if quantity is not None:
+            pieces += [("text", ": "), *_prose(quantity.doc, run_printer)]
+    if not pieces:
+        return ()
+    return (("text", f"Its names denote quantities of {binding.run} runs "
+                     "(docs/run-quantities.md): "), *pieces, ("text", "."))
+
+
+_CODE = re.compile(r"`([^`]*)`")
+_ASCII_MATH = (("||", "‖"), (">=", "≥"), ("<=", "≤"), ("!=", "≠"), ("^2", "²"),
+               ("gamma", "γ"), ("*", ""))
+
+
+def _prose(doc: str, printer: Printer) -> list[Piece]:
+    """A quantity's description (Markdown: `code`, *emphasis*) as words and formulas: a
+    fragment in backquotes that is a proof-file expression (`w_t`, `e_1`) is typeset, any
+    other (`max_i ||x_i||^2`) is written with the symbols it spells (‖x_i‖², ⟨u, x_i⟩, ≥)."""
+    pieces: list[Piece] = []
+    for k, part in enumerate(_CODE.split(doc)):
+        if k % 2 and (formula := _formula(part, printer)):
+            pieces += formula
+            continue
+        for ascii_, symbol in _ASCII_MATH[:5] if k % 2 == 0 else _ASCII_MATH:
+            part = part.replace(ascii_, symbol)
+        pieces.append(("text", re.sub(r"<([^<>,]+),([^<>]+)>", r"⟨\1,\2⟩",
+                                      part.replace("*", "") if k % 2 == 0 else part)))
+    return pieces
+
+
+def _formula(fragment: str, printer: Printer) -> list[Piece]:
+    """A description's code fragment typeset when it reads as one expression or relation
+    once its ASCII is spelled in proof-file syntax (`||v||^2` as `norm2(v)`, `<a, b>` as
+    `dot(a, b)`, juxtaposition as a product, a leading `max_i`/`min_j` kept as its
+    operator): `max_i ||x_i||^2`, `min_i y_i <u, x_i>`, `sqrt(R2)`; [] for any other
+    (`||w_t|| ||u|| >= <w_t, u> >= t gamma_u`, a chain), which is written as text."""
+    text = re.sub(r"\|\|([^|]+)\|\|\^2", r"norm2(\1)", fragment.strip())
+    text = re.sub(r"<([^<>,]+),\s*([^<>]+)>", r" dot(\1, \2)", text).strip()
+    extreme = re.match(r"(max|min)_(\w+) (.+)", text)
+    body = extreme[3] if extreme else text
+    body = re.sub(r"(?<=[\w)\]])\s+(?=[A-Za-z(])", "*", " ".join(body.split()))
+    body = re.sub(r"(?<![<>=!])=(?!=)", "==", body)
+    if re.search(r"\bsum\b(?!\()", body):  # `-sum y_i x_i`: a sum in words, not a product
+        return []
+    try:
+        shown = printer.relation(body) if _RELATION.search(body) else printer.expression(body)
+        head = [("math", printer.expression(f"{extreme[1]}_{extreme[2]}")),
+                ("text", " ")] if extreme else []
+    except (SyntaxError, ValueError, TypeError, KeyError):
+        return []
+    return [*head, ("math", shown)]
+
+
+_LABEL_WORDS = re.compile(r"(denominator|cases?|sum rule \w+) (.+)")
+
+
+def label_pieces(label: str, printer: Printer) -> tuple[Piece, ...]:
+    """A judgement's label (the kernel's: `step, case t > 0`, `denominator gamma_u**2 > 0`,
+    `cases: denominator R**2 > 0`) in words and formulas: each relation it names typeset as
+    the statements are (`⟨xb, xb⟩ > 0`, `γ_u² > 0`), the words as they are; a relation the
+    printer cannot read (a canonical sum with filters) stays as the kernel wrote it
+    (newcomer 27, F6: a handout said `denominator gamma_u**2 > 0` in Python syntax)."""
+    pieces: list[Piece] = []
+    for part, separator in _label_parts(label):
+        found = _LABEL_WORDS.fullmatch(part)
+        words, relation = (found[1] + " ", found[2]) if found else ("", part)
+        try:
+            if not _RELATION.search(relation):
+                raise ValueError("words only")
+            formula = printer.relation(re.sub(r"<([^<>,]+),([^<>]+)>", r"dot(\1, \2)",
+                                              readable(relation)))
+            pieces += [("text", words)] if words else []
+            pieces.append(("math", formula))
+        except (SyntaxError, ValueError, TypeError, KeyError):
+            pieces.append(("text", readable(part)))
+        pieces += [("text", separator)] if separator else []
+    return tuple(pieces)
+
+
+def message_pieces(step: StepView, printer: Printer) -> tuple[Piece, ...]:
+    """The step's symbolic message (the JSON's, `2 judgements proved: main, denominator
+    gamma_u**2 > 0`) with each judgement's label in it typeset (`label_pieces`)."""
+    message: str = step.report["symbolic"]["message"]
+    labels = sorted({g.goal.label for g in step.goals}, key=len, reverse=True)
+    if not labels:
+        return (("text", message),)
+    pieces: list[Piece] = []
+    for k, part in enumerate(re.split("(" + "|".join(map(re.escape, labels)) + ")", message)):
+        pieces += label_pieces(part, printer) if k % 2 else [("text", part)] if part else []
+    return tuple(pieces)
+
+
+_RELATION = re.compile(r"[<>=]=?")
+
+
+def _label_parts(label: str) -> list[tuple[str, str]]:
+    """`label` cut at its `, ` and `: ` outside brackets, each part with the separator after
+    it ('' for the last)."""
+    parts, depth, start, k = [], 0, 0, 0
+    while k < len(label):
+        c = label[k]
+        depth += (c in "([") - (c in ")]")
+        if depth == 0 and label.startswith((", ", ": "), k):
+            parts.append((label[start:k], label[k:k + 2]))
+            start = k = k + 2
+            continue
+        k += 1
+    return [*parts, (label[start:], "")]
 
 
 def symbolic_line(step: Json) -> str:

@@ -27,10 +27,13 @@ from verify.render.evidence import (
     StepView,
     environment,
     guarded,
+    label_pieces,
+    message_pieces,
 )
 from verify.typeset.names import pretty, spelling
-from verify.typeset.statement import heading, joined
+from verify.typeset.statement import Piece, heading, joined
 from verify.typeset.written import MATHML as MATHML_WRITTEN
+from verify.typeset.written import Printer
 
 
 def formula(chunks: Sequence[str], css: str = "f") -> str:
@@ -39,14 +42,17 @@ def formula(chunks: Sequence[str], css: str = "f") -> str:
     return f'<span class="{css}">' + "".join(f"<math>{c}</math>" for c in chunks) + "</span>"
 
 
-def statement(step: StepView) -> Markup:
+def statement(step: StepView, alone: bool = False) -> Markup:
     """The step as written: its run or cases, own hypotheses, what it inherits (marked,
-    with a link to the step it comes from), then `⊢ claim`."""
+    with a link to the step it comes from), then `⊢ claim`. `alone` (the theorem box):
+    first the runs of the inductions it rests on (`Statement.context`), and after it what
+    its names denote (`StepView.definitions`)."""
     st = step.statement(MATHML_WRITTEN)
-    run = joined(st.run, lambda t: f"<math>{t}</math>", lambda t: str(Markup.escape(t)))
-    parts = [f'<p class="run">{run}</p>'] if st.run else []
-    if st.given:
-        given = "<span>, </span>".join(formula(g) for g in st.given)
+    context = st.context if alone else ()
+    parts = [f'<p class="run">{_words(piece)}</p>' for piece in (context, st.run) if piece]
+    given_ = st.given_in_context if context else st.given
+    if given_:
+        given = "<span>, </span>".join(formula(g) for g in given_)
         parts.append(f'<div class="given"><span class="label">given</span> {given}</div>')
     steps = {s.id for s in step.proof.steps}
     for written_used, chunks in st.inherited:
@@ -60,9 +66,15 @@ def statement(step: StepView) -> Markup:
                      f"</span> {formula(chunks)}</div>")
     parts.append(f'<div class="claim">{formula(st.claim)}</div>')
     if st.sets:  # the proof's sets it reads, defined where they are used
-        sets = joined(st.sets, lambda t: f"<math>{t}</math>", lambda t: str(Markup.escape(t)))
-        parts.append(f'<p class="sets">{sets}.</p>')
+        parts.append(f'<p class="sets">{_words(st.sets)}.</p>')
+    if alone and (defined := step.definitions(MATHML_WRITTEN)):
+        parts.append(f'<p class="names">{_words(defined)}</p>')
     return Markup(f'<div class="statement">{"".join(parts)}</div>')
+
+
+def _words(pieces: Sequence[Piece]) -> str:
+    """Words and formulas on one line (`joined`): the words escaped, each formula MathML."""
+    return joined(pieces, lambda t: f"<math>{t}</math>", lambda t: str(Markup.escape(t)))
 
 
 def graph(proof: ProofView) -> Markup:
@@ -76,14 +88,21 @@ def certificates(step: StepView) -> Markup:
     certificate's identity, as one MathML table (`verify.render.certificates`)."""
     parts = []
     several = len(step.goals) > 1
+    printer = Printer(MATHML_WRITTEN, spelling(step.proof))
     for goal in step.goals:
         rows = [row for block in evidence_blocks(goal.evidence, goal.pieces,
                                                        MathML(spelling(step.proof)))
                 for row in (*block[0], *block[1])]
-        title = (f'<p class="judgement">{Markup.escape(goal.goal.label)}: '
-                 f"{Markup.escape(goal.status)}</p>" if several else "")
+        label = _words(label_pieces(goal.goal.label, printer))
+        title = (f'<p class="judgement">{label}: {Markup.escape(goal.status)}</p>'
+                 if several else "")
         parts.append(f'{title}<math display="block"><mtable>{"".join(rows)}</mtable></math>')
     return Markup(f'<div class="cert">{"".join(parts)}</div>')
+
+
+def message(step: StepView) -> Markup:
+    """The step's symbolic message, each judgement's label typeset (`message_pieces`)."""
+    return Markup(_words(message_pieces(step, Printer(MATHML_WRITTEN, spelling(step.proof)))))
 
 
 def counterexample(cex: Json, names: object = None,
@@ -112,6 +131,7 @@ def render(audit: Audit, failures: list[str] | None = None,
         layout=layout or Layout(), statement=guarded(statement, fallback, failed),
         graph=graph,
         certificates=guarded(certificates, fallback, failed),
+        message=guarded(message, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
         symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
         plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE)

@@ -30,11 +30,12 @@ from verify.render.evidence import (
     StepView,
     environment,
     guarded,
+    label_pieces,
 )
 from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import heading, joined
 from verify.typeset.written import LATEX as WRITTEN
-from verify.typeset.written import lines
+from verify.typeset.written import Printer, lines
 
 ASCII = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",
@@ -79,10 +80,14 @@ def escape(text: str) -> str:
     """`text` as LaTeX text that typesets as written and executes nothing; a long run of
     digits (an exact slack of 60 digits) may break every 16 digits and after a `/`. A letter
     with a combining accent (x̄, ŵ) keeps it; a character pdflatex has no glyph for is
-    written as its code point, `[U+2603]`, never dropped or replaced by "?"."""
+    written as its code point, `[U+2603]`, never dropped or replaced by "?". A straight
+    quote that opens a quotation (at the start, or after a space or an opening bracket) is
+    TeX's opening quote: `'Re-defining the loss'` came out with two closing quotes (newcomer
+    27, F6); any other is the closing quote or apostrophe it always was."""
     text = unicodedata.normalize("NFC", " ".join(text.split()))
     pieces = [_accented(c, text[i + 1]) if i + 1 < len(text) and unicodedata.combining(
-        text[i + 1]) else "" if unicodedata.combining(c) else _char(c)
+        text[i + 1]) else "" if unicodedata.combining(c) else _OPENING[c]
+        if c in _OPENING and (i == 0 or text[i - 1] in " ([{") else _char(c)
         for i, c in enumerate(text)]
     out = _unligated(pieces)
     return _DIGITS.sub(lambda m: r"\allowbreak{}".join(
@@ -104,6 +109,8 @@ def _unligated(pieces: list[str]) -> str:
 
 
 _DIGITS = re.compile(r"[0-9]{17,}")
+#: A straight quote that opens a quotation, as TeX writes it (`escape`).
+_OPENING = {"'": "`", '"': "``"}
 #: Combining accents and the text-mode commands that put them on a Latin letter.
 _ACCENTS = {"\u0302": "^", "\u0304": "=", "\u0303": "~", "\u0301": "'", "\u0300": "`",
             "\u0307": ".", "\u0308": '"', "\u030c": "v"}
@@ -201,20 +208,27 @@ def display(chunks: Sequence[str], widths: Sequence[int]) -> str:
     return "\\begin{multline*}\n" + " \\\\\n".join(rows) + "\n\\end{multline*}"
 
 
-def statement(step: StepView) -> Raw:
+def statement(step: StepView, alone: bool = False) -> Raw:
     """The step as written: its run or cases, own hypotheses, what it inherits (marked),
-    then ⊢ claim displayed (`display`)."""
+    then ⊢ claim displayed (`display`). `alone` (the theorem box): first the runs of the
+    inductions it rests on (`Statement.context`), and after it what its names denote
+    (`StepView.definitions`)."""
     st = step.statement(WRITTEN)
-    parts = [joined(st.run, lambda t: f"${t}$", escape)] if st.run else []
-    if st.given:
-        parts.append(r"\emph{Given} " + ", ".join(f"${' '.join(g)}$" for g in st.given) + ".")
+    context = st.context if alone else ()
+    parts = [joined(piece, lambda t: f"${t}$", escape) for piece in (context, st.run) if piece]
+    given = st.given_in_context if context else st.given
+    if given:
+        parts.append(r"\emph{Given} " + ", ".join(f"${' '.join(g)}$" for g in given) + ".")
     # ragged right: a label `b (through c)` of two long step names is one typewriter run, whose
     # spaces do not stretch, so a justified line broken there was infeasible and the label
     # ran 9-84 pt into the margin (the voted-freund-schapire handout, the full audit)
     parts += [rf"{{\raggedright\emph{{{word} {code(used)}:}} ${' '.join(chunks)}$.\par}}"
               for (word, used), chunks in ((heading(u), c) for u, c in st.inherited)]
     sets = ("\n" + joined(st.sets, lambda t: f"${t}$", escape) + ".") if st.sets else ""
-    return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths) + sets)
+    defined = step.definitions(WRITTEN) if alone else ()
+    names = ("\n\n" + joined(defined, lambda t: f"${t}$", escape) + "\\par") if defined \
+        else ""
+    return Raw("\n\n".join(parts) + "\n" + display(st.claim, st.widths) + sets + names)
 
 
 def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:
@@ -232,9 +246,10 @@ def certificates(step: StepView) -> Raw:
     notation = Latex(spelling(step.proof))
     blocks = []
     several = len(step.goals) > 1
+    printer = Printer(WRITTEN, spelling(step.proof))
     for goal in step.goals:
-        title = (f"\\emph{{{escape(goal.goal.label)}: {goal.status}}}. "
-                 if several else "")
+        label = joined(label_pieces(goal.goal.label, printer), lambda t: f"${t}$", escape)
+        title = f"\\emph{{{label}: {goal.status}}}. " if several else ""
         for given, rows in evidence_blocks(goal.evidence, goal.pieces, notation):
             blocks.append(_given(title, [row.replace('&', '') for row in given]))
             title = ""

@@ -29,11 +29,12 @@ from verify.render.evidence import (
     StepView,
     environment,
     guarded,
+    label_pieces,
 )
 from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import heading, joined
 from verify.typeset.written import LATEX as WRITTEN
-from verify.typeset.written import lines
+from verify.typeset.written import Printer, lines
 
 BUDGET = 80
 """Plain-text characters a displayed line holds before it breaks."""
@@ -79,18 +80,24 @@ def _math(chunks: Sequence[str], widths: Sequence[int] | None = None) -> str:
     return r"\begin{aligned}&" + r" \\ &\quad ".join(rows) + r"\end{aligned}"
 
 
-def statement(step: StepView) -> Raw:
+def statement(step: StepView, alone: bool = False) -> Raw:
     """The step as written: its run or cases and hypotheses in words and inline math,
-    what it inherits (marked), then ⊢ claim in a ```math block."""
+    what it inherits (marked), then ⊢ claim in a ```math block. `alone` (the theorem box):
+    first the runs of the inductions it rests on (`Statement.context`), and after it what
+    its names denote (`StepView.definitions`)."""
     st = step.statement(WRITTEN)
-    parts = [joined(st.run, lambda t: f"${t}$", escape)] if st.run else []
-    if st.given:
-        parts.append("*Given* " + ", ".join(f"${_math(g)}$" for g in st.given) + ".")
+    context = st.context if alone else ()
+    parts = [joined(piece, lambda t: f"${t}$", escape) for piece in (context, st.run) if piece]
+    given = st.given_in_context if context else st.given
+    if given:
+        parts.append("*Given* " + ", ".join(f"${_math(g)}$" for g in given) + ".")
     parts += [f"*{word} {escape(used)}:* ${_math(chunks)}$."
               for (word, used), chunks in ((heading(u), c) for u, c in st.inherited)]
     block = fenced(_math(st.claim, st.widths), "math")
     sets = [joined(st.sets, lambda t: f"${t}$", escape) + "."] if st.sets else []
-    return Raw("\n\n".join([*parts, block, *sets]))
+    defined = step.definitions(WRITTEN) if alone else ()
+    names = [joined(defined, lambda t: f"${t}$", escape)] if defined else []
+    return Raw("\n\n".join([*parts, block, *sets, *names]))
 
 
 def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:
@@ -109,10 +116,18 @@ def graph(proof: ProofView) -> Raw:
 def _judgement(goal: GoalReport, several: bool, notation: Latex) -> str:
     """One judgement as an `aligned` block on one line: its hypotheses by label, its claim,
     then the certificate's identity (`verify.render.certificates`)."""
-    rows = [rf"&\text{{{goal.goal.label}: {goal.status}}}"] if several else []
+    label = "".join(t if kind == "math" else rf"\text{{{_tex_text(t)}}}" for kind, t in
+                    label_pieces(goal.goal.label, Printer(WRITTEN, notation.names)))
+    rows = [rf"&{label}\text{{: {goal.status}}}"] if several else []
     rows += [row for block in evidence_blocks(goal.evidence, goal.pieces, notation)
              for row in (*block[0], *block[1])]
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+def _tex_text(text: str) -> str:
+    """`text` inside `\\text{}` of a formula: TeX's special characters escaped (a label the
+    printer could not read keeps the kernel's `_`, `#`, `<`)."""
+    return re.sub(r"([_#%&$^{}])", r"\\\1", text.replace("\\", "/"))
 
 
 def evidence_math(step: StepView) -> Raw:

@@ -21,6 +21,9 @@ from html import escape
 WIDTH = 720.0
 """The drawing's width in pixels (HTML) or points before scaling (LaTeX)."""
 CHAR, PAD, HEIGHT, GAP_X, GAP_Y = 6.6, 10.0, 22.0, 10.0, 30.0
+BOX = 15.0
+"""A TikZ node's height in points (`minimum height`, inner sep 0), centred in its row's
+HEIGHT: where its edges start and end."""
 FILL = {"proved": "#dafbe1", "refuted": "#ffebe9", "unknown": "#fff8c5"}
 STROKE = {"proved": "#1a7f37", "refuted": "#cf222e", "unknown": "#9a6700"}
 AFFECTED = "#bc4c00"
@@ -93,7 +96,7 @@ class Graph:
             dash = ' stroke-dasharray="3 2"' if n.numeric == "not-run" else ""
             wide = 3 if n.numeric == "violated" or n.finding else 1.5
             stroke = STROKE["refuted"] if n.numeric == "violated" else STROKE[n.symbolic]
-            tip = f"{n.id}: {n.symbolic}; runs: {n.numeric}" + (
+            tip = f"{n.id}: {n.symbolic}; runs: {n.numeric.replace('-', ' ')}" + (
                 "; rests on a finding" if p.affected else "")
             halo = (f'<rect x="{p.x - 3:.1f}" y="{p.y - 3:.1f}" width="{p.width + 6:.1f}" '
                     f'height="{HEIGHT + 6:.0f}" rx="7" fill="none" stroke="{AFFECTED}" '
@@ -127,8 +130,17 @@ class Graph:
         """A `tikzpicture` (1 unit = 1pt, y down) scaled to the line width by the caller;
         `labels` maps step ids to their LaTeX-escaped labels."""
         lines = [r"\begin{tikzpicture}[x=1pt,y=-1pt,>=stealth,"
-                 r"n/.style={draw,rounded corners=2pt,inner sep=0pt,minimum height=15pt,"
+                 rf"n/.style={{draw,rounded corners=2pt,inner sep=0pt,minimum height={BOX:.0f}pt,"
                  r"font=\ttfamily\small}]"]
+        # the edges first, from the boxes' known edges, so the filled boxes drawn after
+        # them hide an edge that passes a row (as the SVG does): drawn after the nodes, such
+        # an edge ran through their labels (newcomer 27, F6)
+        for a, b in self.edges:
+            source, target = self.at(a), self.at(b)
+            lines.append(rf"\draw[->,gray] ({source.x + source.width / 2:.1f},"
+                         f"{source.y + (HEIGHT + BOX) / 2:.1f}) to[out=-90,in=90] "
+                         f"({target.x + target.width / 2:.1f},"
+                         f"{target.y + (HEIGHT - BOX) / 2:.1f});")
         for p in self.placed:
             n = p.node
             colour = n.symbolic
@@ -144,8 +156,6 @@ class Graph:
             lines.append(rf"\node[n,{','.join(style)},minimum width={p.width:.1f}pt] "
                          f"({_key(n.id)}) at ({p.x + p.width / 2:.1f},{p.y + HEIGHT / 2:.1f}) "
                          f"{{{labels[n.id]}}};")
-        for a, b in self.edges:
-            lines.append(rf"\draw[->,gray] ({_key(a)}.south) to[out=-90,in=90] ({_key(b)}.north);")
         for a, b in self.corrections:
             lines.append(rf"\draw[->,gray,dashed] ({_key(a)}) to[bend right=20] ({_key(b)});")
         lines.append(r"\end{tikzpicture}")

@@ -31,7 +31,7 @@ from verify.proof_checker import over as summations
 from verify.typeset.indices import readable
 from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
-from verify.uses import UsedAs, agrees, used_as
+from verify.uses import UsedAs, agrees, mentions, moving, used_as
 
 Piece = tuple[str, str]
 """`("text", words)` or `("math", formula)`: a renderer escapes the first, wraps the second
@@ -69,6 +69,11 @@ class Statement:
     #: `where D is the set of the integers j from 1 to n with ...`: each declared set of
     #: the proof (`[sets]`) the statement reads, defined (`defined_sets`); () when none
     sets: tuple[Piece, ...] = ()
+    #: the runs the claims of the inductions it imports hold on (`runs_of`), for a statement
+    #: read alone, as a theorem is; () when it imports none, or is an induction itself
+    context: tuple[Piece, ...] = ()
+    #: `given` without the counter of `context`'s runs (`after t updates` says t is natural)
+    given_in_context: tuple[tuple[str, ...], ...] = ()
 
     @property
     def width(self) -> int:
@@ -119,9 +124,140 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     claim[0] = fmt.row([*_turnstile(printer, exists), claim[0]])
     shown[0] = TEXT.row([*_turnstile(plain, exists), shown[0]])
     read = [*own, *(written(text, proof)[0] for _, text in inherited), claim_text]
+    context, counter = ((), None) if stated is None or isinstance(step.rule, Induction) \
+        else runs_of(proof, stated, statements, printer)
+    in_context = [(fmt.natural(printer.expression(n)),) for n in naturals if n != counter]
+    in_context += given[len(naturals):]
     return Statement(_rule(step, printer, uses, proof), tuple(given), tuple(facts), tuple(claim),
                      tuple(len(c) for c in shown),
-                     defined_sets(proof, read_sets(proof, read), printer))
+                     defined_sets(proof, read_sets(proof, read), printer), context,
+                     tuple(in_context))
+
+
+def inductions_of(stated: kernel.Statement,
+                  statements: Mapping[str, kernel.Statement | None]) -> tuple[str, ...]:
+    """The inductions whose claims `stated` imports (as the claim of a step it uses, or
+    passed on as a hypothesis of one: `_held`), in the order of its hypotheses: the steps
+    whose runs it speaks of."""
+    found: list[str] = []
+    for h, origin in zip(stated.hypotheses, stated.origins, strict=True):
+        if not origin:
+            continue
+        hypothesis, whose = _held(origin, h.text, set(), statements)
+        owner = whose if hypothesis else origin
+        used = statements.get(owner) if owner else None
+        if used is not None and used.over is not None and owner not in found:
+            found.append(owner)
+    return tuple(found)
+
+
+def runs_of(proof: Proof, stated: kernel.Statement,
+            statements: Mapping[str, kernel.Statement | None],
+            printer: Printer) -> tuple[tuple[Piece, ...], str | None]:
+    """The runs a statement that imports inductions' claims speaks of, in words, and the
+    counter they count updates with (None when the runs are not one kind of run).
+
+    The kernel proves such a statement for all values that satisfy its hypotheses, the
+    inductions' claims among them; each claim holds after t updates of every run of its
+    induction (`verify.kernel.rules`). Inductions over the same runs (an equal rule: counter,
+    start and update; `Statement.over`) therefore give one theorem: for every run from that
+    start, each of whose updates satisfies every one of their update facts, after t updates
+    the statement holds. A handout showed the theorem as an implication between lemma
+    conclusions, the runs only in the step boxes further down (newcomer 27, F2). Inductions
+    whose runs are parts of one run (`one_run`: one pass moving w, s, q, ... at once) give
+    that run; others are each described with their own runs, nothing merged."""
+    names = inductions_of(stated, statements)
+    steps = {s.id: s for s in proof.steps}
+    described: list[tuple[str, Step, kernel.Statement]] = []
+    for name in names:
+        step, used = steps.get(name), statements.get(name)
+        if step is None or used is None or not isinstance(step.rule, Induction):
+            return ((("text", f"It rests on the induction {name}, whose runs are not "
+                              "described here:"),), None)
+        described.append((name, step, used))
+    if not described:
+        return (), None
+    if one_run(tuple(used for _, _, used in described)):
+        return _joint_run(proof, described, statements, printer)
+    pieces: list[Piece] = [("text", "Its facts from inductions hold on their runs: ")]
+    for k, (name, step, used) in enumerate(described):
+        assert isinstance(step.rule, Induction)
+        run = _rule(step, printer, used_as(step, used, statements, proof), proof)
+        pieces += [("text", "; " if k else ""), ("text", f"{name} "), *run[:-1],
+                   ("text", run[-1][1].removesuffix(":"))]
+    return (*pieces, ("text", ".")), None
+
+
+def one_run(inductions: Sequence[kernel.Statement]) -> bool:
+    """Whether the runs of `inductions` are parts of one run: the same counter, every name
+    iterated by two of them started and updated alike, and a name one of them iterates
+    either moving in each other that reads it (iterated alike, or per-update: any value at
+    each update) or not read there. Then a run of all their iterated names at once, each of
+    whose updates satisfies every one of their update facts, is a run of each of them (its
+    part in each one's names), so each claim holds after t updates of it. A name one of
+    them holds fixed (a constant, a name it reads but does not move) that another moves
+    makes the runs different: no run is one of both."""
+    overs = [i.over for i in inductions]
+    if not overs or any(o is None for o in overs) or len({o[0] for o in overs}) != 1:  # type: ignore[index]
+        return False
+    for i, stated in enumerate(inductions):
+        base, step = dict(overs[i][1]), dict(overs[i][2])  # type: ignore[index]
+        free = moving(stated) - set(base) - set(step)  # its counter and per-update names
+        read = mentions(stated)
+        for other in overs[:i] + overs[i + 1:]:
+            other_base, other_step = dict(other[1]), dict(other[2])  # type: ignore[index]
+            for name in {*other_base, *other_step}:
+                if name in base or name in step:
+                    if base.get(name) != other_base.get(name) or step.get(
+                            name) != other_step.get(name):
+                        return False
+                elif name in read and (name not in free or name == overs[i][0]):  # type: ignore[index]
+                    return False
+    return True
+
+
+def _joint_run(proof: Proof, described: Sequence[tuple[str, Step, kernel.Statement]],
+               statements: Mapping[str, kernel.Statement | None],
+               printer: Printer) -> tuple[tuple[Piece, ...], str]:
+    """`runs_of` for inductions whose runs are parts of one run (`one_run`): that run, its
+    start and update the union of theirs, each update fact once, tagged with the inductions
+    that assumed it (when there are several), then the clauses of each (the invariants it
+    carries, the one-update lemmas it assumes), each once."""
+    rules = [step.rule for _, step, _ in described]
+    assert all(isinstance(r, Induction) for r in rules)
+    first = rules[0]
+    assert isinstance(first, Induction)
+    merged = replace(first, base={k: v for r in rules for k, v in r.base.items()},  # type: ignore[union-attr]
+                     step={k: v for r in rules for k, v in r.step.items()},  # type: ignore[union-attr]
+                     written={key: {k: v for r in rules  # type: ignore[union-attr]
+                                    for k, v in r.written.get(key, {}).items()}
+                              for key in ("base", "step")})
+    start, _, _ = _induction(merged, printer, (), proof)
+    owners: dict[str, list[str]] = {}
+    clauses: list[Piece] = []
+    seen: set[tuple[Piece, ...]] = set()
+    for name, step, used in described:
+        rule = step.rule
+        assert isinstance(rule, Induction)
+        for fact in rule.hypotheses:
+            owners.setdefault(printer.relation(fact.text), []).append(name)
+        _, _, extra = _induction(rule, printer, used_as(step, used, statements, proof), proof)
+        if tuple(extra) not in seen:
+            seen.add(tuple(extra))
+            clauses += extra
+    several = len(described) > 1
+    facts: list[Piece] = []
+    shown = list(owners.items())
+    for k, (fact, by) in enumerate(shown):
+        facts += [("text", ", " if facts else ", each with "), ("math", fact)]
+        if several and (k + 1 == len(shown) or shown[k + 1][1] != by):
+            facts.append(("text", f" ({', '.join(by)})"))
+    whose = ", ".join(n for n, _, _ in described)
+    return (("text", "For every run "), *start, *facts, *clauses,
+            ("text", ", after "), ("math", printer.expression(first.variable)),
+            ("text", f" updates (the runs of the induction{'s' if several else ''} "
+                     f"{whose}, whose claim{'s' if several else ''} it rests on):")), \
+        first.variable
 
 
 def read_sets(proof: Proof, texts: Iterable[str]) -> tuple[str, ...]:
@@ -377,6 +513,18 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
         return (("text", "by cases on the sign of "), ("math", on), ("text", f" ({cases}):"))
     if not isinstance(rule, Induction):
         return ()
+    start, facts, clauses = _induction(rule, printer, uses, proof)
+    return (("text", "for every run "), *start,
+            *((("text", ", each with "), *facts) if facts else ()), *clauses,
+            ("text", ", after "), ("math", printer.expression(rule.variable)),
+            ("text", " updates:"))
+
+
+def _induction(rule: Induction, printer: Printer, uses: tuple[UsedAs, ...],
+               proof: Proof) -> tuple[list[Piece], list[Piece], list[Piece]]:
+    """An induction's runs in three parts: `from w = 0 of updates w ← w + y x`, its update
+    facts (joined by commas), and the invariants it carries at every state and the
+    one-update lemmas it assumes at each update (`uses`), each clause with its opening."""
     fmt = printer.fmt
 
     def assign(mapping: Mapping[str, Term], sign: str, key: str) -> list[Piece]:
@@ -392,19 +540,17 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
 
     # the update facts are facts of each update, not the rule that makes one: "updating w ←
     # w + y x when y<u, x> >= g" read as the perceptron's update rule (newcomer 27, F3)
-    pieces: list[Piece] = [("text", "for every run from "), *assign(rule.base, "==", "base")]
-    pieces += [("text", " of updates "), *assign(rule.step, "←", "step")]
-    if rule.hypotheses:
-        pieces.append(("text", ", each with "))
-        for k, fact in enumerate(rule.hypotheses):
-            pieces += [("text", ", ")] if k else []
-            pieces.append(("math", printer.relation(fact.text)))
+    start: list[Piece] = [("text", "from "), *assign(rule.base, "==", "base")]
+    start += [("text", " of updates "), *assign(rule.step, "←", "step")]
+    facts: list[Piece] = []
+    for k, fact in enumerate(rule.hypotheses):
+        facts += [("text", ", ")] if k else []
+        facts.append(("math", printer.relation(fact.text)))
+    clauses: list[Piece] = []
     for kind, opening in (("carried", ", where at every state "),
                           ("lemma", ", at each update also ")):
         for k, used in enumerate(u for u in uses if u.kind == kind):
             source, substituted = written(used.statement.claim.text, proof)
-            pieces += [("text", ", " if k else opening), ("math", printer.relation(source)),
-                       ("text", f" ({used.statement.step}{substituted})")]
-    pieces += [("text", ", after "), ("math", printer.expression(rule.variable)),
-               ("text", " updates:")]
-    return tuple(pieces)
+            clauses += [("text", ", " if k else opening), ("math", printer.relation(source)),
+                        ("text", f" ({used.statement.step}{substituted})")]
+    return start, facts, clauses

@@ -387,6 +387,11 @@ class Printer:
         if isinstance(node.op, ast.Add | ast.Sub):
             return fmt.row(self._terms(node)), ADD
         if isinstance(node.op, ast.Mult):
+            if (isinstance(node.left, ast.Constant) and node.left.value == 0
+                    and type(node.left.value) is int and isinstance(node.right, ast.Name)):
+                # `0*d`, the proof files' idiom for the zero vector, reads 0 (as a run's
+                # start does): `dot(0*d, d)` was typeset ⟨0d, d⟩ (newcomer 27, F6)
+                return fmt.number("0"), ATOM
             left, strength = self._node(node.left)
             if strength < NEG or _is_sum(node.left):  # Σ_j y_j c would read c as summed
                 left, strength = fmt.paren(left), ATOM

@@ -23,8 +23,9 @@ from verify.audit.job import Audit
 from verify.proof_checker import statements
 from verify.render import latex
 from verify.render.evidence import AuditView, Layout
+from verify.typeset.names import spelling
 from verify.typeset.statement import Statement, statement
-from verify.typeset.written import LATEX, MATHML, Format
+from verify.typeset.written import LATEX, MATHML, TEXT, Format, Printer
 
 ROOT = Path(__file__).resolve().parents[3]
 BROWSER_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
@@ -107,6 +108,232 @@ def test_a_statement_is_typeset_as_written_not_in_normal_form():
     words = "".join(text for kind, text in run if kind == "text")
     assert words.startswith("for every run from") and "of updates" in words
     assert "after" in words and "updates" in words
+
+
+def _words(pieces) -> str:
+    return "".join(text for _, text in pieces)
+
+
+def test_the_theorem_is_stated_for_the_runs_its_inductions_are_about():
+    """Newcomer 27, F2: canonical-online's theorem box read `given t ∈ ℕ, ⟨u,u⟩ = 1; From
+    norm-growth: ‖w‖² ≤ tR²; ... ⊢ tγ_u² ≤ R²`, the runs only in the step boxes below. Its
+    two inductions are over one run (from w = 0, w ← w + yx): the theorem holds after t
+    updates of every run each of whose updates has both inductions' update facts, and it
+    says so, each fact with the induction that assumed it, t natural by `after t updates`."""
+    proof = load_builtin("canonical-online")
+    st = _typeset(proof, "bound-unit", TEXT)
+    words = _words(st.context)
+    assert words.startswith("For every run from w = 0 of updates w ← w + y·x, each with ")
+    assert "y² = 1, y·⟨w, x⟩ ≤ 0, ‖x‖² ≤ R² (norm-growth), y·⟨u, x⟩ ≥ γ_u (lower-bound)" \
+        in words
+    assert words.endswith(", after t updates (the runs of the inductions norm-growth, "
+                          "lower-bound, whose claims it rests on):")
+    assert ("t ∈ ℕ",) in st.given and st.given_in_context == (("⟨u, u⟩", "= 1"),)
+    # nothing the kernel did not assume: the update facts are exactly the inductions'
+    printer = Printer(TEXT, spelling(proof))
+    facts = [printer.relation(f.text) for s in ("norm-growth", "lower-bound")
+             for f in proof.step(s).rule.hypotheses]
+    between = words[words.index("each with ") + 10:words.index(", after t updates")]
+    assert between.replace(" (norm-growth)", "").replace(" (lower-bound)", "") == ", ".join(
+        facts)
+    # an induction's own box keeps its run; a step resting on no induction has no context
+    assert _typeset(proof, "norm-growth", TEXT).context == ()
+    assert _typeset(proof, "cauchy-schwarz", TEXT).context == ()
+
+
+def test_inductions_over_parts_of_one_run_give_that_run():
+    """nonseparable-freund-schapire's theorem rests on five inductions over one pass, each
+    moving some of w, s, q, rest (started and updated alike where two move the same name):
+    a run moving all four at once is a run of each, so the theorem is stated for it, each
+    update fact once, tagged with the inductions that assumed it."""
+    proof = load_builtin("nonseparable-freund-schapire")
+    st = _typeset(proof, proof.main_result, TEXT)
+    words = _words(st.context)
+    assert words.startswith("For every run from w = 0, s = 0, q = 0, rest = D2 of updates "
+                            "w ← w + y·x, s ← s + d, q ← q + d², rest ← rest − skip − d², "
+                            "each with d ≥ 0, ")
+    assert "‖x‖² ≤ R2 (norm-growth), skip ≥ 0 (unseen-accounting)," in words
+    assert words.count("d ≥ 0,") == 1 and ("t ∈ ℕ",) not in st.given_in_context
+
+
+def test_inductions_over_different_runs_are_not_merged_into_one_run():
+    """cycling-inseparable's theorem rests on inductions counting epochs (e) and updates
+    within an epoch (r): no run is one of both, so each is described with its own runs,
+    and the counters stay among the naturals."""
+    proof = load_builtin("cycling-inseparable")
+    st = _typeset(proof, proof.main_result, TEXT)
+    words = _words(st.context)
+    assert words.startswith("Its facts from inductions hold on their runs: "
+                            "epoch-starts-bounded for every run from ws = w₀ of updates")
+    assert "after e updates;" in words and words.endswith("after r updates.")
+    assert st.given_in_context == st.given and ("e ∈ ℕ",) in st.given
+
+
+ONE_RUN = """
+title = "two inductions"
+theorem = "both"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "g", "s"]
+naturals = ["t"]
+
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= t*g"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) >= g"]
+constants = ["u", "g"]
+
+[[step]]
+id = "count"
+claim = "s == t"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + 1" }
+
+[[step]]
+id = "both"
+uses = ["progress", "count"]
+claim = "dot(w, u) >= s*g"
+"""
+
+
+def _parsed(text: str) -> Proof:
+    from proofs.proof_file import parse_proof
+
+    return parse_proof(text.encode(), "one.toml")
+
+
+def test_inductions_moving_different_names_alike_are_one_run():
+    from verify.typeset.statement import one_run
+
+    proof = _parsed(ONE_RUN)
+    stated = statements(proof)
+    assert one_run((stated["progress"], stated["count"]))
+    words = _words(_typeset(proof, "both", TEXT).context)
+    assert words.startswith("For every run from w = 0, s = 0 of updates w ← w + y·x, "
+                            "s ← s + 1, each with y·⟨u, x⟩ ≥ g (progress), after t updates "
+                            "(the runs of the inductions progress, count, whose claims it "
+                            "rests on):")
+
+
+THIRD = """
+[[step]]
+id = "from-one"
+claim = "s == t + 1"
+[step.induction]
+variable = "t"
+base = { s = "1" }
+step = { s = "s + 1" }
+
+[[step]]
+id = "all"
+uses = ["progress", "count", "from-one"]
+claim = "dot(w, u) >= s*g"
+"""
+
+
+@pytest.mark.parametrize(("text", "uses"), [
+    # a third induction starts s at 1, count at 0: no run is one of both
+    (ONE_RUN + THIRD, ("progress", "count", "from-one")),
+    # progress holds s fixed (it reads s, does not move it), count moves it
+    (ONE_RUN.replace('claim = "dot(w, u) >= t*g"', 'claim = "dot(w, u) >= t*g - s"'),
+     ("progress", "count")),
+])
+def test_runs_that_differ_are_not_one_run(text: str, uses: tuple[str, ...]):
+    from verify.typeset.statement import one_run
+
+    proof = _parsed(text)
+    stated = statements(proof)
+    assert not one_run(tuple(stated[n] for n in uses))
+    theorem = "all" if "from-one" in uses else "both"
+    words = _words(_typeset(proof, theorem, TEXT).context)
+    assert words.startswith("Its facts from inductions hold on their runs: progress for every")
+
+
+def test_the_theorem_box_says_what_its_names_denote_on_runs(handouts: Handouts):
+    """Newcomer 27, F2: no handout defined w, t, u, γ_u, R. The theorem box gives each name
+    it reads that is a quantity of the proof's run kind the registry's words for it
+    (`Quantity.doc`, the text docs/run-quantities.md is generated from); in every format,
+    in the theorem box only (the step boxes below do not repeat it)."""
+    from verify.runs.online import QUANTITIES
+
+    doc = {q.name: q.doc for q in QUANTITIES}
+    alone = {fmt: document for fmt, (document, _) in handouts("canonical-online").items()}
+    words = "Its names denote quantities of online runs (docs/run-quantities.md): "
+    for fmt, document in alone.items():
+        assert document.count(words) == 1, fmt
+        start = document.index(words)
+        assert start < document.index("The proof"), fmt
+        defined = document[start:document.index("Source", start)]
+        for phrase in ("the number of updates before", "the reference separator (planted",
+                       "over the dataset (squared: no square root)", "the example (on"):
+            assert phrase in defined, (fmt, phrase)
+        # the registry's ASCII formulas typeset (`max_i ||x_i||^2`, `min_i y_i <u, x_i>`)
+        assert "max_i" not in defined and "‖x_i‖" not in defined and "<u, x_i>" not in defined
+        assert doc["t"].startswith("the number of updates before")
+    assert r"$\mathrm{max}_{i}$ $\lVert x_{i} \rVert^{2}$" in alone["latex"]
+    page = alone["html"]
+    box = page[page.index('class="theorem'):page.index('id="proof-')]
+    assert box.index("For every run from") < box.index('class="given"') < box.index(
+        'class="claim"') < box.index('class="names"')
+    assert "t</mi><mo>&#x2208;</mo>" not in box.replace("<mi>t</mi><mo>∈", "")
+
+
+def test_the_handout_is_written_for_a_student_not_for_the_tool(handouts: Handouts):
+    """Newcomer 27, F6, each asserted on the canonical-online handout as rendered."""
+    alone = {fmt: document for fmt, (document, _) in handouts("canonical-online").items()}
+    tex, page, md = alone["latex"], alone["html"], alone["markdown"]
+    # the proof's header names the documents cited, not `Chan; not in the seed; Ng; ...`
+    for document in alone.values():
+        assert "sources: Chan, Ng, Virtue, Joeyonng" in document
+        assert "; not in the seed;" not in document
+    # seed and budget are said once, at the end, not in the result line
+    assert "· seed 3 · budget small" not in page and "(seed 3, budget small)." in page
+    assert "· seed 3 · budget small" not in md and md.rstrip().endswith(
+        "*Generated by novikoff audit (seed 3, budget small).*")
+    assert re.search(r" · \d+ findings?\n\n\*\*Theorem\*\*", md)  # its own paragraph
+    assert "; seed 3; budget small." not in tex and "(seed 3, budget small).}" in tex
+    # a judgement's label is typeset, not Python (`denominator gamma_u**2 > 0`)
+    assert r"\emph{denominator $\gamma_{u}^{2} > 0$: proved}" in tex
+    assert r"&\text{denominator }\gamma_{u}^{2} > 0\text{: proved}" in md
+    assert "judgements proved: main, denominator <math>" in page
+    for document in alone.values():
+        assert "denominator gamma_u**2" not in document
+    # `dot(0*d, d)`, the zero vector's idiom, reads ⟨0, d⟩, not ⟨0d, d⟩
+    assert r"h\,\langle 0, d \rangle" in tex and r"\langle 0\,d" not in tex
+    # a quotation opens with an opening quote in LaTeX
+    assert "`Re-defining the loss'" in tex and "'Re-defining the loss'" not in tex
+    # the graph: its heading may not stay alone at a page's foot; its edges are drawn
+    # before (so under) the boxes, from the box's foot to the next box's head
+    assert "\\filbreak\n\\section{The proof}" in tex
+    picture = tex[tex.index(r"\begin{tikzpicture}"):tex.index(r"\end{tikzpicture}")]
+    assert picture.index(r"\draw[->,gray] (") < picture.index(r"\node[")
+    assert ".south)" not in picture and ".north)" not in picture
+
+
+def test_a_not_run_badge_says_not_run_in_words(audit: Audit):
+    """Newcomer 27, F6: the HTML badge read `runs: not-run`, the JSON's status word."""
+    from verify.render import html
+
+    page = html.render(_only(audit, "canonical-online-w0"))
+    assert '<span class="badge not-run">runs: not run</span>' in page
+    assert "runs: not-run" not in page
+
+
+def test_a_quote_that_opens_is_an_opening_quote_in_latex():
+    assert latex.escape("Chan, 'Re-defining the loss': x") == "Chan, `Re-defining the loss': x"
+    assert latex.escape('say "hi" (\'x\'), the seeds\' bound, it\'s') == (
+        "say ``hi'' (`x'), the seeds' bound, it's")
+
+
+def test_the_zero_vector_idiom_reads_zero():
+    printer = Printer(TEXT)
+    assert printer.relation("J_at == J + h*dot(0*d, d)") == "J_at = J + h·⟨0, d⟩"
+    assert printer.expression("2*d + 0*w") == "2d + 0"
 
 
 def test_minus_never_prints_as_plus_minus(whole: dict[str, str]):
