@@ -800,16 +800,37 @@ def _stack(runs: Sequence[OnlineUpdates], vectors: Sequence[tuple[list[int], int
             else [0] * len(runs))
     scales = [p.form.scale for p in problems]
     w_den = [p.unit.denominator for p in problems]
+    X = _stacked([p.form.rows for p in problems], width)
     stack = _Stack(
-        W, first_state, updates, _stacked([p.form.rows for p in problems], width), y,
-        first_row, examples, U, widths,
+        W, first_state, updates, X, y, first_row, examples, U, widths,
         w_den, scales, [D for _, D in vectors],
-        [(Fraction(p.R2, scale * scale), Fraction(low, D * scale))
-         for p, scale, low, (_, D) in zip(problems, scales, least, vectors, strict=True)],
+        [(Fraction(R2, scale * scale), Fraction(low, D * scale))
+         for R2, scale, low, (_, D) in zip(_radii(problems, X, first_row, examples), scales,
+                                           least, vectors, strict=True)],
         [max(top, p.form.max_abs, scale)
          for p, top, scale in zip(problems, tops, scales, strict=True)])
     for k, run in enumerate(runs):
         run.__dict__[_AT] = (stack, k)
+
+
+def _radii(problems: Sequence[Problem], X: IntArray, first_row: IntArray,
+           examples: IntArray) -> list[int]:
+    """Each problem's `R2`, `max_i ||rows[i]||^2` (its examples rows `first_row ..` of the
+    stacked `X`), stored in the problem (`Problem.R2`, made when first read): in one product
+    for those whose `max|x|^2 d` is within int64 (as `IntegerForm.radius2` decides for one
+    form), each other one's by its own."""
+    known = [p.__dict__.get("R2") for p in problems]
+    fits = np.array([R2 is None and p.form.max_abs ** 2 * max(p.Z.shape[1], 1) <= INT64_LIMIT
+                     for p, R2 in zip(problems, known, strict=True)], dtype=bool)
+    if fits.any():
+        rows = np.repeat(fits, examples)
+        norms = np.zeros(len(X), dtype=np.int64)
+        norms[rows] = np.einsum("ij,ij->i", X[rows], X[rows])
+        largest = np.maximum.reduceat(norms, first_row).tolist()
+        for p, found, R2 in zip(problems, fits.tolist(), largest, strict=True):
+            if found:
+                p.__dict__["R2"] = R2
+    return [p.R2 for p in problems]
 
 
 def _segments(starts: IntArray, lengths: IntArray) -> tuple[IntArray, IntArray]:

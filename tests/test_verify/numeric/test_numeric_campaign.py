@@ -356,6 +356,11 @@ def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
         joint = online.joint("state")
         assert joint is not None
         joint.prepare(runs if prepared == "all" else runs[::2])
+        # R2 is stored in the runs' problems there, where their own rows read it too
+        for run in runs:
+            if run.integer is not None:
+                rows = run.integer.problem.form.rows.tolist()
+                assert run.integer.problem.R2 == max(sum(v * v for v in row) for row in rows)
     checks = [*canonical_checks(), wrong_norm_growth()]
     for binding in ("state", "update", "example"):
         joint = online.joint(binding)
