@@ -514,7 +514,14 @@ class Problem:
     W0: tuple[int, ...]
     E: int
     unit: Fraction
-    R2: int
+
+    @cached_property
+    def R2(self) -> int:
+        """`max_i ||rows[i]||^2` (`IntegerForm.radius2`), made when first read: a small
+        run's own loop never reads it (`perceptron.algorithms.online._small_trace`), and a
+        campaign reads it of thousands of such runs together (a caller that knows it
+        exactly may store it here first)."""
+        return self.form.radius2()
 
     @classmethod
     def build(cls, data: Dataset, conventions: Conventions) -> Problem:
@@ -535,8 +542,7 @@ class Problem:
             W0 = tuple(int(v / unit) for v in w0)
         E = step / unit if unit is not step else Fraction(1)
         assert E.denominator == 1
-        return cls(form, form.signed(), _thresholds(conventions, form.y), W0, int(E), unit,
-                   form.radius2())
+        return cls(form, form.signed(), _thresholds(conventions, form.y), W0, int(E), unit)
 
     @property
     def n(self) -> int:

@@ -836,16 +836,22 @@ def _jointly(held: Sequence[Held], checks: Sequence[tuple[Check, CompiledJudgeme
     # by kind (its name), names and tier of magnitude (`_tier`)
     deferred: dict[tuple[str, frozenset[str], int], list[Deferred]] = {}
     made: list[Part] = []
+    waiting = [part for _, part in held if isinstance(part, Deferred)]
+    if not waiting:
+        return None
+    # what each kind's joint builder reads of its runs, readied for all of them at once
+    joints = {part.kind.name: part.kind.joint(part.binding) for part in waiting}
+    for name, joint in joints.items():
+        assert joint is not None
+        joint.prepare([part.run for part in waiting if part.kind.name == name])
     for stage, part in held:
         if isinstance(part, Deferred):
-            joint = part.kind.joint(part.binding)
+            joint = joints[part.kind.name]
             assert joint is not None
             tier = _tier(joint.magnitude(part.run).bit_length(), JOINT_TIERS)
             deferred.setdefault((part.kind.name, part.names, tier), []).append(part)
         else:
             made.append((stage, part))
-    if not deferred:
-        return None
     found = verdicts(made, checks) if made else [NumericVerdict.empty() for _ in checks]
     for (_kind, names, _), parts in deferred.items():
         joint = parts[0].kind.joint(parts[0].binding)

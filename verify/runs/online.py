@@ -28,6 +28,7 @@ from perceptron.algorithms.fast import (
     augmented,
     divided,
     integer_form,
+    integer_vector,
 )
 from perceptron.algorithms.margin import MarginRun, run_margin
 from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SourceAlgorithm
@@ -593,7 +594,7 @@ _JOINT_NAMES: dict[str, frozenset[str]] = {
 
 def _joint(row_set: str) -> Joint:
     """How `row_set`'s rows of many engine runs are made at once (`Joint`)."""
-    return Joint(_joint_count(row_set), joint_rows(row_set), _joint_magnitude)
+    return Joint(_joint_count(row_set), joint_rows(row_set), _joint_magnitude, _joint_prepare)
 
 
 def _joint_count(row_set: str) -> Callable[[object, Collection[str]], int | None]:
@@ -640,6 +641,9 @@ JOINT_CELLS = 2**14
 def _joint_magnitude(run: OnlineUpdates) -> int:
     """`Joint.magnitude` of an engine run: its largest scaled iterate or example entry, or
     denominator (its constants, R2 and gamma_u, are products of these)."""
+    at = run.__dict__.get(_AT)
+    if at is not None:
+        return at[0].magnitudes[at[1]]
     integer = run.integer
     assert integer is not None
     form = integer.problem.form
@@ -694,6 +698,226 @@ def _per_run(values: Sequence[Fraction], counts: Sequence[int]) -> Column:
                          [v.denominator for v in values], counts))
 
 
+#: Where a run prepared by `_joint_prepare` keeps its stack and its place in it (the run's
+#: `__dict__`, beside its cached properties).
+_AT = "_joint_stack"
+
+
+@dataclass(frozen=True, eq=False)
+class _Stack:
+    """The integer arrays of many engine runs, stacked once (`_joint_prepare`) and read by
+    the joint rows of every row set (`_stack_rows`), where each row set's builder stacked
+    them again, run by run. Run k's iterates `W_0, ..., W_T` (numerators over `w_den[k]`,
+    `W_t * unit` with the unit's numerator 1) are rows `first_state[k] ..` of `W`, its
+    examples (numerators over `x_den[k]`) and labels rows `first_row[k] ..` of `X` and `y`,
+    its `u` row k of `U` over `u_den[k]`; every array int64, zero-padded to the widest run."""
+
+    W: IntArray
+    first_state: IntArray
+    updates: IntArray
+    X: IntArray
+    y: IntArray
+    first_row: IntArray
+    examples: IntArray
+    U: IntArray
+    widths: IntArray  # per run, its dimension (its examples' and u's)
+    w_den: list[int]
+    x_den: list[int]
+    u_den: list[int]
+    constants: list[tuple[Fraction, Fraction]]  # (R2, gamma_u) per run
+    magnitudes: list[int]  # `_joint_magnitude` per run
+
+
+def _joint_prepare(runs: Sequence[OnlineUpdates]) -> None:
+    """`Joint.prepare` of the online row sets: the runs' integer arrays stacked once
+    (`_Stack`) for the joint rows of every row set, their iterates made for all of them in
+    one cumulative sum, and their margins `gamma_u` in one product, where each run made
+    them with a dozen numpy calls and Fractions of its own, and each row set stacked them
+    again (together most of the joint rows' time on the mixed sources of
+    `benchmarks/campaign.py`, thousands of runs of a handful of updates).
+
+    A run is stacked only when every integer of it is exact in int64 by a bound: from the
+    zero start with the unit's numerator 1 (`W_t` the partial sums of the signed rows `Z` at
+    the updated positions), int64 rows, `T max|Z| <= INT64_LIMIT // 2` for its T updates
+    (each partial sum, and each first step less the run before's total, below), and
+    `max|Z| sum|U| <= INT64_LIMIT` for `u = U / D` of the examples' dimension (its margins,
+    as `exact_matvec` decides for one run). Any other run, or one already stacked, is left
+    to its own properties, and the joint rows of a batch with such a run are made run by
+    run as before (`joint_rows`)."""
+    kept: list[OnlineUpdates] = []
+    vectors: list[tuple[list[int], int]] = []
+    seen: set[int] = set()
+    for run in runs:
+        integer = run.integer
+        if integer is None or _AT in run.__dict__ or id(run) in seen:
+            continue
+        problem = integer.problem
+        top = problem.form.max_abs
+        if (problem.E != 1 or problem.Z.dtype == object or problem.unit.numerator != 1
+                or not len(problem.Z) or any(problem.W0)
+                or len(integer.indices) * max(top, 1) > INT64_LIMIT // 2):
+            continue
+        U, D = integer_vector(run.u)
+        if len(U) != problem.Z.shape[1] or max(top, 1) * sum(map(abs, U)) > INT64_LIMIT:
+            continue
+        seen.add(id(run))
+        kept.append(run)
+        vectors.append((U, D))
+    if kept:
+        _stack(kept, vectors)
+
+
+def _stack(runs: Sequence[OnlineUpdates], vectors: Sequence[tuple[list[int], int]]) -> None:
+    """Stack `runs` (`_joint_prepare`: each within its bounds) and note each one's place."""
+    integers = [run.integer for run in runs]
+    problems = [integer.problem for integer in integers]  # type: ignore[union-attr]
+    widths = np.array([p.Z.shape[1] for p in problems], dtype=np.int64)  # u's too
+    width = int(widths.max())
+    updates = np.array([len(i.indices) for i in integers], dtype=np.int64)  # type: ignore[union-attr]
+    examples = np.array([len(p.Z) for p in problems], dtype=np.int64)
+    first_row = np.cumsum(examples) - examples
+    Z = _stacked([p.Z for p in problems], width)
+    y = np.concatenate([p.form.y for p in problems])
+    steps = Z[np.concatenate([i.indices for i in integers])  # type: ignore[union-attr]
+              + np.repeat(first_row, updates)]
+    # every run's partial sums by one cumulative sum: each run's first step less the total
+    # of the run with steps before it, so every prefix is one run's own partial sum (at most
+    # T max|Z| <= INT64_LIMIT // 2) and every step so changed at most INT64_LIMIT
+    first_step = (np.cumsum(updates) - updates)[updates > 0]
+    if len(first_step) > 1:
+        totals = np.add.reduceat(steps, first_step, axis=0)
+        steps[first_step[1:]] -= totals[:-1]
+    states = updates + 1
+    first_state = np.cumsum(states) - states
+    W = np.zeros((int(states.sum()), width), dtype=np.int64)
+    later = np.ones(len(W), dtype=bool)
+    later[first_state] = False
+    W[later] = np.cumsum(steps, axis=0)
+    U = np.array([[*u, *(0,) * (width - len(u))] for u, _ in vectors], dtype=np.int64)
+    margins = np.einsum("ij,ij->i", Z, np.repeat(U, examples, axis=0))
+    least = np.minimum.reduceat(margins, first_row).tolist()
+    tops = (np.maximum.reduceat(np.abs(W).max(axis=1), first_state).tolist() if width
+            else [0] * len(runs))
+    scales = [p.form.scale for p in problems]
+    w_den = [p.unit.denominator for p in problems]
+    X = _stacked([p.form.rows for p in problems], width)
+    stack = _Stack(
+        W, first_state, updates, X, y, first_row, examples, U, widths,
+        w_den, scales, [D for _, D in vectors],
+        [(Fraction(R2, scale * scale), Fraction(low, D * scale))
+         for R2, scale, low, (_, D) in zip(_radii(problems, X, first_row, examples), scales,
+                                           least, vectors, strict=True)],
+        [max(top, p.form.max_abs, scale)
+         for p, top, scale in zip(problems, tops, scales, strict=True)])
+    for k, run in enumerate(runs):
+        run.__dict__[_AT] = (stack, k)
+
+
+def _radii(problems: Sequence[Problem], X: IntArray, first_row: IntArray,
+           examples: IntArray) -> list[int]:
+    """Each problem's `R2`, `max_i ||rows[i]||^2` (its examples rows `first_row ..` of the
+    stacked `X`), stored in the problem (`Problem.R2`, made when first read): in one product
+    for those whose `max|x|^2 d` is within int64 (as `IntegerForm.radius2` decides for one
+    form), each other one's by its own."""
+    known = [p.__dict__.get("R2") for p in problems]
+    fits = np.array([R2 is None and p.form.max_abs ** 2 * max(p.Z.shape[1], 1) <= INT64_LIMIT
+                     for p, R2 in zip(problems, known, strict=True)], dtype=bool)
+    if fits.any():
+        rows = np.repeat(fits, examples)
+        norms = np.zeros(len(X), dtype=np.int64)
+        norms[rows] = np.einsum("ij,ij->i", X[rows], X[rows])
+        largest = np.maximum.reduceat(norms, first_row).tolist()
+        for p, found, R2 in zip(problems, fits.tolist(), largest, strict=True):
+            if found:
+                p.__dict__["R2"] = R2
+    return [p.R2 for p in problems]
+
+
+def _segments(starts: IntArray, lengths: IntArray) -> tuple[IntArray, IntArray]:
+    """The positions `starts[k] .. starts[k] + lengths[k] - 1` of every k one after another,
+    and each one's offset in its segment."""
+    total = int(lengths.sum())
+    before = np.cumsum(lengths) - lengths
+    offset = np.arange(total, dtype=np.int64) - np.repeat(before, lengths)
+    return np.repeat(starts, lengths) + offset, offset
+
+
+def _stack_rows(row_set: str, runs: Sequence[OnlineUpdates], origins: Sequence[Origin],
+                names: Collection[str], wanted: frozenset[str]) -> InstanceBatch | None:
+    """`joint_rows`' batch read off the runs' `_Stack` (all in one, `_joint_prepare`): the
+    same numerators over the same denominators as its run-by-run stacking; None when some
+    run is in none or in another."""
+    found = runs[0].__dict__.get(_AT)
+    if found is None:
+        return None
+    stack = found[0]
+    places = []
+    for run in runs:
+        at = run.__dict__.get(_AT)
+        if at is None or at[0] is not stack:
+            return None
+        places.append(at[1])
+    k = np.array(places, dtype=np.int64)
+    width = int(stack.widths[k].max())
+    updates = stack.updates[k]
+    states = updates + 1
+    examples = stack.examples[k]
+    w_den = [stack.w_den[i] for i in places]
+    scalars: dict[str, Column] = {}
+    vectors: dict[str, VectorColumn] = {}
+    if row_set == "state":
+        counts = states
+        rows, t = _segments(stack.first_state[k], states)
+        if "w" in wanted:
+            vectors["w"] = VectorColumn(*_over(stack.W[rows, :width], w_den, counts))
+    elif row_set == "update":
+        counts = updates
+        rows, t = _segments(stack.first_state[k], updates)
+        at = (np.concatenate([run.integer.indices for run in runs])  # type: ignore[union-attr]
+              + np.repeat(stack.first_row[k], updates))
+        if "y" in wanted:
+            scalars["y"] = Column.counting(stack.y[at], 1)
+        if "w" in wanted:
+            vectors["w"] = VectorColumn(*_over(stack.W[rows, :width], w_den, counts))
+        if "w_next" in wanted:
+            vectors["w_next"] = VectorColumn(*_over(stack.W[rows + 1, :width], w_den, counts))
+        if "x" in wanted:
+            vectors["x"] = VectorColumn(*_over(stack.X[at, :width],
+                                               [stack.x_den[i] for i in places], counts))
+    else:
+        # row r is (state, example): the batch's states one after another, and examples
+        counts = states * examples
+        state_rows, _ = _segments(stack.first_state[k], states)
+        example_rows, _ = _segments(stack.first_row[k], examples)
+        sizes = np.repeat(examples, states)  # rows per state
+        state_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+        example_of = (np.arange(len(state_of), dtype=np.int64)
+                      - np.repeat(np.cumsum(sizes) - sizes, sizes)
+                      + np.repeat(np.repeat(np.cumsum(examples) - examples, states), sizes))
+        t = (np.arange(len(sizes), dtype=np.int64)
+             - np.repeat(np.cumsum(states) - states, states))[state_of]
+        at = example_rows[example_of]
+        if "y" in wanted:
+            scalars["y"] = Column.counting(stack.y[at], 1)
+        if "w" in wanted:
+            vectors["w"] = VectorColumn(*_over(stack.W[state_rows[state_of], :width], w_den,
+                                               counts))
+        if "x" in wanted:
+            vectors["x"] = VectorColumn(*_over(stack.X[at, :width],
+                                               [stack.x_den[i] for i in places], counts))
+    own = scalars
+    scalars = {"t": Column.counting(t, int(updates.max()) - (row_set == "update"))}
+    if row_set == "update" and "tau" in wanted:
+        scalars["tau"] = _per_run([run.eta for run in runs], counts)
+    scalars.update(own)
+    index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)  # each row's run
+    if "u" in wanted:
+        vectors["u"] = VectorColumn(*_over(stack.U[k[index], :width],
+                                           [stack.u_den[i] for i in places], counts))
+    return _joint_tail(row_set, runs, origins, names, wanted, scalars, vectors, counts, index,
+                       t, examples.tolist(), [stack.constants[i] for i in places])
+
+
 def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Origin],
                                           Collection[str]], InstanceBatch]:
     """`Joint.build` of `row_set`: the rows of every run (each one `_joint_count` accepts),
@@ -708,6 +932,9 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
     def build(runs: Sequence[OnlineUpdates], origins: Sequence[Origin],
               names: Collection[str]) -> InstanceBatch:
         wanted = frozenset(needed(names))  # a sum's quantities: its column is made later
+        stacked = _stack_rows(row_set, runs, origins, names, wanted)
+        if stacked is not None:  # every run in one `_Stack` (`_joint_prepare`)
+            return stacked
         forms = [run.integer.problem.form for run in runs]  # type: ignore[union-attr]
         updates = [len(run.updates) for run in runs]
         if row_set == "state":
@@ -771,39 +998,53 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
         elif "w" in wanted:
             vectors["w"] = _vectors([num for num, _ in iterates], [den for _, den in iterates],
                                     counts, width)
-        if "eta" in wanted:
-            scalars["eta"] = _per_run([run.eta for run in runs], counts)
-        if wanted & {"R2", "R", "gamma_u"}:
-            constants = [run.constants for run in runs]
-            if "R2" in wanted:
-                scalars["R2"] = _per_run([R2 for R2, _ in constants], counts)
-            if "R" in wanted:
-                scalars["R"] = _per_run([radius_bound(R2) for R2, _ in constants], counts)
-            if "gamma_u" in wanted:
-                scalars["gamma_u"] = _per_run([gamma for _, gamma in constants], counts)
-        if "beta" in wanted:
-            scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
-        if "time" in wanted and all(run.plugin is None for run in runs):
-            times = [run.state_times() for run in runs]
-            picked = [np.repeat(s, form.n) if row_set == "example" else s[:c]  # type: ignore[index]
-                      for s, c, form in zip(times, counts, forms, strict=True)]
-            scalars["time"] = Column.counting(np.concatenate(picked), max(
-                (int(p[-1]) for p in picked if len(p)), default=0))
-        if "N" in wanted:
-            sizes = [run.data.n for run in runs]
-            scalars["N"] = Column.counting(np.repeat(np.array(sizes, dtype=np.int64), counts),
-                                           max(sizes))
         index = np.repeat(np.arange(len(runs), dtype=np.int64), counts)  # each row's run
         if "u" in wanted:  # each run's one row, stacked once and picked for its rows
             rows = [run.u_row for run in runs]
             vectors["u"] = VectorColumn(*_over(_stacked([row.num for row in rows], width)[index],
                                                [row.den for row in rows], counts))  # type: ignore[misc]
-        batch = InstanceBatch(scalars, vectors, tuple(origins), index, t)
-        if any(is_atom(n) for n in names):  # each run's own dataset, as `RunKind.rows` reads
-            batch.families = tuple(run.families() for run in runs)
-        return batch
+        return _joint_tail(row_set, runs, origins, names, wanted, scalars, vectors, counts,
+                           index, t, [form.n for form in forms])
 
     return build
+
+
+def _joint_tail(row_set: str, runs: Sequence[OnlineUpdates], origins: Sequence[Origin],
+                names: Collection[str], wanted: frozenset[str], scalars: dict[str, Column],
+                vectors: dict[str, VectorColumn], counts: Sequence[int] | IntArray,
+                index: IntArray, t: IntArray, examples: Sequence[int],
+                constants: Sequence[tuple[Fraction, Fraction]] | None = None
+                ) -> InstanceBatch:
+    """The joint batch of `joint_rows` (or `_stack_rows`) from its rows' own columns: each
+    run's constants (`constants`: their `(R2, gamma_u)`, else read off each run) on its rows,
+    in the order of the row set's own builder."""
+    if "eta" in wanted:
+        scalars["eta"] = _per_run([run.eta for run in runs], counts)
+    if wanted & {"R2", "R", "gamma_u"}:
+        if constants is None:
+            constants = [run.constants for run in runs]
+        if "R2" in wanted:
+            scalars["R2"] = _per_run([R2 for R2, _ in constants], counts)
+        if "R" in wanted:
+            scalars["R"] = _per_run([radius_bound(R2) for R2, _ in constants], counts)
+        if "gamma_u" in wanted:
+            scalars["gamma_u"] = _per_run([gamma for _, gamma in constants], counts)
+    if "beta" in wanted:
+        scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
+    if "time" in wanted and all(run.plugin is None for run in runs):
+        times = [run.state_times() for run in runs]
+        picked = [np.repeat(s, n) if row_set == "example" else s[:c]  # type: ignore[index]
+                  for s, c, n in zip(times, counts, examples, strict=True)]
+        scalars["time"] = Column.counting(np.concatenate(picked), max(
+            (int(p[-1]) for p in picked if len(p)), default=0))
+    if "N" in wanted:
+        sizes = [run.data.n for run in runs]
+        scalars["N"] = Column.counting(np.repeat(np.array(sizes, dtype=np.int64), counts),
+                                       max(sizes))
+    batch = InstanceBatch(scalars, vectors, tuple(origins), index, t)
+    if any(is_atom(n) for n in names):  # each run's own dataset, as `RunKind.rows` reads
+        batch.families = tuple(run.families() for run in runs)
+    return batch
 
 
 # ---- runners -------------------------------------------------------------------------------

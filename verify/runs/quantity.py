@@ -122,6 +122,10 @@ class Joint:
     #: its quantities' products bring (whose runs a campaign puts in one batch: one run of
     #: big numbers would make every product of the batch exact Python ints)
     magnitude: Callable[[Any], int] = lambda _run: 0
+    #: `prepare(runs)`: ready what `magnitude` and `build` read of many runs, for all of them
+    #: at once (the same values); a campaign calls it with a flush's runs before it asks
+    #: their magnitudes (`verify.numeric.campaign._jointly`)
+    prepare: Callable[[Sequence[Any]], None] = lambda _runs: None
 
 
 def needed(names: Collection[str]) -> set[str]:

@@ -329,16 +329,19 @@ def _rationals(batch: InstanceBatch, names: frozenset[str],
             for i in (range(len(batch)) if rows is None else rows)]
 
 
+@pytest.mark.parametrize("prepared", ["none", "all", "some"])
 @settings(max_examples=25, deadline=None)
 @given(st.lists(separable_data(max_dim=4, max_n=6), min_size=1, max_size=5),
        st.integers(0, 10**6))
 def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
-        planted: list[Planted], seed: int) -> None:
+        prepared: str, planted: list[Planted], seed: int) -> None:
     """The rows of many runs made at once (`Joint`, the online kind's `joint_rows`) are, row
     by row, the exact values each run's own builder gives (whatever their denominators),
     with the same count; and every canonical check (and one false step) gives the same
     verdict on them as on the runs' own rows checked in order (`verdicts`), counterexample
-    aside: a violation sends a campaign back to those rows (`_jointly`)."""
+    aside: a violation sends a campaign back to those rows (`_jointly`). So they are when
+    the runs were readied together first (`Joint.prepare`: stacked once, read off that
+    stack), all of them or every other one (then made run by run as before)."""
     scenarios = [Scenario(p.data, p.u, Origin("hypothesis", k)) for k, p in enumerate(planted)]
     scenarios += list(generated(seed, 3))  # rational data over other denominators
     runs = [engine_runner(s) for s in scenarios]
@@ -349,6 +352,15 @@ def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
     runs += [*margins, stepped]
     scenarios += [scenarios[0]] * len(margins) + [scenarios[-1]]
     online = kind_of("state")
+    if prepared != "none":
+        joint = online.joint("state")
+        assert joint is not None
+        joint.prepare(runs if prepared == "all" else runs[::2])
+        # R2 is stored in the runs' problems there, where their own rows read it too
+        for run in runs:
+            if run.integer is not None:
+                rows = run.integer.problem.form.rows.tolist()
+                assert run.integer.problem.R2 == max(sum(v * v for v in row) for row in rows)
     checks = [*canonical_checks(), wrong_norm_growth()]
     for binding in ("state", "update", "example"):
         joint = online.joint(binding)
