@@ -503,3 +503,13 @@ def test_an_audit_without_report_files_imports_no_renderer() -> None:
     assert done.returncode == 0, done.stderr
     assert '"finite-sums"' in done.stdout, done.stdout[:500]
     assert "LOADED []" in done.stderr, done.stderr
+
+
+def test_the_help_says_the_default_jobs_truly_on_any_machine() -> None:
+    """docstruth: `--jobs`'s help said "default: the 8 cores here" on any machine of more
+    than 8 cores, the default being capped at 8; it now says the cap where it applies."""
+    from verify.cli.audit import default_jobs_said
+
+    assert default_jobs_said(2) == "2, the cores here"
+    assert default_jobs_said(8) == "8, the cores here"
+    assert default_jobs_said(32) == "8: the cores here (32), at most 8"
