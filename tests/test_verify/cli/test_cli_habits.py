@@ -513,3 +513,30 @@ def test_the_help_says_the_default_jobs_truly_on_any_machine() -> None:
     assert default_jobs_said(2) == "2, the cores here"
     assert default_jobs_said(8) == "8, the cores here"
     assert default_jobs_said(32) == "8: the cores here (32), at most 8"
+
+
+def _options(command: str) -> set[str]:
+    """The long options `novikoff COMMAND` takes, but `--help`, read off its parser."""
+    from verify.cli import build_parser
+
+    parser = build_parser((command,))
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return {o for a in sub.choices[command]._actions  # type: ignore[attr-defined]
+            for o in a.option_strings if o.startswith("--") and o != "--help"}
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "audit"])
+def test_the_readme_table_names_every_option_of_a_command(command: str) -> None:
+    """docstruth: the README's command table is a command's usage; an option added or renamed
+    in the code and not there (or the reverse) would make that line untrue."""
+    row = next(line for line in (ROOT / "README.md").read_text().splitlines()
+               if line.startswith(f"| `novikoff {command}"))
+    usage = row.split(" | ")[0]
+    assert set(re.findall(r"--[a-z][a-z-]*", usage)) == _options(command)
+
+
+def test_the_commands_page_names_every_option_of_the_audit() -> None:
+    """docstruth: docs/commands.md opens with the audit's whole usage; it stays the parser's."""
+    usage = next(line for line in (ROOT / "docs" / "commands.md").read_text().splitlines()
+                 if line.startswith("novikoff audit ["))
+    assert set(re.findall(r"--[a-z][a-z-]*", usage)) == _options("audit")
