@@ -89,7 +89,7 @@ def register(subparsers: Any) -> None:
         "proofs and every proof file audited are verified and every report file was written "
         "whole; 1 when one of them is not verified (with --strict: any proof audited), a "
         "piece of a report file could not be rendered, or coqc rejects a step --coq "
-        "exported; 2 when a proof, data file or plug-in "
+        "exported; 2 when a proof, data file, plug-in or run kind (--run-kind) "
         "cannot be used or fails (one line each, the others are reported), or on a usage "
         "error.",
     )

@@ -540,3 +540,13 @@ def test_the_commands_page_names_every_option_of_the_audit() -> None:
     usage = next(line for line in (ROOT / "docs" / "commands.md").read_text().splitlines()
                  if line.startswith("novikoff audit ["))
     assert set(re.findall(r"--[a-z][a-z-]*", usage)) == _options("audit")
+
+
+def test_the_audit_help_names_an_unknown_run_kind_among_its_exit_2_causes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """docstruth: `--run-kind NAME` of no installed kind ends the audit with exit 2 (as the
+    README and docs/commands.md say), but `audit --help` listed only a proof, data file or
+    plug-in."""
+    code, out, _ = cli(capsys, "audit", "--help")
+    assert code == 0
+    assert "plug-in or run kind (--run-kind) cannot be used" in " ".join(out.split())
