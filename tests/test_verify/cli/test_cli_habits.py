@@ -550,3 +550,15 @@ def test_the_audit_help_names_an_unknown_run_kind_among_its_exit_2_causes(
     code, out, _ = cli(capsys, "audit", "--help")
     assert code == 0
     assert "plug-in or run kind (--run-kind) cannot be used" in " ".join(out.split())
+
+
+def test_explain_exits_2_on_a_proof_file_it_cannot_read_as_its_help_says(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """docstruth: `explain --help` gave exit 2 for an unknown step id only; a proof file that
+    cannot be read is exit 2 too (one line per error), and the help now says bad input."""
+    broken = tmp_path / "broken.toml"
+    broken.write_text('title = "b"\nscalars = ["a"]\n[[step]]\nid = "a"\nclaim = "a^2 >= 0"\n')
+    code, out, err = cli(capsys, "explain", str(broken), "a")
+    assert one_line_error(code, out, err), err
+    code, out, _ = cli(capsys, "explain", "--help")
+    assert "2 on bad input" in " ".join(out.split())
