@@ -19,7 +19,7 @@ the step is read exactly off the trace (the run quantity `alpha`).
   examples/plugins/batch_perceptron.py:unit_step`
 - `optimal_step`: the oracle-optimal step `alpha = <theta_star, xbar>/||xbar||^2`, the
   built-in batch run (`perceptron.algorithms.batch.run_batch`), checked against it by
-  tests/test_verify/runs/test_plugin_batch.py.
+  tests/test_verify/plugins/test_plugin_batch.py.
 """
 
 from __future__ import annotations

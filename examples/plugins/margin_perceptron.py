@@ -1,6 +1,6 @@
 """The margin perceptron written as a plug-in: the contract of `novikoff audit --algorithm`
 in full (docs/proof-files.md, "Your own algorithm"), checked against the built-in one
-(`perceptron.algorithms.margin.run_margin`) by tests/test_verify/runs/test_plugin.py.
+(`perceptron.algorithms.margin.run_margin`) by tests/test_verify/plugins/test_plugin.py.
 
 Its default name, `margin-perceptron` (the function's), is the built-in's and is refused (a
 plug-in never stands in for a built-in algorithm); give it one:

@@ -64,7 +64,17 @@ def renderer(name: str) -> Callable[[Audit, list[str], Layout | None], str]:
 
 
 #: Proofs and campaign sources are independent, and the report does not depend on N.
-DEFAULT_JOBS = min(os.cpu_count() or 1, 8)
+MOST_DEFAULT_JOBS = 8
+DEFAULT_JOBS = min(os.cpu_count() or 1, MOST_DEFAULT_JOBS)
+
+
+def default_jobs_said(cores: int) -> str:
+    """`--jobs`'s default as `--help` says it, on a machine of `cores` cores: the default is
+    capped, so past the cap "the N cores here" would be untrue (it said "the 8 cores here")."""
+    jobs = min(cores, MOST_DEFAULT_JOBS)
+    if jobs == cores:
+        return f"{jobs}, the cores here"
+    return f"{jobs}: the cores here ({cores}), at most {MOST_DEFAULT_JOBS}"
 
 
 def register(subparsers: Any) -> None:
@@ -79,7 +89,7 @@ def register(subparsers: Any) -> None:
         "proofs and every proof file audited are verified and every report file was written "
         "whole; 1 when one of them is not verified (with --strict: any proof audited), a "
         "piece of a report file could not be rendered, or coqc rejects a step --coq "
-        "exported; 2 when a proof, data file or plug-in "
+        "exported; 2 when a proof, data file, plug-in or run kind (--run-kind) "
         "cannot be used or fails (one line each, the others are reported), or on a usage "
         "error.",
     )
@@ -152,7 +162,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--jobs", type=whole_number("processes", 1, 256),
                         default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
-                        f"is the same for every N (default: the {DEFAULT_JOBS} cores here)")
+                        f"is the same for every N (default: "
+                        f"{default_jobs_said(os.cpu_count() or 1)})")
     parser.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                         help="run the campaign's shards on the workers of this Dask "
                         "scheduler (tcp://HOST:PORT; needs Dask: `pip install -e '.[dask]'` in "

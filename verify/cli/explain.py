@@ -35,7 +35,8 @@ def register(subparsers: Any) -> None:
         "written with its source and note, its hypotheses, and either its certificate written "
         "out as a sum (m * claim = coefficient * [hypothesis] * ... + squares) or its "
         "counterexample with the numbers plugged into every hypothesis and the claim. "
-        "Exit 0 proved, 1 refuted or unknown, 2 unknown step id.",
+        "Exit 0 proved, 1 refuted or unknown, 2 on bad input (an unknown proof or step id, "
+        "a proof file that cannot be read) or a usage error.",
     )
     parser.add_argument("step", metavar="STEP_ID",
                         help="PROOF/STEP (e.g. virtue-online/part3-as-written), or a bare STEP "

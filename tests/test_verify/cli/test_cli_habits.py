@@ -503,3 +503,62 @@ def test_an_audit_without_report_files_imports_no_renderer() -> None:
     assert done.returncode == 0, done.stderr
     assert '"finite-sums"' in done.stdout, done.stdout[:500]
     assert "LOADED []" in done.stderr, done.stderr
+
+
+def test_the_help_says_the_default_jobs_truly_on_any_machine() -> None:
+    """docstruth: `--jobs`'s help said "default: the 8 cores here" on any machine of more
+    than 8 cores, the default being capped at 8; it now says the cap where it applies."""
+    from verify.cli.audit import default_jobs_said
+
+    assert default_jobs_said(2) == "2, the cores here"
+    assert default_jobs_said(8) == "8, the cores here"
+    assert default_jobs_said(32) == "8: the cores here (32), at most 8"
+
+
+def _options(command: str) -> set[str]:
+    """The long options `novikoff COMMAND` takes, but `--help`, read off its parser."""
+    from verify.cli import build_parser
+
+    parser = build_parser((command,))
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return {o for a in sub.choices[command]._actions  # type: ignore[attr-defined]
+            for o in a.option_strings if o.startswith("--") and o != "--help"}
+
+
+@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "audit"])
+def test_the_readme_table_names_every_option_of_a_command(command: str) -> None:
+    """docstruth: the README's command table is a command's usage; an option added or renamed
+    in the code and not there (or the reverse) would make that line untrue."""
+    row = next(line for line in (ROOT / "README.md").read_text().splitlines()
+               if line.startswith(f"| `novikoff {command}"))
+    usage = row.split(" | ")[0]
+    assert set(re.findall(r"--[a-z][a-z-]*", usage)) == _options(command)
+
+
+def test_the_commands_page_names_every_option_of_the_audit() -> None:
+    """docstruth: docs/commands.md opens with the audit's whole usage; it stays the parser's."""
+    usage = next(line for line in (ROOT / "docs" / "commands.md").read_text().splitlines()
+                 if line.startswith("novikoff audit ["))
+    assert set(re.findall(r"--[a-z][a-z-]*", usage)) == _options("audit")
+
+
+def test_the_audit_help_names_an_unknown_run_kind_among_its_exit_2_causes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """docstruth: `--run-kind NAME` of no installed kind ends the audit with exit 2 (as the
+    README and docs/commands.md say), but `audit --help` listed only a proof, data file or
+    plug-in."""
+    code, out, _ = cli(capsys, "audit", "--help")
+    assert code == 0
+    assert "plug-in or run kind (--run-kind) cannot be used" in " ".join(out.split())
+
+
+def test_explain_exits_2_on_a_proof_file_it_cannot_read_as_its_help_says(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """docstruth: `explain --help` gave exit 2 for an unknown step id only; a proof file that
+    cannot be read is exit 2 too (one line per error), and the help now says bad input."""
+    broken = tmp_path / "broken.toml"
+    broken.write_text('title = "b"\nscalars = ["a"]\n[[step]]\nid = "a"\nclaim = "a^2 >= 0"\n')
+    code, out, err = cli(capsys, "explain", str(broken), "a")
+    assert one_line_error(code, out, err), err
+    code, out, _ = cli(capsys, "explain", "--help")
+    assert "2 on bad input" in " ".join(out.split())
