@@ -1475,6 +1475,38 @@ def _denies(judgement: Judgement) -> bool:
     return False
 
 
+def _sign_example(judgement: Judgement) -> str:
+    """An example of a fact the judgement lacks, for the advice `it may need a fact the step
+    lacks (...)`: the sign `x >= 0` of the first scalar of the claim that no hypothesis
+    signs by itself (`c*x >= 0`, `c*x > 0`, `c*x == 0`), else only `a bound`. It was the
+    fixed text "a sign such as `R2 >= 0`", printed to a step whose `given` held `R2 >= 0`
+    (newcomer 28, F1): a student added it again and nothing changed. Advice must never name
+    a fact the step already has."""
+    signed = {x for fact in judgement.hypotheses if (x := _signed(fact)) is not None}
+    unsigned = sorted(s.name for s in judgement.claim.expr.free_symbols
+                      if s not in signed and atoms.IDENT.fullmatch(s.name))
+    if not unsigned:
+        return "a bound"
+    return f"a sign such as `{unsigned[0]} >= 0`, a bound"
+
+
+def _signed(fact: kernel.Fact) -> sympy.Symbol | None:
+    """The scalar `x` whose sign `fact` states or implies by itself: `x == c`, or `c*x + d`
+    `>=`/`>` 0 with `c > 0 >= d` (`R2 >= 1` implies `R2 >= 0`) or with `c < 0` and `d == 0`
+    (`-t > 0`); None for any other fact."""
+    if len(fact.expr.free_symbols) != 1:
+        return None
+    (x,) = fact.expr.free_symbols
+    try:
+        poly = sympy.Poly(fact.expr, x)
+    except sympy.PolynomialError:
+        return None
+    if poly.degree() != 1 or not all(c.is_Rational for c in poly.all_coeffs()):
+        return None
+    c, d = poly.all_coeffs()
+    return x if fact.kind == "==" or (c > 0 and d <= 0) or d == 0 else None
+
+
 def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
@@ -1529,7 +1561,7 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                                                 strict=True)
                     if o == "natural" and h.expr.is_Symbol and h.expr in claimed]
         t = counters[0] if counters else "the run's length"
-        lacking = ("a fact the step lacks (a sign such as `R2 >= 0`, a bound), a hint, or a "
+        lacking = (f"a fact the step lacks ({_sign_example(goal.judgement)}), a hint, or a "
                    "lemma it uses")
         factor = _factor_advice(goal, stops, can_split=isinstance(step.rule, Direct))
         if isinstance(step.rule, CaseSplit):  # newcomer 21: told to split on k, split on k

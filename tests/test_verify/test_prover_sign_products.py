@@ -9,15 +9,19 @@ them, and the kernel checks every certificate as before."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
+
 import sympy
 
+from proofs.language.terms import Vec
 from proofs.proof_file import parse_proof
 from verify import kernel
 from verify.kernel import Fact, Judgement, Obligation
-from verify.proof_checker import _factor_advice, check_proof
+from verify.proof_checker import ProofReport, _factor_advice, check_proof
 from verify.search.polynomials import Context
 from verify.search.products import sign_multipliers, sign_products
-from verify.verdict import Stop
+from verify.verdict import Stop, Verdict
 
 LECTURE = """
 title = "Lecture 3: perceptron with step eta"
@@ -242,3 +246,134 @@ def test_the_case_t_equal_0_is_never_told_to_add_t_positive() -> None:
     from verify.search.strategies import missing_factor
     from verify.search.work import DEFAULT_BUDGET, Work
     assert missing_factor(case, (), Work(DEFAULT_BUDGET)) is None
+
+
+# newcomer 28, F1: the lecturer's margin perceptron with a separator u that is NOT normalised
+ETA_MARGIN = """
+title = "margin perceptron with learning rate eta, u not normalised"
+theorem = "mistake-bound"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "eta", "beta", "R2", "gamma"]
+naturals = ["t"]
+[[step]]
+id = "norm-growth"
+claim = "norm2(w) <= t*(eta**2*R2 + 2*eta*beta)"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= beta", "norm2(x) <= R2", "eta > 0"]
+constants = ["eta", "beta", "R2"]
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= t*eta*gamma"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["y*dot(u, x) >= gamma", "eta > 0"]
+constants = ["u", "eta", "gamma"]
+[[step]]
+id = "cauchy-schwarz"
+claim = "dot(w, u)**2 <= norm2(w)*norm2(u)"
+hints = ["dot(u, u)*w - dot(w, u)*u"]
+[[step]]
+id = "squared-lower-bound"
+uses = ["progress", "cauchy-schwarz"]
+given = ["gamma > 0", "eta > 0"]
+claim = "t**2*eta**2*gamma**2 <= norm2(w)*norm2(u)"
+[[step]]
+id = "mistake-bound"
+uses = ["norm-growth", "squared-lower-bound"]
+given = ["gamma > 0", "eta > 0", "beta >= 0", "R2 >= 0"]
+claim = "t <= (eta*R2 + 2*beta)*norm2(u)/(eta*gamma**2)"
+split = { on = "t" }
+"""
+
+
+def _decided(given: list[str], claim: str, kind: str = ">=") -> Verdict:
+    """`decide` on `given |- 0 <kind> claim` over the scalars eta, R2, beta, c and the
+    vectors u, w."""
+    from verify.prover import decide
+
+    names = {n: sympy.Symbol(n) for n in ("eta", "R2", "beta", "c")}
+    names["norm2_u"] = sympy.Symbol("<u,u>")
+    names["dot_uw"] = sympy.Symbol("<u,w>")
+    names["norm2_w"] = sympy.Symbol("<w,w>")
+    facts = []
+    for text in given:
+        expr, fact_kind = text.split(" ")
+        facts.append(Fact(sympy.sympify(expr, locals=names), fact_kind))
+    judgement = Judgement(tuple(facts), Fact(sympy.sympify(claim, locals=names), kind),
+                          ("u", "w"), ("eta", "R2", "beta", "c"))
+    found = decide(judgement)
+    if found.status == "proved":
+        kernel.check_certificate(judgement, found.certificate)
+    return found
+
+
+def test_products_of_sign_facts_with_a_squared_norm_are_found() -> None:
+    """Newcomer 28, F1: `eta > 0, R2 >= 0 |- 0 <= eta*R2*norm2(u)` was unknown at every
+    budget, with hints and with a split, though its certificate is one product
+    `[eta > 0]*[R2 >= 0]*|u|^2` (the scalar twin `eta*R2*y**2` was proved). Products of up
+    to two hypotheses (and the sign products the judgement writes) now weight the squared
+    norms and Gram minors: each is found, the kernel accepts it, the same twice."""
+    found = _decided(["eta >", "R2 >="], "eta*R2*norm2_u")
+    assert found.status == "proved", found.message
+    assert found.message == "certificate by products with squared norms"
+    (product,) = found.certificate.products
+    assert product.hyps == (0, 1) and product.sigma == (kernel.NormSquare(1, Vec.named("u")),)
+    assert _decided(["eta >", "R2 >="], "eta*R2*norm2_u").certificate == found.certificate
+    # strict facts, a sum with a one-factor term, three sign atoms, a Gram minor
+    assert _decided(["eta >", "R2 >"], "eta*R2*norm2_u").status == "proved"
+    assert _decided(["eta >", "beta >=", "R2 >="],
+                    "(eta*R2 + 2*beta)*norm2_u").status == "proved"
+    assert _decided(["eta >", "beta >=", "R2 >="], "eta*R2*beta*norm2_u").status == "proved"
+    assert _decided(["eta >", "R2 >="],
+                    "eta*R2*(norm2_u*norm2_w - dot_uw**2)").status == "proved"
+    # a strict claim gets its strictly positive part from a strict fact
+    assert _decided(["eta >", "R2 >=", "c >"], "c + eta*R2*norm2_u", ">").status == "proved"
+    # and the false variants are not proved: u = 0, or R2 of no sign
+    assert _decided(["eta >", "R2 >"], "eta*R2*norm2_u", ">").status == "refuted"
+    assert _decided(["eta >"], "eta*R2*norm2_u").status == "refuted"
+
+
+@lru_cache(maxsize=1)
+def _eta_margin() -> ProofReport:
+    return check_proof(parse_proof(ETA_MARGIN.encode(), "eta-margin.toml"))
+
+
+def test_the_lecturers_bound_with_a_separator_not_normalised_is_proved() -> None:
+    """Newcomer 28, F1: the case t == 0 of the final step (`0 <= (eta*R2 + 2*beta)*|u|^2`
+    beside `t == 0`) was unknown, so the whole proof was; the lecturer had to write a lemma
+    `a >= 0 |- 0 <= a*norm2(u)`. Proved as written now, every certificate the kernel's."""
+    report = _eta_margin()
+    assert [s.status for s in report.steps] == ["proved"] * 5, [s.message for s in report.steps]
+    for step in report.steps:
+        for goal in step.goals:
+            for judgement, certificate in goal.pieces:
+                kernel.check_certificate(judgement, certificate)
+
+
+def test_the_advice_never_names_a_sign_the_step_already_has() -> None:
+    """Newcomer 28, F1: an unknown case t == 0 was told it "may need a fact the step lacks
+    (a sign such as `R2 >= 0`, a bound)", a fixed text, though `R2 >= 0` was in its `given`:
+    a student adds it again and nothing changes. The example is now a sign of a scalar of the
+    claim that no hypothesis states (or implies by itself: `beta >= 1`), else only a bound.
+    (Asked of the case's own obligation, as if its search had found nothing.)"""
+    from verify.proof_checker import _obstacle
+
+    last = _eta_margin().steps[-1]
+    (case,) = [g.goal for g in last.goals if g.goal.label == "case t == 0"]
+    signed = _obstacle(case, [], last.step)
+    assert "a fact the step lacks (a bound)" in signed, signed
+    assert "`R2 >= 0`" not in signed and "sign such as" not in signed
+    # R2 of no sign: named; `beta >= 1` implies beta's sign, so beta is not
+    r2, beta = sympy.symbols("R2 beta")
+    kept = [(h, o) for h, o in zip(case.judgement.hypotheses, case.origins, strict=True)
+            if h.expr not in (r2, beta)]
+    kept.append((Fact(beta - 1, ">="), ""))
+    unsigned = replace(case, judgement=replace(case.judgement, hypotheses=tuple(
+        h for h, _ in kept)), origins=tuple(o for _, o in kept))
+    told = _obstacle(unsigned, [], last.step)
+    assert "a fact the step lacks (a sign such as `R2 >= 0`, a bound)" in told, told

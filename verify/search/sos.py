@@ -226,6 +226,12 @@ def norm_squares(ctx: Context, max_degree: int) -> list[Term]:
     return _upto(_terms(ctx, "norm squares", build, shared=True), max_degree)
 
 
+def diagonal_grams(ctx: Context) -> set[int]:
+    """The generators `<v,v>` of the vector names (indices into `ctx.gens`): squared norms,
+    which `NormProducts` weights by products of hypotheses."""
+    return {_exponent(ctx.gram_gen(a, a)).index(1) for a in ctx.vectors}
+
+
 def hint_squares(ctx: Context, max_degree: int) -> list[Term]:
     """Squares of scalar hints and norm squares of vector hints, each charged its size
     before like terms merge."""

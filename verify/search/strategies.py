@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from sympy.polys.rings import PolyElement
 
 from verify import kernel
-from verify.kernel import Certificate, Fact, Product
+from verify.kernel import Certificate, Fact, NormSquare, Product
 from verify.kernel import atoms as atoms_
 from verify.search.equalities import equality_certificate, equality_multiples
 from verify.search.lp import SCALINGS, Multiple, Term, build_lp, exact_point
@@ -33,6 +33,7 @@ from verify.search.products import (
 from verify.search.rationalize import certificate_from_exact, certificate_from_point
 from verify.search.sos import (
     common_square,
+    diagonal_grams,
     dsos_squares,
     gram_minors,
     half_basis,
@@ -273,6 +274,47 @@ class ScaledSquares(WeightedSquares):
                 *weighted(ctx, scaled, hypothesis_products(ctx, 1, bound), bound)]
 
 
+class NormProducts(HypothesisProducts):
+    """`hypothesis products` with squared norms `<v,v>` (of each vector name and each vector
+    hint) and Gram minors (Cauchy–Schwarz) weighted by products of up to two inequality
+    hypotheses and by the sign products the judgement writes (`sign_product_terms`).
+
+    `eta > 0, R2 >= 0 |- 0 <= eta*R2*norm2(u)` was unknown at every budget (newcomer 28,
+    F1): its certificate is the one product `[eta > 0]*[R2 >= 0]*|u|^2`, but `weighted
+    squares` weights a square by one hypothesis only, `sign products` adds no squares and
+    the SDP's multipliers are single hypotheses. The scalar `eta*R2*y**2` was proved only
+    by the detour of clearing `eta` and squaring `y*eta`, which a Gram symbol has no
+    counterpart of. This is the shape of every bound with a separator that is not
+    normalised (`(eta*R2 + 2*beta)*norm2(u)`). The columns are few (factors times vectors
+    and Gram minors), the strategy applies only when the judgement writes a squared norm,
+    and it comes after the strategies before it, so no certificate they find changes; it
+    comes before the SDP, which it spares on such steps (no shipped certificate is the
+    SDP's: the store and the audit JSON are unchanged)."""
+
+    name = "products with squared norms"
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and bool(diagonal_grams(ctx) & _written(ctx))
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        squares = [t for t in norm_squares(ctx, bound) if len(t.poly) == 1]
+        squares += gram_minors(ctx, bound)
+        squares += [t for t in hint_squares(ctx, bound) if isinstance(t.square and t.square(),
+                                                                     NormSquare)]
+        factors = [*hypothesis_products(ctx, 2, bound)]  # a copy: that list is cached
+        seen = {t.hyps for t in factors}
+        factors += [t for t in sign_product_terms(ctx, bound) if t.hyps not in seen]
+        return [*super().columns(ctx, target, bound), *weighted(ctx, squares, factors, bound)]
+
+
+def _written(ctx: Context) -> set[int]:
+    """The generators the claim's gap and the hypotheses write (indices into `ctx.gens`):
+    in refutation form the claim is `0 > 0` and the squared norm is in a hypothesis, the
+    negated claim."""
+    return {gen for poly in (ctx.gap, *ctx.hyps) for monomial in poly
+            for gen, power in enumerate(monomial) if power}
+
+
 class _Cleared(SignProducts):
     """`sign products` with one multiplier only (`missing_factor`'s trial)."""
 
@@ -461,5 +503,6 @@ STRATEGIES: tuple[Strategy, ...] = (
     WeightedSquares(),
     SignProducts(),
     ScaledSquares(),
+    NormProducts(),
     SemidefiniteSquares(),
 )
