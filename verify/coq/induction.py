@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 
 import sympy
 
+from proofs.language.terms import Vec
 from proofs.step import Induction, Step
 from verify.coq import printer
 from verify.coq.printer import Written, has_atoms, ident, kernel_relation, name
@@ -590,8 +591,14 @@ class Inductions(Rules):
         base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat', True)}"
                 for v in rule.base]
         before = f"forall {n}, ({n} < {LENGTH})%nat ->"  # the updates of a run of LENGTH
-        nxt = [f"({before} {name(v)} (S {n}) = {term_at(rule.step[v], v, n, False)})"
-               for v in rule.step]
+        # a name the base sets and the update leaves keeps its value (the kernel's reading,
+        # `refute_run`'s `kept`): without its equation the theorem would leave it free after
+        # the start, a stronger statement than the kernel's, which coqc rightly rejected
+        # (red team 28 F1: `base = { c = "3" }`, invariant `c == 3`)
+        updates = {**rule.step, **{v: Vec.named(v) if v in vectors else sympy.Symbol(v)
+                                   for v in rule.base if v not in rule.step}}
+        nxt = [f"({before} {name(v)} (S {n}) = {term_at(term, v, n, False)})"
+               for v, term in updates.items()]
         facts = [f"({before} {written(h, n)})" for h in update]
         premises = [*hyps, *base, *nxt, *facts]
         body = "".join(f"{h} ->\n    " for h in premises)
@@ -627,7 +634,7 @@ class Inductions(Rules):
             [v for v in constants if v not in vectors and v in families],
             [v for v in sequences if v in vectors], [v for v in sequences if v in naturals],
             [v for v in sequences if v not in vectors and v not in naturals]) for v in group)
-        run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update),
+        run = Run(binders, hypotheses, tuple(rule.base), tuple(updates), tuple(update),
                   frozenset(sequences), naturals)
 
         def label(items: Sequence[object], names: list[str], item: object, what: str) -> str:
@@ -641,7 +648,7 @@ class Inductions(Rules):
             used = [*(name(v) for v in other.run.binders), LENGTH]  # the same run, as long
             used += [label(hypotheses, h_names, h, "a hypothesis") for h in other.run.hypotheses]
             used += [label(list(rule.base), b_names, k, "a base") for k in other.run.base]
-            used += [label(list(rule.step), s_names, k, "an update") for k in other.run.step]
+            used += [label(list(updates), s_names, k, "an update") for k in other.run.step]
             used += [label(update, u_names, u, "an update fact")  # its forall, not at n
                      for u in other.run.update]
             invariants.append(f"({other.theorem} {' '.join(used)} {n} {earlier})")
