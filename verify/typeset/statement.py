@@ -31,7 +31,7 @@ from verify.proof_checker import over as summations
 from verify.typeset.indices import readable
 from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
-from verify.uses import UsedAs, agrees, used_as
+from verify.uses import UsedAs, agrees, moving, used_as
 
 Piece = tuple[str, str]
 """`("text", words)` or `("math", formula)`: a renderer escapes the first, wraps the second
@@ -95,6 +95,7 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     if stated is None:
         own, inherited, naturals, exists = [h.text for h in step.hypotheses], [], [], ()
         uses: tuple[UsedAs, ...] = ()
+        fresh: list[str] = []
     else:
         uses = used_as(step, stated, statements, proof)
         if not agrees(stated, uses):
@@ -104,13 +105,32 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
         inherited = [(o, h.text) for h, o in zip(stated.hypotheses, stated.origins,
                                                  strict=True) if o]
         counter = step.rule.variable if isinstance(step.rule, Induction) else None
-        naturals = [n for n in sorted(stated.naturals) if n != counter]
+        # a natural read afresh at each update is a fact of each update, not one value given
+        # for the whole run (red team 26 R6 aside, red team 28: `given k ∈ ℕ` for an
+        # induction's per-update k, which takes a new natural value at every update)
+        fresh = sorted((moving(stated) & stated.naturals) - {counter} - {
+            *getattr(step.rule, "base", ()), *getattr(step.rule, "step", ())})
+        naturals = [n for n in sorted(stated.naturals) if n != counter and n not in fresh]
         exists = stated.exists
     given = [(fmt.natural(printer.expression(n)),) for n in naturals]
     given += [tuple(printer.chunks(text)) for text in own]
-    claims = {(u.use.step, u.statement.claim.text) for u in uses}
+    # a used step's claim that it also assumes (`a >= 0 |- a >= 0`) is kept once by the
+    # kernel: an assumption of this step, not a fact derived by that one
+    claims = {(u.use.step, u.statement.claim.text) for u in uses
+              if u.statement.claim.text not in {h.text for h in u.statement.hypotheses}}
+    # a fact the kernel kept once, with the first step that brought it (a hypothesis of b),
+    # may be the claim of another step used: it is derived, so it reads `From a`, never as
+    # an assumption of the theorem (red team 28: `uses = ["b", "a"]` with b given `a >= 0`
+    # and a claiming it read `Given as a hypothesis of b`, and `From a` in the other order)
+    # (unless that step assumes it too: then it is an assumption whichever step brought it)
+    proved_by: dict[str, str] = {}
+    for u in uses:
+        if u.statement.claim.text not in {h.text for h in u.statement.hypotheses}:
+            proved_by.setdefault(u.statement.claim.text, u.use.step)
     facts = []
     for origin, text in inherited:
+        if (origin, text) not in claims and text in proved_by:
+            origin = proved_by[text]
         source, substituted = written(text, proof)
         facts.append((provenance(origin, substituted, _held(origin, text, claims, statements)),
                       tuple(printer.chunks(source))))
@@ -119,8 +139,8 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     claim[0] = fmt.row([*_turnstile(printer, exists), claim[0]])
     shown[0] = TEXT.row([*_turnstile(plain, exists), shown[0]])
     read = [*own, *(written(text, proof)[0] for _, text in inherited), claim_text]
-    return Statement(_rule(step, printer, uses, proof), tuple(given), tuple(facts), tuple(claim),
-                     tuple(len(c) for c in shown),
+    return Statement(_rule(step, printer, uses, proof, fresh), tuple(given), tuple(facts),
+                     tuple(claim), tuple(len(c) for c in shown),
                      defined_sets(proof, read_sets(proof, read), printer))
 
 
@@ -360,9 +380,10 @@ def _declared(proof: Proof | None, index: str, over: str) -> str | None:
 
 
 def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
-          proof: Proof) -> tuple[Piece, ...]:
+          proof: Proof, fresh: Sequence[str] = ()) -> tuple[Piece, ...]:
     """An induction's run in words and formulas (with the invariants the kernel carries at
-    every state and the one-update lemmas it assumes at each update); a case split's cases."""
+    every state and the one-update lemmas it assumes at each update, and `fresh`, its
+    per-update naturals, natural at each update); a case split's cases."""
     rule = step.rule
     if isinstance(rule, CaseSplit):
         on = printer.expression(term_text(rule.on))
@@ -394,11 +415,13 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
     # w + y x when y<u, x> >= g" read as the perceptron's update rule (newcomer 27, F3)
     pieces: list[Piece] = [("text", "for every run from "), *assign(rule.base, "==", "base")]
     pieces += [("text", " of updates "), *assign(rule.step, "←", "step")]
-    if rule.hypotheses:
+    each = [fmt.natural(printer.expression(n)) for n in fresh] + [
+        printer.relation(fact.text) for fact in rule.hypotheses]
+    if each:
         pieces.append(("text", ", each with "))
-        for k, fact in enumerate(rule.hypotheses):
+        for k, fact in enumerate(each):
             pieces += [("text", ", ")] if k else []
-            pieces.append(("math", printer.relation(fact.text)))
+            pieces.append(("math", fact))
     for kind, opening in (("carried", ", where at every state "),
                           ("lemma", ", at each update also ")):
         for k, used in enumerate(u for u in uses if u.kind == kind):
