@@ -225,9 +225,26 @@ class Inductions(Rules):
                                g.obligation.judgement.claim): g
                               for g in sides if ": sum rule" in g.obligation.label
                               and not g.obligation.label.startswith(f"{label}: ")}
+        late: list[tuple[str, Mapping[str, object]]] = []
+
+        def apply_lemmas(intros: dict[str, str], in_proof: dict[str, str]) -> None:
+            # before a natural is made the opaque real `INR n` (`introduce`): the lemma's
+            # theorem takes the `nat`, and its premises must read `INR n` as the step's do
+            # (red team 28 F4: applied after `clearbody`, `hyp'0 : n >= 2` met the lemma's
+            # `INR nat'0 >= 2`, and coqc rejected the kernel-proved step). A lemma with a
+            # premise to restate that reads a natural is applied after (its text names the
+            # natural's real, bound only then), as before.
+            for used, substitution in lemmas:
+                if any(h not in script.hyps and set(intros) & set().union(
+                        *map(atoms.names_of, (h.lhs, h.rhs, *h.divisors)))
+                       for h in self.lemma_statement(used, substitution)[0]):
+                    late.append((used, substitution))
+                else:
+                    self.apply_lemma(script, used, substitution, intros, zero_by, in_proof)
+
         intros = self.introduce(script, variables, naturals, labels,
-                                applications, derived_claims, zero_by)
-        for used, substitution in lemmas:
+                                applications, derived_claims, zero_by, apply_lemmas)
+        for used, substitution in late:
             self.apply_lemma(script, used, substitution, intros, zero_by)
         as_real = {n: f"(INR {name(n)})" for n in intros}
         real = {name(n): text for n, text in as_real.items()}
@@ -488,7 +505,8 @@ class Inductions(Rules):
         return exported.hypotheses, exported.claim
 
     def apply_lemma(self, script: Script, used: str, substitution: Mapping[str, object],
-                    intros: dict[str, str], zero_by: Sequence[str]) -> None:
+                    intros: dict[str, str], zero_by: Sequence[str],
+                    in_proof: Mapping[str, str] | None = None) -> None:
         """Derive a one-update lemma's claim in the step lemma: its theorem applied to the
         names of the update at hand (or its `with` terms). The kernel admitted the lemma
         because each of its hypotheses is, in normal form, a premise of the step obligation;
@@ -505,7 +523,8 @@ class Inductions(Rules):
             script.restate(relation, texts)
         claims = {self.lemma_statement(used, substitution)[1]}
         self.apply(script, used, substitution, claims, intros,
-                   lambda term, zero: self.coq_term(term, zero, zero_by, {}))
+                   lambda term, zero: self.coq_term(term, zero, zero_by, dict(in_proof or {}),
+                                                    intros))
 
     def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
                  sequences: list[str], update: Sequence[Rel], invariant: Rel,
