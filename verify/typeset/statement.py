@@ -26,6 +26,7 @@ from proofs.errors import ProofFileError
 from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
 from verify import kernel
+from verify.kernel.algebra import normal_form
 from verify.proof_checker import StepReport
 from verify.proof_checker import over as summations
 from verify.typeset.indices import readable
@@ -96,6 +97,7 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
         own, inherited, naturals, exists = [h.text for h in step.hypotheses], [], [], ()
         uses: tuple[UsedAs, ...] = ()
         fresh: list[str] = []
+        relations: list[kernel.Rel] = []
     else:
         uses = used_as(step, stated, statements, proof)
         if not agrees(stated, uses):
@@ -104,6 +106,7 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
         own = [h.text for h, o in zip(stated.hypotheses, stated.origins, strict=True) if not o]
         inherited = [(o, h.text) for h, o in zip(stated.hypotheses, stated.origins,
                                                  strict=True) if o]
+        relations = [h for h, o in zip(stated.hypotheses, stated.origins, strict=True) if o]
         counter = step.rule.variable if isinstance(step.rule, Induction) else None
         # a natural read afresh at each update is a fact of each update, not one value given
         # for the whole run (red team 26 R6 aside, red team 28: `given k ∈ ℕ` for an
@@ -123,17 +126,32 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     # an assumption of the theorem (red team 28: `uses = ["b", "a"]` with b given `a >= 0`
     # and a claiming it read `Given as a hypothesis of b`, and `From a` in the other order)
     # (unless that step assumes it too: then it is an assumption whichever step brought it)
+    # A claim written otherwise (an instance's `dot(a, b)**2 <= ... [a := w, b := u]` against
+    # `dot(w, u)**2 <= ...`) is kept beside the fact, which is still derived: compared in the
+    # kernel's normal form, it reads `From cs with a := w, b := u`.
     proved_by: dict[str, str] = {}
+    proved_form: dict[object, tuple[str, str]] = {}
     for u in uses:
         if u.statement.claim.text not in {h.text for h in u.statement.hypotheses}:
             proved_by.setdefault(u.statement.claim.text, u.use.step)
+            if (form := _form(u.statement.claim)) is not None and form not in {
+                    _form(h) for h in u.statement.hypotheses}:
+                proved_form.setdefault(form, (u.use.step, u.statement.claim.text))
     facts = []
-    for origin, text in inherited:
+    for (origin, text), relation in zip(inherited, relations, strict=True):
         if (origin, text) not in claims and text in proved_by:
             origin = proved_by[text]
+        elif (origin, text) not in claims and (by := proved_form.get(_form(relation))):
+            source, substituted = written(by[1], proof)  # shown as the claim that proves it
+            fact = (provenance(by[0], substituted, (False, None)), tuple(printer.chunks(source)))
+            if fact not in facts:  # that claim itself is among the facts too, said once
+                facts.append(fact)
+            continue
         source, substituted = written(text, proof)
-        facts.append((provenance(origin, substituted, _held(origin, text, claims, statements)),
-                      tuple(printer.chunks(source))))
+        fact = (provenance(origin, substituted, _held(origin, text, claims, statements)),
+                tuple(printer.chunks(source)))
+        if fact not in facts:  # a claim already shown for a fact it proves (above)
+            facts.append(fact)
     claim_text = step.claim.text if stated is None else stated.claim.text
     claim, shown = printer.chunks(claim_text), plain.chunks(claim_text)
     claim[0] = fmt.row([*_turnstile(printer, exists), claim[0]])
@@ -142,6 +160,15 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     return Statement(_rule(step, printer, uses, proof, fresh), tuple(given), tuple(facts),
                      tuple(claim), tuple(len(c) for c in shown),
                      defined_sets(proof, read_sets(proof, read), printer))
+
+
+def _form(relation: kernel.Rel) -> object:
+    """A relation's kernel normal form (its fact and side conditions), the same for two
+    texts of one relation; None where the kernel cannot read it."""
+    try:
+        return normal_form(relation, relation.text)
+    except kernel.KernelError:
+        return None
 
 
 def read_sets(proof: Proof, texts: Iterable[str]) -> tuple[str, ...]:

@@ -204,6 +204,30 @@ def test_a_hypothesis_another_used_step_proves_reads_from_that_step() -> None:
     assert "  given as a hypothesis of a: a ≥ 0" in lines, lines
 
 
+def test_a_hypothesis_an_instance_proves_in_other_words_reads_from_the_instance() -> None:
+    """Red team 28 (F2, second form): `needs` assumes `dot(w, u)**2 <= norm2(w)*norm2(u)`,
+    and the step also uses cs with a := w, b := u, whose claim is that fact written
+    otherwise (the kernel keeps both texts). It read `given as a hypothesis of needs`; the
+    two are one relation in the kernel's normal form, so it reads as the claim of cs with
+    a := w, b := u that proves it, shown once."""
+    from proofs.proof_file import parse_proof
+    from verify.render.text import statement_lines
+
+    text = ('title = "t"\nvectors = ["w", "u", "a", "b"]\n'
+            '[[step]]\nid = "cs"\nclaim = "dot(a, b)**2 <= norm2(a)*norm2(b)"\n'
+            '[[step]]\nid = "needs"\ngiven = ["dot(w, u)**2 <= norm2(w)*norm2(u)", '
+            '"norm2(u) == 1"]\nclaim = "dot(w, u)**2 <= norm2(w)"\n'
+            '[[step]]\nid = "main"\ngiven = ["norm2(u) == 1"]\n'
+            'claim = "dot(w, u)**2 <= norm2(w)"\n'
+            'uses = ["needs", { step = "cs", with = { a = "w", b = "u" } }]\n')
+    proof = parse_proof(text.encode(), "t.toml")
+    located = Located("t.toml", proof, proof.step("main"))
+    lines = statement_lines(located, check_with_uses(located))
+    assert lines == ["statement:", "  given ‖u‖² = 1",
+                     "  from cs with a := w, b := u: ⟨a, b⟩² ≤ ‖a‖²‖b‖²",
+                     "  from needs: ⟨w, u⟩² ≤ ‖w‖²", "  ⊢ ⟨w, u⟩² ≤ ‖w‖²"], lines
+
+
 def test_a_per_update_natural_is_a_fact_of_each_update_not_a_given() -> None:
     """Red team 26 (R6 aside, left open) and 28: an induction's per-update natural `k`
     (read by the update, not constant) read `given k ∈ ℕ`, one value for the whole run;
