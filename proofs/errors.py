@@ -27,6 +27,14 @@ _TABLE_HEADER = re.compile(r"^[ \t]*\[\[?[ \t]*([A-Za-z0-9_.\- \t\"']+?)[ \t]*\]
 TABLES = ("numeric", "imports", "notation", "define")
 
 
+#: characters a terminal obeys rather than prints (C0 but tab and line feed, a carriage
+#: return not before a line feed, DEL, C1 with its one-byte CSI) and the bidirectional
+#: overrides that reorder what is shown: a stranger's title `x\x1b[2K\rall proved ...\x1b[8m`
+#: erased and hid `check`'s `refuted` line on a terminal (red team 28 F6)
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+                     "|\r(?!\n)")
+
+
 class ProofFileError(ValueError):
     """A proof (file) that cannot be checked; the CLI prints it as one line, exit code 2.
 

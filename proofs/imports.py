@@ -29,7 +29,7 @@ from typing import Any
 
 import sympy
 
-from proofs.errors import ProofFileError
+from proofs.errors import CONTROL, ProofFileError
 from proofs.language.expressions import spelt_tree
 from proofs.language.indexed import names_in
 from proofs.language.terms import Vec
@@ -231,6 +231,10 @@ def imports_table(table: Any) -> Mapping[str, str]:
         if "\0" in target:  # no file has such a name (and the system refuses to look)
             raise ProofFileError(f"imports {name}: a path cannot hold a NUL character",
                                  key=f"imports.{name}")
+        if found := CONTROL.search(target):  # messages quote the path (red team 28 F6)
+            raise ProofFileError(f"imports {name}: the path {target!r} holds the control "
+                                 f"character {found.group()[0]!r}, which a terminal would obey "
+                                 "instead of showing it", key=f"imports.{name}")
         if name in PROOFS:  # its copies would be `PROOF--STEP`, "from PROOF": the built-in's
             raise ProofFileError(f"imports {name}: {name!r} is a built-in proof's id; an alias "
                                  "must be another name (its copies would be named, and said to "

@@ -52,7 +52,7 @@ from proofs.definitions import (
     with_definitions,
 )
 from proofs.earlier import Note, earlier_language
-from proofs.errors import ProofFileError, Source, raise_all
+from proofs.errors import CONTROL, ProofFileError, Source, raise_all
 from proofs.imports import (
     MAX_DEPTH,
     Declared,
@@ -795,6 +795,12 @@ def _text(table: Mapping[str, Any], key: str, *, required: bool = False,
         raise ProofFileError(f"{name!r} must be a string, not {_kind(value)}", key=name)
     if len(value) > MAX_TEXT:
         raise ProofFileError(f"{name!r} is longer than {MAX_TEXT} characters", key=name)
+    if found := CONTROL.search(value):
+        raise ProofFileError(
+            f"{name!r} contains the control character {found.group()[0]!r} "
+            f"(U+{ord(found.group()[0]):04X}), which a terminal would obey (move the cursor, "
+            "erase or hide what is printed) instead of showing it", key=name,
+            fix="remove it; a line break in a note is a newline, a tab a tab")
     return value
 
 

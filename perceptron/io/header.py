@@ -110,7 +110,7 @@ def header(path: str, data: Dataset) -> Header:
         try:
             read = tuple(parse_exact(t.strip()) for t in values.split(","))
         except DataError as error:
-            fault(f"its line `{line[:60]}`: {error}")
+            fault(f"its line `{_shown(line)}`: {error}")
             continue
         if key != "gamma" and len(read) != data.d:
             fault(f"its {key} has {len(read)} coordinates, its examples {data.d}")

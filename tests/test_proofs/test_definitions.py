@@ -158,7 +158,7 @@ step = { w = "w + d*u" }
 """
     step = check_proof(parse_proof(update.encode(), "update.toml")).steps[0]
     assert step.status == "proved", step.message  # d >= 0 and <u,u> >= 0: <w,u> grows
-    assert "when d >= 0" in str(step.statement)  # the definition is among the update facts
+    assert "each with d >= 0" in str(step.statement)  # the definition is among the update facts
 
 
 def test_a_sum_index_spelled_as_a_defined_name_does_not_get_its_definition() -> None:

@@ -209,3 +209,29 @@ def test_literals_with_an_exponent_are_read_exactly() -> None:
     for text, value in (("1e3", 1000), (".5", Fraction(1, 2)), ("2.5E-4", Fraction(1, 4000)),
                         ("1e999", 10**999)):
         assert parse_relation(f"y == {text}", names).rhs == value
+
+
+@pytest.mark.parametrize("field", ["title", "source", "note", "import"])
+@pytest.mark.parametrize("control", ["\\u001b[2K", "\\r", "\\u009b2K", "\\u0007", "\\u202e"])
+def test_a_control_character_a_terminal_would_obey_is_refused(field: str, control: str) -> None:
+    """Red team 28 F6: a stranger's title `x\\x1b[2K\\rall proved (9 proved, 0 refuted, 0
+    unknown)\\x1b[8m` made `check`'s summary line, printed raw, erase itself and hide its
+    `refuted` on a terminal (exit code and --json were right). Free text fields and import
+    paths refuse what a terminal obeys (C0 but tab and line feed, a lone carriage return,
+    DEL, C1, the bidirectional overrides), each quoted escaped in a one-line error."""
+    text = {"title": "t", "source": "s", "note": "n", "import": "lib.toml"}
+    text[field] += control + "all proved"
+    document = (f'title = "{text["title"]}"\nsource = "{text["source"]}"\nscalars = ["a"]\n'
+                f'[imports]\nlib = "{text["import"]}"\n[[step]]\nid = "s"\nclaim = "a >= 1"\n'
+                f'note = "{text["note"]}"\n' + ('uses = ["lib/x"]\n' if field == "import" else ""))
+    with pytest.raises(ProofFileError) as error:
+        parse_proof(document.encode(), "c.toml")
+    message = str(error.value)
+    assert "control character" in message
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", message)
+
+
+def test_tabs_line_breaks_and_crlf_stay_allowed_in_free_text() -> None:
+    document = ('title = "t\\tu"\nsource = """one\r\ntwo\nthree"""\nscalars = ["a"]\n'
+                '[[step]]\nid = "s"\nclaim = "a*a >= 0"\nnote = """a\nb\tc"""\n')
+    assert parse_proof(document.encode(), "ok.toml").title == "t\tu"

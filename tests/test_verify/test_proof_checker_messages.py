@@ -423,6 +423,37 @@ def test_a_point_off_the_naturals_is_said_to_be_off_them_and_only_then(
     assert "as a real" not in out
 
 
+OFF_NATURALS_STEP = b"""
+title = "inductive over the naturals only"
+scalars = ["t", "q", "k"]
+naturals = ["t", "k"]
+
+[[step]]
+id = "squares"
+claim = "q >= 0"
+split = { on = "k - 1" }
+[step.induction]
+variable = "t"
+base = { q = "0" }
+step = { q = "q + k*(k - 1)" }
+"""
+
+
+def test_a_step_case_broken_off_the_naturals_is_not_called_not_inductive() -> None:
+    """Red team 28: `q := q + k*(k - 1)` for a per-update natural k keeps `q >= 0` on every
+    run (k*(k - 1) >= 0 at every natural), but the case k < 1 of its step is broken at the
+    real k = 1/2, and the line read `invariant is not inductive`, untrue over the naturals.
+    It says the point is off the naturals now; with k real the run made from that point
+    refutes the step."""
+    proof = parse_proof(OFF_NATURALS_STEP, "n.toml")
+    message = check_proof(proof).steps[0].message
+    assert "invariant is not inductive" not in message
+    assert ("invariant not shown inductive: the point found breaks it, and it gives the natural "
+            "k the value 1/2, which no run does") in message
+    real = parse_proof(OFF_NATURALS_STEP.replace(b'"t", "k"]', b'"t"]'), "r.toml")
+    assert check_proof(real).steps[0].status == "refuted"
+
+
 FREE_START = b"""
 title = "a counter the base leaves free"
 vectors = ["w", "x"]

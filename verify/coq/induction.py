@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 
 import sympy
 
+from proofs.language.terms import Vec
 from proofs.step import Induction, Step
 from verify.coq import printer
 from verify.coq.printer import Written, has_atoms, ident, kernel_relation, name
@@ -224,9 +225,26 @@ class Inductions(Rules):
                                g.obligation.judgement.claim): g
                               for g in sides if ": sum rule" in g.obligation.label
                               and not g.obligation.label.startswith(f"{label}: ")}
+        late: list[tuple[str, Mapping[str, object]]] = []
+
+        def apply_lemmas(intros: dict[str, str], in_proof: dict[str, str]) -> None:
+            # before a natural is made the opaque real `INR n` (`introduce`): the lemma's
+            # theorem takes the `nat`, and its premises must read `INR n` as the step's do
+            # (red team 28 F4: applied after `clearbody`, `hyp'0 : n >= 2` met the lemma's
+            # `INR nat'0 >= 2`, and coqc rejected the kernel-proved step). A lemma with a
+            # premise to restate that reads a natural is applied after (its text names the
+            # natural's real, bound only then), as before.
+            for used, substitution in lemmas:
+                if any(h not in script.hyps and set(intros) & set().union(
+                        *map(atoms.names_of, (h.lhs, h.rhs, *h.divisors)))
+                       for h in self.lemma_statement(used, substitution)[0]):
+                    late.append((used, substitution))
+                else:
+                    self.apply_lemma(script, used, substitution, intros, zero_by, in_proof)
+
         intros = self.introduce(script, variables, naturals, labels,
-                                applications, derived_claims, zero_by)
-        for used, substitution in lemmas:
+                                applications, derived_claims, zero_by, apply_lemmas)
+        for used, substitution in late:
             self.apply_lemma(script, used, substitution, intros, zero_by)
         as_real = {n: f"(INR {name(n)})" for n in intros}
         real = {name(n): text for n, text in as_real.items()}
@@ -487,7 +505,8 @@ class Inductions(Rules):
         return exported.hypotheses, exported.claim
 
     def apply_lemma(self, script: Script, used: str, substitution: Mapping[str, object],
-                    intros: dict[str, str], zero_by: Sequence[str]) -> None:
+                    intros: dict[str, str], zero_by: Sequence[str],
+                    in_proof: Mapping[str, str] | None = None) -> None:
         """Derive a one-update lemma's claim in the step lemma: its theorem applied to the
         names of the update at hand (or its `with` terms). The kernel admitted the lemma
         because each of its hypotheses is, in normal form, a premise of the step obligation;
@@ -504,7 +523,8 @@ class Inductions(Rules):
             script.restate(relation, texts)
         claims = {self.lemma_statement(used, substitution)[1]}
         self.apply(script, used, substitution, claims, intros,
-                   lambda term, zero: self.coq_term(term, zero, zero_by, {}))
+                   lambda term, zero: self.coq_term(term, zero, zero_by, dict(in_proof or {}),
+                                                    intros))
 
     def over_nat(self, step: Step, variables: list[str], hypotheses: tuple[Rel, ...],
                  sequences: list[str], update: Sequence[Rel], invariant: Rel,
@@ -590,8 +610,14 @@ class Inductions(Rules):
         base = [f"{name(v)} 0%nat = {term_at(rule.base[v], v, '0%nat', True)}"
                 for v in rule.base]
         before = f"forall {n}, ({n} < {LENGTH})%nat ->"  # the updates of a run of LENGTH
-        nxt = [f"({before} {name(v)} (S {n}) = {term_at(rule.step[v], v, n, False)})"
-               for v in rule.step]
+        # a name the base sets and the update leaves keeps its value (the kernel's reading,
+        # `refute_run`'s `kept`): without its equation the theorem would leave it free after
+        # the start, a stronger statement than the kernel's, which coqc rightly rejected
+        # (red team 28 F1: `base = { c = "3" }`, invariant `c == 3`)
+        updates = {**rule.step, **{v: Vec.named(v) if v in vectors else sympy.Symbol(v)
+                                   for v in rule.base if v not in rule.step}}
+        nxt = [f"({before} {name(v)} (S {n}) = {term_at(term, v, n, False)})"
+               for v, term in updates.items()]
         facts = [f"({before} {written(h, n)})" for h in update]
         premises = [*hyps, *base, *nxt, *facts]
         body = "".join(f"{h} ->\n    " for h in premises)
@@ -627,7 +653,7 @@ class Inductions(Rules):
             [v for v in constants if v not in vectors and v in families],
             [v for v in sequences if v in vectors], [v for v in sequences if v in naturals],
             [v for v in sequences if v not in vectors and v not in naturals]) for v in group)
-        run = Run(binders, hypotheses, tuple(rule.base), tuple(rule.step), tuple(update),
+        run = Run(binders, hypotheses, tuple(rule.base), tuple(updates), tuple(update),
                   frozenset(sequences), naturals)
 
         def label(items: Sequence[object], names: list[str], item: object, what: str) -> str:
@@ -641,7 +667,7 @@ class Inductions(Rules):
             used = [*(name(v) for v in other.run.binders), LENGTH]  # the same run, as long
             used += [label(hypotheses, h_names, h, "a hypothesis") for h in other.run.hypotheses]
             used += [label(list(rule.base), b_names, k, "a base") for k in other.run.base]
-            used += [label(list(rule.step), s_names, k, "an update") for k in other.run.step]
+            used += [label(list(updates), s_names, k, "an update") for k in other.run.step]
             used += [label(update, u_names, u, "an update fact")  # its forall, not at n
                      for u in other.run.update]
             invariants.append(f"({other.theorem} {' '.join(used)} {n} {earlier})")

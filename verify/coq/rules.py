@@ -216,7 +216,9 @@ class Rules(Statements):
 
     def introduce(self, script: Script, variables: Sequence[str], naturals: frozenset[str],
                   premises: list[str], applications: Sequence[tuple[str, Mapping[str, object]]],
-                  claims: set[Rel], zero_by: Sequence[str]) -> dict[str, str]:
+                  claims: set[Rel], zero_by: Sequence[str],
+                  early: Callable[[dict[str, str], dict[str, str]], None] | None = None
+                  ) -> dict[str, str]:
         """The opening of every exported proof (a direct step's, an induction lemma's): `intros`
         of its variables (a natural by a fresh `nat` name) and `premises`, the used theorems
         applied (`apply_uses`; a zero vector written by one of `zero_by`), then each natural
@@ -230,6 +232,8 @@ class Rules(Statements):
         self.apply_uses(script, applications, claims, intros,
                         lambda term, zero: self.coq_term(term, zero, zero_by, in_proof,
                                                          intros))
+        if early is not None:  # more theorems applied while a natural is still its `nat`
+            early(intros, in_proof)
         for natural, nat in intros.items():
             fact = script.new("natge")
             script.emit(f"pose proof (pos_INR {nat}) as {fact}. "

@@ -26,6 +26,7 @@ from proofs.errors import ProofFileError
 from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
 from verify import kernel
+from verify.kernel.algebra import normal_form
 from verify.proof_checker import StepReport
 from verify.proof_checker import over as summations
 from verify.typeset.indices import readable
@@ -100,6 +101,8 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     if stated is None:
         own, inherited, naturals, exists = [h.text for h in step.hypotheses], [], [], ()
         uses: tuple[UsedAs, ...] = ()
+        fresh: list[str] = []
+        relations: list[kernel.Rel] = []
     else:
         uses = used_as(step, stated, statements, proof)
         if not agrees(stated, uses):
@@ -108,17 +111,52 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
         own = [h.text for h, o in zip(stated.hypotheses, stated.origins, strict=True) if not o]
         inherited = [(o, h.text) for h, o in zip(stated.hypotheses, stated.origins,
                                                  strict=True) if o]
+        relations = [h for h, o in zip(stated.hypotheses, stated.origins, strict=True) if o]
         counter = step.rule.variable if isinstance(step.rule, Induction) else None
-        naturals = [n for n in sorted(stated.naturals) if n != counter]
+        # a natural read afresh at each update is a fact of each update, not one value given
+        # for the whole run (red team 26 R6 aside, red team 28: `given k ∈ ℕ` for an
+        # induction's per-update k, which takes a new natural value at every update)
+        fresh = sorted((moving(stated) & stated.naturals) - {counter} - {
+            *getattr(step.rule, "base", ()), *getattr(step.rule, "step", ())})
+        naturals = [n for n in sorted(stated.naturals) if n != counter and n not in fresh]
         exists = stated.exists
     given = [(fmt.natural(printer.expression(n)),) for n in naturals]
     given += [tuple(printer.chunks(text)) for text in own]
-    claims = {(u.use.step, u.statement.claim.text) for u in uses}
+    # a used step's claim that it also assumes (`a >= 0 |- a >= 0`) is kept once by the
+    # kernel: an assumption of this step, not a fact derived by that one
+    claims = {(u.use.step, u.statement.claim.text) for u in uses
+              if u.statement.claim.text not in {h.text for h in u.statement.hypotheses}}
+    # a fact the kernel kept once, with the first step that brought it (a hypothesis of b),
+    # may be the claim of another step used: it is derived, so it reads `From a`, never as
+    # an assumption of the theorem (red team 28: `uses = ["b", "a"]` with b given `a >= 0`
+    # and a claiming it read `Given as a hypothesis of b`, and `From a` in the other order)
+    # (unless that step assumes it too: then it is an assumption whichever step brought it)
+    # A claim written otherwise (an instance's `dot(a, b)**2 <= ... [a := w, b := u]` against
+    # `dot(w, u)**2 <= ...`) is kept beside the fact, which is still derived: compared in the
+    # kernel's normal form, it reads `From cs with a := w, b := u`.
+    proved_by: dict[str, str] = {}
+    proved_form: dict[object, tuple[str, str]] = {}
+    for u in uses:
+        if u.statement.claim.text not in {h.text for h in u.statement.hypotheses}:
+            proved_by.setdefault(u.statement.claim.text, u.use.step)
+            if (form := _form(u.statement.claim)) is not None and form not in {
+                    _form(h) for h in u.statement.hypotheses}:
+                proved_form.setdefault(form, (u.use.step, u.statement.claim.text))
     facts = []
-    for origin, text in inherited:
+    for (origin, text), relation in zip(inherited, relations, strict=True):
+        if (origin, text) not in claims and text in proved_by:
+            origin = proved_by[text]
+        elif (origin, text) not in claims and (by := proved_form.get(_form(relation))):
+            source, substituted = written(by[1], proof)  # shown as the claim that proves it
+            fact = (provenance(by[0], substituted, (False, None)), tuple(printer.chunks(source)))
+            if fact not in facts:  # that claim itself is among the facts too, said once
+                facts.append(fact)
+            continue
         source, substituted = written(text, proof)
-        facts.append((provenance(origin, substituted, _held(origin, text, claims, statements)),
-                      tuple(printer.chunks(source))))
+        fact = (provenance(origin, substituted, _held(origin, text, claims, statements)),
+                tuple(printer.chunks(source)))
+        if fact not in facts:  # a claim already shown for a fact it proves (above)
+            facts.append(fact)
     claim_text = step.claim.text if stated is None else stated.claim.text
     claim, shown = printer.chunks(claim_text), plain.chunks(claim_text)
     claim[0] = fmt.row([*_turnstile(printer, exists), claim[0]])
@@ -128,8 +166,8 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
         else runs_of(proof, stated, statements, printer)
     in_context = [(fmt.natural(printer.expression(n)),) for n in naturals if n != counter]
     in_context += given[len(naturals):]
-    return Statement(_rule(step, printer, uses, proof), tuple(given), tuple(facts), tuple(claim),
-                     tuple(len(c) for c in shown),
+    return Statement(_rule(step, printer, uses, proof, fresh), tuple(given), tuple(facts),
+                     tuple(claim), tuple(len(c) for c in shown),
                      defined_sets(proof, read_sets(proof, read), printer), context,
                      tuple(in_context))
 
@@ -258,6 +296,15 @@ def _joint_run(proof: Proof, described: Sequence[tuple[str, Step, kernel.Stateme
             ("text", f" updates (the runs of the induction{'s' if several else ''} "
                      f"{whose}, whose claim{'s' if several else ''} it rests on):")), \
         first.variable
+
+
+def _form(relation: kernel.Rel) -> object:
+    """A relation's kernel normal form (its fact and side conditions), the same for two
+    texts of one relation; None where the kernel cannot read it."""
+    try:
+        return normal_form(relation, relation.text)
+    except kernel.KernelError:
+        return None
 
 
 def read_sets(proof: Proof, texts: Iterable[str]) -> tuple[str, ...]:
@@ -496,9 +543,10 @@ def _declared(proof: Proof | None, index: str, over: str) -> str | None:
 
 
 def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
-          proof: Proof) -> tuple[Piece, ...]:
+          proof: Proof, fresh: Sequence[str] = ()) -> tuple[Piece, ...]:
     """An induction's run in words and formulas (with the invariants the kernel carries at
-    every state and the one-update lemmas it assumes at each update); a case split's cases."""
+    every state and the one-update lemmas it assumes at each update, and `fresh`, its
+    per-update naturals, natural at each update); a case split's cases."""
     rule = step.rule
     if isinstance(rule, CaseSplit):
         on = printer.expression(term_text(rule.on))
@@ -513,18 +561,19 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
         return (("text", "by cases on the sign of "), ("math", on), ("text", f" ({cases}):"))
     if not isinstance(rule, Induction):
         return ()
-    start, facts, clauses = _induction(rule, printer, uses, proof)
+    start, facts, clauses = _induction(rule, printer, uses, proof, fresh)
     return (("text", "for every run "), *start,
             *((("text", ", each with "), *facts) if facts else ()), *clauses,
             ("text", ", after "), ("math", printer.expression(rule.variable)),
             ("text", " updates:"))
 
 
-def _induction(rule: Induction, printer: Printer, uses: tuple[UsedAs, ...],
-               proof: Proof) -> tuple[list[Piece], list[Piece], list[Piece]]:
+def _induction(rule: Induction, printer: Printer, uses: tuple[UsedAs, ...], proof: Proof,
+               fresh: Sequence[str] = ()) -> tuple[list[Piece], list[Piece], list[Piece]]:
     """An induction's runs in three parts: `from w = 0 of updates w ← w + y x`, its update
-    facts (joined by commas), and the invariants it carries at every state and the
-    one-update lemmas it assumes at each update (`uses`), each clause with its opening."""
+    facts (joined by commas; its per-update naturals `fresh` first, natural at each update),
+    and the invariants it carries at every state and the one-update lemmas it assumes at
+    each update (`uses`), each clause with its opening."""
     fmt = printer.fmt
 
     def assign(mapping: Mapping[str, Term], sign: str, key: str) -> list[Piece]:
@@ -543,9 +592,11 @@ def _induction(rule: Induction, printer: Printer, uses: tuple[UsedAs, ...],
     start: list[Piece] = [("text", "from "), *assign(rule.base, "==", "base")]
     start += [("text", " of updates "), *assign(rule.step, "←", "step")]
     facts: list[Piece] = []
-    for k, fact in enumerate(rule.hypotheses):
+    each = [fmt.natural(printer.expression(n)) for n in fresh] + [
+        printer.relation(fact.text) for fact in rule.hypotheses]
+    for k, fact in enumerate(each):
         facts += [("text", ", ")] if k else []
-        facts.append(("math", printer.relation(fact.text)))
+        facts.append(("math", fact))
     clauses: list[Piece] = []
     for kind, opening in (("carried", ", where at every state "),
                           ("lemma", ", at each update also ")):

@@ -326,3 +326,17 @@ def test_file_problems(tmp_path: Path) -> None:
     assert "UTF-8" in exc.problem and exc.line == 2
     assert "does not apply" in error(load, write(tmp_path, "j.json", "{}"),
                                      label_column=0).problem
+
+
+def test_a_header_line_quoted_in_an_error_shows_control_characters_escaped(
+        tmp_path: Path) -> None:
+    """Red team 28 F7: `# u = 1, 1\\x1b[2K...` was quoted raw in `its line ...: not a
+    number`, so a data file (a stranger's proof may name one) wrote terminal escapes into
+    the audit's error line; it is quoted as `_shown` quotes a line that looks like a header."""
+    from perceptron.io.header import header
+
+    path = write(tmp_path, "e.csv", "# u = 1, 1\x1b[2K\x1b[8m\n1,2,1\n2,1,-1\n")
+    with pytest.raises(DataError) as caught:
+        header(str(path), load(str(path)))
+    message = str(caught.value)
+    assert "\x1b" not in message and "\\x1b[2K" in message

@@ -186,3 +186,58 @@ def test_every_induction_of_the_built_in_proofs_has_a_concrete_run(tmp_path: Pat
     assert NO_RUN <= every
     done = in_the_plane(tmp_path, checked, runs)  # type: ignore[arg-type]
     assert done.returncode == 0, done.stderr + done.stdout
+
+
+KEPT = """
+title = "names the base sets and the update leaves"
+vectors = ["w", "x", "v", "u"]
+scalars = ["t", "s", "c", "y"]
+naturals = ["t"]
+
+[[step]]
+id = "base-only"
+claim = "c == 3"
+[step.induction]
+variable = "t"
+base = { c = "3", s = "0" }
+step = { s = "s + 1" }
+
+[[step]]
+id = "carried"
+claim = "s == c*t - 2*t"
+uses = ["base-only"]
+[step.induction]
+variable = "t"
+base = { c = "3", s = "0" }
+step = { s = "s + 1" }
+
+[[step]]
+id = "vector-kept"
+claim = "norm2(v - u) == 0"
+[step.induction]
+variable = "t"
+base = { v = "u", w = "0*w" }
+step = { w = "w + y*x" }
+constants = ["u"]
+"""
+
+
+@needs_coqc
+def test_a_name_the_base_sets_and_the_update_leaves_keeps_its_value_in_coq(
+        tmp_path: Path) -> None:
+    """Red team 28 F1: the kernel reads a name the base sets and the step map leaves as
+    keeping its value (`refute_run`'s `kept`) and proves `c == 3` from `base = { c = "3" }`;
+    the theorem over runs left `c (S n')` free (no equation for it), a stronger statement
+    than the kernel's, and coqc rejected the kernel-proved step. It states `c (S n') = c n'`
+    now, for a scalar, a vector and a carried invariant over such runs."""
+    from proofs.proof_file import parse_proof
+
+    proof = parse_proof(KEPT.encode(), "kept.toml")
+    reports = list(check_proof(proof).steps)
+    assert [r.status for r in reports] == ["proved"] * 3
+    run = export_and_check(tmp_path, [("kept", proof, reports)])
+    assert run.for_proof("kept") == dict.fromkeys(("base-only", "carried", "vector-kept"),
+                                                  "checked")
+    text = (tmp_path / "kept.v").read_text()
+    assert "(forall n', (n' < N')%nat -> c (S n') = (c n')) ->" in text
+    assert "(forall n', (n' < N')%nat -> v (S n') = (v n')) ->" in text

@@ -263,3 +263,55 @@ def test_the_cycling_epoch_step_is_glue_because_a_lemma_brings_its_used_claims()
             "uses epoch-step at each update, but its hypothesis `dot(a, b)**2 <= "
             "norm2(a)*norm2(b) [a := wb - ws, b := xs]` is none of the update's facts")):
         check_proof(proof)
+
+
+NATURAL_LEMMAS = """
+title = "one-update lemmas reading naturals"
+scalars = ["t", "s", "n", "k", "q"]
+naturals = ["t", "n", "k"]
+
+[[step]]
+id = "lem"
+given = ["n >= 2", "s >= 0"]
+claim = "s + n >= 2"
+
+[[step]]
+id = "ind"
+given = ["n >= 2"]
+claim = "s >= 0"
+uses = ["lem"]
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + n" }
+constants = ["n"]
+
+[[step]]
+id = "lem2"
+given = ["q >= k"]
+claim = "q + k >= 2*k"
+
+[[step]]
+id = "ind2"
+given = []
+claim = "q >= 0"
+uses = ["lem2"]
+[step.induction]
+variable = "t"
+base = { q = "0" }
+step = { q = "q + k" }
+given = ["q >= k"]
+"""
+
+
+@needs_coqc
+def test_a_one_update_lemma_reading_a_natural_is_applied_to_its_nat(tmp_path: Path) -> None:
+    """Red team 28 F4: a one-update lemma reading a natural (a constant n, a per-update k)
+    was applied in the step lemma after `set (n := INR nat'0) in *. clearbody n.`, so the
+    step's premise `n >= 2` no longer matched the lemma's `INR nat'0 >= 2` and coqc rejected
+    the kernel-proved induction. It is applied while the natural is still its `nat` now."""
+    results, text = _export(NATURAL_LEMMAS, tmp_path)
+    assert results == dict.fromkeys(("lem", "ind", "lem2", "ind2"), "checked"), results
+    step = text[text.index("Lemma step_ind_step :"):]
+    step = step[:step.index("Qed.")]
+    assert step.index("pose proof (step_lem ") < step.index("clearbody")

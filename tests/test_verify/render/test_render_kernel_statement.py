@@ -22,6 +22,7 @@ from proofs.step import Induction, Proof
 from verify import kernel
 from verify.audit.job import run_audit
 from verify.cli import main
+from verify.kernel.algebra import normal_form
 from verify.proof_checker import statements
 from verify.render import html, latex, markdown
 from verify.render.evidence import Layout
@@ -47,8 +48,20 @@ def _facts_of_the_kernel(proof: Proof, step_id: str, stated: dict[str, kernel.St
     facts = {("", TEXT.natural(printer.expression(n))) for n in st.naturals if n != counter}
     uses = used_as(step, st, stated, proof)
     claims = {(u.use.step, u.statement.claim.text) for u in uses}
+    # a fact that is, in the kernel's normal form, the claim of a step used (which does not
+    # assume it) is derived: shown as that claim, from that step (red team 28 F2)
+    proved = {}
+    for u in uses:
+        form = normal_form(u.statement.claim, u.statement.claim.text)
+        if form not in {normal_form(r, r.text) for r in u.statement.hypotheses}:
+            proved.setdefault(form, u)
     for h, origin in zip(st.hypotheses, st.origins, strict=True):
         source, substituted = written(h.text, proof)
+        by = proved.get(normal_form(h, h.text)) if origin else None
+        if by is not None and (origin, h.text) not in claims:
+            source, substituted = written(by.statement.claim.text, proof)
+            facts.add((by.use.step + substituted, printer.relation(source)))
+            continue
         # a used step's claim summed reads `c, summed`; a hypothesis c holds summed reads
         # `c (its hypothesis: b's claim, summed)`, b the step c uses summed (red team 17
         # F2); the formula is the sum (newcomer 21 H2)

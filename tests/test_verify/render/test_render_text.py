@@ -176,6 +176,77 @@ def test_inherited_hypotheses_are_each_marked(steps: list[Located]) -> None:
                      "  from one: a > 0", "  ⊢ b > 0"]
 
 
+def test_a_hypothesis_another_used_step_proves_reads_from_that_step() -> None:
+    """Red team 28: `uses = ["b", "a"]`, b given `a >= 0` and a claiming it. The kernel keeps
+    the fact once, tagged with b (first), and the statement read `given as a hypothesis of
+    b: a ≥ 0` (an assumption of the theorem) where a proves it; in the other order, `from
+    a`. Now `from a` in both orders; a fact the claiming step also assumes stays given."""
+    from proofs.proof_file import parse_proof
+    from verify.render.text import statement_lines
+
+    head = 'title = "t"\nscalars = ["a", "b", "c"]\n'
+    lemma_a = '[[step]]\nid = "a"\ngiven = ["c >= 1", "a == c*c"]\nclaim = "a >= 0"\n'
+    lemma_b = '[[step]]\nid = "b"\ngiven = ["a >= 0", "b == 2*a"]\nclaim = "b >= a"\n'
+    for order in ('["b", "a"]', '["a", "b"]'):
+        text = (head + lemma_a + lemma_b + '[[step]]\nid = "main"\nclaim = "b >= 0"\n'
+                f'uses = {order}\n')
+        proof = parse_proof(text.encode(), "t.toml")
+        located = Located("t.toml", proof, proof.step("main"))
+        lines = statement_lines(located, check_with_uses(located))
+        assert "  from a: a ≥ 0" in lines, lines
+        assert not any("hypothesis of b: a ≥ 0" in line for line in lines), lines
+    circular = head + lemma_b.replace('given = ["a >= 0", ', 'given = [') + (
+        '[[step]]\nid = "a"\ngiven = ["a >= 0"]\nclaim = "a >= 0"\n'
+        '[[step]]\nid = "main"\ngiven = ["b >= a"]\nclaim = "b >= 0"\nuses = ["a"]\n')
+    proof = parse_proof(circular.encode(), "t.toml")
+    located = Located("t.toml", proof, proof.step("main"))
+    lines = statement_lines(located, check_with_uses(located))
+    assert "  given as a hypothesis of a: a ≥ 0" in lines, lines
+
+
+def test_a_hypothesis_an_instance_proves_in_other_words_reads_from_the_instance() -> None:
+    """Red team 28 (F2, second form): `needs` assumes `dot(w, u)**2 <= norm2(w)*norm2(u)`,
+    and the step also uses cs with a := w, b := u, whose claim is that fact written
+    otherwise (the kernel keeps both texts). It read `given as a hypothesis of needs`; the
+    two are one relation in the kernel's normal form, so it reads as the claim of cs with
+    a := w, b := u that proves it, shown once."""
+    from proofs.proof_file import parse_proof
+    from verify.render.text import statement_lines
+
+    text = ('title = "t"\nvectors = ["w", "u", "a", "b"]\n'
+            '[[step]]\nid = "cs"\nclaim = "dot(a, b)**2 <= norm2(a)*norm2(b)"\n'
+            '[[step]]\nid = "needs"\ngiven = ["dot(w, u)**2 <= norm2(w)*norm2(u)", '
+            '"norm2(u) == 1"]\nclaim = "dot(w, u)**2 <= norm2(w)"\n'
+            '[[step]]\nid = "main"\ngiven = ["norm2(u) == 1"]\n'
+            'claim = "dot(w, u)**2 <= norm2(w)"\n'
+            'uses = ["needs", { step = "cs", with = { a = "w", b = "u" } }]\n')
+    proof = parse_proof(text.encode(), "t.toml")
+    located = Located("t.toml", proof, proof.step("main"))
+    lines = statement_lines(located, check_with_uses(located))
+    assert lines == ["statement:", "  given ‖u‖² = 1",
+                     "  from cs with a := w, b := u: ⟨a, b⟩² ≤ ‖a‖²‖b‖²",
+                     "  from needs: ⟨w, u⟩² ≤ ‖w‖²", "  ⊢ ⟨w, u⟩² ≤ ‖w‖²"], lines
+
+
+def test_a_per_update_natural_is_a_fact_of_each_update_not_a_given() -> None:
+    """Red team 26 (R6 aside, left open) and 28: an induction's per-update natural `k`
+    (read by the update, not constant) read `given k ∈ ℕ`, one value for the whole run;
+    it is natural at each update, fresh each time. A constant natural stays given."""
+    from proofs.proof_file import parse_proof
+    from verify.render.text import statement_lines
+
+    text = ('title = "t"\nscalars = ["s", "t", "k", "n"]\nnaturals = ["t", "k", "n"]\n'
+            '[[step]]\nid = "r"\ngiven = ["n >= 2"]\nclaim = "s >= t*n"\n'
+            '[step.induction]\nvariable = "t"\nbase = { s = "0" }\n'
+            'step = { s = "s + n + k" }\ngiven = ["k <= 5"]\nconstants = ["n"]\n')
+    proof = parse_proof(text.encode(), "t.toml")
+    located = Located("t.toml", proof, proof.step("r"))
+    lines = statement_lines(located, check_with_uses(located))
+    assert lines == ["statement:", "  for every run from s = 0 of updates s ← s + n + k, each "
+                     "with k ∈ ℕ, k ≤ 5, after t updates:", "  given n ∈ ℕ, n ≥ 2",
+                     "  ⊢ s ≥ t·n"], lines
+
+
 def test_explain_json_is_what_explain_prints(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
