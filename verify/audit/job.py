@@ -462,12 +462,12 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     audits = []
     for proof_id, proof in plan.proofs.items():
         steps = tuple(
-            StepAudit(step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
-                      _unevaluated(numeric.get(name)) if name in numeric else
-                      faults.get(name) or unchecked.get(name)
-                      or plan.reasons.get(name, _NO_ROWS),
-                      _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
-                      _updates_unchecked(step, name, numeric, plan))
+            _not_its_runs(StepAudit(
+                step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
+                _unevaluated(numeric.get(name)) if name in numeric else
+                faults.get(name) or unchecked.get(name) or plan.reasons.get(name, _NO_ROWS),
+                _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
+                _updates_unchecked(step, name, numeric, plan)))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         )
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -586,6 +586,28 @@ FAULT_KEPT = ("its steps were checked on the runs of the campaign's shards befor
 
 
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
+
+
+def _not_its_runs(step: StepAudit) -> StepAudit:
+    """`step`, or, when it is an induction violated on runs whose every update the audit
+    checked fails its update facts, the same step not run on them (`numeric` None, `reason`
+    saying why): past their start these runs are none of the runs its claim is about, the
+    audit itself has decided so (`unmet_text`), and a violation there is no finding against
+    it (newcomer 28 F8: with a rate bound to -1/10, `eta > 0` failed at all 136000 updates,
+    yet a proved induction was listed under findings, its proof `has-findings`, and the
+    handouts called it "false as written"). A refuted step stays a finding by its
+    refutation. Decided on counts (every update fails), not row by row: a run's start, which
+    no update fact constrains, is one of its runs, and its rows there are counted with the
+    others in the reason's figures."""
+    numeric, updates = step.numeric, step.updates
+    if (numeric is None or numeric.status != "violated" or updates is None
+            or not updates.instances or step.unmet_updates != updates.instances):
+        return step
+    return replace(step, numeric=None, reason=(
+        f"its update facts fail at all {updates.instances} updates of the runs it was checked "
+        "on (under the [numeric] names), so from their first update on these runs are none of "
+        "the runs its induction is about, and its claim being false at "
+        f"{numeric.violations} of their {numeric.instances} rows is no finding against it"))
 
 
 def _updates_unchecked(step: Step, name: str, numeric: Mapping[str, NumericVerdict],
