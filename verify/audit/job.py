@@ -298,10 +298,13 @@ class Audit:
 
 
 def _verdict(step: StepAudit) -> str:
-    """A failing step's verdict in a word or two."""
+    """A failing step's verdict in a word or two: its kernel verdict, and "violated on runs"
+    whenever its runs violate it (newcomer 28 F9: an unknown bound that a real run broke read
+    only "(unknown)", as if the prover had merely given up)."""
     violated = step.numeric is not None and step.numeric.status == "violated"
-    said = "violated on runs" if violated and step.symbolic.status == "proved" \
-        else step.symbolic.status
+    status = step.symbolic.status
+    said = ("violated on runs" if status == "proved" else f"{status}; violated on runs") \
+        if violated else status
     return f"{said}; {step.caveat}" if step.caveat else said
 
 

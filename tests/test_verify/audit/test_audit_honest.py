@@ -326,6 +326,32 @@ def test_runs_that_fail_every_update_fact_are_no_finding_against_the_induction(
         assert "false as written" not in render(audit, [])
 
 
+def test_problems_say_an_unknown_step_is_violated_on_runs() -> None:
+    """Newcomer 28 F9: `Audit.problems()` said `mistake-bound (unknown)` of a bound a real run
+    broke (the CLI listed it under findings); it now says it is violated on runs too."""
+    from types import SimpleNamespace
+
+    from verify.numeric.instances import NumericVerdict
+
+    def step(status: str, numeric: str) -> job.StepAudit:
+        return job.StepAudit(SimpleNamespace(id="bound", rule=None),  # type: ignore[arg-type]
+                             SimpleNamespace(status=status),  # type: ignore[arg-type]
+                             NumericVerdict(numeric, 10, 0, 3 * (numeric == "violated"),
+                                            None, None))
+
+    def problems(status: str, numeric: str) -> list[str]:
+        proof = job.ProofAudit("mine", None, "", (step(status, numeric),),  # type: ignore[arg-type]
+                               file=True)
+        return Audit((proof,), 0, "small").problems()
+
+    assert problems("unknown", "violated") == [
+        "mine: has-findings: bound (unknown; violated on runs)"]
+    assert problems("refuted", "violated") == [
+        "mine: has-findings: bound (refuted; violated on runs)"]
+    assert problems("proved", "violated") == ["mine: has-findings: bound (violated on runs)"]
+    assert problems("unknown", "held") == ["mine: incomplete: bound (unknown)"]
+
+
 def test_strict_decides_every_rendering_not_only_the_exit_code(audit: Audit) -> None:
     """Regression (red team 9): `--strict` on a source proof with findings printed "passed"
     first, `summary.passed: true` and `**passed**`, then "audit failed" and exit 1."""
