@@ -218,6 +218,19 @@ run = "online"
     assert any("runs not made (--data" in line for line in audit.problems())
 
 
+def test_a_built_in_proofs_refused_data_names_it_once(tmp_path: Path) -> None:
+    """Newcomer 26/28 (Low): `audit canonical-online --data bad3.csv` printed
+    `canonical-online: canonical-online: bad3.csv:1: the u it names does not separate ...`
+    among the runs not made (the proof's id before a line that began with its name)."""
+    bad = _write(tmp_path, "bad3.csv", "# u = 1, -1\n2,1,1\n1,3,1\n")
+    audit = run_audit(["canonical-online"], data=[bad], budget="small")
+    (proof,) = audit.proofs
+    assert proof.unmade and not any(line.startswith("canonical-online:") for line in proof.unmade)
+    text = to_text(audit)
+    assert "canonical-online: canonical-online:" not in text
+    assert f"  canonical-online: {bad}:1: the u it names does not separate" in text
+
+
 LEMMAS = """
 title = "lemmas"
 vectors = ["a", "b"]
