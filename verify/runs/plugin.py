@@ -925,7 +925,11 @@ class Ran:
         steps = "iterations" if kind == "batch" else "updates"
         tied = (f"; {self.tied} of them only under a sign(0) convention, examples on its "
                 "boundary" if self.tied else "")
-        ends = [f"{self.converged} converged (the last iterate classifies every example{tied})",
+        # newcomer 28: a margin perceptron's one-pass runs read "45 converged", its own rule
+        # still updating there; converged is the perceptron's end, said as such
+        ends = [f"{self.converged} converged (the last iterate classifies every example{tied}, "
+                "where the perceptron stops; a rule that asks more, such as a margin, may not "
+                "stop there)",
                 f"{self.cut} cut at their limit (max_{steps})",
                 f"{self.stopped} stopped before converging and before their limit",
                 *([f"{self.idle} made no {steps[:-1]} at all"] if self.idle else [])]

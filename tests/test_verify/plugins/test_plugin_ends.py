@@ -139,6 +139,15 @@ def test_an_update_against_y_x_is_not_said_to_be_along_it() -> None:
         "; each of its 3 updates along y x of its example")
 
 
+def test_converged_says_it_is_the_perceptrons_end() -> None:
+    """Newcomer 28 (Low): a margin perceptron's one-pass runs read "45 converged (the last
+    iterate classifies every example)", its own rule still updating there; the line says
+    that this is where the perceptron stops, which a margin rule need not."""
+    line = Ran(3, 2, 0, 1, 7, 0).line("p", "online")
+    assert ("2 converged (the last iterate classifies every example, where the perceptron "
+            "stops; a rule that asks more, such as a margin, may not stop there)") in line
+
+
 def strict_less(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
     """Newcomer 23's bug: updates on `y <w, x> < 0`, so from w = 0 never."""
     w: Vector = tuple(Fraction(0) for _ in range(data.d))
@@ -160,7 +169,9 @@ def test_a_run_that_never_moved_is_said_so() -> None:
     line = (still + moving).line("p", "online")
     assert line == ("plug-in p: 2 online runs: 1 converged (the last iterate classifies every "
                     "example; 1 of them only under a sign(0) convention, examples on its "
-                    "boundary), 0 cut at their limit (max_updates), 1 stopped before "
+                    "boundary, where the perceptron stops; a rule that asks more, such as a "
+                    "margin, may not stop there), 0 cut at their limit (max_updates), 1 "
+                    "stopped before "
                     "converging and before their limit, 2 made no update at all")
     # newcomer 26, Low: every run idle was said twice ("...at all; no update at all")
     assert not line.endswith("; no update at all")
@@ -307,7 +318,9 @@ def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None
     (counts,) = to_json(audit)["summary"]["plugin_run_counts"]
     assert counts["kind"] == "batch" and counts["updates"] is None
     found = re.fullmatch(r"plug-in unit-step: (\d+) batch runs: (\d+) converged \(the last "
-                         r"iterate classifies every example\), (\d+) cut at their limit "
+                         r"iterate classifies every example, where the perceptron stops; a "
+                         r"rule that asks more, such as a margin, may not stop there\), "
+                         r"(\d+) cut at their limit "
                          r"\(max_iterations\), 0 stopped before converging and before their "
                          r"limit(?:, \d+ made no iteration at all)?", line)  # a start that
     # classifies every example: no iteration (newcomer 23 M3's count)
