@@ -89,7 +89,10 @@ def quick_separability(data: Dataset) -> Separable | Inseparable | None:
 
 
 def _obvious_gordan(data: Dataset) -> Inseparable | None:
-    """A zero example, or one point with both labels: a certificate with one or two entries."""
+    """A zero example, or one point with both labels: a certificate with one or two entries.
+    Its reason counts examples from 1, as every data message and the certificate's
+    `lambda_i` do (newcomer 28: "examples 0 and 3 are the same point" two lines above
+    "lambda_1 = 1, lambda_4 = 1")."""
     zero = Fraction(0)
     one = Fraction(1)
     seen: dict[tuple[int, ...], int] = {}
@@ -99,15 +102,15 @@ def _obvious_gordan(data: Dataset) -> Inseparable | None:
         if not any(x):
             lam = [zero] * data.n
             lam[i] = one
-            return Inseparable(tuple(lam), reason=f"example {i} is the zero vector",
+            return Inseparable(tuple(lam), reason=f"example {i + 1} is the zero vector",
                                method="zero vector")
         j = seen.get(x)
         if j is not None and data.y[j] != yi:
             lam = [zero] * data.n
             lam[i] = lam[j] = one
             return Inseparable(
-                tuple(lam), reason=f"examples {j} and {i} are the same point with opposite labels",
-                method="opposite duplicates")
+                tuple(lam), method="opposite duplicates",
+                reason=f"examples {j + 1} and {i + 1} are the same point with opposite labels")
         seen.setdefault(x, i)
     return None
 

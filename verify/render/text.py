@@ -147,6 +147,14 @@ def why(judgement: Judgement, value: Certificate) -> str:
             "squares and squared norms are >= 0, so the right side is >= 0." + strict + divide)
 
 
+def refutation_form(report: GoalReport) -> bool:
+    """Whether the evidence is in refutation form: `0 > 0` to prove, the claim's negation
+    its last hypothesis (not one of the judgement's own)."""
+    evidence = report.evidence
+    return bool(evidence.hypotheses) and evidence.claim.kind == ">" and \
+        evidence.claim.expr == 0 and evidence.hypotheses[-1] not in report.judgement.hypotheses
+
+
 def contradiction(report: GoalReport, notation: Text = TEXT, claim: str | None = None
                   ) -> str | None:
     """For evidence in refutation form (the negated claim among the hypotheses, `0 > 0` to
@@ -156,10 +164,8 @@ def contradiction(report: GoalReport, notation: Text = TEXT, claim: str | None =
     The identity alone reads `0 = (terms >= 0, one > 0)`, which is a proof only once a
     student sees that its last hypothesis is the claim's failure.
     """
-    evidence, certificate = report.evidence, report.verdict.certificate
-    if certificate is None or not evidence.hypotheses or not (
-            evidence.claim.kind == ">" and evidence.claim.expr == 0) or (
-            evidence.hypotheses[-1] in report.judgement.hypotheses):
+    evidence = report.evidence
+    if report.verdict.certificate is None or not refutation_form(report):
         return None
     negated = labels(evidence)[-1], notation.fact(evidence.hypotheses[-1])
     claim = claim or notation.fact(report.judgement.claim)
@@ -420,6 +426,11 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
     written_claim = style.claim(report)
     shown = f"{written_claim}    i.e.  " if written_claim is not None else ""
     lines += _judgement_lines(judgement, origin, shown, notation)
+    if refutation_form(report):  # newcomer 28: "claim: t <= ...    i.e.  0 > 0" read as
+        # if the claim meant 0 > 0; 0 > 0 is the goal its negation must lead to
+        lines[-1] = (f"  claim: {shown}{notation.fact(report.judgement.claim)}    (proved in "
+                     f"refutation form: its negation is {labels(judgement)[-1]}, and the goal "
+                     f"is {notation.fact(judgement.claim)})")
     if verdict.halves is not None:
         lines.append("  proved by antisymmetry: the claim's polynomial is >= 0 and <= 0, so it "
                      "is 0; one certificate for each half:")

@@ -880,7 +880,12 @@ class Ran:
     made a second time on their scenario (a task's first of each kind: the audit's runs are
     the same on every machine only if the plug-in's are), `otherwise` of them coming out
     otherwise (red team 27 F6: two audits of a plug-in that drew random numbers counted 1157
-    and 941 instances, and nothing said why)."""
+    and 941 instances, and nothing said why). `negative` and `zero`: updates of an online run
+    along `y x` with a negative step `tau` (`w - |tau| y x`: the label forgotten on a
+    `y = -1` example, or a negative rate; newcomer 28 F2: every update of a rate bound to
+    -1/10 was said to be "along y x", and an update fact such as `eta > 0` cannot see a rate
+    bound to a constant) and with step 0 (w unchanged): "along y x" is said only of a
+    positive step, the perceptron's direction."""
 
     runs: int = 0
     converged: int = 0
@@ -892,6 +897,8 @@ class Ran:
     idle: int = 0
     made_twice: int = 0
     otherwise: int = 0
+    negative: int = 0
+    zero: int = 0
 
     def __add__(self, other: Ran) -> Ran:
         return Ran(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
@@ -899,14 +906,17 @@ class Ran:
     def counts(self, name: str, kind: str) -> dict[str, object]:
         """What `line` says, as numbers (`summary.plugin_run_counts` in the audit's JSON;
         newcomer 23 L3: a test suite could read the counts only by parsing the sentence).
-        `updates` and `updates_not_along_yx` only for online runs (a batch run's iterations
-        are not counted: null), as the sentence says them only for those."""
+        `updates`, `updates_not_along_yx`, `updates_negative_step` and `updates_zero_step`
+        only for online runs (a batch run's iterations are not counted: null), as the
+        sentence says them only for those."""
         online = kind == "online"
         return {"plugin": name, "kind": kind, "runs": self.runs,
                 "converged": self.converged, "cut_at_limit": self.cut,
                 "stopped_before_converging": self.stopped, "sign0_only": self.tied,
                 "no_update": self.idle, "updates": self.updates if online else None,
                 "updates_not_along_yx": self.unstepped if online else None,
+                "updates_negative_step": self.negative if online else None,
+                "updates_zero_step": self.zero if online else None,
                 "made_twice": self.made_twice, "otherwise_when_made_again": self.otherwise}
 
     def line(self, name: str, kind: str, plugin: Plugin | None = None) -> str:
@@ -915,7 +925,11 @@ class Ran:
         steps = "iterations" if kind == "batch" else "updates"
         tied = (f"; {self.tied} of them only under a sign(0) convention, examples on its "
                 "boundary" if self.tied else "")
-        ends = [f"{self.converged} converged (the last iterate classifies every example{tied})",
+        # newcomer 28: a margin perceptron's one-pass runs read "45 converged", its own rule
+        # still updating there; converged is the perceptron's end, said as such
+        ends = [f"{self.converged} converged (the last iterate classifies every example{tied}, "
+                "where the perceptron stops; a rule that asks more, such as a margin, may not "
+                "stop there)",
                 f"{self.cut} cut at their limit (max_{steps})",
                 f"{self.stopped} stopped before converging and before their limit",
                 *([f"{self.idle} made no {steps[:-1]} at all"] if self.idle else [])]
@@ -925,9 +939,16 @@ class Ran:
         line = (f"plug-in {named}: {self.runs} {kind} run{'s' * (self.runs != 1)}: "
                 + ", ".join(ends))
         if kind == "online" and self.updates:
-            line += (f"; {self.unstepped} of {self.updates} updates not along y x of the "
-                     "example they name" if self.unstepped else
-                     f"; each of its {self.updates} updates along y x of its example")
+            n = self.updates
+            line += "".join((
+                *([f"; {self.unstepped} of {n} updates not along y x of the example they "
+                   "name"] if self.unstepped else []),
+                *([f"; {self.negative} of {n} updates against y x of the example they name "
+                   "(a negative step tau, w - |tau| y x: not the perceptron's direction, as "
+                   "with a forgotten label or a negative rate)"] if self.negative else []),
+                *([f"; {self.zero} of {n} updates with step 0 (w unchanged)"]
+                  if self.zero else []),
+            )) or f"; each of its {n} updates along y x of its example"
         elif kind == "online" and self.idle < self.runs:  # all idle: said once, above
             line += "; no update at all"
         if self.otherwise:
@@ -945,18 +966,22 @@ def ran(run: object, scenario: Scenario) -> Ran:
         made, cap = len(run.updates), limit(_asked(scenario))
         last = run.updates[made - 1].w_next if made else tuple(
             Fraction(0) for _ in range(run.data.d))
-        updates, unstepped = made, sum(tau is None for tau in run.steps or ())
+        steps = run.steps or ()
+        updates, unstepped = made, sum(tau is None for tau in steps)
+        negative = sum(tau is not None and tau < 0 for tau in steps)
+        zero = sum(tau is not None and tau == 0 for tau in steps)
     elif isinstance(run, BatchRun):
         made, cap = len(run.iterations), limit(scenario.max_iterations)
-        last, updates, unstepped = run.states[-1], 0, 0
+        last, updates, unstepped, negative, zero = run.states[-1], 0, 0, 0, 0
     else:
         return Ran()
     idle = int(made == 0)
     if classifies(run.data, last):
         tied = int(any(sum((a * b for a, b in zip(last, x, strict=True)), Fraction(0)) == 0
                        for x in run.data.X))
-        return Ran(1, 1, 0, 0, updates, unstepped, tied, idle)
-    return Ran(1, 0, *((1, 0) if made >= cap else (0, 1)), updates, unstepped, 0, idle)
+        return Ran(1, 1, 0, 0, updates, unstepped, tied, idle, negative=negative, zero=zero)
+    return Ran(1, 0, *((1, 0) if made >= cap else (0, 1)), updates, unstepped, 0, idle,
+               negative=negative, zero=zero)
 
 
 def same_runs(made: object, again: object) -> bool:

@@ -259,6 +259,30 @@ def w_hint(w: Vector, full: RunResult) -> str:
         if trace.iterate(t) == w:
             return (f"; it is the exact perceptron's w_{t}, reached at update {t} in epoch "
                     f"{int(trace.epochs[t - 1])}")
+    return _rate_hint(w, full, [0, *ends.tolist()])
+
+
+def _rate_hint(w: Vector, full: RunResult, ends: Sequence[int]) -> str:
+    """When `w` is `c` times the exact perceptron's w after some epoch (`c > 0`, not 1) and
+    the run starts at 0: the perceptron with another learning rate, whose iterates from
+    w_0 = 0 are the same times `c` (newcomer 28: a correct perceptron with rate 1/2 failed
+    108 of 108 calls with "final w differs", nothing pointing at `conventions=`)."""
+    conventions = full.conventions
+    if conventions.w0 is not None and any(conventions.w0):
+        return ""
+    trace = _trace(full)
+    for k, t in enumerate(ends):
+        exact = trace.iterate(t)
+        c = next((a / b for a, b in zip(w, exact, strict=True) if b), None)
+        if c is None or c <= 0 or c == 1 or any(a != c * b for a, b in zip(w, exact,
+                                                                           strict=True)):
+            continue
+        rate = c * conventions.eta
+        written = (f"Fraction({rate.numerator}, {rate.denominator})" if rate.denominator > 1
+                   else str(rate.numerator))
+        return (f"; it is {as_text(c)} times the exact perceptron's w after {k} epoch(s) "
+                f"(w_{t}), as a learning rate of {as_text(rate)} makes it from w_0 = 0: if "
+                f"that rate is intended, check it with conventions=Conventions(eta={written})")
     return ""
 
 

@@ -151,11 +151,15 @@ class Graph:
                 style.append("dashed")
             if n.numeric == "violated":
                 style.append("draw=refutedline")
-            if p.affected:
-                style.append("double=affected")
             lines.append(rf"\node[n,{','.join(style)},minimum width={p.width:.1f}pt] "
                          f"({_key(n.id)}) at ({p.x + p.width / 2:.1f},{p.y + HEIGHT / 2:.1f}) "
                          f"{{{labels[n.id]}}};")
+            if p.affected:  # the legend's dotted orange halo, as the SVG draws it (newcomer
+                # 28: a double border here read as "thick: a finding")
+                key = _key(n.id)
+                lines.append(rf"\draw[affected,dotted,line width=1.2pt,rounded corners=4pt] "
+                             rf"([shift={{(-3pt,3pt)}}]{key}.north west) rectangle "
+                             rf"([shift={{(3pt,-3pt)}}]{key}.south east);")
         for a, b in self.corrections:
             lines.append(rf"\draw[->,gray,dashed] ({_key(a)}) to[bend right=20] ({_key(b)});")
         lines.append(r"\end{tikzpicture}")

@@ -9,7 +9,9 @@ import dataclasses
 import json
 import shutil
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cases.inductions import HEADER, norm_induction
@@ -268,6 +270,86 @@ def test_an_induction_violated_on_runs_it_is_not_about_is_not_called_false(
     (problem,) = wrong.problems()
     assert problem == f"plug: has-findings: norm-growth (violated on runs; {caveat})"
     assert "norm-growth (violated on runs: see its caveat)" in wrong._repr_html_()
+
+
+def negative_rate(data: Any, max_updates: int) -> Any:
+    """The perceptron with the rate -1 (newcomer 28 F8's `eta = -1/10`): `w - y x` on each
+    example with `y<w,x> <= 0`, three passes (it never converges: cut short, not at the
+    audit's budget)."""
+    w = tuple(Fraction(0) for _ in range(data.d))
+    made = 0
+    for _ in range(3):
+        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+            if y * sum(a * b for a, b in zip(w, x, strict=True)) <= 0 and made < max_updates:
+                w = tuple(a - y * b for a, b in zip(w, x, strict=True))
+                made += 1
+                yield i, w
+
+
+def test_runs_that_fail_every_update_fact_are_no_finding_against_the_induction(
+        tmp_path: Path) -> None:
+    """Newcomer 28 F8: with the rate bound to a negative constant, `eta > 0` failed at every
+    update of the runs and the audit said so ("its verdict on these runs says nothing of the
+    induction there"), yet the proved induction was listed under findings, its proof
+    `has-findings` and the handouts called it false as written. These runs are not its runs:
+    the step is now not run on them, its reason says why, and nothing lists it as a finding."""
+    from verify.api import audit_proofs
+    from verify.runs.plugin import Plugin
+
+    text = (PLUG / "plug.toml").read_text()
+    text = (text.replace('scalars = ["t", "y", "R2", "gamma_u"]',
+                         'scalars = ["t", "y", "R2", "gamma_u", "eta"]')
+            .replace('algorithm = "p"', 'algorithm = "p"\nnames = { eta = "-1" }')
+            .replace('claim = "norm2(w) <= t*R2"', 'claim = "norm2(w) <= t*eta**2*R2"')
+            .replace('step = { w = "w + y*x" }', 'step = { w = "w + eta*y*x" }')
+            .replace('"norm2(x) <= R2"]', '"norm2(x) <= R2", "eta > 0"]')
+            .replace('constants = ["R2"]', 'constants = ["R2", "eta"]'))
+    (tmp_path / "neg.toml").write_text(text)
+    audit = audit_proofs(tmp_path / "neg.toml", budget="small",
+                         algorithms=[Plugin("p", None, negative_rate)])
+    (step,) = audit.proofs[0].steps
+    assert step.symbolic.status == "proved" and step.updates is not None
+    assert step.unmet_updates == step.updates.instances > 0
+    assert step.numeric is None and not step.finding and step.caveat is None
+    assert step.reason is not None and step.reason.startswith(
+        f"its update facts fail at all {step.updates.instances} updates of the runs it was "
+        "checked on (under the [numeric] names), so from their first update on these runs are "
+        "none of the runs its induction is about, and its claim being false at ")
+    assert step.reason.endswith("rows is no finding against it")
+    assert audit.proofs[0].status == "verified" and audit.problems() == []
+    text_report = to_text(audit)
+    assert "findings:" not in text_report and step.reason in text_report
+    report = to_json(audit)["proofs"][0]
+    assert report["status"] == "verified"
+    assert report["steps"][0]["numeric"]["reason"] == step.reason
+    for render in (markdown.render, html.render, latex.render):
+        assert "false as written" not in render(audit, [])
+
+
+def test_problems_say_an_unknown_step_is_violated_on_runs() -> None:
+    """Newcomer 28 F9: `Audit.problems()` said `mistake-bound (unknown)` of a bound a real run
+    broke (the CLI listed it under findings); it now says it is violated on runs too."""
+    from types import SimpleNamespace
+
+    from verify.numeric.instances import NumericVerdict
+
+    def step(status: str, numeric: str) -> job.StepAudit:
+        return job.StepAudit(SimpleNamespace(id="bound", rule=None),  # type: ignore[arg-type]
+                             SimpleNamespace(status=status),  # type: ignore[arg-type]
+                             NumericVerdict(numeric, 10, 0, 3 * (numeric == "violated"),
+                                            None, None))
+
+    def problems(status: str, numeric: str) -> list[str]:
+        proof = job.ProofAudit("mine", None, "", (step(status, numeric),),  # type: ignore[arg-type]
+                               file=True)
+        return Audit((proof,), 0, "small").problems()
+
+    assert problems("unknown", "violated") == [
+        "mine: has-findings: bound (unknown; violated on runs)"]
+    assert problems("refuted", "violated") == [
+        "mine: has-findings: bound (refuted; violated on runs)"]
+    assert problems("proved", "violated") == ["mine: has-findings: bound (violated on runs)"]
+    assert problems("unknown", "held") == ["mine: incomplete: bound (unknown)"]
 
 
 def test_strict_decides_every_rendering_not_only_the_exit_code(audit: Audit) -> None:

@@ -125,6 +125,10 @@ def test_the_text_lists_a_few_gordan_weights_by_example(
     dup = dat(tmp_path, rows, "dup.dat")
     code, out, _ = run(capsys, dup, "--epochs", "5")
     assert code == 1 and "(lambda nonzero on 2 of 3 examples: lambda_1 = 1, lambda_3 = 1)" in out
+    # newcomer 28: the reason numbered the same two examples from 0 ("examples 0 and 2")
+    assert "examples 1 and 3 are the same point with opposite labels" in out
+    zero = dat(tmp_path, [(1, ["1", "2"]), (0, ["0", "0"])], "zero.dat")
+    assert "example 2 is the zero vector" in run(capsys, zero, "--epochs", "5")[1]
     monkeypatch.setattr(bound, "LAMBDAS_SHOWN", 1)
     code, out, _ = run(capsys, dup, "--epochs", "5")
     assert code == 1 and "(lambda nonzero on 2 of 3 examples)" in out and "lambda_1" not in out

@@ -88,7 +88,8 @@ def test_the_counts_are_what_the_line_says_as_numbers() -> None:
     assert both.counts("p", "online") == {
         "plugin": "p", "kind": "online", "runs": 7, "converged": 3, "cut_at_limit": 2,
         "stopped_before_converging": 2, "sign0_only": 1, "no_update": 1, "updates": 40,
-        "updates_not_along_yx": 5, "made_twice": 2, "otherwise_when_made_again": 1}
+        "updates_not_along_yx": 5, "made_twice": 2, "otherwise_when_made_again": 1,
+        "updates_negative_step": 0, "updates_zero_step": 0}
     line = both.line("p", "online")
     assert line.startswith("plug-in p: 7 online runs: 3 converged (the last iterate "
                            "classifies every example; 1 of them only under a sign(0) ")
@@ -96,7 +97,55 @@ def test_the_counts_are_what_the_line_says_as_numbers() -> None:
             and "1 made no update at all" in line and "5 of 40 updates not along" in line)
     batch = Ran(3, 2, 1, 0, 0, 0, 0, 0).counts("b", "batch")
     assert batch["updates"] is None and batch["updates_not_along_yx"] is None
+    assert batch["updates_negative_step"] is None and batch["updates_zero_step"] is None
     assert (batch["runs"], batch["converged"], batch["cut_at_limit"]) == (3, 2, 1)
+
+
+def no_label(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
+    """A lecturer's slip (newcomer 28 F2): `w += x` for `w += y x`, so on a `y = -1` example
+    the update is `w - y x`, a negative step; cyclic epochs until none is misclassified (by
+    its own rule) or `max_updates`."""
+    w: Vector = tuple(Fraction(0) for _ in range(data.d))
+    made = 0
+    while made < max_updates:
+        moved = False
+        for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+            if y * dot(w, x) <= 0 and made < max_updates:
+                w = tuple(a + b for a, b in zip(w, x, strict=True))
+                made, moved = made + 1, True
+                yield i, w
+        if not moved:
+            return
+
+
+def test_an_update_against_y_x_is_not_said_to_be_along_it() -> None:
+    """Newcomer 28 F2: a plug-in that forgot the label (or whose rate is negative) updates
+    `w - y x` on a `y = -1` example, and the line said "each of its N updates along y x of
+    its example". Now counted apart, in the line and in the JSON counts; a step 0 too."""
+    cut = Scenario(SLOW, U, Origin("test"), max_epochs=1)  # 2 updates allowed
+    made = ran(Plugin.of("p", no_label).run(SLOW, U, 2), cut)
+    # SLOW's example 0 is ((2, 1), +1), example 1 ((1, 1), -1): w = (2, 1), then (3, 2)
+    assert (made.updates, made.negative, made.zero, made.unstepped) == (2, 1, 0, 0)
+    line = made.line("p", "online")
+    assert "along y x of its example" not in line
+    assert line.endswith("; 1 of 2 updates against y x of the example they name (a negative "
+                         "step tau, w - |tau| y x: not the perceptron's direction, as with a "
+                         "forgotten label or a negative rate)")
+    counts = made.counts("p", "online")
+    assert (counts["updates_negative_step"], counts["updates_zero_step"]) == (1, 0)
+    still = Ran(1, 1, 0, 0, 3, 0, zero=1).line("p", "online")
+    assert still.endswith("; 1 of 3 updates with step 0 (w unchanged)")
+    assert Ran(1, 1, 0, 0, 3, 0).line("p", "online").endswith(
+        "; each of its 3 updates along y x of its example")
+
+
+def test_converged_says_it_is_the_perceptrons_end() -> None:
+    """Newcomer 28 (Low): a margin perceptron's one-pass runs read "45 converged (the last
+    iterate classifies every example)", its own rule still updating there; the line says
+    that this is where the perceptron stops, which a margin rule need not."""
+    line = Ran(3, 2, 0, 1, 7, 0).line("p", "online")
+    assert ("2 converged (the last iterate classifies every example, where the perceptron "
+            "stops; a rule that asks more, such as a margin, may not stop there)") in line
 
 
 def strict_less(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
@@ -120,7 +169,9 @@ def test_a_run_that_never_moved_is_said_so() -> None:
     line = (still + moving).line("p", "online")
     assert line == ("plug-in p: 2 online runs: 1 converged (the last iterate classifies every "
                     "example; 1 of them only under a sign(0) convention, examples on its "
-                    "boundary), 0 cut at their limit (max_updates), 1 stopped before "
+                    "boundary, where the perceptron stops; a rule that asks more, such as a "
+                    "margin, may not stop there), 0 cut at their limit (max_updates), 1 "
+                    "stopped before "
                     "converging and before their limit, 2 made no update at all")
     # newcomer 26, Low: every run idle was said twice ("...at all; no update at all")
     assert not line.endswith("; no update at all")
@@ -267,7 +318,9 @@ def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None
     (counts,) = to_json(audit)["summary"]["plugin_run_counts"]
     assert counts["kind"] == "batch" and counts["updates"] is None
     found = re.fullmatch(r"plug-in unit-step: (\d+) batch runs: (\d+) converged \(the last "
-                         r"iterate classifies every example\), (\d+) cut at their limit "
+                         r"iterate classifies every example, where the perceptron stops; a "
+                         r"rule that asks more, such as a margin, may not stop there\), "
+                         r"(\d+) cut at their limit "
                          r"\(max_iterations\), 0 stopped before converging and before their "
                          r"limit(?:, \d+ made no iteration at all)?", line)  # a start that
     # classifies every example: no iteration (newcomer 23 M3's count)

@@ -324,3 +324,19 @@ def test_a_refuted_induction_shown_by_its_claim_says_it_is_one(tmp_path) -> None
     proved = audit_proofs(right, budget="small")
     assert proved.proofs[0].steps[0].symbolic.status == "proved"
     assert note not in markdown.render(proved, layout=Layout(summary=True))
+
+
+def test_the_latex_graph_draws_the_halo_its_legend_names() -> None:
+    """Newcomer 28 (Low): the LaTeX legend says "thick a finding; dotted orange halo: rests on
+    a finding", but a step resting on a finding was drawn `double=affected`, a double solid
+    border that reads as thick. It now has a dotted orange halo, as the SVG does."""
+    from verify.render.evidence import LEGEND
+    from verify.typeset.graph import Node, layout
+
+    nodes = [Node("lemma", "lemma", (), "refuted", "not-run", finding=True),
+             Node("bound", "bound", ("lemma",), "proved", "not-run", theorem=True)]
+    tikz = layout(nodes).tikz({"lemma": "lemma", "bound": "bound"})
+    assert "dotted orange halo" in LEGEND
+    assert "double" not in tikz
+    (halo,) = [line for line in tikz.splitlines() if line.startswith(r"\draw[affected,dotted")]
+    assert "]s_bound.north west)" in halo and "]s_bound.south east)" in halo

@@ -158,6 +158,9 @@ def test_refutation_form_spells_out_the_contradiction(steps: list[Located]) -> N
     assert "h3: p - r > 0    [the claim's negation]" in text
     assert ("by contradiction: assume the claim p ≤ r fails, i.e. h3: p - r > 0; then" in text
             and "0 = (right side) > 0, a contradiction. So the claim holds." in text)
+    # newcomer 28 (Low): the claim line read "claim: p ≤ r    i.e.  0 > 0"
+    assert "i.e.  0 > 0" not in text
+    assert "(proved in refutation form: its negation is h3, and the goal is 0 > 0)" in text
 
 
 def test_inherited_hypotheses_are_each_marked(steps: list[Located]) -> None:

@@ -82,6 +82,31 @@ def test_a_doubled_step_is_caught_even_though_the_mistakes_agree() -> None:
     assert any("update-rule" in p for p in first.problems)
 
 
+def test_a_learning_rate_is_named_with_the_conventions_that_check_it() -> None:
+    """Newcomer 28 (Low): a correct perceptron with rate 1/2 failed every call with "final w
+    differs ... implementation (4), exact (8)", nothing saying its w is the exact one times
+    1/2 nor pointing at `conventions=`; the message now does both, and those conventions
+    pass it."""
+    def half(X: np.ndarray, y: np.ndarray, e: int) -> tuple[np.ndarray, int, list[np.ndarray]]:
+        return numpy_perceptron(X, y, e, eta=0.5)
+
+    report = check_implementation(half, sources=("adversary",), count=3)
+    first = report.first_failure
+    assert first is not None
+    said = next(p for p in first.problems if p.startswith("final w differs"))
+    assert ("; it is 1/2 times the exact perceptron's w after " in said
+            and ", as a learning rate of 1/2 makes it from w_0 = 0: if that rate is intended, "
+            "check it with conventions=Conventions(eta=Fraction(1, 2))" in said)
+    assert check_implementation(half, sources=("adversary",), count=3,
+                                conventions=Conventions(eta=F(1, 2))).ok
+    doubled = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e, factor=2.0),
+                                   sources=("adversary",), count=3,
+                                   conventions=Conventions(eta=F(1, 2))).first_failure
+    assert doubled is not None  # rate 2 checked as 1/2: w is 4 times, the hint names rate 2
+    assert any("; it is 4 times the exact perceptron's w after " in p
+               and "conventions=Conventions(eta=2)" in p for p in doubled.problems)
+
+
 def test_return_forms() -> None:
     assert as_fitted(np.array([[1.0, 2.0]])).w.tolist() == [1.0, 2.0]
     assert as_fitted([1.0, 2.0]).mistakes is None
