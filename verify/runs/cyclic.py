@@ -227,9 +227,11 @@ class CyclicRun:
     def margins(self, which: IntArray) -> Iterator[tuple[int, IntArray]]:
         """`<W, Z_j>` for the states `which` (rows of `states`) and every example j (over
         `s^2`), exact, block by block: `(first, block)`, the block's rows being those of
-        `which[first:]`, each block at most `MARGIN_BLOCK` entries. Every state's margins
-        on every example at once were T + 1 by N (33 000 states of a 20 000 x 50 file: 6.6e8
-        entries, 5 GB); a reader keeps what it needs of each block (a minimum, a sum)."""
+        `which[first:]`, each block at most `MARGIN_BLOCK` entries. Every presentation's
+        iterate's margin on every example was one table of P + 1 by N (the voted run on a
+        20 000 x 50 file: 4e6 by 2e4), and even the states' alone are T + 1 by N (33 000 by
+        2e4 there, 5 GB of int64); a reader keeps what it needs of each block (a minimum, a
+        sum, the signs)."""
         Z = self.Z.astype(np.int64) if self._int64_margins else as_object(self.Z)
         W = self.states if self._int64_margins else as_object(self.states)
         step = max(1, MARGIN_BLOCK // max(self.data.n, 1))
@@ -240,11 +242,9 @@ class CyclicRun:
         """Per state of `which`: the least margin `min_j <W, Z_j>` (over `s^2`), and the
         first example j that has it."""
         least, where = [], []
-        for _, block in self.margins(which):
-            at = np.argmin(block, axis=1).astype(np.int64) if block.shape[1] \
-                else np.zeros(len(block), dtype=np.int64)
-            least.append(block[np.arange(len(block)), at] if block.shape[1]
-                         else block.min(axis=1))
+        for _, block in self.margins(which):  # a dataset has at least one example
+            at = np.argmin(block, axis=1).astype(np.int64)
+            least.append(block[np.arange(len(block)), at])
             where.append(at)
         if not least:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

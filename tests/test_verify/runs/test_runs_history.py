@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -409,3 +410,43 @@ def test_each_example_is_presented_once_per_epoch_in_order(tmp_path: Path) -> No
                                              instance.families))
             for atom in atoms:
                 assert batch.column(atom).value(i) == at.value(atom), (step, i)
+
+
+def test_a_batch_keeps_no_chunk_s_products_with_every_example(monkeypatch) -> None:
+    """`audit online-history --data` on a 20 000 x 50 file ended the whole audit at a
+    worker's 4 GB (exit 2): each chunk of a batch's rows kept its rows' products with every
+    example (`<w, XU[k]>`, rows x examples) and its history's families after its columns
+    were made, so the batch held its states times its examples in all (84 121 x 20 000).
+    A chunk now forgets them (`_Rows.pruned`), and a judgement reading them again on the
+    same chunks (the chunks stay on the batch) makes them again: the same verdicts, on
+    chunks of one row as on whole batches."""
+    from proofs.library import load_builtin
+    from verify.audit.job import statement
+    from verify.runs import families
+
+    proof = load_builtin("online-history")
+    stated = statements(proof)
+    step = proof.steps[0]
+    history = campaign.Check(step.id, statement(proof, stated[step.id]), "state")
+    sources = {"generated": list(campaign.generated(3, 4)),
+               "adversary": list(campaign.adversary(4, (3, 6), 1))}
+    whole = campaign.run_campaign([history], sources)
+    assert all(v.instances and not v.unevaluated for v in whole.verdicts.values())
+    kept: list[object] = []
+    held: list[bool] = []
+    pruned = families._Rows.pruned
+
+    def pruning(rows: families._Rows) -> None:
+        held.append(bool(rows.products))  # made for the step's atoms: <w, XU[k]>
+        pruned(rows)
+        kept.append(rows)
+
+    monkeypatch.setattr(families._Rows, "pruned", pruning)
+    twice = [history, replace(history, name="again")]  # the second reads them again
+    again = campaign.run_campaign(twice, sources)
+    for source in sources:
+        assert again.verdicts[(history.name, source)] == again.verdicts[("again", source)] \
+            == whole.verdicts[(history.name, source)]
+    monkeypatch.setattr(families, "CELLS", 1)  # a chunk per row
+    assert campaign.run_campaign(twice, sources).verdicts == again.verdicts
+    assert any(held) and all(not r.products and not r.past for r in kept)  # type: ignore[attr-defined]
