@@ -450,3 +450,42 @@ def test_a_batch_keeps_no_chunk_s_products_with_every_example(monkeypatch) -> No
     monkeypatch.setattr(families, "CELLS", 1)  # a chunk per row
     assert campaign.run_campaign(twice, sources).verdicts == again.verdicts
     assert any(held) and all(not r.products and not r.past for r in kept)  # type: ignore[attr-defined]
+
+
+def test_a_gram_matrix_past_the_limit_is_not_made_and_said(monkeypatch) -> None:
+    """`audit telgarsky-online --data` on a 20 000 x 50 file made the Gram matrix of its
+    20 000 examples (4e8 inner products, 3 GB of int64, and as much again stacked) and ended
+    the whole audit at a worker's 4 GB (exit 2). Past `GRAM_CELLS` none is made: the steps
+    reading `<X[I], X[J]>` (telgarsky-online's two "as written") are not evaluated on those
+    runs' rows, with the reason, and its other steps are checked as without the limit."""
+    from proofs.library import load_builtin
+    from verify.audit.job import statement
+    from verify.runs import families
+
+    proof = load_builtin("telgarsky-online")
+    stated = statements(proof)
+    checks = []
+    for step in proof.steps:
+        judgement = statement(proof, stated[step.id])
+        binding = binding_of(judgement, "online")
+        if binding is not None:
+            checks.append(campaign.Check(step.id, judgement, binding))
+    sources = {"generated": list(campaign.generated(3, 6))}
+    whole = campaign.run_campaign(checks, sources)
+    assert all(v.instances and not v.unevaluated for v in whole.verdicts.values())
+    monkeypatch.setattr(families, "GRAM_CELLS", 0)
+    cut = campaign.run_campaign(checks, sources)
+    reading = {"lower-bound-as-written", "norm-sum-as-written"}
+    assert reading < {c.name for c in checks}
+    for check in checks:
+        before, after = whole.verdicts[(check.name, "generated")], cut.verdicts[
+            (check.name, "generated")]
+        if check.name not in reading:
+            assert after == before, check.name
+            continue
+        assert (after.instances, after.unevaluated) == (0, before.instances), check.name
+        assert after.reason is not None and after.reason.startswith(
+            "the inner products of every pair of examples of its runs' datasets (1 x "), \
+            after.reason
+        assert after.reason.endswith("are more than the 0 its sums may read at once; check "
+                                     "fewer examples"), after.reason
