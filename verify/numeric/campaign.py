@@ -421,11 +421,14 @@ class CampaignResult:
 
 
 #: At most this many coordinates (rows times the coordinates of each) in the rows of one run
-#: of one row set: a run's rows are made and checked whole, so a run of many updates on a
-#: large data file (every example at every state: 739 states of a 20 000 x 50 file, 7.4e8
-#: coordinates) took 13 GB and was killed (newcomer 26, F6). The default audit's largest is
-#: 7.8e6 (156 states of coq vec50_1's 50 examples of 1001 coordinates). Rows past it are
-#: not made, and the verdict says so (`NumericVerdict.unevaluated`, `ROWS_NOT_MADE`).
+#: of one row set, of any kind (`RunKind.size`: each row set counts its rows before they are
+#: made, `RowSet.count`): a run's rows are made and checked whole, so a run of many updates
+#: on a large data file (every example at every state: 739 states of a 20 000 x 50 file,
+#: 7.4e8 coordinates) took 13 GB and was killed (newcomer 26, F6); the voted perceptron's
+#: presentation rows (200 epochs of those 20 000 examples) are 2e8. The default audit's
+#: largest is 7.8e6 (156 states of coq vec50_1's 50 examples of 1001 coordinates). Rows
+#: past it are not made, and the verdict says so (`NumericVerdict.unevaluated`,
+#: `ROWS_NOT_MADE`).
 MAX_RUN_CELLS = 2**24
 #: How the reason of rows `MAX_RUN_CELLS` left unmade begins.
 ROWS_NOT_MADE = "the rows of a run too large to check"
@@ -673,8 +676,10 @@ class _Group:
         return count
 
     def _unmade(self, run_kind: RunKind, run: object, binding: str, origin: Origin) -> bool:
-        """Whether `run`'s rows of `binding` are past `MAX_RUN_CELLS`: then they are not made
-        (`unmade` says how many and why, and `flush` records them as unevaluated)."""
+        """Whether `run`'s rows of `binding` are past `MAX_RUN_CELLS` (`RunKind.size`, the
+        same for every row set of every kind; a user's row set that does not count its rows
+        is always made): then they are not made (`unmade` says how many and why, and
+        `flush` records them as unevaluated)."""
         size = run_kind.size(run, binding)
         if size is None or size[0] * size[1] <= MAX_RUN_CELLS:
             return False

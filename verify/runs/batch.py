@@ -469,6 +469,12 @@ def batch_member_rows(run: BatchRun, origin: Origin,
     return run_rows(scalars, vectors, origin, which)
 
 
+def batch_member_count(run: BatchRun) -> int:
+    """The member rows `batch_member_rows` makes of `run`, one per member of each M_k
+    (`RowSet.count`): up to every example at every iteration."""
+    return int(run.sizes.sum())
+
+
 # ---- runners -------------------------------------------------------------------------------
 
 
@@ -535,11 +541,12 @@ KIND = register(RunKind(
     QUANTITIES,
     (
         RowSet("batch-state", "one row per iterate theta_k, k = 0..K (the last with M_K empty "
-               "when the run converged)", batch_state_rows),
+               "when the run converged)", batch_state_rows,
+               count=lambda run: len(run.iterations) + 1),
         RowSet("batch-iteration", "one row per iteration with M_k non-empty",
-               batch_iteration_rows, updates=True),
+               batch_iteration_rows, updates=True, count=lambda run: len(run.iterations)),
         RowSet("batch-member", "one row per member of each M_k: the partial sum before it, "
-               "and the member itself", batch_member_rows),
+               "and the member itself", batch_member_rows, count=batch_member_count),
     ),
     runner,
     laws={"update-rule": "norm2(theta_next - (theta + alpha*xbar)) == 0"},

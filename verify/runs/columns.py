@@ -97,6 +97,13 @@ def den_column(den: Den, n: int) -> IntArray:
     return np.full(n, den, dtype=np.int64 if den <= INT64_LIMIT else object)
 
 
+#: The most entries of a table of margins (iterates by examples) made at once: a reader of
+#: every iterate's margin on every example (`mu`, `min_j y_j <w, x_j>`) computes them block
+#: by block and keeps its minimum, since the whole table of a long run on a large data file
+#: (T + 1 states by N examples) does not fit in memory.
+MARGIN_BLOCK = 2**20
+
+
 def int_array(values: Sequence[int]) -> IntArray:
     """A 1-D array of exact integers: int64 when each fits, object (Python ints) otherwise."""
     if not values or (max(values) <= INT64_LIMIT and min(values) >= -INT64_LIMIT):

@@ -23,7 +23,7 @@ signed examples' hull when it surrounds the origin (`perceptron.geometry.inner_r
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
@@ -40,6 +40,7 @@ from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.inner_radius import inner_radius2, rational_below_root
 from verify.runs.columns import (
     INT64_LIMIT,
+    MARGIN_BLOCK,
     Column,
     InstanceBatch,
     IntArray,
@@ -187,26 +188,67 @@ class CyclicRun:
         return self.form.signed()
 
     @cached_property
-    def W(self) -> IntArray:
-        """The iterate before each presentation, and after the last (P + 1 rows, `s w`):
-        int64 when a bound on every partial sum allows, else Python ints."""
+    def states(self) -> IntArray:
+        """The iterates `s w_0, ..., s w_T`: the start and the iterate after each update
+        (T + 1 rows), int64 when a bound on every partial sum allows, else Python ints. The
+        rows of states, epochs and the voted list read these, not `W`: a long run on a large
+        data file has far fewer updates than presentations (on 20 000 examples, 200 epochs
+        are 4 000 000 presentations, and `W` of them 1.6 GB of int64 for 50 coordinates)."""
         top = max_abs(self.Z) * (1 + sum(self.mistakes)) + max(map(abs, self.W0), default=0)
         Z = self.Z.astype(np.int64) if top <= INT64_LIMIT and self.Z.dtype != object \
             else as_object(self.Z)
-        steps = Z[np.array(self.presented, dtype=np.int64)] * \
-            np.array(self.mistakes, dtype=np.int64)[:, None]
         start = np.array([self.W0], dtype=Z.dtype)
-        return start + np.concatenate([np.zeros_like(start), np.cumsum(steps, axis=0)]) \
-            if len(steps) else start
+        presented = np.array(self.presented, dtype=np.int64)
+        steps = Z[presented[self.update_positions]]
+        return np.concatenate([start, start + np.cumsum(steps, axis=0)]) if len(steps) \
+            else start
 
     @cached_property
-    def margins(self) -> IntArray:
-        """`<W, Z_j>` for every row of `W` and example j (P + 1 by N, over `s^2`), exact."""
-        W, Z = self.W, self.Z
-        if W.dtype != object and Z.dtype != object and \
-                max_abs(W) * max_abs(Z) * self.data.d <= INT64_LIMIT:
-            return W @ Z.astype(np.int64).T
-        return as_object(W) @ as_object(Z).T
+    def state_of(self) -> IntArray:
+        """The state held before each presentation, and after the last (P + 1 entries): the
+        updates among the presentations before it, its row of `states`."""
+        m = np.array(self.mistakes, dtype=np.int64)
+        return np.concatenate([[0], np.cumsum(m)]).astype(np.int64)
+
+    @cached_property
+    def W(self) -> IntArray:
+        """The iterate before each presentation, and after the last (P + 1 rows, `s w`): the
+        row of `states` each holds. Read by the presentation rows only, which are as many
+        (`verify.numeric.campaign.MAX_RUN_CELLS` bounds them before they are made)."""
+        return self.states[self.state_of]
+
+    @cached_property
+    def _int64_margins(self) -> bool:
+        """Whether every `<W, Z_j>` provably fits in int64 (then computed in it)."""
+        W, Z = self.states, self.Z
+        return W.dtype != object and Z.dtype != object and \
+            max_abs(W) * max_abs(Z) * self.data.d <= INT64_LIMIT
+
+    def margins(self, which: IntArray) -> Iterator[tuple[int, IntArray]]:
+        """`<W, Z_j>` for the states `which` (rows of `states`) and every example j (over
+        `s^2`), exact, block by block: `(first, block)`, the block's rows being those of
+        `which[first:]`, each block at most `MARGIN_BLOCK` entries. Every presentation's
+        iterate's margin on every example was one table of P + 1 by N (the voted run on a
+        20 000 x 50 file: 4e6 by 2e4), and even the states' alone are T + 1 by N (33 000 by
+        2e4 there, 5 GB of int64); a reader keeps what it needs of each block (a minimum, a
+        sum, the signs)."""
+        Z = self.Z.astype(np.int64) if self._int64_margins else as_object(self.Z)
+        W = self.states if self._int64_margins else as_object(self.states)
+        step = max(1, MARGIN_BLOCK // max(self.data.n, 1))
+        for first in range(0, len(which), step):
+            yield first, W[which[first:first + step]] @ Z.T
+
+    def lowest(self, which: IntArray) -> tuple[IntArray, IntArray]:
+        """Per state of `which`: the least margin `min_j <W, Z_j>` (over `s^2`), and the
+        first example j that has it."""
+        least, where = [], []
+        for _, block in self.margins(which):  # a dataset has at least one example
+            at = np.argmin(block, axis=1).astype(np.int64)
+            least.append(block[np.arange(len(block)), at])
+            where.append(at)
+        if not least:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.concatenate(least), np.concatenate(where)
 
     @cached_property
     def R2(self) -> Fraction:
@@ -407,7 +449,7 @@ def voted_cyclic(data: Dataset, u: Vector, epochs: int) -> CyclicRun:
     voted = run_voted(data, epochs)
     run = CyclicRun(data, tuple(u), voted.presented, tuple(map(int, voted.mistakes)), epochs,
                     voted)
-    iterates = [tuple(int(v) for v in run.W[p + 1]) for p in run.update_positions.tolist()]
+    iterates = [tuple(int(v) for v in row) for row in run.states[1:]]
     if voted.scale != run.form.scale or tuple(iterates) != voted.scaled[1:]:
         raise RuntimeError(f"the voted perceptron's list on {data.name} is not its iterates")
     return run
@@ -453,15 +495,15 @@ def state_rows(run: CyclicRun, origin: Origin,
     asks for them, or without names)."""
     wanted = wanted_columns(names)
     s, positions = run.form.scale, run.update_positions
-    rows = np.concatenate([[0], positions + 1]).astype(np.int64)  # W index of each state
-    n = len(rows)
+    n = len(positions) + 1
+    every = np.arange(n, dtype=np.int64)
     scalars, vectors = _constants(run, n)
-    scalars["t"] = Column(np.arange(n, dtype=np.int64))
-    vectors["w"] = _vectors(run.W[rows], s)
+    scalars["t"] = Column(every)
+    vectors["w"] = _vectors(run.states, s)
     if wanted("time"):
         scalars["time"] = Column(run.times)
     if wanted("mu"):
-        scalars["mu"] = _column(run.margins[rows].min(axis=1), s * s)
+        scalars["mu"] = _column(run.lowest(every)[0], s * s)
     if wanted("ue") or wanted("E"):
         epoch_of = positions // run.data.n
         first = np.concatenate([[1], (np.diff(epoch_of) > 0).astype(np.int64)]) \
@@ -475,8 +517,9 @@ def state_rows(run: CyclicRun, origin: Origin,
         # sum_j lam_j y_j x_j = (sum_j lam_num_j Z_j) / (lam.den s), from the integers
         vectors["z"] = VectorColumn.constant(
             [Fraction(int(v), lam.den * s) for v in lam_num @ as_object(run.Z)], n)
-        scalars["S"] = _column(run.margins[rows] @ lam_num, s * s * lam.den)
-    return run_rows(scalars, vectors, origin, np.arange(n))
+        S = [block @ lam_num for _, block in run.margins(every)]
+        scalars["S"] = _column(np.concatenate(S), s * s * lam.den)
+    return run_rows(scalars, vectors, origin, every)
 
 
 def _epoch_index(run: CyclicRun) -> IntArray:
@@ -520,10 +563,12 @@ def presentation_rows(run: CyclicRun, origin: Origin,
     before, h, k = _within_epoch(run)
     scalars["r"], scalars["k"] = Column(before), Column(k)
     scalars["h"] = _column(h, s * s)
-    if wanted("mu"):
-        scalars["mu"] = _column(run.margins[:P].min(axis=1), s * s)
-    if wanted("mus"):
-        scalars["mus"] = _column(run.margins[starts].min(axis=1), s * s)
+    if wanted("mu") or wanted("mus"):  # each state's, read at the presentations holding it
+        least = run.lowest(np.arange(len(run.states), dtype=np.int64))[0]
+        if wanted("mu"):
+            scalars["mu"] = _column(least[run.state_of[:P]], s * s)
+        if wanted("mus"):
+            scalars["mus"] = _column(least[run.state_of[starts]], s * s)
     if any(wanted(name) for name in _VOTED):
         _voted_columns(run, scalars, vectors)
     return run_rows(scalars, vectors, origin, np.arange(P))
@@ -542,14 +587,12 @@ def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
     vectors["a"] = _vectors(a[:P], s)
     # the list: vector j is W[update j] (j = 0 the zero vector), counted as Freund and
     # Schapire count: c := c + 1 at a correct presentation, a new vector with c = 1 at a mistake
-    list_rows = np.concatenate([[0], run.update_positions + 1]).astype(np.int64)
     c_col, C_col = np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64)
     P_rows = np.zeros((P, run.data.d), dtype=object)
     V_col = np.zeros(P, dtype=object)
     Wp, Wn, Wz = (np.zeros(P, dtype=np.int64) for _ in range(3))
     s_col = np.zeros(P, dtype=np.int64)
-    margins = run.margins[list_rows]  # s^2 y_j <v, x_j> for every vector v of the list
-    signs = (margins > 0).astype(np.int64) - (margins < 0).astype(np.int64)
+    signs = _Signs(run)  # of s^2 y_j <v, x_j> for every vector v of the list, by blocks
     y = np.array(run.data.y, dtype=np.int64)
     retired_vote = np.zeros(N, dtype=np.int64)  # sum c_j sign(<v_j, x_i>) over retired j
     retired = np.zeros((3, N), dtype=np.int64)  # right, wrong, zero weights per example
@@ -559,18 +602,19 @@ def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
     for p in range(P):
         i = which[p]
         c_col[p], C_col[p], P_rows[p], V_col[p] = count, total, weighted, retired_vote[i]
-        own = signs[current, i]  # sign of y_i <v, x_i>
+        row = signs.row(current)
+        own = row[i]  # sign of y_i <v, x_i>
         s_col[p] = own * y[i]
         weights = retired[:, i].copy()
         weights[0 if own > 0 else 1 if own < 0 else 2] += count
         Wp[p], Wn[p], Wz[p] = weights
         if m[p]:  # retire the current vector with its count
-            retired_vote += count * signs[current] * y
-            retired[0] += count * (signs[current] > 0)
-            retired[1] += count * (signs[current] < 0)
-            retired[2] += count * (signs[current] == 0)
+            retired_vote += count * row * y
+            retired[0] += count * (row > 0)
+            retired[1] += count * (row < 0)
+            retired[2] += count * (row == 0)
             total += count
-            weighted = weighted + count * run.W[list_rows[current]]
+            weighted = weighted + count * run.states[current]
             counts.append(count)
             current, count = current + 1, 1
         else:
@@ -584,6 +628,25 @@ def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
     scalars["Wp"], scalars["Wn"], scalars["Wz"] = Column(Wp), Column(Wn), Column(Wz)
 
 
+class _Signs:
+    """The signs of the margins of the voted perceptron's list on every example, one vector
+    of the list at a time (`row`), computed a block of vectors at a time (`CyclicRun.margins`):
+    its loop reads them in order, and the whole table is T + 1 by N."""
+
+    def __init__(self, run: CyclicRun) -> None:
+        self.run, self.first = run, 0
+        self.block = np.zeros((0, run.data.n), dtype=np.int64)
+
+    def row(self, k: int) -> IntArray:
+        """The signs of the margins of vector k of the list (state k)."""
+        if not self.first <= k < self.first + len(self.block):
+            which = np.arange(k, len(self.run.states), dtype=np.int64)
+            _, margins = next(self.run.margins(which))
+            self.first = k
+            self.block = (margins > 0).astype(np.int64) - (margins < 0).astype(np.int64)
+        return self.block[k - self.first]
+
+
 def epoch_rows(run: CyclicRun, origin: Origin,
                names: Collection[str] | None = None) -> InstanceBatch:
     """One row per epoch."""
@@ -591,15 +654,15 @@ def epoch_rows(run: CyclicRun, origin: Origin,
     E = run.P // N
     starts = np.arange(E, dtype=np.int64) * N
     scalars, vectors = _constants(run, E)
-    at_start = run.margins[starts]
-    worst = np.argmin(at_start, axis=1).astype(np.int64) if E else np.zeros(0, dtype=np.int64)
+    held = run.state_of[starts]  # the state at each epoch's start
+    least, worst = run.lowest(held)
     met = starts + worst  # the presentation of the worst example in its epoch (data order)
     before, _, k = _within_epoch(run)
     m = np.array(run.mistakes, dtype=np.int64)
-    mus = _column(at_start.min(axis=1) if E else np.zeros(0, dtype=np.int64), s * s)
-    vectors["ws"] = _vectors(run.W[starts], s)
-    vectors["g"] = _vectors(run.W[starts + N] - run.W[starts], s)
-    vectors["wb"] = _vectors(run.W[met], s)
+    mus = _column(least, s * s)
+    vectors["ws"] = _vectors(run.states[held], s)
+    vectors["g"] = _vectors(run.states[run.state_of[starts + N]] - run.states[held], s)
+    vectors["wb"] = _vectors(run.states[run.state_of[met]], s)
     vectors["xs"] = _vectors(run.form.rows[worst], s)
     scalars["ys"] = Column(np.array(run.data.y, dtype=np.int64)[worst])
     scalars["mus"] = mus
@@ -711,10 +774,11 @@ KIND = register(RunKind(
     QUANTITIES,
     (
         RowSet("cyclic-state", "one row per state `w_t`, t = 0..T (the last iterate "
-               "included)", state_rows),
+               "included)", state_rows, count=lambda run: len(run.update_positions) + 1),
         RowSet("cyclic-presentation", "one row per presentation of an example, the state "
-               "before it", presentation_rows),
-        RowSet("cyclic-epoch", "one row per epoch, from its start iterate", epoch_rows),
+               "before it", presentation_rows, count=lambda run: run.P),
+        RowSet("cyclic-epoch", "one row per epoch, from its start iterate", epoch_rows,
+               count=lambda run: run.P // run.data.n),
     ),
     runner,
     any_data=True,

@@ -37,6 +37,7 @@ from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import radius2
 from verify.runs.columns import (
     INT64_LIMIT,
+    MARGIN_BLOCK,
     Column,
     Den,
     InstanceBatch,
@@ -467,8 +468,10 @@ def iterate_margins(run: OnlineUpdates) -> Column:
     them: `w_t = unit W_t`, `y_j x_j = Z_j / scale`)."""
     if run.integer is not None:
         problem = run.integer.problem
-        W = as_object(run.integer.iterates)
-        lowest = (W @ as_object(problem.Z).T).min(axis=1)
+        W, Z = as_object(run.integer.iterates), as_object(problem.Z).T
+        step = max(1, MARGIN_BLOCK // max(run.data.n, 1))  # the table block by block
+        lowest = np.concatenate([(W[k:k + step] @ Z).min(axis=1)
+                                 for k in range(0, len(W), step)])
         factor = problem.unit / problem.form.scale
         return Column.of([int(m) * factor for m in lowest])
     data = run.data
@@ -539,13 +542,21 @@ def example_rows(run: OnlineUpdates, origin: Origin,
     return run_rows({**constant_scalars, **scalars}, {**constant_vectors, **vectors}, origin, t)
 
 
-def example_size(run: object) -> tuple[int, int] | None:
-    """The example rows `example_rows` makes of `run` (every example at every state) and
-    the coordinates of each, before they are made: a run of many updates on a large data
-    file makes states times examples rows (`verify.numeric.campaign.MAX_RUN_CELLS`)."""
-    if not isinstance(run, OnlineUpdates):
-        return None
-    return (len(run.updates) + 1) * run.data.n, max(run.data.d, 1)
+def state_count(run: OnlineUpdates) -> int:
+    """The state rows `state_rows` makes of `run`, one per iterate (`RowSet.count`)."""
+    return len(run.updates) + 1
+
+
+def update_count(run: OnlineUpdates) -> int:
+    """The update rows `update_rows` makes of `run`, one per update (`RowSet.count`)."""
+    return len(run.updates)
+
+
+def example_count(run: OnlineUpdates) -> int:
+    """The example rows `example_rows` makes of `run` (`RowSet.count`): every example at
+    every state, so a run of many updates on a large data file makes states times examples
+    rows (`verify.numeric.campaign.MAX_RUN_CELLS`)."""
+    return (len(run.updates) + 1) * run.data.n
 
 
 #: The order of the example rows' own scalars (a counterexample lists its values in it).
@@ -1186,7 +1197,7 @@ KIND = register(RunKind(
         RowSet("state", "one row per `w_t`, t = 0..T (the final iterate included): "
                "invariants such as `t R2 - <w,w> >= 0` and the final bound "
                "`t gamma_u^2 <= R2 <u,u>`", state_rows,
-               _joint("state")),
+               _joint("state"), count=state_count),
         RowSet("example", "one row per (state `w_t`, example j), every example of the "
                "dataset in order, so both signs of `y<w,x>` and the boundary occur. It "
                "contains every update event (the update at state t is the row (t, j) of its "
@@ -1194,9 +1205,9 @@ KIND = register(RunKind(
                "update rows. Its loss and gradient quantities are taken at state `w`, with "
                "`M(w) = {j : y_j <w, x_j> <= 0}` (the update rule's non-strict set; the "
                "strict set gives the same numbers, its extra boundary terms being 0)",
-               example_rows, _joint("example"), size=example_size),
+               example_rows, _joint("example"), count=example_count),
         RowSet("update", "one row per update (needed only for `w_next` and `tau`)",
-               update_rows, _joint("update"), updates=True),
+               update_rows, _joint("update"), updates=True, count=update_count),
     ),
     runner,
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},

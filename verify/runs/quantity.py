@@ -95,10 +95,11 @@ class RowSet:
     #: one row per update of the run, the iterate before it: where an induction's update
     #: facts are checked (`verify.audit.job`: whether the runs are the induction's runs)
     updates: bool = False
-    #: `size(run)`: the rows `build` would make of `run` and the coordinates of each, known
-    #: before they are made, for a row set whose rows grow as a product (the online example
-    #: rows: states times examples); None where no run makes too many
-    size: Callable[[Any], tuple[int, int] | None] | None = None
+    #: `count(run)`: how many rows `build` makes of `run`, known before any is made (from the
+    #: run's updates, iterations, presentations, examples), so that a campaign can refuse the
+    #: rows of a run too large to make (`RunKind.size`); every built-in row set has one. None:
+    #: a user's row set that does not say, whose rows are always made
+    count: Callable[[Any], int] | None = None
 
 
 @dataclass(frozen=True)
@@ -267,10 +268,17 @@ class RunKind:
         return batch
 
     def size(self, run: Any, row_set: str) -> tuple[int, int] | None:
-        """The rows `rows` would make of `run` for `row_set` and the coordinates of each,
-        before they are made (None: the row set does not say; `RowSet.size`)."""
-        size = self._builders[row_set].size
-        return None if size is None else size(run)
+        """The rows `rows` would make of `run` for `row_set` (`RowSet.count`) and the
+        coordinates of each (its dataset's dimension: every vector of a row has that many,
+        `x`, `w`, `u` alike), before any is made: the one place a row set's size is
+        computed, so that a campaign refuses every row set's rows alike
+        (`verify.numeric.campaign.MAX_RUN_CELLS`). None: the row set does not count its
+        rows, or the run has no dataset (`data`) to read its dimension off."""
+        count = self._builders[row_set].count
+        data = getattr(run, "data", None)
+        if count is None or data is None:
+            return None
+        return count(run), max(data.d, 1)
 
     def joint(self, row_set: str) -> Joint | None:
         """How the rows of `row_set` of many runs are made at once (None: run by run)."""

@@ -276,8 +276,10 @@ KIND = register(RunKind(
     "the proof squares its inequalities instead.",
     QUANTITIES,
     (
-        RowSet("pass-state", "one row per state w_t, t = 0..T, per margin", state_rows),
-        RowSet("pass-update", "one row per update, per margin", update_rows, updates=True),
+        RowSet("pass-state", "one row per state w_t, t = 0..T, per margin", state_rows,
+               count=lambda run: (run.mistakes + 1) * len(run.margins)),
+        RowSet("pass-update", "one row per update, per margin", update_rows, updates=True,
+               count=lambda run: run.mistakes * len(run.margins)),
     ),
     runner,
     passes=True,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -409,3 +410,82 @@ def test_each_example_is_presented_once_per_epoch_in_order(tmp_path: Path) -> No
                                              instance.families))
             for atom in atoms:
                 assert batch.column(atom).value(i) == at.value(atom), (step, i)
+
+
+def test_a_batch_keeps_no_chunk_s_products_with_every_example(monkeypatch) -> None:
+    """`audit online-history --data` on a 20 000 x 50 file ended the whole audit at a
+    worker's 4 GB (exit 2): each chunk of a batch's rows kept its rows' products with every
+    example (`<w, XU[k]>`, rows x examples) and its history's families after its columns
+    were made, so the batch held its states times its examples in all (84 121 x 20 000).
+    A chunk now forgets them (`_Rows.pruned`), and a judgement reading them again on the
+    same chunks (the chunks stay on the batch) makes them again: the same verdicts, on
+    chunks of one row as on whole batches."""
+    from proofs.library import load_builtin
+    from verify.audit.job import statement
+    from verify.runs import families
+
+    proof = load_builtin("online-history")
+    stated = statements(proof)
+    step = proof.steps[0]
+    history = campaign.Check(step.id, statement(proof, stated[step.id]), "state")
+    sources = {"generated": list(campaign.generated(3, 4)),
+               "adversary": list(campaign.adversary(4, (3, 6), 1))}
+    whole = campaign.run_campaign([history], sources)
+    assert all(v.instances and not v.unevaluated for v in whole.verdicts.values())
+    kept: list[object] = []
+    held: list[bool] = []
+    pruned = families._Rows.pruned
+
+    def pruning(rows: families._Rows) -> None:
+        held.append(bool(rows.products))  # made for the step's atoms: <w, XU[k]>
+        pruned(rows)
+        kept.append(rows)
+
+    monkeypatch.setattr(families._Rows, "pruned", pruning)
+    twice = [history, replace(history, name="again")]  # the second reads them again
+    again = campaign.run_campaign(twice, sources)
+    for source in sources:
+        assert again.verdicts[(history.name, source)] == again.verdicts[("again", source)] \
+            == whole.verdicts[(history.name, source)]
+    monkeypatch.setattr(families, "CELLS", 1)  # a chunk per row
+    assert campaign.run_campaign(twice, sources).verdicts == again.verdicts
+    assert any(held) and all(not r.products and not r.past for r in kept)  # type: ignore[attr-defined]
+
+
+def test_a_gram_matrix_past_the_limit_is_not_made_and_said(monkeypatch) -> None:
+    """`audit telgarsky-online --data` on a 20 000 x 50 file made the Gram matrix of its
+    20 000 examples (4e8 inner products, 3 GB of int64, and as much again stacked) and ended
+    the whole audit at a worker's 4 GB (exit 2). Past `GRAM_CELLS` none is made: the steps
+    reading `<X[I], X[J]>` (telgarsky-online's two "as written") are not evaluated on those
+    runs' rows, with the reason, and its other steps are checked as without the limit."""
+    from proofs.library import load_builtin
+    from verify.audit.job import statement
+    from verify.runs import families
+
+    proof = load_builtin("telgarsky-online")
+    stated = statements(proof)
+    checks = []
+    for step in proof.steps:
+        judgement = statement(proof, stated[step.id])
+        binding = binding_of(judgement, "online")
+        if binding is not None:
+            checks.append(campaign.Check(step.id, judgement, binding))
+    sources = {"generated": list(campaign.generated(3, 6))}
+    whole = campaign.run_campaign(checks, sources)
+    assert all(v.instances and not v.unevaluated for v in whole.verdicts.values())
+    monkeypatch.setattr(families, "GRAM_CELLS", 0)
+    cut = campaign.run_campaign(checks, sources)
+    reading = {"lower-bound-as-written", "norm-sum-as-written"}
+    assert reading < {c.name for c in checks}
+    for check in checks:
+        before, after = whole.verdicts[(check.name, "generated")], cut.verdicts[
+            (check.name, "generated")]
+        if check.name not in reading:
+            assert after == before, check.name
+            continue
+        assert (after.instances, after.unevaluated) == (0, before.instances), check.name
+        assert after.reason is not None and after.reason.startswith(
+            "the inner products of every pair of examples of its runs' datasets (1 x "), \
+            after.reason
+        assert after.reason.endswith("are more than the 0 its sums may read at once; check "
+                                     "fewer examples"), after.reason

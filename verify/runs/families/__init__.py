@@ -270,6 +270,13 @@ _FAMILY_DATA: dict[tuple[int, tuple[str, ...]], tuple[Dataset, FamilyData]] = {}
 #: Rows x indices x indices ... evaluated at once at most (a chunk of a batch's rows: its
 #: runs' sums are added together, each run's rows read its own dataset).
 CELLS = 1 << 21
+#: Inner products of pairs of examples (`<X[I],X[J]>`: the Gram matrices of the datasets of
+#: the runs of a chunk of rows, stacked, `_Rows.members_gram`) made at most: a 20 000-example
+#: data file's is 4e8 of them, 3 GB of int64 and as much again stacked, which ended `audit
+#: telgarsky-online --data` at a worker's 4 GB (exit 2). Past it the rows are not evaluated
+#: (`FamilyError`: each run alone, then that run's rows, with the reason), before any of it
+#: is made. The default audit's largest is 12 160 (190 runs of at most 8 examples).
+GRAM_CELLS = 1 << 24
 #: Index tuples one row's nested sums may range over at most (a double sum over the widest
 #: range `MAX_SPAN` allows): past it a row is not evaluated (`FamilyError`, before any array
 #: is made), since a six-deep sum over 30 examples took 5.4 GiB for one row (red team 13).
@@ -827,6 +834,14 @@ class _Rows:
         self.__dict__.pop("X", None)
         self.__dict__.pop("Y", None)
         self.gram = None
+        # and the rows' products with every example (`member_products`, rows x count) and
+        # the histories' families (`history`, runs x the longest history): made again if
+        # read, since every chunk kept its own, so that a long run on a large data file
+        # held its states times its examples in all (84 121 states of a 20 000 x 50 file's
+        # run, their chunks' products 13 GB: `audit online-history --data` ended at a
+        # worker's 4 GB, exit 2)
+        self.products = {}
+        self.past = {}
 
     @cached_property
     def X(self) -> np.ndarray:
@@ -974,6 +989,12 @@ class _Rows:
         chunk), not multiplied out coordinate by coordinate on every row."""
         if self.gram is None:
             count = self.X.shape[1]
+            if len(self.data) * count * count > GRAM_CELLS:  # before any of it is made
+                raise FamilyError(
+                    f"the inner products of every pair of examples of its runs' datasets "
+                    f"({len(self.data)} x {count}^2 = {len(self.data) * count * count}) are "
+                    f"more than the {GRAM_CELLS} its sums may read at once; check fewer "
+                    "examples")
             grams = [f.gram for f in self.data]
             big = any(g.dtype == object for g in grams)
             self.gram = np.zeros((len(grams), count, count), dtype=object if big else np.int64)
