@@ -900,13 +900,7 @@ def _stack_rows(row_set: str, runs: Sequence[OnlineUpdates], origins: Sequence[O
         counts = states * examples
         state_rows, _ = _segments(stack.first_state[k], states)
         example_rows, _ = _segments(stack.first_row[k], examples)
-        sizes = np.repeat(examples, states)  # rows per state
-        state_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-        example_of = (np.arange(len(state_of), dtype=np.int64)
-                      - np.repeat(np.cumsum(sizes) - sizes, sizes)
-                      + np.repeat(np.repeat(np.cumsum(examples) - examples, states), sizes))
-        t = (np.arange(len(sizes), dtype=np.int64)
-             - np.repeat(np.cumsum(states) - states, states))[state_of]
+        state_of, example_of, t = _example_grid(states, examples)
         at = example_rows[example_of]
         if "y" in wanted:
             scalars["y"] = Column.counting(stack.y[at], 1)
@@ -927,6 +921,21 @@ def _stack_rows(row_set: str, runs: Sequence[OnlineUpdates], origins: Sequence[O
                                            [stack.u_den[i] for i in places], counts))
     return _joint_tail(row_set, runs, origins, names, wanted, scalars, vectors, counts, index,
                        t, examples.tolist(), [stack.constants[i] for i in places])
+
+
+def _example_grid(states: IntArray, examples: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """The example rows of runs with `states[k]` states and `examples[k]` examples, row r
+    being (state, example) in a few numpy calls for all the runs: which state among the
+    runs' states one after another, which example among their examples one after another,
+    and the state's count t in its own run."""
+    sizes = np.repeat(examples, states)  # rows per state
+    state_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+    example_of = (np.arange(len(state_of), dtype=np.int64)
+                  - np.repeat(np.cumsum(sizes) - sizes, sizes)
+                  + np.repeat(np.repeat(np.cumsum(examples) - examples, states), sizes))
+    t = (np.arange(len(sizes), dtype=np.int64)
+         - np.repeat(np.cumsum(states) - states, states))[state_of]
+    return state_of, example_of, t
 
 
 def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Origin],
@@ -965,13 +974,7 @@ def joint_rows(row_set: str) -> Callable[[Sequence[OnlineUpdates], Sequence[Orig
             # a few numpy calls for the whole batch, not a repeat and a tile per run
             states = np.array(updates, dtype=np.int64) + 1
             examples = np.array([form.n for form in forms], dtype=np.int64)
-            sizes = np.repeat(examples, states)  # rows per state
-            state_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
-            example_of = (np.arange(len(state_of), dtype=np.int64)
-                          - np.repeat(np.cumsum(sizes) - sizes, sizes)
-                          + np.repeat(np.repeat(np.cumsum(examples) - examples, states), sizes))
-            t = (np.arange(len(sizes), dtype=np.int64)
-                 - np.repeat(np.cumsum(states) - states, states))[state_of]
+            state_of, example_of, t = _example_grid(states, examples)
         else:
             t = np.concatenate([np.arange(c, dtype=np.int64) for c in counts])
         # the largest t, known without reading it: T, or T - 1 on update rows (a run with no
