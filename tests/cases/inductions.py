@@ -13,3 +13,23 @@ def norm_induction(step: str, given: str = '"y**2 == 1", "y*dot(w, x) <= 0", '
     return (f'\n[[step]]\nid = "{step}"\nclaim = "norm2(w) <= k*R2"\n[step.induction]\n'
             'variable = "k"\nbase = { w = "0*w" }\nstep = { w = "w + y*x" }\n'
             f'given = [{given}]\nconstants = ["R2"]\n')
+
+
+#: Red team 10's induction: the invariant `norm2(w) <= 0` of updates on `y<w, x> < 0`, which
+#: no run from w = 0 makes, so its inductive step's hypotheses are contradictory (the
+#: step's own, `R2 >= 0`, are not): vacuous, for the reason the vacuity tests name.
+NEVER_UPDATES = """title = "T"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R2"]
+naturals = ["t"]
+[[step]]
+id = "bound"
+given = ["R2 >= 0"]
+claim = "norm2(w) <= 0"
+[step.induction]
+variable = "t"
+constants = ["R2"]
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
+"""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from cases.inductions import NEVER_UPDATES
 
 from proofs.errors import ProofFileError
 from proofs.proof_file import parse_proof
@@ -354,21 +355,7 @@ def test_an_induction_whose_update_step_contradicts_says_so_not_its_hypotheses()
     """Red team 10: updating on y<w, x> < 0 while the invariant says |w|^2 <= 0 makes the
     update step's hypotheses contradictory, not the step's own (R2 >= 0): it was reported
     `VACUOUS: the hypotheses are contradictory`."""
-    (report,) = check("""title = "T"
-vectors = ["w", "x"]
-scalars = ["y", "t", "R2"]
-naturals = ["t"]
-[[step]]
-id = "bound"
-given = ["R2 >= 0"]
-claim = "norm2(w) <= 0"
-[step.induction]
-variable = "t"
-constants = ["R2"]
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
-""").steps
+    (report,) = check(NEVER_UPDATES).steps
     assert report.status == "proved" and report.vacuity is not None
     assert report.vacuity_reason is not None
     assert report.vacuity_reason.startswith("the update step's hypotheses (the step's, the "

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cases.inductions import NEVER_UPDATES
 
 from proofs.proof_file import parse_proof
 from verify.cli import main
@@ -128,21 +129,7 @@ claim = "x == 7"
 
 def test_an_induction_names_the_invariant_and_update_facts() -> None:
     """Red team 10's induction: the invariant |w|^2 <= 0 with an update on y<w, x> < 0."""
-    (report,) = _check("""title = "T"
-vectors = ["w", "x"]
-scalars = ["y", "t", "R2"]
-naturals = ["t"]
-[[step]]
-id = "bound"
-given = ["R2 >= 0"]
-claim = "norm2(w) <= 0"
-[step.induction]
-variable = "t"
-constants = ["R2"]
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
-""").steps
+    (report,) = _check(NEVER_UPDATES).steps
     assert report.vacuous
     assert ("norm2(w) <= 0", "the invariant") in report.contradictory
     assert ("y*dot(w, x) < 0", "an update fact") in report.contradictory
