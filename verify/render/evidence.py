@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Set
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache, wraps
 from typing import Any, TypeVar
 
@@ -29,6 +30,7 @@ from verify.audit.citations import documents
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, headline, to_json
 from verify.proof_checker import GoalReport
+from verify.render.certificates import brief
 from verify.runs.quantity import UnknownRunKind
 from verify.runs.quantity import kind as run_kind
 from verify.typeset.graph import WIDTH, Graph, Node, layout
@@ -486,8 +488,9 @@ def numeric_line(step: Json) -> str:
         line = f"{numeric['status']} on {numeric['instances']} run instances"
     if numeric.get("vacuous"):
         line += f" ({numeric['vacuous']} vacuous: hypotheses false)"
-    if numeric["min_slack"] is not None:
-        line += f", least slack {numeric['min_slack']}"
+    if numeric["min_slack"] is not None:  # abbreviated past 24 digits (the JSON keeps it):
+        # the 90 digits of chan-batch's least slack widened the whole HTML page
+        line += f", least slack {brief(Fraction(numeric['min_slack']))}"
     if numeric.get("unevaluated"):  # rows whose sums were past a row's work: not run there
         line += f"; {numeric['reason']}"
     if "caveat" in numeric:  # an induction's violation (`verify.audit.job.StepAudit.caveat`)

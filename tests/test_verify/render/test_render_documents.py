@@ -282,6 +282,11 @@ def test_latex_never_changes_a_number_nor_drops_a_character(text: str, typeset: 
      "held on 251 run instances (3 vacuous: hypotheses false), least slack 0"),
     ({"status": "not-run", "instances": 0, "violations": 0, "min_slack": None,
       "reason": "why"}, "not run: why"),
+    # the 90 digits of chan-batch's least slack, one unbreakable word, widened the whole
+    # HTML report past an 800-pixel window: abbreviated past 24 digits, kept in the JSON
+    ({"status": "violated", "instances": 7, "violations": 1,
+      "min_slack": f"-{4 * 10**46 + 7}/{10**45 + 3}"},
+     "violated on 1 of 7 run instances, least slack ~-40 (exact: 47/46 digits; see --json)"),
 ])
 def test_a_steps_runs_in_words(numeric: dict[str, object], said: str) -> None:
     """Regression (issue 27 acceptance check, bug 13): "violated on 251 run instances, 131
