@@ -99,3 +99,21 @@ def test_one_solve_is_handed_the_seconds_left_of_the_time_cap(
     assert capped.status == "unknown" and "time cap reached during an SDP" in capped.message
     assert any(stop.kind == "time-cap" for stop in capped.stops)
     assert decide(j).status == "proved"
+
+
+def test_a_constant_claim_under_a_tiny_lp_budget_gets_a_verdict_not_an_index_error() -> None:
+    """Helper gramsign, session 28: from the Python API, `|- 0 >= 0` with `lp_columns=1`
+    left the linear strategies no room, and the SDP's problem for a hypothesis-free constant
+    target had an empty free block, dropped, so rounding read a block 0 that was not there
+    (IndexError). Such a target gets no SDP problem; the step is decided by the others."""
+    from dataclasses import replace
+
+    from proofs.proof_file import parse_proof
+    from verify.proof_checker import check_proof
+    from verify.search.work import DEFAULT_BUDGET
+
+    text = b'title = "t"\nscalars = ["a"]\n[[step]]\nid = "s"\nclaim = "0 >= 0"\n'
+    report = check_proof(parse_proof(text, "t.toml"),
+                         budget=replace(DEFAULT_BUDGET, lp_columns=1), store=None)
+    step = report.steps[0]  # one LP column cannot hold even the empty combination
+    assert step.status == "unknown" and "budget" in step.message, step.message

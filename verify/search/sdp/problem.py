@@ -128,6 +128,8 @@ def problems(ctx: Context, target: PolyElement, strict: bool, levels: int,
             if level:
                 return  # a hypothesis-free target has one Newton box
             basis = _newton_box(ctx, target - 1 if strict else target)
+            if not basis:  # a constant target (`|- 0 >= 0`): no square to round, and the
+                return  # free block, dropped empty, left `rounding` no block 0 (IndexError)
         else:
             basis = monomials(ctx, bound // 2)
         blocks = [Block((), ctx.ring.one, tuple(basis))]
