@@ -1353,16 +1353,15 @@ def _labelled(report: GoalReport, count: int, step: Step,
     """The goal's message, led by what is missing when that can be told (issue 16): one
     short sentence naming the remedy, then the search's details in parentheses."""
     message = report.verdict.message
-    side = report.goal.written is None  # a side condition, not the invariant (red team 26 R3)
-    if report.goal.label.startswith("step") and report.verdict.status == "refuted" and (
-            not side and (off := _off_naturals(report.goal, report.verdict.counterexample))):
+    if (report.goal.label.startswith("step") and report.verdict.status == "refuted"
+            and report.goal.written is not None):  # not a side condition (red team 26 R3)
         # red team 28: `q := q + k*(k - 1)` for a per-update natural k read "invariant is
         # not inductive" at k = 1/2, where over the naturals it is (no run has k = 1/2)
+        off = _off_naturals(report.goal, report.verdict.counterexample)
         message = (f"invariant not shown inductive: the point found breaks it{off}; "
                    f"certificates reason over the reals: if it holds at naturals, split into "
-                   f"cases or strengthen the invariant ({message})")
-    elif report.goal.label.startswith("step") and report.verdict.status == "refuted" and not side:
-        message = f"invariant is not inductive ({message})"
+                   f"cases or strengthen the invariant ({message})" if off else
+                   f"invariant is not inductive ({message})")
     elif report.verdict.status == "refuted" and not report.goal.decisive and report.goal.written:
         message = (f"not refuted: the point found satisfies the hypotheses and breaks the "
                    f"claim, but {refutes_nothing(step, report.goal, report.verdict.counterexample)}"
