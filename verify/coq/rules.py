@@ -312,12 +312,13 @@ class Rules(Statements):
         label = script.new("use")
         # a natural made the opaque real `n` since (`introduce`): the theorem, which reads
         # it as `INR nat`, is brought to `n` by their kept equation before its premises,
-        # which read `n` as every premise in context does, are given to it
+        # which read `n` as every premise in context does, are given to it (`try`: a natural
+        # the theorem reads only in a sum's bound, `Z.of_nat nat`, has no `INR` to rewrite)
         reals = [script.real_of[n] for v in used.variables
                  if (n := renamed.get(v, v)) in intros and n in script.real_of]
         if reals:
             script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
-            script.emit(" ".join(f"rewrite <- {eq} in {label}." for eq in dict.fromkeys(reals)))
+            script.emit(" ".join(f"try rewrite <- {eq} in {label}." for eq in dict.fromkeys(reals)))
             if premises:
                 script.emit(f"specialize ({label} {' '.join(premises)}).")
         else:
