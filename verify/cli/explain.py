@@ -1,4 +1,5 @@
-"""`novikoff explain STEP_ID [--budget B] [--time-limit S]`: one proof step, explained.
+"""`novikoff explain STEP_ID [--budget B] [--time-limit S] [--algorithm ...] [--run-kind NAME]`:
+one proof step, explained.
 
 STEP_ID is `PROOF/STEP` or `PROOF STEP`, PROOF a built-in proof id or a proof file (`- STEP`
 reads it from stdin), or a bare STEP that only one built-in proof has.
@@ -7,7 +8,9 @@ Prints the step as written, its source and note, its hypotheses and claim, and i
 the certificate written out as a sum a person can follow, or the counterexample with its
 numbers plugged into every hypothesis and the claim (`verify.render.text`). Exit 0 when the step
 is proved, 1 when it is refuted or unknown, 2 for an unknown or ambiguous step id or a bad
-proof file (one line, with close matches). `--json` prints the same as data.
+proof file (one line, with close matches), a file read as `check` reads it (its
+`[numeric]` table as the audit does: a plug-in named with `--algorithm`, never loaded).
+`--json` prints the same as data.
 """
 
 from __future__ import annotations
