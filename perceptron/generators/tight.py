@@ -126,14 +126,14 @@ def _eliminate_int64(rows: Sequence[Sequence[int]]) -> list[tuple[list[int], int
     first nonzero one at or below the diagonal) and the same exact divisions, one array
     operation per step for every row at once instead of a Python loop over the entries.
     After step k the columns up to k are `p_k` on the diagonal and 0 elsewhere (what the
-    loop computes there: `p_k * 0 // p_(k-1)` and `p_k * p_(k-1) // p_(k-1)`), so each step
-    combines only the columns after its pivot's."""
+    loop computes there: `p_k * 0 // p_(k-1)` and `p_k * p_(k-1) // p_(k-1)`), and no
+    later step reads them, so each step combines only the columns after its pivot's and
+    the last pivot is every row's denominator, as the loop's diagonal says."""
     import numpy as np
 
     n = len(rows)
     M = np.array(rows, dtype=np.int64)
     previous = 1
-    diagonal = np.arange(n)
     for col in range(n):
         pivot = col + int(np.flatnonzero(M[col:, col])[0])
         if pivot != col:
@@ -144,10 +144,8 @@ def _eliminate_int64(rows: Sequence[Sequence[int]]) -> list[tuple[list[int], int
         f[col] = 0
         M[:, col + 1:] = (p * M[:, col + 1:] - np.outer(f, top)) // previous
         M[col, col + 1:] = top
-        M[:, :col + 1] = 0
-        M[diagonal[:col + 1], diagonal[:col + 1]] = p
         previous = p
-    return [(row[n:], previous) for row in M.tolist()]
+    return [(row, previous) for row in M[:, n:].tolist()]
 
 
 def _rotation_rows(dim: int, seed: int, spread: int = 2) -> list[tuple[list[int], int]]:
