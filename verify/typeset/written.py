@@ -308,6 +308,12 @@ class Printer:
         """`lhs op rhs` as written, on one line."""
         return self.fmt.row(self.chunks(text))
 
+    def formula(self, text: str) -> str:
+        """An expression or one relation as written, on one line (a formula of prose, such
+        as a run quantity's, that may be either: `verify.runs.quantity.Quantity`)."""
+        tree = _parse(text).body
+        return self.relation(text) if isinstance(tree, ast.Compare) else self._node(tree)[0]
+
     def chunks(self, text: str, prefix: str = "") -> list[str]:
         """The relation in pieces that may go on separate lines: the left side's terms, the
         relation sign with the right side's first term, then its other terms (`prefix`, an
