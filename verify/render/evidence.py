@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, wraps
 from typing import Any, TypeVar
@@ -31,11 +31,11 @@ from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, headline, to_json
 from verify.proof_checker import GoalReport
 from verify.render.certificates import brief
-from verify.runs.quantity import Quantity, UnknownRunKind
+from verify.runs.quantity import Quantity, RunKind, UnknownRunKind
 from verify.runs.quantity import kind as run_kind
 from verify.typeset.graph import WIDTH, Graph, Node, layout
 from verify.typeset.indices import as_source, readable
-from verify.typeset.names import Spelling, spelling
+from verify.typeset.names import RUN_SQUARES, Spelling, distinct, spelling
 from verify.typeset.points import instance_lines, refuted_names
 from verify.typeset.statement import (
     Piece,
@@ -334,9 +334,11 @@ def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | No
     if binding is None:
         return ()
     try:
-        offered = {q.name: q for q in run_kind(binding.run).quantities}
+        found = run_kind(binding.run)
     except UnknownRunKind:
         return ()
+    offered = {q.name: q for q in found.quantities}
+    words = run_spelling(found)
     texts = [h.text for h in (stated.hypotheses if stated is not None else step.hypotheses)]
     texts.append(stated.claim.text if stated is not None else step.claim.text)
     if stated is not None:  # the runs of the inductions it rests on (`runs_of`) read more
@@ -361,7 +363,7 @@ def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | No
         if bound != name and run_printer.expression(bound) != shown:
             pieces += [("text", " = "), ("math", run_printer.expression(bound))]
         if quantity is not None:
-            pieces += [("text", ": "), *denoted(quantity, fmt)]
+            pieces += [("text", ": "), *denoted(quantity, fmt, words)]
     if not pieces:
         return ()
     return (("text", f"Its names denote quantities of {binding.run} runs "
@@ -374,30 +376,45 @@ def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | No
 MEMBERS: Mapping[str, str] = {"X": "x", "Y": "y"}
 
 
-def denoted(quantity: Quantity, fmt: Format) -> list[Piece]:
-    """What a run quantity denotes, typeset in `fmt` as the steps are: its definition
+def run_spelling(run: RunKind) -> Spelling:
+    """How the formulas of `run`'s quantities print its names: by the rules a proof's names
+    follow (`verify.typeset.names.distinct`), so a squared quantity reads as a square only
+    where the kind provides it (`RUN_SQUARES`) and no base beside it prints alike: an online
+    run's `R2` is R2 where its `R**2` is R² (`sqrt(R2)` printed √(R²) beside `R**2` as R²,
+    two quantities read as one)."""
+    names = {*run.offered, *run.families}
+    squares = RUN_SQUARES.get(run.name, frozenset())
+    return distinct(names, {}, squares, run.families)
+
+
+def denoted(quantity: Quantity, fmt: Format, words: Spelling | None = None) -> list[Piece]:
+    """What a run quantity denotes, typeset in `fmt` as the steps are, its names spelt by
+    `words` (`run_spelling` of its kind; None: by the rules alone): its definition
     (`Quantity.formula`; `min_j y_j⟨u, x_j⟩` for a least value over the examples), then its
     doc's words and formulas (`Quantity.parts`), each formula in proof-file syntax printed
     by `Printer.formula`. A formula the printer cannot read (a user's kind may write any)
     is shown as written, in its words."""
+    words = words if words is not None else Spelling()
     pieces: list[Piece] = []
     if quantity.formula:
         head = f"{quantity.extreme}_j" if quantity.extreme else ""
-        pieces += _typeset(quantity.formula, fmt, head)
+        pieces += _typeset(quantity.formula, fmt, words, head)
         pieces += [("text", ", ")] if quantity.doc else []
     for formula, text in quantity.parts():
-        pieces += _typeset(text, fmt) if formula else [("text", text)]
+        pieces += _typeset(text, fmt, words) if formula else [("text", text)]
     return pieces
 
 
-def _typeset(text: str, fmt: Format, head: str = "") -> list[Piece]:
+def _typeset(text: str, fmt: Format, words: Spelling, head: str = "") -> list[Piece]:
     """`text` (proof-file syntax) as one formula, after the operator `head` (`min_j`, a name
-    with its index as subscript, as a lecturer writes it); as text when it does not read."""
-    printer = Printer(fmt, {} if IDENTIFIER.fullmatch(text) else MEMBERS)
+    with its index as subscript, as a lecturer writes it); as text when it does not read.
+    A family's members read as `MEMBERS` says, the family named alone as itself."""
+    renames = {} if IDENTIFIER.fullmatch(text) else MEMBERS
+    printer = Printer(fmt, replace(words, renames={**words.renames, **renames}))
     try:
         shown = printer.formula(text)
         if head:
-            shown = printer.fmt.row([printer.expression(head), shown])
+            shown = printer.fmt.row([Printer(fmt).expression(head), shown])
     except (SyntaxError, ValueError, TypeError, KeyError, RecursionError):
         return [("text", f"{head} {text}" if head else text)]
     return [("math", shown)]

@@ -125,10 +125,10 @@ def denotes(q: Quantity) -> str:
 #: (vectors, scalars): the subscripted forms the sources write for a run's sequence (`w_t`,
 #: `theta_k`), the unit vectors `e_1`, `e_q`, the voted perceptron's list (`c_j`, `v_j`,
 #: `v`), a Gordan certificate `lam_j`, the indices `i`, `j` of the examples, the
-#: integers of a radius bound, `c/q` for `R2 == p/q`, and a batch run's set `M_k` (named
-#: only, so read as a name).
+#: integers of a radius bound, `c/q` for `R2 == p/q`, the sources' bound `D` (a
+#: single-pass quantity), and a batch run's set `M_k` (named only, so read as a name).
 VOCABULARY = (frozenset({"w_t", "theta_k", "e_1", "e_q", "v_j", "v"}),
-              frozenset({"i", "j", "c_j", "lam_j", "c", "p", "q", "M_k"}))
+              frozenset({"i", "j", "c_j", "lam_j", "c", "p", "q", "D", "M_k"}))
 
 
 def unparsed(run: RunKind) -> list[str]:

@@ -95,7 +95,7 @@ QUANTITIES = (
              "norm2(X[j])", "max"),
     Quantity("R", False, "an exact radius bound, `norm2(X[j]) <= R**2` for every j: "
              "`sqrt(R2)` when that is rational, else the least `c/q` above it, c an "
-             "integer, for `R2 == p/q` in lowest terms (the sources' R and D are such "
+             "integer, for `R2 == p/q` in lowest terms (the sources' `R` and `D` are such "
              "bounds; no float, no irrational)", _ALL),
     Quantity("u", True, "the reference separator (planted, tight-family, the adversary's "
              "`e_1`, or an exact separator of a real dataset)", _ALL),

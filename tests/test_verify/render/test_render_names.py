@@ -344,14 +344,14 @@ def test_every_formula_of_the_run_registry_typesets_in_every_format() -> None:
     code spans of `Quantity.doc`): every formula is one math piece in LaTeX, MathML and
     text, none left as words, and no word holds the ASCII the docs were written in."""
     import verify.runs  # noqa: F401  (registers the built-in kinds)
-    from verify.render.evidence import denoted
+    from verify.render.evidence import denoted, run_spelling
     from verify.runs.quantity import kinds
     from verify.typeset.written import LATEX, MATHML, TEXT
 
     for fmt in (LATEX, MATHML, TEXT):
         for run_kind in kinds():
             for q in run_kind.quantities:
-                pieces = denoted(q, fmt)
+                pieces = denoted(q, fmt, run_spelling(run_kind))
                 maths = [text for kind, text in pieces if kind == "math"]
                 words = "".join(text for kind, text in pieces if kind == "text")
                 assert len(maths) == len(q.formulas()), (run_kind.name, q.name, pieces)
@@ -381,3 +381,24 @@ def test_a_run_quantitys_definition_reads_as_the_steps_do(name: str, latex: str,
     # the families named alone are the families, X and Y, not their members' x and y
     N = kind("online").quantity("N")
     assert ("math", "X") in denoted(N, TEXT) and ("math", "Y") in denoted(N, TEXT)
+
+
+def test_a_run_quantity_and_the_square_of_another_print_apart() -> None:
+    """Red team 23 F2 in the registry's words: the online radius bound's doc printed both
+    `R**2` and the quantity `R2` as R², `‖x_i‖ ≤ R ... √(R²) when that is rational`, so
+    that √(R²) read as R. The kind's names are spelt as a proof's are (`run_spelling`):
+    R2 as written beside R, a square only where no base prints alike (cyclic runs' B2)."""
+    import verify.runs  # noqa: F401
+    from verify.render.evidence import denoted, run_spelling
+    from verify.runs.quantity import kind
+    from verify.typeset.written import LATEX, TEXT
+
+    online = kind("online")
+    maths = [t for k, t in denoted(online.quantity("R"), TEXT, run_spelling(online))
+             if k == "math"]
+    assert maths[:4] == ["‖x[j]‖² ≤ R²", "√(R2)", "c/q", "R2 = p/q"]
+    single = kind("single-pass")
+    assert ("math", r"\mathrm{R2}") in denoted(single.quantity("D"), LATEX, run_spelling(single))
+    cyclic = kind("cyclic")
+    assert denoted(cyclic.quantity("T"), TEXT, run_spelling(cyclic)) == [
+        ("math", "(3N − 1)·R²/2")]
