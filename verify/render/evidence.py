@@ -397,26 +397,23 @@ def denoted(quantity: Quantity, fmt: Format, words: Spelling | None = None) -> l
     words = words if words is not None else Spelling()
     pieces: list[Piece] = []
     if quantity.formula:
-        head = f"{quantity.extreme}_j" if quantity.extreme else ""
-        pieces += _typeset(quantity.formula, fmt, words, head)
+        pieces += _typeset(quantity.formula, fmt, words, quantity.extreme)
         pieces += [("text", ", ")] if quantity.doc else []
     for formula, text in quantity.parts():
         pieces += _typeset(text, fmt, words) if formula else [("text", text)]
     return pieces
 
 
-def _typeset(text: str, fmt: Format, words: Spelling, head: str = "") -> list[Piece]:
-    """`text` (proof-file syntax) as one formula, after the operator `head` (`min_j`, a name
-    with its index as subscript, as a lecturer writes it); as text when it does not read.
+def _typeset(text: str, fmt: Format, words: Spelling, extreme: str = "") -> list[Piece]:
+    """`text` (proof-file syntax) as one formula, or with `extreme` (min, max) its least or
+    largest value over the examples j (`Printer.extreme`); as text when it does not read.
     A family's members read as `MEMBERS` says, the family named alone as itself."""
     renames = {} if IDENTIFIER.fullmatch(text) else MEMBERS
     printer = Printer(fmt, replace(words, renames={**words.renames, **renames}))
     try:
-        shown = printer.formula(text)
-        if head:
-            shown = printer.fmt.row([Printer(fmt).expression(head), shown])
+        shown = printer.extreme(extreme, "j", text) if extreme else printer.formula(text)
     except (SyntaxError, ValueError, TypeError, KeyError, RecursionError):
-        return [("text", f"{head} {text}" if head else text)]
+        return [("text", f"{extreme}_j {text}" if extreme else text)]
     return [("math", shown)]
 
 

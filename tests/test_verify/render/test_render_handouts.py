@@ -278,7 +278,7 @@ def test_the_theorem_box_says_what_its_names_denote_on_runs(handouts: Handouts):
             assert ascii_ not in defined, (fmt, ascii_)
         assert doc["t"].startswith("the number of updates before")
     tex = alone["latex"]
-    assert r"$\mathrm{max}_{j} \lVert {x}_{j} \rVert^{2}$" in tex
+    assert r"$\max_{j} \lVert {x}_{j} \rVert^{2}$" in tex
     # the margin's remark was a chain the printer could not read, left as text with
     # escaped underscores (`‖w\_t‖ ‖u‖ ≥ ⟨w\_t, u⟩`): now two relations, typeset
     assert (r"$\langle w_{t}, u \rangle \ge t\,\gamma_{u}$ and $\lVert w_{t} \rVert^{2}\,"

@@ -363,8 +363,8 @@ def test_every_formula_of_the_run_registry_typesets_in_every_format() -> None:
 
 @pytest.mark.parametrize(("name", "latex", "text"), [
     # a least value over the examples: the operator, then the expression, members x_j
-    ("gamma_u", r"\mathrm{min}_{j} {y}_{j}\,\langle u, {x}_{j} \rangle", "min_j y[j]·⟨u, x[j]⟩"),
-    ("R2", r"\mathrm{max}_{j} \lVert {x}_{j} \rVert^{2}", "max_j ‖x[j]‖²"),
+    ("gamma_u", r"\min_{j} {y}_{j}\,\langle u, {x}_{j} \rangle", "min_j y[j]·⟨u, x[j]⟩"),
+    ("R2", r"\max_{j} \lVert {x}_{j} \rVert^{2}", "max_j ‖x[j]‖²"),
     ("w_next", r"w + \tau\,y\,x", "w + τ·y·x"),
     ("m", r"\operatorname{max}\left(- y\,\langle w, x \rangle, 0\right)", "max(−y·⟨w, x⟩, 0)"),
 ])
@@ -402,3 +402,16 @@ def test_a_run_quantity_and_the_square_of_another_print_apart() -> None:
     cyclic = kind("cyclic")
     assert denoted(cyclic.quantity("T"), TEXT, run_spelling(cyclic)) == [
         ("math", "(3N − 1)·R²/2")]
+
+
+def test_an_extreme_over_the_examples_is_an_operator_in_every_format() -> None:
+    """`Printer.extreme`: LaTeX's \\min (its own spacing: `\\mathrm{min}_{j} {y}_{j}`
+    set min_jy_j as one word in the handout's PDF), MathML's function application, and
+    a body of several terms bracketed, as a product's factor would be."""
+    from verify.typeset.written import LATEX, MATHML, TEXT, Printer
+
+    assert Printer(LATEX).extreme("min", "j", "a + b") == r"\min_{j} \left(a + b\right)"
+    assert Printer(TEXT).extreme("max", "j", "norm2(v)") == "max_j ‖v‖²"
+    page = Printer(MATHML).extreme("min", "j", "a*b")
+    assert page.startswith("<mrow><msub><mi>min</mi><mi>j</mi></msub><mo>&#x2061;</mo>")
+    ET.fromstring(f"<math>{page}</math>")
