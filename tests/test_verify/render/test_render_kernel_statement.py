@@ -105,6 +105,14 @@ def _facts_shown(proof: Proof, step_id: str, stated: dict[str, kernel.Statement 
     shown = statement(proof, proof.step(step_id), TEXT, stated[step_id], stated)
     facts = {("", TEXT.row(g)) for g in shown.given} | {
         (used, TEXT.row(chunks)) for used, chunks in shown.inherited}
+    # a `[define]` name's facts are shown under its definition (`where n = ‖w‖, given by
+    # n ≥ 0 and n² = ‖w‖²`), each a formula after "given by", up to the next "; "
+    after = False
+    for kind, text in shown.sets:
+        if kind == "text":
+            after = text.endswith("given by ") or (after and text in (", ", " and "))
+        elif after:
+            facts.add(("", text))
     return facts, "".join(text for _, text in shown.run)
 
 
