@@ -147,7 +147,7 @@ class Graph:
             boxes = sorted((p.x, p.x + p.width) for p in self.placed if p.y == top)
             gaps = [max(boxes[0][0] - GAP_X / 2, 1.0),
                     *((left[1] + right[0]) / 2 for left, right in pairwise(boxes)),
-                    boxes[-1][1] + GAP_X / 2]
+                    min(boxes[-1][1] + GAP_X / 2, self.width - 1.0)]  # in the drawing
             ideal = x + (x2 - x) * (top + HEIGHT / 2 - y) / (target.y - y)
             x, y = min(gaps, key=lambda g: (abs(g - ideal), g)), top + HEIGHT
             out.append((x, top))

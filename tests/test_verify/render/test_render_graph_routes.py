@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from proofs.library import PROOFS, load_builtin
 from verify.typeset.graph import BOX, HEIGHT, Graph, Node, layout
 
 
@@ -44,6 +47,30 @@ def _points(path: str) -> list[tuple[float, float]]:
             start = out[-1]
             out += [_cubic(start, *xy, k / 40) for k in range(1, 41)]  # type: ignore[misc]
     return out
+
+
+def _crossings(graph: Graph) -> list[str]:
+    """Each edge of the SVG that passes inside a box other than its two ends."""
+    paths = re.findall(r'<g class="edge use"><path d="([^"]+)"', graph.svg())
+    assert len(paths) == len(graph.edges)
+    out = []
+    for (a, b), path in zip(graph.edges, paths, strict=True):
+        points = _points(path)
+        out += [f"{a} -> {b} through {p.node.id}" for p in graph.placed
+                if p.node.id not in (a, b) and any(
+                    p.x < x < p.x + p.width and p.y < y < p.y + HEIGHT for x, y in points)]
+    return out
+
+
+@pytest.mark.parametrize("proof_id", PROOFS)
+def test_no_edge_of_a_built_in_proof_crosses_a_box(proof_id: str) -> None:
+    """Every built-in proof's graph, its lines wrapped as the handouts wrap them (chan-batch
+    and telgarsky-online have edges spanning three lines and more)."""
+    proof = load_builtin(proof_id)
+    ids = {s.id for s in proof.steps}
+    graph = layout([Node(s.id, s.id, tuple(u.step for u in s.uses if u.step in ids),
+                         "proved", "held", induction=False) for s in proof.steps])
+    assert _crossings(graph) == []
 
 
 def test_no_svg_edge_crosses_a_box_it_does_not_join() -> None:
