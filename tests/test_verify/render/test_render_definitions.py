@@ -48,6 +48,10 @@ def test_latex_and_html_define_the_name(audit: Audit) -> None:
     tex = latex.render(audit)
     assert r"where $l = \operatorname{max}\left(0, - y\,g\right)$, given by" in tex
     assert r"\emph{Given} $l \ge 0$" not in tex
+    # the `where` sentence is a paragraph of its own: `Source:` / `Note:` follow on the next
+    # line, and ran on after it
+    where = tex.index("where $l = ")
+    assert tex[where:tex.index("\n", where)].endswith("= 0$.\\par")
     page = html.render(audit)
     assert "where <math" in page and "<mi>max</mi>" in page and ", given by <math" in page
     assert '<span class="label">given</span> <math display="inline"><mrow><mi>l</mi>' \
