@@ -377,3 +377,41 @@ def test_the_advice_never_names_a_sign_the_step_already_has() -> None:
         h for h, _ in kept)), origins=tuple(o for _, o in kept))
     told = _obstacle(unsigned, [], last.step)
     assert "a fact the step lacks (a sign such as `R2 >= 0`, a bound)" in told, told
+
+# Products one degree above the LP's cap (newcomer 29 F1): the step of Chan's batch bound
+# that compares the decrease with gamma**2/R2 was unknown at every budget and with every
+# hint, since its certificate `R2*[h2] + gamma**2*[h1]` has degree 5 and every LP column was
+# capped at 4 (`LpStrategy.max_bound`). `ProductsOneDegreeUp` finds it; the kernel checks it;
+# its false twin is not proved.
+RATIO = """
+title = "Chan's ratio step, cleared of its denominators"
+vectors = ["theta_star", "xbar"]
+scalars = ["mk", "gamma", "R2"]
+
+[[step]]
+id = "cleared"
+given = ["norm2(xbar) <= mk**2*R2", "dot(theta_star, xbar)**2 >= mk**2*gamma**2", "R2 > 0"]
+claim = "R2*dot(theta_star, xbar)**2 >= gamma**2*norm2(xbar)"
+
+[[step]]
+id = "twice-too-much"
+given = ["norm2(xbar) <= mk**2*R2", "dot(theta_star, xbar)**2 >= mk**2*gamma**2", "R2 > 0"]
+claim = "R2*dot(theta_star, xbar)**2 >= 2*gamma**2*norm2(xbar)"
+
+[[step]]
+id = "with-the-divisions"
+given = ["norm2(xbar) <= mk**2*R2", "dot(theta_star, xbar)**2 >= mk**2*gamma**2", "R2 > 0",
+         "norm2(xbar) > 0"]
+claim = "dot(theta_star, xbar)**2/norm2(xbar) >= gamma**2/R2"
+"""
+
+
+def test_the_degree_five_certificate_is_found_and_its_false_twin_is_not() -> None:
+    report = check_proof(parse_proof(RATIO.encode(), "ratio.toml"), store=None)
+    by_id = {step.step.id: step for step in report.steps}
+    assert by_id["cleared"].status == "proved", by_id["cleared"].message
+    assert by_id["cleared"].message == "certificate by products one degree up"
+    assert by_id["with-the-divisions"].status == "proved", by_id["with-the-divisions"].message
+    # gamma**2*norm2(xbar) = mk**2*R2*gamma**2 = R2*dot**2 holds them all with equality:
+    # doubled, the claim is false (refuted or left unknown, never proved)
+    assert by_id["twice-too-much"].status != "proved"
