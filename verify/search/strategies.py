@@ -307,36 +307,6 @@ class NormProducts(HypothesisProducts):
         return [*super().columns(ctx, target, bound), *weighted(ctx, squares, factors, bound)]
 
 
-class ProductsOneDegreeUp(HypothesisProducts):
-    """Products of two hypotheses and hypotheses times squares of the generators, at one
-    degree above the cap the strategies before it keep (`LpStrategy.max_bound`, 4).
-
-    `norm2(xbar) <= mk**2*R2, dot(ts, xbar)**2 >= mk**2*gamma**2, R2 > 0 |- R2*dot(ts,
-    xbar)**2 >= gamma**2*norm2(xbar)`, the step of Chan's batch bound that compares the
-    decrease with gamma**2/R2, was unknown at every budget and with every hint (newcomer 29
-    F1): its certificate `R2*[h2] + gamma**2*[h1]` is one product of two hypotheses and one
-    hypothesis times the square `gamma**2`, both of degree 5, and every column above stays
-    at degree 4 whatever the budget. It applies only where that cap cut the products of two
-    hypotheses short, with few columns (no products of three, no DSOS of the target), and
-    comes after the strategies before it, so no certificate they find changes; the shipped
-    store holds none of its certificates (the audit JSON is unchanged)."""
-
-    name = "products one degree up"
-    max_bound = LpStrategy.max_bound + 1
-
-    def applies(self, ctx: Context) -> bool:
-        reach = max((2 * degree(h) for h in ctx.hyps), default=0)
-        return super().applies(ctx) and reach > LpStrategy.max_bound \
-            and degree(ctx.gap) < self.max_bound
-
-    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
-        linear = sum((ctx.gens[i] ** 2 for i in ctx.used), ctx.ring.zero)
-        squares = [t for t in dsos_squares(ctx, linear) if len(t.poly) == 1]  # m_i**2
-        factors = hypothesis_products(ctx, 1, bound)
-        return [*hypothesis_products(ctx, 2, bound), *squares,
-                *weighted(ctx, squares, factors, bound)]
-
-
 def _written(ctx: Context) -> set[int]:
     """The generators the claim's gap and the hypotheses write (indices into `ctx.gens`):
     in refutation form the claim is `0 > 0` and the squared norm is in a hypothesis, the
@@ -534,6 +504,5 @@ STRATEGIES: tuple[Strategy, ...] = (
     SignProducts(),
     ScaledSquares(),
     NormProducts(),
-    ProductsOneDegreeUp(),
     SemidefiniteSquares(),
 )
