@@ -392,7 +392,46 @@ def test_products_past_degree_four_are_found() -> None:
     assert found.message == "certificate by higher-degree products"
     assert _decided(given, "R2*dot_uw**2 - beta**2*norm2_w").certificate == found.certificate
     # each half alone fits degree 4, and is proved as before
-    assert _decided(given[1:], "R2*dot_uw**2 - c**2*R2*beta**2").message != \
-        "certificate by higher-degree products"
+    assert _decided(given[1:], "R2*dot_uw**2 - c**2*R2*beta**2").message == \
+        "certificate by hypothesis products"
+    assert _decided(given[:1], "c**2*R2*beta**2 - beta**2*norm2_w").message == \
+        "certificate by weighted squares"
     # the false twin (the square on the wrong side) is not proved
     assert _decided(given, "R2*dot_uw**2 - beta**4*norm2_w").status != "proved"
+
+
+# Newcomer 29 F1 as the TA wrote it, in a proof file: the cleared step and the one with its
+# divisions (its main judgement is the cleared one) are proved by `higher-degree products`,
+# the kernel checking each; the false twin is not proved.
+RATIO = """
+title = "Chan's ratio step, cleared of its denominators"
+vectors = ["theta_star", "xbar"]
+scalars = ["mk", "gamma", "R2"]
+
+[[step]]
+id = "cleared"
+given = ["norm2(xbar) <= mk**2*R2", "dot(theta_star, xbar)**2 >= mk**2*gamma**2", "R2 > 0"]
+claim = "R2*dot(theta_star, xbar)**2 >= gamma**2*norm2(xbar)"
+
+[[step]]
+id = "twice-too-much"
+given = ["norm2(xbar) <= mk**2*R2", "dot(theta_star, xbar)**2 >= mk**2*gamma**2", "R2 > 0"]
+claim = "R2*dot(theta_star, xbar)**2 >= 2*gamma**2*norm2(xbar)"
+
+[[step]]
+id = "with-the-divisions"
+given = ["norm2(xbar) <= mk**2*R2", "dot(theta_star, xbar)**2 >= mk**2*gamma**2", "R2 > 0",
+         "norm2(xbar) > 0"]
+claim = "dot(theta_star, xbar)**2/norm2(xbar) >= gamma**2/R2"
+"""
+
+
+def test_the_degree_five_certificate_is_found_and_its_false_twin_is_not() -> None:
+    report = check_proof(parse_proof(RATIO.encode(), "ratio.toml"), store=None)
+    by_id = {step.step.id: step for step in report.steps}
+    assert by_id["cleared"].status == "proved", by_id["cleared"].message
+    assert by_id["cleared"].message == "certificate by higher-degree products"
+    assert by_id["with-the-divisions"].status == "proved", by_id["with-the-divisions"].message
+    # gamma**2*norm2(xbar) = mk**2*R2*gamma**2 = R2*dot**2 holds them all with equality:
+    # doubled, the claim is false (refuted or left unknown, never proved)
+    assert by_id["twice-too-much"].status != "proved"

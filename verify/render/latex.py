@@ -224,7 +224,9 @@ def statement(step: StepView, alone: bool = False) -> Raw:
     # ran 9-84 pt into the margin (the voted-freund-schapire handout, the full audit)
     parts += [rf"{{\raggedright\emph{{{word} {code(used)}:}} ${' '.join(chunks)}$.\par}}"
               for (word, used), chunks in ((heading(u), c) for u, c in st.inherited)]
-    sets = ("\n" + joined(st.sets, lambda t: f"${t}$", escape) + ".") if st.sets else ""
+    # its own paragraph: the template's `Source:` and `Note:` follow on the next line, and
+    # ran on in the same paragraph as the `where` sentence (newcomer 29)
+    sets = ("\n" + joined(st.sets, lambda t: f"${t}$", escape) + ".\\par") if st.sets else ""
     defined = step.definitions(WRITTEN) if alone else ()
     names = ("\n\n" + joined(defined, lambda t: f"${t}$", escape) + "\\par") if defined \
         else ""

@@ -526,11 +526,14 @@ class Plugin:
             members = tuple(members)
             if not members or not all(isinstance(j, int) and not isinstance(j, bool)
                                       and 0 <= j < data.n for j in members):
-                raise PluginFault(f"plug-in {self.name}: iteration {k} updates over "
-                                  f"{members!r}"[:200] + ", not a non-empty set of indices "
-                                  f"0..{data.n - 1}")
+                # each fault names the scenario, as the others do (newcomer 29: the line
+                # for an empty M_k said which iteration but not on which data)
+                raise PluginFault(f"plug-in {self.name}: iteration {k} on {data.name} updates "
+                                  f"over " + f"{members!r}"[:200] + ", not a non-empty set "
+                                  f"of indices 0..{data.n - 1}")
             if len(set(members)) != len(members):
-                raise PluginFault(f"plug-in {self.name}: iteration {k} names an example twice")
+                raise PluginFault(f"plug-in {self.name}: iteration {k} on {data.name} names "
+                                  "an example twice")
             out.append((tuple(sorted(int(j) for j in members)),
                         self._vector(data, f"iteration {k}'s theta_after", after)))
         self._within(data, (after for _, after in out))

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from itertools import pairwise
 
 WIDTH = 720.0
 """The drawing's width in pixels (HTML) or points before scaling (LaTeX)."""
@@ -122,9 +123,35 @@ class Graph:
             y2 = target.y + HEIGHT
             return (f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + 18:.1f} {x2:.1f},{y2 + 18:.1f} "
                     f"{x2:.1f},{y2:.1f}", (x2, y2, False))
-        mid = (y2 - y1) / 2
-        return (f"M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + mid:.1f} {x2:.1f},{y2 - mid:.1f} "
-                f"{x2:.1f},{y2:.1f}", (x2, y2, True))
+        path, (x, y) = [f"M{x1:.1f},{y1:.1f}"], (x1, y1)
+        for gap, top in self.passages(a, b):
+            path += [_bend(x, y, gap, top), f"L{gap:.1f},{top + HEIGHT:.1f}"]
+            x, y = gap, top + HEIGHT
+        path.append(_bend(x, y, x2, y2))
+        return " ".join(path), (x2, y2, True)
+
+    def passages(self, a: str, b: str) -> tuple[tuple[float, float], ...]:
+        """Where the edge `a -> b` crosses each line of boxes between its two ends: (x, the
+        line's top), x in a gap between boxes (or beside them) nearest the way to `b`.
+
+        A curve from `a` straight to `b` ran under the boxes of the lines between, and
+        read as two edges through a step it does not enter (newcomer 28 F4, newcomer 29:
+        `norm-side -> ratio-bound` drawn into `iterations` and out again, an arrow the
+        legend says means "uses"). Between two lines an edge is a curve in the free band;
+        through a line it is a vertical stroke in a gap, so it meets no box but its own."""
+        source, target = self.at(a), self.at(b)
+        x, y = source.x + source.width / 2, source.y + HEIGHT
+        x2 = target.x + target.width / 2
+        out = []
+        for top in sorted({p.y for p in self.placed if source.y < p.y < target.y}):
+            boxes = sorted((p.x, p.x + p.width) for p in self.placed if p.y == top)
+            gaps = [max(boxes[0][0] - GAP_X / 2, 1.0),
+                    *((left[1] + right[0]) / 2 for left, right in pairwise(boxes)),
+                    min(boxes[-1][1] + GAP_X / 2, self.width - 1.0)]  # in the drawing
+            ideal = x + (x2 - x) * (top + HEIGHT / 2 - y) / (target.y - y)
+            x, y = min(gaps, key=lambda g: (abs(g - ideal), g)), top + HEIGHT
+            out.append((x, top))
+        return tuple(out)
 
     def tikz(self, labels: Mapping[str, str]) -> str:
         """A `tikzpicture` (1 unit = 1pt, y down) scaled to the line width by the caller;
@@ -135,12 +162,15 @@ class Graph:
         # the edges first, from the boxes' known edges, so the filled boxes drawn after
         # them hide an edge that passes a row (as the SVG does): drawn after the nodes, such
         # an edge ran through their labels (newcomer 27, F6)
-        for a, b in self.edges:
+        for a, b in self.edges:  # through the gaps of the lines between (`passages`)
             source, target = self.at(a), self.at(b)
-            lines.append(rf"\draw[->,gray] ({source.x + source.width / 2:.1f},"
-                         f"{source.y + (HEIGHT + BOX) / 2:.1f}) to[out=-90,in=90] "
-                         f"({target.x + target.width / 2:.1f},"
-                         f"{target.y + (HEIGHT - BOX) / 2:.1f});")
+            path = [f"({source.x + source.width / 2:.1f},{source.y + (HEIGHT + BOX) / 2:.1f})"]
+            for gap, top in self.passages(a, b):
+                path += [f"to[out=-90,in=90] ({gap:.1f},{top:.1f})",
+                         f"-- ({gap:.1f},{top + HEIGHT:.1f})"]
+            path.append(f"to[out=-90,in=90] ({target.x + target.width / 2:.1f},"
+                        f"{target.y + (HEIGHT - BOX) / 2:.1f})")
+            lines.append(rf"\draw[->,gray] {' '.join(path)};")
         for p in self.placed:
             n = p.node
             colour = n.symbolic
@@ -181,6 +211,13 @@ class Graph:
             lines.append(f"  classDef {status}Run fill:{FILL[status]},stroke:{STROKE[status]},"
                          "stroke-width:2px")
         return "\n".join(lines)
+
+
+def _bend(x1: float, y1: float, x2: float, y2: float) -> str:
+    """An SVG cubic from the current point (x1, y1) down to (x2, y2), leaving and arriving
+    vertically: its y stays between y1 and y2, so it keeps to the band between them."""
+    mid = (y2 - y1) / 2
+    return f"C{x1:.1f},{y1 + mid:.1f} {x2:.1f},{y2 - mid:.1f} {x2:.1f},{y2:.1f}"
 
 
 def _key(step_id: str) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 import sympy
 
+from proofs.definitions import parse_definitions
 from proofs.errors import ProofFileError
 from proofs.language.terms import Vec, gram_pair
 from proofs.step import CaseSplit, Induction, Proof, Step, Term, Use
@@ -68,7 +69,8 @@ class Statement:
     claim: tuple[str, ...]  # `⊢ claim` in chunks (`Printer.chunks`)
     widths: tuple[int, ...]  # each chunk's length in plain text (to break lines)
     #: `where D is the set of the integers j from 1 to n with ...`: each declared set of
-    #: the proof (`[sets]`) the statement reads, defined (`defined_sets`); () when none
+    #: the proof (`[sets]`) the statement reads, defined (`defined_sets`), then each
+    #: `[define]` name whose facts it holds, with them (`defined_names`); () when none
     sets: tuple[Piece, ...] = ()
     #: the runs the claims of the inductions it imports hold on (`runs_of`), for a statement
     #: read alone, as a theorem is; () when it imports none, or is an induction itself
@@ -120,6 +122,7 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
             *getattr(step.rule, "base", ()), *getattr(step.rule, "step", ())})
         naturals = [n for n in sorted(stated.naturals) if n != counter and n not in fresh]
         exists = stated.exists
+    own, definitions = defined_names(proof, own, printer)
     given = [(fmt.natural(printer.expression(n)),) for n in naturals]
     given += [tuple(printer.chunks(text)) for text in own]
     # a used step's claim that it also assumes (`a >= 0 |- a >= 0`) is kept once by the
@@ -168,8 +171,8 @@ def statement(proof: Proof, step: Step, fmt: Format, stated: kernel.Statement | 
     in_context += given[len(naturals):]
     return Statement(_rule(step, printer, uses, proof, fresh), tuple(given), tuple(facts),
                      tuple(claim), tuple(len(c) for c in shown),
-                     defined_sets(proof, read_sets(proof, read), printer), context,
-                     tuple(in_context))
+                     _where(defined_sets(proof, read_sets(proof, read), printer), definitions),
+                     context, tuple(in_context))
 
 
 def inductions_of(stated: kernel.Statement,
@@ -333,6 +336,49 @@ def defined_sets(proof: Proof, names: Iterable[str], printer: Printer) -> tuple[
             pieces += [("text", " with " if k == 0 else " and "),
                        ("math", printer.relation(condition))]
     return tuple(pieces)
+
+
+def defined_names(proof: Proof, own: Sequence[str], printer: Printer
+                  ) -> tuple[list[str], tuple[Piece, ...]]:
+    """`own` (a step's own hypotheses, as texts) without the defining facts of the proof's
+    `[define]` names, and those names defined in words and formulas: `l = max(0, −y g),
+    given by l ≥ 0, l ≥ −y g and (l − 0)(l − (−y g)) = 0` (no `where`, no period).
+
+    The checker adds a defined name's facts to the hypotheses of every step that reads it
+    (`proofs.definitions`); shown among the step's *Given*, they read as assumptions its
+    author made about an unexplained name, and a claim about `max(0, -y*g)` written with no
+    hypothesis read as the tautology `l ≥ −y g ⊢ l ≥ −y g` (newcomer 29 F5: the definition
+    appeared nowhere in the handout). Every fact is still shown, under the definition it
+    comes from. A fact the author also wrote is the same fact: it is shown there too."""
+    if not proof.definitions:
+        return list(own), ()
+    try:
+        definitions = parse_definitions(proof.definitions, proof.names)
+    except ProofFileError:  # not expected of a proof that was read; then shown as given
+        return list(own), ()
+    pieces: list[Piece] = []
+    shown: set[str] = set()
+    for definition in definitions:
+        facts = [f.text for f in definition.facts if f.text in own]
+        if not facts:
+            continue
+        shown.update(facts)
+        if pieces:
+            pieces.append(("text", "; "))
+        pieces += [("math", printer.relation(f"{definition.name} == {definition.text}")),
+                   ("text", ", given by ")]
+        for k, fact in enumerate(facts):
+            if k:
+                pieces.append(("text", " and " if k == len(facts) - 1 else ", "))
+            pieces.append(("math", printer.relation(fact)))
+    return [text for text in own if text not in shown], tuple(pieces)
+
+
+def _where(sets: tuple[Piece, ...], definitions: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    """The sets a statement reads, then the names it reads defined: one `where` clause."""
+    if not definitions:
+        return sets
+    return (*sets, ("text", "; " if sets else "where "), *definitions)
 
 
 def statements_of(reports: Iterable[StepReport]) -> dict[str, kernel.Statement | None]:

@@ -90,9 +90,9 @@ def test_a_batch_record_is_read_for_its_members_and_iterate() -> None:
     (_sideways, "plug-in p: iteration 0 on five is not theta + alpha xbar for a rational "
                 "alpha (xbar, the sum of y x over its members, is not along theta_after - "
                 "theta)"),
-    (_no_members, "plug-in p: iteration 0 updates over (), not a non-empty set of indices "
-                  "0..4"),
-    (_twice, "plug-in p: iteration 0 names an example twice"),
+    (_no_members, "plug-in p: iteration 0 on five updates over (), not a non-empty set of "
+                  "indices 0..4"),
+    (_twice, "plug-in p: iteration 0 on five names an example twice"),
     (_cancelling, "plug-in p: iteration 0 on five is not theta + alpha xbar for a rational "
                   "alpha (xbar, the sum of y x over its members, is zero)"),
     (_forever, "plug-in p returned more than 5 iterations on five (its limit: "

@@ -20,7 +20,7 @@ from proofs.library import PROOFS, load_builtin
 from proofs.proof_file import load_proof
 from proofs.step import Induction, Proof
 from verify import kernel
-from verify.audit.job import run_audit
+from verify.audit.job import Audit, run_audit
 from verify.cli import main
 from verify.kernel.algebra import normal_form
 from verify.proof_checker import statements
@@ -105,6 +105,14 @@ def _facts_shown(proof: Proof, step_id: str, stated: dict[str, kernel.Statement 
     shown = statement(proof, proof.step(step_id), TEXT, stated[step_id], stated)
     facts = {("", TEXT.row(g)) for g in shown.given} | {
         (used, TEXT.row(chunks)) for used, chunks in shown.inherited}
+    # a `[define]` name's facts are shown under its definition (`where n = ‖w‖, given by
+    # n ≥ 0 and n² = ‖w‖²`), each a formula after "given by", up to the next "; "
+    after = False
+    for kind, text in shown.sets:
+        if kind == "text":
+            after = text.endswith("given by ") or (after and text in (", ", " and "))
+        elif after:
+            facts.add(("", text))
     return facts, "".join(text for _, text in shown.run)
 
 
@@ -325,3 +333,56 @@ def test_a_used_steps_given_is_marked_its_hypothesis_in_every_format() -> None:
     for fmt in (TEXT, LATEX):
         shown = statement(proof, proof.step("two"), fmt, stated["two"], stated)
         assert [used for used, _ in shown.inherited] == ["one (its hypothesis)", "one"]
+
+
+# A `[define]` name is defined where a statement reads it, its facts under the definition,
+# not among the author's hypotheses (newcomer 29 F5: `l = max(0, -y*g)` appeared nowhere in
+# the handout, and `claim = "l >= -y*g"`, written with no hypothesis, read `Given l ≥ 0,
+# l ≥ −y g, (l − 0)(l − (−y g)) = 0 ⊢ l ≥ −y g`).
+
+DEFINED = """
+title = "the perceptron criterion and the soft loss"
+vectors = []
+scalars = ["y", "g", "l"]
+
+[define]
+l = "max(0, -y*g)"
+
+[[step]]
+id = "misclassified"
+given = ["y*g < 0"]
+claim = "l == -y*g"
+
+[[step]]
+id = "criterion"
+claim = "l >= -y*g"
+"""
+
+
+@pytest.fixture(scope="module")
+def defined(tmp_path_factory: pytest.TempPathFactory) -> Audit:
+    path = tmp_path_factory.mktemp("define") / "loss.toml"
+    path.write_text(DEFINED, encoding="utf-8")
+    return run_audit([str(path)], budget="small")
+
+
+def test_markdown_defines_the_name_and_gives_only_what_the_author_wrote(defined: Audit) -> None:
+    document = markdown.render(defined)
+    assert document.count(r"where $l = \operatorname{max}\left(0, - y\,g\right)$, given by "
+                          r"$l \ge 0$, $l \ge - y\,g$ and ") >= 2  # each step reads l
+    assert r"*Given* $y\,g < 0$." in document  # the author's own hypothesis, alone
+    assert r"*Given* $l \ge 0$" not in document and r"$y\,g < 0$, $l \ge 0$" not in document
+
+
+def test_latex_and_html_define_the_name(defined: Audit) -> None:
+    tex = latex.render(defined)
+    assert r"where $l = \operatorname{max}\left(0, - y\,g\right)$, given by" in tex
+    assert r"\emph{Given} $l \ge 0$" not in tex
+    # the `where` sentence is a paragraph of its own: `Source:` / `Note:` follow on the next
+    # line, and ran on after it
+    where = tex.index("where $l = ")
+    assert tex[where:tex.index("\n", where)].endswith("= 0$.\\par")
+    page = html.render(defined)
+    assert "where <math" in page and "<mi>max</mi>" in page and ", given by <math" in page
+    assert '<span class="label">given</span> <math display="inline"><mrow><mi>l</mi>' \
+        not in page
