@@ -406,3 +406,40 @@ def test_vacuity_reads_no_identity_only_one_case_makes(given: str, claim: str,
                                            induction=induction)).steps
     assert report.status == "proved"
     assert report.vacuous is vacuous and (report.vacuity is not None) is vacuous
+
+
+#: Red team 29 F2: `b` carries `a`'s invariant, false at the start; `b`'s statement is about
+#: the runs "where at every state s >= 1 [a]" from s := 0, which are none: true.
+CARRIED_FALSE_AT_START = """
+title = "A carried invariant false at the start"
+scalars = ["s", "d", "t"]
+naturals = ["t"]
+[[step]]
+id = "a"
+claim = "s >= 1"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 0"]
+[[step]]
+id = "b"
+claim = "s >= 1/2"
+uses = ["a"]
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 0"]
+"""
+
+
+def test_an_induction_is_not_refuted_at_a_start_its_carried_invariant_excludes() -> None:
+    """`b` came out refuted at its base (the run of no update from s = 0), a run where the
+    carried `s >= 1` fails, so none `b`'s statement speaks of; `a` is refuted there rightly.
+    With `a`'s invariant true at the start (`s >= 0`), `b`'s false base still refutes it."""
+    report = check(CARRIED_FALSE_AT_START)
+    assert statuses(report) == {"a": "refuted", "b": "unknown"}
+    holds = check(CARRIED_FALSE_AT_START.replace('claim = "s >= 1"\n', 'claim = "s >= 0"\n')
+                  .replace('"s >= 1/2"', '"s >= 1/2 + t"'))
+    assert statuses(holds) == {"a": "proved", "b": "refuted"}
