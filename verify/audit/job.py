@@ -408,6 +408,14 @@ def run_audit(
     judgement whose decision the certificate store holds is checked by the kernel from the
     store (`verify.store`); `search` searches every one instead (the report is the same).
     """
+    if budget not in BUDGETS:  # the command line offers these only; from the API any text
+        # was an audit "at budget huge" (its verdict line said so) until a proof had runs,
+        # then a KeyError (red team 29)
+        raise ValueError(f"budget {budget!r} is none of the audit's: "
+                         f"{', '.join(map(repr, BUDGETS))}")
+    if type(seed) is not int or type(jobs) is not int or jobs < 1:
+        raise ValueError(f"seed must be an integer and jobs a whole number >= 1, not seed "
+                         f"{seed!r}, jobs {jobs!r}")
     given = [*(algorithms or {}), *(name for name, _ in refused)]
     if given and not named_checked:
         refuse_unnamed(targets(list(ids) if ids else list(PROOFS)), given, "plug-in")
