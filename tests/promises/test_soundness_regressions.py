@@ -443,3 +443,17 @@ def test_an_induction_is_not_refuted_at_a_start_its_carried_invariant_excludes()
     holds = check(CARRIED_FALSE_AT_START.replace('claim = "s >= 1"\n', 'claim = "s >= 0"\n')
                   .replace('"s >= 1/2"', '"s >= 1/2 + t"'))
     assert statuses(holds) == {"a": "proved", "b": "refuted"}
+
+
+def test_an_induction_over_runs_written_otherwise_is_said_to_be_one_when_refused() -> None:
+    """Red team 29 F7: `b` uses `a`, whose update fact is written `d>=1` where b's reads
+    `d >= 1`: the kernel compares update facts as written, so `a` is over other runs and its
+    claim a hypothesis of `b`, refused as one that mentions the iteration. The refusal named
+    `s >= 0` a hypothesis of b, which b never wrote; it now says whose claim it is and why."""
+    text = (CARRIED_FALSE_AT_START.replace('claim = "s >= 1"\n', 'claim = "s >= 0"\n')
+            .replace('given = ["d >= 0"]', 'given = ["d>=0"]', 1))
+    with pytest.raises(ProofFileError) as refused:
+        parse_proof(text.encode(), "other.toml") and check(text)
+    (error,) = refused.value.errors
+    assert error.step == "b" and error.fix is not None
+    assert error.fix.startswith("`s >= 0` is the claim of a, an induction over other runs")
