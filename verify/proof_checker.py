@@ -780,10 +780,11 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
                     consult=k not in rejected, deadline=deadline)
                 if found is None:
                     unmoved = natural if isinstance(natural, _Unmoved) else None
+                    carried = CARRIED_AT_START in str(error)  # the kernel's words, not the user's
                     reports[-1] = GoalReport(goal, Verdict(
                         "unknown", None, None, f"counterexample not one to the statement as "
                         f"written: {error}{unmoved.said if unmoved else ''}", verdict.seconds,
-                        stops=(unmoved.stop,) if unmoved else ()))
+                        stops=(unmoved.stop,) if unmoved else (Stop("carried-start"),) * carried))
                     break
                 refutation, reports[-1] = found
             for j in skipped:  # not searched above: searched now, as without the store
@@ -1525,6 +1526,11 @@ def _signed(fact: kernel.Fact) -> sympy.Symbol | None:
     return x if fact.kind == "==" or (c > 0 and d <= 0) or d == 0 else None
 
 
+#: How the kernel's `refute` names a carried invariant it checks at the start of a base's
+#: point (`verify.kernel.rules.refute`): a base refuted only where it holds there.
+CARRIED_AT_START = "[carried invariant, at the start]"
+
+
 def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
@@ -1537,6 +1543,11 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
     stopped the search (`stops`, kinds carried with the verdict: `Stop`), never the words
     of its message, which quote the user's own claim."""
     kinds = {s.kind for s in stops}
+    if "carried-start" in kinds:  # red team 29 F2: "a hint or a case split may find one"
+        return ("the point found breaks, at the start, an invariant this induction carries "
+                "(the claim of an induction over the same runs that it uses), so no run it "
+                "speaks of starts there, and its base does not assume that invariant: the step "
+                "it carries is not proved at that start; prove or correct it first")
     if "time-cap" in kinds:  # truth14: it said "within the budget" of a search the clock cut
         return ("no verdict before the time cap: the clock (`--time-limit`) stopped the "
                 "search, not its budget; a larger time limit, or none, may decide it")
