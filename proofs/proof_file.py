@@ -36,6 +36,7 @@ Extensions beyond §5 (all optional):
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import re
 import stat
@@ -178,9 +179,9 @@ def read_regular(path: str) -> bytes:
     if found := NAMING.search(path):  # every output names the file, and the audit's id is
         # its stem: `x\x1b[2K\rall verified\x1b[8m.toml` painted over the audit's lines on a
         # terminal, and a line feed would forge a line of its own (red team 29 F4)
-        raise ProofFileError(f"the file name holds the control character {found.group()[0]!r}"
-                             ", which a terminal would obey instead of showing it: rename the "
-                             "file", file=ascii(path))
+        raise OSError(errno.EINVAL, f"the file name holds the control character "
+                      f"{found.group()[0]!r}, which a terminal would obey instead of showing it:"
+                      " rename the file", path)  # named as a missing file is (`printable`)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
