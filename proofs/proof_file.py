@@ -36,6 +36,7 @@ Extensions beyond §5 (all optional):
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import re
 import stat
@@ -150,6 +151,10 @@ def imported_files(path: str | os.PathLike[str]) -> list[str]:
     return list(found.values())
 
 
+#: What a proof file's name may not hold: what a terminal obeys (`CONTROL`), and a line feed,
+#: which starts a line of the output's own in the middle of one (`read_regular`).
+NAMING = re.compile(f"{CONTROL.pattern}|\n")
+
 #: What a path that is not a regular file is, by its `stat` test (`file_kind`).
 _NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
                 (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
@@ -171,6 +176,12 @@ def read_regular(path: str) -> bytes:
     looked at first (`fstat` of what was opened), as the data loaders do
     (`perceptron.io.common`, which this package may not import). Standard input is `-`,
     read by the command line. A missing file is the OSError of `open`."""
+    if found := NAMING.search(path):  # every output names the file, and the audit's id is
+        # its stem: `x\x1b[2K\rall verified\x1b[8m.toml` painted over the audit's lines on a
+        # terminal, and a line feed would forge a line of its own (red team 29 F4)
+        raise OSError(errno.EINVAL, f"the file name holds the control character "
+                      f"{found.group()[0]!r}, which a terminal would obey instead of showing it:"
+                      " rename the file", path)  # named as a missing file is (`printable`)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)

@@ -486,7 +486,8 @@ def _readings(proof: Proof) -> dict[str, kernel.Stated | None]:
             out[step.id] = None if any(u is None for u in used) else kernel.state(
                 sequent(proof, step, used))  # type: ignore[arg-type]
         except kernel.RuleError as error:
-            refused.append(refusal(error, step))
+            refused.append(refusal(error, step, [done.statement for u in step.uses
+                                                 if (done := out.get(u.step)) is not None]))
             out[step.id] = None
         except kernel.KernelError:  # a used claim out of context, or 1/0 in an instance:
             out[step.id] = None  # unknown, and check_step says why
@@ -494,11 +495,21 @@ def _readings(proof: Proof) -> dict[str, kernel.Stated | None]:
     return out
 
 
-def refusal(error: kernel.RuleError, step: Step) -> ProofFileError:
+def refusal(error: kernel.RuleError, step: Step,
+            used: Sequence[kernel.Statement] = ()) -> ProofFileError:
     """A step the kernel's rules refuse, as bad input: placed at the relation it names
-    (rules quote relations in backquotes), else at the step."""
+    (rules quote relations in backquotes), else at the step. When that relation is the claim
+    of an induction `step` uses, over other runs than its own (the kernel compares the update
+    facts as written, in order), the fix says so: the user wrote no such hypothesis (red team
+    29 F7: `"d>=1"` beside `"d >= 1"` made another induction, its claim a hypothesis)."""
     quoted = re.search(r"`([^`]+)`", str(error))
-    return ProofFileError(str(error), step=step.id, text=quoted[1] if quoted else None)
+    other = next((u.step for u in used if u.run and quoted and u.claim.text == quoted[1]), None)
+    fix = (f"`{quoted[1]}` is the claim of {other}, an induction over other runs than this "
+           "one: its variable, base, step, given or constants differ (each update fact "
+           "compared as written, in order); write them alike to use its invariant at every "
+           "state") if other is not None and quoted else None
+    return ProofFileError(str(error), step=step.id, text=quoted[1] if quoted else None,
+                          fix=fix)
 
 
 def check_proof(
@@ -703,7 +714,8 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
                               f"({found}), and read with them the rules admit no such use, "
                               "so the step is left unknown, not refused",
                               perf_counter() - start, (), None)
-        raise refusal(error, step) from None
+        raise refusal(error, step, [u.statement for u in used if u.statement is not None]
+                      ) from None
     except kernel.KernelError as error:  # a used claim out of context, or 1/0 after a base
         return StepReport(step, str(error), perf_counter() - start, (), None)
     return replace(_decided(proof, step, seq, read.statement, read.obligations, used, budget,
@@ -768,10 +780,11 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
                     consult=k not in rejected, deadline=deadline)
                 if found is None:
                     unmoved = natural if isinstance(natural, _Unmoved) else None
+                    carried = CARRIED_AT_START in str(error)  # the kernel's words, not the user's
                     reports[-1] = GoalReport(goal, Verdict(
                         "unknown", None, None, f"counterexample not one to the statement as "
                         f"written: {error}{unmoved.said if unmoved else ''}", verdict.seconds,
-                        stops=(unmoved.stop,) if unmoved else ()))
+                        stops=(unmoved.stop,) if unmoved else (Stop("carried-start"),) * carried))
                     break
                 refutation, reports[-1] = found
             for j in skipped:  # not searched above: searched now, as without the store
@@ -1513,6 +1526,11 @@ def _signed(fact: kernel.Fact) -> sympy.Symbol | None:
     return x if fact.kind == "==" or (c > 0 and d <= 0) or d == 0 else None
 
 
+#: How the kernel's `refute` names a carried invariant it checks at the start of a base's
+#: point (`verify.kernel.rules.refute`): a base refuted only where it holds there.
+CARRIED_AT_START = "[carried invariant, at the start]"
+
+
 def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
               budget: SearchBudget = DEFAULT_BUDGET) -> str:
     """What an unknown goal most likely lacks, said first: a side condition of a division
@@ -1525,6 +1543,11 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
     stopped the search (`stops`, kinds carried with the verdict: `Stop`), never the words
     of its message, which quote the user's own claim."""
     kinds = {s.kind for s in stops}
+    if "carried-start" in kinds:  # red team 29 F2: "a hint or a case split may find one"
+        return ("the point found breaks, at the start, an invariant this induction carries "
+                "(the claim of an induction over the same runs that it uses), so no run it "
+                "speaks of starts there, and its base does not assume that invariant: the step "
+                "it carries is not proved at that start; prove or correct it first")
     if "time-cap" in kinds:  # truth14: it said "within the budget" of a search the clock cut
         return ("no verdict before the time cap: the clock (`--time-limit`) stopped the "
                 "search, not its budget; a larger time limit, or none, may decide it")

@@ -18,9 +18,11 @@ Status = Literal["proved", "refuted", "unknown"]
 #: found (`natural-none`), or one was and the kernel rejected it (`natural-rejected`); the
 #: user's wall-clock cap (`--time-limit`) reached (`time-cap`: the clock, not the budget);
 #: a positive factor would clear the claim if some of its atoms were known > 0 (`factor`:
-#: `names` holds the factor, then those atoms; a certificate the kernel accepted with them).
+#: `names` holds the factor, then those atoms; a certificate the kernel accepted with them);
+#: a base's point where an invariant the induction carries fails at the start, so the kernel
+#: refused it as a refutation (`carried-start`, red team 29 F2).
 StopKind = Literal["exhausted", "lp-over", "sdp-over", "rounding", "natural-only",
-                   "natural-none", "natural-rejected", "time-cap", "factor"]
+                   "natural-none", "natural-rejected", "time-cap", "factor", "carried-start"]
 
 
 @dataclass(frozen=True)

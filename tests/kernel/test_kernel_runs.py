@@ -127,6 +127,21 @@ def test_a_carried_invariant_holds_at_every_state() -> None:
         kernel.refute_run(induction(FALSE, uses=(carried,)), [state(0, (0,)), state(1, (1,))])
 
 
+def test_a_base_counterexample_meets_the_carried_invariants_at_the_start() -> None:
+    """Red team 29 F2: the statement over the runs "where at every state <w,w> >= 1" from
+    w := 0 is about no run (the start breaks it), so it is true whatever it claims; its base
+    was refuted at a point where the carried invariant fails at the start, a run of no update
+    that is not one the statement speaks of. Where the carried invariant holds at the start,
+    the base counterexample still refutes."""
+    false_at_start = kernel.statement(induction(rel(WW, ">=", 1)))
+    claim = rel(2 * WW, ">=", 1)  # false at the start w = 0
+    with pytest.raises(KernelError, match="carried invariant"):
+        kernel.refute(induction(claim, uses=(false_at_start,)), "base", state(0, (0,)))
+    true_at_start = kernel.statement(induction(rel(WW, "<=", 0)))
+    refuted = kernel.refute(induction(claim, uses=(true_at_start,)), "base", state(0, (0,)))
+    assert refuted.label == "base"
+
+
 def test_a_lemmas_claim_holds_at_every_update() -> None:
     """An unproved one-update lemma's claim (false here) is one of the update's facts."""
     lemma = kernel.statement(sequent(UPDATE, rel(WX, ">=", 1), step="lemma"))

@@ -406,3 +406,56 @@ def test_vacuity_reads_no_identity_only_one_case_makes(given: str, claim: str,
                                            induction=induction)).steps
     assert report.status == "proved"
     assert report.vacuous is vacuous and (report.vacuity is not None) is vacuous
+
+
+#: Red team 29 F2: `b` carries `a`'s invariant, false at the start; `b`'s statement is about
+#: the runs "where at every state s >= 1 [a]" from s := 0, which are none: true.
+CARRIED_FALSE_AT_START = """
+title = "A carried invariant false at the start"
+scalars = ["s", "d", "t"]
+naturals = ["t"]
+[[step]]
+id = "a"
+claim = "s >= 1"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 0"]
+[[step]]
+id = "b"
+claim = "s >= 1/2"
+uses = ["a"]
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 0"]
+"""
+
+
+def test_an_induction_is_not_refuted_at_a_start_its_carried_invariant_excludes() -> None:
+    """`b` came out refuted at its base (the run of no update from s = 0), a run where the
+    carried `s >= 1` fails, so none `b`'s statement speaks of; `a` is refuted there rightly.
+    With `a`'s invariant true at the start (`s >= 0`), `b`'s false base still refutes it."""
+    report = check(CARRIED_FALSE_AT_START)
+    assert statuses(report) == {"a": "refuted", "b": "unknown"}
+    assert report.steps[1].message.startswith(  # not "a hint or a case split may find one"
+        "the point found breaks, at the start, an invariant this induction carries")
+    holds = check(CARRIED_FALSE_AT_START.replace('claim = "s >= 1"\n', 'claim = "s >= 0"\n')
+                  .replace('"s >= 1/2"', '"s >= 1/2 + t"'))
+    assert statuses(holds) == {"a": "proved", "b": "refuted"}
+
+
+def test_an_induction_over_runs_written_otherwise_is_said_to_be_one_when_refused() -> None:
+    """Red team 29 F7: `b` uses `a`, whose update fact is written `d>=1` where b's reads
+    `d >= 1`: the kernel compares update facts as written, so `a` is over other runs and its
+    claim a hypothesis of `b`, refused as one that mentions the iteration. The refusal named
+    `s >= 0` a hypothesis of b, which b never wrote; it now says whose claim it is and why."""
+    text = (CARRIED_FALSE_AT_START.replace('claim = "s >= 1"\n', 'claim = "s >= 0"\n')
+            .replace('given = ["d >= 0"]', 'given = ["d>=0"]', 1))
+    with pytest.raises(ProofFileError) as refused:
+        parse_proof(text.encode(), "other.toml") and check(text)
+    (error,) = refused.value.errors
+    assert error.step == "b" and error.fix is not None
+    assert error.fix.startswith("`s >= 0` is the claim of a, an induction over other runs")

@@ -231,6 +231,28 @@ def test_a_control_character_a_terminal_would_obey_is_refused(field: str, contro
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", message)
 
 
+@pytest.mark.parametrize("control", ["\x1b[2K\rall verified\x1b[8m", "\n  x: verified",
+                                     "\u009b2K", "\u202e"])
+@pytest.mark.parametrize("command", ["check", "audit", "explain"])
+def test_a_proof_file_whose_name_a_terminal_would_obey_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], control: str, command: str) -> None:
+    """Red team 29 F4: the audit's id of a file is its stem, printed raw in every line of its
+    text report (`x\x1b[2K\rall verified\x1b[8m: the proof declares no [numeric] run`), and
+    `check` names the file in its hint line: a stranger's file name painted over the output
+    on a terminal, or a line feed forged a line. Such a name is refused in one line, exit 2,
+    the name quoted escaped, before the file is read."""
+    from verify.cli import main
+
+    path = tmp_path / f"p{control}.toml"
+    path.write_text('title = "t"\nscalars = ["a"]\n[[step]]\nid = "s"\nclaim = "a >= 1"\n')
+    assert main([command, str(path), *(["s"] if command == "explain" else [])]) == 2
+    captured = capsys.readouterr()
+    (line,) = captured.err.splitlines()
+    assert "the file name holds the control character" in line
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", captured.err)
+    assert captured.out == ""
+
+
 def test_tabs_line_breaks_and_crlf_stay_allowed_in_free_text() -> None:
     document = ('title = "t\\tu"\nsource = """one\r\ntwo\nthree"""\nscalars = ["a"]\n'
                 '[[step]]\nid = "s"\nclaim = "a*a >= 0"\nnote = """a\nb\tc"""\n')

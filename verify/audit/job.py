@@ -408,6 +408,14 @@ def run_audit(
     judgement whose decision the certificate store holds is checked by the kernel from the
     store (`verify.store`); `search` searches every one instead (the report is the same).
     """
+    if budget not in BUDGETS:  # the command line offers these only; from the API any text
+        # was an audit "at budget huge" (its verdict line said so) until a proof had runs,
+        # then a KeyError (red team 29)
+        raise ValueError(f"budget {budget!r} is none of the audit's: "
+                         f"{', '.join(map(repr, BUDGETS))}")
+    if type(seed) is not int or type(jobs) is not int or jobs < 1:
+        raise ValueError(f"seed must be an integer and jobs a whole number >= 1, not seed "
+                         f"{seed!r}, jobs {jobs!r}")
     given = [*(algorithms or {}), *(name for name, _ in refused)]
     if given and not named_checked:
         refuse_unnamed(targets(list(ids) if ids else list(PROOFS)), given, "plug-in")
@@ -847,7 +855,7 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
             reasons[step_name] = (f"the plug-in {algorithm} could not be used: "
                                   f"{unusable[algorithm]}")
             continue
-        reason, check = _check(step_name, proof, stated[step.id], names, plugins)
+        reason, check = _check(step_name, proof, _on_runs(stated, step), names, plugins)
         if check is not None:
             checks.append(check)
             updates = _updates(step, stated[step.id], proof, names, check)
@@ -858,6 +866,23 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
         else:
             reasons[step_name] = reason
     return _Part(tuple(checks), reasons, updates=unchecked)
+
+
+def _on_runs(stated: Mapping[str, kernel.Statement | None], step: Step
+             ) -> kernel.Statement | None:
+    """The statement `step`'s rows are checked against: its own, and for an induction that
+    carries another's invariant (a used induction over the same runs), that invariant among
+    its hypotheses. The theorem speaks of the runs where the carried invariant holds at every
+    state (the kernel's statement says so: "where at every state ..."), so a row where it
+    fails is no instance of it (vacuous, as where a hypothesis fails), not a violation (red
+    team 29 F3: `b`, carrying a false `a`, was violated on exactly the rows where `a` was)."""
+    own = stated[step.id]
+    if own is None or own.over is None:
+        return own
+    carried = [(used.claim, use.step) for use in step.uses
+               if (used := stated.get(use.step)) is not None and used.over == own.over]
+    return replace(own, hypotheses=(*own.hypotheses, *(c for c, _ in carried)),
+                   origins=(*own.origins, *(u for _, u in carried))) if carried else own
 
 
 _Worked = tuple[_Part, tuple[StepReport, ...] | None]

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from perceptron.dataset import Dataset
-from perceptron.errors import DataError
+from perceptron.errors import DataError, printable
 from perceptron.examples import EXAMPLES
 from perceptron.numbers import approximate, approximate_text, as_text
 from verify.cli.common import add_limit_options, label_column, whole_number
@@ -203,8 +203,8 @@ def _num(text: str | None) -> str:
 def fields(report: dict[str, Any]) -> list[tuple[str, str]]:
     """The report for a person: (name, value) rows of a two-column summary."""
     rows = [
-        ("data", f"{report['data']} ({counted(report['n'], 'example')}, "
-                 f"{counted(report['d'], 'feature')}, {report['positives']} positive)"),
+        ("data", f"{printable(report['data'])} ({counted(report['n'], 'example')}, "  # escapes
+                 f"{counted(report['d'], 'feature')}, {report['positives']} positive)"),  # shown
         ("bias", "by augmentation (a constant 1 appended; R^2 and gamma^2 are those of the "
                  "augmented data)" if report["bias"] else "none (separators through the origin)"),
         ("R^2", _num(report["R2"])),

@@ -209,6 +209,7 @@ def _explain_hint(report: ProofReport, file: str) -> str | None:
 def _with_naming(error: ProofFileError, file: str, algorithms: list[str]) -> ProofFileError:
     """The errors of a proof file `check` cannot read, with those of its `[numeric]` run kind,
     algorithm and names (`verify.numeric.algorithms.with_naming`), as the audit lists them."""
+    from proofs.errors import ProofFileError  # caught below: the import above is for typing
     from proofs.proof_file import numeric_part, read_regular
     from verify.numeric.algorithms import with_naming
     from verify.runs.plugin import Plugin

@@ -20,7 +20,7 @@ from typing import Any
 
 from perceptron.conventions import RULES, Conventions
 from perceptron.dataset import Dataset
-from perceptron.errors import DataError
+from perceptron.errors import DataError, printable
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
 from perceptron.numbers import parse_exact, shown
 from verify.cli.common import UsageError, add_limit_options, label_column, limits, whole_number
@@ -150,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     w = weights(result.w)
     fields = [
-        ("data", f"{data.name} ({counted(data.n, 'example')}, {counted(data.d, 'feature')})"),
+        ("data", f"{printable(data.name)} ({counted(data.n, 'example')}, "  # the file's name:
+                 f"{counted(data.d, 'feature')})"),  # an escape in it is shown, never obeyed
         ("conventions", conventions.describe(SHOW_DIGITS)),
         ("mistakes", str(result.mistakes)),
         ("epochs", str(result.epochs)),

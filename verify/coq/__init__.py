@@ -8,7 +8,6 @@ Nothing here decides a verdict of our own kernel: Coq is a second, independent j
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,10 @@ class CoqRun:
     directory: Path
     results: dict[tuple[str, str], str]
     seconds: float | None  # compile time, None when coqc did not run
+    #: the keys of `results` that are term-wise lemmas the checker found (`extended`), not
+    #: steps of a proof: known from the export, never guessed from an id, since a user may
+    #: name a step of their own `a-termwise-1` (red team 29)
+    found: frozenset[tuple[str, str]] = frozenset()
 
     @property
     def rejected(self) -> int:
@@ -63,6 +66,7 @@ def export_and_check(
     ids: dict[str, str] = {}  # module -> proof id: modules are distinct (`module_names`)
     results: dict[tuple[str, str], str] = {}
     vacuous: dict[tuple[str, str], str] = {}  # what `checked` adds first (`_vacuously`)
+    found: set[tuple[str, str]] = set()
     proofs = list(proofs)
     if len({proof_id for proof_id, _, _ in proofs}) < len(proofs):  # results are keyed by id
         raise ValueError("export_and_check: two proofs with one id")
@@ -72,6 +76,8 @@ def export_and_check(
         proof, reports = extended(written, written_reports)  # found lemmas as steps
         vacuous.update({(proof_id, r.step.id): _vacuously(r)  # type: ignore[attr-defined]
                         for r in reports})
+        own = {step.id for step in written.steps}
+        found.update((proof_id, step.id) for step in proof.steps if step.id not in own)
         steps = export_proof(proof, reports)
         ids[module] = proof_id
         files.append(ProofFile(module, proof.title, tuple(steps)))
@@ -82,7 +88,7 @@ def export_and_check(
     write_project(directory, files)
     executable = coqc()
     if executable is None or not compile:
-        return CoqRun(directory, results, None)
+        return CoqRun(directory, results, None, frozenset(found))
     compiled = compile_project(files, executable)
     added = {(ids[f.module], e.step_id): _summed_premises(e) + _assumed_uses(e)
              for f in files for e in f.steps}
@@ -94,7 +100,7 @@ def export_and_check(
         for key, value in results.items():
             if value == NOT_RUN:
                 results[key] = f"error: InnerProduct.v: {compiled.preamble}"
-    return CoqRun(directory, results, compiled.seconds)
+    return CoqRun(directory, results, compiled.seconds, frozenset(found))
 
 
 #: What `checked` adds for a step the kernel proved VACUOUS: coqc checked a theorem that is
@@ -172,9 +178,8 @@ def step_text(result: str) -> str:
 def summary_line(run: CoqRun) -> str:
     """`coq: 12/15 steps checked by coqc in 3.1 s, ... (project in DIR)`: the text's last
     line of `lines` and every report's (`verify.render`)."""
-    lemma = re.compile(r".+-termwise-[0-9]+")  # a term-wise fact the checker found
-    steps = [r for (_, step), r in run.results.items() if not lemma.fullmatch(step)]
-    lemmas = [r for (_, step), r in run.results.items() if lemma.fullmatch(step)]
+    steps = [r for key, r in run.results.items() if key not in run.found]
+    lemmas = [r for key, r in run.results.items() if key in run.found]
     checked = sum(r.startswith("checked") for r in steps)
     vacuous = sum(r.startswith("checked, vacuously") for r in steps)
     assuming = sum(r.startswith("checked") and "summed term-wise" in r

@@ -43,7 +43,8 @@ integrality); a counterexample must give naturals natural values.
   names in the base (a run starts before any update); division in `base` or `step` (update
   facts may divide: as hypotheses of the step, their denominators get side conditions). An
   induction over the same runs (an equal rule) may use another's invariant at every state:
-  the step obligation assumes it beside its own (both hold at every state, by induction).
+  the step obligation assumes it beside its own (both hold at every state, by induction);
+  the theorem speaks of runs where it holds, so a base's point refutes only where it holds.
   With `cases`, the step obligation is split by cases on that polynomial, as `Cases` splits.
   A used statement about no run that reads t, W or a per-update name is a one-update lemma:
   not a hypothesis of the theorem but one of the step obligation's, its claim assumed there,
@@ -807,6 +808,10 @@ def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Re
         if (value := point.value(sympy.Symbol(n))).denominator != 1 or value < 0:
             raise KernelError(f"{n} = {value} is not a natural number, and {n} is one")
     hyps, claim = found[0].written  # type: ignore[misc]
+    rule = sequent.rule  # a base's point: a run only where carried invariants hold (module doc)
+    hyps += tuple(_substitute(u.claim, {rule.variable: sympy.Integer(0), **rule.base},  # type: ignore[union-attr, dict-item]
+                              "carried invariant, at the start")
+                  for u in sequent.uses if label == "base" and _carried(u, sequent))
     for r in hyps:
         if not algebra.evaluate(r, f"hypothesis `{r.text}`", point.value):
             raise KernelError(f"hypothesis `{r.text}` fails at the counterexample")

@@ -486,3 +486,47 @@ def test_built_in_cyclic_inductions_say_their_update_facts_were_not_checked(audi
     online = steps[("canonical-online", "norm-growth")]
     assert online.updates is not None and online.updates_unchecked is None
     assert "  separable-converges (its runs (cyclic) have no row per update): " in to_text(audit)
+
+
+#: Red team 29 F3: `b` carries `a`'s invariant (an induction over the same runs it uses),
+#: which the perceptron's runs break at their first update.
+CARRIES_A_FALSE_INVARIANT = """title = "carried"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "a"
+claim = "norm2(w) <= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0"]
+[[step]]
+id = "b"
+claim = "2*norm2(w) <= 0"
+uses = ["a"]
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0"]
+"""
+
+
+def test_a_row_where_a_carried_invariant_fails_is_no_instance_of_the_carrier(
+        tmp_path: Path) -> None:
+    """`b`'s statement speaks of the runs "where at every state norm2(w) <= 0 [a]": a row
+    where `a`'s invariant fails is on none of them. `b` was "violated on runs" there, with a
+    caveat that called it false once the runs start and update as it says (they do). Now
+    those rows are vacuous for `b`, as rows where a hypothesis fails; `a` is violated."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "carried.toml").write_text(CARRIES_A_FALSE_INVARIANT)
+    audit = audit_proofs(tmp_path / "carried.toml", budget="small")
+    a, b = audit.proofs[0].steps
+    assert a.numeric is not None and a.numeric.status == "violated"
+    assert b.numeric is not None and b.numeric.status != "violated" and not b.finding
+    assert b.numeric.vacuous == a.numeric.violations > 0

@@ -828,3 +828,17 @@ def test_a_violation_on_the_campaigns_runs_is_reported_before_one_on_a_data_file
     shown = to_json(both)["proofs"][0]["steps"][0]["numeric"]["counterexample"]
     assert shown["origin"]["source"] != "data"
     assert shown == to_json(alone)["proofs"][0]["steps"][0]["numeric"]["counterexample"]
+
+
+@pytest.mark.parametrize("given", [{"budget": "huge"}, {"budget": "Small"}, {"seed": 1.5},
+                                   {"seed": True}, {"jobs": 0}, {"jobs": -3}, {"jobs": 2.0}])
+def test_the_api_refuses_a_budget_seed_or_jobs_the_command_line_would(
+        given: dict[str, object]) -> None:
+    """Red team 29: `audit_proofs(..., budget="huge")` audited a proof without runs and said
+    "budget huge" in its verdict line, and raised a KeyError once a proof had runs;
+    `seed=1.5` a TypeError deep in the campaign; `jobs=0` or `-3` ran as if 1. Each is a
+    ValueError naming it, before any work."""
+    from verify.api import audit_proofs
+
+    with pytest.raises(ValueError, match=r"budget|seed"):
+        audit_proofs("canonical-online", **given)  # type: ignore[arg-type]

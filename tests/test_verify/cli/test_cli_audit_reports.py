@@ -286,6 +286,28 @@ def test_the_coq_line_counts_found_lemmas_apart_from_steps() -> None:
     from verify.coq import CoqRun, summary_line
 
     run = CoqRun(Path("out"), {("p", "a"): "checked", ("p", "b"): "not exported: x",
-                               ("p", "b-termwise-1"): "checked"}, None)
+                               ("p", "b-termwise-1"): "checked"}, None,
+                 frozenset({("p", "b-termwise-1")}))
     assert summary_line(run) == ("coq: 1/2 steps (and 1/1 term-wise lemmas the checker found) "
                                  "checked by coqc (project in out)")
+
+
+def test_a_step_the_user_named_like_a_found_lemma_is_counted_as_a_step(tmp_path: Path) -> None:
+    """Red team 29: a step a user named `a-termwise-1` (a valid id), refuted and so not
+    exported, was counted as a term-wise lemma the checker found: `coq: 1/1 steps (and 0/1
+    term-wise lemmas the checker found)` for a file of two steps, one of them not checked.
+    Which results are found lemmas is known from the export, not guessed from an id."""
+    from proofs.proof_file import load_proof
+    from verify.coq import export_and_check, summary_line
+    from verify.proof_checker import check_proof
+
+    path = tmp_path / "ids.toml"
+    path.write_text('title = "ids"\nscalars = ["a"]\n'
+                    '[[step]]\nid = "a-termwise-1"\ngiven = ["a >= 1"]\nclaim = "a**2 >= 7"\n'
+                    '[[step]]\nid = "main"\ngiven = ["a >= 1"]\nclaim = "a >= 0"\n')
+    proof = load_proof(path)
+    reports = check_proof(proof).steps
+    assert [r.status for r in reports] == ["refuted", "proved"]
+    run = export_and_check(tmp_path / "coq", [("ids", proof, reports)], compile=False)
+    assert run.found == frozenset()
+    assert summary_line(run) == f"coq: 0/2 steps checked by coqc (project in {tmp_path / 'coq'})"

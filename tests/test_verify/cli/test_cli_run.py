@@ -152,3 +152,19 @@ def test_high_dimensional_weights_are_summarised(capsys: pytest.CaptureFixture[s
     from verify.cli.run import weights
 
     assert weights([1] * 11) == ", ".join(["1"] * 11)  # short enough: every value
+
+
+@pytest.mark.parametrize("command", ["run", "bound"])
+def test_a_data_files_name_is_shown_with_its_escapes_never_obeyed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """Red team 29 F5: `run` and `bound` printed the data file's name raw in their `data`
+    row, so a stranger's `data\\x1b[2K\\rall verified\\x1b[8m.csv` erased and hid that row on
+    a terminal (errors already wrote names with escapes: `perceptron.errors.printable`). The
+    row shows the escapes; --json keeps the name as it is."""
+    path = tmp_path / "data\x1b[2K\rall verified\x1b[8m.csv"
+    path.write_text("x1,x2,y\n1,2,1\n-1,-1,-1\n")
+    code = main([command, str(path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "\x1b" not in out and "\r" not in out
+    assert fields(out)["data"].startswith("data\\x1b[2K\\rall verified\\x1b[8m.csv (2 examples")
