@@ -320,6 +320,15 @@ LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses i
           "no verdict on runs (not run, or run with no violation confirmed by the kernel), "
           "thick a finding; dotted orange halo: rests on a finding; ★ the theorem, ↻ an "
           "induction.")
+CORRECTIONS = (" A dashed arrow goes from a step with a finding to its corrected statement "
+               "(the step named like it, ending in -corrected), which does not use it.")
+
+
+def legend(graph: Graph) -> str:
+    """The graph's legend: LEGEND, and what a dashed arrow is when the graph draws one
+    (newcomer 28: a dashed line between `bound` and `bound-corrected` the legend never
+    explained)."""
+    return LEGEND + (CORRECTIONS if graph.corrections else "")
 
 
 def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | None,

@@ -20,7 +20,6 @@ from verify.proof_checker import GoalReport
 from verify.render import evidence
 from verify.render.certificates import Latex, evidence_blocks
 from verify.render.evidence import (
-    LEGEND,
     AuditView,
     Json,
     Layout,
@@ -30,6 +29,7 @@ from verify.render.evidence import (
     environment,
     guarded,
     label_pieces,
+    legend,
 )
 from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import heading, joined
@@ -110,7 +110,8 @@ def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:
 
 def graph(proof: ProofView) -> Raw:
     """The dependency graph as a Mermaid flowchart (GitHub draws it)."""
-    return Raw(fenced(proof.graph().mermaid(), "mermaid") + "\n\n" + escape(LEGEND))
+    drawn = proof.graph()
+    return Raw(fenced(drawn.mermaid(), "mermaid") + "\n\n" + escape(legend(drawn)))
 
 
 def _judgement(goal: GoalReport, several: bool, notation: Latex) -> str:
