@@ -33,7 +33,7 @@ from verify.proof_checker import GoalReport
 from verify.render.certificates import brief
 from verify.runs.quantity import UnknownRunKind
 from verify.runs.quantity import kind as run_kind
-from verify.typeset.graph import WIDTH, Graph, Node, layout
+from verify.typeset.graph import MARKER, WIDTH, Graph, Node, layout
 from verify.typeset.indices import readable
 from verify.typeset.names import Spelling, spelling
 from verify.typeset.points import instance_lines, refuted_names
@@ -324,11 +324,14 @@ CORRECTIONS = (" A dashed arrow goes from a step with a finding to its corrected
                "(the step named like it, ending in -corrected), which does not use it.")
 
 
-def legend(graph: Graph) -> str:
+def legend(graph: Graph, marked: bool = False) -> str:
     """The graph's legend: LEGEND, and what a dashed arrow is when the graph draws one
     (newcomer 28: a dashed line between `bound` and `bound-corrected` the legend never
-    explained)."""
-    return LEGEND + (CORRECTIONS if graph.corrections else "")
+    explained). `marked`: the Mermaid drawing, where a step resting on a finding has a
+    marker after its name instead of a halo."""
+    text = LEGEND.replace("dotted orange halo:", f"{MARKER.strip()} after the name:") \
+        if marked else LEGEND
+    return text + (CORRECTIONS if graph.corrections else "")
 
 
 def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | None,

@@ -111,7 +111,7 @@ def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:
 def graph(proof: ProofView) -> Raw:
     """The dependency graph as a Mermaid flowchart (GitHub draws it)."""
     drawn = proof.graph()
-    return Raw(fenced(drawn.mermaid(), "mermaid") + "\n\n" + escape(legend(drawn)))
+    return Raw(fenced(drawn.mermaid(), "mermaid") + "\n\n" + escape(legend(drawn, marked=True)))
 
 
 def _judgement(goal: GoalReport, several: bool, notation: Latex) -> str:

@@ -35,6 +35,8 @@ crossing the same row."""
 FILL = {"proved": "#dafbe1", "refuted": "#ffebe9", "unknown": "#fff8c5"}
 STROKE = {"proved": "#1a7f37", "refuted": "#cf222e", "unknown": "#9a6700"}
 AFFECTED = "#bc4c00"
+MARKER = " ⚠"
+"""After a step's name in Mermaid: it rests on a finding (the halo of the SVG and TikZ)."""
 BOLD = ' font-weight="bold"'
 
 
@@ -189,20 +191,26 @@ class Graph:
         return "\n".join(lines)
 
     def mermaid(self) -> str:
-        """A Mermaid flowchart (top to bottom), nodes linked to their steps."""
+        """A Mermaid flowchart (top to bottom), nodes linked to their steps. Mermaid lays
+        it out and routes its edges itself; the boxes say what the SVG's do, a halo it
+        cannot draw being `MARKER` after the name (newcomer 28: the legend named a thick
+        border for a finding and a halo for what rests on one, neither drawn here)."""
         lines = ["flowchart TD"]
+        styles: dict[str, str] = {}
         for p in self.placed:
             n = p.node
-            lines.append(f'  {_key(n.id)}["{p.label}"]:::{n.symbolic}'
-                         + ("Run" if n.numeric != "not-run" else ""))
+            ran, thick = n.numeric != "not-run", n.numeric == "violated" or n.finding
+            name = (n.symbolic + ("Run" if ran else "") + ("Violated" if n.numeric == "violated"
+                                                          else "") + ("Finding" if thick else ""))
+            stroke = STROKE["refuted"] if n.numeric == "violated" else STROKE[n.symbolic]
+            styles[name] = (f"fill:{FILL[n.symbolic]},stroke:{stroke},stroke-width:"
+                            f"{'4px' if thick else '2px' if ran else '1px'}"
+                            + ("" if ran else ",stroke-dasharray:3 2"))
+            lines.append(f'  {_key(n.id)}["{p.label}{MARKER if p.affected else ""}"]:::{name}')
         lines += [f"  {_key(a)} --> {_key(b)}" for a, b in self.edges]
         lines += [f"  {_key(a)} -.-> {_key(b)}" for a, b in self.corrections]
         lines += [f'  click {_key(p.node.id)} href "#{p.node.anchor}"' for p in self.placed]
-        for status in FILL:
-            lines.append(f"  classDef {status} fill:{FILL[status]},stroke:{STROKE[status]},"
-                         "stroke-dasharray:3 2")
-            lines.append(f"  classDef {status}Run fill:{FILL[status]},stroke:{STROKE[status]},"
-                         "stroke-width:2px")
+        lines += [f"  classDef {name} {style}" for name, style in sorted(styles.items())]
         return "\n".join(lines)
 
 

@@ -166,3 +166,29 @@ def test_the_legend_says_what_a_dashed_arrow_is_when_one_is_drawn() -> None:
     assert graph.corrections == (("bound", "bound-corrected"),)
     assert legend(graph) == LEGEND + CORRECTIONS and "dashed arrow" in CORRECTIONS
     assert legend(layout(LECTURE)) == LEGEND
+
+
+def test_the_mermaid_drawing_shows_what_its_legend_names() -> None:
+    """Newcomer 28 (Low): the Markdown legend named a thick border for a finding and a dotted
+    orange halo for what rests on one; the Mermaid boxes had neither. A finding is now
+    drawn 4px thick (red where runs violate it), a step resting on one carries the marker
+    its legend names, and the legend of a Mermaid graph names the marker, not a halo."""
+    from verify.typeset.graph import MARKER
+
+    nodes = [Node("lemma", "l", (), "refuted", "held", finding=True),
+             Node("bound", "b", ("lemma",), "proved", "violated"),
+             Node("theorem", "t", ("bound",), "unknown", "not-run", theorem=True)]
+    graph = layout(nodes)
+    mermaid = graph.mermaid()
+    assert 's_lemma["lemma"]:::refutedRunFinding' in mermaid
+    assert 's_bound["bound' + MARKER + '"]:::provedRunViolatedFinding' in mermaid
+    assert 's_theorem["★ theorem' + MARKER + '"]:::unknown' in mermaid
+    assert "classDef refutedRunFinding fill:#ffebe9,stroke:#cf222e,stroke-width:4px" in mermaid
+    assert "classDef provedRunViolatedFinding fill:#dafbe1,stroke:#cf222e,stroke-width:4px" \
+        in mermaid
+    assert "classDef unknown fill:#fff8c5,stroke:#9a6700,stroke-width:1px,stroke-dasharray" \
+        in mermaid
+    marked = legend(graph, marked=True)
+    assert "halo" not in marked and f"{MARKER.strip()} after the name: rests on a finding" \
+        in marked
+    assert "dotted orange halo: rests on a finding" in legend(graph)
