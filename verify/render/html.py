@@ -134,5 +134,5 @@ def render(audit: Audit, failures: list[str] | None = None,
         certificates=guarded(certificates, fallback, failed),
         message=guarded(message, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
-        symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
+        symbolic_line=evidence.symbolic_line, numeric_line=view.numeric_line,
         plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE)

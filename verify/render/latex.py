@@ -314,4 +314,4 @@ def render(audit: Audit, failures: list[str] | None = None,
         breakable=lambda text: Raw(breakable(text)), plugin_runs_note=PLUGIN_RUNS,
         unmade_note=UNMADE,
         symbolic_line=evidence.symbolic_line,
-        numeric_line=evidence.numeric_line)
+        numeric_line=view.numeric_line)

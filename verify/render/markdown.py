@@ -65,8 +65,8 @@ def status(value: str) -> Raw:
 def numeric_cell(report: Json) -> Raw:
     """The numeric verdict in a table cell: status, and instances or violations."""
     numeric = report["numeric"]
-    if numeric["status"] == "not-run":
-        return status("not-run")
+    if numeric["status"] == "not-run":  # words, as the HTML and LaTeX say it (newcomer 28:
+        return Raw(f"{SYMBOL['not-run']} not run")  # "numeric – not-run", a status key)
     count = (f"{numeric['violations']} of {numeric['instances']}"
              if numeric["violations"] else f"{numeric['instances']}")
     return Raw(f"{status(numeric['status'])} ({count})")
@@ -171,7 +171,7 @@ def render(audit: Audit, failures: list[str] | None = None,
         graph=guarded(graph, fallback, failed),
         evidence_math=guarded(evidence_math, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
-        symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
+        symbolic_line=evidence.symbolic_line, numeric_line=view.numeric_line,
         refuted=sum(s.report["symbolic"]["status"] == "refuted" for s in steps),
         plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE,
     )
