@@ -200,6 +200,42 @@ def test_a_theorems_source_and_note_are_apart(fmt: str, tmp_path: Path) -> None:
     assert f"Thm 4.2.{apart}divide by k when k" in document
 
 
+#: A refuted theorem with a note and its corrected statement (newcomer 28's corr.toml, cut).
+CORRECTED = """
+title = "corrected"
+theorem = "bound"
+scalars = ["t", "a"]
+naturals = ["t"]
+
+[[step]]
+id = "bound"
+given = ["a >= 0"]
+claim = "t <= a"
+note = "a student's answer"
+
+[[step]]
+id = "bound-corrected"
+given = ["a >= 0", "t <= a"]
+claim = "t <= a + 1"
+"""
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex"])
+def test_a_note_and_the_corrected_statement_are_apart(fmt: str, tmp_path: Path) -> None:
+    """Newcomer 28 (Low): "Note: a student's answer: eta forgotten Corrected statement
+    bound-corrected (symbolic: proved):by cases ...", the note running into the corrected
+    statement (Markdown and LaTeX) and no space after its colon (LaTeX)."""
+    audit = _audit(tmp_path, CORRECTED, "corrected")
+    failures: list[str] = []
+    document = RENDER[fmt](audit, failures, Layout())
+    assert failures == [] and audit.proofs[0].steps[0].symbolic.status == "refuted"
+    if fmt == "markdown":
+        assert "Note: a student's answer\n\n*Corrected statement* bound-corrected" in document
+    else:
+        assert ("\\par\\emph{Note:} a student's answer\\par\n\\emph{Corrected statement} "
+                "\\texttt{bound-corrected} (symbolic: \\textbf{proved}): " in document)
+
+
 def test_a_run_no_seed_drew_is_not_said_to_have_seed_none() -> None:
     """Newcomer 19, section 5.4: a data file's run was printed `from the data run typo.csv
     (seed None), iteration 2`, a raw Python None."""
