@@ -6,6 +6,7 @@ included, as the terminal shows it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -224,7 +225,8 @@ claim = "t <= a + 1"
 def test_a_note_and_the_corrected_statement_are_apart(fmt: str, tmp_path: Path) -> None:
     """Newcomer 28 (Low): "Note: a student's answer: eta forgotten Corrected statement
     bound-corrected (symbolic: proved):by cases ...", the note running into the corrected
-    statement (Markdown and LaTeX) and no space after its colon (LaTeX)."""
+    statement (Markdown and LaTeX) and no space after its colon (LaTeX); in the step's own
+    section (LaTeX) "Counterexample: ... w = (2) Note: ..." ran together too."""
     audit = _audit(tmp_path, CORRECTED, "corrected")
     failures: list[str] = []
     document = RENDER[fmt](audit, failures, Layout())
@@ -234,6 +236,8 @@ def test_a_note_and_the_corrected_statement_are_apart(fmt: str, tmp_path: Path) 
     else:
         assert ("\\par\\emph{Note:} a student's answer\\par\n\\emph{Corrected statement} "
                 "\\texttt{bound-corrected} (symbolic: \\textbf{proved}): " in document)
+        assert re.search(r"\\textbf\{Counterexample:\} [^\n]*\\par\n\\emph\{Note:\} a student",
+                         document)
 
 
 def test_a_run_no_seed_drew_is_not_said_to_have_seed_none() -> None:
