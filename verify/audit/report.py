@@ -7,6 +7,7 @@ identical reports.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -336,8 +337,19 @@ def unmade_lines(audit: Audit) -> list[str]:
     its own refused, its plug-in failed or unusable), one line each: why a proof whose
     steps may all be proved and held on runs is `incomplete` (newcomer 19 §3: said on
     standard error only, as the audit's errors)."""
-    lines = [f"  {p.id}: {line}" for p in audit.proofs for line in p.unmade]
+    grouped: dict[str, list[str]] = {}
+    for p in audit.proofs:
+        for line in p.unmade:
+            grouped.setdefault(line, []).append(p.id)
+    # one line per reason, its proofs named together: a plug-in cut by its budget stops
+    # the runs of every proof that asks for it, in the same words (newcomer 28: the line
+    # printed once per proof file, then again for each step and under the plug-in)
+    lines = [f"  {', '.join(ids)}: {line}" for line, ids in grouped.items()]
     return ["", f"runs not made ({UNMADE}):", *lines] if lines else []
+
+
+SAID_UNMADE = "as said under runs not made"
+"""What stands for a reason `unmade_lines` has given already."""
 
 
 UNMADE = "so not verified; verdicts on runs are on the runs made"
@@ -347,8 +359,15 @@ UNMADE = "so not verified; verdicts on runs are on the runs made"
 def plugin_lines(audit: Audit) -> list[str]:
     """How the runs of each plug-in ended (`Audit.plugins`): what its steps' verdicts on runs
     are verdicts on (a run that stopped before it converged is checked as the run it is)."""
+    said = {line for p in audit.proofs for line in p.unmade}
     return ["", f"runs of plug-ins ({PLUGIN_RUNS}):",
-            *(f"  {line}" for line in audit.plugins)] if audit.plugins else []
+            *(f"  {said_once(line, said)}" for line in audit.plugins)] if audit.plugins else []
+
+
+def said_once(line: str, said: AbstractSet[str]) -> str:
+    """`line`, or, when it is one of `said` (given under runs not made), its subject (the
+    words before its first colon) and where it was said."""
+    return f"{line.split(': ', 1)[0]}: {SAID_UNMADE}" if line in said else line
 
 
 def unmet_text(step: StepAudit) -> str:
@@ -466,8 +485,13 @@ def not_run_lines(audit: Audit) -> list[str]:
             lines.append(f"  {p.id}: the proof declares no [numeric] run")
             continue
         skipped = [s for s in p.steps if s.numeric is None]
-        if p.file:
-            lines += [f"  {p.id}/{s.step.id}: {s.reason}" for s in skipped]
+        if p.file:  # steps with one reason on one line (a plug-in's cut: every step)
+            grouped: dict[str, list[str]] = {}
+            for s in skipped:
+                grouped.setdefault(said_once(s.reason or "", set(p.unmade)), []).append(s.step.id)
+            lines += [f"  {p.id}/{ids[0]}: {reason}" if len(ids) == 1 else
+                      f"  {p.id} ({len(ids)} steps: {', '.join(ids)}): {reason}"
+                      for reason, ids in grouped.items()]
         elif skipped:
             lines.append(f"  {p.id}: {counted(len(skipped), 'step')} "
                          "(why: in --json and the reports)")

@@ -28,12 +28,20 @@ from proofs.step import IDENTIFIER, Induction, Proof, Step
 from verify import kernel
 from verify.audit.citations import documents
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
-from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, headline, to_json
+from verify.audit.report import (
+    COLUMNS,
+    ProofCounts,
+    data_text,
+    findings,
+    headline,
+    said_once,
+    to_json,
+)
 from verify.proof_checker import GoalReport
 from verify.render.certificates import brief
 from verify.runs.quantity import Quantity, RunKind, UnknownRunKind
 from verify.runs.quantity import kind as run_kind
-from verify.typeset.graph import WIDTH, Graph, Node, layout
+from verify.typeset.graph import MARKER, WIDTH, Graph, Node, layout
 from verify.typeset.indices import as_source, readable
 from verify.typeset.names import RUN_SQUARES, Spelling, distinct, spelling
 from verify.typeset.points import instance_lines, refuted_names
@@ -314,7 +322,19 @@ class AuditView:
     def plugin_runs(self) -> tuple[str, ...]:
         """How the runs of each plug-in ended, one line per plug-in and run kind (the JSON's
         `summary.plugin_runs`, the terminal's `runs of plug-ins:`); none without plug-ins."""
-        return tuple(self.report["summary"].get("plugin_runs", ()))
+        return tuple(said_once(line, self.unmade_said)  # a cut: said under runs not made
+                     for line in self.report["summary"].get("plugin_runs", ()))
+
+    @property
+    def unmade_said(self) -> frozenset[str]:
+        """The lines of `unmade`, which the plug-in runs and the steps not run then name by
+        their subject only (newcomer 28: a plug-in's cut printed once per proof, once per
+        step and once under the plug-in)."""
+        return frozenset(line for p in self.proofs for line in p.audit.unmade)
+
+    def numeric_line(self, step: Json) -> str:
+        """`numeric_line`, a reason said under runs not made named by its subject only."""
+        return numeric_line(step, self.unmade_said)
 
 
 LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses it. Fill: "
@@ -322,6 +342,18 @@ LEGEND = ("Each box is a step, each arrow goes from a step to a step that uses i
           "no verdict on runs (not run, or run with no violation confirmed by the kernel), "
           "thick a finding; dotted orange halo: rests on a finding; ★ the theorem, ↻ an "
           "induction.")
+CORRECTIONS = (" A dashed arrow goes from a step with a finding to its corrected statement "
+               "(the step named like it, ending in -corrected), which does not use it.")
+
+
+def legend(graph: Graph, marked: bool = False) -> str:
+    """The graph's legend: LEGEND, and what a dashed arrow is when the graph draws one
+    (newcomer 28: a dashed line between `bound` and `bound-corrected` the legend never
+    explained). `marked`: the Mermaid drawing, where a step resting on a finding has a
+    marker after its name instead of a halo."""
+    text = LEGEND.replace("dotted orange halo:", f"{MARKER.strip()} after the name:") \
+        if marked else LEGEND
+    return text + (CORRECTIONS if graph.corrections else "")
 
 
 def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | None,
@@ -479,15 +511,17 @@ def symbolic_line(step: Json) -> str:
     return f"{symbolic['status']}: {symbolic['message']}"
 
 
-def numeric_line(step: Json) -> str:
-    """How the statement fared on runs, in words."""
+def numeric_line(step: Json, said: frozenset[str] = frozenset()) -> str:
+    """How the statement fared on runs, in words; a reason among `said` (the lines under
+    runs not made) by its subject only (`said_once`)."""
     numeric = step["numeric"]
     if numeric["status"] == "not-run":
         if numeric["instances"]:  # bound, and every instance vacuous
             return (f"not run: all {numeric['instances']} run instances vacuous (hypotheses "
                     "false on every one): the claim was tested on none")
         reason = numeric.get("reason", "no run instance bound its names")
-        return reason if reason.startswith(UNREPORTED) else "not run: " + reason
+        return reason if reason.startswith(UNREPORTED) else \
+            "not run: " + said_once(reason, said)
     if numeric["violations"]:
         line = f"violated on {numeric['violations']} of {numeric['instances']} run instances"
     else:

@@ -19,7 +19,6 @@ from verify.audit.report import COLUMNS, PLUGIN_RUNS, UNMADE
 from verify.render import evidence
 from verify.render.certificates import MathML, evidence_blocks
 from verify.render.evidence import (
-    LEGEND,
     AuditView,
     Json,
     Layout,
@@ -28,6 +27,7 @@ from verify.render.evidence import (
     environment,
     guarded,
     label_pieces,
+    legend,
     message_pieces,
 )
 from verify.typeset.names import pretty, spelling
@@ -79,8 +79,9 @@ def _words(pieces: Sequence[Piece]) -> str:
 
 def graph(proof: ProofView) -> Markup:
     """The proof's dependency graph (inline SVG, nodes linking to their steps)."""
-    return Markup(f'<figure class="graph">{proof.graph().svg()}<figcaption>'
-                  f"{Markup.escape(LEGEND)}</figcaption></figure>")
+    drawn = proof.graph()
+    return Markup(f'<figure class="graph">{drawn.svg()}<figcaption>'
+                  f"{Markup.escape(legend(drawn))}</figcaption></figure>")
 
 
 def certificates(step: StepView) -> Markup:
@@ -133,5 +134,5 @@ def render(audit: Audit, failures: list[str] | None = None,
         certificates=guarded(certificates, fallback, failed),
         message=guarded(message, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
-        symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
+        symbolic_line=evidence.symbolic_line, numeric_line=view.numeric_line,
         plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE)

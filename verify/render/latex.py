@@ -21,7 +21,6 @@ from verify.audit.report import COLUMNS, PLUGIN_RUNS, UNMADE
 from verify.render import evidence
 from verify.render.certificates import Latex, evidence_blocks
 from verify.render.evidence import (
-    LEGEND,
     AuditView,
     Json,
     Layout,
@@ -31,6 +30,7 @@ from verify.render.evidence import (
     environment,
     guarded,
     label_pieces,
+    legend,
 )
 from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import heading, joined
@@ -278,7 +278,7 @@ def graph(proof: ProofView) -> Raw:
     drawn = proof.graph()
     labels = {p.node.id: escape(p.label) for p in drawn.placed}
     return Raw(r"\begin{center}\adjustbox{max width=\linewidth}{%" + "\n" + drawn.tikz(labels)
-               + "}\n" + r"\end{center}" + "\n{\\footnotesize " + escape(LEGEND) + "}\n")
+               + "}\n" + r"\end{center}" + "\n{\\footnotesize " + escape(legend(drawn)) + "}\n")
 
 
 def counterexample(cex: Json, names: object = None,
@@ -316,4 +316,4 @@ def render(audit: Audit, failures: list[str] | None = None,
         breakable=lambda text: Raw(breakable(text)), plugin_runs_note=PLUGIN_RUNS,
         unmade_note=UNMADE,
         symbolic_line=evidence.symbolic_line,
-        numeric_line=evidence.numeric_line)
+        numeric_line=view.numeric_line)

@@ -20,7 +20,6 @@ from verify.proof_checker import GoalReport
 from verify.render import evidence
 from verify.render.certificates import Latex, evidence_blocks
 from verify.render.evidence import (
-    LEGEND,
     AuditView,
     Json,
     Layout,
@@ -30,6 +29,7 @@ from verify.render.evidence import (
     environment,
     guarded,
     label_pieces,
+    legend,
 )
 from verify.typeset.names import pretty, spelling
 from verify.typeset.statement import heading, joined
@@ -65,8 +65,8 @@ def status(value: str) -> Raw:
 def numeric_cell(report: Json) -> Raw:
     """The numeric verdict in a table cell: status, and instances or violations."""
     numeric = report["numeric"]
-    if numeric["status"] == "not-run":
-        return status("not-run")
+    if numeric["status"] == "not-run":  # words, as the HTML and LaTeX say it (newcomer 28:
+        return Raw(f"{SYMBOL['not-run']} not run")  # "numeric – not-run", a status key)
     count = (f"{numeric['violations']} of {numeric['instances']}"
              if numeric["violations"] else f"{numeric['instances']}")
     return Raw(f"{status(numeric['status'])} ({count})")
@@ -110,7 +110,8 @@ def claim(step: StepView, seen: set[tuple[str, str]] | None = None) -> Raw:
 
 def graph(proof: ProofView) -> Raw:
     """The dependency graph as a Mermaid flowchart (GitHub draws it)."""
-    return Raw(fenced(proof.graph().mermaid(), "mermaid") + "\n\n" + escape(LEGEND))
+    drawn = proof.graph()
+    return Raw(fenced(drawn.mermaid(), "mermaid") + "\n\n" + escape(legend(drawn, marked=True)))
 
 
 def _judgement(goal: GoalReport, several: bool, notation: Latex) -> str:
@@ -170,7 +171,7 @@ def render(audit: Audit, failures: list[str] | None = None,
         graph=guarded(graph, fallback, failed),
         evidence_math=guarded(evidence_math, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
-        symbolic_line=evidence.symbolic_line, numeric_line=evidence.numeric_line,
+        symbolic_line=evidence.symbolic_line, numeric_line=view.numeric_line,
         refuted=sum(s.report["symbolic"]["status"] == "refuted" for s in steps),
         plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE,
     )

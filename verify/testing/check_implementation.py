@@ -157,6 +157,11 @@ class ScenarioOutcome:
     order_differs: bool = False
     #: How many calls of `fit` this check made before this one (on the same instance).
     calls_before: int = 0
+    #: What fit returned, read exactly: (w, iterates, mistakes), for a repeat to compare.
+    returned: tuple[Vector | None, list[Vector] | None, int | None] | None = field(
+        default=None, repr=False, compare=False)
+    #: How fit was seen to keep state between fits ('' when it was not; see `_kept_state`).
+    keeps_state: str = ""
 
     @property
     def ok(self) -> bool:
@@ -187,10 +192,11 @@ class ScenarioOutcome:
         lines = [x_text, f"y = np.array({self.y.tolist()!r})", f"fit(X, y, {self.epochs})"]
         if self.call.read_only:
             lines.insert(2, "X.setflags(write=False); y.setflags(write=False)")
-        if self.calls_before:
+        if self.calls_before and self.keeps_state:
             lines.insert(0, f"# check_implementation had called fit {self.calls_before} "
-                            f"time(s) before this call: if this passes alone, fit keeps "
-                            f"state between fits")
+                            f"time(s) before this call, and fit keeps state between fits "
+                            f"({self.keeps_state}): if this passes alone, that state is "
+                            f"the cause")
         if len(shown) < len(rows):
             lines[0] = (f"# the first {len(shown)} of {len(rows)} rows; regenerate all with "
                         f"check_implementation(fit, sources=({self.source!r},), seed="
@@ -326,7 +332,9 @@ class ImplementationReport:
         elif self.theory_only:
             claim = "breaks the perceptron theory on its own iterates"
         else:
-            claim = "is not the perceptron it claims to be"
+            # the conventions are the ones it was checked under, which fit never stated
+            # (newcomer 28: "it claims to be (... eta = 1 ...)" of a rate-1/2 fit)
+            claim = "is not the perceptron it was checked as"
         lines = [f"{self.implementation} {claim} ({self.conventions.describe()}): "
                  f"{len(self.failures)} of {len(self.outcomes)} calls fail; simplest: "
                  f"{first.where}"]
@@ -379,7 +387,44 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
         # `raise_for_violations` (red team 27: a fit returning 7s "passed" with sources={}).
         raise ValueError(f"no scenario to run {label} on: the sources given ("
                          f"{', '.join(map(str, chosen)) or 'none'}, count={count}) yield none")
-    return ImplementationReport(label, conventions, tuple(outcomes), theory_only)
+    report = ImplementationReport(label, conventions, tuple(outcomes), theory_only)
+    simplest = report.simplest_failure
+    kept = "" if simplest is None else _kept_state(fit, (outcomes[0], simplest))
+    if not kept:
+        return report
+    return replace(report, outcomes=tuple(replace(o, keeps_state=kept) for o in outcomes))
+
+
+def _kept_state(fit: Fit, calls: Sequence[ScenarioOutcome]) -> str:
+    """How `fit`, called once more on the data of each of `calls` (the first call, made on
+    a fresh instance, and the simplest failure), returns another result than it did then,
+    or '' when it returns the same: a function of its data returns the same on the same
+    data, and only a fit shown to keep state (or to be random) gets the reproducer's
+    "keeps state between fits" line (newcomer 28: every failure of a stateless fit, a
+    rate-1/2 perceptron or one pass, carried "if this passes alone, fit keeps state", noise
+    beside the real cause). One or two more calls, made only when the check fails."""
+    for k, outcome in enumerate(calls):
+        if any(outcome is seen for seen in calls[:k]):
+            continue
+        if outcome.X is None or outcome.y is None or outcome.returned is None:
+            continue
+        w, iterates, mistakes = outcome.returned
+        try:
+            again = _read(as_fitted(fit(outcome.X.copy(), outcome.y.copy(), outcome.epochs)),
+                          len(w) if w is not None else outcome.d, False, _Findings())
+        except Exception as error:  # it raised now where it returned then
+            return (f"called again on the data of its call {outcome.calls_before + 1}, it "
+                    f"raised {type(error).__name__}")
+        differs = [what for what, a, b in (("w", w, again[0]), ("iterates", iterates,
+                                                                again[1]),
+                                           ("mistake count", mistakes, again[2])) if a != b]
+        if differs:
+            said = (differs[0] if len(differs) == 1
+                    else f"{', '.join(differs[:-1])} and {differs[-1]}")
+            return (f"called again on the data of its call {outcome.calls_before + 1}, its "
+                    f"{said} differ{'s' if len(differs) == 1 else ''} from what it "
+                    f"returned then")
+    return ""
 
 
 def builtin_sources(names: Sequence[str], seed: int, count: int
@@ -686,7 +731,8 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
     return ScenarioOutcome(source, origin, handed.data.name, handed.data.n, handed.data.d,
                            epochs, exact_floats, bound, engine, w, mistakes, deviation, first,
                            theory, tuple(problems), tuple(seen.notes), handed.X, handed.y,
-                           call, order and decided)
+                           call, order and decided,
+                           returned=None if fitted is None else (w, iterates, mistakes))
 
 
 def _unexplained_update(iterates: Sequence[Vector], theory: TheoryReport, run_data: Dataset,
@@ -830,7 +876,7 @@ def _against(w: Vector | None, iterates: list[Vector] | None, mistakes: int | No
         hint = "" if first is None else epochs_hint(iterates, full, epochs)
         apart = _apart(iterates, engine)
         if first is not None:
-            found.append((f"its iterates leave the exact perceptron's at w_{first}: "
+            found.append((f"{_parting(first, len(iterates), engine)}: "
                           f"{hint or divergence(iterates, engine, first, run_data)}", apart))
         assert theory is not None
         if not theory.ok:
@@ -927,6 +973,21 @@ def _apart(iterates: Sequence[Vector], engine: RunResult) -> Fraction | None:
         return None
     return max((abs(a - b) for mine, exact_w in zip(iterates, theirs, strict=True)
                 for a, b in zip(mine, exact_w, strict=True)), default=Fraction(0))
+
+
+def _parting(first: int, count: int, engine: RunResult) -> str:
+    """Where the implementation's `count` iterates part from the exact run's, `first` the
+    first index they do not share: they stop while the exact run goes on, go on past its
+    end, or leave it (newcomer 28: a one-pass fit whose iterates end at w_2 read "its
+    iterates leave the exact perceptron's at w_3", an iterate it never had)."""
+    if first == count:
+        return (f"its iterates stop at w_{first - 1} where the exact perceptron's go on to "
+                f"w_{first}")
+    assert isinstance(engine.trace, Trace)
+    if first == len(engine.trace) + 1:
+        return (f"its iterates go on past w_{first - 1}, where the exact perceptron's end, "
+                f"to w_{first}")
+    return f"its iterates leave the exact perceptron's at w_{first}"
 
 
 def _first_difference(iterates: Sequence[Vector], engine: RunResult) -> int | None:

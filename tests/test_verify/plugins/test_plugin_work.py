@@ -83,7 +83,12 @@ def test_a_plug_in_that_rarely_converges_is_cut_the_same_way_twice(tmp_path: Pat
     assert "raise it with --max-plugin-updates N" in cut
     assert any(cut in line for line in proof.unmade)
     text = to_text(first)
-    assert "runs not made" in text and f"  {cut}" in text.splitlines()
+    assert "runs not made" in text and f"  mine: {cut}" in text.splitlines()
+    # said once (newcomer 28: once per proof, again for each step and under the plug-in):
+    # the step not run and the plug-in's runs name it by its subject
+    assert text.count(cut) == 1
+    assert "  mine/count: plug-in mine: as said under runs not made" in text.splitlines()
+    assert text.rstrip().splitlines()[-1] == "  plug-in mine: as said under runs not made"
     report = to_json(first)
     assert report["summary"]["plugin_work"] == [
         {"plugin": "mine", "budget": 2_000, "checked": 0, "cut": True}]
@@ -99,8 +104,9 @@ def test_a_plug_in_that_rarely_converges_is_cut_the_same_way_twice(tmp_path: Pat
 
     from verify.render import html, markdown
 
-    assert cut in markdown.render(first).replace("\\_", "_")  # every report says it too
-    assert cut in entities.unescape(html.render(first))
+    # every report says it too, once
+    assert markdown.render(first).replace("\\_", "_").count(cut) == 1
+    assert entities.unescape(html.render(first)).count(cut) == 1
 
 
 def test_a_cut_keeps_the_shards_before_it_and_says_how_much(tmp_path: Path) -> None:
@@ -169,3 +175,17 @@ def test_the_command_line_gives_each_plug_in_the_budget() -> None:
     assert refused == [] and [p.work for p in loaded.values()] == [7]
     loaded, _ = given_plugins(["fractions:Fraction"])
     assert [p.work for p in loaded.values()] == [None]  # the campaign's PLUGIN_WORK
+
+
+def test_a_cut_shared_by_several_proofs_is_one_line_naming_them(tmp_path: Path) -> None:
+    """Newcomer 28 (Low): four proof files with one plug-in printed the same cut line four
+    times under runs not made, and a fifth time under the plug-in: now once, naming them."""
+    files = []
+    for name in ("one", "two"):
+        (tmp_path / f"{name}.toml").write_text(PROOF)
+        files.append(tmp_path / f"{name}.toml")
+    plugin = dataclasses.replace(Plugin.of("mine", no_label), work=2_000, isolated=False)  # type: ignore[arg-type]
+    audit = audit_proofs(*files, budget="small", algorithms=[plugin])
+    (cut,) = [line for line in audit.plugins if "budget" in line]
+    text = to_text(audit)
+    assert text.count(cut) == 1 and f"  one, two: {cut}" in text.splitlines()

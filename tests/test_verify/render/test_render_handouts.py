@@ -21,7 +21,7 @@ from proofs.library import PROOFS, load_builtin
 from proofs.step import Proof
 from verify.audit.job import Audit
 from verify.proof_checker import statements
-from verify.render import latex
+from verify.render import latex, markdown
 from verify.render.evidence import AuditView, Layout
 from verify.typeset.names import spelling
 from verify.typeset.statement import Statement, statement
@@ -329,6 +329,9 @@ def test_a_not_run_badge_says_not_run_in_words(audit: Audit):
     page = html.render(_only(audit, "canonical-online-w0"))
     assert '<span class="badge not-run">runs: not run</span>' in page
     assert "runs: not-run" not in page
+    # newcomer 28 (Low): the Markdown still read "numeric – not-run"
+    text = markdown.render(_only(audit, "canonical-online-w0"))
+    assert "numeric – not run" in text and "not-run" not in text
 
 
 def test_a_quote_that_opens_is_an_opening_quote_in_latex():

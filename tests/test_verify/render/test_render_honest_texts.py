@@ -6,6 +6,7 @@ included, as the terminal shows it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -198,6 +199,45 @@ def test_a_theorems_source_and_note_are_apart(fmt: str, tmp_path: Path) -> None:
     assert "Thm 4.2. divide" not in document
     apart = "\n\nNote: " if fmt == "markdown" else "\\par\\emph{Note:} "
     assert f"Thm 4.2.{apart}divide by k when k" in document
+
+
+#: A refuted theorem with a note and its corrected statement (newcomer 28's corr.toml, cut).
+CORRECTED = """
+title = "corrected"
+theorem = "bound"
+scalars = ["t", "a"]
+naturals = ["t"]
+
+[[step]]
+id = "bound"
+given = ["a >= 0"]
+claim = "t <= a"
+note = "a student's answer"
+
+[[step]]
+id = "bound-corrected"
+given = ["a >= 0", "t <= a"]
+claim = "t <= a + 1"
+"""
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex"])
+def test_a_note_and_the_corrected_statement_are_apart(fmt: str, tmp_path: Path) -> None:
+    """Newcomer 28 (Low): "Note: a student's answer: eta forgotten Corrected statement
+    bound-corrected (symbolic: proved):by cases ...", the note running into the corrected
+    statement (Markdown and LaTeX) and no space after its colon (LaTeX); in the step's own
+    section (LaTeX) "Counterexample: ... w = (2) Note: ..." ran together too."""
+    audit = _audit(tmp_path, CORRECTED, "corrected")
+    failures: list[str] = []
+    document = RENDER[fmt](audit, failures, Layout())
+    assert failures == [] and audit.proofs[0].steps[0].symbolic.status == "refuted"
+    if fmt == "markdown":
+        assert "Note: a student's answer\n\n*Corrected statement* bound-corrected" in document
+    else:
+        assert ("\\par\\emph{Note:} a student's answer\\par\n\\emph{Corrected statement} "
+                "\\texttt{bound-corrected} (symbolic: \\textbf{proved}): " in document)
+        assert re.search(r"\\textbf\{Counterexample:\} [^\n]*\\par\n\\emph\{Note:\} a student",
+                         document)
 
 
 def test_a_run_no_seed_drew_is_not_said_to_have_seed_none() -> None:

@@ -67,10 +67,13 @@ def test_skipping_updates_at_ties_is_caught_with_a_clear_message() -> None:
     with pytest.raises(AssertionError) as caught:
         report.raise_for_violations()
     message = str(caught.value)
-    assert message.startswith("tie-skipping perceptron is not the perceptron it claims")
+    assert message.startswith("tie-skipping perceptron is not the perceptron it was checked "
+                              "as (update on y*<w,x> <= 0, ")
     assert "final w differs from the exact perceptron's" in message
     assert "made 0 mistakes; the exact perceptron makes" in message
-    assert "its iterates leave the exact perceptron's at w_1" in message
+    # it makes no update: its iterates stop at w_0 (newcomer 28: "leave ... at w_1" read as
+    # if it had a w_1)
+    assert "its iterates stop at w_0 where the exact perceptron's go on to w_1" in message
 
 
 def test_a_doubled_step_is_caught_even_though_the_mistakes_agree() -> None:
@@ -201,6 +204,72 @@ def test_a_failure_shows_the_data_of_the_failing_scenario_as_a_reproducer() -> N
     assert np.array_equal(namespace["X"], first.X) and np.array_equal(namespace["y"], first.y)
     _w, mistakes, _ = tie_skipper(first.X, first.y, first.epochs)
     assert mistakes != first.engine.mistakes
+
+
+def test_the_state_line_is_said_only_of_a_fit_seen_to_keep_state() -> None:
+    """Newcomer 28 (Low): every failure carried "# check_implementation had called fit N
+    time(s) before this call: if this passes alone, fit keeps state between fits", a
+    stateless rate-1/2 perceptron's too. Now a repeat call on the same data decides: a fit
+    that returns the same (a function of its data) gets no such line; one that keeps its
+    weights between fits gets it, with what the repeat showed."""
+    def half(X: np.ndarray, y: np.ndarray, e: int) -> tuple[np.ndarray, int, list[np.ndarray]]:
+        return numpy_perceptron(X, y, e, eta=0.5)
+
+    stateless = check_implementation(half, sources=("tight", "adversary"), count=3
+                                     ).simplest_failure
+    assert stateless is not None and stateless.calls_before > 0
+    assert stateless.keeps_state == "" and "keeps state" not in stateless.reproducer()
+
+    kept: dict[int, np.ndarray] = {}
+
+    def warm(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[np.ndarray, int]:
+        w, mistakes = kept.get(X.shape[1], np.zeros(X.shape[1])), 0
+        for _ in range(epochs):
+            changed = False
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x) <= 0:
+                    w, mistakes, changed = w + label * x, mistakes + 1, True
+            if not changed:
+                break
+        kept[X.shape[1]] = w
+        return w, mistakes
+
+    first = check_implementation(warm, sources=("tight", "adversary"), count=3).simplest_failure
+    assert first is not None and first.calls_before > 0
+    assert first.keeps_state.startswith("called again on the data of its call ")
+    assert first.reproducer().startswith(
+        f"# check_implementation had called fit {first.calls_before} time(s) before this "
+        f"call, and fit keeps state between fits ({first.keeps_state}): if this passes "
+        "alone, that state is the cause\n")
+
+
+def test_iterates_that_stop_early_are_said_to_stop_not_to_leave() -> None:
+    """Newcomer 28 (Low): a one-pass fit whose iterates end at w_2 read "its iterates leave
+    the exact perceptron's at w_3", an iterate it never had; and one that goes on past the
+    exact run's end is said to go on."""
+    def one_pass(X: np.ndarray, y: np.ndarray, e: int) -> tuple[np.ndarray, int, list[np.ndarray]]:
+        return numpy_perceptron(X, y, 1)
+
+    first = check_implementation(one_pass, sources=("protocol",)).simplest_failure
+    assert first is not None and first.mistakes is not None
+    end = first.mistakes
+    said = next(p for p in first.problems if p.startswith("its iterates"))
+    assert said.startswith(f"its iterates stop at w_{end} where the exact perceptron's go on "
+                           f"to w_{end + 1}: its iterates are the exact perceptron's first "
+                           f"{end} update(s)")
+    assert "leave" not in said
+
+    def one_more(X: np.ndarray, y: np.ndarray, e: int) -> tuple[np.ndarray, int, list[np.ndarray]]:
+        w, mistakes, iterates = numpy_perceptron(X, y, e)
+        w = w + y[0] * X[0]
+        return w, mistakes + 1, [*iterates, w]
+
+    over = check_implementation(one_more, sources=("tight",), count=1).simplest_failure
+    assert over is not None and over.mistakes is not None
+    end = over.mistakes - 1
+    assert any(p.startswith(f"its iterates go on past w_{end}, where the exact perceptron's "
+                            f"end, to w_{end + 1}: it makes an update {end + 1}")
+               for p in over.problems)
 
 
 def test_a_large_scenario_reproducer_shows_rows_and_how_to_regenerate() -> None:

@@ -39,7 +39,7 @@ def test_the_default_check_kills_every_bug_and_passes_every_rewrite(mutant: Muta
         report.raise_for_violations()
     message = str(caught.value)
     # the header names the scenario and the call, the first problem follows it
-    assert message.startswith(f"{mutant.name} is not the perceptron it claims to be")
+    assert message.startswith(f"{mutant.name} is not the perceptron it was checked as")
     assert f"simplest: {first.where}" in message and first.call.what in message
     assert f"  - {first.problems[0]}" in message
 

@@ -88,8 +88,8 @@ def test_a_broken_implementation_fails_with_the_clear_message(
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([
-        "*AssertionError: fit is not the perceptron it claims to be (update on "
+        "*AssertionError: fit is not the perceptron it was checked as (update on "
         "y*<w,x> <= 0*): 2 of 2 calls fail; simplest: tight seed=* *",
         "*- final w differs from the exact perceptron's (max deviation *",
-        "*- its iterates leave the exact perceptron's at w_1*",
+        "*- its iterates stop at w_0 where the exact perceptron's go on to w_1*",
     ])

@@ -89,7 +89,7 @@ def test_an_implementation_skipping_ties_is_caught_with_a_clear_message() -> Non
     broken = check_implementation(SkipsTies(), sources=("tight", "adversary"), count=4)
     assert not broken.ok
     with pytest.raises(AssertionError, match=(
-            r"^perceptron skipping ties is not the perceptron it claims to be \(update on "
+            r"^perceptron skipping ties is not the perceptron it was checked as \(update on "
             r"y\*<w,x> <= 0.*\): 20 of 20 calls fail; simplest: .*\n"
             r"  - final w differs from the exact perceptron's \(max deviation \d+\): "
             r"implementation \(0[,)].*, exact \(")):
