@@ -557,7 +557,8 @@ class _Group:
     stage: int = 0  # of the rows being collected
     #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
     _bindings: dict[str, list[str]] = field(default_factory=dict)
-    #: per row set, the rows of runs past `MAX_RUN_CELLS`, not made, and why (`_unmade`)
+    #: per row set, the rows of runs past `MAX_RUN_CELLS`, or cut by their runner, not
+    #: made, and why (`_unmade`, `_cut`)
     unmade: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
 
     @classmethod
@@ -672,6 +673,8 @@ class _Group:
                         self._posted = self.spent
                 made_rows = [(b, self._rows(run_kind, run, b, origin)) for b in bindings
                              if not self._unmade(run_kind, run, b, origin)]
+                for b in bindings:
+                    self._cut(run_kind, run, b, origin)
                 count += self._keep(made_rows, run_kind.pinned(scenario, run))
         return count
 
@@ -691,6 +694,17 @@ class _Group:
             "rows may hold (they are made and checked whole); check fewer examples, or fewer "
             "coordinates")))
         return True
+
+    def _cut(self, run_kind: RunKind, run: object, binding: str, origin: Origin) -> None:
+        """Note the rows of `binding` its runner did not make of `run`, a run it cut at its
+        own budget (`RunKind.cut`), as `_unmade` notes those past `MAX_RUN_CELLS`: `flush`
+        records them as unevaluated for every check reading them."""
+        cut = run_kind.cut(run, binding) if run_kind.cut is not None else None
+        if cut is not None:
+            rows, why = cut
+            where = origin.dataset or origin.source
+            self.unmade.setdefault(binding, []).append(
+                (rows, f"{ROWS_NOT_MADE}: the run on {where} {why}; check fewer examples"))
 
     def _rows(self, run_kind: RunKind, run: object, binding: str, origin: Origin
               ) -> InstanceBatch | Deferred:

@@ -183,6 +183,11 @@ class RunKind:
     #: whether its runs offer their history too (`verify.runs.families.HISTORY`, among
     #: `families`): each run's `families()` gives its dataset's families and its history's
     history: bool = False
+    #: `cut(run, row_set)`: the rows of `row_set` its runner did not make of a run it cut
+    #: at its own budget (the voted perceptron's epochs past
+    #: `verify.runs.cyclic.VOTED_PRESENTATIONS`), with why, said of the run (the campaign
+    #: names its file); None: the run has them all
+    cut: Callable[[Any, str], tuple[int, str] | None] | None = None
 
     def __post_init__(self) -> None:
         rows = {r.name for r in self.row_sets}

@@ -25,6 +25,7 @@ from proofs.language.terms import norm2 as norm2_term
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import (
     JOINT_TIERS,
+    ROWS_NOT_MADE,
     TIERS,
     Check,
     _compiled,
@@ -489,6 +490,56 @@ def test_a_run_whose_rows_are_past_the_limit_is_left_unmade_and_said(monkeypatch
                 "examples, or fewer coordinates")
         else:  # the run's state rows: as many as before, all checked
             assert verdict == whole.verdicts[(check.name, "data")]
+
+
+@pytest.mark.parametrize("kept", [3, 0])
+def test_a_voted_run_past_its_presentations_is_kept_for_whole_epochs_and_said(
+        monkeypatch, kept: int) -> None:
+    """Votedbig: `audit averaged-voted --data` on a 20 000 x 50 file that is not separable
+    ended at a worker's 4 GB (exit 2): the voted perceptron's own run was made whole before
+    any row set was asked for. A run asked for more than `VOTED_PRESENTATIONS` presentations
+    is kept for the whole epochs within it (none when one epoch is more), the updates of
+    the others counted, and every check on its rows is checked on the rows kept and records
+    those not made, exactly counted, with a reason naming the file, the epochs kept and asked,
+    the limit and the rows."""
+    from perceptron.algorithms.voted import run_voted
+    from verify.runs import cyclic
+
+    X = tuple((Fraction(a), Fraction(b)) for a, b in
+              ((2, 1), (-1, -3), (1, -1), (3, 2), (-2, -1), (1, 2), (-3, 1), (2, -2)))
+    y = (1, 1, -1, 1, 1, -1, 1, 1)  # (2, 1) and (-2, -1) both +1: not separable
+    data = Dataset(X, y, "eight.csv")
+    scenario = Scenario(data, (Fraction(1), Fraction(0)), Origin("data", None, "eight.csv"))
+    checks = []
+    for row_set in cyclic.KIND.row_sets:  # a claim true on every row, on each row set
+        vector = next(q.name for q in cyclic.KIND.quantities
+                      if q.vector and row_set.name in q.rows)
+        checks.append(Check(row_set.name, Judgement(
+            (), Fact(norm2_term(Vec.named(vector)), ">="), (vector,), ()), row_set.name,
+            "voted-perceptron"))
+    epochs = cyclic.voted_epochs(data, scenario.max_epochs)
+    whole = run_voted(data, epochs)
+    rows = {"cyclic-state": whole.updates + 1, "cyclic-presentation": epochs * 8,
+            "cyclic-epoch": epochs}
+    before = run_campaign(checks, {"data": [scenario]})
+    assert {c.name: (before.verdicts[(c.name, "data")].instances,
+                     before.verdicts[(c.name, "data")].unevaluated) for c in checks} == {
+        name: (count, 0) for name, count in rows.items()}
+    limit = 8 * kept + 5  # whole epochs: `kept` of them
+    monkeypatch.setattr(cyclic, "VOTED_PRESENTATIONS", limit)
+    cut = run_campaign(checks, {"data": [scenario]})
+    made = {"cyclic-state": (run_voted(data, kept).updates if kept else 0) + 1,
+            "cyclic-presentation": kept * 8, "cyclic-epoch": kept}
+    for check in checks:
+        verdict = cut.verdicts[(check.name, "data")]
+        missing = rows[check.name] - made[check.name]
+        assert missing > 0 and (verdict.instances, verdict.vacuous, verdict.violations,
+                                verdict.unevaluated) == (made[check.name], 0, 0, missing)
+        assert verdict.reason == (
+            f"{ROWS_NOT_MADE}: the run on eight.csv is the voted perceptron's first {kept} "
+            f"of its {epochs} epochs (one run keeps at most {limit} presentations, whole "
+            f"epochs), so the {missing} {check.name} rows of the other {epochs - kept} are "
+            "not made; check fewer examples")
 
 
 @pytest.mark.parametrize("name", ["online", "batch", "cyclic", "single-pass"])
