@@ -122,6 +122,21 @@ def run_voted(data: Dataset, epochs: int) -> VotedRun:
                     tuple(mistakes), tuple(W), tuple(weighted))
 
 
+def mistakes_from(data: Dataset, start: tuple[int, ...], epochs: int) -> int:
+    """The mistakes training makes in `epochs` cyclic epochs from the vector `start` (times
+    the data's scale, as `VotedRun.last`), counted, nothing kept: what a run kept for fewer
+    epochs than asked leaves out (`verify.runs.cyclic.voted_run`), in memory of one
+    vector."""
+    Z = [[int(v) for v in row] for row in integer_form(data).signed().tolist()]
+    W, mistakes = list(start), 0
+    for _ in range(epochs):
+        for z in Z:
+            if sum(map(mul, W, z)) <= 0:
+                W = list(map(add, W, z))
+                mistakes += 1
+    return mistakes
+
+
 def _dot(a: Vector, b: Vector) -> Fraction:
     return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from perceptron.algorithms.fast import IntegerForm, integer_form, integer_vector
 from perceptron.algorithms.margin import run_margin
-from perceptron.algorithms.voted import VotedRun, run_voted
+from perceptron.algorithms.voted import VotedRun, mistakes_from, run_voted
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.inner_radius import inner_radius2, rational_below_root
 from verify.runs.columns import (
@@ -808,24 +808,12 @@ def voted_run(scenario: Scenario) -> CyclicRun:
     if kept == epochs:
         return voted_cyclic(data, u, epochs)
     if kept == 0:  # not one epoch: the run kept is its start alone
-        return CyclicRun(data, tuple(u), (), (), 0, cut=(epochs, _updates_from(
-            data, [0] * data.d, epochs)))
+        return CyclicRun(data, tuple(u), (), (), 0, cut=(epochs, mistakes_from(
+            data, (0,) * data.d, epochs)))
     run = voted_cyclic(data, u, kept)
-    later = _updates_from(data, list(run.voted.last), epochs - kept)  # type: ignore[union-attr]
-    return replace(run, cut=(epochs, later))
-
-
-def _updates_from(data: Dataset, start: list[int], epochs: int) -> int:
-    """The updates the perceptron makes in `epochs` cyclic epochs from `s w = start` (the
-    voted perceptron's, its rule the same): counted, not kept."""
-    Z = [[int(v) for v in row] for row in integer_form(data).signed().tolist()]
-    W, updates = start, 0
-    for _ in range(epochs):
-        for z in Z:
-            if sum(map(mul, W, z)) <= 0:
-                W = list(map(add, W, z))
-                updates += 1
-    return updates
+    voted = run.voted
+    assert voted is not None
+    return replace(run, cut=(epochs, mistakes_from(data, voted.last, epochs - kept)))
 
 
 def cut_rows(run: CyclicRun, row_set: str) -> tuple[int, str] | None:

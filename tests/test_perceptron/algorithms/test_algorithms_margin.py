@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from perceptron.algorithms.margin import run_margin, threshold
 from perceptron.algorithms.online import run_online
-from perceptron.algorithms.voted import run_voted
+from perceptron.algorithms.voted import mistakes_from, run_voted
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from perceptron.generators.hypothesis import seeded_separable, separable_data
@@ -222,6 +222,16 @@ def test_training_keeps_no_vector_per_mistake() -> None:
     assert run.weighted == tuple(sum(c * v[i] for c, v in zip(run.counts, run.scaled,
                                                                  strict=True))
                                  for i in range(data.d))
+
+
+def test_the_mistakes_of_later_epochs_are_counted_from_the_last_vector() -> None:
+    """`mistakes_from` (what a voted run kept for fewer epochs than asked leaves out) counts
+    the mistakes of the epochs after a run's from its last vector: the longer run's."""
+    data = Dataset.of([[2, 1], [-1, -3], [1, -1], [-2, -1]], [1, 1, -1, 1])  # not separable
+    for kept, more in ((1, 1), (2, 5), (3, 0)):
+        short, long = run_voted(data, kept), run_voted(data, kept + more)
+        assert mistakes_from(data, short.last, more) == long.updates - short.updates
+    assert mistakes_from(data, (0, 0), 4) == run_voted(data, 4).updates > 8
 
 
 def test_no_epoch_is_refused() -> None:
