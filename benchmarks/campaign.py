@@ -260,10 +260,9 @@ def campaign_of(target: int, jobs: int, scheduler: str | None) -> CampaignResult
     violations = sum(v.violations for v in result.verdicts.values())
     print(f"total: {result.instances:,} instances, {sum(result.runs.values()):,} runs "
           f"(seeds {LONG_SEED}..{LONG_SEED + seeds - 1}, {len(done)} shards); wall {wall:.1f} "
-          f"s on {workers} worker(s), worker time {result.total_seconds:.1f} s wall, "
-          f"{result.cpu_seconds:.1f} CPU-s (evaluation "
-          f"{result.evaluation_seconds:.1f} s); {discarded} shard(s) in flight beyond the "
-          "target discarded")
+          f"s on {workers} worker(s), worker time {result.total_seconds:.1f} s wall "
+          f"(evaluation {result.evaluation_seconds:.1f} s of it), {result.cpu_seconds:.1f} "
+          f"CPU-s; {discarded} shard(s) in flight beyond the target discarded")
     print(f"rates: {result.instances / result.cpu_seconds:,.0f} instances per worker CPU-second "
           f"(runs, rows and checks), {result.instances / wall:,.0f} instances/s overall")
     for line in result.lines():
@@ -313,10 +312,11 @@ def _throughput(result: CampaignResult, wall: float, workers: int) -> None:
     """Instances, time, and the rates per worker and overall, extrapolated to 10^8."""
     per_worker = result.instances / result.cpu_seconds
     overall = result.instances / wall
+    # the evaluation is timed by the wall clock (`CampaignResult.evaluation_seconds`): a part
+    # of the worker's wall time, not of its CPU time, which on a loaded machine is less
     print(f"    {result.instances} instances, {result.runs} runs; wall {wall:.2f} s on "
-          f"{workers} worker(s), worker time {result.total_seconds:.2f} s wall, "
-          f"{result.cpu_seconds:.2f} CPU-s, of which evaluation "
-          f"{result.evaluation_seconds:.2f} s")
+          f"{workers} worker(s), worker time {result.total_seconds:.2f} s wall (evaluation "
+          f"{result.evaluation_seconds:.2f} s of it), {result.cpu_seconds:.2f} CPU-s")
     print(f"    throughput: {per_worker:,.0f} instances per worker CPU-second (runs, rows and "
           "checks), "
           f"{overall:,.0f} instances/s overall; 10^8 instances: "

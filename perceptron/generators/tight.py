@@ -72,8 +72,12 @@ def _eliminate(rows: list[list[int]]) -> list[tuple[list[int], int]]:
     numerators over the last pivot, `+-det a` (nonzero, of either sign). The solution is
     unique, so these are the Fractions elimination over Fractions gives, without a Fraction
     (and its gcd) per step; nor a gcd per row per step, which dividing each row by its
-    content took (a fifth of making a rotation)."""
+    content took (a fifth of making a rotation). From `INT64_ELIMINATION` rows on, when a
+    bound proves every step exact in int64, the same steps run on a numpy array
+    (`_eliminate_int64`: the same integers)."""
     n = len(rows)
+    if n >= INT64_ELIMINATION and _fits_int64(rows):
+        return _eliminate_int64(rows)
     rows = [list(row) for row in rows]
     previous = 1
     for col in range(n):
@@ -88,6 +92,60 @@ def _eliminate(rows: list[list[int]]) -> list[tuple[list[int], int]]:
                            if f else [p * v // previous for v in rows[r]])
         previous = p
     return [(row[n:], row[i]) for i, row in enumerate(rows)]
+
+
+#: Rows from which `_eliminate` runs in int64 when it can (`_eliminate_int64`): below it a
+#: step's few numpy calls cost more than its Python loop over the entries (rotations of the
+#: tight source, 200 each, 2026-11-29: dimension 6 51 us in Python against 47 us in numpy,
+#: 8 113 against 64, 10 202 against 85).
+INT64_ELIMINATION = 7
+
+
+def _fits_int64(rows: Sequence[Sequence[int]]) -> bool:
+    """Whether every value `_eliminate` computes on `rows` is exact in int64, by Hadamard's
+    bound: each entry it holds is (up to sign) a minor of `rows`, at most `H = prod ||row||`
+    in magnitude when every row is nonzero (integer rows: norms at least 1), and each step
+    computes `p * v - f * w` from four such entries, so `2 H^2 <= 2^63 - 1` bounds them all.
+    A zero row (no solution: the Python loop raises) is left to the Python loop."""
+    bound = 2
+    for row in rows:
+        norm2 = sum(v * v for v in row)
+        if norm2 == 0:
+            return False
+        bound *= norm2
+        if bound > _INT64_MAX:
+            return False
+    return True
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _eliminate_int64(rows: Sequence[Sequence[int]]) -> list[tuple[list[int], int]]:
+    """`_eliminate` on a numpy int64 array, when `_fits_int64(rows)`: the same pivots (the
+    first nonzero one at or below the diagonal) and the same exact divisions, one array
+    operation per step for every row at once instead of a Python loop over the entries.
+    After step k the columns up to k are `p_k` on the diagonal and 0 elsewhere (what the
+    loop computes there: `p_k * 0 // p_(k-1)` and `p_k * p_(k-1) // p_(k-1)`), and no
+    later step reads them, so each step combines only the columns after its pivot's and
+    the last pivot is every row's denominator, as the loop's diagonal says."""
+    import numpy as np
+
+    n = len(rows)
+    M = np.array(rows, dtype=np.int64)
+    previous = 1
+    for col in range(n):
+        pivot = col + int(np.flatnonzero(M[col:, col])[0])
+        if pivot != col:
+            M[[col, pivot]] = M[[pivot, col]]
+        top = M[col, col + 1:].copy()
+        p = int(M[col, col])
+        f = M[:, col].copy()
+        f[col] = 0
+        M[:, col + 1:] = (p * M[:, col + 1:] - np.outer(f, top)) // previous
+        M[col, col + 1:] = top
+        previous = p
+    return [(row, previous) for row in M[:, n:].tolist()]
 
 
 def _rotation_rows(dim: int, seed: int, spread: int = 2) -> list[tuple[list[int], int]]:

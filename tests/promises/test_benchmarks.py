@@ -81,3 +81,22 @@ def test_campaign_refuses_a_count_below_one_in_one_line(
         benchmark("campaign").main([flag, "0"])
     assert ended.value.code == 2
     assert f"error: {flag} must be at least 1, not 0" in capsys.readouterr().err
+
+
+def test_campaign_states_its_evaluation_time_as_wall_time(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The evaluation is timed by the wall clock: on a loaded machine it exceeded the CPU
+    time it was printed as a part of ("0.21 CPU-s, of which evaluation 0.24 s", part (2) of
+    `--medium` at load 5): it is stated as a part of the worker's wall time."""
+    from fractions import Fraction
+
+    from verify.numeric.campaign import CampaignResult
+    from verify.numeric.instances import NumericVerdict
+
+    result = CampaignResult(evaluation_seconds=0.24, total_seconds=0.57, cpu_seconds=0.21)
+    result.record("norm-growth", "generated", NumericVerdict("held", 52_773, 0, 0, Fraction(0),
+                                                             None))
+    benchmark("campaign")._throughput(result, 0.58, 1)
+    out = capsys.readouterr().out
+    assert "worker time 0.57 s wall (evaluation 0.24 s of it), 0.21 CPU-s" in out, out
+    assert "of which" not in out, out

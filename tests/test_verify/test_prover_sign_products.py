@@ -377,3 +377,22 @@ def test_the_advice_never_names_a_sign_the_step_already_has() -> None:
         h for h, _ in kept)), origins=tuple(o for _, o in kept))
     told = _obstacle(unsigned, [], last.step)
     assert "a fact the step lacks (a sign such as `R2 >= 0`, a bound)" in told, told
+
+
+def test_products_past_degree_four_are_found() -> None:
+    """Newcomer 29, F1: Chan's ratio step `norm2(w) <= c**2*R2, dot(u, w)**2 >= c**2*beta**2,
+    R2 > 0 |- R2*dot(u, w)**2 >= beta**2*norm2(w)` was unknown at every budget and with
+    hints: its certificate `R2*[h2] + beta**2*[h1]` has columns of degree 5, past the bound
+    of 4 every earlier LP keeps. `higher-degree products` raises it; the kernel accepts the
+    certificate, and the same is found twice. A judgement whose columns fit the old bound
+    gets no such round (its verdict and certificate are those of before)."""
+    given = ["c**2*R2-norm2_w >=", "dot_uw**2-c**2*beta**2 >=", "R2 >"]
+    found = _decided(given, "R2*dot_uw**2 - beta**2*norm2_w")
+    assert found.status == "proved", found.message
+    assert found.message == "certificate by higher-degree products"
+    assert _decided(given, "R2*dot_uw**2 - beta**2*norm2_w").certificate == found.certificate
+    # each half alone fits degree 4, and is proved as before
+    assert _decided(given[1:], "R2*dot_uw**2 - c**2*R2*beta**2").message != \
+        "certificate by higher-degree products"
+    # the false twin (the square on the wrong side) is not proved
+    assert _decided(given, "R2*dot_uw**2 - beta**4*norm2_w").status != "proved"

@@ -21,6 +21,7 @@ from verify.coq import add_option, annotate, for_command, lines
 
 if TYPE_CHECKING:  # SymPy and SciPy load only when a proof is checked: `novikoff run` starts fast
     from proofs.errors import ProofFileError
+    from proofs.step import Proof
     from verify.proof_checker import ProofReport, StepReport
 
 MAX_TIME_LIMIT = 3600.0
@@ -64,16 +65,24 @@ def register(subparsers: Any) -> None:
                         help="search every judgement, not consulting the certificate store "
                         "of the built-in proofs (the kernel checks stored certificates either "
                         "way, and the verdicts are the same)")
+    numeric_options(parser, "check")
+    add_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def numeric_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """`--algorithm` and `--run-kind`, for the symbolic commands (`check`, `explain`) that
+    read a proof file's `[numeric]` table as the audit does (`read_checked`): one file is
+    bad input to all three or to none (newcomer 28: `explain` took a plug-in's file that
+    `check` refused, and had no option to name the plug-in)."""
     parser.add_argument("--algorithm", action="append", default=[],
                         metavar="[NAME=]MODULE:FUNCTION",
                         help="the plug-in the audit will be given for [numeric] algorithm = "
-                        "NAME, spelled as for audit; its code is not loaded (check is "
+                        f"NAME, spelled as for audit; its code is not loaded ({command} is "
                         "symbolic): it only makes NAME a known algorithm")
     parser.add_argument("--run-kind", action="append", default=[], metavar="NAME",
                         help="register an installed kind of run, the entry point NAME of the "
                         "group novikoff.runs, as audit does (its code runs when given here)")
-    add_option(parser)
-    parser.set_defaults(handler=run)
 
 
 def seconds(text: str) -> float:
@@ -92,22 +101,12 @@ def seconds(text: str) -> float:
     return value
 
 
-def run(args: argparse.Namespace) -> int:
-    """Load, check, report; the exit code says whether everything was proved. A `[numeric]`
-    table the audit would refuse (an unknown run kind, an algorithm neither built in nor a
-    plug-in named by `--algorithm`, whose code is not loaded, names that read no quantity of
-    the run kind) is refused here in the audit's words (`verify.numeric.algorithms.naming`),
-    with the file's other errors: newcomer 19 saw `run = "onlin"` pass `check`, then fail
-    the audit."""
-    from proofs.errors import ProofFileError
-    from verify.cli.common import print_notes, read_proof
-    from verify.cli.terminal import callback, progress_bar
-    from verify.proof_checker import check_proof
-    from verify.render import json as serialize
-    from verify.search.work import BUDGETS as SEARCH_BUDGETS
-
-    if args.algorithm:  # its code is never loaded here: its spelling is all checked (and the
-        from verify.runs.plugin import Plugin  # runs' modules, NumPy's, only when given)
+def given_numeric(args: argparse.Namespace) -> None:
+    """`--algorithm` spellings checked (the code is never loaded here: its spelling is all
+    that is checked) and `--run-kind` kinds registered, as the audit does, before a proof
+    is read (`read_checked`)."""
+    if args.algorithm:  # the runs' modules, NumPy's, only when given
+        from verify.runs.plugin import Plugin
 
         for text in args.algorithm:
             if (problem := Plugin.malformed(text)) is not None:
@@ -118,22 +117,60 @@ def run(args: argparse.Namespace) -> int:
         refused = given_kinds(args.run_kind)
         if refused:
             raise UsageError(refused[0])
+
+
+def read_checked(name: str, args: argparse.Namespace) -> tuple[str, Proof]:
+    """The proof `name` names (`read_proof`), its `[numeric]` table read as the audit reads
+    it: a table the audit would refuse (an unknown run kind, an algorithm neither built in
+    nor a plug-in named by `--algorithm`, whose code is not loaded, names that read no
+    quantity of the run kind) is refused in the audit's words
+    (`verify.numeric.algorithms.naming`), with the file's other errors: newcomer 19 saw
+    `run = "onlin"` pass `check`, then fail the audit. `check` and `explain` read a file
+    so, and agree on it (newcomer 28). `given_numeric(args)` first."""
+    from proofs.errors import ProofFileError
+    from verify.cli.common import read_proof
+
+    given_numeric(args)
     try:
-        _, proof = read_proof(args.file)
+        shown, proof = read_proof(name)
     except ProofFileError as error:  # with the [numeric] errors, as the audit lists them
-        if args.file == "-" or not error.file or not Path(args.file).is_file():
+        if name == "-" or not error.file or not Path(name).is_file():
             raise
-        raise _with_naming(error, args.file, args.algorithm) from None
-    if proof.numeric is not None and (args.file == "-" or Path(args.file).exists()):
+        raise _with_naming(error, name, args.algorithm) from None
+    if proof.numeric is not None and (name == "-" or Path(name).exists()):
         from verify.numeric.algorithms import naming  # a built-in proof's table is audited
+        from verify.runs.plugin import Plugin
 
         naming(proof.numeric, proof, [Plugin.named(text) for text in args.algorithm])
-    if args.algorithm:  # as the audit refuses one (`verify.audit.job.refuse_unnamed`)
-        named = proof.numeric.algorithm if proof.numeric is not None else None
-        unnamed = [n for n in dict.fromkeys(map(Plugin.named, args.algorithm)) if n != named]
-        if unnamed:
-            raise UsageError(f"--algorithm {unnamed[0]}: the proof does not name it "
-                             f"([numeric] algorithm = \"{unnamed[0]}\")")
+    named_by(proof, args.algorithm)
+    return shown, proof
+
+
+def named_by(proof: Proof, algorithms: list[str]) -> None:
+    """An `--algorithm` the proof does not name is refused, as the audit refuses one
+    (`verify.audit.job.refuse_unnamed`)."""
+    if not algorithms:
+        return
+    from verify.runs.plugin import Plugin
+
+    named = proof.numeric.algorithm if proof.numeric is not None else None
+    unnamed = [n for n in dict.fromkeys(map(Plugin.named, algorithms)) if n != named]
+    if unnamed:
+        raise UsageError(f"--algorithm {unnamed[0]}: the proof does not name it "
+                         f"([numeric] algorithm = \"{unnamed[0]}\")")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load (`read_checked`), check, report; the exit code says whether everything was
+    proved."""
+    from proofs.errors import ProofFileError
+    from verify.cli.common import print_notes
+    from verify.cli.terminal import callback, progress_bar
+    from verify.proof_checker import check_proof
+    from verify.render import json as serialize
+    from verify.search.work import BUDGETS as SEARCH_BUDGETS
+
+    _, proof = read_checked(args.file, args)
     with progress_bar("check") as bar:
         try:
             report = check_proof(proof, budget=SEARCH_BUDGETS[args.budget],

@@ -1,4 +1,5 @@
-"""`novikoff explain STEP_ID [--budget B] [--time-limit S]`: one proof step, explained.
+"""`novikoff explain STEP_ID [--budget B] [--time-limit S] [--algorithm ...] [--run-kind NAME]`:
+one proof step, explained.
 
 STEP_ID is `PROOF/STEP` or `PROOF STEP`, PROOF a built-in proof id or a proof file (`- STEP`
 reads it from stdin), or a bare STEP that only one built-in proof has.
@@ -7,7 +8,9 @@ Prints the step as written, its source and note, its hypotheses and claim, and i
 the certificate written out as a sum a person can follow, or the counterexample with its
 numbers plugged into every hypothesis and the claim (`verify.render.text`). Exit 0 when the step
 is proved, 1 when it is refuted or unknown, 2 for an unknown or ambiguous step id or a bad
-proof file (one line, with close matches). `--json` prints the same as data.
+proof file (one line, with close matches), a file read as `check` reads it (its
+`[numeric]` table as the audit does: a plug-in named with `--algorithm`, never loaded).
+`--json` prints the same as data.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from verify.cli.check import DEFAULT_GUARD, budget_option, seconds
+from verify.cli.check import DEFAULT_GUARD, budget_option, numeric_options, seconds
 from verify.cli.common import UsageError
 
 if TYPE_CHECKING:  # SymPy loads only when a step is explained
@@ -53,6 +56,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--time-limit", type=seconds, default=DEFAULT_GUARD, metavar="S",
                         help="a wall-clock cap per step against hostile input "
                         f"(default {DEFAULT_GUARD:g}); verdicts come from the work budget")
+    numeric_options(parser, "explain")
     parser.set_defaults(handler=run)
 
 
@@ -65,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from verify.search.sums.termwise import extended
     from verify.search.work import BUDGETS as SEARCH_BUDGETS
 
-    located, lemma = _locate(args.step, args.in_step)
+    located, lemma = _locate(args.step, args.in_step, args)
     reports = check_with_uses(located, budget=SEARCH_BUDGETS[args.budget],
                               guard=args.time_limit)
     if found := reports[located.step.id].termwise:  # shown as the uses they were decided with
@@ -91,24 +95,27 @@ def run(args: argparse.Namespace) -> int:
     return 0 if reports[located.step.id].status == "proved" else 1
 
 
-def _locate(first: str, second: str | None) -> tuple[Located, str | None]:
+def _locate(first: str, second: str | None, args: argparse.Namespace
+            ) -> tuple[Located, str | None]:
     """The step named by the arguments: `PROOF STEP` or `PROOF/STEP` (or a bare STEP); and,
     for `STEP-termwise-K` of a proof file's step, that lemma's id (the step is then STEP,
     whose check finds it).
 
     PROOF is a file when it is `-`, names an existing file, or ends in `.toml` (a missing
-    `.toml` file is then a one-line error), else a built-in proof id.
+    `.toml` file is then a one-line error), else a built-in proof id. A file is read as
+    `check` reads it (`read_checked`: its `[numeric]` table as the audit reads it, a plug-in
+    named with `--algorithm`), so the two commands agree on it (newcomer 28).
     """
     import difflib
 
     from proofs.library import PROOFS
-    from verify.cli.common import read_proof
+    from verify.cli.check import given_numeric, named_by, read_checked
     from verify.render.text import Located, UnknownStep, locate
 
     if second is not None:
         proof_name, step_id = first, second
     elif first == "-" or first.endswith(".toml") or Path(first).is_file():
-        shown, proof = read_proof(first)  # a proof file without a step (newcomer 19: it was
+        shown, proof = read_checked(first, args)  # a proof file without a step (newcomer 19: it was
         ids = ", ".join(step.id for step in proof.steps)  # read as a built-in step id)
         raise UsageError(f"no step given: {shown} is a proof file; explain one of its steps "
                          f"with `novikoff explain {first} STEP` (`novikoff check {first}` "
@@ -121,10 +128,13 @@ def _locate(first: str, second: str | None) -> tuple[Located, str | None]:
         Path(proof_name).exists() and not (Path(proof_name).is_dir() and proof_name in PROOFS))
     try:
         if not proof_name or not is_file:
-            return locate(f"{proof_name}/{step_id}" if proof_name else step_id), None
+            given_numeric(args)
+            located = locate(f"{proof_name}/{step_id}" if proof_name else step_id)
+            named_by(located.proof, args.algorithm)  # a built-in's table: the audit's own
+            return located, None
     except UnknownStep as exc:
         raise UsageError(str(exc)) from None
-    shown, proof = read_proof(proof_name)
+    shown, proof = read_checked(proof_name, args)
     ids = [step.id for step in proof.steps]
     owner = re.fullmatch(r"(.+)-termwise-[0-9]+", step_id)
     if step_id not in ids and owner and owner.group(1) in ids:

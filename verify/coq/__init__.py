@@ -50,7 +50,8 @@ def export_and_check(
 ) -> CoqRun:
     """Export `(proof id, proof, step reports)` into `directory`; compile if coqc is found.
 
-    A step's result is `checked` (with `SUMMED` when it assumes a term-wise sum),
+    A step's result is `checked` (with `VACUOUSLY` when the kernel proved the step
+    vacuous, `SUMMED` when it assumes a term-wise sum),
     `error: <coqc's message>`, `not exported: <why>` or
     `not run: ...` (no coqc, or `compile=False`).
     """
@@ -61,6 +62,7 @@ def export_and_check(
     files: list[ProofFile] = []
     ids: dict[str, str] = {}  # module -> proof id: modules are distinct (`module_names`)
     results: dict[tuple[str, str], str] = {}
+    vacuous: dict[tuple[str, str], str] = {}  # what `checked` adds first (`_vacuously`)
     proofs = list(proofs)
     if len({proof_id for proof_id, _, _ in proofs}) < len(proofs):  # results are keyed by id
         raise ValueError("export_and_check: two proofs with one id")
@@ -68,6 +70,8 @@ def export_and_check(
         proofs, module_names([p[0] for p in proofs]), strict=True
     ):
         proof, reports = extended(written, written_reports)  # found lemmas as steps
+        vacuous.update({(proof_id, r.step.id): _vacuously(r)  # type: ignore[attr-defined]
+                        for r in reports})
         steps = export_proof(proof, reports)
         ids[module] = proof_id
         files.append(ProofFile(module, proof.title, tuple(steps)))
@@ -80,16 +84,40 @@ def export_and_check(
     if executable is None or not compile:
         return CoqRun(directory, results, None)
     compiled = compile_project(files, executable)
-    summed = {(ids[f.module], e.step_id): _summed_premises(e) + _assumed_uses(e)
-              for f in files for e in f.steps}
+    added = {(ids[f.module], e.step_id): _summed_premises(e) + _assumed_uses(e)
+             for f in files for e in f.steps}
     for (module, step_id), result in compiled.results.items():
         key = (ids[module], step_id)
-        results[key] = result + summed[key] if result == "checked" else result
+        results[key] = (result + vacuous.get(key, "") + added[key] if result == "checked"
+                        else result)
     if compiled.preamble != "checked":
         for key, value in results.items():
             if value == NOT_RUN:
                 results[key] = f"error: InnerProduct.v: {compiled.preamble}"
     return CoqRun(directory, results, compiled.seconds)
+
+
+#: What `checked` adds for a step the kernel proved VACUOUS: coqc checked a theorem that is
+#: vacuously true too (its premises cannot all hold), which is no evidence for the claim.
+VACUOUSLY = ", vacuously: the kernel found {why}, so the theorem {says}"
+_VACUOUS_STEP = VACUOUSLY.format(why="its hypotheses contradictory",
+                                 says="holds whatever it claims")
+_VACUOUS_RUNS = VACUOUSLY.format(why="that no run leaves its start state",
+                                 says="claims at most the invariant at the start")
+
+
+def _vacuously(report: object) -> str:
+    """What `checked` must add for a step the kernel marked vacuous (`StepReport.vacuous`:
+    its hypotheses contradict, or an induction no run leaves the start of): the Coq theorem
+    states the kernel's statement, so it is true for the same reason and as empty, and
+    `checked` alone would read as evidence (helper finding, session of 2026-11-29). "" for
+    any other step."""
+    from proofs.step import Induction
+
+    if not getattr(report, "vacuous", False):
+        return ""
+    step = report.step  # type: ignore[attr-defined]
+    return _VACUOUS_RUNS if isinstance(step.rule, Induction) else _VACUOUS_STEP
 
 
 #: What a theorem that assumes a term-wise sum adds to `checked`.
@@ -148,6 +176,7 @@ def summary_line(run: CoqRun) -> str:
     steps = [r for (_, step), r in run.results.items() if not lemma.fullmatch(step)]
     lemmas = [r for (_, step), r in run.results.items() if lemma.fullmatch(step)]
     checked = sum(r.startswith("checked") for r in steps)
+    vacuous = sum(r.startswith("checked, vacuously") for r in steps)
     assuming = sum(r.startswith("checked") and "summed term-wise" in r
                    for r in run.results.values())
     unexported = sum(r.startswith("checked") and "(not exported: a premise" in r
@@ -156,6 +185,8 @@ def summary_line(run: CoqRun) -> str:
     found = (f" (and {sum(r.startswith('checked') for r in lemmas)}/{len(lemmas)} term-wise "
              "lemmas the checker found)") if lemmas else ""  # red team 23 F8: counted as steps
     return (f"coq: {checked}/{len(steps)} steps{found} checked by coqc{took}"
+            + (f", {vacuous} of them vacuously, as the kernel's VACUOUS steps are"
+               if vacuous else "")
             + (f", {assuming} of them assuming a term-wise sum" if assuming else "")
             + (f", {unexported} assuming a claim not exported" if unexported else "")
             + (f", {run.rejected} rejected by coqc" if run.rejected else "")

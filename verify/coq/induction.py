@@ -227,13 +227,14 @@ class Inductions(Rules):
                               and not g.obligation.label.startswith(f"{label}: ")}
         late: list[tuple[str, Mapping[str, object]]] = []
 
-        def apply_lemmas(intros: dict[str, str], in_proof: dict[str, str]) -> None:
+        def apply_lemmas(intros: dict[str, str], in_proof: dict[str, str]) -> set[str]:
             # before a natural is made the opaque real `INR n` (`introduce`): the lemma's
             # theorem takes the `nat`, and its premises must read `INR n` as the step's do
             # (red team 28 F4: applied after `clearbody`, `hyp'0 : n >= 2` met the lemma's
             # `INR nat'0 >= 2`, and coqc rejected the kernel-proved step). A lemma with a
             # premise to restate that reads a natural is applied after (its text names the
-            # natural's real, bound only then), as before.
+            # natural's real, bound only then), and every natural keeps its equation
+            # `n = INR nat'0`, by which `apply` brings the theorem to `n` (F4, `with`).
             for used, substitution in lemmas:
                 if any(h not in script.hyps and set(intros) & set().union(
                         *map(atoms.names_of, (h.lhs, h.rhs, *h.divisors)))
@@ -241,6 +242,7 @@ class Inductions(Rules):
                     late.append((used, substitution))
                 else:
                     self.apply_lemma(script, used, substitution, intros, zero_by, in_proof)
+            return set(intros) if late else set()
 
         intros = self.introduce(script, variables, naturals, labels,
                                 applications, derived_claims, zero_by, apply_lemmas)

@@ -173,6 +173,9 @@ class Script:
         self.case = ""  # the case being replayed (its obligation's label)
         self.by_case: dict[tuple[str, Fact], Goal] = {}  # a sum rule's condition, per case
         self.integral: dict[str, str] = {}  # a natural -> `IZR (Z.of_nat nat) = n`
+        # a natural -> `n = INR nat`, kept past `clearbody` where a theorem applied later
+        # takes the `nat` (`Rules.apply`): its statement is brought to the opaque real by it
+        self.real_of: dict[str, str] = {}
         self.members: set[str] = set()  # family members paired in Gram symbols (`ip_norm`)
         self.quantified: dict[Rel, str] = {}  # a summed claim -> its premise, term-wise
         self.vector_sums: set[str] = set()  # written vector sums declared (`vectorsums`)

@@ -11,7 +11,7 @@ disjunction) and replays each case. An induction is handed to `induction`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 import sympy
 
@@ -217,12 +217,15 @@ class Rules(Statements):
     def introduce(self, script: Script, variables: Sequence[str], naturals: frozenset[str],
                   premises: list[str], applications: Sequence[tuple[str, Mapping[str, object]]],
                   claims: set[Rel], zero_by: Sequence[str],
-                  early: Callable[[dict[str, str], dict[str, str]], None] | None = None
-                  ) -> dict[str, str]:
+                  early: Callable[[dict[str, str], dict[str, str]], Collection[str]]
+                  | None = None) -> dict[str, str]:
         """The opening of every exported proof (a direct step's, an induction lemma's): `intros`
         of its variables (a natural by a fresh `nat` name) and `premises`, the used theorems
         applied (`apply_uses`; a zero vector written by one of `zero_by`), then each natural
         read as the real `INR n` from there on, its `0 <= n` from `pos_INR` among the facts.
+        `early` applies more theorems while the naturals are their `nat`s and returns those
+        naturals a theorem applied after the opening takes: each keeps its equation `n = INR
+        nat` (`Script.real_of`), since `clearbody` alone would make the two unrelated.
         Returns each natural's `nat` name."""
         intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
         script.nat = dict(intros)
@@ -232,8 +235,7 @@ class Rules(Statements):
         self.apply_uses(script, applications, claims, intros,
                         lambda term, zero: self.coq_term(term, zero, zero_by, in_proof,
                                                          intros))
-        if early is not None:  # more theorems applied while a natural is still its `nat`
-            early(intros, in_proof)
+        kept = early(intros, in_proof) if early is not None else ()
         for natural, nat in intros.items():
             fact = script.new("natge")
             script.emit(f"pose proof (pos_INR {nat}) as {fact}. "
@@ -243,6 +245,10 @@ class Rules(Statements):
                 script.emit(f"assert ({script.integral[natural]} : IZR (Z.of_nat {nat}) = "
                             f"{name(natural)}) by (unfold {name(natural)}; symmetry; "
                             "apply INR_IZR_INZ).")
+            if natural in kept:
+                script.real_of[natural] = script.new("real")
+                script.emit(f"assert ({script.real_of[natural]} : {name(natural)} = INR {nat}) "
+                            "by reflexivity.")
             script.emit(f"clearbody {name(natural)}.")
             script.facts[nat_fact(natural)] = fact
         return intros
@@ -301,10 +307,23 @@ class Rules(Statements):
                 args.append(term(substitution[v], v))
             else:
                 args.append(intros.get(v, name(v)))
-        args += [script.quantified[h] if h in used.termwise else script.hyps[h]
-                 for h in hypotheses]
+        premises = [script.quantified[h] if h in used.termwise else script.hyps[h]
+                    for h in hypotheses]
         label = script.new("use")
-        script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
+        # a natural made the opaque real `n` since (`introduce`): the theorem, which reads
+        # it as `INR nat`, is brought to `n` by their kept equation before its premises,
+        # which read `n` as every premise in context does, are given to it (`try`: a natural
+        # the theorem reads only in a sum's bound, `Z.of_nat nat`, has no `INR` to rewrite)
+        reals = [script.real_of[n] for v in used.variables
+                 if (n := renamed.get(v, v)) in intros and n in script.real_of]
+        if reals:
+            script.emit(f"pose proof ({used.theorem} {' '.join(args)}) as {label}.")
+            script.emit(" ".join(f"try rewrite <- {eq} in {label}." for eq in dict.fromkeys(reals)))
+            if premises:
+                script.emit(f"specialize ({label} {' '.join(premises)}).")
+        else:
+            script.emit(f"pose proof ({used.theorem} {' '.join([*args, *premises])}) as "
+                        f"{label}.")
         if used.exists:
             pattern = label
             for n in reversed(used.exists):

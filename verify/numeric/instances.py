@@ -518,11 +518,18 @@ SEGMENTS = 64
 
 def _least_by_denominator(nums: IntArray, dens: IntArray) -> Fraction:
     """`_least` of rows in many runs of denominators: the least numerator over each distinct
-    denominator, then those few compared as Fractions."""
+    denominator, then those compared by cross-multiplying (positive denominators), one
+    Fraction made of the least: a Fraction per distinct denominator (a gcd each) was most
+    of this on the rows of hundreds of small runs (`benchmarks/campaign.py --medium`)."""
     distinct, firsts, which = np.unique(dens, return_index=True, return_inverse=True)
     lows = nums[firsts]  # a copy (fancy indexing), lowered to each group's least below
     np.minimum.at(lows, which, nums)
-    return min(Fraction(int(low), int(den)) for low, den in zip(lows, distinct, strict=True))
+    pairs = zip(lows.tolist(), distinct.tolist(), strict=True)
+    low, den = next(pairs)
+    for other, under in pairs:
+        if other * den < low * under:
+            low, den = other, under
+    return Fraction(int(low), int(den))
 
 
 @lru_cache(maxsize=1024)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache, wraps
 from typing import Any, TypeVar
@@ -31,11 +31,11 @@ from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit
 from verify.audit.report import COLUMNS, ProofCounts, data_text, findings, headline, to_json
 from verify.proof_checker import GoalReport
 from verify.render.certificates import brief
-from verify.runs.quantity import UnknownRunKind
+from verify.runs.quantity import Quantity, RunKind, UnknownRunKind
 from verify.runs.quantity import kind as run_kind
 from verify.typeset.graph import WIDTH, Graph, Node, layout
-from verify.typeset.indices import readable
-from verify.typeset.names import Spelling, spelling
+from verify.typeset.indices import as_source, readable
+from verify.typeset.names import RUN_SQUARES, Spelling, distinct, spelling
 from verify.typeset.points import instance_lines, refuted_names
 from verify.typeset.statement import (
     Piece,
@@ -74,7 +74,9 @@ class StepView:
         (`verify.runs.quantity.Quantity.doc`, the one home of that text, which
         docs/run-quantities.md is generated from); () when the proof names no run kind or
         its statement reads no run quantity. A handout's theorem defined none of w, t, u,
-        γ_u, R (newcomer 27, F2)."""
+        γ_u, R (newcomer 27, F2). Its formulas are the registry's, in proof-file syntax
+        (`Quantity.formula`, the code spans of its doc), typeset as the steps are
+        (`denoted`)."""
         return quantity_definitions(self.proof, self.audit.step, self.audit.symbolic.statement,
                                     self.stated, fmt)
 
@@ -332,9 +334,11 @@ def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | No
     if binding is None:
         return ()
     try:
-        offered = {q.name: q for q in run_kind(binding.run).quantities}
+        found = run_kind(binding.run)
     except UnknownRunKind:
         return ()
+    offered = {q.name: q for q in found.quantities}
+    words = run_spelling(found)
     texts = [h.text for h in (stated.hypotheses if stated is not None else step.hypotheses)]
     texts.append(stated.claim.text if stated is not None else step.claim.text)
     if stated is not None:  # the runs of the inductions it rests on (`runs_of`) read more
@@ -359,55 +363,58 @@ def quantity_definitions(proof: Proof, step: Step, stated: kernel.Statement | No
         if bound != name and run_printer.expression(bound) != shown:
             pieces += [("text", " = "), ("math", run_printer.expression(bound))]
         if quantity is not None:
-            pieces += [("text", ": "), *_prose(quantity.doc, run_printer)]
+            pieces += [("text", ": "), *denoted(quantity, fmt, words)]
     if not pieces:
         return ()
     return (("text", f"Its names denote quantities of {binding.run} runs "
                      "(docs/run-quantities.md): "), *pieces, ("text", "."))
 
 
-_CODE = re.compile(r"`([^`]*)`")
-_ASCII_MATH = (("||", "‖"), (">=", "≥"), ("<=", "≤"), ("!=", "≠"), ("^2", "²"),
-               ("gamma", "γ"), ("*", ""))
+#: How the registry's formulas print the members of the dataset's families
+#: (`verify.runs.families.DATASET`): `X[j]` as x_j, `Y[j]` as y_j, the sources' spelling of
+#: the j-th example and label; a family named alone is its name, `X`.
+MEMBERS: Mapping[str, str] = {"X": "x", "Y": "y"}
 
 
-def _prose(doc: str, printer: Printer) -> list[Piece]:
-    """A quantity's description (Markdown: `code`, *emphasis*) as words and formulas: a
-    fragment in backquotes that is a proof-file expression (`w_t`, `e_1`) is typeset, any
-    other (`max_i ||x_i||^2`) is written with the symbols it spells (‖x_i‖², ⟨u, x_i⟩, ≥)."""
+def run_spelling(run: RunKind) -> Spelling:
+    """How the formulas of `run`'s quantities print its names: by the rules a proof's names
+    follow (`verify.typeset.names.distinct`), so a squared quantity reads as a square only
+    where the kind provides it (`RUN_SQUARES`) and no base beside it prints alike: an online
+    run's `R2` is R2 where its `R**2` is R² (`sqrt(R2)` printed √(R²) beside `R**2` as R²,
+    two quantities read as one)."""
+    names = {*run.offered, *run.families}
+    squares = RUN_SQUARES.get(run.name, frozenset())
+    return distinct(names, {}, squares, run.families)
+
+
+def denoted(quantity: Quantity, fmt: Format, words: Spelling | None = None) -> list[Piece]:
+    """What a run quantity denotes, typeset in `fmt` as the steps are, its names spelt by
+    `words` (`run_spelling` of its kind; None: by the rules alone): its definition
+    (`Quantity.formula`; `min_j y_j⟨u, x_j⟩` for a least value over the examples), then its
+    doc's words and formulas (`Quantity.parts`), each formula in proof-file syntax printed
+    by `Printer.formula`. A formula the printer cannot read (a user's kind may write any)
+    is shown as written, in its words."""
+    words = words if words is not None else Spelling()
     pieces: list[Piece] = []
-    for k, part in enumerate(_CODE.split(doc)):
-        if k % 2 and (formula := _formula(part, printer)):
-            pieces += formula
-            continue
-        for ascii_, symbol in _ASCII_MATH[:5] if k % 2 == 0 else _ASCII_MATH:
-            part = part.replace(ascii_, symbol)
-        pieces.append(("text", re.sub(r"<([^<>,]+),([^<>]+)>", r"⟨\1,\2⟩",
-                                      part.replace("*", "") if k % 2 == 0 else part)))
+    if quantity.formula:
+        pieces += _typeset(quantity.formula, fmt, words, quantity.extreme)
+        pieces += [("text", ", ")] if quantity.doc else []
+    for formula, text in quantity.parts():
+        pieces += _typeset(text, fmt, words) if formula else [("text", text)]
     return pieces
 
 
-def _formula(fragment: str, printer: Printer) -> list[Piece]:
-    """A description's code fragment typeset when it reads as one expression or relation
-    once its ASCII is spelled in proof-file syntax (`||v||^2` as `norm2(v)`, `<a, b>` as
-    `dot(a, b)`, juxtaposition as a product, a leading `max_i`/`min_j` kept as its
-    operator): `max_i ||x_i||^2`, `min_i y_i <u, x_i>`, `sqrt(R2)`; [] for any other
-    (`||w_t|| ||u|| >= <w_t, u> >= t gamma_u`, a chain), which is written as text."""
-    text = re.sub(r"\|\|([^|]+)\|\|\^2", r"norm2(\1)", fragment.strip())
-    text = re.sub(r"<([^<>,]+),\s*([^<>]+)>", r" dot(\1, \2)", text).strip()
-    extreme = re.match(r"(max|min)_(\w+) (.+)", text)
-    body = extreme[3] if extreme else text
-    body = re.sub(r"(?<=[\w)\]])\s+(?=[A-Za-z(])", "*", " ".join(body.split()))
-    body = re.sub(r"(?<![<>=!])=(?!=)", "==", body)
-    if re.search(r"\bsum\b(?!\()", body):  # `-sum y_i x_i`: a sum in words, not a product
-        return []
+def _typeset(text: str, fmt: Format, words: Spelling, extreme: str = "") -> list[Piece]:
+    """`text` (proof-file syntax) as one formula, or with `extreme` (min, max) its least or
+    largest value over the examples j (`Printer.extreme`); as text when it does not read.
+    A family's members read as `MEMBERS` says, the family named alone as itself."""
+    renames = {} if IDENTIFIER.fullmatch(text) else MEMBERS
+    printer = Printer(fmt, replace(words, renames={**words.renames, **renames}))
     try:
-        shown = printer.relation(body) if _RELATION.search(body) else printer.expression(body)
-        head = [("math", printer.expression(f"{extreme[1]}_{extreme[2]}")),
-                ("text", " ")] if extreme else []
-    except (SyntaxError, ValueError, TypeError, KeyError):
-        return []
-    return [*head, ("math", shown)]
+        shown = printer.extreme(extreme, "j", text) if extreme else printer.formula(text)
+    except (SyntaxError, ValueError, TypeError, KeyError, RecursionError):
+        return [("text", f"{extreme}_j {text}" if extreme else text)]
+    return [("math", shown)]
 
 
 _LABEL_WORDS = re.compile(r"(denominator|cases?|sum rule \w+) (.+)")
@@ -426,8 +433,7 @@ def label_pieces(label: str, printer: Printer) -> tuple[Piece, ...]:
         try:
             if not _RELATION.search(relation):
                 raise ValueError("words only")
-            formula = printer.relation(re.sub(r"<([^<>,]+),([^<>]+)>", r"dot(\1, \2)",
-                                              readable(relation)))
+            formula = printer.relation(as_source(relation))
             pieces += [("text", words)] if words else []
             pieces.append(("math", formula))
         except (SyntaxError, ValueError, TypeError, KeyError):

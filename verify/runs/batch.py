@@ -67,35 +67,36 @@ _ALL = ("batch-state", "batch-iteration", "batch-member")
 _STEP = ("batch-iteration", "batch-member")
 _MEMBER = ("batch-member",)
 
-#: The quantities of a batch run: name, vector?, what it denotes, the row sets binding it.
+#: The quantities of a batch run: name, vector?, what it denotes, the row sets binding it;
+#: every formula in proof-file syntax (`Quantity`).
 QUANTITIES = (
-    Quantity("theta", True, "the iterate theta_k", _ALL),
-    Quantity("k", False, "the number of iterations done before theta_k", _ALL),
+    Quantity("theta", True, "the iterate `theta_k`", _ALL),
+    Quantity("k", False, "the number of iterations done before `theta_k`", _ALL),
     Quantity("theta0", True, "the initial iterate", _ALL),
     Quantity("theta_star", True, "the reference separator u", _ALL),
-    Quantity("gamma", False, "`min_j y_j <theta_star, x_j>`", _ALL),
-    Quantity("R2", False, "`max_j ||x_j||^2`", _ALL),
-    Quantity("R", False, "an exact radius bound, `||x_j|| <= R` for every j: `sqrt(R2)` when "
-             "that is rational, else the rational `ceil(sqrt(p q)) / q` for `R2 = p/q` (as for "
-             "online runs)", _ALL),
+    Quantity("gamma", False, "", _ALL, "Y[j]*dot(theta_star, X[j])", "min"),
+    Quantity("R2", False, "", _ALL, "norm2(X[j])", "max"),
+    Quantity("R", False, "an exact radius bound, `norm2(X[j]) <= R**2` for every j: "
+             "`sqrt(R2)` when that is rational, else the least `c/q` above it, c an "
+             "integer, for `R2 == p/q` in lowest terms (as for online runs)", _ALL),
     Quantity("N", False, "the number of examples, the indices of the families `X`, `Y` "
              "being 1..N", _ALL),
-    Quantity("theta_next", True, "`theta_{k+1} = theta_k + alpha_k xbar_k`", _STEP),
-    Quantity("xbar", True, "`xbar_k = sum_{j in M_k} y_j x_j`, M_k = {j : y_j <theta_k, x_j> "
-             "<= 0} (or the source's rule)", _STEP),
-    Quantity("alpha", False, "the step, `theta_{k+1} = theta_k + alpha_k xbar_k`: the "
-             "oracle-optimal `<theta_star, xbar_k> / ||xbar_k||^2` for the built-in runs, read "
-             "exactly off the trace for a user's batch plug-in (`verify.runs.plugin`)", _STEP),
-    Quantity("mk", False, "`|M_k|`", _STEP),
-    Quantity("e", False, "`1 - alpha_k`: the perturbation from alpha_k to the unit step",
-             _STEP),
-    Quantity("s", True, "the sum of `y x` over the first `i` members of M_k (in index "
+    Quantity("theta_next", True, "the next iterate, `theta_k` moved by its step along "
+             "`xbar`", _STEP, "theta + alpha*xbar"),
+    Quantity("xbar", True, "the sum of `Y[j]*X[j]` over the j in `M_k`, the examples with "
+             "`Y[j]*dot(theta, X[j]) <= 0` (or the source's rule)", _STEP),
+    Quantity("alpha", False, "the step, so that `theta_next` is `theta + alpha*xbar`: the "
+             "oracle-optimal `dot(theta_star, xbar)/norm2(xbar)` for the built-in runs, read "
+             "exactly off the trace for a user's batch plug-in (verify.runs.plugin)", _STEP),
+    Quantity("mk", False, "the number of members of `M_k`", _STEP),
+    Quantity("e", False, "the perturbation from `alpha` to the unit step", _STEP,
+             "1 - alpha"),
+    Quantity("s", True, "the sum of `y*x` over the first `i` members of `M_k` (in index "
              "order)", _MEMBER),
-    Quantity("i", False, "how many members of M_k come before this one", _MEMBER),
-    Quantity("x", True, "the member number `i + 1` of M_k", _MEMBER),
+    Quantity("i", False, "how many members of `M_k` come before this one", _MEMBER),
+    Quantity("x", True, "the member number `i + 1` of `M_k`", _MEMBER),
     Quantity("y", False, "its label", _MEMBER),
 )
-
 
 # ---- the run as the engine's integers ------------------------------------------------------
 

@@ -449,6 +449,36 @@ def gram_column(a: VectorColumn, b: VectorColumn) -> Column:
     return _row_products(a, b)
 
 
+def lowest_terms(column: Column) -> Column:
+    """The same rationals with their common factors divided out: a common denominator and
+    every numerator by their gcd, a denominator per row with its own numerator by theirs.
+
+    A Gram column's numerators are sums of products over the product of its vectors'
+    denominators, and those often share most of it: the online adversary's `<w, x>` and
+    `<x, x>` on its example rows are 56 to 80-bit numerators over 52 to 77-bit
+    denominators that reduce to 5-bit numerators over denominators of a few bits
+    (`<x, x> = R2`), so every polynomial reading them was evaluated in Python ints (and
+    a large common denominator, raised to the degree of the other terms, pushed int64
+    columns there too); in lowest terms they fit int64 and are checked there
+    (`CompiledPolynomial.evaluate` decides by the magnitudes). The values are the same,
+    so is every verdict, count and least slack (a Fraction, in lowest terms anyway)."""
+    num, den = column.num, column.den
+    if isinstance(den, np.ndarray):
+        if not len(den) or column.den_max == 1:
+            return column
+        g = np.gcd(num, den)  # >= 1: every denominator is positive
+        return Column(fitting(num // g), fitting(den // g))
+    if den == 1 or not len(num):
+        return column
+    g = (math.gcd(den, *num.tolist()) if num.dtype == object
+         else math.gcd(den, int(np.gcd.reduce(num))))
+    if g == 1:
+        return column
+    # g is the denominator itself when every numerator is 0: past int64 it cannot divide an
+    # int64 array (numpy raises), so those are divided as Python ints (`reduced` alike)
+    return Column(fitting((num if g <= INT64_LIMIT else as_object(num)) // g), den // g)
+
+
 def _fits(a: VectorColumn, b: VectorColumn) -> bool:
     """Whether every `<a_i, b_i>` is computed in int64 (`_row_products`' first case): a
     joined batch's Gram column is then one product of its joined vectors, else its parts'
@@ -692,7 +722,8 @@ class InstanceBatch:
                     raise KeyError(f"no vector {name!r} bound in this batch")
             a, b = self.vectors[pair[0]], self.vectors[pair[1]]
             self._grams[pair] = (_concat_columns([part.column(symbol) for part in self.parts])
-                                 if self.parts and not _fits(a, b) else gram_column(a, b))
+                                 if self.parts and not _fits(a, b)
+                                 else lowest_terms(gram_column(a, b)))
         return self._grams[pair]
 
     def provenance(self, i: int) -> Provenance:

@@ -71,75 +71,77 @@ _EPOCH = ("cyclic-epoch",)
 _STATE_PRESENTATION = ("cyclic-state", "cyclic-presentation")
 _PRESENTATION_EPOCH = ("cyclic-presentation", "cyclic-epoch")
 
-#: The quantities of a cyclic run: name, vector?, what it denotes, the row sets binding it.
+#: The quantities of a cyclic run: name, vector?, what it denotes, the row sets binding it;
+#: every formula in proof-file syntax (`Quantity`).
 QUANTITIES = (
     # constants of a run, on every row
     Quantity("u", True, "the reference vector: a separator of the scenario, `e_1` for data "
              "without one", _ALL),
-    Quantity("gamma_u", False, "`min_j y_j <u, x_j>` (`<= 0` when u does not separate)",
-             _ALL),
-    Quantity("R2", False, "`max_j ||x_j||^2`", _ALL),
+    Quantity("gamma_u", False, "at most 0 when u does not separate", _ALL,
+             "Y[j]*dot(u, X[j])", "min"),
+    Quantity("R2", False, "", _ALL, "norm2(X[j])", "max"),
     Quantity("N", False, "the number of examples", _ALL),
     Quantity("w0", True, "the run's start (0 but for the cycling perceptron's runs from a "
              "start far out)", _ALL),
-    Quantity("T", False, "`(3N - 1) R2 / 2`", _ALL),
+    Quantity("T", False, "", _ALL, "(3*N - 1)*R2/2"),
     Quantity("delta", False, "a rational lower bound, to 1/1000, on the inner radius of the "
              "signed examples' hull when it surrounds the origin (data that are not "
              "separable); else 0", _ALL),
-    Quantity("K", False, "`T / delta` (0 without delta)", _ALL),
-    Quantity("B2", False, "`||w0||^2 + 2 K^2 + 2 N (N + 1) R2`", _ALL),
+    Quantity("K", False, "0 when `delta` is 0", _ALL, "T/delta"),
+    Quantity("B2", False, "", _ALL, "norm2(w0) + 2*K**2 + 2*N*(N + 1)*R2"),
     # the iterate
     Quantity("w", True, "the iterate (before the presentation, on presentation rows)",
              _STATE_PRESENTATION),
     Quantity("t", False, "the updates made before `w`", _STATE_PRESENTATION),
-    Quantity("mu", False, "`min_j y_j <w, x_j>`, the margin of the row's iterate on the data",
-             _STATE_PRESENTATION),
+    Quantity("mu", False, "the margin of the row's iterate on the data", _STATE_PRESENTATION,
+             "Y[j]*dot(w, X[j])", "min"),
     Quantity("time", False, "the time of `w` in the stream of presentations: the "
-             "presentation (1-based) of update t (0 for `w_0`), as for online runs; the "
+             "presentation (1-based) of update t (0 for `w0`), as for online runs; the "
              "indices of the stream's families `XS`, `YS`, `ZS`, `IS` (on presentation rows "
              "`n` counts every presentation before the row's)", _STATE_PRESENTATION),
     # states
     Quantity("ue", False, "the epochs the first t updates fall in", _STATE),
     Quantity("E", False, "the run's number of epochs", _STATE),
-    Quantity("z", True, "`sum_j lam_j y_j x_j` for a Gordan certificate `lam` of the data "
-             "(`perceptron.geometry.separability`; all 0 when they are separable): the zero "
-             "vector, computed", _STATE),
-    Quantity("S", False, "`sum_j lam_j y_j <w, x_j>`, term by term", _STATE),
-    Quantity("L", False, "`sum_j lam_j`", _STATE),
+    Quantity("z", True, "the sum of `lam_j*Y[j]*X[j]` over j for a Gordan certificate of "
+             "the data, the `lam_j` (perceptron.geometry.separability; all 0 when they are "
+             "separable): the zero vector, computed", _STATE),
+    Quantity("S", False, "the sum of `lam_j*Y[j]*dot(w, X[j])` over j, term by term",
+             _STATE),
+    Quantity("L", False, "the sum of the `lam_j`", _STATE),
     # presentations
     Quantity("x", True, "the example presented", _PRESENTATION),
     Quantity("y", False, "its label", _PRESENTATION),
     Quantity("m", False, "1 when the presentation is an update, else 0", _PRESENTATION),
-    Quantity("w_next", True, "the iterate after the presentation, `w + m y x`",
-             _PRESENTATION),
+    Quantity("w_next", True, "the iterate after the presentation", _PRESENTATION,
+             "w + m*y*x"),
     Quantity("n", False, "the presentations before this one", _PRESENTATION),
     Quantity("r", False, "the updates of this epoch before this presentation",
              _PRESENTATION),
-    Quantity("h", False, "the sum of `y^2 ||x||^2` over those updates", _PRESENTATION),
+    Quantity("h", False, "the sum of `y**2*norm2(x)` over those updates", _PRESENTATION),
     Quantity("ws", True, "the iterate at the start of the epoch", _PRESENTATION_EPOCH),
-    Quantity("mus", False, "`min_j y_j <ws, x_j>`, the epoch's start margin",
-             _PRESENTATION_EPOCH),
+    Quantity("mus", False, "the epoch's start margin", _PRESENTATION_EPOCH,
+             "Y[j]*dot(ws, X[j])", "min"),
     Quantity("k", False, "the updates of the whole epoch", _PRESENTATION_EPOCH),
     Quantity("c", False, "the voted perceptron's count of its current vector (Freund & "
              "Schapire's list; read off the voted perceptron's own run where it is one)",
              _PRESENTATION),
     Quantity("C", False, "the sum of the counts `c_j` of the retired vectors", _PRESENTATION),
-    Quantity("P", True, "the sum of `c_j v_j` over the retired vectors", _PRESENTATION),
+    Quantity("P", True, "the sum of `c_j*v_j` over the retired vectors", _PRESENTATION),
     Quantity("a", True, "the sum of the iterate held after each earlier presentation",
              _PRESENTATION),
-    Quantity("V", False, "the retired vectors' vote `sum_j c_j sign(<v_j, x>)` on x",
-             _PRESENTATION),
-    Quantity("s", False, "`sign(<w, x>)`", _PRESENTATION),
+    Quantity("V", False, "the retired vectors' vote on x: the sum of `c_j` times the sign "
+             "of `dot(v_j, x)` over them", _PRESENTATION),
+    Quantity("s", False, "the sign of `dot(w, x)`: 1, 0 or -1", _PRESENTATION),
     Quantity("Wp", False, "the counts of the whole list (retired and current) whose vector "
              "classifies x right", _PRESENTATION),
     Quantity("Wn", False, "the counts of the list whose vector classifies x wrong",
              _PRESENTATION),
-    Quantity("Wz", False, "the counts of the list whose vector has `<v, x> = 0`",
+    Quantity("Wz", False, "the counts of the list whose vector `v` has `dot(v, x) == 0`",
              _PRESENTATION),
     # epochs
     Quantity("g", True, "what the epoch adds to its start: its end is `ws + g`", _EPOCH),
-    Quantity("xs", True, "the worst example of `ws`: the first j with `y_j <ws, x_j> = mus`",
-             _EPOCH),
+    Quantity("xs", True, "the worst example of `ws`: the first `X[j]` with "
+             "`Y[j]*dot(ws, X[j]) == mus`", _EPOCH),
     Quantity("ys", False, "its label", _EPOCH),
     Quantity("wb", True, "the iterate when `xs` is presented in the epoch", _EPOCH),
     Quantity("kb", False, "the epoch's updates before that presentation", _EPOCH),

@@ -10,12 +10,17 @@ docs, `markdown([her_kind])`), so it does not depend on what a session has regis
 from __future__ import annotations
 
 import argparse
+import ast
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from verify.runs.families import FAMILY_DOCS, KIND_FAMILY_DOCS
-from verify.runs.quantity import RunKind, built_in, kind
+from verify.runs.quantity import Quantity, RunKind, built_in, kind
+
+if TYPE_CHECKING:
+    from proofs.language.expressions import Names
 
 #: Where the page lives in a checkout.
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "run-quantities.md"
@@ -105,6 +110,92 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def denotes(q: Quantity) -> str:
+    """What `q` denotes, as the page's table says it: its definition (`Quantity.formula`,
+    with `extreme` in words: the proof language has no minimum over the examples), then its
+    doc, every formula in proof-file syntax, as a proof writes it."""
+    if not q.formula:
+        return q.doc
+    defined = (f"the {'least' if q.extreme == 'min' else 'largest'} value of `{q.formula}` "
+               "over j = 1..N" if q.extreme else f"`{q.formula}`")
+    return f"{defined}, {q.doc}" if q.doc else defined
+
+
+#: Names a quantity's formulas may read besides its kind's quantities and families
+#: (vectors, scalars): the subscripted forms the sources write for a run's sequence (`w_t`,
+#: `theta_k`), the unit vectors `e_1`, `e_q`, the voted perceptron's list (`c_j`, `v_j`,
+#: `v`), a Gordan certificate `lam_j`, the indices `i`, `j` of the examples, the
+#: integers of a radius bound, `c/q` for `R2 == p/q`, the sources' bound `D` (a
+#: single-pass quantity), and a batch run's set `M_k` (named only, so read as a name).
+VOCABULARY = (frozenset({"w_t", "theta_k", "e_1", "e_q", "v_j", "v"}),
+              frozenset({"i", "j", "c_j", "lam_j", "c", "p", "q", "D", "M_k"}))
+
+
+def unparsed(run: RunKind) -> list[str]:
+    """Every formula of `run`'s quantities (`Quantity.formulas`) that the proof language
+    (`proofs.language`) does not read, with its reason, one line each (none: all read): an
+    expression of the quantity's own sort (a vector one is a linear combination of
+    vectors), a relation, a `[define]` function (`max`, `min`, `sqrt`, `norm`:
+    `proofs.definitions`), or a name (a family's too). So a doc cannot drift back into
+    ASCII art (`||x_i||^2`, `<u, x_i>`) that the printers would have to guess at."""
+    from proofs.definitions import FUNCTIONS, parse_definitions
+    from proofs.errors import ProofFileError
+    from proofs.language.expressions import (
+        ExpressionError,
+        Names,
+        parse_relation,
+        parse_scalar,
+        parse_vector,
+    )
+
+    vectors = {n for n, v in run.families.items() if v} | run.vectors | VOCABULARY[0]
+    scalars = ({n for n, v in run.families.items() if not v} | set(run.offered)
+               | VOCABULARY[1]) - vectors
+    problems = []
+    for q in run.quantities:
+        for k, text in enumerate(q.formulas()):
+            names = Names(vectors=frozenset(vectors), scalars=frozenset(scalars | {"_"}),
+                          indexed=frozenset(run.families))
+            own = k == 0 and bool(q.formula)  # its definition: of its own sort
+            try:
+                tree = ast.parse(text, mode="eval").body
+                vector = q.vector if own else _vector(text, names)
+                if isinstance(tree, ast.Name):
+                    if tree.id not in names.vectors | names.scalars:
+                        raise ExpressionError(f"{tree.id} names nothing {article(run.name)} "
+                                              f"{run.name} run offers")
+                elif isinstance(tree, ast.Compare):
+                    if own:
+                        raise ExpressionError("a definition is an expression, not a relation")
+                    parse_relation(text, names)
+                elif (isinstance(tree, ast.Call) and isinstance(tree.func, ast.Name)
+                      and tree.func.id in FUNCTIONS and not vector):
+                    parse_definitions({"_": text}, names)
+                elif vector:
+                    parse_vector(text, names)
+                else:
+                    parse_scalar(text, names)
+            except (SyntaxError, ExpressionError, ProofFileError) as error:
+                problems.append(f"{run.name} {q.name}: `{text}`: {error}")
+    return problems
+
+
+def article(word: str) -> str:
+    """`a` or `an` before `word` (`an online run`)."""
+    return "an" if word[:1] in "aeiou" else "a"
+
+
+def _vector(text: str, names: Names) -> bool:
+    """Whether a formula of a doc (of no sort of its own) reads as a vector."""
+    from proofs.language.expressions import ExpressionError, parse_vector
+
+    try:
+        parse_vector(text, names)
+    except ExpressionError:
+        return False
+    return True
+
+
 def section(run: RunKind) -> str:
     """One kind: what its runs are, its row sets, its quantities, its laws."""
     lines = [f"## `{run.name}`", "", run.doc, ""]
@@ -118,7 +209,7 @@ def section(run: RunKind) -> str:
     for q in run.quantities:
         rows = ", ".join(f"`{r.name}`" for r in run.row_sets if r.name in q.rows)
         lines.append(f"| `{q.name}` | {'vector' if q.vector else 'scalar'} | {rows} | "
-                     f"{_cell(q.doc)} |")
+                     f"{_cell(denotes(q))} |")
     if run.families:
         lines += ["", "Families (0 and the zero vector at any other index):", ""]
         lines += [f"- `{n}` ({'vectors' if v else 'scalars'}): "
@@ -137,12 +228,19 @@ def markdown(kinds: Sequence[RunKind] | None = None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write the page, or with `--check` say whether it is up to date (exit 1 if not)."""
+    """Write the page, or with `--check` say whether it is up to date (exit 1 if not). Either
+    way a formula of a built-in quantity that is no proof-file syntax (`unparsed`) is said,
+    one line each, and nothing is written (exit 1)."""
     parser = argparse.ArgumentParser(prog="python -m verify.runs.docs",
                                      description="Generate docs/run-quantities.md")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when the page differs from the registry")
     args = parser.parse_args(argv)
+    problems = [line for name in built_in() for line in unparsed(kind(name))]
+    for line in problems:
+        print(f"not proof-file syntax: {line}", file=sys.stderr)
+    if problems:
+        return 1
     text = markdown()
     if args.check:
         current = PAGE.read_text(encoding="utf-8") if PAGE.is_file() else ""

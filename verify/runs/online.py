@@ -85,62 +85,68 @@ if TYPE_CHECKING:  # the engine's modules load when a run is made (`engine_runne
 _ALL = ("state", "example", "update")
 _EXAMPLE = ("example",)
 
-#: The quantities of an online run: name, vector?, what it denotes, the row sets binding it.
+#: The quantities of an online run: name, vector?, what it denotes, the row sets binding it;
+#: every formula in proof-file syntax (`Quantity`).
 QUANTITIES = (
     Quantity("w", True, "the iterate `w_t` (before the update, on update rows)", _ALL),
     Quantity("t", False, "the number of updates before `w`", _ALL),
     Quantity("eta", False, "the learning rate", _ALL),
-    Quantity("R2", False, "`max_i ||x_i||^2` over the dataset (squared: no square root)",
-             _ALL),
-    Quantity("R", False, "an exact radius bound, `||x_i|| <= R` for every i: `sqrt(R2)` "
-             "when that is rational, else the rational `ceil(sqrt(p q)) / q` for `R2 = p/q` "
-             "(the sources' `R`, `D` are such bounds; no float, no irrational)", _ALL),
-    Quantity("u", True, "the reference separator (planted, tight-family, adversary's `e_1`, "
-             "or an exact separator of a real dataset)", _ALL),
-    Quantity("gamma_u", False, "`min_i y_i <u, x_i>`: the margin of the *unnormalised* u, "
-             "so that `||w_t|| ||u|| >= <w_t, u> >= t gamma_u` needs no square root", _ALL),
+    Quantity("R2", False, "the squared radius of the dataset (no square root)", _ALL,
+             "norm2(X[j])", "max"),
+    Quantity("R", False, "an exact radius bound, `norm2(X[j]) <= R**2` for every j: "
+             "`sqrt(R2)` when that is rational, else the least `c/q` above it, c an "
+             "integer, for `R2 == p/q` in lowest terms (the sources' `R` and `D` are such "
+             "bounds; no float, no irrational)", _ALL),
+    Quantity("u", True, "the reference separator (planted, tight-family, the adversary's "
+             "`e_1`, or an exact separator of a real dataset)", _ALL),
+    Quantity("gamma_u", False, "the margin of the unnormalised u, so that "
+             "`dot(w_t, u) >= t*gamma_u` and `norm2(w_t)*norm2(u) >= dot(w_t, u)**2` need "
+             "no square root", _ALL, "Y[j]*dot(u, X[j])", "min"),
     Quantity("w0", True, "the initial iterate", _ALL),
     Quantity("N", False, "the number of examples, the indices of the families `X`, `Y` "
              "(the run's dataset, augmented when its algorithm has a bias)", _ALL),
     Quantity("time", False, "the time of `w` in the stream: how many examples the run had "
              "visited (epochs in order) when it made `w_t`, the visit of update t (0 for "
-             "`w_0`), the indices of the stream's families `XS`, `YS`, `ZS`, `IS`; no "
+             "`w0`), the indices of the stream's families `XS`, `YS`, `ZS`, `IS`; no "
              "column for a plug-in's run, whose order is its own", _ALL),
-    Quantity("beta", False, "the margin the update asks for, `y<w,x> <= beta`: the margin "
-             "perceptron's (`perceptron.algorithms.margin`), 0 for every other online run",
-             _ALL),
-    Quantity("mu", False, "`min_j y_j <w_t, x_j>`, the margin of the iterate on the data: "
-             "positive exactly when `w_t` separates them (the last state of a run that "
-             "converged); computed only for steps that name it (a pass over every example)",
-             ("state",)),
+    Quantity("beta", False, "the margin the update asks for, `y*dot(w, x) <= beta`: the "
+             "margin perceptron's (perceptron.algorithms.margin), 0 for every other online "
+             "run", _ALL),
+    Quantity("mu", False, "the margin of the iterate on the data: positive exactly when "
+             "`w` separates them (the last state of a run that converged); computed only "
+             "for steps that name it (a pass over every example)", ("state",),
+             "Y[j]*dot(w, X[j])", "min"),
     Quantity("x", True, "the example (on example rows every example of the dataset in "
              "turn; on update rows the one updated on)", ("example", "update")),
-    Quantity("y", False, "the example's label (`y` in {-1, +1})", ("example", "update")),
-    Quantity("m", False, "`max(-y<w,x>, 0)`, by comparison of exact rationals", _EXAMPLE),
-    Quantity("m_set", False, "the term of the set loss: `-y<w,x>` if j is in M(w), else 0",
+    Quantity("y", False, "the example's label, -1 or +1", ("example", "update")),
+    Quantity("m", False, "by comparison of exact rationals", _EXAMPLE,
+             "max(-y*dot(w, x), 0)"),
+    Quantity("m_set", False, "the term of the set loss: `-y*dot(w, x)` if j is in M(w), "
+             "else 0", _EXAMPLE),
+    Quantity("m_sum", False, "the sum of `m` over the examples before j (0 at j = 0)",
              _EXAMPLE),
-    Quantity("m_sum", False, "`sum` of `m` over the examples before j (0 at j = 0)",
+    Quantity("m_set_sum", False, "the sum of `m_set` over the examples before j", _EXAMPLE),
+    Quantity("d", True, "a direction, fixed per state: the unit vector `e_q` for q the "
+             "remainder of t divided by dim + 1, when that is less than dim (the "
+             "dimension), else 0 (then `db == 1`, the bias direction)", _EXAMPLE),
+    Quantity("db", False, "the bias part of the direction: 0 when `d` is `e_q`, else 1",
              _EXAMPLE),
-    Quantity("m_set_sum", False, "`sum` of `m_set` over the examples before j", _EXAMPLE),
-    Quantity("d", True, "a direction, fixed per state: the unit vector `e_q` for `q = t mod "
-             "(dim + 1) < dim`, else 0 (then `db = 1`, the bias direction)", _EXAMPLE),
-    Quantity("db", False, "the bias part of the direction: 0 when `d = e_q`, else 1",
-             _EXAMPLE),
-    Quantity("h", False, "the step along the direction, `(t + 1)/2` (non-integer for even t, "
-             "so h != h^2)", _EXAMPLE),
+    Quantity("h", False, "the step along the direction (not an integer for even t, so "
+             "`h**2` is not `h`)", _EXAMPLE, "(t + 1)/2"),
     Quantity("b", False, "the bias of the iterate: 0 (runs through the origin)", _EXAMPLE),
-    Quantity("J", False, "the fixed-set loss at w over the members of M(w) before j: "
-             "`-sum y_i (<w, x_i> + b)` (equal to `m_set_sum`, b being 0)", _EXAMPLE),
-    Quantity("J_at", False, "the same sum evaluated at the moved point: "
-             "`-sum y_i (<w + h d, x_i> + b + h db)`, computed from `w + h d` itself",
+    Quantity("J", False, "the fixed-set loss at w over the members i of M(w) before j: "
+             "minus the sum of `Y[i]*(dot(w, X[i]) + b)` over them (equal to `m_set_sum`, "
+             "b being 0)", _EXAMPLE),
+    Quantity("J_at", False, "the same sum evaluated at the moved point: minus the sum of "
+             "`Y[i]*(dot(w + h*d, X[i]) + b + h*db)`, computed from `w + h*d` itself",
              _EXAMPLE),
-    Quantity("G", True, "the partial gradient over those members: `-sum y_i x_i`", _EXAMPLE),
-    Quantity("Gb", False, "its bias part: `-sum y_i`", _EXAMPLE),
-    Quantity("w_next", True, "the iterate after the update, `w_{t+1} = w_t + tau y x`",
-             ("update",)),
-    Quantity("tau", False, "the update's step, `w_next = w + tau y x`: `eta` for the "
-             "built-in rules, read exactly off the trace for a user's plug-in algorithm "
-             "(`verify.runs.plugin`), whose runs have no constant `eta` or `beta`",
+    Quantity("G", True, "the partial gradient over those members: minus the sum of "
+             "`Y[i]*X[i]`", _EXAMPLE),
+    Quantity("Gb", False, "its bias part: minus the sum of `Y[i]`", _EXAMPLE),
+    Quantity("w_next", True, "the iterate after the update", ("update",), "w + tau*y*x"),
+    Quantity("tau", False, "the update's step, so that `w_next` is `w + tau*y*x`: `eta` "
+             "for the built-in rules, read exactly off the trace for a user's plug-in "
+             "algorithm (verify.runs.plugin), whose runs have no constant `eta` or `beta`",
              ("update",)),
 )
 

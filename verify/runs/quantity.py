@@ -74,12 +74,46 @@ Runner = Callable[[Scenario], Any]
 @dataclass(frozen=True)
 class Quantity:
     """A base quantity of a run kind: its name in proofs, its sort, what it denotes, and the
-    row sets that bind it."""
+    row sets that bind it.
+
+    What it denotes is said twice over, each in its own field, so that no printer has to
+    guess a formula out of prose: `formula`, its definition in proof-file syntax
+    (docs/proof-files.md) over the kind's quantities and its families (`w + tau*y*x`,
+    `max(-y*dot(w, x), 0)` as `[define]` writes it), or, with `extreme`, the expression
+    whose least (`min`) or largest (`max`) value over the examples j = 1..N it is
+    (`Y[j]*dot(u, X[j])`); and `doc`, words, in which every formula is a Markdown code span
+    in proof-file syntax too (`parts`). The reports typeset both with the printers that
+    typeset the steps (`verify.typeset.written`), docs/run-quantities.md shows them as
+    written (`verify.runs.docs`), and a test parses every one (`formulas`)."""
 
     name: str
     vector: bool
     doc: str
     rows: tuple[str, ...]
+    #: its definition in proof-file syntax, "" when words alone say what it is
+    formula: str = ""
+    #: "min" or "max": it is the least or largest value of `formula` over j = 1..N
+    extreme: str = ""
+
+    def __post_init__(self) -> None:
+        if self.extreme not in ("", "min", "max"):
+            raise ValueError(f"quantity {self.name}: extreme is 'min' or 'max', not "
+                             f"{self.extreme!r}")
+        if self.extreme and not self.formula:
+            raise ValueError(f"quantity {self.name}: an extreme ({self.extreme}) of no formula")
+        if self.doc.count("`") % 2:
+            raise ValueError(f"quantity {self.name}: its doc opens a code span it does not "
+                             "close")
+
+    def parts(self) -> tuple[tuple[bool, str], ...]:
+        """`doc` as words and formulas, in order: (False, words), (True, a formula in
+        proof-file syntax, a code span of the doc), each part non-empty."""
+        return tuple((k % 2 == 1, part) for k, part in enumerate(self.doc.split("`")) if part)
+
+    def formulas(self) -> tuple[str, ...]:
+        """Every formula it states: its definition, then those of its doc."""
+        return (*((self.formula,) if self.formula else ()),
+                *(text for formula, text in self.parts() if formula))
 
 
 @dataclass(frozen=True)

@@ -37,34 +37,35 @@ from verify.runs.quantity import Quantity, RowSet, RunKind, Runner, radius_bound
 _BOTH = ("pass-state", "pass-update")
 _UPDATE = ("pass-update",)
 
-#: The quantities of a single pass: name, vector?, what it denotes, the row sets binding it.
+#: The quantities of a single pass: name, vector?, what it denotes, the row sets binding it;
+#: every formula in proof-file syntax (`Quantity`).
 QUANTITIES = (
     Quantity("w", True, "the iterate `w_t`", _BOTH),
     Quantity("t", False, "the number of updates before `w` (in the pass)", _BOTH),
-    Quantity("u", True, "the reference direction, `<u, u> = 1` exactly (a rational unit "
+    Quantity("u", True, "the reference direction, `dot(u, u) == 1` exactly (a rational unit "
              "vector)", _BOTH),
     Quantity("gamma", False, "the margin asked of u", _BOTH),
     Quantity("s", False, "the sum of `d` over the updates before `w_t`", _BOTH),
-    Quantity("q", False, "the sum of `d^2` over the updates before `w_t`", _BOTH),
-    Quantity("rest", False, "the sum of `d_i^2` over the elements after the t-th update's "
+    Quantity("q", False, "the sum of `d**2` over the updates before `w_t`", _BOTH),
+    Quantity("rest", False, "the sum of the elements' `d**2` after the t-th update's "
              "position (the whole sequence at t = 0): the part of `D2` not yet seen", _BOTH),
-    Quantity("R2", False, "`max_i ||x_i||^2`", _BOTH),
+    Quantity("R2", False, "", _BOTH, "norm2(X[j])", "max"),
     Quantity("R", False, "its rational radius bound (as for online runs)", _BOTH),
-    Quantity("D2", False, "`sum_i d_i^2` over the whole sequence", _BOTH),
-    Quantity("D", False, "its rational bound, as `R` is R2's", _BOTH),
+    Quantity("D2", False, "the sum of every element's `d**2`, over the whole sequence",
+             _BOTH),
+    Quantity("D", False, "its rational bound, as `R` is `R2`'s", _BOTH),
     Quantity("N", False, "the number of elements of the sequence, the indices of the "
              "families `X`, `Y`", _BOTH),
     Quantity("time", False, "the time of `w` in the pass: the position (1-based) of the "
-             "element of update t (0 for `w_0`), the indices of the stream's families `XS`, "
-             "`YS`, `ZS`, `IS`", _BOTH),
+             "element of update t (0 at t = 0), the indices of the stream's "
+             "families `XS`, `YS`, `ZS`, `IS`", _BOTH),
     Quantity("x", True, "the element updated on", _UPDATE),
     Quantity("y", False, "its label", _UPDATE),
-    Quantity("d", False, "the update's deviation `max(0, gamma - y <u, x>)`", _UPDATE),
-    Quantity("skip", False, "the `d_i^2` of the elements passed over (no update) since the "
-             "last update, before this one", _UPDATE),
-    Quantity("w_next", True, "`w + y x`, the iterate after the update", _UPDATE),
+    Quantity("d", False, "the update's deviation", _UPDATE, "max(0, gamma - y*dot(u, x))"),
+    Quantity("skip", False, "the sum of the `d**2` of the elements passed over (no update) "
+             "since the last update, before this one", _UPDATE),
+    Quantity("w_next", True, "the iterate after the update", _UPDATE, "w + y*x"),
 )
-
 
 @dataclass(frozen=True)
 class SinglePass:

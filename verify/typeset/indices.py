@@ -38,6 +38,18 @@ def readable(text: str) -> str:
     return _HEIGHT.sub(lambda m: letter[int(m.group(1))], text)
 
 
+#: A Gram symbol as the kernel names it, `<a,b>` (`proofs.language.terms.gram`), its
+#: vectors names or family members (`<th,x[j]>`).
+_GRAM = re.compile(r"<([^<>,]+),([^<>]+)>")
+
+
+def as_source(text: str) -> str:
+    """A kernel's text (a judgement's label, `denominator <xb,xb> > 0`) in proof-file
+    syntax, so that the printers typeset it as they typeset a step: every canonical sum as
+    `readable` writes it, every Gram symbol `<a,b>` as `dot(a, b)`."""
+    return _GRAM.sub(r"dot(\1, \2)", readable(text))
+
+
 def _headers(text: str) -> str:
     """Each `sum(#h in RANGE[ where kind(p), ...]: BODY)` as `sum(#h in RANGE[ where p rel 0
     and ...], BODY)`: the separator after the range is the first `:` at the sum's own depth

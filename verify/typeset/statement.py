@@ -29,7 +29,7 @@ from verify import kernel
 from verify.kernel.algebra import normal_form
 from verify.proof_checker import StepReport
 from verify.proof_checker import over as summations
-from verify.typeset.indices import readable
+from verify.typeset.indices import as_source, readable
 from verify.typeset.names import spelling
 from verify.typeset.written import TEXT, Format, Printer
 from verify.uses import UsedAs, agrees, mentions, moving, used_as
@@ -469,8 +469,7 @@ def _apart(text: str, proof: Proof | None) -> tuple[str, list[str]]:
     after: list[str] = []
     while text.endswith("]") and " [" in text:
         text, _, substitution = text.rpartition(" [")
-        after.insert(0, "with " + re.sub(r"<(\w+),(\w+)>", r"dot(\1, \2)",
-                                         substitution[:-1]))
+        after.insert(0, "with " + as_source(substitution[:-1]))
     if not (text.startswith("(") and text.endswith(")") and " summed over " in text):
         return text, after
     body, _, over = text[1:-1].rpartition(" summed over ")  # the outermost sum is the last

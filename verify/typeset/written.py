@@ -86,6 +86,12 @@ class Format(ABC):
         `verify.typeset.statement.written`), written under the Σ with the range."""
 
     @abstractmethod
+    def extreme(self, op: str, index: str, body: str) -> str:
+        """`min_j body` (`op` min or max): the least or largest value of `body` over the
+        index, an operator with the index as its subscript (a run quantity's definition,
+        `verify.runs.quantity.Quantity.extreme`; the proof language has none)."""
+
+    @abstractmethod
     def natural(self, name: str) -> str:
         """`name ∈ ℕ`, a printed name declared natural."""
 
@@ -146,6 +152,9 @@ class Latex(Format):
         if where:
             under = r"\substack{" + r" \\ ".join([under, *where]) + "}"
         return rf"\sum_{{{under}}} {body}"
+
+    def extreme(self, op: str, index: str, body: str) -> str:
+        return rf"\{op}_{{{index}}} {body}"
 
     def natural(self, name: str) -> str:
         return rf"{name} \in \mathbb{{N}}"
@@ -222,6 +231,10 @@ class MathML(Format):
                                          for c in (under, *where)) + "</mtable>"
         return f"<mrow><munder>{sigma}{under}</munder>{body}</mrow>"
 
+    def extreme(self, op: str, index: str, body: str) -> str:
+        # upright (an <mi> of several letters), then a function application: its space
+        return f"<mrow><msub><mi>{op}</mi>{index}</msub><mo>&#x2061;</mo>{body}</mrow>"
+
     def natural(self, name: str) -> str:
         return f'<mrow>{name}<mo>&#x2208;</mo><mi mathvariant="normal">&#x2115;</mi></mrow>'
 
@@ -282,6 +295,9 @@ class Text(Format):
             return f"Σ_{{{', '.join([under, *where])}}} {body}"
         return f"Σ_{{{index} ∈ {lo if hi is None else f'{lo}..{hi}'}}} {body}"
 
+    def extreme(self, op: str, index: str, body: str) -> str:
+        return f"{op}_{index} {body}"
+
     def natural(self, name: str) -> str:
         return f"{name} ∈ ℕ"
 
@@ -307,6 +323,18 @@ class Printer:
     def relation(self, text: str) -> str:
         """`lhs op rhs` as written, on one line."""
         return self.fmt.row(self.chunks(text))
+
+    def formula(self, text: str) -> str:
+        """An expression or one relation as written, on one line (a formula of prose, such
+        as a run quantity's, that may be either: `verify.runs.quantity.Quantity`)."""
+        tree = _parse(text).body
+        return self.relation(text) if isinstance(tree, ast.Compare) else self._node(tree)[0]
+
+    def extreme(self, op: str, index: str, text: str) -> str:
+        """`min_j text`: the least (`op` min) or largest (max) value of the expression
+        `text` over `index` (`Format.extreme`), bracketed when it is a sum of terms."""
+        return self.fmt.extreme(op, self.expression(index),
+                                self._at_least(_parse(text).body, MUL))
 
     def chunks(self, text: str, prefix: str = "") -> list[str]:
         """The relation in pieces that may go on separate lines: the left side's terms, the

@@ -124,3 +124,44 @@ def test_plugin_example_checks_with_its_plugin(capsys: pytest.CaptureFixture[str
     code = main(["check", str(EXAMPLES / "batch-unit-step.toml"), "--algorithm",
                  f"{EXAMPLES / 'plugins' / 'batch_perceptron.py'}:unit_step"])
     assert code == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("table", "argv", "code"), [
+    ('algorithm = "nonesuch"', (), 2),  # a plug-in nobody named
+    ('algorithm = "nonesuch"', ("--algorithm", "nonesuch=absent.py:f"), 0),
+    ('algorithm = "nonesuch"', ("--algorithm", "other=absent.py:f"), 2),  # not the proof's
+    ('algorithm = "margin-perceptorn"', (), 2),  # a typo of a built-in
+    ("", (), 0),
+])
+def test_explain_reads_a_file_as_check_does(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str],
+                                            table: str, argv: tuple[str, ...], code: int
+                                            ) -> None:
+    """Newcomer 28 (low): `check FILE` refused a file whose `[numeric] algorithm` names a
+    plug-in unless `--algorithm` named it, while `explain FILE STEP` took the same file and
+    had no such option. Both read the table as the audit does: the same exit, the same one
+    line, and `--algorithm` (its code not loaded) on both."""
+    text = PROOF.format(run="online", algorithm=table)
+    checked, check_err = check(tmp_path, capsys, text, *argv)
+    explained = main(["explain", str(tmp_path / "p.toml"), "one-update-growth", *argv])
+    explain_err = capsys.readouterr().err
+    assert (checked, explained) == (code, code), (check_err, explain_err)
+    assert explain_err == check_err
+    if code == 2:
+        assert explain_err.count("\n") == 1 and explain_err.startswith("novikoff: error: ")
+    assert main(["explain", str(tmp_path / "p.toml"), *argv]) == 2  # no step: still refused
+    no_step = capsys.readouterr().err
+    assert (no_step == check_err) if code == 2 else "no step given" in no_step
+
+
+def test_explain_of_a_plugin_example_needs_its_plugin_named(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The example of docs/proof-files.md: refused alone, in the audit's words, explained
+    with the plug-in named (its code not loaded)."""
+    example = str(EXAMPLES / "passive-aggressive.toml")
+    assert main(["explain", example, "progress-term"]) == 2
+    assert "numeric.algorithm 'passive-aggressive' is no known algorithm" in \
+        capsys.readouterr().err
+    assert main(["explain", example, "progress-term", "--algorithm",
+                 "passive-aggressive=absent.py:f"]) == 0
+    assert "status: proved" in capsys.readouterr().out

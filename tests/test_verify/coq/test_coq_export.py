@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from cases.inductions import NEVER_UPDATES
 from coq_preamble import compile_inner_product
 
 from proofs.library import load_builtin
@@ -454,3 +455,62 @@ def test_a_title_with_comment_delimiters_or_quotes_checks(
     assert "s: checked" in out and "rejected" not in out
     text = (tmp_path / "coq" / "titled.v").read_text()
     assert text.startswith("(** Lemma ( *draft* ) The 'margin proof ( ** ) ")
+
+
+#: Two case lemmas and a step that uses both: proved VACUOUS by the kernel (its inherited case
+#: conditions contradict), and its Coq theorem is vacuously true for the same reason.
+VACUOUS = b"""
+title = "two case lemmas"
+scalars = ["t", "g", "n"]
+
+[[step]]
+id = "far"
+given = ["t*g - n >= 0", "g > 0"]
+claim = "t*g >= n"
+
+[[step]]
+id = "near"
+given = ["t*g - n < 0", "g > 0"]
+claim = "t*g <= n"
+
+[[step]]
+id = "both"
+uses = ["far", "near"]
+given = ["g > 0"]
+claim = "t*g == n"
+"""
+
+
+@needs_coqc
+def test_a_vacuous_step_is_said_checked_vacuously_wherever_coq_is_reported(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 28's open aside: for a step the kernel marks VACUOUS, coqc checks a theorem
+    that is vacuously true too, and `coq ... both: checked` (the JSON's `coq`, the reports'
+    `Coq: checked`, the summary's count) read as evidence for its claim. Every place that
+    reports the Coq result of such a step says it is vacuous; the other steps are unchanged.
+    An induction no run leaves the start of says what its theorem then claims."""
+    said = ("checked, vacuously: the kernel found its hypotheses contradictory, so the "
+            "theorem holds whatever it claims")
+    proof = tmp_path / "cases.toml"
+    proof.write_bytes(VACUOUS)
+    assert main(["check", str(proof), "--coq", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out
+    assert "coq cases far: checked\n" in out and "coq cases near: checked\n" in out
+    assert f"coq cases both: {said}\n" in out
+    assert re.search(r"coq: 3/3 steps checked by coqc in [0-9.]+ s, 1 of them vacuously, as "
+                     r"the kernel's VACUOUS steps are \(project in ", out), out
+    markdown = tmp_path / "cases.md"
+    assert main(["audit", str(proof), "--budget", "small", "--jobs", "1", "--json",
+                 "--coq", str(tmp_path / "a"), "--markdown", str(markdown)]) == 0
+    steps = json.loads(capsys.readouterr().out)["proofs"][0]["steps"]
+    assert {s["id"]: s["coq"] for s in steps} == {"far": "checked", "near": "checked",
+                                                  "both": said}
+    report = markdown.read_text()
+    assert report.count(f"Coq: {said}") == 1 and report.count("Coq: checked\n") == 2
+    assert "1 of them vacuously, as the kernel's VACUOUS steps are" in report
+    never = tmp_path / "never.toml"
+    never.write_text(NEVER_UPDATES)
+    assert main(["check", str(never), "--coq", str(tmp_path / "n")]) == 0
+    assert ("coq never bound: checked, vacuously: the kernel found that no run leaves its "
+            "start state, so the theorem claims at most the invariant at the start\n"
+            ) in capsys.readouterr().out

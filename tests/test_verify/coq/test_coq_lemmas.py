@@ -315,3 +315,76 @@ def test_a_one_update_lemma_reading_a_natural_is_applied_to_its_nat(tmp_path: Pa
     step = text[text.index("Lemma step_ind_step :"):]
     step = step[:step.index("Qed.")]
     assert step.index("pose proof (step_lem ") < step.index("clearbody")
+
+
+WITH_NATURAL_LEMMAS = """
+title = "one-update lemmas used through with, reading naturals"
+scalars = ["t", "s", "n", "k", "m", "q", "p"]
+naturals = ["t", "n", "k", "m"]
+
+[[step]]
+id = "lem"
+given = ["q >= k", "q >= 0"]
+claim = "q*q >= k*q"
+
+[[step]]
+id = "ind"
+given = []
+claim = "p >= 0"
+uses = [{ step = "lem", with = { k = "m" } }]
+[step.induction]
+variable = "t"
+base = { p = "0" }
+step = { p = "p + q*q - m*q" }
+given = ["q >= m", "q >= 0"]
+
+[[step]]
+id = "lemn"
+given = ["n >= 2", "s >= 0"]
+claim = "s*n >= 2*s"
+
+[[step]]
+id = "indn"
+given = ["n >= 2"]
+claim = "s >= 0"
+uses = [{ step = "lemn", with = { n = "n" } }]
+[step.induction]
+variable = "t"
+base = { s = "1" }
+step = { s = "s*n - s" }
+constants = ["n"]
+"""
+
+
+@needs_coqc
+def test_a_with_lemma_whose_restated_premise_reads_a_natural_is_checked(
+        tmp_path: Path) -> None:
+    """Red team 28 F4, its `with` case (/work/notes/redteam28/cq5.toml `ind2`): a lemma used
+    through `with` has its premises restated in the step lemma, after the naturals were made
+    opaque reals (`set (m := INR nat'0) in *. clearbody m.`), and its theorem, applied to
+    the `nat`, wanted `q >= INR nat'0` where the restated premise read `q >= m`: coqc
+    rejected the kernel-proved induction (a per-update natural renamed, a constant natural).
+    The equation `m = INR nat'0` is kept and the theorem brought to `m` by it. The step
+    lemmas still state the kernel's step, the lemma's claim in no premise, and its claim is
+    what the certificate reads."""
+    results, text = _export(WITH_NATURAL_LEMMAS, tmp_path)
+    assert results == dict.fromkeys(("lem", "ind", "lemn", "indn"), "checked"), results
+    assert not DECIDERS.search(text)
+    for step_id, statement, used, real in (
+            ("ind", "forall (m : nat) (t q p : R),\n    t >= 0 ->\n    p >= 0 ->\n"
+                    "    q >= (INR m) ->\n    q >= 0 ->\n"
+                    "    ((- ((INR m) * q)) + p + (q ^ 2)) >= 0.", "step_lem", "m"),
+            ("indn", "forall (n : nat) (t s : R),\n    (INR n) >= 2 ->\n    t >= 0 ->\n"
+                     "    s >= 0 ->\n    (((INR n) * s) + (- (s))) >= 0.", "step_lemn", "n")):
+        start = text.index(f"Lemma step_{step_id}_step :")
+        lemma = text[start:text.index("Qed.", start)]
+        assert lemma.startswith(f"Lemma step_{step_id}_step : {statement}\n"), lemma
+        use = re.search(rf"pose proof \({used} nat'0 \w+\) as (use'\d+)\.", lemma)
+        assert use is not None, lemma
+        assert f"assert (real'1 : {real} = INR nat'0) by reflexivity." in lemma
+        assert f"try rewrite <- real'1 in {use[1]}." in lemma
+        assert f"_ {use[1]}); " in lemma  # the certificate reads the lemma's claim
+    theorem = text[text.index("Theorem step_indn :"):]
+    assert theorem.startswith(
+        "Theorem step_indn : forall (n : nat) (s : nat -> R) (N' : nat),\n"
+        "    (INR n) >= 2 ->\n    s 0%nat = 1 ->\n"), theorem[:300]

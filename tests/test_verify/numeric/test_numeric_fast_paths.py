@@ -11,6 +11,7 @@ orthonormal families built in integers (rotation rows and separator as Fractions
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 from math import lcm
@@ -599,6 +600,44 @@ def test_compiled_polynomial_over_per_row_denominators_is_the_fraction_value(
         assert np.array_equal(col.num, before[k][0]) and np.array_equal(col.den, before[k][1])
 
 
+@settings(max_examples=80, deadline=None)
+@given(st.integers(7, 11), st.integers(1, 6), st.floats(0, 0.7), st.randoms(use_true_random=False))
+def test_fraction_free_solve_in_int64_is_the_python_loop(n: int, spread: int, zeros: float,
+                                                         rng: random.Random) -> None:
+    """From `INT64_ELIMINATION` rows on, `_eliminate` runs in int64 when Hadamard's bound
+    allows (`_fits_int64`): the same integers as its Python loop, through row swaps (zeros
+    on the diagonal) and rows already eliminated; past the bound, the Python loop."""
+    from perceptron.generators import tight
+
+    rows = [[0 if rng.random() < zeros else rng.randint(-spread, spread)
+             for _ in range(2 * n)] for _ in range(n)]
+    if sympy.Matrix([row[:n] for row in rows]).det() == 0:
+        rows = [[v + (spread + 1) * n * (i == j) for j, v in enumerate(row)]
+                for i, row in enumerate(rows)]
+    assert n >= tight.INT64_ELIMINATION
+    python = tight.INT64_ELIMINATION
+    tight.INT64_ELIMINATION = n + 1
+    try:
+        expected = _eliminate(rows)
+    finally:
+        tight.INT64_ELIMINATION = python
+    if tight._fits_int64(rows):
+        assert tight._eliminate_int64(rows) == expected
+    assert _eliminate(rows) == expected
+    assert all(type(v) is int for nums, den in expected for v in (*nums, den))
+
+
+def test_the_int64_bound_is_twice_the_product_of_the_squared_row_norms() -> None:
+    """`_fits_int64`: `2 prod ||row||^2 <= 2^63 - 1`, every row nonzero (a zero row has no
+    solution: left to the Python loop, which raises)."""
+    from perceptron.generators.tight import _fits_int64
+
+    assert _fits_int64([[1, 0, 3], [0, 1, 0]])
+    assert not _fits_int64([[1, 0, 3], [0, 0, 0]])
+    assert _fits_int64([[2**15, 0], [0, 2**15]])  # 2 * 2^30 * 2^30 = 2^61
+    assert not _fits_int64([[2**16, 0], [0, 2**15]])  # 2 * 2^32 * 2^30 = 2^63
+
+
 def test_fraction_free_solve_with_swapped_pivots_and_rows_already_eliminated() -> None:
     """Bareiss' exact divisions hold through row swaps (a zero on the diagonal) and for rows
     whose entry in the pivot's column is already 0 (scaled, not combined): the Fraction
@@ -627,3 +666,49 @@ def test_joined_denominators_are_each_parts_repeated(parts: list[tuple[int, int]
     expected = np.concatenate(_unify([den_column(den, n) for den, n in parts]))
     assert joined.dtype == expected.dtype and joined.tolist() == expected.tolist()
     assert all(type(v) is int for v in joined.tolist())
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(-2**70, 2**70), st.integers(1, 2**70)), min_size=1,
+                max_size=12),
+       st.integers(1, 2**70), st.booleans(), st.booleans())
+def test_a_column_in_lowest_terms_has_the_same_rationals(
+        rows: list[tuple[int, int]], common: int, per_row: bool, factor: bool) -> None:
+    """`lowest_terms` divides out common factors (the denominator and every numerator's
+    gcd, or each row's own): the same Fractions row by row, positive denominators, no
+    common factor left, int64 wherever the values fit."""
+    from verify.runs.columns import den_at, lowest_terms
+
+    scale = 6**20 if factor else 1
+    nums = int_array([n * scale for n, _ in rows])
+    den = (int_array([d * scale for _, d in rows]) if per_row else common * scale)
+    column = Column(nums, den)
+    low = lowest_terms(column)
+    n = len(rows)
+    assert [low.value(i) for i in range(n)] == [column.value(i) for i in range(n)]
+    assert all(den_at(low.den, i) > 0 for i in range(n))
+    if per_row:
+        assert all(math.gcd(int(low.num[i]), den_at(low.den, i)) == 1 for i in range(n))
+    else:
+        assert math.gcd(low.den, *low.num.tolist()) == 1
+    for array in (low.num, low.den):
+        if isinstance(array, np.ndarray):
+            assert (array.dtype == object) == (max_abs(array) > INT64_LIMIT)
+
+
+def test_the_adversarys_gram_columns_are_checked_in_int64() -> None:
+    """The online adversary's `<w, x>` and `<x, x>` on a run's example rows: numerators of
+    dozens of bits over the square of its data's denominator, which has most of their
+    factors; in lowest terms (`InstanceBatch.column`) they fit int64 and the norm-growth
+    step is evaluated there, not in Python ints."""
+    played = OnlineAdversary(Fraction(30), Fraction(1), seed=40_029).play()
+    run = engine_runner(Scenario(played.data, played.u, Origin("adversary", 40_029)))
+    batch = example_rows(run, Origin("adversary", 40_029))
+    assert played.data.scale().bit_length() > 32  # its examples' common denominator
+    growth = next(c for c in campaign.canonical_checks() if c.name == "norm-growth")
+    compiled = campaign._compiled(growth)
+    for symbol in compiled.claim.symbols:
+        assert batch.column(symbol).num.dtype == np.int64
+    values, _ = compiled.claim.evaluate(batch)
+    assert values.dtype == np.int64
+    assert compiled.check(batch).status == "held"

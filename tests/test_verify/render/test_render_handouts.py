@@ -270,12 +270,19 @@ def test_the_theorem_box_says_what_its_names_denote_on_runs(handouts: Handouts):
         assert start < document.index("The proof"), fmt
         defined = document[start:document.index("Source", start)]
         for phrase in ("the number of updates before", "the reference separator (planted",
-                       "over the dataset (squared: no square root)", "the example (on"):
+                       "the squared radius of the dataset (no square root)", "the example (on"):
             assert phrase in defined, (fmt, phrase)
-        # the registry's ASCII formulas typeset (`max_i ||x_i||^2`, `min_i y_i <u, x_i>`)
-        assert "max_i" not in defined and "‖x_i‖" not in defined and "<u, x_i>" not in defined
+        # the registry's formulas, in proof-file syntax, typeset as the steps are: no
+        # ASCII (`max_i ||x_i||^2`), no proof-file syntax (`norm2(X[j])`) left as words
+        for ascii_ in ("max_i", "‖x_i‖", "<u, x_i>", "||", "norm2", "dot(", ">=", r"w\_t"):
+            assert ascii_ not in defined, (fmt, ascii_)
         assert doc["t"].startswith("the number of updates before")
-    assert r"$\mathrm{max}_{i}$ $\lVert x_{i} \rVert^{2}$" in alone["latex"]
+    tex = alone["latex"]
+    assert r"$\max_{j} \lVert {x}_{j} \rVert^{2}$" in tex
+    # the margin's remark was a chain the printer could not read, left as text with
+    # escaped underscores (`‖w\_t‖ ‖u‖ ≥ ⟨w\_t, u⟩`): now two relations, typeset
+    assert (r"$\langle w_{t}, u \rangle \ge t\,\gamma_{u}$ and $\lVert w_{t} \rVert^{2}\,"
+            r"\lVert u \rVert^{2} \ge \langle w_{t}, u \rangle^{2}$ need no square root") in tex
     page = alone["html"]
     box = page[page.index('class="theorem'):page.index('id="proof-')]
     assert box.index("For every run from") < box.index('class="given"') < box.index(

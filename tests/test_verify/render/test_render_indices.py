@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from verify.cli import main
-from verify.typeset.indices import readable
+from verify.typeset.indices import as_source, readable
 
 CASES = [
     ("s + sum(#1 in 1..N: y[#1]**2) >= 0", "s + sum(j in 1..N, y[j]**2) >= 0"),
@@ -32,6 +32,16 @@ CASES = [
 def test_a_canonical_sum_reads_as_written(kernel: str, reader: str) -> None:
     assert readable(kernel) == reader
     assert readable(reader) == reader  # idempotent: a readable text is left alone
+
+
+def test_a_kernel_text_reads_in_proof_file_syntax() -> None:
+    """`as_source`, the one home of the kernel's Gram symbols written back as `dot` (a
+    judgement's label, typeset by `verify.render.evidence.label_pieces`): its sums as
+    `readable` writes them, `<a,b>` as `dot(a, b)`, members too; a relation sign stays."""
+    assert as_source("denominator <xb,xb> > 0") == "denominator dot(xb, xb) > 0"
+    assert as_source("sum(#1 in 1..N: <w,x[#1]>*y[#1]) <= 0") == (
+        "sum(j in 1..N, dot(w, x[j])*y[j]) <= 0")
+    assert as_source("t < 0") == "t < 0"
 
 
 def test_check_statements_and_reasons_read_no_canonical_index(tmp_path: Path,

@@ -336,3 +336,82 @@ def test_a_sum_before_another_factor_is_bracketed(written: str, latex: str, text
 
     assert Printer(LATEX).expression(written) == latex
     assert Printer(TEXT).expression(written) == text
+
+
+def test_every_formula_of_the_run_registry_typesets_in_every_format() -> None:
+    """What a run quantity denotes (`verify.render.evidence.denoted`) is typeset by the
+    printers of the steps, from the registry's proof-file syntax (`Quantity.formula`, the
+    code spans of `Quantity.doc`): every formula is one math piece in LaTeX, MathML and
+    text, none left as words, and no word holds the ASCII the docs were written in."""
+    import verify.runs  # noqa: F401  (registers the built-in kinds)
+    from verify.render.evidence import denoted, run_spelling
+    from verify.runs.quantity import kinds
+    from verify.typeset.written import LATEX, MATHML, TEXT
+
+    for fmt in (LATEX, MATHML, TEXT):
+        for run_kind in kinds():
+            for q in run_kind.quantities:
+                pieces = denoted(q, fmt, run_spelling(run_kind))
+                maths = [text for kind, text in pieces if kind == "math"]
+                words = "".join(text for kind, text in pieces if kind == "text")
+                assert len(maths) == len(q.formulas()), (run_kind.name, q.name, pieces)
+                assert not re.search(r"[<>|^_*`]", words), (run_kind.name, q.name, words)
+                if fmt is MATHML:
+                    for math in maths:
+                        ET.fromstring(f"<math>{math}</math>")  # well-formed
+
+
+@pytest.mark.parametrize(("name", "latex", "text"), [
+    # a least value over the examples: the operator, then the expression, members x_j
+    ("gamma_u", r"\min_{j} {y}_{j}\,\langle u, {x}_{j} \rangle", "min_j y[j]·⟨u, x[j]⟩"),
+    ("R2", r"\max_{j} \lVert {x}_{j} \rVert^{2}", "max_j ‖x[j]‖²"),
+    ("w_next", r"w + \tau\,y\,x", "w + τ·y·x"),
+    ("m", r"\operatorname{max}\left(- y\,\langle w, x \rangle, 0\right)", "max(−y·⟨w, x⟩, 0)"),
+])
+def test_a_run_quantitys_definition_reads_as_the_steps_do(name: str, latex: str,
+                                                         text: str) -> None:
+    import verify.runs  # noqa: F401
+    from verify.render.evidence import denoted
+    from verify.runs.quantity import kind
+    from verify.typeset.written import LATEX, TEXT
+
+    q = kind("online").quantity(name)
+    assert denoted(q, LATEX)[0] == ("math", latex)
+    assert denoted(q, TEXT)[0] == ("math", text)
+    # the families named alone are the families, X and Y, not their members' x and y
+    N = kind("online").quantity("N")
+    assert ("math", "X") in denoted(N, TEXT) and ("math", "Y") in denoted(N, TEXT)
+
+
+def test_a_run_quantity_and_the_square_of_another_print_apart() -> None:
+    """Red team 23 F2 in the registry's words: the online radius bound's doc printed both
+    `R**2` and the quantity `R2` as R², `‖x_i‖ ≤ R ... √(R²) when that is rational`, so
+    that √(R²) read as R. The kind's names are spelt as a proof's are (`run_spelling`):
+    R2 as written beside R, a square only where no base prints alike (cyclic runs' B2)."""
+    import verify.runs  # noqa: F401
+    from verify.render.evidence import denoted, run_spelling
+    from verify.runs.quantity import kind
+    from verify.typeset.written import LATEX, TEXT
+
+    online = kind("online")
+    maths = [t for k, t in denoted(online.quantity("R"), TEXT, run_spelling(online))
+             if k == "math"]
+    assert maths[:4] == ["‖x[j]‖² ≤ R²", "√(R2)", "c/q", "R2 = p/q"]
+    single = kind("single-pass")
+    assert ("math", r"\mathrm{R2}") in denoted(single.quantity("D"), LATEX, run_spelling(single))
+    cyclic = kind("cyclic")
+    assert denoted(cyclic.quantity("T"), TEXT, run_spelling(cyclic)) == [
+        ("math", "(3N − 1)·R²/2")]
+
+
+def test_an_extreme_over_the_examples_is_an_operator_in_every_format() -> None:
+    """`Printer.extreme`: LaTeX's \\min (its own spacing: `\\mathrm{min}_{j} {y}_{j}`
+    set min_jy_j as one word in the handout's PDF), MathML's function application, and
+    a body of several terms bracketed, as a product's factor would be."""
+    from verify.typeset.written import LATEX, MATHML, TEXT, Printer
+
+    assert Printer(LATEX).extreme("min", "j", "a + b") == r"\min_{j} \left(a + b\right)"
+    assert Printer(TEXT).extreme("max", "j", "norm2(v)") == "max_j ‖v‖²"
+    page = Printer(MATHML).extreme("min", "j", "a*b")
+    assert page.startswith("<mrow><msub><mi>min</mi><mi>j</mi></msub><mo>&#x2061;</mo>")
+    ET.fromstring(f"<math>{page}</math>")

@@ -294,6 +294,63 @@ def test_the_page_of_run_quantities_is_the_registrys() -> None:
             assert f"| `{q.name}` |" in text.split(f"## `{run_kind.name}`")[1]
 
 
+def test_every_formula_of_the_registry_is_proof_file_syntax() -> None:
+    """Each quantity's definition and every formula of its doc is read by the proof language
+    (`verify.runs.docs.unparsed`): a doc written in ASCII art again (`||x_i||^2`) fails here
+    and in `python -m verify.runs.docs --check`, before a report has to typeset it."""
+    from verify.runs.docs import unparsed
+
+    for run_kind in kinds():
+        assert unparsed(run_kind) == [], run_kind.name
+    stated = [f for k in kinds() for q in k.quantities for f in q.formulas()]
+    assert "Y[j]*dot(u, X[j])" in stated and "w + tau*y*x" in stated and len(stated) > 60
+
+
+@pytest.mark.parametrize(("name", "doc", "formula", "reason"), [
+    # the ASCII the docs were written in, which the reports' regular expressions guessed at
+    ("gamma_u", "`min_i y_i <u, x_i>`", "", "invalid syntax"),
+    ("R2", "the squared radius", "max_i ||x_i||^2", "invalid syntax"),
+    ("w_next", "", "w + tau y x", "invalid syntax"),
+    ("beta", "`y<w,x> <= beta`", "", "invalid syntax"),
+    # proof-file syntax of the wrong sort, or no definition at all
+    ("w_next", "", "dot(w, x)", ""),
+    ("t", "", "w + x", ""),
+    ("t", "", "t >= 0", "a definition is an expression, not a relation"),
+    # a name no online run offers, a function the language does not have
+    ("t", "before `w_k`", "", "w_k names nothing an online run offers"),
+    ("s", "`sign(dot(w, x))`", "", "only dot(a, b), norm2(a) and sum"),
+])
+def test_a_formula_that_is_not_proof_file_syntax_is_said(name: str, doc: str, formula: str,
+                                                         reason: str) -> None:
+    from dataclasses import replace
+
+    from verify.runs.docs import unparsed
+
+    online = kind("online")
+    if name not in online.offered:
+        bad = Quantity(name, False, doc, ("state",), formula)
+        quantities = (*online.quantities, bad)
+    else:
+        quantities = tuple(replace(q, doc=doc, formula=formula,
+                                   extreme=q.extreme if formula else "")
+                           if q.name == name else q for q in online.quantities)
+    problems = unparsed(replace(online, quantities=quantities))
+    assert len(problems) == 1 and problems[0].startswith(f"online {name}: `"), problems
+    assert reason in problems[0]
+
+
+def test_a_quantity_says_its_formulas_apart_from_its_words() -> None:
+    gamma_u = kind("online").quantity("gamma_u")
+    assert (gamma_u.formula, gamma_u.extreme) == ("Y[j]*dot(u, X[j])", "min")
+    words, formula = gamma_u.parts()[:2]
+    assert not words[0] and formula == (True, "dot(w_t, u) >= t*gamma_u")
+    assert gamma_u.formulas()[0] == "Y[j]*dot(u, X[j])"
+    with pytest.raises(ValueError, match="extreme"):
+        Quantity("v", False, "", ("state",), extreme="min")
+    with pytest.raises(ValueError, match="code span"):
+        Quantity("v", False, "an `open span", ("state",))
+
+
 def test_docs_check_exits_1_on_a_stale_page(monkeypatch: pytest.MonkeyPatch,
                                             tmp_path: Path) -> None:
     from verify.runs import docs
