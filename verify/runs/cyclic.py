@@ -35,7 +35,7 @@ import numpy as np
 
 from perceptron.algorithms.fast import IntegerForm, integer_form, integer_vector
 from perceptron.algorithms.margin import run_margin
-from perceptron.algorithms.voted import VotedRun, run_voted
+from perceptron.algorithms.voted import VotedRun, mistakes_from, run_voted
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.inner_radius import inner_radius2, rational_below_root
 from verify.runs.columns import (
@@ -151,6 +151,15 @@ QUANTITIES = (
 )
 
 
+#: The most coordinates of a run's states (T + 1 by the data's dimension) `CyclicRun.states`
+#: makes at once; past it the rows of states wanted are made a block at a time
+#: (`CyclicRun.states_at`), since only the epoch rows read them then (the state and
+#: presentation rows, as many or more, are past `verify.numeric.campaign.MAX_RUN_CELLS`,
+#: the same number): the voted run on a 20 000 x 50 file that is not separable has two
+#: million states, 800 MB of int64, and 200 epochs.
+WHOLE_STATES = 2**24
+
+
 @dataclass(frozen=True)
 class CyclicRun:
     """A run in cyclic epochs, presentation by presentation: the example presented and
@@ -163,6 +172,10 @@ class CyclicRun:
     epochs: int
     voted: VotedRun | None = None
     start: Vector | None = None  # w0 (None: the zero vector)
+    #: the run made is the first `epochs` of a run asked for more (`voted_run`: past
+    #: `VOTED_PRESENTATIONS`): the epochs asked, and the updates of the others (counted, not
+    #: kept); None: the run is the whole run asked for
+    cut: tuple[int, int] | None = None
 
     @cached_property
     def w0(self) -> Vector:
@@ -190,20 +203,57 @@ class CyclicRun:
         return self.form.signed()
 
     @cached_property
+    def _top(self) -> int:
+        """A bound on every coordinate of every state (`|s w_0|` plus each update's)."""
+        return max_abs(self.Z) * (1 + sum(self.mistakes)) + max(map(abs, self.W0), default=0)
+
+    @cached_property
+    def _steps(self) -> IntArray:
+        """`Z` as the states add it up: int64 when `_top` allows, else Python ints."""
+        return self.Z.astype(np.int64) if self._top <= INT64_LIMIT and \
+            self.Z.dtype != object else as_object(self.Z)
+
+    @property
+    def _whole(self) -> bool:
+        """Whether `states` is made whole when read (`states_at`): at most `WHOLE_STATES`
+        coordinates, or made already."""
+        return "states" in self.__dict__ or \
+            (len(self.update_positions) + 1) * max(self.data.d, 1) <= WHOLE_STATES
+
+    @cached_property
     def states(self) -> IntArray:
         """The iterates `s w_0, ..., s w_T`: the start and the iterate after each update
         (T + 1 rows), int64 when a bound on every partial sum allows, else Python ints. The
         rows of states, epochs and the voted list read these, not `W`: a long run on a large
         data file has far fewer updates than presentations (on 20 000 examples, 200 epochs
-        are 4 000 000 presentations, and `W` of them 1.6 GB of int64 for 50 coordinates)."""
-        top = max_abs(self.Z) * (1 + sum(self.mistakes)) + max(map(abs, self.W0), default=0)
-        Z = self.Z.astype(np.int64) if top <= INT64_LIMIT and self.Z.dtype != object \
-            else as_object(self.Z)
+        are 4 000 000 presentations, and `W` of them 1.6 GB of int64 for 50 coordinates).
+        Past `WHOLE_STATES` coordinates the readers that may meet such a run read
+        `states_at`."""
+        Z = self._steps
         start = np.array([self.W0], dtype=Z.dtype)
         presented = np.array(self.presented, dtype=np.int64)
         steps = Z[presented[self.update_positions]]
         return np.concatenate([start, start + np.cumsum(steps, axis=0)]) if len(steps) \
             else start
+
+    def states_at(self, which: IntArray) -> IntArray:
+        """The rows `which` of `states`, without making them all past `WHOLE_STATES`
+        coordinates: then the partial sums are made a block at a time and the rows asked
+        for kept (a pass over the updates per call)."""
+        if self._whole:
+            return self.states[which]
+        Z = self._steps
+        out = np.zeros((len(which), self.data.d), dtype=Z.dtype)
+        added = np.array(self.presented, dtype=np.int64)[self.update_positions]  # rows of Z
+        current = np.array([self.W0], dtype=Z.dtype)
+        step = max(1, MARGIN_BLOCK // max(self.data.d, 1))
+        for first in range(0, len(added) + 1, step):  # states first .. first + step - 1
+            block = np.concatenate([current, current + np.cumsum(
+                Z[added[first:first + step - 1]], axis=0)])
+            inside = (which >= first) & (which < first + len(block))
+            out[inside] = block[which[inside] - first]
+            current = block[-1:] + Z[added[first + step - 1:first + step]]
+        return out
 
     @cached_property
     def state_of(self) -> IntArray:
@@ -222,9 +272,11 @@ class CyclicRun:
     @cached_property
     def _int64_margins(self) -> bool:
         """Whether every `<W, Z_j>` provably fits in int64 (then computed in it)."""
-        W, Z = self.states, self.Z
-        return W.dtype != object and Z.dtype != object and \
-            max_abs(W) * max_abs(Z) * self.data.d <= INT64_LIMIT
+        Z = self.Z
+        if self._steps.dtype == object or Z.dtype == object:
+            return False
+        top = max_abs(self.states) if self._whole else self._top
+        return top * max_abs(Z) * self.data.d <= INT64_LIMIT
 
     def margins(self, which: IntArray) -> Iterator[tuple[int, IntArray]]:
         """`<W, Z_j>` for the states `which` (rows of `states`) and every example j (over
@@ -234,11 +286,12 @@ class CyclicRun:
         20 000 x 50 file: 4e6 by 2e4), and even the states' alone are T + 1 by N (33 000 by
         2e4 there, 5 GB of int64); a reader keeps what it needs of each block (a minimum, a
         sum, the signs)."""
-        Z = self.Z.astype(np.int64) if self._int64_margins else as_object(self.Z)
-        W = self.states if self._int64_margins else as_object(self.states)
+        exact = self._int64_margins
+        Z = self.Z.astype(np.int64) if exact else as_object(self.Z)
         step = max(1, MARGIN_BLOCK // max(self.data.n, 1))
         for first in range(0, len(which), step):
-            yield first, W[which[first:first + step]] @ Z.T
+            W = self.states_at(which[first:first + step])
+            yield first, (W if exact else as_object(W)) @ Z.T
 
     def lowest(self, which: IntArray) -> tuple[IntArray, IntArray]:
         """Per state of `which`: the least margin `min_j <W, Z_j>` (over `s^2`), and the
@@ -447,12 +500,18 @@ def _reference(data: Dataset, max_epochs: int, start: Vector | None
 
 
 def voted_cyclic(data: Dataset, u: Vector, epochs: int) -> CyclicRun:
-    """The voted perceptron's own run for `epochs` epochs, with its list."""
+    """The voted perceptron's own run for `epochs` epochs, with its counts; its last vector,
+    and the weighted sum of its vectors when the states are made whole (`WHOLE_STATES`),
+    compared with the replay's."""
     voted = run_voted(data, epochs)
     run = CyclicRun(data, tuple(u), voted.presented, tuple(map(int, voted.mistakes)), epochs,
                     voted)
-    iterates = [tuple(int(v) for v in row) for row in run.states[1:]]
-    if voted.scale != run.form.scale or tuple(iterates) != voted.scaled[1:]:
+    last = run.states_at(np.array([voted.updates], dtype=np.int64))[0]
+    same = voted.scale == run.form.scale and tuple(map(int, last)) == voted.last
+    if same and run._whole:
+        weighted = np.array(voted.counts, dtype=object) @ as_object(run.states)
+        same = tuple(map(int, weighted)) == voted.weighted
+    if not same:
         raise RuntimeError(f"the voted perceptron's list on {data.name} is not its iterates")
     return run
 
@@ -662,9 +721,11 @@ def epoch_rows(run: CyclicRun, origin: Origin,
     before, _, k = _within_epoch(run)
     m = np.array(run.mistakes, dtype=np.int64)
     mus = _column(least, s * s)
-    vectors["ws"] = _vectors(run.states[held], s)
-    vectors["g"] = _vectors(run.states[run.state_of[starts + N]] - run.states[held], s)
-    vectors["wb"] = _vectors(run.states[run.state_of[met]], s)
+    ws, ends, wb = np.split(run.states_at(np.concatenate(
+        [held, run.state_of[starts + N], run.state_of[met]])), 3)  # one pass at most
+    vectors["ws"] = _vectors(ws, s)
+    vectors["g"] = _vectors(ends - ws, s)
+    vectors["wb"] = _vectors(wb, s)
     vectors["xs"] = _vectors(run.form.rows[worst], s)
     scalars["ys"] = Column(np.array(run.data.y, dtype=np.int64)[worst])
     scalars["mus"] = mus
@@ -730,10 +791,47 @@ def voted_epochs(data: Dataset, max_epochs: int) -> int:
     return min(cap, 3 * run.epochs + 2)
 
 
+#: The most presentations of the voted perceptron's run that are kept (whole epochs: the
+#: first `VOTED_PRESENTATIONS // N` of them, `voted_run`): each costs an index and a flag
+#: and then its rows, and a run asked for more is made for those epochs, its other epochs'
+#: updates counted but not kept, and each step reading its rows says so (`cut_rows`). Its
+#: list of vectors, one per mistake, was kept whole: 200 epochs of a 20 000 x 50 file that
+#: is not separable made two million, and `audit averaged-voted --data` ended at a worker's
+#: 4 GB (exit 2). 4 000 000 presentations (those 200 epochs) are within it.
+VOTED_PRESENTATIONS = 2**22
+
+
 def voted_run(scenario: Scenario) -> CyclicRun:
-    """The voted perceptron's own run on the scenario (`voted_epochs`)."""
-    return voted_cyclic(scenario.data, scenario.u,
-                        voted_epochs(scenario.data, scenario.max_epochs))
+    """The voted perceptron's own run on the scenario (`voted_epochs`), the epochs within
+    `VOTED_PRESENTATIONS` of it kept (`CyclicRun.cut`)."""
+    data, u = scenario.data, scenario.u
+    epochs = voted_epochs(data, scenario.max_epochs)
+    kept = min(epochs, VOTED_PRESENTATIONS // max(data.n, 1))
+    if kept == epochs:
+        return voted_cyclic(data, u, epochs)
+    if kept == 0:  # not one epoch: the run kept is its start alone
+        return CyclicRun(data, tuple(u), (), (), 0, cut=(epochs, mistakes_from(
+            data, (0,) * data.d, epochs)))
+    run = voted_cyclic(data, u, kept)
+    voted = run.voted
+    assert voted is not None
+    return replace(run, cut=(epochs, mistakes_from(data, voted.last, epochs - kept)))
+
+
+def cut_rows(run: CyclicRun, row_set: str) -> tuple[int, str] | None:
+    """The rows of `row_set` a run cut at `VOTED_PRESENTATIONS` does not have (those of the
+    epochs not kept), and why; None when it has them all (`RunKind.cut`)."""
+    if run.cut is None:
+        return None
+    asked, later = run.cut
+    missing = asked - run.epochs
+    rows = {"cyclic-state": later, "cyclic-presentation": missing * run.data.n,
+            "cyclic-epoch": missing}.get(row_set, 0)
+    if not rows:
+        return None
+    return rows, (f"is the voted perceptron's first {run.epochs} of its {asked} epochs (one "
+                  f"run keeps at most {VOTED_PRESENTATIONS} presentations, whole epochs), so "
+                  f"the {rows} {row_set} rows of the other {missing} are not made")
 
 
 #: The algorithms that make cyclic runs (`verify.numeric.algorithms` says on which campaign
@@ -790,4 +888,5 @@ KIND = register(RunKind(
     rank=3,
     families={**DATASET, **UPDATES, **STREAM},
     history=True,
+    cut=cut_rows,
 ))

@@ -417,43 +417,51 @@ def _constants(run: OnlineUpdates, n: int, names: Collection[str] | None = None
 
 
 def update_rows(run: OnlineUpdates, origin: Origin,
-                names: Collection[str] | None = None) -> InstanceBatch:
-    """One row per update."""
-    n = len(run.updates)
+                names: Collection[str] | None = None, limit: int | None = None
+                ) -> InstanceBatch:
+    """One row per update (the first `limit` only, when given: `RowSet.prefix`)."""
+    n = len(run.updates) if limit is None else min(limit, len(run.updates))
     scalars, vectors = _constants(run, n, names)
     scalars["t"] = Column.counting(np.arange(n, dtype=np.int64), n - 1)
     _time(run, scalars, names, slice(0, n))
     if run.steps is None:
         scalars["tau"] = Column.constant(run.eta, n)
     elif None not in run.steps:  # a plug-in's update not along y x has no tau (no column)
-        scalars["tau"] = Column.of(run.steps)  # type: ignore[arg-type]
+        scalars["tau"] = Column.of(run.steps[:n])  # type: ignore[arg-type]
     if run.integer is not None and n:
-        which = run.integer.indices
+        which = run.integer.indices[:n]
         scalars["y"] = Column.counting(run.integer.problem.form.y[which], 1)
         vectors["w"] = run.integer.states(slice(0, n))
         vectors["w_next"] = run.integer.states(slice(1, n + 1))
         vectors["x"] = run.integer.examples(which)
     else:
-        scalars["y"] = Column(np.array([up.y for up in run.updates], dtype=np.int64))
-        vectors["w"] = VectorColumn.of([up.w for up in run.updates])
-        vectors["w_next"] = VectorColumn.of([up.w_next for up in run.updates])
-        vectors["x"] = VectorColumn.of([up.x for up in run.updates])
+        updates = run.updates[:n]
+        scalars["y"] = Column(np.array([up.y for up in updates], dtype=np.int64))
+        vectors["w"] = VectorColumn.of([up.w for up in updates])
+        vectors["w_next"] = VectorColumn.of([up.w_next for up in updates])
+        vectors["x"] = VectorColumn.of([up.x for up in updates])
     return run_rows(scalars, vectors, origin, np.arange(n))
 
 
 def state_rows(run: OnlineUpdates, origin: Origin,
-               names: Collection[str] | None = None) -> InstanceBatch:
-    """One row per state `w_t`, t = 0..T (the final iterate included); `mu` only when `names`
-    asks for it (it costs a pass over every example per state, which long traces checked
-    without a list of names, `verify.testing.check_run`, should not pay)."""
-    n = len(run.updates) + 1
+               names: Collection[str] | None = None, limit: int | None = None
+               ) -> InstanceBatch:
+    """One row per state `w_t`, t = 0..T (the final iterate included; the first `limit`
+    only, when given: `RowSet.prefix`); `mu` only when `names` asks for it (it costs a pass
+    over every example per state, which long traces checked without a list of names,
+    `verify.testing.check_run`, should not pay)."""
+    states = len(run.updates) + 1
+    n = states if limit is None else min(limit, states)
     scalars, vectors = _constants(run, n, names)
     scalars["t"] = Column.counting(np.arange(n, dtype=np.int64), n - 1)
     _time(run, scalars, names, slice(0, n))
-    vectors["w"] = (run.integer.states() if run.integer is not None
-                    else VectorColumn.of(run.states))
+    if run.integer is not None:
+        vectors["w"] = run.integer.states() if n == states else \
+            run.integer.states(slice(0, n))
+    else:
+        vectors["w"] = VectorColumn.of(run.states[:n])
     if names is not None and "mu" in names:
-        scalars["mu"] = iterate_margins(run)
+        scalars["mu"] = iterate_margins(run, n)
     return run_rows(scalars, vectors, origin, np.arange(n))
 
 
@@ -469,12 +477,12 @@ def _time(run: OnlineUpdates, scalars: dict[str, Column], names: Collection[str]
         scalars["time"] = Column.counting(picked, int(picked[-1]) if len(picked) else 0)
 
 
-def iterate_margins(run: OnlineUpdates) -> Column:
-    """`mu` per state: `min_j y_j <w_t, x_j>`, exactly (from the integers when the run has
-    them: `w_t = unit W_t`, `y_j x_j = Z_j / scale`)."""
+def iterate_margins(run: OnlineUpdates, n: int | None = None) -> Column:
+    """`mu` per state (the first `n`, when given): `min_j y_j <w_t, x_j>`, exactly (from
+    the integers when the run has them: `w_t = unit W_t`, `y_j x_j = Z_j / scale`)."""
     if run.integer is not None:
         problem = run.integer.problem
-        W, Z = as_object(run.integer.iterates), as_object(problem.Z).T
+        W, Z = as_object(run.integer.iterates[:n]), as_object(problem.Z).T
         step = max(1, MARGIN_BLOCK // max(run.data.n, 1))  # the table block by block
         lowest = np.concatenate([(W[k:k + step] @ Z).min(axis=1)
                                  for k in range(0, len(W), step)])
@@ -483,7 +491,7 @@ def iterate_margins(run: OnlineUpdates) -> Column:
     data = run.data
     signed = [tuple(y * v for v in x) for x, y in zip(data.X, data.y, strict=True)]
     return Column.of([min(sum((a * b for a, b in zip(w, z, strict=True)), Fraction(0))
-                          for z in signed) for w in run.states])
+                          for z in signed) for w in run.states[:n]])
 
 
 def example_rows(run: OnlineUpdates, origin: Origin,
@@ -1206,7 +1214,7 @@ KIND = register(RunKind(
         RowSet("state", "one row per `w_t`, t = 0..T (the final iterate included): "
                "invariants such as `t R2 - <w,w> >= 0` and the final bound "
                "`t gamma_u^2 <= R2 <u,u>`", state_rows,
-               _joint("state"), count=state_count),
+               _joint("state"), count=state_count, prefix=True),
         RowSet("example", "one row per (state `w_t`, example j), every example of the "
                "dataset in order, so both signs of `y<w,x>` and the boundary occur. It "
                "contains every update event (the update at state t is the row (t, j) of its "
@@ -1216,7 +1224,8 @@ KIND = register(RunKind(
                "strict set gives the same numbers, its extra boundary terms being 0)",
                example_rows, _joint("example"), count=example_count),
         RowSet("update", "one row per update (needed only for `w_next` and `tau`)",
-               update_rows, _joint("update"), updates=True, count=update_count),
+               update_rows, _joint("update"), updates=True, count=update_count,
+               prefix=True),
     ),
     runner,
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},

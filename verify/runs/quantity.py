@@ -134,6 +134,10 @@ class RowSet:
     #: rows of a run too large to make (`RunKind.size`); every built-in row set has one. None:
     #: a user's row set that does not say, whose rows are always made
     count: Callable[[Any], int] | None = None
+    #: whether `build` takes a fourth argument, `limit`, and then makes only the first
+    #: `limit` rows of a run, each the same row as among all of them: a campaign makes and
+    #: checks that many of a run whose rows are past its limit (`RunKind.rows`), not none
+    prefix: bool = False
 
 
 @dataclass(frozen=True)
@@ -217,6 +221,11 @@ class RunKind:
     #: whether its runs offer their history too (`verify.runs.families.HISTORY`, among
     #: `families`): each run's `families()` gives its dataset's families and its history's
     history: bool = False
+    #: `cut(run, row_set)`: the rows of `row_set` its runner did not make of a run it cut
+    #: at its own budget (the voted perceptron's epochs past
+    #: `verify.runs.cyclic.VOTED_PRESENTATIONS`), with why, said of the run (the campaign
+    #: names its file); None: the run has them all
+    cut: Callable[[Any, str], tuple[int, str] | None] | None = None
 
     def __post_init__(self) -> None:
         rows = {r.name for r in self.row_sets}
@@ -278,15 +287,21 @@ class RunKind:
         return next((r.name for r in self.row_sets if wanted <= self._names[r.name]), None)
 
     def rows(self, run: Any, row_set: str, origin: Origin,
-             names: Collection[str] | None = None) -> InstanceBatch:
-        """The `row_set` rows of `run` (possibly none), restricted to `names`."""
+             names: Collection[str] | None = None, limit: int | None = None
+             ) -> InstanceBatch:
+        """The `row_set` rows of `run` (possibly none), restricted to `names`; the first
+        `limit` of them only, when given (a row set that can, `RowSet.prefix`)."""
         if row_set not in self._builders:
             raise ValueError(f"a {self.name} run has no {row_set!r} rows")
         atoms = [n for n in names or () if is_atom(n)]
         needs = names
         if atoms:  # the quantities a sum reads are made too, then its column of them
             needs = needed(names or ())
-        batch = self._builders[row_set].build(run, origin, needs)
+        builder = self._builders[row_set]
+        if limit is not None and not builder.prefix:
+            raise ValueError(f"{row_set} rows are made whole, not the first {limit}")
+        batch = builder.build(run, origin, needs) if limit is None else \
+            builder.build(run, origin, needs, limit)  # type: ignore[call-arg]
         if atoms:  # its columns are made where the rows are checked (`family_columns`)
             data = getattr(run, "data", None)
             if data is None:
@@ -313,6 +328,10 @@ class RunKind:
         if count is None or data is None:
             return None
         return count(run), max(data.d, 1)
+
+    def prefix(self, row_set: str) -> bool:
+        """Whether the first rows of `row_set` of a run can be made alone (`RowSet.prefix`)."""
+        return self._builders[row_set].prefix
 
     def joint(self, row_set: str) -> Joint | None:
         """How the rows of `row_set` of many runs are made at once (None: run by run)."""

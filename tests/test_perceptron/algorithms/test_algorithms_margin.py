@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from perceptron.algorithms.margin import run_margin, threshold
 from perceptron.algorithms.online import run_online
-from perceptron.algorithms.voted import run_voted
+from perceptron.algorithms.voted import mistakes_from, run_voted
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from perceptron.generators.hypothesis import seeded_separable, separable_data
@@ -197,6 +197,41 @@ def test_a_tied_vote_and_the_hyperplane_predict_zero() -> None:
     assert run.vote((Fraction(1), Fraction(1))) == 1
     assert run.predict_averaged((Fraction(0), Fraction(0))) == 0
     assert run.predict_voted((Fraction(-1), Fraction(1))) == -1
+
+
+def test_training_keeps_no_vector_per_mistake() -> None:
+    """Votedbig: the run kept its list of vectors, one per mistake, as Python integers (200
+    epochs of a 20 000 x 50 file that is not separable: two million vectors, past a
+    worker's 4 GB, `audit averaged-voted --data` exit 2). Its memory now grows with the
+    presentations (an index and a flag each) and the mistakes (a count), not with mistakes
+    times coordinates; the last vector and the weighted sum, added up as it trains, are the
+    replayed list's."""
+    import tracemalloc
+
+    rng = [(7 * i * i + 3 * j) % 11 - 5 for i in range(40) for j in range(60)]
+    data = Dataset.of([rng[60 * i:60 * i + 60] for i in range(40)],
+                      [1 if (i * 5) % 3 else -1 for i in range(40)])  # not separable
+    tracemalloc.start()
+    run = run_voted(data, 200)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    presentations = 200 * data.n
+    assert run.updates > presentations // 2  # 60 Python ints a vector: over 1 000 bytes
+    assert peak < 100 * presentations  # was 6.0 MB, 750 bytes a presentation; now 0.37 MB
+    assert run.last == run.scaled[-1]
+    assert run.weighted == tuple(sum(c * v[i] for c, v in zip(run.counts, run.scaled,
+                                                                 strict=True))
+                                 for i in range(data.d))
+
+
+def test_the_mistakes_of_later_epochs_are_counted_from_the_last_vector() -> None:
+    """`mistakes_from` (what a voted run kept for fewer epochs than asked leaves out) counts
+    the mistakes of the epochs after a run's from its last vector: the longer run's."""
+    data = Dataset.of([[2, 1], [-1, -3], [1, -1], [-2, -1]], [1, 1, -1, 1])  # not separable
+    for kept, more in ((1, 1), (2, 5), (3, 0)):
+        short, long = run_voted(data, kept), run_voted(data, kept + more)
+        assert mistakes_from(data, short.last, more) == long.updates - short.updates
+    assert mistakes_from(data, (0, 0), 4) == run_voted(data, 4).updates > 8
 
 
 def test_no_epoch_is_refused() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -305,3 +306,29 @@ def test_margins_made_block_by_block_give_the_same_rows(monkeypatch, block: int)
              for run in runs]  # new runs: nothing cached from the first
     assert again == whole
     assert any(run.voted is not None for run in runs) and any(run.start for run in runs)
+
+
+def test_states_past_the_whole_limit_are_made_a_block_at_a_time(monkeypatch) -> None:
+    """Votedbig: the states were made whole (`CyclicRun.states`, T + 1 by d): two million of
+    the voted run on a 20 000 x 50 file that is not separable, 800 MB of int64, though only
+    its 200 epoch rows read them (its state and presentation rows past the rows' limit).
+    Past `WHOLE_STATES` coordinates the states asked for are made from blocks of partial sums
+    (`states_at`), never the whole table: the same states, the same epoch rows and the same
+    least margins as from the whole table, in any order asked, the last state included."""
+    scenarios = [*epochs.inseparable(3, 3), *epochs.separable_epochs(3, 2)]
+    for scenario in scenarios:
+        scenario = Scenario(scenario.data, scenario.u, scenario.origin, 9)
+        whole = voted_run(scenario)
+        rows = values(whole, "cyclic-epoch")
+        least = whole.lowest(np.arange(len(whole.states), dtype=np.int64))
+        with monkeypatch.context() as patch:
+            patch.setattr(cyclic, "WHOLE_STATES", 1)
+            patch.setattr(cyclic, "MARGIN_BLOCK", 3 * scenario.data.d)  # blocks of 3 states
+            blocks = voted_run(scenario)
+            T = len(blocks.update_positions)
+            which = np.array([T, 0, *range(T, -1, -2), 1 % (T + 1), T], dtype=np.int64)
+            assert np.array_equal(blocks.states_at(which), whole.states[which])
+            assert values(blocks, "cyclic-epoch") == rows
+            got = blocks.lowest(np.arange(T + 1, dtype=np.int64))
+            assert all(np.array_equal(a, b) for a, b in zip(got, least, strict=True))
+            assert "states" not in blocks.__dict__  # never made whole
