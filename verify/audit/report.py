@@ -6,6 +6,7 @@ identical reports.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -365,9 +366,15 @@ def plugin_lines(audit: Audit) -> list[str]:
 
 
 def said_once(line: str, said: AbstractSet[str]) -> str:
-    """`line`, or, when it is one of `said` (given under runs not made), its subject (the
-    words before its first colon) and where it was said."""
-    return f"{line.split(': ', 1)[0]}: {SAID_UNMADE}" if line in said else line
+    """`line`, or, when it is one of `said` (given under runs not made), its subject and
+    where it was said. The subject is the plug-in a line names (`plug-in NAME`), else the
+    words before its first colon (a data file's name): the words before a plug-in's first
+    colon may be half its reason ("plug-in p raised SystemExit: 3 on ..." read "plug-in p
+    raised SystemExit: as said under runs not made")."""
+    if line not in said:
+        return line
+    named = re.match(r"plug-in [^\s:]+", line)
+    return f"{named.group(0) if named else line.split(': ', 1)[0]}: {SAID_UNMADE}"
 
 
 def unmet_text(step: StepAudit) -> str:

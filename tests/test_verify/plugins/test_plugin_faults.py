@@ -262,7 +262,10 @@ def test_the_cli_reports_a_plug_in_that_exits_or_crashes_in_one_line(
     assert code == 2
     assert len(errors) == 1 and errors[0].startswith(f"novikoff: error: {said}"), errors
     assert "other                        verified" in out
-    assert f"plug/norm-growth: {said}" in out  # the step says why it was not run
+    # the step says why it was not run: its plug-in, whose reason is said whole, once,
+    # under runs not made (not half of it: "plug-in p raised SystemExit: as said ...")
+    assert "plug/norm-growth: plug-in p: as said under runs not made" in out, out
+    assert f"  plug: {said}" in out, out
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

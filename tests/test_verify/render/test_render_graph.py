@@ -144,6 +144,21 @@ def test_a_row_full_to_the_width_is_passed_around_and_the_drawing_widens() -> No
     _check(graph)
 
 
+def test_no_edge_of_the_batch_sheet_crosses_a_box() -> None:
+    """Newcomer 29 F4: on a TA's batch-perceptron sheet (three lines, edges spanning two)
+    `norm-side -> ratio-bound` ran under `iterations`, reading as uses that do not exist."""
+    def n(step: str, *uses: str, **kind: bool) -> Node:
+        return Node(step, step, uses, "proved", "held", **kind)
+
+    _check(layout([
+        n("expand"), n("drop", "expand"), n("optimal-value"),
+        Node("optimal-is-min", "optimal-is-min", (), "proved", "not-run"),
+        n("margin-squared"), n("margin-side", "margin-squared"), n("norm-side"),
+        n("ratio-bound", "margin-side", "norm-side"),
+        n("one-iteration", "drop", "optimal-value", "ratio-bound"),
+        n("distance", induction=True), n("iterations", "distance", theorem=True)]))
+
+
 @pytest.mark.parametrize("proof_id", sorted(PROOFS))
 def test_no_edge_of_a_built_in_proof_crosses_a_box(proof_id: str) -> None:
     """Every built-in proof's graph (chan-batch: 56 steps, 15 rows, corrections placed above
