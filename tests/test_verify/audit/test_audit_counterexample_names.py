@@ -185,3 +185,20 @@ def test_a_run_counterexample_in_the_proofs_names_is_valid_against_the_schema(
         {"$defs": shipped["$defs"], "$ref": "#/$defs/runCounterexample"})
     for numeric in report.values():
         assert list(validator.iter_errors(numeric["counterexample"])) == []
+
+
+def test_a_names_meaning_is_made_again_once_a_definition_is_added() -> None:
+    """A naming keeps each name's meaning on runs (`Naming._term`) with the number of
+    definitions it was made under: `defining` adds definitions to the naming it reads them
+    with, so a name read before its definition was added means itself, and after it the
+    definition's column, not the meaning kept from before."""
+    import sympy
+
+    from verify.runs.naming import Defined, Naming
+
+    names = Naming("online", {}, {})
+    m, column = sympy.Symbol("m"), sympy.Symbol("m__0123456789ab")
+    assert names.replaced(m + 1) == m + 1
+    names.defined["m"] = Defined("m", "m__0123456789ab", "max", ())
+    assert names.replaced(m + 1) == column + 1
+    assert names.replaced(2 * m) == 2 * column
