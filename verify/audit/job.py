@@ -951,7 +951,9 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     """The check of one step, or why it has none."""
     assert proof.numeric is not None
     if stated is None:
-        return "its statement is undefined (a use was refused: see the symbolic message)", None
+        # the kernel's error, not a refusal (a refused step refuses its proof): 1/0 at an
+        # induction's base, a used claim out of context, or a use of such a step
+        return "the kernel could not form its statement (see the symbolic message)", None
     if stated.exists:
         stated = witnessed(proof, stated)
     forms = [normal_form(r, r.text) for r in (*stated.hypotheses, stated.claim)]

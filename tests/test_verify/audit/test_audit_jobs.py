@@ -301,3 +301,41 @@ def test_proof_files_with_sums_are_checked_in_workers_as_in_one_process(tmp_path
         "(the store holds the built-in proofs' judgements only)") and searched > 0
     assert [s["symbolic"]["status"] for p in two["proofs"] for s in p["steps"]] == [
         "proved"] * 4
+
+
+UNDEFINED_AT_BASE = """
+title = "a statement the kernel cannot form: 1/t at an induction's base t = 0"
+vectors = ["w", "x"]
+scalars = ["t", "y", "R2"]
+
+[numeric]
+run = "online"
+
+[[step]]
+id = "growth"
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+claim = "norm2(w + y*x) <= norm2(w) + R2"
+
+[[step]]
+id = "reciprocal"
+claim = "1/t >= 0"
+[step.induction]
+variable = "t"
+base = {}
+step = {}
+"""
+
+
+def test_a_step_whose_statement_the_kernel_cannot_form_is_not_said_refused(tmp_path):
+    """Helper audspeed: such a step was not run on runs "because a use was refused", but no
+    use was (a refused step refuses its whole proof): the kernel could not form its
+    statement, `1/t` at t = 0 dividing by zero. Said so, the same with one job or two."""
+    path = tmp_path / "undefined.toml"
+    path.write_text(UNDEFINED_AT_BASE)
+    one, two = (run_audit([str(path)], budget="small", jobs=jobs) for jobs in (1, 2))
+    assert to_json(one) == to_json(two)
+    step = two.proofs[0].steps[1]
+    assert step.numeric is None and step.reason == (
+        "the kernel could not form its statement (see the symbolic message)")
+    assert step.symbolic.message == "`1/t >= 0 [t := 0]` divides by zero"  # no use refused
+    assert two.proofs[0].steps[0].numeric is not None  # the other step ran
