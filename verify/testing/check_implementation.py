@@ -777,6 +777,20 @@ def _vector(values: object, what: str, seen: _Findings) -> Vector | None:
     return tuple(out)
 
 
+def _bias_hint(width: int, d: int, bias: bool) -> str:
+    """The likely reason for weights one too many or one too few: a bias the conventions do
+    not claim, or claimed and not returned (newcomer 30: scikit-learn with
+    `fit_intercept=True` checked without `Conventions(bias=True)` said only "returned 2
+    weights; the data need 1")."""
+    if not bias and width == d + 1:
+        return ("; if the last is a bias, check it with conventions=Conventions(bias=True), "
+                "which appends a constant 1 to every example")
+    if bias and width == d - 1:
+        return ("; the conventions claim a bias (Conventions(bias=True)): return it last, or "
+                "check without it")
+    return ""
+
+
 def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
           ) -> tuple[Vector | None, list[Vector] | None, int | None]:
     """The final w, the iterates and the mistakes, exactly (a wrong width, a weight that is
@@ -784,7 +798,7 @@ def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
     w = _vector(fitted.w, "weights", seen)
     if w is not None and len(w) != d:
         seen.defects.append(f"returned {len(w)} weights; the data need {d}"
-                            + (" (the bias last)" if bias else ""))
+                            + (" (the bias last)" if bias else "") + _bias_hint(len(w), d, bias))
         w = None
     iterates: list[Vector] | None = None
     if fitted.iterates is not None:

@@ -125,7 +125,26 @@ def test_wrong_shapes_are_problems_whatever_the_arithmetic() -> None:
     report = check_implementation(lambda X, y, e: np.zeros(X.shape[1] + 1),
                                   sources=("tight",), count=1)
     outcome = report.outcomes[0]
-    assert outcome.problems == (f"returned {outcome.d + 1} weights; the data need {outcome.d}",)
+    assert outcome.problems == (f"returned {outcome.d + 1} weights; the data need {outcome.d}"
+                                "; if the last is a bias, check it with conventions="
+                                "Conventions(bias=True), which appends a constant 1 to every "
+                                "example",)
+
+
+def test_weights_one_off_for_a_bias_say_so() -> None:
+    """newcomer 30: `sklearn_fit(fit_intercept=True)` under the default conventions said only
+    "returned 2 weights; the data need 1"; a bias claimed and not returned is named too, and
+    other widths get no hint."""
+    claimed = check_implementation(lambda X, y, e: np.zeros(X.shape[1]), sources=("tight",),
+                                   count=1, conventions=Conventions(bias=True))
+    outcome = claimed.outcomes[0]
+    assert outcome.problems == (f"returned {outcome.d} weights; the data need {outcome.d + 1} "
+                                "(the bias last); the conventions claim a bias "
+                                "(Conventions(bias=True)): return it last, or check without it",)
+    wide = check_implementation(lambda X, y, e: np.zeros(X.shape[1] + 2), sources=("tight",),
+                                count=1)
+    outcome = wide.outcomes[0]
+    assert outcome.problems == (f"returned {outcome.d + 2} weights; the data need {outcome.d}",)
 
 
 def test_a_weight_array_with_two_long_axes_is_no_vector() -> None:
