@@ -324,7 +324,9 @@ class ImplementationReport:
             claim = ("visits the examples in another order than the exact perceptron's "
                      "cyclic one (check it with theory_only=True if that is intended)")
         elif self.theory_only:
-            claim = "breaks the perceptron theory on its own iterates"
+            # Not "breaks the theory": a fit returning no iterates, or a w that is not its
+            # last iterate, fails this check without any iterate breaking it (newcomer 30).
+            claim = "fails the theory-only check of its own run"
         else:
             claim = "is not the perceptron it claims to be"
         lines = [f"{self.implementation} {claim} ({self.conventions.describe()}): "

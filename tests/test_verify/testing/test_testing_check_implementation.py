@@ -403,3 +403,15 @@ def test_theory_only_summary_says_no_comparison_was_made() -> None:
     assert compared.splitlines()[1].split() == [
         "tight", "scenarios", "8", "identical", "8", "float-exact", "8", "problems", "0",
         "max", "deviation", "0"]
+
+
+def test_a_theory_only_failure_without_iterates_does_not_claim_they_break_the_theory() -> None:
+    """newcomer 30: `sklearn_fit(shuffle=True, iterates=False)` under `theory_only=True` was
+    headed "breaks the perceptron theory on its own iterates" above "returned no iterates"."""
+    report = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e)[0],
+                                  sources=("tight",), count=1, theory_only=True, name="bare")
+    with pytest.raises(AssertionError) as raised:
+        report.raise_for_violations()
+    said = str(raised.value)
+    assert said.startswith("bare fails the theory-only check of its own run (")
+    assert "breaks" not in said and "\n  - returned no iterates: theory_only=True" in said
