@@ -323,9 +323,12 @@ class ImplementationReport:
         if self.order_only:
             claim = ("visits the examples in another order than the exact perceptron's "
                      "cyclic one (check it with theory_only=True if that is intended)")
+        elif self.theory_only and any(p.startswith("its iterates break the theory")
+                                      for p in first.problems):
+            claim = "breaks the perceptron theory on its own iterates"
         elif self.theory_only:
-            # Not "breaks the theory": a fit returning no iterates, or a w that is not its
-            # last iterate, fails this check without any iterate breaking it (newcomer 30).
+            # A fit returning no iterates, or a w that is not its last iterate, fails this
+            # check with no iterate breaking the theory (newcomer 30: the header said so).
             claim = "fails the theory-only check of its own run"
         else:
             claim = "is not the perceptron it claims to be"
