@@ -336,6 +336,9 @@ class ImplementationReport:
                  f"{len(self.failures)} of {len(self.outcomes)} calls fail; simplest: "
                  f"{first.where}"]
         lines.extend(f"  - {p}" for p in first.problems)
+        if not (self.order_only or self.theory_only):
+            lines.extend(f"  - {hint}" for hint in [_rule_hint(self.outcomes, self.conventions)]
+                         if hint)
         lines.append("  reproduce with exactly the data handed over:")
         lines.extend(f"    {line}" for line in first.reproducer().splitlines())
         more = [o for o in self.failures if o is not first]
@@ -344,6 +347,35 @@ class ImplementationReport:
             lines.append(f"  ({len(more)} more failing scenario{'s' if len(more) > 1 else ''}"
                          f", in: {sources})")
         raise AssertionError("\n".join(lines))
+
+
+#: The other update rules a perceptron is commonly written with: `<` (ties never update) and
+#: a prediction `sign(<w, x>)` compared with `y`, `sign(0)` either way.
+OTHER_RULES = (("lt", 1), ("mistake", -1), ("mistake", 1))
+
+
+def _rule_hint(outcomes: Sequence[ScenarioOutcome], conventions: Conventions) -> str:
+    """When the implementation's final `w` is, on every call of the check, exactly the
+    perceptron's under another update rule (the same data and epochs), say which, as
+    `_rate_hint` does for the learning rate (newcomer 30: a predict-then-update perceptron,
+    `1 if s > 0 else -1`, failed 83 of 108 calls with nothing pointing at
+    `Conventions(rule="mistake", sign_zero=-1)`). Every call, not one: on the smallest
+    scenarios several rules agree by chance (a one-pass fit matched `sign_zero=-1` on one).
+    Run once per message, a rule dropped at its first call that disagrees."""
+    called = [o for o in outcomes if o.w is not None and o.X is not None and o.y is not None]
+    if not called or all(o.w == o.engine.w for o in called):
+        return ""
+    for rule, sign_zero in OTHER_RULES:
+        other = replace(conventions, rule=rule, sign_zero=sign_zero)
+        if other == conventions:
+            continue
+        if all(run_online(Dataset.of(o.X.tolist(), o.y.tolist()),  # type: ignore[union-attr]
+                          other, max_epochs=o.epochs).w == o.w for o in called):
+            said = f'rule="{rule}"' + (f", sign_zero={sign_zero}" if rule == "mistake" else "")
+            return (f"on each of its {len(called)} calls its w is exactly the perceptron's "
+                    f"under another rule ({other.describe()}): if that rule is intended, "
+                    f"check it with conventions=Conventions({said})")
+    return ""
 
 
 def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iterable[Scenario]]

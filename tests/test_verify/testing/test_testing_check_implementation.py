@@ -415,3 +415,40 @@ def test_a_theory_only_failure_without_iterates_does_not_claim_they_break_the_th
     said = str(raised.value)
     assert said.startswith("bare fails the theory-only check of its own run (")
     assert "breaks" not in said and "\n  - returned no iterates: theory_only=True" in said
+
+
+def predict_then_update(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+    """A correct perceptron of another rule: predict `+1 if <w, x> > 0 else -1`, update when
+    the prediction is wrong (so a tie updates only a +1 example: `sign(0) = -1`)."""
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        updated = False
+        for x, label in zip(X, y, strict=True):
+            if (1 if w @ x > 0 else -1) != label:
+                w, updated = w + label * x, True
+        if not updated:
+            break
+    return w
+
+
+def test_a_fit_of_another_rule_is_told_which_rule_explains_it() -> None:
+    """newcomer 30: a predict-then-update perceptron failed 83 of 108 calls with nothing
+    pointing at the rule; the message now names it when every call agrees with it, and a
+    one-pass fit, which one small scenario lets look like `sign_zero=-1`, gets no such hint."""
+    sources = {"sources": ("tight", "adversary", "protocol"), "count": 2}
+    cases = [(predict_then_update, 'conventions=Conventions(rule="mistake", sign_zero=-1)'),
+             (lambda X, y, e: numpy_perceptron(X, y, e, strict=True)[0],
+              'conventions=Conventions(rule="lt")'),
+             (lambda X, y, e: numpy_perceptron(X, y, 1)[0], None)]
+    for fit, hint in cases:
+        report = check_implementation(fit, **sources)  # type: ignore[arg-type]
+        with pytest.raises(AssertionError) as raised:
+            report.raise_for_violations()
+        said = str(raised.value)
+        if hint is None:
+            assert "another rule" not in said
+        else:
+            assert "calls its w is exactly the perceptron's under another rule" in said
+            assert said.count(hint) == 1, said
+    assert check_implementation(predict_then_update, conventions=Conventions(
+        rule="mistake", sign_zero=-1), **sources).ok  # type: ignore[arg-type]
