@@ -55,3 +55,26 @@ def test_the_api_page_counts_the_calls_of_a_default_check() -> None:
     assert calls == {"protocol": protocol, "adversary": adversary, "tight": tight,
                      "generated": generated}
     assert total == sum(calls.values())
+
+
+def test_the_api_pages_hypothesis_settings_are_deterministic() -> None:
+    """newcomer 30: the page's hypothesis example, copied into a CI suite, drew other data on
+    every run (a test passed twice, then failed on data needing 1.8e15 updates), while the
+    page promises outcomes that never change; each `@settings` it shows now derandomizes."""
+    shown = [line for block in python_blocks(DOC.read_text()) for line in block.splitlines()
+             if line.lstrip().startswith("@settings(")]
+    assert shown, "the hypothesis example is gone from docs/api.md"
+    assert all("derandomize=True" in line for line in shown), shown
+
+
+def test_the_api_pages_exceptions_are_importable_where_it_says() -> None:
+    """newcomer 30: the page named `UnnamedPlugin` and `Overwrite` as what the API raises but
+    not where a test suite imports them from to catch them."""
+    import importlib
+
+    text = " ".join(DOC.read_text().split())
+    for name in ("UnnamedPlugin", "Overwrite"):
+        said = re.search(rf"`{name}` \(`([\w.]+)`;", text)
+        assert said, f"docs/api.md no longer says where {name} lives"
+        error = getattr(importlib.import_module(said.group(1)), name)
+        assert issubclass(error, ValueError)

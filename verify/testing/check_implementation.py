@@ -329,8 +329,13 @@ class ImplementationReport:
         if self.order_only:
             claim = ("visits the examples in another order than the exact perceptron's "
                      "cyclic one (check it with theory_only=True if that is intended)")
-        elif self.theory_only:
+        elif self.theory_only and any(p.startswith("its iterates break the theory")
+                                      for p in first.problems):
             claim = "breaks the perceptron theory on its own iterates"
+        elif self.theory_only:
+            # A fit returning no iterates, or a w that is not its last iterate, fails this
+            # check with no iterate breaking the theory (newcomer 30: the header said so).
+            claim = "fails the theory-only check of its own run"
         else:
             # the conventions are the ones it was checked under, which fit never stated
             # (newcomer 28: "it claims to be (... eta = 1 ...)" of a rate-1/2 fit)
@@ -339,6 +344,9 @@ class ImplementationReport:
                  f"{len(self.failures)} of {len(self.outcomes)} calls fail; simplest: "
                  f"{first.where}"]
         lines.extend(f"  - {p}" for p in first.problems)
+        if not (self.order_only or self.theory_only):
+            lines.extend(f"  - {hint}" for hint in [_rule_hint(self.outcomes, self.conventions)]
+                         if hint)
         lines.append("  reproduce with exactly the data handed over:")
         lines.extend(f"    {line}" for line in first.reproducer().splitlines())
         more = [o for o in self.failures if o is not first]
@@ -347,6 +355,35 @@ class ImplementationReport:
             lines.append(f"  ({len(more)} more failing scenario{'s' if len(more) > 1 else ''}"
                          f", in: {sources})")
         raise AssertionError("\n".join(lines))
+
+
+#: The other update rules a perceptron is commonly written with: `<` (ties never update) and
+#: a prediction `sign(<w, x>)` compared with `y`, `sign(0)` either way.
+OTHER_RULES = (("lt", 1), ("mistake", -1), ("mistake", 1))
+
+
+def _rule_hint(outcomes: Sequence[ScenarioOutcome], conventions: Conventions) -> str:
+    """When the implementation's final `w` is, on every call of the check, exactly the
+    perceptron's under another update rule (the same data and epochs), say which, as
+    `_rate_hint` does for the learning rate (newcomer 30: a predict-then-update perceptron,
+    `1 if s > 0 else -1`, failed 83 of 108 calls with nothing pointing at
+    `Conventions(rule="mistake", sign_zero=-1)`). Every call, not one: on the smallest
+    scenarios several rules agree by chance (a one-pass fit matched `sign_zero=-1` on one).
+    Run once per message, a rule dropped at its first call that disagrees."""
+    called = [o for o in outcomes if o.w is not None and o.X is not None and o.y is not None]
+    if not called or all(o.w == o.engine.w for o in called):
+        return ""
+    for rule, sign_zero in OTHER_RULES:
+        other = replace(conventions, rule=rule, sign_zero=sign_zero)
+        if other == conventions:
+            continue
+        if all(run_online(Dataset.of(o.X.tolist(), o.y.tolist()),  # type: ignore[union-attr]
+                          other, max_epochs=o.epochs).w == o.w for o in called):
+            said = f'rule="{rule}"' + (f", sign_zero={sign_zero}" if rule == "mistake" else "")
+            return (f"on each of its {len(called)} calls its w is exactly the perceptron's "
+                    f"under another rule ({other.describe()}): if that rule is intended, "
+                    f"check it with conventions=Conventions({said})")
+    return ""
 
 
 def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iterable[Scenario]]
@@ -823,6 +860,20 @@ def _vector(values: object, what: str, seen: _Findings) -> Vector | None:
     return tuple(out)
 
 
+def _bias_hint(width: int, d: int, bias: bool) -> str:
+    """The likely reason for weights one too many or one too few: a bias the conventions do
+    not claim, or claimed and not returned (newcomer 30: scikit-learn with
+    `fit_intercept=True` checked without `Conventions(bias=True)` said only "returned 2
+    weights; the data need 1")."""
+    if not bias and width == d + 1:
+        return ("; if the last is a bias, check it with conventions=Conventions(bias=True), "
+                "which appends a constant 1 to every example")
+    if bias and width == d - 1:
+        return ("; the conventions claim a bias (Conventions(bias=True)): return it last, or "
+                "check without it")
+    return ""
+
+
 def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
           ) -> tuple[Vector | None, list[Vector] | None, int | None]:
     """The final w, the iterates and the mistakes, exactly (a wrong width, a weight that is
@@ -830,7 +881,7 @@ def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
     w = _vector(fitted.w, "weights", seen)
     if w is not None and len(w) != d:
         seen.defects.append(f"returned {len(w)} weights; the data need {d}"
-                            + (" (the bias last)" if bias else ""))
+                            + (" (the bias last)" if bias else "") + _bias_hint(len(w), d, bias))
         w = None
     iterates: list[Vector] | None = None
     if fitted.iterates is not None:

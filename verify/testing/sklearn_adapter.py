@@ -16,6 +16,10 @@ from verify.testing.check_implementation import Fitted
 
 CLASSES = np.array([-1, 1])
 
+#: Settings under which `fit` makes a run that `partial_fit` on one example at a time cannot
+#: record: its own shuffled order, or a validation split held out of the data.
+UNFOLLOWED = ("shuffle", "early_stopping")
+
 
 class SklearnPerceptron:
     """`fit(X, y, epochs)` for scikit-learn's `Perceptron`, set up as the textbook perceptron.
@@ -27,6 +31,17 @@ class SklearnPerceptron:
     so it is done only when `epochs * n <= max_visits` (every campaign scenario and all but
     the protocol's longest run, 3 x 1042 visits); above, only the final weights are returned
     (still compared exactly with the exact perceptron's).
+
+    The trajectory is recorded only as the run `fit` made, never another one beside it: the
+    check reads the final weights, the mistakes and the iterates of one `Fitted` as one run,
+    so a trajectory of another run would make it print untrue things about scikit-learn
+    (newcomer 30: with `shuffle=True`, "its final w is not its last iterate", the w being
+    fit's shuffled run and the iterates a cyclic one). Hence `shuffle=True` and
+    `early_stopping=True` (a visiting order, or a held-out split, that `partial_fit` one
+    example at a time cannot follow) are refused with `iterates=True`; the recording makes
+    the epochs `fit` makes (a `max_iter` given overrides `epochs`, for both); and a recording
+    that does not end at `fit`'s weights (`tol` stopped `fit` early, which `partial_fit`
+    never does) is dropped, leaving the final weights alone to be compared.
     """
 
     DEFAULTS: Mapping[str, object] = {"shuffle": False, "tol": None, "penalty": None,
@@ -37,8 +52,20 @@ class SklearnPerceptron:
         self.iterates = iterates
         self.max_visits = max_visits
         self.params = {**self.DEFAULTS, **params}
+        unfollowed = [k for k in UNFOLLOWED if self.params.get(k)]
+        if iterates and unfollowed:
+            raise ValueError(
+                f"sklearn_fit({', '.join(f'{k}={self.params[k]!r}' for k in unfollowed)}) "
+                "cannot record scikit-learn's iterates: partial_fit one example at a time "
+                "visits them in the order handed over, all of them, which is not the run fit "
+                "makes then; pass iterates=False to compare its final weights only")
         self.__name__ = "scikit-learn Perceptron(" + ", ".join(
             f"{k}={v!r}" for k, v in self.params.items()) + ")"
+
+    def _epochs(self, epochs: int) -> int:
+        """The epochs `fit` is allowed: `epochs`, unless a `max_iter` was given."""
+        given = self.params.get("max_iter")
+        return epochs if given is None else int(given)  # type: ignore[call-overload]
 
     def _model(self, epochs: int) -> Any:
         from sklearn.linear_model import Perceptron
@@ -55,17 +82,18 @@ class SklearnPerceptron:
         model = self._model(epochs)
         if len(set(y.tolist())) == 2:
             return self._weights(model.fit(X, y))
-        for _ in range(epochs):
+        for _ in range(self._epochs(epochs)):
             model.partial_fit(X, y, classes=CLASSES)
         return self._weights(model)
 
     def __call__(self, X: np.ndarray, y: np.ndarray, epochs: int) -> Fitted:
         w = self._fit(X, y, epochs)
-        if not self.iterates or epochs * X.shape[0] > self.max_visits:
+        made = self._epochs(epochs)
+        if not self.iterates or made * X.shape[0] > self.max_visits:
             return Fitted(w)
         model = self._model(epochs)
         trajectory = [np.zeros_like(w)]
-        for _ in range(epochs):
+        for _ in range(made):
             changed = False
             for i in range(X.shape[0]):
                 model.partial_fit(X[i:i + 1], y[i:i + 1], classes=CLASSES)
@@ -75,6 +103,8 @@ class SklearnPerceptron:
                     changed = True
             if not changed:
                 break
+        if not np.array_equal(trajectory[-1], w):
+            return Fitted(w)  # not fit's run (its tol stopped it earlier): w alone is fit's
         return Fitted(w, len(trajectory) - 1, trajectory)
 
 
@@ -84,5 +114,6 @@ def sklearn_fit(*, iterates: bool = True, max_visits: int = 1000, **params: obje
     fit_intercept=False, max_iter=epochs)` as a `fit` for `check_implementation`; `params`
     override those settings (say `eta0` to the implementation's eta, `fit_intercept=True`
     with a bias), and `iterates` records its trajectory on calls of at most `max_visits`
-    visits (`epochs * n`)."""
+    visits (`epochs * n`), only as the run `fit` made (`shuffle=True` and
+    `early_stopping=True` need `iterates=False`: `SklearnPerceptron`)."""
     return SklearnPerceptron(iterates=iterates, max_visits=max_visits, **params)

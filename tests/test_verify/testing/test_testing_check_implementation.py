@@ -128,7 +128,26 @@ def test_wrong_shapes_are_problems_whatever_the_arithmetic() -> None:
     report = check_implementation(lambda X, y, e: np.zeros(X.shape[1] + 1),
                                   sources=("tight",), count=1)
     outcome = report.outcomes[0]
-    assert outcome.problems == (f"returned {outcome.d + 1} weights; the data need {outcome.d}",)
+    assert outcome.problems == (f"returned {outcome.d + 1} weights; the data need {outcome.d}"
+                                "; if the last is a bias, check it with conventions="
+                                "Conventions(bias=True), which appends a constant 1 to every "
+                                "example",)
+
+
+def test_weights_one_off_for_a_bias_say_so() -> None:
+    """newcomer 30: `sklearn_fit(fit_intercept=True)` under the default conventions said only
+    "returned 2 weights; the data need 1"; a bias claimed and not returned is named too, and
+    other widths get no hint."""
+    claimed = check_implementation(lambda X, y, e: np.zeros(X.shape[1]), sources=("tight",),
+                                   count=1, conventions=Conventions(bias=True))
+    outcome = claimed.outcomes[0]
+    assert outcome.problems == (f"returned {outcome.d} weights; the data need {outcome.d + 1} "
+                                "(the bias last); the conventions claim a bias "
+                                "(Conventions(bias=True)): return it last, or check without it",)
+    wide = check_implementation(lambda X, y, e: np.zeros(X.shape[1] + 2), sources=("tight",),
+                                count=1)
+    outcome = wide.outcomes[0]
+    assert outcome.problems == (f"returned {outcome.d + 2} weights; the data need {outcome.d}",)
 
 
 def test_a_weight_array_with_two_long_axes_is_no_vector() -> None:
@@ -453,3 +472,52 @@ def test_theory_only_summary_says_no_comparison_was_made() -> None:
     assert compared.splitlines()[1].split() == [
         "tight", "scenarios", "8", "identical", "8", "float-exact", "8", "problems", "0",
         "max", "deviation", "0"]
+
+
+def test_a_theory_only_failure_without_iterates_does_not_claim_they_break_the_theory() -> None:
+    """newcomer 30: `sklearn_fit(shuffle=True, iterates=False)` under `theory_only=True` was
+    headed "breaks the perceptron theory on its own iterates" above "returned no iterates"."""
+    report = check_implementation(lambda X, y, e: numpy_perceptron(X, y, e)[0],
+                                  sources=("tight",), count=1, theory_only=True, name="bare")
+    with pytest.raises(AssertionError) as raised:
+        report.raise_for_violations()
+    said = str(raised.value)
+    assert said.startswith("bare fails the theory-only check of its own run (")
+    assert "breaks" not in said and "\n  - returned no iterates: theory_only=True" in said
+
+
+def predict_then_update(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+    """A correct perceptron of another rule: predict `+1 if <w, x> > 0 else -1`, update when
+    the prediction is wrong (so a tie updates only a +1 example: `sign(0) = -1`)."""
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        updated = False
+        for x, label in zip(X, y, strict=True):
+            if (1 if w @ x > 0 else -1) != label:
+                w, updated = w + label * x, True
+        if not updated:
+            break
+    return w
+
+
+def test_a_fit_of_another_rule_is_told_which_rule_explains_it() -> None:
+    """newcomer 30: a predict-then-update perceptron failed 83 of 108 calls with nothing
+    pointing at the rule; the message now names it when every call agrees with it, and a
+    one-pass fit, which one small scenario lets look like `sign_zero=-1`, gets no such hint."""
+    sources = {"sources": ("tight", "adversary", "protocol"), "count": 2}
+    cases = [(predict_then_update, 'conventions=Conventions(rule="mistake", sign_zero=-1)'),
+             (lambda X, y, e: numpy_perceptron(X, y, e, strict=True)[0],
+              'conventions=Conventions(rule="lt")'),
+             (lambda X, y, e: numpy_perceptron(X, y, 1)[0], None)]
+    for fit, hint in cases:
+        report = check_implementation(fit, **sources)  # type: ignore[arg-type]
+        with pytest.raises(AssertionError) as raised:
+            report.raise_for_violations()
+        said = str(raised.value)
+        if hint is None:
+            assert "another rule" not in said
+        else:
+            assert "calls its w is exactly the perceptron's under another rule" in said
+            assert said.count(hint) == 1, said
+    assert check_implementation(predict_then_update, conventions=Conventions(
+        rule="mistake", sign_zero=-1), **sources).ok  # type: ignore[arg-type]

@@ -100,7 +100,11 @@ def test_the_theory_only_mode_still_fails_bugs_on_their_own_iterates(name: str) 
     by_name = {m.name: m for m in MUTANTS}
     report = check_implementation(by_name[name].fit, theory_only=True, name=name)
     assert not report.ok, name
-    with pytest.raises(AssertionError, match=f"^{name} breaks the perceptron theory"):
+    # More updates than visits is no perceptron run, though no iterate breaks the theory:
+    # the header says only that the check failed (newcomer 30), the problem says why.
+    header = ("fails the theory-only check of its own run" if name == "IgnoresEpochs"
+              else "breaks the perceptron theory on its own iterates")
+    with pytest.raises(AssertionError, match=f"^{name} {header}"):
         report.raise_for_violations()
 
 

@@ -104,3 +104,43 @@ def test_an_implementation_doubling_its_steps_is_caught() -> None:
     with pytest.raises(AssertionError, match=r"doubled_steps is not the perceptron .*\n"
                                              r"  - final w differs from the exact perceptron"):
         broken.raise_for_violations()
+
+
+# ---- the trajectory is fit's run or none (newcomer 30) ------------------------------------
+
+#: The protocol's run of 57 epochs: scikit-learn with `tol=1e-3` stops it after 6 epochs
+#: (n_iter_no_change), which `partial_fit` one example at a time never does.
+LONG_X = np.array([[2.0, 5.0], [-4.0, -3.0], [-5.0, -4.0]])
+LONG_Y = np.array([-1, -1, 1])
+
+
+def test_a_shuffled_sklearn_run_is_not_recorded_as_a_cyclic_one() -> None:
+    """Its final w came from fit's shuffled run and its "iterates" from a cyclic partial_fit
+    run, so theory_only printed "its final w (1, -67108863) is not its last iterate", untrue
+    of scikit-learn; now refused up front, and checked on its final weights alone."""
+    for setting in ({"shuffle": True, "random_state": 0}, {"early_stopping": True}):
+        with pytest.raises(ValueError, match=r"^sklearn_fit\((shuffle|early_stopping)=True\) "
+                                             r"cannot record scikit-learn's iterates: .*"
+                                             r"pass iterates=False"):
+            sklearn_fit(**setting)
+    fitted = sklearn_fit(shuffle=True, random_state=0, iterates=False)(LONG_X, LONG_Y, 57)
+    assert fitted.iterates is None and fitted.mistakes is None
+
+
+@pytest.mark.parametrize(("params", "epochs"), [({"tol": 1e-3}, 57), ({"max_iter": 5}, 1)])
+def test_a_recorded_trajectory_is_the_run_fit_made(params: dict[str, object],
+                                                  epochs: int) -> None:
+    """`tol` stops fit early and a `max_iter` given overrides `epochs`: the trajectory
+    recorded beside fit's w was another run (57 and 1 epochs), its mistakes not fit's."""
+    from sklearn.linear_model import Perceptron
+
+    fitted = sklearn_fit(**params)(LONG_X, LONG_Y, epochs)
+    theirs = Perceptron(shuffle=False, penalty=None, eta0=1, fit_intercept=False,
+                        **{"tol": None, "max_iter": epochs, **params}).fit(LONG_X, LONG_Y)
+    assert np.array_equal(fitted.w, theirs.coef_.ravel())
+    if fitted.iterates is not None:
+        assert np.array_equal(fitted.iterates[-1], fitted.w)
+        assert fitted.mistakes == len(fitted.iterates) - 1
+    if "max_iter" in params:  # fit's own 5 epochs (15 visits) are recorded, not 1
+        assert fitted.iterates is not None and fitted.mistakes == 10  # 3, 1, 2, 2, 2
+
