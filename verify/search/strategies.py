@@ -562,3 +562,5 @@ STRATEGIES: tuple[Strategy, ...] = (
     CrossScaledSquares(),
     SemidefiniteSquares(),
 )
+BEFORE_SDP: tuple[Strategy, ...] = STRATEGIES[:-1]
+"""The strategies before the SDP (the costliest): a quick first pass (`prover.decide`)."""
