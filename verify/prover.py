@@ -26,7 +26,7 @@ from verify.kernel import Certificate, Counterexample, Judgement, atoms
 from verify.relevance import Part, parts
 from verify.search.counterexamples import CounterexampleSearch, linear_counterexample
 from verify.search.polynomials import Context
-from verify.search.strategies import STRATEGIES, missing_factor
+from verify.search.strategies import BEFORE_SDP, STRATEGIES, Strategy, missing_factor
 from verify.search.work import DEFAULT_BUDGET, Exhausted, SearchBudget, TimeCap, Work
 from verify.verdict import Stop, Verdict
 
@@ -39,6 +39,7 @@ def decide(
     guard: float | None = None,
     time_limit: float | None = None,
     shrink: bool = True,
+    quick: bool = False,
 ) -> Verdict:
     """Prove or refute `judgement` within `budget`, or say what was tried and what ran out.
 
@@ -47,7 +48,10 @@ def decide(
     callers written for the old clock-bounded search keep working: it is ignored, because a
     verdict must not depend on the time it took (pass `guard` for a cap). `shrink=False`
     leaves a counterexample as found: for callers that only ask whether one exists (the
-    vacuity check), shrinking it (often most of the search's time) buys nothing.
+    vacuity check), shrinking it (often most of the search's time) buys nothing. `quick`
+    runs the certificate strategies before the SDP only (`BEFORE_SDP`), with no counterexample
+    search and no advice: a first pass for a caller with another form of the same question to
+    try before the costly rest (`proof_checker._antisymmetry`); unknown when it finds none.
     """
     del time_limit  # compatibility only; see the docstring
     start = perf_counter()
@@ -55,7 +59,12 @@ def decide(
     notes: list[str] = []
     stops: list[Stop] = []  # what `notes` say stopped the search, as kinds (`Stop`)
     try:
-        verdict = _search(judgement, hints, work, notes, start, shrink, stops)
+        if quick:
+            verdict = _certified(judgement, hints, work, notes, start, stops, BEFORE_SDP)
+            if verdict is None:
+                return Verdict("unknown", None, None, "; ".join(notes), _since(start))
+        else:
+            verdict = _search(judgement, hints, work, notes, start, shrink, stops)
     except TimeCap as cap:
         return Verdict("unknown", None, None, "; ".join([str(cap), *notes]), _since(start),
                        stops=(*stops, Stop("time-cap")))
@@ -117,16 +126,8 @@ def _search(
 
     if (verdict := refuted("dimension-1 screen", quick=True)) is not None:
         return verdict
-    found = parts(judgement, hints)
-    for number, part in enumerate(found):
-        # each part on its own count: its verdict cannot depend on the others (relevance.py)
-        part_work = work.fork()
-        where = f"part {number + 1} of {len(found)}: " if len(found) > 1 else ""
-        if verdict := _certify(judgement, part, Context(part.judgement, hints, part_work),
-                               start, notes, where, stops):
-            return verdict
-        notes.extend(f"{where}{note}" for note in part_work.notes)
-        stops.extend(part_work.stops)
+    if verdict := _certified(judgement, hints, work, notes, start, stops, STRATEGIES):
+        return verdict
     if (verdict := refuted("search in dimensions 1-3", quick=False)) is not None:
         return verdict
     if (verdict := checked(linear_counterexample(judgement, work.budget), "one LP")) is not None:
@@ -149,11 +150,29 @@ def _search(
     return None
 
 
+def _certified(judgement: Judgement, hints: Sequence[sympy.Expr | Vec], work: Work,
+               notes: list[str], start: float, stops: list[Stop],
+               strategies: Sequence[Strategy]) -> Verdict | None:
+    """A proved verdict from `strategies` on the judgement's parts (`verify.relevance`), or
+    None (noting why)."""
+    found = parts(judgement, hints)
+    for number, part in enumerate(found):
+        # each part on its own count: its verdict cannot depend on the others (relevance.py)
+        part_work = work.fork()
+        where = f"part {number + 1} of {len(found)}: " if len(found) > 1 else ""
+        if verdict := _certify(judgement, part, Context(part.judgement, hints, part_work),
+                               start, notes, where, stops, strategies):
+            return verdict
+        notes.extend(f"{where}{note}" for note in part_work.notes)
+        stops.extend(part_work.stops)
+    return None
+
+
 def _certify(judgement: Judgement, part: Part, ctx: Context, start: float, notes: list[str],
-             where: str, stops: list[Stop]) -> Verdict | None:
-    """The strategies, cheapest first, on one part: a proved verdict or None (noting why,
+             where: str, stops: list[Stop], strategies: Sequence[Strategy]) -> Verdict | None:
+    """`strategies`, cheapest first, on one part: a proved verdict or None (noting why,
     and in `stops` what stopped it short)."""
-    for strategy in STRATEGIES:
+    for strategy in strategies:
         if not strategy.applies(ctx):
             continue
         try:

@@ -136,3 +136,46 @@ def test_explain_json_carries_both_halves(tmp_path: Path,
         assert half["certificate"] and half["why"]
         assert any(h["origin"] == "the half's negation" for h in half["hypotheses"]) \
             == half["refutation_form"]
+
+
+LOSS = """
+title = "soft loss"
+scalars = ["y", "g", "l"]
+
+[define]
+l = "max(0, -y*g)"
+
+[[step]]
+id = "correct"
+given = ["y*g >= 0"]
+claim = "{claim}"
+"""
+
+
+def test_a_half_only_the_refutation_form_proves_runs_no_sdp(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newcomer 29, F2: `y*g >= 0 |- max(0, -y*g) == 0` took ~15 s. Its half `-l >= 0` has
+    no certificate in direct form (it needs the negated claim `l > 0` as a factor), yet the
+    direct search ran its SDP (6 solves, ~80% of the step) before the refutation form proved
+    it with `hypothesis products`. Each half now tries every form by the strategies before
+    the SDP first: proved, the same certificates, and no SDP runs. The direct half keeps its
+    direct certificate, and the false twin is refuted."""
+    from verify.search.strategies import SemidefiniteSquares
+
+    solved: list[object] = []
+    original = SemidefiniteSquares.candidates
+
+    def counted(self: SemidefiniteSquares, ctx: object) -> object:
+        solved.append(ctx)
+        return original(self, ctx)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SemidefiniteSquares, "candidates", counted)
+    report = check_proof(parse_proof(LOSS.format(claim="l == 0").encode(), "loss.toml"))
+    (step,) = report.steps
+    assert step.status == "proved", step.message
+    assert step.message == ("by antisymmetry, two certificates: l >= 0 by linear combination; "
+                            "-l >= 0 by hypothesis products, in refutation form (the "
+                            "hypotheses contradict the negated claim l > 0)")
+    assert solved == []
+    twin = check_proof(parse_proof(LOSS.format(claim="l == -y*g").encode(), "loss.toml"))
+    assert twin.steps[0].status == "refuted"

@@ -435,3 +435,20 @@ def test_the_degree_five_certificate_is_found_and_its_false_twin_is_not() -> Non
     # gamma**2*norm2(xbar) = mk**2*R2*gamma**2 = R2*dot**2 holds them all with equality:
     # doubled, the claim is false (refuted or left unknown, never proved)
     assert by_id["twice-too-much"].status != "proved"
+
+
+def test_norm_squares_scaled_on_both_sides_are_found() -> None:
+    """Newcomer 27: the Cauchy–Schwarz of a perceptron with a bias, `(<u,w> + beta*c)**2 <=
+    (|w|^2 + beta**2)*(|u|^2 + c**2)`, was unknown without a hint at every budget: its
+    certificate is the Gram minor of (u, w) plus `|beta*u - c*w|^2`, a norm square scaled on
+    both sides, which no pool held (`|w - c*u|^2` only), and its SDP is over the size budget.
+    `cross-scaled norm squares` finds it, the kernel accepts it, the same twice."""
+    claim = "(norm2_w + beta**2)*(norm2_u + c**2) - (dot_uw + beta*c)**2"
+    found = _decided([], claim)
+    assert found.status == "proved", found.message
+    assert found.message == "certificate by cross-scaled norm squares"
+    assert _decided([], claim).certificate == found.certificate
+    # the false twins (the cross term doubled; a scale on one side dropped) are refuted
+    assert _decided([], "(norm2_w + beta**2)*(norm2_u + c**2) - (dot_uw + 2*beta*c)**2"
+                    ).status == "refuted"
+    assert _decided([], "(norm2_w + beta**2)*norm2_u - (dot_uw + beta*c)**2").status == "refuted"

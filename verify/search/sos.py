@@ -226,6 +226,48 @@ def norm_squares(ctx: Context, max_degree: int) -> list[Term]:
     return _upto(_terms(ctx, "norm squares", build, shared=True), max_degree)
 
 
+def _square_scalars(ctx: Context, target: PolyElement, a: str) -> list[str]:
+    """The scalars `c` whose square times `<a,a>` is a monomial of `target`, in order."""
+    aa = _exponent(ctx.gram_gen(a, a))
+    found = []
+    for name in ctx.scalars:
+        e = _exponent(ctx.gens[ctx.index[scalar(name)]])
+        if _times(aa, _times(e, e)) in target:
+            found.append(name)
+    return found
+
+
+def cross_scaled_squares(ctx: Context, target: PolyElement, max_degree: int) -> list[Term]:
+    """`|c*a ± d*b|^2` for vector names `a`, `b` and scalars `c`, `d` with `c**2*<a,a>` and
+    `d**2*<b,b>` both monomials of `target`.
+
+    `norm_squares` scales one side only (`|a ± d*b|^2`), so the augmented Cauchy–Schwarz
+    `(<w,u> + b*c)**2 <= (|w|^2 + b**2)*(|u|^2 + c**2)`, whose certificate is the Gram minor
+    of (w, u) plus `|c*w - b*u|^2`, was unknown without a hint (newcomer 27). Only the
+    scalars the target itself writes beside a squared norm are tried, so the columns are
+    few (none on a target without such monomials); each is three monomials, charged as
+    `norm_squares` charges its own."""
+    choices = tuple((a, tuple(_square_scalars(ctx, target, a))) for a in ctx.vectors)
+
+    def build() -> Iterable[Built]:
+        new, one, two = ctx.ring.zero.new, QQ(1), QQ(2)
+        for (a, cs), (b, ds) in combinations(choices, 2):
+            aa, ab, bb = (_exponent(ctx.gram_gen(*pair)) for pair in ((a, a), (a, b), (b, b)))
+            for c in cs:
+                ec = _exponent(ctx.gens[ctx.index[scalar(c)]])
+                for d in ds:
+                    ed = _exponent(ctx.gens[ctx.index[scalar(d)]])
+                    squares = {_times(aa, _times(ec, ec)): one, _times(bb, _times(ed, ed)): one}
+                    cross = _times(ab, _times(ec, ed))
+                    for sign in (1, -1):
+                        vector = (Vec.named(a).scaled(scalar(c))
+                                  + Vec.named(b).scaled(sign * scalar(d)))
+                        yield (*_built(new({**squares, cross: two if sign == 1 else -two})),
+                               _made(NormSquare(ONE, vector)))
+
+    return _upto(_terms(ctx, ("cross scaled squares", choices), build, shared=True), max_degree)
+
+
 def diagonal_grams(ctx: Context) -> set[int]:
     """The generators `<v,v>` of the vector names (indices into `ctx.gens`): squared norms,
     which `NormProducts` weights by products of hypotheses."""

@@ -33,6 +33,7 @@ from verify.search.products import (
 from verify.search.rationalize import certificate_from_exact, certificate_from_point
 from verify.search.sos import (
     common_square,
+    cross_scaled_squares,
     diagonal_grams,
     dsos_squares,
     gram_minors,
@@ -340,6 +341,26 @@ class HigherDegree(WeightedSquares):
         return bound if bound > _bound(ctx, target, self.factors, LpStrategy.max_bound) else None
 
 
+class CrossScaledSquares(WeightedSquares):
+    """`weighted squares` with norm squares scaled on both sides, `|c*a ± d*b|^2`
+    (`sos.cross_scaled_squares`), for the scalars the target writes beside a squared norm.
+
+    `(<w,u> + b*c)**2 <= (|w|^2 + b**2)*(|u|^2 + c**2)` (the Cauchy–Schwarz of a perceptron
+    with a bias) was unknown without a hint at every budget (newcomer 27): its certificate
+    is the Gram minor of (w, u) plus `|c*w - b*u|^2`, and the pools scale one vector only
+    (`|w - c*u|^2`), while its SDP is over the size budget. It applies only when such
+    squares exist, and comes after the strategies before it, so no certificate they find
+    changes; it comes before the SDP, which it spares on such steps."""
+
+    name = "cross-scaled norm squares"
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and bool(cross_scaled_squares(ctx, ctx.gap, degree(ctx.gap)))
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        return [*super().columns(ctx, target, bound), *cross_scaled_squares(ctx, target, bound)]
+
+
 def _written(ctx: Context) -> set[int]:
     """The generators the claim's gap and the hypotheses write (indices into `ctx.gens`):
     in refutation form the claim is `0 > 0` and the squared norm is in a hypothesis, the
@@ -538,5 +559,8 @@ STRATEGIES: tuple[Strategy, ...] = (
     ScaledSquares(),
     NormProducts(),
     HigherDegree(),
+    CrossScaledSquares(),
     SemidefiniteSquares(),
 )
+BEFORE_SDP: tuple[Strategy, ...] = STRATEGIES[:-1]
+"""The strategies before the SDP (the costliest): a quick first pass (`prover.decide`)."""
