@@ -14,31 +14,11 @@ from pathlib import Path
 
 import pytest
 from cases.inductions import NEVER_UPDATES
+from cases.vacuity import TWO_CASES
 
 from proofs.proof_file import parse_proof
 from verify.cli import main
 from verify.proof_checker import ProofReport, StepReport, check_proof
-
-#: Two case lemmas, each proved under its own case condition, and a step that uses both.
-TWO_CASES = """title = "two case lemmas"
-scalars = ["t", "g", "n", "R2"]
-
-[[step]]
-id = "far"
-given = ["t*g - n >= 0", "g > 0"]
-claim = "t*g >= n"
-
-[[step]]
-id = "near"
-given = ["t*g - n {op} 0", "g > 0"]
-claim = "t*g <= n"
-
-[[step]]
-id = "both"
-uses = ["far", "near"]
-given = ["g > 0"]
-claim = "t*g == n"
-"""
 
 #: The contradiction needs a product of hypotheses: a > 0 and b > 0 give a*b > 0.
 PRODUCT = """title = "a product"

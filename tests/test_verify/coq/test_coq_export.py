@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from cases.inductions import NEVER_UPDATES
+from cases.vacuity import TWO_CASES
 from coq_preamble import compile_inner_product
 
 from proofs.library import load_builtin
@@ -457,28 +458,6 @@ def test_a_title_with_comment_delimiters_or_quotes_checks(
     assert text.startswith("(** Lemma ( *draft* ) The 'margin proof ( ** ) ")
 
 
-#: Two case lemmas and a step that uses both: proved VACUOUS by the kernel (its inherited case
-#: conditions contradict), and its Coq theorem is vacuously true for the same reason.
-VACUOUS = b"""
-title = "two case lemmas"
-scalars = ["t", "g", "n"]
-
-[[step]]
-id = "far"
-given = ["t*g - n >= 0", "g > 0"]
-claim = "t*g >= n"
-
-[[step]]
-id = "near"
-given = ["t*g - n < 0", "g > 0"]
-claim = "t*g <= n"
-
-[[step]]
-id = "both"
-uses = ["far", "near"]
-given = ["g > 0"]
-claim = "t*g == n"
-"""
 
 
 @needs_coqc
@@ -492,7 +471,7 @@ def test_a_vacuous_step_is_said_checked_vacuously_wherever_coq_is_reported(
     said = ("checked, vacuously: the kernel found its hypotheses contradictory, so the "
             "theorem holds whatever it claims")
     proof = tmp_path / "cases.toml"
-    proof.write_bytes(VACUOUS)
+    proof.write_text(TWO_CASES.format(op="<"), encoding="utf-8")  # VACUOUS
     assert main(["check", str(proof), "--coq", str(tmp_path / "c")]) == 0
     out = capsys.readouterr().out
     assert "coq cases far: checked\n" in out and "coq cases near: checked\n" in out
