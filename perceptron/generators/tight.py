@@ -32,7 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from itertools import chain
 from math import gcd, lcm
+from operator import mul
 
 import numpy as np
 
@@ -314,13 +316,18 @@ def _family(labels: Sequence[int], c: Fraction, width: int,
     from perceptron.algorithms.fast import scaled_dataset
 
     p, q = c.numerator, c.denominator
-    common = lcm(*(abs(den) for _, den in rows)) if rows else 1
-    table = [[p * v * (common // den) for v in nums] for nums, den in rows]
-    g = gcd(q * common, *(v for row in table for v in row))
-    table = [[v // g for v in row] for row in table]
-    weights = [y * (common // den) for y, (_, den) in zip(labels, rows, strict=True)]
-    u = tuple(Fraction(sum(w * nums[k] for w, (nums, _) in zip(weights, rows, strict=True)),
-                       common) for k in range(width))
+    common = lcm(*[abs(den) for _, den in rows]) if rows else 1
+    factors = [common // den for _, den in rows]
+    table = [[v * (p * f) for v in nums] for (nums, _), f in zip(rows, factors, strict=True)]
+    g = gcd(q * common, *chain.from_iterable(table))
+    if g != 1:
+        table = [[v // g for v in row] for row in table]
+    # u's numerators over L, a coordinate at a time: sum_i y_i (L / den_i) v_ik
+    weights = [y * f for y, f in zip(labels, factors, strict=True)]
+    tops = ([sum(map(mul, weights, column))
+             for column in zip(*[nums for nums, _ in rows], strict=True)]
+            if rows else [0] * width)
+    u = tuple([Fraction(top, common) for top in tops])
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
     return TightFamily(scaled_dataset(table, q * common // g, labels, name), u, c, c * c)
 
