@@ -48,6 +48,11 @@ Cells = list[tuple[int, int]]
 """An example as drawn: a `(numerator, denominator)` pair of integers per coordinate."""
 
 
+#: The Fractions of u's coordinates, -3..3 (`_cells(draw, dim, 3, 1)`), made once: immutable,
+#: so shared by every planted `u` (a Fraction made per coordinate, a gcd and its checks).
+_U_FRACTIONS = tuple(Fraction(a) for a in range(-3, 4))
+
+
 def _over_common(X: Sequence[Cells]) -> tuple[int, list[list[int]]]:
     """The examples `X` as drawn, as integer rows over one positive common denominator
     `L`, the lcm of all their denominators: `x_k = p_k / q_k` is `p_k (L / q_k) / L`. The
@@ -104,7 +109,7 @@ def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N,
     if g > 1:
         rows = [[v // g for v in row] for row in rows]
     return Planted(scaled_dataset(rows, common // g, labels, name),
-                   tuple(Fraction(a) for a in u))
+                   tuple([_U_FRACTIONS[a + 3] for a in u]))
 
 
 def seeded_separable(seed: int, **limits: int) -> Planted:
