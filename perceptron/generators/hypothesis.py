@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd, lcm
+from operator import mul
 from typing import TYPE_CHECKING
 
 from perceptron.dataset import Dataset, Vector
@@ -47,13 +48,21 @@ Cells = list[tuple[int, int]]
 """An example as drawn: a `(numerator, denominator)` pair of integers per coordinate."""
 
 
-def _inner_sign(u: Sequence[int], x: Cells) -> int:
-    """The sign of `<u, x>` (-1, 0 or 1) for an integer `u`, exactly, in Python integers:
-    over the least common multiple L of x's denominators, `sum u_k p_k (L / q_k)` for
-    `x_k = p_k / q_k` has the sign of `<u, x>` (L > 0); no Fraction made."""
-    common = lcm(*[q for _, q in x])
-    total = sum([a * p * (common // q) for a, (p, q) in zip(u, x, strict=True)])
-    return (total > 0) - (total < 0)
+#: The Fractions of u's coordinates, -3..3 (`_cells(draw, dim, 3, 1)`), made once: immutable,
+#: so shared by every planted `u` (a Fraction made per coordinate, a gcd and its checks).
+_U_FRACTIONS = tuple(Fraction(a) for a in range(-3, 4))
+
+
+def _over_common(X: Sequence[Cells]) -> tuple[int, list[list[int]]]:
+    """The examples `X` as drawn, as integer rows over one positive common denominator
+    `L`, the lcm of all their denominators: `x_k = p_k / q_k` is `p_k (L / q_k) / L`. The
+    sign of `<u, x>` for an integer `u` is that of `<u, row>` (L > 0), so one lcm serves
+    every example's sign and its row (an lcm and a pass per example, and another for the
+    rows kept, were a tenth of a planted scenario's cost)."""
+    common = lcm(*[q for x in X for _, q in x])
+    if common == 1:
+        return 1, [[p for p, _ in x] for x in X]
+    return common, [[p * (common // q) for p, q in x] for x in X]
 
 
 def _cells(draw: Draw, dim: int, bound: int, den: int) -> Cells:
@@ -88,19 +97,19 @@ def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N,
             X.append([(draw(1, bound), 1) if k == axis else (0, 1) for k in range(dim)])
         else:
             X.append(_cells(draw, dim, bound, den))
-    signs = [_inner_sign(u, x) for x in X]
-    kept = [x for x, sign in zip(X, signs, strict=True) if sign]
-    labels = tuple(sign for sign in signs if sign)
-    if not kept:
-        kept, labels = [[(a, 1) for a in u]], (1,)  # <u, u> > 0
-    # over the lcm L of every denominator, then over the least one (L / g)
-    common = lcm(*[q for x in kept for _, q in x])
-    rows = [[p * (common // q) for p, q in x] for x in kept]
+    common, table = _over_common(X)
+    inner = [sum(map(mul, u, row)) for row in table]
+    rows = [row for row, value in zip(table, inner, strict=True) if value]
+    labels = tuple((value > 0) - (value < 0) for value in inner if value)
+    if not rows:
+        common, rows, labels = 1, [list(u)], (1,)  # <u, u> > 0
+    # over the least common denominator (L / g): the one such form of these rationals,
+    # whichever common denominator L they were over
     g = gcd(common, *[v for row in rows for v in row])
     if g > 1:
         rows = [[v // g for v in row] for row in rows]
     return Planted(scaled_dataset(rows, common // g, labels, name),
-                   tuple(Fraction(a) for a in u))
+                   tuple([_U_FRACTIONS[a + 3] for a in u]))
 
 
 def seeded_separable(seed: int, **limits: int) -> Planted:

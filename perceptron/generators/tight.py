@@ -31,7 +31,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
+from itertools import chain
 from math import gcd, lcm
+from operator import mul
+
+import numpy as np
 
 from perceptron.dataset import Dataset, Vector
 from perceptron.generators.adversary import rational_squares
@@ -107,12 +112,17 @@ def _fits_int64(rows: Sequence[Sequence[int]]) -> bool:
     in magnitude when every row is nonzero (integer rows: norms at least 1), and each step
     computes `p * v - f * w` from four such entries, so `2 H^2 <= 2^63 - 1` bounds them all.
     A zero row (no solution: the Python loop raises) is left to the Python loop."""
+    return _norms_fit([sum(v * v for v in row) for row in rows])
+
+
+def _norms_fit(norms2: Sequence[int]) -> bool:
+    """`_fits_int64` of rows of these squared norms: `2 prod norms2 <= 2^63 - 1`, every
+    norm nonzero."""
     bound = 2
-    for row in rows:
-        norm2 = sum(v * v for v in row)
-        if norm2 == 0:
+    for each in norms2:
+        if each == 0:
             return False
-        bound *= norm2
+        bound *= each
         if bound > _INT64_MAX:
             return False
     return True
@@ -129,8 +139,6 @@ def _eliminate_int64(rows: Sequence[Sequence[int]]) -> list[tuple[list[int], int
     loop computes there: `p_k * 0 // p_(k-1)` and `p_k * p_(k-1) // p_(k-1)`), and no
     later step reads them, so each step combines only the columns after its pivot's and
     the last pivot is every row's denominator, as the loop's diagonal says."""
-    import numpy as np
-
     n = len(rows)
     M = np.array(rows, dtype=np.int64)
     previous = 1
@@ -151,16 +159,102 @@ def _eliminate_int64(rows: Sequence[Sequence[int]]) -> list[tuple[list[int], int
 def _rotation_rows(dim: int, seed: int, spread: int = 2) -> list[tuple[list[int], int]]:
     """The rows of `rational_rotation(dim, seed, spread)` as integer numerators over each
     row's denominator (`_eliminate`): the skew matrix drawn, `I + A` and `I - A` formed and
-    eliminated in integers, no Fraction made."""
-    draw = randint_of(random.Random(seed))  # its `randint`, faster (same integers)
-    skew = [[0] * dim for _ in range(dim)]
-    for i in range(dim):
-        for j in range(i + 1, dim):
-            v = draw(-spread, spread)
-            skew[i][j], skew[j][i] = v, -v
-    # (I - A)(I + A)^-1 = (I + A)^-1 (I - A): the two factors commute.
-    return _eliminate([[int(i == j) + skew[i][j] for j in range(dim)]
-                       + [int(i == j) - skew[i][j] for j in range(dim)] for i in range(dim)])
+    eliminated in integers, no Fraction made (`rotations_rows`)."""
+    return rotations_rows([(dim, seed)], spread)[0]
+
+
+def _skew_values(dim: int, seed: int, spread: int) -> list[int]:
+    """The entries above the diagonal, row by row, of the skew-symmetric `A` of the rotation
+    of `seed`: `randint(-spread, spread)` of `random.Random(seed)` each (`randint_of`: its
+    integers, faster). Drawing them from the generator's words at once as an array (its
+    top bits below `2 spread + 1`) gave the same integers at three times the cost: a
+    family's few dozen draws are fewer than an array's calls cost."""
+    draw = randint_of(random.Random(seed))
+    return [draw(-spread, spread) for _ in range(dim * (dim - 1) // 2)]
+
+
+#: The largest spread whose systems `rotations_rows` sets in int64 (a row's squared norm, at
+#: most `2 + 2 dim spread^2`, then fits it for any dimension an array can hold); past it,
+#: each system by itself in Python ints.
+JOINT_SPREAD = 2**20
+
+
+@cache
+def _upper(dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """The indices above the diagonal of a `dim x dim` matrix, row by row (read-only)."""
+    i, j = np.triu_indices(dim, 1)
+    return i, j
+
+
+def rotations_rows(specs: Sequence[tuple[int, int]], spread: int = 2
+                   ) -> list[list[tuple[list[int], int]]]:
+    """The rows of `rational_rotation(dim, seed, spread)` for each `(dim, seed)` of `specs`
+    as integer numerators over each row's denominator: the skews drawn (`_skew_values`), their
+    systems `[I + A | I - A]` eliminated together, as one int64 array, when their bound
+    holds; each by itself in Python integers (`_eliminate`) when not.
+
+    The tight source rotates half its families, each of dimension 1 to 10, and eliminating
+    them one by one cost a Python loop (or a dozen numpy calls) per step of each; together,
+    one step is a dozen numpy calls for all of them. A system of dimension `k` is padded
+    to the largest, `m`, as `[[I + A, 0 | I - A, 0], [0, I | 0, I]]`: `I + A` (A skew) has
+    every leading principal minor positive, so every pivot is on the diagonal (no row swap,
+    as `_eliminate` finds: its first nonzero pivot is the diagonal's); after step `k - 1`
+    the padded rows are `p_(k-1)` times what they were, so every later pivot is `p_(k-1)`,
+    the previous pivot too, and each later step leaves the first `k` rows as they are
+    (`p v / p`, their padded columns 0): its rows and denominator are those its own
+    elimination gives (a test compares them). The array is used only when Hadamard's bound
+    on every padded system holds (`_norms_fit`; a padding row, of squared norm 2, doubles
+    it), which bounds every value a step computes."""
+    drawn = [_skew_values(dim, seed, spread) for dim, seed in specs]
+    out: list[list[tuple[list[int], int]] | None] = [None] * len(specs)
+    width = max((dim for dim, _ in specs), default=0)
+    if len(specs) > 1 and spread <= JOINT_SPREAD:
+        # every system padded to `width` ([I + A, 0 | I - A, 0] over [0, I | 0, I]), its
+        # skew's entries set by one scatter for all of them
+        M = np.zeros((len(specs), width, 2 * width), dtype=np.int64)
+        diagonal = np.arange(width)
+        M[:, diagonal, diagonal] = M[:, diagonal, width + diagonal] = 1
+        upper = [_upper(dim) for dim, _ in specs]
+        at = np.repeat(np.arange(len(specs)), [len(i) for i, _ in upper])
+        i = np.concatenate([i for i, _ in upper])
+        j = np.concatenate([j for _, j in upper])
+        values = np.array([v for each in drawn for v in each], dtype=np.int64)
+        M[at, i, j] = M[at, j, width + i] = values
+        M[at, j, i] = M[at, i, width + j] = -values
+        # Hadamard's bound on each padded system: 2 prod of its rows' squared norms
+        fits = [_norms_fit(norms) for norms in np.einsum("bij,bij->bi", M, M).tolist()]
+        joint = [k for k, fit in enumerate(fits) if fit and specs[k][0]]
+        if len(joint) > 1:
+            M = M[joint]
+            previous = np.ones(len(joint), dtype=np.int64)
+            for col in range(width):
+                p = M[:, col, col].copy()
+                assert p.all(), "every leading principal minor of I + A is positive"
+                top = M[:, col, col + 1:].copy()
+                f = M[:, :, col].copy()
+                f[:, col] = 0
+                M[:, :, col + 1:] = ((p[:, None, None] * M[:, :, col + 1:]
+                                      - f[:, :, None] * top[:, None, :])
+                                     // previous[:, None, None])
+                M[:, col, col + 1:] = top
+                previous = p
+            dens = previous.tolist()
+            for b, k in enumerate(joint):
+                dim = specs[k][0]
+                out[k] = [(nums, dens[b]) for nums in M[b, :dim, width:width + dim].tolist()]
+    for k, (dim, _) in enumerate(specs):
+        if out[k] is None:
+            A = [[0] * dim for _ in range(dim)]
+            values_k = iter(drawn[k])
+            for r in range(dim):
+                for c in range(r + 1, dim):
+                    A[r][c] = next(values_k)
+                    A[c][r] = -A[r][c]
+            # (I - A)(I + A)^-1 = (I + A)^-1 (I - A): the two factors commute.
+            out[k] = _eliminate([[int(r == c) + A[r][c] for c in range(dim)]
+                                 + [int(r == c) - A[r][c] for c in range(dim)]
+                                 for r in range(dim)])
+    return out  # type: ignore[return-value]
 
 
 def rational_rotation(dim: int, seed: int, spread: int = 2) -> Matrix:
@@ -176,17 +270,44 @@ def orthonormal(labels: Sequence[int], *, scale: Fraction | int = 1, dim: int | 
     first n rows. The separator `u = sum y_i e_i` is summed in integers over the rows'
     common denominator, one Fraction per coordinate (the campaign makes over a thousand of
     these families per audit, and a Fraction per product and partial sum was most of it)."""
+    return orthonormal_families([(labels, scale, dim, rotation_seed)])[0]
+
+
+Spec = tuple[Sequence[int], Fraction | int, int | None, int | None]
+"""The arguments of one `orthonormal` family: labels, scale, dim and rotation seed."""
+
+
+def orthonormal_families(specs: Sequence[Spec]) -> list[TightFamily]:
+    """`[orthonormal(labels, scale=scale, dim=dim, rotation_seed=seed) for labels, scale,
+    dim, seed in specs]`, the rotations made together (`rotations_rows`: the same
+    integers, in a few array operations for all of them instead of an elimination each,
+    most of the tight source's drawing)."""
+    checked = []
+    for labels, scale, dim, rotation_seed in specs:
+        n = len(labels)
+        width = n if dim is None else dim
+        if width < n:
+            raise ValueError(f"{n} orthonormal examples need dimension >= {n}")
+        c = Fraction(scale)
+        if c <= 0:
+            raise ValueError("scale must be positive")
+        checked.append((labels, c, width, rotation_seed))
+    rotated = [k for k, (_, _, _, seed) in enumerate(checked) if seed is not None]
+    rotations = dict(zip(rotated, rotations_rows([(checked[k][2], checked[k][3])
+                                                   for k in rotated]), strict=True))
+    families = []
+    for k, (labels, c, width, rotation_seed) in enumerate(checked):
+        rows = (rotations[k][:len(labels)] if rotation_seed is not None else
+                [([int(i == j) for j in range(width)], 1) for i in range(len(labels))])
+        families.append(_family(labels, c, width, rows, rotation_seed))
+    return families
+
+
+def _family(labels: Sequence[int], c: Fraction, width: int,
+            rows: list[tuple[list[int], int]], rotation_seed: int | None) -> TightFamily:
+    """The family of `orthonormal` on `rows`, the examples' directions (integer numerators
+    over each row's denominator)."""
     n = len(labels)
-    width = n if dim is None else dim
-    if width < n:
-        raise ValueError(f"{n} orthonormal examples need dimension >= {n}")
-    c = Fraction(scale)
-    if c <= 0:
-        raise ValueError("scale must be positive")
-    if rotation_seed is None:
-        rows = [([int(i == j) for j in range(width)], 1) for i in range(n)]
-    else:
-        rows = _rotation_rows(width, rotation_seed)[:n]
     # the examples as integers over one denominator: cell (i, j) is p v / (q den_i) for
     # c = p / q and row i's numerators v over den_i (of either sign), so over q L, L the lcm
     # of the |den_i|, its numerator is p v (L / den_i); brought to the least common
@@ -195,13 +316,18 @@ def orthonormal(labels: Sequence[int], *, scale: Fraction | int = 1, dim: int | 
     from perceptron.algorithms.fast import scaled_dataset
 
     p, q = c.numerator, c.denominator
-    common = lcm(*(abs(den) for _, den in rows)) if rows else 1
-    table = [[p * v * (common // den) for v in nums] for nums, den in rows]
-    g = gcd(q * common, *(v for row in table for v in row))
-    table = [[v // g for v in row] for row in table]
-    weights = [y * (common // den) for y, (_, den) in zip(labels, rows, strict=True)]
-    u = tuple(Fraction(sum(w * nums[k] for w, (nums, _) in zip(weights, rows, strict=True)),
-                       common) for k in range(width))
+    common = lcm(*[abs(den) for _, den in rows]) if rows else 1
+    factors = [common // den for _, den in rows]
+    table = [[v * (p * f) for v in nums] for (nums, _), f in zip(rows, factors, strict=True)]
+    g = gcd(q * common, *chain.from_iterable(table))
+    if g != 1:
+        table = [[v // g for v in row] for row in table]
+    # u's numerators over L, a coordinate at a time: sum_i y_i (L / den_i) v_ik
+    weights = [y * f for y, f in zip(labels, factors, strict=True)]
+    tops = ([sum(map(mul, weights, column))
+             for column in zip(*[nums for nums, _ in rows], strict=True)]
+            if rows else [0] * width)
+    u = tuple([Fraction(top, common) for top in tops])
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
     return TightFamily(scaled_dataset(table, q * common // g, labels, name), u, c, c * c)
 

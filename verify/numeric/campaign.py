@@ -51,7 +51,7 @@ from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
 from perceptron.generators.hypothesis import randint_of, seeded_separable
 from perceptron.generators.orders import MistakeCounter, most_mistakes
-from perceptron.generators.tight import orthonormal
+from perceptron.generators.tight import Spec, orthonormal_families
 from proofs.language.terms import Vec, scalar
 from proofs.step import Induction, Proof
 from verify.kernel import Fact, Judgement
@@ -215,6 +215,7 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
     # and checks around each, most of drawing the stream (and of replaying it before a
     # shard's start)
     draw = randint_of(rng)
+    specs: list[tuple[int, Spec]] = []
     for i in range(first, start + count):
         n = draw(1, 8)
         labels = [_SIGNS[draw(0, 1)] for _ in range(n)]
@@ -223,9 +224,15 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
         rotation = draw(0, 10**6 - 1) if rng.random() < 0.5 else None
         if i < start:
             continue
-        family = orthonormal(labels, scale=Fraction(numerator, denominator), dim=dim,
-                             rotation_seed=rotation)
-        yield Scenario(family.data, family.u, Origin("tight", seed + i, family.data.name))
+        # the families made a few dozen at a time, their rotations together
+        # (`orthonormal_families`: the same families as `orthonormal` one by one)
+        specs.append((i, (labels, Fraction(numerator, denominator), dim, rotation)))
+        if len(specs) == TIGHT_TOGETHER or i + 1 == start + count:
+            families = orthonormal_families([spec for _, spec in specs])
+            for (at, _), family in zip(specs, families, strict=True):
+                yield Scenario(family.data, family.u, Origin("tight", seed + at,
+                                                             family.data.name))
+            specs.clear()
     if len(_TIGHT_STREAMS) >= TIGHT_STREAMS and seed not in _TIGHT_STREAMS:
         _TIGHT_STREAMS.clear()
     _TIGHT_STREAMS[seed] = (start + count, rng.getstate())
@@ -236,6 +243,9 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
 _TIGHT_STREAMS: dict[int, tuple[int, tuple[object, ...]]] = {}
 TIGHT_STREAMS = 16
 
+
+#: The most families `tight` makes together (`orthonormal_families`): a shard's 25 at once.
+TIGHT_TOGETHER = 32
 
 #: The labels and the scales' denominators `tight` draws from.
 _SIGNS = (-1, 1)

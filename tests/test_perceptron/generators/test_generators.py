@@ -20,7 +20,7 @@ from perceptron.generators.adversary import (
     rational_squares,
     sum_of_squares,
 )
-from perceptron.generators.hypothesis import _inner_sign, seeded_separable
+from perceptron.generators.hypothesis import _over_common, seeded_separable
 from perceptron.generators.tight import orthonormal, rational_rotation
 from perceptron.geometry.linear import dot, radius2
 from verify.numeric.campaign import ADVERSARY_SHAPES
@@ -325,14 +325,25 @@ _CELLS = st.tuples(st.integers(-(10**30), 10**30), st.integers(1, 10**20)) | st.
     st.lists(_CELLS, min_size=dim, max_size=dim))))
 def test_planted_inner_sign_is_the_fraction_sign(pair: tuple[list[int], list[tuple[int, int]]]
                                                  ) -> None:
-    """`planted` labels by the sign of `<u, x>` computed in integers (`_inner_sign`, x as
-    drawn: a numerator and a denominator per coordinate): the sign of the sum of Fractions,
-    zero included, at any size."""
+    """`planted` labels by the sign of `<u, x>` computed in integers (`_over_common`: x as
+    drawn, a numerator and a denominator per coordinate, over the lcm of the draw's
+    denominators, with other examples beside it): the sign of the sum of Fractions, zero
+    included, at any size; and each row over that lcm is the example."""
     u, x = pair
+
+    def sign(v: int | Fraction) -> int:
+        return (v > 0) - (v < 0)
+
     exact = sum((a * Fraction(p, q) for a, (p, q) in zip(u, x, strict=True)), Fraction(0))
-    assert _inner_sign(u, x) == (exact > 0) - (exact < 0)
-    assert _inner_sign(u, [(-p, q) for p, q in x]) == -_inner_sign(u, x)
-    assert _inner_sign(u, [(0, q) for _, q in x]) == 0
+    others = [[(p, q + 2) for p, q in x], [(-p, q) for p, q in x], [(0, q) for _, q in x]]
+    common, rows = _over_common([x, *others])
+    assert common > 0
+    assert [sign(sum(a * v for a, v in zip(u, row, strict=True))) for row in rows] == [
+        sign(exact), sign(sum((a * Fraction(p, q) for a, (p, q) in zip(u, others[0],
+                                                                          strict=True)),
+                              Fraction(0))), -sign(exact), 0]
+    assert [[Fraction(v, common) for v in row] for row in rows] == [
+        [Fraction(p, q) for p, q in each] for each in (x, *others)]
 
 
 def _planted_in_fractions(seed: int, max_dim: int = 8, max_n: int = 12

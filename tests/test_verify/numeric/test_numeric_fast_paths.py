@@ -627,6 +627,73 @@ def test_fraction_free_solve_in_int64_is_the_python_loop(n: int, spread: int, ze
     assert all(type(v) is int for nums, den in expected for v in (*nums, den))
 
 
+def _cayley(dim: int, seed: int, spread: int) -> list[list[Fraction]]:
+    """The rotation of `seed` in Fractions: the skew `A` drawn with `randint` itself,
+    `(I + A) Q = I - A` solved by Fraction Gauss-Jordan."""
+    rng = random.Random(seed)
+    skew = [[Fraction(0)] * dim for _ in range(dim)]
+    for i in range(dim):
+        for j in range(i + 1, dim):
+            v = Fraction(rng.randint(-spread, spread))
+            skew[i][j], skew[j][i] = v, -v
+    plus = [[int(i == j) + skew[i][j] for j in range(dim)] for i in range(dim)]
+    minus = [[int(i == j) - skew[i][j] for j in range(dim)] for i in range(dim)]
+    return _fraction_solve(plus, minus) if dim else []
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 10**6)), max_size=8),
+       st.sampled_from([1, 2, 2, 6, 2**20, 2**20 + 1, 2**40]))
+def test_rotations_made_together_are_each_alone(specs: list[tuple[int, int]],
+                                                spread: int) -> None:
+    """`rotations_rows` eliminates the systems of many rotations as one padded int64 array
+    (dimensions 0 to 12 mixed: padding rows under every smaller one; those past Hadamard's
+    bound, dimensions 11-12 at spread 2 and any past 2^20, by themselves in Python ints):
+    each rotation's rows and denominator are the Fraction Cayley transform of the skew
+    drawn with `randint`, in Python ints, and the rows `_eliminate` gives it alone."""
+    from perceptron.generators.tight import _skew_values, rotations_rows
+
+    together = rotations_rows(specs, spread)
+    assert len(together) == len(specs)
+    for (dim, seed), rows in zip(specs, together, strict=True):
+        assert [[Fraction(v, den) for v in nums] for nums, den in rows] == _cayley(
+            dim, seed, spread)
+        assert all(type(v) is int for nums, den in rows for v in (*nums, den))
+        values = iter(_skew_values(dim, seed, spread))
+        upper = [[next(values) if j > i else 0 for j in range(dim)] for i in range(dim)]
+        skew = [[upper[i][j] - upper[j][i] for j in range(dim)] for i in range(dim)]
+        assert rows == _eliminate([[int(i == j) + skew[i][j] for j in range(dim)]
+                                   + [int(i == j) - skew[i][j] for j in range(dim)]
+                                   for i in range(dim)])
+
+
+def test_families_made_together_are_each_made_alone() -> None:
+    """`orthonormal_families` (the tight source's shards: rotations together) gives each
+    family as the plain Fraction construction on its rotation (`_cayley`): examples
+    `scale * Q_i`, separator `sum y_i Q_i`, name, bound quantities."""
+    from perceptron.generators.tight import orthonormal_families
+
+    rng = random.Random(11)
+    specs = []
+    for _ in range(40):
+        n = rng.randint(1, 8)
+        specs.append(([rng.choice((-1, 1)) for _ in range(n)],
+                      Fraction(rng.randint(1, 9), rng.choice((1, 2, 3))), n + rng.randint(0, 2),
+                      rng.randrange(10**6) if rng.random() < 0.6 else None))
+    for (labels, scale, dim, seed), family in zip(specs, orthonormal_families(specs),
+                                                  strict=True):
+        basis = (_cayley(dim, seed, 2) if seed is not None
+                 else [[Fraction(int(i == j)) for j in range(dim)] for i in range(dim)])
+        assert family.data.X == tuple(tuple(scale * v for v in basis[i])
+                                      for i in range(len(labels)))
+        assert family.data.y == tuple(labels)
+        assert family.u == tuple(sum((y * basis[i][k] for i, y in enumerate(labels)),
+                                     Fraction(0)) for k in range(dim))
+        assert (family.gamma_u, family.R2) == (scale, scale * scale)
+        assert family.data.name == (f"orthonormal(n={len(labels)},scale={scale},dim={dim},"
+                                    f"rotation={seed})")
+
+
 def test_the_int64_bound_is_twice_the_product_of_the_squared_row_norms() -> None:
     """`_fits_int64`: `2 prod ||row||^2 <= 2^63 - 1`, every row nonzero (a zero row has no
     solution: left to the Python loop, which raises)."""
