@@ -1192,7 +1192,7 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
 
     done: dict[str, StepReport] = {}
     home, flat = extended(proof, reports)
-    for report in flat:  # type: ignore[assignment]
+    for report in flat:
         step, theorem, refutation = home.step(report.step.id), None, None  # the proof's own
         step = replace(step, named=report.step.named)  # with its sums named, if it was (the
         # kernel admits any fresh names: a wrong one proves nothing, `sums.VectorSum`)
