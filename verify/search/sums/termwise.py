@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Protocol, Self, TypeVar
 
 import sympy
 
@@ -31,9 +31,6 @@ from proofs.language.expressions import ExpressionError, Relation, parse_relatio
 from proofs.step import IDENTIFIER, Direct, Proof, Step, Use
 from verify import kernel
 from verify.kernel import Obligation, atoms
-
-if TYPE_CHECKING:  # read here, never imported at run time (this module is searched from the
-    from verify.proof_checker import StepReport  # checker: `Summations` below)
 
 MAX_SUMS = 4  # sums of one step looked at, in the order its obligations first mention them
 MAX_LEMMAS = 8  # lemmas proposed for one step
@@ -142,7 +139,21 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
     return home, tuple(out)
 
 
-def extended(proof: Proof, reports: Iterable[StepReport]) -> tuple[Proof, list[StepReport]]:
+class Reported(Protocol):
+    """What `extended` reads of a step report (`verify.proof_checker.StepReport`, which is
+    not imported: the checker imports this module)."""
+
+    @property
+    def step(self) -> Step: ...
+
+    @property
+    def termwise(self) -> Sequence[Self]: ...
+
+
+R = TypeVar("R", bound=Reported)
+
+
+def extended(proof: Proof, reports: Iterable[R]) -> tuple[Proof, list[R]]:
     """`proof` and its step reports with the lemmas a report found (`StepReport.termwise`)
     as steps just before it, the step with its uses extended by them (as checked) in its
     place, and their fresh indices declared: what the Coq export and `explain` read, so a step
@@ -153,7 +164,7 @@ def extended(proof: Proof, reports: Iterable[StepReport]) -> tuple[Proof, list[S
     by_id = {r.step.id: r for r in reports}
     own = {s.id for s in proof.steps}
     steps: list[Step] = []
-    flat: list[StepReport] = []
+    flat: list[R] = []
     scalars = list(proof.scalars)
     for step in proof.steps:
         report = by_id.get(step.id)
