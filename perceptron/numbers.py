@@ -188,6 +188,20 @@ def approximate_text(text: str, digits: int = 9) -> str:
     return approximate(sign * Fraction(p, q) * Fraction(10) ** (p_shift - q_shift), digits)
 
 
+#: Digits (numerator and denominator together) past which `beside` adds a decimal.
+LEGIBLE_DIGITS = 40
+
+
+def beside(q: Fraction) -> str:
+    """`as_text(q)`, with `(≈ 3.05e-151)` after it when its digits pass `LEGIBLE_DIGITS`: a
+    person reads the decimal, the exact value stays in full beside it (newcomer 30: float
+    deviations of 2^-500 and scores of 2^-1000 printed as 150- and 300-digit fractions and
+    nothing else). For reading only: nothing is decided on the approximation."""
+    if digit_count(q.numerator) + digit_count(q.denominator) <= LEGIBLE_DIGITS:
+        return as_text(q)
+    return f"{as_text(q)} (≈ {approximate(q, 3)})"
+
+
 def shown(q: Fraction, max_digits: int) -> str:
     """`as_text(q)` when at most `max_digits` long, else `approximate(q)` with the digit
     counts: a report for a person stays readable whatever the data (JSON keeps `as_text`)."""

@@ -314,7 +314,8 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
         split = step.rule.split
         rule = kernel.Induction(
             step.rule.variable, terms(dict(step.rule.base)), terms(dict(step.rule.step)),  # type: ignore[arg-type]
-            tuple(relation(h) for h in step.rule.hypotheses),
+            _update_as_used(tuple(relation(h) for h in step.rule.hypotheses),
+                            step.rule.variable, uses),
             frozenset(step.rule.constants),
             None if split is None else kernel.Cases(_canonical(split.on),
                                                     split.zero_case, split.text),
@@ -339,6 +340,41 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     with contextlib.suppress(kernel.KernelError):  # on its own: the sum rules stay proposed
         found += congruences.propose(replace(seq, sums=found))
     return replace(seq, sums=found) if found else seq
+
+
+def _update_as_used(update: tuple[kernel.Rel, ...], variable: str, uses: Sequence[Used]
+                    ) -> tuple[kernel.Rel, ...]:
+    """An induction's update facts for the kernel: `update`, or, when an induction it uses
+    (over the same counter) has the same facts in another order or spelling, that one's as
+    the kernel read them (`Statement.over`). The kernel carries an invariant between
+    inductions over the same runs, comparing their update facts as given and in order, so
+    `"d>=1"` beside `"d >= 1"` made another induction, its claim a hypothesis refused as one
+    mentioning the iteration (red team 29 F7). Compared here as sets of exact polynomial
+    facts (`normal_form`), they are the same runs, and the kernel is handed one reading; a
+    fact that divides is compared as written (its normal form holds only under conditions,
+    which two spellings may read differently). The first such induction used gives them."""
+    mine = _exact_facts(update)
+    if mine is None:
+        return update
+    for used in uses:
+        over = (used if isinstance(used, kernel.Statement) else used.statement).over
+        if (over is not None and over[0] == variable and over[3] != update
+                and _exact_facts(over[3]) == mine):  # type: ignore[arg-type]
+            return tuple(over[3])  # type: ignore[arg-type]
+    return update
+
+
+def _exact_facts(update: Sequence[kernel.Rel]) -> frozenset[object] | None:
+    """Update facts as a set of exact relations: each one's polynomial fact (`gap (kind) 0`),
+    the relation as written where it divides; None where the kernel reads one as no fact."""
+    out: set[object] = set()
+    for r in update:
+        try:
+            fact, conditions = normal_form(r, r.text)
+        except kernel.KernelError:
+            return None
+        out.add(r if conditions else (fact.expr, fact.kind))
+    return frozenset(out)
 
 
 def vector_sum(proof: Proof, name: str, text: str) -> kernel.VectorSum:
@@ -499,15 +535,17 @@ def refusal(error: kernel.RuleError, step: Step,
             used: Sequence[kernel.Statement] = ()) -> ProofFileError:
     """A step the kernel's rules refuse, as bad input: placed at the relation it names
     (rules quote relations in backquotes), else at the step. When that relation is the claim
-    of an induction `step` uses, over other runs than its own (the kernel compares the update
-    facts as written, in order), the fix says so: the user wrote no such hypothesis (red team
-    29 F7: `"d>=1"` beside `"d >= 1"` made another induction, its claim a hypothesis)."""
+    of an induction `step` uses, over other runs than its own, the fix says so: the user
+    wrote no such hypothesis (red team 29 F7: `"d>=1"` beside `"d >= 1"` made another
+    induction, its claim a hypothesis; update facts are now compared as exact relations,
+    `_update_as_used`)."""
     quoted = re.search(r"`([^`]+)`", str(error))
     other = next((u.step for u in used if u.run and quoted and u.claim.text == quoted[1]), None)
     fix = (f"`{quoted[1]}` is the claim of {other}, an induction over other runs than this "
-           "one: its variable, base, step, given or constants differ (each update fact "
-           "compared as written, in order); write them alike to use its invariant at every "
-           "state") if other is not None and quoted else None
+           "one: its variable, base, step, given or constants differ (update facts "
+           "compared as exact relations, in any order or spelling, one that divides as "
+           "written); write them alike to use its invariant at every state"
+           ) if other is not None and quoted else None
     return ProofFileError(str(error), step=step.id, text=quoted[1] if quoted else None,
                           fix=fix)
 
@@ -1192,7 +1230,7 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
 
     done: dict[str, StepReport] = {}
     home, flat = extended(proof, reports)
-    for report in flat:  # type: ignore[assignment]
+    for report in flat:
         step, theorem, refutation = home.step(report.step.id), None, None  # the proof's own
         step = replace(step, named=report.step.named)  # with its sums named, if it was (the
         # kernel admits any fresh names: a wrong one proves nothing, `sums.VectorSum`)

@@ -447,15 +447,38 @@ def test_an_induction_is_not_refuted_at_a_start_its_carried_invariant_excludes()
     assert statuses(holds) == {"a": "proved", "b": "refuted"}
 
 
-def test_an_induction_over_runs_written_otherwise_is_said_to_be_one_when_refused() -> None:
-    """Red team 29 F7: `b` uses `a`, whose update fact is written `d>=1` where b's reads
-    `d >= 1`: the kernel compares update facts as written, so `a` is over other runs and its
-    claim a hypothesis of `b`, refused as one that mentions the iteration. The refusal named
-    `s >= 0` a hypothesis of b, which b never wrote; it now says whose claim it is and why."""
+def test_an_induction_over_other_runs_is_said_to_be_one_when_refused() -> None:
+    """Red team 29 F7: `b` uses `a`, an induction over other runs (its update fact `d >= 1`
+    where b's is `d >= 0`), so a's claim is a hypothesis of `b`, refused as one that
+    mentions the iteration. The refusal named `s >= 0` a hypothesis of b, which b never
+    wrote; it says whose claim it is and why."""
     text = (CARRIED_FALSE_AT_START.replace('claim = "s >= 1"\n', 'claim = "s >= 0"\n')
-            .replace('given = ["d >= 0"]', 'given = ["d>=0"]', 1))
+            .replace('given = ["d >= 0"]', 'given = ["d >= 1"]', 1))
     with pytest.raises(ProofFileError) as refused:
         parse_proof(text.encode(), "other.toml") and check(text)
     (error,) = refused.value.errors
     assert error.step == "b" and error.fix is not None
     assert error.fix.startswith("`s >= 0` is the claim of a, an induction over other runs")
+    assert "in any order or spelling" in error.fix
+
+
+@pytest.mark.parametrize("given", [
+    '["d>=0"]',  # the spelling of red team 29 F7
+    '["0 <= d"]',  # the other side
+    '["d >= 0", "2*s >= 2*s"]',  # another fact of a's, in another order below
+])
+def test_inductions_whose_update_facts_differ_in_spelling_or_order_are_over_the_same_runs(
+        given: str) -> None:
+    """Red team 29 F7: "the same runs" was decided on the update facts as written and in
+    order, so `d>=0` beside `d >= 0` made `a` another induction and `b` could not carry its
+    invariant. They are now compared as sets of exact relations: `b` (true only where `a`'s
+    `s >= 0` holds) is proved carrying it, whichever spelling and order each wrote."""
+    a_given = ('["2*s >= 2*s", "d >= 0"]' if "2*s" in given else '["d >= 0"]')
+    text = (CARRIED_FALSE_AT_START.replace('claim = "s >= 1"\n', 'claim = "s >= 0"\n')
+            .replace('claim = "s >= 1/2"', 'claim = "s**2 + s >= 0"')
+            .replace('given = ["d >= 0"]', f"given = {a_given}", 1)
+            .replace('given = ["d >= 0"]', f"given = {given}", 1))
+    report = check(text)
+    assert statuses(report) == {"a": "proved", "b": "proved"}
+    (b,) = [s for s in report.steps if s.step.id == "b"]
+    assert b.statement is not None and b.statement.over == report.steps[0].statement.over

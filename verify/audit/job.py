@@ -183,9 +183,10 @@ class ProofAudit:
     source: str
     steps: tuple[StepAudit, ...]
     file: bool = False
-    #: the runs the proof asked for that were not made, one line each (a data file of its
-    #: own refused, its plug-in failed or unusable): it cannot be verified without them
-    unmade: tuple[str, ...] = ()
+    #: the runs the proof asked for that were not made, one line each with its subject (a
+    #: data file of its own refused, its plug-in failed or unusable): it cannot be verified
+    #: without them
+    unmade: tuple[Unmade, ...] = ()
     #: its steps whose runs found violations the kernel confirmed none of (`_unreported`),
     #: one line each: two parts of this tool disagree, so it cannot be verified either
     unconfirmed: tuple[str, ...] = ()
@@ -218,6 +219,18 @@ class ProofAudit:
                 self.unmade or self.unconfirmed):
             return "verified"
         return "incomplete"
+
+
+@dataclass(frozen=True)
+class Unmade:
+    """Runs a proof asked for that were not made: why, in one line, and what the line is
+    about (`subject`: `plug-in NAME`, a data file as named, `--data PATH`). Every other
+    place that gives the same reason names it by its subject only, from this field, not by
+    reading the line (the words before a plug-in's first colon may be half its reason:
+    "plug-in p raised SystemExit: 3 on ...")."""
+
+    subject: str
+    line: str
 
 
 @dataclass(frozen=True)
@@ -284,7 +297,7 @@ class Audit:
                     p.status != "verified":
                 steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
                          if s.finding or s.symbolic.status != "proved"]
-                steps += [f"runs not made ({line})" for line in p.unmade]
+                steps += [f"runs not made ({each.line})" for each in p.unmade]
                 steps += [f"violations on runs not confirmed ({line})" for line in p.unconfirmed]
                 lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
         return lines
@@ -489,8 +502,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
         failed = failed or cuts.get(algorithm or "") or _idle(campaign_result, algorithm)
         audits.append(ProofAudit(proof_id, proof, _source(proof), steps,
                                  admitted.targets[proof_id].file,
-                                 (*admitted.refused_data.get(proof_id, ()), *[failed] * bool(
-                                     failed)),
+                                 (*admitted.refused_data.get(proof_id, ()),
+                                  *[Unmade(f"plug-in {algorithm}", failed)] * bool(failed)),
                                  tuple(f"{s.step.id}: {unchecked[n]}" for s in steps
                                        if (n := f"{proof_id}/{s.step.id}") in unchecked),
                                  tuple(admitted.files.get(proof_id, ())),
@@ -665,8 +678,8 @@ class _Admitted:
     errors: list[str]
     plugins: dict[str, Plugin]  # the users' algorithms given with the audit
     unusable: Mapping[str, str] = field(default_factory=dict)  # plug-in -> why unusable
-    refused_data: dict[str, list[str]] = field(default_factory=dict)  # proof -> its data
-    # files refused, one line each (`ProofAudit.unmade`)
+    refused_data: dict[str, list[Unmade]] = field(default_factory=dict)  # proof -> its
+    # data files refused, one line each (`ProofAudit.unmade`)
     files: dict[str, list[DataFile]] = field(default_factory=dict)  # proof -> its data
     # files run (`ProofAudit.data_files`)
 
@@ -686,14 +699,15 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
     out = _Admitted({}, {}, {}, {}, [], dict(plugins or {}), dict(unusable or {}))
     memo: dict[str, Read] = {}
     shared = []
-    refused: list[str] = []  # the lines of `data` refused: every proof run on them lacks them
-    for path in dict.fromkeys(data):
+    refused: list[Unmade] = []  # the lines of `data` refused: every proof run on them lacks
+    for path in dict.fromkeys(data):  # them
         try:
             read(path, memo, limits)
             shared.append(path)
         except FAULTS as error:  # read for every proof: named as the command line gave it
-            refused.extend(f"--data {_one_line(fault, path)}" for fault in each_error(error))
-    out.errors.extend(refused)
+            refused.extend(Unmade(f"--data {printable(path)}", f"--data {_one_line(fault, path)}")
+                           for fault in each_error(error))
+    out.errors.extend(each.line for each in refused)
     lines: dict[str, list[str]] = {t.id: [] for t in chosen}  # each target's, in its order
     for target in _largest_first(chosen) if each is not None else chosen:
         errors = lines[target.id]
@@ -726,7 +740,7 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
                 # bad3.csv:1: ...")
                 own = f"{printable(target.id)}: "
                 out.refused_data.setdefault(target.id, []).extend(
-                    line.removeprefix(own) for line in said)
+                    Unmade(printable(path), line.removeprefix(own)) for line in said)
         out.proofs[target.id], out.targets[target.id] = proof, target
         out.names[target.id], out.data[target.id] = names, tuple(scenarios)
         if each is not None:

@@ -6,9 +6,7 @@ identical reports.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -340,8 +338,8 @@ def unmade_lines(audit: Audit) -> list[str]:
     standard error only, as the audit's errors)."""
     grouped: dict[str, list[str]] = {}
     for p in audit.proofs:
-        for line in p.unmade:
-            grouped.setdefault(line, []).append(p.id)
+        for each in p.unmade:
+            grouped.setdefault(each.line, []).append(p.id)
     # one line per reason, its proofs named together: a plug-in cut by its budget stops
     # the runs of every proof that asks for it, in the same words (newcomer 28: the line
     # printed once per proof file, then again for each step and under the plug-in)
@@ -360,21 +358,25 @@ UNMADE = "so not verified; verdicts on runs are on the runs made"
 def plugin_lines(audit: Audit) -> list[str]:
     """How the runs of each plug-in ended (`Audit.plugins`): what its steps' verdicts on runs
     are verdicts on (a run that stopped before it converged is checked as the run it is)."""
-    said = {line for p in audit.proofs for line in p.unmade}
+    said = said_unmade(audit.proofs)
     return ["", f"runs of plug-ins ({PLUGIN_RUNS}):",
             *(f"  {said_once(line, said)}" for line in audit.plugins)] if audit.plugins else []
 
 
-def said_once(line: str, said: AbstractSet[str]) -> str:
-    """`line`, or, when it is one of `said` (given under runs not made), its subject and
-    where it was said. The subject is the plug-in a line names (`plug-in NAME`), else the
-    words before its first colon (a data file's name): the words before a plug-in's first
+def said_unmade(proofs: Iterable[ProofAudit]) -> dict[str, str]:
+    """Each line said under runs not made (`ProofAudit.unmade`) -> its subject: what
+    `said_once` names it by wherever the same reason comes again."""
+    return {each.line: each.subject for p in proofs for each in p.unmade}
+
+
+def said_once(line: str, said: Mapping[str, str]) -> str:
+    """`line`, or, when it is one of `said` (given under runs not made, `said_unmade`), its
+    subject and where it was said. The subject is the one the reason was made with
+    (`Unmade.subject`), never read back from the words: the words before a plug-in's first
     colon may be half its reason ("plug-in p raised SystemExit: 3 on ..." read "plug-in p
-    raised SystemExit: as said under runs not made")."""
-    if line not in said:
-        return line
-    named = re.match(r"plug-in [^\s:]+", line)
-    return f"{named.group(0) if named else line.split(': ', 1)[0]}: {SAID_UNMADE}"
+    raised SystemExit: as said under runs not made"), and a data file's name may hold a
+    colon of its own."""
+    return f"{said[line]}: {SAID_UNMADE}" if line in said else line
 
 
 def unmet_text(step: StepAudit) -> str:
@@ -494,8 +496,9 @@ def not_run_lines(audit: Audit) -> list[str]:
         skipped = [s for s in p.steps if s.numeric is None]
         if p.file:  # steps with one reason on one line (a plug-in's cut: every step)
             grouped: dict[str, list[str]] = {}
+            said = said_unmade([p])
             for s in skipped:
-                grouped.setdefault(said_once(s.reason or "", set(p.unmade)), []).append(s.step.id)
+                grouped.setdefault(said_once(s.reason or "", said), []).append(s.step.id)
             lines += [f"  {p.id}/{ids[0]}: {reason}" if len(ids) == 1 else
                       f"  {p.id} ({len(ids)} steps: {', '.join(ids)}): {reason}"
                       for reason, ids in grouped.items()]

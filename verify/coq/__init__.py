@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import this module
     from proofs.step import Proof
     from verify.coq.statement import Exported
+    from verify.proof_checker import StepReport
 
 NOT_RUN = "not run: coqc is not on PATH"
 
@@ -48,7 +49,7 @@ class CoqRun:
 
 
 def export_and_check(
-    directory: Path, proofs: Iterable[tuple[str, Proof, Sequence[object]]], *,
+    directory: Path, proofs: Iterable[tuple[str, Proof, Sequence[StepReport]]], *,
     compile: bool = True,
 ) -> CoqRun:
     """Export `(proof id, proof, step reports)` into `directory`; compile if coqc is found.
@@ -74,8 +75,7 @@ def export_and_check(
         proofs, module_names([p[0] for p in proofs]), strict=True
     ):
         proof, reports = extended(written, written_reports)  # found lemmas as steps
-        vacuous.update({(proof_id, r.step.id): _vacuously(r)  # type: ignore[attr-defined]
-                        for r in reports})
+        vacuous.update({(proof_id, r.step.id): _vacuously(r) for r in reports})
         own = {step.id for step in written.steps}
         found.update((proof_id, step.id) for step in proof.steps if step.id not in own)
         steps = export_proof(proof, reports)
@@ -112,7 +112,7 @@ _VACUOUS_RUNS = VACUOUSLY.format(why="that no run leaves its start state",
                                  says="claims at most the invariant at the start")
 
 
-def _vacuously(report: object) -> str:
+def _vacuously(report: StepReport) -> str:
     """What `checked` must add for a step the kernel marked vacuous (`StepReport.vacuous`:
     its hypotheses contradict, or an induction no run leaves the start of): the Coq theorem
     states the kernel's statement, so it is true for the same reason and as empty, and
@@ -120,10 +120,9 @@ def _vacuously(report: object) -> str:
     any other step."""
     from proofs.step import Induction
 
-    if not getattr(report, "vacuous", False):
+    if not report.vacuous:
         return ""
-    step = report.step  # type: ignore[attr-defined]
-    return _VACUOUS_RUNS if isinstance(step.rule, Induction) else _VACUOUS_STEP
+    return _VACUOUS_RUNS if isinstance(report.step.rule, Induction) else _VACUOUS_STEP
 
 
 #: What a theorem that assumes a term-wise sum adds to `checked`.
@@ -209,7 +208,7 @@ def add_option(parser: Any) -> None:
 
 
 def for_command(
-    directory: Path | None, proofs: Iterable[tuple[str, Proof, Sequence[object]]]
+    directory: Path | None, proofs: Iterable[tuple[str, Proof, Sequence[StepReport]]]
 ) -> CoqRun | None:
     """Run the export for a command when `--coq DIR` was given (None otherwise).
 

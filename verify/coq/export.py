@@ -9,23 +9,27 @@ is the door: `export_proof` exports every step of a proof, in order.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from proofs.step import Proof
 from verify.coq.induction import Inductions
 from verify.coq.statement import Exported, Run, proved_step
+
+if TYPE_CHECKING:  # the checker's report, read here only
+    from verify.proof_checker import StepReport
 
 __all__ = ["Exported", "ProofExport", "Run", "export_proof"]
 
 ProofExport = Inductions  # the whole exporter of one proof's Coq file
 
 
-def export_proof(proof: Proof, reports: Iterable[object]) -> list[Exported]:
+def export_proof(proof: Proof, reports: Iterable[StepReport]) -> list[Exported]:
     """Every step of `proof`, in order: exported, or the reason it is not."""
     exporter = ProofExport(proof)
     out = []
     for report in reports:
         proved = proved_step(report)
-        step = report.step  # type: ignore[attr-defined]
+        step = report.step
         if proved is None:
             exported = Exported(step.id, None, reason="not proved by our kernel")
             exporter.done[step.id] = exported

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import sympy
 
@@ -35,6 +36,9 @@ from verify.kernel import (
     instance,
 )
 from verify.uses import used_as
+
+if TYPE_CHECKING:  # the checker's report, read here only: the checker imports the search
+    from verify.proof_checker import StepReport
 
 
 class Unsupported(ValueError):
@@ -75,7 +79,7 @@ def _terms(pairs: Iterable[tuple[str, object]]) -> dict[str, object]:
             else atoms.canonical(t) for n, t in pairs}  # type: ignore[arg-type]
 
 
-def proved_step(report: object) -> ProvedStep | None:
+def proved_step(report: StepReport) -> ProvedStep | None:
     """The adapter: a checker step report as a `ProvedStep`, or None if it is not proved.
 
     The only code that reads `verify.proof_checker.StepReport` (its `step`, `theorem`,
@@ -83,27 +87,27 @@ def proved_step(report: object) -> ProvedStep | None:
     or `verdict.halves` for an equality by antisymmetry).
     Only a step with a kernel `Theorem` is exported.
     """
-    if getattr(report, "theorem", None) is None or getattr(report, "statement", None) is None:
+    if report.theorem is None or report.statement is None:
         return None
     goals = []
-    for goal_report in report.goals:  # type: ignore[attr-defined]
+    for goal_report in report.goals:
         verdict, obligation = goal_report.verdict, goal_report.goal
         if verdict.halves is not None:
             claim = obligation.judgement.claim
             halves = tuple(Goal(replace(obligation, judgement=replace(
                 obligation.judgement, claim=Fact(sign * claim.expr, ">="))),
-                half.judgement, half.certificate)
-                for sign, half in zip((1, -1), verdict.halves, strict=True))
+                half.judgement, half.certificate)  # type: ignore[arg-type]  # each half
+                for sign, half in zip((1, -1), verdict.halves, strict=True))  # has its own
             goals.append(Goal(obligation, obligation.judgement, None, halves))  # type: ignore[arg-type]
             continue
         if verdict.certificate is None:
             return None
         goals.append(Goal(obligation, verdict.judgement or obligation.judgement,
                           verdict.certificate))
-    step: Step = report.step  # type: ignore[attr-defined]
+    step = report.step
     instances = tuple((u.step, _terms(u.with_)) for u in step.uses if u.with_)
-    return ProvedStep(step, report.statement, tuple(goals),  # type: ignore[attr-defined]
-                      _terms(step.witness.items()), instances)
+    return ProvedStep(step, report.statement, tuple(goals), _terms(step.witness.items()),
+                      instances)
 
 
 @dataclass(frozen=True)

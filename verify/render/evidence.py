@@ -35,6 +35,7 @@ from verify.audit.report import (
     findings,
     headline,
     said_once,
+    said_unmade,
     to_json,
 )
 from verify.proof_checker import GoalReport
@@ -316,7 +317,7 @@ class AuditView:
         """Each proof's runs not made, one line each (`ProofAudit.unmade`: a data file of its
         own refused, its plug-in failed: what was kept of its runs), as the terminal's `runs
         not made` says them; none when every run asked for was made."""
-        return tuple((p, line) for p in self.proofs for line in p.audit.unmade)
+        return tuple((p, each.line) for p in self.proofs for each in p.audit.unmade)
 
     @property
     def plugin_runs(self) -> tuple[str, ...]:
@@ -326,11 +327,11 @@ class AuditView:
                      for line in self.report["summary"].get("plugin_runs", ()))
 
     @property
-    def unmade_said(self) -> frozenset[str]:
-        """The lines of `unmade`, which the plug-in runs and the steps not run then name by
-        their subject only (newcomer 28: a plug-in's cut printed once per proof, once per
-        step and once under the plug-in)."""
-        return frozenset(line for p in self.proofs for line in p.audit.unmade)
+    def unmade_said(self) -> Mapping[str, str]:
+        """The lines of `unmade` and their subjects (`said_unmade`), which the plug-in runs
+        and the steps not run then name by their subject only (newcomer 28: a plug-in's cut
+        printed once per proof, once per step and once under the plug-in)."""
+        return said_unmade(p.audit for p in self.proofs)
 
     def numeric_line(self, step: Json) -> str:
         """`numeric_line`, a reason said under runs not made named by its subject only."""
@@ -511,9 +512,9 @@ def symbolic_line(step: Json) -> str:
     return f"{symbolic['status']}: {symbolic['message']}"
 
 
-def numeric_line(step: Json, said: frozenset[str] = frozenset()) -> str:
+def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
     """How the statement fared on runs, in words; a reason among `said` (the lines under
-    runs not made) by its subject only (`said_once`)."""
+    runs not made, with their subjects) by its subject only (`said_once`)."""
     numeric = step["numeric"]
     if numeric["status"] == "not-run":
         if numeric["instances"]:  # bound, and every instance vacuous
@@ -521,7 +522,7 @@ def numeric_line(step: Json, said: frozenset[str] = frozenset()) -> str:
                     "false on every one): the claim was tested on none")
         reason = numeric.get("reason", "no run instance bound its names")
         return reason if reason.startswith(UNREPORTED) else \
-            "not run: " + said_once(reason, said)
+            "not run: " + said_once(reason, said or {})
     if numeric["violations"]:
         line = f"violated on {numeric['violations']} of {numeric['instances']} run instances"
     else:

@@ -42,7 +42,7 @@ from perceptron.conventions import DEFAULT, Conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import dot, norm2, radius2, scaled_rows
-from perceptron.numbers import as_text, exact
+from perceptron.numbers import as_text, beside, exact
 from perceptron.result import RunResult
 from verify.runs.columns import Origin
 from verify.runs.quantity import Scenario, margin
@@ -56,6 +56,7 @@ from verify.testing.protocol import (
     epochs_hint,
     plan,
     protocol,
+    rate_hint,
     run_text,
     vector_text,
     w_hint,
@@ -162,6 +163,22 @@ class ScenarioOutcome:
         default=None, repr=False, compare=False)
     #: How fit was seen to keep state between fits ('' when it was not; see `_kept_state`).
     keeps_state: str = ""
+    #: The learning-rate hint its final w's problem (or note) ends with (`rate_hint`), ''
+    #: when none does: dropped when fit keeps state (`kept_state`).
+    rate_hint: str = ""
+
+    def kept_state(self, kept: str) -> ScenarioOutcome:
+        """This call of a fit seen to keep state between fits (`kept`: how): its w read as
+        another learning rate's is no longer offered (newcomer 30: a warm-started fit, whose
+        w on a d = 1 scenario is a multiple of any other, was told "check it with
+        conventions=Conventions(eta=8)"; the state was said only in the reproducer)."""
+        instead = (f"; fit keeps state between fits ({kept}), so this w is not read as "
+                   "another learning rate's")
+        return replace(self, keeps_state=kept, rate_hint="", problems=tuple(
+            p.replace(self.rate_hint, instead) for p in self.problems) if self.rate_hint
+            else self.problems, notes=tuple(p.replace(self.rate_hint, instead)
+                                           for p in self.notes) if self.rate_hint
+            else self.notes)
 
     @property
     def ok(self) -> bool:
@@ -308,7 +325,7 @@ class ImplementationReport:
             worst = max((o.max_deviation for o in group if o.max_deviation is not None),
                         default=Fraction(0))
             rows.append((source, len(group), sum(o.identical for o in group), floats,
-                         problems, as_text(worst)))
+                         problems, beside(worst)))
         return rows
 
     def _repr_html_(self) -> str:
@@ -429,7 +446,7 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
     kept = "" if simplest is None else _kept_state(fit, (outcomes[0], simplest))
     if not kept:
         return report
-    return replace(report, outcomes=tuple(replace(o, keeps_state=kept) for o in outcomes))
+    return replace(report, outcomes=tuple(o.kept_state(kept) for o in outcomes))
 
 
 def _kept_state(fit: Fit, calls: Sequence[ScenarioOutcome]) -> str:
@@ -617,7 +634,7 @@ class _Rounding:
             for i, (x, y) in enumerate(zip(run_data.X, run_data.y, strict=True)):
                 s = y * dot(w, x)
                 if t and abs(s) <= score(t):
-                    flip = (f"the exact run's score y<w_{t}, x> = {as_text(s)} on example {i}"
+                    flip = (f"the exact run's score y<w_{t}, x> = {beside(s)} on example {i}"
                             f" in epoch {epoch} is within {_about(score(t))} of 0, the bound "
                             f"on float64's error of that score, so rounding may decide there")
                     return cls(drift(T), score(T), flip, "")
@@ -677,6 +694,7 @@ class _Findings:
     defects: list[str] = field(default_factory=list)
     found: list[tuple[str, Fraction | None]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    rate: str = ""  # the learning-rate hint a finding ends with (`rate_hint`), if one does
 
 
 def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunResult,
@@ -738,7 +756,7 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
                 seen.found[before:] = [(_order_text(theory, engine, first, more, bound), None)]  # type: ignore[arg-type]
         if mistakes is not None and bound is not None and mistakes > bound:
             seen.found.append((f"made {mistakes} mistakes, more than the Novikoff bound "
-                               f"R^2 ||u||^2 / gamma_u^2 = {as_text(bound)} "
+                               f"R^2 ||u||^2 / gamma_u^2 = {beside(bound)} "
                                f"(at most {floor(bound)})", None))
     if not comparable and not theory_only:
         seen.notes.append(f"not compared: the data handed over are not separable, and the "
@@ -769,7 +787,8 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
                            epochs, exact_floats, bound, engine, w, mistakes, deviation, first,
                            theory, tuple(problems), tuple(seen.notes), handed.X, handed.y,
                            call, order and decided,
-                           returned=None if fitted is None else (w, iterates, mistakes))
+                           returned=None if fitted is None else (w, iterates, mistakes),
+                           rate_hint=seen.rate)
 
 
 def _unexplained_update(iterates: Sequence[Vector], theory: TheoryReport, run_data: Dataset,
@@ -792,7 +811,7 @@ def _unexplained_update(iterates: Sequence[Vector], theory: TheoryReport, run_da
                  + d * SUBNORMAL + SUBNORMAL * max(1, 1 / eta))
         if score > error:
             return [f"its update {t} is on example {i} (y = {y:+d}) with y<w_{t - 1}, x> = "
-                    f"{as_text(score)}, above {_about(error)}, the bound on float64's error of "
+                    f"{beside(score)}, above {_about(error)}, the bound on float64's error of "
                     f"that score: no float64 rounding makes it trigger an update"]
     return []
 
@@ -915,9 +934,11 @@ def _against(w: Vector | None, iterates: list[Vector] | None, mistakes: int | No
         deviation = max((abs(a - b) for a, b in zip(w, engine.w, strict=True)),
                         default=Fraction(0))
         if deviation:
+            where = w_hint(w, full)
+            seen.rate = "" if where else rate_hint(w, full)
             found.append((f"final w differs from the exact perceptron's (max deviation "
-                          f"{as_text(deviation)}): implementation {vector_text(w)}, exact "
-                          f"{vector_text(engine.w)} ({run_text(engine)}){w_hint(w, full)}",
+                          f"{beside(deviation)}): implementation {vector_text(w)}, exact "
+                          f"{vector_text(engine.w)} ({run_text(engine)}){where or seen.rate}",
                           deviation))
     if mistakes is not None and comparable and mistakes != engine.mistakes:
         found.append((f"made {mistakes} mistakes; the exact perceptron makes "

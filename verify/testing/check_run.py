@@ -34,7 +34,7 @@ from perceptron.generators.hypothesis import (
 )
 from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import dot, norm2, radius2
-from perceptron.numbers import as_text, exact
+from perceptron.numbers import beside, exact
 from perceptron.result import RunResult
 from verify.numeric.campaign import canonical_checks
 from verify.numeric.instances import CompiledJudgement, NumericVerdict
@@ -329,7 +329,7 @@ def _updates(k: int) -> str:
 
 
 def _text(v: Sequence[Fraction], limit: int = 8) -> str:
-    shown = ", ".join(as_text(a) for a in v[:limit])
+    shown = ", ".join(beside(a) for a in v[:limit])
     return f"({shown}{', ...' if len(v) > limit else ''})"
 
 
@@ -562,7 +562,7 @@ class _Checker:
                                       Provenance(self.origin, T))
             first = Violation(name, T, (
                 f"the run is not finished: at w_{T}, example {i} (y = {self.data.y[i]:+d}) has "
-                f"y<w_{T}, x> = {as_text(value)}, which triggers an update under the rule "
+                f"y<w_{T}, x> = {beside(value)}, which triggers an update under the rule "
                 f"{RULES[self.conv.rule]} ({len(firing)} such example"
                 f"{'' if len(firing) == 1 else 's'})"))
         status = "violated" if firing else "held"
@@ -576,7 +576,7 @@ class _Checker:
     def _explain_condition(self, k: int) -> str:
         i = self.steps.index[k - 1]
         return (f"update {k} is on example {i} (y = {self.data.y[i]:+d}) with "
-                f"y<w_{k - 1}, x> = {as_text(self.steps.margins[k - 1])}, which does not "
+                f"y<w_{k - 1}, x> = {beside(self.steps.margins[k - 1])}, which does not "
                 f"trigger an update under the rule {RULES[self.conv.rule]}")
 
     def _explain(self, check: str, binding: str, k: int, instance: Instance) -> str:
@@ -595,22 +595,22 @@ class _Checker:
         if check not in ("norm-invariant", "lower-bound", "final-bound"):
             where = f"update {k}" if binding == "update" else f"at w_{k}"
             units = "" if eta == 1 else " (iterates divided by eta)"
-            values = [f"{n} = {as_text(v)}" for n, v in sorted(instance.scalars.items())]
+            values = [f"{n} = {beside(v)}" for n, v in sorted(instance.scalars.items())]
             values += [f"{n} = {_text(v)}" for n, v in sorted(instance.vectors.items())]
             return (f"{where}: {STATEMENTS.get(check, check)} fails for "
                     f"{', '.join(values)}{units}")
         if check == "norm-invariant":
-            return (f"after {_updates(k)}: ||w_{k}||^2 = {as_text(norm2(w[k]))} > t eta^2 R^2 "
-                    f"= {as_text(k * eta**2 * R2)}")
+            return (f"after {_updates(k)}: ||w_{k}||^2 = {beside(norm2(w[k]))} > t eta^2 R^2 "
+                    f"= {beside(k * eta**2 * R2)}")
         assert self.u is not None
         gamma = margin(self.data, self.u)
         if check == "lower-bound":
-            return (f"after {_updates(k)}: <w_{k}, u> = {as_text(dot(w[k], self.u))} < "
-                    f"t eta gamma_u = {as_text(k * eta * gamma)}")
+            return (f"after {_updates(k)}: <w_{k}, u> = {beside(dot(w[k], self.u))} < "
+                    f"t eta gamma_u = {beside(k * eta * gamma)}")
         bound = mistake_bound(R2, normalised_margin2(gamma, norm2(self.u)))
-        return (f"after {_updates(k)}: t gamma_u^2 = {as_text(k * gamma**2)} > R^2 ||u||^2 = "
-                f"{as_text(R2 * norm2(self.u))}: {_updates(k)} exceed the Novikoff bound "
-                f"R^2 ||u||^2 / gamma_u^2 = {as_text(bound)}")
+        return (f"after {_updates(k)}: t gamma_u^2 = {beside(k * gamma**2)} > R^2 ||u||^2 = "
+                f"{beside(R2 * norm2(self.u))}: {_updates(k)} exceed the Novikoff bound "
+                f"R^2 ||u||^2 / gamma_u^2 = {beside(bound)}")
 
 
 __all__ = [

@@ -35,7 +35,7 @@ So:
 - `plan` asks every scenario whose exact run has two or more epochs with updates for runs cut
   after fewer epochs too, and asks the `protocol` scenarios for further fits of the same
   instance: on the labels negated, then on read-only arrays;
-- `run_text`, `w_hint` and `divergence` say what the exact perceptron did where the
+- `run_text`, `w_hint`, `rate_hint` and `divergence` say what the exact perceptron did where the
   implementation first differs, in its epochs and updates, so a failure can be acted on.
 """
 
@@ -52,7 +52,7 @@ from perceptron.algorithms.trace import Trace
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import dot
 from perceptron.geometry.max_margin import max_margin
-from perceptron.numbers import as_text
+from perceptron.numbers import beside
 from perceptron.result import RunResult
 from verify.runs.columns import Origin
 from verify.runs.quantity import Scenario
@@ -249,20 +249,28 @@ def run_text(engine: RunResult) -> str:
 
 def w_hint(w: Vector, full: RunResult) -> str:
     """Where a final `w` that is not the exact one sits on the exact full run, if anywhere:
-    the state after some epoch (a wrong number of epochs) or after some update."""
+    the state after some epoch (a wrong number of epochs) or after some update; '' when
+    nowhere (then `rate_hint` may say which learning rate makes it)."""
     trace = _trace(full)
-    ends = np.searchsorted(trace.epochs, np.arange(1, full.epochs + 1), side="right")
-    for k, t in enumerate([0, *ends.tolist()]):
+    for k, t in enumerate(_epoch_ends(full)):
         if trace.iterate(t) == w:
             return f"; it is the exact perceptron's w after {k} epoch(s) (w_{t})"
     for t in range(1, len(trace)):
         if trace.iterate(t) == w:
             return (f"; it is the exact perceptron's w_{t}, reached at update {t} in epoch "
                     f"{int(trace.epochs[t - 1])}")
-    return _rate_hint(w, full, [0, *ends.tolist()])
+    return ""
 
 
-def _rate_hint(w: Vector, full: RunResult, ends: Sequence[int]) -> str:
+def _epoch_ends(full: RunResult) -> list[int]:
+    """The updates the exact run had made at its start and after each of its epochs: the
+    `t` of its w after 0, 1, 2, ... epochs."""
+    trace = _trace(full)
+    ends = np.searchsorted(trace.epochs, np.arange(1, full.epochs + 1), side="right")
+    return [0, *ends.tolist()]
+
+
+def rate_hint(w: Vector, full: RunResult) -> str:
     """When `w` is `c` times the exact perceptron's w after some epoch (`c > 0`, not 1) and
     the run starts at 0: the perceptron with another learning rate, whose iterates from
     w_0 = 0 are the same times `c` (newcomer 28: a correct perceptron with rate 1/2 failed
@@ -271,7 +279,7 @@ def _rate_hint(w: Vector, full: RunResult, ends: Sequence[int]) -> str:
     if conventions.w0 is not None and any(conventions.w0):
         return ""
     trace = _trace(full)
-    for k, t in enumerate(ends):
+    for k, t in enumerate(_epoch_ends(full)):
         exact = trace.iterate(t)
         c = next((a / b for a, b in zip(w, exact, strict=True) if b), None)
         if c is None or c <= 0 or c == 1 or any(a != c * b for a, b in zip(w, exact,
@@ -280,8 +288,8 @@ def _rate_hint(w: Vector, full: RunResult, ends: Sequence[int]) -> str:
         rate = c * conventions.eta
         written = (f"Fraction({rate.numerator}, {rate.denominator})" if rate.denominator > 1
                    else str(rate.numerator))
-        return (f"; it is {as_text(c)} times the exact perceptron's w after {k} epoch(s) "
-                f"(w_{t}), as a learning rate of {as_text(rate)} makes it from w_0 = 0: if "
+        return (f"; it is {beside(c)} times the exact perceptron's w after {k} epoch(s) "
+                f"(w_{t}), as a learning rate of {beside(rate)} makes it from w_0 = 0: if "
                 f"that rate is intended, check it with conventions=Conventions(eta={written})")
     return ""
 
@@ -310,7 +318,7 @@ def divergence(iterates: Sequence[Vector], engine: RunResult, t: int, data: Data
     record = trace[t - 1]
     margin = record.y * dot(record.w_before, record.x)
     exact = (f"the exact perceptron's update {t} is in epoch {record.epoch}, on example "
-             f"{record.index} (y = {record.y:+d}, y<w_{t - 1}, x> = {as_text(margin)}), to "
+             f"{record.index} (y = {record.y:+d}, y<w_{t - 1}, x> = {beside(margin)}), to "
              f"{vector_text(record.w_after)}")
     if t == len(iterates):
         return f"it stops after {t - 1} update(s); {exact}"
@@ -327,5 +335,5 @@ def _trace(engine: RunResult) -> Trace:
 
 
 def vector_text(v: Sequence[object], limit: int = 8) -> str:
-    shown = ", ".join(as_text(a) for a in list(v)[:limit])  # type: ignore[arg-type]
+    shown = ", ".join(beside(a) for a in list(v)[:limit])  # type: ignore[arg-type]
     return f"({shown}{', ...' if len(v) > limit else ''})"

@@ -352,6 +352,35 @@ def test_problems_say_an_unknown_step_is_violated_on_runs() -> None:
     assert problems("unknown", "held") == ["mine: incomplete: bound (unknown)"]
 
 
+def test_a_reason_said_under_runs_not_made_is_named_again_by_the_subject_it_was_made_with(
+        ) -> None:
+    """Closing note 29 (addendum): `said_once` read a reason's subject back from its words
+    (`plug-in NAME` by a regex, else the words before the first colon), so a data file whose
+    name holds ": " was named by half its name ("--data a: as said under runs not made").
+    The subject is now carried beside the reason (`Unmade`) and named from there."""
+    from types import SimpleNamespace
+
+    from verify.audit.report import not_run_lines, plugin_lines
+    from verify.render.evidence import numeric_line
+
+    data = "--data odd: name.csv:2: the u it names does not separate the examples"
+    fault = "plug-in p raised SystemExit: 3 on generated, scenario 0"
+    steps = tuple(job.StepAudit(SimpleNamespace(id=name), None, None, reason)  # type: ignore[arg-type]
+                  for name, reason in (("a", data), ("b", fault)))
+    proof = job.ProofAudit("mine", SimpleNamespace(numeric=object()), "", steps,  # type: ignore[arg-type]
+                           file=True, unmade=(job.Unmade("--data odd: name.csv", data),
+                                              job.Unmade("plug-in p", fault)))
+    audit = Audit((proof,), 0, "small", plugins=(fault,))
+    assert not_run_lines(audit)[2:] == [
+        "  mine/a: --data odd: name.csv: as said under runs not made",
+        "  mine/b: plug-in p: as said under runs not made"]
+    assert plugin_lines(audit)[2:] == ["  plug-in p: as said under runs not made"]
+    said = {data: "--data odd: name.csv"}
+    step = {"numeric": {"status": "not-run", "instances": 0, "reason": data}}
+    assert numeric_line(step, said) == "not run: --data odd: name.csv: as said under runs not made"
+    assert numeric_line(step) == f"not run: {data}"  # said nowhere else: said whole
+
+
 def test_strict_decides_every_rendering_not_only_the_exit_code(audit: Audit) -> None:
     """Regression (red team 9): `--strict` on a source proof with findings printed "passed"
     first, `summary.passed: true` and `**passed**`, then "audit failed" and exit 1."""
@@ -380,7 +409,9 @@ def test_a_proof_whose_runs_were_not_made_is_not_verified(tmp_path: Path) -> Non
     raised = audit_proofs(PLUG / "plug.toml", budget="small",
                           algorithms=[Plugin("p", None, hostile.raises)])
     (proof,) = raised.proofs
-    assert proof.status == "incomplete" and proof.unmade == raised.errors
+    assert proof.status == "incomplete"
+    assert tuple(each.line for each in proof.unmade) == raised.errors
+    assert [each.subject for each in proof.unmade] == ["plug-in p"]
     assert raised.problems()[-1] == f"plug: incomplete: runs not made ({raised.errors[0]})"
     assert canonical_line(raised) == "no canonical proof audited; proof files verified: 0 of 1"
     (tmp_path / "bad.csv").write_text("1,2,x\n")
@@ -390,7 +421,8 @@ def test_a_proof_whose_runs_were_not_made_is_not_verified(tmp_path: Path) -> Non
     (proof,) = refused.proofs
     assert proof.steps[0].numeric is not None  # the campaign's runs were made
     assert proof.status == "incomplete" and len(proof.unmade) == 1
-    assert proof.unmade[0] in refused.errors and "bad.csv" in proof.unmade[0]
+    assert proof.unmade[0].line in refused.errors and "bad.csv" in proof.unmade[0].line
+    assert proof.unmade[0].subject == str(tmp_path / "bad.csv")
     assert to_json(refused)["summary"]["proofs"] == {"own": "incomplete"}
 
 

@@ -215,7 +215,8 @@ run = "online"
     audit = run_audit([proof], data=[bad], budget="small")
     (refused,) = audit.proofs
     assert refused.status == "incomplete" and not audit.passed()
-    assert any("twice.csv" in line and "names u twice" in line for line in refused.unmade)
+    assert any("twice.csv" in each.line and "names u twice" in each.line
+               and each.subject == f"--data {bad}" for each in refused.unmade)
     assert any("runs not made (--data" in line for line in audit.problems())
 
 
@@ -226,7 +227,8 @@ def test_a_built_in_proofs_refused_data_names_it_once(tmp_path: Path) -> None:
     bad = _write(tmp_path, "bad3.csv", "# u = 1, -1\n2,1,1\n1,3,1\n")
     audit = run_audit(["canonical-online"], data=[bad], budget="small")
     (proof,) = audit.proofs
-    assert proof.unmade and not any(line.startswith("canonical-online:") for line in proof.unmade)
+    assert proof.unmade and not any(each.line.startswith("canonical-online:")
+                                    for each in proof.unmade)
     text = to_text(audit)
     assert "canonical-online: canonical-online:" not in text
     assert f"  canonical-online: {bad}:1: the u it names does not separate" in text

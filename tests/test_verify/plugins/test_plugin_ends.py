@@ -188,10 +188,11 @@ def test_a_proof_whose_plug_in_never_updated_is_not_verified(tmp_path: Path) -> 
     (proof,) = idle.proofs
     assert proof.status == "incomplete" and not idle.passed()
     runs = int(idle.plugins[0].split(": ")[1].split()[0])
-    assert proof.unmade == (f"the plug-in mine's {runs} runs made no update at all (each "
-                            "stayed at its start): no run that tests a step about an update "
-                            "was made",)
-    assert proof.unmade[0] in to_text(idle)
+    assert [each.line for each in proof.unmade] == [
+        f"the plug-in mine's {runs} runs made no update at all (each stayed at its start): "
+        "no run that tests a step about an update was made"]
+    assert [each.subject for each in proof.unmade] == ["plug-in mine"]
+    assert proof.unmade[0].line in to_text(idle)
     moved = audit_proofs(mine, budget="small", algorithms={"mine": perceptron})
     assert moved.proofs[0].status == "verified" and not moved.proofs[0].unmade
 

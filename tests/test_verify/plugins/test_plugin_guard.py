@@ -163,7 +163,7 @@ def test_a_timeout_keeps_the_runs_that_finished() -> None:
     from pathlib import Path
 
     from verify.api import audit_proofs
-    from verify.audit.job import FAULT_KEPT
+    from verify.audit.job import FAULT_KEPT, Unmade
     from verify.audit.report import to_json, to_text
 
     proof_file = Path(hostile.__file__).parent / "plug.toml"
@@ -180,7 +180,7 @@ def test_a_timeout_keeps_the_runs_that_finished() -> None:
         assert proof.status == "incomplete" and not audit.passed()
         assert step.numeric is not None and step.numeric.status == "held"
         assert step.numeric.instances > 0
-        assert proof.unmade == (f"{error}; {FAULT_KEPT}",)
+        assert proof.unmade == (Unmade("plug-in p", f"{error}; {FAULT_KEPT}"),)
         (line,) = audit.plugins
         assert re.match(r"plug-in p: 46 online runs: 46 converged", line), line
         text = to_text(audit).splitlines()

@@ -81,7 +81,7 @@ def test_a_plug_in_that_rarely_converges_is_cut_the_same_way_twice(tmp_path: Pat
                           "and iterations of a plug-in (--max-plugin-updates)")
     assert "checked on none of its runs" in cut and "(generated, scenarios 0-19)" in cut
     assert "raise it with --max-plugin-updates N" in cut
-    assert any(cut in line for line in proof.unmade)
+    assert any(cut in each.line for each in proof.unmade)
     text = to_text(first)
     assert "runs not made" in text and f"  mine: {cut}" in text.splitlines()
     # said once (newcomer 28: once per proof, again for each step and under the plug-in):

@@ -262,6 +262,66 @@ def test_the_state_line_is_said_only_of_a_fit_seen_to_keep_state() -> None:
         "alone, that state is the cause\n")
 
 
+def test_a_fit_that_keeps_state_is_offered_no_learning_rate() -> None:
+    """Newcomer 30 (Low): a warm-started fit (its w kept from the previous call) was told
+    "it is 8 times the exact perceptron's w after 1 epoch(s) (w_1), as a learning rate of 8
+    makes it ...: check it with conventions=Conventions(eta=8)": true arithmetic on a d = 1
+    scenario, where every w is a multiple of any other, pointing away from the cause, said
+    only in the reproducer. Seen to keep state, its w is read as no learning rate's."""
+    kept: dict[int, np.ndarray] = {}
+
+    def warm(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        w = kept.get(X.shape[1], np.zeros(X.shape[1]))
+        for _ in range(epochs):
+            changed = False
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x) <= 0:
+                    w, changed = w + label * x, True
+            if not changed:
+                break
+        kept[X.shape[1]] = w
+        return w
+
+    report = check_implementation(warm)  # the newcomer's: a repeat of call 1 differs
+    said = [p for o in report.outcomes for p in (*o.problems, *o.notes)]
+    assert report.simplest_failure is not None and report.simplest_failure.keeps_state
+    assert not any("Conventions(eta=" in p or "as a learning rate of" in p for p in said)
+    instead = (f"; fit keeps state between fits ({report.simplest_failure.keeps_state}), so "
+               "this w is not read as another learning rate's")
+    assert any(p.endswith(instead) for p in report.simplest_failure.problems)
+    assert all(o.rate_hint == "" for o in report.outcomes)
+
+
+def test_a_huge_exact_fraction_in_a_message_has_its_decimal_beside_it() -> None:
+    """Newcomer 30 (Low): a float32 perceptron's deviation on the protocol's "tiny score"
+    scenario (2^-500) was printed as a 150-digit fraction and nothing else. The exact value
+    stays, in full; a short decimal marked ≈ follows it, and short values are left alone."""
+    from fractions import Fraction
+
+    from perceptron.numbers import beside
+
+    tiny = Fraction(1, 2**500)
+    assert beside(tiny) == f"1/{2**500} (≈ 3.05e-151)"
+    assert beside(Fraction(3, 4)) == "3/4" and beside(Fraction(-10**38)) == str(-10**38)
+    assert beside(Fraction(10**40)) == f"{10**40} (≈ 1e+40)"
+
+    def float32(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        X, w = X.astype(np.float32), np.zeros(X.shape[1], np.float32)
+        for _ in range(epochs):
+            changed = False
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x) <= 0:
+                    w, changed = w + label * x, True
+            if not changed:
+                break
+        return w.astype(np.float64)
+
+    first = check_implementation(float32, sources=("protocol",)).simplest_failure
+    assert first is not None
+    assert first.problems[0].startswith(
+        f"final w differs from the exact perceptron's (max deviation 1/{2**500} (≈ 3.05e-151))")
+
+
 def test_iterates_that_stop_early_are_said_to_stop_not_to_leave() -> None:
     """Newcomer 28 (Low): a one-pass fit whose iterates end at w_2 read "its iterates leave
     the exact perceptron's at w_3", an iterate it never had; and one that goes on past the

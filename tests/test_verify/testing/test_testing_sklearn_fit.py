@@ -144,3 +144,24 @@ def test_a_recorded_trajectory_is_the_run_fit_made(params: dict[str, object],
     if "max_iter" in params:  # fit's own 5 epochs (15 visits) are recorded, not 1
         assert fitted.iterates is not None and fitted.mistakes == 10  # 3, 1, 2, 2, 2
 
+
+
+def test_scikit_learns_convergence_warning_is_said_once_per_adapter() -> None:
+    """Newcomer 30 (Low): checking `sklearn_fit(tol=1e-3)` printed scikit-learn's
+    ConvergenceWarning 88 times (once per call whose run max_iter cut, which the check asks
+    for on purpose). It is said once, saying why, and counted; other warnings pass."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    fit = sklearn_fit(tol=1e-3)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_implementation(fit, sources=("tight",))
+    (said,) = caught
+    assert issubclass(said.category, ConvergenceWarning) and fit.unconverged > 1
+    assert "said once here, not on each of the check's calls" in str(said.message)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_implementation(sklearn_fit(), sources=("tight",))  # tol=None: nothing to say
+    assert not caught

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol, Self, TypeVar
 
 import sympy
 
@@ -138,34 +139,49 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
     return home, tuple(out)
 
 
-def extended(proof: Proof, reports: Iterable[object]) -> tuple[Proof, list[object]]:
+class Reported(Protocol):
+    """What `extended` reads of a step report (`verify.proof_checker.StepReport`, which is
+    not imported: the checker imports this module)."""
+
+    @property
+    def step(self) -> Step: ...
+
+    @property
+    def termwise(self) -> Sequence[Self]: ...
+
+
+R = TypeVar("R", bound=Reported)
+
+
+def extended(proof: Proof, reports: Iterable[R]) -> tuple[Proof, list[R]]:
     """`proof` and its step reports with the lemmas a report found (`StepReport.termwise`)
     as steps just before it, the step with its uses extended by them (as checked) in its
     place, and their fresh indices declared: what the Coq export and `explain` read, so a step
     proved with found facts is exported and shown as if the user had written them."""
     reports = list(reports)  # read three times: a generator would be spent after one
-    if not any(getattr(r, "termwise", ()) for r in reports):
+    if not any(r.termwise for r in reports):
         return proof, reports
-    by_id = {r.step.id: r for r in reports}  # type: ignore[attr-defined]
+    by_id = {r.step.id: r for r in reports}
     own = {s.id for s in proof.steps}
     steps: list[Step] = []
-    flat: list[object] = []
+    flat: list[R] = []
     scalars = list(proof.scalars)
     for step in proof.steps:
         report = by_id.get(step.id)
-        for lemma in getattr(report, "termwise", ()):
+        if report is None:
+            steps.append(step)
+            continue
+        for lemma in report.termwise:
             steps.append(lemma.step)
             flat.append(lemma)
-        if report is not None:  # the proof's own step, its uses extended by the lemmas'
-            found = {lemma.step.id for lemma in getattr(report, "termwise", ())}
-            steps.append(replace(step, uses=(*step.uses, *(
-                u for u in report.step.uses if u.step in found))))  # type: ignore[attr-defined]
-            flat.append(report)
-        else:
-            steps.append(step)
+        # the proof's own step, its uses extended by the lemmas'
+        found = {lemma.step.id for lemma in report.termwise}
+        steps.append(replace(step, uses=(*step.uses, *(
+            u for u in report.step.uses if u.step in found))))
+        flat.append(report)
     for report in reports:
-        found = {lemma.step.id for lemma in getattr(report, "termwise", ())}
-        for use in report.step.uses:  # type: ignore[attr-defined]
+        found = {lemma.step.id for lemma in report.termwise}
+        for use in report.step.uses:
             if use.step in found and (name := use.over.split(" in ")[0]) not in scalars:
                 scalars.append(name)
     home = replace(proof, scalars=tuple(scalars))
