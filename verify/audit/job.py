@@ -855,7 +855,8 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
             reasons[step_name] = (f"the plug-in {algorithm} could not be used: "
                                   f"{unusable[algorithm]}")
             continue
-        reason, check = _check(step_name, proof, _on_runs(stated, step), names, plugins)
+        reason, check = _check(step_name, proof, _on_runs(stated, step), names, plugins,
+                               _carried(stated, step))
         if check is not None:
             checks.append(check)
             updates = _updates(step, stated[step.id], proof, names, check)
@@ -868,6 +869,17 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
     return _Part(tuple(checks), reasons, updates=unchecked)
 
 
+def _carried(stated: Mapping[str, kernel.Statement | None], step: Step
+             ) -> tuple[tuple[kernel.Rel, str], ...]:
+    """The invariants `step` carries, each with the step it is the claim of: the claims of
+    the inductions over the same runs it uses (none unless it is an induction)."""
+    own = stated[step.id]
+    if own is None or own.over is None:
+        return ()
+    return tuple((used.claim, use.step) for use in step.uses
+                 if (used := stated.get(use.step)) is not None and used.over == own.over)
+
+
 def _on_runs(stated: Mapping[str, kernel.Statement | None], step: Step
              ) -> kernel.Statement | None:
     """The statement `step`'s rows are checked against: its own, and for an induction that
@@ -875,14 +887,12 @@ def _on_runs(stated: Mapping[str, kernel.Statement | None], step: Step
     its hypotheses. The theorem speaks of the runs where the carried invariant holds at every
     state (the kernel's statement says so: "where at every state ..."), so a row where it
     fails is no instance of it (vacuous, as where a hypothesis fails), not a violation (red
-    team 29 F3: `b`, carrying a false `a`, was violated on exactly the rows where `a` was)."""
+    team 29 F3: `b`, carrying a false `a`, was violated on exactly the rows where `a` was);
+    nor is a row of a run that broke it at an earlier state (red team 30: `Check.carried`)."""
     own = stated[step.id]
-    if own is None or own.over is None:
-        return own
-    carried = [(used.claim, use.step) for use in step.uses
-               if (used := stated.get(use.step)) is not None and used.over == own.over]
-    return replace(own, hypotheses=(*own.hypotheses, *(c for c, _ in carried)),
-                   origins=(*own.origins, *(u for _, u in carried))) if carried else own
+    carried = _carried(stated, step)
+    return replace(own, hypotheses=(*own.hypotheses, *(c for c, _ in carried)),  # type: ignore[type-var]
+                   origins=(*own.origins, *(u for _, u in carried))) if carried else own  # type: ignore[union-attr]
 
 
 _Worked = tuple[_Part, tuple[StepReport, ...] | None]
@@ -947,8 +957,10 @@ def _updates(step: Step, stated: kernel.Statement | None, proof: Proof, names: N
 
 
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,
-           plugins: Mapping[str, Plugin] | None = None) -> tuple[str, Check | None]:
-    """The check of one step, or why it has none."""
+           plugins: Mapping[str, Plugin] | None = None,
+           carried: Sequence[tuple[kernel.Rel, str]] = ()) -> tuple[str, Check | None]:
+    """The check of one step, or why it has none; `carried` (`_carried`): the invariants
+    its rows' runs must hold at every state up to the row's."""
     assert proof.numeric is not None
     if stated is None:
         # the kernel's error, not a refusal (a refused step refuses its proof): 1/0 at an
@@ -961,6 +973,8 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
         if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
             return "with the [numeric] names replaced it expands to too many terms", None
         judgement = statement(proof, stated, names)
+        along = statement(proof, kernel.Statement(name, tuple(c for c, _ in carried), tuple(
+            u for _, u in carried), _TRUE, stated.naturals), names).hypotheses if carried else ()
     except kernel.KernelError as error:  # a name bound to `dot(theta, theta)` as an index
         return (f"with the [numeric] names replaced it is no statement the kernel reads "
                 f"({error}): a family's index and a sum's bounds must stay polynomials in "
@@ -983,7 +997,7 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
         return (f"it names time, the stream's time of an iterate, which the plug-in "
                 f"{plugin.name}'s runs do not have (their order is their own)"), None
     return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined,
-                     naturals, slack_scale(stated, judgement.claim, names))
+                     naturals, slack_scale(stated, judgement.claim, names), along)
 
 
 @dataclass(frozen=True)

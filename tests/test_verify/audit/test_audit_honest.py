@@ -530,3 +530,64 @@ def test_a_row_where_a_carried_invariant_fails_is_no_instance_of_the_carrier(
     assert a.numeric is not None and a.numeric.status == "violated"
     assert b.numeric is not None and b.numeric.status != "violated" and not b.finding
     assert b.numeric.vacuous == a.numeric.violations > 0
+
+
+CARRIES_ONE_BROKEN_ONCE = """title = "carried, broken once"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "a"
+claim = "(t - 1)**2 >= 1"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= 0"]
+[[step]]
+id = "b"
+claim = "t <= 1"
+uses = ["a"]
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= 0"]
+"""
+
+
+def test_a_row_after_a_state_that_broke_a_carried_invariant_is_no_instance_of_the_carrier(
+        tmp_path: Path) -> None:
+    """Red team 30: `a`'s invariant `(t - 1)**2 >= 1` fails at t = 1 only, so no run with an
+    update is one `b` speaks of ("where at every state ... [a]"), and `b` (`t <= 1`, its own
+    obligations certified) is true. Its rows at t >= 2 met `a` at their own state and were
+    "violated", the caveat calling `b` false; they are rows of runs that broke `a` at t = 1,
+    vacuous as the rows at t = 1 are."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "carried.toml").write_text(CARRIES_ONE_BROKEN_ONCE)
+    audit = audit_proofs(tmp_path / "carried.toml", budget="small")
+    a, b = audit.proofs[0].steps
+    assert a.numeric is not None and a.numeric.status == "violated"
+    assert b.symbolic.message.startswith("proved from unproved step(s) a")
+    assert b.numeric is not None and b.numeric.violations == 0 and not b.finding
+    assert b.numeric.vacuous > a.numeric.violations > 0
+
+
+def test_a_run_that_broke_a_carried_fact_earlier_leaves_its_later_rows_out() -> None:
+    """`_so_far` on rows out of order, several per state (example rows), two runs: a row
+    counts only while its run held the carried facts at every iteration up to its own."""
+    import numpy as np
+
+    from verify.numeric.instances import _so_far
+
+    class Rows:  # the two columns `_so_far` reads
+        origin_index = np.array([1, 0, 0, 1, 0, 0, 1, 1])
+        iteration = np.array([2, 1, 0, 0, 1, 2, 1, 2])
+    held = np.array([True, True, True, True, False, True, False, True])
+    # run 0: t=0 held, t=1 one row of two fails -> t=1 and t=2 out; run 1: t=1 fails
+    assert _so_far(held, Rows()).tolist() == [  # type: ignore[arg-type]
+        False, False, True, True, False, False, False, False]
+    assert _so_far(np.ones(8, dtype=bool), Rows()).all()  # type: ignore[arg-type]
