@@ -118,6 +118,10 @@ class StepAudit:
     #: (`_updates`: cyclic runs and kinds without a row per update, rows that do not make
     #: a quantity they read); None when checked, or no induction checked on runs
     updates_unchecked: str | None = None
+    #: for a step that is no induction but imports inductions' claims (the kernel's
+    #: `Statement.runs`), the audits of those inductions (`verify.typeset.statement.
+    #: inductions_of`): its statement holds at the states of their runs only
+    runs_of: tuple[StepAudit, ...] = ()
 
     @property
     def unmet_updates(self) -> int:
@@ -144,7 +148,8 @@ class StepAudit:
         quantities, an update other than the algorithm's), so the violation shows the step
         false only if they do (proved: they do not, or a trusted part is wrong)."""
         return (self.numeric is not None and self.numeric.status == "violated"
-                and isinstance(self.step.rule, Induction) and self.symbolic.status != "refuted")
+                and (isinstance(self.step.rule, Induction) or bool(self.runs_of))
+                and self.symbolic.status != "refuted")
 
     @property
     def caveat(self) -> str | None:
@@ -153,6 +158,8 @@ class StepAudit:
         violation is a counterexample)."""
         if not self.off_runs:
             return None
+        if self.runs_of and not isinstance(self.step.rule, Induction):
+            return _rests_on(self.runs_of)
         if self.symbolic.status == "proved":
             return ("its induction is proved, so these runs are not the runs it is about: "
                     "under the [numeric] names, a run's start, its update or an update fact "
@@ -473,7 +480,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
 
     audits = []
     for proof_id, proof in plan.proofs.items():
-        steps = tuple(
+        steps = _resting(tuple(
             _not_its_runs(StepAudit(
                 step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
                 _unevaluated(numeric.get(name)) if name in numeric else
@@ -481,7 +488,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                 _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
                 _updates_unchecked(step, name, numeric, plan)))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
-        )
+        ))
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
         failed = unusable.get(algorithm or "") or campaign_result.faults.get(algorithm or "")
         if failed and any(s.numeric is not None for s in steps):  # runs before it were kept
@@ -598,6 +605,45 @@ FAULT_KEPT = ("its steps were checked on the runs of the campaign's shards befor
 
 
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
+
+
+def _rests_on(inductions: Sequence[StepAudit]) -> str:
+    """The caveat of a violation of a step that imports the claims of `inductions`: its
+    statement holds at the states of their runs only, and a row is one only if its run
+    starts, updates and meets the update facts as each says (red team 30: `t >= 0 [b] |- t
+    <= 0` was a finding, "violated" at t = 1 of runs whose first update broke b's update fact
+    y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so)."""
+    said = []
+    for ind in inductions:
+        if ind.updates is None:
+            said.append(f"{ind.step.id}'s are not checked on these runs")
+        elif ind.unmet_updates:
+            said.append(f"{ind.step.id}'s fail at {ind.unmet_updates} of "
+                        f"{ind.updates.instances} updates of these runs")
+        elif not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
+            said.append(f"{ind.step.id} has none")
+        else:
+            said.append(f"{ind.step.id}'s hold at each of the {ind.updates.instances} updates "
+                        "of these runs")
+    ids = ", ".join(ind.step.id for ind in inductions)
+    return ("this violation shows the step false only if the run that reaches it is one of "
+            f"the runs of {ids}, whose claim{'s' * (len(inductions) > 1)} it uses: a run that "
+            "starts, updates and meets the update facts as each induction says (base, step "
+            "and given, under the [numeric] names); the audit checks the update facts only: "
+            + "; ".join(said))
+
+
+def _resting(steps: Sequence[StepAudit]) -> tuple[StepAudit, ...]:
+    """`steps`, each that is no induction but imports inductions' claims with the audits of
+    those inductions (`StepAudit.runs_of`), read once every step's audit is made."""
+    from verify.typeset.statement import inductions_of
+
+    stated = {s.step.id: s.symbolic.statement for s in steps}
+    by_id = {s.step.id: s for s in steps}
+    return tuple(replace(s, runs_of=tuple(by_id[i] for i in inductions_of(st, stated)
+                                          if i in by_id))
+                 if (st := s.symbolic.statement) is not None and st.runs
+                 and not isinstance(s.step.rule, Induction) else s for s in steps)
 
 
 def _not_its_runs(step: StepAudit) -> StepAudit:

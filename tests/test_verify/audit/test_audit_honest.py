@@ -591,3 +591,45 @@ def test_a_run_that_broke_a_carried_fact_earlier_leaves_its_later_rows_out() -> 
     assert _so_far(held, Rows()).tolist() == [  # type: ignore[arg-type]
         False, False, True, True, False, False, False, False]
     assert _so_far(np.ones(8, dtype=bool), Rows()).all()  # type: ignore[arg-type]
+
+
+USES_AN_INDUCTION_OF_OTHER_RUNS = """title = "uses an induction of other runs"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "b"
+claim = "t >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= -1"]
+[[step]]
+id = "d"
+uses = ["b"]
+claim = "t <= 0"
+"""
+
+
+def test_a_violation_of_a_step_resting_on_an_induction_says_whose_runs_it_needs(
+        tmp_path: Path) -> None:
+    """Red team 30: `d` (`t >= 0 [b] |- t <= 0`) holds at the states of `b`'s runs only,
+    and `b`'s update fact `y*dot(w, x) <= -1` fails at the first update from w = 0: no run of
+    `b` updates, so `d` is true. The perceptron's runs violate it at every t >= 1, and the
+    audit listed that as a plain finding, no word of `b`'s runs (an induction's own violation
+    has said so since newcomer 19). Now the violation carries that caveat, with the count of
+    updates that fail `b`'s update facts."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_text
+
+    (tmp_path / "uses.toml").write_text(USES_AN_INDUCTION_OF_OTHER_RUNS)
+    audit = audit_proofs(tmp_path / "uses.toml", budget="small")
+    b, d = audit.proofs[0].steps
+    assert b.unmet_updates > 0 and d.numeric is not None and d.numeric.status == "violated"
+    assert d.off_runs and d.caveat is not None
+    assert "one of the runs of b" in d.caveat
+    assert f"b's fail at {b.unmet_updates} of {b.updates.instances} updates" in d.caveat
+    assert d.caveat in to_text(audit)
