@@ -148,7 +148,8 @@ class StepAudit:
         quantities, an update other than the algorithm's), so the violation shows the step
         false only if they do (proved: they do not, or a trusted part is wrong)."""
         return (self.numeric is not None and self.numeric.status == "violated"
-                and (isinstance(self.step.rule, Induction) or bool(self.runs_of))
+                and (isinstance(self.step.rule, Induction) or bool(self.runs_of)
+                     or bool(self.step.witness))
                 and self.symbolic.status != "refuted")
 
     @property
@@ -158,6 +159,12 @@ class StepAudit:
         violation is a counterexample)."""
         if not self.off_runs:
             return None
+        if self.step.witness:  # checked at its witness (`witnessed`), not for some value
+            named = ", ".join(sorted(self.step.witness))
+            return (f"these rows break the claim at the proof's witness for {named}, not the "
+                    f"statement, which says that some value of {named} satisfies it: another "
+                    "value may, so the violation shows the witness wrong there, not the step "
+                    "false")
         if self.runs_of and not isinstance(self.step.rule, Induction):
             return _rests_on(self.runs_of)
         if self.symbolic.status == "proved":

@@ -633,3 +633,33 @@ def test_a_violation_of_a_step_resting_on_an_induction_says_whose_runs_it_needs(
     assert "one of the runs of b" in d.caveat
     assert f"b's fail at {b.unmet_updates} of {b.updates.instances} updates" in d.caveat
     assert d.caveat in to_text(audit)
+
+
+WITNESSED_BADLY = """title = "a bad witness"
+vectors = ["w", "x"]
+scalars = ["t", "z"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "e"
+claim = "z >= t"
+witness = { z = "0" }
+"""
+
+
+def test_a_violation_at_a_witness_is_not_said_to_be_the_statements(tmp_path: Path) -> None:
+    """Red team 30: `t in Nat |- exists z: z >= t` is true (z = t), its witness `z = 0` is
+    not. On runs the claim is checked at the witness (`witnessed`), and the audit printed
+    "violated on 201 of 251 run instances" under the existential statement with no word that
+    the witness, not the statement, fails there. Now the violation says so."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_text
+
+    (tmp_path / "witness.toml").write_text(WITNESSED_BADLY)
+    audit = audit_proofs(tmp_path / "witness.toml", budget="small")
+    (e,) = audit.proofs[0].steps
+    assert e.numeric is not None and e.numeric.status == "violated"
+    assert e.caveat is not None and "the proof's witness for z, not the statement" in e.caveat
+    assert e.caveat in to_text(audit)
+
