@@ -662,4 +662,6 @@ def test_a_violation_at_a_witness_is_not_said_to_be_the_statements(tmp_path: Pat
     assert e.numeric is not None and e.numeric.status == "violated"
     assert e.caveat is not None and "the proof's witness for z, not the statement" in e.caveat
     assert e.caveat in to_text(audit)
+    for render in (markdown.render, html.render):  # the findings' heading, not only inductions
+        assert "an existential step not at all where only its witness fails" in render(audit, [])
 
