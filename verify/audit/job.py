@@ -167,19 +167,22 @@ class StepAudit:
                     "false")
         if self.runs_of and not isinstance(self.step.rule, Induction):
             return _rests_on(self.runs_of)
+        counter = self.step.rule.variable  # type: ignore[union-attr]  # an Induction here
         if self.symbolic.status == "proved":
             return ("its induction is proved, so these runs are not the runs it is about: "
-                    "under the [numeric] names, a run's start, its update or an update fact "
-                    "differs from the induction's base, step or given (or a trusted part is "
-                    "wrong: the kernel, the exact runs, the binding of names or the evaluation "
-                    "of the instances)")
+                    "under the [numeric] names, a run's start, its update, an update fact or "
+                    f"its count of updates differs from the induction's base, step, given or "
+                    f"counter {counter} (or a trusted part is wrong: the kernel, the exact "
+                    "runs, the binding of names or the evaluation of the instances)")
         checked = ("the audit does not check that they do" if self.updates is None else
                    "the audit checks the update facts only, at each update of these runs, "
                    + (f"and {self.unmet_updates} of {self.updates.instances} fail them"
                       if self.unmet_updates else "and none fails them"))
-        return ("this violation shows the step false only if these runs start, update and "
-                "meet the update facts as its induction says (base, step and given, under "
-                f"the [numeric] names): {checked}")
+        # red team 30: a counter bound to `0*t` met every other condition, and the caveat
+        # then called a true induction false
+        return ("this violation shows the step false only if these runs start, update, "
+                "meet the update facts and count their updates as its induction says (base, "
+                f"step, given and counter {counter}, under the [numeric] names): {checked}")
 
     @property
     def finding(self) -> bool:

@@ -665,3 +665,45 @@ def test_a_violation_at_a_witness_is_not_said_to_be_the_statements(tmp_path: Pat
     for render in (markdown.render, html.render):  # the findings' heading, not only inductions
         assert "an existential step not at all where only its witness fails" in render(audit, [])
 
+
+
+COUNTER_BOUND_ELSEWHERE = """title = "the counter bound to another quantity"
+vectors = ["w", "x"]
+scalars = ["y", "k", "R2"]
+naturals = ["k"]
+[numeric]
+run = "online"
+names = { k = "0*t" }
+[[step]]
+id = "lem"
+claim = "k*(k - 1) >= 0"
+[[step]]
+id = "norm"
+uses = ["lem"]
+given = ["R2 >= 0"]
+claim = "norm2(w) <= k*R2"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= 0", "norm2(x) <= R2", "y**2 == 1"]
+constants = ["R2"]
+"""
+
+
+def test_an_inductions_caveat_names_its_counter_which_the_audit_does_not_check(
+        tmp_path: Path) -> None:
+    """Red team 30: `norm` is Novikoff's norm invariant (true; unknown only through the true
+    lemma `k*(k - 1) >= 0` over the naturals), its counter bound to `0*t`, which counts no
+    update. The runs start, update and meet its update facts, which is all the caveat said a
+    violation needs to show the step false: it called a true step false. The caveat now
+    names the counter among what the runs must match, and the audit does not check it."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "counter.toml").write_text(COUNTER_BOUND_ELSEWHERE)
+    audit = audit_proofs(tmp_path / "counter.toml", budget="small")
+    _, norm = audit.proofs[0].steps
+    assert norm.numeric is not None and norm.numeric.status == "violated"
+    assert norm.updates is not None and norm.unmet_updates == 0
+    assert norm.caveat is not None and "count their updates" in norm.caveat
+    assert "counter k, under the [numeric] names" in norm.caveat
