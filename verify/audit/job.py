@@ -122,6 +122,9 @@ class StepAudit:
     #: `Statement.runs`), the audits of those inductions (`verify.typeset.statement.
     #: inductions_of`): its statement holds at the states of their runs only
     runs_of: tuple[StepAudit, ...] = ()
+    #: for an induction that such a step rests on, the audits of the inductions whose
+    #: invariants it carries (its runs are those where they hold at every state)
+    carries: tuple[StepAudit, ...] = ()
 
     @property
     def unmet_updates(self) -> int:
@@ -635,12 +638,18 @@ def _rests_on(inductions: Sequence[StepAudit]) -> str:
         else:
             said.append(f"{ind.step.id}'s hold at each of the {ind.updates.instances} updates "
                         "of these runs")
+        for kept in ind.carries:  # its runs are those where kept's invariant always holds
+            broken = (f", which fails at {kept.numeric.violations} of {kept.numeric.instances} "
+                      "rows of these runs" if kept.numeric is not None
+                      and kept.numeric.violations else "")
+            said.append(f"{ind.step.id}'s runs are also those where the invariant of "
+                        f"{kept.step.id} holds at every state{broken}")
     ids = ", ".join(ind.step.id for ind in inductions)
     return ("this violation shows the step false only if the run that reaches it is one of "
             f"the runs of {ids}, whose claim{'s' * (len(inductions) > 1)} it uses: a run that "
-            "starts, updates and meets the update facts as each induction says (base, step "
-            "and given, under the [numeric] names); the audit checks the update facts only: "
-            + "; ".join(said))
+            "starts, updates, meets the update facts and counts its updates as each induction "
+            "says (base, step, given and counter, under the [numeric] names); of these the "
+            "audit checks the update facts only: " + "; ".join(said))
 
 
 def _resting(steps: Sequence[StepAudit]) -> tuple[StepAudit, ...]:
@@ -650,6 +659,8 @@ def _resting(steps: Sequence[StepAudit]) -> tuple[StepAudit, ...]:
 
     stated = {s.step.id: s.symbolic.statement for s in steps}
     by_id = {s.step.id: s for s in steps}
+    by_id = {i: replace(s, carries=tuple(by_id[c] for _, c in _carried(stated, s.step)
+                                         if c in by_id)) for i, s in by_id.items()}
     return tuple(replace(s, runs_of=tuple(by_id[i] for i in inductions_of(st, stated)
                                           if i in by_id))
                  if (st := s.symbolic.statement) is not None and st.runs

@@ -630,7 +630,7 @@ def test_a_violation_of_a_step_resting_on_an_induction_says_whose_runs_it_needs(
     b, d = audit.proofs[0].steps
     assert b.unmet_updates > 0 and d.numeric is not None and d.numeric.status == "violated"
     assert d.off_runs and d.caveat is not None
-    assert "one of the runs of b" in d.caveat
+    assert "one of the runs of b" in d.caveat and "counts its updates" in d.caveat
     assert f"b's fail at {b.unmet_updates} of {b.updates.instances} updates" in d.caveat
     assert d.caveat in to_text(audit)
 
@@ -707,3 +707,22 @@ def test_an_inductions_caveat_names_its_counter_which_the_audit_does_not_check(
     assert norm.updates is not None and norm.unmet_updates == 0
     assert norm.caveat is not None and "count their updates" in norm.caveat
     assert "counter k, under the [numeric] names" in norm.caveat
+
+
+def test_a_step_resting_on_a_carrier_says_the_carried_invariant_bounds_its_runs(
+        tmp_path: Path) -> None:
+    """Red team 30: `d` (`t <= 1 [b] |- t <= 0`) rests on `b`, which carries `a`'s invariant
+    `(t - 1)**2 >= 1`: `b`'s runs are those where it holds at every state, so none updates and
+    `d` is true. Its caveat said only that `b`'s update facts hold on these runs; it now says
+    that `b`'s runs are also bounded by `a`'s invariant, and where that fails on them."""
+    from verify.api import audit_proofs
+
+    text = CARRIES_ONE_BROKEN_ONCE + '[[step]]\nid = "d"\nuses = ["b"]\nclaim = "t <= 0"\n'
+    (tmp_path / "rests.toml").write_text(text)
+    audit = audit_proofs(tmp_path / "rests.toml", budget="small")
+    a, _, d = audit.proofs[0].steps
+    assert a.numeric is not None and d.numeric is not None and d.numeric.status == "violated"
+    assert d.caveat is not None
+    assert (f"b's runs are also those where the invariant of a holds at every state, which "
+            f"fails at {a.numeric.violations} of {a.numeric.instances} rows") in d.caveat
+
