@@ -42,10 +42,11 @@ from verify.testing.check_run import (
 from verify.testing.sklearn_adapter import sklearn_fit
 
 
-def audit_proofs(*proofs: str | PathLike[str], data: Sequence[str | PathLike[str]] = (),
+def audit_proofs(*proofs: str | PathLike[str],
+                 data: Sequence[str | PathLike[str]] | str | PathLike[str] = (),
                  budget: str = "default", seed: int = 0, jobs: int = 1,
-                 algorithms: Mapping[str, Algorithm] | Sequence[str | Plugin] | None = None
-                 ) -> Audit:
+                 algorithms: Mapping[str, Algorithm] | Sequence[str | Plugin] | str | Plugin
+                 | None = None) -> Audit:
     """Audit proof files (paths) or built-in ids as `novikoff audit PROOF ... --data FILE`:
     the same kernel checks, campaign and verdicts. `Audit.passed()` says whether every file
     was verified; `Audit.problems()` says why not, and `Audit.errors` holds the proofs or
@@ -55,9 +56,17 @@ def audit_proofs(*proofs: str | PathLike[str], data: Sequence[str | PathLike[str
     proof's `[numeric] algorithm` gives: `{"pa": passive_aggressive}`, or texts of
     `--algorithm` (`"pa=mymodule:passive_aggressive"`), or `Plugin`s (with parameters:
     `Plugin.parse(text, ["beta=1/2"])`). Only these run; a proof file names
-    one but never brings code. A name that shadows a built-in raises `PluginFault`."""
+    one but never brings code. A name that shadows a built-in raises `PluginFault`.
+
+    One data file or one `--algorithm` text may be given alone, not in a list: a string is
+    a sequence of characters, and `data="my.csv"` audited `m`, `y`, `.`, ... as six files
+    (red team 30), each error naming a `--data` option the caller never wrote."""
     from verify.numeric.algorithms import BUILT_IN
 
+    if isinstance(data, (str, PathLike)):
+        data = [data]
+    if isinstance(algorithms, (str, Plugin)):
+        algorithms = [algorithms]
     given = plugins(dict(algorithms) if isinstance(algorithms, Mapping) else algorithms,
                     BUILT_IN)
     return run_audit([str(p) for p in proofs], data=[str(d) for d in data], budget=budget,

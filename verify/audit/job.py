@@ -118,6 +118,13 @@ class StepAudit:
     #: (`_updates`: cyclic runs and kinds without a row per update, rows that do not make
     #: a quantity they read); None when checked, or no induction checked on runs
     updates_unchecked: str | None = None
+    #: for a step that is no induction but imports inductions' claims (the kernel's
+    #: `Statement.runs`), the audits of those inductions (`verify.typeset.statement.
+    #: inductions_of`): its statement holds at the states of their runs only
+    runs_of: tuple[StepAudit, ...] = ()
+    #: for an induction that such a step rests on, the audits of the inductions whose
+    #: invariants it carries (its runs are those where they hold at every state)
+    carries: tuple[StepAudit, ...] = ()
 
     @property
     def unmet_updates(self) -> int:
@@ -144,7 +151,9 @@ class StepAudit:
         quantities, an update other than the algorithm's), so the violation shows the step
         false only if they do (proved: they do not, or a trusted part is wrong)."""
         return (self.numeric is not None and self.numeric.status == "violated"
-                and isinstance(self.step.rule, Induction) and self.symbolic.status != "refuted")
+                and (isinstance(self.step.rule, Induction) or bool(self.runs_of)
+                     or bool(self.step.witness))
+                and self.symbolic.status != "refuted")
 
     @property
     def caveat(self) -> str | None:
@@ -153,19 +162,30 @@ class StepAudit:
         violation is a counterexample)."""
         if not self.off_runs:
             return None
+        if self.step.witness:  # checked at its witness (`witnessed`), not for some value
+            named = ", ".join(sorted(self.step.witness))
+            return (f"these rows break the claim at the proof's witness for {named}, not the "
+                    f"statement, which says that some value of {named} satisfies it: another "
+                    "value may, so the violation shows the witness wrong there, not the step "
+                    "false")
+        if self.runs_of and not isinstance(self.step.rule, Induction):
+            return _rests_on(self.runs_of)
+        counter = self.step.rule.variable  # type: ignore[union-attr]  # an Induction here
         if self.symbolic.status == "proved":
             return ("its induction is proved, so these runs are not the runs it is about: "
-                    "under the [numeric] names, a run's start, its update or an update fact "
-                    "differs from the induction's base, step or given (or a trusted part is "
-                    "wrong: the kernel, the exact runs, the binding of names or the evaluation "
-                    "of the instances)")
+                    "under the [numeric] names, a run's start, its update, an update fact or "
+                    f"its count of updates differs from the induction's base, step, given or "
+                    f"counter {counter} (or a trusted part is wrong: the kernel, the exact "
+                    "runs, the binding of names or the evaluation of the instances)")
         checked = ("the audit does not check that they do" if self.updates is None else
                    "the audit checks the update facts only, at each update of these runs, "
                    + (f"and {self.unmet_updates} of {self.updates.instances} fail them"
                       if self.unmet_updates else "and none fails them"))
-        return ("this violation shows the step false only if these runs start, update and "
-                "meet the update facts as its induction says (base, step and given, under "
-                f"the [numeric] names): {checked}")
+        # red team 30: a counter bound to `0*t` met every other condition, and the caveat
+        # then called a true induction false
+        return ("this violation shows the step false only if these runs start, update, "
+                "meet the update facts and count their updates as its induction says (base, "
+                f"step, given and counter {counter}, under the [numeric] names): {checked}")
 
     @property
     def finding(self) -> bool:
@@ -486,7 +506,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
 
     audits = []
     for proof_id, proof in plan.proofs.items():
-        steps = tuple(
+        steps = _resting(tuple(
             _not_its_runs(StepAudit(
                 step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
                 _unevaluated(numeric.get(name)) if name in numeric else
@@ -494,7 +514,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                 _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
                 _updates_unchecked(step, name, numeric, plan)))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
-        )
+        ))
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
         failed = unusable.get(algorithm or "") or campaign_result.faults.get(algorithm or "")
         if failed and any(s.numeric is not None for s in steps):  # runs before it were kept
@@ -611,6 +631,53 @@ FAULT_KEPT = ("its steps were checked on the runs of the campaign's shards befor
 
 
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
+
+
+def _rests_on(inductions: Sequence[StepAudit]) -> str:
+    """The caveat of a violation of a step that imports the claims of `inductions`: its
+    statement holds at the states of their runs only, and a row is one only if its run
+    starts, updates and meets the update facts as each says (red team 30: `t >= 0 [b] |- t
+    <= 0` was a finding, "violated" at t = 1 of runs whose first update broke b's update fact
+    y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so)."""
+    said = []
+    for ind in inductions:
+        if ind.updates is None:
+            said.append(f"{ind.step.id}'s are not checked on these runs")
+        elif ind.unmet_updates:
+            said.append(f"{ind.step.id}'s fail at {ind.unmet_updates} of "
+                        f"{ind.updates.instances} updates of these runs")
+        elif not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
+            said.append(f"{ind.step.id} has none")
+        else:
+            said.append(f"{ind.step.id}'s hold at each of the {ind.updates.instances} updates "
+                        "of these runs")
+        for kept in ind.carries:  # its runs are those where kept's invariant always holds
+            broken = (f", which fails at {kept.numeric.violations} of {kept.numeric.instances} "
+                      "rows of these runs" if kept.numeric is not None
+                      and kept.numeric.violations else "")
+            said.append(f"{ind.step.id}'s runs are also those where the invariant of "
+                        f"{kept.step.id} holds at every state{broken}")
+    ids = ", ".join(ind.step.id for ind in inductions)
+    return ("this violation shows the step false only if the run that reaches it is one of "
+            f"the runs of {ids}, whose claim{'s' * (len(inductions) > 1)} it uses: a run that "
+            "starts, updates, meets the update facts and counts its updates as each induction "
+            "says (base, step, given and counter, under the [numeric] names); of these the "
+            "audit checks the update facts only: " + "; ".join(said))
+
+
+def _resting(steps: Sequence[StepAudit]) -> tuple[StepAudit, ...]:
+    """`steps`, each that is no induction but imports inductions' claims with the audits of
+    those inductions (`StepAudit.runs_of`), read once every step's audit is made."""
+    from verify.typeset.statement import inductions_of
+
+    stated = {s.step.id: s.symbolic.statement for s in steps}
+    by_id = {s.step.id: s for s in steps}
+    by_id = {i: replace(s, carries=tuple(by_id[c] for _, c in _carried(stated, s.step)
+                                         if c in by_id)) for i, s in by_id.items()}
+    return tuple(replace(s, runs_of=tuple(by_id[i] for i in inductions_of(st, stated)
+                                          if i in by_id))
+                 if (st := s.symbolic.statement) is not None and st.runs
+                 and not isinstance(s.step.rule, Induction) else s for s in steps)
 
 
 def _not_its_runs(step: StepAudit) -> StepAudit:
@@ -869,7 +936,8 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
             reasons[step_name] = (f"the plug-in {algorithm} could not be used: "
                                   f"{unusable[algorithm]}")
             continue
-        reason, check = _check(step_name, proof, _on_runs(stated, step), names, plugins)
+        reason, check = _check(step_name, proof, _on_runs(stated, step), names, plugins,
+                               _carried(stated, step))
         if check is not None:
             checks.append(check)
             updates = _updates(step, stated[step.id], proof, names, check)
@@ -882,6 +950,17 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
     return _Part(tuple(checks), reasons, updates=unchecked)
 
 
+def _carried(stated: Mapping[str, kernel.Statement | None], step: Step
+             ) -> tuple[tuple[kernel.Rel, str], ...]:
+    """The invariants `step` carries, each with the step it is the claim of: the claims of
+    the inductions over the same runs it uses (none unless it is an induction)."""
+    own = stated[step.id]
+    if own is None or own.over is None:
+        return ()
+    return tuple((used.claim, use.step) for use in step.uses
+                 if (used := stated.get(use.step)) is not None and used.over == own.over)
+
+
 def _on_runs(stated: Mapping[str, kernel.Statement | None], step: Step
              ) -> kernel.Statement | None:
     """The statement `step`'s rows are checked against: its own, and for an induction that
@@ -889,14 +968,12 @@ def _on_runs(stated: Mapping[str, kernel.Statement | None], step: Step
     its hypotheses. The theorem speaks of the runs where the carried invariant holds at every
     state (the kernel's statement says so: "where at every state ..."), so a row where it
     fails is no instance of it (vacuous, as where a hypothesis fails), not a violation (red
-    team 29 F3: `b`, carrying a false `a`, was violated on exactly the rows where `a` was)."""
+    team 29 F3: `b`, carrying a false `a`, was violated on exactly the rows where `a` was);
+    nor is a row of a run that broke it at an earlier state (red team 30: `Check.carried`)."""
     own = stated[step.id]
-    if own is None or own.over is None:
-        return own
-    carried = [(used.claim, use.step) for use in step.uses
-               if (used := stated.get(use.step)) is not None and used.over == own.over]
-    return replace(own, hypotheses=(*own.hypotheses, *(c for c, _ in carried)),
-                   origins=(*own.origins, *(u for _, u in carried))) if carried else own
+    carried = _carried(stated, step)
+    return replace(own, hypotheses=(*own.hypotheses, *(c for c, _ in carried)),  # type: ignore[type-var]
+                   origins=(*own.origins, *(u for _, u in carried))) if carried else own  # type: ignore[union-attr]
 
 
 _Worked = tuple[_Part, tuple[StepReport, ...] | None]
@@ -961,8 +1038,10 @@ def _updates(step: Step, stated: kernel.Statement | None, proof: Proof, names: N
 
 
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,
-           plugins: Mapping[str, Plugin] | None = None) -> tuple[str, Check | None]:
-    """The check of one step, or why it has none."""
+           plugins: Mapping[str, Plugin] | None = None,
+           carried: Sequence[tuple[kernel.Rel, str]] = ()) -> tuple[str, Check | None]:
+    """The check of one step, or why it has none; `carried` (`_carried`): the invariants
+    its rows' runs must hold at every state up to the row's."""
     assert proof.numeric is not None
     if stated is None:
         # the kernel's error, not a refusal (a refused step refuses its proof): 1/0 at an
@@ -975,6 +1054,8 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
         if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
             return "with the [numeric] names replaced it expands to too many terms", None
         judgement = statement(proof, stated, names)
+        along = statement(proof, kernel.Statement(name, tuple(c for c, _ in carried), tuple(
+            u for _, u in carried), _TRUE, stated.naturals), names).hypotheses if carried else ()
     except kernel.KernelError as error:  # a name bound to `dot(theta, theta)` as an index
         return (f"with the [numeric] names replaced it is no statement the kernel reads "
                 f"({error}): a family's index and a sum's bounds must stay polynomials in "
@@ -997,7 +1078,7 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
         return (f"it names time, the stream's time of an iterate, which the plug-in "
                 f"{plugin.name}'s runs do not have (their order is their own)"), None
     return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined,
-                     naturals, slack_scale(stated, judgement.claim, names))
+                     naturals, slack_scale(stated, judgement.claim, names), along)
 
 
 @dataclass(frozen=True)

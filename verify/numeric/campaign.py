@@ -84,6 +84,9 @@ class Check:
     #: the factor by which clearing its claim's divisions multiplied the claim as written
     #: (`verify.runs.naming.slack_scale`; None: none), so its least slack is the written one's
     slack: sympy.Expr | None = None
+    #: an induction's carried invariants (under the [numeric] names): a row is an instance
+    #: only if they hold at every state of its run up to its own (`CompiledJudgement.carried`)
+    carried: tuple[Fact, ...] = ()
 
     @property
     def kind(self) -> RunKind:
@@ -778,7 +781,7 @@ def _compiled(check: Check) -> CompiledJudgement:
         if len(_COMPILED) >= COMPILED_CHECKS:
             _COMPILED.clear()
         compiled = CompiledJudgement.compile(check.judgement, check.defined, check.naturals,
-                                             check.slack)
+                                             check.slack, check.carried)
         found = _COMPILED[id(check)] = (check, compiled)
     return found[1]
 
@@ -1009,8 +1012,8 @@ def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdi
 def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]
                   ) -> tuple[int, float]:
     """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
-    compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined, c.naturals, c.slack))
-                for c in checks]
+    compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined, c.naturals, c.slack,
+                                              c.carried)) for c in checks]
     t0 = time.perf_counter()
     instances = 0
     for check, judgement in compiled:

@@ -260,27 +260,33 @@ class CompiledJudgement:
     #: the numerator and denominator of the factor its claim is the written claim's gap
     #: times (`verify.runs.naming.slack_scale`), by which the least slack is divided
     scale: tuple[CompiledPolynomial, CompiledPolynomial] | None = None
+    #: facts that must hold at every state of a row's run up to the row's own (an
+    #: induction's carried invariants: its statement speaks of the runs where they hold at
+    #: every state, so a row after a state that breaks one is no instance: `_so_far`)
+    carried: tuple[tuple[CompiledPolynomial, str], ...] = ()
 
     @classmethod
     def compile(cls, judgement: Judgement, defined: Sequence[Defined] = (),
-                naturals: Sequence[sympy.Expr] = (), scale: sympy.Expr | None = None
-                ) -> CompiledJudgement:
+                naturals: Sequence[sympy.Expr] = (), scale: sympy.Expr | None = None,
+                carried: Sequence[Fact] = ()) -> CompiledJudgement:
         """Compile every hypothesis and the claim, each argument of a definition the
-        rows evaluate (`defined`, in file order) as a numerator and a denominator, and the
-        term of each natural (`naturals`: polynomials over the run's quantities) (once per
-        judgement and process: every shard of a campaign compiles the same checks,
-        `_compiled_judgement`)."""
-        return _compiled_judgement(cls, judgement, tuple(defined), tuple(naturals), scale)
+        rows evaluate (`defined`, in file order) as a numerator and a denominator, the
+        term of each natural (`naturals`: polynomials over the run's quantities) and each
+        fact `carried` along the run (once per judgement and process: every shard of a
+        campaign compiles the same checks, `_compiled_judgement`)."""
+        return _compiled_judgement(cls, judgement, tuple(defined), tuple(naturals), scale,
+                                   tuple(carried))
 
     @classmethod
     def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = (),
-                 naturals: tuple[sympy.Expr, ...] = (), scale: sympy.Expr | None = None
-                 ) -> CompiledJudgement:
+                 naturals: tuple[sympy.Expr, ...] = (), scale: sympy.Expr | None = None,
+                 carried: tuple[Fact, ...] = ()) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         parts = tuple((d, tuple(_quotient_parts(a) for a in d.args)) for d in defined)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts,
                    tuple(CompiledPolynomial.compile(sympy.expand(n)) for n in naturals),
-                   None if scale is None else _quotient_parts(scale))
+                   None if scale is None else _quotient_parts(scale),
+                   tuple((CompiledPolynomial.compile(f.expr), f.kind) for f in carried))
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -329,8 +335,8 @@ class CompiledJudgement:
     def _assumed(self, batch: InstanceBatch) -> np.ndarray:
         """`assumed`, computed once per batch and set of hypotheses (read-only: the steps of
         the built-in proofs share their hypotheses, 117 sets among 174 checks)."""
-        key: tuple[object, ...] = (self.hypotheses if not self.naturals
-                                   else (self.hypotheses, self.naturals))
+        key: tuple[object, ...] = (self.hypotheses if not (self.naturals or self.carried)
+                                   else (self.hypotheses, self.naturals, self.carried))
         mask = batch._masks.get(key)
         if mask is None:
             self._define(batch)
@@ -339,6 +345,11 @@ class CompiledJudgement:
                 mask &= _holding(poly, kind, batch)
             for natural in self.naturals:
                 mask &= _natural(natural, batch)
+            if self.carried:
+                held = np.ones(len(batch), dtype=bool)
+                for poly, kind in self.carried:
+                    held &= _holding(poly, kind, batch)
+                mask &= _so_far(held, batch)
             batch._masks[key] = mask
         return mask
 
@@ -478,6 +489,31 @@ def _holding(poly: CompiledPolynomial, kind: str, batch: InstanceBatch) -> np.nd
     return mask
 
 
+def _so_far(held: np.ndarray, batch: InstanceBatch) -> np.ndarray:
+    """Rows whose run holds `held` at every row of it up to the row's own iteration (rows
+    of one run share `origin_index`; a run's rows at one iteration, an example row per
+    example, share its state). Red team 30: a carrier was violated at t = 2 of runs whose
+    carried invariant failed at t = 1, rows of no run its statement speaks of."""
+    if held.all():
+        return held.copy()
+    order = np.lexsort((batch.iteration, batch.origin_index))
+    runs, steps = batch.origin_index[order], batch.iteration[order]
+    failed = (~held[order]).astype(np.int64)
+    seen = np.cumsum(failed)  # failures among the rows up to this one, all runs before too
+    start = np.ones(len(order), dtype=bool)
+    start[1:] = runs[1:] != runs[:-1]
+    before = np.maximum.accumulate(np.where(start, seen - failed, 0))  # before this run
+    # the failures of this run up to this row's iteration, every row at that iteration
+    # included (the last row of each block of equal iteration carries the block's count)
+    block_end = np.ones(len(order), dtype=bool)
+    block_end[:-1] = (runs[1:] != runs[:-1]) | (steps[1:] != steps[:-1])
+    ends = np.flatnonzero(block_end)
+    upto = (seen - before)[ends][np.searchsorted(ends, np.arange(len(order)))]
+    out = np.empty(len(order), dtype=bool)
+    out[order] = upto == 0
+    return out
+
+
 def _natural(poly: CompiledPolynomial, batch: InstanceBatch) -> np.ndarray:
     """Rows of `batch` where `poly` is a natural number: its numerator is at least 0 and a
     multiple of its (positive) denominator, in integers (no float: `0.1 + 0.2` is no
@@ -535,9 +571,10 @@ def _least_by_denominator(nums: IntArray, dens: IntArray) -> Fraction:
 @lru_cache(maxsize=1024)
 def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement,
                         defined: tuple[Defined, ...] = (), naturals: tuple[sympy.Expr, ...] = (),
-                        scale: sympy.Expr | None = None) -> CompiledJudgement:
+                        scale: sympy.Expr | None = None, carried: tuple[Fact, ...] = ()
+                        ) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
-    return cls._compile(judgement, defined, naturals, scale)
+    return cls._compile(judgement, defined, naturals, scale, carried)
 
 
 def _trimmed(instance: Instance) -> Instance:

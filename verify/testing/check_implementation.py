@@ -323,9 +323,9 @@ class ImplementationReport:
                 rows.append((source, len(group), floats, problems))
                 continue
             worst = max((o.max_deviation for o in group if o.max_deviation is not None),
-                        default=Fraction(0))
+                        default=None)  # none compared (every call failed): no 0 to claim
             rows.append((source, len(group), sum(o.identical for o in group), floats,
-                         problems, beside(worst)))
+                         problems, "-" if worst is None else beside(worst)))
         return rows
 
     def _repr_html_(self) -> str:

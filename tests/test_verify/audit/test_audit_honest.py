@@ -562,3 +562,199 @@ def test_a_row_where_a_carried_invariant_fails_is_no_instance_of_the_carrier(
     assert a.numeric is not None and a.numeric.status == "violated"
     assert b.numeric is not None and b.numeric.status != "violated" and not b.finding
     assert b.numeric.vacuous == a.numeric.violations > 0
+
+
+CARRIES_ONE_BROKEN_ONCE = """title = "carried, broken once"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "a"
+claim = "(t - 1)**2 >= 1"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= 0"]
+[[step]]
+id = "b"
+claim = "t <= 1"
+uses = ["a"]
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= 0"]
+"""
+
+
+def test_a_row_after_a_state_that_broke_a_carried_invariant_is_no_instance_of_the_carrier(
+        tmp_path: Path) -> None:
+    """Red team 30: `a`'s invariant `(t - 1)**2 >= 1` fails at t = 1 only, so no run with an
+    update is one `b` speaks of ("where at every state ... [a]"), and `b` (`t <= 1`, its own
+    obligations certified) is true. Its rows at t >= 2 met `a` at their own state and were
+    "violated", the caveat calling `b` false; they are rows of runs that broke `a` at t = 1,
+    vacuous as the rows at t = 1 are."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "carried.toml").write_text(CARRIES_ONE_BROKEN_ONCE)
+    audit = audit_proofs(tmp_path / "carried.toml", budget="small")
+    a, b = audit.proofs[0].steps
+    assert a.numeric is not None and a.numeric.status == "violated"
+    assert b.symbolic.message.startswith("proved from unproved step(s) a")
+    assert b.numeric is not None and b.numeric.violations == 0 and not b.finding
+    assert b.numeric.vacuous > a.numeric.violations > 0
+
+
+def test_a_run_that_broke_a_carried_fact_earlier_leaves_its_later_rows_out() -> None:
+    """`_so_far` on rows out of order, several per state (example rows), two runs: a row
+    counts only while its run held the carried facts at every iteration up to its own."""
+    import numpy as np
+
+    from verify.numeric.instances import _so_far
+
+    class Rows:  # the two columns `_so_far` reads
+        origin_index = np.array([1, 0, 0, 1, 0, 0, 1, 1])
+        iteration = np.array([2, 1, 0, 0, 1, 2, 1, 2])
+    held = np.array([True, True, True, True, False, True, False, True])
+    # run 0: t=0 held, t=1 one row of two fails -> t=1 and t=2 out; run 1: t=1 fails
+    assert _so_far(held, Rows()).tolist() == [  # type: ignore[arg-type]
+        False, False, True, True, False, False, False, False]
+    assert _so_far(np.ones(8, dtype=bool), Rows()).all()  # type: ignore[arg-type]
+
+
+USES_AN_INDUCTION_OF_OTHER_RUNS = """title = "uses an induction of other runs"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "b"
+claim = "t >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= -1"]
+[[step]]
+id = "d"
+uses = ["b"]
+claim = "t <= 0"
+"""
+
+
+def test_a_violation_of_a_step_resting_on_an_induction_says_whose_runs_it_needs(
+        tmp_path: Path) -> None:
+    """Red team 30: `d` (`t >= 0 [b] |- t <= 0`) holds at the states of `b`'s runs only,
+    and `b`'s update fact `y*dot(w, x) <= -1` fails at the first update from w = 0: no run of
+    `b` updates, so `d` is true. The perceptron's runs violate it at every t >= 1, and the
+    audit listed that as a plain finding, no word of `b`'s runs (an induction's own violation
+    has said so since newcomer 19). Now the violation carries that caveat, with the count of
+    updates that fail `b`'s update facts."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_text
+
+    (tmp_path / "uses.toml").write_text(USES_AN_INDUCTION_OF_OTHER_RUNS)
+    audit = audit_proofs(tmp_path / "uses.toml", budget="small")
+    b, d = audit.proofs[0].steps
+    assert b.unmet_updates > 0 and d.numeric is not None and d.numeric.status == "violated"
+    assert d.off_runs and d.caveat is not None
+    assert "one of the runs of b" in d.caveat and "counts its updates" in d.caveat
+    assert f"b's fail at {b.unmet_updates} of {b.updates.instances} updates" in d.caveat
+    assert d.caveat in to_text(audit)
+
+
+WITNESSED_BADLY = """title = "a bad witness"
+vectors = ["w", "x"]
+scalars = ["t", "z"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "e"
+claim = "z >= t"
+witness = { z = "0" }
+"""
+
+
+def test_a_violation_at_a_witness_is_not_said_to_be_the_statements(tmp_path: Path) -> None:
+    """Red team 30: `t in Nat |- exists z: z >= t` is true (z = t), its witness `z = 0` is
+    not. On runs the claim is checked at the witness (`witnessed`), and the audit printed
+    "violated on 201 of 251 run instances" under the existential statement with no word that
+    the witness, not the statement, fails there. Now the violation says so."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_text
+
+    (tmp_path / "witness.toml").write_text(WITNESSED_BADLY)
+    audit = audit_proofs(tmp_path / "witness.toml", budget="small")
+    (e,) = audit.proofs[0].steps
+    assert e.numeric is not None and e.numeric.status == "violated"
+    assert e.caveat is not None and "the proof's witness for z, not the statement" in e.caveat
+    assert e.caveat in to_text(audit)
+    for render in (markdown.render, html.render):  # the findings' heading, not only inductions
+        assert "an existential step not at all where only its witness fails" in render(audit, [])
+
+
+
+COUNTER_BOUND_ELSEWHERE = """title = "the counter bound to another quantity"
+vectors = ["w", "x"]
+scalars = ["y", "k", "R2"]
+naturals = ["k"]
+[numeric]
+run = "online"
+names = { k = "0*t" }
+[[step]]
+id = "lem"
+claim = "k*(k - 1) >= 0"
+[[step]]
+id = "norm"
+uses = ["lem"]
+given = ["R2 >= 0"]
+claim = "norm2(w) <= k*R2"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= 0", "norm2(x) <= R2", "y**2 == 1"]
+constants = ["R2"]
+"""
+
+
+def test_an_inductions_caveat_names_its_counter_which_the_audit_does_not_check(
+        tmp_path: Path) -> None:
+    """Red team 30: `norm` is Novikoff's norm invariant (true; unknown only through the true
+    lemma `k*(k - 1) >= 0` over the naturals), its counter bound to `0*t`, which counts no
+    update. The runs start, update and meet its update facts, which is all the caveat said a
+    violation needs to show the step false: it called a true step false. The caveat now
+    names the counter among what the runs must match, and the audit does not check it."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "counter.toml").write_text(COUNTER_BOUND_ELSEWHERE)
+    audit = audit_proofs(tmp_path / "counter.toml", budget="small")
+    _, norm = audit.proofs[0].steps
+    assert norm.numeric is not None and norm.numeric.status == "violated"
+    assert norm.updates is not None and norm.unmet_updates == 0
+    assert norm.caveat is not None and "count their updates" in norm.caveat
+    assert "counter k, under the [numeric] names" in norm.caveat
+
+
+def test_a_step_resting_on_a_carrier_says_the_carried_invariant_bounds_its_runs(
+        tmp_path: Path) -> None:
+    """Red team 30: `d` (`t <= 1 [b] |- t <= 0`) rests on `b`, which carries `a`'s invariant
+    `(t - 1)**2 >= 1`: `b`'s runs are those where it holds at every state, so none updates and
+    `d` is true. Its caveat said only that `b`'s update facts hold on these runs; it now says
+    that `b`'s runs are also bounded by `a`'s invariant, and where that fails on them."""
+    from verify.api import audit_proofs
+
+    text = CARRIES_ONE_BROKEN_ONCE + '[[step]]\nid = "d"\nuses = ["b"]\nclaim = "t <= 0"\n'
+    (tmp_path / "rests.toml").write_text(text)
+    audit = audit_proofs(tmp_path / "rests.toml", budget="small")
+    a, _, d = audit.proofs[0].steps
+    assert a.numeric is not None and d.numeric is not None and d.numeric.status == "violated"
+    assert d.caveat is not None
+    assert (f"b's runs are also those where the invariant of a holds at every state, which "
+            f"fails at {a.numeric.violations} of {a.numeric.instances} rows") in d.caveat
+

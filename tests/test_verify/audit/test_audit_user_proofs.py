@@ -844,3 +844,31 @@ def test_the_api_refuses_a_budget_seed_or_jobs_the_command_line_would(
 
     with pytest.raises(ValueError, match=r"budget|seed"):
         audit_proofs("canonical-online", **given)  # type: ignore[arg-type]
+
+
+def test_the_api_takes_one_data_file_given_alone(tmp_path: Path) -> None:
+    """Red team 30: `audit_proofs(proof, data="d.csv")` audited the characters `d`, `.`,
+    `c`, `s`, `v` as five data files ("--data d: no such file", an option the caller never
+    wrote); `data=Path(...)` raised "'PosixPath' object is not iterable". One file alone is
+    that file, as in a list."""
+    from verify.api import audit_proofs
+
+    data = _write(tmp_path, "d.csv", "x1,x2,label\n2,1,1\n-1,-3,-1\n1,-1,1\n-2,1,-1\n")
+    proof = _write(tmp_path, "g.toml", GROWTH % "")
+    listed = audit_proofs(proof, data=[data], budget="small")
+    for alone in (data, Path(data)):
+        audit = audit_proofs(proof, data=alone, budget="small")
+        assert not audit.errors
+        assert audit.proofs[0].data_files == listed.proofs[0].data_files != ()
+
+
+def test_the_api_takes_one_algorithm_text_given_alone() -> None:
+    """Red team 30: `algorithms="pa=mymod:fn"` was read character by character, the fault
+    naming an algorithm `p` ("no entry point 'p'"). One text alone is that text."""
+    from verify.api import PluginFault, audit_proofs
+
+    with pytest.raises(PluginFault) as alone:
+        audit_proofs("canonical-online", algorithms="pa=no_such_module_rt30:fn", budget="small")
+    assert "pa=no_such_module_rt30:fn" in str(alone.value) or "no_such_module_rt30" in str(
+        alone.value)
+    assert "entry point 'p'" not in str(alone.value)

@@ -581,3 +581,17 @@ def test_a_fit_of_another_rule_is_told_which_rule_explains_it() -> None:
             assert said.count(hint) == 1, said
     assert check_implementation(predict_then_update, conventions=Conventions(
         rule="mistake", sign_zero=-1), **sources).ok  # type: ignore[arg-type]
+
+
+def test_a_source_where_no_weights_were_compared_shows_no_max_deviation() -> None:
+    """Red team 30: a fit that raises on every call (here `sklearn_fit(average=True)`, a
+    parameter scikit-learn's Perceptron does not take) compared no weights, and the summary
+    said "max deviation 0", the figure of exact agreement. It now shows "-"."""
+    def raises(X: object, y: object, epochs: int) -> object:
+        raise TypeError("Perceptron.__init__() got an unexpected keyword argument 'average'")
+
+    report = check_implementation(raises, sources=("tight",))
+    assert not report.ok and all(o.max_deviation is None for o in report.outcomes)
+    row = report.summary().splitlines()[1].split()
+    assert row[-3:] == ["max", "deviation", "-"]
+    assert "<td>-</td>" in report._repr_html_()
