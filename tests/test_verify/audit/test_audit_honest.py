@@ -334,7 +334,7 @@ def test_problems_say_an_unknown_step_is_violated_on_runs() -> None:
     from verify.numeric.instances import NumericVerdict
 
     def step(status: str, numeric: str) -> job.StepAudit:
-        return job.StepAudit(SimpleNamespace(id="bound", rule=None),  # type: ignore[arg-type]
+        return job.StepAudit(SimpleNamespace(id="bound", rule=None, witness={}),  # type: ignore[arg-type]
                              SimpleNamespace(status=status),  # type: ignore[arg-type]
                              NumericVerdict(numeric, 10, 0, 3 * (numeric == "violated"),
                                             None, None))
