@@ -406,8 +406,7 @@ class DerivedSigns(Strategy):
     the strategies before it (so no certificate they find changes) and before the SDP."""
 
     name = "signs from equalities"
-    INNER: ClassVar[tuple[Strategy, ...]] = (
-        LinearCombination(), HypothesisProducts(), WeightedSquares(), SignProducts())
+    INNER: ClassVar[tuple[Strategy, ...]] = (WeightedSquares(),)
 
     def applies(self, ctx: Context) -> bool:
         return super().applies(ctx) and bool(derived_signs(ctx))
