@@ -471,14 +471,14 @@ claim = "dot(theta_star, xbar)**2/norm2(xbar) >= gamma**2/R2"
 def test_a_product_of_four_hypotheses_proves_the_ratio_step_with_a_lower_bound() -> None:
     """Newcomer 29, probe2 (searchgaps #6): unknown at every budget, its certificate
     `R2*[h2]**2 + 2*R2*g*[mk - 1]*[h2] + 2*R2*g*[h2] + g**2*[h1]` holding a product of four
-    hypotheses (`mk` is signed only by `mk >= 1`). `four-factor products` finds it, the
-    kernel accepts every piece; without `mk >= 1`, or with the bound doubled, it is false and
-    refuted."""
+    hypotheses (`mk` is signed only by `mk >= 1`). `products of four or five hypotheses`
+    finds it, the kernel accepts every piece; without `mk >= 1`, or with the bound doubled,
+    it is false and refuted."""
     report = check_proof(parse_proof(PROBE2.encode(), "probe2.toml"), store=None)
     (step,) = report.steps
     assert step.status == "proved", step.message
     (main,) = [g for g in step.goals if g.goal.label == "main"]
-    assert main.verdict.message == "certificate by four-factor products"
+    assert main.verdict.message == "certificate by products of four or five hypotheses"
     assert any(len(p.hyps) == 4 for p in main.verdict.certificate.products)
     for goal in step.goals:
         for judgement, certificate in goal.pieces:
@@ -487,6 +487,40 @@ def test_a_product_of_four_hypotheses_proves_the_ratio_step_with_a_lower_bound()
                  PROBE2.replace(">= gamma**2/R2", ">= 2*gamma**2/R2")):
         assert twin != PROBE2
         assert statuses(twin) == {"ratio-bound": "refuted"}
+
+
+# Newcomer 31, F5: Chan's per-iteration decrease of the batch rule, as the newcomer wrote it
+PER_ITERATION = """
+title = "Chan's per-iteration decrease"
+vectors = ["th", "ts", "xb"]
+scalars = ["a", "m", "g", "R"]
+[[step]]
+id = "per-iteration"
+given = ["R > 0", "g > 0", "m >= 1", "norm2(xb) > 0", "a*norm2(xb) == dot(ts, xb)",
+         "dot(th, xb) <= 0", "dot(ts, xb) >= m*g", "norm2(xb) <= m**2*R**2"]
+claim = "R**2*norm2(th + a*xb - ts) <= R**2*norm2(th - ts) - g**2"
+"""
+
+
+def test_a_product_of_five_hypotheses_proves_chans_per_iteration_decrease() -> None:
+    """Newcomer 31, F5: unknown at every budget. Times `norm2(xb) > 0` (the multiplier), the
+    gap is `R**2*P**2 - 2*R**2*P*Q - g**2*X` modulo `a*X == P` (P = `<ts,xb>`, Q =
+    `<th,xb>`, X = `|xb|^2`), whose certificate holds `[R]*[R]*[-Q]*[m - 1]*[g]` and
+    `[R]*[R]*[hP]*[hP]` (hP = `P - m*g`): five and four hypotheses, R signed only by `R >
+    0`. Found now, the kernel accepts it; with the decrease doubled, or without `Q <= 0`,
+    the step is false and refuted."""
+    report = check_proof(parse_proof(PER_ITERATION.encode(), "per.toml"), store=None)
+    (step,) = report.steps
+    assert step.status == "proved", step.message
+    assert step.message == "certificate by products of four or five hypotheses"
+    for goal in step.goals:
+        for judgement, certificate in goal.pieces:
+            assert any(len(p.hyps) == 5 for p in certificate.products)
+            kernel.check_certificate(judgement, certificate)
+    for twin in (PER_ITERATION.replace('- g**2"', '- 2*g**2"'),
+                 PER_ITERATION.replace('\n         "dot(th, xb) <= 0", ', '\n         ')):
+        assert twin != PER_ITERATION
+        assert statuses(twin) == {"per-iteration": "refuted"}
 
 
 # Newcomer 26, F7: the norm bound alone with the step size e = 1/(t + 1) as an equality

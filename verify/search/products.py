@@ -167,28 +167,29 @@ def sign_multipliers(ctx: Context, atoms: dict[int, int] | None = None
 
 
 def linear_products(ctx: Context, max_degree: int) -> list[Term]:
-    """Products of four inequality hypotheses, at least three of them of degree 1 (`g > 0`,
-    `R2 > 0`, `mk - 1 >= 0`, `<x,x> > 0`), of degree <= `max_degree`, each charged as
-    `hypothesis_products` charges its own.
+    """Products of four or five inequality hypotheses, at most two of them of degree above 1
+    (the others `g > 0`, `R2 > 0`, `mk - 1 >= 0`, `<x,x> > 0`, `-<th,xb> >= 0`), of degree
+    <= `max_degree`, each charged as `hypothesis_products` charges its own.
 
     `hypothesis_products` multiplies at most three, and `sign_product_terms` only atoms whose
     product the judgement writes. Chan's ratio step (newcomer 29, probe2: `norm2(x) <=
     mk**2*R2, dot(t,x) >= mk*g, mk >= 1, g > 0, R2 > 0 |- R2*dot(t,x)**2 >= g**2*norm2(x)`)
     needs `2*R2*g*mk*[dot(t,x) - mk*g]`, where `mk = [mk - 1] + 1` is signed only by a lower
-    bound: the product `[R2]*[g]*[mk - 1]*[h2]` of four. Degree-1 factors keep the family
-    small (its count is cubic in them, linear in the others) and of low degree."""
+    bound: the product `[R2]*[g]*[mk - 1]*[h2]` of four; Chan's per-iteration decrease
+    (newcomer 31, F5) needs `[R]*[R]*[-<th,xb>]*[mk - 1]*[g]` and `[R]*[R]*[hP]*[hP]` (R
+    signed by `R > 0`, written only squared). Degree-1 factors keep the family small and of
+    low degree; the degree bound keeps it to a few hundred columns."""
     key = ("linear products", max_degree)
     if key not in ctx.cache:
         strict = set(ctx.indices(">"))
         found = [i for i in inequality_indices(ctx) if ctx.hyps[i]]
-        linear = [i for i in found if degree(ctx.hyps[i]) == 1]
+        degrees = {i: degree(ctx.hyps[i]) for i in found}
         terms: list[Term] = []
-        for triple in combinations_with_replacement(linear, 3):
-            for last in found:
-                if last in linear and last < triple[-1]:
-                    continue  # four degree-1 factors: each combination once, sorted
-                combo = tuple(sorted((*triple, last)))
-                if sum(degree(ctx.hyps[i]) for i in combo) > max_degree:
+        for count in (4, 5):
+            for combo in combinations_with_replacement(found, count):
+                if sum(1 for i in combo if degrees[i] > 1) > 2:
+                    continue
+                if sum(degrees[i] for i in combo) > max_degree:
                     continue
                 charge(ctx.work, ctx.product_size(combo))
                 terms.append(Term(combo, ctx.hyp_product(combo),

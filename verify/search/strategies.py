@@ -366,19 +366,21 @@ class CrossScaledSquares(WeightedSquares):
 
 
 class LinearProducts(HypothesisProducts):
-    """`hypothesis products` with products of four hypotheses, three of degree 1
-    (`products.linear_products`), under a degree bound raised up to 6, multiplier 1 only.
+    """`hypothesis products` with products of four or five hypotheses, at most two of degree
+    above 1 (`products.linear_products`), under a degree bound raised up to 6, for the claim
+    alone and cleared of each strict hypothesis.
 
     Chan's ratio step as a TA first writes it (newcomer 29, probe2: `norm2(x) <= mk**2*R2,
     dot(t,x) >= mk*g, mk >= 1, g > 0, R2 > 0 |- R2*dot(t,x)**2 >= g**2*norm2(x)`) was
     unknown at every budget: its certificate `R2*[h2]**2 + 2*R2*g*[mk - 1]*[h2] +
     2*R2*g*[h2] + g**2*[h1]` (h2 = `dot(t,x) - mk*g`) holds a product of four hypotheses,
     since `mk` is signed only by its lower bound (`mk = [mk - 1] + 1`), and has degree 5.
-    It applies only with three degree-1 inequality hypotheses; one LP round (no squares
-    weighted, no multiplier: the strategies before tried those), after the strategies
-    before it, so no certificate they find changes, and before the SDP."""
+    Chan's per-iteration decrease (newcomer 31, F5) needs five, cleared of `norm2(xb) > 0`.
+    It applies only with three degree-1 inequality hypotheses; no squares are weighted (the
+    strategies before tried those). It comes after the strategies before it, so no
+    certificate they find changes, and before the SDP."""
 
-    name = "four-factor products"
+    name = "products of four or five hypotheses"
     max_bound = 6
 
     def applies(self, ctx: Context) -> bool:
@@ -387,7 +389,7 @@ class LinearProducts(HypothesisProducts):
             if ctx.hyps[i] and degree(ctx.hyps[i]) == 1) >= 3
 
     def multipliers(self, ctx: Context) -> list[tuple[int, ...]]:
-        return [()]
+        return [(), *((i,) for i in ctx.indices(">"))]
 
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         return [*super().columns(ctx, target, bound), *linear_products(ctx, bound)]
