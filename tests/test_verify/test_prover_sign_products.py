@@ -607,3 +607,30 @@ def test_an_unknown_step_says_what_the_search_did_not_find_before_a_weak_invaria
                          "strengthen it"), told
     added = through.replace('"e*s == 1"]', '"e*s == 1", "e >= 0"]')
     assert statuses(added) == {"norm-bound": "proved"}
+
+
+def test_a_squared_difference_weighted_by_two_hypotheses_is_found() -> None:
+    """Newcomer 31: the last step of Chan's batch bound, `g > 0, R > 0, R**2*norm2(th - ts) <=
+    R**2*norm2(ts) - k*g**2 |- k <= R**2*norm2(ts)/g**2`, was unknown at every budget: its
+    certificate is the hypothesis plus `[R]*[R]*|th - ts|^2`, a squared difference weighted
+    by two hypotheses, which no pool held. `products with squared differences` finds it, the
+    kernel accepts it; with the bound halved the step is false and refuted."""
+    text = """
+title = "Chan's iterations bound"
+vectors = ["th", "ts"]
+scalars = ["k", "g", "R"]
+[[step]]
+id = "iterations-bound"
+given = ["g > 0", "R > 0", "R**2*norm2(th - ts) <= R**2*norm2(ts) - k*g**2"]
+claim = "k <= R**2*norm2(ts)/g**2"
+"""
+    report = check_proof(parse_proof(text.encode(), "bound.toml"), store=None)
+    (step,) = report.steps
+    assert step.status == "proved", step.message
+    (main,) = [g for g in step.goals if g.goal.label == "main"]
+    assert main.verdict.message == "certificate by products with squared differences"
+    for goal in step.goals:
+        for judgement, certificate in goal.pieces:
+            kernel.check_certificate(judgement, certificate)
+    halved = text.replace("R**2*norm2(ts)/g**2", "R**2*norm2(ts)/(2*g**2)")
+    assert statuses(halved) == {"iterations-bound": "refuted"}

@@ -471,6 +471,31 @@ def _lifted_sign(ctx: Context, certificate: Certificate, index: int, sign: Deriv
                    linear=tuple(sorted(linear.items())))
 
 
+class DifferenceProducts(NormProducts):
+    """`hypothesis products` with the squared sums and differences of two vector names,
+    `|a ± b|^2`, weighted by products of two inequality hypotheses.
+
+    `g > 0, R > 0, R**2*norm2(th - ts) <= R**2*norm2(ts) - k*g**2 |- k*g**2 <=
+    R**2*norm2(ts)` (newcomer 31's `iterations-bound`, the last step of Chan's batch bound)
+    was unknown at every budget: its certificate is the hypothesis plus `[R]*[R]*|th -
+    ts|^2`, and `products with squared norms` weights by two hypotheses only the norm
+    squares of single names (`|ts|^2`), `weighted squares` any square by one hypothesis
+    only. Few columns (two per pair of vectors, times the products of two hypotheses); it
+    applies where `products with squared norms` does, with two vectors, after the strategies
+    before it (no certificate they find changes) and before the SDP."""
+
+    name = "products with squared differences"
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and len(ctx.vectors) >= 2
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        squares = [t for t in norm_squares(ctx, bound) if len(t.poly) > 1 and degree(t.poly) == 1]
+        factors = [t for t in hypothesis_products(ctx, 2, bound) if len(t.hyps) == 2]
+        return [*HypothesisProducts.columns(self, ctx, target, bound),
+                *weighted(ctx, squares, factors, bound)]
+
+
 def _written(ctx: Context) -> set[int]:
     """The generators the claim's gap and the hypotheses write (indices into `ctx.gens`):
     in refutation form the claim is `0 > 0` and the squared norm is in a hypothesis, the
@@ -672,6 +697,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     CrossScaledSquares(),
     LinearProducts(),
     DerivedSigns(),
+    DifferenceProducts(),
     SemidefiniteSquares(),
 )
 BEFORE_SDP: tuple[Strategy, ...] = STRATEGIES[:-1]
