@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -1544,19 +1544,50 @@ def _denies(judgement: Judgement) -> bool:
     return False
 
 
-def _sign_example(judgement: Judgement) -> str:
+def _step_obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
+                   budget: SearchBudget) -> str:
+    """What an unknown inductive step lacks, as far as the search knows: no certificate that
+    an update keeps the invariant, and no point where it holds and an update breaks it (such
+    a point makes the step `invariant is not inductive`, never this). It said "the invariant
+    may be too weak to carry itself over an update" first, of newcomer 26's invariant (F7),
+    which is inductive: its step needed the sign `e >= 0` of the step size that `e*(t + 1)
+    == 1` implies and no hypothesis stated. So the remedies the search can name come first
+    (a factor the kernel checked, a sign of a scalar of the update, a larger budget when the
+    search stopped at its own), a weak invariant last."""
+    rule = step.rule
+    update: set[str] = set()
+    if isinstance(rule, Induction):
+        for term in rule.step.values():
+            for expr in (term.values() if isinstance(term, Vec) else (term,)):
+                update |= {s.name for s in sympy.sympify(expr).free_symbols}
+        update -= {*rule.step, rule.variable}
+    factor = _factor_advice(goal, stops, can_split=False)
+    larger = _larger_helps(stops, budget) and not _at_least(budget, BUDGETS["large"])
+    return ("no certificate that an update keeps the invariant, and no point found where it "
+            "holds and an update breaks it: "
+            + (f"{factor}; else " if factor else "")
+            + "a hint (a polynomial or vector whose square helps) or a fact the update needs "
+            f"in the induction's `given` ({_sign_example(goal.judgement, update)}) may find "
+            "a certificate"
+            + ("; the search stopped at its budget (higher degrees or larger LPs), so "
+               "`--budget large` may too" if larger else "")
+            + "; or the invariant is too weak to carry itself over an update: strengthen it")
+
+
+def _sign_example(judgement: Judgement, first: Collection[str] = ()) -> str:
     """An example of a fact the judgement lacks, for the advice `it may need a fact the step
     lacks (...)`: the sign `x >= 0` of the first scalar of the claim that no hypothesis
-    signs by itself (`c*x >= 0`, `c*x > 0`, `c*x == 0`), else only `a bound`. It was the
+    signs by itself (`c*x >= 0`, `c*x > 0`, `c*x == 0`), one named in `first` before the
+    others (an update's step size), else only `a bound`. It was the
     fixed text "a sign such as `R2 >= 0`", printed to a step whose `given` held `R2 >= 0`
     (newcomer 28, F1): a student added it again and nothing changed. Advice must never name
     a fact the step already has."""
     signed = {x for fact in judgement.hypotheses if (x := _signed(fact)) is not None}
-    unsigned = sorted(s.name for s in judgement.claim.expr.free_symbols
+    unsigned = sorted((s.name not in first, s.name) for s in judgement.claim.expr.free_symbols
                       if s not in signed and atoms.IDENT.fullmatch(s.name))
     if not unsigned:
         return "a bound"
-    return f"a sign such as `{unsigned[0]} >= 0`, a bound"
+    return f"a sign such as `{unsigned[0][1]} >= 0`, a bound"
 
 
 def _signed(fact: kernel.Fact) -> sympy.Symbol | None:
@@ -1632,8 +1663,7 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                 f"shows {goal.judgement.claim}; add it to `given` or prove it in a step this "
                 "one uses")
     if not goal.decisive and goal.label.startswith("step"):
-        return ("the invariant may be too weak to carry itself over an update: strengthen it, "
-                "or give a hint")
+        return _step_obstacle(goal, stops, step, budget)
     if not goal.decisive and not step.witness:
         claimed = goal.judgement.claim.expr.free_symbols
         counters = [h.expr.name for h, o in zip(goal.judgement.hypotheses, goal.origins,

@@ -21,6 +21,7 @@ from verify.kernel import Fact, Judgement, Obligation
 from verify.proof_checker import ProofReport, _factor_advice, check_proof
 from verify.search.polynomials import Context
 from verify.search.products import sign_multipliers, sign_products
+from verify.search.work import BUDGETS
 from verify.verdict import Stop, Verdict
 
 LECTURE = """
@@ -452,3 +453,184 @@ def test_norm_squares_scaled_on_both_sides_are_found() -> None:
     assert _decided([], "(norm2_w + beta**2)*(norm2_u + c**2) - (dot_uw + 2*beta*c)**2"
                     ).status == "refuted"
     assert _decided([], "(norm2_w + beta**2)*norm2_u - (dot_uw + beta*c)**2").status == "refuted"
+
+
+# Newcomer 29, probe2: the ratio step as the TA first wrote it, `mk` signed only by `mk >= 1`
+PROBE2 = """
+title = "probe2: Chan's ratio step as a TA first writes it"
+vectors = ["theta_star", "xbar"]
+scalars = ["mk", "gamma", "R2"]
+[[step]]
+id = "ratio-bound"
+given = ["norm2(xbar) <= mk**2*R2", "dot(theta_star, xbar) >= mk*gamma", "mk >= 1",
+         "gamma > 0", "R2 > 0", "norm2(xbar) > 0"]
+claim = "dot(theta_star, xbar)**2/norm2(xbar) >= gamma**2/R2"
+"""
+
+
+def test_a_product_of_four_hypotheses_proves_the_ratio_step_with_a_lower_bound() -> None:
+    """Newcomer 29, probe2 (searchgaps #6): unknown at every budget, its certificate
+    `R2*[h2]**2 + 2*R2*g*[mk - 1]*[h2] + 2*R2*g*[h2] + g**2*[h1]` holding a product of four
+    hypotheses (`mk` is signed only by `mk >= 1`). `products of four or five hypotheses`
+    finds it, the kernel accepts every piece; without `mk >= 1`, or with the bound doubled,
+    it is false and refuted."""
+    report = check_proof(parse_proof(PROBE2.encode(), "probe2.toml"), store=None)
+    (step,) = report.steps
+    assert step.status == "proved", step.message
+    (main,) = [g for g in step.goals if g.goal.label == "main"]
+    assert main.verdict.message == "certificate by products of four or five hypotheses"
+    assert any(len(p.hyps) == 4 for p in main.verdict.certificate.products)
+    for goal in step.goals:
+        for judgement, certificate in goal.pieces:
+            kernel.check_certificate(judgement, certificate)
+    for twin in (PROBE2.replace('"mk >= 1",\n         ', ""),
+                 PROBE2.replace(">= gamma**2/R2", ">= 2*gamma**2/R2")):
+        assert twin != PROBE2
+        assert statuses(twin) == {"ratio-bound": "refuted"}
+
+
+# Newcomer 31, F5: Chan's per-iteration decrease of the batch rule, as the newcomer wrote it
+PER_ITERATION = """
+title = "Chan's per-iteration decrease"
+vectors = ["th", "ts", "xb"]
+scalars = ["a", "m", "g", "R"]
+[[step]]
+id = "per-iteration"
+given = ["R > 0", "g > 0", "m >= 1", "norm2(xb) > 0", "a*norm2(xb) == dot(ts, xb)",
+         "dot(th, xb) <= 0", "dot(ts, xb) >= m*g", "norm2(xb) <= m**2*R**2"]
+claim = "R**2*norm2(th + a*xb - ts) <= R**2*norm2(th - ts) - g**2"
+"""
+
+
+def test_a_product_of_five_hypotheses_proves_chans_per_iteration_decrease() -> None:
+    """Newcomer 31, F5: unknown at every budget. Times `norm2(xb) > 0` (the multiplier), the
+    gap is `R**2*P**2 - 2*R**2*P*Q - g**2*X` modulo `a*X == P` (P = `<ts,xb>`, Q =
+    `<th,xb>`, X = `|xb|^2`), whose certificate holds `[R]*[R]*[-Q]*[m - 1]*[g]` and
+    `[R]*[R]*[hP]*[hP]` (hP = `P - m*g`): five and four hypotheses, R signed only by `R >
+    0`. Found now, the kernel accepts it; with the decrease doubled, or without `Q <= 0`,
+    the step is false and refuted."""
+    report = check_proof(parse_proof(PER_ITERATION.encode(), "per.toml"), store=None)
+    (step,) = report.steps
+    assert step.status == "proved", step.message
+    assert step.message == "certificate by products of four or five hypotheses"
+    for goal in step.goals:
+        for judgement, certificate in goal.pieces:
+            assert any(len(p.hyps) == 5 for p in certificate.products)
+            kernel.check_certificate(judgement, certificate)
+    for twin in (PER_ITERATION.replace('- g**2"', '- 2*g**2"'),
+                 PER_ITERATION.replace('\n         "dot(th, xb) <= 0", ', '\n         ')):
+        assert twin != PER_ITERATION
+        assert statuses(twin) == {"per-iteration": "refuted"}
+
+
+# Newcomer 26, F7: the norm bound alone with the step size e = 1/(t + 1) as an equality
+STEP_SIZE = """
+title = "norm bound alone"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R2", "e"]
+naturals = ["t"]
+[[step]]
+id = "norm-bound"
+claim = "(t + 1)*norm2(w) <= 2*t*R2"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + e*y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2", "e*(t + 1) == 1"]
+constants = ["R2"]
+"""
+
+
+def test_the_sign_an_equality_gives_a_step_size_is_derived() -> None:
+    """Newcomer 26, F7 (searchgaps #7): the step needs `e >= 0`, which no hypothesis states
+    but `e*(t + 1) == 1` with `t >= 0` gives (`e = (t + 1)*e**2 - e*[e*(t + 1) - 1]`); it
+    was unknown at every budget. `signs from equalities` proves the step with `e >= 0` added
+    and rewrites the certificate into one of the step itself, which the kernel accepts. With
+    `e*(t + 1) == -1` (a step size < 0) the invariant is not inductive, and not proved."""
+    report = check_proof(parse_proof(STEP_SIZE.encode(), "nb2.toml"), store=None)
+    (step,) = report.steps
+    assert step.status == "proved", step.message
+    (case,) = [g for g in step.goals if g.goal.label == "step"]
+    assert case.verdict.message == "certificate by signs from equalities"
+    e = sympy.Symbol("e")
+    for goal in step.goals:
+        for judgement, certificate in goal.pieces:
+            assert Fact(e, ">=") not in judgement.hypotheses  # its own hypotheses only
+            kernel.check_certificate(judgement, certificate)
+    negative = STEP_SIZE.replace('"e*(t + 1) == 1"', '"e*(t + 1) == -1"')
+    found = check_proof(parse_proof(negative.encode(), "neg.toml"), store=None).steps[0]
+    assert found.status != "proved"
+    assert "invariant is not inductive" in found.message, found.message
+
+
+def test_derived_signs_are_read_off_equalities_of_the_form_x_times_positive() -> None:
+    """`x*p == c` with `c > 0` and `p` a positive sum of products of sign atoms gives
+    `x >= 0`; `p` of no known sign, a constant of the other sign or `x` squared give none."""
+    from verify.search.products import derived_signs
+
+    t, e, y = sympy.symbols("t e y")
+
+    def signs(*facts: Fact) -> list[str]:
+        judgement = Judgement((Fact(t, ">="), *facts), Fact(e, ">="), (), ("e", "t", "y"))
+        ctx = Context(judgement)
+        return [str(ctx.symbols[d.gen]) for d in derived_signs(ctx)]
+
+    assert signs(Fact(e * (t + 1) - 1, "==")) == ["e"]
+    assert signs(Fact(1 - 2 * e * t - e, "==")) == ["e"]
+    assert signs(Fact(e * (t + 1) + 1, "==")) == []  # e*(t + 1) == -1: e < 0
+    assert signs(Fact(e * (y + 1) - 1, "==")) == []  # y of no known sign
+    assert signs(Fact(e ** 2 * (t + 1) - 1, "==")) == []
+    assert signs(Fact(e * (t - 1) - 1, "==")) == []
+
+
+def test_an_unknown_step_says_what_the_search_did_not_find_before_a_weak_invariant() -> None:
+    """Newcomer 26, F7: the unknown step was told "the invariant may be too weak to carry
+    itself over an update" first, though the invariant is inductive: its step lacked the
+    sign of the step size. Written through `s == t + 1, e*s == 1` (no equality `e*p == c`
+    with `p` of known sign: no derived sign), the step is still unknown; the message now says
+    what was not found (a certificate, a point breaking the step), names the step size's sign
+    as a fact to add (with `e >= 0` in `given` the step is proved) and a weak invariant
+    last."""
+    through = STEP_SIZE.replace('"e*(t + 1) == 1"', '"s == t + 1", "e*s == 1"').replace(
+        '"R2", "e"]', '"R2", "e", "s"]')
+    report = check_proof(parse_proof(through.encode(), "s.toml"), budget=BUDGETS["small"],
+                         store=None)
+    (step,) = report.steps
+    assert step.status == "unknown"
+    assert step.message.startswith(
+        "step: no certificate that an update keeps the invariant, and no point found where it "
+        "holds and an update breaks it: a hint (a polynomial or vector whose square helps) or "
+        "a fact the update needs in the induction's `given` (a sign such as `e >= 0`, a bound) "
+        "may find a certificate"), step.message
+    told = step.message.split(" (linear combination")[0]
+    assert told.endswith("or the invariant is too weak to carry itself over an update: "
+                         "strengthen it"), told
+    added = through.replace('"e*s == 1"]', '"e*s == 1", "e >= 0"]')
+    assert statuses(added) == {"norm-bound": "proved"}
+
+
+def test_a_squared_difference_weighted_by_two_hypotheses_is_found() -> None:
+    """Newcomer 31: the last step of Chan's batch bound, `g > 0, R > 0, R**2*norm2(th - ts) <=
+    R**2*norm2(ts) - k*g**2 |- k <= R**2*norm2(ts)/g**2`, was unknown at every budget: its
+    certificate is the hypothesis plus `[R]*[R]*|th - ts|^2`, a squared difference weighted
+    by two hypotheses, which no pool held. `products with squared differences` finds it, the
+    kernel accepts it; with the bound halved the step is false and refuted."""
+    text = """
+title = "Chan's iterations bound"
+vectors = ["th", "ts"]
+scalars = ["k", "g", "R"]
+[[step]]
+id = "iterations-bound"
+given = ["g > 0", "R > 0", "R**2*norm2(th - ts) <= R**2*norm2(ts) - k*g**2"]
+claim = "k <= R**2*norm2(ts)/g**2"
+"""
+    report = check_proof(parse_proof(text.encode(), "bound.toml"), store=None)
+    (step,) = report.steps
+    assert step.status == "proved", step.message
+    (main,) = [g for g in step.goals if g.goal.label == "main"]
+    assert main.verdict.message == "certificate by products with squared differences"
+    for goal in step.goals:
+        for judgement, certificate in goal.pieces:
+            kernel.check_certificate(judgement, certificate)
+    halved = text.replace("R**2*norm2(ts)/g**2", "R**2*norm2(ts)/(2*g**2)")
+    assert statuses(halved) == {"iterations-bound": "refuted"}

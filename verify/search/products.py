@@ -8,10 +8,12 @@ as in `t > 0, t*(R**2 - t*g**2) >= 0  |-  R**2 - t*g**2 >= 0`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from verify.search.lp import Term, charge
-from verify.search.polynomials import Context, degree
+from verify.search.polynomials import Context, degree, fraction
 
 
 def inequality_indices(ctx: Context) -> tuple[int, ...]:
@@ -162,3 +164,82 @@ def sign_multipliers(ctx: Context, atoms: dict[int, int] | None = None
                 if combo not in found:
                     found.append(combo)
     return found[:MAX_SIGN_PRODUCTS]
+
+
+def linear_products(ctx: Context, max_degree: int) -> list[Term]:
+    """Products of four or five inequality hypotheses, at most two of them of degree above 1
+    (the others `g > 0`, `R2 > 0`, `mk - 1 >= 0`, `<x,x> > 0`, `-<th,xb> >= 0`), of degree
+    <= `max_degree`, each charged as `hypothesis_products` charges its own.
+
+    `hypothesis_products` multiplies at most three, and `sign_product_terms` only atoms whose
+    product the judgement writes. Chan's ratio step (newcomer 29, probe2: `norm2(x) <=
+    mk**2*R2, dot(t,x) >= mk*g, mk >= 1, g > 0, R2 > 0 |- R2*dot(t,x)**2 >= g**2*norm2(x)`)
+    needs `2*R2*g*mk*[dot(t,x) - mk*g]`, where `mk = [mk - 1] + 1` is signed only by a lower
+    bound: the product `[R2]*[g]*[mk - 1]*[h2]` of four; Chan's per-iteration decrease
+    (newcomer 31, F5) needs `[R]*[R]*[-<th,xb>]*[mk - 1]*[g]` and `[R]*[R]*[hP]*[hP]` (R
+    signed by `R > 0`, written only squared). Degree-1 factors keep the family small and of
+    low degree; the degree bound keeps it to a few hundred columns."""
+    key = ("linear products", max_degree)
+    if key not in ctx.cache:
+        strict = set(ctx.indices(">"))
+        found = [i for i in inequality_indices(ctx) if ctx.hyps[i]]
+        degrees = {i: degree(ctx.hyps[i]) for i in found}
+        terms: list[Term] = []
+        for count in (4, 5):
+            for combo in combinations_with_replacement(found, count):
+                if sum(1 for i in combo if degrees[i] > 1) > 2:
+                    continue
+                if sum(degrees[i] for i in combo) > max_degree:
+                    continue
+                charge(ctx.work, ctx.product_size(combo))
+                terms.append(Term(combo, ctx.hyp_product(combo),
+                                  strict=all(i in strict for i in combo)))
+        ctx.cache[key] = terms
+    return ctx.cache[key]  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class DerivedSign:
+    """`x >= 0` from the equality `e_j`, which reads `sign*e_j == x*p - c` with `c > 0` and
+    `p` a sum of products of sign atoms with positive coefficients (`terms`: coefficient,
+    hypothesis indices). Then `x = (x**2*p)/c - (sign*x/c)*e_j`, a sum of squares times
+    products of hypotheses plus a multiple of an equality: `x >= 0` is no hypothesis, yet a
+    certificate using it as one is rewritten into one the kernel checks."""
+
+    gen: int
+    equality: int
+    sign: int
+    c: Fraction
+    terms: tuple[tuple[Fraction, tuple[int, ...]], ...]
+
+
+def derived_signs(ctx: Context) -> list[DerivedSign]:
+    """The signs `x >= 0` that an equality `x*p == c` gives (`DerivedSign`), for generators
+    `x` that are no sign atom: `e*(t + 1) == 1` with `t >= 0` gives `e >= 0` (newcomer 26,
+    F7: a step size `e = 1/(t + 1)` written as that equality). At most one per equality."""
+    key = "derived signs"
+    if key not in ctx.cache:
+        atoms = sign_atoms(ctx)
+        found: list[DerivedSign] = []
+        for j in ctx.indices("=="):
+            poly = ctx.hyps[j]
+            zero = (0,) * len(ctx.gens)
+            constant = poly.get(zero, 0)
+            if not constant:
+                continue
+            sign = -1 if constant > 0 else 1
+            rest = [(m, sign * fraction(c)) for m, c in poly.items() if m != zero]
+            for x in sorted({g for m, _ in rest for g, p in enumerate(m) if p}):
+                if x in atoms or any(d.gen == x for d in found):
+                    continue
+                if not all(m[x] == 1 and coeff > 0 and all(
+                        g == x or (p and g in atoms) or not p for g, p in enumerate(m))
+                        for m, coeff in rest):
+                    continue
+                terms = tuple(
+                    (coeff, _combo(tuple(0 if g == x else p for g, p in enumerate(m)), atoms))
+                    for m, coeff in sorted(rest))
+                found.append(DerivedSign(x, j, sign, -sign * fraction(constant), terms))
+                break
+        ctx.cache[key] = found
+    return ctx.cache[key]  # type: ignore[return-value]

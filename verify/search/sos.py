@@ -364,10 +364,14 @@ def scaled_squares(ctx: Context, terms: Iterable[Term], m: PolyElement, max_degr
 
 
 def _scaled(square: Callable[[], Sos], m: sympy.Expr) -> Sos:
-    """`square()` times `m**2`, as a square still: `m*p` squared, `m*v` normed, or a Gram
+    """`square()` times `m**2` (`scaled`)."""
+    return scaled(square(), m)
+
+
+def scaled(found: Sos, m: sympy.Expr) -> Sos:
+    """`found` times `m**2`, as a square still: `m*p` squared, `m*v` normed, or a Gram
     minor with its first vector times `m` (its row and column scaled: the determinant times
     `m**2`)."""
-    found = square()
     if isinstance(found, Square):
         return Square(found.weight, m * found.poly)
     if isinstance(found, NormSquare):

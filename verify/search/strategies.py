@@ -17,13 +17,16 @@ from typing import TYPE_CHECKING, ClassVar
 from sympy.polys.rings import PolyElement
 
 from verify import kernel
-from verify.kernel import Certificate, Fact, NormSquare, Product
+from verify.kernel import Certificate, Fact, NormSquare, Product, Square
 from verify.kernel import atoms as atoms_
 from verify.search.equalities import equality_certificate, equality_multiples
 from verify.search.lp import SCALINGS, Multiple, Term, build_lp, exact_point
-from verify.search.polynomials import Context, Hint, degree
+from verify.search.polynomials import Context, Hint, degree, rational
 from verify.search.products import (
+    DerivedSign,
+    derived_signs,
     hypothesis_products,
+    linear_products,
     multipliers,
     sign_atoms,
     sign_multipliers,
@@ -41,6 +44,7 @@ from verify.search.sos import (
     hint_squares,
     ldlt_squares,
     norm_squares,
+    scaled,
     scaled_squares,
     weighted,
 )
@@ -361,6 +365,140 @@ class CrossScaledSquares(WeightedSquares):
         return [*super().columns(ctx, target, bound), *cross_scaled_squares(ctx, target, bound)]
 
 
+class LinearProducts(HypothesisProducts):
+    """`hypothesis products` with products of four or five hypotheses, at most two of degree
+    above 1 (`products.linear_products`), under a degree bound raised up to 6, for the claim
+    alone and cleared of each strict hypothesis.
+
+    Chan's ratio step as a TA first writes it (newcomer 29, probe2: `norm2(x) <= mk**2*R2,
+    dot(t,x) >= mk*g, mk >= 1, g > 0, R2 > 0 |- R2*dot(t,x)**2 >= g**2*norm2(x)`) was
+    unknown at every budget: its certificate `R2*[h2]**2 + 2*R2*g*[mk - 1]*[h2] +
+    2*R2*g*[h2] + g**2*[h1]` (h2 = `dot(t,x) - mk*g`) holds a product of four hypotheses,
+    since `mk` is signed only by its lower bound (`mk = [mk - 1] + 1`), and has degree 5.
+    Chan's per-iteration decrease (newcomer 31, F5) needs five, cleared of `norm2(xb) > 0`.
+    It applies only with three degree-1 inequality hypotheses; no squares are weighted (the
+    strategies before tried those). It comes after the strategies before it, so no
+    certificate they find changes, and before the SDP."""
+
+    name = "products of four or five hypotheses"
+    max_bound = 6
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and sum(
+            1 for i in (*ctx.indices(">="), *ctx.indices(">"))
+            if ctx.hyps[i] and degree(ctx.hyps[i]) == 1) >= 3
+
+    def multipliers(self, ctx: Context) -> list[tuple[int, ...]]:
+        return [(), *((i,) for i in ctx.indices(">"))]
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        return [*super().columns(ctx, target, bound), *linear_products(ctx, bound)]
+
+
+class DerivedSigns(Strategy):
+    """`weighted squares` (whose columns hold those of `linear combination` and `hypothesis
+    products`) on the judgement with the signs `x >= 0` that its equalities give
+    (`products.derived_signs`) added as hypotheses; each certificate found is rewritten
+    (`_lifted`) into one of the judgement itself, which the kernel checks. (Running the four
+    strategies up to `sign products` cost an unknown step 1.4-1.5x main's CPU, this one
+    about 1.25x.)
+
+    Newcomer 26's induction (F7: `(t + 1)*norm2(w) <= 2*t*R2` over the update `w + e*y*x`
+    with `e*(t + 1) == 1`) was unknown at every budget: its step needs `e >= 0`, which no
+    hypothesis states; it is `e = (t + 1)*e**2 - e*[e*(t + 1) - 1]`, a square times a
+    hypothesis product plus a multiple of the equality. With `e >= 0` added `weighted
+    squares` proves it at once. It applies only when an equality gives such a sign, after
+    the strategies before it (so no certificate they find changes) and before the SDP."""
+
+    name = "signs from equalities"
+    INNER: ClassVar[tuple[Strategy, ...]] = (WeightedSquares(),)
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and bool(derived_signs(ctx))
+
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
+        signs = derived_signs(ctx)
+        first = len(ctx.judgement.hypotheses)
+        extra = tuple(Fact(ctx.symbols[d.gen], ">=") for d in signs)
+        wide = Context(replace(ctx.judgement, hypotheses=(*ctx.judgement.hypotheses, *extra)),
+                       (*ctx.scalar_hints, *ctx.vector_hints), ctx.work)
+        for strategy in self.INNER:
+            if strategy.applies(wide):
+                for certificate in strategy.candidates(wide):
+                    yield _lifted(ctx, certificate, dict(enumerate(signs, first)))
+
+
+def _lifted(ctx: Context, certificate: Certificate, signs: dict[int, DerivedSign]
+            ) -> Certificate:
+    """`certificate`, of the judgement with the derived signs added as the hypotheses
+    `signs` indexes, as one of the judgement itself, each sign rewritten in turn
+    (`_lifted_sign`)."""
+    facts = {i: ctx.symbols[d.gen] for i, d in signs.items()}
+    for index, sign in signs.items():
+        certificate = _lifted_sign(ctx, certificate, index, sign, facts)
+    return certificate
+
+
+def _lifted_sign(ctx: Context, certificate: Certificate, index: int, sign: DerivedSign,
+                 facts: dict[int, sympy.Expr]) -> Certificate:
+    """`certificate` with the hypothesis `index` (`x >= 0`, derived by `sign`) gone: a
+    product holding it k times is `x**k` times the rest; for k even that is the square of
+    `x**(k/2)` weighting the rest, for k odd `x**k = x**(k+1)*p/c - sign*x**k*e_j/c`
+    (`DerivedSign`): the products of the sign atoms of `p` weighted by the square of
+    `x**((k+1)/2)`, and a multiple of the equality. An exact identity, so the multiplier and
+    the rest of the certificate are unchanged. (`facts`: the derived hypotheses' expressions,
+    which the judgement's own list does not hold.)"""
+    products: list[Product] = []
+    linear: dict[int, sympy.Expr] = dict(certificate.linear)
+    x = ctx.symbols[sign.gen]
+    for product in certificate.products:
+        k = product.hyps.count(index)
+        if not k:
+            products.append(product)
+            continue
+        rest = tuple(i for i in product.hyps if i != index)
+        half = x ** ((k + 1) // 2)
+        sigma = tuple(scaled(s, half) for s in product.sigma) or (Square(Fraction(1), half),)
+        if k % 2 == 0:
+            products.append(replace(product, hyps=rest, sigma=sigma))
+            continue
+        for coeff, combo in sign.terms:
+            products.append(Product(product.coeff * coeff / sign.c,
+                                    tuple(sorted((*rest, *combo))), sigma))
+        squares = sum((ctx.sos(s) for s in product.sigma), ctx.ring.zero)
+        value = prod((facts[i] if i in facts else ctx.judgement.hypotheses[i].expr
+                      for i in rest), start=ctx.expr(squares) if product.sigma else 1)
+        q = -sign.sign * rational(product.coeff / sign.c) * x ** k * value
+        linear[sign.equality] = linear.get(sign.equality, 0) + q
+    return replace(certificate, products=tuple(products),
+                   linear=tuple(sorted(linear.items())))
+
+
+class DifferenceProducts(NormProducts):
+    """`hypothesis products` with the squared sums and differences of two vector names,
+    `|a ± b|^2`, weighted by products of two inequality hypotheses.
+
+    `g > 0, R > 0, R**2*norm2(th - ts) <= R**2*norm2(ts) - k*g**2 |- k*g**2 <=
+    R**2*norm2(ts)` (newcomer 31's `iterations-bound`, the last step of Chan's batch bound)
+    was unknown at every budget: its certificate is the hypothesis plus `[R]*[R]*|th -
+    ts|^2`, and `products with squared norms` weights by two hypotheses only the norm
+    squares of single names (`|ts|^2`), `weighted squares` any square by one hypothesis
+    only. Few columns (two per pair of vectors, times the products of two hypotheses); it
+    applies where `products with squared norms` does, with two vectors, after the strategies
+    before it (no certificate they find changes) and before the SDP."""
+
+    name = "products with squared differences"
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and len(ctx.vectors) >= 2
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        squares = [t for t in norm_squares(ctx, bound) if len(t.poly) > 1 and degree(t.poly) == 1]
+        factors = [t for t in hypothesis_products(ctx, 2, bound) if len(t.hyps) == 2]
+        return [*HypothesisProducts.columns(self, ctx, target, bound),
+                *weighted(ctx, squares, factors, bound)]
+
+
 def _written(ctx: Context) -> set[int]:
     """The generators the claim's gap and the hypotheses write (indices into `ctx.gens`):
     in refutation form the claim is `0 > 0` and the squared norm is in a hypothesis, the
@@ -560,6 +698,9 @@ STRATEGIES: tuple[Strategy, ...] = (
     NormProducts(),
     HigherDegree(),
     CrossScaledSquares(),
+    LinearProducts(),
+    DerivedSigns(),
+    DifferenceProducts(),
     SemidefiniteSquares(),
 )
 BEFORE_SDP: tuple[Strategy, ...] = STRATEGIES[:-1]
