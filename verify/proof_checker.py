@@ -1598,10 +1598,15 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                 "or give a hint")
     if not goal.decisive and not step.witness:
         claimed = goal.judgement.claim.expr.free_symbols
-        counters = [h.expr.name for h, o in zip(goal.judgement.hypotheses, goal.origins,
-                                                strict=True)
-                    if o == "natural" and h.expr.is_Symbol and h.expr in claimed]
-        t = counters[0] if counters else "the run's length"
+        naturals = [h.expr for h, o in zip(goal.judgement.hypotheses, goal.origins, strict=True)
+                    if o == "natural" and h.expr.is_Symbol]
+        # the counter the claim reads, else one the other hypotheses (an imported claim) read
+        # (newcomer 31: a claim free of the counter was told `split = { on = "the run's
+        # length" }`, which the parser refuses): the advice is a split the file can write
+        imported = set().union(*(h.expr.free_symbols for h, o in zip(
+            goal.judgement.hypotheses, goal.origins, strict=True) if o != "natural"))
+        counters = ([n.name for n in naturals if n in claimed]
+                    or [n.name for n in naturals if n in imported])
         lacking = (f"a fact the step lacks ({_sign_example(goal.judgement)}), a hint, or a "
                    "lemma it uses")
         factor = _factor_advice(goal, stops, can_split=isinstance(step.rule, Direct))
@@ -1613,6 +1618,9 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                     "induction's claim, which holds only along runs)")
         if factor is not None:
             return f"{factor}; else it may need {lacking}"
+        if not counters:
+            return f"it may need {lacking}"
+        t = counters[0]
         return (f"split on {t} if the step divides by it (the imported induction's claim "
                 f"multiplied by {t}: `split = {{ on = \"{t}\" }}`, so that each case knows "
                 f"its sign); else it may need {lacking}")
