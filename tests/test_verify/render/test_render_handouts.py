@@ -522,3 +522,13 @@ def test_the_text_audit_shows_a_counterexample_with_its_values(audit: Audit):
     assert text[at + 2].strip() in (
         f"counterexample: {first}, {second}, y[0] = 1, every other member 0"
         for first, second in (("g = 0", "j = 0"), ("j = 0", "g = 0")))
+
+
+def test_an_approximate_number_reads_approximately_in_latex():
+    """Newcomer 31, F3: `least slack ~-4.38358642e+24` was typeset with `\\textasciitilde{}`,
+    a raised tilde before the minus sign; it is the approximation sign. A tilde that is no
+    approximation (a home folder) stays a tilde."""
+    assert latex.escape("least slack ~-4.38358642e+24 (exact: 25 digits; see --json)") == (
+        r"least slack $\approx$-4.38358642e+24 (exact: 25 digits; see -{}-json)")
+    assert latex.escape("bound ~1.5e+3") == r"bound $\approx$1.5e+3"
+    assert latex.escape("~/x and a~b") == r"\textasciitilde{}/x and a\textasciitilde{}b"
