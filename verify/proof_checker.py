@@ -1561,8 +1561,11 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                 "speaks of starts there, and its base does not assume that invariant: the step "
                 "it carries is not proved at that start; prove or correct it first")
     if "time-cap" in kinds:  # truth14: it said "within the budget" of a search the clock cut
-        return ("no verdict before the time cap: the clock (`--time-limit`) stopped the "
-                "search, not its budget; a larger time limit, or none, may decide it")
+        # newcomer 31: said to a user who gave no --time-limit (check's default cap), and
+        # "or none", which check's option cannot give
+        return ("no verdict before the time cap: the clock (`--time-limit S`, which `check` "
+                "and `explain` apply by default) stopped the search, not its budget; a larger "
+                "time limit may decide it (the audit and the API apply none by default)")
     if "natural-only" in kinds:
         return ("the claim fails only at values that are not natural, and certificates "
                 "reason over the reals: prove it by induction, or split into cases")
