@@ -532,3 +532,16 @@ def test_an_approximate_number_reads_approximately_in_latex():
         r"least slack $\approx$-4.38358642e+24 (exact: 25 digits; see -{}-json)")
     assert latex.escape("bound ~1.5e+3") == r"bound $\approx$1.5e+3"
     assert latex.escape("~/x and a~b") == r"\textasciitilde{}/x and a\textasciitilde{}b"
+
+
+def test_a_counterexample_line_ends_its_sentence_in_latex(whole: dict[str, str]):
+    """Newcomer 31, F11: in the LaTeX findings "Counterexample: R = 1; η = 1 Violated on a
+    run: ..." ran together in one paragraph, where "What is wrong" and "On runs" end with a
+    period. Every counterexample line ends its sentence (a period, never two) or its
+    paragraph (`\\par`, the statements' section)."""
+    lines = [line for line in whole["latex"].splitlines()
+             if line.startswith((r"\textbf{Counterexample:}", r"\textbf{Violated on a run:}",
+                                 "Counterexample: ", "Violated on a run: "))]
+    ended = [line for line in lines if line.endswith(".") and not line.endswith("..")]
+    assert len(ended) >= 4 and all(line in ended or line.endswith(r"\par") for line in lines), [
+        line for line in lines if line not in ended and not line.endswith(r"\par")]
