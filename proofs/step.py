@@ -411,8 +411,11 @@ def problems(vectors: Sequence[str], scalars: Sequence[str], steps: Sequence[Ste
     if not steps and not broken:
         yield ProofFileError("a proof needs at least one step")
     if theorem and theorem not in broken and all(s.id != theorem for s in steps):
+        # newcomer 31, F2: a misspelt theorem gets the fix a misspelt `uses` gets
+        close = difflib.get_close_matches(theorem, sorted({*(s.id for s in steps), *broken}),
+                                        n=1)
         yield ProofFileError(f"theorem names {theorem!r}, which is not a step", key="theorem",
-                             text=theorem)
+                             text=theorem, fix=f"did you mean {close[0]!r}?" if close else None)
     read_as: dict[str, str] = {}  # an identifier a notation gives -> the first name it reads
     for name, reads in (notation or {}).items():
         if name not in names.vectors | names.scalars:

@@ -1630,8 +1630,11 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                 "speaks of starts there, and its base does not assume that invariant: the step "
                 "it carries is not proved at that start; prove or correct it first")
     if "time-cap" in kinds:  # truth14: it said "within the budget" of a search the clock cut
-        return ("no verdict before the time cap: the clock (`--time-limit`) stopped the "
-                "search, not its budget; a larger time limit, or none, may decide it")
+        # newcomer 31: said to a user who gave no --time-limit (check's default cap), and
+        # "or none", which check's option cannot give
+        return ("no verdict before the time cap: the clock (`--time-limit S`, which `check` "
+                "and `explain` apply by default) stopped the search, not its budget; a larger "
+                "time limit may decide it (the audit and the API apply none by default)")
     if "natural-only" in kinds:
         return ("the claim fails only at values that are not natural, and certificates "
                 "reason over the reals: prove it by induction, or split into cases")
@@ -1666,10 +1669,15 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
         return _step_obstacle(goal, stops, step, budget)
     if not goal.decisive and not step.witness:
         claimed = goal.judgement.claim.expr.free_symbols
-        counters = [h.expr.name for h, o in zip(goal.judgement.hypotheses, goal.origins,
-                                                strict=True)
-                    if o == "natural" and h.expr.is_Symbol and h.expr in claimed]
-        t = counters[0] if counters else "the run's length"
+        naturals = [h.expr for h, o in zip(goal.judgement.hypotheses, goal.origins, strict=True)
+                    if o == "natural" and h.expr.is_Symbol]
+        # the counter the claim reads, else one the other hypotheses (an imported claim) read
+        # (newcomer 31: a claim free of the counter was told `split = { on = "the run's
+        # length" }`, which the parser refuses): the advice is a split the file can write
+        imported = set().union(*(h.expr.free_symbols for h, o in zip(
+            goal.judgement.hypotheses, goal.origins, strict=True) if o != "natural"))
+        counters = ([n.name for n in naturals if n in claimed]
+                    or [n.name for n in naturals if n in imported])
         lacking = (f"a fact the step lacks ({_sign_example(goal.judgement)}), a hint, or a "
                    "lemma it uses")
         factor = _factor_advice(goal, stops, can_split=isinstance(step.rule, Direct))
@@ -1681,6 +1689,9 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
                     "induction's claim, which holds only along runs)")
         if factor is not None:
             return f"{factor}; else it may need {lacking}"
+        if not counters:
+            return f"it may need {lacking}"
+        t = counters[0]
         return (f"split on {t} if the step divides by it (the imported induction's claim "
                 f"multiplied by {t}: `split = {{ on = \"{t}\" }}`, so that each case knows "
                 f"its sign); else it may need {lacking}")

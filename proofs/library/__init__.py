@@ -46,6 +46,13 @@ def load_named(name: str) -> Proof:
 
     if name in PROOFS and not Path(name).exists():
         return load_builtin(name)
+    if "[[step]]" in name and "\n" in name and not Path(name).exists():
+        # newcomer 31: `audit_proofs(TEXT)` quoted the whole text as a file name (a file
+        # named so is still read, and refused); its first line shown, printable only
+        first = "".join(c for c in name.lstrip().splitlines()[0][:40] if c.isprintable())
+        raise ProofFileError("this is a proof's text, not a file name nor a built-in id: "
+                             "write it to a file and give its path (docs/api.md)",
+                             file=f"{first}...")
     if not Path(name).exists() and not name.endswith(".toml"):  # neither: say both
         close = difflib.get_close_matches(name, PROOFS, n=1)
         raise ProofFileError("no such file, and no built-in proof of that id"

@@ -755,8 +755,27 @@ def test_a_theorem_whose_step_has_errors_reports_those_errors(
     path.write_text(HARMONIC.replace('theorem = "bound"', 'theorem = "bund"'))
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "theorem names 'bund', which is not a step" in err
+    assert "theorem names 'bund', which is not a step; did you mean 'bound'?" in err
     assert "step bound: induction.step.w = 'w + y*x/(t + 1)' must not divide" in err
+
+
+def test_a_misspelt_theorem_is_told_the_step_it_is_close_to(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer 31, F2: `theorem = "mistake-bond"` printed "theorem names 'mistake-bond',
+    which is not a step" with no fix, where a misspelt `uses` is told `did you mean ...?`
+    (docs/proof-files.md, *Errors*). A name close to no step gets no guess."""
+    text = ('title = "t"\nscalars = ["a"]\ntheorem = "mistake-bond"\n'
+            '[[step]]\nid = "mistake-bound"\nclaim = "a**2 >= 0"\n')
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    assert main(["check", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"novikoff: error: {path}:3:12: theorem names 'mistake-bond', which is not a step; "
+        "did you mean 'mistake-bound'?"]
+    path.write_text(text.replace("mistake-bond", "zzz"))
+    assert main(["check", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"novikoff: error: {path}:3:12: theorem names 'zzz', which is not a step"]
 
 
 def test_errors_cross_processes_whole() -> None:

@@ -576,3 +576,44 @@ def test_an_induction_s_denominator_side_condition_is_no_invariant_and_no_given(
         "step: denominator s + 1 > 0: missing a positivity fact: nothing among the hypotheses "
         "free of division shows s + 1 > 0 at every state; prove it as an invariant in a step "
         "this one uses (a `given` may not mention s, which the updates change)"), report.message
+
+
+COUNTER_NOT_CLAIMED = b"""
+title = "newcomer 31: a claim that does not read the counter"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "g", "eta"]
+naturals = ["t"]
+
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= t*eta*g"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["eta > 0", "y*dot(u, x) >= g"]
+constants = ["u", "g", "eta"]
+
+[[step]]
+id = "nonzero"
+uses = ["progress"]
+given = ["g > 0", "eta > 0", "t >= 1"]
+claim = "norm2(w)*norm2(u) >= eta**2*g**2"
+"""
+
+
+def test_split_advice_names_a_counter_the_file_can_split_on() -> None:
+    """Newcomer 31, F1: `nonzero` (true, left unknown) reads no counter in its claim, and was
+    told `split = { on = "the run's length" }`, which the parser refuses ("not a valid
+    expression", exit 2). The advice names the counter its imported claim reads, `t`, and the
+    file that follows it parses."""
+    report = {s.step.id: s for s in
+              check_proof(parse_proof(COUNTER_NOT_CLAIMED, "n.toml")).steps}["nonzero"]
+    assert report.status == "unknown"
+    assert "the run's length" not in report.message
+    assert report.message.startswith('split on t if the step divides by it')
+    assert '`split = { on = "t" }`' in report.message
+    advised = COUNTER_NOT_CLAIMED.replace(b'claim = "norm2(w)*norm2(u) >= eta**2*g**2"',
+                                          b'claim = "norm2(w)*norm2(u) >= eta**2*g**2"\n'
+                                          b'split = { on = "t" }')
+    assert [s.id for s in parse_proof(advised, "n.toml").steps] == ["progress", "nonzero"]

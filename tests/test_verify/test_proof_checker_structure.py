@@ -265,6 +265,10 @@ def test_a_time_cap_leaves_the_step_unknown_and_says_so() -> None:
     # search the clock cut short
     assert report.message.startswith("no verdict before the time cap: the clock")
     assert "within the budget" not in report.message
+    # newcomer 31: a user of `check` who gave no --time-limit was told of the option only,
+    # and "a larger time limit, or none", which check's option (0 < S <= 3600) cannot give
+    assert "which `check` and `explain` apply by default" in report.message
+    assert "or none" not in report.message
 
 
 def test_an_unknown_goal_says_what_is_missing_first() -> None:

@@ -83,11 +83,15 @@ def escape(text: str) -> str:
     written as its code point, `[U+2603]`, never dropped or replaced by "?". A straight
     quote that opens a quotation (at the start, or after a space or an opening bracket) is
     TeX's opening quote: `'Re-defining the loss'` came out with two closing quotes (newcomer
-    27, F6); any other is the closing quote or apostrophe it always was."""
+    27, F6); any other is the closing quote or apostrophe it always was. A `~` before a number
+    is the approximation `perceptron.numbers.shown` writes (`least slack ~-4.38e+24`), typeset
+    as ≈: `\\textasciitilde` set it as a raised tilde before the minus (newcomer 31, F3); any
+    other `~` (a path's `~/`) is the tilde it always was."""
     text = unicodedata.normalize("NFC", " ".join(text.split()))
     pieces = [_accented(c, text[i + 1]) if i + 1 < len(text) and unicodedata.combining(
         text[i + 1]) else "" if unicodedata.combining(c) else _OPENING[c]
-        if c in _OPENING and (i == 0 or text[i - 1] in " ([{") else _char(c)
+        if c in _OPENING and (i == 0 or text[i - 1] in " ([{") else r"$\approx$"
+        if c == "~" and _APPROXIMATE.match(text, i + 1) else _char(c)
         for i, c in enumerate(text)]
     out = _unligated(pieces)
     return _DIGITS.sub(lambda m: r"\allowbreak{}".join(
@@ -111,6 +115,8 @@ def _unligated(pieces: list[str]) -> str:
 _DIGITS = re.compile(r"[0-9]{17,}")
 #: A straight quote that opens a quotation, as TeX writes it (`escape`).
 _OPENING = {"'": "`", '"': "``"}
+#: What follows a `~` that stands for "approximately" (`escape`): a number, signed or not.
+_APPROXIMATE = re.compile(r"-?[0-9]")
 #: Combining accents and the text-mode commands that put them on a Latin letter.
 _ACCENTS = {"\u0302": "^", "\u0304": "=", "\u0303": "~", "\u0301": "'", "\u0300": "`",
             "\u0307": ".", "\u0308": '"', "\u030c": "v"}

@@ -90,7 +90,11 @@ _EXAMPLE = ("example",)
 QUANTITIES = (
     Quantity("w", True, "the iterate `w_t` (before the update, on update rows)", _ALL),
     Quantity("t", False, "the number of updates before `w`", _ALL),
-    Quantity("eta", False, "the learning rate", _ALL),
+    # newcomer 31, F6: "the learning rate" alone let a proof about other rates read as
+    # checked at them (a dropped `eta > 0` held on every run)
+    Quantity("eta", False, "the learning rate: 1 on every run that offers it (the built-in "
+             "rules'; a plug-in's runs have none, their step is `tau`), so a statement about "
+             "another rate is checked at 1 only", _ALL),
     Quantity("R2", False, "the squared radius of the dataset (no square root)", _ALL,
              "norm2(X[j])", "max"),
     Quantity("R", False, "an exact radius bound, `norm2(X[j]) <= R**2` for every j: "

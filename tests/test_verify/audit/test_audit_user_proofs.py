@@ -336,6 +336,19 @@ def test_the_api_and_the_fixture_audit_a_lecture_proof(tmp_path: Path):
         theory.audit_proof(EXAMPLES / "false-step.toml")
 
 
+def test_a_proofs_text_given_as_a_name_is_told_to_be_a_file():
+    """Newcomer 31: `audit_proofs(TEXT)` (a proof string, which the API takes as a path or
+    an id) answered with the whole text quoted as a file name, then every built-in id. It
+    is told what it is and what to do, in one short line."""
+    import verify
+
+    text = 'title = "mine"\n[[step]]\nid = "a"\nclaim = "1 >= 0"\n'
+    audit = verify.audit_proofs(text, budget="small")
+    assert audit.errors == ('title = "mine"...: this is a proof\'s text, not a file name nor a '
+                            "built-in id: write it to a file and give its path (docs/api.md)",)
+    assert not audit.proofs
+
+
 TRIAL = Path(__file__).resolve().parents[2] / "cases" / "trial"
 
 

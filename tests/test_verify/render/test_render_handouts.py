@@ -522,3 +522,26 @@ def test_the_text_audit_shows_a_counterexample_with_its_values(audit: Audit):
     assert text[at + 2].strip() in (
         f"counterexample: {first}, {second}, y[0] = 1, every other member 0"
         for first, second in (("g = 0", "j = 0"), ("j = 0", "g = 0")))
+
+
+def test_an_approximate_number_reads_approximately_in_latex():
+    """Newcomer 31, F3: `least slack ~-4.38358642e+24` was typeset with `\\textasciitilde{}`,
+    a raised tilde before the minus sign; it is the approximation sign. A tilde that is no
+    approximation (a home folder) stays a tilde."""
+    assert latex.escape("least slack ~-4.38358642e+24 (exact: 25 digits; see --json)") == (
+        r"least slack $\approx$-4.38358642e+24 (exact: 25 digits; see -{}-json)")
+    assert latex.escape("bound ~1.5e+3") == r"bound $\approx$1.5e+3"
+    assert latex.escape("~/x and a~b") == r"\textasciitilde{}/x and a\textasciitilde{}b"
+
+
+def test_a_counterexample_line_ends_its_sentence_in_latex(whole: dict[str, str]):
+    """Newcomer 31, F11: in the LaTeX findings "Counterexample: R = 1; η = 1 Violated on a
+    run: ..." ran together in one paragraph, where "What is wrong" and "On runs" end with a
+    period. Every counterexample line ends its sentence (a period, never two) or its
+    paragraph (`\\par`, the statements' section)."""
+    lines = [line for line in whole["latex"].splitlines()
+             if line.startswith((r"\textbf{Counterexample:}", r"\textbf{Violated on a run:}",
+                                 "Counterexample: ", "Violated on a run: "))]
+    ended = [line for line in lines if line.endswith(".") and not line.endswith("..")]
+    assert len(ended) >= 4 and all(line in ended or line.endswith(r"\par") for line in lines), [
+        line for line in lines if line not in ended and not line.endswith(r"\par")]

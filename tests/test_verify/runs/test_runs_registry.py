@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -429,3 +429,18 @@ def test_a_built_in_kind_is_one_module_of_the_wing(toy: RunKind) -> None:
     assert toy.name not in registry.built_in() and kinds()[-1] == toy  # users' kinds: last
     with pytest.raises(ValueError, match="built-in run kind"):
         unregister("online")
+
+
+def test_the_learning_rate_says_it_is_one_on_every_run_and_is() -> None:
+    """Newcomer 31, F6: the gloss was "the learning rate" alone, and every online run has
+    eta = 1 (the default rule's, every source's; a plug-in's runs offer none), so a proof that
+    dropped `eta > 0` held on every run instance with nothing saying the rate never moved.
+    The gloss says so, and stays true: no source runs at another rate, nor does a run made
+    without one."""
+    from perceptron.algorithms.sources import SOURCE_ALGORITHMS, SOURCE_VARIANTS
+    from verify.runs.online import QUANTITIES, OnlineUpdates
+
+    (eta,) = (q for q in QUANTITIES if q.name == "eta")
+    assert eta.doc.startswith("the learning rate: 1 on every run that offers it")
+    assert {s.eta for s in (*SOURCE_ALGORITHMS.values(), *SOURCE_VARIANTS.values())} == {1}
+    assert {f.default for f in fields(OnlineUpdates) if f.name == "eta"} == {1}
