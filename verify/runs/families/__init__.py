@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import weakref
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -799,7 +800,7 @@ class _Rows:
     (`_mul`, `_add`, `_total`), Python integers elsewhere."""
 
     def __init__(self, batch: InstanceBatch, rows: slice) -> None:
-        self.batch, self.rows = batch, rows
+        self._batch, self.rows = weakref.ref(batch), rows
         origin = batch.origin_index[rows]
         self.n = len(origin)
         used, local = np.unique(origin, return_inverse=True)
@@ -819,6 +820,19 @@ class _Rows:
         self.overs: dict[tuple[str, tuple[Any, ...]], tuple[np.ndarray, str]] = {}
         self.overs_of: dict[str, tuple[np.ndarray, str] | None] = {}
         self.over: tuple[np.ndarray, str] | None = None
+
+    @property
+    def batch(self) -> InstanceBatch:
+        """The batch these rows are of, by a weak reference: the batch keeps its chunks
+        (`family_columns`: its judgements share their masks and inner sums), and a chunk
+        that held its batch made a cycle of every batch with families, each with all its
+        columns freed only by the cyclic collector (the default audit's shards: about a
+        quarter of a million objects, and the youngest generation's collections scanning
+        them again and again, about 0.5 CPU-seconds). A chunk is read only while its batch
+        is in use."""
+        batch = self._batch()
+        assert batch is not None, "rows read after their batch was freed"
+        return batch
 
     def pruned(self) -> None:
         """Forget the values and masks that vary with a bound index (arrays of up to `CELLS`
