@@ -16,6 +16,7 @@ import textwrap
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sympy
 
@@ -118,6 +119,30 @@ def test_a_batch_with_sums_is_freed_without_the_cyclic_collector() -> None:
     finally:
         if enabled:
             gc.enable()
+
+
+@pytest.mark.parametrize("top", [3, 2**61 - 1, 2**61, 2**63, 2**70])
+def test_a_datasets_families_are_its_exact_examples_over_their_least_denominator(
+        top: int) -> None:
+    """`FamilyData.of` reads the examples off the dataset's integer form (the engine's, made
+    once per dataset) instead of a Fraction per cell: the same numerators over the least
+    common denominator, int64 exactly when every magnitude is below 2**62, read-only (the
+    form is shared), and the members a counterexample gives made when first read, the
+    dataset's own Fractions."""
+    from perceptron.dataset import Dataset
+    from verify.runs.families import DATASET, FamilyData
+
+    X = ((Fraction(top, 3), Fraction(-1, 2)), (Fraction(5, 6), Fraction(0)))
+    data = Dataset(X, (1, -1))
+    made = FamilyData.of(data, DATASET)
+    assert made.X_den == 6
+    assert made.X.tolist() == [[2 * top, -3], [5, 0]]
+    assert made.X.dtype == (object if 2 * top >= 2**62 else np.int64)
+    assert not made.X.flags.writeable
+    assert made.Y.tolist() == [1, -1]
+    assert made.members == {"X": {Fraction(1): X[0], Fraction(2): X[1]},
+                            "Y": {Fraction(1): Fraction(1), Fraction(2): Fraction(-1)}}
+    assert made.with_history(lambda: None, X).members == made.members  # type: ignore[arg-type]
 
 
 def test_a_false_sum_statement_is_violated_with_a_counterexample_the_kernel_checks() -> None:

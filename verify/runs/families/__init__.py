@@ -187,7 +187,10 @@ class FamilyData:
     X: np.ndarray
     X_den: int
     Y: np.ndarray
-    members: Mapping[str, Mapping[Fraction, Any]]
+    #: the members a counterexample gives (`members`), made only when first read: most
+    #: datasets' rows give none, and a Fraction per member was a tenth of making this
+    made_members: Callable[[], Mapping[str, Mapping[Fraction, Any]]] = field(
+        compare=False, repr=False)
     #: the run's history (`History`) when its kind offers one, made only when read
     past: Callable[[], History] | None = field(default=None, compare=False)
     #: the dataset's families this run's extend (its Gram matrix is made once per dataset)
@@ -197,6 +200,12 @@ class FamilyData:
     @property
     def count(self) -> int:
         return int(self.X.shape[0])
+
+    @cached_property
+    def members(self) -> Mapping[str, Mapping[Fraction, Any]]:
+        """The dataset's families as the kernel's members (`X[j]` a tuple of Fractions,
+        `Y[j]` a Fraction, j = 1..count), for a counterexample."""
+        return self.made_members()
 
     @cached_property
     def gram(self) -> np.ndarray:
@@ -216,7 +225,11 @@ class FamilyData:
                      ) -> FamilyData:
         """This dataset's families and one run's history (`past`, made when first read;
         `examples`: the dataset's examples, the members of a counterexample's families)."""
-        return FamilyData(self.X, self.X_den, self.Y, self.members, past, self, examples)
+        return FamilyData(self.X, self.X_den, self.Y, self._base_members, past, self,
+                          examples)
+
+    def _base_members(self) -> Mapping[str, Mapping[Fraction, Any]]:
+        return self.members
 
     def members_read(self, read: Collection[str]) -> Mapping[str, Mapping[Fraction, Any]]:
         """The members a counterexample gives: the dataset's families, and those of the
@@ -245,16 +258,44 @@ class FamilyData:
 
     @classmethod
     def _of(cls, data: Dataset, offered: Mapping[str, bool]) -> FamilyData:
-        den = math.lcm(*{v.denominator for x in data.X for v in x})
-        X = np.empty((len(data.X), len(data.X[0]) if data.X else 0), dtype=object)
-        X[...] = [[int(v.numerator * (den // v.denominator)) for v in x] for x in data.X]
-        members: dict[str, dict[Fraction, Any]] = {}
-        if "X" in offered:
-            members["X"] = {Fraction(j + 1): tuple(x) for j, x in enumerate(data.X)}
-        if "Y" in offered:
-            members["Y"] = {Fraction(j + 1): Fraction(y) for j, y in enumerate(data.y)}
-        return cls(_shrunk(X), den, np.array([int(y) for y in data.y], dtype=np.int64),
-                   members)
+        X, den = _examples(data)
+
+        def members() -> dict[str, dict[Fraction, Any]]:
+            made: dict[str, dict[Fraction, Any]] = {}
+            if "X" in offered:
+                made["X"] = {Fraction(j + 1): tuple(x) for j, x in enumerate(data.X)}
+            if "Y" in offered:
+                made["Y"] = {Fraction(j + 1): Fraction(y) for j, y in enumerate(data.y)}
+            return made
+        return cls(X, den, np.array([int(y) for y in data.y], dtype=np.int64), members)
+
+
+def _examples(data: Dataset) -> tuple[np.ndarray, int]:
+    """The examples as numerators over their least common denominator: int64 when every
+    magnitude is below `_LIMIT`, else Python ints. Read off the dataset's integer form
+    (`perceptron.algorithms.fast.integer_form`: the same numerators over the same least
+    common denominator, made once per dataset, which the engine's runs on it have made
+    already), read-only since it is shared; a Fraction per cell was most of making a run's
+    families. Made from the Fractions when there is no such form (no example or no
+    coordinate, or a denominator too large for the engine)."""
+    from perceptron.algorithms.fast import integer_form
+    from perceptron.errors import DataError
+
+    if data.X and data.X[0]:
+        try:
+            form = integer_form(data)
+        except DataError:
+            form = None
+        if form is not None:
+            rows = form.rows if form.rows.dtype != object and form.max_abs < _LIMIT \
+                else form.rows.astype(object)
+            view = rows.view()
+            view.flags.writeable = False
+            return view, form.scale
+    den = math.lcm(*{v.denominator for x in data.X for v in x})
+    X = np.empty((len(data.X), len(data.X[0]) if data.X else 0), dtype=object)
+    X[...] = [[int(v.numerator * (den // v.denominator)) for v in x] for x in data.X]
+    return _shrunk(X), den
 
 
 def _gram(X: np.ndarray) -> np.ndarray:
