@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import weakref
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -186,7 +187,10 @@ class FamilyData:
     X: np.ndarray
     X_den: int
     Y: np.ndarray
-    members: Mapping[str, Mapping[Fraction, Any]]
+    #: the members a counterexample gives (`members`), made only when first read: most
+    #: datasets' rows give none, and a Fraction per member was a tenth of making this
+    made_members: Callable[[], Mapping[str, Mapping[Fraction, Any]]] = field(
+        compare=False, repr=False)
     #: the run's history (`History`) when its kind offers one, made only when read
     past: Callable[[], History] | None = field(default=None, compare=False)
     #: the dataset's families this run's extend (its Gram matrix is made once per dataset)
@@ -196,6 +200,12 @@ class FamilyData:
     @property
     def count(self) -> int:
         return int(self.X.shape[0])
+
+    @cached_property
+    def members(self) -> Mapping[str, Mapping[Fraction, Any]]:
+        """The dataset's families as the kernel's members (`X[j]` a tuple of Fractions,
+        `Y[j]` a Fraction, j = 1..count), for a counterexample."""
+        return self.made_members()
 
     @cached_property
     def gram(self) -> np.ndarray:
@@ -215,7 +225,11 @@ class FamilyData:
                      ) -> FamilyData:
         """This dataset's families and one run's history (`past`, made when first read;
         `examples`: the dataset's examples, the members of a counterexample's families)."""
-        return FamilyData(self.X, self.X_den, self.Y, self.members, past, self, examples)
+        return FamilyData(self.X, self.X_den, self.Y, self._base_members, past, self,
+                          examples)
+
+    def _base_members(self) -> Mapping[str, Mapping[Fraction, Any]]:
+        return self.members
 
     def members_read(self, read: Collection[str]) -> Mapping[str, Mapping[Fraction, Any]]:
         """The members a counterexample gives: the dataset's families, and those of the
@@ -244,16 +258,44 @@ class FamilyData:
 
     @classmethod
     def _of(cls, data: Dataset, offered: Mapping[str, bool]) -> FamilyData:
-        den = math.lcm(*{v.denominator for x in data.X for v in x})
-        X = np.empty((len(data.X), len(data.X[0]) if data.X else 0), dtype=object)
-        X[...] = [[int(v.numerator * (den // v.denominator)) for v in x] for x in data.X]
-        members: dict[str, dict[Fraction, Any]] = {}
-        if "X" in offered:
-            members["X"] = {Fraction(j + 1): tuple(x) for j, x in enumerate(data.X)}
-        if "Y" in offered:
-            members["Y"] = {Fraction(j + 1): Fraction(y) for j, y in enumerate(data.y)}
-        return cls(_shrunk(X), den, np.array([int(y) for y in data.y], dtype=np.int64),
-                   members)
+        X, den = _examples(data)
+
+        def members() -> dict[str, dict[Fraction, Any]]:
+            made: dict[str, dict[Fraction, Any]] = {}
+            if "X" in offered:
+                made["X"] = {Fraction(j + 1): tuple(x) for j, x in enumerate(data.X)}
+            if "Y" in offered:
+                made["Y"] = {Fraction(j + 1): Fraction(y) for j, y in enumerate(data.y)}
+            return made
+        return cls(X, den, np.array([int(y) for y in data.y], dtype=np.int64), members)
+
+
+def _examples(data: Dataset) -> tuple[np.ndarray, int]:
+    """The examples as numerators over their least common denominator: int64 when every
+    magnitude is below `_LIMIT`, else Python ints. Read off the dataset's integer form
+    (`perceptron.algorithms.fast.integer_form`: the same numerators over the same least
+    common denominator, made once per dataset, which the engine's runs on it have made
+    already), read-only since it is shared; a Fraction per cell was most of making a run's
+    families. Made from the Fractions when there is no such form (no example or no
+    coordinate, or a denominator too large for the engine)."""
+    from perceptron.algorithms.fast import integer_form
+    from perceptron.errors import DataError
+
+    if data.X and data.X[0]:
+        try:
+            form = integer_form(data)
+        except DataError:
+            form = None
+        if form is not None:
+            rows = form.rows if form.rows.dtype != object and form.max_abs < _LIMIT \
+                else form.rows.astype(object)
+            view = rows.view()
+            view.flags.writeable = False
+            return view, form.scale
+    den = math.lcm(*{v.denominator for x in data.X for v in x})
+    X = np.empty((len(data.X), len(data.X[0]) if data.X else 0), dtype=object)
+    X[...] = [[int(v.numerator * (den // v.denominator)) for v in x] for x in data.X]
+    return _shrunk(X), den
 
 
 def _gram(X: np.ndarray) -> np.ndarray:
@@ -799,7 +841,7 @@ class _Rows:
     (`_mul`, `_add`, `_total`), Python integers elsewhere."""
 
     def __init__(self, batch: InstanceBatch, rows: slice) -> None:
-        self.batch, self.rows = batch, rows
+        self._batch, self.rows = weakref.ref(batch), rows
         origin = batch.origin_index[rows]
         self.n = len(origin)
         used, local = np.unique(origin, return_inverse=True)
@@ -819,6 +861,19 @@ class _Rows:
         self.overs: dict[tuple[str, tuple[Any, ...]], tuple[np.ndarray, str]] = {}
         self.overs_of: dict[str, tuple[np.ndarray, str] | None] = {}
         self.over: tuple[np.ndarray, str] | None = None
+
+    @property
+    def batch(self) -> InstanceBatch:
+        """The batch these rows are of, by a weak reference: the batch keeps its chunks
+        (`family_columns`: its judgements share their masks and inner sums), and a chunk
+        that held its batch made a cycle of every batch with families, each with all its
+        columns freed only by the cyclic collector (the default audit's shards: about a
+        quarter of a million objects, and the youngest generation's collections scanning
+        them again and again, about 0.5 CPU-seconds). A chunk is read only while its batch
+        is in use."""
+        batch = self._batch()
+        assert batch is not None, "rows read after their batch was freed"
+        return batch
 
     def pruned(self) -> None:
         """Forget the values and masks that vary with a bound index (arrays of up to `CELLS`
