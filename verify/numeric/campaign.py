@@ -698,7 +698,7 @@ class _Group:
             return None
         rows, width = size
         where = origin.dataset or origin.source
-        first = MAX_RUN_CELLS // width if run_kind.prefix(binding) else 0
+        first = run_kind.first(binding, width, MAX_RUN_CELLS)
         made = ("(they are made and checked whole)" if not first else
                 f"(they are made and checked at once): checked on the first {first} of its "
                 f"{rows} rows")

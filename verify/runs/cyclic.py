@@ -913,7 +913,8 @@ KIND = register(RunKind(
                "included)", state_rows, count=lambda run: len(run.update_positions) + 1,
                prefix=True),
         RowSet("cyclic-presentation", "one row per presentation of an example, the state "
-               "before it", presentation_rows, count=lambda run: run.P, prefix=True),
+               "before it", presentation_rows, count=lambda run: run.P, prefix=True,
+               vectors=6),
         RowSet("cyclic-epoch", "one row per epoch, from its start iterate", epoch_rows,
                count=lambda run: run.P // run.data.n),
     ),

@@ -601,7 +601,10 @@ def test_every_row_set_of_a_built_in_kind_is_left_unmade_past_the_limit(monkeypa
                 assert verdict == whole.verdicts[(check.name, "data")], check.name
                 smaller += max(sizes[row_set.name]) == largest
                 continue
-            first = limit // 2 if run_kind.prefix(check.binding) else 0  # rows made
+            first = run_kind.first(check.binding, 2, limit)  # rows made
+            assert first == (limit // (2 * next(r.vectors for r in run_kind.row_sets
+                                                if r.name == check.binding))
+                             if run_kind.prefix(check.binding) else 0)
             assert verdict.unevaluated == sum(rows - first for rows, _ in over), check.name
             rows, at = over[0]  # the reason of the first run refused
             made = ("(they are made and checked whole)" if not first else
