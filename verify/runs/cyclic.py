@@ -676,14 +676,19 @@ def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
     s, P, N = run.form.scale, run.P, run.data.n
     which = np.array(run.presented, dtype=np.int64)
     m = np.array(run.mistakes, dtype=np.int64)
-    # a: the sum of the iterate after each earlier presentation (P + 1 rows: a_0 = 0)
-    after = as_object(run.W[1:P + 1])
-    a = np.concatenate([np.zeros((1, run.data.d), dtype=object), np.cumsum(after, axis=0)])
+    # a: the sum of the iterate after each earlier presentation (P + 1 rows: a_0 = 0); it
+    # and P (a sum of counts, at most P in all, times iterates) are at most P max|W|, and
+    # in int64 when that fits (as Python ints, P rows of d, 36 bytes an entry against 8)
+    fits = P * max(max_abs(run.W), 1) <= INT64_LIMIT and run.W.dtype != object
+    kind = np.int64 if fits else object
+    after = run.W[1:P + 1].astype(kind)
+    a = np.concatenate([np.zeros((1, run.data.d), dtype=kind), np.cumsum(after, axis=0)])
     vectors["a"] = _vectors(a[:P], s)
+    del a, after
     # the list: vector j is W[update j] (j = 0 the zero vector), counted as Freund and
     # Schapire count: c := c + 1 at a correct presentation, a new vector with c = 1 at a mistake
     c_col, C_col = np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64)
-    P_rows = np.zeros((P, run.data.d), dtype=object)
+    P_rows = np.zeros((P, run.data.d), dtype=kind)
     V_col = np.zeros(P, dtype=object)
     Wp, Wn, Wz = (np.zeros(P, dtype=np.int64) for _ in range(3))
     s_col = np.zeros(P, dtype=np.int64)
