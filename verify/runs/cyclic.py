@@ -533,6 +533,8 @@ def _fit(array: IntArray) -> IntArray:
     """`array` as int64 when every entry fits, else as Python ints."""
     if array.size == 0:
         return array.astype(np.int64)
+    if array.dtype == np.int64:  # not copied: a run's head's states are its first rows'
+        return array
     if max_abs(array) <= INT64_LIMIT:
         return array.astype(np.int64)
     return as_object(array)
