@@ -525,11 +525,11 @@ def _single(column: VectorColumn) -> IntArray | None:
 def _object_row_sums(a: VectorColumn, b: VectorColumn, dim: int) -> IntArray:
     """`<a_i, b_i>` in Python ints, `OBJECT_BLOCK` entries of rows at a time, a repeated
     row (`_single`) read once. One einsum of both columns made Python ints whole held
-    every entry of both as an int object at once: on the 262 984 state rows of a margin
-    perceptron's run on a 20 000 x 50 file, `<u, w>` with a separator past int64 took a
-    process from 515 MB to a peak of 1 001 MB (margin-perceptron's state checks alone,
-    measured with ru_maxrss), the repeated `u` made on every row and `w` as 13 million
-    Python ints."""
+    every entry of both as an int object at once (the repeated `u` made on every row, `w`
+    as 13 million Python ints on the 262 984 state rows of a margin perceptron's run on a
+    20 000 x 50 file, with a separator past int64): margin-perceptron's state checks alone
+    on that run peaked at 1 001 MB, 857 MB with the products made so (ru_maxrss, one
+    process; the rest is the checks' other columns)."""
     row = _single(b)
     if row is None and (row := _single(a)) is not None:
         a, b = b, a  # the repeated one second

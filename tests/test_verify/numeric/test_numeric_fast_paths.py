@@ -717,10 +717,11 @@ def test_the_adversarys_gram_columns_are_checked_in_int64() -> None:
 def test_python_int_dot_products_read_a_repeated_row_once_a_block_at_a_time(
         monkeypatch) -> None:
     """Bigdata30: margin-perceptron's state checks on the 262 984 state rows of one run on a
-    20 000 x 50 file went from 515 MB to a peak of 1 001 MB in one process: `<u, w>` with a
-    separator past int64 made the repeated `u` on every row and every `w` a Python int, all
-    at once. The products are now made a block of rows at a time, the repeated row read
-    once and never repeated: the same exact values, on either side, in blocks of any size."""
+    20 000 x 50 file peaked at 1 001 MB in one process (857 MB after this change): `<u, w>`
+    with a separator past int64 made the repeated `u` on every row and every `w` a Python
+    int, all at once. The products are now made a block of rows at a time, the repeated row
+    read once and never repeated: the same exact values, on either side, in blocks of any
+    size."""
     from verify.runs import columns
 
     rng = np.random.default_rng(30)
