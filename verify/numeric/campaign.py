@@ -711,13 +711,14 @@ class _Group:
             return None
         rows, width = size
         where = origin.dataset or origin.source
-        first = MAX_RUN_CELLS // width if run_kind.prefix(binding) else 0
-        made = ("they are made and checked whole" if not first else
-                f"they are made and checked at once, so only its first {first} are made")
+        first = run_kind.first(binding, width, MAX_RUN_CELLS)
+        made = ("(they are made and checked whole)" if not first else
+                f"(they are made and checked at once): checked on the first {first} of its "
+                f"{rows} rows")
         self.unmade.setdefault(binding, []).append((rows - first, (
             f"{ROWS_NOT_MADE}: the run on {where} has {rows} {binding} rows of {width} "
             f"coordinates, {rows * width} in all, more than the {MAX_RUN_CELLS} one run's "
-            f"rows may hold ({made}); check fewer examples, or fewer coordinates")))
+            f"rows may hold {made}; check fewer examples, or fewer coordinates")))
         return first
 
     def _cut(self, run_kind: RunKind, run: object, binding: str, origin: Origin) -> None:

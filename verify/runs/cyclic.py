@@ -533,6 +533,8 @@ def _fit(array: IntArray) -> IntArray:
     """`array` as int64 when every entry fits, else as Python ints."""
     if array.size == 0:
         return array.astype(np.int64)
+    if array.dtype == np.int64:  # not copied: a run's head's states are its first rows'
+        return array
     if max_abs(array) <= INT64_LIMIT:
         return array.astype(np.int64)
     return as_object(array)
@@ -550,11 +552,16 @@ def _constants(run: CyclicRun, n: int) -> tuple[dict[str, Column], dict[str, Vec
 _VOTED = ("c", "C", "P", "a", "V", "s", "Wp", "Wn", "Wz")
 
 
-def state_rows(run: CyclicRun, origin: Origin,
-               names: Collection[str] | None = None) -> InstanceBatch:
-    """One row per state w_t, t = 0..T (`mu`, `ue`, `E`, `z`, `S`, `L` only when `names`
-    asks for them, or without names)."""
+def state_rows(run: CyclicRun, origin: Origin, names: Collection[str] | None = None,
+               limit: int | None = None) -> InstanceBatch:
+    """One row per state w_t, t = 0..T (the first `limit` only, when given:
+    `RowSet.prefix`, each the same row as among all of them); `mu`, `ue`, `E`, `z`, `S`,
+    `L` only when `names` asks for them, or without names."""
     wanted = wanted_columns(names)
+    epochs = run.epochs  # the whole run's, on every row of its prefix too
+    if limit is not None and limit < len(run.update_positions) + 1:
+        # the states 0 .. limit - 1 are those of the presentations up to update limit - 1
+        run = head(run, int(run.update_positions[limit - 2]) + 1 if limit > 1 else 0)
     s, positions = run.form.scale, run.update_positions
     n = len(positions) + 1
     every = np.arange(n, dtype=np.int64)
@@ -570,7 +577,7 @@ def state_rows(run: CyclicRun, origin: Origin,
         first = np.concatenate([[1], (np.diff(epoch_of) > 0).astype(np.int64)]) \
             if len(positions) else np.zeros(0, dtype=np.int64)
         scalars["ue"] = Column(np.concatenate([[0], np.cumsum(first)]).astype(np.int64))
-        scalars["E"] = Column.constant(run.epochs, n)
+        scalars["E"] = Column.constant(epochs, n)
     if wanted("z") or wanted("S") or wanted("L"):
         lam = Column.of(run.certificate)
         lam_num = np.array(lam.num, dtype=object)
@@ -583,17 +590,39 @@ def state_rows(run: CyclicRun, origin: Origin,
     return run_rows(scalars, vectors, origin, every)
 
 
+#: What `head` carries over from the run it is the beginning of: what reads the data alone.
+_OF_THE_DATA = ("form", "Z", "R2", "gamma_u", "certificate", "constants", "constant_vectors",
+                "squared_norms")
+
+
+def head(run: CyclicRun, presentations: int) -> CyclicRun:
+    """The run's first `presentations` (its states those they hold, and the state after the
+    last): what the first rows of its state and presentation rows are read off
+    (`RowSet.prefix`), so that they are made without the whole run's states (the voted run on
+    a 20 000 x 50 file that is not separable has two million, and 4 000 000 presentations;
+    the rows of neither were made, and none was checked). It is no whole run: its epochs,
+    counts and cut are the caller's to read off `run`."""
+    short = replace(run, presented=run.presented[:presentations],
+                    mistakes=run.mistakes[:presentations], voted=None, cut=None)
+    short.__dict__.update({k: run.__dict__[k] for k in _OF_THE_DATA if k in run.__dict__})
+    return short
+
+
 def _epoch_index(run: CyclicRun) -> IntArray:
     return np.arange(run.P, dtype=np.int64) // run.data.n
 
 
-def _within_epoch(run: CyclicRun) -> tuple[IntArray, IntArray, IntArray]:
-    """Per presentation: the updates of its epoch before it, the sum of the squared norms
-    of their examples (over s^2), and the epoch's updates."""
-    N, m = run.data.n, np.array(run.mistakes, dtype=np.int64)
+def _within_epoch(run: CyclicRun, epochs: int | None = None
+                  ) -> tuple[IntArray, IntArray, IntArray]:
+    """Per presentation of the first `epochs` (all of them by default): the updates of its
+    epoch before it, the sum of the squared norms of their examples (over s^2), and the
+    epoch's updates."""
+    N = run.data.n
+    P = run.P if epochs is None else min(run.P, epochs * N)
+    m = np.array(run.mistakes[:P], dtype=np.int64)
     shaped = m.reshape(-1, N)
     before = (np.cumsum(shaped, axis=1) - shaped).reshape(-1)
-    norms = run.squared_norms[np.array(run.presented, dtype=np.int64)] * m
+    norms = run.squared_norms[np.array(run.presented[:P], dtype=np.int64)] * m
     shaped_norms = norms.reshape(-1, N)
     h = (np.cumsum(shaped_norms, axis=1) - shaped_norms).reshape(-1)
     k = np.repeat(shaped.sum(axis=1), N)
@@ -601,10 +630,15 @@ def _within_epoch(run: CyclicRun) -> tuple[IntArray, IntArray, IntArray]:
 
 
 def presentation_rows(run: CyclicRun, origin: Origin,
-                      names: Collection[str] | None = None) -> InstanceBatch:
-    """One row per presentation (the state before it); `mu`, `mus` and the voted
+                      names: Collection[str] | None = None, limit: int | None = None
+                      ) -> InstanceBatch:
+    """One row per presentation (the state before it; the first `limit` only, when given:
+    `RowSet.prefix`, each the same row as among all of them); `mu`, `mus` and the voted
     perceptron's quantities only when `names` asks for them, or without names."""
     wanted = wanted_columns(names)
+    whole = run
+    if limit is not None and limit < run.P:
+        run = head(run, limit)
     s, N, P = run.form.scale, run.data.n, run.P
     which = np.array(run.presented, dtype=np.int64)
     m = np.array(run.mistakes, dtype=np.int64)
@@ -621,7 +655,8 @@ def presentation_rows(run: CyclicRun, origin: Origin,
     vectors["x"] = _vectors(run.form.rows[which], s)
     starts = _epoch_index(run) * N
     vectors["ws"] = _vectors(run.W[starts], s)
-    before, h, k = _within_epoch(run)
+    # of the whole epochs its presentations fall in (an epoch's `k` counts all of it)
+    before, h, k = (part[:P] for part in _within_epoch(whole, -(-P // N)))
     scalars["r"], scalars["k"] = Column(before), Column(k)
     scalars["h"] = _column(h, s * s)
     if wanted("mu") or wanted("mus"):  # each state's, read at the presentations holding it
@@ -631,25 +666,31 @@ def presentation_rows(run: CyclicRun, origin: Origin,
         if wanted("mus"):
             scalars["mus"] = _column(least[run.state_of[starts]], s * s)
     if any(wanted(name) for name in _VOTED):
-        _voted_columns(run, scalars, vectors)
+        _voted_columns(run, scalars, vectors, whole.voted)
     return run_rows(scalars, vectors, origin, np.arange(P))
 
 
 def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
-                   vectors: dict[str, VectorColumn]) -> None:
+                   vectors: dict[str, VectorColumn], voted: VotedRun | None) -> None:
     """The voted perceptron's quantities before each presentation, from its own list (its
-    vectors and counts, `run.voted`) where it has one; `a` from the iterates themselves."""
+    vectors and counts, `voted`, of the run `run` is all or the `head` of) where it has
+    one; `a` from the iterates themselves."""
     s, P, N = run.form.scale, run.P, run.data.n
     which = np.array(run.presented, dtype=np.int64)
     m = np.array(run.mistakes, dtype=np.int64)
-    # a: the sum of the iterate after each earlier presentation (P + 1 rows: a_0 = 0)
-    after = as_object(run.W[1:P + 1])
-    a = np.concatenate([np.zeros((1, run.data.d), dtype=object), np.cumsum(after, axis=0)])
+    # a: the sum of the iterate after each earlier presentation (P + 1 rows: a_0 = 0); it
+    # and P (a sum of counts, at most P in all, times iterates) are at most P max|W|, and
+    # in int64 when that fits (as Python ints, P rows of d, 36 bytes an entry against 8)
+    fits = P * max(max_abs(run.W), 1) <= INT64_LIMIT and run.W.dtype != object
+    kind = np.int64 if fits else object
+    after = run.W[1:P + 1].astype(kind)
+    a = np.concatenate([np.zeros((1, run.data.d), dtype=kind), np.cumsum(after, axis=0)])
     vectors["a"] = _vectors(a[:P], s)
+    del a, after
     # the list: vector j is W[update j] (j = 0 the zero vector), counted as Freund and
     # Schapire count: c := c + 1 at a correct presentation, a new vector with c = 1 at a mistake
     c_col, C_col = np.zeros(P, dtype=np.int64), np.zeros(P, dtype=np.int64)
-    P_rows = np.zeros((P, run.data.d), dtype=object)
+    P_rows = np.zeros((P, run.data.d), dtype=kind)
     V_col = np.zeros(P, dtype=object)
     Wp, Wn, Wz = (np.zeros(P, dtype=np.int64) for _ in range(3))
     s_col = np.zeros(P, dtype=np.int64)
@@ -681,7 +722,9 @@ def _voted_columns(run: CyclicRun, scalars: dict[str, Column],
         else:
             count += 1
     counts.append(count)
-    if run.voted is not None and tuple(counts) != run.voted.counts:
+    if voted is not None and (tuple(counts) != voted.counts if P == len(voted.presented)
+                              else tuple(counts[:-1]) != voted.counts[:len(counts) - 1]):
+        # a head's last count is its current vector's so far, its others are the run's
         raise RuntimeError("the voted perceptron's counts differ from its presentations")
     scalars["c"], scalars["C"] = Column(c_col), Column(C_col)
     vectors["P"] = _vectors(P_rows, s)
@@ -874,9 +917,11 @@ KIND = register(RunKind(
     QUANTITIES,
     (
         RowSet("cyclic-state", "one row per state `w_t`, t = 0..T (the last iterate "
-               "included)", state_rows, count=lambda run: len(run.update_positions) + 1),
+               "included)", state_rows, count=lambda run: len(run.update_positions) + 1,
+               prefix=True),
         RowSet("cyclic-presentation", "one row per presentation of an example, the state "
-               "before it", presentation_rows, count=lambda run: run.P),
+               "before it", presentation_rows, count=lambda run: run.P, prefix=True,
+               vectors=6),
         RowSet("cyclic-epoch", "one row per epoch, from its start iterate", epoch_rows,
                count=lambda run: run.P // run.data.n),
     ),

@@ -138,6 +138,12 @@ class RowSet:
     #: `limit` rows of a run, each the same row as among all of them: a campaign makes and
     #: checks that many of a run whose rows are past its limit (`RunKind.rows`), not none
     prefix: bool = False
+    #: how many vectors of the data's dimension each of its rows holds, beside the run's
+    #: constants (`u`, `w0`): a run's first rows past the limit are made up to
+    #: `verify.numeric.campaign.MAX_RUN_CELLS` coordinates in all of them (`RunKind.first`).
+    #: A cyclic presentation row holds six (`w`, `w_next`, `x`, `ws`, `a`, `P`): its first
+    #: 335 544 rows on a 20 000 x 50 file, one vector's worth, took a worker past 1.1 GB
+    vectors: int = 1
 
 
 @dataclass(frozen=True)
@@ -332,6 +338,13 @@ class RunKind:
     def prefix(self, row_set: str) -> bool:
         """Whether the first rows of `row_set` of a run can be made alone (`RowSet.prefix`)."""
         return self._builders[row_set].prefix
+
+    def first(self, row_set: str, width: int, cells: int) -> int:
+        """How many of the first rows of `row_set` of a run past the limit are made: those
+        whose vectors (`RowSet.vectors`, each of `width` coordinates) hold at most `cells`
+        coordinates in all; 0 for a row set made whole (`RowSet.prefix`)."""
+        builder = self._builders[row_set]
+        return cells // (max(width, 1) * max(builder.vectors, 1)) if builder.prefix else 0
 
     def joint(self, row_set: str) -> Joint | None:
         """How the rows of `row_set` of many runs are made at once (None: run by run)."""

@@ -39,9 +39,11 @@ def norm2(a: Vector) -> Fraction:
     return dot(a, a)
 
 
-def values(run: cyclic.CyclicRun, binding: str) -> list[dict[str, object]]:
-    """Every row of `binding` as a dict of exact values (every name the row set binds)."""
-    batch = KIND.rows(run, binding, ORIGIN, KIND.names(binding))
+def values(run: cyclic.CyclicRun, binding: str, limit: int | None = None
+           ) -> list[dict[str, object]]:
+    """Every row of `binding` (the first `limit`, when given) as a dict of exact values
+    (every name the row set binds)."""
+    batch = KIND.rows(run, binding, ORIGIN, KIND.names(binding), limit)
     n = len(batch.iteration)
     out: list[dict[str, object]] = [{} for _ in range(n)]
     for name, column in batch.scalars.items():
@@ -332,3 +334,33 @@ def test_states_past_the_whole_limit_are_made_a_block_at_a_time(monkeypatch) -> 
             got = blocks.lowest(np.arange(T + 1, dtype=np.int64))
             assert all(np.array_equal(a, b) for a, b in zip(got, least, strict=True))
             assert "states" not in blocks.__dict__  # never made whole
+
+
+@pytest.mark.parametrize("whole_states", [cyclic.WHOLE_STATES, 1])
+def test_the_first_state_and_presentation_rows_are_made_alone_as_among_all(
+        monkeypatch, whole_states: int) -> None:
+    """Bigdata30: `audit averaged-voted --data` on a 20 000 x 50 file that is not separable
+    checked none of its runs' state and presentation rows (2 016 515 states, 4 000 000
+    presentations, past `MAX_RUN_CELLS`): a cyclic row set could not make its first rows
+    alone. Both now can (`RowSet.prefix`): the first `limit` rows of a run, made without
+    the others (from the run's `head`), are the same exact values as the first `limit` of
+    all its rows, every quantity, on the perceptron's runs from 0 and from far out and on
+    the voted perceptron's (its counts, sums and votes), a limit inside an epoch or at its
+    end, and with the states made whole or a block at a time."""
+    monkeypatch.setattr(cyclic, "WHOLE_STATES", whole_states)
+    runs = []
+    for scenario in scenarios()[:6]:
+        runs += [*cycling_runs(scenario), voted_run(Scenario(scenario.data, scenario.u,
+                                                             scenario.origin, 6))]
+    assert KIND.prefix("cyclic-state") and KIND.prefix("cyclic-presentation")
+    assert not KIND.prefix("cyclic-epoch")
+    for run in runs:
+        N = run.data.n
+        for row_set in ("cyclic-state", "cyclic-presentation"):
+            every = values(run, row_set)
+            for limit in sorted({1, 2, N - 1, N, N + 1, len(every) // 2, len(every) - 1,
+                                 len(every), len(every) + 3} - {0}):
+                fresh = type(run)(run.data, run.u, run.presented, run.mistakes, run.epochs,
+                                  run.voted, run.start)  # nothing cached from the whole rows
+                assert values(fresh, row_set, limit) == every[:limit], (row_set, limit)
+    assert any(run.voted is not None for run in runs) and any(run.start for run in runs)
