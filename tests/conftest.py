@@ -45,6 +45,10 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # the red team's attacks, checked in one file once (`verdicts`, about 10 s): split over two
     # workers, each checked the whole file
     "finite-sums-redteam": ("tests/test_verify/sums/test_sums_redteam.py",),
+    # the plug-in audits their module shares (`audited`: one per plug-in, about 2 s each)
+    "plugin-ends": ("tests/test_verify/plugins/test_plugin_ends.py",),
+    # the lecturer's margin proof, searched once (`_eta_margin`, ~3 s) for two tests
+    "sign-products": ("tests/test_verify/test_prover_sign_products.py",),
     # their module's audits
     "render-documents": ("tests/test_verify/render/test_render_documents.py",),
     "audit-schema": ("tests/test_verify/audit/test_audit_schema.py",),

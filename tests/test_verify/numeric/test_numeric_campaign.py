@@ -331,12 +331,32 @@ def _rationals(batch: InstanceBatch, names: frozenset[str],
             for i in (range(len(batch)) if rows is None else rows)]
 
 
+#: The joint-rows property's data: planted separable sets, and a seed for generated ones.
+JOINT_DATA = (st.lists(separable_data(max_dim=4, max_n=6), min_size=1, max_size=5),
+              st.integers(0, 10**6))
+
+
 @pytest.mark.parametrize("prepared", ["none", "all", "some"])
-@settings(max_examples=25, deadline=None)
-@given(st.lists(separable_data(max_dim=4, max_n=6), min_size=1, max_size=5),
-       st.integers(0, 10**6))
+@settings(max_examples=8, deadline=None)
+@given(*JOINT_DATA)
 def test_joint_rows_are_each_runs_rows_and_give_the_same_verdicts(
         prepared: str, planted: list[Planted], seed: int) -> None:
+    """The property of `_joint_rows_agree` on 8 examples per way of preparing (about 17 s
+    of the default suite's CPU at 25): the full 25 run with `-m slow`."""
+    _joint_rows_agree(prepared, planted, seed)
+
+
+@pytest.mark.slow  # the suite's 5 minutes: run by `-m slow` in .ci/run
+@pytest.mark.parametrize("prepared", ["none", "all", "some"])
+@settings(max_examples=25, deadline=None)
+@given(*JOINT_DATA)
+def test_joint_rows_agree_on_25_examples(prepared: str, planted: list[Planted],
+                                         seed: int) -> None:
+    """`_joint_rows_agree` on 25 examples per way of preparing."""
+    _joint_rows_agree(prepared, planted, seed)
+
+
+def _joint_rows_agree(prepared: str, planted: list[Planted], seed: int) -> None:
     """The rows of many runs made at once (`Joint`, the online kind's `joint_rows`) are, row
     by row, the exact values each run's own builder gives (whatever their denominators),
     with the same count; and every canonical check (and one false step) gives the same

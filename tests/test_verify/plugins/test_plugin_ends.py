@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -27,7 +27,7 @@ from verify.api import audit_proofs
 from verify.audit.job import Audit
 from verify.audit.report import to_json, to_text
 from verify.runs.columns import Origin
-from verify.runs.plugin import Plugin, Ran, classifies, ran
+from verify.runs.plugin import Algorithm, Plugin, Ran, classifies, ran
 from verify.runs.quantity import Scenario
 
 DATA = Dataset.of([[1, 2], [2, -1], [-1, 1]], [1, 1, -1], "three")
@@ -35,6 +35,24 @@ DATA = Dataset.of([[1, 2], [2, -1], [-1, 1]], [1, 1, -1], "three")
 SLOW = Dataset.of([[2, 1], [1, 1]], [1, -1], "slow")
 U = (Fraction(2), Fraction(-3))
 SCENARIO = Scenario(SLOW, U, Origin("test"), max_epochs=10)
+
+@pytest.fixture(scope="module")
+def audited(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Algorithm], Audit]:
+    """`audit_proofs` of `PROOF` at `--budget small` with one deterministic plug-in as
+    `mine`, made once per plug-in for the module: each audit makes some 400 runs, each call
+    in a process of its own (about 2 s), and four tests read the perceptron's, two the
+    one-pass one's. Audits are frozen: no test can change what another reads."""
+    mine = tmp_path_factory.mktemp("ends") / "mine.toml"
+    mine.write_text(PROOF)
+    made: dict[Algorithm, Audit] = {}
+
+    def audit(function: Algorithm) -> Audit:
+        if function not in made:
+            made[function] = audit_proofs(mine, budget="small", algorithms={"mine": function})
+        return made[function]
+
+    return audit
+
 
 def one_pass(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]:
     """The newcomer's bug: one epoch, no outer loop."""
@@ -177,7 +195,8 @@ def test_a_run_that_never_moved_is_said_so() -> None:
     assert not line.endswith("; no update at all")
 
 
-def test_a_proof_whose_plug_in_never_updated_is_not_verified(tmp_path: Path) -> None:
+def test_a_proof_whose_plug_in_never_updated_is_not_verified(
+        tmp_path: Path, audited: Callable[[Algorithm], Audit]) -> None:
     """Newcomer 26, F3: a plug-in with `<` for `<=` never left w = 0 on any of 442 runs, and
     the audit read `passed · verified`, exit 0, only its plug-in line saying so. Its proof is
     now incomplete, the reason among the runs not made; a plug-in that moved keeps its
@@ -193,7 +212,7 @@ def test_a_proof_whose_plug_in_never_updated_is_not_verified(tmp_path: Path) -> 
         "no run that tests a step about an update was made"]
     assert [each.subject for each in proof.unmade] == ["plug-in mine"]
     assert proof.unmade[0].line in to_text(idle)
-    moved = audit_proofs(mine, budget="small", algorithms={"mine": perceptron})
+    moved = audited(perceptron)
     assert moved.proofs[0].status == "verified" and not moved.proofs[0].unmade
 
 
@@ -206,8 +225,8 @@ def test_a_proof_whose_plug_in_never_updated_is_not_verified(tmp_path: Path) -> 
     (off_by_one, r"plug-in mine: .*; [1-9]\d* of \d+ updates not along y x of the example "
                  r"they name$"),
 ])
-def test_the_audit_says_how_a_plug_ins_runs_ended(tmp_path: Path, function: object,
-                                                  said: str) -> None:
+def test_the_audit_says_how_a_plug_ins_runs_ended(audited: Callable[[Algorithm], Audit],
+                                                  function: Algorithm, said: str) -> None:
     """In the text summary and the JSON (valid against the shipped schema); the one-pass
     plug-in's proof is still verified (its runs are what the verdict is on), but the line
     says that some of them stopped before converging."""
@@ -215,9 +234,7 @@ def test_the_audit_says_how_a_plug_ins_runs_ended(tmp_path: Path, function: obje
 
     from verify import schema
 
-    mine = tmp_path / "mine.toml"
-    mine.write_text(PROOF)
-    audit = audit_proofs(mine, budget="small", algorithms={"mine": function})
+    audit = audited(function)
     assert len(audit.plugins) == 1
     assert re.match(said, audit.plugins[0])
     text = to_text(audit)
@@ -255,13 +272,12 @@ def _reports(audit: Audit) -> dict[str, str]:
     return out
 
 
-def test_the_reports_say_how_a_plug_ins_runs_ended(tmp_path: Path) -> None:
+def test_the_reports_say_how_a_plug_ins_runs_ended(
+        audited: Callable[[Algorithm], Audit]) -> None:
     """The Markdown, HTML and LaTeX reports, full and `--summary`, said nothing of how a
     plug-in's runs ended (the text summary and the JSON did): a one-pass perceptron's proof
     read `verified` there with no word that its runs stopped before converging."""
-    mine = tmp_path / "mine.toml"
-    mine.write_text(PROOF)
-    audit = audit_proofs(mine, budget="small", algorithms={"mine": one_pass})
+    audit = audited(one_pass)
     (line,) = audit.plugins
     assert "stopped before converging" in line
     for name, text in _reports(audit).items():
@@ -352,8 +368,9 @@ def alternating(data: Dataset, max_updates: int) -> Iterator[tuple[int, Vector]]
     return perceptron(data, max_updates) if calls % 2 else iter(())
 
 
-def test_a_plug_in_that_is_not_deterministic_is_said_so(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plug_in_that_is_not_deterministic_is_said_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        audited: Callable[[Algorithm], Audit]) -> None:
     """Red team 27 F6: two audits of a plug-in that drew random numbers counted 1157 and 941
     instances, and nothing said why. Each task's first run of a kind is made twice; a run
     that comes out otherwise is said in the plug-in's line and counted in the JSON; a
@@ -368,7 +385,7 @@ def test_a_plug_in_that_is_not_deterministic_is_said_so(tmp_path: Path,
                      r"came out otherwise the second time, so another audit of it may make "
                      r"other runs, count other instances and reach another verdict$",
                      flaky.plugins[0])
-    steady = audit_proofs(mine, budget="small", algorithms={"mine": perceptron})
+    steady = audited(perceptron)
     [counts] = to_json(steady)["summary"]["plugin_run_counts"]
     assert counts["made_twice"] >= 1 and counts["otherwise_when_made_again"] == 0
     assert "DETERMINISTIC" not in to_text(steady)

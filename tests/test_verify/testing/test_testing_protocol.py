@@ -222,6 +222,12 @@ def test_a_wrong_threshold_is_caught_with_eta_one_half_too(threshold: float) -> 
             return bool(label * (w @ x) < threshold)
 
     assert not check_implementation(Threshold(), sources=("protocol",), conventions=HALF).ok
+
+
+def test_the_textbook_with_eta_one_half_passes_the_protocol() -> None:
+    """The wrong thresholds' contrast, checked once (each threshold's case checked it again,
+    the same deterministic check of the same fit, a passing check's every scenario: about
+    half of each case's time): with the threshold right, the half step passes."""
     check_implementation(_HalfStep(), sources=("protocol",), conventions=HALF
                          ).raise_for_violations()
 
