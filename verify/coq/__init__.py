@@ -20,8 +20,9 @@ if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import
 
 NOT_RUN = "not run: coqc is not on PATH"
 
-__all__ = ["AT_EVERY_MEMBER", "NOT_RUN", "SUMMED", "CoqRun", "add_option", "annotate",
-           "export_and_check", "for_command", "lines", "step_text", "summary_line"]
+__all__ = ["AT_EVERY_MEMBER", "AT_EVERY_MEMBER_OF_EACH", "NOT_RUN", "SUMMED", "CoqRun",
+           "add_option", "annotate", "export_and_check", "for_command", "lines", "step_text",
+           "summary_line"]
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,10 @@ def _summed_premises(exported: Exported) -> str:
 
 #: What a theorem whose premise is a used claim at every member of a sum adds to `checked`.
 AT_EVERY_MEMBER = (", assuming the claim of {steps} at every member of the sum (a premise of "
-                   "this theorem, not derived in Coq from {whose} theorem)")
+                   "this theorem, not derived in Coq from its theorem)")
+#: The same for the claims of several used steps (`AT_EVERY_MEMBER`).
+AT_EVERY_MEMBER_OF_EACH = (", assuming the claims of {steps} at every member of their sums "
+                           "(premises of this theorem, not derived in Coq from their theorems)")
 
 
 def _termwise_premises(exported: Exported) -> str:
@@ -158,8 +162,8 @@ def _termwise_premises(exported: Exported) -> str:
     used = list(dict.fromkeys(t.used for t in exported.termwise.values()))
     if not used:
         return ""
-    return AT_EVERY_MEMBER.format(steps=", ".join(used),
-                                  whose="its" if len(used) == 1 else "their")
+    return (AT_EVERY_MEMBER if len(used) == 1 else AT_EVERY_MEMBER_OF_EACH).format(
+        steps=", ".join(used))
 
 
 #: What a theorem that assumes the claim of a used step not exported adds to `checked`.
@@ -205,7 +209,7 @@ def summary_line(run: CoqRun) -> str:
                    for r in run.results.values())
     unexported = sum(r.startswith("checked") and "(not exported: a premise" in r
                      for r in run.results.values())
-    members = sum(r.startswith("checked") and " at every member of the sum (" in r
+    members = sum(r.startswith("checked") and ", not derived in Coq from " in r
                   for r in run.results.values())
     took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
     found = (f" (and {sum(r.startswith('checked') for r in lemmas)}/{len(lemmas)} term-wise "

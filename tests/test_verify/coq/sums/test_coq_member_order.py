@@ -117,8 +117,7 @@ def _compile(tmp_path: Path, variants: tuple[tuple[str, str, str], ...]) -> None
     """order.v is `checked`, and each of `variants` (each text once in it) does not compile."""
     results, text = _export(tmp_path, compile=True)
     assert results == {s: "checked" if s.startswith("member") else
-                       "checked" + AT_EVERY_MEMBER.format(steps=s.replace("sum", "member"),
-                                                          whose="its")
+                       "checked" + AT_EVERY_MEMBER.format(steps=s.replace("sum", "member"))
                        for s in STEPS}
     assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
     try:

@@ -189,7 +189,7 @@ def test_a_term_wise_premise_is_the_used_claim_for_every_member(
 def _assuming(used: str) -> str:
     """A term-wise step's line: checked, its premise (`used`'s claim at every member) not
     derived from `used`'s theorem in Coq (newcomer 31 F8: it said plain `checked`)."""
-    return "checked" + AT_EVERY_MEMBER.format(steps=used, whose="its")
+    return "checked" + AT_EVERY_MEMBER.format(steps=used)
 
 
 @needs_coqc
@@ -263,8 +263,9 @@ def test_a_sum_still_assumed_is_reported_and_a_derived_one_is_not() -> None:
     twice = Exported("s", "step_s", hypotheses=(plain, summed, plain),
                      termwise={summed: Termwise("member", plain, ()),
                                plain: Termwise("other", plain, ())})
-    assert _termwise_premises(twice) == AT_EVERY_MEMBER.format(steps="member, other",
-                                                               whose="their")
+    assert _termwise_premises(twice) == (
+        ", assuming the claims of member, other at every member of their sums (premises of "
+        "this theorem, not derived in Coq from their theorems)")
 
 
 # Newcomer 21, C1: `--coq` ended in a traceback (StopIteration) on this file: exporting the
