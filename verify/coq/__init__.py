@@ -20,8 +20,9 @@ if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import
 
 NOT_RUN = "not run: coqc is not on PATH"
 
-__all__ = ["NOT_RUN", "SUMMED", "CoqRun", "add_option", "annotate", "export_and_check",
-           "for_command", "lines", "step_text", "summary_line"]
+__all__ = ["AT_EVERY_MEMBER", "AT_EVERY_MEMBER_OF_EACH", "NOT_RUN", "SUMMED", "CoqRun",
+           "add_option", "annotate", "export_and_check", "for_command", "lines", "step_text",
+           "summary_line"]
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,8 @@ def export_and_check(
     """Export `(proof id, proof, step reports)` into `directory`; compile if coqc is found.
 
     A step's result is `checked` (with `VACUOUSLY` when the kernel proved the step
-    vacuous, `SUMMED` when it assumes a term-wise sum),
+    vacuous, `SUMMED` when it assumes a term-wise sum, `AT_EVERY_MEMBER` when it assumes a
+    used claim at every member of a sum, `ASSUMED` when it assumes a claim not exported),
     `error: <coqc's message>`, `not exported: <why>` or
     `not run: ...` (no coqc, or `compile=False`).
     """
@@ -90,8 +92,8 @@ def export_and_check(
     if executable is None or not compile:
         return CoqRun(directory, results, None, frozenset(found))
     compiled = compile_project(files, executable)
-    added = {(ids[f.module], e.step_id): _summed_premises(e) + _assumed_uses(e)
-             for f in files for e in f.steps}
+    added = {(ids[f.module], e.step_id): _summed_premises(e) + _termwise_premises(e)
+             + _assumed_uses(e) for f in files for e in f.steps}
     for (module, step_id), result in compiled.results.items():
         key = (ids[module], step_id)
         results[key] = (result + vacuous.get(key, "") + added[key] if result == "checked"
@@ -142,6 +144,28 @@ def _summed_premises(exported: Exported) -> str:
     return SUMMED.format(n=n) if n else ""
 
 
+#: What a theorem whose premise is a used claim at every member of a sum adds to `checked`.
+AT_EVERY_MEMBER = (", assuming the claim of {steps} at every member of the sum (a premise of "
+                   "this theorem, not derived in Coq from its theorem)")
+#: The same for the claims of several used steps (`AT_EVERY_MEMBER`).
+AT_EVERY_MEMBER_OF_EACH = (", assuming the claims of {steps} at every member of their sums "
+                           "(premises of this theorem, not derived in Coq from their theorems)")
+
+
+def _termwise_premises(exported: Exported) -> str:
+    """For a theorem with a term-wise use (written `uses = [{ step, sum }]` or found by the
+    checker), what `checked` must add: its premise is the used claim at every member of the
+    sum (`exported.termwise`), and the proof derives the sum from it but does not derive it
+    from the used step's theorem, so coqc checked the summation and the step, not that the
+    used claim holds at each member; plain `checked` said more (newcomer 31 F8). "" when no
+    premise is one."""
+    used = list(dict.fromkeys(t.used for t in exported.termwise.values()))
+    if not used:
+        return ""
+    return (AT_EVERY_MEMBER if len(used) == 1 else AT_EVERY_MEMBER_OF_EACH).format(
+        steps=", ".join(used))
+
+
 #: What a theorem that assumes the claim of a used step not exported adds to `checked`.
 ASSUMED = (", assuming the claim of {steps} (not exported: a premise of this theorem, not "
            "derived)")
@@ -185,6 +209,8 @@ def summary_line(run: CoqRun) -> str:
                    for r in run.results.values())
     unexported = sum(r.startswith("checked") and "(not exported: a premise" in r
                      for r in run.results.values())
+    members = sum(r.startswith("checked") and ", not derived in Coq from " in r
+                  for r in run.results.values())
     took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
     found = (f" (and {sum(r.startswith('checked') for r in lemmas)}/{len(lemmas)} term-wise "
              "lemmas the checker found)") if lemmas else ""  # red team 23 F8: counted as steps
@@ -192,6 +218,7 @@ def summary_line(run: CoqRun) -> str:
             + (f", {vacuous} of them vacuously, as the kernel's VACUOUS steps are"
                if vacuous else "")
             + (f", {assuming} of them assuming a term-wise sum" if assuming else "")
+            + (f", {members} assuming a used claim at every member of a sum" if members else "")
             + (f", {unexported} assuming a claim not exported" if unexported else "")
             + (f", {run.rejected} rejected by coqc" if run.rejected else "")
             + f" (project in {run.directory})")

@@ -12,6 +12,7 @@ disjunction) and replays each case. An induction is handed to `induction`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import replace
 
 import sympy
 
@@ -203,16 +204,27 @@ class Rules(Statements):
 
     def termwise(self, step: Step, hypotheses: Sequence[Rel]) -> dict[Rel, Termwise]:
         """The premises stated as a used claim quantified over a set's members: the summed
-        claims of this step's term-wise uses and of those its used steps state so."""
+        claims of this step's term-wise uses and of those its used steps state so.
+
+        Each is derived as the first step that sums the claim does it (`self.summed`), but
+        named by the step this one uses (its own use's, or its used step's): two found lemmas
+        may have one claim, and the report names the step the kernel's statement names."""
+        own: dict[Rel, Termwise] = {}
         for use in step.uses:
             used = self.done.get(use.step)
-            if use.over and used is not None and used.statement is not None:
+            if used is None:
+                continue
+            if not use.over:
+                for relation, summation in used.termwise.items():
+                    own.setdefault(relation, summation)
+            elif used.statement is not None:
                 try:
                     claim, summation = of_use(used.statement, use, self.proof)
                 except (KernelError, ProofFileError, Unsupported):
                     continue  # stays a premise as the kernel states it (and says so)
                 self.summed.setdefault(claim, summation)
-        return {h: self.summed[h] for h in hypotheses if h in self.summed}
+                own[claim] = replace(self.summed[claim], used=use.step)
+        return {h: own.get(h, self.summed[h]) for h in hypotheses if h in self.summed}
 
     def introduce(self, script: Script, variables: Sequence[str], naturals: frozenset[str],
                   premises: list[str], applications: Sequence[tuple[str, Mapping[str, object]]],

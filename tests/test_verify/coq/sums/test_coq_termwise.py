@@ -2,7 +2,8 @@
 claim summed over a range or a set states the used claim as written, quantified over the
 members (`forall z : Z, (lo <= z <= hi)%Z -> filters -> claim`), and its proof derives the
 kernel's summed claim from the preamble's lemmas (`zsum_ge`, `zsum_eq0`, the indicators'
-cases, `zsum_combine`, `zsum_zero`), so `checked` assumes no sum. The exported theorems
+cases, `zsum_combine`, `zsum_zero`), so `checked` assumes no sum, only the used claim at
+every member (not derived from the used step's theorem, and the line says so). The exported theorems
 compile; false variants (the premise over a smaller range or set than the sum, a strict sum
 over a possibly empty range) do not: the first in every run, all with `-m slow`."""
 
@@ -18,7 +19,14 @@ from coq_preamble import compile_inner_product
 from coq_preamble import compiles as coqc_compiles
 
 from proofs.proof_file import parse_proof
-from verify.coq import SUMMED, _summed_premises, export_and_check, lines
+from verify.coq import (
+    AT_EVERY_MEMBER,
+    SUMMED,
+    _summed_premises,
+    _termwise_premises,
+    export_and_check,
+    lines,
+)
 from verify.coq.preamble import PREAMBLE
 from verify.coq.statement import Exported, Termwise
 from verify.kernel import Rel
@@ -178,13 +186,24 @@ def test_a_term_wise_premise_is_the_used_claim_for_every_member(
     assert "Admitted" not in text and "nra" not in text
 
 
+def _assuming(used: str) -> str:
+    """A term-wise step's line: checked, its premise (`used`'s claim at every member) not
+    derived from `used`'s theorem in Coq (newcomer 31 F8: it said plain `checked`)."""
+    return "checked" + AT_EVERY_MEMBER.format(steps=used)
+
+
 @needs_coqc
-def test_term_wise_steps_are_checked_assuming_no_sum(
+def test_term_wise_steps_are_checked_assuming_no_sum_but_the_claim_at_each_member(
         exported: tuple[Path, dict[str, str], list[str]]) -> None:
     _, results, report = exported
-    assert set(results.values()) == {"checked"}
+    members = ("member", "member-strict", "member-filtered", "member-pair",
+               "member-pair-index")
+    assert results == {**dict.fromkeys(members, "checked"),
+                       **{m.replace("member", "sum"): _assuming(m) for m in members},
+                       "uses-sum": _assuming("member")}  # sum's premise, stated again
     assert report[-1].startswith("coq: 11/11 steps checked by coqc in ")
-    assert "assuming" not in report[-1]
+    assert "term-wise sum" not in report[-1]  # no summed claim is a premise
+    assert ", 6 assuming a used claim at every member of a sum (" in report[-1]
 
 
 def _compiles_but_not(directory: Path, variants: tuple[tuple[str, str, str], ...],
@@ -236,6 +255,17 @@ def test_a_sum_still_assumed_is_reported_and_a_derived_one_is_not() -> None:
     derived = Exported("s", "step_s", hypotheses=(plain, summed),
                        termwise={summed: Termwise("member", plain, ())})
     assert _summed_premises(derived) == ""
+    # but the claim at every member is a premise, not derived from `member`'s theorem
+    assert _termwise_premises(derived) == (
+        ", assuming the claim of member at every member of the sum (a premise of this "
+        "theorem, not derived in Coq from its theorem)")
+    assert _termwise_premises(assumed) == ""
+    twice = Exported("s", "step_s", hypotheses=(plain, summed, plain),
+                     termwise={summed: Termwise("member", plain, ()),
+                               plain: Termwise("other", plain, ())})
+    assert _termwise_premises(twice) == (
+        ", assuming the claims of member, other at every member of their sums (premises of "
+        "this theorem, not derived in Coq from their theorems)")
 
 
 # Newcomer 21, C1: `--coq` ended in a traceback (StopIteration) on this file: exporting the
@@ -286,4 +316,5 @@ def test_an_induction_between_keeps_the_term_wise_premises_of_later_steps(
     assert "(forall z'0 : Z," in after[:after.index("Proof.")]  # the quantified premise
     assert "summed over" not in after[:after.index("Proof.")]
     if COQC is not None:
-        assert set(run.for_proof("between").values()) == {"checked"}
+        assert run.for_proof("between") == {"member": "checked", "summed": _assuming("member"),
+                                             "ind": "checked", "after": _assuming("member")}
