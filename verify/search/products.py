@@ -40,13 +40,18 @@ def hypothesis_products(ctx: Context, max_factors: int, max_degree: int) -> list
                     continue
                 if sum(degrees[i] for i in combo) > max_degree:
                     continue
-                # charged by its factors' term counts before it is expanded: a product of
-                # large hypotheses is refused by the budget, never built and then counted
-                charge(ctx.work, ctx.product_size(combo))
-                poly = ctx.hyp_product(combo)
-                terms.append(Term(combo, poly, strict=all(i in strict for i in combo)))
+                terms.append(product_term(ctx, combo, strict))
         ctx.cache[key] = terms
     return ctx.cache[key]  # type: ignore[return-value]
+
+
+def product_term(ctx: Context, combo: tuple[int, ...], strict: set[int]) -> Term:
+    """The LP column of the product of the hypotheses `combo`, strict when every factor is
+    (`strict`: the strict hypotheses' indices). Charged by its factors' term counts before
+    it is expanded: a product of large hypotheses is refused by the budget, never built and
+    then counted. The one place every family of hypothesis products makes its columns."""
+    charge(ctx.work, ctx.product_size(combo))
+    return Term(combo, ctx.hyp_product(combo), strict=all(i in strict for i in combo))
 
 
 def multipliers(ctx: Context, max_factors: int = 2) -> list[tuple[int, ...]]:
@@ -128,9 +133,7 @@ def sign_product_terms(ctx: Context, bound: int) -> list[Term]:
             for combo in (product, *(tuple(sorted((*product, i))) for i in others)):
                 if sum(degree(ctx.hyps[i]) for i in combo) > bound:
                     continue
-                charge(ctx.work, ctx.product_size(combo))
-                terms.append(Term(combo, ctx.hyp_product(combo),
-                                  strict=all(i in strict for i in combo)))
+                terms.append(product_term(ctx, combo, strict))
         ctx.cache[key] = terms
     return ctx.cache[key]  # type: ignore[return-value]
 
@@ -191,9 +194,7 @@ def linear_products(ctx: Context, max_degree: int) -> list[Term]:
                     continue
                 if sum(degrees[i] for i in combo) > max_degree:
                     continue
-                charge(ctx.work, ctx.product_size(combo))
-                terms.append(Term(combo, ctx.hyp_product(combo),
-                                  strict=all(i in strict for i in combo)))
+                terms.append(product_term(ctx, combo, strict))
         ctx.cache[key] = terms
     return ctx.cache[key]  # type: ignore[return-value]
 
