@@ -634,3 +634,31 @@ claim = "k <= R**2*norm2(ts)/g**2"
             kernel.check_certificate(judgement, certificate)
     halved = text.replace("R**2*norm2(ts)/g**2", "R**2*norm2(ts)/(2*g**2)")
     assert statuses(halved) == {"iterations-bound": "refuted"}
+
+
+def test_a_squared_difference_scaled_by_a_scalar_without_a_sign_is_found() -> None:
+    """Chan's iterations bound WITHOUT `R > 0` (true: `R**2*|th - ts|^2 = |R*th - R*ts|^2`
+    needs no sign of `R`) was unknown at every budget: `products with squared differences`
+    weighted a squared difference only by products of two hypotheses, and no hypothesis
+    gives `R` a sign. The squared differences scaled by the scalars the target writes
+    squared beside a norm (`norm_scales`) find it; the kernel accepts it, and the false twin
+    with `norm2(th)` in the claim is refuted."""
+    text = """
+title = "Chan's iterations bound, R of any sign"
+vectors = ["th", "ts"]
+scalars = ["k", "g", "R"]
+[[step]]
+id = "iterations-bound"
+given = ["g > 0", "R**2*norm2(th - ts) <= R**2*norm2(ts) - k*g**2"]
+claim = "k <= R**2*norm2(ts)/g**2"
+"""
+    report = check_proof(parse_proof(text.encode(), "bound.toml"), store=None)
+    (step,) = report.steps
+    assert step.status == "proved", step.message
+    (main,) = [g for g in step.goals if g.goal.label == "main"]
+    assert main.verdict.message == "certificate by products with squared differences"
+    for goal in step.goals:
+        for judgement, certificate in goal.pieces:
+            kernel.check_certificate(judgement, certificate)
+    twin = text.replace("R**2*norm2(ts)/g**2", "R**2*norm2(th)/g**2")
+    assert statuses(twin) == {"iterations-bound": "refuted"}

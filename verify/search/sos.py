@@ -237,6 +237,14 @@ def _square_scalars(ctx: Context, target: PolyElement, a: str) -> list[str]:
     return found
 
 
+def norm_scales(ctx: Context, target: PolyElement) -> list[PolyElement]:
+    """The scalars `c` (as generators) whose square the target writes beside a squared norm
+    (`c**2*<a,a>`, for some vector name `a`), in order: the scales a squared difference may
+    need when no hypothesis gives `c` a sign (`|c*a - c*b|^2`)."""
+    names = {c for a in ctx.vectors for c in _square_scalars(ctx, target, a)}
+    return [ctx.gens[ctx.index[scalar(name)]] for name in ctx.scalars if name in names]
+
+
 def cross_scaled_squares(ctx: Context, target: PolyElement, max_degree: int) -> list[Term]:
     """`|c*a ± d*b|^2` for vector names `a`, `b` and scalars `c`, `d` with `c**2*<a,a>` and
     `d**2*<b,b>` both monomials of `target`.

@@ -43,6 +43,7 @@ from verify.search.sos import (
     half_basis,
     hint_squares,
     ldlt_squares,
+    norm_scales,
     norm_squares,
     scaled,
     scaled_squares,
@@ -483,7 +484,10 @@ class DifferenceProducts(NormProducts):
     was unknown at every budget: its certificate is the hypothesis plus `[R]*[R]*|th -
     ts|^2`, and `products with squared norms` weights by two hypotheses only the norm
     squares of single names (`|ts|^2`), `weighted squares` any square by one hypothesis
-    only. Few columns (two per pair of vectors, times the products of two hypotheses); it
+    only. Without `R > 0` the step is still true (`R**2*|th - ts|^2 = |R*th - R*ts|^2`),
+    so the differences are also scaled by each scalar the target writes squared beside a
+    norm (`norm_scales`: `R` here), with no hypothesis weighting them.
+    Few columns (two per pair of vectors, times the products of two hypotheses); it
     applies where `products with squared norms` does, with two vectors, after the strategies
     before it (no certificate they find changes) and before the SDP."""
 
@@ -495,8 +499,10 @@ class DifferenceProducts(NormProducts):
     def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
         squares = [t for t in norm_squares(ctx, bound) if len(t.poly) > 1 and degree(t.poly) == 1]
         factors = [t for t in hypothesis_products(ctx, 2, bound) if len(t.hyps) == 2]
+        scaled = [t for m in norm_scales(ctx, target)
+                  for t in scaled_squares(ctx, squares, m, bound)]
         return [*HypothesisProducts.columns(self, ctx, target, bound),
-                *weighted(ctx, squares, factors, bound)]
+                *weighted(ctx, squares, factors, bound), *scaled]
 
 
 def _written(ctx: Context) -> set[int]:
