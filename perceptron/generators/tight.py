@@ -327,9 +327,28 @@ def _family(labels: Sequence[int], c: Fraction, width: int,
     tops = ([sum(map(mul, weights, column))
              for column in zip(*[nums for nums, _ in rows], strict=True)]
             if rows else [0] * width)
-    u = tuple([Fraction(top, common) for top in tops])
+    u = tuple([_fraction(top, common) for top in tops])
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
     return TightFamily(scaled_dataset(table, q * common // g, labels, name), u, c, c * c)
+
+
+def _fraction(top: int, den: int) -> Fraction:
+    """`Fraction(top, den)`, remembered (`FRACTIONS` of them; Fractions are immutable, so
+    one serves every family): the tight source's separators repeat a few values over a few
+    denominators (+-1, 0 over 1 unrotated), and a Fraction made per coordinate, its gcd and
+    checks, was about a tenth of making a family."""
+    key = (top, den)
+    found = _FRACTIONS.get(key)
+    if found is None:
+        if len(_FRACTIONS) >= FRACTIONS:
+            _FRACTIONS.clear()
+        found = _FRACTIONS[key] = Fraction(top, den)
+    return found
+
+
+#: The most Fractions `_fraction` remembers (then it starts again).
+FRACTIONS = 4096
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
 
 
 def margin_family(rho: Fraction | int, *, R2: Fraction | int = 1,

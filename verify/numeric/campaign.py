@@ -684,11 +684,16 @@ class _Group:
                     if self.work is not None and self.spent - self._posted >= self.work // LOOKS:
                         self.plugin.post_spent(self.spent)  # a lower bound while it runs
                         self._posted = self.spent
-                made_rows = []
+                made_rows: list[tuple[str, InstanceBatch | Deferred]] = []
                 for b in bindings:
+                    deferred = self._deferred(run_kind, run, b, origin)
+                    if deferred is not None:
+                        made_rows.append((b, deferred))
+                        self._cut(run_kind, run, b, origin)
+                        continue
                     first = self._unmade(run_kind, run, b, origin)
                     if first is None:
-                        made_rows.append((b, self._rows(run_kind, run, b, origin)))
+                        made_rows.append((b, run_kind.rows(run, b, origin, self.names[b])))
                     elif first:  # made alone, not with other runs' (`Joint`)
                         made_rows.append((b, run_kind.rows(run, b, origin, self.names[b],
                                                            first)))
@@ -732,16 +737,25 @@ class _Group:
             self.unmade.setdefault(binding, []).append(
                 (rows, f"{ROWS_NOT_MADE}: the run on {where} {why}; check fewer examples"))
 
-    def _rows(self, run_kind: RunKind, run: object, binding: str, origin: Origin
-              ) -> InstanceBatch | Deferred:
-        """The rows of `run` for `binding`: left to be made with other runs' at the flush
-        when its kind can (`Joint`: a built-in run's rows, not a plug-in's, whose faults
-        must surface where its run is made), else made now."""
+    def _deferred(self, run_kind: RunKind, run: object, binding: str, origin: Origin
+                  ) -> Deferred | None:
+        """The rows of `run` for `binding` left to be made with other runs' at the flush,
+        when its kind can make them so (`Joint`: a built-in run's rows, not a plug-in's,
+        whose faults must surface where its run is made) and they are within
+        `MAX_RUN_CELLS` (the joint count's rows, each of the dataset's dimension, as
+        `RunKind.size` counts them: then `_unmade` would make them all, so it is not
+        asked); None: the caller makes them now, or notes them unmade."""
+        if self.plugin is not None:
+            return None
+        joint = run_kind.joint(binding)
+        if joint is None:
+            return None
         names = self.names[binding]
-        joint = run_kind.joint(binding) if self.plugin is None else None
-        if joint is not None and (rows := joint.count(run, names)) is not None:
-            return Deferred(run_kind, binding, run, origin, names, rows)
-        return run_kind.rows(run, binding, origin, names)
+        rows = joint.count(run, names)
+        data = getattr(run, "data", None)
+        if rows is None or data is None or rows * max(data.d, 1) > MAX_RUN_CELLS:
+            return None
+        return Deferred(run_kind, binding, run, origin, names, rows)
 
     def _keep(self, parts: Iterable[tuple[str, InstanceBatch | Deferred]],
               scenario: Scenario) -> int:
@@ -750,10 +764,14 @@ class _Group:
         name, so a counterexample's witness is found whichever origin its row carries (a
         pass names its margin in each); return how many rows."""
         count = 0
+        kept: tuple[Origin, ...] = ()  # the origins of the part before: a run's own, mostly
         for binding, part in parts:
             if len(part):
                 self.pending[binding].append((self.stage, part))
-                self.scenarios.update(dict.fromkeys(part.origins, scenario))
+                origins = part.origins
+                if origins != kept:  # one run's row sets name the same origin
+                    self.scenarios.update(dict.fromkeys(origins, scenario))
+                    kept = origins
                 count += len(part)
         return count
 

@@ -418,6 +418,10 @@ def test_orthonormal_data_are_the_fraction_cells(labels: list[int], scale: Fract
              for i in range(len(labels))])
     assert family.data.X == tuple(tuple(scale * v for v in row) for row in rows)
     assert family.data.y == tuple(labels)
+    # u = sum y_i e_i, rotated: the sum of the rotation's rows, signed (its Fractions
+    # remembered across families, `tight._fraction`: equal to the ones summed here)
+    assert family.u == tuple(sum((y * row[k] for y, row in zip(labels, rows, strict=True)),
+                                 Fraction(0)) for k in range(len(labels) + extra))
     _assert_form_of_its_fractions(family.data)
 
 
