@@ -288,8 +288,8 @@ def orthonormal_families(specs: Sequence[Spec]) -> list[TightFamily]:
         width = n if dim is None else dim
         if width < n:
             raise ValueError(f"{n} orthonormal examples need dimension >= {n}")
-        c = Fraction(scale)
-        if c <= 0:
+        c = scale if type(scale) is Fraction else Fraction(scale)
+        if c.numerator <= 0:  # a Fraction's denominator is positive
             raise ValueError("scale must be positive")
         checked.append((labels, c, width, rotation_seed))
     rotated = [k for k, (_, _, _, seed) in enumerate(checked) if seed is not None]
@@ -329,7 +329,8 @@ def _family(labels: Sequence[int], c: Fraction, width: int,
             if rows else [0] * width)
     u = tuple([_fraction(top, common) for top in tops])
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
-    return TightFamily(scaled_dataset(table, q * common // g, labels, name), u, c, c * c)
+    return TightFamily(scaled_dataset(table, q * common // g, labels, name), u, c,
+                       _fraction(p * p, q * q))
 
 
 def _fraction(top: int, den: int) -> Fraction:

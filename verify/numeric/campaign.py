@@ -229,7 +229,7 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
             continue
         # the families made a few dozen at a time, their rotations together
         # (`orthonormal_families`: the same families as `orthonormal` one by one)
-        specs.append((i, (labels, Fraction(numerator, denominator), dim, rotation)))
+        specs.append((i, (labels, _SCALES[numerator, denominator], dim, rotation)))
         if len(specs) == TIGHT_TOGETHER or i + 1 == start + count:
             families = orthonormal_families([spec for _, spec in specs])
             for (at, _), family in zip(specs, families, strict=True):
@@ -253,6 +253,9 @@ TIGHT_TOGETHER = 32
 #: The labels and the scales' denominators `tight` draws from.
 _SIGNS = (-1, 1)
 _SCALE_DENOMINATORS = (1, 1, 2, 3)
+#: The scales `tight` draws, `numerator / denominator` for numerators 1..9: made once (a
+#: Fraction is immutable), not a Fraction and its gcd per family.
+_SCALES = {(p, q): Fraction(p, q) for p in range(1, 10) for q in set(_SCALE_DENOMINATORS)}
 
 
 #: (R2, gamma) families of the adversary: the bound R2/gamma^2 is b for each b.
@@ -824,18 +827,24 @@ def _refuse(message: str, error: type[Exception] = ValueError
 Part = tuple[int, InstanceBatch]
 
 
-@dataclass(frozen=True)
 class Deferred:
     """The rows of one run of one row set, not made yet: its kind makes them with the rows
     of the other runs flushed with it (`Joint`), or alone (`made`) when the flush needs them
-    one by one."""
+    one by one. A plain class with slots, not a frozen dataclass: a campaign makes one per
+    run and row set (three per run of the mixed sources), and a frozen dataclass's
+    `__init__` sets each field through `object.__setattr__`, about three times the cost.
+    Never written after it is made, never compared nor hashed (held in lists only)."""
 
-    kind: RunKind
-    binding: str
-    run: object
-    origin: Origin
-    names: frozenset[str]
-    rows: int  # how many `made` has
+    __slots__ = ("binding", "kind", "names", "origin", "rows", "run")
+
+    def __init__(self, kind: RunKind, binding: str, run: object, origin: Origin,
+                 names: frozenset[str], rows: int) -> None:
+        self.kind = kind
+        self.binding = binding
+        self.run = run
+        self.origin = origin
+        self.names = names
+        self.rows = rows  # how many `made` has
 
     def __len__(self) -> int:
         return self.rows
