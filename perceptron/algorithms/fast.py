@@ -266,7 +266,32 @@ def scaled_dataset(rows: Sequence[Sequence[int]], scale: int, y: Sequence[int],
     flat = list(chain.from_iterable(rows))
     if scale < 1 or gcd(scale, *flat) != 1:
         raise ValueError(f"{scale} is not the least common denominator of these rows")
+    return _scaled(rows, scale, max(map(abs, flat), default=0), y, name)
+
+
+def least_dataset(rows: Sequence[Sequence[int]], common: int, y: Sequence[int],
+                  name: str) -> Dataset:
+    """The dataset of the examples `rows[i] / common`, integer rows over any positive
+    common denominator, brought to their least one (`common` and every entry divided by
+    their gcd), as `scaled_dataset` makes it: the one reduction the generators (planted,
+    tight, the adversary) each made before `scaled_dataset`, whose check then took the
+    same gcd over every entry again (a tenth of an adversary game of b = 30 rounds, ~1800
+    big integers)."""
+    if common < 1:
+        raise ValueError(f"the common denominator must be positive, not {common}")
+    flat = list(chain.from_iterable(rows))
+    g = gcd(common, *flat)
     top = max(map(abs, flat), default=0)
+    if g > 1:  # g divides every entry: the largest magnitude over g is the reduced one's
+        rows = [[v // g for v in row] for row in rows]
+        common, top = common // g, top // g
+    return _scaled(rows, common, top, y, name)
+
+
+def _scaled(rows: Sequence[Sequence[int]], scale: int, top: int, y: Sequence[int],
+            name: str) -> Dataset:
+    """`scaled_dataset` of rows over their least common denominator `scale`, the largest
+    magnitude among them `top`."""
     table = np.array(rows, dtype=np.int64 if top < 2**63 else object)
     if table.ndim != 2 or table.size == 0:
         raise DataError("empty data: no examples", source=name)

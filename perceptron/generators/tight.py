@@ -32,8 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import chain
-from math import gcd, lcm
+from math import lcm
 from operator import mul
 
 import numpy as np
@@ -312,16 +311,13 @@ def _family(labels: Sequence[int], c: Fraction, width: int,
     # c = p / q and row i's numerators v over den_i (of either sign), so over q L, L the lcm
     # of the |den_i|, its numerator is p v (L / den_i); brought to the least common
     # denominator (the gcd of all out), the dataset's Fractions are made only if read
-    # (`scaled_dataset`: a campaign's runs read its integer form)
-    from perceptron.algorithms.fast import scaled_dataset
+    # (`least_dataset`: a campaign's runs read its integer form)
+    from perceptron.algorithms.fast import least_dataset
 
     p, q = c.numerator, c.denominator
     common = lcm(*[abs(den) for _, den in rows]) if rows else 1
     factors = [common // den for _, den in rows]
     table = [[v * (p * f) for v in nums] for (nums, _), f in zip(rows, factors, strict=True)]
-    g = gcd(q * common, *chain.from_iterable(table))
-    if g != 1:
-        table = [[v // g for v in row] for row in table]
     # u's numerators over L, a coordinate at a time: sum_i y_i (L / den_i) v_ik
     weights = [y * f for y, f in zip(labels, factors, strict=True)]
     tops = ([sum(map(mul, weights, column))
@@ -329,7 +325,7 @@ def _family(labels: Sequence[int], c: Fraction, width: int,
             if rows else [0] * width)
     u = tuple([_fraction(top, common) for top in tops])
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
-    return TightFamily(scaled_dataset(table, q * common // g, labels, name), u, c,
+    return TightFamily(least_dataset(table, q * common, labels, name), u, c,
                        _fraction(p * p, q * q))
 
 
