@@ -541,7 +541,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                 _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
                 _updates_unchecked(step, name, numeric, plan),
                 base=_started_at(numeric.get(name + BASE)) if name in numeric else None,
-                base_unchecked=_base_unchecked(step, name, numeric, plan)))
+                base_unchecked=_base_unchecked(step, name, numeric, plan, unchecked)))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         ))
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -768,14 +768,16 @@ def _started_at(verdict: NumericVerdict | None) -> NumericVerdict | None:
 
 
 def _base_unchecked(step: Step, name: str, numeric: Mapping[str, NumericVerdict],
-                    plan: _Plan) -> str | None:
+                    plan: _Plan, unchecked: Mapping[str, str]) -> str | None:
     """Why the base of an induction checked on runs was not checked on them (`_started`;
-    or no row of them evaluated has its counter at 0: red team 30 A6, a counter bound to
-    another quantity), None when it was, or for a step not checked on runs or no
-    induction."""
+    the kernel did not confirm a row off the base, `unchecked`; or no row of them
+    evaluated has its counter at 0: red team 30 A6, a counter bound to another quantity),
+    None when it was, or for a step not checked on runs or no induction."""
     if (_evaluated(numeric.get(name)) is None or not isinstance(step.rule, Induction)
             or _started_at(numeric.get(name + BASE)) is not None):
         return None
+    if name + BASE in unchecked:
+        return unchecked[name + BASE]
     return plan.bases.get(name, f"its counter {step.rule.variable} is 0 at no row of its runs "
                           "that the audit evaluated (under the [numeric] names), so none is "
                           "known to be a run's start")
