@@ -1071,6 +1071,16 @@ def _started(step: Step, check: Check, proof: Proof,
     binding = binding_of(start, check.kind, defined)
     if binding is None:
         return check, _unstarted(start, check, defined, step.rule.variable)
+    if not pairs:  # its own rows cannot be left out: the base is said unchecked, never
+        # said to leave rows out that it did not
+        scalars, vectors = sorts(start, defined)
+        missing = sorted((scalars | vectors) - check.kind.names(check.binding))
+        return check, (f"the rows its claim is checked on ({check.kind.name}: "
+                       f"{check.binding}) do not make "
+                       f"{', '.join(missing) or 'a [define]d name'}, which the check of its "
+                       f"base reads (its counter {step.rule.variable} and the names it "
+                       "iterates, under the [numeric] names), so no row of them is known "
+                       "to be a run's start")
     return check, Check(check.name + BASE, start, binding, check.algorithm, check.plugin,
                         defined)
 

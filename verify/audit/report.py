@@ -420,8 +420,9 @@ def base_text(step: StepAudit) -> str:
     return (f"its base fails at {count} rows of the runs it was checked on where its counter "
             f"{counter} is 0 (under the [numeric] names): from such a row on, a run is none of "
             f"the runs its induction is about (it starts elsewhere, or {counter} does not count "
-            "its updates), so its rows there are left out of its verdict and of those of the "
-            "steps that use its claim (neither instances nor vacuous)")
+            "its updates), so its rows there are left out of its verdict, and of those of "
+            "the steps that use its claim whose rows make what its base reads (neither "
+            "instances nor vacuous)")
 
 
 def base_lines(audit: Audit) -> list[str]:
