@@ -879,3 +879,29 @@ def test_rows_from_a_state_where_the_counter_is_0_off_the_base_are_left_out() ->
         "held", 3, 0, 3)
     plain = CompiledJudgement.compile(claim).check(InstanceBatch.concat([bad, good]))
     assert (plain.status, plain.violations, plain.outside) == ("violated", 2, 0)
+
+
+def test_an_induction_whose_base_no_run_meets_is_not_run_and_says_why(tmp_path: Path) -> None:
+    """No batch run starts at 3u: every row of every run is left out, so neither `ahead` nor
+    `rests` has an instance; each is not run, its reason saying that the runs start
+    elsewhere (not "not-run on 0 instances"), and the JSON keeps the base's counts beside
+    the not-run verdict (the schema takes them there)."""
+    import jsonschema
+
+    from verify import schema
+    from verify.api import audit_proofs
+
+    path = tmp_path / "elsewhere.toml"
+    path.write_text(FROM_ZERO_ON_BATCH_RUNS.replace('base = { th = "0*th" }',
+                                                    'base = { th = "3*ts" }'))
+    audit = audit_proofs(path, budget="small")
+    ahead, rests = audit.proofs[0].steps
+    assert ahead.numeric is None and rests.numeric is None
+    assert ahead.unmet_base == ahead.starts > 0
+    assert ahead.reason is not None and ahead.reason.startswith(
+        "every run it was checked on starts elsewhere than its base")
+    assert rests.reason is not None and "the base of an induction whose claim it uses" in \
+        rests.reason
+    document = to_json(audit)
+    assert document["proofs"][0]["steps"][0]["numeric"]["base"]["unmet"] == ahead.starts
+    jsonschema.validate(json.loads(json.dumps(document)), schema.load("audit"))
