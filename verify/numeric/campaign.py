@@ -87,6 +87,11 @@ class Check:
     #: an induction's carried invariants (under the [numeric] names): a row is an instance
     #: only if they hold at every state of its run up to its own (`CompiledJudgement.carried`)
     carried: tuple[Fact, ...] = ()
+    #: the starts of the inductions whose runs its rows must be (its own, or those whose
+    #: claims it imports), each (counter, base) under the [numeric] names, both `== 0`
+    #: facts: a run whose row at counter 0 breaks the base is left out from that row on
+    #: (`CompiledJudgement.starts`)
+    starts: tuple[tuple[Fact, Fact], ...] = ()
 
     @property
     def kind(self) -> RunKind:
@@ -803,7 +808,7 @@ def _compiled(check: Check) -> CompiledJudgement:
         if len(_COMPILED) >= COMPILED_CHECKS:
             _COMPILED.clear()
         compiled = CompiledJudgement.compile(check.judgement, check.defined, check.naturals,
-                                             check.slack, check.carried)
+                                             check.slack, check.carried, check.starts)
         found = _COMPILED[id(check)] = (check, compiled)
     return found[1]
 
@@ -1041,7 +1046,7 @@ def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]
                   ) -> tuple[int, float]:
     """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
     compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined, c.naturals, c.slack,
-                                              c.carried)) for c in checks]
+                                              c.carried, c.starts)) for c in checks]
     t0 = time.perf_counter()
     instances = 0
     for check, judgement in compiled:
