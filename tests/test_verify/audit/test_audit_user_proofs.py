@@ -349,6 +349,21 @@ def test_a_proofs_text_given_as_a_name_is_told_to_be_a_file():
     assert not audit.proofs
 
 
+def test_a_proofs_text_longer_than_a_file_name_is_told_to_be_a_file():
+    """Red team 31 B1: a text of more than 255 characters (any real proof) made `Path.exists`
+    raise `OSError` (file name too long) before the text was recognised, so the whole text
+    was quoted as a file name again, "...: File name too long"."""
+    import verify
+
+    text = 'title = "mine"\n' + "".join(f'[[step]]\nid = "s{i}"\nclaim = "1 >= 0"\n'
+                                        for i in range(12))
+    assert len(text) > 255
+    audit = verify.audit_proofs(text, budget="small")
+    assert audit.errors == ('title = "mine"...: this is a proof\'s text, not a file name nor a '
+                            "built-in id: write it to a file and give its path (docs/api.md)",)
+    assert not audit.proofs
+
+
 TRIAL = Path(__file__).resolve().parents[2] / "cases" / "trial"
 
 
