@@ -641,13 +641,15 @@ def _rests_on(inductions: Sequence[StepAudit]) -> str:
     y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so)."""
     said = []
     for ind in inductions:
-        if ind.updates is None:
+        # first: an induction without update facts has no `updates` either (`_updates`), and
+        # was said to have facts "not checked on these runs" (red team 31 B2)
+        if not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
+            said.append(f"{ind.step.id} has none")
+        elif ind.updates is None:
             said.append(f"{ind.step.id}'s are not checked on these runs")
         elif ind.unmet_updates:
             said.append(f"{ind.step.id}'s fail at {ind.unmet_updates} of "
                         f"{ind.updates.instances} updates of these runs")
-        elif not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
-            said.append(f"{ind.step.id} has none")
         else:
             said.append(f"{ind.step.id}'s hold at each of the {ind.updates.instances} updates "
                         "of these runs")

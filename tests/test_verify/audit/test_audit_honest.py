@@ -758,3 +758,40 @@ def test_a_step_resting_on_a_carrier_says_the_carried_invariant_bounds_its_runs(
     assert (f"b's runs are also those where the invariant of a holds at every state, which "
             f"fails at {a.numeric.violations} of {a.numeric.instances} rows") in d.caveat
 
+
+
+RESTS_ON_AN_INDUCTION_WITHOUT_FACTS = """title = "rests on an induction without update facts"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "b"
+claim = "t >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+[[step]]
+id = "d"
+uses = ["b"]
+claim = "t <= 0"
+"""
+
+
+def test_a_step_resting_on_an_induction_without_update_facts_says_it_has_none(
+        tmp_path: Path) -> None:
+    """Red team 31 B2: `d` (`t >= 0 [b] |- t <= 0`, false on every run of b that updates)
+    rests on `b`, which has no update facts; its caveat said "b's are not checked on these
+    runs", facts that do not exist and that every run meets, leaving the reader to doubt a
+    violation that holds of b's own runs."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "rests.toml").write_text(RESTS_ON_AN_INDUCTION_WITHOUT_FACTS)
+    audit = audit_proofs(tmp_path / "rests.toml", budget="small")
+    _, d = audit.proofs[0].steps
+    assert d.numeric is not None and d.numeric.status == "violated"
+    assert d.caveat is not None and d.caveat.endswith("of these the audit checks the update "
+                                                      "facts only: b has none")
+    assert "not checked" not in d.caveat
