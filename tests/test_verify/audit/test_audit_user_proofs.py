@@ -4,6 +4,7 @@ bound to run expressions, not-run reasons, users' data, faults in one line."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -888,6 +889,27 @@ def test_the_api_takes_one_data_file_given_alone(tmp_path: Path) -> None:
         audit = audit_proofs(proof, data=alone, budget="small")
         assert not audit.errors
         assert audit.proofs[0].data_files == listed.proofs[0].data_files != ()
+
+
+def test_the_api_takes_a_path_in_bytes_and_refuses_what_names_no_file(tmp_path: Path) -> None:
+    """Red team 31: `data=b"d.csv"` was read as the numbers 100, 46, ... ("--data 100: no
+    such file", five files the caller never named), a proof `b"g.toml"` as the file
+    `b'g.toml'`, and a proof `3` as the file `3`. Bytes are a path, as `open` takes them;
+    what is no path raises TypeError naming it."""
+    from verify.api import audit_proofs
+
+    data = _write(tmp_path, "d.csv", "x1,x2,label\n2,1,1\n-1,-3,-1\n1,-1,1\n-2,1,-1\n")
+    proof = _write(tmp_path, "g.toml", GROWTH % "")
+    listed = audit_proofs(proof, data=[data], budget="small")
+    for alone in (os.fsencode(data), [os.fsencode(data)]):
+        audit = audit_proofs(os.fsencode(proof), data=alone, budget="small")
+        assert not audit.errors
+        assert audit.proofs[0].data_files == listed.proofs[0].data_files != ()
+    with pytest.raises(TypeError, match=r"a proof is named by a str, bytes or os\.PathLike, "
+                                        r"not int 3"):
+        audit_proofs(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a data file is named by"):
+        audit_proofs(proof, data=[data, 3])  # type: ignore[list-item]
 
 
 def test_the_api_takes_one_algorithm_text_given_alone() -> None:
