@@ -678,15 +678,18 @@ def _rests_on(inductions: Sequence[StepAudit], outside: int = 0) -> str:
                 f"fails at {ind.unmet_base} of the {ind.starts} rows where its counter is 0"
                 if ind.unmet_base else
                 f"holds at each of the {ind.starts} rows where its counter is 0"))
-        if ind.updates is None:
-            said.append(f"{ind.step.id}'s are not checked on these runs")
+        # first: an induction without update facts has no `updates` either (`_updates`), and
+        # was said to have facts "not checked on these runs" (red team 31 B2)
+        if not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
+            said.append(f"{ind.step.id} has no update facts")
+        elif ind.updates is None:
+            said.append(f"{ind.step.id}'s update facts are not checked on these runs")
         elif ind.unmet_updates:
-            said.append(f"{ind.step.id}'s fail at {ind.unmet_updates} of "
+            said.append(f"{ind.step.id}'s update facts fail at {ind.unmet_updates} of "
                         f"{ind.updates.instances} updates of these runs")
-        elif not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
-            said.append(f"{ind.step.id} has none")
         else:
-            said.append(f"{ind.step.id}'s hold at each of the {ind.updates.instances} updates "
+            said.append(f"{ind.step.id}'s update facts hold at each of the "
+                        f"{ind.updates.instances} updates "
                         "of these runs")
         for kept in ind.carries:  # its runs are those where kept's invariant always holds
             broken = (f", which fails at {kept.numeric.violations} of {kept.numeric.instances} "

@@ -663,7 +663,8 @@ def test_a_violation_of_a_step_resting_on_an_induction_says_whose_runs_it_needs(
     assert b.unmet_updates > 0 and d.numeric is not None and d.numeric.status == "violated"
     assert d.off_runs and d.caveat is not None
     assert "one of the runs of b" in d.caveat and "counts its updates" in d.caveat
-    assert f"b's fail at {b.unmet_updates} of {b.updates.instances} updates" in d.caveat
+    assert (f"b's update facts fail at {b.unmet_updates} of {b.updates.instances} updates"
+            in d.caveat)
     assert d.caveat in to_text(audit)
 
 
@@ -905,3 +906,39 @@ def test_an_induction_whose_base_no_run_meets_is_not_run_and_says_why(tmp_path: 
     document = to_json(audit)
     assert document["proofs"][0]["steps"][0]["numeric"]["base"]["unmet"] == ahead.starts
     jsonschema.validate(json.loads(json.dumps(document)), schema.load("audit"))
+RESTS_ON_AN_INDUCTION_WITHOUT_FACTS = """title = "rests on an induction without update facts"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "b"
+claim = "t >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+[[step]]
+id = "d"
+uses = ["b"]
+claim = "t <= 0"
+"""
+
+
+def test_a_step_resting_on_an_induction_without_update_facts_says_it_has_none(
+        tmp_path: Path) -> None:
+    """Red team 31 B2: `d` (`t >= 0 [b] |- t <= 0`, false on every run of b that updates)
+    rests on `b`, which has no update facts; its caveat said "b's are not checked on these
+    runs", facts that do not exist and that every run meets, leaving the reader to doubt a
+    violation that holds of b's own runs."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "rests.toml").write_text(RESTS_ON_AN_INDUCTION_WITHOUT_FACTS)
+    audit = audit_proofs(tmp_path / "rests.toml", budget="small")
+    b, d = audit.proofs[0].steps
+    assert d.numeric is not None and d.numeric.status == "violated"
+    assert d.caveat is not None and d.caveat.endswith(
+        "of these the audit checks the base and the update facts only: b's base holds at each "
+        f"of the {b.starts} rows where its counter is 0; b has no update facts"), d.caveat
+    assert "not checked" not in d.caveat
