@@ -40,7 +40,7 @@ from verify.coq.sums import linear
 from verify.kernel import KernelError, Rel, Statement, atoms, summed
 from verify.kernel.algebra import normal_form
 
-__all__ = ["Termwise", "derive", "names", "of_use", "premise"]
+__all__ = ["Termwise", "derive", "fact_ratio", "names", "of_use", "premise"]
 
 
 def of_use(stated: Statement, use: Use, proof: Proof) -> tuple[Rel, Termwise]:
@@ -103,7 +103,7 @@ class _Plan:
     terms: tuple[tuple[sympy.Expr, sympy.Symbol], ...]
 
 
-def _ratio(target: sympy.Expr, relation: Rel) -> Fraction:
+def fact_ratio(target: sympy.Expr, relation: Rel) -> Fraction:
     """The nonzero rational r with r * gap(relation) == target, where `target` is the
     relation's fact up to a constant factor."""
     gap = sympy.expand(gap_of(relation))
@@ -119,7 +119,7 @@ def _gives(p: sympy.Expr, kind: str, written: Rel) -> Fraction | None:
     if kind != normal_form(written, written.text)[0].kind:
         return None
     try:
-        ratio = _ratio(p, written)
+        ratio = fact_ratio(p, written)
     except Unsupported:
         return None
     return ratio if ratio > 0 or kind == "==" else None
@@ -129,7 +129,7 @@ def _plans(termwise: Termwise, summed_claim: Rel) -> tuple[str, list[_Plan]]:
     """The claim's kind and each level's `_Plan`, innermost first, recomputed with the
     kernel's own constructors; refused unless the last total is the kernel's summed claim."""
     fact, conditions = normal_form(termwise.claim, termwise.claim.text)
-    if conditions or (_ratio(fact.expr, termwise.claim) < 0 and fact.kind != "=="):
+    if conditions or (fact_ratio(fact.expr, termwise.claim) < 0 and fact.kind != "=="):
         raise Unsupported("a summed claim that divides, or is not its fact")
     body, plans = fact.expr, []
     for level in termwise.levels:
@@ -241,7 +241,7 @@ class _Deriver:
         label = self.script.new("m")
         self.emit(f"pose proof ({self.premise} {' '.join(args)}) as {label}.")
         g = normal_form(claim, claim.text)[0].expr
-        ratio = _ratio(g, claim)  # positive, or an equality's (`_plans`)
+        ratio = fact_ratio(g, claim)  # positive, or an equality's (`_plans`)
         a, _op, b = _written(self.proof, claim, member, self.script.nat)
         f = constant(abs(ratio))
         lemma = HYP_LEMMA[claim.op] if ratio > 0 else "fact_eq_rev"
