@@ -23,7 +23,6 @@ from coq_preamble import compiles as coqc_compiles
 
 from proofs.proof_file import parse_proof
 from verify.coq import (
-    AT_EVERY_MEMBER,
     SUMMED,
     _summed_premises,
     _termwise_premises,
@@ -206,12 +205,6 @@ def test_a_term_wise_premise_is_the_used_claim_for_every_member(premised: Path) 
     assert "Admitted" not in text and "nra" not in text
 
 
-def _assuming(used: str) -> str:
-    """A term-wise step's line when its premise (`used`'s claim at every member) is not
-    derived from `used`'s theorem in Coq (newcomer 31 F8: it said plain `checked`)."""
-    return "checked" + AT_EVERY_MEMBER.format(steps=used)
-
-
 # `sum`'s closed theorem and its proof's first lines: the premise at every member asserted
 # and proved by `member`'s theorem at each member, with `c >= 0` (the kept hypothesis)
 CLOSED_SUM = (
@@ -380,7 +373,7 @@ def test_an_induction_between_keeps_the_term_wise_premises_of_later_steps(
     after = text[text.index("Theorem step_after"):]
     proof = after[after.index("Proof."):after.index("Qed.")]
     assert "(forall z'0 : Z," in proof  # the quantified premise, derived
-    assert "refine (step_member nat'0 (IZR z'0) " in proof
+    assert "refine (step_member u x nat'0 g (IZR z'0) y _ _ _)." in proof
     assert "summed over" not in after[:after.index("Proof.")]
     if COQC is not None:
         assert set(run.for_proof("between").values()) == {"checked"}
