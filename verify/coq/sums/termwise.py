@@ -7,9 +7,10 @@ set's filters hold: `sum(g) >= 0` for a claim `g >= 0` or `g > 0` (a strict clai
 reading (split by linearity into coefficients free of `j` times canonical sums). Several sums
 in a row (`sum = ["l in M", "j in M"]`) are one level each, the first innermost.
 
-The exported theorem does not assume that sum. It takes the used claim as written,
-quantified over the members: `forall z : Z, (lo <= z <= hi)%Z -> filters(IZR z) -> ... ->
-claim(IZR z, ...)` (outermost level first, each filter as the set states it), and derives the
+The exported theorem does not assume that sum. It states the used claim as written,
+quantified over the members (derived from the used step's theorem, below, or a premise):
+`forall z : Z, (lo <= z <= hi)%Z -> filters(IZR z) -> ... -> claim(IZR z, ...)` (outermost
+level first, each filter as the set states it), and derives the
 kernel's summed claim inside its proof, level by level from the innermost: the raw sum
 `zsum lo hi (fun x => ind(F1 x) * ... * g x)` is `>= 0` (`= 0`) by `zsum_ge` (`zsum_eq0`),
 each member's term by the indicators' lemmas (`ind_ge_nonneg`, ...: where a filter fails the
@@ -18,9 +19,10 @@ then the raw sum equals the kernel's canonical reading by `zsum_combine` (`linea
 canonical sum split off at a time, pointwise by `ring`, each family member and indicator of a
 canonical sum first read as the raw sum's: the same term, its index printed in another order)
 and `zsum_zero`. Every lemma is in the preamble, proved by induction on the length of the
-range. The premise itself is not derived from the used step's theorem (a plain use's claim
-is, by applying it): it is the kernel's instance of the used claim at each member, and the
-README says so.
+range. The premise itself is derived from the used step's theorem applied at each member
+(`members`), as a plain use's claim is by applying it, so the theorem is closed over it;
+where that cannot be done, or coqc rejects it, it stays a premise of the theorem and the
+step's line says so (`verify.coq.AT_EVERY_MEMBER`).
 """
 
 from __future__ import annotations
@@ -69,8 +71,9 @@ def _written(proof: Proof, relation: Rel, real: Mapping[str, str],
 
 def premise(proof: Proof, termwise: Termwise, real: Mapping[str, str],
             nat: Mapping[str, str]) -> str:
-    """The theorem's premise in place of the summed claim: the claim as written for every
-    member of every level (outermost first), each index an integer `z'k`."""
+    """The proposition in place of the summed claim (the theorem's premise, or asserted in
+    its proof: `members`): the claim as written for every member of every level (outermost
+    first), each index an integer `z'k`."""
     real = dict(real)
     out = "("
     for k, level in enumerate(reversed(termwise.levels)):
