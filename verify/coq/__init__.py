@@ -8,13 +8,14 @@ Nothing here decides a verdict of our own kernel: Coq is a second, independent j
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # SymPy loads only when something is exported: parsers import this module
     from proofs.step import Proof
+    from verify.coq.build import ProofFile
     from verify.coq.statement import Exported
     from verify.proof_checker import StepReport
 
@@ -51,7 +52,7 @@ class CoqRun:
 
 def export_and_check(
     directory: Path, proofs: Iterable[tuple[str, Proof, Sequence[StepReport]]], *,
-    compile: bool = True,
+    compile: bool = True, assume: Collection[tuple[str, str]] = (),
 ) -> CoqRun:
     """Export `(proof id, proof, step reports)` into `directory`; compile if coqc is found.
 
@@ -60,6 +61,13 @@ def export_and_check(
     used claim at every member of a sum, `ASSUMED` when it assumes a claim not exported),
     `error: <coqc's message>`, `not exported: <why>` or
     `not run: ...` (no coqc, or `compile=False`).
+
+    A step with term-wise uses derives their claims at every member from the used steps'
+    theorems (`verify.coq.sums.members`); where coqc rejects such a step, its proof is
+    exported again with those claims as premises (and the steps that apply its theorem
+    with it), and that file is what is compiled and written: each line is about the
+    theorem coqc checked as printed. `assume` holds (proof id, step id) pairs exported with
+    the premises from the start.
     """
     from verify.coq.build import ProofFile, compile_project, coqc, module_names, write_project
     from verify.coq.export import export_proof
@@ -67,9 +75,10 @@ def export_and_check(
 
     files: list[ProofFile] = []
     ids: dict[str, str] = {}  # module -> proof id: modules are distinct (`module_names`)
-    results: dict[tuple[str, str], str] = {}
     vacuous: dict[tuple[str, str], str] = {}  # what `checked` adds first (`_vacuously`)
     found: set[tuple[str, str]] = set()
+    sources: dict[str, tuple[Proof, Sequence[StepReport]]] = {}  # module -> as exported
+    assumed: dict[str, frozenset[str]] = {}  # module -> steps exported with the premises
     proofs = list(proofs)
     if len({proof_id for proof_id, _, _ in proofs}) < len(proofs):  # results are keyed by id
         raise ValueError("export_and_check: two proofs with one id")
@@ -80,18 +89,32 @@ def export_and_check(
         vacuous.update({(proof_id, r.step.id): _vacuously(r) for r in reports})
         own = {step.id for step in written.steps}
         found.update((proof_id, step.id) for step in proof.steps if step.id not in own)
-        steps = export_proof(proof, reports)
         ids[module] = proof_id
+        sources[module] = (proof, reports)
+        assumed[module] = frozenset(s for p, s in assume if p == proof_id)
+        steps = export_proof(proof, reports, assumed[module])
         files.append(ProofFile(module, proof.title, tuple(steps)))
-        for step in steps:
-            results[(proof_id, step.step_id)] = (
-                NOT_RUN if step.theorem else f"not exported: {step.reason}"
-            )
     write_project(directory, files)
     executable = coqc()
     if executable is None or not compile:
-        return CoqRun(directory, results, None, frozenset(found))
-    compiled = compile_project(files, executable)
+        return CoqRun(directory, _exported(files, ids), None, frozenset(found))
+
+    def again(file: ProofFile, compiled: Mapping[str, str]) -> ProofFile | None:
+        """The file exported again with the premises kept by each step whose derivation
+        of a claim at every member coqc rejected (or None: every such step checked)."""
+        rejected = {e.step_id for e in file.steps
+                    if e.derived and compiled.get(e.step_id, "").startswith("error:")}
+        if not rejected:
+            return None
+        assumed[file.module] |= rejected
+        return ProofFile(file.module, file.title,
+                         tuple(export_proof(*sources[file.module], assumed[file.module])))
+
+    compiled = compile_project(files, executable, again)
+    if list(compiled.files) != files:  # what is written is what coqc checked
+        files = list(compiled.files)
+        write_project(directory, files)
+    results = _exported(files, ids)
     added = {(ids[f.module], e.step_id): _summed_premises(e) + _termwise_premises(e)
              + _assumed_uses(e) for f in files for e in f.steps}
     for (module, step_id), result in compiled.results.items():
@@ -103,6 +126,13 @@ def export_and_check(
             if value == NOT_RUN:
                 results[key] = f"error: InnerProduct.v: {compiled.preamble}"
     return CoqRun(directory, results, compiled.seconds, frozenset(found))
+
+
+def _exported(files: Sequence[ProofFile], ids: Mapping[str, str]
+              ) -> dict[tuple[str, str], str]:
+    """Each step's result before coqc: `not run` when exported, else why it is not."""
+    return {(ids[f.module], e.step_id): NOT_RUN if e.theorem else f"not exported: {e.reason}"
+            for f in files for e in f.steps}
 
 
 #: What `checked` adds for a step the kernel proved VACUOUS: coqc checked a theorem that is
@@ -154,12 +184,14 @@ AT_EVERY_MEMBER_OF_EACH = (", assuming the claims of {steps} at every member of 
 
 def _termwise_premises(exported: Exported) -> str:
     """For a theorem with a term-wise use (written `uses = [{ step, sum }]` or found by the
-    checker), what `checked` must add: its premise is the used claim at every member of the
-    sum (`exported.termwise`), and the proof derives the sum from it but does not derive it
-    from the used step's theorem, so coqc checked the summation and the step, not that the
-    used claim holds at each member; plain `checked` said more (newcomer 31 F8). "" when no
-    premise is one."""
-    used = list(dict.fromkeys(t.used for t in exported.termwise.values()))
+    checker) whose premise is still the used claim at every member of the sum
+    (`exported.termwise`, not `exported.derived`), what `checked` must add: the proof
+    derives the sum from it but not it from the used step's theorem, so coqc checked the
+    summation and the step, not that the used claim holds at each member; plain `checked`
+    said more (newcomer 31 F8). A premise derived from the used theorem
+    (`verify.coq.sums.members`) adds nothing: coqc checked that too. "" when none is left."""
+    used = list(dict.fromkeys(t.used for h, t in exported.termwise.items()
+                              if h not in exported.derived))
     if not used:
         return ""
     return (AT_EVERY_MEMBER if len(used) == 1 else AT_EVERY_MEMBER_OF_EACH).format(

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,6 +114,7 @@ class Compiled:
     results: dict[tuple[str, str], str]  # (module, step id) -> "checked" | "error: ..."
     seconds: float
     preamble: str  # "checked" or the preamble's error
+    files: tuple[ProofFile, ...] = ()  # the files compiled last (`compile_project`'s `again`)
 
 
 def _run(executable: str, directory: Path, file: str) -> tuple[bool, str]:
@@ -135,35 +136,60 @@ def _message(output: str) -> tuple[int | None, str]:
     return int(match.group(1)), text[:500]
 
 
-def compile_project(files: Sequence[ProofFile], executable: str) -> Compiled:
-    """Compile the preamble and every proof file in a scratch copy; one result per step."""
+#: Given a file and its steps' results, the file exported anew to be compiled in its place,
+#: or None when it stands (`compile_project`).
+Again = Callable[[ProofFile, Mapping[str, str]], "ProofFile | None"]
+
+
+def compile_project(files: Sequence[ProofFile], executable: str, again: Again | None = None
+                    ) -> Compiled:
+    """Compile the preamble and every proof file in a scratch copy; one result per step.
+
+    After each file, `again` may hand back another export of it (a step whose derivation
+    coqc rejected, exported with a premise instead: `verify.coq.export_and_check`), which is
+    compiled in its place, and so on until it returns None; the results are the last
+    file's, and `Compiled.files` the files compiled last, which are the ones to write."""
     start = time.perf_counter()
     results: dict[tuple[str, str], str] = {}
+    final: list[ProofFile] = []
     with tempfile.TemporaryDirectory(prefix="novikoff-coq-") as scratch:
         root = Path(scratch)
         write_project(root, [])
         ok, output = _run(executable, root, "InnerProduct.v")
         if not ok:
-            return Compiled({}, time.perf_counter() - start, f"error: {_message(output)[1]}")
+            return Compiled({}, time.perf_counter() - start, f"error: {_message(output)[1]}",
+                            tuple(files))
         for proof_file in files:
-            skip: set[str] = set()
             while True:
-                text, spans = proof_file.text(frozenset(skip))
-                (root / f"{proof_file.module}.v").write_text(text, encoding="utf-8")
-                ok, output = _run(executable, root, f"{proof_file.module}.v")
-                if ok:
-                    for step_id in spans:
-                        results[(proof_file.module, step_id)] = "checked"
+                own = _compile_file(executable, root, proof_file)
+                replacement = again(proof_file, own) if again is not None else None
+                if replacement is None:
                     break
-                line, message = _message(output)
-                culprit = next(
-                    (s for s, (a, b) in spans.items() if line is not None and a <= line <= b),
-                    None,
-                )
-                if culprit is None:  # an error outside every step: nothing in the file checks
-                    for step_id in spans:
-                        results[(proof_file.module, step_id)] = f"error: {message}"
-                    break
-                results[(proof_file.module, culprit)] = f"error: {message}"
-                skip.add(culprit)
-    return Compiled(results, time.perf_counter() - start, "checked")
+                proof_file = replacement
+            results.update({(proof_file.module, s): r for s, r in own.items()})
+            final.append(proof_file)
+    return Compiled(results, time.perf_counter() - start, "checked", tuple(final))
+
+
+def _compile_file(executable: str, root: Path, proof_file: ProofFile) -> dict[str, str]:
+    """Each exported step's result in one file (step id -> `checked` or `error: ...`):
+    coqc stops at the first error, so its step is left out and the file compiled again."""
+    results: dict[str, str] = {}
+    skip: set[str] = set()
+    while True:
+        text, spans = proof_file.text(frozenset(skip))
+        (root / f"{proof_file.module}.v").write_text(text, encoding="utf-8")
+        ok, output = _run(executable, root, f"{proof_file.module}.v")
+        if ok:
+            results.update(dict.fromkeys(spans, "checked"))
+            return results
+        line, message = _message(output)
+        culprit = next(
+            (s for s, (a, b) in spans.items() if line is not None and a <= line <= b),
+            None,
+        )
+        if culprit is None:  # an error outside every step: nothing in the file checks
+            results.update(dict.fromkeys(spans, f"error: {message}"))
+            return results
+        results[culprit] = f"error: {message}"
+        skip.add(culprit)

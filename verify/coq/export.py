@@ -23,9 +23,11 @@ __all__ = ["Exported", "ProofExport", "Run", "export_proof"]
 ProofExport = Inductions  # the whole exporter of one proof's Coq file
 
 
-def export_proof(proof: Proof, reports: Iterable[StepReport]) -> list[Exported]:
-    """Every step of `proof`, in order: exported, or the reason it is not."""
-    exporter = ProofExport(proof)
+def export_proof(proof: Proof, reports: Iterable[StepReport],
+                 assume: frozenset[str] = frozenset()) -> list[Exported]:
+    """Every step of `proof`, in order: exported, or the reason it is not. The steps in
+    `assume` keep their term-wise uses' claims at every member as premises (`Rules.step`)."""
+    exporter = ProofExport(proof, assume)
     out = []
     for report in reports:
         proved = proved_step(report)

@@ -12,6 +12,7 @@ disjunction) and replays each case. An induction is handed to `induction`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import replace
 
 import sympy
@@ -39,7 +40,7 @@ from verify.coq.statement import (
     comment,
     term_names,
 )
-from verify.coq.sums import named
+from verify.coq.sums import members, named
 from verify.coq.sums.termwise import derive, of_use, premise
 from verify.coq.sums.termwise import names as termwise_names
 from verify.coq.sums.vectorsums import declare_written
@@ -50,11 +51,19 @@ class Rules(Statements):
     """The proofs of direct steps and case splits, and the opening every proof shares."""
 
     def step(self, proved: ProvedStep) -> Exported:
-        """Export one proved step (or record why it cannot be)."""
+        """Export one proved step (or record why it cannot be).
+
+        A step with term-wise uses derives each used claim at every member from the used
+        step's theorem (`verify.coq.sums.members`) unless it is in `assume`; if the step
+        cannot be exported so, it is exported with those claims as premises instead."""
+        deriving = proved.step.id not in self.assume
         try:
-            exported = self._step(proved)
+            exported = self._step(proved, deriving)
         except (Unsupported, ExpressionError, KernelError) as error:
             exported = Exported(proved.step.id, None, reason=str(error))
+            if deriving and self.planned:  # the premises kept instead (else the first
+                with suppress(Unsupported, ExpressionError, KernelError):  # reason stands)
+                    exported = self._step(proved, False)
         exported.statement = proved.statement
         if exported.theorem is not None:
             exported.assumed = self.unexported(proved)
@@ -69,8 +78,9 @@ class Rules(Statements):
         return tuple(dict.fromkeys(
             s for s in used if (e := self.done.get(s)) is None or e.theorem is None))
 
-    def _step(self, proved: ProvedStep) -> Exported:
+    def _step(self, proved: ProvedStep, deriving: bool) -> Exported:
         step, st = proved.step, proved.statement
+        self.planned = False  # whether it derives a premise at every member (`step`)
         exists = tuple(getattr(st, "exists", ()))
         if set(exists) != set(proved.witness):
             raise Unsupported(f"the claim says some {', '.join(exists)} exist; the witness "
@@ -131,11 +141,14 @@ class Rules(Statements):
         variables = [v for v in self.variables(stated, split, naturals=naturals)
                      if v not in local]
         names = {h: f"hyp'{i}" for i, h in enumerate(hypotheses)}
+        derivations = self.derivations(termwise, (set(hypotheses) | derived_claims) - set(
+            termwise), variables, naturals) if deriving else {}
+        self.planned = bool(derivations)
         vectors = [v for v in variables if v in self.proof.names.vectors
                    and v not in self.proof.names.indexed]
         script = Script(self.proof, vectors, {h: n for h, n in names.items() if h not in termwise},
                         {g.obligation.judgement.claim: g for g in sides})
-        script.quantified = {h: names[h] for h in termwise}
+        script.quantified = {h: names[h] for h in termwise if h not in derivations}
         script.note_goals(proved.goals)
         script.by_case = {(g.obligation.label.partition(": sum rule")[0],
                            g.obligation.judgement.claim): g
@@ -143,8 +156,10 @@ class Rules(Statements):
         script.sums = any(has_atoms(Rel(f.expr, ">=", sympy.Integer(0), "")) for g in proved.goals
                           for f in (*g.obligation.judgement.hypotheses,
                                     g.obligation.judgement.claim))
-        intros = self.introduce(script, variables, naturals, list(names.values()),
-                                applications, derived_claims, vectors)
+        intros = self.introduce(script, variables, naturals,
+                                [n for h, n in names.items() if h not in derivations],
+                                applications, derived_claims, vectors,
+                                derivations={names[h]: d for h, d in derivations.items()})
         declare_written(script, (*hypotheses, st.claim))  # sums of vectors as written
         named.declare(script, step.named, proved.goals)  # sums of vectors named as vectors
         for relation, summation in termwise.items():  # each summed claim, re-derived
@@ -189,7 +204,8 @@ class Rules(Statements):
                                   "no source text to print)")
             return " ".join(parts)
 
-        body = "".join(f"{text(h)} ->\n    " for h in hypotheses)
+        premises = tuple(h for h in hypotheses if h not in derivations)
+        body = "".join(f"{text(h)} ->\n    " for h in premises)
         conclusion = text(st.claim)
         if exists:
             binders = self.binder(exists).removeprefix("forall ").removesuffix(",")
@@ -197,10 +213,27 @@ class Rules(Statements):
         statement = f"{self.binder(variables, naturals)}\n    {body}{conclusion}"
         out = (f"{header}Theorem {theorem} : {statement}.\nProof.\n"
                + "\n".join(script.lines) + "\nQed.\n")
-        return Exported(step.id, theorem, out, hypotheses=hypotheses,
+        return Exported(step.id, theorem, out, hypotheses=premises,
                         variables=tuple(variables), naturals=naturals, claim=st.claim,
                         exists=exists, printed=printed, instances=tuple(own),
-                        termwise=termwise)
+                        termwise=termwise, derived=frozenset(derivations))
+
+    def derivations(self, termwise: Mapping[Rel, Termwise], kept: Collection[Rel],
+                    variables: Sequence[str], naturals: frozenset[str]
+                    ) -> dict[Rel, members.Derivation]:
+        """The premises at every member (`termwise`) this step derives from their used
+        steps' theorems (`members.plan`; `kept` the relations its opening puts in context,
+        `variables` its binders, those in `naturals` bound as `nat`); any other stays a
+        premise, and its line says it is assumed."""
+        out = {}
+        bound = frozenset(variables)
+        for relation, summation in termwise.items():
+            try:
+                out[relation] = members.plan(relation, summation, self.done.get(summation.used),
+                                             kept, bound, naturals & bound)
+            except (Unsupported, KernelError):
+                continue  # stays a premise (and the line says so)
+        return out
 
     def termwise(self, step: Step, hypotheses: Sequence[Rel]) -> dict[Rel, Termwise]:
         """The premises stated as a used claim quantified over a set's members: the summed
@@ -230,7 +263,9 @@ class Rules(Statements):
                   premises: list[str], applications: Sequence[tuple[str, Mapping[str, object]]],
                   claims: set[Rel], zero_by: Sequence[str],
                   early: Callable[[dict[str, str], dict[str, str]], Collection[str]]
-                  | None = None) -> dict[str, str]:
+                  | None = None,
+                  derivations: Mapping[str, members.Derivation] | None = None
+                  ) -> dict[str, str]:
         """The opening of every exported proof (a direct step's, an induction lemma's): `intros`
         of its variables (a natural by a fresh `nat` name) and `premises`, the used theorems
         applied (`apply_uses`; a zero vector written by one of `zero_by`), then each natural
@@ -238,7 +273,8 @@ class Rules(Statements):
         `early` applies more theorems while the naturals are their `nat`s and returns those
         naturals a theorem applied after the opening takes: each keeps its equation `n = INR
         nat` (`Script.real_of`), since `clearbody` alone would make the two unrelated.
-        Returns each natural's `nat` name."""
+        `derivations` (by label) assert premises at every member among the applications
+        (`apply_uses`). Returns each natural's `nat` name."""
         intros = {v: f"nat'{i}" for i, v in enumerate(v for v in variables if v in naturals)}
         script.nat = dict(intros)
         script.emit("intros " + " ".join([intros.get(v, name(v)) for v in variables]
@@ -246,7 +282,7 @@ class Rules(Statements):
         in_proof = {n: f"(INR {nat})" for n, nat in intros.items()}
         self.apply_uses(script, applications, claims, intros,
                         lambda term, zero: self.coq_term(term, zero, zero_by, in_proof,
-                                                         intros))
+                                                         intros), derivations)
         kept = early(intros, in_proof) if early is not None else ()
         for natural, nat in intros.items():
             fact = script.new("natge")
@@ -268,19 +304,35 @@ class Rules(Statements):
     def apply_uses(self, script: Script,
                    applications: Sequence[tuple[str, Mapping[str, object]]],
                    claims: set[Rel], intros: dict[str, str],
-                   term: Callable[[object, str], str] | None = None) -> None:
+                   term: Callable[[object, str], str] | None = None,
+                   derivations: Mapping[str, members.Derivation] | None = None) -> None:
         """`pose proof` of each used theorem, instantiated with this step's names (a
         natural by its `nat`, before it is replaced by the real `INR t`), or with the terms
         of its substitution; an existential claim is destructed into its witness's names.
         A theorem is applied once its premises are in context (one may need another's
-        claim), until none is left to apply."""
+        claim), until none is left to apply; so is each of `derivations` asserted, a
+        premise at every member by its label (`members.Derivation.emit`): a used theorem
+        that still takes it as a premise is applied after it."""
         pending = list(applications)
-        while pending:
+        waiting = dict(derivations or {})
+        while pending or waiting:
+            progress = False
+            for label, derivation in list(waiting.items()):
+                if derivation.ready(script):
+                    derivation.emit(self.proof, script, label, intros)
+                    del waiting[label]
+                    progress = True
             left = []
             for used_id, substitution in pending:
                 if not self.apply(script, used_id, substitution, claims, intros, term):
                     left.append((used_id, substitution))
-            if len(left) == len(pending):
+            if not progress and len(left) == len(pending) and not left:
+                derivation = next(iter(waiting.values()))
+                missing = next((h.text for h in derivation.needs() if h not in script.hyps),
+                               "a premise")
+                raise Unsupported(f"deriving the claim of {derivation.termwise.used} at every "
+                                  f"member needs {missing!r}")
+            if not progress and len(left) == len(pending):
                 used_id, substitution = left[0]
                 used = self.done[used_id]
                 hypotheses = (self.substituted(used_id, substitution)[0] if substitution

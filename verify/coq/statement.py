@@ -175,9 +175,12 @@ class Exported:
     printed: Mapping[Rel, tuple[Rel, Mapping[str, object]]] = field(default_factory=dict)
     instances: tuple[tuple[str, Mapping[str, object]], ...] = ()
     statement: Statement | None = None  # the kernel's, full (set for every proved step)
-    #: premises stated as a used claim quantified over a set's members (`termwise`), each
-    #: by the summed claim it stands for; the proof derives that claim (a `Termwise`)
+    #: the summed claims of term-wise uses, each stated as the used claim quantified over a
+    #: set's members (a `Termwise`), from which the proof derives the summed claim: a
+    #: premise of the theorem, or, for those in `derived`, asserted in its proof and derived
+    #: from the used step's theorem (`verify.coq.sums.members`; then not in `hypotheses`)
     termwise: Mapping[Rel, Termwise] = field(default_factory=dict)
+    derived: frozenset[Rel] = frozenset()
     #: the steps used (plainly or by an instance) that are not exported: their claims stay
     #: premises of this theorem, assumed, not derived (red team 14 F4: the step read
     #: `checked` though the README says a plain use's claim is derived)
@@ -234,8 +237,11 @@ class Statements:
     """The statements of one proof's exported steps: which names each binds, which
     premises it states and how (`rules` and `induction` build the proofs on it)."""
 
-    def __init__(self, proof: Proof) -> None:
+    def __init__(self, proof: Proof, assume: frozenset[str] = frozenset()) -> None:
         self.proof = proof
+        #: steps whose term-wise uses' claims at every member stay premises of their
+        #: theorems, not derived (`Rules.step`): coqc rejected their derivation
+        self.assume = assume
         self.done: dict[str, Exported] = {}
         self.summed: dict[Rel, Termwise] = {}  # each term-wise use's summed claim, so far
 

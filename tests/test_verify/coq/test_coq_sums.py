@@ -22,7 +22,7 @@ from coq_preamble import compiles as coqc_compiles
 
 from proofs.library import load_builtin
 from proofs.proof_file import parse_proof
-from verify.coq import AT_EVERY_MEMBER, NOT_RUN, export_and_check, lines
+from verify.coq import NOT_RUN, export_and_check, lines
 from verify.coq.build import LOGICAL
 from verify.coq.preamble import PREAMBLE
 from verify.proof_checker import check_proof
@@ -643,9 +643,9 @@ def test_a_sum_in_an_inductions_base_or_update_compiles_and_false_variants_do_no
 
 # finite-sums (issue 31.1): Cauchy–Schwarz for two vectors with their norms as scalars, and
 # Cauchy–Schwarz for sums. Coq re-checks each step in full: the pair's inequality, and the
-# sum from Lagrange's term for every pair of members, a premise of its theorem, the sum over
-# S x S derived in the proof (tests/test_verify/coq/sums/test_coq_termwise.py; docs/coq.md, *Finite
-# sums*).
+# sum from Lagrange's term for every pair of members, derived in the proof from
+# lagrange-term's theorem at each pair, the sum over S x S derived from it
+# (tests/test_verify/coq/sums/test_coq_termwise.py; docs/coq.md, *Finite sums*).
 FINITE_SUMS = ("lagrange-term", "cauchy-schwarz", "pair-cauchy-schwarz")
 
 
@@ -656,20 +656,19 @@ def test_finite_sums_compile_and_false_variants_do_not(tmp_path: Path) -> None:
                                                    if s.id in FINITE_SUMS), theorem="")
     report = check_proof(proof)
     run = export_and_check(tmp_path, [("finite-sums", proof, report.steps)])
-    # the sum's theorem assumes no sum (it once took the summed claim as a premise and said
-    # `checked, assuming 1 used claim(s) summed term-wise`): Lagrange's term for each pair,
-    # a premise not derived from lagrange-term's theorem, and the line says so (newcomer 31
-    # F8: it said plain `checked`)
-    assert {step: run.results[("finite-sums", step)] for step in FINITE_SUMS} == {
-        "lagrange-term": "checked", "pair-cauchy-schwarz": "checked",
-        "cauchy-schwarz": "checked" + AT_EVERY_MEMBER.format(steps="lagrange-term")}
+    # the sum's theorem assumes nothing (it once took the summed claim as a premise and said
+    # `checked, assuming 1 used claim(s) summed term-wise`; then Lagrange's term for each
+    # pair, and said `checked, assuming the claim of lagrange-term at every member ...`):
+    # that term is derived from lagrange-term's theorem at each pair (newcomer 31 F8)
+    assert {step: run.results[("finite-sums", step)] for step in FINITE_SUMS} == dict.fromkeys(
+        FINITE_SUMS, "checked")
     assert "coq: 3/3 steps checked by coqc in " in lines(run)[-1]
-    assert "term-wise sum" not in lines(run)[-1]
-    assert ", 1 assuming a used claim at every member of a sum (" in lines(run)[-1]
+    assert "assuming" not in lines(run)[-1]
     text = (tmp_path / "finite_sums.v").read_text()
-    assert ("(forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat N))%Z)%Z -> forall z'1 : Z, "
-            "(((1))%Z <= z'1 <= ((Z.of_nat N))%Z)%Z -> ((((a (IZR z'0)) * (b (IZR z'1))) + "
-            "(- ((a (IZR z'1)) * (b (IZR z'0))))) ^ 2) >= 0) ->") in text
+    assert ("  assert (hyp'0 : (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat nat'0))%Z)%Z -> "
+            "forall z'1 : Z, (((1))%Z <= z'1 <= ((Z.of_nat nat'0))%Z)%Z -> ((((a (IZR z'0)) * "
+            "(b (IZR z'1))) + (- ((a (IZR z'1)) * (b (IZR z'0))))) ^ 2) >= 0)).\n") in text
+    assert "refine (step_lagrange_term (IZR z'0) (IZR z'2) a b)." in text
     assert compile_inner_product(tmp_path, COQC).returncode == 0  # type: ignore[arg-type]
 
     def compiles(source: str) -> bool:

@@ -7,9 +7,10 @@ set's filters hold: `sum(g) >= 0` for a claim `g >= 0` or `g > 0` (a strict clai
 reading (split by linearity into coefficients free of `j` times canonical sums). Several sums
 in a row (`sum = ["l in M", "j in M"]`) are one level each, the first innermost.
 
-The exported theorem does not assume that sum. It takes the used claim as written,
-quantified over the members: `forall z : Z, (lo <= z <= hi)%Z -> filters(IZR z) -> ... ->
-claim(IZR z, ...)` (outermost level first, each filter as the set states it), and derives the
+The exported theorem does not assume that sum. It states the used claim as written,
+quantified over the members (derived from the used step's theorem, below, or a premise):
+`forall z : Z, (lo <= z <= hi)%Z -> filters(IZR z) -> ... -> claim(IZR z, ...)` (outermost
+level first, each filter as the set states it), and derives the
 kernel's summed claim inside its proof, level by level from the innermost: the raw sum
 `zsum lo hi (fun x => ind(F1 x) * ... * g x)` is `>= 0` (`= 0`) by `zsum_ge` (`zsum_eq0`),
 each member's term by the indicators' lemmas (`ind_ge_nonneg`, ...: where a filter fails the
@@ -18,9 +19,10 @@ then the raw sum equals the kernel's canonical reading by `zsum_combine` (`linea
 canonical sum split off at a time, pointwise by `ring`, each family member and indicator of a
 canonical sum first read as the raw sum's: the same term, its index printed in another order)
 and `zsum_zero`. Every lemma is in the preamble, proved by induction on the length of the
-range. The premise itself is not derived from the used step's theorem (a plain use's claim
-is, by applying it): it is the kernel's instance of the used claim at each member, and the
-README says so.
+range. The premise itself is derived from the used step's theorem applied at each member
+(`members`), as a plain use's claim is by applying it, so the theorem is closed over it;
+where that cannot be done, or coqc rejects it, it stays a premise of the theorem and the
+step's line says so (`verify.coq.AT_EVERY_MEMBER`).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from verify.coq.sums import linear
 from verify.kernel import KernelError, Rel, Statement, atoms, summed
 from verify.kernel.algebra import normal_form
 
-__all__ = ["Termwise", "derive", "names", "of_use", "premise"]
+__all__ = ["Termwise", "derive", "fact_ratio", "names", "of_use", "premise"]
 
 
 def of_use(stated: Statement, use: Use, proof: Proof) -> tuple[Rel, Termwise]:
@@ -69,8 +71,9 @@ def _written(proof: Proof, relation: Rel, real: Mapping[str, str],
 
 def premise(proof: Proof, termwise: Termwise, real: Mapping[str, str],
             nat: Mapping[str, str]) -> str:
-    """The theorem's premise in place of the summed claim: the claim as written for every
-    member of every level (outermost first), each index an integer `z'k`."""
+    """The proposition in place of the summed claim (the theorem's premise, or asserted in
+    its proof: `members`): the claim as written for every member of every level (outermost
+    first), each index an integer `z'k`."""
     real = dict(real)
     out = "("
     for k, level in enumerate(reversed(termwise.levels)):
@@ -103,7 +106,7 @@ class _Plan:
     terms: tuple[tuple[sympy.Expr, sympy.Symbol], ...]
 
 
-def _ratio(target: sympy.Expr, relation: Rel) -> Fraction:
+def fact_ratio(target: sympy.Expr, relation: Rel) -> Fraction:
     """The nonzero rational r with r * gap(relation) == target, where `target` is the
     relation's fact up to a constant factor."""
     gap = sympy.expand(gap_of(relation))
@@ -119,7 +122,7 @@ def _gives(p: sympy.Expr, kind: str, written: Rel) -> Fraction | None:
     if kind != normal_form(written, written.text)[0].kind:
         return None
     try:
-        ratio = _ratio(p, written)
+        ratio = fact_ratio(p, written)
     except Unsupported:
         return None
     return ratio if ratio > 0 or kind == "==" else None
@@ -129,7 +132,7 @@ def _plans(termwise: Termwise, summed_claim: Rel) -> tuple[str, list[_Plan]]:
     """The claim's kind and each level's `_Plan`, innermost first, recomputed with the
     kernel's own constructors; refused unless the last total is the kernel's summed claim."""
     fact, conditions = normal_form(termwise.claim, termwise.claim.text)
-    if conditions or (_ratio(fact.expr, termwise.claim) < 0 and fact.kind != "=="):
+    if conditions or (fact_ratio(fact.expr, termwise.claim) < 0 and fact.kind != "=="):
         raise Unsupported("a summed claim that divides, or is not its fact")
     body, plans = fact.expr, []
     for level in termwise.levels:
@@ -241,7 +244,7 @@ class _Deriver:
         label = self.script.new("m")
         self.emit(f"pose proof ({self.premise} {' '.join(args)}) as {label}.")
         g = normal_form(claim, claim.text)[0].expr
-        ratio = _ratio(g, claim)  # positive, or an equality's (`_plans`)
+        ratio = fact_ratio(g, claim)  # positive, or an equality's (`_plans`)
         a, _op, b = _written(self.proof, claim, member, self.script.nat)
         f = constant(abs(ratio))
         lemma = HYP_LEMMA[claim.op] if ratio > 0 else "fact_eq_rev"

@@ -2,10 +2,13 @@
 claim summed over a range or a set states the used claim as written, quantified over the
 members (`forall z : Z, (lo <= z <= hi)%Z -> filters -> claim`), and its proof derives the
 kernel's summed claim from the preamble's lemmas (`zsum_ge`, `zsum_eq0`, the indicators'
-cases, `zsum_combine`, `zsum_zero`), so `checked` assumes no sum, only the used claim at
-every member (not derived from the used step's theorem, and the line says so). The exported theorems
-compile; false variants (the premise over a smaller range or set than the sum, a strict sum
-over a possibly empty range) do not: the first in every run, all with `-m slow`."""
+cases, `zsum_combine`, `zsum_zero`), so `checked` assumes no sum. The used claim at every
+member is derived too, from the used step's theorem applied at each member
+(`verify.coq.sums.members`), so the theorem is closed over it and says plain `checked`; it
+was a premise, and said so (newcomer 31 F8). Exported with that premise (the fallback: a
+derivation the export cannot make, or coqc rejects), the theorems compile; false variants
+(the premise over a smaller range or set than the sum, a strict sum over a possibly empty
+range) do not: the first in every run, all with `-m slow`."""
 
 from __future__ import annotations
 
@@ -20,7 +23,6 @@ from coq_preamble import compiles as coqc_compiles
 
 from proofs.proof_file import parse_proof
 from verify.coq import (
-    AT_EVERY_MEMBER,
     SUMMED,
     _summed_premises,
     _termwise_premises,
@@ -144,13 +146,32 @@ FALSE_TERMWISE = (
 
 
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str], list[str]]:
+def checked() -> tuple[object, list[object]]:
     proof = parse_proof(TERMWISE, "termwise.toml")
     report = check_proof(proof, store=None, budget=BUDGETS["small"])
     assert report.status == "proved"
+    return proof, report.steps
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory, checked: tuple[object, list[object]]
+             ) -> tuple[Path, dict[str, str], list[str]]:
+    """termwise.v as exported, each premise at every member derived, compiled."""
     directory = tmp_path_factory.mktemp("coq")
-    run = export_and_check(directory, [("termwise", proof, report.steps)])
+    run = export_and_check(directory, [("termwise", *checked)])  # type: ignore[list-item]
     return directory, run.for_proof("termwise"), lines(run)
+
+
+@pytest.fixture(scope="module")
+def premised(tmp_path_factory: pytest.TempPathFactory, checked: tuple[object, list[object]]
+             ) -> Path:
+    """termwise.v exported with every premise at every member kept (the fallback), not
+    compiled: the summation alone, which the false variants break."""
+    directory = tmp_path_factory.mktemp("coq")
+    steps = [s.step.id for s in checked[1]]  # type: ignore[attr-defined]
+    export_and_check(directory, [("termwise", *checked)],  # type: ignore[list-item]
+                     compile=False, assume=[("termwise", s) for s in steps])
+    return directory
 
 
 def test_the_preamble_proves_the_term_wise_lemmas_without_an_axiom() -> None:
@@ -163,10 +184,8 @@ def test_the_preamble_proves_the_term_wise_lemmas_without_an_axiom() -> None:
     assert "0 < zsum" not in PREAMBLE
 
 
-def test_a_term_wise_premise_is_the_used_claim_for_every_member(
-        exported: tuple[Path, dict[str, str], list[str]]) -> None:
-    directory, _, _ = exported
-    text = (directory / "termwise.v").read_text()
+def test_a_term_wise_premise_is_the_used_claim_for_every_member(premised: Path) -> None:
+    text = (premised / "termwise.v").read_text()
     assert (SUM_THEOREM + " ->\n    (c * (zsum ((1))%Z ((Z.of_nat N))%Z (fun j'1 => "
             "((y j'1) ^ 2)))) >= 0.") in text
     # a set's filter as written, for each member; two levels, the outer index first
@@ -186,24 +205,46 @@ def test_a_term_wise_premise_is_the_used_claim_for_every_member(
     assert "Admitted" not in text and "nra" not in text
 
 
-def _assuming(used: str) -> str:
-    """A term-wise step's line: checked, its premise (`used`'s claim at every member) not
-    derived from `used`'s theorem in Coq (newcomer 31 F8: it said plain `checked`)."""
-    return "checked" + AT_EVERY_MEMBER.format(steps=used)
+# `sum`'s closed theorem and its proof's first lines: the premise at every member asserted
+# and proved by `member`'s theorem at each member, with `c >= 0` (the kept hypothesis)
+CLOSED_SUM = (
+    "Theorem step_sum : forall (N : nat) (c j : R) (y : R -> R),\n    c >= 0 ->\n"
+    "    (c * (zsum ((1))%Z ((Z.of_nat N))%Z (fun j'1 => ((y j'1) ^ 2)))) >= 0.\nProof.\n"
+    "  intros nat'0 c j y hyp'0.\n"
+    "  assert (hyp'1 : (forall z'0 : Z, (((1))%Z <= z'0 <= ((Z.of_nat nat'0))%Z)%Z -> "
+    "(c * ((y (IZR z'0)) ^ 2)) >= 0)).\n  {\n    intros z'0 hz'1.\n"
+    "    refine (step_member c (IZR z'0) y hyp'0).\n  }\n")
+
+
+def test_a_term_wise_premise_is_derived_from_the_used_theorem(
+        exported: tuple[Path, dict[str, str], list[str]]) -> None:
+    text = (exported[0] / "termwise.v").read_text()
+    assert CLOSED_SUM in text
+    # no theorem takes a claim at every member as a premise: each proof derives it
+    statements = re.findall(r"Theorem .*?Proof\.", text, re.S)
+    assert len(statements) == 11 and not any("forall z'0" in s for s in statements)
+    # a membership premise of the used theorem from the bounds and the filter as written
+    filtered = text[text.index("Theorem step_sum_filtered"):]
+    filtered = filtered[:filtered.index("Qed.")]
+    assert "refine (step_member_filtered nat'0 c (IZR z'0) y _ _ _ hyp'0)." in filtered
+    assert "(IZR_le _ _ (proj1 hz'1))" in filtered and "(IZR_le _ _ (proj2 hz'1))" in filtered
+    # two levels: the outer index is the used step's `j`, the inner its `l`
+    assert "refine (step_member_pair c (IZR z'0) (IZR z'2) y hyp'0)." in text
+    # a step that applies `sum`'s theorem derives its own copy and applies it without
+    uses = text[text.index("Theorem step_uses_sum"):]
+    assert "pose proof (step_sum nat'0 c j y hyp'0) as use'2." in uses
+    assert "Admitted" not in text and "nra" not in text
 
 
 @needs_coqc
-def test_term_wise_steps_are_checked_assuming_no_sum_but_the_claim_at_each_member(
+def test_term_wise_steps_are_checked_with_the_claim_at_each_member_derived(
         exported: tuple[Path, dict[str, str], list[str]]) -> None:
+    # each theorem is closed: coqc checked the premise at every member from the used step's
+    # theorem, so `checked` assumes nothing (newcomer 31 F8: it assumed, and said so)
     _, results, report = exported
-    members = ("member", "member-strict", "member-filtered", "member-pair",
-               "member-pair-index")
-    assert results == {**dict.fromkeys(members, "checked"),
-                       **{m.replace("member", "sum"): _assuming(m) for m in members},
-                       "uses-sum": _assuming("member")}  # sum's premise, stated again
+    assert set(results.values()) == {"checked"}, results
     assert report[-1].startswith("coq: 11/11 steps checked by coqc in ")
-    assert "term-wise sum" not in report[-1]  # no summed claim is a premise
-    assert ", 6 assuming a used claim at every member of a sum (" in report[-1]
+    assert "assuming" not in report[-1]
 
 
 def _compiles_but_not(directory: Path, variants: tuple[tuple[str, str, str], ...],
@@ -233,16 +274,28 @@ def _compiles_but_not(directory: Path, variants: tuple[tuple[str, str, str], ...
 
 
 @needs_coqc
-def test_the_term_wise_theorems_compile_and_a_false_one_does_not(
-        exported: tuple[Path, dict[str, str], list[str]]) -> None:
-    _compiles_but_not(exported[0], FALSE_TERMWISE[:1])
+def test_the_term_wise_theorems_compile_and_a_false_one_does_not(premised: Path) -> None:
+    _compiles_but_not(premised, FALSE_TERMWISE[:1])
 
 
 @pytest.mark.slow
 @needs_coqc
-def test_the_term_wise_theorems_compile_and_no_false_variant_does(
+def test_the_term_wise_theorems_compile_and_no_false_variant_does(premised: Path) -> None:
+    _compiles_but_not(premised, FALSE_TERMWISE, control=True)
+
+
+@pytest.mark.slow
+@needs_coqc
+def test_a_derived_premise_needs_the_used_theorems_premises(
         exported: tuple[Path, dict[str, str], list[str]]) -> None:
-    _compiles_but_not(exported[0], FALSE_TERMWISE, control=True)
+    # with its premise `sum` holds without `c >= 0` (the control above); derived from
+    # `member`'s theorem, which needs it, it does not: the derivation is no formality
+    directory = exported[0]
+    text = (directory / "termwise.v").read_text()
+    alone = text[:text.index("(* uses-sum:")]
+    assert compile_inner_product(directory).returncode == 0  # type: ignore[arg-type]
+    assert not coqc_compiles(directory, "termwise.v", alone.replace(  # type: ignore[arg-type]
+        CLOSED_SUM, CLOSED_SUM.replace("c >= 0", "c = c")), COQC)
 
 
 def test_a_sum_still_assumed_is_reported_and_a_derived_one_is_not() -> None:
@@ -255,6 +308,11 @@ def test_a_sum_still_assumed_is_reported_and_a_derived_one_is_not() -> None:
     derived = Exported("s", "step_s", hypotheses=(plain, summed),
                        termwise={summed: Termwise("member", plain, ())})
     assert _summed_premises(derived) == ""
+    # nor for one derived from `member`'s theorem (no longer a premise of the theorem)
+    closed = Exported("s", "step_s", hypotheses=(plain,),
+                      termwise={summed: Termwise("member", plain, ())},
+                      derived=frozenset({summed}))
+    assert _summed_premises(closed) == "" and _termwise_premises(closed) == ""
     # but the claim at every member is a premise, not derived from `member`'s theorem
     assert _termwise_premises(derived) == (
         ", assuming the claim of member at every member of the sum (a premise of this "
@@ -313,8 +371,9 @@ def test_an_induction_between_keeps_the_term_wise_premises_of_later_steps(
     run = export_and_check(tmp_path, [("between", proof, report.steps)], compile=COQC is not None)
     text = (tmp_path / "between.v").read_text()
     after = text[text.index("Theorem step_after"):]
-    assert "(forall z'0 : Z," in after[:after.index("Proof.")]  # the quantified premise
+    proof = after[after.index("Proof."):after.index("Qed.")]
+    assert "(forall z'0 : Z," in proof  # the quantified premise, derived
+    assert "refine (step_member u x nat'0 g (IZR z'0) y _ _ _)." in proof
     assert "summed over" not in after[:after.index("Proof.")]
     if COQC is not None:
-        assert run.for_proof("between") == {"member": "checked", "summed": _assuming("member"),
-                                             "ind": "checked", "after": _assuming("member")}
+        assert set(run.for_proof("between").values()) == {"checked"}
