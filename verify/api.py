@@ -14,7 +14,7 @@ gathers them (`verify.check_run` and friends load from here, lazily). See docs/a
 """
 
 from collections.abc import Mapping, Sequence
-from os import PathLike
+from os import PathLike, fsdecode
 
 from verify.audit.job import Audit, run_audit
 from verify.runs.plugin import Algorithm, Plugin, PluginFault, plugins
@@ -42,8 +42,8 @@ from verify.testing.check_run import (
 from verify.testing.sklearn_adapter import sklearn_fit
 
 
-def audit_proofs(*proofs: str | PathLike[str],
-                 data: Sequence[str | PathLike[str]] | str | PathLike[str] = (),
+def audit_proofs(*proofs: str | bytes | PathLike[str],
+                 data: Sequence[str | bytes | PathLike[str]] | str | bytes | PathLike[str] = (),
                  budget: str = "default", seed: int = 0, jobs: int = 1,
                  algorithms: Mapping[str, Algorithm] | Sequence[str | Plugin] | str | Plugin
                  | None = None) -> Audit:
@@ -60,17 +60,30 @@ def audit_proofs(*proofs: str | PathLike[str],
 
     One data file or one `--algorithm` text may be given alone, not in a list: a string is
     a sequence of characters, and `data="my.csv"` audited `m`, `y`, `.`, ... as six files
-    (red team 30), each error naming a `--data` option the caller never wrote."""
+    (red team 30), each error naming a `--data` option the caller never wrote. A path in
+    bytes is a path as `open` takes it (`b"my.csv"` was read as the numbers 109, 121, ...,
+    "--data 109: no such file", red team 31); anything else raises TypeError naming it."""
     from verify.numeric.algorithms import BUILT_IN
 
-    if isinstance(data, (str, PathLike)):
+    if isinstance(data, (str, bytes, PathLike)):
         data = [data]
     if isinstance(algorithms, (str, Plugin)):
         algorithms = [algorithms]
     given = plugins(dict(algorithms) if isinstance(algorithms, Mapping) else algorithms,
                     BUILT_IN)
-    return run_audit([str(p) for p in proofs], data=[str(d) for d in data], budget=budget,
+    return run_audit([_path(p, "a proof") for p in proofs],
+                     data=[_path(d, "a data file") for d in data], budget=budget,
                      seed=seed, jobs=jobs, algorithms=given)
+
+
+def _path(value: object, what: str) -> str:
+    """A proof or data file named as `audit_proofs` takes it: text, a path object or bytes
+    (decoded as the file system does); TypeError for anything else, which `str()` turned
+    into a name no caller wrote (`3`, `b'x.csv'`)."""
+    if isinstance(value, (str, bytes, PathLike)):
+        return fsdecode(value)
+    raise TypeError(f"audit_proofs: {what} is named by a str, bytes or os.PathLike, not "
+                    f"{type(value).__name__} {value!r}")
 
 
 __all__ = [

@@ -315,7 +315,7 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
         rule = kernel.Induction(
             step.rule.variable, terms(dict(step.rule.base)), terms(dict(step.rule.step)),  # type: ignore[arg-type]
             _update_as_used(tuple(relation(h) for h in step.rule.hypotheses),
-                            step.rule.variable, uses),
+                            step.rule.variable, uses, _first_reading(proof, step)),
             frozenset(step.rule.constants),
             None if split is None else kernel.Cases(_canonical(split.on),
                                                     split.zero_case, split.text),
@@ -342,26 +342,59 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     return replace(seq, sums=found) if found else seq
 
 
-def _update_as_used(update: tuple[kernel.Rel, ...], variable: str, uses: Sequence[Used]
-                    ) -> tuple[kernel.Rel, ...]:
-    """An induction's update facts for the kernel: `update`, or, when an induction it uses
-    (over the same counter) has the same facts in another order or spelling, that one's as
-    the kernel read them (`Statement.over`). The kernel carries an invariant between
-    inductions over the same runs, comparing their update facts as given and in order, so
-    `"d>=1"` beside `"d >= 1"` made another induction, its claim a hypothesis refused as one
-    mentioning the iteration (red team 29 F7). Compared here as sets of exact polynomial
-    facts (`normal_form`), they are the same runs, and the kernel is handed one reading; a
-    fact that divides is compared as written (its normal form holds only under conditions,
-    which two spellings may read differently). The first such induction used gives them."""
+def _update_as_used(update: tuple[kernel.Rel, ...], variable: str, uses: Sequence[Used],
+                    first: tuple[kernel.Rel, ...] | None = None) -> tuple[kernel.Rel, ...]:
+    """An induction's update facts for the kernel: `update`, or, when an induction over the
+    same runs earlier in the proof (`first`, `_first_reading`) or one it uses (over the same
+    counter) has the same facts in another order or spelling, that one's as the kernel read
+    them (`Statement.over`). The kernel carries an invariant between inductions over the
+    same runs, comparing their update facts as given and in order, so `"d>=1"` beside `"d >=
+    1"` made another induction, its claim a hypothesis refused as one mentioning the
+    iteration (red team 29 F7). Compared here as sets of exact polynomial facts
+    (`normal_form`), they are the same runs, and the kernel is handed one reading; a fact
+    that divides is compared as written (its normal form holds only under conditions, which
+    two spellings may read differently). The first such induction in the proof gives them,
+    so that every induction over those runs is handed the same reading: taken from the first
+    one USED, a step using `a` (`d>=1`) and `b` (`d >= 1`) carried a's runs only, and was
+    refused as bad input, b said to be over other runs (red team 31 B4)."""
     mine = _exact_facts(update)
     if mine is None:
         return update
+    if first is not None and first != update and _exact_facts(first) == mine:
+        return first
     for used in uses:
         over = (used if isinstance(used, kernel.Statement) else used.statement).over
         if (over is not None and over[0] == variable and over[3] != update
                 and _exact_facts(over[3]) == mine):  # type: ignore[arg-type]
             return tuple(over[3])  # type: ignore[arg-type]
     return update
+
+
+def _first_reading(proof: Proof, step: Step) -> tuple[kernel.Rel, ...] | None:
+    """The update facts, as written, of the first induction of `proof` (in file order, `step`
+    or one before it) over the same counter, start, update and constants as the induction
+    `step` whose facts are the same exact relations (`_exact_facts`), or None: each
+    induction of such a family is handed its reading (`_update_as_used`)."""
+    rule = step.rule
+    assert isinstance(rule, Induction)
+    runs = (rule.variable, dict(rule.base), dict(rule.step), frozenset(rule.constants))
+    mine: frozenset[object] | None = None
+    for other in proof.steps:
+        if other.id == step.id:
+            return None
+        theirs = other.rule
+        if not isinstance(theirs, Induction) or (
+                theirs.variable, dict(theirs.base), dict(theirs.step),
+                frozenset(theirs.constants)) != runs:
+            continue
+        if mine is None:
+            mine = _exact_facts(tuple(relation(h) for h in rule.hypotheses))
+            if mine is None:
+                return None
+        written = tuple(relation(h) for h in theirs.hypotheses)
+        if _exact_facts(written) == mine:
+            return written
+    return None
 
 
 def _exact_facts(update: Sequence[kernel.Rel]) -> frozenset[object] | None:

@@ -51,7 +51,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, reduce
+from functools import cache, cached_property, reduce
 from itertools import chain
 from math import gcd, lcm
 from operator import add, mul
@@ -266,7 +266,32 @@ def scaled_dataset(rows: Sequence[Sequence[int]], scale: int, y: Sequence[int],
     flat = list(chain.from_iterable(rows))
     if scale < 1 or gcd(scale, *flat) != 1:
         raise ValueError(f"{scale} is not the least common denominator of these rows")
+    return _scaled(rows, scale, max(map(abs, flat), default=0), y, name)
+
+
+def least_dataset(rows: Sequence[Sequence[int]], common: int, y: Sequence[int],
+                  name: str) -> Dataset:
+    """The dataset of the examples `rows[i] / common`, integer rows over any positive
+    common denominator, brought to their least one (`common` and every entry divided by
+    their gcd), as `scaled_dataset` makes it: the one reduction the generators (planted,
+    tight, the adversary) each made before `scaled_dataset`, whose check then took the
+    same gcd over every entry again (a tenth of an adversary game of b = 30 rounds, ~1800
+    big integers)."""
+    if common < 1:
+        raise ValueError(f"the common denominator must be positive, not {common}")
+    flat = list(chain.from_iterable(rows))
+    g = gcd(common, *flat)
     top = max(map(abs, flat), default=0)
+    if g > 1:  # g divides every entry: the largest magnitude over g is the reduced one's
+        rows = [[v // g for v in row] for row in rows]
+        common, top = common // g, top // g
+    return _scaled(rows, common, top, y, name)
+
+
+def _scaled(rows: Sequence[Sequence[int]], scale: int, top: int, y: Sequence[int],
+            name: str) -> Dataset:
+    """`scaled_dataset` of rows over their least common denominator `scale`, the largest
+    magnitude among them `top`."""
     table = np.array(rows, dtype=np.int64 if top < 2**63 else object)
     if table.ndim != 2 or table.size == 0:
         raise DataError("empty data: no examples", source=name)
@@ -531,16 +556,16 @@ class Problem:
     @classmethod
     def of_form(cls, form: IntegerForm, conventions: Conventions) -> Problem:
         """The run of `conventions` on examples already in integer form."""
-        step = conventions.eta / form.scale
         if conventions.w0 is None:  # the zero start: no pass over a wide iterate's zeros
             # the largest rational dividing the one positive `step` into an integer is
             # `step` itself (`_rational_gcd([step])`), so E is 1
-            unit, W0 = step, (0,) * form.d
-        else:
-            w0 = conventions.initial(form.d)
-            unit = _rational_gcd([step, *(v for v in w0 if v)])
-            W0 = tuple(int(v / unit) for v in w0)
-        E = step / unit if unit is not step else Fraction(1)
+            return cls(form, form.signed(), _thresholds(conventions, form.y),
+                       (0,) * form.d, 1, _step(conventions.eta, form.scale))
+        step = conventions.eta / form.scale
+        w0 = conventions.initial(form.d)
+        unit = _rational_gcd([step, *(v for v in w0 if v)])
+        W0 = tuple(int(v / unit) for v in w0)
+        E = step / unit
         assert E.denominator == 1
         return cls(form, form.signed(), _thresholds(conventions, form.y), W0, int(E), unit)
 
@@ -570,12 +595,42 @@ class Problem:
                       for v in values])
 
 
+def _step(eta: Fraction, scale: int) -> Fraction:
+    """`eta / scale`, the unit of a run from the zero start (`Problem.of_form`), remembered
+    per learning rate and scale (`STEPS` of them): a campaign's thousands of small runs
+    share a few of each, and a Fraction's division and normalisation were a sixth of
+    making such a run's `Problem`. Fractions are immutable, so one serves every run."""
+    key = (eta.numerator, eta.denominator, scale)
+    found = _STEPS.get(key)
+    if found is None:
+        if len(_STEPS) >= STEPS:
+            _STEPS.clear()
+        found = _STEPS[key] = eta / scale
+    return found
+
+
+#: The most units `_step` remembers (then it starts again).
+STEPS = 1024
+_STEPS: dict[tuple[int, int, int], Fraction] = {}
+
+
 def _thresholds(conventions: Conventions, y: np.ndarray) -> np.ndarray:
     """`Problem.q`: per example, 1 when a zero margin updates its label `y`, else 0."""
-    plus, minus = (int(conventions.updates_at_zero(label)) for label in (1, -1))
+    plus, minus = (_at_zero(conventions.rule, conventions.sign_zero)
+                   if type(conventions) is Conventions else
+                   (int(conventions.updates_at_zero(label)) for label in (1, -1)))
     if plus == minus:  # both labels alike, unless the rule is "mistake" with sign(0) = +-1
         return np.full(len(y), plus, dtype=np.int64)
     return np.where(y == 1, plus, minus).astype(np.int64)
+
+
+@cache
+def _at_zero(rule: str, sign_zero: int) -> tuple[int, int]:
+    """Whether a zero margin updates label +1 and label -1 (1 or 0) under `rule` and
+    `sign_zero` (`Conventions.updates_at_zero`, which reads only these two), once per pair:
+    asked for every run's `Problem` (a subclass, which may rule otherwise, is asked itself)."""
+    conventions = Conventions(rule, sign_zero)
+    return int(conventions.updates_at_zero(1)), int(conventions.updates_at_zero(-1))
 
 
 def _rational_gcd(values: Sequence[Fraction]) -> Fraction:

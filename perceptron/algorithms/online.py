@@ -323,7 +323,8 @@ def run_trace(data: Dataset, conventions: Conventions = DEFAULT, *,
                  and max_epochs <= BLOCK_RECORD // max(n, 1))
     if not (small or one_block):
         return traced_run(data, conventions, max_epochs=max_epochs)[1]  # type: ignore[return-value]
-    conventions.initial(d)  # checks the length of w0, as `OnlineRun`
+    if conventions.w0 is not None:  # the zero start has length d: nothing to check
+        conventions.initial(d)  # checks the length of w0, as `OnlineRun`
     problem = Problem.build(data, conventions)
     if small:
         indices, epochs = _small_trace(problem, max_epochs)

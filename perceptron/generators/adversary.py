@@ -31,7 +31,6 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from itertools import chain
 from math import gcd, isqrt, lcm
 
 from perceptron.dataset import Dataset, Vector
@@ -289,14 +288,14 @@ class OnlineAdversary:
 
         The coordinates are integers: `P` as numerators `Pn` over one denominator `Pd`, each
         example as numerators over its own denominator, all brought to their least common
-        denominator at the end (`perceptron.algorithms.fast.scaled_dataset`, which makes one
+        denominator at the end (`perceptron.algorithms.fast.least_dataset`, which makes one
         Fraction per distinct value and keeps this integer form for the engine), and so are
         the round's few scalars (`_integer_step`; `a` as rounds of gamma, `s` and
         `||w_perp||^2` as reduced numerators and denominators). The same exact sequence as
         a Fraction per product and scalar (a test replays that), which was most of a game's
         time: `x` has a coordinate per earlier round, so a game of b rounds made about
         b^2 / 2 products and their gcds, and each round a dozen scalar Fractions."""
-        from perceptron.algorithms.fast import scaled_dataset
+        from perceptron.algorithms.fast import least_dataset
 
         rounds = 0  # a = rounds * gamma
         perp_num, perp_den = 0, 1  # ||w_perp||^2, reduced
@@ -381,11 +380,7 @@ class OnlineAdversary:
             if fresh:
                 row[start:start + len(fresh)] = [v * up for v in fresh]
             rows.append(row)
-        g = gcd(total, *chain.from_iterable(rows))
-        if g > 1:
-            rows = [[v // g for v in row] for row in rows]
-            total //= g
-        data = scaled_dataset(rows, total, labels,
+        data = least_dataset(rows, total, labels,
                               f"adversary(R2={self.R2},gamma={self.gamma},seed={self.seed})")
         u = (Fraction(1), *(_ZERO,) * (dimension - 1))
         return AdversarialSequence(data, u, self.gamma, self.R2)

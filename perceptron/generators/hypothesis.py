@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import gcd, lcm
+from math import lcm
 from operator import mul
 from typing import TYPE_CHECKING
 
@@ -76,10 +76,10 @@ def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N,
 
     Each coordinate is drawn as a numerator and a denominator (`Cells`; u's denominators are
     1), and the data are made of those integers over their least common denominator
-    (`perceptron.algorithms.fast.scaled_dataset`: the Fractions made only if read, the
+    (`perceptron.algorithms.fast.least_dataset`: the Fractions made only if read, the
     integer form handed to the engine): the same dataset as a Fraction per coordinate,
     which were most of a planted scenario's cost and which a campaign's runs never read."""
-    from perceptron.algorithms.fast import scaled_dataset
+    from perceptron.algorithms.fast import least_dataset
 
     dim = draw(1, max_dim)
     u = [p for p, _ in _cells(draw, dim, 3, 1)]
@@ -103,12 +103,9 @@ def planted(draw: Draw, *, max_dim: int = MAX_DIM, max_n: int = MAX_N,
     labels = tuple((value > 0) - (value < 0) for value in inner if value)
     if not rows:
         common, rows, labels = 1, [list(u)], (1,)  # <u, u> > 0
-    # over the least common denominator (L / g): the one such form of these rationals,
-    # whichever common denominator L they were over
-    g = gcd(common, *[v for row in rows for v in row])
-    if g > 1:
-        rows = [[v // g for v in row] for row in rows]
-    return Planted(scaled_dataset(rows, common // g, labels, name),
+    # over the least common denominator (`least_dataset`): the one such form of these
+    # rationals, whichever common denominator L they were over
+    return Planted(least_dataset(rows, common, labels, name),
                    tuple([_U_FRACTIONS[a + 3] for a in u]))
 
 

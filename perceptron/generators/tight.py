@@ -32,8 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from itertools import chain
-from math import gcd, lcm
+from math import lcm
 from operator import mul
 
 import numpy as np
@@ -288,8 +287,8 @@ def orthonormal_families(specs: Sequence[Spec]) -> list[TightFamily]:
         width = n if dim is None else dim
         if width < n:
             raise ValueError(f"{n} orthonormal examples need dimension >= {n}")
-        c = Fraction(scale)
-        if c <= 0:
+        c = scale if type(scale) is Fraction else Fraction(scale)
+        if c.numerator <= 0:  # a Fraction's denominator is positive
             raise ValueError("scale must be positive")
         checked.append((labels, c, width, rotation_seed))
     rotated = [k for k, (_, _, _, seed) in enumerate(checked) if seed is not None]
@@ -312,24 +311,41 @@ def _family(labels: Sequence[int], c: Fraction, width: int,
     # c = p / q and row i's numerators v over den_i (of either sign), so over q L, L the lcm
     # of the |den_i|, its numerator is p v (L / den_i); brought to the least common
     # denominator (the gcd of all out), the dataset's Fractions are made only if read
-    # (`scaled_dataset`: a campaign's runs read its integer form)
-    from perceptron.algorithms.fast import scaled_dataset
+    # (`least_dataset`: a campaign's runs read its integer form)
+    from perceptron.algorithms.fast import least_dataset
 
     p, q = c.numerator, c.denominator
     common = lcm(*[abs(den) for _, den in rows]) if rows else 1
     factors = [common // den for _, den in rows]
     table = [[v * (p * f) for v in nums] for (nums, _), f in zip(rows, factors, strict=True)]
-    g = gcd(q * common, *chain.from_iterable(table))
-    if g != 1:
-        table = [[v // g for v in row] for row in table]
     # u's numerators over L, a coordinate at a time: sum_i y_i (L / den_i) v_ik
     weights = [y * f for y, f in zip(labels, factors, strict=True)]
     tops = ([sum(map(mul, weights, column))
              for column in zip(*[nums for nums, _ in rows], strict=True)]
             if rows else [0] * width)
-    u = tuple([Fraction(top, common) for top in tops])
+    u = tuple([_fraction(top, common) for top in tops])
     name = f"orthonormal(n={n},scale={c},dim={width},rotation={rotation_seed})"
-    return TightFamily(scaled_dataset(table, q * common // g, labels, name), u, c, c * c)
+    return TightFamily(least_dataset(table, q * common, labels, name), u, c,
+                       _fraction(p * p, q * q))
+
+
+def _fraction(top: int, den: int) -> Fraction:
+    """`Fraction(top, den)`, remembered (`FRACTIONS` of them; Fractions are immutable, so
+    one serves every family): the tight source's separators repeat a few values over a few
+    denominators (+-1, 0 over 1 unrotated), and a Fraction made per coordinate, its gcd and
+    checks, was about a tenth of making a family."""
+    key = (top, den)
+    found = _FRACTIONS.get(key)
+    if found is None:
+        if len(_FRACTIONS) >= FRACTIONS:
+            _FRACTIONS.clear()
+        found = _FRACTIONS[key] = Fraction(top, den)
+    return found
+
+
+#: The most Fractions `_fraction` remembers (then it starts again).
+FRACTIONS = 4096
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
 
 
 def margin_family(rho: Fraction | int, *, R2: Fraction | int = 1,

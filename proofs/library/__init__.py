@@ -44,21 +44,32 @@ def load_named(name: str) -> Proof:
     directory is never shadowed."""
     from proofs.proof_file import load_proof
 
-    if name in PROOFS and not Path(name).exists():
+    if name in PROOFS and not _exists(name):
         return load_builtin(name)
-    if "[[step]]" in name and "\n" in name and not Path(name).exists():
+    if "[[step]]" in name and "\n" in name and not _exists(name):
         # newcomer 31: `audit_proofs(TEXT)` quoted the whole text as a file name (a file
         # named so is still read, and refused); its first line shown, printable only
         first = "".join(c for c in name.lstrip().splitlines()[0][:40] if c.isprintable())
         raise ProofFileError("this is a proof's text, not a file name nor a built-in id: "
                              "write it to a file and give its path (docs/api.md)",
                              file=f"{first}...")
-    if not Path(name).exists() and not name.endswith(".toml"):  # neither: say both
+    if not _exists(name) and not name.endswith(".toml"):  # neither: say both
         close = difflib.get_close_matches(name, PROOFS, n=1)
         raise ProofFileError("no such file, and no built-in proof of that id"
                              + (f" (did you mean {close[0]}?)" if close else
                                 f" (built-in: {', '.join(PROOFS)})"), file=name)
     return load_proof(name)
+
+
+def _exists(name: str) -> bool:
+    """Whether a file or folder `name` exists; False for a name no file can have (a part
+    over the system's 255 bytes: `Path.exists` raises `OSError` for it on Python 3.11, so a
+    proof's text of more than 255 characters given as a name was quoted whole as a file name,
+    "...: File name too long", red team 31 B1)."""
+    try:
+        return Path(name).exists()
+    except (OSError, ValueError):  # ENAMETOOLONG; a NUL byte
+        return False
 
 
 class Summary(NamedTuple):

@@ -482,3 +482,52 @@ def test_inductions_whose_update_facts_differ_in_spelling_or_order_are_over_the_
     assert statuses(report) == {"a": "proved", "b": "proved"}
     (b,) = [s for s in report.steps if s.step.id == "b"]
     assert b.statement is not None and b.statement.over == report.steps[0].statement.over
+
+
+#: Red team 31 B4: three inductions over the same runs, `a` and `b` spelling their update fact
+#: two ways; `c` (spelled as b) carries both invariants.
+TWO_SPELLINGS = """
+title = "Three spellings of one update fact"
+scalars = ["s", "d", "t"]
+naturals = ["t"]
+[[step]]
+id = "a"
+claim = "s >= t"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d>=1"]
+[[step]]
+id = "b"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 1"]
+[[step]]
+id = "c"
+uses = USES
+claim = "2*s >= t"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = GIVEN
+"""
+
+
+@pytest.mark.parametrize("uses", ['["a", "b"]', '["b", "a"]'])
+@pytest.mark.parametrize("given", ['["d >= 1"]', '["1 <= d"]', '["d>=1"]'])
+def test_an_induction_carries_two_invariants_whose_facts_are_spelled_two_ways(
+        uses: str, given: str) -> None:
+    """Red team 31 B4: `c` was handed the update facts of the first induction it uses with
+    the same exact facts, so it carried that one's invariant and not the other's, spelled
+    otherwise: `c` (true: 2s >= 2t >= t) was refused as bad input, the other said to be "an
+    induction over other runs than this one", even where c spelled its fact as that one did.
+    Every induction over those runs now reads them as the first of them in the proof does."""
+    report = check(TWO_SPELLINGS.replace("USES", uses).replace("GIVEN", given))
+    assert statuses(report) == {"a": "proved", "b": "proved", "c": "proved"}
+    overs = {s.step.id: s.statement.over for s in report.steps if s.statement is not None}
+    assert overs["a"] == overs["b"] == overs["c"]

@@ -36,6 +36,7 @@ from perceptron.errors import DataError, each_error, printable
 from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
+from proofs.language.terms import gram_pair
 from proofs.library import CANONICAL, PROOFS
 from proofs.step import Induction, Proof, Step
 from verify import kernel
@@ -83,6 +84,7 @@ from verify.proof_checker import (
 )
 from verify.runs.columns import Instance
 from verify.runs.naming import (
+    Defined,
     Naming,
     Reading,
     binding_of,
@@ -125,6 +127,24 @@ class StepAudit:
     #: for an induction that such a step rests on, the audits of the inductions whose
     #: invariants it carries (its runs are those where they hold at every state)
     carries: tuple[StepAudit, ...] = ()
+    #: an induction's base on the rows of the runs it was checked on where its counter is
+    #: 0 (`BASE`): `instances - vacuous` those rows, `violations` those where its iterated
+    #: names are not at the base (their runs' rows are left out of its verdict:
+    #: `NumericVerdict.outside`); None when not checked
+    base: NumericVerdict | None = None
+    #: why an induction's base was not checked on the runs it was checked on (`_started`)
+    base_unchecked: str | None = None
+
+    @property
+    def unmet_base(self) -> int:
+        """At how many rows where its induction's counter is 0 the iterated names are not at
+        its base (newcomer 31 F7: batch runs from -u and a seeded start)."""
+        return self.base.violations if self.base is not None else 0
+
+    @property
+    def starts(self) -> int:
+        """How many rows of its runs have its induction's counter at 0 (its base checked)."""
+        return self.base.instances - self.base.vacuous if self.base is not None else 0
 
     @property
     def unmet_updates(self) -> int:
@@ -169,7 +189,7 @@ class StepAudit:
                     "value may, so the violation shows the witness wrong there, not the step "
                     "false")
         if self.runs_of and not isinstance(self.step.rule, Induction):
-            return _rests_on(self.runs_of)
+            return _rests_on(self.runs_of, self.numeric.outside if self.numeric else 0)
         counter = self.step.rule.variable  # type: ignore[union-attr]  # an Induction here
         if self.symbolic.status == "proved":
             return ("its induction is proved, so these runs are not the runs it is about: "
@@ -177,15 +197,22 @@ class StepAudit:
                     f"its count of updates differs from the induction's base, step, given or "
                     f"counter {counter} (or a trusted part is wrong: the kernel, the exact "
                     "runs, the binding of names or the evaluation of the instances)")
-        checked = ("the audit does not check that they do" if self.updates is None else
-                   "the audit checks the update facts only, at each update of these runs, "
-                   + (f"and {self.unmet_updates} of {self.updates.instances} fail them"
-                      if self.unmet_updates else "and none fails them"))
+        checked = []
+        if self.updates is not None:
+            checked.append("the update facts, at each update of these runs, " + (
+                f"of which {self.unmet_updates} of {self.updates.instances} fail them"
+                if self.unmet_updates else "none of which fails them"))
+        if self.base is not None:  # newcomer 31 F7
+            checked.append(f"the base, at the {self.starts} rows where {counter} is 0, " + (
+                f"failing at {self.unmet_base} (the rows of those runs are left out)"
+                if self.unmet_base else "holding at each"))
+        said = ("the audit does not check that they do" if not checked else
+                f"the audit checks only {' and '.join(checked)}")
         # red team 30: a counter bound to `0*t` met every other condition, and the caveat
         # then called a true induction false
         return ("this violation shows the step false only if these runs start, update, "
                 "meet the update facts and count their updates as its induction says (base, "
-                f"step, given and counter {counter}, under the [numeric] names): {checked}")
+                f"step, given and counter {counter}, under the [numeric] names): {said}")
 
     @property
     def finding(self) -> bool:
@@ -512,7 +539,9 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                 _unevaluated(numeric.get(name)) if name in numeric else
                 faults.get(name) or unchecked.get(name) or plan.reasons.get(name, _NO_ROWS),
                 _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
-                _updates_unchecked(step, name, numeric, plan)))
+                _updates_unchecked(step, name, numeric, plan),
+                base=_started_at(numeric.get(name + BASE)) if name in numeric else None,
+                base_unchecked=_base_unchecked(step, name, numeric, plan, unchecked)))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         ))
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -633,23 +662,34 @@ FAULT_KEPT = ("its steps were checked on the runs of the campaign's shards befor
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
 
 
-def _rests_on(inductions: Sequence[StepAudit]) -> str:
+def _rests_on(inductions: Sequence[StepAudit], outside: int = 0) -> str:
     """The caveat of a violation of a step that imports the claims of `inductions`: its
     statement holds at the states of their runs only, and a row is one only if its run
     starts, updates and meets the update facts as each says (red team 30: `t >= 0 [b] |- t
     <= 0` was a finding, "violated" at t = 1 of runs whose first update broke b's update fact
-    y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so)."""
+    y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so). `outside`: how many
+    of the step's rows were left out as rows of runs none of theirs (their bases failed)."""
     said = []
     for ind in inductions:
-        if ind.updates is None:
-            said.append(f"{ind.step.id}'s are not checked on these runs")
-        elif ind.unmet_updates:
-            said.append(f"{ind.step.id}'s fail at {ind.unmet_updates} of "
-                        f"{ind.updates.instances} updates of these runs")
-        elif not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
-            said.append(f"{ind.step.id} has none")
+        if ind.base is None:
+            said.append(f"{ind.step.id}'s base is not checked on these runs")
         else:
-            said.append(f"{ind.step.id}'s hold at each of the {ind.updates.instances} updates "
+            said.append(f"{ind.step.id}'s base " + (
+                f"fails at {ind.unmet_base} of the {ind.starts} rows where its counter is 0"
+                if ind.unmet_base else
+                f"holds at each of the {ind.starts} rows where its counter is 0"))
+        # first: an induction without update facts has no `updates` either (`_updates`), and
+        # was said to have facts "not checked on these runs" (red team 31 B2)
+        if not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
+            said.append(f"{ind.step.id} has no update facts")
+        elif ind.updates is None:
+            said.append(f"{ind.step.id}'s update facts are not checked on these runs")
+        elif ind.unmet_updates:
+            said.append(f"{ind.step.id}'s update facts fail at {ind.unmet_updates} of "
+                        f"{ind.updates.instances} updates of these runs")
+        else:
+            said.append(f"{ind.step.id}'s update facts hold at each of the "
+                        f"{ind.updates.instances} updates "
                         "of these runs")
         for kept in ind.carries:  # its runs are those where kept's invariant always holds
             broken = (f", which fails at {kept.numeric.violations} of {kept.numeric.instances} "
@@ -662,7 +702,9 @@ def _rests_on(inductions: Sequence[StepAudit]) -> str:
             f"the runs of {ids}, whose claim{'s' * (len(inductions) > 1)} it uses: a run that "
             "starts, updates, meets the update facts and counts its updates as each induction "
             "says (base, step, given and counter, under the [numeric] names); of these the "
-            "audit checks the update facts only: " + "; ".join(said))
+            "audit checks the base and the update facts only: " + "; ".join(said)
+            + (f"; the {outside} rows of this step on runs whose start is not a base are left "
+               "out" if outside else ""))
 
 
 def _resting(steps: Sequence[StepAudit]) -> tuple[StepAudit, ...]:
@@ -692,6 +734,13 @@ def _not_its_runs(step: StepAudit) -> StepAudit:
     no update fact constrains, is one of its runs, and its rows there are counted with the
     others in the reason's figures."""
     numeric, updates = step.numeric, step.updates
+    if numeric is not None and numeric.outside and not numeric.instances:  # newcomer 31 F7
+        whose = ("its base" if isinstance(step.step.rule, Induction) else
+                 "the base of an induction whose claim it uses")
+        return replace(step, numeric=None, reason=(
+            f"every run it was checked on starts elsewhere than {whose} (under the [numeric] "
+            f"names): none of their {numeric.outside} rows is a state of the runs its "
+            "statement speaks of"))
     if (numeric is None or numeric.status != "violated" or updates is None
             or not updates.instances or step.unmet_updates != updates.instances):
         return step
@@ -712,6 +761,29 @@ def _updates_unchecked(step: Step, name: str, numeric: Mapping[str, NumericVerdi
             or _evaluated(numeric.get(name + UPDATES)) is not None):
         return None
     return plan.updates.get(name, "none of the updates of its runs was evaluated")
+
+
+def _started_at(verdict: NumericVerdict | None) -> NumericVerdict | None:
+    """An induction's base check (`BASE`), or None when no row it evaluated has the
+    counter at 0 (nothing checked: `_base_unchecked` says so)."""
+    found = _evaluated(verdict)
+    return found if found is not None and found.instances > found.vacuous else None
+
+
+def _base_unchecked(step: Step, name: str, numeric: Mapping[str, NumericVerdict],
+                    plan: _Plan, unchecked: Mapping[str, str]) -> str | None:
+    """Why the base of an induction checked on runs was not checked on them (`_started`;
+    the kernel did not confirm a row off the base, `unchecked`; or no row of them
+    evaluated has its counter at 0: red team 30 A6, a counter bound to another quantity),
+    None when it was, or for a step not checked on runs or no induction."""
+    if (_evaluated(numeric.get(name)) is None or not isinstance(step.rule, Induction)
+            or _started_at(numeric.get(name + BASE)) is not None):
+        return None
+    if name + BASE in unchecked:
+        return unchecked[name + BASE]
+    return plan.bases.get(name, f"its counter {step.rule.variable} is 0 at no row of its runs "
+                          "that the audit evaluated (under the [numeric] names), so none is "
+                          "known to be a run's start")
 
 
 def _evaluated(verdict: NumericVerdict | None) -> NumericVerdict | None:
@@ -881,6 +953,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
     checks: list[Check] = []
     reasons: dict[str, str] = {}
     updates: dict[str, str] = {}
+    bases: dict[str, str] = {}
     errors: list[str] = []
     proofs = dict(admitted.proofs)
     for proof_id, proof in admitted.proofs.items():
@@ -894,6 +967,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
         checks.extend(part.checks)
         reasons.update(part.reasons)
         updates.update(part.updates)
+        bases.update(part.bases)
     single = {c.kind.passes for c in checks}
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
@@ -901,7 +975,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
                       only=frozenset({proof_id}), work=estimate(DATA_SOURCE, len(found)))
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
-                 admitted.targets, search, updates)
+                 admitted.targets, search, updates, bases)
 
 
 @dataclass(frozen=True)
@@ -914,6 +988,8 @@ class _Part:
     refused: tuple[str, ...] = ()
     #: why a checked induction's update facts are not checked on its runs (`_updates`)
     updates: Mapping[str, str] = field(default_factory=dict)
+    #: why a checked induction's base is not checked on its runs (`_started`)
+    bases: Mapping[str, str] = field(default_factory=dict)
 
 
 def _part(proof_id: str, proof: Proof, name: str, names: Naming,
@@ -930,6 +1006,8 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
     checks: list[Check] = []
     reasons: dict[str, str] = {}
     unchecked: dict[str, str] = {}  # why an induction's update facts are not checked
+    unbased: dict[str, str] = {}  # why an induction's base is not checked
+    starts: dict[str, Judgement | str | None] = {}  # each induction's `_start`, once
     for step in proof.steps:
         step_name = f"{proof_id}/{step.id}"
         if (algorithm := proof.numeric.algorithm) in unusable:
@@ -939,7 +1017,12 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
         reason, check = _check(step_name, proof, _on_runs(stated, step), names, plugins,
                                _carried(stated, step))
         if check is not None:
+            check, base = _started(step, check, proof, stated, names, starts)
             checks.append(check)
+            if isinstance(base, Check):
+                checks.append(base)
+            elif base is not None:
+                unbased[step_name] = base
             updates = _updates(step, stated[step.id], proof, names, check)
             if isinstance(updates, Check):
                 checks.append(updates)
@@ -947,7 +1030,126 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
                 unchecked[step_name] = updates
         else:
             reasons[step_name] = reason
-    return _Part(tuple(checks), reasons, updates=unchecked)
+    return _Part(tuple(checks), reasons, updates=unchecked, bases=unbased)
+
+
+def _started(step: Step, check: Check, proof: Proof,
+             stated: Mapping[str, kernel.Statement | None], names: Naming,
+             starts: dict[str, Judgement | str | None]) -> tuple[Check, Check | str | None]:
+    """`check` with the starts of the inductions whose runs its rows must be (`Check.
+    starts`: its own, or those whose claims its statement imports), each where its rows
+    make every quantity the start reads; and, for an induction, the check of its base on
+    the rows where its counter is 0 (`_start`; its `instances - vacuous` those rows, its
+    `violations` those where the iterated names are not at the base), or why there is
+    none; None for any other step. Newcomer 31 F7: batch runs from -u and a seeded start
+    made a proved induction from 0 "violated on runs" (rows of none of its runs); red team
+    30 A4: a step resting on an induction was read on rows of runs none of that
+    induction's."""
+    own = stated[step.id]
+    if isinstance(step.rule, Induction):
+        ids: tuple[str, ...] = (step.id,)
+    elif own is not None and own.runs:
+        from verify.typeset.statement import inductions_of
+
+        ids = inductions_of(own, stated)
+    else:
+        return check, None
+    by_id = {s.id: s for s in proof.steps}
+    pairs = []
+    for ind in ids:
+        if ind not in starts:
+            starts[ind] = _start(by_id[ind], stated.get(ind), proof, names) \
+                if ind in by_id else None
+        start = starts[ind]
+        if isinstance(start, Judgement) and _binds(start, check, names):
+            pairs.append((start.hypotheses[0], start.claim))
+    if pairs:
+        check = replace(check, starts=tuple(pairs))
+    if not isinstance(step.rule, Induction):
+        return check, None
+    start = starts[step.id]
+    if not isinstance(start, Judgement):
+        return check, start
+    defined = names.evaluated(start)
+    binding = binding_of(start, check.kind, defined)
+    if binding is None:
+        return check, _unstarted(start, check, defined, step.rule.variable)
+    if not pairs:  # its own rows cannot be left out: the base is said unchecked, never
+        # said to leave rows out that it did not
+        scalars, vectors = sorts(start, defined)
+        missing = sorted((scalars | vectors) - check.kind.names(check.binding))
+        return check, (f"the rows its claim is checked on ({check.kind.name}: "
+                       f"{check.binding}) do not make "
+                       f"{', '.join(missing) or 'a [define]d name'}, which the check of its "
+                       f"base reads (its counter {step.rule.variable} and the names it "
+                       "iterates, under the [numeric] names), so no row of them is known "
+                       "to be a run's start")
+    return check, Check(check.name + BASE, start, binding, check.algorithm, check.plugin,
+                        defined)
+
+
+def _unstarted(start: Judgement, check: Check, defined: Sequence[Defined], counter: str
+               ) -> str:
+    """Why no row of `check`'s runs binds an induction's `start` (`_start`): the quantities
+    the row set nearest to it lacks, its counter named apart (a counter that is no run
+    quantity leaves no row known to be a run's start)."""
+    scalars, vectors = sorts(start, defined)
+    rows, missing = min(((r.name, sorted((scalars | vectors) - check.kind.names(r.name)))
+                         for r in check.kind.row_sets), key=lambda pair: len(pair[1]))
+    counted = {n for s in start.hypotheses[0].expr.free_symbols
+               for n in (gram_pair(s) or (s.name,))}
+    if counted & set(missing):
+        return (f"its counter {counter} is no quantity of its runs' rows ({check.kind.name}, "
+                "under the [numeric] names), so no row is known to be a run's start")
+    return (f"the rows of its runs ({check.kind.name}: {rows}) do not make "
+            f"{', '.join(missing) or 'every quantity'}, which its base reads under the "
+            "[numeric] names")
+
+
+def _binds(start: Judgement, check: Check, names: Naming) -> bool:
+    """Whether the rows `check` is read on make every quantity of an induction's start."""
+    defined = names.evaluated(start)
+    if defined:  # a [define]d name: its column is made for the checks that read it only
+        return False
+    scalars, vectors = sorts(start, defined)
+    return not (scalars | vectors) - check.kind.names(check.binding)
+
+
+#: The name of an induction's base check is its step's name and this (`_start`).
+BASE = " base"
+
+
+def _start(step: Step, stated: kernel.Statement | None, proof: Proof, names: Naming
+           ) -> Judgement | str | None:
+    """For an induction: the judgement `counter == 0 |- iterated == base` under the
+    [numeric] names (one equation: the squared norms of the iterated vectors' differences
+    from their base, and the squares of the iterated scalars', add up to 0), which a run
+    of the induction meets at its state after 0 updates; why it cannot be formed (a base
+    that divides, a statement the kernel does not read); None for any other step."""
+    if not isinstance(step.rule, Induction) or stated is None:
+        return None
+    from proofs.language.terms import Vec, norm2
+
+    rule = step.rule
+    gap: sympy.Expr = sympy.Integer(0)
+    for name, term in terms(dict(rule.base)).items():
+        if isinstance(term, dict):
+            gap += norm2(Vec.named(name) - Vec(term))
+        else:
+            if sympy.fraction(sympy.together(term))[1].free_symbols:
+                return "it divides, which the audit does not evaluate at the start"
+            gap += (sympy.Symbol(name) - term) ** 2  # type: ignore[operator]
+    written = rule.written.get("base", {})
+    text = ", ".join(f"{n} = {written.get(n, rule.base[n])}" for n in rule.base)
+    counter = sympy.Symbol(rule.variable)
+    try:
+        return statement(proof, kernel.Statement(
+            step.id, (kernel.Rel(counter, "==", sympy.Integer(0), f"{rule.variable} == 0"),),
+            ("",), kernel.Rel(sympy.expand(gap), "==", sympy.Integer(0), text),
+            stated.naturals), names)
+    except kernel.KernelError as error:
+        return (f"with the [numeric] names replaced it is no statement the kernel reads "
+                f"({error})")
 
 
 def _carried(stated: Mapping[str, kernel.Statement | None], step: Step
@@ -1096,6 +1298,8 @@ class _Plan:
     search: bool = False  # every judgement searched, the certificate store not consulted
     #: why a checked induction's update facts are not checked on its runs (`_updates`)
     updates: Mapping[str, str] = field(default_factory=dict)
+    #: why a checked induction's base is not checked on its runs (`_started`)
+    bases: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:
@@ -1425,7 +1629,9 @@ def _reading(name: str, plan: _Plan, names: Mapping[str, Naming], reports: Repor
     its witness, as it is checked on runs); None when there is no statement."""
     proof_id, step_id = name.rsplit("/", 1)
     proof = plan.proofs[proof_id]
-    report = next(r for r in reports[proof_id] if r.step.id == step_id)
+    report = next((r for r in reports[proof_id] if r.step.id == step_id), None)
+    if report is None:  # an induction's base (`BASE`): read in the run's names
+        return None
     stated = report.statement
     if stated is None or proof.numeric is None:
         return None

@@ -12,6 +12,7 @@ from typing import Any
 
 from perceptron.errors import printable
 from proofs.library import CANONICAL
+from proofs.step import Induction
 from verify.audit.citations import proof_source
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit, as_counterexample
 from verify.kernel import Statement
@@ -94,7 +95,12 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
                                          "said": unmet_text(audit)}}
                        if audit.unmet_updates else {}),
                     **({"update_facts_unchecked": audit.updates_unchecked}
-                       if audit.updates_unchecked is not None else {})},
+                       if audit.updates_unchecked is not None else {}),
+                    **({"base": {"starts": audit.starts, "unmet": audit.unmet_base,
+                                 "said": base_text(audit)}}
+                       if audit.unmet_base else {}),
+                    **({"base_unchecked": audit.base_unchecked}
+                       if audit.base_unchecked is not None else {})},
     }
 
 
@@ -124,6 +130,7 @@ def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
         },
         **({"unevaluated": verdict.unevaluated, "reason": f"not evaluated on "
             f"{verdict.unevaluated} rows: {verdict.reason}"} if verdict.unevaluated else {}),
+        **({"outside": verdict.outside} if verdict.outside else {}),
     }
 
 
@@ -322,6 +329,7 @@ def to_text(audit: Audit) -> str:
         lines += ["", "unknown (neither proved nor refuted; each line says why):"]
         lines += [f"  {p.id}/{s.step.id}: {s.symbolic.message}" for p, s in unknown]
     return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
+                     + base_lines(audit) + unchecked_base_lines(audit)
                      + unmet_lines(audit) + unchecked_update_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
 
@@ -399,6 +407,46 @@ def unmet_lines(audit: Audit) -> list[str]:
              if s.unmet_updates]
     return ["", "update facts not met on runs (each induction's claim is about the runs whose "
             "every update meets its update facts):", *lines] if lines else []
+
+
+def base_text(step: StepAudit) -> str:
+    """What the rows of an induction's runs whose start is not its base mean for its verdict
+    (newcomer 31 F7: batch runs from -u and a seeded start made a proved induction from 0
+    "violated on runs", with a caveat only)."""
+    assert step.base is not None and isinstance(step.step.rule, Induction)
+    counter = step.step.rule.variable
+    count = (f"all {step.starts}" if step.unmet_base == step.starts
+             else f"{step.unmet_base} of the {step.starts}")
+    return (f"its base fails at {count} rows of the runs it was checked on where its counter "
+            f"{counter} is 0 (under the [numeric] names): from such a row on, a run is none of "
+            f"the runs its induction is about (it starts elsewhere, or {counter} does not count "
+            "its updates), so its rows there are left out of its verdict, and of those of "
+            "the steps that use its claim whose rows make what its base reads (neither "
+            "instances nor vacuous)")
+
+
+def base_lines(audit: Audit) -> list[str]:
+    """The inductions checked on runs that start elsewhere than their base (`base_text`):
+    one line per step, for every proof."""
+    lines = [f"  {p.id}/{s.step.id}: {base_text(s)}" for p in audit.proofs for s in p.steps
+             if s.unmet_base]
+    return ["", "base not met on runs (each induction's claim is about the runs that start "
+            "at its base):", *lines] if lines else []
+
+
+def unchecked_base_lines(audit: Audit) -> list[str]:
+    """The inductions checked on runs whose base was not (`StepAudit.base_unchecked`), one
+    line per proof and reason: a reader who saw no line would take it for checked."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for p in audit.proofs:
+        for s in p.steps:
+            if s.base_unchecked is not None:
+                grouped.setdefault((p.id, s.base_unchecked), []).append(s.step.id)
+    lines = [f"  {proof_id} ({reason}): {', '.join(steps)}"
+             for (proof_id, reason), steps in grouped.items()]
+    return ["", "base not checked on runs (each induction's claim is about the runs that "
+            "start at its base; nothing checked that these runs do):", *lines] \
+        if lines else []
 
 
 UPDATES_UNCHECKED = ("each induction's claim is about the runs whose every update meets its "

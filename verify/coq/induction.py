@@ -130,10 +130,13 @@ class Inductions(Rules):
             raise Unsupported("the step obligation is not hypotheses, t >= 0, invariant, update")
         natural, update = given[count], given[count + 2:]
         carried = update[:len(update) - len(rule.hypotheses)]  # invariants of the same runs
+        # each from a step this one uses (the kernel carried those): another induction with
+        # the same claim over other runs (from s := 1, where this one starts at 0) was
+        # taken when it came first, and coqc rejected the true step (red team 31 B6)
+        used = [self.done[u.step] for u in step.uses if u.step in self.done]
         sources = []
         for relation in carried:
-            source = next((e for e in self.done.values()
-                           if e.run is not None and e.claim == relation), None)
+            source = next((e for e in used if e.run is not None and e.claim == relation), None)
             if source is None:
                 raise Unsupported(f"the carried invariant {relation.text!r} has no exported "
                                   "theorem over the same runs")

@@ -87,6 +87,11 @@ class Check:
     #: an induction's carried invariants (under the [numeric] names): a row is an instance
     #: only if they hold at every state of its run up to its own (`CompiledJudgement.carried`)
     carried: tuple[Fact, ...] = ()
+    #: the starts of the inductions whose runs its rows must be (its own, or those whose
+    #: claims it imports), each (counter, base) under the [numeric] names, both `== 0`
+    #: facts: a run whose row at counter 0 breaks the base is left out from that row on
+    #: (`CompiledJudgement.starts`)
+    starts: tuple[tuple[Fact, Fact], ...] = ()
 
     @property
     def kind(self) -> RunKind:
@@ -229,7 +234,7 @@ def tight(seed: int, count: int, start: int = 0) -> Iterator[Scenario]:
             continue
         # the families made a few dozen at a time, their rotations together
         # (`orthonormal_families`: the same families as `orthonormal` one by one)
-        specs.append((i, (labels, Fraction(numerator, denominator), dim, rotation)))
+        specs.append((i, (labels, _SCALES[numerator, denominator], dim, rotation)))
         if len(specs) == TIGHT_TOGETHER or i + 1 == start + count:
             families = orthonormal_families([spec for _, spec in specs])
             for (at, _), family in zip(specs, families, strict=True):
@@ -253,6 +258,9 @@ TIGHT_TOGETHER = 32
 #: The labels and the scales' denominators `tight` draws from.
 _SIGNS = (-1, 1)
 _SCALE_DENOMINATORS = (1, 1, 2, 3)
+#: The scales `tight` draws, `numerator / denominator` for numerators 1..9: made once (a
+#: Fraction is immutable), not a Fraction and its gcd per family.
+_SCALES = {(p, q): Fraction(p, q) for p in range(1, 10) for q in set(_SCALE_DENOMINATORS)}
 
 
 #: (R2, gamma) families of the adversary: the bound R2/gamma^2 is b for each b.
@@ -684,11 +692,16 @@ class _Group:
                     if self.work is not None and self.spent - self._posted >= self.work // LOOKS:
                         self.plugin.post_spent(self.spent)  # a lower bound while it runs
                         self._posted = self.spent
-                made_rows = []
+                made_rows: list[tuple[str, InstanceBatch | Deferred]] = []
                 for b in bindings:
+                    deferred = self._deferred(run_kind, run, b, origin)
+                    if deferred is not None:
+                        made_rows.append((b, deferred))
+                        self._cut(run_kind, run, b, origin)
+                        continue
                     first = self._unmade(run_kind, run, b, origin)
                     if first is None:
-                        made_rows.append((b, self._rows(run_kind, run, b, origin)))
+                        made_rows.append((b, run_kind.rows(run, b, origin, self.names[b])))
                     elif first:  # made alone, not with other runs' (`Joint`)
                         made_rows.append((b, run_kind.rows(run, b, origin, self.names[b],
                                                            first)))
@@ -732,16 +745,25 @@ class _Group:
             self.unmade.setdefault(binding, []).append(
                 (rows, f"{ROWS_NOT_MADE}: the run on {where} {why}; check fewer examples"))
 
-    def _rows(self, run_kind: RunKind, run: object, binding: str, origin: Origin
-              ) -> InstanceBatch | Deferred:
-        """The rows of `run` for `binding`: left to be made with other runs' at the flush
-        when its kind can (`Joint`: a built-in run's rows, not a plug-in's, whose faults
-        must surface where its run is made), else made now."""
+    def _deferred(self, run_kind: RunKind, run: object, binding: str, origin: Origin
+                  ) -> Deferred | None:
+        """The rows of `run` for `binding` left to be made with other runs' at the flush,
+        when its kind can make them so (`Joint`: a built-in run's rows, not a plug-in's,
+        whose faults must surface where its run is made) and they are within
+        `MAX_RUN_CELLS` (the joint count's rows, each of the dataset's dimension, as
+        `RunKind.size` counts them: then `_unmade` would make them all, so it is not
+        asked); None: the caller makes them now, or notes them unmade."""
+        if self.plugin is not None:
+            return None
+        joint = run_kind.joint(binding)
+        if joint is None:
+            return None
         names = self.names[binding]
-        joint = run_kind.joint(binding) if self.plugin is None else None
-        if joint is not None and (rows := joint.count(run, names)) is not None:
-            return Deferred(run_kind, binding, run, origin, names, rows)
-        return run_kind.rows(run, binding, origin, names)
+        rows = joint.count(run, names)
+        data = getattr(run, "data", None)
+        if rows is None or data is None or rows * max(data.d, 1) > MAX_RUN_CELLS:
+            return None
+        return Deferred(run_kind, binding, run, origin, names, rows)
 
     def _keep(self, parts: Iterable[tuple[str, InstanceBatch | Deferred]],
               scenario: Scenario) -> int:
@@ -750,10 +772,14 @@ class _Group:
         name, so a counterexample's witness is found whichever origin its row carries (a
         pass names its margin in each); return how many rows."""
         count = 0
+        kept: tuple[Origin, ...] = ()  # the origins of the part before: a run's own, mostly
         for binding, part in parts:
             if len(part):
                 self.pending[binding].append((self.stage, part))
-                self.scenarios.update(dict.fromkeys(part.origins, scenario))
+                origins = part.origins
+                if origins != kept:  # one run's row sets name the same origin
+                    self.scenarios.update(dict.fromkeys(origins, scenario))
+                    kept = origins
                 count += len(part)
         return count
 
@@ -782,7 +808,7 @@ def _compiled(check: Check) -> CompiledJudgement:
         if len(_COMPILED) >= COMPILED_CHECKS:
             _COMPILED.clear()
         compiled = CompiledJudgement.compile(check.judgement, check.defined, check.naturals,
-                                             check.slack, check.carried)
+                                             check.slack, check.carried, check.starts)
         found = _COMPILED[id(check)] = (check, compiled)
     return found[1]
 
@@ -806,18 +832,24 @@ def _refuse(message: str, error: type[Exception] = ValueError
 Part = tuple[int, InstanceBatch]
 
 
-@dataclass(frozen=True)
 class Deferred:
     """The rows of one run of one row set, not made yet: its kind makes them with the rows
     of the other runs flushed with it (`Joint`), or alone (`made`) when the flush needs them
-    one by one."""
+    one by one. A plain class with slots, not a frozen dataclass: a campaign makes one per
+    run and row set (three per run of the mixed sources), and a frozen dataclass's
+    `__init__` sets each field through `object.__setattr__`, about three times the cost.
+    Never written after it is made, never compared nor hashed (held in lists only)."""
 
-    kind: RunKind
-    binding: str
-    run: object
-    origin: Origin
-    names: frozenset[str]
-    rows: int  # how many `made` has
+    __slots__ = ("binding", "kind", "names", "origin", "rows", "run")
+
+    def __init__(self, kind: RunKind, binding: str, run: object, origin: Origin,
+                 names: frozenset[str], rows: int) -> None:
+        self.kind = kind
+        self.binding = binding
+        self.run = run
+        self.origin = origin
+        self.names = names
+        self.rows = rows  # how many `made` has
 
     def __len__(self) -> int:
         return self.rows
@@ -1014,7 +1046,7 @@ def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]
                   ) -> tuple[int, float]:
     """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
     compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined, c.naturals, c.slack,
-                                              c.carried)) for c in checks]
+                                              c.carried, c.starts)) for c in checks]
     t0 = time.perf_counter()
     instances = 0
     for check, judgement in compiled:

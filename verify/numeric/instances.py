@@ -225,6 +225,10 @@ class NumericVerdict:
     #: decided by counting indices and cells before evaluating), and the first such reason
     unevaluated: int = 0
     reason: str | None = None
+    #: rows of runs that are none of the runs its statement speaks of (an induction's, or
+    #: that of an induction whose claim it imports: their start at the counter's 0 is not the
+    #: induction's base, `CompiledJudgement.starts`): left out, neither instances nor vacuous
+    outside: int = 0
 
     @staticmethod
     def empty() -> NumericVerdict:
@@ -240,7 +244,8 @@ class NumericVerdict:
         return NumericVerdict(
             status, self.instances + other.instances, self.vacuous + other.vacuous, violations,
             min(slacks) if slacks else None, self.counterexample or other.counterexample,
-            self.unevaluated + other.unevaluated, self.reason or other.reason)
+            self.unevaluated + other.unevaluated, self.reason or other.reason,
+            self.outside + other.outside)
 
 
 @dataclass(frozen=True)
@@ -264,29 +269,39 @@ class CompiledJudgement:
     #: induction's carried invariants: its statement speaks of the runs where they hold at
     #: every state, so a row after a state that breaks one is no instance: `_so_far`)
     carried: tuple[tuple[CompiledPolynomial, str], ...] = ()
+    #: an induction's start, each as (counter, base): at a row where the counter is 0 the
+    #: base's polynomial must be 0 (the iterated names at the induction's base), else the
+    #: row's run is none of the induction's runs, and its rows from there on are left out
+    #: (`outside`; newcomer 31 F7: batch runs from -u made a proved induction "violated")
+    starts: tuple[tuple[CompiledPolynomial, CompiledPolynomial], ...] = ()
 
     @classmethod
     def compile(cls, judgement: Judgement, defined: Sequence[Defined] = (),
                 naturals: Sequence[sympy.Expr] = (), scale: sympy.Expr | None = None,
-                carried: Sequence[Fact] = ()) -> CompiledJudgement:
+                carried: Sequence[Fact] = (),
+                starts: Sequence[tuple[Fact, Fact]] = ()) -> CompiledJudgement:
         """Compile every hypothesis and the claim, each argument of a definition the
         rows evaluate (`defined`, in file order) as a numerator and a denominator, the
         term of each natural (`naturals`: polynomials over the run's quantities) and each
-        fact `carried` along the run (once per judgement and process: every shard of a
-        campaign compiles the same checks, `_compiled_judgement`)."""
+        fact `carried` along the run, each start (`starts`: a counter and a base, each an
+        expression `== 0`) (once per judgement and process: every shard of a campaign
+        compiles the same checks, `_compiled_judgement`)."""
         return _compiled_judgement(cls, judgement, tuple(defined), tuple(naturals), scale,
-                                   tuple(carried))
+                                   tuple(carried), tuple(starts))
 
     @classmethod
     def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = (),
                  naturals: tuple[sympy.Expr, ...] = (), scale: sympy.Expr | None = None,
-                 carried: tuple[Fact, ...] = ()) -> CompiledJudgement:
+                 carried: tuple[Fact, ...] = (),
+                 starts: tuple[tuple[Fact, Fact], ...] = ()) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         parts = tuple((d, tuple(_quotient_parts(a) for a in d.args)) for d in defined)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts,
                    tuple(CompiledPolynomial.compile(sympy.expand(n)) for n in naturals),
                    None if scale is None else _quotient_parts(scale),
-                   tuple((CompiledPolynomial.compile(f.expr), f.kind) for f in carried))
+                   tuple((CompiledPolynomial.compile(f.expr), f.kind) for f in carried),
+                   tuple((CompiledPolynomial.compile(at.expr), CompiledPolynomial.compile(
+                       base.expr)) for at, base in starts))
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -311,8 +326,22 @@ class CompiledJudgement:
         return self.names | {d.symbol for d, _ in self.defined}
 
     def assumed(self, batch: InstanceBatch) -> np.ndarray:
-        """Rows where every hypothesis holds (the non-vacuous instances)."""
-        return self._assumed(batch).copy()
+        """Rows where every hypothesis holds (the non-vacuous instances), of runs that are
+        the statement's (`outside`)."""
+        return self._assumed(batch) & ~self.outside(batch)
+
+    def outside(self, batch: InstanceBatch) -> np.ndarray:
+        """Rows of runs that are none of the statement's runs (`starts`): from a row where
+        an induction's counter is 0 and its iterated names are not at its base on, every
+        row of that run (read-only; all False without starts)."""
+        key = ("starts", self.starts)
+        mask = batch._masks.get(key)
+        if mask is None:
+            held = np.ones(len(batch), dtype=bool)
+            for counter, base in self.starts:
+                held &= ~_holding(counter, "==", batch) | _holding(base, "==", batch)
+            mask = batch._masks[key] = ~_so_far(held, batch)
+        return mask
 
     def _define(self, batch: InstanceBatch) -> None:
         """Make the column of each definition the judgement reads, once per batch
@@ -367,6 +396,7 @@ class CompiledJudgement:
             self._define(batch)  # the hypotheses' mask may have been another judgement's
         except FamilyError as error:  # its sums past the work a row may take: not run here
             return NumericVerdict("not-run", 0, 0, 0, None, None, n, str(error)), None
+        outside = self.outside(batch) if self.starts else None
         kind = self.judgement.claim.kind
         values, den = self.claim.evaluate(batch)
         skipped, reason = 0, None
@@ -378,6 +408,11 @@ class CompiledJudgement:
             if skipped == n:
                 return NumericVerdict("not-run", 0, 0, 0, None, None, n, reason), None
             assumed = assumed & ~mask
+            if outside is not None:
+                outside = outside & ~mask
+        left = 0
+        if outside is not None and (left := int(np.count_nonzero(outside))):
+            assumed = assumed & ~outside
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
         violations = int(np.count_nonzero(failed))
@@ -397,9 +432,9 @@ class CompiledJudgement:
             else:
                 min_slack = Fraction(int(np.minimum.reduce(gaps)), den)
         status: Status = "violated" if violations else "held" if held else "not-run"
-        instances = n - skipped
+        instances = n - skipped - left
         return (NumericVerdict(status, instances, instances - held, violations, min_slack,
-                               counterexample, skipped, reason), first)
+                               counterexample, skipped, reason, left), first)
 
     def _written_slack(self, gaps: IntArray, den: Den, batch: InstanceBatch,
                        assumed: np.ndarray | None) -> Fraction | None:
@@ -571,10 +606,10 @@ def _least_by_denominator(nums: IntArray, dens: IntArray) -> Fraction:
 @lru_cache(maxsize=1024)
 def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement,
                         defined: tuple[Defined, ...] = (), naturals: tuple[sympy.Expr, ...] = (),
-                        scale: sympy.Expr | None = None, carried: tuple[Fact, ...] = ()
-                        ) -> CompiledJudgement:
+                        scale: sympy.Expr | None = None, carried: tuple[Fact, ...] = (),
+                        starts: tuple[tuple[Fact, Fact], ...] = ()) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
-    return cls._compile(judgement, defined, naturals, scale, carried)
+    return cls._compile(judgement, defined, naturals, scale, carried, starts)
 
 
 def _trimmed(instance: Instance) -> Instance:

@@ -541,6 +541,13 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
     if "update_facts_unchecked" in numeric:  # cyclic runs and others: no row per update
         line += ("; its update facts were not checked on its runs: "
                  f"{numeric['update_facts_unchecked']}")
+    if "base" in numeric:  # runs from another start (`report.base_text`)
+        line += f"; {numeric['base']['said']}"
+    if "base_unchecked" in numeric:
+        line += f"; its base was not checked on its runs: {numeric['base_unchecked']}"
+    if numeric.get("outside"):  # rows of runs none of its inductions' (`base_text`)
+        line += (f"; {numeric['outside']} rows of runs that start elsewhere than a base are "
+                 "left out")
     return line
 
 

@@ -74,6 +74,8 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, NoReturn, TypeVar
 
+from perceptron.errors import printable
+
 try:  # POSIX (where the system forks): imported here, not in each child (a fork per call)
     import resource
 except ImportError:  # pragma: no cover - not POSIX
@@ -131,12 +133,16 @@ def call(code: Callable[[], T], seconds: float, *, wall: float | None = None,
 
 
 def described(error: BaseException) -> str:
-    """An exception in a few words: its type, and its message when it has one."""
+    """An exception in a few words: its type, and its message when it has one, on one line
+    and printable (`perceptron.errors.printable`): red team 31 B3, a plug-in's message
+    `"\\x1b[2K\\r\\x1b[32mall verified"` erased the audit's line and printed a green "all
+    verified" where the audit failed (the message may quote whatever its code read)."""
     try:
         text = " ".join(str(error).split())
     except BaseException:  # a message that cannot even be made: the type alone
         text = ""
-    return f"{type(error).__name__}: {text}"[:200] if text else type(error).__name__
+    kind = printable(type(error).__name__)
+    return printable(f"{kind}: {text}"[:200]) if text else kind
 
 
 # ---- in a child process ---------------------------------------------------------------------

@@ -383,7 +383,9 @@ def run_from_engine(result: object, data: Dataset, u: Vector) -> OnlineUpdates:
 def run_from_trace(trace: Trace, data: Dataset, u: Vector) -> OnlineUpdates:
     """`run_from_engine` of the run whose trace is `trace` (its conventions are the run's)."""
     conventions = trace.conventions
-    eta = Fraction(getattr(conventions, "eta", 1))
+    eta = getattr(conventions, "eta", 1)
+    if type(eta) is not Fraction:  # a Conventions' own is one already (immutable)
+        eta = Fraction(eta)
     w0 = getattr(conventions, "w0", None)
     integer = None
     if not getattr(conventions, "bias", False) and trace.data is data:

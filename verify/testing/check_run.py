@@ -204,7 +204,9 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     (a tie `y<w,x> = 0` left under the `<=` rule is such an example). By default a
     `RunResult` claims what its `converged` says, a stream trace (one pass) does not, and a
     trace or iterates do; pass `finished=False` for a prefix of a run. On data that are not
-    separable (and no `u`) a run need not end, so `converged` does not run.
+    separable (and no `u`) a run need not end, so `converged` does not run. A `finished`
+    that is no boolean is a TypeError, a `u` that is not one vector a ValueError (red team
+    30: `"no"` read as True, a 1 x d matrix read as its row).
 
     Iterates given as floats are taken as their exact binary values, like float data: an
     update is then legal when each coordinate is the exact `w_t + eta y x` or its rounding
@@ -213,6 +215,9 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     exact run those updates define (`w_0` plus the updates, exactly), so float rounding is
     never reported as a violation of the theory.
     """
+    if finished is not None and not isinstance(finished, bool | np.bool_):
+        # red team 30: `finished="no"` is truthy, so a prefix was checked as a finished run
+        raise TypeError(f"finished must be True, False or None, not {finished!r}")
     dataset = _as_dataset(data)
     if finished is None:
         finished = (run.converged if isinstance(run, RunResult)
@@ -228,7 +233,8 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
         raise ValueError(f"{len(given)} example indices for {len(iterates) - 1} updates")
     reference = _reference(run_data, u, conv.bias)
     steps = _Steps(run_data, conv, iterates, given, formats)
-    return _Checker(run_data, conv, iterates, steps, reference, finished).report(dataset.name)
+    return _Checker(run_data, conv, iterates, steps, reference, bool(finished)
+                    ).report(dataset.name)
 
 
 # ---- inputs --------------------------------------------------------------------------------
@@ -310,6 +316,10 @@ def _resolve_run(run: RunLike, conventions: Conventions | None,
 def _reference(run_data: Dataset, u: Sequence[object] | None, bias: bool) -> Vector | None:
     """The reference separator: given (a missing bias coordinate read as 0), or certified."""
     if u is not None:
+        if len(shape := np.shape(np.asarray(u, dtype=object))) != 1:
+            # red team 30: a 2-D u was read flattened, a matrix taken for one vector
+            raise ValueError(f"u must be one vector (a 1-D sequence of numbers), not an array "
+                             f"of shape {shape}")
         vec = _vector(u)
         if bias and len(vec) == run_data.d - 1:
             vec = (*vec, Fraction(0))

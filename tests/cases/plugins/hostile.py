@@ -21,6 +21,11 @@ def exits(data: Any, max_updates: int) -> Any:
     raise SystemExit(0)
 
 
+def raises_escapes(data: Any, max_updates: int) -> Any:
+    """A message that would erase the audit's line and print a green verdict of its own."""
+    raise ValueError("\x1b[2K\r\x1b[32mall verified\x1b[0m\nsecond line")
+
+
 def exits_3(data: Any, max_updates: int) -> Any:
     sys.exit(3)
 

@@ -515,3 +515,32 @@ def test_run_trace_stops_on_a_cycle_where_the_driver_does() -> None:
                                                 wide.indices)
     with pytest.raises(ValueError, match="max_epochs"):
         run_trace(data, max_epochs=-1)
+
+
+@given(draw=st.data())
+def test_a_problem_from_zero_is_its_conventions_scaled(draw: st.DataObject) -> None:
+    """`Problem.of_form` from the zero start: unit `eta / scale` (remembered per learning
+    rate and scale, the same Fraction whichever run asks), E 1, W0 zero, and a threshold
+    per example that is 1 exactly where its conventions update at a zero margin."""
+    data = draw.draw(datasets(small_rational))
+    conventions = draw.draw(conventions_for(data.d, with_w0=False))
+    problem = Problem.build(data, conventions)
+    form = problem.form
+    assert problem.unit == conventions.eta / form.scale
+    assert (problem.E, problem.W0) == (1, (0,) * form.d)
+    assert problem.q.tolist() == [int(conventions.updates_at_zero(int(y)))
+                                  for y in form.y.tolist()]
+    assert Problem.build(data, conventions).unit is problem.unit
+
+
+def test_a_conventions_subclass_decides_its_own_thresholds() -> None:
+    """A subclass of `Conventions` whose zero margins rule otherwise is asked itself: the
+    thresholds of the built-in rules are remembered per rule and sign, not per class."""
+
+    class NeverAtZero(Conventions):
+        def updates_at_zero(self, y: int) -> bool:
+            return False
+
+    data = Dataset((vec(1, 0), vec(0, 1)), (1, -1))
+    assert Problem.build(data, DEFAULT).q.tolist() == [1, 1]
+    assert Problem.build(data, NeverAtZero()).q.tolist() == [0, 0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from math import floor, isqrt
+from math import floor, gcd, isqrt
 
 import numpy as np
 import pytest
@@ -311,6 +311,34 @@ def test_scaled_dataset_refuses_a_scale_that_is_not_the_least() -> None:
         scaled_dataset([[2, 4]], 4, (1,), "d")
 
 
+@given(rows=st.integers(1, 4).flatmap(lambda d: st.lists(
+           st.lists(st.integers(-(10**25), 10**25) | st.integers(-6, 6), min_size=d,
+                    max_size=d), min_size=1, max_size=4)),
+       common=st.integers(1, 10**22) | st.sampled_from((1, 2, 6, 12, 2**70)),
+       factor=st.sampled_from((1, 2, 3, 10**9, 2**64)))
+def test_least_dataset_is_the_scaled_dataset_over_the_least_denominator(
+        rows: list[list[int]], common: int, factor: int) -> None:
+    """`least_dataset(rows, common)` (the generators' one reduction) is the dataset of
+    `rows / common` with the integer form `scaled_dataset` gives over their least common
+    denominator: the same Fractions, scale, rows, dtype and bound, whatever common factor
+    the rows and `common` share, beyond int64 too."""
+    from perceptron.algorithms.fast import least_dataset, scaled_dataset
+
+    y = tuple(1 if k % 2 else -1 for k in range(len(rows)))
+    scaled = [[v * factor for v in row] for row in rows]
+    data = least_dataset(scaled, common * factor, y, "d")
+    assert data.X == tuple(tuple(Fraction(v, common) for v in row) for row in rows)
+    g = gcd(common, *[v for row in rows for v in row])
+    expected = integer_form(scaled_dataset([[v // g for v in row] for row in rows],
+                                           common // g, y, "d"))
+    form = integer_form(data)
+    assert (form.scale, form.max_abs, form.rows.dtype) == (
+        expected.scale, expected.max_abs, expected.rows.dtype)
+    assert form.rows.tolist() == expected.rows.tolist()
+    with pytest.raises(ValueError, match="positive"):
+        least_dataset(rows, 0, y, "d")
+
+
 _RATIONALS = st.one_of(st.fractions(max_denominator=7),
                        st.builds(Fraction, st.integers(-(10**30), 10**30),
                                  st.integers(1, 10**20)))
@@ -418,6 +446,10 @@ def test_orthonormal_data_are_the_fraction_cells(labels: list[int], scale: Fract
              for i in range(len(labels))])
     assert family.data.X == tuple(tuple(scale * v for v in row) for row in rows)
     assert family.data.y == tuple(labels)
+    # u = sum y_i e_i, rotated: the sum of the rotation's rows, signed (its Fractions
+    # remembered across families, `tight._fraction`: equal to the ones summed here)
+    assert family.u == tuple(sum((y * row[k] for y, row in zip(labels, rows, strict=True)),
+                                 Fraction(0)) for k in range(len(labels) + extra))
     _assert_form_of_its_fractions(family.data)
 
 

@@ -663,7 +663,8 @@ def test_a_violation_of_a_step_resting_on_an_induction_says_whose_runs_it_needs(
     assert b.unmet_updates > 0 and d.numeric is not None and d.numeric.status == "violated"
     assert d.off_runs and d.caveat is not None
     assert "one of the runs of b" in d.caveat and "counts its updates" in d.caveat
-    assert f"b's fail at {b.unmet_updates} of {b.updates.instances} updates" in d.caveat
+    assert (f"b's update facts fail at {b.unmet_updates} of {b.updates.instances} updates"
+            in d.caveat)
     assert d.caveat in to_text(audit)
 
 
@@ -723,22 +724,26 @@ constants = ["R2"]
 """
 
 
-def test_an_inductions_caveat_names_its_counter_which_the_audit_does_not_check(
+def test_a_counter_bound_to_another_quantity_leaves_the_rows_past_its_start_out(
         tmp_path: Path) -> None:
-    """Red team 30: `norm` is Novikoff's norm invariant (true; unknown only through the true
-    lemma `k*(k - 1) >= 0` over the naturals), its counter bound to `0*t`, which counts no
-    update. The runs start, update and meet its update facts, which is all the caveat said a
-    violation needs to show the step false: it called a true step false. The caveat now
-    names the counter among what the runs must match, and the audit does not check it."""
+    """Red team 30 A6: `norm` is Novikoff's norm invariant (true; unknown only through the
+    true lemma `k*(k - 1) >= 0` over the naturals), its counter bound to `0*t`, which counts
+    no update. The runs start, update and meet its update facts, and the audit called it
+    "violated on runs", with a caveat (since d6243aa naming the counter). Now the base is
+    checked wherever the counter is 0: after a run's first update k is still 0 and w is not
+    at the base, so from there on the run is none of `norm`'s, its rows left out, and the
+    audit says why, naming the counter."""
     from verify.api import audit_proofs
 
     (tmp_path / "counter.toml").write_text(COUNTER_BOUND_ELSEWHERE)
     audit = audit_proofs(tmp_path / "counter.toml", budget="small")
     _, norm = audit.proofs[0].steps
-    assert norm.numeric is not None and norm.numeric.status == "violated"
+    assert norm.numeric is not None and norm.numeric.status == "held"
     assert norm.updates is not None and norm.unmet_updates == 0
-    assert norm.caveat is not None and "count their updates" in norm.caveat
-    assert "counter k, under the [numeric] names" in norm.caveat
+    assert norm.unmet_base > 0 and norm.numeric.outside > 0 and not norm.finding
+    from verify.audit.report import base_text
+
+    assert "or k does not count its updates" in base_text(norm)
 
 
 def test_a_step_resting_on_a_carrier_says_the_carried_invariant_bounds_its_runs(
@@ -758,3 +763,182 @@ def test_a_step_resting_on_a_carrier_says_the_carried_invariant_bounds_its_runs(
     assert (f"b's runs are also those where the invariant of a holds at every state, which "
             f"fails at {a.numeric.violations} of {a.numeric.instances} rows") in d.caveat
 
+
+
+FROM_ZERO_ON_BATCH_RUNS = """title = "an induction from 0 over batch runs from three starts"
+vectors = ["th", "ts", "xb"]
+scalars = ["a", "k"]
+naturals = ["k"]
+[numeric]
+run = "batch"
+names = { th = "theta", ts = "theta_star", xb = "xbar", a = "alpha" }
+[[step]]
+id = "ahead"
+claim = "dot(th, ts) >= 0"
+[step.induction]
+variable = "k"
+base = { th = "0*th" }
+step = { th = "th + a*xb" }
+given = ["a >= 0", "dot(ts, xb) >= 0"]
+constants = ["ts"]
+[[step]]
+id = "rests"
+uses = ["ahead"]
+claim = "norm2(th - ts) <= norm2(ts)"
+"""
+
+
+def test_an_induction_is_not_violated_on_runs_that_start_elsewhere_than_its_base(
+        tmp_path: Path) -> None:
+    """Newcomer 31 F7: batch runs start at 0, at -u and at a seeded vector; `ahead` (proved,
+    from th = 0) was "violated on runs" at k = 0 of the runs from -u, rows of none of its
+    runs, a finding with a caveat only; `rests` (true on the runs from 0: the oracle step
+    never moves theta farther from u) was a finding too (red team 30 A4). Now the audit
+    checks the base where the counter is 0 and leaves those runs' rows out of both
+    verdicts, saying so."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "ahead.toml").write_text(FROM_ZERO_ON_BATCH_RUNS)
+    audit = audit_proofs(tmp_path / "ahead.toml", budget="small")
+    ahead, rests = audit.proofs[0].steps
+    assert ahead.numeric is not None and ahead.numeric.status == "held"
+    assert rests.numeric is not None and rests.numeric.status == "held"
+    assert 0 < ahead.unmet_base < ahead.starts  # the runs from -u and a seeded start
+    assert ahead.numeric.outside > 0 and rests.numeric.outside > 0
+    assert audit.proofs[0].status == "incomplete"  # rests is unknown, no finding
+    from verify.audit.report import base_text
+
+    text = to_text(audit)
+    assert "findings:" not in text and "base not met on runs" in text
+    assert base_text(ahead) in text and f"fails at {ahead.unmet_base} of the" in text
+    numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+    assert numeric["base"]["unmet"] == ahead.unmet_base
+    assert numeric["outside"] == ahead.numeric.outside
+    for fmt, render in RENDERERS.items():
+        assert "runs it was checked on where its counter k is 0" in render(audit, []), fmt
+
+
+UNCOUNTED = """title = "an induction whose counter no run has"
+vectors = ["w", "x"]
+scalars = ["y", "j"]
+naturals = ["j"]
+[numeric]
+run = "online"
+[[step]]
+id = "nonneg"
+claim = "norm2(w) >= 0"
+[step.induction]
+variable = "j"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1"]
+"""
+
+
+def test_an_induction_whose_base_cannot_be_checked_says_so(tmp_path: Path) -> None:
+    """An induction's counter that is no run quantity leaves no row known to be a run's
+    start: its base is not checked, and every output says so (a reader would take silence
+    for checked), as for update facts not checked."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "uncounted.toml").write_text(UNCOUNTED)
+    audit = audit_proofs(tmp_path / "uncounted.toml", budget="small")
+    (step,) = audit.proofs[0].steps
+    assert step.numeric is not None and step.numeric.status == "held" and step.base is None
+    said = ("its counter j is no quantity of its runs' rows (online, under the [numeric] "
+            "names), so no row is known to be a run's start")
+    assert step.base_unchecked == said
+    assert to_json(audit)["proofs"][0]["steps"][0]["numeric"]["base_unchecked"] == said
+    assert f"  uncounted ({said}): nonneg" in to_text(audit).splitlines()
+    for fmt, render in RENDERERS.items():
+        assert "its base was not checked on its runs" in render(audit, []), fmt
+
+
+def test_rows_from_a_state_where_the_counter_is_0_off_the_base_are_left_out() -> None:
+    """`CompiledJudgement.starts` on rows of two runs, out of order: the run whose row at
+    counter 0 is off the base has every row left out (`outside`), neither instance nor
+    vacuous; the other run's rows are checked as ever."""
+    import sympy
+
+    from verify.kernel import Judgement
+    from verify.kernel.algebra import Fact
+    from verify.numeric.instances import CompiledJudgement
+    from verify.runs.columns import Instance, InstanceBatch, Origin
+
+    k, s = sympy.Symbol("k"), sympy.Symbol("s")
+    claim = Judgement((), Fact(s, ">="), (), ("k", "s"))  # s >= 0: broken by the bad run
+    compiled = CompiledJudgement.compile(claim, starts=((Fact(k, "=="), Fact(s, "==")),))
+
+    def run(name: str, values: list[int]) -> InstanceBatch:
+        return InstanceBatch.from_instances(
+            [Instance({"k": Fraction(i), "s": Fraction(v)}, {}) for i, v in
+             enumerate(values)], Origin(name))
+
+    good, bad = run("good", [0, 1, 2]), run("bad", [-1, 0, -2])
+    verdict = compiled.check(InstanceBatch.concat([bad, good]))
+    assert (verdict.status, verdict.instances, verdict.vacuous, verdict.outside) == (
+        "held", 3, 0, 3)
+    plain = CompiledJudgement.compile(claim).check(InstanceBatch.concat([bad, good]))
+    assert (plain.status, plain.violations, plain.outside) == ("violated", 2, 0)
+
+
+def test_an_induction_whose_base_no_run_meets_is_not_run_and_says_why(tmp_path: Path) -> None:
+    """No batch run starts at 3u: every row of every run is left out, so neither `ahead` nor
+    `rests` has an instance; each is not run, its reason saying that the runs start
+    elsewhere (not "not-run on 0 instances"), and the JSON keeps the base's counts beside
+    the not-run verdict (the schema takes them there)."""
+    import jsonschema
+
+    from verify import schema
+    from verify.api import audit_proofs
+
+    path = tmp_path / "elsewhere.toml"
+    path.write_text(FROM_ZERO_ON_BATCH_RUNS.replace('base = { th = "0*th" }',
+                                                    'base = { th = "3*ts" }'))
+    audit = audit_proofs(path, budget="small")
+    ahead, rests = audit.proofs[0].steps
+    assert ahead.numeric is None and rests.numeric is None
+    assert ahead.unmet_base == ahead.starts > 0
+    assert ahead.reason is not None and ahead.reason.startswith(
+        "every run it was checked on starts elsewhere than its base")
+    assert rests.reason is not None and "the base of an induction whose claim it uses" in \
+        rests.reason
+    document = to_json(audit)
+    assert document["proofs"][0]["steps"][0]["numeric"]["base"]["unmet"] == ahead.starts
+    jsonschema.validate(json.loads(json.dumps(document)), schema.load("audit"))
+RESTS_ON_AN_INDUCTION_WITHOUT_FACTS = """title = "rests on an induction without update facts"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "b"
+claim = "t >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+[[step]]
+id = "d"
+uses = ["b"]
+claim = "t <= 0"
+"""
+
+
+def test_a_step_resting_on_an_induction_without_update_facts_says_it_has_none(
+        tmp_path: Path) -> None:
+    """Red team 31 B2: `d` (`t >= 0 [b] |- t <= 0`, false on every run of b that updates)
+    rests on `b`, which has no update facts; its caveat said "b's are not checked on these
+    runs", facts that do not exist and that every run meets, leaving the reader to doubt a
+    violation that holds of b's own runs."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "rests.toml").write_text(RESTS_ON_AN_INDUCTION_WITHOUT_FACTS)
+    audit = audit_proofs(tmp_path / "rests.toml", budget="small")
+    b, d = audit.proofs[0].steps
+    assert d.numeric is not None and d.numeric.status == "violated"
+    assert d.caveat is not None and d.caveat.endswith(
+        "of these the audit checks the base and the update facts only: b's base holds at each "
+        f"of the {b.starts} rows where its counter is 0; b has no update facts"), d.caveat
+    assert "not checked" not in d.caveat

@@ -4,6 +4,7 @@ bound to run expressions, not-run reasons, users' data, faults in one line."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -343,6 +344,21 @@ def test_a_proofs_text_given_as_a_name_is_told_to_be_a_file():
     import verify
 
     text = 'title = "mine"\n[[step]]\nid = "a"\nclaim = "1 >= 0"\n'
+    audit = verify.audit_proofs(text, budget="small")
+    assert audit.errors == ('title = "mine"...: this is a proof\'s text, not a file name nor a '
+                            "built-in id: write it to a file and give its path (docs/api.md)",)
+    assert not audit.proofs
+
+
+def test_a_proofs_text_longer_than_a_file_name_is_told_to_be_a_file():
+    """Red team 31 B1: a text of more than 255 characters (any real proof) made `Path.exists`
+    raise `OSError` (file name too long) before the text was recognised, so the whole text
+    was quoted as a file name again, "...: File name too long"."""
+    import verify
+
+    text = 'title = "mine"\n' + "".join(f'[[step]]\nid = "s{i}"\nclaim = "1 >= 0"\n'
+                                        for i in range(12))
+    assert len(text) > 255
     audit = verify.audit_proofs(text, budget="small")
     assert audit.errors == ('title = "mine"...: this is a proof\'s text, not a file name nor a '
                             "built-in id: write it to a file and give its path (docs/api.md)",)
@@ -873,6 +889,27 @@ def test_the_api_takes_one_data_file_given_alone(tmp_path: Path) -> None:
         audit = audit_proofs(proof, data=alone, budget="small")
         assert not audit.errors
         assert audit.proofs[0].data_files == listed.proofs[0].data_files != ()
+
+
+def test_the_api_takes_a_path_in_bytes_and_refuses_what_names_no_file(tmp_path: Path) -> None:
+    """Red team 31: `data=b"d.csv"` was read as the numbers 100, 46, ... ("--data 100: no
+    such file", five files the caller never named), a proof `b"g.toml"` as the file
+    `b'g.toml'`, and a proof `3` as the file `3`. Bytes are a path, as `open` takes them;
+    what is no path raises TypeError naming it."""
+    from verify.api import audit_proofs
+
+    data = _write(tmp_path, "d.csv", "x1,x2,label\n2,1,1\n-1,-3,-1\n1,-1,1\n-2,1,-1\n")
+    proof = _write(tmp_path, "g.toml", GROWTH % "")
+    listed = audit_proofs(proof, data=[data], budget="small")
+    for alone in (os.fsencode(data), [os.fsencode(data)]):
+        audit = audit_proofs(os.fsencode(proof), data=alone, budget="small")
+        assert not audit.errors
+        assert audit.proofs[0].data_files == listed.proofs[0].data_files != ()
+    with pytest.raises(TypeError, match=r"a proof is named by a str, bytes or os\.PathLike, "
+                                        r"not int 3"):
+        audit_proofs(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a data file is named by"):
+        audit_proofs(proof, data=[data, 3])  # type: ignore[list-item]
 
 
 def test_the_api_takes_one_algorithm_text_given_alone() -> None:

@@ -241,3 +241,52 @@ def test_a_name_the_base_sets_and_the_update_leaves_keeps_its_value_in_coq(
     text = (tmp_path / "kept.v").read_text()
     assert "(forall n', (n' < N')%nat -> c (S n') = (c n')) ->" in text
     assert "(forall n', (n' < N')%nat -> v (S n') = (v n')) ->" in text
+
+
+#: Red team 31 B6: `z` and `b` claim the same invariant over other runs (from s := 1, from
+#: s := 0); `c` carries b's.
+ONE_CLAIM_TWO_RUNS = """
+title = "two inductions with one claim over other runs"
+scalars = ["s", "d", "t"]
+naturals = ["t"]
+[[step]]
+id = "z"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "1" }
+step = { s = "s + d" }
+given = ["d >= 1"]
+[[step]]
+id = "b"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 1"]
+[[step]]
+id = "c"
+uses = ["b"]
+claim = "s*t >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d" }
+given = ["d >= 1"]
+"""
+
+
+@needs_coqc
+def test_a_carried_invariant_is_applied_from_the_induction_the_step_uses(
+        tmp_path: Path) -> None:
+    """Red team 31 B6: the export took the theorem of a carried invariant from the first
+    exported induction with the same claim, `z`, whose runs start elsewhere (s := 1), not
+    from `b`, the one `c` uses: coqc rejected `c`, a true step the kernel proved."""
+    from proofs.proof_file import parse_proof
+
+    proof = parse_proof(ONE_CLAIM_TWO_RUNS.encode(), "same.toml")
+    reports = list(check_proof(proof).steps)
+    assert [r.status for r in reports] == ["proved"] * 3
+    run = export_and_check(tmp_path, [("same", proof, reports)])
+    assert run.for_proof("same") == dict.fromkeys(("z", "b", "c"), "checked")

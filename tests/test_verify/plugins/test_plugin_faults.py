@@ -55,6 +55,19 @@ def test_a_base_exception_of_the_plug_in_is_its_fault(function, said) -> None:
     assert str(raised.value) == f"plug-in p {said}"
 
 
+@pytest.mark.parametrize("isolated", [True, False])
+def test_a_plug_in_message_with_escapes_is_said_printable(isolated: bool) -> None:
+    """Red team 31 B3: a plug-in's message was printed with its escape sequences raw (the
+    whitespace folded, ESC kept): `\\x1b[2K` erased the audit's line and `\\x1b[32m` showed
+    a green "all verified" where the audit failed. Escapes are written as Python escapes."""
+    with pytest.raises(PluginFault) as raised:
+        Plugin("p", None, hostile.raises_escapes, isolated=isolated).run(DATA, U, 5)
+    said = str(raised.value)
+    assert "\x1b" not in said and "\r" not in said and "\n" not in said
+    assert said == ("plug-in p raised ValueError: \\x1b[2K \\x1b[32mall verified\\x1b[0m "
+                    "second line on three")
+
+
 #: A process started as a background job without job control (`cmd &` in a script, `nohup`)
 #: inherits SIGINT ignored, as POSIX says, and Python then installs no handler: no Ctrl-C
 #: reaches it. The Ctrl-C tests need a SIGINT that is delivered (two failed, each after its

@@ -210,6 +210,28 @@ def test_a_run_left_with_a_tie_under_the_le_rule_is_not_finished() -> None:
     assert check_run(data, [[0, 0], [1, 0], [1, 1]]).check("converged").status == "held"
 
 
+def test_a_finished_flag_that_is_no_boolean_is_refused() -> None:
+    """Red team 30: `finished="no"` is truthy, so the prefix `[[0, 0], [1, 0]]` was checked
+    as a finished run (and `"yes"` accepted alike): one clear error instead."""
+    data = Dataset.of([[1, 0], [0, 1], [-1, 0]], [1, 1, -1])
+    for text in ("no", "yes", 0):
+        with pytest.raises(TypeError, match="finished must be True, False or None, not"):
+            check_run(data, [[0, 0], [1, 0]], finished=text)  # type: ignore[arg-type]
+    assert check_run(data, [[0, 0], [1, 0]], finished=np.False_).ok  # numpy's bool is one
+
+
+def test_a_reference_separator_given_as_a_matrix_is_refused() -> None:
+    """Red team 30: a 2-D `u` (`np.array([[1, 0]])`) was flattened and taken for one
+    vector; a scalar was "u has 1 coordinates". One clear error each, naming the shape."""
+    data = Dataset.of([[1, 0], [0, 1]], [1, -1])
+    run = run_online(data)
+    for u, shape in ((np.array([[1, -1]]), r"\(1, 2\)"), ([[1], [-1]], r"\(2, 1\)"),
+                     (3, r"\(\)")):
+        with pytest.raises(ValueError, match=f"u must be one vector .* of shape {shape}"):
+            check_run(data, run, u=u)  # type: ignore[arg-type]
+    assert check_run(data, run, u=np.array([1, -1])).ok
+
+
 def test_float_rounding_of_an_implementation_is_not_a_violation() -> None:
     # issue 17: float64 sums of 0.1 and 0.2 round; the run is the perceptron's all the same
     X = np.array([[0.1, 0.2], [0.3, -0.7], [-0.2, 0.1]])
