@@ -64,17 +64,28 @@ def parse_definitions(table: Mapping[str, object], names: Names) -> tuple[Defini
         raise ProofFileError(f"{len(table)} definitions, more than {MAX_DEFINITIONS}")
     out: list[Definition] = []
     for name, text in table.items():
-        if name in names.vectors:
-            raise ProofFileError(
-                f"define: {name!r} is a vector; [define] defines scalars only (by max, min, "
-                "sqrt or norm): write the vector's expression where the steps use it")
-        if name not in names.scalars:
-            raise ProofFileError(f"define: {name!r} is not a declared scalar")
-        if not isinstance(text, str):
-            raise ProofFileError(f"define: {name} must be a string such as \"max(0, a)\"")
-        later = set(table) - {d.name for d in out}  # itself and the names defined after it
-        out.append(Definition(name, " ".join(text.split()), _facts(name, text, names, later)))
+        try:
+            out.append(_definition(name, text, names, set(table) - {d.name for d in out}))
+        except ProofFileError as error:  # placed at its entry (newcomer 32 N2: it was 1:1)
+            if error.key is not None:
+                raise
+            raise ProofFileError(error.problem, key=f"define.{name}", fix=error.fix,
+                                 text=text if isinstance(text, str) else None) from None
     return tuple(out)
+
+
+def _definition(name: str, text: object, names: Names, later: set[str]) -> Definition:
+    """One entry `name = text` of `[define]`; `later`, itself and the names defined after
+    it (which its arguments may not read)."""
+    if name in names.vectors:
+        raise ProofFileError(
+            f"define: {name!r} is a vector; [define] defines scalars only (by max, min, "
+            "sqrt or norm): write the vector's expression where the steps use it")
+    if name not in names.scalars:
+        raise ProofFileError(f"define: {name!r} is not a declared scalar")
+    if not isinstance(text, str):
+        raise ProofFileError(f"define: {name} must be a string such as \"max(0, a)\"")
+    return Definition(name, " ".join(text.split()), _facts(name, text, names, later))
 
 
 def _facts(name: str, text: str, names: Names, later: set[str]) -> tuple[Relation, ...]:

@@ -571,14 +571,26 @@ def refusal(error: kernel.RuleError, step: Step,
     of an induction `step` uses, over other runs than its own, the fix says so: the user
     wrote no such hypothesis (red team 29 F7: `"d>=1"` beside `"d >= 1"` made another
     induction, its claim a hypothesis; update facts are now compared as exact relations,
-    `_update_as_used`)."""
+    `_update_as_used`). When it is a hypothesis that a one-update lemma got from a step the
+    lemma uses (its claim or one of its hypotheses), the fix says that too, and how to write
+    the lemma instead (newcomer 32 N5: a lemma proved from three lemmas was refused one
+    inherited hypothesis at a time, the last the claim of an identity it used)."""
     quoted = re.search(r"`([^`]+)`", str(error))
     other = next((u.step for u in used if u.run and quoted and u.claim.text == quoted[1]), None)
+    brought = next(((u.step, origin) for u in used if quoted and not u.run
+                    for h, origin in zip(u.hypotheses, u.origins, strict=True)
+                    if origin and h.text == quoted[1]), None)
     fix = (f"`{quoted[1]}` is the claim of {other}, an induction over other runs than this "
            "one: its variable, base, step, given or constants differ (update facts "
            "compared as exact relations, in any order or spelling, one that divides as "
            "written); write them alike to use its invariant at every state"
-           ) if other is not None and quoted else None
+           ) if other is not None and quoted else (
+        f"that hypothesis comes into {brought[0]} from {brought[1]}, which it uses (a used "
+        "step's claim and hypotheses are hypotheses of the step that uses it), and a lemma "
+        "used at each update may assume only the update's facts, the invariant and the "
+        f"step's hypotheses: prove {brought[0]} from its own hypotheses without that use "
+        "(with hints or a split), or add the fact to the induction's given"
+    ) if brought is not None and quoted else None
     return ProofFileError(str(error), step=step.id, text=quoted[1] if quoted else None,
                           fix=fix)
 

@@ -123,6 +123,9 @@ def test_bad_definitions_are_one_line_errors(define: str, problem: str,
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert problem in err and "\n" not in err and "Traceback" not in err
+    # placed at the entry's line, 7, as every other error of a file is (newcomer 32 N2: a
+    # definition's errors were all placed at 1:1)
+    assert err.startswith(f"novikoff: error: {path}:7:"), err
 
 
 def test_a_name_read_only_in_a_divisor_or_by_the_update_gets_its_definition() -> None:

@@ -617,3 +617,57 @@ def test_split_advice_names_a_counter_the_file_can_split_on() -> None:
                                           b'claim = "norm2(w)*norm2(u) >= eta**2*g**2"\n'
                                           b'split = { on = "t" }')
     assert [s.id for s in parse_proof(advised, "n.toml").steps] == ["progress", "nonzero"]
+
+
+LEMMA_FROM_A_LEMMA = b"""
+title = "a lemma proved from a lemma, used at each update"
+vectors = ["w", "x"]
+scalars = ["t", "y", "R"]
+naturals = ["t"]
+
+[[step]]
+id = "expand"
+claim = "norm2(w + y*x) == norm2(w) + 2*y*dot(w, x) + y**2*norm2(x)"
+
+[[step]]
+id = "one-update"
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2"]
+uses = ["expand"]
+claim = "norm2(w + y*x) <= norm2(w) + R**2"
+
+[[step]]
+id = "norm-invariant"
+uses = ["one-update"]
+claim = "norm2(w) <= t*R**2"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R**2"]
+constants = ["R"]
+"""
+
+
+def test_a_lemma_s_inherited_hypothesis_names_the_use_it_came_from(tmp_path: Path,
+                                                                     capsys) -> None:
+    """Newcomer 32 N5: a one-update lemma proved with `uses` was refused at the induction
+    for a hypothesis the file never wrote there (the claim of a step the lemma uses), with
+    no word of where it came from. The fix now names that use and the two ways out."""
+    from verify.cli import main
+
+    path = tmp_path / "lemma.toml"
+    path.write_bytes(LEMMA_FROM_A_LEMMA)
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "Traceback" not in err
+    assert "uses one-update at each update, but its hypothesis `norm2(w + y*x) == " in err
+    assert err.endswith(
+        "that hypothesis comes into one-update from expand, which it uses (a used step's "
+        "claim and hypotheses are hypotheses of the step that uses it), and a lemma used at "
+        "each update may assume only the update's facts, the invariant and the step's "
+        "hypotheses: prove one-update from its own hypotheses without that use (with hints "
+        "or a split), or add the fact to the induction's given"), err
+    # written as the fix says, without the use, the same lemma serves the induction
+    fixed = LEMMA_FROM_A_LEMMA.replace(b'uses = ["expand"]\n', b"")
+    path.write_bytes(fixed)
+    assert main(["check", str(path)]) == 0

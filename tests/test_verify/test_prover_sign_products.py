@@ -662,3 +662,39 @@ claim = "k <= R**2*norm2(ts)/g**2"
             kernel.check_certificate(judgement, certificate)
     twin = text.replace("R**2*norm2(ts)/g**2", "R**2*norm2(th)/g**2")
     assert statuses(twin) == {"iterations-bound": "refuted"}
+
+
+def test_an_equality_times_a_norm_the_judgement_never_writes_is_found() -> None:
+    """Newcomer 32 N3: `norm2(u) == 0 |- dot(u, v)**2 <= 0` (Cauchy–Schwarz for a vector of
+    norm 0) and `norm2(u) == 0 |- dot(u, v) == 0` (the lecturer's start theta_0 = 0 written
+    as `norm2(v0) == 0`) were unknown at every budget: the certificate is the Gram minor of
+    (u, v) minus `<v,v>` times the equality, and an equality's multipliers were monomials in
+    the generators the judgement writes, never `<v,v>`. `equalities times unwritten squared
+    norms` finds both, the kernel accepts them, and the false twins are refuted."""
+    text = """
+title = "a vector of norm 0"
+vectors = ["u", "v"]
+scalars = []
+[[step]]
+id = "cauchy-schwarz-at-zero"
+given = ["norm2(u) == 0"]
+claim = "dot(u, v)**2 <= 0"
+[[step]]
+id = "orthogonal-to-all"
+given = ["norm2(u) == 0"]
+claim = "dot(u, v) == 0"
+"""
+    report = check_proof(parse_proof(text.encode(), "zero.toml"), store=None)
+    assert [s.status for s in report.steps] == ["proved", "proved"], [
+        s.message for s in report.steps]
+    first = report.steps[0]
+    (main,) = [g for g in first.goals if g.goal.label == "main"]
+    assert main.verdict.message == "certificate by equalities times unwritten squared norms"
+    assert "equalities times unwritten squared norms" in report.steps[1].message
+    for step in report.steps:
+        for goal in step.goals:
+            for judgement, certificate in goal.pieces:
+                kernel.check_certificate(judgement, certificate)
+    twin = text.replace('"norm2(u) == 0"', '"norm2(u) == 1"')
+    assert statuses(twin) == {"cauchy-schwarz-at-zero": "refuted",
+                              "orthogonal-to-all": "refuted"}

@@ -41,6 +41,7 @@ ASCII = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",
     "#": r"\#", "_": r"\_", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}",
     "<": r"\textless{}", ">": r"\textgreater{}", "|": r"\textbar{}", '"': "''",
+    "`": r"\textasciigrave{}",
 }
 UNICODE = {
     "≤": r"$\le$", "≥": r"$\ge$", "≠": r"$\neq$", "±": r"$\pm$", "·": r"$\cdot$",
@@ -86,7 +87,8 @@ def escape(text: str) -> str:
     27, F6); any other is the closing quote or apostrophe it always was. A `~` before a number
     is the approximation `perceptron.numbers.shown` writes (`least slack ~-4.38e+24`), typeset
     as ≈: `\\textasciitilde` set it as a raised tilde before the minus (newcomer 31, F3); any
-    other `~` (a path's `~/`) is the tilde it always was."""
+    other `~` (a path's `~/`) is the tilde it always was. A backtick is a backtick, never
+    TeX's opening quote: a message's code span `y[1]` was typeset ‘y[1]‘ (newcomer 32 N7)."""
     text = unicodedata.normalize("NFC", " ".join(text.split()))
     pieces = [_accented(c, text[i + 1]) if i + 1 < len(text) and unicodedata.combining(
         text[i + 1]) else "" if unicodedata.combining(c) else _OPENING[c]

@@ -287,7 +287,7 @@ def plot(series: BoundSeries, ax: Sequence[Axes] | None = None) -> Figure:
     ax1.set_ylabel("⟨w_t, u⟩   (u: max-margin separator, ‖u‖ = 1)" + in_units)
     notes = [(ax1, series.progress_holds(),
               _which(series.progress_tight(), T, series.progress_ratio(), "⟨w_t,u⟩ ="),
-              [*zip(ts, align, strict=True), *_sampled(line, [0.0, right * progress_slope])])]
+              [*zip(ts, align, strict=True)], _sampled(line, [0.0, right * progress_slope]))]
 
     # 2. norm growth
     norms = [to_float(n / square_unit) for n in series.norms2]
@@ -303,7 +303,7 @@ def plot(series: BoundSeries, ax: Sequence[Axes] | None = None) -> Figure:
     ax2.set_ylabel("‖w_t‖²" + in_square_units)
     notes.append((ax2, series.norm_holds(),
                   _which(series.norm_tight(), T, series.norm_ratio(), "‖w_t‖² ="),
-                  [*zip(ts, norms, strict=True), *_sampled(line, [0.0, right * norm_slope])]))
+                  [*zip(ts, norms, strict=True)], _sampled(line, [0.0, right * norm_slope])))
 
     # 3. the squeeze: (t eta gamma)^2 <= <w_t,u>^2 <= ||w_t||^2 <= t eta^2 R^2
     end = max(T, bound) * (1.6 if far else 1.08) + (0 if far else 0.5)
@@ -343,8 +343,8 @@ def plot(series: BoundSeries, ax: Sequence[Axes] | None = None) -> Figure:
                else f"{_mistakes(T)} exceed{'s' if T == 1 else ''} the bound")
     notes.append((ax3, series.within_bound(), summary,
                   [*zip(ts[first:], norms[first:], strict=True),
-                   *zip(ts[first:], squares[first:], strict=True),
-                   *zip(grid, lower, strict=True), *zip(grid, upper, strict=True)]))
+                   *zip(ts[first:], squares[first:], strict=True)],
+                  [*zip(grid, lower, strict=True), *zip(grid, upper, strict=True)]))
 
     for ax in (ax1, ax2, ax3):
         ax.set_xlabel("t = number of updates (mistakes) so far")
@@ -378,22 +378,33 @@ _CORNERS = (
 )
 
 
-def _note(ax: Any, holds: bool, detail: str, points: list[tuple[float, float]]) -> None:
+def _note(ax: Any, holds: bool, detail: str, points: list[tuple[float, float]],
+          lines: list[tuple[float, float]]) -> None:
     """A boxed verdict in the first corner of the panel where it hides no drawn point
-    (measured after layout, so the box's real size is used)."""
+    (measured after layout, so the box's real size is used); where every corner hides one,
+    the corner that hides the fewest of the run's own `points` (then of the bound's sampled
+    `lines`): the last corner it fell back to hid the only point of a one-update run
+    (newcomer 32 N8: `run sep.csv --plot`, panel 1)."""
     text = ("✔ holds at every update (checked exactly)" if holds else "✘ VIOLATED") + "\n" + detail
     fig = ax.figure
     fig.draw_without_rendering()  # settle the layout: axes sizes are final from here on
     renderer = fig.canvas.get_renderer()
-    shown = ax.transData.transform(points)
-    for x, y, ha, va in _CORNERS:
+    own, drawn = ax.transData.transform(points), ax.transData.transform(lines)
+    hidden: list[tuple[int, int, int]] = []
+    for index, (x, y, ha, va) in enumerate(_CORNERS):
         label = ax.text(x, y, text, transform=ax.transAxes, ha=ha, va=va, fontsize=9.5,
                         zorder=5, bbox={"boxstyle": "round", "facecolor": "white",
                                         "edgecolor": "tab:green" if holds else "tab:red"})
         box = label.get_window_extent(renderer).expanded(1.04, 1.15)
-        if not any(box.contains(px, py) for px, py in shown) or (x, y) == _CORNERS[-1][:2]:
-            return
         label.remove()
+        hidden.append((sum(box.contains(px, py) for px, py in own),
+                       sum(box.contains(px, py) for px, py in drawn), index))
+        if hidden[-1][:2] == (0, 0):
+            break
+    x, y, ha, va = _CORNERS[min(hidden)[2]]
+    ax.text(x, y, text, transform=ax.transAxes, ha=ha, va=va, fontsize=9.5, zorder=5,
+            bbox={"boxstyle": "round", "facecolor": "white",
+                  "edgecolor": "tab:green" if holds else "tab:red"})
 
 
 def _mark_top(ax: Any, mistakes: int, bound: Fraction, at: float) -> None:

@@ -888,7 +888,11 @@ class Ran:
     `y = -1` example, or a negative rate; newcomer 28 F2: every update of a rate bound to
     -1/10 was said to be "along y x", and an update fact such as `eta > 0` cannot see a rate
     bound to a constant) and with step 0 (w unchanged): "along y x" is said only of a
-    positive step, the perceptron's direction."""
+    positive step, the perceptron's direction. For a batch run `updates` counts its
+    iterations, and `negative` and `zero` those whose step `alpha` along `xbar` is negative
+    (`theta - |alpha| xbar`: gradient ascent on the perceptron loss) or 0 (newcomer 32 N1: a
+    batch plug-in with that sign error passed the audit, every step about an iteration
+    vacuous on its runs, and nothing said its steps went against `xbar`)."""
 
     runs: int = 0
     converged: int = 0
@@ -909,17 +913,18 @@ class Ran:
     def counts(self, name: str, kind: str) -> dict[str, object]:
         """What `line` says, as numbers (`summary.plugin_run_counts` in the audit's JSON;
         newcomer 23 L3: a test suite could read the counts only by parsing the sentence).
-        `updates`, `updates_not_along_yx`, `updates_negative_step` and `updates_zero_step`
-        only for online runs (a batch run's iterations are not counted: null), as the
-        sentence says them only for those."""
+        For a batch run `updates` counts its iterations and `updates_negative_step`,
+        `updates_zero_step` those with a step `alpha` below 0 or equal to 0, as the sentence
+        says them; `updates_not_along_yx` is null there (a batch step is read along `xbar`,
+        or the run is a fault)."""
         online = kind == "online"
         return {"plugin": name, "kind": kind, "runs": self.runs,
                 "converged": self.converged, "cut_at_limit": self.cut,
                 "stopped_before_converging": self.stopped, "sign0_only": self.tied,
-                "no_update": self.idle, "updates": self.updates if online else None,
+                "no_update": self.idle, "updates": self.updates,
                 "updates_not_along_yx": self.unstepped if online else None,
-                "updates_negative_step": self.negative if online else None,
-                "updates_zero_step": self.zero if online else None,
+                "updates_negative_step": self.negative,
+                "updates_zero_step": self.zero,
                 "made_twice": self.made_twice, "otherwise_when_made_again": self.otherwise}
 
     def line(self, name: str, kind: str, plugin: Plugin | None = None) -> str:
@@ -954,6 +959,16 @@ class Ran:
             )) or f"; each of its {n} updates along y x of its example"
         elif kind == "online" and self.idle < self.runs:  # all idle: said once, above
             line += "; no update at all"
+        elif kind == "batch" and self.updates:  # newcomer 32 N1: a step against xbar
+            n = self.updates
+            line += "".join((
+                *([f"; {self.negative} of {n} iterations against xbar (a negative step "
+                   "alpha, theta - |alpha| xbar: gradient ascent on the perceptron loss, not "
+                   "the batch perceptron's direction, as with a sign error in the step)"]
+                  if self.negative else []),
+                *([f"; {self.zero} of {n} iterations with step 0 (theta unchanged)"]
+                  if self.zero else []),
+            ))
         if self.otherwise:
             line += (f"; NOT DETERMINISTIC: of {self.made_twice} runs made twice on the same "
                      f"scenario, {self.otherwise} came out otherwise the second time, so another "
@@ -975,7 +990,9 @@ def ran(run: object, scenario: Scenario) -> Ran:
         zero = sum(tau is not None and tau == 0 for tau in steps)
     elif isinstance(run, BatchRun):
         made, cap = len(run.iterations), limit(scenario.max_iterations)
-        last, updates, unstepped, negative, zero = run.states[-1], 0, 0, 0, 0
+        last, updates, unstepped = run.states[-1], made, 0
+        negative = sum(it.alpha < 0 for it in run.iterations)
+        zero = sum(it.alpha == 0 for it in run.iterations)
     else:
         return Ran()
     idle = int(made == 0)

@@ -113,9 +113,10 @@ def test_the_counts_are_what_the_line_says_as_numbers() -> None:
                            "classifies every example; 1 of them only under a sign(0) ")
     assert ("2 cut at their limit" in line and "2 stopped before converging" in line
             and "1 made no update at all" in line and "5 of 40 updates not along" in line)
-    batch = Ran(3, 2, 1, 0, 0, 0, 0, 0).counts("b", "batch")
-    assert batch["updates"] is None and batch["updates_not_along_yx"] is None
-    assert batch["updates_negative_step"] is None and batch["updates_zero_step"] is None
+    batch = Ran(3, 2, 1, 0, 7, 0, 0, 0, negative=2, zero=1).counts("b", "batch")
+    assert batch["updates_not_along_yx"] is None  # a batch step is along xbar, or a fault
+    assert (batch["updates"], batch["updates_negative_step"], batch["updates_zero_step"]) == (
+        7, 2, 1)  # iterations, and those with alpha < 0 and alpha == 0 (newcomer 32 N1)
     assert (batch["runs"], batch["converged"], batch["cut_at_limit"]) == (3, 2, 1)
 
 
@@ -155,6 +156,56 @@ def test_an_update_against_y_x_is_not_said_to_be_along_it() -> None:
     assert still.endswith("; 1 of 3 updates with step 0 (w unchanged)")
     assert Ran(1, 1, 0, 0, 3, 0).line("p", "online").endswith(
         "; each of its 3 updates along y x of its example")
+
+
+def optimal_step(data: Dataset, max_iterations: int, theta0: Vector, theta_star: Vector,
+                 sign: int = 1) -> Iterator[tuple[tuple[int, ...], Vector]]:
+    """Gradient descent on the perceptron loss with the oracle-optimal step, `theta += alpha
+    xbar` with `alpha = <theta_star, xbar>/||xbar||^2` over `M_k`; `sign = -1` is the
+    lecturer's sign error of newcomer 32 N1, `theta -= alpha xbar` (gradient ascent)."""
+    theta = tuple(theta0)
+    for _ in range(max_iterations):
+        members = tuple(j for j, (x, y) in enumerate(zip(data.X, data.y, strict=True))
+                        if y * dot(theta, x) <= 0)
+        if not members:
+            return
+        xbar = tuple(sum((data.y[j] * data.X[j][c] for j in members), Fraction(0))
+                     for c in range(data.d))
+        alpha = dot(theta_star, xbar) / dot(xbar, xbar)
+        theta = tuple(t + sign * alpha * b for t, b in zip(theta, xbar, strict=True))
+        yield members, theta
+
+
+def ascent(data: Dataset, max_iterations: int, theta0: Vector, theta_star: Vector
+           ) -> Iterator[tuple[tuple[int, ...], Vector]]:
+    """`optimal_step` with the sign error."""
+    return optimal_step(data, max_iterations, theta0, theta_star, sign=-1)
+
+
+def test_a_batch_step_against_xbar_is_counted_and_said() -> None:
+    """Newcomer 32 N1: a batch plug-in with the step's sign wrong (gradient ascent) passed a
+    proof's audit, its steps vacuous on its runs, and its line said nothing of its steps
+    (a batch run's iterations were not counted). Now counted and said, as an online
+    plug-in's updates against y x are; the correct rule's line says none."""
+    start = (Fraction(0), Fraction(0))
+    # SLOW from 0: M_0 is both examples, xbar = (1, 0), alpha = 2: theta_1 = (-2, 0) for the
+    # ascent; then M_1 = {0}, xbar = (2, 1), alpha = 1/5: theta_2 = (-12/5, -1/5)
+    wrong = Plugin.of("gd", ascent).run_batch(SLOW, U, start, 2)
+    assert wrong.states[1:] == ((Fraction(-2), Fraction(0)),
+                                (Fraction(-12, 5), Fraction(-1, 5)))
+    made = ran(wrong, SCENARIO)
+    assert (made.updates, made.negative, made.zero) == (2, 2, 0)
+    line = made.line("gd", "batch")
+    assert line.endswith("; 2 of 2 iterations against xbar (a negative step alpha, theta - "
+                         "|alpha| xbar: gradient ascent on the perceptron loss, not the batch "
+                         "perceptron's direction, as with a sign error in the step)")
+    counts = made.counts("gd", "batch")
+    assert (counts["updates"], counts["updates_negative_step"]) == (2, 2)
+    right = ran(Plugin.of("gd", optimal_step).run_batch(SLOW, U, start, 40), SCENARIO)
+    assert right.updates > 0 and (right.negative, right.zero) == (0, 0) and right.converged
+    assert "against xbar" not in right.line("gd", "batch")
+    assert Ran(1, 0, 1, 0, 3, 0, zero=1).line("gd", "batch").endswith(
+        "; 1 of 3 iterations with step 0 (theta unchanged)")
 
 
 def test_converged_says_it_is_the_perceptrons_end() -> None:
@@ -322,7 +373,7 @@ def test_the_counts_are_the_same_for_every_jobs(tmp_path: Path) -> None:
 def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None:
     """The batch perceptron with unit step (examples/): three starts per scenario, each run
     converged or cut at max_iterations; no line on updates along y x (a batch step is read
-    along xbar, or the run is a fault)."""
+    along xbar, or the run is a fault), nor on iterations against xbar (none is)."""
     import sys
 
     root = Path(__file__).resolve().parents[3]
@@ -333,7 +384,10 @@ def test_a_batch_plug_ins_runs_are_counted_by_iterations(tmp_path: Path) -> None
                          algorithms={"unit-step": unit_step})
     (line,) = audit.plugins
     (counts,) = to_json(audit)["summary"]["plugin_run_counts"]
-    assert counts["kind"] == "batch" and counts["updates"] is None
+    assert counts["kind"] == "batch" and counts["updates_not_along_yx"] is None
+    # its iterations counted (newcomer 32 N1), each a step 1 along xbar: none against it
+    assert counts["updates"] > 0 and (counts["updates_negative_step"],
+                                      counts["updates_zero_step"]) == (0, 0)
     found = re.fullmatch(r"plug-in unit-step: (\d+) batch runs: (\d+) converged \(the last "
                          r"iterate classifies every example, where the perceptron stops; a "
                          r"rule that asks more, such as a margin, may not stop there\), "

@@ -264,6 +264,8 @@ def test_non_ascii_survives_in_latex() -> None:
     ("--budget small", "-{}-budget small"),
     ("a---b", "a-{}-{}-b"),
     ("1–-2", "1--{}-2"),
+    # newcomer 32 N7: a message's code span, `y[1]`, was typeset with two opening quotes
+    ("a sum give, `y[1]`", r"a sum give, \textasciigrave{}y[1]\textasciigrave{}"),
 ])
 def test_latex_never_changes_a_number_nor_drops_a_character(text: str, typeset: str) -> None:
     """Red team 21 F4: user text was folded to ASCII by NFKD with the rest dropped, so

@@ -207,3 +207,32 @@ def test_matplotlib_is_loaded_only_when_drawing() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert "matplotlib" not in out
+
+
+def test_a_verdict_box_never_hides_the_runs_own_point_when_a_corner_can_avoid_it() -> None:
+    """Newcomer 32 N8: on a one-update run (`novikoff run sep.csv --plot`) every corner of
+    panel 1 hid some point of the sampled bound line, and the fallback, the last corner,
+    hid the run's only point, <w_1, u>. The box now goes where it hides the fewest of the
+    run's points first."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from perceptron.dataset import Dataset
+    from verify.render.plot import plot
+
+    half = Fraction(1, 2)
+    data = Dataset.of([[2, 1], [1, 3], [half, half], [-1, -2], [-3, half], [-half, -1]],
+                      [1, 1, 1, -1, -1, -1], "sep")
+    series = bound_series(data, run_online(data, keep_trace=True))
+    assert series.mistakes == 1
+    figure = plot(series)
+    figure.draw_without_rendering()
+    renderer = figure.canvas.get_renderer()
+    for ax in figure.axes:
+        (box,) = [t.get_window_extent(renderer) for t in ax.texts
+                  if t.get_text().startswith("✔")]
+        for line in ax.lines:
+            if "(this run)" not in str(line.get_label()):
+                continue
+            for px, py in ax.transData.transform(line.get_xydata()):
+                assert not box.contains(px, py), (ax.get_title(), line.get_label())
