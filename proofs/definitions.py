@@ -77,6 +77,18 @@ def parse_definitions(table: Mapping[str, object], names: Names) -> tuple[Defini
     return tuple(out)
 
 
+def adopted(defined: Mapping[str, tuple[str, str]], own: Sequence[Definition],
+            names: Names) -> tuple[Definition, ...]:
+    """The definitions an import gave (`Declared.defined`: name -> text, source) that the
+    file does not make itself, as definitions of this file: names are shared as within one
+    file, so a step of the importing file that mentions such a name gets its defining facts
+    like the copies do (kernadv31 K1: `r = max(a, b)` from an import, `r >= a` in the
+    importing file was refuted at a = 1, r = 0). Each source checked its own order."""
+    mine = {d.name for d in own}
+    return tuple(Definition(name, " ".join(text.split()), _facts(name, text, names, set()))
+                 for name, (text, _) in defined.items() if name not in mine)
+
+
 def _facts(name: str, text: str, names: Names, later: set[str]) -> tuple[Relation, ...]:
     """The defining facts of `name := text`, each parsed like any hypothesis; its arguments
     may use names defined before it only (a cycle would define nothing). The text is bounded

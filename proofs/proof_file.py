@@ -47,6 +47,7 @@ from typing import Any, TypeVar
 
 from proofs.definitions import (
     Definition,
+    adopted,
     parse_definitions,
     redefining_runs,
     redefining_uses,
@@ -338,6 +339,8 @@ def _proof(document: dict[str, Any], file: str
         except ProofFileError as error:
             problems.add(ProofFileError(error.problem, key=f"define.{definition.name}",
                                         text=definition.text))
+    definitions = (*definitions, *(problems.attempt(  # an import's, shared (`adopted`)
+        lambda: adopted(declared.defined, definitions, names)) or ()))
     copies = found.copies
     for error in found.errors:
         problems.add(error)

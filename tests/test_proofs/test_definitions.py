@@ -481,3 +481,29 @@ def test_a_defined_name_is_never_declared_natural(define: str, naturals: str) ->
     assert line.startswith("nat.toml:3:1: naturals: r is defined as ")
     assert line.endswith("which need not be a natural number; remove r from naturals or "
                          "from [define]")
+
+
+DEFINES_R = ('title = "defs"\nscalars = ["a", "b", "r"]\n[define]\nr = "max(a, b)"\n'
+             '[[step]]\nid = "rb"\nclaim = "r >= b"\n')
+
+
+@pytest.mark.parametrize("declared", ['["a", "b"]', '["a", "b", "r"]'])
+def test_a_name_an_import_defines_has_its_definition_in_the_importing_files_steps(
+        tmp_path: Path, declared: str) -> None:
+    """Regression (kernadv31 K1, a TRUE step refuted): `r` comes from an import that defines
+    it as `max(a, b)`; the tool read it as defined (the proof's definitions, the refusal of a
+    `with` replacing `a`), but the importing file's own steps got no defining facts, so
+    `r >= a` was refuted at a = 1, r = 0, a point where r is not max(1, b). Names are shared
+    as within one file: the own steps get the facts too (declared here or not)."""
+    (tmp_path / "defs.toml").write_text(DEFINES_R, encoding="utf-8")
+    text = (f'title = "main"\nscalars = {declared}\n[imports]\nd = "defs.toml"\n'
+            '[[step]]\nid = "theirs"\nuses = ["d/rb"]\nclaim = "b <= b"\n'
+            '[[step]]\nid = "mine"\nclaim = "r >= a"\n'
+            '[[step]]\nid = "false"\nclaim = "r >= a + 1"\n')
+    path = tmp_path / "main.toml"
+    path.write_text(text, encoding="utf-8")
+    report = check_proof(parse_proof(text.encode(), str(path)))
+    mine = next(s for s in report.steps if s.step.id == "mine")
+    assert mine.status == "proved"
+    assert "r >= a" in [h.text for h in mine.step.hypotheses]
+    assert next(s for s in report.steps if s.step.id == "false").status == "refuted"
