@@ -85,6 +85,12 @@ def adopted(defined: Mapping[str, tuple[str, str]], own: Sequence[Definition],
     like the copies do (kernadv31 K1: `r = max(a, b)` from an import, `r >= a` in the
     importing file was refuted at a = 1, r = 0). Each source checked its own order."""
     mine = {d.name for d in own}
+    texts = {name: text for name, (text, _) in defined.items()}
+    for name, (text, source) in defined.items():  # two files' definitions reading each other
+        if name in _reads(name, texts):  # (kernadv31 O3): a cycle neither file has alone
+            raise ProofFileError(f"define: {name} = {text} (from {source}) reads itself through "
+                                 "the definitions of the imports: a name defined by a cycle "
+                                 "has no value; rename it in one of them")
     return tuple(Definition(name, " ".join(text.split()), _facts(name, text, names, set()))
                  for name, (text, _) in defined.items() if name not in mine)
 

@@ -507,3 +507,20 @@ def test_a_name_an_import_defines_has_its_definition_in_the_importing_files_step
     assert mine.status == "proved"
     assert "r >= a" in [h.text for h in mine.step.hypotheses]
     assert next(s for s in report.steps if s.step.id == "false").status == "refuted"
+
+
+def test_definitions_of_two_imports_that_read_each_other_are_refused(tmp_path: Path) -> None:
+    """Regression (kernadv31 O3): `r = max(q, 0)` in one import (q plain there) and
+    `q = max(r, 0)` in another (r plain there) were both adopted: a cycle neither file has,
+    whose facts fix no value (`r == q` came out proved, true of the facts only)."""
+    for name, (defined, other) in {"a": ("r", "q"), "b": ("q", "r")}.items():
+        (tmp_path / f"{name}.toml").write_text(
+            f'title = "{name}"\nscalars = ["r", "q"]\n[define]\n{defined} = "max({other}, 0)"\n'
+            f'[[step]]\nid = "s"\nclaim = "{defined} >= {other}"\n', encoding="utf-8")
+    text = ('title = "c"\nscalars = ["r", "q"]\n[imports]\na = "a.toml"\nb = "b.toml"\n'
+            '[[step]]\nid = "both"\nuses = ["a/s", "b/s"]\nclaim = "r == q"\n')
+    with pytest.raises(ProofFileError, match="reads itself through the definitions"):
+        parse_proof(text.encode(), str(tmp_path / "c.toml"))
+    one = text.replace('"a/s", "b/s"', '"a/s"').replace("r == q", "r >= 0")
+    assert check_proof(parse_proof(one.encode(), str(tmp_path / "c.toml"))).steps[-1].status \
+        == "proved"
