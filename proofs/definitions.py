@@ -88,6 +88,24 @@ def _definition(name: str, text: object, names: Names, later: set[str]) -> Defin
     return Definition(name, " ".join(text.split()), _facts(name, text, names, later))
 
 
+def adopted(defined: Mapping[str, tuple[str, str]], own: Sequence[Definition],
+            names: Names) -> tuple[Definition, ...]:
+    """The definitions an import gave (`Declared.defined`: name -> text, source) that the
+    file does not make itself, as definitions of this file: names are shared as within one
+    file, so a step of the importing file that mentions such a name gets its defining facts
+    like the copies do (kernadv31 K1: `r = max(a, b)` from an import, `r >= a` in the
+    importing file was refuted at a = 1, r = 0). Each source checked its own order."""
+    mine = {d.name for d in own}
+    texts = {name: text for name, (text, _) in defined.items()}
+    for name, (text, source) in defined.items():  # two files' definitions reading each other
+        if name in _reads(name, texts):  # (kernadv31 O3): a cycle neither file has alone
+            raise ProofFileError(f"define: {name} = {text} (from {source}) reads itself through "
+                                 "the definitions of the imports: a name defined by a cycle "
+                                 "has no value; rename it in one of them")
+    return tuple(Definition(name, " ".join(text.split()), _facts(name, text, names, set()))
+                 for name, (text, _) in defined.items() if name not in mine)
+
+
 def _facts(name: str, text: str, names: Names, later: set[str]) -> tuple[Relation, ...]:
     """The defining facts of `name := text`, each parsed like any hypothesis; its arguments
     may use names defined before it only (a cycle would define nothing). The text is bounded

@@ -57,6 +57,9 @@ class Declared:
     #: the importing file's families: no imported proof has any (`_copies`), so a copied
     #: step's name is a plain vector or scalar, another sort than a family of that name
     indexed: tuple[str, ...] = ()
+    #: (name, source) of each name natural here but a plain scalar where the copies come
+    #: from: they are checked with it natural (names are shared), which the file is told
+    widened: list[tuple[str, str]] = field(default_factory=list)
 
     def adopt_definition(self, name: str, text: str, source: str) -> None:
         """Record that `name` means `text` (its `[define]` in `source`), or refuse a second
@@ -85,6 +88,8 @@ class Declared:
         elif natural and name not in self.naturals:
             raise ProofFileError(f"{name!r} is a natural in {source}: declare it in naturals "
                                  "here too (a step proved for naturals says nothing else)")
+        elif not natural and name in self.naturals and (name, source) not in self.widened:
+            self.widened.append((name, source))
 
 
 def _spelt(text: str) -> str:

@@ -47,6 +47,8 @@ from typing import Any, TypeVar
 
 from proofs.definitions import (
     Definition,
+    adopted,
+    mentioned,
     parse_definitions,
     redefining_runs,
     redefining_uses,
@@ -338,6 +340,8 @@ def _proof(document: dict[str, Any], file: str
         except ProofFileError as error:
             problems.add(ProofFileError(error.problem, key=f"define.{definition.name}",
                                         text=definition.text))
+    definitions = (*definitions, *(problems.attempt(  # an import's, shared (`adopted`)
+        lambda: adopted(declared.defined, definitions, names)) or ()))
     copies = found.copies
     for error in found.errors:
         problems.add(error)
@@ -363,7 +367,12 @@ def _proof(document: dict[str, Any], file: str
     notes = (*notes, *_moving_constants(steps), *(
         Note("", f"[imports] {alias}: no step uses it, so it is not read; remove it",
              key=f"imports.{alias}")
-        for alias in found.unused))
+        for alias in found.unused), *(
+        Note("", f"[imports] {source}: {name} is natural here but a plain scalar in {source}, "
+                 f"so its copies are checked with {name} natural: a step of {source} may be "
+                 "proved here and not in its own file", key=f"imports.{source}"
+             if source in (document.get("imports") or {}) else None)
+        for name, source in declared.widened), *_plain_in_copies(copies, declared))
     combined = problems.attempt(lambda: with_copies(steps, copies))
     defined = {n: t for n, (t, _) in declared.defined.items()}
     for error in [*redefining_uses(combined or steps, defined),
@@ -431,6 +440,23 @@ def _partial(made: Callable[[tuple[Step, ...]], Proof], steps: Sequence[Step] | 
     except ProofFileError:
         return None
     return (made(instanced), copies) if instanced else None
+
+
+def _plain_in_copies(copies: Mapping[str, Step], declared: Declared) -> list[Note]:
+    """A note for each name this file alone defines that imported copies read as a plain
+    scalar (kernadv31 O2): they are checked as in their own files, for every value of it,
+    so one may be refuted at a value the definition excludes (`q >= 0` about a plain q, with
+    q = max(a, 0) here). The mirror of an import's definition, which this file adopts."""
+    mine = {n for n, (_, source) in declared.defined.items() if source == "this file"}
+    readers: dict[str, list[str]] = {}
+    for copy_id, step in copies.items():
+        rule = step.rule.hypotheses if isinstance(step.rule, Induction) else ()
+        for name in sorted(mine & mentioned((*step.hypotheses, step.claim, *rule))):
+            readers.setdefault(name, []).append(copy_id)
+    return [Note("", f"[define] {name}: defined here as {declared.defined[name][0]}, but "
+                     f"{', '.join(ids)} read{'s' * (len(ids) == 1)} it as a plain scalar, as in "
+                     "its own file: checked for every value of it", key=f"define.{name}")
+            for name, ids in sorted(readers.items())]
 
 
 def _natural_definitions(naturals: Sequence[str], defined: Mapping[str, str],

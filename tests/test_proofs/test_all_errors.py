@@ -376,6 +376,40 @@ def test_an_unused_import_is_a_note_and_is_never_read(tmp_path: Path) -> None:
     assert load_proof(tmp_path / "f.toml").notes == ()
 
 
+def test_a_name_natural_here_but_not_in_an_import_is_a_note(tmp_path: Path) -> None:
+    """Regression (kernadv31 O1): `|- t >= 0`, refuted in its own file (t a real there), read
+    `proved p--tpos` in a file declaring t natural, with nothing saying why: names are shared,
+    so the copy is checked with t natural. The file now gets a note at the import."""
+    (tmp_path / "plain.toml").write_text('title = "p"\nscalars = ["t"]\nnaturals = []\n'
+                                         '[[step]]\nid = "tpos"\nclaim = "t >= 0"\n')
+    text = ('title = "n"\nscalars = ["t"]\nnaturals = ["t"]\n[imports]\np = "plain.toml"\n'
+            '[[step]]\nid = "use"\nuses = ["p/tpos"]\nclaim = "t >= 0"\n')
+    path = tmp_path / "n.toml"
+    path.write_text(text)
+    assert load_proof(path).notes == (
+        f"{path}:5: note: [imports] p: t is natural here but a plain scalar in p, so its copies "
+        "are checked with t natural: a step of p may be proved here and not in its own file",)
+    assert load_proof(tmp_path / "plain.toml").notes == ()
+
+
+def test_a_name_defined_here_but_plain_in_an_import_is_a_note(tmp_path: Path) -> None:
+    """Regression (kernadv31 O2): `q = max(a, 0)` here, `|- q >= 0` about a plain q in the
+    import: the copy p--qpos was refuted at q = -1, a value this file's q cannot take, with
+    nothing saying that the copy reads q as its own file does. The file now gets a note."""
+    (tmp_path / "plain.toml").write_text('title = "p"\nscalars = ["q", "a"]\n[[step]]\n'
+                                         'id = "qpos"\nclaim = "q >= 0"\n')
+    text = ('title = "d"\nscalars = ["q", "a"]\n[define]\nq = "max(a, 0)"\n[imports]\n'
+            'p = "plain.toml"\n[[step]]\nid = "use"\nuses = ["p/qpos"]\nclaim = "q >= 0"\n')
+    path = tmp_path / "d.toml"
+    path.write_text(text)
+    assert load_proof(path).notes == (
+        f"{path}:4: note: [define] q: defined here as max(a, 0), but p--qpos reads it as a "
+        "plain scalar, as in its own file: checked for every value of it",)
+    same = text.replace('q = "max(a, 0)"\n', "")
+    path.write_text(same)
+    assert load_proof(path).notes == ()
+
+
 @pytest.mark.parametrize("kind", ["a character device", "a named pipe", "a directory"])
 def test_a_proof_path_that_is_no_regular_file_is_one_line(kind: str, tmp_path: Path) -> None:
     """`novikoff audit /dev/zero` said "file is larger than 1024 KiB"; a named pipe nobody

@@ -484,3 +484,46 @@ def test_a_defined_name_is_never_declared_natural(define: str, naturals: str) ->
     assert line.startswith("nat.toml:3:1: naturals: r is defined as ")
     assert line.endswith("which need not be a natural number; remove r from naturals or "
                          "from [define]")
+
+
+DEFINES_R = ('title = "defs"\nscalars = ["a", "b", "r"]\n[define]\nr = "max(a, b)"\n'
+             '[[step]]\nid = "rb"\nclaim = "r >= b"\n')
+
+
+@pytest.mark.parametrize("declared", ['["a", "b"]', '["a", "b", "r"]'])
+def test_a_name_an_import_defines_has_its_definition_in_the_importing_files_steps(
+        tmp_path: Path, declared: str) -> None:
+    """Regression (kernadv31 K1, a TRUE step refuted): `r` comes from an import that defines
+    it as `max(a, b)`; the tool read it as defined (the proof's definitions, the refusal of a
+    `with` replacing `a`), but the importing file's own steps got no defining facts, so
+    `r >= a` was refuted at a = 1, r = 0, a point where r is not max(1, b). Names are shared
+    as within one file: the own steps get the facts too (declared here or not)."""
+    (tmp_path / "defs.toml").write_text(DEFINES_R, encoding="utf-8")
+    text = (f'title = "main"\nscalars = {declared}\n[imports]\nd = "defs.toml"\n'
+            '[[step]]\nid = "theirs"\nuses = ["d/rb"]\nclaim = "b <= b"\n'
+            '[[step]]\nid = "mine"\nclaim = "r >= a"\n'
+            '[[step]]\nid = "false"\nclaim = "r >= a + 1"\n')
+    path = tmp_path / "main.toml"
+    path.write_text(text, encoding="utf-8")
+    report = check_proof(parse_proof(text.encode(), str(path)))
+    mine = next(s for s in report.steps if s.step.id == "mine")
+    assert mine.status == "proved"
+    assert "r >= a" in [h.text for h in mine.step.hypotheses]
+    assert next(s for s in report.steps if s.step.id == "false").status == "refuted"
+
+
+def test_definitions_of_two_imports_that_read_each_other_are_refused(tmp_path: Path) -> None:
+    """Regression (kernadv31 O3): `r = max(q, 0)` in one import (q plain there) and
+    `q = max(r, 0)` in another (r plain there) were both adopted: a cycle neither file has,
+    whose facts fix no value (`r == q` came out proved, true of the facts only)."""
+    for name, (defined, other) in {"a": ("r", "q"), "b": ("q", "r")}.items():
+        (tmp_path / f"{name}.toml").write_text(
+            f'title = "{name}"\nscalars = ["r", "q"]\n[define]\n{defined} = "max({other}, 0)"\n'
+            f'[[step]]\nid = "s"\nclaim = "{defined} >= {other}"\n', encoding="utf-8")
+    text = ('title = "c"\nscalars = ["r", "q"]\n[imports]\na = "a.toml"\nb = "b.toml"\n'
+            '[[step]]\nid = "both"\nuses = ["a/s", "b/s"]\nclaim = "r == q"\n')
+    with pytest.raises(ProofFileError, match="reads itself through the definitions"):
+        parse_proof(text.encode(), str(tmp_path / "c.toml"))
+    one = text.replace('"a/s", "b/s"', '"a/s"').replace("r == q", "r >= 0")
+    assert check_proof(parse_proof(one.encode(), str(tmp_path / "c.toml"))).steps[-1].status \
+        == "proved"
