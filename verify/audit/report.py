@@ -6,7 +6,7 @@ identical reports.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -437,16 +437,23 @@ def base_lines(audit: Audit) -> list[str]:
 def unchecked_base_lines(audit: Audit) -> list[str]:
     """The inductions checked on runs whose base was not (`StepAudit.base_unchecked`), one
     line per proof and reason: a reader who saw no line would take it for checked."""
+    return _unchecked_lines(audit, lambda s: s.base_unchecked, (
+        "base not checked on runs (each induction's claim is about the runs that start at its "
+        "base; nothing checked that these runs do):"))
+
+
+def _unchecked_lines(audit: Audit, reason: Callable[[StepAudit], str | None], heading: str
+                     ) -> list[str]:
+    """`heading` and one line per proof and `reason` (the steps it holds of, by id), or
+    nothing when no step of the audit has a reason."""
     grouped: dict[tuple[str, str], list[str]] = {}
     for p in audit.proofs:
         for s in p.steps:
-            if s.base_unchecked is not None:
-                grouped.setdefault((p.id, s.base_unchecked), []).append(s.step.id)
-    lines = [f"  {proof_id} ({reason}): {', '.join(steps)}"
-             for (proof_id, reason), steps in grouped.items()]
-    return ["", "base not checked on runs (each induction's claim is about the runs that "
-            "start at its base; nothing checked that these runs do):", *lines] \
-        if lines else []
+            if (why := reason(s)) is not None:
+                grouped.setdefault((p.id, why), []).append(s.step.id)
+    lines = [f"  {proof_id} ({why}): {', '.join(steps)}"
+             for (proof_id, why), steps in grouped.items()]
+    return ["", heading, *lines] if lines else []
 
 
 UPDATES_UNCHECKED = ("each induction's claim is about the runs whose every update meets its "
@@ -460,15 +467,8 @@ def unchecked_update_lines(audit: Audit) -> list[str]:
     updates_unchecked`), one line per proof and reason: the audit checks them at each update
     of online, single-pass and batch runs, and a reader who saw no line on them would take
     them for checked and met on cyclic runs and a user's kind of runs too."""
-    grouped: dict[tuple[str, str], list[str]] = {}
-    for p in audit.proofs:
-        for s in p.steps:
-            if s.updates_unchecked is not None:
-                grouped.setdefault((p.id, s.updates_unchecked), []).append(s.step.id)
-    lines = [f"  {proof_id} ({reason}): {', '.join(steps)}"
-             for (proof_id, reason), steps in grouped.items()]
-    return ["", f"update facts not checked on runs ({UPDATES_UNCHECKED}):", *lines] \
-        if lines else []
+    return _unchecked_lines(audit, lambda s: s.updates_unchecked,
+                            f"update facts not checked on runs ({UPDATES_UNCHECKED}):")
 
 
 def mostly_vacuous(step: StepAudit) -> bool:
