@@ -14,6 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 import scaling
+from children import SUBPROCESS
 
 from perceptron.io.loaders import load
 from proofs.proof_file import parse_proof
@@ -48,11 +49,26 @@ def test_the_fit_recovers_the_exponent_of_a_power_law() -> None:
     assert scaling.fit(sizes, [Fraction(1, 7) * n for n in sizes]) == pytest.approx(1.0)
 
 
-def test_the_script_runs_at_its_smallest_size(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_script_runs_at_its_smallest_size(capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The proof part, its checks' child processes run in this one (`tests/children.py`:
+    each would import SymPy and SciPy afresh); the next test starts a real one."""
+    monkeypatch.setattr(scaling, "subprocess", SUBPROCESS)
     scaling.main(["--tiny", "--part", "proof"])
     out = capsys.readouterr().out
     assert "N =    3" in out and "N =    6" in out and "[6 proved]" in out
     assert "fitted exponent of CPU-seconds" in out
+
+
+def test_a_chain_is_checked_in_a_fresh_process(tmp_path: Path) -> None:
+    """`check_time` as the proof part starts it: a child process checks the file and prints
+    its figures, which are read back (seconds, CPU-seconds, the whole process, the verdicts)."""
+    path = tmp_path / "chain.toml"
+    path.write_text(scaling.chain(2))
+    found = scaling.check_time(scaling.ROOT, path)
+    assert not isinstance(found, str), found
+    seconds, cpu, whole, counts = found
+    assert counts == {"proved": 2} and 0 <= seconds <= whole and cpu >= 0, found
 
 
 @pytest.mark.parametrize("command", ["run", "bound"])

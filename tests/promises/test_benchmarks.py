@@ -2,24 +2,21 @@
 prints its summary line. Times are never asserted (the benchmarks print ratios to read).
 
 The child processes the engine, store and audit benchmarks start (`python -c SCRIPT` and
-`python -m verify`) run in this process here (`in_process`): at the toy size starting them
+`python -m verify`) run in this process here (`tests/children.py`): at the toy size starting them
 cost most of each smoke run (a fresh interpreter importing NumPy, SymPy or scikit-learn each
 time), and the scripts they run are the same. One test per script still starts a real child
 (`test_each_benchmark_still_starts_its_child_process`), so the way it is started cannot rot."""
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import io
 import json
-import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 
 import pytest
+from children import SUBPROCESS
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -34,38 +31,7 @@ def benchmark(name: str) -> ModuleType:
     return module
 
 
-def in_process(argv: Sequence[str], *, check: bool = False, stdout: object = None,
-               stderr: object = None, capture_output: bool = False, text: bool = False,
-               **_: object) -> subprocess.CompletedProcess[str]:
-    """`subprocess.run` of `python -c SCRIPT ARGS` or `python -m verify ARGS`, done in this
-    process: the script (or `verify.cli.main`) runs with `sys.argv` as the child's, its
-    output captured and its exit status returned as the child's would be (`check` raises
-    `CalledProcessError` on a non-zero one). Anything else is refused, so a benchmark that
-    starts another kind of child fails here instead of being silently faked."""
-    executable, flag, target, *arguments = argv
-    assert executable == sys.executable and flag in ("-c", "-m"), argv
-    assert flag == "-c" or target == "verify", argv
-    out, err, code = io.StringIO(), io.StringIO(), 0
-    saved = sys.argv
-    sys.argv = ["-c" if flag == "-c" else "verify", *arguments]
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            if flag == "-c":
-                exec(compile(target, "<benchmark child>", "exec"), {"__name__": "__main__"})
-            else:
-                from verify.cli import main
-
-                code = main(arguments)
-    except SystemExit as ended:
-        code = ended.code if isinstance(ended.code, int) else int(ended.code is not None)
-    finally:
-        sys.argv = saved
-    if check and code != 0:
-        raise subprocess.CalledProcessError(code, argv, out.getvalue(), err.getvalue())
-    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
-
-
-#: The benchmarks whose children run in this process in their smoke runs (`in_process`).
+#: The benchmarks whose children run in this process in their smoke runs (`children.in_process`).
 IN_PROCESS = ("engine", "audit", "store")
 
 
@@ -86,8 +52,7 @@ def test_benchmark_runs_at_a_tiny_size(name: str, summaries: tuple[str, ...],
         pytest.importorskip("sklearn")
     module = benchmark(name)
     if name in IN_PROCESS:  # the module's own name only: nothing else is started in-process
-        monkeypatch.setattr(module, "subprocess", SimpleNamespace(
-            run=in_process, DEVNULL=subprocess.DEVNULL))
+        monkeypatch.setattr(module, "subprocess", SUBPROCESS)
     if name == "max_margin" and not module.DATA_DIR.is_dir():
         pytest.skip(f"benchmark data not found at {module.DATA_DIR}")
     module.main(["--tiny"])
