@@ -1,14 +1,22 @@
 """Smoke runs of every benchmark at a toy size, so none can rot: each runs to the end and
-prints its summary line. Times are never asserted (the benchmarks print ratios to read)."""
+prints its summary line. Times are never asserted (the benchmarks print ratios to read).
+
+The child processes the engine, store and audit benchmarks start (`python -c SCRIPT` and
+`python -m verify`) run in this process here (`tests/children.py`): at the toy size starting them
+cost most of each smoke run (a fresh interpreter importing NumPy, SymPy or scikit-learn each
+time), and the scripts they run are the same. One test per script still starts a real child
+(`test_each_benchmark_still_starts_its_child_process`), so the way it is started cannot rot."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from children import SUBPROCESS
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -23,6 +31,10 @@ def benchmark(name: str) -> ModuleType:
     return module
 
 
+#: The benchmarks whose children run in this process in their smoke runs (`children.in_process`).
+IN_PROCESS = ("engine", "audit", "store")
+
+
 @pytest.mark.parametrize(("name", "summaries"), [
     ("engine", ("identical weights, both loops and scikit-learn (exact comparison): yes",
                 "ratio engine/scikit-learn:")),
@@ -34,16 +46,35 @@ def benchmark(name: str) -> ModuleType:
     ("store", ("same verdicts with and without the store: yes", "ratio store/search")),
 ])
 def test_benchmark_runs_at_a_tiny_size(name: str, summaries: tuple[str, ...],
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+                                       capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
     if name in ("engine", "max_margin"):
         pytest.importorskip("sklearn")
     module = benchmark(name)
+    if name in IN_PROCESS:  # the module's own name only: nothing else is started in-process
+        monkeypatch.setattr(module, "subprocess", SUBPROCESS)
     if name == "max_margin" and not module.DATA_DIR.is_dir():
         pytest.skip(f"benchmark data not found at {module.DATA_DIR}")
     module.main(["--tiny"])
     out = capsys.readouterr().out
     for summary in summaries:
         assert summary in out, out
+
+
+def test_each_benchmark_still_starts_its_child_process() -> None:
+    """The children `in_process` runs in the smoke runs, each started as its benchmark starts
+    it once (a fresh interpreter, the checkout on its path) at a tiny size: the engine's run
+    of sonar (3 epochs), the store's symbolic half of one proof, the audit's serial halves of
+    one small proof. Each prints the figures its benchmark reads."""
+    engine = benchmark("engine")
+    data = engine.BENCH / "rocks_and_mines"
+    if data.is_file():
+        found = json.loads(engine._process(engine.OURS, str(data), "3")())
+        assert found["epochs"] == 3 and not found["converged"], found
+    figures = benchmark("store").run("store", ["margin-perceptron"])
+    assert figures["recalled"] > 0 and figures["searched"] == 0, figures
+    halves = benchmark("audit").halves("small", ["nonseparable-freund-schapire"])
+    assert halves["numeric"]["instances"] > 0 and halves["symbolic"]["steps"] > 0, halves
 
 
 def test_fuzz_campaign_runs_at_a_tiny_size() -> None:
