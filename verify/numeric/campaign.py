@@ -56,7 +56,7 @@ from proofs.language.terms import Vec, scalar
 from proofs.step import Induction, Proof
 from verify.kernel import Fact, Judgement
 from verify.numeric.algorithms import OWN_ALGORITHMS, runs_by_default
-from verify.numeric.instances import CompiledJudgement, NumericVerdict
+from verify.numeric.instances import CompiledJudgement, NumericVerdict, check_in_slices
 from verify.runs.columns import InstanceBatch, Origin
 from verify.runs.families import is_atom
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
@@ -938,6 +938,10 @@ def verdicts(held: Sequence[Part],
         # (`CompiledJudgement.compile` is memoised), and hashing a Judgement walks its facts
         # at every lookup (two equal ones compiled apart would only be evaluated twice)
         evaluated: dict[int, tuple[NumericVerdict, int | None]] = {}
+        if len(members) == 1 and len(batch) > SLICE_ROWS:  # a large run's: by slices
+            sliced = list({id(j): j for _, j in checks if not j.atoms}.values())
+            evaluated.update(zip(map(id, sliced), check_in_slices(sliced, batch, SLICE_ROWS),
+                                 strict=True))
         for k, (_check, judgement) in enumerate(checks):
             if id(judgement) not in evaluated:  # a judgement several checks state: once
                 evaluated[id(judgement)] = judgement.check_rows(batch)
@@ -954,6 +958,12 @@ def verdicts(held: Sequence[Part],
     return out
 
 
+#: A batch of more rows is checked this many at a time (`check_in_slices`: the same
+#: verdicts), but for the judgements reading sums, whose work budgets count along the whole
+#: batch: the rows of one run (of `ALONE` rows or more, checked alone; the first rows of a
+#: run past `MAX_RUN_CELLS` are up to 2^24 / D of them). Joined batches are not sliced: a
+#: slice would join their vectors, whose Gram columns past int64 are read off each part.
+SLICE_ROWS = 2**16
 #: Runs whose rows are all below this magnitude are checked first (the order decides which
 #: violation a verdict keeps as its counterexample; `verdicts`).
 SMALL = 2**20
