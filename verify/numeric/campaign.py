@@ -435,7 +435,7 @@ class CampaignResult:
 
 #: At most this many coordinates (rows times the coordinates of each) in the rows of one run
 #: of one row set, of any kind (`RunKind.size`: each row set counts its rows before they are
-#: made, `RowSet.count`): a run's rows are made and checked whole, so a run of many updates
+#: made, `RowSet.count`): a run's rows are made whole, so a run of many updates
 #: on a large data file (every example at every state: 739 states of a 20 000 x 50 file,
 #: 7.4e8 coordinates) took 13 GB and was killed (newcomer 26, F6); the voted perceptron's
 #: presentation rows (200 epochs of those 20 000 examples) are 2e8. The default audit's
@@ -712,8 +712,8 @@ class _Group:
         rows, width = size
         where = origin.dataset or origin.source
         first = run_kind.first(binding, width, MAX_RUN_CELLS)
-        made = ("(they are made and checked whole)" if not first else
-                f"(they are made and checked at once): checked on the first {first} of its "
+        made = ("(they are made whole)" if not first else
+                f"(they are made at once): checked on the first {first} of its "
                 f"{rows} rows")
         self.unmade.setdefault(binding, []).append((rows - first, (
             f"{ROWS_NOT_MADE}: the run on {where} has {rows} {binding} rows of {width} "

@@ -349,11 +349,12 @@ class OnlineUpdates:
         y = np.array([int(v) for v in self.data.y], dtype=np.int64)
         if self.plugin is not None:
             return History.of(y, j)
-        visits = int(self.times[-1]) if len(j) else 0
-        updated = np.zeros(visits, dtype=np.int64)
-        updated[self.times - 1] = 1
-        return History.of(y, j, np.arange(visits, dtype=np.int64) % max(self.data.n, 1),
-                          updated)
+        def stream() -> tuple[IntArray, IntArray]:
+            visits = int(self.times[-1]) if len(j) else 0
+            updated = np.zeros(visits, dtype=np.int64)
+            updated[self.times - 1] = 1
+            return np.arange(visits, dtype=np.int64) % max(self.data.n, 1), updated
+        return History.of(y, j, stream)
 
     def state_times(self) -> IntArray | None:
         """`time` of each state `w_0, ..., w_T` (None: a plug-in's run, no stream order)."""
