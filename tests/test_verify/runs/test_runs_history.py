@@ -526,12 +526,12 @@ def test_an_online_runs_stream_and_iterates_are_made_only_when_read() -> None:
 
 
 @pytest.mark.parametrize(("run", "step"), [(r, i) for r, i, _ in CASES if r != "batch"])
-def test_a_rows_products_with_members_are_read_alone_past_cells(
+def test_a_rows_products_with_members_are_read_alone_past_product_cells(
         tmp_path: Path, monkeypatch, run: str, step: str) -> None:
     """bigdata31: `<w, XU[k]>` on a chunk of rows made every row's products with every
     example of its run first, a table of rows x examples (2 000 x 20 000, 320 MB of int64 a
-    chunk, online-history on a 20 000 x 50 file). Past `CELLS` the members a row reads are
-    multiplied alone: the same columns, no such table made."""
+    chunk, online-history on a 20 000 x 50 file). Past `PRODUCT_CELLS` the members a row
+    reads are multiplied alone: the same columns, no such table made."""
     from verify.runs import families
 
     tables: list[int] = []
@@ -558,5 +558,5 @@ def test_a_rows_products_with_members_are_read_alone_past_cells(
     assert again() == expected
     assert tables or not re.search(r"<XU\[#\d\],w>", str(judgement))  # a table at first
     tables.clear()
-    monkeypatch.setattr(families, "CELLS", 1)  # a chunk's table would pass it
+    monkeypatch.setattr(families, "PRODUCT_CELLS", 1)  # a chunk's table would pass it
     assert again() == expected and not tables

@@ -354,6 +354,11 @@ CELLS = 1 << 21
 #: (`FamilyError`: each run alone, then that run's rows, with the reason), before any of it
 #: is made. The default audit's largest is 12 160 (190 runs of at most 8 examples).
 GRAM_CELLS = 1 << 24
+#: The most entries of a chunk's table of its rows' products with every example of their
+#: runs (`_Rows.member_products`, rows x examples, 32 MB of int64); past it the members a
+#: row reads are multiplied alone (`_Rows._read_products`).
+PRODUCT_CELLS = 1 << 22
+
 #: Index tuples one row's nested sums may range over at most (a double sum over the widest
 #: range `MAX_SPAN` allows): past it a row is not evaluated (`FamilyError`, before any array
 #: is made), since a six-deep sum over 30 examples took 5.4 GiB for one row (red team 13).
@@ -1047,7 +1052,7 @@ class _Rows:
                        scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
         """`member_products` from the members read only (each row's vector times its
         `X[I]` at every index of the sum), where the table of every example would pass
-        `CELLS`: online-history's chunks of a run on 20 000 examples made tables of 2 000
+        `PRODUCT_CELLS`: online-history's chunks of a run on 20 000 examples made tables of 2 000
         rows x 20 000 examples (320 MB of int64 each) for the 2 000 members a row reads at
         most (bigdata31). The same numbers: a member's factor and validity as `vector`
         reads them."""
@@ -1064,7 +1069,7 @@ class _Rows:
         """`<v,X[I]>` for a row vector v: each row's products with every example of its run
         (a matrix product per run, made once per chunk and vector), read at I."""
         table = self.products.get(vector)
-        if table is None and self.n * self.X.shape[1] > CELLS:
+        if table is None and self.n * self.X.shape[1] > PRODUCT_CELLS:
             return self._read_products(vector, member, scope)
         if table is None:
             found = self.batch.vectors.get(vector)
