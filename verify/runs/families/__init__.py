@@ -1037,12 +1037,17 @@ class _Rows:
         else:
             parts = [(h.scalars[family_name], None) for h in made]
         longest = max(1, *(len(p[0]) for p in parts))  # one zero at least, to index
-        first = np.zeros((len(parts), longest), dtype=np.int64)
-        second = None if not vector else np.zeros((len(parts), longest), dtype=np.int64)
-        for k, (a, b) in enumerate(parts):
-            first[k, :len(a)] = a
-            if second is not None:
-                second[k, :len(a)] = b
+        if len(parts) == 1 and len(parts[0][0]):  # one run's own arrays, not copies: a long
+            a, b = parts[0]  # run's (10^7 updates) are 80 MB each, made again per chunk
+            first = np.asarray(a, dtype=np.int64)[None, :]
+            second = None if not vector else np.asarray(b, dtype=np.int64)[None, :]
+        else:
+            first = np.zeros((len(parts), longest), dtype=np.int64)
+            second = None if not vector else np.zeros((len(parts), longest), dtype=np.int64)
+            for k, (a, b) in enumerate(parts):
+                first[k, :len(a)] = a
+                if second is not None:
+                    second[k, :len(a)] = b
         counts = np.array([len(p[0]) for p in parts], dtype=np.int64)[
             self.which.reshape(self.n)].reshape(self._shape(self.n))
         found = self.past[family_name] = (first, second, counts)
