@@ -66,12 +66,14 @@ class Shrunk:
     stopped: str | None = None  # a candidate's run faulted (a plug-in): shrinking stopped
 
 
-def fails(check: Check, data: Dataset, run: str, named: Header = NOTHING_NAMED) -> Instance | None:
+def fails(check: Check, data: Dataset, run: str, named: Header = NOTHING_NAMED,
+          read_u: bool = True) -> Instance | None:
     """The step's counterexample on `data` run as a data file naming `named` would be (no u
     named: an exact separator is found, or for a pass the unit u near the data's direction);
     None when the step holds, is vacuous, the u named is not admissible (it does not separate
-    the data; for a pass, it is not a unit vector) or the data give no run of that kind."""
-    found = _failing(check, data, run, named)
+    the data; for a pass, it is not a unit vector) or the data give no run of that kind
+    (`read_u`: whether its proof needs a separator, `verify.audit.job.Witness.read_u`)."""
+    found = _failing(check, data, run, named, read_u)
     return None if found is None else found[0]
 
 
@@ -85,7 +87,7 @@ def _admits(u: Vector, data: Dataset, run: str) -> bool:
     return (len(u) == data.d and is_unit(u)) if kind(run).passes else separates(u, data)
 
 
-def _failing(check: Check, data: Dataset, run: str, named: Header
+def _failing(check: Check, data: Dataset, run: str, named: Header, read_u: bool = True
              ) -> tuple[Instance, Header] | None:
     """`fails`, with what the file will name: the u the run was made with (a found separator,
     or the pass's own; None for data without one, whose runs need none), the start and the
@@ -99,7 +101,7 @@ def _failing(check: Check, data: Dataset, run: str, named: Header
         found = separability(data)
         separator = tuple(found.w) if isinstance(found, Separable) else None
     try:
-        made = scenarios_of(data, named, separator, run, data.name)
+        made = scenarios_of(data, named, separator, run, data.name, read_u)
     except DataError:
         return None
     result = campaign.run_campaign([check], {DATA_SOURCE: made})
@@ -133,7 +135,7 @@ def _choices(given: Header, run: str) -> tuple[Header, ...]:
 
 
 def shrink(check: Check, data: Dataset, run: str, tries: int = TRIES,
-           named: Header = NOTHING_NAMED) -> Shrunk | None:
+           named: Header = NOTHING_NAMED, read_u: bool = True) -> Shrunk | None:
     """`data` shrunk while the step still fails (None: it fails on no run of `data`, with
     the u `named` or with a u of its own), what the file names following it: u and the start
     projected as coordinates drop, or, where the projected u is not admissible (no longer a
@@ -152,7 +154,7 @@ def shrink(check: Check, data: Dataset, run: str, tries: int = TRIES,
             if choice.u is not None and not _admits(choice.u, candidate, run):
                 continue  # the projection is not admissible: the data's own, next
             budget[0] -= 1
-            if (found := _failing(check, candidate, run, choice)) is not None:
+            if (found := _failing(check, candidate, run, choice, read_u)) is not None:
                 return found
             if choice.u is not None:
                 return None  # u is admissible and the step holds: u stays the campaign's
@@ -362,7 +364,7 @@ def _write(name: str, witness: Witness, directory: Path, options: Sequence[str],
     scenario = witness.scenario
     data = replace(scenario.data, name=name.replace("/", "--"))
     named = Header(tuple(scenario.u), scenario.start, scenario.margins)
-    shrunk = shrink(witness.check, data, witness.check.kind.name, tries, named)
+    shrunk = shrink(witness.check, data, witness.check.kind.name, tries, named, witness.read_u)
     origin = scenario.origin
     if shrunk is None:
         return (f"{name}: its run ({origin.source}, {seed_words(origin.seed)}, {origin.dataset}) "

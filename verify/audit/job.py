@@ -47,6 +47,7 @@ from verify.audit.targets import (
     Read,
     Target,
     data_scenarios,
+    needs_separator,
     read,
     targets,
 )
@@ -297,6 +298,16 @@ class Witness:
     check: Check
     scenario: Scenario
     target: str
+    #: whether the proof needs data with a separator (`_reads_u`): its data file is then
+    #: run as the audit runs one (`verify.audit.targets.scenarios_of`)
+    read_u: bool = True
+
+
+def _reads_u(proof: Proof, names: Naming) -> bool:
+    """Whether `proof`'s runs on a data file need a separator, its names denoting `names`
+    on runs (`verify.audit.targets.needs_separator`)."""
+    run = proof.numeric.run if proof.numeric is not None else None
+    return needs_separator(run, names.quantities_read(proof.scalars, proof.vectors))
 
 
 @dataclass(frozen=True)
@@ -566,8 +577,10 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     by_name = {c.name: c for c in checks}
     for name, source in sorted(campaign_result.witnesses):  # sources merged in this order
         if name not in witnesses:  # a plug-in's fault: only runs before it (`merge`)
+            pid = name.rsplit("/", 1)[0]
             witnesses[name] = Witness(by_name[name], campaign_result.witnesses[(name, source)],
-                                      plan.targets[name.rsplit("/", 1)[0]].name)
+                                      plan.targets[pid].name,
+                                      _reads_u(admitted.proofs[pid], admitted.names[pid]))
     return Audit(tuple(audits), seed, budget, real_data(plan.shards),
                  tuple([fault for _, fault in refused] + admitted.errors + plan.errors
                        + fault_lines),
@@ -866,9 +879,10 @@ def _admitted(chosen: Sequence[Target], data: Sequence[str],
         if proof.numeric is not None and refused:  # its runs were to include them (red team
             out.refused_data.setdefault(target.id, []).extend(refused)  # 19 F4: `verified`)
         scenarios: list[Scenario] = []
+        read_u = _reads_u(proof, names)
         for path in files:  # every bad file is a line of its own; the proof is still
             try:            # audited, on the others (the audit fails: its errors say why)
-                scenarios.extend(data_scenarios(path, run, memo, limits))
+                scenarios.extend(data_scenarios(path, run, memo, limits, read_u))
                 out.files.setdefault(target.id, []).append(DataFile(path, memo[path].data.n))
             except FAULTS as error:
                 said = [_data_line(fault, path, proof, target.name)

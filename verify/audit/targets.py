@@ -14,8 +14,9 @@ separable through the origin (for kinds of runs to convergence, online and batch
 as one pass at the quartiles of its own margins for kinds of single passes
 (`verify.runs.quantity.RunKind.passes`, `verify.numeric.passes.read_pass`), separable or
 not. Kinds whose runs need no separator (`RunKind.any_data`: cyclic runs) run data that have
-none with `e_1` as the reference u. Runs to convergence need a separator: for such a proof,
-data that have none are a fault of the file, named in one line.
+none with `e_1` as the reference u, and so do online runs for a proof that reads no
+separator (`needs_separator`). Otherwise runs to convergence need a separator: for such a
+proof, data that have none are a fault of the file, named in one line.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 import os
 import sys
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
@@ -161,21 +162,37 @@ def read(path: str, memo: dict[str, Read] | None = None,
 
 
 def data_scenarios(path: str, run: str | None, memo: dict[str, Read] | None = None,
-                   limits: Limits = DEFAULT_LIMITS) -> tuple[Scenario, ...]:
+                   limits: Limits = DEFAULT_LIMITS, read_u: bool = True
+                   ) -> tuple[Scenario, ...]:
     """The scenarios of one data file for proofs of kind `run` (None: for every kind): a run
     to convergence with an exact separator when the data have one, one pass for single-pass
     proofs. Raises DataError (naming the file) when the file cannot be read, or when a
-    proof that needs a separator (`run` online or batch) gets data without one."""
+    proof that needs a separator (`run` batch, or online and `read_u`: the proof reads
+    one, `needs_separator`) gets data without one."""
     got = read(path, memo, limits)
-    return scenarios_of(got.data, got.header, got.separator, run, path)
+    return scenarios_of(got.data, got.header, got.separator, run, path, read_u)
+
+
+def needs_separator(run: str | None, read: Collection[str]) -> bool:
+    """Whether a proof of kind `run` whose names denote the run quantities `read`
+    (`verify.runs.naming.Naming.quantities_read`) needs data with a separator: its kind's
+    runs need one (`RunKind.separator_read` None), or it reads a quantity that does.
+    online-history (its iterate unrolled into its updates, no u) was refused a file that
+    is not separable: "online runs have no separator u", true, and no reason not to run."""
+    if run is None:
+        return True
+    reading = kind(run).separator_read
+    return reading is None or bool(reading & set(read))
 
 
 def scenarios_of(data: Dataset, named: Header, separator: Vector | None, run: str | None,
-                 path: str) -> tuple[Scenario, ...]:
+                 path: str, read_u: bool = True) -> tuple[Scenario, ...]:
     """`data_scenarios` of data already read (`path` names them in a fault), `named` what
     their file names and `separator` one found (used when `named` names no u): the one
     place a data file becomes scenarios, so a shrunk counterexample
-    (`verify.audit.counterexamples`) is run exactly as its file will be."""
+    (`verify.audit.counterexamples`) is run exactly as its file will be. Without one, a
+    kind whose runs need none (`RunKind.any_data`), or a proof that reads none (`read_u`
+    false), runs the data with `e_1` as reference u."""
     from verify.numeric.passes import read_pass
 
     chosen = None if run is None else kind(run)
@@ -192,7 +209,7 @@ def scenarios_of(data: Dataset, named: Header, separator: Vector | None, run: st
         # for every kind)
         if (u := named.u if named.u is not None else separator) is not None:
             out.append(Scenario(data, u, origin, start=named.theta0))
-        elif chosen is not None and chosen.any_data:
+        elif chosen is not None and (chosen.any_data or not read_u):
             reference = tuple(Fraction(int(i == 0)) for i in range(data.d))
             out.append(Scenario(data, reference, origin))
         elif passes is False:

@@ -192,6 +192,19 @@ class Naming:
             defined[definition.name] = Defined(definition.name, symbol, function, replaced)
         return named
 
+    def quantities_read(self, scalars: Iterable[str], vectors: Iterable[str]) -> frozenset[str]:
+        """The run quantities a proof's declared `scalars` and `vectors` denote (each bound
+        by `[numeric] names`, or the quantity of its own name): every name a step reads
+        is declared, so no step reads another. Whether a proof reads the separator, so
+        that data without one can be run for it (`RunKind.separator_read`)."""
+        read: set[str] = set()
+        for name in scalars:
+            for symbol in self.scalars.get(name, sympy.Symbol(name)).free_symbols:
+                read |= set(gram_pair(symbol) or (symbol.name,))
+        for name in vectors:
+            read |= set(self.vectors.get(name, {name: 1}))
+        return frozenset(read)
+
     def replaced(self, expr: sympy.Expr) -> sympy.Expr:
         """`expr` with every name replaced by what it denotes on runs, unexpanded."""
         return expr.xreplace({s: self._term(s) for s in expr.free_symbols})

@@ -178,17 +178,35 @@ class IntegerRun:
     @cached_property
     def iterates(self) -> IntArray:
         """`W_0, ..., W_T` (T + 1 rows), exact: int64 when a bound allows, else object."""
+        return self._partial_sums(self.indices)
+
+    def first(self, n: int) -> IntArray:
+        """`W_0, ..., W_{n-1}`, the first `n` rows of `iterates` (the same integers, the
+        same dtype), from the first n - 1 updates only, unless `iterates` is made already:
+        a run's first rows (`RowSet.prefix`) on data that are not separable read its first
+        335 544 states, and the whole run's iterates, 9 933 892 updates of a 20 000 x 50
+        file (online-history on non-separable data, bigdata31), were 4 GB of int64."""
+        if n >= len(self.indices) + 1 or "iterates" in self.__dict__:
+            return self.iterates[:n]
+        made = self._partial_sums(self.indices[:max(n - 1, 0)], len(self.indices))
+        return made[:n]
+
+    def _partial_sums(self, indices: IntArray, updates: int | None = None) -> IntArray:
+        """`W_0` and `W_0 + E * sum of Z[i]` over each prefix of `indices`, in a dtype chosen
+        by the bound on a run of `updates` updates (default: `len(indices)`), so that the
+        first rows are those of the whole run in its own dtype."""
         p = self.problem
-        steps = p.Z[self.indices]
+        count = len(indices) if updates is None else updates
+        steps = p.Z[indices]
         if steps.dtype != object and p.E == 1 and not any(p.W0) and (
-                len(self.indices) * max(p.form.max_abs, 1) <= INT64_LIMIT):
+                count * max(p.form.max_abs, 1) <= INT64_LIMIT):
             # from zero (then E is 1), every partial sum of T steps of entries at most |Z|
             # fits: the same integers as below, without a pass over an object row
-            out = np.zeros((len(self.indices) + 1, p.d), dtype=np.int64)
+            out = np.zeros((len(indices) + 1, p.d), dtype=np.int64)
             np.cumsum(steps, axis=0, out=out[1:])
             return out
         W0 = np.array([list(p.W0)], dtype=object)
-        top = max(max_abs(W0), 0) + p.E * len(self.indices) * max(p.form.max_abs, 1)
+        top = max(max_abs(W0), 0) + p.E * count * max(p.form.max_abs, 1)
         if top <= INT64_LIMIT and steps.dtype != object:
             W0, steps = W0.astype(np.int64), steps.astype(np.int64) * p.E
         else:
@@ -214,7 +232,9 @@ class IntegerRun:
         if rows == slice(None):
             return self._states
         unit = self.problem.unit
-        return reduced(times(self.iterates[rows], unit.numerator), unit.denominator)
+        made = (self.first(rows.stop) if rows.step is None and rows.stop is not None
+                and rows.stop >= 0 and (rows.start or 0) >= 0 else self.iterates)
+        return reduced(times(made[rows], unit.numerator), unit.denominator)
 
     @cached_property
     def _states(self) -> VectorColumn:
@@ -329,11 +349,12 @@ class OnlineUpdates:
         y = np.array([int(v) for v in self.data.y], dtype=np.int64)
         if self.plugin is not None:
             return History.of(y, j)
-        visits = int(self.times[-1]) if len(j) else 0
-        updated = np.zeros(visits, dtype=np.int64)
-        updated[self.times - 1] = 1
-        return History.of(y, j, np.arange(visits, dtype=np.int64) % max(self.data.n, 1),
-                          updated)
+        def stream() -> tuple[IntArray, IntArray]:
+            visits = int(self.times[-1]) if len(j) else 0
+            updated = np.zeros(visits, dtype=np.int64)
+            updated[self.times - 1] = 1
+            return np.arange(visits, dtype=np.int64) % max(self.data.n, 1), updated
+        return History.of(y, j, stream)
 
     def state_times(self) -> IntArray | None:
         """`time` of each state `w_0, ..., w_T` (None: a plug-in's run, no stream order)."""
@@ -488,7 +509,7 @@ def iterate_margins(run: OnlineUpdates, n: int | None = None) -> Column:
     the integers when the run has them: `w_t = unit W_t`, `y_j x_j = Z_j / scale`)."""
     if run.integer is not None:
         problem = run.integer.problem
-        W = run.integer.iterates[:n]
+        W = run.integer.iterates if n is None else run.integer.first(n)
         # in int64 when every `<W_t, Z_j>` provably fits, else Python ints a block at a time:
         # a run's first 335 544 iterates on a 20 000 x 50 file as one object table are 16.7
         # million Python ints (about 36 bytes each with its pointer, against 8 in int64)
@@ -1241,6 +1262,9 @@ KIND = register(RunKind(
                prefix=True),
     ),
     runner,
+    # a run is made without its u (`engine_runner`, `margin_runs`, a source's rule): only
+    # the rows' `u` and `gamma_u` read it, so a proof reading neither runs on any data
+    separator_read=frozenset({"u", "gamma_u"}),
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},
     label=label,
     rank=0,

@@ -205,7 +205,11 @@ class RunKind:
     run)` names one run among the several a scenario makes (a batch run's start). `passes`:
     its runs are single passes (it reads single-pass scenarios only); `any_data`: its runs
     need no separator, so a data file that is not separable is run too, with `e_1` as its
-    reference u (`verify.audit.targets.scenarios_of`). `start_of(run)`: the start of one run,
+    reference u (`verify.audit.targets.scenarios_of`); `separator_read`: the quantities that
+    read the separator when only its rows do, not its runs (online runs: `u`, `gamma_u`), so
+    data that are not separable are run too, with `e_1` as reference u, for a proof that
+    reads none of them (`verify.runs.naming.Naming.quantities_read`); None: its runs need
+    one whatever a proof reads (a batch run starts at -u). `start_of(run)`: the start of one run,
     for kinds whose runs start where a scenario says (`Scenario.start`; None: the kind's runs
     start where they always do), so the one run of a counterexample can be made again.
     """
@@ -217,6 +221,7 @@ class RunKind:
     runner: Callable[[str | None], Runner]
     passes: bool = False
     any_data: bool = False
+    separator_read: frozenset[str] | None = None
     laws: Mapping[str, str] = field(default_factory=dict)
     label: Callable[[Origin, Any], Origin] = lambda origin, _run: origin
     rank: int = 100  # where docs and messages list it (`kinds`); a user's kind: after ours

@@ -116,10 +116,12 @@ class SinglePass:
         """Its history as families (`verify.runs.families.HISTORY`): the updates, and the
         stream of the whole pass (its N elements in order)."""
         y = np.array([int(v) for v in self.data.y], dtype=np.int64)
-        updated = np.zeros(self.data.n, dtype=np.int64)
-        updated[list(self.positions)] = 1
-        return History.of(y, np.array(self.positions, dtype=np.int64),
-                          np.arange(self.data.n, dtype=np.int64), updated)
+
+        def stream() -> tuple[np.ndarray, np.ndarray]:
+            updated = np.zeros(self.data.n, dtype=np.int64)
+            updated[list(self.positions)] = 1
+            return np.arange(self.data.n, dtype=np.int64), updated
+        return History.of(y, np.array(self.positions, dtype=np.int64), stream)
 
     def families(self) -> FamilyData:
         """Its dataset's families and its history's (made when first read)."""

@@ -922,3 +922,50 @@ def test_the_api_takes_one_algorithm_text_given_alone() -> None:
     assert "pa=no_such_module_rt30:fn" in str(alone.value) or "no_such_module_rt30" in str(
         alone.value)
     assert "entry point 'p'" not in str(alone.value)
+
+
+#: Not separable through the origin (XOR on two coordinates, and more examples): no online
+#: run has a separator u on it.
+XOR = "# XOR\n1,1,1\n-1,-1,1\n1,-1,-1\n-1,1,-1\n2,1,1\n"
+
+#: A proof on online runs that reads no separator: its iterate's norm grows by at most R2
+#: an update (its names: w, x, y, R2, t).
+NO_U = """title = "growth without u"
+vectors = ["w", "x"]
+scalars = ["y", "R2", "t"]
+naturals = ["t"]
+
+[numeric]
+run = "online"
+%s
+
+[[step]]
+id = "norm-bound"
+given = []
+claim = "norm2(w) <= t*R2"
+[step.induction]
+variable = "t"
+constants = ["R2"]
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
+"""
+
+
+def test_an_online_proof_that_reads_no_separator_runs_data_that_have_none(tmp_path: Path):
+    """bigdata31 (4): `online-history --data nonsep.csv` (20 000 x 50, random labels) ended
+    exit 2, "online runs have no separator u" (true), although the proof reads no u: its
+    runs were never made. A proof whose names denote neither `u` nor `gamma_u` runs such
+    data with `e_1` as reference u (the engine's run reads no u); one that reads u is still
+    refused, as is one binding a name of its own to an expression of u."""
+    data = _write(tmp_path, "xor.csv", XOR)
+    for proof in ("online-history", _write(tmp_path, "mine.toml", NO_U % "")):
+        audit = run_audit([proof], data=[data], budget="small")
+        (checked,) = audit.proofs
+        assert not audit.errors and not checked.unmade and checked.status == "verified"
+        assert checked.data_instances > 0  # rows of the file's own run, checked
+    reads_u = (NO_U % 'names = { g = "gamma_u**2" }').replace('"t"]\n', '"t", "g"]\n', 1)
+    with_u = _write(tmp_path, "u.toml", reads_u)
+    for proof in (GROWTH_ID, with_u):
+        audit = run_audit([proof], data=[data], budget="small")
+        assert any("online runs have no separator u" in line for line in audit.errors)

@@ -506,7 +506,7 @@ def test_a_run_whose_rows_are_past_the_limit_is_left_unmade_and_said(monkeypatch
                 0, 0, rows_of_run)
             assert verdict.reason.endswith(
                 f"example rows of 2 coordinates, {rows_of_run * 2} in all, more than the "
-                f"{limit} one run's rows may hold (they are made and checked whole); check fewer "
+                f"{limit} one run's rows may hold (they are made whole); check fewer "
                 "examples, or fewer coordinates")
         else:  # the run's state rows: as many as before, all checked
             assert verdict == whole.verdicts[(check.name, "data")]
@@ -627,8 +627,8 @@ def test_every_row_set_of_a_built_in_kind_is_left_unmade_past_the_limit(monkeypa
                              if run_kind.prefix(check.binding) else 0)
             assert verdict.unevaluated == sum(rows - first for rows, _ in over), check.name
             rows, at = over[0]  # the reason of the first run refused
-            made = ("(they are made and checked whole)" if not first else
-                    f"(they are made and checked at once): checked on the first {first} of "
+            made = ("(they are made whole)" if not first else
+                    f"(they are made at once): checked on the first {first} of "
                     f"its {rows} rows")
             assert verdict.reason == (
                 f"{module.ROWS_NOT_MADE}: the run on {at} has {rows} {check.binding} rows of "

@@ -484,22 +484,24 @@ def small_or_big_runs(draw: st.DrawFn) -> InstanceBatch:
 @given(st.lists(st.tuples(st.integers(0, 2), st.one_of(batches(), small_or_big_runs())),
                 min_size=1, max_size=6),
        st.lists(st.tuples(st.lists(facts, max_size=2), facts), min_size=1, max_size=3),
-       st.sampled_from([1000, 4, 1]))
+       st.sampled_from([1000, 4, 1]), st.sampled_from([10**6, 2, 1]))
 def test_batched_verdicts_are_those_of_the_runs_one_by_one(
-        drawn: list[tuple[int, InstanceBatch]], judgements: list, alone: int) -> None:
+        drawn: list[tuple[int, InstanceBatch]], judgements: list, alone: int,
+        slice_rows: int) -> None:
     """Runs' rows concatenated by tier of magnitude (each with its own denominators per row)
     and checked in few calls give the verdict of checking each run alone in order: the
-    counts, the exact least slack, and the same first counterexample, provenance included."""
+    counts, the exact least slack, and the same first counterexample, provenance included;
+    so does a run's rows checked a slice at a time (`SLICE_ROWS`)."""
     held = sorted(drawn, key=lambda part: part[0])  # parts are collected stage by stage
     compiled = [(campaign.Check(f"c{k}", Judgement(tuple(h), c), "state"),
                  CompiledJudgement.compile(Judgement(tuple(h), c)))
                 for k, (h, c) in enumerate(judgements)]
-    before = campaign.ALONE
-    campaign.ALONE = alone
+    before = campaign.ALONE, campaign.SLICE_ROWS
+    campaign.ALONE, campaign.SLICE_ROWS = alone, slice_rows
     try:
         got = campaign.verdicts(held, compiled)
     finally:
-        campaign.ALONE = before
+        campaign.ALONE, campaign.SLICE_ROWS = before
     fresh = [(stage, InstanceBatch(part.scalars, part.vectors, part.origins, part.origin_index,
                                    part.iteration)) for stage, part in held]
     assert got == [_one_by_one(fresh, judgement) for _, judgement in compiled]
@@ -525,3 +527,43 @@ def test_a_small_run_s_violation_comes_before_a_big_one_s_in_its_stage() -> None
         assert verdict.counterexample is not None and verdict.violations == len(held)
         assert verdict.counterexample.provenance.origin.seed == first
         assert verdict.min_slack == -2**40
+
+
+def test_a_large_runs_rows_are_checked_a_slice_at_a_time_with_the_same_verdicts(
+        monkeypatch) -> None:
+    """bigdata31 (1): averaged-voted's checks of the first 335 544 state rows of its run on a
+    20 000 x 50 file were made at once (every polynomial's values, masks and Gram columns on
+    every row held together: 885 MB). A run's rows past `SLICE_ROWS` are checked that many
+    at a time, no check seeing more, with the verdicts of the whole: counts, least slack, the
+    first violation (its row, provenance), and the rows a carried invariant leaves out
+    however far back in the run it failed (here in the first slice, rows in the last)."""
+    n = 40
+    iteration = np.repeat(np.arange(n // 2, dtype=np.int64), 2)  # two rows a state
+    a = [Fraction(k % 7 - 1, 1 + k % 3) for k in range(n)]
+    b = [Fraction(1 if k != 5 else -1) for k in range(n)]  # the carried fact fails at t = 2
+    batch = InstanceBatch({"a": Column.of(a), "b": Column.of(b)},
+                          {"u": VectorColumn.of([[Fraction(k), Fraction(1)] for k in range(n)]),
+                           "v": VectorColumn.constant([Fraction(2), Fraction(-1)], n)},
+                          (Origin("run", 3),), np.zeros(n, dtype=np.int64), iteration)
+    judgements = [Judgement((), Fact(A, ">=")),
+                  Judgement((Fact(B - 1, "=="),), Fact(gram("u", "v") - A, ">")),
+                  Judgement((), Fact(A + 2, ">"))]
+    compiled = [(campaign.Check(f"c{k}", j, "state"),
+                 CompiledJudgement.compile(j, carried=carried))
+                for k, j in enumerate(judgements) for carried in ((), (Fact(B, ">"),))]
+    whole = campaign.verdicts([(0, batch)], compiled)
+    assert [v.violations > 0 for v in whole] == [True, True, True, True, False, False]
+    assert whole[1].instances == n and whole[1].vacuous > 0  # rows left by the carried fact
+    seen: list[int] = []
+    check_rows = CompiledJudgement.check_rows
+
+    def spied(self: CompiledJudgement, rows: InstanceBatch):
+        seen.append(len(rows))
+        return check_rows(self, rows)
+
+    monkeypatch.setattr(CompiledJudgement, "check_rows", spied)
+    monkeypatch.setattr(campaign, "SLICE_ROWS", 7)
+    fresh = InstanceBatch(batch.scalars, batch.vectors, batch.origins, batch.origin_index,
+                          batch.iteration)
+    assert campaign.verdicts([(0, fresh)], compiled) == whole
+    assert seen and max(seen) == 7 and sum(seen) == n * len(compiled)

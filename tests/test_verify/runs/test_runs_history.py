@@ -13,13 +13,16 @@ alone; a false step's counterexample is accepted by the kernel.
 from __future__ import annotations
 
 import functools
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
+import sympy
 
 from perceptron.dataset import Dataset, Vector
 from proofs.proof_file import load_proof
@@ -489,3 +492,96 @@ def test_a_gram_matrix_past_the_limit_is_not_made_and_said(monkeypatch) -> None:
             after.reason
         assert after.reason.endswith("are more than the 0 its sums may read at once; check "
                                      "fewer examples"), after.reason
+
+
+def test_an_online_runs_stream_and_iterates_are_made_only_when_read() -> None:
+    """bigdata31: online-history on a 20 000 x 50 file made every visit of the run's stream
+    (2*10^7 of 1000 epochs: about 1 GB of int64 families that it never reads) and, for its
+    first 335 544 state rows, every iterate of its 9.9 million updates (4 GB of int64). The
+    stream families are made when one of them is read, the first rows from their own
+    iterates: the same arrays as before, fewer held."""
+    from verify.runs.online import engine_runner, state_rows
+
+    rows = ((2, 1), (-1, -3), (1, -1), (3, 1), (-2, 2))
+    data = Dataset(tuple(tuple(map(Fraction, x)) for x in rows), (1, -1, 1, -1, 1), "mixed")
+    run = engine_runner(Scenario(data, (Fraction(1), Fraction(0)), Origin("test")))
+    integer = run.integer
+    assert integer is not None and len(run.updates) > 4
+    first = state_rows(run, Origin("test"), {"w", "t"}, limit=3)
+    assert "iterates" not in integer.__dict__  # the run's other iterates: not made
+    whole = state_rows(run, Origin("test"), {"w", "t"})
+    assert [first.vectors["w"].row(i) for i in range(3)] == \
+        [whole.vectors["w"].row(i) for i in range(3)]
+    assert integer.first(3).tolist() == integer.iterates[:3].tolist()
+    h = run.history
+    assert h.vectors["XU"][0].tolist() == integer.indices.tolist()
+    assert h.scalars["YU"].tolist() == [data.y[int(j)] for j in integer.indices]
+    assert "XS" in h.vectors and set(h.vectors._values) == {"XU"}  # type: ignore[attr-defined]
+    assert set(h.scalars._values) == {"YU"}  # type: ignore[attr-defined]
+    visits = int(run.times[-1])
+    assert h.vectors["XS"][0].tolist() == [k % data.n for k in range(visits)]
+    assert [k for k, v in enumerate(h.scalars["IS"].tolist()) if v] == \
+        (run.times - 1).tolist()
+    assert h.vectors["ZS"][1].tolist() == h.scalars["YS"].tolist() == \
+        [data.y[k % data.n] for k in range(visits)]
+
+
+@pytest.mark.parametrize(("run", "step"), [(r, i) for r, i, _ in CASES if r != "batch"])
+def test_a_rows_products_with_members_are_read_alone_past_product_cells(
+        tmp_path: Path, monkeypatch, run: str, step: str) -> None:
+    """bigdata31: `<w, XU[k]>` on a chunk of rows made every row's products with every
+    example of its run first, a table of rows x examples (2 000 x 20 000, 320 MB of int64 a
+    chunk, online-history on a 20 000 x 50 file). Past `PRODUCT_CELLS` the members a row
+    reads are multiplied alone: the same columns, no such table made."""
+    from verify.runs import families
+
+    tables: list[int] = []
+    products = families._row_products
+
+    def spied(num, X, which):  # type: ignore[no-untyped-def]
+        tables.append(len(num))
+        return products(num, X, which)
+
+    judgement, check, batch = judged(tmp_path, run, step)  # sums from prefix sums
+    atoms = sorted(s.name for s in judgement.symbols() if is_atom(s.name))
+    expected = {a: [batch.column(sympy.Symbol(a)).value(i) for i in range(len(batch))]
+                for a in atoms}
+    monkeypatch.setattr(families, "_row_products", spied)
+    monkeypatch.setattr(families._Rows, "linear", lambda *_: None)  # row by row
+
+    def again() -> dict[str, list[Fraction]]:
+        rows = InstanceBatch(batch.scalars, batch.vectors, batch.origins, batch.origin_index,
+                             batch.iteration, families=batch.families)
+        check.assumed(rows)
+        return {a: [rows.column(sympy.Symbol(a)).value(i) for i in range(len(rows))]
+                for a in atoms}
+
+    assert again() == expected
+    assert tables or not re.search(r"<XU\[#\d\],w>", str(judgement))  # a table at first
+    tables.clear()
+    monkeypatch.setattr(families, "PRODUCT_CELLS", 1)  # a chunk's table would pass it
+    assert again() == expected and not tables
+
+
+def test_one_runs_history_is_read_in_place_by_its_chunks() -> None:
+    """bigdata31: each chunk of a run's rows copied the run's history into arrays padded to
+    the longest run's (two of 80 MB each for the 9.9 million updates of online-history's run
+    on a 20 000 x 50 file, made again per chunk). A chunk of one run reads its run's own
+    arrays; chunks of several runs still pad them, each run's members where they were."""
+    from verify.runs import families
+    from verify.runs.online import engine_runner, state_rows
+
+    rows = ((2, 1), (-1, -3), (1, -1), (3, 1), (-2, 2))
+    data = Dataset(tuple(tuple(map(Fraction, x)) for x in rows), (1, -1, 1, -1, 1), "mixed")
+    run = engine_runner(Scenario(data, (Fraction(1), Fraction(0)), Origin("test")))
+    one = state_rows(run, Origin("test", 0), {"w", "t"})
+    one.families = (run.families(),)
+    first, second, _ = families._Rows(one, slice(0, len(one))).history("XU", True)
+    own = run.history.vectors["XU"]
+    assert np.shares_memory(first, own[0]) and first[0].tolist() == own[0].tolist()
+    assert second is not None and second[0].tolist() == own[1].tolist()
+    two = InstanceBatch.concat([one, state_rows(run, Origin("test", 1), {"w", "t"}, limit=2)])
+    two.families = (run.families(), run.families())
+    padded, _, _ = families._Rows(two, slice(0, len(two))).history("XU", True)
+    assert not np.shares_memory(padded, own[0])
+    assert padded[0].tolist() == padded[1].tolist() == own[0].tolist()

@@ -20,7 +20,7 @@ import functools
 import itertools
 import math
 import weakref
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -141,6 +141,29 @@ def _named(name: str) -> set[tuple[str, str]]:
     return named(sympy.Symbol(name))
 
 
+class _Families(Mapping[str, Any]):
+    """A run's history families by name, each made when first read (`History.of`); which
+    families there are is known without making any (`in`, iteration)."""
+
+    def __init__(self, made: dict[str, Callable[[], Any]]) -> None:
+        self.made = made
+        self._values: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._values:
+            self._values[name] = self.made[name]()
+        return self._values[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.made)
+
+    def __len__(self) -> int:
+        return len(self.made)
+
+
 @dataclass(frozen=True)
 class History:
     """A run's past as families over its dataset (`HISTORY`): a family of vectors as, per
@@ -152,21 +175,33 @@ class History:
     scalars: Mapping[str, np.ndarray]
 
     @classmethod
-    def of(cls, y: np.ndarray, updates: np.ndarray, stream: np.ndarray | None = None,
-           updated: np.ndarray | None = None) -> History:
+    def of(cls, y: np.ndarray, updates: np.ndarray,
+           stream: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None) -> History:
         """The families `UPDATES` and `STREAM` of a run on a dataset labelled `y` (int64):
-        `updates` the position (0-based) of the example of each update, `stream` that of
-        each visit in order and `updated` 1 where the visit updated (None: no stream, a
-        plug-in's run). The one home of these families, for every kind offering them."""
-        ones = np.ones(len(updates), dtype=np.int64)
-        vectors: dict[str, tuple[np.ndarray, np.ndarray]] = {"XU": (updates, ones)}
-        scalars: dict[str, np.ndarray] = {
-            "YU": y[updates] if len(updates) else np.zeros(0, dtype=np.int64)}
-        if stream is not None and updated is not None:
-            labels = y[stream] if len(stream) else np.zeros(0, dtype=np.int64)
-            vectors |= {"XS": (stream, np.ones(len(stream), dtype=np.int64)),
-                        "ZS": (stream, labels)}
-            scalars |= {"YS": labels, "IS": np.asarray(updated, dtype=np.int64)}
+        `updates` the position (0-based) of the example of each update, `stream()` that of
+        each visit in order and 1 where the visit updated (None: no stream, a plug-in's
+        run), made only when a statement reads a family of the stream: a run of 1000 epochs
+        over 20 000 examples visits 2*10^7 times, and those families were about 1 GB of
+        int64 made for online-history, which reads only the updates (bigdata31). Each
+        factor of 1 is a broadcast 1, no array. The one home of these families, for every
+        kind offering them."""
+        ones = np.broadcast_to(np.int64(1), (len(updates),))
+        vectors = _Families({"XU": lambda: (updates, ones)})
+        scalars = _Families({
+            "YU": lambda: y[updates] if len(updates) else np.zeros(0, dtype=np.int64)})
+        if stream is not None:
+            made = functools.cache(stream)
+
+            def labels() -> np.ndarray:
+                at = made()[0]
+                return y[at] if len(at) else np.zeros(0, dtype=np.int64)
+
+            labelled = functools.cache(labels)
+            vectors.made |= {
+                "XS": lambda: (made()[0], np.broadcast_to(np.int64(1), (len(made()[0]),))),
+                "ZS": lambda: (made()[0], labelled())}
+            scalars.made |= {"YS": labelled,
+                             "IS": lambda: np.asarray(made()[1], dtype=np.int64)}
         return cls(vectors, scalars)
 
     def members(self, name: str, X: Sequence[Any]) -> dict[Fraction, Any]:
@@ -319,6 +354,11 @@ CELLS = 1 << 21
 #: (`FamilyError`: each run alone, then that run's rows, with the reason), before any of it
 #: is made. The default audit's largest is 12 160 (190 runs of at most 8 examples).
 GRAM_CELLS = 1 << 24
+#: The most entries of a chunk's table of its rows' products with every example of their
+#: runs (`_Rows.member_products`, rows x examples, 32 MB of int64); past it the members a
+#: row reads are multiplied alone (`_Rows._read_products`).
+PRODUCT_CELLS = 1 << 22
+
 #: Index tuples one row's nested sums may range over at most (a double sum over the widest
 #: range `MAX_SPAN` allows): past it a row is not evaluated (`FamilyError`, before any array
 #: is made), since a six-deep sum over 30 examples took 5.4 GiB for one row (red team 13).
@@ -997,22 +1037,45 @@ class _Rows:
         else:
             parts = [(h.scalars[family_name], None) for h in made]
         longest = max(1, *(len(p[0]) for p in parts))  # one zero at least, to index
-        first = np.zeros((len(parts), longest), dtype=np.int64)
-        second = None if not vector else np.zeros((len(parts), longest), dtype=np.int64)
-        for k, (a, b) in enumerate(parts):
-            first[k, :len(a)] = a
-            if second is not None:
-                second[k, :len(a)] = b
+        if len(parts) == 1 and len(parts[0][0]):  # one run's own arrays, not copies: a long
+            a, b = parts[0]  # run's (10^7 updates) are 80 MB each, made again per chunk
+            first = np.asarray(a, dtype=np.int64)[None, :]
+            second = None if not vector else np.asarray(b, dtype=np.int64)[None, :]
+        else:
+            first = np.zeros((len(parts), longest), dtype=np.int64)
+            second = None if not vector else np.zeros((len(parts), longest), dtype=np.int64)
+            for k, (a, b) in enumerate(parts):
+                first[k, :len(a)] = a
+                if second is not None:
+                    second[k, :len(a)] = b
         counts = np.array([len(p[0]) for p in parts], dtype=np.int64)[
             self.which.reshape(self.n)].reshape(self._shape(self.n))
         found = self.past[family_name] = (first, second, counts)
         return found
+
+    def _read_products(self, vector: str, member: str,
+                       scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
+        """`member_products` from the members read only (each row's vector times its
+        `X[I]` at every index of the sum), where the table of every example would pass
+        `PRODUCT_CELLS`: online-history's chunks of a run on 20 000 examples made tables of 2 000
+        rows x 20 000 examples (320 MB of int64 each) for the 2 000 members a row reads at
+        most (bigdata31). The same numbers: a member's factor and validity as `vector`
+        reads them."""
+        found = self.batch.vectors.get(vector)
+        if found is None:
+            raise FamilyError(f"{vector} is no vector quantity of these rows")
+        num = _shrunk(np.asarray(found.num[self.rows]))
+        members, _ = self.vector(member, scope)
+        values = _dot_last(num.reshape((*self._shape(self.n), num.shape[1])), members)
+        return values, _mul(self._row(found.den), self.X_den)
 
     def member_products(self, vector: str, member: str,
                         scope: Mapping[str, tuple[np.ndarray, int, int]]) -> _Value:
         """`<v,X[I]>` for a row vector v: each row's products with every example of its run
         (a matrix product per run, made once per chunk and vector), read at I."""
         table = self.products.get(vector)
+        if table is None and self.n * self.X.shape[1] > PRODUCT_CELLS:
+            return self._read_products(vector, member, scope)
         if table is None:
             found = self.batch.vectors.get(vector)
             if found is None:
@@ -1403,6 +1466,15 @@ def _per_run(column: Any, rows: slice, firsts: np.ndarray) -> bool:
         d = np.asarray(den[rows])
         return bool(np.array_equal(d, d[firsts]))
     return True
+
+
+def _dot_last(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`sum(a * b)` over the last axis, broadcast, exactly (int64 when a bound proves it)."""
+    width = max(a.shape[-1], b.shape[-1], 1)
+    a, b = _padded(a, width), _padded(b, width)
+    if a.dtype != object and b.dtype != object and _mag(a) * _mag(b) * width < _LIMIT:
+        return np.einsum("...d,...d->...", a, b)
+    return np.asarray((_exact(a) * _exact(b)).sum(axis=-1), dtype=object)
 
 
 def _row_products(num: np.ndarray, X: np.ndarray, which: np.ndarray) -> np.ndarray:
