@@ -206,10 +206,11 @@ class RunKind:
     its runs are single passes (it reads single-pass scenarios only); `any_data`: its runs
     need no separator, so a data file that is not separable is run too, with `e_1` as its
     reference u (`verify.audit.targets.scenarios_of`); `separator_read`: the quantities that
-    read the separator when only its rows do, not its runs (online runs: `u`, `gamma_u`), so
-    data that are not separable are run too, with `e_1` as reference u, for a proof that
-    reads none of them (`verify.runs.naming.Naming.quantities_read`); None: its runs need
-    one whatever a proof reads (a batch run starts at -u). `start_of(run)`: the start of one run,
+    read the separator when only its rows do, not its runs, so data that are not separable
+    are run too, with `e_1` as reference u, for a proof that reads none of them
+    (`verify.runs.naming.Naming.quantities_read`); None: its runs need one whatever a proof
+    reads (a batch run starts at -u; online runs, whose rows on such data took gigabytes:
+    `verify.runs.online.KIND`). `start_of(run)`: the start of one run,
     for kinds whose runs start where a scenario says (`Scenario.start`; None: the kind's runs
     start where they always do), so the one run of a counterexample can be made again.
     """

@@ -952,20 +952,16 @@ given = ["y**2 == 1", "y*dot(w, x) <= 0", "norm2(x) <= R2"]
 """
 
 
-def test_an_online_proof_that_reads_no_separator_runs_data_that_have_none(tmp_path: Path):
-    """bigdata31 (4): `online-history --data nonsep.csv` (20 000 x 50, random labels) ended
-    exit 2, "online runs have no separator u" (true), although the proof reads no u: its
-    runs were never made. A proof whose names denote neither `u` nor `gamma_u` runs such
-    data with `e_1` as reference u (the engine's run reads no u); one that reads u is still
-    refused, as is one binding a name of its own to an expression of u."""
+def test_an_online_proof_on_data_without_a_separator_is_refused_in_one_line(tmp_path: Path):
+    """bigdata31 (4) made an online proof that reads no u (online-history, or a user's
+    norm bound) run data that are not separable, with `e_1` as reference u; on such data the
+    run goes on to its epoch cap, and online-history's rows took 2.8 GB and six minutes on a
+    2 000 x 50 file (over 25 minutes and 1.3 GB on 20 000 x 50; it had been refused in a
+    minute). Until those runs are made and checked in bounded memory, every online proof,
+    whether it reads u or not, is refused such data in one line, as before."""
     data = _write(tmp_path, "xor.csv", XOR)
-    for proof in ("online-history", _write(tmp_path, "mine.toml", NO_U % "")):
-        audit = run_audit([proof], data=[data], budget="small")
-        (checked,) = audit.proofs
-        assert not audit.errors and not checked.unmade and checked.status == "verified"
-        assert checked.data_instances > 0  # rows of the file's own run, checked
     reads_u = (NO_U % 'names = { g = "gamma_u**2" }').replace('"t"]\n', '"t", "g"]\n', 1)
-    with_u = _write(tmp_path, "u.toml", reads_u)
-    for proof in (GROWTH_ID, with_u):
+    for proof in ("online-history", _write(tmp_path, "mine.toml", NO_U % ""), GROWTH_ID,
+                  _write(tmp_path, "u.toml", reads_u)):
         audit = run_audit([proof], data=[data], budget="small")
-        assert any("online runs have no separator u" in line for line in audit.errors)
+        assert any("online runs have no separator u" in line for line in audit.errors), proof
