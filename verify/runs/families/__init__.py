@@ -743,6 +743,19 @@ def _linear_plan(found: Any, constant: Callable[[str, str], bool]) -> _Linear | 
     return _Linear(found, tuple(out))
 
 
+@functools.lru_cache(maxsize=4096)
+def _set_reads(lo: sympy.Expr, hi: sympy.Expr, filters: tuple[tuple[sympy.Expr, str], ...]
+               ) -> frozenset[str]:
+    """The bound indices a sum's set (its bounds and filters) reads: its members, and so its
+    mask (`_Rows.sum`), are the same at every value of any other enclosing index. So an inner
+    sum's set is made once and kept (`pruned` keeps a mask keyed by no index), not again under
+    each enclosing index: the batch runs' `sum(#2 ...: Y[#2]*sum(#1 ...: <X[#1],X[#2]>*Y[#1]))`
+    made the same set of #1 under #2 as the top-level sums over it had made, with its
+    `<X[#1],theta>` products again."""
+    return frozenset(n for e in (lo, hi, *(p for p, _ in filters))
+                     for sort, n in named(e) if sort == "bound")
+
+
 def _vector_named(name: str) -> frozenset[tuple[str, str]]:
     """The names a vector side of a Gram symbol reads (a row vector: itself)."""
     if IDENT.fullmatch(name):
@@ -1070,10 +1083,15 @@ class _Rows:
               counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Where a member's index falls among 0..count-1, and whether it is one of 1..N (or
         of 1..`counts`, a history family's)."""
+        top = self.counts if counts is None else counts
+        bare = scope.get(index.name) if isinstance(index, sympy.Symbol) else None
+        if bare is not None:  # a bound index alone (`X[#1]`): its integers, no polynomial
+            position = bare[0]
+            valid = np.asarray((position >= 1) & (position <= top), dtype=bool)
+            return np.where(valid, position - 1, 0).astype(np.int64, copy=False), valid
         num, den = self.poly(index, scope)
         whole = num % den == 0
         position = np.where(whole, num // den, 0)
-        top = self.counts if counts is None else counts
         valid = np.asarray(whole & (position >= 1) & (position <= top), dtype=bool)
         return np.where(valid, position - 1, 0).astype(np.int64, copy=False), valid
 
@@ -1161,8 +1179,9 @@ class _Rows:
         shape[axis] = span
         at = np.arange(first, last + 1, dtype=np.int64).reshape(shape)
         inner = {**scope, f"#{axis}": (at, first, last)}
+        read = _set_reads(found.lo, found.hi, found.filters)
         key = (found.lo, found.hi, found.filters, axis,
-               tuple(sorted((b, *v[1:]) for b, v in scope.items())))
+               tuple(sorted((b, *v[1:]) for b, v in scope.items() if b in read)))
         keep = self.masks.get(key)
         if keep is None:  # the members of a set, once for every sum over it
             keep = (at >= lo.reshape(self._shape(self.n))) & (
