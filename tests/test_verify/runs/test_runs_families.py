@@ -1232,3 +1232,38 @@ def test_each_rows_products_with_its_runs_examples_are_made_a_block_of_cells_at_
         tracemalloc.stop()
     assert out.dtype == np.int64 and out.tolist() == expected
     assert peak < len(num) * count * dim * 8 // 20
+
+
+@pytest.mark.parametrize("step", ["appendix-step-decrease-corrected", "xbar-norm"])
+def test_a_set_is_made_once_per_chunk_under_any_index_name(
+        step: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch runs' `norm2(xbar)` is `sum(#2 in M: Y[#2]*sum(#1 in M: <X[#1],X[#2]>*Y[#1]))`
+    over the same set M_k as the top-level sums over #1: its members (each a filter's
+    polynomial at every example, `<X[j],theta>` among them) were made again for #1 under #2
+    and once more for #2. Each set of one index is now made once per chunk of rows and read
+    on the axis of whichever index names it, each value still the kernel's (above)."""
+    import re
+
+    from verify.runs import families
+
+    proof = "chan-batch" if step.startswith("appendix") else "finite-sums"
+    _, binding, check = judged(proof, step)
+    made: list[tuple[int, tuple[object, ...]]] = []
+    original = families._Rows.filtered
+
+    def counted(self: families._Rows, keep: np.ndarray, filters: object, scope: object
+                ) -> np.ndarray:
+        made.append((id(self), tuple(re.sub(r"#[0-9]", "#", str(f)) for f in filters)))
+        return original(self, keep, filters, scope)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(families._Rows, "filtered", counted)
+    batch = rows(check, binding)
+    double = [a for a in check.atoms if a.startswith("sum(#2")]
+    assert double, "the step reads a double sum over M"
+    assert made and len(made) == len(set(made)), "a set made twice on one chunk"
+    for i in range(0, len(batch), 7):
+        instance = batch.instance(i, check.shown)
+        at = Point(kernel.Counterexample(instance.scalars, instance.vectors, instance.families))
+        for atom in double:
+            symbol = sympy.Symbol(atom)
+            assert batch.column(symbol).value(i) == at.value(symbol)

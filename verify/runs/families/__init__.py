@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 import weakref
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -783,6 +784,42 @@ def _linear_plan(found: Any, constant: Callable[[str, str], bool]) -> _Linear | 
     return _Linear(found, tuple(out))
 
 
+@functools.lru_cache(maxsize=4096)
+def _set_reads(lo: sympy.Expr, hi: sympy.Expr, filters: tuple[tuple[sympy.Expr, str], ...]
+               ) -> frozenset[str]:
+    """The bound indices a sum's set (its bounds and filters) reads: its members, and so its
+    mask (`_Rows.sum`), are the same at every value of any other enclosing index. So an inner
+    sum's set is made once and kept (`pruned` keeps a mask keyed by no index), not again under
+    each enclosing index: the batch runs' `sum(#2 ...: Y[#2]*sum(#1 ...: <X[#1],X[#2]>*Y[#1]))`
+    made the same set of #1 under #2 as the top-level sums over it had made, with its
+    `<X[#1],theta>` products again."""
+    return frozenset(n for e in (lo, hi, *(p for p, _ in filters))
+                     for sort, n in named(e) if sort == "bound")
+
+
+@functools.lru_cache(maxsize=4096)
+def _set_renamed(lo: sympy.Expr, hi: sympy.Expr, filters: tuple[tuple[sympy.Expr, str], ...],
+                 own: int) -> tuple[tuple[sympy.Expr, str], ...] | None:
+    """A sum's filters with its index `#own` written `#1`, when its set reads no other bound
+    index (its bounds none, its filters no other and no inner sum): the set of
+    `sum(#2 in 1..N where nonneg(-<X[#2],theta>*Y[#2]): ...)` is that of the same sum over
+    #1, on another axis (`_Rows.sum` keeps one mask for both, moving the axis). Only a key:
+    filters renamed to another sum's exactly are that sum's, the same members on the same
+    rows; a renamed name that is no canonical one matches none, and the set is made. None
+    otherwise."""
+    mark = f"#{own}"
+    if _set_reads(lo, hi, filters) != {mark}:
+        return None
+    symbols = {s for p, _ in filters for s in p.free_symbols}
+    pattern = re.compile(rf"#{own}(?![0-9])")
+    if any("#" in pattern.sub("", s.name) for s in symbols):
+        return None
+    if own == 1:
+        return filters
+    table = {s: sympy.Symbol(pattern.sub("#1", s.name)) for s in symbols if mark in s.name}
+    return tuple((p.xreplace(table), kind) for p, kind in filters)
+
+
 def _vector_named(name: str) -> frozenset[tuple[str, str]]:
     """The names a vector side of a Gram symbol reads (a row vector: itself)."""
     if IDENT.fullmatch(name):
@@ -1133,10 +1170,15 @@ class _Rows:
               counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Where a member's index falls among 0..count-1, and whether it is one of 1..N (or
         of 1..`counts`, a history family's)."""
+        top = self.counts if counts is None else counts
+        bare = scope.get(index.name) if isinstance(index, sympy.Symbol) else None
+        if bare is not None:  # a bound index alone (`X[#1]`): its integers, no polynomial
+            position = bare[0]
+            valid = np.asarray((position >= 1) & (position <= top), dtype=bool)
+            return np.where(valid, position - 1, 0).astype(np.int64, copy=False), valid
         num, den = self.poly(index, scope)
         whole = num % den == 0
         position = np.where(whole, num // den, 0)
-        top = self.counts if counts is None else counts
         valid = np.asarray(whole & (position >= 1) & (position <= top), dtype=bool)
         return np.where(valid, position - 1, 0).astype(np.int64, copy=False), valid
 
@@ -1224,14 +1266,21 @@ class _Rows:
         shape[axis] = span
         at = np.arange(first, last + 1, dtype=np.int64).reshape(shape)
         inner = {**scope, f"#{axis}": (at, first, last)}
-        key = (found.lo, found.hi, found.filters, axis,
-               tuple(sorted((b, *v[1:]) for b, v in scope.items())))
+        renamed = _set_renamed(found.lo, found.hi, found.filters, axis)
+        if renamed is not None:  # a set of its own index alone: kept as over #1
+            key: tuple[Any, ...] = (found.lo, found.hi, renamed, 1, ())
+        else:
+            read = _set_reads(found.lo, found.hi, found.filters)
+            key = (found.lo, found.hi, found.filters, axis,
+                   tuple(sorted((b, *v[1:]) for b, v in scope.items() if b in read)))
         keep = self.masks.get(key)
         if keep is None:  # the members of a set, once for every sum over it
             keep = (at >= lo.reshape(self._shape(self.n))) & (
                 at <= hi.reshape(self._shape(self.n)))
             keep = self.filtered(keep, found.filters, inner)
-            self.masks[key] = keep
+            self.masks[key] = keep if renamed is None or axis == 1 else np.moveaxis(keep, axis, 1)
+        elif renamed is not None and axis != 1:
+            keep = np.moveaxis(keep, 1, axis)
         num, den = self.poly(found.body, inner)
         return _total(np.where(keep, num, 0).astype(num.dtype, copy=False), axis), den
 
