@@ -13,7 +13,7 @@ The two checks live in their own modules, the second built on the first; this mo
 gathers them (`verify.check_run` and friends load from here, lazily). See docs/api.md.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike, fsdecode
 
 from verify.audit.job import Audit, run_audit
@@ -67,6 +67,9 @@ def audit_proofs(*proofs: str | bytes | PathLike[str],
 
     if isinstance(data, (str, bytes, PathLike)):
         data = [data]
+    elif not isinstance(data, Iterable):  # red team 31: None was "'NoneType' object is ..."
+        raise TypeError(f"audit_proofs: data is a file's name or a list of them, not "
+                        f"{type(data).__name__} {data!r}")
     if isinstance(algorithms, (str, Plugin)):
         algorithms = [algorithms]
     given = plugins(dict(algorithms) if isinstance(algorithms, Mapping) else algorithms,

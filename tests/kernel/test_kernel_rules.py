@@ -1,7 +1,8 @@
 """The kernel's structural rules (verify/kernel/rules.py): what each rule means, enforced.
 
 Each test builds `kernel.Sequent`s directly, so it tests the trusted rules and nothing of the
-frontend; tests/promises/soundness/test_soundness_regressions.py drives the same rules through proof files.
+frontend; tests/promises/soundness/test_soundness_regressions.py drives the same rules
+through proof files.
 """
 
 from __future__ import annotations

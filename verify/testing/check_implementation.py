@@ -45,6 +45,7 @@ from perceptron.geometry.linear import dot, norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, beside, exact
 from perceptron.result import RunResult
 from verify.runs.columns import Origin
+from verify.runs.isolation import described
 from verify.runs.quantity import Scenario, margin
 from verify.testing.check_run import TheoryReport, check_run
 from verify.testing.protocol import (
@@ -824,7 +825,9 @@ def _any_order_epochs(bound: Fraction | None, cap: int | None) -> int:
 
 
 def _raised(error: Exception, call: Call) -> str:
-    text = f"fit raised {type(error).__name__}: {error}"
+    """What a fit's exception says, on one printable line (`described`: red team 31, a
+    message quoting escape sequences reached the terminal raw, as a plug-in's once did)."""
+    text = f"fit raised {described(error)}"
     if call.read_only:
         return (f"{text}, on read-only X and y (flags.writeable False): it writes into the "
                 f"arrays it is given; work on a copy (np.array(X, dtype=float))")

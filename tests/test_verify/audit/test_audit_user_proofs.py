@@ -910,6 +910,10 @@ def test_the_api_takes_a_path_in_bytes_and_refuses_what_names_no_file(tmp_path: 
         audit_proofs(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="a data file is named by"):
         audit_proofs(proof, data=[data, 3])  # type: ignore[list-item]
+    # red team 31 (open): data=None was Python's bare "'NoneType' object is not iterable"
+    with pytest.raises(TypeError, match=r"^audit_proofs: data is a file's name or a list of "
+                                        r"them, not NoneType None$"):
+        audit_proofs(proof, data=None)  # type: ignore[arg-type]
 
 
 def test_the_api_takes_one_algorithm_text_given_alone() -> None:

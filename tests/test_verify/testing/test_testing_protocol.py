@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from mutants import bugs
-from mutants.base import Textbook
+from mutants.base import Result, Textbook
 
 from perceptron.algorithms.online import run_online
 from perceptron.conventions import Conventions
@@ -327,3 +327,25 @@ def test_the_widest_scenarios_reproducer_rebuilds_its_data_whole() -> None:
     space: dict[str, object] = {"np": np}
     exec(code.replace(f"fit(X, y, {failure.epochs})", ""), space)
     assert np.array_equal(space["X"], failure.X) and np.array_equal(space["y"], failure.y)
+
+
+class _RaisesEscapes(Textbook):
+    """A fit whose exception message would redraw the terminal: erase the line, print a
+    green verdict, start another line."""
+
+    def __call__(self, X: np.ndarray, y: np.ndarray, epochs: int) -> Result:
+        raise ValueError("\x1b[2K\r\x1b[32mall verified\x1b[0m\nsecond line")
+
+
+def test_a_fits_exception_message_is_said_on_one_printable_line() -> None:
+    """Red team 31 (open after B3): `check_implementation` printed a fit's exception message
+    raw, escape sequences and newlines included, so a fit's message could erase the
+    report's line and print a green "all verified"."""
+    report = check_implementation(_RaisesEscapes(), sources=("protocol",))
+    assert not report.ok
+    with pytest.raises(AssertionError) as raised:
+        report.raise_for_violations()
+    for said in (str(raised.value), report.summary()):
+        assert "\x1b" not in said and "\r" not in said, said
+    assert ("fit raised ValueError: \\x1b[2K \\x1b[32mall verified\\x1b[0m second line"
+            in str(raised.value))
