@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 
+import pytest
 import sympy
 
 from proofs.language.terms import Vec
@@ -609,21 +610,33 @@ def test_an_unknown_step_says_what_the_search_did_not_find_before_a_weak_invaria
     assert statuses(added) == {"norm-bound": "proved"}
 
 
-def test_a_squared_difference_weighted_by_two_hypotheses_is_found() -> None:
-    """Newcomer 31: the last step of Chan's batch bound, `g > 0, R > 0, R**2*norm2(th - ts) <=
-    R**2*norm2(ts) - k*g**2 |- k <= R**2*norm2(ts)/g**2`, was unknown at every budget: its
-    certificate is the hypothesis plus `[R]*[R]*|th - ts|^2`, a squared difference weighted
-    by two hypotheses, which no pool held. `products with squared differences` finds it, the
-    kernel accepts it; with the bound halved the step is false and refuted."""
-    text = """
+#: Chan's iterations bound (the last step of the batch bound): its given, and a false twin
+#: (the claim's text replaced) that must be refuted.
+ITERATIONS_BOUND = """
 title = "Chan's iterations bound"
 vectors = ["th", "ts"]
 scalars = ["k", "g", "R"]
 [[step]]
 id = "iterations-bound"
-given = ["g > 0", "R > 0", "R**2*norm2(th - ts) <= R**2*norm2(ts) - k*g**2"]
+given = [%s"R**2*norm2(th - ts) <= R**2*norm2(ts) - k*g**2"]
 claim = "k <= R**2*norm2(ts)/g**2"
 """
+
+
+@pytest.mark.parametrize(("given", "twin"), [
+    # newcomer 31: with R > 0 the certificate is the hypothesis plus `[R]*[R]*|th - ts|^2`, a
+    # squared difference weighted by two hypotheses, which no pool held; halved, it is false
+    ('"g > 0", "R > 0", ', ("R**2*norm2(ts)/g**2", "R**2*norm2(ts)/(2*g**2)")),
+    # without R > 0 it is still true (`R**2*|th - ts|^2 = |R*th - R*ts|^2` needs no sign of
+    # R), and was unknown at every budget: no hypothesis gives R a sign; the differences
+    # scaled by the scalars the target writes squared beside a norm (`norm_scales`) find it
+    ('"g > 0", ', ("R**2*norm2(ts)/g**2", "R**2*norm2(th)/g**2")),
+], ids=["two-hypotheses", "scaled-without-a-sign"])
+def test_a_squared_difference_is_found_and_its_false_twin_refuted(
+        given: str, twin: tuple[str, str]) -> None:
+    """`products with squared differences` proves Chan's iterations bound, the kernel accepts
+    every piece, and the step's false twin is refuted."""
+    text = ITERATIONS_BOUND % given
     report = check_proof(parse_proof(text.encode(), "bound.toml"), store=None)
     (step,) = report.steps
     assert step.status == "proved", step.message
@@ -632,36 +645,7 @@ claim = "k <= R**2*norm2(ts)/g**2"
     for goal in step.goals:
         for judgement, certificate in goal.pieces:
             kernel.check_certificate(judgement, certificate)
-    halved = text.replace("R**2*norm2(ts)/g**2", "R**2*norm2(ts)/(2*g**2)")
-    assert statuses(halved) == {"iterations-bound": "refuted"}
-
-
-def test_a_squared_difference_scaled_by_a_scalar_without_a_sign_is_found() -> None:
-    """Chan's iterations bound WITHOUT `R > 0` (true: `R**2*|th - ts|^2 = |R*th - R*ts|^2`
-    needs no sign of `R`) was unknown at every budget: `products with squared differences`
-    weighted a squared difference only by products of two hypotheses, and no hypothesis
-    gives `R` a sign. The squared differences scaled by the scalars the target writes
-    squared beside a norm (`norm_scales`) find it; the kernel accepts it, and the false twin
-    with `norm2(th)` in the claim is refuted."""
-    text = """
-title = "Chan's iterations bound, R of any sign"
-vectors = ["th", "ts"]
-scalars = ["k", "g", "R"]
-[[step]]
-id = "iterations-bound"
-given = ["g > 0", "R**2*norm2(th - ts) <= R**2*norm2(ts) - k*g**2"]
-claim = "k <= R**2*norm2(ts)/g**2"
-"""
-    report = check_proof(parse_proof(text.encode(), "bound.toml"), store=None)
-    (step,) = report.steps
-    assert step.status == "proved", step.message
-    (main,) = [g for g in step.goals if g.goal.label == "main"]
-    assert main.verdict.message == "certificate by products with squared differences"
-    for goal in step.goals:
-        for judgement, certificate in goal.pieces:
-            kernel.check_certificate(judgement, certificate)
-    twin = text.replace("R**2*norm2(ts)/g**2", "R**2*norm2(th)/g**2")
-    assert statuses(twin) == {"iterations-bound": "refuted"}
+    assert statuses(text.replace(*twin)) == {"iterations-bound": "refuted"}
 
 
 def test_an_equality_times_a_norm_the_judgement_never_writes_is_found() -> None:

@@ -906,6 +906,8 @@ def test_an_induction_whose_base_no_run_meets_is_not_run_and_says_why(tmp_path: 
     document = to_json(audit)
     assert document["proofs"][0]["steps"][0]["numeric"]["base"]["unmet"] == ahead.starts
     jsonschema.validate(json.loads(json.dumps(document)), schema.load("audit"))
+
+
 RESTS_ON_AN_INDUCTION_WITHOUT_FACTS = """title = "rests on an induction without update facts"
 vectors = ["w", "x"]
 scalars = ["y", "t"]
