@@ -908,24 +908,10 @@ def test_an_induction_whose_base_no_run_meets_is_not_run_and_says_why(tmp_path: 
     jsonschema.validate(json.loads(json.dumps(document)), schema.load("audit"))
 
 
-RESTS_ON_AN_INDUCTION_WITHOUT_FACTS = """title = "rests on an induction without update facts"
-vectors = ["w", "x"]
-scalars = ["y", "t"]
-naturals = ["t"]
-[numeric]
-run = "online"
-[[step]]
-id = "b"
-claim = "t >= 0"
-[step.induction]
-variable = "t"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-[[step]]
-id = "d"
-uses = ["b"]
-claim = "t <= 0"
-"""
+#: The same proof with b's update facts gone: every run of b is one of its runs.
+RESTS_ON_AN_INDUCTION_WITHOUT_FACTS = USES_AN_INDUCTION_OF_OTHER_RUNS.replace(
+    'given = ["y*dot(w, x) <= -1"]\n', "").replace(
+    "uses an induction of other runs", "rests on an induction without update facts")
 
 
 def test_a_step_resting_on_an_induction_without_update_facts_says_it_has_none(
