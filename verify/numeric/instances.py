@@ -338,11 +338,19 @@ class CompiledJudgement:
         key = ("starts", self.starts)
         mask = batch._masks.get(key)
         if mask is None:
-            held = np.ones(len(batch), dtype=bool)
-            for counter, base in self.starts:
-                held &= ~_holding(counter, "==", batch) | _holding(base, "==", batch)
-            mask = batch._masks[key] = ~_so_far(held, batch)
+            mask = batch._masks[key] = ~_so_far(self.started(batch), batch)
         return mask
+
+    def started(self, batch: InstanceBatch) -> np.ndarray:
+        """Rows of `batch` that break no start at their own state (a row where a counter is
+        0 has its iterated names at that induction's base). Whether a row is outside reads
+        every earlier row of its run too (`outside`, `_so_far`): a batch checked a slice at
+        a time has that read off every slice's rows first, and given to each slice as its
+        mask `("starts", starts)` (`check_in_slices`)."""
+        held = np.ones(len(batch), dtype=bool)
+        for counter, base in self.starts:
+            held &= ~_holding(counter, "==", batch) | _holding(base, "==", batch)
+        return held
 
     def _define(self, batch: InstanceBatch) -> None:
         """Make the column of each definition the judgement reads, once per batch
@@ -545,23 +553,30 @@ def check_in_slices(judgements: Sequence[CompiledJudgement], batch: InstanceBatc
     slice, where on the whole batch all of it was held at once: averaged-voted's checks of
     the first 335 544 state rows of its run on a 20 000 x 50 file took a process to 885 MB
     (bigdata31). A judgement with carried invariants reads them at every earlier state of
-    a row's run (`_so_far`): read off every slice first (`carried_held`), the rows it
-    leaves are given to each slice. A judgement reading sums or family members is no
-    judgement for this: their work budgets count along the whole batch (`step_work`), so
-    the caller checks it on the whole batch."""
+    a row's run (`_so_far`), and so does one with starts (a run whose row at a counter's
+    0 breaks the base is outside from there on): each read off every slice first
+    (`carried_held`, `started`), the rows it leaves are given to each slice (the starts
+    once were not: a run's rows after its first slice were counted as the induction's).
+    A judgement reading sums or family members is no judgement for this: their work
+    budgets count along the whole batch (`step_work`), so the caller checks it on the
+    whole batch."""
     assert not any(j.atoms for j in judgements), "sums are checked on the whole batch"
     n = len(batch)
     edges = [*range(0, n, max(rows, 1)), n]
-    so_far: dict[tuple[tuple[CompiledPolynomial, str], ...], np.ndarray] = {}
+    whole: dict[tuple[object, ...], np.ndarray] = {}  # a slice's mask key -> the batch's
     for judgement in judgements:
-        if judgement.carried and judgement.carried not in so_far:
+        if judgement.carried and ("so far", judgement.carried) not in whole:
             held = np.concatenate([judgement.carried_held(batch.between(a, b))
                                    for a, b in itertools.pairwise(edges)])
-            so_far[judgement.carried] = _so_far(held, batch)
+            whole["so far", judgement.carried] = _so_far(held, batch)
+        if judgement.starts and ("starts", judgement.starts) not in whole:
+            held = np.concatenate([judgement.started(batch.between(a, b))
+                                   for a, b in itertools.pairwise(edges)])
+            whole["starts", judgement.starts] = ~_so_far(held, batch)
     out = [(NumericVerdict.empty(), None) for _ in judgements]
     for a, b in itertools.pairwise(edges):
         piece = batch.between(a, b)
-        piece._masks.update({("so far", carried): mask[a:b] for carried, mask in so_far.items()})
+        piece._masks.update({key: mask[a:b] for key, mask in whole.items()})
         for k, judgement in enumerate(judgements):
             verdict, row = judgement.check_rows(piece)
             total, first = out[k]

@@ -541,7 +541,8 @@ def test_a_large_runs_rows_are_checked_a_slice_at_a_time_with_the_same_verdicts(
     iteration = np.repeat(np.arange(n // 2, dtype=np.int64), 2)  # two rows a state
     a = [Fraction(k % 7 - 1, 1 + k % 3) for k in range(n)]
     b = [Fraction(1 if k != 5 else -1) for k in range(n)]  # the carried fact fails at t = 2
-    batch = InstanceBatch({"a": Column.of(a), "b": Column.of(b)},
+    counter = [Fraction(int(t)) for t in iteration]  # 0 at the run's first state
+    batch = InstanceBatch({"a": Column.of(a), "b": Column.of(b), "c": Column.of(counter)},
                           {"u": VectorColumn.of([[Fraction(k), Fraction(1)] for k in range(n)]),
                            "v": VectorColumn.constant([Fraction(2), Fraction(-1)], n)},
                           (Origin("run", 3),), np.zeros(n, dtype=np.int64), iteration)
@@ -551,9 +552,16 @@ def test_a_large_runs_rows_are_checked_a_slice_at_a_time_with_the_same_verdicts(
     compiled = [(campaign.Check(f"c{k}", j, "state"),
                  CompiledJudgement.compile(j, carried=carried))
                 for k, j in enumerate(judgements) for carried in ((), (Fact(B, ">"),))]
+    # an induction's start that the run breaks at its counter's 0 (`a == 5` where a = -1):
+    # every row of the run is outside, in the last slice as in the first (runbase31's starts
+    # were read off each slice alone: the rows after the first were counted)
+    start = ((Fact(scalar("c"), "=="), Fact(A - 5, "==")),)
+    compiled.append((campaign.Check("c6", judgements[0], "state"),
+                     CompiledJudgement.compile(judgements[0], starts=start)))
     whole = campaign.verdicts([(0, batch)], compiled)
-    assert [v.violations > 0 for v in whole] == [True, True, True, True, False, False]
+    assert [v.violations > 0 for v in whole] == [True, True, True, True, False, False, False]
     assert whole[1].instances == n and whole[1].vacuous > 0  # rows left by the carried fact
+    assert whole[6].outside == n and whole[6].instances == 0  # the run is not the induction's
     seen: list[int] = []
     check_rows = CompiledJudgement.check_rows
 
