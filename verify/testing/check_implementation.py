@@ -418,13 +418,16 @@ def _frozen_bias_hint(outcomes: Sequence[ScenarioOutcome],
     last weight) is 0 after every call, where the exact perceptron's is not after some, say
     so (newcomer 33: a fit that never updated its bias failed 114 of 117 calls with `final w
     (8, 0)` against `(8, 1)`, nothing naming the bias). Said as what was seen, with the
-    common cause conditionally: a bias only starts moving once it is updated."""
+    common cause conditionally, and only when its other weights moved: a fit that never
+    updates at all (`y*<w,x> < 0` from 0) keeps its bias 0 for another reason."""
     if not conventions.bias or any(conventions.w0 or ()):
         return ""
     called = [o for o in outcomes if o.w]
     moved = sum(o.engine.w[-1] != 0 for o in called)
     if not moved or any(o.w[-1] != 0 for o in called):  # type: ignore[index]
         return ""
+    if not any(any(o.w[:-1]) for o in called):  # type: ignore[index]
+        return ""  # no weight moved at all (a `< 0` rule from 0): the bias is not the cause
     return (f"its bias (the last weight) is 0 after each of its {len(called)} calls, where "
             f"the exact perceptron's is not after {moved} of them: a bias never updated "
             f"(b += eta*y at each update) stays 0")

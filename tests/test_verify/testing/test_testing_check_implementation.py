@@ -637,6 +637,19 @@ def test_a_bias_never_updated_is_named() -> None:
     assert (f"  - its bias (the last weight) is 0 after each of its {calls} calls, where the "
             f"exact perceptron's is not after {moved} of them: a bias never updated "
             "(b += eta*y at each update) stays 0") in str(raised.value)
+    # a `< 0` rule never leaves w_0 = 0: its bias stays 0 too, but not for want of `b += y`
+    def strict(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        w = np.zeros(X.shape[1] + 1)
+        for _ in range(epochs):
+            for x, label in zip(np.c_[X, np.ones(len(X))], y, strict=True):
+                if label * (w @ x) < 0:
+                    w = w + label * x
+        return w
+
+    with pytest.raises(AssertionError) as raised:
+        check_implementation(strict, sources=("tight",), count=3,
+                             conventions=Conventions(bias=True)).raise_for_violations()
+    assert "its bias" not in str(raised.value) and 'Conventions(rule="lt")' in str(raised.value)
     # a correct biased perceptron fails nothing, so nothing is said of its bias
     assert check_implementation(lambda X, y, e: np.append(*_biased(X, y, e)),
                                 sources=("tight",), count=3,
