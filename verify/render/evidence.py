@@ -515,7 +515,7 @@ def symbolic_line(step: Json) -> str:
 def tested(numeric: Json) -> str:
     """The instances a verdict on runs rests on, as a badge or a table cell counts them:
     `201 of 261 instances` violated, and where hypotheses failed, the instances the claim
-    was tested on beside the vacuous ones: `1 of 261 instances (260 vacuous)`. Newcomer 33
+    was tested on beside the vacuous ones: `1 of 261 instances, 260 vacuous`. Newcomer 33
     F1: the HTML badge said `runs: held on 261 instances` and the Markdown heading `held
     (261)` for a step whose hypotheses held on one of them, the other 260 vacuous, so the
     verdict a reader's eye takes in claimed 261 tests where there was one."""
@@ -526,7 +526,7 @@ def tested(numeric: Json) -> str:
         count = f"{instances - vacuous} of {instances} instances"
     else:
         count = f"{instances} instances"
-    return f"{count} ({vacuous} vacuous)" if vacuous else count
+    return f"{count}, {vacuous} vacuous" if vacuous else count  # in a cell's parentheses
 
 
 def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:

@@ -355,5 +355,5 @@ names = { g = "gamma_u" }
     n, v = numeric["instances"], numeric["vacuous"]
     assert numeric["status"] == "held" and 0 < v < n
     page, md = html.render(audit), markdown.render(audit)
-    assert f"runs: held on {n - v} of {n} instances ({v} vacuous)" in page
-    assert f"✅ held ({n - v} of {n} instances ({v} vacuous))" in md
+    assert f"runs: held on {n - v} of {n} instances, {v} vacuous" in page
+    assert f"✅ held ({n - v} of {n} instances, {v} vacuous)" in md
