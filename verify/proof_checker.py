@@ -1078,6 +1078,9 @@ def _conclude(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Stat
     unproved = [r for r in reports if r.verdict.status != "proved"]
     if unproved or len(reports) < needed:
         message = "; ".join(_labelled(r, len(reports), step, budget) for r in unproved)
+        refuted = [u.step.id for u in used if u.status == "refuted"]
+        if refuted:  # newcomer 33 F3: a premise refuted was said nowhere, only a split to try
+            message = f"uses refuted step(s) {', '.join(refuted)}: {message}"
         return StepReport(step, message, perf_counter() - start, tuple(reports), stated)
     pending = [u.step.id for u in used if u.theorem is None]
     if pending:

@@ -671,3 +671,35 @@ def test_a_lemma_s_inherited_hypothesis_names_the_use_it_came_from(tmp_path: Pat
     fixed = LEMMA_FROM_A_LEMMA.replace(b'uses = ["expand"]\n', b"")
     path.write_bytes(fixed)
     assert main(["check", str(path)]) == 0
+
+
+def test_a_step_left_unknown_over_a_refuted_premise_names_it() -> None:
+    """Newcomer 33 F3: a student's step resting on a reversed Cauchy-Schwarz (refuted) was
+    unknown with only "split on n if the step divides by it ...; else it may need a fact",
+    nothing saying that a premise it uses is false. It now leads with the refuted step."""
+    proof = parse_proof(b"""
+title = "over a refuted premise"
+scalars = ["s", "d", "a", "t"]
+naturals = ["t"]
+
+[[step]]
+id = "inv"
+claim = "s >= 0"
+[step.induction]
+variable = "t"
+base = { s = "0" }
+step = { s = "s + d*d" }
+
+[[step]]
+id = "bad"
+claim = "a >= 1"
+
+[[step]]
+id = "over"
+uses = ["inv", "bad"]
+claim = "s >= a"
+""", "premise.toml")
+    report = {s.step.id: s for s in check_proof(proof, budget=BUDGETS["small"]).steps}
+    assert report["bad"].status == "refuted"
+    assert report["over"].status == "unknown"
+    assert report["over"].message.startswith("uses refuted step(s) bad: ")

@@ -180,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
             raise error.located(args.file, proof.origin) from None
     coq = for_command(args.coq, [(Path(args.file).stem, proof, report.steps)])
     if args.json:
-        data = serialize.report(report)
+        data = serialize.report(report, theorem=proof.main_result)
         if coq is not None:
             annotate(data["steps"], coq.for_proof(Path(args.file).stem))
         print(json.dumps(data, indent=2))

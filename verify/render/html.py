@@ -135,4 +135,5 @@ def render(audit: Audit, failures: list[str] | None = None,
         message=guarded(message, fallback, failed),
         counterexample=guarded(counterexample, fallback, failed),
         symbolic_line=evidence.symbolic_line, numeric_line=view.numeric_line,
+        tested=evidence.tested,
         plugin_runs_note=PLUGIN_RUNS, unmade_note=UNMADE)

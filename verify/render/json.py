@@ -221,8 +221,12 @@ def contradictory(value: StepReport) -> list[Json] | None:
     return [{"hypothesis": text, "from": where} for text, where in named] if named else None
 
 
-def report(value: ProofReport) -> Json:
-    """docs/design.md §5: `{"title", "status", "steps"}`."""
+def report(value: ProofReport, theorem: str | None = None) -> Json:
+    """docs/design.md §5: `{"title", "status", "theorem", "steps"}`; `theorem` the id of the
+    proof's main result (`Proof.main_result`), when given: newcomer 33 F6, a grader's script
+    reading `check --json` had to guess which step is the theorem (the file's `theorem` key,
+    else the last step no other uses), which the reports state and the JSON did not."""
     stated = statements_of(value.steps)
-    return {"title": value.title, "status": value.status,
+    head = {"title": value.title, "status": value.status}
+    return {**head, **({"theorem": theorem} if theorem is not None else {}),
             "steps": [step(s, stated) for s in value.steps]}

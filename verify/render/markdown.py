@@ -63,13 +63,12 @@ def status(value: str) -> Raw:
 
 
 def numeric_cell(report: Json) -> Raw:
-    """The numeric verdict in a table cell: status, and instances or violations."""
+    """The numeric verdict in a table cell: status, and the instances it rests on
+    (`evidence.tested`: violations of them, or those not vacuous beside the vacuous)."""
     numeric = report["numeric"]
     if numeric["status"] == "not-run":  # words, as the HTML and LaTeX say it (newcomer 28:
         return Raw(f"{SYMBOL['not-run']} not run")  # "numeric – not-run", a status key)
-    count = (f"{numeric['violations']} of {numeric['instances']}"
-             if numeric["violations"] else f"{numeric['instances']}")
-    return Raw(f"{status(numeric['status'])} ({count})")
+    return Raw(f"{status(numeric['status'])} ({escape(evidence.tested(numeric))})")
 
 
 def _math(chunks: Sequence[str], widths: Sequence[int] | None = None) -> str:

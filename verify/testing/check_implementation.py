@@ -287,7 +287,9 @@ class ImplementationReport:
         return {k: tuple(v) for k, v in out.items()}
 
     def summary(self) -> str:
-        """One line per source: scenarios, identical, float-exact, problems, max deviation.
+        """One line per source: scenarios, calls, identical, float-exact, problems, max
+        deviation (every count but the first counts calls: a scenario is called again cut
+        after 1 epoch, on negated labels, ...).
 
         With `theory_only` no exact run was compared, so the headline says the theory alone
         was checked and the comparison columns (identical, max deviation) are left out:
@@ -310,23 +312,27 @@ class ImplementationReport:
     def _columns(self) -> tuple[str, ...]:
         """The table's columns; without the comparison ones under `theory_only`."""
         if self.theory_only:
-            return ("source", "scenarios", "float-exact", "problems")
-        return ("source", "scenarios", "identical", "float-exact", "problems",
+            return ("source", "scenarios", "calls", "float-exact", "problems")
+        return ("source", "scenarios", "calls", "identical", "float-exact", "problems",
                 "max deviation")
 
     def _by_source_counts(self) -> list[tuple[str | int, ...]]:
-        """Per source: scenarios, identical, float-exact, with problems, max deviation (the
-        one table `summary` and `_repr_html_` both print; `_columns` names them)."""
+        """Per source: scenarios, calls, identical, float-exact, with problems, max
+        deviation (the one table `summary` and `_repr_html_` both print; `_columns` names
+        them). Scenarios are told apart by their origin: newcomer 33 F5, the column
+        `scenarios` counted calls, so a check of 8 tight scenarios, two of them called again
+        cut after one epoch, said `tight scenarios 10`."""
         rows: list[tuple[str | int, ...]] = []
         for source, group in self.by_source().items():
             floats, problems = sum(o.float_exact for o in group), sum(not o.ok for o in group)
+            scenarios = len({o.origin for o in group})
             if self.theory_only:
-                rows.append((source, len(group), floats, problems))
+                rows.append((source, scenarios, len(group), floats, problems))
                 continue
             worst = max((o.max_deviation for o in group if o.max_deviation is not None),
                         default=None)  # none compared (every call failed): no 0 to claim
-            rows.append((source, len(group), sum(o.identical for o in group), floats,
-                         problems, "-" if worst is None else beside(worst)))
+            rows.append((source, scenarios, len(group), sum(o.identical for o in group),
+                         floats, problems, "-" if worst is None else beside(worst)))
         return rows
 
     def _repr_html_(self) -> str:
@@ -363,7 +369,9 @@ class ImplementationReport:
                  f"{first.where}"]
         lines.extend(f"  - {p}" for p in first.problems)
         if not (self.order_only or self.theory_only):
-            lines.extend(f"  - {hint}" for hint in [_rule_hint(self.outcomes, self.conventions)]
+            lines.extend(f"  - {hint}" for hint in [_rule_hint(self.outcomes, self.conventions),
+                                                      _frozen_bias_hint(self.outcomes,
+                                                                         self.conventions)]
                          if hint)
         lines.append("  reproduce with exactly the data handed over:")
         lines.extend(f"    {line}" for line in first.reproducer().splitlines())
@@ -402,6 +410,27 @@ def _rule_hint(outcomes: Sequence[ScenarioOutcome], conventions: Conventions) ->
                     f"under another rule ({other.describe()}): if that rule is intended, "
                     f"check it with conventions=Conventions({said})")
     return ""
+
+
+def _frozen_bias_hint(outcomes: Sequence[ScenarioOutcome],
+                       conventions: Conventions) -> str:
+    """Under `Conventions(bias=True)` from `w_0 = 0`: when the implementation's bias (its
+    last weight) is 0 after every call, where the exact perceptron's is not after some, say
+    so (newcomer 33: a fit that never updated its bias failed 114 of 117 calls with `final w
+    (8, 0)` against `(8, 1)`, nothing naming the bias). Said as what was seen, with the
+    common cause conditionally, and only when its other weights moved: a fit that never
+    updates at all (`y*<w,x> < 0` from 0) keeps its bias 0 for another reason."""
+    if not conventions.bias or any(conventions.w0 or ()):
+        return ""
+    called = [o for o in outcomes if o.w]
+    moved = sum(o.engine.w[-1] != 0 for o in called)
+    if not moved or any(o.w[-1] != 0 for o in called):  # type: ignore[index]
+        return ""
+    if not any(any(o.w[:-1]) for o in called):  # type: ignore[index]
+        return ""  # no weight moved at all (a `< 0` rule from 0): the bias is not the cause
+    return (f"its bias (the last weight) is 0 after each of its {len(called)} calls, where "
+            f"the exact perceptron's is not after {moved} of them: a bias never updated "
+            f"(b += eta*y at each update) stays 0")
 
 
 def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iterable[Scenario]]

@@ -133,8 +133,10 @@ def test_json_report_and_its_evidence(
     exit_code, out, err = run(capsys, "--json", str(path))
     assert (exit_code, err) == (code, "")
     report = json.loads(out)
-    assert set(report) == {"title", "status", "steps"}
+    assert set(report) == {"title", "status", "theorem", "steps"}
     assert report["title"] == load_proof(path).title
+    # newcomer 33 F6: which step is the main result, as the reports say it
+    assert report["theorem"] == load_proof(path).main_result
     assert report["status"] == ("proved" if code == 0 else "refuted")
     assert {s["id"]: s["status"] for s in report["steps"]} == statuses
     recheck(report, load_proof(path).names)

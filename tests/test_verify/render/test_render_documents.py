@@ -314,3 +314,46 @@ def test_a_counterexample_uses_the_proofs_notation_in_every_format() -> None:
     assert (r"of it\_\{j\} \#1 \$x\$ \textless{}b\textgreater{} \textbackslash{}emph" in tex
             and '<span class="label">Note:</span> one update gains' in page.split(
                 'class="step ')[1])
+
+
+def test_a_badge_counts_the_instances_tested_not_the_vacuous(tmp_path: Path) -> None:
+    """Newcomer 33 F1: a step whose hypothesis `norm2(u) == 2` fails on most runs held on
+    the few where it holds; the HTML badge said `runs: held on 261 instances` and the
+    Markdown heading `held (261)`, as if every one of them tested the claim. Both now count
+    the instances tested beside the vacuous ones, as the detail line and the JSON do."""
+    from verify.audit.report import to_json
+
+    proof = tmp_path / "unit.toml"
+    proof.write_text('''title = "unit separator"
+vectors = ["w", "x", "u"]
+scalars = ["y", "t", "g"]
+naturals = ["t"]
+
+[[step]]
+id = "down"
+claim = "dot(w, u) >= t*g"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) >= g"]
+constants = ["u", "g"]
+
+[[step]]
+id = "sq"
+uses = ["down"]
+given = ["norm2(u) == 2", "g > 0"]
+claim = "t**2*g**2 <= 2*norm2(w)"
+hints = ["w - dot(w, u)*u"]
+
+[numeric]
+run = "online"
+names = { g = "gamma_u" }
+''')
+    audit = run_audit([str(proof)], budget="small")
+    numeric = {s["id"]: s["numeric"] for s in to_json(audit)["proofs"][0]["steps"]}["sq"]
+    n, v = numeric["instances"], numeric["vacuous"]
+    assert numeric["status"] == "held" and 0 < v < n
+    page, md = html.render(audit), markdown.render(audit)
+    assert f"runs: held on {n - v} of {n} instances, {v} vacuous" in page
+    assert f"✅ held ({n - v} of {n} instances, {v} vacuous)" in md

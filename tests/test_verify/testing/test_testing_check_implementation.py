@@ -524,14 +524,14 @@ def test_theory_only_summary_says_no_comparison_was_made() -> None:
                                "iterates, not compared with the exact perceptron")
     assert "vs the exact perceptron" not in summary + html
     assert "identical" not in summary + html and "max deviation" not in summary + html
-    assert summary.splitlines()[1].split() == ["tight", "scenarios", "8", "float-exact", "8",
-                                               "problems", "0"]
+    assert summary.splitlines()[1].split() == ["tight", "scenarios", "8", "calls", "8",
+                                               "float-exact", "8", "problems", "0"]
     # the comparing check keeps its columns
     compared = check_implementation(numpy_perceptron, sources=("tight",)).summary()
     assert compared.startswith("numpy_perceptron vs the exact perceptron")
     assert compared.splitlines()[1].split() == [
-        "tight", "scenarios", "8", "identical", "8", "float-exact", "8", "problems", "0",
-        "max", "deviation", "0"]
+        "tight", "scenarios", "8", "calls", "8", "identical", "8", "float-exact", "8",
+        "problems", "0", "max", "deviation", "0"]
 
 
 def test_a_theory_only_failure_without_iterates_does_not_claim_they_break_the_theory() -> None:
@@ -595,3 +595,72 @@ def test_a_source_where_no_weights_were_compared_shows_no_max_deviation() -> Non
     row = report.summary().splitlines()[1].split()
     assert row[-3:] == ["max", "deviation", "-"]
     assert "<td>-</td>" in report._repr_html_()
+
+
+def test_the_summary_counts_scenarios_apart_from_calls() -> None:
+    """Newcomer 33 F5: with a bias, two of the 8 tight scenarios take two epochs with
+    updates, so each is called again cut after one; the summary said `tight scenarios 10`
+    for 8 scenarios and 10 calls. It now says both."""
+    def biased(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        w = np.zeros(X.shape[1] + 1)
+        for _ in range(epochs):
+            for x, label in zip(np.c_[X, np.ones(len(X))], y, strict=True):
+                if label * (w @ x) <= 0:
+                    w = w + label * x
+        return w
+
+    report = check_implementation(biased, sources=("tight",), conventions=Conventions(bias=True))
+    origins = {o.origin for o in report.outcomes}
+    assert report.ok and len(report.outcomes) > len(origins)
+    assert report.summary().splitlines()[1].split()[:5] == [
+        "tight", "scenarios", str(len(origins)), "calls", str(len(report.outcomes))]
+
+
+def test_a_bias_never_updated_is_named() -> None:
+    """Newcomer 33: a perceptron with a bias that forgot `b += y` failed with `final w (8, 0)`
+    against `(8, 1)` and nothing naming the bias. The failure now says that its bias stayed
+    0 on every call where the exact perceptron's moved."""
+    def frozen_bias(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        w, b = np.zeros(X.shape[1]), 0.0
+        for _ in range(epochs):
+            for x, label in zip(X, y, strict=True):
+                if label * (w @ x + b) <= 0:
+                    w = w + label * x
+        return np.append(w, b)
+
+    report = check_implementation(frozen_bias, sources=("tight",), count=3,
+                                  conventions=Conventions(bias=True))
+    with pytest.raises(AssertionError) as raised:
+        report.raise_for_violations()
+    calls, moved = len(report.outcomes), sum(o.engine.w[-1] != 0 for o in report.outcomes)
+    assert 0 < moved < calls  # some exact runs end with a bias 0: not every call tells
+    assert (f"  - its bias (the last weight) is 0 after each of its {calls} calls, where the "
+            f"exact perceptron's is not after {moved} of them: a bias never updated "
+            "(b += eta*y at each update) stays 0") in str(raised.value)
+    # a `< 0` rule never leaves w_0 = 0: its bias stays 0 too, but not for want of `b += y`
+    def strict(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+        w = np.zeros(X.shape[1] + 1)
+        for _ in range(epochs):
+            for x, label in zip(np.c_[X, np.ones(len(X))], y, strict=True):
+                if label * (w @ x) < 0:
+                    w = w + label * x
+        return w
+
+    with pytest.raises(AssertionError) as raised:
+        check_implementation(strict, sources=("tight",), count=3,
+                             conventions=Conventions(bias=True)).raise_for_violations()
+    assert "its bias" not in str(raised.value) and 'Conventions(rule="lt")' in str(raised.value)
+    # a correct biased perceptron fails nothing, so nothing is said of its bias
+    assert check_implementation(lambda X, y, e: np.append(*_biased(X, y, e)),
+                                sources=("tight",), count=3,
+                                conventions=Conventions(bias=True)).ok
+
+
+def _biased(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[np.ndarray, float]:
+    """The perceptron with a bias kept apart: `w += y x`, `b += y` on each mistake."""
+    w, b = np.zeros(X.shape[1]), 0.0
+    for _ in range(epochs):
+        for x, label in zip(X, y, strict=True):
+            if label * (w @ x + b) <= 0:
+                w, b = w + label * x, b + label
+    return w, b
