@@ -324,7 +324,7 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     seq = kernel.Sequent(
         step.id, frozenset(proof.vectors), frozenset(proof.scalars),
         tuple(relation(h) for h in step.hypotheses), relation(step.claim),
-        rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
+        rule, tuple(uses), frozenset(proof.naturals_of(step)), terms(dict(step.witness)),  # type: ignore[arg-type]
         named=tuple(vector_sum(proof, name, text) for name, text in step.named),
     )
     from verify.search.sums import congruences  # untrusted: only proposes
