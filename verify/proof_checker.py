@@ -110,6 +110,7 @@ class GoalReport:
 
     goal: Obligation
     verdict: Verdict
+    start: bool = False  # its point, moved to the start of the runs, refutes the step
 
     @property
     def judgement(self) -> Judgement:
@@ -121,9 +122,11 @@ class GoalReport:
         """The judgement's status as every output prints it: `refuted` only when its point
         refutes the step (a decisive obligation, `kernel.Obligation.decisive`); a point of a
         goal that is not decisive refutes nothing (`refutes_nothing`), so that goal is
-        `unknown`, as its step is (newcomer 19 read `refuted` beside a step `unknown`)."""
+        `unknown`, as its step is (newcomer 19 read `refuted` beside a step `unknown`),
+        unless that point is the start of the runs, which refutes the step (`start`)."""
         status = self.verdict.status
-        return "unknown" if status == "refuted" and not self.goal.decisive else status
+        return "unknown" if status == "refuted" and not (self.goal.decisive or self.start) \
+            else status
 
     @property
     def evidence(self) -> Judgement:
@@ -893,7 +896,7 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
         refutation, k = started
         reports[k] = GoalReport(reports[k].goal, replace(
             reports[k].verdict, counterexample=refutation.counterexample,
-            message=f"{reports[k].verdict.message}, moved to the start of the runs"))
+            message=f"{reports[k].verdict.message}, moved to the start of the runs"), start=True)
         return StepReport(step, _start_message(stated, len(needed), reports[k]),
                           perf_counter() - start, tuple(reports), stated, refutation=refutation,
                           start=refutation.counterexample)

@@ -454,3 +454,27 @@ split = {{ on = "k" }}
     assert refuted is not None and refuted.label == "start"
     assert refuted.counterexample.scalars["k"] == 0 and refuted.counterexample.scalars["R2"] < 0
     assert radius("norm2(w) <= k/2", '"R2 >= 1"') is None
+
+
+def test_explain_says_the_start_refutes_the_step(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The judgement whose point, moved to the start, refutes the step is `refuted`, its
+    point a counterexample at the start (`explain` said "it refutes nothing: it may be one no
+    run reaches" of the very point that refutes the step)."""
+    import json
+
+    from verify.cli import main
+
+    path = tmp_path / "start.toml"
+    path.write_bytes(AT_THE_START)
+    assert main(["explain", str(path), "nonzero-t0"]) == 1
+    out = capsys.readouterr().out
+    assert "counterexample at the start of the runs the step speaks of (exact; re-checked by " \
+        "the kernel" in out and "refutes nothing" not in out
+    assert main(["explain", str(path), "nonzero-t0", "--json"]) == 1
+    (judgement,) = json.loads(capsys.readouterr().out)["judgements"]
+    assert judgement["status"] == "refuted" and judgement["counterexample"]["refutes"] is True
+    assert judgement["counterexample"]["refutes_nothing"] is None
+    main(["explain", str(path), "nonzero", "--json"])  # true, its hypotheses exclude starts
+    explained = json.loads(capsys.readouterr().out)
+    assert explained["status"] != "refuted"
+    assert all(j["status"] != "refuted" for j in explained["judgements"])
