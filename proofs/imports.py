@@ -57,9 +57,6 @@ class Declared:
     #: the importing file's families: no imported proof has any (`_copies`), so a copied
     #: step's name is a plain vector or scalar, another sort than a family of that name
     indexed: tuple[str, ...] = ()
-    #: (name, source) of each name natural here but a plain scalar where the copies come
-    #: from: they are checked with it natural (names are shared), which the file is told
-    widened: list[tuple[str, str]] = field(default_factory=list)
 
     def adopt_definition(self, name: str, text: str, source: str) -> None:
         """Record that `name` means `text` (its `[define]` in `source`), or refuse a second
@@ -88,8 +85,6 @@ class Declared:
         elif natural and name not in self.naturals:
             raise ProofFileError(f"{name!r} is a natural in {source}: declare it in naturals "
                                  "here too (a step proved for naturals says nothing else)")
-        elif not natural and name in self.naturals and (name, source) not in self.widened:
-            self.widened.append((name, source))
 
 
 def _spelt(text: str) -> str:
@@ -191,13 +186,15 @@ def _copies(reference: str, aliases: Mapping[str, str], declared: Declared, fold
                              "imported yet (copy its steps and declarations)")
     for step in _closure(proof, step_id, reference):
         copy_id = _copy_id(source, step.id)
+        names = list(_names(step, proof))
         copy = replace(step, id=copy_id, uses=tuple(_renamed(u, source) for u in step.uses),
                        note=f"from {source} (step {step.id}, checked again here)"
-                       + (f"; {step.note}" if step.note else ""))
+                       + (f"; {step.note}" if step.note else ""),
+                       naturals=proof.naturals_of(step))
         earlier = copied.get(copy_id, copies.get(copy_id))
         if earlier is None:
-            for name, vector in _names(step, proof):
-                declared.adopt(name, vector, name in proof.naturals, source)
+            for name, vector in names:
+                declared.adopt(name, vector, name in proof.naturals_of(step), source)
                 if name in proof.definitions:
                     declared.adopt_definition(name, proof.definitions[name], source)
             copies[copy_id] = copy

@@ -102,7 +102,8 @@ def _kernels(step: Step, texts: Texts, naturals: Collection[str], names: Names) 
     read = _read(step)
     replaced = {n for n, t in texts.items() if n in read and t != n}
     in_sets = set().union(*(_set_reads(names.sets[m]) for m in read if m in names.sets))
-    return bool(replaced & in_sets) or any(n in naturals and texts[n] not in naturals
+    own = naturals if step.naturals is None else step.naturals  # a copy's: its file's
+    return bool(replaced & in_sets) or any(n in own and texts[n] not in naturals
                                            for n in replaced)
 
 
@@ -153,7 +154,8 @@ def _copy(step: Step, texts: Texts, naturals: Collection[str], names: Names,
         claim=_relation(step.claim, texts, names),
         hints=tuple(_parsed_term("", image, names, vector=isinstance(h, Vec))
                     for h, image in zip(step.hints, hint_images, strict=True)),
-        hint_texts=hint_images,
+        hint_texts=hint_images, naturals=None if step.naturals is None else tuple(
+            texts.get(n, n) for n in step.naturals),  # a natural replaced by a natural name
         note=f"the instance {shown} of step {step.id}, proved again here ({why})")
     done[copy.id] = copy
     made[key] = copy.id

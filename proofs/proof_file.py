@@ -367,12 +367,7 @@ def _proof(document: dict[str, Any], file: str
     notes = (*notes, *_moving_constants(steps), *(
         Note("", f"[imports] {alias}: no step uses it, so it is not read; remove it",
              key=f"imports.{alias}")
-        for alias in found.unused), *(
-        Note("", f"[imports] {source}: {name} is natural here but a plain scalar in {source}, "
-                 f"so its copies are checked with {name} natural: a step of {source} may be "
-                 "proved here and not in its own file", key=f"imports.{source}"
-             if source in (document.get("imports") or {}) else None)
-        for name, source in declared.widened), *_plain_in_copies(copies, declared))
+        for alias in found.unused), *_plain_in_copies(copies, declared))
     combined = problems.attempt(lambda: with_copies(steps, copies))
     defined = {n: t for n, (t, _) in declared.defined.items()}
     for error in [*redefining_uses(combined or steps, defined),

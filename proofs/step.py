@@ -282,6 +282,11 @@ class Step:
     """Sums of vectors of the step named as fresh vectors, (name, the sum as written): never
     written in a file; set by the checker when it decides the step again with them (the
     kernel's `VectorSum`: their inner products read by bilinearity)."""
+    naturals: tuple[str, ...] | None = None
+    """The naturals of the file a copy comes from (`SOURCE/STEP`), None for the proof's own
+    steps (`Proof.naturals_of`). Names are shared with the importing file, but a copy states
+    what its own file states: checked with this file's naturals, `|- t >= 0` refuted in its
+    file read `proved` here (kernadv31 O1)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "uses", tuple(  # plain ids read as uses as proved
@@ -371,6 +376,14 @@ class Proof:
         last = [s.id for s in reversed(self.steps) if s.id not in used]
         return next((i for i in last if i.removesuffix("-corrected") not in ids - {i}),
                     last[0])
+
+    def naturals_of(self, step: Step) -> tuple[str, ...]:
+        """The naturals `step` is checked with: its own file's (`Step.naturals`, a copy's;
+        those declared here: a name no copy reads is not adopted, nor read), else this
+        proof's."""
+        if step.naturals is None:
+            return self.naturals
+        return tuple(n for n in step.naturals if n in self.scalars)
 
     def step(self, step_id: str) -> Step:
         """The step with id `step_id`."""

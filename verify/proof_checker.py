@@ -110,6 +110,7 @@ class GoalReport:
 
     goal: Obligation
     verdict: Verdict
+    start: bool = False  # its point, moved to the start of the runs, refutes the step
 
     @property
     def judgement(self) -> Judgement:
@@ -121,9 +122,11 @@ class GoalReport:
         """The judgement's status as every output prints it: `refuted` only when its point
         refutes the step (a decisive obligation, `kernel.Obligation.decisive`); a point of a
         goal that is not decisive refutes nothing (`refutes_nothing`), so that goal is
-        `unknown`, as its step is (newcomer 19 read `refuted` beside a step `unknown`)."""
+        `unknown`, as its step is (newcomer 19 read `refuted` beside a step `unknown`),
+        unless that point is the start of the runs, which refutes the step (`start`)."""
         status = self.verdict.status
-        return "unknown" if status == "refuted" and not self.goal.decisive else status
+        return "unknown" if status == "refuted" and not (self.goal.decisive or self.start) \
+            else status
 
     @property
     def evidence(self) -> Judgement:
@@ -168,6 +171,7 @@ class StepReport:
     termwise: tuple[StepReport, ...] = ()  # the lemmas found and proved, used summed (`step`)
     run: tuple[Counterexample, ...] = ()  # an induction refuted by a run: its states
     run_from: str = ""  # ... made from the point of this judgement (its label)
+    start: Counterexample | None = None  # refuted at the start of its runs (`_by_start`)
 
     def __post_init__(self) -> None:
         # a message names sums as a proof file writes them, never by the kernel's `#1`
@@ -323,7 +327,7 @@ def sequent(proof: Proof, step: Step, uses: Sequence[Used]) -> kernel.Sequent:
     seq = kernel.Sequent(
         step.id, frozenset(proof.vectors), frozenset(proof.scalars),
         tuple(relation(h) for h in step.hypotheses), relation(step.claim),
-        rule, tuple(uses), frozenset(proof.naturals), terms(dict(step.witness)),  # type: ignore[arg-type]
+        rule, tuple(uses), frozenset(proof.naturals_of(step)), terms(dict(step.witness)),  # type: ignore[arg-type]
         named=tuple(vector_sum(proof, name, text) for name, text in step.named),
     )
     from verify.search.sums import congruences  # untrusted: only proposes
@@ -888,6 +892,14 @@ def _decided(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.State
     if (run := _by_run(seq, stated, reports)) is not None:
         return StepReport(step, run[1], perf_counter() - start, tuple(reports), stated,
                           refutation=run[0], run=run[0].run, run_from=run[2])
+    if (started := _by_start(seq, stated, reports)) is not None:
+        refutation, k = started
+        reports[k] = GoalReport(reports[k].goal, replace(
+            reports[k].verdict, counterexample=refutation.counterexample,
+            message=f"{reports[k].verdict.message}, moved to the start of the runs"), start=True)
+        return StepReport(step, _start_message(stated, len(needed), reports[k]),
+                          perf_counter() - start, tuple(reports), stated, refutation=refutation,
+                          start=refutation.counterexample)
     return _conclude(proof, step, seq, stated, reports, len(needed), used, start, budget,
                      store)
 
@@ -919,6 +931,48 @@ def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[Goa
             continue
         return refutation, _run_message(rule, states, stated.claim), report.goal.label
     return None
+
+
+def _by_start(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[GoalReport]
+              ) -> tuple[kernel.Refutation, int] | None:
+    """A step about runs (`kernel.Statement.starts`: an induction's claim it imports, or an
+    induction whose base case is not decisive) refuted at their start: a judgement's point
+    moved there (`start_point`: each counter 0, the iterated names at their base) and checked
+    by the kernel (`kernel.refute_start`: the hypotheses hold there, the claim fails, each
+    carried invariant holds); the refutation and the judgement's index, else None. A point
+    where the step's claim fails at a state no run may reach refutes nothing; the start of
+    the run of no update is reached by every run (newcomers 27 F5, 31 F4)."""
+    if not stated.starts:
+        return None
+    from verify.search.counterexamples import start_point
+
+    for k, report in enumerate(reports):
+        point = report.verdict.counterexample
+        if point is None or report.goal.written is None or report.goal.decisive:
+            continue
+        if (moved := start_point(stated.starts, point)) is None:
+            continue
+        try:
+            return kernel.refute_start(seq, moved), k
+        except kernel.KernelError:  # a hypothesis fails there, or the claim holds
+            continue
+    return None
+
+
+def _start_message(stated: kernel.Statement, count: int, report: GoalReport) -> str:
+    """`refuted at the start of its runs (t = 0, w = 0): ...`, the counters and the names
+    the bases give, as they are at the point (the point shown after the message)."""
+    from verify.render.certificates import assignments
+
+    point = report.verdict.counterexample
+    assert point is not None and stated.starts
+    named = {n for t, base, _ in stated.starts for n in (t, *(m for m, _ in base))}
+    at = ", ".join(assignments(point.scalars, point.vectors, named, families=point.families))
+    message = (f"refuted at the start of the runs it speaks of ({at}: every counter 0, the "
+               "iterated names at their base), the state of the run of no update: the kernel "
+               "checked that the hypotheses hold there and the claim fails "
+               f"({report.verdict.message})")
+    return message if count == 1 else f"{report.goal.label}: {message}"
 
 
 def _run_message(rule: kernel.Induction, states: Sequence[Counterexample],
@@ -1307,6 +1361,8 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
                                                refuting[0].verdict.counterexample)  # type: ignore[arg-type]
                 elif report.run:
                     refutation = kernel.refute_run(seq, report.run)
+                elif report.start is not None:
+                    refutation = kernel.refute_start(seq, report.start)
             except kernel.KernelError as error:
                 report = replace(report, message=f"kernel rejected on replay: {error}")
         done[step.id] = replace(report, theorem=theorem, refutation=refutation)

@@ -81,7 +81,7 @@ def test_a_lying_runs_field_cannot_carry_another_runs_invariant() -> None:
 LIES: dict[str, object] = {
     "step": Liar(), "hypotheses": Liar(), "origins": Liar(), "claim": Liar(),
     "naturals": Liar(), "run": Liar(), "exists": Liar(), "over": Liar(), "bound": Liar(),
-    "runs": Liar(),
+    "runs": Liar(), "starts": Liar(),
 }
 
 

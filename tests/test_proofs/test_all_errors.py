@@ -376,20 +376,39 @@ def test_an_unused_import_is_a_note_and_is_never_read(tmp_path: Path) -> None:
     assert load_proof(tmp_path / "f.toml").notes == ()
 
 
-def test_a_name_natural_here_but_not_in_an_import_is_a_note(tmp_path: Path) -> None:
+def test_a_copy_is_checked_with_the_naturals_of_its_own_file(tmp_path: Path) -> None:
     """Regression (kernadv31 O1): `|- t >= 0`, refuted in its own file (t a real there), read
-    `proved p--tpos` in a file declaring t natural, with nothing saying why: names are shared,
-    so the copy is checked with t natural. The file now gets a note at the import."""
+    `proved p--tpos` in a file declaring t natural: names are shared, so the copy was checked
+    with t natural, under the source's step id (a note said so). Now each copy is checked with
+    its own file's naturals, so its verdict is its own file's; this file's step still reads t
+    natural; the note is gone, having nothing left to explain."""
+    from verify.proof_checker import check_proof
+
     (tmp_path / "plain.toml").write_text('title = "p"\nscalars = ["t"]\nnaturals = []\n'
                                          '[[step]]\nid = "tpos"\nclaim = "t >= 0"\n')
     text = ('title = "n"\nscalars = ["t"]\nnaturals = ["t"]\n[imports]\np = "plain.toml"\n'
             '[[step]]\nid = "use"\nuses = ["p/tpos"]\nclaim = "t >= 0"\n')
     path = tmp_path / "n.toml"
-    path.write_text(text)
-    assert load_proof(path).notes == (
-        f"{path}:5: note: [imports] p: t is natural here but a plain scalar in p, so its copies "
-        "are checked with t natural: a step of p may be proved here and not in its own file",)
-    assert load_proof(tmp_path / "plain.toml").notes == ()
+    path.write_text(text + '[[step]]\nid = "mine"\nclaim = "t >= 0"\n')
+    proof = load_proof(path)
+    assert proof.notes == () and proof.step("p--tpos").naturals == ()
+    report = {r.step.id: r for r in check_proof(proof, store=None).steps}
+    (own,) = check_proof(load_proof(tmp_path / "plain.toml"), store=None).steps
+    assert report["p--tpos"].status == own.status == "refuted"  # at t = -1, in both
+    assert str(report["p--tpos"].statement) == " |- t >= 0"  # t a real (no `t in Nat`)
+    assert report["mine"].status == "proved"  # t natural in this file's own steps
+    assert report["use"].status == "unknown"  # it uses the refuted copy
+    # a `with` copy of a copy: the natural k replaced by the natural m is natural in it
+    (tmp_path / "nat.toml").write_text(
+        'title = "k"\nscalars = ["k"]\nnaturals = ["k"]\n[[step]]\nid = "kpos"\n'
+        'claim = "k >= 0"\n[[step]]\nid = "kuse"\nuses = ["kpos"]\nclaim = "k + 1 >= 1"\n')
+    path.write_text('title = "m"\nscalars = ["m"]\nnaturals = ["k", "m"]\n[imports]\n'
+                    'b = "nat.toml"\n[[step]]\nid = "use"\n'
+                    'uses = [{ step = "b/kuse", with = { k = "m" } }]\nclaim = "m + 1 >= 1"\n')
+    steps = check_proof(proof := load_proof(path), store=None).steps
+    assert [(r.step.id, r.step.naturals, r.status) for r in steps] == [
+        ("b--kpos", ("k",), "proved"), ("b--kuse", ("k",), "proved"),
+        ("b--kuse--with-1", ("m",), "proved"), ("use", None, "proved")]
 
 
 def test_a_name_defined_here_but_plain_in_an_import_is_a_note(tmp_path: Path) -> None:

@@ -269,17 +269,19 @@ SPLIT_ON_COUNTER = ('title = "an imported induction\'s claim, split on its count
 [[step]]
 id = "radius"
 uses = ["norm-after-k"]
-claim = "R2 >= 0"
+claim = "norm2(w) <= k"
 split = { on = "k" }
-""").encode()
+""").encode()  # false (R2 = 4, k = 1, w = (2)), true at the start: no point refutes it
 
 
 def test_a_judgement_whose_point_refutes_nothing_is_never_called_refuted(
         tmp_path: Path, capsys) -> None:
-    """Newcomer 19, section 1: the case k == 0 has a point (R2 = -1) that breaks it, but the
-    step imports an induction's claim, so the point refutes nothing and the step is unknown;
-    explain printed `judgement case k == 0: refuted` under `status: unknown`, and its JSON
-    (and `check --json`) listed that judgement as refuted."""
+    """Newcomer 19, section 1: a case has a point that breaks it, but the step imports an
+    induction's claim, so the point refutes nothing and the step is unknown; explain printed
+    `judgement case k == 0: refuted` under `status: unknown`, and its JSON (and `check
+    --json`) listed that judgement as refuted. (Newcomer 19's `R2 >= 0`, false at the start
+    k = 0, w = 0, is refuted there now: `test_a_step_false_at_the_start_of_its_runs_...`;
+    here the claim holds at every start, and the case k > 0 has the point.)"""
     import json
 
     from verify.cli import main
@@ -291,28 +293,28 @@ def test_a_judgement_whose_point_refutes_nothing_is_never_called_refuted(
     path.write_bytes(SPLIT_ON_COUNTER)
     assert main(["explain", str(path), "radius"]) == 1
     out = capsys.readouterr().out
-    assert out.splitlines()[1].startswith("status: unknown — case k == 0: not refuted")
-    assert "judgement case k == 0: unknown" in out
+    assert out.splitlines()[1].startswith("status: unknown — case k > 0: not refuted")
+    assert "judgement case k > 0: unknown" in out
     assert ": refuted" not in out
     assert "it refutes nothing" in out  # the point is still shown, and why it decides nothing
     assert main(["explain", str(path), "radius", "--json"]) == 1
     explained = json.loads(capsys.readouterr().out)
     assert explained["status"] == "unknown"
     judgements = {j["label"]: j for j in explained["judgements"]}
-    assert [j["status"] for j in judgements.values()] == ["proved", "unknown", "proved"]
-    assert judgements["case k == 0"]["counterexample"]["refutes"] is False
+    assert [j["status"] for j in judgements.values()] == ["unknown", "proved", "proved"]
+    assert judgements["case k > 0"]["counterexample"]["refutes"] is False
     assert main(["check", str(path), "--json"]) == 1
     checked = json.loads(capsys.readouterr().out)["steps"][1]
     assert checked["status"] == "unknown"
-    assert [j["status"] for j in checked["judgements"]] == ["proved", "unknown", "proved"]
-    assert checked["judgements"][1]["counterexample"] is not None  # the point, refuting nothing
+    assert [j["status"] for j in checked["judgements"]] == ["unknown", "proved", "proved"]
+    assert checked["judgements"][0]["counterexample"] is not None  # the point, refuting nothing
     proof = parse_proof(SPLIT_ON_COUNTER, "split.toml")
     report = check_proof(proof).steps[1]
-    assert [g.status for g in report.goals] == ["proved", "unknown", "proved"]
-    assert report.goals[1].verdict.status == "refuted"  # the search's verdict is kept as found
-    typeset = _judgement(report.goals[1], True, Latex(spelling(proof)))
+    assert [g.status for g in report.goals] == ["unknown", "proved", "proved"]
+    assert report.goals[0].verdict.status == "refuted"  # the search's verdict is kept as found
+    typeset = _judgement(report.goals[0], True, Latex(spelling(proof)))
     # its label typeset (newcomer 27, F6: `k == 0` was Python inside \text)
-    assert r"\text{case }k = 0\text{: unknown}" in typeset and "refuted" not in typeset
+    assert r"\text{case }k > 0\text{: unknown}" in typeset and "refuted" not in typeset
 
 
 NOT_INDUCTIVE = ('title = "an induction that imports nothing, without the mistake condition"\n'
@@ -417,7 +419,6 @@ def test_a_point_off_the_naturals_is_said_to_be_off_them_and_only_then(
     path.write_bytes(SPLIT_ON_COUNTER)
     assert main(["explain", str(path), "radius"]) == 1
     out = capsys.readouterr().out
-    assert "k = 0" in out
     assert ("it may be one no run reaches (the step imports an induction's claim, which holds "
             "only along runs)") in out
     assert "as a real" not in out

@@ -358,3 +358,123 @@ def test_a_run_on_a_natural_example_refutes_the_induction() -> None:
     (report,) = check_proof(parse_proof(NATURAL_EXAMPLE, "n.toml"), store=None).steps
     assert report.status == "refuted", report.message
     assert report.message.startswith("refuted by a run from the start: 1 update, on k = 1")
+
+
+#: Newcomer 31 F4 (eta-mistakes.toml, cut down): `nonzero-t0` is false at w_0 = 0, t = 0,
+#: the start of every run of `progress`; `nonzero` excludes it (t >= 1) and is true.
+AT_THE_START = b"""
+title = "false at the start of the runs it uses"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "g", "eta"]
+naturals = ["t"]
+
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= t*eta*g"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["eta > 0", "y*dot(u, x) >= g"]
+constants = ["u", "g", "eta"]
+
+[[step]]
+id = "nonzero-t0"
+uses = ["progress"]
+given = ["g > 0", "eta > 0"]
+claim = "norm2(w)*norm2(u) >= eta**2*g**2"
+
+[[step]]
+id = "nonzero"
+uses = ["progress"]
+given = ["g > 0", "eta > 0", "t >= 1"]
+claim = "norm2(w)*norm2(u) >= eta**2*g**2"
+
+[[step]]
+id = "progress-nonnegative"
+uses = ["progress"]
+given = ["g > 0", "eta > 0"]
+claim = "dot(w, u) >= 0"
+
+[[step]]
+id = "bound-wrong-way"
+uses = ["progress-nonnegative"]
+given = ["g > 0"]
+claim = "t >= norm2(u)/g**2"
+"""
+
+
+def test_a_step_false_at_the_start_of_its_runs_is_refuted_there() -> None:
+    """Newcomers 27 F5 and 31 F4: a step using an induction, false at its start (t = 0,
+    w = 0), stayed unknown, its point "maybe one no run reaches", though it is the state of
+    the run of no update. Now the kernel checks that start (`kernel.refute_start`) and the
+    step is refuted; through a used step too (`bound-wrong-way` reads `progress` through
+    `progress-nonnegative`). A true step whose hypotheses exclude the start (`t >= 1`) is
+    never."""
+    from proofs.proof_file import parse_proof
+
+    report = check_proof(parse_proof(AT_THE_START, "start.toml"), store=None)
+    by_id = {r.step.id: r for r in report.steps}
+    for name in ("nonzero-t0", "bound-wrong-way"):
+        refuted = by_id[name]
+        assert refuted.status == "refuted", refuted.message
+        assert "refuted at the start of the runs it speaks of (t = 0, w = (0)" in refuted.message
+        point = refuted.counterexample
+        assert point is not None and point.scalars["t"] == 0
+        assert set(point.vectors["w"]) == {0} and refuted.refutation.label == "start"
+    assert by_id["nonzero"].status != "refuted"
+    # replayed from the evidence a worker sends (its Refutation is not pickled): the same
+    again = proof_checker.replay(parse_proof(AT_THE_START, "start.toml"),
+                                 [proof_checker.detached(r) for r in report.steps])
+    assert [r.status for r in again] == [r.status for r in report.steps]
+    assert {r.step.id: r.counterexample for r in again} == {
+        r.step.id: r.counterexample for r in report.steps}
+
+
+def test_a_case_false_at_the_start_is_refuted_and_a_counter_of_one_is_not() -> None:
+    """Newcomer 19's `R2 >= 0` split on the counter (case k == 0: R2 = -1 at w = 0, the run
+    of no update, where no update fact bounds R2) is refuted at the start; a claim false only
+    past the start (`norm2(w) <= k/2` over updates of norm2(x) <= R2, R2 >= 1) is not."""
+    from cases.inductions import HEADER, norm_induction
+
+    from proofs.proof_file import parse_proof
+
+    def radius(claim: str, given: str = "") -> kernel.Refutation | None:
+        text = ('title = "r"\n' + HEADER + norm_induction("norm-after-k") + f"""
+[[step]]
+id = "radius"
+uses = ["norm-after-k"]
+given = [{given}]
+claim = "{claim}"
+split = {{ on = "k" }}
+""")
+        return check_proof(parse_proof(text.encode(), "r.toml"), store=None).steps[1].refutation
+
+    refuted = radius("R2 >= 0")
+    assert refuted is not None and refuted.label == "start"
+    assert refuted.counterexample.scalars["k"] == 0 and refuted.counterexample.scalars["R2"] < 0
+    assert radius("norm2(w) <= k/2", '"R2 >= 1"') is None
+
+
+def test_explain_says_the_start_refutes_the_step(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The judgement whose point, moved to the start, refutes the step is `refuted`, its
+    point a counterexample at the start (`explain` said "it refutes nothing: it may be one no
+    run reaches" of the very point that refutes the step)."""
+    import json
+
+    from verify.cli import main
+
+    path = tmp_path / "start.toml"
+    path.write_bytes(AT_THE_START)
+    assert main(["explain", str(path), "nonzero-t0"]) == 1
+    out = capsys.readouterr().out
+    assert "counterexample at the start of the runs the step speaks of (exact; re-checked by " \
+        "the kernel" in out and "refutes nothing" not in out
+    assert main(["explain", str(path), "nonzero-t0", "--json"]) == 1
+    (judgement,) = json.loads(capsys.readouterr().out)["judgements"]
+    assert judgement["status"] == "refuted" and judgement["counterexample"]["refutes"] is True
+    assert judgement["counterexample"]["refutes_nothing"] is None
+    main(["explain", str(path), "nonzero", "--json"])  # true, its hypotheses exclude starts
+    explained = json.loads(capsys.readouterr().out)
+    assert explained["status"] != "refuted"
+    assert all(j["status"] != "refuted" for j in explained["judgements"])

@@ -19,7 +19,7 @@ integrality); a counterexample must give naturals natural values.
   (`state`) is read from the kernel's own copy of its statement, validated when it was made.
   An induction's claim holds at run states only,
   so a step that imports one (`Statement.runs`) has no decisive obligation: a point that
-  satisfies the claim may be one no run reaches.
+  satisfies the claim may be one no run reaches (but see *Starts*).
 - Instances (`instance`, `instantiate`): a statement holds for all values of its names, so
   also with names replaced at once by division-free terms of their sort (SymPy would cancel a
   divisor); a natural by a name only, which becomes natural. Not for a statement over runs
@@ -62,6 +62,16 @@ integrality); a counterexample must give naturals natural values.
   constants only) at the last, naturals natural; the invariant false at the last state. Not
   for a statement that imports an induction's claim (`Statement.runs`): that claim holds
   only along its own runs.
+- Starts (`refute_start`): every induction a statement speaks of, its own or one whose claim
+  it imports (directly or through a used step), has a start (`Statement.starts`: its counter,
+  base and carried invariants). A point at all of them at once, each counter 0, each name a
+  base gives its base's value there, each carried invariant true, is the state of the run of
+  no update from each start (no update fact is read; a name the base leaves free, anything):
+  a state every such claim speaks of. There the hypotheses true and the claim false refute
+  the statement, imported claims or not (label "start"). Not for an existential claim (a
+  point refutes no "exists"), a statement about no run (`refute`), nor one whose starts are
+  unknown (None: an instance of one that imports a claim, whose starts the substitution may
+  move).
 """
 
 from __future__ import annotations
@@ -81,8 +91,8 @@ from verify.kernel.sums import SumRule, VectorSum
 
 __all__ = ["Cases", "Direct", "Induction", "Obligation", "Refutation", "RuleError", "Sequent",
            "Stated", "Statement", "Theorem", "UseError", "conclude", "instance", "instantiate",
-           "obligations", "refute", "refute_run", "run_value", "state", "statement", "summed",
-           "summed_theorem"]
+           "obligations", "refute", "refute_run", "refute_start", "run_value", "state",
+           "statement", "summed", "summed_theorem"]
 Terms = dict[str, "sympy.Expr | dict[str, sympy.Expr]"]  # scalar -> expr, vector -> explicit
 
 
@@ -124,7 +134,9 @@ class Statement:
     brought hypothesis i ('' for the step's own); `run` describes an induction's runs, `over`
     is its rule; the claim holds for some value of the names in `exists`; `bound` names the
     existentials its hypotheses eliminated (they stay fresh wherever it is used); `runs`: a
-    hypothesis is an induction's claim, which holds at run states only."""
+    hypothesis is an induction's claim, which holds at run states only; `starts`: the start
+    of each induction it speaks of, (counter, base as in `over`, carried claims), None if
+    unknown (module doc, *Starts*)."""
     step: str
     hypotheses: tuple[Rel, ...]
     origins: tuple[str, ...]
@@ -135,6 +147,7 @@ class Statement:
     over: tuple[object, ...] | None = None
     bound: tuple[str, ...] = ()
     runs: bool = False
+    starts: tuple[tuple[str, tuple[tuple[str, object], ...], tuple[Rel, ...]], ...] | None = ()
 
     def __str__(self) -> str:
         given = [f"{n} in Nat" for n in sorted(self.naturals)] + [
@@ -274,7 +287,9 @@ def _public(st: Statement) -> Statement:
     """A copy of `st` sharing no relation with it: the kernel's own statements share theirs
     (`_use`), so none may reach a caller, who could change it in place."""
     over = None if st.over is None else (*st.over[:3], _fresh(st.over[3]), st.over[4])  # type: ignore[arg-type]
-    return replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over)
+    starts = None if st.starts is None else tuple((t, b, _fresh(c)) for t, b, c in st.starts)
+    return replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over,
+                   starts=starts)
 
 
 def _use(u: object) -> tuple[Statement, Places | None]:
@@ -300,10 +315,19 @@ def _statement(u: object) -> Statement:
             raise KernelError("used runs: expected (variable, base, step, update, constants)")
         over = (algebra.text(over[0], "used runs"), _run_terms(over[1]), _run_terms(over[2]),
                 _rels(over[3], "used runs"), _names(over[4], "used runs"))
+    starts = None if u.starts is None else tuple(
+        (algebra.text(t, "used start"), _run_terms(b), _rels(c, "used start")) for t, b, c in (
+            _triple(s) for s in algebra.items(u.starts, "used starts")))
     return Statement(algebra.text(u.step, "used step"), hyps, origins,
                      _rels((u.claim,), "used")[0], _names(u.naturals, "used naturals"),
                      algebra.text(u.run, "used run"), _identifiers(u.exists, "used exists"),
-                     over, _identifiers(u.bound, "used bound"), u.runs is True)
+                     over, _identifiers(u.bound, "used bound"), u.runs is True, starts)
+
+
+def _triple(value: object) -> tuple[object, ...]:
+    if len(out := algebra.items(value, "used start")) != 3:
+        raise KernelError("used start: expected (counter, base, carried claims)")
+    return out
 
 
 def _run_terms(value: object) -> tuple[tuple[str, object], ...]:
@@ -438,9 +462,14 @@ def _runs(sequent: Sequent) -> tuple[object, ...] | None:
     """The runs an induction is over, as an immutable value: its rule without its split."""
     if type(rule := sequent.rule) is not Induction:
         return None
-    terms = [tuple(sorted((n, tuple(sorted(t.items())) if isinstance(t, dict) else t)
-                          for n, t in m.items())) for m in (rule.base, rule.step)]
-    return (rule.variable, *terms, rule.update, rule.constants)
+    return (rule.variable, *map(_pairs, (rule.base, rule.step)), rule.update, rule.constants)
+
+
+def _pairs(m: Terms) -> tuple[tuple[str, object], ...]:
+    """A run's base or step as an immutable value: (name, term) pairs, a vector's term its
+    (vector, coefficient) pairs, sorted."""
+    return tuple(sorted((n, tuple(sorted(t.items())) if isinstance(t, dict) else t)
+                        for n, t in m.items()))
 
 
 def _moving(sequent: Sequent) -> set[str]:
@@ -531,10 +560,16 @@ def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statemen
                                     f"`{missing[0]}` is none of the update's facts, the "
                                     "invariant or the step's hypotheses")
             run += f", at each update also {shown(lemmas)}"
+    starts = [u.starts for u in sequent.uses if not _lemma(u, sequent)]  # a lemma's are not
+    if type(rule) is Induction:  # its hypotheses' (obligations); its own start, its carried
+        starts.append(((rule.variable, _pairs(rule.base), tuple(  # invariants true there
+            u.claim for u in sequent.uses if _carried(u, sequent))),))
     return Statement(sequent.step, tuple(hyps), tuple(hyps.values()), sequent.claim,
                      frozenset(naturals), run, tuple(sorted(sequent.witness)), _runs(sequent),
                      tuple(sorted({n for u in sequent.uses for n in (*u.exists, *u.bound)})),
-                     any(u.runs or (u.run and not _carried(u, sequent)) for u in sequent.uses))
+                     any(u.runs or (u.run and not _carried(u, sequent)) for u in sequent.uses),
+                     None if None in starts else tuple(dict.fromkeys(  # type: ignore[arg-type]
+                         s for found in starts for s in found)))
 
 
 def _indexed(sequent: Sequent, hyps: tuple[Rel, ...], naturals: set[str]) -> None:
@@ -581,7 +616,8 @@ def instance(stated: Statement, substitution: Mapping[str, object]) -> Statement
     new = [_substitute(r, terms, shown) for r in rels]
     return Statement(stated.step, tuple(new[:-1]), stated.origins, new[-1],
                      frozenset(terms[n].name if n in terms else n  # type: ignore[union-attr]
-                               for n in naturals), runs=stated.runs)
+                               for n in naturals), runs=stated.runs,
+                     starts=None if stated.runs else ())  # the substitution may move them
 
 
 def instantiate(theorem: Theorem, substitution: Mapping[str, object]) -> Theorem:
@@ -803,10 +839,7 @@ def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Re
     if not (found := [o for o in _obligations_of(sequent, st)
                       if o.label == label and o.decisive]):
         raise KernelError(f"no decisive obligation {label!r}")
-    point = Point(cex)
-    for n in sorted(st.naturals):
-        if (value := point.value(sympy.Symbol(n))).denominator != 1 or value < 0:
-            raise KernelError(f"{n} = {value} is not a natural number, and {n} is one")
+    _natural(point := Point(cex), st, "")
     hyps, claim = found[0].written  # type: ignore[misc]
     rule = sequent.rule  # a base's point: a run only where carried invariants hold (module doc)
     hyps += tuple(_substitute(u.claim, {rule.variable: sympy.Integer(0), **rule.base},  # type: ignore[union-attr, dict-item]
@@ -819,6 +852,39 @@ def refute(sequent: Sequent, label: str, cex: certificates.Counterexample) -> Re
         raise KernelError(f"the claim `{claim.text}` holds at the counterexample")
     return Refutation(_KEY, statement=st, label=label, run=(),  # the validated copy, not the
                       counterexample=_copy(point))  # caller's
+
+
+def _natural(point: Point, st: Statement, where: str) -> None:
+    for n in sorted(st.naturals):
+        if (value := point.value(sympy.Symbol(n))).denominator != 1 or value < 0:
+            raise KernelError(f"{where}{n} = {value} is not a natural number, and {n} is one")
+
+
+def refute_start(sequent: Sequent, cex: certificates.Counterexample) -> Refutation:
+    """A Refutation (label "start"), if `cex` is at the start of every induction the
+    statement speaks of, its hypotheses hold there and its claim fails (module doc, *Starts*)."""
+    sequent, sets = _frozen(sequent)
+    if (st := _statement_of(sequent, sets)).exists or not st.starts:
+        raise KernelError("a start refutes a statement about runs whose starts are known "
+                          "(none of an instance importing a claim), its claim no existential")
+    _natural(point := Point(cex), st, "")
+    for t, base, carried in st.starts:
+        if point.value(sympy.Symbol(t)) != 0:
+            raise KernelError(f"the counter {t} is not 0: the point is no run's start")
+        for name, term in base:
+            vector = type(term) is tuple
+            if run_value(point.world, dict(term) if vector else term) != run_value(  # type: ignore[arg-type]
+                    point.world, {name: sympy.Integer(1)} if vector else sympy.Symbol(name)):
+                raise KernelError(f"{name} is not its base's value: the point is no start")
+        for r in carried:
+            if not algebra.evaluate(r, f"carried `{r.text}`", point.value):
+                raise KernelError(f"the carried invariant `{r.text}` fails at the start")
+    for r in st.hypotheses:
+        if not algebra.evaluate(r, f"hypothesis `{r.text}`", point.value):
+            raise KernelError(f"hypothesis `{r.text}` fails at the counterexample")
+    if algebra.evaluate(st.claim, "the claim", point.value):
+        raise KernelError(f"the claim `{st.claim.text}` holds at the start")
+    return Refutation(_KEY, statement=st, label="start", counterexample=_copy(point), run=())
 
 
 def _copy(point: Point) -> certificates.Counterexample:  # read-only: no holder changes it
@@ -871,9 +937,7 @@ def refute_run(sequent: Sequent, states: Sequence[certificates.Counterexample]) 
     for s, point in enumerate(points):
         if fixed(point.world) != fixed(points[0].world):
             raise KernelError(f"state {s}: a name the run holds constant changed")
-        for n in sorted(st.naturals):
-            if (value := point.value(sympy.Symbol(n))).denominator != 1 or value < 0:
-                raise KernelError(f"state {s}: {n} = {value} is not a natural number")
+        _natural(point, st, f"state {s}: ")
         if point.value(sympy.Symbol(rule.variable)) != s:
             raise KernelError(f"state {s}: the counter {rule.variable} is not {s}")
         made = rule.base if s == 0 else {**kept, **rule.step}  # from constants, or the state

@@ -295,12 +295,17 @@ def refuting(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
 
 
 def counterexample_lines(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
-                         names: written.Printer | None = None, why_not: str = "") -> list[str]:
+                         names: written.Printer | None = None, why_not: str = "",
+                         start: bool = False) -> list[str]:
     """The counterexample's numbers, then every hypothesis and the claim evaluated at it; a
     point of a goal that is not decisive is said to refute nothing, and why (`why_not`,
-    `verify.proof_checker.refutes_nothing`)."""
+    `verify.proof_checker.refutes_nothing`), unless it is the start that refutes the step
+    (`start`: `StepReport.start`, the kernel's `refute_start`)."""
     found = refuting(report, cex, notation, names)
-    lines = ["  counterexample (exact; re-checked by the kernel; names the step does not "
+    lines = ["  counterexample at the start of the runs the step speaks of (exact; re-checked "
+             "by the kernel: every counter 0, the iterated names at their base, the state of "
+             "the run of no update; names the step does not use are left out):"] if start else [
+        "  counterexample (exact; re-checked by the kernel; names the step does not "
              "use are left out):"] if report.goal.decisive else [
         "  a point where the hypotheses hold and the claim fails (exact; names the step does "
         f"not use are left out); it refutes nothing: {why_not}:"]
@@ -344,6 +349,11 @@ class _Style:
                    rule.written if isinstance(rule, Induction) else {}, located.step,
                    report.run_from if report is not None and report.run else "",
                    report.run if report is not None else ())
+
+    def refutes(self, report: GoalReport) -> bool:
+        """Whether `report`'s point refutes the step: a decisive goal's, or the one moved to
+        the start of the runs (`GoalReport.start`)."""
+        return report.goal.decisive or report.start
 
     def why_not(self, report: GoalReport) -> str:
         """Why a point of `report`'s goal, which is not decisive, refutes nothing alone
@@ -451,7 +461,8 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
             lines.append("  by contradiction: " + argument)
     elif verdict.counterexample is not None:
         lines += counterexample_lines(report, verdict.counterexample, notation, style.names,
-                                      style.why_not(report))
+                                      style.why_not(report),
+                                      report.start)
         lines += style.run_lines(report)
     else:
         lines.append(f"  no certificate or counterexample found: {verdict.message}")
@@ -523,8 +534,8 @@ def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     elif verdict.counterexample is not None:
         found = refuting(report, verdict.counterexample, notation, style.names)
         out["counterexample"] = {
-            "refutes": report.goal.decisive,
-            "refutes_nothing": None if report.goal.decisive else style.why_not(report),
+            "refutes": style.refutes(report),
+            "refutes_nothing": None if style.refutes(report) else style.why_not(report),
             "scalars": {n: str(Fraction(v)) for n, v in found.scalars.items()},  # type: ignore[arg-type]
             "vectors": {n: [str(Fraction(x)) for x in v]  # type: ignore[attr-defined]
                         for n, v in found.vectors.items()},

@@ -1262,6 +1262,36 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
     return None
 
 
+def start_point(starts: Sequence[tuple[str, Sequence[tuple[str, object]], object]],
+                point: Counterexample) -> Counterexample | None:
+    """`point` moved to the start of the inductions a statement speaks of
+    (`kernel.Statement.starts`): each counter 0, each name a base gives its value there (the
+    bases read constants only, which the move keeps); everything else as it was. Only a
+    candidate: `kernel.refute_start` checks that the hypotheses still hold and the claim
+    still fails there. None when the point lacks a value a base reads.
+
+    Newcomers 27 F5 and 31 F4: a step false at the start of the runs it speaks of (`w_0 = 0`,
+    t = 0) was left unknown, its point "maybe one no run reaches", when the search's point
+    was that start already, or one a move of the counter and the iterated names makes it."""
+    from verify.kernel import run_value
+    from verify.kernel.certificates import Point
+
+    state = point
+    try:
+        for counter, base, _ in starts:
+            world = Point(state).world
+            values = {n: run_value(world, dict(term) if isinstance(term, tuple) else term)  # type: ignore[arg-type]
+                      for n, term in base}
+            values[counter] = Fraction(0)
+            state = Counterexample(
+                {**state.scalars, **{n: v for n, v in values.items() if not isinstance(v, tuple)}},
+                {**state.vectors, **{n: v for n, v in values.items() if isinstance(v, tuple)}},
+                state.families)
+    except KernelError:  # a value a base reads is missing
+        return None
+    return state
+
+
 def _lone_root(slope: Sequence[Fraction]) -> Fraction | None:
     """The root of the polynomial with coefficients `slope` (constant first), exactly, when
     it has one distinct root (its square-free part is linear: `(a - 1e400)**4 >= 1`'s slope

@@ -595,7 +595,7 @@ def _rule(step: Step, printer: Printer, uses: tuple[UsedAs, ...],
     rule = step.rule
     if isinstance(rule, CaseSplit):
         on = printer.expression(term_text(rule.on))
-        if isinstance(rule.on, sympy.Symbol) and rule.on.name in proof.naturals:
+        if isinstance(rule.on, sympy.Symbol) and rule.on.name in proof.naturals_of(step):
             # newcomer 23 L5: "(> 0, = 0, < 0)" for a natural t listed a case that cannot
             # occur; the kernel still checks it, with t >= 0 among its hypotheses: vacuous
             kept = "> 0, = 0" if rule.zero_case else ">= 0"

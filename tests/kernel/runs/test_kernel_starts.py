@@ -1,0 +1,166 @@
+"""A statement about runs refuted at their start (rules.py `refute_start`, module doc
+*Starts*): a step that imports an induction's claim speaks of the runs' states only, so a
+point where its claim fails refutes it only if it is one; the start of every induction it
+speaks of (each counter 0, each based name at its base, each carried invariant true) is the
+state of the run of no update. Newcomers 27 F5 and 31 F4: such false steps stayed unknown.
+
+Each rejection is an attack on a TRUE statement, or on a point that is no start: accepted,
+it would refute a theorem, or a statement at a state no run reaches.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy
+from cases.sequents import rel, sequents
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify import kernel
+from verify.kernel import Counterexample, Induction, KernelError, Statement, gram
+
+t, y, B, g, s, n = (sympy.Symbol(v) for v in ("t", "y", "B", "g", "s", "n"))
+WW, WX, WU, UU, XX = (gram("w", "w"), gram("w", "x"), gram("w", "u"), gram("u", "u"),
+                      gram("x", "x"))
+sequent = sequents(frozenset({"w", "x", "u"}), frozenset({"t", "y", "B", "g", "s", "n"}))
+ONE, NAT = sympy.Integer(1), frozenset({"t"})
+RUNS = Induction("t", {"w": {}}, {"w": {"w": ONE, "x": y}},
+                 (rel(y * WU, ">=", g),), frozenset({"u", "g"}))
+PROGRESS = kernel.statement(sequent((), rel(WU, ">=", t * g), RUNS, naturals=NAT,
+                                    step="progress"))  # true: <w,u> >= t*g on these runs
+
+
+def using(hyps: tuple, claim: object, uses: tuple = (PROGRESS,), **more: object
+          ) -> kernel.Sequent:
+    return sequent(hyps, claim, naturals=NAT, uses=uses, step="using", **more)
+
+
+def point(k: object = 0, w: tuple = (0,), u: tuple = (0,), gv: object = 1, **more: object
+          ) -> Counterexample:
+    scalars = {"t": Fraction(k), "g": Fraction(gv)}  # type: ignore[arg-type]
+    scalars.update({m: Fraction(v) for m, v in more.items()})  # type: ignore[arg-type]
+    return Counterexample(scalars, {"w": tuple(map(Fraction, w)), "u": tuple(map(Fraction, u))})
+
+
+NONZERO_T0 = using((rel(g, ">", 0),), rel(WW * UU, ">=", g**2))  # newcomer 31 F4: false at w_0
+
+
+def test_a_step_false_at_the_start_of_the_runs_it_uses_is_refuted_there() -> None:
+    refutation = kernel.refute_start(NONZERO_T0, point())
+    assert refutation.label == "start" and refutation.run == ()
+    assert refutation.statement.starts == (("t", (("w", ()),), ()),)
+    with pytest.raises(TypeError, match="read-only"):  # as `refute`'s: nobody changes it
+        refutation.counterexample.scalars["t"] = Fraction(1)  # type: ignore[index]
+
+
+def test_a_true_step_whose_hypotheses_exclude_the_start_is_not_refuted() -> None:
+    """`t >= 1` excludes the start: the same claim is then true (newcomer 31's `nonzero`)."""
+    with pytest.raises(KernelError, match="`t >= 1` fails"):
+        kernel.refute_start(using((rel(g, ">", 0), rel(t, ">=", 1)), rel(WW * UU, ">=", g**2)),
+                            point())
+
+
+@pytest.mark.parametrize(("cex", "why"), [
+    (point(1), "the counter t is not 0"),  # a state after one update: the point is none
+    (point(w=(1,)), "w is not its base's value"),  # not w_0 = 0
+    (point(gv=0), "`g > 0` fails"),  # a hypothesis of the step fails
+    (point(w=(0, 0), u=(1, 0), gv=0), "`g > 0` fails"),
+    (point(k=Fraction(1, 2)), "t = 1/2 is not a natural number"),
+], ids=["counter", "base", "hypothesis", "dimension", "natural"])
+def test_a_point_that_is_no_start_or_breaks_a_hypothesis_refutes_nothing(
+        cex: Counterexample, why: str) -> None:
+    with pytest.raises(KernelError, match=why):
+        kernel.refute_start(NONZERO_T0, cex)
+
+
+def test_the_imported_claim_must_hold_at_the_start() -> None:
+    """An imported claim false at the start (`<w,u> >= 1` from w = 0) is a hypothesis no
+    start meets: the step is true there, vacuously."""
+    false_there = kernel.statement(sequent((), rel(WU, ">=", 1), RUNS, naturals=NAT,
+                                           step="false-there"))
+    with pytest.raises(KernelError, match="`<u,w> >= 1` fails"):
+        kernel.refute_start(using((), rel(WW, ">=", 1), (false_there,)), point())
+
+
+def test_a_claim_true_at_the_start_is_not_refuted() -> None:
+    with pytest.raises(KernelError, match="holds at the start"):
+        kernel.refute_start(using((), rel(WU, ">=", 0)), point())
+
+
+def test_the_carried_invariants_of_a_used_induction_hold_at_its_start() -> None:
+    """An induction carrying `<w,w> >= 1` speaks of runs where it holds at every state: w_0
+    = 0 breaks it, so that start is none of its runs' (red team 29 F2, for a using step)."""
+    carried = kernel.statement(sequent((), rel(WW, ">=", 1), RUNS, naturals=NAT, step="c"))
+    carrying = kernel.statement(sequent((), rel(WU, ">=", t * g), RUNS, naturals=NAT,
+                                        uses=(carried,), step="carrying"))
+    assert ("t", (("w", ()),), (carried.claim,)) in carrying.starts  # its start: carried true
+    with pytest.raises(KernelError, match="carried invariant `<w,w> >= 1` fails"):
+        kernel.refute_start(using((), rel(WW, ">=", 1), (carrying,)), point())
+    holds = kernel.statement(sequent((), rel(WW, ">=", 0), RUNS, naturals=NAT, step="c"))
+    carrying = kernel.statement(sequent((), rel(WU, ">=", t * g), RUNS, naturals=NAT,
+                                        uses=(holds,), step="carrying"))
+    assert kernel.refute_start(using((), rel(WW, ">=", 1), (carrying,)), point()).label == "start"
+
+
+def test_a_start_reached_through_a_used_step_and_a_scalar_base() -> None:
+    """m2-square (newcomer 27 F5): the induction's claim comes through a used step, whose
+    statement carries its start; a scalar base (`s := 2`) is met at the point, or refused."""
+    runs = Induction("t", {"w": {}, "s": sympy.Integer(2)}, {"w": {"w": ONE, "x": y},
+                                                             "s": s + 1}, (), frozenset())
+    counted = kernel.statement(sequent((), rel(s, "==", t + 2), runs, naturals=NAT, step="c"))
+    middle = kernel.statement(using((), rel(s, ">=", 2), (counted,)))
+    assert middle.starts == counted.starts
+    last = sequent((), rel(s + WW, ">=", 3), naturals=NAT, uses=(middle,), step="last")
+    assert kernel.refute_start(last, point(s=2)).label == "start"
+    with pytest.raises(KernelError, match="s is not its base's value"):
+        kernel.refute_start(last, point(s=1))
+
+
+def test_an_induction_is_refuted_at_its_own_start() -> None:
+    """An induction's own start: its claim at counter 0 and its base (its base case)."""
+    seq = sequent((), rel(WU, ">=", (t + 1) * g), RUNS, naturals=NAT, step="off-by-one")
+    assert kernel.refute_start(seq, point()).label == "start"
+
+
+def test_no_start_without_runs_with_an_instance_or_for_an_existential() -> None:
+    """A statement about no run has no start (`refute` decides it); an instance of one
+    importing a claim has unknown starts (the substitution may move a base's names); a point
+    refutes no existential claim."""
+    with pytest.raises(KernelError, match="whose starts are known"):
+        kernel.refute_start(sequent((), rel(g, ">", 0)), point())
+    moved = kernel.instance(kernel.statement(using((), rel(WW * UU, ">=", s))),
+                            {"s": sympy.Integer(1)})
+    assert moved.starts is None and kernel.statement(using((), rel(g, ">=", 0), (moved,))
+                                                     ).starts is None
+    with pytest.raises(KernelError, match="whose starts are known"):
+        kernel.refute_start(using((), rel(WW, ">=", 1), (moved,)), point())
+    some = using((), rel(n, ">=", 1), witness={"n": sympy.Integer(0)})
+    with pytest.raises(KernelError, match="no existential"):
+        kernel.refute_start(some, point(n=0))
+
+
+def test_a_used_statement_states_its_starts_in_exact_types() -> None:
+    """A statement built outside the kernel is read again field by field, its starts too."""
+    built = Statement("built", PROGRESS.hypotheses, PROGRESS.origins, PROGRESS.claim,
+                      PROGRESS.naturals, PROGRESS.run, over=PROGRESS.over, starts=[
+                          ["t", (("w", ()),), []]])  # type: ignore[arg-type]
+    assert kernel.statement(using((), rel(WW, ">=", 1), (built,))).starts == PROGRESS.starts
+    unknown = Statement("built", (), (), PROGRESS.claim, NAT, runs=True, starts=None)
+    assert kernel.statement(using((), rel(WW, ">=", 1), (unknown,))).starts is None
+    bad = Statement("built", (), (), PROGRESS.claim, NAT, runs=True, starts=(("t", ()),))
+    with pytest.raises(KernelError, match="expected \\(counter, base, carried claims\\)"):
+        kernel.statement(using((), rel(WW, ">=", 1), (bad,)))
+
+
+@given(gv=st.integers(1, 4), u=st.integers(-3, 3), x=st.integers(-3, 3), yv=st.sampled_from(
+    [-1, 1]))
+def test_no_start_refutes_a_true_step(gv: int, u: int, x: int, yv: int) -> None:
+    """`<w,u> >= t*g` and `g > 0` give `<w,u> >= 0`: true at every state, so no start
+    point refutes it, whatever the other names."""
+    true = using((rel(g, ">", 0),), rel(WU, ">=", 0))
+    cex = Counterexample({"t": Fraction(0), "g": Fraction(gv), "y": Fraction(yv)},
+                         {"w": (Fraction(0),), "u": (Fraction(u),), "x": (Fraction(x),)})
+    with pytest.raises(KernelError, match="holds at the start"):
+        kernel.refute_start(true, cex)
