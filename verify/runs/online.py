@@ -1122,19 +1122,51 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
     conventions are the default ones (virtue-online's: update on y<w, x> <= 0, sign(0) = +1,
     no bias, step 1) made the default run again, and its rows column by column (a run's
     columns are made once per run object and never written, `OnlineUpdates`)."""
-    from perceptron.algorithms.online import run_trace
+    from perceptron.algorithms.online import run_trace, small_run
 
     for kept, under, run in _KEPT:
         if kept is scenario and under == conventions:
             return run
-    # the run's trace only (`run_trace`): `run_online`'s result adds its final iterate and a
-    # separation check, which no row reads
-    trace = run_trace(scenario.data, conventions, max_epochs=scenario.max_epochs)
-    made = run_from_trace(trace, scenario.data, scenario.u)
+    small = small_run(scenario.data, conventions, max_epochs=scenario.max_epochs)
+    if small is not None and not conventions.bias:
+        made = _small_updates(scenario, conventions, *small)
+    else:
+        # the run's trace only (`run_trace`): `run_online`'s result adds its final iterate
+        # and a separation check, which no row reads
+        trace = run_trace(scenario.data, conventions, max_epochs=scenario.max_epochs)
+        made = run_from_trace(trace, scenario.data, scenario.u)
     _KEPT.append((scenario, conventions, made))
     if len(_KEPT) > KEPT_RUNS:
         del _KEPT[0]
     return made
+
+
+def _small_updates(scenario: Scenario, conventions: Conventions, problem: Problem,
+                   indices: list[int], epochs: list[int]) -> OnlineUpdates:
+    """`run_from_trace` of the trace `run_trace` makes of a small run (`small_run`: its
+    problem, updated positions and their epochs), without making that trace unless an
+    update is read (`LazyUpdates`), and the record and its integer run made as their
+    dataclasses' own `__init__` would, without a frozen field set through
+    `object.__setattr__` at a time: the campaign's mixed sources make thousands of these
+    runs of a handful of updates, and the trace, the two records and their conversions were
+    about a quarter of each one's engine time (`benchmarks/campaign.py --medium`)."""
+    from perceptron.algorithms.trace import Trace
+
+    data = scenario.data
+    eta = getattr(conventions, "eta", 1)
+    if type(eta) is not Fraction:  # a Conventions' own is one already (immutable)
+        eta = Fraction(eta)
+    w0 = getattr(conventions, "w0", None)
+    steps = np.array(indices, dtype=np.int64)
+    integer = object.__new__(IntegerRun)
+    integer.__dict__.update(problem=problem, indices=steps)
+    updates = LazyUpdates(len(indices), lambda: _trace_updates(Trace(
+        data, conventions, steps, np.array(epochs, dtype=np.int64), problem))._all())
+    run = object.__new__(OnlineUpdates)
+    run.__dict__.update(data=data, u=scenario.u, updates=updates, eta=eta,
+                        w0=tuple(w0) if w0 is not None else None, integer=integer, beta=None,
+                        steps=None, plugin=None)
+    return run
 
 
 #: How many of its last runs `engine_runner` keeps: a scenario's runs of every algorithm

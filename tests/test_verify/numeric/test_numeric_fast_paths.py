@@ -916,3 +916,46 @@ def test_square_form_values_are_the_fraction_values(data: st.DataObject) -> None
     direct = _evaluate_square(square, batch)
     if direct is not None:  # the combination, where a bound proves it in int64
         assert direct[0] is nums or np.array_equal(direct[0], nums)
+
+
+def test_small_engine_runs_are_the_trace_records() -> None:
+    """`engine_runner`'s record of a small run, made without its trace, is the record
+    `run_from_trace` makes of `run_trace`'s trace: every field, the integer run, and the
+    updates read as Fractions; under default and other conventions (a step, a start, the
+    other zero rule), and the bias's runs left to the trace."""
+    import dataclasses
+
+    from perceptron.algorithms.online import run_trace
+    from perceptron.conventions import DEFAULT, Conventions
+    from verify.runs.online import _KEPT, run_from_trace
+
+    scenarios = [*campaign.generated(11, 12), *campaign.tight(13, 8)]
+    kinds = [DEFAULT, Conventions(eta=Fraction(2, 7)), Conventions(rule="lt"),
+             Conventions(bias=True)]
+    names = {f.name for f in dataclasses.fields(OnlineUpdates)}
+    checked = 0
+    for scenario in scenarios:
+        kinds_here = [*kinds, Conventions(w0=(Fraction(1, 3),) * scenario.data.d)]
+        for conventions in kinds_here:
+            _KEPT.clear()
+            made = engine_runner(scenario, conventions)
+            trace = run_trace(scenario.data, conventions, max_epochs=scenario.max_epochs)
+            expected = run_from_trace(trace, scenario.data, scenario.u)
+            assert set(vars(made)) >= names
+            for name in names - {"updates", "integer"}:
+                assert getattr(made, name) == getattr(expected, name), name
+            assert (made.integer is None) == (expected.integer is None)
+            if made.integer is not None:
+                ours, theirs = made.integer.problem, expected.integer.problem  # type: ignore[union-attr]
+                assert (ours.W0, ours.E, ours.unit, ours.form.scale) == (
+                    theirs.W0, theirs.E, theirs.unit, theirs.form.scale)
+                for array in ("Z", "q"):
+                    assert np.array_equal(getattr(ours, array), getattr(theirs, array))
+                assert np.array_equal(made.integer.indices,
+                                      expected.integer.indices)  # type: ignore[union-attr]
+                assert np.array_equal(made.integer.iterates,
+                                      expected.integer.iterates)  # type: ignore[union-attr]
+                checked += 1
+            assert len(made.updates) == len(expected.updates)
+            assert list(made.updates) == list(expected.updates)
+    assert checked >= len(scenarios)
