@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -753,8 +753,25 @@ def _vectors(blocks: Sequence[IntArray], dens: Sequence[int], counts: Sequence[i
 
 def _per_run(values: Sequence[Fraction], counts: Sequence[int]) -> Column:
     """A run's constant on each of its rows, run after run."""
-    return Column(*_over(np.repeat(int_array([v.numerator for v in values]), counts),
-                         [v.denominator for v in values], counts))
+    return _per_run_pairs([(v.numerator, v.denominator) for v in values], counts)
+
+
+def _per_run_pairs(values: Sequence[tuple[int, int]], counts: Sequence[int]) -> Column:
+    """`_per_run` of constants given as numerators over positive denominators, in lowest
+    terms (each the pair its Fraction has)."""
+    return Column(*_over(np.repeat(int_array([p for p, _ in values]), counts),
+                         [q for _, q in values], counts))
+
+
+#: A rational as its numerator over its positive denominator, in lowest terms.
+Pair = tuple[int, int]
+
+
+def _pair(num: int, den: int) -> Pair:
+    """`num / den` (`den > 0`) in lowest terms: the numerator and denominator of
+    `Fraction(num, den)`, without making it (a joint stack makes two per run)."""
+    g = gcd(num, den)  # >= 1, as den > 0 (and den itself when num is 0: 0 / 1)
+    return num // g, den // g
 
 
 #: Where a run prepared by `_joint_prepare` keeps its stack and its place in it (the run's
@@ -783,7 +800,7 @@ class _Stack:
     w_den: list[int]
     x_den: list[int]
     u_den: list[int]
-    constants: list[tuple[Fraction, Fraction]]  # (R2, gamma_u) per run
+    constants: list[tuple[Pair, Pair]]  # (R2, gamma_u) per run, each in lowest terms
     magnitudes: list[int]  # `_joint_magnitude` per run
 
 
@@ -863,7 +880,7 @@ def _stack(runs: Sequence[OnlineUpdates], vectors: Sequence[tuple[list[int], int
     stack = _Stack(
         W, first_state, updates, X, y, first_row, examples, U, widths,
         w_den, scales, [D for _, D in vectors],
-        [(Fraction(R2, scale * scale), Fraction(low, D * scale))
+        [(_pair(R2, scale * scale), _pair(low, D * scale))
          for R2, scale, low, (_, D) in zip(_radii(problems, X, first_row, examples), scales,
                                            least, vectors, strict=True)],
         [max(top, p.form.max_abs, scale)
@@ -1075,7 +1092,7 @@ def _joint_tail(row_set: str, runs: Sequence[OnlineUpdates], origins: Sequence[O
                 names: Collection[str], wanted: frozenset[str], scalars: dict[str, Column],
                 vectors: dict[str, VectorColumn], counts: Sequence[int] | IntArray,
                 index: IntArray, t: IntArray, examples: Sequence[int],
-                constants: Sequence[tuple[Fraction, Fraction]] | None = None
+                constants: Sequence[tuple[Pair, Pair]] | None = None
                 ) -> InstanceBatch:
     """The joint batch of `joint_rows` (or `_stack_rows`) from its rows' own columns: each
     run's constants (`constants`: their `(R2, gamma_u)`, else read off each run) on its rows,
@@ -1084,13 +1101,15 @@ def _joint_tail(row_set: str, runs: Sequence[OnlineUpdates], origins: Sequence[O
         scalars["eta"] = _per_run([run.eta for run in runs], counts)
     if wanted & {"R2", "R", "gamma_u"}:
         if constants is None:
-            constants = [run.constants for run in runs]
+            constants = [((R2.numerator, R2.denominator), (g.numerator, g.denominator))
+                         for R2, g in (run.constants for run in runs)]
         if "R2" in wanted:
-            scalars["R2"] = _per_run([R2 for R2, _ in constants], counts)
+            scalars["R2"] = _per_run_pairs([R2 for R2, _ in constants], counts)
         if "R" in wanted:
-            scalars["R"] = _per_run([radius_bound(R2) for R2, _ in constants], counts)
+            scalars["R"] = _per_run([radius_bound(Fraction(*R2)) for R2, _ in constants],
+                                    counts)
         if "gamma_u" in wanted:
-            scalars["gamma_u"] = _per_run([gamma for _, gamma in constants], counts)
+            scalars["gamma_u"] = _per_run_pairs([gamma for _, gamma in constants], counts)
     if "beta" in wanted:
         scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
     if "time" in wanted and all(run.plugin is None for run in runs):
