@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cache
 from math import gcd, lcm
 from typing import TYPE_CHECKING
 
@@ -1141,8 +1142,7 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
     conventions are the default ones (virtue-online's: update on y<w, x> <= 0, sign(0) = +1,
     no bias, step 1) made the default run again, and its rows column by column (a run's
     columns are made once per run object and never written, `OnlineUpdates`)."""
-    from perceptron.algorithms.online import run_trace, small_run
-
+    run_trace, small_run, _ = _engine()
     for kept, under, run in _KEPT:
         if kept is scenario and under == conventions:
             return run
@@ -1160,6 +1160,18 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
     return made
 
 
+@cache
+def _engine() -> tuple[Callable[..., Trace],
+                       Callable[..., tuple[Problem, list[int], list[int]] | None], type[Trace]]:
+    """The engine's `run_trace`, `small_run` and `Trace`, imported on the first run (not when
+    this module is: the engine's modules load when a run is made), and then without an
+    import statement per run (a microsecond or two of each small run's)."""
+    from perceptron.algorithms.online import run_trace, small_run
+    from perceptron.algorithms.trace import Trace
+
+    return run_trace, small_run, Trace
+
+
 def _small_updates(scenario: Scenario, conventions: Conventions, problem: Problem,
                    indices: list[int], epochs: list[int]) -> OnlineUpdates:
     """`run_from_trace` of the trace `run_trace` makes of a small run (`small_run`: its
@@ -1169,8 +1181,6 @@ def _small_updates(scenario: Scenario, conventions: Conventions, problem: Proble
     `object.__setattr__` at a time: the campaign's mixed sources make thousands of these
     runs of a handful of updates, and the trace, the two records and their conversions were
     about a quarter of each one's engine time (`benchmarks/campaign.py --medium`)."""
-    from perceptron.algorithms.trace import Trace
-
     data = scenario.data
     eta = getattr(conventions, "eta", 1)
     if type(eta) is not Fraction:  # a Conventions' own is one already (immutable)
@@ -1179,7 +1189,8 @@ def _small_updates(scenario: Scenario, conventions: Conventions, problem: Proble
     steps = np.array(indices, dtype=np.int64)
     integer = object.__new__(IntegerRun)
     integer.__dict__.update(problem=problem, indices=steps)
-    updates = LazyUpdates(len(indices), lambda: _trace_updates(Trace(
+    trace = _engine()[2]
+    updates = LazyUpdates(len(indices), lambda: _trace_updates(trace(
         data, conventions, steps, np.array(epochs, dtype=np.int64), problem))._all())
     run = object.__new__(OnlineUpdates)
     run.__dict__.update(data=data, u=scenario.u, updates=updates, eta=eta,
