@@ -451,9 +451,15 @@ def remember_integer_arrays(data: Dataset, X: np.ndarray) -> None:
 
 
 def integer_vector(w: Sequence[Fraction]) -> tuple[list[int], int]:
-    """`w == W / D` with integer `W` and positive integer `D` (the least common denominator)."""
-    D = lcm(*(v.denominator for v in w)) if w else 1
-    return [v.numerator * (D // v.denominator) for v in w], D
+    """`w == W / D` with integer `W` and positive integer `D` (the least common denominator).
+    Each denominator read once, and none divided when D is 1 (a Fraction's numerator and
+    denominator are properties: a verifier's campaign asks this of thousands of small
+    separators, mostly integers)."""
+    dens = [v.denominator for v in w]
+    D = lcm(*dens) if dens else 1
+    if D == 1:
+        return [v.numerator for v in w], 1
+    return [v.numerator * (D // q) for v, q in zip(w, dens, strict=True)], D
 
 
 def exact_matvec(rows: np.ndarray, vector: Sequence[int], max_abs: int | None = None) -> list[int]:

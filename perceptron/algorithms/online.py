@@ -313,28 +313,46 @@ def run_trace(data: Dataset, conventions: Conventions = DEFAULT, *,
     sources, a handful of updates each). In a process that has loaded it, a run that the
     driver's first compiled block ends is that block alone (`_one_block`). Any other run
     is `traced_run`'s."""
-    if max_epochs < 0:
-        raise ValueError(f"max_epochs must be >= 0, not {max_epochs}")
+    found = small_run(data, conventions, max_epochs=max_epochs)
+    if found is not None:
+        problem, indices, epochs = found
+        return Trace(data, conventions, np.array(indices, dtype=np.int64),
+                     np.array(epochs, dtype=np.int64), problem)
     n, d = data.n, data.d + conventions.bias
     loaded = compiled.AVAILABLE and compiled.loaded()
-    small = n * d <= PYTHON_CELLS and not loaded
     # one compiled block, the driver's first (`EpochDriver.blocks`: as many epochs)
     one_block = (loaded and max_epochs <= BLOCK_WORK // max(n * d, 1)
                  and max_epochs <= BLOCK_RECORD // max(n, 1))
-    if not (small or one_block):
+    if not one_block:
         return traced_run(data, conventions, max_epochs=max_epochs)[1]  # type: ignore[return-value]
     if conventions.w0 is not None:  # the zero start has length d: nothing to check
         conventions.initial(d)  # checks the length of w0, as `OnlineRun`
     problem = Problem.build(data, conventions)
-    if small:
-        indices, epochs = _small_trace(problem, max_epochs)
-        return Trace(data, conventions, np.array(indices, dtype=np.int64),
-                     np.array(epochs, dtype=np.int64), problem)
-    found = _one_block(problem, max_epochs)
-    if found is None:  # the run goes on past the block: the driver's, from the start
+    block = _one_block(problem, max_epochs)
+    if block is None:  # the run goes on past the block: the driver's, from the start
         return traced_run(data, conventions, max_epochs=max_epochs)[1]  # type: ignore[return-value]
-    indices, epochs = found
+    indices, epochs = block
     return Trace(data, conventions, indices, epochs, problem)
+
+
+def small_run(data: Dataset, conventions: Conventions = DEFAULT, *, max_epochs: int = 1000
+              ) -> tuple[Problem, list[int], list[int]] | None:
+    """`run_trace`'s run of a small problem (`PYTHON_CELLS` cells at most) in a process that
+    has not loaded the compiled loop, as its problem, the positions that updated and the
+    epoch of each (`_small_trace`): what its `Trace` holds, for a caller that reads the
+    integers only (a verifier's campaign of thousands of such runs makes its own record of
+    them, `verify.runs.online.engine_runner`, and a trace when an update is read). None for
+    any other run (`run_trace` runs it)."""
+    if max_epochs < 0:
+        raise ValueError(f"max_epochs must be >= 0, not {max_epochs}")
+    d = data.d + conventions.bias
+    if data.n * d > PYTHON_CELLS or (compiled.AVAILABLE and compiled.loaded()):
+        return None
+    if conventions.w0 is not None:  # the zero start has length d: nothing to check
+        conventions.initial(d)  # checks the length of w0, as `OnlineRun`
+    problem = Problem.build(data, conventions)
+    indices, epochs = _small_trace(problem, max_epochs)
+    return problem, indices, epochs
 
 
 def _one_block(problem: Problem, max_epochs: int) -> tuple[np.ndarray, np.ndarray] | None:

@@ -62,7 +62,7 @@ from verify.runs.families import is_atom
 from verify.runs.naming import Defined, Naming, binding_of, law, on_runs
 from verify.runs.plugin import Plugin, PluginFault, Ran, ran, same_runs, steps_of, work_of
 from verify.runs.plugin import runner as plugin_runner
-from verify.runs.quantity import RunKind, Runner, Scenario, kind_of
+from verify.runs.quantity import Joint, RunKind, Runner, Scenario, kind_of
 
 
 @dataclass(frozen=True)
@@ -576,8 +576,11 @@ class _Group:
     _posted: int = 0
     scenarios: dict[Origin, Scenario] = field(default_factory=dict)  # of the pending rows
     stage: int = 0  # of the rows being collected
-    #: per run kind, the row sets of `names` it makes, sorted (`_collect`; reset by `add`)
-    _bindings: dict[str, list[str]] = field(default_factory=dict)
+    #: per run kind, the row sets of `names` it makes, sorted, each with its kind's joint
+    #: builder (None for a plug-in's runs, whose rows are made where its run is) and the
+    #: names its checks read (`_collect`; reset by `add`)
+    _bindings: dict[str, list[tuple[str, Joint | None, frozenset[str]]]] = field(
+        default_factory=dict)
     #: per row set, the rows of runs past `MAX_RUN_CELLS`, or cut by their runner, not
     #: made, and why (`_unmade`, `_cut`)
     unmade: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
@@ -673,10 +676,12 @@ class _Group:
         for name, run_kind in self.kinds.items():
             if not run_kind.reads(scenario):
                 continue
-            bindings = self._bindings.get(name)
-            if bindings is None:
-                bindings = self._bindings[name] = sorted(b for b in self.names
-                                                         if b in run_kind.row_names)
+            plan = self._bindings.get(name)
+            if plan is None:
+                plan = self._bindings[name] = [
+                    (b, run_kind.joint(b) if self.plugin is None else None, self.names[b])
+                    for b in sorted(b for b in self.names if b in run_kind.row_names)]
+            bindings = [b for b, _, _ in plan] if self.plugin is not None else ()
             made = self.runners[name](scenario)
             if self.plugin is not None and name not in self.made_twice:
                 self.made_twice.add(name)
@@ -693,12 +698,28 @@ class _Group:
                         self.plugin.post_spent(self.spent)  # a lower bound while it runs
                         self._posted = self.spent
                 made_rows: list[tuple[str, InstanceBatch | Deferred]] = []
-                for b in bindings:
-                    deferred = self._deferred(run_kind, run, b, origin)
-                    if deferred is not None:
-                        made_rows.append((b, deferred))
-                        self._cut(run_kind, run, b, origin)
-                        continue
+                # a row set's rows are left to be made with other runs' at the flush when
+                # its kind can make them so (`Joint`: a built-in run's rows, not a
+                # plug-in's, whose faults must surface where its run is made) and they are
+                # within `MAX_RUN_CELLS` (the joint count's rows, each of the dataset's
+                # dimension, as `RunKind.size` counts them: then `_unmade` would make them
+                # all, so it is not asked); else they are made now, or noted unmade. The
+                # joint builders are looked up once per kind (`_bindings`), the dimension
+                # once per run
+                width: int | None = None
+                for b, joint, names in plan:
+                    if joint is not None:
+                        rows = joint.count(run, names)
+                        if rows is not None:
+                            if width is None:
+                                data = getattr(run, "data", None)
+                                width = max(data.d, 1) if data is not None else 0
+                            if width and rows * width <= MAX_RUN_CELLS:
+                                made_rows.append((b, Deferred(run_kind, b, run, origin, names,
+                                                              rows)))
+                                if run_kind.cut is not None:
+                                    self._cut(run_kind, run, b, origin)
+                                continue
                     first = self._unmade(run_kind, run, b, origin)
                     if first is None:
                         made_rows.append((b, run_kind.rows(run, b, origin, self.names[b])))
@@ -744,26 +765,6 @@ class _Group:
             where = origin.dataset or origin.source
             self.unmade.setdefault(binding, []).append(
                 (rows, f"{ROWS_NOT_MADE}: the run on {where} {why}; check fewer examples"))
-
-    def _deferred(self, run_kind: RunKind, run: object, binding: str, origin: Origin
-                  ) -> Deferred | None:
-        """The rows of `run` for `binding` left to be made with other runs' at the flush,
-        when its kind can make them so (`Joint`: a built-in run's rows, not a plug-in's,
-        whose faults must surface where its run is made) and they are within
-        `MAX_RUN_CELLS` (the joint count's rows, each of the dataset's dimension, as
-        `RunKind.size` counts them: then `_unmade` would make them all, so it is not
-        asked); None: the caller makes them now, or notes them unmade."""
-        if self.plugin is not None:
-            return None
-        joint = run_kind.joint(binding)
-        if joint is None:
-            return None
-        names = self.names[binding]
-        rows = joint.count(run, names)
-        data = getattr(run, "data", None)
-        if rows is None or data is None or rows * max(data.d, 1) > MAX_RUN_CELLS:
-            return None
-        return Deferred(run_kind, binding, run, origin, names, rows)
 
     def _keep(self, parts: Iterable[tuple[str, InstanceBatch | Deferred]],
               scenario: Scenario) -> int:

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from math import lcm, prod
+from math import isqrt, lcm, prod
 from typing import Literal
 
 import numpy as np
@@ -38,7 +38,9 @@ from verify.runs.columns import (
     VectorColumn,
     as_object,
     den_column,
+    den_top,
     fitting,
+    max_abs,
 )
 from verify.runs.families import FamilyError, family_columns, is_atom, step_work, unevaluated
 from verify.runs.naming import Defined
@@ -104,7 +106,17 @@ class CompiledPolynomial:
             cached = batch._values[self] = self._evaluate(batch)
         return cached
 
+    @cached_property
+    def _square(self) -> Square | None:
+        """The polynomial as `sign * <L, L>` for a combination `L` of its vectors whose
+        coefficients are polynomials in its scalars (`square_form`), or None."""
+        return square_form(self)
+
     def _evaluate(self, batch: InstanceBatch) -> tuple[IntArray, Den]:
+        if self._square is not None:
+            found = _evaluate_square(self._square, batch)
+            if found is not None:
+                return found
         columns = [batch.column(s) for s in self.symbols]
         if any(isinstance(c.den, np.ndarray) for c in columns):
             return self._evaluate_per_row(columns, len(batch))
@@ -195,6 +207,145 @@ class CompiledPolynomial:
         if not isinstance(scale, np.ndarray):  # every column with a per-row den has degree 0
             return total, int(scale)
         return total, scale
+
+
+#: A polynomial as `sign * <L, L>`, `L` the sum of each vector times its coefficient
+#: (`square_form`).
+Square = tuple[int, tuple[tuple[str, "CompiledPolynomial"], ...]]
+
+
+def square_form(poly: CompiledPolynomial) -> Square | None:
+    """`poly` as `sign * <L, L>` with `L = sum_k c_k v_k` over its vectors `v_k` and
+    coefficients `c_k` polynomials in its scalars, when it is one; else None.
+
+    A vector identity such as the update rule, `norm2(w_next - (w + tau*y*x)) == 0`, is
+    stated as that squared norm, which its normal form expands into six Gram columns and a
+    polynomial of a dozen terms: each Gram column an exact product of two vector columns
+    (past int64 on most joined rows of the campaign's small runs), each term a product of
+    their numerators and the rows' denominators. `<L, L>` is one vector column combined
+    and one product (`_evaluate_square`): the same rational on every row, since the
+    expansion is an identity (checked here exactly, term by term, by SymPy: every Gram
+    coefficient `Q_ab` is `sign c_a c_b`, twice that for `a != b`, and nothing else is in
+    the polynomial). Found from the terms without SymPy unless every term is one Gram
+    symbol times scalars and some `<a, a>` has a nonzero rational coefficient whose
+    magnitude is a rational square (its `c_a`); the other coefficients are then read off
+    that vector's row, `c_b = Q_ab / (2 sign c_a)`."""
+    pairs = [gram_pair(s) for s in poly.symbols]
+    gram = [j for j, pair in enumerate(pairs) if pair is not None]
+    if not gram or not poly.terms:
+        return None
+    coefficients: dict[tuple[str, str], list[tuple[tuple[int, ...], int]]] = {}
+    for monomial, c in poly.terms:
+        present = [j for j in gram if monomial[j]]
+        if len(present) != 1 or monomial[present[0]] != 1:
+            return None
+        a, b = sorted(pairs[present[0]])  # type: ignore[arg-type]
+        coefficients.setdefault((a, b), []).append((monomial, c))
+    names = sorted({name for pair in coefficients for name in pair})
+    first = None
+    for name in names:
+        own = coefficients.get((name, name), [])
+        if len(own) == 1 and not any(own[0][0][j] for j in range(len(pairs))
+                                     if pairs[j] is None):
+            first = name
+            break
+    if first is None:
+        return None
+    value = Fraction(coefficients[(first, first)][0][1], poly.denominator)
+    sign = 1 if value > 0 else -1
+    top, bottom = isqrt(abs(value.numerator)), isqrt(value.denominator)
+    if top * top != abs(value.numerator) or bottom * bottom != value.denominator:
+        return None
+
+    def expression(pair: tuple[str, str]) -> sympy.Expr:
+        return sympy.Add(*(sympy.Rational(c, poly.denominator) * sympy.Mul(
+            *(poly.symbols[j] ** e for j, e in enumerate(monomial) if pairs[j] is None))
+            for monomial, c in coefficients.get(pair, [])))
+
+    lead = sympy.Rational(top, bottom)
+    combination = {name: lead if name == first else sympy.expand(
+        expression(tuple(sorted((first, name)))) / (2 * sign * lead))  # type: ignore[arg-type]
+        for name in names}
+    for i, a in enumerate(names):
+        for b in names[i:]:
+            wanted = sign * combination[a] * combination[b] * (1 if a == b else 2)
+            if sympy.expand(wanted - expression((a, b))) != 0:
+                return None
+    return sign, tuple((name, CompiledPolynomial.compile(combination[name]))
+                       for name in names if combination[name] != 0)
+
+
+def _evaluate_square(square: Square, batch: InstanceBatch) -> tuple[IntArray, Den] | None:
+    """`sign * <L, L>` on every row (`square_form`), `L = sum_k c_k v_k` made in int64 over
+    the lcm of its terms' denominators per row: the same rationals as the polynomial's
+    terms give. None (the caller evaluates the terms) when a bound on `L`'s numerators
+    does not prove int64 holds them, or a column is in Python ints, a vector or scalar is
+    not in the batch; `<L, L>` in Python ints on the rows where L is not zero when its
+    square may pass int64 (on a run, the update rule's `L` is zero on every row)."""
+    sign, parts = square
+    terms = []
+    for name, coefficient in parts:
+        vector = batch.vectors.get(name)
+        if vector is None or vector.dtype == object or any(
+                s.name not in batch.scalars for s in coefficient.symbols):
+            return None
+        num, den = coefficient.evaluate(batch)
+        if num.dtype == object or (isinstance(den, np.ndarray) and den.dtype == object):
+            return None
+        terms.append((num, den, vector))
+    dens = [den * vector.den if den_top(den) * den_top(vector.den) <= INT64_LIMIT else None
+            for _, den, vector in terms]
+    common = dens[0]
+    for den in dens[1:]:
+        common = _lcm_rows(common, den)
+    if common is None:
+        return None
+    # each term's numerators over the rows' lcm: |num (lcm / den) v| at most this bound
+    tops = [max_abs(num) for num, _, _ in terms]
+    if max(tops) * den_top(common) > INT64_LIMIT:
+        return None
+    factors = [num * (common // den) for (num, _, _), den in zip(terms, dens, strict=True)]
+    bound = sum(max_abs(factor) * vector.magnitude
+                for factor, (_, _, vector) in zip(factors, terms, strict=True))
+    if bound > INT64_LIMIT:
+        return None
+    width = max(vector.dim for _, _, vector in terms)
+    n = len(batch)
+    L = np.zeros((n, width), dtype=np.int64)
+    for factor, (_, _, vector) in zip(factors, terms, strict=True):
+        L += factor[:, None] * vector.padded(width).num
+    if width * bound * bound <= INT64_LIMIT:
+        squares = np.einsum("ij,ij->i", L, L)
+    else:
+        nonzero = L.any(axis=1)
+        squares = np.zeros(n, dtype=np.int64)
+        if nonzero.any():
+            squares = as_object(squares)
+            big = as_object(L[nonzero])
+            squares[nonzero] = np.einsum("ij,ij->i", big, big)
+    values = squares if sign > 0 else -squares
+    if isinstance(common, np.ndarray):
+        top = den_top(common)
+        common = common * common if top * top <= INT64_LIMIT else as_object(common) ** 2
+        return values, common
+    return values, int(common) ** 2
+
+
+def _lcm_rows(a: Den | None, b: Den | None) -> Den | None:
+    """The lcm of two denominators (each one per row or one for all) on every row, within
+    int64: the one when both are equal (a run's iterates and examples over its scale), else
+    numpy's when their product fits int64; None when that is not proved (or either is)."""
+    if a is None or b is None:
+        return None
+    if a is b or (not isinstance(a, np.ndarray) and not isinstance(b, np.ndarray) and a == b):
+        return a
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and np.array_equal(a, b):
+        return a
+    if den_top(a) * den_top(b) > INT64_LIMIT:
+        return None
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.lcm(a, b)
+    return lcm(a, b)
 
 
 @lru_cache(maxsize=4096)

@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from math import lcm
+from functools import cache
+from math import gcd, lcm
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -753,8 +754,25 @@ def _vectors(blocks: Sequence[IntArray], dens: Sequence[int], counts: Sequence[i
 
 def _per_run(values: Sequence[Fraction], counts: Sequence[int]) -> Column:
     """A run's constant on each of its rows, run after run."""
-    return Column(*_over(np.repeat(int_array([v.numerator for v in values]), counts),
-                         [v.denominator for v in values], counts))
+    return _per_run_pairs([(v.numerator, v.denominator) for v in values], counts)
+
+
+def _per_run_pairs(values: Sequence[tuple[int, int]], counts: Sequence[int]) -> Column:
+    """`_per_run` of constants given as numerators over positive denominators, in lowest
+    terms (each the pair its Fraction has)."""
+    return Column(*_over(np.repeat(int_array([p for p, _ in values]), counts),
+                         [q for _, q in values], counts))
+
+
+#: A rational as its numerator over its positive denominator, in lowest terms.
+Pair = tuple[int, int]
+
+
+def _pair(num: int, den: int) -> Pair:
+    """`num / den` (`den > 0`) in lowest terms: the numerator and denominator of
+    `Fraction(num, den)`, without making it (a joint stack makes two per run)."""
+    g = gcd(num, den)  # >= 1, as den > 0 (and den itself when num is 0: 0 / 1)
+    return num // g, den // g
 
 
 #: Where a run prepared by `_joint_prepare` keeps its stack and its place in it (the run's
@@ -783,7 +801,7 @@ class _Stack:
     w_den: list[int]
     x_den: list[int]
     u_den: list[int]
-    constants: list[tuple[Fraction, Fraction]]  # (R2, gamma_u) per run
+    constants: list[tuple[Pair, Pair]]  # (R2, gamma_u) per run, each in lowest terms
     magnitudes: list[int]  # `_joint_magnitude` per run
 
 
@@ -863,7 +881,7 @@ def _stack(runs: Sequence[OnlineUpdates], vectors: Sequence[tuple[list[int], int
     stack = _Stack(
         W, first_state, updates, X, y, first_row, examples, U, widths,
         w_den, scales, [D for _, D in vectors],
-        [(Fraction(R2, scale * scale), Fraction(low, D * scale))
+        [(_pair(R2, scale * scale), _pair(low, D * scale))
          for R2, scale, low, (_, D) in zip(_radii(problems, X, first_row, examples), scales,
                                            least, vectors, strict=True)],
         [max(top, p.form.max_abs, scale)
@@ -1075,7 +1093,7 @@ def _joint_tail(row_set: str, runs: Sequence[OnlineUpdates], origins: Sequence[O
                 names: Collection[str], wanted: frozenset[str], scalars: dict[str, Column],
                 vectors: dict[str, VectorColumn], counts: Sequence[int] | IntArray,
                 index: IntArray, t: IntArray, examples: Sequence[int],
-                constants: Sequence[tuple[Fraction, Fraction]] | None = None
+                constants: Sequence[tuple[Pair, Pair]] | None = None
                 ) -> InstanceBatch:
     """The joint batch of `joint_rows` (or `_stack_rows`) from its rows' own columns: each
     run's constants (`constants`: their `(R2, gamma_u)`, else read off each run) on its rows,
@@ -1084,13 +1102,15 @@ def _joint_tail(row_set: str, runs: Sequence[OnlineUpdates], origins: Sequence[O
         scalars["eta"] = _per_run([run.eta for run in runs], counts)
     if wanted & {"R2", "R", "gamma_u"}:
         if constants is None:
-            constants = [run.constants for run in runs]
+            constants = [((R2.numerator, R2.denominator), (g.numerator, g.denominator))
+                         for R2, g in (run.constants for run in runs)]
         if "R2" in wanted:
-            scalars["R2"] = _per_run([R2 for R2, _ in constants], counts)
+            scalars["R2"] = _per_run_pairs([R2 for R2, _ in constants], counts)
         if "R" in wanted:
-            scalars["R"] = _per_run([radius_bound(R2) for R2, _ in constants], counts)
+            scalars["R"] = _per_run([radius_bound(Fraction(*R2)) for R2, _ in constants],
+                                    counts)
         if "gamma_u" in wanted:
-            scalars["gamma_u"] = _per_run([gamma for _, gamma in constants], counts)
+            scalars["gamma_u"] = _per_run_pairs([gamma for _, gamma in constants], counts)
     if "beta" in wanted:
         scalars["beta"] = _per_run([run.beta or Fraction(0) for run in runs], counts)
     if "time" in wanted and all(run.plugin is None for run in runs):
@@ -1122,19 +1142,61 @@ def engine_runner(scenario: Scenario, conventions: Conventions = DEFAULT) -> Onl
     conventions are the default ones (virtue-online's: update on y<w, x> <= 0, sign(0) = +1,
     no bias, step 1) made the default run again, and its rows column by column (a run's
     columns are made once per run object and never written, `OnlineUpdates`)."""
-    from perceptron.algorithms.online import run_trace
-
+    run_trace, small_run, _ = _engine()
     for kept, under, run in _KEPT:
         if kept is scenario and under == conventions:
             return run
-    # the run's trace only (`run_trace`): `run_online`'s result adds its final iterate and a
-    # separation check, which no row reads
-    trace = run_trace(scenario.data, conventions, max_epochs=scenario.max_epochs)
-    made = run_from_trace(trace, scenario.data, scenario.u)
+    small = small_run(scenario.data, conventions, max_epochs=scenario.max_epochs)
+    if small is not None and not conventions.bias:
+        made = _small_updates(scenario, conventions, *small)
+    else:
+        # the run's trace only (`run_trace`): `run_online`'s result adds its final iterate
+        # and a separation check, which no row reads
+        trace = run_trace(scenario.data, conventions, max_epochs=scenario.max_epochs)
+        made = run_from_trace(trace, scenario.data, scenario.u)
     _KEPT.append((scenario, conventions, made))
     if len(_KEPT) > KEPT_RUNS:
         del _KEPT[0]
     return made
+
+
+@cache
+def _engine() -> tuple[Callable[..., Trace],
+                       Callable[..., tuple[Problem, list[int], list[int]] | None], type[Trace]]:
+    """The engine's `run_trace`, `small_run` and `Trace`, imported on the first run (not when
+    this module is: the engine's modules load when a run is made), and then without an
+    import statement per run (a microsecond or two of each small run's)."""
+    from perceptron.algorithms.online import run_trace, small_run
+    from perceptron.algorithms.trace import Trace
+
+    return run_trace, small_run, Trace
+
+
+def _small_updates(scenario: Scenario, conventions: Conventions, problem: Problem,
+                   indices: list[int], epochs: list[int]) -> OnlineUpdates:
+    """`run_from_trace` of the trace `run_trace` makes of a small run (`small_run`: its
+    problem, updated positions and their epochs), without making that trace unless an
+    update is read (`LazyUpdates`), and the record and its integer run made as their
+    dataclasses' own `__init__` would, without a frozen field set through
+    `object.__setattr__` at a time: the campaign's mixed sources make thousands of these
+    runs of a handful of updates, and the trace, the two records and their conversions were
+    about a quarter of each one's engine time (`benchmarks/campaign.py --medium`)."""
+    data = scenario.data
+    eta = getattr(conventions, "eta", 1)
+    if type(eta) is not Fraction:  # a Conventions' own is one already (immutable)
+        eta = Fraction(eta)
+    w0 = getattr(conventions, "w0", None)
+    steps = np.array(indices, dtype=np.int64)
+    integer = object.__new__(IntegerRun)
+    integer.__dict__.update(problem=problem, indices=steps)
+    trace = _engine()[2]
+    updates = LazyUpdates(len(indices), lambda: _trace_updates(trace(
+        data, conventions, steps, np.array(epochs, dtype=np.int64), problem))._all())
+    run = object.__new__(OnlineUpdates)
+    run.__dict__.update(data=data, u=scenario.u, updates=updates, eta=eta,
+                        w0=tuple(w0) if w0 is not None else None, integer=integer, beta=None,
+                        steps=None, plugin=None)
+    return run
 
 
 #: How many of its last runs `engine_runner` keeps: a scenario's runs of every algorithm

@@ -808,3 +808,154 @@ def test_python_int_dot_products_read_a_repeated_row_once_a_block_at_a_time(
         assert [both.value(i) for i in range(97)] == [
             sum((Fraction(int(x), 3) * Fraction(int(x) * 3**40, 3) for x in w.num[i]),
                 Fraction(0)) for i in range(97)]
+
+
+# ---- squared norms of vector combinations: one combination, not six Gram columns ------------
+
+
+def _gram_symbol(a: str, b: str) -> sympy.Symbol:
+    return sympy.Symbol(f"<{a},{b}>")
+
+
+def _norm2(combination: dict[str, sympy.Expr]) -> sympy.Expr:
+    """`<L, L>` of `L = sum c_v v`, expanded into Gram symbols (each pair once, sorted)."""
+    names = sorted(combination)
+    return sympy.expand(sum(combination[a] * combination[b] * _gram_symbol(*sorted((a, b)))
+                            for a in names for b in names))
+
+
+def test_square_forms_are_found_only_for_squares() -> None:
+    from verify.numeric.instances import square_form
+    from verify.runs.naming import law
+
+    tau, y, s = sympy.symbols("tau y s")
+    rule = law("online", "update-rule")
+    found = square_form(CompiledPolynomial.compile(rule.claim.expr))
+    assert found is not None and found[0] == 1
+    assert sorted(name for name, _ in found[1]) == ["w", "w_next", "x"]
+    assert square_form(CompiledPolynomial.compile(
+        -_norm2({"a": sympy.Rational(2, 3), "b": -tau * y}))) is not None
+    for not_square in (_gram_symbol("a", "a") + _gram_symbol("b", "b"),  # no cross term
+                       _gram_symbol("a", "a") - _gram_symbol("b", "b"),
+                       2 * _gram_symbol("a", "a"),  # sqrt(2) is no rational
+                       _norm2({"a": sympy.Integer(1), "b": tau}) + s,  # a scalar term
+                       _norm2({"a": sympy.Integer(1), "b": tau}) + tau * _gram_symbol("a", "b"),
+                       s * _gram_symbol("a", "a"),  # no constant square to start from
+                       _gram_symbol("a", "a") ** 2):
+        assert square_form(CompiledPolynomial.compile(sympy.expand(not_square))) is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.data())
+def test_square_form_values_are_the_fraction_values(data: st.DataObject) -> None:
+    """The update rule's squared norm (and a rational-coefficient one, negated) evaluated as
+    one combination is the Fraction value of its expansion on every row, int64 or not, over
+    common or per-row denominators, on rows where the combination is zero and where not."""
+    from verify.numeric.instances import _evaluate_square, square_form
+
+    tau, y = sympy.symbols("tau y")
+    expr = data.draw(st.sampled_from([
+        _norm2({"w_next": sympy.Integer(1), "w": sympy.Integer(-1), "x": -tau * y}),
+        -_norm2({"w": sympy.Rational(2, 3), "x": -tau * y}),
+    ]))
+    poly = CompiledPolynomial.compile(expr)
+    n = data.draw(st.integers(1, 5))
+    dim = data.draw(st.integers(1, 3))
+    values = st.one_of(st.sampled_from([0, 1, -1, 2**20, 2**31 - 1, 3037000499, 2**62]),
+                       st.integers(-(2**66), 2**66))
+    dens = st.sampled_from([1, 2, 3, 7, 2**20 + 7, 2**40 + 1])
+    per_row = data.draw(st.booleans())
+    den_w = [data.draw(dens) for _ in range(n)] if per_row else [data.draw(dens)] * n
+    den_x = [data.draw(dens) for _ in range(n)] if per_row else [data.draw(dens)] * n
+    ys = [data.draw(st.sampled_from([-1, 1])) for _ in range(n)]
+    taus = [Fraction(data.draw(st.integers(1, 5)), data.draw(st.sampled_from([1, 2, 3])))
+            for _ in range(n)]
+    W = [[Fraction(data.draw(values), den_w[i]) for _ in range(dim)] for i in range(n)]
+    X = [[Fraction(data.draw(values), den_x[i]) for _ in range(dim)] for i in range(n)]
+    # on some rows w_next is the update's own w + tau y x: there L is zero
+    exact = [data.draw(st.booleans()) for _ in range(n)]
+    W_next = [[w + taus[i] * ys[i] * x for w, x in zip(W[i], X[i], strict=True)] if exact[i]
+              else [Fraction(data.draw(values), den_w[i]) for _ in range(dim)]
+              for i in range(n)]
+
+    def vectors(rows: list[list[Fraction]]) -> VectorColumn:
+        if not per_row:
+            return VectorColumn.of(rows)
+        dens_ = [lcm(*(v.denominator for v in row)) for row in rows]
+        num = [[v.numerator * (d // v.denominator) for v in row]
+               for row, d in zip(rows, dens_, strict=True)]
+        return VectorColumn(np.array(num, dtype=object if max_abs(np.array(
+            num, dtype=object)) > INT64_LIMIT else np.int64), int_array(dens_))
+
+    batch = InstanceBatch({"tau": Column.of(taus), "y": Column.of([Fraction(v) for v in ys])},
+                          {"w": vectors(W), "w_next": vectors(W_next), "x": vectors(X)},
+                          (Origin("t"),), np.zeros(n, dtype=np.int64),
+                          np.arange(n, dtype=np.int64))
+
+    def dot(a: list[Fraction], b: list[Fraction]) -> Fraction:
+        return sum((p * q for p, q in zip(a, b, strict=True)), Fraction(0))
+
+    rows = {"w": W, "w_next": W_next, "x": X}
+    expected = []
+    for i in range(n):
+        point = {tau: sympy.Rational(taus[i].numerator, taus[i].denominator), y: ys[i]}
+        for symbol in expr.free_symbols:
+            pair = symbol.name[1:-1].split(",") if symbol.name.startswith("<") else None
+            if pair is not None:
+                value = dot(rows[pair[0]][i], rows[pair[1]][i])
+                point[symbol] = sympy.Rational(value.numerator, value.denominator)
+        expected.append(Fraction(str(expr.subs(point))))
+    nums, den = poly.evaluate(batch)
+    got = [Fraction(int(v), int(den[i]) if isinstance(den, np.ndarray) else den)
+           for i, v in enumerate(nums)]
+    assert got == expected
+    if nums.dtype != object:
+        assert max_abs(nums) <= INT64_LIMIT
+    square = square_form(poly)
+    assert square is not None
+    direct = _evaluate_square(square, batch)
+    if direct is not None:  # the combination, where a bound proves it in int64
+        assert direct[0] is nums or np.array_equal(direct[0], nums)
+
+
+def test_small_engine_runs_are_the_trace_records() -> None:
+    """`engine_runner`'s record of a small run, made without its trace, is the record
+    `run_from_trace` makes of `run_trace`'s trace: every field, the integer run, and the
+    updates read as Fractions; under default and other conventions (a step, a start, the
+    other zero rule), and the bias's runs left to the trace."""
+    import dataclasses
+
+    from perceptron.algorithms.online import run_trace
+    from perceptron.conventions import DEFAULT, Conventions
+    from verify.runs.online import _KEPT, run_from_trace
+
+    scenarios = [*campaign.generated(11, 12), *campaign.tight(13, 8)]
+    kinds = [DEFAULT, Conventions(eta=Fraction(2, 7)), Conventions(rule="lt"),
+             Conventions(bias=True)]
+    names = {f.name for f in dataclasses.fields(OnlineUpdates)}
+    checked = 0
+    for scenario in scenarios:
+        kinds_here = [*kinds, Conventions(w0=(Fraction(1, 3),) * scenario.data.d)]
+        for conventions in kinds_here:
+            _KEPT.clear()
+            made = engine_runner(scenario, conventions)
+            trace = run_trace(scenario.data, conventions, max_epochs=scenario.max_epochs)
+            expected = run_from_trace(trace, scenario.data, scenario.u)
+            assert set(vars(made)) >= names
+            for name in names - {"updates", "integer"}:
+                assert getattr(made, name) == getattr(expected, name), name
+            assert (made.integer is None) == (expected.integer is None)
+            if made.integer is not None:
+                ours, theirs = made.integer.problem, expected.integer.problem  # type: ignore[union-attr]
+                assert (ours.W0, ours.E, ours.unit, ours.form.scale) == (
+                    theirs.W0, theirs.E, theirs.unit, theirs.form.scale)
+                for array in ("Z", "q"):
+                    assert np.array_equal(getattr(ours, array), getattr(theirs, array))
+                assert np.array_equal(made.integer.indices,
+                                      expected.integer.indices)  # type: ignore[union-attr]
+                assert np.array_equal(made.integer.iterates,
+                                      expected.integer.iterates)  # type: ignore[union-attr]
+                checked += 1
+            assert len(made.updates) == len(expected.updates)
+            assert list(made.updates) == list(expected.updates)
+    assert checked >= len(scenarios)
