@@ -720,8 +720,8 @@ claim = "n*marg**2 <= R2*norm2(vs)"
 ])
 def test_products_and_squares_to_degree_six_prove_true_steps_and_not_their_twins(
         step: str, twin: tuple[str, str]) -> None:
-    """Each step was unknown at every budget: its certificate needs two families the earlier
-    strategies hold apart (a product of two or more hypotheses of degree 6, and a square or
+    """Each step was unknown at the default budget: its certificate needs two families the
+    earlier strategies hold apart (a product of two or more hypotheses of degree 6, and a square or
     Gram minor weighted by a product of hypotheses), and the SDP weights by one hypothesis
     only. `products and squares to degree six` finds it, the kernel accepts every piece, and
     the false twin is refuted."""

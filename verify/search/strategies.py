@@ -556,9 +556,10 @@ class DegreeSixProducts(SignProducts):
     or by those sign products: squared norms, Gram minors and the target's own DSOS
     squares, all under a degree bound raised up to 6, in the rounds where it is raised.
 
-    Each earlier strategy holds one of these families, under the bound of 4 or alone: a
-    certificate that needs two of them at degree 5 or 6 was unknown at every budget (the
-    SDP's multipliers are single hypotheses). Three true steps of newcomers 31 and 32 were:
+    Each earlier strategy holds one of these families, under the bound of 4 or alone, so a
+    certificate that needs two of them at degree 5 or 6 was left to the SDP, whose
+    multipliers are single hypotheses and whose size budget such steps exceed. Three true
+    steps of newcomers 31 and 32 were unknown so (on main ea48785, default budget):
     - `<w,u> >= t*eta*g, g > 0, eta > 0, t >= 1 |- |w|^2*|u|^2 >= eta**2*g**2`: `[hP]**2 +
       det Gram(u, w) + 2*[t][hP][g][eta] + [g]**2*[eta]**2*[t - 1] + [t][t - 1]*(g*eta)**2`
       (hP the progress invariant), degree 6;
