@@ -599,7 +599,7 @@ constants = ["u", "g", "eta"]
 id = "nonzero"
 uses = ["progress"]
 given = ["g > 0", "eta > 0", "t >= 1"]
-claim = "norm2(w)*norm2(u) >= eta**2*g**2"
+claim = "norm2(w)**2*norm2(u)**2 >= eta**4*g**4"
 """
 
 
@@ -607,16 +607,17 @@ def test_split_advice_names_a_counter_the_file_can_split_on() -> None:
     """Newcomer 31, F1: `nonzero` (true, left unknown) reads no counter in its claim, and was
     told `split = { on = "the run's length" }`, which the parser refuses ("not a valid
     expression", exit 2). The advice names the counter its imported claim reads, `t`, and the
-    file that follows it parses."""
+    file that follows it parses. (The newcomer's `norm2(w)*norm2(u) >= eta**2*g**2` is now
+    proved by `products and squares to degree six`; its square, true and of degree 8, is
+    still unknown and gets the same advice.)"""
     report = {s.step.id: s for s in
               check_proof(parse_proof(COUNTER_NOT_CLAIMED, "n.toml")).steps}["nonzero"]
     assert report.status == "unknown"
     assert "the run's length" not in report.message
     assert report.message.startswith('split on t if the step divides by it')
     assert '`split = { on = "t" }`' in report.message
-    advised = COUNTER_NOT_CLAIMED.replace(b'claim = "norm2(w)*norm2(u) >= eta**2*g**2"',
-                                          b'claim = "norm2(w)*norm2(u) >= eta**2*g**2"\n'
-                                          b'split = { on = "t" }')
+    claim = b'claim = "norm2(w)**2*norm2(u)**2 >= eta**4*g**4"'
+    advised = COUNTER_NOT_CLAIMED.replace(claim, claim + b'\nsplit = { on = "t" }')
     assert [s.id for s in parse_proof(advised, "n.toml").steps] == ["progress", "nonzero"]
 
 

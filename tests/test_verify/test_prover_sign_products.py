@@ -682,3 +682,59 @@ claim = "dot(u, v) == 0"
     twin = text.replace('"norm2(u) == 0"', '"norm2(u) == 1"')
     assert statuses(twin) == {"cauchy-schwarz-at-zero": "refuted",
                               "orthogonal-to-all": "refuted"}
+
+
+#: Newcomer 31 F5 and newcomer 32: true steps whose certificates mix products of two or more
+#: hypotheses with weighted squares at degree 5 or 6, each written as a student writes it.
+DEGREE_SIX = """
+title = "true steps at degree six"
+vectors = ["w", "u", "v0", "vs"]
+scalars = ["t", "g", "eta", "R", "n", "marg", "R2"]
+naturals = ["t", "n"]
+[[step]]
+id = "nonzero"
+given = ["dot(w, u) >= t*eta*g", "g > 0", "eta > 0", "t >= 1"]
+claim = "norm2(w)*norm2(u) >= eta**2*g**2"
+[[step]]
+id = "bound-direct"
+given = ["dot(w, u) >= t*eta*g", "norm2(w) <= t*eta**2*R**2", "g > 0", "eta > 0"]
+claim = "t*g**2 <= R**2*norm2(u)"
+split = { on = "t" }
+[[step]]
+id = "bound-from-zero"
+given = ["marg > 0", "R2 > 0", "norm2(v0) == 0", "n*marg**2 <= R2*norm2(v0 - vs)"]
+claim = "n*marg**2 <= R2*norm2(vs)"
+"""
+
+
+@pytest.mark.parametrize(("step", "twin"), [
+    # the progress invariant from t >= 1 on, squared through Cauchy–Schwarz: the twin asks
+    # twice as much (t = 1, w = u = (1), eta = g = 1: 1 >= 2 fails)
+    ("nonzero", ("norm2(w)*norm2(u) >= eta**2*g**2", "norm2(w)*norm2(u) >= 2*eta**2*g**2")),
+    # Novikoff's bound from both invariants, no Cauchy–Schwarz step written (case t > 0 by
+    # `t*eta**2` in refutation form): the twin, twice the bound, fails at t = R = 1
+    ("bound-direct", ("t*g**2 <= R**2", "2*t*g**2 <= R**2")),
+    # the batch bound from a start written `norm2(v0) == 0`: with `norm2(v0) == 1` the start
+    # may point away from vs and the bound fails
+    ("bound-from-zero", ('"norm2(v0) == 0"', '"norm2(v0) == 1"')),
+])
+def test_products_and_squares_to_degree_six_prove_true_steps_and_not_their_twins(
+        step: str, twin: tuple[str, str]) -> None:
+    """Each step was unknown at the default budget: its certificate needs two families the
+    earlier strategies hold apart (a product of two or more hypotheses of degree 6, and a square or
+    Gram minor weighted by a product of hypotheses), and the SDP weights by one hypothesis
+    only. `products and squares to degree six` finds it, the kernel accepts every piece, and
+    the false twin is refuted."""
+    text = DEGREE_SIX.split("[[step]]")
+    text = text[0] + "".join(f"[[step]]{s}" for s in text[1:] if f'id = "{step}"' in s)
+    report = check_proof(parse_proof(text.encode(), "degree-six.toml"), store=None)
+    (found,) = report.steps
+    assert found.status == "proved", found.message
+    by_search = [g.verdict.message for g in found.goals
+                 if g.verdict.message.startswith("certificate by")]
+    assert any(m.startswith("certificate by products and squares to degree six")
+               for m in by_search), by_search
+    for goal in found.goals:
+        for judgement, certificate in goal.pieces:
+            kernel.check_certificate(judgement, certificate)
+    assert statuses(text.replace(*twin)) == {step: "refuted"}

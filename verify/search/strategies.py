@@ -550,6 +550,49 @@ def _written(ctx: Context) -> set[int]:
             for gen, power in enumerate(monomial) if power}
 
 
+class DegreeSixProducts(SignProducts):
+    """`sign products` (products of up to three hypotheses, the sign products the judgement
+    writes, its multipliers) together with squares weighted by products of two hypotheses
+    or by those sign products: squared norms, Gram minors and the target's own DSOS
+    squares, all under a degree bound raised up to 6, in the rounds where it is raised.
+
+    Each earlier strategy holds one of these families, under the bound of 4 or alone, so a
+    certificate that needs two of them at degree 5 or 6 was left to the SDP, whose
+    multipliers are single hypotheses and whose size budget such steps exceed. Three true
+    steps of newcomers 31 and 32 were unknown so (on main ea48785, default budget):
+    - `<w,u> >= t*eta*g, g > 0, eta > 0, t >= 1 |- |w|^2*|u|^2 >= eta**2*g**2`: `[hP]**2 +
+      det Gram(u, w) + 2*[t][hP][g][eta] + [g]**2*[eta]**2*[t - 1] + [t][t - 1]*(g*eta)**2`
+      (hP the progress invariant), degree 6;
+    - the bound `t*g**2 <= R**2*|u|^2` from both invariants in the case `t > 0`, no
+      Cauchy–Schwarz step written: in refutation form `[hP]**2 + det Gram(u, w) +
+      2*[hP][g][eta][t] + [eta]**2*[t]*[negated claim] + [hN]*|u|^2`;
+    - the iteration bound from a start written `norm2(v0) == 0`, in refutation form
+      `([h] + [negated claim])**2` expanded, `4*[R2]**2*det Gram(v0, vs)` and a multiple of
+      the equality (the negated claim and the bound force `<v0,vs> < 0`, Cauchy–Schwarz
+      forces `<v0,vs> == 0`).
+    It comes after the strategies before it (no certificate they find changes) and before the
+    SDP; a round whose bound is 4 or less, which the earlier strategies covered, is skipped.
+    """
+
+    name = "products and squares to degree six"
+    max_bound = 6
+
+    def applies(self, ctx: Context) -> bool:
+        return Strategy.applies(self, ctx)
+
+    def degree_bound(self, ctx: Context, target: PolyElement) -> int | None:
+        bound = super().degree_bound(ctx, target)
+        return bound if bound > _bound(ctx, target, self.factors, LpStrategy.max_bound) else None
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        squares = [t for t in norm_squares(ctx, bound) if len(t.poly) == 1]
+        squares += [*gram_minors(ctx, bound), *dsos_squares(ctx, target)]
+        factors = [*hypothesis_products(ctx, 2, bound)]  # a copy: that list is cached
+        seen = {t.hyps for t in factors}
+        factors += [t for t in sign_product_terms(ctx, bound) if t.hyps not in seen]
+        return [*super().columns(ctx, target, bound), *weighted(ctx, squares, factors, bound)]
+
+
 class _Cleared(SignProducts):
     """`sign products` with one multiplier only (`missing_factor`'s trial)."""
 
@@ -745,6 +788,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     DerivedSigns(),
     DifferenceProducts(),
     UnwrittenNorms(),
+    DegreeSixProducts(),
     SemidefiniteSquares(),
 )
 BEFORE_SDP: tuple[Strategy, ...] = STRATEGIES[:-1]
