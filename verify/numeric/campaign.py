@@ -606,7 +606,7 @@ class _Group:
         judgement = _compiled(check)
         self.compiled.append((check, judgement))
         self.names[check.binding] = self.names.get(check.binding, frozenset()).union(
-            judgement.names)
+            judgement.read)
         self._bindings.clear()
         self.pending.setdefault(check.binding, [])
         run_kind = check.kind

@@ -818,6 +818,54 @@ def test_an_induction_is_not_violated_on_runs_that_start_elsewhere_than_its_base
         assert "runs it was checked on where its counter k is 0" in render(audit, []), fmt
 
 
+BASE_OF_A_SUM = """title = "an induction whose base reads a sum"
+vectors = ["w", "x"]
+scalars = ["y", "t", "s", "N", "j"]
+naturals = ["t", "N"]
+indexed = ["x", "y"]
+[numeric]
+run = "online"
+names = { s = "N + t", x = "X", y = "Y" }
+[[step]]
+id = "ind"
+claim = "s >= t"
+[step.induction]
+variable = "t"
+base = { s = "sum(j in 1..N, y[j]**2)" }
+step = { s = "s + 1" }
+constants = ["N"]
+"""
+
+
+@pytest.mark.parametrize("case", ["rests on the iteration rows", "base reads a sum"])
+def test_a_start_is_read_on_rows_that_make_what_it_reads(tmp_path: Path, case: str) -> None:
+    """Red team 32 F2: a step resting on `ahead` whose claim reads `xbar` is checked on the
+    batch-iteration rows, which no other check asked to make `k` or `th` (the counter and
+    the iterated name its start reads); an induction whose base reads a sum read it where
+    its column was never made. Both were a traceback (`KeyError: no scalar 'k' bound in
+    this batch`), the whole audit lost. Now the rows are made with what the starts read,
+    and the verdicts are the ones the starts give: the runs from -u and a seeded start left
+    out of `rests`, every online run starting at its base sum N."""
+    from verify.api import audit_proofs
+
+    path = tmp_path / "start.toml"
+    if case == "base reads a sum":
+        path.write_text(BASE_OF_A_SUM)
+    else:
+        path.write_text(FROM_ZERO_ON_BATCH_RUNS.replace(
+            'claim = "norm2(th - ts) <= norm2(ts)"', 'claim = "dot(ts, xb) >= 0"'))
+    audit = audit_proofs(path, budget="small")
+    steps = audit.proofs[0].steps
+    assert all(s.numeric is not None and s.numeric.status == "held" for s in steps)
+    if case == "base reads a sum":
+        (ind,) = steps
+        assert ind.base_unchecked is None and ind.starts > 0 and ind.unmet_base == 0
+    else:
+        ahead, rests = steps
+        assert 0 < ahead.unmet_base < ahead.starts
+        assert rests.numeric is not None and rests.numeric.outside > 0
+
+
 UNCOUNTED = """title = "an induction whose counter no run has"
 vectors = ["w", "x"]
 scalars = ["y", "j"]
