@@ -1092,11 +1092,15 @@ def _started(step: Step, check: Check, proof: Proof,
         # said to leave rows out that it did not
         scalars, vectors = sorts(start, defined)
         missing = sorted((scalars | vectors) - check.kind.names(check.binding))
+        if not missing:  # red team 32 F1: the rows make it (its claim may read it too)
+            named = ", ".join(d.name for d in defined)
+            return check, (f"its base reads {named}, a [define]d name, which the audit does "
+                           "not evaluate at a run's start, so no row of its runs is known to "
+                           "be one")
         return check, (f"the rows its claim is checked on ({check.kind.name}: "
-                       f"{check.binding}) do not make "
-                       f"{', '.join(missing) or 'a [define]d name'}, which the check of its "
-                       f"base reads (its counter {step.rule.variable} and the names it "
-                       "iterates, under the [numeric] names), so no row of them is known "
+                       f"{check.binding}) do not make {', '.join(missing)}, which the check "
+                       f"of its base reads (its counter {step.rule.variable} and the names "
+                       "it iterates, under the [numeric] names), so no row of them is known "
                        "to be a run's start")
     return check, Check(check.name + BASE, start, binding, check.algorithm, check.plugin,
                         defined)

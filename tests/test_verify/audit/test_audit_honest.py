@@ -902,6 +902,45 @@ def test_an_induction_whose_base_cannot_be_checked_says_so(tmp_path: Path) -> No
         assert "its base was not checked on its runs" in render(audit, []), fmt
 
 
+DEFINED_IN_THE_BASE = """title = "a base that reads a defined name"
+vectors = ["w", "x", "u"]
+scalars = ["y", "t", "a", "b", "r"]
+naturals = ["t"]
+[define]
+r = "max(a, b)"
+[numeric]
+run = "online"
+names = { a = "0*R2", b = "0*R2" }
+[[step]]
+id = "ind"
+claim = "dot(w, u) >= r*t"
+[step.induction]
+variable = "t"
+base = { w = "r*u" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) >= 0"]
+constants = ["u", "a", "b"]
+"""
+
+
+def test_a_base_reading_a_defined_name_is_said_unchecked_for_that_reason(
+        tmp_path: Path) -> None:
+    """Red team 32 F1: a base `w := r*u` with `r = max(a, b)` [define]d is not checked on
+    runs, and the reason said the claim's rows "do not make a [define]d name", where the
+    claim reads r and those same rows made its column (251 instances). Now it says what is
+    so: the base reads r, which the audit does not evaluate at a run's start."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "defbase.toml").write_text(DEFINED_IN_THE_BASE)
+    audit = audit_proofs(tmp_path / "defbase.toml", budget="small")
+    (step,) = audit.proofs[0].steps
+    assert step.numeric is not None and step.numeric.instances > 0  # r made on its rows
+    assert step.base_unchecked == ("its base reads r, a [define]d name, which the audit does "
+                                   "not evaluate at a run's start, so no row of its runs is "
+                                   "known to be one")
+    assert "do not make" not in to_text(audit)
+
+
 def test_rows_from_a_state_where_the_counter_is_0_off_the_base_are_left_out() -> None:
     """`CompiledJudgement.starts` on rows of two runs, out of order: the run whose row at
     counter 0 is off the base has every row left out (`outside`), neither instance nor
