@@ -99,6 +99,9 @@ def test_an_expression_of_an_unknown_quantity_is_refused_naming_the_closest(tmp_
     ('{ th = "t" }', "expected a linear combination of vectors"),
     ('{ margin = "w" }', "a vector is used outside dot()/norm2()"),
     ('{ margin = "1/t" }', "divides by a run quantity"),
+    # red team 32: refused by the parser for its length, then read by Python's to name an
+    # unknown quantity, which raised RecursionError (a traceback, exit 1)
+    ('{ margin = "' + "*".join(["t"] * 3000) + '" }', "expression of 5999 characters exceeds"),
 ])
 def test_a_term_of_the_wrong_sort_or_a_division_is_refused(tmp_path: Path, names: str,
                                                            problem: str):
