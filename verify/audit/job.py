@@ -575,8 +575,15 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     given = {c.plugin.name: c.plugin for c in checks if c.plugin is not None}
     witnesses: dict[str, Witness] = {}
     by_name = {c.name: c for c in checks}
+    # the steps violated on runs, as the audit says them: an induction's base check (rows
+    # at counter 0 off the base, left out) and a violation said to be no finding
+    # (`_not_its_runs`) are none (red team 32 F5: `--counterexamples` wrote "P/ahead base:
+    # smallest failing run found" for runs that merely start elsewhere)
+    violated = {f"{p.id}/{s.step.id}" for p in audits for s in p.steps
+                if s.numeric is not None and s.numeric.status == "violated"}
     for name, source in sorted(campaign_result.witnesses):  # sources merged in this order
-        if name not in witnesses:  # a plug-in's fault: only runs before it (`merge`)
+        if name in violated and name not in witnesses:  # a plug-in's fault: only runs
+            # before it (`merge`)
             pid = name.rsplit("/", 1)[0]
             witnesses[name] = Witness(by_name[name], campaign_result.witnesses[(name, source)],
                                       plan.targets[pid].name,
