@@ -103,8 +103,12 @@ class Check:
         """Whether its statement reads a sum or a family member (`is_atom`), whose columns
         are made from each run's dataset (`verify.runs.families.family_columns`). Read by
         every shard of an audit for every check: once each (2.6 CPU-s of an audit when it
-        was recomputed)."""
-        return any(is_atom(s.name) for s in self.judgement.symbols())
+        was recomputed). Its starts' too (a base that reads a sum): the rows it leaves out
+        are those where the base check (which reads it) runs, never rows of runs the base
+        check was kept off (red team 32)."""
+        return any(is_atom(s.name) for s in self.judgement.symbols()) or any(
+            is_atom(s.name) for pair in self.starts for fact in pair
+            for s in fact.expr.free_symbols)
 
 
 #: The canonical checks and where each is read: the step of `CANONICAL_PROOF` whose

@@ -860,6 +860,9 @@ def test_a_start_is_read_on_rows_that_make_what_it_reads(tmp_path: Path, case: s
     if case == "base reads a sum":
         (ind,) = steps
         assert ind.base_unchecked is None and ind.starts > 0 and ind.unmet_base == 0
+        # the runs its starts are read on are those its base check runs on: none of the
+        # sources kept from sums (`shards.NO_FAMILIES`), where the base check never runs
+        assert ind.base is not None and ind.numeric.instances == ind.base.instances
     else:
         ahead, rests = steps
         assert 0 < ahead.unmet_base < ahead.starts
