@@ -1110,7 +1110,7 @@ def _started(step: Step, check: Check, proof: Proof,
                        "it iterates, under the [numeric] names), so no row of them is known "
                        "to be a run's start")
     return check, Check(check.name + BASE, start, binding, check.algorithm, check.plugin,
-                        defined)
+                        defined, families=check.reads_families)
 
 
 def _unstarted(start: Judgement, check: Check, defined: Sequence[Defined], counter: str
@@ -1261,7 +1261,7 @@ def _updates(step: Step, stated: kernel.Statement | None, proof: Proof, names: N
                 + (f"{', '.join(missing)}, which they read under the [numeric] names"
                    if missing else "every quantity they read under the [numeric] names"))
     return Check(check.name + UPDATES, judgement, rows, check.algorithm, check.plugin,
-                 defined)
+                 defined, families=check.reads_families)
 
 
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,

@@ -837,7 +837,8 @@ constants = ["N"]
 """
 
 
-@pytest.mark.parametrize("case", ["rests on the iteration rows", "base reads a sum"])
+@pytest.mark.parametrize("case", ["rests on the iteration rows", "base reads a sum",
+                                  "claim reads a sum"])
 def test_a_start_is_read_on_rows_that_make_what_it_reads(tmp_path: Path, case: str) -> None:
     """Red team 32 F2: a step resting on `ahead` whose claim reads `xbar` is checked on the
     batch-iteration rows, which no other check asked to make `k` or `th` (the counter and
@@ -851,13 +852,16 @@ def test_a_start_is_read_on_rows_that_make_what_it_reads(tmp_path: Path, case: s
     path = tmp_path / "start.toml"
     if case == "base reads a sum":
         path.write_text(BASE_OF_A_SUM)
+    elif case == "claim reads a sum":  # its base check counted on the runs it is checked on
+        path.write_text(BASE_OF_A_SUM.replace('"sum(j in 1..N, y[j]**2)"', '"N"').replace(
+            'claim = "s >= t"', 'claim = "s + sum(j in 1..N, y[j]**2) >= t"'))
     else:
         path.write_text(FROM_ZERO_ON_BATCH_RUNS.replace(
             'claim = "norm2(th - ts) <= norm2(ts)"', 'claim = "dot(ts, xb) >= 0"'))
     audit = audit_proofs(path, budget="small")
     steps = audit.proofs[0].steps
     assert all(s.numeric is not None and s.numeric.status == "held" for s in steps)
-    if case == "base reads a sum":
+    if case != "rests on the iteration rows":
         (ind,) = steps
         assert ind.base_unchecked is None and ind.starts > 0 and ind.unmet_base == 0
         # the runs its starts are read on are those its base check runs on: none of the
