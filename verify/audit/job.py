@@ -56,7 +56,7 @@ from verify.kernel.algebra import normal_form
 from verify.kernel.atoms import substitute
 from verify.numeric import campaign
 from verify.numeric.algorithms import BUILT_IN, naming, with_naming
-from verify.numeric.budgets import BUDGETS, PLUGIN_WORK
+from verify.numeric.budgets import BUDGETS, MAX_JOBS, PLUGIN_WORK
 from verify.numeric.campaign import ROWS_NOT_MADE, CampaignResult, Check
 from verify.numeric.executors import executor
 from verify.numeric.instances import NumericVerdict
@@ -484,8 +484,9 @@ def run_audit(
         # then a KeyError (red team 29)
         raise ValueError(f"budget {budget!r} is none of the audit's: "
                          f"{', '.join(map(repr, BUDGETS))}")
-    if type(seed) is not int or type(jobs) is not int or jobs < 1:
-        raise ValueError(f"seed must be an integer and jobs a whole number >= 1, not seed "
+    if type(seed) is not int or type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"seed must be an integer and jobs a whole number from 1 to "
+                         f"{MAX_JOBS}, not seed "
                          f"{seed!r}, jobs {jobs!r}")
     given = [*(algorithms or {}), *(name for name, _ in refused)]
     if given and not named_checked:

@@ -865,7 +865,8 @@ def test_a_violation_on_the_campaigns_runs_is_reported_before_one_on_a_data_file
 
 
 @pytest.mark.parametrize("given", [{"budget": "huge"}, {"budget": "Small"}, {"seed": 1.5},
-                                   {"seed": True}, {"jobs": 0}, {"jobs": -3}, {"jobs": 2.0}])
+                                   {"seed": True}, {"jobs": 0}, {"jobs": -3}, {"jobs": 2.0},
+                                   {"jobs": 257}])
 def test_the_api_refuses_a_budget_seed_or_jobs_the_command_line_would(
         given: dict[str, object]) -> None:
     """Red team 29: `audit_proofs(..., budget="huge")` audited a proof without runs and said
