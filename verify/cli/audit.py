@@ -157,8 +157,8 @@ def register(subparsers: Any) -> None:
                         help="campaign seed, an integer (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default); the symbolic search always "
-                        "has the default work budget, so findings never depend on this or on "
-                        "the clock")
+                        "has the default work budget, so findings never depend on this, nor "
+                        "on the clock unless --time-limit cuts a step short")
     parser.add_argument("--jobs", type=whole_number("processes", 1, MAX_JOBS),
                         default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
