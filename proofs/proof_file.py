@@ -568,11 +568,17 @@ def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) ->
 
     def names() -> dict[str, str]:
         found = table.get("names", {})
-        if not isinstance(found, dict) or not all(
-            isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in found.values()
-        ):
+        if not isinstance(found, dict):
             raise ProofFileError("numeric.names must map names to expressions (strings)",
                                  key="numeric.names")
+        for name, value in found.items():  # red team 32: said of a string too long or empty
+            if not isinstance(value, str):
+                raise ProofFileError(f"numeric.names.{name} must be an expression (a string), "
+                                     f"not {type(value).__name__}", key="numeric.names")
+            if not value.strip() or len(value) > MAX_TEXT:
+                raise ProofFileError(f"numeric.names.{name} is " + (
+                    "empty" if not value.strip() else
+                    f"{len(value)} characters long, more than {MAX_TEXT}"), key="numeric.names")
         return dict(found)
 
     def algorithm() -> str | None:

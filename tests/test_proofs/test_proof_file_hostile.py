@@ -148,6 +148,13 @@ HOSTILE: list[tuple[str, bytes, str]] = [
     ("too-many-hints",
      claim("y >= 0").replace(b"claim", b"hints = [" + b'"y", ' * 21 + b"]\nclaim"),
      "more than 20"),
+    # a binding too long or empty was told to be "expressions (strings)" (red team 32)
+    ("names-too-long", claim("y >= 0") + b'[numeric]\nrun = "online"\nnames = { R = "'
+     + b"R" * 10_001 + b'" }\n', "numeric.names.R is 10001 characters long, more than 10000"),
+    ("names-empty", claim("y >= 0") + b'[numeric]\nrun = "online"\nnames = { R = " " }\n',
+     "numeric.names.R is empty"),
+    ("names-not-a-string", claim("y >= 0") + b'[numeric]\nrun = "online"\nnames = { R = 2 }\n',
+     "numeric.names.R must be an expression (a string), not int"),
 ]
 
 

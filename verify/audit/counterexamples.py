@@ -31,6 +31,7 @@ The file names whichever u it fails with. A candidate whose run faults
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -384,4 +385,4 @@ def _write(name: str, witness: Witness, directory: Path, options: Sequence[str],
     return (f"{name}: smallest failing run found ({examples}, dimension "
             f"{shrunk.data.d}{at}; shrunk from {origin.source} {origin.dataset} in "
             f"{shrunk.tries} runs{stopped}) written to {path}; reproduce: novikoff audit "
-            f"{witness.target} --data {path}{command}")
+            f"{shlex.quote(witness.target)} --data {shlex.quote(str(path))}{command}")

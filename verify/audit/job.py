@@ -56,7 +56,7 @@ from verify.kernel.algebra import normal_form
 from verify.kernel.atoms import substitute
 from verify.numeric import campaign
 from verify.numeric.algorithms import BUILT_IN, naming, with_naming
-from verify.numeric.budgets import BUDGETS, PLUGIN_WORK
+from verify.numeric.budgets import BUDGETS, MAX_JOBS, PLUGIN_WORK
 from verify.numeric.campaign import ROWS_NOT_MADE, CampaignResult, Check
 from verify.numeric.executors import executor
 from verify.numeric.instances import NumericVerdict
@@ -484,8 +484,9 @@ def run_audit(
         # then a KeyError (red team 29)
         raise ValueError(f"budget {budget!r} is none of the audit's: "
                          f"{', '.join(map(repr, BUDGETS))}")
-    if type(seed) is not int or type(jobs) is not int or jobs < 1:
-        raise ValueError(f"seed must be an integer and jobs a whole number >= 1, not seed "
+    if type(seed) is not int or type(jobs) is not int or not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"seed must be an integer and jobs a whole number from 1 to "
+                         f"{MAX_JOBS}, not seed "
                          f"{seed!r}, jobs {jobs!r}")
     given = [*(algorithms or {}), *(name for name, _ in refused)]
     if given and not named_checked:
@@ -575,8 +576,15 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     given = {c.plugin.name: c.plugin for c in checks if c.plugin is not None}
     witnesses: dict[str, Witness] = {}
     by_name = {c.name: c for c in checks}
+    # the steps violated on runs, as the audit says them: an induction's base check (rows
+    # at counter 0 off the base, left out) and a violation said to be no finding
+    # (`_not_its_runs`) are none (red team 32 F5: `--counterexamples` wrote "P/ahead base:
+    # smallest failing run found" for runs that merely start elsewhere)
+    violated = {f"{p.id}/{s.step.id}" for p in audits for s in p.steps
+                if s.numeric is not None and s.numeric.status == "violated"}
     for name, source in sorted(campaign_result.witnesses):  # sources merged in this order
-        if name not in witnesses:  # a plug-in's fault: only runs before it (`merge`)
+        if name in violated and name not in witnesses:  # a plug-in's fault: only runs
+            # before it (`merge`)
             pid = name.rsplit("/", 1)[0]
             witnesses[name] = Witness(by_name[name], campaign_result.witnesses[(name, source)],
                                       plan.targets[pid].name,
@@ -1092,14 +1100,18 @@ def _started(step: Step, check: Check, proof: Proof,
         # said to leave rows out that it did not
         scalars, vectors = sorts(start, defined)
         missing = sorted((scalars | vectors) - check.kind.names(check.binding))
+        if not missing:  # red team 32 F1: the rows make it (its claim may read it too)
+            named = ", ".join(d.name for d in defined)
+            return check, (f"its base reads {named}, a [define]d name, which the audit does "
+                           "not evaluate at a run's start, so no row of its runs is known to "
+                           "be one")
         return check, (f"the rows its claim is checked on ({check.kind.name}: "
-                       f"{check.binding}) do not make "
-                       f"{', '.join(missing) or 'a [define]d name'}, which the check of its "
-                       f"base reads (its counter {step.rule.variable} and the names it "
-                       "iterates, under the [numeric] names), so no row of them is known "
+                       f"{check.binding}) do not make {', '.join(missing)}, which the check "
+                       f"of its base reads (its counter {step.rule.variable} and the names "
+                       "it iterates, under the [numeric] names), so no row of them is known "
                        "to be a run's start")
     return check, Check(check.name + BASE, start, binding, check.algorithm, check.plugin,
-                        defined)
+                        defined, families=check.reads_families)
 
 
 def _unstarted(start: Judgement, check: Check, defined: Sequence[Defined], counter: str
@@ -1250,7 +1262,7 @@ def _updates(step: Step, stated: kernel.Statement | None, proof: Proof, names: N
                 + (f"{', '.join(missing)}, which they read under the [numeric] names"
                    if missing else "every quantity they read under the [numeric] names"))
     return Check(check.name + UPDATES, judgement, rows, check.algorithm, check.plugin,
-                 defined)
+                 defined, families=check.reads_families)
 
 
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,

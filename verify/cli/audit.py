@@ -47,7 +47,7 @@ from verify.cli.common import (
     whole_number,
 )
 from verify.coq import CoqRun, add_option, annotate, for_command, lines
-from verify.numeric.budgets import BUDGETS, PLUGIN_WORK
+from verify.numeric.budgets import BUDGETS, MAX_JOBS, PLUGIN_WORK
 
 if TYPE_CHECKING:  # the audit machinery (SymPy, SciPy) loads when the command runs
     from verify.audit.job import Audit, ProofAudit
@@ -157,9 +157,9 @@ def register(subparsers: Any) -> None:
                         help="campaign seed, an integer (default 0)")
     parser.add_argument("--budget", choices=sorted(BUDGETS), default="default",
                         help="campaign sizes (default: default); the symbolic search always "
-                        "has the default work budget, so findings never depend on this or on "
-                        "the clock")
-    parser.add_argument("--jobs", type=whole_number("processes", 1, 256),
+                        "has the default work budget, so findings never depend on this, nor "
+                        "on the clock unless --time-limit cuts a step short")
+    parser.add_argument("--jobs", type=whole_number("processes", 1, MAX_JOBS),
                         default=DEFAULT_JOBS, metavar="N",
                         help="check proofs and campaign sources in N processes; the report "
                         f"is the same for every N (default: "

@@ -91,15 +91,25 @@ def module_names(proof_ids: Sequence[str]) -> list[str]:
 def write_project(directory: Path, files: Sequence[ProofFile]) -> list[Path]:
     """Write `_CoqProject`, the preamble and every proof file; returns the .v paths."""
     directory.mkdir(parents=True, exist_ok=True)
-    (directory / "InnerProduct.v").write_text(PREAMBLE, encoding="utf-8")
+    _write(directory / "InnerProduct.v", PREAMBLE)
     paths = []
     for proof_file in files:
         path = directory / f"{proof_file.module}.v"
-        path.write_text(proof_file.text()[0], encoding="utf-8")
+        _write(path, proof_file.text()[0])
         paths.append(path)
     project = [f"-R . {LOGICAL}", "InnerProduct.v", *(p.name for p in paths)]
-    (directory / "_CoqProject").write_text("\n".join(project) + "\n", encoding="utf-8")
+    _write(directory / "_CoqProject", "\n".join(project) + "\n")
     return paths
+
+
+def _write(path: Path, text: str) -> None:
+    """`text` as the file `path`: a symbolic link there is replaced, the file it points to
+    left alone, as `--counterexamples` does (red team 32 F6: a folder from a stranger's
+    repository with `proof.v -> ../proof.toml` made `check proof.toml --coq coq` write the
+    Coq text over the proof file it read, or over any file a link named)."""
+    if path.is_symlink():
+        path.unlink()
+    path.write_text(text, encoding="utf-8")
 
 
 def coqc() -> str | None:

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 #: 13 times that, about a minute of a buggy plug-in's audit on two cores (2026-11-28).
 PLUGIN_WORK = 200_000
 
+#: The most processes an audit runs its proofs and shards in: `--jobs` and
+#: `audit_proofs(jobs=...)` alike (red team 32: the API took 300 where the command line
+#: refused more than 256).
+MAX_JOBS = 256
+
 
 @dataclass(frozen=True)
 class Budget:

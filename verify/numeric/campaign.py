@@ -92,6 +92,11 @@ class Check:
     #: facts: a run whose row at counter 0 breaks the base is left out from that row on
     #: (`CompiledJudgement.starts`)
     starts: tuple[tuple[Fact, Fact], ...] = ()
+    #: kept off the sources without families (`reads_families`) whatever it reads: the
+    #: check of an induction's base or update facts, counted on the runs its induction's
+    #: own check is (red team 32: a claim reading a sum was checked on fewer runs than its
+    #: base, and "fails at N of the M rows of the runs it was checked on" counted others)
+    families: bool = False
 
     @property
     def kind(self) -> RunKind:
@@ -103,8 +108,13 @@ class Check:
         """Whether its statement reads a sum or a family member (`is_atom`), whose columns
         are made from each run's dataset (`verify.runs.families.family_columns`). Read by
         every shard of an audit for every check: once each (2.6 CPU-s of an audit when it
-        was recomputed)."""
-        return any(is_atom(s.name) for s in self.judgement.symbols())
+        was recomputed). Its starts' too (a base that reads a sum): the rows it leaves out
+        are those where the base check (which reads it) runs, never rows of runs the base
+        check was kept off; and `families`, for the checks counted beside another's (red
+        team 32)."""
+        return self.families or any(is_atom(s.name) for s in self.judgement.symbols()) or any(
+            is_atom(s.name) for pair in self.starts for fact in pair
+            for s in fact.expr.free_symbols)
 
 
 #: The canonical checks and where each is read: the step of `CANONICAL_PROOF` whose
@@ -609,7 +619,7 @@ class _Group:
         judgement = _compiled(check)
         self.compiled.append((check, judgement))
         self.names[check.binding] = self.names.get(check.binding, frozenset()).union(
-            judgement.names)
+            judgement.read)
         self._bindings.clear()
         self.pending.setdefault(check.binding, [])
         run_kind = check.kind

@@ -472,6 +472,23 @@ class CompiledJudgement:
         return frozenset(out)
 
     @cached_property
+    def read(self) -> frozenset[str]:
+        """The names a row must bind for the check (`names`), and those its starts read
+        (each induction's counter, its iterated names and what its base reads): its rows
+        are made with these (`verify.numeric.campaign`). Red team 32: a step resting on an
+        induction, read on rows no other check asked for the counter, was a KeyError."""
+        out = set(self.names)
+        for symbol in self._start_symbols:
+            pair = gram_pair(symbol)
+            out |= set(pair) if pair else {symbol.name}
+        return frozenset(out)
+
+    @cached_property
+    def _start_symbols(self) -> frozenset[sympy.Symbol]:
+        """The symbols of every start's counter and base (`starts`)."""
+        return frozenset(s for pair in self.starts for poly in pair for s in poly.symbols)
+
+    @cached_property
     def shown(self) -> frozenset[str]:
         """The names of a counterexample: `names`, and each definition's value at it (the
         kernel re-checks the defining facts there, as hypotheses)."""
@@ -517,9 +534,11 @@ class CompiledJudgement:
 
     @cached_property
     def atoms(self) -> tuple[str, ...]:
-        """The sums and family members the judgement reads, each a column made on the
-        batch from its runs' families (`verify.runs.families.family_columns`)."""
-        return tuple(sorted(s.name for s in self.judgement.symbols() if is_atom(s.name)))
+        """The sums and family members the judgement reads, its starts' bases too (a base
+        `s := sum(j in 1..N, y[j]**2)`: red team 32), each a column made on the batch from
+        its runs' families (`verify.runs.families.family_columns`)."""
+        return tuple(sorted({s.name for s in (*self.judgement.symbols(), *self._start_symbols)
+                             if is_atom(s.name)}))
 
     def _assumed(self, batch: InstanceBatch) -> np.ndarray:
         """`assumed`, computed once per batch and set of hypotheses (read-only: the steps of

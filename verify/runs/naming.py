@@ -754,12 +754,14 @@ def _square(expr: sympy.Expr) -> bool:
 
 def _unknown(text: str, run: str) -> tuple[str, str] | None:
     """`'xx' is no quantity of online runs (closest ...); they offer: ...` for the first name
-    of `text` that the run does not offer, and that name (None: every name is offered). Only
-    called after the expression parser has read `text`, so `ast.parse` here meets valid
-    syntax, or says nothing."""
+    of `text` that the run does not offer, and that name (None: every name is offered, or
+    Python cannot read `text`). Called where the expression parser refused `text`, which
+    may be for its length or depth: Python's own parser then fails otherwise than with a
+    SyntaxError (red team 32: `t*t*...*t`, 3000 factors, was a RecursionError traceback
+    where the parser's one line was due)."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):

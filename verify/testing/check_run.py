@@ -309,8 +309,21 @@ def _resolve_run(run: RunLike, conventions: Conventions | None,
     if not iterates:
         raise ValueError("no iterates: a run has at least w_0")
     return (conventions or DEFAULT, iterates,
-            None if indices is None else [int(i) for i in indices],
+            None if indices is None else [_index(i) for i in indices],
             [_float_format(w) for w in given])
+
+
+def _index(value: object) -> int:
+    """An example's index as `indices` names it: an integer (numpy's too, or a float that
+    is one exactly, as an index array of floats holds them), never a bool, a fraction or a
+    string, which `int()` read as another example (red team 32: `0.7` named example 0,
+    `True` example 1, `"2"` example 2), as `finished` refuses what is no bool."""
+    whole = isinstance(value, int | np.integer) or (
+        isinstance(value, float | np.floating) and float(value).is_integer())
+    if whole and not isinstance(value, bool | np.bool_):
+        return int(value)  # type: ignore[arg-type]
+    raise TypeError(f"indices name examples by their integer index, not {value!r} "
+                    f"({type(value).__name__})")
 
 
 def _reference(run_data: Dataset, u: Sequence[object] | None, bias: bool) -> Vector | None:

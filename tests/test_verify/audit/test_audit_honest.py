@@ -818,6 +818,61 @@ def test_an_induction_is_not_violated_on_runs_that_start_elsewhere_than_its_base
         assert "runs it was checked on where its counter k is 0" in render(audit, []), fmt
 
 
+BASE_OF_A_SUM = """title = "an induction whose base reads a sum"
+vectors = ["w", "x"]
+scalars = ["y", "t", "s", "N", "j"]
+naturals = ["t", "N"]
+indexed = ["x", "y"]
+[numeric]
+run = "online"
+names = { s = "N + t", x = "X", y = "Y" }
+[[step]]
+id = "ind"
+claim = "s >= t"
+[step.induction]
+variable = "t"
+base = { s = "sum(j in 1..N, y[j]**2)" }
+step = { s = "s + 1" }
+constants = ["N"]
+"""
+
+
+@pytest.mark.parametrize("case", ["rests on the iteration rows", "base reads a sum",
+                                  "claim reads a sum"])
+def test_a_start_is_read_on_rows_that_make_what_it_reads(tmp_path: Path, case: str) -> None:
+    """Red team 32 F2: a step resting on `ahead` whose claim reads `xbar` is checked on the
+    batch-iteration rows, which no other check asked to make `k` or `th` (the counter and
+    the iterated name its start reads); an induction whose base reads a sum read it where
+    its column was never made. Both were a traceback (`KeyError: no scalar 'k' bound in
+    this batch`), the whole audit lost. Now the rows are made with what the starts read,
+    and the verdicts are the ones the starts give: the runs from -u and a seeded start left
+    out of `rests`, every online run starting at its base sum N."""
+    from verify.api import audit_proofs
+
+    path = tmp_path / "start.toml"
+    if case == "base reads a sum":
+        path.write_text(BASE_OF_A_SUM)
+    elif case == "claim reads a sum":  # its base check counted on the runs it is checked on
+        path.write_text(BASE_OF_A_SUM.replace('"sum(j in 1..N, y[j]**2)"', '"N"').replace(
+            'claim = "s >= t"', 'claim = "s + sum(j in 1..N, y[j]**2) >= t"'))
+    else:
+        path.write_text(FROM_ZERO_ON_BATCH_RUNS.replace(
+            'claim = "norm2(th - ts) <= norm2(ts)"', 'claim = "dot(ts, xb) >= 0"'))
+    audit = audit_proofs(path, budget="small")
+    steps = audit.proofs[0].steps
+    assert all(s.numeric is not None and s.numeric.status == "held" for s in steps)
+    if case != "rests on the iteration rows":
+        (ind,) = steps
+        assert ind.base_unchecked is None and ind.starts > 0 and ind.unmet_base == 0
+        # the runs its starts are read on are those its base check runs on: none of the
+        # sources kept from sums (`shards.NO_FAMILIES`), where the base check never runs
+        assert ind.base is not None and ind.numeric.instances == ind.base.instances
+    else:
+        ahead, rests = steps
+        assert 0 < ahead.unmet_base < ahead.starts
+        assert rests.numeric is not None and rests.numeric.outside > 0
+
+
 UNCOUNTED = """title = "an induction whose counter no run has"
 vectors = ["w", "x"]
 scalars = ["y", "j"]
@@ -852,6 +907,45 @@ def test_an_induction_whose_base_cannot_be_checked_says_so(tmp_path: Path) -> No
     assert f"  uncounted ({said}): nonneg" in to_text(audit).splitlines()
     for fmt, render in RENDERERS.items():
         assert "its base was not checked on its runs" in render(audit, []), fmt
+
+
+DEFINED_IN_THE_BASE = """title = "a base that reads a defined name"
+vectors = ["w", "x", "u"]
+scalars = ["y", "t", "a", "b", "r"]
+naturals = ["t"]
+[define]
+r = "max(a, b)"
+[numeric]
+run = "online"
+names = { a = "0*R2", b = "0*R2" }
+[[step]]
+id = "ind"
+claim = "dot(w, u) >= r*t"
+[step.induction]
+variable = "t"
+base = { w = "r*u" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) >= 0"]
+constants = ["u", "a", "b"]
+"""
+
+
+def test_a_base_reading_a_defined_name_is_said_unchecked_for_that_reason(
+        tmp_path: Path) -> None:
+    """Red team 32 F1: a base `w := r*u` with `r = max(a, b)` [define]d is not checked on
+    runs, and the reason said the claim's rows "do not make a [define]d name", where the
+    claim reads r and those same rows made its column (251 instances). Now it says what is
+    so: the base reads r, which the audit does not evaluate at a run's start."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "defbase.toml").write_text(DEFINED_IN_THE_BASE)
+    audit = audit_proofs(tmp_path / "defbase.toml", budget="small")
+    (step,) = audit.proofs[0].steps
+    assert step.numeric is not None and step.numeric.instances > 0  # r made on its rows
+    assert step.base_unchecked == ("its base reads r, a [define]d name, which the audit does "
+                                   "not evaluate at a run's start, so no row of its runs is "
+                                   "known to be one")
+    assert "do not make" not in to_text(audit)
 
 
 def test_rows_from_a_state_where_the_counter_is_0_off_the_base_are_left_out() -> None:

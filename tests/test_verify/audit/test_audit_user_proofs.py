@@ -99,6 +99,9 @@ def test_an_expression_of_an_unknown_quantity_is_refused_naming_the_closest(tmp_
     ('{ th = "t" }', "expected a linear combination of vectors"),
     ('{ margin = "w" }', "a vector is used outside dot()/norm2()"),
     ('{ margin = "1/t" }', "divides by a run quantity"),
+    # red team 32: refused by the parser for its length, then read by Python's to name an
+    # unknown quantity, which raised RecursionError (a traceback, exit 1)
+    ('{ margin = "' + "*".join(["t"] * 3000) + '" }', "expression of 5999 characters exceeds"),
 ])
 def test_a_term_of_the_wrong_sort_or_a_division_is_refused(tmp_path: Path, names: str,
                                                            problem: str):
@@ -862,7 +865,8 @@ def test_a_violation_on_the_campaigns_runs_is_reported_before_one_on_a_data_file
 
 
 @pytest.mark.parametrize("given", [{"budget": "huge"}, {"budget": "Small"}, {"seed": 1.5},
-                                   {"seed": True}, {"jobs": 0}, {"jobs": -3}, {"jobs": 2.0}])
+                                   {"seed": True}, {"jobs": 0}, {"jobs": -3}, {"jobs": 2.0},
+                                   {"jobs": 257}])
 def test_the_api_refuses_a_budget_seed_or_jobs_the_command_line_would(
         given: dict[str, object]) -> None:
     """Red team 29: `audit_proofs(..., budget="huge")` audited a proof without runs and said

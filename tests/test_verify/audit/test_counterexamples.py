@@ -49,6 +49,55 @@ def test_a_violated_step_is_written_as_its_smallest_failing_run(tmp_path: Path) 
     assert again.proofs[0].steps[0].numeric.status == "violated"
 
 
+FROM_ZERO = """
+title = "an induction from 0, batch runs from three starts"
+vectors = ["th", "ts", "xb"]
+scalars = ["a", "k"]
+naturals = ["k"]
+[numeric]
+run = "batch"
+names = { th = "theta", ts = "theta_star", xb = "xbar", a = "alpha" }
+[[step]]
+id = "ahead"
+claim = "dot(th, ts) >= 0"
+[step.induction]
+variable = "k"
+base = { th = "0*th" }
+step = { th = "th + a*xb" }
+given = ["a >= 0", "dot(ts, xb) >= 0"]
+constants = ["ts"]
+[[step]]
+id = "rests"
+uses = ["ahead"]
+claim = "dot(ts, xb) <= 0"
+"""
+
+
+def test_only_steps_violated_on_runs_are_written_and_their_command_runs(tmp_path: Path
+                                                                        ) -> None:
+    """Red team 32 F5: the runs from -u and a seeded start are none of `ahead`'s (its base
+    fails at their counter 0: left out, no finding), yet `--counterexamples` wrote "P/ahead
+    base: smallest failing run found" to `P--ahead base.csv`, its command `--data
+    DIR/P--ahead base.csv` two words to a shell. Only `rests`, violated, is written; the
+    command quotes a path a shell would split (a folder with a space)."""
+    import shlex
+
+    proof = tmp_path / "from zero.toml"
+    proof.write_text(FROM_ZERO)
+    audit = audit_proofs(proof, budget="small")
+    ahead, rests = audit.proofs[0].steps
+    assert ahead.unmet_base > 0 and ahead.numeric is not None
+    assert ahead.numeric.status == "held" and rests.numeric is not None
+    assert rests.numeric.status == "violated"
+    assert sorted(audit.witnesses) == ["from zero/rests"]
+    out = tmp_path / "counter examples"
+    (line,) = shrink_all(audit, out)
+    command = shlex.split(line.split("reproduce: ", 1)[1])
+    assert command[:5] == ["novikoff", "audit", str(proof), "--data",
+                           str(out / "from zero--rests.csv")]
+    assert [p.name for p in out.iterdir()] == ["from zero--rests.csv"]
+
+
 # The campaign's own u (issue 27.5): the shrunk file names it, projected as coordinates drop.
 
 ABOUT_U = """

@@ -552,6 +552,17 @@ def test_the_audit_help_names_an_unknown_run_kind_among_its_exit_2_causes(
     assert "plug-in or run kind (--run-kind) cannot be used" in " ".join(out.split())
 
 
+def test_the_budget_help_says_the_clock_decides_where_a_time_limit_cuts(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 32: `--budget` said findings "never depend on this or on the clock", beside
+    `--time-limit`, which turns a step it cuts short into unknown (a refutation found later
+    is lost): never on the clock unless that option is given."""
+    code, out, _ = cli(capsys, "audit", "--help")
+    assert code == 0
+    assert ("findings never depend on this, nor on the clock unless --time-limit cuts a step "
+            "short") in " ".join(out.split())
+
+
 def test_explain_exits_2_on_a_proof_file_it_cannot_read_as_its_help_says(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """docstruth: `explain --help` gave exit 2 for an unknown step id only; a proof file that

@@ -290,6 +290,24 @@ def test_without_coqc_the_project_is_written_and_steps_say_not_run(
         f"-R . {LOGICAL}", "InnerProduct.v", "small.v"]
 
 
+def test_the_project_replaces_a_link_never_the_file_it_names(
+    small: tuple[str, object, list[object]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team 32 F6: links in the folder (`small.v -> ../proof.toml`, `InnerProduct.v`
+    and `_CoqProject` to other files) had the export written through them, over the files
+    they name; now each link is replaced by the file, and those files are as they were."""
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    out = tmp_path / "coq"
+    out.mkdir()
+    for name in ("small.v", "InnerProduct.v", "_CoqProject"):
+        (tmp_path / f"{name}.kept").write_text("precious")
+        (out / name).symlink_to(tmp_path / f"{name}.kept")
+    export_and_check(out, [small])
+    for name in ("small.v", "InnerProduct.v", "_CoqProject"):
+        assert (tmp_path / f"{name}.kept").read_text() == "precious"
+        assert not (out / name).is_symlink() and (out / name).read_text() != "precious"
+
+
 @needs_coqc
 def test_check_cli_json_has_a_coq_field_per_step(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -220,6 +220,18 @@ def test_a_finished_flag_that_is_no_boolean_is_refused() -> None:
     assert check_run(data, [[0, 0], [1, 0]], finished=np.False_).ok  # numpy's bool is one
 
 
+def test_an_index_that_is_no_integer_is_refused() -> None:
+    """Red team 32: `indices` went through `int()`, so `0.7` named example 0, `True`
+    example 1 and `"1"` example 1: one clear error instead; numpy's integers are integers,
+    and so is a float that is one exactly (an index array of floats)."""
+    data = Dataset.of([[1, 0], [0, 1], [-1, 0]], [1, 1, -1])
+    for index in (0.7, True, "1", np.float64(1.5)):
+        with pytest.raises(TypeError, match="indices name examples by their integer index"):
+            check_run(data, [[0, 0], [1, 0]], indices=[index])  # type: ignore[list-item]
+    assert check_run(data, [[0, 0], [1, 0], [1, 1]], indices=[np.int64(0), 1]).ok
+    assert check_run(data, [[0, 0], [1, 0], [1, 1]], indices=np.array([0.0, 1.0])).ok
+
+
 def test_a_reference_separator_given_as_a_matrix_is_refused() -> None:
     """Red team 30: a 2-D `u` (`np.array([[1, 0]])`) was flattened and taken for one
     vector; a scalar was "u has 1 coordinates". One clear error each, naming the shape."""
