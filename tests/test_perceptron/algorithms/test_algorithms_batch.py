@@ -202,6 +202,8 @@ def test_a_gram_past_int64_is_the_python_integer_product(data: st.DataObject) ->
     got = fast.gram(matrix, top)
     assert got.tolist() == expected and all(type(v) is int for r in got.tolist() for v in r)
     assert (got.dtype == object) == (top * top * d >= 2**63)
+    limbed = fast._limbed_gram(matrix, top)  # None: narrow rows keep the object product
+    assert limbed is None or limbed.tolist() == expected
 
 
 def test_a_gram_of_the_widest_int64_entries_through_limbs() -> None:
@@ -209,6 +211,7 @@ def test_a_gram_of_the_widest_int64_entries_through_limbs() -> None:
     column sum near its int64 bound, the Gram still the Python integers'."""
     top, d = 2**63 - 1, 300
     matrix = np.array([[top] * d, [-top] * d, [top, -top] * (d // 2)], dtype=np.int64)
+    assert fast._limbed_gram(matrix, top) is not None
     assert fast.gram(matrix, top).tolist() == [[d * top * top, -d * top * top, 0],
                                                [-d * top * top, d * top * top, 0],
                                                [0, 0, d * top * top]]
