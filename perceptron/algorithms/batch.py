@@ -307,7 +307,10 @@ class _SignedRows:
         return [sum(map(mul, z, v)) for z in self.rows]
 
     def total(self, M: Sequence[int]) -> list[int]:
-        """`sum_{j in M} Z[j]` (`M` not empty) of a small `Z`'s Python lists."""
+        """`sum_{j in M} Z[j]` (`M` not empty) of a small `Z`'s Python lists (the row itself
+        for one member, as `moved` gives its Gram row: neither is ever written)."""
         rows = self.rows
         assert rows is not None
+        if len(M) == 1:
+            return rows[M[0]]
         return [sum(column) for column in zip(*(rows[j] for j in M), strict=True)]

@@ -187,6 +187,36 @@ def test_exact_matvec_limbs_at_their_narrowest_sum_near_the_int64_edge() -> None
     assert fast.exact_matvec(matrix, [2**700] * d) == [top * d * 2**700, -top * d * 2**700, 0]
 
 
+@given(st.data())
+def test_a_gram_past_int64_is_the_python_integer_product(data: st.DataObject) -> None:
+    """The Gram of int64 rows whose products may pass int64 (`_limbed_gram`: limbs of both
+    factors, recombined as Python ints) equals the product in Python integers, up to the
+    largest int64 magnitudes, in every width; below the bound it stays int64."""
+    n, d = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 40))
+    entries = st.one_of(st.integers(-3, 3), st.integers(-(2**63 - 1), 2**63 - 1),
+                        st.sampled_from([2**63 - 1, -(2**63 - 1), 2**31, -(2**40) + 1]))
+    rows = [[data.draw(entries) for _ in range(d)] for _ in range(n)]
+    matrix = np.array(rows, dtype=np.int64)
+    top = max(abs(v) for row in rows for v in row)
+    expected = [[sum(a * b for a, b in zip(r, s, strict=True)) for s in rows] for r in rows]
+    got = fast.gram(matrix, top)
+    assert got.tolist() == expected and all(type(v) is int for r in got.tolist() for v in r)
+    assert (got.dtype == object) == (top * top * d >= 2**63)
+    limbed = fast._limbed_gram(matrix, top)  # None: narrow rows keep the object product
+    assert limbed is None or limbed.tolist() == expected
+
+
+def test_a_gram_of_the_widest_int64_entries_through_limbs() -> None:
+    """Entries of magnitude 2**63 - 1 of both signs in 300 columns: every limb product's
+    column sum near its int64 bound, the Gram still the Python integers'."""
+    top, d = 2**63 - 1, 300
+    matrix = np.array([[top] * d, [-top] * d, [top, -top] * (d // 2)], dtype=np.int64)
+    assert fast._limbed_gram(matrix, top) is not None
+    assert fast.gram(matrix, top).tolist() == [[d * top * top, -d * top * top, 0],
+                                               [-d * top * top, d * top * top, 0],
+                                               [0, 0, d * top * top]]
+
+
 @given(st.lists(st.tuples(st.integers(-(2**70), 2**70) | st.integers(-4, 4),
                           st.integers(-4, 4) | st.sampled_from([F(1, 3), F(-5, 7)])),
                 min_size=1, max_size=6),

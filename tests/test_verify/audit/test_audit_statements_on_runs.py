@@ -355,3 +355,43 @@ def test_the_least_slack_is_that_of_the_claim_as_written(tmp_path: Path) -> None
                       budget="small")
     within = tight.proofs[0].steps[2].numeric
     assert within is not None and within.status == "held" and within.min_slack == 0
+
+
+def test_the_plan_expands_each_relation_once_per_naming(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """Planning a proof asks of every step whether its relations, the names replaced,
+    expand past `MAX_TERMS` (`Naming.too_large`); the steps repeat their hypotheses, so each
+    relation's size is found once per naming (the built-in proofs asked about 2 024
+    relations, 685 distinct), and every answer is a fresh naming's."""
+    from proofs.library import load_builtin
+    from verify.audit import job
+    from verify.kernel.algebra import normal_form
+    from verify.proof_checker import statements
+    from verify.runs import naming
+
+    proof = load_builtin("canonical-online")
+    assert proof.numeric is not None
+    sized: list[sympy.Expr] = []
+    original = naming.expansion_size
+
+    def counted(e: sympy.Expr) -> object:
+        sized.append(e)
+        return original(e)
+
+    monkeypatch.setattr(naming, "expansion_size", counted)
+    names = naming.Naming.of(proof.numeric, proof.vectors, proof.indexed)
+    stated = statements(proof)
+    asked = []
+    for step in proof.steps:
+        if (found := stated[step.id]) is None:
+            continue
+        forms = [normal_form(r, r.text)[0] for r in (*found.hypotheses, found.claim)]
+        asked.extend(forms)
+        fresh = naming.Naming.of(proof.numeric, proof.vectors, proof.indexed)
+        assert names.too_large(forms[:-1], forms[-1]) is fresh.too_large(forms[:-1], forms[-1])
+    assert len({f.expr for f in asked}) < len(asked), "the steps repeat relations"
+    sized.clear()
+    for forms in (asked, asked):
+        assert names.too_large(forms[:-1], forms[-1]) is False
+    assert not sized, "a relation expanded again on the same naming"
+    assert job._part("canonical-online", proof, "canonical-online", names, {}, {}).checks

@@ -1284,6 +1284,20 @@ class _Rows:
         num, den = self.poly(found.body, inner)
         return _total(np.where(keep, num, 0).astype(num.dtype, copy=False), axis), den
 
+    @cached_property
+    def _runs(self) -> tuple[np.ndarray, np.ndarray]:
+        """The runs among these rows and each one's first row (`np.unique` of `which`), made
+        once per chunk: `by_run` asks for them at every sum of every atom."""
+        return np.unique(self.which.reshape(self.n), return_index=True)
+
+    @cached_property
+    def _constant(self) -> dict[tuple[str, str], bool]:
+        """Whether each run column read by a sum holds one value on all the rows of each run
+        (`_per_run`), by (sort, name), filled as `by_run` reads them: a column is the same on
+        every sum of the chunk, and the test compares all its rows (the batch checks asked
+        it 1 316 times for a few columns per chunk)."""
+        return {}
+
     def by_run(self, found: Any, lo: np.ndarray, hi: np.ndarray, live: np.ndarray, first: int,
                last: int) -> _Value | None:
         """A sum of no other sum whose body and filters read nothing that varies between the
@@ -1293,18 +1307,18 @@ class _Rows:
         rows x indices cells become runs x indices. None: some quantity read varies, or each
         run has one row here (`sum` adds them row by row)."""
         local = self.which.reshape(self.n)
-        used, firsts = np.unique(local, return_index=True)
+        used, firsts = self._runs
         if len(used) == self.n:
             return None
-        read = {pair for e in (found.body, *(p for p, _ in found.filters))
-                for sym in e.free_symbols if not sym.name.startswith("#")
-                for pair in _named(sym.name)}
-        for sort, name in read:
-            if sort in ("scalar", "vector"):
+        constant = self._constant
+        for sort, name in _sum_reads(found):
+            if (sort, name) not in constant:  # once per chunk, not per sum and atom
                 column = (self.batch.scalars if sort == "scalar" else self.batch.vectors
                           ).get(name)
-                if column is None or not _per_run(column, self.rows, firsts[local]):
-                    return None
+                constant[sort, name] = column is not None and _per_run(
+                    column, self.rows, firsts[local])
+            if not constant[sort, name]:
+                return None
         sub = self.__dict__.get("_by_run")
         if sub is None:
             sub = self.__dict__["_by_run"] = _Rows(
@@ -1500,6 +1514,17 @@ def _product(first: np.ndarray | None, factors: Sequence[np.ndarray]) -> np.ndar
     for factor in factors:
         out = factor if out is None else _mul(out, factor)
     return out if out is not None else _ints(1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _sum_reads(found: Sum) -> tuple[tuple[str, str], ...]:
+    """The run columns (scalars and vectors, by sort and name) a sum's body and filters
+    read, in a fixed order: what `by_run` tests for being constant on each run. Made once
+    per sum, not once per chunk (SymPy's `free_symbols` walks the whole expression)."""
+    read = {pair for e in (found.body, *(p for p, _ in found.filters))
+            for sym in e.free_symbols if not sym.name.startswith("#")
+            for pair in _named(sym.name)}
+    return tuple(sorted(pair for pair in read if pair[0] in ("scalar", "vector")))
 
 
 def _per_run(column: Any, rows: slice, firsts: np.ndarray) -> bool:
