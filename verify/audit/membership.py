@@ -84,7 +84,8 @@ def caveat(audit: Audited) -> str:
     runs (`StepAudit.off_runs`: the induction itself, or a step importing its claim), in
     words that claim nothing unchecked, as every output prints it."""
     if audit.runs_of and not isinstance(audit.step.rule, Induction):
-        return rests_on(audit.runs_of, audit.numeric.outside if audit.numeric else 0)
+        return rests_on(audit.runs_of, audit.numeric.outside if audit.numeric else 0,
+                        audit.numeric.past_unmet if audit.numeric else 0)
     counter = audit.step.rule.variable  # type: ignore[union-attr]  # an Induction here
     if audit.symbolic.status == "proved":
         return ("its induction is proved, so these runs are not the runs it is about: "
@@ -95,7 +96,8 @@ def caveat(audit: Audited) -> str:
     checked = []
     if audit.updates is not None:
         checked.append("the update facts, at each update of these runs, " + (
-            f"of which {audit.unmet_updates} of {audit.updates.instances} fail them"
+            f"of which {audit.unmet_updates} of {audit.updates.instances} fail them (the "
+            "rows of those runs after such an update are left out)"
             if audit.unmet_updates else "none of which fails them"))
     if audit.base is not None:  # newcomer 31 F7
         checked.append(f"the base, at the {audit.starts} rows where {counter} is 0, " + (
@@ -110,13 +112,14 @@ def caveat(audit: Audited) -> str:
             f"step, given and counter {counter}, under the [numeric] names): {said}")
 
 
-def rests_on(inductions: Sequence[A], outside: int = 0) -> str:
+def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
     """The caveat of a violation of a step that imports the claims of `inductions`: its
     statement holds at the states of their runs only, and a row is one only if its run
     starts, updates and meets the update facts as each says (red team 30: `t >= 0 [b] |- t
     <= 0` was a finding, "violated" at t = 1 of runs whose first update broke b's update fact
     y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so). `outside`: how many
-    of the step's rows were left out as rows of runs none of theirs (their bases failed)."""
+    of the step's rows were left out as rows of runs none of theirs (their bases failed);
+    `past`: how many as rows of runs after an update that failed an update fact."""
     said = []
     for ind in inductions:
         if ind.base is None:
@@ -134,7 +137,8 @@ def rests_on(inductions: Sequence[A], outside: int = 0) -> str:
             said.append(f"{ind.step.id}'s update facts are not checked on these runs")
         elif ind.unmet_updates:
             said.append(f"{ind.step.id}'s update facts fail at {ind.unmet_updates} of "
-                        f"{ind.updates.instances} updates of these runs")
+                        f"{ind.updates.instances} updates of these runs (the rows of those "
+                        "runs after such an update are left out)")
         else:
             said.append(f"{ind.step.id}'s update facts hold at each of the "
                         f"{ind.updates.instances} updates "
@@ -152,7 +156,9 @@ def rests_on(inductions: Sequence[A], outside: int = 0) -> str:
             "says (base, step, given and counter, under the [numeric] names); of these the "
             "audit checks the base and the update facts only: " + "; ".join(said)
             + (f"; the {outside} rows of this step on runs whose start is not a base are left "
-               "out" if outside else ""))
+               "out" if outside else "")
+            + (f"; the {past} rows of this step on runs after an update that fails an update "
+               "fact are left out" if past else ""))
 
 
 def resting(steps: Sequence[A]) -> tuple[A, ...]:
@@ -171,17 +177,14 @@ def resting(steps: Sequence[A]) -> tuple[A, ...]:
 
 
 def not_its_runs(step: A) -> A:
-    """`step`, or, when it is an induction violated on runs whose every update the audit
-    checked fails its update facts, the same step not run on them (`numeric` None, `reason`
-    saying why): past their start these runs are none of the runs its claim is about, the
-    audit itself has decided so (`unmet_text`), and a violation there is no finding against
-    it (newcomer 28 F8: with a rate bound to -1/10, `eta > 0` failed at all 136000 updates,
-    yet a proved induction was listed under findings, its proof `has-findings`, and the
-    handouts called it "false as written"). A refuted step stays a finding by its
-    refutation. Decided on counts (every update fails), not row by row: a run's start, which
-    no update fact constrains, is one of its runs, and its rows there are counted with the
-    others in the reason's figures."""
-    numeric, updates = step.numeric, step.updates
+    """`step`, or, when every row of its runs was left out as a row of runs that start
+    elsewhere than its induction's base (newcomer 31 F7), the same step not run on them
+    (`numeric` None, `reason` saying why). Rows of runs past an update that fails the
+    update facts are left out row by row (`NumericVerdict.past_unmet`, red team 30 A4):
+    newcomer 28 F8's proved induction, "violated" at states after updates none of which met
+    `eta > 0`, was once made not run here as a whole, its runs' start states (states of its
+    runs all the same) with them; its verdict is now the one on those states."""
+    numeric = step.numeric
     if numeric is not None and numeric.outside and not numeric.instances:  # newcomer 31 F7
         whose = ("its base" if isinstance(step.step.rule, Induction) else
                  "the base of an induction whose claim it uses")
@@ -189,14 +192,7 @@ def not_its_runs(step: A) -> A:
             f"every run it was checked on starts elsewhere than {whose} (under the [numeric] "
             f"names): none of their {numeric.outside} rows is a state of the runs its "
             "statement speaks of"))
-    if (numeric is None or numeric.status != "violated" or updates is None
-            or not updates.instances or step.unmet_updates != updates.instances):
-        return step
-    return replace(step, numeric=None, reason=(
-        f"its update facts fail at all {updates.instances} updates of the runs it was checked "
-        "on (under the [numeric] names), so from their first update on these runs are none of "
-        "the runs its induction is about, and its claim being false at "
-        f"{numeric.violations} of their {numeric.instances} rows is no finding against it"))
+    return step
 
 
 def updates_unchecked(step: Step, name: str, found: Mapping[str, NumericVerdict],
@@ -242,7 +238,9 @@ def started(step: Step, check: Check, proof: Proof,
     make every quantity the start reads; and, for an induction, the check of its base on
     the rows where its counter is 0 (`_start`; its `instances - vacuous` those rows, its
     `violations` those where the iterated names are not at the base), or why there is
-    none; None for any other step. Newcomer 31 F7: batch runs from -u and a seeded start
+    none; None for any other step. `Check.unmet` too: the update-facts checks of those
+    inductions that have update facts, whose failing updates leave the later rows of their
+    runs out. Newcomer 31 F7: batch runs from -u and a seeded start
     made a proved induction from 0 "violated on runs" (rows of none of its runs); red team
     30 A4: a step resting on an induction was read on rows of runs none of that
     induction's."""
@@ -266,6 +264,13 @@ def started(step: Step, check: Check, proof: Proof,
             pairs.append((start.hypotheses[0], start.claim))
     if pairs:
         check = replace(check, starts=tuple(pairs))
+    # red team 30 A4: and those of its runs that meet each induction's update facts at every
+    # update so far (`updates_check`, checked on the same runs' rows per update first)
+    proof_name = check.name.rsplit("/", 1)[0]
+    unmet = tuple(f"{proof_name}/{ind}{UPDATES}" for ind in ids if ind in by_id
+                  and isinstance(rule := by_id[ind].rule, Induction) and rule.hypotheses)
+    if unmet:
+        check = replace(check, unmet=unmet)
     if not isinstance(step.rule, Induction):
         return check, None
     start = starts[step.id]
@@ -428,8 +433,8 @@ def unmet_text(step: Audited) -> str:
              else f"{step.unmet_updates} of {step.updates.instances}")
     return (f"its update facts fail at {count} updates of the runs it was checked on (under "
             "the [numeric] names): from such an update on, a run is none of the runs its "
-            "induction is about, so its verdict on these runs says nothing of the induction "
-            "there")
+            "induction is about, so its rows after it are left out of its verdict, and of "
+            "those of the steps that use its claim (neither instances nor vacuous)")
 
 
 def base_text(step: Audited) -> str:

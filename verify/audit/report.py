@@ -131,6 +131,7 @@ def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
         **({"unevaluated": verdict.unevaluated, "reason": f"not evaluated on "
             f"{verdict.unevaluated} rows: {verdict.reason}"} if verdict.unevaluated else {}),
         **({"outside": verdict.outside} if verdict.outside else {}),
+        **({"past_unmet": verdict.past_unmet} if verdict.past_unmet else {}),
     }
 
 

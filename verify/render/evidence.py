@@ -548,6 +548,9 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
     if numeric.get("outside"):  # rows of runs none of its inductions' (`base_text`)
         line += (f"; {numeric['outside']} rows of runs that start elsewhere than a base are "
                  "left out")
+    if numeric.get("past_unmet"):  # rows of runs past a failing update (`unmet_text`)
+        line += (f"; {numeric['past_unmet']} rows of runs after an update that fails an "
+                 "induction's update facts are left out")
     return line
 
 

@@ -289,10 +289,11 @@ def negative_rate(data: Any, max_updates: int) -> Any:
 def test_runs_that_fail_every_update_fact_are_no_finding_against_the_induction(
         tmp_path: Path) -> None:
     """Newcomer 28 F8: with the rate bound to a negative constant, `eta > 0` failed at every
-    update of the runs and the audit said so ("its verdict on these runs says nothing of the
-    induction there"), yet the proved induction was listed under findings, its proof
-    `has-findings` and the handouts called it false as written. These runs are not its runs:
-    the step is now not run on them, its reason says why, and nothing lists it as a finding."""
+    update of the runs and the audit said so, yet the proved induction was listed under
+    findings, its proof `has-findings` and the handouts called it false as written. These
+    runs are its runs up to their first update only: their rows after it are left out
+    (red team 30 A4; the step was once not run as a whole), its verdict is the one on the
+    runs' starts, and nothing lists it as a finding."""
     from verify.api import audit_proofs
     from verify.runs.plugin import Plugin
 
@@ -310,18 +311,14 @@ def test_runs_that_fail_every_update_fact_are_no_finding_against_the_induction(
     (step,) = audit.proofs[0].steps
     assert step.symbolic.status == "proved" and step.updates is not None
     assert step.unmet_updates == step.updates.instances > 0
-    assert step.numeric is None and not step.finding and step.caveat is None
-    assert step.reason is not None and step.reason.startswith(
-        f"its update facts fail at all {step.updates.instances} updates of the runs it was "
-        "checked on (under the [numeric] names), so from their first update on these runs are "
-        "none of the runs its induction is about, and its claim being false at ")
-    assert step.reason.endswith("rows is no finding against it")
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.past_unmet > 0 and not step.finding and step.caveat is None
     assert audit.proofs[0].status == "verified" and audit.problems() == []
     text_report = to_text(audit)
-    assert "findings:" not in text_report and step.reason in text_report
+    assert "findings:" not in text_report
     report = to_json(audit)["proofs"][0]
     assert report["status"] == "verified"
-    assert report["steps"][0]["numeric"]["reason"] == step.reason
+    assert report["steps"][0]["numeric"]["past_unmet"] == step.numeric.past_unmet
     for render in (markdown.render, html.render, latex.render):
         assert "false as written" not in render(audit, [])
 
@@ -648,24 +645,59 @@ claim = "t <= 0"
 
 def test_a_violation_of_a_step_resting_on_an_induction_says_whose_runs_it_needs(
         tmp_path: Path) -> None:
-    """Red team 30: `d` (`t >= 0 [b] |- t <= 0`) holds at the states of `b`'s runs only,
-    and `b`'s update fact `y*dot(w, x) <= -1` fails at the first update from w = 0: no run of
-    `b` updates, so `d` is true. The perceptron's runs violate it at every t >= 1, and the
-    audit listed that as a plain finding, no word of `b`'s runs (an induction's own violation
-    has said so since newcomer 19). Now the violation carries that caveat, with the count of
-    updates that fail `b`'s update facts."""
+    """Red team 30: a step using an induction's claim holds at the states of that
+    induction's runs only, and the audit listed its violations as a plain finding, no word of
+    the induction's runs. Here `b`'s update fact `t <= 1` holds at the first two updates of
+    each run and fails from the third on: `d` (`t >= 0 [b] |- t <= 1`) is false at t = 2, a
+    state of `b`'s runs, and its violation there carries the caveat, with the count of
+    updates that fail `b`'s update facts and of the rows left out after them."""
     from verify.api import audit_proofs
     from verify.audit.report import to_text
 
-    (tmp_path / "uses.toml").write_text(USES_AN_INDUCTION_OF_OTHER_RUNS)
+    (tmp_path / "uses.toml").write_text(USES_AN_INDUCTION_OF_OTHER_RUNS.replace(
+        'given = ["y*dot(w, x) <= -1"]', 'given = ["t <= 1"]').replace(
+        'claim = "t <= 0"', 'claim = "t <= 1"'))
     audit = audit_proofs(tmp_path / "uses.toml", budget="small")
     b, d = audit.proofs[0].steps
     assert b.unmet_updates > 0 and d.numeric is not None and d.numeric.status == "violated"
+    cex = d.numeric.counterexample
+    assert cex is not None and cex.scalars["t"] == 2  # the state the first two updates reach
     assert d.off_runs and d.caveat is not None
     assert "one of the runs of b" in d.caveat and "counts its updates" in d.caveat
     assert (f"b's update facts fail at {b.unmet_updates} of {b.updates.instances} updates"
             in d.caveat)
+    assert f"the {d.numeric.past_unmet} rows of this step on runs after an update" in d.caveat
     assert d.caveat in to_text(audit)
+
+
+def test_a_step_resting_on_an_induction_leaves_out_the_rows_after_a_failing_update(
+        tmp_path: Path) -> None:
+    """Red team 30 A4, the update-facts part: `d` (`t >= 0 [b] |- t <= 0`) holds at the
+    states of `b`'s runs only, and `b`'s update fact `y*dot(w, x) <= -1` fails at the first
+    update from w = 0: no run of `b` leaves its start, so `d` is true. The perceptron's runs
+    violate it at every t >= 1, rows of none of `b`'s runs, and the audit called `d`
+    "violated on 201 of 251 run instances", a finding (with a caveat only). Each run's rows
+    after its first update failing `b`'s update facts are now left out of `b`'s verdict and
+    of `d`'s, and every output says how many."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "uses.toml").write_text(USES_AN_INDUCTION_OF_OTHER_RUNS)
+    audit = audit_proofs(tmp_path / "uses.toml", budget="small")
+    b, d = audit.proofs[0].steps
+    assert b.unmet_updates > 0 and b.numeric is not None and d.numeric is not None
+    assert d.numeric.status == "held" and not d.finding and d.caveat is None
+    assert d.numeric.past_unmet > 0 and d.numeric.instances == b.starts  # the starts only
+    assert b.numeric.past_unmet == d.numeric.past_unmet
+    assert audit.proofs[0].status != "has-findings"
+    text = to_text(audit)
+    assert "findings:" not in text
+    assert ("so its rows after it are left out of its verdict, and of those of the steps "
+            "that use its claim") in text
+    assert (f"{d.numeric.past_unmet} rows of runs after an update that fails an induction's "
+            "update facts are left out") in markdown.render(audit, [])
+    numeric = to_json(audit)["proofs"][0]["steps"][1]["numeric"]
+    assert numeric["past_unmet"] == d.numeric.past_unmet and "outside" not in numeric
 
 
 WITNESSED_BADLY = """title = "a bad witness"
